@@ -1,0 +1,115 @@
+"""minitorch: a small, readable autograd library that behaves like ``torch.autograd``.
+
+A program written for torch's autograd, within the covered subset, runs unchanged after
+``import minitorch as torch`` and prints the same numbers, node names and errors.
+
+>>> import minitorch as torch
+>>> A = torch.tensor(2., requires_grad=True)
+>>> B = torch.tensor(.5, requires_grad=True)
+>>> E = torch.tensor(1., requires_grad=True)
+>>> F = (A * B).exp() + E
+>>> F
+tensor(3.7183, grad_fn=<AddBackward0>)
+>>> F.backward(); A.grad, B.grad, E.grad
+(tensor(1.3591), tensor(5.4366), tensor(1.))
+"""
+
+from __future__ import annotations
+
+from . import _methods, autograd
+from ._creation import (
+    arange,
+    empty,
+    eye,
+    from_numpy,
+    full,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randn,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._dtype import bool, dtype, float32, float64, get_default_dtype, int64, result_type
+from ._tensor import Size, Tensor
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .ops.linalg import addmm, matmul, mm
+from .ops.nn_ops import log_softmax, softmax
+from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, sub, where
+from .ops.reduction import argmax, max, mean, min, sum, var
+from .ops.shape import cat, stack
+
+__version__ = "0.1.0"
+
+float = float32
+double = float64
+long = int64
+
+_T = Tensor
+
+
+def _method(name: str):  # type: ignore[no-untyped-def]
+    def fn(input: Tensor, *args, **kwargs):  # type: ignore[no-untyped-def]
+        return getattr(input, name)(*args, **kwargs)
+
+    fn.__name__ = name
+    fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
+                 f"minitorch.{name} is not None\n    True\n    "
+    return fn
+
+
+for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu", "neg",
+              "reciprocal", "sign", "square", "reshape", "t", "transpose", "permute",
+              "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "dot", "mv",
+              "bmm", "std", "detach", "numel", "equal", "allclose", "lt", "le", "gt", "ge",
+              "eq", "ne"):
+    globals()[_name] = _method(_name)
+
+
+def is_tensor(obj: object) -> bool:
+    """True for minitorch tensors.
+
+    >>> minitorch.is_tensor(minitorch.ones(1))
+    True
+    """
+    return isinstance(obj, Tensor)
+
+
+def all(input: Tensor) -> Tensor:
+    """True if every element is true (non-zero).
+
+    >>> minitorch.all(minitorch.tensor([1., 2.]) > 0)
+    tensor(True)
+    """
+    xp = input._xp
+    return Tensor._make(xp.asarray(xp.all(xp.astype(input._data, xp.bool))))
+
+
+def any(input: Tensor) -> Tensor:
+    """True if some element is true (non-zero).
+
+    >>> minitorch.any(minitorch.tensor([0., 2.]) > 1)
+    tensor(True)
+    """
+    xp = input._xp
+    return Tensor._make(xp.asarray(xp.any(xp.astype(input._data, xp.bool))))
+
+
+def broadcast_shapes(*shapes: tuple) -> Size:
+    """The shape the given shapes broadcast to.
+
+    >>> minitorch.broadcast_shapes((2, 1), (3,))
+    minitorch.Size([2, 3])
+    """
+    from ._tensor import broadcast_shapes as _broadcast
+
+    return Size(_broadcast(*shapes))

@@ -1,0 +1,128 @@
+"""Data types and torch's type-promotion rules.
+
+A minitorch ``dtype`` names one of four array types. Promotion follows torch: a tensor with
+dimensions outranks a 0-d tensor, which outranks a Python scalar, unless the lower-ranked
+operand belongs to a higher category (bool < integer < floating point).
+
+>>> import minitorch
+>>> (minitorch.ones(2) * 2.5).dtype          # a Python float does not upcast float32
+minitorch.float32
+>>> (minitorch.tensor([1, 2]) / 2).dtype     # int / int gives the default float
+minitorch.float32
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["bool", "dtype", "float32", "float64", "get_default_dtype", "int64", "result_type"]
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+_PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
+
+
+class dtype:
+    """A tensor element type, e.g. ``minitorch.float32``.
+
+    >>> minitorch.float64.is_floating_point
+    True
+    """
+
+    __slots__ = ("_category", "itemsize", "name", "np")
+
+    def __init__(self, name: str, np_dtype: type, category: int) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self._category = category
+
+    @property
+    def is_floating_point(self) -> bool:
+        """True for float32 and float64."""
+        return self._category == _FLOAT
+
+    def __repr__(self) -> str:
+        return f"minitorch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+float32 = dtype("float32", np.float32, _FLOAT)
+float64 = dtype("float64", np.float64, _FLOAT)
+int64 = dtype("int64", np.int64, _INT)
+bool = dtype("bool", np.bool_, _BOOL)
+
+_BY_NAME = {d.name: d for d in (float32, float64, int64, bool)}
+_WIDENED = {"int8": "int64", "int16": "int64", "int32": "int64", "uint8": "int64",
+            "uint16": "int64", "uint32": "int64", "float16": "float32"}
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of floating-point tensors made from Python floats: ``minitorch.float32``."""
+    return float32
+
+
+def from_array_dtype(array_dtype: object) -> dtype:
+    """The minitorch dtype of an array's dtype; lossless widening for small ints and float16.
+
+    >>> from_array_dtype(np.dtype("float64"))
+    minitorch.float64
+    """
+    name = str(array_dtype)
+    name = _WIDENED.get(name, name)
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise TypeError(
+            f"minitorch supports float32, float64, int64 and bool tensors, not {name}"
+        ) from None
+
+
+def _promote(a: dtype, b: dtype) -> dtype:
+    if a is b:
+        return a
+    if a._category != b._category:
+        return a if a._category > b._category else b
+    return a if a.itemsize >= b.itemsize else b
+
+
+def _scalar_dtype(value: object) -> dtype:
+    if isinstance(value, (_PY_BOOL, np.bool_)):
+        return bool
+    if isinstance(value, (int, np.integer)):
+        return int64
+    if isinstance(value, (float, np.floating)):
+        return float32
+    raise TypeError(f"unsupported operand type: {type(value).__name__}")
+
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """torch's rule for joining two priority groups (dimensioned over 0-d over scalars)."""
+    if higher is None:
+        return lower
+    if lower is None or higher._category == _FLOAT:
+        return higher
+    if higher is bool or lower._category == _FLOAT:
+        return _promote(higher, lower)
+    return higher
+
+
+def result_type(*operands: object) -> dtype:
+    """The dtype torch computes for an operation on these tensors and Python scalars.
+
+    >>> result_type(minitorch.tensor([1, 2]), 0.5)
+    minitorch.float32
+    """
+    dim = zero = scalar = None
+    for op in operands:
+        d = getattr(op, "dtype", None)
+        if d is None:
+            s = _scalar_dtype(op)
+            scalar = s if scalar is None else _promote(scalar, s)
+        elif op.ndim:
+            dim = d if dim is None else _promote(dim, d)
+        else:
+            zero = d if zero is None else _promote(zero, d)
+    return _combine(dim, _combine(zero, scalar))

@@ -1,0 +1,710 @@
+"""``Tensor``: an array of values plus the autograd bookkeeping around it.
+
+A tensor holds its values in ``_data`` (an array of its backend), and for autograd:
+``requires_grad`` on leaves, ``grad_fn`` and ``_output_nr`` on results of recorded ops,
+``.grad`` on leaves, and a version counter shared with its views, bumped by every in-place
+operation so saved tensors can tell when they went stale.
+
+>>> import minitorch
+>>> a = minitorch.tensor(2., requires_grad=True)
+>>> f = (a * 0.5).exp() + 1
+>>> f
+tensor(3.7183, grad_fn=<AddBackward0>)
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from . import _dtype as D
+from ._tensor_str import tensor_repr
+from .autograd import grad_mode
+from .backend import namespace, to_numpy
+
+__all__ = ["Size", "Tensor"]
+
+_state = grad_mode._state
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``minitorch.Size([2, 3])``.
+
+    >>> minitorch.ones(2, 3).shape
+    minitorch.Size([2, 3])
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"minitorch.Size({list(self)})"
+
+    def numel(self) -> int:
+        """The number of elements of a tensor of this shape."""
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class VersionCounter:
+    """How many in-place changes a tensor's memory has seen (shared by views)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Tensor:
+    """A multi-dimensional array that records the operations applied to it.
+
+    Create tensors with ``minitorch.tensor``, ``zeros``, ``randn`` and friends.
+
+    >>> x = minitorch.tensor([1., 2.], requires_grad=True)
+    >>> (x * x).sum().backward(); x.grad
+    tensor([2., 4.])
+    """
+
+    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_base", "_data", "_grad", "_hooks",
+                 "_inference", "_output_nr", "_post_acc_hooks", "_requires_grad",
+                 "_version_counter", "grad_fn")
+    __hash__ = object.__hash__
+
+    def __init__(self, data: Any, requires_grad: bool = False) -> None:
+        from ._creation import as_array
+
+        self._init(as_array(data, None))
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def _init(self, array: Any) -> None:
+        self._data = array
+        self._requires_grad = False
+        self.grad_fn = None
+        self._output_nr = 0
+        self._grad = None
+        self._version_counter = VersionCounter()
+        self._base = None
+        self._hooks = None
+        self._post_acc_hooks = None
+        self._accumulator = None
+        self._inference = _state.inference
+
+    @classmethod
+    def _make(cls, array: Any) -> Tensor:
+        """Wrap an array without copying or checking (internal fast path)."""
+        t = object.__new__(cls)
+        t._init(array)
+        return t
+
+    # ---- basic properties -------------------------------------------------------------
+    @property
+    def _xp(self) -> Any:
+        return namespace(self._data)
+
+    @property
+    def dtype(self) -> D.dtype:
+        """The element type, e.g. ``minitorch.float32``."""
+        return D.from_array_dtype(self._data.dtype)
+
+    @property
+    def shape(self) -> Size:
+        """The size of each dimension."""
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Any:
+        """The shape, or the size of one dimension."""
+        if dim is None:
+            return self.shape
+        return self._data.shape[normalize_dims(dim, self.dim())[0]]
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._data.ndim
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return self._data.ndim
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return self.shape.numel()
+
+    def element_size(self) -> int:
+        """Bytes per element."""
+        return self.dtype.itemsize
+
+    @property
+    def device(self) -> str:
+        """Where the values live: ``"cpu"``."""
+        return "cpu"
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors not produced by a recorded operation."""
+        return self.grad_fn is None
+
+    def is_floating_point(self) -> bool:
+        """True for float32 and float64 tensors."""
+        return self.dtype.is_floating_point
+
+    def is_inference(self) -> bool:
+        """True for tensors created inside ``inference_mode``."""
+        return self._inference
+
+    def is_contiguous(self) -> bool:
+        """Always True: minitorch does not expose strides."""
+        return True
+
+    def contiguous(self) -> Tensor:
+        """The tensor itself (see ``is_contiguous``)."""
+        return self
+
+    # ---- autograd attributes ------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        """Whether gradients flow to (leaf) or through (non-leaf) this tensor."""
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
+        if self.grad_fn is not None:
+            if requires_grad:
+                return self
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient of a leaf (None until backward reaches it)."""
+        if self.grad_fn is not None and not self.retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                "mistake, make sure you access the leaf Tensor instead.", UserWarning,
+                stacklevel=2,
+            )
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @property
+    def data(self) -> Tensor:
+        """The same values as a tensor outside autograd (its own version counter).
+
+        In-place changes through ``.data`` are invisible to the saved-tensor check.
+        """
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+
+    @property
+    def _version(self) -> int:
+        return self._version_counter.value
+
+    @property
+    def retains_grad(self) -> bool:
+        """True for a non-leaf after ``retain_grad()``."""
+        node = self.grad_fn
+        return bool(node is not None and node._retain_grad_hooks
+                    and self._output_nr in node._retain_grad_hooks)
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` on this non-leaf tensor during backward."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        node = self.grad_fn
+        if node is None:
+            return
+        if node._retain_grad_hooks is None:
+            node._retain_grad_hooks = {}
+        node._retain_grad_hooks[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
+        replaces the gradient. Returns a handle with ``.remove()``."""
+        from .autograd.graph import add_hook
+
+        if not self.requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = {}
+        return add_hook(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """Call ``hook(tensor)`` on a leaf after its ``.grad`` has been updated."""
+        from .autograd.graph import add_hook
+
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if not self.requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = {}
+        return add_hook(self._post_acc_hooks, hook)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Any = None) -> None:
+        """Accumulate the gradient of this tensor into the leaves' ``.grad``."""
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """A tensor with the same values (and version counter) outside the graph."""
+        t = Tensor._make(self._data)
+        t._version_counter = self._version_counter
+        return t
+
+    def detach_(self) -> Tensor:
+        """Make this tensor a leaf that does not require grad."""
+        if self._base is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    # ---- graph plumbing (used by Function and the engine) --------------------------------
+    def _edge(self) -> tuple[Any, int]:
+        if self._base is not None:
+            _check_view_fresh(self)
+        if self.grad_fn is not None:
+            return self.grad_fn, self._output_nr
+        if self._requires_grad:
+            return self._grad_accumulator(), 0
+        return None, 0
+
+    def _grad_accumulator(self) -> Any:
+        from .autograd.graph import AccumulateGrad
+
+        acc = self._accumulator() if self._accumulator is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._accumulator = weakref.ref(acc)
+        return acc
+
+    def _set_grad_fn(self, node: Any, output_nr: int) -> None:
+        self.grad_fn = node
+        self._output_nr = output_nr
+        self._requires_grad = False
+
+    def _view(self, array: Any) -> Tensor:
+        """A tensor over (part of) this tensor's memory: it shares the version counter."""
+        t = Tensor._make(array)
+        t._version_counter = self._version_counter
+        root = self._base[0] if self._base is not None else self
+        t._base = (root, root.grad_fn)
+        return t
+
+    def _alias(self) -> Tensor:
+        return self._view(self._data)
+
+    def _output_alias(self) -> Tensor:
+        t = Tensor._make(self._data)
+        t._version_counter = self._version_counter
+        return t
+
+    def _rewrap_output(self, node: Any, output_nr: int) -> Tensor:
+        t = self._output_alias()
+        t._set_grad_fn(node, output_nr)
+        return t
+
+    def _detached_copy(self) -> Tensor:
+        return Tensor._make(self._xp.asarray(self._data, copy=True))
+
+    def _accumulate_(self, grad: Tensor) -> None:
+        self._data += grad._data
+
+    def _has_nan(self) -> bool:
+        xp = self._xp
+        return bool(xp.any(xp.isnan(self._data))) if self.dtype.is_floating_point else False
+
+    # ---- conversion --------------------------------------------------------------------
+    def __repr__(self) -> str:
+        if self.grad_fn is not None:
+            suffixes = [f"grad_fn=<{self.grad_fn.name()}>"]
+        elif self._requires_grad:
+            suffixes = ["requires_grad=True"]
+        else:
+            suffixes = []
+        return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes)
+
+    def item(self) -> Any:
+        """The value of a one-element tensor as a Python number."""
+        n = self.numel()
+        if n != 1:
+            raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        return to_numpy(self._data).reshape(()).item()
+
+    def tolist(self) -> Any:
+        """The values as (nested) Python lists."""
+        return to_numpy(self._data).tolist()
+
+    def numpy(self) -> Any:
+        """The values as a numpy array sharing memory with the tensor."""
+        if self.requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead.")
+        return to_numpy(self._data)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        return np.asarray(self.numpy(), dtype=dtype)
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def __len__(self) -> int:
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Convert to another dtype (``to(minitorch.float64)``); ``"cpu"`` is accepted."""
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, D.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif a not in ("cpu", None):
+                raise RuntimeError(f"minitorch has no device {a!r}; only 'cpu' is available")
+        if dtype is None or dtype is self.dtype:
+            return self
+        from .ops.shape import ToCopy
+
+        return ToCopy.apply(self, dtype=dtype)
+
+    def float(self) -> Tensor:
+        """Convert to float32."""
+        return self.to(D.float32)
+
+    def double(self) -> Tensor:
+        """Convert to float64."""
+        return self.to(D.float64)
+
+    def long(self) -> Tensor:
+        """Convert to int64."""
+        return self.to(D.int64)
+
+    def bool(self) -> Tensor:
+        """Convert to bool."""
+        return self.to(D.bool)
+
+    def cpu(self) -> Tensor:
+        """The tensor itself (minitorch runs on the CPU)."""
+        return self
+
+    def clone(self) -> Tensor:
+        """A copy with its own memory; gradients flow back to the original."""
+        from .ops.shape import Clone
+
+        return Clone.apply(self)
+
+    def equal(self, other: Tensor) -> bool:
+        """True if both tensors have the same shape and values."""
+        if self.shape != other.shape:
+            return False
+        return bool(self._xp.all(self._data == other._data))
+
+    def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+                 equal_nan: bool = False) -> bool:
+        """True if ``|self - other| <= atol + rtol * |other|`` everywhere."""
+        import numpy as np
+
+        return bool(np.allclose(to_numpy(self._data), to_numpy(other._data), rtol=rtol,
+                                atol=atol, equal_nan=equal_nan))
+
+    # ---- in-place operations ------------------------------------------------------------
+    def _inplace(self, op: Callable[..., Tensor], *others: Any, **kwargs: Any) -> Tensor:
+        """Run ``op(self, *others)`` and write the result into this tensor's memory.
+
+        When the op is recorded, this tensor's grad_fn becomes the op's node; the op sees a
+        copy of the old values so what it saved for backward stays valid.
+        """
+        check_inplace_allowed(self)
+        records = _state.grad_enabled and (
+            self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
+        if not records:
+            with grad_mode.no_grad():
+                out = op(self, *others, **kwargs)
+            self._write(out._data)
+            return self
+        if self._base is not None and self._base[0].requires_grad:
+            raise RuntimeError(
+                "minitorch does not support in-place operations on a view of a tensor that "
+                "requires grad (torch rewrites the base's graph here). Use an out-of-place "
+                "operation, or clone() the base first.")
+        old = self._detached_copy()
+        old.grad_fn, old._output_nr, old._requires_grad = (
+            self.grad_fn, self._output_nr, self._requires_grad)
+        old._accumulator = self._accumulator
+        out = op(old, *others, **kwargs)
+        self._write(out._data)
+        self._set_grad_fn(out.grad_fn, out._output_nr)
+        return self
+
+    def _write(self, array: Any) -> None:
+        shape = tuple(self._data.shape)
+        if tuple(array.shape) != shape:
+            raise RuntimeError(
+                f"output with shape {list(shape)} doesn't match the broadcast shape "
+                f"{list(array.shape)}")
+        src = D.from_array_dtype(array.dtype)
+        if src._category > self.dtype._category:
+            names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+            raise RuntimeError(f"result type {names[src.name]} can't be cast to the desired "
+                               f"output type {names[self.dtype.name]}")
+        try:
+            self._data[...] = array
+        except ValueError:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                "to a single memory location. Please clone() the tensor before performing the "
+                "operation.") from None
+        self._version_counter.value += 1
+
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        """In-place ``self += alpha * other``."""
+        from .ops.pointwise import add
+
+        return self._inplace(add, other, alpha=alpha)
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        """In-place ``self -= alpha * other``."""
+        from .ops.pointwise import sub
+
+        return self._inplace(sub, other, alpha=alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        """In-place ``self *= other``."""
+        from .ops.pointwise import mul
+
+        return self._inplace(mul, other)
+
+    def div_(self, other: Any) -> Tensor:
+        """In-place ``self /= other``."""
+        from .ops.pointwise import div
+
+        return self._inplace(div, other)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        """In-place clamp."""
+        from .ops.pointwise import clamp
+
+        return self._inplace(clamp, min, max)
+
+    def zero_(self) -> Tensor:
+        """Fill with zeros, in place."""
+        return self.fill_(0)
+
+    def fill_(self, value: Any) -> Tensor:
+        """Fill with ``value``, in place."""
+        from .ops.inplace import Fill
+
+        return self._inplace(Fill.apply, value=value)
+
+    def copy_(self, src: Tensor) -> Tensor:
+        """Copy ``src`` (broadcast) into this tensor, in place."""
+        from .ops.inplace import Copy
+
+        return self._inplace(Copy.apply, src)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        from .ops.inplace import CopySlices
+
+        self._inplace(CopySlices.apply, value, key=_index_key(key))
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    __itruediv__ = div_
+
+    def __getitem__(self, key: Any) -> Tensor:
+        from .ops.indexing import getitem
+
+        return getitem(self, key)
+
+    def sum_to_size(self, *shape: Any) -> Tensor:
+        """Sum broadcast dimensions away until the shape is ``shape``."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return sum_to(self, tuple(shape))
+
+
+def _check_view_fresh(view: Tensor) -> None:
+    base, grad_fn = view._base
+    if base.grad_fn is not grad_fn:
+        raise RuntimeError(
+            "A view was created before an in-place operation recorded a new grad_fn on its "
+            "base tensor; minitorch does not rebase such views (torch would). Take the view "
+            "again after the in-place operation.")
+
+
+def check_inplace_allowed(t: Tensor) -> None:
+    """torch's rules for modifying a tensor in place under the current grad mode."""
+    if t._inference and not _state.inference:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+    if not _state.grad_enabled:
+        return
+    if t.grad_fn is None and t._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
+    if t._base is not None and t._base[0].grad_fn is None and t._base[0]._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation.")
+
+
+def check_can_save(t: Tensor) -> None:
+    """Inference tensors cannot be saved for backward."""
+    if t._inference:
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created "
+            "in inference mode in computation tracked by autograd. To work around this, you can "
+            "make a clone to get a normal tensor and use it in autograd, or use "
+            "`minitorch.no_grad()` instead of `minitorch.inference_mode()`.")
+
+
+def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """Dims as a tuple of non-negative ints, with torch's range error."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    out = []
+    lo, hi = -max(ndim, 1), max(ndim, 1) - 1
+    for d in dims:
+        d = int(d)
+        if not lo <= d <= hi:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+        out.append(d % max(ndim, 1))
+    return tuple(out)
+
+
+def broadcast_shapes(*shapes: tuple) -> tuple:
+    """The shape that all ``shapes`` broadcast to (torch's message when none exists)."""
+    ndim = max(len(s) for s in shapes)
+    out = [1] * ndim
+    for s in shapes:
+        for i, size in enumerate(s, ndim - len(s)):
+            if size != 1 and out[i] != 1 and size != out[i]:
+                raise RuntimeError(
+                    f"The size of tensor a ({out[i]}) must match the size of tensor b ({size}) "
+                    f"at non-singleton dimension {i}")
+            if size != 1:
+                out[i] = size
+    return tuple(out)
+
+
+def broadcast_error(a: Any, b: Any) -> RuntimeError:
+    """The error torch gives when two operands do not broadcast."""
+    sa, sb = tuple(getattr(a, "shape", ())), tuple(getattr(b, "shape", ()))
+    ndim = max(len(sa), len(sb))
+    pa, pb = (1,) * (ndim - len(sa)) + sa, (1,) * (ndim - len(sb)) + sb
+    for i in range(ndim - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) at "
+                f"non-singleton dimension {i}")
+    return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast")
+
+
+def expandable_to(shape: tuple, target: tuple) -> bool:
+    """True if ``shape`` broadcasts to ``target``."""
+    if len(shape) > len(target):
+        return False
+    return all(s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
+
+
+def sum_to(t: Tensor, shape: tuple) -> Tensor:
+    """Sum ``t`` over the dimensions that broadcasting added to ``shape``."""
+    shape = tuple(shape)
+    if tuple(t.shape) == shape:
+        return t
+    lead = t.dim() - len(shape)
+    if lead < 0:  # a smaller gradient (a node called by hand) already broadcasts
+        return t
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1 and t.shape[lead + i] != 1)
+    out = t.sum(dims, keepdim=True) if dims else t
+    return out.reshape(shape) if out.shape != shape else out
+
+
+def meta_of(value: Any) -> Any:
+    """What is needed to make a zero gradient like ``value``: (shape, dtype, array)."""
+    if isinstance(value, Tensor):
+        return (value._data.shape, value._data.dtype, value._xp)
+    return None
+
+
+def zeros_of_meta(meta: Any) -> Tensor | None:
+    """Zeros shaped like a recorded output (for materialized gradients)."""
+    if meta is None:
+        return None
+    shape, dt, xp = meta
+    return Tensor._make(xp.zeros(shape, dtype=dt))
+
+
+def _index_key(key: Any) -> Any:
+    from .ops.indexing import array_key
+
+    return array_key(key)

@@ -1,0 +1,193 @@
+"""Reverse-mode automatic differentiation, mirroring ``torch.autograd``.
+
+``backward`` accumulates gradients into the leaves' ``.grad``; ``grad`` returns them
+without touching ``.grad``. Both hand the graph to the engine (:mod:`.engine`).
+
+>>> import minitorch
+>>> A = minitorch.tensor(2., requires_grad=True)
+>>> B = minitorch.tensor(.5, requires_grad=True)
+>>> D = (A * B).exp()
+>>> minitorch.autograd.grad(D, (A,))
+(tensor(1.3591),)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import anomaly_mode, engine, grad_mode, graph, profiler
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+__all__ = [
+    "Function", "FunctionCtx", "Variable", "anomaly_mode", "backward", "detect_anomaly",
+    "enable_grad", "engine", "grad", "grad_mode", "graph", "inference_mode", "is_anomaly_enabled",
+    "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "once_differentiable", "profiler",
+    "set_detect_anomaly", "set_grad_enabled",
+]
+
+is_anomaly_enabled = anomaly_mode.is_anomaly_enabled
+TensorOrTensors = Any
+
+
+def _as_tuple(value: Any) -> tuple:
+    from .._tensor import Tensor
+
+    if value is None:
+        return ()
+    if isinstance(value, Tensor):
+        return (value,)
+    return tuple(value)
+
+
+def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
+    from .._tensor import Tensor
+
+    grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    out = []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if t.requires_grad and t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
+        elif g.shape != t.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
+                f"output[{i}] has a shape of {t.shape!r}.")
+        out.append(g)
+    return out
+
+
+def _as_grads(grads: Any) -> tuple:
+    from .._tensor import Tensor
+
+    if isinstance(grads, Tensor):
+        return (grads,)
+    return tuple(grads)
+
+
+def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
+    edges, root_grads = [], []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if not t.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn")
+        edges.append(t._edge())
+        root_grads.append(g)
+    return edges, root_grads
+
+
+def backward(
+    tensors: TensorOrTensors,
+    grad_tensors: TensorOrTensors | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    grad_variables: Any = None,
+    inputs: TensorOrTensors | None = None,
+) -> None:
+    """Accumulate d(tensors)/d(leaf) into every leaf's ``.grad`` (or only ``inputs``').
+
+    >>> x = minitorch.tensor([1., 2.], requires_grad=True)
+    >>> minitorch.autograd.backward((x * x).sum()); x.grad
+    tensor([2., 4.])
+    """
+    outputs = _as_tuple(tensors)
+    grads = _make_grads(outputs, grad_tensors if grad_tensors is not None else grad_variables)
+    if retain_graph is None:
+        retain_graph = create_graph
+    edges, root_grads = _roots(outputs, grads)
+    targets = _as_tuple(inputs)
+    if inputs is not None and not targets:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if not targets:
+        engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
+        return
+    captured = engine.execute(edges, root_grads, keep_graph=retain_graph,
+                              create_graph=create_graph,
+                              capture=[t._edge() for t in targets], accumulate=True)
+    for t, g in zip(targets, captured):
+        if t.grad_fn is not None and g is not None:
+            with grad_mode.set_grad_enabled(create_graph):
+                engine.accumulate_into_leaf(t, g)
+
+
+def grad(
+    outputs: TensorOrTensors,
+    inputs: TensorOrTensors,
+    grad_outputs: TensorOrTensors | None = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    only_inputs: bool = True,
+    allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
+    materialize_grads: bool = False,
+) -> tuple[Tensor | None, ...]:
+    """The gradients of ``outputs`` with respect to ``inputs``, as a tuple; ``.grad`` is
+    left alone.
+
+    >>> x = minitorch.tensor(5., requires_grad=True)
+    >>> g, = minitorch.autograd.grad(x ** 3, x, create_graph=True); g
+    tensor(75., grad_fn=<MulBackward0>)
+    """
+    from .._tensor import Tensor
+
+    if is_grads_batched:
+        raise NotImplementedError("minitorch does not implement is_grads_batched=True")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    allow_unused = materialize_grads if allow_unused is None else allow_unused
+    outs, ins = _as_tuple(outputs), _as_tuple(inputs)
+    if any(not t.requires_grad for t in ins):
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    if retain_graph is None:
+        retain_graph = create_graph
+    edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))
+    captured = engine.execute(edges, root_grads, keep_graph=retain_graph,
+                              create_graph=create_graph, capture=[t._edge() for t in ins],
+                              accumulate=False)
+    result = []
+    for i, (t, g) in enumerate(zip(ins, captured)):
+        if g is None:
+            if materialize_grads:
+                g = Tensor._make(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
+            elif not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior.")
+        result.append(g)
+    return tuple(result)
+
+
+class _VariableMeta(type):
+    def __instancecheck__(cls, instance: Any) -> bool:
+        from .._tensor import Tensor
+
+        return isinstance(instance, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
+    """The pre-0.4 spelling: ``Variable(t, requires_grad=True)`` gives a tensor.
+
+    >>> Variable(minitorch.ones(1, 2), requires_grad=True)
+    tensor([[1., 1.]], requires_grad=True)
+    """
+
+    def __new__(cls, data: Tensor, requires_grad: bool = False) -> Tensor:  # type: ignore[misc]
+        t = data.detach()
+        t.requires_grad_(requires_grad)
+        return t

@@ -1,0 +1,86 @@
+"""Anomaly mode: remember where each node was created, and check backward for NaN.
+
+While it is on, every recorded operation keeps the Python stack of its forward call. When
+a node fails in backward, the engine warns with that stack before re-raising; with
+``check_nan`` a node that returns NaN raises at once. Anomaly mode is global (all threads).
+
+>>> import minitorch
+>>> with minitorch.autograd.set_detect_anomaly(True):
+...     minitorch.autograd.is_anomaly_enabled()
+True
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+__all__ = ["detect_anomaly", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
+           "set_detect_anomaly"]
+
+_enabled = False
+_check_nan = True
+
+
+def is_anomaly_enabled() -> bool:
+    """True while anomaly detection is on."""
+    return _enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """True while anomaly detection also checks backward outputs for NaN."""
+    return _check_nan
+
+
+def _set(mode: bool, check_nan: bool) -> None:
+    global _enabled, _check_nan
+    _enabled, _check_nan = bool(mode), bool(check_nan)
+
+
+class set_detect_anomaly:
+    """Turn anomaly detection on or off: now when called, until exit when used with ``with``.
+
+    >>> _ = minitorch.autograd.set_detect_anomaly(False)
+    """
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self._previous = (_enabled, _check_nan)
+        _set(mode, check_nan)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _set(*self._previous)
+
+
+class detect_anomaly:
+    """Context manager that turns anomaly detection on, warning that it slows things down.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     with minitorch.autograd.detect_anomaly():
+    ...         pass
+    """
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+        warnings.warn(
+            "Anomaly Detection has been enabled. This mode will increase the runtime and "
+            "should only be enabled for debugging.", stacklevel=2,
+        )
+
+    def __enter__(self) -> None:
+        self._previous = (_enabled, _check_nan)
+        _set(True, self.check_nan)
+
+    def __exit__(self, *exc: object) -> None:
+        _set(*self._previous)
+
+
+def check_nan(node: Any, outs: tuple) -> None:
+    """Raise torch's error if a node returned NaN in any gradient."""
+    for i, g in enumerate(outs):
+        if g is not None and g._has_nan():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")

@@ -1,0 +1,258 @@
+"""The backward engine: run every node once, after all its consumers have delivered.
+
+``execute`` discovers the nodes reachable from the roots with an explicit stack (no
+recursion, so a chain of 100 000 nodes is fine), counts for each node how many gradients it
+must wait for, and then runs nodes whose count reached zero — latest-created first, as torch
+does — summing the gradients that arrive at the same node. Leaves accumulate into ``.grad``.
+
+>>> import minitorch
+>>> x = minitorch.tensor(3., requires_grad=True)
+>>> y = x * x + x                 # two paths reach x: the gradients are summed
+>>> y.backward(); x.grad
+tensor(7.)
+"""
+
+from __future__ import annotations
+
+import heapq
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from . import anomaly_mode, grad_mode, profiler
+from .graph import AccumulateGrad, Node
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+__all__ = ["accumulate_into_leaf", "execute", "observe"]
+
+_state = grad_mode._state
+Edge = tuple[Node, int]
+_observers: list[Callable[..., None]] = []
+
+
+@contextmanager
+def observe(callback: Callable[..., None]) -> Iterator[None]:
+    """Call ``callback(event, **info)`` as the engine works (used by the backward stepper).
+
+    Events: ``"start"`` (dependencies, ready), ``"run"`` (node, grad_outputs, ready,
+    dependencies), ``"done"`` (node, grad_inputs).
+    """
+    _observers.append(callback)
+    try:
+        yield
+    finally:
+        _observers.remove(callback)
+
+
+def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
+    """Count each reachable node's incoming edges; also return the nodes in post-order
+    (every node after all nodes it leads to)."""
+    deps: dict[Node, int] = {}
+    order: list[Node] = []
+    seen = set(roots)
+    stack: list[tuple[Node, int]] = [(r, 0) for r in roots]
+    while stack:
+        node, i = stack.pop()
+        nexts = node.next_functions
+        if i < len(nexts):
+            stack.append((node, i + 1))
+            child = nexts[i][0]
+            if child is not None:
+                deps[child] = deps.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append((child, 0))
+        else:
+            order.append(node)
+    return deps, order
+
+
+def _prune(order: list[Node], targets: set[Node]) -> tuple[set[Node], dict[Node, int]]:
+    """Keep the nodes from which a target can be reached; recount dependencies among them."""
+    needed: set[Node] = set()
+    for node in order:
+        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+            needed.add(node)
+    deps: dict[Node, int] = {}
+    for node in needed:
+        for child, _ in node.next_functions:
+            if child in needed:
+                deps[child] = deps.get(child, 0) + 1
+    return needed, deps
+
+
+def execute(
+    roots: Sequence[Edge],
+    root_grads: Sequence[Tensor],
+    *,
+    keep_graph: bool,
+    create_graph: bool,
+    capture: Sequence[Edge] | None = None,
+    accumulate: bool = True,
+) -> list[Tensor | None]:
+    """Backpropagate ``root_grads`` from the ``roots`` edges through the graph.
+
+    With ``capture``, only the nodes that lead to those edges run, and the gradients that
+    reach them are returned (in order); ``accumulate=False`` leaves every ``.grad`` alone.
+    """
+    root_nodes = list(dict.fromkeys(n for n, _ in roots))
+    deps, order = discover(root_nodes)
+    needed = None
+    if capture is not None:
+        needed, deps = _prune(order, {n for n, _ in capture})
+        root_nodes = [n for n in root_nodes if n in needed]
+    buffers: dict[Node, list] = {}
+    for (node, nr), grad in zip(roots, root_grads):
+        _deliver(buffers, node, nr, grad)
+    captured: dict[Edge, Any] = {}
+    wanted = set(capture or ())
+    ready = [(-n._seq, n) for n in root_nodes if deps.get(n, 0) == 0]
+    heapq.heapify(ready)
+    observer = _observers[-1] if _observers else None
+    if observer:
+        observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
+    previous = _state.grad_enabled
+    _state.grad_enabled = create_graph
+    try:
+        while ready:
+            _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None) or [None] * node._n_outputs
+            if node._tensor_pre_hooks or node._retain_grad_hooks:
+                grads = _run_tensor_hooks(node, grads)
+            if wanted:
+                for nr, grad in enumerate(grads):
+                    if (node, nr) in wanted:
+                        captured[(node, nr)] = grad
+            if needed is not None and not _must_run(node, needed, accumulate):
+                continue
+            if observer:
+                observer("run", node=node, grad_outputs=tuple(grads),
+                         ready=[n for _, n in ready], dependencies=dict(deps))
+            outs = _run_node(node, tuple(grads))
+            if not keep_graph:
+                node._release()
+            if observer:
+                observer("done", node=node, grad_inputs=outs)
+            for (child, nr), grad in zip(node.next_functions, outs):
+                if child is None or (needed is not None and child not in needed):
+                    continue
+                if grad is not None:
+                    _deliver(buffers, child, nr, grad)
+                left = deps[child] - 1
+                deps[child] = left
+                if left == 0:
+                    heapq.heappush(ready, (-child._seq, child))
+    finally:
+        _state.grad_enabled = previous
+    return [captured.get(edge) for edge in capture] if capture is not None else []
+
+
+def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Tensor) -> None:
+    buf = buffers.get(node)
+    if buf is None:
+        buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
+    old = buf[nr]
+    buf[nr] = grad if old is None else old + grad
+
+
+def _must_run(node: Node, needed: set[Node], accumulate: bool) -> bool:
+    """In a pruned run, a node runs if it leads on to a target (or is a leaf to fill)."""
+    if isinstance(node, AccumulateGrad):
+        return accumulate
+    return any(child in needed for child, _ in node.next_functions)
+
+
+def _run_tensor_hooks(node: Node, grads: list) -> list:
+    """Hooks registered with ``Tensor.register_hook`` on the node's outputs, then retain_grad."""
+    if node._tensor_pre_hooks:
+        grads = list(grads)
+        for nr, hook in list(node._tensor_pre_hooks.values()):
+            if nr < len(grads) and grads[nr] is not None:
+                grads[nr] = _call_tensor_hook(hook, grads[nr])
+    if node._retain_grad_hooks:
+        for nr, ref in list(node._retain_grad_hooks.items()):
+            tensor = ref()
+            if tensor is not None and nr < len(grads) and grads[nr] is not None:
+                _retain(tensor, grads[nr])
+    return grads
+
+
+def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:
+    result = hook(grad)
+    if result is None:
+        return grad
+    if tuple(result.shape) != tuple(grad.shape):
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return result
+
+
+def _retain(tensor: Tensor, grad: Tensor) -> None:
+    if tensor._grad is None:
+        tensor._grad = grad if _state.grad_enabled else grad._detached_copy()
+    else:
+        tensor._grad = tensor._grad + grad
+
+
+def _run_node(node: Node, grads: tuple) -> tuple:
+    if node._pre_hooks:
+        for hook in list(node._pre_hooks.values()):
+            result = hook(grads)
+            if result is not None:
+                grads = tuple(result)
+    prof = profiler._active
+    if prof is not None:
+        name = node.name()
+        prof._push(f"autograd::engine::evaluate_function: {name}", "cpu_op", None)
+        prof._push(name, "cpu_op", None)
+    try:
+        outs = _apply(node, grads)
+    finally:
+        if prof is not None:
+            prof._pop(0)
+            prof._pop(0)
+    if node._hooks:
+        for hook in list(node._hooks.values()):
+            result = hook(outs, grads)
+            if result is not None:
+                outs = tuple(result)
+    return outs
+
+
+def _apply(node: Node, grads: tuple) -> tuple:
+    if not anomaly_mode._enabled:
+        return node._apply(grads)
+    try:
+        outs = node._apply(grads)
+    except Exception:
+        trace = "".join(node._anomaly_trace or ["  (no forward trace recorded)\n"])
+        warnings.warn(
+            f"Error detected in {node.name()}. Traceback of forward call that caused the "
+            f"error:\n{trace}", stacklevel=2,
+        )
+        raise
+    if anomaly_mode._check_nan:
+        anomaly_mode.check_nan(node, outs)
+    return outs
+
+
+def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
+    """Add ``grad`` to ``variable.grad`` after the tensor's hooks (AccumulateGrad's work)."""
+    if grad is None:
+        return
+    for hook in list(variable._hooks.values()) if variable._hooks else ():
+        grad = _call_tensor_hook(hook, grad)
+    if grad.dtype is not variable.dtype:
+        grad = grad.to(variable.dtype)
+    old = variable._grad
+    if old is None:
+        variable._grad = grad if _state.grad_enabled else grad._detached_copy()
+    elif _state.grad_enabled:
+        variable._grad = old + grad
+    else:
+        old._accumulate_(grad)
+    for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
+        hook(variable)

@@ -1,0 +1,342 @@
+"""Custom differentiable operations: ``Function``, its ``ctx``, and ``apply``.
+
+A Function pairs a ``forward`` with a ``backward``. ``apply`` runs the forward without
+recording, then — when grad mode is on and an input requires grad — creates the backward
+node (which *is* the ``ctx`` the forward saw), links it to the inputs' nodes through
+``next_functions`` and makes it the ``grad_fn`` of the outputs. minitorch's built-in
+operations are Functions too.
+
+>>> import minitorch
+>>> from minitorch.autograd import Function
+>>> class Exp(Function):
+...     @staticmethod
+...     def forward(ctx, i):
+...         result = i.exp()
+...         ctx.save_for_backward(result)
+...         return result
+...     @staticmethod
+...     def backward(ctx, grad_output):
+...         result, = ctx.saved_tensors
+...         return grad_output * result
+>>> a = minitorch.tensor([1.], requires_grad=True)
+>>> Exp.apply(a).backward(); a.grad
+tensor([2.7183])
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from .. import _tensor as T
+from . import anomaly_mode, grad_mode, profiler
+from .graph import Node, SavedTensor
+
+__all__ = ["BackwardCFunction", "Function", "FunctionCtx", "once_differentiable"]
+
+_state = grad_mode._state
+
+
+class FunctionCtx:
+    """What ``forward`` and ``backward`` share: saved tensors, flags and your own attributes."""
+
+    def save_for_backward(self, *tensors: T.Tensor | None) -> None:
+        """Save tensors (or None) for backward; read them back with ``ctx.saved_tensors``."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, T.Tensor):
+                raise TypeError(
+                    "save_for_backward can only save variables, but argument "
+                    f"{i} is of type {type(t).__name__}"
+                )
+        self._to_save = tensors
+
+    def mark_dirty(self, *tensors: T.Tensor) -> None:
+        """Declare inputs that forward modified in place (and returns)."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: T.Tensor) -> None:
+        """Declare outputs that have no gradient (e.g. indices)."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None instead of zeros for unused outputs."""
+        self._materialize_grads = value
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The node of one ``Function.apply`` call; it is also the ``ctx`` of that call."""
+
+    _forward_cls: type[Function]
+    _saved_names: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        Node.__init__(self)
+        self._saved: tuple[SavedTensor | None, ...] = ()
+        self._to_save: tuple = ()
+        self.needs_input_grad: tuple[bool, ...] = ()
+        self._input_shapes: tuple = ()
+        self._materialize_grads = True
+
+    @property
+    def saved_tensors(self) -> tuple[T.Tensor | None, ...]:
+        """The tensors given to ``save_for_backward``, version-checked."""
+        if self._saved == () and self._to_save:  # read inside forward, before packing
+            return tuple(self._to_save)
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_saved_"):
+            names = type(self)._saved_names
+            key = name[len("_saved_"):]
+            if key in names:
+                return self.saved_tensors[names.index(key)]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _release(self) -> None:
+        for s in self._saved:
+            if s is not None:
+                s.release()
+
+    def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
+        cls = self._forward_cls
+        if self._materialize_grads and any(g is None for g in grads):
+            metas = self.__dict__.get("_outputs_meta", ())
+            grads = tuple(T.zeros_of_meta(m) if g is None else g for g, m in zip(grads, metas))
+        result = cls.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        if cls._trusted:
+            return result
+        return _validate_grads(self, result)
+
+
+def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
+    """torch's checks on what a custom backward returned, and broadcast reduction."""
+    metas = node._input_shapes
+    name = node.name()
+    if len(grads) < len(metas) or any(g is not None for g in grads[len(metas):]):
+        raise RuntimeError(
+            f"function {name} returned an incorrect number of gradients "
+            f"(expected {len(metas)}, got {len(grads)})"
+        )
+    out = []
+    for i, (g, meta) in enumerate(zip(grads, metas)):
+        if meta is None:
+            if g is not None:
+                raise RuntimeError(
+                    f"function {name} returned a gradient different than None at position "
+                    f"{i + 1}, but the corresponding forward input was not a Variable"
+                )
+            continue
+        if g is not None and not isinstance(g, T.Tensor):
+            raise TypeError(f"function {name} returned a non-Tensor gradient at index {i}")
+        if g is not None and tuple(g.shape) != meta[0]:
+            g = _reduce_to_shape(name, i, g, meta[0])
+        if g is not None and g.dtype is not meta[1]:
+            g = g.to(meta[1])
+        out.append(g)
+    return tuple(out)
+
+
+def _reduce_to_shape(name: str, index: int, grad: T.Tensor, shape: tuple) -> T.Tensor:
+    if not T.expandable_to(shape, tuple(grad.shape)):
+        got = list(grad.shape)
+        raise RuntimeError(
+            f"Function {name} returned an invalid gradient at index {index} - got {got} "
+            f"but expected shape compatible with {list(shape)}"
+        )
+    return T.sum_to(grad, shape)
+
+
+class _FunctionMeta(type):
+    """Gives each Function subclass its node class, named ``<Name>Backward``."""
+
+    def __init__(cls, name: str, bases: tuple, attrs: dict) -> None:
+        super().__init__(name, bases, attrs)
+        node_name = attrs.get("node_name", f"{name}Backward")
+        cls._backward_cls = type(
+            node_name, (BackwardCFunction,),
+            {"_forward_cls": cls, "_saved_names": attrs.get("saved_names", ()),
+             "__module__": cls.__module__},
+        )
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class for differentiable operations with a hand-written backward.
+
+    Subclasses define ``forward(ctx, *args)`` and ``backward(ctx, *grad_outputs)`` as static
+    methods and are called through ``apply``. ``backward`` returns one gradient per forward
+    argument (None where there is none). See the module docstring for an example.
+    """
+
+    _trusted = False  # built-in ops skip the checks on what backward returns
+    _profile_name: str | None = None
+    setup_context: Callable | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. "
+            "Please use new-style autograd function with static forward method."
+        )
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        """Compute the outputs from the inputs (runs without recording)."""
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        """Compute the gradients of the inputs from the gradients of the outputs."""
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward "
+                                  "mode AD.")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run the Function: forward now, backward when gradients flow through the result."""
+        prof = profiler._active
+        if prof is not None:
+            prof._push(cls._profile_name or cls.__name__, "cpu_op", _shapes(args))
+            try:
+                out = _apply(cls, args, kwargs)
+            except BaseException:
+                prof._pop(0)
+                raise
+            prof._pop(_nbytes(out))
+            return out
+        return _apply(cls, args, kwargs)
+
+
+def _apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
+    record = _state.grad_enabled and any(isinstance(a, T.Tensor) and a.requires_grad for a in args)
+    node = cls._backward_cls()
+    node.needs_input_grad = tuple(
+        record and isinstance(a, T.Tensor) and a.requires_grad for a in args
+    )
+    outputs = _run_forward(cls, node, args, kwargs)
+    if not record:
+        return outputs
+    if isinstance(outputs, tuple):
+        return _link(node, args, outputs)
+    return _link(node, args, (outputs,))[0]
+
+
+def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
+    if cls._trusted:
+        return cls.forward(node, *args, **kwargs)
+    saved = _state.grad_enabled
+    _state.grad_enabled = False
+    try:
+        if cls.setup_context is not None:
+            out = cls.forward(*args, **kwargs)
+            cls.setup_context(node, args, out)
+            return out
+        return cls.forward(node, *args, **kwargs)
+    finally:
+        _state.grad_enabled = saved
+
+
+def _link(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
+    """Connect the node to its inputs and outputs, then pack what it saved.
+
+    Built-in ops list every positional operand in ``next_functions`` (a Python scalar gives
+    ``(None, 0)``, as in torch); a custom Function lists its tensor arguments only.
+    """
+    trusted = node._forward_cls._trusted
+    node.next_functions = tuple(
+        a._edge() if isinstance(a, T.Tensor) else (None, 0)
+        for a in args if trusted or isinstance(a, T.Tensor)
+    )
+    if not trusted:
+        node._input_shapes = tuple(
+            (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
+        )
+    dirty = node.__dict__.get("_dirty", ())
+    non_diff = node.__dict__.get("_non_differentiable", ())
+    linked = []
+    for nr, out in enumerate(outs):
+        if isinstance(out, T.Tensor):
+            if any(out is d for d in dirty):
+                T.check_inplace_allowed(out)
+            elif any(out is a for a in args):
+                out = out._alias()  # an input returned unchanged becomes a new tensor
+            if not any(out is d for d in non_diff):
+                out._set_grad_fn(node, nr)
+        linked.append(out)
+    node._outputs_meta = tuple(T.meta_of(o) for o in outs)
+    node._n_outputs = len(outs)
+    if anomaly_mode._enabled:
+        node._anomaly_trace = traceback.format_stack()[:-3]
+    if node._to_save:
+        node._saved = tuple(
+            None if t is None else SavedTensor(t, any(t is o for o in linked))
+            for t in node._to_save
+        )
+        node._to_save = ()
+    return tuple(linked)
+
+
+def _shapes(args: tuple) -> list:
+    return [tuple(a.shape) if isinstance(a, T.Tensor) else () for a in args]
+
+
+def _nbytes(out: Any) -> int:
+    outs = out if isinstance(out, tuple) else (out,)
+    return sum(o._data.nbytes for o in outs if isinstance(o, T.Tensor))
+
+
+class _DelayedError(Node):
+    """Stands after a once-differentiable backward; differentiating it again fails."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self._message = message
+
+    def _apply(self, grads: tuple) -> tuple:
+        raise RuntimeError(self._message)
+
+
+def once_differentiable(
+    backward: Callable[..., Any],
+) -> Callable[..., Any]:
+    """Mark a backward as not differentiable itself: double backward through it raises.
+
+    >>> class Square(Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x); return x * x
+    ...     @staticmethod
+    ...     @once_differentiable
+    ...     def backward(ctx, g):
+    ...         x, = ctx.saved_tensors; return 2 * x * g
+    """
+
+    @functools.wraps(backward)
+    def wrapper(ctx: Any, *grads: Any) -> Any:
+        with grad_mode.no_grad():
+            result = backward(ctx, *grads)
+        if not (_state.grad_enabled and any(isinstance(g, T.Tensor) and g.requires_grad
+                                             for g in grads)):
+            return result
+        return _after_delayed_error(result, grads)
+
+    return wrapper
+
+
+def _after_delayed_error(result: Any, grads: tuple) -> Any:
+    single = not isinstance(result, tuple)
+    outs = (result,) if single else result
+    err = _DelayedError(
+        "trying to differentiate twice a function that was marked with @once_differentiable"
+    )
+    err.next_functions = tuple(g._edge() if isinstance(g, T.Tensor) else (None, 0) for g in grads)
+    wrapped = []
+    for nr, g in enumerate(outs):
+        if isinstance(g, T.Tensor):
+            g = g.detach()
+            g._set_grad_fn(err, nr)
+        wrapped.append(g)
+    return wrapped[0] if single else tuple(wrapped)

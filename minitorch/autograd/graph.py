@@ -1,0 +1,269 @@
+"""The backward graph: nodes, the leaf accumulator and saved tensors.
+
+Every recorded operation creates a :class:`Node`. A node knows the nodes of its inputs
+through ``next_functions`` — one ``(node_or_None, output_nr)`` pair per tensor argument of the
+forward — and computes, given the gradients of its outputs, the gradients of its inputs.
+Leaves that require grad end in an :class:`AccumulateGrad` node that adds into ``.grad``.
+
+>>> import minitorch
+>>> a = minitorch.tensor(2., requires_grad=True)
+>>> y = a * 3
+>>> y.grad_fn.name(), y.grad_fn.next_functions[0][0].variable is a
+('MulBackward0', True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "saved_tensors_hooks"]
+
+_sequence = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``handle.remove()`` unregisters the hook.
+
+    >>> h = minitorch.ones(1, requires_grad=True).register_hook(lambda g: g)
+    >>> h.remove()
+    """
+
+    __slots__ = ("_hooks", "_key")
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict[int, Any]) -> None:
+        self._hooks = hooks
+        self._key = next(RemovableHandle._ids)
+
+    def remove(self) -> None:
+        """Unregister the hook (a second call does nothing)."""
+        self._hooks.pop(self._key, None)
+
+
+def add_hook(hooks: dict[int, Any], fn: Any) -> RemovableHandle:
+    """Register ``fn`` in an ordered hook dict and return its handle."""
+    handle = RemovableHandle(hooks)
+    hooks[handle._key] = fn
+    return handle
+
+
+class Node:
+    """A node of the backward graph (torch's ``torch.autograd.graph.Node``).
+
+    Subclasses implement ``_apply(grads) -> tuple`` with one gradient per ``next_functions``
+    entry. Calling a node by hand runs its backward in the current grad mode.
+
+    >>> x = minitorch.tensor([3.], requires_grad=True)
+    >>> (x ** 2).grad_fn(minitorch.tensor([1.]))
+    tensor([6.], grad_fn=<MulBackward0>)
+    """
+
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_anomaly_trace",
+        "_hooks",
+        "_n_outputs",
+        "_pre_hooks",
+        "_retain_grad_hooks",
+        "_seq",
+        "_tensor_pre_hooks",
+        "next_functions",
+    )
+
+    def __init__(self) -> None:
+        self.next_functions: tuple[tuple[Node | None, int], ...] = ()
+        self._seq = next(_sequence)
+        self._pre_hooks: dict[int, Any] | None = None
+        self._hooks: dict[int, Any] | None = None
+        self._tensor_pre_hooks: dict[int, Any] | None = None
+        self._retain_grad_hooks: dict[int, Any] | None = None
+        self._anomaly_trace: list[str] | None = None
+        self._n_outputs = 1
+
+    def name(self) -> str:
+        """The node's class name, e.g. ``"MulBackward0"``."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's own annotations, as in torch."""
+        return self.__dict__.setdefault("_metadata", {})
+
+    def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Free what backward needed (saved tensors); called unless retain_graph."""
+
+    def __call__(self, *grads: Tensor | None) -> Any:
+        out = self._apply(grads)
+        return out[0] if len(out) == 1 else out
+
+    def register_prehook(self, fn: Callable[[tuple], tuple | None]) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before the node; a returned tuple replaces them."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        return add_hook(self._pre_hooks, fn)
+
+    def register_hook(self, fn: Callable[[tuple, tuple], tuple | None]) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after the node; a tuple replaces grad_inputs."""
+        if self._hooks is None:
+            self._hooks = {}
+        return add_hook(self._hooks, fn)
+
+    def _register_tensor_hook(self, output_nr: int, fn: Any) -> RemovableHandle:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        return add_hook(self._tensor_pre_hooks, (output_nr, fn))
+
+
+class AccumulateGrad(Node):
+    """The node that ends every path at a leaf: it adds the incoming gradient to ``.grad``.
+
+    >>> x = minitorch.ones(2, requires_grad=True)
+    >>> acc = (x * 2).grad_fn.next_functions[0][0]
+    >>> acc.name(), acc.variable is x
+    ('AccumulateGrad', True)
+    """
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__()
+        self.variable = variable
+
+    def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[()]:
+        from .engine import accumulate_into_leaf
+
+        accumulate_into_leaf(self.variable, grads[0])
+        return ()
+
+
+_FREED = object()
+
+
+class _HookState(threading.local):
+    stack: tuple[tuple[Callable, Callable], ...] = ()
+
+
+_hook_state = _HookState()
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when it was saved.
+
+    Unpacking checks that no in-place operation changed it since. A saved *output* of its
+    own node keeps only its data (no reference back to the node, which would form a cycle)
+    and is rebuilt as a new tensor on unpack.
+    """
+
+    __slots__ = ("_grad_fn", "_is_output", "_output_nr", "_packed", "_tensor", "_unpack_hook",
+                 "_version")
+
+    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+        from .._tensor import check_can_save
+
+        check_can_save(tensor)
+        self._version = tensor._version_counter.value
+        self._is_output = is_output
+        self._output_nr = tensor._output_nr
+        self._grad_fn = None if is_output else tensor.grad_fn
+        hooks = _hook_state.stack
+        if hooks:
+            pack, self._unpack_hook = hooks[-1]
+            self._packed = pack(tensor)
+            self._tensor = None
+            return
+        self._unpack_hook = None
+        self._packed = None
+        self._tensor = tensor._output_alias() if is_output else tensor
+
+    def unpack(self, owner: Node) -> Tensor:
+        """The saved tensor, checked against in-place modification."""
+        if self._tensor is _FREED:
+            raise RuntimeError(_FREED_MESSAGE)
+        if self._unpack_hook is not None:
+            return self._unpack_hook(self._packed)
+        tensor = self._tensor
+        if tensor._version_counter.value != self._version:
+            raise RuntimeError(_version_message(tensor, self, owner))
+        if self._is_output:
+            return tensor._rewrap_output(owner, self._output_nr)
+        return tensor
+
+    def release(self) -> None:
+        """Drop the saved value; a later unpack raises torch's 'second time' error."""
+        self._tensor = _FREED
+        self._packed = None
+
+
+_FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+def _version_message(tensor: Tensor, saved: SavedTensor, owner: Node) -> str:
+    from .anomaly_mode import is_anomaly_enabled
+
+    kind = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+            "bool": "BoolTensor"}[tensor.dtype.name]
+    shape = ", ".join(str(s) for s in tensor.shape)
+    creator = owner if saved._is_output else saved._grad_fn
+    which = ""
+    if creator is not None:
+        base = creator.name()
+        base = base[: base.rfind("Backward")] if "Backward" in base else base
+        which = f", which is output {saved._output_nr} of {base},"
+    if is_anomaly_enabled():
+        hint = ("Hint: the backtrace further above shows the operation that failed to compute "
+                "its gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    else:
+        hint = ("Hint: enable anomaly detection to find the operation that failed to compute "
+                "its gradient, with minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [minitorch.{kind} [{shape}]]{which} is at version "
+        f"{tensor._version_counter.value}; expected version {saved._version} instead. {hint}"
+    )
+
+
+@contextmanager
+def saved_tensors_hooks(
+    pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]
+) -> Iterator[None]:
+    """Choose how tensors saved for backward are stored: ``pack_hook`` runs when an op saves
+    a tensor, ``unpack_hook`` when backward needs it back (this thread, innermost wins).
+
+    >>> packed = []
+    >>> def pack(t):
+    ...     packed.append(t.shape); return t.numpy().copy()   # e.g. offload to host memory
+    >>> def unpack(a):
+    ...     return minitorch.tensor(a)
+    >>> x = minitorch.ones(3, requires_grad=True)
+    >>> with saved_tensors_hooks(pack, unpack):
+    ...     y = x.exp(); z = (y * x).sum()
+    >>> len(packed)
+    3
+    """
+    previous = _hook_state.stack
+    _hook_state.stack = (*previous, (pack_hook, unpack_hook))
+    try:
+        yield
+    finally:
+        _hook_state.stack = previous

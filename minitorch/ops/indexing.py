@@ -1,0 +1,83 @@
+"""Reading with ``x[key]``: ints, slices, None and ``...`` give views; integer or bool
+tensors (advanced indexing) give a copy.
+
+>>> import minitorch
+>>> x = minitorch.arange(6.).reshape(2, 3).requires_grad_()
+>>> x[1, ::2]
+tensor([3., 5.], grad_fn=<SliceBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from .shape import Index, Select, Slice, Unsqueeze
+
+
+def array_key(key: Any) -> Any:
+    """The key with tensors and lists replaced by arrays (for the array's own indexing)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    out = tuple(_part(p) for p in parts)
+    return out if isinstance(key, tuple) else out[0]
+
+
+def _part(p: Any) -> Any:
+    if isinstance(p, Tensor):
+        if p.dtype.is_floating_point:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return p._data
+    if isinstance(p, list):
+        import numpy as np
+
+        return np.asarray(p)
+    return p
+
+
+def _is_advanced(p: Any) -> bool:
+    return isinstance(p, (Tensor, list)) or hasattr(p, "__array_namespace__")
+
+
+def getitem(t: Tensor, key: Any) -> Tensor:
+    """``t[key]`` with torch's node for each part of the key."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(_is_advanced(p) for p in parts):
+        return Index.apply(t, key=array_key(parts))
+    parts = _expand_ellipsis(parts, t.dim())
+    out, dim = t, 0
+    for p in parts:
+        if p is None:
+            out = Unsqueeze.apply(out, dim=dim)
+            dim += 1
+        elif isinstance(p, slice):
+            if p != slice(None):
+                out = Slice.apply(out, key=(slice(None),) * dim + (_check_slice(p),))
+            dim += 1
+        else:
+            out = Select.apply(out, key=(slice(None),) * dim + (_check_int(out, dim, p),))
+    return out if out is not t else out._alias()
+
+
+def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
+    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    if Ellipsis not in parts:
+        return parts
+    i = parts.index(Ellipsis)
+    return parts[:i] + (slice(None),) * (ndim - consumed) + parts[i + 1:]
+
+
+def _check_slice(s: slice) -> slice:
+    if s.step is not None and s.step <= 0:
+        raise ValueError("step must be greater than zero")
+    return s
+
+
+def _check_int(t: Tensor, dim: int, index: Any) -> int:
+    i = int(index)
+    size = t.shape[dim]
+    if not -size <= i < size:
+        raise IndexError(
+            f"index {i} is out of bounds for dimension {dim} with size {size}")
+    return i

@@ -1,0 +1,77 @@
+"""The ops behind ``fill_``, ``copy_`` and ``x[key] = value``.
+
+They compute the new value out of place; ``Tensor._inplace`` writes it into the tensor's
+memory, bumps its version and, when recorded, makes the node the tensor's ``grad_fn``.
+
+>>> import minitorch
+>>> y = minitorch.ones(3, requires_grad=True) * 1
+>>> y[0] = 5.
+>>> y.grad_fn.name()
+'CopySlices'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from ._base import Op, array_of, wrap
+
+
+class Fill(Op):
+    node_name = "FillBackward0"
+    _profile_name = "aten::fill_"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, value: Any) -> Tensor:
+        xp = a._xp
+        return wrap(xp.full(a._data.shape, array_of(value), dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g * 0,)
+
+
+class Copy(Op):
+    node_name = "CopyBackwards"
+    _profile_name = "aten::copy_"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, src: Tensor) -> Tensor:
+        ctx.src_meta = (src.shape, src.dtype)
+        xp = a._xp
+        data = xp.broadcast_to(xp.astype(src._data, a._data.dtype), a._data.shape)
+        return wrap(xp.asarray(data, copy=True))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        shape, dtype = ctx.src_meta
+        return g * 0, g.sum_to_size(shape).to(dtype)
+
+
+class CopySlices(Op):
+    """``a[key] = value``: the gradient skips the overwritten part of ``a``."""
+
+    node_name = "CopySlices"
+    _profile_name = "aten::index_put_"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, value: Any, *, key: Any) -> Tensor:
+        ctx.key = key
+        ctx.value_meta = (value.shape, value.dtype) if isinstance(value, Tensor) else None
+        xp = a._xp
+        out = xp.asarray(a._data, copy=True)
+        out[key] = array_of(value)
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        mask = wrap(g._xp.ones(g._data.shape, dtype=g._data.dtype))
+        mask._data[ctx.key] = 0
+        grad_value = None
+        if ctx.value_meta is not None:
+            shape, dtype = ctx.value_meta
+            from .shape import Index
+
+            grad_value = Index.apply(g, key=ctx.key).sum_to_size(shape).to(dtype)
+        return g * mask, grad_value

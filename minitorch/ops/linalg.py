@@ -1,0 +1,220 @@
+"""Matrix products: dot, mv, mm, bmm, addmm, and matmul's dispatch between them.
+
+>>> import minitorch
+>>> a = minitorch.ones(2, 3, requires_grad=True)
+>>> (a @ minitorch.ones(3, 4)).grad_fn.name(), (a @ minitorch.ones(3)).grad_fn.name()
+('MmBackward0', 'MvBackward0')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .shape import SqueezeInplace, UnsafeView
+
+
+def _same_dtype(a: Tensor, b: Tensor) -> None:
+    if a.dtype is not b.dtype:
+        names = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {names[a.dtype.name]} != "
+            f"{names[b.dtype.name]}"
+        )
+
+
+class Mm(Op):
+    node_name = "MmBackward0"
+    saved_names = ("self", "mat2")
+    _profile_name = "aten::mm"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        if a.dim() != 2 or b.dim() != 2:
+            raise RuntimeError(f"{'self' if a.dim() != 2 else 'mat2'} must be a matrix")
+        _same_dtype(a, b)
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                f"{b.shape[0]}x{b.shape[1]})"
+            )
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return wrap(a._xp.matmul(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        return (g.mm(b.t()) if b is not None else None, a.t().mm(g) if a is not None else None)
+
+
+class Mv(Op):
+    node_name = "MvBackward0"
+    saved_names = ("self", "vec")
+    _profile_name = "aten::mv"
+
+    @staticmethod
+    def forward(ctx: Any, m: Tensor, v: Tensor) -> Tensor:
+        _same_dtype(m, v)
+        if m.shape[1] != v.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({m.shape[0]}), mat ({m.shape[0]}x{m.shape[1]}), "
+                f"vec ({v.shape[0]})"
+            )
+        ctx.save_for_backward(m, v)
+        return wrap(m._xp.matmul(m._data, v._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        m, v = ctx.saved_tensors
+        return g.unsqueeze(1) * v.unsqueeze(0), m.t().mv(g)
+
+
+class Dot(Op):
+    node_name = "DotBackward0"
+    saved_names = ("self", "tensor")
+    _profile_name = "aten::dot"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        if a.dim() != 1 or b.dim() != 1:
+            raise RuntimeError(
+                f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
+        _same_dtype(a, b)
+        if a.shape[0] != b.shape[0]:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} and "
+                f"{b.shape[0]} elements respectively"
+
+            )
+        ctx.save_for_backward(a, b)
+        return wrap(a._xp.vecdot(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        return g * b, g * a
+
+
+class Bmm(Op):
+    node_name = "BmmBackward0"
+    saved_names = ("self", "mat2")
+    _profile_name = "aten::bmm"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        _same_dtype(a, b)
+        if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: "
+                f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
+            )
+        ctx.save_for_backward(a, b)
+        return wrap(a._xp.matmul(a._data, b._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        return g.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(g)
+
+
+class Addmm(Op):
+    node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")
+    _profile_name = "aten::addmm"
+
+    @staticmethod
+    def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+        _same_dtype(a, b)
+        if a.shape[1] != b.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                f"{b.shape[0]}x{b.shape[1]})"
+            )
+        _, need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.bias_shape = bias.shape
+        xp = a._xp
+        out = xp.matmul(a._data, b._data)
+        out += bias._data
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        need_bias = ctx.needs_input_grad[0]
+        return (g.sum_to_size(ctx.bias_shape) if need_bias else None,
+                g.mm(b.t()) if b is not None else None,
+                a.t().mm(g) if a is not None else None)
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Matrix product of two 2-D tensors.
+
+    >>> minitorch.mm(minitorch.ones(1, 2), minitorch.ones(2, 1))
+    tensor([[2.]])
+    """
+    return Mm.apply(input, mat2)
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """``input + mat1 @ mat2`` in one op (what ``nn.Linear`` uses).
+
+    >>> minitorch.addmm(minitorch.zeros(2), minitorch.ones(1, 3), minitorch.ones(3, 2))
+    tensor([[3., 3.]])
+    """
+    return Addmm.apply(input, mat1, mat2)
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    """Matrix product with torch's rules for 1-D, 2-D and batched operands.
+
+    >>> minitorch.matmul(minitorch.ones(3), minitorch.ones(3))
+    tensor(3.)
+    """
+    da, db = a.dim(), b.dim()
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    if da == 1 and db == 1:
+        return Dot.apply(a, b)
+    if da == 2 and db == 1:
+        return Mv.apply(a, b)
+    if da == 1 and db == 2:
+        return SqueezeInplace.apply(Mm.apply(a.unsqueeze(0), b), dims=(0,))
+    if da == 2 and db == 2:
+        return Mm.apply(a, b)
+    if da >= 3 and db <= 2:
+        folded = a.reshape(-1, a.shape[-1])
+        out = Mv.apply(folded, b) if db == 1 else Mm.apply(folded, b)
+        shape = a.shape[:-1] + (() if db == 1 else (b.shape[-1],))
+        return UnsafeView.apply(out, shape=shape)
+    return _batched(a, b)
+
+
+def _batched(a: Tensor, b: Tensor) -> Tensor:
+    """Broadcast the batch dims, fold them into one, and use bmm."""
+    from .._tensor import broadcast_shapes
+
+    a2 = a.unsqueeze(0) if a.dim() == 1 else a
+    b2 = b.unsqueeze(-1) if b.dim() == 1 else b
+    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    n, k, m = a2.shape[-2], a2.shape[-1], b2.shape[-1]
+    if b2.shape[-2] != k:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{_prod(batch)}, {k}] but got: [{_prod(batch)}, {b2.shape[-2]}]."
+        )
+    lhs = a2.expand(*batch, n, k).reshape(-1, n, k)
+    rhs = b2.expand(*batch, k, m).reshape(-1, k, m)
+    shape = batch + ((n,) if a.dim() > 1 else ()) + ((m,) if b.dim() > 1 else ())
+    return UnsafeView.apply(Bmm.apply(lhs, rhs), shape=shape)
+
+
+def _prod(shape: tuple) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n

@@ -1,0 +1,169 @@
+"""The ops behind ``nn.functional``: softmax, log_softmax, nll_loss, mse_loss, avg_pool2d.
+
+Each is one node with torch's name, and a backward written in Tensor operations.
+
+>>> import minitorch
+>>> x = minitorch.zeros(1, 2, requires_grad=True)
+>>> minitorch.softmax(x, 1)
+tensor([[0.5000, 0.5000]], grad_fn=<SoftmaxBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor, normalize_dims
+from ._base import Op, wrap
+from .shape import Embed
+
+
+def _shifted(a: Tensor, dim: int) -> Any:
+    xp = a._xp
+    return a._data - xp.max(a._data, axis=dim, keepdims=True)
+
+
+class Softmax(Op):
+    node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
+    _profile_name = "aten::softmax"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+        xp = a._xp
+        e = xp.exp(_shifted(a, dim))
+        out = wrap(e / xp.sum(e, axis=dim, keepdims=True))
+        ctx.dim = dim
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (y,) = ctx.saved_tensors
+        return (y * (g - (g * y).sum(ctx.dim, keepdim=True)),)
+
+
+class LogSoftmax(Op):
+    node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
+    _profile_name = "aten::log_softmax"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+        xp = a._xp
+        z = _shifted(a, dim)
+        out = wrap(z - xp.log(xp.sum(xp.exp(z), axis=dim, keepdims=True)))
+        ctx.dim = dim
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (y,) = ctx.saved_tensors
+        return (g - y.exp() * g.sum(ctx.dim, keepdim=True),)
+
+
+class NllLoss(Op):
+    """Negative log-likelihood of class indices, averaged or summed over the batch."""
+
+    node_name = "NllLossBackward0"
+    _profile_name = "aten::nll_loss"
+
+    @staticmethod
+    def forward(ctx: Any, logp: Tensor, target: Tensor, *, reduction: str) -> Tensor:
+        xp = logp._xp
+        rows = xp.arange(logp.shape[0])
+        picked = logp._data[rows, target._data]
+        ctx.meta = (logp.shape, rows, target._data, reduction)
+        if reduction == "none":
+            return wrap(-picked)
+        total = -xp.sum(picked)
+        return wrap(total / logp.shape[0] if reduction == "mean" else total)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, *_: Any) -> tuple:
+        shape, rows, target, reduction = ctx.meta
+        xp = g._xp
+        onehot = xp.zeros(shape, dtype=g._data.dtype)
+        onehot[rows, target] = -1.0 / shape[0] if reduction == "mean" else -1.0
+        weights = wrap(onehot)
+        grad = weights * (g.unsqueeze(1) if reduction == "none" else g)
+        return grad, None
+
+
+class MseLoss(Op):
+    node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
+    _profile_name = "aten::mse_loss"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, target: Tensor, *, reduction: str) -> Tensor:
+        ctx.save_for_backward(a, target)
+        ctx.reduction = reduction
+        xp = a._xp
+        sq = (a._data - target._data) ** 2
+        if reduction == "none":
+            return wrap(sq)
+        return wrap(xp.mean(sq) if reduction == "mean" else xp.sum(sq))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, t = ctx.saved_tensors
+        scale = 2.0 / a.numel() if ctx.reduction == "mean" else 2.0
+        d = (a - t) * (g * scale)
+        return (d if ctx.needs_input_grad[0] else None, -d if ctx.needs_input_grad[1] else None)
+
+
+class AvgPool2d(Op):
+    """Average over ``k×k`` windows moved by ``stride`` (no padding)."""
+
+    node_name = "AvgPool2DBackward0"
+    _profile_name = "aten::avg_pool2d"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, kernel: tuple, stride: tuple) -> Tensor:
+        keys = _window_keys(a.shape, kernel, stride)
+        ctx.meta = (a.shape, keys, kernel[0] * kernel[1])
+        total = sum(a._data[key] for key in keys)
+        return wrap(total / (kernel[0] * kernel[1]))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        shape, keys, area = ctx.meta
+        parts = [Embed.apply(g, shape=shape, key=key) for key in keys]
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        return (total / area,)
+
+
+def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:
+    """One strided slice per offset inside the window: their sum is the windows' sum."""
+    h, w = shape[-2], shape[-1]
+    oh, ow = (h - kernel[0]) // stride[0] + 1, (w - kernel[1]) // stride[1] + 1
+    if oh <= 0 or ow <= 0:
+        raise RuntimeError(f"Output size is too small (input {h}x{w}, kernel "
+                           f"{kernel[0]}x{kernel[1]})")
+    lead = (slice(None),) * (len(shape) - 2)
+    return [
+        (*lead, slice(i, i + stride[0] * (oh - 1) + 1, stride[0]),
+         slice(j, j + stride[1] * (ow - 1) + 1, stride[1]))
+        for i in range(kernel[0]) for j in range(kernel[1])
+    ]
+
+
+def softmax(input: Tensor, dim: int) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)``, computed stably.
+
+    >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
+    tensor([0.5000, 0.5000])
+    """
+    return Softmax.apply(input, dim=normalize_dims(dim, input.dim())[0])
+
+
+def log_softmax(input: Tensor, dim: int) -> Tensor:
+    """``log(softmax(x))``, computed stably.
+
+    >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
+    tensor([-0.6931, -0.6931])
+    """
+    return LogSoftmax.apply(input, dim=normalize_dims(dim, input.dim())[0])

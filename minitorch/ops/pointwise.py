@@ -1,0 +1,486 @@
+"""Element-wise ops with broadcasting: arithmetic, powers, activations, comparisons.
+
+Each gradient is summed back to its input's shape (``sum_to``), so broadcasting works in
+backward as it does in forward.
+
+>>> import minitorch
+>>> x = minitorch.tensor([1., 2.], requires_grad=True)
+>>> (x * minitorch.tensor([[1.], [2.]])).sum().backward(); x.grad
+tensor([3., 3.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._dtype import bool as bool_
+from .._dtype import get_default_dtype, result_type
+from .._tensor import Tensor, broadcast_error
+from ._base import Op, cast_operands, wrap
+
+Number = int | float | bool
+
+
+def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
+    x, y, _dt = cast_operands(a, b)
+    xp = (a if isinstance(a, Tensor) else b)._xp
+    try:
+        return wrap(getattr(xp, ufunc_name)(x, y))
+    except ValueError:
+        raise broadcast_error(a, b) from None
+
+
+class Add(Op):
+    node_name = "AddBackward0"
+    _profile_name = "aten::add"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        return _binary("add", a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _reduce(g, ctx.a), _reduce(g, ctx.b)
+
+
+class Sub(Op):
+    node_name = "SubBackward0"
+    _profile_name = "aten::sub"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        return _binary("subtract", a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _reduce(g, ctx.a), _reduce(-g, ctx.b)
+
+
+class Rsub(Op):
+    """``number - tensor``: the number is not an operand of the node (RsubBackward1)."""
+
+    node_name = "RsubBackward1"
+    _profile_name = "aten::rsub"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, other: Number) -> Tensor:
+        return _binary("subtract", other, a)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (-g,)
+
+
+class Mul(Op):
+    node_name = "MulBackward0"
+    saved_names = ("self", "other")
+    _profile_name = "aten::mul"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        need_a, need_b = ctx.needs_input_grad
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        ctx.save_for_backward(a if need_b else None, b if need_a and ctx.b else None)
+        ctx.scalar = None if ctx.b else b
+        return _binary("multiply", a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        ga = _reduce(g * (ctx.scalar if b is None else b), ctx.a) if need_a else None
+        gb = _reduce(g * a, ctx.b) if need_b else None
+        return ga, gb
+
+
+class Div(Op):
+    node_name = "DivBackward0"
+    saved_names = ("self", "other")
+    _profile_name = "aten::div"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        x, y, dt = cast_operands(a, b)
+        if not dt.is_floating_point:
+            x, y = _to_default_float(x, a), _to_default_float(y, b)
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.b else None)
+        ctx.scalar = None if ctx.b else b
+        try:
+            return wrap(a._xp.divide(x, y))
+        except ValueError:
+            raise broadcast_error(a, b) from None
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        divisor = ctx.scalar if b is None else b
+        ga = _reduce(g / divisor, ctx.a) if ctx.needs_input_grad[0] else None
+        gb = _reduce(-g * a / (b * b), ctx.b) if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+def _to_default_float(array: Any, like: Any) -> Any:
+    if not isinstance(like, Tensor):
+        return float(array)
+    xp = like._xp
+    return xp.astype(array, getattr(xp, get_default_dtype().name))
+
+
+class Neg(Op):
+    node_name = "NegBackward0"
+    _profile_name = "aten::neg"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        if a.dtype is bool_:
+            raise RuntimeError(
+                "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+        return wrap(a._xp.negative(a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (-g,)
+
+
+class PowScalarExponent(Op):
+    """``tensor ** number`` (PowBackward0)."""
+
+    node_name = "PowBackward0"
+    saved_names = ("self",)
+    _profile_name = "aten::pow"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, exponent: Number) -> Tensor:
+        ctx.save_for_backward(a)
+        ctx._saved_exponent = exponent
+        x, p, _ = cast_operands(a, exponent)
+        if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return wrap(a._xp.pow(x, p))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (a,) = ctx.saved_tensors
+        p = ctx._saved_exponent
+        if p == 0:
+            return (g * 0,)
+        return (g * p * a ** (p - 1),)
+
+
+class PowTensorExponent(Op):
+    """``tensor ** tensor`` (PowBackward1)."""
+
+    node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
+    _profile_name = "aten::pow"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        out = _binary("pow", a, b)
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b, out = ctx.saved_tensors
+        ga = _reduce(g * b * a ** (b - 1), _meta(a)) if ctx.needs_input_grad[0] else None
+        gb = None
+        if ctx.needs_input_grad[1]:
+            zero_base = (a == 0) & (b >= 0)
+            gb = _reduce(where(zero_base, 0.0, g * out * a.log()), _meta(b))
+        return ga, gb
+
+
+class PowScalarBase(Op):
+    """``number ** tensor`` (PowBackward2)."""
+
+    node_name = "PowBackward2"
+    saved_names = ("result",)
+    _profile_name = "aten::pow"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, base: Number) -> Tensor:
+        out = _binary("pow", base, a)
+        ctx.save_for_backward(out)
+        ctx.base = base
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        import math
+
+        (out,) = ctx.saved_tensors
+        return (g * out * math.log(ctx.base) if ctx.base > 0 else g * out * float("nan"),)
+
+
+class Where(Op):
+    node_name = "WhereBackward0"
+    _profile_name = "aten::where"
+
+    @staticmethod
+    def forward(ctx: Any, cond: Tensor, a: Tensor | Number, b: Tensor | Number) -> Tensor:
+        ctx.cond = cond
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        x, y, _ = cast_operands(a, b)
+        xp = cond._xp
+        return wrap(xp.where(cond._data, x, y))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        cond = ctx.cond
+        return None, _reduce(where(cond, g, 0.0), ctx.a), _reduce(where(cond, 0.0, g), ctx.b)
+
+
+def where(condition: Tensor, input: Any, other: Any) -> Tensor:
+    """Pick ``input`` where ``condition`` holds, else ``other`` (both broadcast).
+
+    >>> minitorch.where(minitorch.tensor([True, False]), 1., minitorch.zeros(2))
+    tensor([1., 0.])
+    """
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        input = Tensor._make(condition._xp.asarray(input))
+    return Where.apply(condition, input, other)
+
+
+def _meta(value: Any) -> Any:
+    """What backward needs to reduce a gradient to an input: its shape and dtype."""
+    return (value.shape, value.dtype) if isinstance(value, Tensor) else None
+
+
+def _reduce(g: Tensor, meta: Any) -> Tensor | None:
+    if meta is None:
+        return None
+    shape, dt = meta
+    if g.shape != shape:
+        g = g.sum_to_size(shape)
+    return g if g.dtype is dt else g.to(dt)
+
+
+class _Unary(Op):
+    """An op of one tensor whose backward needs its input (``ctx.x``) or result."""
+
+    floating = True  # integer inputs are computed in the default float dtype
+
+    @classmethod
+    def prepare(cls, a: Tensor) -> Any:
+        if cls.floating and not a.dtype.is_floating_point:
+            xp = a._xp
+            return xp.astype(a._data, getattr(xp, get_default_dtype().name))
+        return a._data
+
+
+def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: bool = True):
+    """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``."""
+
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        out = wrap(compute(a._xp, cls.prepare(a)))
+        ctx.save_for_backward(out if saves == "result" else a)
+        return out
+
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (saved,) = ctx.saved_tensors
+        return (grad(g, saved),)
+
+    cls = type(name, (_Unary,), {
+        "node_name": f"{name}Backward0", "saved_names": (saves,), "floating": floating,
+        "_profile_name": f"aten::{aten}", "__module__": __name__,
+        "forward": staticmethod(forward), "backward": staticmethod(backward),
+    })
+    return cls
+
+
+Exp = _unary("Exp", "exp", lambda xp, a: xp.exp(a), lambda g, r: g * r, "result")
+Log = _unary("Log", "log", lambda xp, a: xp.log(a), lambda g, x: g / x, "self")
+Sqrt = _unary("Sqrt", "sqrt", lambda xp, a: xp.sqrt(a), lambda g, r: g / (2 * r), "result")
+Sin = _unary("Sin", "sin", lambda xp, a: xp.sin(a), lambda g, x: g * x.cos(), "self")
+Cos = _unary("Cos", "cos", lambda xp, a: xp.cos(a), lambda g, x: -g * x.sin(), "self")
+Tanh = _unary("Tanh", "tanh", lambda xp, a: xp.tanh(a), lambda g, r: g * (1 - r * r), "result")
+Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: 1 / (1 + xp.exp(-a)),
+                 lambda g, r: g * r * (1 - r), "result")
+Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
+                    lambda g, r: -g * r * r, "result")
+Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
+             floating=False)
+Relu = _unary("Relu", "relu", lambda xp, a: xp.where(a > 0, a, xp.zeros_like(a)),
+              lambda g, r: g * (r > 0), "result", floating=False)
+Sign = _unary("Sign", "sign", lambda xp, a: xp.sign(a), lambda g, x: g * 0, "self",
+              floating=False)
+
+
+class Clamp(Op):
+    node_name = "ClampBackward1"
+    saved_names = ("self",)
+    _profile_name = "aten::clamp"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, min: Number | None = None,
+                max: Number | None = None) -> Tensor:
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None"
+                               .replace("torch.", "minitorch."))
+        ctx.save_for_backward(a)
+        ctx.bounds = (min, max)
+        x = a._data
+        xp = a._xp
+        dt = result_type(a, *(v for v in (min, max) if v is not None))
+        if dt is not a.dtype:
+            x = xp.astype(x, getattr(xp, dt.name))
+        return wrap(xp.clip(x, min, max))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (a,) = ctx.saved_tensors
+        lo, hi = ctx.bounds
+        keep = None
+        if lo is not None:
+            keep = a >= lo
+        if hi is not None:
+            keep = (a <= hi) if keep is None else keep & (a <= hi)
+        return (g * keep,)
+
+
+class _Extremum(Op):
+    """maximum/minimum: the larger (smaller) input gets the gradient; ties split it."""
+
+    saved_names = ("self", "other")
+    ufunc = "maximum"
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        ctx.save_for_backward(a, b)
+        return _binary(cls.ufunc, a, b)
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        wins = (a > b) if cls.ufunc == "maximum" else (a < b)
+        share = wins * 1.0 + (a == b) * 0.5
+        return _reduce(g * share, _meta(a)), _reduce(g * (1 - share), _meta(b))
+
+
+class Maximum(_Extremum):
+    node_name = "MaximumBackward0"
+    _profile_name = "aten::maximum"
+
+
+class Minimum(_Extremum):
+    node_name = "MinimumBackward0"
+    ufunc = "minimum"
+    _profile_name = "aten::minimum"
+
+
+_COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
+                "eq": "equal", "ne": "not_equal"}
+
+
+def compare(name: str, a: Any, b: Any) -> Tensor:
+    """A comparison (``lt``, ``le``, ...): a bool tensor that never requires grad."""
+    x, y, _ = cast_operands(a, b)
+    xp = (a if isinstance(a, Tensor) else b)._xp
+    try:
+        return wrap(getattr(xp, _COMPARISONS[name])(x, y))
+    except ValueError:
+        raise broadcast_error(a, b) from None
+
+
+def logical(name: str, a: Tensor, b: Any) -> Tensor:
+    """``&``, ``|``, ``^`` on bool or integer tensors (no gradient)."""
+    xp = a._xp
+    x, y, dt = cast_operands(a, b)
+    if dt.is_floating_point:
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'Float\'')
+    op = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}[name]
+    return wrap(getattr(xp, op)(x, y))
+
+
+def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
+    """``input + alpha * other`` with broadcasting.
+
+    >>> minitorch.add(minitorch.ones(2), 2)
+    tensor([3., 3.])
+    """
+    if alpha != 1:
+        other = other * alpha
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    return Add.apply(input, other)
+
+
+def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
+    """``input - alpha * other``.
+
+    >>> minitorch.sub(minitorch.ones(2), 1)
+    tensor([0., 0.])
+    """
+    if alpha != 1:
+        other = other * alpha
+    if not isinstance(input, Tensor):
+        return Rsub.apply(other, other=input)
+    return Sub.apply(input, other)
+
+
+def mul(input: Any, other: Any) -> Tensor:
+    """Element-wise product.
+
+    >>> minitorch.mul(minitorch.tensor([1., 2.]), 3)
+    tensor([3., 6.])
+    """
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    return Mul.apply(input, other)
+
+
+def div(input: Any, other: Any) -> Tensor:
+    """True division (int / int gives float).
+
+    >>> minitorch.div(minitorch.tensor([1, 2]), 2)
+    tensor([0.5000, 1.0000])
+    """
+    if not isinstance(input, Tensor):
+        return other.reciprocal() * input
+    return Div.apply(input, other)
+
+
+def pow(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent`` for tensor/number in either position.
+
+    >>> minitorch.pow(minitorch.tensor([2., 3.]), 2)
+    tensor([4., 9.])
+    """
+    if not isinstance(input, Tensor):
+        return PowScalarBase.apply(exponent, base=input)
+    if isinstance(exponent, Tensor):
+        return PowTensorExponent.apply(input, exponent)
+    return PowScalarExponent.apply(input, exponent=exponent)
+
+
+def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
+    """Limit values to ``[min, max]``; the gradient passes where the input is inside.
+
+    >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
+    tensor([0.0000, 0.5000, 1.0000])
+    """
+    return Clamp.apply(input, min=min, max=max)
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:
+    """Element-wise maximum of two tensors.
+
+    >>> minitorch.maximum(minitorch.tensor([1., 5.]), minitorch.tensor([3., 2.]))
+    tensor([3., 5.])
+    """
+    return Maximum.apply(input, other)
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:
+    """Element-wise minimum of two tensors.
+
+    >>> minitorch.minimum(minitorch.tensor([1., 5.]), minitorch.tensor([3., 2.]))
+    tensor([1., 2.])
+    """
+    return Minimum.apply(input, other)

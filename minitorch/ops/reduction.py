@@ -1,0 +1,267 @@
+"""Reductions: sum, mean, var, max and min, over everything or over chosen dims.
+
+>>> import minitorch
+>>> x = minitorch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+>>> x.sum(0)
+tensor([4., 6.], grad_fn=<SumBackward1>)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+from .._tensor import Tensor, normalize_dims
+from ._base import Op, wrap
+
+Dims = int | tuple[int, ...] | list[int] | None
+
+min_max = namedtuple("min_max", ["values", "indices"])
+
+
+def _expand_back(g: Tensor, shape: tuple, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+    """Broadcast a reduced gradient back over the reduced dims."""
+    if dims is not None and not keepdim:
+        for d in sorted(dims):
+            g = g.unsqueeze(d)
+    return g.expand(shape)
+
+
+class Sum(Op):
+    node_name = "SumBackward0"
+    _profile_name = "aten::sum"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
+        ctx.meta = (a.shape, dims, keepdim)
+        data = a._data
+        xp = a._xp
+        if not a.dtype.is_floating_point:
+            data = xp.astype(data, xp.int64)
+        return wrap(xp.sum(data, axis=dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (_expand_back(g, *ctx.meta),)
+
+
+class SumDim(Sum):
+    node_name = "SumBackward1"
+
+
+class Mean(Op):
+    node_name = "MeanBackward0"
+    _profile_name = "aten::mean"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
+        if not a.dtype.is_floating_point:
+            kind = {"int64": "Long", "bool": "Bool"}[a.dtype.name]
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Input dtype must be either a floating "
+                f"point or complex dtype. Got: {kind}"
+            )
+        ctx.meta = (a.shape, dims, keepdim)
+        ctx.count = _count(a.shape, dims)
+        return wrap(a._xp.mean(a._data, axis=dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (_expand_back(g, *ctx.meta) / ctx.count,)
+
+
+class MeanDim(Mean):
+    node_name = "MeanBackward1"
+
+
+def _count(shape: tuple, dims: tuple | None) -> int:
+    n = 1
+    for d in range(len(shape)) if dims is None else dims:
+        n *= shape[d]
+    return n
+
+
+class Var(Op):
+    node_name = "VarBackward0"
+    saved_names = ("self",)
+    _profile_name = "aten::var"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, correction: int,
+                keepdim: bool) -> Tensor:
+        ctx.save_for_backward(a)
+        ctx.meta = (a.shape, dims, keepdim)
+        ctx.correction = correction
+        return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (a,) = ctx.saved_tensors
+        shape, dims, keepdim = ctx.meta
+        n = _count(shape, dims) - ctx.correction
+        centred = a - a.mean(dims if dims is not None else None, keepdim=True)
+        return (_expand_back(g, shape, dims, keepdim) * centred * (2.0 / n),)
+
+
+class _ExtremumAll(Op):
+    """max()/min() of all elements: ties share the gradient evenly (MaxBackward1)."""
+
+    saved_names = ("self", "result")
+    fn = "max"
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor) -> Tensor:
+        if a.numel() == 0:
+            raise RuntimeError(
+                f"{cls.fn}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        out = wrap(getattr(a._xp, cls.fn)(a._data))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        a, out = ctx.saved_tensors
+        hits = a == out
+        return (g * hits / hits.sum(),)
+
+
+class MaxAll(_ExtremumAll):
+    node_name = "MaxBackward1"
+    _profile_name = "aten::max"
+
+
+class MinAll(_ExtremumAll):
+    node_name = "MinBackward1"
+    fn = "min"
+    _profile_name = "aten::min"
+
+
+class _ExtremumDim(Op):
+    """max(dim)/min(dim): values and indices; only the first extremum gets the gradient."""
+
+    fn = "max"
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, dim: int, keepdim: bool) -> tuple:
+        xp = a._xp
+        arg = xp.argmax if cls.fn == "max" else xp.argmin
+        idx = arg(a._data, axis=dim, keepdims=True)
+        values = xp.take_along_axis(a._data, idx, axis=dim)
+        if not keepdim:
+            idx = xp.squeeze(idx, axis=dim)
+            values = xp.squeeze(values, axis=dim)
+        indices = wrap(xp.astype(idx, xp.int64))
+        ctx.mark_non_differentiable(indices)
+        ctx.meta = (a.shape, dim, keepdim)
+        ctx.indices = indices
+        return wrap(values), indices
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor, _g_indices: Tensor | None) -> tuple:
+        shape, dim, keepdim = ctx.meta
+        idx = ctx.indices if keepdim else ctx.indices.unsqueeze(dim)
+        xp = idx._xp
+        positions = xp.reshape(xp.arange(shape[dim]), [-1 if d == dim else 1
+                                                       for d in range(len(shape))])
+        onehot = wrap(positions == idx._data)
+        g = g if keepdim else g.unsqueeze(dim)
+        return (g * onehot,)
+
+
+class MaxDim(_ExtremumDim):
+    node_name = "MaxBackward0"
+    _profile_name = "aten::max"
+
+
+class MinDim(_ExtremumDim):
+    node_name = "MinBackward0"
+    fn = "min"
+    _profile_name = "aten::min"
+
+
+def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+        dtype: Any = None) -> Tensor:
+    """Sum of all elements, or over ``dim`` (an int or a tuple).
+
+    >>> minitorch.sum(minitorch.ones(2, 3), 1)
+    tensor([3., 3.])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None:
+        return Sum.apply(input)
+    return SumDim.apply(input, dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
+
+
+def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+         dtype: Any = None) -> Tensor:
+    """Mean of all elements, or over ``dim``.
+
+    >>> minitorch.mean(minitorch.tensor([1., 2., 3.]))
+    tensor(2.)
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None:
+        return Mean.apply(input)
+    return MeanDim.apply(input, dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
+
+
+def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = False, *,
+        correction: int | None = None) -> Tensor:
+    """Variance (unbiased by default, like torch).
+
+    >>> minitorch.var(minitorch.tensor([1., 2., 3.]))
+    tensor(1.)
+    """
+    if isinstance(dim, bool):  # var(x, False): the positional unbiased flag
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased else 0
+    dims = None if dim is None else normalize_dims(dim, input.dim())
+    return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
+
+    >>> minitorch.max(minitorch.tensor([[1., 5.], [3., 2.]]), 1).values
+    tensor([5., 3.])
+    """
+    if isinstance(dim, Tensor):
+        from .pointwise import maximum
+
+        return maximum(input, dim)
+    if dim is None:
+        return MaxAll.apply(input)
+    return min_max(*MaxDim.apply(input, dim=normalize_dims(dim, input.dim())[0], keepdim=keepdim))
+
+
+def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
+
+    >>> minitorch.min(minitorch.tensor([3., 1., 2.]))
+    tensor(1.)
+    """
+    if isinstance(dim, Tensor):
+        from .pointwise import minimum
+
+        return minimum(input, dim)
+    if dim is None:
+        return MinAll.apply(input)
+    return min_max(*MinDim.apply(input, dim=normalize_dims(dim, input.dim())[0], keepdim=keepdim))
+
+
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the largest element (flattened without ``dim``); never requires grad.
+
+    >>> minitorch.argmax(minitorch.tensor([1., 5., 3.]))
+    tensor(1)
+    """
+    xp = input._xp
+    if dim is None:
+        return wrap(xp.astype(xp.argmax(xp.reshape(input._data, (-1,))), xp.int64))
+    d = normalize_dims(dim, input.dim())[0]
+    return wrap(xp.astype(xp.argmax(input._data, axis=d, keepdims=keepdim), xp.int64))

@@ -1,0 +1,328 @@
+"""Shape ops: views (reshape, transpose, permute, squeeze, expand, indexing), cat and stack.
+
+Views share their base's version counter, so an in-place change through either is seen by
+the saved-tensor check.
+
+>>> import minitorch
+>>> x = minitorch.ones(2, 3, requires_grad=True)
+>>> x.t().shape, x[0].grad_fn.name()
+(minitorch.Size([3, 2]), 'SelectBackward0')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor, normalize_dims
+from ._base import Op, wrap
+
+
+def _view_of(a: Tensor, array: Any) -> Tensor:
+    return a._view(array)
+
+
+class View(Op):
+    node_name = "ViewBackward0"
+    _profile_name = "aten::view"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
+        ctx.shape = a.shape
+        try:
+            return _view_of(a, a._xp.reshape(a._data, shape))
+        except ValueError:
+            raise RuntimeError(
+                f"shape '{list(shape)}' is invalid for input of size {a.numel()}"
+            ) from None
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g.reshape(ctx.shape),)
+
+
+class UnsafeView(View):
+    node_name = "UnsafeViewBackward0"
+    _profile_name = "aten::_unsafe_view"
+
+
+class Permute(Op):
+    node_name = "PermuteBackward0"
+    _profile_name = "aten::permute"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
+        ctx.inverse = tuple(sorted(range(len(dims)), key=dims.__getitem__))
+        return _view_of(a, a._xp.permute_dims(a._data, dims))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g.permute(*ctx.inverse),)
+
+
+class Transpose(Permute):
+    node_name = "TransposeBackward0"
+    _profile_name = "aten::transpose"
+
+
+class T(Permute):
+    node_name = "TBackward0"
+    _profile_name = "aten::t"
+
+
+class Unsqueeze(Op):
+    node_name = "UnsqueezeBackward0"
+    _profile_name = "aten::unsqueeze"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+        ctx.dim = dim
+        return _view_of(a, a._xp.expand_dims(a._data, axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g.squeeze(ctx.dim),)
+
+
+class Squeeze(Op):
+    node_name = "SqueezeBackward0"
+    _profile_name = "aten::squeeze"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
+        ctx.shape = a.shape
+        return _view_of(a, a._xp.squeeze(a._data, axis=dims) if dims else a._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g.reshape(ctx.shape),)
+
+
+class SqueezeDim(Squeeze):
+    node_name = "SqueezeBackward1"
+
+
+class SqueezeInplace(Squeeze):
+    """The squeeze torch's matmul applies to a vector-matrix product's result."""
+
+    node_name = "SqueezeBackward4"
+
+
+class Expand(Op):
+    node_name = "ExpandBackward0"
+    _profile_name = "aten::expand"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
+        ctx.shape = a.shape
+        return _view_of(a, a._xp.broadcast_to(a._data, shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g.sum_to_size(ctx.shape),)
+
+
+class Clone(Op):
+    node_name = "CloneBackward0"
+    _profile_name = "aten::clone"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        return wrap(a._xp.asarray(a._data, copy=True))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g,)
+
+
+class ToCopy(Op):
+    node_name = "ToCopyBackward0"
+    _profile_name = "aten::_to_copy"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dtype: Any) -> Tensor:
+        ctx.dtype = a.dtype
+        xp = a._xp
+        return wrap(xp.astype(a._data, getattr(xp, dtype.name)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g.to(ctx.dtype),)
+
+
+class Cat(Op):
+    node_name = "CatBackward0"
+    _profile_name = "aten::cat"
+
+    @staticmethod
+    def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
+        ctx.sizes = [t.shape[dim] for t in tensors]
+        ctx.dim = dim
+        xp = tensors[0]._xp
+        return wrap(xp.concat([t._data for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        grads, start = [], 0
+        for size in ctx.sizes:
+            grads.append(g.narrow(ctx.dim, start, size))
+            start += size
+        return tuple(grads)
+
+
+class Stack(Op):
+    node_name = "StackBackward0"
+    _profile_name = "aten::stack"
+
+    @staticmethod
+    def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
+        ctx.dim = dim
+        xp = tensors[0]._xp
+        return wrap(xp.stack([t._data for t in tensors], axis=dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return g.unbind(ctx.dim)
+
+
+class Unbind(Op):
+    node_name = "UnbindBackward0"
+    _profile_name = "aten::unbind"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> tuple:
+        ctx.dim = dim
+        index = [slice(None)] * a.dim()
+        views = []
+        for i in range(a.shape[dim]):
+            index[dim] = i
+            views.append(_view_of(a, a._data[tuple(index)]))
+        return tuple(views)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        from .. import stack
+
+        return (stack(grads, ctx.dim),)
+
+
+class _BasicIndex(Op):
+    """Indexing with ints and slices only: a view (SelectBackward0 / SliceBackward0)."""
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+        ctx.shape, ctx.key = a.shape, key
+        return _view_of(a, a._data[key])
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (Embed.apply(g, shape=ctx.shape, key=ctx.key),)
+
+
+class Select(_BasicIndex):
+    node_name = "SelectBackward0"
+    _profile_name = "aten::select"
+
+
+class Slice(_BasicIndex):
+    node_name = "SliceBackward0"
+    _profile_name = "aten::slice"
+
+
+class Embed(Op):
+    """The gradient of basic indexing: zeros of the input's shape with ``grad`` at ``key``."""
+
+    node_name = "EmbedBackward0"
+    _profile_name = "aten::select_backward"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, *, shape: tuple, key: tuple) -> Tensor:
+        ctx.key = key
+        xp = g._xp
+        out = xp.zeros(shape, dtype=g._data.dtype)
+        out[key] = g._data
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (Slice.apply(g, key=ctx.key),)
+
+
+class Index(Op):
+    """Advanced indexing with integer tensors (IndexBackward0): a copy, not a view."""
+
+    node_name = "IndexBackward0"
+    _profile_name = "aten::index"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+        ctx.shape, ctx.key = a.shape, key
+        try:
+            return wrap(a._data[key])
+        except IndexError as e:
+            raise IndexError(str(e)) from None
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (IndexAdd.apply(g, shape=ctx.shape, key=ctx.key),)
+
+
+class IndexAdd(Op):
+    """The gradient of advanced indexing: repeated indices add up."""
+
+    node_name = "IndexPutBackward0"
+    _profile_name = "aten::index_put_"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, *, shape: tuple, key: tuple) -> Tensor:
+        from ..backend import index_add
+
+        ctx.key = key
+        xp = g._xp
+        out = xp.zeros(shape, dtype=g._data.dtype)
+        index_add(xp, out, key, g._data)
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (Index.apply(g, key=ctx.key),)
+
+
+def cat(tensors: Any, dim: int = 0) -> Tensor:
+    """Join tensors along an existing dim.
+
+    >>> minitorch.cat([minitorch.ones(1), minitorch.zeros(2)])
+    tensor([1., 0., 0.])
+    """
+    tensors = tuple(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors"
+                           .replace("torch.", "minitorch."))
+    d = normalize_dims(dim, tensors[0].dim())[0]
+    return Cat.apply(*_promoted(tensors), dim=d)
+
+
+def stack(tensors: Any, dim: int = 0) -> Tensor:
+    """Join same-shaped tensors along a new dim.
+
+    >>> minitorch.stack([minitorch.ones(2), minitorch.zeros(2)]).shape
+    minitorch.Size([2, 2])
+    """
+    tensors = tuple(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0].shape
+    for i, t in enumerate(tensors):
+        if t.shape != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(shape)} at entry 0 "
+                f"and {list(t.shape)} at entry {i}"
+            )
+    d = normalize_dims(dim, tensors[0].dim() + 1)[0]
+    return Stack.apply(*_promoted(tensors), dim=d)
+
+
+def _promoted(tensors: tuple) -> tuple:
+    from .._dtype import result_type
+
+    dt = result_type(*tensors)
+    return tuple(t if t.dtype is dt else t.to(dt) for t in tensors)
