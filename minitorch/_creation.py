@@ -55,6 +55,9 @@ def _unwrap(data: Any) -> Any:
 def _leaf(array: Any, requires_grad: bool) -> Tensor:
     t = Tensor._make(array)
     if requires_grad:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
 

@@ -77,7 +77,7 @@ def squeeze(self: Tensor, dim: Any = None) -> Tensor:
     if dim is None:
         dims = tuple(i for i, s in enumerate(self.shape) if s == 1)
         return shape.Squeeze.apply(self, dims=dims)
-    dims = tuple(d for d in normalize_dims(dim, self.dim()) if self.shape[d] == 1)
+    dims = tuple(d for d in normalize_dims(dim, self.dim()) if self.dim() and self.shape[d] == 1)
     return shape.SqueezeDim.apply(self, dims=dims)
 
 
@@ -192,7 +192,7 @@ _METHODS = {
     "square": lambda self: pointwise.pow(self, 2),
     "lt": _cmp("lt"), "le": _cmp("le"), "gt": _cmp("gt"), "ge": _cmp("ge"),
     "eq": _cmp("eq"), "ne": _cmp("ne"),
-    "matmul": linalg.matmul, "mm": linalg.mm,
+    "matmul": linalg.matmul, "mm": linalg.mm, "addmm": linalg.addmm,
     "mv": lambda self, v: linalg.Mv.apply(self, v),
     "dot": lambda self, v: linalg.Dot.apply(self, v),
     "bmm": lambda self, m: linalg.Bmm.apply(self, m),

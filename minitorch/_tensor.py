@@ -19,6 +19,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 from . import _dtype as D
 from ._tensor_str import tensor_repr
 from .autograd import grad_mode
@@ -81,6 +83,8 @@ class Tensor:
             self.requires_grad_(True)
 
     def _init(self, array: Any) -> None:
+        if isinstance(array, np.generic):  # numpy reductions return scalars, not 0-d arrays
+            array = np.asarray(array)
         self._data = array
         self._requires_grad = False
         self.grad_fn = None
@@ -172,21 +176,23 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if value and self.grad_fn is None and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
         if self.grad_fn is not None:
             if requires_grad:
-                return self
+                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
         if requires_grad and not self.dtype.is_floating_point:
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -354,6 +360,23 @@ class Tensor:
         xp = self._xp
         return bool(xp.any(xp.isnan(self._data))) if self.dtype.is_floating_point else False
 
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        new = type(self)._make(self._xp.asarray(self._data, copy=True))
+        new._requires_grad = self._requires_grad
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, protocol: int) -> tuple:
+        return _rebuild, (to_numpy(self._data), self._requires_grad)
+
     # ---- conversion --------------------------------------------------------------------
     def __repr__(self) -> str:
         if self.grad_fn is not None:
@@ -487,11 +510,11 @@ class Tensor:
                 out = op(self, *others, **kwargs)
             self._write(out._data)
             return self
-        if self._base is not None and self._base[0].requires_grad:
+        if self._base is not None:
             raise RuntimeError(
-                "minitorch does not support in-place operations on a view of a tensor that "
-                "requires grad (torch rewrites the base's graph here). Use an out-of-place "
-                "operation, or clone() the base first.")
+                "minitorch does not support recording an in-place operation on a view (torch "
+                "rewrites the base's graph with CopySlices here). Use an out-of-place "
+                "operation, or clone() the view first.")
         old = self._detached_copy()
         old.grad_fn, old._output_nr, old._requires_grad = (
             self.grad_fn, self._output_nr, self._requires_grad)
@@ -553,12 +576,16 @@ class Tensor:
 
     def zero_(self) -> Tensor:
         """Fill with zeros, in place."""
-        return self.fill_(0)
+        from .ops.inplace import Zero
+
+        return self._inplace(Zero.apply, value=0)
 
     def fill_(self, value: Any) -> Tensor:
-        """Fill with ``value``, in place."""
-        from .ops.inplace import Fill
+        """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
+        from .ops.inplace import Copy, Fill
 
+        if isinstance(value, Tensor):
+            return self._inplace(Copy.apply, value)
         return self._inplace(Fill.apply, value=value)
 
     def copy_(self, src: Tensor) -> Tensor:
@@ -570,6 +597,10 @@ class Tensor:
     def __setitem__(self, key: Any, value: Any) -> None:
         from .ops.inplace import CopySlices
 
+        if _state.grad_enabled and self.grad_fn is None and self._requires_grad:
+            raise RuntimeError(  # torch writes through a view of the leaf
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.")
         self._inplace(CopySlices.apply, value, key=_index_key(key))
 
     __iadd__ = add_
@@ -587,6 +618,13 @@ class Tensor:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         return sum_to(self, tuple(shape))
+
+
+def _rebuild(array: Any, requires_grad: bool) -> Tensor:
+    """Unpickle a tensor (a leaf with its values and requires_grad)."""
+    t = Tensor._make(array)
+    t._requires_grad = requires_grad
+    return t
 
 
 def _check_view_fresh(view: Tensor) -> None:

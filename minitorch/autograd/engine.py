@@ -15,11 +15,13 @@ tensor(7.)
 from __future__ import annotations
 
 import heapq
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
 from .graph import AccumulateGrad, Node
 
@@ -31,6 +33,7 @@ __all__ = ["accumulate_into_leaf", "execute", "observe"]
 _state = grad_mode._state
 Edge = tuple[Node, int]
 _observers: list[Callable[..., None]] = []
+_accumulate_lock = threading.Lock()
 
 
 @contextmanager
@@ -114,39 +117,40 @@ def execute(
     observer = _observers[-1] if _observers else None
     if observer:
         observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
-    previous = _state.grad_enabled
-    _state.grad_enabled = create_graph
-    try:
-        while ready:
-            _, node = heapq.heappop(ready)
-            grads = buffers.pop(node, None) or [None] * node._n_outputs
-            if node._tensor_pre_hooks or node._retain_grad_hooks:
-                grads = _run_tensor_hooks(node, grads)
-            if wanted:
-                for nr, grad in enumerate(grads):
-                    if (node, nr) in wanted:
-                        captured[(node, nr)] = grad
-            if needed is not None and not _must_run(node, needed, accumulate):
-                continue
-            if observer:
-                observer("run", node=node, grad_outputs=tuple(grads),
-                         ready=[n for _, n in ready], dependencies=dict(deps))
-            outs = _run_node(node, tuple(grads))
-            if not keep_graph:
-                node._release()
-            if observer:
-                observer("done", node=node, grad_inputs=outs)
-            for (child, nr), grad in zip(node.next_functions, outs):
-                if child is None or (needed is not None and child not in needed):
+    with quiet():  # inf/nan in backward stay silent, as in torch
+        previous = _state.grad_enabled
+        _state.grad_enabled = create_graph
+        try:
+            while ready:
+                _, node = heapq.heappop(ready)
+                grads = buffers.pop(node, None) or [None] * node._n_outputs
+                if node._tensor_pre_hooks or node._retain_grad_hooks:
+                    grads = _run_tensor_hooks(node, grads)
+                if wanted:
+                    for nr, grad in enumerate(grads):
+                        if (node, nr) in wanted:
+                            captured[(node, nr)] = grad
+                if needed is not None and not _must_run(node, needed, accumulate):
                     continue
-                if grad is not None:
-                    _deliver(buffers, child, nr, grad)
-                left = deps[child] - 1
-                deps[child] = left
-                if left == 0:
-                    heapq.heappush(ready, (-child._seq, child))
-    finally:
-        _state.grad_enabled = previous
+                if observer:
+                    observer("run", node=node, grad_outputs=tuple(grads),
+                             ready=[n for _, n in ready], dependencies=dict(deps))
+                outs = _run_node(node, tuple(grads))
+                if not keep_graph:
+                    node._release()
+                if observer:
+                    observer("done", node=node, grad_inputs=outs)
+                for (child, nr), grad in zip(node.next_functions, outs):
+                    if child is None or (needed is not None and child not in needed):
+                        continue
+                    if grad is not None:
+                        _deliver(buffers, child, nr, grad)
+                    left = deps[child] - 1
+                    deps[child] = left
+                    if left == 0:
+                        heapq.heappush(ready, (-child._seq, child))
+        finally:
+            _state.grad_enabled = previous
     return [captured.get(edge) for edge in capture] if capture is not None else []
 
 
@@ -243,8 +247,20 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
     """Add ``grad`` to ``variable.grad`` after the tensor's hooks (AccumulateGrad's work)."""
     if grad is None:
         return
+    grad = _leaf_hooks(variable, grad)
+    with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
+        _accumulate(variable, grad)
+    for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
+        hook(variable)
+
+
+def _leaf_hooks(variable: Tensor, grad: Tensor) -> Tensor:
     for hook in list(variable._hooks.values()) if variable._hooks else ():
         grad = _call_tensor_hook(hook, grad)
+    return grad
+
+
+def _accumulate(variable: Tensor, grad: Tensor) -> None:
     if grad.dtype is not variable.dtype:
         grad = grad.to(variable.dtype)
     old = variable._grad
@@ -254,5 +270,3 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
         variable._grad = old + grad
     else:
         old._accumulate_(grad)
-    for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
-        hook(variable)

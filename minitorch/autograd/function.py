@@ -131,7 +131,7 @@ def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
                 )
             continue
         if g is not None and not isinstance(g, T.Tensor):
-            raise TypeError(f"function {name} returned a non-Tensor gradient at index {i}")
+            raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
         if g is not None and tuple(g.shape) != meta[0]:
             g = _reduce_to_shape(name, i, g, meta[0])
         if g is not None and g.dtype is not meta[1]:
@@ -199,13 +199,13 @@ class Function(metaclass=_FunctionMeta):
         """Run the Function: forward now, backward when gradients flow through the result."""
         prof = profiler._active
         if prof is not None:
-            prof._push(cls._profile_name or cls.__name__, "cpu_op", _shapes(args))
+            prof._push(cls._profile_name or cls.__name__, "cpu_op",
+                       _shapes(args) if prof.record_shapes else None)
+            out = None
             try:
                 out = _apply(cls, args, kwargs)
-            except BaseException:
-                prof._pop(0)
-                raise
-            prof._pop(_nbytes(out))
+            finally:
+                prof._pop(_nbytes(out) if prof.profile_memory else 0)
             return out
         return _apply(cls, args, kwargs)
 
@@ -213,9 +213,7 @@ class Function(metaclass=_FunctionMeta):
 def _apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     record = _state.grad_enabled and any(isinstance(a, T.Tensor) and a.requires_grad for a in args)
     node = cls._backward_cls()
-    node.needs_input_grad = tuple(
-        record and isinstance(a, T.Tensor) and a.requires_grad for a in args
-    )
+    node.needs_input_grad = tuple(isinstance(a, T.Tensor) and a.requires_grad for a in args)
     outputs = _run_forward(cls, node, args, kwargs)
     if not record:
         return outputs
@@ -260,7 +258,10 @@ def _link(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):
             if any(out is d for d in dirty):
-                T.check_inplace_allowed(out)
+                if out.grad_fn is None and out._requires_grad:
+                    raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                       "in-place operation.")
+                out._version_counter.value += 1
             elif any(out is a for a in args):
                 out = out._alias()  # an input returned unchanged becomes a new tensor
             if not any(out is d for d in non_diff):

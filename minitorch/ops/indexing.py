@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor
-from .shape import Index, Select, Slice, Unsqueeze
+from .shape import Alias, Index, Select, Slice, Unsqueeze
 
 
 def array_key(key: Any) -> Any:
@@ -41,10 +41,10 @@ def _is_advanced(p: Any) -> bool:
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]`` with torch's node for each part of the key."""
     parts = key if isinstance(key, tuple) else (key,)
-    if any(_is_advanced(p) for p in parts):
+    if any(_is_bool_mask(p) for p in parts):
         return Index.apply(t, key=array_key(parts))
     parts = _expand_ellipsis(parts, t.dim())
-    out, dim = t, 0
+    out, dim, advanced = t, 0, {}
     for p in parts:
         if p is None:
             out = Unsqueeze.apply(out, dim=dim)
@@ -53,9 +53,19 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             if p != slice(None):
                 out = Slice.apply(out, key=(slice(None),) * dim + (_check_slice(p),))
             dim += 1
+        elif _is_advanced(p):  # applied after the ints, as torch does
+            advanced[dim] = _part(p)
+            dim += 1
         else:
             out = Select.apply(out, key=(slice(None),) * dim + (_check_int(out, dim, p),))
-    return out if out is not t else out._alias()
+    if advanced:
+        key = tuple(advanced.get(d, slice(None)) for d in range(max(advanced) + 1))
+        return Index.apply(out, key=key)
+    return out if out is not t else Alias.apply(t)
+
+
+def _is_bool_mask(p: Any) -> bool:
+    return isinstance(p, Tensor) and p.dtype.name == "bool"
 
 
 def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:

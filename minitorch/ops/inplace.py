@@ -19,7 +19,7 @@ from ._base import Op, array_of, wrap
 
 
 class Fill(Op):
-    node_name = "FillBackward0"
+    node_name = "FillBackward2"
     _profile_name = "aten::fill_"
 
     @staticmethod
@@ -30,6 +30,11 @@ class Fill(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (g * 0,)
+
+
+class Zero(Fill):
+    node_name = "ZeroBackward0"
+    _profile_name = "aten::zero_"
 
 
 class Copy(Op):

@@ -126,7 +126,8 @@ class Addmm(Op):
     _profile_name = "aten::addmm"
 
     @staticmethod
-    def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1,
+                alpha: float = 1) -> Tensor:
         _same_dtype(a, b)
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(
@@ -135,19 +136,24 @@ class Addmm(Op):
             )
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.bias_shape = bias.shape
+        ctx.bias_shape, ctx.beta, ctx.alpha = bias.shape, beta, alpha
+        bias.expand(a.shape[0], b.shape[1])  # torch's error for a bias that does not broadcast
         xp = a._xp
         out = xp.matmul(a._data, b._data)
-        out += bias._data
+        if alpha != 1:
+            out *= alpha
+        out += bias._data if beta == 1 else beta * bias._data
         return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
         need_bias = ctx.needs_input_grad[0]
-        return (g.sum_to_size(ctx.bias_shape) if need_bias else None,
-                g.mm(b.t()) if b is not None else None,
-                a.t().mm(g) if a is not None else None)
+        g_mm = g if ctx.alpha == 1 else g * ctx.alpha
+        g_bias = g if ctx.beta == 1 else g * ctx.beta
+        return (g_bias.sum_to_size(ctx.bias_shape) if need_bias else None,
+                g_mm.mm(b.t()) if b is not None else None,
+                a.t().mm(g_mm) if a is not None else None)
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -159,13 +165,14 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return Mm.apply(input, mat2)
 
 
-def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
+          alpha: float = 1) -> Tensor:
     """``input + mat1 @ mat2`` in one op (what ``nn.Linear`` uses).
 
     >>> minitorch.addmm(minitorch.zeros(2), minitorch.ones(1, 3), minitorch.ones(3, 2))
     tensor([[3., 3.]])
     """
-    return Addmm.apply(input, mat1, mat2)
+    return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -186,6 +193,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return SqueezeInplace.apply(Mm.apply(a.unsqueeze(0), b), dims=(0,))
     if da == 2 and db == 2:
         return Mm.apply(a, b)
+    if da == 2 and db >= 3:  # torch computes (bᵀ aᵀ)ᵀ
+        return matmul(b.transpose(-1, -2), a.t()).transpose(-1, -2)
     if da >= 3 and db <= 2:
         folded = a.reshape(-1, a.shape[-1])
         out = Mv.apply(folded, b) if db == 1 else Mm.apply(folded, b)

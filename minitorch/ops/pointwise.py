@@ -16,6 +16,7 @@ from typing import Any
 from .._dtype import bool as bool_
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error
+from ..backend import quiet
 from ._base import Op, cast_operands, wrap
 
 Number = int | float | bool
@@ -25,9 +26,23 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     x, y, _dt = cast_operands(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
     try:
-        return wrap(getattr(xp, ufunc_name)(x, y))
+        with quiet():
+            return wrap(getattr(xp, ufunc_name)(x, y))
     except ValueError:
         raise broadcast_error(a, b) from None
+
+
+def _no_bool(a: Any, b: Any) -> None:
+    """torch refuses ``-`` on bool operands (``~`` inverts a mask, ``^`` compares two)."""
+    bools = sum(v is True or v is False or (isinstance(v, Tensor) and v.dtype is bool_)
+                for v in (a, b))
+    if bools == 2:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if bools:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 class Add(Op):
@@ -50,6 +65,7 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        _no_bool(a, b)
         ctx.a, ctx.b = _meta(a), _meta(b)
         return _binary("subtract", a, b)
 
@@ -66,6 +82,7 @@ class Rsub(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, other: Number) -> Tensor:
+        _no_bool(a, other)
         return _binary("subtract", other, a)
 
     @staticmethod
@@ -109,7 +126,8 @@ class Div(Op):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.b else None)
         ctx.scalar = None if ctx.b else b
         try:
-            return wrap(a._xp.divide(x, y))
+            with quiet():
+                return wrap(a._xp.divide(x, y))
         except ValueError:
             raise broadcast_error(a, b) from None
 
@@ -158,10 +176,14 @@ class PowScalarExponent(Op):
     def forward(ctx: Any, a: Tensor, *, exponent: Number) -> Tensor:
         ctx.save_for_backward(a)
         ctx._saved_exponent = exponent
-        x, p, _ = cast_operands(a, exponent)
+        x, p, dt = cast_operands(a, exponent)
+        if isinstance(exponent, bool) and dt is bool_:  # x ** True is x, x ** False is True
+            return wrap(a._xp.logical_or(x, not exponent))
+        _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        return wrap(a._xp.pow(x, p))
+        with quiet():
+            return wrap(a._xp.pow(x, p))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -181,6 +203,7 @@ class PowTensorExponent(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        _pow_supported(result_type(a, b))
         out = _binary("pow", a, b)
         ctx.save_for_backward(a, b, out)
         return out
@@ -205,6 +228,7 @@ class PowScalarBase(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, base: Number) -> Tensor:
+        _pow_supported(result_type(a, base))
         out = _binary("pow", base, a)
         ctx.save_for_backward(out)
         ctx.base = base
@@ -216,6 +240,11 @@ class PowScalarBase(Op):
 
         (out,) = ctx.saved_tensors
         return (g * out * math.log(ctx.base) if ctx.base > 0 else g * out * float("nan"),)
+
+
+def _pow_supported(dt: Any) -> None:
+    if dt is bool_:
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
 
 
 class Where(Op):
@@ -278,7 +307,8 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
     """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        out = wrap(compute(a._xp, cls.prepare(a)))
+        with quiet():
+            out = wrap(compute(a._xp, cls.prepare(a)))
         ctx.save_for_backward(out if saves == "result" else a)
         return out
 

@@ -12,6 +12,7 @@ from collections import namedtuple
 from typing import Any
 
 from .._tensor import Tensor, normalize_dims
+from ..backend import quiet
 from ._base import Op, wrap
 
 Dims = int | tuple[int, ...] | list[int] | None
@@ -33,6 +34,7 @@ class Sum(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
+        dims = None if a.dim() == 0 else dims
         ctx.meta = (a.shape, dims, keepdim)
         data = a._data
         xp = a._xp
@@ -61,9 +63,11 @@ class Mean(Op):
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {kind}"
             )
+        dims = None if a.dim() == 0 else dims
         ctx.meta = (a.shape, dims, keepdim)
         ctx.count = _count(a.shape, dims)
-        return wrap(a._xp.mean(a._data, axis=dims, keepdims=keepdim))
+        with quiet():
+            return wrap(a._xp.mean(a._data, axis=dims, keepdims=keepdim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -90,9 +94,11 @@ class Var(Op):
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None, correction: int,
                 keepdim: bool) -> Tensor:
         ctx.save_for_backward(a)
+        dims = None if a.dim() == 0 else dims
         ctx.meta = (a.shape, dims, keepdim)
         ctx.correction = correction
-        return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
+        with quiet():
+            return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -146,6 +152,11 @@ class _ExtremumDim(Op):
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, *, dim: int, keepdim: bool) -> tuple:
         xp = a._xp
+        if a.dim() == 0:  # torch allows dim 0 on a 0-d tensor: the value, index 0
+            indices = wrap(xp.zeros((), dtype=xp.int64))
+            ctx.mark_non_differentiable(indices)
+            ctx.zero_dim = True
+            return wrap(xp.asarray(a._data, copy=True)), indices
         arg = xp.argmax if cls.fn == "max" else xp.argmin
         idx = arg(a._data, axis=dim, keepdims=True)
         values = xp.take_along_axis(a._data, idx, axis=dim)
@@ -160,6 +171,8 @@ class _ExtremumDim(Op):
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor, _g_indices: Tensor | None) -> tuple:
+        if ctx.__dict__.get("zero_dim"):
+            return (g,)
         shape, dim, keepdim = ctx.meta
         idx = ctx.indices if keepdim else ctx.indices.unsqueeze(dim)
         xp = idx._xp

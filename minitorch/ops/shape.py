@@ -40,6 +40,21 @@ class View(Op):
         return (g.reshape(ctx.shape),)
 
 
+class Alias(Op):
+    """``x[...]``: a new view of all of ``x`` (AliasBackward0)."""
+
+    node_name = "AliasBackward0"
+    _profile_name = "aten::alias"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        return _view_of(a, a._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g,)
+
+
 class UnsafeView(View):
     node_name = "UnsafeViewBackward0"
     _profile_name = "aten::_unsafe_view"
@@ -157,6 +172,7 @@ class Cat(Op):
     def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
         ctx.sizes = [t.shape[dim] for t in tensors]
         ctx.dim = dim
+        _check_cat_sizes(tensors, dim)
         xp = tensors[0]._xp
         return wrap(xp.concat([t._data for t in tensors], axis=dim))
 
@@ -167,6 +183,16 @@ class Cat(Op):
             grads.append(g.narrow(ctx.dim, start, size))
             start += size
         return tuple(grads)
+
+
+def _check_cat_sizes(tensors: tuple, dim: int) -> None:
+    first = tensors[0].shape
+    for i, t in enumerate(tensors[1:], 1):
+        for d, (a, b) in enumerate(zip(first, t.shape)):
+            if d != dim and a != b:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size {a} "
+                    f"but got size {b} for tensor number {i} in the list.")
 
 
 class Stack(Op):
@@ -211,7 +237,7 @@ class _BasicIndex(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
-        return _view_of(a, a._data[key])
+        return _view_of(a, a._data[(*key, ...)])  # the trailing ... keeps 0-d results views
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -259,7 +285,7 @@ class Index(Op):
         try:
             return wrap(a._data[key])
         except IndexError as e:
-            raise IndexError(str(e)) from None
+            raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -1,0 +1,177 @@
+"""Side-by-side benchmarks: minitorch vs hand-written numpy vs PyTorch, in one process.
+
+Every workload runs interleaved (A, B, C, A, B, C, ...) with one BLAS thread, and the table
+reports the median time of each and the ratios — absolute times on a shared machine mean
+little, ratios measured side by side do.
+
+    python benchmarks/run.py            # full run
+    python benchmarks/run.py --quick    # about a minute
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import minitorch  # noqa: E402
+
+try:
+    import torch  # noqa: E402
+
+    torch.set_num_threads(1)
+except ImportError:  # the benchmark still compares with numpy
+    torch = None
+
+BATCH, D_IN, HIDDEN, D_OUT, LR = 64, 784, 256, 10, 0.01
+
+
+def interleaved(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median seconds per call of each function, calling them in turn ``repeats`` times."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for fn in runs.values():
+        fn()  # warm up
+    for _ in range(repeats):
+        for name, fn in runs.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
+def _mlp_data(seed: int = 0) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    bound1, bound2 = 1 / np.sqrt(D_IN), 1 / np.sqrt(HIDDEN)
+    return {
+        "x": rng.standard_normal((BATCH, D_IN)).astype(np.float32),
+        "y": rng.standard_normal((BATCH, D_OUT)).astype(np.float32),
+        "w1": rng.uniform(-bound1, bound1, (D_IN, HIDDEN)).astype(np.float32),
+        "b1": rng.uniform(-bound1, bound1, HIDDEN).astype(np.float32),
+        "w2": rng.uniform(-bound2, bound2, (HIDDEN, D_OUT)).astype(np.float32),
+        "b2": rng.uniform(-bound2, bound2, D_OUT).astype(np.float32),
+    }
+
+
+def numpy_mlp_step() -> Callable[[], None]:
+    """The training step written by hand in numpy: forward, backward, in-place SGD."""
+    d = _mlp_data()
+    x, y, w1, b1, w2, b2 = d["x"], d["y"], d["w1"], d["b1"], d["w2"], d["b2"]
+    scale = np.float32(2.0 / (BATCH * D_OUT))
+
+    def step() -> None:
+        h = x @ w1
+        h += b1
+        np.maximum(h, 0, out=h)
+        out = h @ w2
+        out += b2
+        diff = out - y
+        _ = float(np.mean(diff * diff))
+        g_out = diff * scale
+        g_w2 = h.T @ g_out
+        g_b2 = g_out.sum(0)
+        g_h = g_out @ w2.T
+        g_h *= h > 0
+        g_w1 = x.T @ g_h
+        g_b1 = g_h.sum(0)
+        for p, g in ((w1, g_w1), (b1, g_b1), (w2, g_w2), (b2, g_b2)):
+            g *= LR
+            p -= g
+
+    return step
+
+
+def framework_mlp_step(lib: object) -> Callable[[], None]:
+    """The same step in minitorch or torch: one code, ``lib`` is either module."""
+    d = _mlp_data()
+    t = {k: lib.tensor(v) for k, v in d.items()}
+    params = [t[k].requires_grad_() for k in ("w1", "b1", "w2", "b2")]
+    x, y = t["x"], t["y"]
+    w1, b1, w2, b2 = params
+
+    def step() -> None:
+        h = lib.addmm(b1, x, w1).relu()
+        out = lib.addmm(b2, h, w2)
+        loss = ((out - y) ** 2).mean()
+        loss.backward()
+        with lib.no_grad():
+            for p in params:
+                p -= LR * p.grad
+                p.grad = None
+
+    return step
+
+
+def scalar_graph(lib: object, ops: int = 1000) -> Callable[[], None]:
+    """A chain of ``ops`` scalar operations, forward and backward."""
+
+    def run() -> None:
+        x = lib.tensor(1.0, requires_grad=True)
+        y = x
+        for _ in range(ops // 2):
+            y = y * 1.0001 + 0.0001
+        y.backward()
+
+    return run
+
+
+def deep_chain(lib: object, n: int) -> Callable[[], None]:
+    def run() -> None:
+        x = lib.tensor(1.0, requires_grad=True)
+        y = x
+        for _ in range(n):
+            y = y * 1.0
+        y.backward()
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (about a minute)")
+    args = parser.parse_args()
+    repeats = 15 if args.quick else 60
+    rows: list[tuple[str, str]] = []
+
+    mlp = {"numpy": numpy_mlp_step(), "minitorch": framework_mlp_step(minitorch)}
+    if torch is not None:
+        mlp["torch"] = framework_mlp_step(torch)
+    t = interleaved(mlp, repeats)
+    rows.append(("MLP step 64x784->256->10 f32, minitorch / numpy by hand",
+                 f"{t['minitorch'] / t['numpy']:.2f}x"))
+    if torch is not None:
+        rows.append(("MLP step, minitorch / torch eager", f"{t['minitorch'] / t['torch']:.2f}x"))
+
+    scal = {"minitorch": scalar_graph(minitorch)}
+    if torch is not None:
+        scal["torch"] = scalar_graph(torch)
+    s = interleaved(scal, max(5, repeats // 3))
+    rows.append(("1000-op scalar graph fwd+bwd, minitorch us/op",
+                 f"{s['minitorch'] / 1000 * 1e6:.2f}"))
+    if torch is not None:
+        rows.append(("1000-op scalar graph, minitorch / torch per op",
+                     f"{s['minitorch'] / s['torch']:.2f}x"))
+
+    n_small, n_big = 10_000, 100_000
+    chain = interleaved({"small": deep_chain(minitorch, n_small),
+                         "big": deep_chain(minitorch, n_big)}, 3)
+    rows.append((f"chain backward, time({n_big}) / time({n_small}) (10 = linear)",
+                 f"{chain['big'] / chain['small']:.1f}"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'workload':<{width}}  result")
+    print("-" * (width + 10))
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()
