@@ -1,0 +1,84 @@
+"""Element-wise activations and softmax as modules: ReLU, Sigmoid, Tanh, Softmax, LogSoftmax.
+
+>>> import minitorch
+>>> from minitorch import nn
+>>> nn.ReLU()(minitorch.tensor([-1., 1.]))
+tensor([0., 1.])
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from . import functional as F
+from .module import Module
+
+__all__ = ["LogSoftmax", "ReLU", "Sigmoid", "Softmax", "Tanh"]
+
+
+class ReLU(Module):
+    """``max(x, 0)``; with ``inplace=True`` it overwrites its input.
+
+    >>> nn.ReLU(inplace=True)
+    ReLU(inplace=True)
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.relu(x, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Sigmoid(Module):
+    """``1 / (1 + exp(-x))``.
+
+    >>> nn.Sigmoid()(minitorch.zeros(1))
+    tensor([0.5000])
+    """
+
+    def forward(self, x: Tensor) -> Tensor:
+        return x.sigmoid()
+
+
+class Tanh(Module):
+    """Hyperbolic tangent.
+
+    >>> nn.Tanh()(minitorch.zeros(1))
+    tensor([0.])
+    """
+
+    def forward(self, x: Tensor) -> Tensor:
+        return x.tanh()
+
+
+class Softmax(Module):
+    """Softmax along ``dim``: non-negative values summing to one.
+
+    >>> nn.Softmax(dim=1)(minitorch.zeros(1, 4))
+    tensor([[0.2500, 0.2500, 0.2500, 0.2500]])
+    """
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.softmax(x, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    """The logarithm of softmax along ``dim``, computed stably.
+
+    >>> nn.LogSoftmax(dim=0)(minitorch.zeros(2))
+    tensor([-0.6931, -0.6931])
+    """
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.log_softmax(x, self.dim)

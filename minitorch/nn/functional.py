@@ -1,0 +1,299 @@
+"""``nn.functional``: the layers as functions of their inputs and weights.
+
+Each function builds the same backward nodes as torch's, so a model's graph reads the same:
+
+>>> import minitorch
+>>> import minitorch.nn.functional as F
+>>> x = minitorch.ones(2, 3, requires_grad=True)
+>>> F.linear(x, minitorch.ones(4, 3)).grad_fn.name()
+'MmBackward0'
+>>> F.cross_entropy(x, minitorch.tensor([0, 2])).grad_fn.name()
+'NllLossBackward0'
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .. import _creation
+from .._dtype import int64
+from .._tensor import Tensor, broadcast_shapes
+from ..ops import nn_ops
+from ..ops._base import Op, wrap
+from ..ops.linalg import addmm
+
+__all__ = ["avg_pool2d", "batch_norm", "cross_entropy", "dropout", "linear", "log_softmax",
+           "mse_loss", "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
+
+
+# ---- linear and activations --------------------------------------------------------------
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``, as one ``addmm`` when there is a bias.
+
+    >>> F.linear(minitorch.ones(3), minitorch.ones(2, 3), minitorch.zeros(2))
+    tensor([3., 3.])
+    """
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.dim() == 2:
+        return addmm(bias, input, weight.t())
+    # Other ranks go through a matrix of rows, as torch does (ViewBackward0 ← AddmmBackward0).
+    rows = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return rows.reshape(*input.shape[:-1], weight.shape[0])
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(x, 0)`` element-wise (node ``ReluBackward0``), optionally in place.
+
+    >>> F.relu(minitorch.tensor([-1., 2.]))
+    tensor([0., 2.])
+    """
+    if inplace:
+        return input._inplace(Tensor.relu)
+    return input.relu()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """``1 / (1 + exp(-x))`` element-wise.
+
+    >>> F.sigmoid(minitorch.zeros(1))
+    tensor([0.5000])
+    """
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:
+    """Hyperbolic tangent element-wise.
+
+    >>> F.tanh(minitorch.zeros(1))
+    tensor([0.])
+    """
+    return input.tanh()
+
+
+def _softmax_dim(name: str, ndim: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+                  "include dim=X as an argument.", stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)`` (node ``SoftmaxBackward0``).
+
+    >>> F.softmax(minitorch.zeros(1, 2), dim=1)
+    tensor([[0.5000, 0.5000]])
+    """
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim())
+    return nn_ops.softmax(input if dtype is None else input.to(dtype), dim)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tensor:
+    """``log(softmax(x, dim))`` computed stably (node ``LogSoftmaxBackward0``).
+
+    >>> F.log_softmax(minitorch.zeros(2), dim=0)
+    tensor([-0.6931, -0.6931])
+    """
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim())
+    return nn_ops.log_softmax(input if dtype is None else input.to(dtype), dim)
+
+
+# ---- dropout and pooling -----------------------------------------------------------------
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)``.
+
+    Outside training it returns ``input`` itself. The mask comes from minitorch's generator
+    (see ``minitorch.manual_seed``); the node is ``MulBackward0``, as in torch.
+
+    >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
+    tensor([1., 1., 1.])
+    """
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    keep = _creation.rand(*input.shape, dtype=input.dtype)._data < 1 - p
+    scale = 1 / (1 - p) if p < 1 else 0.0
+    noise = wrap(input._xp.astype(keep, input._data.dtype) * scale)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               ceil_mode: bool = False) -> Tensor:
+    """The mean of each ``kernel_size`` window, moved by ``stride`` (default: the kernel).
+
+    minitorch supports ``padding=0`` and ``ceil_mode=False`` only.
+
+    >>> F.avg_pool2d(minitorch.ones(1, 1, 4, 4), 2).shape
+    minitorch.Size([1, 1, 2, 2])
+    """
+    if padding not in (0, (0, 0)) or ceil_mode:
+        raise NotImplementedError("minitorch's avg_pool2d supports padding=0 and "
+                                  "ceil_mode=False only")
+    kernel = _pair(kernel_size)
+    steps = kernel if stride is None or stride == [] else _pair(stride)
+    return nn_ops.AvgPool2d.apply(input, kernel=kernel, stride=steps)
+
+
+# ---- batch normalisation -----------------------------------------------------------------
+class NativeBatchNorm(Op):
+    """Normalise each channel (dim 1) by its mean and variance, then scale and shift.
+
+    In training the statistics are the batch's (and ``running_mean``/``running_var`` move
+    towards them); otherwise the running ones. The backward recomputes the statistics from
+    the saved input in Tensor operations, so gradients of gradients are right too.
+    """
+
+    node_name = "NativeBatchNormBackward0"
+    saved_names = ("input", "weight")
+    _profile_name = "aten::native_batch_norm"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, *,
+                running_mean: Tensor | None, running_var: Tensor | None, training: bool,
+                momentum: float, eps: float) -> Tensor:
+        xp = x._xp
+        ctx.dims = (0, *range(2, x.dim()))
+        ctx.stat_shape = (1, x.shape[1]) + (1,) * (x.dim() - 2)
+        ctx.count = x.numel() // x.shape[1]
+        ctx.eps = eps
+        if training:
+            mean = xp.mean(x._data, axis=ctx.dims, keepdims=True)
+            var = xp.var(x._data, axis=ctx.dims, keepdims=True)
+            if running_mean is not None:
+                unbiased = var * (ctx.count / (ctx.count - 1))
+                _blend_(running_mean, xp.reshape(mean, (-1,)), momentum)
+                _blend_(running_var, xp.reshape(unbiased, (-1,)), momentum)
+        else:
+            mean = xp.reshape(xp.asarray(running_mean._data, copy=True), ctx.stat_shape)
+            var = xp.reshape(running_var._data, ctx.stat_shape)
+        invstd = 1 / xp.sqrt(var + eps)
+        ctx.fixed_stats = None if training else (wrap(mean), wrap(invstd))
+        ctx.save_for_backward(x, weight)
+        out = (x._data - mean) * invstd
+        if weight is not None:
+            out = out * xp.reshape(weight._data, ctx.stat_shape)
+        if bias is not None:
+            out = out + xp.reshape(bias._data, ctx.stat_shape)
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, weight = ctx.saved_tensors
+        dims = ctx.dims
+        if ctx.fixed_stats is None:  # batch statistics: functions of x
+            centred = x - x.mean(dims, keepdim=True)
+            invstd = ((centred * centred).mean(dims, keepdim=True) + ctx.eps) ** -0.5
+        else:
+            mean, invstd = ctx.fixed_stats
+            centred = x - mean
+        xhat = centred * invstd
+        need_x, need_w, need_b = ctx.needs_input_grad
+        g_sum = g.sum(dims, keepdim=True)
+        g_xhat = (g * xhat).sum(dims, keepdim=True)
+        grad_x = None
+        if need_x:
+            scale = invstd if weight is None else invstd * weight.reshape(ctx.stat_shape)
+            if ctx.fixed_stats is None:  # through the mean and variance as well
+                g = g - (g_sum + xhat * g_xhat) / ctx.count
+            grad_x = g * scale
+        return (grad_x, g_xhat.reshape(-1) if need_w else None,
+                g_sum.reshape(-1) if need_b else None)
+
+
+def _blend_(running: Tensor, batch: Any, momentum: float) -> None:
+    """``running ← (1 - momentum)·running + momentum·batch``, in place."""
+    running._write((1 - momentum) * running._data + momentum * batch)
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise over the batch (and spatial) dims per channel; see ``nn.BatchNorm1d``.
+
+    >>> F.batch_norm(minitorch.tensor([[1.], [3.]]), None, None, training=True)
+    tensor([[-1.0000],
+            [ 1.0000]])
+    """
+    if training and input.numel() // input.shape[1] <= 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         f"size {input.shape}")
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError(f"running_{'mean' if running_mean is None else 'var'} must be "
+                           "defined in evaluation mode")
+    return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
+                                 running_var=running_var, training=training,
+                                 momentum=momentum, eps=eps)
+
+
+# ---- losses ------------------------------------------------------------------------------
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``).
+
+    >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
+    tensor(5.)
+    """
+    _check_reduction(reduction)
+    if input.shape != target.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", stacklevel=2)
+        shape = broadcast_shapes(input.shape, target.shape)
+        return nn_ops.MseLoss.apply(input.expand(*shape), target.expand(*shape),
+                                    reduction=reduction)
+    return nn_ops.MseLoss.apply(input, target, reduction=reduction)
+
+
+def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """``-input[i, target[i]]`` averaged (or summed, or each) over the batch.
+
+    ``input`` holds log-probabilities of shape (batch, classes); ``target`` class indices.
+
+    >>> F.nll_loss(minitorch.tensor([[-1., -2.]]), minitorch.tensor([1]))
+    tensor(2.)
+    """
+    _check_reduction(reduction)
+    if input.dim() != 2:
+        raise NotImplementedError("minitorch's nll_loss takes input of shape (batch, classes) "
+                                  f"only, got {input.dim()}-D input")
+    if target.dtype is not int64:
+        name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
+    if target.shape[0] != input.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    _check_targets(target, input.shape[1])
+    # target by keyword: it is no edge of the graph (torch's node has one next function)
+    return nn_ops.NllLoss.apply(input, target=target, reduction=reduction)
+
+
+def _check_targets(target: Tensor, classes: int) -> None:
+    xp = target._xp
+    outside = (target._data < 0) | (target._data >= classes)
+    if bool(xp.any(outside)):
+        first = target._data[outside][0]
+        raise IndexError(f"Target {int(first)} is out of bounds.")
+
+
+def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)``: the loss of logits against class indices.
+
+    >>> F.cross_entropy(minitorch.zeros(1, 4), minitorch.tensor([3]))
+    tensor(1.3863)
+    """
+    if target.is_floating_point():
+        raise NotImplementedError("minitorch's cross_entropy takes class indices (int64) as "
+                                  "target; class probabilities are not supported")
+    return nll_loss(log_softmax(input, 1), target, reduction)

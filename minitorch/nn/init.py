@@ -1,0 +1,158 @@
+"""``nn.init``: fill a weight tensor in place with the values a layer starts from.
+
+Each function works under ``no_grad`` (so a parameter can be filled) and returns the tensor.
+Random values come from minitorch's generator (``minitorch.manual_seed``).
+
+>>> import minitorch
+>>> from minitorch import nn
+>>> w = nn.Parameter(minitorch.empty(2, 3))
+>>> nn.init.ones_(w)
+Parameter containing:
+tensor([[1., 1., 1.],
+        [1., 1., 1.]], requires_grad=True)
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import _creation
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+
+__all__ = ["calculate_gain", "constant_", "kaiming_normal_", "kaiming_uniform_", "normal_",
+           "ones_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+
+
+def _fill_(tensor: Tensor, values: Tensor) -> Tensor:
+    with no_grad():
+        return tensor.copy_(values)
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
+    """Fill with samples of the uniform distribution on [a, b).
+
+    >>> bool(minitorch.all(nn.init.uniform_(minitorch.empty(100), -1, 1).abs() <= 1))
+    True
+    """
+    sample = _creation.rand(*tensor.shape, dtype=tensor.dtype)
+    return _fill_(tensor, sample * (b - a) + a)
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+    """Fill with samples of the normal distribution N(mean, std²).
+
+    >>> nn.init.normal_(minitorch.empty(2, 2), std=0.01).shape
+    minitorch.Size([2, 2])
+    """
+    sample = _creation.randn(*tensor.shape, dtype=tensor.dtype)
+    return _fill_(tensor, sample * std + mean)
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with ``val``.
+
+    >>> nn.init.constant_(minitorch.empty(2), 0.5)
+    tensor([0.5000, 0.5000])
+    """
+    with no_grad():
+        return tensor.fill_(val)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    """Fill with zeros.
+
+    >>> nn.init.zeros_(minitorch.ones(2))
+    tensor([0., 0.])
+    """
+    return constant_(tensor, 0.0)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    """Fill with ones.
+
+    >>> nn.init.ones_(minitorch.zeros(2))
+    tensor([1., 1.])
+    """
+    return constant_(tensor, 1.0)
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    """The factor that keeps activations' variance steady through ``nonlinearity``.
+
+    >>> nn.init.calculate_gain("relu")
+    1.4142135623730951
+    """
+    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid"):
+        return 1.0
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else param
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _fans(tensor: Tensor) -> tuple[int, int]:
+    """(fan_in, fan_out): inputs and outputs feeding one weight entry of a layer."""
+    if tensor.dim() < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
+                         "dimensions")
+    receptive = math.prod(tensor.shape[2:])
+    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
+    fan_in, fan_out = _fans(tensor)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan_in if mode == "fan_in" else fan_out)
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
+                     nonlinearity: str = "leaky_relu") -> Tensor:
+    """He initialisation: U(-b, b) with ``b = gain · sqrt(3 / fan)``.
+
+    ``nn.Linear`` uses ``a=sqrt(5)``, which gives ``b = 1 / sqrt(in_features)``.
+
+    >>> w = nn.init.kaiming_uniform_(minitorch.empty(5, 4), a=5 ** 0.5)
+    >>> bool(minitorch.all(w.abs() <= 0.5))
+    True
+    """
+    bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
+    return uniform_(tensor, -bound, bound)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
+                    nonlinearity: str = "leaky_relu") -> Tensor:
+    """He initialisation: N(0, std²) with ``std = gain / sqrt(fan)``.
+
+    >>> nn.init.kaiming_normal_(minitorch.empty(5, 4)).shape
+    minitorch.Size([5, 4])
+    """
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+    """Glorot initialisation: U(-b, b) with ``b = gain · sqrt(6 / (fan_in + fan_out))``.
+
+    >>> bool(minitorch.all(nn.init.xavier_uniform_(minitorch.empty(3, 3)).abs() <= 1))
+    True
+    """
+    fan_in, fan_out = _fans(tensor)
+    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    return uniform_(tensor, -bound, bound)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+    """Glorot initialisation: N(0, std²) with ``std = gain · sqrt(2 / (fan_in + fan_out))``.
+
+    >>> nn.init.xavier_normal_(minitorch.empty(3, 3)).shape
+    minitorch.Size([3, 3])
+    """
+    fan_in, fan_out = _fans(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))

@@ -1,0 +1,472 @@
+"""``Module``: the base class of layers and models.
+
+A module owns parameters, buffers (tensors saved with the model but not learned, such as
+running statistics) and child modules. Assigning one of them to an attribute registers it,
+in order, so ``parameters()``, ``state_dict()`` and ``repr`` see the model's structure.
+Registered values also live in the instance ``__dict__``, so ``self.fc1`` is a plain
+attribute read.
+
+>>> import minitorch
+>>> from minitorch import nn
+>>> class MLP(nn.Module):
+...     def __init__(self):
+...         super().__init__()
+...         self.fc1 = nn.Linear(10, 5)
+...         self.relu = nn.ReLU()
+...     def forward(self, x):
+...         return self.relu(self.fc1(x))
+>>> [name for name, _ in MLP().named_parameters()]
+['fc1.weight', 'fc1.bias']
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+from .._dtype import float32, float64
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+from ..autograd.graph import RemovableHandle, add_hook
+from .parameter import Parameter, zero_grad_
+
+__all__ = ["Module", "typename"]
+
+_TENSOR_TYPES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+                 "bool": "BoolTensor"}
+
+
+def typename(value: Any) -> str:
+    """A value's type as torch names it in error messages.
+
+    >>> from minitorch.nn.module import typename
+    >>> typename(minitorch.ones(1)), typename(3)
+    ('minitorch.FloatTensor', 'int')
+    """
+    if isinstance(value, Tensor):
+        return f"minitorch.{_TENSOR_TYPES[value.dtype.name]}"
+    cls = type(value)
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+class IncompatibleKeys(NamedTuple):
+    """What ``load_state_dict`` found missing or unexpected."""
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return (f"_IncompatibleKeys(missing_keys={self.missing_keys}, "
+                f"unexpected_keys={self.unexpected_keys})")
+
+
+class Module:
+    """Base class for all layers and models: subclass it and define ``forward``.
+
+    >>> nn.Sequential(nn.Linear(2, 1), nn.Sigmoid())(minitorch.ones(3, 2)).shape
+    minitorch.Size([3, 1])
+    """
+
+    training: bool
+
+    def __init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "training", True)
+        set_(self, "_parameters", {})
+        set_(self, "_buffers", {})
+        set_(self, "_non_persistent_buffers", set())
+        set_(self, "_modules", {})
+        set_(self, "_forward_pre_hooks", {})
+        set_(self, "_forward_hooks", {})
+
+    # ---- running -----------------------------------------------------------------------
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The computation of the module; every subclass defines it."""
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._forward_pre_hooks or self._forward_hooks:
+            return self._call_with_hooks(args, kwargs)
+        return self.forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args: tuple, kwargs: dict) -> Any:
+        for hook in list(self._forward_pre_hooks.values()):
+            new_args = hook(self, args)
+            if new_args is not None:
+                args = new_args if isinstance(new_args, tuple) else (new_args,)
+        out = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            new_out = hook(self, args, out)
+            if new_out is not None:
+                out = new_out
+        return out
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, args)`` before ``forward``; a returned value replaces args."""
+        return add_hook(self._forward_pre_hooks, hook)
+
+    def register_forward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, args, output)`` after ``forward``; a returned value replaces
+        the output."""
+        return add_hook(self._forward_hooks, hook)
+
+    # ---- registration ------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, keep=self._parameters)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                "(minitorch.nn.Parameter or None expected)")
+            self.register_parameter(name, None)
+        elif isinstance(value, Module):
+            if params is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name, keep=self._modules)
+            self.add_module(name, value)
+        elif params is not None and name in self._modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                "(minitorch.nn.Module or None expected)")
+            self.add_module(name, None)
+        elif params is not None and name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                "(minitorch.Tensor or None expected)")
+            self._register(self._buffers, name, value)
+        else:
+            object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters or name in self._buffers or name in self._modules:
+            self._forget(name)
+        else:
+            object.__delattr__(self, name)
+
+    def _forget(self, name: str, keep: dict | None = None) -> None:
+        """Remove ``name`` from the registries (but ``keep``, where a replacement keeps its
+        place) and from the instance dict."""
+        for registry in (self._parameters, self._buffers, self._modules):
+            if registry is not keep:
+                registry.pop(name, None)
+        self._non_persistent_buffers.discard(name)
+        self.__dict__.pop(name, None)
+
+    def _register(self, registry: dict, name: str, value: Any) -> None:
+        registry[name] = value
+        self.__dict__[name] = value
+
+    def _check_new_name(self, name: Any, kind: str, registry: dict) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+        if "." in name:
+            got = f", got: {name}" if kind == "module" else ""  # torch's wording differs
+            raise KeyError(f'{kind} name can\'t contain "."{got}')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in registry:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Add a parameter (or None, a declared but absent one) under ``name``.
+
+        >>> m = nn.Module(); m.register_parameter("w", nn.Parameter(minitorch.ones(1)))
+        >>> [n for n, _ in m.named_parameters()]
+        ['w']
+        """
+        self._check_new_name(name, "parameter", self._parameters)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                            "(minitorch.nn.Parameter or None required)")
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
+                f"be created explicitly. To express '{name}' as a function of another Tensor, "
+                "compute the value in the forward() method.")
+        self._register(self._parameters, name, param)
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add a tensor that is state but not learned (saved in ``state_dict`` if persistent).
+
+        >>> m = nn.Module(); m.register_buffer("count", minitorch.zeros(1))
+        >>> list(m.state_dict())
+        ['count']
+        """
+        self._check_new_name(name, "buffer", self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            "(minitorch Tensor or None required)")
+        self._register(self._buffers, name, tensor)
+        if persistent:
+            self._non_persistent_buffers.discard(name)
+        else:
+            self._non_persistent_buffers.add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Add a child module under ``name`` (what attribute assignment does).
+
+        >>> m = nn.Module(); m.add_module("act", nn.ReLU()); m
+        Module(
+          (act): ReLU()
+        )
+        """
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        self._check_new_name(name, "module", self._modules)
+        self._register(self._modules, name, module)
+
+    register_module = add_module
+
+    # ---- traversal ---------------------------------------------------------------------
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+        """This module and all below it, depth first, with dotted names ('' for this one).
+
+        >>> [n for n, _ in nn.Sequential(nn.ReLU(), nn.Tanh()).named_modules()]
+        ['', '0', '1']
+        """
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if self in memo:
+                return
+            memo.add(self)
+        yield prefix, self
+        for name, child in self._modules.items():
+            if child is not None:
+                child_prefix = f"{prefix}.{name}" if prefix else name
+                yield from child.named_modules(memo, child_prefix, remove_duplicate)
+
+    def modules(self) -> Iterator[Module]:
+        """This module and all below it, depth first."""
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """The direct child modules with their names."""
+        seen = set()
+        for name, child in self._modules.items():
+            if child is not None and child not in seen:
+                seen.add(child)
+                yield name, child
+
+    def children(self) -> Iterator[Module]:
+        """The direct child modules."""
+        for _, child in self.named_children():
+            yield child
+
+    def _named_members(self, registry: str, prefix: str, recurse: bool,
+                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        owners = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+        seen = set()
+        for owner_prefix, owner in owners:
+            for name, value in getattr(owner, registry).items():
+                if value is None or (remove_duplicate and value in seen):
+                    continue
+                seen.add(value)
+                yield (f"{owner_prefix}.{name}" if owner_prefix else name), value
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Every parameter with its dotted name (each shared parameter once).
+
+        >>> [n for n, _ in nn.Linear(2, 1).named_parameters()]
+        ['weight', 'bias']
+        """
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Every parameter (what an optimizer updates).
+
+        >>> sum(p.numel() for p in nn.Linear(10, 5).parameters())
+        55
+        """
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """Every buffer with its dotted name."""
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """Every buffer."""
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    # ---- modes and gradients -----------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        """Set training mode (``mode=False`` is evaluation mode) here and below.
+
+        >>> nn.Dropout().eval().training
+        False
+        """
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            module.training = mode
+        return self
+
+    def eval(self) -> Module:
+        """Evaluation mode: ``train(False)``. It does not turn off autograd (see no_grad)."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Set ``requires_grad`` on every parameter (``False`` freezes the module).
+
+        >>> all(not p.requires_grad for p in nn.Linear(2, 2).requires_grad_(False).parameters())
+        True
+        """
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of every parameter (to None by default)."""
+        zero_grad_(self.parameters(), set_to_none)
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Call ``fn`` on every submodule (children first) and on this module.
+
+        >>> nn.Linear(2, 2).apply(lambda m: None)
+        Linear(in_features=2, out_features=2, bias=True)
+        """
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    # ---- dtype conversion --------------------------------------------------------------
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Convert the floating-point parameters and buffers, in place (``Tensor.to``'s
+        arguments: a dtype, or ``"cpu"``).
+
+        >>> nn.Linear(2, 1).to(minitorch.float64).weight.dtype
+        minitorch.float64
+        """
+        with no_grad():
+            for module in self.modules():
+                for p in module._parameters.values():
+                    if p is not None and p.is_floating_point():
+                        p.data = _converted(p, args, kwargs)
+                        if p._grad is not None:
+                            p._grad = _converted(p._grad, args, kwargs)
+                for name, b in module._buffers.items():
+                    if b is not None and b.is_floating_point():
+                        module._register(module._buffers, name, _converted(b, args, kwargs))
+        return self
+
+    def double(self) -> Module:
+        """Convert floating-point parameters and buffers to float64."""
+        return self.to(float64)
+
+    def float(self) -> Module:
+        """Convert floating-point parameters and buffers to float32."""
+        return self.to(float32)
+
+    # ---- state_dict --------------------------------------------------------------------
+    def state_dict(self, *, destination: dict | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> OrderedDict:
+        """Every parameter and persistent buffer by dotted name, detached unless keep_vars.
+
+        >>> list(nn.BatchNorm1d(3).state_dict())
+        ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
+        """
+        if destination is None:
+            destination = OrderedDict()
+        for name, value in self._local_state():
+            destination[prefix + name] = value if keep_vars else value.detach()
+        for name, child in self._modules.items():
+            if child is not None:
+                child.state_dict(destination=destination, prefix=f"{prefix}{name}.",
+                                 keep_vars=keep_vars)
+        return destination
+
+    def _local_state(self) -> Iterator[tuple[str, Tensor]]:
+        for name, p in self._parameters.items():
+            if p is not None:
+                yield name, p
+        for name, b in self._buffers.items():
+            if b is not None and name not in self._non_persistent_buffers:
+                yield name, b
+
+    def load_state_dict(self, state_dict: dict, strict: bool = True) -> IncompatibleKeys:
+        """Copy the values of ``state_dict`` into the parameters and buffers, in place.
+
+        With ``strict``, missing and unexpected keys are errors; a shape mismatch always is.
+
+        >>> a, b = nn.Linear(2, 1), nn.Linear(2, 1)
+        >>> b.load_state_dict(a.state_dict())
+        <All keys matched successfully>
+        """
+        own = self.state_dict(keep_vars=True)
+        missing = [key for key in own if key not in state_dict]
+        unexpected = [key for key in state_dict if key not in own]
+        errors = []
+        with no_grad():
+            for key, target in own.items():
+                if key in state_dict:
+                    errors += _copy_checked(key, target, state_dict[key])
+        if strict and unexpected:
+            errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
+        if strict and missing:
+            errors.insert(0, f"Missing key(s) in state_dict: {_quoted(missing)}. ")
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                               + "\n\t".join(errors))
+        return IncompatibleKeys(missing, unexpected)
+
+    # ---- printing ----------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        """The module's own settings, shown inside the parentheses of its repr."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        children = [f"({name}): {_indent(repr(m))}" for name, m in self._modules.items()]
+        if len(lines) == 1 and not children:
+            return f"{type(self).__name__}({lines[0]})"
+        body = "".join(f"\n  {line}" for line in lines + children)
+        return f"{type(self).__name__}({body}\n)" if body else f"{type(self).__name__}()"
+
+
+def _indent(text: str) -> str:
+    """Indent every line but the first by two spaces (a child's repr inside its parent)."""
+    return text.replace("\n", "\n  ")
+
+
+def _converted(t: Tensor, args: tuple, kwargs: dict) -> Tensor:
+    out = t.to(*args, **kwargs)
+    if not out.is_floating_point():
+        raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
+                        f"desired dtype={out.dtype}")
+    return out
+
+
+def _quoted(keys: list[str]) -> str:
+    return ", ".join(f'"{k}"' for k in keys)
+
+
+def _copy_checked(key: str, target: Tensor, value: Any) -> list[str]:
+    """Copy ``value`` into ``target``; the error messages of what prevented it."""
+    if not isinstance(value, Tensor):
+        return [f'While copying the parameter named "{key}", expected minitorch.Tensor or '
+                f"Tensor-like object from checkpoint but received {type(value)}"]
+    if value.shape != target.shape:
+        return [f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                f"checkpoint, the shape in current model is {target.shape}."]
+    target.copy_(value)
+    return []

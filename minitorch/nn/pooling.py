@@ -1,0 +1,39 @@
+"""``AvgPool2d``: the mean of each window over the last two dimensions.
+
+>>> import minitorch
+>>> from minitorch import nn
+>>> nn.AvgPool2d(kernel_size=2)(minitorch.ones(1, 1, 4, 4)).shape
+minitorch.Size([1, 1, 2, 2])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from . import functional as F
+from .module import Module
+
+__all__ = ["AvgPool2d"]
+
+
+class AvgPool2d(Module):
+    """Average pooling with a ``kernel_size`` window moved by ``stride`` (default: kernel).
+
+    >>> nn.AvgPool2d(3, stride=1)
+    AvgPool2d(kernel_size=3, stride=1, padding=0)
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"

@@ -1,0 +1,15 @@
+"""``minitorch.optim``: optimizers that update parameters from their gradients.
+
+>>> import minitorch
+>>> from minitorch import nn, optim
+>>> opt = optim.SGD(nn.Linear(2, 1).parameters(), lr=0.1, momentum=0.9)
+>>> type(opt).__name__, len(opt.param_groups[0]["params"])
+('SGD', 2)
+"""
+
+from __future__ import annotations
+
+from .optimizer import Optimizer
+from .sgd import SGD
+
+__all__ = ["SGD", "Optimizer"]

@@ -1,0 +1,111 @@
+"""``Optimizer``: the base of the update rules that move parameters against their gradients.
+
+An optimizer holds ``param_groups`` (lists of parameters, each with its own settings such as
+``lr``) and a per-parameter ``state`` (e.g. SGD's momentum buffer). ``step()`` updates the
+parameters in place from their ``.grad``; ``zero_grad()`` clears the gradients.
+
+>>> import minitorch
+>>> from minitorch import nn, optim
+>>> model = nn.Linear(2, 1)
+>>> opt = optim.SGD(model.parameters(), lr=0.1)
+>>> model(minitorch.ones(4, 2)).sum().backward()
+>>> opt.step(); opt.zero_grad()
+>>> model.weight.grad is None
+True
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ..nn.module import typename
+from ..nn.parameter import zero_grad_
+
+__all__ = ["Optimizer"]
+
+
+class Optimizer:
+    """Base class of optimizers: subclasses pass their ``defaults`` and define ``step``.
+
+    ``params`` is an iterable of tensors, or of dicts ``{"params": [...], "lr": ...}`` (one
+    per parameter group; missing settings come from ``defaults``).
+    """
+
+    def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            f"Tensors or dicts, but got {typename(params)}")
+        self.defaults = defaults
+        self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group of parameters with its own settings (e.g. a smaller ``lr``)."""
+        params = param_group["params"]
+        group = {**self.defaults, **param_group,
+                 "params": [params] if isinstance(params, Tensor) else list(params)}
+        for p in group["params"]:
+            if not isinstance(p, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                f"{typename(p)}")
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        taken = {p for g in self.param_groups for p in g["params"]}
+        if any(p in taken for p in group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all parameters (to None by default)."""
+        zero_grad_((p for g in self.param_groups for p in g["params"]), set_to_none)
+
+    def step(self, closure: Any = None) -> Any:
+        """Update the parameters once from their gradients (defined by each optimizer)."""
+        raise NotImplementedError
+
+    def state_dict(self) -> dict[str, Any]:
+        """The state and the settings, parameters named by their position (0, 1, ...).
+
+        >>> sorted(optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1).state_dict())
+        ['param_groups', 'state']
+        """
+        index = {p: i for i, p in enumerate(self._params())}
+        groups = [{**g, "params": [index[p] for p in g["params"]]} for g in self.param_groups]
+        state = {index[p]: dict(s) for p, s in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore the state and settings saved by ``state_dict`` (tensors are copied)."""
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(a["params"]) != len(b["params"]) for a, b in zip(groups, self.param_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        params = self._params()
+        self.state = defaultdict(dict)
+        for i, saved in state_dict["state"].items():
+            self.state[params[i]] = {k: v.detach().clone() if isinstance(v, Tensor) else v
+                                     for k, v in saved.items()}
+        for group, saved in zip(self.param_groups, groups):
+            group.update({k: v for k, v in saved.items() if k != "params"})
+
+    def _params(self) -> list[Tensor]:
+        return [p for g in self.param_groups for p in g["params"]]
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            lines += [f"    {key}: {group[key]}" for key in sorted(group) if key != "params"]
+        return "\n".join([*lines, ")"])
