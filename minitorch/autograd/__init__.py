@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import anomaly_mode, engine, grad_mode, graph, profiler
+from . import anomaly_mode, engine, functional, grad_mode, graph, profiler
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
@@ -27,13 +27,15 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .gradcheck import gradcheck, gradgradcheck
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
 __all__ = [
     "Function", "FunctionCtx", "Variable", "anomaly_mode", "backward", "detect_anomaly",
-    "enable_grad", "engine", "grad", "grad_mode", "graph", "inference_mode", "is_anomaly_enabled",
+    "enable_grad", "engine", "functional", "grad", "grad_mode", "gradcheck", "gradgradcheck",
+    "graph", "inference_mode", "is_anomaly_enabled",
     "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "once_differentiable", "profiler",
     "set_detect_anomaly", "set_grad_enabled",
 ]
@@ -112,17 +114,15 @@ def backward(
     edges, root_grads = _roots(outputs, grads)
     targets = _as_tuple(inputs)
     if inputs is not None and not targets:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if not targets:
         engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
         return
-    captured = engine.execute(edges, root_grads, keep_graph=retain_graph,
-                              create_graph=create_graph,
-                              capture=[t._edge() for t in targets], accumulate=True)
-    for t, g in zip(targets, captured):
-        if t.grad_fn is not None and g is not None:
-            with grad_mode.set_grad_enabled(create_graph):
-                engine.accumulate_into_leaf(t, g)
+    for t in targets:
+        if t.grad_fn is not None:
+            t.retain_grad()  # as torch: a non-leaf input gets .grad (and retains_grad)
+    engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph,
+                   capture=[t._edge() for t in targets], accumulate=True)
 
 
 def grad(

@@ -79,8 +79,19 @@ class detect_anomaly:
         _set(*self._previous)
 
 
+def warn_forward_trace(node: Any) -> None:
+    """Warn, before backward re-raises an error of ``node``, where its forward was called."""
+    trace = "".join(node._anomaly_trace or ["  (no forward trace recorded)\n"])
+    warnings.warn(
+        f"Error detected in {node.name()}. Traceback of forward call that caused the "
+        f"error:\n{trace}", stacklevel=3,
+    )
+
+
 def check_nan(node: Any, outs: tuple) -> None:
-    """Raise torch's error if a node returned NaN in any gradient."""
+    """Raise torch's error if a node returned NaN in any gradient (after the warning that
+    shows where the node's forward ran, as for any other error in backward)."""
     for i, g in enumerate(outs):
         if g is not None and g._has_nan():
+            warn_forward_trace(node)
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")

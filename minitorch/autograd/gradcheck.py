@@ -1,0 +1,526 @@
+"""Check a backward against finite differences: ``gradcheck`` and ``gradgradcheck``.
+
+Two Jacobians of ``func`` are compared, laid out as torch prints them: one row per input
+element, one column per output element.
+
+- The *numerical* one moves one input element at a time by ±eps (in place, on a private
+  copy of the input) and takes central differences of the outputs:
+  ``(f(x + eps) - f(x - eps)) / (2 eps)``.
+- The *analytical* one asks autograd for one vector-Jacobian product per output element,
+  with a one-hot ``grad_outputs``: ``e_kᵀ J`` is column k.
+
+They must agree elementwise: ``|a - n| <= atol + rtol * |n|``. ``fast_mode=True`` compares one
+random projection ``vᵀ J u`` of both instead: two evaluations of ``func`` per input and a
+couple of backward passes per output, however large the Jacobian.
+
+>>> import minitorch
+>>> x = minitorch.randn(3, dtype=minitorch.float64, requires_grad=True)
+>>> minitorch.autograd.gradcheck(lambda t: (t * t).sin(), (x,))
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import minitorch
+
+from ..backend import namespace as _xp
+from .function import Function
+from .functional import standard_basis
+
+__all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
+
+# fast_mode draws its random vectors from a private generator with a fixed seed, as torch
+# does: the check is reproducible and leaves the user's random state alone.
+_FAST_MODE_SEED = 0
+
+_UNSUPPORTED = {
+    "check_batched_grad": "minitorch has no vmap",
+    "check_batched_forward_grad": "minitorch has no vmap",
+    "check_forward_ad": "minitorch has no forward-mode AD",
+    "check_fwd_over_rev": "minitorch has no forward-mode AD",
+    "gen_non_contig_grad_outputs": "minitorch tensors are always contiguous",
+    "masked": "minitorch has no sparse tensors",
+}
+
+
+class GradcheckError(RuntimeError):
+    """Raised by :func:`gradcheck` when a gradient disagrees with finite differences.
+
+    >>> issubclass(GradcheckError, RuntimeError)
+    True
+    """
+
+
+@dataclass(frozen=True)
+class _Settings:
+    eps: float
+    atol: float
+    rtol: float
+    nondet_tol: float
+    check_grad_dtypes: bool
+
+
+def gradcheck(
+    func: Callable[..., Any],
+    inputs: Any,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+    nondet_tol: float = 0.0,
+    check_undefined_grad: bool = True,
+    check_grad_dtypes: bool = False,
+    check_batched_grad: bool = False,
+    check_batched_forward_grad: bool = False,
+    check_forward_ad: bool = False,
+    check_backward_ad: bool = True,
+    fast_mode: bool = False,
+    masked: bool | None = None,
+) -> bool:
+    """Compare the gradients of ``func`` at ``inputs`` with finite differences.
+
+    Only inputs that are tensors with ``requires_grad=True`` are checked; other arguments
+    are passed through. Use float64 inputs: in float32 the rounding error of ``f(x ± eps)``,
+    divided by a small eps, swamps the derivative (a warning says so). Returns True, or
+    raises :class:`GradcheckError` (returns False with ``raise_exception=False``).
+    Besides the Jacobians it checks, as torch does, that the backward is deterministic
+    (within ``nondet_tol``), scales with ``grad_output``, and accepts undefined (None)
+    output gradients. Forward-mode AD, vmap and sparse options are refused.
+
+    >>> class Cube(minitorch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x); return x ** 3
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         x, = ctx.saved_tensors; return 2 * x ** 2 * g     # should be 3 * x ** 2
+    >>> x = minitorch.tensor([1., 2.], dtype=minitorch.float64, requires_grad=True)
+    >>> gradcheck(Cube.apply, (x,), raise_exception=False)
+    False
+    """
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError(
+            "Expected at least one of check_forward_ad or check_backward_ad to be True")
+    _refuse(check_batched_grad=check_batched_grad, check_forward_ad=check_forward_ad,
+            check_batched_forward_grad=check_batched_forward_grad, masked=bool(masked))
+    settings = _Settings(eps, atol, rtol, nondet_tol, check_grad_dtypes)
+    try:
+        _check(func, _as_tuple(inputs), settings, fast_mode, check_undefined_grad)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+    return True
+
+
+def gradgradcheck(
+    func: Callable[..., Any],
+    inputs: Any,
+    grad_outputs: Any = None,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    gen_non_contig_grad_outputs: bool = False,
+    raise_exception: bool = True,
+    nondet_tol: float = 0.0,
+    check_undefined_grad: bool = True,
+    check_grad_dtypes: bool = False,
+    check_batched_grad: bool = False,
+    check_fwd_over_rev: bool = False,
+    check_rev_over_rev: bool = True,
+    fast_mode: bool = False,
+    masked: bool = False,
+) -> bool:
+    """Check second derivatives: :func:`gradcheck` applied to the function that maps
+    ``(inputs, grad_outputs)`` to the gradients of ``func`` (computed with create_graph=True).
+
+    Without ``grad_outputs``, random ones in [-1, 1) that require grad are used.
+
+    >>> x = minitorch.tensor([0.5, 1.5], dtype=minitorch.float64, requires_grad=True)
+    >>> gradgradcheck(lambda t: t.exp() * t, (x,))
+    True
+    """
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError(
+            "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
+    _refuse(gen_non_contig_grad_outputs=gen_non_contig_grad_outputs,
+            check_fwd_over_rev=check_fwd_over_rev, check_batched_grad=check_batched_grad,
+            masked=masked)
+    inputs = _as_tuple(inputs)
+    if grad_outputs is None:
+        grad_outputs = tuple(_random_cotangent(o) for o in _differentiable(func(*inputs)))
+    else:
+        grad_outputs = _as_tuple(grad_outputs)
+    return gradcheck(
+        _gradients_of(func, inputs), inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+        raise_exception=raise_exception, nondet_tol=nondet_tol,
+        check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
+        fast_mode=fast_mode,
+    )
+
+
+def _gradients_of(func: Callable[..., Any], inputs: tuple) -> Callable[..., tuple]:
+    """``(*inputs, *grad_outputs) -> gradients of func's outputs``, differentiable again."""
+    count = len(inputs)
+    wanted = [i for i, x in enumerate(inputs) if _needs_grad(x)]
+
+    def first_derivatives(*args: Any) -> tuple:
+        xs, cotangents = args[:count], args[count:]
+        grads = minitorch.autograd.grad(
+            _differentiable(func(*xs)), [xs[i] for i in wanted], cotangents,
+            create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return first_derivatives
+
+
+def _random_cotangent(output: Any) -> Any:
+    dtype = output.dtype if output.is_floating_point() else minitorch.float64
+    return (minitorch.rand(tuple(output.shape), dtype=dtype) * 2 - 1).requires_grad_()
+
+
+def _refuse(**options: bool) -> None:
+    """Options minitorch cannot honour are accepted only at their (off) defaults."""
+    for name, value in options.items():
+        if value:
+            raise NotImplementedError(
+                f"gradcheck option {name}=True is not supported: {_UNSUPPORTED[name]}.")
+
+
+# ---------------------------------------------------------------------------- the checks
+
+
+@dataclass(frozen=True)
+class _Call:
+    """``func`` evaluated at ``inputs``, with the positions gradcheck looks at."""
+
+    func: Callable[..., Any]
+    inputs: tuple
+    floats: list  # the floating outputs (those with a numerical Jacobian)
+    inputs_checked: list  # indices of the inputs that require grad
+    outputs_checked: list  # indices into ``floats`` of the outputs that require grad
+
+    @classmethod
+    def of(cls, func: Callable[..., Any], inputs: tuple) -> _Call:
+        floats = [o for o in _as_tuple(func(*inputs)) if _is_float(o)]
+        return cls(func, inputs, floats,
+                   [i for i, x in enumerate(inputs) if _needs_grad(x)],
+                   [k for k, o in enumerate(floats) if o.requires_grad])
+
+    @property
+    def diff_inputs(self) -> list:
+        return [self.inputs[i] for i in self.inputs_checked]
+
+    @property
+    def diff_outputs(self) -> list:
+        return [self.floats[k] for k in self.outputs_checked]
+
+
+def _check(func: Callable[..., Any], inputs: tuple, settings: _Settings, fast_mode: bool,
+           check_undefined_grad: bool) -> None:
+    _check_inputs(inputs)
+    call = _Call.of(func, inputs)
+    if fast_mode:
+        _fast_check(call, settings)
+    else:
+        _slow_check(call, settings)
+    _check_zero_grad_outputs(call.diff_outputs, call.diff_inputs)
+    if check_undefined_grad:
+        _check_undefined_grad(func, inputs, call.diff_inputs)
+
+
+def _check_inputs(inputs: tuple) -> None:
+    checked = [i for i, x in enumerate(inputs) if _needs_grad(x)]
+    for i in checked:
+        if inputs[i].dtype is not minitorch.float64:
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point "
+                "or complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. ", stacklevel=4)
+    if not checked:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
+                         "but none of them have requires_grad=True.")
+
+
+def _slow_check(call: _Call, settings: _Settings) -> None:
+    """Full Jacobians, one per (differentiable input, differentiable output) pair."""
+    numerical = [_numerical_jacobians(call, i, settings.eps) for i in call.inputs_checked]
+    if not call.outputs_checked:
+        if any(_xp(n).any(n != 0) for per_input in numerical for n in per_input):
+            raise GradcheckError("Numerical gradient for function expected to be zero")
+        return
+    for out_i, k in enumerate(call.outputs_checked):
+        output = call.floats[k]
+        analytical = _analytical(output, call.diff_inputs, standard_basis(output), settings)
+        for in_j, a in enumerate(analytical):
+            n = numerical[in_j][k]
+            if not _allclose(a, n, settings.rtol, settings.atol):
+                raise GradcheckError(_mismatch(out_i, in_j, _tensor(n), _tensor(a)))
+
+
+def _fast_check(call: _Call, settings: _Settings) -> None:
+    """Compare ``vᵀ(J u)`` (J u by one central difference along u) with ``(vᵀJ) u``."""
+    rng = np.random.default_rng(_FAST_MODE_SEED)
+    us = [_unit_vector(rng, x) for x in call.diff_inputs]
+    vs = [_unit_vector(rng, o) for o in call.diff_outputs]
+    jus = [_numerical_jvp(call, i, u, settings.eps) for i, u in zip(call.inputs_checked, us)]
+    if not call.outputs_checked:
+        for ju in itertools.chain.from_iterable(jus):
+            if ju.shape[0] and float(_xp(ju).max(_xp(ju).abs(ju))) > settings.nondet_tol:
+                raise GradcheckError("Numerical gradient for function expected to be zero")
+        return
+    vjs = [_analytical(o, call.diff_inputs, [_shaped(v, o)], settings)
+           for o, v in zip(call.diff_outputs, vs)]
+    for in_i, (u, ju) in enumerate(zip(us, jus)):
+        for out_j, (k, v, vj) in enumerate(zip(call.outputs_checked, vs, vjs)):
+            n = _dot(v, ju[k])
+            a = _dot(vj[in_i][:, 0], u)
+            atol = settings.atol * _total(u) * _total(v)
+            if not _close(a, n, settings.rtol, atol):
+                raise GradcheckError(_mismatch(out_j, in_i, n, a)
+                                     + _slow_mode_report(call, in_i, out_j, settings))
+
+
+def _check_zero_grad_outputs(outputs: list, diff_inputs: list) -> None:
+    """A backward must scale with grad_output: zero grad_outputs give zero gradients."""
+    zeros = [minitorch.zeros_like(o) for o in outputs]
+    grads = minitorch.autograd.grad(outputs, diff_inputs, zeros, allow_unused=True)
+    for g, x in zip(grads, diff_inputs):
+        if g is None:
+            continue
+        if not bool(_xp(g._data).all(g._data == 0)):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if g.dtype is not x.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if g.shape != x.shape:
+            raise GradcheckError("grad is incorrect size")
+
+
+class _UndefinedGrad(Function):
+    """Identity whose backward sends an undefined (None) gradient on."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Any) -> Any:
+        return x
+
+    @staticmethod
+    def backward(ctx: Any, grad: Any) -> None:
+        return None
+
+
+def _check_undefined_grad(func: Callable[..., Any], inputs: tuple, diff_inputs: list) -> None:
+    """Backward must treat undefined output gradients as zeros: first all of them undefined,
+    then (with several outputs) one at a time."""
+    count = len(_differentiable(func(*inputs)))
+    for undefined in [None, *range(count)] if count > 1 else [None]:
+        outputs = [_UndefinedGrad.apply(o) if undefined in (None, k) else o
+                   for k, o in enumerate(_differentiable(func(*inputs)))]
+        zeros = [minitorch.zeros_like(o) for o in outputs]
+        try:
+            grads = minitorch.autograd.grad(outputs, diff_inputs, zeros, allow_unused=True)
+        except RuntimeError as error:
+            _warn_undefined_grad_check()
+            raise GradcheckError(
+                "Expected backward function to handle undefined output grads. Please look at "
+                '"Notes about undefined output gradients" in "tools/autograd/derivatives.yaml"'
+            ) from error
+        if any(g is not None and not bool(_xp(g._data).all(g._data == 0)) for g in grads):
+            _warn_undefined_grad_check()
+            raise GradcheckError(
+                "Expected all input grads to be undefined or zero when all output grads are "
+                'undefined or zero. Please look at "Notes about undefined output gradients" in '
+                '"tools/autograd/derivatives.yaml"')
+
+
+def _warn_undefined_grad_check() -> None:
+    warnings.warn(
+        "Backwards compatibility: New undefined gradient support checking feature is enabled by "
+        "default, but it may break existing callers of this function. If this is true for you, "
+        'you can call this function with "check_undefined_grad=False" to disable the feature',
+        stacklevel=5)
+
+
+# ---------------------------------------------------------------------------- Jacobians
+
+
+def _numerical_jacobians(call: _Call, index: int, eps: float) -> list:
+    """d(floating outputs)/d(inputs[index]) by central differences: one array of shape
+    (input numel, output numel) per floating output; row r moves input element r."""
+    args, data = _perturbable(call.inputs, index)
+    xp = _xp(data)
+    jacobians = [xp.zeros((call.inputs[index].numel(), o.numel()), dtype=o._data.dtype)
+                 for o in call.floats]
+    elements = itertools.product(*(range(n) for n in data.shape))
+    for row, element in enumerate(elements):
+        columns = _central_difference(call.func, args, data, element, eps, eps)
+        for jacobian, column in zip(jacobians, columns):
+            jacobian[row, :] = column
+    return jacobians
+
+
+def _numerical_jvp(call: _Call, index: int, u: Any, eps: float) -> list:
+    """``J u`` for every floating output, by one central difference along ``u``."""
+    args, data = _perturbable(call.inputs, index)
+    step = eps * _xp(data).reshape(u, data.shape)
+    return _central_difference(call.func, args, data, ..., step, eps)
+
+
+def _perturbable(inputs: tuple, index: int) -> tuple[list, Any]:
+    """The inputs with ``inputs[index]`` replaced by a private copy, and that copy's array
+    (moving its values in place leaves the caller's tensor alone)."""
+    probe = inputs[index]._detached_copy().requires_grad_()
+    args = list(inputs)
+    args[index] = probe
+    return args, probe._data
+
+
+def _central_difference(func: Callable[..., Any], args: list, data: Any, where: Any,
+                        step: Any, eps: float) -> list:
+    """``(f(x + step) - f(x - step)) / (2 eps)`` for each floating output, flattened, where
+    only ``data[where]`` moves (and is restored afterwards)."""
+    xp = _xp(data)
+    original = xp.asarray(data[where], copy=True)
+    data[where] = original - step
+    before = _float_outputs(func(*args))
+    data[where] = original + step
+    after = _float_outputs(func(*args))
+    data[where] = original
+    for a, b in zip(before, after):
+        if a.shape != b.shape:
+            raise AssertionError(
+                "Expected `func` to return outputs with the same shape when inputs are "
+                f"perturbed on index {where} by {eps}, but got: shapes {a.shape} and {b.shape}.")
+    return [xp.reshape(b - a, (-1,)) / (2 * eps) for a, b in zip(before, after)]
+
+
+def _float_outputs(out: Any) -> list:
+    """Copies of the arrays of the floating outputs (an output may share the input's array)."""
+    return [o._xp.asarray(o._data, copy=True) for o in _as_tuple(out) if _is_float(o)]
+
+
+def _analytical(output: Any, inputs: list, cotangents: Any, settings: _Settings) -> list:
+    """Per input, an array of shape (input numel, len(cotangents)) whose column k is
+    ``cotangents[k]ᵀ J``. Computed twice: a backward must give the same answer again."""
+    cotangents = list(cotangents)
+    first = _vjp_columns(output, inputs, cotangents, settings.check_grad_dtypes)
+    second = _vjp_columns(output, inputs, cotangents, settings.check_grad_dtypes)
+    for a, b in zip(first, second):
+        if 0 not in a.shape and float(_xp(a).max(_xp(a).abs(a - b))) > settings.nondet_tol:
+            raise GradcheckError(
+                "Backward is not reentrant, i.e., running backward with same input and "
+                "grad_output multiple times gives different values, although analytical "
+                "gradient matches numerical gradient.The tolerance for nondeterminism was "
+                f"{settings.nondet_tol}.\n\nIf the backward is nondeterministic on purpose, call "
+                "gradcheck/gradgradcheck with `nondet_tol=<tol>` as a keyword argument.")
+    return first
+
+
+def _vjp_columns(output: Any, inputs: list, cotangents: list, check_dtypes: bool) -> list:
+    xp = output._xp
+    columns = [xp.zeros((x.numel(), len(cotangents)), dtype=x._data.dtype) for x in inputs]
+    for k, v in enumerate(cotangents):
+        grads = minitorch.autograd.grad(output, inputs, v, retain_graph=True, allow_unused=True)
+        for column, g, x in zip(columns, grads, inputs):
+            if g is None:
+                continue
+            if check_dtypes and g.dtype is not x.dtype:
+                raise GradcheckError("Gradient has dtype mismatch")
+            if g.shape != x.shape:
+                raise GradcheckError("Analytical gradient has incorrect size")
+            column[:, k] = xp.reshape(g._data, (-1,))
+    return columns
+
+
+def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings) -> str:
+    """After a fast-mode failure: the full Jacobians of the failing pair, as torch shows."""
+    k = call.outputs_checked[out_j]
+    numerical = _numerical_jacobians(call, call.inputs_checked[in_i], settings.eps)[k]
+    output = call.floats[k]
+    analytical = _vjp_columns(output, call.diff_inputs, list(standard_basis(output)),
+                              check_dtypes=False)[in_i]
+    xp = _xp(numerical)
+    worst = float(xp.max(xp.abs(numerical - analytical)))
+    report = (
+        "\nThe above quantities relating the numerical and analytical jacobians are computed \n"
+        "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more "
+        "background \nabout fast mode. Below, we recompute numerical and analytical jacobians "
+        "in slow mode:\n\n"
+        f"Numerical:\n {_tensor(numerical)}\nAnalytical:\n{_tensor(analytical)}\n\n"
+        f"The max per-element difference (slow mode) is: {worst}.\n"
+    )
+    if _allclose(analytical, numerical, settings.rtol, settings.atol):
+        report += ("Fast gradcheck failed but element-wise differences are small. This means "
+                   "that the\ntest might've passed in slow_mode! To run the slow mode, call "
+                   "gradcheck/gradgradcheck\nwith `fast_mode=False` as a keyword argument.")
+    return report
+
+
+def _mismatch(out_i: int, in_j: int, numerical: Any, analytical: Any) -> str:
+    return (f"Jacobian mismatch for output {out_i:d} with respect to input {in_j:d},\n"
+            f"numerical:{numerical}\nanalytical:{analytical}\n")
+
+
+# ---------------------------------------------------------------------------- small helpers
+
+
+def _as_tuple(value: Any) -> tuple:
+    if isinstance(value, tuple):
+        return value
+    if isinstance(value, list):
+        return tuple(value)
+    return (value,)
+
+
+def _needs_grad(value: Any) -> bool:
+    return isinstance(value, minitorch.Tensor) and value.requires_grad
+
+
+def _is_float(value: Any) -> bool:
+    return isinstance(value, minitorch.Tensor) and value.is_floating_point()
+
+
+def _differentiable(out: Any) -> list:
+    return [o for o in _as_tuple(out) if o.requires_grad]
+
+
+def _tensor(array: Any) -> Any:
+    return minitorch.Tensor._make(array)
+
+
+def _allclose(a: Any, n: Any, rtol: float, atol: float) -> bool:
+    """``torch.allclose(a, n, rtol, atol)`` on arrays: NaN never passes."""
+    xp = _xp(a)
+    return bool(xp.all(xp.abs(a - n) <= atol + rtol * xp.abs(n)))
+
+
+def _close(a: float, n: float, rtol: float, atol: float) -> bool:
+    """The same rule for two numbers."""
+    return abs(a - n) <= atol + rtol * abs(n)
+
+
+def _unit_vector(rng: np.random.Generator, t: Any) -> Any:
+    """A random non-negative vector of unit length with t.numel() entries, in t's dtype."""
+    v = rng.random(t.numel())
+    return t._xp.asarray(v / max(np.linalg.norm(v), np.finfo(float).tiny), dtype=t._data.dtype)
+
+
+def _shaped(v: Any, like: Any) -> Any:
+    return _tensor(like._xp.reshape(v, tuple(like.shape)))
+
+
+def _dot(a: Any, b: Any) -> float:
+    return float(_xp(a).sum(a * b))
+
+
+def _total(v: Any) -> float:
+    return float(_xp(v).sum(v))
