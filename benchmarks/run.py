@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import minitorch  # noqa: E402
 
 try:
-    import torch  # noqa: E402
+    import torch
 
     torch.set_num_threads(1)
 except ImportError:  # the benchmark still compares with numpy
@@ -123,6 +123,37 @@ def scalar_graph(lib: object, ops: int = 1000) -> Callable[[], None]:
     return run
 
 
+def profiled(step: Callable[[], None], steps: int = 100) -> Callable[[], None]:
+    """``steps`` calls of ``step`` inside one minitorch profile()."""
+
+    def run() -> None:
+        with minitorch.autograd.profiler.profile():
+            for _ in range(steps):
+                step()
+
+    return run
+
+
+def repeated(step: Callable[[], None], steps: int = 100) -> Callable[[], None]:
+    def run() -> None:
+        for _ in range(steps):
+            step()
+
+    return run
+
+
+def gradcheck_modes(n: int = 200) -> dict[str, Callable[[], object]]:
+    """gradcheck of one n-element input, slow (one backward per output) and fast mode."""
+    minitorch.manual_seed(0)
+    x = minitorch.randn(n, dtype=minitorch.float64, requires_grad=True)
+
+    def f(t: object) -> object:
+        return t.sin() * t
+
+    check = minitorch.autograd.gradcheck
+    return {"slow": lambda: check(f, (x,)), "fast": lambda: check(f, (x,), fast_mode=True)}
+
+
 def deep_chain(lib: object, n: int) -> Callable[[], None]:
     def run() -> None:
         x = lib.tensor(1.0, requires_grad=True)
@@ -159,6 +190,14 @@ def main() -> None:
     if torch is not None:
         rows.append(("1000-op scalar graph, minitorch / torch per op",
                      f"{s['minitorch'] / s['torch']:.2f}x"))
+
+    step = framework_mlp_step(minitorch)
+    prof = interleaved({"off": repeated(step), "on": profiled(step)}, max(3, repeats // 10))
+    rows.append(("100 MLP steps, profiler on / off", f"{prof['on'] / prof['off']:.2f}x"))
+
+    gc_times = interleaved(gradcheck_modes(), 3)
+    rows.append(("gradcheck 200-element input, slow / fast_mode",
+                 f"{gc_times['slow'] / gc_times['fast']:.0f}x"))
 
     n_small, n_big = 10_000, 100_000
     chain = interleaved({"small": deep_chain(minitorch, n_small),
