@@ -1,0 +1,46 @@
+# The instructor's nbgrader configuration for the autograd course.
+#
+# nbgrader reads `nbgrader_config.py` from the directory it runs in. This file is copied into
+# a grading course root by `python tools/build_course.py --instructor-root DIR` (see
+# course/README.md), and tools/build_course.py and the tests load it to generate the release,
+# so the committed release and a real class are built with the same settings.
+# It holds no paths: the course root is the directory nbgrader runs in.
+
+c = get_config()  # noqa: F821  (traitlets provides get_config when it loads this file)
+
+# Files that are never copied from source/ to release/ or collected from a submission.
+c.CourseDirectory.ignore = [
+    ".ipynb_checkpoints",
+    ".virtual_documents",
+    ".jupyter_ystore.db",
+    ".DS_Store",
+    "*.pyc",
+    "__pycache__",
+    "feedback",
+]
+
+# Each cell gets this many seconds; then it is interrupted, scores 0, and grading goes on.
+c.Execute.timeout = 60
+
+# A test cell scores 0 when anything reaches stderr, and minitorch warns where torch warns.
+# The course's convention keeps graded cells silent: every notebook starts with a locked
+# set-up cell (grade_id "setup") that ignores warnings while nbgrader executes it
+# (NBGRADER_EXECUTION is set for autograde and validate). Belt and braces, for a student who
+# deleted the set-up cell or reset the filters: stderr outputs that hold a Python warning
+# ("file.py:12: UserWarning: ...") are dropped before scoring. Errors are never dropped:
+# they are error outputs, not stderr streams.
+c.IgnorePattern.enabled = True
+c.IgnorePattern.pattern = r"(?m)^.*:\d+: \w*Warning: "
+
+# A test cell deleted from a submission is put back and run, instead of scoring 0 and
+# waiting for manual grading.
+c.OverwriteCells.add_missing_cells = True
+
+# `nbgrader zip_collect A`: put one zip per student, named after the student id, or one
+# folder per student, in downloaded/A/archive/. The first folder under extracted/ is the
+# student id, the notebook's file name is the notebook id; notebooks with other names
+# (checkpoints, copies) are skipped.
+c.FileNameCollectorPlugin.named_regexp = (
+    r".*/extracted/(?P<student_id>[^/]+)/(?:.*/)?(?P<file_id>[^/]+\.ipynb)$"
+)
+c.ZipCollectApp.strict = True

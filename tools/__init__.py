@@ -1,0 +1,1 @@
+"""Maintainer tools for the repository (not part of the minitorch package)."""
