@@ -1,0 +1,21 @@
+"""Pictures of autograd: the backward graph (``draw``, ``show``) and a backward-pass stepper.
+
+Needs the ``graphviz`` Python package (``pip install graphviz``) to build the DOT text, and
+Graphviz's ``dot`` program to turn it into SVG (without it the notebook shows how to install
+it). The stepper also needs ``ipywidgets``.
+
+>>> import minitorch
+>>> import minitorch.viz as viz
+>>> x = minitorch.tensor([3.], requires_grad=True)
+>>> g = viz.draw(x * x, params={"x": x})      # shows as SVG in Jupyter
+>>> stepper = viz.BackwardStepper(x * x)     # Step / Back / Reset through the engine's run
+>>> [s.title for s in stepper.steps]
+['MulBackward0', 'AccumulateGrad (x)']
+"""
+
+from __future__ import annotations
+
+from .dot import Graph, draw, show
+from .stepper import BackwardStepper, Delivery, LeafUpdate, State, Step
+
+__all__ = ["BackwardStepper", "Delivery", "Graph", "LeafUpdate", "State", "Step", "draw", "show"]

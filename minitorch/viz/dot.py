@@ -1,0 +1,451 @@
+"""Draw the backward graph with Graphviz, in torchviz's colours, readable by everyone.
+
+``draw`` walks the graph from the given tensors' ``grad_fn`` along ``next_functions`` and
+returns a :class:`Graph` (a ``graphviz.Digraph``) that Jupyter shows as SVG. Arrows point the
+way the forward pass went: from an input's node to the node that consumed it.
+
+Every kind of node has its own shape as well as its own colour, so the picture reads the
+same in grey scale, for colour-blind readers, and on JupyterLab's dark theme (the drawing
+keeps its white background):
+
+===============  ==============================  ===========================
+kind             shape                           fill
+===============  ==============================  ===========================
+op (grad_fn)     box, class name                 pale grey ``#DDDDDD``
+leaf             ellipse, name / shape / value   light blue ``#99DDFF``
+saved tensor     note (folded corner)            orange ``#EE8866``
+output           box with a double border        mint green ``#44BB99``
+===============  ==============================  ===========================
+
+(Paul Tol's colour-blind-safe "light" scheme, meant for black text.)
+
+>>> import minitorch
+>>> from minitorch.viz import draw
+>>> A = minitorch.tensor(2., requires_grad=True)
+>>> g = draw((A * 3).exp(), params={"A": A})
+>>> "ExpBackward0" in g.source and "MulBackward0" in g.source
+True
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import graphviz
+
+from .._tensor import Tensor
+from ..autograd.graph import AccumulateGrad, Node
+from ._names import tensor_names
+
+__all__ = ["Graph", "draw", "show"]
+
+SMALL = 6  # tensors with at most this many elements show their values
+
+COLORS = {"op": "#DDDDDD", "leaf": "#99DDFF", "saved": "#EE8866", "output": "#44BB99",
+          "more": "#FFFFFF"}
+_STYLE = {
+    "op": {"shape": "box"},
+    "leaf": {"shape": "ellipse"},
+    "saved": {"shape": "note"},
+    "output": {"shape": "box", "peripheries": "2"},
+    "more": {"shape": "box", "style": "filled,dashed"},
+}
+_GRAPH_ATTR = {"bgcolor": "white", "ranksep": "0.3", "nodesep": "0.25"}
+_NODE_ATTR = {"style": "filled", "fontname": "monospace", "fontsize": "10",
+              "fontcolor": "black", "color": "black", "height": "0.2", "margin": "0.08,0.04"}
+_EDGE_ATTR = {"color": "black", "fontname": "monospace", "fontsize": "9", "fontcolor": "black"}
+
+MISSING_DOT = (
+    "Graphviz's `dot` program was not found on the PATH, so this graph cannot be drawn as "
+    "SVG (the Python package `graphviz` only writes the DOT text; `dot` draws it).\n"
+    "Install Graphviz, then restart the kernel and re-run the cell:\n"
+    "    Debian/Ubuntu:  sudo apt-get install graphviz\n"
+    "    conda:          conda install -c conda-forge graphviz\n"
+    "    macOS:          brew install graphviz\n"
+    "    others:         https://graphviz.org/download/\n"
+    "Meanwhile, here is the graph's DOT source (paste it into any Graphviz viewer):"
+)
+
+
+class Graph(graphviz.Digraph):
+    """A ``graphviz.Digraph`` that shows as SVG in Jupyter, or, when Graphviz's ``dot``
+    program is missing, as a message saying how to install it followed by the DOT source.
+
+    >>> g = Graph()
+    >>> g.node("a", "hello")
+    >>> 'a [label=hello]' in g.source
+    True
+    """
+
+    _ids: dict[int, str]
+
+    def node_id(self, obj: Node | Tensor) -> str:
+        """The DOT id of the node drawn for ``obj`` (a graph node, or an output tensor)."""
+        return self._ids[id(obj)]
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            return self.pipe(format="svg", encoding="utf-8")
+        except graphviz.ExecutableNotFound:
+            return None
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None,
+                          **kwargs: Any) -> dict[str, Any]:
+        try:
+            return super()._repr_mimebundle_(include, exclude, **kwargs)
+        except graphviz.ExecutableNotFound:
+            return missing_dot_bundle(self.source)
+
+
+def missing_dot_bundle(source: str) -> dict[str, str]:
+    """What Jupyter shows instead of the SVG when ``dot`` is missing."""
+    text = f"{MISSING_DOT}\n\n{source}"
+    page = (f"<div><pre style='white-space: pre-wrap'>{html.escape(MISSING_DOT)}</pre>"
+            f"<pre>{html.escape(source)}</pre></div>")
+    return {"text/plain": text, "text/html": page}
+
+
+def draw(
+    *roots: Tensor,
+    params: Any = None,
+    show_saved: bool = False,
+    show_grad: bool = True,
+    show_version: bool = False,
+    max_nodes: int = 200,
+    name_from_caller: bool = False,
+) -> Graph:
+    """The backward graph that ends at ``roots``, as a Graphviz digraph (SVG in Jupyter).
+
+    ``params`` names leaves: a dict of name to tensor, or a Module (its ``named_parameters``).
+    With ``name_from_caller=True`` the caller's variables name the tensors they hold (leaves,
+    outputs, and the results of ops). ``show_saved`` adds the tensors each node saved for
+    backward, ``show_version`` their version counters, ``show_grad`` the leaves' ``.grad``.
+    Past ``max_nodes`` nodes the rest of the graph is folded into one "... more" node.
+    Only the DOT text is built here; Graphviz's ``dot`` runs when the graph is displayed.
+
+    >>> x = minitorch.tensor([3.], requires_grad=True)
+    >>> y = x ** 2
+    >>> g = draw(y, name_from_caller=True)
+    >>> "→ y" in g.source and g.node_id(y.grad_fn)
+    'n0'
+    """
+    frame = sys._getframe(1) if name_from_caller else None
+    model = build(roots, tensor_names(params, frame), show_saved=show_saved,
+                  show_grad=show_grad, show_version=show_version, max_nodes=max_nodes)
+    return emit(model)
+
+
+def show(*roots: Tensor, name_from_caller: bool = True, **options: Any) -> None:
+    """Display the graph of ``roots`` in Jupyter (``draw``'s options; names come from the
+    caller's variables unless ``name_from_caller=False``).
+
+    >>> show(minitorch.ones(1, requires_grad=True) * 2)  # doctest: +SKIP
+    """
+    from IPython.display import display
+
+    frame = sys._getframe(1) if name_from_caller else None
+    params = options.pop("params", None)
+    display(emit(build(roots, tensor_names(params, frame), **options)))
+
+
+# ---- the model: what to draw, independent of styling -------------------------------------
+
+@dataclass
+class Item:
+    """One drawn node: its DOT id, kind (a key of ``COLORS``), label lines and tooltip."""
+
+    id: str
+    kind: str
+    lines: list[str]
+    tooltip: str
+
+
+@dataclass
+class Edge:
+    """One drawn edge; ``key`` is ``(id(node), i)`` for ``node.next_functions[i]``."""
+
+    tail: str
+    head: str
+    label: str = ""
+    key: tuple[int, int] | None = None
+    attrs: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Mark:
+    """Extra styling for one drawn node: attributes, and lines above and below its label."""
+
+    attrs: dict[str, str] = field(default_factory=dict)
+    above: list[str] = field(default_factory=list)
+    below: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Model:
+    """The nodes and edges to draw, and the DOT id of each graph node and output tensor."""
+
+    items: list[Item] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    ids: dict[int, str] = field(default_factory=dict)
+    hidden: int = 0
+    titles: dict[int, str] = field(default_factory=dict)  # id(node) -> short name for text
+
+    def add(self, kind: str, lines: list[str], tooltip: str, obj: Any = None) -> str:
+        item_id = f"n{len(self.items)}"
+        self.items.append(Item(item_id, kind, lines, tooltip))
+        if obj is not None:
+            self.ids[id(obj)] = item_id
+        return item_id
+
+
+def build(
+    roots: Sequence[Tensor],
+    names: dict[int, tuple[Tensor, str]],
+    *,
+    show_saved: bool = False,
+    show_grad: bool = True,
+    show_version: bool = False,
+    max_nodes: int = 200,
+) -> Model:
+    """Walk the graph breadth-first from ``roots`` and describe every node to draw."""
+    for r in roots:
+        if not isinstance(r, Tensor):
+            raise TypeError(f"draw() expects tensors, but got {type(r).__name__}")
+    starts = [n for n in (root_node(r) for r in roots) if n is not None]
+    kept, hidden = _walk(starts, max_nodes)
+    model = Model(hidden=hidden)
+    labeller = _Labeller(names, show_grad, show_version)
+    for node in kept:
+        kind = "leaf" if isinstance(node, AccumulateGrad) else "op"
+        lines, tip = labeller.node(node)
+        model.add(kind, lines, tip, node)
+        model.titles[id(node)] = labeller.title(node)
+    _add_edges(model, kept)
+    if show_saved:
+        for node in kept:
+            _add_saved(model, node, labeller)
+    for r in roots:
+        _add_output(model, r, labeller)
+    return model
+
+
+def root_node(t: Tensor) -> Node | None:
+    """The node where backward from ``t`` starts (None if ``t`` does not require grad)."""
+    if t.grad_fn is not None:
+        return t.grad_fn
+    return t._grad_accumulator() if t.requires_grad else None
+
+
+def _walk(starts: list[Node], max_nodes: int) -> tuple[list[Node], int]:
+    """Breadth-first from the outputs: keep the first ``max_nodes``, count the rest."""
+    seen = {id(n) for n in starts}
+    queue = deque(dict.fromkeys(starts))
+    kept: list[Node] = []
+    hidden = 0
+    while queue:
+        node = queue.popleft()
+        if len(kept) < max_nodes:
+            kept.append(node)
+        else:
+            hidden += 1
+        for child, _ in node.next_functions:
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                queue.append(child)
+    return kept, hidden
+
+
+def _add_edges(model: Model, kept: list[Node]) -> None:
+    more = None
+    for node in kept:
+        head = model.ids[id(node)]
+        cut = False
+        for i, (child, nr) in enumerate(node.next_functions):
+            if child is None:
+                continue
+            tail = model.ids.get(id(child))
+            if tail is not None:
+                label = f"output {nr}" if child._n_outputs > 1 else ""
+                model.edges.append(Edge(tail, head, label, key=(id(node), i)))
+            elif not cut:  # one dashed edge from "... more" per node that lost inputs
+                cut = True
+                if more is None:
+                    more = model.add("more", [f"… {model.hidden} more nodes",
+                                              f"(max_nodes={len(kept)})"],
+                                     "the rest of the graph is not drawn")
+                model.edges.append(Edge(more, head, attrs={"style": "dashed"}))
+
+
+def _add_saved(model: Model, node: Node, labeller: _Labeller) -> None:
+    saved = getattr(node, "_saved", ())
+    names = getattr(type(node), "_saved_names", ())
+    head = model.ids[id(node)]
+    for i, s in enumerate(saved):
+        if s is None:
+            continue
+        name = names[i] if i < len(names) else f"saved_tensors[{i}]"
+        lines = labeller.saved(name, s)
+        sid = model.add("saved", lines, f"{name}: saved by {node.name()} for backward")
+        model.edges.append(Edge(sid, head, attrs={"style": "dashed", "dir": "none"}))
+
+
+def _add_output(model: Model, t: Tensor, labeller: _Labeller) -> None:
+    lines, tip = labeller.output(t)
+    out_id = model.add("output", lines, tip)
+    model.ids.setdefault(id(t), out_id)
+    node = root_node(t)
+    if node is not None:
+        label = f"output {t._output_nr}" if node._n_outputs > 1 else ""
+        model.edges.append(Edge(model.ids[id(node)], out_id, label))
+
+
+# ---- labels --------------------------------------------------------------------------------
+
+class _Labeller:
+    """Label lines for each kind of node, with the names and options of one drawing."""
+
+    def __init__(self, names: dict[int, tuple[Tensor, str]], show_grad: bool,
+                 show_version: bool) -> None:
+        self.names = {k: name for k, (_, name) in names.items()}
+        self.produced: dict[tuple[int, int], list[str]] = {}
+        for t, name in names.values():
+            if t.grad_fn is not None:
+                self.produced.setdefault((id(t.grad_fn), t._output_nr), []).append(name)
+        self.show_grad = show_grad
+        self.show_version = show_version
+
+    def title(self, node: Node) -> str:
+        """A short name for text: the leaf's name, or the op and what it produced."""
+        if isinstance(node, AccumulateGrad):
+            name = self.names.get(id(node.variable))
+            return f"AccumulateGrad ({name})" if name else "AccumulateGrad"
+        made = self._made(node)
+        return f"{node.name()} (→ {made})" if made else node.name()
+
+    def _made(self, node: Node) -> str:
+        parts = []
+        for nr in range(node._n_outputs):
+            for name in self.produced.get((id(node), nr), ()):
+                parts.append(f"{name}[{nr}]" if node._n_outputs > 1 else name)
+        return ", ".join(parts)
+
+    def node(self, node: Node) -> tuple[list[str], str]:
+        if isinstance(node, AccumulateGrad):
+            return self._leaf(node)
+        lines = [node.name()]
+        made = self._made(node)
+        if made:
+            lines.append(f"→ {made}")
+        for nr, ref in sorted((node._retain_grad_hooks or {}).items()):
+            lines.append(self._retained(node, nr, ref()))
+        lines += _hook_lines(node, tensor=len(node._tensor_pre_hooks or ()))
+        return lines, node.name()
+
+    def _retained(self, node: Node, nr: int, t: Tensor | None) -> str:
+        which = f" [output {nr}]" if node._n_outputs > 1 else ""
+        if self.show_grad and t is not None and t._grad is not None:
+            return f"retain_grad{which}: grad = {value_text(t._grad)}"
+        return f"retain_grad{which}"
+
+    def _leaf(self, node: AccumulateGrad) -> tuple[list[str], str]:
+        t = node.variable
+        name = self.names.get(id(t))
+        lines = [name] if name else []
+        lines += self._tensor_lines(t)
+        if self.show_grad and t._grad is not None:
+            lines.append(f"grad = {value_text(t._grad)}")
+        lines += _hook_lines(node, tensor=len(t._hooks or ()),
+                             post=len(t._post_acc_hooks or ()))
+        return lines, f"AccumulateGrad: leaf {name or ''} {_shape(t)}".replace("  ", " ")
+
+    def _tensor_lines(self, t: Tensor) -> list[str]:
+        lines = [_shape(t)]
+        if t.numel() <= SMALL:
+            lines.append(f"= {value_text(t)}")
+        if self.show_version:
+            lines.append(f"version {t._version}")
+        return lines
+
+    def saved(self, name: str, s: Any) -> list[str]:
+        t = s._tensor
+        if not isinstance(t, Tensor):
+            state = "packed by saved_tensors_hooks" if s._unpack_hook else "freed by backward"
+            return [name, state]
+        known = self.names.get(id(t))
+        lines = [f"{name}: {known}" if known else name, _shape(t)]
+        if t.numel() <= SMALL:
+            lines.append(f"= {value_text(t)}")
+        if self.show_version:
+            now = t._version
+            lines.append(f"saved at version {s._version}")
+            if now != s._version:
+                lines.append(f"now version {now}: modified in place!")
+        return lines
+
+    def output(self, t: Tensor) -> tuple[list[str], str]:
+        name = self.names.get(id(t))
+        lines = [name or "output", *self._tensor_lines(t)]
+        if self.show_grad and t.retains_grad and t._grad is not None:
+            lines.append(f"grad = {value_text(t._grad)}")
+        if t.grad_fn is None and not t.requires_grad:
+            lines.append("(no grad_fn: nothing to draw)")
+        return lines, f"output {name or ''} {_shape(t)}".replace("  ", " ")
+
+
+def _hook_lines(node: Node, tensor: int = 0, post: int = 0) -> list[str]:
+    """Say which hooks are registered (text, so it does not depend on colour)."""
+    counts = [(tensor, "tensor hook"), (len(node._pre_hooks or ()), "node pre-hook"),
+              (len(node._hooks or ()), "node hook"), (post, "post-accumulate hook")]
+    return [f"with {n} {what}{'s' if n > 1 else ''}" for n, what in counts if n]
+
+
+def _shape(t: Tensor) -> str:
+    return str(tuple(t.shape))
+
+
+def value_text(t: Tensor) -> str:
+    """Values as minitorch prints them, on one line, or just the shape when there are many.
+
+    >>> value_text(minitorch.tensor([1., 2.5]))
+    '[1.0000, 2.5000]'
+    """
+    if t.numel() > SMALL:
+        return f"<shape {_shape(t)}>"
+    text = repr(t.detach())
+    body = text[len("tensor("):].split(", dtype=")[0].rstrip(")")
+    return " ".join(line.strip() for line in body.splitlines())
+
+
+# ---- emitting DOT --------------------------------------------------------------------------
+
+def _label(lines: Iterable[str]) -> str:
+    # escape user text's backslashes and keep "<...>" from being read as an HTML label
+    return graphviz.nohtml("\\n".join(line.replace("\\", "\\\\") for line in lines))
+
+
+def emit(
+    model: Model,
+    marks: dict[str, Mark] | None = None,
+    edge_marks: dict[tuple[int, int], dict[str, str]] | None = None,
+) -> Graph:
+    """The DOT of ``model``; ``marks`` restyles nodes (by DOT id), ``edge_marks`` adds
+    attributes to next_functions edges (by ``Edge.key``)."""
+    marks = marks or {}
+    edge_marks = edge_marks or {}
+    g = Graph(graph_attr=_GRAPH_ATTR, node_attr=_NODE_ATTR, edge_attr=_EDGE_ATTR)
+    g._ids = model.ids
+    for item in model.items:
+        mark = marks.get(item.id) or Mark()
+        attrs = {"fillcolor": COLORS[item.kind], **_STYLE[item.kind], **mark.attrs}
+        label = _label([*mark.above, *item.lines, *mark.below])
+        g.node(item.id, label, tooltip=item.tooltip, **attrs)
+    for e in model.edges:
+        attrs = {**e.attrs, **edge_marks.get(e.key, {})} if e.key else dict(e.attrs)
+        label = attrs.pop("label", e.label)
+        g.edge(e.tail, e.head, _label([label]) if label else None, **attrs)
+    return g
