@@ -43,7 +43,7 @@ clean:
 
 # Debian packages used by the tests and the course, as program:package pairs (Graphviz's `dot`
 # draws the autograd graphs). As root (CI, containers) apt-get installs the missing ones.
-SYSTEM_DEPS := dot:graphviz
+SYSTEM_DEPS := dot:graphviz chromium:chromium
 sysdeps:
 	@missing=""; \
 	for pair in $(SYSTEM_DEPS); do \

@@ -113,3 +113,12 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     from ._tensor import broadcast_shapes as _broadcast
 
     return Size(_broadcast(*shapes))
+
+
+def __getattr__(name: str):  # type: ignore[no-untyped-def]
+    """``minitorch.viz`` loads on first use: it needs graphviz, which the core does not."""
+    if name == "viz":
+        import importlib
+
+        return importlib.import_module(".viz", __name__)
+    raise AttributeError(f"module 'minitorch' has no attribute {name!r}")

@@ -56,6 +56,10 @@ _STYLE = {
     "more": {"shape": "box", "style": "filled,dashed"},
 }
 _GRAPH_ATTR = {"bgcolor": "white", "ranksep": "0.3", "nodesep": "0.25"}
+# dot's default layout of a large graph whose leaves feed many nodes can take minutes; capping
+# its network-simplex and crossing-minimisation passes keeps it to seconds
+LARGE = 60
+_FAST_LAYOUT = {"nslimit": "2", "nslimit1": "2", "mclimit": "0.5"}
 _NODE_ATTR = {"style": "filled", "fontname": "monospace", "fontsize": "10",
               "fontcolor": "black", "color": "black", "height": "0.2", "margin": "0.08,0.04"}
 _EDGE_ATTR = {"color": "black", "fontname": "monospace", "fontsize": "9", "fontcolor": "black"}
@@ -82,7 +86,7 @@ class Graph(graphviz.Digraph):
     True
     """
 
-    _ids: dict[int, str]
+    _ids: dict[int, str] = {}  # id(graph node or output tensor) -> DOT id, set by emit()
 
     def node_id(self, obj: Node | Tensor) -> str:
         """The DOT id of the node drawn for ``obj`` (a graph node, or an output tensor)."""
@@ -415,7 +419,7 @@ def value_text(t: Tensor) -> str:
     '[1.0000, 2.5000]'
     """
     if t.numel() > SMALL:
-        return f"<shape {_shape(t)}>"
+        return f"shape {_shape(t)}"
     text = repr(t.detach())
     body = text[len("tensor("):].split(", dtype=")[0].rstrip(")")
     return " ".join(line.strip() for line in body.splitlines())
@@ -434,10 +438,13 @@ def emit(
     edge_marks: dict[tuple[int, int], dict[str, str]] | None = None,
 ) -> Graph:
     """The DOT of ``model``; ``marks`` restyles nodes (by DOT id), ``edge_marks`` adds
-    attributes to next_functions edges (by ``Edge.key``)."""
+    attributes to next_functions edges (by ``Edge.key``; use ``xlabel`` rather than ``label``
+    there, so marking an edge does not move the other nodes)."""
     marks = marks or {}
     edge_marks = edge_marks or {}
-    g = Graph(graph_attr=_GRAPH_ATTR, node_attr=_NODE_ATTR, edge_attr=_EDGE_ATTR)
+    large = len(model.items) > LARGE
+    g = Graph(graph_attr={**_GRAPH_ATTR, **(_FAST_LAYOUT if large else {})},
+              node_attr=_NODE_ATTR, edge_attr=_EDGE_ATTR)
     g._ids = model.ids
     for item in model.items:
         mark = marks.get(item.id) or Mark()
@@ -446,6 +453,9 @@ def emit(
         g.node(item.id, label, tooltip=item.tooltip, **attrs)
     for e in model.edges:
         attrs = {**e.attrs, **edge_marks.get(e.key, {})} if e.key else dict(e.attrs)
-        label = attrs.pop("label", e.label)
-        g.edge(e.tail, e.head, _label([label]) if label else None, **attrs)
+        if "xlabel" in attrs:
+            attrs["xlabel"] = _label([attrs["xlabel"]])
+        if e.label:  # an xlabel is placed after the layout: cheaper, but may overlap
+            attrs["xlabel" if large else "label"] = _label([e.label])
+        g.edge(e.tail, e.head, **attrs)
     return g

@@ -40,7 +40,7 @@ from .._tensor import Tensor
 from ..autograd import engine
 from ..autograd.graph import AccumulateGrad, Node
 from ._names import tensor_names
-from .dot import MISSING_DOT, Mark, build, emit, root_node, value_text
+from .dot import MISSING_DOT, Graph, Mark, build, emit, root_node, value_text
 
 __all__ = ["BackwardStepper", "Delivery", "LeafUpdate", "State", "Step"]
 
@@ -113,7 +113,7 @@ class BackwardStepper:
 
     ``params`` and ``name_from_caller`` name the tensors as in :func:`minitorch.viz.draw`
     (here the caller's variable names are used by default); ``show_saved`` draws saved
-    tensors too.
+    tensors too, and ``max_nodes`` caps the drawing (every step is still recorded).
 
     >>> a = minitorch.tensor([2.], requires_grad=True)
     >>> stepper = BackwardStepper((a * 3).sum())
@@ -124,11 +124,12 @@ class BackwardStepper:
     """
 
     def __init__(self, output: Tensor, gradient: Tensor | None = None, *, params: Any = None,
-                 name_from_caller: bool = True, show_saved: bool = False) -> None:
+                 name_from_caller: bool = True, show_saved: bool = False,
+                 max_nodes: int = 200) -> None:
         frame = sys._getframe(1) if name_from_caller else None
         names = tensor_names(params, frame)
         self.model = build([output], names, show_saved=show_saved, show_grad=False,
-                           max_nodes=1000)
+                           max_nodes=max_nodes)
         recorder = _Recorder(self.model.titles, {k: n for k, (_, n) in names.items()})
         root = root_node(output)
         if root is not None:
@@ -191,7 +192,7 @@ class BackwardStepper:
         return State(k, self.steps[k - 1] if k else None, ran, ready, deps, waiting, grads)
 
     # ---- pictures -----------------------------------------------------------------------
-    def graph(self, position: int | None = None) -> Any:
+    def graph(self, position: int | None = None) -> Graph:
         """The drawn graph with the state at ``position`` marked (a ``viz.Graph``)."""
         state = self.state(position)
         return emit(self.model, *self._marks(state))
@@ -217,12 +218,12 @@ class BackwardStepper:
             mark(step.node, f"▶ step {step.position}: running", fillcolor=RUNNING, penwidth="3")
             for i, g in enumerate(step.grad_inputs):
                 edges[(id(step.node), i)] = {
-                    "label": _val(g), "color": SENT, "fontcolor": SENT, "penwidth": "2.5",
+                    "xlabel": _val(g), "color": SENT, "fontcolor": SENT, "penwidth": "2.5",
                     "dir": "back"}
-        for s in self.steps:
-            g = state.leaf_grads[s.leaf.tensor] if s.leaf is not None else None
-            if g is not None and id(s.node) in ids:
-                marks.setdefault(ids[id(s.node)], Mark()).below.append(f"grad = {value_text(g)}")
+        for s in self.steps:  # every leaf shows its .grad, so the layout barely moves
+            if s.leaf is not None and id(s.node) in ids:
+                g = state.leaf_grads[s.leaf.tensor]
+                marks.setdefault(ids[id(s.node)], Mark()).below.append(f"grad = {_val(g)}")
         return marks, edges
 
     def svg(self, position: int | None = None) -> str | None:
@@ -252,14 +253,16 @@ class BackwardStepper:
             out.append(("receives", [
                 f"from {d.source}{f' (output {d.output_nr})' if several else ''}: "
                 f"{value_text(d.grad)}" for d in step.deliveries]
-                + [f"grad_outputs = ({', '.join(_val(g) for g in step.grad_outputs)})"]))
+                + [f"grad_outputs = ({', '.join(_val(g) for g in step.grad_outputs)})"
+                   + _after_hooks(step.node._tensor_pre_hooks)]))
             out.append(("sends", [f"to {title(child)}: {_val(g)}" for (child, _), g
                                   in zip(step.node.next_functions, step.grad_inputs)
                                   if child is not None] or ["(nothing: a path ends here)"]))
             if step.leaf is not None:
                 leaf = step.leaf
                 out.append(("accumulates", [f"{leaf.name or 'leaf'}.grad: {_val(leaf.before)}"
-                                            f" → {_val(leaf.after)}"]))
+                                            f" → {_val(leaf.after)}"
+                                            + _after_hooks(leaf.tensor._hooks)]))
         out.append(("ready queue (next first)", [title(n) for n in state.ready] or ["(empty)"]))
         out.append(("dependencies still awaited",
                     [f"{title(n)}: {c}" for n, c in state.dependencies.items() if c]
@@ -335,6 +338,11 @@ def _html(sections: list[tuple[str, list[str]]]) -> str:
         rows += [f"<div style='margin-left: 1em; font-family: monospace'>{html.escape(x)}</div>"
                  for x in lines]
     return f"<div class='minitorch-stepper-panel'>{''.join(rows)}</div>"
+
+
+def _after_hooks(hooks: dict | None) -> str:
+    n = len(hooks or ())
+    return f" (after {n} tensor hook{'s' if n > 1 else ''})" if n else ""
 
 
 def _val(t: Tensor | None) -> str:
