@@ -42,7 +42,8 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Debian packages used by the tests and the course, as program:package pairs (Graphviz's `dot`
-# draws the autograd graphs). As root (CI, containers) apt-get installs the missing ones.
+# draws the autograd graphs; Chromium runs the browser test). As root (CI, containers) apt-get
+# installs the missing ones.
 SYSTEM_DEPS := dot:graphviz chromium:chromium
 sysdeps:
 	@missing=""; \
