@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import heapq
 import threading
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -180,7 +179,7 @@ def _run_tensor_hooks(node: Node, grads: list) -> list:
         for nr, ref in list(node._retain_grad_hooks.items()):
             tensor = ref()
             if tensor is not None and nr < len(grads) and grads[nr] is not None:
-                _retain(tensor, grads[nr])
+                _accumulate(tensor, grads[nr])
     return grads
 
 
@@ -192,13 +191,6 @@ def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:
         name = getattr(hook, "__name__", type(hook).__name__)
         raise RuntimeError(f"hook '{name}' has changed the size of value")
     return result
-
-
-def _retain(tensor: Tensor, grad: Tensor) -> None:
-    if tensor._grad is None:
-        tensor._grad = grad if _state.grad_enabled else grad._detached_copy()
-    else:
-        tensor._grad = tensor._grad + grad
 
 
 def _run_node(node: Node, grads: tuple) -> tuple:
@@ -232,11 +224,7 @@ def _apply(node: Node, grads: tuple) -> tuple:
     try:
         outs = node._apply(grads)
     except Exception:
-        trace = "".join(node._anomaly_trace or ["  (no forward trace recorded)\n"])
-        warnings.warn(
-            f"Error detected in {node.name()}. Traceback of forward call that caused the "
-            f"error:\n{trace}", stacklevel=2,
-        )
+        anomaly_mode.warn_forward_trace(node)
         raise
     if anomaly_mode._check_nan:
         anomaly_mode.check_nan(node, outs)

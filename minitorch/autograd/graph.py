@@ -167,7 +167,7 @@ class SavedTensor:
     and is rebuilt as a new tensor on unpack.
     """
 
-    __slots__ = ("_grad_fn", "_is_output", "_output_nr", "_packed", "_tensor", "_unpack_hook",
+    __slots__ = ("_is_output", "_output_nr", "_packed", "_tensor", "_unpack_hook",
                  "_version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
@@ -177,7 +177,6 @@ class SavedTensor:
         self._version = tensor._version_counter.value
         self._is_output = is_output
         self._output_nr = tensor._output_nr
-        self._grad_fn = None if is_output else tensor.grad_fn
         hooks = _hook_state.stack
         if hooks:
             pack, self._unpack_hook = hooks[-1]

@@ -17,10 +17,6 @@ from .._tensor import Tensor, normalize_dims
 from ._base import Op, wrap
 
 
-def _view_of(a: Tensor, array: Any) -> Tensor:
-    return a._view(array)
-
-
 class View(Op):
     node_name = "ViewBackward0"
     _profile_name = "aten::view"
@@ -29,7 +25,7 @@ class View(Op):
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
         ctx.shape = a.shape
         try:
-            return _view_of(a, a._xp.reshape(a._data, shape))
+            return a._view(a._xp.reshape(a._data, shape))
         except ValueError:
             raise RuntimeError(
                 f"shape '{list(shape)}' is invalid for input of size {a.numel()}"
@@ -48,7 +44,7 @@ class Alias(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        return _view_of(a, a._data)
+        return a._view(a._data)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -67,7 +63,7 @@ class Permute(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
         ctx.inverse = tuple(sorted(range(len(dims)), key=dims.__getitem__))
-        return _view_of(a, a._xp.permute_dims(a._data, dims))
+        return a._view(a._xp.permute_dims(a._data, dims))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -91,7 +87,7 @@ class Unsqueeze(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
         ctx.dim = dim
-        return _view_of(a, a._xp.expand_dims(a._data, axis=dim))
+        return a._view(a._xp.expand_dims(a._data, axis=dim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -105,7 +101,7 @@ class Squeeze(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
         ctx.shape = a.shape
-        return _view_of(a, a._xp.squeeze(a._data, axis=dims) if dims else a._data)
+        return a._view(a._xp.squeeze(a._data, axis=dims) if dims else a._data)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -129,7 +125,7 @@ class Expand(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
         ctx.shape = a.shape
-        return _view_of(a, a._xp.broadcast_to(a._data, shape))
+        return a._view(a._xp.broadcast_to(a._data, shape))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -221,7 +217,7 @@ class Unbind(Op):
         views = []
         for i in range(a.shape[dim]):
             index[dim] = i
-            views.append(_view_of(a, a._data[tuple(index)]))
+            views.append(a._view(a._data[tuple(index)]))
         return tuple(views)
 
     @staticmethod
@@ -237,7 +233,7 @@ class _BasicIndex(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
-        return _view_of(a, a._data[(*key, ...)])  # the trailing ... keeps 0-d results views
+        return a._view(a._data[(*key, ...)])  # the trailing ... keeps 0-d results views
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
