@@ -16,7 +16,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-from . import _methods, autograd, nn, optim
+from . import _methods, autograd, course, nn, optim
 from ._creation import (
     arange,
     empty,

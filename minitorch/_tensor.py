@@ -28,8 +28,6 @@ from .backend import namespace, to_numpy
 
 __all__ = ["Size", "Tensor"]
 
-_state = grad_mode._state
-
 
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``minitorch.Size([2, 3])``.
@@ -95,7 +93,7 @@ class Tensor:
         self._hooks = None
         self._post_acc_hooks = None
         self._accumulator = None
-        self._inference = _state.inference
+        self._inference = grad_mode._state.inference
 
     @classmethod
     def _make(cls, array: Any) -> Tensor:
@@ -503,7 +501,7 @@ class Tensor:
         copy of the old values so what it saved for backward stays valid.
         """
         check_inplace_allowed(self)
-        records = _state.grad_enabled and (
+        records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
         if not records:
             with grad_mode.no_grad():
@@ -597,7 +595,7 @@ class Tensor:
     def __setitem__(self, key: Any, value: Any) -> None:
         from .ops.inplace import CopySlices
 
-        if _state.grad_enabled and self.grad_fn is None and self._requires_grad:
+        if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
             raise RuntimeError(  # torch writes through a view of the leaf
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation.")
@@ -638,12 +636,12 @@ def _check_view_fresh(view: Tensor) -> None:
 
 def check_inplace_allowed(t: Tensor) -> None:
     """torch's rules for modifying a tensor in place under the current grad mode."""
-    if t._inference and not _state.inference:
+    if t._inference and not grad_mode._state.inference:
         raise RuntimeError(
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
             "make a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
-    if not _state.grad_enabled:
+    if not grad_mode._state.grad_enabled:
         return
     if t.grad_fn is None and t._requires_grad:
         raise RuntimeError(

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .. import course
 from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
 from .graph import AccumulateGrad, Node
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["accumulate_into_leaf", "execute", "observe"]
 
-_state = grad_mode._state
+
 Edge = tuple[Node, int]
 _observers: list[Callable[..., None]] = []
 _accumulate_lock = threading.Lock()
@@ -49,6 +50,7 @@ def observe(callback: Callable[..., None]) -> Iterator[None]:
         _observers.remove(callback)
 
 
+@course.seam
 def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     """Count each reachable node's incoming edges; also return the nodes in post-order
     (every node after all nodes it leads to)."""
@@ -86,6 +88,7 @@ def _prune(order: list[Node], targets: set[Node]) -> tuple[set[Node], dict[Node,
     return needed, deps
 
 
+@course.seam
 def execute(
     roots: Sequence[Edge],
     root_grads: Sequence[Tensor],
@@ -117,8 +120,8 @@ def execute(
     if observer:
         observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
     with quiet():  # inf/nan in backward stay silent, as in torch
-        previous = _state.grad_enabled
-        _state.grad_enabled = create_graph
+        previous = grad_mode._state.grad_enabled
+        grad_mode._state.grad_enabled = create_graph
         try:
             while ready:
                 _, node = heapq.heappop(ready)
@@ -149,7 +152,7 @@ def execute(
                     if left == 0:
                         heapq.heappush(ready, (-child._seq, child))
         finally:
-            _state.grad_enabled = previous
+            grad_mode._state.grad_enabled = previous
     return [captured.get(edge) for edge in capture] if capture is not None else []
 
 
@@ -253,8 +256,8 @@ def _accumulate(variable: Tensor, grad: Tensor) -> None:
         grad = grad.to(variable.dtype)
     old = variable._grad
     if old is None:
-        variable._grad = grad if _state.grad_enabled else grad._detached_copy()
-    elif _state.grad_enabled:
+        variable._grad = grad if grad_mode._state.grad_enabled else grad._detached_copy()
+    elif grad_mode._state.grad_enabled:
         variable._grad = old + grad
     else:
         old._accumulate_(grad)

@@ -36,8 +36,6 @@ from .graph import Node, SavedTensor
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "once_differentiable"]
 
-_state = grad_mode._state
-
 
 class FunctionCtx:
     """What ``forward`` and ``backward`` share: saved tensors, flags and your own attributes."""
@@ -211,9 +209,10 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
-    record = _state.grad_enabled and any(isinstance(a, T.Tensor) and a.requires_grad for a in args)
+    needs = tuple(isinstance(a, T.Tensor) and a.requires_grad for a in args)
+    record = grad_mode._state.grad_enabled and any(needs)
     node = cls._backward_cls()
-    node.needs_input_grad = tuple(isinstance(a, T.Tensor) and a.requires_grad for a in args)
+    node.needs_input_grad = needs
     outputs = _run_forward(cls, node, args, kwargs)
     if not record:
         return outputs
@@ -225,8 +224,8 @@ def _apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
 def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
     if cls._trusted:
         return cls.forward(node, *args, **kwargs)
-    saved = _state.grad_enabled
-    _state.grad_enabled = False
+    saved = grad_mode._state.grad_enabled
+    grad_mode._state.grad_enabled = False
     try:
         if cls.setup_context is not None:
             out = cls.forward(*args, **kwargs)
@@ -234,7 +233,7 @@ def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwar
             return out
         return cls.forward(node, *args, **kwargs)
     finally:
-        _state.grad_enabled = saved
+        grad_mode._state.grad_enabled = saved
 
 
 def _link(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
@@ -319,7 +318,7 @@ def once_differentiable(
     def wrapper(ctx: Any, *grads: Any) -> Any:
         with grad_mode.no_grad():
             result = backward(ctx, *grads)
-        if not (_state.grad_enabled and any(isinstance(g, T.Tensor) and g.requires_grad
+        if not (grad_mode._state.grad_enabled and any(isinstance(g, T.Tensor) and g.requires_grad
                                              for g in grads)):
             return result
         return _after_delayed_error(result, grads)

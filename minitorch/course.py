@@ -1,0 +1,117 @@
+"""Seams: where the course's students plug their own pieces into minitorch.
+
+Each chapter of the course rebuilds one piece of minitorch (the engine, ``apply``, the
+grad-mode state, the saved-tensor check, ...). A seam is a module attribute that minitorch
+always looks up when it calls it, so a student's function can stand in for the reference:
+
+>>> import minitorch
+>>> from minitorch import course
+>>> from minitorch.autograd import engine
+>>> with course.plug(engine, "discover", lambda roots: ({}, [])):
+...     engine.discover is not course.reference(engine, "discover")
+True
+>>> engine.discover is course.reference(engine, "discover")
+True
+
+A reference declared with ``@course.seam`` can also be switched off: while grading, calling
+it (even through a reference the student kept) raises, so delegating to minitorch earns
+nothing.
+
+>>> with course.switched_off("engine.discover"):
+...     engine.discover([])
+Traceback (most recent call last):
+...
+minitorch.course.SwitchedOff: minitorch's engine.discover is switched off here: write your own
+>>> course.reset()   # restores every seam and switches every reference back on
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any, TypeVar
+
+__all__ = ["SwitchedOff", "plug", "reference", "reset", "seam", "seams", "switched_off"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_seams: dict[str, tuple[ModuleType, str, Any]] = {}  # "engine.execute" -> (module, attr, ref)
+_plugged: list[tuple[ModuleType, str, Any]] = []  # (module, attr, value to put back)
+_off: set[str] = set()
+
+
+class SwitchedOff(RuntimeError):
+    """Raised by a reference piece of minitorch while it is switched off."""
+
+
+def _seam_name(module: ModuleType | str, attr: str) -> str:
+    name = module if isinstance(module, str) else module.__name__
+    return f"{name.removeprefix('minitorch.').removeprefix('autograd.')}.{attr}"
+
+
+def seam(func: F) -> F:
+    """Declare a module-level function of minitorch as a seam (a decorator).
+
+    The function then refuses to run while switched off; callers inside minitorch must look
+    it up on its module at each call (``engine.execute(...)``), so that ``plug`` reaches them.
+    """
+    module = __import__(func.__module__, fromlist=["_"])
+    name = _seam_name(module, func.__name__)
+
+    @functools.wraps(func)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        if _off and name in _off:
+            raise SwitchedOff(f"minitorch's {name} is switched off here: write your own")
+        return func(*args, **kwargs)
+
+    _seams[name] = (module, func.__name__, guarded)
+    return guarded  # type: ignore[return-value]
+
+
+def seams() -> list[str]:
+    """The names of every declared seam, e.g. ``"engine.execute"``."""
+    return sorted(_seams)
+
+
+def reference(module: ModuleType, attr: str) -> Any:
+    """minitorch's own value of a seam (what ``reset`` puts back)."""
+    return _seams[_seam_name(module, attr)][2]
+
+
+@contextmanager
+def plug(module: ModuleType, attr: str, replacement: Any) -> Iterator[Any]:
+    """Replace ``module.attr`` with ``replacement`` inside the block, then put it back."""
+    previous = getattr(module, attr)
+    entry = (module, attr, previous)
+    _plugged.append(entry)
+    setattr(module, attr, replacement)
+    try:
+        yield replacement
+    finally:
+        setattr(module, attr, previous)
+        if entry in _plugged:
+            _plugged.remove(entry)
+
+
+@contextmanager
+def switched_off(*names: str) -> Iterator[None]:
+    """Make the named reference seams raise ``SwitchedOff`` inside the block."""
+    unknown = [n for n in names if n not in _seams]
+    if unknown:
+        raise KeyError(f"no such seam: {unknown}; the seams are {seams()}")
+    added = [n for n in names if n not in _off]
+    _off.update(added)
+    try:
+        yield
+    finally:
+        _off.difference_update(added)
+
+
+def reset() -> None:
+    """Restore every plugged seam to what it was, and switch every reference back on."""
+    while _plugged:
+        module, attr, previous = _plugged.pop()
+        setattr(module, attr, previous)
+    _off.clear()
