@@ -13,6 +13,9 @@ nbgrader and read the scores from the gradebook::
 from __future__ import annotations
 
 import copy
+import csv
+import subprocess
+import sysconfig
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,3 +176,20 @@ def _succeed(result: dict, step: str) -> None:
     if not result["success"]:
         raise AssertionError(f"nbgrader {step} failed:\n{result.get('log', '')}"
                              f"{result.get('error', '')}")
+
+
+def nbgrader(root: Path, *args: str) -> str:
+    """Run the nbgrader command line in ``root``, the way course/README.md does."""
+    use_environment_scripts()
+    command = [str(Path(sysconfig.get_path("scripts")) / "nbgrader"), *args]
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stderr
+
+
+def read_grades(root: Path) -> dict[tuple[str, str], float]:
+    """``nbgrader export`` in ``root``, read back: {(student_id, assignment): score}."""
+    nbgrader(root, "export")
+    with open(root / "grades.csv", newline="") as file:
+        return {(row["student_id"], row["assignment"]): float(row["score"])
+                for row in csv.DictReader(file)}

@@ -1,15 +1,13 @@
 """tools/build_course.py: deterministic releases, drift detection, and an instructor's root
 where the headless nbgrader commands of course/README.md grade a class."""
 
-import csv
 import shutil
-import subprocess
-import sysconfig
 import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
+from grading import nbgrader, read_grades
 
 from tools.build_course import (
     CONFIG_NAME,
@@ -17,7 +15,6 @@ from tools.build_course import (
     REPO,
     main,
     normalise_notebook,
-    use_environment_scripts,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -157,21 +154,6 @@ def test_instructor_root_must_be_outside_the_repository(capsys) -> None:
     assert not inside.exists()
 
 
-def nbgrader(root: Path, *args: str) -> str:
-    """Run the nbgrader command line in ``root``, the way course/README.md does."""
-    use_environment_scripts()
-    command = [str(Path(sysconfig.get_path("scripts")) / "nbgrader"), *args]
-    done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stderr
-
-
-def read_grades(root: Path) -> dict[str, str]:
-    nbgrader(root, "export")
-    with open(root / "grades.csv", newline="") as file:
-        return {row["student_id"]: row["score"] for row in csv.DictReader(file)}
-
-
 @pytest.mark.slow  # nine nbgrader command lines: 20 s on an idle machine, 30+ s under load
 def test_headless_grading_in_an_instructor_root(repo: tuple[Path, Path], tmp_path: Path) -> None:
     solutions, course = repo
@@ -193,7 +175,7 @@ def test_headless_grading_in_an_instructor_root(repo: tuple[Path, Path], tmp_pat
     nbgrader(root, "autograde", "00_demo")
     nbgrader(root, "generate_feedback", "00_demo")
     assert (root / "feedback" / "alice" / "00_demo" / "00_demo.html").is_file()
-    assert read_grades(root) == {"alice": "4.0", "bob": "0.0"}
+    assert read_grades(root) == {("alice", "00_demo"): 4, ("bob", "00_demo"): 0}
 
     # Re-release after a fix to a hidden test: the graded work and the config are kept.
     (root / CONFIG_NAME).write_text((root / CONFIG_NAME).read_text() + "# mine\n")
@@ -203,4 +185,4 @@ def test_headless_grading_in_an_instructor_root(repo: tuple[Path, Path], tmp_pat
     assert (root / CONFIG_NAME).read_text().endswith("# mine\n")
     nbgrader(root, "generate_assignment", "00_demo", "--force")
     nbgrader(root, "autograde", "00_demo", "--force")
-    assert read_grades(root) == {"alice": "3.0", "bob": "0.0"}
+    assert read_grades(root) == {("alice", "00_demo"): 3, ("bob", "00_demo"): 0}

@@ -1,12 +1,15 @@
 """Every chapter in solutions/: its committed release is current, and nbgrader grades it
-right (the solution earns full marks, the untouched release 0)."""
+right (the solution earns full marks; the untouched release and one with its test cells
+edited to `pass` earn 0), alone and all together in one instructor root."""
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from grading import CourseRoot, grade_cells
+from grading import CourseRoot, grade_cells, nbgrader, passify_tests, read_grades
+from nbgrader.api import Gradebook
 
 from tools.build_course import (
     CONFIG_NAME,
@@ -22,6 +25,7 @@ from tools.build_course import (
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
+    pytest.mark.filterwarnings("ignore::nbformat.validator.MissingIDFieldWarning"),
 ]
 
 CHAPTERS = find_sources(SOLUTIONS)
@@ -64,9 +68,40 @@ def test_solution_full_marks_release_zero(assignment_id: str, tmp_path: Path) ->
     assert release.total == 0, release.by_grade_id
     # What a student sees: the release fails every test cell, even before hidden tests return.
     assert root.validate("release", invert=True) == {}
+    # Test cells edited to `pass` are restored from the gradebook, hidden tests included.
+    passified = root.grade("passified", passify_tests(root.release()))
+    assert passified.total == 0, passified.by_grade_id
 
 
 def test_check_command_passes_on_the_repository() -> None:
     done = subprocess.run([sys.executable, str(REPO / "tools" / "build_course.py"), "--check"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow  # every chapter generated, autograded twice and exported: about a minute
+@pytest.mark.skipif(not CHAPTERS, reason="no chapter in solutions/ yet")
+def test_every_chapter_in_one_instructor_root(tmp_path: Path) -> None:
+    """The instructor's whole round trip of course/README.md, all chapters in one root:
+    alice hands in every solution notebook, bob every untouched release."""
+    root = tmp_path / "class"
+    build = [sys.executable, str(REPO / "tools" / "build_course.py"), "--instructor-root"]
+    subprocess.run([*build, str(root)], check=True, capture_output=True, timeout=600)
+    expected = {}
+    for assignment_id in CHAPTERS:
+        nbgrader(root, "generate_assignment", assignment_id)
+        for student, step in (("alice", "source"), ("bob", "release")):
+            folder = root / "submitted" / student / assignment_id
+            shutil.copytree(root / step / assignment_id, folder)
+        nbgrader(root, "autograde", assignment_id)
+        expected[("bob", assignment_id)] = 0.0
+    grades = read_grades(root)
+    assert {key: score for key, score in grades.items() if key[0] == "bob"} == expected
+    for assignment_id in CHAPTERS:
+        assert grades[("alice", assignment_id)] > 0
+        assert grades[("alice", assignment_id)] == _max_score(root, assignment_id)
+
+
+def _max_score(root: Path, assignment_id: str) -> float:
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gradebook:
+        return gradebook.find_assignment(assignment_id).max_score
