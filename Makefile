@@ -33,6 +33,7 @@ course-build: $(VENV)/.installed-course
 
 bench: $(VENV)/.installed-test
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/course.py
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
