@@ -6,7 +6,17 @@
 # so the committed release and a real class are built with the same settings.
 # It holds no paths: the course root is the directory nbgrader runs in.
 
+import sys
+from pathlib import Path
+
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+from nbgrader.preprocessors import GetGrades
+
 c = get_config()  # noqa: F821  (traitlets provides get_config when it loads this file)
+
+# The course's nbgrader plug-ins sit beside this file (integrity.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from integrity import HideHiddenTests  # noqa: E402
 
 # Files that are never copied from source/ to release/ or collected from a submission.
 c.CourseDirectory.ignore = [
@@ -44,3 +54,7 @@ c.FileNameCollectorPlugin.named_regexp = (
     r".*/extracted/(?P<student_id>[^/]+)/(?:.*/)?(?P<file_id>[^/]+\.ipynb)$"
 )
 c.ZipCollectApp.strict = True
+
+# Feedback HTML is made from the autograded notebook, which holds the hidden tests again:
+# strip them, and every output line quoting them, before students see it.
+c.GenerateFeedback.preprocessors = [HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]

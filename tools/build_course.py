@@ -33,6 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 SOLUTIONS = REPO / "solutions"
 COURSE = REPO / "course"
 CONFIG_NAME = "nbgrader_config.py"
+PLUGINS = ("integrity.py",)  # nbgrader plug-ins the config loads from beside it
 ASSIGNMENT_ID = re.compile(r"^\d\d_[a-z0-9_]+$")
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 # Cell metadata jupytext adds to keep the .py layout; meaningless in a notebook.
@@ -255,14 +256,17 @@ def write_course(course: Path, expected: Files, ids: Sequence[str], prune: bool)
 def make_instructor_root(root: Path, sources: Mapping[str, Path], config_file: Path) -> None:
     """Create or refresh an nbgrader course root outside the repository to grade a class in.
 
-    It gets ``source/<id>/`` for each source and, if it has none yet, the course's
-    nbgrader_config.py; graded work already there (gradebook.db, submitted/, ...) is kept.
+    It gets ``source/<id>/`` for each source, the course's nbgrader plug-ins and, if it has
+    none yet, the course's nbgrader_config.py; graded work already there (gradebook.db,
+    submitted/, ...) is kept.
     """
     root = root.expanduser().resolve()
     if root == REPO or REPO in root.parents:
         raise BuildError(f"{root} is inside the repository: grade a class outside it")
     for path in sources.values():
         write_source(root, path)
+    for plugin in PLUGINS:  # code, not settings: always the repository's
+        shutil.copyfile(config_file.parent / plugin, root / plugin)
     config = root / CONFIG_NAME
     if not config.exists():
         shutil.copyfile(config_file, config)

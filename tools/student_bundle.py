@@ -3,8 +3,8 @@
 solutions/ (answers and hidden tests) lives in this repository, so the repository is not what
 students get. The bundle holds the committed release (`course/<id>/`), the `minitorch`
 package and what installs it; never solutions/, tests/, tools/ or the instructor's files.
-It is refused if any file in it holds a solution or hidden-test marker, or the text of a
-hidden test.
+It is refused if any file in it holds a solution or hidden-test marker, or an assertion
+of a hidden test.
 
     python tools/student_bundle.py dist/autograd-course.zip
 """
@@ -21,11 +21,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 INCLUDED = ["minitorch", "course", "LICENSE", "pyproject.toml", "Makefile", "environment.yml"]
-INSTRUCTOR_ONLY = {"course/nbgrader_config.py", "course/README.md"}
+INSTRUCTOR_ONLY = {"course/nbgrader_config.py", "course/integrity.py", "course/README.md"}
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 BLOCK = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)\n(.*?)### END \1", re.S)
 PREFIX = "autograd-course"
-MIN_SECRET_LENGTH = 16
 STUDENT_README = """\
 # The autograd course
 
@@ -51,14 +50,14 @@ def bundle_files(repo: Path = REPO) -> list[str]:
 
 
 def secrets(sources: Iterable[Path]) -> list[str]:
-    """Texts that must never reach a student: the markers, and every line of every hidden-test
-    block in ``sources`` (solutions/*.py) long enough to be that test's own (not a lone ``)``)."""
+    """Texts that must never reach a student: the markers, and every assertion of every
+    hidden-test block in ``sources`` (solutions/*.py), where the expected values are."""
     found = list(MARKERS)
     for source in sources:
         for kind, body in BLOCK.findall(source.read_text()):
             if kind == "HIDDEN TESTS":
                 found += [line.strip() for line in body.splitlines()
-                          if len(line.strip()) >= MIN_SECRET_LENGTH]
+                          if line.strip().startswith("assert ")]
     return found
 
 

@@ -164,6 +164,12 @@ class CourseRoot:
                 notebook=nbformat.read(self._path("autograded", student_id), as_version=4),
             )
 
+    def feedback(self, student_id: str) -> str:
+        """``nbgrader generate_feedback`` for an autograded student: the HTML they get."""
+        _succeed(self._api().generate_feedback(self.assignment_id, student_id),
+                 "generate_feedback")
+        return self._path("feedback", student_id).with_suffix(".html").read_text()
+
     def grade(
         self, student_id: str, nb: NotebookNode, config: Mapping[str, Any] | None = None
     ) -> Grades:

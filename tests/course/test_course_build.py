@@ -12,6 +12,7 @@ from grading import nbgrader, read_grades
 from tools.build_course import (
     CONFIG_NAME,
     COURSE,
+    PLUGINS,
     REPO,
     main,
     normalise_notebook,
@@ -30,9 +31,15 @@ def repo(tmp_path: Path) -> tuple[Path, Path]:
     """A copy of the demo's solutions/ and an empty course/ holding the course's config."""
     solutions, course = tmp_path / "solutions", tmp_path / "course"
     shutil.copytree(FIXTURES, solutions)
-    course.mkdir()
-    shutil.copyfile(COURSE / CONFIG_NAME, course / CONFIG_NAME)
+    copy_config(course)
     return solutions, course
+
+
+def copy_config(course: Path) -> None:
+    """Give ``course`` the course's nbgrader configuration and the plug-ins it loads."""
+    course.mkdir()
+    for name in (CONFIG_NAME, *PLUGINS):
+        shutil.copyfile(COURSE / name, course / name)
 
 
 def build(solutions: Path, course: Path, *args: str) -> int:
@@ -41,7 +48,8 @@ def build(solutions: Path, course: Path, *args: str) -> int:
 
 def snapshot(course: Path) -> dict[str, bytes]:
     return {p.relative_to(course).as_posix(): p.read_bytes()
-            for p in sorted(course.rglob("*")) if p.is_file() and p.name != CONFIG_NAME}
+            for p in sorted(course.rglob("*"))
+            if p.is_file() and p.name not in (CONFIG_NAME, *PLUGINS) and p.suffix != ".pyc"}
 
 
 def test_regenerating_is_byte_identical(repo: tuple[Path, Path], tmp_path: Path) -> None:
@@ -102,8 +110,7 @@ def test_check_reports_drift(repo: tuple[Path, Path], capsys: pytest.CaptureFixt
 
 def test_explicit_ids_and_duplicates(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     course = tmp_path / "course"
-    course.mkdir()
-    shutil.copyfile(COURSE / CONFIG_NAME, course / CONFIG_NAME)
+    copy_config(course)
     source = tmp_path / "01_ids.py"
     source.write_text('# %% [markdown] id="intro"\n# hi\n\n# %%\nx = 1\n')
     assert build(tmp_path, course) == 0
@@ -160,7 +167,7 @@ def test_headless_grading_in_an_instructor_root(repo: tuple[Path, Path], tmp_pat
     build(solutions, course)
     root = tmp_path / "class"
     assert build(solutions, course, "--instructor-root", str(root)) == 0
-    assert sorted(p.name for p in root.iterdir()) == [CONFIG_NAME, "source"]
+    assert sorted(p.name for p in root.iterdir()) == sorted([CONFIG_NAME, *PLUGINS, "source"])
 
     nbgrader(root, "generate_assignment", "00_demo")
     assert snapshot(root / "release") == snapshot(course)  # the committed release, to the byte

@@ -5,13 +5,17 @@ The demo (tests/course/fixtures/00_demo.py) has exercises `square` and `mean`, e
 warns inside a graded cell, as minitorch does where torch does.
 """
 
+import re
 import sys
+from html import unescape
 from pathlib import Path
 
 import nbformat
 import pytest
 from grading import CourseRoot, delete_cells, edit_cells, grade_cells, passify_tests
 from nbclient import NotebookClient
+
+from course.integrity import HIDDEN_FAILURE
 
 # nbgrader's own: its gradebook session warns, and the test cells it puts back have no id.
 pytestmark = [
@@ -146,3 +150,17 @@ def test_infinite_loop_times_out_and_grading_goes_on(demo: CourseRoot) -> None:
     grades = demo.grade("loops", nb, {"Execute": {"timeout": 3}})
     assert grades.by_grade_id == {**FULL, **SQUARE_LOST}
     assert "CellTimeoutError" in grades.errors()
+
+
+def test_feedback_hides_the_hidden_tests(demo: CourseRoot) -> None:
+    # A wrong square fails its visible test; a wrong mean passes the visible test (mean([1, 2,
+    # 3]) == 2) and fails only hidden ones, whose code and message must not reach the student.
+    wrong = {"square": "def square(x):\n    return x + x",
+             "mean": "def mean(xs):\n    return xs[len(xs) // 2]"}
+    grades = demo.grade("hedda", edit_cells(demo.release(), wrong))
+    assert grades.by_grade_id["mean_visible"] == 1 and grades.by_grade_id["mean_hidden"] == 0
+    html = unescape(re.sub(r"<[^>]+>", "", demo.feedback("hedda")))  # the text a student reads
+    for secret in ("square(-2)", "mean(values)", "== 2.5", "BEGIN HIDDEN TESTS"):
+        assert secret not in html, secret
+    assert HIDDEN_FAILURE in html
+    assert "square(3) == 9" in html  # the visible test that failed is still shown
