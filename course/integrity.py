@@ -9,12 +9,32 @@ that a hidden test failed.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import math
+import os
 import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import nbformat
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
+from nbclient.exceptions import DeadKernelError
 from nbformat import NotebookNode
 from nbformat.v4 import new_output
-from nbgrader.preprocessors import ClearHiddenTests
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import ClearHiddenTests, Execute
+from traitlets import Bool, Integer
+
+import minitorch.course
+from minitorch.course import OBSERVATION_MIME
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 HIDDEN_FAILURE = "A hidden test failed. Hidden tests are not shown; the visible ones are above."
@@ -64,3 +84,201 @@ def _scrub(output: NotebookNode, hidden: list[str]) -> NotebookNode:
         output.text = "".join(line for line in output.text.splitlines(keepends=True)
                               if not _quotes(line, hidden))
     return output
+
+
+# ---------------------------------------------------------------- the student's kernel, sandboxed
+
+SANDBOX_LAUNCHER = """
+import json, os, resource, subprocess, sys
+options, command = json.loads(sys.argv[1]), sys.argv[2:]
+def mount(*args):
+    subprocess.run(["mount", *args], check=True, capture_output=True)
+for path in options["read_only"]:
+    mount("--bind", path, path)
+    mount("-o", "remount,bind,ro", path)
+for path in options["hidden"]:
+    mount("-t", "tmpfs", "-o", "size=4k,mode=000", "none", path)
+limit = options["memory_bytes"]
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+os.execvp("setpriv", ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs",
+                      *command])
+"""
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How a student's kernel is confined: paths it cannot see (the course root: gradebook,
+    sources, other submissions), paths it cannot write (the Python installation, minitorch),
+    and its address-space limit. Mounts need Linux user namespaces (``unshare``)."""
+
+    hidden: tuple[str, ...]
+    read_only: tuple[str, ...]
+    memory_bytes: int
+
+    def wrap(self, command: list[str]) -> list[str]:
+        """The kernel command, run inside a private mount namespace without capabilities."""
+        options = json.dumps({"hidden": self.hidden, "read_only": self.read_only,
+                              "memory_bytes": self.memory_bytes})
+        return ["unshare", "--user", "--map-root-user", "--mount", "--",
+                sys.executable, "-c", SANDBOX_LAUNCHER, options, *command]
+
+
+@functools.cache
+def namespaces_available() -> bool:
+    """Whether this machine lets an unprivileged process mount in its own namespace."""
+    if not (shutil.which("unshare") and shutil.which("setpriv")):
+        return False
+    probe = ["unshare", "--user", "--map-root-user", "--mount", "--",
+             "mount", "-t", "tmpfs", "none", tempfile.gettempdir()]
+    return subprocess.run(probe, capture_output=True).returncode == 0
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel manager whose kernels start inside ``sandbox`` (None: unconfined)."""
+
+    sandbox: Sandbox | None = None
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        command = super().format_kernel_cmd(extra_arguments)
+        return self.sandbox.wrap(command) if self.sandbox else command
+
+
+# ------------------------------------------------------ grading that the kernel cannot talk round
+
+class GuardedExecute(Execute):
+    """nbgrader's Execute, made to grade code that may try to cheat.
+
+    - The kernel runs in a scratch copy of the submission's files, outside the course root,
+      inside a ``Sandbox`` where the course root is hidden, Python and minitorch are
+      read-only, and memory is limited; IPython and matplotlib keep their files in scratch.
+    - A kernel that dies (``os._exit``, a crash, memory) is restarted and grading goes on:
+      the cells that ran keep their points.
+    - Each test cell's observations (``minitorch.course.observe`` in hidden tests) must match
+      those of the instructor's solution, compared here, outside the kernel: a test cell that
+      the kernel skipped, rewrote or talked round scores 0.
+    """
+
+    memory_limit_mb = Integer(4096, help="Address-space limit of a student's kernel.").tag(
+        config=True)
+    require_sandbox = Bool(False, help="Refuse to grade when the sandbox is unavailable.").tag(
+        config=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["kernel_manager_class"] = SandboxedKernelManager
+        super().__init__(**kwargs)
+        self._expected: dict[str, list] | None = None
+        self._scratch: str | None = None
+
+    def preprocess(self, nb: NotebookNode, resources: dict[str, Any],
+                   km: Any = None) -> tuple[NotebookNode, dict[str, Any]]:
+        folder = resources.get("metadata", {}).get("path") or "."
+        if "nbgrader" in resources and self._expected is None:
+            self._expected = self._solution_observations(resources)
+        with tempfile.TemporaryDirectory(prefix="grading-") as scratch:
+            shutil.copytree(folder, scratch, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("*.ipynb", ".*"))
+            self._scratch = scratch
+            resources.setdefault("metadata", {})["path"] = scratch
+            try:
+                return super().preprocess(nb, resources, km)
+            finally:
+                resources["metadata"]["path"] = folder
+                self._expected = None
+
+    def create_kernel_manager(self) -> Any:
+        km = super().create_kernel_manager()
+        km.sandbox = self._sandbox()
+        return km
+
+    async def async_start_new_kernel(self, **kwargs: Any) -> None:
+        private = {name: os.path.join(self._scratch or ".", folder)
+                   for name, folder in (("IPYTHONDIR", ".ipython"), ("MPLCONFIGDIR", ".mpl"))}
+        kwargs.setdefault("env", {**os.environ, **private, "PYTHONNOUSERSITE": "1"})
+        await super().async_start_new_kernel(**kwargs)
+
+    start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds the sync one early
+
+    def _sandbox(self) -> Sandbox | None:
+        if not namespaces_available():
+            if self.require_sandbox:
+                raise RuntimeError("the grading sandbox needs Linux user namespaces (unshare)")
+            self.log.warning("No sandbox (unshare unavailable): kernels can read the course root")
+            return None
+        root = Path(CourseDirectory(config=self.config).root).resolve()
+        package = Path(minitorch.course.__file__).resolve().parent
+        read_only = {sys.prefix, sys.base_prefix, str(package.parent), str(Path.home())}
+        return Sandbox(hidden=(str(root),),
+                       read_only=tuple(sorted(p for p in read_only if not _inside(root, p))),
+                       memory_bytes=self.memory_limit_mb * 2**20)
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict[str, Any],
+                        index: int) -> tuple[NotebookNode, dict[str, Any]]:
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            cell.outputs.append(new_output("error", ename="DeadKernelError", evalue=KERNEL_DIED,
+                                           traceback=[KERNEL_DIED]))
+            run_sync(self.km.restart_kernel)(now=True)
+            run_sync(self.kc.wait_for_ready)(timeout=self.startup_timeout)
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        expected = (self._expected or {}).get(grade_id)
+        if expected and not same(observations(cell), expected):
+            cell.outputs.append(new_output("error", ename="HiddenCheckFailed",
+                                           evalue=MISMATCH, traceback=[MISMATCH]))
+        return cell, resources
+
+    def _solution_observations(self, resources: dict[str, Any]) -> dict[str, list]:
+        """What the instructor's notebook observes in each test cell, cached beside the
+        gradebook (hidden from kernels) and keyed by the source's hash."""
+        coursedir = CourseDirectory(config=self.config)
+        info = resources["nbgrader"]
+        folder = Path(coursedir.format_path(coursedir.source_directory, ".", info["assignment"]))
+        source = folder / f"{info['notebook']}.ipynb"
+        digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+        cache = Path(coursedir.root) / ".observations" / f"{info['assignment']}-{digest}.json"
+        if cache.exists():
+            return json.loads(cache.read_text())
+        solution = nbformat.read(source, as_version=4)
+        runner = GuardedExecute(config=self.config)
+        runner._expected = {}
+        runner.preprocess(solution, {"metadata": {"path": str(folder)}})
+        found = {cell.metadata.nbgrader.grade_id: observations(cell) for cell in solution.cells
+                 if cell.metadata.get("nbgrader", {}).get("grade")}
+        cache.parent.mkdir(exist_ok=True)
+        cache.write_text(json.dumps(found))
+        return found
+
+
+KERNEL_DIED = ("The kernel died while running this cell (os._exit, a crash, or its memory "
+               "limit); grading went on in a fresh kernel.")
+MISMATCH = "A hidden check did not find the solution's results in this cell."
+
+
+def _inside(root: Path, path: str) -> bool:
+    return root == Path(path) or root in Path(path).parents
+
+
+def observations(cell: NotebookNode) -> list:
+    """The values a cell's code sent with ``minitorch.course.observe``, in order."""
+    return [output.data[OBSERVATION_MIME] for output in cell.get("outputs", [])
+            if output.output_type == "display_data" and OBSERVATION_MIME in output.get("data", {})]
+
+
+def same(actual: Any, expected: Any) -> bool:
+    """Equal observations; floats equal to a relative 1e-6 (other algorithms round otherwise).
+
+    >>> same([1.0, {"dict": [["a", 2]]}], [1.0000000001, {"dict": [["a", 2]]}])
+    True
+    >>> same([1.0], [1.1]), same([True], [1.0]), same([1, 2], [1])
+    (False, False, False)
+    """
+    if isinstance(expected, float) and type(actual) in (float, int):
+        return math.isclose(actual, expected, rel_tol=1e-6, abs_tol=1e-9)
+    if type(actual) is not type(expected):
+        return False
+    if isinstance(expected, list):
+        return len(actual) == len(expected) and all(map(same, actual, expected))
+    if isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(same(actual[k], expected[k])
+                                                         for k in expected)
+    return actual == expected

@@ -9,14 +9,21 @@
 import sys
 from pathlib import Path
 
-from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
-from nbgrader.preprocessors import GetGrades
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+from nbgrader.preprocessors import (
+    AssignLatePenalties,
+    CheckCellMetadata,
+    GetGrades,
+    IgnorePattern,
+    LimitOutput,
+    SaveAutoGrades,
+)
 
 c = get_config()  # noqa: F821  (traitlets provides get_config when it loads this file)
 
 # The course's nbgrader plug-ins sit beside this file (integrity.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from integrity import HideHiddenTests  # noqa: E402
+from integrity import GuardedExecute, HideHiddenTests  # noqa: E402
 
 # Files that are never copied from source/ to release/ or collected from a submission.
 c.CourseDirectory.ignore = [
@@ -58,3 +65,17 @@ c.ZipCollectApp.strict = True
 # Feedback HTML is made from the autograded notebook, which holds the hidden tests again:
 # strip them, and every output line quoting them, before students see it.
 c.GenerateFeedback.preprocessors = [HideHiddenTests, GetGrades, CSSHTMLHeaderPreprocessor]
+
+# Student code runs in the same kernel as the tests and could talk them round. Autograde runs
+# each notebook with GuardedExecute instead of nbgrader's Execute (see course/README.md, "What
+# autograding defends against"): a sandboxed kernel in a scratch folder, a restart when the
+# kernel dies, and hidden checks compared outside the kernel. The rest is nbgrader's default.
+c.Autograde.autograde_preprocessors = [
+    GuardedExecute,
+    IgnorePattern,
+    ClearMetadataPreprocessor,
+    LimitOutput,
+    SaveAutoGrades,
+    AssignLatePenalties,
+    CheckCellMetadata,
+]

@@ -1,0 +1,155 @@
+"""Autograding that a cheating submission cannot talk round (course/integrity.py, issue #7).
+
+Each cheat below solves nothing; plain nbgrader would give some of them full marks. Graded
+with the course's configuration, each scores 0, while honest work keeps its points, even
+from a notebook whose kernel dies half-way.
+"""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from grading import CourseRoot, edit_cells
+
+from course.integrity import namespaces_available, same
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
+    pytest.mark.filterwarnings("ignore::nbformat.validator.MissingIDFieldWarning"),
+]
+
+DEMO = Path(__file__).parent / "fixtures" / "00_demo.py"
+FULL = {"square_visible": 1, "square_hidden": 1, "mean_visible": 1, "mean_hidden": 1}
+WRONG = "def square(x):\n    return 0\n\ndef mean(xs):\n    return 0\n"
+needs_sandbox = pytest.mark.skipif(not namespaces_available(),
+                                   reason="the grading sandbox needs Linux user namespaces")
+
+
+def cheat(code: str) -> dict[str, str]:
+    """A submission whose first answer cell holds ``code`` and wrong answers."""
+    return {"square": textwrap.dedent(code) + "\n" + WRONG,
+            "mean": "def mean(xs):\n    return 0"}
+
+
+CHEATS = {
+    "input-transformer": """
+        get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])
+    """,
+    "ast-transformer": """
+        import ast
+
+        class DropAsserts(ast.NodeTransformer):
+            def visit_Assert(self, node):
+                return ast.Pass()
+
+        get_ipython().ast_transformers.append(DropAsserts())
+    """,
+    "custom-exception-handler": """
+        get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+    """,
+    "excepthook-and-showtraceback": """
+        import sys
+        sys.excepthook = lambda *args: None
+        get_ipython().showtraceback = lambda *args, **kwargs: None
+    """,
+    "monkeypatched-checks": """
+        import math
+        import numpy as np
+        math.isclose = lambda *args, **kwargs: True
+        np.testing.assert_allclose = lambda *args, **kwargs: None
+        np.allclose = lambda *args, **kwargs: True
+    """,
+    "replaced-code": """
+        import numpy as np
+        np.testing.assert_allclose.__code__ = (lambda *args, **kwargs: None).__code__
+    """,
+    "fake-observations": """
+        import minitorch.course
+        minitorch.course.observe = lambda *values: None
+        observe = minitorch.course.observe
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> CourseRoot:
+    return CourseRoot(tmp_path_factory.mktemp("integrity"), DEMO)
+
+
+@pytest.mark.parametrize("name", CHEATS)
+def test_a_cheat_earns_nothing(demo: CourseRoot, name: str) -> None:
+    grades = demo.grade(f"cheat-{name}", edit_cells(demo.release(), cheat(CHEATS[name])))
+    assert grades.total == 0, grades.by_grade_id
+
+
+@needs_sandbox
+def test_hidden_tests_and_solutions_cannot_be_read(demo: CourseRoot) -> None:
+    # The kernel would read the instructor's notebook (answers and hidden tests) and the
+    # gradebook from the course root, then run the solution's code as its own.
+    notebook = demo.root / "source" / "00_demo" / "00_demo.ipynb"
+    steal_answers = f"""
+        import json
+        source = json.load(open({str(notebook)!r}))
+        for cell in source["cells"]:
+            if cell["metadata"].get("nbgrader", {{}}).get("solution"):
+                exec("".join(cell["source"]))
+    """
+    steal_tests = f"""
+        import sqlite3
+        sqlite3.connect({str(demo.root / "gradebook.db")!r}).execute("select * from source_cell")
+    """
+    code = {"square": textwrap.dedent(steal_answers), "mean": textwrap.dedent(steal_tests)}
+    grades = demo.grade("reader", edit_cells(demo.release(), code))
+    assert grades.total == 0, grades.errors()
+    assert "[square] PermissionError" in grades.errors()
+    assert "[mean] OperationalError: unable to open database file" in grades.errors()
+
+
+@needs_sandbox
+def test_the_kernel_cannot_change_what_later_kernels_run(demo: CourseRoot) -> None:
+    # Writing into minitorch, the installed packages or IPython's start-up folder would
+    # reach every later student (and the solution's own run).
+    tamper = """
+        import pathlib, minitorch, numpy
+        for target in (pathlib.Path(minitorch.__file__), pathlib.Path(numpy.__file__)):
+            with open(target, "a") as file:
+                file.write("# tampered\\n")
+    """
+    code = {"square": textwrap.dedent(tamper) + "\ndef square(x):\n    return x * x"}
+    grades = demo.grade("tamper", edit_cells(demo.release(), code))
+    assert "OSError" in grades.errors() or "Read-only" in grades.errors()
+    assert grades.by_grade_id["square_visible"] == 0
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("os-exit", "import os\nos._exit(0)"),
+    ("sys-exit", "import sys\nsys.exit(3)"),
+    ("memory", "hog = [bytearray(2**30) for _ in range(64)]"),
+])
+def test_a_dying_cell_keeps_the_points_of_what_ran(demo: CourseRoot, name: str, code: str) -> None:
+    answer = {"mean": f"{code}\n\ndef mean(xs):\n    return sum(xs) / len(xs)"}
+    grades = demo.grade(f"dies-{name}", edit_cells(demo.solution(), answer))
+    assert grades.by_grade_id == {**FULL, "mean_visible": 0, "mean_hidden": 0}, grades.errors()
+
+
+def test_an_honest_student_with_warnings_and_widgets_gets_full_marks(demo: CourseRoot) -> None:
+    noisy = """
+        import sys, warnings
+        import ipywidgets
+        from IPython.display import display
+        display(ipywidgets.IntSlider(value=3))
+        warnings.warn("an honest warning", UserWarning)
+        print("and a line on stderr", file=sys.stderr)
+
+        def square(x):
+            return x * x
+    """
+    grades = demo.grade("honest", edit_cells(demo.solution(), {"square": textwrap.dedent(noisy)}))
+    assert grades.by_grade_id == FULL, grades.errors()
+
+
+def test_observations_compare_floats_with_a_tolerance() -> None:
+    assert same([[0.1 + 0.2], {"dict": [["a", 3]]}], [[0.3], {"dict": [["a", 3]]}])
+    assert not same([[0.31]], [[0.3]])
+    assert not same([1, True], [1, 1])
+    assert not same([], [None])
