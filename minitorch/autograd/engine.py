@@ -4,6 +4,7 @@
 recursion, so a chain of 100 000 nodes is fine), counts for each node how many gradients it
 must wait for, and then runs nodes whose count reached zero — latest-created first, as torch
 does — summing the gradients that arrive at the same node. Leaves accumulate into ``.grad``.
+``use`` plugs in another engine (the course's students write their own).
 
 >>> import minitorch
 >>> x = minitorch.tensor(3., requires_grad=True)
@@ -15,6 +16,7 @@ tensor(7.)
 from __future__ import annotations
 
 import heapq
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -28,7 +30,7 @@ from .graph import AccumulateGrad, Node
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
-__all__ = ["accumulate_into_leaf", "execute", "observe"]
+__all__ = ["accumulate_into_leaf", "discover", "execute", "observe", "use"]
 
 
 Edge = tuple[Node, int]
@@ -154,6 +156,80 @@ def execute(
         finally:
             grad_mode._state.grad_enabled = previous
     return [captured.get(edge) for edge in capture] if capture is not None else []
+
+
+@contextmanager
+def use(student_backward: Callable[[Node, Tensor], Any]) -> Iterator[Callable[..., Any]]:
+    """Inside the block, ``loss.backward()`` and ``autograd.backward`` run ``student_backward``.
+
+    ``student_backward(root, grad)`` gets the root's node (``loss.grad_fn``, or a leaf's
+    ``AccumulateGrad``) and the gradient of the root tensor; it must run every node once and
+    let the ``AccumulateGrad`` nodes fill the leaves' ``.grad``. It runs with grad mode off, and
+    afterwards the graph is freed unless ``retain_graph=True``. What it cannot serve is refused
+    with ``NotImplementedError``: ``create_graph=True``, ``autograd.grad`` and
+    ``backward(inputs=...)``, several roots at once, and nodes with several outputs.
+
+    >>> def traced(root, grad):
+    ...     print("my engine starts at", root.name())
+    ...     root(grad)
+    >>> x = minitorch.tensor(2., requires_grad=True)
+    >>> with use(traced):
+    ...     x.backward()
+    my engine starts at AccumulateGrad
+    >>> x.grad
+    tensor(1.)
+    """
+
+    def adapted(roots: Sequence[Edge], root_grads: Sequence[Tensor], *, keep_graph: bool,
+                create_graph: bool, capture: Sequence[Edge] | None = None,
+                accumulate: bool = True) -> list[Tensor | None]:
+        _refuse_for_student(roots, create_graph, capture)
+        (root, _), = roots
+        nodes = _reachable(root)
+        if any(n._n_outputs > 1 for n in nodes):
+            raise NotImplementedError(
+                "the plugged engine handles nodes with one output only, and this graph has a "
+                "node with several (a Function returning several tensors)")
+        previous = grad_mode._state.grad_enabled
+        grad_mode._state.grad_enabled = False  # the gradients themselves are not recorded
+        try:
+            student_backward(root, root_grads[0])
+        finally:
+            grad_mode._state.grad_enabled = previous
+        if not keep_graph:
+            for node in nodes:
+                node._release()
+        return []
+
+    with course.plug(sys.modules[__name__], "execute", adapted):
+        yield student_backward
+
+
+def _refuse_for_student(roots: Sequence[Edge], create_graph: bool,
+                        capture: Sequence[Edge] | None) -> None:
+    if capture is not None:
+        raise NotImplementedError(
+            "the plugged engine only accumulates into .grad: autograd.grad and "
+            "backward(inputs=...) need minitorch's engine (leave the engine.use block)")
+    if create_graph:
+        raise NotImplementedError(
+            "the plugged engine does not build a graph of the backward: call backward without "
+            "create_graph=True (or leave the engine.use block)")
+    if len(roots) != 1:
+        raise NotImplementedError(
+            "the plugged engine starts from one root: call backward on one tensor at a time")
+
+
+def _reachable(root: Node) -> list[Node]:
+    """Every node reachable from ``root`` (an explicit stack, no recursion)."""
+    seen = {root}
+    stack = [root]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return list(seen)
 
 
 def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Tensor) -> None:

@@ -1,0 +1,375 @@
+"""Chapter 02_manual_backward: the engine seam (``engine.use``) and the chapter's grading.
+
+The seam tests run minitorch directly. The grading tests autograde a few submissions of the
+chapter, each carrying one plausible wrong answer for every exercise at once, and check that
+every exercise loses points.
+"""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import pytest
+from grading import CourseRoot, Grades, edit_cells, grade_cells
+
+import minitorch
+from minitorch import course
+from minitorch.autograd import engine
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
+    pytest.mark.filterwarnings("ignore::nbformat.validator.MissingIDFieldWarning"),
+]
+
+CHAPTER = Path(__file__).resolve().parents[2] / "solutions" / "02_manual_backward.py"
+
+
+def simple_engine(root, grad):
+    """A correct engine in the chapter's signature (counts, then runs each node once)."""
+    consumers = {root: 0}
+    stack = [root]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                if child not in consumers:
+                    stack.append(child)
+                consumers[child] = consumers.get(child, 0) + 1
+    waiting, ready, ran = {root: grad}, [root], []
+    while ready:
+        node = ready.pop()
+        outs = node(waiting.pop(node, None))
+        ran.append(node)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for (child, _), g in zip(node.next_functions, outs):
+            if child is None:
+                continue
+            if g is not None:
+                waiting[child] = waiting[child] + g if child in waiting else g
+            consumers[child] -= 1
+            if consumers[child] == 0:
+                ready.append(child)
+    return ran
+
+
+def notes_graph() -> tuple[minitorch.Tensor, ...]:
+    """The notes' C = A**2, D = B**2, E = C*D, F = D + E at A=3, B=2."""
+    A = minitorch.tensor([3.0], requires_grad=True)
+    B = minitorch.tensor([2.0], requires_grad=True)
+    D = B**2
+    return A, B, D + (A**2) * D
+
+
+# ----------------------------------------------------------------------------- the seam
+def test_backward_runs_the_plugged_engine_and_restores_it() -> None:
+    calls = []
+
+    def spy(root, grad):
+        calls.append((root.name(), grad.item(), minitorch.is_grad_enabled()))
+        return simple_engine(root, grad)
+
+    A, B, F = notes_graph()
+    with engine.use(spy):
+        F.backward()
+    assert calls == [("AddBackward0", 1.0, False)]  # the root node, 1, grad mode off
+    assert (A.grad.tolist(), B.grad.tolist()) == ([24.0], [40.0])
+    assert engine.execute is course.reference(engine, "execute")
+    assert minitorch.is_grad_enabled()
+
+
+def test_autograd_backward_with_a_gradient_goes_through_it_too() -> None:
+    seen = []
+    x = minitorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with engine.use(lambda root, grad: seen.append(grad.tolist()) or simple_engine(root, grad)):
+        minitorch.autograd.backward(x**2, minitorch.tensor([1.0, 0.1, 0.001]))
+    assert seen == [pytest.approx([1.0, 0.1, 0.001])]
+    assert x.grad.tolist() == pytest.approx([2.0, 0.4, 0.006])
+
+
+def test_restored_after_an_error_and_by_reset() -> None:
+    def broken(root, grad):
+        raise ZeroDivisionError
+
+    x = minitorch.tensor(2.0, requires_grad=True)
+    with pytest.raises(ZeroDivisionError), engine.use(broken):
+        (x * x).backward()
+    assert engine.execute is course.reference(engine, "execute")
+    assert minitorch.is_grad_enabled()  # grad mode back on after the student's error
+    engine.use(broken).__enter__()  # a student's cell that never left the block
+    course.reset()
+    (x * x).backward()
+    assert x.grad.item() == 4.0
+
+
+def test_graph_is_freed_unless_retained() -> None:
+    A = minitorch.tensor(2.0, requires_grad=True)
+    D = (A * 0.5).exp()
+    with engine.use(simple_engine):
+        D.backward(retain_graph=True)
+        D.backward()
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            D.backward()
+    assert A.grad.item() == pytest.approx(2 * 0.5 * 2.718281828, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda x: (x**3).backward(create_graph=True), "create_graph=True"),
+        (lambda x: minitorch.autograd.grad(x**3, x), "autograd.grad"),
+        (lambda x: (x**3).backward(inputs=[x]), r"backward\(inputs=...\)"),
+        (lambda x: minitorch.autograd.backward([x * 2, x * 3]), "one root"),
+    ],
+    ids=["create_graph", "grad", "inputs", "two_roots"],
+)
+def test_refuses_what_the_student_engine_cannot_do(call, message: str) -> None:
+    x = minitorch.tensor(5.0, requires_grad=True)
+    with engine.use(simple_engine), pytest.raises(NotImplementedError, match=message):
+        call(x)
+    assert x.grad is None
+
+
+def test_refuses_nodes_with_several_outputs() -> None:
+    class Split(minitorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1.0, x * 2.0
+
+        @staticmethod
+        def backward(ctx, a, b):
+            return a + 2 * b
+
+    x = minitorch.tensor(1.0, requires_grad=True)
+    first, second = Split.apply(x)
+    with engine.use(simple_engine), pytest.raises(NotImplementedError, match="several"):
+        (first + second).backward()
+
+
+def test_plugged_engine_works_while_the_reference_is_switched_off() -> None:
+    kept = engine.execute
+    A, B, F = notes_graph()
+    with course.switched_off("engine.execute", "engine.discover"), engine.use(simple_engine):
+        F.backward()
+    assert (A.grad.tolist(), B.grad.tolist()) == ([24.0], [40.0])
+
+    def delegating(root, grad):
+        kept([(root, 0)], [grad], keep_graph=False, create_graph=False)
+
+    *_, F = notes_graph()
+    with course.switched_off("engine.execute"), engine.use(delegating), \
+            pytest.raises(course.SwitchedOff):
+        F.backward()
+
+
+def test_normal_path_is_the_reference_itself() -> None:
+    # No wrapper on the normal path: backward calls the reference, whose only extra work is
+    # the seam's switched-off check.
+    assert engine.execute is course.reference(engine, "execute")
+    assert engine.execute.__wrapped__.__module__ == engine.__name__
+
+
+def test_engine_doctests() -> None:
+    assert doctest.testmod(engine, extraglobs={"minitorch": minitorch}).failed == 0
+
+
+@pytest.mark.xfail(strict=True, reason="course.seam keeps the raw function on __wrapped__ "
+                   "(functools.wraps), so a student can call minitorch's engine while it is "
+                   "switched off: engine.discover.__wrapped__([root])")
+def test_switched_off_cannot_be_bypassed_through_wrapped() -> None:
+    x = minitorch.tensor(2.0, requires_grad=True)
+    with course.switched_off("engine.discover"), pytest.raises(course.SwitchedOff):
+        engine.discover.__wrapped__([(x * x).grad_fn])
+
+
+# ----------------------------------------------------------------------------- grading
+TOPO = ("topological_order_visible", "topological_order_hidden")
+ENGINE = ("run_backward_visible", "run_backward_hidden", "run_backward_plugged")
+POINTS = {"topological_order_visible": 1, "topological_order_hidden": 2,
+          "run_backward_visible": 2, "run_backward_hidden": 2, "run_backward_plugged": 1}
+
+ITERATIVE_POST_ORDER = '''
+def topological_order(root):
+    order, seen = [], {root}
+    stack = [(root, iter(root.next_functions))]
+    while stack:
+        node, children = stack[-1]
+        for child, _ in children:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    return order%s
+'''
+
+ENGINE_TEMPLATE = '''
+def run_backward(root, grad):
+    consumers = {root: 0}
+%s
+    waiting, ready, ran = {root: grad}, [root], []
+    while ready:
+        node = ready.pop()
+        outs = node(waiting.pop(node, None))
+        ran.append(node)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for (child, _), g in zip(node.next_functions, outs):
+            if child is None:
+                continue
+            if g is not None:
+                waiting[child] = %s
+            consumers[child] -= 1
+            if consumers[child] == 0:
+                ready.append(child)
+    return ran
+'''
+ITERATIVE_COUNT = '''
+    stack = [root]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                if child not in consumers:
+                    stack.append(child)
+                consumers[child] = consumers.get(child, 0) + 1
+'''
+RECURSIVE_COUNT = '''
+    def count(node):
+        for child, _ in node.next_functions:
+            if child is not None:
+                if child not in consumers:
+                    consumers[child] = 0
+                    count(child)
+                consumers[child] += 1
+    count(root)
+'''
+SUM = "waiting[child] + g if child in waiting else g"
+
+WRONG = {
+    # recursion (fails on the 10 000-node chain); the notes' queue, visiting D twice
+    "recursive_and_visit_twice": {
+        "topological_order": '''
+def topological_order(root):
+    order, seen = [], set()
+    def visit(node):
+        seen.add(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                visit(child)
+        order.append(node)
+    visit(root)
+    return order[::-1]
+''',
+        "run_backward": '''
+def run_backward(root, grad):
+    ran, queue = [], [(root, grad)]
+    while queue:
+        node, g = queue.pop()
+        outs = node(g)
+        ran.append(node)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for (child, _), child_grad in zip(node.next_functions, outs):
+            if child is not None and child_grad is not None:
+                queue.append((child, child_grad))
+    return ran
+''',
+    },
+    # the order reversed (leaves first); gradients overwritten instead of summed
+    "reversed_and_overwrite": {
+        "topological_order": ITERATIVE_POST_ORDER % "",
+        "run_backward": ENGINE_TEMPLATE % (ITERATIVE_COUNT, "g"),
+    },
+    # breadth-first order; an engine that counts recursively
+    "breadth_first_and_recursive": {
+        "topological_order": '''
+from collections import deque
+
+def topological_order(root):
+    order, seen, queue = [], {root}, deque([root])
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order
+''',
+        "run_backward": ENGINE_TEMPLATE % (RECURSIVE_COUNT, SUM),
+    },
+}
+
+# Delegates to references kept before the tests switch them off.
+DELEGATING = {
+    "topological_order": '''
+kept_discover = engine.discover
+
+def topological_order(root):
+    return kept_discover([root])[1][::-1]
+''',
+    "run_backward": '''
+kept_execute = engine.execute
+
+def run_backward(root, grad):
+    ran, nodes, stack = [], {root}, [root]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is not None and child not in nodes:
+                nodes.add(child)
+                stack.append(child)
+    handles = [n.register_prehook(lambda grads, n=n: ran.append(n)) for n in nodes]
+    kept_execute([(root, 0)], [grad], keep_graph=True, create_graph=False)
+    for handle in handles:
+        handle.remove()
+    return ran
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def chapter(tmp_path_factory: pytest.TempPathFactory) -> CourseRoot:
+    return CourseRoot(tmp_path_factory.mktemp("ch02"), CHAPTER)
+
+
+def earned(grades: Grades, cells: tuple[str, ...]) -> float:
+    return sum(grades.by_grade_id[cell] or 0 for cell in cells)
+
+
+def test_points_are_split_as_documented(chapter: CourseRoot) -> None:
+    graded = grade_cells(chapter.solution(), tests=True)
+    assert {c.metadata.nbgrader.grade_id: c.metadata.nbgrader.points for c in graded} == POINTS
+
+
+# The cells each wrong submission must fail, and the error that proves why (in one of them).
+LOST = {
+    "recursive_and_visit_twice": (
+        {"topological_order_hidden", "run_backward_visible", "run_backward_hidden"},
+        ["RecursionError", "each of the 6 nodes runs exactly once", "not 8190 times"]),
+    "reversed_and_overwrite": (set(POINTS), ["tensor([36.])", "gradient off by"]),
+    "breadth_first_and_recursive": (
+        {"topological_order_visible", "topological_order_hidden", "run_backward_hidden"},
+        ["MulBackward0 must come before its input PowBackward0", "RecursionError"]),
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG))
+def test_each_wrong_answer_loses_points_on_its_exercise(chapter: CourseRoot, wrong: str) -> None:
+    grades = chapter.grade(wrong, edit_cells(chapter.release(), WRONG[wrong]))
+    for cells in (TOPO, ENGINE):
+        assert earned(grades, cells) < sum(POINTS[c] for c in cells), (wrong, grades.by_grade_id)
+    lost, reasons = LOST[wrong]
+    assert {cell for cell, score in grades.by_grade_id.items() if not score} == lost
+    errors = grades.errors()
+    assert all(reason in errors for reason in reasons), errors
+
+
+def test_delegating_student_earns_no_hidden_points(chapter: CourseRoot) -> None:
+    grades = chapter.grade("delegating", edit_cells(chapter.release(), DELEGATING))
+    # the visible checks pass (minitorch's engine is right), every hidden check fails
+    assert grades.by_grade_id["topological_order_visible"] == 1, grades.errors()
+    assert grades.by_grade_id["run_backward_visible"] == 2, grades.errors()
+    hidden = ("topological_order_hidden", "run_backward_hidden", "run_backward_plugged")
+    assert {cell: grades.by_grade_id[cell] for cell in hidden} == dict.fromkeys(hidden, 0)
+    errors = grades.errors()
+    assert "engine.discover is switched off" in errors
+    assert "engine.execute is switched off" in errors
