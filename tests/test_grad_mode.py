@@ -287,8 +287,6 @@ def test_inference_mode_nesting(L: Any) -> None:
         assert not L.ones(1).is_inference()
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: inference_mode(False) inside inference_mode "
-                   "keeps grad off; torch turns grad mode on there (is_grad_enabled() is True)")
 def test_inference_mode_false_inside_inference_mode() -> None:
     for L in (torch, mt):
         with L.inference_mode(), L.inference_mode(False):

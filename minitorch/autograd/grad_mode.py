@@ -10,18 +10,25 @@ context managers and as decorators.
 ...     y = x * 2
 >>> y.requires_grad
 False
+
+The course plugs a student's state in with ``use``; every context manager here sets the mode
+through ``set_state``, the seam that grading switches off.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
+
+from .. import course
 
 __all__ = [
     "enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
-    "no_grad", "set_grad_enabled",
+    "no_grad", "set_grad_enabled", "set_state", "use",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -34,12 +41,84 @@ class _ThreadState(threading.local):
     inference = False
 
 
-_state = _ThreadState()
+_state = _ThreadState()  # minitorch reads it at every use: plugging it swaps the mode's home
 
 
-def _set_state(grad_enabled: bool, inference: bool) -> None:
+@course.seam
+def set_state(grad_enabled: bool, inference: bool) -> None:
+    """Set this thread's grad mode and inference mode; every context manager here calls it.
+
+    >>> set_state(False, False); minitorch.is_grad_enabled()
+    False
+    >>> set_state(True, False)
+    """
     _state.grad_enabled = grad_enabled
     _state.inference = inference
+
+
+class _WithInference(threading.local):
+    """A student's state that has only ``grad_enabled``, with minitorch's inference flag."""
+
+    inference = False
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    @property
+    def grad_enabled(self) -> bool:
+        return self.state.grad_enabled
+
+    @grad_enabled.setter
+    def grad_enabled(self, mode: bool) -> None:
+        self.state.grad_enabled = mode
+
+
+def _check_per_thread(state: Any) -> None:
+    """Refuse a state shared between threads, or one a new thread does not see as "on"."""
+    here = state.grad_enabled
+    seen: list[Any] = []
+
+    def probe() -> None:
+        seen.append(getattr(state, "grad_enabled", None))
+        state.grad_enabled = not here
+
+    thread = threading.Thread(target=probe)
+    thread.start()
+    thread.join()
+    if state.grad_enabled != here:
+        state.grad_enabled = here
+        raise TypeError("grad_mode.use: setting grad_enabled in another thread changed it in "
+                        "this one; keep the state per thread (subclass threading.local)")
+    if seen != [True]:
+        raise TypeError(f"grad_mode.use: a new thread must start with grad_enabled True, it "
+                        f"sees {seen[0]!r}; give the class a default (grad_enabled = True)")
+
+
+@contextmanager
+def use(state: Any) -> Iterator[Any]:
+    """Make minitorch keep its grad mode in ``state`` inside the block (the course's seam).
+
+    ``state`` holds this thread's mode in ``state.grad_enabled`` (True in every new thread)
+    and, optionally, ``state.inference``; without it minitorch keeps its own inference flag.
+    Every operation, ``no_grad`` and ``backward`` then read and write ``state``.
+
+    >>> class Mode(threading.local):
+    ...     grad_enabled = True
+    >>> mine = Mode()
+    >>> with use(mine):
+    ...     mine.grad_enabled = False
+    ...     (minitorch.ones(1, requires_grad=True) * 2).requires_grad
+    False
+    >>> minitorch.is_grad_enabled()
+    True
+    """
+    if not hasattr(state, "grad_enabled"):
+        raise TypeError(f"grad_mode.use needs a state with a grad_enabled attribute, got "
+                        f"{type(state).__name__}")
+    _check_per_thread(state)
+    with course.plug(sys.modules[__name__], "_state",
+                     state if hasattr(state, "inference") else _WithInference(state)) as plugged:
+        yield plugged
 
 
 def is_grad_enabled() -> bool:
@@ -64,10 +143,10 @@ class _Mode:
 
     def __enter__(self) -> None:
         self._saved = (_state.grad_enabled, _state.inference)
-        _set_state(*self._target())
+        set_state(*self._target())
 
     def __exit__(self, *exc: object) -> None:
-        _set_state(*self._saved)
+        set_state(*self._saved)
 
     def clone(self) -> _Mode:
         """A fresh manager with the same settings (decorators use one per call)."""
@@ -128,7 +207,7 @@ class set_grad_enabled(_Mode):
     def __init__(self, mode: bool) -> None:
         self.mode = bool(mode)
         self._saved = (_state.grad_enabled, _state.inference)
-        _state.grad_enabled = self.mode
+        set_state(self.mode, _state.inference)
 
     def _target(self) -> tuple[bool, bool]:
         return self.mode, _state.inference
@@ -140,7 +219,7 @@ class set_grad_enabled(_Mode):
         return set_grad_enabled(self.mode)
 
     def __call__(self, func: F) -> F:
-        _state.grad_enabled = self._saved[0]  # decorating must not flip the mode now
+        set_state(self._saved[0], _state.inference)  # decorating must not flip the mode now
         return super().__call__(func)
 
 
@@ -150,6 +229,12 @@ class inference_mode(_Mode):
     >>> with minitorch.inference_mode():
     ...     y = minitorch.ones(2) * 2
     >>> y.is_inference()
+    True
+
+    ``inference_mode(False)`` is plain grad mode, as in torch: grad on, even inside no_grad.
+
+    >>> with minitorch.no_grad(), minitorch.inference_mode(False):
+    ...     minitorch.is_grad_enabled()
     True
     """
 
@@ -162,9 +247,7 @@ class inference_mode(_Mode):
         self.mode = bool(mode)
 
     def _target(self) -> tuple[bool, bool]:
-        if self.mode:
-            return False, True
-        return _state.grad_enabled, False
+        return not self.mode, self.mode  # as torch: inference_mode(False) turns grad mode on
 
     def clone(self) -> inference_mode:
         return inference_mode(self.mode)

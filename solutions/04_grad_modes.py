@@ -1,0 +1,847 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Chapter 4: grad modes
+#
+# Every operation on a tensor asks one question before it records itself into the backward
+# graph: *should I?* The answer is a single rule:
+#
+# > the result requires grad **iff** grad mode is on **and** some input requires grad.
+#
+# This chapter is about the two halves of that rule: the per-tensor flag `requires_grad`, and
+# the per-thread switch *grad mode* that `no_grad`, `enable_grad`, `set_grad_enabled` and
+# `inference_mode` flip. You will rebuild the switch, freeze part of a model the way
+# fine-tuning does, and predict what a dozen small programs record.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
+import os
+import warnings
+
+if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
+    warnings.simplefilter("ignore")
+
+import inspect
+import threading
+
+import numpy as np
+
+import minitorch
+from minitorch import course, nn, optim
+from minitorch.autograd import grad_mode
+
+# %% [markdown]
+# ## 1. `requires_grad`: the per-tensor half
+#
+# A tensor you create is a *leaf*. It requires grad only if you ask (an `nn.Parameter` asks
+# for you), and only floating-point tensors may ask. A result of an operation is not a leaf;
+# it requires grad when it was recorded.
+#
+# The notes' examples of `set_grad_enabled` and `inference_mode` start from
+# `torch.tensor([1], requires_grad=True)`, an integer tensor: torch 2.13 refuses it (as
+# minitorch does), so this chapter writes `[1.]`.
+
+# %%
+try:
+    minitorch.tensor([1], requires_grad=True)
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+x = minitorch.tensor([1.], requires_grad=True)
+print(minitorch.ones(1).requires_grad, nn.Parameter(minitorch.ones(1)).requires_grad)
+x, x.is_leaf, (x * 2).requires_grad, (x * 2).is_leaf
+
+# %% [markdown]
+# ## 2. `no_grad`: grad mode off for a block
+#
+# Inside `no_grad()` every result has `requires_grad=False`, even when an input requires grad.
+# It works as a context manager and as a decorator (the notes' examples):
+
+# %%
+Variable = minitorch.autograd.Variable  # the notes' old spelling: a Tensor
+x = minitorch.tensor([1.], requires_grad=True)
+with minitorch.no_grad():
+    y = x * 2
+print(y.requires_grad)
+
+
+@minitorch.no_grad()
+def doubler(x):
+    return x * 2
+
+
+z = doubler(x)
+print(z.requires_grad)
+
+# %% [markdown]
+# The notes open with a trick: a leaf that requires grad may be changed in place under
+# `no_grad`, and stays the same object.
+
+# %%
+x = Variable(minitorch.ones(1, 2), requires_grad=True)
+before = id(x)
+print("x initial value:", x)
+with minitorch.no_grad():
+    x += 1  # or x.add_(1)
+print(x, id(x) == before)
+
+# %% [markdown]
+# The notes' three experiments make the effect visible in the gradient. With
+# `z = y1**2 + y2**2` and `y1 = y2 = x**2`, `dz/dx = 4x³ + 4x³ = 8` at `x = 1`. Compute `y2`
+# under `no_grad` and its branch is gone from the graph: only `4x³ = 4` is left.
+
+# %%
+x = Variable(minitorch.ones(1, 10), requires_grad=True)
+y1 = x**2
+y2 = x**2
+z = y1**2 + y2**2
+z.sum().backward()
+print(x.grad)
+print(z)
+
+x = Variable(minitorch.ones(1, 10), requires_grad=True)
+y1 = x**2
+with minitorch.no_grad():
+    y2 = x**2
+z = y1**2 + y2**2
+z.sum().backward()
+print(x.grad)
+print(z)
+
+# %% [markdown]
+# Draw the second graph: the `y2` branch is not there, `y2` is a constant to autograd.
+
+# %%
+minitorch.viz.draw(z, params={"x": x})
+
+# %% [markdown]
+# Toggle the mode `y2` is computed in and watch the graph and the gradient change:
+
+# %%
+import ipywidgets as widgets
+from IPython.display import display
+
+MODES = {"grad mode": minitorch.enable_grad, "no_grad": minitorch.no_grad,
+         "inference_mode": minitorch.inference_mode}
+
+
+def graph_with(y2_mode):
+    x = minitorch.ones(1, 2, requires_grad=True)
+    y1 = x**2
+    with MODES[y2_mode]():
+        y2 = x**2
+    z = y1**2 + y2**2
+    z.sum().backward()
+    print("y2.requires_grad =", y2.requires_grad, "| x.grad =", x.grad)
+    display(minitorch.viz.draw(z, params={"x": x}))
+
+
+_ = widgets.interact(graph_with, y2_mode=list(MODES))
+
+# %% [markdown]
+# The third experiment changes `x` in place under `no_grad` (allowed there; outside it, an
+# in-place change of a leaf that requires grad is an error). Now `x = 2`, and only the `y1`
+# branch counts: `4x³ = 32`.
+
+# %%
+x = Variable(minitorch.ones(1, 10), requires_grad=True)
+with minitorch.no_grad():
+    x += 1
+    y2 = x**2
+y1 = x**2
+z = y1**2 + y2**2
+z.sum().backward()
+print(x.grad)
+print(z)
+
+try:
+    x += 1
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# ## 3. `enable_grad` and `set_grad_enabled`
+#
+# `enable_grad` turns recording back on inside a `no_grad` block; `set_grad_enabled(mode)`
+# sets the mode from a boolean, as a context manager or as a plain call that lasts until you
+# change it again. The notes' examples:
+
+# %%
+x = minitorch.tensor([1.], requires_grad=True)
+with minitorch.no_grad():  # noqa: SIM117 (the notes' nesting)
+    with minitorch.enable_grad():
+        y = x * 2
+print(y.requires_grad)
+y.backward()
+print(x.grad)
+
+
+@minitorch.enable_grad()
+def doubler(x):
+    return x * 2
+
+
+with minitorch.no_grad():
+    z = doubler(x)
+print(z.requires_grad)
+
+# %%
+x = minitorch.tensor([1.], requires_grad=True)
+is_train = False
+with minitorch.set_grad_enabled(is_train):  # as a context manager
+    y = x * 2
+print(y.requires_grad)
+
+minitorch.set_grad_enabled(True)             # as a plain call
+y = x * 2
+print(y.requires_grad)
+minitorch.set_grad_enabled(False)
+y = x * 2
+print(y.requires_grad)
+minitorch.set_grad_enabled(True)             # back to the default for the rest of the chapter
+print(minitorch.is_grad_enabled())
+
+# %% [markdown]
+# ## 4. `inference_mode`: no_grad, and a promise
+#
+# `inference_mode()` records nothing either, and marks what it creates as *inference tensors*
+# (torch then skips view tracking and version counters). The price: an inference tensor can
+# never enter a graph later, nor be changed in place outside inference mode.
+
+# %%
+x = minitorch.tensor([1.], requires_grad=True)
+with minitorch.inference_mode():
+    y = x * 2
+print(y.requires_grad, y.is_inference())
+
+
+@minitorch.inference_mode()
+def doubler(x):
+    return x * 2
+
+
+z = doubler(x)
+print(z.requires_grad)
+
+# %% [markdown]
+# `inference_mode(False)` is not "leave the mode alone": it is the plain grad mode, with grad
+# mode *on*, even inside `no_grad`. The two restrictions, with torch's messages:
+
+# %%
+try:
+    (y * x).sum().backward()     # y would have to be saved for backward
+except RuntimeError as error:
+    print("RuntimeError:", error)
+try:
+    y.add_(1)                    # in place, outside inference mode
+except RuntimeError as error:
+    print("RuntimeError:", error)
+y.clone().add_(1)                # a clone is a normal tensor
+
+# %% [markdown]
+# ## 5. `detach()` versus `no_grad`
+#
+# Both give tensors that autograd does not follow. `detach()` does it for *one tensor*: a new
+# leaf sharing the same memory. `no_grad` does it for *every operation in a block*. Use
+# `detach()` to cut one edge in a graph you keep recording (a target in a loss, a moving
+# average); use `no_grad` for whole stretches of code that need no graph (evaluation, the
+# optimizer's update).
+
+# %%
+x = minitorch.tensor([1., 2.], requires_grad=True)
+d = x.detach()
+print(d.requires_grad, d.is_leaf)
+loss = ((x - d.mean()) ** 2).sum()   # d.mean() is a constant to backward
+loss.backward()
+print(x.grad)                         # 2 (x - 1.5), no term through the mean
+
+# %% [markdown]
+# ## 6. `model.eval()` is not `no_grad`
+#
+# `eval()` does not touch grad mode at all: it sets `module.training = False`, which only
+# modules with a training behaviour read. `Dropout` stops dropping; `BatchNorm` normalises
+# with its running statistics instead of the batch's and stops updating them. Evaluation
+# usually wants both `model.eval()` *and* `no_grad()`; they do different jobs.
+
+# %%
+minitorch.manual_seed(0)
+drop = nn.Dropout(p=0.5)
+print("train:", drop(minitorch.ones(8)))
+drop.eval()
+print("eval: ", drop(minitorch.ones(8)))
+
+bn = nn.BatchNorm1d(2)
+batch = minitorch.tensor([[1., 2.], [3., 6.]])
+bn(batch)
+print("after a training batch, running_mean =", bn.running_mean)
+bn.eval()
+out = bn(batch)
+print("eval: running_mean unchanged =", bn.running_mean, "| output requires grad:",
+      out.requires_grad)
+with minitorch.no_grad():
+    bn.train()
+    bn(batch)
+print("no_grad + train: running_mean moves =", bn.running_mean)
+
+# %% [markdown]
+# ## 7. Freezing part of a model
+#
+# Fine-tuning keeps a pretrained part fixed and trains the rest. The tool is `requires_grad`:
+# set it to False on the parameters to keep (`p.requires_grad_(False)`, or
+# `module.requires_grad_(False)` for all of a module's parameters). Operations that use only
+# frozen parameters and inputs that need no grad are not recorded, so backward never reaches
+# them and their `.grad` stays `None` — and an optimizer skips parameters without a `.grad`.
+
+# %%
+minitorch.manual_seed(0)
+net = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+net[0].requires_grad_(False)          # freeze the first layer
+net(minitorch.ones(4, 2)).sum().backward()
+for name, p in net.named_parameters():
+    print(f"{name:9} requires_grad={p.requires_grad!s:5}  grad is None: {p.grad is None}")
+
+# %% [markdown]
+# ## 8. One mode per thread
+#
+# Grad mode is *thread-local*: each thread has its own, and a new thread starts with grad
+# mode on, whatever the thread that started it is doing. That is what lets one thread train
+# while another evaluates under `no_grad`. The notes' multithreaded example runs ten
+# training functions at once, each with its own graph:
+
+# %%
+results = []
+
+
+def train_fn():
+    x = minitorch.ones(5, 5, requires_grad=True)
+    y = (x + 3) * (x + 4) * 0.5       # forward
+    y.sum().backward()                # backward
+    results.append(x.grad)            # potential optimizer update
+
+
+threads = []
+for _ in range(10):
+    p = threading.Thread(target=train_fn, args=())
+    p.start()
+    threads.append(p)
+for p in threads:
+    p.join()
+print(len(results), results[0][0])    # d/dx (x+3)(x+4)/2 = x + 3.5 = 4.5
+
+# %%
+seen = {}
+with minitorch.no_grad():
+    worker = threading.Thread(target=lambda: seen.update(worker=minitorch.is_grad_enabled()))
+    worker.start()
+    worker.join()
+    seen["main"] = minitorch.is_grad_enabled()
+seen
+
+# %% [markdown]
+# ## 9. Inside minitorch: `autograd/grad_mode.py`
+#
+# The whole mechanism is one object. `_state` is a `threading.local`: an attribute set on it
+# in one thread is invisible to the others, and the class attributes are the defaults every
+# new thread starts from.
+
+# %%
+print(inspect.getsource(grad_mode._ThreadState))
+print("_state = _ThreadState()\n")
+print(inspect.getsource(grad_mode.set_state))
+
+# %% [markdown]
+# minitorch reads it at every use, as `grad_mode._state.grad_enabled` (never a copy taken
+# earlier), so swapping the object swaps the mode everywhere. Here are the lines of
+# `autograd/function.py` (where every operation decides whether to record: the rule from the
+# top of this chapter, in code) and of the engine that read it:
+
+# %%
+for module in (minitorch.autograd.function, minitorch.autograd.engine):
+    print(f"--- {module.__name__}")
+    for line in inspect.getsource(module).splitlines():
+        if "grad_mode._state" in line:
+            print(line.strip())
+
+# %% [markdown]
+# The context managers share one base class. `__enter__` remembers the mode it found and
+# sets the new one; `__exit__` puts back *what it found* (not "on"), which is what makes
+# nesting work, and `with` calls `__exit__` even when the block raises. As a decorator,
+# `__call__` wraps the function so that every *call* enters a fresh manager: the mode is
+# decided when the function runs, never when it is decorated.
+
+# %%
+print(inspect.getsource(grad_mode._Mode))
+
+# %% [markdown]
+# `set_grad_enabled` is the odd one: it acts in `__init__` (so the plain call works), and
+# when it is used as a decorator it undoes that at once.
+
+# %%
+print(inspect.getsource(grad_mode.set_grad_enabled))
+
+# %% [markdown]
+# ## Exercise 1: thread-local grad mode (6 points)
+#
+# Write your own grad mode, without using minitorch's:
+#
+# - `GradState`, a class whose instances hold `grad_enabled`: one value per thread, `True`
+#   in every thread until something changes it there; and one instance, `grad_state`;
+# - `no_grad()`, `enable_grad()` and `set_grad_enabled(mode)`, which set
+#   `grad_state.grad_enabled`. Each is a context manager that restores the mode it found on
+#   exit (also when the block raises, and when blocks nest) and a decorator
+#   (`@no_grad()`) whose function runs in that mode and restores the caller's mode after each
+#   call, even if it raises. `set_grad_enabled(mode)` also works as a plain call that
+#   switches the mode at once; used as a decorator it must not change the mode when the
+#   function is decorated.
+#
+# The tests run with minitorch's own context managers switched off.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "grad_modes"}
+### BEGIN SOLUTION
+class GradState(threading.local):
+    """This thread's grad mode: ``grad_enabled``, True in every new thread."""
+
+    grad_enabled = True
+### END SOLUTION
+
+
+grad_state = GradState()
+
+
+class _Switch:
+    """Set ``grad_state.grad_enabled`` to ``self.mode`` for a block or a decorated call."""
+
+    ### BEGIN SOLUTION
+    mode = True
+
+    def __enter__(self):
+        self.saved = grad_state.grad_enabled
+        grad_state.grad_enabled = self.mode
+
+    def __exit__(self, *exc_info):
+        grad_state.grad_enabled = self.saved
+
+    def __call__(self, func):
+        mode = self.mode
+
+        def run_in_mode(*args, **kwargs):
+            saved = grad_state.grad_enabled
+            grad_state.grad_enabled = mode
+            try:
+                return func(*args, **kwargs)
+            finally:
+                grad_state.grad_enabled = saved
+
+        return run_in_mode
+    ### END SOLUTION
+
+
+class no_grad(_Switch):
+    """``with no_grad():`` records nothing; ``@no_grad()`` does so for a function."""
+
+    ### BEGIN SOLUTION
+    mode = False
+    ### END SOLUTION
+
+
+class enable_grad(_Switch):
+    """``with enable_grad():`` records again, e.g. inside ``no_grad``."""
+
+    ### BEGIN SOLUTION
+    mode = True
+    ### END SOLUTION
+
+
+class set_grad_enabled(_Switch):
+    """``set_grad_enabled(mode)``: switch now; as a context manager, restore on exit."""
+
+    def __init__(self, mode):  # add or override other methods as you need
+        ### BEGIN SOLUTION
+        self.mode = bool(mode)
+        self.saved = grad_state.grad_enabled
+        grad_state.grad_enabled = self.mode
+
+    def __enter__(self):
+        pass  # __init__ has switched already and saved the mode to restore
+
+    def __call__(self, func):
+        grad_state.grad_enabled = self.saved  # decorating must not switch
+        return super().__call__(func)
+        ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_visible", "points": 2}
+assert grad_state.grad_enabled is True
+with no_grad():
+    assert grad_state.grad_enabled is False
+    with enable_grad():
+        assert grad_state.grad_enabled is True
+    assert grad_state.grad_enabled is False
+assert grad_state.grad_enabled is True
+
+
+@no_grad()
+def mode_inside():
+    return grad_state.grad_enabled
+
+
+assert mode_inside() is False and grad_state.grad_enabled is True
+set_grad_enabled(False)
+assert grad_state.grad_enabled is False
+set_grad_enabled(True)
+with set_grad_enabled(False):
+    assert grad_state.grad_enabled is False
+assert grad_state.grad_enabled is True
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_errors", "points": 2}
+# Exceptions and decorators, with minitorch's own context managers switched off.
+assert grad_state.grad_enabled is True
+### BEGIN HIDDEN TESTS
+assert grad_state is not grad_mode._state
+with course.switched_off("grad_mode.set_state"):
+    try:
+        with no_grad():
+            raise KeyError("inside the block")
+    except KeyError:
+        pass
+    assert grad_state.grad_enabled is True
+    with no_grad():
+        try:
+            with enable_grad():
+                raise KeyError("nested")
+        except KeyError:
+            assert grad_state.grad_enabled is False
+    assert grad_state.grad_enabled is True
+
+    @no_grad()
+    def fails():
+        raise KeyError("in a decorated function")
+
+    try:
+        fails()
+    except KeyError:
+        assert grad_state.grad_enabled is True
+
+    @enable_grad()
+    def mode_in_enable():
+        return grad_state.grad_enabled
+
+    with no_grad():  # decorated with grad on, called with grad off
+        assert mode_in_enable() is True
+        assert grad_state.grad_enabled is False
+    with no_grad():
+
+        @enable_grad()
+        def decorated_under_no_grad():
+            return grad_state.grad_enabled
+
+    assert decorated_under_no_grad() is True and grad_state.grad_enabled is True
+
+    @set_grad_enabled(False)
+    def mode_in_set():
+        return grad_state.grad_enabled
+
+    assert grad_state.grad_enabled is True  # decorating did not switch
+    assert mode_in_set() is False and grad_state.grad_enabled is True
+    with set_grad_enabled(False):
+        with set_grad_enabled(True):
+            assert grad_state.grad_enabled is True
+        assert grad_state.grad_enabled is False
+    assert grad_state.grad_enabled is True
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_threads", "points": 2}
+# One mode per thread; plugged into minitorch, your no_grad stops recording.
+assert GradState().grad_enabled is True
+### BEGIN HIDDEN TESTS
+with course.switched_off("grad_mode.set_state"):
+    inside, leave = threading.Event(), threading.Event()
+    seen = {}
+
+    def worker():
+        seen["start"] = grad_state.grad_enabled
+        with no_grad():
+            inside.set()
+            leave.wait(5)
+        seen["end"] = grad_state.grad_enabled
+
+    thread = threading.Thread(target=worker)
+    with no_grad():
+        thread.start()  # a new thread starts with grad on, whatever this one does
+        inside.wait(5)
+        seen["main_in_no_grad"] = grad_state.grad_enabled
+    seen["main_while_worker_in_no_grad"] = grad_state.grad_enabled
+    leave.set()
+    thread.join(5)
+    assert seen == {"start": True, "main_in_no_grad": False,
+                    "main_while_worker_in_no_grad": True, "end": True}, seen
+
+    x = minitorch.tensor([1., 2.], requires_grad=True)
+    with grad_mode.use(grad_state):
+        with no_grad():
+            y = x * 3
+            with enable_grad():
+                z = x * 3
+        w = x * 3
+    assert (y.requires_grad, z.requires_grad, w.requires_grad) == (False, True, True)
+    z.sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 2: freeze part of a model (4 points)
+#
+# Write `freeze(model, names)`. Each name is a submodule's name (as in
+# `model.named_modules()`, e.g. `"0"` or `"encoder.fc1"`) or a parameter's (as in
+# `model.named_parameters()`, e.g. `"0.bias"`). Freeze those parameters, and the parameters of
+# those submodules, so that backward never reaches them and no optimizer step changes them
+# (even with weight decay or momentum). Return the names of the parameters that still train,
+# in `named_parameters()` order.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "freeze"}
+def freeze(model, names):
+    """Freeze the named parameters and submodules; return the names that still train."""
+    ### BEGIN SOLUTION
+    for pname, p in model.named_parameters():
+        if any(pname == name or pname.startswith(name + ".") for name in names):
+            p.requires_grad_(False)
+    return [pname for pname, p in model.named_parameters() if p.requires_grad]
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "freeze_visible", "points": 2}
+def train_steps(model, inputs, steps=3, **sgd):
+    """Run a few SGD steps on the mean squared output of ``model``."""
+    opt = optim.SGD(model.parameters(), lr=0.1, **sgd)
+    for _ in range(steps):
+        opt.zero_grad()
+        (model(inputs) ** 2).mean().backward()
+        opt.step()
+
+
+minitorch.manual_seed(4)
+net = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+before = {name: p.detach().numpy().copy() for name, p in net.named_parameters()}
+assert freeze(net, ["0"]) == ["2.weight", "2.bias"]
+assert [p.requires_grad for p in net.parameters()] == [False, False, True, True]
+train_steps(net, minitorch.ones(5, 2), weight_decay=0.1, momentum=0.9)
+assert net[0].weight.grad is None and net[0].bias.grad is None
+assert np.array_equal(net[0].weight.detach().numpy(), before["0.weight"])
+assert not np.array_equal(net[2].weight.detach().numpy(), before["2.weight"])
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "freeze_hidden", "points": 2}
+assert freeze(nn.Linear(1, 1), []) == ["weight", "bias"]
+### BEGIN HIDDEN TESTS
+minitorch.manual_seed(5)
+deep = nn.Sequential(*[nn.Linear(2, 2) for _ in range(12)])
+deep_before = {name: p.detach().numpy().copy() for name, p in deep.named_parameters()}
+kept = freeze(deep, ["1", "3.weight"])
+assert "10.weight" in kept and "11.bias" in kept and "3.bias" in kept, kept
+assert "1.weight" not in kept and "3.weight" not in kept, kept
+assert len(kept) == 24 - 3
+train_steps(deep, minitorch.ones(3, 2), weight_decay=0.5)
+for name, p in deep.named_parameters():
+    unchanged = np.array_equal(p.detach().numpy(), deep_before[name])
+    assert unchanged == (name not in kept), name
+    assert p.requires_grad == (name in kept), name
+
+
+class Tower(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+        self.head = nn.Linear(2, 1)
+
+    def forward(self, x):
+        return self.head(self.encoder(x))
+
+
+tower = Tower()
+assert freeze(tower, ["encoder.0"]) == ["encoder.1.weight", "encoder.1.bias", "head.weight",
+                                        "head.bias"]
+assert freeze(tower, ["encoder"]) == ["head.weight", "head.bias"]
+assert [p.requires_grad for p in tower.parameters()] == [False] * 4 + [True] * 2
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 3: predict what gets recorded (3 points)
+#
+# Each row below is a small program. Every row starts afresh from
+#
+# ```python
+# x = minitorch.tensor([1.], requires_grad=True)
+# model = nn.Linear(1, 1)
+# inp = minitorch.ones(1, 1)
+# ```
+#
+# with `no_grad`, `enable_grad`, `set_grad_enabled` and `inference_mode` from minitorch, and
+# `in_thread(f)`, which runs `f()` in a new thread and returns its result. Predict
+# `out.requires_grad` for each row, and write your predictions in a dict `predictions`
+# (`{"a": True, ...}`). Reason it out from the rule at the top of the chapter before you run
+# anything.
+
+# %%
+def in_thread(f):
+    """Run ``f()`` in a new thread and return its result."""
+    result = []
+    thread = threading.Thread(target=lambda: result.append(f()))
+    thread.start()
+    thread.join()
+    return result[0]
+
+
+ROWS = {
+    "a": "out = x * 2",
+    "b": "with no_grad():\n    out = x * 2",
+    "c": "with no_grad():\n    with enable_grad():\n        out = x * 2",
+    "d": "with no_grad():\n    y = x * 2\nout = y * x",
+    "e": "out = x.detach() * 2",
+    "f": "@no_grad()\ndef f(t):\n    return t * 2\nwith enable_grad():\n    out = f(x)",
+    "g": "@enable_grad()\ndef g(t):\n    return t * 2\nwith no_grad():\n    out = g(x)",
+    "h": "with inference_mode():\n    out = x * 2",
+    "i": "with no_grad():\n    with inference_mode(False):\n        out = x * 2",
+    "j": "with no_grad():\n    out = in_thread(lambda: x * 2)",
+    "k": "model.eval()\nout = model(inp)",
+    "l": "model.requires_grad_(False)\nout = model(inp)",
+    "m": "model.requires_grad_(False)\nout = model(x.reshape(1, 1))",
+    "n": "with no_grad():\n    out = minitorch.ones(1, requires_grad=True)",
+    "o": "with set_grad_enabled(False):\n    out = model(inp)\nout = out * x",
+}
+for key, code in ROWS.items():
+    print(f"--- {key}\n{code}")
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "predictions"}
+# predictions = {"a": ..., "b": ..., ...}: one bool per row
+### BEGIN SOLUTION
+predictions = {
+    "a": True, "b": False, "c": True, "d": True, "e": False, "f": False, "g": True,
+    "h": False, "i": True, "j": True, "k": True, "l": False, "m": True, "n": True,
+    "o": True,
+}
+### END SOLUTION
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "predictions_visible", "points": 1}
+assert sorted(predictions) == sorted(ROWS)
+assert all(isinstance(value, bool) for value in predictions.values())
+assert (predictions["a"], predictions["b"]) == (True, False)
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "predictions_hidden", "points": 2}
+assert isinstance(predictions, dict)
+### BEGIN HIDDEN TESTS
+EXPECTED = {
+    "a": True, "b": False, "c": True, "d": True, "e": False, "f": False, "g": True,
+    "h": False, "i": True, "j": True, "k": True, "l": False, "m": True, "n": True,
+    "o": True,
+}
+wrong = sorted(key for key in EXPECTED if predictions.get(key) is not EXPECTED[key])
+assert not wrong, f"rows to think again about: {wrong}"
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Plug it in
+#
+# `grad_mode.use(state)` makes minitorch keep its grad mode in *your* state object: every
+# operation, `backward` and minitorch's own context managers read and write
+# `grad_state.grad_enabled`. (It first checks that the state is per thread, and refuses it
+# with an explanation otherwise.) Your `no_grad` now really stops minitorch recording:
+
+# %%
+x = minitorch.tensor([1., 2.], requires_grad=True)
+with grad_mode.use(grad_state):
+    with no_grad():
+        y = x * 2
+    print("under your no_grad:", y.requires_grad, "| outside:", (x * 2).requires_grad)
+
+# %% [markdown]
+# And now two threads at once: a trainer fits `w` so that `w * inputs` matches `3 * inputs`,
+# while an evaluator sits inside *your* `no_grad` the whole time and then measures the model.
+# The trainer's thread has its own mode, on, so its steps record and learn.
+
+# %%
+minitorch.manual_seed(0)
+model = nn.Linear(1, 1, bias=False)
+inputs = minitorch.tensor([[1.], [2.], [3.]])
+targets = 3 * inputs
+evaluator_inside, trainer_done = threading.Event(), threading.Event()
+report = {}
+
+
+def trainer():
+    evaluator_inside.wait(5)
+    opt = optim.SGD(model.parameters(), lr=0.05)
+    for _ in range(60):
+        opt.zero_grad()
+        loss = ((model(inputs) - targets) ** 2).mean()
+        loss.backward()
+        opt.step()
+    report["trainer: grad mode"] = grad_state.grad_enabled
+    report["trainer: final loss"] = round(loss.item(), 6)
+    trainer_done.set()
+
+
+def evaluator():
+    with no_grad():
+        evaluator_inside.set()
+        trainer_done.wait(5)
+        out = model(inputs)
+        report["evaluator: grad mode"] = grad_state.grad_enabled
+        report["evaluator: output requires grad"] = out.requires_grad
+        report["evaluator: w"] = round(model.weight.item(), 4)
+
+
+with grad_mode.use(grad_state):
+    pair = [threading.Thread(target=trainer), threading.Thread(target=evaluator)]
+    for t in pair:
+        t.start()
+    for t in pair:
+        t.join()
+report
+
+# %% [markdown]
+# ## What PyTorch does
+#
+# torch keeps the same two flags in C++, in a thread-local `c10::AutogradState` (grad mode,
+# inference mode), and every operator's autograd wrapper checks `GradMode::is_enabled()` and
+# its inputs' `requires_grad` before it builds a node — the rule of this chapter. The Python
+# classes in `torch/autograd/grad_mode.py` are a few lines each: `no_grad.__enter__` saves
+# `torch.is_grad_enabled()` and calls `torch.set_grad_enabled(False)`, `__exit__` puts the
+# saved mode back, as yours do; `set_grad_enabled.__call__` undoes its `__init__` just like
+# minitorch's; and `inference_mode` is a C++ guard (`c10::InferenceMode`). Two details
+# minitorch leaves out: torch copies the calling thread's grad mode into the threads its
+# backward engine uses, and inference tensors skip the version counter altogether.
+#
+# The same programs in torch, if it is installed:
+
+# %%
+if os.environ.get("NBGRADER_EXECUTION"):
+    torch = None  # this cell grades nothing: spare the grader torch's slow import
+else:
+    try:
+        import torch
+    except ImportError:
+        torch = None
+
+if torch is None:
+    print("torch is not installed here (or nbgrader is grading): skipped")
+else:
+    seen = {}
+    with torch.no_grad():
+        worker = threading.Thread(target=lambda: seen.update(worker=torch.is_grad_enabled()))
+        worker.start()
+        worker.join()
+        seen["main"] = torch.is_grad_enabled()
+    print(seen)
+    t = torch.tensor([1.], requires_grad=True)
+    with torch.no_grad(), torch.inference_mode(False):
+        print("row i:", (t * 2).requires_grad)
+    with torch.inference_mode():
+        u = t * 2
+    try:
+        u.add_(1)
+    except RuntimeError as error:
+        print("RuntimeError:", error)
