@@ -5,13 +5,15 @@ with the course's configuration, each scores 0, while honest work keeps its poin
 from a notebook whose kernel dies half-way.
 """
 
+import shutil
 import textwrap
 from pathlib import Path
 
 import pytest
-from grading import CourseRoot, edit_cells
+from grading import CourseRoot, edit_cells, nbgrader, read_grades
 
 from course.integrity import namespaces_available, same
+from tools.build_course import CONFIG_NAME, COURSE, PLUGINS
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
@@ -153,3 +155,22 @@ def test_observations_compare_floats_with_a_tolerance() -> None:
     assert not same([[0.31]], [[0.3]])
     assert not same([1, True], [1, 1])
     assert not same([], [None])
+
+
+@pytest.mark.slow  # twenty notebooks: about a minute
+def test_a_class_of_twenty_in_one_autograde_run(tmp_path: Path) -> None:
+    root = CourseRoot(tmp_path, DEMO)
+    for name in (CONFIG_NAME, *PLUGINS):
+        shutil.copyfile(COURSE / name, tmp_path / name)
+    honest, release = root.solution(), root.release()
+    wrong_mean = {"mean": "def mean(xs):\n    return sum(xs) / (len(xs) - 1)"}
+    class_ = {f"honest{i}": (honest, 4) for i in range(5)}
+    class_ |= {f"blank{i}": (release, 0) for i in range(4)}
+    class_ |= {f"half{i}": (edit_cells(honest, wrong_mean), 2) for i in range(4)}
+    class_ |= {f"cheat-{name}": (edit_cells(release, cheat(code)), 0)
+               for name, code in CHEATS.items()}
+    assert len(class_) == 20
+    for student, (nb, _) in class_.items():
+        root.submit(student, nb)
+    nbgrader(tmp_path, "autograde", "00_demo")
+    assert read_grades(tmp_path) == {(s, "00_demo"): score for s, (_, score) in class_.items()}
