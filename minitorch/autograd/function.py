@@ -4,7 +4,8 @@ A Function pairs a ``forward`` with a ``backward``. ``apply`` runs the forward w
 recording, then — when grad mode is on and an input requires grad — creates the backward
 node (which *is* the ``ctx`` the forward saw), links it to the inputs' nodes through
 ``next_functions`` and makes it the ``grad_fn`` of the outputs. minitorch's built-in
-operations are Functions too.
+operations are Functions too; the Functions you write run through ``apply_custom``, a
+course seam that ``use(my_apply)`` replaces with your own ``apply``.
 
 >>> import minitorch
 >>> from minitorch.autograd import Function
@@ -26,15 +27,19 @@ tensor([2.7183])
 from __future__ import annotations
 
 import functools
+import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import _tensor as T
+from .. import course
 from . import anomaly_mode, grad_mode, profiler
 from .graph import Node, SavedTensor
 
-__all__ = ["BackwardCFunction", "Function", "FunctionCtx", "once_differentiable"]
+__all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
+           "use"]
 
 
 class FunctionCtx:
@@ -195,35 +200,111 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run the Function: forward now, backward when gradients flow through the result."""
+        run = _apply_op if cls._trusted else apply_custom  # the seam, looked up at each call
         prof = profiler._active
         if prof is not None:
             prof._push(cls._profile_name or cls.__name__, "cpu_op",
                        _shapes(args) if prof.record_shapes else None)
             out = None
             try:
-                out = _apply(cls, args, kwargs)
+                out = run(cls, args, kwargs)
             finally:
                 prof._pop(_nbytes(out) if prof.profile_memory else 0)
             return out
-        return _apply(cls, args, kwargs)
+        return run(cls, args, kwargs)
 
 
-def _apply(cls: type[Function], args: tuple, kwargs: dict) -> Any:
-    needs = tuple(isinstance(a, T.Tensor) and a.requires_grad for a in args)
-    record = grad_mode._state.grad_enabled and any(needs)
+def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
+    """The call's node (also its ctx), and whether the call is recorded."""
     node = cls._backward_cls()
-    node.needs_input_grad = needs
+    node.needs_input_grad = tuple(isinstance(a, T.Tensor) and a.requires_grad for a in args)
+    return node, grad_mode._state.grad_enabled and any(node.needs_input_grad)
+
+
+def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
+    """A built-in op: its forward works on arrays, so it records nothing by itself.
+
+    Its ``next_functions`` list every positional operand (a Python scalar gives ``(None, 0)``,
+    as in torch), and what its backward returns is trusted.
+    """
+    node, record = _new_node(cls, args)
+    outputs = cls.forward(node, *args, **kwargs)
+    if not record:
+        return outputs
+    node.next_functions = tuple(
+        a._edge() if isinstance(a, T.Tensor) else (None, 0) for a in args
+    )
+    return _link(node, args, outputs)
+
+
+@course.seam
+def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
+    """Run a user-defined Function ``cls`` on ``args`` (what ``cls.apply(*args)`` does).
+
+    The forward runs without recording; when the call is recorded, the node lists the
+    tensor arguments only in ``next_functions`` and remembers each argument's shape and
+    dtype for the checks on what backward returns. This is the seam ``use`` replaces.
+
+    >>> class Scale(Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x, k): ctx.k = k; return x * k
+    ...     @staticmethod
+    ...     def backward(ctx, g): return g * ctx.k, None
+    >>> import minitorch
+    >>> y = apply_custom(Scale, (minitorch.ones(1, requires_grad=True), 3), {})
+    >>> y.grad_fn.name(), len(y.grad_fn.next_functions)
+    ('ScaleBackward', 1)
+    """
+    node, record = _new_node(cls, args)
     outputs = _run_forward(cls, node, args, kwargs)
     if not record:
         return outputs
-    if isinstance(outputs, tuple):
-        return _link(node, args, outputs)
-    return _link(node, args, (outputs,))[0]
+    node.next_functions = tuple(a._edge() for a in args if isinstance(a, T.Tensor))
+    node._input_shapes = tuple(
+        (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
+    )
+    return _link(node, args, outputs)
+
+
+@contextmanager
+def use(student_apply: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
+    """Inside the block, every user-defined Function runs through ``student_apply``.
+
+    ``student_apply(fn_cls, *args)`` is called as ``MyFunction.apply(*args)`` runs, and returns
+    its outputs. minitorch's built-in ops keep their own path, so the forward can use them.
+    Calls it cannot serve (keyword arguments, ``setup_context``-style Functions) are refused.
+
+    >>> import minitorch
+    >>> class Double(Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x): return x * 2
+    >>> def forward_only(fn_cls, *args):   # records nothing: a toy apply
+    ...     print("my apply runs", fn_cls.__name__)
+    ...     return fn_cls.forward(None, *args)
+    >>> with use(forward_only):
+    ...     Double.apply(minitorch.ones(2))
+    my apply runs Double
+    tensor([2., 2.])
+    """
+
+    def adapted(cls: type[Function], args: tuple, kwargs: dict) -> Any:
+        if kwargs:
+            raise NotImplementedError(
+                f"{cls.__name__}.apply got keyword arguments {sorted(kwargs)}, but the plugged "
+                "apply(fn_cls, *args) takes positional arguments only"
+            )
+        if cls.setup_context is not None:
+            raise NotImplementedError(
+                f"{cls.__name__} has a setup_context, but the plugged apply calls "
+                "forward(ctx, *args): write its forward with a ctx"
+            )
+        return student_apply(cls, *args)
+
+    with course.plug(sys.modules[__name__], "apply_custom", adapted):
+        yield adapted
 
 
 def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
-    if cls._trusted:
-        return cls.forward(node, *args, **kwargs)
     saved = grad_mode._state.grad_enabled
     grad_mode._state.grad_enabled = False
     try:
@@ -236,21 +317,15 @@ def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwar
         grad_mode._state.grad_enabled = saved
 
 
-def _link(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
-    """Connect the node to its inputs and outputs, then pack what it saved.
+def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
+    """Make the node the ``grad_fn`` of the outputs (one tensor or a tuple), then pack what
+    it saved."""
+    if isinstance(outputs, tuple):
+        return _link_outputs(node, args, outputs)
+    return _link_outputs(node, args, (outputs,))[0]
 
-    Built-in ops list every positional operand in ``next_functions`` (a Python scalar gives
-    ``(None, 0)``, as in torch); a custom Function lists its tensor arguments only.
-    """
-    trusted = node._forward_cls._trusted
-    node.next_functions = tuple(
-        a._edge() if isinstance(a, T.Tensor) else (None, 0)
-        for a in args if trusted or isinstance(a, T.Tensor)
-    )
-    if not trusted:
-        node._input_shapes = tuple(
-            (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
-        )
+
+def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
     dirty = node.__dict__.get("_dirty", ())
     non_diff = node.__dict__.get("_non_differentiable", ())
     linked = []
@@ -269,7 +344,7 @@ def _link(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
     node._outputs_meta = tuple(T.meta_of(o) for o in outs)
     node._n_outputs = len(outs)
     if anomaly_mode._enabled:
-        node._anomaly_trace = traceback.format_stack()[:-3]
+        node._anomaly_trace = _forward_trace()
     if node._to_save:
         node._saved = tuple(
             None if t is None else SavedTensor(t, any(t is o for o in linked))
@@ -277,6 +352,14 @@ def _link(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
         )
         node._to_save = ()
     return tuple(linked)
+
+
+def _forward_trace() -> list[str]:
+    """The stack of the forward call, up to the line that called ``apply``."""
+    stack = traceback.extract_stack()
+    while stack and stack[-1].filename in (__file__, course.__file__):
+        stack.pop()
+    return traceback.format_list(stack)
 
 
 def _shapes(args: tuple) -> list:

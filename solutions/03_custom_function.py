@@ -1,0 +1,790 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Chapter 3: a custom Function
+#
+# Every operation autograd records is a *Function*: a forward that computes outputs and a
+# backward that turns the gradients of the outputs into gradients of the inputs. `exp`,
+# `*` and `@` are Functions written by the library; this chapter writes our own, looks at
+# what `MyFunction.apply(...)` builds in the graph, and then rebuilds `apply` itself.
+#
+# You will:
+# 1. run the notes' `Exp`, `Mul` and `Sigmoid` Functions and read the nodes they create;
+# 2. open `minitorch/autograd/function.py`, where `apply` builds those nodes;
+# 3. write two Functions, your own `apply`, and a `LinearFunction`;
+# 4. plug your `apply` into minitorch and train a logistic regression with it.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
+import os
+import warnings
+
+if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
+    warnings.simplefilter("ignore")
+
+# %%
+import inspect
+
+import numpy as np
+
+import minitorch
+from minitorch import Tensor
+from minitorch.autograd import Function
+from minitorch.autograd.graph import Node
+
+# %% [markdown]
+# ## 1. The notes' Exp
+#
+# A Function subclass has two static methods. `forward(ctx, *inputs)` computes the result;
+# `backward(ctx, *grad_outputs)` returns one gradient per forward input. `ctx` is the
+# scratchpad both share: `ctx.save_for_backward(...)` keeps tensors for later, and
+# `ctx.saved_tensors` gives them back. You never call `forward` yourself: `Exp.apply(a)` does,
+# and records the call in the graph.
+
+# %%
+class Exp(Function):  # computes e^x
+    @staticmethod
+    def forward(ctx, i):
+        result = i.exp()
+        ctx.save_for_backward(result)  # backward needs e^i: keep it instead of recomputing
+        return result
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (result,) = ctx.saved_tensors
+        return grad_output * result  # d/di e^i = e^i
+
+
+a = minitorch.tensor([1.0], requires_grad=True)
+result = Exp.apply(a)  # forward
+print(result)
+result.backward()
+print(a.grad)
+
+# %% [markdown]
+# `a.grad` is `tensor([2.7183])`, as the notes print: e¹ = 2.7183, and its derivative is e¹
+# again. A custom Function `Exp` gets a node class named
+# `ExpBackward` (built-in ops add an overload digit, `ExpBackward0`).
+#
+# The node *is* the `ctx` that forward saw. It knows which inputs need a gradient
+# (`needs_input_grad`, one bool per forward argument) and where the gradient goes next
+# (`next_functions`, one edge per tensor argument: here the `AccumulateGrad` of the leaf `a`).
+
+# %%
+node = result.grad_fn
+print(node.name(), node.needs_input_grad)
+print(node.next_functions, node.next_functions[0][0].variable is a)
+print(isinstance(node, minitorch.autograd.FunctionCtx))
+
+# %%
+minitorch.viz.draw(result, params={"a": a})
+
+# %% [markdown]
+# ## 2. Mul: a non-tensor argument and a `None` gradient
+#
+# The textbook notes compute `w * x + b` with a fourth, plain-Python argument. Non-tensor
+# state goes on `ctx` as an attribute (`save_for_backward` takes tensors only). `backward`
+# still returns one value per forward argument: `None` for the flag, and `None` for `x`
+# when the flag says x needs no gradient.
+
+# %%
+class Mul(Function):
+    @staticmethod
+    def forward(ctx, w, x, b, x_requires_grad=True):
+        ctx.x_requires_grad = x_requires_grad
+        ctx.save_for_backward(w, x)
+        output = w * x + b
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        w, x = ctx.saved_tensors
+        grad_w = grad_output * x
+        if ctx.x_requires_grad:
+            grad_x = grad_output * w
+        else:
+            grad_x = None
+        grad_b = grad_output * 1
+        return grad_w, grad_x, grad_b, None
+
+
+w = minitorch.tensor([1.0, 2.0], requires_grad=True)
+x = minitorch.tensor([3.0, 4.0], requires_grad=True)
+b = minitorch.tensor([0.5, 0.5], requires_grad=True)
+out = Mul.apply(w, x, b, False)
+print(out)
+print(out.grad_fn.needs_input_grad)
+print(len(out.grad_fn.next_functions), "edges: one per tensor argument, none for the flag")
+out.sum().backward()
+print(w.grad, x.grad, b.grad)
+
+# %% [markdown]
+# `x.grad` stays `None`: backward returned `None` for it. The node has three edges, not
+# four: the Python flag is not part of the graph.
+
+# %% [markdown]
+# ## 3. Sigmoid and gradcheck
+#
+# How do you know a hand-written backward is right? Compare it with finite differences:
+# `gradcheck` nudges every input element by ±eps and checks that the slopes match the
+# gradients backward returns. The notes' Sigmoid, with the input `randn(4)` printed there:
+
+# %%
+class Sigmoid(Function):
+    @staticmethod
+    def forward(ctx, x):
+        output = 1 / (1 + minitorch.exp(-x))
+        ctx.save_for_backward(output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (output,) = ctx.saved_tensors
+        grad_x = output * (1 - output) * grad_output
+        return grad_x
+
+
+gradcheck = minitorch.autograd.gradcheck
+test_input = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], requires_grad=True)
+print(gradcheck(Sigmoid.apply, (test_input,), eps=1e-3))  # passes
+print(gradcheck(minitorch.sigmoid, (test_input,), eps=1e-3))  # passes
+print(gradcheck(Sigmoid.apply, (test_input,), eps=1e-4, raise_exception=False))  # fails
+print(gradcheck(minitorch.sigmoid, (test_input,), eps=1e-4, raise_exception=False))  # fails
+
+# %% [markdown]
+# A smaller eps should be *more* accurate, yet both the custom and the built-in sigmoid fail
+# at 1e-4. The input is float32: f(x+eps) − f(x−eps) loses most of its digits to rounding,
+# and dividing by a tiny 2·eps blows that error up (gradcheck warns about non-double inputs
+# for this reason). In float64 the problem disappears:
+
+# %%
+test_input = minitorch.tensor(
+    [-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64, requires_grad=True
+)
+print(test_input)
+for eps in (1e-4, 1e-6):
+    print(eps, gradcheck(Sigmoid.apply, (test_input,), eps=eps),
+          gradcheck(minitorch.sigmoid, (test_input,), eps=eps))
+
+# %% [markdown]
+# ## 4. The rest of the ctx toolbox
+#
+# The API notes list a few more tools; each is one line in a Function:
+# - `ctx.mark_non_differentiable(t)`: an output that has no gradient (an index, a mask);
+# - `ctx.mark_dirty(t)`: forward changed an input in place and returns it;
+# - `@once_differentiable` on backward: its result cannot be differentiated again;
+# - `setup_context(ctx, inputs, output)`: the newer style, where `forward` takes no `ctx`.
+
+# %%
+class ArgsortValues(Function):
+    """Sorted values (differentiable) and the sorting indices (not)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        order = np.argsort(x.detach().numpy())
+        ctx.order = order
+        indices = minitorch.tensor(order)
+        ctx.mark_non_differentiable(indices)
+        return x[order.tolist()], indices
+
+    @staticmethod
+    def backward(ctx, grad_values, grad_indices):
+        grad_x = np.zeros(grad_values.shape, dtype=np.float32)
+        grad_x[ctx.order] = grad_values.numpy()  # send each gradient back to where it came from
+        return minitorch.tensor(grad_x)
+
+
+class AddOne_(Function):
+    """x += 1 in place."""
+
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+
+
+class Cube(Function):
+    """x³ in the new style, with a backward that is differentiable only once."""
+
+    @staticmethod
+    def forward(x):
+        return x ** 3
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (x,) = inputs
+        ctx.save_for_backward(x)
+
+    @staticmethod
+    @minitorch.autograd.function.once_differentiable
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return 3 * x ** 2 * grad_output
+
+
+v = minitorch.tensor([3.0, 1.0, 2.0], requires_grad=True)
+values, indices = ArgsortValues.apply(v)
+print(values, indices, indices.requires_grad)
+(values * minitorch.tensor([1.0, 10.0, 100.0])).sum().backward()
+print(v.grad)
+
+h = v * 1
+print(AddOne_.apply(h), "version", h._version)  # changed in place: its version counter moved
+
+(g,) = minitorch.autograd.grad((Cube.apply(v) * v).sum(), v, create_graph=True)
+print(g)  # d(x⁴)/dx = 4x³, computed through Cube's backward once
+try:
+    g.sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# ## 5. When backward returns the wrong number of gradients
+#
+# `apply` holds backward to its contract: one gradient per forward argument. Extra trailing
+# `None`s are tolerated; anything else is torch's error, with minitorch's same words:
+
+# %%
+class Bad(Function):
+    @staticmethod
+    def forward(ctx, p, q):
+        return p * q
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output  # forgot q's gradient
+
+
+p = minitorch.tensor([1.0, 2.0], requires_grad=True)
+q = minitorch.tensor([3.0, 4.0], requires_grad=True)
+try:
+    Bad.apply(p, q).sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# ## 6. Inside minitorch: `autograd/function.py`
+#
+# `Function.apply` is a small dispatcher. Built-in ops (`minitorch.ops`, whose forwards work
+# on arrays and whose backwards are trusted) take `_apply_op`; every Function *you* write
+# takes `apply_custom`, the piece this chapter rebuilds:
+
+# %%
+from minitorch.autograd import function
+
+print(inspect.getsource(function.Function.apply))
+print(inspect.getsource(function._new_node))
+print(inspect.getsource(function.apply_custom))
+
+# %% [markdown]
+# Read `apply_custom` line by line:
+# - `_new_node` makes the node, an instance of `ExpBackward` (a class the metaclass made for
+#   `Exp`); it doubles as the ctx. `needs_input_grad` is filled before forward runs, so
+#   forward could read it too. The call is recorded only when grad mode is on and some input
+#   requires grad.
+# - `_run_forward` runs forward with grad mode **off**: the `i.exp()` inside `Exp.forward`
+#   must not record its own `ExpBackward0` node: the custom node replaces it.
+# - `next_functions` gets one edge per **tensor** argument, in order: `a._edge()` is
+#   `(a.grad_fn, output_nr)` for a computed tensor, `(AccumulateGrad, 0)` for a leaf that
+#   requires grad, `(None, 0)` for a tensor that needs none.
+# - `_link` makes the node the `grad_fn` of the outputs and packs the saved tensors (with
+#   the version counters chapter 5 checks).
+#
+# When backward runs, the engine calls the node's `_apply`, which calls `Exp.backward` and
+# checks what came back:
+
+# %%
+print(inspect.getsource(function.BackwardCFunction._apply))
+print(inspect.getsource(function._validate_grads))
+
+# %% [markdown]
+# Built-in ops are Functions too. `a * 2` creates a `MulBackward0` node whose forward class
+# is minitorch's `Mul` op, a subclass of `Function`:
+
+# %%
+op_node = (a * 2).grad_fn
+print(op_node.name(), op_node._forward_cls, op_node._forward_cls.__mro__[1:3])
+print(inspect.getsource(op_node._forward_cls))
+
+# %% [markdown]
+# ## Exercise 1: two Functions (3 points)
+#
+# Write `Tanh` and `LeakyReLU` as Functions, without calling minitorch's `tanh` backward (or
+# any autograd) inside your backward: compute the gradient yourself.
+# - `Tanh.apply(x)` is tanh(x). Save what backward needs; d tanh(x)/dx = 1 − tanh(x)².
+# - `LeakyReLU.apply(x, slope)` is `x` where `x > 0` and `slope * x` elsewhere; `slope` is a
+#   Python float. Its derivative is 1 where `x > 0`, else `slope`.
+#
+# Remember the contract: backward multiplies by `grad_output` and returns one value per
+# forward argument. `minitorch.where(cond, a, b)` and `(x > 0)` (a bool tensor) may help.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "functions"}
+class Tanh(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ### BEGIN SOLUTION
+        y = x.tanh()
+        ctx.save_for_backward(y)
+        return y
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ### BEGIN SOLUTION
+        (y,) = ctx.saved_tensors
+        return grad_output * (1 - y * y)
+        ### END SOLUTION
+
+
+class LeakyReLU(Function):
+    @staticmethod
+    def forward(ctx, x, slope):
+        ### BEGIN SOLUTION
+        ctx.save_for_backward(x)
+        ctx.slope = slope
+        return minitorch.where(x > 0, x, x * slope)
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ### BEGIN SOLUTION
+        (x,) = ctx.saved_tensors
+        return minitorch.where(x > 0, grad_output, grad_output * ctx.slope), None
+        ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "functions_visible", "points": 1}
+xs = np.array([-1.5, -0.2, 0.3, 0.7, 2.0], dtype=np.float32)
+gs = np.array([1.0, -2.0, 0.5, 3.0, 1.0], dtype=np.float32)
+
+x = minitorch.tensor(xs, requires_grad=True)
+y = Tanh.apply(x)
+assert y.grad_fn.name() == "TanhBackward"
+assert np.allclose(y.detach().numpy(), np.tanh(xs), atol=1e-6)
+y.backward(minitorch.tensor(gs))
+assert np.allclose(x.grad.numpy(), gs * (1 - np.tanh(xs) ** 2), atol=1e-6), x.grad
+
+x = minitorch.tensor(xs, requires_grad=True)
+z = LeakyReLU.apply(x, 0.1)
+assert np.allclose(z.detach().numpy(), np.where(xs > 0, xs, 0.1 * xs), atol=1e-6)
+z.backward(minitorch.tensor(gs))
+assert np.allclose(x.grad.numpy(), np.where(xs > 0, gs, 0.1 * gs), atol=1e-6), x.grad
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "functions_hidden", "points": 2}
+class _Ctx:
+    """A stand-in ctx: the backward is called directly, with no graph and no engine."""
+
+    needs_input_grad = (True, False)
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+
+def _backward_directly(fn_cls, args, grad):
+    ctx = _Ctx()
+    with minitorch.no_grad():
+        fn_cls.forward(ctx, *args)
+    with minitorch.course.switched_off("engine.execute"):  # no autograd inside backward
+        grads = fn_cls.backward(ctx, minitorch.tensor(grad))
+    return grads if isinstance(grads, tuple) else (grads,)
+
+
+(grad_x,) = _backward_directly(Tanh, (minitorch.tensor(xs),), gs)
+assert np.allclose(grad_x.numpy(), gs * (1 - np.tanh(xs) ** 2), atol=1e-6)
+### BEGIN HIDDEN TESTS
+xd = np.array([-3.0, -0.5, 0.25, 1.0, 4.0])
+gd = np.array([0.5, -1.0, 2.0, -0.25, 3.0])
+step = 1e-6
+slope_fd = (np.tanh(xd + step) - np.tanh(xd - step)) / (2 * step)  # finite differences
+(grad_x,) = _backward_directly(Tanh, (minitorch.tensor(xd),), gd)
+assert np.allclose(grad_x.numpy(), gd * slope_fd, atol=1e-6)
+
+grad_x, grad_slope = _backward_directly(LeakyReLU, (minitorch.tensor(xd), 0.25), gd)
+assert grad_slope is None
+assert np.allclose(grad_x.numpy(), np.where(xd > 0, gd, 0.25 * gd))
+
+x = minitorch.tensor(xd, requires_grad=True)
+y = LeakyReLU.apply(Tanh.apply(x), 0.5)  # a chain of the two, through minitorch's apply
+assert y.grad_fn.name() == "LeakyReLUBackward"
+assert y.grad_fn.next_functions[0][0].name() == "TanhBackward"
+y.sum().backward()
+t = np.tanh(xd)
+assert np.allclose(x.grad.numpy(), np.where(t > 0, 1.0, 0.5) * (1 - t ** 2))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 2: your own `apply` (6 points)
+#
+# Now build the node yourself. `my_apply(fn_cls, *args)` must do what `Exp.apply(a)` did:
+# 1. create a `FunctionNode` (below): it is the call's ctx and its backward node;
+# 2. set `node.needs_input_grad`: one bool per argument, True for a tensor that requires grad;
+# 3. run `fn_cls.forward(node, *args)` with grad mode **off** (`minitorch.no_grad()`);
+# 4. if grad mode was on and some input requires grad, record the call: `node.next_functions`
+#    holds one edge per **tensor** argument, in order (`edge_to` below), and the output
+#    becomes the node's output number 0. Otherwise return the output untouched.
+#
+# When backward runs, the engine calls `node._apply(grad_outputs)` and expects one gradient
+# per entry of `next_functions`. Your `_apply` calls `fn_cls.backward`, checks that it got
+# one gradient per forward argument (extra trailing `None`s are fine) and otherwise raises
+# torch's error, e.g. `RuntimeError: function BadBackward returned an incorrect number of
+# gradients (expected 2, got 1)`; then it drops the entries of non-tensor arguments.
+#
+# Forward returns a single tensor here (not a tuple). Three wires of minitorch's `Tensor` are
+# yours to use: `t._output_nr` (which output of `t.grad_fn` the tensor is),
+# `t._grad_accumulator()` (the one `AccumulateGrad` node of a leaf) and
+# `out._set_grad_fn(node, 0)` (make `node` the `grad_fn` of `out`).
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "apply"}
+class FunctionNode(Node):
+    """The backward node of one `my_apply(fn_cls, ...)` call, and that call's ctx."""
+
+    def __init__(self, fn_cls):
+        super().__init__()
+        self.fn_cls = fn_cls
+        self.saved_tensors = ()
+        self.needs_input_grad = ()
+        self.is_tensor = ()  # yours to fill: True where the forward argument is a tensor
+
+    def name(self):
+        return f"{self.fn_cls.__name__}Backward"
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def _apply(self, grad_outputs):
+        """Run backward; return one gradient per entry of next_functions."""
+        ### BEGIN SOLUTION
+        grads = self.fn_cls.backward(self, *grad_outputs)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        expected = len(self.is_tensor)
+        if len(grads) < expected or any(g is not None for g in grads[expected:]):
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of "
+                               f"gradients (expected {expected}, got {len(grads)})")
+        return tuple(g for g, is_tensor in zip(grads, self.is_tensor) if is_tensor)
+        ### END SOLUTION
+
+
+def edge_to(t):
+    """The edge from a new node to the tensor `t`: `(node_or_None, output_nr)`."""
+    ### BEGIN SOLUTION
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t.requires_grad:
+        return (t._grad_accumulator(), 0)
+    return (None, 0)
+    ### END SOLUTION
+
+
+def my_apply(fn_cls, *args):
+    """Run `fn_cls` on `args` like `fn_cls.apply(*args)`, recording a FunctionNode."""
+    ### BEGIN SOLUTION
+    node = FunctionNode(fn_cls)
+    node.is_tensor = tuple(isinstance(arg, Tensor) for arg in args)
+    node.needs_input_grad = tuple(
+        is_tensor and arg.requires_grad for is_tensor, arg in zip(node.is_tensor, args)
+    )
+    record = minitorch.is_grad_enabled() and any(node.needs_input_grad)
+    with minitorch.no_grad():
+        output = fn_cls.forward(node, *args)
+    if record:
+        node.next_functions = tuple(edge_to(arg) for arg in args if isinstance(arg, Tensor))
+        output._set_grad_fn(node, 0)
+    return output
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_visible", "points": 2}
+a = minitorch.tensor([1.0], requires_grad=True)
+result = my_apply(Exp, a)
+assert isinstance(result.grad_fn, FunctionNode) and result.grad_fn.name() == "ExpBackward"
+assert result.grad_fn.needs_input_grad == (True,)
+assert result.grad_fn.next_functions[0][0].variable is a
+result.backward()
+assert np.allclose(a.grad.numpy(), [np.e])
+
+w = minitorch.tensor([1.0, 2.0], requires_grad=True)
+x = minitorch.tensor([3.0, 4.0], requires_grad=True)
+b = minitorch.tensor([0.5, 0.5])  # no grad: its edge is (None, 0)
+out = my_apply(Mul, w, x, b, False)
+assert out.grad_fn.needs_input_grad == (True, True, False, False)
+edges = out.grad_fn.next_functions
+assert len(edges) == 3, "one edge per tensor argument: the flag False gets none"
+assert edges[0][0].variable is w and edges[1][0].variable is x and edges[2] == (None, 0), edges
+out.sum().backward()
+assert np.allclose(w.grad.numpy(), [3.0, 4.0]) and x.grad is None
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_errors", "points": 1}
+p = minitorch.tensor([1.0, 2.0], requires_grad=True)
+q = minitorch.tensor([3.0, 4.0], requires_grad=True)
+bad = my_apply(Bad, p, q).sum()
+try:
+    bad.backward()
+    raised = None
+except RuntimeError as error:
+    raised = str(error)
+assert raised == "function BadBackward returned an incorrect number of gradients (expected 2, got 1)", raised
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_hidden", "points": 2}
+class _Probe(Function):
+    """Records the grad mode its forward runs in; y = 3 * x * k with k a Python number."""
+
+    seen = []
+
+    @staticmethod
+    def forward(ctx, x, k):
+        _Probe.seen.append(minitorch.is_grad_enabled())
+        ctx.k = k
+        return x * (3 * k)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * (3 * ctx.k), None, None  # a trailing None is allowed
+
+
+with minitorch.course.switched_off("function.apply_custom"):  # minitorch's apply is off
+    x = minitorch.tensor([1.0, -2.0], requires_grad=True)
+    y = my_apply(_Probe, x, 2.0)
+    assert _Probe.seen == [False] and minitorch.is_grad_enabled()
+    assert y.grad_fn.next_functions == ((x._grad_accumulator(), 0),)
+    ### BEGIN HIDDEN TESTS
+    assert y.requires_grad and not y.is_leaf and y.grad_fn.name() == "_ProbeBackward"
+    assert np.allclose(y.detach().numpy(), [6.0, -12.0])
+    y.backward(minitorch.tensor([1.0, 0.5]))
+    assert np.allclose(x.grad.numpy(), [6.0, 3.0])
+
+    # a chain of your nodes: edges lead to the previous grad_fn; gradients multiply
+    x = minitorch.tensor([0.5, 1.5], requires_grad=True)
+    h = x * 2  # a built-in op in between
+    e1 = my_apply(Exp, h)
+    assert e1.grad_fn.next_functions == ((h.grad_fn, 0),)
+    e2 = my_apply(Exp, e1)
+    assert e2.grad_fn.next_functions[0][0] is e1.grad_fn
+    e2.sum().backward()
+    xd = np.array([0.5, 1.5])
+    assert np.allclose(x.grad.numpy(), 2 * np.exp(2 * xd) * np.exp(np.exp(2 * xd)), rtol=1e-5)
+
+    # nothing to record: no grad mode, or no input that requires grad
+    with minitorch.no_grad():
+        assert my_apply(Exp, x).grad_fn is None
+    c = my_apply(Mul, minitorch.tensor([2.0]), minitorch.tensor([3.0]), minitorch.tensor([1.0]))
+    assert c.grad_fn is None and not c.requires_grad and np.allclose(c.numpy(), [7.0])
+    ### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_hidden_errors", "points": 1}
+class _TooMany(Function):
+    @staticmethod
+    def forward(ctx, p, q):
+        return p + q
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, grad_output, grad_output
+
+
+with minitorch.course.switched_off("function.apply_custom"):
+    p = minitorch.tensor([1.0], requires_grad=True)
+    q = minitorch.tensor([2.0], requires_grad=True)
+    try:
+        my_apply(_TooMany, p, q).backward()
+        raised = None
+    except RuntimeError as error:
+        raised = str(error)
+    assert raised == ("function _TooManyBackward returned an incorrect number of gradients "
+                      "(expected 2, got 3)"), raised
+    ### BEGIN HIDDEN TESTS
+    p = minitorch.tensor([1.0], requires_grad=True)
+    try:
+        my_apply(Bad, p, 5.0).backward()  # 2 forward arguments, 1 gradient
+        raised = None
+    except RuntimeError as error:
+        raised = str(error)
+    assert raised == ("function BadBackward returned an incorrect number of gradients "
+                      "(expected 2, got 1)"), raised
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 3: a linear layer as one Function (3 points)
+#
+# `LinearFunction.apply(x, weight, bias)` computes `x @ weight.T + bias` for `x` of shape
+# `(N, in)`, `weight` of shape `(out, in)` and `bias` of shape `(out,)` or `None`. Write its
+# backward by hand (no autograd inside it): with `g` of shape `(N, out)`,
+# the gradient of `x` is `g @ weight`, of `weight` is `g.T @ x`, of `bias` the sum of `g`
+# over the batch. Return `None` for a `None` bias, and skip what `ctx.needs_input_grad` says
+# is not needed. Then check it with `gradcheck` in float64, as the notes do.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "linear"}
+class LinearFunction(Function):
+    @staticmethod
+    def forward(ctx, x, weight, bias):
+        ### BEGIN SOLUTION
+        ctx.save_for_backward(x, weight)
+        out = x @ weight.T
+        return out if bias is None else out + bias
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ### BEGIN SOLUTION
+        x, weight = ctx.saved_tensors
+        grad_x = grad_weight = grad_bias = None
+        if ctx.needs_input_grad[0]:
+            grad_x = grad_output @ weight
+        if ctx.needs_input_grad[1]:
+            grad_weight = grad_output.T @ x
+        if ctx.needs_input_grad[2]:
+            grad_bias = grad_output.sum(0)
+        return grad_x, grad_weight, grad_bias
+        ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "linear_visible", "points": 1}
+rng = np.random.default_rng(3)
+xs, ws, bs = rng.normal(size=(4, 3)), rng.normal(size=(2, 3)), rng.normal(size=2)
+x, w, b = (minitorch.tensor(v, requires_grad=True) for v in (xs, ws, bs))
+assert x.dtype == minitorch.float64
+assert np.allclose(LinearFunction.apply(x, w, b).detach().numpy(), xs @ ws.T + bs)
+assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, b), raise_exception=False)
+assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, None), raise_exception=False)
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "linear_hidden", "points": 2}
+class _LinearCtx:
+    """A stand-in ctx: LinearFunction.backward is called directly, with no engine."""
+
+    def __init__(self, needs):
+        self.needs_input_grad = needs
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+
+def _linear_backward(args, grad, needs=(True, True, True)):
+    ctx = _LinearCtx(needs)
+    with minitorch.no_grad():
+        LinearFunction.forward(ctx, *(minitorch.tensor(a) if a is not None else None for a in args))
+    with minitorch.course.switched_off("engine.execute"):  # no autograd inside backward
+        return LinearFunction.backward(ctx, minitorch.tensor(grad))
+
+
+gs = rng.normal(size=(4, 2))
+grad_x, grad_w, grad_b = _linear_backward((xs, ws, bs), gs)
+assert grad_b.shape == (2,) and np.allclose(grad_b.numpy(), gs.sum(axis=0))
+### BEGIN HIDDEN TESTS
+assert grad_x.shape == (4, 3) and np.allclose(grad_x.numpy(), gs @ ws)
+assert grad_w.shape == (2, 3) and np.allclose(grad_w.numpy(), gs.T @ xs)
+
+xs, ws, gs = rng.normal(size=(5, 4)), rng.normal(size=(4, 4)), rng.normal(size=(5, 4))
+grad_x, grad_w, grad_b = _linear_backward((xs, ws, None), gs, needs=(False, True, False))
+assert grad_b is None
+assert np.allclose(grad_w.numpy(), gs.T @ xs)  # a square weight: a missing transpose shows
+
+x = minitorch.tensor(rng.normal(size=(1, 4)), requires_grad=True)
+w = minitorch.tensor(rng.normal(size=(3, 4)), requires_grad=True)
+b = minitorch.tensor(rng.normal(size=3), requires_grad=True)
+assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, b), raise_exception=False)
+### END HIDDEN TESTS
+
+# %% [markdown] id="plug-it-in"
+# ## Plug it in
+#
+# `minitorch.autograd.function.use(my_apply)` routes every user-defined Function through your
+# `my_apply` inside the block (built-in ops keep minitorch's own path, so forwards still
+# work). The notes' examples again, now recorded by your code:
+
+# %%
+with function.use(my_apply):
+    a = minitorch.tensor([1.0], requires_grad=True)
+    result = Exp.apply(a)
+    print(result, type(result.grad_fn).__name__)
+    result.backward()
+    print(a.grad)
+
+    w = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    x = minitorch.tensor([3.0, 4.0], requires_grad=True)
+    b = minitorch.tensor([0.5, 0.5], requires_grad=True)
+    out = Mul.apply(w, x, b)
+    print(out)
+    out.sum().backward()
+    print(w.grad, x.grad, b.grad)
+
+    test_input = minitorch.tensor(
+        [-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64, requires_grad=True
+    )
+    # gradcheck also sends an undefined (None) gradient through by default; our small node
+    # passes it to backward as it is, where minitorch's node would turn it into zeros
+    print(gradcheck(Sigmoid.apply, (test_input,), eps=1e-6, check_undefined_grad=False))
+
+# %% [markdown]
+# And something real: a logistic regression, whose sigmoid is the notes' `Sigmoid` and whose
+# every custom node is built by your `my_apply`. Two clouds of points, one line between them:
+
+# %%
+rng = np.random.default_rng(0)
+points = np.concatenate([rng.normal(-1.0, 0.7, size=(50, 2)), rng.normal(1.0, 0.7, size=(50, 2))])
+labels = np.concatenate([np.zeros(50), np.ones(50)])
+features = minitorch.tensor(points, dtype=minitorch.float32)
+targets = minitorch.tensor(labels, dtype=minitorch.float32)
+
+weight = minitorch.zeros(2, requires_grad=True)
+bias = minitorch.zeros(1, requires_grad=True)
+optimizer = minitorch.optim.SGD([weight, bias], lr=0.5)
+
+with function.use(my_apply):
+    for step in range(101):
+        prob = Sigmoid.apply(features @ weight + bias)
+        loss = -(targets * prob.log() + (1 - targets) * (1 - prob).log()).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step % 25 == 0:
+            accuracy = ((prob > 0.5) == (targets > 0.5)).float().mean().item()
+            print(f"step {step:3d}  loss {loss.item():.4f}  accuracy {accuracy:.2f}")
+    print(type(prob.grad_fn).__name__, prob.grad_fn.name())
+
+# %%
+minitorch.viz.draw(loss, params={"weight": weight, "bias": bias})
+
+# %% [markdown]
+# ## What PyTorch does
+#
+# `torch.autograd.Function.apply` does the same in C++ (`THPFunction_apply`): it builds a
+# `<Name>Backward` node that is also the ctx, runs forward with grad mode off, collects one
+# edge per tensor input and sets the outputs' `grad_fn`; the engine later calls the node,
+# which calls your backward and validates what it returns. The same code in torch, when it
+# is installed:
+
+# %%
+try:
+    import torch
+except ImportError:
+    torch = None
+
+if torch is None:
+    print("torch is not installed: skipped")
+else:
+    class TorchExp(torch.autograd.Function):
+        forward = staticmethod(Exp.forward)
+        backward = staticmethod(Exp.backward)
+
+    class TorchBad(torch.autograd.Function):
+        forward = staticmethod(Bad.forward)
+        backward = staticmethod(Bad.backward)
+
+    a = torch.tensor([1.0], requires_grad=True)
+    result = TorchExp.apply(a)
+    result.backward()
+    print(result, a.grad, result.grad_fn.next_functions)
+    try:
+        TorchBad.apply(torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)).sum().backward()
+    except RuntimeError as error:
+        print("RuntimeError:", error)
