@@ -6,6 +6,10 @@ little, ratios measured side by side do.
 
     python benchmarks/run.py            # full run
     python benchmarks/run.py --quick    # about a minute
+    python benchmarks/run.py --gpu      # on a CUDA machine: minitorch+CuPy vs torch CUDA
+
+The GPU mode needs an NVIDIA GPU, CuPy (``pip install "minitorch[cuda]"``) and a CUDA build of
+torch; elsewhere it refuses with a message and exit status 2.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ except ImportError:  # the benchmark still compares with numpy
     torch = None
 
 BATCH, D_IN, HIDDEN, D_OUT, LR = 64, 784, 256, 10, 0.01
+GPU_BATCH, GPU_HIDDEN = 1024, 4096
 
 
 def interleaved(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
@@ -48,15 +53,15 @@ def interleaved(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def _mlp_data(seed: int = 0) -> dict[str, np.ndarray]:
+def _mlp_data(seed: int = 0, batch: int = BATCH, hidden: int = HIDDEN) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
-    bound1, bound2 = 1 / np.sqrt(D_IN), 1 / np.sqrt(HIDDEN)
+    bound1, bound2 = 1 / np.sqrt(D_IN), 1 / np.sqrt(hidden)
     return {
-        "x": rng.standard_normal((BATCH, D_IN)).astype(np.float32),
-        "y": rng.standard_normal((BATCH, D_OUT)).astype(np.float32),
-        "w1": rng.uniform(-bound1, bound1, (D_IN, HIDDEN)).astype(np.float32),
-        "b1": rng.uniform(-bound1, bound1, HIDDEN).astype(np.float32),
-        "w2": rng.uniform(-bound2, bound2, (HIDDEN, D_OUT)).astype(np.float32),
+        "x": rng.standard_normal((batch, D_IN)).astype(np.float32),
+        "y": rng.standard_normal((batch, D_OUT)).astype(np.float32),
+        "w1": rng.uniform(-bound1, bound1, (D_IN, hidden)).astype(np.float32),
+        "b1": rng.uniform(-bound1, bound1, hidden).astype(np.float32),
+        "w2": rng.uniform(-bound2, bound2, (hidden, D_OUT)).astype(np.float32),
         "b2": rng.uniform(-bound2, bound2, D_OUT).astype(np.float32),
     }
 
@@ -89,10 +94,10 @@ def numpy_mlp_step() -> Callable[[], None]:
     return step
 
 
-def framework_mlp_step(lib: object) -> Callable[[], None]:
+def framework_mlp_step(lib: object, device: str = "cpu", **sizes: int) -> Callable[[], None]:
     """The same step in minitorch or torch: one code, ``lib`` is either module."""
-    d = _mlp_data()
-    t = {k: lib.tensor(v) for k, v in d.items()}
+    d = _mlp_data(**sizes)
+    t = {k: lib.tensor(v, device=device) for k, v in d.items()}
     params = [t[k].requires_grad_() for k in ("w1", "b1", "w2", "b2")]
     x, y = t["x"], t["y"]
     w1, b1, w2, b2 = params
@@ -165,11 +170,57 @@ def deep_chain(lib: object, n: int) -> Callable[[], None]:
     return run
 
 
+def synchronized(step: Callable[[], None], lib: object) -> Callable[[], None]:
+    """``step`` followed by waiting for the GPU, so the time is the kernels' time too."""
+
+    def run() -> None:
+        step()
+        lib.cuda.synchronize()
+
+    return run
+
+
+def refuse(reason: str) -> None:
+    """Stop with ``reason`` on stderr and exit status 2 (nothing was measured)."""
+    print(f"benchmarks/run.py: {reason}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def gpu_rows(repeats: int) -> list[tuple[str, str]]:
+    """minitorch on CuPy against torch on CUDA: the MLP step at GPU size."""
+    if not minitorch.cuda.is_available():
+        refuse("--gpu needs an NVIDIA GPU and CuPy (pip install 'minitorch[cuda]'); "
+               "minitorch.cuda.is_available() is False here")
+    if torch is None or not torch.cuda.is_available():
+        refuse("--gpu compares with torch on CUDA; this torch has no CUDA device")
+    sizes = {"batch": GPU_BATCH, "hidden": GPU_HIDDEN}
+    runs = {lib.__name__: synchronized(framework_mlp_step(lib, "cuda", **sizes), lib)
+            for lib in (minitorch, torch)}
+    t = interleaved(runs, repeats)
+    name = f"MLP step {GPU_BATCH}x{D_IN}->{GPU_HIDDEN}->{D_OUT} f32 on the GPU"
+    return [(f"{name}, minitorch ms", f"{t['minitorch'] * 1e3:.2f}"),
+            (f"{name}, torch ms", f"{t['torch'] * 1e3:.2f}"),
+            ("GPU MLP step, minitorch+CuPy / torch CUDA", f"{t['minitorch'] / t['torch']:.2f}x")]
+
+
+def print_table(rows: list[tuple[str, str]]) -> None:
+    width = max(len(r[0]) for r in rows)
+    print(f"{'workload':<{width}}  result")
+    print("-" * (width + 10))
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (about a minute)")
+    parser.add_argument("--gpu", action="store_true",
+                        help="only the GPU comparison (needs CUDA, CuPy and torch with CUDA)")
     args = parser.parse_args()
     repeats = 15 if args.quick else 60
+    if args.gpu:
+        print_table(gpu_rows(repeats))
+        return
     rows: list[tuple[str, str]] = []
 
     mlp = {"numpy": numpy_mlp_step(), "minitorch": framework_mlp_step(minitorch)}
@@ -205,11 +256,7 @@ def main() -> None:
     rows.append((f"chain backward, time({n_big}) / time({n_small}) (10 = linear)",
                  f"{chain['big'] / chain['small']:.1f}"))
 
-    width = max(len(r[0]) for r in rows)
-    print(f"{'workload':<{width}}  result")
-    print("-" * (width + 10))
-    for name, value in rows:
-        print(f"{name:<{width}}  {value}")
+    print_table(rows)
 
 
 if __name__ == "__main__":

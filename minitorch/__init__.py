@@ -16,7 +16,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-from . import _methods, autograd, course, nn, optim
+from . import _methods, autograd, course, cuda, nn, optim
 from ._creation import (
     arange,
     empty,
@@ -42,6 +42,7 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .backend import device
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
 from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, sub, where

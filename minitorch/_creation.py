@@ -26,22 +26,25 @@ def _infer(values: np.ndarray) -> D.dtype:
     return D.from_array_dtype(values.dtype)
 
 
-def as_array(data: Any, dtype: D.dtype | None) -> Any:
-    """An array for ``tensor(data, dtype)``: Python data gets torch's default dtypes."""
+def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
+    """An array for ``tensor(data, dtype, device)``: Python data gets torch's default dtypes;
+    arrays and tensors keep their device unless ``device`` is given."""
+    dev = backend.as_device(device)
     if isinstance(data, Tensor):
         data = data._data
-        return data.astype(dtype.np) if dtype is not None else data.copy()
-    if hasattr(data, "__array_namespace__") and not isinstance(data, np.ndarray):
+    if hasattr(data, "__array_namespace__") and not isinstance(data, (np.ndarray, np.generic)):
         xp = backend.namespace(data)
         target = dtype or D.from_array_dtype(data.dtype)
-        return xp.astype(data, getattr(xp, target.name))
-    if isinstance(data, np.ndarray):
-        target = dtype or D.from_array_dtype(data.dtype)
-        return np.array(data, dtype=target.np)
-    values = np.array(_unwrap(data))
-    if values.dtype == object:
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    return values.astype((dtype or _infer(values)).np)
+        array = xp.astype(data, backend.array_dtype(xp, target.name), copy=True)
+        return array if dev is None else backend.to_device(array, dev)
+    if isinstance(data, (np.ndarray, np.generic)):
+        values = np.array(data, dtype=(dtype or D.from_array_dtype(data.dtype)).np)
+    else:
+        values = np.array(_unwrap(data))
+        if values.dtype == object:
+            raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+        values = values.astype((dtype or _infer(values)).np)
+    return backend.from_numpy(values, dev)
 
 
 def _unwrap(data: Any) -> Any:
@@ -69,18 +72,17 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.tensor([[1., 2.]], requires_grad=True)
     tensor([[1., 2.]], requires_grad=True)
     """
-    _check_device(device)
-    return _leaf(as_array(data, dtype), requires_grad)
+    return _leaf(as_array(data, dtype, device), requires_grad)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
-    """A tensor sharing memory with a numpy array.
+    """A CPU tensor sharing memory with a numpy array.
 
     >>> minitorch.from_numpy(np.zeros(2)).dtype
     minitorch.float64
     """
     D.from_array_dtype(array.dtype)
-    return Tensor._make(array)
+    return Tensor._make(backend.from_numpy(array, None))
 
 
 def _size(size: tuple) -> tuple:
@@ -89,16 +91,19 @@ def _size(size: tuple) -> tuple:
     return tuple(int(s) for s in size)
 
 
-def _check_device(device: Any) -> None:
-    if device not in (None, "cpu"):
-        raise RuntimeError(f"minitorch has no device {device!r}; only 'cpu' is available")
+def _created(make: Any, device: Any) -> Any:
+    """``make(xp)`` with the namespace of ``device``, the array placed on that device."""
+    dev = backend.as_device(device)
+    array = make(backend.factory_namespace(dev))
+    return array if dev is None or dev.type == "cpu" else backend.to_device(array, dev)
 
 
 def _filled(fill: Any, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any = None) -> Tensor:
-    _check_device(device)
-    dt = dtype or D.get_default_dtype()
-    return _leaf(np.full(_size(size), fill, dtype=dt.np), requires_grad)
+    name = (dtype or D.get_default_dtype()).name
+    array = _created(lambda xp: xp.full(_size(size), fill, dtype=backend.array_dtype(xp, name)),
+                     device)
+    return _leaf(array, requires_grad)
 
 
 def zeros(*size: Any, dtype: D.dtype | None = None, device: Any = None,
@@ -136,29 +141,35 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     return _filled(fill_value, (tuple(size),), dtype, requires_grad, device)
 
 
-def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    """Zeros with the shape (and dtype) of ``t``.
+def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    """Zeros with the shape (and dtype, device) of ``t``.
 
     >>> minitorch.zeros_like(minitorch.ones(2))
     tensor([0., 0.])
     """
-    return zeros(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
+    return zeros(tuple(t.shape), dtype=dtype or t.dtype, device=device or t.device,
+                 requires_grad=requires_grad)
 
 
-def ones_like(t: Tensor, *, dtype: D.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    """Ones with the shape (and dtype) of ``t``.
+def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    """Ones with the shape (and dtype, device) of ``t``.
 
     >>> minitorch.ones_like(minitorch.zeros(2))
     tensor([1., 1.])
     """
-    return ones(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
+    return ones(tuple(t.shape), dtype=dtype or t.dtype, device=device or t.device,
+                requires_grad=requires_grad)
 
 
-def _random(sample: Any, size: tuple, dtype: D.dtype | None, requires_grad: bool) -> Tensor:
+def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
+            device: Any) -> Tensor:
     dt = dtype or D.get_default_dtype()
     if not dt.is_floating_point:
         raise RuntimeError(f'"check_uniform_bounds" not implemented for \'{dt.name}\'')
-    return _leaf(sample(_size(size)).astype(dt.np), requires_grad)
+    array = _created(lambda xp: backend.random(xp, kind, _size(size), dt.name), device)
+    return _leaf(array, requires_grad)
 
 
 def rand(*size: Any, dtype: D.dtype | None = None, device: Any = None,
@@ -168,8 +179,7 @@ def rand(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.rand(2, 3).shape
     minitorch.Size([2, 3])
     """
-    _check_device(device)
-    return _random(backend.default_rng().random, size, dtype, requires_grad)
+    return _random("uniform", size, dtype, requires_grad, device)
 
 
 def randn(*size: Any, dtype: D.dtype | None = None, device: Any = None,
@@ -179,12 +189,11 @@ def randn(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.randn(4).shape
     minitorch.Size([4])
     """
-    _check_device(device)
-    return _random(backend.default_rng().standard_normal, size, dtype, requires_grad)
+    return _random("normal", size, dtype, requires_grad, device)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: D.dtype | None = None,
-           requires_grad: bool = False) -> Tensor:
+           device: Any = None, requires_grad: bool = False) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for int arguments, else float32.
 
     >>> minitorch.arange(3)
@@ -192,11 +201,13 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: D.dtype | None 
     """
     if end is None:
         start, end = 0, start
-    dt = dtype or D.result_type(start, end, step)
-    return _leaf(np.arange(start, end, step).astype(dt.np), requires_grad)
+    name = (dtype or D.result_type(start, end, step)).name
+    array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
+                                          backend.array_dtype(xp, name)), device)
+    return _leaf(array, requires_grad)
 
 
-def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None,
+def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix.
 
@@ -204,7 +215,9 @@ def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None,
     tensor([[1., 0.],
             [0., 1.]])
     """
-    return _leaf(np.eye(n, m, dtype=(dtype or D.get_default_dtype()).np), requires_grad)
+    name = (dtype or D.get_default_dtype()).name
+    array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, name)), device)
+    return _leaf(array, requires_grad)
 
 
 def manual_seed(seed: int) -> None:

@@ -54,7 +54,7 @@ int64 = dtype("int64", np.int64, _INT)
 bool = dtype("bool", np.bool_, _BOOL)
 
 _BY_NAME = {d.name: d for d in (float32, float64, int64, bool)}
-_BY_ARRAY_DTYPE: dict = {}  # array dtype object -> minitorch dtype, filled on first sight
+_BY_NUMPY_DTYPE_CLASS: dict = {}  # numpy dtype class -> minitorch dtype, filled on first sight
 _WIDENED = {"int8": "int64", "int16": "int64", "int32": "int64", "uint8": "int64",
             "uint16": "int64", "uint32": "int64", "float16": "float32"}
 
@@ -70,11 +70,11 @@ def from_array_dtype(array_dtype: object) -> dtype:
     >>> from_array_dtype(np.dtype("float64"))
     minitorch.float64
     """
-    try:
-        return _BY_ARRAY_DTYPE[array_dtype]
-    except (KeyError, TypeError):
+    try:  # numpy (and CuPy) have one dtype class per type: a fast key that never compares
+        return _BY_NUMPY_DTYPE_CLASS[type(array_dtype)]
+    except KeyError:
         pass
-    name = str(array_dtype)
+    name = str(array_dtype).rpartition(".")[2]  # "array_api_strict.float64" is "float64"
     name = _WIDENED.get(name, name)
     try:
         found = _BY_NAME[name]
@@ -82,7 +82,8 @@ def from_array_dtype(array_dtype: object) -> dtype:
         raise TypeError(
             f"minitorch supports float32, float64, int64 and bool tensors, not {name}"
         ) from None
-    _BY_ARRAY_DTYPE[array_dtype] = found
+    if isinstance(array_dtype, np.dtype):
+        _BY_NUMPY_DTYPE_CLASS[type(array_dtype)] = found
     return found
 
 

@@ -19,12 +19,11 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
 from . import _dtype as D
+from . import backend
 from ._tensor_str import tensor_repr
 from .autograd import grad_mode
-from .backend import namespace, to_numpy
+from .backend import HOST_SCALARS, namespace, to_numpy
 
 __all__ = ["Size", "Tensor"]
 
@@ -81,8 +80,8 @@ class Tensor:
             self.requires_grad_(True)
 
     def _init(self, array: Any) -> None:
-        if isinstance(array, np.generic):  # numpy reductions return scalars, not 0-d arrays
-            array = np.asarray(array)
+        if isinstance(array, HOST_SCALARS):  # numpy reductions return scalars, not 0-d arrays
+            array = namespace(array).asarray(array)
         self._data = array
         self._requires_grad = False
         self.grad_fn = None
@@ -141,9 +140,18 @@ class Tensor:
         return self.dtype.itemsize
 
     @property
-    def device(self) -> str:
-        """Where the values live: ``"cpu"``."""
-        return "cpu"
+    def device(self) -> backend.device:
+        """Where the values live: ``device(type='cpu')`` or ``device(type='cuda', index=0)``.
+
+        >>> minitorch.ones(1).device
+        device(type='cpu')
+        """
+        return backend.device_of(self._data)
+
+    @property
+    def is_cuda(self) -> bool:
+        """True for tensors on a CUDA GPU."""
+        return self.device.type == "cuda"
 
     @property
     def is_leaf(self) -> bool:
@@ -214,6 +222,11 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
+            if type(value._data) is not type(self._data) and value.device != self.device:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with device type '{value.device.type}' "
+                    f"to a tensor with device type '{self.device.type}'. Please ensure that "
+                    "the gradient and the tensor are on the same device")
             if value.dtype is not self.dtype:
                 raise RuntimeError("assigned grad has data of a different type")
             if value.shape != self.shape:
@@ -373,7 +386,7 @@ class Tensor:
         return new
 
     def __reduce_ex__(self, protocol: int) -> tuple:
-        return _rebuild, (to_numpy(self._data), self._requires_grad)
+        return _rebuild, (to_numpy(self._data), self._requires_grad, str(self.device))
 
     # ---- conversion --------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -383,7 +396,9 @@ class Tensor:
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
-        return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes)
+        dev = self.device
+        return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
+                           device=str(dev) if dev.type != "cpu" else "")
 
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
@@ -397,7 +412,11 @@ class Tensor:
         return to_numpy(self._data).tolist()
 
     def numpy(self) -> Any:
-        """The values as a numpy array sharing memory with the tensor."""
+        """The values as a numpy array sharing memory with the (CPU) tensor."""
+        dev = self.device
+        if dev.type != "cpu":
+            raise TypeError(f"can't convert {dev} device type tensor to numpy. Use Tensor.cpu() "
+                            "to copy the tensor to host memory first.")
         if self.requires_grad:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
@@ -405,9 +424,8 @@ class Tensor:
         return to_numpy(self._data)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
-        import numpy as np
-
-        return np.asarray(self.numpy(), dtype=dtype)
+        values = to_numpy(self.numpy())
+        return values if dtype is None else values.astype(dtype, copy=False)
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
@@ -438,20 +456,21 @@ class Tensor:
         return iter(self.unbind(0))
 
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Convert to another dtype (``to(minitorch.float64)``); ``"cpu"`` is accepted."""
-        dtype = kwargs.get("dtype")
-        for a in args:
-            if isinstance(a, D.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif a not in ("cpu", None):
-                raise RuntimeError(f"minitorch has no device {a!r}; only 'cpu' is available")
-        if dtype is None or dtype is self.dtype:
+        """This tensor converted to a dtype and/or moved to a device (itself when nothing
+        changes); gradients flow back through the copy.
+
+        >>> minitorch.ones(1).to(minitorch.float64)
+        tensor([1.], dtype=minitorch.float64)
+        >>> minitorch.ones(1).to("cpu").device
+        device(type='cpu')
+        """
+        dtype, dev = _to_arguments(args, kwargs)
+        moves = dev is not None and dev != self.device
+        if not moves and (dtype is None or dtype is self.dtype) and not kwargs.get("copy"):
             return self
         from .ops.shape import ToCopy
 
-        return ToCopy.apply(self, dtype=dtype)
+        return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
 
     def float(self) -> Tensor:
         """Convert to float32."""
@@ -470,8 +489,21 @@ class Tensor:
         return self.to(D.bool)
 
     def cpu(self) -> Tensor:
-        """The tensor itself (minitorch runs on the CPU)."""
-        return self
+        """This tensor on the CPU (itself when it is there already).
+
+        >>> minitorch.ones(1).cpu().device
+        device(type='cpu')
+        """
+        return self.to(backend.CPU)
+
+    def cuda(self, device: Any = None) -> Tensor:
+        """This tensor on a CUDA GPU (needs CuPy; see ``minitorch.cuda.is_available()``).
+
+        >>> x = minitorch.ones(1)
+        >>> (x.cuda() if minitorch.cuda.is_available() else x).sum().item()
+        1.0
+        """
+        return self.to(_cuda_device(device))
 
     def clone(self) -> Tensor:
         """A copy with its own memory; gradients flow back to the original."""
@@ -488,10 +520,15 @@ class Tensor:
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
                  equal_nan: bool = False) -> bool:
         """True if ``|self - other| <= atol + rtol * |other|`` everywhere."""
-        import numpy as np
-
-        return bool(np.allclose(to_numpy(self._data), to_numpy(other._data), rtol=rtol,
-                                atol=atol, equal_nan=equal_nan))
+        xp = self._xp
+        a, b = self._data, other._data
+        if not (self.is_floating_point() and other.is_floating_point()):
+            a, b = xp.astype(a, xp.float64), xp.astype(b, xp.float64)
+        close = xp.abs(a - b) <= atol + rtol * xp.abs(b)
+        close = close | (a == b)  # equal infinities
+        if equal_nan:
+            close = close | (xp.isnan(a) & xp.isnan(b))
+        return bool(xp.all(close))
 
     # ---- in-place operations ------------------------------------------------------------
     def _inplace(self, op: Callable[..., Tensor], *others: Any, **kwargs: Any) -> Tensor:
@@ -599,7 +636,7 @@ class Tensor:
             raise RuntimeError(  # torch writes through a view of the leaf
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation.")
-        self._inplace(CopySlices.apply, value, key=_index_key(key))
+        self._inplace(CopySlices.apply, value, key=_index_key(key, self._xp))
 
     __iadd__ = add_
     __isub__ = sub_
@@ -618,11 +655,32 @@ class Tensor:
         return sum_to(self, tuple(shape))
 
 
-def _rebuild(array: Any, requires_grad: bool) -> Tensor:
-    """Unpickle a tensor (a leaf with its values and requires_grad)."""
-    t = Tensor._make(array)
+def _rebuild(array: Any, requires_grad: bool, device: str = "cpu") -> Tensor:
+    """Unpickle a tensor (a leaf with its values, requires_grad and device)."""
+    t = Tensor._make(backend.from_numpy(array, backend.as_device(device)))
     t._requires_grad = requires_grad
     return t
+
+
+def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.device | None]:
+    """The dtype and device of a ``to(...)`` call: ``to(dtype)``, ``to(device, dtype)``,
+    ``to(other_tensor)``, or keywords."""
+    dtype, dev = kwargs.get("dtype"), kwargs.get("device")
+    for a in args:
+        if isinstance(a, D.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype, dev = a.dtype, a.device
+        elif a is not None:
+            dev = a
+    return dtype, backend.as_device(dev)
+
+
+def _cuda_device(device: Any) -> Any:
+    """The target of ``cuda(device)``: the current GPU, a GPU number, or a device."""
+    if device is None:
+        return "cuda"
+    return backend.device("cuda", device) if isinstance(device, int) else device
 
 
 def _check_view_fresh(view: Tensor) -> None:
@@ -740,7 +798,7 @@ def zeros_of_meta(meta: Any) -> Tensor | None:
     return Tensor._make(xp.zeros(shape, dtype=dt))
 
 
-def _index_key(key: Any) -> Any:
+def _index_key(key: Any, xp: Any) -> Any:
     from .ops.indexing import array_key
 
-    return array_key(key)
+    return array_key(key, xp)

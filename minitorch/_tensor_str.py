@@ -22,11 +22,13 @@ _FLOATING = {"float32": np.float32, "float64": np.float64}
 _NUMPY_DTYPES = {**_FLOATING, "int64": np.int64, "bool": np.bool_}
 
 
-def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()) -> str:
+def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = (),
+                device: str = "") -> str:
     """Return torch's ``repr`` of a tensor holding ``array``, spelled ``minitorch.``.
 
     ``dtype_name`` is "float32", "float64", "int64" or "bool"; the ``dtype=`` suffix is
-    added where torch shows it, before the caller's ``suffixes``.
+    added where torch shows it, after ``device=`` (given for non-CPU tensors) and before the
+    caller's ``suffixes``.
 
     >>> tensor_repr(np.array([1.0, 2.5]), "float32", ["requires_grad=True"])
     'tensor([1.0000, 2.5000], requires_grad=True)'
@@ -34,7 +36,7 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
     'tensor([], size=(0, 3), dtype=minitorch.int64)'
     """
     array = np.asarray(array, dtype=_NUMPY_DTYPES[dtype_name])
-    extra = []
+    extra = [f"device='{device}'"] if device else []
     if array.size == 0:
         body = "[]"
         if array.ndim != 1:

@@ -1,33 +1,276 @@
 """The array seam: every array call on tensor data goes through a tensor's namespace.
 
-minitorch stores a tensor's values in an array of some array library: numpy by default, or
-any namespace that follows the Python array API standard (CuPy on a GPU, array-api-strict in
-tests). Ops ask :func:`namespace` for the module to call; the few things the standard lacks
-(scatter-add, random numbers, conversion to numpy) live here, once per library.
+minitorch stores a tensor's values in an array of some array library: numpy on the CPU,
+CuPy on a CUDA GPU, or any namespace that follows the Python array API standard
+(array-api-strict in the tests). Ops ask :func:`namespace` for the module to call and use
+only the standard's functions; the few things the standard lacks (devices and moving between
+them, scatter-add, fancy-index assignment, random numbers, conversion to numpy) live here,
+once per library. CuPy is imported the first time a CUDA tensor is asked for, never before.
 
 >>> import numpy as np
 >>> namespace(np.ones(3)).__name__
 'numpy'
+>>> device_of(np.ones(3))
+device(type='cpu')
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
+HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
+# Which namespace new tensors of a device type use, and the way back: a namespace's device type.
+_FACTORY: dict[str, ModuleType] = {"cpu": np}
+_DEVICE_TYPE: dict[str, str] = {"numpy": "cpu", "cupy": "cuda", "array_api_compat.cupy": "cuda"}
+_DEVICE_TYPES = ("cpu", "cuda")
+_CUPY_NAMES = ("cupy", "array_api_compat.cupy")
+
+
+class device:
+    """Where a tensor's values live: ``device("cpu")``, ``device("cuda")``, ``device("cuda:1")``.
+
+    >>> device("cuda:0")
+    device(type='cuda', index=0)
+    >>> str(device("cpu"))
+    'cpu'
+    """
+
+    __slots__ = ("index", "type")
+
+    def __init__(self, type: str | device, index: int | None = None) -> None:
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        elif ":" in type:
+            type, _, number = type.partition(":")
+            if index is not None or not number.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}:{number}'")
+            index = int(number)
+        if type not in _DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at "
+                               f"start of device string: {type}")
+        self.type, self.index = type, index
+
+    def __repr__(self) -> str:
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
 
 
 def namespace(array: Any) -> ModuleType:
-    """The array-API namespace of ``array`` (numpy for numpy arrays)."""
+    """The array-API namespace of ``array``: numpy for numpy arrays, array-api-compat's
+    wrapper for CuPy arrays, ``array.__array_namespace__()`` otherwise."""
     try:
         return _NAMESPACES[type(array)]
     except KeyError:
+        pass
+    if type(array).__module__.startswith("cupy"):
+        import array_api_compat
+
+        xp = array_api_compat.array_namespace(array)
+    else:
         xp = array.__array_namespace__()
-        _NAMESPACES[type(array)] = xp
-        return xp
+    _NAMESPACES[type(array)] = xp
+    return xp
+
+
+def device_of(array: Any) -> device:
+    """The minitorch device of an array (a CUDA array's index is its GPU's number)."""
+    kind = _DEVICE_TYPE.get(namespace(array).__name__, "cpu")
+    if kind == "cpu":
+        return CPU
+    return device(kind, getattr(array.device, "id", 0))
+
+
+def as_device(value: Any) -> device | None:
+    """``value`` as a device (None stays None; ``"cuda"`` means the current GPU)."""
+    if value is None:
+        return None
+    dev = device(value)
+    if dev.type == "cuda" and dev.index is None:
+        return device("cuda", current_cuda_index())
+    return dev
+
+
+def factory_namespace(dev: device | None) -> ModuleType:
+    """The namespace new tensors on ``dev`` use (CuPy for CUDA, imported here on first use)."""
+    kind = "cpu" if dev is None else dev.type
+    try:
+        return _FACTORY[kind]
+    except KeyError:
+        pass
+    if _cupy() is None:  # torch raises an AssertionError here too
+        raise AssertionError("minitorch cannot use CUDA: CuPy is not installed (install it with "
+                             "pip install 'minitorch[cuda]', see the README)")
+    if not cuda_device_count():
+        raise RuntimeError("No CUDA GPUs are available")
+    import array_api_compat.cupy as xp
+
+    _FACTORY["cuda"] = xp
+    return xp
+
+
+def is_cupy(xp: ModuleType) -> bool:
+    """True for CuPy's namespace (plain or wrapped by array-api-compat)."""
+    return xp.__name__ in _CUPY_NAMES
+
+
+def _cupy() -> ModuleType | None:
+    """CuPy, imported on demand; None when it is not installed or a test namespace stands in
+    for it."""
+    stand_in = _FACTORY.get("cuda")
+    if stand_in is not None and not is_cupy(stand_in):
+        return None
+    try:
+        return importlib.import_module("cupy")
+    except ImportError:
+        return None
+
+
+def cuda_device_count() -> int:
+    """How many CUDA GPUs CuPy sees (0 without CuPy or a GPU; 1 for a stand-in namespace)."""
+    stand_in = _FACTORY.get("cuda")
+    if stand_in is not None and not is_cupy(stand_in):
+        return 1
+    cupy = _cupy()
+    if cupy is None:
+        return 0
+    try:
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # CuPy without a driver raises its own CUDARuntimeError
+        return 0
+
+
+def current_cuda_index() -> int:
+    """The index of the current CUDA device (0 without CuPy)."""
+    cupy = _cupy()
+    return int(cupy.cuda.runtime.getDevice()) if cupy is not None else 0
+
+
+def synchronize(dev: device | None = None) -> None:
+    """Wait until the work queued on a CUDA device is done (a no-op without CuPy)."""
+    cupy = _cupy() if "cuda" in _FACTORY else None
+    if cupy is not None:
+        cupy.cuda.Device(current_cuda_index() if dev is None else dev.index).synchronize()
+
+
+def array_dtype(xp: ModuleType, name: str) -> Any:
+    """The dtype object of ``xp`` for a minitorch dtype name (``"float32"``, ``"bool"``...)."""
+    return getattr(xp, name)
+
+
+def dtype_name(array_dtype: Any) -> str:
+    """A namespace's dtype as a plain name: ``array_api_strict.float64`` gives ``float64``."""
+    return str(array_dtype).rpartition(".")[2]
+
+
+def to_numpy(array: Any) -> np.ndarray:
+    """A numpy array with the values of ``array`` (no copy for numpy input; a GPU array is
+    copied to host memory)."""
+    if isinstance(array, np.ndarray):
+        return array
+    if hasattr(array, "get") and type(array).__module__.startswith("cupy"):
+        return array.get()
+    return np.asarray(array)
+
+
+def to_device(array: Any, dev: device) -> Any:
+    """``array``'s values on ``dev`` (the array itself when it is there already)."""
+    if namespace(array) is factory_namespace(dev) and device_of(array) == dev:
+        return array
+    return from_numpy(to_numpy(array), dev)
+
+
+def from_numpy(values: np.ndarray, dev: device | None) -> Any:
+    """An array of ``dev``'s namespace holding ``values`` (no copy for numpy on the CPU)."""
+    xp = factory_namespace(dev)
+    if xp is np:
+        return values
+    if is_cupy(xp):
+        cupy = importlib.import_module("cupy")
+        with cupy.cuda.Device(dev.index if dev is not None else None):
+            return cupy.asarray(values)
+    return xp.asarray(values)
+
+
+def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:
+    """``target[index] += values`` with repeated indices adding up (scatter-add)."""
+    if xp is np:
+        np.add.at(target, index, values)
+    elif is_cupy(xp):
+        importlib.import_module("cupyx").scatter_add(target, index, values)
+    else:  # the standard has no scatter-add: add up in host memory
+        host = to_numpy(target).copy()
+        np.add.at(host, _numpy_key(index), to_numpy(values))
+        target[...] = xp.asarray(host)
+
+
+def getitem(xp: ModuleType, array: Any, key: Any) -> Any:
+    """``array[key]`` with numpy's rules, also for integer arrays mixed with slices (the
+    standard allows integer arrays only together with integers)."""
+    if xp is np:
+        return array[key]
+    if _native(xp, key):
+        return array[_explicit(key)]
+    return xp.asarray(to_numpy(array)[_numpy_key(key)])
+
+
+def setitem(xp: ModuleType, target: Any, key: Any, values: Any) -> None:
+    """``target[key] = values`` with numpy's rules, also for integer-array (fancy) keys."""
+    if xp is np:
+        target[key] = values
+    elif _native(xp, key):
+        target[_explicit(key)] = values
+    else:
+        _host_setitem(xp, target, key, values)
+
+
+def _host_setitem(xp: ModuleType, target: Any, key: Any, values: Any) -> None:
+    host = to_numpy(target).copy()
+    host[_numpy_key(key)] = to_numpy(values) if hasattr(values, "shape") else values
+    target[...] = xp.asarray(host)
+
+
+def _native(xp: ModuleType, key: Any) -> bool:
+    """True when ``xp`` indexes with ``key`` itself: numpy and CuPy always; a standard
+    namespace when the key holds no integer array."""
+    if xp is np or is_cupy(xp):
+        return True
+    parts = key if isinstance(key, tuple) else (key,)
+    return not any(hasattr(p, "dtype") and dtype_name(p.dtype) != "bool" for p in parts)
+
+
+def _explicit(key: Any) -> Any:
+    """``key`` ending in ``...``: the standard indexes trailing dimensions only if told."""
+    key = key if isinstance(key, tuple) else (key,)
+    if len(key) == 1 and hasattr(key[0], "shape"):  # a mask must be the sole index
+        return key[0]
+    return key if any(k is Ellipsis for k in key) else (*key, Ellipsis)
+
+
+def _numpy_key(key: Any) -> Any:
+    if isinstance(key, tuple):
+        return tuple(_numpy_key(k) for k in key)
+    return to_numpy(key) if hasattr(key, "__array_namespace__") else key
 
 
 def quiet() -> Any:
@@ -36,27 +279,64 @@ def quiet() -> Any:
     return np.errstate(all="ignore")
 
 
-def to_numpy(array: Any) -> np.ndarray:
-    """A numpy array with the values of ``array`` (no copy for numpy input)."""
-    if isinstance(array, np.ndarray):
-        return array
-    return np.asarray(array)
+def random(xp: ModuleType, kind: str, shape: tuple, dtype_name: str) -> Any:
+    """Samples of ``kind`` (``"uniform"`` on [0, 1) or ``"normal"``) as an array of ``xp``.
+
+    >>> random(np, "uniform", (2,), "float32").dtype
+    dtype('float32')
+    """
+    if xp is np:
+        return _sample(_rng, kind, shape).astype(dtype_name, copy=False)
+    if is_cupy(xp):  # CuPy has its own generator, seeded with ours
+        return _sample(_cupy_rng(), kind, shape).astype(dtype_name, copy=False)
+    return xp.asarray(_sample(_rng, kind, shape).astype(dtype_name, copy=False))
 
 
-def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:
-    """``target[index] += values`` with repeated indices adding up (scatter-add)."""
-    np.add.at(target, index, values)
+def _sample(rng: Any, kind: str, shape: tuple) -> Any:
+    return rng.random(shape) if kind == "uniform" else rng.standard_normal(shape)
+
+
+def _cupy_rng() -> Any:
+    global _gpu_rng
+    if _gpu_rng is None:
+        _gpu_rng = importlib.import_module("cupy").random.default_rng(_seed)
+    return _gpu_rng
 
 
 def default_rng() -> np.random.Generator:
-    """minitorch's random generator (reseeded by :func:`minitorch.manual_seed`)."""
+    """minitorch's random generator on the CPU (reseeded by :func:`minitorch.manual_seed`)."""
     return _rng
 
 
 def seed(value: int) -> None:
-    """Reseed the generator behind rand, randn and dropout."""
-    global _rng
-    _rng = np.random.default_rng(value)
+    """Reseed the generators behind rand, randn, initialisation and dropout."""
+    global _rng, _gpu_rng, _seed
+    _rng, _gpu_rng, _seed = np.random.default_rng(value), None, value
 
 
+@contextlib.contextmanager
+def device_namespace(device_type: str, xp: ModuleType) -> Iterator[ModuleType]:
+    """New tensors on ``device_type`` hold arrays of ``xp`` inside the block (a test backend:
+    array-api-strict on ``"cpu"`` checks that ops use only the standard; on ``"cuda"`` it
+    stands in for CuPy, so the device API runs without a GPU).
+
+    >>> import array_api_strict
+    >>> with device_namespace("cpu", array_api_strict):
+    ...     type(minitorch.ones(2)._data).__module__.split(".")[0]
+    'array_api_strict'
+    """
+    saved = dict(_FACTORY), dict(_DEVICE_TYPE)
+    _FACTORY[device_type] = xp
+    _DEVICE_TYPE[xp.__name__] = device_type
+    try:
+        yield xp
+    finally:
+        _FACTORY.clear()
+        _FACTORY.update(saved[0])
+        _DEVICE_TYPE.clear()
+        _DEVICE_TYPE.update(saved[1])
+
+
+_seed: int | None = None
 _rng = np.random.default_rng()
+_gpu_rng: Any = None

@@ -51,7 +51,8 @@ class _BatchNorm(Module):
         if track_running_stats:
             self.register_buffer("running_mean", _creation.zeros(num_features, **factory))
             self.register_buffer("running_var", _creation.ones(num_features, **factory))
-            self.register_buffer("num_batches_tracked", _creation.tensor(0, dtype=int64))
+            self.register_buffer("num_batches_tracked",
+                                 _creation.tensor(0, dtype=int64, device=device))
         else:
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 self.register_buffer(name, None)

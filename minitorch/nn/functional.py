@@ -115,7 +115,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0 or input.numel() == 0:
         return input
-    keep = _creation.rand(*input.shape, dtype=input.dtype)._data < 1 - p
+    keep = _creation.rand(*input.shape, dtype=input.dtype, device=input.device)._data < 1 - p
     scale = 1 / (1 - p) if p < 1 else 0.0
     noise = wrap(input._xp.astype(keep, input._data.dtype) * scale)
     return input.mul_(noise) if inplace else input * noise

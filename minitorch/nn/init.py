@@ -35,7 +35,7 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
     >>> bool(minitorch.all(nn.init.uniform_(minitorch.empty(100), -1, 1).abs() <= 1))
     True
     """
-    sample = _creation.rand(*tensor.shape, dtype=tensor.dtype)
+    sample = _creation.rand(*tensor.shape, dtype=tensor.dtype, device=tensor.device)
     return _fill_(tensor, sample * (b - a) + a)
 
 
@@ -45,7 +45,7 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
     >>> nn.init.normal_(minitorch.empty(2, 2), std=0.01).shape
     minitorch.Size([2, 2])
     """
-    sample = _creation.randn(*tensor.shape, dtype=tensor.dtype)
+    sample = _creation.randn(*tensor.shape, dtype=tensor.dtype, device=tensor.device)
     return _fill_(tensor, sample * std + mean)
 
 

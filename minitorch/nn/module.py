@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from .._dtype import float32, float64
-from .._tensor import Tensor
+from .._tensor import Tensor, _cuda_device, _to_arguments
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import RemovableHandle, add_hook
 from .parameter import Parameter, zero_grad_
@@ -350,23 +350,45 @@ class Module:
 
     # ---- dtype conversion --------------------------------------------------------------
     def to(self, *args: Any, **kwargs: Any) -> Module:
-        """Convert the floating-point parameters and buffers, in place (``Tensor.to``'s
-        arguments: a dtype, or ``"cpu"``).
+        """Move parameters and buffers to a device and/or convert the floating-point ones to
+        a dtype, in place (``Tensor.to``'s arguments); the Parameter objects stay the same.
 
         >>> nn.Linear(2, 1).to(minitorch.float64).weight.dtype
         minitorch.float64
+        >>> nn.Linear(2, 1).to("cpu").weight.device
+        device(type='cpu')
         """
+        dtype, device = _to_arguments(args, kwargs)
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
+                            f"desired dtype={dtype}")
+
+        def convert(t: Tensor) -> Tensor:
+            return t.to(dtype if t.is_floating_point() else None, device)
+
         with no_grad():
             for module in self.modules():
                 for p in module._parameters.values():
-                    if p is not None and p.is_floating_point():
-                        p.data = _converted(p, args, kwargs)
+                    if p is not None:
+                        p.data = convert(p)
                         if p._grad is not None:
-                            p._grad = _converted(p._grad, args, kwargs)
+                            p._grad = convert(p._grad)
                 for name, b in module._buffers.items():
-                    if b is not None and b.is_floating_point():
-                        module._register(module._buffers, name, _converted(b, args, kwargs))
+                    if b is not None:
+                        module._register(module._buffers, name, convert(b))
         return self
+
+    def cuda(self, device: Any = None) -> Module:
+        """Move parameters and buffers to a CUDA GPU (needs CuPy)."""
+        return self.to(_cuda_device(device))
+
+    def cpu(self) -> Module:
+        """Move parameters and buffers to the CPU.
+
+        >>> nn.Linear(2, 1).cpu().weight.device
+        device(type='cpu')
+        """
+        return self.to("cpu")
 
     def double(self) -> Module:
         """Convert floating-point parameters and buffers to float64."""
@@ -446,14 +468,6 @@ class Module:
 def _indent(text: str) -> str:
     """Indent every line but the first by two spaces (a child's repr inside its parent)."""
     return text.replace("\n", "\n  ")
-
-
-def _converted(t: Tensor, args: tuple, kwargs: dict) -> Tensor:
-    out = t.to(*args, **kwargs)
-    if not out.is_floating_point():
-        raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
-                        f"desired dtype={out.dtype}")
-    return out
 
 
 def _quoted(keys: list[str]) -> str:

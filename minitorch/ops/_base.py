@@ -12,8 +12,9 @@ from typing import Any
 from .._dtype import dtype, result_type
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
+from ..backend import array_dtype, to_device
 
-__all__ = ["Op", "array_of", "cast_operands", "sum_to", "wrap"]
+__all__ = ["Op", "array_of", "cast_operands", "check_same_device", "sum_to", "wrap"]
 
 
 class Op(Function):
@@ -32,8 +33,39 @@ def array_of(value: Any) -> Any:
     return value._data if isinstance(value, Tensor) else value
 
 
+def check_same_device(*values: Any) -> None:
+    """torch's error when the tensors among ``values`` live on different devices.
+
+    >>> check_same_device(minitorch.ones(1), 2.0, minitorch.zeros(1))
+    """
+    tensors = [v for v in values if isinstance(v, Tensor)]
+    kind = type(tensors[0]._data)
+    if all(type(t._data) is kind for t in tensors):  # the fast path: one array library
+        return
+    devices = [t.device for t in tensors]
+    common = next((d for d in devices if d.type != "cpu"), devices[0])  # torch's order
+    for d in devices:
+        if d != common:
+            raise RuntimeError("Expected all tensors to be on the same device, but found at "
+                               f"least two devices, {common} and {d}!")
+
+
+def _on_one_device(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """As torch, a 0-d CPU tensor may join an op on another device (here only when it needs
+    no gradient); other mixes raise torch's error."""
+    for scalar, other in ((a, b), (b, a)):
+        if scalar.dim() == 0 and not scalar.requires_grad and scalar.device.type == "cpu":
+            moved = Tensor._make(to_device(scalar._data, other.device))
+            return (moved, b) if scalar is a else (a, moved)
+    check_same_device(a, b)
+    return a, b
+
+
 def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
-    """Arrays of ``a`` and ``b`` converted to their torch result type (scalars stay scalars)."""
+    """Arrays of ``a`` and ``b`` on one device, converted to their torch result type (scalars
+    stay scalars)."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and type(a._data) is not type(b._data):
+        a, b = _on_one_device(a, b)
     dt = result_type(a, b)
     return _as(a, dt), _as(b, dt), dt
 
@@ -42,7 +74,8 @@ def _as(value: Any, dt: dtype) -> Any:
     if isinstance(value, Tensor):
         if value.dtype is dt:
             return value._data
-        return value._xp.astype(value._data, dt.np)
+        xp = value._xp
+        return xp.astype(value._data, array_dtype(xp, dt.name))
     if dt.is_floating_point:
         return float(value)
     return value

@@ -15,22 +15,21 @@ from .._tensor import Tensor
 from .shape import Alias, Index, Select, Slice, Unsqueeze
 
 
-def array_key(key: Any) -> Any:
-    """The key with tensors and lists replaced by arrays (for the array's own indexing)."""
+def array_key(key: Any, xp: Any) -> Any:
+    """The key with tensors and lists replaced by arrays of namespace ``xp`` (for the array's
+    own indexing)."""
     parts = key if isinstance(key, tuple) else (key,)
-    out = tuple(_part(p) for p in parts)
+    out = tuple(_part(p, xp) for p in parts)
     return out if isinstance(key, tuple) else out[0]
 
 
-def _part(p: Any) -> Any:
+def _part(p: Any, xp: Any) -> Any:
     if isinstance(p, Tensor):
         if p.dtype.is_floating_point:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return p._data
     if isinstance(p, list):
-        import numpy as np
-
-        return np.asarray(p)
+        return xp.asarray(p)
     return p
 
 
@@ -42,7 +41,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]`` with torch's node for each part of the key."""
     parts = key if isinstance(key, tuple) else (key,)
     if any(_is_bool_mask(p) for p in parts):
-        return Index.apply(t, key=array_key(parts))
+        return Index.apply(t, key=array_key(parts, t._xp))
     parts = _expand_ellipsis(parts, t.dim())
     out, dim, advanced = t, 0, {}
     for p in parts:
@@ -51,10 +50,10 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             dim += 1
         elif isinstance(p, slice):
             if p != slice(None):
-                out = Slice.apply(out, key=(slice(None),) * dim + (_check_slice(p),))
+                out = Slice.apply(out, key=(slice(None),) * dim + (_clipped(p, out.shape[dim]),))
             dim += 1
         elif _is_advanced(p):  # applied after the ints, as torch does
-            advanced[dim] = _part(p)
+            advanced[dim] = _part(p, t._xp)
             dim += 1
         else:
             out = Select.apply(out, key=(slice(None),) * dim + (_check_int(out, dim, p),))
@@ -78,10 +77,11 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
     return parts[:i] + (slice(None),) * (ndim - consumed) + parts[i + 1:]
 
 
-def _check_slice(s: slice) -> slice:
+def _clipped(s: slice, size: int) -> slice:
+    """``s`` with its bounds inside ``size`` (the standard leaves out-of-range bounds out)."""
     if s.step is not None and s.step <= 0:
         raise ValueError("step must be greater than zero")
-    return s
+    return slice(*s.indices(size))
 
 
 def _check_int(t: Tensor, dim: int, index: Any) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor
+from ..backend import setitem, to_device
 from ._base import Op, array_of, wrap
 
 
@@ -43,15 +44,30 @@ class Copy(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, src: Tensor) -> Tensor:
-        ctx.src_meta = (src.shape, src.dtype)
+        ctx.src_meta = (src.shape, src.dtype, _device_if_other(src, a))
         xp = a._xp
-        data = xp.broadcast_to(xp.astype(src._data, a._data.dtype), a._data.shape)
+        data = xp.broadcast_to(xp.astype(_array_on(src, a), a._data.dtype), a._data.shape)
         return wrap(xp.asarray(data, copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        shape, dtype = ctx.src_meta
-        return g * 0, g.sum_to_size(shape).to(dtype)
+        shape, dtype, device = ctx.src_meta
+        return g * 0, g.sum_to_size(shape).to(dtype, device)
+
+
+def _device_if_other(src: Tensor, dst: Tensor) -> Any:
+    """``src``'s device when ``copy_`` moves values across devices (as torch allows), else
+    None."""
+    return src.device if type(src._data) is not type(dst._data) else None
+
+
+def _array_on(value: Any, dst: Tensor) -> Any:
+    """The array of ``value`` on ``dst``'s device (a Python scalar stays as it is)."""
+    if not isinstance(value, Tensor):
+        return value
+    if type(value._data) is type(dst._data):
+        return value._data
+    return to_device(value._data, dst.device)
 
 
 class CopySlices(Op):
@@ -63,20 +79,21 @@ class CopySlices(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, value: Any, *, key: Any) -> Tensor:
         ctx.key = key
-        ctx.value_meta = (value.shape, value.dtype) if isinstance(value, Tensor) else None
+        ctx.value_meta = ((value.shape, value.dtype, _device_if_other(value, a))
+                          if isinstance(value, Tensor) else None)
         xp = a._xp
         out = xp.asarray(a._data, copy=True)
-        out[key] = array_of(value)
+        setitem(xp, out, key, _array_on(value, a))
         return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         mask = wrap(g._xp.ones(g._data.shape, dtype=g._data.dtype))
-        mask._data[ctx.key] = 0
+        setitem(g._xp, mask._data, ctx.key, 0)
         grad_value = None
         if ctx.value_meta is not None:
-            shape, dtype = ctx.value_meta
+            shape, dtype, device = ctx.value_meta
             from .shape import Index
 
-            grad_value = Index.apply(g, key=ctx.key).sum_to_size(shape).to(dtype)
+            grad_value = Index.apply(g, key=ctx.key).sum_to_size(shape).to(dtype, device)
         return g * mask, grad_value

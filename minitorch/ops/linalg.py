@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor
-from ._base import Op, wrap
+from ._base import Op, check_same_device, wrap
 from .shape import SqueezeInplace, UnsafeView
 
 
 def _same_dtype(a: Tensor, b: Tensor) -> None:
+    check_same_device(a, b)
     if a.dtype is not b.dtype:
         names = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
         raise RuntimeError(
@@ -128,6 +129,7 @@ class Addmm(Op):
     @staticmethod
     def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1,
                 alpha: float = 1) -> Tensor:
+        check_same_device(bias, a, b)
         _same_dtype(a, b)
         if a.shape[1] != b.shape[0]:
             raise RuntimeError(

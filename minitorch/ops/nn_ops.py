@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor, normalize_dims
-from ._base import Op, wrap
+from ..backend import setitem
+from ._base import Op, check_same_device, wrap
 from .shape import Embed
 
 
@@ -70,6 +71,7 @@ class NllLoss(Op):
 
     @staticmethod
     def forward(ctx: Any, logp: Tensor, target: Tensor, *, reduction: str) -> Tensor:
+        check_same_device(logp, target)
         xp = logp._xp
         rows = xp.arange(logp.shape[0])
         picked = logp._data[rows, target._data]
@@ -84,7 +86,7 @@ class NllLoss(Op):
         shape, rows, target, reduction = ctx.meta
         xp = g._xp
         onehot = xp.zeros(shape, dtype=g._data.dtype)
-        onehot[rows, target] = -1.0 / shape[0] if reduction == "mean" else -1.0
+        setitem(xp, onehot, (rows, target), -1.0 / shape[0] if reduction == "mean" else -1.0)
         weights = wrap(onehot)
         grad = weights * (g.unsqueeze(1) if reduction == "none" else g)
         return grad, None
@@ -97,6 +99,7 @@ class MseLoss(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, target: Tensor, *, reduction: str) -> Tensor:
+        check_same_device(a, target)
         ctx.save_for_backward(a, target)
         ctx.reduction = reduction
         xp = a._xp

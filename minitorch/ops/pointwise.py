@@ -17,7 +17,7 @@ from .._dtype import bool as bool_
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error
 from ..backend import quiet
-from ._base import Op, cast_operands, wrap
+from ._base import Op, cast_operands, check_same_device, wrap
 
 Number = int | float | bool
 
@@ -253,6 +253,7 @@ class Where(Op):
 
     @staticmethod
     def forward(ctx: Any, cond: Tensor, a: Tensor | Number, b: Tensor | Number) -> Tensor:
+        check_same_device(cond, a, b)
         ctx.cond = cond
         ctx.a, ctx.b = _meta(a), _meta(b)
         x, y, _ = cast_operands(a, b)

@@ -176,8 +176,8 @@ class _ExtremumDim(Op):
         shape, dim, keepdim = ctx.meta
         idx = ctx.indices if keepdim else ctx.indices.unsqueeze(dim)
         xp = idx._xp
-        positions = xp.reshape(xp.arange(shape[dim]), [-1 if d == dim else 1
-                                                       for d in range(len(shape))])
+        positions = xp.reshape(xp.arange(shape[dim]), tuple(-1 if d == dim else 1
+                                                            for d in range(len(shape))))
         onehot = wrap(positions == idx._data)
         g = g if keepdim else g.unsqueeze(dim)
         return (g * onehot,)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor, normalize_dims
-from ._base import Op, wrap
+from ..backend import array_dtype, getitem, to_device
+from ._base import Op, check_same_device, wrap
 
 
 class View(Op):
@@ -150,14 +151,16 @@ class ToCopy(Op):
     _profile_name = "aten::_to_copy"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dtype: Any) -> Tensor:
-        ctx.dtype = a.dtype
+    def forward(ctx: Any, a: Tensor, *, dtype: Any, device: Any = None) -> Tensor:
+        """Convert to ``dtype``, then move to ``device`` (None: stay)."""
+        ctx.dtype, ctx.device = a.dtype, a.device if device is not None else None
         xp = a._xp
-        return wrap(xp.astype(a._data, getattr(xp, dtype.name)))
+        out = xp.astype(a._data, array_dtype(xp, dtype.name))
+        return wrap(out if device is None else to_device(out, device))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (g.to(ctx.dtype),)
+        return (g.to(ctx.dtype, ctx.device),)
 
 
 class Cat(Op):
@@ -261,7 +264,7 @@ class Embed(Op):
         ctx.key = key
         xp = g._xp
         out = xp.zeros(shape, dtype=g._data.dtype)
-        out[key] = g._data
+        out[(*key, ...)] = g._data
         return wrap(out)
 
     @staticmethod
@@ -279,7 +282,7 @@ class Index(Op):
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
         try:
-            return wrap(a._data[key])
+            return wrap(getitem(a._xp, a._data, key))
         except IndexError as e:
             raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
 
@@ -346,5 +349,6 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
 def _promoted(tensors: tuple) -> tuple:
     from .._dtype import result_type
 
+    check_same_device(*tensors)
     dt = result_type(*tensors)
     return tuple(t if t.dtype is dt else t.to(dt) for t in tensors)

@@ -1,0 +1,150 @@
+"""The array seam (``minitorch/backend.py``): namespaces, devices, and the pieces the array API
+standard lacks (scatter-add, fancy-index reading and writing, random numbers), checked on numpy
+and on array-api-strict against plain numpy computed here.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import inspect
+from pathlib import Path
+
+import array_api_strict as xs
+import numpy as np
+import pytest
+
+import minitorch
+from minitorch import backend
+
+PACKAGE = Path(minitorch.__file__).parent
+# Modules that may import numpy, and why; everything else reaches arrays through a namespace.
+NUMPY_ALLOWED = {
+    "backend.py": "the seam itself",
+    "_dtype.py": "numpy dtypes as descriptors (tensor.dtype.np)",
+    "_tensor_str.py": "formats a host copy of the values",
+    "_creation.py": "parses Python data (nested lists) on the host before it goes to a device",
+    "autograd/gradcheck.py": "not yet backend-neutral: host copies for its comparisons",
+}
+
+
+def test_only_the_backend_imports_numpy_for_array_math() -> None:
+    importers = set()
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n == "numpy" or n.startswith("numpy.") for n in names):
+                importers.add(path.relative_to(PACKAGE).as_posix())
+    assert importers <= set(NUMPY_ALLOWED), sorted(importers - set(NUMPY_ALLOWED))
+
+
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+def test_namespace_and_device_of_arrays(xp) -> None:
+    a = xp.asarray([1.0, 2.0])
+    assert backend.namespace(a) is xp
+    assert backend.device_of(a) == minitorch.device("cpu")
+    assert backend.dtype_name(a.dtype) == "float64"
+    assert backend.array_dtype(xp, "int64") == xp.int64
+    np.testing.assert_array_equal(backend.to_numpy(a), [1.0, 2.0])
+
+
+def test_numpy_stays_without_copies() -> None:
+    a = np.arange(3.0)
+    assert backend.to_numpy(a) is a
+    assert backend.from_numpy(a, None) is a
+    assert backend.to_device(a, minitorch.device("cpu")) is a
+    assert minitorch.from_numpy(a)._data is a
+
+
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+def test_index_add_adds_repeated_indices(xp) -> None:
+    target = xp.zeros((3, 2))
+    index = (xp.asarray([0, 2, 0]),)
+    backend.index_add(xp, target, index, xp.asarray([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]))
+    np.testing.assert_array_equal(backend.to_numpy(target), [[4, 4], [0, 0], [2, 2]])
+    assert backend.namespace(target) is xp
+
+
+KEYS = [
+    (slice(None), [1, 0]),           # a slice before an integer array: outside the standard
+    ([0, 1], [2, 0]),                # two integer arrays
+    ([1, 1],),                       # an integer array, trailing dims implied
+    (1, slice(0, 2)),                # basic indexing, trailing dims implied
+]
+
+
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+@pytest.mark.parametrize("key", KEYS, ids=str)
+def test_getitem_and_setitem_follow_numpy(xp, key: tuple) -> None:
+    host = np.arange(12.0).reshape(3, 4)
+    as_key = tuple(xp.asarray(k) if isinstance(k, list) else k for k in key)
+    np_key = tuple(np.asarray(k) if isinstance(k, list) else k for k in key)
+    got = backend.getitem(xp, xp.asarray(host), as_key)
+    np.testing.assert_array_equal(backend.to_numpy(got), host[np_key])
+    target = xp.asarray(host.copy())
+    backend.setitem(xp, target, as_key, -1.0)
+    expected = host.copy()
+    expected[np_key] = -1.0
+    np.testing.assert_array_equal(backend.to_numpy(target), expected)
+    assert backend.namespace(target) is xp
+
+
+def test_setitem_with_a_mask_on_strict() -> None:
+    a = xs.asarray([1.0, -2.0, 3.0])
+    backend.setitem(xs, a, a < 0, 0.0)
+    np.testing.assert_array_equal(backend.to_numpy(a), [1.0, 0.0, 3.0])
+
+
+def test_random_numbers_per_namespace_follow_the_seed() -> None:
+    backend.seed(7)
+    first = backend.random(np, "normal", (3,), "float64")
+    backend.seed(7)
+    again = backend.random(xs, "normal", (3,), "float64")
+    assert backend.namespace(again) is xs
+    np.testing.assert_array_equal(backend.to_numpy(again), first)
+    np.testing.assert_array_equal(first, np.random.default_rng(7).standard_normal(3))
+    uniform = backend.random(np, "uniform", (1000,), "float32")
+    assert uniform.dtype == np.float32 and uniform.min() >= 0 and uniform.max() < 1
+
+
+def test_manual_seed_reproduces_rand_and_dropout() -> None:
+    x = minitorch.ones(50)
+    minitorch.manual_seed(3)
+    a, mask = minitorch.rand(4), minitorch.nn.functional.dropout(x, 0.5)
+    minitorch.manual_seed(3)
+    assert minitorch.equal(a, minitorch.rand(4))
+    assert minitorch.equal(mask, minitorch.nn.functional.dropout(x, 0.5))
+
+
+def test_device_namespace_restores_on_error() -> None:
+    with pytest.raises(KeyError), backend.device_namespace("cpu", xs):
+        assert type(minitorch.ones(1)._data).__module__.startswith("array_api_strict")
+        raise KeyError
+    assert type(minitorch.ones(1)._data) is np.ndarray
+    assert backend.device_of(xs.asarray(1.0)) == minitorch.device("cpu")
+
+
+def test_strict_tensors_do_not_mix_with_numpy_tensors_silently() -> None:
+    with backend.device_namespace("cpu", xs):
+        strict = minitorch.ones(2)
+    plain = minitorch.ones(2)
+    with pytest.raises((TypeError, ValueError)):  # both "cpu": the namespaces refuse
+        strict + plain
+
+
+@pytest.mark.parametrize("obj", [
+    backend, minitorch.cuda, minitorch.Tensor.to, minitorch.Tensor.cpu, minitorch.Tensor.cuda,
+    minitorch.Tensor.device, minitorch.nn.Module.to, minitorch.nn.Module.cpu,
+], ids=lambda o: getattr(o, "__qualname__", getattr(o, "__name__", "")))
+def test_docstring_examples(obj) -> None:
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner()
+    target = obj.fget if isinstance(obj, property) else obj
+    globs = {**vars(inspect.getmodule(target)), "minitorch": minitorch, "np": np,
+             "nn": minitorch.nn}
+    tests = finder.find(target, "obj", globs=globs)
+    for test in tests:
+        runner.run(test)
+    assert runner.summarize(verbose=False).attempted > 0
+    assert runner.summarize(verbose=False).failed == 0

@@ -1,0 +1,86 @@
+"""The op suite and the autograd tests again, on the other array namespaces.
+
+The modules below run as they are on numpy. Here every one of their tests runs again with new
+tensors holding arrays of another namespace:
+
+- ``strict``: array-api-strict, which raises on any call outside the array API standard, so a
+  pass shows that the ops (forward values and gradients, compared with torch) would run on any
+  standard namespace such as CuPy's;
+- ``cuda``: CuPy on a GPU (``pytest -m cuda``), skipped with a reason where there is none. The
+  CuPy arrays play the default device here so the suites' numpy comparisons stay as they are;
+  the device API itself is tested in ``test_device.py``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import array_api_strict
+import numpy as np
+import pytest
+
+import minitorch
+from minitorch import backend
+
+SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test_inplace",
+          "test_saved_tensor_hooks", "test_functional", "test_gradcheck", "test_nn",
+          "test_optim")
+SKIPPED = {
+    # the engine's memory and depth, not array calls: 50 s on the strict namespace
+    "test_engine": {"test_100k_chain_backpropagates_and_frees_memory"},
+    # its examples print numpy values
+    "test_gradcheck": {"test_docstring_examples"},
+}
+# Not yet on CuPy: gradcheck compares host copies made with np.asarray, which CuPy refuses.
+NOT_ON_CUDA = {"test_gradcheck"}
+GPU_REASON = "needs a CUDA GPU with CuPy: minitorch.cuda.is_available() is False here"
+
+
+def _collect() -> None:
+    """Every test of ``SUITES`` as ``test_<suite>__<name>`` here, with its module's marks."""
+    for suite in SUITES:
+        module = importlib.import_module(suite)
+        marks = getattr(module, "pytestmark", [])
+        for name, test in vars(module).items():
+            if not name.startswith("test_") or not callable(test) or \
+                    name in SKIPPED.get(suite, ()):
+                continue
+            for mark in marks if isinstance(marks, list) else [marks]:
+                test = mark(test)
+            globals()[f"test_{suite[5:]}__{name[5:]}"] = test
+
+
+_collect()
+
+
+def _namespace(name: str):  # type: ignore[no-untyped-def]
+    if name == "strict":
+        return array_api_strict
+    import array_api_compat.cupy
+
+    return array_api_compat.cupy
+
+
+@pytest.fixture(autouse=True, params=[
+    "strict",
+    pytest.param("cuda", marks=[pytest.mark.cuda,
+                                pytest.mark.skipif(not minitorch.cuda.is_available(),
+                                                   reason=GPU_REASON)]),
+])
+def array_namespace(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """New tensors hold arrays of the parametrised namespace."""
+    if request.param == "cuda" and request.function.__module__ in NOT_ON_CUDA:
+        pytest.skip(f"{request.function.__module__} does not run on CuPy yet")
+    with backend.device_namespace("cpu", _namespace(request.param)) as xp:
+        yield xp
+
+
+def test_tensors_hold_the_namespaces_arrays(array_namespace) -> None:  # type: ignore[no-untyped-def]
+    made = [minitorch.tensor([1.0, 2.0]), minitorch.zeros(2), minitorch.randn(2),
+            minitorch.arange(2), minitorch.eye(2), minitorch.from_numpy(np.ones(2))]
+    x = minitorch.ones(2, 2, requires_grad=True)
+    y = (x @ x).relu()[[0, 1], [1, 0]].sum()
+    y.backward()
+    made += [y, x.grad, minitorch.nn.Linear(2, 1)(x)]
+    for t in made:
+        assert backend.namespace(t._data) is array_namespace, t
