@@ -13,6 +13,10 @@ They must agree elementwise: ``|a - n| <= atol + rtol * |n|``. ``fast_mode=True`
 random projection ``vᵀ J u`` of both instead: two evaluations of ``func`` per input and a
 couple of backward passes per output, however large the Jacobian.
 
+The numerical Jacobian (:func:`numerical_jacobian`) and the pass rule (:func:`allclose`) are
+course seams: :func:`use` plugs a student's numerical Jacobian in, and grading can switch
+either reference off.
+
 >>> import minitorch
 >>> x = minitorch.randn(3, dtype=minitorch.float64, requires_grad=True)
 >>> minitorch.autograd.gradcheck(lambda t: (t * t).sin(), (x,))
@@ -22,8 +26,10 @@ True
 from __future__ import annotations
 
 import itertools
+import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,11 +37,13 @@ import numpy as np
 
 import minitorch
 
+from .. import course
 from ..backend import namespace as _xp
 from .function import Function
 from .functional import standard_basis
 
-__all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
+__all__ = ["GradcheckError", "allclose", "gradcheck", "gradgradcheck", "numerical_jacobian",
+           "use"]
 
 # fast_mode draws its random vectors from a private generator with a fixed seed, as torch
 # does: the check is reproducible and leaves the user's random state alone.
@@ -169,6 +177,71 @@ def gradgradcheck(
     )
 
 
+@contextmanager
+def use(jacobian: Callable[[Callable[[Any], Any], Any, float], Any]) -> Iterator[None]:
+    """Inside the block, gradcheck's slow mode takes its numerical Jacobians from ``jacobian``.
+
+    ``jacobian(f, x, eps)`` gets a function ``f`` of one tensor returning one floating tensor
+    (the input being checked moves, the other inputs stay fixed), the input ``x`` (a private
+    copy) and ``eps``. It returns an array of shape ``(x.numel(), f(x).numel())``: row r is the
+    derivative of the flattened output with respect to input element r. gradcheck calls it
+    once per (input, output) pair; a result of another shape is refused. Fast mode builds no
+    Jacobian, so it does not call ``jacobian``. The reference is back on exit (also after an
+    error) and after ``minitorch.course.reset()``.
+
+    >>> import numpy as np
+    >>> x = minitorch.tensor([0.5, 1.5], dtype=minitorch.float64, requires_grad=True)
+    >>> with use(lambda f, x, eps: 2 * np.eye(x.numel())):   # exact for t -> 2 t
+    ...     minitorch.autograd.gradcheck(lambda t: 2 * t, (x,))
+    True
+    >>> with use(lambda f, x, eps: np.zeros((1, 2))):  # doctest: +ELLIPSIS
+    ...     minitorch.autograd.gradcheck(lambda t: 2 * t, (x,))
+    Traceback (most recent call last):
+    ...
+    ValueError: the numerical Jacobian has shape (1, 2), but gradcheck needs (2, 2): one row ...
+    """
+    with course.plug(sys.modules[__name__], "numerical_jacobian", _adapted(jacobian)):
+        yield
+
+
+def _adapted(jacobian: Callable[..., Any]) -> Callable[..., list]:
+    """``jacobian(f, x, eps)`` -> an array, wrapped to the reference's signature and result."""
+
+    def numerical_jacobian(func: Callable[..., Any], inputs: tuple, index: int,
+                           eps: float) -> list:
+        x = inputs[index]
+        outputs = [o for o in _as_tuple(func(*inputs)) if _is_float(o)]
+        return [_checked(jacobian(_one_output(func, inputs, index, k), x._detached_copy(), eps),
+                         x, out)
+                for k, out in enumerate(outputs)]
+
+    return numerical_jacobian
+
+
+def _one_output(func: Callable[..., Any], inputs: tuple, index: int, k: int) -> Callable:
+    """``t -> floating output k of func``, with ``t`` in place of ``inputs[index]``. ``t``
+    requires grad, as the input it stands for does (gradgradcheck's func differentiates it)."""
+
+    def f(t: Any) -> Any:
+        args = list(inputs)
+        args[index] = t.detach().requires_grad_()
+        return [o for o in _as_tuple(func(*args)) if _is_float(o)][k]
+
+    return f
+
+
+def _checked(result: Any, x: Any, out: Any) -> Any:
+    """A plugged-in Jacobian as an array of the output's dtype, if its shape is right."""
+    array = out._xp.asarray(result)
+    want = (x.numel(), out.numel())
+    if tuple(array.shape) != want:
+        transposed = " (is it transposed?)" if tuple(array.shape) == want[::-1] else ""
+        raise ValueError(
+            f"the numerical Jacobian has shape {tuple(array.shape)}{transposed}, but gradcheck "
+            f"needs {want}: one row per input element, one column per output element")
+    return out._xp.astype(array, out._data.dtype)
+
+
 def _gradients_of(func: Callable[..., Any], inputs: tuple) -> Callable[..., tuple]:
     """``(*inputs, *grad_outputs) -> gradients of func's outputs``, differentiable again."""
     count = len(inputs)
@@ -254,7 +327,8 @@ def _check_inputs(inputs: tuple) -> None:
 
 def _slow_check(call: _Call, settings: _Settings) -> None:
     """Full Jacobians, one per (differentiable input, differentiable output) pair."""
-    numerical = [_numerical_jacobians(call, i, settings.eps) for i in call.inputs_checked]
+    numerical = [numerical_jacobian(call.func, call.inputs, i, settings.eps)
+                 for i in call.inputs_checked]
     if not call.outputs_checked:
         if any(_xp(n).any(n != 0) for per_input in numerical for n in per_input):
             raise GradcheckError("Numerical gradient for function expected to be zero")
@@ -264,7 +338,7 @@ def _slow_check(call: _Call, settings: _Settings) -> None:
         analytical = _analytical(output, call.diff_inputs, standard_basis(output), settings)
         for in_j, a in enumerate(analytical):
             n = numerical[in_j][k]
-            if not _allclose(a, n, settings.rtol, settings.atol):
+            if not allclose(a, n, settings.rtol, settings.atol):
                 raise GradcheckError(_mismatch(out_i, in_j, _tensor(n), _tensor(a)))
 
 
@@ -286,9 +360,21 @@ def _fast_check(call: _Call, settings: _Settings) -> None:
             n = _dot(v, ju[k])
             a = _dot(vj[in_i][:, 0], u)
             atol = settings.atol * _total(u) * _total(v)
-            if not _close(a, n, settings.rtol, atol):
+            if not allclose(np.asarray(a), np.asarray(n), settings.rtol, atol):
                 raise GradcheckError(_mismatch(out_j, in_i, n, a)
                                      + _slow_mode_report(call, in_i, out_j, settings))
+
+
+@course.seam
+def allclose(analytical: Any, numerical: Any, rtol: float, atol: float) -> bool:
+    """gradcheck's pass rule on arrays, torch's: ``|a - n| <= atol + rtol * |n|`` everywhere
+    (relative to the numerical value; NaN never passes).
+
+    >>> allclose(np.array([1.0015]), np.array([1.0]), rtol=1e-3, atol=1e-5)
+    False
+    """
+    xp = _xp(analytical)
+    return bool(xp.all(xp.abs(analytical - numerical) <= atol + rtol * xp.abs(numerical)))
 
 
 def _check_zero_grad_outputs(outputs: list, diff_inputs: list) -> None:
@@ -353,16 +439,27 @@ def _warn_undefined_grad_check() -> None:
 # ---------------------------------------------------------------------------- Jacobians
 
 
-def _numerical_jacobians(call: _Call, index: int, eps: float) -> list:
-    """d(floating outputs)/d(inputs[index]) by central differences: one array of shape
-    (input numel, output numel) per floating output; row r moves input element r."""
-    args, data = _perturbable(call.inputs, index)
+@course.seam
+def numerical_jacobian(func: Callable[..., Any], inputs: tuple, index: int,
+                       eps: float) -> list:
+    """d(floating outputs of ``func``)/d(``inputs[index]``) by central differences: one array
+    of shape (input numel, output numel) per floating output; row r moves input element r.
+
+    gradcheck's slow mode calls it once per input that requires grad (a course seam:
+    :func:`use` plugs in another one).
+
+    >>> x = minitorch.tensor([1., 2.], dtype=minitorch.float64)
+    >>> numerical_jacobian(lambda t: t * t, (x,), 0, 1e-6)[0].round(6)
+    array([[2., 0.],
+           [0., 4.]])
+    """
+    args, data = _perturbable(inputs, index)
     xp = _xp(data)
-    jacobians = [xp.zeros((call.inputs[index].numel(), o.numel()), dtype=o._data.dtype)
-                 for o in call.floats]
+    jacobians = [xp.zeros((data.size, o.size), dtype=o.dtype)
+                 for o in _float_outputs(func(*args))]
     elements = itertools.product(*(range(n) for n in data.shape))
     for row, element in enumerate(elements):
-        columns = _central_difference(call.func, args, data, element, eps, eps)
+        columns = _central_difference(func, args, data, element, eps, eps)
         for jacobian, column in zip(jacobians, columns):
             jacobian[row, :] = column
     return jacobians
@@ -444,7 +541,8 @@ def _vjp_columns(output: Any, inputs: list, cotangents: list, check_dtypes: bool
 def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings) -> str:
     """After a fast-mode failure: the full Jacobians of the failing pair, as torch shows."""
     k = call.outputs_checked[out_j]
-    numerical = _numerical_jacobians(call, call.inputs_checked[in_i], settings.eps)[k]
+    numerical = numerical_jacobian(call.func, call.inputs, call.inputs_checked[in_i],
+                                   settings.eps)[k]
     output = call.floats[k]
     analytical = _vjp_columns(output, call.diff_inputs, list(standard_basis(output)),
                               check_dtypes=False)[in_i]
@@ -458,7 +556,7 @@ def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings) -
         f"Numerical:\n {_tensor(numerical)}\nAnalytical:\n{_tensor(analytical)}\n\n"
         f"The max per-element difference (slow mode) is: {worst}.\n"
     )
-    if _allclose(analytical, numerical, settings.rtol, settings.atol):
+    if allclose(analytical, numerical, settings.rtol, settings.atol):
         report += ("Fast gradcheck failed but element-wise differences are small. This means "
                    "that the\ntest might've passed in slow_mode! To run the slow mode, call "
                    "gradcheck/gradgradcheck\nwith `fast_mode=False` as a keyword argument.")
@@ -495,17 +593,6 @@ def _differentiable(out: Any) -> list:
 
 def _tensor(array: Any) -> Any:
     return minitorch.Tensor._make(array)
-
-
-def _allclose(a: Any, n: Any, rtol: float, atol: float) -> bool:
-    """``torch.allclose(a, n, rtol, atol)`` on arrays: NaN never passes."""
-    xp = _xp(a)
-    return bool(xp.all(xp.abs(a - n) <= atol + rtol * xp.abs(n)))
-
-
-def _close(a: float, n: float, rtol: float, atol: float) -> bool:
-    """The same rule for two numbers."""
-    return abs(a - n) <= atol + rtol * abs(n)
 
 
 def _unit_vector(rng: np.random.Generator, t: Any) -> Any:

@@ -1,0 +1,825 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Chapter 6 — Checking gradients: gradcheck
+#
+# You wrote a `backward` by hand (chapter 3). How do you know it is right? Autograd will
+# happily run a wrong one: nothing in the engine compares your formula with the truth.
+#
+# `gradcheck` does. It computes every derivative a second time, the slow and dumb way — by
+# nudging each input a little and watching the output move — and compares the two answers.
+# This chapter is about that idea, its one numerical trap (the notes' float32 surprise), and
+# the tools around it: `gradgradcheck`, `jacobian` and `hessian`. You will write a numerical
+# Jacobian, a gradcheck with torch's pass rule and message, the fast mode torch uses by
+# default in its own tests, and the notes' batch norm — proved right by your own check.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
+import os
+import warnings
+
+if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
+    warnings.simplefilter("ignore")
+
+import importlib
+import inspect
+
+import numpy as np
+
+import minitorch
+import minitorch.viz as viz
+from minitorch.autograd import Function
+from minitorch.autograd.functional import hessian, jacobian
+
+gradcheck_py = importlib.import_module("minitorch.autograd.gradcheck")  # the module, not the function
+GradcheckError = gradcheck_py.GradcheckError
+
+# %% [markdown]
+# ## 1. The notes' experiment: a Sigmoid, and a surprise
+#
+# Here is the notes' custom `Sigmoid`, with its backward written by hand from
+# $\sigma'(x) = \sigma(x)\,(1 - \sigma(x))$:
+
+# %%
+class Sigmoid(Function):
+
+    @staticmethod
+    def forward(ctx, x):
+        output = 1 / (1 + minitorch.exp(-x))
+        ctx.save_for_backward(output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        output, = ctx.saved_tensors
+        grad_x = output * (1 - output) * grad_output
+        return grad_x
+
+
+test_input = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], requires_grad=True)
+test_input  # the values the notes printed (they drew them with randn; we type them in)
+
+# %% [markdown]
+# `gradcheck(func, inputs, eps=...)` returns True when the gradients agree. The notes found
+# that both their Sigmoid and the built-in one pass with `eps=1e-3` and **fail** with the
+# smaller `eps=1e-4`. (gradcheck warns on the float32 input: read the warning, it is the
+# moral of the story.)
+
+# %%
+for eps in (1e-3, 1e-4):
+    for name, f in (("Sigmoid.apply", Sigmoid.apply), ("minitorch.sigmoid", minitorch.sigmoid)):
+        passed = minitorch.autograd.gradcheck(f, (test_input,), eps=eps, raise_exception=False)
+        print(f"eps={eps:g}  {name}: {'pass' if passed else 'fail'}")
+
+# %% [markdown]
+# Smaller steps should give *better* derivatives, so why does the check get worse? Look at
+# what gradcheck prints when it fails: the numerical Jacobian (finite differences) and the
+# analytical one (your backward), one row per input element.
+
+# %%
+try:
+    minitorch.autograd.gradcheck(Sigmoid.apply, (test_input,), eps=1e-4)
+except GradcheckError as error:
+    print(error)
+
+# %% [markdown]
+# The *analytical* values are right; the *numerical* ones are off in the fourth digit. The
+# culprit is float32: it carries about 7 significant digits, and the difference
+# $\sigma(x+\varepsilon) - \sigma(x-\varepsilon)$ of two numbers near 0.4 loses most of them
+# when $\varepsilon = 10^{-4}$. Dividing by $2\varepsilon$ then blows the rounding error up.
+# In float64 the same check passes at both steps, and at torch's default `eps=1e-6`:
+
+# %%
+test_input = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], requires_grad=True,
+                              dtype=minitorch.float64)
+for eps in (1e-4, 1e-6):
+    print(eps, minitorch.autograd.gradcheck(Sigmoid.apply, (test_input,), eps=eps),
+          minitorch.autograd.gradcheck(minitorch.sigmoid, (test_input,), eps=eps))
+
+# %% [markdown]
+# ## 2. Central differences, and the U-shaped error
+#
+# The numerical derivative gradcheck uses is the **central difference**
+#
+# $$f'(x) \approx \frac{f(x+\varepsilon) - f(x-\varepsilon)}{2\varepsilon}.$$
+#
+# Two errors fight in it:
+#
+# - **truncation**: Taylor's formula gives $f(x\pm\varepsilon) = f \pm \varepsilon f' +
+#   \tfrac{\varepsilon^2}{2} f'' \pm \tfrac{\varepsilon^3}{6} f''' + \dots$; the even terms
+#   cancel, so the error is $\tfrac{\varepsilon^2}{6} f'''$ — it *shrinks* with $\varepsilon$.
+#   (The forward difference $(f(x+\varepsilon) - f(x))/\varepsilon$ keeps the
+#   $\tfrac{\varepsilon}{2} f''$ term: one order worse.)
+# - **rounding**: each $f$ value is off by about $u\,|f|$, where $u$ is the unit roundoff
+#   ($6\cdot10^{-8}$ in float32, $1.1\cdot10^{-16}$ in float64); divided by $2\varepsilon$ it
+#   *grows* like $u|f|/\varepsilon$.
+#
+# Their sum is smallest near $\varepsilon \approx u^{1/3}$: about $4\cdot10^{-3}$ in float32
+# (so 1e-3 works and 1e-4 is already on the rounding side) and $5\cdot10^{-6}$ in float64
+# (torch's default 1e-6). Let us measure it, for the Sigmoid at $x = 0.5$:
+
+# %%
+import matplotlib.pyplot as plt
+
+steps = np.logspace(-12, 0, 61)
+exact = float(minitorch.sigmoid(minitorch.tensor(0.5, dtype=minitorch.float64)) *
+              (1 - minitorch.sigmoid(minitorch.tensor(0.5, dtype=minitorch.float64))))
+
+
+def difference_error(dtype, central):
+    """|numerical - exact| of sigma'(0.5) for every step, all steps at once in one tensor."""
+    x = minitorch.full((steps.size,), 0.5, dtype=dtype)
+    eps = minitorch.tensor(steps, dtype=dtype)
+    if central:
+        slope = (minitorch.sigmoid(x + eps) - minitorch.sigmoid(x - eps)) / (2 * eps)
+    else:
+        slope = (minitorch.sigmoid(x + eps) - minitorch.sigmoid(x)) / eps
+    return np.abs(slope.numpy().astype(np.float64) - exact)
+
+
+fig, ax = plt.subplots(figsize=(7, 4))
+for dtype, color in ((minitorch.float32, "tab:orange"), (minitorch.float64, "tab:blue")):
+    name = str(dtype).removeprefix("minitorch.")
+    ax.loglog(steps, difference_error(dtype, True), color=color, label=f"central, {name}")
+    ax.loglog(steps, difference_error(dtype, False), color=color, ls=":", label=f"forward, {name}")
+ax.set(xlabel="eps", ylabel="|numerical - exact|", title="d sigmoid / dx at 0.5", ylim=(1e-13, 1))
+ax.axvline(1e-3, color="gray", lw=0.5)
+ax.axvline(1e-4, color="gray", lw=0.5)
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# Read the plot from the right: the error first falls (slope 2 for central differences,
+# slope 1 for forward ones — truncation), then rises again with slope −1 (rounding), until
+# $\varepsilon$ is so small that $x+\varepsilon$ rounds to $x$ and the difference is 0
+# (float32's flat line on the left: an error of $|f'|$ itself). The float32 curve bottoms out between
+# $10^{-3}$ and $10^{-2}$, the float64 one near $10^{-5}$, as predicted.
+# At $\varepsilon = 10^{-4}$ a single float32 rounding step of $\sigma$ near 0.4 (an *ulp*,
+# $3\cdot10^{-8}$), divided by $2\varepsilon$, is already $1.5\cdot10^{-4}$ of derivative;
+# gradcheck allows `atol + rtol·|n|` ≈ $2.5\cdot10^{-4}$ here, so two ulps fail the check —
+# that is the failure above. At $\varepsilon = 10^{-3}$ an ulp costs ten times less.
+#
+# Moral: **check gradients in float64**. minitorch warns, as torch does, when you don't.
+
+# %% [markdown]
+# ## 3. Second derivatives: gradgradcheck
+#
+# `gradgradcheck(func, inputs)` checks the *backward of the backward*: it runs gradcheck on
+# the function that maps `(inputs, grad_outputs)` to the gradients of `func`, computed with
+# `create_graph=True`. A backward built from differentiable tensor operations passes. One that
+# detaches what it saved gives the right first derivative and a wrong second one:
+
+# %%
+class DetachedSigmoid(Function):
+
+    @staticmethod
+    def forward(ctx, x):
+        output = 1 / (1 + minitorch.exp(-x))
+        ctx.save_for_backward(output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        output, = ctx.saved_tensors
+        output = output.detach()   # "saves memory": the second derivative now misses a term
+        return output * (1 - output) * grad_output
+
+
+x = minitorch.tensor([0.3, -1.2, 2.0], dtype=minitorch.float64, requires_grad=True)
+print("Sigmoid          gradcheck", minitorch.autograd.gradcheck(Sigmoid.apply, (x,)),
+      " gradgradcheck", minitorch.autograd.gradgradcheck(Sigmoid.apply, (x,)))
+print("DetachedSigmoid  gradcheck", minitorch.autograd.gradcheck(DetachedSigmoid.apply, (x,)),
+      " gradgradcheck", minitorch.autograd.gradgradcheck(DetachedSigmoid.apply, (x,),
+                                                         raise_exception=False))
+
+# %% [markdown]
+# ## 4. Jacobians and Hessians: autograd.functional
+#
+# gradcheck's *analytical* Jacobian is what `minitorch.autograd.functional.jacobian` returns:
+# autograd run once per output element. The notes try it on three functions: a sum of
+# squares, a `Linear(4, 2)` layer, and a 4×4 image through `AvgPool2d(2)` then squared. Note
+# the layout: **output dims first, then input dims** (`(2, 4)` for the Linear layer). The
+# Hessian of a scalar function has the input's shape twice.
+
+# %%
+fc = minitorch.nn.Linear(4, 2)
+pool = minitorch.nn.AvgPool2d(kernel_size=2)
+
+
+def scalar_func(x):
+    y = x ** 2
+    z = minitorch.sum(y)
+    return z
+
+
+def vector_func(x):
+    y = fc(x)
+    return y
+
+
+def mat_func(x):
+    x = x.reshape((1, 1,) + x.shape)  # noqa: RUF005  (the notes spell it so)
+    x = pool(x)
+    x = x.reshape(x.shape[2:])
+    return x ** 2
+
+
+vector_input = minitorch.randn(4, requires_grad=True)
+mat_input = minitorch.randn((4, 4), requires_grad=True)
+
+j = jacobian(scalar_func, vector_input)
+assert j.shape == (4, )
+assert minitorch.all(jacobian(scalar_func, vector_input) == 2 * vector_input)
+h = hessian(scalar_func, vector_input)
+assert h.shape == (4, 4)
+assert minitorch.all(hessian(scalar_func, vector_input) == 2 * minitorch.eye(4))
+j = jacobian(vector_func, vector_input)
+assert j.shape == (2, 4)
+assert minitorch.all(j == fc.weight)
+j = jacobian(mat_func, mat_input)
+assert j.shape == (2, 2, 4, 4)
+j[0, 0]  # d out[0, 0] / d input: only the top-left 2x2 block of the image matters
+
+# %% [markdown]
+# gradcheck lays its Jacobians out the other way round — **one row per input element, one
+# column per output element** — because that is how the numerical one is built: moving input
+# element r fills row r. Keep both layouts in mind for the exercises.
+#
+# ## 5. Inside minitorch: `autograd/gradcheck.py`
+#
+# The numerical Jacobian is a loop over input elements. `_perturbable` makes a private copy
+# of the input; `_central_difference` moves one element of it down and up *in place*,
+# evaluates `func` twice, and puts the element back:
+
+# %%
+print(inspect.getsource(gradcheck_py.numerical_jacobian))
+print(inspect.getsource(gradcheck_py._central_difference))
+
+# %% [markdown]
+# `numerical_jacobian` is a course **seam** (the `@course.seam` line): you will plug your own
+# in. The slow check then asks autograd for one vector-Jacobian product per output element
+# (a one-hot `grad_outputs`: $e_k^\top J$ is column k), and compares the two Jacobians with
+# `allclose` — torch's rule, relative to the *numerical* value:
+#
+# $$|a - n| \le \text{atol} + \text{rtol}\cdot|n| \quad\text{for every element.}$$
+
+# %%
+print(inspect.getsource(gradcheck_py._slow_check))
+print(inspect.getsource(gradcheck_py.allclose))
+
+# %% [markdown]
+# Around that core, gradcheck also checks that the backward is deterministic (it runs it
+# twice), that zero `grad_outputs` give zero gradients, and that an undefined (None) output
+# gradient is handled. Fast mode (`fast_mode=True`) replaces the two full Jacobians by one
+# random projection of each — your challenge exercise.
+
+# %% [markdown]
+# ## Exercise 1 — a numerical Jacobian (3 points)
+#
+# Write `numerical_jacobian(f, x, eps=1e-6)`:
+#
+# - `f` takes one tensor shaped like `x` and returns one floating tensor `y`;
+# - return a numpy array of shape `(x.numel(), y.numel())` whose row r is the derivative of
+#   the flattened output with respect to element r of the flattened input, by **central
+#   differences** with step `eps`;
+# - do not modify `x`, and do not use autograd: the point is to check it.
+#
+# Hints: `x.detach().numpy()` gives the values as a numpy array — it shares memory with `x`,
+# as in torch, so build moved copies (`flat + step`) rather than writing into it;
+# `minitorch.tensor(array, dtype=x.dtype)` makes a tensor of an array, and `.reshape(-1)`
+# flattens one.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "numerical_jacobian"}
+def numerical_jacobian(f, x, eps=1e-6):
+    """d f(x) / d x by central differences: shape (x.numel(), f(x).numel())."""
+    ### BEGIN SOLUTION
+    flat = x.detach().numpy().reshape(-1)
+    shape = tuple(x.shape)
+
+    def f_at(values):
+        return f(minitorch.tensor(values.reshape(shape), dtype=x.dtype)).detach().numpy()
+
+    rows = []
+    for r in range(flat.size):
+        step = np.zeros_like(flat)
+        step[r] = eps
+        rows.append((f_at(flat + step) - f_at(flat - step)).reshape(-1) / (2 * eps))
+    return np.array(rows).reshape(flat.size, -1)
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "numerical_jacobian_visible", "points": 1}
+x = minitorch.tensor([1.0, 2.0, 3.0], dtype=minitorch.float64)
+J = numerical_jacobian(lambda t: t * t, x)
+assert J.shape == (3, 3), J.shape
+assert np.allclose(J, np.diag([2.0, 4.0, 6.0]), rtol=0, atol=1e-7), J  # d(x²)/dx = 2x
+
+W = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])
+J = numerical_jacobian(lambda t: minitorch.tensor(W) @ t, x)
+assert J.shape == (3, 2), f"one row per input element, one column per output: {J.shape}"
+assert np.allclose(J, W.T, rtol=0, atol=1e-7), J
+assert x.tolist() == [1.0, 2.0, 3.0] and not x.requires_grad
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "numerical_jacobian_hidden", "points": 2}
+# Central, not forward: with eps = 0.1, (f(x+eps) - f(x-eps)) / (2 eps) of x³ at 1 is exactly
+# 3 + eps² = 3.01 (the forward difference gives 3.31, dividing by eps instead of 2 eps 6.02).
+one = minitorch.tensor([1.0], dtype=minitorch.float64)
+J = numerical_jacobian(lambda t: t ** 3, one, eps=0.1)
+assert J.shape == (1, 1) and abs(J[0, 0] - 3.01) < 1e-9, J
+### BEGIN HIDDEN TESTS
+with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
+    # A tolerance-sensitive case: exp at eps = 1e-3 (central error ~ eps²/6 ~ 2e-7 relative).
+    values = np.array([[0.2, -1.0, 0.7], [1.5, 0.0, -0.4]])
+    x = minitorch.tensor(values, dtype=minitorch.float64)
+    J = numerical_jacobian(lambda t: t.exp(), x, eps=1e-3)
+    assert J.shape == (6, 6), J.shape
+    assert np.allclose(J, np.diag(np.exp(values).reshape(-1)), rtol=1e-6, atol=1e-9), J
+
+    # Finite differences of the forward, never the (here wrong) backward.
+    class SinWrongBackward(Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t.sin()
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * 0
+
+    x = minitorch.tensor([0.3, -2.0], dtype=minitorch.float64, requires_grad=True)
+    J = numerical_jacobian(SinWrongBackward.apply, x)
+    assert np.allclose(J, np.diag(np.cos([0.3, -2.0])), rtol=1e-6, atol=1e-8), J
+    assert x.tolist() == [0.3, -2.0] and x.grad is None
+
+    # A matrix input and a 0-d output: one row per input element, one column.
+    W = np.array([[1.0, 2.0], [-3.0, 0.5]])
+    x = minitorch.tensor([[0.5, -1.0], [2.0, 1.0]], dtype=minitorch.float64)
+    J = numerical_jacobian(lambda t: (t * minitorch.tensor(W)).sum(), x)
+    assert J.shape == (4, 1), J.shape
+    assert np.allclose(J[:, 0], W.reshape(-1), rtol=0, atol=1e-7), J
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 2 — gradcheck with torch's rule and message (3 points)
+#
+# Write `my_gradcheck(func, inputs, numerical_jacobian, *, eps=1e-6, atol=1e-5, rtol=1e-3)`:
+#
+# - `inputs` is a tuple; the inputs that are tensors with `requires_grad=True` are checked
+#   (number them 0, 1, ... in order, *among the checked ones*); the others are passed through;
+# - `func(*inputs)` returns a tensor or a tuple of tensors (all of them require grad);
+# - for every output i and every checked input j, compute the **analytical** Jacobian with
+#   autograd (one `minitorch.autograd.grad` per output element, with a one-hot
+#   `grad_outputs`, `retain_graph=True`, `allow_unused=True`; an unused input's gradient is
+#   `None`: zeros) and the **numerical** one with the `numerical_jacobian` you are given
+#   (the signature of exercise 1); both in gradcheck's layout (input elements × output
+#   elements);
+# - they agree if `|a - n| <= atol + rtol * |n|` for every element; on the first pair that
+#   does not (outputs outer, inputs inner), raise `GradcheckError` (imported in the set-up
+#   cell) with torch's message:
+#
+# ```
+# Jacobian mismatch for output {i} with respect to input {j},
+# numerical:{n as a minitorch tensor}
+# analytical:{a as a minitorch tensor}
+# ```
+#   (a newline after each of the three lines; `minitorch.tensor(n)` of a float64 array prints
+#   as torch does, `dtype=minitorch.float64` included);
+# - return True when every pair agrees.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "my_gradcheck"}
+def my_gradcheck(func, inputs, numerical_jacobian, *, eps=1e-6, atol=1e-5, rtol=1e-3):
+    """True if func's backward agrees with numerical_jacobian; else GradcheckError."""
+    ### BEGIN SOLUTION
+    inputs = tuple(inputs)
+    checked = [j for j, x in enumerate(inputs)
+               if isinstance(x, minitorch.Tensor) and x.requires_grad]
+    outputs = func(*inputs)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    for i, output in enumerate(outputs):
+        analytical = analytical_jacobians(output, [inputs[j] for j in checked])
+        for number, (j, a) in enumerate(zip(checked, analytical)):
+            n = numerical_jacobian(moving_only(func, inputs, j, i), inputs[j], eps)
+            if not np.all(np.abs(a - n) <= atol + rtol * np.abs(n)):
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {i} with respect to input {number},\n"
+                    f"numerical:{minitorch.tensor(n)}\nanalytical:{minitorch.tensor(a)}\n")
+    return True
+
+
+def analytical_jacobians(output, xs):
+    """Per input in xs: (x.numel(), output.numel()), column k from a one-hot grad_output."""
+    jacobians = [np.zeros((x.numel(), output.numel())) for x in xs]
+    for k in range(output.numel()):
+        one_hot = np.zeros(output.numel())
+        one_hot[k] = 1
+        seed = minitorch.tensor(one_hot.reshape(tuple(output.shape)), dtype=output.dtype)
+        grads = minitorch.autograd.grad(output, xs, seed, retain_graph=True, allow_unused=True)
+        for jacobian_, g in zip(jacobians, grads):
+            if g is not None:
+                jacobian_[:, k] = g.detach().numpy().reshape(-1)
+    return jacobians
+
+
+def moving_only(func, inputs, j, i):
+    """t -> output i of func, with t in place of inputs[j]."""
+    def f(t):
+        args = list(inputs)
+        args[j] = t
+        outputs = func(*args)
+        return outputs[i] if isinstance(outputs, tuple) else outputs
+    return f
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "my_gradcheck_visible", "points": 1}
+def fd(f, x, eps):  # the test's own numerical Jacobian (central differences)
+    flat = x.detach().numpy().reshape(-1)
+    rows = []
+    for r in range(flat.size):
+        step = np.eye(flat.size)[r] * eps
+        hi = f(minitorch.tensor((flat + step).reshape(tuple(x.shape)))).detach().numpy()
+        lo = f(minitorch.tensor((flat - step).reshape(tuple(x.shape)))).detach().numpy()
+        rows.append((hi - lo).reshape(-1) / (2 * eps))
+    return np.array(rows)
+
+
+class SquareWrongSign(Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t)
+        return t * t
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        t, = ctx.saved_tensors
+        return -2 * t * grad_output
+
+
+x = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64,
+                     requires_grad=True)
+assert my_gradcheck(Sigmoid.apply, (x,), fd) is True
+x = minitorch.tensor([0.5, -1.25, 2.0], dtype=minitorch.float64, requires_grad=True)
+try:
+    my_gradcheck(SquareWrongSign.apply, (x,), fd)
+    message = "no error"
+except GradcheckError as error:
+    message = str(error).replace("-0.0000", " 0.0000")  # the sign of a zero does not matter
+assert message == (
+    "Jacobian mismatch for output 0 with respect to input 0,\n"
+    "numerical:tensor([[ 1.0000,  0.0000,  0.0000],\n"
+    "        [ 0.0000, -2.5000,  0.0000],\n"
+    "        [ 0.0000,  0.0000,  4.0000]], dtype=minitorch.float64)\n"
+    "analytical:tensor([[-1.0000,  0.0000,  0.0000],\n"
+    "        [ 0.0000,  2.5000,  0.0000],\n"
+    "        [ 0.0000,  0.0000, -4.0000]], dtype=minitorch.float64)\n"), message
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "my_gradcheck_hidden", "points": 2}
+def given(value):  # a numerical Jacobian that always answers [[value]]
+    return lambda f, x, eps: np.array([[value]])
+
+
+three_x = lambda t: 3 * t  # noqa: E731   its analytical Jacobian is [[3]]
+x = minitorch.tensor([1.0], dtype=minitorch.float64, requires_grad=True)
+# The rule is relative to the numerical value n: |3 - 9| <= 1 * 9 passes, |3 - 1| > 1 * 1 fails.
+assert my_gradcheck(three_x, (x,), given(9.0), atol=0.0, rtol=1.0) is True
+### BEGIN HIDDEN TESTS
+with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
+    try:
+        my_gradcheck(three_x, (x,), given(1.0), atol=0.0, rtol=1.0)
+        raise AssertionError("|a - n| = 2 > rtol * |n| = 1 must fail")
+    except GradcheckError:
+        pass
+    # atol matters where the derivative is 0: |0 - 1e-6| <= 1e-5 + 1e-3 * 1e-6 passes.
+    zero_x = lambda t: 0 * t  # noqa: E731
+    assert my_gradcheck(zero_x, (x,), given(1e-6)) is True
+    try:
+        my_gradcheck(zero_x, (x,), given(1e-4))
+        raise AssertionError("|0 - 1e-4| > atol + rtol * 1e-4 must fail")
+    except GradcheckError:
+        pass
+
+    # A Jacobian that is not square: (3 input elements, 2 output elements).
+    W = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])
+    x3 = minitorch.tensor([0.2, -0.7, 1.1], dtype=minitorch.float64, requires_grad=True)
+    assert my_gradcheck(lambda t: minitorch.tensor(W) @ t, (x3,), fd) is True
+
+    # Several inputs and outputs: the pair is numbered among the checked inputs.
+    class AddHalfSecond(Function):  # a + b, with half the gradient for b
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output, grad_output * 0.5
+
+    c = minitorch.tensor([2.0, 2.0], dtype=minitorch.float64)  # not checked
+    a = minitorch.tensor([1.0, -1.0], dtype=minitorch.float64, requires_grad=True)
+    b = minitorch.tensor([0.5, 3.0], dtype=minitorch.float64, requires_grad=True)
+    pair = lambda c, a, b: (a * b * c, AddHalfSecond.apply(a, b))  # noqa: E731
+    assert my_gradcheck(lambda c, a, b: (a * b * c, a + b), (c, a, b), fd) is True
+    try:
+        my_gradcheck(pair, (c, a, b), fd)
+        message = "no error"
+    except GradcheckError as error:
+        message = str(error)
+    assert message == (
+        "Jacobian mismatch for output 1 with respect to input 1,\n"
+        "numerical:tensor([[1.0000, 0.0000],\n"
+        "        [0.0000, 1.0000]], dtype=minitorch.float64)\n"
+        "analytical:tensor([[0.5000, 0.0000],\n"
+        "        [0.0000, 0.5000]], dtype=minitorch.float64)\n"), message
+    assert a.grad is None and b.grad is None
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 3 (challenge) — fast mode: one projection instead of a Jacobian (2 points)
+#
+# A full Jacobian costs two evaluations of `func` per input element and one backward per
+# output element. torch's `fast_mode=True` checks a single number instead. Pick unit vectors
+# $u$ (input-shaped) and $v$ (output-shaped) with non-negative entries, and compare
+#
+# - the numerical $v^\top (J u)$: **one** central difference along the direction $u$,
+#   $J u \approx \big(f(x + \varepsilon u) - f(x - \varepsilon u)\big) / (2\varepsilon)$,
+#   dotted with $v$;
+# - the analytical $(v^\top J)\,u$: **one** backward with `grad_outputs = v`, dotted with $u$.
+#
+# If every element of $J$ were within `atol` of the truth, the projections would be within
+# $\text{atol} \cdot \sum u \cdot \sum v$ of each other, so that is fast mode's absolute
+# tolerance: they agree if $|a - n| \le \text{atol}\sum u\sum v + \text{rtol}\,|n|$.
+#
+# Write `fast_gradcheck(func, x, u, v, *, eps=1e-6, atol=1e-5, rtol=1e-3)` for one input
+# tensor `x` (requires grad) and one output. `u` and `v` are numpy arrays with as many
+# elements as `x` and `func(x)` (any shape). Return the tuple `(passed, numerical,
+# analytical)`, the two projections as Python floats. Call `func` at most three times.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "fast_gradcheck"}
+def fast_gradcheck(func, x, u, v, *, eps=1e-6, atol=1e-5, rtol=1e-3):
+    """(passed, v·(J u) by one central difference, (vᵀJ)·u by one backward)."""
+    ### BEGIN SOLUTION
+    u = np.asarray(u, dtype=np.float64).reshape(-1)
+    v = np.asarray(v, dtype=np.float64).reshape(-1)
+    shape = tuple(x.shape)
+    values = x.detach().numpy()
+
+    def f_at(moved):
+        return func(minitorch.tensor(moved, dtype=x.dtype)).detach().numpy().reshape(-1)
+
+    step = eps * u.reshape(shape)
+    numerical = float(v @ (f_at(values + step) - f_at(values - step)) / (2 * eps))
+    output = func(x)
+    seed = minitorch.tensor(v.reshape(tuple(output.shape)), dtype=output.dtype)
+    vj, = minitorch.autograd.grad(output, (x,), seed)
+    analytical = float(vj.detach().numpy().reshape(-1) @ u)
+    passed = abs(analytical - numerical) <= atol * u.sum() * v.sum() + rtol * abs(numerical)
+    return bool(passed), numerical, analytical
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fast_gradcheck_visible", "points": 1}
+W = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])
+x = minitorch.tensor([0.2, -0.7, 1.1], dtype=minitorch.float64, requires_grad=True)
+u = np.array([0.48, 0.6, 0.64])
+v = np.array([0.6, 0.8])
+passed, numerical, analytical = fast_gradcheck(lambda t: minitorch.tensor(W) @ t, x, u, v)
+assert passed is True
+assert abs(numerical - v @ W @ u) < 1e-8 and abs(analytical - v @ W @ u) < 1e-12, \
+    (numerical, analytical, v @ W @ u)
+passed, _, analytical = fast_gradcheck(SquareWrongSign.apply, x, u, np.array([0.6, 0.0, 0.8]))
+assert passed is False and abs(analytical - (-2 * 0.2 * 0.6 * 0.48 - 2 * 1.1 * 0.8 * 0.64)) < 1e-12
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fast_gradcheck_hidden", "points": 1}
+calls = []
+
+
+def counted_exp(t):
+    calls.append(1)
+    return t.exp()
+
+
+rng = np.random.default_rng(6)
+values = rng.uniform(-1, 1, (5, 8))
+x = minitorch.tensor(values, dtype=minitorch.float64, requires_grad=True)
+u, v = rng.random(40), rng.random(40)
+u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
+passed, numerical, analytical = fast_gradcheck(counted_exp, x, u, v.reshape(5, 8), eps=1e-3)
+truth = float(v @ (np.exp(values.reshape(-1)) * u))
+assert len(calls) <= 3, f"{len(calls)} evaluations of func: fast mode needs 3 at most"
+assert passed is True and abs(analytical - truth) < 1e-12
+### BEGIN HIDDEN TESTS
+with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
+    # central, with the step divided by 2 eps: relative error ~ eps²/6, not eps/2
+    assert abs(numerical - truth) < 1e-6 * abs(truth), (numerical, truth)
+    # The absolute tolerance scales with sum(u) * sum(v) (= 2 here): where the derivative is 0,
+    # a backward off by 1.5e-5 passes, one off by 5e-5 does not.
+    class ZeroWrongBackward(Function):
+        error = 0.0
+
+        @staticmethod
+        def forward(ctx, t):
+            return t * 0
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ZeroWrongBackward.error
+
+    x = minitorch.tensor([0.3, -0.8], dtype=minitorch.float64, requires_grad=True)
+    u = v = np.array([np.sqrt(0.5), np.sqrt(0.5)])
+    for error, verdict in ((1.5e-5, True), (5e-5, False)):
+        ZeroWrongBackward.error = error
+        passed, numerical, analytical = fast_gradcheck(ZeroWrongBackward.apply, x, u, v)
+        assert numerical == 0 and abs(analytical - error) < 1e-15, (numerical, analytical)
+        assert passed is verdict, (error, numerical, analytical)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# Fast mode needs three evaluations of `func` and one backward, whatever the size of $J$: 40
+# inputs and 40 outputs above would have cost 80 evaluations and 40 backward passes. A wrong
+# backward almost never survives a random projection (it would have to be wrong *orthogonally*
+# to $u$ and $v$), and when it fails torch falls back to the slow mode to print the full
+# Jacobians. Draw random $u, v$ yourself and try it on the wrong Sigmoid:
+
+# %%
+rng = np.random.default_rng(0)
+x = minitorch.randn(30, dtype=minitorch.float64, requires_grad=True)
+u, v = rng.random(30), rng.random(30)
+fast_gradcheck(Sigmoid.apply, x, u / np.linalg.norm(u), v / np.linalg.norm(v))
+
+# %% [markdown]
+# ## Exercise 4 — the notes' batch norm, proved right (2 points)
+#
+# The notes' last example is a batch-norm forward written by hand: normalise every channel
+# (dim 1) of an `(N, C, H, W)` input by its mean and **biased** variance over the batch and the
+# two spatial dims, then scale and shift per channel:
+#
+# ```python
+# def dummy_bn_forward(x, bn_weight, bn_bias, eps, mean_val=None, var_val=None):
+#     if mean_val is None:
+#         mean_val = x.mean([0, 2, 3])
+#     if var_val is None:
+#         # careful: torch.var is unbiased by default, so set unbiased=False by hand
+#         var_val = x.var([0, 2, 3], unbiased=False)
+#
+#     x = x - mean_val[None, ..., None, None]  # per channel: mean_val.shape == [channel]
+#     x = x / torch.sqrt(var_val[None, ..., None, None] + eps)
+#     x = x * bn_weight[..., None, None] + bn_bias[..., None, None]
+#     return mean_val, var_val, x
+# ```
+#
+# Write it with minitorch operations, so that autograd differentiates it (not with
+# `minitorch.nn.functional.batch_norm`: its single `NativeBatchNormBackward0` node is what we
+# want to check, not what we check with). Given `mean_val` and `var_val` (eval mode, the
+# running statistics), use them as they are.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "dummy_bn_forward"}
+def dummy_bn_forward(x, bn_weight, bn_bias, eps, mean_val=None, var_val=None):
+    """(mean_val, var_val, normalised x), per channel of an (N, C, H, W) x."""
+    ### BEGIN SOLUTION
+    if mean_val is None:
+        mean_val = x.mean([0, 2, 3])
+    if var_val is None:
+        var_val = x.var([0, 2, 3], unbiased=False)
+    x = x - mean_val[None, ..., None, None]
+    x = x / minitorch.sqrt(var_val[None, ..., None, None] + eps)
+    x = x * bn_weight[..., None, None] + bn_bias[..., None, None]
+    return mean_val, var_val, x
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "dummy_bn_forward_visible", "points": 1}
+def numpy_bn(x, weight, bias, eps):  # the test's own batch norm, in numpy
+    mean, var = x.mean(axis=(0, 2, 3)), x.var(axis=(0, 2, 3))  # numpy's var is biased
+    y = (x - mean[:, None, None]) / np.sqrt(var[:, None, None] + eps)
+    return mean, var, y * weight[:, None, None] + bias[:, None, None]
+
+
+rng = np.random.default_rng(60)
+xs, ws, bs = rng.normal(1, 2, (2, 3, 2, 2)), rng.uniform(0.5, 2, 3), rng.normal(0, 1, 3)
+x, w, b = (minitorch.tensor(a, dtype=minitorch.float64, requires_grad=True) for a in (xs, ws, bs))
+mean, var, y = dummy_bn_forward(x, w, b, 0.1)
+want = numpy_bn(xs, ws, bs, 0.1)
+assert tuple(mean.shape) == tuple(var.shape) == (3,) and tuple(y.shape) == (2, 3, 2, 2)
+assert np.allclose(mean.detach().numpy(), want[0], rtol=1e-12, atol=1e-12), mean
+assert np.allclose(var.detach().numpy(), want[1], rtol=1e-12, atol=1e-12), "biased variance"
+assert np.allclose(y.detach().numpy(), want[2], rtol=1e-12, atol=1e-12), y
+assert y.requires_grad and "BatchNorm" not in type(y.grad_fn).__name__, y.grad_fn
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "dummy_bn_forward_hidden", "points": 1}
+# The gradient of sum(y * g) for x, weight and bias, against central differences of numpy_bn:
+# the gradient for x flows through the batch statistics too (detaching them is wrong).
+g = rng.normal(0, 1, (2, 3, 2, 2))
+mean, var, y = dummy_bn_forward(x, w, b, 0.1)
+grads = minitorch.autograd.grad((y * minitorch.tensor(g)).sum(), (x, w, b))
+for k, (array, grad) in enumerate(zip((xs, ws, bs), grads)):
+    want = np.zeros(array.size)
+    for r in range(array.size):
+        moved = [xs, ws, bs]
+        step = np.eye(array.size)[r].reshape(array.shape) * 1e-6
+        hi = (numpy_bn(*[m + step if i == k else m for i, m in enumerate(moved)], 0.1)[2] * g).sum()
+        lo = (numpy_bn(*[m - step if i == k else m for i, m in enumerate(moved)], 0.1)[2] * g).sum()
+        want[r] = (hi - lo) / 2e-6
+    assert np.allclose(grad.detach().numpy().reshape(-1), want, rtol=1e-5, atol=1e-7), (k, grad)
+### BEGIN HIDDEN TESTS
+# Eval mode: the given statistics are used as they are.
+running_mean = minitorch.tensor([0.5, -1.0, 2.0], dtype=minitorch.float64)
+running_var = minitorch.tensor([4.0, 0.25, 1.0], dtype=minitorch.float64)
+mean, var, y = dummy_bn_forward(x, w, b, 0.0, running_mean, running_var)
+assert mean is running_mean and var is running_var
+expected = ((xs - np.array([0.5, -1.0, 2.0])[:, None, None]) / np.array([2.0, 0.5, 1.0])[:, None, None]
+            * ws[:, None, None] + bs[:, None, None])
+assert np.allclose(y.detach().numpy(), expected, rtol=1e-12, atol=1e-12), y
+# A wider batch: the variance is still the biased one.
+xs2 = rng.normal(0, 3, (5, 3, 1, 3))
+mean, var, y = dummy_bn_forward(minitorch.tensor(xs2), minitorch.tensor(ws), minitorch.tensor(bs), 1e-5)
+assert np.allclose(var.detach().numpy(), xs2.var(axis=(0, 2, 3)), rtol=1e-12), var
+### END HIDDEN TESTS
+
+# %% [markdown]
+# Now prove the backward of your batch norm with **your** gradcheck and **your** numerical
+# Jacobian. The graph shows why it is not trivial: `x` reaches the output directly *and*
+# through the mean and the variance.
+
+# %%
+x, w, b = (minitorch.tensor(a, dtype=minitorch.float64, requires_grad=True) for a in (xs, ws, bs))
+
+
+def bn_output(x, w, b):
+    return dummy_bn_forward(x, w, b, 1e-5)[2]
+
+
+print(my_gradcheck(bn_output, (x, w, b), numerical_jacobian))
+viz.draw(bn_output(x, w, b).sum(), name_from_caller=True)
+
+# %% [markdown] id="plug-it-in"
+# ## Plug it in
+#
+# `gradcheck_py.use(fn)` makes minitorch's own `gradcheck` (and `gradgradcheck`, which calls
+# it) take its numerical Jacobians from your `numerical_jacobian`, for every (input, output)
+# pair, until the block ends. Everything else — the analytical side, the pass rule, the extra
+# checks — stays minitorch's. Check the notes' Sigmoid, a wrong Function, your batch norm and
+# a second derivative:
+
+# %%
+with gradcheck_py.use(numerical_jacobian):
+    x64 = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64,
+                           requires_grad=True)
+    print("Sigmoid:        ", minitorch.autograd.gradcheck(Sigmoid.apply, (x64,)))
+    print("SquareWrongSign:", minitorch.autograd.gradcheck(SquareWrongSign.apply, (x64,),
+                                                           raise_exception=False))
+    print("batch norm:     ", minitorch.autograd.gradcheck(bn_output, (x, w, b)))
+    print("gradgradcheck:  ", minitorch.autograd.gradgradcheck(Sigmoid.apply, (x64,)))
+
+# %% [markdown]
+# Your Jacobian also reproduces the notes' float32 lesson (it perturbs in the input's dtype):
+
+# %%
+x32 = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], requires_grad=True)
+with gradcheck_py.use(numerical_jacobian):
+    for eps in (1e-3, 1e-4):
+        print(eps, minitorch.autograd.gradcheck(Sigmoid.apply, (x32,), eps=eps,
+                                                raise_exception=False))
+
+# %% [markdown]
+# ## What PyTorch does
+#
+# `torch.autograd.gradcheck` is the same algorithm with more options (complex inputs, sparse
+# and batched gradients, forward-mode AD). Its numerical Jacobian perturbs the input in place
+# too; `fast_mode=True` is exercise 3 for every (input, output) pair, with random $u, v$
+# drawn from a generator with a fixed seed.
+# PyTorch's own test suite runs gradcheck and gradgradcheck on nearly every operator
+# (`OpInfo` tests in `test/test_ops_gradients.py`), in float64. The cell below replays the
+# notes' experiment in torch, if it is installed. (torch's fast mode happens to pass the
+# float32 case at eps = 1e-4: one projection can hide what the element-wise check sees.)
+
+# %%
+try:
+    import torch
+except ImportError:
+    torch = None
+
+if torch is None:
+    print("torch is not installed: skipped")
+else:
+    class TorchSigmoid(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            output = 1 / (1 + torch.exp(-x))
+            ctx.save_for_backward(output)
+            return output
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            output, = ctx.saved_tensors
+            return output * (1 - output) * grad_output
+
+    for dtype, eps in ((torch.float32, 1e-3), (torch.float32, 1e-4), (torch.float64, 1e-4)):
+        t = torch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=dtype, requires_grad=True)
+        print(dtype, eps, torch.autograd.gradcheck(TorchSigmoid.apply, (t,), eps=eps,
+                                                   raise_exception=False),
+              torch.autograd.gradcheck(TorchSigmoid.apply, (t,), eps=eps, fast_mode=True,
+                                       raise_exception=False))
+    print(torch.autograd.functional.jacobian(lambda t: (t ** 2).sum(), torch.ones(4)))
