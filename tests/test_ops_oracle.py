@@ -673,3 +673,17 @@ def test_float32(case: Case, data: st.DataObject) -> None:
     for L, outputs in ((mt, got), (torch, want)):
         L.autograd.backward(differentiable(outputs, want), [L.tensor(v) for v in vs])
     assert_same_grads([x.grad for x in xs_mt], [x.grad for x in xs_torch], "x.grad")
+
+
+SPECIAL_VALUES = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 1.0, -2.5]
+
+
+@pytest.mark.parametrize("name", ["relu", "abs", "exp", "tanh", "sigmoid", "neg", "sign"])
+def test_unary_ops_on_nan_and_inf_like_torch(name: str) -> None:
+    # NaN in, NaN out (relu too); infinities follow torch, forward and backward.
+    a, b = (L.tensor(SPECIAL_VALUES, dtype=L.float64, requires_grad=True) for L in (mt, torch))
+    ya, yb = getattr(a, name)(), getattr(b, name)()
+    np.testing.assert_allclose(ya.detach().numpy(), yb.detach().numpy(), rtol=1e-12)
+    ya.sum().backward()
+    yb.sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-12)

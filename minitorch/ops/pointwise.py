@@ -337,9 +337,12 @@ Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
                     lambda g, r: -g * r * r, "result")
 Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
              floating=False)
-Relu = _unary("Relu", "relu", lambda xp, a: xp.where(a > 0, a, xp.zeros_like(a)),
-              lambda g, r: g * (r > 0), "result", floating=False)
-Sign = _unary("Sign", "sign", lambda xp, a: xp.sign(a), lambda g, x: g * 0, "self",
+# maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
+Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),
+              lambda g, r: g * ~(r <= 0), "result", floating=False)  # NaN passes g, as torch
+Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
+              lambda xp, a: xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
+              lambda g, x: g * 0, "self",
               floating=False)
 
 
