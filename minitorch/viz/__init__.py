@@ -11,11 +11,14 @@ it). The stepper also needs ``ipywidgets``.
 >>> stepper = viz.BackwardStepper(x * x)     # Step / Back / Reset through the engine's run
 >>> [s.title for s in stepper.steps]
 ['MulBackward0', 'AccumulateGrad (x)']
+>>> with viz.use(lambda t: ([t.grad_fn], [])):   # your own graph walk draws (course seam)
+...     g = viz.draw(x * x)
 """
 
 from __future__ import annotations
 
-from .dot import Graph, draw, show
+from .dot import Graph, draw, show, use
 from .stepper import BackwardStepper, Delivery, LeafUpdate, State, Step
 
-__all__ = ["BackwardStepper", "Delivery", "Graph", "LeafUpdate", "State", "Step", "draw", "show"]
+__all__ = ["BackwardStepper", "Delivery", "Graph", "LeafUpdate", "State", "Step", "draw", "show",
+           "use"]

@@ -3,6 +3,8 @@
 ``draw`` walks the graph from the given tensors' ``grad_fn`` along ``next_functions`` and
 returns a :class:`Graph` (a ``graphviz.Digraph``) that Jupyter shows as SVG. Arrows point the
 way the forward pass went: from an input's node to the node that consumed it.
+The walk itself is :func:`walk`, a seam of the course: inside ``with use(trace):`` the
+drawings follow a student's own ``trace`` instead.
 
 Every kind of node has its own shape as well as its own colour, so the picture reads the
 same in grey scale, for colour-blind readers, and on JupyterLab's dark theme (the drawing
@@ -31,19 +33,21 @@ from __future__ import annotations
 
 import html
 import sys
-from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import graphviz
 
+from .. import course
 from .._tensor import Tensor
 from ..autograd.graph import AccumulateGrad, Node
 from ._names import tensor_names
 
-__all__ = ["Graph", "draw", "show"]
+__all__ = ["Graph", "draw", "show", "use", "walk"]
 
+GraphEdge = tuple[Node, int]  # (node, i): the edge to node.next_functions[i]
 SMALL = 6  # tensors with at most this many elements show their values
 
 COLORS = {"op": "#DDDDDD", "leaf": "#99DDFF", "saved": "#EE8866", "output": "#44BB99",
@@ -216,20 +220,20 @@ def build(
     show_version: bool = False,
     max_nodes: int = 200,
 ) -> Model:
-    """Walk the graph breadth-first from ``roots`` and describe every node to draw."""
+    """Describe every node and edge to draw of the graph that ends at ``roots``."""
     for r in roots:
         if not isinstance(r, Tensor):
             raise TypeError(f"draw() expects tensors, but got {type(r).__name__}")
-    starts = [n for n in (root_node(r) for r in roots) if n is not None]
-    kept, hidden = _walk(starts, max_nodes)
-    model = Model(hidden=hidden)
+    nodes, edges = walk(roots)  # looked up at call time: the course's seam
+    kept = nodes[:max_nodes]
+    model = Model(hidden=len(nodes) - len(kept))
     labeller = _Labeller(names, show_grad, show_version)
     for node in kept:
         kind = "leaf" if isinstance(node, AccumulateGrad) else "op"
         lines, tip = labeller.node(node)
         model.add(kind, lines, tip, node)
         model.titles[id(node)] = labeller.title(node)
-    _add_edges(model, kept)
+    _add_edges(model, edges, max_nodes)
     if show_saved:
         for node in kept:
             _add_saved(model, node, labeller)
@@ -245,44 +249,50 @@ def root_node(t: Tensor) -> Node | None:
     return t._grad_accumulator() if t.requires_grad else None
 
 
-def _walk(starts: list[Node], max_nodes: int) -> tuple[list[Node], int]:
-    """Breadth-first from the outputs: keep the first ``max_nodes``, count the rest."""
+@course.seam
+def walk(roots: Sequence[Tensor]) -> tuple[list[Node], list[GraphEdge]]:
+    """Every node of the graph that ends at ``roots``, each once, breadth-first from the
+    outputs, and every edge as ``(node, i)`` for a non-None ``node.next_functions[i]``.
+
+    >>> x = minitorch.tensor(3., requires_grad=True)
+    >>> nodes, edges = walk([x * x])
+    >>> [n.name() for n in nodes], [i for _, i in edges]
+    (['MulBackward0', 'AccumulateGrad'], [0, 1])
+    """
+    starts = [n for n in (root_node(r) for r in roots) if n is not None]
     seen = {id(n) for n in starts}
-    queue = deque(dict.fromkeys(starts))
-    kept: list[Node] = []
-    hidden = 0
-    while queue:
-        node = queue.popleft()
-        if len(kept) < max_nodes:
-            kept.append(node)
-        else:
-            hidden += 1
-        for child, _ in node.next_functions:
-            if child is not None and id(child) not in seen:
-                seen.add(id(child))
-                queue.append(child)
-    return kept, hidden
-
-
-def _add_edges(model: Model, kept: list[Node]) -> None:
-    more = None
-    for node in kept:
-        head = model.ids[id(node)]
-        cut = False
-        for i, (child, nr) in enumerate(node.next_functions):
+    nodes = list(dict.fromkeys(starts))
+    edges: list[GraphEdge] = []
+    for node in nodes:  # the list grows while we read it: a queue without pops
+        for i, (child, _) in enumerate(node.next_functions):
             if child is None:
                 continue
-            tail = model.ids.get(id(child))
-            if tail is not None:
-                label = f"output {nr}" if child._n_outputs > 1 else ""
-                model.edges.append(Edge(tail, head, label, key=(id(node), i)))
-            elif not cut:  # one dashed edge from "... more" per node that lost inputs
-                cut = True
-                if more is None:
-                    more = model.add("more", [f"… {model.hidden} more nodes",
-                                              f"(max_nodes={len(kept)})"],
-                                     "the rest of the graph is not drawn")
-                model.edges.append(Edge(more, head, attrs={"style": "dashed"}))
+            edges.append((node, i))
+            if id(child) not in seen:
+                seen.add(id(child))
+                nodes.append(child)
+    return nodes, edges
+
+
+def _add_edges(model: Model, edges: list[GraphEdge], max_nodes: int) -> None:
+    more = None
+    cut: set[int] = set()
+    for node, i in edges:
+        head = model.ids.get(id(node))
+        if head is None:  # the node itself is folded into "... more"
+            continue
+        child, nr = node.next_functions[i]
+        tail = model.ids.get(id(child))
+        if tail is not None:
+            label = f"output {nr}" if child._n_outputs > 1 else ""
+            model.edges.append(Edge(tail, head, label, key=(id(node), i)))
+        elif id(node) not in cut:  # one dashed edge from "... more" per node that lost inputs
+            cut.add(id(node))
+            if more is None:
+                more = model.add("more", [f"… {model.hidden} more nodes",
+                                          f"(max_nodes={max_nodes})"],
+                                 "the rest of the graph is not drawn")
+            model.edges.append(Edge(more, head, attrs={"style": "dashed"}))
 
 
 def _add_saved(model: Model, node: Node, labeller: _Labeller) -> None:
@@ -306,6 +316,67 @@ def _add_output(model: Model, t: Tensor, labeller: _Labeller) -> None:
     if node is not None:
         label = f"output {t._output_nr}" if node._n_outputs > 1 else ""
         model.edges.append(Edge(model.ids[id(node)], out_id, label))
+
+
+# ---- the course's seam: draw with your own graph walk --------------------------------------
+
+Trace = Callable[[Tensor], tuple[Sequence[Node], Sequence[tuple[Node, Node]]]]
+
+
+@contextmanager
+def use(trace: Trace) -> Iterator[Trace]:
+    """Draw with your own graph walk: inside the block, ``draw``, ``show`` and the stepper
+    find the graph with ``trace(output) -> (nodes, edges)``: every node reachable from
+    ``output.grad_fn``, each once, and one ``(node, next_node)`` pair per non-None entry of
+    ``node.next_functions``. The reference walk is back on when the block ends.
+
+    >>> def trace(t):       # a walk that finds only the first node
+    ...     return [t.grad_fn], []
+    >>> x = minitorch.tensor(3., requires_grad=True)
+    >>> with use(trace):
+    ...     g = draw(x * x)
+    >>> "MulBackward0" in g.source, "AccumulateGrad" in g.source
+    (True, False)
+    """
+
+    def walk_with_trace(roots: Sequence[Tensor]) -> tuple[list[Node], list[GraphEdge]]:
+        if len(roots) != 1:
+            raise ValueError(f"inside viz.use(trace), draw one tensor at a time (got "
+                             f"{len(roots)}): your trace follows a single output")
+        (root,) = roots
+        if root.grad_fn is None:  # a leaf or a constant: nothing to trace
+            start = root_node(root)
+            return ([start] if start is not None else []), []
+        nodes, pairs = trace(root)
+        return _checked_nodes(nodes), _edge_indices(pairs)
+
+    with course.plug(sys.modules[__name__], "walk", walk_with_trace):
+        yield trace
+
+
+def _checked_nodes(nodes: Sequence[Any]) -> list[Node]:
+    for node in nodes:
+        if not isinstance(node, Node):
+            raise TypeError("trace must return graph nodes (a grad_fn or an AccumulateGrad), "
+                            f"but its nodes hold a {type(node).__name__}")
+    return list(nodes)
+
+
+def _edge_indices(pairs: Sequence[tuple[Node, Node]]) -> list[GraphEdge]:
+    """``(node, next_node)`` pairs as ``(node, i)`` edges; a repeated pair (``x * x``) takes
+    the next matching entry of ``node.next_functions``."""
+    used: set[tuple[int, int]] = set()
+    edges = []
+    for node, child in pairs:
+        _checked_nodes([node, child])
+        free = [i for i, (n, _) in enumerate(node.next_functions)
+                if n is child and (id(node), i) not in used]
+        if not free:
+            raise ValueError(f"trace gave the edge {node.name()} -> {child.name()}, which is "
+                             f"not (or not that often) in {node.name()}.next_functions")
+        used.add((id(node), free[0]))
+        edges.append((node, free[0]))
+    return edges
 
 
 # ---- labels --------------------------------------------------------------------------------

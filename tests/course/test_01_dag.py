@@ -1,0 +1,317 @@
+"""Chapter 01_dag: the viz walk seam, the prediction table's constants, and wrong answers.
+
+The generic chapter tests (test_course_chapters.py) prove that the solution earns full marks
+and the release 0. Here: ``minitorch.viz.use`` plugs a student's ``trace`` into ``draw``;
+the table's hidden constants are what live torch (and minitorch) compute; and plausible
+wrong answers, and a student who delegates to minitorch's own walk, lose points on each
+exercise.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+from typing import Any
+
+import pytest
+import torch
+from grading import CourseRoot, Grades, edit_cells
+
+import minitorch
+from minitorch import course, viz
+from minitorch.viz import dot
+from tools.build_course import SOLUTIONS, read_source
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
+    pytest.mark.filterwarnings("ignore::nbformat.validator.MissingIDFieldWarning"),
+]
+
+SOURCE = SOLUTIONS / "01_dag.py"
+EXERCISES = {"trace": 3, "leaves": 2, "table": 2, "to_dot": 3}  # grade_id -> points
+
+
+def reference_pairs(t: minitorch.Tensor) -> tuple[list[Any], list[tuple[Any, Any]]]:
+    """What a correct student trace returns: the reference walk, edges as node pairs."""
+    nodes, edges = course.reference(dot, "walk")([t])
+    return nodes, [(node, node.next_functions[i][0]) for node, i in edges]
+
+
+def abef() -> minitorch.Tensor:
+    A = minitorch.tensor(2.0, requires_grad=True)
+    B = minitorch.tensor(0.5, requires_grad=True)
+    E = minitorch.tensor(1.0, requires_grad=True)
+    return (A * B).exp() + E
+
+
+# ---------------------------------------------------------------------------- the seam
+
+
+def test_walk_is_a_declared_seam() -> None:
+    assert "viz.dot.walk" in course.seams()
+    assert viz.use is dot.use
+
+
+@pytest.mark.parametrize("make", [abef, lambda: (lambda x: x * x + x)(
+    minitorch.tensor(3.0, requires_grad=True))], ids=["abef", "shared_leaf"])
+def test_draw_with_a_correct_trace_is_the_reference_drawing(make: Any) -> None:
+    out = make()
+    calls = []
+
+    def trace(t: minitorch.Tensor) -> Any:
+        calls.append(t)
+        return reference_pairs(t)
+
+    with viz.use(trace) as plugged:
+        assert plugged is trace and dot.walk is not course.reference(dot, "walk")
+        mine = dot.build([out], {})
+        drawn = viz.draw(out)
+    assert len(calls) == 2 and calls[0] is out
+    reference = dot.build([out], {})
+    assert [e.key for e in mine.edges] == [e.key for e in reference.edges]
+    assert drawn.source == viz.draw(out).source
+
+
+def test_repeated_pairs_take_successive_next_functions_entries() -> None:
+    x = minitorch.tensor(3.0, requires_grad=True)
+    y = x * x
+    acc = y.grad_fn.next_functions[0][0]
+    with viz.use(lambda t: ([y.grad_fn, acc], [(y.grad_fn, acc), (y.grad_fn, acc)])):
+        keys = [e.key for e in dot.build([y], {}).edges if e.key]
+    assert keys == [(id(y.grad_fn), 0), (id(y.grad_fn), 1)]
+
+
+def test_a_partial_trace_draws_only_what_it_found() -> None:
+    out = abef()
+    with viz.use(lambda t: ([t.grad_fn], [])):
+        source = viz.draw(out).source
+    assert "AddBackward0" in source and "ExpBackward0" not in source
+    assert source.count("->") == 1  # the output box only
+
+
+def test_a_leaf_is_drawn_without_calling_trace() -> None:
+    x = minitorch.tensor(1.0, requires_grad=True)
+
+    def trace(t: minitorch.Tensor) -> Any:
+        raise AssertionError("trace called for a leaf")
+
+    with viz.use(trace):
+        model = dot.build([x], {})
+        assert [item.kind for item in model.items] == ["leaf", "output"]
+        assert [item.kind for item in dot.build([minitorch.ones(1)], {}).items] == ["output"]
+
+
+@pytest.mark.parametrize(
+    ("trace", "error", "match"),
+    [
+        (lambda t: ([t], []), TypeError, "graph nodes"),
+        (lambda t: ([t.grad_fn], [(t.grad_fn, t.grad_fn)]), ValueError, "not .* in AddBackward0"),
+        (lambda t: ([t.grad_fn], [(t.grad_fn, t)]), TypeError, "graph nodes"),
+    ],
+    ids=["tensor_as_node", "edge_not_in_next_functions", "tensor_in_edge"],
+)
+def test_use_refuses_what_draw_cannot_draw(trace: Any, error: type, match: str) -> None:
+    with viz.use(trace), pytest.raises(error, match=match):
+        viz.draw(abef())
+
+
+def test_use_draws_one_tensor_at_a_time() -> None:
+    with viz.use(reference_pairs), pytest.raises(ValueError, match="one tensor at a time"):
+        viz.draw(abef(), abef())
+
+
+def test_use_restores_on_exit_on_error_and_by_reset() -> None:
+    reference = course.reference(dot, "walk")
+    with pytest.raises(ZeroDivisionError), viz.use(lambda t: 1 / 0):
+        viz.draw(abef())
+    assert dot.walk is reference
+    stuck = viz.use(reference_pairs)
+    stuck.__enter__()  # a student's cell that never left the block
+    assert dot.walk is not reference
+    course.reset()
+    assert dot.walk is reference
+
+
+def test_switched_off_walk_stops_draw_and_a_kept_reference() -> None:
+    kept = dot.walk
+    with course.switched_off("viz.dot.walk"):
+        with pytest.raises(course.SwitchedOff):
+            viz.draw(abef())
+        with pytest.raises(course.SwitchedOff):
+            kept([abef()])
+    assert len(kept([abef()])[0]) == 6
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+def cell_source(grade_id: str) -> str:
+    cells = [c for c in read_source(SOURCE).cells
+             if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
+    assert len(cells) == 1, grade_id
+    return cells[0].source
+
+
+def assigned(grade_id: str, name: str) -> Any:
+    """The literal assigned to ``name`` in the cell ``grade_id`` of the solution."""
+    for statement in ast.parse(cell_source(grade_id)).body:
+        if isinstance(statement, ast.Assign) and ast.unparse(statement.targets[0]) == name:
+            return ast.literal_eval(statement.value)
+    raise KeyError(name)
+
+
+EXPECTED = assigned("table_hidden", "EXPECTED")
+NO_GRAD = "with no_grad(): "
+
+
+def evaluate(L: Any, expression: str) -> tuple[bool, bool]:
+    """(requires_grad, is_leaf) of ``expression`` with the table's tensors, in library L."""
+    L.manual_seed(0)
+    names = {"a": L.tensor([1.0, 2.0], requires_grad=True), "b": L.tensor([3.0, 4.0]),
+             "lin": L.nn.Linear(2, 1)}
+    code = expression.removeprefix(NO_GRAD)
+    with L.no_grad() if code != expression else contextlib.nullcontext():
+        result = eval(code, {}, names)  # the table's own expressions, nothing else
+    return result.requires_grad, result.is_leaf
+
+
+def test_table_lists_the_same_expressions_as_its_setup() -> None:
+    assert list(EXPECTED) == assigned("table_setup", "EXPRESSIONS")
+    assert len(EXPECTED) == 12
+
+
+@pytest.mark.parametrize("L", [torch, minitorch], ids=["torch", "minitorch"])
+@pytest.mark.parametrize("expression", list(EXPECTED))
+def test_table_constants_are_what_the_libraries_compute(L: Any, expression: str) -> None:
+    assert evaluate(L, expression) == EXPECTED[expression]
+
+
+# ---------------------------------------------------------------------------- wrong answers
+
+WRONG_A = {  # visits shared nodes again, returns nodes, no_grad result "requires grad",
+    # arrows reversed
+    "trace": '''
+def trace(t):
+    if t.grad_fn is None:
+        return [], []
+    nodes, edges = [], []
+
+    def visit(node):
+        nodes.append(node)
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                edges.append((node, next_node))
+                visit(next_node)
+
+    visit(t.grad_fn)
+    return nodes, edges
+''',
+    "leaves": '''
+def leaves(t):
+    if t.grad_fn is None:
+        return [t] if t.requires_grad else []
+    return [n for n in trace(t)[0] if hasattr(n, "variable")]
+''',
+    "to_dot": '''
+def to_dot(nodes, edges):
+    ids = {id(node): f"n{k}" for k, node in enumerate(nodes)}
+    lines = ["digraph {"]
+    for node in nodes:
+        shape = "ellipse" if hasattr(node, "variable") else "box"
+        lines.append(f'    {ids[id(node)]} [label="{node.name()}" shape={shape}]')
+    for node, next_node in edges:
+        lines.append(f"    {ids[id(node)]} -> {ids[id(next_node)]}")
+    return "\\n".join(lines + ["}"])
+''',
+}
+WRONG_B = {  # edges as a set, a leaf per edge, ids from names
+    "trace": '''
+def trace(t):
+    if t.grad_fn is None:
+        return [], []
+    nodes, edges, stack = [t.grad_fn], set(), [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is not None and (node, next_node) not in edges:
+                edges.add((node, next_node))
+                if next_node not in nodes:
+                    nodes.append(next_node)
+                    stack.append(next_node)
+    return nodes, list(edges)
+''',
+    "leaves": '''
+def leaves(t):
+    if t.grad_fn is None:
+        return [t] if t.requires_grad else []
+    return [m.variable for _, m in trace(t)[1] if hasattr(m, "variable")]
+''',
+    "to_dot": '''
+def to_dot(nodes, edges):
+    lines = ["digraph {"]
+    for node in nodes:
+        shape = "ellipse" if hasattr(node, "variable") else "box"
+        lines.append(f'    {node.name()} [label="{node.name()}" shape={shape}]')
+    for node, next_node in edges:
+        lines.append(f"    {next_node.name()} -> {node.name()}")
+    return "\\n".join(lines + ["}"])
+''',
+}
+DELEGATING = {  # minitorch's walk kept before the tests; the engine's discover
+    "trace": '''
+from minitorch.viz.dot import walk as kept_walk
+
+def trace(t):
+    if t.grad_fn is None:
+        return [], []
+    nodes, edges = kept_walk([t])
+    return nodes, [(node, node.next_functions[i][0]) for node, i in edges]
+''',
+    "leaves": '''
+from minitorch.autograd import engine
+
+def leaves(t):
+    if t.grad_fn is None:
+        return [t] if t.requires_grad else []
+    _, order = engine.discover([t.grad_fn])
+    return [node.variable for node in order if hasattr(node, "variable")]
+''',
+}
+
+
+def table(changes: dict[str, tuple[bool, bool]]) -> str:
+    """The table's answer cell with the right predictions except ``changes``."""
+    return f"predictions = {dict(EXPECTED, **changes)!r}\n"
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> CourseRoot:
+    return CourseRoot(tmp_path_factory.mktemp("dag"), SOURCE)
+
+
+def score(grades: Grades, exercise: str) -> float:
+    return sum(grades.by_grade_id[f"{exercise}_{part}"] or 0 for part in ("visible", "hidden"))
+
+
+@pytest.mark.parametrize(
+    ("student", "answers"),
+    [
+        ("wrong_a", {**WRONG_A, "table": table({"with no_grad(): a * b": (True, False)})}),
+        ("wrong_b", {**WRONG_B, "table": table({"b * 2": (False, False)})}),
+    ],
+)
+def test_wrong_answers_lose_points_on_every_exercise(
+    root: CourseRoot, student: str, answers: dict[str, str]
+) -> None:
+    grades = root.grade(student, edit_cells(root.release(), answers))
+    kept = [ex for ex, points in EXERCISES.items() if score(grades, ex) == points]
+    assert kept == [], (grades.by_grade_id, grades.errors())
+
+
+def test_delegating_to_minitorch_earns_no_hidden_points(root: CourseRoot) -> None:
+    grades = root.grade("delegating", edit_cells(root.release(), DELEGATING))
+    for exercise in DELEGATING:
+        # the answer works (visible tests pass), but not with minitorch's walk switched off
+        assert grades.by_grade_id[f"{exercise}_visible"] == 1, grades.errors()
+        assert grades.by_grade_id[f"{exercise}_hidden"] == 0
+    assert "SwitchedOff" in grades.errors()
