@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import time
 from collections import Counter
 
 import numpy as np
@@ -409,26 +408,19 @@ def _chain_of_200_nodes():
     return y, {"x": x, "w": w}
 
 
-def test_building_the_dot_of_a_200_node_graph_is_cheap():
+def test_a_200_node_graph_is_drawn_whole_and_laid_out_with_limits():
+    # How long it takes is benchmarks/run.py's business; here, that dot is told to be quick.
     y, params = _chain_of_200_nodes()
     nodes, _ = parse(draw(y, params=params))
     assert sum(kind_of(a) in ("op", "leaf") for a in nodes.values()) == 200
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        draw(y, params=params).source
-        times.append(time.perf_counter() - start)
-    assert min(times) < 0.05, f"{min(times) * 1e3:.1f} ms"
-    assert "nslimit" in draw(y).source  # and dot is told to lay it out quickly
+    assert "nslimit" in draw(y).source
 
 
 @NEEDS_DOT
 @pytest.mark.slow
-def test_rendering_a_200_node_graph_with_many_uses_of_the_leaves_takes_seconds():
+def test_rendering_a_200_node_graph_with_many_uses_of_the_leaves():
     y, params = _chain_of_200_nodes()
-    start = time.perf_counter()
     assert "<svg" in draw(y, params=params, show_saved=True)._repr_svg_()
-    assert time.perf_counter() - start < 30  # minutes with dot's default layout limits
 
 
 def test_colours_are_light_enough_for_black_text_and_shapes_tell_kinds_apart():
