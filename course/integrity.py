@@ -246,7 +246,7 @@ class GuardedExecute(Execute):
                  if cell.metadata.get("nbgrader", {}).get("grade")}
         cache.parent.mkdir(exist_ok=True)
         cache.write_text(json.dumps(found))
-        return found
+        return json.loads(cache.read_text())  # the same plain data as the next run reads
 
 
 KERNEL_DIED = ("The kernel died while running this cell (os._exit, a crash, or its memory "
@@ -274,11 +274,10 @@ def same(actual: Any, expected: Any) -> bool:
     """
     if isinstance(expected, float) and type(actual) in (float, int):
         return math.isclose(actual, expected, rel_tol=1e-6, abs_tol=1e-9)
-    if type(actual) is not type(expected):
-        return False
     if isinstance(expected, list):
-        return len(actual) == len(expected) and all(map(same, actual, expected))
-    if isinstance(expected, dict):
-        return actual.keys() == expected.keys() and all(same(actual[k], expected[k])
-                                                         for k in expected)
-    return actual == expected
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(map(same, actual, expected)))
+    if isinstance(expected, dict):  # nbformat reads JSON objects as NotebookNode, a dict
+        return (isinstance(actual, dict) and actual.keys() == expected.keys()
+                and all(same(actual[k], expected[k]) for k in expected))
+    return type(actual) is type(expected) and actual == expected

@@ -9,6 +9,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import nbformat
 import pytest
 from grading import CourseRoot, edit_cells, nbgrader, read_grades
 
@@ -152,6 +153,9 @@ def test_an_honest_student_with_warnings_and_widgets_gets_full_marks(demo: Cours
 
 def test_observations_compare_floats_with_a_tolerance() -> None:
     assert same([[0.1 + 0.2], {"dict": [["a", 3]]}], [[0.3], {"dict": [["a", 3]]}])
+    # What nbformat reads back (NotebookNode) equals the cached plain JSON.
+    observed = {"tensor": [1.0], "dtype": "minitorch.float32"}
+    assert same(nbformat.from_dict(observed), dict(observed))
     assert not same([[0.31]], [[0.3]])
     assert not same([1, True], [1, 1])
     assert not same([], [None])
