@@ -15,14 +15,21 @@ Leaves that require grad end in an :class:`AccumulateGrad` node that adds into `
 from __future__ import annotations
 
 import itertools
+import operator
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from .. import course
+from . import grad_mode
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
-__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "saved_tensors_hooks"]
+__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "check_version",
+           "saved_tensors_hooks", "use"]
 
 _sequence = itertools.count()
 
@@ -180,7 +187,7 @@ class SavedTensor:
         hooks = _hook_state.stack
         if hooks:
             pack, self._unpack_hook = hooks[-1]
-            self._packed = pack(tensor)
+            self._packed = _pack_without_grad(pack, tensor)
             self._tensor = None
             return
         self._unpack_hook = None
@@ -194,8 +201,7 @@ class SavedTensor:
         if self._unpack_hook is not None:
             return _unpack_with_hook(self._unpack_hook, self._packed)
         tensor = self._tensor
-        if tensor._version_counter.value != self._version:
-            raise RuntimeError(_version_message(tensor, self, owner))
+        check_version(self, tensor, owner)  # the course's seam: looked up here at each call
         if self._is_output:
             return tensor._rewrap_output(owner, self._output_nr)
         return tensor
@@ -215,30 +221,54 @@ _FREED_MESSAGE = (
 )
 
 
-def _version_message(tensor: Tensor, saved: SavedTensor, owner: Node) -> str:
-    from .anomaly_mode import is_anomaly_enabled
+@course.seam
+def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
+    """Raise torch's error if an in-place operation changed ``tensor`` since ``saved`` kept it.
 
-    kind = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
-            "bool": "BoolTensor"}[tensor.dtype.name]
-    shape = ", ".join(str(s) for s in tensor.shape)
+    ``saved`` recorded the version at save time; ``owner`` is the node unpacking it. A saved
+    output is named after ``owner``; a saved input after its current ``grad_fn`` (as output 0:
+    torch keeps no output number for saved inputs); a leaf after nothing.
+
+    >>> x = minitorch.ones(2, requires_grad=True)
+    >>> y = x * x
+    >>> with minitorch.no_grad():
+    ...     _ = x.add_(1)
+    >>> y.backward(minitorch.ones(2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    RuntimeError: one of the variables ... [minitorch.FloatTensor [2]] is at version 1; expected...
+    """
+    now = tensor._version_counter.value
+    if now == saved._version:
+        return
     creator = owner if saved._is_output else tensor.grad_fn
     which = ""
     if creator is not None:
-        base = creator.name()
-        base = base[: base.rfind("Backward")] if "Backward" in base else base
-        which = f", which is output {saved._output_nr} of {base},"
+        nr = saved._output_nr if saved._is_output else 0
+        name = creator.name()
+        name = name[: name.rfind("Backward")] if "Backward" in name else name
+        which = f", which is output {nr} of {name},"
+    shape = ", ".join(str(s) for s in tensor.shape)
+    raise RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [minitorch.{_TYPE_NAMES[tensor.dtype.name]} [{shape}]]{which} is at "
+        f"version {now}; expected version {saved._version} instead. {_anomaly_hint()}"
+    )
+
+
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+               "bool": "BoolTensor"}
+
+
+def _anomaly_hint() -> str:
+    from .anomaly_mode import is_anomaly_enabled
+
     if is_anomaly_enabled():
-        hint = ("Hint: the backtrace further above shows the operation that failed to compute "
+        return ("Hint: the backtrace further above shows the operation that failed to compute "
                 "its gradient. The variable in question was changed in there or anywhere later. "
                 "Good luck!")
-    else:
-        hint = ("Hint: enable anomaly detection to find the operation that failed to compute "
-                "its gradient, with minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
-    return (
-        "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [minitorch.{kind} [{shape}]]{which} is at version "
-        f"{tensor._version_counter.value}; expected version {saved._version} instead. {hint}"
-    )
+    return ("Hint: enable anomaly detection to find the operation that failed to compute its "
+            "gradient, with minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 class saved_tensors_hooks:
@@ -299,6 +329,17 @@ class saved_tensors_hooks:
         _hook_state.stack = _hook_state.stack[:-1]
 
 
+def _pack_without_grad(pack_hook: Callable[[Tensor], Any], tensor: Tensor) -> Any:
+    """Run a pack hook with grad mode off, as torch does (its operations are not recorded)."""
+    state = grad_mode._state
+    previous = state.grad_enabled
+    state.grad_enabled = False
+    try:
+        return pack_hook(tensor)
+    finally:
+        state.grad_enabled = previous
+
+
 def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tensor:
     from .._tensor import Tensor
 
@@ -307,3 +348,60 @@ def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tens
         raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
                         f"result of type {type(tensor).__name__}")
     return tensor
+
+
+@contextmanager
+def use(saved_class: Callable[[Tensor], Any]) -> Iterator[None]:
+    """The course's seam: your class keeps, and checks, every tensor saved inside the block.
+
+    Each tensor an operation saves for backward becomes ``saved_class(tensor)`` (so it can
+    record the version then), and backward asks that object's ``.get()`` for the tensor (so
+    it can check the version now). It rides on the saved-tensor hooks (an inner
+    ``saved_tensors_hooks`` block wins), and ``check_version`` refuses tensors saved before
+    the block, which ``saved_class`` never saw (so use it from one thread: the hooks are this
+    thread's, the refusal is everyone's). Everything is restored on exit, and by
+    ``minitorch.course.reset()``.
+
+    >>> class Keep:
+    ...     def __init__(self, tensor):
+    ...         self.tensor = tensor
+    ...     def get(self):
+    ...         return self.tensor
+    >>> x = minitorch.tensor(3., requires_grad=True)
+    >>> with use(Keep):
+    ...     (x * x).backward()
+    >>> x.grad
+    tensor(6.)
+    """
+    if not callable(getattr(saved_class, "get", None)):
+        raise TypeError(f"graph.use needs a class whose objects give the saved tensor back with "
+                        f".get(); {saved_class!r} has no get method")
+    name = getattr(saved_class, "__name__", repr(saved_class))
+
+    def saved_before_use(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
+        raise RuntimeError(f"{owner.name()} needs a tensor saved before graph.use({name}) "
+                           f"began, which {name} never saw: run the forward inside the block")
+
+    pair = (_pack_once(saved_class, name), operator.methodcaller("get"))
+    with course.plug(_hook_state, "stack", (*_hook_state.stack, pair)), \
+            course.plug(sys.modules[__name__], "check_version", saved_before_use):
+        yield
+
+
+def _pack_once(saved_class: Callable[[Tensor], Any], name: str) -> Callable[[Tensor], Any]:
+    """``saved_class`` as a pack hook that refuses to be re-entered: a class that saves a
+    tensor for backward itself (say, by building a ``SavedTensor``) would recurse forever."""
+    packing = False
+
+    def pack(tensor: Tensor) -> Any:
+        nonlocal packing
+        if packing:
+            raise RuntimeError(f"{name}(tensor) saved a tensor for backward itself: it must "
+                               f"keep the tensor, not save it again")
+        packing = True
+        try:
+            return saved_class(tensor)
+        finally:
+            packing = False
+
+    return pack

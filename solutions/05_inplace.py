@@ -1,0 +1,707 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Chapter 5: in-place operations and the version counter
+#
+# Backward needs values from the forward pass: `y = x**2` needs `x` to compute `2x`. Autograd
+# does not copy them; it *keeps a reference* to the tensor. So what happens if you change that
+# tensor in place before backward runs? The gradient would be computed from the wrong value,
+# silently. PyTorch's promise is stronger: *if you use in-place operations and see no error,
+# the gradients are correct.* This chapter is about how that promise is kept.
+#
+# You will:
+# 1. watch a tensor's version counter move, and reproduce the notes' failing cell;
+# 2. meet the two escape hatches, `.data` (undetected, dangerous) and `.detach()` (detected),
+#    anomaly mode, and saved-tensor hooks;
+# 3. open `SavedTensor` in `minitorch/autograd/graph.py`;
+# 4. write your own version-checked saved tensor, plug it into minitorch, catch the notes' bug
+#    with it, and fix the notes' cell.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
+import os
+import warnings
+
+from minitorch.course import observe
+
+if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
+    warnings.simplefilter("ignore")
+
+import inspect
+import itertools
+import tempfile
+
+import numpy as np
+
+import minitorch
+from minitorch import course, nn
+from minitorch.autograd import graph
+
+# %% [markdown]
+# ## 1. Every tensor counts its in-place changes
+#
+# A tensor carries a *version counter*, `t._version`. It starts at 0 and every in-place
+# operation adds one: `add_`, `mul_`, `zero_`, `copy_`, `t[i] = v`, `+=`. Out-of-place
+# operations make a new tensor and leave it alone. Watch it move:
+
+# %%
+t = minitorch.ones(3)
+steps = [
+    ("start", lambda: None),
+    ("t.add_(1)", lambda: t.add_(1)),
+    ("t.mul_(2)", lambda: t.mul_(2)),
+    ("t[0] = 5", lambda: t.__setitem__(0, 5.0)),
+    ("t.zero_()", lambda: t.zero_()),
+    ("u = t + 1", lambda: t + 1),
+    ("t.requires_grad_()", lambda: t.requires_grad_()),
+]
+for text, step in steps:
+    step()
+    print(f"{text:20} t._version = {t._version}")
+
+# %% [markdown]
+# The counter belongs to the *memory*, not to the Python object: a view or a `detach()`ed
+# tensor shares it (it is the same memory), `clone()` starts a new one (new memory). And
+# `.data`, as we will see, gets a fresh one although it shares the memory: that is its trap.
+
+# %%
+d, c, data = t.detach(), t.clone(), t.data
+print("t, detach(), clone(), .data:", t._version, d._version, c._version, data._version)
+d.add_(1)
+print("after d.add_(1):            ", t._version, d._version, c._version, data._version)
+
+# %% [markdown]
+# ## 2. The notes' failing cell
+#
+# The notes change `x` in place *after* `y1 = x**2` used it, then call backward:
+
+# %%
+x = minitorch.ones(1, 10, requires_grad=True)
+y1 = x**2  # PowBackward0 saves x (it needs x for 2x)
+print("saved x is x:", y1.grad_fn._saved_self is x, "| x._version =", x._version)
+with minitorch.no_grad():
+    x += 1  # but x changes in place: version 1
+    y2 = x**2
+z = y1**2 + y2**2
+print("x._version =", x._version)
+try:
+    z.sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# The notes (PyTorch 1.x) printed `[torch.FloatTensor [1, 10]] ... set_detect_anomaly(True).`;
+# torch 2.13 ends the hint with `(True, check_nan=False)`, and minitorch says `minitorch.`
+# where torch says `torch.`. Otherwise the message is the same, word for word.
+#
+# The graph shows what happened: `PowBackward0` saved `x` at version 0, and `x` is now at
+# version 1.
+
+# %%
+minitorch.viz.draw(z, show_saved=True, show_version=True, name_from_caller=True)
+
+# %% [markdown]
+# Why refuse? `dz/dx` through `y1` is `2·y1 · 2x = 4x³`, with the `x` of the forward: `4`.
+# Backward would read the `x` it kept, which is now `2`, and return `2·1 · 2·2 = 8`. A
+# wrong gradient with no error is the worst kind of bug; the version counter turns it into a
+# loud one.
+#
+# ## 3. In-place on leaves and on results
+#
+# An in-place change of a *leaf that requires grad* is refused outright, outside `no_grad`:
+# autograd could not record it (a leaf has no history to attach it to). Under `no_grad` it is
+# allowed (that is how optimizers update parameters) and only bumps the version.
+
+# %%
+w = minitorch.ones(2, requires_grad=True)
+try:
+    w.add_(1)
+except RuntimeError as error:
+    print("RuntimeError:", error)
+with minitorch.no_grad():
+    w.add_(1)
+print(w, w._version)
+
+# %% [markdown]
+# An in-place change of a *result* is recorded: its `grad_fn` becomes the in-place operation's
+# node. It is fine, unless some node saved the old value. `exp` saves its result (the
+# derivative of `eˣ` is `eˣ`), so changing it breaks `ExpBackward0`; `x * 3` saves nothing
+# that matters here, and the same change is harmless.
+
+# %%
+a = minitorch.tensor([1.0, 2.0], requires_grad=True)
+b = a * 3
+b.add_(1)
+b.sum().backward()
+print("b's grad_fn is now", b.grad_fn.name(), "| a.grad =", a.grad)
+
+e = a.exp()
+e.add_(1)
+try:
+    e.sum().backward()
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
+# ## 4. `.data` versus `.detach()`
+#
+# Both give you the same memory without the graph. The difference is the version counter:
+# `detach()` shares it, so a change through it is still caught; `.data` has its own, so a
+# change through it is invisible. Zero a sigmoid's output both ways (sigmoid saves its
+# output, since `σ' = σ(1 - σ)`):
+
+# %%
+x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+y = x.sigmoid()
+print("the true gradient σ(1-σ):", (y * (1 - y)).detach())
+y.detach().zero_()
+try:
+    y.sum().backward()
+except RuntimeError as error:
+    print("through detach():", error)
+
+x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+y = x.sigmoid()
+y.data.zero_()
+y.sum().backward()
+print("through .data, no error, and a wrong gradient:", x.grad)
+
+# %% [markdown]
+# The notes also assign to `.data`: the values change, the version does not, and `x` stays a
+# leaf that requires grad. Use `.data` only where you would use `no_grad`, and prefer
+# `with minitorch.no_grad(): x.copy_(...)`, which the version counter sees.
+
+# %%
+x = minitorch.ones(1, 2, requires_grad=True)
+x.data = x.data + 1
+print(x.sum(), "| version", x._version)
+print(x.requires_grad, x.is_leaf)
+
+# %% [markdown]
+# ## 5. Anomaly mode names the culprit
+#
+# The error says *that* a saved tensor changed, not *which operation* saved it. Run the
+# forward under anomaly mode: every node then remembers the stack of its forward call, and
+# when backward fails the engine warns with it (the warning names `PowBackward0` and shows the
+# line `y1 = x**2`), and the hint changes. It slows everything down: use it to debug only.
+
+# %%
+with minitorch.autograd.set_detect_anomaly(True):
+    x = minitorch.ones(1, 10, requires_grad=True)
+    y1 = x**2
+    with minitorch.no_grad():
+        x += 1
+    try:
+        (y1**2).sum().backward()
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+
+# %% [markdown]
+# How it works, in `minitorch/autograd/anomaly_mode.py`: while the mode is on, every recorded
+# operation stores the Python stack of its forward call on its node (`node._anomaly_trace`); when a
+# node raises in backward the engine calls this before re-raising:
+
+# %%
+print(inspect.getsource(minitorch.autograd.anomaly_mode.warn_forward_trace))
+
+# %% [markdown]
+# ## 6. Saved-tensor hooks: you decide where saved tensors live
+#
+# `saved_tensors_hooks(pack_hook, unpack_hook)` (notes 001) lets you store what backward
+# needs somewhere else: `pack_hook(tensor)` runs when an operation saves a tensor and may
+# return anything; `unpack_hook(packed)` runs in backward and must give the tensor back. The
+# notes' example `y = x.exp(); (y * x).sum()` packs three tensors: `exp` saves its result,
+# `*` saves both operands.
+
+# %%
+packed = []
+
+
+def pack(t):
+    packed.append(tuple(t.shape))
+    return t
+
+
+x = minitorch.ones(3, requires_grad=True)
+with graph.saved_tensors_hooks(pack, lambda t: t):
+    y = x.exp()
+    loss = (y * x).sum()
+print(len(packed), "tensors packed")
+
+# %% [markdown]
+# The classic use is to save memory: keep the saved tensors on the CPU, or on disk, between
+# forward and backward. Here they go to `.npy` files:
+
+# %%
+class save_on_disk(graph.saved_tensors_hooks):
+    def __init__(self, folder):
+        names = itertools.count()
+
+        def pack_to_file(tensor):
+            path = os.path.join(folder, f"{next(names)}.npy")
+            np.save(path, tensor.detach().numpy())
+            return path
+
+        def unpack_from_file(path):
+            return minitorch.from_numpy(np.load(path))
+
+        super().__init__(pack_to_file, unpack_from_file)
+
+
+x = minitorch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+with tempfile.TemporaryDirectory() as folder:
+    with save_on_disk(folder):
+        z = (x.exp() * x).sum()
+    print(sorted(os.listdir(folder)))
+    z.backward()
+print(x.grad, "= (x + 1) eˣ")
+
+# %% [markdown]
+# There is a price. Once hooks store a tensor, the library no longer holds it, so it cannot
+# check its version: with hooks, the notes' cell gives the wrong `8` without a word, in torch
+# as in minitorch.
+
+# %%
+log = []
+with graph.saved_tensors_hooks(lambda t: log.append(("pack", t._version)) or t,
+                               lambda t: log.append(("unpack", t._version)) or t):
+    x = minitorch.ones(1, 10, requires_grad=True)
+    y1 = x**2
+    with minitorch.no_grad():
+        x += 1
+        y2 = x**2
+    z = y1**2 + y2**2
+    z.sum().backward()
+print(log)
+print(x.grad)
+
+# %% [markdown]
+# The log holds the fix: `x` was packed at version 0 and unpacked at version 1. A pack hook
+# that *records* the version and an unpack hook that *checks* it would have caught the bug.
+# That is what `SavedTensor` does, and what you will write.
+#
+# ## 7. Inside minitorch: `SavedTensor` in `autograd/graph.py`
+#
+# When a node saves a tensor (`ctx.save_for_backward`, or a built-in op), minitorch wraps it in
+# a `SavedTensor`:
+
+# %%
+print(inspect.getsource(graph.SavedTensor))
+
+# %% [markdown]
+# - `__init__` records `tensor._version_counter.value` *at save time*: that is the whole trick.
+#   It keeps the tensor itself (no copy), or, when saved-tensor hooks are active, whatever the
+#   pack hook returned (the hook runs with grad mode off, as in torch). A node that saves *its own output* (exp, sigmoid) keeps only an alias
+#   of the data, because the output points back at the node and the pair would form a cycle;
+#   unpack rebuilds it.
+# - `unpack(owner)` runs in backward. A freed value (after a backward without
+#   `retain_graph`) gives torch's "backward through the graph a second time" error; a hooked
+#   one comes back from the unpack hook *unchecked*; otherwise `check_version` compares:
+
+# %%
+print(inspect.getsource(graph.check_version))
+
+# %% [markdown]
+# The message names the tensor's type and shape, then, if it is not a leaf, *which output of
+# which operation* it is (the node name without `Backward0`), then the two versions. One
+# oddity is copied from torch: for a saved *input*, torch always writes "output 0" (it keeps
+# an output number only for saved outputs).
+#
+# `check_version` is this chapter's *seam*: `SavedTensor.unpack` looks it up in the module at
+# every call, so the course can plug something else in, or switch minitorch's own off while
+# it grades you.
+#
+# ## Exercise 1: a version-checked saved tensor (4 points)
+#
+# Write a class `VersionedSave`:
+#
+# - `VersionedSave(tensor)` keeps `tensor` and records its version *now*;
+# - `.get()` returns the tensor if no in-place operation changed it since; otherwise it raises
+#   a `RuntimeError` with the message minitorch gives:
+#
+#   `PREFIX + "[minitorch.FloatTensor [1, 10]], which is output 0 of Pow, is at version 2; expected version 0 instead. " + HINT`
+#
+#   with the constants of the next cell. The type is `TENSOR_TYPES[tensor.dtype]`, the shape
+#   the sizes joined by `", "` (`[]` for a 0-d tensor). The clause `, which is output N of X,`
+#   appears only if the tensor has a `grad_fn` when `.get()` runs: `X` is `grad_fn.name()`
+#   cut before `Backward` (`"PowBackward0"` gives `Pow`), and `N` is the tensor's
+#   output number, which minitorch keeps in `tensor._output_nr` (torch's `tensor.output_nr`).
+#
+# Use the counter, not the values: a change that puts the same values back is still a change.
+# The tests run with minitorch's own check switched off.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "message_parts"}
+PREFIX = ("one of the variables needed for gradient computation has been modified by an "
+          "inplace operation: ")
+HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its "
+        "gradient, with minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
+TENSOR_TYPES = {minitorch.float32: "minitorch.FloatTensor",
+                minitorch.float64: "minitorch.DoubleTensor"}
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "versioned_save"}
+class VersionedSave:
+    """Keep a tensor for backward; give it back only if nothing changed it in place."""
+
+    def __init__(self, tensor):
+        ### BEGIN SOLUTION
+        self.tensor = tensor
+        self.version = tensor._version
+        ### END SOLUTION
+
+    def get(self):
+        ### BEGIN SOLUTION
+        tensor, now = self.tensor, self.tensor._version
+        if now == self.version:
+            return tensor
+        which = ""
+        if tensor.grad_fn is not None:
+            op = tensor.grad_fn.name().rsplit("Backward", 1)[0]
+            which = f", which is output {tensor._output_nr} of {op},"
+        shape = ", ".join(str(size) for size in tensor.shape)
+        raise RuntimeError(f"{PREFIX}[{TENSOR_TYPES[tensor.dtype]} [{shape}]]{which} is at "
+                           f"version {now}; expected version {self.version} instead. {HINT}")
+        ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "versioned_save_basics", "points": 1}
+# Unchanged tensors come back as they are; in-place changes are caught, out-of-place ones not.
+def message_of(kept):
+    """The message of the RuntimeError that kept.get() raises, or None if it returns."""
+    try:
+        kept.get()
+    except RuntimeError as error:
+        return str(error)
+    return None
+
+
+t = minitorch.ones(3)
+kept = VersionedSave(t)
+assert kept.get() is t
+u = t + 1
+t.requires_grad_()
+assert kept.get() is t, "out-of-place operations do not change t"
+with minitorch.no_grad():
+    t.mul_(1)  # same values, but an in-place change
+message = message_of(kept)
+assert message is not None, "t changed in place: get() must raise"
+assert "is at version 1; expected version 0 instead." in message, message
+### BEGIN HIDDEN TESTS
+later = VersionedSave(t)
+observe(message, later.get() is t, message_of(later))
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "versioned_save_message", "points": 1}
+def expect_message(kept, body):
+    """Check that kept.get() raises minitorch's message with this body; return it."""
+    want = ("one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {body} Hint: enable anomaly detection to find the operation "
+            "that failed to compute its gradient, with "
+            "minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
+    got = message_of(kept)
+    assert got == want, f"\n got: {got}\nwant: {want}"
+    return got
+
+
+x = minitorch.ones(1, 10, requires_grad=True)  # the notes' x, saved by y1 = x**2
+kept = VersionedSave(x)
+with minitorch.no_grad():
+    x += 1
+expect_message(kept, "[minitorch.FloatTensor [1, 10]] is at version 1; expected version 0 instead.")
+### BEGIN HIDDEN TESTS
+with minitorch.no_grad():
+    x += 1
+observe(message_of(kept), message_of(VersionedSave(x)))
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "versioned_save_hidden", "points": 2}
+# Results of operations, several changes, a later save, several outputs, 0-d tensors, .data
+# and detach(); minitorch's own check switched off.
+assert VersionedSave(minitorch.ones(2)).get().shape == (2,)
+### BEGIN HIDDEN TESTS
+with course.switched_off("graph.check_version"):
+    seen = []
+    x = minitorch.ones(2, 3, dtype=minitorch.float64, requires_grad=True)
+    e = x.exp()
+    kept = VersionedSave(e)
+    assert kept.get() is e
+    with minitorch.no_grad():
+        e.mul_(2)
+        e.add_(1)
+    seen.append(expect_message(kept, "[minitorch.DoubleTensor [2, 3]], which is output 0 of "
+                                     "Exp, is at version 2; expected version 0 instead."))
+
+    w = minitorch.ones(3, requires_grad=True)
+    with minitorch.no_grad():
+        w.add_(1)
+    kept = VersionedSave(w)  # saved at version 1
+    assert kept.get() is w
+    with minitorch.no_grad():
+        w.mul_(2)
+    seen.append(expect_message(kept, "[minitorch.FloatTensor [3]] is at version 2; expected "
+                                     "version 1 instead."))
+
+    class Two(minitorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2, a * 3
+
+        @staticmethod
+        def backward(ctx, g, h):
+            return 2 * g + 3 * h
+
+    p, q = Two.apply(minitorch.ones(4, requires_grad=True))
+    kept = VersionedSave(q)
+    with minitorch.no_grad():
+        q.zero_()
+    seen.append(expect_message(kept, "[minitorch.FloatTensor [4]], which is output 1 of Two, "
+                                     "is at version 1; expected version 0 instead."))
+
+    s = minitorch.tensor(2.0, requires_grad=True) * 1
+    kept = VersionedSave(s)
+    s.add_(1)  # recorded: s's grad_fn is now AddBackward0
+    seen.append(expect_message(kept, "[minitorch.FloatTensor []], which is output 0 of Add, is "
+                                     "at version 1; expected version 0 instead."))
+
+    y = minitorch.tensor([1.0, 2.0], requires_grad=True).sigmoid()
+    kept = VersionedSave(y)
+    y.data.zero_()  # .data has its own counter: undetected, as in minitorch and torch
+    seen.append(kept.get() is y)
+    y.detach().zero_()  # detach() shares it: detected
+    seen.append(expect_message(kept, "[minitorch.FloatTensor [2]], which is output 0 of "
+                                     "Sigmoid, is at version 1; expected version 0 instead."))
+    observe(seen)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 2: plug it in, and catch the notes' bug (2 points)
+#
+# `graph.use(saved_class)` plugs a class like yours into minitorch: inside the block, every
+# tensor an operation saves for backward is kept in a `saved_class(tensor)`, and backward asks
+# its `.get()` for it. (It rides on the saved-tensor hooks of section 6, which is also how you
+# could do this in PyTorch; and it refuses tensors saved before the block, which your class
+# never saw.)
+#
+# Write `catch_notes_bug(saved_class)`: run the notes' failing cell of section 2 (a fresh
+# `x = minitorch.ones(1, 10, requires_grad=True)`, `y1`, the in-place `x += 1` and `y2` under
+# `no_grad`, `z`, and `z.sum().backward()`) with `saved_class` plugged in, and return the
+# message (`str`) of the `RuntimeError` that backward raises, or `None` if backward finishes.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "catch_notes_bug"}
+def catch_notes_bug(saved_class):
+    """The notes' failing cell with saved_class keeping the saved tensors: the error or None."""
+    ### BEGIN SOLUTION
+    with graph.use(saved_class):
+        x = minitorch.ones(1, 10, requires_grad=True)
+        y1 = x**2
+        with minitorch.no_grad():
+            x += 1
+            y2 = x**2
+        z = y1**2 + y2**2
+        try:
+            z.sum().backward()
+        except RuntimeError as error:
+            return str(error)
+    return None
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "catch_notes_bug_visible", "points": 1}
+class Spy:
+    """Keeps tensors, checks nothing, and logs the versions it sees."""
+
+    log = []
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+        Spy.log.append(("save", tensor._version))
+
+    def get(self):
+        Spy.log.append(("get", self.tensor._version))
+        return self.tensor
+
+
+assert catch_notes_bug(Spy) is None, "Spy checks nothing: backward goes through"
+assert Spy.log == [("save", 0), ("save", 0), ("get", 0), ("get", 1)], Spy.log
+### BEGIN HIDDEN TESTS
+class Refuse(Spy):
+    def get(self):
+        raise RuntimeError(f"refused at version {self.tensor._version}")
+
+
+Spy.log = []
+observe(catch_notes_bug(Refuse), Spy.log)
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "catch_notes_bug_hidden", "points": 1}
+# With minitorch's own check switched off, a checking class decides.
+Spy.log = []
+assert catch_notes_bug(Spy) is None and len(Spy.log) == 4
+### BEGIN HIDDEN TESTS
+class Strict:
+    def __init__(self, tensor):
+        self.tensor, self.version = tensor, tensor._version
+
+    def get(self):
+        if self.tensor._version != self.version:
+            raise RuntimeError(f"strict: {tuple(self.tensor.shape)} went from version "
+                               f"{self.version} to {self.tensor._version}")
+        return self.tensor
+
+
+with course.switched_off("graph.check_version"):
+    assert catch_notes_bug(Strict) == "strict: (1, 10) went from version 0 to 1"
+    Spy.log = []
+    assert catch_notes_bug(Spy) is None
+    assert Spy.log == [("save", 0), ("save", 0), ("get", 0), ("get", 1)], Spy.log
+    observe(catch_notes_bug(Strict), Spy.log)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Plug it in
+#
+# Your class now stands where minitorch's check stood. With minitorch's own check switched
+# off, the notes' bug is caught by your code alone, with the same message:
+
+# %%
+with course.switched_off("graph.check_version"):
+    print(catch_notes_bug(VersionedSave))
+
+# %% [markdown]
+# And it is transparent when nothing is wrong: train a small network for a few steps with
+# every saved tensor kept by `VersionedSave`, and again with minitorch's own `SavedTensor`; the
+# losses agree to the last digit. The optimizer's in-place updates happen between a backward
+# and the next forward, so no saved tensor is ever stale.
+
+# %%
+def train(steps=5):
+    minitorch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1))
+    inputs, targets = minitorch.randn(16, 3), minitorch.randn(16, 1)
+    opt = minitorch.optim.SGD(net.parameters(), lr=0.1)
+    losses = []
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = ((net(inputs) - targets) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(round(loss.item(), 6))
+    return losses
+
+
+with course.switched_off("graph.check_version"), graph.use(VersionedSave):
+    yours = train()
+print(yours)
+print(train() == yours)
+
+# %% [markdown]
+# ## Exercise 3: fix the notes' cell (3 points)
+#
+# The cell wants three things: `y1` from `x` *before* the step, a step `x += 1` that changes
+# the caller's `x` in place (think of an optimizer's update), and `y2` from the stepped `x`,
+# without grad. Then `z = y1**2 + y2**2` and `z.sum().backward()`. The gradient it wants is the
+# one through `y1` at the *old* `x`: `dz/dx = 4x³`.
+#
+# Write `fixed_cell(x)` for a leaf `x` that requires grad: do all that so that backward works
+# with minitorch's check on, and return `z`. Afterwards `x` must hold the stepped values,
+# and `x.grad` must be `4 x³` of the old values. (There is more than one good fix. `.data` is
+# not one of them: check the gradient it gives.)
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "fixed_cell"}
+def fixed_cell(x):
+    """The notes' cell, fixed: the step in place, the gradient at the old x; returns z."""
+    ### BEGIN SOLUTION
+    y1 = x.clone() ** 2  # pow saves the clone, which the step does not touch
+    with minitorch.no_grad():
+        x += 1
+        y2 = x**2
+    z = y1**2 + y2**2
+    z.sum().backward()
+    return z
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fixed_cell_visible", "points": 1}
+x = minitorch.ones(1, 10, requires_grad=True)
+z = fixed_cell(x)
+assert np.array_equal(x.detach().numpy(), np.full((1, 10), 2.0)), x
+assert x.grad is not None and np.array_equal(x.grad.numpy(), np.full((1, 10), 4.0)), x.grad
+assert np.array_equal(z.detach().numpy(), np.full((1, 10), 17.0)), z  # 1**2 + 4**2
+### BEGIN HIDDEN TESTS
+x = minitorch.tensor([[2.0, -0.5]], requires_grad=True)
+z = fixed_cell(x)
+observe(z.tolist(), x.tolist(), x.grad.tolist(), str(x.grad.dtype))
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fixed_cell_hidden", "points": 2}
+# Other values and dtypes, compared with numpy.
+x = minitorch.ones(3, requires_grad=True)
+assert np.allclose(fixed_cell(x).detach().numpy(), 17.0)
+### BEGIN HIDDEN TESTS
+for dtype, values in [(minitorch.float64, [[0.5, -1.0, 2.0], [3.0, 0.0, -0.25]]),
+                      (minitorch.float32, [1.5, -2.0, 0.75])]:
+    old = np.array(values)
+    x = minitorch.tensor(values, dtype=dtype, requires_grad=True)
+    z = fixed_cell(x)
+    assert x.is_leaf and x.requires_grad and x.dtype == dtype
+    assert np.allclose(x.detach().numpy(), old + 1), x
+    assert np.allclose(x.grad.numpy(), 4 * old**3), (x.grad, 4 * old**3)
+    assert np.allclose(z.detach().numpy(), old**4 + (old + 1) ** 4), z
+    observe(z.tolist(), x.tolist(), x.grad.tolist(), str(x.grad.dtype))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## What PyTorch does
+#
+# In torch the saved tensor is a C++ `SavedVariable`. Its constructor records
+# `saved_version_ = variable._version()`, and `SavedVariable::unpack` compares it with the
+# version counter's current value and builds the message you wrote (the output number and the
+# node come from the variable and its `grad_fn`). The counter itself lives in the tensor's
+# `TensorImpl` and is shared by views and `detach()`; `.data` makes a new one, which is why
+# torch's documentation calls `.data` unsafe. With `saved_tensors_hooks`, torch skips the
+# check exactly as minitorch does, so a pack/unpack pair like yours is how you would add it
+# back. The same experiments in torch, if it is installed:
+
+# %%
+import contextlib
+
+if os.environ.get("NBGRADER_EXECUTION"):
+    torch = None  # this cell grades nothing: spare the grader torch's slow import
+else:
+    try:
+        import torch
+    except ImportError:
+        torch = None
+
+if torch is None:
+    print("torch is not installed here (or nbgrader is grading): skipped")
+else:
+    def notes_cell(hooks):
+        """The notes' failing cell in torch, forward inside ``hooks``: the outcome."""
+        x = torch.ones(1, 10, requires_grad=True)
+        with hooks:
+            y1 = x**2
+            with torch.no_grad():
+                x += 1
+                y2 = x**2
+            z = y1**2 + y2**2
+        try:
+            z.sum().backward()
+        except RuntimeError as error:
+            return f"RuntimeError: {error}"
+        return f"no error, x.grad = {x.grad[0, 0].item()}"
+
+    def check_unpack(kept):
+        tensor, version = kept
+        if tensor._version != version:
+            raise RuntimeError(f"stale: version {version} -> {tensor._version}")
+        return tensor
+
+    hooks = torch.autograd.graph.saved_tensors_hooks
+    print("torch's own check:", notes_cell(contextlib.nullcontext()))
+    print("identity hooks:   ", notes_cell(hooks(lambda t: t, lambda t: t)))
+    print("checking hooks:   ", notes_cell(hooks(lambda t: (t, t._version), check_unpack)))
