@@ -24,10 +24,13 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from operator import attrgetter
 from time import perf_counter_ns
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from .. import course
 
 __all__ = [
     "EventList",
@@ -36,6 +39,7 @@ __all__ = [
     "plot_top_ops",
     "profile",
     "record_function",
+    "use",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -207,20 +211,7 @@ class EventList(list):
             >>> [(e.key, e.count) for e in prof.events().key_averages()]
             [('a', 2)]
         """
-        groups: dict[tuple, FunctionEventAvg] = {}
-        for evt in self:
-            key: tuple = (evt.key, evt.is_user_annotation)
-            if group_by_input_shapes:
-                key += (str(evt.input_shapes),)
-            key += tuple(evt.stack[:group_by_stack_n])
-            if key not in groups:
-                groups[key] = FunctionEventAvg(evt)
-            groups[key].add(evt)
-        for avg in groups.values():
-            avg.stack = avg.stack[:group_by_stack_n]
-            if not group_by_input_shapes:
-                avg.input_shapes = ""
-        return EventList(groups.values(), self._profile_memory)
+        return average_events(self, group_by_input_shapes, group_by_stack_n)
 
     def table(self, sort_by: str | None = None, row_limit: int = 100,
               max_src_column_width: int = 75, max_name_column_width: int = 55,
@@ -240,14 +231,10 @@ class EventList(list):
             >>> prof.key_averages().table(sort_by="count").splitlines()[-1][:20]
             'Self CPU time total:'
         """
-        if time_unit not in (None, *_TIME_UNITS):
-            raise ValueError(f"time_unit must be one of 's', 'ms', 'us' or None, got {time_unit!r}")
-        if not self:
-            return ""
-        widths = {"name": max_name_column_width, "shapes": max_shapes_column_width,
-                  "src": max_src_column_width}
-        return _Table(self, self._profile_memory, widths, time_unit).render(
-            sort_by, row_limit, header)
+        return format_table(self, sort_by, row_limit, header=header, time_unit=time_unit,
+                            widths={"name": max_name_column_width,
+                                    "shapes": max_shapes_column_width,
+                                    "src": max_src_column_width})
 
     def export_chrome_trace(self, path: str) -> None:
         """Write the raw events as a Chrome trace (chrome://tracing, Perfetto).
@@ -354,7 +341,8 @@ class profile:
         if self._function_events is None:
             if not self.entered or _active is self:
                 return EventList(profile_memory=self.profile_memory)
-            self._function_events = self._build_events()
+            self._function_events = build_events(self._close(), self._t0,
+                                                    self.record_shapes, self.profile_memory)
         return self._function_events
 
     def events(self) -> EventList:
@@ -368,32 +356,6 @@ class profile:
             ['block']
         """
         return self.function_events
-
-    def _build_events(self) -> EventList:
-        events: list[FunctionEvent] = []
-        by_record: dict[int, FunctionEvent] = {}
-        for record in self._close():
-            if isinstance(record[_PARENT], int):  # a top-level event: PARENT is the thread
-                parent, thread = None, record[_PARENT]
-            else:
-                parent = by_record[id(record[_PARENT])]
-                thread = parent.thread
-            evt = FunctionEvent(len(events), record, thread, self._t0, self.record_shapes)
-            if parent is not None:
-                evt.cpu_parent = parent
-                parent.cpu_children.append(evt)
-            by_record[id(record)] = evt
-            events.append(evt)
-        # Children are recorded after their parent: walk backwards to sum them first.
-        for record, evt in zip(reversed(self._records), reversed(events)):
-            child_memory = sum(child.cpu_memory_usage for child in evt.cpu_children)
-            # Outputs made by nested ops are not counted twice: the event's own share
-            # is what its outputs need beyond what its children already allocated.
-            evt.cpu_memory_usage = max(record[_NBYTES], child_memory)
-            evt.self_cpu_memory_usage = evt.cpu_memory_usage - child_memory
-            evt.self_cpu_time_total = evt.cpu_time_total - sum(
-                child.cpu_time_total for child in evt.cpu_children)
-        return EventList(events, self.profile_memory)
 
     def _close(self) -> list[list]:
         """The records, with events left open at exit ending when the profile ended."""
@@ -497,6 +459,173 @@ class record_function:
         return wrapped  # type: ignore[return-value]
 
 
+@course.seam
+def build_events(records: list[list], t0: int, record_shapes: bool,
+                 profile_memory: bool) -> EventList:
+    """Turn a profile's closed records into events linked to their parent and children.
+
+    Each record names the enclosing record (or, at the top, its thread's id), so one pass
+    finds every event's parent; a backward pass then sums the children into each event's
+    *self* time (its total minus its direct children's totals) and memory.
+    ``t0`` (perf_counter_ns) becomes time zero.
+
+    Example:
+        >>> build_events([["op", "cpu_op", None, 7, None, 1000, 3000, 0]], 0, False, False)[0]
+        <FunctionEvent id=0 name=op thread=7 cpu_time=2.000us start_us=1.0 end_us=3.0 \
+input_shapes=[] cpu_memory_usage=0>
+    """
+    events: list[FunctionEvent] = []
+    by_record: dict[int, FunctionEvent] = {}
+    for record in records:
+        if isinstance(record[_PARENT], int):  # a top-level event: PARENT is the thread
+            parent, thread = None, record[_PARENT]
+        else:
+            parent = by_record[id(record[_PARENT])]
+            thread = parent.thread
+        evt = FunctionEvent(len(events), record, thread, t0, record_shapes)
+        if parent is not None:
+            evt.cpu_parent = parent
+            parent.cpu_children.append(evt)
+        by_record[id(record)] = evt
+        events.append(evt)
+    # Children are recorded after their parent: walk backwards to sum them first.
+    for record, evt in zip(reversed(records), reversed(events)):
+        child_memory = sum(child.cpu_memory_usage for child in evt.cpu_children)
+        # Outputs made by nested ops are not counted twice: the event's own share
+        # is what its outputs need beyond what its children already allocated.
+        evt.cpu_memory_usage = max(record[_NBYTES], child_memory)
+        evt.self_cpu_memory_usage = evt.cpu_memory_usage - child_memory
+        evt.self_cpu_time_total = evt.cpu_time_total - sum(
+            child.cpu_time_total for child in evt.cpu_children)
+    return EventList(events, profile_memory)
+
+
+@course.seam
+def average_events(events: EventList, group_by_input_shapes: bool = False,
+                   group_by_stack_n: int = 0) -> EventList:
+    """Sum ``events`` per key (name and kind, plus shapes / stack frames if asked).
+
+    The groups keep the order in which their keys first appear; each one counts its calls
+    and sums their self and total times and memory (see :meth:`EventList.key_averages`).
+
+    Example:
+        >>> with profile() as prof:
+        ...     for _ in range(2):
+        ...         with record_function("a"):
+        ...             pass
+        >>> [(e.key, e.count) for e in average_events(prof.events())]
+        [('a', 2)]
+    """
+    groups: dict[tuple, FunctionEventAvg] = {}
+    for evt in events:
+        key: tuple = (evt.key, evt.is_user_annotation)
+        if group_by_input_shapes:
+            key += (str(evt.input_shapes),)
+        key += tuple(evt.stack[:group_by_stack_n])
+        if key not in groups:
+            groups[key] = FunctionEventAvg(evt)
+        groups[key].add(evt)
+    for avg in groups.values():
+        avg.stack = avg.stack[:group_by_stack_n]
+        if not group_by_input_shapes:
+            avg.input_shapes = ""
+    return EventList(groups.values(), events._profile_memory)
+
+
+@course.seam
+def format_table(events: EventList, sort_by: str | None = None, row_limit: int = 100, *,
+                 widths: dict[str, int] | None = None, header: str | None = None,
+                 time_unit: str | None = None) -> str:
+    """Lay ``events`` out as torch's profiler table (see :meth:`EventList.table`).
+
+    ``widths`` caps the ``"name"``, ``"shapes"`` and ``"src"`` columns (55, 80, 75).
+
+    Example:
+        >>> with profile() as prof:
+        ...     with record_function("block"):
+        ...         pass
+        >>> format_table(prof.events()).splitlines()[1].split()[:3]
+        ['Name', 'Self', 'CPU']
+    """
+    if time_unit not in (None, *_TIME_UNITS):
+        raise ValueError(f"time_unit must be one of 's', 'ms', 'us' or None, got {time_unit!r}")
+    if not events:
+        return ""
+    widths = {"name": 55, "shapes": 80, "src": 75, **(widths or {})}
+    return _Table(events, events._profile_memory, widths, time_unit).render(
+        sort_by, row_limit, header)
+
+
+class StudentProfiler(Protocol):
+    """What :func:`use` needs: ``enter(name)`` opens an event, ``exit()`` closes the
+    innermost open one."""
+
+    def enter(self, name: str) -> object:
+        """Open an event called ``name``, nested in the innermost open event."""
+
+    def exit(self) -> object:
+        """Close the innermost open event."""
+
+
+class _Forward:
+    """Stands in for a :class:`profile`: hands the core's events to a student's profiler.
+
+    Only the thread that entered :func:`use` is forwarded: a student's profiler keeps one
+    stack, which events from two threads would interleave.
+    """
+
+    __slots__ = ("_enter", "_exit", "_thread")
+    record_shapes = profile_memory = False  # the core then passes neither shapes nor bytes
+
+    def __init__(self, target: StudentProfiler) -> None:
+        self._enter = target.enter
+        self._exit = target.exit
+        self._thread = threading.get_ident()
+
+    def _push(self, name: str, cat: str, shapes: object) -> None:
+        if threading.get_ident() == self._thread:
+            self._enter(name)
+
+    def _pop(self, nbytes: int) -> None:
+        if threading.get_ident() == self._thread:
+            self._exit()
+
+
+@contextmanager
+def use(my_profiler: StudentProfiler) -> Iterator[StudentProfiler]:
+    """Make ``my_profiler`` receive every op, backward node and :class:`record_function`
+    block that minitorch runs inside the block, in place of :class:`profile`.
+
+    minitorch calls ``my_profiler.enter(name)`` when an event starts and
+    ``my_profiler.exit()`` when it ends (also when it fails), so the events nest. Names are
+    torch's (``"aten::mul"``, ``"MulBackward0"``, ...). Shapes and memory are not passed.
+    The reference profiler is back on exit, even after an error (and after
+    ``minitorch.course.reset()``).
+
+    Example:
+        >>> import minitorch
+        >>> class Names:
+        ...     def __init__(self): self.names = []
+        ...     def enter(self, name): self.names.append(name)
+        ...     def exit(self): pass
+        >>> x = minitorch.ones(3, requires_grad=True)
+        >>> with use(Names()) as names:
+        ...     y = (x * x).sum()
+        >>> names.names
+        ['aten::mul', 'aten::sum']
+    """
+    missing = [m for m in ("enter", "exit") if not callable(getattr(my_profiler, m, None))]
+    if missing:
+        raise TypeError(f"profiler.use() needs an object with enter(name) and exit() methods; "
+                        f"{type(my_profiler).__name__} has no {' or '.join(missing)}()")
+    if _active is not None:
+        raise RuntimeError("Profiler is already enabled: leave the running profile (or use() "
+                           "block) before plugging in another profiler")
+    with course.plug(sys.modules[__name__], "_active", _Forward(my_profiler)):
+        yield my_profiler
+
+
+@course.seam
 def _format_time(time_us: float, unit: str | None = None) -> str:
     """``12.345us``, ``1.500ms``, ``2.000s``: the largest unit the value reaches, 3 decimals."""
     if unit is None:
