@@ -264,15 +264,19 @@ def observations(cell: NotebookNode) -> list:
             if output.output_type == "display_data" and OBSERVATION_MIME in output.get("data", {})]
 
 
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)  # not bool: True is not 1.0
+
+
 def same(actual: Any, expected: Any) -> bool:
-    """Equal observations; floats equal to a relative 1e-6 (other algorithms round otherwise).
+    """Equal observations; numbers equal to a relative 1e-6 (other algorithms round otherwise).
 
     >>> same([1.0, {"dict": [["a", 2]]}], [1.0000000001, {"dict": [["a", 2]]}])
     True
     >>> same([1.0], [1.1]), same([True], [1.0]), same([1, 2], [1])
     (False, False, False)
     """
-    if isinstance(expected, float) and type(actual) in (float, int):
+    if _number(expected) and _number(actual):  # 3 and 3.0 are the same result
         return math.isclose(actual, expected, rel_tol=1e-6, abs_tol=1e-9)
     if isinstance(expected, list):
         return (isinstance(actual, list) and len(actual) == len(expected)

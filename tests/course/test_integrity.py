@@ -158,6 +158,7 @@ def test_observations_compare_floats_with_a_tolerance() -> None:
     assert same(nbformat.from_dict(observed), dict(observed))
     assert not same([[0.31]], [[0.3]])
     assert not same([1, True], [1, 1])
+    assert same([3.0, 2], [3, 2.0])
     assert not same([], [None])
 
 
