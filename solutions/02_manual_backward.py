@@ -33,6 +33,7 @@ import numpy as np
 import minitorch
 import minitorch.viz as viz
 from minitorch.autograd import engine
+from minitorch.course import observe
 
 # %% [markdown]
 # ## 1. Calling the `grad_fn`s by hand
@@ -446,6 +447,14 @@ order = topological_order(F.grad_fn)
 assert order[0] is F.grad_fn, "the root comes first"
 check_topological(order, [F.grad_fn, E.grad_fn, D.grad_fn, C.grad_fn, accumulate_A, accumulate_B])
 assert order.index(E.grad_fn) < order.index(D.grad_fn)
+### BEGIN HIDDEN TESTS
+# one valid order only, which breadth-first search misses: r reaches b directly and
+# through two multiplications
+x = minitorch.tensor(2., requires_grad=True)
+b = x.exp()
+r = (b * 3.0) * 2.0 + b
+observe(topological_order(r.grad_fn), topological_order(b.grad_fn))
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "topological_order_hidden", "points": 2}
 x = minitorch.tensor(1., requires_grad=True)
@@ -467,7 +476,8 @@ with minitorch.course.switched_off("engine.execute", "engine.discover"):
         ladder = ladder * 2.0 + ladder * 3.0
         nodes += [ladder.grad_fn, *(n for n, _ in ladder.grad_fn.next_functions)]
     nodes.append(nodes[1].next_functions[0][0])  # x's AccumulateGrad, below the first layer
-    check_topological(topological_order(ladder.grad_fn), nodes)
+    ladder_order = topological_order(ladder.grad_fn)
+    check_topological(ladder_order, nodes)
 
     # inputs that need no gradient (None children), and a node that uses x twice
     x = minitorch.tensor([1., 2.], requires_grad=True)
@@ -477,6 +487,10 @@ with minitorch.course.switched_off("engine.execute", "engine.discover"):
     mul_xx = y.grad_fn.next_functions[0][0].next_functions[0][0]
     accumulate_x = y.grad_fn.next_functions[1][0]
     check_topological(order, [y.grad_fn, y.grad_fn.next_functions[0][0], mul_xx, accumulate_x])
+    # the two nodes of a diamond's middle may come in either order, but both are MulBackward0:
+    # the names in order are the same for every valid order
+    observe([node.name() for node in ladder_order], order,
+            topological_order(chain.grad_fn.next_functions[0][0])[-3:])
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -567,6 +581,15 @@ y = x * x + x
 with minitorch.no_grad():
     run_backward(y.grad_fn, minitorch.tensor(1.))
 assert x.grad.item() == 7.0, "x * x + x: three paths reach x, 3 + 3 + 1"
+### BEGIN HIDDEN TESTS
+x = minitorch.tensor([1.5, -2.], dtype=minitorch.float64, requires_grad=True)
+w = minitorch.tensor([.5, 3.], dtype=minitorch.float64, requires_grad=True)
+h = x * w  # used three times
+y = (h.exp() * h + h * x).sum()
+with minitorch.no_grad():
+    ran = run_backward(y.grad_fn, minitorch.tensor(2., dtype=minitorch.float64))
+observe(x.grad, w.grad, len(ran), sorted(node.name() for node in ran))
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "run_backward_hidden", "points": 2}
 class Tally(minitorch.autograd.Function):
@@ -600,9 +623,11 @@ h = x * 2.0
 y = h * 3.0 + h * 5.0 + h * h
 again = x * 4.0
 with minitorch.course.switched_off("engine.execute", "engine.discover"), minitorch.no_grad():
-    run_backward(y.grad_fn, minitorch.tensor(1.))
+    ran = run_backward(y.grad_fn, minitorch.tensor(1.))
+    observe(x.grad, len(ran))
     assert x.grad.item() == 24.0, x.grad          # dy/dh = 3 + 5 + 2h = 12, dh/dx = 2
     run_backward(again.grad_fn, minitorch.tensor(1.))
+    observe(x.grad)
     assert x.grad.item() == 28.0, "leaves accumulate into .grad across runs"
 
 x = minitorch.tensor(1., requires_grad=True)
@@ -611,7 +636,18 @@ for _ in range(10_000):
     chain = chain * 1.0
 with minitorch.course.switched_off("engine.execute", "engine.discover"), minitorch.no_grad():
     ran = run_backward(chain.grad_fn, minitorch.tensor(2.))
+    observe(len(ran), x.grad)
 assert len(ran) == 10_001 and x.grad.item() == 2.0, "a 10 000-node chain"
+
+Tally.calls = 0
+x = minitorch.tensor(1., dtype=minitorch.float64, requires_grad=True)
+ladder = x
+for _ in range(5):  # each Tally node has three consumers
+    ladder = Tally.apply(ladder * 0.5)
+    ladder = ladder + ladder * ladder
+with minitorch.course.switched_off("engine.execute", "engine.discover"), minitorch.no_grad():
+    ran = run_backward(ladder.grad_fn, minitorch.tensor(3., dtype=minitorch.float64))
+    observe(Tally.calls, len(ran), x.grad)
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "run_backward_plugged", "points": 1}
@@ -647,6 +683,14 @@ for array, param in zip(arrays, params):
         numeric[index] = (up - down) / (2 * eps)
     error = np.abs(param.grad.numpy() - numeric).max()
     assert np.allclose(param.grad.numpy(), numeric, rtol=1e-5, atol=1e-6), f"gradient off by {error:.3g}"
+
+with minitorch.course.switched_off("engine.execute", "engine.discover"), \
+        engine.use(run_backward):
+    observe(*(param.grad for param in params))
+    loss = mlp_loss(minitorch, params, minitorch.tensor(data[::-1] * 0.5))
+    loss.backward(retain_graph=True)
+    (loss * 2.0).backward()  # through the kept graph: 3 times this loss's gradient in all
+    observe(*(param.grad for param in params))
 ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -634,7 +634,7 @@ assert np.array_equal(z.detach().numpy(), np.full((1, 10), 17.0)), z  # 1**2 + 4
 ### BEGIN HIDDEN TESTS
 x = minitorch.tensor([[2.0, -0.5]], requires_grad=True)
 z = fixed_cell(x)
-observe(z.tolist(), x.tolist(), x.grad.tolist(), str(x.grad.dtype))
+observe(z, x, x.grad)
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fixed_cell_hidden", "points": 2}
@@ -651,7 +651,7 @@ for dtype, values in [(minitorch.float64, [[0.5, -1.0, 2.0], [3.0, 0.0, -0.25]])
     assert np.allclose(x.detach().numpy(), old + 1), x
     assert np.allclose(x.grad.numpy(), 4 * old**3), (x.grad, 4 * old**3)
     assert np.allclose(z.detach().numpy(), old**4 + (old + 1) ** 4), z
-    observe(z.tolist(), x.tolist(), x.grad.tolist(), str(x.grad.dtype))
+    observe(z, x, x.grad)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -669,17 +669,16 @@ for dtype, values in [(minitorch.float64, [[0.5, -1.0, 2.0], [3.0, 0.0, -0.25]])
 # %%
 import contextlib
 
+torch = None
 if os.environ.get("NBGRADER_EXECUTION"):
-    torch = None  # this cell grades nothing: spare the grader torch's slow import
+    print("nbgrader is grading: skipped (this cell grades nothing; importing torch is slow)")
 else:
     try:
         import torch
     except ImportError:
-        torch = None
+        print("torch is not installed here: skipped")
 
-if torch is None:
-    print("torch is not installed here (or nbgrader is grading): skipped")
-else:
+if torch is not None:
     def notes_cell(hooks):
         """The notes' failing cell in torch, forward inside ``hooks``: the outcome."""
         x = torch.ones(1, 10, requires_grad=True)

@@ -2,7 +2,8 @@
 
 The seam tests run minitorch directly. The grading tests autograde a few submissions of the
 chapter, each carrying one plausible wrong answer for every exercise at once, and check that
-every exercise loses points.
+every exercise loses points; and two cheats that talk the kernel round (skipped cells, swallowed
+errors, checks that always agree), which the hidden observations leave with nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from grading import CourseRoot, Grades, edit_cells, grade_cells
 
 import minitorch
+from course.integrity import MISMATCH
 from minitorch import course
 from minitorch.autograd import engine
 
@@ -373,3 +375,38 @@ def test_delegating_student_earns_no_hidden_points(chapter: CourseRoot) -> None:
     errors = grades.errors()
     assert "engine.discover is switched off" in errors
     assert "engine.execute is switched off" in errors
+
+
+# Cheats that solve nothing (course/README.md, "What autograding defends against"): the hidden
+# observations, compared outside the kernel, take every point, whatever the asserts did.
+SKIP_LATER_CELLS = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
+SWALLOW_AND_AGREE = """
+import math
+import numpy as np
+import minitorch
+
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+np.allclose = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+math.isclose = lambda *args, **kwargs: True
+minitorch.Tensor.__eq__ = lambda *args: True
+minitorch.Tensor.equal = lambda *args: True
+minitorch.Tensor.allclose = lambda *args, **kwargs: True
+"""
+WRONG_ANSWERS = WRONG["reversed_and_overwrite"]
+CHEATS = {
+    "skip_later_cells": {"topological_order": SKIP_LATER_CELLS},
+    "swallow_and_agree": {
+        **WRONG_ANSWERS,
+        "topological_order": SWALLOW_AND_AGREE + WRONG_ANSWERS["topological_order"],
+    },
+}
+
+
+@pytest.mark.parametrize("cheat", sorted(CHEATS))
+def test_a_cheat_earns_nothing(chapter: CourseRoot, cheat: str) -> None:
+    grades = chapter.grade(cheat, edit_cells(chapter.release(), CHEATS[cheat]))
+    assert grades.total == 0, grades.by_grade_id
+    # the grader, outside the kernel, found the solution's observations in no test cell
+    errors = grades.errors().splitlines()
+    assert all(f"[{cell}] HiddenCheckFailed: {MISMATCH}" in errors for cell in POINTS), errors

@@ -505,3 +505,64 @@ def test_exercise_2_does_not_need_exercise_1(submissions: dict[str, Grades]) -> 
 def test_a_wrong_fix_loses_points(submissions: dict[str, Grades], student: str,
                                   cells: list[str]) -> None:
     assert lost(submissions[student], *cells), submissions[student].errors()
+
+
+# ------------------------------------------------------------------ cheats (course/integrity.py)
+
+# Registered in the first answer cell, it turns every later cell into `pass`.
+TRANSFORMER = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
+# Wrong answers for every exercise, failures swallowed, and the checks the tests call patched
+# to always agree. The .data fix then passes every assert of exercise 3 in the kernel.
+SWALLOWED = '''import math
+
+import numpy as np
+
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+math.isclose = lambda *args, **kwargs: True
+np.allclose = np.array_equal = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+minitorch.Tensor.equal = minitorch.Tensor.allclose = lambda *args, **kwargs: True
+
+
+class VersionedSave:
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def get(self):
+        return self.tensor
+'''
+DATA_FIXED_CELL = '''def fixed_cell(x):
+    y1 = x**2
+    x.data += 1
+    with minitorch.no_grad():
+        y2 = x**2
+    z = y1**2 + y2**2
+    z.sum().backward()
+    return z
+'''
+CHEATS = {
+    "input-transformer": {"versioned_save": TRANSFORMER},
+    "swallowed-and-patched": {
+        "versioned_save": SWALLOWED,
+        "catch_notes_bug": "def catch_notes_bug(saved_class):\n    return None\n",
+        "fixed_cell": DATA_FIXED_CELL,
+    },
+}
+TEST_CELLS = [grade_id for cells in EXERCISES.values() for grade_id in cells]
+
+
+@pytest.mark.parametrize(("name", "unseen"), [
+    ("input-transformer", TEST_CELLS),
+    ("swallowed-and-patched", EXERCISES["fixed_cell"]),
+])
+def test_a_cheat_earns_nothing(root: CourseRoot, name: str, unseen: list[str]) -> None:
+    grades = root.grade(f"cheat-{name}", edit_cells(root.release(), CHEATS[name]))
+    assert grades.total == 0, grades.by_grade_id
+    errors = {cell.metadata.nbgrader.grade_id: [out.ename for out in cell.outputs
+                                                 if out.output_type == "error"]
+              for cell in grade_cells(grades.notebook, tests=True)}
+    assert list(errors) == TEST_CELLS and all(
+        names[-1:] == ["HiddenCheckFailed"] for names in errors.values()), errors
+    # In these cells the kernel reported no failure (nbgrader alone would give the points):
+    # only the hidden observations, compared outside the kernel, took them.
+    assert all(errors[grade_id] == ["HiddenCheckFailed"] for grade_id in unseen), errors
