@@ -27,6 +27,8 @@
 import os
 import warnings
 
+from minitorch.course import observe
+
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
     warnings.simplefilter("ignore")
 
@@ -334,13 +336,27 @@ x = minitorch.tensor(3., requires_grad=True)
 nodes, edges = trace(x * x + x)
 assert len(nodes) == 3, f"each node once, even when two paths reach it: got {len(nodes)}"
 assert len(edges) == 4, f"x * x + x has 4 non-None next_functions entries: got {len(edges)}"
+### BEGIN HIDDEN TESTS
+from collections import Counter
+
+
+def summary(nodes, edges):
+    """What every correct trace shares, whatever its order: the first node, and how many
+    nodes and edges of each kind."""
+    return (nodes[0].name() if nodes else None, Counter(n.name() for n in nodes),
+            Counter((n.name(), m.name()) for n, m in edges))
+
+
+p = minitorch.tensor([1., 2.], requires_grad=True)
+observe(summary(*trace((p.exp() * p).sum())), summary(*trace(p * p * p)))
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "trace_hidden", "points": 2}
 assert trace(minitorch.tensor(1., requires_grad=True)) == ([], []), "a leaf has no grad_fn"
 ### BEGIN HIDDEN TESTS
 def check_trace(t, n_nodes):
     """trace(t) is closed under next_functions, lists each node once, and each edge once
-    per non-None entry; it has n_nodes nodes (counted by hand)."""
+    per non-None entry; it has n_nodes nodes (counted by hand). Returns its summary."""
     nodes, edges = trace(t)
     assert nodes[0] is t.grad_fn
     assert len(nodes) == n_nodes == len({id(n) for n in nodes}), (len(nodes), n_nodes)
@@ -356,25 +372,28 @@ def check_trace(t, n_nodes):
         key = (id(node), id(next_node))
         got[key] = got.get(key, 0) + 1
     assert got == expected, "one (node, next_node) pair per non-None next_functions entry"
+    return summary(nodes, edges)
 
 
 with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
     assert trace(minitorch.tensor([1., 2.]) * 2) == ([], [])
     a = minitorch.tensor([1., 2.], requires_grad=True)
-    check_trace(a * minitorch.tensor([3., 4.]), 2)      # (None, 0) for the constant
-    check_trace(a * 2 + 1, 3)
+    summaries = [check_trace(a * minitorch.tensor([3., 4.]), 2)]  # (None, 0): the constant
+    summaries.append(check_trace(a * 2 + 1, 3))
     y = a
     for _ in range(10):                                 # 2**10 paths, 11 nodes
         y = y + y
-    check_trace(y, 11)
+    summaries.append(check_trace(y, 11))
     y = a
     for _ in range(5000):                               # deeper than Python's recursion
         y = y * 1.0
-    check_trace(y, 5001)
+    summaries.append(check_trace(y, 5001))
     p, q, r, _ = minitorch.tensor([0.3071, 1.1043, 1.3605, -0.3471], requires_grad=True)
-    check_trace(r * (q * (p * 1)), 5)                   # 3 x Mul, Unbind, AccumulateGrad
+    summaries.append(check_trace(r * (q * (p * 1)), 5))  # 3 x Mul, Unbind, AccumulateGrad
     net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
-    check_trace(net(minitorch.ones(2, 3)).sum(), 10)         # Sum, 2 Addmm, 2 T, Relu, 4 leaves
+    # Sum, 2 Addmm, 2 T, Relu and 4 AccumulateGrad
+    summaries.append(check_trace(net(minitorch.ones(2, 3)).sum(), 10))
+    observe(trace(minitorch.tensor(1.) * a.detach()), *summaries)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -415,6 +434,16 @@ E = minitorch.tensor(1., requires_grad=True)
 found = leaves((A * B).exp() + E)
 assert all(isinstance(t, minitorch.Tensor) for t in found), "tensors, not nodes"
 assert len(found) == 3 and {id(t) for t in found} == {id(A), id(B), id(E)}
+### BEGIN HIDDEN TESTS
+def canonical(found):
+    """The leaves as the grader compares them: their values (distinct here), in any order."""
+    return sorted((minitorch.course.observed(t) for t in found), key=repr)
+
+
+p = minitorch.tensor([1., 2.], requires_grad=True)
+q = minitorch.tensor(3., requires_grad=True)
+observe(canonical(leaves((p * q).sum() * minitorch.tensor(5.) + q)), canonical(leaves(p * p)))
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "leaves_hidden", "points": 1}
 x = minitorch.tensor(3., requires_grad=True)
@@ -425,22 +454,28 @@ with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
     assert leaves(x) == [x]
     assert leaves(minitorch.tensor(1.)) == []
     assert leaves(minitorch.tensor(1.) * 2) == []
+    observe(canonical(leaves(x)), canonical(leaves(minitorch.tensor(1.) * 2)))
     w = minitorch.tensor([1., 2.], requires_grad=True)
     found = leaves(w * minitorch.tensor([3., 4.]))
     assert len(found) == 1 and found[0] is w
+    observe(canonical(found))
     cut = (w * 2).detach() * x                         # detach() cuts w off the graph
     found = leaves(cut)
     assert len(found) == 1 and found[0] is x
+    observe(canonical(found))
     y = w
     for _ in range(5000):
         y = y * 1.0
     found = leaves(y)
     assert len(found) == 1 and found[0] is w
+    observe(canonical(found))
+    minitorch.manual_seed(1)                           # observed parameter values
     net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
     inputs = minitorch.ones(2, 3, requires_grad=True)
     found = leaves(net(inputs).sum())
     expected = [p for p in net.parameters()] + [inputs]
     assert len(found) == 5 and {id(t) for t in found} == {id(t) for t in expected}
+    observe(canonical(found))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -507,6 +542,9 @@ assert set(predictions) == set(EXPRESSIONS), set(EXPRESSIONS) ^ set(predictions)
 assert all(isinstance(v, tuple) and len(v) == 2 and all(isinstance(f, bool) for f in v)
            for v in predictions.values()), "each value is a pair of bools"
 assert predictions["a * b"] == (True, False), "C = A * B in section 1"
+### BEGIN HIDDEN TESTS
+observe([predictions.get(e) for e in ("b", "b * 2", "(a * b).sum()", "a[0]", "a.detach()")])
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "table_hidden", "points": 1}
 assert len(predictions) == len(EXPRESSIONS)
@@ -527,6 +565,7 @@ EXPECTED = {
 }
 wrong = sorted(e for e in EXPECTED if predictions.get(e) != EXPECTED[e])
 assert not wrong, f"{len(wrong)} wrong predictions"
+observe({e: predictions.get(e) for e in EXPECTED})
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -582,9 +621,6 @@ text = to_dot([add, exp, acc_e, mul, acc_a, acc_b],
 assert text.lstrip().startswith("digraph")
 assert text.count("->") == 5
 assert text.count('label="AccumulateGrad"') == 3 and text.count('label="MulBackward0"') == 1
-
-# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "to_dot_hidden", "points": 2}
-assert 'label="ExpBackward0"' in text
 ### BEGIN HIDDEN TESTS
 import re
 
@@ -603,6 +639,26 @@ def parse_dot(text):
     return nodes, arrows
 
 
+def drawing(nodes, edges):
+    """What every correct DOT of (nodes, edges) shares: the nodes drawn (label, shape) and
+    the arrows (tail label, head label), sorted."""
+    drawn, arrows = parse_dot(to_dot(nodes, edges))
+    named = sorted((drawn.get(tail, ("?",))[0], drawn.get(head, ("?",))[0])
+                   for tail, head in arrows)
+    return sorted(drawn.values(), key=repr), named
+
+
+v = minitorch.tensor(3., requires_grad=True)
+g = v * v * v.exp()                                    # two MulBackward0
+(g_mul, _), (g_exp, _) = g.grad_fn.next_functions
+g_acc = g_exp.next_functions[0][0]
+observe(drawing([g.grad_fn, g_mul, g_exp, g_acc], [(g.grad_fn, g_mul), (g.grad_fn, g_exp),
+                                                  (g_mul, g_acc), (g_mul, g_acc), (g_exp, g_acc)]))
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "to_dot_hidden", "points": 2}
+assert 'label="ExpBackward0"' in text
+### BEGIN HIDDEN TESTS
 def check_dot(nodes, edges):
     drawn, arrows = parse_dot(to_dot(nodes, edges))
     assert len(drawn) == len(nodes), "one node statement per node, each with its own id"
@@ -612,6 +668,7 @@ def check_dot(nodes, edges):
     got = sorted((drawn[tail][0], drawn[head][0]) for tail, head in arrows)
     want = sorted((m.name(), n.name()) for n, m in edges)
     assert got == want, "one arrow per pair, from the input (next_node) to its consumer"
+    observe(drawing(nodes, edges))
     return arrows
 
 
@@ -629,6 +686,7 @@ arrows = check_dot([s.grad_fn, e1, e2, a1, a2],
                    [(s.grad_fn, e1), (s.grad_fn, e2), (e1, a1), (e2, a2)])
 assert len({tail for tail, _ in arrows}) == 4, "each node has its own id"
 assert parse_dot(to_dot([], [])) == ({}, [])
+observe(drawing([], []))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -691,13 +749,16 @@ print(picture.source.count("label="), reference.source.count("label="))
 # (torchviz's `make_dot` is the grown-up version of your `to_dot`.)
 
 # %%
-try:
-    import torch
-except ImportError:
-    torch = None
+if os.environ.get("NBGRADER_EXECUTION"):
+    torch = None  # this cell grades nothing: spare the grader torch's slow import
+else:
+    try:
+        import torch
+    except ImportError:
+        torch = None
 
 if torch is None:
-    print("torch is not installed: this comparison is skipped")
+    print("torch is not installed here (or nbgrader is grading): this comparison is skipped")
 else:
     tA = torch.tensor(2., requires_grad=True)
     tB = torch.tensor(.5, requires_grad=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import torch
-from grading import CourseRoot, Grades, edit_cells
+from grading import CourseRoot, edit_cells, grade_cells
 
 import minitorch
 from minitorch import course, viz
@@ -28,7 +28,6 @@ pytestmark = [
 ]
 
 SOURCE = SOLUTIONS / "01_dag.py"
-EXERCISES = {"trace": 3, "leaves": 2, "table": 2, "to_dot": 3}  # grade_id -> points
 
 
 def reference_pairs(t: minitorch.Tensor) -> tuple[list[Any], list[tuple[Any, Any]]]:
@@ -289,23 +288,21 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> CourseRoot:
     return CourseRoot(tmp_path_factory.mktemp("dag"), SOURCE)
 
 
-def score(grades: Grades, exercise: str) -> float:
-    return sum(grades.by_grade_id[f"{exercise}_{part}"] or 0 for part in ("visible", "hidden"))
-
-
 @pytest.mark.parametrize(
-    ("student", "answers"),
+    ("student", "answers", "kept"),
     [
-        ("wrong_a", {**WRONG_A, "table": table({"with no_grad(): a * b": (True, False)})}),
-        ("wrong_b", {**WRONG_B, "table": table({"b * 2": (False, False)})}),
+        # Its one wrong prediction is not among those the table's visible cell observes.
+        ("wrong_a", {**WRONG_A, "table": table({"with no_grad(): a * b": (True, False)})},
+         {"table_visible": 1}),
+        ("wrong_b", {**WRONG_B, "table": table({"b * 2": (False, False)})}, {}),
     ],
 )
 def test_wrong_answers_lose_points_on_every_exercise(
-    root: CourseRoot, student: str, answers: dict[str, str]
+    root: CourseRoot, student: str, answers: dict[str, str], kept: dict[str, float]
 ) -> None:
     grades = root.grade(student, edit_cells(root.release(), answers))
-    kept = [ex for ex, points in EXERCISES.items() if score(grades, ex) == points]
-    assert kept == [], (grades.by_grade_id, grades.errors())
+    earned = {cell: points for cell, points in grades.by_grade_id.items() if points}
+    assert earned == kept, grades.errors()
 
 
 def test_delegating_to_minitorch_earns_no_hidden_points(root: CourseRoot) -> None:
@@ -315,3 +312,48 @@ def test_delegating_to_minitorch_earns_no_hidden_points(root: CourseRoot) -> Non
         assert grades.by_grade_id[f"{exercise}_visible"] == 1, grades.errors()
         assert grades.by_grade_id[f"{exercise}_hidden"] == 0
     assert "SwitchedOff" in grades.errors()
+
+
+# ---------------------------------------------------------------- cheats (course/integrity.py)
+
+# Registered in the first answer cell, it turns every later cell into `pass`.
+TRANSFORMER = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
+# Wrong answers for every exercise, failures swallowed, and the checks the tests call patched
+# to always agree.
+SWALLOWED = '''import math
+
+import numpy as np
+
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+math.isclose = lambda *args, **kwargs: True
+np.allclose = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+minitorch.Tensor.__eq__ = lambda *args, **kwargs: True
+minitorch.Tensor.equal = minitorch.Tensor.allclose = lambda *args, **kwargs: True
+
+
+def trace(t):
+    return ([t.grad_fn], []) if t.grad_fn is not None else ([], [])
+'''
+CHEATS = {
+    "input-transformer": {"trace": TRANSFORMER},
+    "swallowed-and-patched": {
+        "trace": SWALLOWED,
+        "leaves": "def leaves(t):\n    return [t]\n",
+        "table": f"predictions = {dict.fromkeys(EXPECTED, (True, True))!r}\n",
+        "to_dot": "def to_dot(nodes, edges):\n    return 'digraph {}'\n",
+    },
+}
+
+
+@pytest.mark.parametrize("name", CHEATS)
+def test_a_cheat_earns_nothing(root: CourseRoot, name: str) -> None:
+    grades = root.grade(f"cheat-{name}", edit_cells(root.release(), CHEATS[name]))
+    assert grades.total == 0, grades.by_grade_id
+    # Every test cell failed the hidden observations, compared outside the kernel. Under the
+    # input transformer, that is all that failed: plain nbgrader would give full marks.
+    for cell in grade_cells(grades.notebook, tests=True):
+        names = [out.ename for out in cell.outputs if out.output_type == "error"]
+        assert "HiddenCheckFailed" in names, (cell.metadata.nbgrader.grade_id, names)
+        if name == "input-transformer":
+            assert names == ["HiddenCheckFailed"], (cell.metadata.nbgrader.grade_id, names)
