@@ -214,11 +214,24 @@ class Function(metaclass=_FunctionMeta):
         return run(cls, args, kwargs)
 
 
+def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
+    return tuple([isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None)
+                  for a in args])
+
+
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
     """The call's node (also its ctx), and whether the call is recorded."""
     node = cls._backward_cls()
-    node.needs_input_grad = tuple(isinstance(a, T.Tensor) and a.requires_grad for a in args)
-    return node, grad_mode._state.grad_enabled and any(node.needs_input_grad)
+    node.needs_input_grad = _needs_input_grad(args)
+    return node, grad_mode._state.grad_enabled and True in node.needs_input_grad
+
+
+class _Unrecorded(FunctionCtx):
+    """The ctx of a built-in op call that records nothing (grad mode off, or no input needs
+    grad): no node is made, and what forward saves is dropped with it."""
+
+    def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
+        self.needs_input_grad = needs_input_grad
 
 
 def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
@@ -227,10 +240,14 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     Its ``next_functions`` list every positional operand (a Python scalar gives ``(None, 0)``,
     as in torch), and what its backward returns is trusted.
     """
-    node, record = _new_node(cls, args)
+    if not grad_mode._state.grad_enabled:  # the backward pass and optimizers: no node at all
+        return cls.forward(_Unrecorded((False,) * len(args)), *args, **kwargs)
+    needs = _needs_input_grad(args)
+    if True not in needs:
+        return cls.forward(_Unrecorded(needs), *args, **kwargs)
+    node = cls._backward_cls()
+    node.needs_input_grad = needs
     outputs = cls.forward(node, *args, **kwargs)
-    if not record:
-        return outputs
     node.next_functions = tuple(
         a._edge() if isinstance(a, T.Tensor) else (None, 0) for a in args
     )

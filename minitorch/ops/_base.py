@@ -64,8 +64,13 @@ def _on_one_device(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
 def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
     """Arrays of ``a`` and ``b`` on one device, converted to their torch result type (scalars
     stay scalars)."""
-    if isinstance(a, Tensor) and isinstance(b, Tensor) and type(a._data) is not type(b._data):
-        a, b = _on_one_device(a, b)
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        if type(a._data) is not type(b._data):
+            a, b = _on_one_device(a, b)
+        elif a._data.dtype == b._data.dtype:  # the common case: nothing to promote
+            return a._data, b._data, a.dtype
+    elif type(b) is float and isinstance(a, Tensor) and a.dtype.is_floating_point:
+        return a._data, b, a.dtype  # a Python float never widens a floating tensor
     dt = result_type(a, b)
     return _as(a, dt), _as(b, dt), dt
 
