@@ -1,8 +1,9 @@
 """Autograding that a cheating submission cannot talk round (course/integrity.py, issue #7).
 
 Each cheat below solves nothing; plain nbgrader would give some of them full marks. Graded
-with the course's configuration, each scores 0, while honest work keeps its points, even
-from a notebook whose kernel dies half-way.
+with the course's configuration, each scores 0, on the demo assignment and on two real
+chapters, while honest work keeps its points, even from a notebook whose kernel dies
+half-way.
 """
 
 import shutil
@@ -11,10 +12,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading import CourseRoot, edit_cells, nbgrader, read_grades
+from grading import CourseRoot, edit_cells, grade_cells, nbgrader, read_grades
 
 from course.integrity import namespaces_available, same
-from tools.build_course import CONFIG_NAME, COURSE, PLUGINS
+from tools.build_course import CONFIG_NAME, COURSE, PLUGINS, SOLUTIONS
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
@@ -179,3 +180,55 @@ def test_a_class_of_twenty_in_one_autograde_run(tmp_path: Path) -> None:
         root.submit(student, nb)
     nbgrader(tmp_path, "autograde", "00_demo")
     assert read_grades(tmp_path) == {(s, "00_demo"): score for s, (_, score) in class_.items()}
+
+
+# ------------------------------------------------------------------ the same, on real chapters
+
+CHEATING_CHAPTERS = ["02_manual_backward", "05_inplace"]
+
+
+@pytest.fixture(scope="module", params=CHEATING_CHAPTERS)
+def chapter(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> CourseRoot:
+    return CourseRoot(tmp_path_factory.mktemp(request.param), SOLUTIONS / f"{request.param}.py")
+
+
+def _first_answer(root: CourseRoot) -> str:
+    return grade_cells(root.release(), tests=False)[0].metadata.nbgrader.grade_id
+
+
+@pytest.mark.slow  # one autograde per cheat and chapter
+@pytest.mark.parametrize("name", [*CHEATS, "read-course-root", "tamper"])
+def test_a_cheat_earns_nothing_in_a_chapter(chapter: CourseRoot, name: str) -> None:
+    # The release, with the cheat in the first answer cell: it solves nothing.
+    code = {
+        **CHEATS,
+        "read-course-root": f"""
+            import pathlib
+            for path in pathlib.Path({str(chapter.root)!r}).rglob("*"):
+                print(path.read_text()[:10])
+        """,
+        "tamper": """
+            import pathlib, minitorch
+            pathlib.Path(minitorch.__file__).with_name("course.py").write_text("observe = print")
+        """,
+    }[name]
+    nb = edit_cells(chapter.release(), {_first_answer(chapter): textwrap.dedent(code)})
+    grades = chapter.grade(f"cheat-{name}", nb)
+    assert grades.total == 0, grades.by_grade_id
+
+
+@pytest.mark.slow
+def test_an_honest_student_with_warnings_and_widgets_in_a_chapter(chapter: CourseRoot) -> None:
+    noisy = textwrap.dedent("""
+        import sys, warnings
+        import ipywidgets
+        from IPython.display import display
+        display(ipywidgets.FloatSlider(value=0.5))
+        warnings.warn("an honest warning", UserWarning)
+        print("and a line on stderr", file=sys.stderr)
+    """)
+    solution = chapter.solution()
+    first = grade_cells(solution, tests=False)[0]
+    nb = edit_cells(solution, {first.metadata.nbgrader.grade_id: noisy + "\n" + first.source})
+    grades = chapter.grade("honest", nb)
+    assert grades.total == grades.max_total > 0, grades.errors()
