@@ -35,6 +35,7 @@ import minitorch
 import minitorch.viz as viz
 from minitorch.autograd import Function
 from minitorch.autograd.functional import hessian, jacobian
+from minitorch.course import observe
 
 gradcheck_py = importlib.import_module("minitorch.autograd.gradcheck")  # the module, not the function
 GradcheckError = gradcheck_py.GradcheckError
@@ -324,6 +325,12 @@ J = numerical_jacobian(lambda t: minitorch.tensor(W) @ t, x)
 assert J.shape == (3, 2), f"one row per input element, one column per output: {J.shape}"
 assert np.allclose(J, W.T, rtol=0, atol=1e-7), J
 assert x.tolist() == [1.0, 2.0, 3.0] and not x.requires_grad
+### BEGIN HIDDEN TESTS
+# New points, with steps large enough that a forward difference or a wrong divisor shows.
+x = minitorch.tensor([[0.4, -1.3], [2.0, 0.7]], dtype=minitorch.float64)
+observe(np.asarray(numerical_jacobian(lambda t: (t * t.sin()).sum(1), x, eps=1e-2), dtype=float),
+        x.tolist())
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "numerical_jacobian_hidden", "points": 2}
 # Central, not forward: with eps = 0.1, (f(x+eps) - f(x-eps)) / (2 eps) of x³ at 1 is exactly
@@ -361,6 +368,13 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
     J = numerical_jacobian(lambda t: (t * minitorch.tensor(W)).sum(), x)
     assert J.shape == (4, 1), J.shape
     assert np.allclose(J[:, 0], W.reshape(-1), rtol=0, atol=1e-7), J
+
+    # New points: an element-wise function, one of the first element only (rows 1, 2 are 0).
+    x = minitorch.tensor([0.5, -0.25, 1.5], dtype=minitorch.float64)
+    observe([np.asarray(numerical_jacobian(f, x, eps=0.05), dtype=float).tolist()
+             for f in (lambda t: t.exp(), lambda t: minitorch.tensor(W[:, :1]) @ t[:1] ** 3)],
+            np.asarray(numerical_jacobian(lambda t: t.exp(), one, eps=0.1), dtype=float).tolist(),
+            x.tolist())
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -459,15 +473,19 @@ class SquareWrongSign(Function):
         return -2 * t * grad_output
 
 
+def outcome(*args, **kwargs):
+    """my_gradcheck's verdict: True, or its message (the sign of a zero does not matter)."""
+    try:
+        return my_gradcheck(*args, **kwargs)
+    except GradcheckError as error:
+        return str(error).replace("-0.0000", " 0.0000")
+
+
 x = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64,
                      requires_grad=True)
-assert my_gradcheck(Sigmoid.apply, (x,), fd) is True
+assert outcome(Sigmoid.apply, (x,), fd) is True
 x = minitorch.tensor([0.5, -1.25, 2.0], dtype=minitorch.float64, requires_grad=True)
-try:
-    my_gradcheck(SquareWrongSign.apply, (x,), fd)
-    message = "no error"
-except GradcheckError as error:
-    message = str(error).replace("-0.0000", " 0.0000")  # the sign of a zero does not matter
+message = outcome(SquareWrongSign.apply, (x,), fd)
 assert message == (
     "Jacobian mismatch for output 0 with respect to input 0,\n"
     "numerical:tensor([[ 1.0000,  0.0000,  0.0000],\n"
@@ -476,6 +494,24 @@ assert message == (
     "analytical:tensor([[-1.0000,  0.0000,  0.0000],\n"
     "        [ 0.0000,  2.5000,  0.0000],\n"
     "        [ 0.0000,  0.0000, -4.0000]], dtype=minitorch.float64)\n"), message
+### BEGIN HIDDEN TESTS
+class CubeWrong(Function):  # the backward of t³ written as 2t: right at t = 0 and t = 2/3 only
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t)
+        return t ** 3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        t, = ctx.saved_tensors
+        return 2 * t * grad_output
+
+
+s = minitorch.tensor([0.5, 1.5], dtype=minitorch.float64, requires_grad=True)
+t = minitorch.tensor([[1.25, -0.5, 2.0]], dtype=minitorch.float64, requires_grad=True)
+observe(outcome(lambda s, t: (s[:1] * t).sin(), (s, t), fd),
+        outcome(CubeWrong.apply, (s,), fd), outcome(CubeWrong.apply, (t,), fd))
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "my_gradcheck_hidden", "points": 2}
 def given(value):  # a numerical Jacobian that always answers [[value]]
@@ -534,6 +570,13 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
         "analytical:tensor([[0.5000, 0.0000],\n"
         "        [0.0000, 0.5000]], dtype=minitorch.float64)\n"), message
     assert a.grad is None and b.grad is None
+
+    # The rule on new values: |3 - 1.4| > 1 * 1.4, and |0 - 5e-6| <= 1e-5 + 1e-3 * 5e-6.
+    observe(outcome(three_x, (x,), given(2.0), atol=0.0, rtol=1.0),
+            outcome(three_x, (x,), given(1.4), atol=0.0, rtol=1.0),
+            outcome(zero_x, (x,), given(5e-6)), outcome(zero_x, (x,), given(2e-5)),
+            outcome(lambda c, b, a: (a * c, AddHalfSecond.apply(a, b)), (c, b, a), fd),
+            outcome(lambda t: (minitorch.tensor(W) @ t, t * 0.5), (x3,), fd))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -591,6 +634,12 @@ assert abs(numerical - v @ W @ u) < 1e-8 and abs(analytical - v @ W @ u) < 1e-12
     (numerical, analytical, v @ W @ u)
 passed, _, analytical = fast_gradcheck(SquareWrongSign.apply, x, u, np.array([0.6, 0.0, 0.8]))
 assert passed is False and abs(analytical - (-2 * 0.2 * 0.6 * 0.48 - 2 * 1.1 * 0.8 * 0.64)) < 1e-12
+### BEGIN HIDDEN TESTS
+x = minitorch.tensor([[0.3, -1.1], [0.8, 2.0]], dtype=minitorch.float64, requires_grad=True)
+passed, numerical, analytical = fast_gradcheck(lambda t: (t.sin() * t).sum(0), x,
+                                               np.full(4, 0.5), v, eps=1e-3)
+observe(bool(passed), float(numerical), float(analytical))
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fast_gradcheck_hidden", "points": 1}
 calls = []
@@ -634,6 +683,16 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
         passed, numerical, analytical = fast_gradcheck(ZeroWrongBackward.apply, x, u, v)
         assert numerical == 0 and abs(analytical - error) < 1e-15, (numerical, analytical)
         assert passed is verdict, (error, numerical, analytical)
+
+    verdicts = []
+    for error in (1e-5, 1.9e-5, 3e-5):  # against an absolute tolerance of 2e-5
+        ZeroWrongBackward.error = error
+        verdicts.append(bool(fast_gradcheck(ZeroWrongBackward.apply, x, u, v)[0]))
+    x = minitorch.tensor(values[:2].T, dtype=minitorch.float64, requires_grad=True)
+    u = np.linspace(0.1, 0.6, 16)
+    passed, numerical, analytical = fast_gradcheck(lambda t: t.exp() * t, x, u / np.linalg.norm(u),
+                                                   np.full(16, 0.25), eps=1e-2)
+    observe(verdicts, bool(passed), float(numerical), float(analytical))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -707,6 +766,12 @@ assert np.allclose(mean.detach().numpy(), want[0], rtol=1e-12, atol=1e-12), mean
 assert np.allclose(var.detach().numpy(), want[1], rtol=1e-12, atol=1e-12), "biased variance"
 assert np.allclose(y.detach().numpy(), want[2], rtol=1e-12, atol=1e-12), y
 assert y.requires_grad and "BatchNorm" not in type(y.grad_fn).__name__, y.grad_fn
+### BEGIN HIDDEN TESTS
+new = np.random.default_rng(61)
+x3, w3, b3 = (minitorch.tensor(a, dtype=minitorch.float64)
+              for a in (new.normal(-1, 0.5, (3, 2, 1, 2)), [1.5, 0.5], [0.25, -2.0]))
+observe([t.detach().numpy() for t in dummy_bn_forward(x3, w3, b3, 1e-3)])
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "dummy_bn_forward_hidden", "points": 1}
 # The gradient of sum(y * g) for x, weight and bias, against central differences of numpy_bn:
@@ -732,10 +797,20 @@ assert mean is running_mean and var is running_var
 expected = ((xs - np.array([0.5, -1.0, 2.0])[:, None, None]) / np.array([2.0, 0.5, 1.0])[:, None, None]
             * ws[:, None, None] + bs[:, None, None])
 assert np.allclose(y.detach().numpy(), expected, rtol=1e-12, atol=1e-12), y
+observe(y.detach().numpy())
 # A wider batch: the variance is still the biased one.
 xs2 = rng.normal(0, 3, (5, 3, 1, 3))
 mean, var, y = dummy_bn_forward(minitorch.tensor(xs2), minitorch.tensor(ws), minitorch.tensor(bs), 1e-5)
 assert np.allclose(var.detach().numpy(), xs2.var(axis=(0, 2, 3)), rtol=1e-12), var
+observe(var.detach().numpy(), y.detach().numpy())
+# The gradients of a new loss, sum(y² g), through the batch statistics.
+new = np.random.default_rng(62)
+xs4, g4 = new.normal(0.5, 1.5, (3, 2, 2, 1)), new.normal(0, 1, (3, 2, 2, 1))
+x4, w4, b4 = (minitorch.tensor(a, dtype=minitorch.float64, requires_grad=True)
+              for a in (xs4, [0.8, 1.7], [0.1, -0.3]))
+y4 = dummy_bn_forward(x4, w4, b4, 1e-3)[2]
+observe([grad.detach().numpy() for grad in
+         minitorch.autograd.grad((y4 * y4 * minitorch.tensor(g4)).sum(), (x4, w4, b4))])
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -792,17 +867,21 @@ with gradcheck_py.use(numerical_jacobian):
 # drawn from a generator with a fixed seed.
 # PyTorch's own test suite runs gradcheck and gradgradcheck on nearly every operator
 # (`OpInfo` tests in `test/test_ops_gradients.py`), in float64. The cell below replays the
-# notes' experiment in torch, if it is installed. (torch's fast mode happens to pass the
-# float32 case at eps = 1e-4: one projection can hide what the element-wise check sees.)
+# notes' experiment in torch, if it is installed (not while grading: it grades nothing).
+# (torch's fast mode happens to pass the float32 case at eps = 1e-4: one projection can hide
+# what the element-wise check sees.)
 
 # %%
-try:
-    import torch
-except ImportError:
+if os.environ.get("NBGRADER_EXECUTION"):  # grading: this cell grades nothing, torch costs seconds
     torch = None
+else:
+    try:
+        import torch
+    except ImportError:
+        torch = None
 
 if torch is None:
-    print("torch is not installed: skipped")
+    print("torch is not loaded (not installed, or the notebook is being graded): skipped")
 else:
     class TorchSigmoid(torch.autograd.Function):
         @staticmethod

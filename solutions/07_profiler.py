@@ -397,8 +397,8 @@ assert [(e.name, e.start, e.end, e.parent) for e in prof.events] == [
 ]
 ### BEGIN HIDDEN TESTS
 prof = Profiler(lambda: now[0])
-for now[0], name in [(0, "x"), (2, "y"), (3, "z"), (4, None), (6, None), (7, "w"), (8, None),
-                     (9, None), (11, "v"), (12, None)]:
+for now[0], name in [(0.0, "x"), (2.0, "y"), (3.0, "z"), (4.5, None), (6.0, None),
+                     (7.0, "w"), (8.0, None), (9.0, None), (11.0, "v"), (12.5, None)]:
     if name is None:
         prof.exit()
     else:
@@ -457,7 +457,26 @@ with minitorch.course.switched_off("profiler.build_events", "profiler.average_ev
         if e.parent is not None:
             outer = prof.events[e.parent]
             assert outer.start < e.start and e.end < outer.end
-observe(got)
+    observe(got)
+
+    # an exception three levels deep closes every event it leaves, at the same reading
+    now = [0.0]
+    prof = Profiler(lambda: now[0])
+    raised = False
+    try:
+        with prof.record("outer"):
+            now[0] = 2.0
+            with prof.record("inner"):
+                now[0] = 5.0
+                with prof.record("leaf"):
+                    now[0] = 6.5
+                    raise KeyError("a backward node failed")
+    except KeyError:
+        raised = True
+    now[0] = 8.0
+    with prof.record("after"):
+        now[0] = 9.0
+    observe(raised, [(e.name, e.start, e.end, e.parent) for e in prof.events])
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -691,10 +710,12 @@ with minitorch.course.switched_off("profiler.build_events", "profiler.average_ev
              if line.strip() and set(line.strip()) - set("- ")]
     assert cells[1:] == [["c", "98.94%", "980.000us", "100.96%", "1.000ms", "500.000us", "2"],
                          ["Self CPU time total: 990.500us"]]
-    text = table([Average("big", 1, 2_000.0, 3_500_000.0), Average("small", 3, 3.0, 6.0)],
-                 sort_by="cpu_time_total")
-    observe([re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
-             if line.strip() and set(line.strip()) - set("- ")])
+    averages = [Average("big", 1, 2_000.0, 3_500_000.0), Average("small", 3, 3.0, 6.0),
+                Average("tied", 3, 1.0, 1_200.0), Average("tiny", 2, 0.25, 0.5)]
+    for sort_by, row_limit in (("cpu_time_total", 3), ("count", None)):
+        text = table(averages, sort_by=sort_by, row_limit=row_limit)
+        observe([re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
+                 if line.strip() and set(line.strip()) - set("- ")])
 ### END HIDDEN TESTS
 
 # %% [markdown] id="plug-it-in"

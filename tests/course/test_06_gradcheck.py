@@ -1,8 +1,9 @@
 """Chapter 06_gradcheck: the numerical-Jacobian seam (``gradcheck.use``) and the chapter's grading.
 
 The seam tests run minitorch directly. The grading tests autograde a few submissions of the
-chapter, each carrying one plausible wrong answer for every exercise at once, and one student
-who delegates to minitorch, and check which test cells lose their points.
+chapter, each carrying one plausible wrong answer for every exercise at once, one student
+who delegates to minitorch, and two who cheat (later cells rewritten into ``pass``; failures
+swallowed and checks monkeypatched), and check which test cells lose their points.
 """
 
 from __future__ import annotations
@@ -316,17 +317,16 @@ WRONG = {
 # The cells each wrong submission must fail, and errors that prove why.
 LOST = {
     "forward_difference_and_relative_to_analytical": (
-        {"numerical_jacobian_visible", "numerical_jacobian_hidden", "my_gradcheck_hidden",
-         "fast_gradcheck_hidden", "dummy_bn_forward_visible", "dummy_bn_forward_hidden"},
+        set(POINTS) - {"my_gradcheck_visible"},  # a message test: the rule is the hidden one's
         ["[[3.31]]", "biased variance"]),
     "step_not_halved_and_no_atol": (
         {"numerical_jacobian_visible", "numerical_jacobian_hidden", "my_gradcheck_hidden",
          "fast_gradcheck_hidden", "dummy_bn_forward_hidden"},
         ["[[6.02]]", "(1.5e-05,"]),
     "transposed": (
-        {"numerical_jacobian_visible", "numerical_jacobian_hidden", "my_gradcheck_hidden",
-         "fast_gradcheck_hidden", "dummy_bn_forward_visible", "dummy_bn_forward_hidden"},
+        set(POINTS),  # a full Jacobian's projection differs from one step along u at O(eps²)
         ["one row per input element, one column per output: (2, 3)",
+         "operands could not be broadcast together with shapes (3,2) (2,3)",
          "81 evaluations of func"]),
 }
 
@@ -396,3 +396,52 @@ def test_delegating_student_earns_no_hidden_points(chapter: CourseRoot) -> None:
     assert "gradcheck.numerical_jacobian is switched off" in errors
     assert "gradcheck.allclose is switched off" in errors
     assert "NativeBatchNormBackward0" in errors
+
+
+PATCHES = """
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+import math
+import numpy
+import minitorch
+numpy.allclose = lambda *args, **kwargs: True
+numpy.testing.assert_allclose = lambda *args, **kwargs: None
+math.isclose = lambda *args, **kwargs: True
+minitorch.Tensor.__eq__ = lambda self, other: True
+minitorch.Tensor.equal = minitorch.Tensor.allclose = lambda *args, **kwargs: True
+"""
+CHEATS = {
+    # solves nothing; every later cell, the test cells included, becomes `pass`
+    "input-transformer": {"numerical_jacobian": (
+        'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])')},
+    # wrong answers, failures swallowed, the checks the tests call made to agree
+    "swallowed-and-patched": {
+        "numerical_jacobian": PATCHES + WRONG["forward_difference_and_relative_to_analytical"][
+            "numerical_jacobian"],
+        "my_gradcheck": WRONG["transposed"]["my_gradcheck"],
+        "fast_gradcheck": WRONG["forward_difference_and_relative_to_analytical"]["fast_gradcheck"],
+        "dummy_bn_forward": WRONG["forward_difference_and_relative_to_analytical"][
+            "dummy_bn_forward"],
+    },
+}
+
+# The test cells each cheat passes inside the kernel. (set_custom_exc hides tracebacks, but
+# the kernel still reports the error, so only the patched checks get through.)
+TALKED_ROUND = {
+    "input-transformer": set(POINTS),
+    "swallowed-and-patched": {"numerical_jacobian_visible", "fast_gradcheck_visible",
+                              "dummy_bn_forward_visible", "dummy_bn_forward_hidden"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHEATS))
+def test_a_cheat_earns_nothing(chapter: CourseRoot, name: str) -> None:
+    grades = chapter.grade(f"cheat-{name}", edit_cells(chapter.release(), CHEATS[name]))
+    assert grades.total == 0, grades.by_grade_id
+    failures = {cell.metadata.nbgrader.grade_id: [out.ename for out in cell.outputs
+                                                  if out.output_type == "error"]
+                for cell in grade_cells(grades.notebook, tests=True)}
+    assert all("HiddenCheckFailed" in names for names in failures.values()), failures
+    # Cells that raised nothing in the kernel: plain nbgrader would have given their points.
+    talked_round = {cell for cell, names in failures.items() if names == ["HiddenCheckFailed"]}
+    assert talked_round == TALKED_ROUND[name], failures
+

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from grading import CourseRoot, edit_cells
+from grading import CourseRoot, Grades, edit_cells
 
 import minitorch
 from minitorch import course
@@ -333,10 +333,77 @@ EXPECTED = {
 }
 
 
+def exercise_scores(grades: Grades) -> dict[str, tuple]:
+    """Per exercise, the (visible, hidden) scores of a graded submission."""
+    return {exercise: (grades.by_grade_id[f"{exercise}_visible"],
+                       grades.by_grade_id[f"{exercise}_hidden"]) for exercise in EXERCISES}
+
+
 @pytest.mark.parametrize("student", EXPECTED)
 def test_each_wrong_answer_loses_points_on_its_exercise(root: CourseRoot, student: str) -> None:
     answers, expected = EXPECTED[student]
     grades = root.grade(student, edit_cells(root.release(), answers))
-    scores = {exercise: (grades.by_grade_id[f"{exercise}_visible"],
-                         grades.by_grade_id[f"{exercise}_hidden"]) for exercise in EXERCISES}
-    assert scores == expected, grades.errors()
+    assert exercise_scores(grades) == expected, grades.errors()
+
+
+# --- cheats (course/integrity.py): each runs in the first answer cell, before every test cell
+
+PASS_EVERY_LATER_CELL = """
+get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])
+"""
+
+# Failures are swallowed, the checks a test might call always agree, and asserts are compiled
+# away: this chapter's asserts compare plain lists, so only dropping them gets a wrong answer
+# past them, and then only the hidden observations stand between it and the points.
+TALK_ROUND_THE_ASSERTS = """
+import ast
+import math
+
+import numpy as np
+
+import minitorch
+
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+math.isclose = lambda *args, **kwargs: True
+np.allclose = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+minitorch.Tensor.__eq__ = lambda *args, **kwargs: True
+minitorch.Tensor.equal = lambda *args, **kwargs: True
+minitorch.Tensor.allclose = lambda *args, **kwargs: True
+
+
+class DropAsserts(ast.NodeTransformer):
+    def visit_Assert(self, node):
+        return ast.copy_location(ast.Pass(), node)
+
+
+get_ipython().ast_transformers.append(DropAsserts())
+"""
+
+
+def cheating(cheat: str, answers: dict[str, str]) -> dict[str, str]:
+    """``answers`` with ``cheat`` run first, in the first answer cell."""
+    first = answers.get("profiler_stack", "")
+    return {**answers, "profiler_stack": cheat + "\n" + first}
+
+
+CHEATS = {
+    "input-transformer": (PASS_EVERY_LATER_CELL, {}),  # solves nothing
+    "wrong_a-cheating": (TALK_ROUND_THE_ASSERTS, WRONG_A),
+}
+
+
+@pytest.mark.parametrize("student", CHEATS)
+def test_a_cheat_earns_nothing(root: CourseRoot, student: str) -> None:
+    cheat, answers = CHEATS[student]
+    grades = root.grade(student, edit_cells(root.release(), cheating(cheat, answers)))
+    assert grades.total == 0, grades.by_grade_id
+
+
+def test_dropping_the_asserts_adds_nothing_to_subtle_wrong_answers(root: CourseRoot) -> None:
+    # Wrong answer B agrees with the solution on most inputs; the hidden observations must
+    # still see its stack left open by an exception and its percentages of the rows kept.
+    answers, expected = EXPECTED["wrong_b"]
+    grades = root.grade("wrong_b-cheating",
+                        edit_cells(root.release(), cheating(TALK_ROUND_THE_ASSERTS, answers)))
+    assert exercise_scores(grades) == expected, grades.errors()
