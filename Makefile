@@ -13,7 +13,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # so pip runs again only when pyproject.toml changes.
 EXTRAS_test := test,viz,course
 EXTRAS_course := course,viz
-PYTEST_ARGS ?= -n 2
+PYTEST_ARGS ?= -n 2 --dist loadgroup
 # Jupyter refuses to run as root unless told to.
 JUPYTER_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
 
