@@ -34,6 +34,7 @@ import numpy as np
 import minitorch
 from minitorch import course, nn, optim
 from minitorch.autograd import grad_mode
+from minitorch.course import observe
 
 # %% [markdown]
 # ## 1. `requires_grad`: the per-tensor half
@@ -497,6 +498,30 @@ set_grad_enabled(True)
 with set_grad_enabled(False):
     assert grad_state.grad_enabled is False
 assert grad_state.grad_enabled is True
+### BEGIN HIDDEN TESTS
+trace = []
+with set_grad_enabled(False):
+    trace.append(grad_state.grad_enabled)
+    with enable_grad():
+        with no_grad():
+            trace.append(grad_state.grad_enabled)
+        trace.append(grad_state.grad_enabled)
+    with set_grad_enabled(True):
+        trace.append(grad_state.grad_enabled)
+    trace.append(grad_state.grad_enabled)
+
+
+@enable_grad()
+def enabled_inside():
+    return grad_state.grad_enabled
+
+
+trace += [grad_state.grad_enabled, enabled_inside(), grad_state.grad_enabled]
+set_grad_enabled(False)
+trace.append(grad_state.grad_enabled)
+set_grad_enabled(True)
+observe(trace, grad_state.grad_enabled)
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_errors", "points": 2}
 # Exceptions and decorators, with minitorch's own context managers switched off.
@@ -553,6 +578,25 @@ with course.switched_off("grad_mode.set_state"):
             assert grad_state.grad_enabled is True
         assert grad_state.grad_enabled is False
     assert grad_state.grad_enabled is True
+
+    trace = []
+
+    @no_grad()
+    def flaky(fail):
+        trace.append(grad_state.grad_enabled)
+        if fail:
+            raise ValueError("failed in no_grad")
+        return "returned"
+
+    for mode in (True, False):
+        with set_grad_enabled(mode):
+            for fail in (False, True):
+                try:
+                    trace.append(flaky(fail))
+                except ValueError:
+                    trace.append("raised")
+                trace.append(grad_state.grad_enabled)
+    observe(trace, grad_state.grad_enabled)
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_threads", "points": 2}
@@ -591,6 +635,13 @@ with course.switched_off("grad_mode.set_state"):
     assert (y.requires_grad, z.requires_grad, w.requires_grad) == (False, True, True)
     z.sum().backward()
     assert x.grad.tolist() == [3.0, 3.0]
+
+    v = minitorch.tensor([2., -1.], requires_grad=True)
+    with grad_mode.use(grad_state), no_grad():
+        u = v * v
+        with enable_grad():
+            (v * v * u).sum().backward()  # u is a constant: d/dv = 2 v u
+    observe(seen, y.requires_grad, z.requires_grad, w.requires_grad, v.grad)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -633,6 +684,14 @@ train_steps(net, minitorch.ones(5, 2), weight_decay=0.1, momentum=0.9)
 assert net[0].weight.grad is None and net[0].bias.grad is None
 assert np.array_equal(net[0].weight.detach().numpy(), before["0.weight"])
 assert not np.array_equal(net[2].weight.detach().numpy(), before["2.weight"])
+### BEGIN HIDDEN TESTS
+minitorch.manual_seed(6)
+sandwich = nn.Sequential(nn.Linear(3, 2), nn.Tanh(), nn.Linear(2, 2), nn.Linear(2, 1))
+kept = freeze(sandwich, ["2"])  # a frozen middle layer: backward still passes through it
+train_steps(sandwich, minitorch.ones(4, 3), momentum=0.5)
+observe(kept, [p.grad is None for p in sandwich.parameters()],
+        dict(sandwich.named_parameters()))
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "freeze_hidden", "points": 2}
 assert freeze(nn.Linear(1, 1), []) == ["weight", "bias"]
@@ -666,6 +725,7 @@ assert freeze(tower, ["encoder.0"]) == ["encoder.1.weight", "encoder.1.bias", "h
                                         "head.bias"]
 assert freeze(tower, ["encoder"]) == ["head.weight", "head.bias"]
 assert [p.requires_grad for p in tower.parameters()] == [False] * 4 + [True] * 2
+observe(kept, dict(deep.named_parameters()), freeze(Tower(), ["head.bias", "encoder.1"]))
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -729,6 +789,9 @@ predictions = {
 assert sorted(predictions) == sorted(ROWS)
 assert all(isinstance(value, bool) for value in predictions.values())
 assert (predictions["a"], predictions["b"]) == (True, False)
+### BEGIN HIDDEN TESTS
+observe([predictions.get(key) for key in ("a", "b", "c", "e")])
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "predictions_hidden", "points": 2}
 assert isinstance(predictions, dict)
@@ -740,6 +803,7 @@ EXPECTED = {
 }
 wrong = sorted(key for key in EXPECTED if predictions.get(key) is not EXPECTED[key])
 assert not wrong, f"rows to think again about: {wrong}"
+observe({key: predictions.get(key) for key in EXPECTED})
 ### END HIDDEN TESTS
 
 # %% [markdown]

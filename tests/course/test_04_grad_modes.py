@@ -2,8 +2,10 @@
 the prediction table checked against live torch, and nbgrader grading wrong answers down.
 
 The autograded submissions (few, as each costs seconds) each carry one plausible wrong answer
-for every exercise at once; a fourth delegates exercise 1 to minitorch's own grad mode. They
-are graded in one test, so that pytest-xdist does not grade them once per worker.
+for every exercise at once; a fourth delegates exercise 1 to minitorch's own grad mode; two
+more cheat (course/integrity.py): one rewrites every later cell into ``pass``, one swallows
+every failure and makes the checks agree. They are graded in one test, so that pytest-xdist
+does not grade them once per worker.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ EXERCISES = {
     "freeze": ["freeze_visible", "freeze_hidden"],
     "predictions": ["predictions_visible", "predictions_hidden"],
 }
+GRADE_IDS = [grade_id for ids in EXERCISES.values() for grade_id in ids]
 
 
 class Mode(threading.local):
@@ -306,6 +309,49 @@ MODULES_ONLY = '''def freeze(model, names):
 '''
 
 
+# Cheats that solve nothing; the hidden observations, compared outside the kernel, catch them.
+REWRITES_LATER_CELLS = '''get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])
+'''
+SWALLOWS_AND_AGREES = '''import math
+
+import numpy as np
+
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+np.allclose = np.array_equal = math.isclose = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+minitorch.Tensor.__eq__ = minitorch.Tensor.equal = minitorch.Tensor.allclose = (
+    lambda *args, **kwargs: True)
+
+
+class GradState:
+    grad_enabled = True
+
+
+grad_state = GradState()
+
+
+class no_grad:
+    def __init__(self, mode=None):
+        pass
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc_info):
+        pass
+
+    def __call__(self, func):
+        return func
+
+
+enable_grad = set_grad_enabled = no_grad
+'''
+FREEZES_NOTHING = '''def freeze(model, names):
+    return [pname for pname, p in model.named_parameters()]
+'''
+PREDICTS_TRUE = "predictions = dict.fromkeys(ROWS, True)\n"
+
+
 def mutated(solution: str, change: tuple[str, str]) -> str:
     old, new = change
     assert solution.count(old) == 1, old
@@ -317,7 +363,8 @@ def prediction(key: str, value: bool) -> tuple[str, str]:
 
 
 def answers(solutions: dict[str, str]) -> dict[str, dict[str, str]]:
-    """Each submission: one wrong answer per exercise (the delegating one answers only 1)."""
+    """Each submission: one wrong answer per exercise (the delegating one answers only 1, the
+    cheats answer nothing right)."""
     return {
         # A global flag, freezing by zeroing grads, "eval() turns grad off".
         "global": {"grad_modes": mutated(solutions["grad_modes"], GLOBAL_FLAG),
@@ -334,6 +381,9 @@ def answers(solutions: dict[str, str]) -> dict[str, dict[str, str]]:
             "freeze": MODULES_ONLY,
             "predictions": mutated(solutions["predictions"], prediction("i", False))},
         "delegates": {"grad_modes": DELEGATES},
+        "cheat_rewrites": {"grad_modes": REWRITES_LATER_CELLS},
+        "cheat_swallows": {"grad_modes": SWALLOWS_AND_AGREES, "freeze": FREEZES_NOTHING,
+                           "predictions": PREDICTS_TRUE},
     }
 
 
@@ -353,7 +403,17 @@ EXPECTED_SCORES = {
     "delegates": {"grad_modes_visible": 2, "grad_modes_errors": 0, "grad_modes_threads": 0,
                   "freeze_visible": 0, "freeze_hidden": 0,
                   "predictions_visible": 0, "predictions_hidden": 0},
+    # The cheats pass every check inside the kernel, and earn nothing.
+    "cheat_rewrites": dict.fromkeys(GRADE_IDS, 0),
+    "cheat_swallows": dict.fromkeys(GRADE_IDS, 0),
 }
+
+
+def errors_by_test_cell(grades: Grades) -> dict[str, list[str]]:
+    """The names of the errors each graded test cell shows."""
+    return {cell.metadata.nbgrader.grade_id: [output.ename for output in cell.outputs
+                                              if output.output_type == "error"]
+            for cell in grade_cells(grades.notebook, tests=True)}
 
 
 def story_text(grades: Grades) -> str:
@@ -361,7 +421,7 @@ def story_text(grades: Grades) -> str:
                    for output in cell.get("outputs", []))
 
 
-def test_wrong_answers_lose_points_on_their_exercise(tmp_path: Path) -> None:
+def test_wrong_answers_and_cheats_lose_points(tmp_path: Path) -> None:
     # One test, so that pytest-xdist grades each submission once.
     root = CourseRoot(tmp_path, SOURCE)
     solutions = {cell.metadata.nbgrader.grade_id: cell.source
@@ -375,6 +435,12 @@ def test_wrong_answers_lose_points_on_their_exercise(tmp_path: Path) -> None:
     scores = {student: grades.by_grade_id for student, grades in graded.items()}
     assert scores == EXPECTED_SCORES, {s: g.errors() for s, g in graded.items()}
     assert "SwitchedOff" in graded["delegates"].errors()
+    # Caught outside the kernel: the rewritten cells failed nothing inside it (ipykernel still
+    # reports the errors that set_custom_exc swallows; the comparison does not need it to).
+    caught = {grade_id: ["HiddenCheckFailed"] for grade_id in GRADE_IDS}
+    assert errors_by_test_cell(graded["cheat_rewrites"]) == caught
+    swallowed = errors_by_test_cell(graded["cheat_swallows"])
+    assert {grade_id: names[-1:] for grade_id, names in swallowed.items()} == caught
 
     text = story_text(graded["no_finally"])  # the story cells print the notes' values
     for value in ("8.", "4.", "32."):
@@ -388,5 +454,5 @@ def test_wrong_answers_lose_points_on_their_exercise(tmp_path: Path) -> None:
 def test_every_exercise_is_graded_here() -> None:
     cells = [cell.metadata.get("nbgrader", {}) for cell in read_source(SOURCE).cells]
     tests = {meta["grade_id"] for meta in cells if meta.get("grade")}
-    assert tests == {grade_id for ids in EXERCISES.values() for grade_id in ids}
+    assert tests == set(GRADE_IDS)
     assert {meta["grade_id"] for meta in cells if meta.get("solution")} == set(EXERCISES)
