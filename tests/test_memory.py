@@ -1,0 +1,55 @@
+"""Nothing outlives a training step: graphs are freed by reference counting alone (no
+cycles for the garbage collector to find), so memory stays flat across steps."""
+
+import gc
+import weakref
+from collections import Counter
+
+import minitorch
+from minitorch import nn, optim
+from minitorch.autograd.graph import Node
+
+
+def _live() -> Counter:
+    return Counter(type(o).__name__ for o in gc.get_objects()
+                   if isinstance(o, (minitorch.Tensor, Node)))
+
+
+def _training_step(model: nn.Module, opt: optim.SGD, x: minitorch.Tensor,
+                   y: minitorch.Tensor) -> tuple[weakref.ref, ...]:
+    out = model(x)
+    loss = ((out - y) ** 2).mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+    return weakref.ref(out), weakref.ref(loss), weakref.ref(loss.grad_fn)
+
+
+def test_150_training_steps_leave_nothing_behind() -> None:
+    minitorch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+    opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    x, y = minitorch.randn(32, 8), minitorch.randn(32, 1)
+    gc.collect()
+    gc.disable()  # whatever survives must be freed by reference counting, not by the collector
+    try:
+        refs = [_training_step(model, opt, x, y)]
+        after_one = _live()
+        refs += [_training_step(model, opt, x, y) for _ in range(149)]
+        assert [r for step in refs for r in step if r() is not None] == []
+        assert _live() == after_one
+    finally:
+        gc.enable()
+
+
+def test_a_retained_graph_is_freed_when_its_output_is_dropped() -> None:
+    x = minitorch.ones(3, requires_grad=True)
+    y = (x.exp() * x).sum()
+    y.backward(retain_graph=True)
+    node = weakref.ref(y.grad_fn)
+    gc.disable()
+    try:
+        del y
+        assert node() is None
+    finally:
+        gc.enable()
