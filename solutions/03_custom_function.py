@@ -24,6 +24,8 @@
 import os
 import warnings
 
+from minitorch.course import observe
+
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
     warnings.simplefilter("ignore")
 
@@ -379,6 +381,18 @@ z = LeakyReLU.apply(x, 0.1)
 assert np.allclose(z.detach().numpy(), np.where(xs > 0, xs, 0.1 * xs), atol=1e-6)
 z.backward(minitorch.tensor(gs))
 assert np.allclose(x.grad.numpy(), np.where(xs > 0, gs, 0.1 * gs), atol=1e-6), x.grad
+### BEGIN HIDDEN TESTS
+xo = np.array([-2.5, -0.75, 0.1, 1.25, 3.0])  # float64: other correct formulas agree to 1e-15
+go = minitorch.tensor([0.3, 1.5, -1.0, 2.0, -0.5], dtype=minitorch.float64)
+x = minitorch.tensor(xo, requires_grad=True)
+y = Tanh.apply(x)
+y.backward(go)
+observe(y.grad_fn.name(), y.detach(), x.grad)
+x = minitorch.tensor(xo, requires_grad=True)
+z = LeakyReLU.apply(x, 0.3)
+z.backward(go)
+observe(z.grad_fn.name(), z.detach(), x.grad)
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "functions_hidden", "points": 2}
 class _Ctx:
@@ -408,10 +422,12 @@ step = 1e-6
 slope_fd = (np.tanh(xd + step) - np.tanh(xd - step)) / (2 * step)  # finite differences
 (grad_x,) = _backward_directly(Tanh, (minitorch.tensor(xd),), gd)
 assert np.allclose(grad_x.numpy(), gd * slope_fd, atol=1e-6)
+observe(grad_x)
 
 grad_x, grad_slope = _backward_directly(LeakyReLU, (minitorch.tensor(xd), 0.25), gd)
 assert grad_slope is None
 assert np.allclose(grad_x.numpy(), np.where(xd > 0, gd, 0.25 * gd))
+observe(grad_x, grad_slope)
 
 x = minitorch.tensor(xd, requires_grad=True)
 y = LeakyReLU.apply(Tanh.apply(x), 0.5)  # a chain of the two, through minitorch's apply
@@ -420,6 +436,7 @@ assert y.grad_fn.next_functions[0][0].name() == "TanhBackward"
 y.sum().backward()
 t = np.tanh(xd)
 assert np.allclose(x.grad.numpy(), np.where(t > 0, 1.0, 0.5) * (1 - t ** 2))
+observe(y.detach(), x.grad)
 ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -523,6 +540,16 @@ assert len(edges) == 3, "one edge per tensor argument: the flag False gets none"
 assert edges[0][0].variable is w and edges[1][0].variable is x and edges[2] == (None, 0), edges
 out.sum().backward()
 assert np.allclose(w.grad.numpy(), [3.0, 4.0]) and x.grad is None
+### BEGIN HIDDEN TESTS
+w = minitorch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+x = minitorch.tensor([1.5, 2.5, -0.5])  # no grad
+b = minitorch.tensor([1.0, 1.0, 1.0], requires_grad=True)
+out = my_apply(Mul, w, x, b, True)
+e = my_apply(Exp, out * 0.5)  # its edge leads to the built-in op's node
+e.backward(minitorch.tensor([1.0, 2.0, 3.0]))
+observe(out.grad_fn.name(), out.grad_fn.needs_input_grad, out.grad_fn.next_functions)
+observe(e.grad_fn.next_functions, e.detach(), w.grad, x.grad, b.grad)
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_errors", "points": 1}
 p = minitorch.tensor([1.0, 2.0], requires_grad=True)
@@ -534,6 +561,37 @@ try:
 except RuntimeError as error:
     raised = str(error)
 assert raised == "function BadBackward returned an incorrect number of gradients (expected 2, got 1)", raised
+### BEGIN HIDDEN TESTS
+class _Twice(Function):
+    @staticmethod
+    def forward(ctx, p):
+        return p * 2
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * 2, grad_output * 2  # one too many
+
+
+class _Scaled(Function):
+    @staticmethod
+    def forward(ctx, p, k):
+        ctx.k = k
+        return p * k
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.k, None, None  # trailing Nones are allowed
+
+
+p = minitorch.tensor([1.0, -3.0], requires_grad=True)
+try:
+    my_apply(_Twice, p).sum().backward()
+    raised = None
+except RuntimeError as error:
+    raised = str(error)
+my_apply(_Scaled, p, 4.0).backward(minitorch.tensor([1.0, 0.25]))
+observe(raised, p.grad)
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_hidden", "points": 2}
 class _Probe(Function):
@@ -562,6 +620,7 @@ with minitorch.course.switched_off("function.apply_custom"):  # minitorch's appl
     assert np.allclose(y.detach().numpy(), [6.0, -12.0])
     y.backward(minitorch.tensor([1.0, 0.5]))
     assert np.allclose(x.grad.numpy(), [6.0, 3.0])
+    observe(_Probe.seen, y.grad_fn.name(), y.grad_fn.next_functions, y.detach(), x.grad)
 
     # a chain of your nodes: edges lead to the previous grad_fn; gradients multiply
     x = minitorch.tensor([0.5, 1.5], requires_grad=True)
@@ -573,12 +632,14 @@ with minitorch.course.switched_off("function.apply_custom"):  # minitorch's appl
     e2.sum().backward()
     xd = np.array([0.5, 1.5])
     assert np.allclose(x.grad.numpy(), 2 * np.exp(2 * xd) * np.exp(np.exp(2 * xd)), rtol=1e-5)
+    observe(e1.grad_fn.next_functions, e2.grad_fn.next_functions, e2.detach(), x.grad)
 
     # nothing to record: no grad mode, or no input that requires grad
     with minitorch.no_grad():
         assert my_apply(Exp, x).grad_fn is None
     c = my_apply(Mul, minitorch.tensor([2.0]), minitorch.tensor([3.0]), minitorch.tensor([1.0]))
     assert c.grad_fn is None and not c.requires_grad and np.allclose(c.numpy(), [7.0])
+    observe(c.grad_fn, c.requires_grad, c)
     ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_hidden_errors", "points": 1}
@@ -611,6 +672,25 @@ with minitorch.course.switched_off("function.apply_custom"):
         raised = str(error)
     assert raised == ("function BadBackward returned an incorrect number of gradients "
                       "(expected 2, got 1)"), raised
+    observe(raised)
+
+    class _Between(Function):
+        """p * k + q * 2, with the Python number k between two tensors."""
+
+        @staticmethod
+        def forward(ctx, p, k, q):
+            ctx.k = k
+            return p * k + q * 2
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.k, None, grad_output * 2
+
+    p = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    q = minitorch.tensor([-1.0, 0.5], requires_grad=True)
+    out = my_apply(_Between, p, 3.0, q)
+    out.backward(minitorch.tensor([1.0, -1.0]))
+    observe(out.grad_fn.next_functions, out.detach(), p.grad, q.grad)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -656,6 +736,14 @@ assert x.dtype == minitorch.float64
 assert np.allclose(LinearFunction.apply(x, w, b).detach().numpy(), xs @ ws.T + bs)
 assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, b), raise_exception=False)
 assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, None), raise_exception=False)
+### BEGIN HIDDEN TESTS
+other = np.random.default_rng(30)
+x, w, b = (minitorch.tensor(other.normal(size=shape), requires_grad=True)
+           for shape in ((3, 5), (4, 5), (4,)))
+out = LinearFunction.apply(x, w, b)
+out.backward(minitorch.tensor(other.normal(size=(3, 4))))
+observe(out.detach(), x.grad, w.grad, b.grad)
+### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "linear_hidden", "points": 2}
 class _LinearCtx:
@@ -682,16 +770,19 @@ assert grad_b.shape == (2,) and np.allclose(grad_b.numpy(), gs.sum(axis=0))
 ### BEGIN HIDDEN TESTS
 assert grad_x.shape == (4, 3) and np.allclose(grad_x.numpy(), gs @ ws)
 assert grad_w.shape == (2, 3) and np.allclose(grad_w.numpy(), gs.T @ xs)
+observe(grad_x, grad_w, grad_b)
 
 xs, ws, gs = rng.normal(size=(5, 4)), rng.normal(size=(4, 4)), rng.normal(size=(5, 4))
 grad_x, grad_w, grad_b = _linear_backward((xs, ws, None), gs, needs=(False, True, False))
 assert grad_b is None
 assert np.allclose(grad_w.numpy(), gs.T @ xs)  # a square weight: a missing transpose shows
+observe(grad_w, grad_b)  # not grad_x: computing a gradient nobody needs is allowed
 
 x = minitorch.tensor(rng.normal(size=(1, 4)), requires_grad=True)
 w = minitorch.tensor(rng.normal(size=(3, 4)), requires_grad=True)
 b = minitorch.tensor(rng.normal(size=3), requires_grad=True)
 assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, b), raise_exception=False)
+observe(LinearFunction.apply(x, w, b).detach())
 ### END HIDDEN TESTS
 
 # %% [markdown] id="plug-it-in"
@@ -764,13 +855,16 @@ minitorch.viz.draw(loss, params={"weight": weight, "bias": bias})
 # is installed:
 
 # %%
-try:
-    import torch
-except ImportError:
+if os.environ.get("NBGRADER_EXECUTION"):  # grading: nothing here is graded, skip the import
     torch = None
+else:
+    try:
+        import torch
+    except ImportError:
+        torch = None
 
 if torch is None:
-    print("torch is not installed: skipped")
+    print("torch skipped: not installed, or the notebook is being graded")
 else:
     class TorchExp(torch.autograd.Function):
         forward = staticmethod(Exp.forward)

@@ -12,6 +12,7 @@ import pytest
 from grading import CourseRoot, Grades, edit_cells, passify_tests
 
 import minitorch
+from course.integrity import MISMATCH
 from minitorch import course
 from minitorch.autograd import Function, function
 
@@ -346,6 +347,40 @@ SUBMISSIONS = {
 }
 
 
+# Cheats that solve nothing (course/README.md, "What autograding defends against"): the hidden
+# observations, compared outside the kernel, take every point, whatever the asserts did.
+SKIP_LATER_CELLS = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
+SWALLOW_AND_AGREE = """
+import math
+import numpy as np
+import minitorch
+
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+np.allclose = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+math.isclose = lambda *args, **kwargs: True
+minitorch.Tensor.__eq__ = lambda *args: True
+minitorch.Tensor.equal = lambda *args: True
+minitorch.Tensor.allclose = lambda *args, **kwargs: True
+minitorch.autograd.gradcheck = lambda *args, **kwargs: True
+"""
+# wrong in every test cell: a sign error, no count check and edges for non-tensor arguments,
+# a weight gradient transposed (an unsummed bias gradient alone passes through apply, which
+# sums a broadcast gradient down to the input's shape, as torch does)
+WRONG_EVERYWHERE = {
+    "functions": SUBMISSIONS["wrong_a"]["functions"],
+    "apply": apply_cell(check="pass", is_tensor="True", edge=EDGE),
+    "linear": linear_cell(grad_bias="grad_output", grad_weight="x.T @ grad_output"),
+}
+CHEATS = {
+    "skip_later_cells": {"functions": SKIP_LATER_CELLS},
+    "swallow_and_agree": {
+        **WRONG_EVERYWHERE,
+        "functions": SWALLOW_AND_AGREE + WRONG_EVERYWHERE["functions"],
+    },
+}
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Grades]:
     root = CourseRoot(tmp_path_factory.mktemp("course"), CHAPTER)
@@ -354,7 +389,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Grades]:
     return {
         name: root.grade(name, (passify_tests if name == "wrong_a" else lambda nb: nb)(
             edit_cells(release, cells)))
-        for name, cells in SUBMISSIONS.items()
+        for name, cells in (SUBMISSIONS | CHEATS).items()
     }
 
 
@@ -375,7 +410,18 @@ def test_a_delegating_student_earns_nothing_in_hidden_tests(graded: dict[str, Gr
 
 
 def test_wrong_answers_are_code_that_runs(graded: dict[str, Grades]) -> None:
-    for name, grades in graded.items():
-        assert not any(e in grades.errors() for e in ("SyntaxError", "NameError")), name
+    for name in SUBMISSIONS:
+        errors = graded[name].errors()
+        assert not any(e in errors for e in ("SyntaxError", "NameError")), name
     # wrong_c's count check is right, and its test keeps its point
     assert graded["wrong_c"].by_grade_id["apply_errors"] > 0, graded["wrong_c"].errors()
+
+
+@pytest.mark.parametrize("cheat", sorted(CHEATS))
+def test_a_cheat_earns_nothing(graded: dict[str, Grades], cheat: str) -> None:
+    grades = graded[cheat]
+    assert grades.total == 0, grades.by_grade_id
+    # the grader, outside the kernel, found the solution's observations in no test cell
+    errors = grades.errors().splitlines()
+    cells = [cell for cells in EXERCISES.values() for cell in cells]
+    assert all(f"[{cell}] HiddenCheckFailed: {MISMATCH}" in errors for cell in cells), errors

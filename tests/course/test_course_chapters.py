@@ -59,6 +59,18 @@ def test_starts_with_the_locked_setup_cell(assignment_id: str) -> None:
 
 
 @chapters
+def test_every_test_cell_observes_in_hidden_tests(assignment_id: str) -> None:
+    # The grader compares hidden observations outside the student's kernel (course/README.md,
+    # "What autograding defends against"): a test cell without them could be talked round.
+    blind = []
+    for cell in grade_cells(read_source(CHAPTERS[assignment_id]), tests=True):
+        hidden = cell.source.partition("### BEGIN HIDDEN TESTS")[2]
+        if "observe(" not in hidden.partition("### END HIDDEN TESTS")[0]:
+            blind.append(cell.metadata.nbgrader.grade_id)
+    assert blind == [], f"test cells with no hidden observe(...): {blind}"
+
+
+@chapters
 def test_solution_full_marks_release_zero(assignment_id: str, tmp_path: Path) -> None:
     root = CourseRoot(tmp_path, CHAPTERS[assignment_id])
     assert grade_cells(root.solution(), tests=True), "a chapter needs graded test cells"
