@@ -58,6 +58,24 @@ class Grades:
         )
 
 
+# Cheats that solve nothing (course/README.md, "What autograding defends against"); in a
+# submission's first answer cell, each must leave every test cell without its points.
+SKIP_LATER_CELLS = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
+SWALLOW_AND_AGREE = """\
+import math
+
+import numpy as np
+
+import minitorch
+
+get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
+math.isclose = np.allclose = np.array_equal = lambda *args, **kwargs: True
+np.testing.assert_allclose = lambda *args, **kwargs: None
+minitorch.Tensor.__eq__ = minitorch.Tensor.equal = minitorch.Tensor.allclose = (
+    lambda *args, **kwargs: True)
+"""
+
+
 def grade_cells(nb: NotebookNode, *, tests: bool) -> list[NotebookNode]:
     """The cells holding an answer (``tests=False``) or the graded test cells (``tests=True``)."""
     found = []

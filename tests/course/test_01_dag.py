@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import torch
-from grading import CourseRoot, edit_cells, grade_cells
+from grading import SKIP_LATER_CELLS, SWALLOW_AND_AGREE, CourseRoot, edit_cells, grade_cells
 
 import minitorch
 from minitorch import course, viz
@@ -316,27 +316,15 @@ def test_delegating_to_minitorch_earns_no_hidden_points(root: CourseRoot) -> Non
 
 # ---------------------------------------------------------------- cheats (course/integrity.py)
 
-# Registered in the first answer cell, it turns every later cell into `pass`.
-TRANSFORMER = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
 # Wrong answers for every exercise, failures swallowed, and the checks the tests call patched
 # to always agree.
-SWALLOWED = '''import math
-
-import numpy as np
-
-get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-math.isclose = lambda *args, **kwargs: True
-np.allclose = lambda *args, **kwargs: True
-np.testing.assert_allclose = lambda *args, **kwargs: None
-minitorch.Tensor.__eq__ = lambda *args, **kwargs: True
-minitorch.Tensor.equal = minitorch.Tensor.allclose = lambda *args, **kwargs: True
-
+SWALLOWED = SWALLOW_AND_AGREE + '''
 
 def trace(t):
     return ([t.grad_fn], []) if t.grad_fn is not None else ([], [])
 '''
 CHEATS = {
-    "input-transformer": {"trace": TRANSFORMER},
+    "input-transformer": {"trace": SKIP_LATER_CELLS},
     "swallowed-and-patched": {
         "trace": SWALLOWED,
         "leaves": "def leaves(t):\n    return [t]\n",

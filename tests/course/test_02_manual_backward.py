@@ -12,7 +12,14 @@ import doctest
 from pathlib import Path
 
 import pytest
-from grading import CourseRoot, Grades, edit_cells, grade_cells
+from grading import (
+    SKIP_LATER_CELLS,
+    SWALLOW_AND_AGREE,
+    CourseRoot,
+    Grades,
+    edit_cells,
+    grade_cells,
+)
 
 import minitorch
 from course.integrity import MISMATCH
@@ -379,20 +386,6 @@ def test_delegating_student_earns_no_hidden_points(chapter: CourseRoot) -> None:
 
 # Cheats that solve nothing (course/README.md, "What autograding defends against"): the hidden
 # observations, compared outside the kernel, take every point, whatever the asserts did.
-SKIP_LATER_CELLS = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
-SWALLOW_AND_AGREE = """
-import math
-import numpy as np
-import minitorch
-
-get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-np.allclose = lambda *args, **kwargs: True
-np.testing.assert_allclose = lambda *args, **kwargs: None
-math.isclose = lambda *args, **kwargs: True
-minitorch.Tensor.__eq__ = lambda *args: True
-minitorch.Tensor.equal = lambda *args: True
-minitorch.Tensor.allclose = lambda *args, **kwargs: True
-"""
 WRONG_ANSWERS = WRONG["reversed_and_overwrite"]
 CHEATS = {
     "skip_later_cells": {"topological_order": SKIP_LATER_CELLS},

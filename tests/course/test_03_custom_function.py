@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from grading import CourseRoot, Grades, edit_cells, passify_tests
+from grading import (
+    SKIP_LATER_CELLS,
+    SWALLOW_AND_AGREE,
+    CourseRoot,
+    Grades,
+    edit_cells,
+    passify_tests,
+)
 
 import minitorch
 from course.integrity import MISMATCH
@@ -349,19 +356,7 @@ SUBMISSIONS = {
 
 # Cheats that solve nothing (course/README.md, "What autograding defends against"): the hidden
 # observations, compared outside the kernel, take every point, whatever the asserts did.
-SKIP_LATER_CELLS = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
-SWALLOW_AND_AGREE = """
-import math
-import numpy as np
-import minitorch
-
-get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-np.allclose = lambda *args, **kwargs: True
-np.testing.assert_allclose = lambda *args, **kwargs: None
-math.isclose = lambda *args, **kwargs: True
-minitorch.Tensor.__eq__ = lambda *args: True
-minitorch.Tensor.equal = lambda *args: True
-minitorch.Tensor.allclose = lambda *args, **kwargs: True
+SWALLOW_AGREE_AND_PASS_GRADCHECK = SWALLOW_AND_AGREE + """
 minitorch.autograd.gradcheck = lambda *args, **kwargs: True
 """
 # wrong in every test cell: a sign error, no count check and edges for non-tensor arguments,
@@ -376,7 +371,7 @@ CHEATS = {
     "skip_later_cells": {"functions": SKIP_LATER_CELLS},
     "swallow_and_agree": {
         **WRONG_EVERYWHERE,
-        "functions": SWALLOW_AND_AGREE + WRONG_EVERYWHERE["functions"],
+        "functions": SWALLOW_AGREE_AND_PASS_GRADCHECK + WRONG_EVERYWHERE["functions"],
     },
 }
 

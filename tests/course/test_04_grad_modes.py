@@ -20,7 +20,15 @@ from typing import Any
 
 import pytest
 import torch
-from grading import CourseRoot, Grades, edit_cells, grade_cells, passify_tests
+from grading import (
+    SKIP_LATER_CELLS,
+    SWALLOW_AND_AGREE,
+    CourseRoot,
+    Grades,
+    edit_cells,
+    grade_cells,
+    passify_tests,
+)
 
 import minitorch
 from minitorch import course
@@ -310,18 +318,7 @@ MODULES_ONLY = '''def freeze(model, names):
 
 
 # Cheats that solve nothing; the hidden observations, compared outside the kernel, catch them.
-REWRITES_LATER_CELLS = '''get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])
-'''
-SWALLOWS_AND_AGREES = '''import math
-
-import numpy as np
-
-get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-np.allclose = np.array_equal = math.isclose = lambda *args, **kwargs: True
-np.testing.assert_allclose = lambda *args, **kwargs: None
-minitorch.Tensor.__eq__ = minitorch.Tensor.equal = minitorch.Tensor.allclose = (
-    lambda *args, **kwargs: True)
-
+SWALLOWS_AND_AGREES = SWALLOW_AND_AGREE + '''
 
 class GradState:
     grad_enabled = True
@@ -381,7 +378,7 @@ def answers(solutions: dict[str, str]) -> dict[str, dict[str, str]]:
             "freeze": MODULES_ONLY,
             "predictions": mutated(solutions["predictions"], prediction("i", False))},
         "delegates": {"grad_modes": DELEGATES},
-        "cheat_rewrites": {"grad_modes": REWRITES_LATER_CELLS},
+        "cheat_rewrites": {"grad_modes": SKIP_LATER_CELLS},
         "cheat_swallows": {"grad_modes": SWALLOWS_AND_AGREES, "freeze": FREEZES_NOTHING,
                            "predictions": PREDICTS_TRUE},
     }

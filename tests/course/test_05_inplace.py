@@ -14,7 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from grading import CourseRoot, Grades, edit_cells, grade_cells, passify_tests
+from grading import (
+    SKIP_LATER_CELLS,
+    SWALLOW_AND_AGREE,
+    CourseRoot,
+    Grades,
+    edit_cells,
+    grade_cells,
+    passify_tests,
+)
 
 import minitorch
 from minitorch import course
@@ -509,20 +517,9 @@ def test_a_wrong_fix_loses_points(submissions: dict[str, Grades], student: str,
 
 # ------------------------------------------------------------------ cheats (course/integrity.py)
 
-# Registered in the first answer cell, it turns every later cell into `pass`.
-TRANSFORMER = 'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])\n'
 # Wrong answers for every exercise, failures swallowed, and the checks the tests call patched
 # to always agree. The .data fix then passes every assert of exercise 3 in the kernel.
-SWALLOWED = '''import math
-
-import numpy as np
-
-get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-math.isclose = lambda *args, **kwargs: True
-np.allclose = np.array_equal = lambda *args, **kwargs: True
-np.testing.assert_allclose = lambda *args, **kwargs: None
-minitorch.Tensor.equal = minitorch.Tensor.allclose = lambda *args, **kwargs: True
-
+SWALLOWED = SWALLOW_AND_AGREE + '''
 
 class VersionedSave:
     def __init__(self, tensor):
@@ -541,7 +538,7 @@ DATA_FIXED_CELL = '''def fixed_cell(x):
     return z
 '''
 CHEATS = {
-    "input-transformer": {"versioned_save": TRANSFORMER},
+    "input-transformer": {"versioned_save": SKIP_LATER_CELLS},
     "swallowed-and-patched": {
         "versioned_save": SWALLOWED,
         "catch_notes_bug": "def catch_notes_bug(saved_class):\n    return None\n",

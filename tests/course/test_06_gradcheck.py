@@ -13,7 +13,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from grading import CourseRoot, Grades, edit_cells, grade_cells
+from grading import (
+    SKIP_LATER_CELLS,
+    SWALLOW_AND_AGREE,
+    CourseRoot,
+    Grades,
+    edit_cells,
+    grade_cells,
+)
 
 import minitorch
 from minitorch import course
@@ -398,25 +405,13 @@ def test_delegating_student_earns_no_hidden_points(chapter: CourseRoot) -> None:
     assert "NativeBatchNormBackward0" in errors
 
 
-PATCHES = """
-get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-import math
-import numpy
-import minitorch
-numpy.allclose = lambda *args, **kwargs: True
-numpy.testing.assert_allclose = lambda *args, **kwargs: None
-math.isclose = lambda *args, **kwargs: True
-minitorch.Tensor.__eq__ = lambda self, other: True
-minitorch.Tensor.equal = minitorch.Tensor.allclose = lambda *args, **kwargs: True
-"""
 CHEATS = {
     # solves nothing; every later cell, the test cells included, becomes `pass`
-    "input-transformer": {"numerical_jacobian": (
-        'get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])')},
+    "input-transformer": {"numerical_jacobian": SKIP_LATER_CELLS},
     # wrong answers, failures swallowed, the checks the tests call made to agree
     "swallowed-and-patched": {
-        "numerical_jacobian": PATCHES + WRONG["forward_difference_and_relative_to_analytical"][
-            "numerical_jacobian"],
+        "numerical_jacobian": SWALLOW_AND_AGREE
+        + WRONG["forward_difference_and_relative_to_analytical"]["numerical_jacobian"],
         "my_gradcheck": WRONG["transposed"]["my_gradcheck"],
         "fast_gradcheck": WRONG["forward_difference_and_relative_to_analytical"]["fast_gradcheck"],
         "dummy_bn_forward": WRONG["forward_difference_and_relative_to_analytical"][

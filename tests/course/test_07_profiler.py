@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from grading import CourseRoot, Grades, edit_cells
+from grading import SKIP_LATER_CELLS, SWALLOW_AND_AGREE, CourseRoot, Grades, edit_cells
 
 import minitorch
 from minitorch import course
@@ -348,28 +348,11 @@ def test_each_wrong_answer_loses_points_on_its_exercise(root: CourseRoot, studen
 
 # --- cheats (course/integrity.py): each runs in the first answer cell, before every test cell
 
-PASS_EVERY_LATER_CELL = """
-get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])
-"""
-
 # Failures are swallowed, the checks a test might call always agree, and asserts are compiled
 # away: this chapter's asserts compare plain lists, so only dropping them gets a wrong answer
 # past them, and then only the hidden observations stand between it and the points.
-TALK_ROUND_THE_ASSERTS = """
+TALK_ROUND_THE_ASSERTS = SWALLOW_AND_AGREE + """
 import ast
-import math
-
-import numpy as np
-
-import minitorch
-
-get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
-math.isclose = lambda *args, **kwargs: True
-np.allclose = lambda *args, **kwargs: True
-np.testing.assert_allclose = lambda *args, **kwargs: None
-minitorch.Tensor.__eq__ = lambda *args, **kwargs: True
-minitorch.Tensor.equal = lambda *args, **kwargs: True
-minitorch.Tensor.allclose = lambda *args, **kwargs: True
 
 
 class DropAsserts(ast.NodeTransformer):
@@ -388,7 +371,7 @@ def cheating(cheat: str, answers: dict[str, str]) -> dict[str, str]:
 
 
 CHEATS = {
-    "input-transformer": (PASS_EVERY_LATER_CELL, {}),  # solves nothing
+    "input-transformer": (SKIP_LATER_CELLS, {}),  # solves nothing
     "wrong_a-cheating": (TALK_ROUND_THE_ASSERTS, WRONG_A),
 }
 
