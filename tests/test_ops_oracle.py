@@ -687,3 +687,10 @@ def test_unary_ops_on_nan_and_inf_like_torch(name: str) -> None:
     ya.sum().backward()
     yb.sum().backward()
     np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize(("a", "b"), [(1.0, 0.5), (1, 0), (True, False), (1, 0.5)])
+def test_where_of_two_python_scalars_like_torch(a: Any, b: Any) -> None:
+    got, want = (L.where(L.tensor([1.0, -1.0]) > 0, a, b) for L in (mt, torch))
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    np.testing.assert_array_equal(got.numpy(), want.numpy())

@@ -16,7 +16,7 @@ from typing import Any
 from .._dtype import bool as bool_
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error
-from ..backend import quiet
+from ..backend import array_dtype, quiet
 from ._base import Op, cast_operands, check_same_device, wrap
 
 Number = int | float | bool
@@ -273,7 +273,9 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     tensor([1., 0.])
     """
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        input = Tensor._make(condition._xp.asarray(input))
+        xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
+        dt = result_type(input, other)
+        input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
     return Where.apply(condition, input, other)
 
 

@@ -138,13 +138,6 @@ def test_function_module_doctests() -> None:
     assert doctest.testmod(function).failed == 0
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: minitorch.where with two Python scalars "
-                   "gives float64; torch gives the default dtype float32")
-def test_where_of_two_scalars_is_float32() -> None:
-    x = minitorch.tensor([1.0, -1.0])
-    assert minitorch.where(x > 0, 1.0, 0.5).dtype is minitorch.float32
-
-
 # ------------------------------------------------------------------ grading
 
 EXERCISES = {
