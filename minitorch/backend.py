@@ -173,6 +173,19 @@ def synchronize(dev: device | None = None) -> None:
         cupy.cuda.Device(current_cuda_index() if dev is None else dev.index).synchronize()
 
 
+def cuda_event() -> Any:
+    """A CUDA event recorded now on the current stream (profiler timing; needs CuPy and a
+    GPU). Pair two with :func:`cuda_elapsed_us`."""
+    event = _cupy().cuda.Event()
+    event.record()
+    return event
+
+
+def cuda_elapsed_us(start: Any, end: Any) -> float:
+    """Microseconds of GPU time between two recorded events (after a synchronize)."""
+    return float(_cupy().cuda.get_elapsed_time(start, end)) * 1000
+
+
 def array_dtype(xp: ModuleType, name: str) -> Any:
     """The dtype object of ``xp`` for a minitorch dtype name (``"float32"``, ``"bool"``...)."""
     return getattr(xp, name)

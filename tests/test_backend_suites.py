@@ -32,7 +32,6 @@ SKIPPED = {
     "test_gradcheck": {"test_docstring_examples"},
 }
 # Not yet on CuPy: gradcheck compares host copies made with np.asarray, which CuPy refuses.
-NOT_ON_CUDA = {"test_gradcheck"}
 GPU_REASON = "needs a CUDA GPU with CuPy: minitorch.cuda.is_available() is False here"
 
 
@@ -69,8 +68,6 @@ def _namespace(name: str):  # type: ignore[no-untyped-def]
 ])
 def array_namespace(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     """New tensors hold arrays of the parametrised namespace."""
-    if request.param == "cuda" and request.function.__module__ in NOT_ON_CUDA:
-        pytest.skip(f"{request.function.__module__} does not run on CuPy yet")
     with backend.device_namespace("cpu", _namespace(request.param)) as xp:
         yield xp
 

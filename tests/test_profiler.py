@@ -79,9 +79,12 @@ def run_script(prof, clock, script=SCRIPT):
             prof._pop(token[1])
 
 
-def torch_events(script, thread, stacks=None, record_shapes=True, profile_memory=True):
+def torch_events(script, thread, stacks=None, record_shapes=True, profile_memory=True,
+                 device_factor=0):
     """The same run as torch FunctionEvents, with the memory rule written out here:
-    an event holds max(its outputs' bytes, its children's bytes)."""
+    an event holds max(its outputs' bytes, its children's bytes). With ``device_factor``,
+    each event is torch's legacy CUDA-timed event: one kernel lasting that many times its
+    CPU time (children included), as CUDA events around the call measure it."""
     now, open_, done, children_bytes = 0, [], [], {}
     for token in script:
         if token[0] == "push":
@@ -98,10 +101,14 @@ def torch_events(script, thread, stacks=None, record_shapes=True, profile_memory
                 id=idx, name=name, thread=thread, start_us=start / 1000, end_us=now / 1000,
                 input_shapes=[list(s) for s in shapes or ()] if record_shapes else [],
                 stack=stacks[idx] if stacks else [], cpu_memory_usage=memory,
-                is_user_annotation=cat == "user_annotation"))
+                is_user_annotation=cat == "user_annotation",
+                use_device="cuda" if device_factor else None, is_legacy=bool(device_factor)))
     done.sort(key=lambda evt: evt.id)
-    events = torch_util.EventList(done, profile_memory=profile_memory)
+    events = torch_util.EventList(done, profile_memory=profile_memory,
+                                  use_device="cuda" if device_factor else None)
     events._build_tree()
+    for evt in events if device_factor else ():
+        evt.append_kernel("kernel", 0, device_factor * evt.cpu_time_total)
     return events
 
 
@@ -540,3 +547,49 @@ def test_profiles_forward_and_backward_of_minitorch():
 def test_docstring_examples_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert doctest.testmod(profiler).failed == 0
+
+
+# ---- CUDA time (use_device="cuda"), with a stand-in GPU clock ----------------------------
+
+@pytest.fixture
+def gpu(monkeypatch, clock):
+    """A GPU whose events read twice the CPU clock: each event's GPU time is twice its CPU
+    time, so the CUDA columns are exact numbers."""
+    monkeypatch.setattr(profiler.backend, "cuda_device_count", lambda: 1)
+    monkeypatch.setattr(profiler.backend, "cuda_event", lambda: 2 * clock.now)
+    monkeypatch.setattr(profiler.backend, "cuda_elapsed_us", lambda a, b: (b - a) / 1000)
+    monkeypatch.setattr(profiler.backend, "synchronize", lambda: None)
+
+
+@pytest.mark.parametrize("profile_memory", [False, True])
+def test_cuda_columns_match_torch(clock, gpu, profile_memory):
+    with profile(use_device="cuda", profile_memory=profile_memory) as prof:
+        run_script(prof, clock)
+    expected = torch_events(SCRIPT, 1, record_shapes=False, profile_memory=profile_memory,
+                            device_factor=2)
+    assert prof.table() == expected.table()
+    for sort_by in (None, "self_device_time_total", "device_time_total"):
+        assert (prof.key_averages().table(sort_by=sort_by)
+                == expected.key_averages().table(sort_by=sort_by))
+    header = prof.table().splitlines()[1]
+    columns = ["CPU time avg", "Self CUDA ", "Self CUDA %", "CUDA total", "CUDA time avg"]
+    assert [header.index(c) for c in columns] == sorted(header.index(c) for c in columns)
+    assert prof.table().splitlines()[-1].startswith("Self CUDA time total: ")
+
+
+def test_cuda_times_nest_like_cpu_times(clock, gpu):
+    with profile(use_device="cuda") as prof:
+        run_script(prof, clock)
+    for evt in prof.events():
+        assert evt.device_time_total == 2 * evt.cpu_time_total
+        assert evt.self_device_time_total == pytest.approx(2 * evt.self_cpu_time_total)
+
+
+def test_cuda_profiling_without_a_gpu_warns_as_torch(clock):
+    with pytest.warns(UserWarning, match="CUDA is not available, disabling CUDA profiling"):
+        prof = profile(use_device="cuda")
+    with prof:
+        run_script(prof, clock)
+    assert "CUDA" not in prof.table()
+    with pytest.raises(ValueError, match="use_device"):
+        profile(use_device="tpu")

@@ -24,13 +24,14 @@ import json
 import os
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from operator import attrgetter
 from time import perf_counter_ns
 from typing import Any, Protocol, TypeVar
 
-from .. import course
+from .. import backend, course
 
 __all__ = [
     "EventList",
@@ -50,8 +51,10 @@ _active: profile | None = None
 # An event is recorded as a plain list, the cheapest record to build on the hot path; these
 # indices name its fields. PARENT is the enclosing record on the same thread, or, for a
 # top-level event, the thread's id (each thread's stack starts with its id). START and END
-# are perf_counter_ns readings; END is None while the event is open.
-_NAME, _CAT, _SHAPES, _PARENT, _STACK, _START, _END, _NBYTES = range(8)
+# are perf_counter_ns readings; END is None while the event is open. DEVICE_START/END are
+# CUDA events, recorded only when the profile times the GPU too.
+_NAME, _CAT, _SHAPES, _PARENT, _STACK, _START, _END, _NBYTES, _DEVICE_START, _DEVICE_END = (
+    range(10))
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _STACK_DEPTH = 5
@@ -78,11 +81,13 @@ class _EventStats:
         "count",
         "cpu_memory_usage",
         "cpu_time_total",
+        "device_time_total",
         "input_shapes",
         "is_user_annotation",
         "key",
         "self_cpu_memory_usage",
         "self_cpu_time_total",
+        "self_device_time_total",
         "stack",
     )
 
@@ -90,6 +95,11 @@ class _EventStats:
     def cpu_time(self) -> float:
         """Average total time per call, in microseconds."""
         return self.cpu_time_total / self.count if self.count else 0.0
+
+    @property
+    def device_time(self) -> float:
+        """Average GPU time per call, in microseconds (0 unless the GPU was timed)."""
+        return self.device_time_total / self.count if self.count else 0.0
 
 
 class FunctionEvent(_EventStats):
@@ -121,6 +131,9 @@ class FunctionEvent(_EventStats):
         self.start_us = (record[_START] - t0) / 1000
         self.end_us = (record[_END] - t0) / 1000
         self.cpu_time_total = (record[_END] - record[_START]) / 1000
+        self.device_time_total = (backend.cuda_elapsed_us(record[_DEVICE_START],
+                                                          record[_DEVICE_END])
+                                  if record[_DEVICE_START] is not None else 0.0)
         shapes = record[_SHAPES] if record_shapes else None
         self.input_shapes = [list(shape) for shape in shapes or ()]
         self.stack = record[_STACK] or []
@@ -157,6 +170,7 @@ class FunctionEventAvg(_EventStats):
         self.stack = first.stack
         self.count = 0
         self.cpu_time_total = self.self_cpu_time_total = 0.0
+        self.device_time_total = self.self_device_time_total = 0.0
         self.cpu_memory_usage = self.self_cpu_memory_usage = 0
 
     def add(self, other: _EventStats) -> FunctionEventAvg:
@@ -164,6 +178,8 @@ class FunctionEventAvg(_EventStats):
         self.count += other.count
         self.cpu_time_total += other.cpu_time_total
         self.self_cpu_time_total += other.self_cpu_time_total
+        self.device_time_total += other.device_time_total
+        self.self_device_time_total += other.self_device_time_total
         self.cpu_memory_usage += other.cpu_memory_usage
         self.self_cpu_memory_usage += other.self_cpu_memory_usage
         return self
@@ -262,6 +278,8 @@ class profile:
         record_shapes: keep the input shapes of each op (see ``group_by_input_shape``).
         profile_memory: show the bytes of the ops' outputs (``CPU Mem`` columns).
         with_stack: keep a short Python stack (your code, not minitorch's) per event.
+        use_device: ``"cuda"`` also times each event on the GPU with CUDA events (the
+            ``Self CUDA`` / ``CUDA total`` columns); without a GPU it warns and times the CPU.
 
     Example:
         >>> import minitorch
@@ -272,7 +290,14 @@ class profile:
     """
 
     def __init__(self, enabled: bool = True, *, record_shapes: bool = False,
-                 profile_memory: bool = False, with_stack: bool = False) -> None:
+                 profile_memory: bool = False, with_stack: bool = False,
+                 use_device: str | None = None) -> None:
+        if use_device not in (None, "cuda"):
+            raise ValueError(f"use_device must be None or 'cuda', got {use_device!r}")
+        if use_device == "cuda" and not backend.cuda_device_count():
+            warnings.warn("CUDA is not available, disabling CUDA profiling", stacklevel=2)
+            use_device = None
+        self.use_device = use_device
         self.enabled = enabled
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
@@ -301,6 +326,8 @@ class profile:
         if not self.enabled:
             return
         self._t1 = perf_counter_ns()
+        if self.use_device:
+            backend.synchronize()  # every recorded CUDA event must have happened
         _active = None
         self._local = threading.local()  # a _pop arriving after the end is ignored
 
@@ -315,9 +342,11 @@ class profile:
         except AttributeError:  # the first event of this thread
             stack = self._local.stack = [threading.get_native_id()]
         record = [name, cat, shapes, stack[-1],
-                  _python_stack() if self.with_stack else None, 0, None, 0]
+                  _python_stack() if self.with_stack else None, 0, None, 0, None, None]
         stack.append(record)
         self._records.append(record)
+        if self.use_device:
+            record[_DEVICE_START] = backend.cuda_event()
         record[_START] = perf_counter_ns()
 
     def _pop(self, nbytes: int) -> None:
@@ -334,6 +363,8 @@ class profile:
             stack.append(record)
             return
         record[_NBYTES] = nbytes
+        if self.use_device:
+            record[_DEVICE_END] = backend.cuda_event()
 
     @property
     def function_events(self) -> EventList:
@@ -470,7 +501,8 @@ def build_events(records: list[list], t0: int, record_shapes: bool,
     ``t0`` (perf_counter_ns) becomes time zero.
 
     Example:
-        >>> build_events([["op", "cpu_op", None, 7, None, 1000, 3000, 0]], 0, False, False)[0]
+        >>> build_events([["op", "cpu_op", None, 7, None, 1000, 3000, 0, None, None]], 0, False,
+        ...              False)[0]
         <FunctionEvent id=0 name=op thread=7 cpu_time=2.000us start_us=1.0 end_us=3.0 \
 input_shapes=[] cpu_memory_usage=0>
     """
@@ -497,6 +529,8 @@ input_shapes=[] cpu_memory_usage=0>
         evt.self_cpu_memory_usage = evt.cpu_memory_usage - child_memory
         evt.self_cpu_time_total = evt.cpu_time_total - sum(
             child.cpu_time_total for child in evt.cpu_children)
+        evt.self_device_time_total = evt.device_time_total - sum(
+            child.device_time_total for child in evt.cpu_children)
     return EventList(events, profile_memory)
 
 
@@ -665,6 +699,10 @@ class _Table:
         self.total = sum(evt.self_cpu_time_total for evt in events)
         self.titles = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
                        "CPU time avg"]
+        self.device_total = sum(evt.self_device_time_total for evt in events)
+        self.has_device_time = any(evt.self_device_time_total > 0 for evt in events)
+        if self.has_device_time:  # torch's order and names
+            self.titles += ["Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"]
         if profile_memory:
             self.titles += ["CPU Mem", "Self CPU Mem"]
         self.titles.append("# of Calls")
@@ -697,6 +735,8 @@ class _Table:
         for evt in events:
             lines += self._event_rows(evt)
         lines += [separator, f"Self CPU time total: {self._time(self.total)}"]
+        if self.has_device_time:
+            lines.append(f"Self CUDA time total: {self._time(self.device_total)}")
         return "\n".join(lines) + "\n"
 
     def _row(self, cells: list) -> str:
@@ -715,6 +755,11 @@ class _Table:
                  _format_share(evt.cpu_time_total, self.total),
                  self._time(evt.cpu_time_total),
                  self._time(evt.cpu_time)]
+        if self.has_device_time:
+            cells += [self._time(evt.self_device_time_total),
+                      _format_share(evt.self_device_time_total, self.device_total),
+                      self._time(evt.device_time_total),
+                      self._time(evt.device_time)]
         if self.profile_memory:
             cells += [_format_memory(evt.cpu_memory_usage),
                       _format_memory(evt.self_cpu_memory_usage)]
