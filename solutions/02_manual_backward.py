@@ -7,7 +7,7 @@
 # ---
 
 # %% [markdown]
-# # Chapter 2 — A manual backward
+# # Chapter 2: a manual backward
 #
 # In chapter 1 the forward pass left a graph behind: every result points to its `grad_fn`, and
 # every `grad_fn` points on through `next_functions`, down to the `AccumulateGrad` nodes of the
@@ -374,7 +374,7 @@ grad_grad_x = minitorch.autograd.grad(grad_x[0], x)
 print(grad_grad_x)
 
 # %% [markdown]
-# ## Exercise 1 — a topological order (3 points)
+# ## Exercise 1: a topological order (3 points)
 #
 # Write `topological_order(root)`: every node reachable from the node `root`, each exactly
 # once, in an order where **every node comes before all the nodes it leads to** (so `root`
@@ -494,7 +494,7 @@ with minitorch.course.switched_off("engine.execute", "engine.discover"):
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## Exercise 2 — an engine that counts dependencies (5 points)
+# ## Exercise 2: an engine that counts dependencies (5 points)
 #
 # Write `run_backward(root, grad)`: backpropagate the gradient `grad` of the root node's
 # output through the whole graph, the way the real engine does, and **return the list of the

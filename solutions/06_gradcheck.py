@@ -7,7 +7,7 @@
 # ---
 
 # %% [markdown]
-# # Chapter 6 — Checking gradients: gradcheck
+# # Chapter 6: checking gradients with gradcheck
 #
 # You wrote a `backward` by hand (chapter 3). How do you know it is right? Autograd will
 # happily run a wrong one: nothing in the engine compares your formula with the truth.
@@ -280,7 +280,7 @@ print(inspect.getsource(gradcheck_py.allclose))
 # random projection of each — your challenge exercise.
 
 # %% [markdown]
-# ## Exercise 1 — a numerical Jacobian (3 points)
+# ## Exercise 1: a numerical Jacobian (3 points)
 #
 # Write `numerical_jacobian(f, x, eps=1e-6)`:
 #
@@ -378,7 +378,7 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## Exercise 2 — gradcheck with torch's rule and message (3 points)
+# ## Exercise 2: gradcheck with torch's rule and message (3 points)
 #
 # Write `my_gradcheck(func, inputs, numerical_jacobian, *, eps=1e-6, atol=1e-5, rtol=1e-3)`:
 #
@@ -580,7 +580,7 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## Exercise 3 (challenge) — fast mode: one projection instead of a Jacobian (2 points)
+# ## Exercise 3 (challenge): fast mode, one projection instead of a Jacobian (2 points)
 #
 # A full Jacobian costs two evaluations of `func` per input element and one backward per
 # output element. torch's `fast_mode=True` checks a single number instead. Pick unit vectors
@@ -709,7 +709,7 @@ u, v = rng.random(30), rng.random(30)
 fast_gradcheck(Sigmoid.apply, x, u / np.linalg.norm(u), v / np.linalg.norm(v))
 
 # %% [markdown]
-# ## Exercise 4 — the notes' batch norm, proved right (2 points)
+# ## Exercise 4: the notes' batch norm, proved right (2 points)
 #
 # The notes' last example is a batch-norm forward written by hand: normalise every channel
 # (dim 1) of an `(N, C, H, W)` input by its mean and **biased** variance over the batch and the
