@@ -278,7 +278,8 @@ def self_times(events):
     records = []
     for e in events:
         parent = records[e.parent] if e.parent is not None else 1  # 1: the thread id
-        records.append([e.name, "cpu_op", None, parent, None, e.start * 1000, e.end * 1000, 0])
+        records.append([e.name, "cpu_op", None, parent, None, e.start * 1000, e.end * 1000, 0,
+                        None, None])
     return [evt.self_cpu_time_total for evt in build(records, 0, False, False)]
 ''',
     "key_averages": IMPORTS + '''
@@ -289,7 +290,8 @@ def key_averages(events, selfs):
     stats = reference.EventList(
         SimpleNamespace(key=e.name, is_user_annotation=False, input_shapes=[], stack=[],
                         count=1, cpu_time_total=e.end - e.start, self_cpu_time_total=s,
-                        cpu_memory_usage=0, self_cpu_memory_usage=0)
+                        cpu_memory_usage=0, self_cpu_memory_usage=0, device_time_total=0,
+                        self_device_time_total=0)
         for e, s in zip(events, selfs))
     return [Average(a.key, a.count, a.self_cpu_time_total, a.cpu_time_total)
             for a in averaged(stats)]
@@ -301,7 +303,7 @@ def table(averages, sort_by="self_cpu_time_total", row_limit=None):
     rows = reference.EventList(
         SimpleNamespace(key=a.name, count=a.count, self_cpu_time_total=a.self_total,
                         cpu_time_total=a.total, cpu_time=a.total / a.count, input_shapes="",
-                        stack=[])
+                        stack=[], self_device_time_total=0)
         for a in averages)
     return rows.table(sort_by=sort_by, row_limit=-1 if row_limit is None else row_limit)
 ''',
