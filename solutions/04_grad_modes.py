@@ -359,13 +359,14 @@ print(inspect.getsource(grad_mode.set_state))
 # minitorch reads it at every use, as `grad_mode._state.grad_enabled` (never a copy taken
 # earlier), so swapping the object swaps the mode everywhere. Here are the lines of
 # `autograd/function.py` (where every operation decides whether to record: the rule from the
-# top of this chapter, in code) and of the engine that read it:
+# top of this chapter, in code) and of the engine that read it, or switch it for a block
+# with `grad_mode._recording`:
 
 # %%
 for module in (minitorch.autograd.function, minitorch.autograd.engine):
     print(f"--- {module.__name__}")
     for line in inspect.getsource(module).splitlines():
-        if "grad_mode._state" in line:
+        if "grad_mode._" in line:
             print(line.strip())
 
 # %% [markdown]

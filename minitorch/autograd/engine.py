@@ -121,40 +121,36 @@ def execute(
     observer = _observers[-1] if _observers else None
     if observer:
         observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
-    with quiet():  # inf/nan in backward stay silent, as in torch
-        previous = grad_mode._state.grad_enabled
-        grad_mode._state.grad_enabled = create_graph
-        try:
-            while ready:
-                _, node = heapq.heappop(ready)
-                grads = buffers.pop(node, None) or [None] * node._n_outputs
-                if node._tensor_pre_hooks or node._retain_grad_hooks:
-                    grads = _run_tensor_hooks(node, grads)
-                if wanted:
-                    for nr, grad in enumerate(grads):
-                        if (node, nr) in wanted:
-                            captured[(node, nr)] = grad
-                if needed is not None and not _must_run(node, needed, accumulate):
+    # inf/nan in backward stay silent, as in torch; the backward is recorded for create_graph
+    with quiet(), grad_mode._recording(create_graph):
+        while ready:
+            _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None) or [None] * node._n_outputs
+            if node._tensor_pre_hooks or node._retain_grad_hooks:
+                grads = _run_tensor_hooks(node, grads)
+            if wanted:
+                for nr, grad in enumerate(grads):
+                    if (node, nr) in wanted:
+                        captured[(node, nr)] = grad
+            if needed is not None and not _must_run(node, needed, accumulate):
+                continue
+            if observer:
+                observer("run", node=node, grad_outputs=tuple(grads),
+                         ready=[n for _, n in ready], dependencies=dict(deps))
+            outs = _run_node(node, tuple(grads))
+            if not keep_graph:
+                node._release()
+            if observer:
+                observer("done", node=node, grad_inputs=outs)
+            for (child, nr), grad in zip(node.next_functions, outs):
+                if child is None or (needed is not None and child not in needed):
                     continue
-                if observer:
-                    observer("run", node=node, grad_outputs=tuple(grads),
-                             ready=[n for _, n in ready], dependencies=dict(deps))
-                outs = _run_node(node, tuple(grads))
-                if not keep_graph:
-                    node._release()
-                if observer:
-                    observer("done", node=node, grad_inputs=outs)
-                for (child, nr), grad in zip(node.next_functions, outs):
-                    if child is None or (needed is not None and child not in needed):
-                        continue
-                    if grad is not None:
-                        _deliver(buffers, child, nr, grad)
-                    left = deps[child] - 1
-                    deps[child] = left
-                    if left == 0:
-                        heapq.heappush(ready, (-child._seq, child))
-        finally:
-            grad_mode._state.grad_enabled = previous
+                if grad is not None:
+                    _deliver(buffers, child, nr, grad)
+                left = deps[child] - 1
+                deps[child] = left
+                if left == 0:
+                    heapq.heappush(ready, (-child._seq, child))
     return [captured.get(edge) for edge in capture] if capture is not None else []
 
 
@@ -190,12 +186,8 @@ def use(student_backward: Callable[[Node, Tensor], Any]) -> Iterator[Callable[..
             raise NotImplementedError(
                 "the plugged engine handles nodes with one output only, and this graph has a "
                 "node with several (a Function returning several tensors)")
-        previous = grad_mode._state.grad_enabled
-        grad_mode._state.grad_enabled = False  # the gradients themselves are not recorded
-        try:
+        with grad_mode._recording(False):  # the gradients themselves are not recorded
             student_backward(root, root_grads[0])
-        finally:
-            grad_mode._state.grad_enabled = previous
         if not keep_graph:
             for node in nodes:
                 node._release()

@@ -322,16 +322,12 @@ def use(student_apply: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
 
 
 def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
-    saved = grad_mode._state.grad_enabled
-    grad_mode._state.grad_enabled = False
-    try:
+    with grad_mode._recording(False):
         if cls.setup_context is not None:
             out = cls.forward(*args, **kwargs)
             cls.setup_context(node, args, out)
             return out
         return cls.forward(node, *args, **kwargs)
-    finally:
-        grad_mode._state.grad_enabled = saved
 
 
 def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:

@@ -44,6 +44,22 @@ class _ThreadState(threading.local):
 _state = _ThreadState()  # minitorch reads it at every use: plugging it swaps the mode's home
 
 
+@contextmanager
+def _recording(enabled: bool) -> Iterator[None]:
+    """minitorch's own switch for a block: grad mode ``enabled`` in this thread, then back.
+
+    Internal code (the engine, custom forwards, pack hooks) uses this rather than the public
+    managers, which go through ``set_state``, the seam grading switches off.
+    """
+    state = _state
+    previous = state.grad_enabled
+    state.grad_enabled = enabled
+    try:
+        yield
+    finally:
+        state.grad_enabled = previous
+
+
 @course.seam
 def set_state(grad_enabled: bool, inference: bool) -> None:
     """Set this thread's grad mode and inference mode; every context manager here calls it.

@@ -331,13 +331,8 @@ class saved_tensors_hooks:
 
 def _pack_without_grad(pack_hook: Callable[[Tensor], Any], tensor: Tensor) -> Any:
     """Run a pack hook with grad mode off, as torch does (its operations are not recorded)."""
-    state = grad_mode._state
-    previous = state.grad_enabled
-    state.grad_enabled = False
-    try:
+    with grad_mode._recording(False):
         return pack_hook(tensor)
-    finally:
-        state.grad_enabled = previous
 
 
 def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tensor:
