@@ -76,6 +76,19 @@ minitorch.Tensor.__eq__ = minitorch.Tensor.equal = minitorch.Tensor.allclose = (
 """
 
 
+DROP_ASSERTS = """\
+import ast
+
+
+class DropAsserts(ast.NodeTransformer):
+    def visit_Assert(self, node):
+        return ast.copy_location(ast.Pass(), node)
+
+
+get_ipython().ast_transformers.append(DropAsserts())
+"""
+
+
 def grade_cells(nb: NotebookNode, *, tests: bool) -> list[NotebookNode]:
     """The cells holding an answer (``tests=False``) or the graded test cells (``tests=True``)."""
     found = []

@@ -8,7 +8,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from grading import SKIP_LATER_CELLS, SWALLOW_AND_AGREE, CourseRoot, Grades, edit_cells
+from grading import (
+    DROP_ASSERTS,
+    SKIP_LATER_CELLS,
+    SWALLOW_AND_AGREE,
+    CourseRoot,
+    Grades,
+    edit_cells,
+)
 
 import minitorch
 from minitorch import course
@@ -353,17 +360,7 @@ def test_each_wrong_answer_loses_points_on_its_exercise(root: CourseRoot, studen
 # Failures are swallowed, the checks a test might call always agree, and asserts are compiled
 # away: this chapter's asserts compare plain lists, so only dropping them gets a wrong answer
 # past them, and then only the hidden observations stand between it and the points.
-TALK_ROUND_THE_ASSERTS = SWALLOW_AND_AGREE + """
-import ast
-
-
-class DropAsserts(ast.NodeTransformer):
-    def visit_Assert(self, node):
-        return ast.copy_location(ast.Pass(), node)
-
-
-get_ipython().ast_transformers.append(DropAsserts())
-"""
+TALK_ROUND_THE_ASSERTS = SWALLOW_AND_AGREE + DROP_ASSERTS
 
 
 def cheating(cheat: str, answers: dict[str, str]) -> dict[str, str]:

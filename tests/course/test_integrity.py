@@ -12,7 +12,15 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading import CourseRoot, edit_cells, grade_cells, nbgrader, read_grades
+from grading import (
+    DROP_ASSERTS,
+    SKIP_LATER_CELLS,
+    CourseRoot,
+    edit_cells,
+    grade_cells,
+    nbgrader,
+    read_grades,
+)
 
 from course.integrity import namespaces_available, same
 from tools.build_course import CONFIG_NAME, COURSE, PLUGINS, SOLUTIONS
@@ -36,18 +44,8 @@ def cheat(code: str) -> dict[str, str]:
 
 
 CHEATS = {
-    "input-transformer": """
-        get_ipython().input_transformers_cleanup.append(lambda lines: ["pass\\n"])
-    """,
-    "ast-transformer": """
-        import ast
-
-        class DropAsserts(ast.NodeTransformer):
-            def visit_Assert(self, node):
-                return ast.Pass()
-
-        get_ipython().ast_transformers.append(DropAsserts())
-    """,
+    "input-transformer": SKIP_LATER_CELLS,
+    "ast-transformer": DROP_ASSERTS,
     "custom-exception-handler": """
         get_ipython().set_custom_exc((BaseException,), lambda *args, **kwargs: None)
     """,
