@@ -213,7 +213,8 @@ def _refuse_for_student(roots: Sequence[Edge], create_graph: bool,
 
 
 def _reachable(root: Node) -> list[Node]:
-    """Every node reachable from ``root`` (an explicit stack, no recursion)."""
+    """Every node reachable from ``root`` (an explicit stack, no recursion). Not ``discover``:
+    the plugged engine must run while grading has ``discover`` switched off."""
     seen = {root}
     stack = [root]
     while stack:
