@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._tensor import Tensor, normalize_dims
+from ._tensor import Tensor, expanded_shape, normalize_dims
 from .ops import linalg, nn_ops, pointwise, reduction, shape
 from .ops.pointwise import compare, logical
 
@@ -83,21 +83,7 @@ def squeeze(self: Tensor, dim: Any = None) -> Tensor:
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
-    target = _shape_args(sizes)
-    lead = len(target) - self.dim()
-    if lead < 0:
-        raise RuntimeError(
-            f"expand(torch.FloatTensor{{{list(self.shape)}}}, size={list(target)}): the number "
-            "of sizes provided must be greater or equal to the number of dimensions in the "
-            "tensor".replace("torch.", "minitorch."))
-    full = tuple(self.shape[i - lead] if s == -1 else s for i, s in enumerate(target))
-    for i, s in enumerate(self.shape):
-        if s != 1 and s != full[lead + i]:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({full[lead + i]}) must match the existing "
-                f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
-                f"{list(target)}.  Tensor sizes: {list(self.shape)}")
-    return shape.Expand.apply(self, shape=full)
+    return shape.Expand.apply(self, shape=expanded_shape(tuple(self.shape), _shape_args(sizes)))
 
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

@@ -67,10 +67,18 @@ class Tensor:
     tensor([2., 4.])
     """
 
-    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_base", "_data", "_grad", "_hooks",
-                 "_inference", "_output_nr", "_post_acc_hooks", "_requires_grad",
+    # Every tensor sets these five slots. What only leaves, views or hooked tensors have reads
+    # a class default until it is set (in the instance dict): most tensors are the short-lived
+    # results of ops, and each attribute fewer makes every op cheaper.
+    __slots__ = ("__dict__", "__weakref__", "_data", "_output_nr", "_requires_grad",
                  "_version_counter", "grad_fn")
     __hash__ = object.__hash__
+    _grad: Tensor | None = None
+    _base: tuple | None = None  # (root tensor, its grad_fn when this view was taken)
+    _hooks: dict | None = None
+    _post_acc_hooks: dict | None = None
+    _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
+    _inference = False
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
         from ._creation import as_array
@@ -86,13 +94,9 @@ class Tensor:
         self._requires_grad = False
         self.grad_fn = None
         self._output_nr = 0
-        self._grad = None
         self._version_counter = VersionCounter()
-        self._base = None
-        self._hooks = None
-        self._post_acc_hooks = None
-        self._accumulator = None
-        self._inference = grad_mode._state.inference
+        if grad_mode._state.inference:
+            self._inference = True
 
     @classmethod
     def _make(cls, array: Any) -> Tensor:
@@ -531,17 +535,25 @@ class Tensor:
         return bool(xp.all(close))
 
     # ---- in-place operations ------------------------------------------------------------
-    def _inplace(self, op: Callable[..., Tensor], *others: Any, **kwargs: Any) -> Tensor:
+    def _inplace(self, op: Callable[..., Tensor], *others: Any, ufunc: str | None = None,
+                 **kwargs: Any) -> Tensor:
         """Run ``op(self, *others)`` and write the result into this tensor's memory.
 
         When the op is recorded, this tensor's grad_fn becomes the op's node; the op sees a
-        copy of the old values so what it saved for backward stays valid.
+        copy of the old values so what it saved for backward stays valid. Unrecorded, an op
+        that is one ``ufunc`` of this tensor and ``others[0]`` writes in place, with no
+        temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
         check_inplace_allowed(self)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
         if not records:
-            with grad_mode.no_grad():
+            if ufunc is not None and backend.ufunc_into(
+                    ufunc, self._data, others[0]._data if isinstance(others[0], Tensor)
+                    else others[0]):
+                self._version_counter.value += 1
+                return self
+            with grad_mode._recording(False):
                 out = op(self, *others, **kwargs)
             self._write(out._data)
             return self
@@ -583,25 +595,26 @@ class Tensor:
         """In-place ``self += alpha * other``."""
         from .ops.pointwise import add
 
-        return self._inplace(add, other, alpha=alpha)
+        return self._inplace(add, other, alpha=alpha, ufunc="add" if alpha == 1 else None)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
         """In-place ``self -= alpha * other``."""
         from .ops.pointwise import sub
 
-        return self._inplace(sub, other, alpha=alpha)
+        return self._inplace(sub, other, alpha=alpha,
+                             ufunc="subtract" if alpha == 1 else None)
 
     def mul_(self, other: Any) -> Tensor:
         """In-place ``self *= other``."""
         from .ops.pointwise import mul
 
-        return self._inplace(mul, other)
+        return self._inplace(mul, other, ufunc="multiply")
 
     def div_(self, other: Any) -> Tensor:
         """In-place ``self /= other``."""
         from .ops.pointwise import div
 
-        return self._inplace(div, other)
+        return self._inplace(div, other, ufunc="divide")
 
     def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
         """In-place clamp."""
@@ -762,6 +775,29 @@ def broadcast_error(a: Any, b: Any) -> RuntimeError:
     return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast")
 
 
+def expanded_shape(shape: tuple, target: tuple) -> tuple:
+    """The shape ``expand(*target)`` gives a tensor of ``shape`` (-1 keeps a size), or torch's
+    error if it cannot.
+
+    >>> expanded_shape((3, 1), (2, -1, 4))
+    (2, 3, 4)
+    """
+    lead = len(target) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand(minitorch.FloatTensor{{{list(shape)}}}, size={list(target)}): the number "
+            "of sizes provided must be greater or equal to the number of dimensions in the "
+            "tensor")
+    full = tuple(shape[i - lead] if s == -1 else s for i, s in enumerate(target))
+    for i, s in enumerate(shape):
+        if s != 1 and s != full[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({full[lead + i]}) must match the existing "
+                f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
+                f"{list(target)}.  Tensor sizes: {list(shape)}")
+    return full
+
+
 def expandable_to(shape: tuple, target: tuple) -> bool:
     """True if ``shape`` broadcasts to ``target``."""
     if len(shape) > len(target):
@@ -784,9 +820,15 @@ def sum_to(t: Tensor, shape: tuple) -> Tensor:
 
 
 def meta_of(value: Any) -> Any:
-    """What is needed to make a zero gradient like ``value``: (shape, dtype, array)."""
+    """What is needed to make a zero gradient like ``value``: its array's shape, dtype and
+    type (no module object, so a graph's nodes keep nothing the garbage collector must visit).
+
+    >>> meta_of(minitorch.ones(2))
+    ((2,), dtype('float32'), <class 'numpy.ndarray'>)
+    """
     if isinstance(value, Tensor):
-        return (value._data.shape, value._data.dtype, value._xp)
+        data = value._data
+        return (data.shape, data.dtype, type(data))
     return None
 
 
@@ -794,8 +836,8 @@ def zeros_of_meta(meta: Any) -> Tensor | None:
     """Zeros shaped like a recorded output (for materialized gradients)."""
     if meta is None:
         return None
-    shape, dt, xp = meta
-    return Tensor._make(xp.zeros(shape, dtype=dt))
+    shape, dt, kind = meta
+    return Tensor._make(backend.namespace_of_type(kind).zeros(shape, dtype=dt))
 
 
 def _index_key(key: Any, xp: Any) -> Any:

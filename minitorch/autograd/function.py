@@ -35,6 +35,7 @@ from typing import Any
 
 from .. import _tensor as T
 from .. import course
+from ..backend import FLOAT_ERRORS, IGNORE_ALL
 from . import anomaly_mode, grad_mode, profiler
 from .graph import Node, SavedTensor
 
@@ -73,14 +74,13 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _forward_cls: type[Function]
     _saved_names: tuple[str, ...] = ()
-
-    def __init__(self) -> None:
-        Node.__init__(self)
-        self._saved: tuple[SavedTensor | None, ...] = ()
-        self._to_save: tuple = ()
-        self.needs_input_grad: tuple[bool, ...] = ()
-        self._input_shapes: tuple = ()
-        self._materialize_grads = True
+    # Defaults most calls keep, read from the class until a call sets its own.
+    _saved: tuple[SavedTensor | None, ...] = ()
+    _to_save: tuple = ()
+    _input_shapes: tuple = ()
+    _outputs_meta: tuple = ()
+    _materialize_grads = True
+    needs_input_grad: tuple[bool, ...] = ()
 
     @property
     def saved_tensors(self) -> tuple[T.Tensor | None, ...]:
@@ -105,8 +105,10 @@ class BackwardCFunction(Node, FunctionCtx):
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         cls = self._forward_cls
         if self._materialize_grads and any(g is None for g in grads):
-            metas = self.__dict__.get("_outputs_meta", ())
-            grads = tuple(T.zeros_of_meta(m) if g is None else g for g, m in zip(grads, metas))
+            if cls._trusted and all(g is None for g in grads):  # as torch's built-in nodes
+                return (None,) * len(self.next_functions)
+            grads = tuple(T.zeros_of_meta(m) if g is None else g
+                          for g, m in zip(grads, self._outputs_meta))
         result = cls.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -238,20 +240,26 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     """A built-in op: its forward works on arrays, so it records nothing by itself.
 
     Its ``next_functions`` list every positional operand (a Python scalar gives ``(None, 0)``,
-    as in torch), and what its backward returns is trusted.
+    as in torch), and what its backward returns is trusted. Float errors (inf, nan) are silent.
     """
-    if not grad_mode._state.grad_enabled:  # the backward pass and optimizers: no node at all
-        return cls.forward(_Unrecorded((False,) * len(args)), *args, **kwargs)
-    needs = _needs_input_grad(args)
-    if True not in needs:
-        return cls.forward(_Unrecorded(needs), *args, **kwargs)
-    node = cls._backward_cls()
-    node.needs_input_grad = needs
-    outputs = cls.forward(node, *args, **kwargs)
-    node.next_functions = tuple(
-        a._edge() if isinstance(a, T.Tensor) else (None, 0) for a in args
-    )
-    return _link(node, args, outputs)
+    token = FLOAT_ERRORS.set(IGNORE_ALL)
+    try:
+        if not grad_mode._state.grad_enabled:  # the backward pass and optimizers: no node
+            return cls.forward(_Unrecorded((False,) * len(args)), *args, **kwargs)
+        needs = _needs_input_grad(args)
+        if True not in needs:
+            return cls.forward(_Unrecorded(needs), *args, **kwargs)
+        node = cls._backward_cls()
+        node.needs_input_grad = needs
+        outputs = cls.forward(node, *args, **kwargs)
+        node.next_functions = tuple([a._edge() if isinstance(a, T.Tensor) else _NO_EDGE
+                                     for a in args])
+        return _link(node, args, outputs)
+    finally:
+        FLOAT_ERRORS.reset(token)
+
+
+_NO_EDGE = (None, 0)
 
 
 @course.seam
@@ -334,37 +342,42 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     """Make the node the ``grad_fn`` of the outputs (one tensor or a tuple), then pack what
     it saved."""
     if isinstance(outputs, tuple):
-        return _link_outputs(node, args, outputs)
+        return tuple(_link_outputs(node, args, outputs))
     return _link_outputs(node, args, (outputs,))[0]
 
 
-def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> tuple:
-    dirty = node.__dict__.get("_dirty", ())
-    non_diff = node.__dict__.get("_non_differentiable", ())
+def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
+    state = node.__dict__
+    dirty = state.get("_dirty", ())
+    non_diff = state.get("_non_differentiable", ())
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):
-            if any(out is d for d in dirty):
+            if dirty and _among(out, dirty):
                 if out.grad_fn is None and out._requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
                 out._version_counter.value += 1
-            elif any(out is a for a in args):
+            elif _among(out, args):
                 out = out._alias()  # an input returned unchanged becomes a new tensor
-            if not any(out is d for d in non_diff):
+            if not (non_diff and _among(out, non_diff)):
                 out._set_grad_fn(node, nr)
         linked.append(out)
-    node._outputs_meta = tuple(T.meta_of(o) for o in outs)
-    node._n_outputs = len(outs)
+    if len(outs) > 1 or not node._forward_cls._trusted:  # to make zeros for missing gradients
+        node._outputs_meta = tuple([T.meta_of(o) for o in outs])
+        node._n_outputs = len(outs)
     if anomaly_mode._enabled:
         node._anomaly_trace = _forward_trace()
     if node._to_save:
-        node._saved = tuple(
-            None if t is None else SavedTensor(t, any(t is o for o in linked))
-            for t in node._to_save
-        )
-        node._to_save = ()
-    return tuple(linked)
+        node._saved = tuple([None if t is None else SavedTensor(t, _among(t, linked))
+                             for t in node._to_save])
+        del node._to_save
+    return linked
+
+
+def _among(value: Any, values: Any) -> bool:
+    """``value`` is one of ``values`` (by identity: ``in`` would compare tensors by value)."""
+    return id(value) in map(id, values)
 
 
 def _forward_trace() -> list[str]:

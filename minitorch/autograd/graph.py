@@ -71,28 +71,20 @@ class Node:
     tensor([6.], grad_fn=<MulBackward0>)
     """
 
-    __slots__ = (
-        "__dict__",
-        "__weakref__",
-        "_anomaly_trace",
-        "_hooks",
-        "_n_outputs",
-        "_pre_hooks",
-        "_retain_grad_hooks",
-        "_seq",
-        "_tensor_pre_hooks",
-        "next_functions",
-    )
+    # A node of a big graph must be cheap: two slots are all every node sets. What few nodes
+    # have (hooks, an anomaly trace, several outputs) reads a class default until it is set,
+    # which gives that node an instance dict.
+    __slots__ = ("__dict__", "__weakref__", "_seq", "next_functions")
+    _pre_hooks: dict[int, Any] | None = None
+    _hooks: dict[int, Any] | None = None
+    _tensor_pre_hooks: dict[int, Any] | None = None
+    _retain_grad_hooks: dict[int, Any] | None = None
+    _anomaly_trace: list[str] | None = None
+    _n_outputs = 1
 
     def __init__(self) -> None:
         self.next_functions: tuple[tuple[Node | None, int], ...] = ()
         self._seq = next(_sequence)
-        self._pre_hooks: dict[int, Any] | None = None
-        self._hooks: dict[int, Any] | None = None
-        self._tensor_pre_hooks: dict[int, Any] | None = None
-        self._retain_grad_hooks: dict[int, Any] | None = None
-        self._anomaly_trace: list[str] | None = None
-        self._n_outputs = 1
 
     def name(self) -> str:
         """The node's class name, e.g. ``"MulBackward0"``."""
@@ -178,9 +170,10 @@ class SavedTensor:
                  "_version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
-        from .._tensor import check_can_save
+        if tensor._inference:
+            from .._tensor import check_can_save
 
-        check_can_save(tensor)
+            check_can_save(tensor)  # raises torch's error
         self._version = tensor._version_counter.value
         self._is_output = is_output
         self._output_nr = tensor._output_nr

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor
+from .._tensor import Tensor, expanded_shape
 from ._base import Op, check_same_device, wrap
 from .shape import SqueezeInplace, UnsafeView
 
@@ -139,7 +139,7 @@ class Addmm(Op):
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias.shape, beta, alpha
-        bias.expand(a.shape[0], b.shape[1])  # torch's error for a bias that does not broadcast
+        expanded_shape(tuple(bias.shape), (a.shape[0], b.shape[1]))  # torch's error if it can't
         xp = a._xp
         out = xp.matmul(a._data, b._data)
         if alpha != 1:

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._dtype import bool as bool_
-from .._dtype import get_default_dtype, result_type
+from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error
-from ..backend import array_dtype, quiet
+from ..backend import array_dtype
 from ._base import Op, cast_operands, check_same_device, wrap
 
 Number = int | float | bool
@@ -26,8 +26,7 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     x, y, _dt = cast_operands(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
     try:
-        with quiet():
-            return wrap(getattr(xp, ufunc_name)(x, y))
+        return wrap(getattr(xp, ufunc_name)(x, y))
     except ValueError:
         raise broadcast_error(a, b) from None
 
@@ -126,8 +125,7 @@ class Div(Op):
         ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.b else None)
         ctx.scalar = None if ctx.b else b
         try:
-            with quiet():
-                return wrap(a._xp.divide(x, y))
+            return wrap(a._xp.divide(x, y))
         except ValueError:
             raise broadcast_error(a, b) from None
 
@@ -182,8 +180,7 @@ class PowScalarExponent(Op):
         _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with quiet():
-            return wrap(a._xp.pow(x, p))
+        return wrap(a._xp.pow(x, p))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -280,17 +277,17 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
 
 
 def _meta(value: Any) -> Any:
-    """What backward needs to reduce a gradient to an input: its shape and dtype."""
-    return (value.shape, value.dtype) if isinstance(value, Tensor) else None
+    """What backward needs to reduce a gradient to an input: its array's shape and dtype."""
+    return (value._data.shape, value._data.dtype) if isinstance(value, Tensor) else None
 
 
 def _reduce(g: Tensor, meta: Any) -> Tensor | None:
     if meta is None:
         return None
     shape, dt = meta
-    if g.shape != shape:
+    if g._data.shape != shape:
         g = g.sum_to_size(shape)
-    return g if g.dtype is dt else g.to(dt)
+    return g if g._data.dtype == dt else g.to(from_array_dtype(dt))
 
 
 class _Unary(Op):
@@ -310,8 +307,7 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
     """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        with quiet():
-            out = wrap(compute(a._xp, cls.prepare(a)))
+        out = wrap(compute(a._xp, cls.prepare(a)))
         ctx.save_for_backward(out if saves == "result" else a)
         return out
 

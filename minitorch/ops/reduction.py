@@ -12,7 +12,6 @@ from collections import namedtuple
 from typing import Any
 
 from .._tensor import Tensor, normalize_dims
-from ..backend import quiet
 from ._base import Op, wrap
 
 Dims = int | tuple[int, ...] | list[int] | None
@@ -66,8 +65,7 @@ class Mean(Op):
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a.shape, dims, keepdim)
         ctx.count = _count(a.shape, dims)
-        with quiet():
-            return wrap(a._xp.mean(a._data, axis=dims, keepdims=keepdim))
+        return wrap(a._xp.mean(a._data, axis=dims, keepdims=keepdim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -97,8 +95,7 @@ class Var(Op):
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a.shape, dims, keepdim)
         ctx.correction = correction
-        with quiet():
-            return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
+        return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
