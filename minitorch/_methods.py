@@ -121,6 +121,15 @@ def _binary(op: Any, reflected: bool = False) -> Any:
     return method
 
 
+def _tensor_first(op: Any) -> Any:
+    """An operator whose tensor goes first: straight to the op (no swapping, no alpha)."""
+
+    def method(self: Tensor, other: Any) -> Tensor:
+        return op.apply(self, other)
+
+    return method
+
+
 def _cmp(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Any:
         if not isinstance(other, (Tensor, int, float)):
@@ -157,10 +166,10 @@ def _unary(op: Any) -> Any:
 
 
 _METHODS = {
-    "__add__": _binary(pointwise.add), "__radd__": _binary(pointwise.add),
-    "__sub__": _binary(pointwise.sub), "__rsub__": _binary(pointwise.sub, reflected=True),
-    "__mul__": _binary(pointwise.mul), "__rmul__": _binary(pointwise.mul),
-    "__truediv__": _binary(pointwise.div),
+    "__add__": _tensor_first(pointwise.Add), "__radd__": _tensor_first(pointwise.Add),
+    "__sub__": _tensor_first(pointwise.Sub), "__rsub__": _binary(pointwise.sub, reflected=True),
+    "__mul__": _tensor_first(pointwise.Mul), "__rmul__": _tensor_first(pointwise.Mul),
+    "__truediv__": _tensor_first(pointwise.Div),
     "__rtruediv__": _binary(pointwise.div, reflected=True),
     "__pow__": _binary(pointwise.pow), "__rpow__": _binary(pointwise.pow, reflected=True),
     "__matmul__": _binary(linalg.matmul), "__rmatmul__": _binary(linalg.matmul, reflected=True),

@@ -209,8 +209,8 @@ stepper
 # ### minitorch's engine, opened
 #
 # The counting walk is `engine.discover`. No recursion: an explicit stack of
-# `(node, index of the next child to visit)`, so a chain of 100 000 nodes is fine. It returns
-# the counts and the nodes in post-order (every node after all the nodes it leads to).
+# `(node, iterator over the edges still to walk)`, so a chain of 100 000 nodes is fine. It
+# returns the counts and the nodes in post-order (every node after all the nodes it leads to).
 
 # %%
 print(inspect.getsource(engine.discover))

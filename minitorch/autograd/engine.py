@@ -59,19 +59,18 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     deps: dict[Node, int] = {}
     order: list[Node] = []
     seen = set(roots)
-    stack: list[tuple[Node, int]] = [(r, 0) for r in roots]
+    stack = [(r, iter(r.next_functions)) for r in roots]
     while stack:
-        node, i = stack.pop()
-        nexts = node.next_functions
-        if i < len(nexts):
-            stack.append((node, i + 1))
-            child = nexts[i][0]
+        node, edges = stack[-1]
+        for child, _ in edges:  # resumes where the last visit of this node stopped
             if child is not None:
                 deps[child] = deps.get(child, 0) + 1
                 if child not in seen:
                     seen.add(child)
-                    stack.append((child, 0))
-        else:
+                    stack.append((child, iter(child.next_functions)))
+                    break
+        else:  # every edge walked: the node comes after all the nodes it leads to
+            stack.pop()
             order.append(node)
     return deps, order
 
@@ -272,22 +271,30 @@ def _run_node(node: Node, grads: tuple) -> tuple:
             if result is not None:
                 grads = tuple(result)
     prof = profiler._active
-    if prof is not None:
-        name = node.name()
-        prof._push(f"autograd::engine::evaluate_function: {name}", "cpu_op", None)
-        prof._push(name, "cpu_op", None)
-    try:
-        outs = _apply(node, grads)
-    finally:
-        if prof is not None:
-            prof._pop(0)
-            prof._pop(0)
+    if prof is None and not anomaly_mode._enabled:  # the common case, kept short
+        outs = node._apply(grads)
+    else:
+        outs = _run_watched(node, grads, prof)
     if node._hooks:
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)
             if result is not None:
                 outs = tuple(result)
     return outs
+
+
+def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
+    """A node under the profiler (two events, as torch records) or anomaly mode."""
+    if prof is not None:
+        name = node.name()
+        prof._push(f"autograd::engine::evaluate_function: {name}", "cpu_op", None)
+        prof._push(name, "cpu_op", None)
+    try:
+        return _apply(node, grads)
+    finally:
+        if prof is not None:
+            prof._pop(0)
+            prof._pop(0)
 
 
 def _apply(node: Node, grads: tuple) -> tuple:

@@ -87,7 +87,7 @@ class BackwardCFunction(Node, FunctionCtx):
         """The tensors given to ``save_for_backward``, version-checked."""
         if self._saved == () and self._to_save:  # read inside forward, before packing
             return tuple(self._to_save)
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_saved_"):
@@ -104,7 +104,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         cls = self._forward_cls
-        if self._materialize_grads and any(g is None for g in grads):
+        if self._materialize_grads and _among(None, grads):
             if cls._trusted and all(g is None for g in grads):  # as torch's built-in nodes
                 return (None,) * len(self.next_functions)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
@@ -161,11 +161,15 @@ class _FunctionMeta(type):
     def __init__(cls, name: str, bases: tuple, attrs: dict) -> None:
         super().__init__(name, bases, attrs)
         node_name = attrs.get("node_name", f"{name}Backward")
-        cls._backward_cls = type(
-            node_name, (BackwardCFunction,),
-            {"_forward_cls": cls, "_saved_names": attrs.get("saved_names", ()),
-             "__module__": cls.__module__},
-        )
+        namespace = {"_forward_cls": cls, "_saved_names": attrs.get("saved_names", ()),
+                     "__module__": cls.__module__}
+        if cls._trusted:  # a built-in op saves tensors or None: nothing to check
+            namespace["save_for_backward"] = _save_unchecked
+        cls._backward_cls = type(node_name, (BackwardCFunction,), namespace)
+
+
+def _save_unchecked(ctx: BackwardCFunction, *tensors: T.Tensor | None) -> None:
+    ctx._to_save = tensors
 
 
 class Function(metaclass=_FunctionMeta):
@@ -234,6 +238,9 @@ class _Unrecorded(FunctionCtx):
 
     def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
         self.needs_input_grad = needs_input_grad
+
+    def save_for_backward(self, *tensors: T.Tensor | None) -> None:
+        """Nothing to keep: no backward will run."""
 
 
 def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:

@@ -69,8 +69,9 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
             a, b = _on_one_device(a, b)
         elif a._data.dtype == b._data.dtype:  # the common case: nothing to promote
             return a._data, b._data, a.dtype
-    elif type(b) is float and isinstance(a, Tensor) and a.dtype.is_floating_point:
-        return a._data, b, a.dtype  # a Python float never widens a floating tensor
+    elif (type(b) is float or type(b) is int) and isinstance(a, Tensor) and \
+            a.dtype.is_floating_point:
+        return a._data, float(b), a.dtype  # a Python number never widens a floating tensor
     dt = result_type(a, b)
     return _as(a, dt), _as(b, dt), dt
 

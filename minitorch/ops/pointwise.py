@@ -70,7 +70,7 @@ class Sub(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return _reduce(g, ctx.a), _reduce(-g, ctx.b)
+        return _reduce(g, ctx.a), _reduce(-g, ctx.b) if ctx.needs_input_grad[1] else None
 
 
 class Rsub(Op):
@@ -287,7 +287,10 @@ def _reduce(g: Tensor, meta: Any) -> Tensor | None:
     shape, dt = meta
     if g._data.shape != shape:
         g = g.sum_to_size(shape)
-    return g if g._data.dtype == dt else g.to(from_array_dtype(dt))
+    if g._data.dtype is dt:
+        return g
+    dt = from_array_dtype(dt)  # compared as minitorch dtypes: a numpy dtype may meet CuPy's
+    return g if g.dtype is dt else g.to(dt)
 
 
 class _Unary(Op):
