@@ -28,18 +28,14 @@ class dtype:
     True
     """
 
-    __slots__ = ("_category", "itemsize", "name", "np")
+    __slots__ = ("_category", "is_floating_point", "itemsize", "name", "np")
 
     def __init__(self, name: str, np_dtype: type, category: int) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
         self.itemsize = self.np.itemsize
         self._category = category
-
-    @property
-    def is_floating_point(self) -> bool:
-        """True for float32 and float64."""
-        return self._category == _FLOAT
+        self.is_floating_point = category == _FLOAT  # an attribute: ops ask it all the time
 
     def __repr__(self) -> str:
         return f"minitorch.{self.name}"

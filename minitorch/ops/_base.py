@@ -38,10 +38,10 @@ def check_same_device(*values: Any) -> None:
 
     >>> check_same_device(minitorch.ones(1), 2.0, minitorch.zeros(1))
     """
-    tensors = [v for v in values if isinstance(v, Tensor)]
-    kind = type(tensors[0]._data)
-    if all(type(t._data) is kind for t in tensors):  # the fast path: one array library
+    kinds = {type(v._data) for v in values if isinstance(v, Tensor)}
+    if len(kinds) == 1:  # the fast path: one array library
         return
+    tensors = [v for v in values if isinstance(v, Tensor)]
     devices = [t.device for t in tensors]
     common = next((d for d in devices if d.type != "cpu"), devices[0])  # torch's order
     for d in devices:
@@ -69,9 +69,10 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
             a, b = _on_one_device(a, b)
         elif a._data.dtype == b._data.dtype:  # the common case: nothing to promote
             return a._data, b._data, a.dtype
-    elif (type(b) is float or type(b) is int) and isinstance(a, Tensor) and \
-            a.dtype.is_floating_point:
-        return a._data, float(b), a.dtype  # a Python number never widens a floating tensor
+    elif (type(b) is float or type(b) is int) and isinstance(a, Tensor):
+        dt = a.dtype
+        if dt.is_floating_point:
+            return a._data, float(b), dt  # a Python number never widens a floating tensor
     dt = result_type(a, b)
     return _as(a, dt), _as(b, dt), dt
 
