@@ -208,9 +208,10 @@ stepper
 # %% [markdown]
 # ### minitorch's engine, opened
 #
-# The counting walk is `engine.discover`. No recursion: an explicit stack of
-# `(node, iterator over the edges still to walk)`, so a chain of 100 000 nodes is fine. It
-# returns the counts and the nodes in post-order (every node after all the nodes it leads to).
+# The counting walk is `engine.discover`. No recursion: the path from the root is a list, with
+# a second list counting the edges walked at each of its nodes, so a chain of 100 000 nodes is
+# fine. It returns the counts and the nodes in post-order (every node after all the nodes it
+# leads to).
 
 # %%
 print(inspect.getsource(engine.discover))

@@ -59,19 +59,25 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     deps: dict[Node, int] = {}
     order: list[Node] = []
     seen = set(roots)
-    stack = [(r, iter(r.next_functions)) for r in roots]
-    while stack:
-        node, edges = stack[-1]
-        for child, _ in edges:  # resumes where the last visit of this node stopped
-            if child is not None:
-                deps[child] = deps.get(child, 0) + 1
-                if child not in seen:
-                    seen.add(child)
-                    stack.append((child, iter(child.next_functions)))
-                    break
-        else:  # every edge walked: the node comes after all the nodes it leads to
-            stack.pop()
+    # The path from a root, and how many edges of each of its nodes are walked: two flat
+    # lists, not a tuple per level, so a 100 000-deep chain leaves the garbage collector alone.
+    path, walked = list(roots), [0] * len(roots)
+    while path:
+        node, i = path[-1], walked[-1]
+        edges = node.next_functions
+        if i == len(edges):  # every edge walked: the node comes after all it leads to
+            path.pop()
+            walked.pop()
             order.append(node)
+            continue
+        walked[-1] = i + 1
+        child = edges[i][0]
+        if child is not None:
+            deps[child] = deps.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                path.append(child)
+                walked.append(0)
     return deps, order
 
 
