@@ -350,7 +350,15 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     it saved."""
     if isinstance(outputs, tuple):
         return tuple(_link_outputs(node, args, outputs))
-    return _link_outputs(node, args, (outputs,))[0]
+    state = node.__dict__
+    if not isinstance(outputs, T.Tensor) or "_dirty" in state or "_non_differentiable" in state:
+        return _link_outputs(node, args, (outputs,))[0]
+    # The common case, kept short: one new tensor out of an op
+    if _among(outputs, args):
+        outputs = outputs._alias()  # an input returned unchanged becomes a new tensor
+    outputs._set_grad_fn(node, 0)
+    _finish(node, (outputs,))
+    return outputs
 
 
 def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
@@ -360,26 +368,32 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):
-            if dirty and _among(out, dirty):
+            if _among(out, dirty):
                 if out.grad_fn is None and out._requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
                 out._version_counter.value += 1
             elif _among(out, args):
-                out = out._alias()  # an input returned unchanged becomes a new tensor
-            if not (non_diff and _among(out, non_diff)):
+                out = out._alias()
+            if not _among(out, non_diff):
                 out._set_grad_fn(node, nr)
         linked.append(out)
-    if len(outs) > 1 or not node._forward_cls._trusted:  # to make zeros for missing gradients
-        node._outputs_meta = tuple([T.meta_of(o) for o in outs])
-        node._n_outputs = len(outs)
+    _finish(node, linked)
+    return linked
+
+
+def _finish(node: BackwardCFunction, linked: Any) -> None:
+    """Note what makes zeros for gradients that never come (several outputs, or a custom
+    Function), record the forward's stack (anomaly mode), and pack the tensors forward saved."""
+    if len(linked) > 1 or not node._forward_cls._trusted:
+        node._outputs_meta = tuple([T.meta_of(o) for o in linked])
+        node._n_outputs = len(linked)
     if anomaly_mode._enabled:
         node._anomaly_trace = _forward_trace()
     if node._to_save:
         node._saved = tuple([None if t is None else SavedTensor(t, _among(t, linked))
                              for t in node._to_save])
         del node._to_save
-    return linked
 
 
 def _among(value: Any, values: Any) -> bool:
