@@ -325,6 +325,9 @@ def ufunc_into(name: str, target: Any, operand: Any) -> bool:
 class _PublicErrstate:
     """np.errstate behind the interface of numpy's error-state context variable."""
 
+    def get(self) -> Any:
+        return self  # never IGNORE_ALL: every op enters its own np.errstate
+
     def set(self, _state: Any) -> Any:
         token = np.errstate(all="ignore")
         token.__enter__()
@@ -336,9 +339,10 @@ class _PublicErrstate:
 
 # Invalid or overflowing float math gives inf/nan silently, as in torch: numpy would warn, and
 # a warning on stderr zeroes a graded notebook cell. Every op runs between
-# ``token = FLOAT_ERRORS.set(IGNORE_ALL)`` and ``FLOAT_ERRORS.reset(token)``. numpy 2 keeps
-# its error state in a context variable, and setting it directly costs ~0.13 us where
-# np.errstate costs ~0.7 us; a numpy that moved it gets np.errstate.
+# ``token = FLOAT_ERRORS.set(IGNORE_ALL)`` and ``FLOAT_ERRORS.reset(token)`` (or finds
+# ``FLOAT_ERRORS.get() is IGNORE_ALL`` already, as inside backward). numpy 2 keeps its error
+# state in a context variable, and setting it directly costs ~0.13 us where np.errstate costs
+# ~0.7 us; a numpy that moved it gets np.errstate.
 try:
     from numpy._core._ufunc_config import _extobj_contextvar as FLOAT_ERRORS
     from numpy._core.umath import _make_extobj
@@ -348,14 +352,19 @@ except (ImportError, AttributeError):
     FLOAT_ERRORS, IGNORE_ALL = _PublicErrstate(), None
 
 
-def quiet() -> Any:
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
     """A context in which invalid or overflowing float math gives inf/nan silently.
 
     >>> with quiet():
     ...     float(np.mean(np.array([np.inf, -np.inf])))
     nan
     """
-    return np.errstate(all="ignore")
+    token = FLOAT_ERRORS.set(IGNORE_ALL)
+    try:
+        yield
+    finally:
+        FLOAT_ERRORS.reset(token)
 
 
 def random(xp: ModuleType, kind: str, shape: tuple, dtype_name: str) -> Any:

@@ -249,7 +249,7 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     Its ``next_functions`` list every positional operand (a Python scalar gives ``(None, 0)``,
     as in torch), and what its backward returns is trusted. Float errors (inf, nan) are silent.
     """
-    token = FLOAT_ERRORS.set(IGNORE_ALL)
+    token = None if FLOAT_ERRORS.get() is IGNORE_ALL else FLOAT_ERRORS.set(IGNORE_ALL)
     try:
         if not grad_mode._state.grad_enabled:  # the backward pass and optimizers: no node
             return cls.forward(_Unrecorded((False,) * len(args)), *args, **kwargs)
@@ -263,7 +263,8 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
                                      for a in args])
         return _link(node, args, outputs)
     finally:
-        FLOAT_ERRORS.reset(token)
+        if token is not None:
+            FLOAT_ERRORS.reset(token)
 
 
 _NO_EDGE = (None, 0)

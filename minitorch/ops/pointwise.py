@@ -50,7 +50,8 @@ class Add(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
-        ctx.a, ctx.b = _meta(a), _meta(b)
+        if True in ctx.needs_input_grad:  # what backward needs (an unrecorded call keeps none)
+            ctx.a, ctx.b = _meta(a), _meta(b)
         return _binary("add", a, b)
 
     @staticmethod
@@ -65,7 +66,8 @@ class Sub(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
         _no_bool(a, b)
-        ctx.a, ctx.b = _meta(a), _meta(b)
+        if True in ctx.needs_input_grad:
+            ctx.a, ctx.b = _meta(a), _meta(b)
         return _binary("subtract", a, b)
 
     @staticmethod
@@ -97,9 +99,10 @@ class Mul(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
         need_a, need_b = ctx.needs_input_grad
-        ctx.a, ctx.b = _meta(a), _meta(b)
-        ctx.save_for_backward(a if need_b else None, b if need_a and ctx.b else None)
-        ctx.scalar = None if ctx.b else b
+        if need_a or need_b:
+            ctx.a, ctx.b = _meta(a), _meta(b)
+            ctx.save_for_backward(a if need_b else None, b if need_a and ctx.b else None)
+            ctx.scalar = None if ctx.b else b
         return _binary("multiply", a, b)
 
     @staticmethod
@@ -121,9 +124,10 @@ class Div(Op):
         x, y, dt = cast_operands(a, b)
         if not dt.is_floating_point:
             x, y = _to_default_float(x, a), _to_default_float(y, b)
-        ctx.a, ctx.b = _meta(a), _meta(b)
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.b else None)
-        ctx.scalar = None if ctx.b else b
+        if True in ctx.needs_input_grad:
+            ctx.a, ctx.b = _meta(a), _meta(b)
+            ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.b else None)
+            ctx.scalar = None if ctx.b else b
         try:
             return wrap(a._xp.divide(x, y))
         except ValueError:
