@@ -149,3 +149,28 @@ def test_docstring_examples(obj) -> None:
         runner.run(test)
     assert runner.summarize(verbose=False).attempted > 0
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("errors", [backend.FLOAT_ERRORS, backend._PublicErrstate()],
+                         ids=["numpy's context variable", "np.errstate fallback"])
+def test_float_errors_are_silent_inside_and_warn_again_after(errors) -> None:
+    import warnings
+
+    token = errors.set(backend.IGNORE_ALL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isinf(np.log(np.array(0.0)))
+    errors.reset(token)
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        np.log(np.array(0.0))
+
+
+def test_ops_stay_silent_on_inf_and_nan_even_when_warnings_are_errors() -> None:
+    import warnings
+
+    x = minitorch.tensor([0.0, -1.0, 1e38], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = (x.log() * x * 1e10 / 0.0).sum()  # -inf, nan, inf and overflow, forward
+        y.backward()                            # and backward
+    assert np.isnan(y.item())

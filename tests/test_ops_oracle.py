@@ -694,3 +694,17 @@ def test_where_of_two_python_scalars_like_torch(a: Any, b: Any) -> None:
     got, want = (L.where(L.tensor([1.0, -1.0]) > 0, a, b) for L in (mt, torch))
     assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
     np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_relu_gradient_is_threshold_backward_like_torch() -> None:
+    # relu's backward is one op, threshold_backward; differentiated again it is itself
+    names, grads = [], []
+    for L in (mt, torch):
+        x = L.tensor([-1.0, 0.0, 2.0, float("nan")], dtype=L.float64, requires_grad=True)
+        g, = L.autograd.grad((x.relu() ** 2).sum(), x, create_graph=True)
+        gg, = L.autograd.grad(g.sum(), x, create_graph=True)
+        names.append([g.grad_fn.name(), *(n.name() for n, _ in g.grad_fn.next_functions)])
+        grads.append((g.detach().numpy(), gg.detach().numpy()))
+    assert names[0] == names[1] == ["ThresholdBackwardBackward0", "MulBackward0", "ReluBackward0"]
+    for got, want in zip(*grads):
+        np.testing.assert_array_equal(got, want)

@@ -344,7 +344,27 @@ Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "
              floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
 Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),
-              lambda g, r: g * ~(r <= 0), "result", floating=False)  # NaN passes g, as torch
+              lambda g, r: ThresholdBackward.apply(g, r), "result", floating=False)
+
+
+class ThresholdBackward(Op):
+    """relu's backward as one op, as in torch: ``g`` where the result is above 0, else 0 (a NaN
+    result passes ``g``). Differentiated again it is itself, with the same result."""
+
+    node_name = "ThresholdBackwardBackward0"
+    saved_names = ("self",)
+    _profile_name = "aten::threshold_backward"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, result: Tensor) -> Tensor:
+        ctx.save_for_backward(result)
+        xp = g._xp
+        return wrap(xp.where(result._data <= 0, xp.zeros((), dtype=g._data.dtype), g._data))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        (result,) = ctx.saved_tensors
+        return ThresholdBackward.apply(gg, result) if ctx.needs_input_grad[0] else None, None
 Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
               lambda xp, a: xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
               lambda g, x: g * 0, "self",
