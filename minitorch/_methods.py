@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from ._tensor import Tensor, expanded_shape, normalize_dims
-from .ops import linalg, nn_ops, pointwise, reduction, shape
+from .autograd import grad_mode
+from .ops import indexing, inplace, linalg, nn_ops, pointwise, reduction, shape
 from .ops.pointwise import compare, logical
 
 
@@ -114,6 +115,58 @@ def std(self: Tensor, dim: Any = None, unbiased: bool = True, keepdim: bool = Fa
     return reduction.var(self, dim, unbiased, keepdim).sqrt()
 
 
+# ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
+def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """In-place ``self += alpha * other``."""
+    return self._inplace(pointwise.add, other, alpha=alpha, ufunc="add" if alpha == 1 else None)
+
+
+def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """In-place ``self -= alpha * other``."""
+    return self._inplace(pointwise.sub, other, alpha=alpha,
+                         ufunc="subtract" if alpha == 1 else None)
+
+
+def mul_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``self *= other``."""
+    return self._inplace(pointwise.mul, other, ufunc="multiply")
+
+
+def div_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``self /= other``."""
+    return self._inplace(pointwise.div, other, ufunc="divide")
+
+
+def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    """In-place clamp."""
+    return self._inplace(pointwise.clamp, min, max)
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Fill with zeros, in place."""
+    return self._inplace(inplace.Zero.apply, value=0)
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
+    if isinstance(value, Tensor):
+        return self._inplace(inplace.Copy.apply, value)
+    return self._inplace(inplace.Fill.apply, value=value)
+
+
+def copy_(self: Tensor, src: Tensor) -> Tensor:
+    """Copy ``src`` (broadcast) into this tensor, in place."""
+    return self._inplace(inplace.Copy.apply, src)
+
+
+def _setitem(self: Tensor, key: Any, value: Any) -> None:
+    if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
+        raise RuntimeError(  # torch writes through a view of the leaf
+            "a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation.")
+    self._inplace(inplace.CopySlices.apply, value, key=indexing.array_key(key, self._xp))
+
+
 def _binary(op: Any, reflected: bool = False) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         return op(other, self) if reflected else op(self, other)
@@ -180,6 +233,10 @@ _METHODS = {
     "__eq__": _cmp("eq"), "__ne__": _cmp("ne"),
     "__and__": _logic("and"), "__or__": _logic("or"), "__xor__": _logic("xor"),
     "__invert__": _invert,
+    "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "zero_": zero_,
+    "fill_": fill_, "copy_": copy_,
+    "__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__itruediv__": div_,
+    "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": pointwise.clamp,
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,

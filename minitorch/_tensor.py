@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import _dtype as D
-from . import backend
+from . import autograd, backend
 from ._tensor_str import tensor_repr
 from .autograd import grad_mode
+from .autograd.graph import AccumulateGrad, add_hook
 from .backend import HOST_SCALARS, namespace, to_numpy
 
 __all__ = ["Size", "Tensor"]
@@ -278,8 +279,6 @@ class Tensor:
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
         replaces the gradient. Returns a handle with ``.remove()``."""
-        from .autograd.graph import add_hook
-
         if not self.requires_grad:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")
@@ -291,8 +290,6 @@ class Tensor:
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
         """Call ``hook(tensor)`` on a leaf after its ``.grad`` has been updated."""
-        from .autograd.graph import add_hook
-
         if self.grad_fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors")
@@ -306,9 +303,7 @@ class Tensor:
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
         """Accumulate the gradient of this tensor into the leaves' ``.grad``."""
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self) -> Tensor:
         """A tensor with the same values (and version counter) outside the graph."""
@@ -335,8 +330,6 @@ class Tensor:
         return None, 0
 
     def _grad_accumulator(self) -> Any:
-        from .autograd.graph import AccumulateGrad
-
         acc = self._accumulator() if self._accumulator is not None else None
         if acc is None:
             acc = AccumulateGrad(self)
@@ -595,76 +588,6 @@ class Tensor:
                 "operation.") from None
         self._version_counter.value += 1
 
-    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        """In-place ``self += alpha * other``."""
-        from .ops.pointwise import add
-
-        return self._inplace(add, other, alpha=alpha, ufunc="add" if alpha == 1 else None)
-
-    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
-        """In-place ``self -= alpha * other``."""
-        from .ops.pointwise import sub
-
-        return self._inplace(sub, other, alpha=alpha,
-                             ufunc="subtract" if alpha == 1 else None)
-
-    def mul_(self, other: Any) -> Tensor:
-        """In-place ``self *= other``."""
-        from .ops.pointwise import mul
-
-        return self._inplace(mul, other, ufunc="multiply")
-
-    def div_(self, other: Any) -> Tensor:
-        """In-place ``self /= other``."""
-        from .ops.pointwise import div
-
-        return self._inplace(div, other, ufunc="divide")
-
-    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
-        """In-place clamp."""
-        from .ops.pointwise import clamp
-
-        return self._inplace(clamp, min, max)
-
-    def zero_(self) -> Tensor:
-        """Fill with zeros, in place."""
-        from .ops.inplace import Zero
-
-        return self._inplace(Zero.apply, value=0)
-
-    def fill_(self, value: Any) -> Tensor:
-        """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
-        from .ops.inplace import Copy, Fill
-
-        if isinstance(value, Tensor):
-            return self._inplace(Copy.apply, value)
-        return self._inplace(Fill.apply, value=value)
-
-    def copy_(self, src: Tensor) -> Tensor:
-        """Copy ``src`` (broadcast) into this tensor, in place."""
-        from .ops.inplace import Copy
-
-        return self._inplace(Copy.apply, src)
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        from .ops.inplace import CopySlices
-
-        if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
-            raise RuntimeError(  # torch writes through a view of the leaf
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation.")
-        self._inplace(CopySlices.apply, value, key=_index_key(key, self._xp))
-
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
-
-    def __getitem__(self, key: Any) -> Tensor:
-        from .ops.indexing import getitem
-
-        return getitem(self, key)
-
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum broadcast dimensions away until the shape is ``shape``."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -843,8 +766,3 @@ def zeros_of_meta(meta: Any) -> Tensor | None:
     shape, dt, kind = meta
     return Tensor._make(backend.namespace_of_type(kind).zeros(shape, dtype=dt))
 
-
-def _index_key(key: Any, xp: Any) -> Any:
-    from .ops.indexing import array_key
-
-    return array_key(key, xp)

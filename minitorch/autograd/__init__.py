@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import _tensor as T
 from . import anomaly_mode, engine, functional, grad_mode, graph, profiler
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
@@ -45,18 +46,14 @@ TensorOrTensors = Any
 
 
 def _as_tuple(value: Any) -> tuple:
-    from .._tensor import Tensor
-
     if value is None:
         return ()
-    if isinstance(value, Tensor):
+    if isinstance(value, T.Tensor):
         return (value,)
     return tuple(value)
 
 
 def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
-    from .._tensor import Tensor
-
     grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
@@ -65,7 +62,7 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
         if g is None:
             if t.requires_grad and t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
+            g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
         elif g.shape != t.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
@@ -75,9 +72,7 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
 
 
 def _as_grads(grads: Any) -> tuple:
-    from .._tensor import Tensor
-
-    if isinstance(grads, Tensor):
+    if isinstance(grads, T.Tensor):
         return (grads,)
     return tuple(grads)
 
@@ -143,8 +138,6 @@ def grad(
     >>> g, = minitorch.autograd.grad(x ** 3, x, create_graph=True); g
     tensor(75., grad_fn=<MulBackward0>)
     """
-    from .._tensor import Tensor
-
     if is_grads_batched:
         raise NotImplementedError("minitorch does not implement is_grads_batched=True")
     if materialize_grads and allow_unused is False:
@@ -164,7 +157,7 @@ def grad(
     for i, (t, g) in enumerate(zip(ins, captured)):
         if g is None:
             if materialize_grads:
-                g = Tensor._make(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
+                g = T.Tensor._make(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
             elif not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
@@ -175,9 +168,7 @@ def grad(
 
 class _VariableMeta(type):
     def __instancecheck__(cls, instance: Any) -> bool:
-        from .._tensor import Tensor
-
-        return isinstance(instance, Tensor)
+            return isinstance(instance, T.Tensor)
 
 
 class Variable(metaclass=_VariableMeta):
