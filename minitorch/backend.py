@@ -310,7 +310,9 @@ def ufunc_into(name: str, target: Any, operand: Any) -> bool:
     if type(target) is not np.ndarray or target.dtype.kind != "f" or not target.flags.writeable:
         return False
     kind = type(operand)
-    if not (kind is float or kind is int or (kind is np.ndarray and operand.dtype == target.dtype)):
+    if kind is int:
+        operand = float(operand)  # a float tensor's arithmetic: no int overflow either
+    elif not (kind is float or (kind is np.ndarray and operand.dtype == target.dtype)):
         return False
     token = FLOAT_ERRORS.set(IGNORE_ALL)
     try:

@@ -708,3 +708,12 @@ def test_relu_gradient_is_threshold_backward_like_torch() -> None:
     assert names[0] == names[1] == ["ThresholdBackwardBackward0", "MulBackward0", "ReluBackward0"]
     for got, want in zip(*grads):
         np.testing.assert_array_equal(got, want)
+
+
+def test_relu_backward_gives_zero_where_relu_is_zero_even_for_an_infinite_gradient() -> None:
+    grads = []
+    for L in (mt, torch):
+        x = L.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+        x.relu().backward(L.tensor([float("inf"), float("nan"), 1.0]))
+        grads.append(x.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])  # [0, 0, 1]: a mask product gives nan
