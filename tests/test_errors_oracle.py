@@ -325,6 +325,8 @@ SCENARIOS.update({
     "matmul: 0-d operand": lambda L: L.tensor(1.0) @ L.ones(4, 5),
     "addmm: (2, 3) and (4, 5)": lambda L: L.addmm(L.ones(2, 5), L.ones(2, 3), L.ones(4, 5)),
     "addmm: bias (3, 5) for (2, 5)": lambda L: L.addmm(L.ones(3, 5), L.ones(2, 3), L.ones(3, 5)),
+    "addmm: 1-D mat1": lambda L: L.addmm(L.zeros(2), L.ones(3), L.ones(3, 2)),
+    "addmm: 1-D mat2": lambda L: L.addmm(L.zeros(2), L.ones(2, 3), L.ones(3)),
 })
 
 

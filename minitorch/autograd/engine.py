@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import heapq
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .. import course
 from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
-from .graph import AccumulateGrad, Node
+from .graph import AccumulateGrad, Node, _accumulate, _call_tensor_hook, accumulate_into_leaf
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -35,7 +34,6 @@ __all__ = ["accumulate_into_leaf", "discover", "execute", "observe", "use"]
 
 Edge = tuple[Node, int]
 _observers: list[Callable[..., None]] = []
-_accumulate_lock = threading.Lock()
 
 
 @contextmanager
@@ -260,16 +258,6 @@ def _run_tensor_hooks(node: Node, grads: list) -> list:
     return grads
 
 
-def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:
-    result = hook(grad)
-    if result is None:
-        return grad
-    if tuple(result.shape) != tuple(grad.shape):
-        name = getattr(hook, "__name__", type(hook).__name__)
-        raise RuntimeError(f"hook '{name}' has changed the size of value")
-    return result
-
-
 def _run_node(node: Node, grads: tuple) -> tuple:
     if node._pre_hooks:
         for hook in list(node._pre_hooks.values()):
@@ -314,32 +302,3 @@ def _apply(node: Node, grads: tuple) -> tuple:
     if anomaly_mode._check_nan:
         anomaly_mode.check_nan(node, outs)
     return outs
-
-
-def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
-    """Add ``grad`` to ``variable.grad`` after the tensor's hooks (AccumulateGrad's work)."""
-    if grad is None:
-        return
-    grad = _leaf_hooks(variable, grad)
-    with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
-        _accumulate(variable, grad)
-    for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
-        hook(variable)
-
-
-def _leaf_hooks(variable: Tensor, grad: Tensor) -> Tensor:
-    for hook in list(variable._hooks.values()) if variable._hooks else ():
-        grad = _call_tensor_hook(hook, grad)
-    return grad
-
-
-def _accumulate(variable: Tensor, grad: Tensor) -> None:
-    if grad.dtype is not variable.dtype:
-        grad = grad.to(variable.dtype)
-    old = variable._grad
-    if old is None:
-        variable._grad = grad if grad_mode._state.grad_enabled else grad._detached_copy()
-    elif grad_mode._state.grad_enabled:
-        variable._grad = old + grad
-    else:
-        old._accumulate_(grad)

@@ -28,8 +28,8 @@ from . import grad_mode
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
-__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "check_version",
-           "saved_tensors_hooks", "use"]
+__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "accumulate_into_leaf",
+           "check_version", "saved_tensors_hooks", "use"]
 
 _sequence = itertools.count()
 
@@ -142,10 +142,50 @@ class AccumulateGrad(Node):
         self.variable = variable
 
     def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[()]:
-        from .engine import accumulate_into_leaf
-
         accumulate_into_leaf(self.variable, grads[0])
         return ()
+
+
+_accumulate_lock = threading.Lock()
+
+
+def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
+    """Add ``grad`` to ``variable.grad`` after the tensor's hooks (AccumulateGrad's work)."""
+    if grad is None:
+        return
+    grad = _leaf_hooks(variable, grad)
+    with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
+        _accumulate(variable, grad)
+    for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
+        hook(variable)
+
+
+def _leaf_hooks(variable: Tensor, grad: Tensor) -> Tensor:
+    for hook in list(variable._hooks.values()) if variable._hooks else ():
+        grad = _call_tensor_hook(hook, grad)
+    return grad
+
+
+def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:
+    result = hook(grad)
+    if result is None:
+        return grad
+    if tuple(result.shape) != tuple(grad.shape):
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return result
+
+
+def _accumulate(variable: Tensor, grad: Tensor) -> None:
+    if grad.dtype is not variable.dtype:
+        grad = grad.to(variable.dtype)
+    old = variable._grad
+    if old is None:
+        variable._grad = grad if grad_mode._state.grad_enabled else grad._detached_copy()
+    elif grad_mode._state.grad_enabled:
+        variable._grad = old + grad
+    else:
+        old._accumulate_(grad)
 
 
 _FREED = object()

@@ -35,7 +35,7 @@ class Mm(Op):
         if a.dim() != 2 or b.dim() != 2:
             raise RuntimeError(f"{'self' if a.dim() != 2 else 'mat2'} must be a matrix")
         _same_dtype(a, b)
-        if a.shape[1] != b.shape[0]:
+        if a._data.shape[1] != b._data.shape[0]:
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})"
@@ -130,16 +130,18 @@ class Addmm(Op):
     def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1,
                 alpha: float = 1) -> Tensor:
         check_same_device(bias, a, b)
+        for name, mat in (("mat1", a), ("mat2", b)):
+            if mat.dim() != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {mat.dim()}-D tensor")
         _same_dtype(a, b)
-        if a.shape[1] != b.shape[0]:
+        (n, k), (k2, m) = a._data.shape, b._data.shape
+        if k != k2:
             raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
-                f"{b.shape[0]}x{b.shape[1]})"
-            )
+                f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.bias_shape, ctx.beta, ctx.alpha = bias.shape, beta, alpha
-        expanded_shape(tuple(bias.shape), (a.shape[0], b.shape[1]))  # torch's error if it can't
+        ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
+        expanded_shape(bias._data.shape, (n, m))  # torch's error if the bias can't broadcast
         xp = a._xp
         out = xp.matmul(a._data, b._data)
         if alpha != 1:
