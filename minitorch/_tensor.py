@@ -734,16 +734,16 @@ def expandable_to(shape: tuple, target: tuple) -> bool:
 
 def sum_to(t: Tensor, shape: tuple) -> Tensor:
     """Sum ``t`` over the dimensions that broadcasting added to ``shape``."""
-    shape = tuple(shape)
-    if tuple(t.shape) == shape:
+    shape, have = tuple(shape), t._data.shape
+    if have == shape:
         return t
-    lead = t.dim() - len(shape)
+    lead = len(have) - len(shape)
     if lead < 0:  # a smaller gradient (a node called by hand) already broadcasts
         return t
     dims = tuple(range(lead)) + tuple(
-        lead + i for i, s in enumerate(shape) if s == 1 and t.shape[lead + i] != 1)
+        lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
     out = t.sum(dims, keepdim=True) if dims else t
-    return out.reshape(shape) if out.shape != shape else out
+    return out.reshape(shape) if out._data.shape != shape else out
 
 
 def meta_of(value: Any) -> Any:

@@ -34,7 +34,7 @@ class Sum(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
         dims = None if a.dim() == 0 else dims
-        ctx.meta = (a.shape, dims, keepdim)
+        ctx.meta = (a._data.shape, dims, keepdim)
         data = a._data
         xp = a._xp
         if not a.dtype.is_floating_point:
@@ -63,8 +63,8 @@ class Mean(Op):
                 f"point or complex dtype. Got: {kind}"
             )
         dims = None if a.dim() == 0 else dims
-        ctx.meta = (a.shape, dims, keepdim)
-        ctx.count = _count(a.shape, dims)
+        ctx.meta = (a._data.shape, dims, keepdim)
+        ctx.count = _count(a._data.shape, dims)
         return wrap(a._xp.mean(a._data, axis=dims, keepdims=keepdim))
 
     @staticmethod
@@ -93,7 +93,7 @@ class Var(Op):
                 keepdim: bool) -> Tensor:
         ctx.save_for_backward(a)
         dims = None if a.dim() == 0 else dims
-        ctx.meta = (a.shape, dims, keepdim)
+        ctx.meta = (a._data.shape, dims, keepdim)
         ctx.correction = correction
         return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
 
@@ -162,7 +162,7 @@ class _ExtremumDim(Op):
             values = xp.squeeze(values, axis=dim)
         indices = wrap(xp.astype(idx, xp.int64))
         ctx.mark_non_differentiable(indices)
-        ctx.meta = (a.shape, dim, keepdim)
+        ctx.meta = (a._data.shape, dim, keepdim)
         ctx.indices = indices
         return wrap(values), indices
 

@@ -24,7 +24,7 @@ class View(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
-        ctx.shape = a.shape
+        ctx.shape = a._data.shape
         try:
             return a._view(a._xp.reshape(a._data, shape))
         except ValueError:
@@ -101,7 +101,7 @@ class Squeeze(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
-        ctx.shape = a.shape
+        ctx.shape = a._data.shape
         return a._view(a._xp.squeeze(a._data, axis=dims) if dims else a._data)
 
     @staticmethod
@@ -125,7 +125,7 @@ class Expand(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
-        ctx.shape = a.shape
+        ctx.shape = a._data.shape
         return a._view(a._xp.broadcast_to(a._data, shape))
 
     @staticmethod
