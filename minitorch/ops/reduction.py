@@ -65,7 +65,9 @@ class Mean(Op):
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.count = _count(a._data.shape, dims)
-        return wrap(a._xp.mean(a._data, axis=dims, keepdims=keepdim))
+        # the sum over the count is numpy's mean, without its Python wrapper (and without its
+        # "Mean of empty slice" warning: an empty mean is nan, silently, as in torch)
+        return wrap(a._xp.sum(a._data, axis=dims, keepdims=keepdim) / ctx.count)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
