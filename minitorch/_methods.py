@@ -84,7 +84,7 @@ def squeeze(self: Tensor, dim: Any = None) -> Tensor:
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
-    return shape.Expand.apply(self, shape=expanded_shape(tuple(self.shape), _shape_args(sizes)))
+    return shape.Expand.apply(self, shape=expanded_shape(self._data.shape, _shape_args(sizes)))
 
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

@@ -740,9 +740,11 @@ def sum_to(t: Tensor, shape: tuple) -> Tensor:
     lead = len(have) - len(shape)
     if lead < 0:  # a smaller gradient (a node called by hand) already broadcasts
         return t
-    dims = tuple(range(lead)) + tuple(
-        lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    out = t.sum(dims, keepdim=True) if dims else t
+    kept = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    if not kept and not grad_mode._state.grad_enabled:  # unrecorded: one reduction does it
+        return t.sum(tuple(range(lead)))
+    # recorded: a sum that keeps dims, then a view, as torch (its double-backward graph)
+    out = t.sum(tuple(range(lead)) + kept, keepdim=True)
     return out.reshape(shape) if out._data.shape != shape else out
 
 

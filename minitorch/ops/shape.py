@@ -63,7 +63,8 @@ class Permute(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
-        ctx.inverse = tuple(sorted(range(len(dims)), key=dims.__getitem__))
+        if ctx.needs_input_grad[0]:
+            ctx.inverse = tuple(sorted(range(len(dims)), key=dims.__getitem__))
         return a._view(a._xp.permute_dims(a._data, dims))
 
     @staticmethod
