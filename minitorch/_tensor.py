@@ -735,17 +735,31 @@ def expandable_to(shape: tuple, target: tuple) -> bool:
 def sum_to(t: Tensor, shape: tuple) -> Tensor:
     """Sum ``t`` over the dimensions that broadcasting added to ``shape``."""
     shape, have = tuple(shape), t._data.shape
-    if have == shape:
+    if have == shape or len(have) < len(shape):  # (a smaller gradient already broadcasts)
         return t
-    lead = len(have) - len(shape)
-    if lead < 0:  # a smaller gradient (a node called by hand) already broadcasts
-        return t
-    kept = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    if not kept and not grad_mode._state.grad_enabled:  # unrecorded: one reduction does it
-        return t.sum(tuple(range(lead)))
+    if not grad_mode._state.grad_enabled:  # unrecorded: on arrays
+        return Tensor._make(sum_to_array(t._xp, t._data, shape))
     # recorded: a sum that keeps dims, then a view, as torch (its double-backward graph)
+    lead = len(have) - len(shape)
+    kept = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
     out = t.sum(tuple(range(lead)) + kept, keepdim=True)
     return out.reshape(shape) if out._data.shape != shape else out
+
+
+def sum_to_array(xp: Any, array: Any, shape: tuple) -> Any:
+    """``array`` summed over the dimensions that broadcasting added to ``shape``.
+
+    >>> import numpy as np
+    >>> sum_to_array(np, np.ones((2, 3, 4)), (3, 1)).tolist()
+    [[8.0], [8.0], [8.0]]
+    """
+    have = array.shape
+    if have == shape or len(have) < len(shape):
+        return array
+    lead = len(have) - len(shape)
+    kept = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
+    out = xp.sum(array, axis=tuple(range(lead)) + kept, keepdims=True)
+    return xp.reshape(out, shape)
 
 
 def meta_of(value: Any) -> Any:

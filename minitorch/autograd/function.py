@@ -109,6 +109,10 @@ class BackwardCFunction(Node, FunctionCtx):
                 return (None,) * len(self.next_functions)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
+        if cls._trusted and cls.backward_arrays is not None and not grad_mode._state.grad_enabled:
+            arrays = cls.backward_arrays(self, *[g._data for g in grads])
+            if arrays is not NotImplemented:  # no graph of the backward: arrays in, arrays out
+                return tuple([None if a is None else T.Tensor._make(a) for a in arrays])
         result = cls.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -181,6 +185,10 @@ class Function(metaclass=_FunctionMeta):
     """
 
     _trusted = False  # built-in ops skip the checks on what backward returns
+    # A built-in op may also give its backward on arrays, for when no graph of the backward is
+    # wanted (tests/test_array_backward.py proves it equal to ``backward``); it returns
+    # NotImplemented for the cases it leaves to ``backward``.
+    backward_arrays: Callable[..., Any] | None = None
     _profile_name: str | None = None
     setup_context: Callable | None = None
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor, expanded_shape
+from .._tensor import Tensor, expanded_shape, sum_to_array
+from ..backend import namespace
 from ._base import Op, check_same_device, wrap
 from .shape import SqueezeInplace, UnsafeView
 
@@ -48,6 +49,11 @@ class Mm(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
         return (g.mm(b.t()) if b is not None else None, a.t().mm(g) if a is not None else None)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        a, b = ctx.saved_tensors
+        return _mm_grads(a, b, g)
 
 
 class Mv(Op):
@@ -158,6 +164,27 @@ class Addmm(Op):
         return (g_bias.sum_to_size(ctx.bias_shape) if need_bias else None,
                 g_mm.mm(b.t()) if b is not None else None,
                 a.t().mm(g_mm) if a is not None else None)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        if ctx.alpha != 1 or ctx.beta != 1:
+            return NotImplemented
+        a, b = ctx.saved_tensors
+        grads = _mm_grads(a, b, g)
+        if grads is NotImplemented:
+            return grads
+        g_bias = sum_to_array(namespace(g), g, ctx.bias_shape) if ctx.needs_input_grad[0] else None
+        return (g_bias, *grads)
+
+
+def _mm_grads(a: Tensor | None, b: Tensor | None, g: Any) -> Any:
+    """``g @ bᵀ`` and ``aᵀ @ g`` on arrays (None where the operand was not saved), as
+    ``backward`` computes them; a gradient of another dtype is left to ``backward``'s error."""
+    if any(t is not None and t._data.dtype != g.dtype for t in (a, b)):
+        return NotImplemented
+    xp = namespace(g)
+    return (xp.matmul(g, xp.permute_dims(b._data, (1, 0))) if b is not None else None,
+            xp.matmul(xp.permute_dims(a._data, (1, 0)), g) if a is not None else None)
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:

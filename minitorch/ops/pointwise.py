@@ -15,8 +15,8 @@ from typing import Any
 
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_error
-from ..backend import array_dtype
+from .._tensor import Tensor, broadcast_error, sum_to_array
+from ..backend import array_dtype, namespace
 from ._base import Op, cast_operands, check_same_device, wrap
 
 Number = int | float | bool
@@ -113,6 +113,19 @@ class Mul(Op):
         gb = _reduce(g * a, ctx.b) if need_b else None
         return ga, gb
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        other = _operand_array(ctx.scalar if b is None else b, g) if need_a else None
+        mine = _operand_array(a, g) if need_b else None
+        if other is NotImplemented or mine is NotImplemented or \
+                not _same_dtype_as(g, ctx.a if need_a else None, ctx.b if need_b else None):
+            return NotImplemented
+        xp = namespace(g)
+        return (sum_to_array(xp, xp.multiply(g, other), ctx.a[0]) if need_a else None,
+                sum_to_array(xp, xp.multiply(g, mine), ctx.b[0]) if need_b else None)
+
 
 class Div(Op):
     node_name = "DivBackward0"
@@ -193,6 +206,15 @@ class PowScalarExponent(Op):
         if p == 0:
             return (g * 0,)
         return (g * p * a ** (p - 1),)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        (a,) = ctx.saved_tensors
+        p = ctx._saved_exponent
+        if p == 0 or type(p) not in (int, float) or a._data.dtype != g.dtype:
+            return NotImplemented
+        xp = namespace(g)
+        return (xp.multiply(xp.multiply(g, float(p)), xp.pow(a._data, float(p - 1))),)
 
 
 class PowTensorExponent(Op):
@@ -297,6 +319,22 @@ def _reduce(g: Tensor, meta: Any) -> Tensor | None:
     return g if g.dtype is dt else g.to(dt)
 
 
+def _operand_array(value: Any, g: Any) -> Any:
+    """What multiplies ``g`` in an array backward: the array of a tensor of ``g``'s dtype, or
+    a Python number as a float (as ``cast_operands`` gives it); NotImplemented otherwise."""
+    if isinstance(value, Tensor):
+        data = value._data
+        return data if type(data) is type(g) and data.dtype == g.dtype else NotImplemented
+    return float(value) if type(value) in (int, float) else NotImplemented
+
+
+def _same_dtype_as(g: Any, *metas: Any) -> bool:
+    """Every input (by its ``_meta``) has ``g``'s dtype, in ``g``'s array library: no cast
+    after the product."""
+    dt = g.dtype
+    return all(meta is None or (type(meta[1]) is type(dt) and meta[1] == dt) for meta in metas)
+
+
 class _Unary(Op):
     """An op of one tensor whose backward needs its input (``ctx.x``) or result."""
 
@@ -347,6 +385,19 @@ Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.d
               lambda g, r: ThresholdBackward.apply(g, r), "result", floating=False)
 
 
+def _relu_backward_arrays(ctx: Any, g: Any) -> tuple:
+    (result,) = ctx.saved_tensors
+    return (_threshold_backward(g, result._data),)
+
+
+def _threshold_backward(g: Any, result: Any) -> Any:
+    xp = namespace(g)
+    return xp.where(result <= 0, xp.zeros((), dtype=g.dtype), g)
+
+
+Relu.backward_arrays = staticmethod(_relu_backward_arrays)  # the same formula, on arrays
+
+
 class ThresholdBackward(Op):
     """relu's backward as one op, as in torch: ``g`` where the result is above 0, else 0 (a NaN
     result passes ``g``). Differentiated again it is itself, with the same result."""
@@ -358,8 +409,7 @@ class ThresholdBackward(Op):
     @staticmethod
     def forward(ctx: Any, g: Tensor, result: Tensor) -> Tensor:
         ctx.save_for_backward(result)
-        xp = g._xp
-        return wrap(xp.where(result._data <= 0, xp.zeros((), dtype=g._data.dtype), g._data))
+        return wrap(_threshold_backward(g._data, result._data))
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:

@@ -12,6 +12,7 @@ from collections import namedtuple
 from typing import Any
 
 from .._tensor import Tensor, normalize_dims
+from ..backend import namespace
 from ._base import Op, wrap
 
 Dims = int | tuple[int, ...] | list[int] | None
@@ -72,6 +73,14 @@ class Mean(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (_expand_back(g, *ctx.meta) / ctx.count,)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        shape, dims, _ = ctx.meta
+        if dims is not None:  # unsqueezing the reduced dims back is left to backward
+            return NotImplemented
+        xp = namespace(g)
+        return (xp.divide(xp.broadcast_to(g, shape), float(ctx.count)),)
 
 
 class MeanDim(Mean):

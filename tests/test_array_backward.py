@@ -1,0 +1,175 @@
+"""Ops that also give their backward on arrays (used when no graph of the backward is wanted)
+return exactly what their Tensor backward returns: same values bit for bit, shapes, dtypes,
+and None in the same places. Where an op leaves a case to its Tensor backward, it says so
+with NotImplemented."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minitorch
+from minitorch.ops import linalg, pointwise, reduction
+
+DTYPES = st.sampled_from(["float32", "float64"])
+SIZES = st.integers(1, 4)
+SETTINGS = settings(max_examples=40, deadline=None)
+
+
+def tensor(data: st.DataObject, shape: tuple, dtype: str, requires_grad: bool) -> Any:
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    values = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    return minitorch.tensor(values, requires_grad=requires_grad)
+
+
+def both_paths(out: Any, data: st.DataObject) -> tuple[tuple, tuple]:
+    """(array path, Tensor path) of the backward of ``out``'s node for a random gradient."""
+    node = out.grad_fn
+    g = tensor(data, tuple(out.shape), out.dtype.name, False)
+    with minitorch.no_grad():
+        arrays = node._forward_cls.backward_arrays(node, g._data)
+        assert arrays is not NotImplemented, "the array path declined a case it serves"
+        via_arrays = node._apply((g,))
+        via_tensors = node._forward_cls.backward(node, g)
+    return via_arrays, via_tensors if isinstance(via_tensors, tuple) else (via_tensors,)
+
+
+def assert_same(via_arrays: tuple, via_tensors: tuple) -> None:
+    assert len(via_arrays) == len(via_tensors)
+    for i, (a, t) in enumerate(zip(via_arrays, via_tensors)):
+        assert (a is None) == (t is None), f"gradient {i}: None on one path only"
+        if a is not None:
+            assert a.dtype is t.dtype, f"gradient {i}: {a.dtype} != {t.dtype}"
+            assert tuple(a.shape) == tuple(t.shape), f"gradient {i}: shape"
+            np.testing.assert_array_equal(a.numpy(), t.numpy(), err_msg=f"gradient {i}")
+
+
+def needs(data: st.DataObject, count: int) -> list[bool]:
+    """Which of ``count`` inputs require grad (at least one)."""
+    flags = data.draw(st.lists(st.booleans(), min_size=count, max_size=count))
+    return flags if any(flags) else [True, *flags[1:]]
+
+
+@SETTINGS
+@given(data=st.data(), n=SIZES, k=SIZES, m=SIZES, dtype=DTYPES)
+def test_mm(data: st.DataObject, n: int, k: int, m: int, dtype: str) -> None:
+    ra, rb = needs(data, 2)
+    a, b = tensor(data, (n, k), dtype, ra), tensor(data, (k, m), dtype, rb)
+    assert_same(*both_paths(linalg.mm(a, b), data))
+
+
+@SETTINGS
+@given(data=st.data(), n=SIZES, k=SIZES, m=SIZES, dtype=DTYPES,
+       bias=st.sampled_from(["m", "1m", "nm", "n1", "scalar"]))
+def test_addmm(data: st.DataObject, n: int, k: int, m: int, dtype: str, bias: str) -> None:
+    shape = {"m": (m,), "1m": (1, m), "nm": (n, m), "n1": (n, 1), "scalar": ()}[bias]
+    rc, ra, rb = needs(data, 3)
+    c, a, b = (tensor(data, shape, dtype, rc), tensor(data, (n, k), dtype, ra),
+               tensor(data, (k, m), dtype, rb))
+    assert_same(*both_paths(minitorch.addmm(c, a, b), data))
+
+
+BROADCAST = st.sampled_from([((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 3)), ((), (2, 3)),
+                             ((4, 2, 3), (2, 1)), ((1, 3), (2, 3))])
+
+
+@SETTINGS
+@given(data=st.data(), shapes=BROADCAST, dtype=DTYPES)
+def test_mul_of_two_tensors(data: st.DataObject, shapes: tuple, dtype: str) -> None:
+    ra, rb = needs(data, 2)
+    a, b = tensor(data, shapes[0], dtype, ra), tensor(data, shapes[1], dtype, rb)
+    assert_same(*both_paths(a * b, data))
+
+
+@SETTINGS
+@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3)]), dtype=DTYPES,
+       number=st.one_of(st.floats(-3, 3), st.integers(-3, 3)))
+def test_mul_by_a_number(data: st.DataObject, shape: tuple, dtype: str, number: Any) -> None:
+    assert_same(*both_paths(tensor(data, shape, dtype, True) * number, data))
+
+
+@SETTINGS
+@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3), (2, 1, 3)]), dtype=DTYPES,
+       keepdim=st.booleans())
+def test_mean_of_all_elements(data: st.DataObject, shape: tuple, dtype: str,
+                              keepdim: bool) -> None:
+    x = tensor(data, shape, dtype, True)
+    out = minitorch.mean(x) if not keepdim else reduction.Mean.apply(
+        x, dims=None, keepdim=True)
+    assert_same(*both_paths(out, data))
+
+
+@SETTINGS
+@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3)]), dtype=DTYPES,
+       exponent=st.sampled_from([2, 3, -1, 0.5, 2.5, 1]))
+def test_pow_by_a_number(data: st.DataObject, shape: tuple, dtype: str, exponent: Any) -> None:
+    x = tensor(data, shape, dtype, True)
+    assert_same(*both_paths(x.abs() ** exponent, data))
+
+
+@SETTINGS
+@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3)]), dtype=DTYPES)
+def test_relu(data: st.DataObject, shape: tuple, dtype: str) -> None:
+    assert_same(*both_paths(tensor(data, shape, dtype, True).relu(), data))
+
+
+DECLINED: dict[str, Callable[[], Any]] = {
+    "mm with a gradient of another dtype": lambda: (
+        minitorch.ones(2, 2, requires_grad=True).mm(minitorch.ones(2, 2)),
+        minitorch.ones(2, 2, dtype=minitorch.float64)),
+    "addmm with alpha": lambda: (
+        minitorch.addmm(minitorch.zeros(2), minitorch.ones(2, 2, requires_grad=True),
+                        minitorch.ones(2, 2), alpha=2.0), minitorch.ones(2, 2)),
+    "mul of float32 by float64": lambda: (
+        minitorch.ones(2, requires_grad=True) * minitorch.ones((), dtype=minitorch.float64),
+        minitorch.ones(2)),
+    "mul by a bool": lambda: (minitorch.ones(2, requires_grad=True) * True, minitorch.ones(2)),
+    "mean over a dim": lambda: (minitorch.ones(2, 3, requires_grad=True).mean(1),
+                                minitorch.ones(2)),
+    "pow 0": lambda: (minitorch.ones(2, requires_grad=True) ** 0, minitorch.ones(2)),
+}
+
+
+def outcome(run: Callable[[], Any]) -> Any:
+    """What ``run()`` returns as a tuple, or the message of the RuntimeError it raises."""
+    try:
+        result = run()
+    except RuntimeError as error:
+        return str(error)
+    return result if isinstance(result, tuple) else (result,)
+
+
+@pytest.mark.parametrize("name", DECLINED)
+def test_cases_left_to_the_tensor_backward_still_match(name: str) -> None:
+    out, g = DECLINED[name]()
+    node = out.grad_fn
+    with minitorch.no_grad():
+        assert node._forward_cls.backward_arrays(node, g._data) is NotImplemented
+        via_node = outcome(lambda: node._apply((g,)))
+        via_tensors = outcome(lambda: node._forward_cls.backward(node, g))
+    if isinstance(via_tensors, str):  # torch's error, on both paths
+        assert via_node == via_tensors
+    else:
+        assert_same(via_node, via_tensors)
+
+
+def test_the_engine_takes_the_array_path_only_without_create_graph() -> None:
+    x = minitorch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    g, = minitorch.autograd.grad(y, x, create_graph=True)
+    assert g.grad_fn is not None  # the Tensor path recorded the backward
+    (x * x).sum().backward()
+    assert x.grad.grad_fn is None and x.grad.tolist() == [2.0, 4.0]
+
+
+def test_every_op_with_an_array_backward_is_tested_here() -> None:
+    ops = {cls for module in (linalg, pointwise, reduction) for cls in vars(module).values()
+           if isinstance(cls, type) and issubclass(cls, minitorch.autograd.Function)
+           and "backward_arrays" in vars(cls)}
+    assert ops == {linalg.Mm, linalg.Addmm, pointwise.Mul, pointwise.PowScalarExponent,
+                   pointwise.Relu, reduction.Mean}
