@@ -303,7 +303,8 @@ print(inspect.getsource(function.apply_custom))
 #   the version counters chapter 5 checks).
 #
 # When backward runs, the engine calls the node's `_apply`, which calls `Exp.backward` and
-# checks what came back:
+# checks what came back. (A built-in op may instead give its backward straight on arrays, when
+# no graph of the backward is wanted: the same formula, without a Tensor per step.)
 
 # %%
 print(inspect.getsource(function.BackwardCFunction._apply))
