@@ -713,8 +713,8 @@ def expanded_shape(shape: tuple, target: tuple) -> tuple:
     if lead < 0:
         raise RuntimeError(
             f"expand(minitorch.FloatTensor{{{list(shape)}}}, size={list(target)}): the number "
-            "of sizes provided must be greater or equal to the number of dimensions in the "
-            "tensor")
+            f"of sizes provided ({len(target)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(shape)})")
     full = tuple(shape[i - lead] if s == -1 else s for i, s in enumerate(target))
     for i, s in enumerate(shape):
         if s != 1 and s != full[lead + i]:

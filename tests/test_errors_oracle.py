@@ -326,6 +326,8 @@ SCENARIOS.update({
     "addmm: (2, 3) and (4, 5)": lambda L: L.addmm(L.ones(2, 5), L.ones(2, 3), L.ones(4, 5)),
     "addmm: bias (3, 5) for (2, 5)": lambda L: L.addmm(L.ones(3, 5), L.ones(2, 3), L.ones(3, 5)),
     "addmm: 1-D mat1": lambda L: L.addmm(L.zeros(2), L.ones(3), L.ones(3, 2)),
+    "addmm: 3-D bias": lambda L: L.addmm(L.ones(1, 2, 5), L.ones(2, 3), L.ones(3, 5)),
+    "expand to fewer dims": lambda L: L.ones(1, 2, 5).expand(2, 5),
     "addmm: 1-D mat2": lambda L: L.addmm(L.zeros(2), L.ones(2, 3), L.ones(3)),
 })
 

@@ -18,6 +18,10 @@ from .shape import SqueezeInplace, UnsafeView
 
 def _same_dtype(a: Tensor, b: Tensor) -> None:
     check_same_device(a, b)
+    _same_dtype_on_one_device(a, b)
+
+
+def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
     if a.dtype is not b.dtype:
         names = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
         raise RuntimeError(
@@ -139,7 +143,7 @@ class Addmm(Op):
         for name, mat in (("mat1", a), ("mat2", b)):
             if mat.dim() != 2:
                 raise RuntimeError(f"{name} must be a matrix, got {mat.dim()}-D tensor")
-        _same_dtype(a, b)
+        _same_dtype_on_one_device(a, b)
         (n, k), (k2, m) = a._data.shape, b._data.shape
         if k != k2:
             raise RuntimeError(
@@ -147,12 +151,14 @@ class Addmm(Op):
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
-        expanded_shape(bias._data.shape, (n, m))  # torch's error if the bias can't broadcast
-        xp = a._xp
-        out = xp.matmul(a._data, b._data)
+        out = a._xp.matmul(a._data, b._data)
         if alpha != 1:
             out *= alpha
-        out += bias._data if beta == 1 else beta * bias._data
+        try:
+            out += bias._data if beta == 1 else beta * bias._data
+        except ValueError:  # the bias does not broadcast to the product: torch's error
+            expanded_shape(bias._data.shape, (n, m))
+            raise
         return wrap(out)
 
     @staticmethod
