@@ -740,9 +740,7 @@ def sum_to(t: Tensor, shape: tuple) -> Tensor:
     if not grad_mode._state.grad_enabled:  # unrecorded: on arrays
         return Tensor._make(sum_to_array(t._xp, t._data, shape))
     # recorded: a sum that keeps dims, then a view, as torch (its double-backward graph)
-    lead = len(have) - len(shape)
-    kept = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    out = t.sum(tuple(range(lead)) + kept, keepdim=True)
+    out = t.sum(_broadcast_dims(have, shape), keepdim=True)
     return out.reshape(shape) if out._data.shape != shape else out
 
 
@@ -756,10 +754,15 @@ def sum_to_array(xp: Any, array: Any, shape: tuple) -> Any:
     have = array.shape
     if have == shape or len(have) < len(shape):
         return array
+    return xp.reshape(xp.sum(array, axis=_broadcast_dims(have, shape), keepdims=True), shape)
+
+
+def _broadcast_dims(have: tuple, shape: tuple) -> tuple:
+    """The dims of an array of shape ``have`` (as long as ``shape`` or longer) that
+    broadcasting added to ``shape``: the leading ones, and those where ``shape`` has 1."""
     lead = len(have) - len(shape)
-    kept = tuple(lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
-    out = xp.sum(array, axis=tuple(range(lead)) + kept, keepdims=True)
-    return xp.reshape(out, shape)
+    return tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1 and have[lead + i] != 1)
 
 
 def meta_of(value: Any) -> Any:
