@@ -592,6 +592,9 @@ class Tensor:
         """Sum broadcast dimensions away until the shape is ``shape``."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
+        if not expandable_to(tuple(shape), self._data.shape):
+            raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
+                               f"{{{list(self.shape)}}}.")
         return sum_to(self, tuple(shape))
 
 

@@ -328,6 +328,9 @@ SCENARIOS.update({
     "addmm: 1-D mat1": lambda L: L.addmm(L.zeros(2), L.ones(3), L.ones(3, 2)),
     "addmm: 3-D bias": lambda L: L.addmm(L.ones(1, 2, 5), L.ones(2, 3), L.ones(3, 5)),
     "expand to fewer dims": lambda L: L.ones(1, 2, 5).expand(2, 5),
+    "sum_to_size: 3 from 1": lambda L: L.ones(1).sum_to_size(3),
+    "sum_to_size: 4 from (2, 3)": lambda L: L.ones(2, 3).sum_to_size(4),
+    "sum_to_size: (2, 3) from 3": lambda L: L.ones(3).sum_to_size(2, 3),
     "addmm: 1-D mat2": lambda L: L.addmm(L.zeros(2), L.ones(2, 3), L.ones(3)),
 })
 

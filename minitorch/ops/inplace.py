@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor
+from .._tensor import Tensor, sum_to
 from ..backend import setitem, to_device
 from ._base import Op, array_of, wrap
 
@@ -52,7 +52,7 @@ class Copy(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, dtype, device = ctx.src_meta
-        return g * 0, g.sum_to_size(shape).to(dtype, device)
+        return g * 0, sum_to(g, shape).to(dtype, device)
 
 
 def _device_if_other(src: Tensor, dst: Tensor) -> Any:
@@ -95,5 +95,5 @@ class CopySlices(Op):
             shape, dtype, device = ctx.value_meta
             from .shape import Index
 
-            grad_value = Index.apply(g, key=ctx.key).sum_to_size(shape).to(dtype, device)
+            grad_value = sum_to(Index.apply(g, key=ctx.key), shape).to(dtype, device)
         return g * mask, grad_value

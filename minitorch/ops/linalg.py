@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor, expanded_shape, sum_to_array
+from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..backend import namespace
 from ._base import Op, check_same_device, wrap
 from .shape import SqueezeInplace, UnsafeView
@@ -167,7 +167,7 @@ class Addmm(Op):
         need_bias = ctx.needs_input_grad[0]
         g_mm = g if ctx.alpha == 1 else g * ctx.alpha
         g_bias = g if ctx.beta == 1 else g * ctx.beta
-        return (g_bias.sum_to_size(ctx.bias_shape) if need_bias else None,
+        return (sum_to(g_bias, ctx.bias_shape) if need_bias else None,
                 g_mm.mm(b.t()) if b is not None else None,
                 a.t().mm(g_mm) if a is not None else None)
 

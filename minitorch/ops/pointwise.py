@@ -15,7 +15,7 @@ from typing import Any
 
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_error, sum_to_array
+from .._tensor import Tensor, broadcast_error, sum_to, sum_to_array
 from ..backend import array_dtype, namespace
 from ._base import Op, cast_operands, check_same_device, wrap
 
@@ -312,7 +312,7 @@ def _reduce(g: Tensor, meta: Any) -> Tensor | None:
         return None
     shape, dt = meta
     if g._data.shape != shape:
-        g = g.sum_to_size(shape)
+        g = sum_to(g, shape)
     if g._data.dtype is dt:
         return g
     dt = from_array_dtype(dt)  # compared as minitorch dtypes: a numpy dtype may meet CuPy's

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor, normalize_dims
+from .._tensor import Tensor, normalize_dims, sum_to
 from ..backend import array_dtype, getitem, to_device
 from ._base import Op, check_same_device, wrap
 
@@ -131,7 +131,7 @@ class Expand(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (g.sum_to_size(ctx.shape),)
+        return (sum_to(g, ctx.shape),)
 
 
 class Clone(Op):
