@@ -14,7 +14,7 @@ from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
 from ..backend import array_dtype, to_device
 
-__all__ = ["Op", "array_of", "cast_operands", "check_same_device", "sum_to", "wrap"]
+__all__ = ["Op", "array_of", "cast_operands", "check_same_device", "like", "sum_to", "wrap"]
 
 
 class Op(Function):
@@ -31,6 +31,18 @@ def wrap(array: Any) -> Tensor:
 def array_of(value: Any) -> Any:
     """The array of a tensor, or the Python scalar itself."""
     return value._data if isinstance(value, Tensor) else value
+
+
+def like(g: Any, *arrays: Any) -> bool:
+    """Every array is of ``g``'s library and dtype: an array backward can use it as ``backward``
+    would, with no promotion.
+
+    >>> import numpy as np
+    >>> like(np.ones(2), np.zeros(3)), like(np.ones(2), np.zeros(3, dtype=np.float32))
+    (True, False)
+    """
+    kind, dt = type(g), g.dtype
+    return all(type(a) is kind and a.dtype == dt for a in arrays)
 
 
 def check_same_device(*values: Any) -> None:

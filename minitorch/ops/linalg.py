@@ -12,7 +12,7 @@ from typing import Any
 
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..backend import namespace
-from ._base import Op, check_same_device, wrap
+from ._base import Op, check_same_device, like, wrap
 from .shape import SqueezeInplace, UnsafeView
 
 
@@ -186,7 +186,7 @@ class Addmm(Op):
 def _mm_grads(a: Tensor | None, b: Tensor | None, g: Any) -> Any:
     """``g @ bᵀ`` and ``aᵀ @ g`` on arrays (None where the operand was not saved), as
     ``backward`` computes them; a gradient of another dtype is left to ``backward``'s error."""
-    if any(t is not None and t._data.dtype != g.dtype for t in (a, b)):
+    if not like(g, *(t._data for t in (a, b) if t is not None)):
         return NotImplemented
     xp = namespace(g)
     return (xp.matmul(g, xp.permute_dims(b._data, (1, 0))) if b is not None else None,

@@ -17,7 +17,7 @@ from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error, sum_to, sum_to_array
 from ..backend import array_dtype, namespace
-from ._base import Op, cast_operands, check_same_device, wrap
+from ._base import Op, cast_operands, check_same_device, like, wrap
 
 Number = int | float | bool
 
@@ -211,7 +211,7 @@ class PowScalarExponent(Op):
     def backward_arrays(ctx: Any, g: Any) -> Any:
         (a,) = ctx.saved_tensors
         p = ctx._saved_exponent
-        if p == 0 or type(p) not in (int, float) or a._data.dtype != g.dtype:
+        if p == 0 or type(p) not in (int, float) or not like(g, a._data):
             return NotImplemented
         xp = namespace(g)
         return (xp.multiply(xp.multiply(g, float(p)), xp.pow(a._data, float(p - 1))),)
@@ -323,8 +323,7 @@ def _operand_array(value: Any, g: Any) -> Any:
     """What multiplies ``g`` in an array backward: the array of a tensor of ``g``'s dtype, or
     a Python number as a float (as ``cast_operands`` gives it); NotImplemented otherwise."""
     if isinstance(value, Tensor):
-        data = value._data
-        return data if type(data) is type(g) and data.dtype == g.dtype else NotImplemented
+        return value._data if like(g, value._data) else NotImplemented
     return float(value) if type(value) in (int, float) else NotImplemented
 
 
