@@ -717,3 +717,18 @@ def test_relu_backward_gives_zero_where_relu_is_zero_even_for_an_infinite_gradie
         x.relu().backward(L.tensor([float("inf"), float("nan"), 1.0]))
         grads.append(x.grad.numpy())
     np.testing.assert_array_equal(grads[0], grads[1])  # [0, 0, 1]: a mask product gives nan
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_relu_backward_keeps_every_bit_of_torchs_gradient(dtype: str) -> None:
+    # the sign of a zero shows when printed (-0. against 0.): dropped entries are +0, kept
+    # ones pass unchanged, infinities and NaN included; a NaN result passes its gradient
+    special = [-1.0, -0.0, 0.0, 2.0, float("inf"), float("-inf"), float("nan")]
+    xs, gs = np.meshgrid([*special, -3.0], [*special, 5.0])
+    grads = []
+    for L in (mt, torch):
+        x = L.tensor(xs, dtype=getattr(L, dtype), requires_grad=True)
+        x.relu().backward(L.tensor(gs, dtype=getattr(L, dtype)))
+        grads.append(x.grad.numpy())
+    np.testing.assert_array_equal(grads[0].view(f"u{grads[0].itemsize}"),
+                                  grads[1].view(f"u{grads[1].itemsize}"))
