@@ -324,6 +324,22 @@ def ufunc_into(name: str, target: Any, operand: Any) -> bool:
     return True
 
 
+def zero_where(xp: ModuleType, values: Any, mask: Any) -> Any:
+    """``where(mask, 0, values)``: +0 where ``mask`` is True, ``values`` unchanged elsewhere
+    (inf, nan and -0. included).
+
+    >>> zero_where(np, np.array([-0.0, 2.0, np.inf]), np.array([False, True, False]))
+    array([-0.,  0., inf])
+    """
+    if type(values) is not np.ndarray:
+        return xp.where(mask, xp.zeros((), dtype=values.dtype), values)
+    # numpy's where() is 3 to 5 times slower than an AND of the values' bits with a mask of
+    # all ones (kept) or all zeros (dropped), which is just as exact.
+    ints = np.dtype(f"i{values.itemsize}")
+    keep = np.subtract(mask, 1, dtype=ints)  # dropped: 1 - 1 = 0; kept: 0 - 1 = -1 (all ones)
+    return np.bitwise_and(values.view(ints), keep).view(values.dtype)
+
+
 class _PublicErrstate:
     """np.errstate behind the interface of numpy's error-state context variable."""
 

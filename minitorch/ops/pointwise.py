@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error, sum_to, sum_to_array
-from ..backend import array_dtype, namespace
+from ..backend import array_dtype, namespace, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
 
 Number = int | float | bool
@@ -393,14 +391,7 @@ def _relu_backward_arrays(ctx: Any, g: Any) -> tuple:
 
 def _threshold_backward(g: Any, result: Any) -> Any:
     """``g`` where ``result`` is above 0 or NaN, else +0: torch's threshold_backward."""
-    if type(g) is not np.ndarray:
-        xp = namespace(g)
-        return xp.where(result <= 0, xp.zeros((), dtype=g.dtype), g)
-    # numpy's where() is 3 to 5 times slower than an AND of g's bits with a mask of all ones
-    # (kept) or all zeros (dropped), which is just as exact: inf, nan and -0. pass unchanged.
-    ints = np.dtype(f"i{g.itemsize}")
-    mask = np.subtract(result <= 0, 1, dtype=ints)  # dropped: 1 - 1 = 0; kept: 0 - 1 = -1
-    return np.bitwise_and(g.view(ints), mask).view(g.dtype)
+    return zero_where(namespace(g), g, result <= 0)
 
 
 Relu.backward_arrays = staticmethod(_relu_backward_arrays)  # the same formula, on arrays
