@@ -84,6 +84,9 @@ class Tensor:
     _post_acc_hooks: dict | None = None
     _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
     _inference = False
+    # A gradient only the engine holds, whose array is its own: the leaf it is bound for may
+    # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
+    _fresh = False
 
     def __init__(self, data: Any, requires_grad: bool = False) -> None:
         from ._creation import as_array
@@ -757,7 +760,10 @@ def sum_to_array(xp: Any, array: Any, shape: tuple) -> Any:
     have = array.shape
     if have == shape or len(have) < len(shape):
         return array
-    return xp.reshape(xp.sum(array, axis=_broadcast_dims(have, shape), keepdims=True), shape)
+    dims = _broadcast_dims(have, shape)
+    if len(dims) == len(have) - len(shape):  # leading dims only: the sum has the shape
+        return xp.sum(array, axis=dims)
+    return xp.reshape(xp.sum(array, axis=dims, keepdims=True), shape)
 
 
 def _broadcast_dims(have: tuple, shape: tuple) -> tuple:

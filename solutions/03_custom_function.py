@@ -304,7 +304,9 @@ print(inspect.getsource(function.apply_custom))
 #
 # When backward runs, the engine calls the node's `_apply`, which calls `Exp.backward` and
 # checks what came back. (A built-in op may instead give its backward straight on arrays, when
-# no graph of the backward is wanted: the same formula, without a Tensor per step.)
+# no graph of the backward is wanted: the same formula, without a Tensor per step.
+# `_grads_of_arrays` wraps those arrays, and marks the ones a leaf may keep as its `.grad`
+# without a copy: arrays of their own, which no hook has seen.)
 
 # %%
 print(inspect.getsource(function.BackwardCFunction._apply))

@@ -36,6 +36,10 @@ def both_paths(out: Any, data: st.DataObject) -> tuple[tuple, tuple]:
         assert arrays is not NotImplemented, "the array path declined a case it serves"
         via_arrays = node._apply((g,))
         via_tensors = node._forward_cls.backward(node, g)
+    # a leaf may keep an array gradient as its .grad: it must be memory of its own
+    saved = [t._data for t in node.saved_tensors if t is not None]
+    assert not any(np.shares_memory(t._data, s) for t in via_arrays if t is not None
+                   for s in saved)
     return via_arrays, via_tensors if isinstance(via_tensors, tuple) else (via_tensors,)
 
 

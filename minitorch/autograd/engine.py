@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 from .. import course
 from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
-from .graph import AccumulateGrad, Node, _accumulate, _call_tensor_hook, accumulate_into_leaf
+from .graph import (
+    AccumulateGrad,
+    Node,
+    _accumulate,
+    _call_tensor_hook,
+    _shown,
+    accumulate_into_leaf,
+)
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -135,6 +142,7 @@ def execute(
                 for nr, grad in enumerate(grads):
                     if (node, nr) in wanted:
                         captured[(node, nr)] = grad
+                        _shown((grad,))
             if needed is not None and not _must_run(node, needed, accumulate):
                 continue
             if observer:
@@ -144,6 +152,7 @@ def execute(
             if not keep_graph:
                 node._release()
             if observer:
+                _shown(outs)
                 observer("done", node=node, grad_inputs=outs)
             for (child, nr), grad in zip(node.next_functions, outs):
                 if child is None or (needed is not None and child not in needed):
@@ -245,6 +254,7 @@ def _must_run(node: Node, needed: set[Node], accumulate: bool) -> bool:
 
 def _run_tensor_hooks(node: Node, grads: list) -> list:
     """Hooks registered with ``Tensor.register_hook`` on the node's outputs, then retain_grad."""
+    _shown(grads)
     if node._tensor_pre_hooks:
         grads = list(grads)
         for nr, hook in list(node._tensor_pre_hooks.values()):
@@ -260,6 +270,7 @@ def _run_tensor_hooks(node: Node, grads: list) -> list:
 
 def _run_node(node: Node, grads: tuple) -> tuple:
     if node._pre_hooks:
+        _shown(grads)
         for hook in list(node._pre_hooks.values()):
             result = hook(grads)
             if result is not None:
@@ -270,6 +281,7 @@ def _run_node(node: Node, grads: tuple) -> tuple:
     else:
         outs = _run_watched(node, grads, prof)
     if node._hooks:
+        _shown(outs)
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)
             if result is not None:

@@ -37,7 +37,7 @@ from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, IGNORE_ALL
 from . import anomaly_mode, grad_mode, profiler
-from .graph import Node, SavedTensor
+from .graph import AccumulateGrad, Node, SavedTensor
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -110,15 +110,34 @@ class BackwardCFunction(Node, FunctionCtx):
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
         if cls._trusted and cls.backward_arrays is not None and not grad_mode._state.grad_enabled:
-            arrays = cls.backward_arrays(self, *[g._data for g in grads])
+            inputs = [g._data for g in grads]
+            arrays = cls.backward_arrays(self, *inputs)
             if arrays is not NotImplemented:  # no graph of the backward: arrays in, arrays out
-                return tuple([None if a is None else T.Tensor._make(a) for a in arrays])
+                return _grads_of_arrays(self, arrays, inputs)
         result = cls.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         if cls._trusted:
             return result
         return _validate_grads(self, result)
+
+
+def _grads_of_arrays(node: BackwardCFunction, arrays: tuple, inputs: list) -> tuple:
+    """Tensors of the arrays an array backward returned. One bound for a leaf is marked
+    ``_fresh`` when its array is its own: not a view, not an incoming gradient, not returned
+    twice. The leaf may then keep it as its ``.grad`` without a copy, unless the engine shows
+    it to a hook or an observer first."""
+    grads = []
+    for a, (child, _) in zip(arrays, node.next_functions):
+        if a is None:
+            grads.append(None)
+            continue
+        t = T.Tensor._make(a)
+        if type(child) is AccumulateGrad and getattr(a, "base", a) is None and \
+                not _among(a, inputs) and sum(x is a for x in arrays) == 1:
+            t._fresh = True
+        grads.append(t)
+    return tuple(grads)
 
 
 def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:

@@ -106,6 +106,7 @@ class Node:
 
     def __call__(self, *grads: Tensor | None) -> Any:
         out = self._apply(grads)
+        _shown(out)  # the caller holds them now
         return out[0] if len(out) == 1 else out
 
     def register_prehook(self, fn: Callable[[tuple], tuple | None]) -> RemovableHandle:
@@ -161,9 +162,19 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
 
 
 def _leaf_hooks(variable: Tensor, grad: Tensor) -> Tensor:
-    for hook in list(variable._hooks.values()) if variable._hooks else ():
-        grad = _call_tensor_hook(hook, grad)
+    if variable._hooks:
+        grad._fresh = False  # a hook may keep it
+        for hook in list(variable._hooks.values()):
+            grad = _call_tensor_hook(hook, grad)
     return grad
+
+
+def _shown(grads: Any) -> None:
+    """The gradients are about to be seen outside the engine (a hook, an observer, a caller):
+    none of them may become a ``.grad`` without a copy any more."""
+    for g in grads:
+        if g is not None:
+            g._fresh = False
 
 
 def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:
@@ -181,7 +192,13 @@ def _accumulate(variable: Tensor, grad: Tensor) -> None:
         grad = grad.to(variable.dtype)
     old = variable._grad
     if old is None:
-        variable._grad = grad if grad_mode._state.grad_enabled else grad._detached_copy()
+        if grad_mode._state.grad_enabled:
+            variable._grad = grad
+        elif grad._fresh:  # nothing else holds it (see Tensor._fresh): no copy needed
+            grad._fresh = False
+            variable._grad = grad
+        else:
+            variable._grad = grad._detached_copy()
     elif grad_mode._state.grad_enabled:
         variable._grad = old + grad
     else:
