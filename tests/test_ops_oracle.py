@@ -732,3 +732,26 @@ def test_relu_backward_keeps_every_bit_of_torchs_gradient(dtype: str) -> None:
         grads.append(x.grad.numpy())
     np.testing.assert_array_equal(grads[0].view(f"u{grads[0].itemsize}"),
                                   grads[1].view(f"u{grads[1].itemsize}"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("exponent", [2, 3])
+def test_pow_backward_rounds_as_torch(exponent: int, dtype: str) -> None:
+    # torch multiplies g by (p * x ** (p - 1)): the other order differs in the last bit
+    rng = np.random.default_rng(exponent)
+    xs, gs = rng.standard_normal((2, 1000)).astype(dtype)
+    grads = []
+    for L in (mt, torch):
+        x = L.tensor(xs, requires_grad=True)
+        (x ** exponent).backward(L.tensor(gs))
+        grads.append(x.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_pow_zero_backward_is_zeros_even_for_an_infinite_gradient() -> None:
+    grads = []
+    for L in (mt, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        (x ** 0).backward(L.tensor([float("inf"), float("nan"), 1.0]))
+        grads.append(x.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])  # [0, 0, 0]: g * 0 gives nan

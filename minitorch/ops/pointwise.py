@@ -203,9 +203,9 @@ class PowScalarExponent(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (a,) = ctx.saved_tensors
         p = ctx._saved_exponent
-        if p == 0:
-            return (g * 0,)
-        return (g * p * a ** (p - 1),)
+        if p == 0:  # zeros, as torch: even where g is inf or nan
+            return (wrap(a._xp.zeros_like(a._data)),)
+        return (g * (p * a ** (p - 1)),)  # torch's order of the products, for torch's rounding
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
@@ -214,7 +214,8 @@ class PowScalarExponent(Op):
         if p == 0 or type(p) not in (int, float) or not like(g, a._data):
             return NotImplemented
         xp = namespace(g)
-        return (xp.multiply(xp.multiply(g, float(p)), xp.pow(a._data, float(p - 1))),)
+        power = a._data if p == 2 else xp.pow(a._data, float(p - 1))  # x ** 1 is x, exactly
+        return (xp.multiply(g, xp.multiply(power, float(p))),)
 
 
 class PowTensorExponent(Op):
