@@ -34,6 +34,11 @@ from ._creation import (
 )
 from ._dtype import bool, dtype, float32, float64, get_default_dtype, int64, result_type
 from ._tensor import Size, Tensor
+from .autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

@@ -94,12 +94,16 @@ def test_anomaly_mode_is_global(L: Any) -> None:
     assert seen == [(True, True)]
 
 
-@pytest.mark.xfail(strict=True, reason="core: minitorch/__init__.py lacks torch's top-level "
-                                       "is_anomaly_enabled, is_anomaly_check_nan_enabled and "
-                                       "set_anomaly_enabled")
 def test_top_level_anomaly_functions() -> None:
-    mt.set_anomaly_enabled(True, check_nan=False)
-    assert (mt.is_anomaly_enabled(), mt.is_anomaly_check_nan_enabled()) == (True, False)
+    try:
+        for L in (torch, mt):
+            L.set_anomaly_enabled(True, check_nan=False)
+            assert (L.is_anomaly_enabled(), L.is_anomaly_check_nan_enabled()) == (True, False)
+            L.set_anomaly_enabled(False)
+            assert (L.is_anomaly_enabled(), L.is_anomaly_check_nan_enabled()) == (False, True)
+    finally:
+        mt.set_anomaly_enabled(False)
+        torch.set_anomaly_enabled(False)
 
 
 # ---------------------------------------------------------------------------- errors in backward

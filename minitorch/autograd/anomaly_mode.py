@@ -16,7 +16,7 @@ import warnings
 from typing import Any
 
 __all__ = ["detect_anomaly", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
-           "set_detect_anomaly"]
+           "set_anomaly_enabled", "set_detect_anomaly"]
 
 _enabled = False
 _check_nan = True
@@ -35,6 +35,15 @@ def is_anomaly_check_nan_enabled() -> bool:
 def _set(mode: bool, check_nan: bool) -> None:
     global _enabled, _check_nan
     _enabled, _check_nan = bool(mode), bool(check_nan)
+
+
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """Turn anomaly detection on or off until the next call (torch.set_anomaly_enabled).
+
+    >>> minitorch.set_anomaly_enabled(False); minitorch.is_anomaly_enabled()
+    False
+    """
+    _set(enabled, check_nan)
 
 
 class set_detect_anomaly:
