@@ -374,7 +374,9 @@ for module in (minitorch.autograd.function, minitorch.autograd.engine):
 # sets the new one; `__exit__` puts back *what it found* (not "on"), which is what makes
 # nesting work, and `with` calls `__exit__` even when the block raises. As a decorator,
 # `__call__` wraps the function so that every *call* enters a fresh manager: the mode is
-# decided when the function runs, never when it is decorated.
+# decided when the function runs, never when it is decorated. A generator function is
+# wrapped step by step (`_each_step`): each `next` runs inside the mode, and the caller's
+# mode is back while the generator waits at a `yield`.
 
 # %%
 print(inspect.getsource(grad_mode._Mode))

@@ -183,8 +183,6 @@ def test_decorated_method_and_recursion(L: Any) -> None:
     assert L.is_grad_enabled()
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: a generator function decorated with no_grad() "
-                   "runs its body with grad enabled (torch runs each step under no_grad)")
 def test_decorated_generator() -> None:
     for L in (torch, mt):
         @L.no_grad()
@@ -193,6 +191,31 @@ def test_decorated_generator() -> None:
                 yield L.is_grad_enabled()
 
         assert list(steps()) == [False, False], L.__name__
+
+
+@LIBS
+def test_decorated_generator_between_steps_send_throw_close_and_return(L: Any) -> None:
+    @L.no_grad()
+    def echo() -> Any:
+        got = yield L.is_grad_enabled()
+        try:
+            while True:
+                got = yield (got, L.is_grad_enabled())
+        except KeyError:
+            yield ("caught", L.is_grad_enabled())
+        return "done"
+
+    gen = echo()
+    assert next(gen) is False and L.is_grad_enabled()  # the caller's mode while it waits
+    assert gen.send(5) == (5, False)
+    assert gen.throw(KeyError("k")) == ("caught", False)
+    with pytest.raises(StopIteration) as stop:
+        next(gen)
+    assert stop.value.value == "done" and L.is_grad_enabled()
+    closed = echo()
+    next(closed)
+    closed.close()
+    assert L.is_grad_enabled()
 
 
 # ------------------------------------------------------------------ threads

@@ -18,6 +18,7 @@ through ``set_state``, the seam that grading switches off.
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -169,12 +170,42 @@ class _Mode:
         return self.__class__()
 
     def __call__(self, func: F) -> F:
+        if inspect.isgeneratorfunction(func):
+            return self._each_step(func)
+
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             with self.clone():
                 return func(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
+
+    def _each_step(self, func: F) -> F:
+        """A generator function whose every step runs in this mode, and whose caller's mode
+        is back while it waits at a ``yield`` (as torch decorates generators)."""
+
+        @functools.wraps(func)
+        def generator(*args: Any, **kwargs: Any) -> Any:
+            steps = func(*args, **kwargs)
+            sent: Any = None
+            thrown: BaseException | None = None
+            while True:
+                with self.clone():
+                    try:
+                        out = steps.send(sent) if thrown is None else steps.throw(thrown)
+                    except StopIteration as stop:
+                        return stop.value
+                sent, thrown = None, None
+                try:
+                    sent = yield out
+                except GeneratorExit:
+                    with self.clone():
+                        steps.close()
+                    raise
+                except BaseException as error:  # thrown in by the caller: passed on inside
+                    thrown = error
+
+        return generator  # type: ignore[return-value]
 
 
 class _BareDecoratable(_Mode):
