@@ -133,8 +133,6 @@ def test_hooks_run_in_autograd_grad_for_non_leaves(L: Any) -> None:
     assert x.grad is None
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: autograd.grad with respect to a leaf skips "
-                   "the leaf's register_hook hooks; torch runs them and returns their result")
 def test_leaf_hooks_run_in_autograd_grad() -> None:
     results = []
     for L in (torch, mt):
@@ -143,6 +141,19 @@ def test_leaf_hooks_run_in_autograd_grad() -> None:
         x.register_post_accumulate_grad_hook(lambda t: pytest.fail("nothing accumulates"))
         results.append(L.autograd.grad((x * 2).sum(), x)[0].tolist())
     assert results == [[200.0, 200.0]] * 2
+
+
+def test_leaf_hooks_in_autograd_grad_run_once_in_order_like_torch() -> None:
+    results = []
+    for L in (torch, mt):
+        calls: list[str] = []
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        w = L.tensor([3.0], requires_grad=True)
+        x.register_hook(lambda g, calls=calls: calls.append("first") or g + 1)
+        x.register_hook(lambda g, calls=calls: calls.append("second"))  # None keeps g
+        gx, gw = L.autograd.grad((x * w).sum(), (x, w))
+        results.append((calls, gx.tolist(), gw.tolist(), x.grad))
+    assert results[0] == results[1] == (["first", "second"], [4.0, 4.0], [3.0], None)
 
 
 # ------------------------------------------------------------------ retain_grad

@@ -29,6 +29,7 @@ from .graph import (
     Node,
     _accumulate,
     _call_tensor_hook,
+    _leaf_hooks,
     _shown,
     accumulate_into_leaf,
 )
@@ -139,6 +140,8 @@ def execute(
             if node._tensor_pre_hooks or node._retain_grad_hooks:
                 grads = _run_tensor_hooks(node, grads)
             if wanted:
+                if not accumulate and type(node) is AccumulateGrad and grads[0] is not None:
+                    grads = [_leaf_hooks(node.variable, grads[0])]  # it will not run them
                 for nr, grad in enumerate(grads):
                     if (node, nr) in wanted:
                         captured[(node, nr)] = grad
