@@ -211,6 +211,9 @@ class Tensor:
             )
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._inference and not grad_mode._state.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -251,7 +254,7 @@ class Tensor:
 
         In-place changes through ``.data`` are invisible to the saved-tensor check.
         """
-        return Tensor._make(self._data)
+        return _inheriting_inference(Tensor._make(self._data), self)
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -259,6 +262,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
 
     @property
@@ -312,7 +317,7 @@ class Tensor:
         """A tensor with the same values (and version counter) outside the graph."""
         t = Tensor._make(self._data)
         t._version_counter = self._version_counter
-        return t
+        return _inheriting_inference(t, self)
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad."""
@@ -350,7 +355,7 @@ class Tensor:
         t._version_counter = self._version_counter
         root = self._base[0] if self._base is not None else self
         t._base = (root, root.grad_fn)
-        return t
+        return _inheriting_inference(t, self)
 
     def _alias(self) -> Tensor:
         return self._view(self._data)
@@ -636,6 +641,14 @@ def _check_view_fresh(view: Tensor) -> None:
             "A view was created before an in-place operation recorded a new grad_fn on its "
             "base tensor; minitorch does not rebase such views (torch would). Take the view "
             "again after the in-place operation.")
+
+
+def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
+    """A view is an inference tensor exactly when its base is, in or out of inference mode
+    (torch's rule; other results follow the mode they are made in)."""
+    if view._inference is not base._inference:
+        view._inference = base._inference
+    return view
 
 
 def check_inplace_allowed(t: Tensor) -> None:

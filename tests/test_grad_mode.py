@@ -384,9 +384,6 @@ def _version_of_inference_tensor(L: Any) -> None:
     t._version
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: outside inference mode minitorch lets an "
-                   "inference tensor take requires_grad_() and report _version, and a view of it "
-                   "(t[0], t.t(), reshape, detach) is not an inference tensor; torch raises")
 @pytest.mark.parametrize("scenario", [_requires_grad_outside, _version_of_inference_tensor,
                                       _view_saved_for_backward],
                          ids=["requires_grad_", "_version", "view saved"])
@@ -394,3 +391,25 @@ def test_more_inference_tensor_errors_like_torch(scenario: Callable[[Any], None]
     want = raised_by(scenario, torch)
     assert want is not None
     assert_same_error(raised_by(scenario, mt), want)
+
+
+VIEWS_AND_RESULTS = {
+    "t[0]": lambda t: t[0], "t.t()": lambda t: t.t(), "reshape": lambda t: t.reshape(4),
+    "view": lambda t: t.view(4), "expand": lambda t: t.unsqueeze(0).expand(2, 2, 2),
+    "detach": lambda t: t.detach(), ".data": lambda t: t.data, "clone": lambda t: t.clone(),
+    "t * 1": lambda t: t * 1,
+}
+
+
+def test_views_follow_their_base_and_results_the_mode_like_torch() -> None:
+    seen = {}
+    for L in (torch, mt):
+        with L.inference_mode():
+            inference, made_inside = L.ones(2, 2), {}
+        normal = L.ones(2, 2)
+        with L.inference_mode():
+            for name, f in VIEWS_AND_RESULTS.items():
+                made_inside[name] = f(normal).is_inference()
+        seen[L.__name__] = ({name: f(inference).is_inference()
+                             for name, f in VIEWS_AND_RESULTS.items()}, made_inside)
+    assert seen["minitorch"] == seen["torch"]

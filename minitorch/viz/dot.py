@@ -443,7 +443,7 @@ class _Labeller:
         if t.numel() <= SMALL:
             lines.append(f"= {value_text(t)}")
         if self.show_version:
-            lines.append(f"version {t._version}")
+            lines.append(f"version {t._version_counter.value}")
         return lines
 
     def saved(self, name: str, s: Any) -> list[str]:
@@ -456,7 +456,7 @@ class _Labeller:
         if t.numel() <= SMALL:
             lines.append(f"= {value_text(t)}")
         if self.show_version:
-            now = t._version
+            now = t._version_counter.value
             lines.append(f"saved at version {s._version}")
             if now != s._version:
                 lines.append(f"now version {now}: modified in place!")
