@@ -206,7 +206,9 @@ class Function(metaclass=_FunctionMeta):
     _trusted = False  # built-in ops skip the checks on what backward returns
     # A built-in op may also give its backward on arrays, for when no graph of the backward is
     # wanted (tests/test_array_backward.py proves it equal to ``backward``); it returns
-    # NotImplemented for the cases it leaves to ``backward``.
+    # NotImplemented for the cases it leaves to ``backward``. Each array it returns is new, or
+    # one of the gradients it got (or a view of one), never a saved tensor's memory: a leaf
+    # may keep a new one as its .grad (see _grads_of_arrays).
     backward_arrays: Callable[..., Any] | None = None
     _profile_name: str | None = None
     setup_context: Callable | None = None
