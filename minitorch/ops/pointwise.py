@@ -31,10 +31,13 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
         raise broadcast_error(a, b) from None
 
 
+def _is_bool(v: Any) -> bool:
+    return v is True or v is False or (isinstance(v, Tensor) and v.dtype is bool_)
+
+
 def _no_bool(a: Any, b: Any) -> None:
     """torch refuses ``-`` on bool operands (``~`` inverts a mask, ``^`` compares two)."""
-    bools = sum(v is True or v is False or (isinstance(v, Tensor) and v.dtype is bool_)
-                for v in (a, b))
+    bools = _is_bool(a) + _is_bool(b)
     if bools == 2:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
@@ -332,7 +335,10 @@ def _same_dtype_as(g: Any, *metas: Any) -> bool:
     """Every input (by its ``_meta``) has ``g``'s dtype, in ``g``'s array library: no cast
     after the product."""
     dt = g.dtype
-    return all(meta is None or (type(meta[1]) is type(dt) and meta[1] == dt) for meta in metas)
+    for meta in metas:  # a loop, not all(...): 0.3 us less on every product's backward
+        if meta is not None and (type(meta[1]) is not type(dt) or meta[1] != dt):
+            return False
+    return True
 
 
 class _Unary(Op):
