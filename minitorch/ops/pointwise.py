@@ -335,7 +335,7 @@ def _same_dtype_as(g: Any, *metas: Any) -> bool:
     """Every input (by its ``_meta``) has ``g``'s dtype, in ``g``'s array library: no cast
     after the product."""
     dt = g.dtype
-    for meta in metas:  # a loop, not all(...): 0.3 us less on every product's backward
+    for meta in metas:  # a loop is cheaper than all() on a few items
         if meta is not None and (type(meta[1]) is not type(dt) or meta[1] != dt):
             return False
     return True
