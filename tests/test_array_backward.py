@@ -122,6 +122,18 @@ def test_relu(data: st.DataObject, shape: tuple, dtype: str) -> None:
     assert_same(*both_paths(tensor(data, shape, dtype, True).relu(), data))
 
 
+UNARY = {"exp": lambda x: x.exp(), "log": lambda x: x.abs().log(), "sqrt": lambda x: x.abs().sqrt(),
+         "tanh": lambda x: x.tanh(), "sigmoid": lambda x: x.sigmoid(),
+         "reciprocal": lambda x: x.reciprocal()}
+
+
+@pytest.mark.parametrize("name", UNARY)
+@SETTINGS
+@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3)]), dtype=DTYPES)
+def test_unary(name: str, data: st.DataObject, shape: tuple, dtype: str) -> None:
+    assert_same(*both_paths(UNARY[name](tensor(data, shape, dtype, True)), data))
+
+
 DECLINED: dict[str, Callable[[], Any]] = {
     "mm with a gradient of another dtype": lambda: (
         minitorch.ones(2, 2, requires_grad=True).mm(minitorch.ones(2, 2)),
@@ -136,6 +148,8 @@ DECLINED: dict[str, Callable[[], Any]] = {
     "mean over a dim": lambda: (minitorch.ones(2, 3, requires_grad=True).mean(1),
                                 minitorch.ones(2)),
     "pow 0": lambda: (minitorch.ones(2, requires_grad=True) ** 0, minitorch.ones(2)),
+    "exp of float32, float64 gradient": lambda: (
+        minitorch.ones(2, requires_grad=True).exp(), minitorch.ones(2, dtype=minitorch.float64)),
 }
 
 
@@ -176,4 +190,5 @@ def test_every_op_with_an_array_backward_is_tested_here() -> None:
            if isinstance(cls, type) and issubclass(cls, minitorch.autograd.Function)
            and "backward_arrays" in vars(cls)}
     assert ops == {linalg.Mm, linalg.Addmm, pointwise.Mul, pointwise.PowScalarExponent,
-                   pointwise.Relu, reduction.Mean}
+                   pointwise.Relu, reduction.Mean, pointwise.Exp, pointwise.Log, pointwise.Sqrt,
+                   pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal}

@@ -354,8 +354,11 @@ class _Unary(Op):
         return a._data
 
 
-def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: bool = True):
-    """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``."""
+def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: bool = True,
+           arrays: bool = False):
+    """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``.
+    With ``arrays``, ``grad`` is written in operators only, so the same formula also serves
+    arrays: it is the op's backward on arrays too."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
         out = wrap(compute(a._xp, cls.prepare(a)))
@@ -366,24 +369,34 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
         (saved,) = ctx.saved_tensors
         return (grad(g, saved),)
 
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        (saved,) = ctx.saved_tensors
+        if not like(g, saved._data):  # a dtype to promote: left to backward's rules
+            return NotImplemented
+        return (grad(g, saved._data),)
+
     cls = type(name, (_Unary,), {
         "node_name": f"{name}Backward0", "saved_names": (saves,), "floating": floating,
         "_profile_name": f"aten::{aten}", "__module__": __name__,
         "forward": staticmethod(forward), "backward": staticmethod(backward),
+        **({"backward_arrays": staticmethod(backward_arrays)} if arrays else {}),
     })
     return cls
 
 
-Exp = _unary("Exp", "exp", lambda xp, a: xp.exp(a), lambda g, r: g * r, "result")
-Log = _unary("Log", "log", lambda xp, a: xp.log(a), lambda g, x: g / x, "self")
-Sqrt = _unary("Sqrt", "sqrt", lambda xp, a: xp.sqrt(a), lambda g, r: g / (2 * r), "result")
+# The backward formulas multiply in torch's order, so that they round as torch's do.
+Exp = _unary("Exp", "exp", lambda xp, a: xp.exp(a), lambda g, r: g * r, "result", arrays=True)
+Log = _unary("Log", "log", lambda xp, a: xp.log(a), lambda g, x: g / x, "self", arrays=True)
+Sqrt = _unary("Sqrt", "sqrt", lambda xp, a: xp.sqrt(a), lambda g, r: g / (2 * r), "result",
+              arrays=True)
 Sin = _unary("Sin", "sin", lambda xp, a: xp.sin(a), lambda g, x: g * x.cos(), "self")
 Cos = _unary("Cos", "cos", lambda xp, a: xp.cos(a), lambda g, x: -g * x.sin(), "self")
-Tanh = _unary("Tanh", "tanh", lambda xp, a: xp.tanh(a), lambda g, r: g * (1 - r * r), "result")
+Tanh = _unary("Tanh", "tanh", lambda xp, a: xp.tanh(a), lambda g, r: g * (1 - r * r), "result",
+              arrays=True)
 Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: 1 / (1 + xp.exp(-a)),
-                 lambda g, r: g * r * (1 - r), "result")
+                 lambda g, r: g * (1 - r) * r, "result", arrays=True)
 Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
-                    lambda g, r: -g * r * r, "result")
+                    lambda g, r: -g * (r * r), "result", arrays=True)
 Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
              floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
