@@ -97,14 +97,23 @@ def test_mul_by_a_number(data: st.DataObject, shape: tuple, dtype: str, number: 
     assert_same(*both_paths(tensor(data, shape, dtype, True) * number, data))
 
 
+REDUCED = st.sampled_from([((), None), ((3,), None), ((2, 3), None), ((2, 1, 3), None),
+                           ((3,), 0), ((2, 3), 1), ((2, 3), (0, 1)), ((2, 1, 3), (0, 2)),
+                           ((4, 2, 3), -2)])
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean"])
 @SETTINGS
-@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3), (2, 1, 3)]), dtype=DTYPES,
-       keepdim=st.booleans())
-def test_mean_of_all_elements(data: st.DataObject, shape: tuple, dtype: str,
-                              keepdim: bool) -> None:
+@given(data=st.data(), case=REDUCED, dtype=DTYPES, keepdim=st.booleans())
+def test_sum_and_mean(reduce: str, data: st.DataObject, case: tuple, dtype: str,
+                      keepdim: bool) -> None:
+    shape, dim = case
     x = tensor(data, shape, dtype, True)
-    out = minitorch.mean(x) if not keepdim else reduction.Mean.apply(
-        x, dims=None, keepdim=True)
+    if dim is None:  # over everything: keepdim only through the op itself
+        op = reduction.Sum if reduce == "sum" else reduction.Mean
+        out = op.apply(x, dims=None, keepdim=keepdim)
+    else:
+        out = getattr(x, reduce)(dim, keepdim=keepdim)
     assert_same(*both_paths(out, data))
 
 
@@ -145,8 +154,6 @@ DECLINED: dict[str, Callable[[], Any]] = {
         minitorch.ones(2, requires_grad=True) * minitorch.ones((), dtype=minitorch.float64),
         minitorch.ones(2)),
     "mul by a bool": lambda: (minitorch.ones(2, requires_grad=True) * True, minitorch.ones(2)),
-    "mean over a dim": lambda: (minitorch.ones(2, 3, requires_grad=True).mean(1),
-                                minitorch.ones(2)),
     "pow 0": lambda: (minitorch.ones(2, requires_grad=True) ** 0, minitorch.ones(2)),
     "exp of float32, float64 gradient": lambda: (
         minitorch.ones(2, requires_grad=True).exp(), minitorch.ones(2, dtype=minitorch.float64)),
@@ -190,5 +197,5 @@ def test_every_op_with_an_array_backward_is_tested_here() -> None:
            if isinstance(cls, type) and issubclass(cls, minitorch.autograd.Function)
            and "backward_arrays" in vars(cls)}
     assert ops == {linalg.Mm, linalg.Addmm, pointwise.Mul, pointwise.PowScalarExponent,
-                   pointwise.Relu, reduction.Mean, pointwise.Exp, pointwise.Log, pointwise.Sqrt,
-                   pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal}
+                   pointwise.Relu, reduction.Mean, reduction.Sum, pointwise.Exp, pointwise.Log,
+                   pointwise.Sqrt, pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal}

@@ -28,6 +28,15 @@ def _expand_back(g: Tensor, shape: tuple, dims: tuple[int, ...] | None, keepdim:
     return g.expand(shape)
 
 
+def _expand_back_array(g: Any, shape: tuple, dims: tuple[int, ...] | None,
+                       keepdim: bool) -> Any:
+    """``_expand_back`` on arrays: the reduced dims back as 1s, then broadcast (a view)."""
+    xp = namespace(g)
+    if dims is not None and not keepdim:
+        g = xp.reshape(g, tuple(1 if d in dims else n for d, n in enumerate(shape)))
+    return xp.broadcast_to(g, shape)
+
+
 class Sum(Op):
     node_name = "SumBackward0"
     _profile_name = "aten::sum"
@@ -45,6 +54,10 @@ class Sum(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (_expand_back(g, *ctx.meta),)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        return (_expand_back_array(g, *ctx.meta),)
 
 
 class SumDim(Sum):
@@ -76,11 +89,7 @@ class Mean(Op):
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        shape, dims, _ = ctx.meta
-        if dims is not None:  # unsqueezing the reduced dims back is left to backward
-            return NotImplemented
-        xp = namespace(g)
-        return (xp.divide(xp.broadcast_to(g, shape), float(ctx.count)),)
+        return (namespace(g).divide(_expand_back_array(g, *ctx.meta), float(ctx.count)),)
 
 
 class MeanDim(Mean):
