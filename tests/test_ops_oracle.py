@@ -737,6 +737,8 @@ def test_relu_backward_keeps_every_bit_of_torchs_gradient(dtype: str) -> None:
 ROUNDED_AS_TORCH = {  # torch's order of the products: another order differs in the last bit
     "x ** 2": lambda x: x ** 2, "x ** 3": lambda x: x ** 3,  # g * (p * x ** (p - 1))
     "reciprocal": lambda x: x.reciprocal(),  # -g * (r * r)
+    "1.3 / x": lambda x: 1.3 / x,
+    "x / (1.5x + .25)": lambda x: x / (x * 1.5 + 0.25),  # -g * (a / b / b)
 }
 
 

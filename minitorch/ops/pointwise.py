@@ -154,8 +154,24 @@ class Div(Op):
         a, b = ctx.saved_tensors
         divisor = ctx.scalar if b is None else b
         ga = _reduce(g / divisor, ctx.a) if ctx.needs_input_grad[0] else None
-        gb = _reduce(-g * a / (b * b), ctx.b) if ctx.needs_input_grad[1] else None
+        # torch's -g * ((a / b) / b), which rounds otherwise than -g * a / (b * b)
+        gb = _reduce(-g * (a / b / b), ctx.b) if ctx.needs_input_grad[1] else None
         return ga, gb
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        divisor = _operand_array(ctx.scalar if b is None else b, g) if need_a else None
+        mine = _operand_array(a, g) if need_b else None
+        if divisor is NotImplemented or mine is NotImplemented or \
+                not _same_dtype_as(g, ctx.a if need_a else None, ctx.b if need_b else None):
+            return NotImplemented
+        xp = namespace(g)
+        if need_b:
+            ratio = xp.divide(xp.divide(mine, b._data), b._data)
+        return (sum_to_array(xp, xp.divide(g, divisor), ctx.a[0]) if need_a else None,
+                sum_to_array(xp, xp.multiply(xp.negative(g), ratio), ctx.b[0]) if need_b else None)
 
 
 def _to_default_float(array: Any, like: Any) -> Any:
