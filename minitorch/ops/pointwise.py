@@ -118,16 +118,11 @@ class Mul(Op):
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        other = _operand_array(ctx.scalar if b is None else b, g) if need_a else None
-        mine = _operand_array(a, g) if need_b else None
-        if other is NotImplemented or mine is NotImplemented or \
-                not _same_dtype_as(g, ctx.a if need_a else None, ctx.b if need_b else None):
-            return NotImplemented
-        xp = namespace(g)
-        return (sum_to_array(xp, xp.multiply(g, other), ctx.a[0]) if need_a else None,
-                sum_to_array(xp, xp.multiply(g, mine), ctx.b[0]) if need_b else None)
+        if (operands := _operands_like(ctx, g)) is NotImplemented:
+            return operands
+        xp, other, mine = operands
+        return (sum_to_array(xp, xp.multiply(g, other), ctx.a[0]) if other is not None else None,
+                sum_to_array(xp, xp.multiply(g, mine), ctx.b[0]) if mine is not None else None)
 
 
 class Div(Op):
@@ -160,18 +155,15 @@ class Div(Op):
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad
-        divisor = _operand_array(ctx.scalar if b is None else b, g) if need_a else None
-        mine = _operand_array(a, g) if need_b else None
-        if divisor is NotImplemented or mine is NotImplemented or \
-                not _same_dtype_as(g, ctx.a if need_a else None, ctx.b if need_b else None):
-            return NotImplemented
-        xp = namespace(g)
-        if need_b:
-            ratio = xp.divide(xp.divide(mine, b._data), b._data)
-        return (sum_to_array(xp, xp.divide(g, divisor), ctx.a[0]) if need_a else None,
-                sum_to_array(xp, xp.multiply(xp.negative(g), ratio), ctx.b[0]) if need_b else None)
+        if (operands := _operands_like(ctx, g)) is NotImplemented:
+            return operands
+        xp, divisor, mine = operands
+        ga = sum_to_array(xp, xp.divide(g, divisor), ctx.a[0]) if divisor is not None else None
+        if mine is None:
+            return ga, None
+        b = ctx.saved_tensors[1]._data  # a tensor that needs a gradient: of a's device
+        ratio = xp.divide(xp.divide(mine, b), b)
+        return ga, sum_to_array(xp, xp.multiply(xp.negative(g), ratio), ctx.b[0])
 
 
 def _to_default_float(array: Any, like: Any) -> Any:
@@ -337,6 +329,20 @@ def _reduce(g: Tensor, meta: Any) -> Tensor | None:
         return g
     dt = from_array_dtype(dt)  # compared as minitorch dtypes: a numpy dtype may meet CuPy's
     return g if g.dtype is dt else g.to(dt)
+
+
+def _operands_like(ctx: Any, g: Any) -> Any:
+    """For the array backward of ``a * b`` or ``a / b``: the namespace, b (its array, or the
+    number as a float) if a needs a gradient, and a's array if b does (None where not needed);
+    NotImplemented where ``backward`` would cast."""
+    a, b = ctx.saved_tensors
+    need_a, need_b = ctx.needs_input_grad
+    other = _operand_array(ctx.scalar if b is None else b, g) if need_a else None
+    mine = _operand_array(a, g) if need_b else None
+    if other is NotImplemented or mine is NotImplemented or \
+            not _same_dtype_as(g, ctx.a if need_a else None, ctx.b if need_b else None):
+        return NotImplemented
+    return namespace(g), other, mine
 
 
 def _operand_array(value: Any, g: Any) -> Any:
