@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import minitorch
 from minitorch import backend
-from minitorch.ops import linalg, pointwise, reduction
+from minitorch.ops import linalg, pointwise, reduction, shape
 
 DTYPES = st.sampled_from(["float32", "float64"])
 SIZES = st.integers(1, 4)
@@ -159,6 +159,21 @@ def test_unary(name: str, data: st.DataObject, shape: tuple, dtype: str) -> None
     assert_same(*both_paths(UNARY[name](tensor(data, shape, dtype, True)), data))
 
 
+VIEWS = {"reshape": lambda x: x.reshape(-1), "view": lambda x: x.view(3, 1, 2),
+         "permute": lambda x: x.permute(2, 0, 1), "transpose": lambda x: x.transpose(0, 2),
+         "t": lambda x: x[0].t(), "unsqueeze": lambda x: x.unsqueeze(1),
+         "squeeze(dim)": lambda x: x.squeeze(1), "squeeze()": lambda x: x.squeeze(),
+         "vector @ matrix": lambda x: x[0, 0] @ x[0].t()}
+
+
+@pytest.mark.parametrize("name", VIEWS)
+@SETTINGS
+@given(data=st.data(), dtype=DTYPES)
+def test_views(name: str, data: st.DataObject, dtype: str) -> None:
+    x = tensor(data, (2, 1, 3), dtype, True)
+    assert_same(*both_paths(VIEWS[name](x), data))
+
+
 DECLINED: dict[str, Callable[[], Any]] = {
     "mm with a gradient of another dtype": lambda: (
         minitorch.ones(2, 2, requires_grad=True).mm(minitorch.ones(2, 2)),
@@ -211,10 +226,12 @@ def test_the_engine_takes_the_array_path_only_without_create_graph() -> None:
 
 
 def test_every_op_with_an_array_backward_is_tested_here() -> None:
-    ops = {cls for module in (linalg, pointwise, reduction) for cls in vars(module).values()
+    ops = {cls for module in (linalg, pointwise, reduction, shape)
+           for cls in vars(module).values()
            if isinstance(cls, type) and issubclass(cls, minitorch.autograd.Function)
            and "backward_arrays" in vars(cls)}
     assert ops == {linalg.Mm, linalg.Addmm, pointwise.Mul, pointwise.Div,
                    pointwise.PowScalarExponent,
                    pointwise.Relu, reduction.Mean, reduction.Sum, pointwise.Exp, pointwise.Log,
-                   pointwise.Sqrt, pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal}
+                   pointwise.Sqrt, pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal,
+                   shape.View, shape.Permute, shape.Unsqueeze, shape.Squeeze}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor, normalize_dims, sum_to
-from ..backend import array_dtype, getitem, to_device
+from ..backend import array_dtype, getitem, namespace, to_device
 from ._base import Op, check_same_device, wrap
 
 
@@ -35,6 +35,10 @@ class View(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (g.reshape(ctx.shape),)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        return (namespace(g).reshape(g, ctx.shape),)
 
 
 class Alias(Op):
@@ -71,6 +75,10 @@ class Permute(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (g.permute(*ctx.inverse),)
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        return (namespace(g).permute_dims(g, ctx.inverse),)
+
 
 class Transpose(Permute):
     node_name = "TransposeBackward0"
@@ -95,6 +103,10 @@ class Unsqueeze(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (g.squeeze(ctx.dim),)
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        return (namespace(g).squeeze(g, axis=ctx.dim),)
+
 
 class Squeeze(Op):
     node_name = "SqueezeBackward0"
@@ -108,6 +120,8 @@ class Squeeze(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (g.reshape(ctx.shape),)
+
+    backward_arrays = staticmethod(View.backward_arrays)  # the same: back to the input shape
 
 
 class SqueezeDim(Squeeze):
