@@ -13,7 +13,7 @@ from typing import Any
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..backend import namespace
 from ._base import Op, check_same_device, like, wrap
-from .shape import SqueezeInplace, UnsafeView
+from .shape import Clone, SqueezeInplace, UnsafeView
 
 
 def _same_dtype(a: Tensor, b: Tensor) -> None:
@@ -230,14 +230,31 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return SqueezeInplace.apply(Mm.apply(a.unsqueeze(0), b), dims=(0,))
     if da == 2 and db == 2:
         return Mm.apply(a, b)
-    if da == 2 and db >= 3:  # torch computes (bᵀ aᵀ)ᵀ
-        return matmul(b.transpose(-1, -2), a.t()).transpose(-1, -2)
+    if da <= 2 and db >= 3:
+        return _small_times_batch(a, b)
     if da >= 3 and db <= 2:
         folded = a.reshape(-1, a.shape[-1])
         out = Mv.apply(folded, b) if db == 1 else Mm.apply(folded, b)
         shape = a.shape[:-1] + (() if db == 1 else (b.shape[-1],))
         return UnsafeView.apply(out, shape=shape)
     return _batched(a, b)
+
+
+def _small_times_batch(a: Tensor, b: Tensor) -> Tensor:
+    """``a @ b`` for a vector or matrix ``a`` and a batch ``b``, with torch's graph. When
+    ``a`` needs a gradient, b's batch is folded into one matrix, which spares the backward a
+    batch of copies of ``a``: bᵀ·a for a vector; for a matrix (bᵀ aᵀ)ᵀ made contiguous (a
+    clone, unless a size-1 dim makes the transpose contiguous already). Otherwise a batched
+    product (torch also folds an empty batch for a vector, and one whose memory layout allows
+    it without a copy: minitorch does not look at layouts)."""
+    if not a.requires_grad and (a.dim() == 2 or b.numel()):
+        return _batched(a, b)
+    if a.dim() == 1:
+        folded = b.transpose(-1, -2).reshape(-1, b.shape[-2])
+        return UnsafeView.apply(Mv.apply(folded, a), shape=(*b.shape[:-2], b.shape[-1]))
+    out = matmul(b.transpose(-1, -2), a.t()).transpose(-1, -2)
+    n, m = out.shape[-2:]
+    return Clone.apply(out) if n > 1 and m > 1 and out.numel() else out
 
 
 def _batched(a: Tensor, b: Tensor) -> Tensor:
@@ -253,8 +270,9 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{_prod(batch)}, {k}] but got: [{_prod(batch)}, {b2.shape[-2]}]."
         )
-    lhs = a2.expand(*batch, n, k).reshape(-1, n, k)
-    rhs = b2.expand(*batch, k, m).reshape(-1, k, m)
+    # the batch's size, not -1: with an empty matrix, -1 would be ambiguous
+    lhs = a2.expand(*batch, n, k).reshape(_prod(batch), n, k)
+    rhs = b2.expand(*batch, k, m).reshape(_prod(batch), k, m)
     shape = batch + ((n,) if a.dim() > 1 else ()) + ((m,) if b.dim() > 1 else ())
     return UnsafeView.apply(Bmm.apply(lhs, rhs), shape=shape)
 
