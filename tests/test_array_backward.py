@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -235,3 +236,39 @@ def test_every_op_with_an_array_backward_is_tested_here() -> None:
                    pointwise.Relu, reduction.Mean, reduction.Sum, pointwise.Exp, pointwise.Log,
                    pointwise.Sqrt, pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal,
                    shape.View, shape.Permute, shape.Unsqueeze, shape.Squeeze}
+
+
+STEPS = {  # one op each, on a square matrix, through the array backwards
+    "exp": lambda y: (y * 0.1).exp(),
+    "log": lambda y: (y.abs() + 0.5).log(),
+    "sqrt": lambda y: (y.abs() + 0.1).sqrt(),
+    "tanh": lambda y: y.tanh(),
+    "sigmoid": lambda y: y.sigmoid(),
+    "reciprocal": lambda y: 1 / (y.abs() + 1),
+    "relu": lambda y: y.relu(),
+    "t": lambda y: y.t(),
+    "reshape": lambda y: y.reshape(-1).reshape(y.shape),
+    "unsqueeze": lambda y: y.unsqueeze(0).squeeze(0),
+    "sum(0)": lambda y: y.sum(0, keepdim=True) * y,
+    "mean(1)": lambda y: y.mean(1) - y,
+    "pow": lambda y: y ** 2,
+    "div": lambda y: y / (y.abs() + 1.5),
+    "mul": lambda y: y * 1.7,
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(st.sampled_from(sorted(STEPS)), min_size=1, max_size=8),
+       seed=st.integers(0, 2**32 - 1))
+def test_chains_of_array_backwards_give_torchs_gradients(steps: list[str], seed: int) -> None:
+    a, b = np.random.default_rng(seed).standard_normal((2, 3, 3))
+    grads = []
+    for L in (minitorch, torch):
+        x, w = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
+        y = x * w
+        for step in steps:
+            y = STEPS[step](y)
+        (y + x @ w).sum().backward()  # w's gradient arrives by two paths, x's too
+        grads.append((x.grad.numpy(), w.grad.numpy()))
+    for got, want in zip(*grads):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
