@@ -168,7 +168,7 @@ def grad(
 
 class _VariableMeta(type):
     def __instancecheck__(cls, instance: Any) -> bool:
-            return isinstance(instance, T.Tensor)
+        return isinstance(instance, T.Tensor)
 
 
 class Variable(metaclass=_VariableMeta):

@@ -421,6 +421,10 @@ Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
                     lambda g, r: -g * (r * r), "result", arrays=True)
 Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
              floating=False)
+Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
+              lambda xp, a: xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
+              lambda g, x: g * 0, "self",
+              floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
 Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),
               lambda g, r: ThresholdBackward.apply(g, r), "result", floating=False)
@@ -456,10 +460,6 @@ class ThresholdBackward(Op):
     def backward(ctx: Any, gg: Tensor) -> tuple:
         (result,) = ctx.saved_tensors
         return ThresholdBackward.apply(gg, result) if ctx.needs_input_grad[0] else None, None
-Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
-              lambda xp, a: xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
-              lambda g, x: g * 0, "self",
-              floating=False)
 
 
 class Clamp(Op):

@@ -117,11 +117,9 @@ class Squeeze(Op):
         ctx.shape = a._data.shape
         return a._view(a._xp.squeeze(a._data, axis=dims) if dims else a._data)
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return (g.reshape(ctx.shape),)
-
-    backward_arrays = staticmethod(View.backward_arrays)  # the same: back to the input shape
+    # the same as View's: back to the input's shape
+    backward = staticmethod(View.backward)
+    backward_arrays = staticmethod(View.backward_arrays)
 
 
 class SqueezeDim(Squeeze):
