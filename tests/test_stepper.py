@@ -9,6 +9,7 @@ the dependency counts against what the graph's structure says they must be.
 from __future__ import annotations
 
 import shutil
+import sys
 
 import numpy as np
 import pytest
@@ -304,6 +305,7 @@ def test_the_widget_buttons_and_slider(monkeypatch, tmp_path):
     pytest.importorskip("ipywidgets")
     if not HAVE_DOT:
         monkeypatch.setenv("PATH", str(tmp_path))
+        monkeypatch.setitem(sys.modules, "graphviz_anywidget", None)
     names, F = notes_graph_2(minitorch)
     stepper = BackwardStepper(F, params=names)
     box = stepper.widget
@@ -325,6 +327,33 @@ def test_the_widget_buttons_and_slider(monkeypatch, tmp_path):
     assert ui.slider.value == 1
     assert "application/vnd.jupyter.widget-view+json" in stepper._repr_mimebundle_()
     assert box is stepper.widget
+
+
+def test_the_panel_never_covers_the_picture():
+    """The picture's column shrinks (min-width 0) and its SVG scales to fit it; the panel
+    keeps at most 420 px, so at 1000 px and wider the graph has most of the row."""
+    pytest.importorskip("ipywidgets")
+    if not HAVE_DOT:
+        pytest.skip("needs dot for the SVG")
+    names, F = notes_graph_2(minitorch)
+    stepper = BackwardStepper(F, params=names)
+    stepper.widget
+    ui = stepper._widget
+    assert ui.picture.layout.min_width == "0" and ui.picture.layout.flex.startswith("1 1")
+    assert ui.panel.layout.max_width == "420px" and ui.panel.layout.flex == "0 0 auto"
+    assert "<svg style='max-width: 100%; height: auto'" in ui.picture.value
+
+
+def test_without_dot_the_browser_draws_the_stepper(monkeypatch, tmp_path):
+    pytest.importorskip("graphviz_anywidget")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    names, F = notes_graph_2(minitorch)
+    stepper = BackwardStepper(F, params=names)
+    stepper.widget
+    ui = stepper._widget
+    assert ui.in_browser and "MulBackward0" in ui.picture.dot_source
+    ui.next.click()
+    assert "▶ step 1: running" in ui.picture.dot_source
 
 
 def test_without_dot_the_stepper_still_works(monkeypatch, tmp_path):

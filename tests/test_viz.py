@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -16,8 +18,8 @@ import pytest
 import torch
 
 import minitorch
-from minitorch.viz import Graph, draw, show
-from minitorch.viz.dot import COLORS, MISSING_DOT
+from minitorch.viz import Graph, Source, dot, draw, show
+from minitorch.viz.dot import COLORS, IN_BROWSER, MISSING_DOT
 
 HAVE_DOT = shutil.which("dot") is not None
 NEEDS_DOT = pytest.mark.skipif(
@@ -456,8 +458,23 @@ def test_svg_rendering():
     assert g._repr_svg_() == svg
 
 
-def test_without_dot_the_notebook_gets_instructions_and_the_source(monkeypatch, tmp_path):
+def test_without_dot_the_browser_draws_the_graph(monkeypatch, tmp_path):
+    pytest.importorskip("graphviz_anywidget")
     monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no `dot` anywhere
+    names, F = notes_graph_2(minitorch)
+    g = draw(F, params=names)
+    bundle = g._repr_mimebundle_()
+    assert "image/svg+xml" not in bundle
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # JupyterLab draws it
+    assert bundle["text/plain"] == f"{IN_BROWSER}\n\n{g.source}"
+    mine = Source("digraph { a -> b }")._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in mine
+
+
+def test_without_dot_or_its_wasm_the_notebook_gets_instructions_and_the_source(
+        monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no `dot` anywhere
+    monkeypatch.setitem(sys.modules, "graphviz_anywidget", None)  # import fails
     names, F = notes_graph_2(minitorch)
     g = draw(F, params=names)  # building needs no `dot`
     bundle = g._repr_mimebundle_()
@@ -479,6 +496,7 @@ def test_show_displays_the_graph_named_from_the_callers_variables(monkeypatch):
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", shown.append)
+    monkeypatch.setattr(dot, "_in_jupyter", lambda: True)
     x = minitorch.tensor([3.], requires_grad=True)
     y = x ** 2
     assert show(y) is None
@@ -490,6 +508,22 @@ def test_show_displays_the_graph_named_from_the_callers_variables(monkeypatch):
     nodes, _ = parse(shown[1])
     assert "y" not in {a["lines"][0] for a in nodes.values()}
     assert any(kind_of(a) == "saved" for a in nodes.values())
+
+
+def test_show_outside_jupyter_prints_a_one_line_hint(capsys):
+    show(minitorch.ones(1, requires_grad=True) * 2)
+    out = capsys.readouterr().out
+    assert out == dot.OUTSIDE_JUPYTER + "\n" and "viz.draw(y).source" in out
+
+
+def test_importing_viz_without_graphviz_says_what_to_install():
+    code = ("import sys; sys.modules['graphviz'] = None\n"
+            "try:\n    import minitorch.viz\n"
+            "except ModuleNotFoundError as e:\n    print(e.name, '|', e)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.startswith("graphviz | minitorch.viz needs the graphviz Python package: "
+                          "pip install graphviz") and out.count("\n") == 1
 
 
 def test_printing_a_tensor_stays_torch_text():

@@ -1,8 +1,9 @@
 """Pictures of autograd: the backward graph (``draw``, ``show``) and a backward-pass stepper.
 
 Needs the ``graphviz`` Python package (``pip install graphviz``) to build the DOT text, and
-Graphviz's ``dot`` program to turn it into SVG (without it the notebook shows how to install
-it). The stepper also needs ``ipywidgets``.
+Graphviz's ``dot`` program to turn it into SVG; without ``dot``, ``graphviz-anywidget`` draws
+the graphs in JupyterLab with Graphviz compiled to WebAssembly (without either, the notebook
+shows how to install one). The stepper also needs ``ipywidgets``.
 
 >>> import minitorch
 >>> import minitorch.viz as viz
@@ -17,8 +18,16 @@ it). The stepper also needs ``ipywidgets``.
 
 from __future__ import annotations
 
-from .dot import Graph, draw, show, use
+try:
+    import graphviz  # noqa: F401
+except ImportError:  # one line that says what to do, instead of a traceback from deep inside
+    raise ModuleNotFoundError(
+        "minitorch.viz needs the graphviz Python package: pip install graphviz "
+        "(and graphviz-anywidget to draw without Graphviz's dot program)", name="graphviz"
+    ) from None
+
+from .dot import Graph, Source, draw, show, use
 from .stepper import BackwardStepper, Delivery, LeafUpdate, State, Step
 
-__all__ = ["BackwardStepper", "Delivery", "Graph", "LeafUpdate", "State", "Step", "draw", "show",
-           "use"]
+__all__ = ["BackwardStepper", "Delivery", "Graph", "LeafUpdate", "Source", "State", "Step", "draw",
+           "show", "use"]

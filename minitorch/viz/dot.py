@@ -45,7 +45,7 @@ from .._tensor import Tensor
 from ..autograd.graph import AccumulateGrad, Node
 from ._names import tensor_names
 
-__all__ = ["Graph", "draw", "show", "use", "walk"]
+__all__ = ["Graph", "Source", "draw", "show", "use", "walk"]
 
 GraphEdge = tuple[Node, int]  # (node, i): the edge to node.next_functions[i]
 SMALL = 6  # tensors with at most this many elements show their values
@@ -71,18 +71,43 @@ _EDGE_ATTR = {"color": "black", "fontname": "monospace", "fontsize": "9", "fontc
 MISSING_DOT = (
     "Graphviz's `dot` program was not found on the PATH, so this graph cannot be drawn as "
     "SVG (the Python package `graphviz` only writes the DOT text; `dot` draws it).\n"
-    "Install Graphviz, then restart the kernel and re-run the cell:\n"
+    "Either let JupyterLab draw it with Graphviz compiled to WebAssembly:\n"
+    "    pip install graphviz-anywidget\n"
+    "or install Graphviz; then restart the kernel and re-run the cell:\n"
     "    Debian/Ubuntu:  sudo apt-get install graphviz\n"
     "    conda:          conda install -c conda-forge graphviz\n"
     "    macOS:          brew install graphviz\n"
     "    others:         https://graphviz.org/download/\n"
     "Meanwhile, here is the graph's DOT source (paste it into any Graphviz viewer):"
 )
+IN_BROWSER = ("(Graphviz's `dot` is not installed: JupyterLab draws this graph with Graphviz "
+              "compiled to WebAssembly, graphviz-anywidget. Its DOT source:)")
 
 
-class Graph(graphviz.Digraph):
-    """A ``graphviz.Digraph`` that shows as SVG in Jupyter, or, when Graphviz's ``dot``
-    program is missing, as a message saying how to install it followed by the DOT source.
+class _Drawn:
+    """Shows as SVG in Jupyter when Graphviz's ``dot`` is installed; without it, as a
+    graphviz-anywidget that draws in the browser, or else as install hints and the source."""
+
+    source: str
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            return self.pipe(format="svg", encoding="utf-8")  # type: ignore[attr-defined]
+        except graphviz.ExecutableNotFound:
+            return None
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None,
+                          **kwargs: Any) -> dict[str, Any]:
+        try:
+            return super()._repr_mimebundle_(include, exclude, **kwargs)  # type: ignore[misc]
+        except graphviz.ExecutableNotFound:
+            return browser_bundle(self.source) or missing_dot_bundle(self.source)
+
+
+class Graph(_Drawn, graphviz.Digraph):
+    """A ``graphviz.Digraph`` that shows as SVG in Jupyter; without Graphviz's ``dot``
+    program it is drawn in the browser (graphviz-anywidget) or, lacking that too, shown as a
+    message saying how to install one, followed by the DOT source.
 
     >>> g = Graph()
     >>> g.node("a", "hello")
@@ -96,22 +121,38 @@ class Graph(graphviz.Digraph):
         """The DOT id of the node drawn for ``obj`` (a graph node, or an output tensor)."""
         return self._ids[id(obj)]
 
-    def _repr_svg_(self) -> str | None:
-        try:
-            return self.pipe(format="svg", encoding="utf-8")
-        except graphviz.ExecutableNotFound:
-            return None
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None,
-                          **kwargs: Any) -> dict[str, Any]:
-        try:
-            return super()._repr_mimebundle_(include, exclude, **kwargs)
-        except graphviz.ExecutableNotFound:
-            return missing_dot_bundle(self.source)
+class Source(_Drawn, graphviz.Source):
+    """DOT text (yours, say) that Jupyter draws like a :class:`Graph`, with or without ``dot``.
+
+    >>> "a -> b" in Source("digraph { a -> b }").source
+    True
+    """
+
+
+def browser_widget(source: str) -> Any:
+    """A widget that draws ``source`` in JupyterLab with Graphviz compiled to WebAssembly, or
+    None when graphviz-anywidget is not installed."""
+    try:
+        from graphviz_anywidget import GraphvizAnyWidget
+    except ImportError:
+        return None
+    return GraphvizAnyWidget(dot_source=source, enable_zoom=False)
+
+
+def browser_bundle(source: str) -> dict[str, Any] | None:
+    """The widget's display data (what Jupyter shows without ``dot``), or None."""
+    widget = browser_widget(source)
+    if widget is None:
+        return None
+    data = widget._repr_mimebundle_()
+    data = dict(data[0] if isinstance(data, tuple) else data)
+    data["text/plain"] = f"{IN_BROWSER}\n\n{source}"
+    return data
 
 
 def missing_dot_bundle(source: str) -> dict[str, str]:
-    """What Jupyter shows instead of the SVG when ``dot`` is missing."""
+    """What Jupyter shows instead of the SVG when ``dot`` and graphviz-anywidget are missing."""
     text = f"{MISSING_DOT}\n\n{source}"
     page = (f"<div><pre style='white-space: pre-wrap'>{html.escape(MISSING_DOT)}</pre>"
             f"<pre>{html.escape(source)}</pre></div>")
@@ -152,13 +193,27 @@ def show(*roots: Tensor, name_from_caller: bool = True, **options: Any) -> None:
     """Display the graph of ``roots`` in Jupyter (``draw``'s options; names come from the
     caller's variables unless ``name_from_caller=False``).
 
-    >>> show(minitorch.ones(1, requires_grad=True) * 2)  # doctest: +SKIP
+    >>> show(minitorch.ones(1, requires_grad=True) * 2)  # doctest: +ELLIPSIS
+    viz.show draws in Jupyter only; here, print(viz.draw(y).source) gives the DOT text, ...
     """
+    if not _in_jupyter():
+        print(OUTSIDE_JUPYTER)
+        return
     from IPython.display import display
 
     frame = sys._getframe(1) if name_from_caller else None
     params = options.pop("params", None)
     display(emit(build(roots, tensor_names(params, frame), **options)))
+
+
+OUTSIDE_JUPYTER = ("viz.show draws in Jupyter only; here, print(viz.draw(y).source) gives the "
+                   "DOT text, and viz.draw(y).render('graph', format='svg') an SVG file.")
+
+
+def _in_jupyter() -> bool:
+    """Whether code runs in an IPython kernel or shell, where ``display`` can draw."""
+    ipython = sys.modules.get("IPython")
+    return ipython is not None and ipython.get_ipython() is not None
 
 
 # ---- the model: what to draw, independent of styling -------------------------------------

@@ -40,7 +40,7 @@ from .._tensor import Tensor
 from ..autograd import engine
 from ..autograd.graph import AccumulateGrad, Node
 from ._names import tensor_names
-from .dot import MISSING_DOT, Graph, Mark, build, emit, root_node, value_text
+from .dot import MISSING_DOT, Graph, Mark, browser_widget, build, emit, root_node, value_text
 
 __all__ = ["BackwardStepper", "Delivery", "LeafUpdate", "State", "Step"]
 
@@ -301,16 +301,29 @@ class BackwardStepper:
         w.back.disabled = self.position == 0
         w.reset.disabled = self.position == 0
         w.next.disabled = self.position == len(self.steps)
+        w.panel.value = _html(self.sections())
+        if w.in_browser:
+            w.picture.dot_source = self.graph().source
+            return
         svg = self.svg()
         if svg is None:
             svg = (f"<pre style='white-space: pre-wrap'>{html.escape(MISSING_DOT)}</pre>"
                    f"<pre>{html.escape(self.graph().source)}</pre>")
+        else:  # scaled down to its column, so that it never reaches under the panel
+            svg = svg.replace("<svg ", f"<svg style='{FIT}' ", 1)
         w.picture.value = f"<div class='minitorch-stepper-graph'>{svg}</div>"
-        w.panel.value = _html(self.sections())
+
+
+FIT = "max-width: 100%; height: auto"
 
 
 class _Controls:
-    """The widgets: buttons and slider on top, the picture and the panel side by side."""
+    """The widgets: buttons and slider on top, the picture and the panel side by side.
+
+    The picture takes the room the panel (at most 420 px) leaves, and may shrink to nothing
+    (``min_width`` 0): a wide graph scales down or scrolls inside it, never under the panel.
+    Without ``dot``, graphviz-anywidget draws the picture in the browser.
+    """
 
     def __init__(self, stepper: BackwardStepper) -> None:
         import ipywidgets as W
@@ -320,8 +333,12 @@ class _Controls:
                              tooltip="run the next node")
         self.reset = W.Button(description="Reset", icon="undo", tooltip="back to the start")
         self.slider = W.IntSlider(value=0, min=0, max=len(stepper.steps), description="step")
-        self.picture = W.HTML(layout=W.Layout(overflow="auto", flex="3 1 auto"))
-        self.panel = W.HTML(layout=W.Layout(flex="2 1 auto", min_width="260px"))
+        picture = None if stepper.svg() is not None else browser_widget(stepper.graph().source)
+        self.in_browser = picture is not None
+        self.picture = picture if self.in_browser else W.HTML()
+        self.picture.layout = W.Layout(overflow="auto", flex="1 1 0%", min_width="0")
+        self.panel = W.HTML(layout=W.Layout(flex="0 0 auto", width="34%", min_width="260px",
+                                            max_width="420px", overflow="auto"))
         self.back.on_click(lambda _: stepper.back())
         self.next.on_click(lambda _: stepper.step())
         self.reset.on_click(lambda _: stepper.reset())
