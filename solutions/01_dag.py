@@ -34,7 +34,6 @@ if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded 
 
 import inspect
 
-import graphviz
 from IPython.display import display
 
 import minitorch
@@ -336,6 +335,16 @@ x = minitorch.tensor(3., requires_grad=True)
 nodes, edges = trace(x * x + x)
 assert len(nodes) == 3, f"each node once, even when two paths reach it: got {len(nodes)}"
 assert len(edges) == 4, f"x * x + x has 4 non-None next_functions entries: got {len(edges)}"
+
+deep = x
+for _ in range(5000):  # deeper than Python's recursion limit, as the instructions say
+    deep = deep * 1.0
+try:
+    nodes, edges = trace(deep)
+except RecursionError:
+    raise AssertionError("trace recursed too deep on a chain of 5 000 multiplications: "
+                         "walk with a loop and a stack (or queue) instead") from None
+assert len(nodes) == 5001, f"a chain of 5 000 multiplications has 5 001 nodes: got {len(nodes)}"
 ### BEGIN HIDDEN TESTS
 from collections import Counter
 
@@ -401,9 +410,11 @@ with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
 # of `f`.
 
 # %%
-print([n.name() for n in trace(z)[0]])
-nodes, edges = trace(f(minitorch.tensor([1.2817, 1.7840, -1.7033, 0.1302], requires_grad=True)))
-print(len(nodes), "nodes,", len(edges), "edges")
+with minitorch.course.needs("trace"):
+    print([n.name() for n in trace(z)[0]])
+    nodes, edges = trace(f(minitorch.tensor([1.2817, 1.7840, -1.7033, 0.1302],
+                                            requires_grad=True)))
+    print(len(nodes), "nodes,", len(edges), "edges")
 
 # %% [markdown]
 # ## Exercise 2: find the leaves (2 points)
@@ -484,7 +495,8 @@ with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
 
 # %%
 net = nn.Sequential(nn.Linear(3, 2), nn.ReLU(), nn.Linear(2, 1))
-print([tuple(t.shape) for t in leaves(net(minitorch.ones(4, 3)).sum())])
+with minitorch.course.needs("leaves"):
+    print([tuple(t.shape) for t in leaves(net(minitorch.ones(4, 3)).sum())])
 
 # %% [markdown]
 # ## Exercise 3: predict `requires_grad` and `is_leaf` (2 points)
@@ -693,7 +705,8 @@ observe(drawing([], []))
 # Your DOT, drawn by Graphviz:
 
 # %%
-graphviz.Source(to_dot(*trace(F)))
+with minitorch.course.needs("trace", "to_dot"):
+    display(viz.Source(to_dot(*trace(F))))
 
 # %% [markdown]
 # ## Plug it in: your trace draws minitorch's pictures
@@ -726,17 +739,18 @@ class MLP(nn.Module):
 mlp = MLP()
 x = minitorch.ones([10], requires_grad=True)
 z = minitorch.sum(mlp(x))
-with viz.use(trace):
+with minitorch.course.needs("trace"), viz.use(trace):
     picture = viz.draw(z, name_from_caller=True)
-picture
+    display(picture)
 
 # %% [markdown]
 # Same picture as minitorch's own walk? Count the drawn nodes and arrows of both:
 
 # %%
 reference = viz.draw(z, name_from_caller=True)
-print(picture.source.count("->"), reference.source.count("->"))
-print(picture.source.count("label="), reference.source.count("label="))
+with minitorch.course.needs("trace"):
+    print(picture.source.count("->"), reference.source.count("->"))
+    print(picture.source.count("label="), reference.source.count("label="))
 
 # %% [markdown]
 # ## What PyTorch does
@@ -765,7 +779,8 @@ else:
     tE = torch.tensor(1., requires_grad=True)
     tF = (tA * tB).exp() + tE
     print(tF, tF.grad_fn.next_functions)
-    nodes, edges = trace(tF)
-    print([n.name() for n in nodes])
-    print([t is tA or t is tB or t is tE for t in leaves(tF)])
-    display(graphviz.Source(to_dot(nodes, edges)))
+    with minitorch.course.needs("trace", "leaves", "to_dot"):
+        nodes, edges = trace(tF)
+        print([n.name() for n in nodes])
+        print([t is tA or t is tB or t is tE for t in leaves(tF)])
+        display(viz.Source(to_dot(nodes, edges)))

@@ -796,7 +796,7 @@ observe(LinearFunction.apply(x, w, b).detach())
 # work). The notes' examples again, now recorded by your code:
 
 # %%
-with function.use(my_apply):
+with minitorch.course.needs("functions", "apply"), function.use(my_apply):
     a = minitorch.tensor([1.0], requires_grad=True)
     result = Exp.apply(a)
     print(result, type(result.grad_fn).__name__)
@@ -833,7 +833,7 @@ weight = minitorch.zeros(2, requires_grad=True)
 bias = minitorch.zeros(1, requires_grad=True)
 optimizer = minitorch.optim.SGD([weight, bias], lr=0.5)
 
-with function.use(my_apply):
+with minitorch.course.needs("functions", "apply"), function.use(my_apply):
     for step in range(101):
         prob = Sigmoid.apply(features @ weight + bias)
         loss = -(targets * prob.log() + (1 - targets) * (1 - prob).log()).mean()
@@ -846,7 +846,8 @@ with function.use(my_apply):
     print(type(prob.grad_fn).__name__, prob.grad_fn.name())
 
 # %%
-minitorch.viz.draw(loss, params={"weight": weight, "bias": bias})
+with minitorch.course.needs("functions", "apply"):
+    minitorch.viz.show(loss, params={"weight": weight, "bias": bias}, name_from_caller=False)
 
 # %% [markdown]
 # ## What PyTorch does

@@ -819,7 +819,7 @@ observe({key: predictions.get(key) for key in EXPECTED})
 
 # %%
 x = minitorch.tensor([1., 2.], requires_grad=True)
-with grad_mode.use(grad_state):
+with minitorch.course.needs("grad_modes"), grad_mode.use(grad_state):
     with no_grad():
         y = x * 2
     print("under your no_grad:", y.requires_grad, "| outside:", (x * 2).requires_grad)
@@ -861,7 +861,7 @@ def evaluator():
         report["evaluator: w"] = round(model.weight.item(), 4)
 
 
-with grad_mode.use(grad_state):
+with minitorch.course.needs("grad_modes"), grad_mode.use(grad_state):
     pair = [threading.Thread(target=trainer), threading.Thread(target=evaluator)]
     for t in pair:
         t.start()

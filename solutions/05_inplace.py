@@ -568,7 +568,8 @@ with course.switched_off("graph.check_version"):
 # off, the notes' bug is caught by your code alone, with the same message:
 
 # %%
-with course.switched_off("graph.check_version"):
+with course.needs("versioned_save", "catch_notes_bug"), \
+        course.switched_off("graph.check_version"):
     print(catch_notes_bug(VersionedSave))
 
 # %% [markdown]
@@ -593,10 +594,11 @@ def train(steps=5):
     return losses
 
 
-with course.switched_off("graph.check_version"), graph.use(VersionedSave):
-    yours = train()
-print(yours)
-print(train() == yours)
+with course.needs("versioned_save"):
+    with course.switched_off("graph.check_version"), graph.use(VersionedSave):
+        yours = train()
+    print(yours)
+    print(train() == yours)
 
 # %% [markdown]
 # ## Exercise 3: fix the notes' cell (3 points)

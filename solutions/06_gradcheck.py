@@ -706,7 +706,8 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 rng = np.random.default_rng(0)
 x = minitorch.randn(30, dtype=minitorch.float64, requires_grad=True)
 u, v = rng.random(30), rng.random(30)
-fast_gradcheck(Sigmoid.apply, x, u / np.linalg.norm(u), v / np.linalg.norm(v))
+with minitorch.course.needs("fast_gradcheck"):
+    print(fast_gradcheck(Sigmoid.apply, x, u / np.linalg.norm(u), v / np.linalg.norm(v)))
 
 # %% [markdown]
 # ## Exercise 4: the notes' batch norm, proved right (2 points)
@@ -826,8 +827,9 @@ def bn_output(x, w, b):
     return dummy_bn_forward(x, w, b, 1e-5)[2]
 
 
-print(my_gradcheck(bn_output, (x, w, b), numerical_jacobian))
-viz.draw(bn_output(x, w, b).sum(), name_from_caller=True)
+with minitorch.course.needs("numerical_jacobian", "my_gradcheck", "dummy_bn_forward"):
+    print(my_gradcheck(bn_output, (x, w, b), numerical_jacobian))
+    viz.show(bn_output(x, w, b).sum())
 
 # %% [markdown] id="plug-it-in"
 # ## Plug it in
@@ -839,7 +841,8 @@ viz.draw(bn_output(x, w, b).sum(), name_from_caller=True)
 # a second derivative:
 
 # %%
-with gradcheck_py.use(numerical_jacobian):
+with minitorch.course.needs("numerical_jacobian", "dummy_bn_forward"), \
+        gradcheck_py.use(numerical_jacobian):
     x64 = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64,
                            requires_grad=True)
     print("Sigmoid:        ", minitorch.autograd.gradcheck(Sigmoid.apply, (x64,)))
@@ -853,7 +856,7 @@ with gradcheck_py.use(numerical_jacobian):
 
 # %%
 x32 = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], requires_grad=True)
-with gradcheck_py.use(numerical_jacobian):
+with minitorch.course.needs("numerical_jacobian"), gradcheck_py.use(numerical_jacobian):
     for eps in (1e-3, 1e-4):
         print(eps, minitorch.autograd.gradcheck(Sigmoid.apply, (x32,), eps=eps,
                                                 raise_exception=False))

@@ -736,13 +736,14 @@ minitorch.manual_seed(0)
 mlp = MLP()
 x = minitorch.ones([10], requires_grad=True)
 mine = Profiler(microseconds)
-with profiler.use(mine):
-    for _ in range(100):
-        with record_function("iteration"):
-            y = minitorch.sum(mlp(x))
-            y.backward()
+with minitorch.course.needs("profiler_stack", "self_time", "key_averages", "table"):
+    with profiler.use(mine):
+        for _ in range(100):
+            with record_function("iteration"):
+                y = minitorch.sum(mlp(x))
+                y.backward()
 
-print(table(key_averages(mine.events, self_times(mine.events)), row_limit=12))
+    print(table(key_averages(mine.events, self_times(mine.events)), row_limit=12))
 
 # %% [markdown]
 # Compare with minitorch's table at the top of the chapter: the same rows with the same

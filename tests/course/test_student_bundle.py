@@ -1,16 +1,28 @@
-"""tools/student_bundle.py: students get the release and minitorch, never the answers."""
+"""tools/student_bundle.py: students get the release and minitorch, never the answers; the
+bundle is a product of its own, set up and checked with its README's two commands."""
 
+import doctest
+import json
+import os
 import re
 import subprocess
+import sys
+import time
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from tools import student_bundle
-from tools.build_course import REPO, SOLUTIONS
+from tools.build_course import REPO, SOLUTIONS, read_source
+
+sys.path.insert(0, str(REPO / "tools" / "bundle"))
+from autograd_course import cli, progress
 
 HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.S)
+SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.M)
+TWO_COMMANDS = ("python3 -m autograd_course start", "python3 -m autograd_course check")
 
 
 def _read(zip_path: Path) -> dict[str, str]:
@@ -18,17 +30,58 @@ def _read(zip_path: Path) -> dict[str, str]:
         return {name: bundle.read(name).decode("utf-8", "replace") for name in bundle.namelist()}
 
 
-def test_bundle_holds_the_release_and_minitorch_only(tmp_path: Path) -> None:
+def _exercise_count() -> int:
+    return sum(json.dumps(cell.metadata.get("nbgrader", {})).count('"solution": true')
+               for path in sorted((REPO / "course").glob("*/*.ipynb"))
+               for cell in nbformat.read(path, as_version=4).cells)
+
+
+def test_bundle_holds_the_release_minitorch_and_its_own_files_only(tmp_path: Path) -> None:
     out = tmp_path / "course.zip"
     assert student_bundle.main([str(out)]) == 0
     files = _read(out)
     names = {name.split("/", 1)[1] for name in files}
-    assert {"minitorch/__init__.py", "pyproject.toml", "README.md", "Makefile"} <= names
+    assert {"minitorch/__init__.py", "pyproject.toml", "README.md", "environment.yml",
+            "autograd_course/cli.py", "autograd_course/progress.py", "LICENSE"} <= names
     tracked = subprocess.run(["git", "ls-files", "course/*/*"], cwd=REPO, check=True,
                              capture_output=True, text=True).stdout.split()
     assert {n for n in names if n.startswith("course/")} == set(tracked)  # the committed release
-    for forbidden in ("solutions/", "tests/", "tools/", "benchmarks/", "course/nbgrader_config"):
+    for forbidden in ("solutions/", "tests/", "tools/", "benchmarks/", "course/nbgrader_config",
+                      "Makefile", "conftest.py", ".ci/"):
         assert not [n for n in names if n.startswith(forbidden)], forbidden
+
+
+def test_nothing_in_the_bundle_names_a_file_it_lacks(tmp_path: Path) -> None:
+    out = tmp_path / "course.zip"
+    student_bundle.build_bundle(out)
+    files = _read(out)
+    names = {name.split("/", 1)[1] for name in files}
+    text = "\n".join(v for k, v in files.items() if not k.startswith("autograd-course/minitorch"))
+    for word in ("make course", "make test", "Makefile", "apt-get", "tests/", "tools/",
+                 "solutions/", "conftest", "nbgrader validate", "playwright", "chromium",
+                 "torch=="):
+        assert word not in text, word
+    readme = files["autograd-course/README.md"]
+    for path in re.findall(r"`([\w./<>-]+\.(?:toml|yml|md|ipynb|py))`", readme):
+        assert path.startswith("course/<") or any(n == path or n.endswith(f"/{path}")
+                                                  for n in names), path
+    for command in TWO_COMMANDS:
+        assert command in readme and command.replace("python3", "py") in readme
+
+
+def test_the_students_pyproject_installs_no_instructor_tools(tmp_path: Path) -> None:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    project = tomllib.loads(student_bundle.student_pyproject())["project"]
+    names = {re.split(r"[<>=!~;\s\[]", r, maxsplit=1)[0] for r in project["dependencies"]}
+    assert {"numpy", "jupyterlab", "graphviz-anywidget", "nbclient", "ipykernel"} <= names
+    assert not names & {"nbgrader", "torch", "playwright", "jupytext", "pytest"}
+    assert project["requires-python"] == ">=3.10"
+    env = (REPO / "tools" / "bundle" / "environment.yml").read_text()
+    conda = set(re.findall(r"^\s+- ([\w-]+)", env, re.M)) - {"python", "pip"}
+    assert {"python-graphviz" if n == "graphviz" else n for n in names} <= conda | {"."}
 
 
 def test_bundle_holds_no_solution_or_hidden_test_text(tmp_path: Path) -> None:
@@ -57,3 +110,95 @@ def test_a_leaking_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(student_bundle.LeakError, match=r"minitorch/leak\.py"):
         student_bundle.build_bundle(out, repo)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("module", [student_bundle, cli, progress])
+def test_docstring_examples(module) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def _cell(source: str, error: str | None = None, **nbgrader) -> nbformat.NotebookNode:
+    outputs = [nbformat.v4.new_output("error", ename=error, evalue="", traceback=[])] if error \
+        else []
+    return nbformat.v4.new_code_cell(source, outputs=outputs,
+                                     metadata={"nbgrader": nbgrader} if nbgrader else {})
+
+
+def test_progress_sorts_exercises_into_passed_failed_not_answered() -> None:
+    nb = nbformat.v4.new_notebook(cells=[
+        _cell("def a(): raise NotImplementedError()", solution=True, grade_id="a"),
+        _cell("a()", "NotImplementedError", grade=True, grade_id="a_visible"),
+        _cell("def b(): return 1", solution=True, grade_id="b"),
+        _cell("assert b() == 2", "AssertionError", grade=True, grade_id="b_visible"),
+        _cell("def c(): return 1", solution=True, grade_id="c"),
+        _cell("assert c() == 1", grade=True, grade_id="c_visible"),
+        _cell("print(oops)", "NameError"),
+    ])
+    exercises, others = progress.grade("01_x", nb)
+    assert [(e.name, e.status, e.detail) for e in exercises] == [
+        ("a", "not answered", ""), ("b", "failed", "AssertionError"), ("c", "passed", "")]
+    assert others == ["01_x, cell 7: NameError"]
+    assert progress.summary(exercises) == "1 of 3 exercises passed (1 failed, 1 not answered)"
+
+
+def test_check_before_start_says_what_to_run(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(cli, "bundle_root", lambda: tmp_path)
+    assert cli.main(["check"]) == 2
+    assert "run `python -m autograd_course start` first" in capsys.readouterr().err
+
+
+def fill_in_answers(course: Path) -> None:
+    """Put the instructor's solutions into the released notebooks' answer cells, as a
+    student who answered everything would have them."""
+    for path in sorted(course.glob("*/*.ipynb")):
+        source = read_source(SOLUTIONS / f"{path.stem}.py")
+        answers = {cell.metadata["nbgrader"]["grade_id"]: SOLUTION.sub("", cell.source)
+                   for cell in source.cells
+                   if cell.metadata.get("nbgrader", {}).get("solution")}
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("solution"):
+                cell.source = answers[meta["grade_id"]]
+        nbformat.write(nb, path)
+
+
+@pytest.mark.slow
+def test_a_student_follows_the_readme(tmp_path: Path) -> None:
+    """Unzip outside the repository, run the README's two commands with no `dot` on PATH:
+    0 of N and exit 1 untouched, with no error outside the exercises; N of N and 0 answered."""
+    student_bundle.build_bundle(tmp_path / "course.zip")
+    with zipfile.ZipFile(tmp_path / "course.zip") as bundle:
+        bundle.extractall(tmp_path / "student")
+    folder = tmp_path / "student" / "autograd-course"
+    empty = tmp_path / "bin"  # PATH holds nothing: no dot, no make, no git
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
+    env["PATH"] = str(empty)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "autograd_course", *args], cwd=folder,
+                              env=env, capture_output=True, text=True, timeout=900)
+
+    started = time.perf_counter()
+    setup = run("start", "--setup-only")
+    assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+    print(f"set-up: {time.perf_counter() - started:.0f} s")
+    python = cli.venv_python(folder / ".venv")
+    pip_list = subprocess.run([str(python), "-m", "pip", "list", "--format=freeze"],
+                              capture_output=True, text=True, check=True).stdout.lower()
+    for absent in ("nbgrader", "torch", "playwright", "jupytext"):
+        assert f"\n{absent}==" not in f"\n{pip_list}", absent
+
+    n = _exercise_count()
+    untouched = run("check")
+    assert untouched.returncode == 1, untouched.stdout + untouched.stderr
+    assert f"0 of {n} exercises passed (0 failed, {n} not answered)" in untouched.stdout
+    assert "Errors outside the exercises" not in untouched.stdout, untouched.stdout
+    assert "Traceback" not in untouched.stdout + untouched.stderr
+
+    fill_in_answers(folder / "course")
+    answered = run("check")
+    assert answered.returncode == 0, answered.stdout + answered.stderr
+    assert f"{n} of {n} exercises passed (0 failed, 0 not answered)" in answered.stdout
