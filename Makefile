@@ -1,6 +1,8 @@
 # Everyday commands. Each target sets up what it needs on a fresh clone:
-#   make test     install everything into .venv, then lint and run the whole test suite
-#   make course   install the course into .venv and start JupyterLab in course/
+#   make test     install everything into .venv (and, as root, Debian's graphviz and chromium),
+#                 then lint and run the whole test suite
+#   make course   install the course into .venv (and, as root, Debian's graphviz; no browser)
+#                 and start JupyterLab in course/
 SHELL := /bin/bash
 .DEFAULT_GOAL := test
 
@@ -42,10 +44,11 @@ clean:
 	rm -rf build dist .pytest_cache .ruff_cache .hypothesis *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# Debian packages used by the tests and the course, as program:package pairs (Graphviz's `dot`
-# draws the autograd graphs; Chromium runs the browser test). As root (CI, containers) apt-get
-# installs the missing ones.
-SYSTEM_DEPS := dot:graphviz chromium:chromium
+# Debian packages, as program:package pairs: Graphviz's `dot` draws the autograd graphs as SVG
+# (without it graphviz-anywidget draws them in the browser); Chromium runs the browser test, so
+# only `make test` asks for it. As root (CI, containers) apt-get installs the missing ones.
+SYSTEM_DEPS := dot:graphviz
+test: SYSTEM_DEPS := dot:graphviz chromium:chromium
 sysdeps:
 	@missing=""; \
 	for pair in $(SYSTEM_DEPS); do \
