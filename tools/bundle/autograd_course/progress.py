@@ -11,8 +11,10 @@ cells are listed under the table. Your notebooks are only read, never changed.
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,18 +72,24 @@ def grade(chapter: str, nb: nbformat.NotebookNode) -> tuple[list[Exercise], list
 
 
 def execute(path: Path, tries: int = 2) -> tuple[nbformat.NotebookNode, str]:
-    """The notebook at ``path``, run top to bottom in its folder (errors don't stop it), and
-    ``""``; or, when its kernel died or a cell ran out of time, as saved and the reason."""
+    """The notebook at ``path``, run top to bottom in a scratch copy of its folder (so that
+    nothing it writes lands in yours; errors don't stop it), and ``""``; or, when its kernel
+    died or a cell ran out of time, as saved and the reason."""
+    reason = ""
     for _ in range(tries):
         nb = nbformat.read(path, as_version=4)
-        client = NotebookClient(nb, timeout=CELL_TIMEOUT, allow_errors=True,
-                                kernel_name="python3",
-                                resources={"metadata": {"path": str(path.parent)}})
-        try:
-            client.execute(stderr=subprocess.DEVNULL)  # the kernel's log lines are not yours
-            return nb, ""
-        except (DeadKernelError, CellTimeoutError) as error:
-            reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        with tempfile.TemporaryDirectory(prefix="autograd-check-") as scratch:
+            folder = Path(scratch) / path.parent.name
+            shutil.copytree(path.parent, folder,
+                            ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+            client = NotebookClient(nb, timeout=CELL_TIMEOUT, allow_errors=True,
+                                    kernel_name="python3",
+                                    resources={"metadata": {"path": str(folder)}})
+            try:
+                client.execute(stderr=subprocess.DEVNULL)  # the kernel's log is not yours
+                return nb, ""
+            except (DeadKernelError, CellTimeoutError) as error:
+                reason = f"{type(error).__name__}: {str(error).partition(chr(10))[0]}"
     return nbformat.read(path, as_version=4), reason.strip(": ")
 
 
