@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import html
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -133,11 +134,24 @@ class Source(_Drawn, graphviz.Source):
 def browser_widget(source: str) -> Any:
     """A widget that draws ``source`` in JupyterLab with Graphviz compiled to WebAssembly, or
     None when graphviz-anywidget is not installed."""
+    widget_class = _browser_widget_class()
+    return None if widget_class is None else widget_class(dot_source=source, enable_zoom=False)
+
+
+@functools.cache
+def _browser_widget_class() -> Any:
     try:
         from graphviz_anywidget import GraphvizAnyWidget
     except ImportError:
         return None
-    return GraphvizAnyWidget(dot_source=source, enable_zoom=False)
+
+    class Drawing(GraphvizAnyWidget):
+        """graphviz-anywidget's widget; in the stepper, its drawing scales to its column."""
+
+        _css = GraphvizAnyWidget._css + (".minitorch-stepper-picture svg "
+                                         "{ max-width: 100%; height: auto; }")
+
+    return Drawing
 
 
 def browser_bundle(source: str) -> dict[str, Any] | None:

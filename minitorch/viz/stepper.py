@@ -337,6 +337,7 @@ class _Controls:
         self.in_browser = picture is not None
         self.picture = picture if self.in_browser else W.HTML()
         self.picture.layout = W.Layout(overflow="auto", flex="1 1 0%", min_width="0")
+        self.picture.add_class("minitorch-stepper-picture")
         self.panel = W.HTML(layout=W.Layout(flex="0 0 auto", width="34%", min_width="260px",
                                             max_width="420px", overflow="auto"))
         self.back.on_click(lambda _: stepper.back())
