@@ -68,15 +68,25 @@ def environment(root: Path, here: bool) -> Path:
     if not stamp.exists() or stamp.read_text().strip() != wanted:
         print("Installing the course and its dependencies into it (the first time takes a few "
               "minutes) ...", flush=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check",
-                        str(root)], check=True)
+        pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", str(root)]
+        if subprocess.call(pip) != 0:
+            raise SetupError("pip could not install the course (its message is above); check "
+                             "your internet connection, then run the same command again.")
         stamp.write_text(wanted + "\n")
     return python
 
 
+class SetupError(RuntimeError):
+    """The environment could not be set up; the message says what to do."""
+
+
 def start(root: Path, here: bool, setup_only: bool, lab_args: Sequence[str]) -> int:
     """Set up the environment, then run JupyterLab on ``course/`` until Ctrl-C."""
-    python = environment(root, here)
+    try:
+        python = environment(root, here)
+    except SetupError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     if setup_only:
         print("Ready: `python -m autograd_course start` opens the course.")
         return 0
@@ -93,7 +103,7 @@ def start(root: Path, here: bool, setup_only: bool, lab_args: Sequence[str]) -> 
 def check(root: Path, here: bool, chapters: Sequence[str]) -> int:
     """Run ``progress`` with the course's Python (it needs nbclient)."""
     python = Path(sys.executable) if here else venv_python(root / ".venv")
-    if not here and not python.exists():
+    if not here and not (root / ".venv" / STAMP).exists():
         print("error: the course is not set up here yet: run `python -m autograd_course start` "
               "first (in this folder).", file=sys.stderr)
         return 2
