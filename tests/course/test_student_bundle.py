@@ -5,6 +5,7 @@ import doctest
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from tools.build_course import REPO, SOLUTIONS, read_source
 sys.path.insert(0, str(REPO / "tools" / "bundle"))
 from autograd_course import cli, progress
 
+ARTIFACTS = REPO / "build" / "browser-artifacts"
 HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.S)
 SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.M)
 TWO_COMMANDS = ("python3 -m autograd_course start", "python3 -m autograd_course check")
@@ -164,41 +166,125 @@ def fill_in_answers(course: Path) -> None:
         nbformat.write(nb, path)
 
 
+class Student:
+    """The unzipped bundle, set up with its README's first command, no `dot` on PATH."""
+
+    def __init__(self, root: Path) -> None:
+        student_bundle.build_bundle(root / "course.zip")
+        with zipfile.ZipFile(root / "course.zip") as bundle:
+            bundle.extractall(root / "student")
+        self.folder = root / "student" / "autograd-course"
+        empty = root / "bin"  # PATH holds nothing: no dot, no make, no git
+        empty.mkdir()
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER"))}
+        self.env["PATH"] = str(empty)
+        started = time.perf_counter()
+        setup = self.run("start", "--setup-only")
+        assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+        print(f"set-up: {time.perf_counter() - started:.0f} s")
+
+    def command(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "autograd_course", *args]
+
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(self.command(*args), cwd=self.folder, env=self.env,
+                              capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def student(tmp_path_factory: pytest.TempPathFactory) -> Student:
+    return Student(tmp_path_factory.mktemp("bundle"))
+
+
 @pytest.mark.slow
-def test_a_student_follows_the_readme(tmp_path: Path) -> None:
+def test_a_student_follows_the_readme(student: Student) -> None:
     """Unzip outside the repository, run the README's two commands with no `dot` on PATH:
     0 of N and exit 1 untouched, with no error outside the exercises; N of N and 0 answered."""
-    student_bundle.build_bundle(tmp_path / "course.zip")
-    with zipfile.ZipFile(tmp_path / "course.zip") as bundle:
-        bundle.extractall(tmp_path / "student")
-    folder = tmp_path / "student" / "autograd-course"
-    empty = tmp_path / "bin"  # PATH holds nothing: no dot, no make, no git
-    empty.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
-    env["PATH"] = str(empty)
-
-    def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "autograd_course", *args], cwd=folder,
-                              env=env, capture_output=True, text=True, timeout=900)
-
-    started = time.perf_counter()
-    setup = run("start", "--setup-only")
-    assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
-    print(f"set-up: {time.perf_counter() - started:.0f} s")
-    python = cli.venv_python(folder / ".venv")
+    python = cli.venv_python(student.folder / ".venv")
     pip_list = subprocess.run([str(python), "-m", "pip", "list", "--format=freeze"],
                               capture_output=True, text=True, check=True).stdout.lower()
     for absent in ("nbgrader", "torch", "playwright", "jupytext"):
         assert f"\n{absent}==" not in f"\n{pip_list}", absent
 
     n = _exercise_count()
-    untouched = run("check")
+    untouched = student.run("check")
     assert untouched.returncode == 1, untouched.stdout + untouched.stderr
     assert f"0 of {n} exercises passed (0 failed, {n} not answered)" in untouched.stdout
     assert "Errors outside the exercises" not in untouched.stdout, untouched.stdout
     assert "Traceback" not in untouched.stdout + untouched.stderr
 
-    fill_in_answers(folder / "course")
-    answered = run("check")
+    fill_in_answers(student.folder / "course")
+    answered = student.run("check")
     assert answered.returncode == 0, answered.stdout + answered.stderr
     assert f"{n} of {n} exercises passed (0 failed, 0 not answered)" in answered.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_bundles_jupyterlab_draws_chapter_2_without_dot(student: Student,
+                                                            tmp_path: Path) -> None:
+    """The bundle's own server (`start`), chapter 2 run in Chromium: no Nbgrader menu, the
+    graphs drawn by Graphviz as WebAssembly, the stepper's panel beside its graph."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from test_browser import CHROMIUM, CHROMIUM_FLAGS, _free_port
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    port, token = _free_port(), "student-bundle-test"
+    env = {**student.env, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces")}
+    news = tmp_path / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)  # no "get notified about Jupyter news?" pop-up over the page
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    server = subprocess.Popen(
+        student.command("start", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+                        f"--IdentityProvider.token={token}", "--LabApp.expose_app_in_browser=True",
+                        "--LabApp.news_url=None"),
+        cwd=student.folder, env=env, stdout=(tmp_path / "lab.log").open("w"),
+        stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            page = browser.new_page(viewport={"width": 1000, "height": 900})
+            try:
+                _run_chapter_2(sync_api, page, port, token)
+            except Exception:
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "bundle-jupyterlab.png"), full_page=True)
+                raise
+            finally:
+                browser.close()
+    finally:  # the server's process group: `start` and the JupyterLab it runs
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def _run_chapter_2(sync_api, page, port: int, token: str) -> None:
+    """Open chapter 2 in the bundle's server, run it, measure the stepper at 1000 px."""
+    page.set_default_timeout(120_000)
+    chapter = "02_manual_backward/02_manual_backward.ipynb"
+    for _ in range(120):  # the server needs a few seconds
+        try:
+            page.goto(f"http://127.0.0.1:{port}/lab/tree/{chapter}?token={token}")
+            break
+        except sync_api.Error:
+            time.sleep(0.5)
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+    assert "Run" in menus and "Nbgrader" not in menus, menus
+    page.wait_for_function("window.jupyterapp.shell.currentWidget?.sessionContext"
+                           "?.session?.kernel")
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.jp-OutputArea-output svg')]"
+        ".some(svg => svg.textContent.includes('AddBackward0'))")
+    picture = page.locator(".minitorch-stepper-picture svg").first
+    picture.wait_for()
+    page.wait_for_timeout(500)
+    graph, panel = picture.bounding_box(), page.locator(
+        ".minitorch-stepper-panel").first.bounding_box()
+    assert graph["width"] > 100 and graph["x"] + graph["width"] <= panel["x"] + 1
