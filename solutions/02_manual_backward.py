@@ -618,6 +618,18 @@ with minitorch.course.switched_off("engine.execute", "engine.discover"), minitor
     run_backward(ladder.grad_fn, minitorch.tensor(1.))
 assert Tally.calls == 12, f"each Tally node must run once, not {Tally.calls} times in all"
 assert x.grad.item() == 2.0 ** 12
+
+deep = minitorch.tensor(1., requires_grad=True)
+chain = deep
+for _ in range(10_000):  # deeper than Python's recursion limit, as the instructions say
+    chain = chain * 1.0
+with minitorch.course.switched_off("engine.execute", "engine.discover"), minitorch.no_grad():
+    try:
+        run_backward(chain.grad_fn, minitorch.tensor(1.))
+    except RecursionError:
+        raise AssertionError("run_backward recursed too deep on a 10 000-node chain: keep "
+                             "your own stack (or queue) instead") from None
+assert deep.grad.item() == 1.0, f"a chain of * 1.0 passes its gradient on unchanged: {deep.grad}"
 ### BEGIN HIDDEN TESTS
 # three consumers with different gradients reach h: they must be summed, not overwritten
 x = minitorch.tensor(1., requires_grad=True)
