@@ -986,6 +986,24 @@ observe(g, x.grad)
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# Run it on a small model: a `body` layer computes features, a `head` layer a loss from them.
+# `scaled_backward` on the features leaves the head's gradient alone and scales the body's:
+# by 1 it is a plain backward, by 0 the body is frozen (as if the features were detached),
+# by −1 the body's gradient is reversed.
+
+# %%
+minitorch.manual_seed(0)
+body, head = minitorch.nn.Linear(3, 4), minitorch.nn.Linear(4, 1)
+data = minitorch.randn(8, 3)
+for factor in (1.0, 0.0, -1.0):
+    for param in (*body.parameters(), *head.parameters()):
+        param.grad = None
+    features = body(data)
+    scaled_backward((head(features) ** 2).mean(), features, factor)
+    print(f"factor {factor:+.0f}: head.weight.grad[0, :2] = {head.weight.grad[0, :2]}"
+          f"  body.weight.grad[0, :2] = {body.weight.grad[0, :2]}")
+
+# %% [markdown]
 # ## 6. What PyTorch does
 #
 # PyTorch's engine is C++ (`torch/csrc/autograd/engine.cpp`), but it is the same algorithm:

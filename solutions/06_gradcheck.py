@@ -17,7 +17,8 @@
 # This chapter is about that idea, its one numerical trap (the notes' float32 surprise), and
 # the tools around it: `gradgradcheck`, `jacobian` and `hessian`. You will write a numerical
 # Jacobian, a gradcheck with torch's pass rule and message, the fast mode torch uses by
-# default in its own tests, and the notes' batch norm — proved right by your own check.
+# default in its own tests, and the notes' batch norm — proved right by your own check; then
+# predict where the eps trap bites, and build a Hessian from `create_graph` yourself.
 
 # %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
 import os
