@@ -221,6 +221,21 @@ print(gradf(x).detach())
 print("autograd agrees with the hand derivative:", minitorch.allclose(x.grad, gradf(x)))
 
 # %% [markdown]
+# One more trap of names, from notes 002: `x = x + 1` does not change `x`. Python's `=` only
+# moves a name; the right-hand side is a new tensor, a *result*, with a `grad_fn`, and no
+# longer a leaf. The leaf is still there if another name holds it, and backward fills *its*
+# `.grad`. (`x += 1` is different: it changes the tensor itself, in place, which torch refuses
+# on a leaf that requires grad outside `no_grad`: chapters 4 and 5.)
+
+# %%
+x = minitorch.tensor(1., requires_grad=True)
+leaf, before = x, id(x)
+x = x * 3
+print("same object:", id(x) == before, "| leaf:", x.is_leaf, x.grad_fn)
+(x * x).backward()
+print("the old leaf's gradient, d(3·leaf)²/d leaf = 18·leaf:", leaf.grad)
+
+# %% [markdown]
 # The notes draw `z = wx + b` as operators (boxes) between variables (ellipses). Here is the
 # graph autograd records for it; `x` does not require grad, so nothing is drawn for it and its
 # entry in `MulBackward0.next_functions` is `(None, 0)`:

@@ -25,6 +25,8 @@ QUOTES = [
     ("01_dag", "both print\n# `1.5024`", "tensor([1.5024,"),
     ("01_dag", "values and **no history**", "detach: False True None"),
     ("01_dag", "a derivative worked out by hand", "autograd agrees with the hand derivative: True"),
+    ("01_dag", "does not change `x`", "same object: False | leaf: False <MulBackward0"),
+    ("01_dag", "backward fills *its*", "= 18·leaf: tensor(18.)"),
     ("02_manual_backward", "24 and 40, as in the notes", "tensor([24.]"),
     ("02_manual_backward", "`tensor([24.], grad_fn=<MulBackward0>)`",
      "tensor([24.], grad_fn=<MulBackward0>)"),
