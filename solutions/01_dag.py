@@ -109,7 +109,10 @@ print(first is second, first.variable is x)
 # ## 3. What `backward()` keeps
 #
 # `F.backward()` sends `dF/dF = 1` into `AddBackward0` and follows `next_functions` down to
-# every `AccumulateGrad`:
+# every `AccumulateGrad`. The notes pass `retain_graph=True`: it keeps what the nodes saved
+# for backward, so that the same graph could be walked a second time. Nothing below walks
+# this one again, so it changes nothing here; chapter 2 §4 shows what happens without it
+# (and the notes' own API reference adds that it is almost never needed).
 
 # %%
 F.backward(retain_graph=True)
@@ -169,6 +172,67 @@ print(a.is_leaf, b.is_leaf, c.is_leaf)
 # %%
 plain = minitorch.tensor([3., 4.])
 print((plain * 2).requires_grad, (plain * 2).is_leaf)
+
+# %% [markdown]
+# Three more ways to get a tensor. Chapter 4 gives each a section; here, the two rules are
+# all you need to read their flags:
+#
+# - `t.detach()` is a new tensor with `t`'s values and **no history**: no `grad_fn`, and it
+#   does not require grad. `requires_grad_()` switches the flag on, in place, for such a leaf.
+# - Inside `with minitorch.no_grad():` grad mode is off, so nothing is recorded: results
+#   get no `grad_fn`. The block changes no tensor that already exists.
+# - A layer's weights (`nn.Linear(2, 1).weight`, its `bias`) are `nn.Parameter`s: tensors the
+#   layer created, which require grad. A layer's *output* is a result like any other.
+
+# %%
+t = minitorch.tensor([5., 6.], requires_grad=True)
+cut = t.detach()
+print("detach:", cut.requires_grad, cut.is_leaf, cut.grad_fn)
+print("detach + requires_grad_():", cut.requires_grad_() is cut, cut.requires_grad)
+with minitorch.no_grad():
+    inside = t * 3
+print("made in no_grad:", inside.requires_grad, inside.grad_fn, "| t still:", t.requires_grad)
+layer = nn.Linear(3, 2)
+print("parameters:", [(p.requires_grad, p.grad_fn) for p in layer.parameters()])
+
+# %% [markdown]
+# The textbook (004) checks autograd against a derivative worked out by hand:
+# $y = x^2 e^x$ has $dy/dx = 2x\,e^x + x^2 e^x$. Autograd must give the same numbers. (The
+# notes call `y.backward(t.ones(y.size()))` on the non-scalar `y`, the gradient argument of
+# chapter 2 §4; `y.sum().backward()` is the same thing: the gradient of a sum is all ones.)
+
+# %%
+def f(x):
+    return x**2 * minitorch.exp(x)
+
+
+def gradf(x):
+    """dy/dx worked out by hand."""
+    return 2 * x * minitorch.exp(x) + x**2 * minitorch.exp(x)
+
+
+minitorch.manual_seed(0)
+x = minitorch.randn(3, 4, requires_grad=True)
+y = f(x)
+y.sum().backward()
+print(x.grad)
+print(gradf(x).detach())
+print("autograd agrees with the hand derivative:", minitorch.allclose(x.grad, gradf(x)))
+
+# %% [markdown]
+# One more trap of names, from notes 002: `x = x + 1` does not change `x`. Python's `=` only
+# moves a name; the right-hand side is a new tensor, a *result*, with a `grad_fn`, and no
+# longer a leaf. The leaf is still there if another name holds it, and backward fills *its*
+# `.grad`. (`x += 1` is different: it changes the tensor itself, in place, which torch refuses
+# on a leaf that requires grad outside `no_grad`: chapters 4 and 5.)
+
+# %%
+x = minitorch.tensor(1., requires_grad=True)
+leaf, before = x, id(x)
+x = x * 3
+print("same object:", id(x) == before, "| leaf:", x.is_leaf, x.grad_fn)
+(x * x).backward()
+print("the old leaf's gradient, d(3·leaf)²/d leaf = 18·leaf:", leaf.grad)
 
 # %% [markdown]
 # The notes draw `z = wx + b` as operators (boxes) between variables (ellipses). Here is the
@@ -526,7 +590,7 @@ EXPRESSIONS = [
 # what are `requires_grad` and `is_leaf` of each expression's result? (`with no_grad(): e`
 # means the value of `e` computed inside `with minitorch.no_grad():`.) Fill `predictions` with a pair
 # `(requires_grad, is_leaf)` for each string of `EXPRESSIONS`, **without running them** —
-# reason from the two rules of section 4. The first is done for you; add the others below it
+# reason from the two rules of section 4 (and the three cases after them). The first is done for you; add the others below it
 # (`predictions["b"] = (..., ...)`). Then check yourself in a new cell, if you like.
 
 # %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "table"}

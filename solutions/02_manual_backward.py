@@ -132,7 +132,11 @@ for layers in (1, 4, 8, 12):
 # wrong wherever the *whole* gradient matters — a hook that clips it, a `retain_grad()`. And
 # an engine that frees a node's saved tensors once it has run (the real one does, unless
 # `retain_graph=True`) could not run it a second time. The notes add one more limit: the
-# `type(gradients) is not tuple` trick only works for nodes with a single output.
+# example works only where every op has a single output. It hands a node **one** gradient
+# per call (`item[0](item[1])`), so a node with several outputs, such as `unbind`, would be
+# called with the gradient of one of them alone; the real engine collects one gradient per
+# output in a buffer before it calls the node. (The `type(gradients) is not tuple` line
+# is about the other side, a node's *inputs*: a node with one input returns a bare tensor.)
 #
 # ### The MLP from the notes
 #
@@ -258,7 +262,10 @@ print("post-order:", [node.name() for node in post_order])
 #
 # Everything below runs through `engine.execute`.
 #
-# **Accumulation, and `zero_`.** Leaves add into `.grad`; they never overwrite it.
+# **Accumulation, and `zero_`.** Leaves add into `.grad`; they never overwrite it. (The notes
+# spell the leaf `Variable(tensor, requires_grad=True)`, PyTorch's name before version 0.4
+# merged `Variable` into `Tensor`; `minitorch.autograd.Variable` keeps the old spelling and
+# gives an ordinary leaf tensor, as torch's does. Chapter 4 uses it the same way.)
 
 # %%
 x = minitorch.autograd.Variable(minitorch.ones(1, 2), requires_grad=True)
@@ -373,6 +380,28 @@ grad_x = minitorch.autograd.grad(y, x, create_graph=True)
 print(grad_x)
 grad_grad_x = minitorch.autograd.grad(grad_x[0], x)
 print(grad_grad_x)
+
+# %% [markdown]
+# Without `create_graph=True` the first gradient is a plain tensor with no `grad_fn`, and
+# asking for its gradient is the error of a `backward()` on a tensor that requires no grad.
+#
+# **Where there is no derivative.** `relu`, `abs` and `sqrt` have no derivative at 0, yet
+# backward has to return *some* number there. Notes 002 give PyTorch's rules, tried in order:
+#
+# 1. if the function is differentiable at the point, use the derivative;
+# 2. if it is convex there (at least locally), use the subgradient of **minimum norm**;
+# 3. if it is concave there, use the supergradient of minimum norm;
+# 4. if it is defined there, use the limit of the derivative (continuity), which may be `inf`;
+# 5. if it is not defined (`sqrt(-1)`, `log(-1)`, a `nan` input), any value: usually `nan`.
+#
+# The chain rule then multiplies these choices like any other numbers. The notes' warning:
+# $f(x) = \mathrm{relu}(x) - \mathrm{relu}(-x)$ is just $x$, yet its gradient at 0 comes out 0,
+# not 1, because each relu contributes its own choice at the kink:
+
+# %%
+x = minitorch.tensor(0., requires_grad=True)
+(x.relu() - (-x).relu()).backward()
+print(x.grad)
 
 # %% [markdown]
 # ## Exercise 1: a topological order (3 points)
@@ -766,6 +795,227 @@ with engine.use(run_backward):
 
 # %%
 print(inspect.getsource(engine.use))
+
+# %% [markdown]
+# ## Exercise 3: predict, then run (3 points)
+#
+# Each row below is a small program; its last line sets `answer`. Every name in it is fresh:
+# `tensor` is `minitorch.tensor` and `autograd` is `minitorch.autograd`. **Before running
+# anything**, predict `answer` for each row from what this chapter and chapter 1 showed:
+#
+# - a number if `answer` is a one-element tensor (its `.item()`: `8.0`, `float("inf")`,
+#   `float("nan")`), `True`/`False` or `None` if it is one of those;
+# - the name of the exception, as a string (`"RuntimeError"`), if a line raises.
+#
+# Write the predictions in `predictions`; the first is done for you. Then check yourself:
+# `run_row("b")` runs row b and returns the same kind of value. Where you were wrong, find
+# the section that explains why.
+
+# %%
+ROWS = {
+    "a": "x = tensor(2., requires_grad=True)\ny = x * x\ny.backward()\ny.backward()\nanswer = x.grad",
+    "b": "x = tensor(2., requires_grad=True)\ny = x * x\ny.backward(retain_graph=True)\ny.backward()\nanswer = x.grad",
+    "c": "t = tensor([1., 2.])\nt.sum().backward()\nanswer = t.grad",
+    "d": "x = tensor(2., requires_grad=True)\nleaf = x\nx = x + 1\n(x * x).backward()\nanswer = leaf.grad",
+    "e": "x = tensor(2., requires_grad=True)\nx = x + 1\nanswer = x.is_leaf",
+    "f": "x = tensor(2., requires_grad=True)\ny = x * 3\ny.register_hook(lambda g: g * 10)\ny.backward()\nanswer = x.grad",
+    "g": "x = tensor(2., requires_grad=True)\ny = x * 3\nseen = []\ny.register_hook(lambda g: seen.append(g))\ny.backward()\nanswer = x.grad",
+    "h": "x = tensor(2., requires_grad=True)\ny = x * 3\nhandle = y.register_hook(lambda g: g * 10)\nhandle.remove()\ny.backward()\nanswer = x.grad",
+    "i": "x = tensor(2., requires_grad=True)\ny = x * x\nz = 3 * y\n(g,) = autograd.grad(z, y)\nanswer = g",
+    "j": "x = tensor(2., requires_grad=True)\ny = x * x\nz = 3 * y\n(g,) = autograd.grad(z, y)\nanswer = x.grad",
+    "k": "x = tensor(0., requires_grad=True)\nx.relu().backward()\nanswer = x.grad",
+    "l": "x = tensor(0., requires_grad=True)\nx.abs().backward()\nanswer = x.grad",
+    "m": "x = tensor(0., requires_grad=True)\nx.sqrt().backward()\nanswer = x.grad",
+    "n": "x = tensor(0., requires_grad=True)\nx.abs().sqrt().backward()\nanswer = x.grad",
+    "o": "x = tensor(5., requires_grad=True)\n(g,) = autograd.grad(x ** 3, x, create_graph=True)\n(gg,) = autograd.grad(g, x)\nanswer = gg",
+    "p": "x = tensor(5., requires_grad=True)\n(g,) = autograd.grad(x ** 3, x)\n(gg,) = autograd.grad(g, x)\nanswer = gg",
+}
+
+
+def run_row(key):
+    """Run ROWS[key] with fresh names: `answer`'s value, or the exception's class name."""
+    names = {"tensor": minitorch.tensor, "autograd": minitorch.autograd}
+    try:
+        exec(ROWS[key], names)
+    except Exception as error:
+        return type(error).__name__
+    answer = names["answer"]
+    return answer.item() if isinstance(answer, minitorch.Tensor) else answer
+
+
+for key, code in ROWS.items():
+    print(f"--- {key}\n{code}")
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "predict_rows"}
+predictions = {
+    "a": "RuntimeError",
+}
+### BEGIN SOLUTION
+predictions.update({
+    "b": 8.0, "c": "RuntimeError", "d": 6.0, "e": False, "f": 30.0, "g": 3.0, "h": 3.0,
+    "i": 3.0, "j": None, "k": 0.0, "l": 0.0, "m": float("inf"), "n": float("nan"),
+    "o": 30.0, "p": "RuntimeError",
+})
+### END SOLUTION
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "predict_rows_visible", "points": 1}
+def same(predicted, actual):
+    """Equal, with nan equal to nan and 3 equal to 3.0 (but True not equal to 1.0)."""
+    if isinstance(predicted, bool) or isinstance(actual, bool):
+        return predicted is actual
+    if isinstance(predicted, (int, float)) and isinstance(actual, (int, float)):
+        return predicted == actual or (predicted != predicted and actual != actual)
+    return predicted == actual
+
+
+missing = sorted(set(ROWS) - set(predictions))
+assert not missing, f"predict every row: missing {missing}"
+odd = {key: value for key, value in predictions.items()
+       if not (value is None or isinstance(value, (bool, int, float, str)))}
+assert not odd, f"a number, True/False, None or an exception's name, not {odd}"
+errors = {key: value for key, value in predictions.items()
+          if isinstance(value, str) and not value.endswith("Error")}
+assert not errors, f"name the exception's class, as \"RuntimeError\": got {errors}"
+### BEGIN HIDDEN TESTS
+observe([predictions.get(key) for key in ("b", "c", "d", "e", "f", "g", "h")])
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "predict_rows_hidden", "points": 2}
+assert len(predictions) == len(ROWS), f"one prediction per row: {len(predictions)} for {len(ROWS)}"
+### BEGIN HIDDEN TESTS
+EXPECTED = {
+    "a": "RuntimeError", "b": 8.0, "c": "RuntimeError", "d": 6.0, "e": False, "f": 30.0,
+    "g": 3.0, "h": 3.0, "i": 3.0, "j": None, "k": 0.0, "l": 0.0, "m": float("inf"),
+    "n": float("nan"), "o": 30.0, "p": "RuntimeError",
+}
+wrong = sorted(key for key in EXPECTED if not same(predictions.get(key), EXPECTED[key]))
+assert not wrong, f"{len(wrong)} rows to think again about: {wrong} (run_row(key) shows each)"
+observe({key: repr(predictions.get(key)) for key in EXPECTED})
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 4: a hook that rescales part of the backward (3 points)
+#
+# A hook registered on a tensor with `t.register_hook(hook)` is called with the gradient that
+# reached `t`. If it returns `None`, the gradient goes on unchanged; if it returns a tensor,
+# **that tensor replaces the gradient** for everything below `t`. (Textbook note 004 says a
+# hook "should not return a value": that is the rule for a hook that only *looks*, as the
+# printing hooks of section 4 do. Returning a value is how a hook *changes* the backward.)
+# `register_hook` returns a handle, and `handle.remove()` takes the hook off again.
+#
+# Write `scaled_backward(loss, t, factor)`:
+#
+# - run `loss.backward()` **once**, with the gradient that reaches `t` multiplied by
+#   `factor` before it flows on to `t`'s inputs (or into `t.grad`, if `t` is a leaf);
+# - return the gradient of `loss` with respect to `t` as it arrived, **before** scaling;
+# - remove your hook before returning, **also when backward raises** (`try` / `finally`):
+#   a later backward through `t` must not be scaled.
+#
+# With `factor=-1.0` this is the *gradient reversal layer* of domain adaptation: the layers
+# below `t` are trained to make the loss above it worse.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "scaled_backward"}
+def scaled_backward(loss, t, factor):
+    """loss.backward() with the gradient through t scaled by factor; the unscaled
+    gradient that reached t."""
+    ### BEGIN SOLUTION
+    arrived = []
+
+    def scale(grad):
+        arrived.append(grad)
+        return grad * factor
+
+    handle = t.register_hook(scale)
+    try:
+        loss.backward()
+    finally:
+        handle.remove()
+    return arrived[0]
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "scaled_backward_visible", "points": 1}
+x = minitorch.tensor([1., 2.], requires_grad=True)
+t = x + 1.0
+g = scaled_backward((t * t).sum(), t, 10.0)
+assert isinstance(g, minitorch.Tensor), f"return the gradient that reached t: got {g!r}"
+assert g.tolist() == [4.0, 6.0], f"d(sum t²)/dt = 2t: expected [4.0, 6.0], got {g.tolist()}"
+assert x.grad.tolist() == [40.0, 60.0], (
+    f"x.grad: expected 10 × 2t = [40.0, 60.0], got {x.grad.tolist()}")
+x.grad = None
+(t * 5).sum().backward()
+assert x.grad.tolist() == [5.0, 5.0], (
+    f"after scaled_backward, a plain backward through t gave x.grad = {x.grad.tolist()}, "
+    "expected [5.0, 5.0]: remove the hook (handle.remove())")
+### BEGIN HIDDEN TESTS
+w = minitorch.tensor([0.5, -1.5, 2.0], dtype=minitorch.float64, requires_grad=True)
+h = (w * 3.0).exp()
+g = scaled_backward((h * w).sum(), h, -1.0)            # gradient reversal below h
+observe(g, w.grad)
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "scaled_backward_hidden", "points": 2}
+leaf = minitorch.tensor([3., -1.], requires_grad=True)
+g = scaled_backward((leaf * leaf).sum(), leaf, 0.5)
+assert g.tolist() == [6.0, -2.0], f"the gradient that reached the leaf, 2 × leaf: got {g.tolist()}"
+assert leaf.grad.tolist() == [3.0, -1.0], (
+    f"a hook on a leaf runs before .grad is filled: expected [3.0, -1.0], got {leaf.grad.tolist()}")
+### BEGIN HIDDEN TESTS
+observe(g, leaf.grad)
+class FailsOnce(minitorch.autograd.Function):
+    """Identity whose first backward raises."""
+
+    armed = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 1.0
+
+    @staticmethod
+    def backward(ctx, grad):
+        if FailsOnce.armed:
+            FailsOnce.armed = False
+            raise RuntimeError("this backward fails once")
+        return grad
+
+
+x = minitorch.tensor([1., 2.], requires_grad=True)
+t = FailsOnce.apply(x) + 1.0
+try:
+    scaled_backward((t * t).sum(), t, 100.0)           # the hook runs, then backward raises
+    raise AssertionError("scaled_backward swallowed the error of backward: let it propagate")
+except RuntimeError as error:
+    assert "fails once" in str(error), error
+x.grad = None
+(t * 5).sum().backward()
+assert x.grad.tolist() == [5.0, 5.0], (
+    f"the hook stayed on after a backward that raised: x.grad = {x.grad.tolist()}, "
+    "expected [5.0, 5.0] (try / finally)")
+observe(x.grad)
+x = minitorch.tensor([1., 2., 3.], dtype=minitorch.float64, requires_grad=True)
+t = x * x
+u = t.sum() * t                                       # t reached by two paths
+g = scaled_backward((u * x).sum(), t, 3.0)
+observe(g, x.grad)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# Run it on a small model: a `body` layer computes features, a `head` layer a loss from them.
+# `scaled_backward` on the features leaves the head's gradient alone and scales the body's:
+# by 1 it is a plain backward, by 0 the body is frozen (as if the features were detached),
+# by −1 the body's gradient is reversed.
+
+# %%
+minitorch.manual_seed(0)
+body, head = minitorch.nn.Linear(3, 4), minitorch.nn.Linear(4, 1)
+data = minitorch.randn(8, 3)
+for factor in (1.0, 0.0, -1.0):
+    for param in (*body.parameters(), *head.parameters()):
+        param.grad = None
+    features = body(data)
+    scaled_backward((head(features) ** 2).mean(), features, factor)
+    print(f"factor {factor:+.0f}: head.weight.grad[0, :2] = {head.weight.grad[0, :2]}"
+          f"  body.weight.grad[0, :2] = {body.weight.grad[0, :2]}")
 
 # %% [markdown]
 # ## 6. What PyTorch does

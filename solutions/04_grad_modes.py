@@ -40,8 +40,10 @@ from minitorch.course import observe
 # ## 1. `requires_grad`: the per-tensor half
 #
 # A tensor you create is a *leaf*. It requires grad only if you ask (an `nn.Parameter` asks
-# for you), and only floating-point tensors may ask. A result of an operation is not a leaf;
-# it requires grad when it was recorded.
+# for you), and only floating-point tensors may ask. A result of an operation is recorded,
+# gets a `grad_fn`, requires grad and is **not** a leaf when some input requires grad (and,
+# this chapter adds, grad mode is on); otherwise it is recorded nowhere and is a leaf that
+# requires no grad, as chapter 1 §4 showed with `plain * 2`.
 #
 # The notes' examples of `set_grad_enabled` and `inference_mode` start from
 # `torch.tensor([1], requires_grad=True)`, an integer tensor: torch 2.13 refuses it (as
@@ -55,7 +57,9 @@ except RuntimeError as error:
 
 x = minitorch.tensor([1.], requires_grad=True)
 print(minitorch.ones(1).requires_grad, nn.Parameter(minitorch.ones(1)).requires_grad)
-x, x.is_leaf, (x * 2).requires_grad, (x * 2).is_leaf
+plain = minitorch.tensor([1.])
+print(x, x.is_leaf, (x * 2).requires_grad, (x * 2).is_leaf)
+print(plain, plain.is_leaf, (plain * 2).requires_grad, (plain * 2).is_leaf)
 
 # %% [markdown]
 # ## 2. `no_grad`: grad mode off for a block
@@ -231,7 +235,16 @@ print(z.requires_grad)
 
 # %% [markdown]
 # `inference_mode(False)` is not "leave the mode alone": it is the plain grad mode, with grad
-# mode *on*, even inside `no_grad`. The two restrictions, with torch's messages:
+# mode *on*, even inside `no_grad`:
+
+# %%
+with minitorch.no_grad():
+    with minitorch.inference_mode(False):
+        print("grad mode on:", minitorch.is_grad_enabled(), "| recorded:", (x * 2).requires_grad)
+    print("back in no_grad:", minitorch.is_grad_enabled())
+
+# %% [markdown]
+# The two restrictions of inference tensors, with torch's messages:
 
 # %%
 try:
@@ -290,6 +303,24 @@ with minitorch.no_grad():
 print("no_grad + train: running_mean moves =", bn.running_mean)
 
 # %% [markdown]
+# What are those statistics for? Notes 003 list what batch norm does for a network: it
+# speeds up convergence, keeps gradients from vanishing and fights overfitting, by
+# normalising every channel over the batch. In training it uses the *batch's* mean and
+# biased variance, so a sample's output depends on the other samples in its batch. The
+# running averages are estimates of the whole data's statistics; eval mode uses them, so
+# that a prediction depends on its own input alone. The same sample, in two batches:
+
+# %%
+bn = nn.BatchNorm1d(2)
+sample = minitorch.tensor([[1., 2.]])
+company = [minitorch.tensor([[3., 6.]]), minitorch.tensor([[-1., 0.]])]
+with minitorch.no_grad():
+    for mode in ("train", "eval"):
+        getattr(bn, mode)()
+        outputs = [bn(minitorch.cat([sample, other]))[0] for other in company]
+        print(f"{mode}: the sample's output in two batches:", *outputs)
+
+# %% [markdown]
 # ## 7. Freezing part of a model
 #
 # Fine-tuning keeps a pretrained part fixed and trains the rest. The tool is `requires_grad`:
@@ -333,6 +364,54 @@ for _ in range(10):
 for p in threads:
     p.join()
 print(len(results), results[0][0])    # d/dx (x+3)(x+4)/2 = x + 3.5 = 4.5
+
+# %% [markdown]
+# Each thread above builds and walks its *own* graph, so nothing is shared. Notes 002 list
+# what goes wrong when something is:
+#
+# - **a shared leaf** (Hogwild training: every thread's backward accumulates into the same
+#   `.grad`): the sum is right only if the additions do not interleave, and the order in which
+#   the threads' gradients arrive changes from run to run. The notes' advice: have each thread
+#   compute its gradients with `autograd.grad`, which returns them instead of accumulating;
+# - **a shared graph** (the first part of the forward run once, the rest in several threads):
+#   the first backward through the shared part frees it, and the next thread's backward fails
+#   with the error of a second `backward()`, unless every backward says `retain_graph=True`.
+#
+# Both, with threads run one after the other so that the output is the same every time:
+
+# %%
+w = minitorch.tensor([1., 2.], requires_grad=True)
+shared = (w * 3).exp()                     # the shared first part of the graph
+outcome = []
+
+
+def branch(k, retain):
+    try:
+        (shared * k).sum().backward(retain_graph=retain)
+        outcome.append(f"branch {k}: ok")
+    except RuntimeError as error:
+        outcome.append(f"branch {k}: RuntimeError: {str(error)[:60]}...")
+
+
+for retain in (False, True):
+    shared = (w * 3).exp()
+    for k in (1., 2.):
+        worker = threading.Thread(target=branch, args=(k, retain))
+        worker.start()
+        worker.join()
+print(*outcome, sep="\n")
+
+# one gradient per thread, returned, not accumulated into the shared w.grad
+grads = {}
+shared = (w * 3).exp()
+workers = [threading.Thread(target=lambda k=k: grads.update(
+    {k: minitorch.autograd.grad((shared * k).sum(), w, retain_graph=True)[0]}))
+    for k in (1., 2.)]
+for worker in workers:
+    worker.start()
+for worker in workers:
+    worker.join()
+print(grads[1.], grads[2.])
 
 # %%
 seen = {}

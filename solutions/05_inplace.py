@@ -214,9 +214,9 @@ print(inspect.getsource(minitorch.autograd.anomaly_mode.warn_forward_trace))
 #
 # `saved_tensors_hooks(pack_hook, unpack_hook)` (notes 001) lets you store what backward
 # needs somewhere else: `pack_hook(tensor)` runs when an operation saves a tensor and may
-# return anything; `unpack_hook(packed)` runs in backward and must give the tensor back. The
-# notes' example `y = x.exp(); (y * x).sum()` packs three tensors: `exp` saves its result,
-# `*` saves both operands.
+# return anything; `unpack_hook(packed)` runs in backward and must give the tensor back. (The
+# notes name the API and its purpose but give no example.) In `y = x.exp(); (y * x).sum()`
+# three tensors are packed: `exp` saves its result, `*` saves both operands.
 
 # %%
 packed = []

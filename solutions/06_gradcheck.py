@@ -17,7 +17,8 @@
 # This chapter is about that idea, its one numerical trap (the notes' float32 surprise), and
 # the tools around it: `gradgradcheck`, `jacobian` and `hessian`. You will write a numerical
 # Jacobian, a gradcheck with torch's pass rule and message, the fast mode torch uses by
-# default in its own tests, and the notes' batch norm — proved right by your own check.
+# default in its own tests, and the notes' batch norm — proved right by your own check; then
+# predict where the eps trap bites, and build a Hessian from `create_graph` yourself.
 
 # %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
 import os
@@ -93,12 +94,13 @@ except GradcheckError as error:
 # culprit is float32: it carries about 7 significant digits, and the difference
 # $\sigma(x+\varepsilon) - \sigma(x-\varepsilon)$ of two numbers near 0.4 loses most of them
 # when $\varepsilon = 10^{-4}$. Dividing by $2\varepsilon$ then blows the rounding error up.
-# In float64 the same check passes at both steps, and at torch's default `eps=1e-6`:
+# In float64 the same check passes at both steps, and at torch's default `eps=1e-6` (the
+# notes run 1e-4 and 1e-6):
 
 # %%
 test_input = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], requires_grad=True,
                               dtype=minitorch.float64)
-for eps in (1e-4, 1e-6):
+for eps in (1e-3, 1e-4, 1e-6):
     print(eps, minitorch.autograd.gradcheck(Sigmoid.apply, (test_input,), eps=eps),
           minitorch.autograd.gradcheck(minitorch.sigmoid, (test_input,), eps=eps))
 
@@ -700,14 +702,17 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 # inputs and 40 outputs above would have cost 80 evaluations and 40 backward passes. A wrong
 # backward almost never survives a random projection (it would have to be wrong *orthogonally*
 # to $u$ and $v$), and when it fails torch falls back to the slow mode to print the full
-# Jacobians. Draw random $u, v$ yourself and try it on the wrong Sigmoid:
+# Jacobians. Draw random $u, v$ yourself and try it on the notes' Sigmoid and on the wrong
+# `SquareWrongSign` of exercise 2:
 
 # %%
 rng = np.random.default_rng(0)
 x = minitorch.randn(30, dtype=minitorch.float64, requires_grad=True)
 u, v = rng.random(30), rng.random(30)
+u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
 with minitorch.course.needs("fast_gradcheck"):
-    print(fast_gradcheck(Sigmoid.apply, x, u / np.linalg.norm(u), v / np.linalg.norm(v)))
+    print("Sigmoid:        ", fast_gradcheck(Sigmoid.apply, x, u, v))
+    print("SquareWrongSign:", fast_gradcheck(SquareWrongSign.apply, x, u, v))
 
 # %% [markdown]
 # ## Exercise 4: the notes' batch norm, proved right (2 points)
@@ -830,6 +835,161 @@ def bn_output(x, w, b):
 with minitorch.course.needs("numerical_jacobian", "my_gradcheck", "dummy_bn_forward"):
     print(my_gradcheck(bn_output, (x, w, b), numerical_jacobian))
     viz.show(bn_output(x, w, b).sum())
+
+# %% [markdown]
+# ## Exercise 5: predict gradcheck's verdict (2 points)
+#
+# Section 2 explained the U-shaped error: too large a step and truncation wins, too small a
+# step and rounding wins, and where the bottom of the U lies depends on the dtype. Use it to
+# **predict**, before running anything, whether `gradcheck(minitorch.sigmoid, (x,), eps=eps)`
+# passes on the notes' input `[-0.4646, -0.4403, 1.2525, -0.5953]` in each of these cases
+# (gradcheck's default tolerances, `atol=1e-5`, `rtol=1e-3`). Write `True` (passes) or
+# `False` in `eps_predictions`. Then check yourself with `verdict(dtype, eps)`.
+
+# %%
+CASES = [("float32", 1e-2), ("float32", 1e-5), ("float32", 0.3),
+         ("float64", 1e-2), ("float64", 1e-10), ("float64", 1e-14), ("float64", 0.3)]
+
+
+def verdict(dtype, eps):
+    """Does minitorch's gradcheck pass the built-in sigmoid at this dtype and step?"""
+    x = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], requires_grad=True,
+                         dtype=getattr(minitorch, dtype))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the float32 warning: you know it by now
+        return minitorch.autograd.gradcheck(minitorch.sigmoid, (x,), eps=eps,
+                                            raise_exception=False)
+
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "eps_predictions"}
+# eps_predictions = {("float32", 1e-2): ..., ...}: one bool per case of CASES
+### BEGIN SOLUTION
+eps_predictions = {
+    ("float32", 1e-2): True, ("float32", 1e-5): False, ("float32", 0.3): False,
+    ("float64", 1e-2): True, ("float64", 1e-10): True, ("float64", 1e-14): False,
+    ("float64", 0.3): False,
+}
+### END SOLUTION
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "eps_predictions_visible", "points": 1}
+assert isinstance(eps_predictions, dict), f"a dict, not {type(eps_predictions).__name__}"
+missing = [case for case in CASES if case not in eps_predictions]
+assert not missing, f"predict every case of CASES: missing {missing}"
+odd = {case: value for case, value in eps_predictions.items() if not isinstance(value, bool)}
+assert not odd, f"True (passes) or False (fails), not {odd}"
+### BEGIN HIDDEN TESTS
+observe([eps_predictions.get(case) for case in CASES[:3]])
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "eps_predictions_hidden", "points": 1}
+assert len(eps_predictions) == len(CASES), (
+    f"one prediction per case: {len(eps_predictions)} for {len(CASES)}")
+### BEGIN HIDDEN TESTS
+EXPECTED = {
+    ("float32", 1e-2): True, ("float32", 1e-5): False, ("float32", 0.3): False,
+    ("float64", 1e-2): True, ("float64", 1e-10): True, ("float64", 1e-14): False,
+    ("float64", 0.3): False,
+}
+wrong = [case for case in EXPECTED if eps_predictions.get(case) is not EXPECTED[case]]
+assert not wrong, f"{len(wrong)} verdicts to think again about: {wrong} (verdict(*case) runs one)"
+observe([eps_predictions.get(case) for case in EXPECTED])
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Exercise 6: beyond first order, a Hessian from `create_graph` (3 points)
+#
+# `gradgradcheck` (section 3) and `hessian` (section 4) both rest on one mechanism: with
+# `create_graph=True`, `autograd.grad` records the backward's own arithmetic, so the gradient
+# it returns has a `grad_fn` and can be differentiated again (chapter 2 §4: $x^3$ at 5 gives
+# 75, then 30).
+#
+# Write `my_hessian(f, x)` for a function `f` of a 1-D tensor `x` that returns a scalar:
+#
+# - the gradient $g = \nabla f(x)$ with `create_graph=True` (on a copy of `x` that requires
+#   grad: `x.detach().requires_grad_()`);
+# - row $i$ of the Hessian is the gradient of $g_i$ with respect to `x`: one more
+#   `autograd.grad` per row, with `retain_graph=True`, since every row walks the same graph;
+# - return an `(n, n)` tensor of `x`'s dtype that requires no grad
+#   (`minitorch.stack(rows)`, then `.detach()`).
+#
+# Not with `minitorch.autograd.functional.hessian` or `jacobian`: they are switched off in the
+# tests. Every function in the tests has a gradient that depends on `x` in every element.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "my_hessian"}
+def my_hessian(f, x):
+    """The (n, n) Hessian of the scalar f at the 1-D x, by differentiating the gradient."""
+    ### BEGIN SOLUTION
+    x = x.detach().requires_grad_()
+    (g,) = minitorch.autograd.grad(f(x), x, create_graph=True)
+    rows = [minitorch.autograd.grad(g[i], x, retain_graph=True)[0] for i in range(x.numel())]
+    return minitorch.stack(rows).detach()
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "my_hessian_visible", "points": 1}
+H = my_hessian(lambda t: (t ** 3).sum() + t[0] * t[1],
+               minitorch.tensor([1., 2.], dtype=minitorch.float64))
+assert isinstance(H, minitorch.Tensor) and tuple(H.shape) == (2, 2), (
+    f"expected a (2, 2) tensor, got {H!r}")
+assert H.tolist() == [[6.0, 1.0], [1.0, 12.0]], (
+    f"d²/dx² of x0³ + x1³ + x0·x1 at (1, 2): expected [[6, 1], [1, 12]], got {H.tolist()}")
+assert not H.requires_grad and H.dtype == minitorch.float64, (
+    f"detached, in x's dtype: got requires_grad={H.requires_grad}, dtype={H.dtype}")
+### BEGIN HIDDEN TESTS
+observe(my_hessian(lambda t: (t.exp() * t).sum(), minitorch.tensor([0.5, -1.0, 2.0],
+                                                                  dtype=minitorch.float64)))
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "my_hessian_hidden", "points": 2}
+def rosenbrock(p):
+    return (1 - p[0]) ** 2 + 100 * (p[1] - p[0] ** 2) ** 2
+
+
+point = minitorch.tensor([-1.2, 1.0], dtype=minitorch.float64)
+H = my_hessian(rosenbrock, point)
+want = [[2 - 400 * (1.0 - 3 * 1.44), 400 * 1.2], [400 * 1.2, 200.0]]
+assert np.allclose(H.numpy(), want, rtol=1e-12), f"Rosenbrock at (-1.2, 1): expected {want}, got {H.tolist()}"
+### BEGIN HIDDEN TESTS
+functional = minitorch.autograd.functional
+kept = functional.hessian, functional.jacobian, globals()["hessian"], globals()["jacobian"]
+
+
+def switched_off(*args, **kwargs):
+    raise RuntimeError("autograd.functional is switched off in this test: use autograd.grad")
+
+
+def sigmoid_pair(t):
+    return minitorch.sigmoid(t[0]) * minitorch.sigmoid(t[1]) + (t * t).sum()
+
+
+functional.hessian = functional.jacobian = hessian = jacobian = switched_off
+try:
+    rng = np.random.default_rng(66)
+    m = minitorch.tensor(rng.normal(size=(4, 4)), dtype=minitorch.float64)
+    quadratic = my_hessian(lambda t: (t * (m @ t)).sum(), minitorch.tensor(rng.normal(size=4)))
+    assert np.allclose(quadratic.numpy(), (m + m.T).numpy(), rtol=1e-12), quadratic
+    cubic = my_hessian(lambda t: (t ** 3).sum() * t.sum(), minitorch.tensor([0.5, -1.0, 2.0]))
+    smooth_point = minitorch.tensor([0.3, -0.7], dtype=minitorch.float64)
+    smooth = my_hessian(sigmoid_pair, smooth_point)
+finally:
+    functional.hessian, functional.jacobian, hessian, jacobian = kept
+assert np.allclose(smooth.numpy(), hessian(sigmoid_pair, smooth_point).numpy(), rtol=1e-10), smooth
+observe(H, quadratic, cubic, smooth)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# Something real: Newton's method. A gradient step walks downhill; a Newton step solves
+# $H\,\delta = \nabla f$ and jumps to the bottom of the local quadratic. On the Rosenbrock
+# valley, from the classic start $(-1.2, 1)$, your Hessian finds the minimum $(1, 1)$ in a
+# handful of steps (gradient descent needs thousands):
+
+# %%
+p = minitorch.tensor([-1.2, 1.0], dtype=minitorch.float64)
+for step in range(7):
+    q = p.detach().requires_grad_()
+    (g,) = minitorch.autograd.grad(rosenbrock(q), q)
+    p = p - minitorch.tensor(np.linalg.solve(my_hessian(rosenbrock, p).numpy(), g.numpy()))
+    print(step, p, f"f = {rosenbrock(p).item():.3g}")
 
 # %% [markdown] id="plug-it-in"
 # ## Plug it in

@@ -110,8 +110,12 @@ print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=12))
 # - **CPU total** is the whole time spent inside the event, from its start to its end, summed
 #   over all its calls.
 # - **Self CPU** is the part of that time *not* spent in other profiled events nested inside.
-#   `AddmmBackward0` calls `aten::mm`, `aten::t` and `aten::sum` to compute its gradients: its
-#   total includes them, its self time does not.
+#   The engine's wrapper `autograd::engine::evaluate_function: AddmmBackward0` contains the
+#   node `AddmmBackward0`: the wrapper's total includes the node's time, its self time does
+#   not (the cell below prints both). In torch, `AddmmBackward0` itself calls `aten::mm`,
+#   `aten::t` and `aten::sum`; minitorch computes a built-in backward straight on numpy
+#   arrays (chapter 3 §6), so its backward nodes have nothing nested and their self time
+#   *is* their total.
 # - **Self CPU %** and **CPU total %** divide by the sum of all self times, the
 #   `Self CPU time total` on the last line. Self times never count anything twice, so the
 #   self percentages add up to 100 %; the total percentages do not.
@@ -122,6 +126,11 @@ print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=12))
 # everything a backward node does.
 
 # %%
+rows = {avg.key: avg for avg in prof.key_averages()}
+for name in ("autograd::engine::evaluate_function: AddmmBackward0", "AddmmBackward0"):
+    row = rows[name]
+    print(f"{name}: self {row.self_cpu_time_total / 1000:.3f} ms of "
+          f"{row.cpu_time_total / 1000:.3f} ms total, {row.count} calls")
 print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=8))
 
 # %% [markdown]
@@ -759,8 +768,9 @@ with minitorch.course.needs("profiler_stack", "self_time", "key_averages", "tabl
 # and pops an event (in C++, through the *RecordFunction* callbacks of ATen, so also the ops
 # that ops call: `aten::linear` calls `aten::t` and `aten::addmm`, `aten::empty` allocates).
 # Its newer front end, `torch.profiler.profile`, adds CUDA kernels, memory, schedules that
-# skip warm-up steps, and TensorBoard export, but reads the same events. The same training
-# step, in torch:
+# skip warm-up steps, and TensorBoard export, but reads the same events. The labelled training
+# step of section 1, with the notes' MLP (`fc1` ... `fc4`), in torch: its `AddmmBackward0`
+# has the nested `aten::mm` rows that minitorch's lacks.
 
 # %%
 if os.environ.get("NBGRADER_EXECUTION"):
@@ -774,9 +784,21 @@ else:
 if torch is None:
     print("torch is not installed (or this is a grading run): skipped")
 else:
+    class TorchMLP(torch.nn.Module):
+        """The notes' MLP, in torch."""
+
+        def __init__(self):
+            super().__init__()
+            self.fc1 = torch.nn.Linear(10, 5)
+            self.relu = torch.nn.ReLU()
+            self.fc2 = torch.nn.Linear(5, 2)
+            self.fc3 = torch.nn.Linear(5, 2)
+            self.fc4 = torch.nn.Linear(2, 2)
+
+        forward = MLP.forward  # the same Python code: it only calls the layers
+
     torch.manual_seed(0)
-    torch_mlp = torch.nn.Sequential(torch.nn.Linear(10, 5), torch.nn.ReLU(),
-                                    torch.nn.Linear(5, 2))
+    torch_mlp = TorchMLP()
     torch_optimizer = torch.optim.SGD(torch_mlp.parameters(), lr=0.1)
     torch_inputs, torch_targets = torch.randn(16, 10), torch.randn(16, 2)
     with torch.autograd.profiler.profile() as torch_prof:

@@ -8,10 +8,13 @@ errors, checks that always agree), which the hidden observations leave with noth
 
 from __future__ import annotations
 
+import ast
 import doctest
+import math
 from pathlib import Path
 
 import pytest
+import torch
 from grading import (
     SKIP_LATER_CELLS,
     SWALLOW_AND_AGREE,
@@ -25,6 +28,7 @@ import minitorch
 from course.integrity import MISMATCH
 from minitorch import course
 from minitorch.autograd import engine
+from tools.build_course import read_source
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
@@ -192,8 +196,10 @@ def test_switched_off_leaves_nothing_to_reach_through() -> None:
 # ----------------------------------------------------------------------------- grading
 TOPO = ("topological_order_visible", "topological_order_hidden")
 ENGINE = ("run_backward_visible", "run_backward_hidden", "run_backward_plugged")
+NEW = {"predict_rows_visible": 1, "predict_rows_hidden": 2,   # untouched by WRONG: 0 there
+       "scaled_backward_visible": 1, "scaled_backward_hidden": 2}
 POINTS = {"topological_order_visible": 1, "topological_order_hidden": 2,
-          "run_backward_visible": 2, "run_backward_hidden": 2, "run_backward_plugged": 1}
+          "run_backward_visible": 2, "run_backward_hidden": 2, "run_backward_plugged": 1, **NEW}
 
 ITERATIVE_POST_ORDER = '''
 def topological_order(root):
@@ -351,11 +357,11 @@ def test_points_are_split_as_documented(chapter: CourseRoot) -> None:
 # The cells each wrong submission must fail, and the error that proves why (in one of them).
 LOST = {
     "recursive_and_visit_twice": (
-        {"topological_order_hidden", "run_backward_visible", "run_backward_hidden"},
+        {"topological_order_hidden", "run_backward_visible", "run_backward_hidden", *NEW},
         ["RecursionError", "each of the 6 nodes runs exactly once", "not 8190 times"]),
     "reversed_and_overwrite": (set(POINTS), ["tensor([36.])", "gradient off by"]),
     "breadth_first_and_recursive": (
-        {"topological_order_visible", "topological_order_hidden", "run_backward_hidden"},
+        {"topological_order_visible", "topological_order_hidden", "run_backward_hidden", *NEW},
         ["MulBackward0 must come before its input PowBackward0", "recursed too deep"]),
 }
 
@@ -402,3 +408,98 @@ def test_a_cheat_earns_nothing(chapter: CourseRoot, cheat: str) -> None:
     # the grader, outside the kernel, found the solution's observations in no test cell
     errors = grades.errors().splitlines()
     assert all(f"[{cell}] HiddenCheckFailed: {MISMATCH}" in errors for cell in POINTS), errors
+
+
+# ------------------------------------------------ exercises 3 and 4: predict rows, scaled_backward
+
+
+def solution_literal(grade_id: str, name: str) -> object:
+    """The literal assigned to ``name`` in the solution cell ``grade_id`` (or the unnamed
+    cell whose source assigns it, for grade_id None)."""
+    for cell in read_source(CHAPTER).cells:
+        cell_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "code" and (cell_id == grade_id or grade_id is None):
+            for statement in ast.parse(cell.source).body:
+                if isinstance(statement, ast.Assign) and \
+                        ast.unparse(statement.targets[0]) == name:
+                    return eval(ast.unparse(statement.value), {})  # literals and float("nan")
+    raise KeyError(name)
+
+
+ROWS = solution_literal(None, "ROWS")
+EXPECTED_ROWS = solution_literal("predict_rows_hidden", "EXPECTED")
+
+
+def run_row(L: object, code: str) -> object:
+    """The chapter's run_row, for library L."""
+    names = {"tensor": L.tensor, "autograd": L.autograd}
+    try:
+        exec(code, names)  # the chapter's own rows
+    except Exception as error:
+        return type(error).__name__
+    answer = names["answer"]
+    return answer.item() if hasattr(answer, "item") else answer
+
+
+def same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    return type(a) is type(b) and a == b
+
+
+@pytest.mark.filterwarnings("error")  # no row may warn: graded cells run them
+@pytest.mark.parametrize("L", [torch, minitorch], ids=["torch", "minitorch"])
+@pytest.mark.parametrize("key", sorted(EXPECTED_ROWS))
+def test_predicted_rows_are_what_the_libraries_give(L: object, key: str) -> None:
+    assert sorted(ROWS) == sorted(EXPECTED_ROWS)
+    assert same(run_row(L, ROWS[key]), EXPECTED_ROWS[key]), (key, run_row(L, ROWS[key]))
+
+
+NO_REMOVE = """
+def scaled_backward(loss, t, factor):
+    arrived = []
+    t.register_hook(lambda g: arrived.append(g) or g * factor)
+    loss.backward()
+    return arrived[0]
+"""
+NO_FINALLY = """
+def scaled_backward(loss, t, factor):
+    arrived = []
+    handle = t.register_hook(lambda g: arrived.append(g) or g * factor)
+    loss.backward()
+    handle.remove()
+    return arrived[0]
+"""
+RETURNS_SCALED = NO_FINALLY.replace("return arrived[0]", "return arrived[0] * factor")
+
+
+def predictions(**changes: object) -> str:
+    """The predictions cell with the right answers except ``changes``."""
+    def literal(value: object) -> str:
+        return f"float({str(value)!r})" if isinstance(value, float) else repr(value)
+
+    answers = {**EXPECTED_ROWS, **changes}
+    return "predictions = {" + ", ".join(f"{k!r}: {literal(v)}" for k, v in answers.items()) + "}\n"
+
+
+@pytest.mark.parametrize(
+    ("answers", "zeroed"),
+    [
+        # a row only the hidden cell checks; a hook left on when backward raises
+        ({"predict_rows": predictions(n=0.0), "scaled_backward": NO_FINALLY},
+         {"predict_rows_hidden", "scaled_backward_hidden"}),
+        # a row the visible cell observes; the hook never removed
+        ({"predict_rows": predictions(f=3.0), "scaled_backward": NO_REMOVE}, set(NEW)),
+        # the scaled gradient returned
+        ({"predict_rows": predictions(p=30.0), "scaled_backward": RETURNS_SCALED},
+         set(NEW) - {"predict_rows_visible"}),
+    ],
+    ids=["hidden_row_and_no_finally", "visible_row_and_no_remove", "returns_scaled"],
+)
+def test_new_exercises_lose_points_for_wrong_answers(
+    chapter: CourseRoot, answers: dict[str, str], zeroed: set[str]
+) -> None:
+    name = "new-" + "-".join(sorted(zeroed))
+    grades = chapter.grade(name, edit_cells(chapter.solution(), answers))
+    lost = {cell for cell, score in grades.by_grade_id.items() if not score}
+    assert lost == zeroed, grades.errors()

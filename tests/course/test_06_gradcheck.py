@@ -8,11 +8,13 @@ swallowed and checks monkeypatched), and check which test cells lose their point
 
 from __future__ import annotations
 
+import ast
 import importlib
 from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from grading import (
     SKIP_LATER_CELLS,
     SWALLOW_AND_AGREE,
@@ -25,6 +27,7 @@ from grading import (
 import minitorch
 from minitorch import course
 from minitorch.autograd import Function
+from tools.build_course import read_source
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
@@ -180,7 +183,9 @@ EXERCISES = (NUMERICAL, GRADCHECK, FAST, BN)
 POINTS = {"numerical_jacobian_visible": 1, "numerical_jacobian_hidden": 2,
           "my_gradcheck_visible": 1, "my_gradcheck_hidden": 2,
           "fast_gradcheck_visible": 1, "fast_gradcheck_hidden": 1,
-          "dummy_bn_forward_visible": 1, "dummy_bn_forward_hidden": 1}
+          "dummy_bn_forward_visible": 1, "dummy_bn_forward_hidden": 1, **(NEW := {
+              "eps_predictions_visible": 1, "eps_predictions_hidden": 1,  # untouched by WRONG
+              "my_hessian_visible": 1, "my_hessian_hidden": 2})}
 
 JACOBIAN = '''
 def numerical_jacobian(f, x, eps=1e-6):
@@ -328,7 +333,7 @@ LOST = {
         ["[[3.31]]", "biased variance"]),
     "step_not_halved_and_no_atol": (
         {"numerical_jacobian_visible", "numerical_jacobian_hidden", "my_gradcheck_hidden",
-         "fast_gradcheck_hidden", "dummy_bn_forward_hidden"},
+         "fast_gradcheck_hidden", "dummy_bn_forward_hidden", *NEW},
         ["[[6.02]]", "(1.5e-05,"]),
     "transposed": (
         set(POINTS),  # a full Jacobian's projection differs from one step along u at O(eps²)
@@ -440,3 +445,87 @@ def test_a_cheat_earns_nothing(chapter: CourseRoot, name: str) -> None:
     talked_round = {cell for cell, names in failures.items() if names == ["HiddenCheckFailed"]}
     assert talked_round == TALKED_ROUND[name], failures
 
+
+
+# ----------------------------------------------- exercises 5 and 6: eps verdicts, my_hessian
+
+
+def solution_literal(grade_id: str | None, name: str) -> object:
+    """The literal assigned to ``name`` in the cell ``grade_id`` (any code cell, for None)."""
+    for cell in read_source(CHAPTER).cells:
+        cell_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "code" and (cell_id == grade_id or grade_id is None):
+            for statement in ast.parse(cell.source).body:
+                if isinstance(statement, ast.Assign) and \
+                        ast.unparse(statement.targets[0]) == name:
+                    return ast.literal_eval(statement.value)
+    raise KeyError(name)
+
+
+EPS_VERDICTS = solution_literal("eps_predictions_hidden", "EXPECTED")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # gradcheck's float32 warning
+@pytest.mark.parametrize("L", [torch, minitorch], ids=["torch", "minitorch"])
+@pytest.mark.parametrize("case", list(EPS_VERDICTS), ids=str)
+def test_eps_verdicts_are_what_gradcheck_says(L: object, case: tuple[str, float]) -> None:
+    assert list(EPS_VERDICTS) == solution_literal(None, "CASES")
+    dtype, eps = case
+    x = L.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=getattr(L, dtype), requires_grad=True)
+    slow = {"fast_mode": False} if L is torch else {}
+    assert L.autograd.gradcheck(L.sigmoid, (x,), eps=eps, raise_exception=False, **slow) is \
+        EPS_VERDICTS[case]
+
+
+HESSIAN_BY_FUNCTIONAL = """
+def my_hessian(f, x):
+    return minitorch.autograd.functional.hessian(f, x.detach())
+"""
+HESSIAN_WITHOUT_CREATE_GRAPH = """
+def my_hessian(f, x):
+    x = x.detach().requires_grad_()
+    (g,) = minitorch.autograd.grad(f(x), x)
+    rows = [minitorch.autograd.grad(g[i], x, retain_graph=True)[0] for i in range(x.numel())]
+    return minitorch.stack(rows).detach()
+"""
+HESSIAN_ATTACHED = """
+def my_hessian(f, x):
+    x = x.detach().requires_grad_()
+    (g,) = minitorch.autograd.grad(f(x), x, create_graph=True)
+    return minitorch.stack([minitorch.autograd.grad(g[i], x, retain_graph=True,
+                                                    create_graph=True)[0]
+                            for i in range(x.numel())])
+"""
+
+
+def eps_cell(**changes: bool) -> str:
+    """The eps predictions with the right verdicts, except for the cases named f32_<eps> or
+    f64_<eps> in ``changes`` (eps as written in CASES, '.' and '-' as '_')."""
+    answers = dict(EPS_VERDICTS)
+    for case in answers:
+        key = f"f{case[0][-2:]}_{case[1]!r}".replace(".", "_").replace("-", "_")
+        answers[case] = changes.get(key, answers[case])
+    return f"eps_predictions = {answers!r}\n"
+
+
+@pytest.mark.parametrize(
+    ("answers", "zeroed"),
+    [
+        # a case the visible cell does not observe; hessian delegated to autograd.functional
+        ({"eps_predictions": eps_cell(f64_1e_14=True), "my_hessian": HESSIAN_BY_FUNCTIONAL},
+         {"eps_predictions_hidden", "my_hessian_hidden"}),
+        # float32 at 1e-2 predicted to fail; the gradient not differentiable again
+        ({"eps_predictions": eps_cell(f32_0_01=False), "my_hessian": HESSIAN_WITHOUT_CREATE_GRAPH},
+         set(NEW)),
+        # a Hessian that still requires grad
+        ({"my_hessian": HESSIAN_ATTACHED}, {"my_hessian_visible", "my_hessian_hidden"}),
+    ],
+    ids=["hidden_case_and_functional", "visible_case_and_no_create_graph", "attached"],
+)
+def test_new_exercises_lose_points_for_wrong_answers(
+    chapter: CourseRoot, answers: dict[str, str], zeroed: set[str]
+) -> None:
+    name = "new-" + "-".join(sorted(zeroed))
+    grades = chapter.grade(name, edit_cells(chapter.solution(), answers))
+    lost = {cell for cell, score in grades.by_grade_id.items() if not score}
+    assert lost == zeroed, grades.errors()
