@@ -201,7 +201,7 @@ def notebook_outcome(path: Path) -> tuple[str, str]:
         for index, cell in enumerate(nb.cells):
             if any(o.get("ename") == ename for o in cell.get("outputs", [])):
                 name = cell.metadata.get("nbgrader", {}).get("grade_id")
-                return kind, f"at cell {index}" + (f" ({name})" if name else "")
+                return kind, f"at cell {index + 1}" + (f" ({name})" if name else "")
     return GRADED, ""
 
 
