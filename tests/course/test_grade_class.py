@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading import CourseRoot, edit_cells
+from grading import CourseRoot, edit_cells, nbgrader
 from nbgrader.api import Gradebook
 
 from tools import grade_class
@@ -110,3 +110,19 @@ def test_the_gate_refuses_a_solution_that_fails_its_own_test(
     out = capsys.readouterr().out
     assert "refused to grade: 00_demo: the solution fails test mean_hidden" in out
     assert not (tmp_path / "autograded").exists()
+
+
+@pytest.mark.slow  # three autogrades on nbgrader's command line
+def test_an_honest_run_logs_nothing_that_reads_as_an_error(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    root.submit("alice", root.release())  # untouched: its test cells lack the hidden tests
+    root.submit("bob", edit_cells(root.solution(), {"mean": "import os\nos._exit(0)"}))
+    root.submit("carol", edit_cells(root.solution(), {"square_visible": "assert True"}))
+
+    log = nbgrader(tmp_path, "autograde", "00_demo")
+
+    for noise in ("ERROR", "SAWarning", "not in session", "without encryption"):
+        assert noise not in log
+    changed = [line for line in log.splitlines() if "has changed!" in line]
+    assert len(changed) == 1 and "cell square_visible" in changed[0]  # carol's edit stays loud
+    assert "[AutogradeApp | WARNING] The kernel died in a cell" in log
