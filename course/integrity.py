@@ -358,9 +358,9 @@ def same(actual: Any, expected: Any) -> bool:
 # ---------------------------------------------------------------------- logs that read truthfully
 
 class RoutineOutcomes(logging.Filter):
-    """Rewords nbclient's ERROR lines for what a student's notebook routinely does (a cell
-    that loops past the timeout, a kernel that dies) as one WARNING each, saying what grading
-    does about it; every other record passes unchanged.
+    """Rewords nbclient's ERROR lines, during autograde, for what a student's notebook
+    routinely does (a cell that loops past the timeout, a kernel that dies) as one WARNING
+    each, saying what grading does about it; every other record passes unchanged.
 
     >>> record = logging.LogRecord("AutogradeApp", logging.ERROR, "", 0,
     ...                            "Timeout waiting for execute reply (%is).", (60,), None)

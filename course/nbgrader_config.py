@@ -6,7 +6,10 @@
 # so the committed release and a real class are built with the same settings.
 # It holds no paths: the course root is the directory nbgrader runs in.
 
+import atexit
+import shutil
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -63,14 +66,11 @@ c.IgnorePattern.pattern = r"(?m)^.*:\d+: \w*Warning: "
 #   will not proceed") for every new submission; it is harmless (the rows are added anyway).
 # - A looping cell and a dead kernel are routine outcomes of grading, not errors of the
 #   grader: they are logged as one WARNING each, saying what grading did.
-# - The kernel warns that it talks to the grader over TCP without encryption; both run on
-#   this machine, so the kernel logs errors only.
 # - A test cell as released lacks its hidden tests, so nbgrader's "Attribute 'checksum' for
 #   cell ... has changed!" fired for every submission; RestoreHiddenTests restores such cells
 #   silently and still warns about any other change to a locked cell.
 warnings.filterwarnings("ignore", message=r".* not in session, add operation along")
-quiet_routine_logs("AutogradeApp", "ValidateApp", "NbGraderApp")
-c.Execute.extra_arguments = ["--HistoryManager.hist_file=:memory:", "--IPKernelApp.log_level=ERROR"]
+quiet_routine_logs("AutogradeApp")  # in validate, a dead kernel is fatal: stays an ERROR
 c.Autograde.sanitize_preprocessors = [
     ClearOutput,
     DeduplicateIds,
@@ -78,6 +78,17 @@ c.Autograde.sanitize_preprocessors = [
     RestoreHiddenTests,
     CheckCellMetadata,
 ]
+
+# Kernels talk to nbgrader over Unix sockets in a private folder, not TCP ports. With TCP,
+# nbgrader picks free ports and the kernel binds them moments later; on a machine where other
+# kernels start at the same time (parallel grading, other users) a port can be taken in
+# between, and then the kernel dies at start or nbgrader waits a whole cell timeout (60 s)
+# for a reply that never comes: the intermittent stall of `nbgrader validate`. Unix sockets
+# also end the kernel's "running over TCP without encryption" warning.
+_SOCKETS = tempfile.mkdtemp(prefix="nbgrader-kernel-")
+atexit.register(shutil.rmtree, _SOCKETS, ignore_errors=True)
+c.KernelManager.transport = "ipc"
+c.KernelManager.ip = str(Path(_SOCKETS) / "kernel")
 
 # A test cell deleted from a submission is put back and run, instead of scoring 0 and
 # waiting for manual grading.
