@@ -179,12 +179,9 @@ def observations_cached(root: Path, assignment: str) -> bool:
 
 
 def grade_one(root: Path, assignment: str, student: str) -> Result:
-    """Autograde and generate feedback for one submission, in their own processes."""
+    """Autograde one submission, in its own process."""
     start = time.perf_counter()
     done = run_nbgrader(root, "autograde", assignment, "--student", student, "--force")
-    if done.returncode == 0:
-        done = run_nbgrader(root, "generate_feedback", assignment, "--student", student,
-                            "--force")
     seconds = time.perf_counter() - start
     if done.returncode:
         return Result(student, assignment, FAILED, _last_error(done.stdout + done.stderr),
@@ -192,6 +189,18 @@ def grade_one(root: Path, assignment: str, student: str) -> Result:
     status, detail = notebook_outcome(root / "autograded" / student / assignment
                                       / f"{assignment}.ipynb")
     return Result(student, assignment, status, detail, seconds=seconds)
+
+
+def feedback(root: Path, assignment: str, results: list[Result]) -> None:
+    """``nbgrader generate_feedback`` for everyone autograded, in one process (nbgrader takes
+    seconds to start); a failure marks the assignment's results as needing a look."""
+    done = run_nbgrader(root, "generate_feedback", assignment, "--force")
+    if done.returncode:
+        reason = f"feedback failed: {_last_error(done.stdout + done.stderr)}"
+        for result in results:
+            if result.assignment == assignment and result.status not in (NOT_SUBMITTED,
+                                                                          NOT_COLLECTED):
+                result.status, result.detail = FAILED, reason
 
 
 def notebook_outcome(path: Path) -> tuple[str, str]:
@@ -301,6 +310,8 @@ def grade_class(root: Path, assignments: Sequence[str], workers: int = 1, force:
     for assignment in sorted({a for a, _ in jobs}):
         gate(root, assignment)
     results += grade_all(root, jobs, workers, Progress(len(jobs), stream))
+    for assignment in sorted({a for a, _ in jobs}):
+        feedback(root, assignment, results)
     read_scores(root, results)
     return sorted(results, key=lambda r: (r.student, r.assignment))
 
