@@ -175,7 +175,15 @@ def wide_rows(root: Path, results: Sequence[Result]) -> list[dict[str, str]]:
 
 def lms_rows(results: Sequence[Result], lms: str) -> tuple[list[str], list[list[str]]]:
     """Header and rows of a gradebook import for ``lms`` ("canvas" or "moodle"); a blank
-    score means no grade (not submitted), never 0."""
+    score means no grade (not submitted), never 0.
+
+    >>> results = [Result("al", "01_dag", "graded", score=0.0, max_score=9.0),
+    ...            Result("bo", "01_dag", NOT_SUBMITTED)]
+    >>> lms_rows(results, "moodle")
+    (['Username', '01_dag'], [['al', '0'], ['bo', '']])
+    >>> lms_rows(results, "canvas")[0][-1]
+    '01_dag (9)'
+    """
     assignments = sorted({r.assignment for r in results})
     maxima = {r.assignment: r.max_score for r in results if r.max_score is not None}
     titles = [f"{a} ({maxima[a]:g})" if a in maxima else a for a in assignments]

@@ -317,7 +317,14 @@ def grade_class(root: Path, assignments: Sequence[str], workers: int = 1, force:
 
 
 def table(results: Sequence[Result]) -> str:
-    """The final table: one line per student and assignment."""
+    """The final table: one line per student and assignment.
+
+    >>> print(table([Result("bo", "01_dag", CRASHED, "at cell 5 (trace)", 5.0, 10.0),
+    ...              Result("al", "01_dag", NOT_SUBMITTED)]))
+    student assignment score status
+    bo      01_dag     5/10  crashed at cell 5 (trace)
+    al      01_dag     -     not submitted
+    """
     rows = [("student", "assignment", "score", "status")] + [
         (r.student, r.assignment, r.score_text(), f"{r.status} {r.detail}".strip())
         for r in results]
