@@ -3,6 +3,7 @@ every student (graded, crashed, timed out, not submitted, not collected, skipped
 refuses a broken assignment, the class report and the LMS exports."""
 
 import csv
+import doctest
 import hashlib
 import shutil
 from pathlib import Path
@@ -126,3 +127,9 @@ def test_an_honest_run_logs_nothing_that_reads_as_an_error(tmp_path: Path) -> No
     changed = [line for line in log.splitlines() if "has changed!" in line]
     assert len(changed) == 1 and "cell square_visible" in changed[0]  # carol's edit stays loud
     assert "[AutogradeApp | WARNING] The kernel died in a cell" in log
+
+
+def test_the_docstring_examples_run() -> None:  # tools/ is outside pytest's doctest paths
+    from tools import class_report
+    for module in (grade_class, class_report):
+        assert doctest.testmod(module).failed == 0, module.__name__
