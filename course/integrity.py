@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import math
 import os
 import re
@@ -29,8 +30,9 @@ from jupyter_core.utils import run_sync
 from nbclient.exceptions import DeadKernelError
 from nbformat import NotebookNode
 from nbformat.v4 import new_output
+from nbgrader.api import MissingEntry
 from nbgrader.coursedir import CourseDirectory
-from nbgrader.preprocessors import ClearHiddenTests, Execute
+from nbgrader.preprocessors import ClearHiddenTests, Execute, OverwriteCells
 from traitlets import Bool, Integer
 
 import minitorch.course
@@ -84,6 +86,38 @@ def _scrub(output: NotebookNode, hidden: list[str]) -> NotebookNode:
         output.text = "".join(line for line in output.text.splitlines(keepends=True)
                               if not _quotes(line, hidden))
     return output
+
+
+class RestoreHiddenTests(OverwriteCells):
+    """nbgrader's OverwriteCells, without its tampering warning for the change every submission
+    makes: a test cell exactly as released (its hidden region cleared) differs from the
+    gradebook's copy, which holds the hidden tests. Such a cell is restored silently; any
+    other change to a locked cell is still restored and still logged."""
+
+    def preprocess_cell(self, cell: NotebookNode, resources: dict[str, Any],
+                        cell_index: int) -> tuple[NotebookNode, dict[str, Any]]:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id and cell.cell_type == "code":
+            try:
+                source = self.gradebook.find_source_cell(grade_id, self.notebook_id,
+                                                         self.assignment_id).source
+            except MissingEntry:
+                source = None
+            if source is not None and cell.source == released_form(source):
+                cell.source = source
+        return super().preprocess_cell(cell, resources, cell_index)
+
+
+def released_form(source: str) -> str:
+    """A test cell's source as the release shows it: without its hidden region.
+
+    >>> released_form("assert f(1) == 1\\n### BEGIN HIDDEN TESTS\\nassert f(2) == 2\\n"
+    ...               "### END HIDDEN TESTS")
+    'assert f(1) == 1'
+    """
+    cell = nbformat.v4.new_code_cell(source)
+    ClearHiddenTests()._remove_hidden_test_region(cell)
+    return cell.source
 
 
 # ---------------------------------------------------------------- the student's kernel, sandboxed
@@ -152,7 +186,8 @@ class GuardedExecute(Execute):
       inside a ``Sandbox`` where the course root is hidden, Python and minitorch are
       read-only, and memory is limited; IPython and matplotlib keep their files in scratch.
     - A kernel that dies (``os._exit``, a crash, memory) is restarted and grading goes on:
-      the cells that ran keep their points.
+      the cells that ran keep their points, and the fresh kernel first re-runs the set-up cells
+      and the student's earlier answers (``replay_earlier_cells``), so later cells can pass.
     - Each test cell's observations (``minitorch.course.observe`` in hidden tests) must match
       those of the instructor's solution, compared here, outside the kernel: a test cell that
       the kernel skipped, rewrote or talked round scores 0.
@@ -220,6 +255,7 @@ class GuardedExecute(Execute):
                                            traceback=[KERNEL_DIED]))
             run_sync(self.km.restart_kernel)(now=True)
             run_sync(self.kc.wait_for_ready)(timeout=self.startup_timeout)
+            replay_earlier_cells(self, index)
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         expected = (self._expected or {}).get(grade_id)
         if expected and not same(observations(cell), expected):
@@ -247,6 +283,38 @@ class GuardedExecute(Execute):
         cache.parent.mkdir(exist_ok=True)
         cache.write_text(json.dumps(found))
         return json.loads(cache.read_text())  # the same plain data as the next run reads
+
+
+def replay_earlier_cells(client: Any, index: int) -> list[int]:
+    """Re-run, in a freshly restarted kernel, what the cells after ``index`` depend on: the
+    locked set-up cells and the student's answer cells before it, outputs discarded (their
+    test cells already hold their points). A cell that killed the kernel is not replayed, and
+    replay stops at the first cell that fails or overruns ``client.timeout``. Returns the
+    indices replayed."""
+    replayed = []
+    for number, cell in enumerate(client.nb.cells[:index]):
+        if not _state_cell(cell) or any(o.get("ename") == "DeadKernelError"
+                                        for o in cell.get("outputs", [])):
+            continue
+        try:
+            reply = run_sync(client.kc.execute_interactive)(
+                cell.source, store_history=False, allow_stdin=False, timeout=client.timeout,
+                output_hook=lambda message: None)
+        except TimeoutError:
+            run_sync(client.km.interrupt_kernel)()
+            break
+        replayed.append(number)
+        if reply["content"]["status"] != "ok":
+            break
+    client.log.info("Kernel restarted; replayed cells %s before cell %d", replayed, index)
+    return replayed
+
+
+def _state_cell(cell: NotebookNode) -> bool:
+    """A set-up cell (locked, not graded) or an answer cell: code later cells rely on."""
+    meta = cell.metadata.get("nbgrader", {})
+    return cell.cell_type == "code" and (bool(meta.get("solution"))
+                                         or (meta.get("locked") and not meta.get("grade")))
 
 
 KERNEL_DIED = ("The kernel died while running this cell (os._exit, a crash, or its memory "
@@ -285,3 +353,42 @@ def same(actual: Any, expected: Any) -> bool:
         return (isinstance(actual, dict) and actual.keys() == expected.keys()
                 and all(same(actual[k], expected[k]) for k in expected))
     return type(actual) is type(expected) and actual == expected
+
+
+# ---------------------------------------------------------------------- logs that read truthfully
+
+class RoutineOutcomes(logging.Filter):
+    """Rewords nbclient's ERROR lines, during autograde, for what a student's notebook
+    routinely does (a cell that loops past the timeout, a kernel that dies) as one WARNING
+    each, saying what grading does about it; every other record passes unchanged.
+
+    >>> record = logging.LogRecord("AutogradeApp", logging.ERROR, "", 0,
+    ...                            "Timeout waiting for execute reply (%is).", (60,), None)
+    >>> RoutineOutcomes().filter(record), record.levelname, record.getMessage()[:38]
+    (True, 'WARNING', 'A cell ran past the 60 s timeout: it w')
+    """
+
+    REWORDED = {
+        "Timeout waiting for execute reply": "A cell ran past the {} s timeout: it was "
+        "interrupted, scores 0, and grading goes on.",
+        "Kernel died while waiting for execute reply": "The kernel died in a cell (os._exit, "
+        "a crash, its memory limit): that cell scores 0; grading goes on in a fresh kernel.",
+        "Interrupting kernel": None,  # said by the timeout line above
+    }
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        for start, text in self.REWORDED.items():
+            if message.startswith(start):
+                if text is None:
+                    return False
+                seconds = re.findall(r"\d+", message)
+                record.msg, record.args = text.format(*seconds[:1]), ()
+                record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_routine_logs(*app_names: str) -> None:
+    """Install ``RoutineOutcomes`` on the loggers of the nbgrader applications named."""
+    for name in app_names:
+        logging.getLogger(name).addFilter(RoutineOutcomes())
