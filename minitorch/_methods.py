@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _factories, _random
 from ._tensor import Tensor, expanded_shape, normalize_dims
 from .autograd import grad_mode
-from .ops import indexing, inplace, linalg, nn_ops, pointwise, reduction, shape
+from .ops import indexing, inplace, inplace_more, linalg, nn_ops, norm, pointwise, reduction, shape
 from .ops.pointwise import compare, logical
 
 
@@ -265,6 +266,10 @@ _METHODS = {
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu",
               "reciprocal", "sign"):
     _METHODS[_name] = _unary(getattr(pointwise, _name.capitalize()))
+
+_METHODS.update(_random.METHODS)
+_METHODS.update(inplace_more.METHODS)
+_METHODS.update({"norm": norm.norm, "type": _factories.tensor_type})
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

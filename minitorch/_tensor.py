@@ -88,10 +88,12 @@ class Tensor:
     # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
     _fresh = False
 
-    def __init__(self, data: Any, requires_grad: bool = False) -> None:
-        from ._creation import as_array
+    def __init__(self, *data: Any, device: Any = None, requires_grad: bool = False) -> None:
+        """torch's legacy constructor: ``Tensor(2, 3)`` is a zero-filled 2x3 tensor and
+        ``Tensor([1, 2])`` converts data, both of the default dtype."""
+        from ._factories import legacy_array
 
-        self._init(as_array(data, None))
+        self._init(legacy_array(data, D.get_default_dtype(), device))
         if requires_grad:
             self.requires_grad_(True)
 
