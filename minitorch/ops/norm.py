@@ -58,11 +58,11 @@ class LinalgVectorNorm(Op):
         return (_norm_backward(x, out.reshape(kept), g, p, dims),)
 
 
-def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> Tensor:
-    """torch's norm_backward: ``g * x * |x|^(p-2) / norm^(p-1)``, 0 where the norm is 0;
+def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> Tensor | None:
+    """torch's norm_backward: ``g * sign(x) |x|^(p-1) / norm^(p-1)``, 0 where the norm is 0;
     the infinity norms share ``g`` evenly among the elements that reach the extremum."""
-    if p == 0:
-        return g * 0
+    if p == 0:  # torch gives no gradient at all (the leaf's .grad stays None)
+        return None
     if p == 1:
         return g * x.sign()
     zero = norm == 0
@@ -71,8 +71,11 @@ def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> T
     if math.isinf(p):
         hits = (x.abs() == norm).to(x.dtype)
         return g * x.sign() * hits / hits.sum(_dim_tuple(dims, x.dim()), keepdim=True)
-    scale = x.abs() ** (p - 2) / norm ** (p - 1)
-    return where(zero, 0.0, g * x * scale)
+    if p < 1:  # |x|^(p-1) is infinite at 0: that element's gradient is 0 instead
+        scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+        return scaled * g * norm ** (1 - p)
+    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * where(zero, 0.0, g / norm ** (p - 1))
 
 
 def _dim_tuple(dims: Any, ndim: int) -> tuple:
