@@ -16,7 +16,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-from . import _methods, autograd, course, cuda, nn, optim
+from . import _methods, autograd, course, cuda, nn, optim, serialization
 from ._creation import (
     arange,
     empty,
@@ -89,6 +89,7 @@ from .ops.norm import norm
 from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, sub, where
 from .ops.reduction import argmax, max, mean, min, sum, var
 from .ops.shape import cat, stack
+from .serialization import load, save
 
 __version__ = "0.1.0"
 
