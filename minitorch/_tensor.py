@@ -22,7 +22,7 @@ from typing import Any
 from . import _dtype as D
 from . import autograd, backend
 from ._tensor_str import tensor_repr
-from .autograd import grad_mode
+from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook
 from .backend import HOST_SCALARS, namespace, to_numpy
 
@@ -407,6 +407,8 @@ class Tensor:
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
+        if forward_ad.levels:
+            suffixes += forward_ad.tangent_suffix(self)
         dev = self.device
         return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
                            device=str(dev) if dev.type != "cpu" else "")
@@ -552,6 +554,8 @@ class Tensor:
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
         check_inplace_allowed(self)
+        if forward_ad.levels and forward_ad.has_tangents((self, *others)):
+            return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
         if not records:

@@ -66,8 +66,9 @@ def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> T
     if p == 1:
         return g * x.sign()
     zero = norm == 0
+    safe = where(zero, 1.0, norm)  # no 0/0 even in the unused branch: its gradient is nan
     if p == 2:
-        return x * where(zero, 0.0, g / norm)
+        return x * where(zero, 0.0, g / safe)
     if math.isinf(p):
         hits = (x.abs() == norm).to(x.dtype)
         return g * x.sign() * hits / hits.sum(_dim_tuple(dims, x.dim()), keepdim=True)
@@ -75,7 +76,7 @@ def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> T
         scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
         return scaled * g * norm ** (1 - p)
     scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
-    return scaled * where(zero, 0.0, g / norm ** (p - 1))
+    return scaled * where(zero, 0.0, g / safe ** (p - 1))
 
 
 def _dim_tuple(dims: Any, ndim: int) -> tuple:
