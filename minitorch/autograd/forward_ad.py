@@ -108,7 +108,7 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
 
     with _suspended():
         dual = View.apply(tensor, shape=tuple(tensor.shape))
-    _set_tangent(dual, tangent.detach())
+    _set_tangent(dual, tangent)  # kept as given: unpack_dual returns this very tensor
     return dual
 
 

@@ -102,8 +102,12 @@ class BackwardCFunction(Node, FunctionCtx):
         if name.startswith("_saved_"):
             names = type(self)._saved_names
             key = name[len("_saved_"):]
-            if key in names:
-                return self.saved_tensors[names.index(key)]
+            if key in names:  # unpacks this one tensor only, as torch does
+                i = names.index(key)
+                if self._saved == () and self._to_save:
+                    return self._to_save[i]
+                saved = self._saved[i] if i < len(self._saved) else None
+                return None if saved is None else saved.unpack(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _release(self) -> None:
