@@ -430,7 +430,7 @@ class Tensor:
         if dev.type != "cpu":
             raise TypeError(f"can't convert {dev} device type tensor to numpy. Use Tensor.cpu() "
                             "to copy the tensor to host memory first.")
-        if self.requires_grad:
+        if self.requires_grad and grad_mode._state.grad_enabled:  # torch allows it in no_grad
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead.")

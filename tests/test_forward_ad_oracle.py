@@ -152,3 +152,26 @@ def test_forward_and_reverse_mode_agree_on_a_small_mlp() -> None:
     xr = x.clone().requires_grad_()
     (g,) = mt.autograd.grad(model(xr).sum(), xr)
     assert abs(tangent.item() - (g * v).sum().item()) < 1e-5
+
+
+def _numpy_in_forward(L) -> list:
+    class Double(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return L.tensor(x.numpy() * 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = L.ones(2, requires_grad=True)
+    y = Double.apply(x)
+    y.sum().backward()
+    with L.no_grad():
+        inside = x.numpy().tolist()
+    return [repr(y), repr(x.grad), inside, repr(raised_by(lambda _: x.numpy(), L))]
+
+
+def test_numpy_of_a_tensor_that_requires_grad_works_without_grad_mode_like_torch() -> None:
+    got, want = _numpy_in_forward(mt), _numpy_in_forward(torch)
+    assert got == [s if isinstance(s, list) else mt_text(s) for s in want]
