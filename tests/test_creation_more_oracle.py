@@ -249,3 +249,42 @@ def test_index_add_gradients_like_torch() -> None:
         (y * L.arange(6.0).reshape(3, 2)).sum().backward()
     assert_same(a.grad, b.grad)
     assert_same(s.grad, t.grad)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.tensor([1.0, 2.0]).masked_fill(L.tensor([True, False]), L.tensor(5.0)),
+    lambda L: L.tensor([[1, 2], [3, 4]]).masked_fill(L.tensor([False, True]), 7),
+    lambda L: L.zeros(2).masked_fill_(L.tensor([False, True]), 1.0),
+    lambda L: L.tensor([1, 0]).all(), lambda L: L.tensor([[True, False]]).any(dim=1),
+    lambda L: L.tensor([[1.0, 0.0], [2.0, 3.0]]).all(1, keepdim=True),
+])
+def test_masked_fill_all_any_like_torch(call) -> None:
+    assert repr(call(mt)) == mt_text(repr(call(torch)))
+
+
+def test_masked_fill_gradient_and_mask_error_like_torch() -> None:
+    (a,), (b,) = twins([np.array([1.0, 2.0, 3.0])])
+    for x in (a, b):
+        y = x.masked_fill(x > 1.5, 0.0)
+        (y * y).sum().backward()
+    assert a.grad.tolist() == b.grad.tolist()
+    assert y.grad_fn.name() == "MaskedFillBackward0"
+    call = lambda L: L.ones(2).masked_fill(L.tensor([1, 0]), 0.0)  # noqa: E731
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+@pytest.mark.parametrize("clip", ["norm", "norm_inf", "value"])
+def test_clip_grad_like_torch(clip: str) -> None:
+    results = []
+    for L in (mt, torch):
+        ps = [L.nn.Parameter(L.tensor([3.0, 4.0])), L.nn.Parameter(L.tensor([[1.0, -12.0]]))]
+        for p in ps:
+            p.grad = p.detach() * 2
+        if clip == "value":
+            out = L.nn.utils.clip_grad_value_(ps, 5.0)
+        else:
+            out = L.nn.utils.clip_grad_norm_(ps, 1.0, float("inf") if clip == "norm_inf" else 2)
+        results.append((repr(out), [repr(p.grad) for p in ps]))
+    assert results[0][0] == mt_text(results[1][0])
+    for g1, g2 in zip(results[0][1], results[1][1]):
+        assert g1 == mt_text(g2)

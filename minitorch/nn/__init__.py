@@ -9,7 +9,7 @@ minitorch.Size([5, 2])
 
 from __future__ import annotations
 
-from . import functional, init
+from . import functional, init, utils
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
@@ -34,4 +34,5 @@ from .pooling import AvgPool2d, MaxPool2d
 __all__ = ["AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv2d",
            "CrossEntropyLoss", "Dropout", "Flatten", "HuberLoss", "Identity", "L1Loss", "Linear",
            "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "NLLLoss", "Parameter", "ReLU",
-           "Sequential", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init"]
+           "Sequential", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
+           "utils"]
