@@ -16,14 +16,13 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-from . import _methods, autograd, course, cuda, nn, optim
+from . import _methods, autograd, course, cuda, nn, optim, serialization
 from ._creation import (
     arange,
     empty,
     eye,
     from_numpy,
     full,
-    manual_seed,
     ones,
     ones_like,
     rand,
@@ -32,7 +31,42 @@ from ._creation import (
     zeros,
     zeros_like,
 )
-from ._dtype import bool, dtype, float32, float64, get_default_dtype, int64, result_type
+from ._dtype import (
+    bool,
+    dtype,
+    float32,
+    float64,
+    get_default_dtype,
+    int64,
+    result_type,
+    set_default_dtype,
+)
+from ._factories import (
+    BoolTensor,
+    DoubleTensor,
+    FloatTensor,
+    LongTensor,
+    empty_like,
+    full_like,
+    get_default_device,
+    linspace,
+    logspace,
+    set_default_device,
+    with_size_keyword,
+)
+from ._random import (
+    Generator,
+    bernoulli,
+    initial_seed,
+    manual_seed,
+    normal,
+    rand_like,
+    randint,
+    randint_like,
+    randn_like,
+    randperm,
+    seed,
+)
 from ._tensor import Size, Tensor
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
@@ -48,13 +82,18 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .backend import device
+from .ops.inplace_more import index_add
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
+from .ops.norm import norm
 from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, sub, where
 from .ops.reduction import argmax, max, mean, min, sum, var
 from .ops.shape import cat, stack
+from .serialization import load, save
 
 __version__ = "0.1.0"
+
+zeros, ones, empty, rand, randn = (with_size_keyword(f) for f in (zeros, ones, empty, rand, randn))
 
 float = float32
 double = float64

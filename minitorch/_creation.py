@@ -16,7 +16,7 @@ from . import _dtype as D
 from . import backend
 from ._tensor import Tensor
 
-__all__ = ["arange", "as_array", "empty", "eye", "from_numpy", "full", "manual_seed", "ones",
+__all__ = ["arange", "as_array", "empty", "eye", "from_numpy", "full", "ones",
            "ones_like", "rand", "randn", "tensor", "zeros", "zeros_like"]
 
 
@@ -29,7 +29,7 @@ def _infer(values: np.ndarray) -> D.dtype:
 def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
     """An array for ``tensor(data, dtype, device)``: Python data gets torch's default dtypes;
     arrays and tensors keep their device unless ``device`` is given."""
-    dev = backend.as_device(device)
+    dev = backend.as_device(device) or backend.default_device
     if isinstance(data, Tensor):
         data = data._data
     if hasattr(data, "__array_namespace__") and not isinstance(data, (np.ndarray, np.generic)):
@@ -93,7 +93,7 @@ def _size(size: tuple) -> tuple:
 
 def _created(make: Any, device: Any) -> Any:
     """``make(xp)`` with the namespace of ``device``, the array placed on that device."""
-    dev = backend.as_device(device)
+    dev = backend.as_device(device) or backend.default_device
     array = make(backend.factory_namespace(dev))
     return array if dev is None or dev.type == "cpu" else backend.to_device(array, dev)
 
@@ -218,11 +218,3 @@ def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None, device: A
     name = (dtype or D.get_default_dtype()).name
     array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, name)), device)
     return _leaf(array, requires_grad)
-
-
-def manual_seed(seed: int) -> None:
-    """Seed the random numbers of ``rand``, ``randn``, ``nn`` initialisation and dropout.
-
-    >>> minitorch.manual_seed(0)
-    """
-    backend.seed(seed)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["bool", "dtype", "float32", "float64", "get_default_dtype", "int64", "result_type"]
+__all__ = ["bool", "dtype", "float32", "float64", "get_default_dtype", "int64", "result_type",
+           "set_default_dtype"]
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
 _PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
@@ -55,9 +56,28 @@ _WIDENED = {"int8": "int64", "int16": "int64", "int32": "int64", "uint8": "int64
             "uint16": "int64", "uint32": "int64", "float16": "float32"}
 
 
+_default = [float32]  # a list: set_default_dtype rebinds its item, importers keep the list
+
+
 def get_default_dtype() -> dtype:
-    """The dtype of floating-point tensors made from Python floats: ``minitorch.float32``."""
-    return float32
+    """The dtype of floating-point tensors made from Python floats (float32 unless set).
+
+    >>> get_default_dtype()
+    minitorch.float32
+    """
+    return _default[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Make ``d`` (float32 or float64) the dtype of new floating-point tensors.
+
+    >>> set_default_dtype(float64); minitorch.tensor([1.]).dtype
+    minitorch.float64
+    >>> set_default_dtype(float32)
+    """
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = d
 
 
 def from_array_dtype(array_dtype: object) -> dtype:
@@ -97,7 +117,7 @@ def _scalar_dtype(value: object) -> dtype:
     if isinstance(value, (int, np.integer)):
         return int64
     if isinstance(value, (float, np.floating)):
-        return float32
+        return _default[0]
     raise TypeError(f"unsupported operand type: {type(value).__name__}")
 
 

@@ -13,9 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _factories, _random
 from ._tensor import Tensor, expanded_shape, normalize_dims
 from .autograd import grad_mode
-from .ops import indexing, inplace, linalg, nn_ops, pointwise, reduction, shape
+from .ops import (
+    indexing,
+    inplace,
+    inplace_more,
+    linalg,
+    masked,
+    nn_ops,
+    norm,
+    pointwise,
+    reduction,
+    shape,
+)
 from .ops.pointwise import compare, logical
 
 
@@ -265,6 +277,28 @@ _METHODS = {
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu",
               "reciprocal", "sign"):
     _METHODS[_name] = _unary(getattr(pointwise, _name.capitalize()))
+
+def _reduce_bool(name: str) -> Any:
+    """``all``/``any`` as a method, over everything or over ``dim``."""
+
+    def method(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+        from .ops._base import wrap
+
+        xp = self._xp
+        axis = None if dim is None else normalize_dims(dim, self.dim())
+        return wrap(getattr(xp, name)(xp.astype(self._data, xp.bool), axis=axis,
+                                      keepdims=keepdim))
+
+    method.__name__ = name
+    method.__doc__ = f"True where {'every' if name == 'all' else 'some'} element is non-zero."
+    return method
+
+
+_METHODS.update(_random.METHODS)
+_METHODS.update(inplace_more.METHODS)
+_METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
+                 "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
+                 "all": _reduce_bool("all"), "any": _reduce_bool("any")})
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

@@ -22,7 +22,7 @@ from typing import Any
 from . import _dtype as D
 from . import autograd, backend
 from ._tensor_str import tensor_repr
-from .autograd import grad_mode
+from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook
 from .backend import HOST_SCALARS, namespace, to_numpy
 
@@ -88,10 +88,12 @@ class Tensor:
     # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
     _fresh = False
 
-    def __init__(self, data: Any, requires_grad: bool = False) -> None:
-        from ._creation import as_array
+    def __init__(self, *data: Any, device: Any = None, requires_grad: bool = False) -> None:
+        """torch's legacy constructor: ``Tensor(2, 3)`` is a zero-filled 2x3 tensor and
+        ``Tensor([1, 2])`` converts data, both of the default dtype."""
+        from ._factories import legacy_array
 
-        self._init(as_array(data, None))
+        self._init(legacy_array(data, D.get_default_dtype(), device))
         if requires_grad:
             self.requires_grad_(True)
 
@@ -405,6 +407,8 @@ class Tensor:
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
+        if forward_ad.levels:
+            suffixes += forward_ad.tangent_suffix(self)
         dev = self.device
         return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
                            device=str(dev) if dev.type != "cpu" else "")
@@ -426,7 +430,7 @@ class Tensor:
         if dev.type != "cpu":
             raise TypeError(f"can't convert {dev} device type tensor to numpy. Use Tensor.cpu() "
                             "to copy the tensor to host memory first.")
-        if self.requires_grad:
+        if self.requires_grad and grad_mode._state.grad_enabled:  # torch allows it in no_grad
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead.")
@@ -550,6 +554,8 @@ class Tensor:
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
         check_inplace_allowed(self)
+        if forward_ad.levels and forward_ad.has_tangents((self, *others)):
+            return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
         if not records:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ._dtype import get_default_dtype
+
 PRECISION = 4  # digits after the decimal point
 THRESHOLD = 1000  # more elements than this are summarised
 EDGEITEMS = 3  # elements kept at each end of a summarised dimension
@@ -42,10 +44,10 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
         if array.ndim != 1:
             extra.append(f"size={tuple(array.shape)}")
         # no element shows whether an empty tensor holds integers, so only float32 is implied
-        show_dtype = dtype_name != "float32"
+        show_dtype = dtype_name != get_default_dtype().name
     else:
         body = _values_str(array, dtype_name in _FLOATING)
-        show_dtype = dtype_name == "float64"
+        show_dtype = dtype_name in _FLOATING and dtype_name != get_default_dtype().name
     if show_dtype:
         extra.append(f"dtype=minitorch.{dtype_name}")
     return _add_suffixes(_PREFIX + body, [*extra, *suffixes])

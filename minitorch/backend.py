@@ -110,6 +110,9 @@ def device_of(array: Any) -> device:
     return device(kind, getattr(array.device, "id", 0))
 
 
+default_device: device | None = None  # set_default_device's choice for factories
+
+
 def as_device(value: Any) -> device | None:
     """``value`` as a device (None stays None; ``"cuda"`` means the current GPU)."""
     if value is None:

@@ -24,6 +24,7 @@ NUMPY_ALLOWED = {
     "_dtype.py": "numpy dtypes as descriptors (tensor.dtype.np)",
     "_tensor_str.py": "formats a host copy of the values",
     "_creation.py": "parses Python data (nested lists) on the host before it goes to a device",
+    "serialization.py": "a saved tensor's values are host bytes, read back on the host",
     "autograd/gradcheck.py": "host random numbers for fast mode's directions (copied to the "
                              "device) and host floats for its scalar comparisons",
 }

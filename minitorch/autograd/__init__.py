@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import _tensor as T
-from . import anomaly_mode, engine, functional, grad_mode, graph, profiler
+from . import anomaly_mode, engine, forward_ad, functional, grad_mode, graph, profiler
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (

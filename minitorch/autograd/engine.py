@@ -37,7 +37,7 @@ from .graph import (
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
-__all__ = ["accumulate_into_leaf", "discover", "execute", "observe", "use"]
+__all__ = ["accumulate_into_leaf", "discover", "execute", "observe", "queue_callback", "use"]
 
 
 Edge = tuple[Node, int]
@@ -166,7 +166,21 @@ def execute(
                 deps[child] = left
                 if left == 0:
                     heapq.heappush(ready, (-child._seq, child))
+    _run_final_callbacks()
     return [captured.get(edge) for edge in capture] if capture is not None else []
+
+
+_final_callbacks: list[Callable[[], None]] = []
+
+
+def queue_callback(callback: Callable[[], None]) -> None:
+    """Run ``callback()`` once the current backward pass ends (torch's ``queue_callback``)."""
+    _final_callbacks.append(callback)
+
+
+def _run_final_callbacks() -> None:
+    while _final_callbacks:
+        _final_callbacks.pop(0)()
 
 
 @contextmanager

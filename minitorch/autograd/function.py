@@ -36,7 +36,7 @@ from typing import Any
 from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, IGNORE_ALL
-from . import anomaly_mode, grad_mode, profiler
+from . import anomaly_mode, forward_ad, grad_mode, profiler
 from .graph import AccumulateGrad, Node, SavedTensor
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
@@ -45,6 +45,10 @@ __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once
 
 class FunctionCtx:
     """What ``forward`` and ``backward`` share: saved tensors, flags and your own attributes."""
+
+    def save_for_forward(self, *tensors: T.Tensor | None) -> None:
+        """Save tensors for ``jvp`` (forward-mode AD), read back there as ``ctx.saved_tensors``."""
+        self._saved_for_forward = tensors
 
     def save_for_backward(self, *tensors: T.Tensor | None) -> None:
         """Save tensors (or None) for backward; read them back with ``ctx.saved_tensors``."""
@@ -82,9 +86,14 @@ class BackwardCFunction(Node, FunctionCtx):
     _materialize_grads = True
     needs_input_grad: tuple[bool, ...] = ()
 
+    _in_jvp = False  # True while forward-mode AD runs the Function's jvp
+
     @property
     def saved_tensors(self) -> tuple[T.Tensor | None, ...]:
-        """The tensors given to ``save_for_backward``, version-checked."""
+        """The tensors given to ``save_for_backward`` (to ``save_for_forward`` in ``jvp``),
+        version-checked."""
+        if self._in_jvp and "_saved_for_forward" in self.__dict__:
+            return self._saved_for_forward
         if self._saved == () and self._to_save:  # read inside forward, before packing
             return tuple(self._to_save)
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
@@ -93,8 +102,12 @@ class BackwardCFunction(Node, FunctionCtx):
         if name.startswith("_saved_"):
             names = type(self)._saved_names
             key = name[len("_saved_"):]
-            if key in names:
-                return self.saved_tensors[names.index(key)]
+            if key in names:  # unpacks this one tensor only, as torch does
+                i = names.index(key)
+                if self._saved == () and self._to_save:
+                    return self._to_save[i]
+                saved = self._saved[i] if i < len(self._saved) else None
+                return None if saved is None else saved.unpack(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _release(self) -> None:
@@ -232,9 +245,17 @@ class Function(metaclass=_FunctionMeta):
                                   "your custom autograd.Function to use it with backward "
                                   "mode AD.")
 
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        """Forward-mode AD: the tangents of the outputs from the tangents of the inputs."""
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run the Function: forward now, backward when gradients flow through the result."""
+        if forward_ad.levels and cls._trusted and forward_ad.has_tangents(args):
+            return forward_ad.apply_op(cls, args, kwargs)
         run = _apply_op if cls._trusted else apply_custom  # the seam, looked up at each call
         prof = profiler._active
         if prof is not None:
@@ -319,13 +340,15 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     """
     node, record = _new_node(cls, args)
     outputs = _run_forward(cls, node, args, kwargs)
-    if not record:
-        return outputs
-    node.next_functions = tuple(a._edge() for a in args if isinstance(a, T.Tensor))
-    node._input_shapes = tuple(
-        (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
-    )
-    return _link(node, args, outputs)
+    if record:
+        node.next_functions = tuple(a._edge() for a in args if isinstance(a, T.Tensor))
+        node._input_shapes = tuple(
+            (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
+        )
+        outputs = _link(node, args, outputs)
+    if forward_ad.levels:  # forward-mode AD: the Function's jvp gives the outputs' tangents
+        return forward_ad.custom_jvp(cls, node, args, outputs)
+    return outputs
 
 
 @contextmanager

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from .._tensor import Tensor
 
 __all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "accumulate_into_leaf",
-           "check_version", "saved_tensors_hooks", "use"]
+           "allow_mutation_on_saved_tensors", "check_version", "disable_saved_tensors_hooks",
+           "register_multi_grad_hook", "save_on_cpu", "saved_tensors_hooks", "use"]
 
 _sequence = itertools.count()
 
@@ -210,6 +211,7 @@ _FREED = object()
 
 class _HookState(threading.local):
     stack: tuple[tuple[Callable, Callable], ...] = ()
+    disabled: str | None = None  # disable_saved_tensors_hooks's message while it is active
 
 
 _hook_state = _HookState()
@@ -373,6 +375,8 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self) -> None:
+        if _hook_state.disabled is not None:
+            raise RuntimeError(_hook_state.disabled)
         _hook_state.stack = (*_hook_state.stack, (self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc: object) -> None:
@@ -450,3 +454,12 @@ def _pack_once(saved_class: Callable[[Tensor], Any], name: str) -> Callable[[Ten
             packing = False
 
     return pack
+
+
+# The tools built on the hooks above live in their own module, reached from here as in torch.
+from .saved_tools import (  # noqa: E402
+    allow_mutation_on_saved_tensors,
+    disable_saved_tensors_hooks,
+    register_multi_grad_hook,
+    save_on_cpu,
+)

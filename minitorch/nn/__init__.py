@@ -9,18 +9,30 @@ minitorch.Size([5, 2])
 
 from __future__ import annotations
 
-from . import functional, init
+from . import functional, init, utils
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
+from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
 from .linear import Identity, Linear
-from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
 from .parameter import Parameter
-from .pooling import AvgPool2d
+from .pooling import AvgPool2d, MaxPool2d
 
-__all__ = ["AvgPool2d", "BatchNorm1d", "BatchNorm2d", "CrossEntropyLoss", "Dropout", "Flatten",
-           "Identity", "Linear", "LogSoftmax", "MSELoss", "Module", "NLLLoss", "Parameter",
-           "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init"]
+__all__ = ["AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv2d",
+           "CrossEntropyLoss", "Dropout", "Flatten", "HuberLoss", "Identity", "L1Loss", "Linear",
+           "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "NLLLoss", "Parameter", "ReLU",
+           "Sequential", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
+           "utils"]

@@ -22,9 +22,19 @@ from .._tensor import Tensor, broadcast_shapes
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.linalg import addmm
+from .functional_conv import conv2d, max_pool2d
+from .functional_losses import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    huber_loss,
+    l1_loss,
+    smooth_l1_loss,
+)
 
-__all__ = ["avg_pool2d", "batch_norm", "cross_entropy", "dropout", "linear", "log_softmax",
-           "mse_loss", "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "huber_loss",
+           "l1_loss", "linear", "log_softmax", "max_pool2d", "mse_loss", "nll_loss", "relu",
+           "sigmoid", "smooth_l1_loss", "softmax", "tanh"]
 
 
 # ---- linear and activations --------------------------------------------------------------

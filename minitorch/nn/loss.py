@@ -10,11 +10,14 @@ tensor(1.0986, grad_fn=<NllLossBackward0>)
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["CrossEntropyLoss", "MSELoss", "NLLLoss"]
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "HuberLoss", "L1Loss", "MSELoss",
+           "NLLLoss", "SmoothL1Loss"]
 
 
 class _Loss(Module):
@@ -56,3 +59,80 @@ class CrossEntropyLoss(_Loss):
 
     def forward(self, x: Tensor, target: Tensor) -> Tensor:
         return F.cross_entropy(x, target, self.reduction)
+
+
+class BCELoss(_Loss):
+    """Binary cross entropy of probabilities against targets in [0, 1].
+
+    >>> nn.BCELoss()(minitorch.tensor([0.5]), minitorch.tensor([1.]))
+    tensor(0.6931)
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None,
+                 reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.weight = weight
+
+    def forward(self, x: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(x, target, self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross entropy of logits (a sigmoid built in, computed stably).
+
+    >>> nn.BCEWithLogitsLoss()(minitorch.tensor([0.]), minitorch.tensor([1.]))
+    tensor(0.6931)
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None,
+                 reduce: Any = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__(reduction)
+        self.weight, self.pos_weight = weight, pos_weight
+
+    def forward(self, x: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(x, target, self.weight,
+                                                  reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)
+
+
+class L1Loss(_Loss):
+    """Mean absolute error.
+
+    >>> nn.L1Loss()(minitorch.tensor([1., -3.]), minitorch.zeros(2))
+    tensor(2.)
+    """
+
+    def forward(self, x: Tensor, target: Tensor) -> Tensor:
+        return F.l1_loss(x, target, reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """Squared error below ``beta``, absolute error above.
+
+    >>> nn.SmoothL1Loss()(minitorch.tensor([0.5]), minitorch.zeros(1))
+    tensor(0.1250)
+    """
+
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+                 beta: float = 1.0) -> None:
+        super().__init__(reduction)
+        self.beta = beta
+
+    def forward(self, x: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(x, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Squared error up to ``delta``, then linear.
+
+    >>> nn.HuberLoss(delta=0.5)(minitorch.tensor([2.]), minitorch.zeros(1))
+    tensor(0.8750)
+    """
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction)
+        self.delta = delta
+
+    def forward(self, x: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(x, target, reduction=self.reduction, delta=self.delta)

@@ -12,9 +12,10 @@ from typing import Any
 
 from .._tensor import Tensor
 from . import functional as F
+from .functional_conv import max_pool2d
 from .module import Module
 
-__all__ = ["AvgPool2d"]
+__all__ = ["AvgPool2d", "MaxPool2d"]
 
 
 class AvgPool2d(Module):
@@ -37,3 +38,28 @@ class AvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool2d(Module):
+    """Max pooling with a ``kernel_size`` window moved by ``stride`` (default: kernel).
+
+    >>> nn.MaxPool2d(3, 2, 1)
+    MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 dilation: Any = 1, return_indices: bool = False,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding, self.dilation = padding, dilation
+        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+
+    def forward(self, x: Tensor) -> Tensor:
+        return max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.ceil_mode, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")

@@ -32,7 +32,7 @@ def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
 
 class Mm(Op):
     node_name = "MmBackward0"
-    saved_names = ("self", "mat2")
+    saved_names = ("mat2", "self")  # torch packs (and unpacks) mat2 first
     _profile_name = "aten::mm"
 
     @staticmethod
@@ -46,17 +46,17 @@ class Mm(Op):
                 f"{b.shape[0]}x{b.shape[1]})"
             )
         need_a, need_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)
         return wrap(a._xp.matmul(a._data, b._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return (g.mm(b.t()) if b is not None else None, a.t().mm(g) if a is not None else None)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return _mm_grads(a, b, g)
 
 
@@ -111,7 +111,7 @@ class Dot(Op):
 
 class Bmm(Op):
     node_name = "BmmBackward0"
-    saved_names = ("self", "mat2")
+    saved_names = ("mat2", "self")  # torch's packing order
     _profile_name = "aten::bmm"
 
     @staticmethod
@@ -122,12 +122,12 @@ class Bmm(Op):
                 f"Expected size for first two dimensions of batch2 tensor to be: "
                 f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
             )
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return wrap(a._xp.matmul(a._data, b._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         return g.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(g)
 
 

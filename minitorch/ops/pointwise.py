@@ -96,7 +96,7 @@ class Rsub(Op):
 
 class Mul(Op):
     node_name = "MulBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::mul"
 
     @staticmethod
@@ -104,13 +104,13 @@ class Mul(Op):
         need_a, need_b = ctx.needs_input_grad
         if need_a or need_b:
             ctx.a, ctx.b = _meta(a), _meta(b)
-            ctx.save_for_backward(a if need_b else None, b if need_a and ctx.b else None)
+            ctx.save_for_backward(b if need_a and ctx.b else None, a if need_b else None)
             ctx.scalar = None if ctx.b else b
         return _binary("multiply", a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         ga = _reduce(g * (ctx.scalar if b is None else b), ctx.a) if need_a else None
         gb = _reduce(g * a, ctx.b) if need_b else None
@@ -127,7 +127,7 @@ class Mul(Op):
 
 class Div(Op):
     node_name = "DivBackward0"
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::div"
 
     @staticmethod
@@ -137,7 +137,7 @@ class Div(Op):
             x, y = _to_default_float(x, a), _to_default_float(y, b)
         if True in ctx.needs_input_grad:
             ctx.a, ctx.b = _meta(a), _meta(b)
-            ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b if ctx.b else None)
+            ctx.save_for_backward(b if ctx.b else None, a if ctx.needs_input_grad[1] else None)
             ctx.scalar = None if ctx.b else b
         try:
             return wrap(a._xp.divide(x, y))
@@ -146,7 +146,7 @@ class Div(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         divisor = ctx.scalar if b is None else b
         ga = _reduce(g / divisor, ctx.a) if ctx.needs_input_grad[0] else None
         # torch's -g * ((a / b) / b), which rounds otherwise than -g * a / (b * b)
@@ -155,14 +155,14 @@ class Div(Op):
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        if (operands := _operands_like(ctx, g)) is NotImplemented:
+        if (operands := _operands_like(ctx, g, divisor=True)) is NotImplemented:
             return operands
         xp, divisor, mine = operands
-        ga = sum_to_array(xp, xp.divide(g, divisor), ctx.a[0]) if divisor is not None else None
+        ga = (sum_to_array(xp, xp.divide(g, divisor), ctx.a[0]) if ctx.needs_input_grad[0]
+              else None)
         if mine is None:
             return ga, None
-        b = ctx.saved_tensors[1]._data  # a tensor that needs a gradient: of a's device
-        ratio = xp.divide(xp.divide(mine, b), b)
+        ratio = xp.divide(xp.divide(mine, divisor), divisor)
         return ga, sum_to_array(xp, xp.multiply(xp.negative(g), ratio), ctx.b[0])
 
 
@@ -233,19 +233,19 @@ class PowTensorExponent(Op):
     """``tensor ** tensor`` (PowBackward1)."""
 
     node_name = "PowBackward1"
-    saved_names = ("self", "exponent", "result")
+    saved_names = ("exponent", "self", "result")  # torch's packing order
     _profile_name = "aten::pow"
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         _pow_supported(result_type(a, b))
         out = _binary("pow", a, b)
-        ctx.save_for_backward(a, b, out)
+        ctx.save_for_backward(b, a, out)
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        a, b, out = ctx.saved_tensors
+        b, a, out = ctx.saved_tensors
         ga = _reduce(g * b * a ** (b - 1), _meta(a)) if ctx.needs_input_grad[0] else None
         gb = None
         if ctx.needs_input_grad[1]:
@@ -284,12 +284,13 @@ def _pow_supported(dt: Any) -> None:
 
 class Where(Op):
     node_name = "WhereBackward0"
+    saved_names = ("condition",)
     _profile_name = "aten::where"
 
     @staticmethod
     def forward(ctx: Any, cond: Tensor, a: Tensor | Number, b: Tensor | Number) -> Tensor:
         check_same_device(cond, a, b)
-        ctx.cond = cond
+        ctx.save_for_backward(cond)  # packed through saved-tensor hooks, as torch does
         ctx.a, ctx.b = _meta(a), _meta(b)
         x, y, _ = cast_operands(a, b)
         xp = cond._xp
@@ -297,7 +298,7 @@ class Where(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        cond = ctx.cond
+        (cond,) = ctx.saved_tensors
         return None, _reduce(where(cond, g, 0.0), ctx.a), _reduce(where(cond, 0.0, g), ctx.b)
 
 
@@ -331,13 +332,14 @@ def _reduce(g: Tensor, meta: Any) -> Tensor | None:
     return g if g.dtype is dt else g.to(dt)
 
 
-def _operands_like(ctx: Any, g: Any) -> Any:
+def _operands_like(ctx: Any, g: Any, divisor: bool = False) -> Any:
     """For the array backward of ``a * b`` or ``a / b``: the namespace, b (its array, or the
-    number as a float) if a needs a gradient, and a's array if b does (None where not needed);
-    NotImplemented where ``backward`` would cast."""
-    a, b = ctx.saved_tensors
+    number as a float) if a needs a gradient (or, for a ``divisor``, b does), and a's array if
+    b does (None where not needed); NotImplemented where ``backward`` would cast."""
+    b, a = ctx.saved_tensors  # unpacked once, in torch's order
     need_a, need_b = ctx.needs_input_grad
-    other = _operand_array(ctx.scalar if b is None else b, g) if need_a else None
+    other = _operand_array(ctx.scalar if b is None else b, g) if need_a or (
+        divisor and need_b) else None
     mine = _operand_array(a, g) if need_b else None
     if other is NotImplemented or mine is NotImplemented or \
             not _same_dtype_as(g, ctx.a if need_a else None, ctx.b if need_b else None):
@@ -497,17 +499,17 @@ class Clamp(Op):
 class _Extremum(Op):
     """maximum/minimum: the larger (smaller) input gets the gradient; ties split it."""
 
-    saved_names = ("self", "other")
+    saved_names = ("other", "self")  # torch's packing order
     ufunc = "maximum"
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)
         return _binary(cls.ufunc, a, b)
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         wins = (a > b) if cls.ufunc == "maximum" else (a < b)
         share = wins * 1.0 + (a == b) * 0.5
         return _reduce(g * share, _meta(a)), _reduce(g * (1 - share), _meta(b))

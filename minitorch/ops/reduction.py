@@ -183,7 +183,9 @@ class _ExtremumDim(Op):
         indices = wrap(xp.astype(idx, xp.int64))
         ctx.mark_non_differentiable(indices)
         ctx.meta = (a._data.shape, dim, keepdim)
-        ctx.indices = indices
+        # packed through saved-tensor hooks as torch does; a twin sharing the array, so it
+        # reads back without the node (an output would be rewrapped with it)
+        ctx.save_for_backward(wrap(indices._data))
         return wrap(values), indices
 
     @classmethod
@@ -191,7 +193,8 @@ class _ExtremumDim(Op):
         if ctx.__dict__.get("zero_dim"):
             return (g,)
         shape, dim, keepdim = ctx.meta
-        idx = ctx.indices if keepdim else ctx.indices.unsqueeze(dim)
+        (indices,) = ctx.saved_tensors
+        idx = indices if keepdim else indices.unsqueeze(dim)
         xp = idx._xp
         positions = xp.reshape(xp.arange(shape[dim]), tuple(-1 if d == dim else 1
                                                             for d in range(len(shape))))
@@ -202,11 +205,13 @@ class _ExtremumDim(Op):
 
 class MaxDim(_ExtremumDim):
     node_name = "MaxBackward0"
+    saved_names = ("indices",)
     _profile_name = "aten::max"
 
 
 class MinDim(_ExtremumDim):
     node_name = "MinBackward0"
+    saved_names = ("indices",)
     fn = "min"
     _profile_name = "aten::min"
 

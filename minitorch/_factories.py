@@ -1,0 +1,217 @@
+"""Factories that torch programs use beyond the core ones: ``linspace``, ``logspace``,
+``full_like``/``empty_like``, the legacy typed constructors (``torch.Tensor(2, 3)``,
+``FloatTensor``, ``LongTensor``, ...), ``Tensor.type`` and the default device.
+
+>>> import minitorch
+>>> minitorch.linspace(0, 1, 5)
+tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+>>> minitorch.FloatTensor([1, 2])
+tensor([1., 2.])
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from . import _dtype as D
+from . import backend
+from ._creation import _created, _leaf, as_array, full, zeros
+from ._tensor import Tensor
+
+__all__ = ["BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "empty_like",
+           "full_like", "get_default_device", "legacy_array", "linspace", "logspace",
+           "set_default_device", "with_size_keyword"]
+
+
+def _check_steps(steps: int) -> None:
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+
+
+def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> Any:
+    """torch's linspace: the first half counts up from ``start``, the second half down from
+    ``end``, so both ends are exact; integer dtypes truncate a float64 computation."""
+    work = name if name in ("float32", "float64") else "float64"
+    dt = backend.array_dtype(xp, work)
+    if steps == 1:
+        return xp.astype(xp.full((1,), start, dtype=dt), backend.array_dtype(xp, name))
+    step = (end - start) / (steps - 1)
+    i = xp.arange(steps, dtype=dt)
+    halfway = steps // 2
+    values = xp.where(i < halfway, start + step * i, end - step * (steps - 1 - i))
+    return xp.astype(values, backend.array_dtype(xp, name))
+
+
+def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included.
+
+    >>> minitorch.linspace(-1, 1, 3)
+    tensor([-1.,  0.,  1.])
+    """
+    _check_steps(steps)
+    name = (dtype or D.get_default_dtype()).name
+    start, end = float(start), float(end)
+    return _leaf(_created(lambda xp: _evenly_spaced(xp, start, end, steps, name), device),
+                 requires_grad)
+
+
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
+             dtype: D.dtype | None = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    """``base ** linspace(start, end, steps)``.
+
+    >>> minitorch.logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    """
+    _check_steps(steps)
+    name = (dtype or D.get_default_dtype()).name
+
+    def make(xp: Any) -> Any:
+        exponents = _evenly_spaced(xp, float(start), float(end), steps, "float64")
+        return xp.astype(float(base) ** exponents, backend.array_dtype(xp, name))
+
+    return _leaf(_created(make, device), requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
+              device: Any = None, requires_grad: bool = False,
+              memory_format: Any = None) -> Tensor:
+    """``fill_value`` in the shape (and dtype, device) of ``input``.
+
+    >>> minitorch.full_like(minitorch.ones(2), 7)
+    tensor([7., 7.])
+    """
+    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
+                device=device or input.device, requires_grad=requires_grad)
+
+
+def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
+               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """An uninitialised tensor shaped like ``input`` (minitorch fills it with zeros).
+
+    >>> minitorch.empty_like(minitorch.ones(2, 3)).shape
+    minitorch.Size([2, 3])
+    """
+    return zeros(tuple(input.shape), dtype=dtype or input.dtype,
+                 device=device or input.device, requires_grad=requires_grad)
+
+
+def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``factory(*size)`` that also takes torch's ``size=`` keyword.
+
+    >>> with_size_keyword(minitorch.zeros)(size=(1, 2)).shape
+    minitorch.Size([1, 2])
+    """
+
+    @functools.wraps(factory)
+    def sized(*args: Any, size: Any = None, generator: Any = None, out: Any = None,
+              **kwargs: Any) -> Tensor:
+        if size is not None:
+            if args:
+                raise TypeError(f"{factory.__name__}() got multiple values for argument 'size'")
+            args = (tuple(size),)
+        return factory(*args, **kwargs)
+
+    return sized
+
+
+# ---- the default device ---------------------------------------------------------------------
+def set_default_device(device: Any) -> None:
+    """Make factories place new tensors on ``device`` (None: the CPU).
+
+    >>> minitorch.set_default_device("cpu"); minitorch.ones(1).device
+    device(type='cpu')
+    >>> minitorch.set_default_device(None)
+    """
+    dev = backend.as_device(device)
+    if dev is not None and dev.type != "cpu":
+        backend.factory_namespace(dev)  # fails now, not at the next factory, without CuPy
+    backend.default_device = dev
+
+
+def get_default_device() -> backend.device:
+    """The device factories use when none is given.
+
+    >>> minitorch.get_default_device()
+    device(type='cpu')
+    """
+    return backend.default_device or backend.CPU
+
+
+# ---- the legacy constructors --------------------------------------------------------------
+def _is_sizes(args: tuple) -> bool:
+    if len(args) == 1 and isinstance(args[0], tuple) and all(isinstance(a, int) for a in args[0]):
+        return type(args[0]).__name__ == "Size"
+    return all(isinstance(a, int) and not isinstance(a, bool) for a in args)
+
+
+def legacy_array(args: tuple, dtype: D.dtype, device: Any = None) -> Any:
+    """The array of ``torch.Tensor(*args)``: no argument is an empty tensor, integers (or a
+    Size) a zero-filled tensor of that shape, anything else data converted to ``dtype``.
+
+    >>> legacy_array((2, 3), D.float32).shape
+    (2, 3)
+    """
+    if not args:
+        args = (0,)
+    if _is_sizes(args):
+        return zeros(*args, dtype=dtype, device=device)._data
+    if len(args) > 1:
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"{tuple(type(a).__name__ for a in args)}, but expected one of: "
+                        f"(*, device), (tuple of ints size, *, device), (object data, *, device)")
+    return as_array(args[0], dtype, device)
+
+
+class _LegacyType(type):
+    """The metaclass of ``FloatTensor`` and co.: calling one builds a tensor of its dtype,
+    ``isinstance`` checks the dtype."""
+
+    dtype: D.dtype
+
+    def __call__(cls, *args: Any, device: Any = None) -> Tensor:  # type: ignore[override]
+        return Tensor._make(legacy_array(args, cls.dtype, device))
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __repr__(cls) -> str:
+        return f"<class 'minitorch.{cls.__name__}'>"
+
+
+def _legacy(name: str, dt: D.dtype) -> type:
+    doc = (f"``{name}(data)`` or ``{name}(*sizes)``: a {dt.name} tensor.\n\n"
+           f"    >>> minitorch.{name}(2).shape\n    minitorch.Size([2])\n    ")
+    return _LegacyType(name, (), {"dtype": dt, "__doc__": doc, "__module__": "minitorch"})
+
+
+FloatTensor = _legacy("FloatTensor", D.float32)
+DoubleTensor = _legacy("DoubleTensor", D.float64)
+LongTensor = _legacy("LongTensor", D.int64)
+BoolTensor = _legacy("BoolTensor", D.bool)
+_LEGACY = {t.dtype.name: t for t in (FloatTensor, DoubleTensor, LongTensor, BoolTensor)}
+
+
+def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
+                **kwargs: Any) -> Any:
+    """Without an argument, the tensor's type name; with a dtype, a type name or a legacy
+    class, the tensor converted to it.
+
+    >>> minitorch.ones(1).type(), minitorch.ones(1).type(minitorch.int64)
+    ('minitorch.FloatTensor', tensor([1]))
+    """
+    if dtype is None:
+        prefix = "minitorch." if self.device.type == "cpu" else "minitorch.cuda."
+        return prefix + _LEGACY[self.dtype.name].__name__
+    if isinstance(dtype, str):
+        name = dtype.rpartition(".")[2]
+        found = [t for t in _LEGACY.values() if t.__name__ == name]
+        if not found:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = found[0]
+    if isinstance(dtype, _LegacyType):
+        dtype = dtype.dtype
+    return self.to(dtype)

@@ -1,0 +1,235 @@
+"""Forward-mode AD: a tensor can carry a *tangent*, and every op computes its output's tangent
+(the Jacobian-vector product) as it runs, so one forward pass gives ``J @ v``.
+
+Inside ``dual_level()``, ``make_dual(x, v)`` gives ``x`` with tangent ``v``;
+``unpack_dual(y)`` reads ``y``'s tangent. A built-in op's tangent comes from its backward
+(which is written in differentiable Tensor operations): with ``u`` a dummy output gradient,
+``J v = d/du <J^T u, v>``, so every op that has a backward has a tangent. A custom Function
+gives its own with a ``jvp`` static method.
+
+>>> import minitorch
+>>> import minitorch.autograd.forward_ad as fwAD
+>>> x = minitorch.tensor([1., 2.])
+>>> with fwAD.dual_level():
+...     y = (fwAD.make_dual(x, minitorch.tensor([1., 0.])) ** 2).sum()
+...     fwAD.unpack_dual(y).tangent
+tensor(2.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import namedtuple
+from collections.abc import Iterator
+from typing import Any
+
+from .. import _tensor as T
+from . import grad_mode
+
+__all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
+           "make_dual", "unpack_dual"]
+
+UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+
+# The active levels, innermost last; Function.apply looks at this list before every op.
+levels: list[int] = []
+_counter = [0]
+
+
+def enter_dual_level() -> int:
+    """Start a level of forward AD (``dual_level`` does this for a ``with`` block).
+
+    >>> exit_dual_level(level=enter_dual_level())
+    """
+    if levels:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _counter[0] += 1
+    levels.append(_counter[0])
+    return _counter[0]
+
+
+def exit_dual_level(*, level: int | None = None) -> None:
+    """End the innermost level: the tangents made in it are gone."""
+    if not levels or (level is not None and level != levels[-1]):
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
+    levels.pop()
+
+
+@contextlib.contextmanager
+def dual_level() -> Iterator[int]:
+    """The block in which dual tensors exist.
+
+    >>> with dual_level():
+    ...     pass
+    """
+    level = enter_dual_level()
+    try:
+        yield level
+    finally:
+        exit_dual_level(level=level)
+
+
+def tangent_of(t: Any) -> T.Tensor | None:
+    """The tangent ``t`` carries at the current level, or None."""
+    held = t.__dict__.get("_fw_tangent") if isinstance(t, T.Tensor) else None
+    if held is None or not levels or held[0] != levels[-1]:
+        return None
+    return held[1]
+
+
+def _set_tangent(t: T.Tensor, tangent: T.Tensor | None) -> None:
+    if tangent is None:
+        t.__dict__.pop("_fw_tangent", None)
+    else:
+        t.__dict__["_fw_tangent"] = (levels[-1], tangent)
+
+
+def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) -> T.Tensor:
+    """``tensor`` (as a view) carrying ``tangent``, the direction of the derivative.
+
+    >>> with dual_level():
+    ...     make_dual(minitorch.ones(2), minitorch.zeros(2))
+    tensor([1., 1.], tangent=tensor([0., 0.]))
+    """
+    if not levels:
+        raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
+                           "make sure to enter_dual_level() first.")
+    if tuple(tangent.shape) != tuple(tensor.shape):
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            "original Tensor, this is not supported. Tensor is of size "
+            f"{list(tensor.shape)} while the given forward gradient is of size "
+            f"{list(tangent.shape)}.")
+    if not (tensor.dtype.is_floating_point and tangent.dtype.is_floating_point):
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    from ..ops.shape import View
+
+    with _suspended():
+        dual = View.apply(tensor, shape=tuple(tensor.shape))
+    _set_tangent(dual, tangent)  # kept as given: unpack_dual returns this very tensor
+    return dual
+
+
+def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTensor:
+    """``(primal, tangent)`` of a dual tensor; the tangent is None for a plain tensor.
+
+    >>> unpack_dual(minitorch.ones(1))
+    UnpackedDualTensor(primal=tensor([1.]), tangent=None)
+    """
+    tangent = tangent_of(tensor)
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    from ..ops.shape import Alias
+
+    with _suspended():
+        primal = Alias.apply(tensor)
+    return UnpackedDualTensor(primal, tangent)
+
+
+@contextlib.contextmanager
+def _suspended() -> Iterator[None]:
+    """No forward AD inside: the ops that compute a tangent must not compute tangents."""
+    saved = levels[:]
+    levels.clear()
+    try:
+        yield
+    finally:
+        levels[:] = saved
+
+
+def has_tangents(args: tuple) -> bool:
+    """Whether an op's arguments carry tangents at the current level (the cheap check)."""
+    return any(tangent_of(a) is not None for a in args)
+
+
+def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
+    """Run a built-in op and give each output its tangent: ``J v`` from the op's backward."""
+    level = levels[-1]
+    tangents = [tangent_of(a) for a in args]
+    with _suspended():
+        outputs = cls.apply(*args, **kwargs)
+        results = outputs if isinstance(outputs, tuple) else (outputs,)
+        out_tangents = _op_tangents(cls, args, kwargs, tangents)
+    for out, tangent in zip(results, out_tangents):
+        if tangent is not None:
+            out.__dict__["_fw_tangent"] = (level, tangent)
+    return outputs
+
+
+def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
+    """``J v`` for each output of ``cls(*args)``: the gradient, with respect to a dummy output
+    gradient ``u``, of ``<J^T u, v>``."""
+    from .. import autograd
+
+    with grad_mode.enable_grad():
+        inputs = [a.detach().requires_grad_() if t is not None else a
+                  for a, t in zip(args, tangents)]
+        outs = cls.apply(*inputs, **kwargs)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        live = [o for o in outs if o.requires_grad]
+        us = [o.detach().mul(0).requires_grad_() for o in live]
+        wrt = [i for i, t in zip(inputs, tangents) if t is not None]
+        grads = autograd.grad(live, wrt, grad_outputs=us, create_graph=True, allow_unused=True)
+        total = None
+        for g, t in zip(grads, [t for t in tangents if t is not None]):
+            if g is not None:
+                total = (g * t).sum() if total is None else total + (g * t).sum()
+        if total is None or not total.requires_grad:
+            jvps = [None] * len(us)
+        else:
+            jvps = autograd.grad(total, us, allow_unused=True)
+    by_output = dict(zip(map(id, live), jvps))
+    return [_zero_if_none(by_output.get(id(o)), o) if o.requires_grad else None for o in outs]
+
+
+def _zero_if_none(tangent: T.Tensor | None, out: T.Tensor) -> T.Tensor:
+    return out.detach() * 0 if tangent is None else tangent.detach()
+
+
+def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
+    """Give the outputs of a custom Function the tangents its ``jvp`` computes."""
+    tangents = [tangent_of(a) for a in args]
+    if not any(t is not None for t in tangents):
+        return outputs
+    given = [t if t is not None else (a.detach() * 0 if isinstance(a, T.Tensor) else None)
+             for a, t in zip(args, tangents)]
+    level = levels[-1]
+    with _suspended(), grad_mode.no_grad():
+        ctx._in_jvp = True
+        try:
+            result = cls.jvp(ctx, *given)
+        finally:
+            ctx._in_jvp = False
+    results = outputs if isinstance(outputs, tuple) else (outputs,)
+    jvps = result if isinstance(result, tuple) else (result,)
+    for out, tangent in zip(results, jvps):
+        if isinstance(out, T.Tensor) and tangent is not None:
+            out.__dict__["_fw_tangent"] = (level, tangent)
+    return outputs
+
+
+def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.Tensor:
+    """An in-place op on dual tensors: the op runs as usual, and ``t`` takes the tangent the
+    same op computes out of place on a copy of its old values."""
+    old = T.Tensor._make(t._xp.asarray(t._data, copy=True))
+    if tangent_of(t) is not None:
+        _set_tangent(old, tangent_of(t))
+    with grad_mode.no_grad():
+        tangent = tangent_of(op(old, *others, **kwargs))
+    level = levels[-1]
+    with _suspended():
+        t._inplace(op, *others, ufunc=ufunc, **kwargs)
+    if tangent is not None:
+        t.__dict__["_fw_tangent"] = (level, tangent)
+    return t
+
+
+def tangent_suffix(t: T.Tensor) -> list[str]:
+    """``tangent=...`` as torch prints it after a dual tensor's values."""
+    tangent = tangent_of(t)
+    if tangent is None:
+        return []
+    return [f"tangent={float(tangent.item())!r}" if tangent.dim() == 0
+            else f"tangent={tangent!r}"]

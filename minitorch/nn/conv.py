@@ -1,0 +1,72 @@
+"""``Conv2d``: a learnable 2-D convolution layer.
+
+>>> import minitorch
+>>> from minitorch import nn
+>>> conv = nn.Conv2d(1, 6, 3)
+>>> conv, conv(minitorch.ones(2, 1, 5, 5)).shape
+(Conv2d(1, 6, kernel_size=(3, 3), stride=(1, 1)), minitorch.Size([2, 6, 3, 3]))
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import _creation
+from .._tensor import Tensor
+from . import init
+from .functional_conv import conv2d, pair
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Conv2d"]
+
+
+class Conv2d(Module):
+    """``out = conv2d(x, weight, bias)`` with ``weight`` of shape (out, in, kh, kw); weight
+    and bias start uniform in ±1/sqrt(in * kh * kw), as torch's defaults.
+
+    >>> nn.Conv2d(3, 8, (3, 5), stride=2, padding=1, bias=False)
+    Conv2d(3, 8, kernel_size=(3, 5), stride=(2, 2), padding=(1, 1), bias=False)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        if padding_mode != "zeros" or groups != 1:
+            raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' and "
+                                      "groups=1 only")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = pair(kernel_size), pair(stride)
+        self.padding = padding if isinstance(padding, str) else pair(padding)
+        self.dilation, self.groups, self.padding_mode = pair(dilation), groups, padding_mode
+        self.weight = Parameter(_creation.empty(out_channels, in_channels, *self.kernel_size,
+                                                device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(fan_in)."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.in_channels * self.kernel_size[0] * self.kernel_size[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
+
+    def extra_repr(self) -> str:
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if self.padding not in ((0, 0), "valid"):
+            text += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            text += f", dilation={self.dilation}"
+        if self.bias is None:
+            text += ", bias=False"
+        return text

@@ -1,0 +1,126 @@
+"""The functional forms of the losses beyond MSE and NLL: binary cross entropy (on
+probabilities or logits), L1, smooth L1 and Huber. ``minitorch.nn.functional`` re-exports them.
+
+>>> import minitorch
+>>> from minitorch.nn import functional as F
+>>> F.binary_cross_entropy_with_logits(minitorch.zeros(2), minitorch.ones(2))
+tensor(0.6931)
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .._tensor import Tensor, broadcast_shapes
+from ..ops import losses
+
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
+           "l1_loss", "smooth_l1_loss"]
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """torch warns when the shapes differ, then broadcasts them together."""
+    if input.shape == target.shape:
+        return input, target
+    warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                  f"size ({input.shape}). This will likely lead to incorrect results due "
+                  "to broadcasting. Please ensure they have the same size.", stacklevel=3)
+    shape = broadcast_shapes(input.shape, target.shape)
+    return input.expand(*shape), target.expand(*shape)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: Any = None, reduce: Any = None,
+                         reduction: str = "mean") -> Tensor:
+    """The cross entropy of probabilities ``input`` against targets in [0, 1].
+
+    >>> F.binary_cross_entropy(minitorch.tensor([0.5]), minitorch.tensor([1.]))
+    tensor(0.6931)
+    """
+    _check_reduction(reduction)
+    if input.shape != target.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the "
+                         f"input size ({input.shape}) is deprecated. Please ensure they have "
+                         "the same size.")
+    xp = input._xp
+    if input.numel() and bool(xp.any((input._data < 0) | (input._data > 1))):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    params = {} if weight is None else {"weight": weight.expand(*input.shape)}
+    return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+                                     weight: Tensor | None = None, size_average: Any = None,
+                                     reduce: Any = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """``binary_cross_entropy(sigmoid(input), target)``, computed stably from logits;
+    ``pos_weight`` weighs the positive targets.
+
+    >>> F.binary_cross_entropy_with_logits(minitorch.tensor([0.]), minitorch.tensor([1.]),
+    ...                                    pos_weight=minitorch.tensor([2.]))
+    tensor(1.3863)
+    """
+    _check_reduction(reduction)
+    if input.shape != target.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    params: dict = {}
+    if weight is not None:
+        params["weight"] = weight.expand(*input.shape)
+    if pos_weight is not None:
+        params["pos_weight"] = pos_weight.detach()
+    return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
+                                                     params=params)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+            reduction: str = "mean") -> Tensor:
+    """The mean (or sum, or each) of the absolute differences (torch builds it from ``abs``).
+
+    >>> F.l1_loss(minitorch.tensor([1., -3.]), minitorch.zeros(2))
+    tensor(2.)
+    """
+    _check_reduction(reduction)
+    input, target = _same_shape(input, target)
+    each = (input - target).abs()
+    if reduction == "none":
+        return each
+    return each.mean() if reduction == "mean" else each.sum()
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None,
+                   reduce: Any = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """Squared error below ``beta``, absolute error above it.
+
+    >>> F.smooth_l1_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="none")
+    tensor([0.1250, 2.5000])
+    """
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:  # torch's smooth L1 with beta 0 is its L1 loss, nodes included
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _same_shape(input, target)
+    return losses.SmoothL1Loss.apply(input, target, reduction=reduction,
+                                     params={"beta": float(beta)})
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
+               delta: float = 1.0, weight: Tensor | None = None) -> Tensor:
+    """Squared error up to ``delta``, then ``delta`` times the absolute error.
+
+    >>> F.huber_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="sum")
+    tensor(2.6250)
+    """
+    _check_reduction(reduction)
+    input, target = _same_shape(input, target)
+    params: dict = {"delta": float(delta)}
+    if weight is not None:
+        params["weight"] = weight.expand(*input.shape)
+    return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)

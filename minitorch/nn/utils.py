@@ -1,0 +1,62 @@
+"""``nn.utils``: clipping gradients before an optimizer step.
+
+>>> import minitorch
+>>> from minitorch import nn
+>>> p = nn.Parameter(minitorch.tensor([3., 4.])); p.grad = minitorch.tensor([3., 4.])
+>>> nn.utils.clip_grad_norm_([p], 1.0), p.grad
+(tensor(5.), tensor([0.6000, 0.8000]))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+from ..ops.norm import norm
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+
+
+def _grads(parameters: Any) -> list[Tensor]:
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    return [p.grad for p in parameters if p.grad is not None]
+
+
+def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
+                    norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                    foreach: Any = None) -> Tensor:
+    """Scale the gradients together so that their joint ``norm_type``-norm is at most
+    ``max_norm``; returns the norm they had."""
+    from .. import stack, tensor
+
+    grads = _grads(parameters)
+    if not grads:
+        return tensor(0.0)
+    with no_grad():
+        total = norm(stack([norm(g, norm_type) for g in grads]), norm_type)
+        if error_if_nonfinite and not math.isfinite(float(total)):
+            raise RuntimeError(f"The total norm of order {float(norm_type)} for gradients from "
+                               "`parameters` is non-finite, so it cannot be clipped. To disable "
+                               "this error and scale the gradients by the non-finite norm "
+                               "anyway, set `error_if_nonfinite=False`")
+        coef = min(float(max_norm) / (float(total) + 1e-6), 1.0)
+        for g in grads:
+            g.mul_(coef)
+    return total
+
+
+def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float,
+                     foreach: Any = None) -> None:
+    """Clamp every gradient element into ``[-clip_value, clip_value]``, in place.
+
+    >>> p = nn.Parameter(minitorch.tensor([3., -4.])); p.grad = minitorch.tensor([3., -4.])
+    >>> nn.utils.clip_grad_value_([p], 1.0); p.grad
+    tensor([ 1., -1.])
+    """
+    with no_grad():
+        for g in _grads(parameters):
+            g.clamp_(-clip_value, clip_value)

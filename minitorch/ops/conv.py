@@ -1,0 +1,163 @@
+"""2-D convolution and max pooling over (batch, channels, height, width) tensors.
+
+Both read a window with one strided slice per offset inside the kernel (``kh * kw`` slices,
+never a loop over pixels): stacked, the slices are the "columns" of im2col, so a convolution
+is one matrix product and a max pool one ``max`` over the offsets. Their backward scatters
+each offset's gradient back with the adjoint of that slice (``fold``), in Tensor operations,
+so higher-order gradients work.
+
+>>> import minitorch
+>>> x = minitorch.arange(16.).reshape(1, 1, 4, 4).requires_grad_()
+>>> y = Convolution.apply(x, minitorch.ones(1, 1, 2, 2), None, geometry=((1, 1), (0, 0), (1, 1)))
+>>> y[0, 0, 0], y.grad_fn.name()
+(tensor([10., 14., 18.], grad_fn=<SelectBackward0>), 'ConvolutionBackward0')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .shape import Embed, Slice, stack
+
+__all__ = ["Convolution", "MaxPool2DWithIndices", "out_size"]
+
+Pair = tuple[int, int]
+Geometry = tuple[Pair, Pair, Pair]  # stride, padding, dilation
+
+
+def out_size(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
+    """The number of window positions along one dim (torch's formula, floor mode).
+
+    >>> out_size(5, 3, 1, 0, 1), out_size(4, 2, 2, 1, 1)
+    (3, 3)
+    """
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _slices(shape: tuple, kernel: Pair, geometry: Geometry) -> list[tuple]:
+    """One key per kernel offset (row-major): the strided slice of the padded input that the
+    offset sees in every window."""
+    (sh, sw), (ph, pw), (dh, dw) = geometry
+    oh = out_size(shape[-2], kernel[0], sh, ph, dh)
+    ow = out_size(shape[-1], kernel[1], sw, pw, dw)
+    if oh <= 0 or ow <= 0:
+        raise RuntimeError(
+            f"Calculated output size: ({oh}x{ow}). Output size is too small (input "
+            f"{shape[-2]}x{shape[-1]}, kernel {kernel[0]}x{kernel[1]}, padding {ph}x{pw})")
+    lead = (slice(None),) * (len(shape) - 2)  # no Ellipsis: Embed appends its own
+    return [(*lead, slice(i * dh, i * dh + sh * (oh - 1) + 1, sh),
+             slice(j * dw, j * dw + sw * (ow - 1) + 1, sw))
+            for i in range(kernel[0]) for j in range(kernel[1])]
+
+
+def _padded_shape(shape: tuple, padding: Pair) -> tuple:
+    return (*shape[:-2], shape[-2] + 2 * padding[0], shape[-1] + 2 * padding[1])
+
+
+def _inner(shape: tuple, padding: Pair) -> tuple:
+    """The key of the unpadded input inside the padded one."""
+    ph, pw = padding
+    lead = (slice(None),) * (len(shape) - 2)
+    return (*lead, slice(ph, ph + shape[-2]), slice(pw, pw + shape[-1]))
+
+
+def _pad_array(xp: Any, a: Any, padding: Pair, fill: float) -> Any:
+    if padding == (0, 0):
+        return a
+    out = xp.full(_padded_shape(a.shape, padding), fill, dtype=a.dtype)
+    out[_inner(a.shape, padding)] = a
+    return out
+
+
+def _columns_array(xp: Any, a: Any, keys: list, padding: Pair, fill: float) -> Any:
+    """(..., K, OH, OW): the input under each of the K kernel offsets."""
+    padded = _pad_array(xp, a, padding, fill)
+    return xp.stack([padded[key] for key in keys], axis=-3)
+
+
+def _columns(x: Tensor, keys: list, padding: Pair) -> Tensor:
+    """``_columns_array`` in Tensor operations (zero padding), for the backward's graph."""
+    if padding != (0, 0):
+        x = Embed.apply(x, shape=_padded_shape(tuple(x.shape), padding),
+                        key=_inner(tuple(x.shape), padding))
+    return stack([Slice.apply(x, key=key) for key in keys], x.dim() - 2)
+
+
+def _fold(parts: Tensor, shape: tuple, keys: list, padding: Pair) -> Tensor:
+    """The adjoint of ``_columns``: each offset's (N, C, OH, OW) gradient added back where
+    that offset read it, the padding cut off."""
+    padded = _padded_shape(shape, padding)
+    total = None
+    for k, key in enumerate(keys):
+        part = Embed.apply(parts[..., k, :, :], shape=padded, key=key)
+        total = part if total is None else total + part
+    if padding == (0, 0):
+        return total
+    return Slice.apply(total, key=_inner(shape, padding))
+
+
+class Convolution(Op):
+    """``conv2d`` (groups=1): ``weight`` (O, C, kh, kw) as an (O, C*K) matrix times the
+    columns (N, C*K, OH*OW), plus ``bias``."""
+
+    node_name = "ConvolutionBackward0"
+    _profile_name = "aten::convolution"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None, *,
+                geometry: Geometry) -> Tensor:
+        xp = x._xp
+        n, o, kernel = x.shape[0], w.shape[0], tuple(w.shape[2:])
+        keys = _slices(tuple(x.shape), kernel, geometry)
+        cols = _columns_array(xp, x._data, keys, geometry[1], 0.0)
+        oh, ow = cols.shape[-2:]
+        out = xp.matmul(xp.reshape(w._data, (o, -1)), xp.reshape(cols, (n, -1, oh * ow)))
+        if b is not None:
+            out = out + xp.reshape(b._data, (o, 1))
+        ctx.save_for_backward(x, w)
+        ctx.meta = (keys, geometry[1], (oh, ow), b is not None)
+        return wrap(xp.reshape(out, (n, o, oh, ow)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, w = ctx.saved_tensors
+        keys, padding, (oh, ow), has_bias = ctx.meta
+        n, o = g.shape[0], g.shape[1]
+        g2 = g.reshape(n, o, oh * ow)
+        need_x, need_w, need_b = ctx.needs_input_grad
+        grad_x = grad_w = grad_b = None
+        if need_x:
+            w2 = w.reshape(o, -1)
+            parts = (w2.t() @ g2).reshape(n, x.shape[1], len(keys), oh, ow)
+            grad_x = _fold(parts, tuple(x.shape), keys, padding)
+        if need_w:
+            cols = _columns(x, keys, padding).reshape(n, -1, oh * ow)
+            grad_w = (g2 @ cols.transpose(1, 2)).sum(0).reshape(*w.shape)
+        if need_b and has_bias:
+            grad_b = g.sum((0, 2, 3))
+        return grad_x, grad_w, grad_b
+
+
+class MaxPool2DWithIndices(Op):
+    """The largest value of each window; the gradient goes to the first largest element."""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+    _profile_name = "aten::max_pool2d_with_indices"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, *, kernel: Pair, geometry: Geometry) -> Tensor:
+        xp = x._xp
+        keys = _slices(tuple(x.shape), kernel, geometry)
+        cols = _columns_array(xp, x._data, keys, geometry[1], -float("inf"))
+        first = xp.argmax(cols, axis=-3, keepdims=True)
+        offsets = xp.reshape(xp.arange(len(keys), dtype=first.dtype), (len(keys), 1, 1))
+        ctx.winner = wrap(xp.astype(first == offsets, x._data.dtype))  # (..., K, OH, OW)
+        ctx.meta = (tuple(x.shape), keys, geometry[1])
+        return wrap(xp.max(cols, axis=-3))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        shape, keys, padding = ctx.meta
+        return (_fold(g.unsqueeze(-3) * ctx.winner, shape, keys, padding),)

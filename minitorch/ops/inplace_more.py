@@ -1,0 +1,108 @@
+"""In-place variants that tutorials use: the unary ops (``sin_``, ``exp_``, ``relu_``, ...),
+``pow_`` and ``index_add_``. Each runs the out-of-place op through ``Tensor._inplace``, so
+the version counter, the leaf check and the node (``SinBackward0``, ...) are torch's.
+
+>>> import minitorch
+>>> x = minitorch.tensor([0., 1.], requires_grad=True)
+>>> y = x * 1
+>>> y.exp_()
+tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>)
+>>> y._version
+1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import backend
+from .._tensor import Tensor, normalize_dims
+from . import pointwise
+from ._base import Op, wrap
+from .shape import Index
+
+__all__ = ["METHODS", "IndexAdd", "index_add", "index_add_"]
+
+_UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg",
+          "reciprocal", "sign")
+
+
+def _inplace_unary(name: str) -> Any:
+    op = getattr(pointwise, name.capitalize())
+
+    def method(self: Tensor) -> Tensor:
+        return self._inplace(op.apply)
+
+    method.__name__ = f"{name}_"
+    method.__doc__ = f"In-place ``{name}`` (node ``{op.node_name}``)."
+    return method
+
+
+def pow_(self: Tensor, exponent: Any) -> Tensor:
+    """In-place ``self **= exponent``.
+
+    >>> minitorch.tensor([2.]).pow_(3)
+    tensor([8.])
+    """
+    return self._inplace(pointwise.pow, exponent)
+
+
+class IndexAdd(Op):
+    """``index_add``: rows of ``source`` added to ``a`` at ``index`` along ``dim``."""
+
+    node_name = "IndexAddBackward0"
+    _profile_name = "aten::index_add"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple, alpha: Any) -> Tensor:
+        ctx.key = key
+        xp = a._xp
+        out = xp.asarray(a._data, copy=True)
+        values = xp.astype(source._data, out.dtype)
+        backend.index_add(xp, out, key, values if alpha == 1 else values * alpha)
+        ctx.alpha = alpha
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        grad_source = Index.apply(g, key=ctx.key) if ctx.needs_input_grad[1] else None
+        if grad_source is not None and ctx.alpha != 1:
+            grad_source = grad_source * ctx.alpha
+        return g, grad_source
+
+
+def _index_key(self: Tensor, dim: int, index: Tensor, source: Tensor) -> tuple:
+    d = normalize_dims(dim, max(self.dim(), 1))[0]
+    if index.dtype.name != "int64" or index.dim() > 1:
+        raise IndexError("index_add_(): Expected a 1-D tensor of type Long for index, got "
+                         f"{index.dim()}-D {index.dtype.name}")
+    if source.dim() and source.shape[d] != index.numel():
+        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
+                           f"to source.size(dim): ({source.shape[d]}), for dim: {d}")
+    return (slice(None),) * d + (index._data,)
+
+
+def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
+               alpha: Any = 1) -> Tensor:
+    """Add ``alpha * source`` into the slices ``index`` of ``dim``, in place (repeated indices
+    add up).
+
+    >>> minitorch.zeros(3).index_add_(0, minitorch.tensor([0, 0, 2]), minitorch.ones(3))
+    tensor([2., 0., 1.])
+    """
+    return self._inplace(IndexAdd.apply, source, key=_index_key(self, dim, index, source),
+                         alpha=alpha)
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
+              alpha: Any = 1) -> Tensor:
+    """Out-of-place ``index_add_``.
+
+    >>> minitorch.index_add(minitorch.zeros(2), 0, minitorch.tensor([1]), minitorch.ones(1))
+    tensor([0., 1.])
+    """
+    return IndexAdd.apply(input, source, key=_index_key(input, dim, index, source), alpha=alpha)
+
+
+METHODS = {f"{name}_": _inplace_unary(name) for name in _UNARY}
+METHODS.update({"pow_": pow_, "index_add_": index_add_, "index_add": index_add})

@@ -1,0 +1,64 @@
+"""``masked_fill``: ``value`` where a boolean mask holds, the input elsewhere (one node,
+``MaskedFillBackward0``; the filled places get no gradient).
+
+>>> import minitorch
+>>> x = minitorch.tensor([1., 2., 3.], requires_grad=True)
+>>> x.masked_fill(x > 1.5, 0.)
+tensor([1., 0., 0.], grad_fn=<MaskedFillBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .pointwise import where
+
+__all__ = ["MaskedFill", "masked_fill", "masked_fill_"]
+
+
+class MaskedFill(Op):
+    node_name = "MaskedFillBackward0"
+    _profile_name = "aten::masked_fill"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, mask: Tensor, value: Any) -> Tensor:
+        ctx.mask = mask
+        xp = a._xp
+        fill = xp.asarray(value._data if isinstance(value, Tensor) else value,
+                          dtype=a._data.dtype)
+        return wrap(xp.where(mask._data, fill, a._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (where(ctx.mask, 0.0, g),)
+
+
+_C_NAMES = {"int64": "long int", "float32": "float", "float64": "double"}
+
+
+def _check_mask(mask: Tensor) -> None:
+    if mask.dtype.name != "bool":
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{_C_NAMES[mask.dtype.name]}")
+
+
+def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """``value`` where ``mask`` is True (broadcast), the tensor's values elsewhere.
+
+    >>> minitorch.tensor([1., 2.]).masked_fill(minitorch.tensor([True, False]), 5.)
+    tensor([5., 2.])
+    """
+    _check_mask(mask)
+    return MaskedFill.apply(self, mask=mask, value=value)
+
+
+def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """In-place ``masked_fill``.
+
+    >>> minitorch.zeros(2).masked_fill_(minitorch.tensor([False, True]), 1.)
+    tensor([0., 1.])
+    """
+    _check_mask(mask)
+    return self._inplace(MaskedFill.apply, mask=mask, value=value)

@@ -1,0 +1,115 @@
+"""Vector norms: ``Tensor.norm(p, dim, keepdim)`` and ``minitorch.norm``, one node
+(``LinalgVectorNormBackward0``) for every ``p``.
+
+>>> import minitorch
+>>> x = minitorch.tensor([3., 4.], requires_grad=True)
+>>> n = x.norm(); n
+tensor(5., grad_fn=<LinalgVectorNormBackward0>)
+>>> n.backward(); x.grad
+tensor([0.6000, 0.8000])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .._tensor import Tensor, normalize_dims
+from ._base import Op, wrap
+from .pointwise import where
+from .reduction import _expand_back
+
+__all__ = ["LinalgVectorNorm", "norm"]
+
+
+def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
+    """``‖a‖_p`` of the absolute values ``a`` over ``dims``, the dims kept."""
+    if p == math.inf:
+        return xp.max(a, axis=dims, keepdims=True)
+    if p == -math.inf:
+        return xp.min(a, axis=dims, keepdims=True)
+    if p == 0:
+        return xp.sum(xp.astype(a != 0, a.dtype), axis=dims, keepdims=True)
+    if p == 1:
+        return xp.sum(a, axis=dims, keepdims=True)
+    if p == 2:
+        return xp.sqrt(xp.sum(a * a, axis=dims, keepdims=True))
+    return xp.sum(a ** p, axis=dims, keepdims=True) ** (1.0 / p)
+
+
+class LinalgVectorNorm(Op):
+    node_name = "LinalgVectorNormBackward0"
+    _profile_name = "aten::linalg_vector_norm"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, *, p: float, dims: Any, keepdim: bool) -> Tensor:
+        xp = x._xp
+        kept = _reduce(xp, xp.abs(x._data), p, dims)
+        ctx.meta = (p, dims, keepdim, tuple(x.shape), tuple(kept.shape))
+        out = wrap(kept if keepdim else xp.reshape(kept, _dropped(kept.shape, dims)))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        p, dims, keepdim, shape, kept = ctx.meta
+        g = _expand_back(g, shape, _dim_tuple(dims, len(shape)), keepdim)
+        return (_norm_backward(x, out.reshape(kept), g, p, dims),)
+
+
+def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> Tensor | None:
+    """torch's norm_backward: ``g * sign(x) |x|^(p-1) / norm^(p-1)``, 0 where the norm is 0;
+    the infinity norms share ``g`` evenly among the elements that reach the extremum."""
+    if p == 0:  # torch gives no gradient at all (the leaf's .grad stays None)
+        return None
+    if p == 1:
+        return g * x.sign()
+    zero = norm == 0
+    safe = where(zero, 1.0, norm)  # no 0/0 even in the unused branch: its gradient is nan
+    if p == 2:
+        return x * where(zero, 0.0, g / safe)
+    if math.isinf(p):
+        hits = (x.abs() == norm).to(x.dtype)
+        return g * x.sign() * hits / hits.sum(_dim_tuple(dims, x.dim()), keepdim=True)
+    if p < 1:  # |x|^(p-1) is infinite at 0: that element's gradient is 0 instead
+        scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
+        return scaled * g * norm ** (1 - p)
+    scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+    return scaled * where(zero, 0.0, g / safe ** (p - 1))
+
+
+def _dim_tuple(dims: Any, ndim: int) -> tuple:
+    return tuple(range(ndim)) if dims is None else dims
+
+
+def _dropped(shape: tuple, dims: Any) -> tuple:
+    if dims is None:
+        return ()
+    return tuple(n for d, n in enumerate(shape) if d not in dims)
+
+
+def _as_p(p: Any) -> float:
+    if p is None or p == "fro":
+        return 2.0
+    if isinstance(p, str):
+        raise RuntimeError(f"minitorch's norm supports a number p or 'fro', not {p!r} (use "
+                           "minitorch.linalg for matrix norms)")
+    return float(p)
+
+
+def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+         dtype: Any = None) -> Tensor:
+    """The ``p``-norm of ``input`` (flattened, or over ``dim``); ``p`` may be ``inf``.
+
+    >>> minitorch.norm(minitorch.tensor([[3., -4.]]), p=1, dim=1)
+    tensor([7.])
+    """
+    if not input.dtype.is_floating_point:
+        names = {"int64": "Long", "bool": "Bool"}
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {names[input.dtype.name]}")
+    if dtype is not None:
+        input = input.to(dtype)
+    dims = None if dim is None or input.dim() == 0 else normalize_dims(dim, input.dim())
+    return LinalgVectorNorm.apply(input, p=_as_p(p), dims=dims, keepdim=keepdim)

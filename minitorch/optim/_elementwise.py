@@ -1,0 +1,75 @@
+"""What the adaptive optimizers (Adam, AdamW, RMSprop, Adagrad) share: checked settings, a
+``step`` that updates each parameter with a gradient, and array helpers for the update.
+
+The update works on arrays, not on recorded Tensor operations: a step is never part of a
+graph, and each parameter's version is bumped so saved-tensor checks stay honest.
+
+>>> import minitorch
+>>> from minitorch import optim
+>>> check_settings(lr=0.1, eps=1e-8)
+>>> check_settings(lr=-1)
+Traceback (most recent call last):
+ValueError: Invalid learning rate: -1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad
+from .optimizer import Optimizer
+
+__all__ = ["ElementwiseOptimizer", "check_settings", "state_tensor"]
+
+_NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight_decay value",
+          "momentum": "momentum value", "alpha": "alpha value", "lr_decay": "lr_decay value",
+          "initial_accumulator_value": "initial_accumulator_value value"}
+
+
+def check_settings(betas: Any = None, **settings: Any) -> None:
+    """torch's ValueError for a negative setting or a beta outside [0, 1)."""
+    for key, value in settings.items():
+        if value < 0.0:
+            raise ValueError(f"Invalid {_NAMES[key]}: {value}")
+    for i, beta in enumerate(betas or ()):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+
+
+def state_tensor(array: Any) -> Tensor:
+    """A state entry (a moment, a step count) as a tensor, as torch keeps it."""
+    return Tensor._make(array)
+
+
+class ElementwiseOptimizer(Optimizer):
+    """An optimizer whose ``_update(p, grad, state, group)`` changes ``p._data`` in place."""
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a gradient; returns ``closure()`` if given."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                grad = p._grad._data
+                self._update(p, -grad if group["maximize"] else grad, self.state[p], group)
+                p._version_counter.value += 1
+        return loss
+
+    def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
+        raise NotImplementedError
+
+    @staticmethod
+    def _count_step(p: Tensor, state: dict) -> float:
+        """Add one to ``state["step"]`` (a float32 0-d tensor, as torch's) and return it."""
+        xp = p._xp
+        if "step" not in state:
+            state["step"] = state_tensor(xp.zeros((), dtype=xp.float32))
+        step = state["step"]
+        step._data = step._data + 1
+        return float(step._data)

@@ -1,0 +1,93 @@
+"""``Adam`` and ``AdamW``: steps scaled by running averages of the gradient and its square.
+
+For each parameter ``p`` with gradient ``g`` at step ``t`` (torch's update)::
+
+    g = g + weight_decay * p            (Adam)   |   p = p * (1 - lr * weight_decay)  (AdamW)
+    m = m + (1 - beta1) * (g - m)
+    v = beta2 * v + (1 - beta2) * g * g
+    p = p - lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)
+
+>>> import minitorch
+>>> from minitorch import nn, optim
+>>> p = nn.Parameter(minitorch.tensor([1.0, -1.0]))
+>>> opt = optim.Adam([p], lr=0.1)
+>>> (p * p).sum().backward(); opt.step(); p
+Parameter containing:
+tensor([ 0.9000, -0.9000], requires_grad=True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+
+__all__ = ["Adam", "AdamW"]
+
+
+class Adam(ElementwiseOptimizer):
+    """Adaptive moment estimation (see the module docstring for the update).
+
+    >>> optim.Adam([nn.Parameter(minitorch.ones(1))]).defaults["betas"]
+    (0.9, 0.999)
+    """
+
+    def __init__(self, params: Iterable[Any], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, amsgrad: bool = False, *, foreach: Any = None,
+                 maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False, fused: Any = None,
+                 decoupled_weight_decay: bool = False) -> None:
+        check_settings(betas=betas, lr=lr, eps=eps, weight_decay=weight_decay)
+        defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
+                    "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
+                    "capturable": capturable, "differentiable": differentiable,
+                    "fused": fused, "decoupled_weight_decay": decoupled_weight_decay}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
+        xp = p._xp
+        step = self._count_step(p, state)
+        lr, (beta1, beta2), wd = group["lr"], group["betas"], group["weight_decay"]
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p._data *= 1 - lr * wd
+            else:
+                grad = grad + wd * p._data
+        if "exp_avg" not in state:
+            state["exp_avg"] = state_tensor(xp.zeros_like(p._data))
+            state["exp_avg_sq"] = state_tensor(xp.zeros_like(p._data))
+        m, v = state["exp_avg"], state["exp_avg_sq"]
+        m._data += (grad - m._data) * (1 - beta1)  # torch's lerp for a weight below 0.5
+        v._data *= beta2
+        v._data += (1 - beta2) * (grad * grad)
+        second = v._data
+        if group["amsgrad"]:
+            if "max_exp_avg_sq" not in state:
+                state["max_exp_avg_sq"] = state_tensor(xp.zeros_like(p._data))
+            peak = state["max_exp_avg_sq"]
+            peak._data = xp.maximum(peak._data, v._data)
+            second = peak._data
+        denom = xp.sqrt(second) / math.sqrt(1 - beta2 ** step) + group["eps"]
+        p._data -= (lr / (1 - beta1 ** step)) * (m._data / denom)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 0.01): ``p`` shrinks before the Adam step.
+
+    >>> optim.AdamW([nn.Parameter(minitorch.ones(1))]).defaults["weight_decay"]
+    0.01
+    """
+
+    def __init__(self, params: Iterable[Any], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False,
+                 foreach: Any = None, capturable: bool = False, differentiable: bool = False,
+                 fused: Any = None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)

@@ -1,0 +1,113 @@
+"""``RMSprop`` and ``Adagrad``: steps divided by the root of accumulated squared gradients.
+
+RMSprop (torch's update)::
+
+    g = g + weight_decay * p
+    v = alpha * v + (1 - alpha) * g * g
+    avg = sqrt(v - mean_g**2) (centered, mean_g the running mean of g)  or  sqrt(v);  + eps
+    buf = momentum * buf + g / avg;  p = p - lr * buf   (momentum)  or  p = p - lr * g / avg
+
+Adagrad::
+
+    s = s + g * g;   p = p - lr / (1 + (t - 1) * lr_decay) * g / (sqrt(s) + eps)
+
+>>> import minitorch
+>>> from minitorch import nn, optim
+>>> p = nn.Parameter(minitorch.tensor([1.0]))
+>>> opt = optim.Adagrad([p], lr=0.5)
+>>> (p * p).sum().backward(); opt.step(); p
+Parameter containing:
+tensor([0.5000], requires_grad=True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+
+__all__ = ["Adagrad", "RMSprop"]
+
+
+class RMSprop(ElementwiseOptimizer):
+    """Root-mean-square propagation (see the module docstring for the update).
+
+    >>> optim.RMSprop([nn.Parameter(minitorch.ones(1))]).defaults["alpha"]
+    0.99
+    """
+
+    def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99,
+                 eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0,
+                 centered: bool = False, capturable: bool = False, foreach: Any = None,
+                 maximize: bool = False, differentiable: bool = False) -> None:
+        check_settings(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay,
+                       alpha=alpha)
+        defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps,
+                    "centered": centered, "weight_decay": weight_decay,
+                    "capturable": capturable, "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
+        xp = p._xp
+        self._count_step(p, state)
+        alpha, wd, momentum = group["alpha"], group["weight_decay"], group["momentum"]
+        if wd != 0:
+            grad = grad + wd * p._data
+        if "square_avg" not in state:
+            state["square_avg"] = state_tensor(xp.zeros_like(p._data))
+            if momentum > 0:
+                state["momentum_buffer"] = state_tensor(xp.zeros_like(p._data))
+            if group["centered"]:
+                state["grad_avg"] = state_tensor(xp.zeros_like(p._data))
+        v = state["square_avg"]
+        v._data *= alpha
+        v._data += (1 - alpha) * (grad * grad)
+        if group["centered"]:
+            mean = state["grad_avg"]
+            mean._data += (grad - mean._data) * (1 - alpha)
+            avg = xp.sqrt(v._data - mean._data * mean._data) + group["eps"]
+        else:
+            avg = xp.sqrt(v._data) + group["eps"]
+        if momentum > 0:
+            buf = state["momentum_buffer"]
+            buf._data *= momentum
+            buf._data += grad / avg
+            p._data -= group["lr"] * buf._data
+        else:
+            p._data -= group["lr"] * (grad / avg)
+
+
+class Adagrad(ElementwiseOptimizer):
+    """Adaptive gradient (see the module docstring for the update).
+
+    >>> optim.Adagrad([nn.Parameter(minitorch.ones(1))]).defaults["eps"]
+    1e-10
+    """
+
+    def __init__(self, params: Iterable[Any], lr: float = 1e-2, lr_decay: float = 0,
+                 weight_decay: float = 0, initial_accumulator_value: float = 0,
+                 eps: float = 1e-10, foreach: Any = None, *, maximize: bool = False,
+                 differentiable: bool = False, fused: Any = None) -> None:
+        check_settings(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                       initial_accumulator_value=initial_accumulator_value, eps=eps)
+        defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+                    "initial_accumulator_value": initial_accumulator_value,
+                    "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable, "fused": fused}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
+        xp = p._xp
+        step = self._count_step(p, state)
+        if "sum" not in state:
+            state["sum"] = state_tensor(xp.full(p._data.shape, group[
+                "initial_accumulator_value"], dtype=p._data.dtype))
+        if group["weight_decay"] != 0:
+            grad = grad + group["weight_decay"] * p._data
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        s = state["sum"]
+        s._data += grad * grad
+        p._data -= clr * (grad / (xp.sqrt(s._data) + group["eps"]))

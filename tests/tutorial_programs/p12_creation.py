@@ -1,0 +1,20 @@
+# Creation functions that tutorials use, printed
+import torch
+
+print(torch.linspace(0, 1, steps=5))
+print(torch.linspace(-10, 10, steps=5, dtype=torch.int64))
+print(torch.logspace(start=-2, end=2, steps=5))
+print(torch.full_like(torch.ones(2, 2), 3.5))
+print(torch.zeros(size=(2, 3)).shape, torch.ones(size=[4]).dtype)
+print(torch.Tensor(2, 3).shape, torch.Tensor([1, 2, 3]), torch.DoubleTensor([1, 2]))
+print(torch.normal(mean=0.0, std=1.0, size=(2, 3)).shape)
+print(torch.normal(torch.zeros(5), 1.0).shape, torch.randint(0, 10, (2, 2)).dtype)
+print(torch.rand_like(torch.ones(2, dtype=torch.float64)).dtype)
+print(torch.randn_like(torch.zeros(3)).shape)
+g = torch.manual_seed(42)
+print(type(g).__name__, g.initial_seed())
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([1.5, 2.5]), torch.get_default_dtype(), torch.tensor([1.0]).float())
+torch.set_default_dtype(torch.float32)
+x = torch.empty(3).uniform_(2.0, 2.0)
+print(x, torch.empty(2).fill_(7), torch.zeros(2).normal_(1.0, 0.0))
