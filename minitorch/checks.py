@@ -44,12 +44,24 @@ class NotAnswered(CheckFailed):
 
 
 def check(what: str, got: Any, expected: Any, *, hint: str | None = None,
-          hidden: bool = False) -> None:
+          hidden: bool = False, mistakes: Mapping[str, Any] | None = None) -> None:
     """Pass when ``got`` equals ``expected``, else raise ``CheckFailed`` saying how they differ.
 
     Lists and tuples compare item by item (a NamedTuple equals its plain tuple), numbers to a
     relative 1e-9, ``True`` is not ``1``, tensors and arrays by their values. ``hidden``
     keeps the full expected value out of the message (a hidden test's input stays hidden).
+    ``mistakes`` maps a known mistake to the value it gives: a match is named (and replaces
+    the hint).
+
+    >>> check("self time of step (0-21) with children 1-9 and 10-20", 21, 3,
+    ...       mistakes={"the children were not subtracted": 21})
+    Traceback (most recent call last):
+    ...
+    minitorch.checks.CheckFailed: self time of step (0-21) with children 1-9 and 10-20
+      expected: 3
+      got:      21
+      first difference: expected 3, got 21
+      this is what you get when the children were not subtracted
 
     >>> check("grad mode inside no_grad()", False, False)
     >>> check("the count", True, 1)
@@ -67,7 +79,11 @@ def check(what: str, got: Any, expected: Any, *, hint: str | None = None,
     if not hidden:
         lines += [f"  expected: {_show(expected)}", f"  got:      {_show(got)}"]
     lines.append(f"  first difference{where}")
-    if hint:
+    named = [name for name, value in (mistakes or {}).items()
+             if _difference(got, value, "") is None]
+    if named:
+        lines.append(f"  this is what you get when {named[0]}")
+    elif hint:
         lines.append(f"  hint: {hint}")
     raise CheckFailed("\n".join(lines))
 
