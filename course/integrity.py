@@ -39,6 +39,8 @@ from minitorch.course import OBSERVATION_MIME
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 HIDDEN_FAILURE = "A hidden test failed. Hidden tests are not shown; the visible ones are above."
 HIDDEN_FRAME = "---> a hidden test of this cell (not shown)"
+UNDEFINED = ("An exercise's cell above defines it, and that cell has not run to its end: "
+             "answer the exercise, run its cell, then this test.")
 # IPython's frame headers: "Cell In[7], line 12, in f(x)" for notebook code, "File path:12,
 # in f(x)" for a module's; then the frame's context lines, "---> 12 code" at the failing one.
 CELL_FRAME = re.compile(r"Cell In\s*\[(\d+)\], line (\d+)(?:, in (\w+))?")
@@ -134,6 +136,8 @@ def _scrub_error(output: NotebookNode, region: HiddenRegion,
     elif output.ename == "NotImplementedError" and innermost == "student" and function:
         evalue = (f"Not answered yet: {function} still raises the release's "
                   "NotImplementedError. Write your answer in its cell and run it.")
+    elif output.ename == "NameError" and innermost in ("test", "hidden"):
+        evalue = f"{evalue}. {UNDEFINED}"
     elif _quotes(evalue, region):
         evalue = HIDDEN_FAILURE
     if evalue != output.evalue:  # the last entry is the message: "AssertionError: ..."

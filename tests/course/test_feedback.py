@@ -16,7 +16,7 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from course.integrity import HIDDEN_FAILURE, MISMATCH, HideHiddenTests
+from course.integrity import HIDDEN_FAILURE, MISMATCH, UNDEFINED, HideHiddenTests
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PADDING = "".join(f"pad{i} = {i}\n" for i in range(9))  # puts the checks past line 9
@@ -50,6 +50,8 @@ TESTS = {
                       f"fails_inside(secret_input_four)\n{END}\n",
     # the stub is called
     "stub": f"{PADDING}stub(1)\n{BEGIN}\nstub(2)\n{END}\n",
+    # an exercise's cell never ran to its end
+    "undefined": f"{PADDING}never_defined(1)\n{BEGIN}\npass\n{END}\n",
 }
 
 
@@ -119,3 +121,7 @@ def test_the_generic_line_only_when_nothing_else_explains(feedback: dict[str, st
     assert all(MISMATCH not in text for grade_id, text in feedback.items() if grade_id != "passes")
 
 
+
+
+def test_an_undefined_name_says_which_cell_to_run(feedback: dict[str, str]) -> None:
+    assert f"NameError: name 'never_defined' is not defined. {UNDEFINED}" in feedback["undefined"]
