@@ -44,12 +44,13 @@ class NotAnswered(CheckFailed):
 
 
 def check(what: str, got: Any, expected: Any, *, hint: str | None = None,
-          hidden: bool = False, mistakes: Mapping[str, Any] | None = None) -> None:
+          hidden: bool = False, mistakes: Mapping[str, Any] | None = None,
+          tol: float = 1e-9) -> None:
     """Pass when ``got`` equals ``expected``, else raise ``CheckFailed`` saying how they differ.
 
     Lists and tuples compare item by item (a NamedTuple equals its plain tuple), numbers to a
-    relative 1e-9, ``True`` is not ``1``, tensors and arrays by their values. ``hidden``
-    keeps the full expected value out of the message (a hidden test's input stays hidden).
+    relative and absolute ``tol``, ``True`` is not ``1``, tensors and arrays by their values.
+    ``hidden`` keeps the full expected value out of the message (a hidden input stays hidden).
     ``mistakes`` maps a known mistake to the value it gives: a match is named (and replaces
     the hint).
 
@@ -72,7 +73,7 @@ def check(what: str, got: Any, expected: Any, *, hint: str | None = None,
       got:      True
       first difference: expected 1 (int), got True (bool)
     """
-    where = _difference(got, expected, "")
+    where = _difference(got, expected, "", tol)
     if where is None:
         return
     lines = [what + (" (a hidden test)" if hidden else "")]
@@ -80,7 +81,7 @@ def check(what: str, got: Any, expected: Any, *, hint: str | None = None,
         lines += [f"  expected: {_show(expected)}", f"  got:      {_show(got)}"]
     lines.append(f"  first difference{where}")
     named = [name for name, value in (mistakes or {}).items()
-             if _difference(got, value, "") is None]
+             if _difference(got, value, "", tol) is None]
     if named:
         lines.append(f"  this is what you get when {named[0]}")
     elif hint:
@@ -146,7 +147,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _difference(got: Any, expected: Any, path: str) -> str | None:
+def _difference(got: Any, expected: Any, path: str, tol: float) -> str | None:
     """Where ``got`` first differs from ``expected`` (e.g. ``" at [2]: expected 1, got 2"``),
     or None when they are equal."""
     got, expected = _plain(got), _plain(expected)
@@ -154,7 +155,7 @@ def _difference(got: Any, expected: Any, path: str) -> str | None:
         if len(got) != len(expected):
             return f"{_at(path)}: expected {len(expected)} items, got {len(got)}"
         for index, (g, e) in enumerate(zip(got, expected)):
-            found = _difference(g, e, f"{path}[{index}]")
+            found = _difference(g, e, f"{path}[{index}]", tol)
             if found:
                 return found
         return None
@@ -164,11 +165,11 @@ def _difference(got: Any, expected: Any, path: str) -> str | None:
                 set(got) - set(expected), key=repr)
             return f"{_at(path)}: keys missing {missing}, keys not expected {extra}"
         for key in expected:
-            found = _difference(got[key], expected[key], f"{path}[{key!r}]")
+            found = _difference(got[key], expected[key], f"{path}[{key!r}]", tol)
             if found:
                 return found
         return None
-    if _equal(got, expected):
+    if _equal(got, expected, tol):
         return None
     if type(got) is not type(expected) and (isinstance(got, bool) or isinstance(expected, bool)
                                             or got is None or expected is None):
@@ -181,12 +182,12 @@ def _at(path: str) -> str:
     return f" at {path}" if path else ""
 
 
-def _equal(got: Any, expected: Any) -> bool:
+def _equal(got: Any, expected: Any, tol: float) -> bool:
     if isinstance(got, bool) or isinstance(expected, bool):
         return type(got) is type(expected) and got == expected
     numbers = (int, float)
     if isinstance(got, numbers) and isinstance(expected, numbers):
-        return math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12) or (
+        return math.isclose(got, expected, rel_tol=tol, abs_tol=tol) or (
             math.isnan(got) and math.isnan(expected))
     try:
         return bool(got == expected)

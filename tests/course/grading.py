@@ -190,8 +190,15 @@ class CourseRoot:
         for student_id, nb in submissions.items():
             self.submit(student_id, nb)
         api = self._api()
-        _succeed(api.autograde(self.assignment_id, "*"), "autograde")
+        api.autograde(self.assignment_id, "*")
+        for student_id in submissions:  # a kernel that died on a loaded machine: once more
+            if not self._graded_cleanly(student_id):
+                _succeed(api.autograde(self.assignment_id, student_id), "autograde")
         return {student_id: self._grades(api, student_id) for student_id in submissions}
+
+    def _graded_cleanly(self, student_id: str) -> bool:
+        path = self._path("autograded", student_id)
+        return path.exists() and "DeadKernelError" not in path.read_text()
 
     def _grades(self, api: NbGraderAPI, student_id: str) -> Grades:
         coursedir = api.coursedir
