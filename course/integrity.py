@@ -93,10 +93,11 @@ def _hidden_region(source: str, begin: str, end: str) -> HiddenRegion:
 
 
 def _quotes(text: str, region: HiddenRegion) -> bool:
-    """Whether ``text`` (printed by the kernel, not a traceback's code) quotes a hidden line:
-    a submission could print the running cell's source."""
-    plain = ANSI.sub("", text)
-    return any(line in plain for line in region.lines)
+    """Whether ``text`` (printed by the kernel, not a traceback's code) holds a hidden line as
+    one of its own lines: a submission could print the running cell's source. A message that
+    only mentions a hidden line's words ("@set_grad_enabled(False)") is no quote."""
+    hidden = set(region.lines)
+    return any(line.strip() in hidden for line in ANSI.sub("", text).splitlines())
 
 
 def _scrub(output: NotebookNode, region: HiddenRegion, count: int | None) -> NotebookNode:

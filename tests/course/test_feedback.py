@@ -16,7 +16,14 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from course.integrity import HIDDEN_FAILURE, MISMATCH, UNDEFINED, HideHiddenTests
+from course.integrity import (
+    HIDDEN_FAILURE,
+    MISMATCH,
+    UNDEFINED,
+    HideHiddenTests,
+    _hidden_region,
+    _quotes,
+)
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PADDING = "".join(f"pad{i} = {i}\n" for i in range(9))  # puts the checks past line 9
@@ -125,3 +132,9 @@ def test_the_generic_line_only_when_nothing_else_explains(feedback: dict[str, st
 
 def test_an_undefined_name_says_which_cell_to_run(feedback: dict[str, str]) -> None:
     assert f"NameError: name 'never_defined' is not defined. {UNDEFINED}" in feedback["undefined"]
+
+
+def test_a_message_that_mentions_a_hidden_line_is_no_quote() -> None:
+    region = _hidden_region(f"pass\n{BEGIN}\n@set_grad_enabled(False)\n{END}\n", BEGIN, END)
+    assert not _quotes("grad mode right after decorating with @set_grad_enabled(False)", region)
+    assert _quotes("the cell's source:\n    @set_grad_enabled(False)\n", region)
