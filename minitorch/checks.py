@@ -33,6 +33,7 @@ from typing import Any
 __all__ = ["CheckFailed", "NotAnswered", "check", "check_raises"]
 
 LONGEST = 300  # characters of a value shown in a message
+_isclose = math.isclose  # bound at import: a later math.isclose = ... does not change checks
 
 
 class CheckFailed(AssertionError):
@@ -187,7 +188,7 @@ def _equal(got: Any, expected: Any, tol: float) -> bool:
         return type(got) is type(expected) and got == expected
     numbers = (int, float)
     if isinstance(got, numbers) and isinstance(expected, numbers):
-        return math.isclose(got, expected, rel_tol=tol, abs_tol=tol) or (
+        return _isclose(got, expected, rel_tol=tol, abs_tol=tol) or (
             math.isnan(got) and math.isnan(expected))
     try:
         return bool(got == expected)
