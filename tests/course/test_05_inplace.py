@@ -550,7 +550,8 @@ TEST_CELLS = [grade_id for cells in EXERCISES.values() for grade_id in cells]
 
 @pytest.mark.parametrize(("name", "unseen"), [
     ("input-transformer", TEST_CELLS),
-    ("swallowed-and-patched", EXERCISES["fixed_cell"]),
+    # minitorch.checks keeps its own comparison: patching numpy's no longer passes a check
+    ("swallowed-and-patched", []),
 ])
 def test_a_cheat_earns_nothing(root: CourseRoot, name: str, unseen: list[str]) -> None:
     grades = root.grade(f"cheat-{name}", edit_cells(root.release(), CHEATS[name]))
