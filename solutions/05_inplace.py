@@ -651,7 +651,9 @@ check("x after fixed_cell(x), x = ones(1, 10)", x, np.full((1, 10), 2.0),
       hint="the cell still adds 1 to x in place, under no_grad")
 check("x.grad after fixed_cell(x)", x.grad, np.full((1, 10), 4.0), mistakes={
           "y2 is computed with grad on, so both branches count": np.full((1, 10), 36.0),
-          "y1 is computed after the in-place step": np.full((1, 10), 32.0)},
+          "y1 is computed after the in-place step": np.full((1, 10), 32.0),
+          "the step goes through x.data, which autograd does not see (4 x_old² x_new)":
+              np.full((1, 10), 8.0)},
       hint="dz/dx = 4 x**3 at the old x = 1: y1 must use x before the change")
 check("z after fixed_cell(x)", z, np.full((1, 10), 17.0), hint="1**2 + 4**2")
 ### BEGIN HIDDEN TESTS

@@ -518,7 +518,8 @@ def test_a_wrong_fix_loses_points(submissions: dict[str, Grades], student: str,
 # ------------------------------------------------------------------ cheats (course/integrity.py)
 
 # Wrong answers for every exercise, failures swallowed, and the checks the tests call patched
-# to always agree. The .data fix then passes every assert of exercise 3 in the kernel.
+# to always agree. (minitorch.checks keeps its own comparison, so the .data fix still
+# fails exercise 3's checks in the kernel.)
 SWALLOWED = SWALLOW_AND_AGREE + '''
 
 class VersionedSave:
