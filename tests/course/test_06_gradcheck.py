@@ -423,8 +423,8 @@ CHEATS = {
 # the kernel still reports the error, so only the patched checks get through.)
 TALKED_ROUND = {
     "input-transformer": set(POINTS),
-    "swallowed-and-patched": {"numerical_jacobian_visible", "fast_gradcheck_visible",
-                              "dummy_bn_forward_visible", "dummy_bn_forward_hidden"},
+    # minitorch.checks keeps its own comparison: only the cell its wrong answer passes anyway
+    "swallowed-and-patched": {"fast_gradcheck_visible"},
 }
 
 
