@@ -559,12 +559,12 @@ observe(e.grad_fn.next_functions, e.detach(), w.grad, x.grad, b.grad)
 p = minitorch.tensor([1.0, 2.0], requires_grad=True)
 q = minitorch.tensor([3.0, 4.0], requires_grad=True)
 bad = my_apply(Bad, p, q).sum()
-try:
-    bad.backward()
-    raised = None
-except RuntimeError as error:
-    raised = str(error)
-assert raised == "function BadBackward returned an incorrect number of gradients (expected 2, got 1)", raised
+raised = str(check_raises("backward of Bad, whose backward returns 1 gradient for 2 inputs",
+                          bad.backward, RuntimeError,
+                          hint="count the gradients backward returns against the forward's "
+                               "inputs, before handing them on"))
+check("its message", raised,
+      "function BadBackward returned an incorrect number of gradients (expected 2, got 1)")
 ### BEGIN HIDDEN TESTS
 class _Twice(Function):
     @staticmethod
