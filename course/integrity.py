@@ -40,51 +40,74 @@ from minitorch.course import OBSERVATION_MIME
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 HIDDEN_FAILURE = "A hidden test failed. Hidden tests are not shown; the visible ones are above."
+HIDDEN_FRAME = "---> a hidden test of this cell (not shown)"
+UNDEFINED = ("An exercise's cell above defines it, and that cell has not run to its end: "
+             "answer the exercise, run its cell, then this test.")
+# IPython's frame headers: "Cell In[7], line 12, in f(x)" for notebook code, "File path:12,
+# in f(x)" for a module's; then the frame's context lines, "---> 12 code" at the failing one.
+CELL_FRAME = re.compile(r"Cell In\s*\[(\d+)\], line (\d+)(?:, in (\w+))?")
+FILE_FRAME = re.compile(r"File (\S+):(\d+)")
+CONTEXT_LINE = re.compile(r"^\s*(?:-+>\s*)?(\d+)(?: |$)")
+SHORTEST_LEAK = 16  # hidden lines shorter than this ("pass", ")") are not searched for
+HELPERS = "minitorch/checks.py"  # frames of the check helper say nothing about the mistake
 
 
 class HideHiddenTests(ClearHiddenTests):
-    """Strip hidden tests, and outputs that quote them, from the notebook feedback is made of."""
+    """Strip hidden tests, and outputs that quote them, from the notebook feedback is made of.
+
+    Which traceback frames belong to a hidden test is read from where their code comes from:
+    the frame's cell (the running cell's ``In[n]``) and line number, inside the hidden region.
+    Those lines are left out; the student's own lines and messages always stay.
+    """
 
     def preprocess_cell(
         self, cell: NotebookNode, resources: dict[str, Any], cell_index: int
     ) -> tuple[NotebookNode, dict[str, Any]]:
-        hidden = _hidden_lines(cell.source, self.begin_test_delimeter, self.end_test_delimeter)
+        region = _hidden_region(cell.source, self.begin_test_delimeter,
+                                self.end_test_delimeter)
         cell, resources = super().preprocess_cell(cell, resources, cell_index)
-        if hidden and cell.cell_type == "code":
-            cell.outputs = [_scrub(output, hidden) for output in cell.get("outputs", [])]
+        if cell.cell_type == "code":
+            count = cell.get("execution_count")
+            outputs = [_scrub(output, region, count) for output in cell.get("outputs", [])]
+            cell.outputs = _explained(outputs)
         return cell, resources
 
 
-def _hidden_lines(source: str, begin: str, end: str) -> list[str]:
-    """The hidden region's lines, its delimiters included (a traceback's context shows them)."""
-    lines, inside = [], False
-    for line in source.splitlines():
+@dataclass(frozen=True)
+class HiddenRegion:
+    """A test cell's hidden lines: their numbers (1-based, delimiters included) and text."""
+
+    numbers: frozenset[int]
+    lines: tuple[str, ...]
+
+
+def _hidden_region(source: str, begin: str, end: str) -> HiddenRegion:
+    numbers, lines, inside = set(), [], False
+    for number, line in enumerate(source.split("\n"), start=1):  # as nbgrader splits
         if begin in line or end in line:
             inside = begin in line
-            lines.append(line.strip())
-        elif inside and line.strip():
-            lines.append(line.strip())
-    return lines
+            numbers.add(number)
+        elif inside:
+            numbers.add(number)
+            if len(line.strip()) >= SHORTEST_LEAK:
+                lines.append(line.strip())
+    return HiddenRegion(frozenset(numbers), tuple(lines))
 
 
-def _quotes(text: str, hidden: list[str]) -> bool:
-    plain = ANSI.sub("", text)
-    return any(line in plain for line in hidden)
+def _quotes(text: str, region: HiddenRegion) -> bool:
+    """Whether ``text`` (printed by the kernel, not a traceback's code) holds a hidden line as
+    one of its own lines: a submission could print the running cell's source. A message that
+    only mentions a hidden line's words ("@set_grad_enabled(False)") is no quote."""
+    hidden = set(region.lines)
+    return any(line.strip() in hidden for line in ANSI.sub("", text).splitlines())
 
 
-def _scrub(output: NotebookNode, hidden: list[str]) -> NotebookNode:
-    """The output without the lines that quote hidden tests; an error raised by a hidden line
-    (the traceback's arrow points at it, or its message quotes it) becomes HIDDEN_FAILURE."""
+def _scrub(output: NotebookNode, region: HiddenRegion, count: int | None) -> NotebookNode:
     if output.output_type == "error":
-        lines = [line for entry in output.traceback for line in entry.splitlines()]
-        culprit = [line for line in lines if "---->" in ANSI.sub("", line)]
-        if _quotes(output.evalue, hidden) or any(_quotes(line, hidden) for line in culprit):
-            return new_output("error", ename=output.ename, evalue=HIDDEN_FAILURE,
-                              traceback=[HIDDEN_FAILURE])
-        output.traceback = [line for line in lines if not _quotes(line, hidden)]
-    elif output.output_type == "stream":
+        return _scrub_error(output, region, count)
+    if output.output_type == "stream" and region.lines:
         output.text = "".join(line for line in output.text.splitlines(keepends=True)
-                              if not _quotes(line, hidden))
+                              if not _quotes(line, region))
     return output
 
 
@@ -118,6 +141,66 @@ def released_form(source: str) -> str:
     cell = nbformat.v4.new_code_cell(source)
     ClearHiddenTests()._remove_hidden_test_region(cell)
     return cell.source
+
+
+def _scrub_error(output: NotebookNode, region: HiddenRegion,
+                 count: int | None) -> NotebookNode:
+    """The traceback without the hidden lines of the running cell's frames. An error raised
+    by a hidden line itself keeps its message (the course's checks write it for students)
+    unless it has none or quotes hidden code: then it reads HIDDEN_FAILURE."""
+    entries, innermost, function = [], "none", None
+    for entry in output.traceback:
+        plain = ANSI.sub("", entry)
+        cell_frame, file_frame = CELL_FRAME.search(plain), FILE_FRAME.match(plain.lstrip())
+        if cell_frame:
+            count = count if count is not None else int(cell_frame[1])
+            if int(cell_frame[1]) == count:
+                hidden = int(cell_frame[2]) in region.numbers
+                entry = _without_hidden_lines(entry, region, hidden)
+                innermost = "hidden" if hidden else "test"
+            else:
+                innermost, function = "student", cell_frame[3]
+        elif file_frame and file_frame[1].endswith(HELPERS):
+            continue  # the check helper's own frame: its message says it all
+        elif file_frame:
+            innermost = "library"
+        entries.append(entry)
+    evalue = output.evalue
+    if innermost == "hidden" and (not evalue.strip() or _quotes(evalue, region)):
+        evalue = HIDDEN_FAILURE
+    elif output.ename == "NotImplementedError" and innermost == "student" and function:
+        evalue = (f"Not answered yet: {function} still raises the release's "
+                  "NotImplementedError. Write your answer in its cell and run it.")
+    elif output.ename == "NameError" and innermost in ("test", "hidden"):
+        evalue = f"{evalue}. {UNDEFINED}"
+    elif _quotes(evalue, region):
+        evalue = HIDDEN_FAILURE
+    if evalue != output.evalue:  # the last entry is the message: "AssertionError: ..."
+        last = entries and ANSI.sub("", entries[-1]).startswith(output.ename)
+        entries = (entries[:-1] if last else entries) + [f"{output.ename}: {evalue}"]
+    return new_output("error", ename=output.ename, evalue=evalue, traceback=entries)
+
+
+def _without_hidden_lines(entry: str, region: HiddenRegion, failed_here: bool) -> str:
+    """A frame of the running cell without the context lines of its hidden region."""
+    header, *context = entry.rstrip("\n").split("\n")
+    kept = [line for line in context if not _hidden_number(line, region)]
+    while kept and not ANSI.sub("", kept[-1]).strip():
+        kept.pop()
+    return "\n".join([header, *kept, *[HIDDEN_FRAME] * failed_here]) + "\n"
+
+
+def _hidden_number(line: str, region: HiddenRegion) -> bool:
+    number = CONTEXT_LINE.match(ANSI.sub("", line))
+    return bool(number) and int(number[1]) in region.numbers
+
+
+def _explained(outputs: list[NotebookNode]) -> list[NotebookNode]:
+    """The outputs without the generic hidden-check line when another error explains the
+    cell's failure already."""
+    errors = [o for o in outputs if o.output_type == "error" and o.ename != "HiddenCheckFailed"]
+    return [o for o in outputs
+            if not (errors and o.output_type == "error" and o.ename == "HiddenCheckFailed")]
 
 
 # ---------------------------------------------------------------- the student's kernel, sandboxed

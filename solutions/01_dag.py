@@ -27,6 +27,7 @@
 import os
 import warnings
 
+from minitorch.checks import check
 from minitorch.course import observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
@@ -385,21 +386,36 @@ def trace(t):
 A = minitorch.tensor(2., requires_grad=True)
 B = minitorch.tensor(.5, requires_grad=True)
 E = minitorch.tensor(1., requires_grad=True)
+from collections import Counter
+
+
+def summary(nodes, edges):
+    """What every correct trace shares, whatever its order: the first node, and how many
+    nodes and edges of each kind (the next cells use it too)."""
+    return (nodes[0].name() if nodes else None, Counter(n.name() for n in nodes),
+            Counter((n.name(), m.name()) for n, m in edges))
+
+
 F = (A * B).exp() + E
 nodes, edges = trace(F)
-assert nodes[0] is F.grad_fn
-assert sorted(n.name() for n in nodes) == ["AccumulateGrad"] * 3 + [
-    "AddBackward0", "ExpBackward0", "MulBackward0"]
-assert sorted((n.name(), m.name()) for n, m in edges) == [
-    ("AddBackward0", "AccumulateGrad"), ("AddBackward0", "ExpBackward0"),
-    ("ExpBackward0", "MulBackward0"), ("MulBackward0", "AccumulateGrad"),
-    ("MulBackward0", "AccumulateGrad")]
+check("the first node of trace(F): F.grad_fn", nodes[0].name() if nodes else None,
+      "AddBackward0", hint="start the walk at the root's grad_fn")
+check("the names of the nodes of trace(F), sorted", sorted(n.name() for n in nodes),
+      ["AccumulateGrad"] * 3 + ["AddBackward0", "ExpBackward0", "MulBackward0"])
+check("the edges (node, next_node) of trace(F) by name, sorted",
+      sorted((n.name(), m.name()) for n, m in edges), [
+          ("AddBackward0", "AccumulateGrad"), ("AddBackward0", "ExpBackward0"),
+          ("ExpBackward0", "MulBackward0"), ("MulBackward0", "AccumulateGrad"),
+          ("MulBackward0", "AccumulateGrad")],
+      hint="an edge goes from a node to each non-None node in its next_functions")
 
 x = minitorch.tensor(3., requires_grad=True)
 nodes, edges = trace(x * x + x)
-assert len(nodes) == 3, f"each node once, even when two paths reach it: got {len(nodes)}"
-assert len(edges) == 4, f"x * x + x has 4 non-None next_functions entries: got {len(edges)}"
-
+check("the number of nodes of trace(x * x + x)", len(nodes), 3,
+      hint="each node once, even when two paths reach it")
+check("the number of edges of trace(x * x + x)", len(edges), 4,
+      hint="one edge per non-None next_functions entry: MulBackward0 reaches x's "
+           "AccumulateGrad twice")
 deep = x
 for _ in range(5000):  # deeper than Python's recursion limit, as the instructions say
     deep = deep * 1.0
@@ -408,48 +424,48 @@ try:
 except RecursionError:
     raise AssertionError("trace recursed too deep on a chain of 5 000 multiplications: "
                          "walk with a loop and a stack (or queue) instead") from None
-assert len(nodes) == 5001, f"a chain of 5 000 multiplications has 5 001 nodes: got {len(nodes)}"
+check("the number of nodes of trace on a chain of 5 000 multiplications", len(nodes), 5001)
 ### BEGIN HIDDEN TESTS
-from collections import Counter
-
-
-def summary(nodes, edges):
-    """What every correct trace shares, whatever its order: the first node, and how many
-    nodes and edges of each kind."""
-    return (nodes[0].name() if nodes else None, Counter(n.name() for n in nodes),
-            Counter((n.name(), m.name()) for n, m in edges))
-
-
 p = minitorch.tensor([1., 2.], requires_grad=True)
 observe(summary(*trace((p.exp() * p).sum())), summary(*trace(p * p * p)))
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "trace_hidden", "points": 2}
-assert trace(minitorch.tensor(1., requires_grad=True)) == ([], []), "a leaf has no grad_fn"
+check("trace of a leaf", trace(minitorch.tensor(1., requires_grad=True)), ([], []),
+      hint="a leaf has no grad_fn: no nodes, no edges")
 ### BEGIN HIDDEN TESTS
 def check_trace(t, n_nodes):
     """trace(t) is closed under next_functions, lists each node once, and each edge once
     per non-None entry; it has n_nodes nodes (counted by hand). Returns its summary."""
     nodes, edges = trace(t)
-    assert nodes[0] is t.grad_fn
-    assert len(nodes) == n_nodes == len({id(n) for n in nodes}), (len(nodes), n_nodes)
+    check(f"whether the first node of a trace of {n_nodes} nodes is the root's grad_fn",
+          bool(nodes) and nodes[0] is t.grad_fn, True, hidden=True)
+    check(f"the number of nodes, and of distinct nodes, of a trace of {n_nodes} nodes",
+          [len(nodes), len({id(n) for n in nodes})], [n_nodes, n_nodes], hidden=True,
+          hint="each node once: remember the nodes already seen (by identity)")
     listed = {id(n) for n in nodes}
     expected, got = {}, {}
     for node in nodes:
         for next_node, _ in node.next_functions:
             if next_node is not None:
-                assert id(next_node) in listed, f"{next_node.name()} is missing"
+                check(f"whether {next_node.name()} (an input of {node.name()}) is listed",
+                      id(next_node) in listed, True, hidden=True)
                 key = (id(node), id(next_node))
                 expected[key] = expected.get(key, 0) + 1
     for node, next_node in edges:
         key = (id(node), id(next_node))
         got[key] = got.get(key, 0) + 1
-    assert got == expected, "one (node, next_node) pair per non-None next_functions entry"
+    check(f"the number of edges of a trace of {n_nodes} nodes", len(edges),
+          sum(expected.values()), hidden=True,
+          hint="one (node, next_node) pair per non-None next_functions entry")
+    check(f"whether each edge of a trace of {n_nodes} nodes is (node, one of its inputs)",
+          got == expected, True, hidden=True, hint="the pair is (node, next_node), in that order")
     return summary(nodes, edges)
 
 
 with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
-    assert trace(minitorch.tensor([1., 2.]) * 2) == ([], [])
+    check("trace of a result that does not require grad", trace(minitorch.tensor([1., 2.]) * 2),
+          ([], []), hidden=True)
     a = minitorch.tensor([1., 2.], requires_grad=True)
     summaries = [check_trace(a * minitorch.tensor([3., 4.]), 2)]  # (None, 0): the constant
     summaries.append(check_trace(a * 2 + 1, 3))
@@ -506,15 +522,18 @@ def leaves(t):
 A = minitorch.tensor(2., requires_grad=True)
 B = minitorch.tensor(.5, requires_grad=True)
 E = minitorch.tensor(1., requires_grad=True)
-found = leaves((A * B).exp() + E)
-assert all(isinstance(t, minitorch.Tensor) for t in found), "tensors, not nodes"
-assert len(found) == 3 and {id(t) for t in found} == {id(A), id(B), id(E)}
-### BEGIN HIDDEN TESTS
 def canonical(found):
     """The leaves as the grader compares them: their values (distinct here), in any order."""
     return sorted((minitorch.course.observed(t) for t in found), key=repr)
 
 
+found = leaves((A * B).exp() + E)
+check("the types of what leaves() returned", sorted({type(t).__name__ for t in found}),
+      ["Tensor"], hint="return the tensors (an AccumulateGrad's .variable), not the nodes")
+check("the leaves of (A * B).exp() + E, as A, B, E or 'other'",
+      sorted("A" if t is A else "B" if t is B else "E" if t is E else "other" for t in found),
+      ["A", "B", "E"])
+### BEGIN HIDDEN TESTS
 p = minitorch.tensor([1., 2.], requires_grad=True)
 q = minitorch.tensor(3., requires_grad=True)
 observe(canonical(leaves((p * q).sum() * minitorch.tensor(5.) + q)), canonical(leaves(p * p)))
@@ -523,33 +542,44 @@ observe(canonical(leaves((p * q).sum() * minitorch.tensor(5.) + q)), canonical(l
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "leaves_hidden", "points": 1}
 x = minitorch.tensor(3., requires_grad=True)
 found = leaves(x * x + x)
-assert len(found) == 1 and found[0] is x, "x once, though three edges reach it"
+check("the leaves of x * x + x, as x or 'other'", ["x" if t is x else "other" for t in found],
+      ["x"], hint="x once, though three edges reach it")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
-    assert leaves(x) == [x]
-    assert leaves(minitorch.tensor(1.)) == []
-    assert leaves(minitorch.tensor(1.) * 2) == []
+    check("leaves(x) of a leaf x, as x or 'other'", ["x" if t is x else "other"
+                                                    for t in leaves(x)], ["x"], hidden=True,
+          hint="a leaf that requires grad is its own leaf")
+    check("how many leaves a tensor without grad has", len(leaves(minitorch.tensor(1.))), 0,
+          hidden=True)
+    check("how many leaves a result without grad has", len(leaves(minitorch.tensor(1.) * 2)),
+          0, hidden=True)
     observe(canonical(leaves(x)), canonical(leaves(minitorch.tensor(1.) * 2)))
     w = minitorch.tensor([1., 2.], requires_grad=True)
     found = leaves(w * minitorch.tensor([3., 4.]))
-    assert len(found) == 1 and found[0] is w
+    check("the leaves of w * a constant, as w or 'other'",
+          ["w" if t is w else "other" for t in found], ["w"], hidden=True,
+          hint="a None entry of next_functions (a constant) is no leaf")
     observe(canonical(found))
     cut = (w * 2).detach() * x                         # detach() cuts w off the graph
     found = leaves(cut)
-    assert len(found) == 1 and found[0] is x
+    check("the leaves of (w * 2).detach() * x, as x or 'other'",
+          ["x" if t is x else "other" for t in found], ["x"], hidden=True)
     observe(canonical(found))
     y = w
     for _ in range(5000):
         y = y * 1.0
     found = leaves(y)
-    assert len(found) == 1 and found[0] is w
+    check("the leaves of a chain 5000 deep, as w or 'other'",
+          ["w" if t is w else "other" for t in found], ["w"], hidden=True,
+          hint="walk with a stack of your own, not recursion")
     observe(canonical(found))
     minitorch.manual_seed(1)                           # observed parameter values
     net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
     inputs = minitorch.ones(2, 3, requires_grad=True)
     found = leaves(net(inputs).sum())
     expected = [p for p in net.parameters()] + [inputs]
-    assert len(found) == 5 and {id(t) for t in found} == {id(t) for t in expected}
+    check("the leaves of a small MLP's output: its 4 parameters and its input, in any order",
+          sorted(id(t) for t in found), sorted(id(t) for t in expected), hidden=True)
     observe(canonical(found))
 ### END HIDDEN TESTS
 
@@ -614,16 +644,18 @@ predictions.update({
 ### END SOLUTION
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "table_visible", "points": 1}
-assert set(predictions) == set(EXPRESSIONS), set(EXPRESSIONS) ^ set(predictions)
-assert all(isinstance(v, tuple) and len(v) == 2 and all(isinstance(f, bool) for f in v)
-           for v in predictions.values()), "each value is a pair of bools"
-assert predictions["a * b"] == (True, False), "C = A * B in section 1"
+check("the keys of predictions", sorted(predictions), sorted(EXPRESSIONS))
+check("the expressions whose prediction is not a pair of bools",
+      sorted(e for e, v in predictions.items() if not (isinstance(v, tuple) and len(v) == 2
+                                                       and all(isinstance(f, bool) for f in v))),
+      [], hint="each value is a pair (requires_grad, is_leaf) of bools")
+check('predictions["a * b"]', predictions["a * b"], (True, False), hint="C = A * B in section 1")
 ### BEGIN HIDDEN TESTS
 observe([predictions.get(e) for e in ("b", "b * 2", "(a * b).sum()", "a[0]", "a.detach()")])
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "table_hidden", "points": 1}
-assert len(predictions) == len(EXPRESSIONS)
+check("the number of predictions", len(predictions), len(EXPRESSIONS))
 ### BEGIN HIDDEN TESTS
 EXPECTED = {
     "a": (True, True),
@@ -640,7 +672,8 @@ EXPECTED = {
     "with no_grad(): a * b": (False, True),
 }
 wrong = sorted(e for e in EXPECTED if predictions.get(e) != EXPECTED[e])
-assert not wrong, f"{len(wrong)} wrong predictions"
+check("the number of wrong predictions (a hidden test)", len(wrong), 0,
+      hint="run each expression and print its requires_grad and is_leaf")
 observe({e: predictions.get(e) for e in EXPECTED})
 ### END HIDDEN TESTS
 
@@ -684,20 +717,6 @@ def to_dot(nodes, edges):
 
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "to_dot_visible", "points": 1}
-A = minitorch.tensor(2., requires_grad=True)
-B = minitorch.tensor(.5, requires_grad=True)
-E = minitorch.tensor(1., requires_grad=True)
-F = (A * B).exp() + E
-add = F.grad_fn
-(exp, _), (acc_e, _) = add.next_functions
-mul = exp.next_functions[0][0]
-(acc_a, _), (acc_b, _) = mul.next_functions
-text = to_dot([add, exp, acc_e, mul, acc_a, acc_b],
-              [(add, exp), (add, acc_e), (exp, mul), (mul, acc_a), (mul, acc_b)])
-assert text.lstrip().startswith("digraph")
-assert text.count("->") == 5
-assert text.count('label="AccumulateGrad"') == 3 and text.count('label="MulBackward0"') == 1
-### BEGIN HIDDEN TESTS
 import re
 
 
@@ -724,6 +743,23 @@ def drawing(nodes, edges):
     return sorted(drawn.values(), key=repr), named
 
 
+A = minitorch.tensor(2., requires_grad=True)
+B = minitorch.tensor(.5, requires_grad=True)
+E = minitorch.tensor(1., requires_grad=True)
+F = (A * B).exp() + E
+add = F.grad_fn
+(exp, _), (acc_e, _) = add.next_functions
+mul = exp.next_functions[0][0]
+(acc_a, _), (acc_b, _) = mul.next_functions
+text = to_dot([add, exp, acc_e, mul, acc_a, acc_b],
+              [(add, exp), (add, acc_e), (exp, mul), (mul, acc_a), (mul, acc_b)])
+check("the first word of the DOT text", text.split()[0] if text.split() else "", "digraph")
+check("the number of arrows (->) for 5 edges", text.count("->"), 5,
+      hint="one arrow per edge, a pair listed twice included")
+check('how many nodes are labelled AccumulateGrad and MulBackward0',
+      [text.count('label="AccumulateGrad"'), text.count('label="MulBackward0"')], [3, 1],
+      hint='one node statement per node, each with label="<its name()>"')
+### BEGIN HIDDEN TESTS
 v = minitorch.tensor(3., requires_grad=True)
 g = v * v * v.exp()                                    # two MulBackward0
 (g_mul, _), (g_exp, _) = g.grad_fn.next_functions
@@ -733,17 +769,27 @@ observe(drawing([g.grad_fn, g_mul, g_exp, g_acc], [(g.grad_fn, g_mul), (g.grad_f
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "to_dot_hidden", "points": 2}
-assert 'label="ExpBackward0"' in text
+x = minitorch.tensor(3., requires_grad=True)
+check('whether the DOT of x.exp() labels a node "ExpBackward0"',
+      'label="ExpBackward0"' in to_dot([x.exp().grad_fn], []), True)
 ### BEGIN HIDDEN TESTS
 def check_dot(nodes, edges):
     drawn, arrows = parse_dot(to_dot(nodes, edges))
-    assert len(drawn) == len(nodes), "one node statement per node, each with its own id"
-    assert sorted(label for label, _ in drawn.values()) == sorted(n.name() for n in nodes)
+    check(f"the number of node statements for {len(nodes)} nodes", len(drawn), len(nodes),
+          hidden=True, hint="one node statement per node, each with its own id")
+    check("the labels of the nodes drawn, sorted",
+          sorted(label for label, _ in drawn.values()), sorted(n.name() for n in nodes),
+          hidden=True)
     for label, shape in drawn.values():
-        assert shape == ("ellipse" if label == "AccumulateGrad" else "box"), (label, shape)
-    got = sorted((drawn[tail][0], drawn[head][0]) for tail, head in arrows)
+        check(f"the shape of a {label} node", shape,
+              "ellipse" if label == "AccumulateGrad" else "box", hidden=True)
+    got = sorted((drawn.get(tail, ("?",))[0], drawn.get(head, ("?",))[0])
+                 for tail, head in arrows)
     want = sorted((m.name(), n.name()) for n, m in edges)
-    assert got == want, "one arrow per pair, from the input (next_node) to its consumer"
+    check("the arrows (tail label, head label), sorted", got, want, hidden=True,
+          hint="one arrow per pair, from the input (next_node) to its consumer",
+          mistakes={"the arrows point from the consumer to its input": sorted(
+              (n.name(), m.name()) for n, m in edges)})
     observe(drawing(nodes, edges))
     return arrows
 
@@ -760,8 +806,11 @@ s = u.exp() + v.exp()                                  # two ExpBackward0, two i
 a1, a2 = e1.next_functions[0][0], e2.next_functions[0][0]
 arrows = check_dot([s.grad_fn, e1, e2, a1, a2],
                    [(s.grad_fn, e1), (s.grad_fn, e2), (e1, a1), (e2, a2)])
-assert len({tail for tail, _ in arrows}) == 4, "each node has its own id"
-assert parse_dot(to_dot([], [])) == ({}, [])
+check("the number of distinct arrow tails of u.exp() + v.exp()",
+      len({tail for tail, _ in arrows}), 4, hidden=True,
+      hint="each node has its own id, also two nodes of the same name")
+check("the DOT of no nodes and no edges, parsed", parse_dot(to_dot([], [])), ({}, []),
+      hidden=True)
 observe(drawing([], []))
 ### END HIDDEN TESTS
 

@@ -33,6 +33,7 @@ import numpy as np
 import minitorch
 import minitorch.viz as viz
 from minitorch.autograd import engine
+from minitorch.checks import check
 from minitorch.course import observe
 
 # %% [markdown]
@@ -454,16 +455,23 @@ with minitorch.course.needs("topological_order"):
     print([node.name() for node in topological_order(F.grad_fn)])
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "topological_order_visible", "points": 1}
-def check_topological(order, expected_nodes):
+def check_topological(order, expected_nodes, hidden=False):
     """Each expected node once, and every node before each of its children."""
-    assert len(order) == len(set(order)), "a node is listed twice"
-    assert set(order) == set(expected_nodes), "the nodes listed are not the reachable nodes"
+    listed = Counter(order)
+    check("the nodes listed twice", sorted(n.name() for n, k in listed.items() if k > 1), [],
+          hidden=hidden, hint="list each node once, however many paths reach it")
+    check("the reachable nodes missing from the order",
+          sorted(n.name() for n in set(expected_nodes) - set(order)), [], hidden=hidden)
+    check("the entries of the order that are not reachable nodes",
+          sorted(repr(n) for n in set(order) - set(expected_nodes)), [], hidden=hidden)
     position = {node: i for i, node in enumerate(order)}
     for node in order:
         for child, _ in node.next_functions:
             if child is not None:
-                assert position[node] < position[child], (
-                    f"{node.name()} must come before its input {child.name()}")
+                check(f"whether {node.name()} comes before its input {child.name()}",
+                      position[node] < position[child], True, hidden=hidden,
+                      hint="a node runs only when every node that feeds it a gradient has "
+                           "run: depth-first post-order, reversed, gives such an order")
 
 
 A = minitorch.tensor([3.], requires_grad=True)
@@ -475,9 +483,12 @@ F = D + E
 accumulate_A = C.grad_fn.next_functions[0][0]
 accumulate_B = D.grad_fn.next_functions[0][0]
 order = topological_order(F.grad_fn)
-assert order[0] is F.grad_fn, "the root comes first"
+check("the first node of the order", order[0].name() if order else None, "AddBackward0",
+      hint="the root comes first")
 check_topological(order, [F.grad_fn, E.grad_fn, D.grad_fn, C.grad_fn, accumulate_A, accumulate_B])
-assert order.index(E.grad_fn) < order.index(D.grad_fn)
+check("whether E's node (MulBackward0) comes before D's (PowBackward0)",
+      order.index(E.grad_fn) < order.index(D.grad_fn), True,
+      hint="E = C * D feeds D a gradient: D's node must wait for it")
 ### BEGIN HIDDEN TESTS
 # one valid order only, which breadth-first search misses: r reaches b directly and
 # through two multiplications
@@ -494,10 +505,13 @@ for _ in range(10_000):
     chain = chain * 1.0
 with minitorch.course.switched_off("engine.execute", "engine.discover"):
     deep = topological_order(chain.grad_fn)
-assert len(deep) == 10_001, "a 10 000-node chain, plus the leaf's AccumulateGrad"
+check("the length of the order of a 10 000-node chain, plus the leaf's AccumulateGrad",
+      len(deep), 10_001, hint="walk with a stack of your own, not recursion")
 ### BEGIN HIDDEN TESTS
-assert deep[0] is chain.grad_fn and deep[-1].variable is x, "a chain has one order"
-check_topological(deep, deep)
+check("whether the chain's order starts at its root and ends at x's AccumulateGrad",
+      [deep[0] is chain.grad_fn, getattr(deep[-1], "variable", None) is x], [True, True],
+      hidden=True, hint="a chain has one order")
+check_topological(deep, deep, hidden=True)
 
 with minitorch.course.switched_off("engine.execute", "engine.discover"):
     # a ladder of diamonds: every node reached by 2 ** depth paths
@@ -508,16 +522,18 @@ with minitorch.course.switched_off("engine.execute", "engine.discover"):
         nodes += [ladder.grad_fn, *(n for n, _ in ladder.grad_fn.next_functions)]
     nodes.append(nodes[1].next_functions[0][0])  # x's AccumulateGrad, below the first layer
     ladder_order = topological_order(ladder.grad_fn)
-    check_topological(ladder_order, nodes)
+    check_topological(ladder_order, nodes, hidden=True)
 
     # inputs that need no gradient (None children), and a node that uses x twice
     x = minitorch.tensor([1., 2.], requires_grad=True)
     y = (x * x) * minitorch.tensor([3., 4.]) + x
     order = topological_order(y.grad_fn)
-    assert None not in order
+    check("whether None is in the order", None in order, False, hidden=True,
+          hint="a None in next_functions is an input that needs no gradient: skip it")
     mul_xx = y.grad_fn.next_functions[0][0].next_functions[0][0]
     accumulate_x = y.grad_fn.next_functions[1][0]
-    check_topological(order, [y.grad_fn, y.grad_fn.next_functions[0][0], mul_xx, accumulate_x])
+    check_topological(order, [y.grad_fn, y.grad_fn.next_functions[0][0], mul_xx, accumulate_x],
+                      hidden=True)
     # the two nodes of a diamond's middle may come in either order, but both are MulBackward0:
     # the names in order are the same for every valid order
     observe([node.name() for node in ladder_order], order,
@@ -603,15 +619,27 @@ E = C * D
 F = D + E
 with minitorch.no_grad():
     ran = run_backward(F.grad_fn, minitorch.tensor([1.]))
-assert A.grad.tolist() == [24.0] and B.grad.tolist() == [40.0], (A.grad, B.grad)
-assert len(ran) == 6 and len(set(ran)) == 6, "each of the 6 nodes runs exactly once"
-assert ran[0] is F.grad_fn and ran.index(E.grad_fn) < ran.index(D.grad_fn)
+check("[A.grad, B.grad] for F = D + C * D, C = A ** 2, D = B ** 2 at A = 3, B = 2",
+      [A.grad, B.grad], [[24.0], [40.0]], mistakes={
+          "the gradient reaching D by one path overwrote the other instead of adding to it":
+              [[24.0], [36.0]],
+          "the gradient reaching D by one path overwrote the other (the one from C * D)":
+              [[24.0], [4.0]]},
+      hint="a node that receives gradients on several edges sums them before it runs")
+check("how many nodes ran, and how many distinct ones", [len(ran), len(set(ran))], [6, 6],
+      hint="each of the 6 nodes runs exactly once")
+check("whether the root ran first and E's node before D's",
+      [ran[0] is F.grad_fn, ran.index(E.grad_fn) < ran.index(D.grad_fn)], [True, True])
 
 x = minitorch.tensor(3., requires_grad=True)
 y = x * x + x
 with minitorch.no_grad():
     run_backward(y.grad_fn, minitorch.tensor(1.))
-assert x.grad.item() == 7.0, "x * x + x: three paths reach x, 3 + 3 + 1"
+check("x.grad for x * x + x at x = 3", x.grad.item() if x.grad is not None else None, 7.0,
+      mistakes={"only the last gradient to reach x was kept": 1.0,
+                "only the last gradient to reach x (from x * x) was kept": 3.0,
+                "one of the two edges from x * x to x was dropped": 4.0},
+      hint="three paths reach x: 3 + 3 + 1")
 ### BEGIN HIDDEN TESTS
 x = minitorch.tensor([1.5, -2.], dtype=minitorch.float64, requires_grad=True)
 w = minitorch.tensor([.5, 3.], dtype=minitorch.float64, requires_grad=True)
@@ -645,8 +673,10 @@ for _ in range(12):  # 12 diamonds: a node reached by 2 ** 12 paths
     ladder = ladder * 0.5 + ladder * 1.5
 with minitorch.course.switched_off("engine.execute", "engine.discover"), minitorch.no_grad():
     run_backward(ladder.grad_fn, minitorch.tensor(1.))
-assert Tally.calls == 12, f"each Tally node must run once, not {Tally.calls} times in all"
-assert x.grad.item() == 2.0 ** 12
+check("how many times the 12 Tally nodes ran in all", Tally.calls, 12,
+      hint="each node runs once, after all its gradients have arrived: count the edges into "
+           "a node before running it")
+check("x.grad after the 12 diamonds", x.grad.item() if x.grad is not None else None, 2.0 ** 12)
 
 deep = minitorch.tensor(1., requires_grad=True)
 chain = deep
@@ -658,7 +688,8 @@ with minitorch.course.switched_off("engine.execute", "engine.discover"), minitor
     except RecursionError:
         raise AssertionError("run_backward recursed too deep on a 10 000-node chain: keep "
                              "your own stack (or queue) instead") from None
-assert deep.grad.item() == 1.0, f"a chain of * 1.0 passes its gradient on unchanged: {deep.grad}"
+check("deep.grad after a chain of 10 000 multiplications by 1.0",
+      deep.grad.item() if deep.grad is not None else None, 1.0)
 ### BEGIN HIDDEN TESTS
 # three consumers with different gradients reach h: they must be summed, not overwritten
 x = minitorch.tensor(1., requires_grad=True)
@@ -668,10 +699,12 @@ again = x * 4.0
 with minitorch.course.switched_off("engine.execute", "engine.discover"), minitorch.no_grad():
     ran = run_backward(y.grad_fn, minitorch.tensor(1.))
     observe(x.grad, len(ran))
-    assert x.grad.item() == 24.0, x.grad          # dy/dh = 3 + 5 + 2h = 12, dh/dx = 2
+    check("x.grad for y = h * 3 + h * 5 + h * h, h = 2x, at x = 1", x.grad, 24.0, hidden=True,
+          hint="three consumers reach h: their gradients are summed, not overwritten")
     run_backward(again.grad_fn, minitorch.tensor(1.))
     observe(x.grad)
-    assert x.grad.item() == 28.0, "leaves accumulate into .grad across runs"
+    check("x.grad after a second backward through x * 4", x.grad, 28.0, hidden=True,
+          hint="a leaf's .grad accumulates across runs: add to it, never replace it")
 
 x = minitorch.tensor(1., requires_grad=True)
 chain = x
@@ -680,7 +713,8 @@ for _ in range(10_000):
 with minitorch.course.switched_off("engine.execute", "engine.discover"), minitorch.no_grad():
     ran = run_backward(chain.grad_fn, minitorch.tensor(2.))
     observe(len(ran), x.grad)
-assert len(ran) == 10_001 and x.grad.item() == 2.0, "a 10 000-node chain"
+check("how many nodes ran for a 10 000-node chain, and x.grad",
+      [len(ran), x.grad], [10_001, 2.0], hidden=True)
 
 Tally.calls = 0
 x = minitorch.tensor(1., dtype=minitorch.float64, requires_grad=True)
@@ -711,7 +745,8 @@ params = [minitorch.tensor(a, requires_grad=True) for a in arrays]
 with minitorch.course.switched_off("engine.execute", "engine.discover"), \
         engine.use(run_backward):
     mlp_loss(minitorch, params, minitorch.tensor(data)).backward()
-assert all(p.grad is not None for p in params), "every parameter gets a .grad"
+check("which parameters got no .grad", [i for i, p in enumerate(params) if p.grad is None], [],
+      hint="every parameter gets a .grad")
 ### BEGIN HIDDEN TESTS
 eps = 1e-6
 for array, param in zip(arrays, params):
@@ -725,7 +760,10 @@ for array, param in zip(arrays, params):
         array[index] = saved
         numeric[index] = (up - down) / (2 * eps)
     error = np.abs(param.grad.numpy() - numeric).max()
-    assert np.allclose(param.grad.numpy(), numeric, rtol=1e-5, atol=1e-6), f"gradient off by {error:.3g}"
+    check(f"whether the gradient of a parameter of shape {array.shape} matches finite "
+          f"differences (off by {error:.3g})",
+          bool(np.allclose(param.grad.numpy(), numeric, rtol=1e-5, atol=1e-6)), True,
+          hidden=True)
 
 with minitorch.course.switched_off("engine.execute", "engine.discover"), \
         engine.use(run_backward):

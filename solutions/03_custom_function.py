@@ -24,6 +24,7 @@
 import os
 import warnings
 
+from minitorch.checks import check, check_raises
 from minitorch.course import observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
@@ -549,12 +550,12 @@ observe(e.grad_fn.next_functions, e.detach(), w.grad, x.grad, b.grad)
 p = minitorch.tensor([1.0, 2.0], requires_grad=True)
 q = minitorch.tensor([3.0, 4.0], requires_grad=True)
 bad = my_apply(Bad, p, q).sum()
-try:
-    bad.backward()
-    raised = None
-except RuntimeError as error:
-    raised = str(error)
-assert raised == "function BadBackward returned an incorrect number of gradients (expected 2, got 1)", raised
+raised = str(check_raises("backward of Bad, whose backward returns 1 gradient for 2 inputs",
+                          bad.backward, RuntimeError,
+                          hint="count the gradients backward returns against the forward's "
+                               "inputs, before handing them on"))
+check("its message", raised,
+      "function BadBackward returned an incorrect number of gradients (expected 2, got 1)")
 ### BEGIN HIDDEN TESTS
 class _Twice(Function):
     @staticmethod
@@ -650,22 +651,20 @@ class _TooMany(Function):
 with minitorch.course.switched_off("function.apply_custom"):
     p = minitorch.tensor([1.0], requires_grad=True)
     q = minitorch.tensor([2.0], requires_grad=True)
-    try:
-        my_apply(_TooMany, p, q).backward()
-        raised = None
-    except RuntimeError as error:
-        raised = str(error)
-    assert raised == ("function _TooManyBackward returned an incorrect number of gradients "
-                      "(expected 2, got 3)"), raised
+    raised = check_raises("backward of a Function whose backward returns 3 gradients for 2 "
+                          "inputs", lambda: my_apply(_TooMany, p, q).backward(), RuntimeError,
+                          hint="the backward node counts the gradients it gets against its "
+                               "forward's inputs before it hands them on")
+    check("its message", str(raised), "function _TooManyBackward returned an incorrect number "
+          "of gradients (expected 2, got 3)")
     ### BEGIN HIDDEN TESTS
     p = minitorch.tensor([1.0], requires_grad=True)
-    try:
-        my_apply(Bad, p, 5.0).backward()  # 2 forward arguments, 1 gradient
-        raised = None
-    except RuntimeError as error:
-        raised = str(error)
-    assert raised == ("function BadBackward returned an incorrect number of gradients "
-                      "(expected 2, got 1)"), raised
+    raised = str(check_raises("backward of a Function given 2 forward arguments (one a "
+                              "number) whose backward returns 1 gradient",
+                              lambda: my_apply(Bad, p, 5.0).backward(), RuntimeError))
+    check("its message", raised, "function BadBackward returned an incorrect number of "
+          "gradients (expected 2, got 1)", hidden=True,
+          hint="count every forward argument, tensors and numbers alike")
     observe(raised)
 
     class _Between(Function):

@@ -34,6 +34,7 @@ import numpy as np
 import minitorch
 from minitorch import course, nn, optim
 from minitorch.autograd import grad_mode
+from minitorch.checks import check
 from minitorch.course import observe
 
 # %% [markdown]
@@ -559,13 +560,22 @@ class set_grad_enabled(_Switch):
 
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_visible", "points": 2}
-assert grad_state.grad_enabled is True
+check("grad_state.grad_enabled before any block", grad_state.grad_enabled, True,
+      hint="GradState starts with grad_enabled = True")
+grad_state.grad_enabled = True  # each test cell starts with grad mode on
 with no_grad():
-    assert grad_state.grad_enabled is False
+    check("grad mode inside no_grad()", grad_state.grad_enabled, False)
     with enable_grad():
-        assert grad_state.grad_enabled is True
-    assert grad_state.grad_enabled is False
-assert grad_state.grad_enabled is True
+        check("grad mode inside enable_grad() inside no_grad()", grad_state.grad_enabled, True)
+    check("grad mode back in no_grad() after the inner enable_grad() block",
+          grad_state.grad_enabled, False,
+          hint="__exit__ puts back the mode that __enter__ found, not a fixed True")
+    with no_grad():
+        check("grad mode inside no_grad() inside no_grad()", grad_state.grad_enabled, False,
+              hint="no_grad sets the mode to False; it does not flip it")
+    check("grad mode in no_grad() after an inner no_grad() block", grad_state.grad_enabled,
+          False)
+check("grad mode after the no_grad() block", grad_state.grad_enabled, True)
 
 
 @no_grad()
@@ -573,13 +583,17 @@ def mode_inside():
     return grad_state.grad_enabled
 
 
-assert mode_inside() is False and grad_state.grad_enabled is True
+check("grad mode inside a function decorated with @no_grad()", mode_inside(), False,
+      hint="__call__(func) must return a function that runs func in the mode")
+check("grad mode after calling the @no_grad() function", grad_state.grad_enabled, True)
 set_grad_enabled(False)
-assert grad_state.grad_enabled is False
+check("grad mode after the plain call set_grad_enabled(False)", grad_state.grad_enabled,
+      False, hint="set_grad_enabled switches in __init__, without a with block")
 set_grad_enabled(True)
 with set_grad_enabled(False):
-    assert grad_state.grad_enabled is False
-assert grad_state.grad_enabled is True
+    check("grad mode inside set_grad_enabled(False)", grad_state.grad_enabled, False)
+check("grad mode after the set_grad_enabled(False) block", grad_state.grad_enabled, True,
+      hint="on exit, set_grad_enabled puts back the mode it found when it was created")
 ### BEGIN HIDDEN TESTS
 trace = []
 with set_grad_enabled(False):
@@ -607,23 +621,34 @@ observe(trace, grad_state.grad_enabled)
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_errors", "points": 2}
 # Exceptions and decorators, with minitorch's own context managers switched off.
-assert grad_state.grad_enabled is True
+grad_state.grad_enabled = True  # each test cell starts with grad mode on
+try:
+    with no_grad():
+        raise KeyError("raised inside the block")
+except KeyError:
+    pass
+check("grad mode after a no_grad() block that raised", grad_state.grad_enabled, True,
+      hint="__exit__ runs also when the block raises: restore the mode there (with a "
+           "generator-based context manager, in a finally: block)")
 ### BEGIN HIDDEN TESTS
-assert grad_state is not grad_mode._state
+check("whether your grad_state is minitorch's own", grad_state is grad_mode._state, False,
+      hidden=True, hint="write your own GradState; do not hand back minitorch's")
 with course.switched_off("grad_mode.set_state"):
     try:
         with no_grad():
             raise KeyError("inside the block")
     except KeyError:
         pass
-    assert grad_state.grad_enabled is True
+    check("grad mode after a no_grad() block that raised", grad_state.grad_enabled, True,
+          hidden=True, hint="restore the mode also when the block raises")
     with no_grad():
         try:
             with enable_grad():
                 raise KeyError("nested")
         except KeyError:
-            assert grad_state.grad_enabled is False
-    assert grad_state.grad_enabled is True
+            check("grad mode in no_grad() after an inner enable_grad() block raised",
+                  grad_state.grad_enabled, False, hidden=True)
+    check("grad mode after both blocks", grad_state.grad_enabled, True, hidden=True)
 
     @no_grad()
     def fails():
@@ -632,34 +657,54 @@ with course.switched_off("grad_mode.set_state"):
     try:
         fails()
     except KeyError:
-        assert grad_state.grad_enabled is True
+        check("grad mode after a @no_grad() function raised", grad_state.grad_enabled, True,
+              hidden=True, hint="the decorated call restores the mode in a finally: block")
 
     @enable_grad()
     def mode_in_enable():
         return grad_state.grad_enabled
 
     with no_grad():  # decorated with grad on, called with grad off
-        assert mode_in_enable() is True
-        assert grad_state.grad_enabled is False
+        check("grad mode inside an @enable_grad() function called under no_grad()",
+              mode_in_enable(), True, hidden=True)
+        check("grad mode under no_grad() after calling an @enable_grad() function",
+              grad_state.grad_enabled, False, hidden=True,
+              hint="restore the caller's mode, read when the function is called, not when it "
+                   "was decorated")
     with no_grad():
 
         @enable_grad()
         def decorated_under_no_grad():
             return grad_state.grad_enabled
 
-    assert decorated_under_no_grad() is True and grad_state.grad_enabled is True
+    check("grad mode inside and after an @enable_grad() function decorated under no_grad()",
+          [decorated_under_no_grad(), grad_state.grad_enabled], [True, True], hidden=True,
+          hint="the mode to restore is the one found at each call, not at decoration")
 
     @set_grad_enabled(False)
     def mode_in_set():
         return grad_state.grad_enabled
 
-    assert grad_state.grad_enabled is True  # decorating did not switch
-    assert mode_in_set() is False and grad_state.grad_enabled is True
+    check("grad mode right after decorating with @set_grad_enabled(False)",
+          grad_state.grad_enabled, True, hidden=True,
+          hint="used as a decorator, set_grad_enabled must undo the switch of its __init__")
+    check("grad mode inside and after a @set_grad_enabled(False) function",
+          [mode_in_set(), grad_state.grad_enabled], [False, True], hidden=True)
     with set_grad_enabled(False):
         with set_grad_enabled(True):
-            assert grad_state.grad_enabled is True
-        assert grad_state.grad_enabled is False
-    assert grad_state.grad_enabled is True
+            check("grad mode in set_grad_enabled(True) inside set_grad_enabled(False)",
+                  grad_state.grad_enabled, True, hidden=True)
+        check("grad mode back in set_grad_enabled(False)", grad_state.grad_enabled, False,
+              hidden=True)
+    check("grad mode after nested set_grad_enabled blocks", grad_state.grad_enabled, True,
+          hidden=True)
+
+    @no_grad()
+    def countdown(n):  # a decorated function that calls itself
+        return [grad_state.grad_enabled] + (countdown(n - 1) if n else [])
+
+    deep = countdown(3)
+    observe(deep, grad_state.grad_enabled)
 
     trace = []
 
@@ -683,7 +728,11 @@ with course.switched_off("grad_mode.set_state"):
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "grad_modes_threads", "points": 2}
 # One mode per thread; plugged into minitorch, your no_grad stops recording.
-assert GradState().grad_enabled is True
+grad_state.grad_enabled = True  # each test cell starts with grad mode on
+check("grad_enabled of a new GradState()", GradState().grad_enabled, True)
+with no_grad():
+    check("grad_enabled of a new GradState() made under no_grad()", GradState().grad_enabled,
+          True, hint="a new state starts with grad mode on, whatever the current mode is")
 ### BEGIN HIDDEN TESTS
 with course.switched_off("grad_mode.set_state"):
     inside, leave = threading.Event(), threading.Event()
@@ -704,8 +753,10 @@ with course.switched_off("grad_mode.set_state"):
     seen["main_while_worker_in_no_grad"] = grad_state.grad_enabled
     leave.set()
     thread.join(5)
-    assert seen == {"start": True, "main_in_no_grad": False,
-                    "main_while_worker_in_no_grad": True, "end": True}, seen
+    check("the grad modes two threads saw", seen, {
+        "start": True, "main_in_no_grad": False, "main_while_worker_in_no_grad": True,
+        "end": True}, hidden=True, hint="grad mode is per thread: subclass threading.local, and keep the "
+                           "default in a class attribute so that every new thread starts on")
 
     x = minitorch.tensor([1., 2.], requires_grad=True)
     with grad_mode.use(grad_state):
@@ -714,9 +765,11 @@ with course.switched_off("grad_mode.set_state"):
             with enable_grad():
                 z = x * 3
         w = x * 3
-    assert (y.requires_grad, z.requires_grad, w.requires_grad) == (False, True, True)
+    check("requires_grad of x * 3 under your no_grad, enable_grad inside it, and after",
+          [y.requires_grad, z.requires_grad, w.requires_grad], [False, True, True],
+          hidden=True)
     z.sum().backward()
-    assert x.grad.tolist() == [3.0, 3.0]
+    check("x.grad after backward through your enable_grad", x.grad, [3.0, 3.0], hidden=True)
 
     v = minitorch.tensor([2., -1.], requires_grad=True)
     with grad_mode.use(grad_state), no_grad():
@@ -760,12 +813,24 @@ def train_steps(model, inputs, steps=3, **sgd):
 minitorch.manual_seed(4)
 net = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
 before = {name: p.detach().numpy().copy() for name, p in net.named_parameters()}
-assert freeze(net, ["0"]) == ["2.weight", "2.bias"]
-assert [p.requires_grad for p in net.parameters()] == [False, False, True, True]
+check('freeze(net, ["0"]): the names that still train', freeze(net, ["0"]),
+      ["2.weight", "2.bias"], mistakes={
+          "it returns the frozen names instead of those that still train": [
+              "0.weight", "0.bias"]})
+check("requires_grad of each parameter after freezing layer 0",
+      [p.requires_grad for p in net.parameters()], [False, False, True, True],
+      hint="freeze with p.requires_grad_(False): a zeroed or detached .grad does not stop "
+           "backward")
 train_steps(net, minitorch.ones(5, 2), weight_decay=0.1, momentum=0.9)
-assert net[0].weight.grad is None and net[0].bias.grad is None
-assert np.array_equal(net[0].weight.detach().numpy(), before["0.weight"])
-assert not np.array_equal(net[2].weight.detach().numpy(), before["2.weight"])
+check("whether layer 0's weight and bias have a .grad after training",
+      [net[0].weight.grad is not None, net[0].bias.grad is not None], [False, False],
+      hint="an optimizer steps every parameter with a .grad, even a zero one (weight decay, "
+           "momentum): a frozen parameter must have none")
+check("whether training changed layer 0's weight",
+      not np.array_equal(net[0].weight.detach().numpy(), before["0.weight"]), False)
+check("whether training changed layer 2's weight",
+      not np.array_equal(net[2].weight.detach().numpy(), before["2.weight"]), True,
+      hint="only the named parameters and submodules are frozen")
 ### BEGIN HIDDEN TESTS
 minitorch.manual_seed(6)
 sandwich = nn.Sequential(nn.Linear(3, 2), nn.Tanh(), nn.Linear(2, 2), nn.Linear(2, 1))
@@ -776,20 +841,33 @@ observe(kept, [p.grad is None for p in sandwich.parameters()],
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "freeze_hidden", "points": 2}
-assert freeze(nn.Linear(1, 1), []) == ["weight", "bias"]
+check("freeze(nn.Linear(1, 1), []): nothing named, everything trains",
+      freeze(nn.Linear(1, 1), []), ["weight", "bias"])
+minitorch.manual_seed(3)
+wide = nn.Sequential(*[nn.Linear(1, 1) for _ in range(11)])
+check('freeze(model, ["1"]) on a model with layers 0 to 10: the names that still train',
+      freeze(wide, ["1"]), [f"{i}.{kind}" for i in (0, *range(2, 11))
+                            for kind in ("weight", "bias")],
+      mistakes={'"1" also freezes "10" (a prefix test without the dot)': [
+          f"{i}.{kind}" for i in (0, *range(2, 10)) for kind in ("weight", "bias")]},
+      hint='a name matches a parameter name itself, or its start followed by "."')
 ### BEGIN HIDDEN TESTS
 minitorch.manual_seed(5)
 deep = nn.Sequential(*[nn.Linear(2, 2) for _ in range(12)])
 deep_before = {name: p.detach().numpy().copy() for name, p in deep.named_parameters()}
 kept = freeze(deep, ["1", "3.weight"])
-assert "10.weight" in kept and "11.bias" in kept and "3.bias" in kept, kept
-assert "1.weight" not in kept and "3.weight" not in kept, kept
-assert len(kept) == 24 - 3
+check("whether 10.weight, 11.bias and 3.bias still train (a layer and a parameter named)",
+      ["10.weight" in kept, "11.bias" in kept, "3.bias" in kept], [True, True, True],
+      hidden=True, hint='"1" must not freeze "10" or "11"; "3.weight" not "3.bias"')
+check("whether 1.weight and 3.weight were frozen", ["1.weight" in kept, "3.weight" in kept],
+      [False, False], hidden=True, hint="a name may be a parameter's, not only a submodule's")
+check("how many of the 24 parameters still train", len(kept), 21, hidden=True)
 train_steps(deep, minitorch.ones(3, 2), weight_decay=0.5)
 for name, p in deep.named_parameters():
     unchanged = np.array_equal(p.detach().numpy(), deep_before[name])
-    assert unchanged == (name not in kept), name
-    assert p.requires_grad == (name in kept), name
+    check(f"whether training with weight decay left {name} unchanged", unchanged,
+          name not in kept, hidden=True)
+    check(f"{name}.requires_grad", p.requires_grad, name in kept, hidden=True)
 
 
 class Tower(nn.Module):
@@ -803,10 +881,14 @@ class Tower(nn.Module):
 
 
 tower = Tower()
-assert freeze(tower, ["encoder.0"]) == ["encoder.1.weight", "encoder.1.bias", "head.weight",
-                                        "head.bias"]
-assert freeze(tower, ["encoder"]) == ["head.weight", "head.bias"]
-assert [p.requires_grad for p in tower.parameters()] == [False] * 4 + [True] * 2
+check('freeze(tower, ["encoder.0"]) on a model with submodules encoder (0, 1) and head',
+      freeze(tower, ["encoder.0"]),
+      ["encoder.1.weight", "encoder.1.bias", "head.weight", "head.bias"], hidden=True)
+check('freeze(tower, ["encoder"]) next', freeze(tower, ["encoder"]),
+      ["head.weight", "head.bias"], hidden=True,
+      hint="a submodule's name freezes every parameter below it, at any depth")
+check("requires_grad of the tower's parameters", [p.requires_grad for p in tower.parameters()],
+      [False] * 4 + [True] * 2, hidden=True)
 observe(kept, dict(deep.named_parameters()), freeze(Tower(), ["head.bias", "encoder.1"]))
 ### END HIDDEN TESTS
 
@@ -868,15 +950,19 @@ predictions = {
 ### END SOLUTION
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "predictions_visible", "points": 1}
-assert sorted(predictions) == sorted(ROWS)
-assert all(isinstance(value, bool) for value in predictions.values())
-assert (predictions["a"], predictions["b"]) == (True, False)
+check("the keys of predictions", sorted(predictions), sorted(ROWS),
+      hint='one key per row: predictions = {"a": True, "b": ..., ...}')
+check("the rows whose prediction is not a bool",
+      sorted(key for key, value in predictions.items() if not isinstance(value, bool)), [],
+      hint="write True or False, not a string or a number")
+check("your predictions for rows a and b", [predictions["a"], predictions["b"]],
+      [True, False])
 ### BEGIN HIDDEN TESTS
 observe([predictions.get(key) for key in ("a", "b", "c", "e")])
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "predictions_hidden", "points": 2}
-assert isinstance(predictions, dict)
+check("the type of predictions", type(predictions).__name__, "dict")
 ### BEGIN HIDDEN TESTS
 EXPECTED = {
     "a": True, "b": False, "c": True, "d": True, "e": False, "f": False, "g": True,
@@ -884,7 +970,8 @@ EXPECTED = {
     "o": True,
 }
 wrong = sorted(key for key in EXPECTED if predictions.get(key) is not EXPECTED[key])
-assert not wrong, f"rows to think again about: {wrong}"
+check("the rows whose prediction differs from what minitorch records (a hidden test)",
+      wrong, [], hint="run each of these rows and read out.requires_grad")
 observe({key: predictions.get(key) for key in EXPECTED})
 ### END HIDDEN TESTS
 

@@ -27,6 +27,7 @@
 import os
 import warnings
 
+from minitorch.checks import check
 from minitorch.course import observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
@@ -374,6 +375,8 @@ def message_of(kept):
     """The message of the RuntimeError that kept.get() raises, or None if it returns."""
     try:
         kept.get()
+    except NotImplementedError:  # not answered yet: not the error the tests look for
+        raise
     except RuntimeError as error:
         return str(error)
     return None
@@ -381,15 +384,19 @@ def message_of(kept):
 
 t = minitorch.ones(3)
 kept = VersionedSave(t)
-assert kept.get() is t
+check("whether get() of an unchanged tensor returns the tensor itself", kept.get() is t, True)
 u = t + 1
 t.requires_grad_()
-assert kept.get() is t, "out-of-place operations do not change t"
+check("whether get() still returns t after u = t + 1 and t.requires_grad_()", kept.get() is t,
+      True, hint="out-of-place operations and requires_grad_() do not change t's version")
 with minitorch.no_grad():
     t.mul_(1)  # same values, but an in-place change
 message = message_of(kept)
-assert message is not None, "t changed in place: get() must raise"
-assert "is at version 1; expected version 0 instead." in message, message
+check("whether get() raised a RuntimeError after t.mul_(1)", message is not None, True,
+      hint="t changed in place (same values, a new version): compare versions, not values")
+check("whether its message says the versions", "is at version 1; expected version 0 "
+      "instead." in message, True, hint="the version now, then the version saved, in "
+      "minitorch's words (see the message above)")
 ### BEGIN HIDDEN TESTS
 later = VersionedSave(t)
 observe(message, later.get() is t, message_of(later))
@@ -403,7 +410,7 @@ def expect_message(kept, body):
             "that failed to compute its gradient, with "
             "minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
     got = message_of(kept)
-    assert got == want, f"\n got: {got}\nwant: {want}"
+    check("the message of get() after an in-place change", got, want)
     return got
 
 
@@ -421,14 +428,16 @@ observe(message_of(kept), message_of(VersionedSave(x)))
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "versioned_save_hidden", "points": 2}
 # Results of operations, several changes, a later save, several outputs, 0-d tensors, .data
 # and detach(); minitorch's own check switched off.
-assert VersionedSave(minitorch.ones(2)).get().shape == (2,)
+check("the shape of VersionedSave(minitorch.ones(2)).get()",
+      tuple(VersionedSave(minitorch.ones(2)).get().shape), (2,))
 ### BEGIN HIDDEN TESTS
 with course.switched_off("graph.check_version"):
     seen = []
     x = minitorch.ones(2, 3, dtype=minitorch.float64, requires_grad=True)
     e = x.exp()
     kept = VersionedSave(e)
-    assert kept.get() is e
+    check("whether get() returns an unchanged result of exp()", kept.get() is e, True,
+          hidden=True)
     with minitorch.no_grad():
         e.mul_(2)
         e.add_(1)
@@ -439,7 +448,8 @@ with course.switched_off("graph.check_version"):
     with minitorch.no_grad():
         w.add_(1)
     kept = VersionedSave(w)  # saved at version 1
-    assert kept.get() is w
+    check("whether get() returns a tensor saved after an in-place change", kept.get() is w,
+          True, hidden=True, hint="compare with the version at the time of saving, not 0")
     with minitorch.no_grad():
         w.mul_(2)
     seen.append(expect_message(kept, "[minitorch.FloatTensor [3]] is at version 2; expected "
@@ -525,8 +535,12 @@ class Spy:
         return self.tensor
 
 
-assert catch_notes_bug(Spy) is None, "Spy checks nothing: backward goes through"
-assert Spy.log == [("save", 0), ("save", 0), ("get", 0), ("get", 1)], Spy.log
+check("catch_notes_bug(Spy)", catch_notes_bug(Spy), None,
+      hint="Spy checks nothing: backward goes through, and there is no message to return")
+check("what Spy logged: (save or get, the version then)", Spy.log,
+      [("save", 0), ("save", 0), ("get", 0), ("get", 1)],
+      hint="the notes' cell saves x twice (y1 = x**2, y2 = x**2), changes x in place, then "
+           "backward gets both; use the class inside saved-tensor hooks for the whole cell")
 ### BEGIN HIDDEN TESTS
 class Refuse(Spy):
     def get(self):
@@ -540,7 +554,8 @@ observe(catch_notes_bug(Refuse), Spy.log)
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "catch_notes_bug_hidden", "points": 1}
 # With minitorch's own check switched off, a checking class decides.
 Spy.log = []
-assert catch_notes_bug(Spy) is None and len(Spy.log) == 4
+check("catch_notes_bug(Spy), and how many saves and gets Spy logged",
+      [catch_notes_bug(Spy), len(Spy.log)], [None, 4])
 ### BEGIN HIDDEN TESTS
 class Strict:
     def __init__(self, tensor):
@@ -554,10 +569,14 @@ class Strict:
 
 
 with course.switched_off("graph.check_version"):
-    assert catch_notes_bug(Strict) == "strict: (1, 10) went from version 0 to 1"
+    check("catch_notes_bug(Strict), a class that raises its own message",
+          catch_notes_bug(Strict), "strict: (1, 10) went from version 0 to 1", hidden=True,
+          hint="return the message of the RuntimeError the class raised, as it is")
     Spy.log = []
-    assert catch_notes_bug(Spy) is None
-    assert Spy.log == [("save", 0), ("save", 0), ("get", 0), ("get", 1)], Spy.log
+    check("catch_notes_bug(Spy) with minitorch's check off", catch_notes_bug(Spy), None,
+          hidden=True)
+    check("what Spy logged", Spy.log, [("save", 0), ("save", 0), ("get", 0), ("get", 1)],
+          hidden=True)
     observe(catch_notes_bug(Strict), Spy.log)
 ### END HIDDEN TESTS
 
@@ -630,9 +649,15 @@ def fixed_cell(x):
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fixed_cell_visible", "points": 1}
 x = minitorch.ones(1, 10, requires_grad=True)
 z = fixed_cell(x)
-assert np.array_equal(x.detach().numpy(), np.full((1, 10), 2.0)), x
-assert x.grad is not None and np.array_equal(x.grad.numpy(), np.full((1, 10), 4.0)), x.grad
-assert np.array_equal(z.detach().numpy(), np.full((1, 10), 17.0)), z  # 1**2 + 4**2
+check("x after fixed_cell(x), x = ones(1, 10)", x, np.full((1, 10), 2.0),
+      hint="the cell still adds 1 to x in place, under no_grad")
+check("x.grad after fixed_cell(x)", x.grad, np.full((1, 10), 4.0), mistakes={
+          "y2 is computed with grad on, so both branches count": np.full((1, 10), 36.0),
+          "y1 is computed after the in-place step": np.full((1, 10), 32.0),
+          "the step goes through x.data, which autograd does not see (4 x_old² x_new)":
+              np.full((1, 10), 8.0)},
+      hint="dz/dx = 4 x**3 at the old x = 1: y1 must use x before the change")
+check("z after fixed_cell(x)", z, np.full((1, 10), 17.0), hint="1**2 + 4**2")
 ### BEGIN HIDDEN TESTS
 x = minitorch.tensor([[2.0, -0.5]], requires_grad=True)
 z = fixed_cell(x)
@@ -642,17 +667,20 @@ observe(z, x, x.grad)
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fixed_cell_hidden", "points": 2}
 # Other values and dtypes, compared with numpy.
 x = minitorch.ones(3, requires_grad=True)
-assert np.allclose(fixed_cell(x).detach().numpy(), 17.0)
+check("fixed_cell(ones(3))", fixed_cell(x), [17.0] * 3)
 ### BEGIN HIDDEN TESTS
 for dtype, values in [(minitorch.float64, [[0.5, -1.0, 2.0], [3.0, 0.0, -0.25]]),
                       (minitorch.float32, [1.5, -2.0, 0.75])]:
     old = np.array(values)
     x = minitorch.tensor(values, dtype=dtype, requires_grad=True)
     z = fixed_cell(x)
-    assert x.is_leaf and x.requires_grad and x.dtype == dtype
-    assert np.allclose(x.detach().numpy(), old + 1), x
-    assert np.allclose(x.grad.numpy(), 4 * old**3), (x.grad, 4 * old**3)
-    assert np.allclose(z.detach().numpy(), old**4 + (old + 1) ** 4), z
+    check(f"whether x is still a leaf that requires grad, of dtype {dtype}",
+          [x.is_leaf, x.requires_grad, x.dtype == dtype], [True, True, True], hidden=True,
+          hint="change x in place; do not replace it with a new tensor")
+    check(f"x after fixed_cell, {dtype}", x, old + 1, hidden=True, tol=1e-5)
+    check(f"x.grad after fixed_cell, {dtype}", x.grad, 4 * old**3, hidden=True, tol=1e-5,
+          hint="dz/dx = 4 x**3 at the old x")
+    check(f"z after fixed_cell, {dtype}", z, old**4 + (old + 1) ** 4, hidden=True, tol=1e-5)
     observe(z, x, x.grad)
 ### END HIDDEN TESTS
 

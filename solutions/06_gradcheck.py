@@ -36,6 +36,7 @@ import minitorch
 import minitorch.viz as viz
 from minitorch.autograd import Function
 from minitorch.autograd.functional import hessian, jacobian
+from minitorch.checks import check, check_raises
 from minitorch.course import observe
 
 gradcheck_py = importlib.import_module("minitorch.autograd.gradcheck")  # the module, not the function
@@ -319,14 +320,18 @@ def numerical_jacobian(f, x, eps=1e-6):
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "numerical_jacobian_visible", "points": 1}
 x = minitorch.tensor([1.0, 2.0, 3.0], dtype=minitorch.float64)
 J = numerical_jacobian(lambda t: t * t, x)
-assert J.shape == (3, 3), J.shape
-assert np.allclose(J, np.diag([2.0, 4.0, 6.0]), rtol=0, atol=1e-7), J  # d(x²)/dx = 2x
+check("the shape of the Jacobian of t * t at 3 elements", np.shape(J), (3, 3))
+check("the Jacobian of t * t at [1, 2, 3]", J, np.diag([2.0, 4.0, 6.0]), tol=1e-7,
+      mistakes={"the difference is divided by eps, not 2 eps": np.diag([4.0, 8.0, 12.0])},
+      hint="d(x²)/dx = 2x: central differences (f(x + eps) - f(x - eps)) / (2 eps)")
 
 W = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])
 J = numerical_jacobian(lambda t: minitorch.tensor(W) @ t, x)
-assert J.shape == (3, 2), f"one row per input element, one column per output: {J.shape}"
-assert np.allclose(J, W.T, rtol=0, atol=1e-7), J
-assert x.tolist() == [1.0, 2.0, 3.0] and not x.requires_grad
+check("the shape of the Jacobian of W @ t, 3 inputs and 2 outputs", np.shape(J), (3, 2),
+      hint="one row per input element, one column per output element")
+check("the Jacobian of W @ t", J, W.T, tol=1e-7)
+check("x after the Jacobians, and its requires_grad", [x.tolist(), x.requires_grad],
+      [[1.0, 2.0, 3.0], False], hint="move a copy of x, never x itself")
 ### BEGIN HIDDEN TESTS
 # New points, with steps large enough that a forward difference or a wrong divisor shows.
 x = minitorch.tensor([[0.4, -1.3], [2.0, 0.7]], dtype=minitorch.float64)
@@ -339,15 +344,21 @@ observe(np.asarray(numerical_jacobian(lambda t: (t * t.sin()).sum(1), x, eps=1e-
 # 3 + eps² = 3.01 (the forward difference gives 3.31, dividing by eps instead of 2 eps 6.02).
 one = minitorch.tensor([1.0], dtype=minitorch.float64)
 J = numerical_jacobian(lambda t: t ** 3, one, eps=0.1)
-assert J.shape == (1, 1) and abs(J[0, 0] - 3.01) < 1e-9, J
+check("the Jacobian of t ** 3 at 1 with eps = 0.1", J, [[3.01]], mistakes={
+          "the difference is a forward one, f(x + eps) - f(x)": [[3.31]],
+          "the central difference is divided by eps, not 2 eps": [[6.02]]},
+      hint="central differences: (f(x + eps) - f(x - eps)) / (2 eps)")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
     # A tolerance-sensitive case: exp at eps = 1e-3 (central error ~ eps²/6 ~ 2e-7 relative).
     values = np.array([[0.2, -1.0, 0.7], [1.5, 0.0, -0.4]])
     x = minitorch.tensor(values, dtype=minitorch.float64)
     J = numerical_jacobian(lambda t: t.exp(), x, eps=1e-3)
-    assert J.shape == (6, 6), J.shape
-    assert np.allclose(J, np.diag(np.exp(values).reshape(-1)), rtol=1e-6, atol=1e-9), J
+    check("the shape of the Jacobian of exp on a 2 x 3 input", np.shape(J), (6, 6),
+          hidden=True, hint="one row and one column per element, the input flattened")
+    check("whether the Jacobian of exp matches diag(exp(x)) to a relative 1e-6",
+          bool(np.allclose(J, np.diag(np.exp(values).reshape(-1)), rtol=1e-6, atol=1e-9)),
+          True, hidden=True)
 
     # Finite differences of the forward, never the (here wrong) backward.
     class SinWrongBackward(Function):
@@ -361,15 +372,19 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 
     x = minitorch.tensor([0.3, -2.0], dtype=minitorch.float64, requires_grad=True)
     J = numerical_jacobian(SinWrongBackward.apply, x)
-    assert np.allclose(J, np.diag(np.cos([0.3, -2.0])), rtol=1e-6, atol=1e-8), J
-    assert x.tolist() == [0.3, -2.0] and x.grad is None
+    check("whether the Jacobian of a Function with a wrong backward is that of its forward",
+          bool(np.allclose(J, np.diag(np.cos([0.3, -2.0])), rtol=1e-6, atol=1e-8)), True,
+          hidden=True, hint="differentiate the forward numerically; never call backward")
+    check("x after the Jacobian, and its .grad", [x.tolist(), x.grad], [[0.3, -2.0], None],
+          hidden=True)
 
     # A matrix input and a 0-d output: one row per input element, one column.
     W = np.array([[1.0, 2.0], [-3.0, 0.5]])
     x = minitorch.tensor([[0.5, -1.0], [2.0, 1.0]], dtype=minitorch.float64)
     J = numerical_jacobian(lambda t: (t * minitorch.tensor(W)).sum(), x)
-    assert J.shape == (4, 1), J.shape
-    assert np.allclose(J[:, 0], W.reshape(-1), rtol=0, atol=1e-7), J
+    check("the shape of the Jacobian of a 0-d output of a 2 x 2 input", np.shape(J), (4, 1),
+          hidden=True)
+    check("the Jacobian of (t * W).sum()", J[:, 0], W.reshape(-1), tol=1e-7, hidden=True)
 
     # New points: an element-wise function, one of the first element only (rows 1, 2 are 0).
     x = minitorch.tensor([0.5, -0.25, 1.5], dtype=minitorch.float64)
@@ -485,17 +500,17 @@ def outcome(*args, **kwargs):
 
 x = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64,
                      requires_grad=True)
-assert outcome(Sigmoid.apply, (x,), fd) is True
+check("my_gradcheck of a right Sigmoid", outcome(Sigmoid.apply, (x,), fd), True)
 x = minitorch.tensor([0.5, -1.25, 2.0], dtype=minitorch.float64, requires_grad=True)
 message = outcome(SquareWrongSign.apply, (x,), fd)
-assert message == (
+check("the message of my_gradcheck for a backward with the wrong sign", message, (
     "Jacobian mismatch for output 0 with respect to input 0,\n"
     "numerical:tensor([[ 1.0000,  0.0000,  0.0000],\n"
     "        [ 0.0000, -2.5000,  0.0000],\n"
     "        [ 0.0000,  0.0000,  4.0000]], dtype=minitorch.float64)\n"
     "analytical:tensor([[-1.0000,  0.0000,  0.0000],\n"
     "        [ 0.0000,  2.5000,  0.0000],\n"
-    "        [ 0.0000,  0.0000, -4.0000]], dtype=minitorch.float64)\n"), message
+    "        [ 0.0000,  0.0000, -4.0000]], dtype=minitorch.float64)\n"))
 ### BEGIN HIDDEN TESTS
 class CubeWrong(Function):  # the backward of t³ written as 2t: right at t = 0 and t = 2/3 only
     @staticmethod
@@ -523,27 +538,28 @@ def given(value):  # a numerical Jacobian that always answers [[value]]
 three_x = lambda t: 3 * t  # noqa: E731   its analytical Jacobian is [[3]]
 x = minitorch.tensor([1.0], dtype=minitorch.float64, requires_grad=True)
 # The rule is relative to the numerical value n: |3 - 9| <= 1 * 9 passes, |3 - 1| > 1 * 1 fails.
-assert my_gradcheck(three_x, (x,), given(9.0), atol=0.0, rtol=1.0) is True
+check("my_gradcheck with analytical 3, numerical 9, rtol = 1 (|3 - 9| <= 1 * 9)",
+      outcome(three_x, (x,), given(9.0), atol=0.0, rtol=1.0), True,
+      hint="the tolerance is relative to the numerical value: |a - n| <= atol + rtol * |n|")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
-    try:
-        my_gradcheck(three_x, (x,), given(1.0), atol=0.0, rtol=1.0)
-        raise AssertionError("|a - n| = 2 > rtol * |n| = 1 must fail")
-    except GradcheckError:
-        pass
+    check_raises("my_gradcheck with |a - n| = 2 > rtol * |n| = 1",
+                 lambda: my_gradcheck(three_x, (x,), given(1.0), atol=0.0, rtol=1.0),
+                 GradcheckError, hint="the tolerance is relative to the numerical value")
     # atol matters where the derivative is 0: |0 - 1e-6| <= 1e-5 + 1e-3 * 1e-6 passes.
     zero_x = lambda t: 0 * t  # noqa: E731
-    assert my_gradcheck(zero_x, (x,), given(1e-6)) is True
-    try:
-        my_gradcheck(zero_x, (x,), given(1e-4))
-        raise AssertionError("|0 - 1e-4| > atol + rtol * 1e-4 must fail")
-    except GradcheckError:
-        pass
+    check("my_gradcheck with analytical 0, numerical 1e-6 (within atol)",
+          outcome(zero_x, (x,), given(1e-6)), True, hidden=True,
+          hint="atol matters where the derivative is 0")
+    check_raises("my_gradcheck with |0 - 1e-4| > atol + rtol * 1e-4",
+                 lambda: my_gradcheck(zero_x, (x,), given(1e-4)), GradcheckError)
 
     # A Jacobian that is not square: (3 input elements, 2 output elements).
     W = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])
     x3 = minitorch.tensor([0.2, -0.7, 1.1], dtype=minitorch.float64, requires_grad=True)
-    assert my_gradcheck(lambda t: minitorch.tensor(W) @ t, (x3,), fd) is True
+    check("my_gradcheck of W @ t (a Jacobian that is not square)",
+          outcome(lambda t: minitorch.tensor(W) @ t, (x3,), fd), True, hidden=True,
+          hint="the analytical Jacobian has one row per input element, one column per output")
 
     # Several inputs and outputs: the pair is numbered among the checked inputs.
     class AddHalfSecond(Function):  # a + b, with half the gradient for b
@@ -559,19 +575,19 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
     a = minitorch.tensor([1.0, -1.0], dtype=minitorch.float64, requires_grad=True)
     b = minitorch.tensor([0.5, 3.0], dtype=minitorch.float64, requires_grad=True)
     pair = lambda c, a, b: (a * b * c, AddHalfSecond.apply(a, b))  # noqa: E731
-    assert my_gradcheck(lambda c, a, b: (a * b * c, a + b), (c, a, b), fd) is True
-    try:
-        my_gradcheck(pair, (c, a, b), fd)
-        message = "no error"
-    except GradcheckError as error:
-        message = str(error)
-    assert message == (
+    check("my_gradcheck of two right outputs of three inputs, one not checked",
+          outcome(lambda c, a, b: (a * b * c, a + b), (c, a, b), fd), True, hidden=True)
+    message = str(check_raises("my_gradcheck of a second output with half the gradient for b",
+                               lambda: my_gradcheck(pair, (c, a, b), fd), GradcheckError))
+    check("its message", message, (
         "Jacobian mismatch for output 1 with respect to input 1,\n"
         "numerical:tensor([[1.0000, 0.0000],\n"
         "        [0.0000, 1.0000]], dtype=minitorch.float64)\n"
         "analytical:tensor([[0.5000, 0.0000],\n"
-        "        [0.0000, 0.5000]], dtype=minitorch.float64)\n"), message
-    assert a.grad is None and b.grad is None
+        "        [0.0000, 0.5000]], dtype=minitorch.float64)\n"), hidden=True,
+          hint="number the pair among the inputs that require grad")
+    check("a.grad and b.grad after my_gradcheck", [a.grad, b.grad], [None, None], hidden=True,
+          hint="compute the analytical Jacobian with minitorch.autograd.grad, not backward()")
 
     # The rule on new values: |3 - 1.4| > 1 * 1.4, and |0 - 5e-6| <= 1e-5 + 1e-3 * 5e-6.
     observe(outcome(three_x, (x,), given(2.0), atol=0.0, rtol=1.0),
@@ -631,11 +647,14 @@ x = minitorch.tensor([0.2, -0.7, 1.1], dtype=minitorch.float64, requires_grad=Tr
 u = np.array([0.48, 0.6, 0.64])
 v = np.array([0.6, 0.8])
 passed, numerical, analytical = fast_gradcheck(lambda t: minitorch.tensor(W) @ t, x, u, v)
-assert passed is True
-assert abs(numerical - v @ W @ u) < 1e-8 and abs(analytical - v @ W @ u) < 1e-12, \
-    (numerical, analytical, v @ W @ u)
+check("fast_gradcheck's verdict on W @ t", passed, True)
+check("fast_gradcheck's numerical value v @ J @ u for W @ t", numerical, v @ W @ u, tol=1e-8,
+      hint="the directional derivative along u, then the dot product with v")
+check("fast_gradcheck's analytical value for W @ t", analytical, v @ W @ u, tol=1e-12,
+      hint="one vector-Jacobian product: grad of the output with grad_outputs = v, dot u")
 passed, _, analytical = fast_gradcheck(SquareWrongSign.apply, x, u, np.array([0.6, 0.0, 0.8]))
-assert passed is False and abs(analytical - (-2 * 0.2 * 0.6 * 0.48 - 2 * 1.1 * 0.8 * 0.64)) < 1e-12
+check("fast_gradcheck's verdict and analytical value for a backward with the wrong sign",
+      [passed, analytical], [False, -2 * 0.2 * 0.6 * 0.48 - 2 * 1.1 * 0.8 * 0.64], tol=1e-12)
 ### BEGIN HIDDEN TESTS
 x = minitorch.tensor([[0.3, -1.1], [0.8, 2.0]], dtype=minitorch.float64, requires_grad=True)
 passed, numerical, analytical = fast_gradcheck(lambda t: (t.sin() * t).sum(0), x,
@@ -659,12 +678,17 @@ u, v = rng.random(40), rng.random(40)
 u, v = u / np.linalg.norm(u), v / np.linalg.norm(v)
 passed, numerical, analytical = fast_gradcheck(counted_exp, x, u, v.reshape(5, 8), eps=1e-3)
 truth = float(v @ (np.exp(values.reshape(-1)) * u))
-assert len(calls) <= 3, f"{len(calls)} evaluations of func: fast mode needs 3 at most"
-assert passed is True and abs(analytical - truth) < 1e-12
+check("whether fast mode evaluated func at most 3 times", len(calls) <= 3, True,
+      hint=f"{len(calls)} evaluations: f(x + eps u), f(x - eps u) and one forward for "
+           "backward suffice")
+check("fast_gradcheck's verdict and analytical value on exp", [passed, analytical],
+      [True, truth], tol=1e-12)
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
     # central, with the step divided by 2 eps: relative error ~ eps²/6, not eps/2
-    assert abs(numerical - truth) < 1e-6 * abs(truth), (numerical, truth)
+    check("whether the numerical value is within a relative 1e-6 of the truth",
+          abs(numerical - truth) < 1e-6 * abs(truth), True, hidden=True,
+          hint="central, with the difference divided by 2 eps")
     # The absolute tolerance scales with sum(u) * sum(v) (= 2 here): where the derivative is 0,
     # a backward off by 1.5e-5 passes, one off by 5e-5 does not.
     class ZeroWrongBackward(Function):
@@ -683,8 +707,10 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
     for error, verdict in ((1.5e-5, True), (5e-5, False)):
         ZeroWrongBackward.error = error
         passed, numerical, analytical = fast_gradcheck(ZeroWrongBackward.apply, x, u, v)
-        assert numerical == 0 and abs(analytical - error) < 1e-15, (numerical, analytical)
-        assert passed is verdict, (error, numerical, analytical)
+        check(f"numerical and analytical values for a backward off by {error}",
+              [numerical, analytical], [0.0, error], tol=1e-15, hidden=True)
+        check(f"fast_gradcheck's verdict for a backward off by {error}", passed, verdict,
+              hidden=True, hint="the absolute tolerance scales with sum(u) * sum(v)")
 
     verdicts = []
     for error in (1e-5, 1.9e-5, 3e-5):  # against an absolute tolerance of 2e-5
@@ -767,11 +793,17 @@ xs, ws, bs = rng.normal(1, 2, (2, 3, 2, 2)), rng.uniform(0.5, 2, 3), rng.normal(
 x, w, b = (minitorch.tensor(a, dtype=minitorch.float64, requires_grad=True) for a in (xs, ws, bs))
 mean, var, y = dummy_bn_forward(x, w, b, 0.1)
 want = numpy_bn(xs, ws, bs, 0.1)
-assert tuple(mean.shape) == tuple(var.shape) == (3,) and tuple(y.shape) == (2, 3, 2, 2)
-assert np.allclose(mean.detach().numpy(), want[0], rtol=1e-12, atol=1e-12), mean
-assert np.allclose(var.detach().numpy(), want[1], rtol=1e-12, atol=1e-12), "biased variance"
-assert np.allclose(y.detach().numpy(), want[2], rtol=1e-12, atol=1e-12), y
-assert y.requires_grad and "BatchNorm" not in type(y.grad_fn).__name__, y.grad_fn
+check("the shapes of mean, var and y", [tuple(mean.shape), tuple(var.shape), tuple(y.shape)],
+      [(3,), (3,), (2, 3, 2, 2)], hint="one mean and one variance per channel (dim 1)")
+check("the per-channel mean", mean, want[0], tol=1e-12)
+check("the per-channel variance", var, want[1], tol=1e-12,
+      mistakes={"the variance is the unbiased one (divided by n - 1)": xs.var(
+          axis=(0, 2, 3), ddof=1)}, hint="batch norm normalises with the biased variance")
+check("y", y, want[2], tol=1e-12)
+check("whether y requires grad", y.requires_grad, True)
+check(f"whether y's grad_fn, {type(y.grad_fn).__name__}, is a BatchNorm node",
+      "BatchNorm" in type(y.grad_fn).__name__, False,
+      hint="build y from operations; calling minitorch's batch norm is not the exercise")
 ### BEGIN HIDDEN TESTS
 new = np.random.default_rng(61)
 x3, w3, b3 = (minitorch.tensor(a, dtype=minitorch.float64)
@@ -793,21 +825,27 @@ for k, (array, grad) in enumerate(zip((xs, ws, bs), grads)):
         hi = (numpy_bn(*[m + step if i == k else m for i, m in enumerate(moved)], 0.1)[2] * g).sum()
         lo = (numpy_bn(*[m - step if i == k else m for i, m in enumerate(moved)], 0.1)[2] * g).sum()
         want[r] = (hi - lo) / 2e-6
-    assert np.allclose(grad.detach().numpy().reshape(-1), want, rtol=1e-5, atol=1e-7), (k, grad)
+    check(f"the gradient for {('x', 'weight', 'bias')[k]} against central differences",
+          bool(np.allclose(grad.detach().numpy().reshape(-1), want, rtol=1e-5, atol=1e-7)),
+          True, hint="the gradient for x flows through the batch statistics too: do not "
+                     "detach them")
 ### BEGIN HIDDEN TESTS
 # Eval mode: the given statistics are used as they are.
 running_mean = minitorch.tensor([0.5, -1.0, 2.0], dtype=minitorch.float64)
 running_var = minitorch.tensor([4.0, 0.25, 1.0], dtype=minitorch.float64)
 mean, var, y = dummy_bn_forward(x, w, b, 0.0, running_mean, running_var)
-assert mean is running_mean and var is running_var
+check("whether eval mode returns the given statistics themselves",
+      [mean is running_mean, var is running_var], [True, True], hidden=True)
 expected = ((xs - np.array([0.5, -1.0, 2.0])[:, None, None]) / np.array([2.0, 0.5, 1.0])[:, None, None]
             * ws[:, None, None] + bs[:, None, None])
-assert np.allclose(y.detach().numpy(), expected, rtol=1e-12, atol=1e-12), y
+check("y in eval mode", y, expected, tol=1e-12, hidden=True,
+      hint="eval mode normalises with the given statistics, not the batch's")
 observe(y.detach().numpy())
 # A wider batch: the variance is still the biased one.
 xs2 = rng.normal(0, 3, (5, 3, 1, 3))
 mean, var, y = dummy_bn_forward(minitorch.tensor(xs2), minitorch.tensor(ws), minitorch.tensor(bs), 1e-5)
-assert np.allclose(var.detach().numpy(), xs2.var(axis=(0, 2, 3)), rtol=1e-12), var
+check("the variance of a wider batch", var, xs2.var(axis=(0, 2, 3)), tol=1e-12, hidden=True,
+      hint="the biased variance")
 observe(var.detach().numpy(), y.detach().numpy())
 # The gradients of a new loss, sum(y² g), through the batch statistics.
 new = np.random.default_rng(62)

@@ -27,6 +27,7 @@
 import os
 import warnings
 
+from minitorch.checks import check
 from minitorch.course import observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
@@ -397,13 +398,15 @@ for now[0], name in script:
         prof.exit()
     else:
         prof.enter(name)
-assert [(e.name, e.start, e.end, e.parent) for e in prof.events] == [
-    ("step", 0, 21, None),
-    ("forward", 1, 9, 0),
-    ("aten::mul", 2, 5, 1),
-    ("aten::sum", 6, 7, 1),   # a sibling of aten::mul: its parent is forward
-    ("backward", 10, 20, 0),
-]
+check("the events (name, start, end, parent) the script above records",
+      [(e.name, e.start, e.end, e.parent) for e in prof.events], [
+          ("step", 0, 21, None),
+          ("forward", 1, 9, 0),
+          ("aten::mul", 2, 5, 1),
+          ("aten::sum", 6, 7, 1),   # a sibling of aten::mul: its parent is forward
+          ("backward", 10, 20, 0),
+      ], hint="the parent is the innermost event still open, not the previous event; after "
+              "exit() the event around it is the innermost again")
 ### BEGIN HIDDEN TESTS
 prof = Profiler(lambda: now[0])
 for now[0], name in [(0.0, "x"), (2.0, "y"), (3.0, "z"), (4.5, None), (6.0, None),
@@ -430,9 +433,13 @@ except ValueError:
 now[0] = 4
 with prof.record("next step"):
     now[0] = 5
-assert raised, "record() must let the exception through"
-assert [(e.name, e.start, e.end, e.parent) for e in prof.events] == [
-    ("step", 0, 3, None), ("aten::mul", 1, 3, 0), ("next step", 4, 5, None)]
+check("whether the ValueError raised inside record() reached the caller", raised, True,
+      hint="record() must let the exception through: do not catch it")
+check("the events after an exception inside two record() blocks",
+      [(e.name, e.start, e.end, e.parent) for e in prof.events],
+      [("step", 0, 3, None), ("aten::mul", 1, 3, 0), ("next step", 4, 5, None)],
+      hint="exit in a finally: block, so that an exception still closes every event it "
+           "leaves, and the next event is top-level again")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("profiler.build_events", "profiler.average_events",
                                    "profiler.format_table", "profiler._format_time"):
@@ -444,9 +451,11 @@ with minitorch.course.switched_off("profiler.build_events", "profiler.average_ev
             prof.exit()
         else:
             prof.enter(name)
-    assert [(e.name, e.start, e.end, e.parent) for e in prof.events] == [
-        ("a", 0, 9, None), ("b", 1, 6, 0), ("c", 2, 3, 1), ("d", 4, 5, 1), ("e", 7, 8, 0),
-        ("f", 10, 11, None)]
+    check("the events of a script with siblings three deep",
+          [(e.name, e.start, e.end, e.parent) for e in prof.events], [
+              ("a", 0, 9, None), ("b", 1, 6, 0), ("c", 2, 3, 1), ("d", 4, 5, 1), ("e", 7, 8, 0),
+              ("f", 10, 11, None)], hidden=True,
+          hint="the parent is the innermost event still open")
 
     # minitorch's own events, through the seam, timed by a clock that ticks at every reading
     ticks = itertools.count()
@@ -457,15 +466,20 @@ with minitorch.course.switched_off("profiler.build_events", "profiler.average_ev
             y = (x * x).sum()
         y.backward()
     got = [(e.name, e.parent) for e in prof.events]
-    assert got[:3] == [("step", None), ("aten::mul", 0), ("aten::sum", 0)]
+    check("the first three (name, parent) pairs of minitorch's events through your profiler",
+          got[:3], [("step", None), ("aten::mul", 0), ("aten::sum", 0)], hidden=True)
     names = [name for name, _ in got]
     node = names.index("MulBackward0")
-    assert names[got[node][1]] == "autograd::engine::evaluate_function: MulBackward0"
-    for e in prof.events:
-        assert e.end is not None and e.start < e.end
+    check("the parent of the MulBackward0 event", names[got[node][1]],
+          "autograd::engine::evaluate_function: MulBackward0", hidden=True)
+    for index, e in enumerate(prof.events):
+        check(f"whether event {index} ({e.name}) was closed after it opened",
+              e.end is not None and e.start < e.end, True, hidden=True,
+              hint="read the clock once in enter() and once in exit()")
         if e.parent is not None:
             outer = prof.events[e.parent]
-            assert outer.start < e.start and e.end < outer.end
+            check(f"whether event {index} ({e.name}) lies inside its parent {outer.name}",
+                  outer.start < e.start and e.end < outer.end, True, hidden=True)
     observe(got)
 
     # an exception three levels deep closes every event it leaves, at the same reading
@@ -519,8 +533,13 @@ def self_times(events):
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "self_time_visible", "points": 1}
 events = [Event("step", 0, 21), Event("forward", 1, 9, 0), Event("aten::mul", 2, 5, 1),
           Event("aten::sum", 6, 7, 1), Event("backward", 10, 20, 0)]
-assert self_times(events) == [3, 4, 3, 1, 10]
-assert self_times([Event("alone", 5, 12)]) == [7]
+check("self_times of the visible profile (step > forward > aten::mul, aten::sum; "
+      "step > backward)", self_times(events), [3, 4, 3, 1, 10], mistakes={
+          "the children are not subtracted (self time = total time)": [21, 8, 3, 1, 10],
+          "every descendant is subtracted, grandchildren twice": [-1, 4, 3, 1, 10],
+          "the children's self times are subtracted instead of their totals": [7, 4, 3, 1, 10],
+      }, hint="self time = the event's total minus its direct children's totals; a grandchild is already inside its parent's total")
+check("self_times of one event alone (5 to 12)", self_times([Event("alone", 5, 12)]), [7])
 ### BEGIN HIDDEN TESTS
 observe(self_times([Event("a", 0.0, 50.0), Event("b", 5.0, 25.0, 0),
                     Event("c", 6.0, 9.0, 1), Event("d", 30.0, 44.0, 0),
@@ -531,20 +550,30 @@ observe(self_times([Event("a", 0.0, 50.0), Event("b", 5.0, 25.0, 0),
 # four levels: a > b > c > d, and a second top-level tree
 events = [Event("a", 0, 100), Event("b", 10, 60, 0), Event("c", 20, 50, 1),
           Event("d", 30, 35, 2), Event("x", 100, 130), Event("y", 101, 111, 4)]
-assert self_times(events) == [50, 20, 25, 5, 20, 10]
+check("self_times of a four-level tree a > b > c > d and a second tree x > y",
+      self_times(events), [50, 20, 25, 5, 20, 10], mistakes={
+          "the children are not subtracted (self time = total time)": [100, 50, 30, 5, 30, 10],
+          "every descendant is subtracted, grandchildren twice": [15, 15, 25, 5, 20, 10],
+          "the children's self times are subtracted instead of their totals": [
+              80, 25, 25, 5, 20, 10],
+      }, hint="self time = the event's total minus its direct children's totals; a grandchild is already inside its parent's total")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("profiler.build_events", "profiler.average_events",
                                    "profiler.format_table", "profiler._format_time"):
-    assert self_times([]) == []
+    check("self_times([])", self_times([]), [], hidden=True)
     # the children of "root" are not next to each other in the list
     events = [Event("root", 0, 1000), Event("p", 0, 400, 0), Event("q", 10, 390, 1),
               Event("r", 20, 30, 2), Event("s", 400, 900, 0), Event("t", 500, 700, 4),
               Event("u", 510, 520, 5), Event("v", 530, 560, 5), Event("w", 900, 950, 0)]
-    assert self_times(events) == [50, 20, 370, 10, 300, 160, 10, 30, 50]
+    check("self_times of a tree whose children are not next to each other in the list",
+          self_times(events), [50, 20, 370, 10, 300, 160, 10, 30, 50], hidden=True,
+          hint="find the children by their parent index, not by their place in the list")
     events = [Event("evaluate_function: MulBackward0", 1.5, 9.0),
               Event("MulBackward0", 2.0, 8.5, 0), Event("aten::mul", 2.5, 4.0, 1),
               Event("aten::mul", 4.5, 8.0, 1)]
-    assert self_times(events) == [1.0, 1.5, 1.5, 3.5]
+    check("self_times with float times and two children of the same name",
+          self_times(events), [1.0, 1.5, 1.5, 3.5], hidden=True,
+          hint="children of the same name are each subtracted, once each")
     observe(self_times([Event("r", 0.0, 90.0), Event("s", 1.0, 80.0, 0),
                         Event("t", 2.0, 70.0, 1), Event("u", 3.0, 60.0, 2),
                         Event("v", 61.0, 65.0, 2), Event("w", 81.0, 88.0, 0)]))
@@ -582,9 +611,20 @@ def key_averages(events, selfs):
 events = [Event("step", 0, 30), Event("aten::mul", 1, 4, 0), Event("aten::sum", 5, 6, 0),
           Event("aten::mul", 7, 12, 0), Event("MulBackward0", 13, 25, 0),
           Event("aten::mul", 14, 20, 4)]
-assert key_averages(events, [9, 3, 1, 5, 6, 6]) == [
-    ("step", 1, 9, 30), ("aten::mul", 3, 14, 14), ("aten::sum", 1, 1, 1),
-    ("MulBackward0", 1, 6, 12)]
+check("key_averages of the events above, with self times [9, 3, 1, 5, 6, 6]",
+      key_averages(events, [9, 3, 1, 5, 6, 6]), [
+          ("step", 1, 9, 30), ("aten::mul", 3, 14, 14), ("aten::sum", 1, 1, 1),
+          ("MulBackward0", 1, 6, 12)], mistakes={
+          "a name is grouped with its parent (one row per name and parent)": [
+              ("step", 1, 9, 30), ("aten::mul", 2, 8, 8), ("aten::sum", 1, 1, 1),
+              ("MulBackward0", 1, 6, 12), ("aten::mul", 1, 6, 6)],
+          "the rows hold averages per call instead of sums": [
+              ("step", 1, 9, 30), ("aten::mul", 3, 14 / 3, 14 / 3), ("aten::sum", 1, 1, 1),
+              ("MulBackward0", 1, 6, 12)],
+          "the rows are sorted by name": [
+              ("MulBackward0", 1, 6, 12), ("aten::mul", 3, 14, 14), ("aten::sum", 1, 1, 1),
+              ("step", 1, 9, 30)],
+      }, hint="one row per name, in the order names first appear, with the count and the sums (not averages) of the self and total times")
 ### BEGIN HIDDEN TESTS
 observe(key_averages([Event("p", 0.0, 9.0), Event("q", 1.0, 3.0, 0), Event("p", 4.0, 8.0, 0),
                       Event("q", 10.0, 11.0)], [5.0, 2.0, 4.0, 1.0]))
@@ -592,20 +632,27 @@ observe(key_averages([Event("p", 0.0, 9.0), Event("q", 1.0, 3.0, 0), Event("p", 
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "key_averages_hidden", "points": 2}
 events = [Event("b", 0, 10), Event("a", 10, 15), Event("b", 15, 16), Event("b", 16, 26)]
-assert key_averages(events, [10, 5, 1, 10]) == [("b", 3, 21, 21), ("a", 1, 5, 5)]
+check("key_averages of b, a, b, b with self times [10, 5, 1, 10]",
+      key_averages(events, [10, 5, 1, 10]), [("b", 3, 21, 21), ("a", 1, 5, 5)], mistakes={
+          "the rows are sorted by name": [("a", 1, 5, 5), ("b", 3, 21, 21)],
+          "only the last event of a name is kept": [("b", 1, 10, 10), ("a", 1, 5, 5)],
+      }, hint="one row per name, in the order names first appear, with the count and the sums (not averages) of the self and total times")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("profiler.build_events", "profiler.average_events",
                                    "profiler.format_table", "profiler._format_time"):
-    assert key_averages([], []) == []
+    check("key_averages([], [])", key_averages([], []), [], hidden=True)
     events = [Event("outer", 0, 100), Event("outer", 10, 60, 0), Event("mm", 20, 30, 1),
               Event("mm", 70, 75, 0), Event("zz", 80, 81, 0)]
     # the same name nested in itself: both calls count, as in torch
-    assert key_averages(events, [45, 40, 10, 5, 1]) == [
-        ("outer", 2, 85, 150), ("mm", 2, 15, 15), ("zz", 1, 1, 1)]
+    check("key_averages of a name nested in itself", key_averages(events, [45, 40, 10, 5, 1]),
+          [("outer", 2, 85, 150), ("mm", 2, 15, 15), ("zz", 1, 1, 1)], hidden=True,
+          hint="both calls of a name nested in itself count, as in torch")
     averages = key_averages([Event("aten::t", 0.5, 1.0), Event("aten::t", 2.0, 2.25)],
                             [0.5, 0.25])
-    assert averages == [("aten::t", 2, 0.75, 0.75)]
-    assert isinstance(averages[0].count, int)
+    check("key_averages of two aten::t with float times", averages,
+          [("aten::t", 2, 0.75, 0.75)], hidden=True)
+    check("the type of an Average's count", type(averages[0].count).__name__, "int",
+          hidden=True, hint="count the events: an int, even when the times are floats")
     observe(key_averages([Event("m", 0.0, 10.0), Event("n", 1.0, 5.0, 0),
                           Event("m", 2.0, 4.0, 1), Event("n", 6.0, 9.0, 0),
                           Event("o", 10.0, 12.0)], [3.0, 2.0, 2.0, 3.0, 2.0]))
@@ -673,13 +720,23 @@ text = table([Average("aten::mul", 3, 30.0, 30.0), Average("step", 1, 10.0, 80.0
               Average("MulBackward0", 2, 40.0, 50.0)])
 cells = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
          if line.strip() and set(line.strip()) - set("- ")]
-assert cells[0] == ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
-                    "CPU time avg", "# of Calls"]
-assert cells[1:-1] == [
+check("the header row of the table, split at runs of two or more spaces", cells[0],
+      ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
+       "# of Calls"], hint="separate the columns by at least two spaces")
+check("the rows of the table, sorted by self time", cells[1:-1], [
     ["MulBackward0", "50.00%", "40.000us", "62.50%", "50.000us", "25.000us", "2"],
     ["aten::mul", "37.50%", "30.000us", "37.50%", "30.000us", "10.000us", "3"],
-    ["step", "12.50%", "10.000us", "100.00%", "80.000us", "80.000us", "1"]]
-assert cells[-1] == ["Self CPU time total: 80.000us"]
+    ["step", "12.50%", "10.000us", "100.00%", "80.000us", "80.000us", "1"]], mistakes={
+    "the percentages are of the sum of the total times": [
+        ["MulBackward0", "25.00%", "40.000us", "31.25%", "50.000us", "25.000us", "2"],
+        ["aten::mul", "18.75%", "30.000us", "18.75%", "30.000us", "10.000us", "3"],
+        ["step", "6.25%", "10.000us", "50.00%", "80.000us", "80.000us", "1"]],
+    "the rows keep their order instead of being sorted by self time": [
+        ["aten::mul", "37.50%", "30.000us", "37.50%", "30.000us", "10.000us", "3"],
+        ["step", "12.50%", "10.000us", "100.00%", "80.000us", "80.000us", "1"],
+        ["MulBackward0", "50.00%", "40.000us", "62.50%", "50.000us", "25.000us", "2"]],
+    }, hint="percentages are of the sum of all self times (also of rows cut by row_limit); times have three decimals in the largest unit they reach")
+check("the last line of the table", cells[-1], ["Self CPU time total: 80.000us"])
 ### BEGIN HIDDEN TESTS
 text = table([Average("x", 2, 12.5, 40.0), Average("y", 5, 27.5, 27.5)])
 observe([re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
@@ -693,11 +750,18 @@ averages = [Average("autograd::engine::evaluate_function: AddmmBackward0", 4, 50
 text = table(averages, sort_by="cpu_time_total", row_limit=2)
 cells = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
          if line.strip() and set(line.strip()) - set("- ")]
-assert cells[1:] == [
-    ["autograd::engine::evaluate_function: AddmmBackward0", "0.02%", "500.000us", "119.90%",
-     "3.000s", "750.000ms", "4"],
-    ["aten::addmm", "99.92%", "2.500s", "99.92%", "2.500s", "625.000ms", "4"],
-    ["Self CPU time total: 2.502s"]]
+check("the table sorted by cpu_time_total with row_limit=2 (rows, then the last line)",
+      cells[1:], [
+          ["autograd::engine::evaluate_function: AddmmBackward0", "0.02%", "500.000us",
+           "119.90%", "3.000s", "750.000ms", "4"],
+          ["aten::addmm", "99.92%", "2.500s", "99.92%", "2.500s", "625.000ms", "4"],
+          ["Self CPU time total: 2.502s"]], mistakes={
+          "the percentages and the total count only the rows row_limit keeps": [
+              ["autograd::engine::evaluate_function: AddmmBackward0", "0.02%", "500.000us",
+               "119.98%", "3.000s", "750.000ms", "4"],
+              ["aten::addmm", "99.98%", "2.500s", "99.98%", "2.500s", "625.000ms", "4"],
+              ["Self CPU time total: 2.501s"]],
+      }, hint="percentages are of the sum of all self times (also of rows cut by row_limit); times have three decimals in the largest unit they reach")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("profiler.build_events", "profiler.average_events",
                                    "profiler.format_table", "profiler._format_time"):
@@ -706,19 +770,23 @@ with minitorch.course.switched_off("profiler.build_events", "profiler.average_ev
     text = table(averages, sort_by="count")
     cells = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
              if line.strip() and set(line.strip()) - set("- ")]
-    assert cells[0] == ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total",
-                        "CPU time avg", "# of Calls"]
-    assert cells[1:] == [
+    check("the header row of a table sorted by count", cells[0],
+          ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
+           "# of Calls"], hidden=True)
+    check("a table sorted by count, ties kept in their order", cells[1:], [
         ["b", "0.61%", "6.000us", "0.91%", "9.000us", "1.286us", "7"],
         ["d", "0.05%", "0.500us", "0.05%", "0.500us", "0.071us", "7"],
         ["c", "98.94%", "980.000us", "100.96%", "1.000ms", "500.000us", "2"],
         ["a", "0.40%", "4.000us", "0.40%", "4.000us", "4.000us", "1"],
-        ["Self CPU time total: 990.500us"]]
+        ["Self CPU time total: 990.500us"]], hidden=True,
+        hint="sort largest first with a stable sort, so that rows that tie keep their order")
     text = table(averages, row_limit=1)
     cells = [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()
              if line.strip() and set(line.strip()) - set("- ")]
-    assert cells[1:] == [["c", "98.94%", "980.000us", "100.96%", "1.000ms", "500.000us", "2"],
-                         ["Self CPU time total: 990.500us"]]
+    check("a table with row_limit=1", cells[1:],
+          [["c", "98.94%", "980.000us", "100.96%", "1.000ms", "500.000us", "2"],
+           ["Self CPU time total: 990.500us"]], hidden=True,
+          hint="the percentages and the total count every average, also those row_limit cuts")
     averages = [Average("big", 1, 2_000.0, 3_500_000.0), Average("small", 3, 3.0, 6.0),
                 Average("tied", 3, 1.0, 1_200.0), Average("tiny", 2, 0.25, 0.5)]
     for sort_by, row_limit in (("cpu_time_total", 3), ("count", None)):

@@ -182,6 +182,25 @@ class CourseRoot:
         configuration for this run only."""
         api = self._api(config)
         _succeed(api.autograde(self.assignment_id, student_id), "autograde")
+        return self._grades(api, student_id)
+
+    def grade_many(self, submissions: Mapping[str, NotebookNode]) -> dict[str, Grades]:
+        """Submit each notebook for its student id and autograde them all in one nbgrader
+        run (one start-up and gradebook for the lot: the way to grade a corpus)."""
+        for student_id, nb in submissions.items():
+            self.submit(student_id, nb)
+        api = self._api()
+        api.autograde(self.assignment_id, "*")
+        for student_id in submissions:  # a kernel that died on a loaded machine: once more
+            if not self._graded_cleanly(student_id):
+                _succeed(api.autograde(self.assignment_id, student_id), "autograde")
+        return {student_id: self._grades(api, student_id) for student_id in submissions}
+
+    def _graded_cleanly(self, student_id: str) -> bool:
+        path = self._path("autograded", student_id)
+        return path.exists() and "DeadKernelError" not in path.read_text()
+
+    def _grades(self, api: NbGraderAPI, student_id: str) -> Grades:
         coursedir = api.coursedir
         with Gradebook(coursedir.db_url, course_id=coursedir.course_id) as gradebook:
             submission = gradebook.find_submission(self.assignment_id, student_id)
@@ -200,6 +219,12 @@ class CourseRoot:
         _succeed(self._api().generate_feedback(self.assignment_id, student_id),
                  "generate_feedback")
         return self._path("feedback", student_id).with_suffix(".html").read_text()
+
+    def feedback_many(self, student_ids: Iterable[str]) -> dict[str, str]:
+        """``nbgrader generate_feedback`` for every autograded student at once."""
+        _succeed(self._api().generate_feedback(self.assignment_id, "*"), "generate_feedback")
+        return {student_id: self._path("feedback", student_id).with_suffix(".html").read_text()
+                for student_id in student_ids}
 
     def grade(
         self, student_id: str, nb: NotebookNode, config: Mapping[str, Any] | None = None

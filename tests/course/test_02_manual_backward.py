@@ -358,11 +358,13 @@ def test_points_are_split_as_documented(chapter: CourseRoot) -> None:
 LOST = {
     "recursive_and_visit_twice": (
         {"topological_order_hidden", "run_backward_visible", "run_backward_hidden", *NEW},
-        ["RecursionError", "each of the 6 nodes runs exactly once", "not 8190 times"]),
-    "reversed_and_overwrite": (set(POINTS), ["tensor([36.])", "gradient off by"]),
+        ["RecursionError", "each of the 6 nodes runs exactly once", "got:      8190"]),
+    "reversed_and_overwrite": (set(POINTS), [
+        "tensor([36.])", "this is what you get when the gradient reaching D by one path "
+        "overwrote the other", "matches finite differences (off by"]),
     "breadth_first_and_recursive": (
         {"topological_order_visible", "topological_order_hidden", "run_backward_hidden", *NEW},
-        ["MulBackward0 must come before its input PowBackward0", "recursed too deep"]),
+        ["whether MulBackward0 comes before its input PowBackward0", "RecursionError"]),
 }
 
 

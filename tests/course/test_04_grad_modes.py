@@ -384,13 +384,13 @@ def answers(solutions: dict[str, str]) -> dict[str, dict[str, str]]:
     }
 
 
-# Every wrong answer loses points on its own exercise (and only there, except that a grad
-# mode left off by a failed restore also fails the thread test after it).
+# Every wrong answer loses points on its own exercise, and only there: each test cell starts
+# with grad mode on, so a grad mode left off by a failed restore costs only its own cell.
 EXPECTED_SCORES = {
     "global": {"grad_modes_visible": 2, "grad_modes_errors": 2, "grad_modes_threads": 0,
                "freeze_visible": 0, "freeze_hidden": 0,
                "predictions_visible": 1, "predictions_hidden": 0},
-    "no_finally": {"grad_modes_visible": 2, "grad_modes_errors": 0, "grad_modes_threads": 0,
+    "no_finally": {"grad_modes_visible": 2, "grad_modes_errors": 0, "grad_modes_threads": 2,
                    "freeze_visible": 2, "freeze_hidden": 0,
                    "predictions_visible": 1, "predictions_hidden": 0},
     "decoration_time": {"grad_modes_visible": 2, "grad_modes_errors": 0,

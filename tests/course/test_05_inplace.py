@@ -518,7 +518,8 @@ def test_a_wrong_fix_loses_points(submissions: dict[str, Grades], student: str,
 # ------------------------------------------------------------------ cheats (course/integrity.py)
 
 # Wrong answers for every exercise, failures swallowed, and the checks the tests call patched
-# to always agree. The .data fix then passes every assert of exercise 3 in the kernel.
+# to always agree. (minitorch.checks keeps its own comparison, so the .data fix still
+# fails exercise 3's checks in the kernel.)
 SWALLOWED = SWALLOW_AND_AGREE + '''
 
 class VersionedSave:
@@ -550,7 +551,8 @@ TEST_CELLS = [grade_id for cells in EXERCISES.values() for grade_id in cells]
 
 @pytest.mark.parametrize(("name", "unseen"), [
     ("input-transformer", TEST_CELLS),
-    ("swallowed-and-patched", EXERCISES["fixed_cell"]),
+    # minitorch.checks keeps its own comparison: patching numpy's no longer passes a check
+    ("swallowed-and-patched", []),
 ])
 def test_a_cheat_earns_nothing(root: CourseRoot, name: str, unseen: list[str]) -> None:
     grades = root.grade(f"cheat-{name}", edit_cells(root.release(), CHEATS[name]))

@@ -330,16 +330,16 @@ WRONG = {
 LOST = {
     "forward_difference_and_relative_to_analytical": (
         set(POINTS) - {"my_gradcheck_visible"},  # a message test: the rule is the hidden one's
-        ["[[3.31]]", "biased variance"]),
+        ["[[3.31]]", "the variance is the unbiased one"]),
     "step_not_halved_and_no_atol": (
         {"numerical_jacobian_visible", "numerical_jacobian_hidden", "my_gradcheck_hidden",
          "fast_gradcheck_hidden", "dummy_bn_forward_hidden", *NEW},
-        ["[[6.02]]", "(1.5e-05,"]),
+        ["[[6.02]]", "off by 1.5e-05"]),
     "transposed": (
         set(POINTS),  # a full Jacobian's projection differs from one step along u at O(eps²)
-        ["one row per input element, one column per output: (2, 3)",
+        ["the shape of the Jacobian of W @ t, 3 inputs and 2 outputs",
          "operands could not be broadcast together with shapes (3,2) (2,3)",
-         "81 evaluations of func"]),
+         "81 evaluations"]),
 }
 
 DELEGATING = {
@@ -428,8 +428,8 @@ CHEATS = {
 # the kernel still reports the error, so only the patched checks get through.)
 TALKED_ROUND = {
     "input-transformer": set(POINTS),
-    "swallowed-and-patched": {"numerical_jacobian_visible", "fast_gradcheck_visible",
-                              "dummy_bn_forward_visible", "dummy_bn_forward_hidden"},
+    # minitorch.checks keeps its own comparison: only the cell its wrong answer passes anyway
+    "swallowed-and-patched": {"fast_gradcheck_visible"},
 }
 
 
