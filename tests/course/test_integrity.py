@@ -6,6 +6,7 @@ chapters, while honest work keeps its points, even from a notebook whose kernel 
 half-way.
 """
 
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -103,7 +104,8 @@ def test_hidden_tests_and_solutions_cannot_be_read(demo: CourseRoot) -> None:
     code = {"square": textwrap.dedent(steal_answers), "mean": textwrap.dedent(steal_tests)}
     grades = demo.grade("reader", edit_cells(demo.release(), code))
     assert grades.total == 0, grades.errors()
-    assert "[square] PermissionError" in grades.errors()
+    # bwrap shows no course root at all; the unshare fallback shows it empty and unreadable
+    assert re.search(r"\[square\] (PermissionError|FileNotFoundError)", grades.errors())
     assert "[mean] OperationalError: unable to open database file" in grades.errors()
 
 
