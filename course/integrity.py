@@ -148,7 +148,8 @@ class Bubble:
         env = {name: os.environ[name] for name in KERNEL_ENV if name in os.environ}
         env |= {"HOME": self.scratch, "IPYTHONDIR": f"{self.scratch}/.ipython",
                 "MPLCONFIGDIR": f"{self.scratch}/.mpl", "PYTHONPATH": self.packages,
-                "PYTHONNOUSERSITE": "1", "TMPDIR": "/tmp"}
+                "PYTHONNOUSERSITE": "1", "TMPDIR": "/tmp",
+                "JPY_PARENT_PID": "1"}  # ipykernel: no parent to poll, no banner on stdout
         for name, value in env.items():
             args += ["--setenv", name, value]
         return ["prlimit", f"--as={self.memory_bytes}", "--", *args, "--", *command]
