@@ -43,9 +43,10 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Debian packages used by the tests and the course, as program:package pairs (Graphviz's `dot`
-# draws the autograd graphs; Chromium runs the browser test). As root (CI, containers) apt-get
-# installs the missing ones.
-SYSTEM_DEPS := dot:graphviz chromium:chromium
+# draws the autograd graphs; Chromium runs the browser test; bubblewrap's `bwrap` sandboxes
+# each student's kernel while autograding). As root (CI, containers) apt-get installs the
+# missing ones.
+SYSTEM_DEPS := dot:graphviz chromium:chromium bwrap:bubblewrap
 sysdeps:
 	@missing=""; \
 	for pair in $(SYSTEM_DEPS); do \
