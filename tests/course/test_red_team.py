@@ -379,6 +379,26 @@ WALK_01 = {  # trace(t) -> (nodes, edges), from minitorch's own graph walks
     """,
 }
 
+JACOBIAN_06 = {  # numerical_jacobian(f, x, eps) from minitorch's own
+    "switch-back-on": """
+        import minitorch.course
+        from minitorch.autograd import gradcheck
+        def numerical_jacobian(f, x, eps=1e-6):
+            minitorch.course.reset()
+            reference = minitorch.course.reference(gradcheck, "numerical_jacobian")
+            return reference(f, (x,), 0, eps)[0]
+    """,
+    "re-executed-module-source": """
+        import pathlib
+        from minitorch.autograd import gradcheck
+        copy = {"__name__": "minitorch.autograd.gradcheck", "__package__": "minitorch.autograd"}
+        exec(compile(pathlib.Path(gradcheck.__file__).read_text(), gradcheck.__file__, "exec"),
+             copy)
+        def numerical_jacobian(f, x, eps=1e-6):
+            return copy["numerical_jacobian"](f, (x,), 0, eps)[0]
+    """,
+}
+
 # Predictions copied from the hidden test as it arrives, or from its frame.
 PREDICTIONS = {
     "incoming-cell": """
@@ -423,6 +443,9 @@ def _cheats(assignment: str, root: Path) -> dict[str, dict[str, str]]:
             plant[f"delegate-{name}"] = {"topological_order": code, "run_backward": code}
     if assignment == "01_dag":
         plant |= {f"delegate-{name}": {"trace": code} for name, code in WALK_01.items()}
+    if assignment == "06_gradcheck":
+        plant |= {f"delegate-{name}": {"numerical_jacobian": code}
+                  for name, code in JACOBIAN_06.items()}
     keys = {"01_dag": ("table", "EXPRESSIONS"), "04_grad_modes": ("predictions", "list(ROWS)")}
     if assignment in keys:
         cell, names = keys[assignment]
@@ -477,6 +500,6 @@ def test_every_cheat_scores_zero_and_the_solution_full_marks(source: Path,
 
 def test_the_red_team_is_at_least_thirty_strong() -> None:
     chapters = [_cheats(source.stem, Path("/nowhere")) for source in SOLUTIONS.glob("0*.py")]
-    distinct = {**FORGING, **reading(Path("/nowhere")), **LEAVE_BEHIND, **REACH, **WALK_01,
-                **PREDICTIONS}
-    assert len(distinct) >= 30 and all(chapters)
+    groups = [FORGING, reading(Path("/nowhere")), LEAVE_BEHIND, REACH, WALK_01, JACOBIAN_06,
+              PREDICTIONS]
+    assert sum(map(len, groups)) >= 30 and all(chapters)
