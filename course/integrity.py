@@ -104,6 +104,12 @@ KERNEL_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "NBGRADER_EXECUTION",
               "NBGRADER_VALIDATING", "MPLBACKEND")
 
 
+# An interrupt (a cell's timeout) is SIGINT to the kernel's process group, bwrap included: bwrap
+# must ignore it (the kernel handles it while it runs a cell) or the whole sandbox dies.
+IGNORE_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                 "os.execvp(sys.argv[1], sys.argv[1:])")
+
+
 @functools.cache
 def bubblewrap_available() -> bool:
     """Whether ``bwrap`` can build the grading sandbox on this machine (as this user)."""
@@ -152,7 +158,8 @@ class Bubble:
                 "JPY_PARENT_PID": "1"}  # ipykernel: no parent to poll, no banner on stdout
         for name, value in env.items():
             args += ["--setenv", name, value]
-        return ["prlimit", f"--as={self.memory_bytes}", "--", *args, "--", *command]
+        return [sys.executable, "-c", IGNORE_SIGINT, "prlimit", f"--as={self.memory_bytes}", "--",
+                *args, "--", *command]
 
 
 SANDBOX_LAUNCHER = """
