@@ -45,10 +45,11 @@ clean:
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Debian packages, as program:package pairs: Graphviz's `dot` draws the autograd graphs as SVG
-# (without it graphviz-anywidget draws them in the browser); Chromium runs the browser test, so
-# only `make test` asks for it. As root (CI, containers) apt-get installs the missing ones.
-SYSTEM_DEPS := dot:graphviz
-test: SYSTEM_DEPS := dot:graphviz chromium:chromium
+# (without it graphviz-anywidget draws them in the browser); bubblewrap's `bwrap` sandboxes each
+# student's kernel while autograding; Chromium runs the browser test, so only `make test` asks
+# for it. As root (CI, containers) apt-get installs the missing ones.
+SYSTEM_DEPS := dot:graphviz bwrap:bubblewrap
+test: SYSTEM_DEPS := dot:graphviz bwrap:bubblewrap chromium:chromium
 sysdeps:
 	@missing=""; \
 	for pair in $(SYSTEM_DEPS); do \

@@ -33,7 +33,7 @@ from nbformat.v4 import new_output
 from nbgrader.api import MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, Execute, OverwriteCells
-from traitlets import Bool, Integer
+from traitlets import Bool, Dict, Integer
 
 import minitorch.course
 from minitorch.course import OBSERVATION_MIME
@@ -204,6 +204,80 @@ def _explained(outputs: list[NotebookNode]) -> list[NotebookNode]:
 
 
 # ---------------------------------------------------------------- the student's kernel, sandboxed
+#
+# Preferred: bubblewrap (Debian's `bwrap`). The kernel gets its own user, pid, network, IPC
+# and UTS namespaces, no capabilities, a private /tmp, and sees only read-only binds of the
+# Python installation and of a grading copy of minitorch, plus the scratch copy of the
+# submission's files and a private folder holding its own connection file and sockets
+# (the kernel talks to the grader over Unix sockets: it has no network). Everything it starts
+# dies with it (--die-with-parent and the pid namespace). Fallback where bwrap cannot run:
+# the older `unshare` mount namespace below, which hides the course root only.
+
+BWRAP_ISOLATION = ("--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+                   "--die-with-parent")
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/fonts",
+                "/etc/localtime", "/etc/alternatives", "/etc/ld.so.cache")
+KERNEL_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "NBGRADER_EXECUTION",
+              "NBGRADER_VALIDATING", "MPLBACKEND")
+
+
+# An interrupt (a cell's timeout) is SIGINT to the kernel's process group, bwrap included: bwrap
+# must ignore it (the kernel handles it while it runs a cell) or the whole sandbox dies.
+IGNORE_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                 "os.execvp(sys.argv[1], sys.argv[1:])")
+
+
+@functools.cache
+def bubblewrap_available() -> bool:
+    """Whether ``bwrap`` can build the grading sandbox on this machine (as this user)."""
+    bwrap = shutil.which("bwrap")
+    if not (bwrap and shutil.which("prlimit")):
+        return False
+    probe = [bwrap, *BWRAP_ISOLATION, "--ro-bind", "/", "/", "--proc", "/proc", "--", "true"]
+    return subprocess.run(probe, capture_output=True).returncode == 0
+
+
+def _system_binds(path: str) -> list[str]:
+    """bwrap arguments that show ``path`` read-only (a symlink stays a symlink)."""
+    if os.path.islink(path):
+        return ["--symlink", os.readlink(path), path]
+    return ["--ro-bind", path, path] if os.path.exists(path) else []
+
+
+@dataclass(frozen=True)
+class Bubble:
+    """A kernel confined by bubblewrap: it sees ``read_only`` (Python, system libraries),
+    ``packages`` (the grading copy of minitorch, first on sys.path), ``scratch`` (the
+    submission's files, its only writable folder and its home) and ``private`` (its
+    connection file and sockets); ``masked`` folders (another minitorch) appear empty."""
+
+    scratch: str
+    private: str
+    packages: str
+    read_only: tuple[str, ...]
+    masked: tuple[str, ...]
+    memory_bytes: int
+
+    def wrap(self, command: list[str]) -> list[str]:
+        """The kernel command, run by bwrap under an address-space limit."""
+        args = ["bwrap", *BWRAP_ISOLATION, "--proc", "/proc", "--dev", "/dev",
+                "--tmpfs", "/tmp"]
+        for path in self.read_only:
+            args += _system_binds(path)
+        for path in self.masked:
+            args += ["--tmpfs", path, "--remount-ro", path]
+        args += ["--ro-bind", self.packages, self.packages, "--bind", self.scratch, self.scratch,
+                 "--bind", self.private, self.private, "--chdir", self.scratch, "--clearenv"]
+        env = {name: os.environ[name] for name in KERNEL_ENV if name in os.environ}
+        env |= {"HOME": self.scratch, "IPYTHONDIR": f"{self.scratch}/.ipython",
+                "MPLCONFIGDIR": f"{self.scratch}/.mpl", "PYTHONPATH": self.packages,
+                "PYTHONNOUSERSITE": "1", "TMPDIR": "/tmp",
+                "JPY_PARENT_PID": "1"}  # ipykernel: no parent to poll, no banner on stdout
+        for name, value in env.items():
+            args += ["--setenv", name, value]
+        return [sys.executable, "-c", IGNORE_SIGINT, "prlimit", f"--as={self.memory_bytes}", "--",
+                *args, "--", *command]
+
 
 SANDBOX_LAUNCHER = """
 import json, os, resource, subprocess, sys
@@ -224,9 +298,9 @@ os.execvp("setpriv", ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--no
 
 @dataclass(frozen=True)
 class Sandbox:
-    """How a student's kernel is confined: paths it cannot see (the course root: gradebook,
-    sources, other submissions), paths it cannot write (the Python installation, minitorch),
-    and its address-space limit. Mounts need Linux user namespaces (``unshare``)."""
+    """The fallback confinement (no bwrap): paths a kernel cannot see (the course root:
+    gradebook, sources, other submissions), paths it cannot write (the Python installation,
+    minitorch), and its address-space limit. Mounts need Linux user namespaces (``unshare``)."""
 
     hidden: tuple[str, ...]
     read_only: tuple[str, ...]
@@ -253,11 +327,83 @@ def namespaces_available() -> bool:
 class SandboxedKernelManager(AsyncKernelManager):
     """A kernel manager whose kernels start inside ``sandbox`` (None: unconfined)."""
 
-    sandbox: Sandbox | None = None
+    sandbox: Bubble | Sandbox | None = None
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         command = super().format_kernel_cmd(extra_arguments)
         return self.sandbox.wrap(command) if self.sandbox else command
+
+
+# ------------------------------------------------ the grading copy of minitorch: no reference
+
+# The seams each assignment's exercises rebuild, absent from its grading copy of minitorch.
+# Only where the chapter runs on the student's own piece: in 03, 04 and 05 the reference
+# piece (a custom Function's apply, the grad-mode state, the saved-tensor check) is the
+# mechanism every demo runs on, so there the hidden tests only switch it off in the kernel.
+REMOVED_SEAMS = {
+    "01_dag": ["viz.dot.walk", "engine.discover"],
+    "02_manual_backward": ["engine.discover", "engine.execute"],
+    "06_gradcheck": ["gradcheck.numerical_jacobian", "gradcheck.allclose"],
+}
+# Functions that do the work of a seam under another name: removed wherever the seam is.
+TWINS = {"viz.dot.walk": ("engine._reachable",)}
+
+
+def with_twins(seams: list[str]) -> list[str]:
+    """The seams and the functions that would do their work under another name.
+
+    >>> with_twins(["viz.dot.walk", "engine.discover"])
+    ['engine._reachable', 'engine.discover', 'viz.dot.walk']
+    """
+    return sorted({*seams, *(twin for name in seams for twin in TWINS.get(name, ()))})
+
+
+def _module_file(package: Path, dotted: str) -> Path:
+    """The file of a seam's module: ``engine`` is minitorch/autograd/engine.py."""
+    relative = Path(*dotted.split(".")).with_suffix(".py")
+    for candidate in (package / relative, package / "autograd" / relative):
+        if candidate.is_file():
+            return candidate
+    raise KeyError(f"no module {dotted!r} in {package}: fix the seam's name in the tests")
+
+
+def _without_body(text: str, name: str, function: str) -> str:
+    """``text`` (a module's source) with the body of its top-level ``function`` replaced by
+    one that raises SwitchedOff; its signature and decorators stay."""
+    import ast
+
+    lines = text.splitlines(keepends=True)
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            first, indent = node.body[0].lineno, " " * node.body[0].col_offset
+            stub = (f"{indent}from minitorch.course import SwitchedOff\n{indent}raise "
+                    f"SwitchedOff(\"minitorch's {name} is not in the grading copy: write your "
+                    f"own\")\n")
+            return "".join(lines[:first - 1]) + stub + "".join(lines[node.end_lineno:])
+    raise KeyError(f"no function {function!r} at the top level of {name}'s module")
+
+
+def grading_package(folder: Path, removed: list[str]) -> Path:
+    """A copy of the minitorch package in ``folder`` (which goes on sys.path) whose
+    ``removed`` seams hold no code: delegating to them earns nothing, however reached."""
+    package = folder / "minitorch"
+    shutil.copytree(Path(minitorch.course.__file__).resolve().parent, package,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in removed:
+        module, function = name.rsplit(".", 1)
+        path = _module_file(package, module)
+        path.write_text(_without_body(path.read_text(), name, function))
+    return folder
+
+
+def _installed_copies(visible: list[str]) -> list[str]:
+    """Folders of minitorch (a wheel install) inside the read-only binds: masked."""
+    found = []
+    for entry in sys.path:
+        package = Path(entry or ".").resolve() / "minitorch"
+        if package.is_dir() and any(_inside(Path(path), str(package)) for path in visible):
+            found.append(str(package))
+    return sorted(set(found))
 
 
 # ------------------------------------------------------ grading that the kernel cannot talk round
@@ -266,68 +412,99 @@ class GuardedExecute(Execute):
     """nbgrader's Execute, made to grade code that may try to cheat.
 
     - The kernel runs in a scratch copy of the submission's files, outside the course root,
-      inside a ``Sandbox`` where the course root is hidden, Python and minitorch are
-      read-only, and memory is limited; IPython and matplotlib keep their files in scratch.
+      in a bubblewrap sandbox (see above) with a grading copy of minitorch from which the
+      pieces the assignment's exercises rebuild are removed; memory is limited.
     - A kernel that dies (``os._exit``, a crash, memory) is restarted and grading goes on:
       the cells that ran keep their points, and the fresh kernel first re-runs the set-up cells
       and the student's earlier answers (``replay_earlier_cells``), so later cells can pass.
-    - Each test cell's observations (``minitorch.course.observe`` in hidden tests) must match
-      those of the instructor's solution, compared here, outside the kernel: a test cell that
-      the kernel skipped, rewrote or talked round scores 0.
+    - A test cell scores from the grader's verdict alone: its observations
+      (``minitorch.course.observe`` in hidden tests) must match those of the instructor's
+      solution, compared here, outside the kernel. Results the kernel displays
+      (``execute_result``, which nbgrader would read as partial credit) become plain
+      displays; a cell that the kernel skipped, rewrote or talked round scores 0.
     """
 
     memory_limit_mb = Integer(4096, help="Address-space limit of a student's kernel.").tag(
         config=True)
     require_sandbox = Bool(False, help="Refuse to grade when the sandbox is unavailable.").tag(
         config=True)
+    removed_seams = Dict(REMOVED_SEAMS, help="Per assignment id, the seams (and their twins) "
+                         "left out of the kernel's copy of minitorch.").tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs["kernel_manager_class"] = SandboxedKernelManager
         super().__init__(**kwargs)
         self._expected: dict[str, list] | None = None
+        self._verdicts: dict[int, NotebookNode | None] = {}
         self._scratch: str | None = None
+        self._private: str | None = None
+        self._packages: str | None = None
 
     def preprocess(self, nb: NotebookNode, resources: dict[str, Any],
                    km: Any = None) -> tuple[NotebookNode, dict[str, Any]]:
         folder = resources.get("metadata", {}).get("path") or "."
-        if "nbgrader" in resources and self._expected is None:
+        assignment = resources.get("nbgrader", {}).get("assignment")
+        if assignment and self._expected is None:
             self._expected = self._solution_observations(resources)
-        with tempfile.TemporaryDirectory(prefix="grading-") as scratch:
-            shutil.copytree(folder, scratch, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("*.ipynb", ".*"))
-            self._scratch = scratch
-            resources.setdefault("metadata", {})["path"] = scratch
+        assignment = assignment or resources.get("grading_assignment")
+        removed = with_twins(self.removed_seams.get(assignment, []))
+        with tempfile.TemporaryDirectory(prefix="grading-") as work:
+            scratch, private = Path(work, "scratch"), Path(work, "private")
+            private.mkdir(mode=0o700)
+            shutil.copytree(folder, scratch, ignore=shutil.ignore_patterns("*.ipynb", ".*"))
+            self._scratch, self._private = str(scratch), str(private)
+            self._packages = str(grading_package(Path(work, "packages"), removed))
+            self._verdicts = {}
+            resources.setdefault("metadata", {})["path"] = str(scratch)
             try:
-                return super().preprocess(nb, resources, km)
+                nb, resources = super().preprocess(nb, resources, km)
             finally:
                 resources["metadata"]["path"] = folder
                 self._expected = None
+        for index, cell in enumerate(nb.cells):
+            if _is_test(cell):
+                cell.outputs = [_inert(output) for output in cell.get("outputs", [])]
+                cell.outputs += [self._verdicts[index]] if self._verdicts.get(index) else []
+        return nb, resources
 
     def create_kernel_manager(self) -> Any:
         km = super().create_kernel_manager()
         km.sandbox = self._sandbox()
+        if isinstance(km.sandbox, Bubble):  # no network inside: Unix sockets, a private folder
+            km.transport, km.ip = "ipc", f"{self._private}/kernel"
+            km.connection_file = f"{self._private}/kernel.json"
         return km
 
     async def async_start_new_kernel(self, **kwargs: Any) -> None:
         private = {name: os.path.join(self._scratch or ".", folder)
                    for name, folder in (("IPYTHONDIR", ".ipython"), ("MPLCONFIGDIR", ".mpl"))}
-        kwargs.setdefault("env", {**os.environ, **private, "PYTHONNOUSERSITE": "1"})
+        kwargs.setdefault("env", {**os.environ, **private, "PYTHONNOUSERSITE": "1",
+                                  "PYTHONPATH": self._packages or ""})
         await super().async_start_new_kernel(**kwargs)
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient binds the sync one early
 
-    def _sandbox(self) -> Sandbox | None:
+    def _sandbox(self) -> Bubble | Sandbox | None:
+        memory = self.memory_limit_mb * 2**20
+        if bubblewrap_available():
+            read_only = [*SYSTEM_PATHS, sys.base_prefix, sys.prefix]
+            return Bubble(scratch=self._scratch or ".", private=self._private or ".",
+                          packages=self._packages or ".", read_only=tuple(read_only),
+                          masked=tuple(_installed_copies(read_only)), memory_bytes=memory)
         if not namespaces_available():
             if self.require_sandbox:
-                raise RuntimeError("the grading sandbox needs Linux user namespaces (unshare)")
-            self.log.warning("No sandbox (unshare unavailable): kernels can read the course root")
+                raise RuntimeError("the grading sandbox needs bubblewrap (apt-get install "
+                                   "bubblewrap) or Linux user namespaces (unshare)")
+            self.log.warning("No sandbox (neither bwrap nor unshare can run here): kernels "
+                             "can read the course root and reach the network")
             return None
+        self.log.warning("bwrap cannot run here: grading in the weaker unshare sandbox (the "
+                         "course root hidden; no pid or network namespace)")
         root = Path(CourseDirectory(config=self.config).root).resolve()
-        package = Path(minitorch.course.__file__).resolve().parent
-        read_only = {sys.prefix, sys.base_prefix, str(package.parent), str(Path.home())}
+        read_only = {sys.prefix, sys.base_prefix, self._packages or ".", str(Path.home())}
         return Sandbox(hidden=(str(root),),
                        read_only=tuple(sorted(p for p in read_only if not _inside(root, p))),
-                       memory_bytes=self.memory_limit_mb * 2**20)
+                       memory_bytes=memory)
 
     def preprocess_cell(self, cell: NotebookNode, resources: dict[str, Any],
                         index: int) -> tuple[NotebookNode, dict[str, Any]]:
@@ -339,30 +516,45 @@ class GuardedExecute(Execute):
             run_sync(self.km.restart_kernel)(now=True)
             run_sync(self.kc.wait_for_ready)(timeout=self.startup_timeout)
             replay_earlier_cells(self, index)
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        expected = (self._expected or {}).get(grade_id)
-        if expected and not same(observations(cell), expected):
-            cell.outputs.append(new_output("error", ename="HiddenCheckFailed",
-                                           evalue=MISMATCH, traceback=[MISMATCH]))
+        if _is_test(cell):  # judged now: later displays may rewrite this cell's outputs
+            self._verdicts[index] = self._verdict(cell)
         return cell, resources
+
+    def _verdict(self, cell: NotebookNode) -> NotebookNode | None:
+        """None when the cell's observations are the solution's, else an error output."""
+        if self._expected is None:  # the solution's own run: nothing to compare with
+            return None
+        expected = self._expected.get(cell.metadata.nbgrader.grade_id)
+        if expected is None:
+            return new_output("error", ename="HiddenCheckFailed", evalue=UNKNOWN_CELL,
+                              traceback=[UNKNOWN_CELL])
+        got = observations(cell)
+        if same(got, expected):
+            return None
+        message = mismatch(got, expected)
+        return new_output("error", ename="HiddenCheckFailed", evalue=message,
+                          traceback=[message])
 
     def _solution_observations(self, resources: dict[str, Any]) -> dict[str, list]:
         """What the instructor's notebook observes in each test cell, cached beside the
         gradebook (hidden from kernels) and keyed by the source's hash."""
         coursedir = CourseDirectory(config=self.config)
         info = resources["nbgrader"]
-        folder = Path(coursedir.format_path(coursedir.source_directory, ".", info["assignment"]))
+        assignment = info["assignment"]
+        folder = Path(coursedir.format_path(coursedir.source_directory, ".", assignment))
         source = folder / f"{info['notebook']}.ipynb"
-        digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-        cache = Path(coursedir.root) / ".observations" / f"{info['assignment']}-{digest}.json"
+        removed = json.dumps(with_twins(self.removed_seams.get(assignment, [])))
+        digest = hashlib.sha256(source.read_bytes() + removed.encode()).hexdigest()[:16]
+        cache = Path(coursedir.root) / ".observations" / f"{assignment}-{digest}.json"
         if cache.exists():
             return json.loads(cache.read_text())
         solution = nbformat.read(source, as_version=4)
         runner = GuardedExecute(config=self.config)
-        runner._expected = {}
-        runner.preprocess(solution, {"metadata": {"path": str(folder)}})
-        found = {cell.metadata.nbgrader.grade_id: observations(cell) for cell in solution.cells
-                 if cell.metadata.get("nbgrader", {}).get("grade")}
+        runner._expected = None
+        runner.preprocess(solution, {"metadata": {"path": str(source.parent)},
+                                     "grading_assignment": assignment})
+        found = {cell.metadata.nbgrader.grade_id: observations(cell)
+                 for cell in solution.cells if _is_test(cell)}
         cache.parent.mkdir(exist_ok=True)
         cache.write_text(json.dumps(found))
         return json.loads(cache.read_text())  # the same plain data as the next run reads
@@ -403,6 +595,21 @@ def _state_cell(cell: NotebookNode) -> bool:
 KERNEL_DIED = ("The kernel died while running this cell (os._exit, a crash, or its memory "
                "limit); grading went on in a fresh kernel.")
 MISMATCH = "A hidden check did not find the solution's results in this cell."
+UNKNOWN_CELL = "This test cell is not in the instructor's notebook: it earns nothing."
+
+
+def _is_test(cell: NotebookNode) -> bool:
+    """A graded cell that nbgrader scores from its outputs (a test cell)."""
+    meta = cell.metadata.get("nbgrader", {})
+    return cell.cell_type == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
+def _inert(output: NotebookNode) -> NotebookNode:
+    """``output``, unable to raise a score: an ``execute_result`` becomes a display."""
+    if output.output_type != "execute_result":
+        return output
+    return new_output("display_data", data=output.get("data", {}),
+                      metadata=output.get("metadata", {}))
 
 
 def _inside(root: Path, path: str) -> bool:
@@ -413,6 +620,50 @@ def observations(cell: NotebookNode) -> list:
     """The values a cell's code sent with ``minitorch.course.observe``, in order."""
     return [output.data[OBSERVATION_MIME] for output in cell.get("outputs", [])
             if output.output_type == "display_data" and OBSERVATION_MIME in output.get("data", {})]
+
+
+def mismatch(got: list, expected: list) -> str:
+    """MISMATCH, and where the cell's observed results differ from the solution's (which
+    result, which key or position), never what the solution's are.
+
+    >>> mismatch([[{"dict": [["a", 1], ["b", 2]]}]], [[{"dict": [["a", 1], ["b", 3]]}]])[66:]
+    "They differ at: hidden result 1, key 'b'."
+    >>> mismatch([], [[1.0]])[66:]
+    'It sent no results: did an earlier line of the cell fail?'
+    """
+    if not got and expected:
+        return f"{MISMATCH} It sent no results: did an earlier line of the cell fail?"
+    flat_got = [value for call in got for value in call]
+    flat_expected = [value for call in expected for value in call]
+    if len(flat_got) != len(flat_expected):
+        return MISMATCH
+    places = [f"hidden result {number}{where}"
+              for number, (a, b) in enumerate(zip(flat_got, flat_expected), 1)
+              for where in _differences(a, b)]
+    shown = ", ".join(places[:6]) + (f" and {len(places) - 6} more" if len(places) > 6 else "")
+    return f"{MISMATCH} They differ at: {shown}."
+
+
+def _differences(got: Any, expected: Any, where: str = "") -> list[str]:
+    """Where ``got`` differs from ``expected``: keys of observed dicts, positions of lists
+    of the same length; the whole value elsewhere."""
+    if same(got, expected):
+        return []
+    if isinstance(got, dict) and isinstance(expected, dict) and "dict" in expected \
+            and "dict" in got:
+        mine = {json.dumps(k): v for k, v in got["dict"]}
+        return [place for key, value in expected["dict"]
+                for place in _differences(mine.get(json.dumps(key), object()), value,
+                                          f"{where}, key {_shown(key)}")]
+    if isinstance(got, list) and isinstance(expected, list) and len(got) == len(expected) \
+            and all(isinstance(item, (list, dict)) for item in expected):
+        return [place for i, (a, b) in enumerate(zip(got, expected), 1)
+                for place in _differences(a, b, f"{where}, item {i}")]
+    return [where]
+
+
+def _shown(key: Any) -> str:
+    return repr(tuple(key)) if isinstance(key, list) else repr(key)
 
 
 def _number(value: Any) -> bool:

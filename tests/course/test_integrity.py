@@ -6,7 +6,9 @@ chapters, while honest work keeps its points, even from a notebook whose kernel 
 half-way.
 """
 
+import re
 import shutil
+import sys
 import textwrap
 from pathlib import Path
 
@@ -103,7 +105,8 @@ def test_hidden_tests_and_solutions_cannot_be_read(demo: CourseRoot) -> None:
     code = {"square": textwrap.dedent(steal_answers), "mean": textwrap.dedent(steal_tests)}
     grades = demo.grade("reader", edit_cells(demo.release(), code))
     assert grades.total == 0, grades.errors()
-    assert "[square] PermissionError" in grades.errors()
+    # bwrap shows no course root at all; the unshare fallback shows it empty and unreadable
+    assert re.search(r"\[square\] (PermissionError|FileNotFoundError)", grades.errors())
     assert "[mean] OperationalError: unable to open database file" in grades.errors()
 
 
@@ -230,3 +233,18 @@ def test_an_honest_student_with_warnings_and_widgets_in_a_chapter(chapter: Cours
     nb = edit_cells(solution, {first.metadata.nbgrader.grade_id: noisy + "\n" + first.source})
     grades = chapter.grade("honest", nb)
     assert grades.total == grades.max_total > 0, grades.errors()
+
+
+@needs_sandbox
+def test_without_bubblewrap_grading_falls_back_to_unshare(
+        demo: CourseRoot, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # The configuration loads the plug-in as a top-level module `integrity` (from beside it).
+    monkeypatch.setattr(sys.modules["integrity"], "bubblewrap_available", lambda: False)
+    forged = cheat("""
+        ip = get_ipython()
+        ip.events.register("pre_run_cell", lambda *args: ip.displayhook("full marks"))
+    """)
+    assert demo.grade("unshare-cheat", edit_cells(demo.release(), forged)).total == 0
+    assert demo.grade("unshare-honest", demo.solution()).by_grade_id == FULL
+    assert "bwrap cannot run here: grading in the weaker unshare sandbox" in caplog.text
