@@ -628,7 +628,7 @@ def mismatch(got: list, expected: list) -> str:
 
     >>> mismatch([[{"dict": [["a", 1], ["b", 2]]}]], [[{"dict": [["a", 1], ["b", 3]]}]])[66:]
     "They differ at: hidden result 1, key 'b'."
-    >>> mismatch([], [[1.0]])[66:]
+    >>> mismatch([], [[1.0]])[65:]
     'It sent no results: did an earlier line of the cell fail?'
     """
     if not got and expected:
