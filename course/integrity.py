@@ -626,7 +626,8 @@ def mismatch(got: list, expected: list) -> str:
     """MISMATCH, and where the cell's observed results differ from the solution's (which
     result, which key or position), never what the solution's are.
 
-    >>> mismatch([[{"dict": [["a", 1], ["b", 2]]}]], [[{"dict": [["a", 1], ["b", 3]]}]]).removeprefix(MISMATCH + " ")
+    >>> got, solution = {"dict": [["a", 1], ["b", 2]]}, {"dict": [["a", 1], ["b", 3]]}
+    >>> mismatch([[got]], [[solution]]).removeprefix(MISMATCH + " ")
     "They differ at: hidden result 1, key 'b'."
     >>> mismatch([], [[1.0]]).removeprefix(MISMATCH + " ")
     'It sent no results: did an earlier line of the cell fail?'
