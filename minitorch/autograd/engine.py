@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .. import _tensor as T
 from .. import course
 from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
@@ -123,8 +124,6 @@ def execute(
         needed, deps = _prune(order, {n for n, _ in capture})
         root_nodes = [n for n in root_nodes if n in needed]
     buffers: dict[Node, list] = {}
-    for (node, nr), grad in zip(roots, root_grads):
-        _deliver(buffers, node, nr, grad)
     captured: dict[Edge, Any] = {}
     wanted = set(capture or ())
     ready = [(-n._seq, n) for n in root_nodes if deps.get(n, 0) == 0]
@@ -134,6 +133,8 @@ def execute(
         observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
     # inf/nan in backward stay silent, as in torch; the backward is recorded for create_graph
     with quiet(), grad_mode._recording(create_graph):
+        for (node, nr), grad in zip(roots, root_grads):
+            _deliver(buffers, node, nr, grad)
         while ready:
             _, node = heapq.heappop(ready)
             grads = buffers.pop(node, None) or [None] * node._n_outputs
@@ -245,7 +246,25 @@ def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Tensor) -> No
     if buf is None:
         buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
     old = buf[nr]
-    buf[nr] = grad if old is None else old + grad
+    buf[nr] = grad if old is None else _sum(old, grad, type(node) is AccumulateGrad)
+
+
+def _sum(old: Tensor, grad: Tensor, for_leaf: bool) -> Tensor:
+    """Two gradients that arrived for the same output of a node, added up.
+
+    With a graph of the backward wanted, the sum is a recorded op. Without, it is the sum of
+    the arrays, as torch's input buffer: no op, no node. A sum the engine made is its own
+    memory, so the next gradient for a leaf is added into it in place.
+    """
+    a, b = old._data, grad._data
+    if grad_mode._state.grad_enabled or type(a) is not type(b) or a.dtype != b.dtype:
+        return old + grad
+    if old._fresh and a.shape == b.shape:
+        a += b
+        return old
+    total = T.Tensor._make(a + b)
+    total._fresh = for_leaf  # a new array, unseen: the leaf may keep it (see Tensor._fresh)
+    return total
 
 
 def _must_run(node: Node, needed: set[Node], accumulate: bool) -> bool:
