@@ -272,3 +272,39 @@ def test_chains_of_array_backwards_give_torchs_gradients(steps: list[str], seed:
         grads.append((x.grad.numpy(), w.grad.numpy()))
     for got, want in zip(*grads):
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_the_engine_carries_arrays_and_makes_a_tensor_for_the_leaf_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # ops that unpack no saved output (which would make a tensor of its own)
+    x = minitorch.tensor([0.5, 1.5], requires_grad=True)
+    out = ((x * 2.0) * 3.0).reshape(2, 1).t().sum()
+    made = []
+    original = minitorch.Tensor._make
+    monkeypatch.setattr(minitorch.Tensor, "_make",
+                        classmethod(lambda cls, a: made.append(a) or original(a)))
+    out.backward()
+    assert len(made) == 2  # the root's gradient (ones), and x's .grad
+    assert made[-1] is x.grad._data
+    t = torch.tensor([0.5, 1.5], requires_grad=True)
+    ((t * 2.0) * 3.0).reshape(2, 1).t().sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
+
+
+def test_hooks_and_observers_still_see_tensors() -> None:
+    x = minitorch.tensor([0.5, 1.5], requires_grad=True)
+    mid = (x * 2.0).exp()
+    out = (mid * 3.0).sum()
+    seen = []
+    mid.register_hook(lambda g: seen.append(("tensor hook", type(g))))
+    mid.grad_fn.register_prehook(lambda gs: seen.append(("prehook", type(gs[0]))))
+    mid.grad_fn.register_hook(lambda ins, outs: seen.append(("hook", type(ins[0]))))
+
+    def observer(event: str, **info: Any) -> None:
+        if event == "done" and info["node"] is mid.grad_fn:
+            seen.append(("observer", type(info["grad_inputs"][0])))
+
+    with minitorch.autograd.engine.observe(observer):
+        out.backward()
+    assert seen == [("tensor hook", minitorch.Tensor), ("prehook", minitorch.Tensor),
+                    ("hook", minitorch.Tensor), ("observer", minitorch.Tensor)]

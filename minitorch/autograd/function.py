@@ -35,9 +35,9 @@ from typing import Any
 
 from .. import _tensor as T
 from .. import course
-from ..backend import FLOAT_ERRORS, IGNORE_ALL
+from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, grad_mode, profiler
-from .graph import AccumulateGrad, Node, SavedTensor
+from .graph import AccumulateGrad, Node, SavedTensor, _array_of, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -103,17 +103,31 @@ class BackwardCFunction(Node, FunctionCtx):
                 s.release()
 
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
+        if grad_mode._state.grad_enabled:
+            return self._backward(grads)
+        return _tensors(self._apply_arrays(grads))
+
+    def _apply_arrays(self, grads: tuple) -> tuple:
+        """The engine's call when no graph of the backward is wanted: a built-in op's backward
+        on arrays (gradients come as arrays or tensors), which gives arrays for the nodes of
+        its inputs and tensors for leaves (see ``_grads_of_arrays``). Otherwise the backward
+        on tensors."""
+        cls = self._forward_cls
+        if cls.backward_arrays is not None and cls._trusted and not _among(None, grads):
+            inputs = [_array_of(g) for g in grads]
+            arrays = cls.backward_arrays(self, *inputs)
+            if arrays is not NotImplemented:
+                return _grads_of_arrays(self, arrays, inputs)
+        return self._backward(_tensors(grads))
+
+    def _backward(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
+        """The Function's ``backward``, on tensors."""
         cls = self._forward_cls
         if self._materialize_grads and _among(None, grads):
             if cls._trusted and all(g is None for g in grads):  # as torch's built-in nodes
                 return (None,) * len(self.next_functions)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
-        if cls._trusted and cls.backward_arrays is not None and not grad_mode._state.grad_enabled:
-            inputs = [g._data for g in grads]
-            arrays = cls.backward_arrays(self, *inputs)
-            if arrays is not NotImplemented:  # no graph of the backward: arrays in, arrays out
-                return _grads_of_arrays(self, arrays, inputs)
         result = cls.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -123,18 +137,20 @@ class BackwardCFunction(Node, FunctionCtx):
 
 
 def _grads_of_arrays(node: BackwardCFunction, arrays: tuple, inputs: list) -> tuple:
-    """Tensors of the arrays an array backward returned. One bound for a leaf is marked
-    ``_fresh`` when its array is its own: not a view, not an incoming gradient, not returned
-    twice. The leaf may then keep it as its ``.grad`` without a copy, unless the engine shows
-    it to a hook or an observer first."""
+    """What an array backward returned, as the engine carries it: arrays for the nodes of
+    inputs, tensors for leaves. A leaf's is marked ``_fresh`` when its array is its own: not a
+    view, not an incoming gradient, not returned twice. The leaf may then keep it as its
+    ``.grad`` without a copy, unless the engine shows it to a hook or an observer first."""
     grads = []
     for a, (child, _) in zip(arrays, node.next_functions):
-        if a is None:
-            grads.append(None)
+        if a is not None and isinstance(a, HOST_SCALARS):  # numpy's 0-d results are scalars
+            a = namespace(a).asarray(a)
+        if a is None or type(child) is not AccumulateGrad:
+            grads.append(a)
             continue
         t = T.Tensor._make(a)
-        if type(child) is AccumulateGrad and getattr(a, "base", a) is None and \
-                not _among(a, inputs) and sum(x is a for x in arrays) == 1:
+        if getattr(a, "base", a) is None and not _among(a, inputs) and \
+                sum(x is a for x in arrays) == 1:
             t._fresh = True
         grads.append(t)
     return tuple(grads)
