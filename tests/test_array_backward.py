@@ -93,6 +93,24 @@ def test_mul_of_two_tensors(data: st.DataObject, shapes: tuple, dtype: str) -> N
 
 
 @SETTINGS
+@given(data=st.data(), shapes=BROADCAST, dtype=DTYPES, op=st.sampled_from(["add", "sub"]))
+def test_add_and_sub_of_two_tensors(data: st.DataObject, shapes: tuple, dtype: str,
+                                    op: str) -> None:
+    ra, rb = needs(data, 2)
+    a, b = tensor(data, shapes[0], dtype, ra), tensor(data, shapes[1], dtype, rb)
+    assert_same(*both_paths(a + b if op == "add" else a - b, data))
+
+
+@SETTINGS
+@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3)]), dtype=DTYPES,
+       number=st.one_of(st.floats(-3, 3), st.integers(-3, 3)), op=st.sampled_from(["+", "-"]))
+def test_add_and_sub_of_a_number(data: st.DataObject, shape: tuple, dtype: str, number: Any,
+                                 op: str) -> None:
+    a = tensor(data, shape, dtype, True)
+    assert_same(*both_paths(a + number if op == "+" else a - number, data))
+
+
+@SETTINGS
 @given(data=st.data(), shapes=BROADCAST, dtype=DTYPES)
 def test_div_of_two_tensors(data: st.DataObject, shapes: tuple, dtype: str) -> None:
     ra, rb = needs(data, 2)
@@ -231,8 +249,8 @@ def test_every_op_with_an_array_backward_is_tested_here() -> None:
            for cls in vars(module).values()
            if isinstance(cls, type) and issubclass(cls, minitorch.autograd.Function)
            and "backward_arrays" in vars(cls)}
-    assert ops == {linalg.Mm, linalg.Addmm, pointwise.Mul, pointwise.Div,
-                   pointwise.PowScalarExponent,
+    assert ops == {linalg.Mm, linalg.Addmm, pointwise.Add, pointwise.Sub, pointwise.Mul,
+                   pointwise.Div, pointwise.PowScalarExponent,
                    pointwise.Relu, reduction.Mean, reduction.Sum, pointwise.Exp, pointwise.Log,
                    pointwise.Sqrt, pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal,
                    shape.View, shape.Permute, shape.Unsqueeze, shape.Squeeze}
