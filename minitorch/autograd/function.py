@@ -46,6 +46,9 @@ __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once
 class FunctionCtx:
     """What ``forward`` and ``backward`` share: saved tensors, flags and your own attributes."""
 
+    _dirty: tuple = ()  # class defaults until mark_dirty / mark_non_differentiable set them
+    _non_differentiable: tuple = ()
+
     def save_for_backward(self, *tensors: T.Tensor | None) -> None:
         """Save tensors (or None) for backward; read them back with ``ctx.saved_tensors``."""
         for i, t in enumerate(tensors):
@@ -149,11 +152,18 @@ def _grads_of_arrays(node: BackwardCFunction, arrays: tuple, inputs: list) -> tu
             grads.append(a)
             continue
         t = T.Tensor._make(a)
-        if getattr(a, "base", a) is None and not _among(a, inputs) and \
-                sum(x is a for x in arrays) == 1:
+        if getattr(a, "base", a) is None and not _among(a, inputs) and _once(a, arrays):
             t._fresh = True
         grads.append(t)
     return tuple(grads)
+
+
+def _once(value: Any, values: tuple) -> bool:
+    """``value`` is in ``values`` once (by identity)."""
+    seen = 0
+    for v in values:
+        seen += v is value
+    return seen == 1
 
 
 def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
@@ -266,8 +276,14 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
-    return tuple([isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None)
-                  for a in args])
+    needs = tuple([isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None)
+                   for a in args])
+    if len(needs) > 3:  # (few patterns of a few operands: those are shared between nodes)
+        return needs
+    return _NEEDS.setdefault(needs, needs)
+
+
+_NEEDS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
@@ -396,8 +412,7 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     it saved."""
     if isinstance(outputs, tuple):
         return tuple(_link_outputs(node, args, outputs))
-    state = node.__dict__
-    if not isinstance(outputs, T.Tensor) or "_dirty" in state or "_non_differentiable" in state:
+    if not isinstance(outputs, T.Tensor) or node._dirty or node._non_differentiable:
         return _link_outputs(node, args, (outputs,))[0]
     # The common case, kept short: one new tensor out of an op
     if _among(outputs, args):
@@ -408,9 +423,7 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
 
 
 def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
-    state = node.__dict__
-    dirty = state.get("_dirty", ())
-    non_diff = state.get("_non_differentiable", ())
+    dirty, non_diff = node._dirty, node._non_differentiable
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):
@@ -436,10 +449,19 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
         node._n_outputs = len(linked)
     if anomaly_mode._enabled:
         node._anomaly_trace = _forward_trace()
-    if node._to_save:
-        node._saved = tuple([None if t is None else SavedTensor(t, _among(t, linked))
-                             for t in node._to_save])
+    to_save = node._to_save
+    if to_save:
+        # nothing but None (a product by a number saves no tensor): the tuple as it came
+        node._saved = to_save if _only_none(to_save) else tuple(
+            [None if t is None else SavedTensor(t, _among(t, linked)) for t in to_save])
         del node._to_save
+
+
+def _only_none(values: tuple) -> bool:
+    for v in values:  # noqa: SIM110 - a loop is cheaper than all() on a few items
+        if v is not None:
+            return False
+    return True
 
 
 def _among(value: Any, values: Any) -> bool:
