@@ -250,21 +250,29 @@ def chain_times(sizes: tuple[int, ...], repeats: int) -> dict[tuple[str, int], t
 
 
 def chain_peak_memory(lib_name: str, n: int) -> int:
-    """Bytes the process's peak resident memory grew by while a fresh Python process built
-    an ``n``-node chain with ``lib_name`` and ran its backward (a process each, since the
-    peak of a process only grows)."""
+    """Bytes of anonymous memory (the heap: RssAnon) that building an ``n``-node chain with
+    ``lib_name`` in a fresh Python process added, at its largest: after the forward, or at the
+    end of the backward (sampled by the leaf's post-accumulate hook, while the engine still
+    holds what it needs). Shared libraries' pages are left out: on a busy machine they leave
+    and re-enter the resident set, and would count as the graph's."""
     code = (
-        "import resource, sys\n"
+        "import sys\n"
         f"sys.path.insert(0, {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))!r})\n"
         f"import {lib_name} as lib\n"
-        "def rss():\n"
-        "    with open('/proc/self/statm') as f: return int(f.read().split()[1]) * "
-        "resource.getpagesize()\n"
-        "before = rss()\n"
-        "y = x = lib.tensor(1.0, requires_grad=True)\n"
-        f"for _ in range({n}): y = y * 1.0\n"
-        "y.backward()\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before)\n"
+        "def anon():\n"
+        "    with open('/proc/self/status') as f:\n"
+        "        line = next(ln for ln in f if ln.startswith('RssAnon:'))\n"
+        "    return int(line.split()[1]) * 1024\n"
+        "def chain(n, samples):\n"
+        "    y = x = lib.tensor(1.0, requires_grad=True)\n"
+        "    x.register_post_accumulate_grad_hook(lambda t: samples.append(anon()))\n"
+        "    for _ in range(n): y = y * 1.0\n"
+        "    samples.append(anon())\n"
+        "    y.backward()\n"
+        "chain(1000, [])\n"
+        "before, samples = anon(), []\n"
+        f"chain({n}, samples)\n"
+        "print(max(samples) - before)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
