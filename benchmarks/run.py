@@ -4,8 +4,8 @@ Every workload runs interleaved (A, B, C, A, B, C, ...) with one BLAS thread, an
 reports the median time of each and the ratios — absolute times on a shared machine mean
 little, ratios measured side by side do.
 
-    python benchmarks/run.py            # full run (under a minute)
-    python benchmarks/run.py --quick    # fewer repeats (about 15 s)
+    python benchmarks/run.py            # full run (a few minutes: 1 000 000-node chains)
+    python benchmarks/run.py --quick    # fewer repeats, chains up to 100 000 nodes
     python benchmarks/run.py --gpu      # on a CUDA machine: minitorch+CuPy vs torch CUDA
 
 The GPU mode needs an NVIDIA GPU, CuPy (``pip install "minitorch[cuda]"``) and a CUDA build of
@@ -349,7 +349,8 @@ def print_table(rows: list[tuple[str, str]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats (about 15 s)")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer repeats, chains up to 100 000 nodes")
     parser.add_argument("--gpu", action="store_true",
                         help="only the GPU comparison (needs CUDA, CuPy and torch with CUDA)")
     args = parser.parse_args()
