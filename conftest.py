@@ -7,8 +7,8 @@ import minitorch
 import minitorch.nn.functional as F
 from minitorch import nn, optim
 
-# Percent-format notebooks: running them is the course tests' job, not an import's.
-collect_ignore_glob = ["tests/course/fixtures/*"]
+# Percent-format notebooks and the tutorial programs are run by their tests, never imported.
+collect_ignore_glob = ["tests/course/fixtures/*", "tests/tutorial_programs/*"]
 
 
 @pytest.fixture(autouse=True)

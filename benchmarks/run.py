@@ -4,8 +4,8 @@ Every workload runs interleaved (A, B, C, A, B, C, ...) with one BLAS thread, an
 reports the median time of each and the ratios — absolute times on a shared machine mean
 little, ratios measured side by side do.
 
-    python benchmarks/run.py            # full run (under a minute)
-    python benchmarks/run.py --quick    # fewer repeats (about 15 s)
+    python benchmarks/run.py            # full run (a few minutes: 1 000 000-node chains)
+    python benchmarks/run.py --quick    # fewer repeats, chains up to 100 000 nodes
     python benchmarks/run.py --gpu      # on a CUDA machine: minitorch+CuPy vs torch CUDA
 
 The GPU mode needs an NVIDIA GPU, CuPy (``pip install "minitorch[cuda]"``) and a CUDA build of
@@ -15,8 +15,10 @@ torch; elsewhere it refuses with a message and exit status 2.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -116,13 +118,27 @@ def framework_mlp_step(lib: object, device: str = "cpu", **sizes: int) -> Callab
 
 
 def scalar_graph(lib: object, ops: int = 1000) -> Callable[[], None]:
-    """A chain of ``ops`` scalar operations, forward and backward."""
+    """A chain of ``ops`` scalar operations on fresh operands, forward and backward."""
 
     def run() -> None:
         x = lib.tensor(1.0, requires_grad=True)
         y = x
         for _ in range(ops // 2):
             y = y * 1.0001 + 0.0001
+        y.backward()
+
+    return run
+
+
+def leaf_graph(lib: object, ops: int = 1000) -> Callable[[], None]:
+    """``ops`` scalar operations that all use one leaf, forward and backward: ``ops``
+    gradients arrive at the leaf's accumulator."""
+
+    def run() -> None:
+        x = lib.tensor(1.0, requires_grad=True)
+        y = x
+        for _ in range(ops // 2):
+            y = y * x + x
         y.backward()
 
     return run
@@ -186,6 +202,110 @@ def chain_backward_times(sizes: tuple[int, ...], repeats: int) -> dict[int, floa
     return {n: statistics.median(ts) for n, ts in times.items()}
 
 
+class CollectorClock:
+    """Seconds Python's cyclic garbage collector spent in collections of the oldest
+    generation (the ones that walk every live object) while it was installed."""
+
+    def __init__(self) -> None:
+        self.seconds, self._start = 0.0, 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._start
+
+    def __enter__(self) -> CollectorClock:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+def chain_times(sizes: tuple[int, ...], repeats: int) -> dict[tuple[str, int], tuple]:
+    """The fastest (forward, backward) seconds of each library's chain of each size, over
+    ``repeats`` rounds (libraries and sizes interleaved in each round), with the seconds
+    the garbage collector's full collections took in that forward."""
+    libs = [minitorch] + ([torch] if torch is not None else [])
+    best: dict[tuple[str, int], tuple] = {}
+    for _ in range(repeats):
+        for n in sizes:
+            for lib in libs:
+                with CollectorClock() as collector:
+                    start = time.perf_counter()
+                    y = chain(lib, n)
+                    built = time.perf_counter()
+                y.backward()
+                done = time.perf_counter()
+                del y
+                key = (lib.__name__, n)
+                old = best.get(key, (float("inf"), float("inf"), 0.0))
+                if built - start < old[0]:
+                    old = (built - start, old[1], collector.seconds)
+                best[key] = (old[0], min(old[1], done - built), old[2])
+    return best
+
+
+def chain_peak_memory(lib_name: str, n: int) -> int:
+    """Bytes of anonymous memory (the heap: RssAnon) that building an ``n``-node chain with
+    ``lib_name`` in a fresh Python process added, at its largest: after the forward, or at the
+    end of the backward (sampled by the leaf's post-accumulate hook, while the engine still
+    holds what it needs). Shared libraries' pages are left out: on a busy machine they leave
+    and re-enter the resident set, and would count as the graph's."""
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))!r})\n"
+        f"import {lib_name} as lib\n"
+        "def anon():\n"
+        "    with open('/proc/self/status') as f:\n"
+        "        line = next(ln for ln in f if ln.startswith('RssAnon:'))\n"
+        "    return int(line.split()[1]) * 1024\n"
+        "def chain(n, samples):\n"
+        "    y = x = lib.tensor(1.0, requires_grad=True)\n"
+        "    x.register_post_accumulate_grad_hook(lambda t: samples.append(anon()))\n"
+        "    for _ in range(n): y = y * 1.0\n"
+        "    samples.append(anon())\n"
+        "    y.backward()\n"
+        "chain(1000, [])\n"
+        "before, samples = anon(), []\n"
+        f"chain({n}, samples)\n"
+        "print(max(samples) - before)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    return int(out.stdout.split()[-1])
+
+
+def chain_rows(sizes: tuple[int, ...], repeats: int) -> list[tuple[str, str]]:
+    """Forward and backward per op of the chain at each size, against torch; the growth of
+    the forward's cost; the peak memory of the largest chain against torch's."""
+    best = chain_times(sizes, repeats)
+    small, big = sizes[0], sizes[-1]
+    rows = []
+    for n in sizes:
+        fwd, bwd, collecting = (t / n * 1e6 for t in best[("minitorch", n)])
+        line = f"{fwd:.2f} fwd ({collecting:.2f} in full GC), {bwd:.2f} bwd"
+        if torch is not None:
+            tf, tb, _ = (t / n * 1e6 for t in best[("torch", n)])
+            line += f"; torch {tf:.2f}, {tb:.2f}; ratio {fwd / tf:.2f}x, {bwd / tb:.2f}x"
+        rows.append((f"chain y = y * c of {n} nodes, minitorch us/op", line))
+    growth = best[("minitorch", big)][0] / big / (best[("minitorch", small)][0] / small)
+    line = f"{growth:.2f}x"
+    if torch is not None:
+        tg = best[("torch", big)][0] / big / (best[("torch", small)][0] / small)
+        line += f" (torch {tg:.2f}x)"
+    rows.append((f"chain forward per op, {big} / {small} nodes (1 = flat)", line))
+    if torch is not None and sys.platform.startswith("linux"):
+        mine, theirs = chain_peak_memory("minitorch", big), chain_peak_memory("torch", big)
+        rows.append((f"chain of {big} nodes, peak memory minitorch / torch",
+                     f"{mine / theirs:.2f}x ({mine / big:.0f} against {theirs / big:.0f} "
+                     "bytes a node)"))
+    return rows
+
+
 def synchronized(step: Callable[[], None], lib: object) -> Callable[[], None]:
     """``step`` followed by waiting for the GPU, so the time is the kernels' time too."""
 
@@ -229,7 +349,8 @@ def print_table(rows: list[tuple[str, str]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats (about 15 s)")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer repeats, chains up to 100 000 nodes")
     parser.add_argument("--gpu", action="store_true",
                         help="only the GPU comparison (needs CUDA, CuPy and torch with CUDA)")
     args = parser.parse_args()
@@ -248,15 +369,15 @@ def main() -> None:
     if torch is not None:
         rows.append(("MLP step, minitorch / torch eager", f"{t['minitorch'] / t['torch']:.2f}x"))
 
-    scal = {"minitorch": scalar_graph(minitorch)}
-    if torch is not None:
-        scal["torch"] = scalar_graph(torch)
-    s = interleaved(scal, max(5, repeats // 3))
-    rows.append(("1000-op scalar graph fwd+bwd, minitorch us/op",
-                 f"{s['minitorch'] / 1000 * 1e6:.2f}"))
-    if torch is not None:
-        rows.append(("1000-op scalar graph, minitorch / torch per op",
-                     f"{s['minitorch'] / s['torch']:.2f}x"))
+    for shape, graph in (("fresh operands", scalar_graph), ("one leaf in every op", leaf_graph)):
+        scal = {"minitorch": graph(minitorch)}
+        if torch is not None:
+            scal["torch"] = graph(torch)
+        s = interleaved(scal, max(5, repeats // 3))
+        line = f"{s['minitorch'] / 1000 * 1e6:.2f} us/op"
+        if torch is not None:
+            line = f"{s['minitorch'] / s['torch']:.2f}x ({line})"
+        rows.append((f"1000-op scalar graph fwd+bwd, {shape}, minitorch / torch", line))
 
     step = framework_mlp_step(minitorch)
     prof = interleaved({"off": repeated(step), "on": profiled(step)}, max(3, repeats // 10))
@@ -274,6 +395,9 @@ def main() -> None:
                         "big": deep_chain(minitorch, n_big)}, 3)
     rows.append(("the same chains built and run backward (Python's GC included)",
                  f"{both['big'] / both['small']:.1f}"))
+
+    sizes = (10_000, 100_000) if args.quick else (10_000, 100_000, 1_000_000)
+    rows += chain_rows(sizes, 2 if args.quick else 3)
 
     print_table(rows)
 

@@ -294,14 +294,16 @@ print(inspect.getsource(function.apply_custom))
 # - `_link` makes the node the `grad_fn` of the outputs and packs the saved tensors (with
 #   the version counters chapter 5 checks).
 #
-# When backward runs, the engine calls the node's `_apply`, which calls `Exp.backward` and
-# checks what came back. (A built-in op may instead give its backward straight on arrays, when
-# no graph of the backward is wanted: the same formula, without a Tensor per step.
-# `_grads_of_arrays` wraps those arrays, and marks the ones a leaf may keep as its `.grad`
-# without a copy: arrays of their own, which no hook has seen.)
+# When backward runs, the engine calls the node's `_apply_arrays` (no graph of the backward
+# wanted) or `_apply` (`create_graph=True`); for a custom Function both end in `_backward`,
+# which calls `Exp.backward` and checks what came back. (A built-in op may instead give its
+# backward straight on arrays: the same formula, without a Tensor per step. The engine then
+# carries arrays from node to node; `_grads_of_arrays` makes tensors for the leaves only, and
+# marks the ones a leaf may keep as its `.grad` without a copy: arrays of their own, which no
+# hook has seen.)
 
 # %%
-print(inspect.getsource(function.BackwardCFunction._apply))
+print(inspect.getsource(function.BackwardCFunction._backward))
 print(inspect.getsource(function._validate_grads))
 
 # %% [markdown]

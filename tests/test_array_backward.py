@@ -93,6 +93,24 @@ def test_mul_of_two_tensors(data: st.DataObject, shapes: tuple, dtype: str) -> N
 
 
 @SETTINGS
+@given(data=st.data(), shapes=BROADCAST, dtype=DTYPES, op=st.sampled_from(["add", "sub"]))
+def test_add_and_sub_of_two_tensors(data: st.DataObject, shapes: tuple, dtype: str,
+                                    op: str) -> None:
+    ra, rb = needs(data, 2)
+    a, b = tensor(data, shapes[0], dtype, ra), tensor(data, shapes[1], dtype, rb)
+    assert_same(*both_paths(a + b if op == "add" else a - b, data))
+
+
+@SETTINGS
+@given(data=st.data(), shape=st.sampled_from([(), (3,), (2, 3)]), dtype=DTYPES,
+       number=st.one_of(st.floats(-3, 3), st.integers(-3, 3)), op=st.sampled_from(["+", "-"]))
+def test_add_and_sub_of_a_number(data: st.DataObject, shape: tuple, dtype: str, number: Any,
+                                 op: str) -> None:
+    a = tensor(data, shape, dtype, True)
+    assert_same(*both_paths(a + number if op == "+" else a - number, data))
+
+
+@SETTINGS
 @given(data=st.data(), shapes=BROADCAST, dtype=DTYPES)
 def test_div_of_two_tensors(data: st.DataObject, shapes: tuple, dtype: str) -> None:
     ra, rb = needs(data, 2)
@@ -231,8 +249,8 @@ def test_every_op_with_an_array_backward_is_tested_here() -> None:
            for cls in vars(module).values()
            if isinstance(cls, type) and issubclass(cls, minitorch.autograd.Function)
            and "backward_arrays" in vars(cls)}
-    assert ops == {linalg.Mm, linalg.Addmm, pointwise.Mul, pointwise.Div,
-                   pointwise.PowScalarExponent,
+    assert ops == {linalg.Mm, linalg.Addmm, pointwise.Add, pointwise.Sub, pointwise.Mul,
+                   pointwise.Div, pointwise.PowScalarExponent,
                    pointwise.Relu, reduction.Mean, reduction.Sum, pointwise.Exp, pointwise.Log,
                    pointwise.Sqrt, pointwise.Tanh, pointwise.Sigmoid, pointwise.Reciprocal,
                    shape.View, shape.Permute, shape.Unsqueeze, shape.Squeeze}
@@ -272,3 +290,39 @@ def test_chains_of_array_backwards_give_torchs_gradients(steps: list[str], seed:
         grads.append((x.grad.numpy(), w.grad.numpy()))
     for got, want in zip(*grads):
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_the_engine_carries_arrays_and_makes_a_tensor_for_the_leaf_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # ops that unpack no saved output (which would make a tensor of its own)
+    x = minitorch.tensor([0.5, 1.5], requires_grad=True)
+    out = ((x * 2.0) * 3.0).reshape(2, 1).t().sum()
+    made = []
+    original = minitorch.Tensor._make
+    monkeypatch.setattr(minitorch.Tensor, "_make",
+                        classmethod(lambda cls, a: made.append(a) or original(a)))
+    out.backward()
+    assert len(made) == 2  # the root's gradient (ones), and x's .grad
+    assert made[-1] is x.grad._data
+    t = torch.tensor([0.5, 1.5], requires_grad=True)
+    ((t * 2.0) * 3.0).reshape(2, 1).t().sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
+
+
+def test_hooks_and_observers_still_see_tensors() -> None:
+    x = minitorch.tensor([0.5, 1.5], requires_grad=True)
+    mid = (x * 2.0).exp()
+    out = (mid * 3.0).sum()
+    seen = []
+    mid.register_hook(lambda g: seen.append(("tensor hook", type(g))))
+    mid.grad_fn.register_prehook(lambda gs: seen.append(("prehook", type(gs[0]))))
+    mid.grad_fn.register_hook(lambda ins, outs: seen.append(("hook", type(ins[0]))))
+
+    def observer(event: str, **info: Any) -> None:
+        if event == "done" and info["node"] is mid.grad_fn:
+            seen.append(("observer", type(info["grad_inputs"][0])))
+
+    with minitorch.autograd.engine.observe(observer):
+        out.backward()
+    assert seen == [("tensor hook", minitorch.Tensor), ("prehook", minitorch.Tensor),
+                    ("hook", minitorch.Tensor), ("observer", minitorch.Tensor)]

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import torch
 
 import minitorch
 from minitorch.autograd import engine
@@ -112,6 +113,37 @@ def test_one_leaf_reached_twice_sums_into_a_gradient_of_its_own() -> None:
     (loss(w) + loss(w)).backward()
     loss(w).backward()
     np.testing.assert_array_equal(w.grad.numpy(), np.multiply(FIRST, 3))
+
+
+def test_gradients_summed_for_a_leaf_leave_what_a_hook_kept_alone() -> None:
+    # the engine adds the gradients for one leaf into a sum of its own, in place: never
+    # into one a node hook saw, even when later gradients are added to it
+    x, kept = minitorch.ones(2, requires_grad=True), []
+    first = x * 2.0
+    first.grad_fn.register_hook(lambda ins, outs: kept.append(ins[0]))
+    (first + x * 3.0 + x * 4.0).sum().backward()
+    np.testing.assert_array_equal(kept[0].numpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [9.0, 9.0])
+    (x * 1.0).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [10.0, 10.0])
+    np.testing.assert_array_equal(kept[0].numpy(), [2.0, 2.0])
+
+
+def test_gradients_for_one_leaf_are_summed_without_recording_an_op() -> None:
+    x = minitorch.tensor(2.0, requires_grad=True)
+    y = x
+    for _ in range(5):
+        y = y * x + x
+    with minitorch.autograd.profiler.profile() as prof:
+        y.backward()
+    adds = [e for e in prof.function_events if e.name == "aten::add"]
+    assert adds == []
+    want = torch.tensor(2.0, requires_grad=True)
+    z = want
+    for _ in range(5):
+        z = z * want + want
+    z.backward()
+    assert x.grad.item() == want.grad.item()
 
 
 class Flatten(Op):

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .. import _tensor as T
 from .. import course
 from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
@@ -28,9 +29,11 @@ from .graph import (
     AccumulateGrad,
     Node,
     _accumulate,
+    _array_of,
     _call_tensor_hook,
     _leaf_hooks,
     _shown,
+    _tensors,
     accumulate_into_leaf,
 )
 
@@ -123,8 +126,6 @@ def execute(
         needed, deps = _prune(order, {n for n, _ in capture})
         root_nodes = [n for n in root_nodes if n in needed]
     buffers: dict[Node, list] = {}
-    for (node, nr), grad in zip(roots, root_grads):
-        _deliver(buffers, node, nr, grad)
     captured: dict[Edge, Any] = {}
     wanted = set(capture or ())
     ready = [(-n._seq, n) for n in root_nodes if deps.get(n, 0) == 0]
@@ -134,12 +135,15 @@ def execute(
         observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
     # inf/nan in backward stay silent, as in torch; the backward is recorded for create_graph
     with quiet(), grad_mode._recording(create_graph):
+        for (node, nr), grad in zip(roots, root_grads):
+            _deliver(buffers, node, nr, grad)
         while ready:
             _, node = heapq.heappop(ready)
             grads = buffers.pop(node, None) or [None] * node._n_outputs
             if node._tensor_pre_hooks or node._retain_grad_hooks:
-                grads = _run_tensor_hooks(node, grads)
+                grads = _run_tensor_hooks(node, _tensors(grads))
             if wanted:
+                grads = _tensors(grads)
                 if not accumulate and type(node) is AccumulateGrad and grads[0] is not None:
                     grads = [_leaf_hooks(node.variable, grads[0])]  # it will not run them
                 for nr, grad in enumerate(grads):
@@ -149,12 +153,14 @@ def execute(
             if needed is not None and not _must_run(node, needed, accumulate):
                 continue
             if observer:
-                observer("run", node=node, grad_outputs=tuple(grads),
+                grads = _tensors(grads)
+                observer("run", node=node, grad_outputs=grads,
                          ready=[n for _, n in ready], dependencies=dict(deps))
-            outs = _run_node(node, tuple(grads))
+            outs = _run_node(node, tuple(grads), create_graph)
             if not keep_graph:
                 node._release()
             if observer:
+                outs = _tensors(outs)
                 _shown(outs)
                 observer("done", node=node, grad_inputs=outs)
             for (child, nr), grad in zip(node.next_functions, outs):
@@ -259,7 +265,26 @@ def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Tensor) -> No
     if buf is None:
         buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
     old = buf[nr]
-    buf[nr] = grad if old is None else old + grad
+    buf[nr] = grad if old is None else _sum(old, grad, type(node) is AccumulateGrad)
+
+
+def _sum(old: Any, grad: Any, for_leaf: bool) -> Tensor:
+    """Two gradients that arrived for the same output of a node, added up.
+
+    With a graph of the backward wanted, the sum is a recorded op. Without, it is the sum of
+    the arrays, as torch's input buffer: no op, no node. A sum the engine made is its own
+    memory, so the next gradient for a leaf is added into it in place.
+    """
+    a, b = _array_of(old), _array_of(grad)
+    if grad_mode._state.grad_enabled or type(a) is not type(b) or a.dtype != b.dtype:
+        old, grad = _tensors((old, grad))
+        return old + grad
+    if isinstance(old, T.Tensor) and old._fresh and a.shape == b.shape:
+        a += b
+        return old
+    total = T.Tensor._make(a + b)
+    total._fresh = for_leaf  # a new array, unseen: the leaf may keep it (see Tensor._fresh)
+    return total
 
 
 def _must_run(node: Node, needed: set[Node], accumulate: bool) -> bool:
@@ -285,8 +310,12 @@ def _run_tensor_hooks(node: Node, grads: list) -> list:
     return grads
 
 
-def _run_node(node: Node, grads: tuple) -> tuple:
+def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
+    """Run a node with its hooks. Gradients travel as arrays where no one sees them (no hook,
+    no profiler, no anomaly mode, no graph of the backward): a Tensor is made only for a leaf,
+    a hook, or a node that works on tensors."""
     if node._pre_hooks:
+        grads = _tensors(grads)
         _shown(grads)
         for hook in list(node._pre_hooks.values()):
             result = hook(grads)
@@ -294,10 +323,11 @@ def _run_node(node: Node, grads: tuple) -> tuple:
                 grads = tuple(result)
     prof = profiler._active
     if prof is None and not anomaly_mode._enabled:  # the common case, kept short
-        outs = node._apply(grads)
+        outs = node._apply(grads) if create_graph else node._apply_arrays(grads)
     else:
-        outs = _run_watched(node, grads, prof)
+        outs = _run_watched(node, _tensors(grads), prof)
     if node._hooks:
+        outs = _tensors(outs)
         _shown(outs)
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)

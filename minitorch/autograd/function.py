@@ -35,9 +35,9 @@ from typing import Any
 
 from .. import _tensor as T
 from .. import course
-from ..backend import FLOAT_ERRORS, IGNORE_ALL
+from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler
-from .graph import AccumulateGrad, Node, SavedTensor
+from .graph import AccumulateGrad, Node, SavedTensor, _array_of, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -45,6 +45,9 @@ __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once
 
 class FunctionCtx:
     """What ``forward`` and ``backward`` share: saved tensors, flags and your own attributes."""
+
+    _dirty: tuple = ()  # class defaults until mark_dirty / mark_non_differentiable set them
+    _non_differentiable: tuple = ()
 
     def save_for_forward(self, *tensors: T.Tensor | None) -> None:
         """Save tensors for ``jvp`` (forward-mode AD), read back there as ``ctx.saved_tensors``."""
@@ -116,17 +119,31 @@ class BackwardCFunction(Node, FunctionCtx):
                 s.release()
 
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
+        if grad_mode._state.grad_enabled:
+            return self._backward(grads)
+        return _tensors(self._apply_arrays(grads))
+
+    def _apply_arrays(self, grads: tuple) -> tuple:
+        """The engine's call when no graph of the backward is wanted: a built-in op's backward
+        on arrays (gradients come as arrays or tensors), which gives arrays for the nodes of
+        its inputs and tensors for leaves (see ``_grads_of_arrays``). Otherwise the backward
+        on tensors."""
+        cls = self._forward_cls
+        if cls.backward_arrays is not None and cls._trusted and not _among(None, grads):
+            inputs = [_array_of(g) for g in grads]
+            arrays = cls.backward_arrays(self, *inputs)
+            if arrays is not NotImplemented:
+                return _grads_of_arrays(self, arrays, inputs)
+        return self._backward(_tensors(grads))
+
+    def _backward(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
+        """The Function's ``backward``, on tensors."""
         cls = self._forward_cls
         if self._materialize_grads and _among(None, grads):
             if cls._trusted and all(g is None for g in grads):  # as torch's built-in nodes
                 return (None,) * len(self.next_functions)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
-        if cls._trusted and cls.backward_arrays is not None and not grad_mode._state.grad_enabled:
-            inputs = [g._data for g in grads]
-            arrays = cls.backward_arrays(self, *inputs)
-            if arrays is not NotImplemented:  # no graph of the backward: arrays in, arrays out
-                return _grads_of_arrays(self, arrays, inputs)
         result = cls.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -136,21 +153,30 @@ class BackwardCFunction(Node, FunctionCtx):
 
 
 def _grads_of_arrays(node: BackwardCFunction, arrays: tuple, inputs: list) -> tuple:
-    """Tensors of the arrays an array backward returned. One bound for a leaf is marked
-    ``_fresh`` when its array is its own: not a view, not an incoming gradient, not returned
-    twice. The leaf may then keep it as its ``.grad`` without a copy, unless the engine shows
-    it to a hook or an observer first."""
+    """What an array backward returned, as the engine carries it: arrays for the nodes of
+    inputs, tensors for leaves. A leaf's is marked ``_fresh`` when its array is its own: not a
+    view, not an incoming gradient, not returned twice. The leaf may then keep it as its
+    ``.grad`` without a copy, unless the engine shows it to a hook or an observer first."""
     grads = []
     for a, (child, _) in zip(arrays, node.next_functions):
-        if a is None:
-            grads.append(None)
+        if a is not None and isinstance(a, HOST_SCALARS):  # numpy's 0-d results are scalars
+            a = namespace(a).asarray(a)
+        if a is None or type(child) is not AccumulateGrad:
+            grads.append(a)
             continue
         t = T.Tensor._make(a)
-        if type(child) is AccumulateGrad and getattr(a, "base", a) is None and \
-                not _among(a, inputs) and sum(x is a for x in arrays) == 1:
+        if getattr(a, "base", a) is None and not _among(a, inputs) and _once(a, arrays):
             t._fresh = True
         grads.append(t)
     return tuple(grads)
+
+
+def _once(value: Any, values: tuple) -> bool:
+    """``value`` is in ``values`` once (by identity)."""
+    seen = 0
+    for v in values:
+        seen += v is value
+    return seen == 1
 
 
 def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
@@ -271,8 +297,14 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
-    return tuple([isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None)
-                  for a in args])
+    needs = tuple([isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None)
+                   for a in args])
+    if len(needs) > 3:  # (few patterns of a few operands: those are shared between nodes)
+        return needs
+    return _NEEDS.setdefault(needs, needs)
+
+
+_NEEDS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
@@ -403,8 +435,7 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     it saved."""
     if isinstance(outputs, tuple):
         return tuple(_link_outputs(node, args, outputs))
-    state = node.__dict__
-    if not isinstance(outputs, T.Tensor) or "_dirty" in state or "_non_differentiable" in state:
+    if not isinstance(outputs, T.Tensor) or node._dirty or node._non_differentiable:
         return _link_outputs(node, args, (outputs,))[0]
     # The common case, kept short: one new tensor out of an op
     if _among(outputs, args):
@@ -415,9 +446,7 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
 
 
 def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
-    state = node.__dict__
-    dirty = state.get("_dirty", ())
-    non_diff = state.get("_non_differentiable", ())
+    dirty, non_diff = node._dirty, node._non_differentiable
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):
@@ -443,10 +472,19 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
         node._n_outputs = len(linked)
     if anomaly_mode._enabled:
         node._anomaly_trace = _forward_trace()
-    if node._to_save:
-        node._saved = tuple([None if t is None else SavedTensor(t, _among(t, linked))
-                             for t in node._to_save])
+    to_save = node._to_save
+    if to_save:
+        # nothing but None (a product by a number saves no tensor): the tuple as it came
+        node._saved = to_save if _only_none(to_save) else tuple(
+            [None if t is None else SavedTensor(t, _among(t, linked)) for t in to_save])
         del node._to_save
+
+
+def _only_none(values: tuple) -> bool:
+    for v in values:  # noqa: SIM110 - a loop is cheaper than all() on a few items
+        if v is not None:
+            return False
+    return True
 
 
 def _among(value: Any, values: Any) -> bool:

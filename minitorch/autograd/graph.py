@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .. import _tensor as T
 from .. import course
 from . import grad_mode
 
@@ -102,6 +103,12 @@ class Node:
     def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
         raise NotImplementedError
 
+    def _apply_arrays(self, grads: tuple) -> tuple:
+        """The engine's call when no graph of the backward is wanted. Gradients may come as
+        arrays: a built-in op's node passes arrays on (see ``BackwardCFunction``); any other
+        node gets tensors, as ``_apply``."""
+        return self._apply(_tensors(grads))
+
     def _release(self) -> None:
         """Free what backward needed (saved tensors); called unless retain_graph."""
 
@@ -176,6 +183,17 @@ def _shown(grads: Any) -> None:
     for g in grads:
         if g is not None:
             g._fresh = False
+
+
+def _array_of(grad: Any) -> Any:
+    """The array of a gradient the engine carries (a tensor or an array)."""
+    return grad._data if isinstance(grad, T.Tensor) else grad
+
+
+def _tensors(grads: Any) -> tuple:
+    """Gradients as tensors (for a hook, an observer, a backward on tensors, a caller)."""
+    return tuple([g if g is None or isinstance(g, T.Tensor) else T.Tensor._make(g)
+                  for g in grads])
 
 
 def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:

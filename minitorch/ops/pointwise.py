@@ -61,6 +61,13 @@ class Add(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _reduce(g, ctx.a), _reduce(g, ctx.b)
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        if not _same_dtype_as(g, ctx.a, ctx.b):
+            return NotImplemented
+        xp = namespace(g)
+        return _reduce_array(xp, g, ctx.a), _reduce_array(xp, g, ctx.b)
+
 
 class Sub(Op):
     node_name = "SubBackward0"
@@ -76,6 +83,14 @@ class Sub(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _reduce(g, ctx.a), _reduce(-g, ctx.b) if ctx.needs_input_grad[1] else None
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        if not _same_dtype_as(g, ctx.a, ctx.b):
+            return NotImplemented
+        xp = namespace(g)
+        return (_reduce_array(xp, g, ctx.a),
+                _reduce_array(xp, xp.negative(g), ctx.b) if ctx.needs_input_grad[1] else None)
 
 
 class Rsub(Op):
@@ -330,6 +345,11 @@ def _reduce(g: Tensor, meta: Any) -> Tensor | None:
         return g
     dt = from_array_dtype(dt)  # compared as minitorch dtypes: a numpy dtype may meet CuPy's
     return g if g.dtype is dt else g.to(dt)
+
+
+def _reduce_array(xp: Any, g: Any, meta: Any) -> Any:
+    """``_reduce`` on arrays, for an input of ``g``'s dtype: ``g`` summed to its shape."""
+    return None if meta is None else sum_to_array(xp, g, meta[0])
 
 
 def _operands_like(ctx: Any, g: Any, divisor: bool = False) -> Any:
