@@ -19,8 +19,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from . import _args, autograd, backend
 from . import _dtype as D
-from . import autograd, backend
 from ._tensor_str import tensor_repr
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, add_hook
@@ -132,7 +132,7 @@ class Tensor:
         """The shape, or the size of one dimension."""
         if dim is None:
             return self.shape
-        return self._data.shape[normalize_dims(dim, self.dim())[0]]
+        return self._data.shape[_args.dim("size", dim, self.dim())]
 
     @property
     def ndim(self) -> int:
@@ -179,12 +179,27 @@ class Tensor:
         return self._inference
 
     def is_contiguous(self) -> bool:
-        """Always True: minitorch does not expose strides."""
-        return True
+        """True if the values lie in memory in row-major order, without gaps (torch's rule:
+        sizes of one and empty tensors do not count).
+
+        >>> x = minitorch.ones(2, 3)
+        >>> x.is_contiguous(), x.t().is_contiguous()
+        (True, False)
+        """
+        strides = backend.element_strides(self._data)
+        return strides is None or strides_contiguous(self._data.shape, strides)
 
     def contiguous(self) -> Tensor:
-        """The tensor itself (see ``is_contiguous``)."""
-        return self
+        """The tensor itself when contiguous, else a contiguous copy (``CloneBackward0``).
+
+        >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
+        minitorch.Size([6])
+        """
+        if self.is_contiguous():
+            return self
+        from .ops.shape import Clone
+
+        return Clone.apply(self, contiguous=True)
 
     # ---- autograd attributes ------------------------------------------------------------
     @property
@@ -742,6 +757,50 @@ def expanded_shape(shape: tuple, target: tuple) -> tuple:
                 f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(shape)}")
     return full
+
+
+def strides_contiguous(shape: tuple, strides: tuple) -> bool:
+    """torch's contiguity test on element strides.
+
+    >>> strides_contiguous((2, 3), (3, 1)), strides_contiguous((3, 2), (1, 3))
+    (True, False)
+    """
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size == 0:
+            return True
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def view_strides(shape: tuple, strides: tuple, target: tuple) -> bool:
+    """True if a tensor of ``shape`` and element ``strides`` can be viewed as ``target``
+    without a copy (torch's computeStride: each run of target dims must fit in one
+    contiguous chunk of the original dims).
+
+    >>> view_strides((2, 3), (3, 1), (6,)), view_strides((3, 2), (1, 3), (6,))
+    (True, False)
+    """
+    if not shape or 0 in shape:
+        return True
+    view_d = len(target) - 1
+    chunk_stride = strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_numel * chunk_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or target[view_d] == 1):
+                view_numel *= target[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return False
+            if d > 0:
+                chunk_stride = strides[d - 1]
+                tensor_numel = view_numel = 1
+    return view_d == -1
 
 
 def expandable_to(shape: tuple, target: tuple) -> bool:

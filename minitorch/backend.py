@@ -215,6 +215,20 @@ def to_numpy(array: Any) -> np.ndarray:
     return np.asarray(array)
 
 
+def element_strides(array: Any) -> tuple | None:
+    """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
+    does not expose them (such arrays are taken as contiguous).
+
+    >>> element_strides(np.ones((2, 3)).T)
+    (1, 3)
+    """
+    strides = getattr(array, "strides", None)
+    if strides is None:
+        return None
+    size = array.itemsize
+    return tuple(s // size for s in strides)
+
+
 def to_device(array: Any, dev: device) -> Any:
     """``array``'s values on ``dev`` (the array itself when it is there already)."""
     if namespace(array) is factory_namespace(dev) and device_of(array) == dev:

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .. import course
+from .._args import node_hook_result
 from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
 from .graph import (
@@ -277,7 +278,7 @@ def _run_node(node: Node, grads: tuple) -> tuple:
         for hook in list(node._pre_hooks.values()):
             result = hook(grads)
             if result is not None:
-                grads = tuple(result)
+                grads = node_hook_result(hook, grads, result)
     prof = profiler._active
     if prof is None and not anomaly_mode._enabled:  # the common case, kept short
         outs = node._apply(grads)
@@ -288,7 +289,7 @@ def _run_node(node: Node, grads: tuple) -> tuple:
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)
             if result is not None:
-                outs = tuple(result)
+                outs = node_hook_result(hook, outs, result)
     return outs
 
 

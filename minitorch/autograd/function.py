@@ -395,6 +395,10 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
     state = node.__dict__
     dirty = state.get("_dirty", ())
     non_diff = state.get("_non_differentiable", ())
+    if any(not _among(d, outs) for d in dirty):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):

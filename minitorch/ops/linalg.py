@@ -67,6 +67,9 @@ class Mv(Op):
 
     @staticmethod
     def forward(ctx: Any, m: Tensor, v: Tensor) -> Tensor:
+        if m.dim() != 2 or v.dim() != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.dim()}, "
+                               f"{v.dim()}")
         _same_dtype(m, v)
         if m.shape[1] != v.shape[0]:
             raise RuntimeError(
@@ -116,6 +119,9 @@ class Bmm(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        for name, t in (("batch1", a), ("batch2", b)):
+            if t.dim() != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
         _same_dtype(a, b)
         if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
             raise RuntimeError(

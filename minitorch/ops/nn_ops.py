@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor, normalize_dims
+from .. import _args
+from .._tensor import Tensor
 from ..backend import setitem
 from ._base import Op, check_same_device, wrap
 from .shape import Embed
@@ -20,6 +21,8 @@ from .shape import Embed
 
 def _shifted(a: Tensor, dim: int) -> Any:
     xp = a._xp
+    if a._data.size == 0:  # nothing to shift (and an empty max has no value)
+        return a._data
     return a._data - xp.max(a._data, axis=dim, keepdims=True)
 
 
@@ -160,7 +163,7 @@ def softmax(input: Tensor, dim: int) -> Tensor:
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
     tensor([0.5000, 0.5000])
     """
-    return Softmax.apply(input, dim=normalize_dims(dim, input.dim())[0])
+    return Softmax.apply(input, dim=_args.dim("softmax", dim, input.dim()))
 
 
 def log_softmax(input: Tensor, dim: int) -> Tensor:
@@ -169,4 +172,4 @@ def log_softmax(input: Tensor, dim: int) -> Tensor:
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
     tensor([-0.6931, -0.6931])
     """
-    return LogSoftmax.apply(input, dim=normalize_dims(dim, input.dim())[0])
+    return LogSoftmax.apply(input, dim=_args.dim("softmax", dim, input.dim()))

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-from .._tensor import Tensor, normalize_dims
+from .. import _args
+from .._tensor import Tensor
 from ..backend import namespace
 from ._base import Op, wrap
 
@@ -222,7 +223,8 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         input = input.to(dtype)
     if dim is None:
         return Sum.apply(input)
-    return SumDim.apply(input, dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
+    return SumDim.apply(input, dims=_args.dims("sum", dim, input.dim()) or None,
+                        keepdim=_args.flag("sum", keepdim, "keepdim"))
 
 
 def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
@@ -236,7 +238,8 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         input = input.to(dtype)
     if dim is None:
         return Mean.apply(input)
-    return MeanDim.apply(input, dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
+    return MeanDim.apply(input, dims=_args.dims("mean", dim, input.dim()) or None,
+                         keepdim=_args.flag("mean", keepdim, "keepdim"))
 
 
 def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = False, *,
@@ -250,8 +253,8 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
         dim, unbiased = None, dim
     if correction is None:
         correction = 1 if unbiased else 0
-    dims = None if dim is None else normalize_dims(dim, input.dim())
-    return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
+    return Var.apply(input, dims=_args.dims("var", dim, input.dim()) or None, correction=correction,
+                     keepdim=_args.flag("var", keepdim, "keepdim"))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -266,7 +269,8 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         return maximum(input, dim)
     if dim is None:
         return MaxAll.apply(input)
-    return min_max(*MaxDim.apply(input, dim=normalize_dims(dim, input.dim())[0], keepdim=keepdim))
+    return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim),
+                                 keepdim=_args.flag("max", keepdim, "keepdim")))
 
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -281,7 +285,8 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         return minimum(input, dim)
     if dim is None:
         return MinAll.apply(input)
-    return min_max(*MinDim.apply(input, dim=normalize_dims(dim, input.dim())[0], keepdim=keepdim))
+    return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim),
+                                 keepdim=_args.flag("min", keepdim, "keepdim")))
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -291,7 +296,21 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     tensor(1)
     """
     xp = input._xp
+    keepdim = _args.flag("argmax", keepdim, "keepdim")
     if dim is None:
+        if input.numel() == 0:
+            raise IndexError(
+                "argmax(): Expected reduction dim to be specified for input.numel() == 0.")
         return wrap(xp.astype(xp.argmax(xp.reshape(input._data, (-1,))), xp.int64))
-    d = normalize_dims(dim, input.dim())[0]
+    d = _extremum_dim("argmax", input, dim)
+    if input.dim() == 0:
+        return wrap(xp.zeros((), dtype=xp.int64))
     return wrap(xp.astype(xp.argmax(input._data, axis=d, keepdims=keepdim), xp.int64))
+
+
+def _extremum_dim(fn: str, input: Tensor, dim: Any) -> int:
+    """The one dim of max/min/argmax, which must not be empty (there is no extremum)."""
+    d = _args.dim(fn, dim, input.dim())
+    if input.dim() and input._data.shape[d] == 0:
+        raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
+    return d

@@ -1,0 +1,276 @@
+"""Argument checks at the public boundary, one function per kind of argument, with torch's
+exception types and messages.
+
+The ops trust what these return: a size is a tuple of Python ints, a dim is a wrapped int in
+range, a flag is a bool. Each check costs a type test on the common path.
+
+>>> dim("sum", 1, 2), sizes("zeros", (2, 3))
+(1, (2, 3))
+>>> dim("size", 5, 2)
+Traceback (most recent call last):
+IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 5)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+def _type_name(value: Any) -> str:
+    kind = type(value)
+    if kind.__name__ == "Tensor":
+        return "Tensor"
+    module = kind.__module__
+    return kind.__name__ if module in ("builtins", "minitorch._tensor") else \
+        f"{module.split('.')[0]}.{kind.__name__}"
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` as an int if torch takes it where an int is expected (ints, numpy ints,
+    one-element integer tensors; never bools or floats), else None.
+
+    >>> as_int(3), as_int(2.0), as_int(True)
+    (3, None, None)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True) -> tuple:
+    """The sizes of ``fn(*args)`` (ints, or one tuple/list of ints), checked like torch.
+
+    >>> sizes("ones", ([2, 3],))
+    (2, 3)
+    >>> sizes("zeros", (2.5,))
+    Traceback (most recent call last):
+    TypeError: zeros(): argument 'size' (position 1) must be tuple of ints, not float
+    """
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        values, packed = tuple(args[0]), True
+    elif len(args) == 1 and as_int(args[0]) is None:
+        raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, not "
+                        f"{_type_name(args[0])}")
+    else:
+        values, packed = args, False
+    out = []
+    for i, v in enumerate(values):
+        n = as_int(v)
+        if n is None:
+            if packed:
+                raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, "
+                                f"but found element of type {_type_name(v)} at pos {i}")
+            raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got "
+                            f"{_type_name(v)}\"")
+        out.append(n)
+    shape = tuple(out)
+    if check_negative:
+        non_negative(fn, shape)
+    return shape
+
+
+def non_negative(fn: str, shape: tuple) -> None:
+    """torch's error for a negative size in a new tensor's shape."""
+    for s in shape:
+        if s < 0:
+            if fn == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{list(shape)}")
+
+
+def integer(fn: str, value: Any, name: str, position: int) -> int:
+    """An int argument (not bool, not float).
+
+    >>> integer("eye", None, "n", 1)
+    Traceback (most recent call last):
+    TypeError: eye(): argument 'n' (position 1) must be int, not NoneType
+    """
+    n = as_int(value)
+    if n is None:
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not "
+                        f"{_type_name(value)}")
+    return n
+
+
+def dim(fn: str, value: Any, ndim: int, name: str = "dim", position: int = 1) -> int:
+    """One dim: an int in ``[-ndim, ndim)`` (a 0-d tensor counts as one dim), wrapped.
+
+    >>> dim("unbind", -1, 3)
+    2
+    """
+    if type(value) is not int:
+        value = integer(fn, value, name, position)
+    return wrap_dim(value, ndim)
+
+
+def wrap_dim(d: int, ndim: int) -> int:
+    """An int dim wrapped into ``[0, ndim)``, with torch's range error."""
+    n = ndim if ndim > 0 else 1
+    if not -n <= d < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d % n
+
+
+def dims(fn: str, value: Any, ndim: int) -> tuple | None:
+    """The dims of a reduction: None (all), an int, or a tuple/list of ints, no repeats.
+
+    >>> dims("sum", [0, -1], 3), dims("sum", None, 3)
+    ((0, 2), None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        out = []
+        for i, v in enumerate(value):
+            n = as_int(v)
+            if n is None:
+                raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
+                                f"{i + 1} with error \"type must be tuple of ints,but got "
+                                f"{_type_name(v)}\"")
+            d = wrap_dim(n, ndim)
+            if d in out:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+            out.append(d)
+        return tuple(out)
+    n = as_int(value)
+    if n is None:
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
+                        f"({_type_name(value)}), but expected one of: (int dim), "
+                        "(tuple of ints dim)")
+    return (wrap_dim(n, ndim),)
+
+
+def flag(fn: str, value: Any, name: str, position: int | None = None) -> bool:
+    """A bool argument: ``True`` or ``False`` only, as torch's argument parser.
+
+    >>> flag("sum", 1, "keepdim")
+    Traceback (most recent call last):
+    TypeError: sum(): argument 'keepdim' must be bool, not int
+    """
+    if value is True or value is False:
+        return value
+    if type(value).__name__ == "bool_":  # numpy's bool
+        return bool(value)
+    where = f" (position {position})" if position else ""
+    raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {_type_name(value)}")
+
+
+def py_flag(value: Any) -> bool:
+    """A flag of a Python-level torch function (``backward``'s ``retain_graph``,
+    ``create_graph``): anything ``int()`` takes, as torch's C++ binding converts it."""
+    if value is None or value is True or value is False:
+        return bool(value)
+    n = as_int(value)
+    if n is None:
+        raise TypeError(f"'{_type_name(value)}' object cannot be interpreted as an integer")
+    return bool(n)
+
+
+def dtype(fn: str, value: Any) -> Any:
+    """A ``minitorch.dtype`` (or None); Python's ``float``/``int``/``bool`` types map to
+    float64, int64 and bool as in torch.
+
+    >>> dtype("zeros", float)
+    minitorch.float64
+    """
+    from . import _dtype as D
+
+    if value is None or isinstance(value, D.dtype):
+        return value
+    python = {float: D.float64, int: D.int64, bool: D.bool}
+    if isinstance(value, type) and value in python:
+        return python[value]
+    raise TypeError(f"{fn}(): argument 'dtype' must be minitorch.dtype, not "
+                    f"{_type_name(value)}")
+
+
+def number(fn: str, value: Any, name: str, position: int) -> Any:
+    """A Python number argument (bool, int, float; a one-element tensor's value)."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        return value.item()
+    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, not "
+                    f"{_type_name(value)}")
+
+
+def int_scalar(value: int) -> int:
+    """A Python int operand of an integer op, as torch reads it into int64: values up to
+    2**64 wrap (torch reads them as unsigned), larger ones overflow."""
+    if INT64_MIN <= value <= INT64_MAX:
+        return value
+    if INT64_MAX < value < 2 ** 64:
+        return value - 2 ** 64
+    raise OverflowError("int too big to convert")
+
+
+def fits_int64(value: float) -> bool:
+    """True if a float converts to int64 without overflow (nan and inf do not)."""
+    return math.isfinite(value) and -2.0 ** 63 <= value < 2.0 ** 63
+
+
+def index_error(value: Any) -> IndexError:
+    """torch's error for an index that is not an int, slice, None, ... or tensor."""
+    return IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                      f"Variables are valid indices (got {_type_name(value)})")
+
+
+def hook_result(name: str, grad: Any, result: Any) -> Any:
+    """What a gradient hook returned, checked as torch: None keeps ``grad``; otherwise a
+    tensor of the same shape, dtype and device.
+
+    >>> import minitorch
+    >>> hook_result("hook", minitorch.ones(2), minitorch.ones(3))
+    Traceback (most recent call last):
+    RuntimeError: hook 'hook' has changed the size of value
+    """
+    if result is None:
+        return None
+    if type(result).__name__ != "Tensor" or not hasattr(result, "_data"):
+        raise TypeError(f"expected Variable, but hook returned '{_type_name(result)}'")
+    if grad is None:
+        return result
+    if result.shape != grad.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if result.dtype is not grad.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{_legacy_name(grad)} got {_legacy_name(result)})")
+    if result.device != grad.device:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{_legacy_name(grad)} got {_legacy_name(result)})")
+    return result
+
+
+def _legacy_name(t: Any) -> str:
+    kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
+    prefix = "minitorch.cuda." if t.device.type == "cuda" else "minitorch."
+    return f"{prefix}{kind[t.dtype.name]}Tensor"
+
+
+def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
+    """What a Node's (pre)hook returned in place of ``old``: a tuple of the same length whose
+    tensors keep their shape, dtype and device (None keeps ``old``)."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{_type_name(result)}'")
+    if len(result) != len(old):
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got "
+                           f"{len(result)}, but expected {len(old)})")
+    for was, new in zip(old, result):
+        if was is None and new is not None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        if new is not None:
+            hook_result(name, was, new)
+    return result
