@@ -55,6 +55,8 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
     Traceback (most recent call last):
     TypeError: zeros(): argument 'size' (position 1) must be tuple of ints, not float
     """
+    if not args:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "{name}"')
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         values, packed = tuple(args[0]), True
     elif len(args) == 1 and as_int(args[0]) is None:
@@ -72,6 +74,9 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{_type_name(v)}\"")
+        if not INT64_MIN <= n <= INT64_MAX:
+            raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
+                            f"{i + 1} with error \"Overflow when unpacking long long\"")
         out.append(n)
     shape = tuple(out)
     if check_negative:
@@ -100,6 +105,8 @@ def integer(fn: str, value: Any, name: str, position: int) -> int:
     if n is None:
         raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not "
                         f"{_type_name(value)}")
+    if not INT64_MIN <= n <= INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
     return n
 
 
@@ -167,10 +174,11 @@ def flag(fn: str, value: Any, name: str, position: int | None = None) -> bool:
     raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {_type_name(value)}")
 
 
-def py_flag(value: Any) -> bool:
+def py_flag(value: Any, none: bool = True) -> bool:
     """A flag of a Python-level torch function (``backward``'s ``retain_graph``,
-    ``create_graph``): anything ``int()`` takes, as torch's C++ binding converts it."""
-    if value is None or value is True or value is False:
+    ``create_graph``): anything ``int()`` takes, as torch's C++ binding converts it (None
+    only where ``none``)."""
+    if value is True or value is False or (none and value is None):
         return bool(value)
     n = as_int(value)
     if n is None:
@@ -198,8 +206,13 @@ def dtype(fn: str, value: Any) -> Any:
 
 def number(fn: str, value: Any, name: str, position: int) -> Any:
     """A Python number argument (bool, int, float; a one-element tensor's value)."""
-    if isinstance(value, (bool, int, float)):
+    if isinstance(value, int):
+        return int_scalar(value) if type(value) is int else value
+    if isinstance(value, float):
         return value
+    if isinstance(value, complex):
+        raise TypeError(f"{fn}(): minitorch has no complex tensors; argument '{name}' "
+                        f"(position {position}) must be a real number, not complex")
     if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
         return value.item()
     raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, not "
@@ -213,7 +226,36 @@ def int_scalar(value: int) -> int:
         return value
     if INT64_MAX < value < 2 ** 64:
         return value - 2 ** 64
-    raise OverflowError("int too big to convert")
+    raise int_overflow(value)
+
+
+def int_overflow(value: int) -> OverflowError:
+    """torch's error for a Python int outside what int64 (or uint64) holds."""
+    if value < 0:
+        return OverflowError("can't convert negative int to unsigned")
+    return OverflowError("int too big to convert")
+
+
+def float_scalar(value: Any) -> float:
+    """A Python number as a double operand; ints outside int64/uint64 overflow, as in torch."""
+    if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+        raise int_overflow(value)
+    return float(value)
+
+
+def kind_of(array_dtype: Any) -> str:
+    """"int", "bool", "float" or "other" for an array dtype of any namespace.
+
+    >>> import numpy as np
+    >>> kind_of(np.dtype("int32")), kind_of(np.dtype("float64"))
+    ('int', 'float')
+    """
+    name = str(array_dtype).rpartition(".")[2]
+    if name == "bool":
+        return "bool"
+    if name.startswith(("int", "uint")):
+        return "int"
+    return "float" if name.startswith("float") else "other"
 
 
 def fits_int64(value: float) -> bool:
@@ -253,10 +295,14 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
     return result
 
 
+def legacy(dt: Any) -> str:
+    """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}[dt.name]
+
+
 def _legacy_name(t: Any) -> str:
-    kind = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
     prefix = "minitorch.cuda." if t.device.type == "cuda" else "minitorch."
-    return f"{prefix}{kind[t.dtype.name]}Tensor"
+    return f"{prefix}{legacy(t.dtype)}Tensor"
 
 
 def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:

@@ -151,7 +151,8 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.tensor([[1., 2.]], requires_grad=True)
     tensor([[1., 2.]], requires_grad=True)
     """
-    return _leaf(as_array(data, dtype, device), requires_grad)
+    requires_grad = _args.flag("tensor", requires_grad, "requires_grad")
+    return _leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -175,9 +176,10 @@ def _created(make: Any, device: Any) -> Any:
 
 def _filled(fn: str, fill: Any, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any = None) -> Tensor:
-    shape = _args.sizes(fn, size)
+    shape = _args.sizes(fn, size, check_negative=False)
     dtype = _args.dtype(fn, dtype)
     requires_grad = _args.flag(fn, requires_grad, "requires_grad")
+    _args.non_negative(fn, shape)
     name = (dtype or D.get_default_dtype()).name
     array = _created(lambda xp: xp.full(shape, fill, dtype=backend.array_dtype(xp, name)), device)
     return _leaf(array, requires_grad)
@@ -203,7 +205,14 @@ def ones(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     return _filled("ones", 1, size, dtype, requires_grad, device)
 
 
-empty = zeros
+def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    """A new tensor (minitorch fills it with zeros; torch leaves it uninitialised).
+
+    >>> minitorch.empty(2).shape
+    minitorch.Size([2])
+    """
+    return _filled("empty", 0, size, dtype, requires_grad, device)
 
 
 def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: Any = None,
@@ -213,12 +222,14 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     >>> minitorch.full((2,), 7)
     tensor([7, 7])
     """
-    fill_value = _args.number("full", fill_value, "fill_value", 2)
-    if dtype is None:
-        dtype = D.result_type(fill_value)
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{type(size).__name__}")
+    _args.sizes("full", (size,), check_negative=False)
+    fill_value = _args.number("full", fill_value, "fill_value", 2)
+    dtype = _args.dtype("full", dtype)
+    if dtype is None:
+        dtype = D.result_type(fill_value)
     if dtype is D.int64 and not _fits(fill_value):
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return _filled("full", fill_value, (size,), dtype, requires_grad, device)
@@ -255,10 +266,14 @@ def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
 
 def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any) -> Tensor:
-    shape = _args.sizes((kind == "uniform" and "rand") or "randn", size)
-    dt = _args.dtype("rand", dtype) or D.get_default_dtype()
+    fn = "rand" if kind == "uniform" else "randn"
+    shape = _args.sizes(fn, size, check_negative=False)
+    dt = _args.dtype(fn, dtype) or D.get_default_dtype()
+    requires_grad = _args.flag(fn, requires_grad, "requires_grad")
+    _args.non_negative(fn, shape)
     if not dt.is_floating_point:
-        raise RuntimeError(f'"check_uniform_bounds" not implemented for \'{dt.name}\'')
+        kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
     array = _created(lambda xp: backend.random(xp, kind, shape, dt.name), device)
     return _leaf(array, requires_grad)
 
@@ -311,12 +326,17 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    length = (end - start) / step
+    if length > _args.INT64_MAX:
+        raise RuntimeError("invalid size, possible overflow?")
     if not dt.is_floating_point:
         start, end, step = int(start), int(end), int(step)
         if step == 0:
             raise ValueError("step must be nonzero")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if math.ceil((end - start) / step) <= 0:  # numpy takes an infinite step one step far
+        end = start
     return start, end, step
 
 

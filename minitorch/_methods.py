@@ -85,13 +85,13 @@ def view(self: Tensor, *shape_: Any) -> Tensor:
 def permute(self: Tensor, *dims: Any) -> Tensor:
     """Reorder the dimensions."""
     ndim = self.dim()
-    order = tuple(_args.wrap_dim(d, ndim)
-                  for d in _args.sizes("permute", dims, "dims", check_negative=False))
+    order = _args.sizes("permute", dims, "dims", check_negative=False)
     if len(order) != ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not "
             f"equal to len(dims) = {len(order)}")
+    order = tuple(_args.wrap_dim(d, ndim) for d in order)
     if len(set(order)) != ndim:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     return shape.Permute.apply(self, dims=order)
@@ -100,8 +100,9 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dimensions."""
     order = list(range(self.dim()))
-    a = _args.dim("transpose", dim0, self.dim(), "dim0", 1)
-    b = _args.dim("transpose", dim1, self.dim(), "dim1", 2)
+    a = _args.integer("transpose", dim0, "dim0", 1)
+    b = _args.integer("transpose", dim1, "dim1", 2)
+    a, b = _args.wrap_dim(a, self.dim()), _args.wrap_dim(b, self.dim())
     order[a], order[b] = order[b], order[a]
     return shape.Transpose.apply(self, dims=tuple(order))
 
@@ -119,9 +120,12 @@ def unsqueeze(self: Tensor, dim: int) -> Tensor:
     return shape.Unsqueeze.apply(self, dim=_args.dim("unsqueeze", dim, self.dim() + 1))
 
 
-def squeeze(self: Tensor, dim: Any = None) -> Tensor:
+_ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
+
+
+def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
-    if dim is None:
+    if dim is _ALL:
         dims = tuple(i for i, s in enumerate(self.shape) if s == 1)
         return shape.Squeeze.apply(self, dims=dims)
     if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
@@ -141,8 +145,9 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge the dims from ``start_dim`` to ``end_dim`` into one."""
-    s = _args.dim("flatten", start_dim, self.dim(), "start_dim", 1)
-    e = _args.dim("flatten", end_dim, self.dim(), "end_dim", 2)
+    s = _args.integer("flatten", start_dim, "start_dim", 1)
+    e = _args.integer("flatten", end_dim, "end_dim", 2)
+    s, e = _args.wrap_dim(s, self.dim()), _args.wrap_dim(e, self.dim())
     if self.dim() == 0:
         return self.reshape(1)
     if s > e:
@@ -161,9 +166,12 @@ def unbind(self: Tensor, dim: int = 0) -> tuple:
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The slice ``start:start+length`` of ``dim``."""
-    d = _args.dim("narrow", dim, self.dim())
+    d = _args.integer("narrow", dim, "dim", 1)
     start = _args.integer("narrow", start, "start", 2)
     length = _args.integer("narrow", length, "length", 3)
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = _args.wrap_dim(d, self.dim())
     size = self._data.shape[d]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "

@@ -132,6 +132,8 @@ class Tensor:
         """The shape, or the size of one dimension."""
         if dim is None:
             return self.shape
+        if self._data.ndim == 0 and _args.as_int(dim) is not None:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_args.dim("size", dim, self.dim())]
 
     @property
@@ -216,6 +218,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
+        requires_grad = _args.flag("requires_grad_", requires_grad, "requires_grad", 1)
         if self.grad_fn is not None:
             if requires_grad:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
@@ -749,13 +752,19 @@ def expanded_shape(shape: tuple, target: tuple) -> tuple:
             f"expand(minitorch.FloatTensor{{{list(shape)}}}, size={list(target)}): the number "
             f"of sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})")
-    full = tuple(shape[i - lead] if s == -1 else s for i, s in enumerate(target))
+    for i, s in enumerate(target[:lead]):
+        if s == -1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
+    full = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(target))
     for i, s in enumerate(shape):
         if s != 1 and s != full[lead + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({full[lead + i]}) must match the existing "
                 f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(shape)}")
+    if any(s < 0 for s in full):
+        raise RuntimeError("numel: integer multiplication overflow")
     return full
 
 

@@ -47,6 +47,12 @@ class device:
     def __init__(self, type: str | device, index: int | None = None) -> None:
         if isinstance(type, device):
             type, index = type.type, type.index
+        elif isinstance(type, int) and not isinstance(type, bool):  # a GPU number, as torch
+            type, index = "cuda", type
+        elif not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({type.__class__.__name__}), but expected a device string such "
+                            "as 'cpu' or 'cuda:0', or a GPU number")
         elif ":" in type:
             type, _, number = type.partition(":")
             if index is not None or not number.isdigit():

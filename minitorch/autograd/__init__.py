@@ -91,7 +91,7 @@ def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
 
 def _flags(retain_graph: Any, create_graph: Any) -> tuple[bool, bool]:
     """``retain_graph`` (None: as ``create_graph``) and ``create_graph`` as bools."""
-    create_graph = py_flag(create_graph)
+    create_graph = py_flag(create_graph, none=False)
     return (create_graph if retain_graph is None else py_flag(retain_graph)), create_graph
 
 
@@ -149,7 +149,8 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
-    allow_unused = materialize_grads if allow_unused is None else allow_unused
+    allow_unused = materialize_grads if allow_unused is None else py_flag(allow_unused)
+    retain_graph, create_graph = _flags(retain_graph, create_graph)
     outs, ins = _as_tuple(outputs), _as_tuple(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
@@ -159,8 +160,6 @@ def grad(
                                f"{type(t).__name__}")
     if any(not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    retain_graph, create_graph = _flags(retain_graph, create_graph)
-    allow_unused = py_flag(allow_unused)
     edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))
     captured = engine.execute(edges, root_grads, keep_graph=retain_graph,
                               create_graph=create_graph, capture=[t._edge() for t in ins],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._args import float_scalar, int_scalar
 from .._dtype import dtype, result_type
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
@@ -86,8 +87,8 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
             return a._data, b._data, a.dtype
     elif (type(b) is float or type(b) is int) and isinstance(a, Tensor):
         dt = a.dtype
-        if dt.is_floating_point:
-            return a._data, float(b), dt  # a Python number never widens a floating tensor
+        if dt.is_floating_point:  # a Python number never widens a floating tensor
+            return a._data, float(b) if type(b) is float else float_scalar(b), dt
     dt = result_type(a, b)
     return _as(a, dt), _as(b, dt), dt
 
@@ -99,5 +100,5 @@ def _as(value: Any, dt: dtype) -> Any:
         xp = value._xp
         return xp.astype(value._data, array_dtype(xp, dt.name))
     if dt.is_floating_point:
-        return float(value)
-    return value
+        return float_scalar(value)
+    return int_scalar(value) if type(value) is int else value

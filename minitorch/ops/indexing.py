@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from .shape import Alias, Index, Select, Slice, Unsqueeze
 
@@ -29,7 +30,16 @@ def _part(p: Any, xp: Any) -> Any:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return p._data
     if isinstance(p, list):
-        return xp.asarray(p)
+        array = xp.asarray(p)
+        if _args.kind_of(array.dtype) not in ("int", "bool"):
+            raise IndexError("minitorch takes a list index of ints or bools only, not "
+                             f"{p!r}; torch's reading of other lists is deprecated")
+        return array
+    if isinstance(p, slice):
+        _clipped(p, 0)
+    elif not (p is None or p is Ellipsis or isinstance(p, bool) or _args.as_int(p) is not None
+              or hasattr(p, "__array_namespace__")):
+        raise _args.index_error(p)
     return p
 
 
@@ -45,8 +55,10 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     parts = _expand_ellipsis(parts, t.dim())
     out, dim, advanced = t, 0, {}
     for p in parts:
-        if p is None:
+        if p is None or p is True or p is False:  # a bool adds a dim of size 1 (True) or 0
             out = Unsqueeze.apply(out, dim=dim)
+            if p is False:
+                out = Slice.apply(out, key=(slice(None),) * dim + (slice(0, 0),))
             dim += 1
         elif isinstance(p, slice):
             if p != slice(None):
@@ -68,7 +80,8 @@ def _is_bool_mask(p: Any) -> bool:
 
 
 def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
-    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    consumed = sum(1 for p in parts
+                   if p is not None and p is not Ellipsis and p is not True and p is not False)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     if Ellipsis not in parts:
@@ -79,13 +92,23 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
 
 def _clipped(s: slice, size: int) -> slice:
     """``s`` with its bounds inside ``size`` (the standard leaves out-of-range bounds out)."""
+    for bound in (s.start, s.stop, s.step):
+        if bound is not None and _args.as_int(bound) is None:
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
     if s.step is not None and s.step <= 0:
-        raise ValueError("step must be greater than zero")
+        raise ValueError("step must be greater than zero" if s.step else
+                         "slice step cannot be zero")
     return slice(*s.indices(size))
 
 
 def _check_int(t: Tensor, dim: int, index: Any) -> int:
-    i = int(index)
+    i = _args.as_int(index)
+    if i is None:
+        if isinstance(index, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(index).__name__}'")
+        raise _args.index_error(index)
+    if not _args.INT64_MIN <= i <= _args.INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
     size = t.shape[dim]
     if not -size <= i < size:
         raise IndexError(

@@ -71,12 +71,7 @@ class Mean(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
-        if not a.dtype.is_floating_point:
-            kind = {"int64": "Long", "bool": "Bool"}[a.dtype.name]
-            raise RuntimeError(
-                "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {kind}"
-            )
+        _check_mean_dtype(a)
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.count = _count(a._data.shape, dims)
@@ -95,6 +90,13 @@ class Mean(Op):
 
 class MeanDim(Mean):
     node_name = "MeanBackward1"
+
+
+def _check_mean_dtype(a: Tensor) -> None:
+    if not a.dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {_args.legacy(a.dtype)}")
 
 
 def _count(shape: tuple, dims: tuple | None) -> int:
@@ -223,8 +225,9 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         input = input.to(dtype)
     if dim is None:
         return Sum.apply(input)
+    keepdim = _args.flag("sum", keepdim, "keepdim")
     return SumDim.apply(input, dims=_args.dims("sum", dim, input.dim()) or None,
-                        keepdim=_args.flag("sum", keepdim, "keepdim"))
+                        keepdim=keepdim)
 
 
 def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
@@ -238,8 +241,10 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         input = input.to(dtype)
     if dim is None:
         return Mean.apply(input)
+    keepdim = _args.flag("mean", keepdim, "keepdim")
+    _check_mean_dtype(input)
     return MeanDim.apply(input, dims=_args.dims("mean", dim, input.dim()) or None,
-                         keepdim=_args.flag("mean", keepdim, "keepdim"))
+                         keepdim=keepdim)
 
 
 def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = False, *,
@@ -253,8 +258,9 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
         dim, unbiased = None, dim
     if correction is None:
         correction = 1 if unbiased else 0
-    return Var.apply(input, dims=_args.dims("var", dim, input.dim()) or None, correction=correction,
-                     keepdim=_args.flag("var", keepdim, "keepdim"))
+    keepdim = _args.flag("var", keepdim, "keepdim")
+    return Var.apply(input, dims=_args.dims("var", dim, input.dim()) or None,
+                     correction=correction, keepdim=keepdim)
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -269,8 +275,8 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         return maximum(input, dim)
     if dim is None:
         return MaxAll.apply(input)
-    return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim),
-                                 keepdim=_args.flag("max", keepdim, "keepdim")))
+    keepdim = _args.flag("max", keepdim, "keepdim")
+    return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim))
 
 
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -285,8 +291,8 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
         return minimum(input, dim)
     if dim is None:
         return MinAll.apply(input)
-    return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim),
-                                 keepdim=_args.flag("min", keepdim, "keepdim")))
+    keepdim = _args.flag("min", keepdim, "keepdim")
+    return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim))
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -297,6 +303,10 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     """
     xp = input._xp
     keepdim = _args.flag("argmax", keepdim, "keepdim")
+    if dim is not None:
+        _args.integer("argmax", dim, "dim", 1)
+    if input.dtype.name == "bool":
+        raise RuntimeError("argmax(): does not support bool input")
     if dim is None:
         if input.numel() == 0:
             raise IndexError(
