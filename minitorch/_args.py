@@ -20,6 +20,16 @@ from typing import Any
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
 
+class _Omitted:
+    """The default of an optional argument that torch does not let be None."""
+
+    def __repr__(self) -> str:
+        return "<omitted>"
+
+
+OMITTED: Any = _Omitted()
+
+
 def _type_name(value: Any) -> str:
     kind = type(value)
     if kind.__name__ == "Tensor":
@@ -159,7 +169,8 @@ def dims(fn: str, value: Any, ndim: int) -> tuple | None:
     return (wrap_dim(n, ndim),)
 
 
-def flag(fn: str, value: Any, name: str, position: int | None = None) -> bool:
+def flag(fn: str, value: Any, name: str, position: int | None = None,
+         none: bool = False) -> bool:
     """A bool argument: ``True`` or ``False`` only, as torch's argument parser.
 
     >>> flag("sum", 1, "keepdim")
@@ -168,8 +179,8 @@ def flag(fn: str, value: Any, name: str, position: int | None = None) -> bool:
     """
     if value is True or value is False:
         return value
-    if type(value).__name__ == "bool_":  # numpy's bool
-        return bool(value)
+    if none and value is None:  # an optional keyword left at its default
+        return False
     where = f" (position {position})" if position else ""
     raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {_type_name(value)}")
 
@@ -207,10 +218,14 @@ def dtype(fn: str, value: Any) -> Any:
 def number(fn: str, value: Any, name: str, position: int) -> Any:
     """A Python number argument (bool, int, float; a one-element tensor's value)."""
     if isinstance(value, int):
-        return int_scalar(value) if type(value) is int else value
+        if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+            raise int_overflow(value)
+        return value
     if isinstance(value, float):
         return value
     if isinstance(value, complex):
+        if fn != "full":  # torch reads it as a double
+            raise RuntimeError("value cannot be converted to type double without overflow")
         raise TypeError(f"{fn}(): minitorch has no complex tensors; argument '{name}' "
                         f"(position {position}) must be a real number, not complex")
     if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
@@ -256,6 +271,34 @@ def kind_of(array_dtype: Any) -> str:
     if name.startswith(("int", "uint")):
         return "int"
     return "float" if name.startswith("float") else "other"
+
+
+def assigned(value: Any, dt: Any) -> Any:
+    """A Python number written into a tensor of dtype ``dt`` (``x[i] = value``, ``fill_``),
+    refused as torch when the dtype cannot hold it.
+
+    >>> import minitorch
+    >>> assigned(float("nan"), minitorch.int64)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type int64_t without overflow
+    """
+    if isinstance(value, (bool, int)) or type(value).__name__.startswith(("int", "bool")):
+        n = int(value)
+        if not INT64_MIN <= n <= INT64_MAX:
+            raise ValueError("Overflow when unpacking long long")
+        return value
+    if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
+        target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None
+        real = value.real if isinstance(value, complex) else float(value)
+        if isinstance(value, complex) and dt.name != "bool":
+            raise RuntimeError(f"value cannot be converted to type {target or 'double'} without "
+                               "overflow")
+        if target == "int64_t" and not fits_int64(real):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:
+            raise RuntimeError("value cannot be converted to type float without overflow")
+        return value
+    raise TypeError(f"can't assign a {_type_name(value)} to a minitorch.{legacy(dt)}Tensor")
 
 
 def fits_int64(value: float) -> bool:

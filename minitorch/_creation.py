@@ -45,7 +45,7 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
     torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
     leaves = _nested_leaves(data)
-    kinds = {_leaf_kind(v) for v in leaves}
+    kinds = {_leaf_kind(v, dtype) for v in leaves}
     if dtype is None:
         if "complex" in kinds:
             raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
@@ -98,7 +98,7 @@ def _nested_leaves(data: Any) -> list:
     return leaves
 
 
-def _leaf_kind(value: Any) -> str:
+def _leaf_kind(value: Any, dtype: D.dtype | None) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "bool"
     if isinstance(value, (int, np.integer)):
@@ -109,6 +109,10 @@ def _leaf_kind(value: Any) -> str:
         return "complex"
     if isinstance(value, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(value).__name__}'")
+    if dtype is D.int64:
+        raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
+    if dtype is not None and dtype.is_floating_point:
+        raise TypeError(f"must be real number, not {type(value).__name__}")
     raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
 
 
@@ -151,7 +155,7 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.tensor([[1., 2.]], requires_grad=True)
     tensor([[1., 2.]], requires_grad=True)
     """
-    requires_grad = _args.flag("tensor", requires_grad, "requires_grad")
+    requires_grad = _args.flag("tensor", requires_grad, "requires_grad", none=True)
     return _leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad)
 
 
@@ -178,7 +182,7 @@ def _filled(fn: str, fill: Any, size: tuple, dtype: D.dtype | None, requires_gra
             device: Any = None) -> Tensor:
     shape = _args.sizes(fn, size, check_negative=False)
     dtype = _args.dtype(fn, dtype)
-    requires_grad = _args.flag(fn, requires_grad, "requires_grad")
+    requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
     _args.non_negative(fn, shape)
     name = (dtype or D.get_default_dtype()).name
     array = _created(lambda xp: xp.full(shape, fill, dtype=backend.array_dtype(xp, name)), device)
@@ -232,6 +236,7 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
         dtype = D.result_type(fill_value)
     if dtype is D.int64 and not _fits(fill_value):
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    _args.assigned(fill_value, dtype)
     return _filled("full", fill_value, (size,), dtype, requires_grad, device)
 
 
@@ -269,7 +274,7 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     fn = "rand" if kind == "uniform" else "randn"
     shape = _args.sizes(fn, size, check_negative=False)
     dt = _args.dtype(fn, dtype) or D.get_default_dtype()
-    requires_grad = _args.flag(fn, requires_grad, "requires_grad")
+    requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
     _args.non_negative(fn, shape)
     if not dt.is_floating_point:
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
@@ -298,14 +303,14 @@ def randn(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     return _random("normal", size, dtype, requires_grad, device)
 
 
-def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: D.dtype | None = None,
+def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtype | None = None,
            device: Any = None, requires_grad: bool = False) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for int arguments, else float32.
 
     >>> minitorch.arange(3)
     tensor([0, 1, 2])
     """
-    if end is None:
+    if end is _args.OMITTED:
         start, end = 0, _args.number("arange", start, "end", 1)
     start, end, step = (_args.number("arange", v, n, i + 1)
                         for i, (v, n) in enumerate(((start, "start"), (end, "end"),
@@ -315,7 +320,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: D.dtype | None 
     name = dt.name
     array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
                                           backend.array_dtype(xp, name)), device)
-    return _leaf(array, _args.flag("arange", requires_grad, "requires_grad"))
+    return _leaf(array, _args.flag("arange", requires_grad, "requires_grad", none=True))
 
 
 def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
@@ -330,6 +335,8 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     if length > _args.INT64_MAX:
         raise RuntimeError("invalid size, possible overflow?")
     if not dt.is_floating_point:
+        if not all(_fits(v) for v in (start, end, step)):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         start, end, step = int(start), int(end), int(step)
         if step == 0:
             raise ValueError("step must be nonzero")
@@ -340,7 +347,7 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     return start, end, step
 
 
-def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None, device: Any = None,
+def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix.
 
@@ -349,13 +356,13 @@ def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None, device: A
             [0., 1.]])
     """
     n = _args.integer("eye", n, "n", 1)
-    m = n if m is None else _args.integer("eye", m, "m", 2)
+    m = n if m is _args.OMITTED else _args.integer("eye", m, "m", 2)
     for name, value in (("n", n), ("m", m)):
         if value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
     dt = (_args.dtype("eye", dtype) or D.get_default_dtype()).name
     array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, dt)), device)
-    return _leaf(array, _args.flag("eye", requires_grad, "requires_grad"))
+    return _leaf(array, _args.flag("eye", requires_grad, "requires_grad", none=True))
 
 
 def manual_seed(seed: int) -> None:

@@ -161,7 +161,10 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def unbind(self: Tensor, dim: int = 0) -> tuple:
     """The slices along ``dim``, as a tuple of views."""
-    return shape.Unbind.apply(self, dim=_args.dim("unbind", dim, self.dim()))
+    d = _args.dim("unbind", dim, self.dim())
+    if self.dim() == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    return shape.Unbind.apply(self, dim=d)
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -239,6 +242,9 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         raise RuntimeError(  # torch writes through a view of the leaf
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation.")
+    if not isinstance(value, Tensor):
+        value = _args.assigned(value, self.dtype)
+    indexing.check_key(self, key)
     self._inplace(inplace.CopySlices.apply, value, key=indexing.array_key(key, self._xp))
 
 

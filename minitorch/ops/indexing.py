@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
+from ..backend import namespace, to_numpy
 from .shape import Alias, Index, Select, Slice, Unsqueeze
 
 
@@ -38,21 +39,25 @@ def _part(p: Any, xp: Any) -> Any:
     if isinstance(p, slice):
         _clipped(p, 0)
     elif not (p is None or p is Ellipsis or isinstance(p, bool) or _args.as_int(p) is not None
-              or hasattr(p, "__array_namespace__")):
+              or _is_array(p)):
         raise _args.index_error(p)
     return p
 
 
 def _is_advanced(p: Any) -> bool:
-    return isinstance(p, (Tensor, list)) or hasattr(p, "__array_namespace__")
+    return isinstance(p, (Tensor, list)) or _is_array(p)
+
+
+def _is_array(p: Any) -> bool:
+    """An array with dims (numpy's scalars and 0-d arrays index as numbers)."""
+    return hasattr(p, "__array_namespace__") and getattr(p, "ndim", 0) > 0
 
 
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]`` with torch's node for each part of the key."""
-    parts = key if isinstance(key, tuple) else (key,)
+    parts = check_key(t, key)
     if any(_is_bool_mask(p) for p in parts):
         return Index.apply(t, key=array_key(parts, t._xp))
-    parts = _expand_ellipsis(parts, t.dim())
     out, dim, advanced = t, 0, {}
     for p in parts:
         if p is None or p is True or p is False:  # a bool adds a dim of size 1 (True) or 0
@@ -68,7 +73,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             advanced[dim] = _part(p, t._xp)
             dim += 1
         else:
-            out = Select.apply(out, key=(slice(None),) * dim + (_check_int(out, dim, p),))
+            out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),))
     if advanced:
         key = tuple(advanced.get(d, slice(None)) for d in range(max(advanced) + 1))
         return Index.apply(out, key=key)
@@ -79,14 +84,65 @@ def _is_bool_mask(p: Any) -> bool:
     return isinstance(p, Tensor) and p.dtype.name == "bool"
 
 
+def check_key(t: Tensor, key: Any) -> tuple:
+    """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
+    an index torch takes, ints and integer tensors in range, masks of the indexed shape."""
+    parts = key if isinstance(key, tuple) else (key,)
+    for p in parts:  # the kinds of index first, then how they fit the shape (torch's order)
+        if not isinstance(p, list):
+            _part(p, t._xp)
+    parts = _expand_ellipsis(parts, t.dim())
+    shape, dim = t.shape, 0
+    for p in parts:
+        if p is None or p is True or p is False:
+            continue
+        if isinstance(p, slice):
+            _clipped(p, 0)
+        elif isinstance(p, (Tensor, list)):
+            array = _part(p, t._xp)
+            if _is_bool_mask(p) or (isinstance(p, list) and _args.kind_of(array.dtype) ==
+                                    "bool"):
+                _check_mask(array, shape, dim)
+                dim += array.ndim
+                continue
+            _check_bounds(array, shape[dim], dim)
+        elif not _is_array(p):
+            _check_int(shape[dim], dim, p)
+        dim += 1
+    return parts
+
+
+def _check_mask(mask: Any, shape: tuple, dim: int) -> None:
+    for i, n in enumerate(mask.shape):
+        if n != shape[dim + i]:
+            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {i} does not "
+                             f"match the shape of the indexed tensor {list(shape)} at index "
+                             f"{dim + i}")
+
+
+def _check_bounds(index: Any, size: int, dim: int) -> None:
+    """torch's error for the first integer of ``index`` outside ``[-size, size)``."""
+    xp = namespace(index)
+    bad = (index < -size) | (index >= size)
+    if index.size and bool(xp.any(bad)):
+        first = int(to_numpy(index)[to_numpy(bad)][0])
+        raise IndexError(f"index {first} is out of bounds for dimension {dim} with size {size}")
+
+
+def _consumed(p: Any) -> int:
+    """How many dims of the indexed tensor an index part uses."""
+    if p is None or p is Ellipsis or p is True or p is False:
+        return 0
+    return p.dim() if _is_bool_mask(p) else 1
+
+
 def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
-    consumed = sum(1 for p in parts
-                   if p is not None and p is not Ellipsis and p is not True and p is not False)
+    consumed = sum(_consumed(p) for p in parts)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    if Ellipsis not in parts:
+    i = next((i for i, p in enumerate(parts) if p is Ellipsis), None)
+    if i is None:
         return parts
-    i = parts.index(Ellipsis)
     return parts[:i] + (slice(None),) * (ndim - consumed) + parts[i + 1:]
 
 
@@ -101,7 +157,7 @@ def _clipped(s: slice, size: int) -> slice:
     return slice(*s.indices(size))
 
 
-def _check_int(t: Tensor, dim: int, index: Any) -> int:
+def _check_int(size: int, dim: int, index: Any) -> int:
     i = _args.as_int(index)
     if i is None:
         if isinstance(index, (str, bytes)):
@@ -109,7 +165,6 @@ def _check_int(t: Tensor, dim: int, index: Any) -> int:
         raise _args.index_error(index)
     if not _args.INT64_MIN <= i <= _args.INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
-    size = t.shape[dim]
     if not -size <= i < size:
         raise IndexError(
             f"index {i} is out of bounds for dimension {dim} with size {size}")

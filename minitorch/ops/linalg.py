@@ -16,9 +16,12 @@ from ._base import Op, check_same_device, like, wrap
 from .shape import Clone, SqueezeInplace, UnsafeView
 
 
-def _same_dtype(a: Tensor, b: Tensor) -> None:
+def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
+    """Both operands on one device, of one dtype that ``kernel`` has (not bool, as torch)."""
     check_same_device(a, b)
     _same_dtype_on_one_device(a, b)
+    if a.dtype.name == "bool":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
@@ -39,7 +42,7 @@ class Mm(Op):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         if a.dim() != 2 or b.dim() != 2:
             raise RuntimeError(f"{'self' if a.dim() != 2 else 'mat2'} must be a matrix")
-        _same_dtype(a, b)
+        _same_dtype(a, b, "addmm_impl_cpu_")
         if a._data.shape[1] != b._data.shape[0]:
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
@@ -70,7 +73,7 @@ class Mv(Op):
         if m.dim() != 2 or v.dim() != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.dim()}, "
                                f"{v.dim()}")
-        _same_dtype(m, v)
+        _same_dtype(m, v, "addmv_impl_cpu")
         if m.shape[1] != v.shape[0]:
             raise RuntimeError(
                 f"size mismatch, got input ({m.shape[0]}), mat ({m.shape[0]}x{m.shape[1]}), "
@@ -95,7 +98,7 @@ class Dot(Op):
         if a.dim() != 1 or b.dim() != 1:
             raise RuntimeError(
                 f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
-        _same_dtype(a, b)
+        _same_dtype(a, b, "dot")
         if a.shape[0] != b.shape[0]:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
@@ -122,7 +125,7 @@ class Bmm(Op):
         for name, t in (("batch1", a), ("batch2", b)):
             if t.dim() != 3:
                 raise RuntimeError(f"{name} must be a 3D tensor")
-        _same_dtype(a, b)
+        _same_dtype(a, b, "bmm")
         if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
             raise RuntimeError(
                 f"Expected size for first two dimensions of batch2 tensor to be: "

@@ -222,10 +222,10 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     tensor([3., 3.])
     """
     if dtype is not None:
-        input = input.to(dtype)
-    if dim is None:
-        return Sum.apply(input)
+        input = input.to(_args.dtype("sum", dtype))
     keepdim = _args.flag("sum", keepdim, "keepdim")
+    if dim is None and not keepdim:
+        return Sum.apply(input)
     return SumDim.apply(input, dims=_args.dims("sum", dim, input.dim()) or None,
                         keepdim=keepdim)
 
@@ -238,13 +238,13 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     tensor(2.)
     """
     if dtype is not None:
-        input = input.to(dtype)
-    if dim is None:
-        return Mean.apply(input)
+        input = input.to(_args.dtype("mean", dtype))
     keepdim = _args.flag("mean", keepdim, "keepdim")
+    if dim is None and not keepdim:
+        return Mean.apply(input)
+    dims = _args.dims("mean", dim, input.dim()) or None
     _check_mean_dtype(input)
-    return MeanDim.apply(input, dims=_args.dims("mean", dim, input.dim()) or None,
-                         keepdim=keepdim)
+    return MeanDim.apply(input, dims=dims, keepdim=keepdim)
 
 
 def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = False, *,
@@ -263,32 +263,34 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
                      correction=correction, keepdim=keepdim)
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def max(input: Tensor, dim: Any = None, keepdim: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
 
     >>> minitorch.max(minitorch.tensor([[1., 5.], [3., 2.]]), 1).values
     tensor([5., 3.])
     """
-    if isinstance(dim, Tensor):
+    if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import maximum
 
         return maximum(input, dim)
+    keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is None:
         return MaxAll.apply(input)
     keepdim = _args.flag("max", keepdim, "keepdim")
     return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim))
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def min(input: Tensor, dim: Any = None, keepdim: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
 
     >>> minitorch.min(minitorch.tensor([3., 1., 2.]))
     tensor(1.)
     """
-    if isinstance(dim, Tensor):
+    if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import minimum
 
         return minimum(input, dim)
+    keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is None:
         return MinAll.apply(input)
     keepdim = _args.flag("min", keepdim, "keepdim")

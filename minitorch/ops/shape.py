@@ -298,11 +298,8 @@ class Index(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
-        ctx.shape, ctx.key = a.shape, key
-        try:
-            return wrap(getitem(a._xp, a._data, key))
-        except IndexError as e:
-            raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
+        ctx.shape, ctx.key = a.shape, key  # indexing.check_key checked the key
+        return wrap(getitem(a._xp, a._data, key))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -346,10 +343,12 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
         if t.dim() == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                "concatenated")
+    d = _args.wrap_dim(d, ndim)
+    for t in tensors:
         if t.dim() != ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
                                f"{t.dim()}")
-    return Cat.apply(*_promoted(tensors), dim=_args.wrap_dim(d, ndim))
+    return Cat.apply(*_promoted(tensors), dim=d)
 
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
