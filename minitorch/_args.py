@@ -30,7 +30,7 @@ class _Omitted:
 OMITTED: Any = _Omitted()
 
 
-def _type_name(value: Any) -> str:
+def type_name(value: Any) -> str:
     kind = type(value)
     if kind.__name__ == "Tensor":
         return "Tensor"
@@ -71,7 +71,7 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
         values, packed = tuple(args[0]), True
     elif len(args) == 1 and as_int(args[0]) is None:
         raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, not "
-                        f"{_type_name(args[0])}")
+                        f"{type_name(args[0])}")
     else:
         values, packed = args, False
     out = []
@@ -80,10 +80,10 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
         if n is None:
             if packed:
                 raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, "
-                                f"but found element of type {_type_name(v)} at pos {i}")
+                                f"but found element of type {type_name(v)} at pos {i}")
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
-                            f"{_type_name(v)}\"")
+                            f"{type_name(v)}\"")
         if not INT64_MIN <= n <= INT64_MAX:
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
                             f"{i + 1} with error \"Overflow when unpacking long long\"")
@@ -114,7 +114,7 @@ def integer(fn: str, value: Any, name: str, position: int) -> int:
     n = as_int(value)
     if n is None:
         raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not "
-                        f"{_type_name(value)}")
+                        f"{type_name(value)}")
     if not INT64_MIN <= n <= INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
     return n
@@ -155,7 +155,7 @@ def dims(fn: str, value: Any, ndim: int) -> tuple | None:
             if n is None:
                 raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
                                 f"{i + 1} with error \"type must be tuple of ints,but got "
-                                f"{_type_name(v)}\"")
+                                f"{type_name(v)}\"")
             d = wrap_dim(n, ndim)
             if d in out:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -164,7 +164,7 @@ def dims(fn: str, value: Any, ndim: int) -> tuple | None:
     n = as_int(value)
     if n is None:
         raise TypeError(f"{fn}() received an invalid combination of arguments - got "
-                        f"({_type_name(value)}), but expected one of: (int dim), "
+                        f"({type_name(value)}), but expected one of: (int dim), "
                         "(tuple of ints dim)")
     return (wrap_dim(n, ndim),)
 
@@ -182,7 +182,7 @@ def flag(fn: str, value: Any, name: str, position: int | None = None,
     if none and value is None:  # an optional keyword left at its default
         return False
     where = f" (position {position})" if position else ""
-    raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {_type_name(value)}")
+    raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {type_name(value)}")
 
 
 def py_flag(value: Any, none: bool = True) -> bool:
@@ -193,7 +193,7 @@ def py_flag(value: Any, none: bool = True) -> bool:
         return bool(value)
     n = as_int(value)
     if n is None:
-        raise TypeError(f"'{_type_name(value)}' object cannot be interpreted as an integer")
+        raise TypeError(f"'{type_name(value)}' object cannot be interpreted as an integer")
     return bool(n)
 
 
@@ -212,7 +212,7 @@ def dtype(fn: str, value: Any) -> Any:
     if isinstance(value, type) and value in python:
         return python[value]
     raise TypeError(f"{fn}(): argument 'dtype' must be minitorch.dtype, not "
-                    f"{_type_name(value)}")
+                    f"{type_name(value)}")
 
 
 def number(fn: str, value: Any, name: str, position: int) -> Any:
@@ -231,7 +231,7 @@ def number(fn: str, value: Any, name: str, position: int) -> Any:
     if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
         return value.item()
     raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, not "
-                    f"{_type_name(value)}")
+                    f"{type_name(value)}")
 
 
 def int_scalar(value: int) -> int:
@@ -298,7 +298,7 @@ def assigned(value: Any, dt: Any) -> Any:
         if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:
             raise RuntimeError("value cannot be converted to type float without overflow")
         return value
-    raise TypeError(f"can't assign a {_type_name(value)} to a minitorch.{legacy(dt)}Tensor")
+    raise TypeError(f"can't assign a {type_name(value)} to a minitorch.{legacy(dt)}Tensor")
 
 
 def fits_int64(value: float) -> bool:
@@ -309,7 +309,7 @@ def fits_int64(value: float) -> bool:
 def index_error(value: Any) -> IndexError:
     """torch's error for an index that is not an int, slice, None, ... or tensor."""
     return IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                      f"Variables are valid indices (got {_type_name(value)})")
+                      f"Variables are valid indices (got {type_name(value)})")
 
 
 def hook_result(name: str, grad: Any, result: Any) -> Any:
@@ -324,7 +324,7 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
     if result is None:
         return None
     if type(result).__name__ != "Tensor" or not hasattr(result, "_data"):
-        raise TypeError(f"expected Variable, but hook returned '{_type_name(result)}'")
+        raise TypeError(f"expected Variable, but hook returned '{type_name(result)}'")
     if grad is None:
         return result
     if result.shape != grad.shape:
@@ -353,7 +353,7 @@ def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
     tensors keep their shape, dtype and device (None keeps ``old``)."""
     name = getattr(hook, "__name__", type(hook).__name__)
     if not isinstance(result, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{_type_name(result)}'")
+        raise TypeError(f"expected tuple, but hook returned '{type_name(result)}'")
     if len(result) != len(old):
         raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got "
                            f"{len(result)}, but expected {len(old)})")

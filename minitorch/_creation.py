@@ -228,7 +228,7 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     """
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
-                        f"{type(size).__name__}")
+                        f"{_args.type_name(size)}")
     _args.sizes("full", (size,), check_negative=False)
     fill_value = _args.number("full", fill_value, "fill_value", 2)
     dtype = _args.dtype("full", dtype)

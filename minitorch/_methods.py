@@ -85,7 +85,7 @@ def view(self: Tensor, *shape_: Any) -> Tensor:
 def permute(self: Tensor, *dims: Any) -> Tensor:
     """Reorder the dimensions."""
     ndim = self.dim()
-    order = _args.sizes("permute", dims, "dims", check_negative=False)
+    order = _args.sizes("permute", dims or ((),), "dims", check_negative=False)
     if len(order) != ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
