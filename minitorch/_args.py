@@ -104,6 +104,27 @@ def non_negative(fn: str, shape: tuple) -> None:
                                f"{list(shape)}")
 
 
+ALLOC_LIMIT = 2 ** 40  # bytes; larger requests are refused before numpy tries
+
+
+def check_alloc(shape: tuple, itemsize: int) -> None:
+    """torch's refusal of a tensor whose size overflows, and minitorch's of one too large to
+    allocate (numpy would fail deep inside, or swap).
+
+    >>> check_alloc((2 ** 62, 8), 4)
+    Traceback (most recent call last):
+    RuntimeError: Storage size calculation overflowed with sizes=[4611686018427387904, 8]
+    """
+    numel = 1
+    for s in shape:
+        numel *= s
+    if numel * itemsize > INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    if numel * itemsize > ALLOC_LIMIT:
+        raise RuntimeError(f"can't allocate memory: you tried to allocate {numel * itemsize} "
+                           "bytes, more than minitorch allocates at once (1 TiB)")
+
+
 def integer(fn: str, value: Any, name: str, position: int) -> int:
     """An int argument (not bool, not float).
 

@@ -181,10 +181,11 @@ def _created(make: Any, device: Any) -> Any:
 def _filled(fn: str, fill: Any, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any = None) -> Tensor:
     shape = _args.sizes(fn, size, check_negative=False)
-    dtype = _args.dtype(fn, dtype)
+    dtype = _args.dtype(fn, dtype) or D.get_default_dtype()
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
     _args.non_negative(fn, shape)
-    name = (dtype or D.get_default_dtype()).name
+    _args.check_alloc(shape, dtype.itemsize)
+    name = dtype.name
     array = _created(lambda xp: xp.full(shape, fill, dtype=backend.array_dtype(xp, name)), device)
     return _leaf(array, requires_grad)
 
@@ -279,6 +280,7 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     if not dt.is_floating_point:
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
+    _args.check_alloc(shape, dt.itemsize)
     array = _created(lambda xp: backend.random(xp, kind, shape, dt.name), device)
     return _leaf(array, requires_grad)
 
@@ -342,8 +344,10 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
             raise ValueError("step must be nonzero")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if math.ceil((end - start) / step) <= 0:  # numpy takes an infinite step one step far
+    length = math.ceil((end - start) / step)
+    if length <= 0:  # numpy takes an infinite step one step far
         end = start
+    _args.check_alloc((length,), dt.itemsize)
     return start, end, step
 
 
@@ -360,7 +364,9 @@ def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, 
     for name, value in (("n", n), ("m", m)):
         if value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
-    dt = (_args.dtype("eye", dtype) or D.get_default_dtype()).name
+    dtype = _args.dtype("eye", dtype) or D.get_default_dtype()
+    _args.check_alloc((n, m), dtype.itemsize)
+    dt = dtype.name
     array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, dt)), device)
     return _leaf(array, _args.flag("eye", requires_grad, "requires_grad", none=True))
 

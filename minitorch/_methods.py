@@ -103,7 +103,8 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     a = _args.integer("transpose", dim0, "dim0", 1)
     b = _args.integer("transpose", dim1, "dim1", 2)
     a, b = _args.wrap_dim(a, self.dim()), _args.wrap_dim(b, self.dim())
-    order[a], order[b] = order[b], order[a]
+    if order:  # a 0-d tensor has nothing to swap
+        order[a], order[b] = order[b], order[a]
     return shape.Transpose.apply(self, dims=tuple(order))
 
 

@@ -774,10 +774,10 @@ def strides_contiguous(shape: tuple, strides: tuple) -> bool:
     >>> strides_contiguous((2, 3), (3, 1)), strides_contiguous((3, 2), (1, 3))
     (True, False)
     """
+    if 0 in shape:
+        return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides)):
-        if size == 0:
-            return True
         if size != 1:
             if stride != expected:
                 return False
