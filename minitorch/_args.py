@@ -76,7 +76,7 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
         values, packed = args, False
     out = []
     for i, v in enumerate(values):
-        n = as_int(v)
+        n = v if type(v) is int else as_int(v)
         if n is None:
             if packed:
                 raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, "

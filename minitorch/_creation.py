@@ -45,16 +45,20 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
     torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
     leaves = _nested_leaves(data)
-    kinds = {_leaf_kind(v, dtype) for v in leaves}
+    kinds = {_leaf_kind(kind, dtype) for kind in set(map(type, leaves))}
     if dtype is None:
         if "complex" in kinds:
             raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
                             "complex ones")
         dtype = (D.get_default_dtype() if "float" in kinds else D.int64 if "int" in kinds
                  else D.bool if kinds else D.get_default_dtype())
-    if dtype is D.int64 or (dtype is not D.bool and "complex" not in kinds):
-        for v in leaves:
-            _check_fits(v, dtype)
+    if "int" in kinds and "complex" not in kinds and "float" not in kinds:
+        _check_fits(min(leaves), dtype)  # the extremes are enough
+        _check_fits(max(leaves), dtype)
+    elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
+        floats = np.array(data, dtype=np.float64)
+        if not np.all(np.abs(floats) < 2.0 ** 63):  # nan and inf fail too
+            raise RuntimeError("value cannot be converted to type int64 without overflow")
     if dtype is D.bool:
         return np.array(data, dtype=np.complex128 if "complex" in kinds else None) != 0 \
             if kinds else np.zeros(_shape_of(data), dtype=np.bool_)
@@ -98,34 +102,31 @@ def _nested_leaves(data: Any) -> list:
     return leaves
 
 
-def _leaf_kind(value: Any, dtype: D.dtype | None) -> str:
-    if isinstance(value, (bool, np.bool_)):
+def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
+    """The category of a number type in a nested list, or torch's error for a non-number."""
+    if issubclass(kind, (bool, np.bool_)):
         return "bool"
-    if isinstance(value, (int, np.integer)):
+    if issubclass(kind, (int, np.integer)):
         return "int"
-    if isinstance(value, (float, np.floating)):
+    if issubclass(kind, (float, np.floating)):
         return "float"
-    if isinstance(value, (complex, np.complexfloating)):
+    if issubclass(kind, (complex, np.complexfloating)):
         return "complex"
-    if isinstance(value, (str, bytes)):
-        raise TypeError(f"new(): invalid data type '{type(value).__name__}'")
+    if issubclass(kind, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{kind.__name__}'")
     if dtype is D.int64:
-        raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
+        raise TypeError(f"'{kind.__name__}' object cannot be interpreted as an integer")
     if dtype is not None and dtype.is_floating_point:
-        raise TypeError(f"must be real number, not {type(value).__name__}")
-    raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
+        raise TypeError(f"must be real number, not {kind.__name__}")
+    raise RuntimeError(f"Could not infer dtype of {kind.__name__}")
 
 
 def _check_fits(value: Any, dtype: D.dtype) -> None:
-    """torch's errors for a Python number that ``dtype`` cannot hold."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        if dtype is D.int64 and not _args.INT64_MIN <= value <= _args.INT64_MAX:
-            raise ValueError("Overflow when unpacking long long")
-        if dtype.is_floating_point and abs(value) >= 2 ** 1024:
-            raise OverflowError("int too large to convert to float")
-    elif dtype is D.int64 and isinstance(value, (float, np.floating)) and \
-            not _args.fits_int64(value):
-        raise RuntimeError("value cannot be converted to type int64 without overflow")
+    """torch's errors for a Python int that ``dtype`` cannot hold."""
+    if dtype is D.int64 and not _args.INT64_MIN <= value <= _args.INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    if dtype.is_floating_point and abs(value) >= 2 ** 1024:
+        raise OverflowError("int too large to convert to float")
 
 
 def _unwrap(data: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 from . import _args
 from ._tensor import Tensor, expanded_shape, view_strides
 from .autograd import grad_mode
-from .backend import element_strides
+from .backend import element_strides, is_c_contiguous
 from .ops import indexing, inplace, linalg, nn_ops, pointwise, reduction, shape
 from .ops.pointwise import compare, logical
 
@@ -74,7 +74,7 @@ def view(self: Tensor, *shape_: Any) -> Tensor:
     RuntimeError: view size is not compatible with input tensor's size and stride ...
     """
     target = _resolve(_args.sizes("view", shape_, check_negative=False), self.numel())
-    strides = element_strides(self._data)
+    strides = None if is_c_contiguous(self._data) else element_strides(self._data)
     if strides is not None and not view_strides(self._data.shape, strides, target):
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "

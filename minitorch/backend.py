@@ -221,6 +221,17 @@ def to_numpy(array: Any) -> np.ndarray:
     return np.asarray(array)
 
 
+def is_c_contiguous(array: Any) -> bool:
+    """True if numpy or CuPy says the array is in row-major order (any view of it is then a
+    view); False when unknown.
+
+    >>> is_c_contiguous(np.ones((2, 3))), is_c_contiguous(np.ones((2, 3)).T)
+    (True, False)
+    """
+    flags = getattr(array, "flags", None)
+    return bool(flags is not None and flags.c_contiguous)
+
+
 def element_strides(array: Any) -> tuple | None:
     """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
     does not expose them (such arrays are taken as contiguous).

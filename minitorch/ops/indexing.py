@@ -87,17 +87,28 @@ def _is_bool_mask(p: Any) -> bool:
 def check_key(t: Tensor, key: Any) -> tuple:
     """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
     an index torch takes, ints and integer tensors in range, masks of the indexed shape."""
-    parts = key if isinstance(key, tuple) else (key,)
-    for p in parts:  # the kinds of index first, then how they fit the shape (torch's order)
-        if not isinstance(p, list):
-            _part(p, t._xp)
+    parts = key if type(key) is tuple else (key,)
+    try:
+        return _checked(t, parts)
+    except (IndexError, ValueError):
+        for p in parts:  # torch reports a wrong kind of index before a misplaced one
+            if not isinstance(p, list):
+                _part(p, t._xp)
+        raise
+
+
+def _checked(t: Tensor, parts: tuple) -> tuple:
     parts = _expand_ellipsis(parts, t.dim())
-    shape, dim = t.shape, 0
+    shape, dim = t._data.shape, 0
     for p in parts:
-        if p is None or p is True or p is False:
+        kind = type(p)
+        if kind is int:  # the common cases first
+            if not -shape[dim] <= p < shape[dim]:
+                _check_int(shape[dim], dim, p)
+        elif kind is slice:  # getitem and array_key clip it, with slice's errors
+            pass
+        elif p is None or p is True or p is False:
             continue
-        if isinstance(p, slice):
-            _clipped(p, 0)
         elif isinstance(p, (Tensor, list)):
             array = _part(p, t._xp)
             if _is_bool_mask(p) or (isinstance(p, list) and _args.kind_of(array.dtype) ==
@@ -137,7 +148,10 @@ def _consumed(p: Any) -> int:
 
 
 def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
-    consumed = sum(_consumed(p) for p in parts)
+    consumed = 0
+    for p in parts:
+        kind = type(p)
+        consumed += 1 if kind is int or kind is slice else _consumed(p)
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     i = next((i for i, p in enumerate(parts) if p is Ellipsis), None)
@@ -149,7 +163,7 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
 def _clipped(s: slice, size: int) -> slice:
     """``s`` with its bounds inside ``size`` (the standard leaves out-of-range bounds out)."""
     for bound in (s.start, s.stop, s.step):
-        if bound is not None and _args.as_int(bound) is None:
+        if bound is not None and type(bound) is not int and _args.as_int(bound) is None:
             raise TypeError("slice indices must be integers or None or have an __index__ method")
     if s.step is not None and s.step <= 0:
         raise ValueError("step must be greater than zero" if s.step else
