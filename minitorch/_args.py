@@ -77,8 +77,10 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
     out = []
     for i, v in enumerate(values):
         n = v if type(v) is int else as_int(v)
+        if n is None and i and isinstance(v, bool):  # torch's quirk: a bool after the first
+            n = int(v)
         if n is None:
-            if packed:
+            if packed and not i:
                 raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, "
                                 f"but found element of type {type_name(v)} at pos {i}")
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
@@ -161,8 +163,9 @@ def wrap_dim(d: int, ndim: int) -> int:
     return d % n
 
 
-def dims(fn: str, value: Any, ndim: int) -> tuple | None:
-    """The dims of a reduction: None (all), an int, or a tuple/list of ints, no repeats.
+def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
+    """The dims of a reduction: None (all), an int, or a tuple/list of ints, no repeats
+    (with ``ndim`` None, only their types are checked).
 
     >>> dims("sum", [0, -1], 3), dims("sum", None, 3)
     ((0, 2), None)
@@ -177,6 +180,8 @@ def dims(fn: str, value: Any, ndim: int) -> tuple | None:
                 raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
                                 f"{i + 1} with error \"type must be tuple of ints,but got "
                                 f"{type_name(v)}\"")
+            if ndim is None:
+                continue
             d = wrap_dim(n, ndim)
             if d in out:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -187,7 +192,7 @@ def dims(fn: str, value: Any, ndim: int) -> tuple | None:
         raise TypeError(f"{fn}() received an invalid combination of arguments - got "
                         f"({type_name(value)}), but expected one of: (int dim), "
                         "(tuple of ints dim)")
-    return (wrap_dim(n, ndim),)
+    return None if ndim is None else (wrap_dim(n, ndim),)
 
 
 def flag(fn: str, value: Any, name: str, position: int | None = None,

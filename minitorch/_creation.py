@@ -93,6 +93,8 @@ def _nested_leaves(data: Any) -> list:
                 leaves.append(item)
             elif not isinstance(item, list):
                 raise TypeError("not a sequence")
+            elif shape[depth] == 0:  # torch's quirk: what follows an empty list is not read
+                continue
             elif len(item) != shape[depth]:
                 raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
                                  f"(got {len(item)})")
@@ -278,7 +280,7 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     dt = _args.dtype(fn, dtype) or D.get_default_dtype()
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
     _args.non_negative(fn, shape)
-    if not dt.is_floating_point:
+    if not dt.is_floating_point and 0 not in shape:  # (no kernel runs for an empty tensor)
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
     _args.check_alloc(shape, dt.itemsize)

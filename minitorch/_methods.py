@@ -173,6 +173,8 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     d = _args.integer("narrow", dim, "dim", 1)
     start = _args.integer("narrow", start, "start", 2)
     length = _args.integer("narrow", length, "length", 3)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = _args.wrap_dim(d, self.dim())
@@ -181,8 +183,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
                          f"but got {start})")
     start %= size if size else 1
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
@@ -268,6 +268,9 @@ def _tensor_first(op: Any) -> Any:
 def _cmp(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Any:
         if not isinstance(other, (Tensor, int, float)):
+            if isinstance(other, complex) and name not in ("eq", "ne"):
+                kind = "ComplexDouble" if self.dtype.name == "float64" else "ComplexFloat"
+                raise NotImplementedError(f'"{name}_cpu" not implemented for \'{kind}\'')
             return NotImplemented
         return compare(name, self, other)
 

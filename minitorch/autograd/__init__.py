@@ -149,11 +149,11 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
-    allow_unused = materialize_grads if allow_unused is None else py_flag(allow_unused)
-    retain_graph, create_graph = _flags(retain_graph, create_graph)
     outs, ins = _as_tuple(outputs), _as_tuple(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    allow_unused = materialize_grads if allow_unused is None else py_flag(allow_unused)
+    retain_graph, create_graph = _flags(retain_graph, create_graph)
     for t in ins:
         if not isinstance(t, T.Tensor):
             raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "

@@ -242,8 +242,9 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     keepdim = _args.flag("mean", keepdim, "keepdim")
     if dim is None and not keepdim:
         return Mean.apply(input)
-    dims = _args.dims("mean", dim, input.dim()) or None
+    _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
     _check_mean_dtype(input)
+    dims = _args.dims("mean", dim, input.dim()) or None
     return MeanDim.apply(input, dims=dims, keepdim=keepdim)
 
 
@@ -263,7 +264,7 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
                      correction=correction, keepdim=keepdim)
 
 
-def max(input: Tensor, dim: Any = None, keepdim: Any = _args.OMITTED) -> Any:
+def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
 
     >>> minitorch.max(minitorch.tensor([[1., 5.], [3., 2.]]), 1).values
@@ -274,13 +275,13 @@ def max(input: Tensor, dim: Any = None, keepdim: Any = _args.OMITTED) -> Any:
 
         return maximum(input, dim)
     keepdim = False if keepdim is _args.OMITTED else keepdim
-    if dim is None:
+    if dim is _args.OMITTED:
         return MaxAll.apply(input)
     keepdim = _args.flag("max", keepdim, "keepdim")
     return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim))
 
 
-def min(input: Tensor, dim: Any = None, keepdim: Any = _args.OMITTED) -> Any:
+def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
 
     >>> minitorch.min(minitorch.tensor([3., 1., 2.]))
@@ -291,7 +292,7 @@ def min(input: Tensor, dim: Any = None, keepdim: Any = _args.OMITTED) -> Any:
 
         return minimum(input, dim)
     keepdim = False if keepdim is _args.OMITTED else keepdim
-    if dim is None:
+    if dim is _args.OMITTED:
         return MinAll.apply(input)
     keepdim = _args.flag("min", keepdim, "keepdim")
     return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim))
