@@ -44,7 +44,7 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
 def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
     torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
-    leaves = _nested_leaves(data)
+    leaves = _nested_leaves(data, dtype)
     kinds = {_leaf_kind(kind, dtype) for kind in set(map(type, leaves))}
     if dtype is None:
         if "complex" in kinds:
@@ -79,7 +79,7 @@ def _shape_of(data: Any) -> tuple:
     return tuple(shape)
 
 
-def _nested_leaves(data: Any) -> list:
+def _nested_leaves(data: Any, dtype: D.dtype | None) -> list:
     """The numbers of a nested list, after checking that every level is as long as the first
     one (torch's messages for ragged or mixed nesting)."""
     shape = _shape_of(data)
@@ -89,7 +89,7 @@ def _nested_leaves(data: Any) -> list:
         for item in level:
             if depth == len(shape):
                 if isinstance(item, list):
-                    raise TypeError("'list' object cannot be interpreted as an integer")
+                    _leaf_kind(list, dtype or D.int64)
                 leaves.append(item)
             elif not isinstance(item, list):
                 raise TypeError("not a sequence")
@@ -336,17 +336,16 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
-    length = (end - start) / step
-    if length > _args.INT64_MAX:
-        raise RuntimeError("invalid size, possible overflow?")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if not dt.is_floating_point:
         if not all(_fits(v) for v in (start, end, step)):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
         start, end, step = int(start), int(end), int(step)
         if step == 0:
             raise ValueError("step must be nonzero")
-    if (step > 0 and end < start) or (step < 0 and end > start):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if (end - start) / step > _args.INT64_MAX:
+        raise RuntimeError("invalid size, possible overflow?")
     length = math.ceil((end - start) / step)
     if length <= 0:  # numpy takes an infinite step one step far
         end = start

@@ -752,10 +752,6 @@ def expanded_shape(shape: tuple, target: tuple) -> tuple:
             f"expand(minitorch.FloatTensor{{{list(shape)}}}, size={list(target)}): the number "
             f"of sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})")
-    for i, s in enumerate(target[:lead]):
-        if s == -1:
-            raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
-                               f"leading, non-existing dimension {i}")
     full = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(target))
     for i, s in enumerate(shape):
         if s != 1 and s != full[lead + i]:
@@ -763,6 +759,10 @@ def expanded_shape(shape: tuple, target: tuple) -> tuple:
                 f"The expanded size of the tensor ({full[lead + i]}) must match the existing "
                 f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(shape)}")
+    for i, s in enumerate(target[:lead] if shape else ()):
+        if s == -1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
     if any(s < 0 for s in full):
         raise RuntimeError("numel: integer multiplication overflow")
     return full

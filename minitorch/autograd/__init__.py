@@ -91,8 +91,9 @@ def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
 
 def _flags(retain_graph: Any, create_graph: Any) -> tuple[bool, bool]:
     """``retain_graph`` (None: as ``create_graph``) and ``create_graph`` as bools."""
+    retain = None if retain_graph is None else py_flag(retain_graph)  # torch reads it first
     create_graph = py_flag(create_graph, none=False)
-    return (create_graph if retain_graph is None else py_flag(retain_graph)), create_graph
+    return (create_graph if retain is None else retain), create_graph
 
 
 def backward(

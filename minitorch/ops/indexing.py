@@ -99,15 +99,18 @@ def check_key(t: Tensor, key: Any) -> tuple:
 
 def _checked(t: Tensor, parts: tuple) -> tuple:
     parts = _expand_ellipsis(parts, t.dim())
-    shape, dim = t._data.shape, 0
+    # torch's messages count an int's dim in the key (new dims too), an index tensor's among
+    # the index tensors
+    shape, dim, added, tensors = t._data.shape, 0, 0, 0
     for p in parts:
         kind = type(p)
         if kind is int:  # the common cases first
             if not -shape[dim] <= p < shape[dim]:
-                _check_int(shape[dim], dim, p)
+                _check_int(shape[dim], dim + added, p)
         elif kind is slice:  # getitem and array_key clip it, with slice's errors
             pass
         elif p is None or p is True or p is False:
+            added += 1
             continue
         elif isinstance(p, (Tensor, list)):
             array = _part(p, t._xp)
@@ -116,9 +119,10 @@ def _checked(t: Tensor, parts: tuple) -> tuple:
                 _check_mask(array, shape, dim)
                 dim += array.ndim
                 continue
-            _check_bounds(array, shape[dim], dim)
+            _check_bounds(array, shape[dim], tensors)
+            tensors += 1
         elif not _is_array(p):
-            _check_int(shape[dim], dim, p)
+            _check_int(shape[dim], dim + added, p)
         dim += 1
     return parts
 
@@ -135,6 +139,8 @@ def _check_bounds(index: Any, size: int, dim: int) -> None:
     """torch's error for the first integer of ``index`` outside ``[-size, size)``."""
     xp = namespace(index)
     bad = (index < -size) | (index >= size)
+    if index.size and size == 0:
+        raise IndexError("index is out of bounds for dimension with size 0")
     if index.size and bool(xp.any(bad)):
         first = int(to_numpy(index)[to_numpy(bad)][0])
         raise IndexError(f"index {first} is out of bounds for dimension {dim} with size {size}")

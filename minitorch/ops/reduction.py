@@ -223,6 +223,7 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     """
     if dtype is not None:
         input = input.to(_args.dtype("sum", dtype))
+    _args.dims("sum", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("sum", keepdim, "keepdim")
     if dim is None and not keepdim:
         return Sum.apply(input)
@@ -239,6 +240,7 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     """
     if dtype is not None:
         input = input.to(_args.dtype("mean", dtype))
+    _args.dims("mean", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("mean", keepdim, "keepdim")
     if dim is None and not keepdim:
         return Mean.apply(input)
@@ -259,6 +261,7 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
         dim, unbiased = None, dim
     if correction is None:
         correction = 1 if unbiased else 0
+    _args.dims("var", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("var", keepdim, "keepdim")
     return Var.apply(input, dims=_args.dims("var", dim, input.dim()) or None,
                      correction=correction, keepdim=keepdim)
@@ -277,6 +280,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is _args.OMITTED:
         return MaxAll.apply(input)
+    _args.integer("max", dim, "dim", 1)
     keepdim = _args.flag("max", keepdim, "keepdim")
     return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim))
 
@@ -294,6 +298,7 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is _args.OMITTED:
         return MinAll.apply(input)
+    _args.integer("min", dim, "dim", 1)
     keepdim = _args.flag("min", keepdim, "keepdim")
     return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim))
 
