@@ -277,6 +277,12 @@ def int_overflow(value: int) -> OverflowError:
     return OverflowError("int too big to convert")
 
 
+def scalar_for(value: int, dt: Any) -> Any:
+    """A Python int operand of an op on a tensor of dtype ``dt``: a float for a floating
+    tensor, else an int64 (with torch's overflow errors)."""
+    return float_scalar(value) if dt.is_floating_point else int_scalar(value)
+
+
 def float_scalar(value: Any) -> float:
     """A Python number as a double operand; ints outside int64/uint64 overflow, as in torch."""
     if type(value) is int and not INT64_MIN <= value < 2 ** 64:

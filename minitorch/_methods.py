@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _args
-from ._tensor import Tensor, expanded_shape, view_strides
+from ._tensor import Tensor, broadcast_shapes, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, is_c_contiguous
 from .ops import indexing, inplace, linalg, nn_ops, pointwise, reduction, shape
@@ -182,7 +182,8 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
                          f"but got {start})")
-    start %= size if size else 1
+    if start < 0:
+        start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
@@ -230,11 +231,19 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
         return self._inplace(inplace.Copy.apply, value)
+    value = _args.assigned(_args.number("fill_", value, "value", 1), self.dtype)
     return self._inplace(inplace.Fill.apply, value=value)
 
 
 def copy_(self: Tensor, src: Tensor) -> Tensor:
     """Copy ``src`` (broadcast) into this tensor, in place."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
+                        f"{_args.type_name(src)}")
+    shape = broadcast_shapes(self._data.shape, src._data.shape)
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
     return self._inplace(inplace.Copy.apply, src)
 
 

@@ -211,6 +211,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if value and self.grad_fn is None and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients")
@@ -568,6 +570,8 @@ class Tensor:
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
         check_inplace_allowed(self)
+        if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
+            others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
         if not records:

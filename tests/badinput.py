@@ -163,6 +163,11 @@ def _grad(L: Any, inputs: str, flag: Any) -> Any:
     return L.autograd.grad(y, chosen, allow_unused=flag)
 
 
+def _in_inference_mode(L: Any, flag: Any) -> Any:
+    with L.inference_mode(flag):
+        return (L.ones(2) * 2).is_inference()
+
+
 def _setitem(L: Any, t: Any, index: Any, value: Any) -> Any:
     t = t.clone()
     t[index] = value
@@ -253,6 +258,50 @@ CALLS: dict[str, tuple[Callable[..., Any], list[list[Callable[[Any], Any]]]]] = 
     "post-accumulate hook result": (_post_hook, [[_const(True), _const(False)]]),
     "mark_dirty(input)": (_dirty, [[_const(True), _const(False)]]),
     "nn.Linear(n, m)": (lambda L, n, m: tuple(L.nn.Linear(n, m).weight.shape), [INTS, INTS]),
+    "nn.Linear(2, 3, bias)": (lambda L, b: L.nn.Linear(2, 3, bias=b).bias is None, [FLAGS]),
+    "x.clamp(min, max)": (lambda L, t, a, b: t.clamp(a, b), [TENSORS, NUMBERS, NUMBERS]),
+    "x ** number": (lambda L, t, v: t ** v, [TENSORS, NUMBERS]),
+    "number ** x": (lambda L, t, v: v ** t, [TENSORS, NUMBERS]),
+    "x.exp()": (lambda L, t: t.exp(), [TENSORS]),
+    "x.log()": (lambda L, t: t.log(), [TENSORS]),
+    "x.sqrt()": (lambda L, t: t.sqrt(), [TENSORS]),
+    "x.sigmoid()": (lambda L, t: t.sigmoid(), [TENSORS]),
+    "x.relu()": (lambda L, t: t.relu(), [TENSORS]),
+    "x.abs()": (lambda L, t: t.abs(), [TENSORS]),
+    "-x": (lambda L, t: -t, [TENSORS]),
+    "~x": (lambda L, t: ~t, [TENSORS]),
+    "x & y": (lambda L, a, b: a & b, [TENSORS, TENSORS]),
+    "maximum(x, y)": (lambda L, a, b: L.maximum(a, b), [TENSORS, TENSORS]),
+    "x.var(dim)": (lambda L, t, d: t.var(d), [TENSORS, DIMS]),
+    "x.std()": (lambda L, t: t.std(), [TENSORS]),
+    "x.item()": (lambda L, t: t.item(), [TENSORS]),
+    "x.tolist()": (lambda L, t: t.tolist(), [TENSORS]),
+    "x.T": (lambda L, t: t.T, [TENSORS]),
+    "x.to(dtype)": (lambda L, t, d: t.to(d), [TENSORS, DTYPES]),
+    "x.fill_(number)": (lambda L, t, v: t.clone().fill_(v), [TENSORS, NUMBERS]),
+    "x.add_(y)": (lambda L, a, b: a.clone().add_(b), [TENSORS, TENSORS]),
+    "x.mul_(number)": (lambda L, t, v: t.clone().mul_(v), [TENSORS, NUMBERS]),
+    "x.copy_(y)": (lambda L, a, b: a.clone().copy_(b), [TENSORS, TENSORS]),
+    "x.zero_()": (lambda L, t: t.clone().zero_(), [TENSORS]),
+    "x.requires_grad = flag": (lambda L, t, f: setattr(t, "requires_grad", f), [TENSORS, FLAGS]),
+    "x.register_hook (no grad)": (lambda L, t: t.register_hook(lambda g: g), [TENSORS]),
+    "x.retain_grad() (no grad)": (lambda L, t: t.retain_grad(), [TENSORS]),
+    "F.relu(x)": (lambda L, t: L.nn.functional.relu(t), [TENSORS]),
+    "F.mse_loss(x, y)": (lambda L, a, b: L.nn.functional.mse_loss(a, b), [TENSORS, TENSORS]),
+    "F.cross_entropy(x, y)": (lambda L, a, b: L.nn.functional.cross_entropy(a, b),
+                              [TENSORS, TENSORS]),
+    "F.softmax(x, dim)": (lambda L, t, d: L.nn.functional.softmax(t, d), [TENSORS, DIMS]),
+    "F.dropout(x, p)": (lambda L, t, p: L.nn.functional.dropout(t, p, training=False),
+                        [TENSORS, NUMBERS]),
+    "optim.SGD(lr)": (lambda L, lr: type(L.optim.SGD([L.ones(1, requires_grad=True)],
+                                                     lr=lr)).__name__,
+                      [NUMBERS]),
+    "inference_mode(flag)": (_in_inference_mode, [FLAGS]),
+    "x.detach()": (lambda L, t: t.detach(), [TENSORS]),
+    "ones_like(x, dtype)": (lambda L, t, d: L.ones_like(t, dtype=d), [TENSORS, DTYPES]),
+    "zeros_like(x)": (lambda L, t: L.zeros_like(t), [TENSORS]),
+    "stack(list)": (lambda L, n: L.stack([L.ones(2)] * n if isinstance(n, int) else n),
+                    [INTS]),
 }
 
 

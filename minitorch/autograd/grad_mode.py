@@ -287,7 +287,7 @@ class inference_mode(_Mode):
     """
 
     def __new__(cls, mode: bool | Callable[..., Any] = True) -> Any:
-        if callable(mode):
+        if not isinstance(mode, bool):  # as torch: anything else is a function to decorate
             return cls()(mode)
         return super().__new__(cls)
 

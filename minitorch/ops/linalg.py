@@ -77,7 +77,7 @@ class Mv(Op):
 
     @staticmethod
     def forward(ctx: Any, m: Tensor, v: Tensor) -> Tensor:
-        if m.dim() == 0 or v.dim() == 0:
+        if m.dim() == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if m.dim() != 2 or v.dim() != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.dim()}, "

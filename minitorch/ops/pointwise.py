@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error, sum_to, sum_to_array
@@ -367,12 +368,15 @@ class _Unary(Op):
     """An op of one tensor whose backward needs its input (``ctx.x``) or result."""
 
     floating = True  # integer inputs are computed in the default float dtype
+    bool_error: Exception | None = None  # torch's refusal of a bool input, if it refuses
 
     @classmethod
     def prepare(cls, a: Tensor) -> Any:
         if cls.floating and not a.dtype.is_floating_point:
             xp = a._xp
             return xp.astype(a._data, getattr(xp, get_default_dtype().name))
+        if cls.bool_error is not None and a.dtype.name == "bool":
+            raise cls.bool_error
         return a._data
 
 
@@ -441,6 +445,8 @@ def _threshold_backward(g: Any, result: Any) -> Any:
 
 
 Relu.backward_arrays = staticmethod(_relu_backward_arrays)  # the same formula, on arrays
+Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
+Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
 
 class ThresholdBackward(Op):
@@ -543,7 +549,8 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     xp = a._xp
     x, y, dt = cast_operands(a, b)
     if dt.is_floating_point:
-        raise RuntimeError(f'"{name}_cpu" not implemented for \'Float\'')
+        raise NotImplementedError(
+            f'"bitwise_{name}_cpu" not implemented for \'{_args.legacy(dt)}\'')
     op = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}[name]
     return wrap(getattr(xp, op)(x, y))
 
@@ -615,6 +622,11 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
     tensor([0.0000, 0.5000, 1.0000])
     """
+    for position, (name, bound) in enumerate((("min", min), ("max", max)), 1):
+        if bound is not None and not isinstance(bound, Tensor):
+            _args.number("clamp", bound, name, position)
+            if input.dtype.is_floating_point:
+                _args.assigned(bound, input.dtype)
     return Clamp.apply(input, min=min, max=max)
 
 

@@ -263,6 +263,8 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
         correction = 1 if unbiased else 0
     _args.dims("var", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("var", keepdim, "keepdim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     return Var.apply(input, dims=_args.dims("var", dim, input.dim()) or None,
                      correction=correction, keepdim=keepdim)
 

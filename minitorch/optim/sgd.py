@@ -38,6 +38,9 @@ class SGD(Optimizer):
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0,
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
                  maximize: bool = False) -> None:
+        if not isinstance(lr, (int, float)) and not hasattr(lr, "item"):
+            raise TypeError(f"'<' not supported between instances of '{type(lr).__name__}' "
+                            "and 'float'")
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
