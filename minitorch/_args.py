@@ -305,9 +305,10 @@ def kind_of(array_dtype: Any) -> str:
     return "float" if name.startswith("float") else "other"
 
 
-def assigned(value: Any, dt: Any) -> Any:
+def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
     """A Python number written into a tensor of dtype ``dt`` (``x[i] = value``, ``fill_``),
-    refused as torch when the dtype cannot hold it.
+    refused as torch when the dtype cannot hold it (``unsigned``: ints up to 2**64 are read,
+    as ``fill_`` and ``full`` do for floating tensors).
 
     >>> import minitorch
     >>> assigned(float("nan"), minitorch.int64)
@@ -316,7 +317,8 @@ def assigned(value: Any, dt: Any) -> Any:
     """
     if isinstance(value, (bool, int)) or type(value).__name__.startswith(("int", "bool")):
         n = int(value)
-        if not INT64_MIN <= n <= INT64_MAX:
+        high = 2 ** 64 if unsigned and dt.is_floating_point else INT64_MAX + 1
+        if not INT64_MIN <= n < high:
             raise ValueError("Overflow when unpacking long long")
         return value
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):

@@ -240,7 +240,7 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
         dtype = D.result_type(fill_value)
     if dtype is D.int64 and not _fits(fill_value):
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
-    _args.assigned(fill_value, dtype)
+    _args.assigned(fill_value, dtype, unsigned=True)
     return _filled("full", fill_value, (size,), dtype, requires_grad, device)
 
 

@@ -231,7 +231,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
         return self._inplace(inplace.Copy.apply, value)
-    value = _args.assigned(_args.number("fill_", value, "value", 1), self.dtype)
+    value = _args.assigned(_args.number("fill_", value, "value", 1), self.dtype, unsigned=True)
     return self._inplace(inplace.Fill.apply, value=value)
 
 

@@ -572,6 +572,9 @@ class Tensor:
         check_inplace_allowed(self)
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
+        elif others and type(others[0]) is complex:
+            raise RuntimeError("result type ComplexFloat can't be cast to the desired output "
+                               f"type {_args.legacy(self.dtype)}")
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
         if not records:
@@ -639,9 +642,11 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
     """The dtype and device of a ``to(...)`` call: ``to(dtype)``, ``to(device, dtype)``,
     ``to(other_tensor)``, or keywords."""
     dtype, dev = kwargs.get("dtype"), kwargs.get("device")
+    if isinstance(dtype, type):
+        dtype = _args.dtype("to", dtype)
     for a in args:
-        if isinstance(a, D.dtype):
-            dtype = a
+        if isinstance(a, (D.dtype, type)):
+            dtype = _args.dtype("to", a)
         elif isinstance(a, Tensor):
             dtype, dev = a.dtype, a.device
         elif a is not None:

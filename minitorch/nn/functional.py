@@ -304,6 +304,10 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Ten
     >>> F.cross_entropy(minitorch.zeros(1, 4), minitorch.tensor([3]))
     tensor(1.3863)
     """
+    if target.is_floating_point() and target.shape != input.shape and input.dim() >= 2 and \
+            target.dim() and target.shape[0] != input.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
     if target.is_floating_point() and target.shape == input.shape:
         raise NotImplementedError("minitorch's cross_entropy takes class indices (int64) as "
                                   "target; class probabilities are not supported")

@@ -16,7 +16,7 @@ from typing import Any
 from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_error, sum_to, sum_to_array
+from .._tensor import Tensor, broadcast_error, broadcast_shapes, sum_to, sum_to_array
 from ..backend import array_dtype, namespace, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
 
@@ -547,6 +547,8 @@ def compare(name: str, a: Any, b: Any) -> Tensor:
 def logical(name: str, a: Tensor, b: Any) -> Tensor:
     """``&``, ``|``, ``^`` on bool or integer tensors (no gradient)."""
     xp = a._xp
+    if isinstance(b, Tensor):
+        broadcast_shapes(a._data.shape, b._data.shape)
     x, y, dt = cast_operands(a, b)
     if dt.is_floating_point:
         raise NotImplementedError(
@@ -623,10 +625,12 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     tensor([0.0000, 0.5000, 1.0000])
     """
     for position, (name, bound) in enumerate((("min", min), ("max", max)), 1):
+        if isinstance(bound, complex):
+            raise NotImplementedError("clamp is not supported for complex types")
         if bound is not None and not isinstance(bound, Tensor):
             _args.number("clamp", bound, name, position)
             if input.dtype.is_floating_point:
-                _args.assigned(bound, input.dtype)
+                _args.assigned(bound, input.dtype, unsigned=True)
     return Clamp.apply(input, min=min, max=max)
 
 
