@@ -154,13 +154,17 @@ def _consumed(p: Any) -> int:
 
 
 def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
-    consumed = 0
-    for p in parts:
+    consumed, i = 0, None
+    for j, p in enumerate(parts):
         kind = type(p)
-        consumed += 1 if kind is int or kind is slice else _consumed(p)
+        if kind is int or kind is slice:
+            consumed += 1
+        else:
+            consumed += _consumed(p)
+            if p is Ellipsis and i is None:
+                i = j
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    i = next((i for i, p in enumerate(parts) if p is Ellipsis), None)
     if i is None:
         return parts
     return parts[:i] + (slice(None),) * (ndim - consumed) + parts[i + 1:]
