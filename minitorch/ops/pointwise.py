@@ -615,6 +615,9 @@ def pow(input: Any, exponent: Any) -> Tensor:
         return PowScalarBase.apply(exponent, base=input)
     if isinstance(exponent, Tensor):
         return PowTensorExponent.apply(input, exponent)
+    if type(exponent) is int and exponent > _args.INT64_MAX and \
+            not input.dtype.is_floating_point:  # torch reads an int exponent as int64 here
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
@@ -631,6 +634,10 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
             _args.number("clamp", bound, name, position)
             if input.dtype.is_floating_point:
                 _args.assigned(bound, input.dtype, unsigned=True)
+            elif type(bound) is int and bound > _args.INT64_MAX:
+                raise RuntimeError("Promotion for uint16, uint32, uint64 types is not "
+                                   f"supported, attempted to promote "
+                                   f"{_args.legacy(input.dtype)} and UInt64")
     return Clamp.apply(input, min=min, max=max)
 
 
