@@ -127,6 +127,20 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
                            "bytes, more than minitorch allocates at once (1 TiB)")
 
 
+def integers(fn: str, *specs: tuple) -> tuple:
+    """Int arguments ``(value, name, position)``: every type first, then every range, as
+    torch's argument parser.
+
+    >>> integers("narrow", (0, "dim", 1), (2 ** 63, "start", 2), (1.5, "length", 3))
+    Traceback (most recent call last):
+    TypeError: narrow(): argument 'length' (position 3) must be int, not float
+    """
+    for value, name, position in specs:
+        if as_int(value) is None:
+            integer(fn, value, name, position)
+    return tuple(integer(fn, *spec) for spec in specs)
+
+
 def integer(fn: str, value: Any, name: str, position: int) -> int:
     """An int argument (not bool, not float).
 
@@ -239,6 +253,26 @@ def dtype(fn: str, value: Any) -> Any:
         return python[value]
     raise TypeError(f"{fn}(): argument 'dtype' must be minitorch.dtype, not "
                     f"{type_name(value)}")
+
+
+def numbers(fn: str, *specs: tuple) -> tuple:
+    """Number arguments ``(value, name, position)``, checked in torch's order: every type,
+    then every range; complex values come back as they are, for the caller to refuse.
+
+    >>> numbers("arange", (1, "start", 1), ("a", "end", 2))
+    Traceback (most recent call last):
+    TypeError: arange(): argument 'end' (position 2) must be Number, not str
+    """
+    for value, name, position in specs:
+        if not isinstance(value, (int, float, complex)) and not (
+                hasattr(value, "item") and getattr(value, "ndim", 1) == 0):
+            raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, "
+                            f"not {type_name(value)}")
+    for value, _, _ in specs:
+        if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+            raise int_overflow(value)
+    return tuple(spec[0] if isinstance(spec[0], complex) else number(fn, *spec)
+                 for spec in specs)
 
 
 def number(fn: str, value: Any, name: str, position: int) -> Any:

@@ -316,11 +316,15 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     tensor([0, 1, 2])
     """
     if end is _args.OMITTED:
-        start, end = 0, _args.number("arange", start, "end", 1)
-    start, end, step = (_args.number("arange", v, n, i + 1)
-                        for i, (v, n) in enumerate(((start, "start"), (end, "end"),
-                                                    (step, "step"))))
-    dt = _args.dtype("arange", dtype) or D.result_type(start, end, step)
+        (end,), start = _args.numbers("arange", (start, "end", 1)), 0
+    start, end, step = _args.numbers("arange", (start, "start", 1), (end, "end", 2),
+                                     (step, "step", 3))
+    dtype = _args.dtype("arange", dtype)
+    if dtype is D.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if any(isinstance(v, complex) for v in (start, end, step)):  # torch reads them as doubles
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    dt = dtype or D.result_type(start, end, step)
     start, end, step = _range_checked(start, end, step, dt)
     name = dt.name
     array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
@@ -330,8 +334,6 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
 
 def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     """torch's checks of an arange; an integer dtype truncates the bounds and step first."""
-    if dt is D.bool:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
@@ -361,8 +363,10 @@ def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, 
     tensor([[1., 0.],
             [0., 1.]])
     """
-    n = _args.integer("eye", n, "n", 1)
-    m = n if m is _args.OMITTED else _args.integer("eye", m, "m", 2)
+    if m is _args.OMITTED:
+        n = m = _args.integer("eye", n, "n", 1)
+    else:
+        n, m = _args.integers("eye", (n, "n", 1), (m, "m", 2))
     for name, value in (("n", n), ("m", m)):
         if value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")

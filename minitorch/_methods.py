@@ -100,8 +100,7 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dimensions."""
     order = list(range(self.dim()))
-    a = _args.integer("transpose", dim0, "dim0", 1)
-    b = _args.integer("transpose", dim1, "dim1", 2)
+    a, b = _args.integers("transpose", (dim0, "dim0", 1), (dim1, "dim1", 2))
     a, b = _args.wrap_dim(a, self.dim()), _args.wrap_dim(b, self.dim())
     if order:  # a 0-d tensor has nothing to swap
         order[a], order[b] = order[b], order[a]
@@ -146,8 +145,7 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge the dims from ``start_dim`` to ``end_dim`` into one."""
-    s = _args.integer("flatten", start_dim, "start_dim", 1)
-    e = _args.integer("flatten", end_dim, "end_dim", 2)
+    s, e = _args.integers("flatten", (start_dim, "start_dim", 1), (end_dim, "end_dim", 2))
     s, e = _args.wrap_dim(s, self.dim()), _args.wrap_dim(e, self.dim())
     if self.dim() == 0:
         return self.reshape(1)
@@ -170,9 +168,8 @@ def unbind(self: Tensor, dim: int = 0) -> tuple:
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The slice ``start:start+length`` of ``dim``."""
-    d = _args.integer("narrow", dim, "dim", 1)
-    start = _args.integer("narrow", start, "start", 2)
-    length = _args.integer("narrow", length, "length", 3)
+    d, start, length = _args.integers("narrow", (dim, "dim", 1), (start, "start", 2),
+                                      (length, "length", 3))
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     if self.dim() == 0:

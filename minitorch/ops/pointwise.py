@@ -632,8 +632,9 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
             raise NotImplementedError("clamp is not supported for complex types")
         if bound is not None and not isinstance(bound, Tensor):
             _args.number("clamp", bound, name, position)
-            if input.dtype.is_floating_point:
-                _args.assigned(bound, input.dtype, unsigned=True)
+            if input.dtype.is_floating_point or isinstance(bound, float):  # the result's dtype
+                dt = input.dtype if input.dtype.is_floating_point else get_default_dtype()
+                _args.assigned(bound, dt, unsigned=True)
             elif type(bound) is int and bound > _args.INT64_MAX:
                 raise RuntimeError("Promotion for uint16, uint32, uint64 types is not "
                                    f"supported, attempted to promote "
