@@ -25,13 +25,8 @@ class View(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
-        ctx.shape = a._data.shape
-        try:
-            return a._view(a._xp.reshape(a._data, shape))
-        except ValueError:
-            raise RuntimeError(
-                f"shape '{list(shape)}' is invalid for input of size {a.numel()}"
-            ) from None
+        ctx.shape = a._data.shape  # the shape is resolved and checked (_methods._resolve)
+        return a._view(a._xp.reshape(a._data, shape))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
