@@ -258,7 +258,8 @@ def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.zeros_like(minitorch.ones(2))
     tensor([0., 0.])
     """
-    return zeros(tuple(t.shape), dtype=dtype or t.dtype, device=device or t.device,
+    dtype = _args.dtype("zeros_like", dtype) or t.dtype
+    return zeros(tuple(t.shape), dtype=dtype, device=device or t.device,
                  requires_grad=requires_grad)
 
 
@@ -269,7 +270,8 @@ def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.ones_like(minitorch.zeros(2))
     tensor([1., 1.])
     """
-    return ones(tuple(t.shape), dtype=dtype or t.dtype, device=device or t.device,
+    dtype = _args.dtype("ones_like", dtype) or t.dtype
+    return ones(tuple(t.shape), dtype=dtype, device=device or t.device,
                 requires_grad=requires_grad)
 
 

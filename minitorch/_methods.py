@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _args
-from ._tensor import Tensor, broadcast_shapes, expanded_shape, view_strides
+from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, is_c_contiguous
 from .ops import indexing, inplace, linalg, nn_ops, pointwise, reduction, shape
@@ -228,7 +228,8 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
         return self._inplace(inplace.Copy.apply, value)
-    value = _args.assigned(_args.number("fill_", value, "value", 1), self.dtype, unsigned=True)
+    (value,) = _args.numbers("fill_", (value, "value", 1))
+    value = _args.assigned(value, self.dtype, unsigned=True)
     return self._inplace(inplace.Fill.apply, value=value)
 
 
@@ -237,7 +238,7 @@ def copy_(self: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
                         f"{_args.type_name(src)}")
-    shape = broadcast_shapes(self._data.shape, src._data.shape)
+    shape = broadcast_pair(self, src)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")

@@ -735,6 +735,23 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
     return tuple(out)
 
 
+def broadcast_pair(a: Any, b: Any) -> tuple:
+    """The shape tensors ``a`` and ``b`` broadcast to, or torch's error for the two (which
+    names the last dim where they differ).
+
+    >>> broadcast_pair(minitorch.ones(2, 1), minitorch.ones(3))
+    (2, 3)
+    """
+    sa, sb = tuple(a.shape), tuple(b.shape)
+    n = max(len(sa), len(sb))
+    out = []
+    for x, y in zip((1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb):
+        if x != y and x != 1 and y != 1:
+            raise broadcast_error(a, b)
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
 def broadcast_error(a: Any, b: Any) -> RuntimeError:
     """The error torch gives when two operands do not broadcast."""
     sa, sb = tuple(getattr(a, "shape", ())), tuple(getattr(b, "shape", ()))

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _creation
 from .._dtype import int64, result_type
-from .._tensor import Tensor, broadcast_shapes
+from .._tensor import Tensor, broadcast_pair
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.linalg import addmm
@@ -261,7 +261,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", stacklevel=2)
-        shape = broadcast_shapes(input.shape, target.shape)
+        shape = broadcast_pair(input, target)
         return nn_ops.MseLoss.apply(input.expand(*shape), target.expand(*shape),
                                     reduction=reduction)
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)

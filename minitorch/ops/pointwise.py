@@ -16,7 +16,7 @@ from typing import Any
 from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_error, broadcast_shapes, sum_to, sum_to_array
+from .._tensor import Tensor, broadcast_error, broadcast_pair, sum_to, sum_to_array
 from ..backend import array_dtype, namespace, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
 
@@ -548,7 +548,7 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     """``&``, ``|``, ``^`` on bool or integer tensors (no gradient)."""
     xp = a._xp
     if isinstance(b, Tensor):
-        broadcast_shapes(a._data.shape, b._data.shape)
+        broadcast_pair(a, b)
     x, y, dt = cast_operands(a, b)
     if dt.is_floating_point:
         raise NotImplementedError(

@@ -370,7 +370,7 @@ def _tensor_list(fn: str, tensors: Any) -> tuple:
     """The tensors of ``cat``/``stack``'s first argument: a sequence of tensors."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (tuple, list)):
         raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, "
-                        f"not {type(tensors).__name__}")
+                        f"not {_args.type_name(tensors)}")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
