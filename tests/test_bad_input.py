@@ -33,16 +33,19 @@ def test_no_silent_acceptance_nor_internal_error(name: str, data: Any) -> None:
 
 
 def test_seeded_fuzz_meets_the_targets() -> None:
-    """2000 calls of a fixed seed: no silent acceptance, no internal error; different results
-    and refusals of what torch accepts each at most 1% of the calls (the numbers are printed
-    with ``pytest -s``)."""
+    """2000 calls of a fixed seed: no silent acceptance, no internal error; refusals of what
+    torch accepts at most 1% of the calls (the issue's target), different outcomes (another
+    exception type, mostly torch's order of checks among several bad arguments) and other
+    messages under the levels measured when this test was written (8 and 40 of 2000): a
+    regression gate, printed with ``pytest -s``."""
     calls = 2000
     counts, details = fuzz(seed=21, calls=calls)
     print(dict(counts))
     assert counts["silent"] == 0, details["silent"]
     assert counts["internal"] == 0, details["internal"]
-    assert counts["different"] <= 0.03 * calls, details["different"]
-    assert counts["refused"] <= 0.015 * calls, details["refused"]
+    assert counts["refused"] <= 0.01 * calls, details["refused"]
+    assert counts["different"] <= 0.0075 * calls, details["different"]
+    assert counts["message"] <= 0.025 * calls, details["message"]
 
 
 # ---------------------------------------------------------------------------- the classifier
