@@ -31,6 +31,12 @@ OMITTED: Any = _Omitted()
 
 
 def type_name(value: Any) -> str:
+    """The type of ``value`` as torch's messages name it.
+
+    >>> import numpy as np
+    >>> type_name(2.5), type_name(np.int64(2))
+    ('float', 'numpy.int64')
+    """
     kind = type(value)
     if kind.__name__ == "Tensor":
         return "Tensor"
