@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._dtype import int64, result_type
 from .._tensor import Tensor, broadcast_pair
 from ..ops import nn_ops
@@ -308,7 +308,10 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Ten
             target.dim() and target.shape[0] != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
-    if target.is_floating_point() and target.shape == input.shape:
+    if target.shape == input.shape:  # torch reads the target as class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {_args.legacy(target.dtype)}")
         raise NotImplementedError("minitorch's cross_entropy takes class indices (int64) as "
                                   "target; class probabilities are not supported")
-    return nll_loss(log_softmax(input, 0 if input.dim() < 2 else 1), target, reduction)
+    return nll_loss(log_softmax(input, 0 if input.dim() == 1 else 1), target, reduction)

@@ -627,19 +627,30 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
     tensor([0.0000, 0.5000, 1.0000])
     """
-    for position, (name, bound) in enumerate((("min", min), ("max", max)), 1):
-        if isinstance(bound, complex):
-            raise NotImplementedError("clamp is not supported for complex types")
-        if bound is not None and not isinstance(bound, Tensor):
-            _args.number("clamp", bound, name, position)
-            if input.dtype.is_floating_point or isinstance(bound, float):  # the result's dtype
-                dt = input.dtype if input.dtype.is_floating_point else get_default_dtype()
-                _args.assigned(bound, dt, unsigned=True)
-            elif type(bound) is int and bound > _args.INT64_MAX:
-                raise RuntimeError("Promotion for uint16, uint32, uint64 types is not "
-                                   f"supported, attempted to promote "
-                                   f"{_args.legacy(input.dtype)} and UInt64")
+    _check_bounds(input, min, max)
     return Clamp.apply(input, min=min, max=max)
+
+
+def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
+    """clamp's number bounds as torch checks them: types, then int ranges, then complex
+    values, then what the result's dtype can hold."""
+    specs = [(bound, name, position)
+             for position, (name, bound) in enumerate((("min", low), ("max", high)), 1)
+             if bound is not None and not isinstance(bound, Tensor)]
+    bounds = _args.numbers("clamp", *specs)
+    floating = input.dtype.is_floating_point
+    for bound in bounds:
+        if isinstance(bound, complex):
+            if floating:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            raise NotImplementedError("clamp is not supported for complex types")
+    for bound in bounds:
+        if floating or isinstance(bound, float):
+            _args.assigned(bound, input.dtype if floating else get_default_dtype(),
+                           unsigned=True)
+        elif type(bound) is int and bound > _args.INT64_MAX:
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               f"attempted to promote {_args.legacy(input.dtype)} and UInt64")
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
