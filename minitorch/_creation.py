@@ -8,22 +8,17 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
+from . import _args, backend
 from . import _dtype as D
-from . import backend
 from ._tensor import Tensor
 
 __all__ = ["arange", "as_array", "empty", "eye", "from_numpy", "full", "ones",
            "ones_like", "rand", "randn", "tensor", "zeros", "zeros_like"]
-
-
-def _infer(values: np.ndarray) -> D.dtype:
-    if values.dtype.kind == "f":
-        return D.get_default_dtype()
-    return D.from_array_dtype(values.dtype)
 
 
 def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
@@ -38,13 +33,102 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         array = xp.astype(data, backend.array_dtype(xp, target.name), copy=True)
         return array if dev is None else backend.to_device(array, dev)
     if isinstance(data, (np.ndarray, np.generic)):
-        values = np.array(data, dtype=(dtype or D.from_array_dtype(data.dtype)).np)
+        target = (dtype or D.from_array_dtype(data.dtype)).np
+        with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
+            values = np.array(data, dtype=target)
     else:
-        values = np.array(_unwrap(data))
-        if values.dtype == object:
-            raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-        values = values.astype((dtype or _infer(values)).np)
+        values = _python_values(_unwrap(data), dtype)
     return backend.from_numpy(values, dev)
+
+
+def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
+    """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
+    torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
+    leaves = _nested_leaves(data, dtype)
+    kinds = {_leaf_kind(kind, dtype) for kind in set(map(type, leaves))}
+    if dtype is None:
+        if "complex" in kinds:
+            raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
+                            "complex ones")
+        dtype = (D.get_default_dtype() if "float" in kinds else D.int64 if "int" in kinds
+                 else D.bool if kinds else D.get_default_dtype())
+    if "int" in kinds and "complex" not in kinds and "float" not in kinds:
+        _check_fits(min(leaves), dtype)  # the extremes are enough
+        _check_fits(max(leaves), dtype)
+    elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
+        floats = np.array(data, dtype=np.float64)
+        if not np.all(np.abs(floats) < 2.0 ** 63):  # nan and inf fail too
+            raise RuntimeError("value cannot be converted to type int64 without overflow")
+    if dtype is D.bool:
+        return np.array(data, dtype=np.complex128 if "complex" in kinds else None) != 0 \
+            if kinds else np.zeros(_shape_of(data), dtype=np.bool_)
+    if "complex" in kinds:
+        raise TypeError("'complex' object cannot be interpreted as an integer"
+                        if dtype is D.int64 else "must be real number, not complex")
+    with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
+        return np.array(data, dtype=dtype.np) if kinds else np.zeros(_shape_of(data), dtype.np)
+
+
+def _shape_of(data: Any) -> tuple:
+    shape = []
+    while isinstance(data, list):
+        shape.append(len(data))
+        if not data:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _nested_leaves(data: Any, dtype: D.dtype | None) -> list:
+    """The numbers of a nested list, after checking that every level is as long as the first
+    one (torch's messages for ragged or mixed nesting)."""
+    shape = _shape_of(data)
+    level, leaves = [data], []
+    for depth in range(len(shape) + 1):
+        nxt = []
+        for item in level:
+            if depth == len(shape):
+                if isinstance(item, list):
+                    _leaf_kind(list, dtype or D.int64)
+                leaves.append(item)
+            elif not isinstance(item, list):
+                raise TypeError("not a sequence")
+            elif shape[depth] == 0:  # torch's quirk: what follows an empty list is not read
+                continue
+            elif len(item) != shape[depth]:
+                raise ValueError(f"expected sequence of length {shape[depth]} at dim {depth} "
+                                 f"(got {len(item)})")
+            else:
+                nxt.extend(item)
+        level = nxt
+    return leaves
+
+
+def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
+    """The category of a number type in a nested list, or torch's error for a non-number."""
+    if issubclass(kind, (bool, np.bool_)):
+        return "bool"
+    if issubclass(kind, (int, np.integer)):
+        return "int"
+    if issubclass(kind, (float, np.floating)):
+        return "float"
+    if issubclass(kind, (complex, np.complexfloating)):
+        return "complex"
+    if issubclass(kind, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{kind.__name__}'")
+    if dtype is D.int64:
+        raise TypeError(f"'{kind.__name__}' object cannot be interpreted as an integer")
+    if dtype is not None and dtype.is_floating_point:
+        raise TypeError(f"must be real number, not {kind.__name__}")
+    raise RuntimeError(f"Could not infer dtype of {kind.__name__}")
+
+
+def _check_fits(value: Any, dtype: D.dtype) -> None:
+    """torch's errors for a Python int that ``dtype`` cannot hold."""
+    if dtype is D.int64 and not _args.INT64_MIN <= value <= _args.INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    if dtype.is_floating_point and abs(value) >= 2 ** 1024:
+        raise OverflowError("int too large to convert to float")
 
 
 def _unwrap(data: Any) -> Any:
@@ -52,6 +136,8 @@ def _unwrap(data: Any) -> Any:
         return data.item() if data.dim() == 0 else data.tolist()
     if isinstance(data, (list, tuple)):
         return [_unwrap(d) for d in data]
+    if isinstance(data, np.ndarray):
+        return data.tolist()
     return data
 
 
@@ -72,7 +158,8 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.tensor([[1., 2.]], requires_grad=True)
     tensor([[1., 2.]], requires_grad=True)
     """
-    return _leaf(as_array(data, dtype, device), requires_grad)
+    requires_grad = _args.flag("tensor", requires_grad, "requires_grad", none=True)
+    return _leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -85,10 +172,6 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(backend.from_numpy(array, None))
 
 
-def _size(size: tuple) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    return tuple(int(s) for s in size)
 
 
 def _created(make: Any, device: Any) -> Any:
@@ -98,11 +181,15 @@ def _created(make: Any, device: Any) -> Any:
     return array if dev is None or dev.type == "cpu" else backend.to_device(array, dev)
 
 
-def _filled(fill: Any, size: tuple, dtype: D.dtype | None, requires_grad: bool,
+def _filled(fn: str, fill: Any, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any = None) -> Tensor:
-    name = (dtype or D.get_default_dtype()).name
-    array = _created(lambda xp: xp.full(_size(size), fill, dtype=backend.array_dtype(xp, name)),
-                     device)
+    shape = _args.sizes(fn, size, check_negative=False)
+    dtype = _args.dtype(fn, dtype) or D.get_default_dtype()
+    requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
+    _args.non_negative(fn, shape)
+    _args.check_alloc(shape, dtype.itemsize)
+    name = dtype.name
+    array = _created(lambda xp: xp.full(shape, fill, dtype=backend.array_dtype(xp, name)), device)
     return _leaf(array, requires_grad)
 
 
@@ -113,7 +200,7 @@ def zeros(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.zeros(2)
     tensor([0., 0.])
     """
-    return _filled(0, size, dtype, requires_grad, device)
+    return _filled("zeros", 0, size, dtype, requires_grad, device)
 
 
 def ones(*size: Any, dtype: D.dtype | None = None, device: Any = None,
@@ -123,10 +210,17 @@ def ones(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.ones(1, 2)
     tensor([[1., 1.]])
     """
-    return _filled(1, size, dtype, requires_grad, device)
+    return _filled("ones", 1, size, dtype, requires_grad, device)
 
 
-empty = zeros
+def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    """A new tensor (minitorch fills it with zeros; torch leaves it uninitialised).
+
+    >>> minitorch.empty(2).shape
+    minitorch.Size([2])
+    """
+    return _filled("empty", 0, size, dtype, requires_grad, device)
 
 
 def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: Any = None,
@@ -136,9 +230,25 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     >>> minitorch.full((2,), 7)
     tensor([7, 7])
     """
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{_args.type_name(size)}")
+    _args.sizes("full", (size,), check_negative=False)
+    fill_value = _args.number("full", fill_value, "fill_value", 2)
+    dtype = _args.dtype("full", dtype)
     if dtype is None:
         dtype = D.result_type(fill_value)
-    return _filled(fill_value, (tuple(size),), dtype, requires_grad, device)
+    if dtype is D.int64 and not _fits(fill_value):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    _args.assigned(fill_value, dtype, unsigned=True)
+    return _filled("full", fill_value, (size,), dtype, requires_grad, device)
+
+
+def _fits(value: Any) -> bool:
+    """True if a Python number converts to int64 without overflow."""
+    if isinstance(value, float):
+        return _args.fits_int64(value)
+    return _args.INT64_MIN <= value <= _args.INT64_MAX
 
 
 def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
@@ -148,7 +258,8 @@ def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.zeros_like(minitorch.ones(2))
     tensor([0., 0.])
     """
-    return zeros(tuple(t.shape), dtype=dtype or t.dtype, device=device or t.device,
+    dtype = _args.dtype("zeros_like", dtype) or t.dtype
+    return zeros(tuple(t.shape), dtype=dtype, device=device or t.device,
                  requires_grad=requires_grad)
 
 
@@ -159,16 +270,23 @@ def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.ones_like(minitorch.zeros(2))
     tensor([1., 1.])
     """
-    return ones(tuple(t.shape), dtype=dtype or t.dtype, device=device or t.device,
+    dtype = _args.dtype("ones_like", dtype) or t.dtype
+    return ones(tuple(t.shape), dtype=dtype, device=device or t.device,
                 requires_grad=requires_grad)
 
 
 def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any) -> Tensor:
-    dt = dtype or D.get_default_dtype()
-    if not dt.is_floating_point:
-        raise RuntimeError(f'"check_uniform_bounds" not implemented for \'{dt.name}\'')
-    array = _created(lambda xp: backend.random(xp, kind, _size(size), dt.name), device)
+    fn = "rand" if kind == "uniform" else "randn"
+    shape = _args.sizes(fn, size, check_negative=False)
+    dt = _args.dtype(fn, dtype) or D.get_default_dtype()
+    requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
+    _args.non_negative(fn, shape)
+    if not dt.is_floating_point and 0 not in shape:  # (no kernel runs for an empty tensor)
+        kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
+    _args.check_alloc(shape, dt.itemsize)
+    array = _created(lambda xp: backend.random(xp, kind, shape, dt.name), device)
     return _leaf(array, requires_grad)
 
 
@@ -192,22 +310,54 @@ def randn(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     return _random("normal", size, dtype, requires_grad, device)
 
 
-def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: D.dtype | None = None,
+def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtype | None = None,
            device: Any = None, requires_grad: bool = False) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for int arguments, else float32.
 
     >>> minitorch.arange(3)
     tensor([0, 1, 2])
     """
-    if end is None:
-        start, end = 0, start
-    name = (dtype or D.result_type(start, end, step)).name
+    if end is _args.OMITTED:
+        (end,), start = _args.numbers("arange", (start, "end", 1)), 0
+    start, end, step = _args.numbers("arange", (start, "start", 1), (end, "end", 2),
+                                     (step, "step", 3))
+    dtype = _args.dtype("arange", dtype)
+    if dtype is D.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if any(isinstance(v, complex) for v in (start, end, step)):  # torch reads them as doubles
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    dt = dtype or D.result_type(start, end, step)
+    start, end, step = _range_checked(start, end, step, dt)
+    name = dt.name
     array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
                                           backend.array_dtype(xp, name)), device)
-    return _leaf(array, requires_grad)
+    return _leaf(array, _args.flag("arange", requires_grad, "requires_grad", none=True))
 
 
-def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None, device: Any = None,
+def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
+    """torch's checks of an arange; an integer dtype truncates the bounds and step first."""
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if not dt.is_floating_point:
+        if not all(_fits(v) for v in (start, end, step)):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+    if (end - start) / step > _args.INT64_MAX:
+        raise RuntimeError("invalid size, possible overflow?")
+    length = math.ceil((end - start) / step)
+    if length <= 0:  # numpy takes an infinite step one step far
+        end = start
+    _args.check_alloc((length,), dt.itemsize)
+    return start, end, step
+
+
+def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix.
 
@@ -215,6 +365,16 @@ def eye(n: int, m: int | None = None, *, dtype: D.dtype | None = None, device: A
     tensor([[1., 0.],
             [0., 1.]])
     """
-    name = (dtype or D.get_default_dtype()).name
-    array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, name)), device)
-    return _leaf(array, requires_grad)
+    if m is _args.OMITTED:
+        n = m = _args.integer("eye", n, "n", 1)
+    else:
+        n, m = _args.integers("eye", (n, "n", 1), (m, "m", 2))
+    for name, value in (("n", n), ("m", m)):
+        if value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    dtype = _args.dtype("eye", dtype) or D.get_default_dtype()
+    _args.check_alloc((n, m), dtype.itemsize)
+    dt = dtype.name
+    array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, dt)), device)
+    return _leaf(array, _args.flag("eye", requires_grad, "requires_grad", none=True))
+

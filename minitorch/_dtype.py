@@ -118,6 +118,8 @@ def _scalar_dtype(value: object) -> dtype:
         return int64
     if isinstance(value, (float, np.floating)):
         return _default[0]
+    if isinstance(value, complex):
+        raise TypeError(f"minitorch has no complex tensors: it cannot compute with {value!r}")
     raise TypeError(f"unsupported operand type: {type(value).__name__}")
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _factories, _random
-from ._tensor import Tensor, expanded_shape, normalize_dims
+from . import _args, _factories, _random
+from ._tensor import Tensor, broadcast_pair, expanded_shape, normalize_dims, view_strides
 from .autograd import grad_mode
+from .backend import element_strides, is_c_contiguous
 from .ops import (
     indexing,
     inplace,
@@ -31,44 +32,89 @@ from .ops import (
 from .ops.pointwise import compare, logical
 
 
-def _shape_args(args: tuple) -> tuple:
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(args[0])
-    return tuple(int(a) for a in args)
-
-
 def _resolve(shape_: tuple, numel: int) -> tuple:
-    if -1 not in shape_:
-        return shape_
+    """``shape_`` with its -1 inferred from ``numel``, with torch's errors."""
+    infer = None
     known = 1
-    for s in shape_:
-        if s != -1:
+    for i, s in enumerate(shape_):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                               f"{list(shape_)}")
+        else:
             known *= s
-    if shape_.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    if known == 0 or numel % known:
+    if infer is None:
+        if known != numel:
+            raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
+        return shape_
+    if known == 0:
+        if numel == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {list(shape_)} because the "
+                "unspecified dimension size -1 can be any value and is ambiguous")
+        raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
+    if numel % known:
         raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
     return tuple(numel // known if s == -1 else s for s in shape_)
 
 
 def reshape(self: Tensor, *shape_: Any) -> Tensor:
-    """The same values in a new shape (one dim may be -1)."""
-    return shape.View.apply(self, shape=_resolve(_shape_args(shape_), self.numel()))
+    """The same values in a new shape (one dim may be -1): a view when the memory allows,
+    else a copy.
+
+    >>> minitorch.ones(2, 3).t().reshape(-1).shape
+    minitorch.Size([6])
+    """
+    target = _resolve(_args.sizes("reshape", shape_, "shape", check_negative=False),
+                      self.numel())
+    return shape.View.apply(self, shape=target)
+
+
+def view(self: Tensor, *shape_: Any) -> Tensor:
+    """The same memory seen in a new shape (one dim may be -1); never a copy, so it refuses
+    what the strides do not allow, as torch.
+
+    >>> x = minitorch.zeros(2, 3)
+    >>> x.view(6)[0] = 1.; x[0, 0].item()
+    1.0
+    >>> x.t().view(6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: view size is not compatible with input tensor's size and stride ...
+    """
+    target = _resolve(_args.sizes("view", shape_, check_negative=False), self.numel())
+    strides = None if is_c_contiguous(self._data) else element_strides(self._data)
+    if strides is not None and not view_strides(self._data.shape, strides, target):
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return shape.View.apply(self, shape=target)
 
 
 def permute(self: Tensor, *dims: Any) -> Tensor:
     """Reorder the dimensions."""
-    order = normalize_dims(_shape_args(dims), self.dim())
-    if sorted(order) != list(range(self.dim())):
-        raise RuntimeError("permute(): dims must be a permutation of the tensor's dims")
+    ndim = self.dim()
+    order = _args.sizes("permute", dims or ((),), "dims", check_negative=False)
+    if len(order) != ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not "
+            f"equal to len(dims) = {len(order)}")
+    order = tuple(_args.wrap_dim(d, ndim) for d in order)
+    if len(set(order)) != ndim:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     return shape.Permute.apply(self, dims=order)
 
 
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dimensions."""
     order = list(range(self.dim()))
-    a, b = normalize_dims((dim0, dim1), self.dim())
-    order[a], order[b] = order[b], order[a]
+    a, b = _args.integers("transpose", (dim0, "dim0", 1), (dim1, "dim1", 2))
+    a, b = _args.wrap_dim(a, self.dim()), _args.wrap_dim(b, self.dim())
+    if order:  # a 0-d tensor has nothing to swap
+        order[a], order[b] = order[b], order[a]
     return shape.Transpose.apply(self, dims=tuple(order))
 
 
@@ -82,28 +128,40 @@ def t(self: Tensor) -> Tensor:
 
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     """Insert a dimension of size one."""
-    return shape.Unsqueeze.apply(self, dim=normalize_dims(dim, self.dim() + 1)[0])
+    return shape.Unsqueeze.apply(self, dim=_args.dim("unsqueeze", dim, self.dim() + 1))
 
 
-def squeeze(self: Tensor, dim: Any = None) -> Tensor:
+_ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
+
+
+def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
-    if dim is None:
+    if dim is _ALL:
         dims = tuple(i for i, s in enumerate(self.shape) if s == 1)
         return shape.Squeeze.apply(self, dims=dims)
-    dims = tuple(d for d in normalize_dims(dim, self.dim()) if self.dim() and self.shape[d] == 1)
+    if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
+        raise TypeError(f"squeeze() received an invalid combination of arguments - got "
+                        f"({type(dim).__name__}), but expected one of: (), (int dim), "
+                        "(tuple of ints dim)")
+    dims = tuple(d for d in _args.dims("squeeze", dim, self.dim())
+                 if self.dim() and self.shape[d] == 1)
     return shape.SqueezeDim.apply(self, dims=dims)
 
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
-    return shape.Expand.apply(self, shape=expanded_shape(self._data.shape, _shape_args(sizes)))
+    target = _args.sizes("expand", sizes, check_negative=False)
+    return shape.Expand.apply(self, shape=expanded_shape(self._data.shape, target))
 
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge the dims from ``start_dim`` to ``end_dim`` into one."""
+    s, e = _args.integers("flatten", (start_dim, "start_dim", 1), (end_dim, "end_dim", 2))
+    s, e = _args.wrap_dim(s, self.dim()), _args.wrap_dim(e, self.dim())
     if self.dim() == 0:
         return self.reshape(1)
-    s, e = normalize_dims((start_dim, end_dim), self.dim())
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     dims = tuple(self.shape)
     merged = 1
     for d in dims[s:e + 1]:
@@ -113,12 +171,30 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def unbind(self: Tensor, dim: int = 0) -> tuple:
     """The slices along ``dim``, as a tuple of views."""
-    return shape.Unbind.apply(self, dim=normalize_dims(dim, self.dim())[0])
+    d = _args.dim("unbind", dim, self.dim())
+    if self.dim() == 0:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    return shape.Unbind.apply(self, dim=d)
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The slice ``start:start+length`` of ``dim``."""
-    d = normalize_dims(dim, self.dim())[0]
+    d, start, length = _args.integers("narrow", (dim, "dim", 1), (start, "start", 2),
+                                      (length, "length", 3))
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = _args.wrap_dim(d, self.dim())
+    size = self._data.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
@@ -163,11 +239,20 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
         return self._inplace(inplace.Copy.apply, value)
+    (value,) = _args.numbers("fill_", (value, "value", 1))
+    value = _args.assigned(value, self.dtype, unsigned=True)
     return self._inplace(inplace.Fill.apply, value=value)
 
 
 def copy_(self: Tensor, src: Tensor) -> Tensor:
     """Copy ``src`` (broadcast) into this tensor, in place."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
+                        f"{_args.type_name(src)}")
+    shape = broadcast_pair(self, src)
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
     return self._inplace(inplace.Copy.apply, src)
 
 
@@ -176,6 +261,9 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         raise RuntimeError(  # torch writes through a view of the leaf
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation.")
+    if not isinstance(value, Tensor):
+        value = _args.assigned(value, self.dtype)
+    indexing.check_key(self, key)
     self._inplace(inplace.CopySlices.apply, value, key=indexing.array_key(key, self._xp))
 
 
@@ -198,6 +286,9 @@ def _tensor_first(op: Any) -> Any:
 def _cmp(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Any:
         if not isinstance(other, (Tensor, int, float)):
+            if isinstance(other, complex) and name not in ("eq", "ne"):
+                kind = "ComplexDouble" if self.dtype.name == "float64" else "ComplexFloat"
+                raise NotImplementedError(f'"{name}_cpu" not implemented for \'{kind}\'')
             return NotImplemented
         return compare(name, self, other)
 
@@ -262,10 +353,10 @@ _METHODS = {
     "bmm": lambda self, m: linalg.Bmm.apply(self, m),
     "sum": reduction.sum, "mean": reduction.mean, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
-    "reshape": reshape, "view": reshape, "permute": permute, "transpose": transpose, "t": t,
+    "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
     "expand_as": lambda self, other: expand(self, *other.shape),
-    "view_as": lambda self, other: reshape(self, *other.shape),
+    "view_as": lambda self, other: view(self, *other.shape),
     "reshape_as": lambda self, other: reshape(self, *other.shape),
     "unbind": unbind, "narrow": narrow,
     "softmax": nn_ops.softmax, "log_softmax": nn_ops.log_softmax,

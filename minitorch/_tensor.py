@@ -19,8 +19,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from . import _args, autograd, backend
 from . import _dtype as D
-from . import autograd, backend
 from ._tensor_str import tensor_repr
 from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook
@@ -134,7 +134,9 @@ class Tensor:
         """The shape, or the size of one dimension."""
         if dim is None:
             return self.shape
-        return self._data.shape[normalize_dims(dim, self.dim())[0]]
+        if self._data.ndim == 0 and _args.as_int(dim) is not None:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return self._data.shape[_args.dim("size", dim, self.dim())]
 
     @property
     def ndim(self) -> int:
@@ -181,12 +183,27 @@ class Tensor:
         return self._inference
 
     def is_contiguous(self) -> bool:
-        """Always True: minitorch does not expose strides."""
-        return True
+        """True if the values lie in memory in row-major order, without gaps (torch's rule:
+        sizes of one and empty tensors do not count).
+
+        >>> x = minitorch.ones(2, 3)
+        >>> x.is_contiguous(), x.t().is_contiguous()
+        (True, False)
+        """
+        strides = backend.element_strides(self._data)
+        return strides is None or strides_contiguous(self._data.shape, strides)
 
     def contiguous(self) -> Tensor:
-        """The tensor itself (see ``is_contiguous``)."""
-        return self
+        """The tensor itself when contiguous, else a contiguous copy (``CloneBackward0``).
+
+        >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
+        minitorch.Size([6])
+        """
+        if self.is_contiguous():
+            return self
+        from .ops.shape import Clone
+
+        return Clone.apply(self, contiguous=True)
 
     # ---- autograd attributes ------------------------------------------------------------
     @property
@@ -196,6 +213,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if value and self.grad_fn is None and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients")
@@ -203,6 +222,7 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
+        requires_grad = _args.flag("requires_grad_", requires_grad, "requires_grad", 1)
         if self.grad_fn is not None:
             if requires_grad:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables.")
@@ -554,6 +574,11 @@ class Tensor:
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
         check_inplace_allowed(self)
+        if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
+            others = (_args.scalar_for(others[0], self.dtype), *others[1:])
+        elif others and type(others[0]) is complex:
+            raise RuntimeError("result type ComplexFloat can't be cast to the desired output "
+                               f"type {_args.legacy(self.dtype)}")
         if forward_ad.levels and forward_ad.has_tangents((self, *others)):
             return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (
@@ -623,9 +648,11 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
     """The dtype and device of a ``to(...)`` call: ``to(dtype)``, ``to(device, dtype)``,
     ``to(other_tensor)``, or keywords."""
     dtype, dev = kwargs.get("dtype"), kwargs.get("device")
+    if isinstance(dtype, type):
+        dtype = _args.dtype("to", dtype)
     for a in args:
-        if isinstance(a, D.dtype):
-            dtype = a
+        if isinstance(a, (D.dtype, type)):
+            dtype = _args.dtype("to", a)
         elif isinstance(a, Tensor):
             dtype, dev = a.dtype, a.device
         elif a is not None:
@@ -714,6 +741,23 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
     return tuple(out)
 
 
+def broadcast_pair(a: Any, b: Any) -> tuple:
+    """The shape tensors ``a`` and ``b`` broadcast to, or torch's error for the two (which
+    names the last dim where they differ).
+
+    >>> broadcast_pair(minitorch.ones(2, 1), minitorch.ones(3))
+    (2, 3)
+    """
+    sa, sb = tuple(a.shape), tuple(b.shape)
+    n = max(len(sa), len(sb))
+    out = []
+    for x, y in zip((1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb):
+        if x != y and x != 1 and y != 1:
+            raise broadcast_error(a, b)
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
 def broadcast_error(a: Any, b: Any) -> RuntimeError:
     """The error torch gives when two operands do not broadcast."""
     sa, sb = tuple(getattr(a, "shape", ())), tuple(getattr(b, "shape", ()))
@@ -740,14 +784,64 @@ def expanded_shape(shape: tuple, target: tuple) -> tuple:
             f"expand(minitorch.FloatTensor{{{list(shape)}}}, size={list(target)}): the number "
             f"of sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})")
-    full = tuple(shape[i - lead] if s == -1 else s for i, s in enumerate(target))
+    full = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(target))
     for i, s in enumerate(shape):
         if s != 1 and s != full[lead + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({full[lead + i]}) must match the existing "
                 f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(shape)}")
+    for i, s in enumerate(target[:lead] if shape else ()):
+        if s == -1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
+    if any(s < 0 for s in full):
+        raise RuntimeError("numel: integer multiplication overflow")
     return full
+
+
+def strides_contiguous(shape: tuple, strides: tuple) -> bool:
+    """torch's contiguity test on element strides.
+
+    >>> strides_contiguous((2, 3), (3, 1)), strides_contiguous((3, 2), (1, 3))
+    (True, False)
+    """
+    if 0 in shape:
+        return True
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def view_strides(shape: tuple, strides: tuple, target: tuple) -> bool:
+    """True if a tensor of ``shape`` and element ``strides`` can be viewed as ``target``
+    without a copy (torch's computeStride: each run of target dims must fit in one
+    contiguous chunk of the original dims).
+
+    >>> view_strides((2, 3), (3, 1), (6,)), view_strides((3, 2), (1, 3), (6,))
+    (True, False)
+    """
+    if not shape or 0 in shape:
+        return True
+    view_d = len(target) - 1
+    chunk_stride = strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_numel * chunk_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or target[view_d] == 1):
+                view_numel *= target[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return False
+            if d > 0:
+                chunk_stride = strides[d - 1]
+                tensor_numel = view_numel = 1
+    return view_d == -1
 
 
 def expandable_to(shape: tuple, target: tuple) -> bool:

@@ -47,6 +47,12 @@ class device:
     def __init__(self, type: str | device, index: int | None = None) -> None:
         if isinstance(type, device):
             type, index = type.type, type.index
+        elif isinstance(type, int) and not isinstance(type, bool):  # a GPU number, as torch
+            type, index = "cuda", type
+        elif not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({type.__class__.__name__}), but expected a device string such "
+                            "as 'cpu' or 'cuda:0', or a GPU number")
         elif ":" in type:
             type, _, number = type.partition(":")
             if index is not None or not number.isdigit():
@@ -216,6 +222,31 @@ def to_numpy(array: Any) -> np.ndarray:
     if hasattr(array, "get") and type(array).__module__.startswith("cupy"):
         return array.get()
     return np.asarray(array)
+
+
+def is_c_contiguous(array: Any) -> bool:
+    """True if numpy or CuPy says the array is in row-major order (any view of it is then a
+    view); False when unknown.
+
+    >>> is_c_contiguous(np.ones((2, 3))), is_c_contiguous(np.ones((2, 3)).T)
+    (True, False)
+    """
+    flags = getattr(array, "flags", None)
+    return bool(flags is not None and flags.c_contiguous)
+
+
+def element_strides(array: Any) -> tuple | None:
+    """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
+    does not expose them (such arrays are taken as contiguous).
+
+    >>> element_strides(np.ones((2, 3)).T)
+    (1, 3)
+    """
+    strides = getattr(array, "strides", None)
+    if strides is None:
+        return None
+    size = array.itemsize
+    return tuple(s // size for s in strides)
 
 
 def to_device(array: Any, dev: device) -> Any:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import _tensor as T
+from .._args import py_flag
 from . import anomaly_mode, engine, forward_ad, functional, grad_mode, graph, profiler
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
@@ -88,6 +89,13 @@ def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
     return edges, root_grads
 
 
+def _flags(retain_graph: Any, create_graph: Any) -> tuple[bool, bool]:
+    """``retain_graph`` (None: as ``create_graph``) and ``create_graph`` as bools."""
+    retain = None if retain_graph is None else py_flag(retain_graph)  # torch reads it first
+    create_graph = py_flag(create_graph, none=False)
+    return (create_graph if retain is None else retain), create_graph
+
+
 def backward(
     tensors: TensorOrTensors,
     grad_tensors: TensorOrTensors | None = None,
@@ -104,8 +112,7 @@ def backward(
     """
     outputs = _as_tuple(tensors)
     grads = _make_grads(outputs, grad_tensors if grad_tensors is not None else grad_variables)
-    if retain_graph is None:
-        retain_graph = create_graph
+    retain_graph, create_graph = _flags(retain_graph, create_graph)
     edges, root_grads = _roots(outputs, grads)
     targets = _as_tuple(inputs)
     if inputs is not None and not targets:
@@ -143,12 +150,17 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
-    allow_unused = materialize_grads if allow_unused is None else allow_unused
     outs, ins = _as_tuple(outputs), _as_tuple(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    allow_unused = materialize_grads if allow_unused is None else py_flag(allow_unused)
+    retain_graph, create_graph = _flags(retain_graph, create_graph)
+    for t in ins:
+        if not isinstance(t, T.Tensor):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
     if any(not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    if retain_graph is None:
-        retain_graph = create_graph
     edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))
     captured = engine.execute(edges, root_grads, keep_graph=retain_graph,
                               create_graph=create_graph, capture=[t._edge() for t in ins],

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _tensor as T
 from .. import course
+from .._args import node_hook_result
 from ..backend import quiet
 from . import anomaly_mode, grad_mode, profiler
 from .graph import (
@@ -320,7 +321,7 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
         for hook in list(node._pre_hooks.values()):
             result = hook(grads)
             if result is not None:
-                grads = tuple(result)
+                grads = node_hook_result(hook, grads, result)
     prof = profiler._active
     if prof is None and not anomaly_mode._enabled:  # the common case, kept short
         outs = node._apply(grads) if create_graph else node._apply_arrays(grads)
@@ -332,7 +333,7 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)
             if result is not None:
-                outs = tuple(result)
+                outs = node_hook_result(hook, outs, result)
     return outs
 
 

@@ -372,7 +372,9 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     """
     node, record = _new_node(cls, args)
     outputs = _run_forward(cls, node, args, kwargs)
-    if record:
+    if not record:
+        _check_dirty(node, outputs if isinstance(outputs, tuple) else (outputs,))
+    else:
         node.next_functions = tuple(a._edge() for a in args if isinstance(a, T.Tensor))
         node._input_shapes = tuple(
             (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
@@ -445,8 +447,17 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     return outputs
 
 
+def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:
+    """Every input marked dirty must be returned (torch checks it, recorded or not)."""
+    if any(not _among(d, outs) for d in node.__dict__.get("_dirty", ())):
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
+
+
 def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
     dirty, non_diff = node._dirty, node._non_differentiable
+    _check_dirty(node, outs)
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .. import course
+from .._args import flag
 
 __all__ = [
     "enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
@@ -252,7 +253,7 @@ class set_grad_enabled(_Mode):
     """
 
     def __init__(self, mode: bool) -> None:
-        self.mode = bool(mode)
+        self.mode = flag("set_grad_enabled", mode, "enabled", 1)
         self._saved = (_state.grad_enabled, _state.inference)
         set_state(self.mode, _state.inference)
 
@@ -286,7 +287,7 @@ class inference_mode(_Mode):
     """
 
     def __new__(cls, mode: bool | Callable[..., Any] = True) -> Any:
-        if callable(mode):
+        if not isinstance(mode, bool):  # as torch: anything else is a function to decorate
             return cls()(mode)
         return super().__new__(cls)
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _tensor as T
 from .. import course
+from .._args import hook_result
 from . import grad_mode
 
 if TYPE_CHECKING:
@@ -166,7 +167,8 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
     with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
         _accumulate(variable, grad)
     for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
-        hook(variable)
+        if hook(variable) is not None:
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _leaf_hooks(variable: Tensor, grad: Tensor) -> Tensor:
@@ -200,10 +202,7 @@ def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:
     result = hook(grad)
     if result is None:
         return grad
-    if tuple(result.shape) != tuple(grad.shape):
-        name = getattr(hook, "__name__", type(hook).__name__)
-        raise RuntimeError(f"hook '{name}' has changed the size of value")
-    return result
+    return hook_result(getattr(hook, "__name__", type(hook).__name__), grad, result)
 
 
 def _accumulate(variable: Tensor, grad: Tensor) -> None:

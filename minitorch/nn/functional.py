@@ -16,9 +16,9 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .. import _creation
-from .._dtype import int64
-from .._tensor import Tensor, broadcast_shapes
+from .. import _args, _creation
+from .._dtype import int64, result_type
+from .._tensor import Tensor, broadcast_pair
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.linalg import addmm
@@ -121,6 +121,11 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
+    if not isinstance(p, (int, float)):
+        raise TypeError(f"'<' not supported between instances of '{type(p).__name__}' and "
+                        "'float'")
+    if p != p:  # nan: torch's C++ check
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not 0 <= p <= 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0 or input.numel() == 0:
@@ -256,11 +261,17 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     tensor(5.)
     """
     _check_reduction(reduction)
+    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
+        kind = "Long" if "int64" in (input.dtype.name, target.dtype.name) else "Bool"
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{kind}'")
+    if input.dtype is not target.dtype:  # both in their result type, as torch computes
+        dt = result_type(input, target)
+        input, target = input.to(dt), target.to(dt)
     if input.shape != target.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", stacklevel=2)
-        shape = broadcast_shapes(input.shape, target.shape)
+        shape = broadcast_pair(input, target)
         return nn_ops.MseLoss.apply(input.expand(*shape), target.expand(*shape),
                                     reduction=reduction)
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
@@ -275,15 +286,15 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     tensor(2.)
     """
     _check_reduction(reduction)
-    if input.dim() != 2:
-        raise NotImplementedError("minitorch's nll_loss takes input of shape (batch, classes) "
-                                  f"only, got {input.dim()}-D input")
     if target.dtype is not int64:
         name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
-    if target.shape[0] != input.shape[0]:
+    if input.dim() >= 2 and target.dim() and target.shape[0] != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
+    if input.dim() != 2:
+        raise NotImplementedError("minitorch's nll_loss takes input of shape (batch, classes) "
+                                  f"only, got {input.dim()}-D input")
     _check_targets(target, input.shape[1])
     # target by keyword: it is no edge of the graph (torch's node has one next function)
     return nn_ops.NllLoss.apply(input, target=target, reduction=reduction)
@@ -303,7 +314,14 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Ten
     >>> F.cross_entropy(minitorch.zeros(1, 4), minitorch.tensor([3]))
     tensor(1.3863)
     """
-    if target.is_floating_point():
+    if target.is_floating_point() and target.shape != input.shape and input.dim() >= 2 and \
+            target.dim() and target.shape[0] != input.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if target.shape == input.shape:  # torch reads the target as class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {_args.legacy(target.dtype)}")
         raise NotImplementedError("minitorch's cross_entropy takes class indices (int64) as "
                                   "target; class probabilities are not supported")
-    return nll_loss(log_softmax(input, 1), target, reduction)
+    return nll_loss(log_softmax(input, 0 if input.dim() == 1 else 1), target, reduction)

@@ -15,6 +15,7 @@ tensor([[1., 1., 1.],
 from __future__ import annotations
 
 import math
+import warnings
 
 from .. import _creation
 from .._tensor import Tensor
@@ -123,6 +124,9 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     >>> bool(minitorch.all(w.abs() <= 0.5))
     True
     """
+    if tensor.numel() == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
     return uniform_(tensor, -bound, bound)
 

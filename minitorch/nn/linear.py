@@ -50,7 +50,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(_creation.empty(out_features, in_features, device=device,
+        self.weight = Parameter(_creation.empty((out_features, in_features), device=device,
                                                 dtype=dtype))
         if bias:
             self.bias = Parameter(_creation.empty(out_features, device=device, dtype=dtype))

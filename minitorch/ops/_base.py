@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._args import INT64_MAX, float_scalar, int_scalar
 from .._dtype import dtype, result_type
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
@@ -86,10 +87,20 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
             return a._data, b._data, a.dtype
     elif (type(b) is float or type(b) is int) and isinstance(a, Tensor):
         dt = a.dtype
-        if dt.is_floating_point:
-            return a._data, float(b), dt  # a Python number never widens a floating tensor
+        if dt.is_floating_point:  # a Python number never widens a floating tensor
+            return a._data, float(b) if type(b) is float else float_scalar(b), dt
     dt = result_type(a, b)
+    _check_unsigned(a, b)
     return _as(a, dt), _as(b, dt), dt
+
+
+def _check_unsigned(a: Any, b: Any) -> None:
+    """An int above int64 reads as uint64 in torch, which a bool tensor cannot promote with."""
+    for value, other in ((a, b), (b, a)):
+        if type(value) is int and INT64_MAX < value < 2 ** 64 and isinstance(other, Tensor) and \
+                other.dtype.name == "bool":
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               "attempted to promote Bool and UInt64")
 
 
 def _as(value: Any, dt: dtype) -> Any:
@@ -99,5 +110,5 @@ def _as(value: Any, dt: dtype) -> Any:
         xp = value._xp
         return xp.astype(value._data, array_dtype(xp, dt.name))
     if dt.is_floating_point:
-        return float(value)
-    return value
+        return float_scalar(value)
+    return int_scalar(value) if type(value) is int else value

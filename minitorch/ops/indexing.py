@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
+from ..backend import namespace, to_numpy
 from .shape import Alias, Index, Select, Slice, Unsqueeze
 
 
@@ -29,24 +31,39 @@ def _part(p: Any, xp: Any) -> Any:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return p._data
     if isinstance(p, list):
-        return xp.asarray(p)
+        array = xp.asarray(p)
+        if _args.kind_of(array.dtype) not in ("int", "bool"):
+            raise IndexError("minitorch takes a list index of ints or bools only, not "
+                             f"{p!r}; torch's reading of other lists is deprecated")
+        return array
+    if isinstance(p, slice):
+        _clipped(p, 0)
+    elif not (p is None or p is Ellipsis or isinstance(p, bool) or _args.as_int(p) is not None
+              or _is_array(p)):
+        raise _args.index_error(p)
     return p
 
 
 def _is_advanced(p: Any) -> bool:
-    return isinstance(p, (Tensor, list)) or hasattr(p, "__array_namespace__")
+    return isinstance(p, (Tensor, list)) or _is_array(p)
+
+
+def _is_array(p: Any) -> bool:
+    """An array with dims (numpy's scalars and 0-d arrays index as numbers)."""
+    return hasattr(p, "__array_namespace__") and getattr(p, "ndim", 0) > 0
 
 
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]`` with torch's node for each part of the key."""
-    parts = key if isinstance(key, tuple) else (key,)
+    parts = check_key(t, key)
     if any(_is_bool_mask(p) for p in parts):
         return Index.apply(t, key=array_key(parts, t._xp))
-    parts = _expand_ellipsis(parts, t.dim())
     out, dim, advanced = t, 0, {}
     for p in parts:
-        if p is None:
+        if p is None or p is True or p is False:  # a bool adds a dim of size 1 (True) or 0
             out = Unsqueeze.apply(out, dim=dim)
+            if p is False:
+                out = Slice.apply(out, key=(slice(None),) * dim + (slice(0, 0),))
             dim += 1
         elif isinstance(p, slice):
             if p != slice(None):
@@ -56,7 +73,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             advanced[dim] = _part(p, t._xp)
             dim += 1
         else:
-            out = Select.apply(out, key=(slice(None),) * dim + (_check_int(out, dim, p),))
+            out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),))
     if advanced:
         key = tuple(advanced.get(d, slice(None)) for d in range(max(advanced) + 1))
         return Index.apply(out, key=key)
@@ -67,26 +84,111 @@ def _is_bool_mask(p: Any) -> bool:
     return isinstance(p, Tensor) and p.dtype.name == "bool"
 
 
+def check_key(t: Tensor, key: Any) -> tuple:
+    """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
+    an index torch takes, ints and integer tensors in range, masks of the indexed shape."""
+    parts = key if type(key) is tuple else (key,)
+    try:
+        return _checked(t, parts)
+    except (IndexError, ValueError):
+        for p in parts:  # torch reports a wrong kind of index before a misplaced one
+            if not isinstance(p, list):
+                _part(p, t._xp)
+        raise
+
+
+def _checked(t: Tensor, parts: tuple) -> tuple:
+    parts = _expand_ellipsis(parts, t.dim())
+    # torch's messages count an int's dim in the key (new dims too), an index tensor's among
+    # the index tensors
+    shape, dim, added, tensors = t._data.shape, 0, 0, 0
+    for p in parts:
+        kind = type(p)
+        if kind is int:  # the common cases first
+            if not -shape[dim] <= p < shape[dim]:
+                _check_int(shape[dim], dim + added, p)
+        elif kind is slice:  # getitem and array_key clip it, with slice's errors
+            pass
+        elif p is None or p is True or p is False:
+            added += 1
+            continue
+        elif isinstance(p, (Tensor, list)):
+            array = _part(p, t._xp)
+            if _is_bool_mask(p) or (isinstance(p, list) and _args.kind_of(array.dtype) ==
+                                    "bool"):
+                _check_mask(array, shape, dim)
+                dim += array.ndim
+                continue
+            _check_bounds(array, shape[dim], tensors)
+            tensors += 1
+        elif not _is_array(p):
+            _check_int(shape[dim], dim + added, p)
+        dim += 1
+    return parts
+
+
+def _check_mask(mask: Any, shape: tuple, dim: int) -> None:
+    for i, n in enumerate(mask.shape):
+        if n != shape[dim + i]:
+            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {i} does not "
+                             f"match the shape of the indexed tensor {list(shape)} at index "
+                             f"{dim + i}")
+
+
+def _check_bounds(index: Any, size: int, dim: int) -> None:
+    """torch's error for the first integer of ``index`` outside ``[-size, size)``."""
+    xp = namespace(index)
+    bad = (index < -size) | (index >= size)
+    if index.size and size == 0:
+        raise IndexError("index is out of bounds for dimension with size 0")
+    if index.size and bool(xp.any(bad)):
+        first = int(to_numpy(index)[to_numpy(bad)][0])
+        raise IndexError(f"index {first} is out of bounds for dimension {dim} with size {size}")
+
+
+def _consumed(p: Any) -> int:
+    """How many dims of the indexed tensor an index part uses."""
+    if p is None or p is Ellipsis or p is True or p is False:
+        return 0
+    return p.dim() if _is_bool_mask(p) else 1
+
+
 def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
-    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    consumed, i = 0, None
+    for j, p in enumerate(parts):
+        kind = type(p)
+        if kind is int or kind is slice:
+            consumed += 1
+        else:
+            consumed += _consumed(p)
+            if p is Ellipsis and i is None:
+                i = j
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    if Ellipsis not in parts:
+    if i is None:
         return parts
-    i = parts.index(Ellipsis)
     return parts[:i] + (slice(None),) * (ndim - consumed) + parts[i + 1:]
 
 
 def _clipped(s: slice, size: int) -> slice:
     """``s`` with its bounds inside ``size`` (the standard leaves out-of-range bounds out)."""
+    for bound in (s.start, s.stop, s.step):
+        if bound is not None and type(bound) is not int and _args.as_int(bound) is None:
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
     if s.step is not None and s.step <= 0:
-        raise ValueError("step must be greater than zero")
+        raise ValueError("step must be greater than zero" if s.step else
+                         "slice step cannot be zero")
     return slice(*s.indices(size))
 
 
-def _check_int(t: Tensor, dim: int, index: Any) -> int:
-    i = int(index)
-    size = t.shape[dim]
+def _check_int(size: int, dim: int, index: Any) -> int:
+    i = _args.as_int(index)
+    if i is None:
+        if isinstance(index, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(index).__name__}'")
+        raise _args.index_error(index)
+    if not _args.INT64_MIN <= i <= _args.INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
     if not -size <= i < size:
         raise IndexError(
             f"index {i} is out of bounds for dimension {dim} with size {size}")

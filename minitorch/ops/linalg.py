@@ -10,15 +10,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..backend import namespace
 from ._base import Op, check_same_device, like, wrap
 from .shape import Clone, SqueezeInplace, UnsafeView
 
 
-def _same_dtype(a: Tensor, b: Tensor) -> None:
+def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
+    """Both operands on one device, of one dtype that ``kernel`` has (not bool, as torch)."""
     check_same_device(a, b)
+    if a.dtype is not b.dtype and kernel in ("dot", "addmv_impl_cpu"):
+        x, y = legacy(a.dtype), legacy(b.dtype)
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {x} and {y}"
+            if kernel == "dot" else
+            f"addmv input tensors must have the same dtype, but got {y}, {x}, and {y}")
     _same_dtype_on_one_device(a, b)
+    if a.dtype.name == "bool":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
@@ -39,12 +49,12 @@ class Mm(Op):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         if a.dim() != 2 or b.dim() != 2:
             raise RuntimeError(f"{'self' if a.dim() != 2 else 'mat2'} must be a matrix")
-        _same_dtype(a, b)
         if a._data.shape[1] != b._data.shape[0]:
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})"
             )
+        _same_dtype(a, b, "addmm_impl_cpu_")
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
         return wrap(a._xp.matmul(a._data, b._data))
@@ -67,12 +77,17 @@ class Mv(Op):
 
     @staticmethod
     def forward(ctx: Any, m: Tensor, v: Tensor) -> Tensor:
-        _same_dtype(m, v)
+        if m.dim() == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        if m.dim() != 2 or v.dim() != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.dim()}, "
+                               f"{v.dim()}")
         if m.shape[1] != v.shape[0]:
             raise RuntimeError(
                 f"size mismatch, got input ({m.shape[0]}), mat ({m.shape[0]}x{m.shape[1]}), "
                 f"vec ({v.shape[0]})"
             )
+        _same_dtype(m, v, "addmv_impl_cpu")
         ctx.save_for_backward(m, v)
         return wrap(m._xp.matmul(m._data, v._data))
 
@@ -92,7 +107,7 @@ class Dot(Op):
         if a.dim() != 1 or b.dim() != 1:
             raise RuntimeError(
                 f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
-        _same_dtype(a, b)
+        _same_dtype(a, b, "dot")
         if a.shape[0] != b.shape[0]:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
@@ -116,7 +131,10 @@ class Bmm(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        _same_dtype(a, b)
+        for name, t in (("batch1", a), ("batch2", b)):
+            if t.dim() != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        _same_dtype(a, b, "bmm")
         if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
             raise RuntimeError(
                 f"Expected size for first two dimensions of batch2 tensor to be: "

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor, normalize_dims
+from .. import _args
+from .._tensor import Tensor
 from ..backend import setitem
 from ._base import Op, check_same_device, wrap
 from .shape import Embed
@@ -20,6 +21,8 @@ from .shape import Embed
 
 def _shifted(a: Tensor, dim: int) -> Any:
     xp = a._xp
+    if a._data.size == 0:  # nothing to shift (and an empty max has no value)
+        return a._data
     return a._data - xp.max(a._data, axis=dim, keepdims=True)
 
 
@@ -160,7 +163,9 @@ def softmax(input: Tensor, dim: int) -> Tensor:
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
     tensor([0.5000, 0.5000])
     """
-    return Softmax.apply(input, dim=normalize_dims(dim, input.dim())[0])
+    d = _args.dim("softmax", dim, input.dim())
+    _check_floating("softmax", input, d)
+    return Softmax.apply(input, dim=d)
 
 
 def log_softmax(input: Tensor, dim: int) -> Tensor:
@@ -169,4 +174,14 @@ def log_softmax(input: Tensor, dim: int) -> Tensor:
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
     tensor([-0.6931, -0.6931])
     """
-    return LogSoftmax.apply(input, dim=normalize_dims(dim, input.dim())[0])
+    d = _args.dim("log_softmax", dim, input.dim())
+    _check_floating("log_softmax", input, d)
+    return LogSoftmax.apply(input, dim=d)
+
+
+def _check_floating(name: str, input: Tensor, dim: int) -> None:
+    """torch has no (log_)softmax kernel for integer or bool tensors."""
+    if not input.dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if dim == max(input.dim() - 1, 0) else "kernel_impl"
+        kind = {"int64": "Long", "bool": "Bool"}[input.dtype.name]
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{kind}\'')

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_error, sum_to, sum_to_array
+from .._tensor import Tensor, broadcast_error, broadcast_pair, sum_to, sum_to_array
 from ..backend import array_dtype, namespace, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
 
@@ -389,12 +390,15 @@ class _Unary(Op):
     """An op of one tensor whose backward needs its input (``ctx.x``) or result."""
 
     floating = True  # integer inputs are computed in the default float dtype
+    bool_error: Exception | None = None  # torch's refusal of a bool input, if it refuses
 
     @classmethod
     def prepare(cls, a: Tensor) -> Any:
         if cls.floating and not a.dtype.is_floating_point:
             xp = a._xp
             return xp.astype(a._data, getattr(xp, get_default_dtype().name))
+        if cls.bool_error is not None and a.dtype.name == "bool":
+            raise cls.bool_error
         return a._data
 
 
@@ -463,6 +467,8 @@ def _threshold_backward(g: Any, result: Any) -> Any:
 
 
 Relu.backward_arrays = staticmethod(_relu_backward_arrays)  # the same formula, on arrays
+Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
+Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
 
 class ThresholdBackward(Op):
@@ -563,9 +569,12 @@ def compare(name: str, a: Any, b: Any) -> Tensor:
 def logical(name: str, a: Tensor, b: Any) -> Tensor:
     """``&``, ``|``, ``^`` on bool or integer tensors (no gradient)."""
     xp = a._xp
+    if isinstance(b, Tensor):
+        broadcast_pair(a, b)
     x, y, dt = cast_operands(a, b)
     if dt.is_floating_point:
-        raise RuntimeError(f'"{name}_cpu" not implemented for \'Float\'')
+        raise NotImplementedError(
+            f'"bitwise_{name}_cpu" not implemented for \'{_args.legacy(dt)}\'')
     op = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}[name]
     return wrap(getattr(xp, op)(x, y))
 
@@ -628,6 +637,9 @@ def pow(input: Any, exponent: Any) -> Tensor:
         return PowScalarBase.apply(exponent, base=input)
     if isinstance(exponent, Tensor):
         return PowTensorExponent.apply(input, exponent)
+    if type(exponent) is int and exponent > _args.INT64_MAX and \
+            not input.dtype.is_floating_point:  # torch reads an int exponent as int64 here
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
@@ -637,7 +649,30 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
     tensor([0.0000, 0.5000, 1.0000])
     """
+    _check_bounds(input, min, max)
     return Clamp.apply(input, min=min, max=max)
+
+
+def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
+    """clamp's number bounds as torch checks them: types, then int ranges, then complex
+    values, then what the result's dtype can hold."""
+    specs = [(bound, name, position)
+             for position, (name, bound) in enumerate((("min", low), ("max", high)), 1)
+             if bound is not None and not isinstance(bound, Tensor)]
+    bounds = _args.numbers("clamp", *specs)
+    floating = input.dtype.is_floating_point
+    for bound in bounds:
+        if isinstance(bound, complex):
+            if floating:
+                raise RuntimeError("value cannot be converted to type double without overflow")
+            raise NotImplementedError("clamp is not supported for complex types")
+    for bound in bounds:
+        if floating or isinstance(bound, float):
+            _args.assigned(bound, input.dtype if floating else get_default_dtype(),
+                           unsigned=True)
+        elif type(bound) is int and bound > _args.INT64_MAX:
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               f"attempted to promote {_args.legacy(input.dtype)} and UInt64")
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-from .._tensor import Tensor, normalize_dims
+from .. import _args
+from .._tensor import Tensor
 from ..backend import namespace
 from ._base import Op, wrap
 
@@ -70,12 +71,7 @@ class Mean(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
-        if not a.dtype.is_floating_point:
-            kind = {"int64": "Long", "bool": "Bool"}[a.dtype.name]
-            raise RuntimeError(
-                "mean(): could not infer output dtype. Input dtype must be either a floating "
-                f"point or complex dtype. Got: {kind}"
-            )
+        _check_mean_dtype(a)
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.count = _count(a._data.shape, dims)
@@ -94,6 +90,13 @@ class Mean(Op):
 
 class MeanDim(Mean):
     node_name = "MeanBackward1"
+
+
+def _check_mean_dtype(a: Tensor) -> None:
+    if not a.dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {_args.legacy(a.dtype)}")
 
 
 def _count(shape: tuple, dims: tuple | None) -> int:
@@ -224,10 +227,13 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     tensor([3., 3.])
     """
     if dtype is not None:
-        input = input.to(dtype)
-    if dim is None:
+        input = input.to(_args.dtype("sum", dtype))
+    _args.dims("sum", dim, None)  # the dims' types before keepdim's, as torch
+    keepdim = _args.flag("sum", keepdim, "keepdim")
+    if dim is None and not keepdim:
         return Sum.apply(input)
-    return SumDim.apply(input, dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
+    return SumDim.apply(input, dims=_args.dims("sum", dim, input.dim()) or None,
+                        keepdim=keepdim)
 
 
 def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
@@ -238,10 +244,15 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     tensor(2.)
     """
     if dtype is not None:
-        input = input.to(dtype)
-    if dim is None:
+        input = input.to(_args.dtype("mean", dtype))
+    _args.dims("mean", dim, None)  # the dims' types before keepdim's, as torch
+    keepdim = _args.flag("mean", keepdim, "keepdim")
+    if dim is None and not keepdim:
         return Mean.apply(input)
-    return MeanDim.apply(input, dims=normalize_dims(dim, input.dim()), keepdim=keepdim)
+    _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
+    _check_mean_dtype(input)
+    dims = _args.dims("mean", dim, input.dim()) or None
+    return MeanDim.apply(input, dims=dims, keepdim=keepdim)
 
 
 def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = False, *,
@@ -255,38 +266,48 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
         dim, unbiased = None, dim
     if correction is None:
         correction = 1 if unbiased else 0
-    dims = None if dim is None else normalize_dims(dim, input.dim())
-    return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
+    _args.dims("var", dim, None)  # the dims' types before keepdim's, as torch
+    keepdim = _args.flag("var", keepdim, "keepdim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    return Var.apply(input, dims=_args.dims("var", dim, input.dim()) or None,
+                     correction=correction, keepdim=keepdim)
 
 
-def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
 
     >>> minitorch.max(minitorch.tensor([[1., 5.], [3., 2.]]), 1).values
     tensor([5., 3.])
     """
-    if isinstance(dim, Tensor):
+    if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import maximum
 
         return maximum(input, dim)
-    if dim is None:
+    keepdim = False if keepdim is _args.OMITTED else keepdim
+    if dim is _args.OMITTED:
         return MaxAll.apply(input)
-    return min_max(*MaxDim.apply(input, dim=normalize_dims(dim, input.dim())[0], keepdim=keepdim))
+    _args.integer("max", dim, "dim", 1)
+    keepdim = _args.flag("max", keepdim, "keepdim")
+    return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim))
 
 
-def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
 
     >>> minitorch.min(minitorch.tensor([3., 1., 2.]))
     tensor(1.)
     """
-    if isinstance(dim, Tensor):
+    if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import minimum
 
         return minimum(input, dim)
-    if dim is None:
+    keepdim = False if keepdim is _args.OMITTED else keepdim
+    if dim is _args.OMITTED:
         return MinAll.apply(input)
-    return min_max(*MinDim.apply(input, dim=normalize_dims(dim, input.dim())[0], keepdim=keepdim))
+    _args.integer("min", dim, "dim", 1)
+    keepdim = _args.flag("min", keepdim, "keepdim")
+    return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim))
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -296,7 +317,25 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     tensor(1)
     """
     xp = input._xp
+    keepdim = _args.flag("argmax", keepdim, "keepdim")
+    if dim is not None:
+        _args.integer("argmax", dim, "dim", 1)
+    if input.dtype.name == "bool":
+        raise RuntimeError("argmax(): does not support bool input")
     if dim is None:
+        if input.numel() == 0:
+            raise IndexError(
+                "argmax(): Expected reduction dim to be specified for input.numel() == 0.")
         return wrap(xp.astype(xp.argmax(xp.reshape(input._data, (-1,))), xp.int64))
-    d = normalize_dims(dim, input.dim())[0]
+    d = _extremum_dim("argmax", input, dim)
+    if input.dim() == 0:
+        return wrap(xp.zeros((), dtype=xp.int64))
     return wrap(xp.astype(xp.argmax(input._data, axis=d, keepdims=keepdim), xp.int64))
+
+
+def _extremum_dim(fn: str, input: Tensor, dim: Any) -> int:
+    """The one dim of max/min/argmax, which must not be empty (there is no extremum)."""
+    d = _args.dim(fn, dim, input.dim())
+    if input.dim() and input._data.shape[d] == 0:
+        raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
+    return d

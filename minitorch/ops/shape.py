@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor, normalize_dims, sum_to
+from .. import _args
+from .._tensor import Tensor, sum_to
 from ..backend import array_dtype, getitem, namespace, to_device
 from ._base import Op, check_same_device, wrap
 
@@ -24,13 +25,8 @@ class View(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
-        ctx.shape = a._data.shape
-        try:
-            return a._view(a._xp.reshape(a._data, shape))
-        except ValueError:
-            raise RuntimeError(
-                f"shape '{list(shape)}' is invalid for input of size {a.numel()}"
-            ) from None
+        ctx.shape = a._data.shape  # the shape is resolved and checked (_methods._resolve)
+        return a._view(a._xp.reshape(a._data, shape))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -151,8 +147,12 @@ class Clone(Op):
     _profile_name = "aten::clone"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor) -> Tensor:
-        return wrap(a._xp.asarray(a._data, copy=True))
+    def forward(ctx: Any, a: Tensor, *, contiguous: bool = False) -> Tensor:
+        """A copy keeping the memory layout, or in row-major order when ``contiguous``."""
+        xp = a._xp
+        if contiguous and hasattr(xp, "ascontiguousarray"):  # numpy and CuPy
+            return wrap(xp.ascontiguousarray(a._data))
+        return wrap(xp.asarray(a._data, copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -293,11 +293,8 @@ class Index(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
-        ctx.shape, ctx.key = a.shape, key
-        try:
-            return wrap(getitem(a._xp, a._data, key))
-        except IndexError as e:
-            raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
+        ctx.shape, ctx.key = a.shape, key  # indexing.check_key checked the key
+        return wrap(getitem(a._xp, a._data, key))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -331,11 +328,21 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     >>> minitorch.cat([minitorch.ones(1), minitorch.zeros(2)])
     tensor([1., 0., 0.])
     """
-    tensors = tuple(tensors)
+    tensors = _tensor_list("cat", tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors"
                            .replace("torch.", "minitorch."))
-    d = normalize_dims(dim, tensors[0].dim())[0]
+    d = _args.integer("cat", dim, "dim", 2)
+    ndim = tensors[0].dim()
+    for i, t in enumerate(tensors):
+        if t.dim() == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               "concatenated")
+    d = _args.wrap_dim(d, ndim)
+    for t in tensors:
+        if t.dim() != ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
+                               f"{t.dim()}")
     return Cat.apply(*_promoted(tensors), dim=d)
 
 
@@ -345,9 +352,10 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     >>> minitorch.stack([minitorch.ones(2), minitorch.zeros(2)]).shape
     minitorch.Size([2, 2])
     """
-    tensors = tuple(tensors)
+    tensors = _tensor_list("stack", tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    d = _args.dim("stack", dim, tensors[0].dim() + 1, position=2)
     shape = tensors[0].shape
     for i, t in enumerate(tensors):
         if t.shape != shape:
@@ -355,8 +363,19 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {list(shape)} at entry 0 "
                 f"and {list(t.shape)} at entry {i}"
             )
-    d = normalize_dims(dim, tensors[0].dim() + 1)[0]
     return Stack.apply(*_promoted(tensors), dim=d)
+
+
+def _tensor_list(fn: str, tensors: Any) -> tuple:
+    """The tensors of ``cat``/``stack``'s first argument: a sequence of tensors."""
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (tuple, list)):
+        raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {_args.type_name(tensors)}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
+    return tuple(tensors)
 
 
 def _promoted(tensors: tuple) -> tuple:

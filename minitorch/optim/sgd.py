@@ -39,6 +39,9 @@ class SGD(Optimizer):
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
                  maximize: bool = False, foreach: Any = None, differentiable: bool = False,
                  fused: Any = None) -> None:
+        if not isinstance(lr, (int, float)) and not hasattr(lr, "item"):
+            raise TypeError(f"'<' not supported between instances of '{type(lr).__name__}' "
+                            "and 'float'")
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:

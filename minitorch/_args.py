@@ -1,0 +1,439 @@
+"""Argument checks at the public boundary, one function per kind of argument, with torch's
+exception types and messages.
+
+The ops trust what these return: a size is a tuple of Python ints, a dim is a wrapped int in
+range, a flag is a bool. Each check costs a type test on the common path.
+
+>>> dim("sum", 1, 2), sizes("zeros", (2, 3))
+(1, (2, 3))
+>>> dim("size", 5, 2)
+Traceback (most recent call last):
+IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 5)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+class _Omitted:
+    """The default of an optional argument that torch does not let be None."""
+
+    def __repr__(self) -> str:
+        return "<omitted>"
+
+
+OMITTED: Any = _Omitted()
+
+
+def type_name(value: Any) -> str:
+    """The type of ``value`` as torch's messages name it.
+
+    >>> import numpy as np
+    >>> type_name(2.5), type_name(np.int64(2))
+    ('float', 'numpy.int64')
+    """
+    kind = type(value)
+    if kind.__name__ == "Tensor":
+        return "Tensor"
+    module = kind.__module__
+    return kind.__name__ if module in ("builtins", "minitorch._tensor") else \
+        f"{module.split('.')[0]}.{kind.__name__}"
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` as an int if torch takes it where an int is expected (ints, numpy ints,
+    one-element integer tensors; never bools or floats), else None.
+
+    >>> as_int(3), as_int(2.0), as_int(True)
+    (3, None, None)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True) -> tuple:
+    """The sizes of ``fn(*args)`` (ints, or one tuple/list of ints), checked like torch.
+
+    >>> sizes("ones", ([2, 3],))
+    (2, 3)
+    >>> sizes("zeros", (2.5,))
+    Traceback (most recent call last):
+    TypeError: zeros(): argument 'size' (position 1) must be tuple of ints, not float
+    """
+    if not args:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "{name}"')
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        values, packed = tuple(args[0]), True
+    elif len(args) == 1 and as_int(args[0]) is None:
+        raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, not "
+                        f"{type_name(args[0])}")
+    else:
+        values, packed = args, False
+    out = []
+    for i, v in enumerate(values):
+        n = v if type(v) is int else as_int(v)
+        if n is None and i and isinstance(v, bool):  # torch's quirk: a bool after the first
+            n = int(v)
+        if n is None:
+            if packed and not i:
+                raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, "
+                                f"but found element of type {type_name(v)} at pos {i}")
+            raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got "
+                            f"{type_name(v)}\"")
+        if not INT64_MIN <= n <= INT64_MAX:
+            raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
+                            f"{i + 1} with error \"Overflow when unpacking long long\"")
+        out.append(n)
+    shape = tuple(out)
+    if check_negative:
+        non_negative(fn, shape)
+    return shape
+
+
+def non_negative(fn: str, shape: tuple) -> None:
+    """torch's error for a negative size in a new tensor's shape."""
+    for s in shape:
+        if s < 0:
+            if fn == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{list(shape)}")
+
+
+ALLOC_LIMIT = 2 ** 40  # bytes; larger requests are refused before numpy tries
+
+
+def check_alloc(shape: tuple, itemsize: int) -> None:
+    """torch's refusal of a tensor whose size overflows, and minitorch's of one too large to
+    allocate (numpy would fail deep inside, or swap).
+
+    >>> check_alloc((2 ** 62, 8), 4)
+    Traceback (most recent call last):
+    RuntimeError: Storage size calculation overflowed with sizes=[4611686018427387904, 8]
+    """
+    numel = 1
+    for s in shape:
+        numel *= s
+    if numel * itemsize > INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    if numel * itemsize > ALLOC_LIMIT:
+        raise RuntimeError(f"can't allocate memory: you tried to allocate {numel * itemsize} "
+                           "bytes, more than minitorch allocates at once (1 TiB)")
+
+
+def integers(fn: str, *specs: tuple) -> tuple:
+    """Int arguments ``(value, name, position)``: every type first, then every range, as
+    torch's argument parser.
+
+    >>> integers("narrow", (0, "dim", 1), (2 ** 63, "start", 2), (1.5, "length", 3))
+    Traceback (most recent call last):
+    TypeError: narrow(): argument 'length' (position 3) must be int, not float
+    """
+    for value, name, position in specs:
+        if as_int(value) is None:
+            integer(fn, value, name, position)
+    return tuple(integer(fn, *spec) for spec in specs)
+
+
+def integer(fn: str, value: Any, name: str, position: int) -> int:
+    """An int argument (not bool, not float).
+
+    >>> integer("eye", None, "n", 1)
+    Traceback (most recent call last):
+    TypeError: eye(): argument 'n' (position 1) must be int, not NoneType
+    """
+    n = as_int(value)
+    if n is None:
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not "
+                        f"{type_name(value)}")
+    if not INT64_MIN <= n <= INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return n
+
+
+def dim(fn: str, value: Any, ndim: int, name: str = "dim", position: int = 1) -> int:
+    """One dim: an int in ``[-ndim, ndim)`` (a 0-d tensor counts as one dim), wrapped.
+
+    >>> dim("unbind", -1, 3)
+    2
+    """
+    if type(value) is not int:
+        value = integer(fn, value, name, position)
+    return wrap_dim(value, ndim)
+
+
+def wrap_dim(d: int, ndim: int) -> int:
+    """An int dim wrapped into ``[0, ndim)``, with torch's range error."""
+    n = ndim if ndim > 0 else 1
+    if not -n <= d < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d % n
+
+
+def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
+    """The dims of a reduction: None (all), an int, or a tuple/list of ints, no repeats
+    (with ``ndim`` None, only their types are checked).
+
+    >>> dims("sum", [0, -1], 3), dims("sum", None, 3)
+    ((0, 2), None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        out = []
+        for i, v in enumerate(value):
+            n = as_int(v)
+            if n is None:
+                raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
+                                f"{i + 1} with error \"type must be tuple of ints,but got "
+                                f"{type_name(v)}\"")
+            if ndim is None:
+                continue
+            d = wrap_dim(n, ndim)
+            if d in out:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+            out.append(d)
+        return tuple(out)
+    n = as_int(value)
+    if n is None:
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
+                        f"({type_name(value)}), but expected one of: (int dim), "
+                        "(tuple of ints dim)")
+    return None if ndim is None else (wrap_dim(n, ndim),)
+
+
+def flag(fn: str, value: Any, name: str, position: int | None = None,
+         none: bool = False) -> bool:
+    """A bool argument: ``True`` or ``False`` only, as torch's argument parser.
+
+    >>> flag("sum", 1, "keepdim")
+    Traceback (most recent call last):
+    TypeError: sum(): argument 'keepdim' must be bool, not int
+    """
+    if value is True or value is False:
+        return value
+    if none and value is None:  # an optional keyword left at its default
+        return False
+    where = f" (position {position})" if position else ""
+    raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {type_name(value)}")
+
+
+def py_flag(value: Any, none: bool = True) -> bool:
+    """A flag of a Python-level torch function (``backward``'s ``retain_graph``,
+    ``create_graph``): anything ``int()`` takes, as torch's C++ binding converts it (None
+    only where ``none``)."""
+    if value is True or value is False or (none and value is None):
+        return bool(value)
+    n = as_int(value)
+    if n is None:
+        raise TypeError(f"'{type_name(value)}' object cannot be interpreted as an integer")
+    return bool(n)
+
+
+def dtype(fn: str, value: Any) -> Any:
+    """A ``minitorch.dtype`` (or None); Python's ``float``/``int``/``bool`` types map to
+    float64, int64 and bool as in torch.
+
+    >>> dtype("zeros", float)
+    minitorch.float64
+    """
+    from . import _dtype as D
+
+    if value is None or isinstance(value, D.dtype):
+        return value
+    python = {float: D.float64, int: D.int64, bool: D.bool}
+    if isinstance(value, type) and value in python:
+        return python[value]
+    raise TypeError(f"{fn}(): argument 'dtype' must be minitorch.dtype, not "
+                    f"{type_name(value)}")
+
+
+def numbers(fn: str, *specs: tuple) -> tuple:
+    """Number arguments ``(value, name, position)``, checked in torch's order: every type,
+    then every range; complex values come back as they are, for the caller to refuse.
+
+    >>> numbers("arange", (1, "start", 1), ("a", "end", 2))
+    Traceback (most recent call last):
+    TypeError: arange(): argument 'end' (position 2) must be Number, not str
+    """
+    for value, name, position in specs:
+        if not isinstance(value, (int, float, complex)) and not (
+                hasattr(value, "item") and getattr(value, "ndim", 1) == 0):
+            raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, "
+                            f"not {type_name(value)}")
+    for value, _, _ in specs:
+        if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+            raise int_overflow(value)
+    return tuple(spec[0] if isinstance(spec[0], complex) else number(fn, *spec)
+                 for spec in specs)
+
+
+def number(fn: str, value: Any, name: str, position: int) -> Any:
+    """A Python number argument (bool, int, float; a one-element tensor's value)."""
+    if isinstance(value, int):
+        if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+            raise int_overflow(value)
+        return value
+    if isinstance(value, float):
+        return value
+    if isinstance(value, complex):
+        if fn != "full":  # torch reads it as a double
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        raise TypeError(f"{fn}(): minitorch has no complex tensors; argument '{name}' "
+                        f"(position {position}) must be a real number, not complex")
+    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        return value.item()
+    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, not "
+                    f"{type_name(value)}")
+
+
+def int_scalar(value: int) -> int:
+    """A Python int operand of an integer op, as torch reads it into int64: values up to
+    2**64 wrap (torch reads them as unsigned), larger ones overflow."""
+    if INT64_MIN <= value <= INT64_MAX:
+        return value
+    if INT64_MAX < value < 2 ** 64:
+        return value - 2 ** 64
+    raise int_overflow(value)
+
+
+def int_overflow(value: int) -> OverflowError:
+    """torch's error for a Python int outside what int64 (or uint64) holds."""
+    if value < 0:
+        return OverflowError("can't convert negative int to unsigned")
+    return OverflowError("int too big to convert")
+
+
+def scalar_for(value: int, dt: Any) -> Any:
+    """A Python int operand of an op on a tensor of dtype ``dt``: a float for a floating
+    tensor, else an int64 (with torch's overflow errors)."""
+    return float_scalar(value) if dt.is_floating_point else int_scalar(value)
+
+
+def float_scalar(value: Any) -> float:
+    """A Python number as a double operand; ints outside int64/uint64 overflow, as in torch."""
+    if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+        raise int_overflow(value)
+    return float(value)
+
+
+def kind_of(array_dtype: Any) -> str:
+    """"int", "bool", "float" or "other" for an array dtype of any namespace.
+
+    >>> import numpy as np
+    >>> kind_of(np.dtype("int32")), kind_of(np.dtype("float64"))
+    ('int', 'float')
+    """
+    name = str(array_dtype).rpartition(".")[2]
+    if name == "bool":
+        return "bool"
+    if name.startswith(("int", "uint")):
+        return "int"
+    return "float" if name.startswith("float") else "other"
+
+
+def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
+    """A Python number written into a tensor of dtype ``dt`` (``x[i] = value``, ``fill_``),
+    refused as torch when the dtype cannot hold it (``unsigned``: ints up to 2**64 are read,
+    as ``fill_`` and ``full`` do for floating tensors).
+
+    >>> import minitorch
+    >>> assigned(float("nan"), minitorch.int64)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type int64_t without overflow
+    """
+    if isinstance(value, (bool, int)) or type(value).__name__.startswith(("int", "bool")):
+        n = int(value)
+        high = 2 ** 64 if unsigned and dt.is_floating_point else INT64_MAX + 1
+        if not INT64_MIN <= n < high:
+            raise ValueError("Overflow when unpacking long long")
+        return value
+    if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
+        target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None
+        real = value.real if isinstance(value, complex) else float(value)
+        if isinstance(value, complex) and dt.name != "bool":
+            raise RuntimeError(f"value cannot be converted to type {target or 'double'} without "
+                               "overflow")
+        if target == "int64_t" and not fits_int64(real):
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:
+            raise RuntimeError("value cannot be converted to type float without overflow")
+        return value
+    raise TypeError(f"can't assign a {type_name(value)} to a minitorch.{legacy(dt)}Tensor")
+
+
+def fits_int64(value: float) -> bool:
+    """True if a float converts to int64 without overflow (nan and inf do not)."""
+    return math.isfinite(value) and -2.0 ** 63 <= value < 2.0 ** 63
+
+
+def index_error(value: Any) -> IndexError:
+    """torch's error for an index that is not an int, slice, None, ... or tensor."""
+    return IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                      f"Variables are valid indices (got {type_name(value)})")
+
+
+def hook_result(name: str, grad: Any, result: Any) -> Any:
+    """What a gradient hook returned, checked as torch: None keeps ``grad``; otherwise a
+    tensor of the same shape, dtype and device.
+
+    >>> import minitorch
+    >>> hook_result("hook", minitorch.ones(2), minitorch.ones(3))
+    Traceback (most recent call last):
+    RuntimeError: hook 'hook' has changed the size of value
+    """
+    if result is None:
+        return None
+    if type(result).__name__ != "Tensor" or not hasattr(result, "_data"):
+        raise TypeError(f"expected Variable, but hook returned '{type_name(result)}'")
+    if grad is None:
+        return result
+    if result.shape != grad.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if result.dtype is not grad.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{_legacy_name(grad)} got {_legacy_name(result)})")
+    if result.device != grad.device:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{_legacy_name(grad)} got {_legacy_name(result)})")
+    return result
+
+
+def legacy(dt: Any) -> str:
+    """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}[dt.name]
+
+
+def _legacy_name(t: Any) -> str:
+    prefix = "minitorch.cuda." if t.device.type == "cuda" else "minitorch."
+    return f"{prefix}{legacy(t.dtype)}Tensor"
+
+
+def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
+    """What a Node's (pre)hook returned in place of ``old``: a tuple of the same length whose
+    tensors keep their shape, dtype and device (None keeps ``old``)."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type_name(result)}'")
+    if len(result) != len(old):
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got "
+                           f"{len(result)}, but expected {len(old)})")
+    for was, new in zip(old, result):
+        if was is None and new is not None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        if new is not None:
+            hook_result(name, was, new)
+    return result
