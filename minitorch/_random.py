@@ -19,8 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _dtype as D
-from . import backend
-from ._creation import _created, _leaf, _size, rand, randn
+from . import _args, backend
+from ._creation import _created, _leaf, rand, randn
 from ._tensor import Tensor, broadcast_shapes
 from .ops._base import Op, wrap
 
@@ -170,7 +170,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
                 "normal() received an invalid combination of arguments - got (float, float), "
                 "but expected one of: (Tensor mean, Tensor std), (Tensor mean, float std = 1), "
                 "(float mean, Tensor std), (float mean, float std, tuple of ints size)")
-        sample = randn(*_size((size,)), dtype=dtype, device=device)
+        sample = randn(*_args.sizes("normal", (size,)), dtype=dtype, device=device)
         with_moments = sample * float(std) + float(mean)
         return _leaf(with_moments._data, requires_grad)
     return _NormalOps[key].apply(mean, std)
@@ -190,8 +190,8 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Any = No
     if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    name = (dtype or D.int64).name
-    array = _created(lambda xp: _integers(xp, low, high, _size((size,)), name), device)
+    name, shape = (dtype or D.int64).name, _args.sizes("randint", (size,))
+    array = _created(lambda xp: _integers(xp, low, high, shape, name), device)
     return _leaf(array, requires_grad)
 
 
