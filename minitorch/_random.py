@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import _dtype as D
 from . import _args, backend
+from . import _dtype as D
 from ._creation import _created, _leaf, rand, randn
 from ._tensor import Tensor, broadcast_shapes
 from .ops._base import Op, wrap
