@@ -628,7 +628,7 @@ def mismatch(got: list, expected: list) -> str:
 
     >>> got, solution = {"dict": [["a", 1], ["b", 2]]}, {"dict": [["a", 1], ["b", 3]]}
     >>> mismatch([[got]], [[solution]]).removeprefix(MISMATCH + " ")
-    "They differ at: hidden result 1, key 'b'."
+    "They differ at: hidden result 1, key 'b' (got: 2)."
     >>> mismatch([], [[1.0]]).removeprefix(MISMATCH + " ")
     'It sent no results: did an earlier line of the cell fail?'
     """
@@ -660,6 +660,8 @@ def _differences(got: Any, expected: Any, where: str = "") -> list[str]:
             and all(isinstance(item, (list, dict)) for item in expected):
         return [place for i, (a, b) in enumerate(zip(got, expected), 1)
                 for place in _differences(a, b, f"{where}, item {i}")]
+    if got is None or isinstance(got, (bool, int, float, str)):
+        return [f"{where} (got: {got!r})"]
     return [where]
 
 

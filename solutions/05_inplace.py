@@ -685,6 +685,131 @@ for dtype, values in [(minitorch.float64, [[0.5, -1.0, 2.0], [3.0, 0.0, -0.25]])
 ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## Exercise 4: a hook that rescales part of the backward (3 points)
+#
+# A hook registered on a tensor with `t.register_hook(hook)` is called with the gradient that
+# reached `t`. If it returns `None`, the gradient goes on unchanged; if it returns a tensor,
+# **that tensor replaces the gradient** for everything below `t`. (Textbook note 004 says a
+# hook "should not return a value": that is the rule for a hook that only *looks*, as the
+# printing hooks of section 4 do. Returning a value is how a hook *changes* the backward.)
+# `register_hook` returns a handle, and `handle.remove()` takes the hook off again.
+#
+# Write `scaled_backward(loss, t, factor)`:
+#
+# - run `loss.backward()` **once**, with the gradient that reaches `t` multiplied by
+#   `factor` before it flows on to `t`'s inputs (or into `t.grad`, if `t` is a leaf);
+# - return the gradient of `loss` with respect to `t` as it arrived, **before** scaling;
+# - remove your hook before returning, **also when backward raises** (`try` / `finally`):
+#   a later backward through `t` must not be scaled.
+#
+# With `factor=-1.0` this is the *gradient reversal layer* of domain adaptation: the layers
+# below `t` are trained to make the loss above it worse.
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "scaled_backward"}
+def scaled_backward(loss, t, factor):
+    """loss.backward() with the gradient through t scaled by factor; the unscaled
+    gradient that reached t."""
+    ### BEGIN SOLUTION
+    arrived = []
+
+    def scale(grad):
+        arrived.append(grad)
+        return grad * factor
+
+    handle = t.register_hook(scale)
+    try:
+        loss.backward()
+    finally:
+        handle.remove()
+    return arrived[0]
+    ### END SOLUTION
+
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "scaled_backward_visible", "points": 1}
+x = minitorch.tensor([1., 2.], requires_grad=True)
+t = x + 1.0
+g = scaled_backward((t * t).sum(), t, 10.0)
+assert isinstance(g, minitorch.Tensor), f"return the gradient that reached t: got {g!r}"
+assert g.tolist() == [4.0, 6.0], f"d(sum t²)/dt = 2t: expected [4.0, 6.0], got {g.tolist()}"
+assert x.grad.tolist() == [40.0, 60.0], (
+    f"x.grad: expected 10 × 2t = [40.0, 60.0], got {x.grad.tolist()}")
+x.grad = None
+(t * 5).sum().backward()
+assert x.grad.tolist() == [5.0, 5.0], (
+    f"after scaled_backward, a plain backward through t gave x.grad = {x.grad.tolist()}, "
+    "expected [5.0, 5.0]: remove the hook (handle.remove())")
+### BEGIN HIDDEN TESTS
+w = minitorch.tensor([0.5, -1.5, 2.0], dtype=minitorch.float64, requires_grad=True)
+h = (w * 3.0).exp()
+g = scaled_backward((h * w).sum(), h, -1.0)            # gradient reversal below h
+observe(g, w.grad)
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "scaled_backward_hidden", "points": 2}
+leaf = minitorch.tensor([3., -1.], requires_grad=True)
+g = scaled_backward((leaf * leaf).sum(), leaf, 0.5)
+assert g.tolist() == [6.0, -2.0], f"the gradient that reached the leaf, 2 × leaf: got {g.tolist()}"
+assert leaf.grad.tolist() == [3.0, -1.0], (
+    f"a hook on a leaf runs before .grad is filled: expected [3.0, -1.0], got {leaf.grad.tolist()}")
+### BEGIN HIDDEN TESTS
+observe(g, leaf.grad)
+class FailsOnce(minitorch.autograd.Function):
+    """Identity whose first backward raises."""
+
+    armed = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 1.0
+
+    @staticmethod
+    def backward(ctx, grad):
+        if FailsOnce.armed:
+            FailsOnce.armed = False
+            raise RuntimeError("this backward fails once")
+        return grad
+
+
+x = minitorch.tensor([1., 2.], requires_grad=True)
+t = FailsOnce.apply(x) + 1.0
+try:
+    scaled_backward((t * t).sum(), t, 100.0)           # the hook runs, then backward raises
+    raise AssertionError("scaled_backward swallowed the error of backward: let it propagate")
+except RuntimeError as error:
+    assert "fails once" in str(error), error
+x.grad = None
+(t * 5).sum().backward()
+assert x.grad.tolist() == [5.0, 5.0], (
+    f"the hook stayed on after a backward that raised: x.grad = {x.grad.tolist()}, "
+    "expected [5.0, 5.0] (try / finally)")
+observe(x.grad)
+x = minitorch.tensor([1., 2., 3.], dtype=minitorch.float64, requires_grad=True)
+t = x * x
+u = t.sum() * t                                       # t reached by two paths
+g = scaled_backward((u * x).sum(), t, 3.0)
+observe(g, x.grad)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# Run it on a small model: a `body` layer computes features, a `head` layer a loss from them.
+# `scaled_backward` on the features leaves the head's gradient alone and scales the body's:
+# by 1 it is a plain backward, by 0 the body is frozen (as if the features were detached),
+# by −1 the body's gradient is reversed.
+
+# %%
+minitorch.manual_seed(0)
+body, head = minitorch.nn.Linear(3, 4), minitorch.nn.Linear(4, 1)
+data = minitorch.randn(8, 3)
+with minitorch.course.needs("scaled_backward"):
+    for factor in (1.0, 0.0, -1.0):
+        for param in (*body.parameters(), *head.parameters()):
+            param.grad = None
+        features = body(data)
+        scaled_backward((head(features) ** 2).mean(), features, factor)
+        print(f"factor {factor:+.0f}: head.weight.grad[0, :2] = {head.weight.grad[0, :2]}"
+              f"  body.weight.grad[0, :2] = {body.weight.grad[0, :2]}")
+
+# %% [markdown]
 # ## What PyTorch does
 #
 # In torch the saved tensor is a C++ `SavedVariable`. Its constructor records

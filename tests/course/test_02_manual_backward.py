@@ -196,8 +196,7 @@ def test_switched_off_leaves_nothing_to_reach_through() -> None:
 # ----------------------------------------------------------------------------- grading
 TOPO = ("topological_order_visible", "topological_order_hidden")
 ENGINE = ("run_backward_visible", "run_backward_hidden", "run_backward_plugged")
-NEW = {"predict_rows_visible": 1, "predict_rows_hidden": 2,   # untouched by WRONG: 0 there
-       "scaled_backward_visible": 1, "scaled_backward_hidden": 2}
+NEW = {"predict_rows_visible": 1, "predict_rows_hidden": 2}  # untouched by WRONG: 0 there
 POINTS = {"topological_order_visible": 1, "topological_order_hidden": 2,
           "run_backward_visible": 2, "run_backward_hidden": 2, "run_backward_plugged": 1, **NEW}
 
@@ -412,7 +411,7 @@ def test_a_cheat_earns_nothing(chapter: CourseRoot, cheat: str) -> None:
     assert all(f"[{cell}] HiddenCheckFailed: {MISMATCH}" in errors for cell in POINTS), errors
 
 
-# ------------------------------------------------ exercises 3 and 4: predict rows, scaled_backward
+# ------------------------------------------------ exercise 3: predict rows
 
 
 def solution_literal(grade_id: str, name: str) -> object:
@@ -429,7 +428,7 @@ def solution_literal(grade_id: str, name: str) -> object:
 
 
 ROWS = solution_literal(None, "ROWS")
-EXPECTED_ROWS = solution_literal("predict_rows_hidden", "EXPECTED")
+EXPECTED_ROWS = solution_literal("predict_rows", "predictions")  # the grader's expectation
 
 
 def run_row(L: object, code: str) -> object:
@@ -457,24 +456,6 @@ def test_predicted_rows_are_what_the_libraries_give(L: object, key: str) -> None
     assert same(run_row(L, ROWS[key]), EXPECTED_ROWS[key]), (key, run_row(L, ROWS[key]))
 
 
-NO_REMOVE = """
-def scaled_backward(loss, t, factor):
-    arrived = []
-    t.register_hook(lambda g: arrived.append(g) or g * factor)
-    loss.backward()
-    return arrived[0]
-"""
-NO_FINALLY = """
-def scaled_backward(loss, t, factor):
-    arrived = []
-    handle = t.register_hook(lambda g: arrived.append(g) or g * factor)
-    loss.backward()
-    handle.remove()
-    return arrived[0]
-"""
-RETURNS_SCALED = NO_FINALLY.replace("return arrived[0]", "return arrived[0] * factor")
-
-
 def predictions(**changes: object) -> str:
     """The predictions cell with the right answers except ``changes``."""
     def literal(value: object) -> str:
@@ -487,16 +468,13 @@ def predictions(**changes: object) -> str:
 @pytest.mark.parametrize(
     ("answers", "zeroed"),
     [
-        # a row only the hidden cell checks; a hook left on when backward raises
-        ({"predict_rows": predictions(n=0.0), "scaled_backward": NO_FINALLY},
-         {"predict_rows_hidden", "scaled_backward_hidden"}),
-        # a row the visible cell observes; the hook never removed
-        ({"predict_rows": predictions(f=3.0), "scaled_backward": NO_REMOVE}, set(NEW)),
-        # the scaled gradient returned
-        ({"predict_rows": predictions(p=30.0), "scaled_backward": RETURNS_SCALED},
-         set(NEW) - {"predict_rows_visible"}),
+        # a row only the hidden cell checks
+        ({"predict_rows": predictions(n=0.0)}, {"predict_rows_hidden"}),
+        # a row the visible cell observes
+        ({"predict_rows": predictions(f=3.0)}, set(NEW)),
+        ({"predict_rows": predictions(p=30.0)}, {"predict_rows_hidden"}),
     ],
-    ids=["hidden_row_and_no_finally", "visible_row_and_no_remove", "returns_scaled"],
+    ids=["hidden_row_n", "visible_row_f", "hidden_row_p"],
 )
 def test_new_exercises_lose_points_for_wrong_answers(
     chapter: CourseRoot, answers: dict[str, str], zeroed: set[str]

@@ -196,8 +196,9 @@ def _dict_literal(name: str, cell: str) -> dict[str, bool]:
 
 
 def expected_table() -> dict[str, bool]:
-    (cell,) = [source for source in _cells() if "EXPECTED = {" in source]
-    return _dict_literal("EXPECTED", cell)
+    """The solution's predictions: what the grader expects (hidden tests hold no answers)."""
+    (cell,) = [source for source in _cells() if "\npredictions = {" in source]
+    return _dict_literal("predictions", cell)
 
 
 def run_row(L: Any, code: str) -> bool:
@@ -226,11 +227,6 @@ def test_hidden_constants_are_what_the_library_does(L: Any) -> None:
     expected = expected_table()
     assert sorted(rows) == sorted(expected)
     assert {key: run_row(L, code) for key, code in rows.items()} == expected
-
-
-def test_the_solution_predicts_the_hidden_constants() -> None:
-    (cell,) = [source for source in _cells() if "\npredictions = {" in source]
-    assert _dict_literal("predictions", cell) == expected_table()
 
 
 # ------------------------------------------------------------------ grading

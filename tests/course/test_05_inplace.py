@@ -324,6 +324,7 @@ EXERCISES = {
                        "versioned_save_hidden"],
     "catch_notes_bug": ["catch_notes_bug_visible", "catch_notes_bug_hidden"],
     "fixed_cell": ["fixed_cell_visible", "fixed_cell_hidden"],
+    "scaled_backward": ["scaled_backward_visible", "scaled_backward_hidden"],
 }
 
 # Exercise 1: the version read when get() runs (never fires), or a wrong direction.
@@ -565,3 +566,36 @@ def test_a_cheat_earns_nothing(root: CourseRoot, name: str, unseen: list[str]) -
     # In these cells the kernel reported no failure (nbgrader alone would give the points):
     # only the hidden observations, compared outside the kernel, took them.
     assert all(errors[grade_id] == ["HiddenCheckFailed"] for grade_id in unseen), errors
+
+
+# ------------------------------------------------------- exercise 4: a hook that rescales
+
+NO_REMOVE = """
+def scaled_backward(loss, t, factor):
+    arrived = []
+    t.register_hook(lambda g: arrived.append(g) or g * factor)
+    loss.backward()
+    return arrived[0]
+"""
+NO_FINALLY = """
+def scaled_backward(loss, t, factor):
+    arrived = []
+    handle = t.register_hook(lambda g: arrived.append(g) or g * factor)
+    loss.backward()
+    handle.remove()
+    return arrived[0]
+"""
+RETURNS_SCALED = NO_FINALLY.replace("return arrived[0]", "return arrived[0] * factor")
+
+
+@pytest.mark.parametrize(("answer", "zeroed"), [
+    (NO_FINALLY, {"scaled_backward_hidden"}),          # a hook left on when backward raises
+    (NO_REMOVE, {"scaled_backward_visible", "scaled_backward_hidden"}),  # never removed
+    (RETURNS_SCALED, {"scaled_backward_visible", "scaled_backward_hidden"}),
+], ids=["no_finally", "no_remove", "returns_scaled"])
+def test_a_wrong_hook_loses_points_on_its_exercise_only(
+        root: CourseRoot, answer: str, zeroed: set[str]) -> None:
+    grades = root.grade(f"hook-{sorted(zeroed)[0]}-{len(answer)}",
+                        edit_cells(root.solution(), {"scaled_backward": answer}))
+    lost = {cell for cell, score in grades.by_grade_id.items() if not score}
+    assert lost == zeroed, grades.errors()

@@ -462,7 +462,7 @@ def solution_literal(grade_id: str | None, name: str) -> object:
     raise KeyError(name)
 
 
-EPS_VERDICTS = solution_literal("eps_predictions_hidden", "EXPECTED")
+EPS_VERDICTS = solution_literal("eps_predictions", "eps_predictions")  # the grader's expectation
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # gradcheck's float32 warning

@@ -185,7 +185,10 @@ ENTRIES = [(chapter, exercise, name) for chapter, exercises in CORPUS.items()
            for exercise, answers in exercises.items() for name in answers]
 # Expected against got, in a check's message ("expected: ... got: ...", "expected 3, got 21")
 # or a known mistake named.
-EXPECTED_VS_GOT = re.compile(r"expected:? .*\n?.*got:? |this is what you get when")
+# A check's message, or the grader's verdict on observations: where they differ and what the
+# student's code gave there (never the solution's value: hidden tests hold no answers).
+EXPECTED_VS_GOT = re.compile(r"expected:? .*\n?.*got:? |this is what you get when|"
+                             r"differ at: .*\(got: ")
 
 
 def exercises_of(nb: nbformat.NotebookNode) -> dict[str, list[str]]:
