@@ -161,7 +161,14 @@ def assigned(grade_id: str, name: str) -> Any:
 
 # The solution's predictions are what the grader expects (hidden tests hold no answers);
 # test_every_prediction_is_what_the_libraries_do checks them against torch and minitorch.
-EXPECTED = assigned("table", "predictions")
+def solved(grade_id: str, name: str) -> Any:
+    """The value the solution's answer cell ``grade_id`` gives ``name`` (the cell is run)."""
+    namespace: dict[str, Any] = {}
+    exec(cell_source(grade_id), namespace)
+    return namespace[name]
+
+
+EXPECTED = solved("table", "predictions")
 NO_GRAD = "with no_grad(): "
 
 
@@ -310,10 +317,11 @@ def test_wrong_answers_lose_points_on_every_exercise(
 def test_delegating_to_minitorch_earns_no_hidden_points(root: CourseRoot) -> None:
     grades = root.grade("delegating", edit_cells(root.release(), DELEGATING))
     for exercise in DELEGATING:
-        # the answer works (visible tests pass), but not with minitorch's walk switched off
-        assert grades.by_grade_id[f"{exercise}_visible"] == 1, grades.errors()
+        # the grading copy of minitorch holds no walk to delegate to: not even the visible
+        # test passes while grading (it does in the student's own JupyterLab)
+        assert grades.by_grade_id[f"{exercise}_visible"] == 0, grades.errors()
         assert grades.by_grade_id[f"{exercise}_hidden"] == 0
-    assert "SwitchedOff" in grades.errors()
+    assert "is not in the grading copy" in grades.errors()
 
 
 # ---------------------------------------------------------------- cheats (course/integrity.py)

@@ -397,16 +397,15 @@ def test_each_wrong_answer_loses_points_on_its_exercise(chapter: CourseRoot, wro
 
 def test_delegating_student_earns_no_hidden_points(chapter: CourseRoot) -> None:
     grades = chapter.grade("delegating", edit_cells(chapter.release(), DELEGATING))
-    # minitorch's pieces are right, so the visible checks pass; the hidden ones switch them off
-    visible = ("numerical_jacobian_visible", "my_gradcheck_visible", "fast_gradcheck_visible")
-    assert {cell: grades.by_grade_id[cell] for cell in visible} == \
-        {cell: POINTS[cell] for cell in visible}, grades.errors()
-    hidden = ("numerical_jacobian_hidden", "my_gradcheck_hidden", "fast_gradcheck_hidden",
-              "dummy_bn_forward_visible", "dummy_bn_forward_hidden")
-    assert {cell: grades.by_grade_id[cell] for cell in hidden} == dict.fromkeys(hidden, 0)
+    # the grading copy of minitorch holds neither piece: the visible checks earn nothing
+    # either (they pass in the student's JupyterLab), the hidden ones nothing
+    cells = ("numerical_jacobian_visible", "my_gradcheck_visible", "fast_gradcheck_visible",
+             "numerical_jacobian_hidden", "my_gradcheck_hidden", "fast_gradcheck_hidden",
+             "dummy_bn_forward_visible", "dummy_bn_forward_hidden")
+    assert {cell: grades.by_grade_id[cell] for cell in cells} == dict.fromkeys(cells, 0), (
+        grades.errors())
     errors = grades.errors()
-    assert "gradcheck.numerical_jacobian is switched off" in errors
-    assert "gradcheck.allclose is switched off" in errors
+    assert "gradcheck.numerical_jacobian is not in the grading copy" in errors
     assert "NativeBatchNormBackward0" in errors
 
 
