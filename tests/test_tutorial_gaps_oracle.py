@@ -1,0 +1,60 @@
+"""Gaps that made tutorial programs fail (issue #20 follow-up), each against live torch.
+
+Every test runs the same code on minitorch and on torch (the library is ``L``) and requires
+the same values, dtypes, graph node names and errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same, assert_same_error, raised_by, twins
+
+LIBS = pytest.mark.parametrize("L", [mt, torch], ids=["minitorch", "torch"])
+
+
+def both(fn: Any) -> None:
+    """``fn(L)`` gives the same tensor (or the same error) in both libraries."""
+    want_error = raised_by(fn, torch)
+    if want_error is not None:
+        assert_same_error(raised_by(fn, mt), want_error)
+        return
+    assert_same(fn(mt), fn(torch))
+
+
+# ---------------------------------------------------------------------------- range index
+
+X = np.arange(12.0).reshape(3, 4)
+
+
+@pytest.mark.parametrize("key", [
+    (range(3), [0, 2, 3]), range(2), (slice(None), range(1, 4, 2)), range(0),
+    (range(3), range(3)), range(5), (range(2), range(-5, -3)),
+], ids=str)
+def test_range_index_forward_and_backward(key: Any) -> None:
+    """d2l's ``y_hat[range(len(y_hat)), y]``: a range indexes as its list of ints."""
+    (a,), (b,) = twins([X])
+    error = raised_by(lambda L: b[key], torch)
+    if error is not None:
+        assert_same_error(raised_by(lambda L: a[key], mt), error)
+        return
+    got, want = a[key], b[key]
+    assert_same(got, want)
+    assert type(got.grad_fn).__name__ == type(want.grad_fn).__name__
+    got.sum().backward()
+    want.sum().backward()
+    assert_same(a.grad, b.grad)
+
+
+def test_range_index_assignment() -> None:
+    def fn(L: Any) -> Any:
+        x = L.zeros(4)
+        x[range(1, 3)] = 1.0
+        return x
+
+    both(fn)
