@@ -353,6 +353,7 @@ _METHODS = {
     "bmm": lambda self, m: linalg.Bmm.apply(self, m),
     "sum": reduction.sum, "mean": reduction.mean, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
+    "argmin": reduction.argmin,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
     "expand_as": lambda self, other: expand(self, *other.shape),

@@ -58,3 +58,47 @@ def test_range_index_assignment() -> None:
         return x
 
     both(fn)
+
+
+# ---------------------------------------------------------------------------- axis= alias
+
+REDUCTIONS = ["sum", "mean", "max", "min", "argmax", "argmin"]
+
+
+def _values(result: Any) -> Any:
+    return result.values if hasattr(result, "values") and not callable(result.values) else result
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@pytest.mark.parametrize("method", [False, True], ids=["function", "method"])
+def test_axis_is_dims_alias(name: str, method: bool) -> None:
+    def fn(L: Any, **kwargs: Any) -> Any:
+        x = L.tensor(X)
+        return _values(getattr(x, name)(**kwargs) if method
+                       else getattr(L, name)(x, **kwargs))
+
+    both(lambda L: fn(L, axis=1))
+    both(lambda L: fn(L, axis=0, keepdim=True))
+    both(lambda L: fn(L, axis=-1))
+    both(lambda L: fn(L, axis=2))
+
+
+@pytest.mark.parametrize("name", ["sum", "argmax", "argmin"])
+def test_axis_and_dim_together_is_refused(name: str) -> None:
+    both(lambda L: getattr(L, name)(L.tensor(X), dim=1, axis=1))
+    both(lambda L: getattr(L.tensor(X), name)(1, axis=1))
+
+
+@pytest.mark.parametrize("name", ["mean", "max", "min"])
+def test_axis_and_dim_together_is_a_type_error(name: str) -> None:
+    with pytest.raises(TypeError):
+        getattr(torch, name)(torch.tensor(X), dim=1, axis=1)
+    with pytest.raises(TypeError):
+        getattr(mt, name)(mt.tensor(X), dim=1, axis=1)
+
+
+@pytest.mark.parametrize("data", [[3, 1, 1], [[2.0, 0.5], [-1.0, 4.0]], [True], [], 7.0],
+                         ids=str)
+def test_argmin(data: Any) -> None:
+    both(lambda L: L.argmin(L.tensor(data)))
+    both(lambda L: L.tensor(data).argmin(0))
