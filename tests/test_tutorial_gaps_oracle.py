@@ -102,3 +102,28 @@ def test_axis_and_dim_together_is_a_type_error(name: str) -> None:
 def test_argmin(data: Any) -> None:
     both(lambda L: L.argmin(L.tensor(data)))
     both(lambda L: L.tensor(data).argmin(0))
+
+
+# ---------------------------------------------------------------------------- __format__
+
+
+def _formatted(value: Any, spec: str) -> Any:
+    return lambda L: format(L.tensor(value, requires_grad=isinstance(value, float)), spec)
+
+
+@pytest.mark.parametrize(("value", "spec"), [
+    (3.14159, ".3f"), (3.14159, ""), (3.14159, ">10.2e"), (3, "d"), (3, "05d"), (True, ""),
+    (2.5, "d"), ([2.5], ".2f"), ([1.0, 2.0], ".2f"), ([], ".1f"), ([[1.5]], ">8.1f"),
+], ids=str)
+def test_format_spec(value: Any, spec: str) -> None:
+    """Tutorials print ``f"loss {loss:.4f}"``: a 0-d tensor formats as ``item()``."""
+    fn = _formatted(value, spec)
+    want_error = raised_by(fn, torch)
+    if want_error is not None:
+        assert_same_error(raised_by(fn, mt), want_error)
+    else:
+        assert fn(mt) == fn(torch)
+
+
+def test_format_without_spec_of_a_vector_is_its_str() -> None:
+    assert f"{mt.tensor([1.0, 2.0])}" == f"{torch.tensor([1.0, 2.0])}"
