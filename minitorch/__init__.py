@@ -86,7 +86,7 @@ from .ops.inplace_more import index_add
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
 from .ops.norm import norm
-from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, sub, where
+from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, round, sub, where
 from .ops.reduction import argmax, argmin, max, mean, min, sum, var
 from .ops.shape import cat, stack
 from .serialization import load, save

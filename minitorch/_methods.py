@@ -354,6 +354,7 @@ _METHODS = {
     "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": pointwise.clamp,
+    "round": pointwise.round_method,
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,
     "neg": _unary(pointwise.Neg),
     "square": lambda self: pointwise.pow(self, 2),

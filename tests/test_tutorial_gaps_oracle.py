@@ -127,3 +127,37 @@ def test_format_spec(value: Any, spec: str) -> None:
 
 def test_format_without_spec_of_a_vector_is_its_str() -> None:
     assert f"{mt.tensor([1.0, 2.0])}" == f"{torch.tensor([1.0, 2.0])}"
+
+
+# ---------------------------------------------------------------------------- round
+
+ROUNDED = np.array([0.5, 1.5, 2.5, -0.5, 1.2345, -2.675, 1234.5, 0.125])
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"decimals": 0}, {"decimals": 2}, {"decimals": -2}],
+                         ids=str)
+@pytest.mark.parametrize("method", [False, True], ids=["function", "method"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_round_values_node_and_zero_gradient(kwargs: dict, method: bool, dtype: str) -> None:
+    (a,), (b,) = twins([ROUNDED.astype(dtype)])
+    got = a.round(**kwargs) if method else mt.round(a, **kwargs)
+    want = b.round(**kwargs) if method else torch.round(b, **kwargs)
+    assert_same(got, want)
+    assert type(got.grad_fn).__name__ == type(want.grad_fn).__name__
+    (got * 3).sum().backward()
+    (want * 3).sum().backward()
+    assert_same(a.grad, b.grad)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.round(L.tensor([1, 2])),
+    lambda L: L.round(L.tensor([1, 2]), decimals=1),
+    lambda L: L.round(L.tensor([True])),
+    lambda L: L.round(L.tensor([0.5]), 1),
+    lambda L: L.round(L.tensor([0.5]), decimals=1.5),
+    lambda L: L.round(L.tensor([0.5]), decimals=None),
+    lambda L: L.tensor([0.5]).round(1),
+    lambda L: L.tensor(2.5).round(),
+])
+def test_round_dtypes_and_errors(fn: Any) -> None:
+    both(fn)
