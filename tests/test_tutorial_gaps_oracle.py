@@ -161,3 +161,85 @@ def test_round_values_node_and_zero_gradient(kwargs: dict, method: bool, dtype: 
 ])
 def test_round_dtypes_and_errors(fn: Any) -> None:
     both(fn)
+
+
+# ---------------------------------------------------------------------------- module backward hooks
+
+W = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
+B = np.array([0.1, -0.2])
+
+
+def _linear(L: Any) -> Any:
+    lin = L.nn.Linear(3, 2).double()
+    with L.no_grad():
+        lin.weight.copy_(L.tensor(W))
+        lin.bias.copy_(L.tensor(B))
+    return lin
+
+
+def _hooked_run(L: Any, make: Any, x_requires_grad: bool, replace: bool = False) -> tuple:
+    """Run a hooked module's backward; the log of the hooks' calls and the input's grad."""
+    module = make(L)
+    log: list = []
+
+    def pre_hook(m: Any, grad_output: tuple) -> Any:
+        log.append(("pre", type(m).__name__, grad_output))
+        return (grad_output[0] * 2,) if replace else None
+
+    def hook(m: Any, grad_input: tuple, grad_output: tuple) -> Any:
+        log.append(("hook", type(m).__name__, grad_input, grad_output))
+        return tuple(None if g is None else g + 1 for g in grad_input) if replace else None
+
+    module.register_full_backward_pre_hook(pre_hook)
+    module.register_full_backward_hook(hook)
+    x = L.tensor(np.arange(6.0).reshape(2, 3) - 2, requires_grad=x_requires_grad)
+    y = module(x)
+    (y * L.tensor([1.0, 3.0], dtype=L.float64)).sum().backward()
+    return log, x.grad, type(y.grad_fn).__name__
+
+
+def _assert_same_log(got: list, want: list) -> None:
+    assert len(got) == len(want), (got, want)
+    for g, w in zip(got, want):
+        assert g[:2] == w[:2]
+        for g_grads, w_grads in zip(g[2:], w[2:]):
+            assert len(g_grads) == len(w_grads)
+            for a, b in zip(g_grads, w_grads):
+                assert (a is None) == (b is None)
+                if b is not None:
+                    assert_same(a, b)
+
+
+@pytest.mark.filterwarnings("ignore:Full backward hook")
+@pytest.mark.parametrize("make", [
+    _linear, lambda L: L.nn.Sequential(_linear(L), L.nn.ReLU(), L.nn.Linear(2, 2).double()),
+], ids=["Linear", "Sequential"])
+@pytest.mark.parametrize("x_requires_grad", [True, False])
+@pytest.mark.parametrize("replace", [False, True])
+def test_full_backward_hooks(make: Any, x_requires_grad: bool, replace: bool) -> None:
+    mt.manual_seed(0)
+    torch.manual_seed(0)
+    if make is not _linear:  # the same weights in both libraries
+        def make_same(L: Any, make: Any = make) -> Any:
+            seq = make(L)
+            with L.no_grad():
+                seq[2].weight.copy_(L.tensor([[1.0, -2.0], [0.5, 0.5]], dtype=L.float64))
+                seq[2].bias.copy_(L.tensor([0.0, 1.0], dtype=L.float64))
+            return seq
+        make = make_same
+    got_log, got_grad, got_node = _hooked_run(mt, make, x_requires_grad, replace)
+    want_log, want_grad, want_node = _hooked_run(torch, make, x_requires_grad, replace)
+    assert got_node == want_node
+    _assert_same_log(got_log, want_log)
+    assert (got_grad is None) == (want_grad is None)
+    if want_grad is not None:
+        assert_same(got_grad, want_grad)
+
+
+def test_backward_hook_handle_removes() -> None:
+    lin = _linear(mt)
+    calls: list = []
+    handle = lin.register_full_backward_hook(lambda *a: calls.append(a))
+    handle.remove()
+    lin(mt.ones(1, 3, dtype=mt.float64, requires_grad=True)).sum().backward()
+    assert calls == []
