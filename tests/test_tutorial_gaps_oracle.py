@@ -243,3 +243,54 @@ def test_backward_hook_handle_removes() -> None:
     handle.remove()
     lin(mt.ones(1, 3, dtype=mt.float64, requires_grad=True)).sum().backward()
     assert calls == []
+
+
+# ---------------------------------------------------------------------------- out=
+
+
+def _into(op: str, a: Any, b: Any, out: Any, **kwargs: Any) -> Any:
+    def fn(L: Any) -> Any:
+        target = out(L)
+        result = getattr(L, op)(a(L), b(L), out=target, **kwargs)
+        assert result is target
+        return result
+    return fn
+
+
+def _ones(*shape: int, requires_grad: bool = False) -> Any:
+    return lambda L: L.ones(*shape, requires_grad=requires_grad)
+
+
+def _empty(*shape: int, dtype: str = "float32", requires_grad: bool = False) -> Any:
+    return lambda L: L.empty(*shape, dtype=getattr(L, dtype), requires_grad=requires_grad)
+
+
+@pytest.mark.parametrize("fn", [
+    _into("matmul", _ones(2, 3), _ones(3, 2), _empty(2, 2)),
+    _into("matmul", _ones(2, 3), _ones(3), _empty(2)),
+    _into("add", _ones(2), lambda L: 1, _empty(2)),
+    _into("add", _ones(2), _ones(2), _empty(2), alpha=3),
+    _into("mul", lambda L: L.tensor([1, 2]), lambda L: 3, _empty(2)),
+    _into("mul", lambda L: L.tensor([1, 2]), lambda L: 3, _empty(2, dtype="int64")),
+    _into("mul", _ones(2), lambda L: 2.5, _empty(2, dtype="int64")),
+    _into("add", lambda L: L.tensor([1, 2]), lambda L: 1, _empty(2, dtype="bool")),
+    _into("add", _ones(2, requires_grad=True), lambda L: 1, _empty(2)),
+    _into("mul", _ones(2), lambda L: 1, _empty(2, requires_grad=True)),
+    _into("matmul", _ones(2, 2), _ones(2, requires_grad=True), _empty(2)),
+    _into("add", _ones(2), _ones(2), _empty(0)),
+], ids=range(12))
+def test_out_keyword(fn: Any) -> None:
+    both(fn)
+
+
+def test_out_under_no_grad_keeps_out_requires_grad() -> None:
+    def fn(L: Any) -> Any:
+        with L.no_grad():
+            return L.add(L.ones(2, requires_grad=True), 1, out=L.empty(2, requires_grad=True))
+    both(fn)
+
+
+def test_out_of_another_shape_is_resized_with_torch_warning() -> None:
+    with pytest.warns(UserWarning, match="was resized since it had shape \\[3\\]"):
+        got = mt.add(mt.ones(2), 1, out=mt.empty(3))
+    assert_same(got, torch.full((2,), 2.0))

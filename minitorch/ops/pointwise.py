@@ -19,6 +19,7 @@ from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error, broadcast_pair, sum_to, sum_to_array
 from ..backend import array_dtype, namespace, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
+from ._out import takes_out
 
 Number = int | float | bool
 
@@ -579,6 +580,7 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     return wrap(getattr(xp, op)(x, y))
 
 
+@takes_out
 def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting.
 
@@ -605,6 +607,7 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     return Sub.apply(input, other)
 
 
+@takes_out
 def mul(input: Any, other: Any) -> Tensor:
     """Element-wise product.
 
