@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+import torch.utils.data
 
 import minitorch as mt
 from tests.oracle import assert_same, assert_same_error, raised_by, twins
@@ -294,3 +295,76 @@ def test_out_of_another_shape_is_resized_with_torch_warning() -> None:
     with pytest.warns(UserWarning, match="was resized since it had shape \\[3\\]"):
         got = mt.add(mt.ones(2), 1, out=mt.empty(3))
     assert_same(got, torch.full((2,), 2.0))
+
+
+# ---------------------------------------------------------------------------- utils.data
+
+
+def _dataset(L: Any) -> Any:
+    return L.utils.data.TensorDataset(L.arange(10.0).reshape(5, 2), L.arange(5))
+
+
+def _flat(batches: Any) -> list:
+    """The tensors of a loader's batches, in order."""
+    out = []
+    for batch in batches:
+        out.extend(batch if isinstance(batch, (list, tuple)) else [batch])
+    return out
+
+
+@pytest.mark.parametrize("kwargs", [{"batch_size": 2}, {"batch_size": 2, "drop_last": True},
+                                    {}, {"batch_size": 5}, {"batch_size": None}], ids=str)
+def test_dataloader_batches_in_order(kwargs: dict) -> None:
+    got = mt.utils.data.DataLoader(_dataset(mt), **kwargs)
+    want = torch.utils.data.DataLoader(_dataset(torch), **kwargs)
+    assert len(got) == len(want)
+    got_tensors, want_tensors = _flat(got), _flat(want)
+    assert len(got_tensors) == len(want_tensors)
+    for g, w in zip(got_tensors, want_tensors):
+        assert_same(g, w)
+
+
+@pytest.mark.parametrize("samples", [[1, 2, 3], [(1.0, 2), (3.0, 4)], [{"a": 1.5}, {"a": 2.0}],
+                                     [True, False]], ids=str)
+def test_default_collate(samples: list) -> None:
+    got = _flat(mt.utils.data.DataLoader(samples, batch_size=2))
+    want = _flat(torch.utils.data.DataLoader(samples, batch_size=2))
+    for g, w in zip(got, want):
+        if isinstance(w, dict):
+            assert_same(g["a"], w["a"])
+        else:
+            assert_same(g, w)
+
+
+def test_dataloader_shuffle_is_a_seeded_permutation() -> None:
+    """The order follows minitorch.manual_seed (not torch's order for the seed)."""
+    loader = mt.utils.data.DataLoader(_dataset(mt), batch_size=2, shuffle=True)
+    mt.manual_seed(3)
+    first = [y.tolist() for _, y in loader]
+    mt.manual_seed(3)
+    assert [y.tolist() for _, y in loader] == first
+    assert sorted(i for batch in first for i in batch) == list(range(5))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.utils.data.TensorDataset(L.ones(3), L.ones(4)),
+    lambda L: L.utils.data.DataLoader([1], batch_size=0),
+    lambda L: L.utils.data.random_split(range(10), [7, 4]),
+])
+def test_data_errors(fn: Any) -> None:
+    assert_same_error(raised_by(fn, mt), raised_by(fn, torch))
+
+
+@pytest.mark.parametrize("lengths", [[7, 3], [0.5, 0.3, 0.2], [0.33, 0.33, 0.34], [10]],
+                         ids=str)
+def test_random_split_lengths_and_disjoint(lengths: list) -> None:
+    got = mt.utils.data.random_split(range(10), lengths)
+    want = torch.utils.data.random_split(range(10), lengths)
+    assert [len(s) for s in got] == [len(s) for s in want]
+    assert sorted(i for s in got for i in s) == list(range(10))
+
+
+def test_from_utils_import_data() -> None:
+    from minitorch.utils import data
+
+    assert data.DataLoader is mt.utils.data.DataLoader
