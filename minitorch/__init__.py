@@ -16,7 +16,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-from . import _methods, autograd, course, cuda, nn, optim, serialization, utils
+from . import _methods, autograd, course, cuda, nn, optim, profiler, serialization, utils
 from ._creation import (
     arange,
     empty,

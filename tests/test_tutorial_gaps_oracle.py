@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+import torch.profiler
 import torch.utils.data
 
 import minitorch as mt
@@ -368,3 +369,22 @@ def test_from_utils_import_data() -> None:
     from minitorch.utils import data
 
     assert data.DataLoader is mt.utils.data.DataLoader
+
+
+# ---------------------------------------------------------------------------- profiler
+
+
+def test_profiler_activities_are_torchs() -> None:
+    assert {k: v.value for k, v in mt.profiler.ProfilerActivity.__members__.items()} == {
+        k: int(v) for k, v in torch.profiler.ProfilerActivity.__members__.items()}
+
+
+@pytest.mark.parametrize("L", [mt, torch], ids=["minitorch", "torch"])
+def test_profiler_records_ops_and_blocks(L: Any) -> None:
+    x = L.ones(3, requires_grad=True)
+    with L.profiler.profile(activities=[L.profiler.ProfilerActivity.CPU]) as prof:
+        with L.profiler.record_function("my_block"):
+            (x * 2).sum().backward()
+        prof.step()
+    keys = {e.key for e in prof.key_averages()}
+    assert {"my_block", "aten::mul", "aten::sum"} <= keys
