@@ -388,3 +388,18 @@ def test_profiler_records_ops_and_blocks(L: Any) -> None:
         prof.step()
     keys = {e.key for e in prof.key_averages()}
     assert {"my_block", "aten::mul", "aten::sum"} <= keys
+
+
+def test_backward_hook_sees_the_input_a_forward_pre_hook_gave() -> None:
+    def run(L: Any) -> tuple:
+        lin = _linear(L)
+        seen: list = []
+        lin.register_forward_pre_hook(lambda m, args: (args[0] * 2,))
+        lin.register_full_backward_hook(lambda m, gi, go: seen.append(gi[0]))
+        x = L.ones(2, 3, dtype=L.float64, requires_grad=True)
+        lin(x).sum().backward()
+        return seen[0], x.grad
+
+    (got_gi, got_grad), (want_gi, want_grad) = run(mt), run(torch)
+    assert_same(got_gi, want_gi)
+    assert_same(got_grad, want_grad)

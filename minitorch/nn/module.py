@@ -95,18 +95,22 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._backward_hooks or self._backward_pre_hooks:
-            return _backward_hooks.call(self, args, lambda a: self._call_with_hooks(a, kwargs))
+            # as torch: the forward pre-hooks' inputs are the ones the backward hooks watch
+            return _backward_hooks.call(self, self._run_pre_hooks(args),
+                                        lambda a: self._run_forward(a, kwargs))
         if self._forward_pre_hooks or self._forward_hooks:
-            return self._call_with_hooks(args, kwargs)
+            return self._run_forward(self._run_pre_hooks(args), kwargs)
         return self.forward(*args, **kwargs)
 
-    def _call_with_hooks(self, args: tuple, kwargs: dict) -> Any:
-        # torch runs the forward pre-hooks before the backward hooks' inputs are set up; here
-        # after (a pre-hook that replaces the inputs hides them from the backward hooks)
+    def _run_pre_hooks(self, args: tuple) -> tuple:
         for hook in list(self._forward_pre_hooks.values()):
             new_args = hook(self, args)
             if new_args is not None:
                 args = new_args if isinstance(new_args, tuple) else (new_args,)
+        return args
+
+    def _run_forward(self, args: tuple, kwargs: dict) -> Any:
+        """``forward``, then the forward hooks."""
         out = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             new_out = hook(self, args, out)
