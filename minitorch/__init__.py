@@ -16,7 +16,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-from . import _methods, autograd, course, cuda, nn, optim, serialization
+from . import _methods, autograd, course, cuda, nn, optim, profiler, serialization, utils
 from ._creation import (
     arange,
     empty,
@@ -86,8 +86,8 @@ from .ops.inplace_more import index_add
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
 from .ops.norm import norm
-from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, sub, where
-from .ops.reduction import argmax, max, mean, min, sum, var
+from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, round, sub, where
+from .ops.reduction import argmax, argmin, max, mean, min, sum, var
 from .ops.shape import cat, stack
 from .serialization import load, save
 

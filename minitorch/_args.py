@@ -13,8 +13,10 @@ IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
+from collections.abc import Callable
 from typing import Any
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -172,6 +174,24 @@ def dim(fn: str, value: Any, ndim: int, name: str = "dim", position: int = 1) ->
     if type(value) is not int:
         value = integer(fn, value, name, position)
     return wrap_dim(value, ndim)
+
+
+def axis_alias(fn: Callable) -> Callable:
+    """``fn`` also taking numpy's ``axis=`` for its ``dim``, as torch's reductions do.
+
+    >>> axis_alias(lambda input, dim=None: dim)(0, axis=1)
+    1
+    """
+
+    @functools.wraps(fn)
+    def with_axis(*args: Any, **kwargs: Any) -> Any:
+        if "axis" in kwargs:
+            if "dim" in kwargs or len(args) > 1:  # torch: the alias and the dim, twice given
+                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument 'axis'")
+            kwargs["dim"] = kwargs.pop("axis")
+        return fn(*args, **kwargs)
+
+    return with_axis
 
 
 def wrap_dim(d: int, ndim: int) -> int:

@@ -321,6 +321,18 @@ def _unary(op: Any) -> Any:
     return method
 
 
+def _format(self: Tensor, format_spec: str) -> str:
+    """A 0-d tensor formats as its number, as torch (``f"{loss:.3f}"``); any other tensor
+    takes only the empty format spec (its str).
+
+    >>> f"{minitorch.tensor(2.0) / 3:.3f}"
+    '0.667'
+    """
+    if self.dim() == 0 and type(self) is Tensor:
+        return format(self.detach().item(), format_spec)
+    return object.__format__(self, format_spec)
+
+
 _METHODS = {
     "__add__": _tensor_first(pointwise.Add), "__radd__": _tensor_first(pointwise.Add),
     "__sub__": _tensor_first(pointwise.Sub), "__rsub__": _binary(pointwise.sub, reflected=True),
@@ -339,9 +351,10 @@ _METHODS = {
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "zero_": zero_,
     "fill_": fill_, "copy_": copy_,
     "__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__itruediv__": div_,
-    "__setitem__": _setitem, "__getitem__": indexing.getitem,
+    "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": pointwise.clamp,
+    "round": pointwise.round_method,
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,
     "neg": _unary(pointwise.Neg),
     "square": lambda self: pointwise.pow(self, 2),
@@ -353,6 +366,7 @@ _METHODS = {
     "bmm": lambda self, m: linalg.Bmm.apply(self, m),
     "sum": reduction.sum, "mean": reduction.mean, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
+    "argmin": reduction.argmin,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
     "expand_as": lambda self, other: expand(self, *other.shape),

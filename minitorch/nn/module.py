@@ -29,6 +29,7 @@ from .._dtype import float32, float64
 from .._tensor import Tensor, _cuda_device, _to_arguments
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import RemovableHandle, add_hook
+from . import _backward_hooks
 from .parameter import Parameter, zero_grad_
 
 __all__ = ["Module", "typename"]
@@ -83,6 +84,8 @@ class Module:
         set_(self, "_modules", {})
         set_(self, "_forward_pre_hooks", {})
         set_(self, "_forward_hooks", {})
+        set_(self, "_backward_pre_hooks", {})
+        set_(self, "_backward_hooks", {})
 
     # ---- running -----------------------------------------------------------------------
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -91,15 +94,23 @@ class Module:
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._backward_hooks or self._backward_pre_hooks:
+            # as torch: the forward pre-hooks' inputs are the ones the backward hooks watch
+            return _backward_hooks.call(self, self._run_pre_hooks(args),
+                                        lambda a: self._run_forward(a, kwargs))
         if self._forward_pre_hooks or self._forward_hooks:
-            return self._call_with_hooks(args, kwargs)
+            return self._run_forward(self._run_pre_hooks(args), kwargs)
         return self.forward(*args, **kwargs)
 
-    def _call_with_hooks(self, args: tuple, kwargs: dict) -> Any:
+    def _run_pre_hooks(self, args: tuple) -> tuple:
         for hook in list(self._forward_pre_hooks.values()):
             new_args = hook(self, args)
             if new_args is not None:
                 args = new_args if isinstance(new_args, tuple) else (new_args,)
+        return args
+
+    def _run_forward(self, args: tuple, kwargs: dict) -> Any:
+        """``forward``, then the forward hooks."""
         out = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             new_out = hook(self, args, out)
@@ -115,6 +126,29 @@ class Module:
         """Call ``hook(module, args, output)`` after ``forward``; a returned value replaces
         the output."""
         return add_hook(self._forward_hooks, hook)
+
+    def register_full_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, grad_input, grad_output)`` once the gradients w.r.t. the
+        module's tensor inputs are computed; a returned tuple replaces ``grad_input``.
+
+        >>> lin = minitorch.nn.Linear(2, 1)
+        >>> _ = lin.register_full_backward_hook(lambda m, gi, go: print(go[0]))
+        >>> lin(minitorch.ones(1, 2, requires_grad=True)).sum().backward()
+        tensor([[1.]])
+        """
+        return add_hook(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, grad_output)`` when the gradients w.r.t. the module's outputs
+        arrive; a returned tuple replaces them.
+
+        >>> lin = minitorch.nn.Linear(2, 1)
+        >>> _ = lin.register_full_backward_pre_hook(lambda m, go: (go[0] * 0,))
+        >>> x = minitorch.ones(1, 2, requires_grad=True)
+        >>> lin(x).sum().backward(); x.grad
+        tensor([[0., 0.]])
+        """
+        return add_hook(self._backward_pre_hooks, hook)
 
     # ---- registration ------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:

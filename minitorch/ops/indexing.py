@@ -20,9 +20,15 @@ from .shape import Alias, Index, Select, Slice, Unsqueeze
 def array_key(key: Any, xp: Any) -> Any:
     """The key with tensors and lists replaced by arrays of namespace ``xp`` (for the array's
     own indexing)."""
-    parts = key if isinstance(key, tuple) else (key,)
+    parts = _ranges_as_lists(key if isinstance(key, tuple) else (key,))
     out = tuple(_part(p, xp) for p in parts)
     return out if isinstance(key, tuple) else out[0]
+
+
+def _ranges_as_lists(parts: tuple) -> tuple:
+    """A ``range`` in a key indexes as the list of its ints, as in torch (d2l's
+    ``y_hat[range(len(y_hat)), y]``)."""
+    return tuple(list(p) if isinstance(p, range) else p for p in parts)
 
 
 def _part(p: Any, xp: Any) -> Any:
@@ -31,7 +37,7 @@ def _part(p: Any, xp: Any) -> Any:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return p._data
     if isinstance(p, list):
-        array = xp.asarray(p)
+        array = xp.asarray(p) if p else xp.zeros((0,), dtype=xp.int64)
         if _args.kind_of(array.dtype) not in ("int", "bool"):
             raise IndexError("minitorch takes a list index of ints or bools only, not "
                              f"{p!r}; torch's reading of other lists is deprecated")
@@ -87,7 +93,7 @@ def _is_bool_mask(p: Any) -> bool:
 def check_key(t: Tensor, key: Any) -> tuple:
     """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
     an index torch takes, ints and integer tensors in range, masks of the indexed shape."""
-    parts = key if type(key) is tuple else (key,)
+    parts = _ranges_as_lists(key if type(key) is tuple else (key,))
     try:
         return _checked(t, parts)
     except (IndexError, ValueError):

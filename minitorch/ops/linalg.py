@@ -14,6 +14,7 @@ from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..backend import namespace
 from ._base import Op, check_same_device, like, wrap
+from ._out import takes_out
 from .shape import Clone, SqueezeInplace, UnsafeView
 
 
@@ -230,6 +231,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
+@takes_out
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product with torch's rules for 1-D, 2-D and batched operands.
 

@@ -19,6 +19,7 @@ from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_error, broadcast_pair, sum_to, sum_to_array
 from ..backend import array_dtype, namespace, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
+from ._out import takes_out
 
 Number = int | float | bool
 
@@ -579,6 +580,7 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     return wrap(getattr(xp, op)(x, y))
 
 
+@takes_out
 def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting.
 
@@ -605,6 +607,7 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     return Sub.apply(input, other)
 
 
+@takes_out
 def mul(input: Any, other: Any) -> Tensor:
     """Element-wise product.
 
@@ -691,3 +694,62 @@ def minimum(input: Tensor, other: Tensor) -> Tensor:
     tensor([1., 2.])
     """
     return Minimum.apply(input, other)
+
+
+class Round(Op):
+    """round to even (``decimals`` places); its gradient is zero. ``RoundBackward1`` when
+    ``decimals`` is given, as in torch."""
+
+    node_name = "RoundBackward0"
+    _profile_name = "aten::round"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, decimals: int = 0) -> Tensor:
+        xp = a._xp
+        if a.dtype.name == "bool":
+            raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
+        if not a.dtype.is_floating_point:
+            if decimals:
+                raise NotImplementedError(
+                    f"\"round_cpu\" not implemented for '{_args.legacy(a.dtype)}'")
+            return wrap(xp.asarray(a._data, copy=True))
+        return wrap(xp.round(a._data, decimals))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (wrap(g._xp.zeros_like(g._data)),)
+
+
+class RoundDecimals(Round):
+    node_name = "RoundBackward1"
+
+
+def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
+    """Round half to even, to ``decimals`` places (a keyword, as in torch).
+
+    >>> minitorch.round(minitorch.tensor([0.5, 1.5, 1.2345]), decimals=2)
+    tensor([0.5000, 1.5000, 1.2300])
+    """
+    if args or not (decimals is _args.OMITTED or type(decimals) is int):
+        given = ["Tensor", *map(_args.type_name, args)]
+        if decimals is not _args.OMITTED:
+            given.append(f"decimals={_args.type_name(decimals)}")
+        raise TypeError(
+            f"round() received an invalid combination of arguments - got ({', '.join(given)}), "
+            "but expected one of:\n * (Tensor input, *, Tensor out = None)\n"
+            " * (Tensor input, *, int decimals, Tensor out = None)\n")
+    if decimals is _args.OMITTED:
+        return Round.apply(input)
+    return RoundDecimals.apply(input, decimals=decimals)
+
+
+def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
+    """``Tensor.round``: ``minitorch.round`` with torch's message for a positional decimals.
+
+    >>> minitorch.tensor([2.5, 3.5]).round()
+    tensor([2., 4.])
+    """
+    if args:
+        raise TypeError(f"round() takes from 1 to 0 positional arguments but {len(args)} "
+                        "were given")
+    return round(self, decimals=decimals)

@@ -219,6 +219,7 @@ class MinDim(_ExtremumDim):
     _profile_name = "aten::min"
 
 
+@_args.axis_alias
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         dtype: Any = None) -> Tensor:
     """Sum of all elements, or over ``dim`` (an int or a tuple).
@@ -236,6 +237,7 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
                         keepdim=keepdim)
 
 
+@_args.axis_alias
 def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
     """Mean of all elements, or over ``dim``.
@@ -274,6 +276,7 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
                      correction=correction, keepdim=keepdim)
 
 
+@_args.axis_alias
 def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
 
@@ -292,6 +295,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim))
 
 
+@_args.axis_alias
 def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
 
@@ -310,27 +314,44 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim))
 
 
+@_args.axis_alias
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (flattened without ``dim``); never requires grad.
 
     >>> minitorch.argmax(minitorch.tensor([1., 5., 3.]))
     tensor(1)
     """
+    return _arg_extremum("argmax", input, dim, keepdim)
+
+
+@_args.axis_alias
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the smallest element (flattened without ``dim``); never requires grad.
+
+    >>> minitorch.argmin(minitorch.tensor([[1., 5.], [0., 3.]]), dim=1)
+    tensor([0, 0])
+    """
+    return _arg_extremum("argmin", input, dim, keepdim)
+
+
+def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
+    """argmax or argmin (``fn``), with torch's checks."""
     xp = input._xp
-    keepdim = _args.flag("argmax", keepdim, "keepdim")
+    keepdim = _args.flag(fn, keepdim, "keepdim")
     if dim is not None:
-        _args.integer("argmax", dim, "dim", 1)
+        _args.integer(fn, dim, "dim", 1)
     if input.dtype.name == "bool":
-        raise RuntimeError("argmax(): does not support bool input")
+        raise RuntimeError(f"{fn}(): does not support bool input")
+    arg = getattr(xp, fn)
     if dim is None:
         if input.numel() == 0:
             raise IndexError(
-                "argmax(): Expected reduction dim to be specified for input.numel() == 0.")
-        return wrap(xp.astype(xp.argmax(xp.reshape(input._data, (-1,))), xp.int64))
-    d = _extremum_dim("argmax", input, dim)
+                f"{fn}(): Expected reduction dim to be specified for input.numel() == 0.")
+        return wrap(xp.astype(arg(xp.reshape(input._data, (-1,))), xp.int64))
+    d = _extremum_dim(fn, input, dim)
     if input.dim() == 0:
         return wrap(xp.zeros((), dtype=xp.int64))
-    return wrap(xp.astype(xp.argmax(input._data, axis=d, keepdims=keepdim), xp.int64))
+    return wrap(xp.astype(arg(input._data, axis=d, keepdims=keepdim), xp.int64))
 
 
 def _extremum_dim(fn: str, input: Tensor, dim: Any) -> int:

@@ -13,6 +13,6 @@ if lib == "minitorch":
 
     sys.modules["torch"] = minitorch
     for name in ("nn", "nn.functional", "optim", "autograd", "autograd.forward_ad",
-                 "autograd.graph", "autograd.functional"):
+                 "autograd.graph", "autograd.functional", "utils", "utils.data", "profiler"):
         sys.modules[f"torch.{name}"] = importlib.import_module(f"minitorch.{name}")
 runpy.run_path(path, run_name="__main__")

@@ -1,0 +1,98 @@
+"""A module's full backward hooks, as torch runs them: the module's tensor inputs and its
+outputs each pass through an identity node (``BackwardHookFunctionBackward``); the node of the
+outputs sees the gradients w.r.t. the outputs (the pre-hooks run there), the node of the
+inputs the gradients w.r.t. the inputs (the hooks run there).
+
+>>> import minitorch
+>>> lin = minitorch.nn.Linear(2, 1)
+>>> _ = lin.register_full_backward_hook(lambda m, gi, go: print(gi[0].shape, go[0].shape))
+>>> lin(minitorch.ones(3, 2, requires_grad=True)).sum().backward()
+minitorch.Size([3, 2]) minitorch.Size([3, 1])
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .._tensor import Tensor
+from ..autograd.function import Function
+from ..autograd.grad_mode import is_grad_enabled
+
+
+class BackwardHookFunction(Function):
+    """Identity on tensors; its node is where a module's backward hooks run."""
+
+    @staticmethod
+    def forward(ctx: Any, *tensors: Tensor) -> tuple:
+        return tuple(t.view_as(t) for t in tensors)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor | None) -> tuple:
+        return grads
+
+
+def call(module: Any, args: tuple, run: Any) -> Any:
+    """``run(args)`` (the module's forward with its forward hooks) with the module's backward
+    hooks set on the graph it builds."""
+    if not is_grad_enabled():
+        return run(args)
+    state: dict[str, Any] = {
+        "tensor_positions": [i for i, a in enumerate(args) if isinstance(a, Tensor)]}
+    args = _setup_inputs(module, args, state)
+    return _setup_outputs(module, run(args), state)
+
+
+def _setup_inputs(module: Any, args: tuple, state: dict) -> tuple:
+    tracked = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+    state["tracked"] = tracked
+    if not tracked or not module._backward_hooks:
+        return args
+    wrapped = BackwardHookFunction.apply(*(args[i] for i in tracked))
+    wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
+    wrapped[0].grad_fn.register_hook(lambda gi, go: _input_hook(module, gi, state))
+    new = list(args)
+    for i, t in zip(tracked, wrapped):
+        new[i] = t
+    return tuple(new)
+
+
+def _input_hook(module: Any, grads: tuple, state: dict) -> tuple:
+    """The hooks get one gradient per tensor input (None where it needs none)."""
+    by_position = dict(zip(state["tracked"], grads))
+    tensor_positions = state["tensor_positions"]
+    grad_input = tuple(by_position.get(i) for i in tensor_positions)
+    for hook in list(module._backward_hooks.values()):
+        result = hook(module, grad_input, state["grad_output"])
+        if result is not None:
+            grad_input = tuple(result)
+    return tuple(grad_input[tensor_positions.index(i)] for i in state["tracked"])
+
+
+def _setup_outputs(module: Any, out: Any, state: dict) -> Any:
+    outputs = out if isinstance(out, tuple) else (out,)
+    tracked = [i for i, o in enumerate(outputs) if isinstance(o, Tensor) and o.requires_grad]
+    if not tracked:
+        return out
+    wrapped = BackwardHookFunction.apply(*(outputs[i] for i in tracked))
+    wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
+    wrapped[0].grad_fn.register_prehook(lambda go: _output_hook(module, go, state))
+    new = list(outputs)
+    for i, t in zip(tracked, wrapped):
+        new[i] = t
+    return tuple(new) if isinstance(out, tuple) else new[0]
+
+
+def _output_hook(module: Any, grad_output: tuple, state: dict) -> tuple:
+    for hook in list(module._backward_pre_hooks.values()):
+        result = hook(module, grad_output)
+        if result is not None:
+            grad_output = tuple(result)
+    state["grad_output"] = grad_output
+    if module._backward_hooks and not state["tracked"]:
+        warnings.warn("Full backward hook is firing when gradients are computed with respect "
+                      "to module outputs since no inputs require gradients.", stacklevel=2)
+        grad_input = (None,) * len(state["tensor_positions"])
+        for hook in list(module._backward_hooks.values()):
+            hook(module, grad_input, grad_output)
+    return grad_output
