@@ -33,7 +33,7 @@ QUOTES = [
     ("02_manual_backward", "But `D.grad_fn` ran **twice**", "D.grad_fn ran 2 times"),
     ("02_manual_backward", "$3x^2 = 75$, then $6x = 30$", "(tensor(30.),)"),
     ("02_manual_backward", "its gradient at 0 comes out 0", "tensor(0.)"),
-    ("02_manual_backward", "by 0 the body is frozen",
+    ("05_inplace", "by 0 the body is frozen",
      re.compile(r"factor \+0: .*body\.weight\.grad\[0, :2\] = tensor\(\[0\., 0\.\]\)")),
     ("03_custom_function", "`a.grad` is e¹ = 2.7183", "tensor([2.7183])"),
     ("04_grad_modes", "with grad\n# mode *on*, even inside `no_grad`",
