@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad
 from .optimizer import Optimizer
 
 __all__ = ["ElementwiseOptimizer", "check_settings", "state_tensor"]
@@ -48,10 +47,7 @@ class ElementwiseOptimizer(Optimizer):
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
         for group in self.param_groups:
             for p in group["params"]:
                 if p._grad is None:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad
 from ..nn.module import typename
 from ..nn.parameter import zero_grad_
 
@@ -72,6 +73,14 @@ class Optimizer:
     def step(self, closure: Any = None) -> Any:
         """Update the parameters once from their gradients (defined by each optimizer)."""
         raise NotImplementedError
+
+    @staticmethod
+    def _closure_loss(closure: Any) -> Any:
+        """``closure()`` run with grad mode on, as torch's optimizers do; None without one."""
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
 
     def state_dict(self) -> dict[str, Any]:
         """The state and the settings, parameters named by their position (0, 1, ...).

@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -57,10 +56,7 @@ class SGD(Optimizer):
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
         for group in self.param_groups:
             for p in group["params"]:
                 if p._grad is not None:
