@@ -175,9 +175,11 @@ def _run_demo(page, url: str, with_dot: bool) -> None:
     stepper.locator("button[title='run the next node']").click()
     page.wait_for_function(
         "document.querySelector('.minitorch-stepper-panel').innerText.includes('Step 1 of 6')")
-    page.wait_for_function("svg => svg.isConnected && svg.textContent.includes('step 1')",
-                           arg=stepper.locator(".minitorch-stepper-picture svg").first
-                           .element_handle())
+    # Query the picture afresh on every poll: a step redraws it, so an element handle taken
+    # before the redraw may point at a detached <svg> forever.
+    page.wait_for_function(
+        "[...document.querySelectorAll('.minitorch-stepper-picture svg')]"
+        ".some(svg => svg.textContent.includes('step 1'))")
     for width in (1000, 1200, 1400, 1600):
         page.set_viewport_size({"width": width, "height": 1000})
         page.wait_for_timeout(300)
