@@ -1,14 +1,17 @@
 """Random numbers beyond ``rand``/``randn``: ``normal``, ``randint``, ``bernoulli``,
 ``randperm``, the ``*_like`` samplers, the in-place samplers (``uniform_``, ``normal_``,
-``random_``, ``bernoulli_``) and the ``Generator`` that ``manual_seed`` returns.
+``random_``, ``bernoulli_``, ``exponential_``) and ``manual_seed``.
 
-Every sample is drawn from minitorch's one generator (``backend.random``): uniform or standard
-normal floats, which the functions here shift, scale, floor or threshold with the array API.
+Every sample comes from a ``Generator`` (``_generator``: torch's CPU Mersenne Twister) through
+torch's own sampling steps (``_sampling``), so after ``manual_seed(s)`` the numbers on the CPU
+are torch's, bit for bit (CuPy tensors draw from CuPy's generator instead).
 
 >>> import minitorch
 >>> g = minitorch.manual_seed(0)
 >>> g.initial_seed()
 0
+>>> minitorch.rand(2)
+tensor([0.4963, 0.7682])
 >>> minitorch.normal(2.0, 0.0, size=(3,))
 tensor([2., 2., 2.])
 """
@@ -18,47 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, backend
+from . import _args, _sampling
 from . import _dtype as D
-from ._creation import _created, _leaf, rand, randn
+from ._creation import _created, _leaf, empty, rand, randn
+from ._generator import Generator, default_generator
 from ._tensor import Tensor, broadcast_shapes
 from .ops._base import Op, wrap
 
-__all__ = ["Generator", "bernoulli", "initial_seed", "manual_seed", "normal", "rand_like",
-           "randint", "randint_like", "randn_like", "randperm", "seed"]
-
-
-class Generator:
-    """minitorch's random generator; ``manual_seed`` reseeds it and returns it, as torch's.
-
-    >>> minitorch.Generator().manual_seed(3).initial_seed()
-    3
-    """
-
-    __module__ = "minitorch._C"  # its repr, <minitorch._C.Generator object at 0x...>, is torch's
-
-    def __init__(self, device: Any = "cpu") -> None:
-        self.device = backend.as_device(device) or backend.CPU
-
-    def manual_seed(self, seed: int) -> Generator:
-        """Reseed, and return this generator."""
-        backend.seed(int(seed))
-        return self
-
-    def initial_seed(self) -> int:
-        """The seed last given."""
-        return backend._seed
-
-    def seed(self) -> int:
-        """Reseed from fresh entropy and return the new seed."""
-        import secrets
-
-        value = secrets.randbits(63)
-        backend.seed(value)
-        return value
-
-
-_DEFAULT = Generator()
+__all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed",
+           "manual_seed", "normal", "rand_like", "randint", "randint_like", "randn_like",
+           "randperm", "seed", "set_rng_state"]
 
 
 def manual_seed(seed: int) -> Generator:
@@ -68,7 +40,7 @@ def manual_seed(seed: int) -> Generator:
     >>> type(minitorch.manual_seed(0)).__name__
     'Generator'
     """
-    return _DEFAULT.manual_seed(seed)
+    return default_generator.manual_seed(seed)
 
 
 def initial_seed() -> int:
@@ -77,7 +49,7 @@ def initial_seed() -> int:
     >>> minitorch.manual_seed(7).initial_seed() == minitorch.initial_seed()
     True
     """
-    return _DEFAULT.initial_seed()
+    return default_generator.initial_seed()
 
 
 def seed() -> int:
@@ -86,22 +58,41 @@ def seed() -> int:
     >>> isinstance(minitorch.seed(), int)
     True
     """
-    return _DEFAULT.seed()
+    return default_generator.seed()
 
 
-def _uniform(xp: Any, shape: tuple, dtype_name: str) -> Any:
-    return backend.random(xp, "uniform", tuple(shape), dtype_name)
+def get_rng_state() -> Tensor:
+    """The default generator's state, torch's 5056 bytes (``set_rng_state`` restores it).
+
+    >>> state = minitorch.get_rng_state()
+    >>> first = minitorch.rand(2)
+    >>> minitorch.set_rng_state(state)
+    >>> minitorch.equal(first, minitorch.rand(2))
+    True
+    """
+    return default_generator.get_state()
 
 
-def _standard_normal(xp: Any, shape: tuple, dtype_name: str) -> Any:
-    return backend.random(xp, "normal", tuple(shape), dtype_name)
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore the default generator's state from ``get_rng_state`` (or torch's)."""
+    default_generator.set_state(new_state)
 
 
-def _integers(xp: Any, low: int, high: int, shape: tuple, dtype_name: str) -> Any:
-    """Integers in ``[low, high)``: a float64 uniform sample scaled and floored."""
-    u = _uniform(xp, shape, "float64")
-    values = xp.floor(u * (high - low)) + low
-    return xp.astype(values, backend.array_dtype(xp, dtype_name))
+def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None,
+            **params: Any) -> Any:
+    """``sample``'s numbers with the shape, dtype and array module of ``like``; a ``layout``
+    array that is not C-contiguous (a transposed view) gets them in its memory order, as
+    torch fills it (and its normals one by one)."""
+    strided = getattr(layout, "flags", None) is not None and not layout.flags.c_contiguous
+    if sample == "normal":
+        params["contiguous"] = not strided
+    values = _sampling.draw(like._xp, sample, tuple(like.shape), like.dtype.name, generator,
+                            **params)
+    if not strided:
+        return values
+    placed = like._xp.empty_like(layout, order="K")
+    placed.ravel(order="K")[...] = values.ravel()  # a view: placed is dense in "K" order
+    return placed
 
 
 def _check_float(dt: D.dtype, kernel: str) -> None:
@@ -118,12 +109,13 @@ class _Normal(Op):
     _profile_name = "aten::normal"
 
     @staticmethod
-    def forward(ctx: Any, mean: Any, std: Any) -> Tensor:
+    def forward(ctx: Any, mean: Any, std: Any, generator: Any = None) -> Tensor:
+        ctx.generator = generator
         ctx.shapes = [tuple(v.shape) if isinstance(v, Tensor) else None for v in (mean, std)]
         first = mean if isinstance(mean, Tensor) else std
         shape = broadcast_shapes(*[s for s in ctx.shapes if s is not None])
         xp = first._xp
-        noise = _standard_normal(xp, shape, first.dtype.name)
+        noise = _sampling.draw(xp, "normal", shape, first.dtype.name, ctx.generator)
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
         return wrap(m + s * noise)
@@ -132,8 +124,9 @@ class _Normal(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         from ._creation import zeros
 
-        return tuple(None if s is None else zeros(s, dtype=g.dtype, device=g.device)
-                     for s in ctx.shapes)
+        grads = [None if s is None else zeros(s, dtype=g.dtype, device=g.device)
+                 for s in ctx.shapes]
+        return (*grads, None)  # none for the generator
 
 
 _NORMAL_NODES = {(True, False): "NormalBackward1", (False, True): "NormalBackward2",
@@ -151,6 +144,29 @@ def _check_std(std: Any) -> None:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {low:g}")
 
 
+def _check_bounds(dt: D.dtype, low: float, high: float) -> None:
+    """torch's checks of ``uniform_``'s bounds: finite in the dtype, and in order."""
+    largest = 3.4028234663852886e38 if dt.name == "float32" else 1.7976931348623157e308
+    for value, name in ((low, "from"), (high, "to")):
+        if not -largest <= value <= largest:
+            kind = "float" if dt.name == "float32" else "double"
+            raise RuntimeError(f"{name} is out of bounds for {kind}")
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={low:g} > to={high:g}")
+
+
+def _check_range(low: int, high: int) -> None:
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+
+
+def _check_probability(p: float) -> None:
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+
+
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None,
            dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
@@ -160,7 +176,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     >>> minitorch.normal(minitorch.zeros(2), 0.0)
     tensor([0., 0.])
     >>> minitorch.normal(0.0, 1.0, size=(2, 3)).shape
-    minitorch.Size([2, 3])
+    torch.Size([2, 3])
     """
     _check_std(std)
     key = (isinstance(mean, Tensor), isinstance(std, Tensor))
@@ -170,10 +186,10 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
                 "normal() received an invalid combination of arguments - got (float, float), "
                 "but expected one of: (Tensor mean, Tensor std), (Tensor mean, float std = 1), "
                 "(float mean, Tensor std), (float mean, float std, tuple of ints size)")
-        sample = randn(*_args.sizes("normal", (size,)), dtype=dtype, device=device)
-        with_moments = sample * float(std) + float(mean)
-        return _leaf(with_moments._data, requires_grad)
-    return _NormalOps[key].apply(mean, std)
+        sample = empty(*_args.sizes("normal", (size,)), dtype=dtype, device=device)
+        return _leaf(normal_(sample, float(mean), float(std), generator=generator)._data,
+                     requires_grad)
+    return _NormalOps[key].apply(mean, std, generator)
 
 
 def randint(low: int, high: Any = None, size: Any = None, *, generator: Any = None,
@@ -186,12 +202,13 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Any = No
     tensor([0, 0])
     """
     if size is None:
-        low, high, size = 0, low, high
-    if high <= low:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
-                           f">= to={high}")
+        low, (high,), size = 0, _args.integers("randint", (low, "high", 1)), high
+    else:
+        low, high = _args.integers("randint", (low, "low", 1), (high, "high", 2))
+    _check_range(low, high)
     name, shape = (dtype or D.int64).name, _args.sizes("randint", (size,))
-    array = _created(lambda xp: _integers(xp, low, high, shape, name), device)
+    array = _created(lambda xp: _sampling.draw(xp, "randint", shape, name, generator, low=low,
+                                               high=high), device)
     return _leaf(array, requires_grad)
 
 
@@ -202,10 +219,11 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     >>> sorted(minitorch.randperm(4).tolist())
     [0, 1, 2, 3]
     """
-    keys = rand(n, dtype=D.float64, device=device)
-    order = keys._xp.argsort(keys._data)
+    n = _args.integer("randperm", n, "n", 1)
+    _args.non_negative("randperm", (n,))
     name = (dtype or D.int64).name
-    return _leaf(keys._xp.astype(order, backend.array_dtype(keys._xp, name)), requires_grad)
+    array = _created(lambda xp: _sampling.draw(xp, "randperm", (n,), name, generator), device)
+    return _leaf(array, requires_grad)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
@@ -214,10 +232,16 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     >>> minitorch.bernoulli(minitorch.tensor([0., 1.]))
     tensor([0., 1.])
     """
-    prob = input._data if p is None else p
-    xp = input._xp
-    u = _uniform(xp, input.shape, "float64")
-    return wrap(xp.astype(u < prob, input._data.dtype))
+    if p is not None:
+        return bernoulli_(empty(*input.shape, dtype=input.dtype, device=input.device), p,
+                          generator=generator)
+    _check_float(input.dtype, "bernoulli_tensor_cpu_p_")
+    data = input._data
+    if not bool(input._xp.all((data >= 0) & (data <= 1))):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    return wrap(_sample("bernoulli", input, generator, p=input._data))
 
 
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -229,7 +253,7 @@ def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
     like.__name__ = f"{kind.__name__}_like"
     like.__doc__ = (f"``{kind.__name__}`` with the shape, dtype and device of ``input``.\n\n"
                     f"    >>> minitorch.{kind.__name__}_like(minitorch.ones(2, 3)).shape\n"
-                    f"    minitorch.Size([2, 3])\n    ")
+                    f"    torch.Size([2, 3])\n    ")
     return like
 
 
@@ -254,9 +278,8 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | 
 def _sampler_op(name: str, aten: str, node: str = "") -> type:
     """An op that overwrites its input with a sample; the old values get a zero gradient."""
 
-    def forward(ctx: Any, a: Tensor, *, draw: Callable[[Any, tuple, str], Any]) -> Tensor:
-        xp = a._xp
-        return wrap(xp.astype(draw(xp, tuple(a.shape), a.dtype.name), a._data.dtype))
+    def forward(ctx: Any, a: Tensor, *, draw: Callable[[Tensor], Any]) -> Tensor:
+        return wrap(draw(a))
 
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (g * 0,)
@@ -281,8 +304,11 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     >>> minitorch.zeros(2).uniform_(3., 3.)
     tensor([3., 3.])
     """
+    a, b = _args.real("uniform_", a, "from", 1), _args.real("uniform_", b, "to", 2)
     _check_float(self.dtype, "check_uniform_bounds")
-    return self._inplace(Uniform.apply, draw=lambda xp, s, d: _uniform(xp, s, d) * (b - a) + a)
+    _check_bounds(self.dtype, a, b)
+    return self._inplace(Uniform.apply, draw=lambda t: _sample(
+        "uniform", t, generator, self._data, low=a, high=b))
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
@@ -292,10 +318,12 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     >>> minitorch.zeros(2).normal_(1., 0.)
     tensor([1., 1.])
     """
+    mean, std = _args.real("normal_", mean, "mean", 1), _args.real("normal_", std, "std", 2)
     _check_float(self.dtype, "normal_kernel_cpu")
     _check_std(std)
     return self._inplace(Normal.apply,
-                         draw=lambda xp, s, d: _standard_normal(xp, s, d) * std + mean)
+                         draw=lambda t: _sample("normal", t, generator, self._data,
+                                                mean=mean, std=std))
 
 
 def random_(self: Tensor, low: int = 0, high: Any = None, *, generator: Any = None) -> Tensor:
@@ -304,15 +332,19 @@ def random_(self: Tensor, low: int = 0, high: Any = None, *, generator: Any = No
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
-    overload = 0
-    if high is None:
-        overload = 1 if low else 2
-        if low == 0:
-            low, high = 0, 2 ** 24 + 1 if self.dtype is D.float32 else 2 ** 53 + 1
-        else:
-            low, high = 0, low
+    overload = 0 if high is not None else 1 if low else 2
+    if overload == 0:
+        low, high = _args.integers("random_", (low, "from", 1), (high, "to", 2))
+    if overload == 1:
+        low, high = 0, _args.integer("random_", low, "to", 1)
+    if overload < 2:
+        _check_range(low, high)
+    if overload == 2:
+        return self._inplace(Randoms[2].apply,
+                             draw=lambda t: _sample("random_bits", t, generator, self._data))
     return self._inplace(Randoms[overload].apply,
-                         draw=lambda xp, s, d: _integers(xp, low, high, s, "float64"))
+                         draw=lambda t: _sample("randint", t, generator, self._data,
+                                                low=low, high=high))
 
 
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
@@ -321,9 +353,13 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     >>> minitorch.zeros(2).bernoulli_(1.0)
     tensor([1., 1.])
     """
-    prob = p._data if isinstance(p, Tensor) else p
+    if isinstance(p, Tensor):
+        prob = p._xp.broadcast_to(p._data, tuple(self.shape))
+    else:
+        prob = _args.real("bernoulli_", p, "p", 1)
+        _check_probability(prob)
     return self._inplace(Bernoulli.apply,
-                         draw=lambda xp, s, d: _uniform(xp, s, "float64") < prob)
+                         draw=lambda t: _sample("bernoulli", t, generator, self._data, p=prob))
 
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
@@ -332,9 +368,13 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     >>> bool(minitorch.all(minitorch.zeros(3).exponential_() >= 0))
     True
     """
+    lambd = _args.real("exponential_", lambd, "lambd", 1)
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     _check_float(self.dtype, "exponential_cpu")
-    return self._inplace(Exponential.apply, draw=lambda xp, s, d: -xp.log1p(
-        -_uniform(xp, s, "float64")) / lambd)
+    return self._inplace(Exponential.apply,
+                         draw=lambda t: _sample("exponential", t, generator, self._data,
+                                                lambd=lambd))
 
 
 METHODS = {"uniform_": uniform_, "normal_": normal_, "random_": random_,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
-from .. import _creation
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
@@ -30,24 +30,26 @@ def _fill_(tensor: Tensor, values: Tensor) -> Tensor:
         return tensor.copy_(values)
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
-    """Fill with samples of the uniform distribution on [a, b).
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
+    """Fill with samples of the uniform distribution on [a, b) (torch's, for the same seed).
 
     >>> bool(minitorch.all(nn.init.uniform_(minitorch.empty(100), -1, 1).abs() <= 1))
     True
     """
-    sample = _creation.rand(*tensor.shape, dtype=tensor.dtype, device=tensor.device)
-    return _fill_(tensor, sample * (b - a) + a)
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
-    """Fill with samples of the normal distribution N(mean, std²).
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
+            generator: Any = None) -> Tensor:
+    """Fill with samples of the normal distribution N(mean, std²) (torch's, for the same
+    seed).
 
     >>> nn.init.normal_(minitorch.empty(2, 2), std=0.01).shape
-    minitorch.Size([2, 2])
+    torch.Size([2, 2])
     """
-    sample = _creation.randn(*tensor.shape, dtype=tensor.dtype, device=tensor.device)
-    return _fill_(tensor, sample * std + mean)
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -136,7 +138,7 @@ def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     """He initialisation: N(0, std²) with ``std = gain / sqrt(fan)``.
 
     >>> nn.init.kaiming_normal_(minitorch.empty(5, 4)).shape
-    minitorch.Size([5, 4])
+    torch.Size([5, 4])
     """
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
 
@@ -156,7 +158,23 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
     """Glorot initialisation: N(0, std²) with ``std = gain · sqrt(2 / (fan_in + fan_out))``.
 
     >>> nn.init.xavier_normal_(minitorch.empty(3, 3)).shape
-    minitorch.Size([3, 3])
+    torch.Size([3, 3])
     """
     fan_in, fan_out = _fans(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
+
+
+def _reset_layer(weight: Tensor, bias: Tensor | None) -> None:
+    """torch's default start of a Linear or Conv layer: ``kaiming_uniform_(a=sqrt(5))``
+    weights and a bias uniform in ±1/sqrt(fan_in).
+
+    >>> w, b = nn.Parameter(minitorch.empty(3, 4)), nn.Parameter(minitorch.empty(3))
+    >>> nn.init._reset_layer(w, b)
+    >>> bool((b.abs() <= 0.5).all())
+    True
+    """
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in = _fans(weight)[0]
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        uniform_(bias, -bound, bound)

@@ -1,0 +1,160 @@
+"""The float32 math behind torch's normal numbers: the C library's ``logf``, ``sinf`` and
+``cosf`` (torch's DEFAULT CPU kernels call them), the cephes ``log`` and ``sincos`` of
+``avx_mathfun.h`` (its AVX2/AVX512 kernels), vectorised with numpy, and C's ``fmaf``.
+
+torch's float32 ``randn`` evaluates these functions element by element (its Box-Muller kernel
+for 16 or more numbers), and they are not correctly rounded: about 1 result in 100 differs in
+its last bit from the nearest float to the true value, so numpy's own float32 functions do not
+reproduce them.
+
+- Without AVX2, torch calls the platform's C library; so does minitorch, through ctypes (one
+  call per number: slow, and only on machines without AVX2). Where no C maths library can be
+  loaded, the float64 result rounded to float32 stands in (then the last bit may differ).
+- torch's AVX2 kernel (its AVX512 build runs the same) takes 8 numbers at a time through
+  Julien Pommier's ``avx_mathfun.h`` (zlib licence), after the cephes library of Stephen
+  Moshier: float32 polynomials, where the compiler fuses every product that feeds a sum into
+  one ``fma``. ``avx_log`` and ``avx_sincos`` take the same steps, with the same published
+  cephes coefficients, on arrays.
+
+>>> import numpy as np
+>>> logf(np.array([1.0, 0.5], dtype=np.float32))
+array([ 0.       , -0.6931472], dtype=float32)
+>>> cosf(np.array([0.0], dtype=np.float32)), sinf(np.array([0.0], dtype=np.float32))
+(array([1.], dtype=float32), array([0.], dtype=float32))
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+__all__ = ["avx_log", "avx_sincos", "cosf", "fmaf", "logf", "sinf"]
+
+
+@functools.cache
+def _c_math(name: str) -> Callable[[float], float] | None:
+    """The C library's float32 function ``name``, or None where none can be loaded."""
+    for library in ("m", "c", "ucrtbase"):
+        path = ctypes.util.find_library(library)
+        try:
+            function = getattr(ctypes.CDLL(path), name) if path else None
+        except (OSError, AttributeError):
+            continue
+        if function is not None:
+            function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+            return function
+    return None
+
+
+def _elementwise(name: str, fallback: Callable[[np.ndarray], np.ndarray],
+                 x: np.ndarray) -> np.ndarray:
+    function = _c_math(name)
+    if function is None:
+        return fallback(x.astype(np.float64)).astype(np.float32)
+    return np.fromiter(map(function, x.ravel().tolist()), np.float32, x.size).reshape(x.shape)
+
+
+def logf(x: np.ndarray) -> np.ndarray:
+    """The C library's ``logf`` of each float32 in ``x``."""
+    return _elementwise("logf", np.log, x)
+
+
+def sinf(x: np.ndarray) -> np.ndarray:
+    """The C library's ``sinf`` of each float32 in ``x``."""
+    return _elementwise("sinf", np.sin, x)
+
+
+def cosf(x: np.ndarray) -> np.ndarray:
+    """The C library's ``cosf`` of each float32 in ``x``."""
+    return _elementwise("cosf", np.cos, x)
+
+
+def fmaf(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
+    """C's ``fmaf``: float32 ``a*b + c`` rounded once.
+
+    >>> fmaf(np.float32([3]), np.float32(2), np.float32(1))
+    array([7.], dtype=float32)
+    """
+    s = np.multiply(a, b, dtype=np.float64)  # exact: 24 + 24 bits
+    s += c
+    r = s.astype(np.float32)
+    # rounding twice goes wrong only where the float64 sum sits exactly half-way between two
+    # floats (its 29 bits below float32's are 1000...0): mend those few, exactly
+    low_bits = np.bitwise_and(s.view(np.uint64), np.uint64(0x1FFFFFFF))
+    halfway = low_bits == np.uint64(0x10000000)
+    if halfway.any():
+        at = np.nonzero(halfway)
+        p = np.multiply(a, b, dtype=np.float64)
+        r[at] = _round_once(p[at], np.broadcast_to(np.asarray(c, np.float64), p.shape)[at])
+    return r
+
+
+def _round_once(p: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``p + c`` rounded once to float32, for sums whose float64 value is half-way."""
+    s = p + c
+    back = s - p
+    err = (p - (s - back)) + (c - back)  # s + err == p + c exactly
+    r = s.astype(np.float32)
+    t = r.astype(np.float64)
+    other = (2 * s - t).astype(np.float32)  # the float on the other side of s
+    return np.where((err != 0) & (np.sign(err) == np.sign(s - t)), other, r)
+
+
+def _f(value: float) -> np.float32:
+    return np.float32(value)
+
+
+_LOG_P = [_f(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
+                          -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+                          2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
+_LOG_Q1, _LOG_Q2 = _f(-2.12194440e-4), _f(0.693359375)
+_SQRTHF = _f(0.707106781186547524)
+_ONE, _HALF = _f(1), _f(0.5)
+
+
+def avx_log(x: np.ndarray) -> np.ndarray:
+    """``log256_ps`` of torch's ``avx_mathfun.h`` for positive normal float32 ``x``: split
+    x = m * 2**e with m in [sqrt(1/2), sqrt(2)), then a degree-9 polynomial in m - 1."""
+    bits = x.view(np.uint32)
+    e = ((bits >> 23).astype(np.int32) - 0x7F).astype(np.float32) + _ONE
+    m = ((bits & np.uint32(0x807FFFFF)) | np.uint32(0x3F000000)).view(np.float32)  # [0.5, 1)
+    low = m < _SQRTHF
+    e = e - np.where(low, _ONE, _f(0))
+    m = (m - _ONE) + np.where(low, m, _f(0))
+    z = m * m
+    y = np.full_like(m, _LOG_P[0])
+    for p in _LOG_P[1:]:
+        y = fmaf(y, m, p)
+    y = fmaf(y * m, z, e * _LOG_Q1)
+    y = y - z * _HALF
+    return (m + y) + e * _LOG_Q2
+
+
+_DP = [_f(-0.78515625), _f(-2.4187564849853515625e-4), _f(-3.77489497744594108e-8)]
+_SIN_P = [_f(-1.9515295891e-4), _f(8.3321608736e-3), _f(-1.6666654611e-1)]
+_COS_P = [_f(2.443315711809948e-5), _f(-1.388731625493765e-3), _f(4.166664568298827e-2)]
+_FOUR_OVER_PI = _f(1.27323954473516)
+
+
+def avx_sincos(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``sincos256_ps`` of torch's ``avx_mathfun.h`` for non-negative float32 ``x``: reduce
+    by an even multiple j of pi/4 in three steps, then cephes' sine and cosine polynomials,
+    swapped and signed by j."""
+    j = (x * _FOUR_OVER_PI).astype(np.int32)
+    j = (j + 1) & ~1
+    y = j.astype(np.float32)
+    for dp in _DP:
+        x = fmaf(y, dp, x)
+    z = x * x
+    cos = fmaf(fmaf(np.full_like(x, _COS_P[0]), z, _COS_P[1]), z, _COS_P[2])
+    cos = fmaf(cos * z, z, -(z * _HALF)) + _ONE
+    sin = fmaf(fmaf(np.full_like(x, _SIN_P[0]), z, _SIN_P[1]), z, _SIN_P[2])
+    sin = fmaf(sin * z, x, x)
+    swapped = (j & 2) != 0
+    sin, cos = np.where(swapped, cos, sin), np.where(swapped, sin, cos)
+    return np.where((j & 4) != 0, -sin, sin), np.where(((j - 2) & 4) == 0, -cos, cos)
