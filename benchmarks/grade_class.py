@@ -60,16 +60,34 @@ def make_root(root: Path, assignment: str, count: int, loop: bool, timeout: int)
         nbformat.write(nb, folder / f"{assignment}.ipynb")
 
 
-def timed(root: Path, assignment: str, workers: int) -> tuple[float, list]:
-    """Seconds to grade every submission again with ``workers`` workers."""
+def timed(root: Path, assignment: str, workers: int) -> tuple[float, list, dict]:
+    """Seconds to grade every submission again with ``workers`` workers, the results, and
+    the wall seconds of each phase."""
+    phases = grade_class.Phases()
     start = time.perf_counter()
     results = grade_class.grade_class(root, [assignment], workers, force=True,
-                                      stream=io.StringIO())
-    return time.perf_counter() - start, results
+                                      stream=io.StringIO(), phases=phases)
+    return time.perf_counter() - start, results, phases
+
+
+def report(workers: int, seconds: float, results: list, phases: dict) -> float:
+    """Print one run's throughput, its phases and its CPU per submission; the rate."""
+    rate = len(results) * 60 / seconds
+    statuses = sorted({r.status for r in results})
+    cpu = sum(r.cpu for r in results) / len(results)
+    print(f"-j {workers}: {len(results)} submissions in {seconds:.1f} s = {rate:.1f}/min "
+          f"({', '.join(statuses)}); CPU per submission {cpu:.2f} s "
+          f"(nbgrader's processes and the kernel), wall per submission "
+          f"{sum(r.seconds for r in results) / len(results):.2f} s")
+    serial = seconds - phases.get("parallel grading", 0.0)
+    print("    serial: " + ", ".join(f"{name} {t:.2f} s" for name, t in phases.items()
+                                     if name != "parallel grading")
+          + f"; {serial:.2f} s in all = {100 * serial / seconds:.1f}% of the run")
+    return rate
 
 
 def main() -> None:
-    """Print throughput with 1 and ``-j`` workers and the scaling between them."""
+    """Print throughput with 1 and ``-j`` workers, the serial phases, and the scaling."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("assignment", nargs="?", default="01_dag")
     parser.add_argument("-n", type=int, default=10, help="submissions (default 10)")
@@ -87,13 +105,8 @@ def main() -> None:
             grade_class.gate(root, args.assignment)
             grade_class.grade_all(root, [(args.assignment, "s000")], 1,
                                   grade_class.Progress(1, io.StringIO()))  # observations
-            rates = {}
-            for workers in (1, args.j):
-                seconds, results = timed(root, args.assignment, workers)
-                rates[workers] = len(results) * 60 / seconds
-                statuses = sorted({r.status for r in results})
-                print(f"-j {workers}: {len(results)} submissions in {seconds:.1f} s = "
-                      f"{rates[workers]:.1f}/min ({', '.join(statuses)})")
+            rates = {workers: report(workers, *timed(root, args.assignment, workers))
+                     for workers in (1, args.j)}
         finally:
             os.chdir(cwd)
     print(f"scaling -j {args.j} / -j 1: {rates[args.j] / rates[1]:.2f}x "

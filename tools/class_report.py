@@ -70,7 +70,8 @@ def failure_messages(root: Path, result: Result) -> dict[str, str]:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         if grade_id and errors:
-            message = f"{errors[0].ename}: {errors[0].evalue}".splitlines()[0]
+            message = (f"{errors[0].ename}: {errors[0].evalue}".splitlines() or [""])[0]
+            message = message.removesuffix(": ")  # a bare NotImplementedError: not answered
             found[grade_id] = message if len(message) <= 100 else message[:97] + "..."
     return found
 
@@ -177,24 +178,28 @@ def lms_rows(results: Sequence[Result], lms: str) -> tuple[list[str], list[list[
     """Header and rows of a gradebook import for ``lms`` ("canvas" or "moodle"); a blank
     score means no grade (not submitted), never 0.
 
+    Canvas reads a number in parentheses at the end of a column's name as its own assignment
+    id, so the columns are the bare assignment ids (Canvas creates those assignments) and the
+    maximum scores go in its "Points Possible" row, as in a Canvas export.
+
     >>> results = [Result("al", "01_dag", "graded", score=0.0, max_score=9.0),
     ...            Result("bo", "01_dag", NOT_SUBMITTED)]
     >>> lms_rows(results, "moodle")
     (['Username', '01_dag'], [['al', '0'], ['bo', '']])
-    >>> lms_rows(results, "canvas")[0][-1]
-    '01_dag (9)'
+    >>> lms_rows(results, "canvas")[1][0]
+    ['    Points Possible', '', '', '', '', '9']
     """
     assignments = sorted({r.assignment for r in results})
-    maxima = {r.assignment: r.max_score for r in results if r.max_score is not None}
-    titles = [f"{a} ({maxima[a]:g})" if a in maxima else a for a in assignments]
+    maxima = {r.assignment: f"{r.max_score:g}" for r in results if r.max_score is not None}
     scores: dict[str, dict[str, str]] = {}
     for r in results:
         scores.setdefault(r.student, {})[r.assignment] = "" if r.score is None else f"{r.score:g}"
     students = sorted(scores)
     if lms == "canvas":  # Canvas matches rows on "SIS Login ID"; the other columns may be empty
-        return (["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *titles],
-                [[s, "", "", s, "", *(scores[s].get(a, "") for a in assignments)]
-                 for s in students])
+        points = ["    Points Possible", "", "", "", "", *(maxima.get(a, "") for a in assignments)]
+        return (["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *assignments],
+                [points] + [[s, "", "", s, "", *(scores[s].get(a, "") for a in assignments)]
+                            for s in students])
     return (["Username", *assignments],  # Moodle: map "Username" to the user's username
             [[s, *(scores[s].get(a, "") for a in assignments)] for s in students])
 

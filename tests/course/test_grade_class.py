@@ -10,7 +10,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading import CourseRoot, edit_cells, nbgrader
+from grading import CourseRoot, delete_cells, edit_cells, nbgrader
 from nbgrader.api import Gradebook
 
 from tools import grade_class
@@ -84,8 +84,9 @@ def test_a_class_in_one_command(tmp_path: Path, capsys: pytest.CaptureFixture,
     assert wide["student_id"][:4] == ["00_demo", "00_demo status", "00_demo/square",
                                       "00_demo/mean"]
     assert wide["frank"][0] == "not submitted" and wide["dave"][0] == "0"
-    assert _csv(tmp_path / "grades_canvas.csv")[0][3:] == ["SIS Login ID", "Section",
-                                                          "00_demo (4)"]
+    canvas = _csv(tmp_path / "grades_canvas.csv")  # no "(4)": Canvas reads it as an id
+    assert canvas[0][3:] == ["SIS Login ID", "Section", "00_demo"]
+    assert canvas[1][0].strip() == "Points Possible" and canvas[1][5] == "4"
     assert {row[0]: row[1] for row in _csv(tmp_path / "grades_moodle.csv")}["frank"] == ""
     report = (tmp_path / "class_report.html").read_text()
     assert "<td>00_demo/square</td><td>2</td><td>2</td><td>0</td><td>2</td>" in report
@@ -96,6 +97,54 @@ def test_a_class_in_one_command(tmp_path: Path, capsys: pytest.CaptureFixture,
     out = capsys.readouterr().out
     assert "alice   00_demo    4/4   skipped already graded (graded)" in out
     assert "bob     00_demo    2/4   skipped already graded (crashed at cell 5 (square))" in out
+
+
+@pytest.mark.slow  # the gate's two runs and one autograde
+def test_after_a_crash_the_ordinary_cells_are_replayed_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chapter's ordinary cells (03 imports minitorch and numpy in them) are state that later
+    answers rely on: a crash must not cost the answers that use them."""
+    root = _root(tmp_path)
+    nb = edit_cells(root.solution(), {
+        "square": "def square(x):\n    return x * x\nimport os\nos._exit(1)",
+        "mean": "def mean(xs):\n    return one * sum(xs) / len(xs)"})
+    nb.cells.insert(1, nbformat.v4.new_code_cell("one = 1"))  # ordinary: no nbgrader metadata
+    root.submit("bob", nb)
+    monkeypatch.chdir(tmp_path)
+
+    assert grade_class.main(["00_demo"]) == 1
+    assert "bob     00_demo    2/4   crashed at cell 6 (square)" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # the gate's two runs and two autogrades
+def test_a_submission_nbgrader_cannot_grade_is_reported_and_the_rest_is_graded(
+        tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _root(tmp_path)
+    root.submit("alice", root.solution())
+    root.submit("bob", root.solution())
+    (tmp_path / "submitted" / "bob" / "00_demo" / "00_demo.ipynb").write_text('{"cells": [')
+    root.submit("carol", delete_cells(root.solution(), ["square", "square_visible"]))
+    misnamed = tmp_path / "submitted" / "dave" / "00_demo" / "00_demo (1).ipynb"
+    misnamed.parent.mkdir(parents=True)
+    nbformat.write(root.solution(), misnamed)
+    monkeypatch.chdir(tmp_path)
+
+    assert grade_class.main(["00_demo", "-j", "2"]) == 1
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: " ".join(line.split()[2:]) for line in out.splitlines()[1:5]}
+    assert lines == {
+        "alice": "4/4 graded",
+        "bob": "- grader failed 00_demo.ipynb is not a notebook (NotJSONError: Notebook does "
+               "not appear to be JSON: '{\"cells\": ['): ask the student for the file again",
+        "carol": "- grader failed the student deleted cell 'square' and nbgrader cannot put its "
+                 "tests back (KeyError: 'square'): paste their answers into a fresh release "
+                 "notebook and grade that",
+        "dave": "- grader failed no 00_demo.ipynb in the submission (it holds '00_demo "
+                "(1).ipynb'): rename the file and run again"}
+    assert "3 need a look: bob/00_demo (grader failed), carol/00_demo (grader failed), " \
+           "dave/00_demo (grader failed)" in out
+    assert {row[0]: row[2] for row in _csv(tmp_path / "grades.csv")}["carol"].startswith(
+        "grader failed the student deleted cell 'square'")
 
 
 @pytest.mark.slow  # the gate runs the solution
