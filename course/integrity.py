@@ -33,7 +33,7 @@ from nbformat.v4 import new_output
 from nbgrader.api import MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, Execute, OverwriteCells
-from traitlets import Bool, Dict, Integer
+from traitlets import Bool, Dict, Integer, List
 
 import minitorch.course
 from minitorch.course import OBSERVATION_MIME
@@ -60,6 +60,11 @@ class HideHiddenTests(ClearHiddenTests):
     Those lines are left out; the student's own lines and messages always stay.
     """
 
+    # generate_feedback hands the HTML exporter's output priority to every preprocessor;
+    # declared as configurable (as nbgrader's GetGrades does), nbgrader does not warn about it
+    display_data_priority = List(ClearHiddenTests.display_data_priority.default_value).tag(
+        config=True)
+
     def preprocess_cell(
         self, cell: NotebookNode, resources: dict[str, Any], cell_index: int
     ) -> tuple[NotebookNode, dict[str, Any]]:
@@ -69,6 +74,8 @@ class HideHiddenTests(ClearHiddenTests):
         if cell.cell_type == "code":
             count = cell.get("execution_count")
             outputs = [_scrub(output, region, count) for output in cell.get("outputs", [])]
+            if not cell.metadata.get("nbgrader", {}).get("grade"):
+                outputs = [_demo_note(output) for output in outputs]
             cell.outputs = _explained(outputs)
         return cell, resources
 
@@ -193,6 +200,24 @@ def _without_hidden_lines(entry: str, region: HiddenRegion, failed_here: bool) -
 def _hidden_number(line: str, region: HiddenRegion) -> bool:
     number = CONTEXT_LINE.match(ANSI.sub("", line))
     return bool(number) and int(number[1]) in region.numbers
+
+
+GRADING_COPY_NOTE = ("This cell uses a piece of minitorch that the grader leaves out, so that "
+                     "no exercise can hand its work to it; it runs in your own notebook. Nothing "
+                     "is graded here.")
+
+
+def _demo_note(output: NotebookNode) -> NotebookNode:
+    """A cell that is not graded and stopped at a piece missing from the grading copy: a note
+    saying so, instead of a traceback that reads like a mistake of the student's.
+
+    >>> note = _demo_note(new_output("error", ename="SwitchedOff", evalue="", traceback=[]))
+    >>> note.output_type, note.text == GRADING_COPY_NOTE
+    ('stream', True)
+    """
+    if output.output_type == "error" and output.ename == "SwitchedOff":
+        return new_output("stream", name="stdout", text=GRADING_COPY_NOTE)
+    return output
 
 
 def _explained(outputs: list[NotebookNode]) -> list[NotebookNode]:
@@ -336,17 +361,47 @@ class SandboxedKernelManager(AsyncKernelManager):
 
 # ------------------------------------------------ the grading copy of minitorch: no reference
 
-# The seams each assignment's exercises rebuild, absent from its grading copy of minitorch.
-# Only where the chapter runs on the student's own piece: in 03, 04 and 05 the reference
-# piece (a custom Function's apply, the grad-mode state, the saved-tensor check) is the
-# mechanism every demo runs on, so there the hidden tests only switch it off in the kernel.
+# The seams each assignment's exercises rebuild, absent from its grading copy of minitorch: the
+# chapter's tests run on the student's own piece (plugged in), or on a stand-in that keeps the
+# rest of minitorch working without doing the exercise's job (STAND_INS).
 REMOVED_SEAMS = {
     "01_dag": ["viz.dot.walk", "engine.discover"],
     "02_manual_backward": ["engine.discover", "engine.execute"],
+    "03_custom_function": ["function.apply_custom"],
+    "05_inplace": ["graph.check_version"],
     "06_gradcheck": ["gradcheck.numerical_jacobian", "gradcheck.allclose"],
+    "07_profiler": ["profiler.build_events", "profiler.average_events", "profiler.format_table",
+                    "profiler._format_time",
+                    # exercise 1's stack of open events (not a seam: tests plug in with use)
+                    "profiler.profile._push", "profiler.profile._pop"],
 }
-# Functions that do the work of a seam under another name: removed wherever the seam is.
-TWINS = {"viz.dot.walk": ("engine._reachable",)}
+# Code that does the work of a seam under another name: removed wherever the seam is.
+TWINS = {
+    "viz.dot.walk": ("engine._reachable",),
+    "profiler.format_table": ("profiler._Table",),
+    "profiler.average_events": ("profiler.FunctionEventAvg.add",),
+    "function.apply_custom": ("function._validate_grads",),
+}
+# What a removed piece does instead of raising where the chapter's other exercises need it.
+STAND_INS = {
+    # Backward still refuses a stale saved tensor, without the message exercise 1 of 05 writes.
+    "graph.check_version": (
+        "if tensor._version_counter.value != saved._version:\n"
+        "    raise RuntimeError(\"a tensor saved for backward was changed in place (the "
+        "grading copy of minitorch checks versions without torch's message)\")\n"),
+    # A user-defined Function runs much as a built-in op does: an edge for every argument,
+    # what backward returns unchecked. That keeps 03's other exercises and demos (old and
+    # setup_context style) running, and is not the apply its exercise 2 asks for.
+    "function.apply_custom": (
+        "node, record = _new_node(cls, args)\n"
+        "outputs = _run_forward(cls, node, args, kwargs)\n"
+        "if not record:\n"
+        "    return outputs\n"
+        "node._next = tuple(e for a in args\n"
+        "                   for e in (a._edge() if isinstance(a, T.Tensor) else _NO_EDGE))\n"
+        "return _link(node, args, outputs)\n"),
+    "function._validate_grads": "return grads\n",
+}
 
 
 def with_twins(seams: list[str]) -> list[str]:
@@ -359,28 +414,56 @@ def with_twins(seams: list[str]) -> list[str]:
 
 
 def _module_file(package: Path, dotted: str) -> Path:
-    """The file of a seam's module: ``engine`` is minitorch/autograd/engine.py."""
+    """The file of a seam's module: ``engine`` is minitorch/autograd/engine.py (autograd's
+    ``profiler`` before minitorch's own, as seams are named), ``viz.dot`` minitorch/viz/dot.py."""
     relative = Path(*dotted.split(".")).with_suffix(".py")
-    for candidate in (package / relative, package / "autograd" / relative):
+    for candidate in (package / "autograd" / relative, package / relative):
         if candidate.is_file():
             return candidate
     raise KeyError(f"no module {dotted!r} in {package}: fix the seam's name in the tests")
 
 
-def _without_body(text: str, name: str, function: str) -> str:
-    """``text`` (a module's source) with the body of its top-level ``function`` replaced by
-    one that raises SwitchedOff; its signature and decorators stay."""
+def _without_body(text: str, name: str, target: str, body: str | None = None) -> str:
+    """``text`` (a module's source) with the body of its top-level function, class method
+    (``Class.method``) or every method of a class (``Class``) replaced by ``body`` (a stand-in,
+    indented as a function body at column 0), or by one that raises SwitchedOff; signatures,
+    decorators and docstrings go with the old body.
+
+    >>> print(_without_body("def f(x):\\n    return x\\n", "m.f", "f", "return 0\\n"), end="")
+    def f(x):
+        return 0
+    """
     import ast
 
     lines = text.splitlines(keepends=True)
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.FunctionDef) and node.name == function:
-            first, indent = node.body[0].lineno, " " * node.body[0].col_offset
-            stub = (f"{indent}from minitorch.course import SwitchedOff\n{indent}raise "
-                    f"SwitchedOff(\"minitorch's {name} is not in the grading copy: write your "
-                    f"own\")\n")
-            return "".join(lines[:first - 1]) + stub + "".join(lines[node.end_lineno:])
-    raise KeyError(f"no function {function!r} at the top level of {name}'s module")
+    found = _definitions(ast.parse(text).body, target.split("."))
+    if not found:
+        raise KeyError(f"no function or class {target!r} at the top level of {name}'s module")
+    stub = body or (f"from minitorch.course import SwitchedOff\nraise SwitchedOff(\"minitorch's "
+                    f"{name} is not in the grading copy: write your own\")\n")
+    for node in sorted(found, key=lambda node: node.lineno, reverse=True):
+        first, indent = node.body[0].lineno, " " * node.body[0].col_offset
+        code = "".join(indent + line if line.strip() else line
+                       for line in stub.splitlines(keepends=True))
+        lines[first - 1:node.end_lineno] = [code]
+    return "".join(lines)
+
+
+def _definitions(body: list, path: list[str]) -> list:
+    """The function definitions ``path`` names in a module's ``body``: a function, a method
+    (``["Class", "method"]``) or every method of a class (``["Class"]``)."""
+    import ast
+
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in body:
+        if getattr(node, "name", None) != path[0]:
+            continue
+        if isinstance(node, functions) and len(path) == 1:
+            return [node]
+        if isinstance(node, ast.ClassDef):
+            methods = [n for n in node.body if isinstance(n, functions)]
+            return [n for n in methods if len(path) == 1 or n.name == path[1]]
+    return []
 
 
 def grading_package(folder: Path, removed: list[str]) -> Path:
@@ -390,10 +473,23 @@ def grading_package(folder: Path, removed: list[str]) -> Path:
     shutil.copytree(Path(minitorch.course.__file__).resolve().parent, package,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for name in removed:
-        module, function = name.rsplit(".", 1)
+        module, target = _split(package, name)
         path = _module_file(package, module)
-        path.write_text(_without_body(path.read_text(), name, function))
+        path.write_text(_without_body(path.read_text(), name, target, STAND_INS.get(name)))
     return folder
+
+
+def _split(package: Path, name: str) -> tuple[str, str]:
+    """A removed piece's module and its name there: ``profiler._Table.render`` is the method
+    ``_Table.render`` of the module ``profiler``."""
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            _module_file(package, ".".join(parts[:cut]))
+        except KeyError:
+            continue
+        return ".".join(parts[:cut]), ".".join(parts[cut:])
+    raise KeyError(f"no module for {name!r} in {package}: fix the seam's name in the tests")
 
 
 def _installed_copies(visible: list[str]) -> list[str]:
@@ -562,34 +658,33 @@ class GuardedExecute(Execute):
 
 def replay_earlier_cells(client: Any, index: int) -> list[int]:
     """Re-run, in a freshly restarted kernel, what the cells after ``index`` depend on: the
-    locked set-up cells and the student's answer cells before it, outputs discarded (their
-    test cells already hold their points). A cell that killed the kernel is not replayed, and
-    replay stops at the first cell that fails or overruns ``client.timeout``. Returns the
-    indices replayed."""
+    code cells before it but test cells (set-up, ordinary and answer cells), outputs discarded
+    (test cells already hold their points). A cell that killed the kernel is not replayed; a
+    cell that fails is passed over as in the first run (chapters show errors on purpose), and
+    replay stops at a cell that overruns ``client.timeout``. Returns the indices replayed."""
     replayed = []
     for number, cell in enumerate(client.nb.cells[:index]):
         if not _state_cell(cell) or any(o.get("ename") == "DeadKernelError"
                                         for o in cell.get("outputs", [])):
             continue
         try:
-            reply = run_sync(client.kc.execute_interactive)(
+            run_sync(client.kc.execute_interactive)(
                 cell.source, store_history=False, allow_stdin=False, timeout=client.timeout,
                 output_hook=lambda message: None)
         except TimeoutError:
             run_sync(client.km.interrupt_kernel)()
             break
         replayed.append(number)
-        if reply["content"]["status"] != "ok":
-            break
     client.log.info("Kernel restarted; replayed cells %s before cell %d", replayed, index)
     return replayed
 
 
 def _state_cell(cell: NotebookNode) -> bool:
-    """A set-up cell (locked, not graded) or an answer cell: code later cells rely on."""
+    """Code later cells rely on: every code cell but a test cell. Set-up and answer cells,
+    and the chapter's ordinary cells too: in 03 the imports of minitorch and numpy live in
+    those, and without them every cell after a crash failed with a NameError."""
     meta = cell.metadata.get("nbgrader", {})
-    return cell.cell_type == "code" and (bool(meta.get("solution"))
-                                         or (meta.get("locked") and not meta.get("grade")))
+    return cell.cell_type == "code" and (bool(meta.get("solution")) or not meta.get("grade"))
 
 
 KERNEL_DIED = ("The kernel died while running this cell (os._exit, a crash, or its memory "

@@ -13,10 +13,12 @@ True
 >>> engine.discover is course.reference(engine, "discover")
 True
 
-A reference declared with ``@course.seam`` can also be switched off: while grading, calling
-it (even through a reference the student kept) raises, so delegating to minitorch earns
-nothing. Switching off swaps the function's code for one that raises, so there is no wrapper
-to reach through and no cost on the normal path.
+A reference declared with ``@course.seam`` can also be switched off: calling it (even through
+a reference the student kept) raises, so a test shows that the student's piece works alone.
+Switching off swaps the function's code for one that raises, so there is no wrapper to reach
+through and no cost on the normal path. It is state of the student's own process, so it
+cannot stop a student who switches it back on: grading's defence is the grading copy of
+minitorch (course/integrity.py), which holds no code for the piece an exercise asks for.
 
 >>> with course.switched_off("engine.discover"):
 ...     engine.discover([])
@@ -146,7 +148,7 @@ def observed(value: Any) -> Any:
 
     >>> import minitorch
     >>> observed((minitorch.tensor([1., 2.]), {"b": True}, None))
-    [{'tensor': [1.0, 2.0], 'dtype': 'minitorch.float32'}, {'dict': [['b', True]]}, None]
+    [{'tensor': [1.0, 2.0], 'dtype': 'torch.float32'}, {'dict': [['b', True]]}, None]
     """
     from ._tensor import Tensor
     from .autograd.graph import Node

@@ -27,7 +27,7 @@
 import os
 import warnings
 
-from minitorch.checks import check
+from minitorch.checks import check, check_runs
 from minitorch.course import observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
@@ -419,11 +419,9 @@ check("the number of edges of trace(x * x + x)", len(edges), 4,
 deep = x
 for _ in range(5000):  # deeper than Python's recursion limit, as the instructions say
     deep = deep * 1.0
-try:
-    nodes, edges = trace(deep)
-except RecursionError:
-    raise AssertionError("trace recursed too deep on a chain of 5 000 multiplications: "
-                         "walk with a loop and a stack (or queue) instead") from None
+nodes, edges = check_runs("trace on a chain of 5 000 multiplications", lambda: trace(deep),
+                          hint="walk with a loop and a stack (or queue) of your own, not "
+                               "recursion")
 check("the number of nodes of trace on a chain of 5 000 multiplications", len(nodes), 5001)
 ### BEGIN HIDDEN TESTS
 p = minitorch.tensor([1., 2.], requires_grad=True)
@@ -568,7 +566,8 @@ with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
     y = w
     for _ in range(5000):
         y = y * 1.0
-    found = leaves(y)
+    found = check_runs("leaves of a chain 5000 deep", lambda: leaves(y),
+                       hint="walk with a stack of your own, not recursion")
     check("the leaves of a chain 5000 deep, as w or 'other'",
           ["w" if t is w else "other" for t in found], ["w"], hidden=True,
           hint="walk with a stack of your own, not recursion")
@@ -651,13 +650,14 @@ check("the expressions whose prediction is not a pair of bools",
       [], hint="each value is a pair (requires_grad, is_leaf) of bools")
 check('predictions["a * b"]', predictions["a * b"], (True, False), hint="C = A * B in section 1")
 ### BEGIN HIDDEN TESTS
-observe([predictions.get(e) for e in ("b", "b * 2", "(a * b).sum()", "a[0]", "a.detach()")])
+observe({e: repr(predictions.get(e)) for e in ("b", "b * 2", "(a * b).sum()", "a[0]",
+                                               "a.detach()")})
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "table_hidden", "points": 1}
 check("the number of predictions", len(predictions), len(EXPRESSIONS))
 ### BEGIN HIDDEN TESTS
-observe({e: predictions.get(e) for e in EXPRESSIONS})
+observe({e: repr(predictions.get(e)) for e in EXPRESSIONS})
 ### END HIDDEN TESTS
 
 # %% [markdown]

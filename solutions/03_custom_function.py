@@ -24,7 +24,7 @@
 import os
 import warnings
 
-from minitorch.checks import check, check_raises
+from minitorch.checks import check, check_raises, check_runs
 from minitorch.course import observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
@@ -368,16 +368,26 @@ gs = np.array([1.0, -2.0, 0.5, 3.0, 1.0], dtype=np.float32)
 
 x = minitorch.tensor(xs, requires_grad=True)
 y = Tanh.apply(x)
-assert y.grad_fn.name() == "TanhBackward"
-assert np.allclose(y.detach().numpy(), np.tanh(xs), atol=1e-6)
+check("the name of Tanh.apply(x).grad_fn", getattr(y.grad_fn, "name", lambda: None)(),
+      "TanhBackward")
+check("Tanh.apply(x) at x = xs", y, np.tanh(xs), tol=1e-5)
 y.backward(minitorch.tensor(gs))
-assert np.allclose(x.grad.numpy(), gs * (1 - np.tanh(xs) ** 2), atol=1e-6), x.grad
+check("x.grad after Tanh.apply(x).backward(gs)", x.grad, gs * (1 - np.tanh(xs) ** 2), tol=1e-5,
+      mistakes={"the backward multiplies by 1 - x², not 1 - tanh(x)²": gs * (1 - xs ** 2),
+                "the backward has the wrong sign": -gs * (1 - np.tanh(xs) ** 2),
+                "the backward forgets grad_output": 1 - np.tanh(xs) ** 2},
+      hint="d tanh(x)/dx = 1 - tanh(x)², times grad_output")
 
 x = minitorch.tensor(xs, requires_grad=True)
 z = LeakyReLU.apply(x, 0.1)
-assert np.allclose(z.detach().numpy(), np.where(xs > 0, xs, 0.1 * xs), atol=1e-6)
-z.backward(minitorch.tensor(gs))
-assert np.allclose(x.grad.numpy(), np.where(xs > 0, gs, 0.1 * gs), atol=1e-6), x.grad
+check("LeakyReLU.apply(x, 0.1) at x = xs", z, np.where(xs > 0, xs, 0.1 * xs), tol=1e-5)
+check_runs("LeakyReLU.apply(x, 0.1).backward(gs)", lambda: z.backward(minitorch.tensor(gs)),
+           hint="backward returns one gradient per forward argument: None for the slope")
+check("x.grad after LeakyReLU.apply(x, 0.1).backward(gs)", x.grad,
+      np.where(xs > 0, gs, 0.1 * gs), tol=1e-5,
+      mistakes={"the backward forgets grad_output": np.where(xs > 0, 1.0, 0.1),
+                "the slope is applied where x > 0": np.where(xs > 0, 0.1 * gs, gs)},
+      hint="grad_output where x > 0, grad_output * slope elsewhere")
 ### BEGIN HIDDEN TESTS
 xo = np.array([-2.5, -0.75, 0.1, 1.25, 3.0])  # float64: other correct formulas agree to 1e-15
 go = minitorch.tensor([0.3, 1.5, -1.0, 2.0, -0.5], dtype=minitorch.float64)
@@ -411,28 +421,44 @@ def _backward_directly(fn_cls, args, grad):
 
 
 (grad_x,) = _backward_directly(Tanh, (minitorch.tensor(xs),), gs)
-assert np.allclose(grad_x.numpy(), gs * (1 - np.tanh(xs) ** 2), atol=1e-6)
+check("Tanh.backward called directly, with a ctx of its own and no engine", grad_x,
+      gs * (1 - np.tanh(xs) ** 2), tol=1e-5,
+      hint="backward computes from what forward saved, with plain tensor operations")
 ### BEGIN HIDDEN TESTS
 xd = np.array([-3.0, -0.5, 0.25, 1.0, 4.0])
 gd = np.array([0.5, -1.0, 2.0, -0.25, 3.0])
 step = 1e-6
 slope_fd = (np.tanh(xd + step) - np.tanh(xd - step)) / (2 * step)  # finite differences
 (grad_x,) = _backward_directly(Tanh, (minitorch.tensor(xd),), gd)
-assert np.allclose(grad_x.numpy(), gd * slope_fd, atol=1e-6)
+check("Tanh's gradient against central differences", grad_x, gd * slope_fd, tol=1e-6,
+      hidden=True)
 observe(grad_x)
 
 grad_x, grad_slope = _backward_directly(LeakyReLU, (minitorch.tensor(xd), 0.25), gd)
-assert grad_slope is None
-assert np.allclose(grad_x.numpy(), np.where(xd > 0, gd, 0.25 * gd))
+check("LeakyReLU's gradient for its slope argument (a number)", grad_slope, None, hidden=True,
+      hint="a number gets no gradient: return None in its place")
+check("LeakyReLU's gradient, slope 0.25", grad_x, np.where(xd > 0, gd, 0.25 * gd), tol=1e-9,
+      hidden=True)
 observe(grad_x, grad_slope)
+
+# A negative slope: the output is positive where x < 0, so only x tells the two sides apart.
+(grad_x, _) = _backward_directly(LeakyReLU, (minitorch.tensor(xd), -0.5), gd)
+check("LeakyReLU's gradient, slope -0.5", grad_x, np.where(xd > 0, gd, -0.5 * gd), tol=1e-9,
+      hidden=True, mistakes={
+          "the mask is taken from the output, which is positive where x < 0 for a negative "
+          "slope": np.where(np.where(xd > 0, xd, -0.5 * xd) > 0, gd, -0.5 * gd)},
+      hint="choose the side by the input x (save it), not by the output")
+observe(grad_x)
 
 x = minitorch.tensor(xd, requires_grad=True)
 y = LeakyReLU.apply(Tanh.apply(x), 0.5)  # a chain of the two, through minitorch's apply
-assert y.grad_fn.name() == "LeakyReLUBackward"
-assert y.grad_fn.next_functions[0][0].name() == "TanhBackward"
+check("the names of the nodes of LeakyReLU.apply(Tanh.apply(x), 0.5)",
+      [y.grad_fn.name(), y.grad_fn.next_functions[0][0].name()],
+      ["LeakyReLUBackward", "TanhBackward"], hidden=True)
 y.sum().backward()
 t = np.tanh(xd)
-assert np.allclose(x.grad.numpy(), np.where(t > 0, 1.0, 0.5) * (1 - t ** 2))
+check("x.grad through LeakyReLU(Tanh(x), 0.5)", x.grad,
+      np.where(t > 0, 1.0, 0.5) * (1 - t ** 2), tol=1e-9, hidden=True)
 observe(y.detach(), x.grad)
 ### END HIDDEN TESTS
 
@@ -521,22 +547,34 @@ def my_apply(fn_cls, *args):
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "apply_visible", "points": 2}
 a = minitorch.tensor([1.0], requires_grad=True)
 result = my_apply(Exp, a)
-assert isinstance(result.grad_fn, FunctionNode) and result.grad_fn.name() == "ExpBackward"
-assert result.grad_fn.needs_input_grad == (True,)
-assert result.grad_fn.next_functions[0][0].variable is a
+node = result.grad_fn
+check("the type and name() of my_apply(Exp, a).grad_fn",
+      [type(node).__name__, getattr(node, "name", lambda: None)()],
+      ["FunctionNode", "ExpBackward"], hint="set a FunctionNode(fn_cls) as the output's grad_fn")
+check("its needs_input_grad", node.needs_input_grad, (True,))
+check("its next_functions, as (a's AccumulateGrad?, output_nr)",
+      [(getattr(n, "variable", None) is a, k) for n, k in node.next_functions], [(True, 0)],
+      hint="a leaf that requires grad: the edge leads to a._grad_accumulator()")
 result.backward()
-assert np.allclose(a.grad.numpy(), [np.e])
+check("a.grad after my_apply(Exp, a).backward() at a = 1", a.grad, [np.e], tol=1e-6)
 
 w = minitorch.tensor([1.0, 2.0], requires_grad=True)
 x = minitorch.tensor([3.0, 4.0], requires_grad=True)
 b = minitorch.tensor([0.5, 0.5])  # no grad: its edge is (None, 0)
 out = my_apply(Mul, w, x, b, False)
-assert out.grad_fn.needs_input_grad == (True, True, False, False)
+check("needs_input_grad of my_apply(Mul, w, x, b, False)", out.grad_fn.needs_input_grad,
+      (True, True, False, False),
+      hint="one flag per forward argument: a tensor that requires grad, or not")
 edges = out.grad_fn.next_functions
-assert len(edges) == 3, "one edge per tensor argument: the flag False gets none"
-assert edges[0][0].variable is w and edges[1][0].variable is x and edges[2] == (None, 0), edges
+check("the number of edges of my_apply(Mul, w, x, b, False)", len(edges), 3,
+      hint="one edge per tensor argument: the flag False gets none")
+check("the edges, as (w's or x's AccumulateGrad, or None, output_nr)",
+      [("w" if getattr(n, "variable", 0) is w else "x" if getattr(n, "variable", 0) is x
+        else n, k) for n, k in edges], [("w", 0), ("x", 0), (None, 0)],
+      hint="b needs no gradient: its edge is (None, 0)")
 out.sum().backward()
-assert np.allclose(w.grad.numpy(), [3.0, 4.0]) and x.grad is None
+check("[w.grad, x.grad] after out.sum().backward()", [w.grad, x.grad], [[3.0, 4.0], None],
+      hint="Mul's backward returns None for x when its flag is False")
 ### BEGIN HIDDEN TESTS
 w = minitorch.tensor([0.5, -1.0, 2.0], requires_grad=True)
 x = minitorch.tensor([1.5, 2.5, -0.5])  # no grad
@@ -610,32 +648,58 @@ class _Probe(Function):
 with minitorch.course.switched_off("function.apply_custom"):  # minitorch's apply is off
     x = minitorch.tensor([1.0, -2.0], requires_grad=True)
     y = my_apply(_Probe, x, 2.0)
-    assert _Probe.seen == [False] and minitorch.is_grad_enabled()
-    assert y.grad_fn.next_functions == ((x._grad_accumulator(), 0),)
+    check("the grad mode forward ran in, and the grad mode after my_apply",
+          [_Probe.seen, minitorch.is_grad_enabled()], [[False], True],
+          hint="run forward under no_grad(), which restores the mode when it ends")
+    check("whether my_apply(_Probe, x, 2.0)'s edges are ((x's AccumulateGrad, 0),)",
+          y.grad_fn.next_functions == ((x._grad_accumulator(), 0),), True)
     ### BEGIN HIDDEN TESTS
-    assert y.requires_grad and not y.is_leaf and y.grad_fn.name() == "_ProbeBackward"
-    assert np.allclose(y.detach().numpy(), [6.0, -12.0])
+    check("[y.requires_grad, y.is_leaf, y.grad_fn.name()] of a recorded call",
+          [y.requires_grad, y.is_leaf, y.grad_fn.name()], [True, False, "_ProbeBackward"],
+          hidden=True)
+    check("the output of _Probe", y, [6.0, -12.0], hidden=True)
     y.backward(minitorch.tensor([1.0, 0.5]))
-    assert np.allclose(x.grad.numpy(), [6.0, 3.0])
+    check("x.grad through _Probe", x.grad, [6.0, 3.0], hidden=True)
     observe(_Probe.seen, y.grad_fn.name(), y.grad_fn.next_functions, y.detach(), x.grad)
 
     # a chain of your nodes: edges lead to the previous grad_fn; gradients multiply
     x = minitorch.tensor([0.5, 1.5], requires_grad=True)
     h = x * 2  # a built-in op in between
     e1 = my_apply(Exp, h)
-    assert e1.grad_fn.next_functions == ((h.grad_fn, 0),)
+    check("whether the edge of my_apply(Exp, h) leads to (h.grad_fn, 0)",
+          e1.grad_fn.next_functions == ((h.grad_fn, 0),), True, hidden=True,
+          hint="a result of an operation: the edge leads to its grad_fn")
     e2 = my_apply(Exp, e1)
-    assert e2.grad_fn.next_functions[0][0] is e1.grad_fn
+    check("whether the edge of my_apply(Exp, e1) leads to e1's node",
+          e2.grad_fn.next_functions[0][0] is e1.grad_fn, True, hidden=True)
     e2.sum().backward()
     xd = np.array([0.5, 1.5])
-    assert np.allclose(x.grad.numpy(), 2 * np.exp(2 * xd) * np.exp(np.exp(2 * xd)), rtol=1e-5)
+    check("x.grad through two Exp nodes", x.grad,
+          2 * np.exp(2 * xd) * np.exp(np.exp(2 * xd)), tol=1e-5, hidden=True)
     observe(e1.grad_fn.next_functions, e2.grad_fn.next_functions, e2.detach(), x.grad)
+
+    # an input that is output 1 of a node with two outputs
+    pair = minitorch.tensor([0.25, 2.0], requires_grad=True)
+    first, second = pair.unbind()
+    e3 = my_apply(Exp, second)
+    check("whether the edge to the second output of unbind() is (its grad_fn, 1)",
+          e3.grad_fn.next_functions == ((second.grad_fn, 1),), True, hidden=True,
+          mistakes={"the output number is always 0, not the tensor's _output_nr": False},
+          hint="an edge names the output of the node too: t._output_nr")
+    e3.backward()
+    check("pair.grad through exp of its second element", pair.grad, [0.0, np.exp(2.0)],
+          tol=1e-6, hidden=True)
+    observe(e3.grad_fn.next_functions, pair.grad)
 
     # nothing to record: no grad mode, or no input that requires grad
     with minitorch.no_grad():
-        assert my_apply(Exp, x).grad_fn is None
+        check("my_apply(Exp, x).grad_fn under no_grad()", my_apply(Exp, x).grad_fn, None,
+              hidden=True, hint="record nothing when grad mode is off")
     c = my_apply(Mul, minitorch.tensor([2.0]), minitorch.tensor([3.0]), minitorch.tensor([1.0]))
-    assert c.grad_fn is None and not c.requires_grad and np.allclose(c.numpy(), [7.0])
+    check("[grad_fn, requires_grad] of a call where no input requires grad",
+          [c.grad_fn, c.requires_grad], [None, False], hidden=True,
+          hint="record only when some input requires grad")
+    check("its value", c, [7.0], hidden=True)
     observe(c.grad_fn, c.requires_grad, c)
     ### END HIDDEN TESTS
 
@@ -727,10 +791,24 @@ class LinearFunction(Function):
 rng = np.random.default_rng(3)
 xs, ws, bs = rng.normal(size=(4, 3)), rng.normal(size=(2, 3)), rng.normal(size=2)
 x, w, b = (minitorch.tensor(v, requires_grad=True) for v in (xs, ws, bs))
-assert x.dtype == minitorch.float64
-assert np.allclose(LinearFunction.apply(x, w, b).detach().numpy(), xs @ ws.T + bs)
-assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, b), raise_exception=False)
-assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, None), raise_exception=False)
+out = LinearFunction.apply(x, w, b)
+check("LinearFunction.apply(x, w, b)", out, xs @ ws.T + bs, tol=1e-9,
+      hint="x @ weight.T + bias, as nn.Linear")
+g = np.random.default_rng(5).normal(size=(4, 2))
+out.backward(minitorch.tensor(g))
+check("x.grad after out.backward(g)", x.grad, g @ ws, tol=1e-9, hint="grad_output @ weight")
+check("w.grad after out.backward(g)", w.grad, g.T @ xs, tol=1e-9,
+      hint="grad_output.T @ x: one row per output feature")
+check("b.grad after out.backward(g)", b.grad, g.sum(axis=0), tol=1e-9,
+      hint="the bias is added to every row: sum grad_output over the batch (dim 0)")
+out = check_runs("LinearFunction.apply(x, w, None)", lambda: LinearFunction.apply(x, w, None),
+                 hint="bias may be None: then forward adds nothing")
+check("LinearFunction.apply(x, w, None)", out, xs @ ws.T, tol=1e-9)
+check("gradcheck of LinearFunction.apply on (x, w, None)",
+      check_runs("gradcheck of LinearFunction.apply on (x, w, None)",
+                 lambda: minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, None),
+                                                      raise_exception=False)),
+      True, hint="without a bias, backward returns None in its place")
 ### BEGIN HIDDEN TESTS
 other = np.random.default_rng(30)
 x, w, b = (minitorch.tensor(other.normal(size=shape), requires_grad=True)
@@ -759,24 +837,31 @@ def _linear_backward(args, grad, needs=(True, True, True)):
         return LinearFunction.backward(ctx, minitorch.tensor(grad))
 
 
-gs = rng.normal(size=(4, 2))
+rng = np.random.default_rng(4)  # its own draws: this cell does not depend on the one above
+xs, ws, bs, gs = (rng.normal(size=shape) for shape in ((4, 3), (2, 3), (2,), (4, 2)))
 grad_x, grad_w, grad_b = _linear_backward((xs, ws, bs), gs)
-assert grad_b.shape == (2,) and np.allclose(grad_b.numpy(), gs.sum(axis=0))
+check("the gradient for the bias, called directly", grad_b, gs.sum(axis=0), tol=1e-9,
+      hint="sum grad_output over the batch (dim 0): shape (2,), the bias's shape")
 ### BEGIN HIDDEN TESTS
-assert grad_x.shape == (4, 3) and np.allclose(grad_x.numpy(), gs @ ws)
-assert grad_w.shape == (2, 3) and np.allclose(grad_w.numpy(), gs.T @ xs)
+check("the gradient for x, called directly", grad_x, gs @ ws, tol=1e-9, hidden=True)
+check("the gradient for the weight, called directly", grad_w, gs.T @ xs, tol=1e-9, hidden=True)
 observe(grad_x, grad_w, grad_b)
 
 xs, ws, gs = rng.normal(size=(5, 4)), rng.normal(size=(4, 4)), rng.normal(size=(5, 4))
 grad_x, grad_w, grad_b = _linear_backward((xs, ws, None), gs, needs=(False, True, False))
-assert grad_b is None
-assert np.allclose(grad_w.numpy(), gs.T @ xs)  # a square weight: a missing transpose shows
+check("the gradient for a bias that is None", grad_b, None, hidden=True,
+      hint="no bias, or needs_input_grad[2] False: None")
+check("the gradient for a square weight", grad_w, gs.T @ xs, tol=1e-9, hidden=True,
+      mistakes={"the weight's gradient is transposed": (gs.T @ xs).T},
+      hint="grad_output.T @ x")
 observe(grad_w, grad_b)  # not grad_x: computing a gradient nobody needs is allowed
 
 x = minitorch.tensor(rng.normal(size=(1, 4)), requires_grad=True)
 w = minitorch.tensor(rng.normal(size=(3, 4)), requires_grad=True)
 b = minitorch.tensor(rng.normal(size=3), requires_grad=True)
-assert minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, b), raise_exception=False)
+check("gradcheck of LinearFunction on a batch of one",
+      minitorch.autograd.gradcheck(LinearFunction.apply, (x, w, b), raise_exception=False),
+      True, hidden=True)
 observe(LinearFunction.apply(x, w, b).detach())
 ### END HIDDEN TESTS
 

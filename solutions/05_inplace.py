@@ -21,13 +21,15 @@
 #    anomaly mode, and saved-tensor hooks;
 # 3. open `SavedTensor` in `minitorch/autograd/graph.py`;
 # 4. write your own version-checked saved tensor, plug it into minitorch, catch the notes' bug
-#    with it, and fix the notes' cell.
+#    with it, and fix the notes' cell;
+# 5. bend the backward with a tensor hook, and predict what the debugging tools (anomaly
+#    mode, saved-tensor hooks, `retain_graph`, threads) do before you run them.
 
 # %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
 import os
 import warnings
 
-from minitorch.checks import check
+from minitorch.checks import check, check_raises, check_runs
 from minitorch.course import observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
@@ -211,13 +213,33 @@ with minitorch.autograd.set_detect_anomaly(True):
 print(inspect.getsource(minitorch.autograd.anomaly_mode.warn_forward_trace))
 
 # %% [markdown]
+# Anomaly mode checks one more thing: every gradient a node returns in backward. A `nan`
+# there raises at once, naming the node, instead of flowing silently into `.grad`. Chapter 2's
+# kinks give one: `sqrt` has derivative `inf` at 0, and `inf · 0` is `nan`:
+
+# %%
+x = minitorch.tensor(0., requires_grad=True)
+(x.sqrt() * 0).backward()
+print("without anomaly mode: x.grad =", x.grad)
+with minitorch.autograd.set_detect_anomaly(True):
+    x = minitorch.tensor(0., requires_grad=True)
+    try:
+        (x.sqrt() * 0).backward()
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+
+# %% [markdown]
 # ## 6. Saved-tensor hooks: you decide where saved tensors live
 #
 # `saved_tensors_hooks(pack_hook, unpack_hook)` (notes 001) lets you store what backward
 # needs somewhere else: `pack_hook(tensor)` runs when an operation saves a tensor and may
 # return anything; `unpack_hook(packed)` runs in backward and must give the tensor back. (The
 # notes name the API and its purpose but give no example.) In `y = x.exp(); (y * x).sum()`
-# three tensors are packed: `exp` saves its result, `*` saves both operands.
+# three tensors are packed: `exp` saves its result, `*` saves both operands. An operation
+# whose derivative needs no value (`+`, `sum`) saves nothing, so nothing is packed for it.
+# `unpack_hook` runs when backward uses a saved tensor, once per use: after the `with`
+# block too (the hooks stay attached to what they packed), and again in a second backward
+# through a kept graph.
 
 # %%
 packed = []
@@ -325,7 +347,7 @@ print(inspect.getsource(graph.check_version))
 # - `.get()` returns the tensor if no in-place operation changed it since; otherwise it raises
 #   a `RuntimeError` with the message minitorch gives:
 #
-#   `PREFIX + "[minitorch.FloatTensor [1, 10]], which is output 0 of Pow, is at version 2; expected version 0 instead. " + HINT`
+#   `PREFIX + "[torch.FloatTensor [1, 10]], which is output 0 of Pow, is at version 2; expected version 0 instead. " + HINT`
 #
 #   with the constants of the next cell. The type is `TENSOR_TYPES[tensor.dtype]`, the shape
 #   the sizes joined by `", "` (`[]` for a 0-d tensor). The clause `, which is output N of X,`
@@ -340,9 +362,9 @@ print(inspect.getsource(graph.check_version))
 PREFIX = ("one of the variables needed for gradient computation has been modified by an "
           "inplace operation: ")
 HINT = ("Hint: enable anomaly detection to find the operation that failed to compute its "
-        "gradient, with minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
-TENSOR_TYPES = {minitorch.float32: "minitorch.FloatTensor",
-                minitorch.float64: "minitorch.DoubleTensor"}
+        "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+TENSOR_TYPES = {minitorch.float32: "torch.FloatTensor",
+                minitorch.float64: "torch.DoubleTensor"}
 
 # %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "versioned_save"}
 class VersionedSave:
@@ -408,7 +430,7 @@ def expect_message(kept, body):
     want = ("one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {body} Hint: enable anomaly detection to find the operation "
             "that failed to compute its gradient, with "
-            "minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
     got = message_of(kept)
     check("the message of get() after an in-place change", got, want)
     return got
@@ -418,7 +440,7 @@ x = minitorch.ones(1, 10, requires_grad=True)  # the notes' x, saved by y1 = x**
 kept = VersionedSave(x)
 with minitorch.no_grad():
     x += 1
-expect_message(kept, "[minitorch.FloatTensor [1, 10]] is at version 1; expected version 0 instead.")
+expect_message(kept, "[torch.FloatTensor [1, 10]] is at version 1; expected version 0 instead.")
 ### BEGIN HIDDEN TESTS
 with minitorch.no_grad():
     x += 1
@@ -441,7 +463,7 @@ with course.switched_off("graph.check_version"):
     with minitorch.no_grad():
         e.mul_(2)
         e.add_(1)
-    seen.append(expect_message(kept, "[minitorch.DoubleTensor [2, 3]], which is output 0 of "
+    seen.append(expect_message(kept, "[torch.DoubleTensor [2, 3]], which is output 0 of "
                                      "Exp, is at version 2; expected version 0 instead."))
 
     w = minitorch.ones(3, requires_grad=True)
@@ -452,7 +474,7 @@ with course.switched_off("graph.check_version"):
           True, hidden=True, hint="compare with the version at the time of saving, not 0")
     with minitorch.no_grad():
         w.mul_(2)
-    seen.append(expect_message(kept, "[minitorch.FloatTensor [3]] is at version 2; expected "
+    seen.append(expect_message(kept, "[torch.FloatTensor [3]] is at version 2; expected "
                                      "version 1 instead."))
 
     class Two(minitorch.autograd.Function):
@@ -468,13 +490,13 @@ with course.switched_off("graph.check_version"):
     kept = VersionedSave(q)
     with minitorch.no_grad():
         q.zero_()
-    seen.append(expect_message(kept, "[minitorch.FloatTensor [4]], which is output 1 of Two, "
+    seen.append(expect_message(kept, "[torch.FloatTensor [4]], which is output 1 of Two, "
                                      "is at version 1; expected version 0 instead."))
 
     s = minitorch.tensor(2.0, requires_grad=True) * 1
     kept = VersionedSave(s)
     s.add_(1)  # recorded: s's grad_fn is now AddBackward0
-    seen.append(expect_message(kept, "[minitorch.FloatTensor []], which is output 0 of Add, is "
+    seen.append(expect_message(kept, "[torch.FloatTensor []], which is output 0 of Add, is "
                                      "at version 1; expected version 0 instead."))
 
     y = minitorch.tensor([1.0, 2.0], requires_grad=True).sigmoid()
@@ -482,7 +504,7 @@ with course.switched_off("graph.check_version"):
     y.data.zero_()  # .data has its own counter: undetected, as in minitorch and torch
     seen.append(kept.get() is y)
     y.detach().zero_()  # detach() shares it: detected
-    seen.append(expect_message(kept, "[minitorch.FloatTensor [2]], which is output 0 of "
+    seen.append(expect_message(kept, "[torch.FloatTensor [2]], which is output 0 of "
                                      "Sigmoid, is at version 1; expected version 0 instead."))
     observe(seen)
 ### END HIDDEN TESTS
@@ -535,7 +557,8 @@ class Spy:
         return self.tensor
 
 
-check("catch_notes_bug(Spy)", catch_notes_bug(Spy), None,
+check("catch_notes_bug(Spy)", check_runs("catch_notes_bug(Spy)", lambda: catch_notes_bug(Spy)),
+      None,
       hint="Spy checks nothing: backward goes through, and there is no message to return")
 check("what Spy logged: (save or get, the version then)", Spy.log,
       [("save", 0), ("save", 0), ("get", 0), ("get", 1)],
@@ -570,7 +593,9 @@ class Strict:
 
 with course.switched_off("graph.check_version"):
     check("catch_notes_bug(Strict), a class that raises its own message",
-          catch_notes_bug(Strict), "strict: (1, 10) went from version 0 to 1", hidden=True,
+          check_runs("catch_notes_bug(Strict)", lambda: catch_notes_bug(Strict),
+                     hint="catch the RuntimeError of backward and return its message"),
+          "strict: (1, 10) went from version 0 to 1", hidden=True,
           hint="return the message of the RuntimeError the class raised, as it is")
     Spy.log = []
     check("catch_notes_bug(Spy) with minitorch's check off", catch_notes_bug(Spy), None,
@@ -648,7 +673,8 @@ def fixed_cell(x):
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fixed_cell_visible", "points": 1}
 x = minitorch.ones(1, 10, requires_grad=True)
-z = fixed_cell(x)
+z = check_runs("fixed_cell(x), x = ones(1, 10)", lambda: fixed_cell(x),
+               hint="pow saves its input for backward: give it one the step does not change")
 check("x after fixed_cell(x), x = ones(1, 10)", x, np.full((1, 10), 2.0),
       hint="the cell still adds 1 to x in place, under no_grad")
 check("x.grad after fixed_cell(x)", x.grad, np.full((1, 10), 4.0), mistakes={
@@ -667,7 +693,8 @@ observe(z, x, x.grad)
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "fixed_cell_hidden", "points": 2}
 # Other values and dtypes, compared with numpy.
 x = minitorch.ones(3, requires_grad=True)
-check("fixed_cell(ones(3))", fixed_cell(x), [17.0] * 3)
+check("fixed_cell(ones(3))", check_runs("fixed_cell(ones(3))", lambda: fixed_cell(x)),
+      [17.0] * 3)
 ### BEGIN HIDDEN TESTS
 for dtype, values in [(minitorch.float64, [[0.5, -1.0, 2.0], [3.0, 0.0, -0.25]]),
                       (minitorch.float32, [1.5, -2.0, 0.75])]:
@@ -729,15 +756,19 @@ def scaled_backward(loss, t, factor):
 x = minitorch.tensor([1., 2.], requires_grad=True)
 t = x + 1.0
 g = scaled_backward((t * t).sum(), t, 10.0)
-assert isinstance(g, minitorch.Tensor), f"return the gradient that reached t: got {g!r}"
-assert g.tolist() == [4.0, 6.0], f"d(sum t²)/dt = 2t: expected [4.0, 6.0], got {g.tolist()}"
-assert x.grad.tolist() == [40.0, 60.0], (
-    f"x.grad: expected 10 × 2t = [40.0, 60.0], got {x.grad.tolist()}")
+check("the type of what scaled_backward returned", type(g).__name__, "Tensor",
+      hint="return the gradient that reached t")
+check("the gradient that reached t, d(sum t²)/dt = 2t", g, [4.0, 6.0],
+      mistakes={"the gradient returned is the scaled one, not the one that arrived":
+                [40.0, 60.0]})
+check("x.grad, 10 × 2t", x.grad, [40.0, 60.0],
+      mistakes={"the hook's result is not returned, so nothing is scaled": [4.0, 6.0]},
+      hint="the hook returns the new gradient: return grad * factor")
 x.grad = None
 (t * 5).sum().backward()
-assert x.grad.tolist() == [5.0, 5.0], (
-    f"after scaled_backward, a plain backward through t gave x.grad = {x.grad.tolist()}, "
-    "expected [5.0, 5.0]: remove the hook (handle.remove())")
+check("x.grad of a plain backward through t after scaled_backward", x.grad, [5.0, 5.0],
+      mistakes={"the hook was left on t": [50.0, 50.0]},
+      hint="remove the hook when backward is done (handle.remove())")
 ### BEGIN HIDDEN TESTS
 w = minitorch.tensor([0.5, -1.5, 2.0], dtype=minitorch.float64, requires_grad=True)
 h = (w * 3.0).exp()
@@ -748,9 +779,9 @@ observe(g, w.grad)
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "scaled_backward_hidden", "points": 2}
 leaf = minitorch.tensor([3., -1.], requires_grad=True)
 g = scaled_backward((leaf * leaf).sum(), leaf, 0.5)
-assert g.tolist() == [6.0, -2.0], f"the gradient that reached the leaf, 2 × leaf: got {g.tolist()}"
-assert leaf.grad.tolist() == [3.0, -1.0], (
-    f"a hook on a leaf runs before .grad is filled: expected [3.0, -1.0], got {leaf.grad.tolist()}")
+check("the gradient that reached the leaf, 2 × leaf", g, [6.0, -2.0])
+check("leaf.grad, scaled by 0.5", leaf.grad, [3.0, -1.0],
+      hint="a hook on a leaf runs before .grad is filled: what it returns is accumulated")
 ### BEGIN HIDDEN TESTS
 observe(g, leaf.grad)
 class FailsOnce(minitorch.autograd.Function):
@@ -772,16 +803,14 @@ class FailsOnce(minitorch.autograd.Function):
 
 x = minitorch.tensor([1., 2.], requires_grad=True)
 t = FailsOnce.apply(x) + 1.0
-try:
-    scaled_backward((t * t).sum(), t, 100.0)           # the hook runs, then backward raises
-    raise AssertionError("scaled_backward swallowed the error of backward: let it propagate")
-except RuntimeError as error:
-    assert "fails once" in str(error), error
+check_raises("scaled_backward when backward raises",    # the hook runs, then backward raises
+             lambda: scaled_backward((t * t).sum(), t, 100.0), RuntimeError, match="fails once",
+             hint="let the error of backward propagate")
 x.grad = None
 (t * 5).sum().backward()
-assert x.grad.tolist() == [5.0, 5.0], (
-    f"the hook stayed on after a backward that raised: x.grad = {x.grad.tolist()}, "
-    "expected [5.0, 5.0] (try / finally)")
+check("x.grad of a plain backward after scaled_backward raised", x.grad, [5.0, 5.0],
+      hidden=True, mistakes={"the hook stayed on after backward raised": [500.0, 500.0]},
+      hint="remove the hook in a finally block")
 observe(x.grad)
 x = minitorch.tensor([1., 2., 3.], dtype=minitorch.float64, requires_grad=True)
 t = x * x
@@ -808,6 +837,130 @@ with minitorch.course.needs("scaled_backward"):
         scaled_backward((head(features) ** 2).mean(), features, factor)
         print(f"factor {factor:+.0f}: head.weight.grad[0, :2] = {head.weight.grad[0, :2]}"
               f"  body.weight.grad[0, :2] = {body.weight.grad[0, :2]}")
+
+# %% [markdown]
+# ## Exercise 5: predict, then run: the debugging tools (3 points)
+#
+# Each row below is a small program; its last line sets `answer`. Every name in it is fresh:
+# `tensor`, `autograd` and `no_grad` are minitorch's; `hooks` is a `saved_tensors_hooks`
+# block whose pack and unpack hooks append `"pack"` and `"unpack"` to the list `log` and
+# return what they were given; `one_after_another(f, g, ...)` runs each function in a new
+# thread, one thread after the other (so the result is the same every run), and returns the
+# list of what each returned, or its exception's name. **Before running anything**, predict
+# `answer` for each row, from sections 5 and 6, chapter 2's `retain_graph` and kinks, and
+# chapter 4's threads:
+#
+# - a number if `answer` is a number or a one-element tensor (its `.item()`: `8.0`,
+#   `float("nan")`), or `None`;
+# - the name of the exception, as a string (`"RuntimeError"`), if a line raises; but if the
+#   row runs in anomaly mode and backward raises, the name of the node that anomaly mode's
+#   warning blames (`"MulBackward0"`).
+#
+# Write the predictions in `debug_predictions`; the first is done for you. Then check
+# yourself: `run_debug_row("b")` runs row b and returns the same kind of value. Where you
+# were wrong, find the section that explains why.
+
+# %%
+import threading
+
+DEBUG_ROWS = {
+    "a": "x = tensor([1., 2.], requires_grad=True)\ny = x ** 2\nwith no_grad():\n    x += 1\ny.sum().backward()\nanswer = x.grad",
+    "b": "with autograd.set_detect_anomaly(True):\n    x = tensor([1., 2.], requires_grad=True)\n    a = x.exp()\n    b = x ** 2\n    with no_grad():\n        x += 1\n    (a + b).sum().backward()\nanswer = x.grad",
+    "c": "with autograd.set_detect_anomaly(True):\n    x = tensor([1., 2.], requires_grad=True)\n    y = x.exp()\n    y += 1\n    (y * x).sum().backward()\nanswer = x.grad",
+    "d": "x = tensor(0., requires_grad=True)\nx.abs().sqrt().backward()\nanswer = x.grad",
+    "e": "with autograd.set_detect_anomaly(True):\n    x = tensor(0., requires_grad=True)\n    x.abs().sqrt().backward()\nanswer = x.grad",
+    "f": "with hooks:\n    x = tensor([1., 2.], requires_grad=True)\n    loss = (x * x).sum()\nanswer = log.count(\"pack\")",
+    "g": "with hooks:\n    x = tensor([1., 2.], requires_grad=True)\n    loss = (x + 1).sum()\nanswer = log.count(\"pack\")",
+    "h": "with hooks:\n    x = tensor([1., 2.], requires_grad=True)\n    with no_grad():\n        loss = (x * x).sum()\nanswer = log.count(\"pack\")",
+    "i": "with hooks:\n    x = tensor([1., 2.], requires_grad=True)\n    loss = (x.exp() * x).sum()\nanswer = log.count(\"unpack\")",
+    "j": "with hooks:\n    x = tensor([1., 2.], requires_grad=True)\n    loss = x.exp().sum()\nloss.backward()\nanswer = log.count(\"unpack\")",
+    "k": "with hooks:\n    x = tensor([1., 2.], requires_grad=True)\n    loss = x.exp().sum()\n    loss.backward(retain_graph=True)\n    loss.backward()\nanswer = log.count(\"unpack\")",
+    "l": "x = tensor(0., requires_grad=True)\ny = x.exp()\ny.backward()\ny.backward()\nanswer = x.grad",
+    "m": "x = tensor(0., requires_grad=True)\ny = 1 - x\ny.backward()\ny.backward()\nanswer = x.grad",
+    "n": "x = tensor(0., requires_grad=True)\ny = x.exp()\n(y * y + y).backward()\nanswer = x.grad",
+    "o": "w = tensor(1., requires_grad=True)\nshared = (w * 3).exp()\noutcomes = one_after_another(lambda: (shared * 1).backward(),\n                             lambda: (shared * 2).backward())\nanswer = outcomes.count(\"RuntimeError\")",
+    "p": "w = tensor(1., requires_grad=True)\nshared = (w * 3).exp()\noutcomes = one_after_another(lambda: (shared * 1).backward(retain_graph=True),\n                             lambda: (shared * 2).backward(retain_graph=True))\nanswer = outcomes.count(\"RuntimeError\")",
+    "q": "w = tensor(1., requires_grad=True)\none_after_another(*[lambda: autograd.grad(w * 3, w)] * 4)\nanswer = w.grad",
+    "r": "w = tensor(1., requires_grad=True)\none_after_another(*[lambda: (w * 3).backward()] * 4)\nanswer = w.grad",
+}
+
+
+def one_after_another(*functions):
+    """Run each function in a new thread, one after the other: what each returned, or the
+    name of the exception it raised."""
+    results = []
+
+    def run(function):
+        try:
+            results.append(function())
+        except Exception as error:
+            results.append(type(error).__name__)
+
+    for function in functions:
+        thread = threading.Thread(target=run, args=(function,))
+        thread.start()
+        thread.join()
+    return results
+
+
+def run_debug_row(key):
+    """Run DEBUG_ROWS[key] with fresh names: `answer`'s value; if a line raises, the
+    exception's name, or the node that anomaly mode's warning blames."""
+    log = []
+    names = {"tensor": minitorch.tensor, "autograd": minitorch.autograd,
+             "no_grad": minitorch.no_grad, "one_after_another": one_after_another, "log": log,
+             "hooks": graph.saved_tensors_hooks(lambda t: log.append("pack") or t,
+                                                lambda t: log.append("unpack") or t)}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(DEBUG_ROWS[key], names)
+        except Exception as error:
+            blamed = [str(w.message).split()[3].rstrip(".") for w in caught
+                      if str(w.message).startswith("Error detected in ")]
+            return blamed[0] if blamed else type(error).__name__
+    answer = names["answer"]
+    return answer.item() if isinstance(answer, minitorch.Tensor) else answer
+
+
+for key, code in DEBUG_ROWS.items():
+    print(f"--- {key}\n{code}")
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "debug_predictions"}
+debug_predictions = {
+    "a": "RuntimeError",
+}
+### BEGIN SOLUTION
+debug_predictions.update({
+    "b": "PowBackward0", "c": "ExpBackward0", "d": float("nan"), "e": "AbsBackward0",
+    "f": 2, "g": 0, "h": 0, "i": 0, "j": 1, "k": 2, "l": "RuntimeError", "m": -2.0,
+    "n": 3.0, "o": 1, "p": 0, "q": None, "r": 12.0,
+})
+### END SOLUTION
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "debug_predictions_visible", "points": 1}
+check("the keys of debug_predictions", sorted(debug_predictions), sorted(DEBUG_ROWS),
+      hint='one key per row: debug_predictions = {"a": "RuntimeError", "b": ..., ...}')
+check("the rows whose prediction is not a number, None or a name",
+      sorted(key for key, value in debug_predictions.items()
+             if isinstance(value, bool) or not (value is None or isinstance(value, (int, float, str)))),
+      [], hint='write 2, 8.0, float("nan"), None, "RuntimeError" or "MulBackward0"')
+check("the rows whose name is neither an exception nor a node",
+      sorted(key for key, value in debug_predictions.items() if isinstance(value, str)
+             and not value.endswith(("Error", "Backward0"))), [],
+      hint='an exception\'s class ("RuntimeError") or a node\'s ("PowBackward0")')
+### BEGIN HIDDEN TESTS
+observe([repr(float(value)) if isinstance(value, (int, float)) else repr(value)
+         for value in map(debug_predictions.get, ("b", "c", "f", "g", "l", "o"))])
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "debug_predictions_hidden", "points": 2}
+check("the number of predictions", len(debug_predictions), len(DEBUG_ROWS),
+      hint="one prediction per row of DEBUG_ROWS")
+### BEGIN HIDDEN TESTS
+observe({key: repr(float(value)) if isinstance(value, (int, float)) else repr(value)
+         for key, value in debug_predictions.items() if key in DEBUG_ROWS})
+### END HIDDEN TESTS
 
 # %% [markdown]
 # ## What PyTorch does

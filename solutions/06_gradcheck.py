@@ -15,10 +15,11 @@
 # `gradcheck` does. It computes every derivative a second time, the slow and dumb way — by
 # nudging each input a little and watching the output move — and compares the two answers.
 # This chapter is about that idea, its one numerical trap (the notes' float32 surprise), and
-# the tools around it: `gradgradcheck`, `jacobian` and `hessian`. You will write a numerical
+# the tools around it: `gradgradcheck`, `jacobian`, `hessian`, `vjp` and `jvp`. You will write a numerical
 # Jacobian, a gradcheck with torch's pass rule and message, the fast mode torch uses by
 # default in its own tests, and the notes' batch norm — proved right by your own check; then
-# predict where the eps trap bites, and build a Hessian from `create_graph` yourself.
+# predict where the eps trap bites, build a Hessian from `create_graph` yourself, and predict
+# what the functional API and gradgradcheck say.
 
 # %% nbgrader={"schema_version": 3, "grade": false, "solution": false, "locked": true, "task": false, "grade_id": "setup"}
 import os
@@ -36,7 +37,7 @@ import minitorch
 import minitorch.viz as viz
 from minitorch.autograd import Function
 from minitorch.autograd.functional import hessian, jacobian
-from minitorch.checks import check, check_raises
+from minitorch.checks import check, check_raises, check_runs
 from minitorch.course import observe
 
 gradcheck_py = importlib.import_module("minitorch.autograd.gradcheck")  # the module, not the function
@@ -254,6 +255,43 @@ j[0, 0]  # d out[0, 0] / d input: only the top-left 2x2 block of the image matte
 # column per output element** — because that is how the numerical one is built: moving input
 # element r fills row r. Keep both layouts in mind for the exercises.
 #
+# A whole Jacobian costs one backward per output element. Often one combination of it is
+# all you need, and `autograd.functional` has two that cost one pass each:
+#
+# - `vjp(f, x, v)` returns `(f(x), v·J)`: a weighted sum of the Jacobian's **rows**, which
+#   is what `f(x).backward(v)` computes (chapter 2's gradient argument);
+# - `jvp(f, x, u)` returns `(f(x), J·u)`: a weighted sum of its **columns**, the derivative
+#   of `f` along the direction `u`.
+#
+# For `f(x) = x[0] · x` at `x = [1, 2, 3]`, the vector `[0, 1, 0]` picks row 1 of J,
+# `[2., 1., 0.]`, in `vjp`, and column 1, `[0., 1., 0.]`, in `jvp`:
+
+# %%
+from minitorch.autograd.functional import jvp, vjp
+
+
+def first_times(x):
+    return x[0] * x
+
+
+x = minitorch.tensor([1., 2., 3.])
+pick = minitorch.tensor([0., 1., 0.])
+print(jacobian(first_times, x))
+print("vjp:", vjp(first_times, x, pick)[1], " jvp:", jvp(first_times, x, pick)[1])
+
+# %% [markdown]
+# An output that does not depend on the input (here it was detached) has a Jacobian of
+# zeros. With `strict=True`, `jacobian` (and `vjp`, `jvp`, `hessian`) raise instead, to tell
+# you the function ignores its input:
+
+# %%
+print(jacobian(lambda x: x.detach() * 2, x))
+try:
+    jacobian(lambda x: x.detach() * 2, x, strict=True)
+except RuntimeError as error:
+    print("RuntimeError:", error)
+
+# %% [markdown]
 # ## 5. Inside minitorch: `autograd/gradcheck.py`
 #
 # The numerical Jacobian is a loop over input elements. `_perturbable` makes a private copy
@@ -418,7 +456,7 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 # analytical:{a as a minitorch tensor}
 # ```
 #   (a newline after each of the three lines; `minitorch.tensor(n)` of a float64 array prints
-#   as torch does, `dtype=minitorch.float64` included);
+#   as torch does, `dtype=torch.float64` included);
 # - return True when every pair agrees.
 
 # %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "my_gradcheck"}
@@ -496,6 +534,10 @@ def outcome(*args, **kwargs):
         return my_gradcheck(*args, **kwargs)
     except GradcheckError as error:
         return str(error).replace("-0.0000", " 0.0000")
+    except NotImplementedError:
+        raise
+    except Exception as error:  # any other error is a wrong verdict, shown as what it raised
+        return f"raised {type(error).__name__}: {error}"
 
 
 x = minitorch.tensor([-0.4646, -0.4403, 1.2525, -0.5953], dtype=minitorch.float64,
@@ -507,10 +549,10 @@ check("the message of my_gradcheck for a backward with the wrong sign", message,
     "Jacobian mismatch for output 0 with respect to input 0,\n"
     "numerical:tensor([[ 1.0000,  0.0000,  0.0000],\n"
     "        [ 0.0000, -2.5000,  0.0000],\n"
-    "        [ 0.0000,  0.0000,  4.0000]], dtype=minitorch.float64)\n"
+    "        [ 0.0000,  0.0000,  4.0000]], dtype=torch.float64)\n"
     "analytical:tensor([[-1.0000,  0.0000,  0.0000],\n"
     "        [ 0.0000,  2.5000,  0.0000],\n"
-    "        [ 0.0000,  0.0000, -4.0000]], dtype=minitorch.float64)\n"))
+    "        [ 0.0000,  0.0000, -4.0000]], dtype=torch.float64)\n"))
 ### BEGIN HIDDEN TESTS
 class CubeWrong(Function):  # the backward of t³ written as 2t: right at t = 0 and t = 2/3 only
     @staticmethod
@@ -582,9 +624,9 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
     check("its message", message, (
         "Jacobian mismatch for output 1 with respect to input 1,\n"
         "numerical:tensor([[1.0000, 0.0000],\n"
-        "        [0.0000, 1.0000]], dtype=minitorch.float64)\n"
+        "        [0.0000, 1.0000]], dtype=torch.float64)\n"
         "analytical:tensor([[0.5000, 0.0000],\n"
-        "        [0.0000, 0.5000]], dtype=minitorch.float64)\n"), hidden=True,
+        "        [0.0000, 0.5000]], dtype=torch.float64)\n"), hidden=True,
           hint="number the pair among the inputs that require grad")
     check("a.grad and b.grad after my_gradcheck", [a.grad, b.grad], [None, None], hidden=True,
           hint="compute the analytical Jacobian with minitorch.autograd.grad, not backward()")
@@ -655,6 +697,23 @@ check("fast_gradcheck's analytical value for W @ t", analytical, v @ W @ u, tol=
 passed, _, analytical = fast_gradcheck(SquareWrongSign.apply, x, u, np.array([0.6, 0.0, 0.8]))
 check("fast_gradcheck's verdict and analytical value for a backward with the wrong sign",
       [passed, analytical], [False, -2 * 0.2 * 0.6 * 0.48 - 2 * 1.1 * 0.8 * 0.64], tol=1e-12)
+
+
+class NineWithBackwardThree(Function):  # forward 9t, backward 3: analytical 3, numerical 9
+    @staticmethod
+    def forward(ctx, t):
+        return t * 9
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * 3
+
+
+one = minitorch.tensor([1.0], dtype=minitorch.float64, requires_grad=True)
+check("fast_gradcheck's verdict with analytical 3, numerical 9, atol 0, rtol 1 (|3 - 9| <= 9)",
+      fast_gradcheck(NineWithBackwardThree.apply, one, [1.0], [1.0], atol=0.0, rtol=1.0)[0],
+      True, hint="the tolerance is relative to the numerical value: "
+                 "|a - n| <= atol·sum(u)·sum(v) + rtol·|n|")
 ### BEGIN HIDDEN TESTS
 x = minitorch.tensor([[0.3, -1.1], [0.8, 2.0]], dtype=minitorch.float64, requires_grad=True)
 passed, numerical, analytical = fast_gradcheck(lambda t: (t.sin() * t).sum(0), x,
@@ -791,7 +850,9 @@ def numpy_bn(x, weight, bias, eps):  # the test's own batch norm, in numpy
 rng = np.random.default_rng(60)
 xs, ws, bs = rng.normal(1, 2, (2, 3, 2, 2)), rng.uniform(0.5, 2, 3), rng.normal(0, 1, 3)
 x, w, b = (minitorch.tensor(a, dtype=minitorch.float64, requires_grad=True) for a in (xs, ws, bs))
-mean, var, y = dummy_bn_forward(x, w, b, 0.1)
+mean, var, y = check_runs("dummy_bn_forward(x, w, b, 0.1) of a (2, 3, 2, 2) x",
+                          lambda: dummy_bn_forward(x, w, b, 0.1),
+                          hint="statistics over dims (0, 2, 3): one per channel")
 want = numpy_bn(xs, ws, bs, 0.1)
 check("the shapes of mean, var and y", [tuple(mean.shape), tuple(var.shape), tuple(y.shape)],
       [(3,), (3,), (2, 3, 2, 2)], hint="one mean and one variance per channel (dim 1)")
@@ -910,18 +971,17 @@ eps_predictions = {
 ### END SOLUTION
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "eps_predictions_visible", "points": 1}
-assert isinstance(eps_predictions, dict), f"a dict, not {type(eps_predictions).__name__}"
-missing = [case for case in CASES if case not in eps_predictions]
-assert not missing, f"predict every case of CASES: missing {missing}"
-odd = {case: value for case, value in eps_predictions.items() if not isinstance(value, bool)}
-assert not odd, f"True (passes) or False (fails), not {odd}"
+check("the type of eps_predictions", type(eps_predictions).__name__, "dict")
+check("the cases of CASES not predicted", [case for case in CASES if case not in eps_predictions],
+      [], hint="predict every case of CASES")
+check("the predictions that are not True (passes) or False (fails)",
+      {case: value for case, value in eps_predictions.items() if not isinstance(value, bool)}, {})
 ### BEGIN HIDDEN TESTS
-observe([eps_predictions.get(case) for case in CASES[:3]])
+observe({case: eps_predictions.get(case) for case in CASES[:3]})
 ### END HIDDEN TESTS
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "eps_predictions_hidden", "points": 1}
-assert len(eps_predictions) == len(CASES), (
-    f"one prediction per case: {len(eps_predictions)} for {len(CASES)}")
+check("the number of predictions, one per case", len(eps_predictions), len(CASES))
 ### BEGIN HIDDEN TESTS
 observe({case: eps_predictions.get(case) for case in CASES})
 ### END HIDDEN TESTS
@@ -958,14 +1018,18 @@ def my_hessian(f, x):
 
 
 # %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "my_hessian_visible", "points": 1}
-H = my_hessian(lambda t: (t ** 3).sum() + t[0] * t[1],
-               minitorch.tensor([1., 2.], dtype=minitorch.float64))
-assert isinstance(H, minitorch.Tensor) and tuple(H.shape) == (2, 2), (
-    f"expected a (2, 2) tensor, got {H!r}")
-assert H.tolist() == [[6.0, 1.0], [1.0, 12.0]], (
-    f"d²/dx² of x0³ + x1³ + x0·x1 at (1, 2): expected [[6, 1], [1, 12]], got {H.tolist()}")
-assert not H.requires_grad and H.dtype == minitorch.float64, (
-    f"detached, in x's dtype: got requires_grad={H.requires_grad}, dtype={H.dtype}")
+H = check_runs("my_hessian of x0³ + x1³ + x0·x1 at (1, 2)",
+               lambda: my_hessian(lambda t: (t ** 3).sum() + t[0] * t[1],
+                                  minitorch.tensor([1., 2.], dtype=minitorch.float64)),
+               hint="a copy of x that requires grad; the gradient with create_graph=True; "
+                    "each row with retain_graph=True")
+check("the type and shape of the Hessian", [type(H).__name__, tuple(getattr(H, "shape", ()))],
+      ["Tensor", (2, 2)])
+check("d²/dx² of x0³ + x1³ + x0·x1 at (1, 2)", H, [[6.0, 1.0], [1.0, 12.0]],
+      mistakes={"every row is the gradient of the summed gradient": [[7.0, 13.0], [7.0, 13.0]]},
+      hint="row i is the gradient of g[i], the i-th element of the gradient")
+check("[H.requires_grad, H.dtype]", [H.requires_grad, H.dtype], [False, minitorch.float64],
+      hint="detached, in x's dtype")
 ### BEGIN HIDDEN TESTS
 observe(my_hessian(lambda t: (t.exp() * t).sum(), minitorch.tensor([0.5, -1.0, 2.0],
                                                                   dtype=minitorch.float64)))
@@ -977,9 +1041,9 @@ def rosenbrock(p):
 
 
 point = minitorch.tensor([-1.2, 1.0], dtype=minitorch.float64)
-H = my_hessian(rosenbrock, point)
-want = [[2 - 400 * (1.0 - 3 * 1.44), 400 * 1.2], [400 * 1.2, 200.0]]
-assert np.allclose(H.numpy(), want, rtol=1e-12), f"Rosenbrock at (-1.2, 1): expected {want}, got {H.tolist()}"
+H = check_runs("my_hessian of Rosenbrock at (-1.2, 1)", lambda: my_hessian(rosenbrock, point))
+check("the Hessian of Rosenbrock at (-1.2, 1)", H,
+      [[2 - 400 * (1.0 - 3 * 1.44), 400 * 1.2], [400 * 1.2, 200.0]], tol=1e-12)
 ### BEGIN HIDDEN TESTS
 functional = minitorch.autograd.functional
 kept = functional.hessian, functional.jacobian, globals()["hessian"], globals()["jacobian"]
@@ -998,13 +1062,15 @@ try:
     rng = np.random.default_rng(66)
     m = minitorch.tensor(rng.normal(size=(4, 4)), dtype=minitorch.float64)
     quadratic = my_hessian(lambda t: (t * (m @ t)).sum(), minitorch.tensor(rng.normal(size=4)))
-    assert np.allclose(quadratic.numpy(), (m + m.T).numpy(), rtol=1e-12), quadratic
+    check("the Hessian of a quadratic form t·(m t)", quadratic, m + m.T, tol=1e-12,
+          hidden=True)
     cubic = my_hessian(lambda t: (t ** 3).sum() * t.sum(), minitorch.tensor([0.5, -1.0, 2.0]))
     smooth_point = minitorch.tensor([0.3, -0.7], dtype=minitorch.float64)
     smooth = my_hessian(sigmoid_pair, smooth_point)
 finally:
     functional.hessian, functional.jacobian, hessian, jacobian = kept
-assert np.allclose(smooth.numpy(), hessian(sigmoid_pair, smooth_point).numpy(), rtol=1e-10), smooth
+check("the Hessian of a smooth function of two sigmoids", smooth,
+      hessian(sigmoid_pair, smooth_point), tol=1e-10, hidden=True)
 observe(H, quadratic, cubic, smooth)
 ### END HIDDEN TESTS
 
@@ -1022,6 +1088,118 @@ with minitorch.course.needs("my_hessian"):
         (g,) = minitorch.autograd.grad(rosenbrock(q), q)
         p = p - minitorch.tensor(np.linalg.solve(my_hessian(rosenbrock, p).numpy(), g.numpy()))
         print(step, p, f"f = {rosenbrock(p).item():.3g}")
+
+# %% [markdown]
+# ## Exercise 7: predict, then run: Jacobians, vjp/jvp and gradgradcheck (2 points)
+#
+# Each row below is a small program; its last line sets `answer`. In it, `tensor` and `ones`
+# are minitorch's, `jacobian`, `hessian`, `vjp` and `jvp` are `autograd.functional`'s,
+# `gradcheck` and `gradgradcheck` are `autograd`'s, `x64` is a fresh
+# `tensor([0.3, -1.2, 2.0], dtype=float64, requires_grad=True)`, and `DetachedSquare` is the
+# Function defined below: `x²`, whose backward detaches what it saved. **Before running
+# anything**, predict `answer` for each row from sections 3 and 4:
+#
+# - a shape as a tuple of ints (`(2, 4)`) if `answer` is a shape;
+# - a number if it is a one-element tensor (its `.item()`), `True`/`False` if a bool;
+# - the name of the exception, as a string (`"RuntimeError"`), if a line raises.
+#
+# Write the predictions in `functional_predictions`; the first is done for you. Then check
+# yourself with `run_functional_row("b")`.
+
+# %%
+class DetachedSquare(Function):
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, = ctx.saved_tensors
+        return 2 * x.detach() * grad_output
+
+
+FUNCTIONAL_ROWS = {
+    "a": "answer = jacobian(lambda x: (x ** 2).sum(), tensor([1., 2., 3.])).shape",
+    "b": "answer = jacobian(lambda x: x ** 2, tensor([1., 2., 3.])).shape",
+    "c": "answer = jacobian(lambda x: x.sum(0), ones(2, 3)).shape",
+    "d": "answer = hessian(lambda x: (x ** 3).sum(), tensor([1., 2.]))[1, 1]",
+    "e": "answer = hessian(lambda x: (x ** 3).sum(), tensor([1., 2.]))[0, 1]",
+    "f": "out, v_J = vjp(lambda x: x * x.sum(), tensor([1., 2., 3.]), tensor([1., 0., 0.]))\nanswer = v_J.sum()",
+    "g": "out, J_u = jvp(lambda x: x * x.sum(), tensor([1., 2., 3.]), tensor([1., 0., 0.]))\nanswer = J_u.sum()",
+    "h": "answer = jacobian(lambda x: x.sum().detach() * x, tensor([1., 2.]))[0, 1]",
+    "i": "answer = jacobian(lambda x: x.sum().detach() * x, tensor([1., 2.]), strict=True)[0, 0]",
+    "j": "answer = gradcheck(DetachedSquare.apply, (x64,))",
+    "k": "answer = gradgradcheck(DetachedSquare.apply, (x64,), raise_exception=False)",
+    "l": "answer = gradgradcheck(lambda x: x.exp() * x, (x64,))",
+    "m": "answer = gradgradcheck(lambda x: x.relu(), (x64,))",
+}
+
+
+def run_functional_row(key):
+    """Run FUNCTIONAL_ROWS[key] with fresh names: `answer` (a shape as a tuple, a tensor's
+    `.item()`), or the name of the exception a line raised."""
+    functional = minitorch.autograd.functional
+    names = {"tensor": minitorch.tensor, "ones": minitorch.ones, "jacobian": functional.jacobian,
+             "hessian": functional.hessian, "vjp": functional.vjp, "jvp": functional.jvp,
+             "gradcheck": minitorch.autograd.gradcheck,
+             "gradgradcheck": minitorch.autograd.gradgradcheck, "DetachedSquare": DetachedSquare,
+             "x64": minitorch.tensor([0.3, -1.2, 2.0], dtype=minitorch.float64,
+                                     requires_grad=True)}
+    try:
+        exec(FUNCTIONAL_ROWS[key], names)
+    except Exception as error:
+        return type(error).__name__
+    answer = names["answer"]
+    if isinstance(answer, minitorch.Tensor):
+        return answer.item()
+    return tuple(answer) if isinstance(answer, tuple) else answer
+
+
+def shown(value):
+    """A prediction in one form: shapes as tuples, numbers as floats."""
+    if isinstance(value, (list, tuple)):
+        return repr(tuple(value))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return repr(float(value))
+    return repr(value)
+
+
+for key, code in FUNCTIONAL_ROWS.items():
+    print(f"--- {key}\n{code}")
+
+# %% nbgrader={"schema_version": 3, "grade": false, "solution": true, "locked": false, "task": false, "grade_id": "functional_predictions"}
+functional_predictions = {
+    "a": (3,),
+}
+### BEGIN SOLUTION
+functional_predictions.update({
+    "b": (3, 3), "c": (3, 2, 3), "d": 12.0, "e": 0.0, "f": 9.0, "g": 12.0, "h": 0.0,
+    "i": 3.0, "j": True, "k": False, "l": True, "m": True,
+})
+### END SOLUTION
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "functional_predictions_visible", "points": 1}
+check("the keys of functional_predictions", sorted(functional_predictions),
+      sorted(FUNCTIONAL_ROWS), hint='one key per row: functional_predictions = {"a": (3,), ...}')
+check("the rows whose prediction is not a shape, a number, a bool or a name",
+      sorted(key for key, value in functional_predictions.items()
+             if not isinstance(value, (tuple, list, int, float, bool, str))), [],
+      hint='write (2, 4), 8.0, True/False or "RuntimeError"')
+check("your prediction for row b", shown(functional_predictions["b"]), "(3, 3)",
+      hint="output dims first, then input dims (section 4)")
+### BEGIN HIDDEN TESTS
+observe([shown(functional_predictions.get(key)) for key in ("c", "f", "g", "k")])
+### END HIDDEN TESTS
+
+# %% nbgrader={"schema_version": 3, "grade": true, "solution": false, "locked": true, "task": false, "grade_id": "functional_predictions_hidden", "points": 1}
+check("the number of predictions", len(functional_predictions), len(FUNCTIONAL_ROWS),
+      hint="one prediction per row of FUNCTIONAL_ROWS")
+### BEGIN HIDDEN TESTS
+observe({key: shown(value) for key, value in functional_predictions.items()
+         if key in FUNCTIONAL_ROWS})
+### END HIDDEN TESTS
 
 # %% [markdown] id="plug-it-in"
 # ## Plug it in

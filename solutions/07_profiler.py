@@ -113,10 +113,11 @@ print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=12))
 # - **Self CPU** is the part of that time *not* spent in other profiled events nested inside.
 #   The engine's wrapper `autograd::engine::evaluate_function: AddmmBackward0` contains the
 #   node `AddmmBackward0`: the wrapper's total includes the node's time, its self time does
-#   not (the cell below prints both). In torch, `AddmmBackward0` itself calls `aten::mm`,
-#   `aten::t` and `aten::sum`; minitorch computes a built-in backward straight on numpy
-#   arrays (chapter 3 §6), so its backward nodes have nothing nested and their self time
-#   *is* their total.
+#   not (the cell below prints both). The node in turn runs the ops of its backward formula,
+#   and they are events too: `AddmmBackward0` calls `aten::t` and `aten::mm`, in torch and
+#   in minitorch alike. (Outside a profile, minitorch computes a built-in backward straight
+#   on numpy arrays, chapter 3 §6; under one it runs the formula on tensors, so that its
+#   table lists the same rows as torch's.)
 # - **Self CPU %** and **CPU total %** divide by the sum of all self times, the
 #   `Self CPU time total` on the last line. Self times never count anything twice, so the
 #   self percentages add up to 100 %; the total percentages do not.
@@ -132,6 +133,8 @@ for name in ("autograd::engine::evaluate_function: AddmmBackward0", "AddmmBackwa
     row = rows[name]
     print(f"{name}: self {row.self_cpu_time_total / 1000:.3f} ms of "
           f"{row.cpu_time_total / 1000:.3f} ms total, {row.count} calls")
+inside = {e.name for e in prof.events() if e.cpu_parent and e.cpu_parent.name == "AddmmBackward0"}
+print("inside AddmmBackward0:", sorted(inside))
 print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=8))
 
 # %% [markdown]

@@ -65,10 +65,13 @@ def test_use_forwards_ops_backward_nodes_and_labels_in_nesting_order() -> None:
         with record_function("step"):
             y = (x * x).sum()
         y.backward()
-    assert rec.calls[:7] == [("enter", "step"), ("enter", "aten::mul"), ("exit",),
-                             ("enter", "aten::sum"), ("exit",), ("exit",),
-                             ("enter", "autograd::engine::evaluate_function: SumBackward0")]
-    assert rec.calls[7] == ("enter", "SumBackward0")
+    assert rec.calls[:6] == [("enter", "step"), ("enter", "aten::mul"), ("exit",),
+                             ("enter", "aten::sum"), ("exit",), ("exit",)]
+    # backward's implicit gradient: torch's aten::ones_like and the kernels it calls
+    assert rec.names()[3:7] == ["aten::ones_like", "aten::empty_like", "aten::empty_strided",
+                                "aten::fill_"]
+    assert rec.names()[7:9] == ["autograd::engine::evaluate_function: SumBackward0",
+                                "SumBackward0"]
     assert "MulBackward0" in rec.names() and rec.depth == 0
     assert x.grad.tolist() == [2.0, 2.0, 2.0]  # the reference work is untouched
 
@@ -77,6 +80,7 @@ def test_use_matches_the_reference_profiler_event_for_event() -> None:
     x = minitorch.ones(2, 2, requires_grad=True)
 
     def run() -> None:
+        x.grad = None  # both runs store a first gradient (AccumulateGrad's aten::detach)
         with record_function("block"):
             (x.relu() @ x).sum().backward()
 
@@ -334,11 +338,11 @@ EXPECTED = {
                           "self_time": (0, 0),
                           "key_averages": (0, 0),
                           "table": (1, 0)}),         # only row_limit reveals it
-    # Delegation gives right answers while the reference is on, so the visible tests pass;
-    # the hidden tests switch the reference off. Exercise 1 is answered honestly: switching
-    # minitorch's pieces off does not harm it, not even where it profiles through use().
-    "delegating": (DELEGATING, {"profiler_stack": (1, 2), "self_time": (1, 0),
-                                "key_averages": (1, 0), "table": (1, 0)}),
+    # Delegation finds no reference: the grading copy of minitorch has none of the pieces
+    # (REMOVED_SEAMS in course/integrity.py), so it earns nothing, visible or hidden.
+    # Exercise 1 is answered honestly, and keeps its points, also where it profiles via use().
+    "delegating": (DELEGATING, {"profiler_stack": (1, 2), "self_time": (0, 0),
+                                "key_averages": (0, 0), "table": (0, 0)}),
 }
 
 

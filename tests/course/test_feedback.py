@@ -17,6 +17,7 @@ from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 from course.integrity import (
+    GRADING_COPY_NOTE,
     HIDDEN_FAILURE,
     MISMATCH,
     UNDEFINED,
@@ -138,3 +139,18 @@ def test_a_message_that_mentions_a_hidden_line_is_no_quote() -> None:
     region = _hidden_region(f"pass\n{BEGIN}\n@set_grad_enabled(False)\n{END}\n", BEGIN, END)
     assert not _quotes("grad mode right after decorating with @set_grad_enabled(False)", region)
     assert _quotes("the cell's source:\n    @set_grad_enabled(False)\n", region)
+
+
+def test_a_demo_stopped_by_the_grading_copy_reads_as_a_note_not_a_mistake() -> None:
+    """A demo cell that runs a piece the grading copy leaves out gets a one-line note; a graded
+    cell keeps the error (there it means the student's answer handed its work to minitorch)."""
+    stopped = new_output("error", ename="SwitchedOff", evalue="minitorch's engine.discover is "
+                         "not in the grading copy: write your own", traceback=["SwitchedOff"])
+    demo = new_code_cell("draw(y)", outputs=[stopped])
+    graded = new_code_cell("check(...)", outputs=[stopped], metadata={"nbgrader": {
+        "grade": True, "solution": False, "locked": True, "grade_id": "t", "points": 1,
+        "schema_version": 3}})
+    nb, _ = HideHiddenTests().preprocess(new_notebook(cells=[demo, graded]), {})
+    assert [(o.output_type, o.get("text")) for o in nb.cells[0].outputs] == [
+        ("stream", GRADING_COPY_NOTE)]
+    assert [o.ename for o in nb.cells[1].outputs] == ["SwitchedOff"]

@@ -14,6 +14,8 @@ them however reached, and reading expected values from the hidden tests.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import os
 import shutil
 import textwrap
@@ -22,7 +24,14 @@ from pathlib import Path
 import pytest
 from grading import CourseRoot, edit_cells, grade_cells, nbgrader, read_grades
 
-from course.integrity import bubblewrap_available
+import minitorch
+from course.integrity import (
+    REMOVED_SEAMS,
+    STAND_INS,
+    bubblewrap_available,
+    grading_package,
+    with_twins,
+)
 from tools.build_course import CONFIG_NAME, COURSE, PLUGINS, SOLUTIONS
 
 pytestmark = [
@@ -427,6 +436,179 @@ PREDICTIONS = {
 }
 
 
+# ------------------------------------- 03, 05, 07: delegating to the piece, however reached
+# Each reaching defines get_reference(name): minitorch's own ``name`` of one module, reached
+# past the switch-off. KEEP_GOING makes every statement of later cells run even when one fails
+# (its error swallowed), so that only the grader's verdict on the observations stands between
+# a delegating answer and the points.
+
+KEEP_GOING = """
+    import ast
+
+    def guarded(block):  # each statement of the cell, and of its with blocks, on its own
+        kept = []
+        for stmt in block:
+            if isinstance(stmt, ast.With):
+                stmt.body = guarded(stmt.body)
+            if isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+                kept.append(stmt)
+                continue
+            handler = ast.ExceptHandler(type=ast.Name("BaseException", ast.Load()), name=None,
+                                        body=[ast.Pass()])
+            kept.append(ast.copy_location(ast.Try(body=[stmt], handlers=[handler], orelse=[],
+                                                  finalbody=[]), stmt))
+        return kept
+
+    class KeepGoing(ast.NodeTransformer):
+        def visit_Module(self, node):
+            node.body = guarded(node.body)
+            return node
+
+    get_ipython().ast_transformers.append(KeepGoing())
+"""
+
+
+def reaching(module: str) -> dict[str, str]:
+    """Ways past the switch-off to minitorch's own functions of ``module``: each cheat's code
+    defines ``get_reference(name)``."""
+    short = module.removeprefix("minitorch.").removeprefix("autograd.")
+    head = f"import {module} as reached\n"
+    ways = {
+        "switch-back-on": """
+            import minitorch.course
+            def get_reference(name):
+                minitorch.course.reset()
+                return getattr(reached, name)
+        """,
+        "saved-code-objects": f"""
+            import types, minitorch.course
+            def get_reference(name):
+                code = minitorch.course._codes.get({short!r} + "." + name)
+                if code is None:
+                    return getattr(reached, name)
+                return types.FunctionType(code, vars(reached), name)
+        """,
+        "re-executed-module-source": """
+            import pathlib
+            copy = {"__name__": reached.__name__, "__package__": reached.__package__}
+            exec(compile(pathlib.Path(reached.__file__).read_text(), reached.__file__, "exec"),
+                 copy)
+            def get_reference(name):
+                return copy[name]
+        """,
+        "reloaded-module": """
+            import importlib, minitorch.course
+            minitorch.course.reset()
+            importlib.reload(reached)
+            def get_reference(name):
+                return getattr(reached, name)
+        """,
+        "garbage-collector": """
+            import gc
+            def get_reference(name):
+                current = getattr(reached, name)
+                for obj in gc.get_objects():
+                    if getattr(obj, "__name__", "") == name and obj is not current and \\
+                            getattr(obj, "__module__", "") == reached.__name__:
+                        return obj
+                return current
+        """,
+        "in-a-thread": """
+            import threading, minitorch.course
+            def get_reference(name):
+                def call(*args, **kwargs):
+                    box = []
+                    def run():
+                        minitorch.course.reset()
+                        box.append(getattr(reached, name)(*args, **kwargs))
+                    thread = threading.Thread(target=run)
+                    thread.start()
+                    thread.join()
+                    return box[0]
+                return call
+        """,
+    }
+    return {name: head + textwrap.dedent(code) for name, code in ways.items()}
+
+
+DELEGATING = {  # assignment: (module reached, {answer cell: code that delegates to it})
+    "03_custom_function": ("minitorch.autograd.function", {"apply": """
+        class FunctionNode(Node):
+            def __init__(self, fn_cls):
+                super().__init__()
+                self.fn_cls = fn_cls
+
+            def name(self):
+                return f"{self.fn_cls.__name__}Backward"
+
+        def edge_to(t):
+            return t._edge()
+
+        def my_apply(fn_cls, *args):
+            return get_reference("apply_custom")(fn_cls, args, {})
+    """}),
+    "05_inplace": ("minitorch.autograd.graph", {"versioned_save": """
+        class VersionedSave:
+            def __init__(self, tensor):
+                self.tensor, self._version = tensor, tensor._version
+
+            def get(self):
+                self._is_output, self._output_nr = True, self.tensor._output_nr
+                get_reference("check_version")(self, self.tensor, self.tensor.grad_fn)
+                return self.tensor
+    """}),
+    "07_profiler": ("minitorch.autograd.profiler", {
+        "profiler_stack": """
+            from contextlib import contextmanager
+
+            class Profiler:  # minitorch's stack of open events, timed by the given clock
+                def __init__(self, clock):
+                    self.clock, self.reference = clock, get_reference("profile")()
+
+                def enter(self, name):
+                    get_reference("profile")._push(self.reference, name, "cpu_op", None)
+                    self.reference._records[-1][5] = self.clock()
+
+                def exit(self):
+                    record = self.reference._local.stack[-1]
+                    get_reference("profile")._pop(self.reference, 0)
+                    record[6] = self.clock()
+
+                @property
+                def events(self):
+                    records = self.reference._records
+                    index = {id(record): i for i, record in enumerate(records)}
+                    return [Event(r[0], r[5], r[6], index.get(id(r[3]))) for r in records]
+
+                @contextmanager
+                def record(self, name):
+                    self.enter(name)
+                    try:
+                        yield
+                    finally:
+                        self.exit()
+        """,
+        "self_time": """
+            def _reference_events(events):
+                records = []
+                for e in events:
+                    parent = records[e.parent] if e.parent is not None else 1
+                    records.append([e.name, "cpu_op", None, parent, None, e.start * 1000,
+                                    e.end * 1000, 0, None, None])
+                return get_reference("build_events")(records, 0, False, False)
+
+            def self_times(events):
+                return [e.self_cpu_time_total for e in _reference_events(events)]
+        """,
+        "key_averages": """
+            def key_averages(events, selfs):
+                rows = get_reference("average_events")(_reference_events(events))
+                return [Average(r.key, r.count, r.self_cpu_time_total, r.cpu_time_total)
+                        for r in rows]
+        """}),
+}
+
+
 def _cheats(assignment: str, root: Path) -> dict[str, dict[str, str]]:
     """{cheat name: {answer cell's grade_id: code}} planted in this assignment's release."""
     first = {"00_demo": "square", "01_dag": "trace", "02_manual_backward": "topological_order",
@@ -446,6 +628,12 @@ def _cheats(assignment: str, root: Path) -> dict[str, dict[str, str]]:
     if assignment == "06_gradcheck":
         plant |= {f"delegate-{name}": {"numerical_jacobian": code}
                   for name, code in JACOBIAN_06.items()}
+    if assignment in DELEGATING:
+        module, cells = DELEGATING[assignment]
+        for name, reach in reaching(module).items():
+            prefix = textwrap.dedent(KEEP_GOING) + textwrap.dedent(reach)
+            plant[f"delegate-{name}"] = {cell: prefix + textwrap.dedent(code)
+                                         for cell, code in cells.items()}
     keys = {"01_dag": ("table", "EXPRESSIONS"), "04_grad_modes": ("predictions", "list(ROWS)")}
     if assignment in keys:
         cell, names = keys[assignment]
@@ -501,5 +689,49 @@ def test_every_cheat_scores_zero_and_the_solution_full_marks(source: Path,
 def test_the_red_team_is_at_least_thirty_strong() -> None:
     chapters = [_cheats(source.stem, Path("/nowhere")) for source in SOLUTIONS.glob("0*.py")]
     groups = [FORGING, reading(Path("/nowhere")), LEAVE_BEHIND, REACH, WALK_01, JACOBIAN_06,
-              PREDICTIONS]
+              PREDICTIONS, *(reaching(module) for module, _ in DELEGATING.values())]
     assert sum(map(len, groups)) >= 30 and all(chapters)
+
+
+def _body_lines(name: str) -> list[str]:
+    """The lines of a removed piece's body in minitorch (docstrings left out) that appear
+    once in the whole package: code that would be a usable reference if it stayed."""
+    package = Path(minitorch.__file__).parent
+    everything = "\n".join(path.read_text() for path in package.rglob("*.py"))
+    *module, last = name.split(".")
+    found = None
+    for cut in range(len(module), 0, -1):
+        for prefix in ("minitorch.autograd.", "minitorch."):
+            try:
+                found = __import__(prefix + ".".join(module[:cut]), fromlist=["_"])
+            except ImportError:
+                continue
+            for attr in (*module[cut:], last):
+                found = getattr(found, attr)
+            break
+        if found is not None:
+            break
+    source = textwrap.dedent(inspect.getsource(found))
+    body = set()  # line numbers of the functions' statements, without signatures, docstrings
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef):
+            for stmt in node.body:
+                if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+                    body.update(range(stmt.lineno, stmt.end_lineno + 1))
+    code = [line.strip() for number, line in enumerate(source.splitlines(), 1)
+            if number in body and len(line.strip()) >= 30 and not line.strip().startswith("#")]
+    return [line for line in code if everything.count(line) == 1]
+
+
+@pytest.mark.parametrize("assignment", sorted(REMOVED_SEAMS))
+def test_no_line_of_a_removed_piece_is_in_the_grading_copy(assignment: str,
+                                                           tmp_path: Path) -> None:
+    removed = with_twins(REMOVED_SEAMS[assignment])
+    copy = grading_package(tmp_path, removed) / "minitorch"
+    text = "\n".join(path.read_text() for path in copy.rglob("*.py"))
+    # a stand-in (reviewed in STAND_INS) may call the same helpers as the piece it replaces
+    allowed = {line.strip() for body in STAND_INS.values() for line in body.splitlines()}
+    kept = {name: [line for line in _body_lines(name) if line in text and line not in allowed]
+            for name in removed}
+    assert all(_body_lines(name) for name in removed), "a removed piece without a body?"
+    assert not any(kept.values()), f"lines of removed pieces left in the copy: {kept}"

@@ -176,11 +176,440 @@ TABLE: dict[str, Change] = {
         "rows = sorted(averages, key=keys[sort_by])[::-1][:row_limit]"),
 }
 
+TRACE: dict[str, Change] = {
+    "shared nodes are visited again": (
+        "            if next_node not in seen:\n                seen.add(next_node)\n"
+        "                nodes.append(next_node)\n                stack.append(next_node)\n",
+        "            nodes.append(next_node)\n            stack.append(next_node)\n"),
+    "the edges are a set: a node using x twice gets one edge": (
+        "    return nodes, edges", "    return nodes, list(dict.fromkeys(edges))"),
+    "an edge is recorded only to a node not seen before": (
+        "            edges.append((node, next_node))\n            if next_node not in seen:\n",
+        "            if next_node not in seen:\n                edges.append((node, next_node))\n"),
+    "the walk recurses, too deep for a long chain": (
+        "    seen, stack = {t.grad_fn}, [t.grad_fn]\n    while stack:\n        node = stack.pop()\n"
+        "        for next_node, _ in node.next_functions:\n            if next_node is None:\n"
+        "                continue\n            edges.append((node, next_node))\n"
+        "            if next_node not in seen:\n                seen.add(next_node)\n"
+        "                nodes.append(next_node)\n                stack.append(next_node)\n",
+        "\n    def visit(node):\n        for next_node, _ in node.next_functions:\n"
+        "            if next_node is None:\n                continue\n"
+        "            edges.append((node, next_node))\n            if next_node not in nodes:\n"
+        "                nodes.append(next_node)\n                visit(next_node)\n\n"
+        "    visit(t.grad_fn)\n"),
+    "the nodes are listed from the leaves up, the root last": (
+        "    return nodes, edges", "    return nodes[::-1], edges"),
+    "nodes are told apart by name, so two MulBackward0 are one": (
+        "            if next_node not in seen:\n                seen.add(next_node)\n",
+        "            if next_node.name() not in seen:\n"
+        "                seen.add(next_node.name())\n"),
+}
+LEAVES_BODY = ('    nodes, _ = trace(t)\n'
+               '    return [node.variable for node in nodes if hasattr(node, "variable")]')
+LEAVES: dict[str, Change] = {
+    "the AccumulateGrad nodes are returned, not their tensors": (
+        "return [node.variable for node in nodes", "return [node for node in nodes"),
+    "a leaf is listed once per edge that reaches it": (
+        LEAVES_BODY,
+        '    _, edges = trace(t)\n'
+        '    return [m.variable for _, m in edges if hasattr(m, "variable")]'),
+    "a leaf that requires grad is taken to have no leaves": (
+        "return [t] if t.requires_grad else []", "return []"),
+    "a tensor that does not require grad is taken to be its own leaf": (
+        "return [t] if t.requires_grad else []", "return [t]"),
+    "the walk recurses, too deep for a long chain": (
+        LEAVES_BODY,
+        "    found, seen = [], set()\n\n    def visit(node):\n"
+        "        if node is None or node in seen:\n            return\n        seen.add(node)\n"
+        '        if hasattr(node, "variable"):\n            found.append(node.variable)\n'
+        "        for next_node, _ in node.next_functions:\n            visit(next_node)\n\n"
+        "    visit(t.grad_fn)\n    return found"),
+}
+
+
+def _row(key: str, right: str, wrong: str) -> Change:
+    return f'"{key}": {right},', f'"{key}": {wrong},'
+
+
+TABLE_01: dict[str, Change] = {
+    "a result made under no_grad requires grad": _row("with no_grad(): a * b", "(False, True)",
+                                                       "(True, False)"),
+    "detach() keeps requires_grad": _row("a.detach()", "(False, True)", "(True, True)"),
+    "an indexed element is a leaf": _row("a[0]", "(True, False)", "(True, True)"),
+    "a result of a tensor without grad is not a leaf": _row("b * 2", "(False, True)",
+                                                            "(False, False)"),
+    "a module's parameter is not a leaf": _row("lin.weight", "(True, True)", "(True, False)"),
+    "no_grad stops an existing leaf from requiring grad": _row("with no_grad(): a",
+                                                               "(True, True)", "(False, True)"),
+    "a module's output needs its input to require grad": _row("lin(b)", "(True, False)",
+                                                              "(False, True)"),
+}
+TO_DOT: dict[str, Change] = {
+    "the arrows point from the consumer to its input": (
+        'f"    {ids[id(next_node)]} -> {ids[id(node)]}"',
+        'f"    {ids[id(node)]} -> {ids[id(next_node)]}"'),
+    "ids are made from names, so two ExpBackward0 are one": (
+        'ids = {id(node): f"n{k}" for k, node in enumerate(nodes)}',
+        "ids = {id(node): node.name() for node in nodes}"),
+    "AccumulateGrad is drawn as a box, the others as ellipses": (
+        '"ellipse" if hasattr(node, "variable") else "box"',
+        '"box" if hasattr(node, "variable") else "ellipse"'),
+    "a pair listed twice is drawn once": (
+        "for node, next_node in edges:", "for node, next_node in dict.fromkeys(edges):"),
+    "only nodes on an edge are drawn": (
+        "    for node in nodes:\n        shape",
+        "    for node in dict.fromkeys(n for e in edges for n in e):\n        shape"),
+    "an undirected graph": ('lines = ["digraph {"]', 'lines = ["graph {"]'),
+}
+TOPOLOGICAL_BODY = (
+    "    order, seen = [], {root}\n    stack = [(root, iter(root.next_functions))]\n"
+        "    while stack:\n        node, children = stack[-1]\n        for child, _ in children:\n"
+        "            if child is not None and child not in seen:\n                seen.add(child)\n"
+        "                stack.append((child, iter(child.next_functions)))\n"
+        "                break\n"
+        "        else:  # every child is listed: now this node can be\n"
+        "            stack.pop()\n            order.append(node)\n    order.reverse()\n")
+TOPOLOGICAL_ORDER: dict[str, Change] = {
+    "breadth-first order": (
+        TOPOLOGICAL_BODY,
+        "    order, seen, queue = [root], {root}, [root]\n    while queue:\n"
+        "        node = queue.pop(0)\n        for child, _ in node.next_functions:\n"
+        "            if child is not None and child not in seen:\n"
+        "                seen.add(child)\n                order.append(child)\n"
+        "                queue.append(child)\n"),
+    "the walk recurses, too deep for a long chain": (
+        TOPOLOGICAL_BODY,
+        "    order, seen = [], {root}\n\n    def visit(node):\n"
+        "        for child, _ in node.next_functions:\n"
+        "            if child is not None and child not in seen:\n"
+        "                seen.add(child)\n                visit(child)\n"
+        "        order.append(node)\n\n    visit(root)\n    order.reverse()\n"),
+    "a node reached by several paths is listed once per path": (
+        "if child is not None and child not in seen:", "if child is not None:"),
+    "None entries of next_functions are followed": (
+        "if child is not None and child not in seen:", "if child not in seen:"),
+    "the post-order is not reversed, so the root comes last": ("    order.reverse()\n", ""),
+}
+RUN_BACKWARD: dict[str, Change] = {
+    "a gradient arriving by a second path overwrites the first": (
+        "waiting[child] = waiting[child] + child_grad if child in waiting else child_grad",
+        "waiting[child] = child_grad"),
+    "only the first gradient to arrive is kept": (
+        "waiting[child] = waiting[child] + child_grad if child in waiting else child_grad",
+        "waiting.setdefault(child, child_grad)"),
+    "gradients are summed in place, though one tensor may arrive on two edges": (
+        "waiting[child] = waiting[child] + child_grad if child in waiting else child_grad",
+        "if child in waiting:\n                    waiting[child] += child_grad\n"
+        "                else:\n                    waiting[child] = child_grad"),
+    "a node runs when any gradient arrives, not once all have": (
+        "            if consumers[child] == 0:\n                ready.append(child)\n",
+        "            if child_grad is not None:\n                ready.append(child)\n"),
+    "a None gradient is not counted as delivered": (
+        "else child_grad\n            consumers[child] -= 1\n",
+        "else child_grad\n                consumers[child] -= 1\n"),
+    "a leaf's .grad is set, not accumulated": (
+        "        outs = node(waiting.pop(node, None))\n",
+        '        if hasattr(node, "variable"):\n'
+        "            node.variable.grad = waiting.pop(node, None)\n            outs = ()\n"
+        "        else:\n            outs = node(waiting.pop(node, None))\n"),
+    "the root's gradient is taken to be ones, whatever grad is": (
+        "waiting = {root: grad}", "waiting = {root: minitorch.ones_like(grad)}"),
+}
+
+
+def _guess(key: str, right: str, wrong: str) -> Change:
+    return f'"{key}": {right},', f'"{key}": {wrong},'
+
+
+PREDICT_ROWS: dict[str, Change] = {
+    "a second backward with retain_graph replaces .grad (row b)": _guess("b", "8.0", "4.0"),
+    "a hook's return value is ignored (row f)": _guess("f", "30.0", "3.0"),
+    "a removed hook still runs (row h)": _guess("h", "3.0", "30.0"),
+    "autograd.grad also fills .grad (row j)": _guess("j", "None", "12.0"),
+    "relu's slope at 0 is 1 (row k)": _guess("k", "0.0", "1.0"),
+    "the second derivative of x³ is 3x² (row o)": _guess("o", "30.0", "75.0"),
+    "grad of a grad works without create_graph (row p)": ('"o": 30.0, "p": "RuntimeError",',
+                                                         '"o": 30.0, "p": 30.0,'),
+    "a tensor without grad gets a .grad of None instead of an error (row c)": (
+        '"c": "RuntimeError",', '"c": None,'),
+}
+
+FUNCTIONS: dict[str, Change] = {
+    "tanh's derivative taken from the input, 1 - x², not from the output": (
+        "ctx.save_for_backward(y)\n        return y", "ctx.save_for_backward(x)\n        return y"),
+    "the backward forgets to multiply by grad_output": (
+        "return grad_output * (1 - y * y)", "return 1 - y * y"),
+    "tanh's derivative with the wrong sign": (
+        "return grad_output * (1 - y * y)", "return grad_output * (y * y - 1)"),
+    "the mask is taken from the output, though the slope may be negative": (
+        "ctx.save_for_backward(x)\n        ctx.slope = slope\n"
+        "        return minitorch.where(x > 0, x, x * slope)",
+        "y = minitorch.where(x > 0, x, x * slope)\n        ctx.save_for_backward(y)\n"
+        "        ctx.slope = slope\n        return y"),
+    "the number argument gets no place in backward's result": (
+        "grad_output * ctx.slope), None", "grad_output * ctx.slope)"),
+    "the slope is applied on the positive side": (
+        "where(x > 0, grad_output, grad_output * ctx.slope)",
+        "where(x > 0, grad_output * ctx.slope, grad_output)"),
+}
+APPLY: dict[str, Change] = {
+    "the output number of a multi-output node is taken to be 0": (
+        "return (t.grad_fn, t._output_nr)", "return (t.grad_fn, 0)"),
+    "non-tensor arguments get an edge too": (
+        "tuple(edge_to(arg) for arg in args if isinstance(arg, Tensor))",
+        "tuple(edge_to(arg) if isinstance(arg, Tensor) else (None, 0) for arg in args)"),
+    "backward's gradients are not counted": (
+        "        expected = len(self.is_tensor)\n"
+        "        if len(grads) < expected or any(g is not None for g in grads[expected:]):\n"
+        '            raise RuntimeError(f"function {self.name()} returned an incorrect '
+        'number of "\n'
+        '                               f"gradients (expected {expected}, got {len(grads)})")\n',
+        ""),
+    "only the tensor arguments are counted": (
+        "expected = len(self.is_tensor)", "expected = sum(self.is_tensor)"),
+    "forward runs with grad mode on": (
+        "    with minitorch.no_grad():\n        output = fn_cls.forward(node, *args)",
+        "    output = fn_cls.forward(node, *args)"),
+    "every tensor argument is taken to need a gradient": (
+        "is_tensor and arg.requires_grad for", "is_tensor for"),
+    "a call is recorded even when no input requires grad": (
+        "record = minitorch.is_grad_enabled() and any(node.needs_input_grad)",
+        "record = minitorch.is_grad_enabled()"),
+    "a leaf that requires grad gets no edge (only results have nodes)": (
+        "    if t.requires_grad:\n        return (t._grad_accumulator(), 0)\n", ""),
+}
+LINEAR: dict[str, Change] = {
+    "the bias gradient is not summed over the batch": (
+        "grad_bias = grad_output.sum(0)", "grad_bias = grad_output"),
+    "the bias gradient is summed over the features": (
+        "grad_bias = grad_output.sum(0)", "grad_bias = grad_output.sum(1)"),
+    "the bias gradient is the mean over the batch": (
+        "grad_bias = grad_output.sum(0)", "grad_bias = grad_output.mean(0)"),
+    "the weight gradient is transposed": (
+        "grad_weight = grad_output.T @ x", "grad_weight = x.T @ grad_output"),
+    "backward leaves out the gradients it does not compute": (
+        "return grad_x, grad_weight, grad_bias",
+        "return tuple(g for g in (grad_x, grad_weight, grad_bias) if g is not None)"),
+    "forward adds the bias even when it is None": (
+        "return out if bias is None else out + bias", "return out + bias"),
+}
+
+VERSIONED_SAVE: dict[str, Change] = {
+    "the version is read when get() is called, so it never differs": (
+        "        tensor, now = self.tensor, self.tensor._version\n",
+        "        self.version = self.tensor._version\n"
+        "        tensor, now = self.tensor, self.tensor._version\n"),
+    "the versions are compared the wrong way": (
+        "if now == self.version:", "if now >= self.version:"),
+    "the two versions are swapped in the message": (
+        "version {now}; expected version {self.version}",
+        "version {self.version}; expected version {now}"),
+    "a copy is kept, whose version never changes": (
+        "self.tensor = tensor\n", "self.tensor = tensor.clone()\n"),
+    "the message never says which output of which operation": (
+        "{which} is at ", " is at "),
+    "the output number is always 0": (
+        "which is output {tensor._output_nr} of", "which is output 0 of"),
+    "the tensor type is always FloatTensor": (
+        "{TENSOR_TYPES[tensor.dtype]}", "minitorch.FloatTensor"),
+}
+CATCH_NOTES_BUG: dict[str, Change] = {
+    "the class is plugged in only around backward": (
+        "    with graph.use(saved_class):\n        x = minitorch.ones(1, 10, requires_grad=True)\n"
+        "        y1 = x**2\n        with minitorch.no_grad():\n            x += 1\n"
+        "            y2 = x**2\n        z = y1**2 + y2**2\n        try:\n",
+        "    x = minitorch.ones(1, 10, requires_grad=True)\n    y1 = x**2\n"
+        "    with minitorch.no_grad():\n        x += 1\n        y2 = x**2\n    z = y1**2 + y2**2\n"
+        "    with graph.use(saved_class):\n        try:\n"),
+    "the class is never plugged in": (
+        "    with graph.use(saved_class):\n", "    if saved_class:\n"),
+    "the error escapes instead of being returned": (
+        "        try:\n            z.sum().backward()\n        except RuntimeError as error:\n"
+        "            return str(error)\n",
+        "        z.sum().backward()\n"),
+    "the exception is returned, not its message": ("return str(error)", "return error"),
+    "the step is taken with grad on": (
+        "        with minitorch.no_grad():\n            x += 1\n            y2 = x**2\n",
+        "        x += 1\n        with minitorch.no_grad():\n            y2 = x**2\n"),
+    "both squares are taken before the step": (
+        "        y1 = x**2\n        with minitorch.no_grad():\n            x += 1\n"
+        "            y2 = x**2\n",
+        "        y1 = x**2\n        y2 = x**2\n        with minitorch.no_grad():\n"
+        "            x += 1\n"),
+}
+FIXED_CELL: dict[str, Change] = {
+    "the step goes through .data instead of saving a clone": (
+        "    y1 = x.clone() ** 2  # pow saves the clone, which the step does not touch\n"
+        "    with minitorch.no_grad():\n        x += 1\n",
+        "    y1 = x ** 2\n    with minitorch.no_grad():\n        x.data += 1\n"),
+    "y1 is computed after the step": (
+        "    y1 = x.clone() ** 2  # pow saves the clone, which the step does not touch\n"
+        "    with minitorch.no_grad():\n        x += 1\n",
+        "    with minitorch.no_grad():\n        x += 1\n    y1 = x.clone() ** 2\n"),
+    "y2 is computed with grad on": (
+        "        x += 1\n        y2 = x**2\n", "        x += 1\n    y2 = x**2\n"),
+    "the step rebinds x instead of changing it": ("        x += 1\n", "        x = x + 1\n"),
+    "detach() instead of clone(): y1 shares x's version and needs no grad": (
+        "y1 = x.clone() ** 2", "y1 = x.detach() ** 2"),
+    "the notes' cell unchanged: pow saves x itself": ("y1 = x.clone() ** 2", "y1 = x ** 2"),
+}
+SCALED_BACKWARD: dict[str, Change] = {
+    "the hook is never removed": (
+        "    try:\n        loss.backward()\n    finally:\n        handle.remove()\n",
+        "    loss.backward()\n"),
+    "the hook is not removed when backward raises": (
+        "    try:\n        loss.backward()\n    finally:\n        handle.remove()\n",
+        "    loss.backward()\n    handle.remove()\n"),
+    "the scaled gradient is returned, not the one that arrived": (
+        "arrived.append(grad)", "arrived.append(grad * factor)"),
+    "the hook returns nothing, expecting its assignment to count": (
+        "        return grad * factor\n", "        grad = grad * factor\n"),
+    "the hook is put on the loss, not on t": (
+        "handle = t.register_hook(scale)", "handle = loss.register_hook(scale)"),
+    "the hook scales the gradient in place": (
+        "        arrived.append(grad)\n        return grad * factor\n",
+        "        arrived.append(grad)\n        grad.mul_(factor)\n        return grad\n"),
+}
+NUMERICAL_JACOBIAN: dict[str, Change] = {
+    "a forward difference": (
+        "(f_at(flat + step) - f_at(flat - step)).reshape(-1) / (2 * eps)",
+        "(f_at(flat + step) - f_at(flat)).reshape(-1) / eps"),
+    "the central difference is divided by eps": ("/ (2 * eps))", "/ eps)"),
+    "the Jacobian is transposed": (
+        "np.array(rows).reshape(flat.size, -1)", "np.array(rows).reshape(flat.size, -1).T"),
+    "every element is moved at once": (
+        "        step = np.zeros_like(flat)\n        step[r] = eps\n",
+        "        step = np.full_like(flat, eps)\n"),
+    "the moved copies are float32, whatever x's dtype": (
+        "dtype=x.dtype)", "dtype=minitorch.float32)"),
+}
+MY_GRADCHECK: dict[str, Change] = {
+    "the tolerance is relative to the analytical side": (
+        "atol + rtol * np.abs(n)", "atol + rtol * np.abs(a)"),
+    "no absolute tolerance": ("atol + rtol * np.abs(n)", "rtol * np.abs(n)"),
+    "the analytical Jacobian is transposed": ("jacobian_[:, k] =", "jacobian_[k, :] ="),
+    "the pair is numbered among all inputs": (
+        "with respect to input {number}", "with respect to input {j}"),
+    "only the first output is checked": (
+        "for i, output in enumerate(outputs):", "for i, output in enumerate(outputs[:1]):"),
+    "every tensor input is checked, also those that do not require grad": (
+        "if isinstance(x, minitorch.Tensor) and x.requires_grad]",
+        "if isinstance(x, minitorch.Tensor)]"),
+}
+FAST_GRADCHECK: dict[str, Change] = {
+    "a forward difference": (
+        "(f_at(values + step) - f_at(values - step)) / (2 * eps)",
+        "(f_at(values + step) - f_at(values)) / eps"),
+    "the central difference is divided by eps": (
+        "f_at(values - step)) / (2 * eps)", "f_at(values - step)) / eps"),
+    "the absolute tolerance is not scaled by sum(u)·sum(v)": (
+        "atol * u.sum() * v.sum()", "atol"),
+    "the tolerance is relative to the analytical side": (
+        "rtol * abs(numerical)", "rtol * abs(analytical)"),
+    "fast mode differentiates one element at a time": (
+        "    step = eps * u.reshape(shape)\n"
+        "    numerical = float(v @ (f_at(values + step) - f_at(values - step)) / (2 * eps))\n",
+        "    numerical = 0.0\n    for r in range(u.size):\n"
+        "        step = np.zeros(u.size)\n        step[r] = eps\n"
+        "        step = step.reshape(shape)\n"
+        "        numerical += u[r] * float(v @ (f_at(values + step) - f_at(values - step))\n"
+        "                                  / (2 * eps))\n"),
+}
+DUMMY_BN_FORWARD: dict[str, Change] = {
+    "the unbiased variance": ("unbiased=False", "unbiased=True"),
+    "the batch statistics are detached": (
+        "mean_val = x.mean([0, 2, 3])", "mean_val = x.detach().mean([0, 2, 3])"),
+    "the statistics are taken per sample, not per channel": (
+        "mean_val = x.mean([0, 2, 3])", "mean_val = x.mean([1, 2, 3])"),
+    "eps is added outside the square root": (
+        "minitorch.sqrt(var_val[None, ..., None, None] + eps)",
+        "(minitorch.sqrt(var_val[None, ..., None, None]) + eps)"),
+    "the given statistics are ignored in eval mode": (
+        "    if mean_val is None:\n        mean_val = x.mean([0, 2, 3])\n"
+        "    if var_val is None:\n        var_val = x.var([0, 2, 3], unbiased=False)\n",
+        "    mean_val = x.mean([0, 2, 3])\n    var_val = x.var([0, 2, 3], unbiased=False)\n"),
+    "x is divided by the variance, not the standard deviation": (
+        "minitorch.sqrt(var_val[None, ..., None, None] + eps)",
+        "(var_val[None, ..., None, None] + eps)"),
+}
+
+
+def _case(dtype: str, eps: str, right: bool) -> Change:
+    return f'("{dtype}", {eps}): {right},', f'("{dtype}", {eps}): {not right},'
+
+
+EPS_PREDICTIONS: dict[str, Change] = {
+    "a smaller eps is always more accurate, also in float32": _case("float32", "1e-5", False),
+    "float64 never fails, however small eps": _case("float64", "1e-14", False),
+    "a large eps is fine for a smooth function": _case("float64", "0.3", False),
+    "float32 fails at any eps": _case("float32", "1e-2", True),
+    "1e-10 is below float64's precision": _case("float64", "1e-10", True),
+}
+MY_HESSIAN: dict[str, Change] = {
+    "the gradient is taken without create_graph": (
+        "minitorch.autograd.grad(f(x), x, create_graph=True)",
+        "minitorch.autograd.grad(f(x), x)"),
+    "every row is the gradient of the summed gradient": (
+        "minitorch.autograd.grad(g[i], x, retain_graph=True)[0]",
+        "minitorch.autograd.grad(g.sum(), x, retain_graph=True)[0]"),
+    "the graph of the gradient is not retained between rows": (
+        "minitorch.autograd.grad(g[i], x, retain_graph=True)[0]",
+        "minitorch.autograd.grad(g[i], x)[0]"),
+    "x is used as given, without requires_grad": (
+        "    x = x.detach().requires_grad_()\n", ""),
+    "the gradient of the whole gradient vector at once": (
+        "[minitorch.autograd.grad(g[i], x, retain_graph=True)[0] for i in range(x.numel())]",
+        "[minitorch.autograd.grad(g, x, retain_graph=True)[0] for i in range(x.numel())]"),
+}
+# 05_inplace, exercise 5 (issue #23): one wrong prediction per submission.
+DEBUG_PREDICTIONS: dict[str, Change] = {
+    "anomaly mode blames the last line before the error, not the node that saved x (row b)": (
+        '"b": "PowBackward0"', '"b": "ExpBackward0"'),
+    "anomaly mode taken to change the error, not to name the node (row c)": (
+        '"c": "ExpBackward0"', '"c": "RuntimeError"'),
+    "the node whose gradient is inf is blamed, not the one that makes it nan (row e)": (
+        '"e": "AbsBackward0"', '"e": "SqrtBackward0"'),
+    "x * x packs x once, not once per operand (row f)": ('"f": 2,', '"f": 1,'),
+    "unpack hooks taken to run only inside their with block (row j)": ('"j": 1,', '"j": 0,'),
+    "every second backward taken to need retain_graph (row m)": (
+        '"m": -2.0,', '"m": "RuntimeError",'),
+    "a second thread's backward through a shared graph taken to work (row o)": (
+        '"o": 1,', '"o": 0,'),
+    "autograd.grad in threads taken to accumulate into w.grad (row q)": (
+        '"q": None,', '"q": 12.0,'),
+}
+# 06_gradcheck, exercise 7 (issue #23): one wrong prediction per submission.
+FUNCTIONAL_PREDICTIONS: dict[str, Change] = {
+    "a Jacobian laid out input dims first (row c)": ('"c": (3, 2, 3)', '"c": (2, 3, 3)'),
+    "vjp taken to pick a column of J, not a row (row f)": ('"f": 9.0', '"f": 12.0'),
+    "jvp taken to pick a row of J, not a column (row g)": ('"g": 12.0', '"g": 9.0'),
+    "a detached factor still differentiated (row h)": ('"h": 0.0', '"h": 1.0'),
+    "strict=True taken to refuse any detached part (row i)": ('"i": 3.0', '"i": "RuntimeError"'),
+    "a backward that detaches what it saved taken to pass gradgradcheck (row k)": (
+        '"k": False', '"k": True'),
+    "a backward that detaches taken to fail the first-order gradcheck too (row j)": (
+        '"j": True', '"j": False'),
+}
+
 CORPUS: dict[str, dict[str, dict[str, Change]]] = {
+    "01_dag": {"trace": TRACE, "leaves": LEAVES, "table": TABLE_01, "to_dot": TO_DOT},
+    "02_manual_backward": {"topological_order": TOPOLOGICAL_ORDER, "run_backward": RUN_BACKWARD,
+                           "predict_rows": PREDICT_ROWS},
+    "03_custom_function": {"functions": FUNCTIONS, "apply": APPLY, "linear": LINEAR},
     "04_grad_modes": {"grad_modes": GRAD_MODES, "freeze": FREEZE, "predictions": PREDICTIONS},
+    "05_inplace": {"versioned_save": VERSIONED_SAVE, "catch_notes_bug": CATCH_NOTES_BUG,
+                   "fixed_cell": FIXED_CELL, "scaled_backward": SCALED_BACKWARD,
+                   "debug_predictions": DEBUG_PREDICTIONS},
+    "06_gradcheck": {"numerical_jacobian": NUMERICAL_JACOBIAN, "my_gradcheck": MY_GRADCHECK,
+                     "fast_gradcheck": FAST_GRADCHECK, "dummy_bn_forward": DUMMY_BN_FORWARD,
+                     "eps_predictions": EPS_PREDICTIONS, "my_hessian": MY_HESSIAN,
+                     "functional_predictions": FUNCTIONAL_PREDICTIONS},
     "07_profiler": {"profiler_stack": PROFILER_STACK, "self_time": SELF_TIME,
                     "key_averages": KEY_AVERAGES, "table": TABLE},
 }
+# An exercise the instructions build on another: leaves() calls the student's trace(), so a
+# wrong trace may cost leaves its points too (a cascade still open, issue #17).
+BUILDS_ON: dict[str, set[str]] = {"trace": {"leaves"}}
 ENTRIES = [(chapter, exercise, name) for chapter, exercises in CORPUS.items()
            for exercise, answers in exercises.items() for name in answers]
 # Expected against got, in a check's message ("expected: ... got: ...", "expected 3, got 21")
@@ -284,7 +713,8 @@ def test_a_wrong_answer_loses_points_on_its_exercise_only(
     corpus = graded(chapter)
     grades = corpus.grades[student_id(exercise, name)]
     full = corpus.grades["solution"].by_grade_id
-    own = corpus.exercises[exercise]
+    own = corpus.exercises[exercise] + [cell for later in BUILDS_ON.get(exercise, ())
+                                        for cell in corpus.exercises[later]]
     lost = {grade_id for grade_id, score in grades.by_grade_id.items() if score < full[grade_id]}
     assert lost and lost <= set(own), (lost, grades.errors())
 
@@ -292,5 +722,5 @@ def test_a_wrong_answer_loses_points_on_its_exercise_only(
     assert EXPECTED_VS_GOT.search(text), text
     assert "HIDDEN TESTS" not in text
     shown = next(line for line in text.splitlines()
-                 if re.search(r"first difference|this is what you get|got: ", line))
+                 if re.search(r"first difference|this is what you get|got:? ", line))
     assert shown.strip() in _html_text(corpus.html[student_id(exercise, name)])
