@@ -16,7 +16,21 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-from . import _methods, autograd, course, cuda, nn, optim, profiler, serialization, utils
+from typing import Any
+
+from . import (
+    _args,
+    _methods,
+    autograd,
+    course,
+    cuda,
+    nn,
+    optim,
+    profiler,
+    return_types,
+    serialization,
+    utils,
+)
 from ._creation import (
     arange,
     empty,
@@ -57,6 +71,8 @@ from ._factories import (
 from ._random import (
     Generator,
     bernoulli,
+    default_generator,
+    get_rng_state,
     initial_seed,
     manual_seed,
     normal,
@@ -66,6 +82,7 @@ from ._random import (
     randn_like,
     randperm,
     seed,
+    set_rng_state,
 )
 from ._tensor import Size, Tensor
 from .autograd.anomaly_mode import (
@@ -86,7 +103,20 @@ from .ops.inplace_more import index_add
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
 from .ops.norm import norm
-from .ops.pointwise import add, clamp, div, maximum, minimum, mul, pow, round, sub, where
+from .ops.pointwise import (
+    add,
+    clamp,
+    div,
+    floor_divide,
+    maximum,
+    minimum,
+    mul,
+    pow,
+    remainder,
+    round,
+    sub,
+    where,
+)
 from .ops.reduction import argmax, argmin, max, mean, min, sum, var
 from .ops.shape import cat, stack
 from .serialization import load, save
@@ -104,6 +134,9 @@ _T = Tensor
 
 def _method(name: str):  # type: ignore[no-untyped-def]
     def fn(input: Tensor, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                            f"{_args.type_name(input)}")
         return getattr(input, name)(*args, **kwargs)
 
     fn.__name__ = name
@@ -113,11 +146,27 @@ def _method(name: str):  # type: ignore[no-untyped-def]
 
 
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu", "neg",
-              "reciprocal", "sign", "square", "reshape", "t", "transpose", "permute",
+              "reciprocal", "sign", "square", "reshape", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "dot", "mv",
               "bmm", "std", "detach", "numel", "equal", "allclose", "lt", "le", "gt", "ge",
               "eq", "ne"):
     globals()[_name] = _method(_name)
+
+
+def permute(input: Tensor, dims: Any) -> Tensor:
+    """``input`` with its dimensions reordered; ``dims`` is one tuple (or list) of ints, as in
+    torch (the method also takes them spread out).
+
+    >>> minitorch.permute(minitorch.zeros(2, 3), (1, 0)).shape
+    torch.Size([3, 2])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError("permute(): argument 'input' (position 1) must be Tensor, not "
+                        f"{_args.type_name(input)}")
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError("permute(): argument 'dims' (position 2) must be tuple of ints, not "
+                        f"{_args.type_name(dims)}")
+    return input.permute(tuple(dims))
 
 
 def is_tensor(obj: object) -> bool:
@@ -129,35 +178,39 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
-def all(input: Tensor) -> Tensor:
-    """True if every element is true (non-zero).
+def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """True where every element is true (non-zero), over everything or over ``dim``.
 
     >>> minitorch.all(minitorch.tensor([1., 2.]) > 0)
     tensor(True)
     """
-    xp = input._xp
-    return Tensor._make(xp.asarray(xp.all(xp.astype(input._data, xp.bool))))
+    if not isinstance(input, Tensor):
+        raise TypeError(f"all(): argument 'input' (position 1) must be Tensor, not "
+                        f"{_args.type_name(input)}")
+    return input.all(dim, keepdim)
 
 
-def any(input: Tensor) -> Tensor:
-    """True if some element is true (non-zero).
+def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """True where some element is true (non-zero), over everything or over ``dim``.
 
     >>> minitorch.any(minitorch.tensor([0., 2.]) > 1)
     tensor(True)
     """
-    xp = input._xp
-    return Tensor._make(xp.asarray(xp.any(xp.astype(input._data, xp.bool))))
+    if not isinstance(input, Tensor):
+        raise TypeError(f"any(): argument 'input' (position 1) must be Tensor, not "
+                        f"{_args.type_name(input)}")
+    return input.any(dim, keepdim)
 
 
 def broadcast_shapes(*shapes: tuple) -> Size:
     """The shape the given shapes broadcast to.
 
     >>> minitorch.broadcast_shapes((2, 1), (3,))
-    minitorch.Size([2, 3])
+    torch.Size([2, 3])
     """
-    from ._tensor import broadcast_shapes as _broadcast
+    from ._tensor import checked_broadcast_shapes
 
-    return Size(_broadcast(*shapes))
+    return Size(checked_broadcast_shapes(shapes))
 
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]

@@ -82,6 +82,8 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
                         f"{type_name(args[0])}")
     else:
         values, packed = args, False
+        if len(values) > 1 and as_int(values[0]) is None:  # torch then reads it as one size
+            raise TypeError(f"{fn}() takes 1 positional argument but {len(values)} were given")
     out = []
     for i, v in enumerate(values):
         n = v if type(v) is int else as_int(v)
@@ -102,6 +104,42 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
     if check_negative:
         non_negative(fn, shape)
     return shape
+
+
+def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
+    """A pooling window's ``kernel_size`` or ``stride``: one int, or a tuple of one or two.
+
+    >>> window("avg_pool2d", 2, "kernel_size", 2), window("avg_pool2d", [1, 3], "stride", 3)
+    ((2, 2), (1, 3))
+    """
+    values = (value,) if as_int(value) is not None else value
+    if not isinstance(values, (tuple, list)):
+        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, not "
+                        f"{type_name(value)}")
+    sizes_ = tuple(integer(fn, v, name, position) for v in values)
+    if len(sizes_) not in (1, 2):
+        raise RuntimeError(f"{fn}: {name} must either be a single int, or a tuple of two ints")
+    return (sizes_[0], sizes_[-1])
+
+
+def window_steps(kernel: tuple, stride: tuple) -> None:
+    """torch's checks of a pooling window against its stride, in torch's order."""
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
+    if min(kernel) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kernel[0]} "
+                           f"kW: {kernel[1]}")
+    if min(stride) < 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {stride[0]} "
+                           f"dW: {stride[1]}")
+
+
+def size_types(fn: str, args: tuple) -> None:
+    """The type check of :func:`sizes` alone (its overflow and sign checks come after the
+    other arguments' types, as in torch's parser)."""
+    values = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    if not values or any(type(v) is not int and as_int(v) is None for v in values):
+        sizes(fn, args, check_negative=False)
 
 
 def non_negative(fn: str, shape: tuple) -> None:
@@ -268,7 +306,7 @@ def dtype(fn: str, value: Any) -> Any:
     float64, int64 and bool as in torch.
 
     >>> dtype("zeros", float)
-    minitorch.float64
+    torch.float64
     """
     from . import _dtype as D
 
@@ -277,7 +315,7 @@ def dtype(fn: str, value: Any) -> Any:
     python = {float: D.float64, int: D.int64, bool: D.bool}
     if isinstance(value, type) and value in python:
         return python[value]
-    raise TypeError(f"{fn}(): argument 'dtype' must be minitorch.dtype, not "
+    raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not "
                     f"{type_name(value)}")
 
 
@@ -289,16 +327,73 @@ def numbers(fn: str, *specs: tuple) -> tuple:
     Traceback (most recent call last):
     TypeError: arange(): argument 'end' (position 2) must be Number, not str
     """
-    for value, name, position in specs:
-        if not isinstance(value, (int, float, complex)) and not (
-                hasattr(value, "item") and getattr(value, "ndim", 1) == 0):
-            raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, "
-                            f"not {type_name(value)}")
+    number_types(fn, *specs)
     for value, _, _ in specs:
         if type(value) is int and not INT64_MIN <= value < 2 ** 64:
             raise int_overflow(value)
     return tuple(spec[0] if isinstance(spec[0], complex) else number(fn, *spec)
                  for spec in specs)
+
+
+def number_types(fn: str, *specs: tuple) -> None:
+    """The type check of number arguments ``(value, name, position)`` alone: torch's parser
+    checks every argument's type before it reads any value.
+
+    >>> number_types("full", (None, "fill_value", 2))
+    Traceback (most recent call last):
+    TypeError: full(): argument 'fill_value' (position 2) must be Number, not NoneType
+    """
+    for value, name, position in specs:
+        if not isinstance(value, (int, float, complex)) and not (
+                hasattr(value, "item") and getattr(value, "ndim", 1) == 0 and
+                type(value).__name__ != "ndarray"):  # a 0-d numpy array is no Number
+            raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Number, "
+                            f"not {type_name(value)}")
+
+
+def real(fn: str, value: Any, name: str, position: int | None = None) -> float:
+    """A float argument: a bool, int or float (numpy scalars and one-element tensors too), as
+    torch's parser reads ``double``.
+
+    >>> real("f", None, "label_smoothing", 6)
+    Traceback (most recent call last):
+    TypeError: f(): argument 'label_smoothing' (position 6) must be float, not NoneType
+    """
+    if isinstance(value, (int, float)) or (
+            hasattr(value, "item") and getattr(value, "ndim", 1) == 0 and
+            type(value).__name__ != "ndarray" and isinstance(value.item(), (int, float))):
+        return float(value)
+    raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be float, not "
+                    f"{type_name(value)}")
+
+
+def _at(position: int | None) -> str:
+    """Where torch's messages place an argument: `` (position 2)``, or nothing for a
+    keyword-only one."""
+    return f" (position {position})" if position else ""
+
+
+def tensor_args(fn: str, *specs: tuple) -> None:
+    """Tensor arguments ``(value, name, position)``, refused with torch's message otherwise.
+
+    >>> tensor_args("maximum", (2, "other", 2))
+    Traceback (most recent call last):
+    TypeError: maximum(): argument 'other' (position 2) must be Tensor, not int
+    """
+    from ._tensor import Tensor
+
+    for value, name, position in specs:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Tensor, not "
+                            f"{type_name(value)}")
+
+
+def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
+    """An operand that is a tensor or a number (numpy scalars included), as ``add``'s
+    ``other``; anything else gets torch's message."""
+    if isinstance(value, (int, float, complex)) or (is_array(value) and value.shape == ()):
+        return
+    tensor_args(fn, (value, name, position))
 
 
 def number(fn: str, value: Any, name: str, position: int) -> Any:
@@ -316,8 +411,54 @@ def number(fn: str, value: Any, name: str, position: int) -> Any:
                         f"(position {position}) must be a real number, not complex")
     if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
         return value.item()
-    raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Number, not "
+    raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Number, not "
                     f"{type_name(value)}")
+
+
+def is_array(value: Any) -> bool:
+    """True for an array of another library (a numpy array, a numpy scalar, ...): something
+    with a ``dtype`` and a ``shape`` that is not a minitorch tensor.
+
+    >>> import numpy as np
+    >>> is_array(np.float32(1)), is_array(2.0)
+    (True, False)
+    """
+    return hasattr(value, "dtype") and hasattr(value, "shape") and \
+        not hasattr(value, "_version_counter")  # a minitorch Tensor, or a subclass
+
+
+def operand(value: Any) -> Any:
+    """The other operand of a tensor op: numpy scalars read as the Python numbers they hold
+    (as torch reads them); a numpy array is refused (torch's operators convert it, minitorch
+    asks for a tensor).
+
+    >>> import numpy as np
+    >>> operand(np.float32(2.5)), operand(3)
+    (2.5, 3)
+    """
+    if not is_array(value):
+        return value
+    if value.shape == () and type(value).__module__ == "numpy" and \
+            type(value).__name__ != "ndarray":
+        number_ = value.item()
+        if isinstance(number_, (bool, int, float, complex)):
+            return number_
+    raise TypeError(f"minitorch does not mix tensors with {type_name(value)} operands (torch "
+                    "converts them); wrap it first with minitorch.tensor(...) or "
+                    "minitorch.from_numpy(...)")
+
+
+def numpy_scalar(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds (torch reads it so); anything else,
+    numpy arrays included, as it is.
+
+    >>> import numpy as np
+    >>> numpy_scalar(np.float64(-1.0)), numpy_scalar("a")
+    (-1.0, 'a')
+    """
+    if is_array(value) and type(value).__name__ != "ndarray" and value.shape == ():
+        return operand(value)
+    return value
 
 
 def int_scalar(value: int) -> int:
@@ -392,7 +533,7 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
         if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:
             raise RuntimeError("value cannot be converted to type float without overflow")
         return value
-    raise TypeError(f"can't assign a {type_name(value)} to a minitorch.{legacy(dt)}Tensor")
+    raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
 
 
 def fits_int64(value: float) -> bool:
@@ -438,7 +579,7 @@ def legacy(dt: Any) -> str:
 
 
 def _legacy_name(t: Any) -> str:
-    prefix = "minitorch.cuda." if t.device.type == "cuda" else "minitorch."
+    prefix = "torch.cuda." if t.device.type == "cuda" else "torch."
     return f"{prefix}{legacy(t.dtype)}Tensor"
 
 

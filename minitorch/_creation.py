@@ -3,7 +3,7 @@
 
 >>> import minitorch
 >>> minitorch.tensor([1, 2]).dtype, minitorch.tensor([1., 2.]).dtype, minitorch.arange(3).dtype
-(minitorch.int64, minitorch.float32, minitorch.int64)
+(torch.int64, torch.float32, torch.int64)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _args, backend
+from . import _args, _sampling, backend
 from . import _dtype as D
 from ._tensor import Tensor
 
@@ -33,7 +33,7 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         array = xp.astype(data, backend.array_dtype(xp, target.name), copy=True)
         return array if dev is None else backend.to_device(array, dev)
     if isinstance(data, (np.ndarray, np.generic)):
-        target = (dtype or D.from_array_dtype(data.dtype)).np
+        target = (dtype or _own_dtype("tensor", data)).np
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
             values = np.array(data, dtype=target)
     else:
@@ -166,10 +166,24 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """A CPU tensor sharing memory with a numpy array.
 
     >>> minitorch.from_numpy(np.zeros(2)).dtype
-    minitorch.float64
+    torch.float64
     """
-    D.from_array_dtype(array.dtype)
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {_args.type_name(array)})")
+    _own_dtype("from_numpy", array)
     return Tensor._make(backend.from_numpy(array, None))
+
+
+def _own_dtype(fn: str, array: Any) -> D.dtype:
+    """The dtype of a numpy array or scalar, refused where torch would keep a dtype minitorch
+    does not have (int32, uint8, float16, ...) instead of giving another dtype silently."""
+    name = array.dtype.name
+    if name not in ("float32", "float64", "int64", "bool"):
+        hint = "pass dtype=minitorch.int64 (or float32, float64, bool), or " \
+            if fn == "tensor" else ""
+        raise TypeError(f"{fn}(): minitorch has no {name} tensors (torch would make one); "
+                        f"{hint}convert the array first with .astype(...)")
+    return D.from_array_dtype(array.dtype)
 
 
 
@@ -183,9 +197,10 @@ def _created(make: Any, device: Any) -> Any:
 
 def _filled(fn: str, fill: Any, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any = None) -> Tensor:
-    shape = _args.sizes(fn, size, check_negative=False)
+    _args.size_types(fn, size)
     dtype = _args.dtype(fn, dtype) or D.get_default_dtype()
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
+    shape = _args.sizes(fn, size, check_negative=False)
     _args.non_negative(fn, shape)
     _args.check_alloc(shape, dtype.itemsize)
     name = dtype.name
@@ -218,7 +233,7 @@ def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     """A new tensor (minitorch fills it with zeros; torch leaves it uninitialised).
 
     >>> minitorch.empty(2).shape
-    minitorch.Size([2])
+    torch.Size([2])
     """
     return _filled("empty", 0, size, dtype, requires_grad, device)
 
@@ -233,9 +248,16 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{_args.type_name(size)}")
-    _args.sizes("full", (size,), check_negative=False)
-    fill_value = _args.number("full", fill_value, "fill_value", 2)
+    for v in size:  # torch's order: every argument's type, then sizes, then the value
+        if _args.as_int(v) is None:
+            _args.sizes("full", (size,), check_negative=False)
+    _args.number_types("full", (fill_value, "fill_value", 2))
     dtype = _args.dtype("full", dtype)
+    _args.flag("full", requires_grad, "requires_grad", none=True)
+    _args.non_negative("full", _args.sizes("full", (size,), check_negative=False))
+    if isinstance(fill_value, complex) and dtype is not None:
+        _args.assigned(fill_value, dtype)
+    fill_value = _args.number("full", fill_value, "fill_value", 2)
     if dtype is None:
         dtype = D.result_type(fill_value)
     if dtype is D.int64 and not _fits(fill_value):
@@ -276,7 +298,7 @@ def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
 
 
 def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
-            device: Any) -> Tensor:
+            device: Any, generator: Any = None) -> Tensor:
     fn = "rand" if kind == "uniform" else "randn"
     shape = _args.sizes(fn, size, check_negative=False)
     dt = _args.dtype(fn, dtype) or D.get_default_dtype()
@@ -286,28 +308,28 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
     _args.check_alloc(shape, dt.itemsize)
-    array = _created(lambda xp: backend.random(xp, kind, shape, dt.name), device)
+    array = _created(lambda xp: _sampling.draw(xp, kind, shape, dt.name, generator), device)
     return _leaf(array, requires_grad)
 
 
-def rand(*size: Any, dtype: D.dtype | None = None, device: Any = None,
+def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    """Uniform samples from [0, 1).
+    """Uniform samples from [0, 1), torch's numbers for the same seed.
 
     >>> minitorch.rand(2, 3).shape
-    minitorch.Size([2, 3])
+    torch.Size([2, 3])
     """
-    return _random("uniform", size, dtype, requires_grad, device)
+    return _random("uniform", size, dtype, requires_grad, device, generator)
 
 
-def randn(*size: Any, dtype: D.dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
-    """Standard normal samples.
+def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    """Standard normal samples, torch's numbers for the same seed.
 
     >>> minitorch.randn(4).shape
-    minitorch.Size([4])
+    torch.Size([4])
     """
-    return _random("normal", size, dtype, requires_grad, device)
+    return _random("normal", size, dtype, requires_grad, device, generator)
 
 
 def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtype | None = None,
@@ -365,6 +387,7 @@ def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, 
     tensor([[1., 0.],
             [0., 1.]])
     """
+    dtype = _args.dtype("eye", dtype) or D.get_default_dtype()  # types before values
     if m is _args.OMITTED:
         n = m = _args.integer("eye", n, "n", 1)
     else:
@@ -372,7 +395,6 @@ def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, 
     for name, value in (("n", n), ("m", m)):
         if value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
-    dtype = _args.dtype("eye", dtype) or D.get_default_dtype()
     _args.check_alloc((n, m), dtype.itemsize)
     dt = dtype.name
     array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, dt)), device)

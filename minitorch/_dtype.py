@@ -6,14 +6,16 @@ operand belongs to a higher category (bool < integer < floating point).
 
 >>> import minitorch
 >>> (minitorch.ones(2) * 2.5).dtype          # a Python float does not upcast float32
-minitorch.float32
+torch.float32
 >>> (minitorch.tensor([1, 2]) / 2).dtype     # int / int gives the default float
-minitorch.float32
+torch.float32
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from ._args import int_overflow, operand
 
 __all__ = ["bool", "dtype", "float32", "float64", "get_default_dtype", "int64", "result_type",
            "set_default_dtype"]
@@ -23,7 +25,7 @@ _PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
 
 
 class dtype:
-    """A tensor element type, e.g. ``minitorch.float32``.
+    """A tensor element type, e.g. ``minitorch.float32``, printed as torch prints it.
 
     >>> minitorch.float64.is_floating_point
     True
@@ -39,7 +41,7 @@ class dtype:
         self.is_floating_point = category == _FLOAT  # an attribute: ops ask it all the time
 
     def __repr__(self) -> str:
-        return f"minitorch.{self.name}"
+        return f"torch.{self.name}"
 
     def __reduce__(self) -> str:
         return self.name
@@ -63,7 +65,7 @@ def get_default_dtype() -> dtype:
     """The dtype of floating-point tensors made from Python floats (float32 unless set).
 
     >>> get_default_dtype()
-    minitorch.float32
+    torch.float32
     """
     return _default[0]
 
@@ -72,7 +74,7 @@ def set_default_dtype(d: dtype) -> None:
     """Make ``d`` (float32 or float64) the dtype of new floating-point tensors.
 
     >>> set_default_dtype(float64); minitorch.tensor([1.]).dtype
-    minitorch.float64
+    torch.float64
     >>> set_default_dtype(float32)
     """
     if not isinstance(d, dtype) or not d.is_floating_point:
@@ -84,7 +86,7 @@ def from_array_dtype(array_dtype: object) -> dtype:
     """The minitorch dtype of an array's dtype; lossless widening for small ints and float16.
 
     >>> from_array_dtype(np.dtype("float64"))
-    minitorch.float64
+    torch.float64
     """
     try:  # numpy (and CuPy) have one dtype class per type: a fast key that never compares
         return _BY_NUMPY_DTYPE_CLASS[type(array_dtype)]
@@ -115,6 +117,8 @@ def _scalar_dtype(value: object) -> dtype:
     if isinstance(value, (_PY_BOOL, np.bool_)):
         return bool
     if isinstance(value, (int, np.integer)):
+        if type(value) is int and not -2 ** 63 <= value < 2 ** 64:  # not even uint64
+            raise int_overflow(value)
         return int64
     if isinstance(value, (float, np.floating)):
         return _default[0]
@@ -139,11 +143,13 @@ def result_type(*operands: object) -> dtype:
     """The dtype torch computes for an operation on these tensors and Python scalars.
 
     >>> result_type(minitorch.tensor([1, 2]), 0.5)
-    minitorch.float32
+    torch.float32
     """
     dim = zero = scalar = None
     for op in operands:
         d = getattr(op, "dtype", None)
+        if d is not None and not isinstance(d, dtype):  # a numpy scalar reads as a number
+            op, d = operand(op), None
         if d is None:
             s = _scalar_dtype(op)
             scalar = s if scalar is None else _promote(scalar, s)

@@ -15,8 +15,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from . import _args, backend
 from . import _dtype as D
-from . import backend
 from ._creation import _created, _leaf, as_array, full, zeros
 from ._tensor import Tensor
 
@@ -25,9 +25,21 @@ __all__ = ["BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "empty_lik
            "set_default_device", "with_size_keyword"]
 
 
-def _check_steps(steps: int) -> None:
+def _spaced_args(fn: str, start: Any, end: Any, steps: Any) -> tuple:
+    """``start``, ``end`` as floats and ``steps`` as an int, checked as torch does."""
+    _args.number_types(fn, (start, "start", 1), (end, "end", 2))
+    if _args.as_int(steps) is None:  # every type before any value, as torch's parser
+        _args.integer(fn, steps, "steps", 3)
+    start, end = _args.numbers(fn, (start, "start", 1), (end, "end", 2))
+    steps = _args.integer(fn, steps, "steps", 3)
+    for value in (start, end):
+        if isinstance(value, complex):
+            raise TypeError(f"{fn}(): minitorch has no complex tensors; 'start' and 'end' must "
+                            "be real numbers")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    _args.check_alloc((steps,), 8)
+    return float(start), float(end), steps
 
 
 def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> Any:
@@ -51,9 +63,8 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
     >>> minitorch.linspace(-1, 1, 3)
     tensor([-1.,  0.,  1.])
     """
-    _check_steps(steps)
+    start, end, steps = _spaced_args("linspace", start, end, steps)
     name = (dtype or D.get_default_dtype()).name
-    start, end = float(start), float(end)
     return _leaf(_created(lambda xp: _evenly_spaced(xp, start, end, steps, name), device),
                  requires_grad)
 
@@ -66,7 +77,8 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     >>> minitorch.logspace(0, 2, 3)
     tensor([  1.,  10., 100.])
     """
-    _check_steps(steps)
+    start, end, steps = _spaced_args("logspace", start, end, steps)
+    (base,) = _args.numbers("logspace", (base, "base", 4))
     name = (dtype or D.get_default_dtype()).name
 
     def make(xp: Any) -> Any:
@@ -93,7 +105,7 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
     """An uninitialised tensor shaped like ``input`` (minitorch fills it with zeros).
 
     >>> minitorch.empty_like(minitorch.ones(2, 3)).shape
-    minitorch.Size([2, 3])
+    torch.Size([2, 3])
     """
     return zeros(tuple(input.shape), dtype=dtype or input.dtype,
                  device=device or input.device, requires_grad=requires_grad)
@@ -103,7 +115,7 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """``factory(*size)`` that also takes torch's ``size=`` keyword.
 
     >>> with_size_keyword(minitorch.zeros)(size=(1, 2)).shape
-    minitorch.Size([1, 2])
+    torch.Size([1, 2])
     """
 
     @functools.wraps(factory)
@@ -113,6 +125,8 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
             if args:
                 raise TypeError(f"{factory.__name__}() got multiple values for argument 'size'")
             args = (tuple(size),)
+        if generator is not None:  # rand and randn draw from it
+            kwargs["generator"] = generator
         return factory(*args, **kwargs)
 
     return sized
@@ -179,12 +193,12 @@ class _LegacyType(type):
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
 
     def __repr__(cls) -> str:
-        return f"<class 'minitorch.{cls.__name__}'>"
+        return f"<class 'torch.{cls.__name__}'>"
 
 
 def _legacy(name: str, dt: D.dtype) -> type:
     doc = (f"``{name}(data)`` or ``{name}(*sizes)``: a {dt.name} tensor.\n\n"
-           f"    >>> minitorch.{name}(2).shape\n    minitorch.Size([2])\n    ")
+           f"    >>> minitorch.{name}(2).shape\n    torch.Size([2])\n    ")
     return _LegacyType(name, (), {"dtype": dt, "__doc__": doc, "__module__": "minitorch"})
 
 
@@ -201,10 +215,10 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
     class, the tensor converted to it.
 
     >>> minitorch.ones(1).type(), minitorch.ones(1).type(minitorch.int64)
-    ('minitorch.FloatTensor', tensor([1]))
+    ('torch.FloatTensor', tensor([1]))
     """
     if dtype is None:
-        prefix = "minitorch." if self.device.type == "cpu" else "minitorch.cuda."
+        prefix = "torch." if self.device.type == "cpu" else "torch.cuda."
         return prefix + _LEGACY[self.dtype.name].__name__
     if isinstance(dtype, str):
         name = dtype.rpartition(".")[2]
@@ -214,4 +228,8 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
         dtype = found[0]
     if isinstance(dtype, _LegacyType):
         dtype = dtype.dtype
+    if not isinstance(dtype, (D.dtype, type)):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    if not isinstance(dtype, D.dtype):  # torch takes no Python type here, unlike in to()
+        raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
     return self.to(dtype)

@@ -11,12 +11,13 @@ tensor(True)
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from . import _args, _factories, _random
-from ._tensor import Tensor, broadcast_pair, expanded_shape, normalize_dims, view_strides
+from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
-from .backend import element_strides, is_c_contiguous
+from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
     indexing,
     inplace,
@@ -66,7 +67,7 @@ def reshape(self: Tensor, *shape_: Any) -> Tensor:
     else a copy.
 
     >>> minitorch.ones(2, 3).t().reshape(-1).shape
-    minitorch.Size([6])
+    torch.Size([6])
     """
     target = _resolve(_args.sizes("reshape", shape_, "shape", check_negative=False),
                       self.numel())
@@ -151,7 +152,8 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
     target = _args.sizes("expand", sizes, check_negative=False)
-    return shape.Expand.apply(self, shape=expanded_shape(self._data.shape, target))
+    return shape.Expand.apply(self, shape=expanded_shape(self._data.shape, target,
+                                                         _args.legacy(self.dtype)))
 
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -198,9 +200,10 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
-def std(self: Tensor, dim: Any = None, unbiased: bool = True, keepdim: bool = False) -> Tensor:
+def std(self: Tensor, dim: Any = None, unbiased: bool = True, keepdim: bool = False, *,
+        correction: Any = None) -> Tensor:
     """Standard deviation (the square root of ``var``)."""
-    return reduction.var(self, dim, unbiased, keepdim).sqrt()
+    return reduction.variance("std", self, dim, unbiased, keepdim, correction).sqrt()
 
 
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
@@ -264,11 +267,58 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if not isinstance(value, Tensor):
         value = _args.assigned(value, self.dtype)
     indexing.check_key(self, key)
-    self._inplace(inplace.CopySlices.apply, value, key=indexing.array_key(key, self._xp))
+    array_key = indexing.array_key(key, self._xp)
+    if isinstance(value, Tensor):
+        _check_value_shape(self, array_key, value)
+    self._inplace(inplace.CopySlices.apply, value, key=array_key)
 
 
-def _binary(op: Any, reflected: bool = False) -> Any:
+def _check_value_shape(self: Tensor, key: Any, value: Tensor) -> None:
+    """torch's errors for a value that does not broadcast to ``self[key]`` (leading ones of
+    the value's shape dropped, as torch does)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    advanced = any(getattr(k, "ndim", 0) for k in parts)  # torch's index_put
+    if advanced and value.dtype is not self.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
+            "for the source.")
+    xp = self._xp
+    target = tuple(getitem(xp, xp.broadcast_to(xp.zeros((), dtype=xp.bool), self._data.shape),
+                           key).shape)
+    shape = tuple(value.shape)
+    while len(shape) > len(target) and shape[0] == 1:
+        shape = shape[1:]
+    if len(shape) <= len(target) and all(
+            v in (1, t) for v, t in zip(reversed(shape), reversed(target))):
+        return
+    if advanced:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(target)}")
+    expanded_shape(shape if len(shape) <= len(target) else tuple(value.shape), target,
+                   _args.legacy(value.dtype))  # raises torch's expand error
+
+
+_OPERANDS = (Tensor, int, float, complex)  # bool is an int
+
+
+def _operand(other: Any, kinds: tuple = _OPERANDS) -> bool:
+    """True if an operator takes ``other``; else it returns NotImplemented, so that Python
+    raises its own "unsupported operand type(s)" error as with torch."""
+    if isinstance(other, kinds):
+        return True
+    if _args.is_array(other):
+        if type(other).__name__ == "ndarray":  # numpy's reflected operator runs, as with torch
+            return False
+        _args.operand(other)  # refuses other arrays; numpy scalars go on as numbers
+        return kinds is _OPERANDS
+    return False
+
+
+def _binary(op: Any, reflected: bool = False, kinds: tuple = _OPERANDS) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
+        if not _operand(other, kinds):
+            return NotImplemented
         return op(other, self) if reflected else op(self, other)
 
     return method
@@ -278,13 +328,44 @@ def _tensor_first(op: Any) -> Any:
     """An operator whose tensor goes first: straight to the op (no swapping, no alpha)."""
 
     def method(self: Tensor, other: Any) -> Tensor:
+        if type(other) is not Tensor and not _operand(other):
+            return NotImplemented
         return op.apply(self, other)
 
     return method
 
 
+def _factories_tensor(array: Any) -> Tensor:
+    from ._creation import tensor
+
+    return tensor(array)
+
+
+def _matrix_transpose(self: Tensor) -> Tensor:
+    """``x.mT``: the last two dims swapped, on matrices or batches of them only."""
+    if self.dim() == 0:
+        warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity "
+                      "in these cases.", stacklevel=2)
+        return self.transpose(0, 0)
+    if self.dim() < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {self.dim()}-D tensor.")
+    return self.transpose(-2, -1)
+
+
 def _cmp(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Any:
+        if type(other).__name__ == "ndarray":  # torch: == and != take an array as a tensor
+            if name not in ("eq", "ne"):
+                return NotImplemented
+            other = _factories_tensor(other)
+        elif _args.is_array(other):
+            other = _args.operand(other)
+        if isinstance(other, complex) and name in ("eq", "ne"):
+            if other.imag == 0:
+                other = other.real
+            else:  # a real tensor never equals a number with an imaginary part
+                return compare(name, self, float("nan"))
         if not isinstance(other, (Tensor, int, float)):
             if isinstance(other, complex) and name not in ("eq", "ne"):
                 kind = "ComplexDouble" if self.dtype.name == "float64" else "ComplexFloat"
@@ -297,6 +378,8 @@ def _cmp(name: str) -> Any:
 
 def _logic(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
+        if not _operand(other):
+            return NotImplemented
         return logical(name, self, other)
 
     return method
@@ -340,7 +423,13 @@ _METHODS = {
     "__truediv__": _tensor_first(pointwise.Div),
     "__rtruediv__": _binary(pointwise.div, reflected=True),
     "__pow__": _binary(pointwise.pow), "__rpow__": _binary(pointwise.pow, reflected=True),
-    "__matmul__": _binary(linalg.matmul), "__rmatmul__": _binary(linalg.matmul, reflected=True),
+    "__mod__": _binary(pointwise.remainder),
+    "__rmod__": _binary(pointwise.remainder, reflected=True),
+    "__floordiv__": _binary(pointwise.floor_divide),
+    "__rfloordiv__": _binary(pointwise.floor_divide, reflected=True),
+    "remainder": pointwise.remainder, "floor_divide": pointwise.floor_divide,
+    "__matmul__": _binary(linalg.matmul, kinds=(Tensor,)),
+    "__rmatmul__": _binary(linalg.matmul, reflected=True, kinds=(Tensor,)),
     "__neg__": _unary(pointwise.Neg),
     "__pos__": lambda self: self,
     "__abs__": _unary(pointwise.Abs),
@@ -375,7 +464,7 @@ _METHODS = {
     "unbind": unbind, "narrow": narrow,
     "softmax": nn_ops.softmax, "log_softmax": nn_ops.log_softmax,
     "T": property(lambda self: self.permute(*reversed(range(self.dim())))),
-    "mT": property(lambda self: self.transpose(-2, -1)),
+    "mT": property(_matrix_transpose),
 }
 
 
@@ -390,9 +479,10 @@ def _reduce_bool(name: str) -> Any:
         from .ops._base import wrap
 
         xp = self._xp
-        axis = None if dim is None else normalize_dims(dim, self.dim())
-        return wrap(getattr(xp, name)(xp.astype(self._data, xp.bool), axis=axis,
-                                      keepdims=keepdim))
+        axis = _args.dims(name, dim, self.dim())
+        keepdim = _args.flag(name, keepdim, "keepdim")
+        return wrap(getattr(xp, name)(xp.astype(self._data, xp.bool),
+                                      axis=axis if self.dim() else None, keepdims=keepdim))
 
     method.__name__ = name
     method.__doc__ = f"True where {'every' if name == 'all' else 'some'} element is non-zero."

@@ -30,16 +30,16 @@ __all__ = ["Size", "Tensor"]
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``minitorch.Size([2, 3])``.
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``, as torch's does.
 
     >>> minitorch.ones(2, 3).shape
-    minitorch.Size([2, 3])
+    torch.Size([2, 3])
     """
 
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"minitorch.Size({list(self)})"
+        return f"torch.Size({list(self)})"
 
     def numel(self) -> int:
         """The number of elements of a tensor of this shape."""
@@ -62,7 +62,16 @@ class VersionCounter:
     value = 0
 
 
-class Tensor:
+class _TensorType(type):
+    """Tensor's metaclass: ``type(x)`` prints torch's class names (``<class 'torch.Tensor'>``)."""
+
+    def __repr__(cls) -> str:
+        if cls.__module__ == __name__:
+            return f"<class 'torch.{cls.__qualname__}'>"
+        return f"<class '{cls.__module__.replace('minitorch.', 'torch.', 1)}.{cls.__qualname__}'>"
+
+
+class Tensor(metaclass=_TensorType):
     """A multi-dimensional array that records the operations applied to it.
 
     Create tensors with ``minitorch.tensor``, ``zeros``, ``randn`` and friends.
@@ -78,6 +87,7 @@ class Tensor:
     __slots__ = ("__dict__", "__weakref__", "_data", "_output_nr", "_requires_grad",
                  "_version_counter", "grad_fn")
     __hash__ = object.__hash__
+    __array_priority__ = 1000  # numpy scalars defer to our reflected operators, as torch's
     _grad: Tensor | None = None
     _base: tuple | None = None  # (root tensor, its grad_fn when this view was taken)
     _hooks: dict | None = None
@@ -197,7 +207,7 @@ class Tensor:
         """The tensor itself when contiguous, else a contiguous copy (``CloneBackward0``).
 
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
-        minitorch.Size([6])
+        torch.Size([6])
         """
         if self.is_contiguous():
             return self
@@ -460,6 +470,14 @@ class Tensor:
         values = to_numpy(self.numpy())
         return values if dtype is None else values.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False
+                       ) -> Tensor:
+        """numpy's result of ``tensor <op> ndarray`` back as a tensor (a 0-d one too), as
+        torch: numpy computed it, with numpy's promotion."""
+        from ._creation import from_numpy
+
+        return from_numpy(array if array.ndim else array.reshape(()))
+
     def __bool__(self) -> bool:
         if self.numel() != 1:
             raise RuntimeError(
@@ -493,7 +511,7 @@ class Tensor:
         changes); gradients flow back through the copy.
 
         >>> minitorch.ones(1).to(minitorch.float64)
-        tensor([1.], dtype=minitorch.float64)
+        tensor([1.], dtype=torch.float64)
         >>> minitorch.ones(1).to("cpu").device
         device(type='cpu')
         """
@@ -553,6 +571,10 @@ class Tensor:
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
                  equal_nan: bool = False) -> bool:
         """True if ``|self - other| <= atol + rtol * |other|`` everywhere."""
+        if other.dtype is not self.dtype:
+            raise RuntimeError(f"{_args.legacy(self.dtype)} did not match "
+                               f"{_args.legacy(other.dtype)}")
+        broadcast_pair(self, other)
         xp = self._xp
         a, b = self._data, other._data
         if not (self.is_floating_point() and other.is_floating_point()):
@@ -618,19 +640,18 @@ class Tensor:
             names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
             raise RuntimeError(f"result type {names[src.name]} can't be cast to the desired "
                                f"output type {names[self.dtype.name]}")
-        try:
-            self._data[...] = array
-        except ValueError:
+        strides = backend.element_strides(self._data)
+        if strides and any(st == 0 and n > 1 for st, n in zip(strides, shape)):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
-                "operation.") from None
+                "operation.")
+        self._data[...] = array
         self._version_counter.value += 1
 
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum broadcast dimensions away until the shape is ``shape``."""
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
+        shape = _args.sizes("sum_to_size", shape, check_negative=False)
         if not expandable_to(tuple(shape), self._data.shape):
             raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
                                f"{{{list(self.shape)}}}.")
@@ -709,7 +730,7 @@ def check_can_save(t: Tensor) -> None:
             "Inference tensors cannot be saved for backward. Please do not use Tensors created "
             "in inference mode in computation tracked by autograd. To work around this, you can "
             "make a clone to get a normal tensor and use it in autograd, or use "
-            "`minitorch.no_grad()` instead of `minitorch.inference_mode()`.")
+            "`torch.no_grad()` instead of `torch.inference_mode()`.")
 
 
 def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
@@ -739,6 +760,47 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
             if size != 1:
                 out[i] = size
     return tuple(out)
+
+
+def checked_broadcast_shapes(shapes: tuple) -> tuple:
+    """``minitorch.broadcast_shapes``: the shapes given by a user checked as torch (ints or
+    tuples/lists of ints, no negative sizes), then broadcast with torch's message."""
+    given = [_shape_items(shape) for shape in shapes]
+    if any(n < 0 for shape in given for n in shape):
+        raise ValueError("Attempting to broadcast a dimension with negative length!")
+    for shape in given:
+        for i, n in enumerate(shape):
+            if _args.as_int(n) is None and not isinstance(n, bool):
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                                f"'{_args.type_name(n)}')")
+    out = [1] * max((len(shape) for shape in given), default=0)
+    for index, shape in enumerate(given):
+        for i in range(-1, -len(shape) - 1, -1):
+            n = int(shape[i])
+            if n != 1 and out[i] not in (1, n):
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {n} at {i}! Mismatching "
+                    f"argument at index {index} had {shapes[index]}; but expected shape "
+                    f"should be broadcastable to {out}")
+            out[i] = n if n != 1 else out[i]
+    return tuple(out)
+
+
+def _shape_items(shape: Any) -> tuple:
+    """One argument of ``broadcast_shapes`` as a tuple of numbers: an int is a 1-D shape."""
+    if _args.as_int(shape) is not None or isinstance(shape, bool):
+        return (shape,)
+    if shape is None:  # torch reads None as no shape
+        return ()
+    if not isinstance(shape, (tuple, list, str)):  # a str: a sequence of non-ints, below
+        raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list of "
+                           f"ints, got {shape}")
+    for n in shape:
+        if isinstance(n, Tensor) or (not isinstance(n, (int, float)) and
+                                        _args.as_int(n) is None):
+            raise TypeError(f"broadcast_shapes(): a size must be an int, not "
+                            f"{_args.type_name(n)}; give each shape as a tuple of ints")
+    return tuple(shape)
 
 
 def broadcast_pair(a: Any, b: Any) -> tuple:
@@ -771,9 +833,9 @@ def broadcast_error(a: Any, b: Any) -> RuntimeError:
     return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast")
 
 
-def expanded_shape(shape: tuple, target: tuple) -> tuple:
+def expanded_shape(shape: tuple, target: tuple, kind: str = "Float") -> tuple:
     """The shape ``expand(*target)`` gives a tensor of ``shape`` (-1 keeps a size), or torch's
-    error if it cannot.
+    error if it cannot (``kind``: the tensor's dtype as torch's C++ names it, ``Long``).
 
     >>> expanded_shape((3, 1), (2, -1, 4))
     (2, 3, 4)
@@ -781,11 +843,11 @@ def expanded_shape(shape: tuple, target: tuple) -> tuple:
     lead = len(target) - len(shape)
     if lead < 0:
         raise RuntimeError(
-            f"expand(minitorch.FloatTensor{{{list(shape)}}}, size={list(target)}): the number "
+            f"expand(torch.{kind}Tensor{{{list(shape)}}}, size={list(target)}): the number "
             f"of sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})")
     full = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(target))
-    for i, s in enumerate(shape):
+    for i, s in reversed(list(enumerate(shape))):  # torch reports the last mismatch
         if s != 1 and s != full[lead + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({full[lead + i]}) must match the existing "

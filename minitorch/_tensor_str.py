@@ -35,7 +35,7 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
     >>> tensor_repr(np.array([1.0, 2.5]), "float32", ["requires_grad=True"])
     'tensor([1.0000, 2.5000], requires_grad=True)'
     >>> tensor_repr(np.zeros((0, 3)), "int64")
-    'tensor([], size=(0, 3), dtype=minitorch.int64)'
+    'tensor([], size=(0, 3), dtype=torch.int64)'
     """
     array = np.asarray(array, dtype=_NUMPY_DTYPES[dtype_name])
     extra = [f"device='{device}'"] if device else []
@@ -49,7 +49,7 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
         body = _values_str(array, dtype_name in _FLOATING)
         show_dtype = dtype_name in _FLOATING and dtype_name != get_default_dtype().name
     if show_dtype:
-        extra.append(f"dtype=minitorch.{dtype_name}")
+        extra.append(f"dtype=torch.{dtype_name}")
     return _add_suffixes(_PREFIX + body, [*extra, *suffixes])
 
 
@@ -130,11 +130,10 @@ def _row(items: list[str], cut: bool, width: int, indent: int) -> str:
 
 def _add_suffixes(text: str, suffixes: Sequence[str]) -> str:
     """Append ``, suffix`` items, moving one to a new line when it would pass the line width."""
-    # breaks fall where torch's do: torch counts two characters more than the last line
-    # holds, and it measures "torch." where we print "minitorch."
+    # breaks fall where torch's do: torch counts two characters more than the last line holds
     line_length = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        length = len(suffix.replace("minitorch.", "torch."))
+        length = len(suffix)
         if line_length + length + 2 > LINEWIDTH:
             text += ",\n" + " " * len(_PREFIX) + suffix
             line_length = len(_PREFIX) + length

@@ -4,7 +4,7 @@ minitorch stores a tensor's values in an array of some array library: numpy on t
 CuPy on a CUDA GPU, or any namespace that follows the Python array API standard
 (array-api-strict in the tests). Ops ask :func:`namespace` for the module to call and use
 only the standard's functions; the few things the standard lacks (devices and moving between
-them, scatter-add, fancy-index assignment, random numbers, conversion to numpy) live here,
+them, scatter-add, fancy-index assignment, conversion to numpy) live here,
 once per library. CuPy is imported the first time a CUDA tensor is asked for, never before.
 
 >>> import numpy as np
@@ -346,16 +346,22 @@ def ufunc_into(name: str, target: Any, operand: Any) -> bool:
     kind = type(operand)
     if kind is int:
         operand = float(operand)  # a float tensor's arithmetic: no int overflow either
-    elif not (kind is float or (kind is np.ndarray and operand.dtype == target.dtype)):
+    elif not (kind is float or (kind is np.ndarray and operand.dtype == target.dtype and
+                                _broadcasts_to(operand.shape, target.shape))):
         return False
     token = FLOAT_ERRORS.set(IGNORE_ALL)
     try:
         getattr(np, name)(target, operand, out=target)
-    except ValueError:  # the operand does not broadcast to the target's shape
-        return False
     finally:
         FLOAT_ERRORS.reset(token)
     return True
+
+
+def _broadcasts_to(shape: tuple, target: tuple) -> bool:
+    """True if an array of ``shape`` broadcasts to ``target`` (which it cannot change)."""
+    if len(shape) > len(target):
+        return False
+    return all(s == 1 or s == t for s, t in zip(shape[::-1], target[::-1]))
 
 
 def zero_where(xp: ModuleType, values: Any, mask: Any) -> Any:
@@ -419,41 +425,6 @@ def quiet() -> Iterator[None]:
         FLOAT_ERRORS.reset(token)
 
 
-def random(xp: ModuleType, kind: str, shape: tuple, dtype_name: str) -> Any:
-    """Samples of ``kind`` (``"uniform"`` on [0, 1) or ``"normal"``) as an array of ``xp``.
-
-    >>> random(np, "uniform", (2,), "float32").dtype
-    dtype('float32')
-    """
-    if xp is np:
-        return _sample(_rng, kind, shape).astype(dtype_name, copy=False)
-    if is_cupy(xp):  # CuPy has its own generator, seeded with ours
-        return _sample(_cupy_rng(), kind, shape).astype(dtype_name, copy=False)
-    return xp.asarray(_sample(_rng, kind, shape).astype(dtype_name, copy=False))
-
-
-def _sample(rng: Any, kind: str, shape: tuple) -> Any:
-    return rng.random(shape) if kind == "uniform" else rng.standard_normal(shape)
-
-
-def _cupy_rng() -> Any:
-    global _gpu_rng
-    if _gpu_rng is None:
-        _gpu_rng = importlib.import_module("cupy").random.default_rng(_seed)
-    return _gpu_rng
-
-
-def default_rng() -> np.random.Generator:
-    """minitorch's random generator on the CPU (reseeded by :func:`minitorch.manual_seed`)."""
-    return _rng
-
-
-def seed(value: int) -> None:
-    """Reseed the generators behind rand, randn, initialisation and dropout."""
-    global _rng, _gpu_rng, _seed
-    _rng, _gpu_rng, _seed = np.random.default_rng(value), None, value
-
-
 @contextlib.contextmanager
 def device_namespace(device_type: str, xp: ModuleType) -> Iterator[ModuleType]:
     """New tensors on ``device_type`` hold arrays of ``xp`` inside the block (a test backend:
@@ -477,6 +448,3 @@ def device_namespace(device_type: str, xp: ModuleType) -> Iterator[ModuleType]:
         _DEVICE_TYPE.update(saved[1])
 
 
-_seed: int | None = None
-_rng = np.random.default_rng()
-_gpu_rng: Any = None

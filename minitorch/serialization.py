@@ -126,21 +126,21 @@ _BOLD = "\x1b[1m"
 _PLAIN = "\x1b[0m"
 
 
-def _with_minitorch(name: str) -> str:
-    """torch's message, where the user's next step names minitorch's functions."""
+def _weights_only_message(name: str) -> str:
+    """torch's message, word for word."""
     return (
         "Weights only load failed. This file can still be loaded, to do so you have two "
         f"options, {_BOLD}do those steps only if you trust the source of the checkpoint"
         f"{_PLAIN}. \n\t(1) In PyTorch 2.6, we changed the default value of the `weights_only` "
-        "argument in `minitorch.load` from `False` to `True`. Re-running `minitorch.load` "
+        "argument in `torch.load` from `False` to `True`. Re-running `torch.load` "
         "with `weights_only` set to `False` will likely succeed, but it can result in "
         "arbitrary code execution. Do it only if you got the file from a trusted source."
         "\n\t(2) Alternatively, to load with `weights_only=True` please check the recommended "
         "steps in the following error message.\n\tWeightsUnpickler error: Unsupported global: "
         f"GLOBAL {name} was not an allowed global by default. Please use "
-        f"`minitorch.serialization.add_safe_globals([{name}])` or the "
-        f"`minitorch.serialization.safe_globals([{name}])` context manager to allowlist this "
-        "global if you trust this class/function.\n\nCheck the documentation of minitorch.load "
+        f"`torch.serialization.add_safe_globals([{name}])` or the "
+        f"`torch.serialization.safe_globals([{name}])` context manager to allowlist this "
+        "global if you trust this class/function.\n\nCheck the documentation of torch.load "
         "to learn more about types accepted by default with weights_only "
         "https://pytorch.org/docs/stable/generated/torch.load.html.")
 
@@ -152,7 +152,7 @@ class _WeightsUnpickler(pickle.Unpickler):
         key = f"{module}.{name}"
         found = _SAFE.get(key) or _USER.get(key)
         if found is None:
-            raise pickle.UnpicklingError(_with_minitorch(key))
+            raise pickle.UnpicklingError(_weights_only_message(key))
         return found
 
 

@@ -42,6 +42,8 @@ import torch
 import minitorch as mt
 
 MINITORCH_DIR = str(Path(mt.__file__).resolve().parent)
+PYTHON_SIGNATURE = re.compile(r"\(\) (got an unexpected keyword argument|missing \d+ required|"
+                              r"takes \d+ positional argument|got multiple values for)")
 OUTCOMES = ("same", "message", "silent", "internal", "different", "refused")
 
 
@@ -322,7 +324,7 @@ def _run(fn: Callable[..., Any], lib: Any, slots: list[Callable[[Any], Any]]) ->
 
 def same_message(torch_message: str, message: str) -> bool:
     """True if minitorch's message is torch's, with torch's unavoidable differences taken
-    out: ``torch.`` reads ``minitorch.``, C++ frames are dropped, and where torch lists the
+    out: C++ frames are dropped, and where torch lists the
     overloads of its C++ signature (which minitorch does not have), only the function named
     at the start must agree.
 
@@ -331,7 +333,6 @@ def same_message(torch_message: str, message: str) -> bool:
     True
     """
     want = re.sub(r"\nException raised from .*?(?=\"|$)", "", torch_message, flags=re.S)
-    want = want.replace("torch.", "minitorch.")
     if " received an invalid combination of arguments" in want:
         return message.startswith(want.split(" received")[0])
     return want.strip() == message.strip()
@@ -341,12 +342,14 @@ def is_deliberate(error: BaseException) -> bool:
     """True if ``error`` was raised by a ``raise`` statement of minitorch (or of the caller's
     own code, such as a hook), not inside numpy or by a Python builtin misused."""
     frames = traceback.extract_tb(error.__traceback__)
+    if isinstance(error, TypeError) and PYTHON_SIGNATURE.search(str(error)):
+        return True  # Python refused the call's arguments: a clear message, as in torch
     if not frames:
         return False
     last = frames[-1]
     filename = str(Path(last.filename).resolve())
     if not filename.startswith(MINITORCH_DIR):
-        return filename == str(Path(__file__).resolve())
+        return Path(filename).parent == Path(__file__).resolve().parent  # the caller's code
     return (last.line or "").lstrip().startswith("raise")
 
 
@@ -366,6 +369,10 @@ def _same_value(a: Any, b: Any) -> bool:
         return isinstance(a, float) and math.isnan(a)
     if isinstance(a, mt.Tensor):
         return False
+    if isinstance(b, torch.dtype):
+        return isinstance(a, mt.dtype) and a.name == str(b).replace("torch.", "")
+    if callable(b) and not isinstance(b, type):  # a decorated function, a hook handle's method
+        return callable(a)
     return type(a) is type(b) and a == b
 
 
@@ -378,10 +385,14 @@ def classify(fn: Callable[..., Any], slots: list[Callable[[Any], Any]]) -> tuple
     if skip:
         return "internal", f"building the arguments failed: {m_err!r}"
     said = (f"torch: {type(t_err).__name__}: {str(t_err)[:150]!r}" if t_err else
-            f"torch: {want!r:.150}") + " | " + (
-        f"minitorch: {type(m_err).__name__}: {str(m_err)[:150]!r}" if m_err else
-        f"minitorch: {got!r:.150}")
-    if m_err is not None and not is_deliberate(m_err):
+            f"torch: {want!r:.150}") + " | "
+    try:
+        said += (f"minitorch: {type(m_err).__name__}: {str(m_err)[:150]!r}" if m_err else
+                 f"minitorch: {got!r:.150}")
+    except Exception as error:  # a result that cannot even print itself is broken
+        return "internal", f"{said}minitorch's result fails to print: {error!r}"
+    if m_err is not None and not is_deliberate(m_err) and not (
+            type(t_err) is type(m_err) and same_message(str(t_err), str(m_err))):
         frame = traceback.extract_tb(m_err.__traceback__)[-1]
         return "internal", f"{said} at {frame.filename}:{frame.lineno}"
     if t_err is not None and m_err is None:
@@ -395,17 +406,20 @@ def classify(fn: Callable[..., Any], slots: list[Callable[[Any], Any]]) -> tuple
     return ("same" if _same_value(got, want) else "different"), said
 
 
-def fuzz(seed: int, calls: int) -> tuple[Counter, dict[str, list[str]]]:
-    """Run ``calls`` random calls (drawn with ``seed``); the counts per outcome and the
-    details of every call whose outcome is not ``same``."""
+def fuzz(seed: int, calls: int, catalogue: dict | None = None
+         ) -> tuple[Counter, dict[str, list[str]]]:
+    """Run ``calls`` random calls of ``catalogue`` (default :data:`CALLS`) drawn with
+    ``seed``; the counts per outcome and the details of every call whose outcome is not
+    ``same``."""
+    catalogue = CALLS if catalogue is None else catalogue
     rng = random.Random(seed)
-    names = sorted(CALLS)
+    names = sorted(catalogue)
     counts: Counter = Counter()
     details: dict[str, list[str]] = {k: [] for k in OUTCOMES}
     done = 0
     while done < calls:
         name = rng.choice(names)
-        fn, pools = CALLS[name]
+        fn, pools = catalogue[name]
         picks = [rng.choice(pool) for pool in pools]
         outcome, said = classify(fn, picks)
         if outcome == "skip":
@@ -426,13 +440,22 @@ def _describe(make: Callable[[Any], Any]) -> str:
         return "<built>"
 
 
+def catalogues() -> dict[str, dict]:
+    """The catalogues by name: this module's, the wider one of ``badinput_wide``, both."""
+    from badinput_wide import WIDE_CALLS
+
+    return {"base": CALLS, "wide": WIDE_CALLS, "all": {**CALLS, **WIDE_CALLS}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--show", default="silent,internal,different,refused,message")
+    parser.add_argument("--catalogue", choices=("base", "wide", "all"), default="base",
+                        help="base: CALLS here; wide: badinput_wide.WIDE_CALLS; all: both")
     args = parser.parse_args()
-    counts, details = fuzz(args.seed, args.calls)
+    counts, details = fuzz(args.seed, args.calls, catalogues()[args.catalogue])
     for kind in args.show.split(","):
         for line in sorted(set(details.get(kind, []))):
             print(f"{kind}: {line}")

@@ -35,15 +35,6 @@ FEW = settings(SETTINGS, max_examples=5)
 TOLERANCES = {"float64": {"rtol": 1e-7, "atol": 1e-10}, "float32": {"rtol": 1e-4, "atol": 1e-5}}
 
 
-def mt_text(text: str) -> str:
-    """torch's text as minitorch must print it: ``torch.Size`` becomes ``minitorch.Size``.
-
-    >>> mt_text("torch.float32")
-    'minitorch.float32'
-    """
-    return text.replace("torch.", f"{mt.__name__}.")
-
-
 # ---------------------------------------------------------------------------- building twins
 
 
@@ -79,10 +70,10 @@ def raised_by(fn: Callable[[Any], Any], lib: Any) -> BaseException | None:
 
 
 def assert_same_error(got: BaseException | None, want: BaseException) -> None:
-    """minitorch raised torch's exception type with torch's message (``torch.`` renamed)."""
+    """minitorch raised torch's exception type with torch's message."""
     assert got is not None, f"{mt.__name__} raised nothing; torch raised {want!r}"
     assert type(got).__name__ == type(want).__name__, f"{got!r} instead of {want!r}"
-    expected = mt_text(str(want))
+    expected = str(want)
     assert str(got) == expected, f"message:\n  {str(got)!r}\nexpected (torch's):\n  {expected!r}"
 
 
@@ -107,7 +98,7 @@ def assert_same(got: Any, want: torch.Tensor, what: str = "result") -> None:
     Floating values are compared with the tolerance of their dtype, others exactly.
     """
     assert isinstance(got, mt.Tensor), f"{what}: expected a Tensor, got {type(got).__name__}"
-    assert str(got.dtype) == mt_text(str(want.dtype)), f"{what}: dtype {got.dtype} vs {want.dtype}"
+    assert str(got.dtype) == str(want.dtype), f"{what}: dtype {got.dtype} vs {want.dtype}"
     assert tuple(got.shape) == tuple(want.shape), f"{what}: shape {got.shape} vs {want.shape}"
     assert got.requires_grad == want.requires_grad, f"{what}: requires_grad {got.requires_grad}"
     expected = numpy_of(want)
@@ -129,7 +120,7 @@ def assert_same_grads(got: Sequence[Any], want: Sequence[Any], what: str) -> Non
         elif g is None:
             np.testing.assert_allclose(0.0, numpy_of(w), err_msg=f"{what}[{i}] is missing")
         else:
-            assert str(g.dtype) == mt_text(str(w.dtype)), f"{what}[{i}]: {g.dtype} vs {w.dtype}"
+            assert str(g.dtype) == str(w.dtype), f"{what}[{i}]: {g.dtype} vs {w.dtype}"
             assert tuple(g.shape) == tuple(w.shape), f"{what}[{i}]: {g.shape} vs {w.shape}"
             tolerance = TOLERANCES[dtype_name(w)]
             np.testing.assert_allclose(

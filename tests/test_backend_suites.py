@@ -28,7 +28,10 @@ SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test
           "test_optim_more_oracle", "test_forward_ad_oracle", "test_saved_tools_oracle")
 SKIPPED = {
     # the engine's memory and depth, not array calls: 50 s on the strict namespace
-    "test_engine": {"test_100k_chain_backpropagates_and_frees_memory"},
+    "test_engine": {"test_100k_chain_backpropagates_and_frees_memory",
+                    # numpy's arrays are not tracked by the collector; the strict namespace's
+                    # Python wrappers around them are, so it counts more than two per node
+                    "test_a_chain_node_is_two_objects_for_the_garbage_collector"},
     # its examples print numpy values
     "test_gradcheck": {"test_docstring_examples"},
 }

@@ -141,7 +141,7 @@ def test_cuda_tensor_prints_its_device(gpu: None) -> None:
         "tensor([1., 2.], device='cuda:0')"
     assert repr(minitorch.tensor([1.0], dtype=minitorch.float64, device="cuda",
                                  requires_grad=True)) == \
-        "tensor([1.], device='cuda:0', dtype=minitorch.float64, requires_grad=True)"
+        "tensor([1.], device='cuda:0', dtype=torch.float64, requires_grad=True)"
     assert repr(minitorch.zeros(0, 2, device="cuda")) == \
         "tensor([], device='cuda:0', size=(0, 2))"
 

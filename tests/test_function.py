@@ -338,8 +338,7 @@ def test_node_class_and_next_functions(L: Any) -> None:
     y = functions(L).ScaleShift.apply(x, 2.0, b)
     node = y.grad_fn
     assert type(node).__name__ == "ScaleShiftBackward" and node.name() == "ScaleShiftBackward"
-    assert str(y) == "tensor([3., 5.], dtype=torch.float64, grad_fn=<ScaleShiftBackward>)".replace(
-        "torch.", f"{L.__name__}.")
+    assert str(y) == "tensor([3., 5.], dtype=torch.float64, grad_fn=<ScaleShiftBackward>)"
     # one entry per *tensor* argument: the float 2.0 has none
     (acc, nr), (nothing, nr2) = node.next_functions
     assert acc.variable is x and (nothing, nr, nr2) == (None, 0, 0)

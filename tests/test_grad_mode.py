@@ -358,8 +358,8 @@ def test_inference_error_texts() -> None:
     assert str(raised_by(_saved_for_backward, mt)) == (
         "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
         "inference mode in computation tracked by autograd. To work around this, you can make a "
-        "clone to get a normal tensor and use it in autograd, or use `minitorch.no_grad()` "
-        "instead of `minitorch.inference_mode()`.")
+        "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` "
+        "instead of `torch.inference_mode()`.")
     assert str(raised_by(_inplace_outside, mt)) == (
         "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
         "clone to get a normal tensor before doing inplace update.See "

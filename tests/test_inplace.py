@@ -244,14 +244,14 @@ def test_stale_message_text() -> None:
     non_leaf = str(raised_by(lambda L: _through_a_view(L, "float64"), mt))
     leaf = str(raised_by(lambda L: _leaf_twice(L, "float32"), mt))
     hint = ("Hint: enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
+            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     assert non_leaf == (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        "operation: [minitorch.DoubleTensor [3]], which is output 0 of Mul, is at version 1; "
+        "operation: [torch.DoubleTensor [3]], which is output 0 of Mul, is at version 1; "
         f"expected version 0 instead. {hint}")
     assert leaf == (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        "operation: [minitorch.FloatTensor [2, 2]] is at version 2; expected version 0 instead. "
+        "operation: [torch.FloatTensor [2, 2]] is at version 2; expected version 0 instead. "
         f"{hint}")
 
 

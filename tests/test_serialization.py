@@ -12,7 +12,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from oracle import FEW, mt_text
+from oracle import FEW
 
 import minitorch as mt
 
@@ -43,7 +43,7 @@ def test_checkpoints_print_like_torch(tmp_path) -> None:
 
     got = _round_trip(mt, checkpoint(mt))
     want = _round_trip(torch, checkpoint(torch))
-    assert repr(got) == mt_text(repr(want))
+    assert repr(got) == repr(want)
     path = tmp_path / "ckpt.pt"
     mt.save(checkpoint(mt), path)
     assert repr(mt.load(path)) == repr(got)
@@ -83,8 +83,7 @@ def test_unknown_classes_need_weights_only_false_or_an_allowlist() -> None:
             _round_trip(L, {"a": Box(L.ones(1))})
         errors.append(str(info.value))
     assert "Unsupported global: GLOBAL test_serialization.Box" in errors[0]
-    assert errors[0].split("WeightsUnpickler")[0] == errors[1].split("WeightsUnpickler")[
-        0].replace("torch.load", "minitorch.load")
+    assert errors[0].split("WeightsUnpickler")[0] == errors[1].split("WeightsUnpickler")[0]
     assert _round_trip(mt, {"a": Box(2)}, weights_only=False)["a"].value == 2
     with mt.serialization.safe_globals([Box]):
         assert mt.equal(_round_trip(mt, Box(mt.ones(1))).value, mt.ones(1))

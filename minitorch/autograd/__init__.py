@@ -64,6 +64,7 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
             if t.requires_grad and t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
+            profiler._mark(*profiler.ONES_LIKE)
         elif g.shape != t.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
@@ -153,7 +154,9 @@ def grad(
     outs, ins = _as_tuple(outputs), _as_tuple(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    allow_unused = materialize_grads if allow_unused is None else py_flag(allow_unused)
+    # torch hands allow_unused (materialize_grads when not given) to C++, which reads an int
+    allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
+                           none=False)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
     for t in ins:
         if not isinstance(t, T.Tensor):
@@ -168,12 +171,12 @@ def grad(
     result = []
     for i, (t, g) in enumerate(zip(ins, captured)):
         if g is None:
-            if materialize_grads:
-                g = T.Tensor._make(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
-            elif not allow_unused:
+            if not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                g = T.Tensor._make(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
         result.append(g)
     return tuple(result)
 

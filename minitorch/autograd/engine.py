@@ -74,14 +74,14 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     path, walked = list(roots), [0] * len(roots)
     while path:
         node, i = path[-1], walked[-1]
-        edges = node.next_functions
+        edges = node._next  # next_functions, flat: (node0, nr0, node1, nr1, ...)
         if i == len(edges):  # every edge walked: the node comes after all it leads to
             path.pop()
             walked.pop()
             order.append(node)
             continue
-        walked[-1] = i + 1
-        child = edges[i][0]
+        walked[-1] = i + 2
+        child = edges[i]
         if child is not None:
             deps[child] = deps.get(child, 0) + 1
             if child not in seen:
@@ -95,11 +95,11 @@ def _prune(order: list[Node], targets: set[Node]) -> tuple[set[Node], dict[Node,
     """Keep the nodes from which a target can be reached; recount dependencies among them."""
     needed: set[Node] = set()
     for node in order:
-        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+        if node in targets or any(n in needed for n in node._next[::2] if n is not None):
             needed.add(node)
     deps: dict[Node, int] = {}
     for node in needed:
-        for child, _ in node.next_functions:
+        for child in node._next[::2]:  # next_functions' nodes
             if child in needed:
                 deps[child] = deps.get(child, 0) + 1
     return needed, deps
@@ -164,11 +164,12 @@ def execute(
                 outs = _tensors(outs)
                 _shown(outs)
                 observer("done", node=node, grad_inputs=outs)
-            for (child, nr), grad in zip(node.next_functions, outs):
+            edges = node._next  # next_functions, flat: (node0, nr0, node1, nr1, ...)
+            for child, nr, grad in zip(edges[::2], edges[1::2], outs):
                 if child is None or (needed is not None and child not in needed):
                     continue
                 if grad is not None:
-                    _deliver(buffers, child, nr, grad)
+                    _deliver(buffers, child, nr, grad, grads, outs)
                 left = deps[child] - 1
                 deps[child] = left
                 if left == 0:
@@ -261,15 +262,47 @@ def _reachable(root: Node) -> list[Node]:
     return list(seen)
 
 
-def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Tensor) -> None:
+def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Any,
+             came: tuple = (), went: tuple = ()) -> None:
+    """Put ``grad`` into the input buffer of ``node`` (output ``nr``), summed with what is
+    there. It is one of the gradients ``went`` out of a node that got ``came``.
+
+    Gradients travel as arrays; a leaf's buffer holds a Tensor (made when its first gradient
+    arrives), which says whether the engine owns its memory (``_fresh``: the leaf may keep it
+    as ``.grad``, and later gradients are added into it in place). However many gradients
+    reach a leaf, that is one Tensor, or two.
+    """
     buf = buffers.get(node)
     if buf is None:
         buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
     old = buf[nr]
-    buf[nr] = grad if old is None else _sum(old, grad, type(node) is AccumulateGrad)
+    leaf = type(node) is AccumulateGrad
+    if old is not None:
+        buf[nr] = _sum(old, grad, leaf)
+    elif leaf and not isinstance(grad, T.Tensor):
+        buf[nr] = t = T.Tensor._make(grad)
+        if _own_array(grad, came, went):
+            t._fresh = True
+    else:
+        buf[nr] = grad
 
 
-def _sum(old: Any, grad: Any, for_leaf: bool) -> Tensor:
+def _own_array(array: Any, came: tuple, went: tuple) -> bool:
+    """An array backward returned ``array`` (one of ``went``) from the gradients that ``came``:
+    it is the backward's own memory unless it is a view, one of those gradients, or returned
+    twice (``Function.backward_arrays`` returns nothing else)."""
+    if getattr(array, "base", array) is not None:
+        return False
+    for g in came:
+        if g is not None and _array_of(g) is array:
+            return False
+    seen = 0
+    for g in went:
+        seen += g is array
+    return seen == 1
+
+
+def _sum(old: Any, grad: Any, for_leaf: bool) -> Any:
     """Two gradients that arrived for the same output of a node, added up.
 
     With a graph of the backward wanted, the sum is a recorded op. Without, it is the sum of
@@ -280,11 +313,13 @@ def _sum(old: Any, grad: Any, for_leaf: bool) -> Tensor:
     if grad_mode._state.grad_enabled or type(a) is not type(b) or a.dtype != b.dtype:
         old, grad = _tensors((old, grad))
         return old + grad
-    if isinstance(old, T.Tensor) and old._fresh and a.shape == b.shape:
+    if for_leaf and old._fresh and a.shape == b.shape:
         a += b
         return old
+    if not for_leaf:
+        return a + b
     total = T.Tensor._make(a + b)
-    total._fresh = for_leaf  # a new array, unseen: the leaf may keep it (see Tensor._fresh)
+    total._fresh = True  # a new array, unseen: the leaf may keep it (see Tensor._fresh)
     return total
 
 
@@ -292,7 +327,7 @@ def _must_run(node: Node, needed: set[Node], accumulate: bool) -> bool:
     """In a pruned run, a node runs if it leads on to a target (or is a leaf to fill)."""
     if isinstance(node, AccumulateGrad):
         return accumulate
-    return any(child in needed for child, _ in node.next_functions)
+    return any(child in needed for child in node._next[::2])
 
 
 def _run_tensor_hooks(node: Node, grads: list) -> list:
@@ -340,22 +375,28 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
 def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
     """A node under the profiler (two events, as torch records) or anomaly mode."""
     if prof is not None:
-        name = node.name()
+        name = _PROFILED_NAMES.get(node.name(), node.name())
         prof._push(f"autograd::engine::evaluate_function: {name}", "cpu_op", None)
         prof._push(name, "cpu_op", None)
     try:
-        return _apply(node, grads)
+        # a profiled node runs its backward on tensors, so its ops are recorded as torch's
+        return _apply(node, grads, tensors=prof is not None)
     finally:
         if prof is not None:
             prof._pop(0)
             prof._pop(0)
 
 
-def _apply(node: Node, grads: tuple) -> tuple:
+_PROFILED_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad"}
+"""Nodes whose name in torch's profiler is their C++ name."""
+
+
+def _apply(node: Node, grads: tuple, tensors: bool = False) -> tuple:
+    run = getattr(node, "_backward", node._apply) if tensors else node._apply
     if not anomaly_mode._enabled:
-        return node._apply(grads)
+        return run(grads)
     try:
-        outs = node._apply(grads)
+        outs = run(grads)
     except Exception:
         anomaly_mode.warn_forward_trace(node)
         raise

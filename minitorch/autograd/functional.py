@@ -149,7 +149,7 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
         outputs_tuple, outputs = _call(func, inputs, "jacobian", strict)
         if vectorize and strict:
             raise RuntimeError(
-                "minitorch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
+                "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
                 "not supported together. Please either set `strict=False` or `vectorize=False`.")
         result = tuple(_jacobian_of(i, out, inputs, create_graph, strict)
                        for i, out in enumerate(outputs))

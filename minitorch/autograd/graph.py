@@ -18,14 +18,14 @@ import itertools
 import operator
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .. import _tensor as T
 from .. import course
 from .._args import hook_result
-from . import grad_mode
+from . import grad_mode, profiler
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -35,6 +35,7 @@ __all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "accumula
            "register_multi_grad_hook", "save_on_cpu", "saved_tensors_hooks", "use"]
 
 _sequence = itertools.count()
+_LAST = sys.maxsize  # the sequence number of every AccumulateGrad
 
 
 class RemovableHandle:
@@ -63,7 +64,19 @@ def add_hook(hooks: dict[int, Any], fn: Any) -> RemovableHandle:
     return handle
 
 
-class Node:
+class _NodeType(type):
+    """Node's metaclass: node classes print as torch's, bare for its C++ nodes
+    (``<class 'MulBackward0'>``), with their module for a custom Function's."""
+
+    def printed_name(cls) -> str:
+        where = cls.__module__
+        return cls.__qualname__ if where.startswith("minitorch") else f"{where}.{cls.__qualname__}"
+
+    def __repr__(cls) -> str:
+        return f"<class '{cls.printed_name()}'>"
+
+
+class Node(metaclass=_NodeType):
     """A node of the backward graph (torch's ``torch.autograd.graph.Node``).
 
     Subclasses implement ``_apply(grads) -> tuple`` with one gradient per ``next_functions``
@@ -77,7 +90,11 @@ class Node:
     # A node of a big graph must be cheap: two slots are all every node sets. What few nodes
     # have (hooks, an anomaly trace, several outputs) reads a class default until it is set,
     # which gives that node an instance dict.
-    __slots__ = ("__dict__", "__weakref__", "_seq", "next_functions")
+    # ``_next`` holds the ``next_functions`` entries flat, ``(node0, nr0, node1, nr1, ...)``:
+    # one tuple per node instead of one more per edge. The garbage collector walks every
+    # tracked object of a live graph, and a chain's node now keeps two (itself and this
+    # tuple), not three; ``next_functions`` builds torch's pairs when it is read.
+    __slots__ = ("__dict__", "__weakref__", "_next", "_seq")
     _pre_hooks: dict[int, Any] | None = None
     _hooks: dict[int, Any] | None = None
     _tensor_pre_hooks: dict[int, Any] | None = None
@@ -86,15 +103,39 @@ class Node:
     _n_outputs = 1
 
     def __init__(self) -> None:
-        self.next_functions: tuple[tuple[Node | None, int], ...] = ()
+        self._next: tuple = ()
         self._seq = next(_sequence)
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """One ``(node_or_None, output_nr)`` pair per input: where each input's gradient goes.
+
+        >>> x = minitorch.ones(1, requires_grad=True)
+        >>> (x * 2).grad_fn.next_functions  # doctest: +ELLIPSIS
+        ((<AccumulateGrad object at 0x...>, 0), (None, 0))
+        """
+        flat = self._next
+        return tuple(zip(flat[::2], flat[1::2]))
+
+    @next_functions.setter
+    def next_functions(self, edges: Iterable[tuple[Node | None, int]]) -> None:
+        flat: list = []
+        for i, edge in enumerate(edges):
+            if not isinstance(edge, (tuple, list)) or len(edge) != 2:
+                raise TypeError(
+                    f"next_functions takes one (node_or_None, output_nr) pair per input, but "
+                    f"entry {i} is {_describe(edge)}: give (t.grad_fn, t._output_nr) for a "
+                    f"tensor t made by an op, (its AccumulateGrad, 0) for a leaf that requires "
+                    f"grad, (None, 0) otherwise")
+            flat += edge
+        self._next = tuple(flat)
 
     def name(self) -> str:
         """The node's class name, e.g. ``"MulBackward0"``."""
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {id(self):#x}>"
+        return f"<{_NodeType.printed_name(type(self))} object at {id(self):#x}>"
 
     @property
     def metadata(self) -> dict:
@@ -136,6 +177,12 @@ class Node:
         return add_hook(self._tensor_pre_hooks, (output_nr, fn))
 
 
+def _describe(value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    return f"a {type(value).__name__}"
+
+
 class AccumulateGrad(Node):
     """The node that ends every path at a leaf: it adds the incoming gradient to ``.grad``.
 
@@ -150,10 +197,22 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         super().__init__()
         self.variable = variable
+        self._seq = _LAST  # torch's UINT64_MAX: a ready leaf's gradient is stored first
+
+    def __lt__(self, other: Node) -> bool:
+        # ready AccumulateGrads tie, as in torch's priority queue, whose tie order (a binary
+        # heap's) is the one heapq gives; the engine's heap compares them only on a tie
+        return False
 
     def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[()]:
+        if profiler._active is not None and grads[0] is not None:  # torch's kernels' events
+            profiler._mark(*_FIRST_GRAD if self.variable._grad is None else _ADD_GRAD)
         accumulate_into_leaf(self.variable, grads[0])
         return ()
+
+
+_FIRST_GRAD = ("aten::detach", ("detach",))
+_ADD_GRAD = ("aten::add_",)
 
 
 _accumulate_lock = threading.Lock()
@@ -305,7 +364,7 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     >>> y.backward(minitorch.ones(2))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    RuntimeError: one of the variables ... [minitorch.FloatTensor [2]] is at version 1; expected...
+    RuntimeError: one of the variables ... [torch.FloatTensor [2]] is at version 1; expected...
     """
     now = tensor._version_counter.value
     if now == saved._version:
@@ -320,7 +379,7 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     shape = ", ".join(str(s) for s in tensor.shape)
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [minitorch.{_TYPE_NAMES[tensor.dtype.name]} [{shape}]]{which} is at "
+        f"operation: [torch.{_TYPE_NAMES[tensor.dtype.name]} [{shape}]]{which} is at "
         f"version {now}; expected version {saved._version} instead. {_anomaly_hint()}"
     )
 
@@ -337,7 +396,7 @@ def _anomaly_hint() -> str:
                 "its gradient. The variable in question was changed in there or anywhere later. "
                 "Good luck!")
     return ("Hint: enable anomaly detection to find the operation that failed to compute its "
-            "gradient, with minitorch.autograd.set_detect_anomaly(True, check_nan=False).")
+            "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
 class saved_tensors_hooks:

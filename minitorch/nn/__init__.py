@@ -4,7 +4,7 @@
 >>> from minitorch import nn
 >>> model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
 >>> model(minitorch.ones(5, 4)).shape
-minitorch.Size([5, 2])
+torch.Size([5, 2])
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ inputs the gradients w.r.t. the inputs (the hooks run there).
 >>> lin = minitorch.nn.Linear(2, 1)
 >>> _ = lin.register_full_backward_hook(lambda m, gi, go: print(gi[0].shape, go[0].shape))
 >>> lin(minitorch.ones(3, 2, requires_grad=True)).sum().backward()
-minitorch.Size([3, 2]) minitorch.Size([3, 1])
+torch.Size([3, 2]) torch.Size([3, 1])
 """
 
 from __future__ import annotations

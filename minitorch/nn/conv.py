@@ -4,12 +4,11 @@
 >>> from minitorch import nn
 >>> conv = nn.Conv2d(1, 6, 3)
 >>> conv, conv(minitorch.ones(2, 1, 5, 5)).shape
-(Conv2d(1, 6, kernel_size=(3, 3), stride=(1, 1)), minitorch.Size([2, 6, 3, 3]))
+(Conv2d(1, 6, kernel_size=(3, 3), stride=(1, 1)), torch.Size([2, 6, 3, 3]))
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from .. import _creation
@@ -20,6 +19,15 @@ from .module import Module
 from .parameter import Parameter
 
 __all__ = ["Conv2d"]
+
+
+def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
+    if groups <= 0:
+        raise ValueError("groups must be a positive integer")
+    if in_channels % groups:
+        raise ValueError("in_channels must be divisible by groups")
+    if out_channels % groups:
+        raise ValueError("out_channels must be divisible by groups")
 
 
 class Conv2d(Module):
@@ -34,14 +42,15 @@ class Conv2d(Module):
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
                  padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
         super().__init__()
-        if padding_mode != "zeros" or groups != 1:
-            raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' and "
-                                      "groups=1 only")
+        if padding_mode != "zeros":
+            raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
+        _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = pair(kernel_size), pair(stride)
         self.padding = padding if isinstance(padding, str) else pair(padding)
         self.dilation, self.groups, self.padding_mode = pair(dilation), groups, padding_mode
-        self.weight = Parameter(_creation.empty(out_channels, in_channels, *self.kernel_size,
+        self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
+                                                *self.kernel_size,
                                                 device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(_creation.empty(out_channels, device=device, dtype=dtype))
@@ -51,14 +60,11 @@ class Conv2d(Module):
 
     def reset_parameters(self) -> None:
         """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(fan_in)."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.in_channels * self.kernel_size[0] * self.kernel_size[1]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        init._reset_layer(self.weight, self.bias)
 
     def forward(self, x: Tensor) -> Tensor:
-        return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation)
+        return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                      self.groups)
 
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -67,6 +73,8 @@ class Conv2d(Module):
             text += f", padding={self.padding}"
         if self.dilation != (1, 1):
             text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
         return text

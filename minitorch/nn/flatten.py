@@ -3,7 +3,7 @@
 >>> import minitorch
 >>> from minitorch import nn
 >>> nn.Flatten()(minitorch.ones(2, 3, 4)).shape
-minitorch.Size([2, 12])
+torch.Size([2, 12])
 """
 
 from __future__ import annotations

@@ -44,6 +44,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> F.linear(minitorch.ones(3), minitorch.ones(2, 3), minitorch.zeros(2))
     tensor([3., 3.])
     """
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
@@ -96,7 +99,7 @@ def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tens
     """
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
-    return nn_ops.softmax(input if dtype is None else input.to(dtype), dim)
+    return nn_ops.softmax(input, dim, dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tensor:
@@ -107,7 +110,7 @@ def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> 
     """
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
-    return nn_ops.log_softmax(input if dtype is None else input.to(dtype), dim)
+    return nn_ops.log_softmax(input, dim, dtype)
 
 
 # ---- dropout and pooling -----------------------------------------------------------------
@@ -121,19 +124,33 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
-    if not isinstance(p, (int, float)):
-        raise TypeError(f"'<' not supported between instances of '{type(p).__name__}' and "
-                        "'float'")
+    _dropout_range(p)
+    training = _args.flag("dropout", training, "train", 3)
+    p = _args.real("dropout", p, "p", 2)
     if p != p:  # nan: torch's C++ check
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0 or input.numel() == 0:
         return input
-    keep = _creation.rand(*input.shape, dtype=input.dtype, device=input.device)._data < 1 - p
-    scale = 1 / (1 - p) if p < 1 else 0.0
-    noise = wrap(input._xp.astype(keep, input._data.dtype) * scale)
+    if p == 1:
+        noise = _creation.zeros((), dtype=input.dtype, device=input.device)
+    else:  # torch's steps: a mask by bernoulli_(1 - p), divided by 1 - p in input's dtype
+        mask = _creation.empty(*input.shape, dtype=input.dtype, device=input.device)
+        noise = wrap(mask.bernoulli_(1 - p)._data / (1 - p))  # a Python float: input's dtype
     return input.mul_(noise) if inplace else input * noise
+
+
+def _dropout_range(p: Any) -> None:
+    """torch's Python-level range check of dropout's ``p``, which runs before its argument
+    parser: numbers and numpy values compare, anything else cannot."""
+    if _args.is_array(p) and p.size > 1:
+        raise ValueError("The truth value of an array with more than one element is "
+                         "ambiguous. Use a.any() or a.all()")
+    value = p.item() if _args.is_array(p) and p.size == 1 else p
+    if not isinstance(value, (int, float)) or isinstance(value, Tensor):
+        raise TypeError(f"'<' not supported between instances of '{type(p).__name__}' and "
+                        "'float'")
+    if value < 0 or value > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
 def _pair(value: Any) -> tuple[int, int]:
@@ -147,13 +164,16 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     minitorch supports ``padding=0`` and ``ceil_mode=False`` only.
 
     >>> F.avg_pool2d(minitorch.ones(1, 1, 4, 4), 2).shape
-    minitorch.Size([1, 1, 2, 2])
+    torch.Size([1, 1, 2, 2])
     """
     if padding not in (0, (0, 0)) or ceil_mode:
         raise NotImplementedError("minitorch's avg_pool2d supports padding=0 and "
                                   "ceil_mode=False only")
-    kernel = _pair(kernel_size)
-    steps = kernel if stride is None or stride == [] else _pair(stride)
+    kernel = _args.window("avg_pool2d", kernel_size, "kernel_size", 2)
+    steps = kernel if stride is None or stride == [] else _args.window(
+        "avg_pool2d", stride, "stride", 3)
+    _args.wrap_dim(-3, input.dim())  # torch's error for fewer than 3 dims
+    _args.window_steps(kernel, steps)
     return nn_ops.AvgPool2d.apply(input, kernel=kernel, stride=steps)
 
 
@@ -243,9 +263,29 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(f"running_{'mean' if running_mean is None else 'var'} must be "
                            "defined in evaluation mode")
+    _check_running_stats(input, running_mean, running_var)
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
+
+
+def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None) -> None:
+    """torch's checks of batch_norm's running statistics: one value per channel, the input's
+    dtype, and no gradient (they are buffers, not inputs)."""
+    channels = input.shape[1] if input.dim() > 1 else 0
+    for name, stat in (("running_mean", mean), ("running_var", var)):
+        if stat is None:
+            continue
+        if stat.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
+    for stat in (mean, var):
+        if stat is not None and stat.dtype is not input.dtype and input.dtype.name == "float32":
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    for name, stat in (("running_mean", mean), ("running_var", var)):
+        if stat is not None and stat.requires_grad:
+            raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
+                               f"respect to argument '{name}'. This input cannot have "
+                               "requires_grad True.")
 
 
 # ---- losses ------------------------------------------------------------------------------
@@ -277,51 +317,107 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 
-def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
-    """``-input[i, target[i]]`` averaged (or summed, or each) over the batch.
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
+             reduction: str = "mean") -> Tensor:
+    """``-input[i, target[i]]`` averaged (or summed, or each) over the batch, skipping the
+    targets equal to ``ignore_index``.
 
     ``input`` holds log-probabilities of shape (batch, classes); ``target`` class indices.
 
-    >>> F.nll_loss(minitorch.tensor([[-1., -2.]]), minitorch.tensor([1]))
+    >>> F.nll_loss(minitorch.tensor([[-1., -2.], [-3., -4.]]), minitorch.tensor([1, 0]),
+    ...            ignore_index=0)
     tensor(2.)
     """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
+    ignore_index = _args.integer("nll_loss_nd", ignore_index, "ignore_index", 5)
+    _no_class_weights("nll_loss", weight)
+    if input.dim() == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    batch = target.shape[0] if target.dim() else 0  # torch counts a 0-d target as no batch
+    if input.dim() >= 2 and input.shape[0] and batch != input.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({batch}).")
+    if target.dim() > 1 and input.dim() <= 2:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dtype is not int64:
         name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
-    if input.dim() >= 2 and target.dim() and target.shape[0] != input.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
     if input.dim() != 2:
         raise NotImplementedError("minitorch's nll_loss takes input of shape (batch, classes) "
                                   f"only, got {input.dim()}-D input")
-    _check_targets(target, input.shape[1])
+    _check_targets(target, input.shape[1], ignore_index)
     # target by keyword: it is no edge of the graph (torch's node has one next function)
-    return nn_ops.NllLoss.apply(input, target=target, reduction=reduction)
+    return nn_ops.NllLoss.apply(input, target=target, reduction=reduction,
+                                ignore_index=ignore_index)
 
 
-def _check_targets(target: Tensor, classes: int) -> None:
+def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
+    """torch's deprecated ``size_average``/``reduce`` pair read as a ``reduction``."""
+    if size_average is None and reduce is None:
+        return reduction
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  "reduction='none' instead." if reduce is False else
+                  "size_average and reduce args will be deprecated, please use "
+                  f"reduction='{'sum' if size_average is False else 'mean'}' instead.",
+                  stacklevel=3)
+    if reduce is not None and not reduce:
+        return "none"
+    return "sum" if size_average is not None and not size_average else "mean"
+
+
+def _no_class_weights(fn: str, weight: Any) -> None:
+    if weight is not None:
+        raise NotImplementedError(f"minitorch's {fn} has no class weights (weight=); "
+                                  "weigh the per-sample losses of reduction='none' instead")
+
+
+def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> None:
     xp = target._xp
     outside = (target._data < 0) | (target._data >= classes)
+    outside &= target._data != ignore_index
     if bool(xp.any(outside)):
         first = target._data[outside][0]
         raise IndexError(f"Target {int(first)} is out of bounds.")
 
 
-def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
-    """``nll_loss(log_softmax(input, 1), target)``: the loss of logits against class indices.
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)``: the loss of logits against class indices;
+    ``label_smoothing`` mixes in that much of the uniform distribution over the classes.
 
     >>> F.cross_entropy(minitorch.zeros(1, 4), minitorch.tensor([3]))
     tensor(1.3863)
     """
-    if target.is_floating_point() and target.shape != input.shape and input.dim() >= 2 and \
-            target.dim() and target.shape[0] != input.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    ignore_index = _args.integer("cross_entropy_loss", ignore_index, "ignore_index", 5)
+    smoothing = _args.real("cross_entropy_loss", label_smoothing, "label_smoothing", 6)
+    if smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {smoothing:g}")
+    _no_class_weights("cross_entropy", weight)
+    if input.dim() == 0:
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     if target.shape == input.shape:  # torch reads the target as class probabilities
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_args.legacy(target.dtype)}")
         raise NotImplementedError("minitorch's cross_entropy takes class indices (int64) as "
                                   "target; class probabilities are not supported")
-    return nll_loss(log_softmax(input, 0 if input.dim() == 1 else 1), target, reduction)
+    log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
+    nll = nll_loss(log_p, target, ignore_index=ignore_index, reduction=reduction)
+    if not smoothing:
+        return nll
+    return (1 - smoothing) * nll + smoothing * _uniform_loss(log_p, target, ignore_index,
+                                                             reduction)
+
+
+def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: str) -> Tensor:
+    """The cross entropy against the uniform distribution, over the targets kept."""
+    kept = target != ignore_index
+    each = -(log_p.sum(1) / log_p.shape[1]) * kept
+    if reduction == "none":
+        return each
+    return each.sum() / kept.sum() if reduction == "mean" else each.sum()

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args, _creation
 from .._tensor import Tensor
 from ..ops.conv import Convolution, MaxPool2DWithIndices
+from ..ops.shape import cat
 
 __all__ = ["conv2d", "max_pool2d", "pair"]
 
@@ -29,6 +31,28 @@ def pair(value: Any) -> tuple[int, int]:
     return (int(value[0]), int(value[1]))
 
 
+def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
+    """torch's parser on conv2d's geometry: ints or tuples of ints (``padding`` also
+    'same'/'valid'), each int within int64, before any shape is looked at."""
+    given = {"dilation": dilation, "groups": groups, "padding": padding, "stride": stride}
+    for name, value in given.items():
+        if name == "padding" and isinstance(value, str):
+            continue
+        values = (value,) if name == "groups" or not isinstance(value, (tuple, list)) \
+            else value
+        if any(_args.as_int(v) is None for v in values):
+            got = ", ".join(f"{k}={_args.type_name(v)}" for k, v in given.items())
+            raise TypeError(
+                f"conv2d() received an invalid combination of arguments - got (Tensor, Tensor, "
+                f"{got}), but expected one of:\n * (Tensor input, Tensor weight, Tensor bias "
+                "= None, tuple of ints stride = 1, tuple of ints padding = 0, tuple of ints "
+                "dilation = 1, int groups = 1)\n * (Tensor input, Tensor weight, Tensor bias "
+                "= None, tuple of ints stride = 1, str padding = \"valid\", tuple of ints "
+                "dilation = 1, int groups = 1)")
+        for v in values:
+            _args.integer("conv2d", v, name, 0)  # an int past int64: torch's overflow
+
+
 def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
     total = [d * (k - 1) for k, d in zip(kernel, dilation)]
     if any(t % 2 for t in total):
@@ -38,27 +62,33 @@ def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
 
 
 def _check_conv(input: Tensor, weight: Tensor, groups: int) -> None:
-    if groups != 1:
-        raise NotImplementedError("minitorch's conv2d supports groups=1 only")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
     if weight.dim() != 4:
         raise RuntimeError(f"weight should have at least three dimensions, got "
                            f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
             f"Expected 4-dimensional weight for 4-dimensional input, but got weight of size "
             f"{list(weight.shape)} instead")
-    if input.shape[1] != weight.shape[1]:
+    if weight.shape[0] % groups:
         raise RuntimeError(
-            f"Given groups=1, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {weight.shape[1]} channels, but got "
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
+            f"0, but got weight of size [{list(weight.shape)}] instead")
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
             f"{input.shape[1]} channels instead")
 
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    """Cross-correlate ``input`` (N, C, H, W) or (C, H, W) with ``weight`` (O, C, kh, kw).
+    """Cross-correlate ``input`` (N, C, H, W) or (C, H, W) with ``weight`` (O, C/groups, kh,
+    kw): with ``groups`` G, each of G channel groups has its own O/G filters.
 
     >>> F.conv2d(minitorch.ones(1, 2, 4, 4), minitorch.ones(3, 2, 3, 3), padding=1).shape
-    minitorch.Size([1, 3, 4, 4])
+    torch.Size([1, 3, 4, 4])
     """
+    _conv_arg_types(stride, padding, dilation, groups)
     if input.dim() == 3:
         return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
                       groups).squeeze(0)
@@ -72,7 +102,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     elif padding == "same":
         padding = _same_padding(tuple(weight.shape[2:]), dilation)
     geometry = (pair(stride), pair(padding), dilation)
-    return Convolution.apply(input, weight, bias, geometry=geometry)
+    return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
@@ -84,17 +114,48 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     tensor([[[[ 5.,  7.],
               [13., 15.]]]])
     """
-    if ceil_mode or return_indices:
-        raise NotImplementedError("minitorch's max_pool2d supports neither ceil_mode nor "
-                                  "return_indices")
+    kernel = _args.window("max_pool2d", kernel_size, "kernel_size", 2)
+    stride = kernel if stride is None or stride == [] else \
+        _args.window("max_pool2d", stride, "stride", 3)
+    pad = _args.window("max_pool2d", padding, "padding", 4)
+    if return_indices:
+        raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    kernel = pair(kernel_size)
-    stride = kernel if stride is None or stride == [] else pair(stride)
-    pad = pair(padding)
     if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
         raise RuntimeError("pad should be at most half of effective kernel size, but got "
                            f"pad={pad[0]}, kernel_size={kernel[0]} and dilation="
                            f"{pair(dilation)[0]}")
-    return MaxPool2DWithIndices.apply(input, kernel=kernel,
-                                      geometry=(stride, pad, pair(dilation)))
+    dilation = pair(dilation)
+    if ceil_mode:
+        grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
+                for i, d in enumerate((-2, -1))]
+        input = _grown(input, *grow)
+    return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
+
+
+def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
+    """How many rows (or columns) ``ceil_mode`` adds after the padded input: enough for
+    torch's ceil-mode output size, whose last window must start inside the input or its
+    leading padding.
+
+    >>> _ceil_rows(7, 2, 2, 0, 1), _ceil_rows(6, 2, 2, 0, 1), _ceil_rows(7, 3, 2, 1, 1)
+    (1, 0, 0)
+    """
+    span = size + 2 * padding - dilation * (kernel - 1) - 1
+    out = -(-span // stride) + 1
+    if (out - 1) * stride >= size + padding:
+        out -= 1
+    return max(0, (out - 1) * stride + dilation * (kernel - 1) + 1 - (size + 2 * padding))
+
+
+def _grown(x: Tensor, rows: int, cols: int) -> Tensor:
+    """``x`` with ``rows`` and ``cols`` of -inf after its last row and column: windows that
+    reach there take their maximum from the real values only."""
+    for dim, extra in ((-2, rows), (-1, cols)):
+        if extra:
+            shape = list(x.shape)
+            shape[dim] = extra
+            x = cat([x, _creation.full(shape, -float("inf"), dtype=x.dtype, device=x.device)],
+                    x.dim() + dim)
+    return x

@@ -8,7 +8,6 @@ Linear(in_features=10, out_features=5, bias=True)
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from .. import _creation
@@ -42,7 +41,7 @@ class Linear(Module):
 
     >>> fc = nn.Linear(3, 2)
     >>> fc.weight.shape, fc(minitorch.ones(4, 3)).grad_fn.name()
-    (minitorch.Size([2, 3]), 'AddmmBackward0')
+    (torch.Size([2, 3]), 'AddmmBackward0')
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
@@ -60,10 +59,7 @@ class Linear(Module):
 
     def reset_parameters(self) -> None:
         """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(in_features)."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            bound = 1 / math.sqrt(self.in_features) if self.in_features > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        init._reset_layer(self.weight, self.bias)
 
     def forward(self, x: Tensor) -> Tensor:
         return F.linear(x, self.weight, self.bias)

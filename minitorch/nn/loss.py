@@ -47,7 +47,7 @@ class NLLLoss(_Loss):
     """
 
     def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.nll_loss(x, target, self.reduction)
+        return F.nll_loss(x, target, reduction=self.reduction)
 
 
 class CrossEntropyLoss(_Loss):
@@ -58,7 +58,7 @@ class CrossEntropyLoss(_Loss):
     """
 
     def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.cross_entropy(x, target, self.reduction)
+        return F.cross_entropy(x, target, reduction=self.reduction)
 
 
 class BCELoss(_Loss):

@@ -43,10 +43,10 @@ def typename(value: Any) -> str:
 
     >>> from minitorch.nn.module import typename
     >>> typename(minitorch.ones(1)), typename(3)
-    ('minitorch.FloatTensor', 'int')
+    ('torch.FloatTensor', 'int')
     """
     if isinstance(value, Tensor):
-        return f"minitorch.{_TENSOR_TYPES[value.dtype.name]}"
+        return f"torch.{_TENSOR_TYPES[value.dtype.name]}"
     cls = type(value)
     if cls.__module__ == "builtins":
         return cls.__qualname__
@@ -70,7 +70,7 @@ class Module:
     """Base class for all layers and models: subclass it and define ``forward``.
 
     >>> nn.Sequential(nn.Linear(2, 1), nn.Sigmoid())(minitorch.ones(3, 2)).shape
-    minitorch.Size([3, 1])
+    torch.Size([3, 1])
     """
 
     training: bool
@@ -161,7 +161,7 @@ class Module:
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
-                                "(minitorch.nn.Parameter or None expected)")
+                                "(torch.nn.Parameter or None expected)")
             self.register_parameter(name, None)
         elif isinstance(value, Module):
             if params is None:
@@ -171,12 +171,12 @@ class Module:
         elif params is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
-                                "(minitorch.nn.Module or None expected)")
+                                "(torch.nn.Module or None expected)")
             self.add_module(name, None)
         elif params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                "(minitorch.Tensor or None expected)")
+                                "(torch.Tensor or None expected)")
             self._register(self._buffers, name, value)
         else:
             object.__setattr__(self, name, value)
@@ -223,7 +223,7 @@ class Module:
         self._check_new_name(name, "parameter", self._parameters)
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
-                            "(minitorch.nn.Parameter or None required)")
+                            "(torch.nn.Parameter or None required)")
         if param is not None and param.grad_fn is not None:
             raise ValueError(
                 f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
@@ -388,7 +388,7 @@ class Module:
         a dtype, in place (``Tensor.to``'s arguments); the Parameter objects stay the same.
 
         >>> nn.Linear(2, 1).to(minitorch.float64).weight.dtype
-        minitorch.float64
+        torch.float64
         >>> nn.Linear(2, 1).to("cpu").weight.device
         device(type='cpu')
         """
@@ -511,7 +511,7 @@ def _quoted(keys: list[str]) -> str:
 def _copy_checked(key: str, target: Tensor, value: Any) -> list[str]:
     """Copy ``value`` into ``target``; the error messages of what prevented it."""
     if not isinstance(value, Tensor):
-        return [f'While copying the parameter named "{key}", expected minitorch.Tensor or '
+        return [f'While copying the parameter named "{key}", expected torch.Tensor or '
                 f"Tensor-like object from checkpoint but received {type(value)}"]
     if value.shape != target.shape:
         return [f"size mismatch for {key}: copying a param with shape {value.shape} from "

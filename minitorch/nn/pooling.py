@@ -3,7 +3,7 @@
 >>> import minitorch
 >>> from minitorch import nn
 >>> nn.AvgPool2d(kernel_size=2)(minitorch.ones(1, 1, 4, 4)).shape
-minitorch.Size([1, 1, 2, 2])
+torch.Size([1, 1, 2, 2])
 """
 
 from __future__ import annotations

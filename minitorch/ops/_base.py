@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._args import INT64_MAX, float_scalar, int_scalar
+from .._args import INT64_MAX, float_scalar, int_scalar, operand
 from .._dtype import dtype, result_type
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
@@ -89,6 +89,8 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
         dt = a.dtype
         if dt.is_floating_point:  # a Python number never widens a floating tensor
             return a._data, float(b) if type(b) is float else float_scalar(b), dt
+    else:
+        a, b = operand(a), operand(b)
     dt = result_type(a, b)
     _check_unsigned(a, b)
     return _as(a, dt), _as(b, dt), dt

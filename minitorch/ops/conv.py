@@ -99,42 +99,45 @@ def _fold(parts: Tensor, shape: tuple, keys: list, padding: Pair) -> Tensor:
 
 
 class Convolution(Op):
-    """``conv2d`` (groups=1): ``weight`` (O, C, kh, kw) as an (O, C*K) matrix times the
-    columns (N, C*K, OH*OW), plus ``bias``."""
+    """``conv2d``: ``weight`` (O, C/G, kh, kw) as G matrices (O/G, C/G*K) times each group's
+    columns (N, C/G*K, OH*OW), plus ``bias``; G is ``groups`` (1 by default)."""
 
     node_name = "ConvolutionBackward0"
     _profile_name = "aten::convolution"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None, *,
-                geometry: Geometry) -> Tensor:
+                geometry: Geometry, groups: int = 1) -> Tensor:
         xp = x._xp
         n, o, kernel = x.shape[0], w.shape[0], tuple(w.shape[2:])
         keys = _slices(tuple(x.shape), kernel, geometry)
         cols = _columns_array(xp, x._data, keys, geometry[1], 0.0)
         oh, ow = cols.shape[-2:]
-        out = xp.matmul(xp.reshape(w._data, (o, -1)), xp.reshape(cols, (n, -1, oh * ow)))
+        # each group: its (O/G, C/G*K) weights times its (C/G*K, OH*OW) columns
+        out = xp.matmul(xp.reshape(w._data, (groups, o // groups, -1)),
+                        xp.reshape(cols, (n, groups, -1, oh * ow)))
+        out = xp.reshape(out, (n, o, oh * ow))
         if b is not None:
             out = out + xp.reshape(b._data, (o, 1))
         ctx.save_for_backward(x, w)
-        ctx.meta = (keys, geometry[1], (oh, ow), b is not None)
+        ctx.meta = (keys, geometry[1], (oh, ow), b is not None, groups)
         return wrap(xp.reshape(out, (n, o, oh, ow)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, w = ctx.saved_tensors
-        keys, padding, (oh, ow), has_bias = ctx.meta
+        keys, padding, (oh, ow), has_bias, groups = ctx.meta
         n, o = g.shape[0], g.shape[1]
-        g2 = g.reshape(n, o, oh * ow)
+        g2 = g.reshape(n, groups, o // groups, oh * ow)
         need_x, need_w, need_b = ctx.needs_input_grad
         grad_x = grad_w = grad_b = None
         if need_x:
-            w2 = w.reshape(o, -1)
-            parts = (w2.t() @ g2).reshape(n, x.shape[1], len(keys), oh, ow)
+            w2 = w.reshape(groups, o // groups, -1)
+            parts = (w2.transpose(1, 2) @ g2).reshape(n, x.shape[1], len(keys), oh, ow)
             grad_x = _fold(parts, tuple(x.shape), keys, padding)
         if need_w:
-            cols = _columns(x, keys, padding).reshape(n, -1, oh * ow)
-            grad_w = (g2 @ cols.transpose(1, 2)).sum(0).reshape(*w.shape)
+            cols = _columns(x, keys, padding).reshape(n, groups, -1, oh * ow)
+            grad_w = (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w.shape)
         if need_b and has_bias:
             grad_b = g.sum((0, 2, 3))
         return grad_x, grad_w, grad_b

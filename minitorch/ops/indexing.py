@@ -94,13 +94,10 @@ def check_key(t: Tensor, key: Any) -> tuple:
     """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
     an index torch takes, ints and integer tensors in range, masks of the indexed shape."""
     parts = _ranges_as_lists(key if type(key) is tuple else (key,))
-    try:
-        return _checked(t, parts)
-    except (IndexError, ValueError):
-        for p in parts:  # torch reports a wrong kind of index before a misplaced one
-            if not isinstance(p, list):
-                _part(p, t._xp)
-        raise
+    for p in parts:  # torch reports a wrong kind of index before a misplaced one
+        if type(p) is not int and not isinstance(p, (list, str, bytes)):
+            _part(p, t._xp)
+    return _checked(t, parts)
 
 
 def _checked(t: Tensor, parts: tuple) -> tuple:

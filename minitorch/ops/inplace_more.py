@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import backend
+from .. import _args, backend
 from .._tensor import Tensor, normalize_dims
 from . import pointwise
 from ._base import Op, wrap
@@ -71,7 +71,11 @@ class IndexAdd(Op):
         return g, grad_source
 
 
-def _index_key(self: Tensor, dim: int, index: Tensor, source: Tensor) -> tuple:
+def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: Any) -> tuple:
+    _args.tensor_args(fn, (self, "input", 0))
+    _args.integer(fn, dim, "dim", 1)
+    _args.tensor_args(fn, (index, "index", 2), (source, "source", 3))
+    _args.numbers(fn, (alpha, "alpha", None))
     d = normalize_dims(dim, max(self.dim(), 1))[0]
     if index.dtype.name != "int64" or index.dim() > 1:
         raise IndexError("index_add_(): Expected a 1-D tensor of type Long for index, got "
@@ -90,8 +94,8 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
     >>> minitorch.zeros(3).index_add_(0, minitorch.tensor([0, 0, 2]), minitorch.ones(3))
     tensor([2., 0., 1.])
     """
-    return self._inplace(IndexAdd.apply, source, key=_index_key(self, dim, index, source),
-                         alpha=alpha)
+    key = _index_key("index_add_", self, dim, index, source, alpha)
+    return self._inplace(IndexAdd.apply, source, key=key, alpha=alpha)
 
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
@@ -101,7 +105,8 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
     >>> minitorch.index_add(minitorch.zeros(2), 0, minitorch.tensor([1]), minitorch.ones(1))
     tensor([0., 1.])
     """
-    return IndexAdd.apply(input, source, key=_index_key(input, dim, index, source), alpha=alpha)
+    key = _index_key("index_add", input, dim, index, source, alpha)
+    return IndexAdd.apply(input, source, key=key, alpha=alpha)
 
 
 METHODS = {f"{name}_": _inplace_unary(name) for name in _UNARY}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..backend import namespace
@@ -167,17 +168,14 @@ class Addmm(Op):
         if k != k2:
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+        expanded_shape(bias._data.shape, (n, m))  # torch's error if the bias does not fit
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
         out = a._xp.matmul(a._data, b._data)
         if alpha != 1:
             out *= alpha
-        try:
-            out += bias._data if beta == 1 else beta * bias._data
-        except ValueError:  # the bias does not broadcast to the product: torch's error
-            expanded_shape(bias._data.shape, (n, m))
-            raise
+        out += bias._data if beta == 1 else beta * bias._data
         return wrap(out)
 
     @staticmethod
@@ -228,6 +226,13 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     >>> minitorch.addmm(minitorch.zeros(2), minitorch.ones(1, 3), minitorch.ones(3, 2))
     tensor([[3., 3.]])
     """
+    _args.tensor_args("addmm", (input, "input", 1), (mat1, "mat1", 2), (mat2, "mat2", 3))
+    beta, alpha = _args.numbers("addmm", (beta, "beta", None), (alpha, "alpha", None))
+    for value in (beta, alpha):
+        _args.assigned(value, input.dtype)
+    if input.dtype is not mat2.dtype and mat1.dtype is mat2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_args.legacy(input.dtype)} and {_args.legacy(mat2.dtype)}")
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 

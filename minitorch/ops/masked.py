@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from ._base import Op, wrap
 from .pointwise import where
@@ -44,13 +45,32 @@ def _check_mask(mask: Tensor) -> None:
                            f"{_C_NAMES[mask.dtype.name]}")
 
 
+def _check_value(fn: str, mask: Tensor, value: Any, dt: Any) -> Any:
+    """The fill value as torch checks it (its type, an int's range, the mask's dtype, a
+    tensor's rank, a complex number); numpy scalars come back as Python numbers."""
+    value = _args.numpy_scalar(value)
+    if not isinstance(value, (Tensor, int, float, complex)):
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got (Tensor, "
+                        f"{_args.type_name(value)}), but expected one of:\n * (Tensor mask, "
+                        "Tensor value)\n * (Tensor mask, Number value)")
+    if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
+        raise _args.int_overflow(value)
+    _check_mask(mask)
+    if isinstance(value, Tensor) and value.dim():
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.dim()} dimension(s).")
+    if isinstance(value, (float, complex)):
+        _args.assigned(value, dt)  # what the tensor's dtype cannot hold
+    return value
+
+
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True (broadcast), the tensor's values elsewhere.
 
     >>> minitorch.tensor([1., 2.]).masked_fill(minitorch.tensor([True, False]), 5.)
     tensor([5., 2.])
     """
-    _check_mask(mask)
+    value = _check_value("masked_fill", mask, value, self.dtype)
     return MaskedFill.apply(self, mask=mask, value=value)
 
 
@@ -60,5 +80,5 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     >>> minitorch.zeros(2).masked_fill_(minitorch.tensor([False, True]), 1.)
     tensor([0., 1.])
     """
-    _check_mask(mask)
+    value = _check_value("masked_fill_", mask, value, self.dtype)
     return self._inplace(MaskedFill.apply, mask=mask, value=value)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..backend import setitem
+from ..backend import quiet, setitem
 from ._base import Op, check_same_device, wrap
 from .shape import Embed
 
@@ -73,23 +73,30 @@ class NllLoss(Op):
     _profile_name = "aten::nll_loss"
 
     @staticmethod
-    def forward(ctx: Any, logp: Tensor, target: Tensor, *, reduction: str) -> Tensor:
+    def forward(ctx: Any, logp: Tensor, target: Tensor, *, reduction: str,
+                ignore_index: int = -100) -> Tensor:
         check_same_device(logp, target)
         xp = logp._xp
-        rows = xp.arange(logp.shape[0])
-        picked = logp._data[rows, target._data]
-        ctx.meta = (logp.shape, rows, target._data, reduction)
+        kept = target._data != ignore_index
+        rows = xp.arange(logp.shape[0])[kept]
+        classes = target._data[kept]
+        # torch averages over the targets it did not ignore (none kept: 0/0, nan)
+        count = int(xp.sum(xp.astype(kept, xp.int64))) if reduction == "mean" else 1
+        ctx.meta = (logp.shape, rows, classes, reduction, count)
         if reduction == "none":
-            return wrap(-picked)
-        total = -xp.sum(picked)
-        return wrap(total / logp.shape[0] if reduction == "mean" else total)
+            out = xp.zeros(target._data.shape, dtype=logp._data.dtype)
+            setitem(xp, out, kept, -logp._data[rows, classes])
+            return wrap(out)
+        total = -xp.sum(logp._data[rows, classes])
+        with quiet():
+            return wrap(xp.asarray(total / xp.asarray(count, dtype=total.dtype)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor, *_: Any) -> tuple:
-        shape, rows, target, reduction = ctx.meta
+        shape, rows, classes, reduction, count = ctx.meta
         xp = g._xp
         onehot = xp.zeros(shape, dtype=g._data.dtype)
-        setitem(xp, onehot, (rows, target), -1.0 / shape[0] if reduction == "mean" else -1.0)
+        setitem(xp, onehot, (rows, classes), -1.0 / count if count else float("nan"))
         weights = wrap(onehot)
         grad = weights * (g.unsqueeze(1) if reduction == "none" else g)
         return grad, None
@@ -157,24 +164,30 @@ def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:
     ]
 
 
-def softmax(input: Tensor, dim: int) -> Tensor:
-    """``exp(x) / exp(x).sum(dim)``, computed stably.
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
     tensor([0.5000, 0.5000])
     """
+    dt = _args.dtype("softmax", dtype)
     d = _args.dim("softmax", dim, input.dim())
+    if dt is not None:
+        input = input.to(dt)
     _check_floating("softmax", input, d)
     return Softmax.apply(input, dim=d)
 
 
-def log_softmax(input: Tensor, dim: int) -> Tensor:
-    """``log(softmax(x))``, computed stably.
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``log(softmax(x))``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
     tensor([-0.6931, -0.6931])
     """
+    dt = _args.dtype("log_softmax", dtype)
     d = _args.dim("log_softmax", dim, input.dim())
+    if dt is not None:
+        input = input.to(dt)
     _check_floating("log_softmax", input, d)
     return LogSoftmax.apply(input, dim=d)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor, normalize_dims
 from ._base import Op, wrap
 from .pointwise import where
@@ -90,11 +91,15 @@ def _dropped(shape: tuple, dims: Any) -> tuple:
 
 
 def _as_p(p: Any) -> float:
-    if p is None or p == "fro":
+    if p is None or (isinstance(p, str) and p == "fro"):
         return 2.0
     if isinstance(p, str):
         raise RuntimeError(f"minitorch's norm supports a number p or 'fro', not {p!r} (use "
                            "minitorch.linalg for matrix norms)")
+    (p,) = _args.numbers("linalg_vector_norm", (p, "ord", 2))
+    if isinstance(p, complex):
+        raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
+                           "norm.")
     return float(p)
 
 
@@ -105,6 +110,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     >>> minitorch.norm(minitorch.tensor([[3., -4.]]), p=1, dim=1)
     tensor([7.])
     """
+    order = _as_p(p)  # torch reads the order before it looks at the tensor
     if not input.dtype.is_floating_point:
         names = {"int64": "Long", "bool": "Bool"}
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
@@ -112,4 +118,4 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if dtype is not None:
         input = input.to(dtype)
     dims = None if dim is None or input.dim() == 0 else normalize_dims(dim, input.dim())
-    return LinalgVectorNorm.apply(input, p=_as_p(p), dims=dims, keepdim=keepdim)
+    return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)

@@ -16,8 +16,8 @@ from typing import Any
 from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_error, broadcast_pair, sum_to, sum_to_array
-from ..backend import array_dtype, namespace, zero_where
+from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
+from ..backend import array_dtype, namespace, quiet, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
 from ._out import takes_out
 
@@ -26,11 +26,15 @@ Number = int | float | bool
 
 def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     x, y, _dt = cast_operands(a, b)
+    check_broadcast(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
-    try:
-        return wrap(getattr(xp, ufunc_name)(x, y))
-    except ValueError:
-        raise broadcast_error(a, b) from None
+    return wrap(getattr(xp, ufunc_name)(x, y))
+
+
+def check_broadcast(a: Any, b: Any) -> None:
+    """torch's error if tensors ``a`` and ``b`` do not broadcast (numbers always do)."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.shape != b._data.shape:
+        broadcast_pair(a, b)
 
 
 def _is_bool(v: Any) -> bool:
@@ -51,6 +55,7 @@ def _no_bool(a: Any, b: Any) -> None:
 
 class Add(Op):
     node_name = "AddBackward0"
+    node_slots = ("a", "b")  # what forward keeps on the node (see BackwardCFunction)
     _profile_name = "aten::add"
 
     @staticmethod
@@ -73,6 +78,7 @@ class Add(Op):
 
 class Sub(Op):
     node_name = "SubBackward0"
+    node_slots = ("a", "b")  # what forward keeps on the node (see BackwardCFunction)
     _profile_name = "aten::sub"
 
     @staticmethod
@@ -113,6 +119,7 @@ class Rsub(Op):
 
 class Mul(Op):
     node_name = "MulBackward0"
+    node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::mul"
 
@@ -144,6 +151,7 @@ class Mul(Op):
 
 class Div(Op):
     node_name = "DivBackward0"
+    node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::div"
 
@@ -156,10 +164,8 @@ class Div(Op):
             ctx.a, ctx.b = _meta(a), _meta(b)
             ctx.save_for_backward(b if ctx.b else None, a if ctx.needs_input_grad[1] else None)
             ctx.scalar = None if ctx.b else b
-        try:
-            return wrap(a._xp.divide(x, y))
-        except ValueError:
-            raise broadcast_error(a, b) from None
+        check_broadcast(a, b)
+        return wrap(a._xp.divide(x, y))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -255,8 +261,7 @@ class PowTensorExponent(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        _pow_supported(result_type(a, b))
-        out = _binary("pow", a, b)
+        out = _power(a, b)
         ctx.save_for_backward(b, a, out)
         return out
 
@@ -280,8 +285,7 @@ class PowScalarBase(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, base: Number) -> Tensor:
-        _pow_supported(result_type(a, base))
-        out = _binary("pow", base, a)
+        out = _power(base, a)
         ctx.save_for_backward(out)
         ctx.base = base
         return out
@@ -297,6 +301,25 @@ class PowScalarBase(Op):
 def _pow_supported(dt: Any) -> None:
     if dt is bool_:
         raise NotImplementedError('"pow" not implemented for \'Bool\'')
+
+
+def _power(base: Any, exponent: Tensor) -> Tensor:
+    """``base ** exponent`` for a tensor exponent; integers to negative powers as torch's
+    integer pow (1 for a base of 1, +-1 for -1, else 0), where numpy refuses them."""
+    dt = result_type(base, exponent)
+    _pow_supported(dt)
+    if dt.is_floating_point:
+        return _binary("pow", base, exponent)
+    x, y, _ = cast_operands(base, exponent)
+    check_broadcast(base, exponent)
+    xp = exponent._xp
+    x = x if isinstance(base, Tensor) else xp.asarray(x, dtype=y.dtype)
+    negative = y < 0
+    powered = xp.pow(x, xp.where(negative, xp.zeros_like(y), y))
+    one = xp.ones_like(powered)
+    odd = (y % 2) != 0
+    special = xp.where(x == 1, one, xp.where(x == -1, xp.where(odd, -one, one), one - one))
+    return wrap(xp.where(negative, special, powered))
 
 
 class Where(Op):
@@ -325,6 +348,24 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     >>> minitorch.where(minitorch.tensor([True, False]), 1., minitorch.zeros(2))
     tensor([1., 0.])
     """
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
+                        f"{_args.type_name(condition)}")
+    input, other = _args.numpy_scalar(input), _args.numpy_scalar(other)
+    for value in (input, other):
+        if not isinstance(value, (Tensor, int, float)):
+            raise TypeError(f"where() received an invalid combination of arguments - got "
+                            f"(Tensor, {_args.type_name(input)}, {_args.type_name(other)}), "
+                            "but expected one of: (Tensor condition, Tensor input, Tensor "
+                            "other), (Tensor condition, Number self, Number other)")
+    for value in (input, other):
+        if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
+            raise _args.int_overflow(value)
+    if condition.dtype is not bool_:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {_args.legacy(condition.dtype)}")
+    for a, b in ((condition, input), (condition, other), (input, other)):
+        check_broadcast(a, b)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
         dt = result_type(input, other)
@@ -449,7 +490,8 @@ Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
 Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
              floating=False)
 Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
-              lambda xp, a: xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
+              lambda xp, a: a if _args.kind_of(a.dtype) == "bool" else
+              xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
               lambda g, x: g * 0, "self",
               floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
@@ -500,8 +542,7 @@ class Clamp(Op):
     def forward(ctx: Any, a: Tensor, *, min: Number | None = None,
                 max: Number | None = None) -> Tensor:
         if min is None and max is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None"
-                               .replace("torch.", "minitorch."))
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (min, max)
         x = a._data
@@ -509,7 +550,8 @@ class Clamp(Op):
         dt = result_type(a, *(v for v in (min, max) if v is not None))
         if dt is not a.dtype:
             x = xp.astype(x, getattr(xp, dt.name))
-        return wrap(xp.clip(x, min, max))
+        low, high = (v._data if isinstance(v, Tensor) else v for v in (min, max))
+        return wrap(xp.clip(x, low, high))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -560,11 +602,9 @@ _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greate
 def compare(name: str, a: Any, b: Any) -> Tensor:
     """A comparison (``lt``, ``le``, ...): a bool tensor that never requires grad."""
     x, y, _ = cast_operands(a, b)
+    check_broadcast(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
-    try:
-        return wrap(getattr(xp, _COMPARISONS[name])(x, y))
-    except ValueError:
-        raise broadcast_error(a, b) from None
+    return wrap(getattr(xp, _COMPARISONS[name])(x, y))
 
 
 def logical(name: str, a: Tensor, b: Any) -> Tensor:
@@ -587,6 +627,10 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     >>> minitorch.add(minitorch.ones(2), 2)
     tensor([3., 3.])
     """
+    _args.tensor_or_number("add", input, "input", 1)
+    _args.tensor_or_number("add", other, "other", 2)
+    if type(alpha) is not int or alpha != 1:
+        (alpha,) = _args.numbers("add", (alpha, "alpha", None))
     if alpha != 1:
         other = other * alpha
     if not isinstance(input, Tensor):
@@ -600,6 +644,10 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     >>> minitorch.sub(minitorch.ones(2), 1)
     tensor([0., 0.])
     """
+    _args.tensor_or_number("sub", input, "input", 1)
+    _args.tensor_or_number("sub", other, "other", 2)
+    if type(alpha) is not int or alpha != 1:
+        (alpha,) = _args.numbers("sub", (alpha, "alpha", None))
     if alpha != 1:
         other = other * alpha
     if not isinstance(input, Tensor):
@@ -652,6 +700,7 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
     tensor([0.0000, 0.5000, 1.0000])
     """
+    min, max = _args.numpy_scalar(min), _args.numpy_scalar(max)
     _check_bounds(input, min, max)
     return Clamp.apply(input, min=min, max=max)
 
@@ -659,6 +708,14 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
 def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
     """clamp's number bounds as torch checks them: types, then int ranges, then complex
     values, then what the result's dtype can hold."""
+    if (isinstance(low, Tensor) and high is not None and not isinstance(high, Tensor)) or \
+            (isinstance(high, Tensor) and low is not None and not isinstance(low, Tensor)):
+        raise TypeError(
+            "clamp() received an invalid combination of arguments - got (Tensor, "
+            f"max={_args.type_name(high)}, min={_args.type_name(low)}), but expected one of:\n"
+            " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
+            " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
+            "Give both bounds as tensors or both as numbers.")
     specs = [(bound, name, position)
              for position, (name, bound) in enumerate((("min", low), ("max", high)), 1)
              if bound is not None and not isinstance(bound, Tensor)]
@@ -684,6 +741,7 @@ def maximum(input: Tensor, other: Tensor) -> Tensor:
     >>> minitorch.maximum(minitorch.tensor([1., 5.]), minitorch.tensor([3., 2.]))
     tensor([3., 5.])
     """
+    _args.tensor_args("maximum", (input, "input", 1), (other, "other", 2))
     return Maximum.apply(input, other)
 
 
@@ -693,6 +751,7 @@ def minimum(input: Tensor, other: Tensor) -> Tensor:
     >>> minitorch.minimum(minitorch.tensor([1., 5.]), minitorch.tensor([3., 2.]))
     tensor([1., 2.])
     """
+    _args.tensor_args("minimum", (input, "input", 1), (other, "other", 2))
     return Minimum.apply(input, other)
 
 
@@ -753,3 +812,73 @@ def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Ten
         raise TypeError(f"round() takes from 1 to 0 positional arguments but {len(args)} "
                         "were given")
     return round(self, decimals=decimals)
+
+
+def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
+    """``a`` and ``b`` cast for ``//`` or ``%`` with torch's refusals: bool operands, and an
+    integer division by zero (which numpy would answer with 0)."""
+    x, y, dt = cast_operands(a, b)
+    if dt is bool_:
+        raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'Bool\'')
+    xp = (a if isinstance(a, Tensor) else b)._xp
+    if not dt.is_floating_point and bool(xp.any(xp.asarray(y) == 0)):
+        raise RuntimeError("ZeroDivisionError")
+    check_broadcast(a, b)
+    return xp, x, y
+
+
+class Remainder(Op):
+    node_name = "RemainderBackward1"
+    _profile_name = "aten::remainder"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        xp, x, y = _floor_operands("remainder", a, b)
+        if True in ctx.needs_input_grad:
+            ctx.a, ctx.b = _meta(a), _meta(b)
+            ctx.save_for_backward(a, b if ctx.b else None)
+            ctx.scalar = None if ctx.b else b
+        with quiet():
+            return wrap(xp.remainder(x, y))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        ga = _reduce(g, ctx.a) if ctx.needs_input_grad[0] else None
+        gb = (_reduce(-g * floor_divide(a, b), ctx.b) if ctx.needs_input_grad[1] else None)
+        return ga, gb
+
+
+class RemainderScalar(Remainder):
+    node_name = "RemainderBackward0"  # torch's node when the divisor is a number
+
+
+def remainder(input: Any, other: Any) -> Tensor:
+    """Python's ``%``: the remainder with the sign of the divisor.
+
+    >>> minitorch.remainder(minitorch.tensor([5., -5.]), 3)
+    tensor([2., 1.])
+    """
+    _args.tensor_or_number("remainder", other, "other", 2)
+    if not isinstance(input, Tensor):
+        return Remainder.apply(like_tensor(other, input), other)
+    return (Remainder if isinstance(other, Tensor) else RemainderScalar).apply(input, other)
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    """Python's ``//``: the quotient rounded down (no gradient, as torch's has none).
+
+    >>> minitorch.floor_divide(minitorch.tensor([5., -5.]), 3)
+    tensor([ 1., -2.])
+    """
+    _args.tensor_or_number("floor_divide", other, "other", 2)
+    xp, x, y = _floor_operands("div_floor", input, other)
+    with quiet():
+        return wrap(xp.floor_divide(x, y))
+
+
+def like_tensor(tensor: Tensor, number: Any) -> Tensor:
+    """A Python number as a 0-d tensor of torch's wrapped-number dtype next to ``tensor``."""
+    from .._creation import tensor as make
+
+    return make(number, dtype=result_type(tensor, number))

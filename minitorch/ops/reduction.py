@@ -8,18 +8,15 @@ tensor([4., 6.], grad_fn=<SumBackward1>)
 
 from __future__ import annotations
 
-from collections import namedtuple
+import warnings
 from typing import Any
 
-from .. import _args
+from .. import _args, return_types
 from .._tensor import Tensor
-from ..backend import namespace
+from ..backend import namespace, quiet
 from ._base import Op, wrap
 
 Dims = int | tuple[int, ...] | list[int] | None
-
-min_max = namedtuple("min_max", ["values", "indices"])
-
 
 def _expand_back(g: Tensor, shape: tuple, dims: tuple[int, ...] | None, keepdim: bool) -> Tensor:
     """Broadcast a reduced gradient back over the reduced dims."""
@@ -227,14 +224,18 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     >>> minitorch.sum(minitorch.ones(2, 3), 1)
     tensor([3., 3.])
     """
-    if dtype is not None:
-        input = input.to(_args.dtype("sum", dtype))
+    dt = _args.dtype("sum", dtype)
+    if dt is not None:
+        input = input.to(dt)
     _args.dims("sum", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("sum", keepdim, "keepdim")
     if dim is None and not keepdim:
-        return Sum.apply(input)
-    return SumDim.apply(input, dims=_args.dims("sum", dim, input.dim()) or None,
-                        keepdim=keepdim)
+        total = Sum.apply(input)
+    else:
+        total = SumDim.apply(input, dims=_args.dims("sum", dim, input.dim()) or None,
+                             keepdim=keepdim)
+    # a bool sum stays bool in torch (true where any element is); only its default is int64
+    return total.to(dt) if dt is not None and dt.name == "bool" else total
 
 
 @_args.axis_alias
@@ -264,16 +265,41 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
     >>> minitorch.var(minitorch.tensor([1., 2., 3.]))
     tensor(1.)
     """
+    return variance("var", input, dim, unbiased, keepdim, correction)
+
+
+def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
+             correction: Any) -> Tensor:
+    """``var`` (or ``std`` before its square root) with torch's checks under ``name``."""
     if isinstance(dim, bool):  # var(x, False): the positional unbiased flag
         dim, unbiased = None, dim
+    if unbiased is not True and unbiased is not False:
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got "
+            f"({_args.type_name(dim)}, {_args.type_name(unbiased)}), but expected one of:\n"
+            " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+            " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
+            " * (bool unbiased = True)\nGive unbiased as True or False.")
     if correction is None:
         correction = 1 if unbiased else 0
-    _args.dims("var", dim, None)  # the dims' types before keepdim's, as torch
-    keepdim = _args.flag("var", keepdim, "keepdim")
+    else:
+        (correction,) = _args.numbers(name, (correction, "correction", None))
+        if isinstance(correction, complex):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        correction = correction if _args.INT64_MIN <= correction <= _args.INT64_MAX \
+            else float(correction)  # torch reads an int past int64 as a double
+    _args.dims(name, dim, None)  # the dims' types before keepdim's, as torch
+    keepdim = _args.flag(name, keepdim, "keepdim")
     if not input.dtype.is_floating_point:
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    return Var.apply(input, dims=_args.dims("var", dim, input.dim()) or None,
-                     correction=correction, keepdim=keepdim)
+    dims = _args.dims(name, dim, input.dim()) or None
+    if _count(input.shape, dims if input.dim() else None) - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the reduction factor (input numel divided by output numel).",
+                      stacklevel=3)
+    with quiet(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's; torch's warning is above
+        return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
 
 
 @_args.axis_alias
@@ -292,7 +318,8 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
         return MaxAll.apply(input)
     _args.integer("max", dim, "dim", 1)
     keepdim = _args.flag("max", keepdim, "keepdim")
-    return min_max(*MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim))
+    found = MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim)
+    return return_types.max(*found)
 
 
 @_args.axis_alias
@@ -311,7 +338,8 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
         return MinAll.apply(input)
     _args.integer("min", dim, "dim", 1)
     keepdim = _args.flag("min", keepdim, "keepdim")
-    return min_max(*MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim))
+    found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim)
+    return return_types.min(*found)
 
 
 @_args.axis_alias

@@ -6,7 +6,7 @@ the saved-tensor check.
 >>> import minitorch
 >>> x = minitorch.ones(2, 3, requires_grad=True)
 >>> x.t().shape, x[0].grad_fn.name()
-(minitorch.Size([3, 2]), 'SelectBackward0')
+(torch.Size([3, 2]), 'SelectBackward0')
 """
 
 from __future__ import annotations
@@ -84,6 +84,10 @@ class Transpose(Permute):
 class T(Permute):
     node_name = "TBackward0"
     _profile_name = "aten::t"
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g.t(),)  # torch's formula: the profiler lists aten::t, not aten::permute
 
 
 class Unsqueeze(Op):
@@ -330,8 +334,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     """
     tensors = _tensor_list("cat", tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors"
-                           .replace("torch.", "minitorch."))
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     d = _args.integer("cat", dim, "dim", 2)
     ndim = tensors[0].dim()
     for i, t in enumerate(tensors):
@@ -350,7 +353,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     """Join same-shaped tensors along a new dim.
 
     >>> minitorch.stack([minitorch.ones(2), minitorch.zeros(2)]).shape
-    minitorch.Size([2, 2])
+    torch.Size([2, 2])
     """
     tensors = _tensor_list("stack", tensors)
     if not tensors:

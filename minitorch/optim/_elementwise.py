@@ -61,6 +61,14 @@ class ElementwiseOptimizer(Optimizer):
         raise NotImplementedError
 
     @staticmethod
+    def _zeros_state(p: Tensor, state: dict, *names: str) -> list[Tensor]:
+        """The state entries ``names``, created as zeros shaped like ``p`` the first time."""
+        for name in names:
+            if name not in state:
+                state[name] = state_tensor(p._xp.zeros_like(p._data))
+        return [state[name] for name in names]
+
+    @staticmethod
     def _count_step(p: Tensor, state: dict) -> float:
         """Add one to ``state["step"]`` (a float32 0-d tensor, as torch's) and return it."""
         xp = p._xp

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from ._elementwise import ElementwiseOptimizer, check_settings
 
 __all__ = ["Adam", "AdamW"]
 
@@ -57,18 +57,13 @@ class Adam(ElementwiseOptimizer):
                 p._data *= 1 - lr * wd
             else:
                 grad = grad + wd * p._data
-        if "exp_avg" not in state:
-            state["exp_avg"] = state_tensor(xp.zeros_like(p._data))
-            state["exp_avg_sq"] = state_tensor(xp.zeros_like(p._data))
-        m, v = state["exp_avg"], state["exp_avg_sq"]
+        m, v = self._zeros_state(p, state, "exp_avg", "exp_avg_sq")
         m._data += (grad - m._data) * (1 - beta1)  # torch's lerp for a weight below 0.5
         v._data *= beta2
         v._data += (1 - beta2) * (grad * grad)
         second = v._data
         if group["amsgrad"]:
-            if "max_exp_avg_sq" not in state:
-                state["max_exp_avg_sq"] = state_tensor(xp.zeros_like(p._data))
-            peak = state["max_exp_avg_sq"]
+            (peak,) = self._zeros_state(p, state, "max_exp_avg_sq")
             peak._data = xp.maximum(peak._data, v._data)
             second = peak._data
         denom = xp.sqrt(second) / math.sqrt(1 - beta2 ** step) + group["eps"]

@@ -56,13 +56,11 @@ class RMSprop(ElementwiseOptimizer):
         alpha, wd, momentum = group["alpha"], group["weight_decay"], group["momentum"]
         if wd != 0:
             grad = grad + wd * p._data
-        if "square_avg" not in state:
-            state["square_avg"] = state_tensor(xp.zeros_like(p._data))
-            if momentum > 0:
-                state["momentum_buffer"] = state_tensor(xp.zeros_like(p._data))
-            if group["centered"]:
-                state["grad_avg"] = state_tensor(xp.zeros_like(p._data))
-        v = state["square_avg"]
+        (v,) = self._zeros_state(p, state, "square_avg")
+        if momentum > 0:
+            self._zeros_state(p, state, "momentum_buffer")
+        if group["centered"]:
+            self._zeros_state(p, state, "grad_avg")
         v._data *= alpha
         v._data += (1 - alpha) * (grad * grad)
         if group["centered"]:

@@ -1,8 +1,9 @@
 """``torch.utils.data``'s core: datasets, random splits and a batching loader.
 
-A ``DataLoader`` with ``shuffle=True`` draws its order from minitorch's global generator
-(``minitorch.manual_seed``): the order is reproducible but not the order torch draws for the
-same seed. Loading is single-process (no ``num_workers``).
+A ``DataLoader`` draws as torch's does: each iteration first draws a seed (torch's workers'
+base seed), and with ``shuffle=True`` its order is ``randperm`` from a fresh generator seeded
+by another draw (or from ``generator=``), so after ``manual_seed`` the batches come in torch's
+order. Loading is single-process (no ``num_workers``).
 
 >>> import minitorch
 >>> ds = TensorDataset(minitorch.arange(6.).reshape(3, 2), minitorch.tensor([0, 1, 0]))
@@ -16,7 +17,9 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .._random import randperm
+from .._creation import empty
+from .._dtype import int64
+from .._random import Generator, randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
 
@@ -103,7 +106,7 @@ def default_collate(batch: list) -> Any:
     lists of fields collated field by field (into a list), dicts key by key.
 
     >>> default_collate([(1., 2), (3., 4)])
-    [tensor([1., 3.], dtype=minitorch.float64), tensor([2, 4])]
+    [tensor([1., 3.], dtype=torch.float64), tensor([2, 4])]
     """
     from .. import float64, tensor
 
@@ -119,6 +122,11 @@ def default_collate(batch: list) -> Any:
     if isinstance(first, (tuple, list)):
         return [default_collate(list(field)) for field in zip(*batch)]
     return batch
+
+
+def _draw_seed(generator: Any) -> int:
+    """A seed as torch draws one: ``empty((), dtype=int64).random_(generator=generator)``."""
+    return int(empty((), dtype=int64).random_(generator=generator).item())
 
 
 class DataLoader:
@@ -140,10 +148,18 @@ class DataLoader:
 
     def _order(self) -> list[int]:
         n = len(self.dataset)
-        return randperm(n, generator=self.generator).tolist() if self.shuffle else \
-            list(range(n))
+        if not self.shuffle:
+            return list(range(n))
+        generator = self.generator
+        if generator is None:  # torch's RandomSampler: a fresh generator seeded by a draw
+            generator = Generator().manual_seed(_draw_seed(None))
+        return randperm(n, generator=generator).tolist()
 
     def __iter__(self) -> Iterator[Any]:
+        _draw_seed(self.generator)  # torch's iterator draws its workers' base seed first
+        return self._batches()
+
+    def _batches(self) -> Iterator[Any]:
         order = self._order()
         if self.batch_size is None:
             yield from (self.collate_fn(self.dataset[i]) for i in order)

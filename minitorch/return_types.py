@@ -1,0 +1,31 @@
+"""The named tuples that ops such as ``max(dim)`` return, printed as torch prints them.
+
+>>> import minitorch
+>>> minitorch.max(minitorch.tensor([[1., 5.], [3., 2.]]), 1)
+torch.return_types.max(
+values=tensor([5., 3.]),
+indices=tensor([1, 0]))
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+__all__ = ["max", "min"]
+
+
+def _return_type(name: str, fields: tuple[str, ...]) -> type:
+    """A named tuple class ``name`` that prints as ``torch.return_types.name(...)``."""
+    base = namedtuple(name, fields)  # type: ignore[misc]
+
+    def __repr__(self: Any) -> str:
+        items = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self))
+        return f"torch.return_types.{name}(\n{items})"
+
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__,
+                                "__module__": "torch.return_types"})
+
+
+max = _return_type("max", ("values", "indices"))
+min = _return_type("min", ("values", "indices"))
