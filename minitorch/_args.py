@@ -232,8 +232,18 @@ def axis_alias(fn: Callable) -> Callable:
     return with_axis
 
 
-def wrap_dim(d: int, ndim: int) -> int:
-    """An int dim wrapped into ``[0, ndim)``, with torch's range error."""
+def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:
+    """An int dim wrapped into ``[0, ndim)``, with torch's range error (``scalar``: a 0-d
+    tensor counts as one dim, as in most ops; otherwise it has none, as in pooling).
+
+    >>> wrap_dim(-1, 3)
+    2
+    >>> wrap_dim(-3, 0, scalar=False)
+    Traceback (most recent call last):
+    IndexError: Dimension specified as -3 but tensor has no dimensions
+    """
+    if not ndim and not scalar:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     n = ndim if ndim > 0 else 1
     if not -n <= d < n:
         raise IndexError(

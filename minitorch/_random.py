@@ -186,7 +186,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
                 "normal() received an invalid combination of arguments - got (float, float), "
                 "but expected one of: (Tensor mean, Tensor std), (Tensor mean, float std = 1), "
                 "(float mean, Tensor std), (float mean, float std, tuple of ints size)")
-        sample = empty(*_args.sizes("normal", (size,)), dtype=dtype, device=device)
+        sample = empty(_args.sizes("normal", (size,)), dtype=dtype, device=device)
         return _leaf(normal_(sample, float(mean), float(std), generator=generator)._data,
                      requires_grad)
     return _NormalOps[key].apply(mean, std, generator)
@@ -233,7 +233,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     tensor([0., 1.])
     """
     if p is not None:
-        return bernoulli_(empty(*input.shape, dtype=input.dtype, device=input.device), p,
+        return bernoulli_(empty(input.shape, dtype=input.dtype, device=input.device), p,
                           generator=generator)
     _check_float(input.dtype, "bernoulli_tensor_cpu_p_")
     data = input._data
@@ -247,7 +247,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
     def like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-        return kind(*input.shape, dtype=dtype or input.dtype, device=device or input.device,
+        return kind(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                     requires_grad=requires_grad)
 
     like.__name__ = f"{kind.__name__}_like"
