@@ -1,13 +1,21 @@
-"""Bad and edge input of issue #21's later groups against live torch: 0-d shapes passed on, ...
-Each case runs on torch and on minitorch and must
+"""Bad and edge input of issue #21's later groups against live torch: 0-d shapes passed on,
+``index_add``'s checks and gradients, ... Each case runs on torch and on minitorch and must
 have the same outcome (the same result, or the same exception type and message).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
+import torch
 from badinput import classify
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS
+
+import minitorch as mt
 
 
 def assert_same_as_torch(expression: str) -> None:
@@ -28,3 +36,46 @@ def assert_same_as_torch(expression: str) -> None:
 def test_zero_dim_shapes_pass_on_as_torch(expression: str) -> None:
     """A 0-d tensor's shape ``()`` reaches the op as a shape, not as no argument at all."""
     assert_same_as_torch(expression)
+
+
+def _int_tensor(values: Any, dtype: str) -> Any:
+    return lambda L: L.tensor(values, dtype=getattr(L, dtype))
+
+
+INDEX_ADD_SELF = [(3,), (), (2, 3), (0, 3)]
+INDEX_ADD_INDEX = [([0], "int64"), (0, "int64"), ([0.0], "float32"), ([[0]], "int64"),
+                   (True, "bool"), ([0, 1], "int64"), ([5], "int64"), ([-1], "int64"),
+                   ([], "int64")]
+INDEX_ADD_SOURCE = [(1,), (), (1, 3), (2,), (1, 2), (3,), (2, 1), (2, 3)]
+
+
+@SETTINGS
+@given(self_shape=st.sampled_from(INDEX_ADD_SELF), index=st.sampled_from(INDEX_ADD_INDEX),
+       source_shape=st.sampled_from(INDEX_ADD_SOURCE), dim=st.sampled_from([0, 1, -1, 2]),
+       dtypes=st.sampled_from([("float32", "float32"), ("float32", "float64"),
+                               ("int64", "float32"), ("int64", "int64")]))
+def test_index_add_checks_as_torch(self_shape: tuple, index: tuple, source_shape: tuple,
+                                   dim: int, dtypes: tuple) -> None:
+    """Index dims and dtypes, self and source dtypes and shapes, index values: torch's
+    checks in torch's order."""
+    def call(L: Any) -> Any:
+        self_ = L.ones(self_shape, dtype=getattr(L, dtypes[0]))
+        source = L.ones(source_shape, dtype=getattr(L, dtypes[1]))
+        return self_.index_add_(dim, _int_tensor(*index)(L), source, alpha=2)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said
+
+
+@pytest.mark.parametrize("shapes", [((), [0], ()), ((), 0, ()), ((3,), [2, 0, 2], (3,)),
+                                    ((2, 3), [1], (1, 3)), ((3,), 1, (1,))])
+def test_index_add_gradients_as_torch(shapes: tuple) -> None:
+    self_shape, index, source_shape = shapes
+    results = []
+    for L in (torch, mt):
+        a = L.ones(self_shape, requires_grad=True)
+        s = L.full(source_shape, 2.0, requires_grad=True)
+        out = L.index_add(a * 1, 0, L.tensor(index), s, alpha=3)
+        (out * L.arange(1.0, out.numel() + 1).reshape(out.shape)).sum().backward()
+        results.append((out.tolist(), a.grad.tolist(), s.grad.tolist()))
+    assert results[0] == results[1]
