@@ -641,7 +641,8 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError(f"result type {names[src.name]} can't be cast to the desired "
                                f"output type {names[self.dtype.name]}")
         strides = backend.element_strides(self._data)
-        if strides and any(st == 0 and n > 1 for st, n in zip(strides, shape)):
+        if strides and 0 not in shape and any(  # an empty array's strides may be 0
+                st == 0 and n > 1 for st, n in zip(strides, shape)):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "

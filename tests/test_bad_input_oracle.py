@@ -79,3 +79,23 @@ def test_index_add_gradients_as_torch(shapes: tuple) -> None:
         (out * L.arange(1.0, out.numel() + 1).reshape(out.shape)).sum().backward()
         results.append((out.tolist(), a.grad.tolist(), s.grad.tolist()))
     assert results[0] == results[1]
+
+
+NORMAL_VALUES = [lambda L, v=v: v for v in (
+    0.0, -1.0, float("nan"), 2, True, np.float32(1.5), np.int32(3), np.array(2.0), 1j, None,
+    "a", 2 ** 1100)] + [lambda L: L.ones(2), lambda L: L.tensor(-1.0),
+                        lambda L: L.ones(2, dtype=L.int64), lambda L: L.tensor([1.0, np.nan])]
+NORMAL_SIZES = [(2,), [2, 3], (), (2, 0), (-1,), (2.0,), 3, None, (np.int64(2),), (2 ** 63,)]
+
+
+@SETTINGS
+@given(mean=st.sampled_from(NORMAL_VALUES), std=st.sampled_from(NORMAL_VALUES),
+       size=st.sampled_from(NORMAL_SIZES))
+def test_normal_picks_torch_overload_and_checks(mean: Any, std: Any, size: Any) -> None:
+    """Numbers with a size, tensors without one (a 0-d tensor reads as a number); then the
+    size, the std's sign (nan too) and the dtype, in torch's order."""
+    def call(L: Any, m: Any, s: Any) -> Any:
+        return (L.normal(m, s) if size is None else L.normal(m, s, size)).shape
+
+    outcome, said = classify(call, [mean, std])
+    assert outcome == "same", said
