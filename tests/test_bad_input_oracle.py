@@ -99,3 +99,19 @@ def test_normal_picks_torch_overload_and_checks(mean: Any, std: Any, size: Any) 
 
     outcome, said = classify(call, [mean, std])
     assert outcome == "same", said
+
+
+BROADCAST_SHAPES = [lambda L, v=v: v for v in (
+    (), (2, 3), [2, 3], (3, 1), (-1, 3), (2, -1), (True, 2), (2.0,), (1.5, 1), (None,), 2, -1,
+    None, "ab", (np.int64(2), 3), np.int64(2), {}, np.array([2, 3]), [2, [3]])] + [
+    lambda L: (L.tensor(2), 1)]
+
+
+@SETTINGS
+@given(shapes=st.lists(st.sampled_from(BROADCAST_SHAPES), max_size=3))
+def test_broadcast_shapes_fails_where_and_as_torch(shapes: list) -> None:
+    """torch's broadcast_shapes is Python over whatever it is given: its odd errors (an
+    AssertionError for a tensor's comparison, a ValueError for a negative size, torch.Size's
+    TypeError for a float) are minitorch's too."""
+    outcome, said = classify(lambda L, *s: L.broadcast_shapes(*s), shapes)
+    assert outcome == "same", said
