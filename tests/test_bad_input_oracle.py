@@ -115,3 +115,19 @@ def test_broadcast_shapes_fails_where_and_as_torch(shapes: list) -> None:
     TypeError for a float) are minitorch's too."""
     outcome, said = classify(lambda L, *s: L.broadcast_shapes(*s), shapes)
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(values=st.sampled_from([[1.25, -2.5], [0.0, np.nan], [1, 2], [True]]),
+       dtype=st.sampled_from(["float32", "float64", None]),
+       decimals=st.sampled_from([0, 2, -1, 39, 400, -400, 2 ** 62, -(2 ** 62), 2 ** 63, True,
+                                 1.0, np.int64(2), np.int32(1), None]))
+def test_round_decimals_as_torch(values: list, dtype: str | None, decimals: Any) -> None:
+    """decimals: any int (numpy's, a tensor's) read as torch reads it, huge ones giving
+    torch's nan, not numpy's C overflow; integer tensors refused with torch's kernel name."""
+    def call(L: Any) -> Any:
+        x = L.tensor(values, dtype=dtype and getattr(L, dtype))
+        return L.round(x, decimals=decimals)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said

@@ -767,10 +767,7 @@ class Round(Op):
         xp = a._xp
         if a.dtype.name == "bool":
             raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
-        if not a.dtype.is_floating_point:
-            if decimals:
-                raise NotImplementedError(
-                    f"\"round_cpu\" not implemented for '{_args.legacy(a.dtype)}'")
+        if not a.dtype.is_floating_point:  # round() refused it with decimals
             return wrap(xp.asarray(a._data, copy=True))
         return wrap(xp.round(a._data, decimals))
 
@@ -789,7 +786,8 @@ def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     >>> minitorch.round(minitorch.tensor([0.5, 1.5, 1.2345]), decimals=2)
     tensor([0.5000, 1.5000, 1.2300])
     """
-    if args or not (decimals is _args.OMITTED or type(decimals) is int):
+    places = None if decimals is _args.OMITTED else _args.as_int(decimals)
+    if args or (decimals is not _args.OMITTED and places is None):
         given = ["Tensor", *map(_args.type_name, args)]
         if decimals is not _args.OMITTED:
             given.append(f"decimals={_args.type_name(decimals)}")
@@ -797,9 +795,16 @@ def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
             f"round() received an invalid combination of arguments - got ({', '.join(given)}), "
             "but expected one of:\n * (Tensor input, *, Tensor out = None)\n"
             " * (Tensor input, *, int decimals, Tensor out = None)\n")
-    if decimals is _args.OMITTED:
+    if places is None:
         return Round.apply(input)
-    return RoundDecimals.apply(input, decimals=decimals)
+    places = _args.integer("round", places, "decimals", 0)
+    if not input.dtype.is_floating_point:
+        kernel = "round_cpu" if places else "round_vml_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    # beyond 400 places 10**places is inf in float64 already (nan, as torch gives); numpy
+    # would overflow its C int instead
+    return RoundDecimals.apply(input, decimals=max(-400, min(400, places)))
 
 
 def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
