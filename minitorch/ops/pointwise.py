@@ -620,6 +620,29 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     return wrap(getattr(xp, op)(x, y))
 
 
+def is_unit(alpha: Any) -> bool:
+    """True for ``alpha`` at its default 1 (checked without comparing an unchecked value)."""
+    return type(alpha) is int and alpha == 1
+
+
+def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
+    """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes."""
+    boolean = isinstance(alpha, bool)  # a Python bool (torch reads numpy's as an int)
+    (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
+    if isinstance(alpha, complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+    result = result_type(input, other)
+    if boolean and result is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not result.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if isinstance(alpha, float):
+        _args.assigned(alpha, result)  # torch's overflow error beyond float32's range
+    return alpha
+
+
 @takes_out
 def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting.
@@ -629,10 +652,8 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """
     _args.tensor_or_number("add", input, "input", 1)
     _args.tensor_or_number("add", other, "other", 2)
-    if type(alpha) is not int or alpha != 1:
-        (alpha,) = _args.numbers("add", (alpha, "alpha", None))
-    if alpha != 1:
-        other = other * alpha
+    if not is_unit(alpha):
+        other = other * _alpha("add", input, other, alpha)
     if not isinstance(input, Tensor):
         input, other = other, input
     return Add.apply(input, other)
@@ -646,10 +667,8 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """
     _args.tensor_or_number("sub", input, "input", 1)
     _args.tensor_or_number("sub", other, "other", 2)
-    if type(alpha) is not int or alpha != 1:
-        (alpha,) = _args.numbers("sub", (alpha, "alpha", None))
-    if alpha != 1:
-        other = other * alpha
+    if not is_unit(alpha):
+        other = other * _alpha("sub", input, other, alpha)
     if not isinstance(input, Tensor):
         return Rsub.apply(other, other=input)
     return Sub.apply(input, other)
