@@ -248,6 +248,8 @@ with minitorch.no_grad():
 # The two restrictions of inference tensors, with torch's messages:
 
 # %%
+with minitorch.inference_mode():
+    y = x * 2                    # an inference tensor, as above
 try:
     (y * x).sum().backward()     # y would have to be saved for backward
 except RuntimeError as error:
@@ -426,13 +428,13 @@ seen
 # %% [markdown]
 # ## 9. Inside minitorch: `autograd/grad_mode.py`
 #
-# The whole mechanism is one object. `_state` is a `threading.local`: an attribute set on it
-# in one thread is invisible to the others, and the class attributes are the defaults every
-# new thread starts from.
+# The whole mechanism is one object, `_state`, made by `_per_thread_state()`: an instance of
+# a `threading.local` subclass. An attribute set on it in one thread is invisible to the
+# others, and the class attributes are the defaults every new thread starts from.
 
 # %%
-print(inspect.getsource(grad_mode._ThreadState))
-print("_state = _ThreadState()\n")
+print(inspect.getsource(grad_mode._per_thread_state))
+print("_state = _per_thread_state()\n")
 print(inspect.getsource(grad_mode.set_state))
 
 # %% [markdown]
