@@ -727,6 +727,9 @@ def observations(cell: NotebookNode) -> list:
             if output.output_type == "display_data" and OBSERVATION_MIME in output.get("data", {})]
 
 
+TOLD = 3  # failed expectations shown in full per cell
+
+
 def mismatch(got: list, expected: list) -> str:
     """What differs: for each failed ``expect``, its sentence, the first difference (expected
     against got) and its hint or the named mistake; for plain ``observe`` results, MISMATCH
@@ -759,6 +762,8 @@ def mismatch(got: list, expected: list) -> str:
             told.append(_expectation_failed(mine[0], wanted))
         if mine:
             mine.pop(0)
+    if len(told) > TOLD:  # the first few teach; later ones often follow from them
+        told[TOLD:] = [f"... and {len(told) - TOLD} more hidden checks of this cell differ."]
     plain_got = [value for value in flat_got if not _is_expectation(value)]
     plain_expected = [value for value in flat_expected if not _is_expectation(value)]
     if len(plain_got) != len(plain_expected):
