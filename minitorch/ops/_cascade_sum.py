@@ -39,6 +39,8 @@ import os
 from functools import cache
 from typing import Any
 
+from ..backend import device_of
+
 GRAIN = 32768  # torch's at::internal::GRAIN_SIZE: below it a reduction runs on one thread
 # torch registers no AVX512 sum kernel (its AVX512 slot falls back to AVX2), and its AVX2 and
 # plain builds both use 32-byte vectors: 8 float32 or 4 float64 lanes on any x86 CPU
@@ -89,6 +91,19 @@ def _physical_cores() -> int:
     return len(cores) or os.cpu_count() or 1
 
 
+def torch_sum(xp: Any, a: Any, dims: tuple[int, ...] | None = None,
+              keepdim: bool = False) -> Any:
+    """``xp.sum``, except float32/float64 CPU arrays, summed in torch's order (cascade_sum).
+
+    >>> import numpy as np
+    >>> float(torch_sum(np, np.array([1e8, 1, -1e8, 1, 1], dtype=np.float32)))
+    1.0
+    """
+    if a.dtype in (xp.float32, xp.float64) and device_of(a).type == "cpu":
+        return cascade_sum(xp, a, dims, keepdim)
+    return xp.sum(a, axis=dims, keepdims=keepdim)
+
+
 # ---------------------------------------------------------------- orders of addition
 # Each takes a (batch, n, lanes) array and sums its axis 1: (batch, lanes).
 
@@ -107,8 +122,8 @@ def _cascade(xp: Any, x: Any) -> Any:
     levels = []
     for _ in range(3):
         whole = x.shape[1] // step * step
-        levels.append(_one_by_one(xp, x[:, whole:]))
-        groups = xp.reshape(x[:, :whole], (batch, whole // step, step, lanes))
+        levels.append(_one_by_one(xp, x[:, whole:, :]))
+        groups = xp.reshape(x[:, :whole, :], (batch, whole // step, step, lanes))
         x = _one_by_one(xp, groups)
     levels.append(_one_by_one(xp, x))
     total = levels[0]
@@ -125,12 +140,12 @@ def _four_way(xp: Any, x: Any) -> Any:
     """Four interleaved cascades (positions mod 4), the leftovers into the first."""
     batch, n, lanes = x.shape
     fours = n // 4
-    partial = _cascade(xp, xp.reshape(x[:, :4 * fours], (batch, fours, 4 * lanes)))
+    partial = _cascade(xp, xp.reshape(x[:, :4 * fours, :], (batch, fours, 4 * lanes)))
     partial = xp.reshape(partial, (batch, 4, lanes))
-    first = partial[:, 0]
+    first = partial[:, 0, :]
     for j in range(4 * fours, n):
-        first = first + x[:, j]
-    return ((first + partial[:, 1]) + partial[:, 2]) + partial[:, 3]
+        first = first + x[:, j, :]
+    return ((first + partial[:, 1, :]) + partial[:, 2, :]) + partial[:, 3, :]
 
 
 def _rows(xp: Any, x: Any, lanes: int | None) -> Any:
@@ -215,7 +230,7 @@ def cascade_sum(xp: Any, a: Any, dims: tuple[int, ...] | None, keepdim: bool) ->
     outer_first = [d for g in reversed(groups) for d in reversed(g)]
     x = xp.permute_dims(xp.reshape(a, _without_ones(a.shape)), _ranks(a.shape, outer_first))
     x = xp.reshape(x, tuple(math.prod(a.shape[d] for d in g) for g in reversed(groups)))
-    sums = _sum_groups(xp, x, groups, _strides(a), reduced, a.itemsize)
+    sums = _sum_groups(xp, x, groups, _strides(a), reduced, 4 if a.dtype == xp.float32 else 8)
     kept_order = [d for g in reversed(kept_groups) for d in reversed(g)]
     sums = xp.reshape(sums, tuple(a.shape[d] for d in kept_order))
     sums = xp.permute_dims(sums, tuple(sorted(range(len(kept_order)),
