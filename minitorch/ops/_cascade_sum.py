@@ -119,17 +119,15 @@ def _cascade(xp: Any, x: Any) -> Any:
     """torch's four-level cascade down axis 1."""
     batch, n, lanes = x.shape
     step = 2 ** max(4, _ceil_log2(n) // 4)
-    levels = []
+    total = None
     for _ in range(3):
         whole = x.shape[1] // step * step
-        levels.append(_one_by_one(xp, x[:, whole:, :]))
-        groups = xp.reshape(x[:, :whole, :], (batch, whole // step, step, lanes))
-        x = _one_by_one(xp, groups)
-    levels.append(_one_by_one(xp, x))
-    total = levels[0]
-    for level in levels[1:]:
-        total = total + level
-    return total
+        level = _one_by_one(xp, x[:, whole:, :])
+        total = level if total is None else total + level
+        if whole == 0:  # the levels above are empty: adding their zeros changes nothing
+            return total
+        x = _one_by_one(xp, xp.reshape(x[:, :whole, :], (batch, whole // step, step, lanes)))
+    return total + _one_by_one(xp, x)
 
 
 def _ceil_log2(n: int) -> int:
