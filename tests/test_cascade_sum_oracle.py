@@ -111,3 +111,14 @@ def test_gradient_of_a_broadcast_sums_as_torch() -> None:
         ((lib.tensor(data) + bias) * lib.tensor(data)).sum().backward()
         grads.append(bias.grad)
     _same_bits(*grads)
+
+
+@pytest.mark.parametrize("loss, reduction", [("mse_loss", "mean"), ("mse_loss", "sum"),
+                                             ("smooth_l1_loss", "mean")])
+def test_reduced_losses_sum_as_torch(loss: str, reduction: str) -> None:
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((2, 37, 129)).astype(np.float32)
+    got = getattr(mt.nn.functional, loss)(mt.tensor(x), mt.tensor(y), reduction=reduction)
+    want = getattr(torch.nn.functional, loss)(torch.tensor(x), torch.tensor(y),
+                                              reduction=reduction)
+    _same_bits(got, want)
