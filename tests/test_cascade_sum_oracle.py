@@ -122,3 +122,11 @@ def test_reduced_losses_sum_as_torch(loss: str, reduction: str) -> None:
     want = getattr(torch.nn.functional, loss)(torch.tensor(x), torch.tensor(y),
                                               reduction=reduction)
     _same_bits(got, want)
+
+
+@pytest.mark.parametrize("order", [(2, 0, 1), (1, 0, 2), (0, 2, 1)])
+@pytest.mark.parametrize("dim", [0, 1, 2, (0, 2), None])
+def test_permuted_views_sum_as_torch(order: tuple, dim: object) -> None:
+    data = np.random.default_rng(4).standard_normal((97, 71, 35)).astype(np.float32)
+    a, b = mt.tensor(data).permute(*order), torch.tensor(data).permute(*order)
+    _same_bits(a.sum() if dim is None else a.sum(dim), b.sum() if dim is None else b.sum(dim))

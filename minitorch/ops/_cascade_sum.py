@@ -180,13 +180,15 @@ def _strides(a: Any) -> tuple[int, ...]:
 def _plan(shape: tuple, strides: tuple, dims: set[int]) -> list[list[int]]:
     """torch's iteration order: groups of original dims, fastest group first.
 
-    Reduced dims come first, each kind sorted by stride; neighbours whose memory (and the
-    output's) is contiguous merge into one group. Size-1 dims are left out.
+    Reduced dims come first, sorted by the input's strides; then the kept dims, sorted by the
+    output's (torch compares the output's strides first; they are C order, the last dim
+    fastest). Neighbours whose memory (input's and output's) is contiguous merge into one
+    group. Size-1 dims are left out.
     """
     kept = [d for d in range(len(shape)) if d not in dims]
     out_stride = {d: math.prod(shape[e] for e in kept if e > d) for d in kept}
     order = sorted((d for d in range(len(shape)) if shape[d] != 1),
-                   key=lambda d: (d not in dims, strides[d], shape[d]))
+                   key=lambda d: (d not in dims, strides[d] if d in dims else -d, shape[d]))
     groups: list[list[int]] = []
     for d in order:
         if groups and _merges(groups[-1], d, shape, strides, dims, out_stride):
