@@ -36,8 +36,11 @@ from __future__ import annotations
 
 import math
 import os
-from functools import cache
-from typing import Any
+from collections.abc import Callable
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from ..backend import device_of
 
@@ -55,8 +58,12 @@ def get_num_threads() -> int:
     >>> get_num_threads() >= 1
     True
     """
-    if _threads:
-        return _threads[0]
+    return _threads[0] if _threads else _default_threads()
+
+
+@cache
+def _default_threads() -> int:
+    """Read once, as torch reads the variables once, when it starts."""
     env = os.environ.get("MKL_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS", "")
     cores = _physical_cores()
     return min(int(env), cores) if env.isdigit() and int(env) > 0 else cores
@@ -99,35 +106,71 @@ def torch_sum(xp: Any, a: Any, dims: tuple[int, ...] | None = None,
     >>> float(torch_sum(np, np.array([1e8, 1, -1e8, 1, 1], dtype=np.float32)))
     1.0
     """
-    if a.dtype in (xp.float32, xp.float64) and device_of(a).type == "cpu":
+    if type(a) is np.ndarray:  # the common case, without the device look-up
+        if a.dtype.char in "fd":
+            return cascade_sum(xp, a, dims, keepdim)
+    elif a.dtype in (xp.float32, xp.float64) and device_of(a).type == "cpu":
         return cascade_sum(xp, a, dims, keepdim)
     return xp.sum(a, axis=dims, keepdims=keepdim)
 
 
 # ---------------------------------------------------------------- orders of addition
-# Each takes a (batch, n, lanes) array and sums its axis 1: (batch, lanes).
+# Each takes a (batch, n, lanes) array and sums its axis 1: (batch, lanes). With numpy, they
+# hand numpy whole levels at once: ``np.add.reduce`` over an axis that is not the innermost
+# of numpy's loop adds one row of lanes after another, exactly as torch's accumulators do
+# (only a reduce along its innermost axis is pairwise, and that one is never asked for).
 
-def _one_by_one(xp: Any, x: Any) -> Any:
-    """Axis -2 summed from 0, one value after another (the loop runs over positions)."""
-    acc = xp.zeros(x.shape[:-2] + x.shape[-1:], dtype=x.dtype)
-    for j in range(x.shape[-2]):
-        acc = acc + x[..., j, :]
+def _in_order(xp: Any, x: Any) -> Any:
+    """Axis -2 of ``x`` (..., n, lanes) summed one value after another: (..., lanes).
+
+    Unlike torch it may start from the first value instead of 0. That changes only the sign
+    of a zero (-0.0 + -0.0 is -0.0, 0.0 + -0.0 is 0.0); cascade_sum's last ``+ 0`` puts it right.
+    """
+    n = x.shape[-2]
+    if n == 1:
+        return x[..., 0, :]
+    if xp is np and n > 2:
+        if not _innermost(x, x.ndim - 2):
+            rows = x.size // (n * x.shape[-1])
+            if rows < 48:  # numpy's reduce costs about twice an add per row of lanes
+                return np.add.reduce(x, axis=-2)
+        else:  # numpy's reduce would go pairwise; its accumulate never does
+            return np.cumsum(x, axis=-2)[..., -1, :]
+    acc = x[..., 0, :] + x[..., 1, :]
+    for j in range(2, n):
+        acc += x[..., j, :]
     return acc
+
+
+def _innermost(x: Any, axis: int) -> bool:
+    """Whether numpy's loop would run along ``axis``: no other axis of more than one value
+    has a shorter stride."""
+    step = abs(x.strides[axis])
+    return not any(n > 1 and abs(s) < step
+                   for i, (n, s) in enumerate(zip(x.shape, x.strides, strict=True)) if i != axis)
 
 
 def _cascade(xp: Any, x: Any) -> Any:
     """torch's four-level cascade down axis 1."""
     batch, n, lanes = x.shape
     step = 2 ** max(4, _ceil_log2(n) // 4)
+    if xp is np and batch >= 4 and n >= step:
+        # many short cascades: one transposing copy puts each level's values of all the
+        # batch side by side, so that numpy adds long rows instead of many short ones
+        x = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(1, n, batch * lanes)
+        return _cascade(xp, x).reshape(batch, lanes)
     total = None
     for _ in range(3):
-        whole = x.shape[1] // step * step
-        level = _one_by_one(xp, x[:, whole:, :])
-        total = level if total is None else total + level
+        whole = n // step * step
+        if whole < n:  # the values left at this level: its accumulator at the end
+            tail = _in_order(xp, x[:, whole:, :])
+            total = tail if total is None else total + tail
         if whole == 0:  # the levels above are empty: adding their zeros changes nothing
             return total
-        x = _one_by_one(xp, xp.reshape(x[:, :whole, :], (batch, whole // step, step, lanes)))
-    return total + _one_by_one(xp, x)
+        n = whole // step
+        x = _in_order(xp, xp.reshape(x[:, :whole, :], (batch, n, step, lanes)))
+    top = _in_order(xp, x)
+    return top if total is None else total + top
 
 
 def _ceil_log2(n: int) -> int:
@@ -138,6 +181,8 @@ def _four_way(xp: Any, x: Any) -> Any:
     """Four interleaved cascades (positions mod 4), the leftovers into the first."""
     batch, n, lanes = x.shape
     fours = n // 4
+    if fours == 0:  # only leftovers: 0 + x[0] + x[1] + x[2], plus three empty cascades
+        return _in_order(xp, x)
     partial = _cascade(xp, xp.reshape(x[:, :4 * fours, :], (batch, fours, 4 * lanes)))
     partial = xp.reshape(partial, (batch, 4, lanes))
     first = partial[:, 0, :]
@@ -149,18 +194,50 @@ def _four_way(xp: Any, x: Any) -> Any:
 def _rows(xp: Any, x: Any, lanes: int | None) -> Any:
     """Sums of the rows of a (batch, n) array; ``lanes``: read as vectors of that many."""
     batch, n = x.shape
+    order = _short_order(n, lanes)
+    if order is not None:
+        return _in_given_order(xp, x, order)
     if lanes is None or n < lanes:
         return _four_way(xp, xp.reshape(x, (batch, n, 1)))[:, 0]
     whole = n // lanes * lanes
     per_lane = _four_way(xp, xp.reshape(x[:, :whole], (batch, whole // lanes, lanes)))
-    rest = xp.concat([x[:, whole:], per_lane], axis=1)
-    return _one_by_one(xp, xp.reshape(rest, (batch, rest.shape[1], 1)))[:, 0]
+    # 0 + the leftover values + lane 0 + ... : the rows as columns, to be summed down
+    rest = xp.concat([xp.matrix_transpose(x[:, whole:]), xp.matrix_transpose(per_lane)])
+    return _in_order(xp, xp.reshape(rest, (1, rest.shape[0], batch)))[0]
 
 
-def _columns(xp: Any, x: Any, block: int) -> Any:
-    """Sums down axis 1 of (batch, n, columns): cascades for whole blocks, four-way after."""
-    whole = x.shape[2] // block * block
-    return xp.concat([_cascade(xp, x[:, :, :whole]), _four_way(xp, x[:, :, whole:])], axis=1)
+@cache
+def _short_order(n: int, lanes: int | None) -> tuple[int, ...] | None:
+    """For short rows, the order above is a single run through the row's values, in this order
+    (None for longer rows):
+
+    * no vectors and fewer than 8 values: the four-way sum of one row of 4, the leftovers
+      into the first, ``x0 + x4 + x5 + x6 + x1 + x2 + x3``;
+    * one vector and leftovers: ``0 + the leftover values + lane 0 + ... + lane W-1``.
+    """
+    if lanes is None or n < lanes:
+        return (0, *range(4, n), 1, 2, 3) if 4 <= n < 8 else tuple(range(n)) if n < 4 else None
+    return (*range(lanes, n), *range(lanes)) if n < 2 * lanes else None
+
+
+def _in_given_order(xp: Any, x: Any, order: tuple[int, ...]) -> Any:
+    """Each row of (batch, n) summed one value after another, in ``order``: (batch,)."""
+    index = _index(order) if xp is np else xp.asarray(order)
+    columns = xp.take(xp.matrix_transpose(x), index, axis=0)  # (n, batch), a row per value
+    return _in_order(xp, xp.reshape(columns, (1, len(order), x.shape[0])))[0]
+
+
+@cache
+def _index(order: tuple[int, ...]) -> Any:
+    return np.array(order, dtype=np.intp)
+
+
+def _columns(xp: Any, x: Any, spans: tuple[tuple[int, int, bool], ...]) -> Any:
+    """Sums down axis 1 of (batch, n, columns): ``spans`` of columns summed by a cascade each
+    (whole blocks) or by a four-way sum (the columns after the last whole block)."""
+    parts = [(_cascade if blocked else _four_way)(xp, x[:, :, begin:end])
+             for begin, end, blocked in spans]
+    return parts[0] if len(parts) == 1 else xp.concat(parts, axis=1)
 
 
 # ---------------------------------------------------------------- torch's iteration plan
@@ -177,7 +254,7 @@ def _strides(a: Any) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def _plan(shape: tuple, strides: tuple, dims: set[int]) -> list[list[int]]:
+def _groups(shape: tuple, strides: tuple, dims: set[int]) -> list[list[int]]:
     """torch's iteration order: groups of original dims, fastest group first.
 
     Reduced dims come first, sorted by the input's strides; then the kept dims, sorted by the
@@ -207,6 +284,41 @@ def _merges(group: list[int], d: int, shape: tuple, strides: tuple, dims: set[in
     return d in dims or out_stride[d] == size * out_stride[first]
 
 
+class _Plan(NamedTuple):
+    """What cascade_sum does with an array of one shape, strides and dims: worked out once."""
+    out_shape: tuple
+    copy: bool  # broadcast or flipped: summed as a contiguous copy
+    order: tuple | None  # permutation putting the groups' dims slowest first (None: as is)
+    grouped: tuple  # the shape with one axis per group
+    how: Callable[..., Any] | None  # the summation, called as how(xp, x, *args); None: no sum
+    args: tuple
+    kept: tuple  # the sums' shape, kept dims slowest first
+    back: tuple | None  # the permutation back to the dims' order (None: as is)
+
+
+@lru_cache(maxsize=1024)
+def _plan(shape: tuple, strides: tuple, dims: tuple | None, keepdim: bool, itemsize: int,
+          threads: int) -> _Plan:
+    ndim = len(shape)
+    reduced = set(range(ndim)) if dims is None else {d % ndim for d in dims}
+    out_shape = tuple(1 if d in reduced else n for d, n in enumerate(shape)
+                      if keepdim or d not in reduced)
+    copy = any(s <= 0 for s, n in zip(strides, shape, strict=True) if n > 1)
+    groups = _groups(shape, strides, reduced)
+    kept_groups = [g for g in groups if g[0] not in reduced]
+    if copy or math.prod(shape) == 0 or len(kept_groups) == len(groups):
+        return _Plan(out_shape, copy, None, (), None, (), (), None)
+    outer_first = [d for g in reversed(groups) for d in reversed(g)]
+    order = tuple(outer_first + [d for d in range(ndim) if shape[d] == 1])
+    grouped = tuple(math.prod(shape[d] for d in g) for g in reversed(groups))
+    how, args = _summation(grouped, groups, strides, reduced, itemsize, threads)
+    kept_order = [d for g in reversed(kept_groups) for d in reversed(g)]
+    back = tuple(sorted(range(len(kept_order)), key=lambda i: kept_order[i]))
+    return _Plan(out_shape, copy, None if order == tuple(range(ndim)) else order, grouped,
+                 how, args, tuple(shape[d] for d in kept_order),
+                 None if back == tuple(range(len(back))) else back)
+
+
 def cascade_sum(xp: Any, a: Any, dims: tuple[int, ...] | None, keepdim: bool) -> Any:
     """``a`` summed over ``dims`` (all when None) in torch's CPU order, for float arrays.
 
@@ -215,84 +327,85 @@ def cascade_sum(xp: Any, a: Any, dims: tuple[int, ...] | None, keepdim: bool) ->
     array([[3.],
            [3.]], dtype=float32)
     """
-    ndim = len(a.shape)
-    reduced = set(range(ndim)) if dims is None else {d % ndim for d in dims}
-    out_shape = tuple(1 if d in reduced else n for d, n in enumerate(a.shape)
-                      if keepdim or d not in reduced)
-    if math.prod(a.shape) == 0:
-        return xp.zeros(out_shape, dtype=a.dtype)
-    if any(s <= 0 for s, n in zip(_strides(a), a.shape, strict=True) if n > 1):
-        a = xp.asarray(a, copy=True)  # broadcast or flipped: summed as a contiguous copy
-    groups = _plan(a.shape, _strides(a), reduced)
-    kept_groups = [g for g in groups if g[0] not in reduced]
-    if len(kept_groups) == len(groups):  # nothing of size > 1 to reduce: the values, plus 0
-        return xp.reshape(a + 0, out_shape)
-    outer_first = [d for g in reversed(groups) for d in reversed(g)]
-    x = xp.permute_dims(xp.reshape(a, _without_ones(a.shape)), _ranks(a.shape, outer_first))
-    x = xp.reshape(x, tuple(math.prod(a.shape[d] for d in g) for g in reversed(groups)))
-    sums = _sum_groups(xp, x, groups, _strides(a), reduced, 4 if a.dtype == xp.float32 else 8)
-    kept_order = [d for g in reversed(kept_groups) for d in reversed(g)]
-    sums = xp.reshape(sums, tuple(a.shape[d] for d in kept_order))
-    sums = xp.permute_dims(sums, tuple(sorted(range(len(kept_order)),
-                                              key=lambda i: kept_order[i])))
-    return xp.reshape(sums, out_shape)
+    itemsize = 4 if a.dtype == xp.float32 else 8
+    plan = _plan(tuple(a.shape), _strides(a), None if dims is None else tuple(dims), keepdim,
+                 itemsize, get_num_threads())
+    if plan.copy:
+        return cascade_sum(xp, xp.asarray(a, copy=True), dims, keepdim)
+    if plan.how is None:  # nothing of size > 1 to reduce: the values (a fresh array), plus 0
+        if math.prod(a.shape) == 0:
+            return xp.zeros(plan.out_shape, dtype=a.dtype)
+        return xp.reshape(a + 0, plan.out_shape)
+    x = a if plan.order is None else xp.permute_dims(a, plan.order)
+    sums = plan.how(xp, xp.reshape(x, plan.grouped), *plan.args)
+    if plan.back is not None:
+        sums = xp.permute_dims(xp.reshape(sums, plan.kept), plan.back)
+    # + 0: torch's sums start from 0.0, which turns a sum of -0.0s into 0.0 (see _in_order)
+    return xp.reshape(sums + 0, plan.out_shape)
 
 
-def _without_ones(shape: tuple) -> tuple:
-    return tuple(n for n in shape if n != 1)
-
-
-def _ranks(shape: tuple, dims: list[int]) -> tuple[int, ...]:
-    """Positions of ``dims`` once the size-1 dims are gone."""
-    position = {d: i for i, d in enumerate(d for d in range(len(shape)) if shape[d] != 1)}
-    return tuple(position[d] for d in dims)
-
-
-def _sum_groups(xp: Any, x: Any, groups: list[list[int]], strides: tuple, reduced: set[int],
-                itemsize: int) -> Any:
-    """The sums of ``x`` (the groups as axes, slowest first) over its reduced groups."""
+def _summation(grouped: tuple, groups: list[list[int]], strides: tuple, reduced: set[int],
+               itemsize: int, threads: int) -> tuple[Callable[..., Any], tuple]:
+    """How the grouped array (the groups as axes, slowest first) is summed over its reduced
+    groups: a function and its arguments."""
     lanes = VECTOR_BYTES // itemsize
     inner = groups[0]
-    contiguous = strides[inner[0]] == 1
-    row_lanes = lanes if contiguous else None
+    row_lanes = lanes if strides[inner[0]] == 1 else None
     n_reduced = sum(g[0] in reduced for g in groups)
-    kept = math.prod(x.shape[:len(groups) - n_reduced])
-    if n_reduced == len(groups) == 1 and x.shape[0] >= GRAIN and get_num_threads() > 1:
-        return _split_whole(xp, x, lanes)
+    if n_reduced == len(groups) == 1 and grouped[0] >= GRAIN and threads > 1:
+        return _split_whole, (_thread_ranges(grouped[0], GRAIN, threads), lanes, threads)
     if n_reduced > 1 or n_reduced == len(groups):
-        rows = _rows(xp, xp.reshape(x, (-1, x.shape[-1])), row_lanes)
-        return _one_by_one(xp, xp.reshape(rows, (kept, -1, 1)))[:, 0]
-    return _reduce_one(xp, x, (strides[inner[0]], strides[groups[1][0]]), lanes, itemsize)
-
-
-def _reduce_one(xp: Any, x: Any, strides: tuple, lanes: int, itemsize: int) -> Any:
-    """One reduced group (the fastest) and kept ones: rows or columns, as torch picks.
-
-    ``strides``: of the reduced group and of the fastest kept one.
-    """
-    kept_sizes = list(reversed(x.shape[:-1]))  # fastest first
-    columns, n = x.shape[-2], x.shape[-1]
-    x = xp.reshape(x, (-1, columns, n))
-    stride_n, stride_c = strides
+        return _rows_of_rows, (math.prod(grouped[:len(groups) - n_reduced]), row_lanes)
+    kept_sizes = list(reversed(grouped[:-1]))  # fastest first
+    columns, n = grouped[-2], grouped[-1]
+    stride_n, stride_c = strides[inner[0]], strides[groups[1][0]]
     vector_rows = stride_n == 1 and n >= lanes
     vector_columns = stride_c == 1 and columns >= lanes
     if vector_rows or (not vector_columns and stride_n < stride_c):
-        return xp.reshape(_rows(xp, xp.reshape(x, (-1, n)), lanes if stride_n == 1 else None),
-                          (-1, columns))
-    x = xp.matrix_transpose(x)
-    parts = []
-    for begin, end in _column_ranges(kept_sizes, n, stride_c == 1, itemsize):
-        vectors = stride_c == 1 and end - begin >= lanes
-        parts.append(_columns(xp, x[:, :, begin:end], 4 * lanes if vectors else 4))
-    return xp.concat(parts, axis=1)
+        return _sum_rows, (columns, n, lanes if stride_n == 1 else None)
+    spans = []
+    for begin, end in _column_ranges(kept_sizes, n, stride_c == 1, itemsize, threads):
+        block = 4 * lanes if stride_c == 1 and end - begin >= lanes else 4
+        whole = begin + (end - begin) // block * block
+        spans += [(begin, whole, True), (whole, end, False)]
+    return _sum_columns, (columns, n, _merged(spans))
 
 
-def _column_ranges(kept_sizes: list[int], n: int, contiguous: bool,
-                   itemsize: int) -> list[tuple[int, int]]:
+def _merged(spans: list[tuple[int, int, bool]]) -> tuple[tuple[int, int, bool], ...]:
+    """Empty spans dropped, neighbours of one kind joined: fewer, longer array calls."""
+    out: list[tuple[int, int, bool]] = []
+    for begin, end, blocked in spans:
+        if begin == end:
+            continue
+        if out and out[-1][2] == blocked and out[-1][1] == begin:
+            out[-1] = (out[-1][0], end, blocked)
+        else:
+            out.append((begin, end, blocked))
+    return tuple(out)
+
+
+def _rows_of_rows(xp: Any, x: Any, kept: int, row_lanes: int | None) -> Any:
+    """Several reduced groups: the innermost summed per row, the rows' sums one by one."""
+    rows = _rows(xp, xp.reshape(x, (-1, x.shape[-1])), row_lanes)
+    return _in_order(xp, xp.reshape(rows, (kept, -1, 1)))[:, 0]
+
+
+def _sum_rows(xp: Any, x: Any, columns: int, n: int, lanes: int | None) -> Any:
+    """One reduced group, the fastest: each row of it summed on its own."""
+    return xp.reshape(_rows(xp, xp.reshape(x, (-1, n)), lanes), (-1, columns))
+
+
+def _sum_columns(xp: Any, x: Any, columns: int, n: int, spans: tuple) -> Any:
+    """One reduced group, with a faster kept one: summed down the columns, as torch does."""
+    return _columns(xp, xp.matrix_transpose(xp.reshape(x, (-1, columns, n))), spans)
+
+
+def _column_ranges(kept_sizes: list[int], n: int, contiguous: bool, itemsize: int,
+                   threads: int) -> list[tuple[int, int]]:
     """The columns each thread sums: all of them unless torch splits exactly this dim."""
     columns = kept_sizes[0]
-    threads = get_num_threads()
-    if math.prod(kept_sizes) * n < GRAIN or threads == 1 or _split_dim(kept_sizes) != 0:
+    if math.prod(kept_sizes) * n < GRAIN or threads == 1 or _split_dim(kept_sizes,
+                                                                          threads) != 0:
         return [(0, columns)]
     multiple = 128 // itemsize if contiguous else 1
     ranges = []
@@ -304,30 +417,32 @@ def _column_ranges(kept_sizes: list[int], n: int, contiguous: bool,
     return ranges
 
 
-def _split_dim(kept_sizes: list[int]) -> int:
+def _split_dim(kept_sizes: list[int], threads: int) -> int:
     """Which kept group torch splits between threads: the slowest one with a row per thread,
     else the largest."""
     best = len(kept_sizes) - 1
     for i in reversed(range(len(kept_sizes))):
-        if kept_sizes[i] >= get_num_threads():
+        if kept_sizes[i] >= threads:
             return i
         if kept_sizes[i] > kept_sizes[best]:
             best = i
     return best
 
 
-def _thread_ranges(n: int, grain: int, threads: int) -> list[tuple[int, int]]:
+def _thread_ranges(n: int, grain: int, threads: int) -> tuple[tuple[int, int], ...]:
     """at::parallel_for's split of ``range(n)``: equal chunks, one per thread used."""
     used = min(threads, -(-n // grain))
     chunk = -(-n // used)
-    return [(begin, min(n, begin + chunk)) for begin in range(0, n, chunk)]
+    return tuple((begin, min(n, begin + chunk)) for begin in range(0, n, chunk))
 
 
-def _split_whole(xp: Any, x: Any, lanes: int) -> Any:
+def _split_whole(xp: Any, x: Any, ranges: tuple, lanes: int, threads: int) -> Any:
     """A sum of everything on several threads: one sum per thread's range, then their sum."""
-    threads = get_num_threads()
-    parts = [_rows(xp, xp.reshape(x[begin:end], (1, end - begin)), lanes)
-             for begin, end in _thread_ranges(x.shape[0], GRAIN, threads)]
-    parts += [xp.zeros((1,), dtype=x.dtype)] * (threads - len(parts))
+    size = ranges[0][1]
+    equal = [r for r in ranges if r[1] - r[0] == size]  # all but maybe the last: one batch
+    parts = [_rows(xp, xp.reshape(x[:len(equal) * size], (len(equal), size)), lanes)]
+    parts += [_rows(xp, xp.reshape(x[begin:end], (1, end - begin)), lanes)
+              for begin, end in ranges[len(equal):]]
+    parts += [xp.zeros((threads - len(ranges),), dtype=x.dtype)]
     buffer = xp.reshape(xp.concat(parts), (1, threads))
     return _rows(xp, buffer, lanes)
