@@ -141,13 +141,13 @@ def _np_in_order(x: np.ndarray) -> np.ndarray:
     """_in_order in as few numpy loops as can be: numpy calls its inner loop once per row of
     lanes, and a row of 32 float32 lanes costs it about what 100 more values would."""
     n, lanes = x.shape[-2:]
-    if lanes == 1 or abs(x.strides[-1]) >= abs(x.strides[-2]):
-        # the values' axis may be numpy's innermost, where its reduce goes pairwise;
-        # its accumulate never does
-        return np.cumsum(x, axis=-2)[..., -1, :]
     rows = x.size // (n * lanes)
-    if rows * n < 256 or lanes >= 256:
+    # numpy's reduce adds in order unless the values' axis is its innermost (then pairwise)
+    lanes_inside = lanes > 1 and abs(x.strides[-1]) < abs(x.strides[-2])
+    if lanes_inside and (rows == 1 or rows * n < 256 or lanes >= 256):
         return np.add.reduce(x, axis=-2)
+    if rows == 1:  # a single run: numpy's accumulate, never pairwise
+        return np.cumsum(x, axis=-2)[..., -1, :]
     if x.size > 2**17:  # too large for the caches: one add per row of values, in place
         acc = x[..., 0, :] + x[..., 1, :]
         for j in range(2, n):
@@ -216,12 +216,21 @@ def _rows(xp: Any, x: Any, lanes: int | None) -> Any:
     order = _short_order(n, lanes)
     if order is not None:
         return _in_given_order(xp, x, order)
+    if xp is np and batch >= 8 and x.size <= 2**17:
+        # many rows: a transposing copy makes them columns, side by side in memory, and each
+        # add below one long numpy loop instead of one per row. Every column sums on its
+        # own, so the order of additions in each is the same
+        x = np.ascontiguousarray(x.T).reshape(1, n, batch)
+    else:
+        x = _reshape(xp, x, (batch, n, 1))
     if lanes is None or n < lanes:
-        return _four_way(xp, _reshape(xp, x, (batch, n, 1)))[:, 0]
+        return _reshape(xp, _four_way(xp, x), (batch,))
     whole = n // lanes * lanes
-    per_lane = _four_way(xp, _reshape(xp, x[:, :whole], (batch, whole // lanes, lanes)))
-    rest = xp.concat([x[:, whole:], per_lane], axis=1) if whole < n else per_lane
-    return _in_order(xp, _reshape(xp, rest, (batch, rest.shape[1], 1)))[:, 0]
+    per_lane = _four_way(xp, _reshape(xp, x[:, :whole], (x.shape[0], whole // lanes, -1)))
+    rest = _reshape(xp, per_lane, (x.shape[0], lanes, -1))  # (…, lane, column)
+    if whole < n:  # 0 + the leftover values + lane 0 + ... + lane W-1
+        rest = xp.concat([x[:, whole:], rest], axis=1)
+    return _reshape(xp, _in_order(xp, rest), (batch,))
 
 
 @cache
