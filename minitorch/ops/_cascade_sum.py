@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..backend import device_of
+from ..backend import device_of, namespace
 
 GRAIN = 32768  # torch's at::internal::GRAIN_SIZE: below it a reduction runs on one thread
 # torch registers no AVX512 sum kernel (its AVX512 slot falls back to AVX2), and its AVX2 and
@@ -162,6 +162,8 @@ def _cascade(xp: Any, x: Any) -> Any:
     """torch's four-level cascade down axis 1."""
     batch, n, lanes = x.shape
     step = 2 ** max(4, _ceil_log2(n) // 4)
+    if n <= step:  # one level: level 0's values, or one chunk of them carried to level 1
+        return _in_order(xp, x)
     total = None
     for _ in range(3):
         whole = n // step * step
@@ -215,7 +217,7 @@ def _rows(xp: Any, x: Any, lanes: int | None) -> Any:
     batch, n = x.shape
     order = _short_order(n, lanes)
     if order is not None:
-        return _in_given_order(xp, x, order)
+        return _short_rows(xp, x, order)
     if xp is np and batch >= 8 and x.size <= 2**17:
         # many rows: a transposing copy makes them columns, side by side in memory, and each
         # add below one long numpy loop instead of one per row. Every column sums on its
@@ -226,10 +228,10 @@ def _rows(xp: Any, x: Any, lanes: int | None) -> Any:
     if lanes is None or n < lanes:
         return _reshape(xp, _four_way(xp, x), (batch,))
     whole = n // lanes * lanes
-    per_lane = _four_way(xp, _reshape(xp, x[:, :whole], (x.shape[0], whole // lanes, -1)))
+    per_lane = _four_way(xp, _reshape(xp, x[:, :whole, :], (x.shape[0], whole // lanes, -1)))
     rest = _reshape(xp, per_lane, (x.shape[0], lanes, -1))  # (…, lane, column)
     if whole < n:  # 0 + the leftover values + lane 0 + ... + lane W-1
-        rest = xp.concat([x[:, whole:], rest], axis=1)
+        rest = xp.concat([x[:, whole:, :], rest], axis=1)
     return _reshape(xp, _in_order(xp, rest), (batch,))
 
 
@@ -247,11 +249,13 @@ def _short_order(n: int, lanes: int | None) -> tuple[int, ...] | None:
     return (*range(lanes, n), *range(lanes)) if n < 2 * lanes else None
 
 
-def _in_given_order(xp: Any, x: Any, order: tuple[int, ...]) -> Any:
+def _short_rows(xp: Any, x: Any, order: tuple[int, ...]) -> Any:
     """Each row of (batch, n) summed one value after another, in ``order``: (batch,)."""
-    index = _index(order) if xp is np else xp.asarray(order)
-    columns = xp.take(_swap(xp, x), index, axis=0)  # (n, batch), a row per value
-    return _in_order(xp, _reshape(xp, columns, (1, len(order), x.shape[0])))[0]
+    if xp is np:
+        columns = x.T.take(_index(order), axis=0)  # (n, batch): a row per value, C order
+    else:
+        columns = xp.take(xp.matrix_transpose(x), xp.asarray(order), axis=0)
+    return _in_order(xp, _reshape(xp, columns, (1, len(order), x.shape[0])))[0, :]
 
 
 @cache
@@ -270,11 +274,11 @@ def _columns(xp: Any, x: Any, spans: tuple[tuple[int, int, bool], ...]) -> Any:
 # ---------------------------------------------------------------- torch's iteration plan
 
 def _strides(a: Any) -> tuple[int, ...]:
-    """Strides in elements; C order for arrays that do not say (the array API's)."""
+    """Strides in bytes; C order for arrays that do not say (the array API's)."""
     strides = getattr(a, "strides", None)
     if strides is not None:
-        return tuple(s // a.itemsize for s in strides)
-    out, step = [], 1
+        return strides
+    out, step = [], 4 if a.dtype == namespace(a).float32 else 8
     for n in reversed(a.shape):
         out.append(step)
         step *= n
@@ -324,9 +328,10 @@ class _Plan(NamedTuple):
 
 
 @lru_cache(maxsize=1024)
-def _plan(shape: tuple, strides: tuple, dims: tuple | None, keepdim: bool, itemsize: int,
+def _plan(shape: tuple, byte_strides: tuple, dims: tuple | None, keepdim: bool, itemsize: int,
           threads: int) -> _Plan:
     ndim = len(shape)
+    strides = tuple(s // itemsize for s in byte_strides)
     reduced = set(range(ndim)) if dims is None else {d % ndim for d in dims}
     out_shape = tuple(1 if d in reduced else n for d, n in enumerate(shape)
                       if keepdim or d not in reduced)
@@ -355,7 +360,7 @@ def cascade_sum(xp: Any, a: Any, dims: tuple[int, ...] | None, keepdim: bool) ->
            [3.]], dtype=float32)
     """
     if type(a) is np.ndarray:
-        itemsize, strides = a.itemsize, tuple(s // a.itemsize for s in a.strides)
+        itemsize, strides = a.itemsize, a.strides
     else:
         itemsize, strides = (4 if a.dtype == xp.float32 else 8), _strides(a)
     plan = _plan(a.shape, strides, None if dims is None else tuple(dims), keepdim, itemsize,
@@ -385,6 +390,8 @@ def _summation(grouped: tuple, groups: list[list[int]], strides: tuple, reduced:
     n_reduced = sum(g[0] in reduced for g in groups)
     if n_reduced == len(groups) == 1 and grouped[0] >= GRAIN and threads > 1:
         return _split_whole, (_thread_ranges(grouped[0], GRAIN, threads), lanes, threads)
+    if len(groups) == 1:  # everything, in one run
+        return _sum_rows, (1, grouped[0], row_lanes)
     if n_reduced > 1 or n_reduced == len(groups):
         return _rows_of_rows, (math.prod(grouped[:len(groups) - n_reduced]), row_lanes)
     kept_sizes = list(reversed(grouped[:-1]))  # fastest first
