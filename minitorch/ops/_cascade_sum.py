@@ -148,7 +148,7 @@ def _np_in_order(x: np.ndarray) -> np.ndarray:
         return np.add.reduce(x, axis=-2)
     if rows == 1:  # a single run: numpy's accumulate, never pairwise
         if lanes == 1:
-            return x.ravel().cumsum()[-1:].reshape(x.shape[:-2] + (1,))
+            return x.ravel().cumsum()[-1:].reshape((*x.shape[:-2], 1))
         return np.cumsum(x, axis=-2)[..., -1, :]
     if x.size > 2**17:  # too large for the caches: one add per row of values, in place
         acc = x[..., 0, :] + x[..., 1, :]
