@@ -26,6 +26,15 @@ Which dims are "innermost" and which merge follows torch's TensorIterator: reduc
 first, each group sorted by stride, neighbours merged when their memory is contiguous.
 CUDA tensors keep their library's own sum: torch's order on a GPU is another one anyway.
 
+Speed, with numpy: every level of every cascade is one array call, never a Python loop over
+values. ``np.add.reduce`` along an axis that is not the innermost of numpy's loop adds its
+rows one after another, exactly a torch accumulator's order (only along the innermost axis
+does numpy sum pairwise, and :func:`_np_in_order` never asks for that). numpy pays per call of
+its inner loop, so many short rows are first copied side by side (:func:`_rows`,
+:func:`_np_in_order`); the decisions for a shape, strides and dims are made once and cached
+(:func:`_plan`); short rows, whose order is one run through their values, are one gather and
+one reduce (:func:`_short_order`). ``benchmarks/run.py`` compares it with ``np.sum``.
+
 >>> import numpy as np
 >>> x = np.array([1e8, 1, -1e8, 1, 1], dtype=np.float32)  # four-way: 1e8 + 1 + 1 + -1e8 + 1
 >>> float(cascade_sum(np, x, None, False)), float(np.sum(x))  # torch.sum gives 1. too
@@ -131,8 +140,13 @@ def _in_order(xp: Any, x: Any) -> Any:
         return x[..., 0, :]
     if xp is np and n > 2:
         return _np_in_order(x)
+    return _one_by_one(x)
+
+
+def _one_by_one(x: Any) -> Any:
+    """_in_order as a loop of adds, one row of lanes after another (in place after the first)."""
     acc = x[..., 0, :] + x[..., 1, :]
-    for j in range(2, n):
+    for j in range(2, x.shape[-2]):
         acc += x[..., j, :]
     return acc
 
@@ -146,15 +160,12 @@ def _np_in_order(x: np.ndarray) -> np.ndarray:
     lanes_inside = lanes > 1 and abs(x.strides[-1]) < abs(x.strides[-2])
     if lanes_inside and (rows == 1 or rows * n < 256 or lanes >= 256):
         return np.add.reduce(x, axis=-2)
-    if rows == 1:  # a single run: numpy's accumulate, never pairwise
-        if lanes == 1:
+    if rows == 1 or rows * n < 64:  # numpy's accumulate, never pairwise; for few values
+        if rows == 1 and lanes == 1:
             return x.ravel().cumsum()[-1:].reshape((*x.shape[:-2], 1))
         return np.cumsum(x, axis=-2)[..., -1, :]
-    if x.size > 2**17:  # too large for the caches: one add per row of values, in place
-        acc = x[..., 0, :] + x[..., 1, :]
-        for j in range(2, n):
-            acc += x[..., j, :]
-        return acc
+    if x.size > 2**17:  # too large for the caches' liking of the copy below
+        return _one_by_one(x)
     # the values' rows as the outermost axis of a copy: one long loop per add
     axes = (x.ndim - 2, *range(x.ndim - 2), x.ndim - 1)
     return np.add.reduce(np.ascontiguousarray(x.transpose(axes)), axis=0)
@@ -485,5 +496,5 @@ def _split_whole(xp: Any, x: Any, ranges: tuple, lanes: int, threads: int) -> An
               for begin, end in ranges[len(equal):]]
     if len(ranges) < threads:  # the threads left idle add their zeros
         parts.append(xp.zeros((threads - len(ranges),), dtype=x.dtype))
-    buffer = _reshape(xp, xp.concat(parts), (1, threads))
+    buffer = _reshape(xp, parts[0] if len(parts) == 1 else xp.concat(parts), (1, threads))
     return _rows(xp, buffer, lanes)
