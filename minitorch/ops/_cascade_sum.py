@@ -266,8 +266,10 @@ def _short_rows(xp: Any, x: Any, order: tuple[int, ...]) -> Any:
     """Each row of (batch, n) summed one value after another, in ``order``: (batch,)."""
     if xp is np:
         columns = x.T.take(_index(order), axis=0)  # (n, batch): a row per value, C order
-    else:
-        columns = xp.take(xp.matrix_transpose(x), xp.asarray(order), axis=0)
+        if x.shape[0] > 1:  # down the rows in order, the batch numpy's inner loop
+            return np.add.reduce(columns, axis=0)
+        return columns.ravel().cumsum()[-1:]
+    columns = xp.take(xp.matrix_transpose(x), xp.asarray(order), axis=0)
     return _in_order(xp, _reshape(xp, columns, (1, len(order), x.shape[0])))[0, :]
 
 
@@ -404,7 +406,7 @@ def _summation(grouped: tuple, groups: list[list[int]], strides: tuple, reduced:
     if n_reduced == len(groups) == 1 and grouped[0] >= GRAIN and threads > 1:
         return _split_whole, (_thread_ranges(grouped[0], GRAIN, threads), lanes, threads)
     if len(groups) == 1:  # everything, in one run
-        return _sum_rows, (1, grouped[0], row_lanes)
+        return _sum_rows, (grouped[0], row_lanes)
     if n_reduced > 1 or n_reduced == len(groups):
         return _rows_of_rows, (math.prod(grouped[:len(groups) - n_reduced]), row_lanes)
     kept_sizes = list(reversed(grouped[:-1]))  # fastest first
@@ -413,7 +415,7 @@ def _summation(grouped: tuple, groups: list[list[int]], strides: tuple, reduced:
     vector_rows = stride_n == 1 and n >= lanes
     vector_columns = stride_c == 1 and columns >= lanes
     if vector_rows or (not vector_columns and stride_n < stride_c):
-        return _sum_rows, (columns, n, lanes if stride_n == 1 else None)
+        return _sum_rows, (n, lanes if stride_n == 1 else None)
     spans = []
     for begin, end in _column_ranges(kept_sizes, n, stride_c == 1, itemsize, threads):
         block = 4 * lanes if stride_c == 1 and end - begin >= lanes else 4
@@ -441,9 +443,10 @@ def _rows_of_rows(xp: Any, x: Any, kept: int, row_lanes: int | None) -> Any:
     return _in_order(xp, _reshape(xp, rows, (kept, -1, 1)))[:, 0]
 
 
-def _sum_rows(xp: Any, x: Any, columns: int, n: int, lanes: int | None) -> Any:
-    """One reduced group, the fastest: each row of it summed on its own."""
-    return _reshape(xp, _rows(xp, _reshape(xp, x, (-1, n)), lanes), (-1, columns))
+def _sum_rows(xp: Any, x: Any, n: int, lanes: int | None) -> Any:
+    """One reduced group, the fastest: each row of it summed on its own (cascade_sum gives
+    the sums their shape)."""
+    return _rows(xp, _reshape(xp, x, (-1, n)), lanes)
 
 
 def _sum_columns(xp: Any, x: Any, columns: int, n: int, spans: tuple) -> Any:
