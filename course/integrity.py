@@ -225,7 +225,8 @@ def _explained(outputs: list[NotebookNode]) -> list[NotebookNode]:
     cell's failure already."""
     errors = [o for o in outputs if o.output_type == "error" and o.ename != "HiddenCheckFailed"]
     return [o for o in outputs
-            if not (errors and o.output_type == "error" and o.ename == "HiddenCheckFailed")]
+            if not (errors and o.output_type == "error" and o.ename == "HiddenCheckFailed"
+                    and o.evalue.startswith(MISMATCH))]  # an expect's own message stays
 
 
 # ---------------------------------------------------------------- the student's kernel, sandboxed
@@ -368,6 +369,8 @@ REMOVED_SEAMS = {
     "01_dag": ["viz.dot.walk", "engine.discover"],
     "02_manual_backward": ["engine.discover", "engine.execute"],
     "03_custom_function": ["function.apply_custom"],
+    # minitorch's own code switches through grad_mode._recording, which stays
+    "04_grad_modes": ["grad_mode.set_state"],
     "05_inplace": ["graph.check_version"],
     "06_gradcheck": ["gradcheck.numerical_jacobian", "gradcheck.allclose"],
     "07_profiler": ["profiler.build_events", "profiler.average_events", "profiler.format_table",
@@ -381,6 +384,9 @@ TWINS = {
     "profiler.format_table": ("profiler._Table",),
     "profiler.average_events": ("profiler.FunctionEventAvg.add",),
     "function.apply_custom": ("function._validate_grads",),
+    # the managers' restore-on-exit and decorator logic, whatever set_state a student puts back
+    "grad_mode.set_state": ("grad_mode._Mode", "grad_mode.set_grad_enabled",
+                            "grad_mode._per_thread_state"),
 }
 # What a removed piece does instead of raising where the chapter's other exercises need it.
 STAND_INS = {
@@ -401,6 +407,10 @@ STAND_INS = {
         "                   for e in (a._edge() if isinstance(a, T.Tensor) else _NO_EDGE))\n"
         "return _link(node, args, outputs)\n"),
     "function._validate_grads": "return grads\n",
+    # One state for every thread: what 04's threads test asks for cannot be borrowed.
+    "grad_mode._per_thread_state": (
+        "import types\n"
+        "return types.SimpleNamespace(grad_enabled=True, inference=False)\n"),
 }
 
 
@@ -718,26 +728,154 @@ def observations(cell: NotebookNode) -> list:
 
 
 def mismatch(got: list, expected: list) -> str:
-    """MISMATCH, and where the cell's observed results differ from the solution's (which
-    result, which key or position), never what the solution's are.
+    """What differs: for each failed ``expect``, its sentence, the first difference (expected
+    against got) and its hint or the named mistake; for plain ``observe`` results, MISMATCH
+    and which result and which key or position, never the solution's value.
 
     >>> got, solution = {"dict": [["a", 1], ["b", 2]]}, {"dict": [["a", 1], ["b", 3]]}
     >>> mismatch([[got]], [[solution]]).removeprefix(MISMATCH + " ")
     "They differ at: hidden result 1, key 'b' (got: 2)."
     >>> mismatch([], [[1.0]]).removeprefix(MISMATCH + " ")
     'It sent no results: did an earlier line of the cell fail?'
+    >>> from minitorch.course import expectation
+    >>> print(mismatch([[expectation("x.grad", [0.5, 4.0], None, None)]],
+    ...                [[expectation("x.grad", [1.5, 4.0], "add, do not overwrite", None)]]))
+    x.grad (a hidden test)
+      first difference at [0]: expected 1.5, got 0.5
+      hint: add, do not overwrite
     """
     if not got and expected:
         return f"{MISMATCH} It sent no results: did an earlier line of the cell fail?"
     flat_got = [value for call in got for value in call]
     flat_expected = [value for call in expected for value in call]
-    if len(flat_got) != len(flat_expected):
-        return MISMATCH
+    sent: dict[str, list] = {}  # the cell's expectations by sentence, in order: a cell that
+    for value in flat_got:      # stopped early is matched on what it sent
+        if _is_expectation(value):
+            sent.setdefault(str(value["expect"]), []).append(value)
+    told = []
+    for wanted in filter(_is_expectation, flat_expected):
+        mine = sent.get(wanted["expect"])
+        if mine and not _holds(mine[0], wanted):
+            told.append(_expectation_failed(mine[0], wanted))
+        if mine:
+            mine.pop(0)
+    plain_got = [value for value in flat_got if not _is_expectation(value)]
+    plain_expected = [value for value in flat_expected if not _is_expectation(value)]
+    if len(plain_got) != len(plain_expected):
+        return "\n".join(told) or MISMATCH
     places = [f"hidden result {number}{where}"
-              for number, (a, b) in enumerate(zip(flat_got, flat_expected), 1)
+              for number, (a, b) in enumerate(zip(plain_got, plain_expected), 1)
               for where in _differences(a, b)]
     shown = ", ".join(places[:6]) + (f" and {len(places) - 6} more" if len(places) > 6 else "")
-    return f"{MISMATCH} They differ at: {shown}."
+    lines = told + ([f"{MISMATCH} They differ at: {shown}."] if places else [])
+    return "\n".join(lines) or MISMATCH
+
+
+def _is_expectation(value: Any) -> bool:
+    return isinstance(value, dict) and "expect" in value
+
+
+def _holds(got: dict, expected: dict) -> bool:
+    """The cell's ``expect`` gave the solution's value, to the solution's ``tol``."""
+    return same(got.get("got"), expected["got"], expected["tol"])
+
+
+def _expectation_failed(got: dict, expected: dict) -> str:
+    """What a failed ``expect`` tells the student: the solution's sentence and hint (never the
+    kernel's copy of them), the first difference, a known mistake by name."""
+    value = got.get("got")
+    where, wanted, found = (first_difference(value, expected["got"], expected["tol"])
+                            or ("", "?", "?"))
+    lines = [f"{expected['expect']} (a hidden test)",
+             f"  first difference{where}: expected {readable(wanted)}, got {readable(found)}"]
+    named = [name for name, mistake in expected["mistakes"]
+             if same(value, mistake, expected["tol"])]
+    if named:
+        lines.append(f"  this is what you get when {named[0]}")
+    elif expected.get("hint"):
+        lines.append(f"  hint: {expected['hint']}")
+    return "\n".join(lines)
+
+
+def first_difference(got: Any, expected: Any,
+                     tol: float | None = None) -> tuple[str, Any, Any] | None:
+    """Where two observed values first differ, and the two values there; None when the same.
+
+    >>> first_difference([1, [2, 3]], [1, [2, 4]])
+    (' at [1][1]', 4, 3)
+    >>> first_difference({"dict": [["b", True]]}, {"dict": [["a", 1], ["b", True]]})
+    (" at ['a']", 1, 'missing')
+    >>> first_difference({"tensor": [1.0], "dtype": "torch.float64"},
+    ...                  {"tensor": [1.0], "dtype": "torch.float32"})
+    (' (dtype)', 'torch.float32', 'torch.float64')
+    """
+    found = _first(got, expected, "", tol)
+    if found is None:
+        return None
+    path, what, wanted, value = found
+    return (f" at {path}" if path else "") + what, wanted, value
+
+
+def _first(got: Any, expected: Any, path: str,
+           tol: float | None) -> tuple[str, str, Any, Any] | None:
+    """(path such as "[1]['a']", a qualifier such as " (length)", expected, got)."""
+    if same(got, expected, tol):
+        return None
+    kind = _kind(expected)
+    if kind in ("tensor", "array") and _kind(got) == kind:
+        if got["dtype"] != expected["dtype"]:
+            return path, " (dtype)", expected["dtype"], got["dtype"]
+        return _first(got[kind], expected[kind], path, tol)
+    if kind == "dict" and _kind(got) == kind:
+        mine = {json.dumps(key): value for key, value in got["dict"]}
+        for key, value in expected["dict"]:
+            at = f"{path}[{readable(key)}]"
+            if json.dumps(key) not in mine:
+                return at, "", value, "missing"
+            if not same(mine[json.dumps(key)], value, tol):
+                return _first(mine[json.dumps(key)], value, at, tol)
+        return path, " (keys)", [k for k, _ in expected["dict"]], [k for k, _ in got["dict"]]
+    if isinstance(got, list) and isinstance(expected, list):
+        if len(got) != len(expected):
+            return path, " (length)", len(expected), len(got)
+        index = next(i for i, (a, b) in enumerate(zip(got, expected)) if not same(a, b, tol))
+        return _first(got[index], expected[index], f"{path}[{index}]", tol)
+    return path, "", expected, got
+
+
+def _kind(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return next((kind for kind in ("tensor", "array", "dict") if kind in value), None)
+    return None
+
+
+def readable(value: Any) -> str:
+    """An observed value written back as Python would show it, cut at 300 characters.
+
+    >>> readable([{"tensor": [1.0, 2.0], "dtype": "torch.float32"}, {"node": "MulBackward0"},
+    ...           {"dict": [["a", None]]}, {"float": "nan"}, "s"])
+    "[tensor([1.0, 2.0]), MulBackward0, {'a': None}, nan, 's']"
+    """
+    text = _readable(value)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _readable(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_readable, value)) + "]"
+    if not isinstance(value, dict):
+        return repr(value)
+    kind = _kind(value)
+    if kind in ("tensor", "array"):
+        return f"{kind}({_readable(value[kind])})"
+    if kind == "dict":
+        return "{" + ", ".join(f"{_readable(k)}: {_readable(v)}" for k, v in value["dict"]) + "}"
+    if "set" in value:
+        return "{" + ", ".join(map(_readable, value["set"])) + "}"
+    for key in ("node", "repr", "float"):
+        if key in value:
+            return str(value[key])
+    return repr(value)
 
 
 def _differences(got: Any, expected: Any, where: str = "") -> list[str]:
@@ -768,22 +906,24 @@ def _number(value: Any) -> bool:
     return type(value) in (int, float)  # not bool: True is not 1.0
 
 
-def same(actual: Any, expected: Any) -> bool:
-    """Equal observations; numbers equal to a relative 1e-6 (other algorithms round otherwise).
+def same(actual: Any, expected: Any, tol: float | None = None) -> bool:
+    """Equal observations; numbers equal to a relative 1e-6 (other algorithms round otherwise),
+    or to a relative and absolute ``tol`` when one is given (an ``expect``'s).
 
     >>> same([1.0, {"dict": [["a", 2]]}], [1.0000000001, {"dict": [["a", 2]]}])
     True
-    >>> same([1.0], [1.1]), same([True], [1.0]), same([1, 2], [1])
-    (False, False, False)
+    >>> same([1.0], [1.1]), same([True], [1.0]), same([1, 2], [1]), same(1.0, 1.1, tol=0.2)
+    (False, False, False, True)
     """
     if _number(expected) and _number(actual):  # 3 and 3.0 are the same result
-        return math.isclose(actual, expected, rel_tol=1e-6, abs_tol=1e-9)
+        rel, absolute = (1e-6, 1e-9) if tol is None else (tol, tol)
+        return math.isclose(actual, expected, rel_tol=rel, abs_tol=absolute)
     if isinstance(expected, list):
         return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(map(same, actual, expected)))
+                and all(same(a, e, tol) for a, e in zip(actual, expected)))
     if isinstance(expected, dict):  # nbformat reads JSON objects as NotebookNode, a dict
         return (isinstance(actual, dict) and actual.keys() == expected.keys()
-                and all(same(actual[k], expected[k]) for k in expected))
+                and all(same(actual[k], expected[k], tol) for k in expected))
     return type(actual) is type(expected) and actual == expected
 
 

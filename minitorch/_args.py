@@ -232,8 +232,18 @@ def axis_alias(fn: Callable) -> Callable:
     return with_axis
 
 
-def wrap_dim(d: int, ndim: int) -> int:
-    """An int dim wrapped into ``[0, ndim)``, with torch's range error."""
+def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:
+    """An int dim wrapped into ``[0, ndim)``, with torch's range error (``scalar``: a 0-d
+    tensor counts as one dim, as in most ops; otherwise it has none, as in pooling).
+
+    >>> wrap_dim(-1, 3)
+    2
+    >>> wrap_dim(-3, 0, scalar=False)
+    Traceback (most recent call last):
+    IndexError: Dimension specified as -3 but tensor has no dimensions
+    """
+    if not ndim and not scalar:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     n = ndim if ndim > 0 else 1
     if not -n <= d < n:
         raise IndexError(
@@ -359,12 +369,23 @@ def real(fn: str, value: Any, name: str, position: int | None = None) -> float:
     Traceback (most recent call last):
     TypeError: f(): argument 'label_smoothing' (position 6) must be float, not NoneType
     """
-    if isinstance(value, (int, float)) or (
-            hasattr(value, "item") and getattr(value, "ndim", 1) == 0 and
-            type(value).__name__ != "ndarray" and isinstance(value.item(), (int, float))):
+    if is_real(value):
         return float(value)
     raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be float, not "
                     f"{type_name(value)}")
+
+
+def is_real(value: Any) -> bool:
+    """True for what torch's parser reads as a ``double``: a bool, int or float, a numpy
+    scalar or a one-element tensor holding one (not a 0-d numpy array, not a complex).
+
+    >>> import numpy as np
+    >>> is_real(np.int32(3)), is_real(np.array(2.0)), is_real(1j)
+    (True, False, False)
+    """
+    return isinstance(value, (int, float)) or (
+        hasattr(value, "item") and getattr(value, "ndim", 1) == 0 and
+        type(value).__name__ != "ndarray" and isinstance(value.item(), (int, float)))
 
 
 def _at(position: int | None) -> str:

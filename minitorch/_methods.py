@@ -209,13 +209,14 @@ def std(self: Tensor, dim: Any = None, unbiased: bool = True, keepdim: bool = Fa
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
-    return self._inplace(pointwise.add, other, alpha=alpha, ufunc="add" if alpha == 1 else None)
+    return self._inplace(pointwise.add, other, alpha=alpha,
+                         ufunc="add" if pointwise.is_unit(alpha) else None)
 
 
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     return self._inplace(pointwise.sub, other, alpha=alpha,
-                         ufunc="subtract" if alpha == 1 else None)
+                         ufunc="subtract" if pointwise.is_unit(alpha) else None)
 
 
 def mul_(self: Tensor, other: Any) -> Tensor:
@@ -458,9 +459,9 @@ _METHODS = {
     "argmin": reduction.argmin,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
-    "expand_as": lambda self, other: expand(self, *other.shape),
-    "view_as": lambda self, other: view(self, *other.shape),
-    "reshape_as": lambda self, other: reshape(self, *other.shape),
+    "expand_as": lambda self, other: expand(self, other.shape),
+    "view_as": lambda self, other: view(self, other.shape),
+    "reshape_as": lambda self, other: reshape(self, other.shape),
     "unbind": unbind, "narrow": narrow,
     "softmax": nn_ops.softmax, "log_softmax": nn_ops.log_softmax,
     "T": property(lambda self: self.permute(*reversed(range(self.dim())))),

@@ -136,12 +136,12 @@ _NormalOps = {key: type(name, (_Normal,), {"node_name": name, "__module__": __na
 
 
 def _check_std(std: Any) -> None:
+    """torch's refusal of a negative (or nan) standard deviation."""
     if isinstance(std, Tensor):
-        low = float(std._xp.min(std._data)) if std.numel() else 0.0
-    else:
-        low = float(std)
-    if low < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {low:g}")
+        if std.numel() and not bool(std._xp.all(std._data >= 0)):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif not float(std) >= 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
 
 
 def _check_bounds(dt: D.dtype, low: float, high: float) -> None:
@@ -178,18 +178,34 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     >>> minitorch.normal(0.0, 1.0, size=(2, 3)).shape
     torch.Size([2, 3])
     """
-    _check_std(std)
-    key = (isinstance(mean, Tensor), isinstance(std, Tensor))
+    key = _normal_overload(mean, std, size)
     if key == (False, False):
-        if size is None:
-            raise TypeError(
-                "normal() received an invalid combination of arguments - got (float, float), "
-                "but expected one of: (Tensor mean, Tensor std), (Tensor mean, float std = 1), "
-                "(float mean, Tensor std), (float mean, float std, tuple of ints size)")
-        sample = empty(*_args.sizes("normal", (size,)), dtype=dtype, device=device)
-        return _leaf(normal_(sample, float(mean), float(std), generator=generator)._data,
-                     requires_grad)
+        shape = _args.sizes("normal", (size,), check_negative=False)
+        mean, std = float(mean), float(std)  # torch's OverflowError for a huge int
+        sample = empty(shape, dtype=dtype, device=device)
+        _check_std(std)
+        return _leaf(normal_(sample, mean, std, generator=generator)._data, requires_grad)
+    _check_std(std)
+    _check_float((mean if key[0] else std).dtype, "normal_kernel_cpu")
     return _NormalOps[key].apply(mean, std, generator)
+
+
+def _normal_overload(mean: Any, std: Any, size: Any) -> tuple[bool, bool]:
+    """Which of ``normal``'s overloads the arguments pick (is mean a tensor, is std), or
+    torch's TypeError where none does: with a size, mean and std are numbers (a 0-d tensor
+    reads as one); without, one of them at least is a tensor."""
+    if isinstance(size, (tuple, list)) and _args.is_real(mean) and _args.is_real(std):
+        return False, False
+    key = (isinstance(mean, Tensor), isinstance(std, Tensor))
+    if size is not None or key == (False, False) or not all(
+            tensor or _args.is_real(v) for tensor, v in zip(key, (mean, std))):
+        given = (mean, std) if size is None else (mean, std, size)
+        raise TypeError(
+            "normal() received an invalid combination of arguments - got "
+            f"({', '.join(_args.type_name(v) for v in given)}), but expected one of: "
+            "(Tensor mean, Tensor std), (Tensor mean, float std = 1), (float mean, Tensor std), "
+            "(float mean, float std, tuple of ints size)")
+    return key
 
 
 def randint(low: int, high: Any = None, size: Any = None, *, generator: Any = None,
@@ -233,7 +249,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     tensor([0., 1.])
     """
     if p is not None:
-        return bernoulli_(empty(*input.shape, dtype=input.dtype, device=input.device), p,
+        return bernoulli_(empty(input.shape, dtype=input.dtype, device=input.device), p,
                           generator=generator)
     _check_float(input.dtype, "bernoulli_tensor_cpu_p_")
     data = input._data
@@ -247,7 +263,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
     def like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-        return kind(*input.shape, dtype=dtype or input.dtype, device=device or input.device,
+        return kind(input.shape, dtype=dtype or input.dtype, device=device or input.device,
                     requires_grad=requires_grad)
 
     like.__name__ = f"{kind.__name__}_like"

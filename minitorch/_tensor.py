@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from . import _args, autograd, backend
@@ -642,7 +642,8 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError(f"result type {names[src.name]} can't be cast to the desired "
                                f"output type {names[self.dtype.name]}")
         strides = backend.element_strides(self._data)
-        if strides and any(st == 0 and n > 1 for st, n in zip(strides, shape)):
+        if strides and 0 not in shape and any(  # an empty array's strides may be 0
+                st == 0 and n > 1 for st, n in zip(strides, shape)):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
@@ -764,44 +765,50 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
 
 
 def checked_broadcast_shapes(shapes: tuple) -> tuple:
-    """``minitorch.broadcast_shapes``: the shapes given by a user checked as torch (ints or
-    tuples/lists of ints, no negative sizes), then broadcast with torch's message."""
-    given = [_shape_items(shape) for shape in shapes]
-    if any(n < 0 for shape in given for n in shape):
-        raise ValueError("Attempting to broadcast a dimension with negative length!")
+    """``minitorch.broadcast_shapes``: torch's Python algorithm (``torch._refs``'
+    ``_broadcast_shapes``) step by step, so that odd sizes fail where and as torch's do: None
+    is no shape, an int a 1-D one, anything else must be a sequence; its items are compared
+    as they are and converted to ints last, as ``torch.Size`` does."""
+    given = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
     for shape in given:
-        for i, n in enumerate(shape):
-            if _args.as_int(n) is None and not isinstance(n, bool):
-                raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
-                                f"'{_args.type_name(n)}')")
+        if not isinstance(shape, Sequence):
+            raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list "
+                               f"of ints, got {shape}")
     out = [1] * max((len(shape) for shape in given), default=0)
     for index, shape in enumerate(given):
         for i in range(-1, -len(shape) - 1, -1):
-            n = int(shape[i])
-            if n != 1 and out[i] not in (1, n):
+            n = shape[i]
+            if _bool(n == out[i]):
+                continue
+            if _bool(out[i] == 1):
+                if n < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                out[i] = n
+            if not _bool(n == 1) and out[i] != n:
                 raise RuntimeError(
                     f"Attempting to broadcast a dimension of length {n} at {i}! Mismatching "
-                    f"argument at index {index} had {shapes[index]}; but expected shape "
-                    f"should be broadcastable to {out}")
-            out[i] = n if n != 1 else out[i]
-    return tuple(out)
+                    f"argument at index {index} had {shape}; but expected shape should be "
+                    f"broadcastable to {out}")
+    return tuple(_size_item(i, n) for i, n in enumerate(out))
 
 
-def _shape_items(shape: Any) -> tuple:
-    """One argument of ``broadcast_shapes`` as a tuple of numbers: an int is a 1-D shape."""
-    if _args.as_int(shape) is not None or isinstance(shape, bool):
-        return (shape,)
-    if shape is None:  # torch reads None as no shape
-        return ()
-    if not isinstance(shape, (tuple, list, str)):  # a str: a sequence of non-ints, below
-        raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list of "
-                           f"ints, got {shape}")
-    for n in shape:
-        if isinstance(n, Tensor) or (not isinstance(n, (int, float)) and
-                                        _args.as_int(n) is None):
-            raise TypeError(f"broadcast_shapes(): a size must be an int, not "
-                            f"{_args.type_name(n)}; give each shape as a tuple of ints")
-    return tuple(shape)
+def _bool(value: Any) -> bool:
+    """A comparison's result, which torch's shape guard requires to be a Python bool (a
+    tensor's or numpy's is not)."""
+    if not isinstance(value, bool):
+        raise AssertionError(f"Expected bool, got {type(value)}")
+    return value
+
+
+def _size_item(i: int, n: Any) -> int:
+    """Item ``i`` of a new shape as ``torch.Size`` reads it (bools and ``__index__`` too)."""
+    value = int(n) if isinstance(n, bool) else _args.as_int(n)
+    if value is None:
+        raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                        f"'{_args.type_name(n)}')")
+    if not _args.INT64_MIN <= value <= _args.INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return value
 
 
 def broadcast_pair(a: Any, b: Any) -> tuple:

@@ -14,13 +14,8 @@ minitorch.checks.CheckFailed: self_times of the visible profile
   first difference at [4]: expected 10, got 11
   hint: subtract each event's direct children only
 
-A hidden test shows where the values differ, not the whole expected value:
-
->>> check("self_times, four levels deep", [50, 20, 25], [50, 20, 20], hidden=True)
-Traceback (most recent call last):
-...
-minitorch.checks.CheckFailed: self_times, four levels deep (a hidden test)
-  first difference at [2]: expected 20, got 25
+Hidden tests hold no expected values: they send the student's with ``course.expect``, and
+the grader compares it with the solution's outside the student's kernel.
 """
 
 from __future__ import annotations
@@ -45,13 +40,11 @@ class NotAnswered(CheckFailed):
 
 
 def check(what: str, got: Any, expected: Any, *, hint: str | None = None,
-          hidden: bool = False, mistakes: Mapping[str, Any] | None = None,
-          tol: float = 1e-9) -> None:
+          mistakes: Mapping[str, Any] | None = None, tol: float = 1e-9) -> None:
     """Pass when ``got`` equals ``expected``, else raise ``CheckFailed`` saying how they differ.
 
     Lists and tuples compare item by item (a NamedTuple equals its plain tuple), numbers to a
     relative and absolute ``tol``, ``True`` is not ``1``, tensors and arrays by their values.
-    ``hidden`` keeps the full expected value out of the message (a hidden input stays hidden).
     ``mistakes`` maps a known mistake to the value it gives: a match is named (and replaces
     the hint).
 
@@ -77,10 +70,8 @@ def check(what: str, got: Any, expected: Any, *, hint: str | None = None,
     where = _difference(got, expected, "", tol)
     if where is None:
         return
-    lines = [what + (" (a hidden test)" if hidden else "")]
-    if not hidden:
-        lines += [f"  expected: {_show(expected)}", f"  got:      {_show(got)}"]
-    lines.append(f"  first difference{where}")
+    lines = [what, f"  expected: {_show(expected)}", f"  got:      {_show(got)}",
+             f"  first difference{where}"]
     named = [name for name, value in (mistakes or {}).items()
              if _difference(got, value, "", tol) is None]
     if named:

@@ -27,23 +27,24 @@ Traceback (most recent call last):
 minitorch.course.SwitchedOff: minitorch's engine.discover is switched off here: write your own
 >>> course.reset()   # restores every seam and switches every reference back on
 
-Hidden tests also ``observe`` the student's results: under nbgrader each observation is sent
-to the grader, which compares it, outside the student's kernel, with what the instructor's
-solution observed (course/integrity.py).
+Hidden tests also ``observe`` the student's results, or ``expect`` one with a sentence that
+says what it is: under nbgrader each observation is sent to the grader, which compares it,
+outside the student's kernel, with what the instructor's solution observed (course/integrity.py).
+A hidden test therefore holds no expected value for a hook or a frame walk to copy.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, TypeVar
 
 __all__ = [
-    "OBSERVATION_MIME", "SwitchedOff", "needs", "observe", "observed", "plug", "reference",
-    "reset", "seam", "seams", "switched_off",
+    "OBSERVATION_MIME", "SwitchedOff", "error_of", "expect", "needs", "observe", "observed",
+    "plug", "reference", "reset", "seam", "seams", "switched_off",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -179,11 +180,66 @@ def observe(*values: Any) -> None:
     The grader compares them with the solution's observations of the same test cell, so a
     cell whose checks were bypassed inside the kernel still loses its points.
     """
+    _publish(observed(list(values)))
+
+
+def expect(what: str, got: Any, *, hint: str | None = None,
+           mistakes: Mapping[str, Any] | None = None, tol: float = 1e-6) -> None:
+    """A hidden check that holds no answer: send ``got`` to the grader, which compares it with
+    what the solution's code gave at the same place. On a difference the student reads
+    ``what``, the first difference (expected against got) and the ``hint``, or the name of a
+    known mistake whose value (in ``mistakes``) equals ``got``. As with ``checks.check``,
+    tensors and arrays compare by their values, numbers to a relative and absolute ``tol``.
+
+    >>> expect("grad mode after a no_grad() block that raised", True,
+    ...        hint="restore the mode in a finally: block")   # outside IPython: nothing
+    >>> expectation("x.grad", (1.5,), None, {"x.grad was overwritten": [0.5]})["mistakes"]
+    [['x.grad was overwritten', [0.5]]]
+    """
+    _publish([expectation(what, got, hint, mistakes, tol)])
+
+
+def expectation(what: str, got: Any, hint: str | None = None,
+                mistakes: Mapping[str, Any] | None = None, tol: float = 1e-6) -> dict[str, Any]:
+    """What ``expect`` sends: plain JSON data the grader tells apart by its ``expect`` key."""
+    named = [[name, observed(_values(value))] for name, value in (mistakes or {}).items()]
+    return {"expect": what, "got": observed(_values(got)), "hint": hint, "mistakes": named,
+            "tol": tol}
+
+
+def _values(value: Any) -> Any:
+    """Tensors and arrays, at any depth, as their nested lists of values."""
+    if hasattr(value, "tolist") and hasattr(value, "dtype"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_values(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _values(item) for key, item in value.items()}
+    return value
+
+
+def error_of(call: Callable[[], Any]) -> str:
+    """What ``call()`` raises, as "TypeName: message", or "no error": an outcome ``expect``
+    can send without the test naming the error it expects.
+
+    >>> error_of(lambda: 1 / 0), error_of(lambda: 1)
+    ('ZeroDivisionError: division by zero', 'no error')
+    """
     try:
+        call()
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    return "no error"
+
+
+def _publish(data: list) -> None:
+    try:
+        from IPython import get_ipython
         from IPython.display import publish_display_data
     except ImportError:
         return
-    publish_display_data({OBSERVATION_MIME: observed(list(values)), "text/plain": ""})
+    if get_ipython() is not None:  # a kernel: the grader reads its display messages
+        publish_display_data({OBSERVATION_MIME: data, "text/plain": ""})
 
 
 @contextmanager

@@ -28,7 +28,7 @@ import os
 import warnings
 
 from minitorch.checks import check, check_runs
-from minitorch.course import observe
+from minitorch.course import expect, observe
 
 if os.environ.get("NBGRADER_EXECUTION"):  # autograde and validate: keep graded cells silent
     warnings.simplefilter("ignore")
@@ -436,34 +436,34 @@ def check_trace(t, n_nodes):
     """trace(t) is closed under next_functions, lists each node once, and each edge once
     per non-None entry; it has n_nodes nodes (counted by hand). Returns its summary."""
     nodes, edges = trace(t)
-    check(f"whether the first node of a trace of {n_nodes} nodes is the root's grad_fn",
-          bool(nodes) and nodes[0] is t.grad_fn, True, hidden=True)
-    check(f"the number of nodes, and of distinct nodes, of a trace of {n_nodes} nodes",
-          [len(nodes), len({id(n) for n in nodes})], [n_nodes, n_nodes], hidden=True,
-          hint="each node once: remember the nodes already seen (by identity)")
+    expect(f"whether the first node of a trace of {n_nodes} nodes is the root's grad_fn",
+           bool(nodes) and nodes[0] is t.grad_fn)
+    expect(f"the number of nodes, and of distinct nodes, of a trace of {n_nodes} nodes",
+           [len(nodes), len({id(n) for n in nodes})],
+           hint="each node once: remember the nodes already seen (by identity)")
     listed = {id(n) for n in nodes}
-    expected, got = {}, {}
+    expected, got, unlisted = {}, {}, set()
     for node in nodes:
         for next_node, _ in node.next_functions:
             if next_node is not None:
-                check(f"whether {next_node.name()} (an input of {node.name()}) is listed",
-                      id(next_node) in listed, True, hidden=True)
+                if id(next_node) not in listed:
+                    unlisted.add(f"{next_node.name()} (an input of {node.name()})")
                 key = (id(node), id(next_node))
                 expected[key] = expected.get(key, 0) + 1
+    expect(f"the inputs of listed nodes that a trace of {n_nodes} nodes does not list",
+           sorted(unlisted), hint="follow every non-None next_functions entry")
     for node, next_node in edges:
         key = (id(node), id(next_node))
         got[key] = got.get(key, 0) + 1
-    check(f"the number of edges of a trace of {n_nodes} nodes", len(edges),
-          sum(expected.values()), hidden=True,
-          hint="one (node, next_node) pair per non-None next_functions entry")
-    check(f"whether each edge of a trace of {n_nodes} nodes is (node, one of its inputs)",
-          got == expected, True, hidden=True, hint="the pair is (node, next_node), in that order")
+    expect(f"the number of edges of a trace of {n_nodes} nodes", len(edges),
+           hint="one (node, next_node) pair per non-None next_functions entry")
+    expect(f"whether each edge of a trace of {n_nodes} nodes is (node, one of its inputs)",
+           got == expected, hint="the pair is (node, next_node), in that order")
     return summary(nodes, edges)
 
 
 with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
-    check("trace of a result that does not require grad", trace(minitorch.tensor([1., 2.]) * 2),
-          ([], []), hidden=True)
+    expect("trace of a result that does not require grad", trace(minitorch.tensor([1., 2.]) * 2))
     a = minitorch.tensor([1., 2.], requires_grad=True)
     summaries = [check_trace(a * minitorch.tensor([3., 4.]), 2)]  # (None, 0): the constant
     summaries.append(check_trace(a * 2 + 1, 3))
@@ -544,41 +544,40 @@ check("the leaves of x * x + x, as x or 'other'", ["x" if t is x else "other" fo
       ["x"], hint="x once, though three edges reach it")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("viz.dot.walk", "engine.discover"):
-    check("leaves(x) of a leaf x, as x or 'other'", ["x" if t is x else "other"
-                                                    for t in leaves(x)], ["x"], hidden=True,
-          hint="a leaf that requires grad is its own leaf")
-    check("how many leaves a tensor without grad has", len(leaves(minitorch.tensor(1.))), 0,
-          hidden=True)
-    check("how many leaves a result without grad has", len(leaves(minitorch.tensor(1.) * 2)),
-          0, hidden=True)
+    expect("leaves(x) of a leaf x, as x or 'other'", ["x" if t is x else "other"
+                                                    for t in leaves(x)],
+           hint="a leaf that requires grad is its own leaf")
+    expect("how many leaves a tensor without grad has", len(leaves(minitorch.tensor(1.))))
+    expect("how many leaves a result without grad has", len(leaves(minitorch.tensor(1.) * 2)))
     observe(canonical(leaves(x)), canonical(leaves(minitorch.tensor(1.) * 2)))
     w = minitorch.tensor([1., 2.], requires_grad=True)
     found = leaves(w * minitorch.tensor([3., 4.]))
-    check("the leaves of w * a constant, as w or 'other'",
-          ["w" if t is w else "other" for t in found], ["w"], hidden=True,
-          hint="a None entry of next_functions (a constant) is no leaf")
+    expect("the leaves of w * a constant, as w or 'other'",
+           ["w" if t is w else "other" for t in found],
+           hint="a None entry of next_functions (a constant) is no leaf")
     observe(canonical(found))
     cut = (w * 2).detach() * x                         # detach() cuts w off the graph
     found = leaves(cut)
-    check("the leaves of (w * 2).detach() * x, as x or 'other'",
-          ["x" if t is x else "other" for t in found], ["x"], hidden=True)
+    expect("the leaves of (w * 2).detach() * x, as x or 'other'",
+           ["x" if t is x else "other" for t in found])
     observe(canonical(found))
     y = w
     for _ in range(5000):
         y = y * 1.0
     found = check_runs("leaves of a chain 5000 deep", lambda: leaves(y),
                        hint="walk with a stack of your own, not recursion")
-    check("the leaves of a chain 5000 deep, as w or 'other'",
-          ["w" if t is w else "other" for t in found], ["w"], hidden=True,
-          hint="walk with a stack of your own, not recursion")
+    expect("the leaves of a chain 5000 deep, as w or 'other'",
+           ["w" if t is w else "other" for t in found],
+           hint="walk with a stack of your own, not recursion")
     observe(canonical(found))
     minitorch.manual_seed(1)                           # observed parameter values
     net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
     inputs = minitorch.ones(2, 3, requires_grad=True)
     found = leaves(net(inputs).sum())
-    expected = [p for p in net.parameters()] + [inputs]
-    check("the leaves of a small MLP's output: its 4 parameters and its input, in any order",
-          sorted(id(t) for t in found), sorted(id(t) for t in expected), hidden=True)
+    candidates = [*net.parameters(), inputs]
+    expect("the leaves of a small MLP's output: which of its 4 parameters and its input were "
+           "found, in any order, and how many leaves in all",
+           [[any(t is leaf for leaf in found) for t in candidates], len(found)])
     observe(canonical(found))
 ### END HIDDEN TESTS
 
@@ -758,20 +757,16 @@ check('whether the DOT of x.exp() labels a node "ExpBackward0"',
 ### BEGIN HIDDEN TESTS
 def check_dot(nodes, edges):
     drawn, arrows = parse_dot(to_dot(nodes, edges))
-    check(f"the number of node statements for {len(nodes)} nodes", len(drawn), len(nodes),
-          hidden=True, hint="one node statement per node, each with its own id")
-    check("the labels of the nodes drawn, sorted",
-          sorted(label for label, _ in drawn.values()), sorted(n.name() for n in nodes),
-          hidden=True)
-    for label, shape in drawn.values():
-        check(f"the shape of a {label} node", shape,
-              "ellipse" if label == "AccumulateGrad" else "box", hidden=True)
+    expect(f"the number of node statements for {len(nodes)} nodes", len(drawn),
+           hint="one node statement per node, each with its own id")
+    expect("the labels of the nodes drawn, sorted", sorted(label for label, _ in drawn.values()))
+    expect("the shape of each kind of node drawn, (label, shape) sorted",
+           sorted({(label, shape) for label, shape in drawn.values()}))
     got = sorted((drawn.get(tail, ("?",))[0], drawn.get(head, ("?",))[0])
                  for tail, head in arrows)
-    want = sorted((m.name(), n.name()) for n, m in edges)
-    check("the arrows (tail label, head label), sorted", got, want, hidden=True,
-          hint="one arrow per pair, from the input (next_node) to its consumer",
-          mistakes={"the arrows point from the consumer to its input": sorted(
+    expect("the arrows (tail label, head label), sorted", got,
+           hint="one arrow per pair, from the input (next_node) to its consumer",
+           mistakes={"the arrows point from the consumer to its input": sorted(
               (n.name(), m.name()) for n, m in edges)})
     observe(drawing(nodes, edges))
     return arrows
@@ -789,11 +784,9 @@ s = u.exp() + v.exp()                                  # two ExpBackward0, two i
 a1, a2 = e1.next_functions[0][0], e2.next_functions[0][0]
 arrows = check_dot([s.grad_fn, e1, e2, a1, a2],
                    [(s.grad_fn, e1), (s.grad_fn, e2), (e1, a1), (e2, a2)])
-check("the number of distinct arrow tails of u.exp() + v.exp()",
-      len({tail for tail, _ in arrows}), 4, hidden=True,
-      hint="each node has its own id, also two nodes of the same name")
-check("the DOT of no nodes and no edges, parsed", parse_dot(to_dot([], [])), ({}, []),
-      hidden=True)
+expect("the number of distinct arrow tails of u.exp() + v.exp()", len({tail for tail, _ in arrows}),
+       hint="each node has its own id, also two nodes of the same name")
+expect("the DOT of no nodes and no edges, parsed", parse_dot(to_dot([], [])))
 observe(drawing([], []))
 ### END HIDDEN TESTS
 

@@ -37,8 +37,8 @@ import minitorch
 import minitorch.viz as viz
 from minitorch.autograd import Function
 from minitorch.autograd.functional import hessian, jacobian
-from minitorch.checks import check, check_raises, check_runs
-from minitorch.course import observe
+from minitorch.checks import check, check_runs
+from minitorch.course import error_of, expect, observe
 
 gradcheck_py = importlib.import_module("minitorch.autograd.gradcheck")  # the module, not the function
 GradcheckError = gradcheck_py.GradcheckError
@@ -392,11 +392,10 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
     values = np.array([[0.2, -1.0, 0.7], [1.5, 0.0, -0.4]])
     x = minitorch.tensor(values, dtype=minitorch.float64)
     J = numerical_jacobian(lambda t: t.exp(), x, eps=1e-3)
-    check("the shape of the Jacobian of exp on a 2 x 3 input", np.shape(J), (6, 6),
-          hidden=True, hint="one row and one column per element, the input flattened")
-    check("whether the Jacobian of exp matches diag(exp(x)) to a relative 1e-6",
-          bool(np.allclose(J, np.diag(np.exp(values).reshape(-1)), rtol=1e-6, atol=1e-9)),
-          True, hidden=True)
+    expect("the shape of the Jacobian of exp on a 2 x 3 input", np.shape(J),
+           hint="one row and one column per element, the input flattened")
+    expect("whether the Jacobian of exp matches diag(exp(x)) to a relative 1e-6",
+           bool(np.allclose(J, np.diag(np.exp(values).reshape(-1)), rtol=1e-6, atol=1e-9)))
 
     # Finite differences of the forward, never the (here wrong) backward.
     class SinWrongBackward(Function):
@@ -410,19 +409,17 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 
     x = minitorch.tensor([0.3, -2.0], dtype=minitorch.float64, requires_grad=True)
     J = numerical_jacobian(SinWrongBackward.apply, x)
-    check("whether the Jacobian of a Function with a wrong backward is that of its forward",
-          bool(np.allclose(J, np.diag(np.cos([0.3, -2.0])), rtol=1e-6, atol=1e-8)), True,
-          hidden=True, hint="differentiate the forward numerically; never call backward")
-    check("x after the Jacobian, and its .grad", [x.tolist(), x.grad], [[0.3, -2.0], None],
-          hidden=True)
+    expect("whether the Jacobian of a Function with a wrong backward is that of its forward",
+           bool(np.allclose(J, np.diag(np.cos([0.3, -2.0])), rtol=1e-6, atol=1e-8)),
+           hint="differentiate the forward numerically; never call backward")
+    expect("x after the Jacobian, and its .grad", [x.tolist(), x.grad])
 
     # A matrix input and a 0-d output: one row per input element, one column.
     W = np.array([[1.0, 2.0], [-3.0, 0.5]])
     x = minitorch.tensor([[0.5, -1.0], [2.0, 1.0]], dtype=minitorch.float64)
     J = numerical_jacobian(lambda t: (t * minitorch.tensor(W)).sum(), x)
-    check("the shape of the Jacobian of a 0-d output of a 2 x 2 input", np.shape(J), (4, 1),
-          hidden=True)
-    check("the Jacobian of (t * W).sum()", J[:, 0], W.reshape(-1), tol=1e-7, hidden=True)
+    expect("the shape of the Jacobian of a 0-d output of a 2 x 2 input", np.shape(J))
+    expect("the Jacobian of (t * W).sum()", J[:, 0], tol=1e-7)
 
     # New points: an element-wise function, one of the first element only (rows 1, 2 are 0).
     x = minitorch.tensor([0.5, -0.25, 1.5], dtype=minitorch.float64)
@@ -585,23 +582,22 @@ check("my_gradcheck with analytical 3, numerical 9, rtol = 1 (|3 - 9| <= 1 * 9)"
       hint="the tolerance is relative to the numerical value: |a - n| <= atol + rtol * |n|")
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
-    check_raises("my_gradcheck with |a - n| = 2 > rtol * |n| = 1",
-                 lambda: my_gradcheck(three_x, (x,), given(1.0), atol=0.0, rtol=1.0),
-                 GradcheckError, hint="the tolerance is relative to the numerical value")
+    expect("what my_gradcheck raises with |a - n| = 2 > rtol * |n| = 1",
+           error_of(lambda: my_gradcheck(three_x, (x,), given(1.0), atol=0.0, rtol=1.0)),
+           hint="the tolerance is relative to the numerical value")
     # atol matters where the derivative is 0: |0 - 1e-6| <= 1e-5 + 1e-3 * 1e-6 passes.
     zero_x = lambda t: 0 * t  # noqa: E731
-    check("my_gradcheck with analytical 0, numerical 1e-6 (within atol)",
-          outcome(zero_x, (x,), given(1e-6)), True, hidden=True,
-          hint="atol matters where the derivative is 0")
-    check_raises("my_gradcheck with |0 - 1e-4| > atol + rtol * 1e-4",
-                 lambda: my_gradcheck(zero_x, (x,), given(1e-4)), GradcheckError)
+    expect("my_gradcheck with analytical 0, numerical 1e-6 (within atol)",
+           outcome(zero_x, (x,), given(1e-6)), hint="atol matters where the derivative is 0")
+    expect("what my_gradcheck raises with |0 - 1e-4| > atol + rtol * 1e-4",
+           error_of(lambda: my_gradcheck(zero_x, (x,), given(1e-4))))
 
     # A Jacobian that is not square: (3 input elements, 2 output elements).
     W = np.array([[1.0, -2.0, 0.5], [3.0, 0.0, -1.0]])
     x3 = minitorch.tensor([0.2, -0.7, 1.1], dtype=minitorch.float64, requires_grad=True)
-    check("my_gradcheck of W @ t (a Jacobian that is not square)",
-          outcome(lambda t: minitorch.tensor(W) @ t, (x3,), fd), True, hidden=True,
-          hint="the analytical Jacobian has one row per input element, one column per output")
+    expect("my_gradcheck of W @ t (a Jacobian that is not square)",
+           outcome(lambda t: minitorch.tensor(W) @ t, (x3,), fd),
+           hint="the analytical Jacobian has one row per input element, one column per output")
 
     # Several inputs and outputs: the pair is numbered among the checked inputs.
     class AddHalfSecond(Function):  # a + b, with half the gradient for b
@@ -617,19 +613,13 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
     a = minitorch.tensor([1.0, -1.0], dtype=minitorch.float64, requires_grad=True)
     b = minitorch.tensor([0.5, 3.0], dtype=minitorch.float64, requires_grad=True)
     pair = lambda c, a, b: (a * b * c, AddHalfSecond.apply(a, b))  # noqa: E731
-    check("my_gradcheck of two right outputs of three inputs, one not checked",
-          outcome(lambda c, a, b: (a * b * c, a + b), (c, a, b), fd), True, hidden=True)
-    message = str(check_raises("my_gradcheck of a second output with half the gradient for b",
-                               lambda: my_gradcheck(pair, (c, a, b), fd), GradcheckError))
-    check("its message", message, (
-        "Jacobian mismatch for output 1 with respect to input 1,\n"
-        "numerical:tensor([[1.0000, 0.0000],\n"
-        "        [0.0000, 1.0000]], dtype=torch.float64)\n"
-        "analytical:tensor([[0.5000, 0.0000],\n"
-        "        [0.0000, 0.5000]], dtype=torch.float64)\n"), hidden=True,
-          hint="number the pair among the inputs that require grad")
-    check("a.grad and b.grad after my_gradcheck", [a.grad, b.grad], [None, None], hidden=True,
-          hint="compute the analytical Jacobian with minitorch.autograd.grad, not backward()")
+    expect("my_gradcheck of two right outputs of three inputs, one not checked",
+           outcome(lambda c, a, b: (a * b * c, a + b), (c, a, b), fd))
+    expect("what my_gradcheck raises for a second output with half the gradient for b",
+           error_of(lambda: my_gradcheck(pair, (c, a, b), fd)),
+           hint="number the pair among the inputs that require grad")
+    expect("a.grad and b.grad after my_gradcheck", [a.grad, b.grad],
+           hint="compute the analytical Jacobian with minitorch.autograd.grad, not backward()")
 
     # The rule on new values: |3 - 1.4| > 1 * 1.4, and |0 - 5e-6| <= 1e-5 + 1e-3 * 5e-6.
     observe(outcome(three_x, (x,), given(2.0), atol=0.0, rtol=1.0),
@@ -745,9 +735,9 @@ check("fast_gradcheck's verdict and analytical value on exp", [passed, analytica
 ### BEGIN HIDDEN TESTS
 with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.allclose"):
     # central, with the step divided by 2 eps: relative error ~ eps²/6, not eps/2
-    check("whether the numerical value is within a relative 1e-6 of the truth",
-          abs(numerical - truth) < 1e-6 * abs(truth), True, hidden=True,
-          hint="central, with the difference divided by 2 eps")
+    expect("whether the numerical value is within a relative 1e-6 of the truth",
+           abs(numerical - truth) < 1e-6 * abs(truth),
+           hint="central, with the difference divided by 2 eps")
     # The absolute tolerance scales with sum(u) * sum(v) (= 2 here): where the derivative is 0,
     # a backward off by 1.5e-5 passes, one off by 5e-5 does not.
     class ZeroWrongBackward(Function):
@@ -763,13 +753,13 @@ with minitorch.course.switched_off("gradcheck.numerical_jacobian", "gradcheck.al
 
     x = minitorch.tensor([0.3, -0.8], dtype=minitorch.float64, requires_grad=True)
     u = v = np.array([np.sqrt(0.5), np.sqrt(0.5)])
-    for error, verdict in ((1.5e-5, True), (5e-5, False)):
+    for error in (1.5e-5, 5e-5):  # within the tolerance, then past it
         ZeroWrongBackward.error = error
         passed, numerical, analytical = fast_gradcheck(ZeroWrongBackward.apply, x, u, v)
-        check(f"numerical and analytical values for a backward off by {error}",
-              [numerical, analytical], [0.0, error], tol=1e-15, hidden=True)
-        check(f"fast_gradcheck's verdict for a backward off by {error}", passed, verdict,
-              hidden=True, hint="the absolute tolerance scales with sum(u) * sum(v)")
+        expect(f"numerical and analytical values for a backward off by {error}",
+               [numerical, analytical], tol=1e-15)
+        expect(f"fast_gradcheck's verdict for a backward off by {error}", passed,
+               hint="the absolute tolerance scales with sum(u) * sum(v)")
 
     verdicts = []
     for error in (1e-5, 1.9e-5, 3e-5):  # against an absolute tolerance of 2e-5
@@ -895,18 +885,17 @@ for k, (array, grad) in enumerate(zip((xs, ws, bs), grads)):
 running_mean = minitorch.tensor([0.5, -1.0, 2.0], dtype=minitorch.float64)
 running_var = minitorch.tensor([4.0, 0.25, 1.0], dtype=minitorch.float64)
 mean, var, y = dummy_bn_forward(x, w, b, 0.0, running_mean, running_var)
-check("whether eval mode returns the given statistics themselves",
-      [mean is running_mean, var is running_var], [True, True], hidden=True)
+expect("whether eval mode returns the given statistics themselves",
+       [mean is running_mean, var is running_var])
 expected = ((xs - np.array([0.5, -1.0, 2.0])[:, None, None]) / np.array([2.0, 0.5, 1.0])[:, None, None]
             * ws[:, None, None] + bs[:, None, None])
-check("y in eval mode", y, expected, tol=1e-12, hidden=True,
-      hint="eval mode normalises with the given statistics, not the batch's")
+expect("y in eval mode", y, tol=1e-12,
+       hint="eval mode normalises with the given statistics, not the batch's")
 observe(y.detach().numpy())
 # A wider batch: the variance is still the biased one.
 xs2 = rng.normal(0, 3, (5, 3, 1, 3))
 mean, var, y = dummy_bn_forward(minitorch.tensor(xs2), minitorch.tensor(ws), minitorch.tensor(bs), 1e-5)
-check("the variance of a wider batch", var, xs2.var(axis=(0, 2, 3)), tol=1e-12, hidden=True,
-      hint="the biased variance")
+expect("the variance of a wider batch", var, tol=1e-12, hint="the biased variance")
 observe(var.detach().numpy(), y.detach().numpy())
 # The gradients of a new loss, sum(y² g), through the batch statistics.
 new = np.random.default_rng(62)
@@ -1062,15 +1051,13 @@ try:
     rng = np.random.default_rng(66)
     m = minitorch.tensor(rng.normal(size=(4, 4)), dtype=minitorch.float64)
     quadratic = my_hessian(lambda t: (t * (m @ t)).sum(), minitorch.tensor(rng.normal(size=4)))
-    check("the Hessian of a quadratic form t·(m t)", quadratic, m + m.T, tol=1e-12,
-          hidden=True)
+    expect("the Hessian of a quadratic form t·(m t)", quadratic, tol=1e-12)
     cubic = my_hessian(lambda t: (t ** 3).sum() * t.sum(), minitorch.tensor([0.5, -1.0, 2.0]))
     smooth_point = minitorch.tensor([0.3, -0.7], dtype=minitorch.float64)
     smooth = my_hessian(sigmoid_pair, smooth_point)
 finally:
     functional.hessian, functional.jacobian, hessian, jacobian = kept
-check("the Hessian of a smooth function of two sigmoids", smooth,
-      hessian(sigmoid_pair, smooth_point), tol=1e-10, hidden=True)
+expect("the Hessian of a smooth function of two sigmoids", smooth, tol=1e-10)
 observe(H, quadratic, cubic, smooth)
 ### END HIDDEN TESTS
 

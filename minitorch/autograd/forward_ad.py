@@ -163,7 +163,7 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
     gradient ``u``, of ``<J^T u, v>``."""
     from .. import autograd
 
-    with grad_mode.enable_grad():
+    with grad_mode._recording(True):
         inputs = [a.detach().requires_grad_() if t is not None else a
                   for a, t in zip(args, tangents)]
         outs = cls.apply(*inputs, **kwargs)
@@ -196,7 +196,7 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
     given = [t if t is not None else (a.detach() * 0 if isinstance(a, T.Tensor) else None)
              for a, t in zip(args, tangents)]
     level = levels[-1]
-    with _suspended(), grad_mode.no_grad():
+    with _suspended(), grad_mode._recording(False):
         ctx._in_jvp = True
         try:
             result = cls.jvp(ctx, *given)
@@ -216,7 +216,7 @@ def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.
     old = T.Tensor._make(t._xp.asarray(t._data, copy=True))
     if tangent_of(t) is not None:
         _set_tangent(old, tangent_of(t))
-    with grad_mode.no_grad():
+    with grad_mode._recording(False):
         tangent = tangent_of(op(old, *others, **kwargs))
     level = levels[-1]
     with _suspended():

@@ -545,7 +545,7 @@ def once_differentiable(
 
     @functools.wraps(backward)
     def wrapper(ctx: Any, *grads: Any) -> Any:
-        with grad_mode.no_grad():
+        with grad_mode._recording(False):
             result = backward(ctx, *grads)
         if not (grad_mode._state.grad_enabled and any(isinstance(g, T.Tensor) and g.requires_grad
                                              for g in grads)):

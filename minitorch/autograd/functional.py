@@ -27,6 +27,8 @@ from typing import Any
 
 import minitorch
 
+from . import grad_mode
+
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
 _V_FOR_SINGLE_INPUT = ("The vector v can only be None if the input to the user-provided "
@@ -80,7 +82,7 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     >>> vjp(lambda t: t * 3, x, minitorch.tensor([1., 0.]))
     (tensor([3., 6.]), tensor([3., 0.]))
     """
-    with minitorch.enable_grad():
+    with grad_mode._recording(True):
         inputs_tuple, inputs = _tensors(inputs, "inputs", "vjp")
         inputs = _differentiable_copies(inputs, create_graph, need_graph=True)
         outputs_tuple, outputs = _call(func, inputs, "vjp", strict)
@@ -89,7 +91,7 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
         elif len(outputs) != 1 or outputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the user-provided function "
                                "returns a single Tensor with a single element.")
-    with minitorch.set_grad_enabled(create_graph or minitorch.is_grad_enabled()):
+    with grad_mode._recording(create_graph or grad_mode.is_grad_enabled()):
         result = _fill_in_zeros(_grad(outputs, inputs, v, create_graph), inputs, strict,
                                 create_graph, "back")
     return (_unpack(_finish(outputs, create_graph), outputs_tuple),
@@ -106,7 +108,7 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     >>> jvp(lambda t: t ** 2, x, minitorch.tensor([1., 1.]))
     (tensor([1., 4.]), tensor([2., 4.]))
     """
-    with minitorch.enable_grad():
+    with grad_mode._recording(True):
         inputs_tuple, inputs = _tensors(inputs, "inputs", "jvp")
         inputs = _differentiable_copies(inputs, create_graph, need_graph=True)
         v = _vector_for_inputs(v, inputs, inputs_tuple, create_graph, "jvp")
@@ -115,7 +117,7 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
         dummies = tuple(minitorch.zeros_like(o, requires_grad=True) for o in outputs)
         grad_inputs = _grad(outputs, inputs, dummies, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with minitorch.set_grad_enabled(create_graph or minitorch.is_grad_enabled()):
+    with grad_mode._recording(create_graph or grad_mode.is_grad_enabled()):
         result = _fill_in_zeros(_grad(grad_inputs, dummies, v, create_graph), outputs, strict,
                                 create_graph, "back_trick")
     return (_unpack(_finish(outputs, create_graph), outputs_tuple),
@@ -143,7 +145,7 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
             'function has more outputs than inputs, "forward-mode" tends to be more performant. '
             'Otherwise, prefer to use "reverse-mode".')
     _refuse_forward_mode(strategy)
-    with minitorch.enable_grad():
+    with grad_mode._recording(True):
         inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
         inputs = _differentiable_copies(inputs, create_graph, need_graph=True)
         outputs_tuple, outputs = _call(func, inputs, "jacobian", strict)
@@ -197,10 +199,10 @@ def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     >>> vhp(lambda x: (x ** 3).sum(), minitorch.tensor([1., 2.]), minitorch.tensor([1., 1.]))
     (tensor(9.), tensor([ 6., 12.]))
     """
-    with minitorch.enable_grad():
+    with grad_mode._recording(True):
         inputs_tuple, inputs, v, outputs_tuple, outputs, grads = _gradient_of_scalar(
             func, inputs, v, create_graph, strict, "vhp")
-    with minitorch.set_grad_enabled(create_graph or minitorch.is_grad_enabled()):
+    with grad_mode._recording(create_graph or grad_mode.is_grad_enabled()):
         result = _fill_in_zeros(_grad(grads, inputs, v, create_graph), inputs, strict,
                                 create_graph, "double_back")
     return (_unpack(_finish(outputs, create_graph), outputs_tuple),
@@ -216,13 +218,13 @@ def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     >>> hvp(lambda x: (x ** 3).sum(), minitorch.tensor([1., 2.]), minitorch.tensor([1., 1.]))
     (tensor(9.), tensor([ 6., 12.]))
     """
-    with minitorch.enable_grad():
+    with grad_mode._recording(True):
         inputs_tuple, inputs, v, outputs_tuple, outputs, grads = _gradient_of_scalar(
             func, inputs, v, create_graph, strict, "hvp")
         dummies = tuple(minitorch.zeros_like(x, requires_grad=True) for x in inputs)
         double_back = _grad(grads, inputs, dummies, create_graph=True)
         _check_requires_grad(grads, "hessian", strict)
-    with minitorch.set_grad_enabled(create_graph or minitorch.is_grad_enabled()):
+    with grad_mode._recording(create_graph or grad_mode.is_grad_enabled()):
         result = _fill_in_zeros(_grad(double_back, dummies, v, create_graph), inputs, strict,
                                 create_graph, "double_back_trick")
     return (_unpack(_finish(outputs, create_graph), outputs_tuple),

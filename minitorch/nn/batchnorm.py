@@ -21,7 +21,7 @@ from typing import Any
 from .. import _creation
 from .._dtype import int64
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd import grad_mode
 from . import functional as F
 from . import init
 from .module import Module
@@ -61,7 +61,7 @@ class _BatchNorm(Module):
     def reset_running_stats(self) -> None:
         """Running mean 0, running variance 1, no batches seen."""
         if self.track_running_stats:
-            with no_grad():
+            with grad_mode._recording(False):
                 self.running_mean.zero_()
                 self.running_var.fill_(1)
                 self.num_batches_tracked.zero_()
@@ -81,7 +81,7 @@ class _BatchNorm(Module):
         self._check_input_dim(x)
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
-            with no_grad():
+            with grad_mode._recording(False):
                 self.num_batches_tracked.add_(1)
             if self.momentum is None:  # a cumulative average over all batches
                 momentum = 1.0 / self.num_batches_tracked.item()

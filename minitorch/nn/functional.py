@@ -134,7 +134,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     if p == 1:
         noise = _creation.zeros((), dtype=input.dtype, device=input.device)
     else:  # torch's steps: a mask by bernoulli_(1 - p), divided by 1 - p in input's dtype
-        mask = _creation.empty(*input.shape, dtype=input.dtype, device=input.device)
+        mask = _creation.empty(input.shape, dtype=input.dtype, device=input.device)
         noise = wrap(mask.bernoulli_(1 - p)._data / (1 - p))  # a Python float: input's dtype
     return input.mul_(noise) if inplace else input * noise
 
@@ -170,9 +170,9 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         raise NotImplementedError("minitorch's avg_pool2d supports padding=0 and "
                                   "ceil_mode=False only")
     kernel = _args.window("avg_pool2d", kernel_size, "kernel_size", 2)
-    steps = kernel if stride is None or stride == [] else _args.window(
-        "avg_pool2d", stride, "stride", 3)
-    _args.wrap_dim(-3, input.dim())  # torch's error for fewer than 3 dims
+    steps = kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
+        else _args.window("avg_pool2d", stride, "stride", 3)
+    _args.wrap_dim(-3, input.dim(), scalar=False)  # torch's error for fewer than 3 dims
     _args.window_steps(kernel, steps)
     return nn_ops.AvgPool2d.apply(input, kernel=kernel, stride=steps)
 
@@ -312,7 +312,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", stacklevel=2)
         shape = broadcast_pair(input, target)
-        return nn_ops.MseLoss.apply(input.expand(*shape), target.expand(*shape),
+        return nn_ops.MseLoss.apply(input.expand(shape), target.expand(shape),
                                     reduction=reduction)
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 

@@ -32,7 +32,7 @@ def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
                   f"size ({input.shape}). This will likely lead to incorrect results due "
                   "to broadcasting. Please ensure they have the same size.", stacklevel=3)
     shape = broadcast_shapes(input.shape, target.shape)
-    return input.expand(*shape), target.expand(*shape)
+    return input.expand(shape), target.expand(shape)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -51,7 +51,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     xp = input._xp
     if input.numel() and bool(xp.any((input._data < 0) | (input._data > 1))):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    params = {} if weight is None else {"weight": weight.expand(*input.shape)}
+    params = {} if weight is None else {"weight": weight.expand(input.shape)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
 
 
@@ -72,7 +72,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                          f"({input.shape})")
     params: dict = {}
     if weight is not None:
-        params["weight"] = weight.expand(*input.shape)
+        params["weight"] = weight.expand(input.shape)
     if pos_weight is not None:
         params["pos_weight"] = pos_weight.detach()
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
@@ -122,5 +122,5 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     input, target = _same_shape(input, target)
     params: dict = {"delta": float(delta)}
     if weight is not None:
-        params["weight"] = weight.expand(*input.shape)
+        params["weight"] = weight.expand(input.shape)
     return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)

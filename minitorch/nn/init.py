@@ -19,14 +19,14 @@ import warnings
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd import grad_mode
 
 __all__ = ["calculate_gain", "constant_", "kaiming_normal_", "kaiming_uniform_", "normal_",
            "ones_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 
 def _fill_(tensor: Tensor, values: Tensor) -> Tensor:
-    with no_grad():
+    with grad_mode._recording(False):
         return tensor.copy_(values)
 
 
@@ -36,7 +36,7 @@ def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = No
     >>> bool(minitorch.all(nn.init.uniform_(minitorch.empty(100), -1, 1).abs() <= 1))
     True
     """
-    with no_grad():
+    with grad_mode._recording(False):
         return tensor.uniform_(a, b, generator=generator)
 
 
@@ -48,7 +48,7 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
     >>> nn.init.normal_(minitorch.empty(2, 2), std=0.01).shape
     torch.Size([2, 2])
     """
-    with no_grad():
+    with grad_mode._recording(False):
         return tensor.normal_(mean, std, generator=generator)
 
 
@@ -58,7 +58,7 @@ def constant_(tensor: Tensor, val: float) -> Tensor:
     >>> nn.init.constant_(minitorch.empty(2), 0.5)
     tensor([0.5000, 0.5000])
     """
-    with no_grad():
+    with grad_mode._recording(False):
         return tensor.fill_(val)
 
 

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from .._dtype import float32, float64
 from .._tensor import Tensor, _cuda_device, _to_arguments
-from ..autograd.grad_mode import no_grad
+from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle, add_hook
 from . import _backward_hooks
 from .parameter import Parameter, zero_grad_
@@ -400,7 +400,7 @@ class Module:
         def convert(t: Tensor) -> Tensor:
             return t.to(dtype if t.is_floating_point() else None, device)
 
-        with no_grad():
+        with grad_mode._recording(False):
             for module in self.modules():
                 for p in module._parameters.values():
                     if p is not None:
@@ -471,7 +471,7 @@ class Module:
         missing = [key for key in own if key not in state_dict]
         unexpected = [key for key in state_dict if key not in own]
         errors = []
-        with no_grad():
+        with grad_mode._recording(False):
             for key, target in own.items():
                 if key in state_dict:
                     errors += _copy_checked(key, target, state_dict[key])

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd import grad_mode
 from ..ops.norm import norm
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
@@ -36,7 +36,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
     grads = _grads(parameters)
     if not grads:
         return tensor(0.0)
-    with no_grad():
+    with grad_mode._recording(False):
         total = norm(stack([norm(g, norm_type) for g in grads]), norm_type)
         if error_if_nonfinite and not math.isfinite(float(total)):
             raise RuntimeError(f"The total norm of order {float(norm_type)} for gradients from "
@@ -57,6 +57,6 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float,
     >>> nn.utils.clip_grad_value_([p], 1.0); p.grad
     tensor([ 1., -1.])
     """
-    with no_grad():
+    with grad_mode._recording(False):
         for g in _grads(parameters):
             g.clamp_(-clip_value, clip_value)

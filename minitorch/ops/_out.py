@@ -16,7 +16,8 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..autograd.grad_mode import is_grad_enabled, no_grad
+from ..autograd import grad_mode
+from ..autograd.grad_mode import is_grad_enabled
 
 
 def takes_out(fn: Callable) -> Callable:
@@ -38,7 +39,7 @@ def takes_out(fn: Callable) -> Callable:
             raise RuntimeError(
                 f"{fn.__name__}(): functions with out=... arguments don't support automatic "
                 "differentiation, but one of the arguments requires grad.")
-        with no_grad():
+        with grad_mode._recording(False):
             return _write(fn(*args, **kwargs), out)
 
     return with_out

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, backend
-from .._tensor import Tensor, normalize_dims
+from .._tensor import Tensor
 from . import pointwise
 from ._base import Op, wrap
 from .shape import Index
@@ -55,35 +55,66 @@ class IndexAdd(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple, alpha: Any) -> Tensor:
-        ctx.key = key
+        ctx.key, ctx.alpha, ctx.source_shape = key, alpha, source.shape
         xp = a._xp
         out = xp.asarray(a._data, copy=True)
         values = xp.astype(source._data, out.dtype)
-        backend.index_add(xp, out, key, values if alpha == 1 else values * alpha)
-        ctx.alpha = alpha
+        target = xp.reshape(out, (1,)) if out.ndim == 0 else out  # a view: writes reach out
+        backend.index_add(xp, target, key, values if alpha == 1 else values * alpha)
         return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        grad_source = Index.apply(g, key=ctx.key) if ctx.needs_input_grad[1] else None
-        if grad_source is not None and ctx.alpha != 1:
-            grad_source = grad_source * ctx.alpha
+        grad_source = None
+        if ctx.needs_input_grad[1]:
+            grad_source = Index.apply(g.reshape(1) if g.dim() == 0 else g, key=ctx.key)
+            if grad_source.shape != ctx.source_shape:  # a 0-d source of a 0-d self
+                grad_source = grad_source.reshape(ctx.source_shape)
+            if ctx.alpha != 1:
+                grad_source = grad_source * ctx.alpha
         return g, grad_source
 
 
 def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: Any) -> tuple:
     _args.tensor_args(fn, (self, "input", 0))
-    _args.integer(fn, dim, "dim", 1)
+    dim = _args.integer(fn, dim, "dim", 1)
     _args.tensor_args(fn, (index, "index", 2), (source, "source", 3))
     _args.numbers(fn, (alpha, "alpha", None))
-    d = normalize_dims(dim, max(self.dim(), 1))[0]
-    if index.dtype.name != "int64" or index.dim() > 1:
-        raise IndexError("index_add_(): Expected a 1-D tensor of type Long for index, got "
-                         f"{index.dim()}-D {index.dtype.name}")
-    if source.dim() and source.shape[d] != index.numel():
+    d = _args.wrap_dim(dim, self.dim())
+    _check_index_add(self, d, index, source)
+    return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),)
+
+
+def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor) -> None:
+    """torch's checks of ``index_add``'s tensors, in torch's order."""
+    name = _args.legacy
+    if index.dim() > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.dim()} with type: {name(index.dtype)} and size: "
+                         f"{list(index.shape)}")
+    if index.dtype.name != "int64":
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{name(index.dtype)}")
+    if self.dtype is not source.dtype:
+        raise RuntimeError(f"index_add_(): self ({name(self.dtype)}) and source "
+                           f"({name(source.dtype)}) must have the same scalar type")
+    if d and d >= source.dim():
+        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source "
+                           f"tensor with dim {source.dim()}")
+    if index.numel() != (source.shape[d] if source.dim() else 1):
+        size = source.shape[_args.wrap_dim(d, source.dim(), scalar=False)]  # torch's message
         raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
-                           f"to source.size(dim): ({source.shape[d]}), for dim: {d}")
-    return (slice(None),) * d + (index._data,)
+                           f"to source.size(dim): ({size}), for dim: {d}")
+    rest = [list(self.shape), list(source.shape)]
+    if self.dim() and source.dim():
+        rest = [r[:d] + r[d + 1:] for r in rest]
+    if rest[0] != rest[1]:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(self.shape)} "
+                           f"source.shape = {list(source.shape)}")
+    size, data = (self.shape[d] if self.dim() else 1), index._data
+    if index.numel() and bool(self._xp.any((data < 0) | (data >= size))):
+        raise IndexError("index out of range in self")
 
 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,

@@ -620,6 +620,29 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     return wrap(getattr(xp, op)(x, y))
 
 
+def is_unit(alpha: Any) -> bool:
+    """True for ``alpha`` at its default 1 (checked without comparing an unchecked value)."""
+    return type(alpha) is int and alpha == 1
+
+
+def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
+    """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes."""
+    boolean = isinstance(alpha, bool)  # a Python bool (torch reads numpy's as an int)
+    (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
+    if isinstance(alpha, complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+    result = result_type(input, other)
+    if boolean and result is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not result.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if isinstance(alpha, float):
+        _args.assigned(alpha, result)  # torch's overflow error beyond float32's range
+    return alpha
+
+
 @takes_out
 def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting.
@@ -629,10 +652,8 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """
     _args.tensor_or_number("add", input, "input", 1)
     _args.tensor_or_number("add", other, "other", 2)
-    if type(alpha) is not int or alpha != 1:
-        (alpha,) = _args.numbers("add", (alpha, "alpha", None))
-    if alpha != 1:
-        other = other * alpha
+    if not is_unit(alpha):
+        other = other * _alpha("add", input, other, alpha)
     if not isinstance(input, Tensor):
         input, other = other, input
     return Add.apply(input, other)
@@ -646,10 +667,8 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """
     _args.tensor_or_number("sub", input, "input", 1)
     _args.tensor_or_number("sub", other, "other", 2)
-    if type(alpha) is not int or alpha != 1:
-        (alpha,) = _args.numbers("sub", (alpha, "alpha", None))
-    if alpha != 1:
-        other = other * alpha
+    if not is_unit(alpha):
+        other = other * _alpha("sub", input, other, alpha)
     if not isinstance(input, Tensor):
         return Rsub.apply(other, other=input)
     return Sub.apply(input, other)
@@ -767,10 +786,7 @@ class Round(Op):
         xp = a._xp
         if a.dtype.name == "bool":
             raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
-        if not a.dtype.is_floating_point:
-            if decimals:
-                raise NotImplementedError(
-                    f"\"round_cpu\" not implemented for '{_args.legacy(a.dtype)}'")
+        if not a.dtype.is_floating_point:  # round() refused it with decimals
             return wrap(xp.asarray(a._data, copy=True))
         return wrap(xp.round(a._data, decimals))
 
@@ -789,7 +805,8 @@ def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     >>> minitorch.round(minitorch.tensor([0.5, 1.5, 1.2345]), decimals=2)
     tensor([0.5000, 1.5000, 1.2300])
     """
-    if args or not (decimals is _args.OMITTED or type(decimals) is int):
+    places = None if decimals is _args.OMITTED else _args.as_int(decimals)
+    if args or (decimals is not _args.OMITTED and places is None):
         given = ["Tensor", *map(_args.type_name, args)]
         if decimals is not _args.OMITTED:
             given.append(f"decimals={_args.type_name(decimals)}")
@@ -797,9 +814,16 @@ def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
             f"round() received an invalid combination of arguments - got ({', '.join(given)}), "
             "but expected one of:\n * (Tensor input, *, Tensor out = None)\n"
             " * (Tensor input, *, int decimals, Tensor out = None)\n")
-    if decimals is _args.OMITTED:
+    if places is None:
         return Round.apply(input)
-    return RoundDecimals.apply(input, decimals=decimals)
+    places = _args.integer("round", places, "decimals", 0)
+    if not input.dtype.is_floating_point:
+        kernel = "round_cpu" if places else "round_vml_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    # beyond 400 places 10**places is inf in float64 already (nan, as torch gives); numpy
+    # would overflow its C int instead
+    return RoundDecimals.apply(input, decimals=max(-400, min(400, places)))
 
 
 def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad
+from ..autograd import grad_mode
 from ..nn.module import typename
 from ..nn.parameter import zero_grad_
 
@@ -79,7 +79,7 @@ class Optimizer:
         """``closure()`` run with grad mode on, as torch's optimizers do; None without one."""
         if closure is None:
             return None
-        with enable_grad():
+        with grad_mode._recording(True):
             return closure()
 
     def state_dict(self) -> dict[str, Any]:

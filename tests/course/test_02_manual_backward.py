@@ -25,7 +25,6 @@ from grading import (
 )
 
 import minitorch
-from course.integrity import MISMATCH
 from minitorch import course
 from minitorch.autograd import engine
 from tools.build_course import read_source
@@ -409,7 +408,7 @@ def test_a_cheat_earns_nothing(chapter: CourseRoot, cheat: str) -> None:
     assert grades.total == 0, grades.by_grade_id
     # the grader, outside the kernel, found the solution's observations in no test cell
     errors = grades.errors().splitlines()
-    assert all(any(e.startswith(f"[{cell}] HiddenCheckFailed: {MISMATCH}") for e in errors)
+    assert all(any(e.startswith(f"[{cell}] HiddenCheckFailed: ") for e in errors)
                for cell in POINTS), errors
 
 

@@ -19,7 +19,6 @@ from grading import (
 )
 
 import minitorch
-from course.integrity import MISMATCH
 from minitorch import course
 from minitorch.autograd import Function, function
 
@@ -412,5 +411,5 @@ def test_a_cheat_earns_nothing(graded: dict[str, Grades], cheat: str) -> None:
     # the grader, outside the kernel, found the solution's observations in no test cell
     errors = grades.errors().splitlines()
     cells = [cell for cells in EXERCISES.values() for cell in cells]
-    assert all(any(e.startswith(f"[{cell}] HiddenCheckFailed: {MISMATCH}") for e in errors)
+    assert all(any(e.startswith(f"[{cell}] HiddenCheckFailed: ") for e in errors)
                for cell in cells), errors

@@ -392,8 +392,8 @@ EXPECTED_SCORES = {
     "decoration_time": {"grad_modes_visible": 2, "grad_modes_errors": 0,
                         "grad_modes_threads": 2, "freeze_visible": 2, "freeze_hidden": 0,
                         "predictions_visible": 1, "predictions_hidden": 0},
-    # Its grad mode works (it is minitorch's), but switched off it earns no hidden points.
-    "delegates": {"grad_modes_visible": 2, "grad_modes_errors": 0, "grad_modes_threads": 0,
+    # minitorch's context managers have no code in the grading copy: nothing to delegate to.
+    "delegates": {"grad_modes_visible": 0, "grad_modes_errors": 0, "grad_modes_threads": 0,
                   "freeze_visible": 0, "freeze_hidden": 0,
                   "predictions_visible": 0, "predictions_hidden": 0},
     # The cheats pass every check inside the kernel, and earn nothing.
@@ -435,13 +435,15 @@ def test_wrong_answers_and_cheats_lose_points(tmp_path: Path) -> None:
     swallowed = errors_by_test_cell(graded["cheat_swallows"])
     assert {grade_id: names[-1:] for grade_id, names in swallowed.items()} == caught
 
-    text = story_text(graded["no_finally"])  # the story cells print the notes' values
-    for value in ("8.", "4.", "32."):
-        assert "tensor([[" + ", ".join([value] * 10) + "]])" in text
-    assert "tensor([[2., 2.]], requires_grad=True) True" in text
-    assert "10 tensor([4.5000, 4.5000, 4.5000, 4.5000, 4.5000])" in text
+    # The story cells run on: those on minitorch's own context managers stop at the grading
+    # copy's gap (SwitchedOff, shown as a one-line note in the feedback), the rest print.
+    text = story_text(graded["no_finally"])
     assert "Only Tensors of floating point" in text
     assert "under your no_grad: False |" in text  # their state, plugged in
+    stopped = [output.ename for cell in graded["no_finally"].notebook.cells
+               if not cell.metadata.get("nbgrader", {}).get("grade")
+               for output in cell.get("outputs", []) if output.output_type == "error"]
+    assert stopped and set(stopped) <= {"SwitchedOff", "RuntimeError"}, stopped
 
 
 def test_every_exercise_is_graded_here() -> None:

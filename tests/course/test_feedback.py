@@ -24,7 +24,10 @@ from course.integrity import (
     HideHiddenTests,
     _hidden_region,
     _quotes,
+    mismatch,
+    observations,
 )
+from minitorch.course import expectation
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PADDING = "".join(f"pad{i} = {i}\n" for i in range(9))  # puts the checks past line 9
@@ -48,11 +51,11 @@ TESTS = {
     # a bare hidden assert fails
     "bare_hidden": f"{PADDING}assert pad1 == 1\n{BEGIN}\nsecret_input_two = [7, 7]\n"
                    f"assert sum(secret_input_two) == 15\n{END}\n",
-    # a hidden check fails: its message was written for the student
-    "hidden_check": f"{PADDING}from minitorch.checks import check\n{BEGIN}\n"
+    # a hidden expect fails (the grader's verdict): its message was written for the student
+    "hidden_check": f"{PADDING}from minitorch.course import expect\n{BEGIN}\n"
                     f"secret_input_three = [4, 5]\n"
-                    f"check('the sum of a hidden list', sum(secret_input_three), 10, "
-                    f"hidden=True)\n{END}\n",
+                    f"expect('the sum of a hidden list', sum(secret_input_three), "
+                    f"hint='add them all')\n{END}\n",
     # a hidden line calls the student's function, which raises in the student's cell
     "student_raises": f"{PADDING}pass\n{BEGIN}\nsecret_input_four = 3\n"
                       f"fails_inside(secret_input_four)\n{END}\n",
@@ -61,6 +64,9 @@ TESTS = {
     # an exercise's cell never ran to its end
     "undefined": f"{PADDING}never_defined(1)\n{BEGIN}\npass\n{END}\n",
 }
+
+
+SOLUTION = {"hidden_check": [[expectation("the sum of a hidden list", 10, "add them all")]]}
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +80,11 @@ def feedback() -> dict[str, str]:
         cells.append(cell)
     nb = new_notebook(cells=cells)
     NotebookClient(nb, allow_errors=True, timeout=60).execute()
-    for cell in nb.cells[1:]:  # what GuardedExecute adds when the observations are missing
-        cell.outputs.append(new_output("error", ename="HiddenCheckFailed", evalue=MISMATCH,
-                                       traceback=[MISMATCH]))
+    for cell in nb.cells[1:]:  # what GuardedExecute adds: the solution sent SOLUTION's
+        expected = SOLUTION.get(cell.metadata.nbgrader.grade_id, [[1.0]])
+        verdict = mismatch(observations(cell), expected) if observations(cell) else MISMATCH
+        cell.outputs.append(new_output("error", ename="HiddenCheckFailed", evalue=verdict,
+                                       traceback=[verdict]))
     nb, _ = HideHiddenTests().preprocess(nbformat.from_dict(nb), {})
     return {cell.metadata.nbgrader.grade_id: _text(cell) for cell in nb.cells[1:]}
 
@@ -107,8 +115,8 @@ def test_a_bare_hidden_assert_reads_hidden_failure(feedback: dict[str, str]) -> 
 def test_a_hidden_check_keeps_its_message(feedback: dict[str, str]) -> None:
     text = feedback["hidden_check"]
     assert "the sum of a hidden list (a hidden test)" in text
-    assert "first difference: expected 10, got 9" in text
-    assert HIDDEN_FAILURE not in text and MISMATCH not in text  # explained already
+    assert "first difference: expected 10, got 9" in text and "hint: add them all" in text
+    assert HIDDEN_FAILURE not in text and "secret_input" not in text
 
 
 def test_the_students_own_lines_stay(feedback: dict[str, str]) -> None:

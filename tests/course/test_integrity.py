@@ -6,6 +6,7 @@ chapters, while honest work keeps its points, even from a notebook whose kernel 
 half-way.
 """
 
+import ast
 import re
 import shutil
 import sys
@@ -248,3 +249,27 @@ def test_without_bubblewrap_grading_falls_back_to_unshare(
     assert demo.grade("unshare-cheat", edit_cells(demo.release(), forged)).total == 0
     assert demo.grade("unshare-honest", demo.solution()).by_grade_id == FULL
     assert "bwrap cannot run here: grading in the weaker unshare sandbox" in caplog.text
+
+
+def _calls_in_hidden_blocks(path: Path) -> list[tuple[int, str]]:
+    """(line, function name) of each call made on a line of a hidden block of ``path``."""
+    text = path.read_text()
+    hidden, inside = set(), False
+    for number, line in enumerate(text.splitlines(), 1):
+        if "### BEGIN HIDDEN TESTS" in line or "### END HIDDEN TESTS" in line:
+            inside = "BEGIN" in line
+        elif inside:
+            hidden.add(number)
+    return [(node.lineno, node.func.id) for node in ast.walk(ast.parse(text))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.lineno in hidden]
+
+
+@pytest.mark.parametrize("source", sorted(SOLUTIONS.glob("0*.py")), ids=lambda p: p.stem)
+def test_hidden_blocks_hold_no_expected_value(source: Path) -> None:
+    """A hidden block runs in the student's kernel, where a hook can read it as it arrives:
+    it sends values with expect/observe, compared outside the kernel, and never compares them
+    with an answer of its own (check, check_raises)."""
+    found = [f"line {line}: {name}(...)" for line, name in _calls_in_hidden_blocks(source)
+             if name in ("check", "check_raises")]
+    assert not found, f"{source.name}: use expect() in hidden blocks: {found}"

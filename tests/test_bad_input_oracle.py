@@ -1,0 +1,153 @@
+"""Bad and edge input of issue #21's later groups against live torch: 0-d shapes passed on,
+``index_add``'s checks and gradients, ... Each case runs on torch and on minitorch and must
+have the same outcome (the same result, or the same exception type and message).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from badinput import classify
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS
+
+import minitorch as mt
+
+
+def assert_same_as_torch(expression: str) -> None:
+    """``expression`` (over ``L``, ``np``) has torch's outcome in minitorch."""
+    outcome, said = classify(lambda L, e: eval(e, {"np": np, "L": L}), [lambda L: expression])
+    assert outcome == "same", said
+
+
+@pytest.mark.parametrize("expression", [
+    "L.ones(3).expand_as(L.tensor(1.))", "L.ones(3).view_as(L.tensor(1.))",
+    "L.ones(1).reshape_as(L.tensor(1.))", "L.rand_like(L.tensor(1.)).shape",
+    "L.randn_like(L.tensor(True)).shape", "L.normal(2.5, 1, ()).shape",
+    "L.nn.Dropout(0.5)(L.tensor(1.)).shape", "L.bernoulli(L.tensor(0.5), 0.5).shape",
+    "L.nn.functional.mse_loss(L.tensor(1.), L.tensor(2.))",
+    "L.nn.functional.avg_pool2d(L.tensor(1.), 1, 1)",
+    "L.nn.functional.avg_pool2d(L.ones(2, 3), 3, np.int64(2))",
+    "L.nn.functional.avg_pool2d(L.ones(1, 1, 4, 4), 2, ())"])
+def test_zero_dim_shapes_pass_on_as_torch(expression: str) -> None:
+    """A 0-d tensor's shape ``()`` reaches the op as a shape, not as no argument at all."""
+    assert_same_as_torch(expression)
+
+
+def _int_tensor(values: Any, dtype: str) -> Any:
+    return lambda L: L.tensor(values, dtype=getattr(L, dtype))
+
+
+INDEX_ADD_SELF = [(3,), (), (2, 3), (0, 3)]
+INDEX_ADD_INDEX = [([0], "int64"), (0, "int64"), ([0.0], "float32"), ([[0]], "int64"),
+                   (True, "bool"), ([0, 1], "int64"), ([5], "int64"), ([-1], "int64"),
+                   ([], "int64")]
+INDEX_ADD_SOURCE = [(1,), (), (1, 3), (2,), (1, 2), (3,), (2, 1), (2, 3)]
+
+
+@SETTINGS
+@given(self_shape=st.sampled_from(INDEX_ADD_SELF), index=st.sampled_from(INDEX_ADD_INDEX),
+       source_shape=st.sampled_from(INDEX_ADD_SOURCE), dim=st.sampled_from([0, 1, -1, 2]),
+       dtypes=st.sampled_from([("float32", "float32"), ("float32", "float64"),
+                               ("int64", "float32"), ("int64", "int64")]))
+def test_index_add_checks_as_torch(self_shape: tuple, index: tuple, source_shape: tuple,
+                                   dim: int, dtypes: tuple) -> None:
+    """Index dims and dtypes, self and source dtypes and shapes, index values: torch's
+    checks in torch's order."""
+    def call(L: Any) -> Any:
+        self_ = L.ones(self_shape, dtype=getattr(L, dtypes[0]))
+        source = L.ones(source_shape, dtype=getattr(L, dtypes[1]))
+        return self_.index_add_(dim, _int_tensor(*index)(L), source, alpha=2)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said
+
+
+@pytest.mark.parametrize("shapes", [((), [0], ()), ((), 0, ()), ((3,), [2, 0, 2], (3,)),
+                                    ((2, 3), [1], (1, 3)), ((3,), 1, (1,))])
+def test_index_add_gradients_as_torch(shapes: tuple) -> None:
+    self_shape, index, source_shape = shapes
+    results = []
+    for L in (torch, mt):
+        a = L.ones(self_shape, requires_grad=True)
+        s = L.full(source_shape, 2.0, requires_grad=True)
+        out = L.index_add(a * 1, 0, L.tensor(index), s, alpha=3)
+        (out * L.arange(1.0, out.numel() + 1).reshape(out.shape)).sum().backward()
+        results.append((out.tolist(), a.grad.tolist(), s.grad.tolist()))
+    assert results[0] == results[1]
+
+
+NORMAL_VALUES = [lambda L, v=v: v for v in (
+    0.0, -1.0, float("nan"), 2, True, np.float32(1.5), np.int32(3), np.array(2.0), 1j, None,
+    "a", 2 ** 1100)] + [lambda L: L.ones(2), lambda L: L.tensor(-1.0),
+                        lambda L: L.ones(2, dtype=L.int64), lambda L: L.tensor([1.0, np.nan])]
+NORMAL_SIZES = [(2,), [2, 3], (), (2, 0), (-1,), (2.0,), 3, None, (np.int64(2),), (2 ** 63,)]
+
+
+@SETTINGS
+@given(mean=st.sampled_from(NORMAL_VALUES), std=st.sampled_from(NORMAL_VALUES),
+       size=st.sampled_from(NORMAL_SIZES))
+def test_normal_picks_torch_overload_and_checks(mean: Any, std: Any, size: Any) -> None:
+    """Numbers with a size, tensors without one (a 0-d tensor reads as a number); then the
+    size, the std's sign (nan too) and the dtype, in torch's order."""
+    def call(L: Any, m: Any, s: Any) -> Any:
+        return (L.normal(m, s) if size is None else L.normal(m, s, size)).shape
+
+    outcome, said = classify(call, [mean, std])
+    assert outcome == "same", said
+
+
+BROADCAST_SHAPES = [lambda L, v=v: v for v in (
+    (), (2, 3), [2, 3], (3, 1), (-1, 3), (2, -1), (True, 2), (2.0,), (1.5, 1), (None,), 2, -1,
+    None, "ab", (np.int64(2), 3), np.int64(2), {}, np.array([2, 3]), [2, [3]])] + [
+    lambda L: (L.tensor(2), 1)]
+
+
+@SETTINGS
+@given(shapes=st.lists(st.sampled_from(BROADCAST_SHAPES), max_size=3))
+def test_broadcast_shapes_fails_where_and_as_torch(shapes: list) -> None:
+    """torch's broadcast_shapes is Python over whatever it is given: its odd errors (an
+    AssertionError for a tensor's comparison, a ValueError for a negative size, torch.Size's
+    TypeError for a float) are minitorch's too."""
+    outcome, said = classify(lambda L, *s: L.broadcast_shapes(*s), shapes)
+    assert outcome == "same", said
+
+
+@SETTINGS
+@given(values=st.sampled_from([[1.25, -2.5], [0.0, np.nan], [1, 2], [True]]),
+       dtype=st.sampled_from(["float32", "float64", None]),
+       decimals=st.sampled_from([0, 2, -1, 39, 400, -400, 2 ** 62, -(2 ** 62), 2 ** 63, True,
+                                 1.0, np.int64(2), np.int32(1), None]))
+def test_round_decimals_as_torch(values: list, dtype: str | None, decimals: Any) -> None:
+    """decimals: any int (numpy's, a tensor's) read as torch reads it, huge ones giving
+    torch's nan, not numpy's C overflow; integer tensors refused with torch's kernel name."""
+    def call(L: Any) -> Any:
+        x = L.tensor(values, dtype=dtype and getattr(L, dtype))
+        return L.round(x, decimals=decimals)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said
+
+
+ALPHA_OPERANDS = [lambda L: L.ones(3), lambda L: L.ones(2, 3, dtype=L.int64),
+                  lambda L: L.tensor([True, False]), lambda L: 2, lambda L: 1.5]
+
+
+@SETTINGS
+@given(input=st.sampled_from(ALPHA_OPERANDS[:3]), other=st.sampled_from(ALPHA_OPERANDS),
+       alpha=st.sampled_from([1, 2, 0.5, True, 1j, 1e308, np.float32(2.5),
+                              np.array([1.0, 2.0]), "a", None]),
+       name=st.sampled_from(["add", "sub"]))
+def test_add_sub_alpha_as_torch(input: Any, other: Any, alpha: Any, name: str) -> None:
+    """alpha: a number the result's dtype takes (no bool but for bool results, no float for
+    integer ones, no complex, no float32 overflow), in place too; a numpy array is refused
+    rather than compared with 1."""
+    def call(L: Any, a: Any, b: Any) -> Any:
+        return (getattr(L, name)(a, b, alpha=alpha), getattr(a.clone(), f"{name}_")(b, alpha=alpha))
+
+    outcome, said = classify(call, [input, other])
+    assert outcome in ("same", "message"), said
