@@ -306,6 +306,35 @@ def chain_rows(sizes: tuple[int, ...], repeats: int) -> list[tuple[str, str]]:
     return rows
 
 
+SUM_CASES = (((64, 784), None), ((64, 784), 1), ((64, 784), 0), ((1_000_000,), None),
+             ((2, 5), 1), ((64, 10), 1), ((10,), None))
+
+
+def sum_rows(repeats: int) -> list[tuple[str, str]]:
+    """minitorch's float32 sum kernel (torch's order of additions, rebuilt on numpy) against
+    np.sum (pairwise, another order) and torch.sum, on the sizes of an MLP step's sums."""
+    from minitorch.ops._cascade_sum import torch_sum
+
+    rows = []
+    rng = np.random.default_rng(0)
+    for shape, dim in SUM_CASES:
+        x = rng.standard_normal(shape).astype(np.float32)
+        axis = None if dim is None else (dim,)
+        runs = {"minitorch": lambda x=x, axis=axis: torch_sum(np, x, axis),
+                "numpy": lambda x=x, axis=axis: np.sum(x, axis=axis)}
+        if torch is not None:
+            t = torch.from_numpy(x)
+            runs["torch"] = lambda t=t, dim=dim: t.sum() if dim is None else t.sum(dim)
+        times = interleaved(runs, repeats if x.size < 100_000 else max(3, repeats // 10))
+        line = (f"{times['minitorch'] * 1e6:.1f} us, {times['minitorch'] / times['numpy']:.2f}x"
+                " np.sum")
+        if torch is not None:
+            line += f", {times['minitorch'] / times['torch']:.2f}x torch.sum"
+        where = "all" if dim is None else f"dim={dim}"
+        rows.append((f"sum in torch's order, {'x'.join(map(str, shape))} f32 {where}", line))
+    return rows
+
+
 def synchronized(step: Callable[[], None], lib: object) -> Callable[[], None]:
     """``step`` followed by waiting for the GPU, so the time is the kernels' time too."""
 
@@ -395,6 +424,8 @@ def main() -> None:
                         "big": deep_chain(minitorch, n_big)}, 3)
     rows.append(("the same chains built and run backward (Python's GC included)",
                  f"{both['big'] / both['small']:.1f}"))
+
+    rows += sum_rows(repeats * 10)
 
     sizes = (10_000, 100_000) if args.quick else (10_000, 100_000, 1_000_000)
     rows += chain_rows(sizes, 2 if args.quick else 3)

@@ -99,6 +99,7 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .backend import device
+from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.inplace_more import index_add
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax

@@ -25,6 +25,7 @@ from ._tensor_str import tensor_repr
 from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook
 from .backend import HOST_SCALARS, namespace, to_numpy
+from .ops._cascade_sum import torch_sum
 
 __all__ = ["Size", "Tensor"]
 
@@ -944,8 +945,8 @@ def sum_to_array(xp: Any, array: Any, shape: tuple) -> Any:
         return array
     dims = _broadcast_dims(have, shape)
     if len(dims) == len(have) - len(shape):  # leading dims only: the sum has the shape
-        return xp.sum(array, axis=dims)
-    return xp.reshape(xp.sum(array, axis=dims, keepdims=True), shape)
+        return torch_sum(xp, array, dims)
+    return xp.reshape(torch_sum(xp, array, dims, keepdim=True), shape)
 
 
 def _broadcast_dims(have: tuple, shape: tuple) -> tuple:

@@ -14,10 +14,12 @@ tensor(0.1643, grad_fn=<BinaryCrossEntropyBackward0>)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .._tensor import Tensor
 from ._base import Op, wrap
+from ._cascade_sum import torch_sum
 from .pointwise import where
 
 __all__ = ["BinaryCrossEntropy", "BinaryCrossEntropyWithLogits", "HuberLoss", "SmoothL1Loss"]
@@ -43,9 +45,9 @@ class _ElementLoss(Op):
         weight = params.get("weight")
         if weight is not None:
             each = each * weight._data
-        if reduction == "mean":
-            return wrap(xp.mean(each))
-        return wrap(xp.sum(each) if reduction == "sum" else each)
+        if reduction == "mean":  # torch's mean: its sum over the count
+            return wrap(torch_sum(xp, each) / math.prod(each.shape))
+        return wrap(torch_sum(xp, each) if reduction == "sum" else each)
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:

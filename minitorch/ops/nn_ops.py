@@ -10,12 +10,14 @@ tensor([[0.5000, 0.5000]], grad_fn=<SoftmaxBackward0>)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
 from ..backend import quiet, setitem
 from ._base import Op, check_same_device, wrap
+from ._cascade_sum import torch_sum
 from .shape import Embed
 
 
@@ -116,7 +118,8 @@ class MseLoss(Op):
         sq = (a._data - target._data) ** 2
         if reduction == "none":
             return wrap(sq)
-        return wrap(xp.mean(sq) if reduction == "mean" else xp.sum(sq))
+        total = torch_sum(xp, sq)  # torch's mean is its sum over the count
+        return wrap(total / math.prod(sq.shape) if reduction == "mean" else total)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -15,6 +15,7 @@ from .. import _args, return_types
 from .._tensor import Tensor
 from ..backend import namespace, quiet
 from ._base import Op, wrap
+from ._cascade_sum import torch_sum
 
 Dims = int | tuple[int, ...] | list[int] | None
 
@@ -47,7 +48,7 @@ class Sum(Op):
         xp = a._xp
         if not a.dtype.is_floating_point:
             data = xp.astype(data, xp.int64)
-        return wrap(xp.sum(data, axis=dims, keepdims=keepdim))
+        return wrap(torch_sum(xp, data, dims, keepdim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -72,9 +73,8 @@ class Mean(Op):
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.count = _count(a._data.shape, dims)
-        # the sum over the count is numpy's mean, without its Python wrapper (and without its
-        # "Mean of empty slice" warning: an empty mean is nan, silently, as in torch)
-        return wrap(a._xp.sum(a._data, axis=dims, keepdims=keepdim) / ctx.count)
+        # torch's CPU mean is its sum over the count (an empty mean is nan, silently)
+        return wrap(torch_sum(a._xp, a._data, dims, keepdim) / ctx.count)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
