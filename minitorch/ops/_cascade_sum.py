@@ -117,10 +117,17 @@ def torch_sum(xp: Any, a: Any, dims: tuple[int, ...] | None = None,
     """
     if type(a) is np.ndarray:  # the common case, without the device look-up
         if a.dtype.char in "fd":
-            return cascade_sum(xp, a, dims, keepdim)
+            return _owning(cascade_sum(xp, a, dims, keepdim))
     elif a.dtype in (xp.float32, xp.float64) and device_of(a).type == "cpu":
-        return cascade_sum(xp, a, dims, keepdim)
+        return _owning(cascade_sum(xp, a, dims, keepdim))
     return xp.sum(a, axis=dims, keepdims=keepdim)
+
+
+def _owning(out: Any) -> Any:
+    """``out`` as an array that owns its memory, as ``np.sum``'s result does: the engine keeps
+    a gradient without a copy only if it is no view (the cascade's last step often reshapes
+    a temporary; copying the small result is cheaper than the leaf's copy later)."""
+    return out.copy() if getattr(out, "base", None) is not None else out
 
 
 # ---------------------------------------------------------------- orders of addition
