@@ -283,6 +283,46 @@ def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
     return None if ndim is None else (wrap_dim(n, ndim),)
 
 
+def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:
+    """torch's refusal of a reduction given ``keepdim`` but no ``dim`` (``method``: called as
+    a Tensor method), which none of its overloads takes.
+
+    >>> print(keepdim_alone("sum", {"keepdim": True, "dtype": None}, method=True))
+    sum() missing 1 required positional arguments: "dim"
+    """
+    if "dtype" in kwargs and (method or fn == "sum"):
+        return TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
+    given = ", ".join(f"{k}={_kwarg_type(v)}" for k, v in sorted(kwargs.items()))
+    out = "" if method else ", Tensor out = None"
+    plain = "" if method or fn == "sum" else out
+    tensor, input = ("", "") if method else ("Tensor, ", "Tensor input, ")
+    return TypeError(
+        f"{fn}() received an invalid combination of arguments - got ({tensor}{given}"
+        f"{', ' if method else ''}), but expected one of:\n"
+        f" * ({input}*, torch.dtype dtype = None{plain})\n"
+        f" * ({input}tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None{out})\n")
+
+
+def _kwarg_type(value: Any) -> str:
+    from . import _dtype as D
+
+    return "torch.dtype" if isinstance(value, D.dtype) else type_name(value)
+
+
+def differentiable_dtype(input: Any, dt: Any) -> None:
+    """torch's refusal of an integer or bool result ``dt`` for an op recording a gradient.
+
+    >>> import minitorch
+    >>> differentiable_dtype(minitorch.ones(2, requires_grad=True), minitorch.int64)
+    Traceback (most recent call last):
+    RuntimeError: Autograd not support dtype: Long
+    """
+    from .autograd.grad_mode import is_grad_enabled
+
+    if not dt.is_floating_point and input.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {legacy(dt)}")
+
+
 def flag(fn: str, value: Any, name: str, position: int | None = None,
          none: bool = False) -> bool:
     """A bool argument: ``True`` or ``False`` only, as torch's argument parser.

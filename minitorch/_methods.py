@@ -454,7 +454,7 @@ _METHODS = {
     "mv": lambda self, v: linalg.Mv.apply(self, v),
     "dot": lambda self, v: linalg.Dot.apply(self, v),
     "bmm": lambda self, m: linalg.Bmm.apply(self, m),
-    "sum": reduction.sum, "mean": reduction.mean, "var": reduction.var, "std": std,
+    "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
     "argmin": reduction.argmin,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,

@@ -151,3 +151,21 @@ def test_add_sub_alpha_as_torch(input: Any, other: Any, alpha: Any, name: str) -
 
     outcome, said = classify(call, [input, other])
     assert outcome in ("same", "message"), said
+
+
+@SETTINGS
+@given(call=st.sampled_from(["L.sum(x, {})", "x.sum({})", "L.mean(x, {})", "x.mean({})"]),
+       args=st.sampled_from(["keepdim=True", "keepdim=1", "keepdim=None", "keepdim=False",
+                             "keepdim=True, dtype=L.float64", "keepdim=True, dtype=None",
+                             "None, True", "dim=None, keepdim=True", "axis=1, keepdim=True",
+                             "1, dtype=L.int64", "dtype=bool", "5, dtype=L.int64", ""]),
+       grad=st.booleans())
+def test_sum_mean_overloads_as_torch(call: str, args: str, grad: bool) -> None:
+    """keepdim needs a dim (torch has no overload taking it alone: its message differs for
+    the method and the function); an integer or bool sum of a tensor needing gradients is
+    refused after the dims' range."""
+    def run(L: Any, e: str) -> Any:
+        return eval(e, {"L": L, "x": L.ones(2, 3, requires_grad=grad)})
+
+    outcome, said = classify(run, [lambda L: call.format(args)])
+    assert outcome == "same", said
