@@ -64,7 +64,8 @@ def as_int(value: Any) -> int | None:
         return None
 
 
-def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True) -> tuple:
+def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
+          position: int = 1) -> tuple:
     """The sizes of ``fn(*args)`` (ints, or one tuple/list of ints), checked like torch.
 
     >>> sizes("ones", ([2, 3],))
@@ -78,8 +79,8 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         values, packed = tuple(args[0]), True
     elif len(args) == 1 and as_int(args[0]) is None:
-        raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, not "
-                        f"{type_name(args[0])}")
+        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, "
+                        f"not {type_name(args[0])}")
     else:
         values, packed = args, False
         if len(values) > 1 and as_int(values[0]) is None:  # torch then reads it as one size
@@ -91,8 +92,8 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
             n = int(v)
         if n is None:
             if packed and not i:
-                raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, "
-                                f"but found element of type {type_name(v)} at pos {i}")
+                raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of "
+                                f"ints, but found element of type {type_name(v)} at pos {i}")
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{type_name(v)}\"")
@@ -104,6 +105,24 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
     if check_negative:
         non_negative(fn, shape)
     return shape
+
+
+def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
+    """A tuple-of-ints argument that also takes one int (``linalg_vector_norm``'s ``dim``),
+    its types checked as torch's parser does (a bool is refused, but not after the first).
+
+    >>> int_list("f", 1, "dim", 3), int_list("f", [0, True], "dim", 3)
+    ((1,), (0, 1))
+    >>> int_list("f", "a", "dim", 3)
+    Traceback (most recent call last):
+    TypeError: f(): argument 'dim' (position 3) must be tuple of ints, not str
+    """
+    n = as_int(value)
+    if n is not None:
+        return (n,)
+    if isinstance(value, bool):
+        value = [value]
+    return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
 def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:

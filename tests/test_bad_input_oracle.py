@@ -5,6 +5,7 @@ have the same outcome (the same result, or the same exception type and message).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -168,4 +169,22 @@ def test_sum_mean_overloads_as_torch(call: str, args: str, grad: bool) -> None:
         return eval(e, {"L": L, "x": L.ones(2, 3, requires_grad=grad)})
 
     outcome, said = classify(run, [lambda L: call.format(args)])
+    assert outcome == "same", said
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(2, 3), (0, 3), (3, 0), (), (0,), (2,)]),
+       dtype=st.sampled_from(["float32", "int64"]),
+       p=st.sampled_from([2, 1, 0, 3, -1, -2.5, math.inf, -math.inf, 2 ** 70, np.float32(2.5)]),
+       dim=st.sampled_from([None, 0, 1, -1, 5, (), [], (0, 1), [0, 0], [0, -1], (0, 1.5), True,
+                            [True], (0, True), 1.5, "a", np.int64(0), (0, 2 ** 63)]),
+       keepdim=st.booleans())
+def test_norm_dims_and_empty_dims_as_torch(shape: tuple, dtype: str, p: Any, dim: Any,
+                                           keepdim: bool) -> None:
+    """``dim``: torch's tuple-of-ints parsing (types before the tensor's dtype, the range
+    after), ``()`` meaning every dim; an inf or negative norm over an empty dim is refused."""
+    def call(L: Any) -> Any:
+        return L.ones(shape, dtype=getattr(L, dtype)).norm(p, dim, keepdim)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
