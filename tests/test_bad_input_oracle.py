@@ -188,3 +188,21 @@ def test_norm_dims_and_empty_dims_as_torch(shape: tuple, dtype: str, p: Any, dim
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(value=st.sampled_from([np.float32(2.5), np.float16(1.5), np.float64(2.5), np.bool_(True),
+                              np.int64(3), np.int32(2), np.uint8(3), 2.5, True]),
+       listed=st.booleans(), dtype=st.sampled_from([int, bool, float, "float32", "int64"]),
+       requires_grad=st.sampled_from([False, True, None]))
+def test_tensor_of_numpy_scalars_as_torch(value: Any, listed: bool, dtype: Any,
+                                          requires_grad: Any) -> None:
+    """torch reads a numpy scalar as a number: an integer or bool dtype takes numpy ints and
+    floats that are Python floats (float64), not float32/float16 (nor numpy bools for int);
+    requires_grad must be a bool."""
+    def call(L: Any) -> Any:
+        dt = getattr(L, dtype) if isinstance(dtype, str) else dtype
+        return L.tensor([value] if listed else value, dtype=dt, requires_grad=requires_grad)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome in ("same", "refused"), said  # minitorch has no float16/int32/uint8 tensors
