@@ -206,3 +206,18 @@ def test_tensor_of_numpy_scalars_as_torch(value: Any, listed: bool, dtype: Any,
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome in ("same", "refused"), said  # minitorch has no float16/int32/uint8 tensors
+
+
+@SETTINGS
+@given(name=st.sampled_from(["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"]),
+       key=st.sampled_from(["lr", "eps", "momentum", "weight_decay", "alpha", "lr_decay"]),
+       value=st.sampled_from([math.nan, "a", None, -1.0, 0.0, True, np.float32(0.5)]))
+def test_optimizer_settings_compare_as_torch(name: str, key: str, value: Any) -> None:
+    """torch checks ``0.0 <= value`` in the adaptive optimizers (nan refused, a str failing
+    Python's comparison) and ``value < 0.0`` in SGD (nan taken)."""
+    def call(L: Any) -> Any:
+        kwargs = {"lr": 0.1, key: value}
+        return getattr(L.optim, name)([L.ones(2, requires_grad=True)], **kwargs).defaults
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said
