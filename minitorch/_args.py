@@ -616,6 +616,21 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
 
 
+def item_assigned(value: Any, dt: Any) -> Any:
+    """A number written by ``x[key] = value``: as :func:`assigned`, but torch's indexing reads
+    only Python numbers and what has ``__index__``, so other numpy scalars are refused.
+
+    >>> import numpy as np, minitorch
+    >>> item_assigned(np.float32(2), minitorch.float32)
+    Traceback (most recent call last):
+    TypeError: can't assign a numpy.float32 to a torch.FloatTensor
+    """
+    if is_array(value) and type(value).__name__ != "ndarray" and \
+            not isinstance(value, (float, complex)) and as_int(value) is None:
+        raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+    return assigned(value, dt)
+
+
 def fits_int64(value: float) -> bool:
     """True if a float converts to int64 without overflow (nan and inf do not)."""
     return math.isfinite(value) and -2.0 ** 63 <= value < 2.0 ** 63

@@ -266,9 +266,8 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation.")
     if not isinstance(value, Tensor):
-        value = _args.assigned(value, self.dtype)
-    indexing.check_key(self, key)
-    array_key = indexing.array_key(key, self._xp)
+        value = _args.item_assigned(value, self.dtype)
+    array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
     if isinstance(value, Tensor):
         _check_value_shape(self, array_key, value)
     self._inplace(inplace.CopySlices.apply, value, key=array_key)

@@ -221,3 +221,26 @@ def test_optimizer_settings_compare_as_torch(name: str, key: str, value: Any) ->
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(2, 3), (), (3,)]),
+       key=st.sampled_from([(Ellipsis, Ellipsis), (0, Ellipsis, Ellipsis), (Ellipsis, None,
+                                                                          Ellipsis),
+                            (Ellipsis, 0, Ellipsis), (Ellipsis,), 0]),
+       value=st.sampled_from([None, 2.0, -0.0, np.float16(1.5), np.float32(2.5),
+                              np.float64(2.5), np.bool_(True), np.int32(3), "ones3"]),
+       dtype=st.sampled_from(["float32", "float64", "int64"]))
+def test_ellipses_and_numpy_values_index_as_torch(shape: tuple, key: Any, value: Any,
+                                                  dtype: str) -> None:
+    """The first ``...`` takes every spare dim and later ones none (reading and writing);
+    ``x[key] = v`` takes numpy ints and float64 only, as torch's indexing."""
+    def call(L: Any) -> Any:
+        x = L.ones(shape, dtype=getattr(L, dtype))
+        if value is None:
+            return x[key]
+        x[key] = L.ones(3, dtype=x.dtype) if value == "ones3" else value
+        return x
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said

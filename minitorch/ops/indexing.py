@@ -170,7 +170,9 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     if i is None:
         return parts
-    return parts[:i] + (slice(None),) * (ndim - consumed) + parts[i + 1:]
+    # torch lets the first ``...`` take every spare dim, so a later one takes none
+    rest = tuple(p for p in parts[i + 1:] if p is not Ellipsis)
+    return parts[:i] + (slice(None),) * (ndim - consumed) + rest
 
 
 def _clipped(s: slice, size: int) -> slice:
