@@ -244,3 +244,25 @@ def test_ellipses_and_numpy_values_index_as_torch(shape: tuple, key: Any, value:
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
+
+
+DUAL_VALUES = [lambda L: L.ones(3), lambda L: L.ones(2, 3), lambda L: L.ones(3, dtype=L.int64),
+               lambda L: L.tensor([True, False, True]), lambda L: L.ones(3, dtype=L.float64),
+               lambda L: 2.0, lambda L: None]
+
+
+@SETTINGS
+@given(primal=st.sampled_from(DUAL_VALUES), tangent=st.sampled_from(DUAL_VALUES),
+       inside=st.booleans())
+def test_make_dual_checks_as_torch(primal: Any, tangent: Any, inside: bool) -> None:
+    """torch's order: a level, the primal's dtype, the tangent's dtype (a non-tensor failing
+    on ``is_floating_point`` as in torch's Python), then the sizes."""
+    def call(L: Any, p: Any, t: Any) -> Any:
+        fwAD = L.autograd.forward_ad
+        if not inside:
+            return fwAD.make_dual(p, t)
+        with fwAD.dual_level():
+            return [str(v) for v in fwAD.unpack_dual(fwAD.make_dual(p, t) * 2)]
+
+    outcome, said = classify(call, [primal, tangent])
+    assert outcome == "same", said
