@@ -266,3 +266,18 @@ def test_make_dual_checks_as_torch(primal: Any, tangent: Any, inside: bool) -> N
 
     outcome, said = classify(call, [primal, tangent])
     assert outcome == "same", said
+
+
+RANDINT_VALUES = [lambda L, v=v: v for v in (
+    5, 0, -1, -3, True, 2.5, None, np.int64(2), 2 ** 63, (2,), [2, 3], (), (-1,), (2.5,),
+    ("a",), (True, 2), (2, True), (False,), (2 ** 63,), (np.int64(2),))] + [
+    lambda L: L.tensor(1)]
+
+
+@SETTINGS
+@given(args=st.lists(st.sampled_from(RANDINT_VALUES), min_size=1, max_size=3))
+def test_randint_overloads_as_torch(args: list) -> None:
+    """``(high, size)`` or ``(low, high, size)``: the types (in the three-argument form one
+    wrong type matches no overload), then the sizes, then the range."""
+    outcome, said = classify(lambda L, *a: L.randint(*a).shape, args)
+    assert outcome == "same", said
