@@ -368,8 +368,8 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     tensor([1., 1.])
     """
     mean, std = _args.real("normal_", mean, "mean", 1), _args.real("normal_", std, "std", 2)
-    _check_float(self.dtype, "normal_kernel_cpu")
     _check_std(std)
+    _check_float(self.dtype, "normal_kernel_cpu")
     return self._inplace(Normal.apply,
                          draw=lambda t: _sample("normal", t, generator, self._data,
                                                 mean=mean, std=std))
@@ -420,7 +420,10 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     lambd = _args.real("exponential_", lambd, "lambd", 1)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
-    _check_float(self.dtype, "exponential_cpu")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{_args.legacy(self.dtype)}")
     return self._inplace(Exponential.apply,
                          draw=lambda t: _sample("exponential", t, generator, self._data,
                                                 lambd=lambd))

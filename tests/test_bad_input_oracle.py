@@ -281,3 +281,19 @@ def test_randint_overloads_as_torch(args: list) -> None:
     wrong type matches no overload), then the sizes, then the range."""
     outcome, said = classify(lambda L, *a: L.randint(*a).shape, args)
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(dtype=st.sampled_from(["float32", "float64", "int64", "bool"]),
+       call=st.sampled_from(["exponential_({a})", "normal_({a}, {b})", "uniform_({a}, {b})",
+                             "bernoulli_({b})"]),
+       a=st.sampled_from([2.5, -1.0, 0.0, math.nan]), b=st.sampled_from([0.5, -0.5, math.nan, 2.0]))
+def test_in_place_samplers_check_as_torch(dtype: str, call: str, a: float, b: float) -> None:
+    """The parameter checks (lambda > 0, std >= 0, nan refused) before the dtype's, and the
+    exponential's own message for an integer or bool tensor."""
+    def run(L: Any) -> Any:
+        x = L.zeros(3, dtype=getattr(L, dtype))
+        return eval(f"x.{call.format(a=a, b=b)}", {"x": x, "nan": math.nan}).shape
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: run])
+    assert outcome == "same", said
