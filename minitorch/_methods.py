@@ -207,25 +207,51 @@ def std(self: Tensor, dim: Any = None, unbiased: bool = True, keepdim: bool = Fa
 
 
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
+def _inplace_other(name: str, other: Any) -> None:
+    """torch's refusal of an in-place op's operand that is neither a tensor nor a number (a
+    numpy array too: only the operators let numpy take it)."""
+    number = isinstance(other, (Tensor, int, float, complex)) or _args.is_array(other)
+    if type(other).__name__ == "ndarray" or not number:
+        _args.tensor_args(name, (other, "other", 1))
+
+
+def _inplace_operator(inplace_op: Any) -> Any:
+    """``x op= other``: ``inplace_op``, except for what the operators do not take, where
+    Python then tries ``x op other`` (for a numpy array, numpy computes it: a new tensor, not a
+    write into ``x``), as in torch."""
+
+    def method(self: Tensor, other: Any) -> Tensor:
+        if not _operand(other):
+            return NotImplemented
+        return inplace_op(self, other)
+
+    method.__name__ = f"__i{inplace_op.__name__[:-1]}__"
+    return method
+
+
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
+    _inplace_other("add_", other)
     return self._inplace(pointwise.add, other, alpha=alpha,
                          ufunc="add" if pointwise.is_unit(alpha) else None)
 
 
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
+    _inplace_other("sub_", other)
     return self._inplace(pointwise.sub, other, alpha=alpha,
                          ufunc="subtract" if pointwise.is_unit(alpha) else None)
 
 
 def mul_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self *= other``."""
+    _inplace_other("mul_", other)
     return self._inplace(pointwise.mul, other, ufunc="multiply")
 
 
 def div_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self /= other``."""
+    _inplace_other("div_", other)
     return self._inplace(pointwise.div, other, ufunc="divide")
 
 
@@ -439,7 +465,8 @@ _METHODS = {
     "__invert__": _invert,
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "zero_": zero_,
     "fill_": fill_, "copy_": copy_,
-    "__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__itruediv__": div_,
+    "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
+    "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),
     "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": pointwise.clamp,

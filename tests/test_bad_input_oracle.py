@@ -6,6 +6,7 @@ have the same outcome (the same result, or the same exception type and message).
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -296,4 +297,28 @@ def test_in_place_samplers_check_as_torch(dtype: str, call: str, a: float, b: fl
         return eval(f"x.{call.format(a=a, b=b)}", {"x": x, "nan": math.nan}).shape
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: run])
+    assert outcome == "same", said
+
+
+@SETTINGS
+@given(x=st.sampled_from([lambda L: L.ones(2, 3), lambda L: L.ones(3, dtype=L.int64),
+                          lambda L: L.tensor(True), lambda L: L.ones(3, requires_grad=True)]),
+       value=st.sampled_from([np.ones(3), np.array(2.0), np.array([1, 2, 3], dtype=np.int64),
+                              np.array([True, False, True]), np.float32(2.5), "a", None]),
+       op=st.sampled_from(["+", "-", "*", "/"]), method=st.booleans())
+def test_in_place_numpy_operands_as_torch(x: Any, value: Any, op: str, method: bool) -> None:
+    """``x op= array`` lets numpy compute ``x op array`` (a new tensor, as torch); the
+    methods ``add_`` ... refuse an array, naming themselves."""
+    names = {"+": "add_", "-": "sub_", "*": "mul_", "/": "div_"}
+
+    def call(L: Any, t: Any) -> Any:
+        if method:
+            return getattr(t, names[op])(value)
+        scope = {"t": t, "v": value}
+        exec(f"t {op}= v", scope)
+        return scope["t"]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # numpy's, about torch's wrap
+        outcome, said = classify(call, [x])
     assert outcome == "same", said
