@@ -322,3 +322,36 @@ def test_in_place_numpy_operands_as_torch(x: Any, value: Any, op: str, method: b
         warnings.simplefilter("ignore", DeprecationWarning)  # numpy's, about torch's wrap
         outcome, said = classify(call, [x])
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(3,), (2, 3), (2, 3, 4), (2, 3, 2, 2), (1, 3, 2, 1, 2),
+                              (0, 3, 2)]),
+       reduction=st.sampled_from(["mean", "sum", "none"]), weighted=st.booleans(),
+       ignore_index=st.sampled_from([-100, 1]), loss=st.sampled_from(["nll", "cross"]),
+       smoothing=st.sampled_from([0.0, 0.3]), seed=st.integers(0, 2 ** 16))
+def test_nll_and_cross_entropy_of_any_rank_as_torch(shape: tuple, reduction: str,
+                                                    weighted: bool, ignore_index: int,
+                                                    loss: str, smoothing: float,
+                                                    seed: int) -> None:
+    """Input (C,), (N, C) or (N, C, d1, ...) against targets (), (N,) or (N, d1, ...), with
+    class weights and an ignored class: torch's values and input gradients."""
+    rng = np.random.default_rng(seed)
+    values = rng.standard_normal(shape)
+    target_shape = () if len(shape) == 1 else (shape[0], *shape[2:])
+    targets = rng.integers(0, shape[1 if len(shape) > 1 else 0], target_shape)
+    class_weights = rng.uniform(0.5, 2.0, 3)
+    results = []
+    for L in (torch, mt):
+        x = L.tensor(values.ravel().tolist()).reshape(shape).requires_grad_()
+        target = L.tensor(targets.ravel().tolist(), dtype=L.int64).reshape(target_shape)
+        kwargs = {"weight": L.tensor(class_weights.tolist()) if weighted else None,
+                  "ignore_index": ignore_index, "reduction": reduction}
+        if loss == "cross":
+            out = L.nn.functional.cross_entropy(x, target, label_smoothing=smoothing, **kwargs)
+        else:
+            out = L.nn.functional.nll_loss(x, target, **kwargs)
+        (out * L.arange(1.0, out.numel() + 1).reshape(out.shape)).sum().backward()
+        results.append((np.array(out.tolist()), np.array(x.grad.tolist())))
+    for want, got in zip(results[0], results[1]):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
