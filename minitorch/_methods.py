@@ -232,6 +232,7 @@ def _inplace_operator(inplace_op: Any) -> Any:
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
     _inplace_other("add_", other)
+    _args.number_types("add_", (alpha, "alpha", None))
     return self._inplace(pointwise.add, other, alpha=alpha,
                          ufunc="add" if pointwise.is_unit(alpha) else None)
 
@@ -239,6 +240,7 @@ def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     _inplace_other("sub_", other)
+    _args.number_types("sub_", (alpha, "alpha", None))
     return self._inplace(pointwise.sub, other, alpha=alpha,
                          ufunc="subtract" if pointwise.is_unit(alpha) else None)
 
