@@ -240,16 +240,19 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
         raise _randint_mismatch((low,))
     if size is _args.OMITTED:  # randint(high, size)
         low, high, size = 0, low, high
-        (high,) = _args.integers("randint", (high, "high", 1))
+        if _args.as_int(high) is None:
+            _args.integer("randint", high, "high", 1)
         if not isinstance(size, (tuple, list)):
             raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, "
                             f"not {_args.type_name(size)}")
         shape = _args.sizes("randint", (size,), position=2)
+        high = _args.integer("randint", high, "high", 1)
     else:
         ints = (low, high, *size[:1]) if isinstance(size, (tuple, list)) else ()
         if not (ints and all(_args.as_int(v) is not None for v in ints)
                 and all(isinstance(v, bool) or _args.as_int(v) is not None for v in size)):
             raise _randint_mismatch((low, high, size))
+        low, high = _args.integers("randint", (low, "low", 1), (high, "high", 2))
         shape = _args.sizes("randint", (size,), position=3)
     _check_range(low, high)
     return low, high, shape

@@ -358,3 +358,23 @@ def test_nll_and_cross_entropy_of_any_rank_as_torch(shape: tuple, reduction: str
         results.append((np.array(out.tolist()), np.array(x.grad.tolist())))
     for want, got in zip(results[0], results[1]):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.ones(2, 3).mean((0, 1.5), False, dtype=L.int64)", "L.ones(2, 3).mean(5, True, dtype=bool)",
+    "L.ones(2, 3).norm(None, 0)", "L.ones(2, 3).norm(None, 3)", "L.randint(2 ** 130, (2 ** 63,))",
+    "L.randint(1, 2 ** 63, (np.int64(2),))", "L.randint(2 ** 63, 5, (-1, 3))",
+    "L.nn.functional.nll_loss(L.ones(3, dtype=L.bool), L.tensor([0, 1, 2]), ignore_index=5)",
+    "L.nn.functional.nll_loss(L.ones(0, 3), L.tensor([0, 1, 2]))",
+    "L.nn.functional.nll_loss(L.ones(0, 3), L.tensor(1))",
+    "L.nn.functional.nll_loss(L.ones(2, 3, 4), L.zeros(2, 5, dtype=L.int64))",
+    "L.nn.functional.nll_loss(L.ones(2, 3, 4, 5), L.zeros(2, 4, 6, dtype=L.int64))",
+    "L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1]), weight=L.ones(1, 3))",
+    "L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1]), weight=L.ones(3, dtype=L.int64))",
+    "L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1]), weight=[1, 2, 3])",
+    "L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1]), "
+    "weight=L.ones(3, requires_grad=True))",
+    "L.sub(L.tensor(True), -0.0, alpha=2 ** 64)"])
+def test_orders_of_checks_as_torch(expression: str) -> None:
+    """Which of several bad arguments torch reports first, for the checks added above."""
+    assert_same_as_torch(expression)

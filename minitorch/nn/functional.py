@@ -339,11 +339,16 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if input.dim() == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     batch = target.shape[0] if target.dim() else 0  # torch counts a 0-d target as no batch
-    if input.dim() >= 2 and input.shape[0] and batch != input.shape[0]:
+    if input.dim() >= 2 and batch != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({batch}).")
     if target.dim() > 1 and input.dim() <= 2:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if input.dim() == 1 and target.numel() != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.numel()}")
     if target.dtype is not int64:
         name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")

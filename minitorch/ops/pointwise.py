@@ -631,6 +631,8 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
     numpy_bool = _args.is_array(alpha) and type(alpha).__name__ == "bool"
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
+    if fn == "sub":  # before alpha scales a bool into a number
+        _no_bool(input, other)
     if isinstance(alpha, complex):
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
                            "complex number.")
@@ -675,7 +677,6 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     _args.tensor_or_number("sub", input, "input", 1)
     _args.tensor_or_number("sub", other, "other", 2)
     if not is_unit(alpha):
-        _no_bool(input, other)  # before alpha scales a bool into a number
         other = _scaled(other, _alpha("sub", input, other, alpha))
     if not isinstance(input, Tensor):
         return Rsub.apply(other, other=input)

@@ -259,12 +259,12 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     >>> minitorch.mean(minitorch.tensor([1., 2., 3.]))
     tensor(2.)
     """
-    if dtype is not None:
-        dt = _args.dtype("mean", dtype)
-        _check_mean_dtype(input, dt)
-        input = input.to(dt)
+    dt = _args.dtype("mean", dtype)
     _args.dims("mean", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("mean", keepdim, "keepdim")
+    if dt is not None:
+        _check_mean_dtype(input, dt)
+        input = input.to(dt)
     if dim is None and not keepdim:
         return Mean.apply(input)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
