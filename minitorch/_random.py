@@ -245,8 +245,9 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
         if not isinstance(size, (tuple, list)):
             raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, "
                             f"not {_args.type_name(size)}")
-        shape = _args.sizes("randint", (size,), position=2)
+        shape = _args.sizes("randint", (size,), check_negative=False, position=2)
         high = _args.integer("randint", high, "high", 1)
+        _args.non_negative("randint", shape)
     else:
         ints = (low, high, *size[:1]) if isinstance(size, (tuple, list)) else ()
         if not (ints and all(_args.as_int(v) is not None for v in ints)

@@ -374,7 +374,9 @@ def test_nll_and_cross_entropy_of_any_rank_as_torch(shape: tuple, reduction: str
     "L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1]), weight=[1, 2, 3])",
     "L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([0, 1]), "
     "weight=L.ones(3, requires_grad=True))",
-    "L.sub(L.tensor(True), -0.0, alpha=2 ** 64)"])
+    "L.sub(L.tensor(True), -0.0, alpha=2 ** 64)",
+    "L.nn.functional.nll_loss(L.ones(3), L.tensor([True, False, True]))",
+    "L.randint(2 ** 130, (-1, 3))", "L.randint(-1, (-1, 3))"])
 def test_orders_of_checks_as_torch(expression: str) -> None:
     """Which of several bad arguments torch reports first, for the checks added above."""
     assert_same_as_torch(expression)

@@ -346,12 +346,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    if input.dim() == 1 and target.numel() != 1:
-        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.numel()}")
     if target.dtype is not int64:
         name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
+    if input.dim() == 1 and target.numel() != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.numel()}")
     _check_spatial_target(input, target)
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
