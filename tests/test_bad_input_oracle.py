@@ -380,3 +380,19 @@ def test_nll_and_cross_entropy_of_any_rank_as_torch(shape: tuple, reduction: str
 def test_orders_of_checks_as_torch(expression: str) -> None:
     """Which of several bad arguments torch reports first, for the checks added above."""
     assert_same_as_torch(expression)
+
+
+@SETTINGS
+@given(kernel=st.sampled_from([2, 3, 0, -1, (2, 0), (3, 1)]),
+       stride=st.sampled_from([None, 1, 2, 0, -1, (1, 0)]),
+       padding=st.sampled_from([0, 1, 2, -1, (1, 0)]), dilation=st.sampled_from([1, 2, 0, -1]))
+def test_max_pool_window_checks_as_torch(kernel: Any, stride: Any, padding: Any,
+                                         dilation: Any) -> None:
+    """Zero stride, negative padding, padding beyond half the (effective) kernel, and kernel,
+    stride and dilation signs: torch's checks in torch's order, never numpy's errors."""
+    def call(L: Any) -> Any:
+        x = L.arange(50.0).reshape(1, 2, 5, 5)
+        return L.nn.functional.max_pool2d(x, kernel, stride, padding, dilation)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said

@@ -10,6 +10,7 @@ tensor([[[[4., 4.],
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args, _creation
@@ -122,16 +123,34 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
-        raise RuntimeError("pad should be at most half of effective kernel size, but got "
-                           f"pad={pad[0]}, kernel_size={kernel[0]} and dilation="
-                           f"{pair(dilation)[0]}")
     dilation = pair(dilation)
+    _check_pool_geometry(kernel, stride, pad, dilation)
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
                 for i, d in enumerate((-2, -1))]
         input = _grown(input, *grow)
     return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
+
+
+def _check_pool_geometry(kernel: tuple, stride: tuple, pad: tuple, dilation: tuple) -> None:
+    """torch's checks of max pooling's window, in its order: the output size's (per dim: no
+    zero stride, a padding within half the effective kernel), then the shape check's."""
+    for k, s, p, d in zip(kernel, stride, pad, dilation):
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > math.trunc(((k - 1) * d + 1) / 2):  # C++'s division, toward zero
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    _args.window_steps(kernel, stride)
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilationH: "
+                           f"{dilation[0]} dilationW: {dilation[1]}")
+    if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
+                           f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
+                           f"kH = {kernel[0]}")
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
