@@ -396,3 +396,21 @@ def test_max_pool_window_checks_as_torch(kernel: Any, stride: Any, padding: Any,
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(channels=st.sampled_from([1, 2]), kernel=st.sampled_from([1, 3, 5]),
+       stride=st.sampled_from([1, 2, 0, -1, np.int64(2), (1, 0)]),
+       padding=st.sampled_from([0, 1, -1, (0, -1), np.int64(1), "same", "valid"]),
+       dilation=st.sampled_from([1, 2, 0, (1, -1)]), groups=st.sampled_from([1, 0]))
+def test_conv2d_geometry_checks_as_torch(channels: int, kernel: int, stride: Any, padding: Any,
+                                         dilation: Any, groups: int) -> None:
+    """groups, then the padding's, stride's and dilation's signs, then the weight, as torch;
+    numpy ints read as ints; 'same' refused for strides."""
+    def call(L: Any) -> Any:
+        x = L.arange(32.0).reshape(1, channels, 4, 8 // channels)
+        w = L.ones(1, 1, kernel, kernel)
+        return L.nn.functional.conv2d(x, w, None, stride, padding, dilation, groups)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said

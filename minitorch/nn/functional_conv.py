@@ -22,13 +22,14 @@ __all__ = ["conv2d", "max_pool2d", "pair"]
 
 
 def pair(value: Any) -> tuple[int, int]:
-    """``value`` as (height, width): an int is used for both.
+    """``value`` as (height, width): an int (a numpy one too) is used for both.
 
     >>> pair(3), pair((1, 2))
     ((3, 3), (1, 2))
     """
-    if isinstance(value, int):
-        return (value, value)
+    n = _args.as_int(value)
+    if n is not None:
+        return (n, n)
     return (int(value[0]), int(value[1]))
 
 
@@ -62,9 +63,18 @@ def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
     return (total[0] // 2, total[1] // 2)
 
 
-def _check_conv(input: Tensor, weight: Tensor, groups: int) -> None:
+def _check_conv(input: Tensor, weight: Tensor, groups: int, geometry: tuple) -> None:
+    """torch's checks of a convolution, in its order: groups, the geometry's signs
+    (``(stride, padding, dilation)`` pairs; a padding string is checked apart), the weight."""
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    stride, padding, dilation = geometry
+    if padding is not None and min(padding) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
     if weight.dim() != 4:
         raise RuntimeError(f"weight should have at least three dimensions, got "
                            f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
@@ -96,13 +106,16 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     if input.dim() != 4:
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input.shape)}")
-    _check_conv(input, weight, groups)
-    dilation = pair(dilation)
+    stride, dilation = pair(stride), pair(dilation)
+    if padding == "same" and stride != (1, 1):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    _check_conv(input, weight, groups,
+                (stride, None if isinstance(padding, str) else pair(padding), dilation))
     if padding == "valid":
         padding = 0
     elif padding == "same":
         padding = _same_padding(tuple(weight.shape[2:]), dilation)
-    geometry = (pair(stride), pair(padding), dilation)
+    geometry = (stride, pair(padding), dilation)
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
