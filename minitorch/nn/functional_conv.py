@@ -64,17 +64,20 @@ def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
 
 
 def _check_conv(input: Tensor, weight: Tensor, groups: int, geometry: tuple) -> None:
-    """torch's checks of a convolution, in its order: groups, the geometry's signs
-    (``(stride, padding, dilation)`` pairs; a padding string is checked apart), the weight."""
+    """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
+    padding, dilation)``: pairs, or the padding's string), the weight."""
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     stride, padding, dilation = geometry
-    if padding is not None and min(padding) < 0:
+    if padding == "same" and stride != (1, 1):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if not isinstance(padding, str) and min(pair(padding)) < 0:
         raise RuntimeError("negative padding is not supported")
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if min(dilation) <= 0:
-        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+    if min(dilation) <= 0:  # torch names the values only for a zero (two checks)
+        raise RuntimeError("dilation should be greater than zero" + (
+            f", but got {list(dilation)}" if min(dilation) == 0 else ""))
     if weight.dim() != 4:
         raise RuntimeError(f"weight should have at least three dimensions, got "
                            f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
@@ -107,10 +110,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input.shape)}")
     stride, dilation = pair(stride), pair(dilation)
-    if padding == "same" and stride != (1, 1):
-        raise RuntimeError("padding='same' is not supported for strided convolutions")
-    _check_conv(input, weight, groups,
-                (stride, None if isinstance(padding, str) else pair(padding), dilation))
+    _check_conv(input, weight, groups, (stride, padding, dilation))
     if padding == "valid":
         padding = 0
     elif padding == "same":
