@@ -420,6 +420,20 @@ def number_types(fn: str, *specs: tuple) -> None:
                             f"not {type_name(value)}")
 
 
+def reals(fn: str, *specs: tuple) -> tuple:
+    """Float arguments ``(value, name, position)``: every type first, then every value (an
+    int too large for a double overflows), as torch's parser.
+
+    >>> reals("uniform_", (2 ** 1100, "from", 1), (None, "to", 2))
+    Traceback (most recent call last):
+    TypeError: uniform_(): argument 'to' (position 2) must be float, not NoneType
+    """
+    for spec in specs:
+        if not is_real(spec[0]):
+            real(fn, *spec)
+    return tuple(real(fn, *spec) for spec in specs)
+
+
 def real(fn: str, value: Any, name: str, position: int | None = None) -> float:
     """A float argument: a bool, int or float (numpy scalars and one-element tensors too), as
     torch's parser reads ``double``.

@@ -357,7 +357,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     >>> minitorch.zeros(2).uniform_(3., 3.)
     tensor([3., 3.])
     """
-    a, b = _args.real("uniform_", a, "from", 1), _args.real("uniform_", b, "to", 2)
+    a, b = _args.reals("uniform_", (a, "from", 1), (b, "to", 2))
     _check_float(self.dtype, "check_uniform_bounds")
     _check_bounds(self.dtype, a, b)
     return self._inplace(Uniform.apply, draw=lambda t: _sample(
@@ -371,7 +371,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     >>> minitorch.zeros(2).normal_(1., 0.)
     tensor([1., 1.])
     """
-    mean, std = _args.real("normal_", mean, "mean", 1), _args.real("normal_", std, "std", 2)
+    mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
     _check_std(std)
     _check_float(self.dtype, "normal_kernel_cpu")
     return self._inplace(Normal.apply,

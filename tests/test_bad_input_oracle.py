@@ -376,7 +376,9 @@ def test_nll_and_cross_entropy_of_any_rank_as_torch(shape: tuple, reduction: str
     "weight=L.ones(3, requires_grad=True))",
     "L.sub(L.tensor(True), -0.0, alpha=2 ** 64)",
     "L.nn.functional.nll_loss(L.ones(3), L.tensor([True, False, True]))",
-    "L.randint(2 ** 130, (-1, 3))", "L.randint(-1, (-1, 3))"])
+    "L.randint(2 ** 130, (-1, 3))", "L.randint(-1, (-1, 3))",
+    "L.ones(2, 3).uniform_(2 ** 1100, None)", "L.ones(2, 3).uniform_(0, 2 ** 1100)",
+    "L.ones(2, 3).normal_(2 ** 1100, None)"])
 def test_orders_of_checks_as_torch(expression: str) -> None:
     """Which of several bad arguments torch reports first, for the checks added above."""
     assert_same_as_torch(expression)
