@@ -416,3 +416,13 @@ def test_conv2d_geometry_checks_as_torch(channels: int, kernel: int, stride: Any
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
+
+
+@pytest.mark.parametrize("expression", [
+    "(lambda x: x.__setitem__(np.array([True, False]), L.ones(0)) or x)(L.ones(0, 3))",
+    "L.ones(0, 3)[np.array([True, False])]", "L.ones(2, 3)[:, np.array([True, False, True])]",
+    "L.ones(2, 3)[np.array([[True, False, True], [False, True, True]])]",
+    "(lambda x: x.__setitem__(np.array([True, False]), 2.0) or x)(L.ones(2, 3))"])
+def test_numpy_masks_are_checked_as_torch(expression: str) -> None:
+    """A numpy bool array indexes as a mask, its shape checked with torch's message."""
+    assert_same_as_torch(expression)

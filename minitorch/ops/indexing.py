@@ -124,6 +124,10 @@ def _checked(t: Tensor, parts: tuple) -> tuple:
                 continue
             _check_bounds(array, shape[dim], tensors)
             tensors += 1
+        elif _is_array(p) and _args.kind_of(p.dtype) == "bool":  # a numpy mask
+            _check_mask(p, shape, dim)
+            dim += p.ndim
+            continue
         elif not _is_array(p):
             _check_int(shape[dim], dim + added, p)
         dim += 1
