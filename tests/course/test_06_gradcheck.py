@@ -429,9 +429,12 @@ CHEATS = {
 # the kernel still reports the error, so only the patched checks get through.)
 TALKED_ROUND = {
     "input-transformer": set(POINTS),
-    # minitorch.checks keeps its own comparison: only the cells its wrong answers pass anyway
-    # (a transposed analytical Jacobian is right for the visible, diagonal, cases)
-    "swallowed-and-patched": {"fast_gradcheck_visible", "my_gradcheck_visible"},
+    # minitorch.checks keeps its own comparison, so the visible checks its wrong answers fail
+    # still raise (a transposed analytical Jacobian is right for the visible, diagonal,
+    # cases); hidden blocks compare nothing inside the kernel (expect): caught outside only
+    "swallowed-and-patched": {"fast_gradcheck_visible", "my_gradcheck_visible",
+                              "fast_gradcheck_hidden", "my_gradcheck_hidden",
+                              "dummy_bn_forward_hidden"},
 }
 
 
