@@ -64,7 +64,8 @@ def as_int(value: Any) -> int | None:
         return None
 
 
-def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True) -> tuple:
+def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
+          position: int = 1) -> tuple:
     """The sizes of ``fn(*args)`` (ints, or one tuple/list of ints), checked like torch.
 
     >>> sizes("ones", ([2, 3],))
@@ -78,8 +79,8 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         values, packed = tuple(args[0]), True
     elif len(args) == 1 and as_int(args[0]) is None:
-        raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, not "
-                        f"{type_name(args[0])}")
+        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, "
+                        f"not {type_name(args[0])}")
     else:
         values, packed = args, False
         if len(values) > 1 and as_int(values[0]) is None:  # torch then reads it as one size
@@ -91,8 +92,8 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
             n = int(v)
         if n is None:
             if packed and not i:
-                raise TypeError(f"{fn}(): argument '{name}' (position 1) must be tuple of ints, "
-                                f"but found element of type {type_name(v)} at pos {i}")
+                raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of "
+                                f"ints, but found element of type {type_name(v)} at pos {i}")
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{type_name(v)}\"")
@@ -104,6 +105,24 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True)
     if check_negative:
         non_negative(fn, shape)
     return shape
+
+
+def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
+    """A tuple-of-ints argument that also takes one int (``linalg_vector_norm``'s ``dim``),
+    its types checked as torch's parser does (a bool is refused, but not after the first).
+
+    >>> int_list("f", 1, "dim", 3), int_list("f", [0, True], "dim", 3)
+    ((1,), (0, 1))
+    >>> int_list("f", "a", "dim", 3)
+    Traceback (most recent call last):
+    TypeError: f(): argument 'dim' (position 3) must be tuple of ints, not str
+    """
+    n = as_int(value)
+    if n is not None:
+        return (n,)
+    if isinstance(value, bool):
+        value = [value]
+    return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
 def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
@@ -283,6 +302,46 @@ def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
     return None if ndim is None else (wrap_dim(n, ndim),)
 
 
+def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:
+    """torch's refusal of a reduction given ``keepdim`` but no ``dim`` (``method``: called as
+    a Tensor method), which none of its overloads takes.
+
+    >>> print(keepdim_alone("sum", {"keepdim": True, "dtype": None}, method=True))
+    sum() missing 1 required positional arguments: "dim"
+    """
+    if "dtype" in kwargs and (method or fn == "sum"):
+        return TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
+    given = ", ".join(f"{k}={_kwarg_type(v)}" for k, v in sorted(kwargs.items()))
+    out = "" if method else ", Tensor out = None"
+    plain = "" if method or fn == "sum" else out
+    tensor, input = ("", "") if method else ("Tensor, ", "Tensor input, ")
+    return TypeError(
+        f"{fn}() received an invalid combination of arguments - got ({tensor}{given}"
+        f"{', ' if method else ''}), but expected one of:\n"
+        f" * ({input}*, torch.dtype dtype = None{plain})\n"
+        f" * ({input}tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None{out})\n")
+
+
+def _kwarg_type(value: Any) -> str:
+    from . import _dtype as D
+
+    return "torch.dtype" if isinstance(value, D.dtype) else type_name(value)
+
+
+def differentiable_dtype(input: Any, dt: Any) -> None:
+    """torch's refusal of an integer or bool result ``dt`` for an op recording a gradient.
+
+    >>> import minitorch
+    >>> differentiable_dtype(minitorch.ones(2, requires_grad=True), minitorch.int64)
+    Traceback (most recent call last):
+    RuntimeError: Autograd not support dtype: Long
+    """
+    from .autograd.grad_mode import is_grad_enabled
+
+    if not dt.is_floating_point and input.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {legacy(dt)}")
+
+
 def flag(fn: str, value: Any, name: str, position: int | None = None,
          none: bool = False) -> bool:
     """A bool argument: ``True`` or ``False`` only, as torch's argument parser.
@@ -359,6 +418,20 @@ def number_types(fn: str, *specs: tuple) -> None:
                 type(value).__name__ != "ndarray"):  # a 0-d numpy array is no Number
             raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Number, "
                             f"not {type_name(value)}")
+
+
+def reals(fn: str, *specs: tuple) -> tuple:
+    """Float arguments ``(value, name, position)``: every type first, then every value (an
+    int too large for a double overflows), as torch's parser.
+
+    >>> reals("uniform_", (2 ** 1100, "from", 1), (None, "to", 2))
+    Traceback (most recent call last):
+    TypeError: uniform_(): argument 'to' (position 2) must be float, not NoneType
+    """
+    for spec in specs:
+        if not is_real(spec[0]):
+            real(fn, *spec)
+    return tuple(real(fn, *spec) for spec in specs)
 
 
 def real(fn: str, value: Any, name: str, position: int | None = None) -> float:
@@ -555,6 +628,21 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
             raise RuntimeError("value cannot be converted to type float without overflow")
         return value
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+
+
+def item_assigned(value: Any, dt: Any) -> Any:
+    """A number written by ``x[key] = value``: as :func:`assigned`, but torch's indexing reads
+    only Python numbers and what has ``__index__``, so other numpy scalars are refused.
+
+    >>> import numpy as np, minitorch
+    >>> item_assigned(np.float32(2), minitorch.float32)
+    Traceback (most recent call last):
+    TypeError: can't assign a numpy.float32 to a torch.FloatTensor
+    """
+    if is_array(value) and type(value).__name__ != "ndarray" and \
+            not isinstance(value, (float, complex)) and as_int(value) is None:
+        raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+    return assigned(value, dt)
 
 
 def fits_int64(value: float) -> bool:

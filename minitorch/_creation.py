@@ -32,6 +32,8 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         target = dtype or D.from_array_dtype(data.dtype)
         array = xp.astype(data, backend.array_dtype(xp, target.name), copy=True)
         return array if dev is None else backend.to_device(array, dev)
+    if isinstance(data, np.generic) and dtype is not None:
+        _leaf_kind(type(data), dtype)  # torch reads a numpy scalar as the number it holds
     if isinstance(data, (np.ndarray, np.generic)):
         target = (dtype or _own_dtype("tensor", data)).np
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
@@ -105,7 +107,12 @@ def _nested_leaves(data: Any, dtype: D.dtype | None) -> list:
 
 
 def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
-    """The category of a number type in a nested list, or torch's error for a non-number."""
+    """The category of a number type in a nested list, or torch's error for a non-number (or
+    for a numpy scalar an integer or bool dtype cannot read as an int)."""
+    if dtype is not None and not dtype.is_floating_point and issubclass(kind, np.generic) \
+            and not issubclass(kind, (float, np.integer)) \
+            and not (dtype is D.bool and issubclass(kind, np.bool_)):
+        raise TypeError(f"'numpy.{kind.__name__}' object cannot be interpreted as an integer")
     if issubclass(kind, (bool, np.bool_)):
         return "bool"
     if issubclass(kind, (int, np.integer)):
@@ -158,7 +165,7 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     >>> minitorch.tensor([[1., 2.]], requires_grad=True)
     tensor([[1., 2.]], requires_grad=True)
     """
-    requires_grad = _args.flag("tensor", requires_grad, "requires_grad", none=True)
+    requires_grad = _args.flag("tensor", requires_grad, "requires_grad")
     return _leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad)
 
 

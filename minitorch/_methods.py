@@ -207,25 +207,53 @@ def std(self: Tensor, dim: Any = None, unbiased: bool = True, keepdim: bool = Fa
 
 
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
+def _inplace_other(name: str, other: Any) -> None:
+    """torch's refusal of an in-place op's operand that is neither a tensor nor a number (a
+    numpy array too: only the operators let numpy take it)."""
+    number = isinstance(other, (Tensor, int, float, complex)) or _args.is_array(other)
+    if type(other).__name__ == "ndarray" or not number:
+        _args.tensor_args(name, (other, "other", 1))
+
+
+def _inplace_operator(inplace_op: Any) -> Any:
+    """``x op= other``: ``inplace_op``, except for what the operators do not take, where
+    Python then tries ``x op other`` (for a numpy array, numpy computes it: a new tensor, not a
+    write into ``x``), as in torch."""
+
+    def method(self: Tensor, other: Any) -> Tensor:
+        if not _operand(other):
+            return NotImplemented
+        return inplace_op(self, other)
+
+    method.__name__ = f"__i{inplace_op.__name__[:-1]}__"
+    return method
+
+
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
+    _inplace_other("add_", other)
+    _args.number_types("add_", (alpha, "alpha", None))
     return self._inplace(pointwise.add, other, alpha=alpha,
                          ufunc="add" if pointwise.is_unit(alpha) else None)
 
 
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
+    _inplace_other("sub_", other)
+    _args.number_types("sub_", (alpha, "alpha", None))
     return self._inplace(pointwise.sub, other, alpha=alpha,
                          ufunc="subtract" if pointwise.is_unit(alpha) else None)
 
 
 def mul_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self *= other``."""
+    _inplace_other("mul_", other)
     return self._inplace(pointwise.mul, other, ufunc="multiply")
 
 
 def div_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self /= other``."""
+    _inplace_other("div_", other)
     return self._inplace(pointwise.div, other, ufunc="divide")
 
 
@@ -266,9 +294,8 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation.")
     if not isinstance(value, Tensor):
-        value = _args.assigned(value, self.dtype)
-    indexing.check_key(self, key)
-    array_key = indexing.array_key(key, self._xp)
+        value = _args.item_assigned(value, self.dtype)
+    array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
     if isinstance(value, Tensor):
         _check_value_shape(self, array_key, value)
     self._inplace(inplace.CopySlices.apply, value, key=array_key)
@@ -440,7 +467,8 @@ _METHODS = {
     "__invert__": _invert,
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "zero_": zero_,
     "fill_": fill_, "copy_": copy_,
-    "__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__itruediv__": div_,
+    "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
+    "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),
     "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": pointwise.clamp,
@@ -454,7 +482,7 @@ _METHODS = {
     "mv": lambda self, v: linalg.Mv.apply(self, v),
     "dot": lambda self, v: linalg.Dot.apply(self, v),
     "bmm": lambda self, m: linalg.Bmm.apply(self, m),
-    "sum": reduction.sum, "mean": reduction.mean, "var": reduction.var, "std": std,
+    "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
     "argmin": reduction.argmin,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,

@@ -208,8 +208,8 @@ def _normal_overload(mean: Any, std: Any, size: Any) -> tuple[bool, bool]:
     return key
 
 
-def randint(low: int, high: Any = None, size: Any = None, *, generator: Any = None,
-            dtype: D.dtype | None = None, device: Any = None,
+def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
+            generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
             requires_grad: bool = False) -> Tensor:
     """Integers drawn uniformly from ``[low, high)`` (``randint(high, size)`` starts at 0);
     int64 unless ``dtype``.
@@ -217,15 +217,52 @@ def randint(low: int, high: Any = None, size: Any = None, *, generator: Any = No
     >>> minitorch.randint(0, 1, (2,))
     tensor([0, 0])
     """
-    if size is None:
-        low, (high,), size = 0, _args.integers("randint", (low, "high", 1)), high
-    else:
-        low, high = _args.integers("randint", (low, "low", 1), (high, "high", 2))
-    _check_range(low, high)
-    name, shape = (dtype or D.int64).name, _args.sizes("randint", (size,))
+    low, high, shape = _randint_args(low, high, size)
+    name = (dtype or D.int64).name
     array = _created(lambda xp: _sampling.draw(xp, "randint", shape, name, generator, low=low,
                                                high=high), device)
     return _leaf(array, requires_grad)
+
+
+_RANDINT_OVERLOADS = "".join(
+    f" * ({first}tuple of ints size, *, {gen}Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+    for first in ("int high, ", "int low, int high, ")
+    for gen in ("torch.Generator generator, ", ""))
+
+
+def _randint_args(low: Any, high: Any, size: Any) -> tuple:
+    """``randint``'s ``(low, high, shape)`` from ``(high, size)`` or ``(low, high, size)``,
+    checked in torch's order: the types (one wrong in the three-argument form matches none of
+    torch's overloads), the sizes, then the range."""
+    if high is _args.OMITTED and size is _args.OMITTED:
+        raise _randint_mismatch((low,))
+    if size is _args.OMITTED:  # randint(high, size)
+        low, high, size = 0, low, high
+        if _args.as_int(high) is None:
+            _args.integer("randint", high, "high", 1)
+        if not isinstance(size, (tuple, list)):
+            raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, "
+                            f"not {_args.type_name(size)}")
+        shape = _args.sizes("randint", (size,), check_negative=False, position=2)
+        high = _args.integer("randint", high, "high", 1)
+        _args.non_negative("randint", shape)
+    else:
+        ints = (low, high, *size[:1]) if isinstance(size, (tuple, list)) else ()
+        if not (ints and all(_args.as_int(v) is not None for v in ints)
+                and all(isinstance(v, bool) or _args.as_int(v) is not None for v in size)):
+            raise _randint_mismatch((low, high, size))
+        low, high = _args.integers("randint", (low, "low", 1), (high, "high", 2))
+        shape = _args.sizes("randint", (size,), position=3)
+    _check_range(low, high)
+    return low, high, shape
+
+
+def _randint_mismatch(args: tuple) -> TypeError:
+    got = ", ".join(_args.type_name(v) for v in args)
+    return TypeError(f"randint() received an invalid combination of arguments - got ({got}), "
+                     f"but expected one of:\n{_RANDINT_OVERLOADS}")
 
 
 def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
@@ -320,7 +357,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     >>> minitorch.zeros(2).uniform_(3., 3.)
     tensor([3., 3.])
     """
-    a, b = _args.real("uniform_", a, "from", 1), _args.real("uniform_", b, "to", 2)
+    a, b = _args.reals("uniform_", (a, "from", 1), (b, "to", 2))
     _check_float(self.dtype, "check_uniform_bounds")
     _check_bounds(self.dtype, a, b)
     return self._inplace(Uniform.apply, draw=lambda t: _sample(
@@ -334,9 +371,9 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     >>> minitorch.zeros(2).normal_(1., 0.)
     tensor([1., 1.])
     """
-    mean, std = _args.real("normal_", mean, "mean", 1), _args.real("normal_", std, "std", 2)
-    _check_float(self.dtype, "normal_kernel_cpu")
+    mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
     _check_std(std)
+    _check_float(self.dtype, "normal_kernel_cpu")
     return self._inplace(Normal.apply,
                          draw=lambda t: _sample("normal", t, generator, self._data,
                                                 mean=mean, std=std))
@@ -387,7 +424,10 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     lambd = _args.real("exponential_", lambd, "lambd", 1)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
-    _check_float(self.dtype, "exponential_cpu")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{_args.legacy(self.dtype)}")
     return self._inplace(Exponential.apply,
                          draw=lambda t: _sample("exponential", t, generator, self._data,
                                                 lambd=lambd))

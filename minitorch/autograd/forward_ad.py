@@ -95,15 +95,19 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
     if not levels:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
                            "make sure to enter_dual_level() first.")
+    # torch's own Python checks: a non-tensor fails on the method, as there
+    if not tensor.is_floating_point():
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if not tangent.is_floating_point():
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
+                         f"{tangent.dtype}")
     if tuple(tangent.shape) != tuple(tensor.shape):
         raise RuntimeError(
             "Trying to set a forward gradient that has a different size than that of the "
             "original Tensor, this is not supported. Tensor is of size "
             f"{list(tensor.shape)} while the given forward gradient is of size "
             f"{list(tangent.shape)}.")
-    if not (tensor.dtype.is_floating_point and tangent.dtype.is_floating_point):
-        raise ValueError(f"Expected primal to be floating point or complex, but got: "
-                         f"{tensor.dtype}")
     from ..ops.shape import View
 
     with _suspended():

@@ -323,7 +323,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     """``-input[i, target[i]]`` averaged (or summed, or each) over the batch, skipping the
     targets equal to ``ignore_index``.
 
-    ``input`` holds log-probabilities of shape (batch, classes); ``target`` class indices.
+    ``input`` holds log-probabilities of shape (classes,), (batch, classes) or (batch,
+    classes, d1, ...); ``target`` class indices of shape (), (batch,) or (batch, d1, ...);
+    ``weight`` one factor per class.
 
     >>> F.nll_loss(minitorch.tensor([[-1., -2.], [-3., -4.]]), minitorch.tensor([1, 0]),
     ...            ignore_index=0)
@@ -332,25 +334,61 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     ignore_index = _args.integer("nll_loss_nd", ignore_index, "ignore_index", 5)
-    _no_class_weights("nll_loss", weight)
+    if weight is not None:
+        _args.tensor_args("nll_loss_nd", (weight, "weight", 3))
     if input.dim() == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     batch = target.shape[0] if target.dim() else 0  # torch counts a 0-d target as no batch
-    if input.dim() >= 2 and input.shape[0] and batch != input.shape[0]:
+    if input.dim() >= 2 and batch != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({batch}).")
     if target.dim() > 1 and input.dim() <= 2:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if target.dtype is not int64:
         name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
-    if input.dim() != 2:
-        raise NotImplementedError("minitorch's nll_loss takes input of shape (batch, classes) "
-                                  f"only, got {input.dim()}-D input")
-    _check_targets(target, input.shape[1], ignore_index)
+    if input.dim() == 1 and target.numel() != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.numel()}")
+    _check_spatial_target(input, target)
+    classes = input.shape[1] if input.dim() > 1 else input.shape[0]
+    _check_class_weights(input, weight, classes)
+    _check_targets(target, classes, ignore_index)
+    rows = input.unsqueeze(0) if input.dim() == 1 else input.permute(
+        0, *range(2, input.dim()), 1).reshape(-1, classes) if input.dim() > 2 else input
+    op = nn_ops.NllLoss2d if input.dim() > 2 else nn_ops.NllLoss
     # target by keyword: it is no edge of the graph (torch's node has one next function)
-    return nn_ops.NllLoss.apply(input, target=target, reduction=reduction,
-                                ignore_index=ignore_index)
+    return op.apply(rows, target=target, reduction=reduction, ignore_index=ignore_index,
+                    weight=weight, shape=tuple(target.shape))
+
+
+def _check_spatial_target(input: Tensor, target: Tensor) -> None:
+    """torch's errors for a target of input (N, C, d1, ...) not shaped (N, d1, ...)."""
+    want = (input.shape[0], *input.shape[2:])
+    if input.dim() < 3 or tuple(target.shape) == want:
+        return
+    if input.dim() == 4:
+        raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
+                           f"{list(target.shape)}")
+    raise RuntimeError(f"Expected target size {list(want)}, got {list(target.shape)}")
+
+
+def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> None:
+    """torch's checks of nll_loss's ``weight``: one per class, of the input's dtype, with no
+    gradient asked for."""
+    if weight is None:
+        return
+    if weight.dim() != 1 or weight.numel() != classes:
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
+                           f"or no classes but got weight tensor of shape: {list(weight.shape)}")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                           f"{_args.legacy(weight.dtype)}")
+    if weight.requires_grad:
+        raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
+                           "to argument 'weight'. This input cannot have requires_grad True.")
 
 
 def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
@@ -365,12 +403,6 @@ def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
     if reduce is not None and not reduce:
         return "none"
     return "sum" if size_average is not None and not size_average else "mean"
-
-
-def _no_class_weights(fn: str, weight: Any) -> None:
-    if weight is not None:
-        raise NotImplementedError(f"minitorch's {fn} has no class weights (weight=); "
-                                  "weigh the per-sample losses of reduction='none' instead")
 
 
 def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> None:
@@ -397,7 +429,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     smoothing = _args.real("cross_entropy_loss", label_smoothing, "label_smoothing", 6)
     if smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {smoothing:g}")
-    _no_class_weights("cross_entropy", weight)
     if input.dim() == 0:
         raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     if target.shape == input.shape:  # torch reads the target as class probabilities
@@ -407,17 +438,22 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise NotImplementedError("minitorch's cross_entropy takes class indices (int64) as "
                                   "target; class probabilities are not supported")
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
-    nll = nll_loss(log_p, target, ignore_index=ignore_index, reduction=reduction)
+    nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
     if not smoothing:
         return nll
     return (1 - smoothing) * nll + smoothing * _uniform_loss(log_p, target, ignore_index,
-                                                             reduction)
+                                                             reduction, weight)
 
 
-def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: str) -> Tensor:
-    """The cross entropy against the uniform distribution, over the targets kept."""
+def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: str,
+                  weight: Tensor | None) -> Tensor:
+    """The cross entropy against the uniform distribution (each class weighed by ``weight``),
+    over the targets kept; its mean is over their weights, as nll_loss's."""
+    dim = 0 if log_p.dim() == 1 else 1
     kept = target != ignore_index
-    each = -(log_p.sum(1) / log_p.shape[1]) * kept
-    if reduction == "none":
-        return each
-    return each.sum() / kept.sum() if reduction == "mean" else each.sum()
+    if weight is not None:
+        log_p = log_p * weight.reshape(-1, *[1] * (log_p.dim() - dim - 1))
+    each = -(log_p.sum(dim) / log_p.shape[dim]) * kept
+    if reduction != "mean":
+        return each if reduction == "none" else each.sum()
+    return each.sum() / (kept.sum() if weight is None else weight[target[kept]].sum())

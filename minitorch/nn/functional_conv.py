@@ -10,6 +10,7 @@ tensor([[[[4., 4.],
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args, _creation
@@ -21,13 +22,14 @@ __all__ = ["conv2d", "max_pool2d", "pair"]
 
 
 def pair(value: Any) -> tuple[int, int]:
-    """``value`` as (height, width): an int is used for both.
+    """``value`` as (height, width): an int (a numpy one too) is used for both.
 
     >>> pair(3), pair((1, 2))
     ((3, 3), (1, 2))
     """
-    if isinstance(value, int):
-        return (value, value)
+    n = _args.as_int(value)
+    if n is not None:
+        return (n, n)
     return (int(value[0]), int(value[1]))
 
 
@@ -61,9 +63,21 @@ def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
     return (total[0] // 2, total[1] // 2)
 
 
-def _check_conv(input: Tensor, weight: Tensor, groups: int) -> None:
+def _check_conv(input: Tensor, weight: Tensor, groups: int, geometry: tuple) -> None:
+    """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
+    padding, dilation)``: pairs, or the padding's string), the weight."""
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    stride, padding, dilation = geometry
+    if padding == "same" and stride != (1, 1):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if not isinstance(padding, str) and min(pair(padding)) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:  # torch names the values only for a zero (two checks)
+        raise RuntimeError("dilation should be greater than zero" + (
+            f", but got {list(dilation)}" if min(dilation) == 0 else ""))
     if weight.dim() != 4:
         raise RuntimeError(f"weight should have at least three dimensions, got "
                            f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
@@ -95,13 +109,13 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     if input.dim() != 4:
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input.shape)}")
-    _check_conv(input, weight, groups)
-    dilation = pair(dilation)
+    stride, dilation = pair(stride), pair(dilation)
+    _check_conv(input, weight, groups, (stride, padding, dilation))
     if padding == "valid":
         padding = 0
     elif padding == "same":
         padding = _same_padding(tuple(weight.shape[2:]), dilation)
-    geometry = (pair(stride), pair(padding), dilation)
+    geometry = (stride, pair(padding), dilation)
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
@@ -122,16 +136,34 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
-        raise RuntimeError("pad should be at most half of effective kernel size, but got "
-                           f"pad={pad[0]}, kernel_size={kernel[0]} and dilation="
-                           f"{pair(dilation)[0]}")
     dilation = pair(dilation)
+    _check_pool_geometry(kernel, stride, pad, dilation)
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
                 for i, d in enumerate((-2, -1))]
         input = _grown(input, *grow)
     return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
+
+
+def _check_pool_geometry(kernel: tuple, stride: tuple, pad: tuple, dilation: tuple) -> None:
+    """torch's checks of max pooling's window, in its order: the output size's (per dim: no
+    zero stride, a padding within half the effective kernel), then the shape check's."""
+    for k, s, p, d in zip(kernel, stride, pad, dilation):
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > math.trunc(((k - 1) * d + 1) / 2):  # C++'s division, toward zero
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    _args.window_steps(kernel, stride)
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilationH: "
+                           f"{dilation[0]} dilationW: {dilation[1]}")
+    if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
+                           f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
+                           f"kH = {kernel[0]}")
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:

@@ -387,11 +387,11 @@ def cascade_sum(xp: Any, a: Any, dims: tuple[int, ...] | None, keepdim: bool) ->
         itemsize, strides = (4 if a.dtype == xp.float32 else 8), _strides(a)
     plan = _plan(a.shape, strides, None if dims is None else tuple(dims), keepdim, itemsize,
                  _threads[0] if _threads else _default_threads())
+    if math.prod(a.shape) == 0:  # before the copy: an empty array's strides stay odd
+        return xp.zeros(plan.out_shape, dtype=a.dtype)
     if plan.copy:
         return cascade_sum(xp, xp.asarray(a, copy=True), dims, keepdim)
     if plan.how is None:  # nothing of size > 1 to reduce: the values (a fresh array), plus 0
-        if math.prod(a.shape) == 0:
-            return xp.zeros(plan.out_shape, dtype=a.dtype)
         return _reshape(xp, a + 0, plan.out_shape)
     x = a if plan.order is None else _permute(xp, a, plan.order)
     sums = plan.how(xp, _reshape(xp, x, plan.grouped), *plan.args)

@@ -124,6 +124,10 @@ def _checked(t: Tensor, parts: tuple) -> tuple:
                 continue
             _check_bounds(array, shape[dim], tensors)
             tensors += 1
+        elif _is_array(p) and _args.kind_of(p.dtype) == "bool":  # a numpy mask
+            _check_mask(p, shape, dim)
+            dim += p.ndim
+            continue
         elif not _is_array(p):
             _check_int(shape[dim], dim + added, p)
         dim += 1
@@ -170,7 +174,9 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     if i is None:
         return parts
-    return parts[:i] + (slice(None),) * (ndim - consumed) + parts[i + 1:]
+    # torch lets the first ``...`` take every spare dim, so a later one takes none
+    rest = tuple(p for p in parts[i + 1:] if p is not Ellipsis)
+    return parts[:i] + (slice(None),) * (ndim - consumed) + rest
 
 
 def _clipped(s: slice, size: int) -> slice:

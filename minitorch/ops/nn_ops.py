@@ -69,39 +69,53 @@ class LogSoftmax(Op):
 
 
 class NllLoss(Op):
-    """Negative log-likelihood of class indices, averaged or summed over the batch."""
+    """Negative log-likelihood of class indices: ``-weight[t] * logp[i, t]`` for each row
+    ``i`` of ``logp`` (rows, classes) and its target ``t``, averaged over the weights kept
+    (or summed, or each, shaped ``shape``)."""
 
     node_name = "NllLossBackward0"
     _profile_name = "aten::nll_loss"
 
     @staticmethod
     def forward(ctx: Any, logp: Tensor, target: Tensor, *, reduction: str,
-                ignore_index: int = -100) -> Tensor:
+                ignore_index: int = -100, weight: Tensor | None = None,
+                shape: tuple | None = None) -> Tensor:
         check_same_device(logp, target)
         xp = logp._xp
-        kept = target._data != ignore_index
+        flat = xp.reshape(target._data, (-1,))
+        kept = flat != ignore_index
         rows = xp.arange(logp.shape[0])[kept]
-        classes = target._data[kept]
-        # torch averages over the targets it did not ignore (none kept: 0/0, nan)
-        count = int(xp.sum(xp.astype(kept, xp.int64))) if reduction == "mean" else 1
-        ctx.meta = (logp.shape, rows, classes, reduction, count)
+        classes = flat[kept]
+        scale = xp.ones(classes.shape, dtype=logp._data.dtype) if weight is None else \
+            weight._data[classes]
+        # torch averages over the weights of the targets it did not ignore (none: 0/0, nan)
+        total_weight = xp.sum(scale) if reduction == "mean" else xp.asarray(1.0)
+        ctx.meta = (logp.shape, rows, classes, scale, reduction, total_weight, flat.shape)
+        picked = -logp._data[rows, classes] * scale
         if reduction == "none":
-            out = xp.zeros(target._data.shape, dtype=logp._data.dtype)
-            setitem(xp, out, kept, -logp._data[rows, classes])
-            return wrap(out)
-        total = -xp.sum(logp._data[rows, classes])
+            out = xp.zeros(flat.shape, dtype=logp._data.dtype)
+            setitem(xp, out, kept, picked)
+            return wrap(xp.reshape(out, target._data.shape if shape is None else shape))
+        total = xp.sum(picked)
         with quiet():
-            return wrap(xp.asarray(total / xp.asarray(count, dtype=total.dtype)))
+            return wrap(xp.asarray(total / xp.asarray(total_weight, dtype=total.dtype)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor, *_: Any) -> tuple:
-        shape, rows, classes, reduction, count = ctx.meta
+        shape, rows, classes, scale, reduction, total_weight, flat = ctx.meta
         xp = g._xp
         onehot = xp.zeros(shape, dtype=g._data.dtype)
-        setitem(xp, onehot, (rows, classes), -1.0 / count if count else float("nan"))
-        weights = wrap(onehot)
-        grad = weights * (g.unsqueeze(1) if reduction == "none" else g)
-        return grad, None
+        with quiet():
+            setitem(xp, onehot, (rows, classes), -scale / total_weight)
+        g = g.reshape(flat).unsqueeze(1) if reduction == "none" else g
+        return wrap(onehot) * g, None
+
+
+class NllLoss2d(NllLoss):
+    """``NllLoss`` of an input with dims beyond (batch, classes), its classes moved last."""
+
+    node_name = "NllLoss2DBackward0"
+    _profile_name = "aten::nll_loss2d"
 
 
 class MseLoss(Op):

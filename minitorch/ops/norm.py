@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, normalize_dims
+from .._tensor import Tensor
 from ._base import Op, wrap
 from .pointwise import where
 from .reduction import _expand_back
@@ -110,12 +110,33 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     >>> minitorch.norm(minitorch.tensor([[3., -4.]]), p=1, dim=1)
     tensor([7.])
     """
-    order = _as_p(p)  # torch reads the order before it looks at the tensor
+    if p is not None and not isinstance(p, str):  # every type, then the values, as torch
+        _args.number_types("linalg_vector_norm", (p, "ord", 2))
+    given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
+    order = _as_p(p)
     if not input.dtype.is_floating_point:
         names = {"int64": "Long", "bool": "Bool"}
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {names[input.dtype.name]}")
     if dtype is not None:
         input = input.to(dtype)
-    dims = None if dim is None or input.dim() == 0 else normalize_dims(dim, input.dim())
+    _check_identity(input.shape, order, given or None)
+    dims = _args.dims("linalg_vector_norm", given, input.dim()) or None
+    dims = None if input.dim() == 0 else dims
     return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)
+
+
+def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
+    """torch's refusal of an inf or negative norm over an empty dim (``dims`` as given, each
+    checked in range on the way): no value to start from."""
+    if (0 <= p < math.inf) or 0 not in shape:
+        return
+    order = f"{p:g}"
+    if dims is None:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {order} norm on an empty "
+                           "tensor because the operation does not have an identity")
+    for d in dims:
+        if shape[_args.wrap_dim(d, len(shape))] == 0:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {order} norm on the "
+                               f"dimension {d}because this dimension is empty and the "
+                               "operation does not have an identity")

@@ -626,21 +626,30 @@ def is_unit(alpha: Any) -> bool:
 
 
 def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
-    """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes."""
-    boolean = isinstance(alpha, bool)  # a Python bool (torch reads numpy's as an int)
+    """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes (a bool
+    for a bool result)."""
+    boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
+    numpy_bool = _args.is_array(alpha) and type(alpha).__name__ == "bool"
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
+    if fn == "sub":  # before alpha scales a bool into a number
+        _no_bool(input, other)
     if isinstance(alpha, complex):
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
                            "complex number.")
     result = result_type(input, other)
     if boolean and result is not bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and not result.is_floating_point:
+    if (isinstance(alpha, float) or numpy_bool) and not result.is_floating_point:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
     if isinstance(alpha, float):
         _args.assigned(alpha, result)  # torch's overflow error beyond float32's range
-    return alpha
+    return bool(alpha) if result is bool_ else alpha
+
+
+def _scaled(other: Any, alpha: Any) -> Any:
+    """``alpha * other``; two Python bools stay a bool, as in torch's bool arithmetic."""
+    return other and alpha if type(other) is bool and type(alpha) is bool else other * alpha
 
 
 @takes_out
@@ -653,7 +662,7 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     _args.tensor_or_number("add", input, "input", 1)
     _args.tensor_or_number("add", other, "other", 2)
     if not is_unit(alpha):
-        other = other * _alpha("add", input, other, alpha)
+        other = _scaled(other, _alpha("add", input, other, alpha))
     if not isinstance(input, Tensor):
         input, other = other, input
     return Add.apply(input, other)
@@ -668,7 +677,7 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     _args.tensor_or_number("sub", input, "input", 1)
     _args.tensor_or_number("sub", other, "other", 2)
     if not is_unit(alpha):
-        other = other * _alpha("sub", input, other, alpha)
+        other = _scaled(other, _alpha("sub", input, other, alpha))
     if not isinstance(input, Tensor):
         return Rsub.apply(other, other=input)
     return Sub.apply(input, other)

@@ -8,6 +8,7 @@ tensor([4., 6.], grad_fn=<SumBackward1>)
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
@@ -89,11 +90,13 @@ class MeanDim(Mean):
     node_name = "MeanBackward1"
 
 
-def _check_mean_dtype(a: Tensor) -> None:
-    if not a.dtype.is_floating_point:
+def _check_mean_dtype(a: Tensor, dt: Any = None) -> None:
+    """torch's refusal of an integer mean: of the input's dtype, or of the ``dt`` asked for."""
+    which, dt = ("Input", a.dtype) if dt is None else ("Optional", dt)
+    if not dt.is_floating_point:
         raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {_args.legacy(a.dtype)}")
+            f"mean(): could not infer output dtype. {which} dtype must be either a floating "
+            f"point or complex dtype. Got: {_args.legacy(dt)}")
 
 
 def _count(shape: tuple, dims: tuple | None) -> int:
@@ -216,46 +219,65 @@ class MinDim(_ExtremumDim):
     _profile_name = "aten::min"
 
 
-@_args.axis_alias
-def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
-        dtype: Any = None) -> Tensor:
+def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
+    """``fn`` refusing ``keepdim`` given without ``dim``, as none of torch's overloads takes
+    it (``method``: with the Tensor method's message)."""
+
+    @functools.wraps(fn)
+    def checked(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if not args and "keepdim" in kwargs and "dim" not in kwargs:
+            raise _args.keepdim_alone(fn.__name__, kwargs, method)
+        return fn(input, *args, **kwargs)
+
+    return checked
+
+
+def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+         dtype: Any = None) -> Tensor:
     """Sum of all elements, or over ``dim`` (an int or a tuple).
 
     >>> minitorch.sum(minitorch.ones(2, 3), 1)
     tensor([3., 3.])
     """
     dt = _args.dtype("sum", dtype)
-    if dt is not None:
-        input = input.to(dt)
     _args.dims("sum", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("sum", keepdim, "keepdim")
-    if dim is None and not keepdim:
-        total = Sum.apply(input)
-    else:
-        total = SumDim.apply(input, dims=_args.dims("sum", dim, input.dim()) or None,
-                             keepdim=keepdim)
+    whole = dim is None and not keepdim
+    dims = None if whole else _args.dims("sum", dim, input.dim()) or None
+    if dt is not None:
+        _args.differentiable_dtype(input, dt)
+        input = input.to(dt)
+    total = Sum.apply(input) if whole else SumDim.apply(input, dims=dims, keepdim=keepdim)
     # a bool sum stays bool in torch (true where any element is); only its default is int64
     return total.to(dt) if dt is not None and dt.name == "bool" else total
 
 
-@_args.axis_alias
-def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
-         dtype: Any = None) -> Tensor:
+def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+          dtype: Any = None) -> Tensor:
     """Mean of all elements, or over ``dim``.
 
     >>> minitorch.mean(minitorch.tensor([1., 2., 3.]))
     tensor(2.)
     """
-    if dtype is not None:
-        input = input.to(_args.dtype("mean", dtype))
+    dt = _args.dtype("mean", dtype)
     _args.dims("mean", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("mean", keepdim, "keepdim")
+    if dt is not None:
+        _check_mean_dtype(input, dt)
+        input = input.to(dt)
     if dim is None and not keepdim:
         return Mean.apply(input)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
     _check_mean_dtype(input)
     dims = _args.dims("mean", dim, input.dim()) or None
     return MeanDim.apply(input, dims=dims, keepdim=keepdim)
+
+
+_sum.__name__, _mean.__name__ = "sum", "mean"
+sum = _args.axis_alias(_keepdim_needs_dim(_sum, method=False))
+mean = _args.axis_alias(_keepdim_needs_dim(_mean, method=False))
+sum_method = _args.axis_alias(_keepdim_needs_dim(_sum, method=True))
+mean_method = _args.axis_alias(_keepdim_needs_dim(_mean, method=True))
 
 
 def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = False, *,

@@ -28,9 +28,10 @@ _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight
 
 
 def check_settings(betas: Any = None, **settings: Any) -> None:
-    """torch's ValueError for a negative setting or a beta outside [0, 1)."""
+    """torch's ValueError for a negative (or nan) setting or a beta outside [0, 1); torch's
+    own comparison, so a setting that is no number fails as in torch."""
     for key, value in settings.items():
-        if value < 0.0:
+        if not 0.0 <= value:  # noqa: SIM300 (torch's operand order names the types)
             raise ValueError(f"Invalid {_NAMES[key]}: {value}")
     for i, beta in enumerate(betas or ()):
         if not 0.0 <= beta < 1.0:
