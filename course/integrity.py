@@ -780,9 +780,11 @@ def _is_expectation(value: Any) -> bool:
     return isinstance(value, dict) and "expect" in value
 
 
-def _holds(got: dict, expected: dict) -> bool:
-    """The cell's ``expect`` gave the solution's value, to the solution's ``tol``."""
-    return same(got.get("got"), expected["got"], expected["tol"])
+def _holds(got: Any, expected: dict) -> bool:
+    """The cell's ``expect`` is the solution's (its sentence) and gave the solution's value, to
+    the solution's ``tol``; the kernel's copy of the hint and mistakes plays no part."""
+    return (_is_expectation(got) and got["expect"] == expected["expect"]
+            and same(got.get("got"), expected["got"], expected["tol"]))
 
 
 def _expectation_failed(got: dict, expected: dict) -> str:
@@ -919,7 +921,17 @@ def same(actual: Any, expected: Any, tol: float | None = None) -> bool:
     True
     >>> same([1.0], [1.1]), same([True], [1.0]), same([1, 2], [1]), same(1.0, 1.1, tol=0.2)
     (False, False, False, True)
+
+    An ``expect`` compares to its own tolerance, looser or stricter than 1e-6:
+
+    >>> from minitorch.course import expectation
+    >>> same(expectation("x", 1.0001, tol=1e-3), expectation("x", 1.0, tol=1e-3))
+    True
+    >>> same(expectation("x", 1.0000001, tol=1e-12), expectation("x", 1.0, tol=1e-12))
+    False
     """
+    if _is_expectation(expected):
+        return _holds(actual, expected)
     if _number(expected) and _number(actual):  # 3 and 3.0 are the same result
         rel, absolute = (1e-6, 1e-9) if tol is None else (tol, tol)
         return math.isclose(actual, expected, rel_tol=rel, abs_tol=absolute)
