@@ -268,6 +268,23 @@ def from_numpy(values: np.ndarray, dev: device | None) -> Any:
     return xp.asarray(values)
 
 
+def cpu_float32_math(fn: Any, array: Any) -> Any:
+    """``fn(array)``; for a float32 numpy array, evaluated in float64 and rounded once.
+
+    torch's CPU kernels for ``exp``, ``log``, ``tanh``, ``sin`` and ``cos`` (MKL's vector
+    maths on x86-64) are within a hair of correctly rounded: about 99% of their float32
+    results equal the float64 result rounded to float32 (95% for ``sin``/``cos``), against
+    60-87% for numpy's own float32 loops. A last bit shows in what a program prints: a
+    softmax row that adds up to exactly 1 prints ``1.`` where torch prints ``1.0000``.
+
+    >>> float(cpu_float32_math(np.exp, np.array(0.1, dtype=np.float32)))
+    1.1051709651947021
+    """
+    if type(array) is np.ndarray and array.dtype == np.float32:
+        return fn(array.astype(np.float64)).astype(np.float32)
+    return fn(array)
+
+
 def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:
     """``target[index] += values`` with repeated indices adding up (scatter-add)."""
     if xp is np:

@@ -17,7 +17,7 @@ from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
-from ..backend import array_dtype, namespace, quiet, zero_where
+from ..backend import array_dtype, cpu_float32_math, namespace, quiet, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
 from ._out import takes_out
 
@@ -475,14 +475,19 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
 
 
 # The backward formulas multiply in torch's order, so that they round as torch's do.
-Exp = _unary("Exp", "exp", lambda xp, a: xp.exp(a), lambda g, r: g * r, "result", arrays=True)
-Log = _unary("Log", "log", lambda xp, a: xp.log(a), lambda g, x: g / x, "self", arrays=True)
+# exp, log, sin, cos and tanh round as torch's CPU kernels do (see cpu_float32_math).
+Exp = _unary("Exp", "exp", lambda xp, a: cpu_float32_math(xp.exp, a), lambda g, r: g * r,
+             "result", arrays=True)
+Log = _unary("Log", "log", lambda xp, a: cpu_float32_math(xp.log, a), lambda g, x: g / x,
+             "self", arrays=True)
 Sqrt = _unary("Sqrt", "sqrt", lambda xp, a: xp.sqrt(a), lambda g, r: g / (2 * r), "result",
               arrays=True)
-Sin = _unary("Sin", "sin", lambda xp, a: xp.sin(a), lambda g, x: g * x.cos(), "self")
-Cos = _unary("Cos", "cos", lambda xp, a: xp.cos(a), lambda g, x: -g * x.sin(), "self")
-Tanh = _unary("Tanh", "tanh", lambda xp, a: xp.tanh(a), lambda g, r: g * (1 - r * r), "result",
-              arrays=True)
+Sin = _unary("Sin", "sin", lambda xp, a: cpu_float32_math(xp.sin, a),
+             lambda g, x: g * x.cos(), "self")
+Cos = _unary("Cos", "cos", lambda xp, a: cpu_float32_math(xp.cos, a),
+             lambda g, x: -g * x.sin(), "self")
+Tanh = _unary("Tanh", "tanh", lambda xp, a: cpu_float32_math(xp.tanh, a),
+              lambda g, r: g * (1 - r * r), "result", arrays=True)
 Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: 1 / (1 + xp.exp(-a)),
                  lambda g, r: g * (1 - r) * r, "result", arrays=True)
 Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
