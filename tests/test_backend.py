@@ -30,6 +30,10 @@ NUMPY_ALLOWED = {
     "_libm.py": "glibc's float32 logf/sinf/cosf, host math for torch's normal numbers",
     "autograd/gradcheck.py": "host random numbers for fast mode's directions (copied to the "
                              "device) and host floats for its scalar comparisons",
+    "ops/_softmax_order.py": "torch's CPU float32 softmax: SLEEF's exp and its lane order on "
+                             "numpy arrays; any other array module takes the xp path",
+    "ops/_nll_order.py": "torch's CPU nll_loss order of adding, on numpy arrays; any other "
+                         "array module sums with its own xp.sum",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
                            "for numpy arrays; any other array module takes the xp path "
                            "(test_backend_suites runs the sums on array-api-strict)",

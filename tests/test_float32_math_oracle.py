@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import minitorch as mt
 
@@ -52,3 +54,38 @@ def test_float64_and_cuda_paths_keep_their_own_math() -> None:
     x = mt.tensor([0.1, 1.5], dtype=mt.float64)
     np.testing.assert_array_equal(x.exp().numpy(), np.exp(np.array([0.1, 1.5])))
     assert mt.tensor([0.5]).exp().dtype == mt.float32
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 40), n=st.integers(1, 300), seed=st.integers(0, 2**16))
+def test_softmax_last_dim_is_torchs_bits(rows: int, n: int, seed: int) -> None:
+    """torch's kernel: SLEEF's exp and its lanes' order of adding (16 with AVX512, else 8)."""
+    x = (np.random.default_rng(seed).standard_normal((rows, n)) * 3).astype(np.float32)
+    got = mt.softmax(mt.tensor(x), -1).numpy()
+    assert got.tobytes() == torch.softmax(torch.tensor(x), -1).numpy().tobytes()
+    share = np.mean(mt.log_softmax(mt.tensor(x), 1).numpy()
+                    == torch.log_softmax(torch.tensor(x), 1).numpy())
+    assert share >= 0.98  # torch takes the rows' logs with SLEEF's logf; minitorch rounds once
+
+
+@pytest.mark.parametrize("batch", [1, 7, 16, 17, 64, 300, 4097])
+def test_cross_entropy_item_is_torchs(batch: int) -> None:
+    """The loss a training loop prints with ``.item()``: every digit, ignored rows and
+    class weights included (torch's nll_loss adds the rows in a cascade of levels of 16).
+    A row's log-sum-exp may still differ in its last bit (torch's SLEEF logf), so 10 of 12."""
+    rng = np.random.default_rng(batch)
+    same = []
+    for case in range(12):
+        x = (rng.standard_normal((batch, 10)) * 2).astype(np.float32)
+        y = rng.integers(0, 10, batch)
+        if case % 3 == 0:
+            y[rng.integers(0, batch, batch // 4 + 1)] = -100
+        kwargs = {"reduction": ("mean", "sum")[case % 2]}
+        w = (rng.random(10) + 0.5).astype(np.float32) if case % 4 < 2 else None
+        got = mt.nn.functional.cross_entropy(
+            mt.tensor(x), mt.tensor(y), weight=None if w is None else mt.tensor(w), **kwargs)
+        want = torch.nn.functional.cross_entropy(
+            torch.tensor(x), torch.tensor(y), weight=None if w is None else torch.tensor(w),
+            **kwargs)
+        same.append(repr(got.item()) == repr(want.item()))
+    assert sum(same) >= 10, same

@@ -18,14 +18,9 @@ from .._tensor import Tensor
 from ..backend import quiet, setitem
 from ._base import Op, check_same_device, wrap
 from ._cascade_sum import torch_sum
+from ._nll_order import nll_sum
+from ._softmax_order import torch_log_softmax, torch_softmax
 from .shape import Embed
-
-
-def _shifted(a: Tensor, dim: int) -> Any:
-    xp = a._xp
-    if a._data.size == 0:  # nothing to shift (and an empty max has no value)
-        return a._data
-    return a._data - xp.max(a._data, axis=dim, keepdims=True)
 
 
 class Softmax(Op):
@@ -35,9 +30,7 @@ class Softmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
-        xp = a._xp
-        e = xp.exp(_shifted(a, dim))
-        out = wrap(e / xp.sum(e, axis=dim, keepdims=True))
+        out = wrap(torch_softmax(a._xp, a._data, dim))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -55,9 +48,7 @@ class LogSoftmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
-        xp = a._xp
-        z = _shifted(a, dim)
-        out = wrap(z - xp.log(xp.sum(xp.exp(z), axis=dim, keepdims=True)))
+        out = wrap(torch_log_softmax(a._xp, a._data, dim))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -75,9 +66,10 @@ class NllLoss(Op):
 
     node_name = "NllLossBackward0"
     _profile_name = "aten::nll_loss"
+    sum = staticmethod(nll_sum)  # torch's order of adding the rows' values
 
-    @staticmethod
-    def forward(ctx: Any, logp: Tensor, target: Tensor, *, reduction: str,
+    @classmethod
+    def forward(cls, ctx: Any, logp: Tensor, target: Tensor, *, reduction: str,
                 ignore_index: int = -100, weight: Tensor | None = None,
                 shape: tuple | None = None) -> Tensor:
         check_same_device(logp, target)
@@ -89,14 +81,14 @@ class NllLoss(Op):
         scale = xp.ones(classes.shape, dtype=logp._data.dtype) if weight is None else \
             weight._data[classes]
         # torch averages over the weights of the targets it did not ignore (none: 0/0, nan)
-        total_weight = xp.sum(scale) if reduction == "mean" else xp.asarray(1.0)
+        total_weight = cls.sum(xp, scale, rows) if reduction == "mean" else xp.asarray(1.0)
         ctx.meta = (logp.shape, rows, classes, scale, reduction, total_weight, flat.shape)
         picked = -logp._data[rows, classes] * scale
         if reduction == "none":
             out = xp.zeros(flat.shape, dtype=logp._data.dtype)
             setitem(xp, out, kept, picked)
             return wrap(xp.reshape(out, target._data.shape if shape is None else shape))
-        total = xp.sum(picked)
+        total = cls.sum(xp, picked, rows)
         with quiet():
             return wrap(xp.asarray(total / xp.asarray(total_weight, dtype=total.dtype)))
 
@@ -116,6 +108,7 @@ class NllLoss2d(NllLoss):
 
     node_name = "NllLoss2DBackward0"
     _profile_name = "aten::nll_loss2d"
+    sum = staticmethod(lambda xp, values, rows: xp.sum(values))
 
 
 class MseLoss(Op):

@@ -1,0 +1,134 @@
+"""torch's CPU float32 softmax and log_softmax, bit for bit: its exp and its order of adding.
+
+A softmax whose last bit differs from torch's prints differently as soon as its rows add up
+to exactly 1 (``tensor([1., 1.])`` where torch prints ``tensor([1.0000, 1.0000])``).
+torch's kernel (ATen's SoftMaxKernel.cpp) for float32 on x86-64, along the last dim:
+
+* ``e = exp(x - max)`` with its vectorised exp, SLEEF's ``expf_u10`` (:func:`sleef_expf`);
+* ``s``: the row's sum in SIMD lanes (16 with AVX512, 8 with AVX2): the first ``lanes``
+  values start the lanes, each later block of ``lanes`` values is added lane by lane, a last
+  partial block into the first lanes; the lanes are then folded in halves (lane ``i`` plus
+  lane ``i ^ half``). A row shorter than the lanes is added value by value;
+* softmax ``e * (1 / s)``; log_softmax ``(x - max) - log(s)``.
+
+Along another dim, the values of the dim are added one after another and softmax divides.
+Every step is a whole-array numpy call; CUDA and other arrays keep their library's math.
+
+>>> import numpy as np
+>>> x = np.array([[0.5, -1.25, 2.0]], dtype=np.float32)
+>>> torch_softmax(np, x, 1).sum()
+np.float32(1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from .._libm import fmaf
+from ._cascade_sum import _in_order, torch_sum
+
+# SLEEF's expf_u10: exp(d) = 2**q * exp(s), q = round(d / ln 2), s = d - q*ln 2 in two parts
+# (Cody and Waite), exp(s) by a degree-6 polynomial; each product that feeds a sum is one fma.
+_LOG2_E = np.float32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_LN2_HIGH, _LN2_LOW = np.float32(0.693145751953125), np.float32(1.428606765330187045e-06)
+_POLY = tuple(np.float32(c) for c in (
+    0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
+    0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
+
+
+def sleef_expf(d: np.ndarray) -> np.ndarray:
+    """torch's vectorised float32 ``exp`` (SLEEF's ``expf_u10`` with fused multiply-adds).
+
+    >>> sleef_expf(np.array([0.0, 1.0, -200.0], dtype=np.float32))
+    array([1.       , 2.7182817, 0.       ], dtype=float32)
+    """
+    with np.errstate(all="ignore"):
+        q = np.rint(d * _LOG2_E)
+        s = fmaf(q, -_LN2_HIGH, d)
+        s = fmaf(q, -_LN2_LOW, s)
+        u = np.full_like(d, _POLY[0])
+        for c in _POLY[1:]:
+            u = fmaf(u, s, c)
+        u = np.float32(1) + fmaf(s * s, u, s)
+        k = np.clip(np.nan_to_num(q), -300, 300).astype(np.int32)
+        half = k >> 1  # 2**k in two factors, so that neither overflows on its own
+        u = u * np.ldexp(np.float32(1), half) * np.ldexp(np.float32(1), k - half)
+        u = np.where(d < -104, np.float32(0), u)
+        return np.where(d > 104, np.float32(np.inf), u).astype(np.float32)
+
+
+@cache
+def lanes() -> int:
+    """float32 lanes of torch's softmax kernel on this CPU: 16 with AVX512, else 8."""
+    features = getattr(getattr(np, "_core", np), "_multiarray_umath", None)
+    have = getattr(features, "__cpu_features__", {})
+    avx512 = all(have.get(f) for f in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
+    return 16 if avx512 else 8
+
+
+def lane_sum(e: np.ndarray) -> np.ndarray:
+    """Each row's sum (last axis, kept as size 1) in the order of torch's lanes (see above).
+
+    >>> lane_sum(np.ones((2, 20), dtype=np.float32)).ravel()
+    array([20., 20.], dtype=float32)
+    """
+    width, n = lanes(), e.shape[-1]
+    if n < width:
+        return _in_order(np, e[..., None])
+    full = n - n % width
+    acc = _in_order(np, e[..., :full].reshape(*e.shape[:-1], full // width, width))
+    if full == width:  # one block: _in_order handed back a view of e itself
+        acc = acc.copy()
+    acc[..., :n - full] += e[..., full:]
+    while width > 1:
+        width //= 2
+        acc = acc[..., :width] + acc[..., width:2 * width]
+    return acc
+
+
+def _in_turn_sum(e: np.ndarray, dim: int) -> np.ndarray:
+    """The values along ``dim`` added one after another, the dim kept."""
+    dim %= e.ndim
+    shape = e.shape
+    rows = e.reshape(math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:]))
+    return _in_order(np, rows).reshape(*shape[:dim], 1, *shape[dim + 1:])
+
+
+def torch_softmax(xp: Any, a: Any, dim: int) -> Any:
+    """softmax of ``a`` along ``dim``; for a float32 numpy array in torch's CPU order."""
+    z = _minus_max(xp, a, dim)
+    if not _ours(a):
+        e = xp.exp(z)
+        return e / torch_sum(xp, e, _dims(a, dim), keepdim=True)
+    e = sleef_expf(z)
+    if dim % a.ndim == a.ndim - 1:
+        return e * (np.float32(1) / lane_sum(e))
+    return e / _in_turn_sum(e, dim)
+
+
+def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
+    """log_softmax of ``a`` along ``dim``; for a float32 numpy array in torch's CPU order."""
+    z = _minus_max(xp, a, dim)
+    if not _ours(a):
+        return z - xp.log(torch_sum(xp, xp.exp(z), _dims(a, dim), keepdim=True))
+    e = sleef_expf(z)
+    s = lane_sum(e) if dim % a.ndim == a.ndim - 1 else _in_turn_sum(e, dim)
+    return z - np.log(s.astype(np.float64)).astype(np.float32)
+
+
+def _minus_max(xp: Any, a: Any, dim: int) -> Any:
+    if a.size == 0:  # nothing to shift (and an empty max has no value)
+        return a
+    return a - xp.max(a, axis=dim, keepdims=True)
+
+
+def _dims(a: Any, dim: int) -> tuple[int, ...] | None:
+    return (dim,) if a.ndim else None  # a 0-d array: its one value
+
+
+def _ours(a: Any) -> bool:
+    return type(a) is np.ndarray and a.dtype == np.float32 and a.size > 0 and a.ndim > 0
