@@ -9,6 +9,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+import pytest
 from badinput import classify
 from hypothesis import given
 from hypothesis import strategies as st
@@ -44,3 +45,30 @@ def test_numpy_bools_read_as_doubles_as_torch(x: str, flag: str, expression: str
     """torch's parser reads a numpy bool scalar as a double: ``int_tensor * np.True_`` is a
     float tensor, ``bool_tensor | np.False_`` a float op that bitwise ops refuse."""
     assert_same_as_torch(expression.format(b=flag), x=TENSORS[x])
+
+
+LIST_KEYS = ["[[0, 1], [1, 0]]", "[[True, False, True]]", "[[True, False], [False, True]]",
+             "[L.tensor(0), 1]", "[slice(None), 1]", "[None, 1]", "[Ellipsis, 1]",
+             "[(0, 1), [1, 0]]", "[0, 1]", "[[0]] * 33", "[range(2)]", "[np.array([0, 1]), 0]",
+             "[L.tensor([0, 2])]", "np.array([[0, 1], [1, 0]])", "((0, 1), [1, 0])",
+             "[[0, 1], [1, 0], [0, 0]]"]
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(3,), (3, 2), (2, 3), (2, 2, 2), ()]),
+       key=st.sampled_from(LIST_KEYS), write=st.booleans())
+def test_list_keys_read_as_tuples_as_torch(shape: tuple, key: str, write: bool) -> None:
+    """A short list key that holds a sequence, tensor, slice, None or ``...`` indexes as the
+    tuple of its items (numpy's old rule, kept by torch); a tuple inside a key is a list."""
+    x = lambda L: L.arange(float(np.prod(shape))).reshape(shape)  # noqa: E731
+    if write:
+        assert_same_as_torch(f"x.__setitem__({key}, -1.0) or x", x=x)
+    else:
+        assert_same_as_torch(f"x[{key}]", x=x)
+
+
+def test_list_keys_warn_as_torch() -> None:
+    """The old rule warns, as torch does."""
+    import minitorch as mt
+    with pytest.warns(UserWarning, match="non-tuple sequence for multidimensional indexing"):
+        mt.ones(3, 2)[[[0, 1], [1, 0]]]
