@@ -699,6 +699,17 @@ def legacy(dt: Any) -> str:
     return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}[dt.name]
 
 
+def cast_error(result: Any, out: Any) -> RuntimeError:
+    """torch's error for a result of dtype ``result`` written into a tensor of dtype ``out``.
+
+    >>> import minitorch
+    >>> cast_error(minitorch.float32, minitorch.int64)
+    RuntimeError("result type Float can't be cast to the desired output type Long")
+    """
+    return RuntimeError(f"result type {legacy(result)} can't be cast to the desired output "
+                        f"type {legacy(out)}")
+
+
 def _legacy_name(t: Any) -> str:
     prefix = "torch.cuda." if t.device.type == "cuda" else "torch."
     return f"{prefix}{legacy(t.dtype)}Tensor"

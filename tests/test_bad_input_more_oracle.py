@@ -72,3 +72,44 @@ def test_list_keys_warn_as_torch() -> None:
     import minitorch as mt
     with pytest.warns(UserWarning, match="non-tuple sequence for multidimensional indexing"):
         mt.ones(3, 2)[[[0, 1], [1, 0]]]
+
+
+OPERANDS = {"float32": lambda L, s: L.full(s, 0.25), "float64": lambda L, s: L.full(s, 0.75,
+            dtype=L.float64), "int64": lambda L, s: L.full(s, 1, dtype=L.int64),
+            "bool": lambda L, s: L.full(s, True)}
+
+
+@SETTINGS
+@given(loss=st.sampled_from(["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+                             "binary_cross_entropy", "binary_cross_entropy_with_logits"]),
+       dtypes=st.tuples(st.sampled_from(sorted(OPERANDS)), st.sampled_from(sorted(OPERANDS))),
+       shapes=st.sampled_from([((2, 3), (2, 3)), ((2, 3), (3,)), ((2, 3), (3, 2)), ((), ())]),
+       reduction=st.sampled_from(["mean", "none", None, True]),
+       extra=st.sampled_from(["", ", beta=-1.0", ", delta=-1.0", ", beta=0.0"]))
+def test_loss_operand_checks_as_torch(loss: str, dtypes: tuple, shapes: tuple,
+                                      reduction: Any, extra: str) -> None:
+    """Elementwise losses check shapes, then the reduction, then their parameters, then the
+    dtypes their kernels take (floating; huber writes into the input's dtype, bce wants the
+    target in the input's dtype), as torch does."""
+    if ("beta" in extra and loss != "smooth_l1_loss") or ("delta" in extra and
+                                                         loss != "huber_loss"):
+        extra = ""
+    names = {"x": lambda L: OPERANDS[dtypes[0]](L, shapes[0]),
+             "y": lambda L: OPERANDS[dtypes[1]](L, shapes[1])}
+    assert_same_as_torch(f"L.nn.functional.{loss}(x, y, reduction={reduction!r}{extra})",
+                         **names)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.nn.functional.dropout(L.ones(2, 3, dtype=L.int64), 0.5)",
+    "L.nn.functional.dropout(L.ones(2, 3, dtype=L.bool), 0.5)",
+    "L.nn.Dropout(0.5)(L.ones(3, dtype=L.int64))",
+    "L.nn.functional.dropout(L.ones(3, dtype=L.int64), 1.0)",
+    "L.nn.Dropout('a')", "L.nn.Dropout(None)", "L.nn.Parameter(3)", "L.nn.Parameter([1.0])",
+    "L.optim.Adam([L.nn.Parameter(L.ones(1))], betas=0.9)",
+    "L.optim.AdamW([L.nn.Parameter(L.ones(1))], betas=None)",
+    "L.optim.Adam([L.nn.Parameter(L.ones(1))], betas=[0.5, 1.0])"])
+def test_layer_and_optimizer_arguments_as_torch(expression: str) -> None:
+    """Dropout's mask divides in place (an integer input cannot take it); Dropout, Parameter
+    and Adam read their arguments as torch's Python code does."""
+    assert_same_as_torch(expression)

@@ -17,16 +17,19 @@ import warnings
 from typing import Any
 
 from .. import _args, _creation
-from .._dtype import int64, result_type
-from .._tensor import Tensor, broadcast_pair
+from .._dtype import int64
+from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.linalg import addmm
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
+    _check_reduction,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
+    elementwise_pair,
     huber_loss,
+    kernel_operands,
     l1_loss,
     smooth_l1_loss,
 )
@@ -133,9 +136,10 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
         return input
     if p == 1:
         noise = _creation.zeros((), dtype=input.dtype, device=input.device)
-    else:  # torch's steps: a mask by bernoulli_(1 - p), divided by 1 - p in input's dtype
+    else:  # torch's steps: a mask by bernoulli_(1 - p), divided in place by 1 - p (so an
+        # integer input's mask cannot take the float quotient)
         mask = _creation.empty(input.shape, dtype=input.dtype, device=input.device)
-        noise = wrap(mask.bernoulli_(1 - p)._data / (1 - p))  # a Python float: input's dtype
+        noise = mask.bernoulli_(1 - p).div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
 
 
@@ -289,31 +293,13 @@ def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None)
 
 
 # ---- losses ------------------------------------------------------------------------------
-def _check_reduction(reduction: str) -> None:
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``).
 
     >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
     tensor(5.)
     """
-    _check_reduction(reduction)
-    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
-        kind = "Long" if "int64" in (input.dtype.name, target.dtype.name) else "Bool"
-        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{kind}'")
-    if input.dtype is not target.dtype:  # both in their result type, as torch computes
-        dt = result_type(input, target)
-        input, target = input.to(dt), target.to(dt)
-    if input.shape != target.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due "
-                      "to broadcasting. Please ensure they have the same size.", stacklevel=2)
-        shape = broadcast_pair(input, target)
-        return nn_ops.MseLoss.apply(input.expand(shape), target.expand(shape),
-                                    reduction=reduction)
+    input, target = kernel_operands("mse", *elementwise_pair(input, target, reduction))
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 
