@@ -113,3 +113,26 @@ def test_layer_and_optimizer_arguments_as_torch(expression: str) -> None:
     """Dropout's mask divides in place (an integer input cannot take it); Dropout, Parameter
     and Adam read their arguments as torch's Python code does."""
     assert_same_as_torch(expression)
+
+
+NORM_DTYPES = [None, "float32", "float64", "int64", "bool"]
+
+
+@SETTINGS
+@given(dtypes=st.tuples(*[st.sampled_from(NORM_DTYPES)] * 4),
+       input=st.sampled_from(["float32", "float64", "int64", "bool"]), training=st.booleans())
+def test_batch_norm_dtypes_as_torch(dtypes: tuple, input: str, training: bool) -> None:
+    """batch_norm's dtype checks: a floating input; weight, bias, running mean and var of
+    the input's dtype (the first decides between torch's two messages)."""
+    def make(L: Any, dt: str | None, fill: float) -> Any:
+        return None if dt is None else L.full((3,), fill, dtype=getattr(L, dt))
+
+    def call(L: Any) -> Any:
+        x = L.tensor([[1.0, 2, 3], [4, 5, 7]]).to(getattr(L, input))
+        weight, bias, mean, var = (make(L, d, f) for d, f in zip(dtypes, (1, 0, 0, 1)))
+        if not training and (mean is None or var is None):
+            mean, var = L.zeros(3).to(x.dtype), L.ones(3).to(x.dtype)
+        return L.nn.functional.batch_norm(x, mean, var, weight, bias, training=training)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said

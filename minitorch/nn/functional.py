@@ -28,6 +28,7 @@ from .functional_losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     elementwise_pair,
+    floating_kernel,
     huber_loss,
     kernel_operands,
     l1_loss,
@@ -268,6 +269,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise RuntimeError(f"running_{'mean' if running_mean is None else 'var'} must be "
                            "defined in evaluation mode")
     _check_running_stats(input, running_mean, running_var)
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither "
+                         "be None")
+    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var), training)
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
@@ -282,14 +287,29 @@ def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None)
             continue
         if stat.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
-    for stat in (mean, var):
-        if stat is not None and stat.dtype is not input.dtype and input.dtype.name == "float32":
-            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
     for name, stat in (("running_mean", mean), ("running_var", var)):
         if stat is not None and stat.requires_grad:
             raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
                                f"respect to argument '{name}'. This input cannot have "
                                "requires_grad True.")
+
+
+def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> None:
+    """torch's CPU dtype checks of batch_norm: a floating input; parameters (weight, bias,
+    running mean and var) whose first has the input's dtype and the others too, or (torch's
+    mixed mode, for half inputs only) all float32."""
+    floating_kernel("batch_norm", input.dtype, suffix="")
+    given = [p.dtype for p in params if p is not None]
+    if given and given[0] is not input.dtype:
+        if any(d.name != "float32" for d in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    weight, bias, mean, var = params  # training reads the running stats first
+    order = (mean, var, weight, bias) if training else params
+    for d in (p.dtype for p in order if p is not None):
+        if d is not input.dtype:
+            raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                               f"{_args.legacy(d)}")
 
 
 # ---- losses ------------------------------------------------------------------------------

@@ -72,15 +72,16 @@ def kernel_operands(kernel: str, input: Tensor, target: Tensor,
     return input.to(dt), target.to(dt)
 
 
-def floating_kernel(kernel: str, dt: dtype) -> None:
-    """torch's CPU kernel ``kernel`` runs on floating dtypes only.
+def floating_kernel(kernel: str, dt: dtype, suffix: str = "_cpu") -> None:
+    """torch's CPU kernel ``kernel`` (named with ``suffix``) runs on floating dtypes only.
 
     >>> floating_kernel("huber", minitorch.int64)
     Traceback (most recent call last):
     NotImplementedError: "huber_cpu" not implemented for 'Long'
     """
     if not dt.is_floating_point:
-        raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_args.legacy(dt)}\'')
+        raise NotImplementedError(f'"{kernel}{suffix}" not implemented for '
+                                  f"'{_args.legacy(dt)}'")
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
