@@ -136,3 +136,19 @@ def test_batch_norm_dtypes_as_torch(dtypes: tuple, input: str, training: bool) -
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(name=st.sampled_from(["std", "var"]), method=st.booleans(),
+       args=st.lists(st.sampled_from(["1", "True", "False", "None", "(0, 1)"]), max_size=3),
+       kwargs=st.sampled_from(["", "keepdim=True", "correction=0", "unbiased=False",
+                               "keepdim=False, correction=2", "unbiased=True, correction=1"]))
+def test_variance_overloads_as_torch(name: str, method: bool, args: list, kwargs: str) -> None:
+    """std and var take ``(dim, unbiased, keepdim)``, ``(dim, *, correction, keepdim)`` or a
+    lone ``unbiased`` flag, as torch's three overloads; other mixes are torch's TypeError."""
+    call = ", ".join([*args, kwargs] if kwargs else args)
+    head = f"x.{name}(" if method else f"L.{name}(x, "
+    outcome, said = classify(
+        lambda L, e: eval(e, {"L": L, "x": L.tensor([[1.0, 2, 4], [3, 5, 9]])}),
+        [lambda L: head + call + ")"])
+    assert outcome in ("same", "message"), said  # torch's message adds per-overload notes
