@@ -152,3 +152,14 @@ def test_variance_overloads_as_torch(name: str, method: bool, args: list, kwargs
         lambda L, e: eval(e, {"L": L, "x": L.tensor([[1.0, 2, 4], [3, 5, 9]])}),
         [lambda L: head + call + ")"])
     assert outcome in ("same", "message"), said  # torch's message adds per-overload notes
+
+
+@pytest.mark.parametrize("expression", [
+    "L.zeros(0, 3).masked_fill(L.ones(2, 3, dtype=L.bool), -1)",
+    "L.ones(3, 2).masked_fill(L.ones(2, 3, dtype=L.bool), L.tensor(1.))",
+    "L.zeros(0, 3).masked_fill_(L.ones(2, 3, dtype=L.bool), 0)",
+    "L.zeros(2, 1).masked_fill_(L.ones(2, 3, dtype=L.bool), 0)",
+    "L.zeros(2, 1).masked_fill(L.ones(2, 3, dtype=L.bool), 0)"])
+def test_masked_fill_shapes_as_torch(expression: str) -> None:
+    """A mask that does not broadcast with the tensor is torch's broadcast error."""
+    assert_same_as_torch(expression)
