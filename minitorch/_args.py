@@ -504,9 +504,21 @@ def number(fn: str, value: Any, name: str, position: int) -> Any:
         raise TypeError(f"{fn}(): minitorch has no complex tensors; argument '{name}' "
                         f"(position {position}) must be a real number, not complex")
     if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
-        return value.item()
+        return _item(value)
     raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Number, not "
                     f"{type_name(value)}")
+
+
+def _item(value: Any) -> Any:
+    """The Python number a 0-d array or one-element tensor holds; torch's parser reads a
+    numpy bool as a double (``tensor([1]) * np.True_`` is ``tensor([1.])``).
+
+    >>> import numpy as np
+    >>> _item(np.True_), _item(np.int64(2))
+    (1.0, 2)
+    """
+    number_ = value.item()
+    return float(number_) if type(number_) is bool and is_array(value) else number_
 
 
 def is_array(value: Any) -> bool:
@@ -534,7 +546,7 @@ def operand(value: Any) -> Any:
         return value
     if value.shape == () and type(value).__module__ == "numpy" and \
             type(value).__name__ != "ndarray":
-        number_ = value.item()
+        number_ = _item(value)
         if isinstance(number_, (bool, int, float, complex)):
             return number_
     raise TypeError(f"minitorch does not mix tensors with {type_name(value)} operands (torch "
@@ -685,6 +697,17 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
 def legacy(dt: Any) -> str:
     """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
     return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}[dt.name]
+
+
+def cast_error(result: Any, out: Any) -> RuntimeError:
+    """torch's error for a result of dtype ``result`` written into a tensor of dtype ``out``.
+
+    >>> import minitorch
+    >>> cast_error(minitorch.float32, minitorch.int64)
+    RuntimeError("result type Float can't be cast to the desired output type Long")
+    """
+    return RuntimeError(f"result type {legacy(result)} can't be cast to the desired output "
+                        f"type {legacy(out)}")
 
 
 def _legacy_name(t: Any) -> str:

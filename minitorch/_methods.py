@@ -200,7 +200,8 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
-def std(self: Tensor, dim: Any = None, unbiased: bool = True, keepdim: bool = False, *,
+def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
+        keepdim: Any = _args.OMITTED, *,
         correction: Any = None) -> Tensor:
     """Standard deviation (the square root of ``var``)."""
     return reduction.variance("std", self, dim, unbiased, keepdim, correction).sqrt()

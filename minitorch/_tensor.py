@@ -638,9 +638,7 @@ class Tensor(metaclass=_TensorType):
                 f"{list(array.shape)}")
         src = D.from_array_dtype(array.dtype)
         if src._category > self.dtype._category:
-            names = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}
-            raise RuntimeError(f"result type {names[src.name]} can't be cast to the desired "
-                               f"output type {names[self.dtype.name]}")
+            raise _args.cast_error(src, self.dtype)
         strides = backend.element_strides(self._data)
         if strides and 0 not in shape and any(  # an empty array's strides may be 0
                 st == 0 and n > 1 for st, n in zip(strides, shape)):

@@ -51,7 +51,7 @@ def test_seeded_fuzz_meets_the_targets() -> None:
 
 def test_wide_fuzz_does_not_regress() -> None:
     """1500 calls of the wider catalogue (badinput_wide.py): a regression gate at the levels
-    measured last (seed 21: silent 1, internal 0, different 8, refused 12, message 124, in
+    measured last (seed 21: silent 1, internal 0, different 6, refused 10, message 122, in
     about 5 s; calls that were internal or different now fail with torch's type and another
     text).
     The targets are 0 silent, internal and different: lower these bounds as the groups the
@@ -61,9 +61,9 @@ def test_wide_fuzz_does_not_regress() -> None:
     print(dict(counts))
     assert counts["silent"] <= 1, details["silent"]
     assert counts["internal"] <= 0, details["internal"]
-    assert counts["different"] <= 8, details["different"]
-    assert counts["refused"] <= 12, details["refused"]
-    assert counts["message"] <= 124, details["message"]
+    assert counts["different"] <= 6, details["different"]
+    assert counts["refused"] <= 10, details["refused"]
+    assert counts["message"] <= 122, details["message"]
 
 
 @pytest.mark.parametrize("expression", [

@@ -17,16 +17,20 @@ import warnings
 from typing import Any
 
 from .. import _args, _creation
-from .._dtype import int64, result_type
-from .._tensor import Tensor, broadcast_pair
+from .._dtype import int64
+from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.linalg import addmm
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
+    _check_reduction,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
+    elementwise_pair,
+    floating_kernel,
     huber_loss,
+    kernel_operands,
     l1_loss,
     smooth_l1_loss,
 )
@@ -133,9 +137,10 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
         return input
     if p == 1:
         noise = _creation.zeros((), dtype=input.dtype, device=input.device)
-    else:  # torch's steps: a mask by bernoulli_(1 - p), divided by 1 - p in input's dtype
+    else:  # torch's steps: a mask by bernoulli_(1 - p), divided in place by 1 - p (so an
+        # integer input's mask cannot take the float quotient)
         mask = _creation.empty(input.shape, dtype=input.dtype, device=input.device)
-        noise = wrap(mask.bernoulli_(1 - p)._data / (1 - p))  # a Python float: input's dtype
+        noise = mask.bernoulli_(1 - p).div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
 
 
@@ -264,6 +269,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise RuntimeError(f"running_{'mean' if running_mean is None else 'var'} must be "
                            "defined in evaluation mode")
     _check_running_stats(input, running_mean, running_var)
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither "
+                         "be None")
+    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var), training)
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
@@ -278,9 +287,6 @@ def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None)
             continue
         if stat.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
-    for stat in (mean, var):
-        if stat is not None and stat.dtype is not input.dtype and input.dtype.name == "float32":
-            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
     for name, stat in (("running_mean", mean), ("running_var", var)):
         if stat is not None and stat.requires_grad:
             raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
@@ -288,32 +294,32 @@ def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None)
                                "requires_grad True.")
 
 
+def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> None:
+    """torch's CPU dtype checks of batch_norm: a floating input; parameters (weight, bias,
+    running mean and var) whose first has the input's dtype and the others too, or (torch's
+    mixed mode, for half inputs only) all float32."""
+    floating_kernel("batch_norm", input.dtype, suffix="")
+    given = [p.dtype for p in params if p is not None]
+    if given and given[0] is not input.dtype:
+        if any(d.name != "float32" for d in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    weight, bias, mean, var = params  # training reads the running stats first
+    order = (mean, var, weight, bias) if training else params
+    for d in (p.dtype for p in order if p is not None):
+        if d is not input.dtype:
+            raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                               f"{_args.legacy(d)}")
+
+
 # ---- losses ------------------------------------------------------------------------------
-def _check_reduction(reduction: str) -> None:
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``).
 
     >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
     tensor(5.)
     """
-    _check_reduction(reduction)
-    if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
-        kind = "Long" if "int64" in (input.dtype.name, target.dtype.name) else "Bool"
-        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{kind}'")
-    if input.dtype is not target.dtype:  # both in their result type, as torch computes
-        dt = result_type(input, target)
-        input, target = input.to(dt), target.to(dt)
-    if input.shape != target.shape:
-        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
-                      f"size ({input.shape}). This will likely lead to incorrect results due "
-                      "to broadcasting. Please ensure they have the same size.", stacklevel=2)
-        shape = broadcast_pair(input, target)
-        return nn_ops.MseLoss.apply(input.expand(shape), target.expand(shape),
-                                    reduction=reduction)
+    input, target = kernel_operands("mse", *elementwise_pair(input, target, reduction))
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 

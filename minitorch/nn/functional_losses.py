@@ -12,7 +12,9 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .._tensor import Tensor, broadcast_shapes
+from .. import _args
+from .._dtype import dtype, result_type
+from .._tensor import Tensor, broadcast_pair
 from ..ops import losses
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
@@ -24,15 +26,62 @@ def _check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+def _same_shape(input: Tensor, target: Tensor, stacklevel: int = 3) -> tuple[Tensor, Tensor]:
     """torch warns when the shapes differ, then broadcasts them together."""
     if input.shape == target.shape:
         return input, target
     warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                   f"size ({input.shape}). This will likely lead to incorrect results due "
-                  "to broadcasting. Please ensure they have the same size.", stacklevel=3)
-    shape = broadcast_shapes(input.shape, target.shape)
+                  "to broadcasting. Please ensure they have the same size.",
+                  stacklevel=stacklevel)
+    shape = broadcast_pair(input, target)
     return input.expand(shape), target.expand(shape)
+
+
+def elementwise_pair(input: Tensor, target: Tensor, reduction: str) -> tuple[Tensor, Tensor]:
+    """An elementwise loss's operands as torch's Python code takes them: warned about and
+    broadcast to one shape, then the reduction checked.
+
+    >>> elementwise_pair(minitorch.ones(2), minitorch.ones(2), "all")
+    Traceback (most recent call last):
+    ValueError: all is not a valid value for reduction
+    """
+    input, target = _same_shape(input, target, stacklevel=4)
+    _check_reduction(reduction)
+    return input, target
+
+
+def kernel_operands(kernel: str, input: Tensor, target: Tensor,
+                    out: dtype | None = None) -> tuple[Tensor, Tensor]:
+    """Both operands in their result type, as torch's loss kernel ``kernel`` computes: it
+    must cast to ``out`` (the output's dtype, where the kernel writes into one, and then the
+    dtype computed in) and be floating.
+
+    >>> kernel_operands("huber", minitorch.ones(1), minitorch.ones(1, dtype=minitorch.int64))
+    (tensor([1.]), tensor([1.]))
+    >>> kernel_operands("huber", minitorch.ones(1, dtype=minitorch.int64), minitorch.ones(1),
+    ...                 out=minitorch.int64)
+    Traceback (most recent call last):
+    RuntimeError: result type Float can't be cast to the desired output type Long
+    """
+    dt = result_type(input, target)
+    if out is not None and dt._category > out._category:
+        raise _args.cast_error(dt, out)
+    dt = out or dt
+    floating_kernel(kernel, dt)
+    return input.to(dt), target.to(dt)
+
+
+def floating_kernel(kernel: str, dt: dtype, suffix: str = "_cpu") -> None:
+    """torch's CPU kernel ``kernel`` (named with ``suffix``) runs on floating dtypes only.
+
+    >>> floating_kernel("huber", minitorch.int64)
+    Traceback (most recent call last):
+    NotImplementedError: "huber_cpu" not implemented for 'Long'
+    """
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"{kernel}{suffix}" not implemented for '
+                                  f"'{_args.legacy(dt)}'")
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -48,6 +97,9 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "
                          "the same size.")
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {_args.legacy(target.dtype)} but expected "
+                           f"{_args.legacy(input.dtype)}")
     xp = input._xp
     if input.numel() and bool(xp.any((input._data < 0) | (input._data > 1))):
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -70,6 +122,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    floating_kernel("log_sigmoid", input.dtype)
+    if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
+        raise _args.cast_error(result_type(input, target), target.dtype)
     params: dict = {}
     if weight is not None:
         params["weight"] = weight.expand(input.shape)
@@ -86,8 +141,8 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any
     >>> F.l1_loss(minitorch.tensor([1., -3.]), minitorch.zeros(2))
     tensor(2.)
     """
-    _check_reduction(reduction)
     input, target = _same_shape(input, target)
+    _check_reduction(reduction)
     each = (input - target).abs()
     if reduction == "none":
         return each
@@ -101,12 +156,12 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None,
     >>> F.smooth_l1_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="none")
     tensor([0.1250, 2.5000])
     """
-    _check_reduction(reduction)
-    if beta < 0:
-        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:  # torch's smooth L1 with beta 0 is its L1 loss, nodes included
         return l1_loss(input, target, reduction=reduction)
-    input, target = _same_shape(input, target)
+    input, target = elementwise_pair(input, target, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = kernel_operands("smooth_l1", input, target)
     return losses.SmoothL1Loss.apply(input, target, reduction=reduction,
                                      params={"beta": float(beta)})
 
@@ -118,8 +173,10 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     >>> F.huber_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="sum")
     tensor(2.6250)
     """
-    _check_reduction(reduction)
-    input, target = _same_shape(input, target)
+    input, target = elementwise_pair(input, target, reduction)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = kernel_operands("huber", input, target, out=input.dtype)
     params: dict = {"delta": float(delta)}
     if weight is not None:
         params["weight"] = weight.expand(input.shape)

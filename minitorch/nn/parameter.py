@@ -34,6 +34,8 @@ class Parameter(Tensor):
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
             data = _creation.empty(0)
+        elif not isinstance(data, Tensor):  # torch calls data.detach() on what is no tensor
+            raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         self._init(data._data)
         self._version_counter = data._version_counter  # in-place updates show in both
         if requires_grad and not self.dtype.is_floating_point:

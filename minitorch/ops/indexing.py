@@ -9,6 +9,8 @@ tensor([3., 5.], grad_fn=<SliceBackward0>)
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Sequence
 from typing import Any
 
 from .. import _args
@@ -26,9 +28,9 @@ def array_key(key: Any, xp: Any) -> Any:
 
 
 def _ranges_as_lists(parts: tuple) -> tuple:
-    """A ``range`` in a key indexes as the list of its ints, as in torch (d2l's
+    """A ``range`` or a tuple in a key indexes as the list of its items, as in torch (d2l's
     ``y_hat[range(len(y_hat)), y]``)."""
-    return tuple(list(p) if isinstance(p, range) else p for p in parts)
+    return tuple(list(p) if isinstance(p, (range, tuple)) else p for p in parts)
 
 
 def _part(p: Any, xp: Any) -> Any:
@@ -93,11 +95,37 @@ def _is_bool_mask(p: Any) -> bool:
 def check_key(t: Tensor, key: Any) -> tuple:
     """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
     an index torch takes, ints and integer tensors in range, masks of the indexed shape."""
-    parts = _ranges_as_lists(key if type(key) is tuple else (key,))
+    parts = _ranges_as_lists(key_parts(key))
     for p in parts:  # torch reports a wrong kind of index before a misplaced one
         if type(p) is not int and not isinstance(p, (list, str, bytes)):
             _part(p, t._xp)
     return _checked(t, parts)
+
+
+def key_parts(key: Any) -> tuple:
+    """The parts of a key: a tuple's items, and those of a short list that holds a sequence,
+    a tensor, a slice, None or ``...`` (numpy's old rule, which torch keeps with a warning);
+    any other key is one part.
+
+    >>> key_parts((0, 1)), key_parts([[0, 1], [1, 0]]), key_parts([0, 1])
+    ((0, 1), ([0, 1], [1, 0]), ([0, 1],))
+    """
+    if isinstance(key, tuple):
+        return key
+    if isinstance(key, list) and len(key) < 32 and any(map(_multidimensional, key)):
+        warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
+                      "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. "
+                      "In pytorch 2.9 this will be interpreted as tensor index, "
+                      "x[torch.tensor(seq)], which will result either in an error or a "
+                      "different result", UserWarning, stacklevel=4)
+        return tuple(key)
+    return (key,)
+
+
+def _multidimensional(p: Any) -> bool:
+    """True for an item that makes a list key read as a tuple of indices."""
+    return isinstance(p, (Tensor, slice, Sequence)) or p is None or p is Ellipsis or \
+        _is_array(p)
 
 
 def _checked(t: Tensor, parts: tuple) -> tuple:

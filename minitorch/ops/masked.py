@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_pair
 from ._base import Op, wrap
 from .pointwise import where
 
@@ -71,6 +71,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     tensor([5., 2.])
     """
     value = _check_value("masked_fill", mask, value, self.dtype)
+    broadcast_pair(mask, self)  # torch's error, before numpy's where meets the shapes
     return MaskedFill.apply(self, mask=mask, value=value)
 
 
@@ -81,4 +82,5 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     tensor([0., 1.])
     """
     value = _check_value("masked_fill_", mask, value, self.dtype)
+    broadcast_pair(self, mask)
     return self._inplace(MaskedFill.apply, mask=mask, value=value)

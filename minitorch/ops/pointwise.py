@@ -634,7 +634,6 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes (a bool
     for a bool result)."""
     boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
-    numpy_bool = _args.is_array(alpha) and type(alpha).__name__ == "bool"
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
     if fn == "sub":  # before alpha scales a bool into a number
         _no_bool(input, other)
@@ -644,7 +643,7 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     result = result_type(input, other)
     if boolean and result is not bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if (isinstance(alpha, float) or numpy_bool) and not result.is_floating_point:
+    if isinstance(alpha, float) and not result.is_floating_point:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
     if isinstance(alpha, float):

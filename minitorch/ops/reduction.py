@@ -280,7 +280,8 @@ sum_method = _args.axis_alias(_keepdim_needs_dim(_sum, method=True))
 mean_method = _args.axis_alias(_keepdim_needs_dim(_mean, method=True))
 
 
-def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = False, *,
+def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
+        keepdim: Any = _args.OMITTED, *,
         correction: int | None = None) -> Tensor:
     """Variance (unbiased by default, like torch).
 
@@ -290,18 +291,35 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
     return variance("var", input, dim, unbiased, keepdim, correction)
 
 
+def _variance_overload(name: str, dim: Any, unbiased: Any, keepdim: Any,
+                       correction: Any) -> tuple:
+    """``(dim, unbiased, keepdim)`` of the overload of torch's var/std that the arguments
+    match: ``(dim, unbiased, keepdim)``, ``(dim, *, correction, keepdim)`` or ``(unbiased)``
+    alone (a bool in dim's place); anything else is torch's TypeError."""
+    alone = isinstance(dim, bool) and unbiased is _args.OMITTED
+    given = {"keepdim": keepdim, "correction": correction}
+    if alone and keepdim is _args.OMITTED and correction is None:
+        return None, dim, False
+    flag = unbiased is True or unbiased is False
+    if alone or (unbiased is not _args.OMITTED and not flag) or (flag and (
+            isinstance(dim, bool) or correction is not None)):
+        got = [_args.type_name(dim)] if dim is not None else []
+        got += [_args.type_name(unbiased)] if unbiased is not _args.OMITTED else []
+        got += [f"{k}={_args.type_name(v)}" for k, v in given.items()
+                if v is not None and v is not _args.OMITTED]
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got ({', '.join(got)}"
+            "), but expected one of:\n"
+            " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+            " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
+            " * (bool unbiased = True)\n")
+    return dim, unbiased is not False, False if keepdim is _args.OMITTED else keepdim
+
+
 def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
              correction: Any) -> Tensor:
     """``var`` (or ``std`` before its square root) with torch's checks under ``name``."""
-    if isinstance(dim, bool):  # var(x, False): the positional unbiased flag
-        dim, unbiased = None, dim
-    if unbiased is not True and unbiased is not False:
-        raise TypeError(
-            f"{name}() received an invalid combination of arguments - got "
-            f"({_args.type_name(dim)}, {_args.type_name(unbiased)}), but expected one of:\n"
-            " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
-            " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
-            " * (bool unbiased = True)\nGive unbiased as True or False.")
+    dim, unbiased, keepdim = _variance_overload(name, dim, unbiased, keepdim, correction)
     if correction is None:
         correction = 1 if unbiased else 0
     else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .._args import OMITTED
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
@@ -27,15 +28,17 @@ _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight
           "initial_accumulator_value": "initial_accumulator_value value"}
 
 
-def check_settings(betas: Any = None, **settings: Any) -> None:
+def check_settings(betas: Any = OMITTED, **settings: Any) -> None:
     """torch's ValueError for a negative (or nan) setting or a beta outside [0, 1); torch's
     own comparison, so a setting that is no number fails as in torch."""
     for key, value in settings.items():
         if not 0.0 <= value:  # noqa: SIM300 (torch's operand order names the types)
             raise ValueError(f"Invalid {_NAMES[key]}: {value}")
-    for i, beta in enumerate(betas or ()):
-        if not 0.0 <= beta < 1.0:
-            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+    for i in range(2 if betas is not OMITTED else 0):  # torch reads betas[0] and betas[1]
+        if not hasattr(betas, "__getitem__"):
+            raise TypeError(f"'{type(betas).__name__}' object is not subscriptable")
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
 
 
 def state_tensor(array: Any) -> Tensor:

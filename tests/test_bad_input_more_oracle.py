@@ -1,0 +1,165 @@
+"""Bad and edge input of issue #21's later rounds against live torch: numpy bools as
+numbers, list keys read as tuples, ... Each case runs on torch and on minitorch and must
+have the same outcome (the same result, or the same exception type and message).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from badinput import classify
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS
+
+
+def assert_same_as_torch(expression: str, **names: Any) -> None:
+    """``expression`` (over ``L``, ``np`` and ``names``, each a function of the library) has
+    torch's outcome in minitorch."""
+    def run(L: Any, e: str) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return eval(e, {"np": np, "L": L, **{k: f(L) for k, f in names.items()}})
+
+    outcome, said = classify(run, [lambda L: expression])
+    assert outcome == "same", said
+
+
+TENSORS = {"float": lambda L: L.tensor([1.5, -2.0, 0.0]),
+           "int": lambda L: L.tensor([4, -3, 0]),
+           "bool": lambda L: L.tensor([True, False, True]),
+           "bool0d": lambda L: L.tensor(True)}
+
+
+@SETTINGS
+@given(x=st.sampled_from(sorted(TENSORS)), flag=st.sampled_from(["np.True_", "np.False_"]),
+       expression=st.sampled_from([
+           "x * {b}", "{b} * x", "x + {b}", "x | {b}", "x ^ {b}", "x & {b}", "L.pow(x, {b})",
+           "x == {b}", "L.where(x > 0, {b}, x)", "L.clamp(x, {b})", "L.full((2,), {b})",
+           "x.add(1, alpha={b})", "L.result_type(x, {b})", "x.masked_fill(x > 0, {b})",
+           "L.sub(x, 1, alpha={b})", "L.mul(x, {b})"]))
+def test_numpy_bools_read_as_doubles_as_torch(x: str, flag: str, expression: str) -> None:
+    """torch's parser reads a numpy bool scalar as a double: ``int_tensor * np.True_`` is a
+    float tensor, ``bool_tensor | np.False_`` a float op that bitwise ops refuse."""
+    assert_same_as_torch(expression.format(b=flag), x=TENSORS[x])
+
+
+LIST_KEYS = ["[[0, 1], [1, 0]]", "[[True, False, True]]", "[[True, False], [False, True]]",
+             "[L.tensor(0), 1]", "[slice(None), 1]", "[None, 1]", "[Ellipsis, 1]",
+             "[(0, 1), [1, 0]]", "[0, 1]", "[[0]] * 33", "[range(2)]", "[np.array([0, 1]), 0]",
+             "[L.tensor([0, 2])]", "np.array([[0, 1], [1, 0]])", "((0, 1), [1, 0])",
+             "[[0, 1], [1, 0], [0, 0]]"]
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(3,), (3, 2), (2, 3), (2, 2, 2), ()]),
+       key=st.sampled_from(LIST_KEYS), write=st.booleans())
+def test_list_keys_read_as_tuples_as_torch(shape: tuple, key: str, write: bool) -> None:
+    """A short list key that holds a sequence, tensor, slice, None or ``...`` indexes as the
+    tuple of its items (numpy's old rule, kept by torch); a tuple inside a key is a list."""
+    x = lambda L: L.arange(float(np.prod(shape))).reshape(shape)  # noqa: E731
+    if write:
+        assert_same_as_torch(f"x.__setitem__({key}, -1.0) or x", x=x)
+    else:
+        assert_same_as_torch(f"x[{key}]", x=x)
+
+
+def test_list_keys_warn_as_torch() -> None:
+    """The old rule warns, as torch does."""
+    import minitorch as mt
+    with pytest.warns(UserWarning, match="non-tuple sequence for multidimensional indexing"):
+        mt.ones(3, 2)[[[0, 1], [1, 0]]]
+
+
+OPERANDS = {"float32": lambda L, s: L.full(s, 0.25), "float64": lambda L, s: L.full(s, 0.75,
+            dtype=L.float64), "int64": lambda L, s: L.full(s, 1, dtype=L.int64),
+            "bool": lambda L, s: L.full(s, True)}
+
+
+@SETTINGS
+@given(loss=st.sampled_from(["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+                             "binary_cross_entropy", "binary_cross_entropy_with_logits"]),
+       dtypes=st.tuples(st.sampled_from(sorted(OPERANDS)), st.sampled_from(sorted(OPERANDS))),
+       shapes=st.sampled_from([((2, 3), (2, 3)), ((2, 3), (3,)), ((2, 3), (3, 2)), ((), ())]),
+       reduction=st.sampled_from(["mean", "none", None, True]),
+       extra=st.sampled_from(["", ", beta=-1.0", ", delta=-1.0", ", beta=0.0"]))
+def test_loss_operand_checks_as_torch(loss: str, dtypes: tuple, shapes: tuple,
+                                      reduction: Any, extra: str) -> None:
+    """Elementwise losses check shapes, then the reduction, then their parameters, then the
+    dtypes their kernels take (floating; huber writes into the input's dtype, bce wants the
+    target in the input's dtype), as torch does."""
+    if ("beta" in extra and loss != "smooth_l1_loss") or ("delta" in extra and
+                                                         loss != "huber_loss"):
+        extra = ""
+    names = {"x": lambda L: OPERANDS[dtypes[0]](L, shapes[0]),
+             "y": lambda L: OPERANDS[dtypes[1]](L, shapes[1])}
+    assert_same_as_torch(f"L.nn.functional.{loss}(x, y, reduction={reduction!r}{extra})",
+                         **names)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.nn.functional.dropout(L.ones(2, 3, dtype=L.int64), 0.5)",
+    "L.nn.functional.dropout(L.ones(2, 3, dtype=L.bool), 0.5)",
+    "L.nn.Dropout(0.5)(L.ones(3, dtype=L.int64))",
+    "L.nn.functional.dropout(L.ones(3, dtype=L.int64), 1.0)",
+    "L.nn.Dropout('a')", "L.nn.Dropout(None)", "L.nn.Parameter(3)", "L.nn.Parameter([1.0])",
+    "L.optim.Adam([L.nn.Parameter(L.ones(1))], betas=0.9)",
+    "L.optim.AdamW([L.nn.Parameter(L.ones(1))], betas=None)",
+    "L.optim.Adam([L.nn.Parameter(L.ones(1))], betas=[0.5, 1.0])"])
+def test_layer_and_optimizer_arguments_as_torch(expression: str) -> None:
+    """Dropout's mask divides in place (an integer input cannot take it); Dropout, Parameter
+    and Adam read their arguments as torch's Python code does."""
+    assert_same_as_torch(expression)
+
+
+NORM_DTYPES = [None, "float32", "float64", "int64", "bool"]
+
+
+@SETTINGS
+@given(dtypes=st.tuples(*[st.sampled_from(NORM_DTYPES)] * 4),
+       input=st.sampled_from(["float32", "float64", "int64", "bool"]), training=st.booleans())
+def test_batch_norm_dtypes_as_torch(dtypes: tuple, input: str, training: bool) -> None:
+    """batch_norm's dtype checks: a floating input; weight, bias, running mean and var of
+    the input's dtype (the first decides between torch's two messages)."""
+    def make(L: Any, dt: str | None, fill: float) -> Any:
+        return None if dt is None else L.full((3,), fill, dtype=getattr(L, dt))
+
+    def call(L: Any) -> Any:
+        x = L.tensor([[1.0, 2, 3], [4, 5, 7]]).to(getattr(L, input))
+        weight, bias, mean, var = (make(L, d, f) for d, f in zip(dtypes, (1, 0, 0, 1)))
+        if not training and (mean is None or var is None):
+            mean, var = L.zeros(3).to(x.dtype), L.ones(3).to(x.dtype)
+        return L.nn.functional.batch_norm(x, mean, var, weight, bias, training=training)
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said
+
+
+@SETTINGS
+@given(name=st.sampled_from(["std", "var"]), method=st.booleans(),
+       args=st.lists(st.sampled_from(["1", "True", "False", "None", "(0, 1)"]), max_size=3),
+       kwargs=st.sampled_from(["", "keepdim=True", "correction=0", "unbiased=False",
+                               "keepdim=False, correction=2", "unbiased=True, correction=1"]))
+def test_variance_overloads_as_torch(name: str, method: bool, args: list, kwargs: str) -> None:
+    """std and var take ``(dim, unbiased, keepdim)``, ``(dim, *, correction, keepdim)`` or a
+    lone ``unbiased`` flag, as torch's three overloads; other mixes are torch's TypeError."""
+    call = ", ".join([*args, kwargs] if kwargs else args)
+    head = f"x.{name}(" if method else f"L.{name}(x, "
+    outcome, said = classify(
+        lambda L, e: eval(e, {"L": L, "x": L.tensor([[1.0, 2, 4], [3, 5, 9]])}),
+        [lambda L: head + call + ")"])
+    assert outcome in ("same", "message"), said  # torch's message adds per-overload notes
+
+
+@pytest.mark.parametrize("expression", [
+    "L.zeros(0, 3).masked_fill(L.ones(2, 3, dtype=L.bool), -1)",
+    "L.ones(3, 2).masked_fill(L.ones(2, 3, dtype=L.bool), L.tensor(1.))",
+    "L.zeros(0, 3).masked_fill_(L.ones(2, 3, dtype=L.bool), 0)",
+    "L.zeros(2, 1).masked_fill_(L.ones(2, 3, dtype=L.bool), 0)",
+    "L.zeros(2, 1).masked_fill(L.ones(2, 3, dtype=L.bool), 0)"])
+def test_masked_fill_shapes_as_torch(expression: str) -> None:
+    """A mask that does not broadcast with the tensor is torch's broadcast error."""
+    assert_same_as_torch(expression)
