@@ -167,3 +167,32 @@ def test_unbatched_and_module_forms_like_torch() -> None:
     assert_same(x.grad, y.grad)
     assert repr(mt.nn.Conv2d(1, 2, 3, padding="same")) == repr(
         torch.nn.Conv2d(1, 2, 3, padding="same"))
+
+
+def _graph(fn) -> list:
+    """Node names of a graph, depth first (AccumulateGrad spelled as in torch's name())."""
+    if fn is None:
+        return []
+    name = fn.name().replace("torch::autograd::", "")
+    return [name] + [n for nxt, _ in fn.next_functions for n in _graph(nxt)]
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 4), (2, 3, 4, 2), (2, 3, 2, 2, 2)])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("module", ["NLLLoss", "CrossEntropyLoss"])
+def test_class_losses_of_any_rank_build_torchs_graph(shape: tuple, reduction: str,
+                                                     module: str) -> None:
+    """(N, C, d1, ...) inputs go through torch's views: 4-D straight into NllLoss2D, other
+    ranks viewed as (N, C, 1, positions) and, unreduced, viewed back (ViewBackward0)."""
+    rng = np.random.default_rng(len(shape))
+    x = rng.standard_normal(shape).astype(np.float32)
+    t = rng.integers(0, shape[1], (shape[0], *shape[2:]))
+    out = {}
+    for L in (mt, torch):
+        leaf = L.tensor(x, requires_grad=True)
+        loss = getattr(L.nn, module)(reduction=reduction)(leaf, L.tensor(t))
+        loss.sum().backward()
+        out[L] = (_graph(loss.grad_fn), loss.detach().numpy(), leaf.grad.numpy())
+    assert out[mt][0] == out[torch][0]
+    np.testing.assert_allclose(out[mt][1], out[torch][1], rtol=1e-6)
+    np.testing.assert_allclose(out[mt][2], out[torch][2], rtol=1e-6, atol=1e-7)

@@ -13,6 +13,7 @@ Each function builds the same backward nodes as torch's, so a model's graph read
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -362,12 +363,19 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
     _check_targets(target, classes, ignore_index)
-    rows = input.unsqueeze(0) if input.dim() == 1 else input.permute(
-        0, *range(2, input.dim()), 1).reshape(-1, classes) if input.dim() > 2 else input
-    op = nn_ops.NllLoss2d if input.dim() > 2 else nn_ops.NllLoss
     # target by keyword: it is no edge of the graph (torch's node has one next function)
-    return op.apply(rows, target=target, reduction=reduction, ignore_index=ignore_index,
-                    weight=weight, shape=tuple(target.shape))
+    options = {"target": target, "reduction": reduction, "ignore_index": ignore_index,
+               "weight": weight}
+    if input.dim() <= 2:
+        rows = input.unsqueeze(0) if input.dim() == 1 else input
+        return nn_ops.NllLoss.apply(rows, shape=tuple(target.shape), **options)
+    if input.dim() == 4:
+        return nn_ops.NllLoss2d.apply(input, shape=tuple(target.shape), **options)
+    # as torch: other dims go through (batch, classes, 1, positions) and back, as views
+    batch, positions = input.shape[0], math.prod(input.shape[2:])
+    out = nn_ops.NllLoss2d.apply(input.reshape(batch, classes, 1, positions),
+                                 shape=(batch, 1, positions), **options)
+    return out.view(target.shape) if reduction == "none" else out
 
 
 def _check_spatial_target(input: Tensor, target: Tensor) -> None:

@@ -68,47 +68,68 @@ class NllLoss(Op):
     _profile_name = "aten::nll_loss"
     sum = staticmethod(nll_sum)  # torch's order of adding the rows' values
 
+    @staticmethod
+    def as_rows(xp: Any, logp: Any) -> Any:
+        """``logp`` as (rows, classes)."""
+        return logp
+
+    @staticmethod
+    def from_rows(grad: Tensor, shape: tuple) -> Tensor:
+        """A gradient of the rows back in the input's shape."""
+        return grad
+
     @classmethod
     def forward(cls, ctx: Any, logp: Tensor, target: Tensor, *, reduction: str,
                 ignore_index: int = -100, weight: Tensor | None = None,
                 shape: tuple | None = None) -> Tensor:
         check_same_device(logp, target)
         xp = logp._xp
+        data = cls.as_rows(xp, logp._data)
         flat = xp.reshape(target._data, (-1,))
         kept = flat != ignore_index
-        rows = xp.arange(logp.shape[0])[kept]
+        rows = xp.arange(data.shape[0])[kept]
         classes = flat[kept]
-        scale = xp.ones(classes.shape, dtype=logp._data.dtype) if weight is None else \
+        scale = xp.ones(classes.shape, dtype=data.dtype) if weight is None else \
             weight._data[classes]
         # torch averages over the weights of the targets it did not ignore (none: 0/0, nan)
         total_weight = cls.sum(xp, scale, rows) if reduction == "mean" else xp.asarray(1.0)
-        ctx.meta = (logp.shape, rows, classes, scale, reduction, total_weight, flat.shape)
-        picked = -logp._data[rows, classes] * scale
+        ctx.meta = (data.shape, logp.shape, rows, classes, scale, reduction, total_weight,
+                    flat.shape)
+        picked = -data[rows, classes] * scale
         if reduction == "none":
-            out = xp.zeros(flat.shape, dtype=logp._data.dtype)
+            out = xp.zeros(flat.shape, dtype=data.dtype)
             setitem(xp, out, kept, picked)
             return wrap(xp.reshape(out, target._data.shape if shape is None else shape))
         total = cls.sum(xp, picked, rows)
         with quiet():
             return wrap(xp.asarray(total / xp.asarray(total_weight, dtype=total.dtype)))
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor, *_: Any) -> tuple:
-        shape, rows, classes, scale, reduction, total_weight, flat = ctx.meta
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor, *_: Any) -> tuple:
+        shape, input_shape, rows, classes, scale, reduction, total_weight, flat = ctx.meta
         xp = g._xp
         onehot = xp.zeros(shape, dtype=g._data.dtype)
         with quiet():
             setitem(xp, onehot, (rows, classes), -scale / total_weight)
         g = g.reshape(flat).unsqueeze(1) if reduction == "none" else g
-        return wrap(onehot) * g, None
+        return cls.from_rows(wrap(onehot) * g, input_shape), None
 
 
 class NllLoss2d(NllLoss):
-    """``NllLoss`` of an input with dims beyond (batch, classes), its classes moved last."""
+    """``NllLoss`` of an input (batch, classes, height, width): each position is a row."""
 
     node_name = "NllLoss2DBackward0"
     _profile_name = "aten::nll_loss2d"
     sum = staticmethod(lambda xp, values, rows: xp.sum(values))
+
+    @staticmethod
+    def as_rows(xp: Any, logp: Any) -> Any:
+        return xp.reshape(xp.permute_dims(logp, (0, 2, 3, 1)), (-1, logp.shape[1]))
+
+    @staticmethod
+    def from_rows(grad: Tensor, shape: tuple) -> Tensor:
+        n, c, h, w = shape
+        return grad.reshape(n, h, w, c).permute(0, 3, 1, 2)
 
 
 class MseLoss(Op):
