@@ -490,6 +490,20 @@ def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
     tensor_args(fn, (value, name, position))
 
 
+def no_complex_kernel(kernel: str, a: Any, b: Any) -> None:
+    """torch's refusal where an op has no complex kernel (``//``, ``%``, ``<``, ``&``, ...)
+    and an operand is a complex number; minitorch refuses complex numbers everywhere, but
+    here in torch's words.
+
+    >>> no_complex_kernel("div_floor", 1.0, 2.0)  # no complex operand: nothing to say
+    """
+    if isinstance(a, complex) or isinstance(b, complex):
+        tensor = a if hasattr(a, "dtype") else b
+        double = getattr(getattr(tensor, "dtype", None), "name", "") == "float64"
+        raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
+                                  f"'{'ComplexDouble' if double else 'ComplexFloat'}'")
+
+
 def number(fn: str, value: Any, name: str, position: int) -> Any:
     """A Python number argument (bool, int, float; a one-element tensor's value)."""
     if isinstance(value, int):

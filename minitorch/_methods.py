@@ -465,6 +465,8 @@ _METHODS = {
     "__lt__": _cmp("lt"), "__le__": _cmp("le"), "__gt__": _cmp("gt"), "__ge__": _cmp("ge"),
     "__eq__": _cmp("eq"), "__ne__": _cmp("ne"),
     "__and__": _logic("and"), "__or__": _logic("or"), "__xor__": _logic("xor"),
+    # bitwise operations commute: ``3 | x`` is ``x | 3``
+    "__rand__": _logic("and"), "__ror__": _logic("or"), "__rxor__": _logic("xor"),
     "__invert__": _invert,
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "zero_": zero_,
     "fill_": fill_, "copy_": copy_,

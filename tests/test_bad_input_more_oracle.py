@@ -163,3 +163,4 @@ def test_variance_overloads_as_torch(name: str, method: bool, args: list, kwargs
 def test_masked_fill_shapes_as_torch(expression: str) -> None:
     """A mask that does not broadcast with the tensor is torch's broadcast error."""
     assert_same_as_torch(expression)
+

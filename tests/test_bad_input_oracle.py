@@ -15,7 +15,7 @@ import torch
 from badinput import classify
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import SETTINGS
+from oracle import SETTINGS, assert_same, assert_same_error, raised_by
 
 import minitorch as mt
 
@@ -426,3 +426,29 @@ def test_conv2d_geometry_checks_as_torch(channels: int, kernel: int, stride: Any
 def test_numpy_masks_are_checked_as_torch(expression: str) -> None:
     """A numpy bool array indexes as a mask, its shape checked with torch's message."""
     assert_same_as_torch(expression)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
+@pytest.mark.parametrize("call", [
+    lambda x: x // 1j, lambda x: 1j // x, lambda x: x % 1j, lambda x: 1j % x,
+    lambda x: x & 1j, lambda x: x | 1j, lambda x: 1j ^ x, lambda x: x < 1j, lambda x: x <= 1j,
+], ids=["floordiv", "rfloordiv", "mod", "rmod", "and", "ror", "rxor", "lt", "le"])
+def test_complex_operand_of_an_op_without_complex_kernel_as_torch(dtype: str, call) -> None:
+    """torch has no complex kernel for these: it says so, naming the kernel (so does
+    minitorch, which has no complex tensors at all)."""
+    want = raised_by(lambda L: call(L.ones(2, dtype=getattr(L, dtype))), torch)
+    assert_same_error(raised_by(lambda L: call(L.ones(2, dtype=getattr(L, dtype))), mt), want)
+
+
+@pytest.mark.parametrize("call", [lambda x: 3 | x, lambda x: 6 & x, lambda x: True ^ x,
+                                  lambda x: 2.5 | x], ids=["ror", "rand", "rxor", "float"])
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+def test_reflected_bitwise_operators_as_torch(call, dtype: str) -> None:
+    values = [[1, 0], [3, 2]] if dtype == "int64" else [[True, False], [False, True]]
+    want_error = raised_by(lambda L: call(L.tensor(values, dtype=getattr(L, dtype))), torch)
+    if want_error is not None:
+        assert_same_error(raised_by(lambda L: call(L.tensor(values, dtype=getattr(L, dtype))),
+                                    mt), want_error)
+        return
+    assert_same(call(mt.tensor(values, dtype=getattr(mt, dtype))),
+                call(torch.tensor(values, dtype=getattr(torch, dtype))))

@@ -606,6 +606,8 @@ _COMPARISONS = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greate
 
 def compare(name: str, a: Any, b: Any) -> Tensor:
     """A comparison (``lt``, ``le``, ...): a bool tensor that never requires grad."""
+    if name not in ("eq", "ne"):  # complex numbers have no order
+        _args.no_complex_kernel(name, a, b)
     x, y, _ = cast_operands(a, b)
     check_broadcast(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
@@ -617,6 +619,7 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     xp = a._xp
     if isinstance(b, Tensor):
         broadcast_pair(a, b)
+    _args.no_complex_kernel(f"bitwise_{name}", a, b)
     x, y, dt = cast_operands(a, b)
     if dt.is_floating_point:
         raise NotImplementedError(
@@ -854,6 +857,7 @@ def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Ten
 def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     """``a`` and ``b`` cast for ``//`` or ``%`` with torch's refusals: bool operands, and an
     integer division by zero (which numpy would answer with 0)."""
+    _args.no_complex_kernel(kernel, a, b)
     x, y, dt = cast_operands(a, b)
     if dt is bool_:
         raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'Bool\'')
@@ -897,6 +901,7 @@ def remainder(input: Any, other: Any) -> Tensor:
     tensor([2., 1.])
     """
     _args.tensor_or_number("remainder", other, "other", 2)
+    _args.no_complex_kernel("remainder", input, other)
     if not isinstance(input, Tensor):
         return Remainder.apply(like_tensor(other, input), other)
     return (Remainder if isinstance(other, Tensor) else RemainderScalar).apply(input, other)
