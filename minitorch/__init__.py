@@ -129,6 +129,7 @@ zeros, ones, empty, rand, randn = (with_size_keyword(f) for f in (zeros, ones, e
 float = float32
 double = float64
 long = int64
+clip = clamp  # torch's alias
 
 _T = Tensor
 

@@ -162,6 +162,14 @@ def _check_range(low: int, high: int) -> None:
                            f">= to={high}")
 
 
+def _check_bool_bounds(low: int, high: int) -> None:
+    """A bool tensor draws from [0, 2) at most, as torch checks it."""
+    if not 0 <= low <= 1:
+        raise RuntimeError("from is out of bounds for bool")
+    if not 0 <= high - 1 <= 1:
+        raise RuntimeError("to - 1 is out of bounds for bool")
+
+
 def _check_probability(p: float) -> None:
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
@@ -379,19 +387,23 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
                                                 mean=mean, std=std))
 
 
-def random_(self: Tensor, low: int = 0, high: Any = None, *, generator: Any = None) -> Tensor:
+def random_(self: Tensor, low: Any = None, high: Any = None, *,
+            generator: Any = None) -> Tensor:
     """Fill with integers from ``[low, high)`` (``random_(high)`` starts at 0), in place.
 
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
-    overload = 0 if high is not None else 1 if low else 2
+    overload = 0 if high is not None else 1 if low is not None else 2
     if overload == 0:
-        low, high = _args.integers("random_", (low, "from", 1), (high, "to", 2))
+        low, high = _args.integers("random_", (0 if low is None else low, "from", 1),
+                                   (high, "to", 2))
     if overload == 1:
         low, high = 0, _args.integer("random_", low, "to", 1)
     if overload < 2:
         _check_range(low, high)
+        if self.dtype is D.bool:
+            _check_bool_bounds(low, high)
     if overload == 2:
         return self._inplace(Randoms[2].apply,
                              draw=lambda t: _sample("random_bits", t, generator, self._data))

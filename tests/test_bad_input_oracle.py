@@ -452,3 +452,29 @@ def test_reflected_bitwise_operators_as_torch(call, dtype: str) -> None:
         return
     assert_same(call(mt.tensor(values, dtype=getattr(mt, dtype))),
                 call(torch.tensor(values, dtype=getattr(torch, dtype))))
+
+
+@pytest.mark.parametrize("bounds", [(0, 3), (2, 3), (-1, 2), (0, 2), (1, 2), (3,), (0,), (2,),
+                                    (1,)])
+@pytest.mark.parametrize("dtype", ["bool", "int64", "float32"])
+def test_random_bounds_as_torch(bounds: tuple, dtype: str) -> None:
+    """random_(to) and random_(from, to): 'from' < 'to', then a bool draws from [0, 2)."""
+    def call(L: Any) -> Any:
+        return L.zeros(3, dtype=getattr(L, dtype)).random_(*bounds).shape
+    want = raised_by(call, torch)
+    if want is None:
+        assert call(mt) == call(torch)
+    else:
+        assert_same_error(raised_by(call, mt), want)
+
+
+@pytest.mark.parametrize("kwargs", [{"min": True}, {"max": False}, {"min": True, "max": True},
+                                    {"min": 0}, {"min": 0.5}])
+def test_clamp_of_bool_tensor_as_torch(kwargs: dict) -> None:
+    def call(L: Any) -> Any:
+        return L.clip(L.tensor([True, False]), **kwargs)
+    want = raised_by(call, torch)
+    if want is None:
+        assert_same(call(mt), call(torch))
+    else:
+        assert_same_error(raised_by(call, mt), want)

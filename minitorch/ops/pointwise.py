@@ -768,6 +768,10 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
         elif type(bound) is int and bound > _args.INT64_MAX:
             raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
                                f"attempted to promote {_args.legacy(input.dtype)} and UInt64")
+    if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
+        kernel = "clamp" if len(bounds) == 2 else "clamp_min" if low is not None else \
+            "clamp_max"
+        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
