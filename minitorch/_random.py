@@ -156,6 +156,9 @@ def _check_bounds(dt: D.dtype, low: float, high: float) -> None:
                            f"from={low:g} > to={high:g}")
 
 
+_NOT_GIVEN = object()  # random_'s overloads: random_(), random_(to), random_(from, to)
+
+
 def _check_range(low: int, high: int) -> None:
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
@@ -387,17 +390,16 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
                                                 mean=mean, std=std))
 
 
-def random_(self: Tensor, low: Any = None, high: Any = None, *,
+def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
             generator: Any = None) -> Tensor:
     """Fill with integers from ``[low, high)`` (``random_(high)`` starts at 0), in place.
 
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
-    overload = 0 if high is not None else 1 if low is not None else 2
+    overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
     if overload == 0:
-        low, high = _args.integers("random_", (0 if low is None else low, "from", 1),
-                                   (high, "to", 2))
+        low, high = _args.integers("random_", (low, "from", 1), (high, "to", 2))
     if overload == 1:
         low, high = 0, _args.integer("random_", low, "to", 1)
     if overload < 2:
