@@ -352,12 +352,17 @@ class SavedTensor:
                 "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
                 "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
                 f"Invoked with: {self!r}, {pack_hook!r}, {unpack_hook!r}")
+        if self._tensor is _FREED:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
         if self._unpack_hook is not None:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
-        if self._tensor is _FREED:
-            raise RuntimeError(_FREED_MESSAGE)
         self._packed = _pack_without_grad(pack_hook, self._tensor)
         self._unpack_hook, self._tensor = unpack_hook, None
 

@@ -121,7 +121,7 @@ class Topk(_Selection):
 
 
 def _sort_dim(fn: str, input: Tensor, dim: Any) -> int:
-    _args.tensor_args(fn, (input, "input", 0))
+    _args.tensor_args(fn, (input, "input", 1))
     return _args.dim(fn, dim, input.dim(), position=2)
 
 

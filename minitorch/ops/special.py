@@ -29,7 +29,7 @@ __all__ = ["Addcdiv", "Addcmul", "Expm1", "Lerp", "LerpTensor", "Log1p", "Rsqrt"
 Number = int | float
 
 Log1p = _unary("Log1p", "log1p", lambda xp, a: cpu_float32_math(xp.log1p, a),
-               lambda g, x: g / (x + 1), "self", arrays=True)
+               lambda g, x: g / (x + 1), "self", arrays=True, node="Log1PBackward0")
 Expm1 = _unary("Expm1", "expm1", lambda xp, a: cpu_float32_math(xp.expm1, a),
                lambda g, r: g * (r + 1), "result", arrays=True)
 # torch's rsqrt is 1 / sqrt(x), two roundings; its backward is -0.5 * g * result ** 3
@@ -67,7 +67,7 @@ def softplus(input: Tensor, beta: Number = 1.0, threshold: Number = 20.0) -> Ten
     >>> minitorch.nn.functional.softplus(minitorch.tensor([0., 30.]))
     tensor([ 0.6931, 30.0000])
     """
-    _args.tensor_args("softplus", (input, "input", 0))
+    _args.tensor_args("softplus", (input, "input", 1))
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"softplus_cpu\" not implemented for '{_args.legacy(input.dtype)}'")
@@ -216,7 +216,7 @@ class Addcdiv(Op):
 
 def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor,
           value: Number) -> Tensor:
-    _args.tensor_args(fn, (input, "input", 0), (tensor1, "tensor1", 1), (tensor2, "tensor2", 2))
+    _args.tensor_args(fn, (input, "input", 1), (tensor1, "tensor1", 2), (tensor2, "tensor2", 3))
     if fn == "addcdiv" and not tensor1.dtype.is_floating_point and \
             not tensor2.dtype.is_floating_point:
         raise RuntimeError(
