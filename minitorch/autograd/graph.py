@@ -363,7 +363,7 @@ class SavedTensor:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
-        self._packed = _pack_without_grad(pack_hook, self._tensor)
+        self._packed = _pack_without_grad(pack_hook, self._tensor.detach())  # torch's: the data
         self._unpack_hook, self._tensor = unpack_hook, None
 
     def release(self) -> None:
