@@ -120,6 +120,8 @@ from .ops.pointwise import (
 )
 from .ops.reduction import argmax, argmin, max, mean, min, sum, var
 from .ops.shape import cat, stack
+from .ops.sorting import argsort, sort, topk
+from .ops.special import addcdiv, addcmul, lerp
 from .serialization import load, save
 
 __version__ = "0.1.0"
@@ -148,6 +150,7 @@ def _method(name: str):  # type: ignore[no-untyped-def]
 
 
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu", "neg",
+              "log1p", "expm1", "rsqrt",
               "reciprocal", "sign", "square", "reshape", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "dot", "mv",
               "bmm", "std", "detach", "numel", "equal", "allclose", "lt", "le", "gt", "ge",

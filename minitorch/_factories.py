@@ -17,7 +17,7 @@ from typing import Any
 
 from . import _args, backend
 from . import _dtype as D
-from ._creation import _created, _leaf, as_array, full, zeros
+from ._creation import _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
 
 __all__ = ["BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "empty_like",
@@ -233,3 +233,45 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
     if not isinstance(dtype, D.dtype):  # torch takes no Python type here, unlike in to()
         raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
     return self.to(dtype)
+
+
+def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``Tensor.new_<name>``: ``factory`` with self's dtype and device unless given."""
+
+    def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
+               requires_grad: bool = False, **kwargs: Any) -> Tensor:
+        try:
+            return factory(*size, dtype=dtype or self.dtype, device=device or self.device,
+                           requires_grad=requires_grad, **kwargs)
+        except TypeError as error:  # torch names the method in its argument errors
+            raise TypeError(str(error).replace(f"{factory.__name__}()", f"new_{name}()", 1)
+                            ) from None
+
+    method.__name__ = f"new_{name}"
+    method.__doc__ = (f"``minitorch.{factory.__name__}(...)`` with this tensor's dtype and "
+                      f"device.\n\n    >>> minitorch.ones(1, dtype=minitorch.float64).new_{name}("
+                      f"{'(2,), 0' if name == 'full' else '2'}).dtype\n    torch.float64\n    ")
+    return method
+
+
+def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    """A new leaf holding a copy of ``data``, with this tensor's dtype and device.
+
+    >>> minitorch.ones(1, dtype=minitorch.float64).new_tensor([1, 2])
+    tensor([1., 2.], dtype=torch.float64)
+    """
+    if isinstance(data, Tensor):
+        import warnings
+
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()"
+            ".clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        data = data.detach()
+    return _leaf(as_array(data, dtype or self.dtype, device or self.device), requires_grad)
+
+
+NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", zeros),
+               "new_empty": _new("empty", empty), "new_full": _new("full", full),
+               "new_tensor": new_tensor}

@@ -29,6 +29,8 @@ from .ops import (
     pointwise,
     reduction,
     shape,
+    sorting,
+    special,
 )
 from .ops.pointwise import compare, logical
 
@@ -523,6 +525,11 @@ def _reduce_bool(name: str) -> Any:
 
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
+_METHODS.update(_factories.NEW_METHODS)
+_METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
+                 "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,
+                 "addcmul": special.addcmul, "addcdiv": special.addcdiv,
+                 "sort": sorting.sort, "argsort": sorting.argsort, "topk": sorting.topk})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any")})

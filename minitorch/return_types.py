@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["max", "min"]
+__all__ = ["max", "min", "sort", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -29,3 +29,5 @@ def _return_type(name: str, fields: tuple[str, ...]) -> type:
 
 max = _return_type("max", ("values", "indices"))
 min = _return_type("min", ("values", "indices"))
+sort = _return_type("sort", ("values", "indices"))
+topk = _return_type("topk", ("values", "indices"))

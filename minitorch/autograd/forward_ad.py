@@ -164,11 +164,23 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
 
 def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
     """``J v`` for each output of ``cls(*args)``: the gradient, with respect to a dummy output
-    gradient ``u``, of ``<J^T u, v>``."""
-    from .. import autograd
+    gradient ``u``, of ``<J^T u, v>``.
 
+    In grad mode, where a primal or a tangent requires grad, the tangent is differentiable
+    (it has a grad_fn, as torch's): it is computed from the primals themselves, with
+    create_graph. Otherwise from detached copies, and it is a plain tensor."""
+    from .. import autograd
+    from ..ops.shape import Alias
+
+    record = grad_mode._state.grad_enabled and any(
+        isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
+    if record:  # as torch's formulas, a zero tangent for the other floating inputs
+        tangents = [a.detach() * 0 if t is None and isinstance(a, T.Tensor)
+                    and a.is_floating_point() else t for a, t in zip(args, tangents)]
     with grad_mode._recording(True):
-        inputs = [a.detach().requires_grad_() if t is not None else a
+        # each input its own node (x * x has two), joined to the primal if it is recorded
+        inputs = [(Alias.apply(a) if record and a.requires_grad else
+                   a.detach().requires_grad_()) if t is not None else a
                   for a, t in zip(args, tangents)]
         outs = cls.apply(*inputs, **kwargs)
         outs = outs if isinstance(outs, tuple) else (outs,)
@@ -183,13 +195,16 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
         if total is None or not total.requires_grad:
             jvps = [None] * len(us)
         else:
-            jvps = autograd.grad(total, us, allow_unused=True)
+            jvps = autograd.grad(total, us, allow_unused=True, create_graph=record)
     by_output = dict(zip(map(id, live), jvps))
-    return [_zero_if_none(by_output.get(id(o)), o) if o.requires_grad else None for o in outs]
+    return [_zero_if_none(by_output.get(id(o)), o, record) if o.requires_grad else None
+            for o in outs]
 
 
-def _zero_if_none(tangent: T.Tensor | None, out: T.Tensor) -> T.Tensor:
-    return out.detach() * 0 if tangent is None else tangent.detach()
+def _zero_if_none(tangent: T.Tensor | None, out: T.Tensor, record: bool) -> T.Tensor:
+    if tangent is None:
+        return out.detach() * 0
+    return tangent if record else tangent.detach()
 
 
 def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
@@ -200,7 +215,7 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
     given = [t if t is not None else (a.detach() * 0 if isinstance(a, T.Tensor) else None)
              for a, t in zip(args, tangents)]
     level = levels[-1]
-    with _suspended(), grad_mode._recording(False):
+    with _suspended():  # in the caller's grad mode: a tangent may record a graph, as torch's
         ctx._in_jvp = True
         try:
             result = cls.jvp(ctx, *given)

@@ -110,6 +110,11 @@ class BackwardCFunction(Node, FunctionCtx):
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_raw_saved_"):  # the SavedTensor itself, for register_hooks
+            names = type(self)._saved_names
+            key = name[len("_raw_saved_"):]
+            if key in names and names.index(key) < len(self._saved):
+                return self._saved[names.index(key)]
         if name.startswith("_saved_"):
             names = type(self)._saved_names
             key = name[len("_saved_"):]

@@ -52,8 +52,7 @@ _FAST_MODE_SEED = 0
 _UNSUPPORTED = {
     "check_batched_grad": "minitorch has no vmap",
     "check_batched_forward_grad": "minitorch has no vmap",
-    "check_forward_ad": "minitorch has no forward-mode AD",
-    "check_fwd_over_rev": "minitorch has no forward-mode AD",
+    "check_fwd_over_rev": "minitorch has no forward-over-reverse check",
     "gen_non_contig_grad_outputs": "minitorch tensors are always contiguous",
     "masked": "minitorch has no sparse tensors",
 }
@@ -102,7 +101,9 @@ def gradcheck(
     raises :class:`GradcheckError` (returns False with ``raise_exception=False``).
     Besides the Jacobians it checks, as torch does, that the backward is deterministic
     (within ``nondet_tol``), scales with ``grad_output``, and accepts undefined (None)
-    output gradients. Forward-mode AD, vmap and sparse options are refused.
+    output gradients. ``check_forward_ad`` compares the Jacobian that forward-mode AD
+    gives (one jvp per input element) with the same finite differences. vmap and sparse
+    options are refused.
 
     >>> class Cube(minitorch.autograd.Function):
     ...     @staticmethod
@@ -118,11 +119,12 @@ def gradcheck(
     if not (check_forward_ad or check_backward_ad):
         raise AssertionError(
             "Expected at least one of check_forward_ad or check_backward_ad to be True")
-    _refuse(check_batched_grad=check_batched_grad, check_forward_ad=check_forward_ad,
+    _refuse(check_batched_grad=check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad, masked=bool(masked))
     settings = _Settings(eps, atol, rtol, nondet_tol, check_grad_dtypes)
     try:
-        _check(func, _as_tuple(inputs), settings, fast_mode, check_undefined_grad)
+        _check(func, _as_tuple(inputs), settings, fast_mode, check_undefined_grad,
+               backward=check_backward_ad, forward=check_forward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -300,16 +302,16 @@ class _Call:
 
 
 def _check(func: Callable[..., Any], inputs: tuple, settings: _Settings, fast_mode: bool,
-           check_undefined_grad: bool) -> None:
+           check_undefined_grad: bool, backward: bool = True, forward: bool = False) -> None:
     _check_inputs(inputs)
     call = _Call.of(func, inputs)
-    if fast_mode:
-        _fast_check(call, settings)
-    else:
-        _slow_check(call, settings)
-    _check_zero_grad_outputs(call.diff_outputs, call.diff_inputs)
-    if check_undefined_grad:
-        _check_undefined_grad(func, inputs, call.diff_inputs)
+    if backward:
+        _fast_check(call, settings) if fast_mode else _slow_check(call, settings)
+        _check_zero_grad_outputs(call.diff_outputs, call.diff_inputs)
+        if check_undefined_grad:
+            _check_undefined_grad(func, inputs, call.diff_inputs)
+    if forward:
+        _fast_forward_check(call, settings) if fast_mode else _slow_forward_check(call, settings)
 
 
 def _check_inputs(inputs: tuple) -> None:
@@ -363,6 +365,57 @@ def _fast_check(call: _Call, settings: _Settings) -> None:
             if not allclose(np.asarray(a), np.asarray(n), settings.rtol, atol):
                 raise GradcheckError(_mismatch(out_j, in_i, n, a)
                                      + _slow_mode_report(call, in_i, out_j, settings))
+
+
+def _slow_forward_check(call: _Call, settings: _Settings) -> None:
+    """Forward mode: the Jacobian column by column, one unit tangent per input element (a
+    jvp each), against the numerical Jacobian."""
+    for in_i, i in enumerate(call.inputs_checked):
+        numerical = numerical_jacobian(call.func, call.inputs, i, settings.eps)
+        analytical = _jvp_rows(call, i, _identity(call.inputs[i]))
+        for out_j, k in enumerate(call.outputs_checked):
+            if not allclose(analytical[k], numerical[k], settings.rtol, settings.atol):
+                raise GradcheckError(_mismatch(out_j, in_i, _tensor(numerical[k]),
+                                               _tensor(analytical[k]), forward=True))
+
+
+def _fast_forward_check(call: _Call, settings: _Settings) -> None:
+    """Forward mode, fast: ``J u`` by forward AD against ``J u`` by one central difference."""
+    rng = np.random.default_rng(_FAST_MODE_SEED)
+    for in_i, i in enumerate(call.inputs_checked):
+        u = _unit_vector(rng, call.inputs[i])
+        numerical = _numerical_jvp(call, i, u, settings.eps)
+        analytical = _jvp_rows(call, i, [u])
+        for out_j, k in enumerate(call.outputs_checked):
+            a, n = analytical[k][0], numerical[k]
+            if not allclose(a, n, settings.rtol, settings.atol * _total(u)):
+                raise GradcheckError(
+                    _mismatch(out_j, in_i, _tensor(n), _tensor(a), forward=True)
+                    + _slow_mode_report(call, in_i, out_j, settings, forward=True))
+
+
+def _jvp_rows(call: _Call, index: int, tangents: Any) -> list:
+    """Per floating output, an array whose row r is ``J t_r``: the output's tangent when
+    ``inputs[index]`` carries tangent ``t_r`` (forward-mode AD, one pass per tangent)."""
+    fw = minitorch.autograd.forward_ad
+    x = call.inputs[index]
+    rows: list[list] = [[] for _ in call.floats]
+    for t in tangents:
+        args = list(call.inputs)
+        with fw.dual_level():
+            args[index] = fw.make_dual(x.detach(), _tensor(x._xp.reshape(t, tuple(x.shape))))
+            outputs = [o for o in _as_tuple(call.func(*args)) if _is_float(o)]
+            for k, out in enumerate(outputs):
+                tangent = fw.unpack_dual(out).tangent
+                flat = out._xp.reshape(out._data, (-1,))
+                rows[k].append(flat * 0 if tangent is None else
+                               out._xp.reshape(tangent.detach()._data, (-1,)))
+    return [o._xp.stack(r) if r else o._xp.zeros((0, o.numel()), dtype=o._data.dtype)
+            for o, r in zip(call.floats, rows)]
+
+
+def _identity(x: Any) -> Any:
+    return x._xp.eye(x.numel(), dtype=x._data.dtype)
 
 
 @course.seam
@@ -538,14 +591,16 @@ def _vjp_columns(output: Any, inputs: list, cotangents: list, check_dtypes: bool
     return columns
 
 
-def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings) -> str:
+def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings,
+                      forward: bool = False) -> str:
     """After a fast-mode failure: the full Jacobians of the failing pair, as torch shows."""
     k = call.outputs_checked[out_j]
-    numerical = numerical_jacobian(call.func, call.inputs, call.inputs_checked[in_i],
-                                   settings.eps)[k]
+    i = call.inputs_checked[in_i]
+    numerical = numerical_jacobian(call.func, call.inputs, i, settings.eps)[k]
     output = call.floats[k]
-    analytical = _vjp_columns(output, call.diff_inputs, list(standard_basis(output)),
-                              check_dtypes=False)[in_i]
+    analytical = (_jvp_rows(call, i, _identity(call.inputs[i]))[k] if forward else
+                  _vjp_columns(output, call.diff_inputs, list(standard_basis(output)),
+                               check_dtypes=False)[in_i])
     xp = _xp(numerical)
     worst = float(xp.max(xp.abs(numerical - analytical)))
     report = (
@@ -563,8 +618,10 @@ def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings) -
     return report
 
 
-def _mismatch(out_i: int, in_j: int, numerical: Any, analytical: Any) -> str:
-    return (f"Jacobian mismatch for output {out_i:d} with respect to input {in_j:d},\n"
+def _mismatch(out_i: int, in_j: int, numerical: Any, analytical: Any,
+              forward: bool = False) -> str:
+    mode = "computed with forward mode " if forward else ""
+    return (f"Jacobian {mode}mismatch for output {out_i:d} with respect to input {in_j:d},\n"
             f"numerical:{numerical}\nanalytical:{analytical}\n")
 
 

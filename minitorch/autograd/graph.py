@@ -334,6 +334,38 @@ class SavedTensor:
             return tensor._rewrap_output(owner, self._output_nr)
         return tensor
 
+    def __repr__(self) -> str:
+        return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
+
+    def register_hooks(self, pack_hook: Callable[[Tensor], Any],
+                       unpack_hook: Callable[[Any], Tensor]) -> None:
+        """Pack this saved tensor now with ``pack_hook``; each unpack calls ``unpack_hook``
+        (``grad_fn._raw_saved_self.register_hooks(pack, unpack)``, as torch's).
+
+        >>> import minitorch
+        >>> y = minitorch.ones(2, requires_grad=True).pow(2)
+        >>> y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+        """
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument "
+                "types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                f"Invoked with: {self!r}, {pack_hook!r}, {unpack_hook!r}")
+        if self._tensor is _FREED:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
+        if self._unpack_hook is not None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time.")
+        self._packed = _pack_without_grad(pack_hook, self._tensor.detach())  # torch's: the data
+        self._unpack_hook, self._tensor = unpack_hook, None
+
     def release(self) -> None:
         """Drop the saved value; a later unpack raises torch's 'second time' error."""
         self._tensor = _FREED

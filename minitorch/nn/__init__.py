@@ -10,7 +10,7 @@ torch.Size([5, 2])
 from __future__ import annotations
 
 from . import functional, init, utils
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Softplus, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
 from .conv import Conv2d
@@ -34,5 +34,5 @@ from .pooling import AvgPool2d, MaxPool2d
 __all__ = ["AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv2d",
            "CrossEntropyLoss", "Dropout", "Flatten", "HuberLoss", "Identity", "L1Loss", "Linear",
            "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "NLLLoss", "Parameter", "ReLU",
-           "Sequential", "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init",
-           "utils"]
+           "Sequential", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional",
+           "init", "utils"]

@@ -55,6 +55,24 @@ class Tanh(Module):
         return x.tanh()
 
 
+class Softplus(Module):
+    """A smooth ReLU: ``log(1 + exp(beta * x)) / beta``, linear above ``threshold``.
+
+    >>> nn.Softplus(beta=2.0)
+    Softplus(beta=2.0, threshold=20.0)
+    """
+
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.softplus(x, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
 class Softmax(Module):
     """Softmax along ``dim``: non-negative values summing to one.
 

@@ -23,6 +23,7 @@ from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.linalg import addmm
+from ..ops.special import softplus
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
     _check_reduction,
@@ -39,7 +40,7 @@ from .functional_losses import (
 __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "huber_loss",
            "l1_loss", "linear", "log_softmax", "max_pool2d", "mse_loss", "nll_loss", "relu",
-           "sigmoid", "smooth_l1_loss", "softmax", "tanh"]
+           "sigmoid", "smooth_l1_loss", "softmax", "softplus", "tanh"]
 
 
 # ---- linear and activations --------------------------------------------------------------

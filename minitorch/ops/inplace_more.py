@@ -17,18 +17,18 @@ from typing import Any
 
 from .. import _args, backend
 from .._tensor import Tensor
-from . import pointwise
+from . import pointwise, special
 from ._base import Op, wrap
 from .shape import Index
 
 __all__ = ["METHODS", "IndexAdd", "index_add", "index_add_"]
 
 _UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg",
-          "reciprocal", "sign")
+          "reciprocal", "sign", "log1p", "expm1", "rsqrt")
 
 
 def _inplace_unary(name: str) -> Any:
-    op = getattr(pointwise, name.capitalize())
+    op = getattr(pointwise, name.capitalize(), None) or getattr(special, name.capitalize())
 
     def method(self: Tensor) -> Tensor:
         return self._inplace(op.apply)
@@ -45,6 +45,18 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     tensor([8.])
     """
     return self._inplace(pointwise.pow, exponent)
+
+
+def _inplace_of(fn: Any) -> Any:
+    """``x.<fn>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...)."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return self._inplace(fn, *args, **kwargs)
+
+    method.__name__ = f"{fn.__name__}_"
+    method.__doc__ = f"In-place ``{fn.__name__}``.\n\n    >>> minitorch.ones(1).{fn.__name__}_ " \
+                     "is not None\n    True\n    "
+    return method
 
 
 class IndexAdd(Op):
@@ -141,4 +153,6 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
 
 
 METHODS = {f"{name}_": _inplace_unary(name) for name in _UNARY}
+METHODS.update({f"{fn.__name__}_": _inplace_of(fn) for fn in (special.lerp, special.addcmul,
+                                                               special.addcdiv)})
 METHODS.update({"pow_": pow_, "index_add_": index_add_, "index_add": index_add})

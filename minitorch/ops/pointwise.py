@@ -17,6 +17,7 @@ from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
+from ..autograd import profiler
 from ..backend import array_dtype, cpu_float32_math, namespace, quiet, zero_where
 from ._base import Op, cast_operands, check_same_device, like, wrap
 from ._out import takes_out
@@ -125,6 +126,8 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        if profiler._active is not None and not isinstance(b, Tensor):
+            profiler._mark("aten::to")  # torch's kernel makes the number a tensor first
         need_a, need_b = ctx.needs_input_grad
         if need_a or need_b:
             ctx.a, ctx.b = _meta(a), _meta(b)
@@ -225,6 +228,11 @@ class PowScalarExponent(Op):
     def forward(ctx: Any, a: Tensor, *, exponent: Number) -> Tensor:
         ctx.save_for_backward(a)
         ctx._saved_exponent = exponent
+        if profiler._active is not None:  # what torch's pow kernel records inside aten::pow
+            profiler._mark("aten::result_type")
+            profiler._mark("aten::to")
+            if exponent == 1:  # x ** 1 is a copy of x
+                profiler._mark("aten::copy_")
         x, p, dt = cast_operands(a, exponent)
         if isinstance(exponent, bool) and dt is bool_:  # x ** True is x, x ** False is True
             return wrap(a._xp.logical_or(x, not exponent))
@@ -445,10 +453,11 @@ class _Unary(Op):
 
 
 def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: bool = True,
-           arrays: bool = False):
+           arrays: bool = False, node: str | None = None):
     """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``.
     With ``arrays``, ``grad`` is written in operators only, so the same formula also serves
-    arrays: it is the op's backward on arrays too."""
+    arrays: it is the op's backward on arrays too. ``node`` is torch's node name where it is
+    not ``<name>Backward0``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
         out = wrap(compute(a._xp, cls.prepare(a)))
@@ -466,7 +475,7 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
         return (grad(g, saved._data),)
 
     cls = type(name, (_Unary,), {
-        "node_name": f"{name}Backward0", "saved_names": (saves,), "floating": floating,
+        "node_name": node or f"{name}Backward0", "saved_names": (saves,), "floating": floating,
         "_profile_name": f"aten::{aten}", "__module__": __name__,
         "forward": staticmethod(forward), "backward": staticmethod(backward),
         **({"backward_arrays": staticmethod(backward_arrays)} if arrays else {}),

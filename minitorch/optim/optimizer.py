@@ -113,8 +113,9 @@ class Optimizer:
         return [p for g in self.param_groups for p in g["params"]]
 
     def __repr__(self) -> str:
-        lines = [f"{type(self).__name__} ("]
-        for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            lines += [f"    {key}: {group[key]}" for key in sorted(group) if key != "params"]
-        return "\n".join([*lines, ")"])
+        text = f"{type(self).__name__} ("
+        for i, group in enumerate(self.param_groups):  # torch's layout: groups apart by a
+            text += f"\nParameter Group {i}\n"       # blank line, ")" on a line of its own
+            text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group)
+                            if key != "params")
+        return text + ")"

@@ -1,0 +1,166 @@
+"""Sorting: ``sort`` (values and the indices they came from), ``argsort`` and ``topk``.
+
+torch's CPU sort is stable whatever ``stable`` says, and puts NaN after every number
+(before them when ``descending``). The gradient goes back to where each value came from:
+the output gradient scattered by the indices (SortBackward0, TopkBackward0).
+
+>>> import minitorch
+>>> minitorch.sort(minitorch.tensor([3., 1., 2.]))
+torch.return_types.sort(
+values=tensor([1., 2., 3.]),
+indices=tensor([1, 2, 0]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, return_types
+from .._tensor import Tensor
+from ._base import Op, wrap
+
+__all__ = ["Sort", "Topk", "argsort", "sort", "topk"]
+
+
+def _order(xp: Any, x: Any, dim: int, descending: bool) -> Any:
+    """The stable order of ``x`` along ``dim``, NaN last (first when ``descending``)."""
+    if not descending:
+        return xp.argsort(x, axis=dim, stable=True)
+    if x.dtype == xp.bool:
+        x = xp.astype(x, xp.int8)
+    kind = str(x.dtype)
+    flipped = -x if kind.startswith(("float", "int")) else xp.max(x) - x  # unsigned: no minus
+    order = xp.argsort(flipped, axis=dim, stable=True)
+    if kind.startswith("float"):  # NaN (last by now) goes first, keeping its order
+        nan_last = xp.take_along_axis(~xp.isnan(x), order, axis=dim)
+        order = xp.take_along_axis(order, xp.argsort(nan_last, axis=dim, stable=True), axis=dim)
+    return order
+
+
+def _scatter_back(g: Tensor, indices: Tensor, shape: tuple, dim: int) -> Tensor:
+    """The gradient of a gather along ``dim``: ``g`` put back where ``indices`` point."""
+    xp = g._xp
+    out = xp.zeros(shape, dtype=g._data.dtype)
+    xp.put_along_axis(out, indices._data, g._data, axis=dim)
+    return wrap(out)
+
+
+class _Selection(Op):
+    """Values picked along ``dim`` (sorted, or the top k) and their indices."""
+
+    saved_names = ("indices",)
+
+    @staticmethod
+    def select(ctx: Any, a: Tensor, order: Any, dim: int) -> tuple:
+        xp = a._xp
+        indices = wrap(xp.astype(order, xp.int64))
+        ctx.mark_non_differentiable(indices)
+        ctx.meta = (a._data.shape, dim)
+        ctx.save_for_backward(wrap(indices._data))  # a twin: it reads back without the node
+        ctx._saved_dim = dim
+        return wrap(xp.take_along_axis(a._data, order, axis=dim)), indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _g_indices: Tensor | None) -> tuple:
+        shape, dim = ctx.meta
+        (indices,) = ctx.saved_tensors
+        if not shape:
+            return (g.reshape(()),)
+        return (_ScatterBack.apply(g, indices, shape=shape, dim=dim),)
+
+
+class _ScatterBack(Op):
+    """A gradient put back at its indices; differentiated again, it is gathered."""
+
+    node_name = "ScatterBackward0"  # what torch's value_selecting_reduction_backward builds
+    _profile_name = "aten::scatter"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, indices: Tensor, *, shape: tuple, dim: int) -> Tensor:
+        ctx.save_for_backward(indices)
+        ctx.dim = dim
+        return _scatter_back(g, indices, shape, dim)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        (indices,) = ctx.saved_tensors
+        return wrap(gg._xp.take_along_axis(gg._data, indices._data, axis=ctx.dim)), None
+
+
+class Sort(_Selection):
+    node_name = "SortBackward0"
+    _profile_name = "aten::sort"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int, descending: bool) -> tuple:
+        xp = a._xp
+        x = a._data if a.dim() else xp.reshape(a._data, (1,))
+        order = _order(xp, x, dim, descending)
+        values, indices = _Selection.select(ctx, wrap(x), order, dim)
+        if not a.dim():
+            ctx.meta = ((), dim)
+            return wrap(xp.reshape(values._data, ())), wrap(xp.reshape(indices._data, ()))
+        return values, indices
+
+
+class Topk(_Selection):
+    node_name = "TopkBackward0"
+    _profile_name = "aten::topk"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, k: int, dim: int, largest: bool) -> tuple:
+        xp = a._xp
+        x = a._data if a.dim() else xp.reshape(a._data, (1,))
+        order = _order(xp, x, dim, largest)
+        order = xp.take(order, xp.arange(k), axis=dim)
+        values, indices = _Selection.select(ctx, wrap(x), order, dim)
+        if not a.dim():
+            ctx.meta = ((), dim)
+            return wrap(xp.reshape(values._data, ())), wrap(xp.reshape(indices._data, ()))
+        return values, indices
+
+
+def _sort_dim(fn: str, input: Tensor, dim: Any) -> int:
+    _args.tensor_args(fn, (input, "input", 1))
+    return _args.dim(fn, dim, input.dim(), position=2)
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, *,
+         stable: bool | None = False) -> Any:
+    """The values along ``dim`` in order, with the indices they came from.
+
+    >>> minitorch.tensor([3., 1., 2.]).sort(descending=True).indices
+    tensor([0, 2, 1])
+    """
+    d = _sort_dim("sort", input, dim)
+    return return_types.sort(*Sort.apply(input, dim=d, descending=bool(descending)))
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,
+            stable: bool = False) -> Tensor:
+    """The indices that sort ``input`` along ``dim``.
+
+    >>> minitorch.argsort(minitorch.tensor([3., 1., 2.]))
+    tensor([1, 2, 0])
+    """
+    d = _sort_dim("argsort", input, dim)
+    xp = input._xp
+    x = input._data if input.dim() else xp.reshape(input._data, (1,))
+    order = xp.astype(_order(xp, x, d, bool(descending)), xp.int64)
+    return wrap(order if input.dim() else xp.reshape(order, ()))
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,
+         sorted: bool = True) -> Any:
+    """The ``k`` largest (``largest=False``: smallest) values along ``dim``, and their
+    indices.
+
+    >>> minitorch.topk(minitorch.tensor([1., 5., 3.]), 2).values
+    tensor([5., 3.])
+    """
+    d = _sort_dim("topk", input, dim)
+    _args.integer("topk", k, "k", 2)
+    size = input._data.shape[d] if input.dim() else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    return return_types.topk(*Topk.apply(input, k=k, dim=d, largest=bool(largest)))

@@ -1,0 +1,251 @@
+"""Element-wise ops that tutorials reach for after the basic ones: ``log1p``, ``expm1``,
+``rsqrt``, ``softplus``, ``lerp``, ``addcmul`` and ``addcdiv``.
+
+Each rounds as torch's CPU kernel does where that is known (``lerp`` and ``addcmul`` with one
+fused multiply-add, ``log1p``/``expm1`` near correctly rounded), and each backward is
+torch's formula from ``derivatives.yaml``, in torch's order of the products.
+
+>>> import minitorch
+>>> x = minitorch.tensor([0., 1.], requires_grad=True)
+>>> y = minitorch.lerp(x, minitorch.ones(2), 0.5)
+>>> y
+tensor([0.5000, 1.0000], grad_fn=<LerpBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._dtype import result_type
+from .._tensor import Tensor
+from ..backend import cpu_float32_math
+from ._base import Op, check_same_device, wrap
+from .pointwise import _meta, _reduce, _unary, check_broadcast, where
+
+__all__ = ["Addcdiv", "Addcmul", "Expm1", "Lerp", "LerpTensor", "Log1p", "Rsqrt", "Softplus",
+           "addcdiv", "addcmul", "lerp", "softplus"]
+
+Number = int | float
+
+Log1p = _unary("Log1p", "log1p", lambda xp, a: cpu_float32_math(xp.log1p, a),
+               lambda g, x: g / (x + 1), "self", arrays=True, node="Log1PBackward0")
+Expm1 = _unary("Expm1", "expm1", lambda xp, a: cpu_float32_math(xp.expm1, a),
+               lambda g, r: g * (r + 1), "result", arrays=True)
+# torch's rsqrt is 1 / sqrt(x), two roundings; its backward is -0.5 * g * result ** 3
+Rsqrt = _unary("Rsqrt", "rsqrt", lambda xp, a: 1 / xp.sqrt(a),
+               lambda g, r: -0.5 * g * (r * r * r), "result", arrays=True)
+
+
+class Softplus(Op):
+    """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold``."""
+
+    node_name = "SoftplusBackward0"
+    saved_names = ("self",)
+    _profile_name = "aten::softplus"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, beta: Number, threshold: Number) -> Tensor:
+        ctx.save_for_backward(a)
+        ctx._saved_beta, ctx._saved_threshold = beta, threshold
+        xp, x = a._xp, a._data
+        scaled = x * beta
+        smooth = cpu_float32_math(xp.log1p, cpu_float32_math(xp.exp, scaled)) / beta
+        return wrap(xp.where(scaled > threshold, x, xp.astype(smooth, x.dtype)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (a,) = ctx.saved_tensors
+        scaled = a * ctx._saved_beta
+        z = scaled.exp()
+        return (where(scaled > ctx._saved_threshold, g, g * z / (z + 1)),)
+
+
+def softplus(input: Tensor, beta: Number = 1.0, threshold: Number = 20.0) -> Tensor:
+    """A smooth ReLU: ``log(1 + exp(beta * x)) / beta`` (linear above ``threshold``).
+
+    >>> minitorch.nn.functional.softplus(minitorch.tensor([0., 30.]))
+    tensor([ 0.6931, 30.0000])
+    """
+    _args.tensor_args("softplus", (input, "input", 1))
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"softplus_cpu\" not implemented for '{_args.legacy(input.dtype)}'")
+    return Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def _fma(xp: Any, a: Any, b: Any, c: Any, dtype: Any) -> Any:
+    """``a * b + c`` rounded once to ``dtype``, as a fused multiply-add (float32 operands:
+    their product is exact in float64, and one float64 sum rounds as the fma would)."""
+    wide = xp.float64 if str(dtype) == "float32" else dtype
+    return xp.astype(xp.astype(a, wide) * xp.astype(b, wide) + xp.astype(c, wide), dtype)
+
+
+def _arrays(dt: Any, *values: Any) -> list:
+    """The arrays (or numbers) of ``values`` in the array dtype of ``dt``."""
+    xp = next(v for v in values if isinstance(v, Tensor))._xp
+    target = getattr(xp, dt.name)
+    return [xp.astype(v._data, target) if isinstance(v, Tensor) else v for v in values]
+
+
+class Lerp(Op):
+    """``lerp(start, end, weight)`` with a number weight (LerpBackward0)."""
+
+    node_name = "LerpBackward0"
+    _profile_name = "aten::lerp"
+
+    @staticmethod
+    def forward(ctx: Any, start: Tensor, end: Tensor, *, weight: Number) -> Tensor:
+        ctx.a, ctx.b, ctx._saved_weight = _meta(start), _meta(end), weight
+        x, y = _arrays(result_type(start, end), start, end)
+        near = abs(weight) < 0.5  # torch's two forms, each exact at its own end
+        xp = start._xp
+        return wrap(_fma(xp, xp.asarray(weight if near else weight - 1, dtype=x.dtype),
+                         y - x, x if near else y, x.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        w = ctx._saved_weight
+        return _reduce(g * (1 - w), ctx.a), _reduce(g * w, ctx.b)
+
+
+class LerpTensor(Op):
+    """``lerp(start, end, weight)`` with a tensor weight (LerpBackward1)."""
+
+    node_name = "LerpBackward1"
+    saved_names = ("end", "self", "weight")
+    _profile_name = "aten::lerp"
+
+    @staticmethod
+    def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
+        ctx.save_for_backward(end, start, weight)
+        x, y, w = _arrays(result_type(start, end, weight), start, end, weight)
+        xp = start._xp
+        near = xp.abs(w) < 0.5
+        return wrap(_fma(xp, xp.where(near, w, w - 1), y - x, xp.where(near, x, y), x.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        end, start, weight = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        return (_reduce(g * (1 - weight), _meta(start)) if need[0] else None,
+                _reduce(g * weight, _meta(end)) if need[1] else None,
+                _reduce(g * (end - start), _meta(weight)) if need[2] else None)
+
+
+def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
+    """``input + weight * (end - input)``.
+
+    >>> minitorch.lerp(minitorch.zeros(2), minitorch.ones(2), minitorch.tensor([0.25, 1.]))
+    tensor([0.2500, 1.0000])
+    """
+    weight = _args.numpy_scalar(weight)
+    if not isinstance(input, Tensor) or not isinstance(end, Tensor) or \
+            not isinstance(weight, (Tensor, int, float)):
+        names = ", ".join(_args.type_name(v) for v in (input, end, weight))
+        raise TypeError(
+            f"lerp() received an invalid combination of arguments - got ({names}), but "
+            "expected one of:\n * (Tensor input, Tensor end, Tensor weight, *, Tensor out = "
+            "None)\n * (Tensor input, Tensor end, Number weight, *, Tensor out = None)\n")
+    _same_dtypes(input, end, weight)
+    check_same_device(input, end)
+    check_broadcast(input, end)
+    if isinstance(weight, Tensor):
+        check_broadcast(input, weight)
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight=weight)
+
+
+_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+                "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int"}
+
+
+def _same_dtypes(input: Tensor, end: Tensor, weight: Any) -> None:
+    """lerp's operands share input's dtype (torch does not promote them)."""
+    for name, other in (("end", end), ("weight", weight)):
+        if isinstance(other, Tensor) and other.dtype is not input.dtype:
+            want, got = (_DTYPE_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, other))
+            raise RuntimeError(f"expected dtype {want} for `{name}` but got dtype {got}")
+
+
+class Addcmul(Op):
+    """``input + value * tensor1 * tensor2``, one fused multiply-add as torch's kernel."""
+
+    node_name = "AddcmulBackward0"
+    saved_names = ("tensor1", "tensor2")
+    _profile_name = "aten::addcmul"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, t1: Tensor, t2: Tensor, *, value: Number) -> Tensor:
+        ctx.save_for_backward(t1, t2)
+        ctx.metas, ctx._saved_value = (_meta(a), _meta(t1), _meta(t2)), value
+        x, y, z = _arrays(result_type(a, t1, t2), a, t1, t2)
+        return wrap(_fma(a._xp, y * value if value != 1 else y, z, x, x.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        value, (ma, m1, m2), need = ctx._saved_value, ctx.metas, ctx.needs_input_grad
+        return (_reduce(g, ma),
+                _reduce(g * (t2 * value), m1) if need[1] else None,
+                _reduce(g * (t1 * value), m2) if need[2] else None)
+
+
+class Addcdiv(Op):
+    """``input + value * tensor1 / tensor2``."""
+
+    node_name = "AddcdivBackward0"
+    saved_names = ("tensor1", "tensor2")
+    _profile_name = "aten::addcdiv"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, t1: Tensor, t2: Tensor, *, value: Number) -> Tensor:
+        ctx.save_for_backward(t1, t2)
+        ctx.metas, ctx._saved_value = (_meta(a), _meta(t1), _meta(t2)), value
+        x, y, z = _arrays(result_type(a, t1, t2), a, t1, t2)
+        return wrap(x + (y * value if value != 1 else y) / z)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        value, (ma, m1, m2), need = ctx._saved_value, ctx.metas, ctx.needs_input_grad
+        return (_reduce(g, ma),
+                _reduce(g * (value / t2), m1) if need[1] else None,
+                _reduce(-g * (value * t1 / (t2 * t2)), m2) if need[2] else None)
+
+
+def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor,
+          value: Number) -> Tensor:
+    _args.tensor_args(fn, (input, "input", 1), (tensor1, "tensor1", 2), (tensor2, "tensor2", 3))
+    if fn == "addcdiv" and not tensor1.dtype.is_floating_point and \
+            not tensor2.dtype.is_floating_point:
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic "
+            "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+            "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+            "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+    check_same_device(input, tensor1, tensor2)
+    for a, b in ((input, tensor1), (input, tensor2), (tensor1, tensor2)):
+        check_broadcast(a, b)
+    return op.apply(input, tensor1, tensor2, value=value)
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2``.
+
+    >>> minitorch.addcmul(minitorch.ones(2), minitorch.tensor([1., 2.]), minitorch.ones(2),
+    ...                   value=0.5)
+    tensor([1.5000, 2.0000])
+    """
+    return _addc(Addcmul, "addcmul", input, tensor1, tensor2, value)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2``.
+
+    >>> minitorch.addcdiv(minitorch.zeros(2), minitorch.ones(2), minitorch.tensor([2., 4.]))
+    tensor([0.5000, 0.2500])
+    """
+    return _addc(Addcdiv, "addcdiv", input, tensor1, tensor2, value)
