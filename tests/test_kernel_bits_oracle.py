@@ -111,3 +111,32 @@ def test_optimizers_follow_torch_for_20_steps(name: str, settings: dict) -> None
         results.append(p.detach().numpy())
     same = (results[0].view(np.uint32) == results[1].view(np.uint32)).mean()
     assert same == 1.0 if name in EXACT else same > 0.98, same
+
+
+# ---- C, D. linspace and float arange: torch's multiply-adds in the dtype / in float64 ----
+
+ENDS = st.sampled_from([-10.0, -np.pi, -5.0, -1.0, 0.0, 0.3, 1.0, 2.5, np.pi, 8.0, 1e3])
+
+
+@SETTINGS
+@given(start=ENDS, end=ENDS, steps=st.integers(1, 700), double=st.booleans())
+def test_linspace(start: float, end: float, steps: int, double: bool) -> None:
+    name = "float64" if double else "float32"
+    _same_bits(mt.linspace(start, end, steps, dtype=getattr(mt, name)),
+               torch.linspace(start, end, steps, dtype=getattr(torch, name)))
+
+
+@SETTINGS
+@given(start=ENDS, length=st.integers(1, 400), step=st.sampled_from([0.1, -0.1, 0.01, 1 / 3,
+                                                                     0.7, -0.05, 0.25]),
+       double=st.booleans())
+def test_float_arange(start: float, length: int, step: float, double: bool) -> None:
+    end = start + step * (length - 0.5)
+    name = "float64" if double else "float32"
+    _same_bits(mt.arange(start, end, step, dtype=getattr(mt, name)),
+               torch.arange(start, end, step, dtype=getattr(torch, name)))
+
+
+def test_arange_of_the_report_crosses_zero_as_torch() -> None:
+    x = mt.arange(-8.0, 8.0, 0.1)
+    assert x[80].item() == torch.arange(-8.0, 8.0, 0.1)[80].item() == 4.440892098500626e-16
