@@ -140,3 +140,27 @@ def test_float_arange(start: float, length: int, step: float, double: bool) -> N
 def test_arange_of_the_report_crosses_zero_as_torch() -> None:
     x = mt.arange(-8.0, 8.0, 0.1)
     assert x[80].item() == torch.arange(-8.0, 8.0, 0.1)[80].item() == 4.440892098500626e-16
+
+
+# ---- E, F. pow with the exponents torch computes by products; sigmoid with SLEEF's exp ----
+
+@pytest.mark.parametrize("p", [2, 3, 3.0, -1, -2, -0.5])
+def test_pow_by_products_and_its_grad(p: float) -> None:
+    a = np.abs(_floats(3, 5000)) + np.float32(0.01)
+    g = _floats(4, 5000)
+    out = []
+    for lib in (mt, torch):
+        t = lib.tensor(a, requires_grad=True)
+        y = t ** p
+        y.backward(lib.tensor(g))
+        out.append((y, t.grad))
+    _same_bits(out[0][0], out[1][0])
+    if p not in (-2, -0.5):  # their grads take torch's powf (x ** -3, x ** -1.5)
+        _same_bits(out[0][1], out[1][1])
+
+
+def test_sigmoid_is_torchs() -> None:
+    x = _floats(5, 20000, scale=5.0)
+    got, want = mt.tensor(x).sigmoid().numpy(), torch.tensor(x).sigmoid().numpy()
+    assert (got.view(np.uint32) == want.view(np.uint32)).mean() > 0.9999
+    assert mt.tensor([-13.142857551574707]).sigmoid().item() == 1.959424935193965e-06

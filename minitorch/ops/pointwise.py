@@ -21,6 +21,7 @@ from ..backend import array_dtype, cpu_float32_math, namespace, quiet, zero_wher
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, like, wrap
 from ._out import takes_out
+from ._softmax_order import torch_sigmoid
 
 Number = int | float | bool
 
@@ -234,6 +235,15 @@ class Neg(Op):
         return (-g,)
 
 
+# torch's CPU kernel computes these exponents with products and quotients, not its pow, so
+# their last bit is that of the products (each measured 100% equal to torch's in float32)
+_POW_SPECIAL = {
+    3: lambda xp, x: x * x * x,
+    -2: lambda xp, x: 1 / (x * x),
+    -0.5: lambda xp, x: 1 / xp.sqrt(x),
+}
+
+
 class PowScalarExponent(Op):
     """``tensor ** number`` (PowBackward0)."""
 
@@ -251,6 +261,8 @@ class PowScalarExponent(Op):
         _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if a.dtype.is_floating_point and exponent in _POW_SPECIAL:
+            return wrap(_POW_SPECIAL[exponent](a._xp, x))
         return wrap(a._xp.pow(x, p))
 
     @staticmethod
@@ -268,7 +280,12 @@ class PowScalarExponent(Op):
         if p == 0 or type(p) not in (int, float) or not like(g, a._data):
             return NotImplemented
         xp = namespace(g)
-        power = a._data if p == 2 else xp.pow(a._data, float(p - 1))  # x ** 1 is x, exactly
+        if p == 2:
+            power = a._data  # x ** 1 is x, exactly
+        elif p - 1 in _POW_SPECIAL and a.dtype.is_floating_point:
+            power = _POW_SPECIAL[p - 1](xp, a._data)
+        else:
+            power = xp.pow(a._data, float(p - 1))
         return (xp.multiply(g, xp.multiply(power, float(p))),)
 
 
@@ -508,7 +525,7 @@ Cos = _unary("Cos", "cos", lambda xp, a: cpu_float32_math(xp.cos, a),
              lambda g, x: -g * x.sin(), "self")
 Tanh = _unary("Tanh", "tanh", lambda xp, a: cpu_float32_math(xp.tanh, a),
               lambda g, r: g * (1 - r * r), "result", arrays=True)
-Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: 1 / (1 + xp.exp(-a)),
+Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: torch_sigmoid(xp, a),
                  lambda g, r: g * (1 - r) * r, "result", arrays=True)
 Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
                     lambda g, r: -g * (r * r), "result", arrays=True)
