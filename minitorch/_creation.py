@@ -16,6 +16,7 @@ import numpy as np
 from . import _args, _sampling, backend
 from . import _dtype as D
 from ._tensor import Tensor
+from .ops import _fused
 
 __all__ = ["arange", "as_array", "empty", "eye", "from_numpy", "full", "ones",
            "ones_like", "rand", "randn", "tensor", "zeros", "zeros_like"]
@@ -358,8 +359,13 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     dt = dtype or D.result_type(start, end, step)
     start, end, step = _range_checked(start, end, step, dt)
     name = dt.name
-    array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
-                                          backend.array_dtype(xp, name)), device)
+    if name in ("float32", "float64"):  # torch's float64 steps, as its kernel rounds them
+        length = math.ceil((end - start) / step)
+        array = _created(lambda xp: _fused.arange(xp, float(start), float(step), length,
+                                                  backend.array_dtype(xp, name)), device)
+    else:
+        array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
+                                              backend.array_dtype(xp, name)), device)
     return _leaf(array, _args.flag("arange", requires_grad, "requires_grad", none=True))
 
 

@@ -19,6 +19,7 @@ from . import _args, backend
 from . import _dtype as D
 from ._creation import _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
+from .ops import _fused
 
 __all__ = ["BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "empty_like",
            "full_like", "get_default_device", "legacy_array", "linspace", "logspace",
@@ -49,6 +50,8 @@ def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> 
     dt = backend.array_dtype(xp, work)
     if steps == 1:
         return xp.astype(xp.full((1,), start, dtype=dt), backend.array_dtype(xp, name))
+    if work == name:  # a float dtype: torch's kernel in that dtype (see ops/_fused.py)
+        return _fused.linspace(xp, start, end, steps, dt)
     step = (end - start) / (steps - 1)
     i = xp.arange(steps, dtype=dt)
     halfway = steps // 2

@@ -61,6 +61,18 @@ def sleef_expf(d: np.ndarray) -> np.ndarray:
         return np.where(d > 104, np.float32(np.inf), u).astype(np.float32)
 
 
+def torch_sigmoid(xp: Any, a: Any) -> Any:
+    """``1 / (1 + exp(-a))``; for a float32 numpy array with torch's exp (:func:`sleef_expf`),
+    which makes it torch's CPU sigmoid bit for bit.
+
+    >>> torch_sigmoid(np, np.array([-13.142858], dtype=np.float32))
+    array([1.959425e-06], dtype=float32)
+    """
+    if type(a) is np.ndarray and a.dtype == np.float32:
+        return np.float32(1) / (np.float32(1) + sleef_expf(-a))
+    return 1 / (1 + xp.exp(-a))
+
+
 @cache
 def lanes() -> int:
     """float32 lanes of torch's softmax kernel on this CPU: 16 with AVX512, else 8."""

@@ -18,11 +18,11 @@ tensor([ 0.9000, -0.9000], requires_grad=True)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings
 
 __all__ = ["Adam", "AdamW"]
@@ -56,18 +56,17 @@ class Adam(ElementwiseOptimizer):
             if group["decoupled_weight_decay"]:
                 p._data *= 1 - lr * wd
             else:
-                grad = grad + wd * p._data
+                grad = add_scaled(xp, grad, p._data, wd)  # grad.add(p, alpha=wd)
         m, v = self._zeros_state(p, state, "exp_avg", "exp_avg_sq")
-        m._data += (grad - m._data) * (1 - beta1)  # torch's lerp for a weight below 0.5
-        v._data *= beta2
-        v._data += (1 - beta2) * (grad * grad)
+        m._data[...] = lerp(xp, m._data, grad, 1 - beta1)
+        v._data[...] = addcmul(xp, v._data * beta2, grad, grad, 1 - beta2)
         second = v._data
         if group["amsgrad"]:
             (peak,) = self._zeros_state(p, state, "max_exp_avg_sq")
             peak._data = xp.maximum(peak._data, v._data)
             second = peak._data
-        denom = xp.sqrt(second) / math.sqrt(1 - beta2 ** step) + group["eps"]
-        p._data -= (lr / (1 - beta1 ** step)) * (m._data / denom)
+        denom = xp.sqrt(second) / (1 - beta2 ** step) ** 0.5 + group["eps"]
+        p._data[...] = addcdiv(xp, p._data, m._data, denom, -(lr / (1 - beta1 ** step)))
 
 
 class AdamW(Adam):

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
 
 __all__ = ["Adagrad", "RMSprop"]
@@ -55,27 +56,25 @@ class RMSprop(ElementwiseOptimizer):
         self._count_step(p, state)
         alpha, wd, momentum = group["alpha"], group["weight_decay"], group["momentum"]
         if wd != 0:
-            grad = grad + wd * p._data
+            grad = add_scaled(xp, grad, p._data, wd)  # grad.add(p, alpha=wd)
         (v,) = self._zeros_state(p, state, "square_avg")
         if momentum > 0:
             self._zeros_state(p, state, "momentum_buffer")
         if group["centered"]:
             self._zeros_state(p, state, "grad_avg")
-        v._data *= alpha
-        v._data += (1 - alpha) * (grad * grad)
+        v._data[...] = addcmul(xp, v._data * alpha, grad, grad, 1 - alpha)
         if group["centered"]:
             mean = state["grad_avg"]
-            mean._data += (grad - mean._data) * (1 - alpha)
-            avg = xp.sqrt(v._data - mean._data * mean._data) + group["eps"]
+            mean._data[...] = lerp(xp, mean._data, grad, 1 - alpha)
+            avg = xp.sqrt(addcmul(xp, v._data, mean._data, mean._data, -1)) + group["eps"]
         else:
             avg = xp.sqrt(v._data) + group["eps"]
-        if momentum > 0:
+        if momentum > 0:  # buf.mul_(momentum).addcdiv_(grad, avg); p.add_(buf, alpha=-lr)
             buf = state["momentum_buffer"]
-            buf._data *= momentum
-            buf._data += grad / avg
-            p._data -= group["lr"] * buf._data
+            buf._data[...] = addcdiv(xp, buf._data * momentum, grad, avg)
+            p._data[...] = add_scaled(xp, p._data, buf._data, -group["lr"])
         else:
-            p._data -= group["lr"] * (grad / avg)
+            p._data[...] = addcdiv(xp, p._data, grad, avg, -group["lr"])
 
 
 class Adagrad(ElementwiseOptimizer):
@@ -104,8 +103,8 @@ class Adagrad(ElementwiseOptimizer):
             state["sum"] = state_tensor(xp.full(p._data.shape, group[
                 "initial_accumulator_value"], dtype=p._data.dtype))
         if group["weight_decay"] != 0:
-            grad = grad + group["weight_decay"] * p._data
+            grad = add_scaled(xp, grad, p._data, group["weight_decay"])
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]
-        s._data += grad * grad
-        p._data -= clr * (grad / (xp.sqrt(s._data) + group["eps"]))
+        s._data[...] = addcmul(xp, s._data, grad, grad)
+        p._data[...] = addcdiv(xp, p._data, grad, xp.sqrt(s._data) + group["eps"], -clr)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..ops._fused import add_scaled
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -66,19 +67,22 @@ class SGD(Optimizer):
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
         # Arrays in, arrays out: the update is not recorded, so it needs no autograd ops
         # (which cost ~7x more here); the version bump keeps saved-tensor checks honest.
+        # Each step is torch's op, rounded as its kernel (``add(alpha=)`` is one fused
+        # multiply-add: see ops/_fused.py).
+        xp = p._xp
         d = -p._grad._data if group["maximize"] else p._grad._data
         if group["weight_decay"] != 0:
-            d = d + group["weight_decay"] * p._data
+            d = add_scaled(xp, d, p._data, group["weight_decay"])  # grad.add(p, alpha=wd)
         momentum = group["momentum"]
         if momentum != 0:
             state = self.state[p]
             buf = state.get("momentum_buffer")
             if buf is None:
-                buf = state["momentum_buffer"] = Tensor._make(p._xp.asarray(d, copy=True))
-            else:
-                buf._data *= momentum
-                buf._data += (1 - group["dampening"]) * d
+                buf = state["momentum_buffer"] = Tensor._make(xp.asarray(d, copy=True))
+            else:  # buf.mul_(momentum).add_(d, alpha=1 - dampening)
+                buf._data[...] = add_scaled(xp, buf._data * momentum, d,
+                                            1 - group["dampening"])
                 buf._version_counter.value += 1
-            d = d + momentum * buf._data if group["nesterov"] else buf._data
-        p._data -= group["lr"] * d
+            d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data
+        p._data[...] = add_scaled(xp, p._data, d, -group["lr"])  # p.add_(d, alpha=-lr)
         p._version_counter.value += 1

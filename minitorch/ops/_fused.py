@@ -1,0 +1,179 @@
+"""torch's CPU float32 ``add(alpha=)``, ``addcmul``, ``addcdiv`` and ``lerp``, bit for bit.
+
+torch's CPU kernels for these ops are compiled with fused multiply-adds: a product that feeds
+a sum is rounded once, with the sum. An optimizer's step is made of them (``SGD`` is
+``p.add_(g, alpha=-lr)``, ``Adam`` a ``lerp_``, an ``addcmul_`` and an ``addcdiv_``), so a
+step rounded twice drifts from torch's by a last bit that a training loop then grows.
+Measured against torch 2.13 on 200 000 random float32 values each (AVX512 and AVX2 alike):
+
+* ``a.add(b, alpha=s)`` is ``fma(b, s, a)`` (``sub``: ``fma(b, -s, a)``) — 100%
+  (``a + s*b`` rounded twice: 72-99%);
+* ``a.addcmul(b, c, value=s)`` is ``fma(s*b, c, a)`` — 100%;
+* ``a.addcdiv(b, c, value=s)`` is ``a + (s*b)/c``, each step rounded — 100%;
+* ``a.lerp(b, w)`` is ``fma(w, b - a, a)`` for ``w < 0.5``, else ``fma(a - b, 1 - w, b)``.
+
+The scalar ``s`` (or ``w``) is first rounded to float32, as torch's kernel does.
+``linspace`` and float ``arange`` are multiply-adds too (:func:`linspace`, :func:`arange`).
+
+torch fuses only in its vectorised builds (AVX2 and AVX512, which need the CPU's FMA); run with
+``ATEN_CPU_CAPABILITY=default`` or on a CPU without AVX2, it rounds the product and the sum
+apart, and so does minitorch then (:func:`fuses`). The fused forms are taken for float32
+numpy arrays (and float64 ones for ``linspace`` and ``arange``); any other array (CuPy,
+array-api-strict) gets the same formula with its library's own rounding.
+
+>>> import numpy as np
+>>> p, g = np.float32([0.15494743]), np.float32([-0.7537045])
+>>> float(add_scaled(np, p, g, -0.01)[0])  # torch's SGD step, lr=0.01
+0.16248448193073273
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from .._libm import fmaf
+
+__all__ = ["add_scaled", "addcdiv", "addcmul", "arange", "fuses", "lerp", "linspace"]
+
+
+@cache
+def fuses() -> bool:
+    """True where torch's CPU kernels fuse a multiply and an add: an x86 CPU with AVX2 and FMA
+    (so torch runs its AVX2 or AVX512 kernels), unless ``ATEN_CPU_CAPABILITY=default``."""
+    features = getattr(getattr(np, "_core", np), "_multiarray_umath", None)
+    have = getattr(features, "__cpu_features__", {})
+    wanted = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    return bool(have.get("AVX2") and have.get("FMA3")) and wanted != "default"
+
+
+def _float32(*arrays: Any) -> bool:
+    """Every array is a float32 numpy array (the kernels measured above), and torch fuses."""
+    return fuses() and all(type(a) is np.ndarray and a.dtype == np.float32 for a in arrays)
+
+
+def _fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
+    """``a*b + c`` rounded once, broadcast; a float32 array (0-d where all are)."""
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float32), np.asarray(b, np.float32),
+                                  np.asarray(c, np.float32))
+    return fmaf(a, b, c).reshape(a.shape)
+
+
+def add_scaled(xp: Any, a: Any, b: Any, alpha: float) -> Any:
+    """``a + alpha * b`` as torch's ``add(alpha=)``: one fused multiply-add for float32.
+
+    >>> add_scaled(np, np.float32([1.0]), np.float32([3.0]), 0.5)
+    array([2.5], dtype=float32)
+    """
+    if alpha == 1:
+        return a + b
+    if _float32(a, b):
+        return _fma(b, np.float32(alpha), a)
+    return a + b * alpha
+
+
+def addcmul(xp: Any, a: Any, b: Any, c: Any, value: float = 1) -> Any:
+    """``a + value * b * c`` as torch's ``addcmul``: ``fma(value*b, c, a)`` for float32.
+
+    >>> addcmul(np, np.float32([1.0]), np.float32([2.0]), np.float32([3.0]), 0.5)
+    array([4.], dtype=float32)
+    """
+    if _float32(a, b, c):
+        scaled = b if value == 1 else b * np.float32(value)
+        return _fma(scaled, c, a)
+    return a + (b if value == 1 else b * value) * c
+
+
+def addcdiv(xp: Any, a: Any, b: Any, c: Any, value: float = 1) -> Any:
+    """``a + (value * b) / c`` as torch's ``addcdiv`` (no fused step: each one rounded).
+
+    >>> addcdiv(np, np.float32([1.0]), np.float32([2.0]), np.float32([4.0]), -1)
+    array([0.5], dtype=float32)
+    """
+    if all(type(x) is np.ndarray and x.dtype == np.float32 for x in (a, b, c)):
+        value = np.float32(value)
+    return a + (b if value == 1 else b * value) / c
+
+
+def lerp(xp: Any, a: Any, b: Any, weight: float) -> Any:
+    """``a + weight * (b - a)`` as torch's ``lerp`` with a number ``weight``: from ``a`` for
+    a weight below 0.5, from ``b`` above, with fused multiply-adds for float32.
+
+    >>> lerp(np, np.float32([0.0]), np.float32([8.0]), 0.25)
+    array([2.], dtype=float32)
+    """
+    if _float32(a, b):
+        w = np.float32(weight)
+        if abs(w) < 0.5:
+            return _fma(w, b - a, a)
+        return _fma(a - b, np.float32(1) - w, b)
+    if abs(weight) < 0.5:
+        return a + weight * (b - a)
+    return b - (b - a) * (1 - weight)
+
+
+def _fma64(a: Any, b: Any, c: Any) -> np.ndarray:
+    """``a*b + c`` in float64 rounded (nearly always) once: the product's exact error by
+    Dekker's split, the sum's by Knuth's two-sum, added back before the last rounding."""
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64),
+                                  np.asarray(c, np.float64))
+    p = a * b
+    a_hi, a_lo = _split(a)
+    b_hi, b_lo = _split(b)
+    p_err = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    s = p + c
+    back = s - p
+    s_err = (p - (s - back)) + (c - back)
+    return s + (s_err + p_err)
+
+
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    big = 134217729.0 * x  # 2**27 + 1
+    high = big - (big - x)
+    return high, x - high
+
+
+def linspace(xp: Any, start: float, end: float, steps: int, dtype: Any) -> Any:
+    """torch's float ``linspace`` (steps >= 2): ``start + step*i`` for the first half,
+    ``end - step*(steps-1-i)`` for the second, in the dtype itself, fused where torch fuses.
+
+    >>> float(linspace(np, -5, 5, 200, np.float32)[28])
+    -3.5929648876190186
+    """
+    start, end = xp.asarray(start, dtype=dtype), xp.asarray(end, dtype=dtype)
+    step = (end - start) / xp.asarray(steps - 1, dtype=dtype)
+    i = xp.arange(steps, dtype=dtype)
+    back = xp.asarray(steps - 1, dtype=dtype) - i
+    half = i < steps // 2
+    if fuses() and type(i) is np.ndarray and i.dtype == np.float32:
+        return np.where(half, _fma(step, i, start), _fma(-step, back, end))
+    if fuses() and type(i) is np.ndarray and i.dtype == np.float64:
+        return np.where(half, _fma64(step, i, start), _fma64(-step, back, end))
+    return xp.where(half, start + step * i, end - step * back)
+
+
+def arange(xp: Any, start: float, step: float, length: int, dtype: Any) -> Any:
+    """torch's float ``arange``: ``start + step*i`` in float64, rounded to ``dtype``.
+
+    torch's kernel writes 2 vectors (8 float32 or 4 float64 values each) at a time: a vector
+    starts at the rounded value of its first index and adds ``k*step`` (k = 0, 1, ...) in
+    float64 to it; the values after the last pair of vectors are computed one by one.
+
+    >>> arange(np, -8.0, 0.1, 160, np.float32)[80]
+    np.float32(4.440892e-16)
+    """
+    i = xp.arange(length, dtype=xp.float64)
+    if type(i) is not np.ndarray:
+        return xp.astype(start + step * i, dtype)
+    muladd = _fma64 if fuses() else (lambda a, b, c: a * b + c)
+    out = muladd(step, i, start).astype(dtype)
+    lanes = 32 // out.itemsize
+    vectors = length // (2 * lanes) * 2
+    if vectors:
+        first = out[:vectors * lanes:lanes].astype(np.float64)[:, None]
+        k = np.arange(lanes, dtype=np.float64)
+        out[:vectors * lanes] = muladd(k, step, first).astype(dtype).ravel()
+    return out
