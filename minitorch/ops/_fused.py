@@ -37,17 +37,36 @@ import numpy as np
 
 from .._libm import fmaf
 
-__all__ = ["add_scaled", "addcdiv", "addcmul", "arange", "fuses", "lerp", "linspace"]
+__all__ = ["add_scaled", "addcdiv", "addcmul", "arange", "cpu_features", "fuses", "lerp",
+           "linspace", "one_minus_square"]
+
+
+@cache
+def cpu_features() -> dict[str, bool]:
+    """The CPU's SIMD features as numpy detected them (``{}`` where numpy does not say),
+    which tell the kernels torch runs: ``{"AVX2": True, "FMA3": True, ...}``."""
+    features = getattr(getattr(np, "_core", np), "_multiarray_umath", None)
+    return dict(getattr(features, "__cpu_features__", {}))
 
 
 @cache
 def fuses() -> bool:
     """True where torch's CPU kernels fuse a multiply and an add: an x86 CPU with AVX2 and FMA
     (so torch runs its AVX2 or AVX512 kernels), unless ``ATEN_CPU_CAPABILITY=default``."""
-    features = getattr(getattr(np, "_core", np), "_multiarray_umath", None)
-    have = getattr(features, "__cpu_features__", {})
+    have = cpu_features()
     wanted = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
     return bool(have.get("AVX2") and have.get("FMA3")) and wanted != "default"
+
+
+def one_minus_square(xp: Any, r: Any) -> Any:
+    """``1 - r*r`` as torch's tanh backward computes it: ``fma(-r, r, 1)`` for float32.
+
+    >>> one_minus_square(np, np.float32([0.5]))
+    array([0.75], dtype=float32)
+    """
+    if _float32(r):
+        return _fma(-r, r, np.float32(1))
+    return 1 - r * r
 
 
 def _float32(*arrays: Any) -> bool:

@@ -30,6 +30,7 @@ import numpy as np
 
 from .._libm import fmaf
 from ._cascade_sum import _in_order, torch_sum
+from ._fused import cpu_features
 
 # SLEEF's expf_u10: exp(d) = 2**q * exp(s), q = round(d / ln 2), s = d - q*ln 2 in two parts
 # (Cody and Waite), exp(s) by a degree-6 polynomial; each product that feeds a sum is one fma.
@@ -76,8 +77,7 @@ def torch_sigmoid(xp: Any, a: Any) -> Any:
 @cache
 def lanes() -> int:
     """float32 lanes of torch's softmax kernel on this CPU: 16 with AVX512, else 8."""
-    features = getattr(getattr(np, "_core", np), "_multiarray_umath", None)
-    have = getattr(features, "__cpu_features__", {})
+    have = cpu_features()
     avx512 = all(have.get(f) for f in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
     return 16 if avx512 else 8
 

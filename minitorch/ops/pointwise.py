@@ -561,6 +561,16 @@ def _threshold_backward(g: Any, result: Any) -> Any:
 
 
 Relu.backward_arrays = staticmethod(_relu_backward_arrays)  # the same formula, on arrays
+
+
+def _tanh_backward_arrays(ctx: Any, g: Any) -> Any:
+    (result,) = ctx.saved_tensors
+    if not like(g, result._data):  # a dtype to promote: left to backward's rules
+        return NotImplemented
+    return (g * _fused.one_minus_square(namespace(g), result._data),)
+
+
+Tanh.backward_arrays = staticmethod(_tanh_backward_arrays)  # torch's fused 1 - r*r
 Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
 Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
