@@ -138,7 +138,12 @@ def _method(name: str):  # type: ignore[no-untyped-def]
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{_args.type_name(input)}")
-        return getattr(input, name)(*args, **kwargs)
+        result = getattr(input, name)(*args, **kwargs)
+        if result is NotImplemented:  # a comparison's operand that torch's signatures refuse
+            raise _args.invalid_combination(
+                name, (input, *args), "Tensor input, Tensor other, *, Tensor out = None",
+                "Tensor input, Number other, *, Tensor out = None")
+        return result
 
     fn.__name__ = name
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \

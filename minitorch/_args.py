@@ -14,6 +14,7 @@ IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import operator
 from collections.abc import Callable
@@ -474,12 +475,82 @@ def tensor_args(fn: str, *specs: tuple) -> None:
     Traceback (most recent call last):
     TypeError: maximum(): argument 'other' (position 2) must be Tensor, not int
     """
-    from ._tensor import Tensor
-
     for value, name, position in specs:
-        if not isinstance(value, Tensor):
+        if not is_tensor(value):
             raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Tensor, not "
                             f"{type_name(value)}")
+
+
+def tensors(fn: str, **torch_names: Any) -> Callable:
+    """Decorator: the parameters named in ``torch_names`` (as ``parameter="torch's name"``,
+    or ``(name, position)`` where torch's order differs) must be tensors, or None where their
+    default is None; anything else is refused with torch's message before the body runs. A
+    method (first parameter ``self``) counts its positions from the argument after ``self``,
+    as torch does.
+
+    >>> @tensors("mm", a="input", b="mat2")
+    ... def mm(a, b): return a
+    >>> mm(None, None)
+    Traceback (most recent call last):
+    TypeError: mm(): argument 'input' (position 1) must be Tensor, not NoneType
+    """
+    def decorate(f: Callable) -> Callable:
+        signature = inspect.signature(f)
+        names = list(signature.parameters)
+        first = 0 if names[0] == "self" else 1
+        specs = []
+        for p, torch_name in torch_names.items():
+            i = names.index(p)
+            torch_name, position = torch_name if isinstance(torch_name, tuple) else \
+                (torch_name, i + first)
+            specs.append((i, p, torch_name, position, signature.parameters[p].default is None))
+
+        @functools.wraps(f)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            for i, p, torch_name, position, optional in specs:
+                value = args[i] if i < len(args) else kwargs.get(p, OMITTED)
+                if not (value is OMITTED or (optional and value is None)):
+                    tensor_args(fn, (value, torch_name, position))
+            return f(*args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
+def python_attribute(value: Any, attribute: str) -> None:
+    """Where torch's function is Python code that first reads ``value.attribute`` (the
+    losses read ``.size()``), a non-tensor gets the AttributeError that read raises there.
+
+    >>> python_attribute(2, "size")
+    Traceback (most recent call last):
+    AttributeError: 'int' object has no attribute 'size'
+    """
+    if not is_tensor(value):
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
+
+
+def is_tensor(value: Any) -> bool:
+    """True for a minitorch tensor (a Parameter too).
+
+    >>> is_tensor(2.5)
+    False
+    """
+    return hasattr(value, "_version_counter")
+
+
+def invalid_combination(fn: str, values: tuple, *signatures: str) -> TypeError:
+    """torch's TypeError for arguments that match none of ``fn``'s signatures.
+
+    >>> print(invalid_combination("pow", (2, 3), "Tensor input, Tensor exponent"))
+    pow() received an invalid combination of arguments - got (int, int), but expected one of:
+     * (Tensor input, Tensor exponent)
+    <BLANKLINE>
+    """
+    got = ", ".join(map(type_name, values))
+    expected = "".join(f" * ({s})\n" for s in signatures)
+    return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but "
+                     f"expected one of:\n{expected}")
 
 
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:

@@ -88,6 +88,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     return _leaf(_created(make, device), requires_grad)
 
 
+@_args.tensors("full_like", input="input")
 def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
               device: Any = None, requires_grad: bool = False,
               memory_format: Any = None) -> Tensor:
@@ -100,6 +101,7 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
                 device=device or input.device, requires_grad=requires_grad)
 
 
+@_args.tensors("empty_like", input="input")
 def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """An uninitialised tensor shaped like ``input`` (minitorch fills it with zeros).

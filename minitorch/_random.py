@@ -279,6 +279,7 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     return _leaf(array, requires_grad)
 
 
+@_args.tensors("bernoulli", input="input")
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     """1 with probability ``input`` (or ``p``), else 0, with ``input``'s dtype.
 
@@ -298,6 +299,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
 
 
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    @_args.tensors(f"{kind.__name__}_like", input="input")
     def like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
         return kind(input.shape, dtype=dtype or input.dtype, device=device or input.device,
@@ -314,6 +316,7 @@ rand_like = _like(rand)
 randn_like = _like(randn)
 
 
+@_args.tensors("randint_like", input="input")
 def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | None = None,
                  device: Any = None, requires_grad: bool = False) -> Tensor:
     """``randint`` with the shape, dtype and device of ``input``.

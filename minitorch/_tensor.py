@@ -291,6 +291,11 @@ class Tensor(metaclass=_TensorType):
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not _args.is_tensor(value):
+            raise TypeError(f"Variable data has to be a tensor, but got {_args.type_name(value)}")
+        if self._requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
 
     @property
@@ -563,12 +568,14 @@ class Tensor(metaclass=_TensorType):
 
         return Clone.apply(self)
 
+    @_args.tensors("equal", other="other")
     def equal(self, other: Tensor) -> bool:
         """True if both tensors have the same shape and values."""
         if self.shape != other.shape:
             return False
         return bool(self._xp.all(self._data == other._data))
 
+    @_args.tensors("allclose", other="other")
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
                  equal_nan: bool = False) -> bool:
         """True if ``|self - other| <= atol + rtol * |other|`` everywhere."""

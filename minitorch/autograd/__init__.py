@@ -60,6 +60,11 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     out = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
+        if not (g is None or isinstance(g, T.Tensor)):
+            raise TypeError("gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
+        if not isinstance(t, T.Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
         if g is None:
             if t.requires_grad and t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")

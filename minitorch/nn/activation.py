@@ -41,7 +41,7 @@ class Sigmoid(Module):
     """
 
     def forward(self, x: Tensor) -> Tensor:
-        return x.sigmoid()
+        return F.sigmoid(x)
 
 
 class Tanh(Module):
@@ -52,7 +52,7 @@ class Tanh(Module):
     """
 
     def forward(self, x: Tensor) -> Tensor:
-        return x.tanh()
+        return F.tanh(x)
 
 
 class Softmax(Module):

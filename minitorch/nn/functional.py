@@ -26,6 +26,7 @@ from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
+    check_operands,
     huber_loss,
     l1_loss,
     smooth_l1_loss,
@@ -38,6 +39,7 @@ __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
 
 
 # ---- linear and activations --------------------------------------------------------------
+@_args.tensors("linear", input="input", weight="weight", bias="bias")
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``, as one ``addmm`` when there is a bias.
 
@@ -56,6 +58,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return rows.reshape(*input.shape[:-1], weight.shape[0])
 
 
+@_args.tensors("relu", input="input")
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` element-wise (node ``ReluBackward0``), optionally in place.
 
@@ -67,6 +70,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu()
 
 
+@_args.tensors("sigmoid", input="input")
 def sigmoid(input: Tensor) -> Tensor:
     """``1 / (1 + exp(-x))`` element-wise.
 
@@ -76,6 +80,7 @@ def sigmoid(input: Tensor) -> Tensor:
     return input.sigmoid()
 
 
+@_args.tensors("tanh", input="input")
 def tanh(input: Tensor) -> Tensor:
     """Hyperbolic tangent element-wise.
 
@@ -97,6 +102,7 @@ def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tens
     >>> F.softmax(minitorch.zeros(1, 2), dim=1)
     tensor([[0.5000, 0.5000]])
     """
+    _args.python_attribute(input, "softmax")
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
     return nn_ops.softmax(input, dim, dtype)
@@ -108,12 +114,14 @@ def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> 
     >>> F.log_softmax(minitorch.zeros(2), dim=0)
     tensor([-0.6931, -0.6931])
     """
+    _args.python_attribute(input, "log_softmax")
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
     return nn_ops.log_softmax(input, dim, dtype)
 
 
 # ---- dropout and pooling -----------------------------------------------------------------
+@_args.tensors("dropout", input="input")
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,
             inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)``.
@@ -157,6 +165,7 @@ def _pair(value: Any) -> tuple[int, int]:
     return (value, value) if isinstance(value, int) else tuple(value)
 
 
+@_args.tensors("avg_pool2d", input="input")
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                ceil_mode: bool = False) -> Tensor:
     """The mean of each ``kernel_size`` window, moved by ``stride`` (default: the kernel).
@@ -248,6 +257,8 @@ def _blend_(running: Tensor, batch: Any, momentum: float) -> None:
     running._write((1 - momentum) * running._data + momentum * batch)
 
 
+@_args.tensors("batch_norm", input="input", running_mean=("running_mean", 4),
+               running_var=("running_var", 5), weight=("weight", 2), bias=("bias", 3))
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -300,6 +311,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
     tensor(5.)
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     if not (input.dtype.is_floating_point or target.dtype.is_floating_point):
         kind = "Long" if "int64" in (input.dtype.name, target.dtype.name) else "Bool"
@@ -317,6 +329,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 
+@_args.tensors("nll_loss_nd", input="input", target="target")
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
              reduction: str = "mean") -> Tensor:
@@ -414,6 +427,7 @@ def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> No
         raise IndexError(f"Target {int(first)} is out of bounds.")
 
 
+@_args.tensors("cross_entropy_loss", input="input", target="target")
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:

@@ -94,6 +94,7 @@ def _check_conv(input: Tensor, weight: Tensor, groups: int, geometry: tuple) -> 
             f"{input.shape[1]} channels instead")
 
 
+@_args.tensors("conv2d", input="input", weight="weight", bias="bias")
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """Cross-correlate ``input`` (N, C, H, W) or (C, H, W) with ``weight`` (O, C/groups, kh,
@@ -119,6 +120,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
+@_args.tensors("max_pool2d", input="input")
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor:

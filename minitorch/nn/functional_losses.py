@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor, broadcast_shapes
 from ..ops import losses
 
@@ -22,6 +23,12 @@ __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_lo
 def _check_reduction(reduction: str) -> None:
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def check_operands(input: Any, target: Any) -> None:
+    """torch's Python losses first read ``target.size()``, then ``input.size()``."""
+    _args.python_attribute(target, "size")
+    _args.python_attribute(input, "size")
 
 
 def _same_shape(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
@@ -43,6 +50,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     >>> F.binary_cross_entropy(minitorch.tensor([0.5]), minitorch.tensor([1.]))
     tensor(0.6931)
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     if input.shape != target.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
@@ -66,6 +74,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     ...                                    pos_weight=minitorch.tensor([2.]))
     tensor(1.3863)
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -86,6 +95,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any
     >>> F.l1_loss(minitorch.tensor([1., -3.]), minitorch.zeros(2))
     tensor(2.)
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     input, target = _same_shape(input, target)
     each = (input - target).abs()
@@ -101,6 +111,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None,
     >>> F.smooth_l1_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="none")
     tensor([0.1250, 2.5000])
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
@@ -118,6 +129,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     >>> F.huber_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="sum")
     tensor(2.6250)
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     input, target = _same_shape(input, target)
     params: dict = {"delta": float(delta)}

@@ -210,6 +210,7 @@ def _mm_grads(a: Tensor | None, b: Tensor | None, g: Any) -> Any:
             xp.matmul(xp.permute_dims(a._data, (1, 0)), g) if a is not None else None)
 
 
+@_args.tensors("mm", input="input", mat2="mat2")
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Matrix product of two 2-D tensors.
 
@@ -237,6 +238,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
 
 
 @takes_out
+@_args.tensors("matmul", a="input", b="other")
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product with torch's rules for 1-D, 2-D and batched operands.
 

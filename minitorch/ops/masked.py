@@ -64,6 +64,7 @@ def _check_value(fn: str, mask: Tensor, value: Any, dt: Any) -> Any:
     return value
 
 
+@_args.tensors("masked_fill", mask="mask")
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True (broadcast), the tensor's values elsewhere.
 
@@ -74,6 +75,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return MaskedFill.apply(self, mask=mask, value=value)
 
 
+@_args.tensors("masked_fill_", mask="mask")
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """In-place ``masked_fill``.
 

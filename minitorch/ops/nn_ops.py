@@ -181,6 +181,7 @@ def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:
     ]
 
 
+@_args.tensors("softmax", input="input")
 def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
@@ -195,6 +196,7 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     return Softmax.apply(input, dim=d)
 
 
+@_args.tensors("log_softmax", input="input")
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``log(softmax(x))``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
