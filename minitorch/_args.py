@@ -484,9 +484,9 @@ def tensor_args(fn: str, *specs: tuple) -> None:
 def tensors(fn: str, **torch_names: Any) -> Callable:
     """Decorator: the parameters named in ``torch_names`` (as ``parameter="torch's name"``,
     or ``(name, position)`` where torch's order differs) must be tensors, or None where their
-    default is None; anything else is refused with torch's message before the body runs. A
-    method (first parameter ``self``) counts its positions from the argument after ``self``,
-    as torch does.
+    default or annotation is None; anything else is refused with torch's message before the
+    body runs. A method (first parameter ``self``) counts its positions from the argument
+    after ``self``, as torch does.
 
     >>> @tensors("mm", a="input", b="mat2")
     ... def mm(a, b): return a
@@ -503,7 +503,9 @@ def tensors(fn: str, **torch_names: Any) -> Callable:
             i = names.index(p)
             torch_name, position = torch_name if isinstance(torch_name, tuple) else \
                 (torch_name, i + first)
-            specs.append((i, p, torch_name, position, signature.parameters[p].default is None))
+            parameter = signature.parameters[p]
+            optional = parameter.default is None or "None" in str(parameter.annotation)
+            specs.append((i, p, torch_name, position, optional))
 
         @functools.wraps(f)
         def checked(*args: Any, **kwargs: Any) -> Any:

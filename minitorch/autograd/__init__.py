@@ -78,6 +78,14 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
     return out
 
 
+def _check_inputs(inputs: tuple) -> None:
+    """``inputs`` of ``backward`` or ``grad``: tensors only, with torch's message."""
+    for t in inputs:
+        if not isinstance(t, T.Tensor):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
+
+
 def _as_grads(grads: Any) -> tuple:
     if isinstance(grads, T.Tensor):
         return (grads,)
@@ -126,9 +134,9 @@ def backward(
     if not targets:
         engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
         return
+    _check_inputs(targets)
     for t in targets:
-        if t.grad_fn is not None:
-            t.retain_grad()  # as torch: a non-leaf input gets .grad (and retains_grad)
+        t.retain_grad()  # as torch: a non-leaf input gets .grad; one without grad is refused
     engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph,
                    capture=[t._edge() for t in targets], accumulate=True)
 
@@ -163,10 +171,7 @@ def grad(
     allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
                            none=False)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
-    for t in ins:
-        if not isinstance(t, T.Tensor):
-            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
-                               f"{type(t).__name__}")
+    _check_inputs(ins)
     if any(not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))

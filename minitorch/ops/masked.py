@@ -25,7 +25,7 @@ class MaskedFill(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, mask: Tensor, value: Any) -> Tensor:
-        ctx.mask = mask
+        ctx.save_for_backward(mask)  # torch saves the mask: a second backward raises
         xp = a._xp
         fill = xp.asarray(value._data if isinstance(value, Tensor) else value,
                           dtype=a._data.dtype)
@@ -33,7 +33,8 @@ class MaskedFill(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (where(ctx.mask, 0.0, g),)
+        mask, = ctx.saved_tensors
+        return (where(mask, 0.0, g),)
 
 
 _C_NAMES = {"int64": "long int", "float32": "float", "float64": "double"}

@@ -120,6 +120,7 @@ class Rsub(Op):
 class Mul(Op):
     node_name = "MulBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
+    saved_numbers = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::mul"
 
@@ -152,6 +153,7 @@ class Mul(Op):
 class Div(Op):
     node_name = "DivBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
+    saved_numbers = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::div"
 
