@@ -175,6 +175,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     >>> F.avg_pool2d(minitorch.ones(1, 1, 4, 4), 2).shape
     torch.Size([1, 1, 2, 2])
     """
+    ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode")
     if padding not in (0, (0, 0)) or ceil_mode:
         raise NotImplementedError("minitorch's avg_pool2d supports padding=0 and "
                                   "ceil_mode=False only")
@@ -268,6 +269,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     tensor([[-1.0000],
             [ 1.0000]])
     """
+    training = _args.flag("batch_norm", training, "training", 6)
     if training and input.numel() // input.shape[1] <= 1:
         raise ValueError("Expected more than 1 value per channel when training, got input "
                          f"size {input.shape}")

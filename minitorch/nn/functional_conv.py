@@ -134,6 +134,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     stride = kernel if stride is None or stride == [] else \
         _args.window("max_pool2d", stride, "stride", 3)
     pad = _args.window("max_pool2d", padding, "padding", 4)
+    ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)
     if return_indices:
         raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if input.dim() not in (3, 4):
