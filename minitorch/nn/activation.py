@@ -8,6 +8,7 @@ tensor([0., 1.])
 
 from __future__ import annotations
 
+from .. import _args
 from .._tensor import Tensor
 from . import functional as F
 from .module import Module
@@ -41,7 +42,8 @@ class Sigmoid(Module):
     """
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.sigmoid(x)
+        _args.tensor_args("sigmoid", (x, "input", 1))  # torch's module calls torch.sigmoid
+        return x.sigmoid()
 
 
 class Tanh(Module):
@@ -52,7 +54,8 @@ class Tanh(Module):
     """
 
     def forward(self, x: Tensor) -> Tensor:
-        return F.tanh(x)
+        _args.tensor_args("tanh", (x, "input", 1))
+        return x.tanh()
 
 
 class Softmax(Module):
