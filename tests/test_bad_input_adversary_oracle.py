@@ -160,3 +160,39 @@ def test_integer_copies_do_not_require_grad_as_torch(dtype: str, how: str, leaf:
                          f"y = {source}.{how}(L.{dtype})\n"
                          "r = (y, y.requires_grad, y.is_leaf, "
                          "y.grad_fn.name() if y.grad_fn else None)")
+
+
+@pytest.mark.parametrize("code", [
+    "r = L.clamp(L.ones(3), max=L.tensor([1., 2.]))",
+    "r = L.zeros(0).clamp(min=L.ones(2, 3, 4), max=L.arange(6).reshape(2, 3))",
+    "r = L.arange(6).reshape(2, 3).clamp(min=L.tensor([1.5]), max=L.tensor(2))",
+    "r = L.arange(5).masked_fill(L.tensor([True, False]), -0.5)",
+    "r = L.zeros(0, 3).masked_fill(L.ones(2, 3, dtype=L.bool), 2)",
+    "r = F.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 3, 3), L.ones(3))",
+    "r = F.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 3, 3), L.arange(3))",
+    "r = F.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 3, 3), L.tensor(1.))",
+    "r = F.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 3, 3), dilation=(1, 1, 1))",
+    "r = F.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 3, 3), stride=(2,)).shape",
+])
+def test_shapes_that_do_not_broadcast_as_torch(code: str) -> None:
+    """Bounds, masks and biases whose shapes do not fit get torch's error (numpy's never
+    reaches the user); tensor bounds compute in the result's dtype."""
+    assert_same_as_torch(code)
+
+
+@pytest.mark.parametrize("code", [
+    "r = L.nn.Conv2d(4, 5, 2.5)", "r = L.nn.Conv2d(1, 2, 3, padding=True).padding",
+    "r = L.nn.Conv2d(1, 2, 3, padding=(1, 1, 1))(L.ones(1, 1, 5, 5))",
+    "r = L.nn.HuberLoss(delta='a')", "r = L.nn.HuberLoss(delta=np.int64(3))",
+    "r = F.huber_loss(L.ones(3), L.zeros(3), delta=None)",
+    "r = F.huber_loss(L.ones(3), L.zeros(3), delta=-1.)",
+    "r = F.huber_loss(L.ones(3), L.zeros(3), delta=np.int64(2))",
+    "r = F.smooth_l1_loss(L.ones(3), L.zeros(3), beta=float('nan'))",
+    "r = L.nn.SmoothL1Loss(beta=[1])(L.ones(3), L.zeros(3))",
+    "r = L.nn.Dropout('a')", "r = L.nn.Dropout(None)", "r = L.nn.Dropout(1.5)",
+    "r = L.nn.Sequential(L.nn.ReLU())[[5]]", "r = L.nn.Sequential(L.nn.ReLU())[np.int64(0)]",
+])
+def test_layer_and_loss_options_as_torch(code: str) -> None:
+    """Kernel sizes, paddings, loss parameters, dropout's p and Sequential's index are
+    checked as torch's (its Python code's errors where its code is Python)."""
+    assert_same_as_torch(code)

@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .. import _creation
 from .._tensor import Tensor
 from . import init
-from .functional_conv import conv2d, pair
+from .functional_conv import conv2d
 from .module import Module
 from .parameter import Parameter
 
@@ -28,6 +29,16 @@ def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
         raise ValueError("in_channels must be divisible by groups")
     if out_channels % groups:
         raise ValueError("out_channels must be divisible by groups")
+
+
+def _pair(value: Any) -> tuple:
+    """torch's ``_pair``: an iterable as a tuple, anything else twice; the weight's
+    allocation and ``conv2d`` check the values (so ``Conv2d(1, 2, 2.5)`` fails as torch's).
+
+    >>> _pair(3), _pair([1, 2])
+    ((3, 3), (1, 2))
+    """
+    return tuple(value) if isinstance(value, Iterable) else (value, value)
 
 
 class Conv2d(Module):
@@ -46,9 +57,9 @@ class Conv2d(Module):
             raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
         _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = pair(kernel_size), pair(stride)
-        self.padding = padding if isinstance(padding, str) else pair(padding)
-        self.dilation, self.groups, self.padding_mode = pair(dilation), groups, padding_mode
+        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
+        self.padding = padding if isinstance(padding, str) else _pair(padding)
+        self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
         self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
                                                 *self.kernel_size,
                                                 device=device, dtype=dtype))

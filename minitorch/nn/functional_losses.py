@@ -113,7 +113,8 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None,
     """
     check_operands(input, target)
     _check_reduction(reduction)
-    if beta < 0:
+    beta = _args.real("smooth_l1_loss", beta, "beta", 4)
+    if not beta >= 0:  # nan too, as torch's check
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0:  # torch's smooth L1 with beta 0 is its L1 loss, nodes included
         return l1_loss(input, target, reduction=reduction)
@@ -132,7 +133,10 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     check_operands(input, target)
     _check_reduction(reduction)
     input, target = _same_shape(input, target)
-    params: dict = {"delta": float(delta)}
+    delta = _args.real("huber_loss", delta, "delta", 4)
+    if not delta > 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    params: dict = {"delta": delta}
     if weight is not None:
         params["weight"] = weight.expand(input.shape)
     return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)

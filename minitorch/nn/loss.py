@@ -132,6 +132,8 @@ class HuberLoss(_Loss):
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction)
+        if not isinstance(delta, (float, int)):
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         self.delta = delta
 
     def forward(self, x: Tensor, target: Tensor) -> Tensor:

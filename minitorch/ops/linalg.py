@@ -35,10 +35,9 @@ def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
 
 def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
     if a.dtype is not b.dtype:
-        names = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {names[a.dtype.name]} != "
-            f"{names[b.dtype.name]}"
+            f"expected m1 and m2 to have the same dtype, but got: {_args.c_name(a.dtype)} != "
+            f"{_args.c_name(b.dtype)}"
         )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_pair
 from ._base import Op, wrap
 from .pointwise import where
 
@@ -37,13 +37,10 @@ class MaskedFill(Op):
         return (where(mask, 0.0, g),)
 
 
-_C_NAMES = {"int64": "long int", "float32": "float", "float64": "double"}
-
-
 def _check_mask(mask: Tensor) -> None:
     if mask.dtype.name != "bool":
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_C_NAMES[mask.dtype.name]}")
+                           f"{_args.c_name(mask.dtype)}")
 
 
 def _check_value(fn: str, mask: Tensor, value: Any, dt: Any) -> Any:
@@ -73,6 +70,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     tensor([5., 2.])
     """
     value = _check_value("masked_fill", mask, value, self.dtype)
+    broadcast_pair(mask, self)  # torch's error where they do not broadcast (mask first)
     return MaskedFill.apply(self, mask=mask, value=value)
 
 

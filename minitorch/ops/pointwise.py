@@ -557,7 +557,8 @@ class Clamp(Op):
         dt = result_type(a, *(v for v in (min, max) if v is not None))
         if dt is not a.dtype:
             x = xp.astype(x, getattr(xp, dt.name))
-        low, high = (v._data if isinstance(v, Tensor) else v for v in (min, max))
+        low, high = (xp.astype(v._data, x.dtype) if isinstance(v, Tensor) else v
+                     for v in (min, max))  # in the result's dtype, as torch computes
         return wrap(xp.clip(x, low, high))
 
     @staticmethod
@@ -757,6 +758,9 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
             " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
             " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
             "Give both bounds as tensors or both as numbers.")
+    for bound in (low, high):
+        if isinstance(bound, Tensor):  # torch's error where the shapes do not broadcast
+            broadcast_pair(input, bound)
     specs = [(bound, name, position)
              for position, (name, bound) in enumerate((("min", low), ("max", high)), 1)
              if bound is not None and not isinstance(bound, Tensor)]
