@@ -196,3 +196,27 @@ def test_layer_and_loss_options_as_torch(code: str) -> None:
     """Kernel sizes, paddings, loss parameters, dropout's p and Sequential's index are
     checked as torch's (its Python code's errors where its code is Python)."""
     assert_same_as_torch(code)
+
+
+STEP = "(p ** 3).sum().backward(); opt.step(); opt.step(); r = p"
+
+
+@pytest.mark.parametrize("code", [
+    f"opt = L.optim.SGD([p], lr=L.tensor(0.1)); {STEP}",
+    f"opt = L.optim.SGD([p], lr=L.tensor(0.1), momentum=0.9); {STEP}",
+    "opt = L.optim.SGD([p], lr=L.tensor([0.1, 0.2]))",
+    f"opt = L.optim.Adam([p], lr=L.tensor(0.1)); {STEP}",
+    f"opt = L.optim.Adam([p], lr=0.1, betas=(L.tensor(0.9), L.tensor(0.99))); {STEP}",
+    f"opt = L.optim.RMSprop([p], lr=L.tensor(0.1)); {STEP}",
+    "opt = L.optim.Adam([p], betas=(L.tensor(0.9), 0.99))",
+    "opt = L.optim.Adam([p], betas=None)", "opt = L.optim.Adam([p], betas=0.9)",
+    "opt = L.optim.Adam([p], betas=(0.9,))", "opt = L.optim.Adam([p], betas=(0.9, 0))",
+    "opt = L.optim.AdamW([p], betas=(0.9, 1))",
+    "opt = L.optim.Adam([p], betas=[0.9, 0.99]); r = opt.defaults['betas']",
+    "opt = L.optim.SGD([p], lr=0.1); opt.add_param_group([p])",
+    "opt = L.optim.SGD([p], lr=0.1); opt.load_state_dict(2.5)",
+])
+def test_optimizer_settings_as_torch(code: str) -> None:
+    """A one-element tensor ``lr`` or a pair of tensor ``betas`` train as torch's; other
+    settings, groups and state dicts are refused with torch's errors."""
+    assert_same_as_torch(f"p = L.tensor([1., -2., 3.], requires_grad=True)\n{code}")
