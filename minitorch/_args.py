@@ -207,7 +207,7 @@ def integers(fn: str, *specs: tuple) -> tuple:
     return tuple(integer(fn, *spec) for spec in specs)
 
 
-def integer(fn: str, value: Any, name: str, position: int) -> int:
+def integer(fn: str, value: Any, name: str, position: int | None) -> int:
     """An int argument (not bool, not float).
 
     >>> integer("eye", None, "n", 1)
@@ -216,7 +216,7 @@ def integer(fn: str, value: Any, name: str, position: int) -> int:
     """
     n = as_int(value)
     if n is None:
-        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not "
+        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be int, not "
                         f"{type_name(value)}")
     if not INT64_MIN <= n <= INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
