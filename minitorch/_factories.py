@@ -179,7 +179,11 @@ def legacy_array(args: tuple, dtype: D.dtype, device: Any = None) -> Any:
         raise TypeError(f"new() received an invalid combination of arguments - got "
                         f"{tuple(type(a).__name__ for a in args)}, but expected one of: "
                         f"(*, device), (tuple of ints size, *, device), (object data, *, device)")
-    return as_array(args[0], dtype, device)
+    data = args[0]
+    if isinstance(data, (bool, float, complex)) or (_args.is_array(data) and data.shape == ()
+                                                    and type(data).__name__ != "ndarray"):
+        raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
+    return as_array(data, dtype, device)
 
 
 class _LegacyType(type):

@@ -220,3 +220,42 @@ def test_optimizer_settings_as_torch(code: str) -> None:
     """A one-element tensor ``lr`` or a pair of tensor ``betas`` train as torch's; other
     settings, groups and state dicts are refused with torch's errors."""
     assert_same_as_torch(f"p = L.tensor([1., -2., 3.], requires_grad=True)\n{code}")
+
+
+DUAL = "with L.autograd.forward_ad.dual_level() as level:\n    "
+
+
+@pytest.mark.parametrize("code", [
+    f"{DUAL}r = level",
+    f"{DUAL}r = L.autograd.forward_ad.unpack_dual("
+    "L.autograd.forward_ad.make_dual(L.ones(3), L.ones(3), level=0)).tangent",
+    f"{DUAL}L.autograd.forward_ad.make_dual(L.ones(3), L.ones(3), level=5)",
+    f"{DUAL}L.autograd.forward_ad.make_dual(L.ones(3), L.ones(3), level='2')",
+    f"{DUAL}L.autograd.forward_ad.make_dual(L.ones(3), L.ones(3), level=True)",
+    f"{DUAL}L.autograd.forward_ad.make_dual(L.ones(3), L.ones(3), level=-1)",
+    f"{DUAL}r = L.autograd.forward_ad.unpack_dual(3)",
+    "r = L.autograd.forward_ad.unpack_dual(3)",
+    f"{DUAL}r = L.autograd.forward_ad.unpack_dual("
+    "L.autograd.forward_ad.make_dual(L.ones(3), L.ones(3)), level=5)",
+    "level = L.autograd.forward_ad.enter_dual_level()\n"
+    "L.autograd.forward_ad.exit_dual_level(level=level); r = level",
+])
+def test_forward_ad_levels_as_torch(code: str) -> None:
+    """Levels are numbered as torch's (0 inside ``dual_level``) and checked as there."""
+    assert_same_as_torch(code)
+
+
+@pytest.mark.parametrize("code", [
+    "r = L.FloatTensor(True)", "r = L.LongTensor(True)", "r = L.Tensor(np.float64(2.5))",
+    "r = L.Tensor(2.5)", "r = L.Tensor([1, 2])", "r = L.Tensor(np.array([1., 2.]))",
+    "r = L.nn.utils.clip_grad_norm_(L.zeros(3), None)",
+    "r = L.nn.utils.clip_grad_norm_(L.zeros(3), 1j)",
+    "r = F.batch_norm(L.ones(4, 3), None, None, training=True, eps=0)",
+    "r = F.batch_norm(L.ones(4, 3), None, None, training=True, eps='a')",
+    "r = F.batch_norm(L.ones(4, 3), L.zeros(3), L.ones(3), training=True, momentum='a')",
+    "r = L.nn.BatchNorm1d(3, eps=0)(L.ones(4, 3))",
+])
+def test_legacy_data_and_numeric_options_as_torch(code: str) -> None:
+    """The legacy constructors take a sequence as data (a number is a size or refused);
+    ``max_norm``, batch_norm's ``eps`` and ``momentum`` are read as torch's."""
+    assert_same_as_torch(code)

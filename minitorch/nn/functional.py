@@ -269,10 +269,14 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     tensor([[-1.0000],
             [ 1.0000]])
     """
-    training = _args.flag("batch_norm", training, "training", 6)
-    if training and input.numel() // input.shape[1] <= 1:
+    if training and input.numel() // input.shape[1] <= 1:  # torch's Python checks first
         raise ValueError("Expected more than 1 value per channel when training, got input "
                          f"size {input.shape}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    training = _args.flag("batch_norm", training, "training", 6)
+    momentum = _args.real("batch_norm", momentum, "momentum", 7)
+    eps = _args.real("batch_norm", eps, "eps", 8)
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(f"running_{'mean' if running_mean is None else 'var'} must be "
                            "defined in evaluation mode")
