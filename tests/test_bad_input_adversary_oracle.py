@@ -259,3 +259,20 @@ def test_legacy_data_and_numeric_options_as_torch(code: str) -> None:
     """The legacy constructors take a sequence as data (a number is a size or refused);
     ``max_norm``, batch_norm's ``eps`` and ``momentum`` are read as torch's."""
     assert_same_as_torch(code)
+
+
+@pytest.mark.parametrize("code", [
+    "r = L.cat([], (0, 0))", "r = L.cat([], True)",
+    "r = F.dropout(2.5, p=float('inf'), training=True)",
+    "r = F.batch_norm(L.tensor([0.2, 0.7, 0.9]), L.zeros(3), L.ones(3), training=1)",
+    "r = F.batch_norm(L.ones(0, 3), None, None, training=True)",
+    "r = F.smooth_l1_loss(L.ones(3, 4), L.ones(3), beta=None)",
+    "r = F.smooth_l1_loss(L.ones(3), L.zeros(3), beta=0, reduction='x')",
+    "r = L.nn.L1Loss(reduction=1)(L.ones(3, 3), L.ones(2, 3))",
+    "r = L.nn.HuberLoss(reduction='x')(L.ones(3, 3), L.ones(2, 3))",
+])
+def test_checks_in_torch_order(code: str) -> None:
+    """Where several arguments are bad, the one torch checks first is named: its Python
+    checks (dropout's p, batch_norm's batch size, a loss's broadcast) before its parser's."""
+    assert_same_as_torch(code)
+

@@ -121,7 +121,6 @@ def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> 
 
 
 # ---- dropout and pooling -----------------------------------------------------------------
-@_args.tensors("dropout", input="input")
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,
             inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)``.
@@ -132,7 +131,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
-    _dropout_range(p)
+    _dropout_range(p)  # torch's Python check, before its parser's
+    _args.tensor_args("dropout", (input, "input", 1))
     training = _args.flag("dropout", training, "train", 3)
     p = _args.real("dropout", p, "p", 2)
     if p != p:  # nan: torch's C++ check
@@ -269,7 +269,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     tensor([[-1.0000],
             [ 1.0000]])
     """
-    if training and input.numel() // input.shape[1] <= 1:  # torch's Python checks first
+    if training and _values_per_channel(input.shape) == 1:  # torch's Python checks first
         raise ValueError("Expected more than 1 value per channel when training, got input "
                          f"size {input.shape}")
     if training and eps <= 0.0:
@@ -284,6 +284,14 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
+
+
+def _values_per_channel(shape: tuple) -> int:
+    """torch's ``_verify_batch_size``: the batch size times the spatial sizes."""
+    n = shape[0]
+    for size in shape[2:]:
+        n *= size
+    return n
 
 
 def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None) -> None:

@@ -96,8 +96,8 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any
     tensor(2.)
     """
     check_operands(input, target)
+    input, target = _same_shape(input, target)  # torch broadcasts before it reads reduction
     _check_reduction(reduction)
-    input, target = _same_shape(input, target)
     each = (input - target).abs()
     if reduction == "none":
         return each
@@ -112,15 +112,15 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None,
     tensor([0.1250, 2.5000])
     """
     check_operands(input, target)
+    if beta == 0:  # torch's smooth L1 with beta 0 is its L1 loss, nodes included
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _same_shape(input, target)  # torch's order: shapes, reduction, beta
     _check_reduction(reduction)
     beta = _args.real("smooth_l1_loss", beta, "beta", 4)
     if not beta >= 0:  # nan too, as torch's check
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    if beta == 0:  # torch's smooth L1 with beta 0 is its L1 loss, nodes included
-        return l1_loss(input, target, reduction=reduction)
-    input, target = _same_shape(input, target)
     return losses.SmoothL1Loss.apply(input, target, reduction=reduction,
-                                     params={"beta": float(beta)})
+                                     params={"beta": beta})
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
@@ -131,8 +131,8 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     tensor(2.6250)
     """
     check_operands(input, target)
+    input, target = _same_shape(input, target)  # torch broadcasts before it reads reduction
     _check_reduction(reduction)
-    input, target = _same_shape(input, target)
     delta = _args.real("huber_loss", delta, "delta", 4)
     if not delta > 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")

@@ -336,9 +336,9 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     tensor([1., 0., 0.])
     """
     tensors = _tensor_list("cat", tensors)
+    d = _args.integer("cat", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    d = _args.integer("cat", dim, "dim", 2)
     ndim = tensors[0].dim()
     for i, t in enumerate(tensors):
         if t.dim() == 0:
