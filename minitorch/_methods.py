@@ -271,6 +271,9 @@ def zero_(self: Tensor) -> Tensor:
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
+        if value.dim():
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.dim()} dimensions.")
         return self._inplace(inplace.Copy.apply, value)
     (value,) = _args.numbers("fill_", (value, "value", 1))
     value = _args.assigned(value, self.dtype, unsigned=True)

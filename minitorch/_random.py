@@ -274,7 +274,9 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     """
     n = _args.integer("randperm", n, "n", 1)
     _args.non_negative("randperm", (n,))
-    name = (dtype or D.int64).name
+    name = (_args.dtype("randperm", dtype) or D.int64).name
+    if name == "bool":
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
     array = _created(lambda xp: _sampling.draw(xp, "randperm", (n,), name, generator), device)
     return _leaf(array, requires_grad)
 

@@ -276,3 +276,30 @@ def test_checks_in_torch_order(code: str) -> None:
     checks (dropout's p, batch_norm's batch size, a loss's broadcast) before its parser's."""
     assert_same_as_torch(code)
 
+
+GRADCHECK = "x = (L.ones(3, dtype=L.float64, requires_grad=True),)\n" \
+    "r = L.autograd.gradcheck(lambda x: x ** 2, x, {})"
+
+
+@pytest.mark.parametrize("code", [
+    "r = list(L.nn.BCELoss(weight=L.ones(3)).state_dict())",
+    "r = list(L.nn.BCEWithLogitsLoss(pos_weight=L.ones(3)).state_dict())",
+    "r = F.binary_cross_entropy(L.ones(3) / 2, L.ones(3), weight=[1., 2., 3.])",
+    "r = F.binary_cross_entropy_with_logits(L.tensor(3.), L.tensor(2.), pos_weight=[1.])",
+    "r = F.binary_cross_entropy_with_logits(L.tensor(3.), L.tensor(2.), weight=2.5)",
+    "r = L.nn.BCEWithLogitsLoss(pos_weight=L.ones(2, 3))(L.ones(3), L.ones(3))",
+    "r = L.ones(3, 4).var(True, correction=2)", "r = L.ones(3, 4).std(True, correction=2)",
+    GRADCHECK.format("atol=1j"), GRADCHECK.format("atol=-0.5"),
+    GRADCHECK.format("atol=float('nan')"), GRADCHECK.format("rtol=-1."),
+    GRADCHECK.format("atol=None"), GRADCHECK.format("atol=np.float32(2)"),
+    "r = L.nn.MaxPool2d(np.int64(2))(L.ones(3))",
+    "r = L.nn.MaxPool2d(np.int64(2))(L.ones(1, 1, 4, 4))",
+    "r = L.randperm(1, dtype=bool)",
+    "r = L.nn.init.constant_(L.ones(4, 3), L.tensor([1., 2.]))",
+    "r = L.ones(3).fill_(L.tensor([1., 2., 3.]))",
+])
+def test_weights_tolerances_and_values_as_torch(code: str) -> None:
+    """Loss weights are buffers (checked, in state_dict) and broadcast as torch's; var's
+    bool form takes no correction; gradcheck's tolerances and fill_'s value are checked."""
+    assert_same_as_torch(code)
+

@@ -145,8 +145,8 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
               [13., 15.]]]])
     """
     kernel = _args.window("max_pool2d", kernel_size, "kernel_size", 2)
-    stride = kernel if stride is None or stride == [] else \
-        _args.window("max_pool2d", stride, "stride", 3)
+    unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
+    stride = kernel if unset else _args.window("max_pool2d", stride, "stride", 3)
     pad = _args.window("max_pool2d", padding, "padding", 4)
     ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)
     if return_indices:

@@ -59,10 +59,14 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     xp = input._xp
     if input.numel() and bool(xp.any((input._data < 0) | (input._data > 1))):
         raise RuntimeError("all elements of input should be between 0 and 1")
+    if weight is not None:
+        _args.python_attribute(weight, "size")  # torch's Python reads weight.size()
     params = {} if weight is None else {"weight": weight.expand(input.shape)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
 
 
+@_args.tensors("binary_cross_entropy_with_logits", weight=("weight", 3),
+               pos_weight=("pos_weight", 4))
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      weight: Tensor | None = None, size_average: Any = None,
                                      reduce: Any = None, reduction: str = "mean",
@@ -83,6 +87,10 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if weight is not None:
         params["weight"] = weight.expand(input.shape)
     if pos_weight is not None:
+        shape = broadcast_shapes(input.shape, pos_weight.shape)
+        if tuple(shape) != tuple(input.shape):  # torch's in-place step cannot grow the result
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
         params["pos_weight"] = pos_weight.detach()
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)

@@ -292,18 +292,24 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool = True, keepdim: bool = 
     return variance("var", input, dim, unbiased, keepdim, correction)
 
 
+def _invalid_variance(name: str, got: str) -> TypeError:
+    """torch's error for ``var``/``std`` arguments that match none of its signatures."""
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+        "one of:\n * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+        " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
+        " * (bool unbiased = True)\nGive unbiased as True or False.")
+
+
 def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
              correction: Any) -> Tensor:
     """``var`` (or ``std`` before its square root) with torch's checks under ``name``."""
-    if isinstance(dim, bool):  # var(x, False): the positional unbiased flag
+    if isinstance(dim, bool):  # var(x, False): the positional unbiased flag, alone
+        if correction is not None:
+            raise _invalid_variance(name, f"bool, correction={_args.type_name(correction)}")
         dim, unbiased = None, dim
     if unbiased is not True and unbiased is not False:
-        raise TypeError(
-            f"{name}() received an invalid combination of arguments - got "
-            f"({_args.type_name(dim)}, {_args.type_name(unbiased)}), but expected one of:\n"
-            " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
-            " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
-            " * (bool unbiased = True)\nGive unbiased as True or False.")
+        raise _invalid_variance(name, f"{_args.type_name(dim)}, {_args.type_name(unbiased)}")
     if correction is None:
         correction = 1 if unbiased else 0
     else:
