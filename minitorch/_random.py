@@ -179,6 +179,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     torch.Size([2, 3])
     """
     key = _normal_overload(mean, std, size)
+    mean, std = _args.numpy_scalar(mean), _args.numpy_scalar(std)  # no numpy promotion
     if key == (False, False):
         shape = _args.sizes("normal", (size,), check_negative=False)
         mean, std = float(mean), float(std)  # torch's OverflowError for a huge int

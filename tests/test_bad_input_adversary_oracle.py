@@ -303,3 +303,19 @@ def test_weights_tolerances_and_values_as_torch(code: str) -> None:
     bool form takes no correction; gradcheck's tolerances and fill_'s value are checked."""
     assert_same_as_torch(code)
 
+
+@pytest.mark.parametrize("code", [
+    "L.manual_seed(0); r = L.normal(float('inf'), 1., size=(2,))",
+    "L.manual_seed(0); r = L.normal(float('-inf'), 1., size=(20,))",
+    "L.manual_seed(0); r = L.nn.init.normal_(L.ones(2, 3), float('inf'), 2.5)",
+    "L.manual_seed(0); r = L.normal(L.ones(4), np.int64(3))",
+    "r = L.tensor(3.).to(0)", "r = L.device(0)",
+    "x = L.tensor(2., requires_grad=True)\n"
+    "r = L.autograd.grad(x ** 2, x, grad_outputs=L.tensor(1., dtype=L.float64))[0]",
+    "x = L.tensor(2., requires_grad=True); (x ** 2).backward(L.tensor(2)); r = x.grad",
+])
+def test_results_as_torch(code: str) -> None:
+    """An infinite mean stays infinite; a numpy std does not promote; an int device needs an
+    accelerator; a root's gradient is cast to the root's dtype."""
+    assert_same_as_torch(code)
+

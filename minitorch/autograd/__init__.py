@@ -74,6 +74,8 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
                 f"output[{i}] has a shape of {t.shape!r}.")
+        elif g.dtype is not t.dtype and t.dtype.is_floating_point:
+            g = g.to(t.dtype)  # torch's engine casts a root's gradient to the root's dtype
         out.append(g)
     return out
 
