@@ -33,6 +33,18 @@ class _Omitted:
 OMITTED: Any = _Omitted()
 
 
+def required(fn: str, value: Any, name: str) -> Any:
+    """A required argument left out (its default ``OMITTED``) gets torch's TypeError.
+
+    >>> required("softmax", OMITTED, "dim")
+    Traceback (most recent call last):
+    TypeError: softmax() missing 1 required positional arguments: "dim"
+    """
+    if value is OMITTED:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "{name}"')
+    return value
+
+
 def type_name(value: Any) -> str:
     """The type of ``value`` as torch's messages name it.
 

@@ -319,3 +319,17 @@ def test_results_as_torch(code: str) -> None:
     accelerator; a root's gradient is cast to the root's dtype."""
     assert_same_as_torch(code)
 
+
+@pytest.mark.parametrize("code", [
+    "r = F.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 3, 3), padding='SAME')",
+    "r = L.nn.Conv2d(1, 2, 3, stride=2, padding='same')",
+    "r = L.nn.Conv2d(1, 2, 3, padding='valid')",
+    "r = L.nn.Conv2d(1, 2, 3, padding='same')(L.ones(1, 1, 5, 5)).shape",
+    "r = L.tensor([1.]).softmax()", "r = L.tensor([1.]).log_softmax()",
+    "r = L.softmax(L.tensor([1.]))",
+])
+def test_padding_strings_and_required_dims_as_torch(code: str) -> None:
+    """Conv2d checks its padding string when built (F.conv2d when called); softmax's dim
+    is required, with torch's message."""
+    assert_same_as_torch(code)
+

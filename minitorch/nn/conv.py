@@ -41,6 +41,22 @@ def _pair(value: Any) -> tuple:
     return tuple(value) if isinstance(value, Iterable) else (value, value)
 
 
+def _padding_string(padding: str, stride: tuple) -> str:
+    """torch's constructor checks of a padding string: 'same' or 'valid', and no 'same'
+    with a stride.
+
+    >>> _padding_string("SAME", (1, 1))
+    Traceback (most recent call last):
+    ValueError: Invalid padding string 'SAME', should be one of {'valid', 'same'}
+    """
+    if padding not in ("same", "valid"):
+        raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                         "{'valid', 'same'}")
+    if padding == "same" and any(s != 1 for s in stride):
+        raise ValueError("padding='same' is not supported for strided convolutions")
+    return padding
+
+
 class Conv2d(Module):
     """``out = conv2d(x, weight, bias)`` with ``weight`` of shape (out, in, kh, kw); weight
     and bias start uniform in ±1/sqrt(in * kh * kw), as torch's defaults.
@@ -58,7 +74,8 @@ class Conv2d(Module):
         _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
-        self.padding = padding if isinstance(padding, str) else _pair(padding)
+        self.padding = _padding_string(padding, self.stride) if isinstance(padding, str) \
+            else _pair(padding)
         self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
         self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
                                                 *self.kernel_size,
@@ -80,7 +97,7 @@ class Conv2d(Module):
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
-        if self.padding not in ((0, 0), "valid"):
+        if self.padding != (0, 0):
             text += f", padding={self.padding}"
         if self.dilation != (1, 1):
             text += f", dilation={self.dilation}"

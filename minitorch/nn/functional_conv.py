@@ -76,6 +76,8 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     stride, padding, dilation = geometry
+    if isinstance(padding, str) and padding not in ("same", "valid"):
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
     if padding == "same" and stride != (1, 1):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     if not isinstance(padding, str) and min(pair(padding)) < 0:
