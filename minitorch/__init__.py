@@ -136,12 +136,21 @@ clip = clamp  # torch's alias
 _T = Tensor
 
 
-def _method(name: str):  # type: ignore[no-untyped-def]
+def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def]
+    """``minitorch.name(input, ...)`` as ``input.name(...)``; ``other`` names a second
+    tensor argument, checked here so that torch's message counts it as position 2."""
     def fn(input: Tensor, *args, **kwargs):  # type: ignore[no-untyped-def]
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{_args.type_name(input)}")
-        return getattr(input, name)(*args, **kwargs)
+        if other is not None and args:
+            _args.tensor_args(name, (args[0], other, 2))
+        result = getattr(input, name)(*args, **kwargs)
+        if result is NotImplemented:  # a comparison's operand that torch's signatures refuse
+            raise _args.invalid_combination(
+                name, (input, *args), "Tensor input, Tensor other, *, Tensor out = None",
+                "Tensor input, Number other, *, Tensor out = None")
+        return result
 
     fn.__name__ = name
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
@@ -152,10 +161,12 @@ def _method(name: str):  # type: ignore[no-untyped-def]
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu", "neg",
               "log1p", "expm1", "rsqrt",
               "reciprocal", "sign", "square", "reshape", "t", "transpose",
-              "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "dot", "mv",
-              "bmm", "std", "detach", "numel", "equal", "allclose", "lt", "le", "gt", "ge",
-              "eq", "ne"):
+              "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
+              "numel", "lt", "le", "gt", "ge", "eq", "ne"):
     globals()[_name] = _method(_name)
+for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
+                      ("allclose", "other")):
+    globals()[_name] = _method(_name, _other)
 
 
 def permute(input: Tensor, dims: Any) -> Tensor:

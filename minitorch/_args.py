@@ -14,6 +14,7 @@ IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import operator
 from collections.abc import Callable
@@ -30,6 +31,18 @@ class _Omitted:
 
 
 OMITTED: Any = _Omitted()
+
+
+def required(fn: str, value: Any, name: str) -> Any:
+    """A required argument left out (its default ``OMITTED``) gets torch's TypeError.
+
+    >>> required("softmax", OMITTED, "dim")
+    Traceback (most recent call last):
+    TypeError: softmax() missing 1 required positional arguments: "dim"
+    """
+    if value is OMITTED:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "{name}"')
+    return value
 
 
 def type_name(value: Any) -> str:
@@ -206,7 +219,7 @@ def integers(fn: str, *specs: tuple) -> tuple:
     return tuple(integer(fn, *spec) for spec in specs)
 
 
-def integer(fn: str, value: Any, name: str, position: int) -> int:
+def integer(fn: str, value: Any, name: str, position: int | None) -> int:
     """An int argument (not bool, not float).
 
     >>> integer("eye", None, "n", 1)
@@ -215,7 +228,7 @@ def integer(fn: str, value: Any, name: str, position: int) -> int:
     """
     n = as_int(value)
     if n is None:
-        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not "
+        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be int, not "
                         f"{type_name(value)}")
     if not INT64_MIN <= n <= INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
@@ -474,12 +487,84 @@ def tensor_args(fn: str, *specs: tuple) -> None:
     Traceback (most recent call last):
     TypeError: maximum(): argument 'other' (position 2) must be Tensor, not int
     """
-    from ._tensor import Tensor
-
     for value, name, position in specs:
-        if not isinstance(value, Tensor):
+        if not is_tensor(value):
             raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Tensor, not "
                             f"{type_name(value)}")
+
+
+def tensors(fn: str, **torch_names: Any) -> Callable:
+    """Decorator: the parameters named in ``torch_names`` (as ``parameter="torch's name"``,
+    or ``(name, position)`` where torch's order differs) must be tensors, or None where their
+    default or annotation is None; anything else is refused with torch's message before the
+    body runs. A method (first parameter ``self``) counts its positions from the argument
+    after ``self``, as torch does.
+
+    >>> @tensors("mm", a="input", b="mat2")
+    ... def mm(a, b): return a
+    >>> mm(None, None)
+    Traceback (most recent call last):
+    TypeError: mm(): argument 'input' (position 1) must be Tensor, not NoneType
+    """
+    def decorate(f: Callable) -> Callable:
+        signature = inspect.signature(f)
+        names = list(signature.parameters)
+        first = 0 if names[0] == "self" else 1
+        specs = []
+        for p, torch_name in torch_names.items():
+            i = names.index(p)
+            torch_name, position = torch_name if isinstance(torch_name, tuple) else \
+                (torch_name, i + first)
+            parameter = signature.parameters[p]
+            optional = parameter.default is None or "None" in str(parameter.annotation)
+            specs.append((i, p, torch_name, position, optional))
+
+        @functools.wraps(f)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            for i, p, torch_name, position, optional in specs:
+                value = args[i] if i < len(args) else kwargs.get(p, OMITTED)
+                if not (value is OMITTED or (optional and value is None)):
+                    tensor_args(fn, (value, torch_name, position))
+            return f(*args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
+def python_attribute(value: Any, attribute: str) -> None:
+    """Where torch's function is Python code that first reads ``value.attribute`` (the
+    losses read ``.size()``), a non-tensor gets the AttributeError that read raises there.
+
+    >>> python_attribute(2, "size")
+    Traceback (most recent call last):
+    AttributeError: 'int' object has no attribute 'size'
+    """
+    if not is_tensor(value):
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
+
+
+def is_tensor(value: Any) -> bool:
+    """True for a minitorch tensor (a Parameter too).
+
+    >>> is_tensor(2.5)
+    False
+    """
+    return hasattr(value, "_version_counter")
+
+
+def invalid_combination(fn: str, values: tuple, *signatures: str) -> TypeError:
+    """torch's TypeError for arguments that match none of ``fn``'s signatures.
+
+    >>> print(invalid_combination("pow", (2, 3), "Tensor input, Tensor exponent"))
+    pow() received an invalid combination of arguments - got (int, int), but expected one of:
+     * (Tensor input, Tensor exponent)
+    <BLANKLINE>
+    """
+    got = ", ".join(map(type_name, values))
+    expected = "".join(f" * ({s})\n" for s in signatures)
+    return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but "
+                     f"expected one of:\n{expected}")
 
 
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
@@ -706,6 +791,18 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
         raise RuntimeError(f"hook '{name}' has changed the type of value (was "
                            f"{_legacy_name(grad)} got {_legacy_name(result)})")
     return result
+
+
+C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+
+
+def c_name(dt: Any) -> str:
+    """A dtype as torch's C++ messages name it.
+
+    >>> c_name(type("dtype", (), {"name": "int64"}))
+    'long int'
+    """
+    return C_NAMES[dt.name]
 
 
 def legacy(dt: Any) -> str:

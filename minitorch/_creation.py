@@ -281,6 +281,7 @@ def _fits(value: Any) -> bool:
     return _args.INT64_MIN <= value <= _args.INT64_MAX
 
 
+@_args.tensors("zeros_like", t="input")
 def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
     """Zeros with the shape (and dtype, device) of ``t``.
@@ -293,6 +294,7 @@ def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                  requires_grad=requires_grad)
 
 
+@_args.tensors("ones_like", t="input")
 def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
     """Ones with the shape (and dtype, device) of ``t``.

@@ -91,6 +91,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     return _leaf(_created(make, device), requires_grad)
 
 
+@_args.tensors("full_like", input="input")
 def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
               device: Any = None, requires_grad: bool = False,
               memory_format: Any = None) -> Tensor:
@@ -103,6 +104,7 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
                 device=device or input.device, requires_grad=requires_grad)
 
 
+@_args.tensors("empty_like", input="input")
 def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """An uninitialised tensor shaped like ``input`` (minitorch fills it with zeros).
@@ -180,7 +182,11 @@ def legacy_array(args: tuple, dtype: D.dtype, device: Any = None) -> Any:
         raise TypeError(f"new() received an invalid combination of arguments - got "
                         f"{tuple(type(a).__name__ for a in args)}, but expected one of: "
                         f"(*, device), (tuple of ints size, *, device), (object data, *, device)")
-    return as_array(args[0], dtype, device)
+    data = args[0]
+    if isinstance(data, (bool, float, complex)) or (_args.is_array(data) and data.shape == ()
+                                                    and type(data).__name__ != "ndarray"):
+        raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
+    return as_array(data, dtype, device)
 
 
 class _LegacyType(type):

@@ -12,6 +12,7 @@ tensor(True)
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from . import _args, _factories, _random
@@ -273,6 +274,9 @@ def zero_(self: Tensor) -> Tensor:
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
+        if value.dim():
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.dim()} dimensions.")
         return self._inplace(inplace.Copy.apply, value)
     (value,) = _args.numbers("fill_", (value, "value", 1))
     value = _args.assigned(value, self.dtype, unsigned=True)
@@ -384,6 +388,26 @@ def _matrix_transpose(self: Tensor) -> Tensor:
     return self.transpose(-2, -1)
 
 
+def _two_tensors(apply: Callable, name: str, other: str) -> Callable:
+    """The method ``name(self, other)`` of a two-tensor op, its operand checked as torch's."""
+    @_args.tensors(name, other=other)
+    def method(self: Tensor, other: Tensor) -> Tensor:
+        return apply(self, other)
+
+    method.__name__ = name
+    return method
+
+
+def _shaped_as(reshaper: Callable, name: str) -> Callable:
+    """``name(self, other)``: ``self`` given ``other``'s shape by ``reshaper``."""
+    @_args.tensors(name, other="other")
+    def method(self: Tensor, other: Tensor) -> Tensor:
+        return reshaper(self, other.shape)
+
+    method.__name__ = name
+    return method
+
+
 def _cmp(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Any:
         if type(other).__name__ == "ndarray":  # torch: == and != take an array as a tensor
@@ -484,17 +508,17 @@ _METHODS = {
     "lt": _cmp("lt"), "le": _cmp("le"), "gt": _cmp("gt"), "ge": _cmp("ge"),
     "eq": _cmp("eq"), "ne": _cmp("ne"),
     "matmul": linalg.matmul, "mm": linalg.mm, "addmm": linalg.addmm,
-    "mv": lambda self, v: linalg.Mv.apply(self, v),
-    "dot": lambda self, v: linalg.Dot.apply(self, v),
-    "bmm": lambda self, m: linalg.Bmm.apply(self, m),
+    "mv": _two_tensors(linalg.Mv.apply, "mv", "vec"),
+    "dot": _two_tensors(linalg.Dot.apply, "dot", "tensor"),
+    "bmm": _two_tensors(linalg.Bmm.apply, "bmm", "mat2"),
     "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
     "argmin": reduction.argmin,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
-    "expand_as": lambda self, other: expand(self, other.shape),
-    "view_as": lambda self, other: view(self, other.shape),
-    "reshape_as": lambda self, other: reshape(self, other.shape),
+    "expand_as": _shaped_as(expand, "expand_as"),
+    "view_as": _shaped_as(view, "view_as"),
+    "reshape_as": _shaped_as(reshape, "reshape_as"),
     "unbind": unbind, "narrow": narrow,
     "softmax": nn_ops.softmax, "log_softmax": nn_ops.log_softmax,
     "T": property(lambda self: self.permute(*reversed(range(self.dim())))),

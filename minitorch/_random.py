@@ -190,6 +190,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     torch.Size([2, 3])
     """
     key = _normal_overload(mean, std, size)
+    mean, std = _args.numpy_scalar(mean), _args.numpy_scalar(std)  # no numpy promotion
     if key == (False, False):
         shape = _args.sizes("normal", (size,), check_negative=False)
         mean, std = float(mean), float(std)  # torch's OverflowError for a huge int
@@ -285,11 +286,14 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     """
     n = _args.integer("randperm", n, "n", 1)
     _args.non_negative("randperm", (n,))
-    name = (dtype or D.int64).name
+    name = (_args.dtype("randperm", dtype) or D.int64).name
+    if name == "bool":
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
     array = _created(lambda xp: _sampling.draw(xp, "randperm", (n,), name, generator), device)
     return _leaf(array, requires_grad)
 
 
+@_args.tensors("bernoulli", input="input")
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     """1 with probability ``input`` (or ``p``), else 0, with ``input``'s dtype.
 
@@ -309,6 +313,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
 
 
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    @_args.tensors(f"{kind.__name__}_like", input="input")
     def like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
         return kind(input.shape, dtype=dtype or input.dtype, device=device or input.device,
@@ -325,6 +330,7 @@ rand_like = _like(rand)
 randn_like = _like(randn)
 
 
+@_args.tensors("randint_like", input="input")
 def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | None = None,
                  device: Any = None, requires_grad: bool = False) -> Tensor:
     """``randint`` with the shape, dtype and device of ``input``.

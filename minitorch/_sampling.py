@@ -128,11 +128,12 @@ def _fma64(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
     if b == 1 and c == 0:
         return a
     p = a * b
-    err = _two_product_error(a, np.float64(b), p)
     s = p + c
-    bb = s - p
-    sum_err = (p - (s - bb)) + (c - bb)
-    return s + (sum_err + err)
+    with np.errstate(invalid="ignore"):  # an infinite mean or std: the errors are nan
+        err = _two_product_error(a, np.float64(b), p)
+        bb = s - p
+        sum_err = (p - (s - bb)) + (c - bb)
+        return np.where(np.isfinite(s), s + (sum_err + err), s)  # inf stays inf, as C's fma
 
 
 def _two_product_error(a: np.ndarray, b: np.float64, p: np.ndarray) -> np.ndarray:

@@ -39,8 +39,21 @@ class Size(tuple):
 
     __slots__ = ()
 
+    def __new__(cls, sizes: Any = ()) -> Size:
+        """Each size an int (or what torch reads as one), refused with torch's message.
+
+        >>> minitorch.Size("a")
+        Traceback (most recent call last):
+        TypeError: torch.Size() takes an iterable of 'int' (item 0 is 'str')
+        """
+        return tuple.__new__(cls, [_size_item(i, n) for i, n in enumerate(sizes)])
+
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
+
+    def __getitem__(self, index: Any) -> Any:
+        item = tuple.__getitem__(self, index)
+        return tuple.__new__(Size, item) if isinstance(index, slice) else item
 
     def numel(self) -> int:
         """The number of elements of a tensor of this shape."""
@@ -139,7 +152,7 @@ class Tensor(metaclass=_TensorType):
     @property
     def shape(self) -> Size:
         """The size of each dimension."""
-        return Size(self._data.shape)
+        return tuple.__new__(Size, self._data.shape)  # numpy's sizes are ints: no checks
 
     def size(self, dim: int | None = None) -> Any:
         """The shape, or the size of one dimension."""
@@ -291,6 +304,11 @@ class Tensor(metaclass=_TensorType):
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not _args.is_tensor(value):
+            raise TypeError(f"Variable data has to be a tensor, but got {_args.type_name(value)}")
+        if self._requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
 
     @property
@@ -486,10 +504,16 @@ class Tensor(metaclass=_TensorType):
         return bool(self.item())
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._one_element())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._one_element())
+
+    def _one_element(self) -> Any:
+        """The value for ``int(t)`` or ``float(t)``, which refuse other sizes as torch's."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self.numel() != 1:
@@ -563,12 +587,14 @@ class Tensor(metaclass=_TensorType):
 
         return Clone.apply(self)
 
+    @_args.tensors("equal", other="other")
     def equal(self, other: Tensor) -> bool:
         """True if both tensors have the same shape and values."""
         if self.shape != other.shape:
             return False
         return bool(self._xp.all(self._data == other._data))
 
+    @_args.tensors("allclose", other="other")
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
                  equal_nan: bool = False) -> bool:
         """True if ``|self - other| <= atol + rtol * |other|`` everywhere."""

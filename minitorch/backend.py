@@ -48,6 +48,8 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, int) and not isinstance(type, bool):  # a GPU number, as torch
+            if not cuda_device_count():
+                raise RuntimeError("Cannot access accelerator device when none is available.")
             type, index = "cuda", type
         elif not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments - got "

@@ -60,6 +60,11 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     out = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
+        if not (g is None or isinstance(g, T.Tensor)):
+            raise TypeError("gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
+        if not isinstance(t, T.Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
         if g is None:
             if t.requires_grad and t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -69,8 +74,18 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
                 f"output[{i}] has a shape of {t.shape!r}.")
+        elif g.dtype is not t.dtype and t.dtype.is_floating_point:
+            g = g.to(t.dtype)  # torch's engine casts a root's gradient to the root's dtype
         out.append(g)
     return out
+
+
+def _check_inputs(inputs: tuple) -> None:
+    """``inputs`` of ``backward`` or ``grad``: tensors only, with torch's message."""
+    for t in inputs:
+        if not isinstance(t, T.Tensor):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
 
 
 def _as_grads(grads: Any) -> tuple:
@@ -121,9 +136,9 @@ def backward(
     if not targets:
         engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
         return
+    _check_inputs(targets)
     for t in targets:
-        if t.grad_fn is not None:
-            t.retain_grad()  # as torch: a non-leaf input gets .grad (and retains_grad)
+        t.retain_grad()  # as torch: a non-leaf input gets .grad; one without grad is refused
     engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph,
                    capture=[t._edge() for t in targets], accumulate=True)
 
@@ -158,10 +173,7 @@ def grad(
     allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
                            none=False)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
-    for t in ins:
-        if not isinstance(t, T.Tensor):
-            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
-                               f"{type(t).__name__}")
+    _check_inputs(ins)
     if any(not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))

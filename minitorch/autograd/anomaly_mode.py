@@ -15,6 +15,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from .. import _args
+
 __all__ = ["detect_anomaly", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
            "set_anomaly_enabled", "set_detect_anomaly"]
 
@@ -34,7 +36,8 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 def _set(mode: bool, check_nan: bool) -> None:
     global _enabled, _check_nan
-    _enabled, _check_nan = bool(mode), bool(check_nan)
+    _enabled = _args.flag("set_anomaly_enabled", mode, "enabled", 1)
+    _check_nan = _args.flag("set_anomaly_enabled", check_nan, "check_nan", 2)
 
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:

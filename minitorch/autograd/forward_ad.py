@@ -23,6 +23,7 @@ from collections import namedtuple
 from collections.abc import Iterator
 from typing import Any
 
+from .. import _args
 from .. import _tensor as T
 from . import grad_mode
 
@@ -45,12 +46,18 @@ def enter_dual_level() -> int:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _counter[0] += 1
     levels.append(_counter[0])
-    return _counter[0]
+    return current_level()
+
+
+def current_level() -> int:
+    """The level as torch numbers it: 0 inside ``dual_level()`` (levels do not nest), -1
+    outside. Internally each level has its own id, so tangents of a closed one are gone."""
+    return len(levels) - 1
 
 
 def exit_dual_level(*, level: int | None = None) -> None:
     """End the innermost level: the tangents made in it are gone."""
-    if not levels or (level is not None and level != levels[-1]):
+    if not levels or (level is not None and level != current_level()):
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
                            "was created. This is not supported.")
     levels.pop()
@@ -92,7 +99,8 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
     ...     make_dual(minitorch.ones(2), minitorch.zeros(2))
     tensor([1., 1.], tangent=tensor([0., 0.]))
     """
-    if not levels:
+    level = current_level() if level is None else level
+    if level < 0:  # torch's comparison: a level that is no number fails on it
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
                            "make sure to enter_dual_level() first.")
     # torch's own Python checks: a non-tensor fails on the method, as there
@@ -108,6 +116,8 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
             "original Tensor, this is not supported. Tensor is of size "
             f"{list(tensor.shape)} while the given forward gradient is of size "
             f"{list(tangent.shape)}.")
+    if _args.integer("_make_dual", level, "level", None) != current_level():
+        raise RuntimeError("Invalid level given to _make_dual")
     from ..ops.shape import View
 
     with _suspended():
@@ -122,7 +132,13 @@ def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTe
     >>> unpack_dual(minitorch.ones(1))
     UnpackedDualTensor(primal=tensor([1.]), tangent=None)
     """
+    level = current_level() if level is None else level
+    if level < 0:  # torch's Python returns before its C++ checks the tensor
+        return UnpackedDualTensor(tensor, None)
+    _args.tensor_args("_unpack_dual", (tensor, "dual", 1))
     tangent = tangent_of(tensor)
+    if tangent is not None and level != current_level():
+        raise RuntimeError("Invalid level given to _fw_primal")
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
     from ..ops.shape import Alias

@@ -37,7 +37,7 @@ from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler
-from .graph import Node, SavedTensor, _array_of, _tensors
+from .graph import Node, SavedTensor, _array_of, _tensors, freed
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -130,6 +130,9 @@ class BackwardCFunction(Node, FunctionCtx):
         for s in self._saved:
             if s is not None:
                 s.release()
+        for name in self._forward_cls.saved_numbers:
+            if getattr(self, name) is not None:  # torch saved it as a tensor, now freed
+                self._saved = (*self._saved, freed())
 
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         if grad_mode._state.grad_enabled:
@@ -246,6 +249,9 @@ class Function(metaclass=_FunctionMeta):
     backward_arrays: Callable[..., Any] | None = None
     # The attributes a built-in op's forward sets on its ctx, kept in slots of its node.
     node_slots: tuple[str, ...] = ()
+    # The node slots that hold a number torch saves as a wrapped-number tensor (``x * 2``
+    # saves 2): released with the saved tensors, so a second backward raises as in torch.
+    saved_numbers: tuple[str, ...] = ()
     _profile_name: str | None = None
     setup_context: Callable | None = None
 

@@ -236,6 +236,9 @@ class no_grad(_BareDecoratable):
     False
     """
 
+    def __init__(self) -> None:  # ``no_grad(None)`` is refused, as torch's
+        super().__init__()
+
     def _target(self) -> tuple[bool, bool]:
         return False, _state.inference
 

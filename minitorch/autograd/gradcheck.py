@@ -37,7 +37,7 @@ import numpy as np
 
 import minitorch
 
-from .. import course
+from .. import _args, course
 from ..backend import namespace as _xp
 from .function import Function
 from .functional import standard_basis
@@ -121,7 +121,7 @@ def gradcheck(
             "Expected at least one of check_forward_ad or check_backward_ad to be True")
     _refuse(check_batched_grad=check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad, masked=bool(masked))
-    settings = _Settings(eps, atol, rtol, nondet_tol, check_grad_dtypes)
+    settings = _Settings(eps, *_tolerances(atol, rtol), nondet_tol, check_grad_dtypes)
     try:
         _check(func, _as_tuple(inputs), settings, fast_mode, check_undefined_grad,
                backward=check_backward_ad, forward=check_forward_ad)
@@ -416,6 +416,23 @@ def _jvp_rows(call: _Call, index: int, tangents: Any) -> list:
 
 def _identity(x: Any) -> Any:
     return x._xp.eye(x.numel(), dtype=x._data.dtype)
+
+
+def _tolerances(atol: Any, rtol: Any) -> tuple[float, float]:
+    """``atol`` and ``rtol`` as torch's ``allclose`` reads them: floats (numpy and one-element
+    tensors too), not negative nor nan.
+
+    >>> _tolerances(1e-5, -1.0)
+    Traceback (most recent call last):
+    RuntimeError: rtol must be greater than or equal to zero, but got -1
+    """
+    rtol = _args.real("allclose", rtol, "rtol", 3)
+    atol = _args.real("allclose", atol, "atol", 4)
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if not value >= 0:  # nan too
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{value:g}")
+    return atol, rtol
 
 
 @course.seam

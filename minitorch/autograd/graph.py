@@ -372,6 +372,14 @@ class SavedTensor:
         self._packed = None
 
 
+def freed() -> SavedTensor:
+    """A saved tensor already released: what stands, after backward, for a number that torch
+    saved as a (wrapped-number) tensor, so that a second backward raises as torch's."""
+    saved = object.__new__(SavedTensor)
+    saved.release()
+    return saved
+
+
 _FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

@@ -8,6 +8,7 @@ tensor([0., 1.])
 
 from __future__ import annotations
 
+from .. import _args
 from .._tensor import Tensor
 from . import functional as F
 from .module import Module
@@ -41,6 +42,7 @@ class Sigmoid(Module):
     """
 
     def forward(self, x: Tensor) -> Tensor:
+        _args.tensor_args("sigmoid", (x, "input", 1))  # torch's module calls torch.sigmoid
         return x.sigmoid()
 
 
@@ -52,6 +54,7 @@ class Tanh(Module):
     """
 
     def forward(self, x: Tensor) -> Tensor:
+        _args.tensor_args("tanh", (x, "input", 1))
         return x.tanh()
 
 

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -53,7 +54,7 @@ class Sequential(Module):
 
     def _key(self, index: int) -> str:
         """The name of the module at position ``index`` (negative counts from the end)."""
-        size = len(self._modules)
+        size, index = len(self._modules), operator.index(index)  # torch's TypeError
         if not -size <= index < size:
             raise IndexError(f"index {index} is out of range")
         return list(self._modules)[index % size]

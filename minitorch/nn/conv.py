@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .. import _creation
 from .._tensor import Tensor
 from . import init
-from .functional_conv import conv2d, pair
+from .functional_conv import conv2d
 from .module import Module
 from .parameter import Parameter
 
@@ -28,6 +29,32 @@ def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
         raise ValueError("in_channels must be divisible by groups")
     if out_channels % groups:
         raise ValueError("out_channels must be divisible by groups")
+
+
+def _pair(value: Any) -> tuple:
+    """torch's ``_pair``: an iterable as a tuple, anything else twice; the weight's
+    allocation and ``conv2d`` check the values (so ``Conv2d(1, 2, 2.5)`` fails as torch's).
+
+    >>> _pair(3), _pair([1, 2])
+    ((3, 3), (1, 2))
+    """
+    return tuple(value) if isinstance(value, Iterable) else (value, value)
+
+
+def _padding_string(padding: str, stride: tuple) -> str:
+    """torch's constructor checks of a padding string: 'same' or 'valid', and no 'same'
+    with a stride.
+
+    >>> _padding_string("SAME", (1, 1))
+    Traceback (most recent call last):
+    ValueError: Invalid padding string 'SAME', should be one of {'valid', 'same'}
+    """
+    if padding not in ("same", "valid"):
+        raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                         "{'valid', 'same'}")
+    if padding == "same" and any(s != 1 for s in stride):
+        raise ValueError("padding='same' is not supported for strided convolutions")
+    return padding
 
 
 class Conv2d(Module):
@@ -46,9 +73,10 @@ class Conv2d(Module):
             raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
         _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = pair(kernel_size), pair(stride)
-        self.padding = padding if isinstance(padding, str) else pair(padding)
-        self.dilation, self.groups, self.padding_mode = pair(dilation), groups, padding_mode
+        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
+        self.padding = _padding_string(padding, self.stride) if isinstance(padding, str) \
+            else _pair(padding)
+        self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
         self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
                                                 *self.kernel_size,
                                                 device=device, dtype=dtype))
@@ -69,7 +97,7 @@ class Conv2d(Module):
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
-        if self.padding not in ((0, 0), "valid"):
+        if self.padding != (0, 0):
             text += f", padding={self.padding}"
         if self.dilation != (1, 1):
             text += f", dilation={self.dilation}"

@@ -26,7 +26,7 @@ class Dropout(Module):
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
-        if p < 0 or p > 1:  # torch's comparison, so a p that is no number fails as in torch
+        if p < 0 or p > 1:  # torch's comparisons: a non-number fails as in torch, nan passes
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p = p
         self.inplace = inplace

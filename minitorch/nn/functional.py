@@ -29,6 +29,7 @@ from .functional_losses import (
     _check_reduction,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
+    check_operands,
     elementwise_pair,
     floating_kernel,
     huber_loss,
@@ -44,6 +45,7 @@ __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
 
 
 # ---- linear and activations --------------------------------------------------------------
+@_args.tensors("linear", input="input", weight="weight", bias="bias")
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``, as one ``addmm`` when there is a bias.
 
@@ -62,6 +64,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return rows.reshape(*input.shape[:-1], weight.shape[0])
 
 
+@_args.tensors("relu", input="input")
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` element-wise (node ``ReluBackward0``), optionally in place.
 
@@ -79,6 +82,7 @@ def sigmoid(input: Tensor) -> Tensor:
     >>> F.sigmoid(minitorch.zeros(1))
     tensor([0.5000])
     """
+    _args.python_attribute(input, "sigmoid")  # torch's F.sigmoid is Python: input.sigmoid()
     return input.sigmoid()
 
 
@@ -88,6 +92,7 @@ def tanh(input: Tensor) -> Tensor:
     >>> F.tanh(minitorch.zeros(1))
     tensor([0.])
     """
+    _args.python_attribute(input, "tanh")
     return input.tanh()
 
 
@@ -103,6 +108,7 @@ def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tens
     >>> F.softmax(minitorch.zeros(1, 2), dim=1)
     tensor([[0.5000, 0.5000]])
     """
+    _args.python_attribute(input, "softmax")
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
     return nn_ops.softmax(input, dim, dtype)
@@ -114,6 +120,7 @@ def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> 
     >>> F.log_softmax(minitorch.zeros(2), dim=0)
     tensor([-0.6931, -0.6931])
     """
+    _args.python_attribute(input, "log_softmax")
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
     return nn_ops.log_softmax(input, dim, dtype)
@@ -130,7 +137,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
-    _dropout_range(p)
+    _dropout_range(p)  # torch's Python check, before its parser's
+    _args.tensor_args("dropout", (input, "input", 1))
     training = _args.flag("dropout", training, "train", 3)
     p = _args.real("dropout", p, "p", 2)
     if p != p:  # nan: torch's C++ check
@@ -164,6 +172,7 @@ def _pair(value: Any) -> tuple[int, int]:
     return (value, value) if isinstance(value, int) else tuple(value)
 
 
+@_args.tensors("avg_pool2d", input="input")
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                ceil_mode: bool = False) -> Tensor:
     """The mean of each ``kernel_size`` window, moved by ``stride`` (default: the kernel).
@@ -173,6 +182,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     >>> F.avg_pool2d(minitorch.ones(1, 1, 4, 4), 2).shape
     torch.Size([1, 1, 2, 2])
     """
+    ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode")
     if padding not in (0, (0, 0)) or ceil_mode:
         raise NotImplementedError("minitorch's avg_pool2d supports padding=0 and "
                                   "ceil_mode=False only")
@@ -255,6 +265,8 @@ def _blend_(running: Tensor, batch: Any, momentum: float) -> None:
     running._write((1 - momentum) * running._data + momentum * batch)
 
 
+@_args.tensors("batch_norm", input="input", running_mean=("running_mean", 4),
+               running_var=("running_var", 5), weight=("weight", 2), bias=("bias", 3))
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -264,9 +276,14 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     tensor([[-1.0000],
             [ 1.0000]])
     """
-    if training and input.numel() // input.shape[1] <= 1:
+    if training and _values_per_channel(input.shape) == 1:  # torch's Python checks first
         raise ValueError("Expected more than 1 value per channel when training, got input "
                          f"size {input.shape}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    training = _args.flag("batch_norm", training, "training", 6)
+    momentum = _args.real("batch_norm", momentum, "momentum", 7)
+    eps = _args.real("batch_norm", eps, "eps", 8)
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError(f"running_{'mean' if running_mean is None else 'var'} must be "
                            "defined in evaluation mode")
@@ -278,6 +295,14 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
+
+
+def _values_per_channel(shape: tuple) -> int:
+    """torch's ``_verify_batch_size``: the batch size times the spatial sizes."""
+    n = shape[0]
+    for size in shape[2:]:
+        n *= size
+    return n
 
 
 def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None) -> None:
@@ -321,10 +346,12 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
     tensor(5.)
     """
+    check_operands(input, target)
     input, target = kernel_operands("mse", *elementwise_pair(input, target, reduction))
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 
+@_args.tensors("nll_loss_nd", input="input", target="target")
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
              reduction: str = "mean") -> Tensor:
@@ -429,6 +456,7 @@ def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> No
         raise IndexError(f"Target {int(first)} is out of bounds.")
 
 
+@_args.tensors("cross_entropy_loss", input="input", target="target")
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:

@@ -21,16 +21,22 @@ from ..ops.shape import cat
 __all__ = ["conv2d", "max_pool2d", "pair"]
 
 
-def pair(value: Any) -> tuple[int, int]:
-    """``value`` as (height, width): an int (a numpy one too) is used for both.
+def pair(value: Any, name: str = "padding") -> tuple[int, int]:
+    """``value`` as (height, width): an int (a numpy one too), or a list of one, is used for
+    both; other lengths get torch's error, which names the argument.
 
-    >>> pair(3), pair((1, 2))
-    ((3, 3), (1, 2))
+    >>> pair(3), pair((1, 2)), pair([4])
+    ((3, 3), (1, 2), (4, 4))
     """
     n = _args.as_int(value)
     if n is not None:
         return (n, n)
-    return (int(value[0]), int(value[1]))
+    values = [int(v) for v in value]
+    if len(values) not in (1, 2):
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of 2 "
+                           "values to match the convolution dimensions, but got "
+                           f"{name}={values}")
+    return (values[0], values[-1])
 
 
 def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
@@ -63,12 +69,15 @@ def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
     return (total[0] // 2, total[1] // 2)
 
 
-def _check_conv(input: Tensor, weight: Tensor, groups: int, geometry: tuple) -> None:
+def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
+                geometry: tuple) -> None:
     """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
-    padding, dilation)``: pairs, or the padding's string), the weight."""
+    padding, dilation)``: pairs, or the padding's string), the weight, the bias."""
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     stride, padding, dilation = geometry
+    if isinstance(padding, str) and padding not in ("same", "valid"):
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
     if padding == "same" and stride != (1, 1):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     if not isinstance(padding, str) and min(pair(padding)) < 0:
@@ -92,8 +101,16 @@ def _check_conv(input: Tensor, weight: Tensor, groups: int, geometry: tuple) -> 
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
             f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
             f"{input.shape[1]} channels instead")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_args.c_name(input.dtype)}) and bias type "
+                           f"({_args.c_name(bias.dtype)}) should be the same")
+    if bias is not None and tuple(bias.shape) != (weight.shape[0],):
+        raise RuntimeError(f"Given weight of size {list(weight.shape)}, expected bias to be "
+                           f"1-dimensional with {weight.shape[0]} elements, but got bias of "
+                           f"size {list(bias.shape)} instead")
 
 
+@_args.tensors("conv2d", input="input", weight="weight", bias="bias")
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """Cross-correlate ``input`` (N, C, H, W) or (C, H, W) with ``weight`` (O, C/groups, kh,
@@ -109,8 +126,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     if input.dim() != 4:
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input.shape)}")
-    stride, dilation = pair(stride), pair(dilation)
-    _check_conv(input, weight, groups, (stride, padding, dilation))
+    stride, dilation = pair(stride, "stride"), pair(dilation, "dilation")
+    _check_conv(input, weight, bias, groups, (stride, padding, dilation))
     if padding == "valid":
         padding = 0
     elif padding == "same":
@@ -119,6 +136,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
+@_args.tensors("max_pool2d", input="input")
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor:
@@ -129,9 +147,10 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
               [13., 15.]]]])
     """
     kernel = _args.window("max_pool2d", kernel_size, "kernel_size", 2)
-    stride = kernel if stride is None or stride == [] else \
-        _args.window("max_pool2d", stride, "stride", 3)
+    unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
+    stride = kernel if unset else _args.window("max_pool2d", stride, "stride", 3)
     pad = _args.window("max_pool2d", padding, "padding", 4)
+    ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)
     if return_indices:
         raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if input.dim() not in (3, 4):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import _args
 from .._dtype import dtype, result_type
-from .._tensor import Tensor, broadcast_pair
+from .._tensor import Tensor, broadcast_pair, broadcast_shapes
 from ..ops import losses
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
@@ -24,6 +24,12 @@ __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_lo
 def _check_reduction(reduction: str) -> None:
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def check_operands(input: Any, target: Any) -> None:
+    """torch's Python losses first read ``target.size()``, then ``input.size()``."""
+    _args.python_attribute(target, "size")
+    _args.python_attribute(input, "size")
 
 
 def _same_shape(input: Tensor, target: Tensor, stacklevel: int = 3) -> tuple[Tensor, Tensor]:
@@ -92,6 +98,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     >>> F.binary_cross_entropy(minitorch.tensor([0.5]), minitorch.tensor([1.]))
     tensor(0.6931)
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     if input.shape != target.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
@@ -103,10 +110,14 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     xp = input._xp
     if input.numel() and bool(xp.any((input._data < 0) | (input._data > 1))):
         raise RuntimeError("all elements of input should be between 0 and 1")
+    if weight is not None:
+        _args.python_attribute(weight, "size")  # torch's Python reads weight.size()
     params = {} if weight is None else {"weight": weight.expand(input.shape)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
 
 
+@_args.tensors("binary_cross_entropy_with_logits", weight=("weight", 3),
+               pos_weight=("pos_weight", 4))
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      weight: Tensor | None = None, size_average: Any = None,
                                      reduce: Any = None, reduction: str = "mean",
@@ -118,6 +129,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     ...                                    pos_weight=minitorch.tensor([2.]))
     tensor(1.3863)
     """
+    check_operands(input, target)
     _check_reduction(reduction)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
@@ -129,6 +141,10 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if weight is not None:
         params["weight"] = weight.expand(input.shape)
     if pos_weight is not None:
+        shape = broadcast_shapes(input.shape, pos_weight.shape)
+        if tuple(shape) != tuple(input.shape):  # torch's in-place step cannot grow the result
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
         params["pos_weight"] = pos_weight.detach()
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)
@@ -141,6 +157,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any
     >>> F.l1_loss(minitorch.tensor([1., -3.]), minitorch.zeros(2))
     tensor(2.)
     """
+    check_operands(input, target)
     input, target = _same_shape(input, target)
     _check_reduction(reduction)
     each = (input - target).abs()
@@ -156,14 +173,16 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None,
     >>> F.smooth_l1_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="none")
     tensor([0.1250, 2.5000])
     """
+    check_operands(input, target)
     if beta == 0:  # torch's smooth L1 with beta 0 is its L1 loss, nodes included
         return l1_loss(input, target, reduction=reduction)
     input, target = elementwise_pair(input, target, reduction)
-    if beta < 0:
+    beta = _args.real("smooth_l1_loss", beta, "beta", 4)
+    if not beta >= 0:  # nan too, as torch's check
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     input, target = kernel_operands("smooth_l1", input, target)
     return losses.SmoothL1Loss.apply(input, target, reduction=reduction,
-                                     params={"beta": float(beta)})
+                                     params={"beta": beta})
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
@@ -173,11 +192,13 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     >>> F.huber_loss(minitorch.tensor([0.5, 3.]), minitorch.zeros(2), reduction="sum")
     tensor(2.6250)
     """
+    check_operands(input, target)
     input, target = elementwise_pair(input, target, reduction)
-    if delta <= 0:
+    delta = _args.real("huber_loss", delta, "delta", 4)
+    if not delta > 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = kernel_operands("huber", input, target, out=input.dtype)
-    params: dict = {"delta": float(delta)}
+    params: dict = {"delta": delta}
     if weight is not None:
         params["weight"] = weight.expand(input.shape)
     return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)

@@ -18,6 +18,7 @@ import math
 import warnings
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from ..autograd import grad_mode
 
@@ -126,6 +127,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     >>> bool(minitorch.all(w.abs() <= 0.5))
     True
     """
+    _args.python_attribute(tensor, "shape")  # torch reads the shape first
     if tensor.numel() == 0:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
@@ -140,6 +142,7 @@ def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     >>> nn.init.kaiming_normal_(minitorch.empty(5, 4)).shape
     torch.Size([5, 4])
     """
+    _args.python_attribute(tensor, "shape")
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
 
 

@@ -71,7 +71,7 @@ class BCELoss(_Loss):
     def __init__(self, weight: Tensor | None = None, size_average: Any = None,
                  reduce: Any = None, reduction: str = "mean") -> None:
         super().__init__(reduction)
-        self.weight = weight
+        self.register_buffer("weight", weight)  # as torch's: checked, and in state_dict
 
     def forward(self, x: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(x, target, self.weight, reduction=self.reduction)
@@ -88,7 +88,8 @@ class BCEWithLogitsLoss(_Loss):
                  reduce: Any = None, reduction: str = "mean",
                  pos_weight: Tensor | None = None) -> None:
         super().__init__(reduction)
-        self.weight, self.pos_weight = weight, pos_weight
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
 
     def forward(self, x: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy_with_logits(x, target, self.weight,
@@ -132,6 +133,8 @@ class HuberLoss(_Loss):
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction)
+        if not isinstance(delta, (float, int)):
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         self.delta = delta
 
     def forward(self, x: Tensor, target: Tensor) -> Tensor:

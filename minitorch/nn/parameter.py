@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._tensor import Tensor
 
 __all__ = ["Parameter"]
@@ -34,8 +34,7 @@ class Parameter(Tensor):
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
             data = _creation.empty(0)
-        elif not isinstance(data, Tensor):  # torch calls data.detach() on what is no tensor
-            raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
+        _args.python_attribute(data, "detach")  # torch's Parameter detaches its data first
         self._init(data._data)
         self._version_counter = data._version_counter  # in-place updates show in both
         if requires_grad and not self.dtype.is_floating_point:

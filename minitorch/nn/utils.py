@@ -34,6 +34,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
     from .. import stack, tensor
 
     grads = _grads(parameters)
+    max_norm, norm_type = float(max_norm), float(norm_type)  # as torch's, before anything
     if not grads:
         return tensor(0.0)
     with grad_mode._recording(False):

@@ -35,10 +35,9 @@ def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
 
 def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
     if a.dtype is not b.dtype:
-        names = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {names[a.dtype.name]} != "
-            f"{names[b.dtype.name]}"
+            f"expected m1 and m2 to have the same dtype, but got: {_args.c_name(a.dtype)} != "
+            f"{_args.c_name(b.dtype)}"
         )
 
 
@@ -210,6 +209,7 @@ def _mm_grads(a: Tensor | None, b: Tensor | None, g: Any) -> Any:
             xp.matmul(xp.permute_dims(a._data, (1, 0)), g) if a is not None else None)
 
 
+@_args.tensors("mm", input="input", mat2="mat2")
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Matrix product of two 2-D tensors.
 
@@ -237,6 +237,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
 
 
 @takes_out
+@_args.tensors("matmul", a="input", b="other")
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """Matrix product with torch's rules for 1-D, 2-D and batched operands.
 

@@ -25,7 +25,7 @@ class MaskedFill(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, mask: Tensor, value: Any) -> Tensor:
-        ctx.mask = mask
+        ctx.save_for_backward(mask)  # torch saves the mask: a second backward raises
         xp = a._xp
         fill = xp.asarray(value._data if isinstance(value, Tensor) else value,
                           dtype=a._data.dtype)
@@ -33,16 +33,14 @@ class MaskedFill(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (where(ctx.mask, 0.0, g),)
-
-
-_C_NAMES = {"int64": "long int", "float32": "float", "float64": "double"}
+        mask, = ctx.saved_tensors
+        return (where(mask, 0.0, g),)
 
 
 def _check_mask(mask: Tensor) -> None:
     if mask.dtype.name != "bool":
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_C_NAMES[mask.dtype.name]}")
+                           f"{_args.c_name(mask.dtype)}")
 
 
 def _check_value(fn: str, mask: Tensor, value: Any, dt: Any) -> Any:
@@ -64,6 +62,7 @@ def _check_value(fn: str, mask: Tensor, value: Any, dt: Any) -> Any:
     return value
 
 
+@_args.tensors("masked_fill", mask="mask")
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True (broadcast), the tensor's values elsewhere.
 
@@ -75,6 +74,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return MaskedFill.apply(self, mask=mask, value=value)
 
 
+@_args.tensors("masked_fill_", mask="mask")
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """In-place ``masked_fill``.
 

@@ -195,28 +195,30 @@ def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:
     ]
 
 
-def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+@_args.tensors("softmax", input="input")
+def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
     tensor([0.5000, 0.5000])
     """
     dt = _args.dtype("softmax", dtype)
-    d = _args.dim("softmax", dim, input.dim())
+    d = _args.dim("softmax", _args.required("softmax", dim, "dim"), input.dim())
     if dt is not None:
         input = input.to(dt)
     _check_floating("softmax", input, d)
     return Softmax.apply(input, dim=d)
 
 
-def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+@_args.tensors("log_softmax", input="input")
+def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tensor:
     """``log(softmax(x))``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
     tensor([-0.6931, -0.6931])
     """
     dt = _args.dtype("log_softmax", dtype)
-    d = _args.dim("log_softmax", dim, input.dim())
+    d = _args.dim("log_softmax", _args.required("log_softmax", dim, "dim"), input.dim())
     if dt is not None:
         input = input.to(dt)
     _check_floating("log_softmax", input, d)

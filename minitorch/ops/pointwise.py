@@ -142,6 +142,7 @@ class Rsub(Op):
 class Mul(Op):
     node_name = "MulBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
+    saved_numbers = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::mul"
 
@@ -176,6 +177,7 @@ class Mul(Op):
 class Div(Op):
     node_name = "DivBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
+    saved_numbers = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::div"
 
@@ -611,7 +613,8 @@ class Clamp(Op):
         dt = result_type(a, *(v for v in (min, max) if v is not None))
         if dt is not a.dtype:
             x = xp.astype(x, getattr(xp, dt.name))
-        low, high = (v._data if isinstance(v, Tensor) else v for v in (min, max))
+        low, high = (xp.astype(v._data, x.dtype) if isinstance(v, Tensor) else v
+                     for v in (min, max))  # in the result's dtype, as torch computes
         return wrap(xp.clip(x, low, high))
 
     @staticmethod
@@ -728,6 +731,7 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     >>> minitorch.add(minitorch.ones(2), 2)
     tensor([3., 3.])
     """
+    input = _number_input("add", input, other)
     _args.tensor_or_number("add", input, "input", 1)
     _args.tensor_or_number("add", other, "other", 2)
     if not is_unit(alpha):
@@ -746,6 +750,7 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     >>> minitorch.sub(minitorch.ones(2), 1)
     tensor([0., 0.])
     """
+    input = _number_input("sub", input, other)
     _args.tensor_or_number("sub", input, "input", 1)
     _args.tensor_or_number("sub", other, "other", 2)
     if not is_unit(alpha):
@@ -765,6 +770,7 @@ def mul(input: Any, other: Any) -> Tensor:
     >>> minitorch.mul(minitorch.tensor([1., 2.]), 3)
     tensor([3., 6.])
     """
+    input = _number_input("mul", input, other)
     if not isinstance(input, Tensor):
         input, other = other, input
     return Mul.apply(input, other)
@@ -776,6 +782,7 @@ def div(input: Any, other: Any) -> Tensor:
     >>> minitorch.div(minitorch.tensor([1, 2]), 2)
     tensor([0.5000, 1.0000])
     """
+    input = _number_input("div", input, other)
     if not isinstance(input, Tensor):
         return other.reciprocal() * input
     return Div.apply(input, other)
@@ -787,6 +794,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     >>> minitorch.pow(minitorch.tensor([2., 3.]), 2)
     tensor([4., 9.])
     """
+    _tensor_operand("pow", input, exponent, "exponent")
     if not isinstance(input, Tensor):
         return PowScalarBase.apply(exponent, base=input)
     if isinstance(exponent, Tensor):
@@ -797,6 +805,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
+@_args.tensors("clamp", input="input")
 def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
     """Limit values to ``[min, max]``; the gradient passes where the input is inside.
 
@@ -819,6 +828,9 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
             " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
             " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
             "Give both bounds as tensors or both as numbers.")
+    for bound in (low, high):
+        if isinstance(bound, Tensor):  # torch's error where the shapes do not broadcast
+            broadcast_pair(input, bound)
     specs = [(bound, name, position)
              for position, (name, bound) in enumerate((("min", low), ("max", high)), 1)
              if bound is not None and not isinstance(bound, Tensor)]
@@ -887,6 +899,7 @@ class RoundDecimals(Round):
     node_name = "RoundBackward1"
 
 
+@_args.tensors("round", input="input")
 def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     """Round half to even, to ``decimals`` places (a keyword, as in torch).
 
@@ -972,6 +985,7 @@ def remainder(input: Any, other: Any) -> Tensor:
     >>> minitorch.remainder(minitorch.tensor([5., -5.]), 3)
     tensor([2., 1.])
     """
+    _tensor_operand("remainder", input, other, "other")
     _args.tensor_or_number("remainder", other, "other", 2)
     _args.no_complex_kernel("remainder", input, other)
     if not isinstance(input, Tensor):
@@ -985,10 +999,33 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     >>> minitorch.floor_divide(minitorch.tensor([5., -5.]), 3)
     tensor([ 1., -2.])
     """
+    input = _number_input("floor_divide", input, other)
     _args.tensor_or_number("floor_divide", other, "other", 2)
     xp, x, y = _floor_operands("div_floor", input, other)
     with quiet():
         return wrap(xp.floor_divide(x, y))
+
+
+def _number_input(fn: str, input: Any, other: Any) -> Any:
+    """``input`` of ``fn(input, other)``; with no tensor operand torch reads a number
+    ``input`` as a 0-d tensor (``minitorch.sub(2.5, 2)`` is ``tensor(0.5000)``)."""
+    if isinstance(input, Tensor) or isinstance(other, Tensor):
+        return input
+    _args.tensor_or_number(fn, input, "input", 1)
+    _args.tensor_or_number(fn, other, "other", 2)
+    from .._creation import tensor as make
+
+    return make(_args.numpy_scalar(input))
+
+
+def _tensor_operand(fn: str, input: Any, other: Any, other_name: str) -> None:
+    """``fn(input, other)`` with a number in both places matches none of torch's
+    signatures (``remainder``, ``pow``)."""
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise _args.invalid_combination(
+            fn, (input, other), f"Tensor input, Tensor {other_name}, *, Tensor out = None",
+            f"Number self, Tensor {other_name}",
+            f"Tensor input, Number {other_name}, *, Tensor out = None")
 
 
 def like_tensor(tensor: Tensor, number: Any) -> Tensor:

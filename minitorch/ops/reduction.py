@@ -232,6 +232,7 @@ def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
     return checked
 
 
+@_args.tensors("sum", input="input")
 def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
     """Sum of all elements, or over ``dim`` (an int or a tuple).
@@ -252,6 +253,7 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     return total.to(dt) if dt is not None and dt.name == "bool" else total
 
 
+@_args.tensors("mean", input="input")
 def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
           dtype: Any = None) -> Tensor:
     """Mean of all elements, or over ``dim``.

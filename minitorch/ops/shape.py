@@ -173,7 +173,10 @@ class ToCopy(Op):
         ctx.dtype, ctx.device = a.dtype, a.device if device is not None else None
         xp = a._xp
         out = xp.astype(a._data, array_dtype(xp, dtype.name))
-        return wrap(out if device is None else to_device(out, device))
+        result = wrap(out if device is None else to_device(out, device))
+        if not dtype.is_floating_point:  # an integer or bool copy has no gradient, as torch's
+            ctx.mark_non_differentiable(result)
+        return result
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -333,9 +336,9 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     tensor([1., 0., 0.])
     """
     tensors = _tensor_list("cat", tensors)
+    d = _args.integer("cat", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    d = _args.integer("cat", dim, "dim", 2)
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     ndim = tensors[0].dim()
     for i, t in enumerate(tensors):
         if t.dim() == 0:

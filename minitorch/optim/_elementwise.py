@@ -19,26 +19,44 @@ from typing import Any
 
 from .._args import OMITTED
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, plain_settings
 
-__all__ = ["ElementwiseOptimizer", "check_settings", "state_tensor"]
+__all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "state_tensor"]
 
 _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight_decay value",
           "momentum": "momentum value", "alpha": "alpha value", "lr_decay": "lr_decay value",
           "initial_accumulator_value": "initial_accumulator_value value"}
 
 
+def check_tensor_lr(lr: Any) -> None:
+    """torch takes a tensor ``lr`` of one element only.
+
+    >>> minitorch.optim._elementwise.check_tensor_lr(minitorch.ones(2))
+    Traceback (most recent call last):
+    ValueError: Tensor lr must be 1-element
+    """
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+
+
 def check_settings(betas: Any = OMITTED, **settings: Any) -> None:
-    """torch's ValueError for a negative (or nan) setting or a beta outside [0, 1); torch's
-    own comparison, so a setting that is no number fails as in torch."""
+    """torch's ValueError for a negative (or nan) setting, a tensor ``lr`` of several
+    elements, or ``betas`` (when given) outside [0, 1) or of mixed kinds; torch's own
+    comparisons and indexing, so a setting that is no number fails as in torch."""
+    check_tensor_lr(settings.get("lr"))
     for key, value in settings.items():
         if not 0.0 <= value:  # noqa: SIM300 (torch's operand order names the types)
             raise ValueError(f"Invalid {_NAMES[key]}: {value}")
-    for i in range(2 if betas is not OMITTED else 0):  # torch reads betas[0] and betas[1]
+    if betas is OMITTED:
+        return
+    for i in range(2):  # torch reads betas[0] and betas[1]
         if not hasattr(betas, "__getitem__"):
             raise TypeError(f"'{type(betas).__name__}' object is not subscriptable")
         if not 0.0 <= betas[i] < 1.0:
             raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    if not (all(isinstance(b, float) for b in betas[:2]) or
+            all(isinstance(b, Tensor) for b in betas[:2])):
+        raise ValueError("betas must be either both floats or both Tensors")
 
 
 def state_tensor(array: Any) -> Tensor:
@@ -52,7 +70,7 @@ class ElementwiseOptimizer(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
         loss = self._closure_loss(closure)
-        for group in self.param_groups:
+        for group in map(plain_settings, self.param_groups):
             for p in group["params"]:
                 if p._grad is None:
                     continue

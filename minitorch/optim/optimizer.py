@@ -52,6 +52,8 @@ class Optimizer:
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group of parameters with its own settings (e.g. a smaller ``lr``)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         group = {**self.defaults, **param_group,
                  "params": [params] if isinstance(params, Tensor) else list(params)}
@@ -95,6 +97,7 @@ class Optimizer:
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Restore the state and settings saved by ``state_dict`` (tensors are copied)."""
+        state_dict = state_dict.copy()  # as torch's first step (a non-dict fails there)
         groups = state_dict["param_groups"]
         if len(groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -119,3 +122,22 @@ class Optimizer:
             text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group)
                             if key != "params")
         return text + ")"
+
+
+
+def plain_settings(group: dict[str, Any]) -> dict[str, Any]:
+    """``group`` for an update on arrays: its tensor settings (torch takes a tensor ``lr`` or
+    ``betas``) read as the numbers they hold.
+
+    >>> minitorch.optim.optimizer.plain_settings({"params": [], "lr": minitorch.tensor(0.5)})["lr"]
+    0.5
+    """
+    return {key: value if key == "params" else _plain(value) for key, value in group.items()}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Tensor):
+        return value.item()
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value

@@ -23,7 +23,8 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..ops._fused import add_scaled
-from .optimizer import Optimizer
+from ._elementwise import check_tensor_lr
+from .optimizer import Optimizer, plain_settings
 
 __all__ = ["SGD"]
 
@@ -42,6 +43,7 @@ class SGD(Optimizer):
         if not isinstance(lr, (int, float)) and not hasattr(lr, "item"):
             raise TypeError(f"'<' not supported between instances of '{type(lr).__name__}' "
                             "and 'float'")
+        check_tensor_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -58,7 +60,7 @@ class SGD(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
         loss = self._closure_loss(closure)
-        for group in self.param_groups:
+        for group in map(plain_settings, self.param_groups):
             for p in group["params"]:
                 if p._grad is not None:
                     self._update(p, group)

@@ -142,6 +142,8 @@ class DataLoader:
         if batch_size is not None and (type(batch_size) is not int or batch_size <= 0):
             raise ValueError("batch_size should be a positive integer value, but got "
                              f"batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, shuffle
         self.drop_last, self.generator = drop_last, generator
         self.collate_fn = collate_fn or (default_collate if batch_size else (lambda s: s))
