@@ -535,7 +535,7 @@ Sin = _unary("Sin", "sin", lambda xp, a: cpu_float32_math(xp.sin, a),
 Cos = _unary("Cos", "cos", lambda xp, a: cpu_float32_math(xp.cos, a),
              lambda g, x: -g * x.sin(), "self")
 Tanh = _unary("Tanh", "tanh", lambda xp, a: cpu_float32_math(xp.tanh, a),
-              lambda g, r: g * (1 - r * r), "result", arrays=True)
+              lambda g, r: TanhBackward.apply(g, r), "result")
 Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: torch_sigmoid(xp, a),
                  lambda g, r: g * (1 - r) * r, "result", arrays=True)
 Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
@@ -572,7 +572,27 @@ def _tanh_backward_arrays(ctx: Any, g: Any) -> Any:
     return (g * _fused.one_minus_square(namespace(g), result._data),)
 
 
-Tanh.backward_arrays = staticmethod(_tanh_backward_arrays)  # torch's fused 1 - r*r
+Tanh.backward_arrays = staticmethod(_tanh_backward_arrays)  # the same formula, on arrays
+
+
+class TanhBackward(Op):
+    """tanh's backward as one op, as in torch: ``g * (1 - r*r)`` for the result ``r``, the
+    ``1 - r*r`` one fused multiply-add as torch's kernel rounds it."""
+
+    node_name = "TanhBackwardBackward0"
+    saved_names = ("grad_output", "output")
+    _profile_name = "aten::tanh_backward"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, result: Tensor) -> Tensor:
+        ctx.save_for_backward(g, result)
+        return wrap(g._data * _fused.one_minus_square(g._xp, result._data))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, result = ctx.saved_tensors
+        return (TanhBackward.apply(gg, result) if ctx.needs_input_grad[0] else None,
+                gg * (-2 * result * g) if ctx.needs_input_grad[1] else None)
 Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
 Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
