@@ -168,19 +168,28 @@ def _same_dtypes(input: Tensor, end: Tensor, weight: Any) -> None:
             raise RuntimeError(f"expected dtype {want} for `{name}` but got dtype {got}")
 
 
-class Addcmul(Op):
-    """``input + value * tensor1 * tensor2``, one fused multiply-add as torch's kernel."""
+class _Addc(Op):
+    """``input + value * tensor1 ∘ tensor2``; each subclass says how the three combine."""
 
-    node_name = "AddcmulBackward0"
     saved_names = ("tensor1", "tensor2")
-    _profile_name = "aten::addcmul"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, t1: Tensor, t2: Tensor, *, value: Number) -> Tensor:
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, t1: Tensor, t2: Tensor, *, value: Number) -> Tensor:
         ctx.save_for_backward(t1, t2)
         ctx.metas, ctx._saved_value = (_meta(a), _meta(t1), _meta(t2)), value
         x, y, z = _arrays(result_type(a, t1, t2), a, t1, t2)
-        return wrap(_fma(a._xp, y * value if value != 1 else y, z, x, x.dtype))
+        return wrap(cls.combine(a._xp, x, y * value if value != 1 else y, z))
+
+
+class Addcmul(_Addc):
+    """``input + value * tensor1 * tensor2``, one fused multiply-add as torch's kernel."""
+
+    node_name = "AddcmulBackward0"
+    _profile_name = "aten::addcmul"
+
+    @staticmethod
+    def combine(xp: Any, x: Any, scaled: Any, z: Any) -> Any:
+        return _fma(xp, scaled, z, x, x.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -191,19 +200,15 @@ class Addcmul(Op):
                 _reduce(g * (t1 * value), m2) if need[2] else None)
 
 
-class Addcdiv(Op):
+class Addcdiv(_Addc):
     """``input + value * tensor1 / tensor2``."""
 
     node_name = "AddcdivBackward0"
-    saved_names = ("tensor1", "tensor2")
     _profile_name = "aten::addcdiv"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, t1: Tensor, t2: Tensor, *, value: Number) -> Tensor:
-        ctx.save_for_backward(t1, t2)
-        ctx.metas, ctx._saved_value = (_meta(a), _meta(t1), _meta(t2)), value
-        x, y, z = _arrays(result_type(a, t1, t2), a, t1, t2)
-        return wrap(x + (y * value if value != 1 else y) / z)
+    def combine(xp: Any, x: Any, scaled: Any, z: Any) -> Any:
+        return x + scaled / z
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
