@@ -478,3 +478,26 @@ def test_clamp_of_bool_tensor_as_torch(kwargs: dict) -> None:
         assert_same(call(mt), call(torch))
     else:
         assert_same_error(raised_by(call, mt), want)
+
+
+@pytest.mark.parametrize("kwargs", [{"beta": "a"}, {"beta": None}, {"beta": 1j}, {"beta": [1]},
+                                    {"threshold": None}, {"threshold": 1j},
+                                    {"beta": np.float32(2)}, {"beta": 2}],
+                         ids=lambda k: repr(k))
+@pytest.mark.parametrize("values", [3.0, [1, 2]], ids=["float", "long"])
+def test_softplus_options_as_torch(kwargs: dict, values: Any) -> None:
+    def call(L: Any) -> Any:
+        return L.nn.functional.softplus(L.tensor(values), **kwargs)
+    want = raised_by(call, torch)
+    if want is None:
+        assert_same(call(mt), call(torch))
+    else:
+        assert_same_error(raised_by(call, mt), want)
+
+
+@pytest.mark.parametrize("k", [0, 1])
+def test_topk_of_a_0d_tensor_as_torch(k: int) -> None:
+    """A 0-d tensor is its own top value for k 0 or 1; its index has no grad_fn."""
+    got = mt.tensor(2.0, requires_grad=True).topk(k)
+    want = torch.tensor(2.0, requires_grad=True).topk(k)
+    assert repr(got) == repr(want)

@@ -99,7 +99,7 @@ class Sort(_Selection):
         values, indices = _Selection.select(ctx, wrap(x), order, dim)
         if not a.dim():
             ctx.meta = ((), dim)
-            return wrap(xp.reshape(values._data, ())), wrap(xp.reshape(indices._data, ()))
+            return _scalar_pair(ctx, values, indices)
         return values, indices
 
 
@@ -112,12 +112,20 @@ class Topk(_Selection):
         xp = a._xp
         x = a._data if a.dim() else xp.reshape(a._data, (1,))
         order = _order(xp, x, dim, largest)
-        order = xp.take(order, xp.arange(k), axis=dim)
+        # a 0-d input is its own top value, for k 0 or 1 alike (as torch)
+        order = xp.take(order, xp.arange(k if a.dim() else 1), axis=dim)
         values, indices = _Selection.select(ctx, wrap(x), order, dim)
         if not a.dim():
             ctx.meta = ((), dim)
-            return wrap(xp.reshape(values._data, ())), wrap(xp.reshape(indices._data, ()))
+            return _scalar_pair(ctx, values, indices)
         return values, indices
+
+
+def _scalar_pair(ctx: Any, values: Tensor, indices: Tensor) -> tuple:
+    """A 0-d input's value and index, 0-d too; the index is no differentiable output."""
+    index = wrap(indices._xp.reshape(indices._data, ()))
+    ctx.mark_non_differentiable(index)
+    return wrap(values._xp.reshape(values._data, ())), index
 
 
 def _sort_dim(fn: str, input: Tensor, dim: Any) -> int:

@@ -68,10 +68,21 @@ def softplus(input: Tensor, beta: Number = 1.0, threshold: Number = 20.0) -> Ten
     tensor([ 0.6931, 30.0000])
     """
     _args.tensor_args("softplus", (input, "input", 1))
+    beta, threshold = (_option(input, value, name)
+                       for name, value in (("beta", beta), ("threshold", threshold)))
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"softplus_cpu\" not implemented for '{_args.legacy(input.dtype)}'")
     return Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def _option(input: Tensor, value: Any, name: str) -> Any:
+    """softplus's ``beta`` or ``threshold``: a Number, which torch's kernel converts to the
+    input's type (a complex cannot be, once the input's dtype has a kernel)."""
+    if isinstance(value, complex) and input.dtype.is_floating_point:
+        raise RuntimeError(f"value cannot be converted to type {_args.c_name(input.dtype)} "
+                           "without overflow")
+    return value if isinstance(value, complex) else _args.number("softplus", value, name, None)
 
 
 def _fma(xp: Any, a: Any, b: Any, c: Any, dtype: Any) -> Any:
