@@ -14,8 +14,9 @@ So a level holds runs of values that end at such rows. Each run is summed in ord
 along a padded row, numpy's accumulate never pairs) and the run sums go up one level.
 
 >>> import numpy as np
->>> float(cascade_nll_sum(np.array([1e8, 1, 1, -1e8], dtype=np.float32), np.arange(4)))
-2.0
+>>> values = np.array([1, 1e8, 1, -1e8], dtype=np.float32)  # row 0 goes up to level 7
+>>> float(cascade_nll_sum(values, np.arange(4))), float(np.cumsum(values)[-1])
+(1.0, 0.0)
 """
 
 from __future__ import annotations
