@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["avx_log", "avx_sincos", "cosf", "fmaf", "logf", "sinf"]
+__all__ = ["avx_log", "avx_sincos", "cosf", "expf", "fmaf", "logf", "sinf"]
 
 
 @functools.cache
@@ -57,6 +57,11 @@ def _elementwise(name: str, fallback: Callable[[np.ndarray], np.ndarray],
     if function is None:
         return fallback(x.astype(np.float64)).astype(np.float32)
     return np.fromiter(map(function, x.ravel().tolist()), np.float32, x.size).reshape(x.shape)
+
+
+def expf(x: np.ndarray) -> np.ndarray:
+    """The C library's ``expf`` of each float32 in ``x`` (torch's scalar kernels call it)."""
+    return _elementwise("expf", np.exp, x)
 
 
 def logf(x: np.ndarray) -> np.ndarray:

@@ -178,3 +178,14 @@ def test_tanh_backward_is_torchs_fused_formula() -> None:
     x.tanh().backward(mt.tensor(g))
     share = np.mean(x.grad.numpy() == want)  # tanh's own value is MKL's: ~99.4% the same
     assert share > 0.98
+
+
+@pytest.mark.parametrize("n", [1, 4, 15, 31, 32, 33, 47, 70])
+def test_sigmoid_of_few_values_is_torchs(n: int) -> None:
+    """Past the last pair of vectors torch's kernel takes the C library's expf, one by one:
+    a 4-value sigmoid is all of it (the notes' float32 gradcheck depends on it)."""
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal((200, n)) * 3).astype(np.float32)
+    got = np.stack([mt.tensor(row).sigmoid().numpy() for row in x])
+    want = np.stack([torch.tensor(row).sigmoid().numpy() for row in x])
+    assert got.tobytes() == want.tobytes()

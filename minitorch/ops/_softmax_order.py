@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .._libm import fmaf
+from .._libm import expf, fmaf
 from ._cascade_sum import _in_order, torch_sum
 from ._fused import cpu_features
 
@@ -63,15 +63,20 @@ def sleef_expf(d: np.ndarray) -> np.ndarray:
 
 
 def torch_sigmoid(xp: Any, a: Any) -> Any:
-    """``1 / (1 + exp(-a))``; for a float32 numpy array with torch's exp (:func:`sleef_expf`),
-    which makes it torch's CPU sigmoid bit for bit.
+    """``1 / (1 + exp(-a))``; for a float32 numpy array with torch's exps, which makes it
+    torch's CPU sigmoid bit for bit: its kernel runs two vectors at a time
+    (:func:`sleef_expf`) and the values after the last pair one by one, with the C library's
+    ``expf``.
 
     >>> torch_sigmoid(np, np.array([-13.142858], dtype=np.float32))
     array([1.959425e-06], dtype=float32)
     """
-    if type(a) is np.ndarray and a.dtype == np.float32:
-        return np.float32(1) / (np.float32(1) + sleef_expf(-a))
-    return 1 / (1 + xp.exp(-a))
+    if type(a) is not np.ndarray or a.dtype != np.float32:
+        return 1 / (1 + xp.exp(-a))
+    flat = -a.ravel()
+    paired = flat.size - flat.size % (2 * lanes())
+    e = np.concatenate([sleef_expf(flat[:paired]), expf(flat[paired:])])
+    return (np.float32(1) / (np.float32(1) + e)).reshape(a.shape)
 
 
 @cache

@@ -103,7 +103,22 @@ def neighbours(nb: nbformat.NotebookNode, phrase: str) -> str:
     assert len(found) == 1, f"{phrase!r} is in {len(found)} markdown cells, expected 1"
     (i,) = found
     near = [j for j in (i - 1, i + 1) if 0 <= j < len(cells) and cells[j].cell_type == "code"]
-    return "\n".join(_text(out) for j in near for out in cells[j].get("outputs", []))
+    return "\n".join(_shown(cells[j].get("outputs", [])) for j in near)
+
+
+def _shown(outputs: list) -> str:
+    """A cell's outputs as JupyterLab shows them: a kernel may send one print in several
+    stream messages (it flushes on a timer), which the page joins back together."""
+    texts: list[str] = []
+    previous = None
+    for out in outputs:
+        stream = out.get("name") if out.output_type == "stream" else None
+        if stream is not None and stream == previous:
+            texts[-1] += _text(out)
+        else:
+            texts.append(_text(out))
+        previous = stream
+    return "\n".join(texts)
 
 
 @pytest.mark.slow  # executes five chapters: about 40 seconds
