@@ -117,21 +117,28 @@ def addcdiv(xp: Any, a: Any, b: Any, c: Any, value: float = 1) -> Any:
     return a + (b if value == 1 else b * value) / c
 
 
-def lerp(xp: Any, a: Any, b: Any, weight: float) -> Any:
-    """``a + weight * (b - a)`` as torch's ``lerp`` with a number ``weight``: from ``a`` for
-    a weight below 0.5, from ``b`` above, with fused multiply-adds for float32.
+def lerp(xp: Any, a: Any, b: Any, weight: Any) -> Any:
+    """``a + weight * (b - a)`` as torch's ``lerp``: from ``a`` where the weight (a number or
+    an array) is below 0.5, from ``b`` elsewhere, with fused multiply-adds for float32.
 
     >>> lerp(np, np.float32([0.0]), np.float32([8.0]), 0.25)
     array([2.], dtype=float32)
+    >>> lerp(np, np.float32([0.0, 0.0]), np.float32([8.0, 8.0]), np.float32([0.25, 0.75]))
+    array([2., 6.], dtype=float32)
     """
-    if _float32(a, b):
-        w = np.float32(weight)
-        if abs(w) < 0.5:
-            return _fma(w, b - a, a)
-        return _fma(a - b, np.float32(1) - w, b)
-    if abs(weight) < 0.5:
-        return a + weight * (b - a)
-    return b - (b - a) * (1 - weight)
+    if not hasattr(weight, "shape"):  # a number: one of the two forms for every element
+        if _float32(a, b):
+            w = np.float32(weight)
+            if abs(w) < 0.5:
+                return _fma(w, b - a, a)
+            return _fma(a - b, np.float32(1) - w, b)
+        if abs(weight) < 0.5:
+            return a + weight * (b - a)
+        return b - (b - a) * (1 - weight)
+    near = xp.abs(weight) < 0.5
+    if _float32(a, b, weight):
+        return np.where(near, _fma(weight, b - a, a), _fma(a - b, np.float32(1) - weight, b))
+    return xp.where(near, a + weight * (b - a), b - (b - a) * (1 - weight))
 
 
 def _fma64(a: Any, b: Any, c: Any) -> np.ndarray:

@@ -20,6 +20,7 @@ from .. import _args
 from .._dtype import result_type
 from .._tensor import Tensor
 from ..backend import cpu_float32_math
+from . import _fused
 from ._base import Op, check_same_device, wrap
 from .pointwise import _meta, _reduce, _unary, check_broadcast, where
 
@@ -85,13 +86,6 @@ def _option(input: Tensor, value: Any, name: str) -> Any:
     return value if isinstance(value, complex) else _args.number("softplus", value, name, None)
 
 
-def _fma(xp: Any, a: Any, b: Any, c: Any, dtype: Any) -> Any:
-    """``a * b + c`` rounded once to ``dtype``, as a fused multiply-add (float32 operands:
-    their product is exact in float64, and one float64 sum rounds as the fma would)."""
-    wide = xp.float64 if str(dtype) == "float32" else dtype
-    return xp.astype(xp.astype(a, wide) * xp.astype(b, wide) + xp.astype(c, wide), dtype)
-
-
 def _arrays(dt: Any, *values: Any) -> list:
     """The arrays (or numbers) of ``values`` in the array dtype of ``dt``."""
     xp = next(v for v in values if isinstance(v, Tensor))._xp
@@ -109,10 +103,7 @@ class Lerp(Op):
     def forward(ctx: Any, start: Tensor, end: Tensor, *, weight: Number) -> Tensor:
         ctx.a, ctx.b, ctx._saved_weight = _meta(start), _meta(end), weight
         x, y = _arrays(result_type(start, end), start, end)
-        near = abs(weight) < 0.5  # torch's two forms, each exact at its own end
-        xp = start._xp
-        return wrap(_fma(xp, xp.asarray(weight if near else weight - 1, dtype=x.dtype),
-                         y - x, x if near else y, x.dtype))
+        return wrap(_fused.lerp(start._xp, x, y, weight))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -131,9 +122,7 @@ class LerpTensor(Op):
     def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
         ctx.save_for_backward(end, start, weight)
         x, y, w = _arrays(result_type(start, end, weight), start, end, weight)
-        xp = start._xp
-        near = xp.abs(w) < 0.5
-        return wrap(_fma(xp, xp.where(near, w, w - 1), y - x, xp.where(near, x, y), x.dtype))
+        return wrap(_fused.lerp(start._xp, x, y, w))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -167,20 +156,16 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     return Lerp.apply(input, end, weight=weight)
 
 
-_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-                "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int"}
-
-
 def _same_dtypes(input: Tensor, end: Tensor, weight: Any) -> None:
     """lerp's operands share input's dtype (torch does not promote them)."""
     for name, other in (("end", end), ("weight", weight)):
         if isinstance(other, Tensor) and other.dtype is not input.dtype:
-            want, got = (_DTYPE_NAMES.get(t.dtype.name, t.dtype.name) for t in (input, other))
+            want, got = (_args.c_name(t.dtype) for t in (input, other))
             raise RuntimeError(f"expected dtype {want} for `{name}` but got dtype {got}")
 
 
 class _Addc(Op):
-    """``input + value * tensor1 ∘ tensor2``; each subclass says how the three combine."""
+    """``input + value * tensor1 ∘ tensor2``; each subclass names its kernel in ``_fused``."""
 
     saved_names = ("tensor1", "tensor2")
 
@@ -189,7 +174,7 @@ class _Addc(Op):
         ctx.save_for_backward(t1, t2)
         ctx.metas, ctx._saved_value = (_meta(a), _meta(t1), _meta(t2)), value
         x, y, z = _arrays(result_type(a, t1, t2), a, t1, t2)
-        return wrap(cls.combine(a._xp, x, y * value if value != 1 else y, z))
+        return wrap(cls.combine(a._xp, x, y, z, value))
 
 
 class Addcmul(_Addc):
@@ -198,9 +183,7 @@ class Addcmul(_Addc):
     node_name = "AddcmulBackward0"
     _profile_name = "aten::addcmul"
 
-    @staticmethod
-    def combine(xp: Any, x: Any, scaled: Any, z: Any) -> Any:
-        return _fma(xp, scaled, z, x, x.dtype)
+    combine = staticmethod(_fused.addcmul)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -217,9 +200,7 @@ class Addcdiv(_Addc):
     node_name = "AddcdivBackward0"
     _profile_name = "aten::addcdiv"
 
-    @staticmethod
-    def combine(xp: Any, x: Any, scaled: Any, z: Any) -> Any:
-        return x + scaled / z
+    combine = staticmethod(_fused.addcdiv)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
