@@ -563,21 +563,28 @@ def _threshold_backward(g: Any, result: Any) -> Any:
 
 
 Relu.backward_arrays = staticmethod(_relu_backward_arrays)  # the same formula, on arrays
+Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
+Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
 
 def _tanh_backward_arrays(ctx: Any, g: Any) -> Any:
     (result,) = ctx.saved_tensors
     if not like(g, result._data):  # a dtype to promote: left to backward's rules
         return NotImplemented
-    return (g * _fused.one_minus_square(namespace(g), result._data),)
+    return (_tanh_backward(g, result._data),)
+
+
+def _tanh_backward(g: Any, result: Any) -> Any:
+    """``g * (1 - result**2)``, the ``1 - r*r`` fused as torch's tanh_backward rounds it."""
+    return g * _fused.one_minus_square(namespace(g), result)
 
 
 Tanh.backward_arrays = staticmethod(_tanh_backward_arrays)  # the same formula, on arrays
 
 
 class TanhBackward(Op):
-    """tanh's backward as one op, as in torch: ``g * (1 - r*r)`` for the result ``r``, the
-    ``1 - r*r`` one fused multiply-add as torch's kernel rounds it."""
+    """tanh's backward as one op, as in torch (:func:`_tanh_backward`); differentiated again
+    by torch's formulas."""
 
     node_name = "TanhBackwardBackward0"
     saved_names = ("grad_output", "output")
@@ -586,15 +593,13 @@ class TanhBackward(Op):
     @staticmethod
     def forward(ctx: Any, g: Tensor, result: Tensor) -> Tensor:
         ctx.save_for_backward(g, result)
-        return wrap(g._data * _fused.one_minus_square(g._xp, result._data))
+        return wrap(_tanh_backward(g._data, result._data))
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         g, result = ctx.saved_tensors
         return (TanhBackward.apply(gg, result) if ctx.needs_input_grad[0] else None,
                 gg * (-2 * result * g) if ctx.needs_input_grad[1] else None)
-Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
-Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
 
 class ThresholdBackward(Op):
