@@ -12,6 +12,7 @@ torch's kernel (ATen's SoftMaxKernel.cpp) for float32 on x86-64, along the last 
 * softmax ``e * (1 / s)``; log_softmax ``(x - max) - log(s)``.
 
 Along another dim, the values of the dim are added one after another and softmax divides.
+torch's float32 ``sigmoid`` takes the same vectorised exp (:func:`torch_sigmoid`).
 Every step is a whole-array numpy call; CUDA and other arrays keep their library's math.
 
 >>> import numpy as np
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._libm import expf, fmaf
+from ..backend import cpu_float32_math
 from ._cascade_sum import _in_order, torch_sum
 from ._fused import cpu_features
 
@@ -81,7 +83,7 @@ def torch_sigmoid(xp: Any, a: Any) -> Any:
 
 @cache
 def lanes() -> int:
-    """float32 lanes of torch's softmax kernel on this CPU: 16 with AVX512, else 8."""
+    """float32 lanes of torch's vectorised kernels on this CPU: 16 with AVX512, else 8."""
     have = cpu_features()
     avx512 = all(have.get(f) for f in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
     return 16 if avx512 else 8
@@ -122,7 +124,7 @@ def torch_softmax(xp: Any, a: Any, dim: int) -> Any:
         e = xp.exp(z)
         return e / torch_sum(xp, e, _dims(a, dim), keepdim=True)
     e = sleef_expf(z)
-    if dim % a.ndim == a.ndim - 1:
+    if _last(a, dim):
         return e * (np.float32(1) / lane_sum(e))
     return e / _in_turn_sum(e, dim)
 
@@ -133,14 +135,17 @@ def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
     if not _ours(a):
         return z - xp.log(torch_sum(xp, xp.exp(z), _dims(a, dim), keepdim=True))
     e = sleef_expf(z)
-    s = lane_sum(e) if dim % a.ndim == a.ndim - 1 else _in_turn_sum(e, dim)
-    return z - np.log(s.astype(np.float64)).astype(np.float32)
+    return z - cpu_float32_math(np.log, lane_sum(e) if _last(a, dim) else _in_turn_sum(e, dim))
 
 
 def _minus_max(xp: Any, a: Any, dim: int) -> Any:
     if a.size == 0:  # nothing to shift (and an empty max has no value)
         return a
     return a - xp.max(a, axis=dim, keepdims=True)
+
+
+def _last(a: Any, dim: int) -> bool:
+    return dim % a.ndim == a.ndim - 1
 
 
 def _dims(a: Any, dim: int) -> tuple[int, ...] | None:
