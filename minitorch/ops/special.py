@@ -142,11 +142,10 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     weight = _args.numpy_scalar(weight)
     if not isinstance(input, Tensor) or not isinstance(end, Tensor) or \
             not isinstance(weight, (Tensor, int, float)):
-        names = ", ".join(_args.type_name(v) for v in (input, end, weight))
-        raise TypeError(
-            f"lerp() received an invalid combination of arguments - got ({names}), but "
-            "expected one of:\n * (Tensor input, Tensor end, Tensor weight, *, Tensor out = "
-            "None)\n * (Tensor input, Tensor end, Number weight, *, Tensor out = None)\n")
+        raise _args.invalid_combination(
+            "lerp", (input, end, weight),
+            "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+            "Tensor input, Tensor end, Number weight, *, Tensor out = None")
     _same_dtypes(input, end, weight)
     check_same_device(input, end)
     check_broadcast(input, end)
