@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _mkl
+
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
 HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
 # Which namespace new tensors of a device type use, and the way back: a namespace's device type.
@@ -270,21 +272,29 @@ def from_numpy(values: np.ndarray, dev: device | None) -> Any:
     return xp.asarray(values)
 
 
-def cpu_float32_math(fn: Any, array: Any) -> Any:
-    """``fn(array)``; for a float32 numpy array, evaluated in float64 and rounded once.
+def cpu_math(fn: Any, *operands: Any) -> Any:
+    """``fn(*operands)`` with the bits of torch's CPU kernel, as far as they can be had.
 
-    torch's CPU kernels for ``exp``, ``log``, ``tanh``, ``sin`` and ``cos`` (MKL's vector
-    maths on x86-64) are within a hair of correctly rounded: about 99% of their float32
-    results equal the float64 result rounded to float32 (95% for ``sin``/``cos``), against
-    60-87% for numpy's own float32 loops. A last bit shows in what a program prints: a
-    softmax row that adds up to exactly 1 prints ``1.`` where torch prints ``1.0000``.
+    torch's CPU kernels for ``exp``, ``log``, ``sqrt``, ``sin``, ``cos`` and ``tanh`` are MKL's
+    vector maths: with MKL installed (``minitorch[mkl]``), minitorch calls the same functions
+    and gets the same bits. Otherwise (and for ``pow``, whose element-wise kernel is the C
+    library's ``powf``) float32 operands are evaluated in float64 and rounded once: about 99%
+    of torch's float32 results are that (95% for ``sin``/``cos``), against 60-87% for numpy's
+    own float32 loops. A last bit shows in what a program prints: a softmax row that adds up
+    to exactly 1 prints ``1.`` where torch prints ``1.0000``.
 
-    >>> float(cpu_float32_math(np.exp, np.array(0.1, dtype=np.float32)))
+    >>> float(cpu_math(np.exp, np.array(0.1, dtype=np.float32)))
     1.1051709651947021
     """
-    if type(array) is np.ndarray and array.dtype == np.float32:
-        return fn(array.astype(np.float64)).astype(np.float32)
-    return fn(array)
+    if len(operands) == 1:
+        result = _mkl.vector_maths(fn, operands[0])
+        if result is not None:
+            return result
+    arrays = [a for a in operands if type(a) is np.ndarray]
+    if arrays and all(a.dtype == np.float32 for a in arrays):
+        wide = (a.astype(np.float64) if type(a) is np.ndarray else a for a in operands)
+        return fn(*wide).astype(np.float32)
+    return fn(*operands)
 
 
 def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:

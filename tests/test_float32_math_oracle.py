@@ -1,7 +1,7 @@
 """float32 exp, log, sin, cos and tanh round as torch's CPU kernels: bit for bit, nearly always.
 
 torch's kernels (MKL's vector maths) are not open, so no emulation is exact; they are within
-a hair of correctly rounded, and so is minitorch's float64-then-round (``cpu_float32_math``).
+a hair of correctly rounded, and so is minitorch's float64-then-round (``cpu_math``).
 numpy's float32 loops are not (exp: 60% of results equal torch's). These tests count the
 results identical to torch's bits, and the printed form of d2l's softmax-from-scratch, whose
 ``X_prob.sum(1)`` prints ``tensor([1., 1.])`` where torch prints ``tensor([1.0000, 1.0000])``

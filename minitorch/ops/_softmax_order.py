@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._libm import expf, fmaf
-from ..backend import cpu_float32_math
+from ..backend import cpu_math
 from ._cascade_sum import _in_order, torch_sum
 from ._fused import cpu_features
 
@@ -134,8 +134,37 @@ def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
     z = _minus_max(xp, a, dim)
     if not _ours(a):
         return z - xp.log(torch_sum(xp, xp.exp(z), _dims(a, dim), keepdim=True))
-    e = sleef_expf(z)
-    return z - cpu_float32_math(np.log, lane_sum(e) if _last(a, dim) else _in_turn_sum(e, dim))
+    return z - cpu_math(np.log, _sum_along(sleef_expf(z), dim))
+
+
+def torch_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
+    """The gradient of softmax's input ``(g - sum(g * y)) * y`` for its result ``y``; for
+    float32 numpy arrays in torch's CPU order (the products added in lanes).
+
+    >>> y = np.float32([[0.25, 0.75]])
+    >>> torch_softmax_backward(np, np.float32([[1, 0]]), y, 1)
+    array([[ 0.1875, -0.1875]], dtype=float32)
+    """
+    if not (_ours(g) and _ours(y)):
+        return (g - torch_sum(xp, g * y, _dims(y, dim), keepdim=True)) * y
+    return (g - _sum_along(g * y, dim)) * y
+
+
+def torch_log_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
+    """The gradient of log_softmax's input ``g - exp(y) * sum(g)`` for its result ``y``; for
+    float32 numpy arrays with torch's vectorised exp (:func:`sleef_expf`) and order.
+
+    >>> y = np.log(np.float32([[0.25, 0.75]]))
+    >>> torch_log_softmax_backward(np, np.float32([[1, 0]]), y, 1)
+    array([[ 0.75, -0.75]], dtype=float32)
+    """
+    if not (_ours(g) and _ours(y)):
+        return g - xp.exp(y) * torch_sum(xp, g, _dims(y, dim), keepdim=True)
+    return g - sleef_expf(y) * _sum_along(g, dim)
+
+
+def _sum_along(e: np.ndarray, dim: int) -> np.ndarray:
+    return lane_sum(e) if _last(e, dim) else _in_turn_sum(e, dim)
 
 
 def _minus_max(xp: Any, a: Any, dim: int) -> Any:

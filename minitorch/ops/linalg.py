@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _mkl
 from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
-from ..backend import namespace
+from ..backend import element_strides, namespace
 from ._base import Op, check_same_device, like, wrap
 from ._out import takes_out
 from .shape import Clone, SqueezeInplace, UnsafeView
@@ -58,17 +58,18 @@ class Mm(Op):
         _same_dtype(a, b, "addmm_impl_cpu_")
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
-        return wrap(a._xp.matmul(a._data, b._data))
+        ctx.column_major = _column_major(a._data), _column_major(b._data)
+        return wrap(product(a._data, b._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         b, a = ctx.saved_tensors
-        return (g.mm(b.t()) if b is not None else None, a.t().mm(g) if a is not None else None)
+        return _mm_grad_tensors(a, b, g, ctx.column_major)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
         b, a = ctx.saved_tensors
-        return _mm_grads(a, b, g)
+        return _mm_grads(a, b, g, ctx.column_major)
 
 
 class Mv(Op):
@@ -90,7 +91,8 @@ class Mv(Op):
             )
         _same_dtype(m, v, "addmv_impl_cpu")
         ctx.save_for_backward(m, v)
-        return wrap(m._xp.matmul(m._data, v._data))
+        out = _mkl.gemv_product(m._data, v._data)
+        return wrap(out if out is not None else m._xp.matmul(m._data, v._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -117,7 +119,8 @@ class Dot(Op):
 
             )
         ctx.save_for_backward(a, b)
-        return wrap(a._xp.vecdot(a._data, b._data))
+        out = _mkl.dot_product(a._data, b._data)
+        return wrap(out if out is not None else a._xp.vecdot(a._data, b._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -171,10 +174,13 @@ class Addmm(Op):
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
-        out = a._xp.matmul(a._data, b._data)
-        if alpha != 1:
-            out *= alpha
-        out += bias._data if beta == 1 else beta * bias._data
+        ctx.column_major = _column_major(a._data), _column_major(b._data)
+        out = _mkl.gemm_product(a._data, b._data, bias._data, beta, alpha)
+        if out is None:
+            out = a._xp.matmul(a._data, b._data)
+            if alpha != 1:
+                out *= alpha
+            out += bias._data if beta == 1 else beta * bias._data
         return wrap(out)
 
     @staticmethod
@@ -184,29 +190,55 @@ class Addmm(Op):
         g_mm = g if ctx.alpha == 1 else g * ctx.alpha
         g_bias = g if ctx.beta == 1 else g * ctx.beta
         return (sum_to(g_bias, ctx.bias_shape) if need_bias else None,
-                g_mm.mm(b.t()) if b is not None else None,
-                a.t().mm(g_mm) if a is not None else None)
+                *_mm_grad_tensors(a, b, g_mm, ctx.column_major))
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
         if ctx.alpha != 1 or ctx.beta != 1:
             return NotImplemented
         a, b = ctx.saved_tensors
-        grads = _mm_grads(a, b, g)
+        grads = _mm_grads(a, b, g, ctx.column_major)
         if grads is NotImplemented:
             return grads
         g_bias = sum_to_array(namespace(g), g, ctx.bias_shape) if ctx.needs_input_grad[0] else None
         return (g_bias, *grads)
 
 
-def _mm_grads(a: Tensor | None, b: Tensor | None, g: Any) -> Any:
-    """``g @ bᵀ`` and ``aᵀ @ g`` on arrays (None where the operand was not saved), as
-    ``backward`` computes them; a gradient of another dtype is left to ``backward``'s error."""
+def product(a: Any, b: Any) -> Any:
+    """``a @ b`` for two matrices: MKL's gemm as torch calls it when MKL is installed."""
+    out = _mkl.gemm_product(a, b)
+    return out if out is not None else namespace(a).matmul(a, b)
+
+
+def _column_major(matrix: Any) -> bool:
+    """Whether a matrix is stored column by column; torch then gives its gradient that layout
+    too, by a different product (and so a different rounding)."""
+    strides = element_strides(matrix)
+    return strides is not None and strides[0] == 1 and strides[1] == matrix.shape[0]
+
+
+def _mm_grads(a: Tensor | None, b: Tensor | None, g: Any, column_major: tuple) -> Any:
+    """The gradients of ``a @ b`` on arrays (None where the operand was not saved), by
+    torch's products (``mm_mat1_backward``, ``mm_mat2_backward``): ``g @ bᵀ`` and ``aᵀ @ g``,
+    or ``(b @ gᵀ)ᵀ`` and ``(gᵀ @ a)ᵀ`` for a column-major operand. A gradient of another
+    dtype is left to ``backward``'s error."""
     if not like(g, *(t._data for t in (a, b) if t is not None)):
         return NotImplemented
     xp = namespace(g)
-    return (xp.matmul(g, xp.permute_dims(b._data, (1, 0))) if b is not None else None,
-            xp.matmul(xp.permute_dims(a._data, (1, 0)), g) if a is not None else None)
+
+    def t(x: Any) -> Any:
+        return xp.permute_dims(x, (1, 0))
+
+    a_major, b_major = column_major
+    return (None if b is None else t(product(b._data, t(g))) if a_major else product(g, t(b._data)),
+            None if a is None else t(product(t(g), a._data)) if b_major else product(t(a._data), g))
+
+
+def _mm_grad_tensors(a: Tensor | None, b: Tensor | None, g: Tensor, column_major: tuple) -> tuple:
+    """``_mm_grads`` with recorded ops, for a backward that builds a graph."""
+    a_major, b_major = column_major
+    return (None if b is None else b.mm(g.t()).t() if a_major else g.mm(b.t()),
+            None if a is None else g.t().mm(a).t() if b_major else a.t().mm(g))
 
 
 @_args.tensors("mm", input="input", mat2="mat2")

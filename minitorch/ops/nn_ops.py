@@ -15,11 +15,16 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..backend import quiet, setitem
-from ._base import Op, check_same_device, wrap
+from ..backend import namespace, quiet, setitem
+from ._base import Op, check_same_device, like, wrap
 from ._cascade_sum import torch_sum
 from ._nll_order import nll_sum
-from ._softmax_order import torch_log_softmax, torch_softmax
+from ._softmax_order import (
+    torch_log_softmax,
+    torch_log_softmax_backward,
+    torch_softmax,
+    torch_softmax_backward,
+)
 from .shape import Embed
 
 
@@ -40,6 +45,13 @@ class Softmax(Op):
         (y,) = ctx.saved_tensors
         return (y * (g - (g * y).sum(ctx.dim, keepdim=True)),)
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        if not like(g, y._data):
+            return NotImplemented
+        return (torch_softmax_backward(namespace(g), g, y._data, ctx.dim),)
+
 
 class LogSoftmax(Op):
     node_name = "LogSoftmaxBackward0"
@@ -57,6 +69,13 @@ class LogSoftmax(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (y,) = ctx.saved_tensors
         return (g - y.exp() * g.sum(ctx.dim, keepdim=True),)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        (y,) = ctx.saved_tensors
+        if not like(g, y._data):
+            return NotImplemented
+        return (torch_log_softmax_backward(namespace(g), g, y._data, ctx.dim),)
 
 
 class NllLoss(Op):

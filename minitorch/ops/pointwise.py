@@ -18,7 +18,7 @@ from .._dtype import bool as bool_
 from .._dtype import from_array_dtype, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
 from ..autograd import profiler
-from ..backend import array_dtype, cpu_float32_math, namespace, quiet, zero_where
+from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, like, wrap
 from ._out import takes_out
@@ -355,11 +355,11 @@ def _power(base: Any, exponent: Tensor) -> Tensor:
     integer pow (1 for a base of 1, +-1 for -1, else 0), where numpy refuses them."""
     dt = result_type(base, exponent)
     _pow_supported(dt)
-    if dt.is_floating_point:
-        return _binary("pow", base, exponent)
     x, y, _ = cast_operands(base, exponent)
     check_broadcast(base, exponent)
     xp = exponent._xp
+    if dt.is_floating_point:
+        return wrap(cpu_math(xp.pow, x, y))
     x = x if isinstance(base, Tensor) else xp.asarray(x, dtype=y.dtype)
     negative = y < 0
     powered = xp.pow(x, xp.where(negative, xp.zeros_like(y), y))
@@ -523,18 +523,18 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
 
 
 # The backward formulas multiply in torch's order, so that they round as torch's do.
-# exp, log, sin, cos and tanh round as torch's CPU kernels do (see cpu_float32_math).
-Exp = _unary("Exp", "exp", lambda xp, a: cpu_float32_math(xp.exp, a), lambda g, r: g * r,
+# exp, log, sqrt, sin, cos and tanh round as torch's CPU kernels do (see cpu_math).
+Exp = _unary("Exp", "exp", lambda xp, a: cpu_math(xp.exp, a), lambda g, r: g * r,
              "result", arrays=True)
-Log = _unary("Log", "log", lambda xp, a: cpu_float32_math(xp.log, a), lambda g, x: g / x,
+Log = _unary("Log", "log", lambda xp, a: cpu_math(xp.log, a), lambda g, x: g / x,
              "self", arrays=True)
-Sqrt = _unary("Sqrt", "sqrt", lambda xp, a: xp.sqrt(a), lambda g, r: g / (2 * r), "result",
-              arrays=True)
-Sin = _unary("Sin", "sin", lambda xp, a: cpu_float32_math(xp.sin, a),
+Sqrt = _unary("Sqrt", "sqrt", lambda xp, a: cpu_math(xp.sqrt, a), lambda g, r: g / (2 * r),
+              "result", arrays=True)
+Sin = _unary("Sin", "sin", lambda xp, a: cpu_math(xp.sin, a),
              lambda g, x: g * x.cos(), "self")
-Cos = _unary("Cos", "cos", lambda xp, a: cpu_float32_math(xp.cos, a),
+Cos = _unary("Cos", "cos", lambda xp, a: cpu_math(xp.cos, a),
              lambda g, x: -g * x.sin(), "self")
-Tanh = _unary("Tanh", "tanh", lambda xp, a: cpu_float32_math(xp.tanh, a),
+Tanh = _unary("Tanh", "tanh", lambda xp, a: cpu_math(xp.tanh, a),
               lambda g, r: TanhBackward.apply(g, r), "result")
 Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: torch_sigmoid(xp, a),
                  lambda g, r: g * (1 - r) * r, "result", arrays=True)

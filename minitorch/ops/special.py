@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args
 from .._dtype import result_type
 from .._tensor import Tensor
-from ..backend import cpu_float32_math
+from ..backend import cpu_math
 from . import _fused
 from ._base import Op, check_same_device, wrap
 from .pointwise import _meta, _reduce, _unary, check_broadcast, where
@@ -29,9 +29,9 @@ __all__ = ["Addcdiv", "Addcmul", "Expm1", "Lerp", "LerpTensor", "Log1p", "Rsqrt"
 
 Number = int | float
 
-Log1p = _unary("Log1p", "log1p", lambda xp, a: cpu_float32_math(xp.log1p, a),
+Log1p = _unary("Log1p", "log1p", lambda xp, a: cpu_math(xp.log1p, a),
                lambda g, x: g / (x + 1), "self", arrays=True, node="Log1PBackward0")
-Expm1 = _unary("Expm1", "expm1", lambda xp, a: cpu_float32_math(xp.expm1, a),
+Expm1 = _unary("Expm1", "expm1", lambda xp, a: cpu_math(xp.expm1, a),
                lambda g, r: g * (r + 1), "result", arrays=True)
 # torch's rsqrt is 1 / sqrt(x), two roundings; its backward is -0.5 * g * result ** 3
 Rsqrt = _unary("Rsqrt", "rsqrt", lambda xp, a: 1 / xp.sqrt(a),
@@ -51,7 +51,7 @@ class Softplus(Op):
         ctx._saved_beta, ctx._saved_threshold = beta, threshold
         xp, x = a._xp, a._data
         scaled = x * beta
-        smooth = cpu_float32_math(xp.log1p, cpu_float32_math(xp.exp, scaled)) / beta
+        smooth = cpu_math(xp.log1p, cpu_math(xp.exp, scaled)) / beta
         return wrap(xp.where(scaled > threshold, x, xp.astype(smooth, x.dtype)))
 
     @staticmethod

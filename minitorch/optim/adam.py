@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings
 
@@ -65,7 +66,7 @@ class Adam(ElementwiseOptimizer):
             (peak,) = self._zeros_state(p, state, "max_exp_avg_sq")
             peak._data = xp.maximum(peak._data, v._data)
             second = peak._data
-        denom = xp.sqrt(second) / (1 - beta2 ** step) ** 0.5 + group["eps"]
+        denom = cpu_math(xp.sqrt, second) / (1 - beta2 ** step) ** 0.5 + group["eps"]
         p._data[...] = addcdiv(xp, p._data, m._data, denom, -(lr / (1 - beta1 ** step)))
 
 

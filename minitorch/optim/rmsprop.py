@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
 
@@ -66,9 +67,9 @@ class RMSprop(ElementwiseOptimizer):
         if group["centered"]:
             mean = state["grad_avg"]
             mean._data[...] = lerp(xp, mean._data, grad, 1 - alpha)
-            avg = xp.sqrt(addcmul(xp, v._data, mean._data, mean._data, -1)) + group["eps"]
+            avg = cpu_math(xp.sqrt, addcmul(xp, v._data, mean._data, mean._data, -1)) + group["eps"]
         else:
-            avg = xp.sqrt(v._data) + group["eps"]
+            avg = cpu_math(xp.sqrt, v._data) + group["eps"]
         if momentum > 0:  # buf.mul_(momentum).addcdiv_(grad, avg); p.add_(buf, alpha=-lr)
             buf = state["momentum_buffer"]
             buf._data[...] = addcdiv(xp, buf._data * momentum, grad, avg)
@@ -107,4 +108,4 @@ class Adagrad(ElementwiseOptimizer):
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]
         s._data[...] = addcmul(xp, s._data, grad, grad)
-        p._data[...] = addcdiv(xp, p._data, grad, xp.sqrt(s._data) + group["eps"], -clr)
+        p._data[...] = addcdiv(xp, p._data, grad, cpu_math(xp.sqrt, s._data) + group["eps"], -clr)
