@@ -166,3 +166,21 @@ def test_without_mkl_the_products_fall_back_to_numpy() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[[5.0, 14.0], [14.0, 50.0]] [1.0, 1.0]"
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (4, 7, 7, 7), (16, 5, 8, 9), (8, 10, 20, 10),
+                                   (3, 16, 64, 16), (2, 50, 100, 30)])
+def test_bmm_and_batched_matmul(shape: tuple) -> None:
+    """torch's bmm adds in turn below 400 multiply-adds per matrix, and is a gemm per matrix
+    above; batched ``@`` goes through it, forward and backward."""
+    batch, rows, inner, cols = shape
+    a, b = _data(0, (batch, rows, inner), np.float32), _data(1, (batch, inner, cols), np.float32)
+    g = _data(2, (batch, rows, cols), np.float32)
+    results = []
+    for lib in (mt, torch):
+        x, y = lib.tensor(a, requires_grad=True), lib.tensor(b, requires_grad=True)
+        out = x @ y
+        out.backward(lib.tensor(g))
+        results.append((out, lib.bmm(x, y), x.grad, y.grad))
+    for got, want in zip(*results):
+        _same_bits(got, want)

@@ -145,7 +145,7 @@ class Bmm(Op):
                 f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
             )
         ctx.save_for_backward(b, a)
-        return wrap(a._xp.matmul(a._data, b._data))
+        return wrap(batched_product(a._data, b._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -208,6 +208,27 @@ def product(a: Any, b: Any) -> Any:
     """``a @ b`` for two matrices: MKL's gemm as torch calls it when MKL is installed."""
     out = _mkl.gemm_product(a, b)
     return out if out is not None else namespace(a).matmul(a, b)
+
+
+def batched_product(a: Any, b: Any) -> Any:
+    """``a @ b`` for two batches of matrices as torch's CPU bmm: with fewer than 400
+    multiply-adds per matrix, each sum is added in turn (torch's own loop, no fused
+    multiply-add); otherwise each matrix is a gemm (MKL's when it is installed).
+
+    >>> import numpy as np
+    >>> batched_product(np.ones((2, 1, 3), np.float32), np.ones((2, 3, 1), np.float32)).ravel()
+    array([3., 3.], dtype=float32)
+    """
+    xp, (rows, inner, cols) = namespace(a), (a.shape[1], a.shape[2], b.shape[2])
+    if xp.__name__ != "numpy" or a.dtype.kind != "f" or not a.size or not b.size:
+        return xp.matmul(a, b)  # other libraries, and integers: their own product
+    if inner * rows * cols < 400:
+        total = xp.zeros((a.shape[0], rows, cols), dtype=a.dtype)
+        for k in range(inner):
+            total += a[:, :, k, None] * b[:, None, k, :]
+        return total
+    matrices = [_mkl.gemm_product(x, y) for x, y in zip(a, b)]
+    return xp.matmul(a, b) if any(m is None for m in matrices) else xp.stack(matrices)
 
 
 def _column_major(matrix: Any) -> bool:
