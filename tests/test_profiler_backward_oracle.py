@@ -4,8 +4,10 @@ torch's table lists, besides the forward ops, ``aten::ones_like`` for backward's
 gradient, one ``autograd::engine::evaluate_function: X`` row per node run with the node ``X``
 inside it, the ops of each node's backward formula inside the node, and AccumulateGrad's
 ``aten::detach`` (first gradient) or ``aten::add_`` (later ones). Inside an op, torch also
-records its kernels' internal calls (``aten::as_strided`` in ``aten::expand``, ``aten::to``
-for a Python scalar, ...); minitorch does not, so those are pruned from torch's tree.
+records its kernels' internal calls (``aten::as_strided`` in ``aten::expand``, ...); minitorch
+does not, so those are pruned from torch's tree, except the conversion of an operand to the
+op's dtype (``aten::to`` / ``aten::_to_copy``, for a Python number above all), which both
+record and which is compared in full.
 Not yet matched: where two gradients meet in the engine's input buffer of a node, torch
 records ``aten::add`` or ``aten::add_`` inside the node that produced the second one.
 """
@@ -80,3 +82,39 @@ PROGRAMS = {"mul_sum": _mul_sum, "twice": _twice, "mlp_step": _mlp_step,
 def test_backward_events_nest_like_torchs(name: str) -> None:
     assert _tree(mt, PROGRAMS[name]) == _tree(torch, PROGRAMS[name])
 
+
+
+SCALAR_OPS = {  # each makes its operands, and returns the step profiled
+    "x + 2.0": lambda L, x: lambda: x + 2.0, "x - 2": lambda L, x: lambda: x - 2,
+    "x * True": lambda L, x: lambda: x * True, "x / 2.0": lambda L, x: lambda: x / 2.0,
+    "2.0 / x": lambda L, x: lambda: 2.0 / x, "1 - x": lambda L, x: lambda: 1 - x,
+    "float64 * 2.0": lambda L, x: (lambda d: lambda: d * 2.0)(x.double()),
+    "int64 * 2": lambda L, x: (lambda i: lambda: i * 2)(L.ones(2, dtype=L.int64)),
+    "int64 * 2.0": lambda L, x: (lambda i: lambda: i * 2.0)(L.ones(2, dtype=L.int64)),
+    "int64 / int64": lambda L, x: (lambda i: lambda: i / i)(L.ones(2, dtype=L.int64)),
+    "float32 + float64": lambda L, x: (lambda d: lambda: x + d)(x.double()),
+    "x * 0-d tensor": lambda L, x: (lambda t: lambda: x * t)(L.tensor(2.0)),
+    "x ** 3 backward": lambda L, x: (lambda g: lambda: (x ** 3).backward(g))(L.ones(2, 2)),
+    "x * 2 backward": lambda L, x: (lambda g: lambda: (x * 2.0).backward(g))(L.ones(2, 2)),
+}
+
+
+def _full_tree(L: Any, op: Callable) -> list[str]:
+    step = op(L, L.ones(2, 2, requires_grad=True))
+    with L.autograd.profiler.profile() as prof:
+        step()
+    lines = []
+    for e in prof.function_events:
+        depth, parent = 0, e.cpu_parent
+        while parent is not None:
+            depth, parent = depth + 1, parent.cpu_parent
+        lines.append("  " * depth + e.name)
+    return lines
+
+
+@pytest.mark.parametrize("name", SCALAR_OPS)
+def test_operands_converted_to_the_ops_dtype_are_recorded_as_torch(name: str) -> None:
+    """torch's kernel copies each operand whose dtype is not the op's (a Python number is a
+    float64, int64 or bool tensor to it): ``aten::to`` > ``aten::_to_copy`` >
+    ``aten::empty_strided``, ``aten::copy_``."""
+    assert _full_tree(mt, SCALAR_OPS[name]) == _full_tree(torch, SCALAR_OPS[name])

@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import _args
 from .._dtype import bool as bool_
-from .._dtype import from_array_dtype, get_default_dtype, result_type
+from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
 from ..autograd import profiler
 from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
@@ -32,6 +32,34 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     check_broadcast(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
     return wrap(getattr(xp, ufunc_name)(x, y))
+
+
+# What torch records when its kernel copies an operand to the op's dtype first.
+_TO_COPY = ("aten::to", ("aten::_to_copy", ("aten::empty_strided",), ("aten::copy_",)))
+
+
+def _conversions(a: Any, b: Any, common: Any = None) -> tuple:
+    """The ``aten::to`` events torch's kernel records inside a binary op: one for each operand
+    whose dtype is not the op's (a Python number is a float64, int64 or bool tensor to torch).
+
+    >>> from minitorch import tensor
+    >>> len(_conversions(tensor([1.0]), 2.0)), len(_conversions(tensor([1.0]), tensor(2.0)))
+    (1, 0)
+    """
+    common = common or result_type(a, b)
+    return tuple(_TO_COPY for v in (a, b) if _operand_dtype(v) is not common)
+
+
+def _operand_dtype(value: Any) -> Any:
+    if isinstance(value, Tensor):
+        return value.dtype
+    return {bool: bool_, int: int64, float: float64}.get(type(value))
+
+
+def _record_conversions(a: Any, b: Any, common: Any = None) -> None:
+    if profiler._active is not None:
+        for chain in _conversions(a, b, common):
+            profiler._mark(*chain)
 
 
 def check_broadcast(a: Any, b: Any) -> None:
@@ -66,6 +94,7 @@ class Add(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number, *, alpha: Number = 1) -> Tensor:
+        _record_conversions(a, b)
         ctx.alpha = alpha
         if True in ctx.needs_input_grad:  # what backward needs (an unrecorded call keeps none)
             ctx.a, ctx.b = _meta(a), _meta(b)
@@ -101,6 +130,7 @@ class Sub(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number, *, alpha: Number = 1) -> Tensor:
         _no_bool(a, b)
+        _record_conversions(a, b)
         ctx.alpha = alpha
         if True in ctx.needs_input_grad:
             ctx.a, ctx.b = _meta(a), _meta(b)
@@ -132,6 +162,8 @@ class Rsub(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, other: Number) -> Tensor:
         _no_bool(a, other)
+        if profiler._active is not None:  # torch's rsub is a sub
+            profiler._mark("aten::sub", *_conversions(other, a))
         return _binary("subtract", other, a)
 
     @staticmethod
@@ -148,8 +180,7 @@ class Mul(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
-        if profiler._active is not None and not isinstance(b, Tensor):
-            profiler._mark("aten::to")  # torch's kernel makes the number a tensor first
+        _record_conversions(a, b)
         need_a, need_b = ctx.needs_input_grad
         if need_a or need_b:
             ctx.a, ctx.b = _meta(a), _meta(b)
@@ -184,6 +215,7 @@ class Div(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
         x, y, dt = cast_operands(a, b)
+        _record_conversions(a, b, dt if dt.is_floating_point else get_default_dtype())
         if not dt.is_floating_point:
             x, y = _to_default_float(x, a), _to_default_float(y, b)
         if True in ctx.needs_input_grad:
