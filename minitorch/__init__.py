@@ -122,6 +122,7 @@ from .ops.reduction import argmax, argmin, max, mean, min, sum, var
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
+from .ops.split import chunk, select, split
 from .serialization import load, save
 
 __version__ = "0.1.0"

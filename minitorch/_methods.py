@@ -32,6 +32,7 @@ from .ops import (
     shape,
     sorting,
     special,
+    split,
 )
 from .ops.pointwise import compare, logical
 
@@ -554,6 +555,8 @@ _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,
                  "addcmul": special.addcmul, "addcdiv": special.addcdiv,
                  "sort": sorting.sort, "argsort": sorting.argsort, "topk": sorting.topk})
+_METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.select,
+                 "repeat": split.repeat})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any")})
