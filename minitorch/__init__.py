@@ -100,6 +100,7 @@ from .autograd.grad_mode import (
 )
 from .backend import device
 from .ops._cascade_sum import get_num_threads, set_num_threads
+from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax

@@ -20,6 +20,7 @@ from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
+    gather,
     indexing,
     inplace,
     inplace_more,
@@ -557,6 +558,7 @@ _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "sort": sorting.sort, "argsort": sorting.argsort, "topk": sorting.topk})
 _METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.select,
                  "repeat": split.repeat})
+_METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any")})

@@ -118,3 +118,166 @@ SPLIT_ERRORS = [
 @pytest.mark.parametrize("call", SPLIT_ERRORS)
 def test_split_errors_are_torchs(call: Any) -> None:
     check_error(call)
+
+
+# ---------------------------------------------------------------------------- gather, scatter
+
+
+@st.composite
+def gather_cases(draw: Any) -> tuple:
+    """A shape, a dim, and an index of the same rank no larger than the shape (its dim's
+    side free), with entries in range of ``dim``."""
+    shape = draw(shapes(min_dims=1, max_side=4))
+    dim = draw(st.integers(-len(shape), len(shape) - 1))
+    ishape = [draw(st.integers(0, s)) for s in shape]
+    ishape[dim] = draw(st.integers(0, 4))
+    index = draw(hnp_ints(tuple(ishape), shape[dim]))
+    return shape, dim, index
+
+
+def hnp_ints(shape: tuple, high: int) -> st.SearchStrategy:
+    from hypothesis.extra import numpy as hnp
+
+    return hnp.arrays(np.int64, shape, elements=st.integers(0, high - 1))
+
+
+def _index(L: Any, index: np.ndarray) -> Any:
+    return L.tensor(index)
+
+
+@given(gather_cases(), st.data())
+@SETTINGS
+def test_gather_values_nodes_and_grads(case: tuple, data: st.DataObject) -> None:
+    shape, dim, index = case
+    check(lambda L, x: (x.gather(dim, _index(L, index)), L.gather(x, dim, _index(L, index))),
+          data.draw(arrays(shape)))
+
+
+@given(gather_cases(), st.data())
+@SETTINGS
+def test_scatter_and_scatter_add_values_nodes_and_grads(case: tuple, data: st.DataObject) -> None:
+    shape, dim, index = case
+    src = data.draw(arrays(index.shape))
+    check(lambda L, x, s: x.scatter_add(dim, _index(L, index), s), data.draw(arrays(shape)), src)
+    check(lambda L, x: x.scatter(dim, _index(L, index), 2.5), data.draw(arrays(shape)))
+    if _targets_unique(index, dim):  # with repeated targets torch leaves the winner open
+        check(lambda L, x, s: L.scatter(x, dim, _index(L, index), s), data.draw(arrays(shape)),
+              src)
+
+
+def _targets_unique(index: np.ndarray, dim: int) -> bool:
+    coords = np.indices(index.shape)
+    coords[dim] = index
+    return len({tuple(c) for c in coords.reshape(index.ndim, -1).T}) == index.size
+
+
+def test_in_place_scatters_are_torchs() -> None:
+    def program(L: Any, x: Any, s: Any, t: Any) -> tuple:
+        y, z = x * 1, x * 2
+        y.scatter_(1, L.tensor([[0], [2]]), s)
+        z.scatter_add_(0, L.tensor([[1, 1, 0]]), t)
+        w = (x * 3).scatter_(1, L.tensor([[1], [1]]), value=-1.0)
+        return y, z, w
+
+    check(program, np.arange(6.0).reshape(2, 3), np.ones((2, 1)) * 5, np.ones((1, 3)) * 7)
+
+
+@given(shape_and_dim(), st.data())
+@SETTINGS
+def test_index_select_values_and_grads(case: tuple, data: st.DataObject) -> None:
+    shape, dim = case
+    if shape[dim] == 0:
+        return
+    index = data.draw(hnp_ints((data.draw(st.integers(0, 5)),), shape[dim]))
+    check(lambda L, x: (x.index_select(dim, _index(L, index)),
+                        L.index_select(x, dim, _index(L, index))), data.draw(arrays(shape)))
+
+
+def _scatter_larger_src_backward(L: Any, add: bool) -> None:
+    """torch refuses the gradient of a src larger than the index (its engine's check)."""
+    x, s = L.ones(3, 4, requires_grad=True), L.ones(3, 4, requires_grad=True)
+    index = L.tensor([[0], [1]])
+    (x.scatter_add(1, index, s) if add else x.scatter(1, index, s)).sum().backward()
+
+
+GATHER_ERRORS = [
+    lambda L: _scatter_larger_src_backward(L, True),
+    lambda L: _scatter_larger_src_backward(L, False),
+    lambda L: L.ones(3, 4).gather(1, L.tensor([[0, 1]]).float()),
+    lambda L: L.ones(3, 4).gather(2, L.tensor([[0, 1]])),
+    lambda L: L.ones(3, 4).gather(1, L.tensor([[4]])),
+    lambda L: L.ones(3, 4).gather(1, L.tensor([[-1]])),
+    lambda L: L.ones(3, 4).gather(1, L.tensor([0, 1])),
+    lambda L: L.ones(3, 4).gather(1, L.zeros(4, 1, dtype=L.long)),
+    lambda L: L.ones(3, 4).gather(0, L.tensor([[0, 1, 2, 0, 0]])),
+    lambda L: L.ones(3, 4).scatter(1, L.tensor([[0, 1]]), L.ones(2, 2, dtype=L.float64)),
+    lambda L: L.ones(3, 4).scatter_add(1, L.tensor([[0.]]), L.ones(3, 4)),
+    lambda L: L.ones(3, 4).scatter_add(1, L.tensor([[5]]), L.ones(3, 4)),
+    lambda L: L.ones(3, 4).scatter(1, L.tensor([[0, 1], [2, 3]]), L.ones(1, 1)),
+    lambda L: L.ones(3, 4).index_select(0, L.tensor([[0]])),
+    lambda L: L.ones(3, 4).index_select(0, L.tensor([3])),
+    lambda L: L.ones(3, 4).index_select(0, L.tensor([0.])),
+]
+
+
+@pytest.mark.parametrize("call", GATHER_ERRORS)
+def test_gather_errors_are_torchs(call: Any) -> None:
+    check_error(call)
+
+
+# ---------------------------------------------------------------------------- embedding
+
+
+@pytest.mark.parametrize("options", [{}, {"padding_idx": 1}, {"padding_idx": -1},
+                                     {"scale_grad_by_freq": True}, {"max_norm": 1.0},
+                                     {"max_norm": 0.5, "norm_type": 1.0}])
+def test_embedding_module_draws_looks_up_and_backpropagates_as_torch(options: dict) -> None:
+    outs = []
+    for L in (mt, torch):
+        L.manual_seed(0)
+        emb = L.nn.Embedding(5, 3, **options)
+        y = emb(L.tensor([[0, 1, 4], [4, 4, 2]]))
+        (y * L.arange(18.0).reshape(2, 3, 3)).sum().backward()
+        outs.append((repr(emb), y, emb.weight.detach().clone(), emb.weight.grad))
+    (r1, *mine), (r2, *theirs) = outs
+    assert r1 == r2
+    for g, w in zip(mine, theirs):
+        assert_same(g, w)
+    assert mine[0].grad_fn.name() == "EmbeddingBackward0"
+
+
+def test_functional_embedding_and_from_pretrained_are_torchs() -> None:
+    weights = np.arange(12.0).reshape(4, 3)
+    check(lambda L, w: L.nn.functional.embedding(L.tensor([[3, 0], [0, 0]]), w, padding_idx=0),
+          weights)
+    check(lambda L, w: L.nn.Embedding.from_pretrained(w, freeze=False)(L.tensor(2)), weights)
+    assert repr(mt.nn.Embedding(10, 2, padding_idx=-2, max_norm=2, norm_type=1.0,
+                                scale_grad_by_freq=True)) == \
+        repr(torch.nn.Embedding(10, 2, padding_idx=-2, max_norm=2, norm_type=1.0,
+                                scale_grad_by_freq=True))
+
+
+@given(shapes(max_dims=3, max_side=4), st.integers(1, 5), st.booleans())
+@SETTINGS
+def test_one_hot_is_torchs(shape: tuple, n: int, infer: bool) -> None:
+    index = np.random.default_rng(n).integers(0, n, size=shape)
+    check(lambda L: L.nn.functional.one_hot(L.tensor(index), -1 if infer else n + 1),
+          grad=False)
+
+
+EMBEDDING_ERRORS = [
+    lambda L: L.nn.functional.embedding(L.tensor([5]), L.ones(3, 2)),
+    lambda L: L.nn.functional.embedding(L.tensor([-1]), L.ones(3, 2)),
+    lambda L: L.nn.functional.embedding(L.tensor([1.]), L.ones(3, 2)),
+    lambda L: L.nn.Embedding(3, 2, padding_idx=5),
+    lambda L: L.nn.Embedding(3, 2, padding_idx=-4),
+    lambda L: L.nn.functional.one_hot(L.tensor([1.])),
+    lambda L: L.nn.functional.one_hot(L.tensor([-1])),
+    lambda L: L.nn.functional.one_hot(L.tensor([3]), 3),
+    lambda L: L.nn.functional.one_hot(L.tensor([], dtype=L.long)),
+]
+
+
+@pytest.mark.parametrize("call", EMBEDDING_ERRORS)
+def test_embedding_errors_are_torchs(call: Any) -> None:
+    check_error(call)

@@ -30,9 +30,10 @@ from .loss import (
 from .module import Module
 from .parameter import Parameter
 from .pooling import AvgPool2d, MaxPool2d
+from .sparse import Embedding
 
-__all__ = ["AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv2d",
-           "CrossEntropyLoss", "Dropout", "Flatten", "HuberLoss", "Identity", "L1Loss", "Linear",
-           "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "NLLLoss", "Parameter", "ReLU",
-           "Sequential", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional",
-           "init", "utils"]
+__all__ = ["AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
+           "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "HuberLoss",
+           "Identity", "L1Loss", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
+           "Module", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+           "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]

@@ -22,6 +22,7 @@ from .._dtype import int64
 from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
+from ..ops.embedding import embedding, one_hot
 from ..ops.linalg import addmm
 from ..ops.special import softplus
 from .functional_conv import conv2d, max_pool2d
@@ -39,9 +40,10 @@ from .functional_losses import (
 )
 
 __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "huber_loss",
-           "l1_loss", "linear", "log_softmax", "max_pool2d", "mse_loss", "nll_loss", "relu",
-           "sigmoid", "smooth_l1_loss", "softmax", "softplus", "tanh"]
+           "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
+           "embedding", "huber_loss", "l1_loss", "linear", "log_softmax", "max_pool2d",
+           "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "smooth_l1_loss",
+           "softmax", "softplus", "tanh"]
 
 
 # ---- linear and activations --------------------------------------------------------------
