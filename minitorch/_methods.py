@@ -30,6 +30,7 @@ from .ops import (
     norm,
     pointwise,
     reduction,
+    scan,
     shape,
     sorting,
     special,
@@ -559,6 +560,7 @@ _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
 _METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.select,
                  "repeat": split.repeat})
 _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
+_METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any")})

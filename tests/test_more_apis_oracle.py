@@ -32,15 +32,16 @@ def _outputs(result: Any) -> list:
     return list(result) if isinstance(result, (tuple, list)) else [result]
 
 
-def check(program: Any, *data: np.ndarray, grad: bool = True) -> None:
-    """``program(L, *tensors)`` gives torch's outputs, nodes and input gradients."""
+def check(program: Any, *data: np.ndarray, grad: bool = True, nodes: bool = True) -> None:
+    """``program(L, *tensors)`` gives torch's outputs, nodes (unless told) and input
+    gradients."""
     mine, theirs = twins(list(data), requires_grad=[grad] * len(data))
     got, want = _outputs(program(mt, *mine)), _outputs(program(torch, *theirs))
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert_same(g, w)
-        assert type(g.grad_fn).__name__ == type(w.grad_fn).__name__ if w.grad_fn else \
-            g.grad_fn is None
+        assert not nodes or type(g.grad_fn).__name__ == type(w.grad_fn).__name__ \
+            if w.grad_fn else g.grad_fn is None
     if not grad:
         return
     weights = [np.random.default_rng(i).standard_normal(tuple(w.shape)) for i, w in
@@ -64,7 +65,8 @@ def check_error(call: Any) -> None:
 @st.composite
 def shape_and_dim(draw: Any, min_dims: int = 1) -> tuple:
     shape = draw(shapes(min_dims=min_dims, min_side=0, max_side=5))
-    return shape, draw(st.integers(-len(shape), len(shape) - 1))
+    n = max(len(shape), 1)  # a 0-d tensor takes dim 0 or -1
+    return shape, draw(st.integers(-n, n - 1))
 
 
 @given(shape_and_dim(), st.integers(1, 6))
@@ -280,4 +282,61 @@ EMBEDDING_ERRORS = [
 
 @pytest.mark.parametrize("call", EMBEDDING_ERRORS)
 def test_embedding_errors_are_torchs(call: Any) -> None:
+    check_error(call)
+
+
+# ---------------------------------------------------------------------------- cumsum, prod
+
+WITH_ZEROS = st.sampled_from([0.0, 0.5, -1.5, 2.0, 3.0])
+
+
+@given(shape_and_dim(min_dims=0), st.data())
+@SETTINGS
+def test_cumsum_cumprod_and_flip_values_and_grads(case: tuple, data: st.DataObject) -> None:
+    shape, dim = case
+    check(lambda L, x: (x.cumsum(dim), L.cumsum(x, dim=dim), x.flip(dim), L.flip(x, (dim,))),
+          data.draw(arrays(shape)))
+    check(lambda L, x: x.cumprod(dim), data.draw(arrays(shape, elements=WITH_ZEROS)))
+
+
+@given(shape_and_dim(min_dims=0), st.booleans(), st.data())
+@SETTINGS
+def test_prod_values_and_grads_with_and_without_zeros(case: tuple, keepdim: bool,
+                                                      data: st.DataObject) -> None:
+    shape, dim = case
+    values = data.draw(arrays(shape, elements=WITH_ZEROS))
+    check(lambda L, x: (x.prod(), L.prod(x, dim, keepdim)), values)
+
+
+def test_prod_double_backward_with_zeros_is_torchs() -> None:
+    def program(L: Any, x: Any) -> Any:
+        (g,) = L.autograd.grad(x.prod(1).sum(), x, create_graph=True)
+        (h,) = L.autograd.grad(x.cumprod(1).sum(), x, create_graph=True)
+        return g, h
+
+    # the gradients' own nodes are torch's internal formulas: only their values are compared
+    check(program, np.array([[1.0, 2.0, 0.0], [3.0, 0.5, 2.0]]), nodes=False)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.tensor([True, False]).cumsum(0), lambda L: L.tensor([2, 3]).prod(),
+    lambda L: L.tensor([1, 2]).cumsum(0, dtype=L.float64), lambda L: L.tensor([2, 3]).prod(0),
+    lambda L: L.tensor([[1, 2]]).cumprod(1), lambda L: L.ones(2).prod(dtype=L.float64),
+])
+def test_cumulative_dtypes_are_torchs(call: Any) -> None:
+    got, want = call(mt), call(torch)
+    assert_same(got, want)
+
+
+def test_float32_cumsum_rounds_as_torch() -> None:
+    a = np.random.default_rng(0).standard_normal(1000).astype(np.float32) * 1000
+    np.testing.assert_array_equal(mt.tensor(a).cumsum(0).numpy(), torch.tensor(a).cumsum(0))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ones(3, 4).cumsum(), lambda L: L.ones(3, 4).cumsum(2),
+    lambda L: L.ones(3, 4).prod(2), lambda L: L.ones(3, 4).flip(0, 0),
+    lambda L: L.ones(3, 4).flip(3), lambda L: L.ones(2).cumsum(0, dtype=3),
+])
+def test_cumulative_errors_are_torchs(call: Any) -> None:
     check_error(call)
