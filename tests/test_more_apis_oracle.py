@@ -340,3 +340,55 @@ def test_float32_cumsum_rounds_as_torch() -> None:
 ])
 def test_cumulative_errors_are_torchs(call: Any) -> None:
     check_error(call)
+
+
+# ---------------------------------------------------------------------------- pad
+
+
+@st.composite
+def pad_cases(draw: Any) -> tuple:
+    """A mode, a shape and a pad that the mode accepts."""
+    mode = draw(st.sampled_from(["constant", "reflect", "replicate", "circular"]))
+    k = draw(st.integers(1, 3))
+    lead = draw(st.integers(1, 2)) if mode != "constant" else draw(st.integers(0, 2))
+    shape = tuple(draw(st.integers(2, 4)) for _ in range(k + lead))
+    pad = []
+    for d in range(k):
+        n = shape[-1 - d]
+        low, high = {"constant": (-1, 3), "reflect": (0, n - 1), "replicate": (0, 4),
+                     "circular": (0, n)}[mode]
+        pad += [draw(st.integers(low, high)), draw(st.integers(low, high))]
+    return mode, shape, tuple(pad)
+
+
+@given(pad_cases(), st.data())
+@SETTINGS
+def test_pad_values_nodes_and_grads(case: tuple, data: st.DataObject) -> None:
+    mode, shape, pad = case
+    if mode == "circular":  # torch names its node torch::autograd::CopySlices, as setitem's
+        check(lambda L, x: L.nn.functional.pad(x, pad, mode), data.draw(arrays(shape)),
+              nodes=False)
+        return
+    value = {"value": 1.5} if mode == "constant" else {}
+    check(lambda L, x: L.nn.functional.pad(x, pad, mode, **value), data.draw(arrays(shape)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (1,)),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (1, 1) * 4),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (-2, -2)),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (3, 3), mode="reflect"),
+    lambda L: L.nn.functional.pad(L.ones(3), (1, 1), mode="reflect"),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (1,) * 6, mode="replicate"),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (1, 1), mode="foo"),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (4, 4), mode="circular"),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (1, 1), mode="reflect", value=1.0),
+    lambda L: L.nn.functional.pad(L.ones(1, 2, 3), (1.5, 1)),
+])
+def test_pad_errors_are_torchs(call: Any) -> None:
+    check_error(call)
+
+
+def test_pad_of_an_int_tensor_casts_the_value_as_torch() -> None:
+    assert_same(mt.nn.functional.pad(mt.tensor([1, 2]), (1, 1), value=2.7),
+                torch.nn.functional.pad(torch.tensor([1, 2]), (1, 1), value=2.7))

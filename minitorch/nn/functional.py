@@ -24,6 +24,7 @@ from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.embedding import embedding, one_hot
 from ..ops.linalg import addmm
+from ..ops.pad import pad
 from ..ops.special import softplus
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
@@ -42,8 +43,8 @@ from .functional_losses import (
 __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
            "embedding", "huber_loss", "l1_loss", "linear", "log_softmax", "max_pool2d",
-           "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "smooth_l1_loss",
-           "softmax", "softplus", "tanh"]
+           "mse_loss", "nll_loss", "one_hot", "pad", "relu", "sigmoid",
+           "smooth_l1_loss", "softmax", "softplus", "tanh"]
 
 
 # ---- linear and activations --------------------------------------------------------------
