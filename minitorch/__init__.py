@@ -165,7 +165,8 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log1p", "expm1", "rsqrt",
               "reciprocal", "sign", "square", "reshape", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
-              "numel", "lt", "le", "gt", "ge", "eq", "ne"):
+              "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
+              "exp2", "erf", "isnan"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

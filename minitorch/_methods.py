@@ -35,6 +35,7 @@ from .ops import (
     sorting,
     special,
     split,
+    unary_more,
 )
 from .ops.pointwise import compare, logical
 
@@ -561,6 +562,9 @@ _METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.sel
                  "repeat": split.repeat})
 _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
 _METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
+_METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
+                 if name[0].isupper()})
+_METHODS["isnan"] = unary_more.isnan
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any")})

@@ -22,6 +22,7 @@ from .._dtype import int64
 from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
+from ..ops.activation import elu, gelu, hardtanh, leaky_relu, relu6, silu
 from ..ops.embedding import embedding, one_hot
 from ..ops.linalg import addmm
 from ..ops.pad import pad
@@ -42,9 +43,10 @@ from .functional_losses import (
 
 __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
-           "embedding", "huber_loss", "l1_loss", "linear", "log_softmax", "max_pool2d",
-           "mse_loss", "nll_loss", "one_hot", "pad", "relu", "sigmoid",
-           "smooth_l1_loss", "softmax", "softplus", "tanh"]
+           "elu", "embedding", "gelu", "hardtanh", "huber_loss", "l1_loss",
+           "leaky_relu", "linear", "log_softmax", "max_pool2d", "mse_loss", "nll_loss",
+           "one_hot", "pad", "relu", "relu6", "sigmoid", "silu", "smooth_l1_loss",
+           "softmax", "softplus", "tanh"]
 
 
 # ---- linear and activations --------------------------------------------------------------
