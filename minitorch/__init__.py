@@ -102,9 +102,11 @@ from .backend import device
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
+from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
 from .ops.norm import norm
+from .ops.normalize import clamp_min
 from .ops.pointwise import (
     add,
     clamp,
@@ -119,6 +121,7 @@ from .ops.pointwise import (
     sub,
     where,
 )
+from .ops.products import outer
 from .ops.reduction import argmax, argmin, max, mean, min, sum, var
 from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.shape import cat, stack
@@ -126,6 +129,8 @@ from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
 from .ops.split import chunk, select, split
 from .serialization import load, save
+
+ger = outer  # torch's older name
 
 __version__ = "0.1.0"
 

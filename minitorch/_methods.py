@@ -24,11 +24,14 @@ from .ops import (
     indexing,
     inplace,
     inplace_more,
+    kl_div,
     linalg,
     masked,
     nn_ops,
     norm,
+    normalize,
     pointwise,
+    products,
     reduction,
     scan,
     shape,
@@ -564,7 +567,8 @@ _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.
 _METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
-_METHODS["isnan"] = unary_more.isnan
+_METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
+                 "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any")})

@@ -15,6 +15,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 from oracle import (
+    NONZERO,
     SETTINGS,
     arrays,
     assert_same,
@@ -487,3 +488,95 @@ def test_float32_log2_exp2_and_erf_are_torchs_within_an_ulp() -> None:
         got = getattr(mt.tensor(values), name)().numpy()
         want = getattr(torch.tensor(values), name)().numpy()
         np.testing.assert_array_max_ulp(got, want, maxulp=1)
+
+
+# ---------------------------------------------------------------------------- norms, losses
+
+
+@st.composite
+def layer_norm_cases(draw: Any) -> tuple:
+    shape = draw(shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    k = draw(st.integers(1, len(shape)))
+    return shape, shape[len(shape) - k:], draw(st.booleans()), draw(st.booleans())
+
+
+@given(layer_norm_cases(), st.data())
+@SETTINGS
+def test_layer_norm_values_nodes_and_grads(case: tuple, data: st.DataObject) -> None:
+    shape, normalized, weighted, biased = case
+    arrays_ = [data.draw(arrays(shape))]
+    arrays_ += [data.draw(arrays(normalized)) for flag in (weighted, biased) if flag]
+
+    def program(L: Any, x: Any, *params: Any) -> Any:
+        it = iter(params)
+        w = next(it) if weighted else None
+        b = next(it) if biased else None
+        return L.nn.functional.layer_norm(x, normalized, w, b, eps=1e-3)
+
+    check(program, *arrays_)
+
+
+def test_layer_norm_module_and_its_second_derivative_are_torchs() -> None:
+    def program(L: Any, x: Any) -> tuple:
+        ln = L.nn.LayerNorm([3, 4], dtype=L.float64)
+        y = ln(x)
+        (g,) = L.autograd.grad((y * y * y).sum(), x, create_graph=True)
+        return y, g
+
+    check(program, np.sin(np.arange(24.0)).reshape(2, 3, 4), nodes=False)
+    for args in ((4,), ([3, 4],), (4, 0.1, False), (4, 1e-5, True, False)):
+        assert repr(mt.nn.LayerNorm(*args)) == repr(torch.nn.LayerNorm(*args))
+        assert [n for n, _ in mt.nn.LayerNorm(*args).named_parameters()] == \
+            [n for n, _ in torch.nn.LayerNorm(*args).named_parameters()]
+
+
+@given(shape_and_dim(), st.sampled_from([1.0, 2.0, 3.0]), st.data())
+@SETTINGS
+def test_normalize_values_nodes_and_grads(case: tuple, p: float, data: st.DataObject) -> None:
+    shape, dim = case
+    # away from 0: a lone tiny value's 3-norm is not exactly itself in either library
+    check(lambda L, x: L.nn.functional.normalize(x, p, dim),
+          data.draw(arrays(shape, elements=NONZERO)))
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "batchmean", "mean"])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_values_nodes_and_grads(reduction: str, log_target: bool) -> None:
+    rng = np.random.default_rng(0)
+    logits, target = rng.standard_normal((3, 4)), rng.random((3, 4))
+    target[0, 1] = 0.0  # xlogy's 0 * log 0
+
+    def program(L: Any, x: Any, t: Any) -> Any:
+        t = t.log() if log_target else t
+        with pytest.warns(UserWarning) if reduction == "mean" else _no_warning():
+            return L.nn.functional.kl_div(x.log_softmax(1), t, reduction=reduction,
+                                          log_target=log_target)
+
+    check(program, logits, target)
+
+
+def _no_warning() -> Any:
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
+def test_outer_xlogy_and_clamp_min_are_torchs() -> None:
+    check(lambda L, a, b: (L.outer(a, b), a.outer(b), L.ger(a, b)), np.arange(3.0),
+          np.array([1.0, -2.0]))
+    check(lambda L, a, b: (L.xlogy(a, b), a.xlogy(b)), np.array([0.0, 2.0, 3.0]),
+          np.array([0.5, 1.5, 2.0]))
+    check(lambda L, a: (a.clamp_min(0.5), L.clamp_min(a, -1)), np.array([-2.0, 0.5, 3.0]))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (4,)),
+    lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (2, 3, 3)),
+    lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (3,), L.ones(2)),
+    lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (3,), None, L.ones(3, 1)),
+    lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (3,), L.ones(3, dtype=L.float64)),
+    lambda L: L.outer(L.ones(2, 2), L.ones(2)), lambda L: L.outer(L.ones(2), L.ones(())),
+    lambda L: L.nn.functional.kl_div(L.ones(2), L.ones(2), reduction="foo"),
+])
+def test_norm_and_loss_errors_are_torchs(call: Any) -> None:
+    check_error(call)

@@ -41,45 +41,14 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .normalization import LayerNorm
 from .parameter import Parameter
 from .pooling import AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
-__all__ = [
-    "ELU",
-    "GELU",
-    "AvgPool2d",
-    "BCELoss",
-    "BCEWithLogitsLoss",
-    "BatchNorm1d",
-    "BatchNorm2d",
-    "Conv2d",
-    "CrossEntropyLoss",
-    "Dropout",
-    "Embedding",
-    "Flatten",
-    "Hardtanh",
-    "HuberLoss",
-    "Identity",
-    "L1Loss",
-    "LeakyReLU",
-    "Linear",
-    "LogSoftmax",
-    "MSELoss",
-    "MaxPool2d",
-    "Module",
-    "NLLLoss",
-    "Parameter",
-    "ReLU",
-    "ReLU6",
-    "Sequential",
-    "SiLU",
-    "Sigmoid",
-    "SmoothL1Loss",
-    "Softmax",
-    "Softplus",
-    "Tanh",
-    "functional",
-    "init",
-    "utils",
-]
+__all__ = ["ELU", "GELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
+           "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
+           "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
+           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
+           "NLLLoss", "Parameter", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
+           "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]
