@@ -24,6 +24,7 @@ from .ops import (
     indexing,
     inplace,
     inplace_more,
+    inplace_views,
     kl_div,
     linalg,
     masked,
@@ -556,6 +557,7 @@ def _reduce_bool(name: str) -> Any:
 
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
+_METHODS.update(inplace_views.METHODS)
 _METHODS.update(_factories.NEW_METHODS)
 _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,

@@ -580,3 +580,42 @@ def test_outer_xlogy_and_clamp_min_are_torchs() -> None:
 ])
 def test_norm_and_loss_errors_are_torchs(call: Any) -> None:
     check_error(call)
+
+
+# ---------------------------------------------------------------------------- in-place views
+
+
+def test_t_and_unsqueeze_in_place_are_torchs() -> None:
+    def program(L: Any, x: Any) -> tuple:
+        y = x * 2
+        y.t_()
+        first = (y.grad_fn.name() if L is mt else type(y.grad_fn).__name__, y._version)
+        y.unsqueeze_(-1)
+        assert (y.grad_fn.name() if L is mt else type(y.grad_fn).__name__, y._version) == \
+            ("UnsqueezeBackward1", 2)
+        assert first == ("TBackward1", 1)
+        return y
+
+    check(program, np.arange(6.0).reshape(2, 3))
+
+
+@given(st.integers(2, 6), st.integers(2, 6), st.booleans(), st.integers(2, 3))
+@SETTINGS
+def test_fill_diagonal_is_torchs(rows: int, cols: int, wrap: bool, cube: int) -> None:
+    def program(L: Any, x: Any) -> Any:
+        y = x * 1
+        y.fill_diagonal_(-1.5, wrap=wrap)
+        return y
+
+    check(program, np.ones((rows, cols)), nodes=False)  # torch's name: torch::...::CopySlices
+    check(program, np.ones((cube,) * 3), nodes=False)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.zeros(2, 3, 4).fill_diagonal_(1), lambda L: L.zeros(3).fill_diagonal_(1),
+    lambda L: L.zeros(2, 3, 4).t_(), lambda L: L.zeros(2).unsqueeze_(3),
+    lambda L: L.ones(2, requires_grad=True).t_(),
+    lambda L: L.ones(2, 2, requires_grad=True).fill_diagonal_(0),
+])
+def test_in_place_view_errors_are_torchs(call: Any) -> None:
+    check_error(call)
