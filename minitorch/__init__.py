@@ -100,10 +100,13 @@ from .autograd.grad_mode import (
 )
 from .backend import device
 from .ops._cascade_sum import get_num_threads, set_num_threads
+from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
+from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
 from .ops.norm import norm
+from .ops.normalize import clamp_min
 from .ops.pointwise import (
     add,
     clamp,
@@ -118,11 +121,16 @@ from .ops.pointwise import (
     sub,
     where,
 )
+from .ops.products import outer
 from .ops.reduction import argmax, argmin, max, mean, min, sum, var
+from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
+from .ops.split import chunk, select, split
 from .serialization import load, save
+
+ger = outer  # torch's older name
 
 __version__ = "0.1.0"
 
@@ -162,7 +170,8 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log1p", "expm1", "rsqrt",
               "reciprocal", "sign", "square", "reshape", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
-              "numel", "lt", "le", "gt", "ge", "eq", "ne"):
+              "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
+              "exp2", "erf", "isnan"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

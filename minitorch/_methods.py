@@ -20,18 +20,26 @@ from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
+    gather,
     indexing,
     inplace,
     inplace_more,
+    inplace_views,
+    kl_div,
     linalg,
     masked,
     nn_ops,
     norm,
+    normalize,
     pointwise,
+    products,
     reduction,
+    scan,
     shape,
     sorting,
     special,
+    split,
+    unary_more,
 )
 from .ops.pointwise import compare, logical
 
@@ -549,11 +557,20 @@ def _reduce_bool(name: str) -> Any:
 
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
+_METHODS.update(inplace_views.METHODS)
 _METHODS.update(_factories.NEW_METHODS)
 _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,
                  "addcmul": special.addcmul, "addcdiv": special.addcdiv,
                  "sort": sorting.sort, "argsort": sorting.argsort, "topk": sorting.topk})
+_METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.select,
+                 "repeat": split.repeat})
+_METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
+_METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
+_METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
+                 if name[0].isupper()})
+_METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
+                 "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any")})

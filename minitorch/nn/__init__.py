@@ -10,7 +10,20 @@ torch.Size([5, 2])
 from __future__ import annotations
 
 from . import functional, init, utils
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Softplus, Tanh
+from .activation import (
+    ELU,
+    GELU,
+    Hardtanh,
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
 from .conv import Conv2d
@@ -28,11 +41,14 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .normalization import LayerNorm
 from .parameter import Parameter
 from .pooling import AvgPool2d, MaxPool2d
+from .sparse import Embedding
 
-__all__ = ["AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv2d",
-           "CrossEntropyLoss", "Dropout", "Flatten", "HuberLoss", "Identity", "L1Loss", "Linear",
-           "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "NLLLoss", "Parameter", "ReLU",
-           "Sequential", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional",
-           "init", "utils"]
+__all__ = ["ELU", "GELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
+           "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
+           "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
+           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
+           "NLLLoss", "Parameter", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
+           "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]

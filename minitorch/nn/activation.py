@@ -13,7 +13,8 @@ from .._tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["LogSoftmax", "ReLU", "Sigmoid", "Softmax", "Tanh"]
+__all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSoftmax", "ReLU", "ReLU6",
+           "SiLU", "Sigmoid", "Softmax", "Tanh"]
 
 
 class ReLU(Module):
@@ -103,3 +104,116 @@ class LogSoftmax(Softmax):
 
     def forward(self, x: Tensor) -> Tensor:
         return F.log_softmax(x, self.dim)
+
+
+def _inplace(extra: str, inplace: bool) -> str:
+    """torch's modules list ``inplace=True`` after their other settings, and only when set."""
+    if not inplace:
+        return extra
+    return f"{extra}, inplace=True" if extra else "inplace=True"
+
+
+class ELU(Module):
+    """``x`` where positive, else ``alpha * (exp(x) - 1)``.
+
+    >>> nn.ELU(alpha=0.5)
+    ELU(alpha=0.5)
+    """
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.elu(x, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace(f"alpha={self.alpha}", self.inplace)
+
+
+class LeakyReLU(Module):
+    """``x`` where positive, else ``negative_slope * x``.
+
+    >>> nn.LeakyReLU(0.2, inplace=True)
+    LeakyReLU(negative_slope=0.2, inplace=True)
+    """
+
+    def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope, self.inplace = negative_slope, inplace
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.leaky_relu(x, self.negative_slope, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace(f"negative_slope={self.negative_slope}", self.inplace)
+
+
+class Hardtanh(Module):
+    """``x`` clamped to ``[min_val, max_val]``.
+
+    >>> nn.Hardtanh(-2, 2)
+    Hardtanh(min_val=-2, max_val=2)
+    """
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+        assert self.max_val > self.min_val
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.hardtanh(x, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace(f"min_val={self.min_val}, max_val={self.max_val}", self.inplace)
+
+
+class ReLU6(Hardtanh):
+    """``min(max(x, 0), 6)``.
+
+    >>> nn.ReLU6()(minitorch.tensor([-1., 9.]))
+    tensor([0., 6.])
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace("", self.inplace)
+
+
+class SiLU(Module):
+    """``x * sigmoid(x)``.
+
+    >>> nn.SiLU()
+    SiLU()
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.silu(x, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace("", self.inplace)
+
+
+class GELU(Module):
+    """``x * Φ(x)``, Φ the standard normal CDF (or its tanh approximation).
+
+    >>> nn.GELU(approximate="tanh")
+    GELU(approximate='tanh')
+    """
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.gelu(x, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"

@@ -22,7 +22,12 @@ from .._dtype import int64
 from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
+from ..ops.activation import elu, gelu, hardtanh, leaky_relu, relu6, silu
+from ..ops.embedding import embedding, one_hot
+from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
+from ..ops.normalize import layer_norm, normalize
+from ..ops.pad import pad
 from ..ops.special import softplus
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
@@ -39,9 +44,11 @@ from .functional_losses import (
 )
 
 __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout", "huber_loss",
-           "l1_loss", "linear", "log_softmax", "max_pool2d", "mse_loss", "nll_loss", "relu",
-           "sigmoid", "smooth_l1_loss", "softmax", "softplus", "tanh"]
+           "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
+           "elu", "embedding", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
+           "layer_norm", "leaky_relu", "linear", "log_softmax", "max_pool2d",
+           "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "relu", "relu6",
+           "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh"]
 
 
 # ---- linear and activations --------------------------------------------------------------

@@ -1,0 +1,210 @@
+"""The activations after ReLU: ``elu``, ``leaky_relu``, ``hardtanh`` (and ``relu6``),
+``silu`` and ``gelu``, each with torch's node and torch's backward formula.
+
+float32 ``gelu`` differs from torch in the last bits, and by up to about 1e-3 relative far out
+in its negative tail (x < -3): torch's vectorised float32 erf is Abramowitz and Stegun's
+7.1.26 approximation, this one is nearly correctly rounded.
+
+>>> import minitorch
+>>> import minitorch.nn.functional as F
+>>> x = minitorch.tensor([-1., 2.], requires_grad=True)
+>>> F.leaky_relu(x, 0.1)
+tensor([-0.1000,  2.0000], grad_fn=<LeakyReluBackward0>)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ..backend import cpu_math
+from ._base import Op, wrap
+from .pointwise import where
+from .unary_more import erf_array
+
+__all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInplace",
+           "Silu", "elu", "gelu", "hardtanh", "leaky_relu", "relu6", "silu"]
+
+_SQRT1_2 = 1 / math.sqrt(2)
+
+
+class _Activation(Op):
+    """One floating input saved for backward; ``compute(ctx, xp, x)`` makes the output."""
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, **options: Any) -> Tensor:
+        ctx.save_for_backward(a)
+        ctx.options = options
+        return wrap(cls.compute(a._xp, a._data, **options))
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        (a,) = ctx.saved_tensors
+        return (cls.gradient(g, a, **ctx.options),)
+
+
+class Elu(_Activation):
+    node_name = "EluBackward0"
+    _profile_name = "aten::elu"
+
+    @staticmethod
+    def compute(xp: Any, x: Any, alpha: float) -> Any:
+        return xp.where(x > 0, x, cpu_math(xp.expm1, x) * alpha)
+
+    @staticmethod
+    def gradient(g: Tensor, x: Tensor, alpha: float) -> Tensor:
+        # torch's second derivative is zero at x = 0: exp sees x only where x < 0
+        return where(x > 0, g, g * alpha * where(x < 0, x, 0.0).exp())
+
+
+class LeakyRelu(_Activation):
+    node_name = "LeakyReluBackward0"
+    _profile_name = "aten::leaky_relu"
+
+    @staticmethod
+    def compute(xp: Any, x: Any, negative_slope: float) -> Any:
+        return xp.where(x > 0, x, x * negative_slope)
+
+    @staticmethod
+    def gradient(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
+        return where(x > 0, g, g * negative_slope)
+
+
+class Hardtanh(_Activation):
+    node_name = "HardtanhBackward0"
+    _profile_name = "aten::hardtanh"
+
+    @staticmethod
+    def compute(xp: Any, x: Any, min_val: float, max_val: float) -> Any:
+        return xp.minimum(xp.maximum(x, xp.asarray(min_val, dtype=x.dtype)),
+                          xp.asarray(max_val, dtype=x.dtype))
+
+    @staticmethod
+    def gradient(g: Tensor, x: Tensor, min_val: float, max_val: float) -> Tensor:
+        return where((x <= min_val) | (x >= max_val), 0.0, g)
+
+
+class Silu(_Activation):
+    node_name = "SiluBackward0"
+    _profile_name = "aten::silu"
+
+    @staticmethod
+    def compute(xp: Any, x: Any) -> Any:
+        return x / (1 + cpu_math(xp.exp, -x))
+
+    @staticmethod
+    def gradient(g: Tensor, x: Tensor) -> Tensor:
+        s = x.sigmoid()
+        return g * s * (1 + x * (1 - s))
+
+
+class Gelu(_Activation):
+    """``x·Φ(x)`` with the normal CDF Φ from erf, or torch's tanh approximation."""
+
+    node_name = "GeluBackward0"
+    _profile_name = "aten::gelu"
+
+    @staticmethod
+    def compute(xp: Any, x: Any, approximate: str) -> Any:
+        if approximate == "tanh":
+            inner = math.sqrt(2 / math.pi) * (x + 0.044715 * (x * x * x))
+            return 0.5 * x * (1 + cpu_math(xp.tanh, inner))
+        return x * 0.5 * (1 + erf_array(xp, x * _SQRT1_2))
+
+    @staticmethod
+    def gradient(g: Tensor, x: Tensor, approximate: str) -> Tensor:
+        if approximate == "tanh":
+            beta, kappa = math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5, 0.044715
+            x_sq = x * x
+            t = (beta * (x + kappa * (x_sq * x))).tanh()
+            left_derivative = 0.5 * (1 + t)
+            right_derivative = (1 - t * t) * (beta * (1 + 3 * kappa * x_sq))
+            return g * (left_derivative + 0.5 * x * right_derivative)
+        cdf = 0.5 * (1 + (x * _SQRT1_2).erf())
+        pdf = (-0.5 * (x * x)).exp() * (2 / math.sqrt(math.pi) * _SQRT1_2 * 0.5)
+        return g * (cdf + x * pdf)
+
+
+class EluInplace(Elu):
+    node_name = "EluBackward1"  # torch's elu_ computes its gradient from the result
+
+
+class LeakyReluInplace(LeakyRelu):
+    node_name = "LeakyReluBackward1"
+
+
+_IN_PLACE = {Elu: EluInplace, LeakyRelu: LeakyReluInplace}
+
+
+def _activation(fn: str, op: Any, input: Any, inplace: bool = False, **options: Any) -> Tensor:
+    """``op`` on ``input`` (in place when asked), refusing non-floating inputs as torch."""
+    _args.tensor_args(fn, (input, "input", 1))
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    if inplace:
+        op = _IN_PLACE.get(op, op)
+        return input._inplace(lambda a: op.apply(a, **options))
+    return op.apply(input, **options)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``x`` where positive, else ``alpha * (exp(x) - 1)``.
+
+    >>> F.elu(minitorch.tensor([-1., 1.]))
+    tensor([-0.6321,  1.0000])
+    """
+    return _activation("elu", Elu, input, inplace, alpha=alpha)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``x`` where positive, else ``negative_slope * x``.
+
+    >>> F.leaky_relu(minitorch.tensor([-10., 1.]))
+    tensor([-0.1000,  1.0000])
+    """
+    return _activation("leaky_relu", LeakyRelu, input, inplace,
+                       negative_slope=negative_slope)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> Tensor:
+    """``x`` clamped to ``[min_val, max_val]``; the gradient is zero outside (and at) them.
+
+    >>> F.hardtanh(minitorch.tensor([-2., 0.5, 2.]))
+    tensor([-1.0000,  0.5000,  1.0000])
+    """
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _activation("hardtanh", Hardtanh, input, inplace, min_val=min_val, max_val=max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """``hardtanh(x, 0, 6)``.
+
+    >>> F.relu6(minitorch.tensor([-1., 7.]))
+    tensor([0., 6.])
+    """
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * sigmoid(x)`` (also called swish).
+
+    >>> F.silu(minitorch.tensor([0., 1.]))
+    tensor([0.0000, 0.7311])
+    """
+    return _activation("silu", Silu, input, inplace)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """``x * Φ(x)``, Φ the standard normal CDF (``approximate="tanh"``: torch's tanh form).
+
+    >>> F.gelu(minitorch.tensor([-1., 1.]))
+    tensor([-0.1587,  0.8413])
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return _activation("gelu", Gelu, input, approximate=approximate)

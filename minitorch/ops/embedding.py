@@ -1,0 +1,131 @@
+"""Looking up rows of a weight matrix by index: ``embedding`` and ``one_hot``.
+
+The gradient of a lookup adds each output row's gradient into the weight row it came from
+(repeated indices add up); the ``padding_idx`` row gets none.
+
+>>> import minitorch
+>>> w = minitorch.eye(3, requires_grad=True)
+>>> embedding(minitorch.tensor([2, 0]), w)
+tensor([[0., 0., 1.],
+        [1., 0., 0.]], grad_fn=<EmbeddingBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..backend import getitem
+from ._base import Op, wrap
+from .inplace_more import IndexAdd
+from .pointwise import where
+
+__all__ = ["Embedding", "embedding", "one_hot"]
+
+
+class Embedding(Op):
+    node_name = "EmbeddingBackward0"
+    _profile_name = "aten::embedding"
+
+    @staticmethod
+    def forward(ctx: Any, weight: Tensor, indices: Tensor, *, padding_idx: int | None,
+                scale_grad_by_freq: bool) -> Tensor:
+        ctx.shape, ctx.padding_idx, ctx.scale = weight.shape, padding_idx, scale_grad_by_freq
+        ctx.save_for_backward(indices)
+        xp = weight._xp
+        rows = getitem(xp, weight._data, xp.reshape(indices._data, (-1,)))
+        return wrap(xp.reshape(rows, (*indices.shape, weight.shape[1])))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (indices,) = ctx.saved_tensors
+        flat = indices.reshape(-1)
+        rows = g.reshape(-1, ctx.shape[1])
+        if ctx.padding_idx is not None:
+            rows = where((flat == ctx.padding_idx).unsqueeze(1), 0.0, rows)
+        if ctx.scale:
+            counts = _counts(flat, ctx.shape[0], rows)
+            rows = rows / counts.index_select(0, flat).unsqueeze(1)
+        zeros = wrap(g._xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
+        return IndexAdd.apply(zeros, rows, key=(flat._data,), alpha=1), None
+
+
+def _counts(flat: Tensor, n: int, like: Tensor) -> Tensor:
+    """How often each row index occurs in ``flat``."""
+    xp = like._xp
+    ones = wrap(xp.ones(flat.shape, dtype=like._data.dtype))
+    return IndexAdd.apply(wrap(xp.zeros((n,), dtype=like._data.dtype)), ones,
+                          key=(flat._data,), alpha=1)
+
+
+def _check_indices(input: Any, weight: Tensor) -> None:
+    _args.tensor_args("embedding", (input, "input", 1))
+    if input.dtype.name != "int64":
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           "following scalar types: Long, Int; but got "
+                           f"torch.{_args.legacy(input.dtype)}Tensor instead (while checking "
+                           "arguments for embedding)")
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    data = input._data
+    if input.numel() and bool(input._xp.any((data < 0) | (data >= weight.shape[0]))):
+        raise IndexError("index out of range in self")
+
+
+def renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
+    """torch's ``embedding_renorm_``: rows of ``weight`` that ``indices`` name and whose
+    ``norm_type``-norm exceeds ``max_norm`` are scaled back to it, in place, unrecorded."""
+    xp = weight._xp
+    rows = wrap(xp.unique_values(xp.reshape(indices._data, (-1,))))
+    with grad_mode._recording(False):
+        picked = weight.index_select(0, rows)
+        norms = picked.norm(p=norm_type, dim=1, keepdim=True)
+        scale = where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight[rows] = picked * scale
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of ``weight`` that ``input`` (integer indices, any shape) names.
+
+    >>> F.embedding(minitorch.tensor([[1]]), minitorch.eye(2)).shape
+    torch.Size([1, 1, 2])
+    """
+    _args.tensor_args("embedding", (weight, "weight", 2))
+    _check_indices(input, weight)
+    if sparse:
+        raise NotImplementedError("minitorch has no sparse tensors: use sparse=False")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    if max_norm is not None:
+        renorm_(weight, input, max_norm, norm_type)
+    return Embedding.apply(weight, input, padding_idx=padding_idx,
+                           scale_grad_by_freq=bool(scale_grad_by_freq))
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """An int64 tensor with one more dim of size ``num_classes`` (default: max + 1) holding
+    a 1 at each index and 0 elsewhere.
+
+    >>> F.one_hot(minitorch.tensor([0, 2]))
+    tensor([[1, 0, 0],
+            [0, 0, 1]])
+    """
+    _args.tensor_args("one_hot", (tensor, "input", 1))
+    num_classes = _args.integer("one_hot", num_classes, "num_classes", 2)
+    if tensor.dtype.name != "int64":
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    xp, data = tensor._xp, tensor._data
+    if num_classes == -1:
+        if not tensor.numel():
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(xp.max(data)) + 1
+    if tensor.numel() and int(xp.min(data)) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if tensor.numel() and int(xp.max(data)) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    classes = xp.arange(num_classes, dtype=data.dtype)
+    return wrap(xp.astype(data[..., None] == classes, data.dtype))

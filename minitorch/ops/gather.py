@@ -1,0 +1,286 @@
+"""Reading and writing along one dim at the positions an index tensor names: ``gather``,
+``scatter``, ``scatter_add`` and ``index_select``.
+
+``gather`` and ``scatter_add`` are each other's gradient: what gather reads, its backward
+adds back at the same positions (repeated indices add up).
+
+>>> import minitorch
+>>> x = minitorch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+>>> y = x.gather(1, minitorch.tensor([[1], [0]]))
+>>> y
+tensor([[2.],
+        [3.]], grad_fn=<GatherBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ..backend import getitem, index_add, setitem
+from ._base import Op, wrap
+from .inplace_more import IndexAdd
+
+__all__ = ["Gather", "IndexSelect", "Scatter", "ScatterAdd", "ScatterValue", "gather",
+           "index_select", "scatter", "scatter_", "scatter_add", "scatter_add_"]
+
+
+def _positions(xp: Any, index: Any, dim: int) -> tuple:
+    """The array key that reaches element ``i`` of ``dim`` for every entry ``i`` of ``index``:
+    aranges on the other dims, ``index`` on ``dim``."""
+    if index.ndim == 0:
+        return (index,)
+    key = []
+    for d, n in enumerate(index.shape):
+        if d == dim:
+            key.append(index)
+        else:
+            shape = [1] * index.ndim
+            shape[d] = n
+            key.append(xp.reshape(xp.arange(n), tuple(shape)))
+    return tuple(key)
+
+
+def _src_part(src: Tensor, index_shape: tuple) -> Any:
+    """The corner of ``src`` the index covers (``src`` may be larger than the index)."""
+    return src._data[tuple(slice(0, n) for n in index_shape)]
+
+
+class Gather(Op):
+    node_name = "GatherBackward0"
+    _profile_name = "aten::gather"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int) -> Tensor:
+        ctx.shape, ctx.dim = a.shape, dim
+        ctx.save_for_backward(index)
+        return wrap(getitem(a._xp, _flat(a._data), _positions(a._xp, index._data, dim)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (index,) = ctx.saved_tensors
+        zeros = wrap(g._xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
+        return ScatterAdd.apply(zeros, index, g, dim=ctx.dim), None
+
+
+def _flat(array: Any) -> Any:
+    """A 0-d array as one element of 1-d, so that one key form serves every rank."""
+    return array if array.ndim else array.reshape((1,))
+
+
+def _written(a: Tensor, index: Tensor, dim: int, values: Any, add: bool) -> Tensor:
+    xp = a._xp
+    out = xp.asarray(a._data, copy=True)
+    key = _positions(xp, index._data, dim)
+    (index_add if add else setitem)(xp, _flat(out), key, values)
+    return wrap(out)
+
+
+def _src_grad(ctx: Any, g: Tensor, index: Tensor) -> Tensor | None:
+    """``g`` read back at ``index``: the gradient of ``src``, which torch refuses (with the
+    engine's error) when ``src`` is larger than the index."""
+    if not ctx.needs_input_grad[2]:
+        return None
+    if tuple(index.shape) != ctx.src_shape:
+        raise RuntimeError(f"Function {ctx.node_name} returned an invalid gradient at index 1 "
+                           f"- got {list(index.shape)} but expected shape compatible with "
+                           f"{list(ctx.src_shape)}")
+    return Gather.apply(g, index, dim=ctx.dim)
+
+
+class ScatterAdd(Op):
+    node_name = "ScatterAddBackward0"
+    _profile_name = "aten::scatter_add"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, index: Tensor, src: Tensor, *, dim: int) -> Tensor:
+        ctx.dim, ctx.src_shape, ctx.node_name = dim, tuple(src.shape), ScatterAdd.node_name
+        ctx.save_for_backward(index)
+        return _written(a, index, dim, _src_part(src, index.shape), add=True)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (index,) = ctx.saved_tensors
+        return g, None, _src_grad(ctx, g, index)
+
+
+class Scatter(Op):
+    node_name = "ScatterBackward0"
+    _profile_name = "aten::scatter"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, index: Tensor, src: Tensor, *, dim: int) -> Tensor:
+        ctx.dim, ctx.src_shape, ctx.node_name = dim, tuple(src.shape), Scatter.node_name
+        ctx.save_for_backward(index)
+        return _written(a, index, dim, _src_part(src, index.shape), add=False)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (index,) = ctx.saved_tensors
+        grad_self = ScatterValue.apply(g, index, dim=ctx.dim, value=0)
+        return grad_self, None, _src_grad(ctx, g, index)
+
+
+class ScatterValue(Op):
+    node_name = "ScatterBackward1"
+    _profile_name = "aten::scatter"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int, value: Any) -> Tensor:
+        ctx.dim = dim
+        ctx.save_for_backward(index)
+        return _written(a, index, dim, _args.scalar_for(value, a.dtype) if type(value) is int
+                        else value, add=False)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (index,) = ctx.saved_tensors
+        return ScatterValue.apply(g, index, dim=ctx.dim, value=0), None
+
+
+def _check_index(fn: str, input: Tensor, dim: Any, index: Any) -> int:
+    """``dim`` wrapped, after torch's checks of the index: an integer tensor of ``input``'s
+    rank that fits it."""
+    _args.tensor_args(fn, (input, "input", 1))
+    d = _args.dim(fn, dim, input.dim())
+    _args.tensor_args(fn, (index, "index", 3))
+    if index.dtype.name != "int64":
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
+    if index.numel() and max(index.dim(), 1) != max(input.dim(), 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                           "tensor")
+    return d
+
+
+def _check_sizes(input: Tensor, d: int, index: Tensor, src: Tensor | None) -> None:
+    """The index fits ``input`` (and ``src``) apart from ``d``, and its entries are in range."""
+    shape, ishape = list(input.shape), list(index.shape)
+    for k, n in enumerate(ishape):
+        if src is not None and n > src.shape[k]:
+            raise RuntimeError(f"Expected index {ishape} to be no larger than self {shape} "
+                               f"apart from dimension {d} and to be no larger size than src "
+                               f"{list(src.shape)}")
+        if k != d and n > shape[k]:
+            what = "" if src is None else " to be no larger size than src"
+            raise RuntimeError(f"Size does not match at dimension {k} expected index {ishape} "
+                               f"to be no larger than self {shape} apart from dimension {d}"
+                               + what)
+    size = shape[d] if shape else 1
+    if index.numel():
+        xp, data = index._xp, index._data
+        bad = (data < 0) | (data >= size)
+        if bool(xp.any(bad)):
+            first = int(xp.reshape(data, (-1,))[xp.reshape(bad, (-1,))][0])
+            raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size "
+                               f"{size}")
+
+
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (likewise for any dim).
+
+    >>> minitorch.gather(minitorch.tensor([10, 20, 30]), 0, minitorch.tensor([2, 0]))
+    tensor([30, 10])
+    """
+    d = _check_index("gather", input, dim, index)
+    _check_sizes(input, d, index, None)
+    return Gather.apply(input, index, dim=d)
+
+
+def _src(fn: str, input: Tensor, src: Any) -> Tensor:
+    _args.tensor_args(fn, (src, "src", 4))
+    if src.dtype is not input.dtype:
+        raise RuntimeError(f"{fn}(): Expected self.dtype to be equal to src.dtype")
+    return src
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
+            value: Any = None, reduce: str | None = None) -> Tensor:
+    """A copy of ``input`` with ``src`` (a tensor or a number) written at ``index`` along
+    ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``.
+
+    >>> minitorch.zeros(3).scatter(0, minitorch.tensor([2]), 5.)
+    tensor([0., 0., 5.])
+    """
+    if reduce is not None:
+        raise NotImplementedError("minitorch's scatter has no reduce argument; use "
+                                  "scatter_add (or torch.scatter_reduce in torch)")
+    src = value if src is None else src
+    d = _check_index("scatter", input, dim, index)
+    if isinstance(src, Tensor):
+        _check_sizes(input, d, index, _src("scatter", input, src))
+        return Scatter.apply(input, index, src, dim=d)
+    _args.number("scatter", src, "value", 4)
+    _check_sizes(input, d, index, None)
+    return ScatterValue.apply(input, index, dim=d, value=src)
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices
+    add up).
+
+    >>> minitorch.zeros(3).scatter_add(0, minitorch.tensor([2, 2]), minitorch.ones(2))
+    tensor([0., 0., 2.])
+    """
+    d = _check_index("scatter", input, dim, index)  # torch names scatter in both
+    _check_sizes(input, d, index, _src("scatter_add", input, src))
+    return ScatterAdd.apply(input, index, src, dim=d)
+
+
+def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+             reduce: str | None = None) -> Tensor:
+    """In-place ``scatter``.
+
+    >>> minitorch.zeros(2).scatter_(0, minitorch.tensor([1]), 1.)
+    tensor([0., 1.])
+    """
+    src = value if src is None else src
+    return self._inplace(lambda a, v: scatter(a, dim, index, v, reduce=reduce), src)
+
+
+def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """In-place ``scatter_add``.
+
+    >>> minitorch.zeros(2).scatter_add_(0, minitorch.tensor([1, 1]), minitorch.ones(2))
+    tensor([0., 2.])
+    """
+    return self._inplace(lambda a, v: scatter_add(a, dim, index, v), src)
+
+
+class IndexSelect(Op):
+    node_name = "IndexSelectBackward0"
+    _profile_name = "aten::index_select"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+        ctx.shape, ctx.key = a.shape, key
+        return wrap(getitem(a._xp, _flat(a._data), key))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        xp = g._xp
+        zeros = wrap(xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
+        source = g.reshape(-1) if not ctx.shape else g
+        target = zeros.reshape(1) if not ctx.shape else zeros
+        return (IndexAdd.apply(target, source, key=ctx.key, alpha=1).reshape(ctx.shape),)
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The slices ``index`` (a vector of ints) of ``dim``, in that order.
+
+    >>> minitorch.arange(6).reshape(3, 2).index_select(0, minitorch.tensor([2, 0]))
+    tensor([[4, 5],
+            [0, 1]])
+    """
+    _args.tensor_args("index_select", (input, "input", 1))
+    d = _args.dim("index_select", dim, input.dim())
+    _args.tensor_args("index_select", (index, "index", 3))
+    if index.dim() > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index.dtype.name != "int64":
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    size, data = (input.shape[d] if input.dim() else 1), index._data
+    if index.numel() and bool(index._xp.any((data < 0) | (data >= size))):
+        raise IndexError("index out of range in self")
+    key = (slice(None),) * d + (index._xp.reshape(data, (-1,)),)
+    return IndexSelect.apply(input, key=key)

@@ -1,0 +1,112 @@
+"""In-place changes of a tensor's shape (``t_``, ``unsqueeze_``) and ``fill_diagonal_``.
+
+``t_`` and ``unsqueeze_`` make the tensor a new view of its own memory: its values stay,
+its version goes up, and when recorded its grad_fn becomes ``TBackward1`` /
+``UnsqueezeBackward1`` (torch's names for the in-place forms).
+
+>>> import minitorch
+>>> x = minitorch.zeros(2, 3)
+>>> x.t_().shape, x._version
+(torch.Size([3, 2]), 1)
+>>> minitorch.zeros(2, 2).fill_diagonal_(7.)
+tensor([[7., 0.],
+        [0., 7.]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor, check_inplace_allowed
+from ..autograd import grad_mode
+from .inplace import CopySlices
+from .shape import T, Unsqueeze
+
+__all__ = ["METHODS", "TInplace", "UnsqueezeInplace", "fill_diagonal_", "t_", "unsqueeze_"]
+
+
+class TInplace(T):
+    node_name = "TBackward1"
+
+
+class UnsqueezeInplace(Unsqueeze):
+    node_name = "UnsqueezeBackward1"
+
+
+def _reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
+    """``self`` becomes ``op``'s view of itself, recorded as its new grad_fn."""
+    check_inplace_allowed(self)
+    records = grad_mode._state.grad_enabled and self.requires_grad
+    if records and self._base is not None:
+        raise RuntimeError("minitorch does not support recording an in-place view change of a "
+                           "view; use the out-of-place operation")
+    alias = Tensor._make(self._data)
+    if records:
+        alias.grad_fn, alias._output_nr = self.grad_fn, self._output_nr
+        alias._requires_grad = self._requires_grad
+    with grad_mode._recording(records):
+        out = op.apply(alias, **options)
+    self._data = out._data
+    if records:
+        self._set_grad_fn(out.grad_fn, out._output_nr)
+    self._version_counter.value += 1
+    return self
+
+
+def t_(self: Tensor) -> Tensor:
+    """In-place ``t()``: a matrix becomes its transpose.
+
+    >>> minitorch.ones(1, 2).t_().shape
+    torch.Size([2, 1])
+    """
+    if self.dim() > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self.dim()}D")
+    return _reshape_in_place(self, TInplace, dims=tuple(reversed(range(self.dim()))))
+
+
+def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    """In-place ``unsqueeze(dim)``.
+
+    >>> minitorch.ones(2).unsqueeze_(0).shape
+    torch.Size([1, 2])
+    """
+    return _reshape_in_place(self, UnsqueezeInplace,
+                             dim=_args.dim("unsqueeze_", dim, self.dim() + 1))
+
+
+def _diagonal(shape: tuple, wrap: bool) -> list:
+    """The index lists of the main diagonal; for a tall matrix with ``wrap`` it starts again
+    every ``cols + 1`` rows, as torch's walk through the flat memory does."""
+    if len(shape) > 2 or not wrap or shape[0] <= shape[1]:
+        n = min(shape)
+        return [list(range(n))] * len(shape)
+    rows, cols = shape
+    flat = range(0, rows * cols, cols + 1)
+    return [[p // cols for p in flat], [p % cols for p in flat]]
+
+
+def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
+    """Write ``fill_value`` on the main diagonal (every dim's index equal), in place.
+
+    >>> minitorch.zeros(3, 2).fill_diagonal_(1)
+    tensor([[1., 0.],
+            [0., 1.],
+            [0., 0.]])
+    """
+    _args.number("fill_diagonal_", fill_value, "fill_value", 1)
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if grad_mode._state.grad_enabled and self.requires_grad and self.grad_fn is None:
+        # torch writes through a diagonal view of the leaf
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    xp = self._xp
+    key = tuple(xp.asarray(k, dtype=xp.int64) for k in _diagonal(tuple(self.shape), wrap))
+    return self._inplace(lambda a: CopySlices.apply(a, fill_value, key=key))
+
+
+METHODS = {"t_": t_, "unsqueeze_": unsqueeze_, "fill_diagonal_": fill_diagonal_}

@@ -1,0 +1,92 @@
+"""``xlogy`` and the Kullback-Leibler divergence loss ``F.kl_div`` built on it.
+
+As torch's, ``kl_div`` takes ``input`` as log-probabilities and ``target`` as
+probabilities (or log-probabilities with ``log_target=True``); ``reduction="batchmean"``
+divides the sum by the batch size, which is the divergence's definition.
+
+>>> import minitorch
+>>> minitorch.xlogy(minitorch.tensor([0., 2.]), minitorch.tensor([0., 1.]))
+tensor([0., 0.])
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ..backend import cpu_math
+from ._base import Op, cast_operands, wrap
+from .pointwise import _meta, _reduce
+
+__all__ = ["Xlogy", "kl_div", "xlogy"]
+
+
+class Xlogy(Op):
+    """``x * log(y)``, and 0 where ``x`` is 0 (even where ``y`` is 0 too)."""
+
+    node_name = "XlogyBackward0"
+    saved_names = ("other", "self")
+    _profile_name = "aten::xlogy"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        ctx.save_for_backward(a, b)
+        x, y, _ = cast_operands(a, b)
+        xp = a._xp
+        out = x * cpu_math(xp.log, y)
+        return wrap(xp.where(x == 0, xp.zeros((), dtype=out.dtype), out))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        grad_a = _reduce(g * b.log(), ctx.a) if ctx.needs_input_grad[0] else None
+        grad_b = _reduce(g * a / b, ctx.b) if ctx.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+def xlogy(input: Tensor, other: Tensor) -> Tensor:
+    """``input * log(other)``, defined as 0 where ``input`` is 0.
+
+    >>> minitorch.xlogy(minitorch.tensor([3.]), minitorch.tensor([1.]))
+    tensor([0.])
+    """
+    _args.tensor_args("xlogy", (input, "input", 1), (other, "other", 2))
+    return Xlogy.apply(input, other)
+
+
+_MEAN_WARNING = ("reduction: 'mean' divides the total loss by both the batch size and the "
+                 "support size.'batchmean' divides only by the batch size, and aligns with the "
+                 "KL div math definition.'mean' will be changed to behave the same as "
+                 "'batchmean' in the next major release.")
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """``target * (log(target) - input)`` summed as ``reduction`` says ("mean", "batchmean",
+    "sum" or "none").
+
+    >>> p = minitorch.tensor([[0.5, 0.5]])
+    >>> F.kl_div(p.log(), p, reduction="batchmean")
+    tensor(0.)
+    """
+    if size_average is not None or reduce is not None:
+        raise NotImplementedError("minitorch's kl_div takes reduction=, not the deprecated "
+                                  "size_average and reduce")
+    _args.tensor_args("kl_div", (input, "input", 1), (target, "target", 2))
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction == "mean":
+        warnings.warn(_MEAN_WARNING, UserWarning, stacklevel=2)
+    if log_target:
+        pointwise = target.exp() * (target - input)
+    else:
+        pointwise = xlogy(target, target) - target * input
+    if reduction == "none":
+        return pointwise
+    if reduction == "mean":
+        return pointwise.mean()
+    total = pointwise.sum()
+    return total / input.shape[0] if reduction == "batchmean" and input.dim() else total

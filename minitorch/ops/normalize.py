@@ -1,0 +1,129 @@
+"""Normalising: ``layer_norm`` (each sample over its last dims, as in transformers) and
+``normalize`` (vectors scaled to unit p-norm).
+
+``layer_norm``'s backward recomputes the statistics from the saved input in Tensor
+operations, as ``batch_norm``'s does, so gradients of gradients are right too.
+
+>>> import minitorch
+>>> import minitorch.nn.functional as F
+>>> F.layer_norm(minitorch.tensor([[1., 3.]], requires_grad=True), (2,))
+tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .pointwise import Clamp
+
+__all__ = ["ClampMin", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
+
+
+class NativeLayerNorm(Op):
+    node_name = "NativeLayerNormBackward0"
+    saved_names = ("input", "weight")
+    _profile_name = "aten::native_layer_norm"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, *,
+                k: int, eps: float) -> Tensor:
+        xp = x._xp
+        ctx.dims, ctx.eps = tuple(range(x.dim() - k, x.dim())), eps
+        ctx.count = 1
+        for d in ctx.dims:
+            ctx.count *= x.shape[d]
+        ctx.save_for_backward(x, weight)
+        data = x._data
+        wide = xp.astype(data, xp.float64)  # the statistics in double, rounded once
+        mean = xp.mean(wide, axis=ctx.dims, keepdims=True)
+        rstd = 1 / xp.sqrt(xp.mean((wide - mean) ** 2, axis=ctx.dims, keepdims=True) + eps)
+        out = xp.astype((wide - mean) * rstd, data.dtype)
+        if weight is not None:
+            out = out * weight._data
+        if bias is not None:
+            out = out + bias._data
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, weight = ctx.saved_tensors
+        dims = ctx.dims
+        centred = x - x.mean(dims, keepdim=True)
+        rstd = ((centred * centred).mean(dims, keepdim=True) + ctx.eps) ** -0.5
+        xhat = centred * rstd
+        need_x, need_w, need_b = ctx.needs_input_grad
+        batch = tuple(range(x.dim() - len(dims)))
+        grad_x = None
+        if need_x:
+            gw = g if weight is None else g * weight
+            grad_x = rstd * (gw - gw.mean(dims, keepdim=True)
+                             - xhat * (gw * xhat).mean(dims, keepdim=True))
+        grad_w = (g * xhat).sum(batch) if need_w and batch else g * xhat if need_w else None
+        grad_b = g.sum(batch) if need_b and batch else g if need_b else None
+        return grad_x, grad_w, grad_b
+
+
+def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> None:
+    """torch's checks: the last dims of ``input`` are ``shape``, and so are the parameters."""
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    for name, param in (("weight", weight), ("bias", bias)):
+        if param is not None and tuple(param.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(param.shape)} and normalized_shape "
+                               f"= {list(shape)}")
+    if any(p is not None and p.dtype is not input.dtype for p in (weight, bias)):
+        kind = "float" if input.dtype.name == "float32" else "Double"
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
+                           f"{kind.capitalize()}")
+    if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+
+
+def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Each sample normalised over its last ``len(normalized_shape)`` dims to mean 0 and
+    variance 1, then scaled by ``weight`` and shifted by ``bias``.
+
+    >>> F.layer_norm(minitorch.tensor([[1., 2., 3.]]), [3]).shape
+    torch.Size([1, 3])
+    """
+    _args.tensor_args("layer_norm", (input, "input", 1))
+    shape = _args.int_list("layer_norm", normalized_shape, "normalized_shape", 2)
+    _check_layer_norm(input, shape, weight, bias)
+    return NativeLayerNorm.apply(input, weight, bias, k=len(shape), eps=eps)
+
+
+class ClampMin(Clamp):
+    node_name = "ClampMinBackward0"
+    _profile_name = "aten::clamp_min"
+
+
+def clamp_min(input: Tensor, min: float) -> Tensor:
+    """``input`` raised to at least ``min`` (ClampMinBackward0).
+
+    >>> minitorch.tensor([-1., 2.]).clamp_min(0.5)
+    tensor([0.5000, 2.0000])
+    """
+    _args.tensor_args("clamp_min", (input, "input", 1))
+    return ClampMin.apply(input, min=_args.number("clamp_min", min, "min", 2))
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out: Any = None) -> Tensor:
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``).
+
+    >>> F.normalize(minitorch.tensor([[3., 4.]]))
+    tensor([[0.6000, 0.8000]])
+    """
+    if out is not None:
+        raise NotImplementedError("minitorch's normalize has no out= argument")
+    _args.tensor_args("normalize", (input, "input", 1))
+    denom = clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    return input / denom

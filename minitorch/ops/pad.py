@@ -1,0 +1,137 @@
+"""``F.pad``: widening (or, with negative sizes, cropping) the last dims of a tensor.
+
+``pad`` lists (left, right) pairs from the last dim backwards, as torch: ``(1, 1, 2, 0)``
+widens the last dim by one on each side and the one before by two at its start. The
+``"constant"`` mode fills with ``value``; ``"reflect"``, ``"replicate"`` and ``"circular"``
+read every new element from a position of the input, so their gradient adds each output's
+gradient back at that position.
+
+>>> import minitorch
+>>> import minitorch.nn.functional as F
+>>> F.pad(minitorch.tensor([[1., 2.]], requires_grad=True), (1, 0), value=9.)
+tensor([[9., 1., 2.]], grad_fn=<ConstantPadNdBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ..backend import getitem
+from ._base import Op, wrap
+from .shape import IndexAdd
+
+__all__ = ["ConstantPadNd", "pad"]
+
+
+def _pairs(pad: tuple, ndim: int) -> list:
+    """(dim, left, right) per padded dim, the last dim first."""
+    return [(ndim - 1 - i, pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
+
+
+class ConstantPadNd(Op):
+    node_name = "ConstantPadNdBackward0"
+    _profile_name = "aten::constant_pad_nd"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, pad: tuple, value: Any) -> Tensor:
+        ctx.pad = pad
+        xp = a._xp
+        shape, src, dst = list(a.shape), [slice(None)] * a.dim(), [slice(None)] * a.dim()
+        for d, left, right in _pairs(pad, a.dim()):
+            kept = shape[d] - max(-left, 0) - max(-right, 0)
+            src[d] = slice(max(-left, 0), max(-left, 0) + kept)
+            dst[d] = slice(max(left, 0), max(left, 0) + kept)
+            shape[d] += left + right
+        out = xp.full(tuple(shape), value, dtype=a._data.dtype)
+        out[tuple(dst)] = a._data[tuple(src)]
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (ConstantPadNd.apply(g, pad=tuple(-p for p in ctx.pad), value=0),)
+
+
+class _IndexedPad(Op):
+    """Padding that reads the input at ``key`` (reflect, replicate, circular)."""
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+        ctx.shape, ctx.key = tuple(a.shape), key
+        return wrap(getitem(a._xp, a._data, key))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (IndexAdd.apply(g, shape=ctx.shape, key=ctx.key),)
+
+
+_NODES = {(mode, k): type(f"{prefix}{k}D", (_IndexedPad,), {
+    "node_name": f"{prefix}{k}DBackward0", "_profile_name": f"aten::{aten}{k}d"})
+    for mode, prefix, aten in (("reflect", "ReflectionPad", "reflection_pad"),
+                               ("replicate", "ReplicationPad", "replication_pad"))
+    for k in (1, 2, 3)}
+_NODES.update({("circular", k): type("CopySlices", (_IndexedPad,), {
+    "node_name": "CopySlices", "_profile_name": "aten::copy_"}) for k in (1, 2, 3)})
+
+
+def _source(mode: str, xp: Any, n: int, left: int, right: int) -> Any:
+    """The input position each output position of a padded dim reads."""
+    i = xp.arange(-left, n + right)
+    if mode == "reflect":
+        return n - 1 - xp.abs(n - 1 - xp.abs(i))
+    if mode == "replicate":
+        return xp.clip(i, 0, n - 1)
+    return i % n
+
+
+def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
+    k = len(pad) // 2
+    if input.dim() not in (k + 1, k + 2) or k > 3:
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    xp, lead = input._xp, input.dim() - k
+    key: list = [slice(None)] * lead
+    for d, left, right in reversed(_pairs(pad, input.dim())):
+        n = input.shape[d]
+        if mode == "reflect" and (left >= n or right >= n):
+            raise RuntimeError("Argument #4: Padding size should be less than the corresponding "
+                               f"input dimension, but got: padding ({left}, {right}) at "
+                               f"dimension {d} of input {list(input.shape)}")
+        if mode == "circular" and (left > n or right > n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        shape = [1] * k
+        shape[d - lead] = n + left + right
+        key.append(xp.reshape(_source(mode, xp, n, left, right), tuple(shape)))
+    return _NODES[mode, k].apply(input, key=tuple(key))
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+    """``input`` widened by ``pad`` = (left, right) pairs from the last dim backwards.
+
+    >>> F.pad(minitorch.tensor([[1., 2., 3.]]), (2, 1), mode="reflect")
+    tensor([[3., 2., 1., 2., 3., 2.]])
+    """
+    _args.tensor_args("pad", (input, "input", 1))
+    pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of "
+                           f"dimension {input.dim()}")
+    if mode == "constant":
+        for d, left, right in _pairs(pad, input.dim()):
+            if input.shape[d] + left + right < 0:
+                raise RuntimeError("narrow(): length must be non-negative.")
+        fill = 0 if value is None else value
+        return ConstantPadNd.apply(input, pad=pad, value=_args.assigned(fill, input.dtype))
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    return _indexed(input, pad, mode)

@@ -1,0 +1,224 @@
+"""Running totals and products: ``cumsum``, ``cumprod``, ``prod``, and ``flip`` (which the
+running totals' gradients need: the gradient of a cumsum is a cumsum run backwards).
+
+As torch's CPU kernel, a float32 ``cumsum`` adds in float64 and rounds each total once.
+
+>>> import minitorch
+>>> x = minitorch.tensor([1., 2., 3.], requires_grad=True)
+>>> x.cumsum(0)
+tensor([1., 3., 6.], grad_fn=<CumsumBackward0>)
+>>> x.prod()
+tensor(6., grad_fn=<ProdBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._dtype import int64
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .shape import cat
+
+__all__ = ["Cumprod", "Cumsum", "Flip", "Prod", "ProdDim", "cumprod", "cumsum", "flip", "prod"]
+
+
+class Flip(Op):
+    node_name = "FlipBackward0"
+    _profile_name = "aten::flip"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
+        ctx.dims = dims
+        xp = a._xp
+        return wrap(xp.flip(a._data, axis=dims) if dims else xp.asarray(a._data, copy=True))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (Flip.apply(g, dims=ctx.dims),)
+
+
+def flip(input: Tensor, *dims: Any) -> Tensor:
+    """A copy of ``input`` with the order of ``dims`` reversed.
+
+    >>> minitorch.tensor([1, 2, 3]).flip(0)
+    tensor([3, 2, 1])
+    """
+    _args.tensor_args("flip", (input, "input", 1))
+    given = _args.sizes("flip", dims, "dims", check_negative=False, position=2)
+    wrapped = [_args.wrap_dim(d, input.dim()) for d in given]
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError(f"dim {wrapped[0]} appears multiple times in the list of dims")
+    return Flip.apply(input, dims=tuple(d for d in wrapped if input.dim()))
+
+
+def _scanned(fn: Any, a: Tensor, dim: int) -> Any:
+    """``fn`` (cumulative_sum or cumulative_prod) along ``dim``; float32 runs in float64."""
+    xp, data = a._xp, a._data
+    if a.dim() == 0:
+        return xp.asarray(data, copy=True)
+    wide = data.dtype == xp.float32
+    out = fn(xp.astype(data, xp.float64) if wide else data, axis=dim)
+    return xp.astype(out, xp.float32) if wide else out
+
+
+class Cumsum(Op):
+    node_name = "CumsumBackward0"
+    _profile_name = "aten::cumsum"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+        ctx.dim = dim
+        return wrap(_scanned(a._xp.cumulative_sum, a, dim))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if g.numel() <= 1 or g.dim() == 0 or g.shape[ctx.dim] == 1:
+            return (g,)
+        d = (ctx.dim,)
+        return (Flip.apply(Cumsum.apply(Flip.apply(g, dims=d), dim=ctx.dim), dims=d),)
+
+
+class Cumprod(Op):
+    node_name = "CumprodBackward0"
+    _profile_name = "aten::cumprod"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+        ctx.dim = dim
+        out = wrap(_scanned(a._xp.cumulative_prod, a, dim))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, out = ctx.saved_tensors
+        if a.dim() == 0:
+            return (g,)
+        if not bool(a._xp.any(a._data == 0)):  # torch's formula: sum_{j>=k} g_j out_j / a_k
+            return (Cumsum.backward(ctx, g * out)[0] / a,)
+        return (_cumprod_backward_at_zeros(g, a, ctx.dim),)
+
+
+def _cumprod_backward_at_zeros(g: Tensor, a: Tensor, dim: int) -> Tensor:
+    """``grad_k = sum_{j>=k} g_j * prod_{i<=j, i!=k} a_i``, with no division: row ``k`` of
+    an (n, n) table is the running product of ``a`` with ``a_k`` set to one."""
+    from .pointwise import where
+
+    x, gl = a.transpose(dim, -1), g.transpose(dim, -1)
+    xp, n = a._xp, a.shape[dim]
+    k = wrap(xp.reshape(xp.arange(n), (n, 1)))
+    j = wrap(xp.reshape(xp.arange(n), (1, n)))
+    others = cumprod(where(k == j, 1.0, x.unsqueeze(-2)), -1)
+    terms = where(j >= k, gl.unsqueeze(-2) * others, 0.0)
+    return terms.sum(-1).transpose(dim, -1)
+
+
+def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any) -> tuple:
+    _args.tensor_args(fn, (input, "input", 1))
+    if dim is _args.OMITTED:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
+    d = _args.dim(fn, dim, input.dim())
+    dt = _args.dtype(fn, dtype)
+    if dt is not None:
+        input = input.to(dt)
+    elif not input.dtype.is_floating_point:
+        input = input.to(int64)
+    return input, d
+
+
+def cumsum(input: Tensor, dim: Any = _args.OMITTED, *, dtype: Any = None) -> Tensor:
+    """Running sums along ``dim``; integer and bool inputs give int64.
+
+    >>> minitorch.tensor([[1, 2], [3, 4]]).cumsum(1)
+    tensor([[1, 3],
+            [3, 7]])
+    """
+    input, d = _scan_args("cumsum", input, dim, dtype)
+    return Cumsum.apply(input, dim=d)
+
+
+def cumprod(input: Tensor, dim: Any = _args.OMITTED, *, dtype: Any = None) -> Tensor:
+    """Running products along ``dim``; integer and bool inputs give int64.
+
+    >>> minitorch.tensor([1., 2., 3.]).cumprod(0)
+    tensor([1., 2., 6.])
+    """
+    input, d = _scan_args("cumprod", input, dim, dtype)
+    return Cumprod.apply(input, dim=d)
+
+
+def _prod_backward(g: Tensor, a: Tensor, result: Tensor, dim: int) -> Tensor:
+    """torch's ``prod_backward`` with ``g`` and ``result`` keeping ``dim``: ``result / a``
+    without zeros, else the product of the others from running products on either side."""
+    if not bool(a._xp.any(a._data == 0)):
+        return g * (result / a)
+    n = a.shape[dim]
+    ones = wrap(a._xp.ones(tuple(1 if k == dim else s for k, s in enumerate(a.shape)),
+                           dtype=a._data.dtype))
+    before = cumprod(cat([ones, a.narrow(dim, 0, n - 1)], dim), dim)
+    after = flip(cumprod(cat([ones, flip(a.narrow(dim, 1, n - 1), dim)], dim), dim), dim)
+    return g * (before * after)
+
+
+class Prod(Op):
+    node_name = "ProdBackward0"
+    _profile_name = "aten::prod"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        xp = a._xp
+        out = wrap(xp.prod(a._data, dtype=a._data.dtype))
+        ctx.save_for_backward(a, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, result = ctx.saved_tensors
+        if a.dim() == 0:
+            return (g,)
+        flat = a.reshape(-1)
+        return (_prod_backward(g.reshape(1), flat, result.reshape(1), 0).reshape(a.shape),)
+
+
+class ProdDim(Op):
+    node_name = "ProdBackward1"
+    _profile_name = "aten::prod"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int, keepdim: bool) -> Tensor:
+        xp = a._xp
+        ctx.dim, ctx.keepdim = dim, keepdim
+        out = xp.prod(a._data, axis=dim if a.dim() else None, dtype=a._data.dtype,
+                      keepdims=keepdim)
+        result = wrap(out)
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, result = ctx.saved_tensors
+        if a.dim() == 0:
+            return (g,)
+        if not ctx.keepdim:
+            g, result = g.unsqueeze(ctx.dim), result.unsqueeze(ctx.dim)
+        return (_prod_backward(g, a, result, ctx.dim),)
+
+
+def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """The product of all elements, or over ``dim``; integer and bool inputs give int64.
+
+    >>> minitorch.tensor([[1., 2.], [3., 4.]]).prod(1)
+    tensor([ 2., 12.])
+    """
+    _args.tensor_args("prod", (input, "input", 1))
+    dt = _args.dtype("prod", dtype)
+    if dt is not None:
+        input = input.to(dt)
+    elif not input.dtype.is_floating_point:
+        input = input.to(int64)
+    if dim is None:
+        return Prod.apply(input)
+    d = _args.dim("prod", dim, input.dim())
+    return ProdDim.apply(input, dim=d, keepdim=_args.flag("prod", keepdim, "keepdim"))

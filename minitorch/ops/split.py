@@ -1,0 +1,171 @@
+"""Cutting a tensor into pieces along one dim, and tiling it: ``split``, ``chunk``,
+``select`` and ``repeat``.
+
+Every piece of a split is a view and an output of one node (``SplitBackward0``, or
+``SplitWithSizesBackward0`` for a list of sizes), whose backward joins the pieces' gradients
+again with ``cat``.
+
+>>> import minitorch
+>>> x = minitorch.arange(5.).requires_grad_()
+>>> a, b = x.split([2, 3])
+>>> b
+tensor([2., 3., 4.], grad_fn=<SplitWithSizesBackward0>)
+>>> x.repeat(2).grad_fn.name()
+'RepeatBackward0'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .shape import Select, cat
+
+__all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "select", "split"]
+
+
+class SplitWithSizes(Op):
+    """Pieces of the given ``sizes`` along ``dim``, each a view."""
+
+    node_name = "SplitWithSizesBackward0"
+    _profile_name = "aten::split_with_sizes"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, sizes: tuple, dim: int) -> tuple:
+        ctx.dim = dim
+        index: list = [slice(None)] * a.dim()
+        pieces, start = [], 0
+        for size in sizes:
+            index[dim] = slice(start, start + size)
+            pieces.append(a._view(a._data[tuple(index)]))
+            start += size
+        return tuple(pieces)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        return (cat(grads, ctx.dim),)
+
+
+class Split(SplitWithSizes):
+    node_name = "SplitBackward0"
+    _profile_name = "aten::split"
+
+
+def _split_dim(fn: str, input: Tensor, dim: Any) -> int:
+    d = _args.dim(fn, dim, input.dim())
+    if input.dim() == 0:
+        raise RuntimeError(f"{fn} expects at least a 1-dimensional tensor")
+    return d
+
+
+def _equal_pieces(input: Tensor, size: int, d: int) -> tuple:
+    """Tensors of ``size`` along ``d``, the last one shorter when ``size`` does not divide."""
+    length = input.shape[d]
+    if size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+    if size == 0 and length:
+        raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {length}")
+    count = max(-(-length // size), 1) if size else 1
+    sizes = tuple(min(size, length - i * size) for i in range(count))
+    return Split.apply(input, sizes=sizes, dim=d)
+
+
+def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
+    """Pieces of ``input`` along ``dim``: of equal size (an int; the last may be shorter) or
+    of the sizes listed.
+
+    >>> [p.tolist() for p in minitorch.arange(5).split(2)]
+    [[0, 1], [2, 3], [4]]
+    """
+    _args.tensor_args("split", (input, "input", 1))
+    size = _args.as_int(split_size_or_sections)
+    if size is not None:
+        return _equal_pieces(input, size, _split_dim("split", input, dim))
+    sizes = _args.int_list("split_with_sizes", split_size_or_sections, "split_sizes", 2)
+    d = _split_dim("split_with_sizes", input, dim)
+    if any(s < 0 for s in sizes):
+        raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes={list(sizes)}")
+    if sum(sizes) != input.shape[d]:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
+                           f"{input.shape[d]} (input tensor's size at dimension {d}), but got "
+                           f"split_sizes={list(sizes)}")
+    return SplitWithSizes.apply(input, sizes=sizes, dim=d)
+
+
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
+    """At most ``chunks`` pieces of equal size along ``dim`` (a split of size
+    ``ceil(size / chunks)``).
+
+    >>> [p.tolist() for p in minitorch.arange(5).chunk(3)]
+    [[0, 1], [2, 3], [4]]
+    """
+    _args.tensor_args("chunk", (input, "input", 1))
+    chunks = _args.integer("chunk", chunks, "chunks", 2)
+    d = _split_dim("chunk", input, dim)
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if input.shape[d] == 0:  # as torch: ``chunks`` empty pieces, which a split cannot count
+        return SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d)
+    return _equal_pieces(input, -(-input.shape[d] // chunks), d)
+
+
+def select(input: Tensor, dim: int, index: int) -> Tensor:
+    """The slice ``index`` of ``dim``, without that dim: ``x.select(0, i)`` is ``x[i]``.
+
+    >>> minitorch.arange(6).reshape(2, 3).select(1, -1)
+    tensor([2, 5])
+    """
+    _args.tensor_args("select", (input, "input", 1))
+    dim, index = _args.integers("select", (dim, "dim", 2), (index, "index", 3))
+    if input.dim() == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = _args.wrap_dim(dim, input.dim())
+    size = input.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {d}")
+    return Select.apply(input, key=(slice(None),) * d + (index % size,))
+
+
+class Repeat(Op):
+    """``input`` tiled ``repeats[i]`` times along dim ``i`` (leading repeats add dims)."""
+
+    node_name = "RepeatBackward0"
+    _profile_name = "aten::repeat"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, repeats: tuple) -> Tensor:
+        shape = (1,) * (len(repeats) - a.dim()) + tuple(a.shape)
+        ctx.shape, ctx.repeats, ctx.added = shape, repeats, len(repeats) - a.dim()
+        xp = a._xp
+        return wrap(xp.tile(xp.reshape(a._data, shape), repeats))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        # each dim of g is (repeat, size): sum over the repeats
+        split = [n for pair in zip(ctx.repeats, ctx.shape) for n in pair]
+        summed = g.reshape(split).sum(tuple(range(0, len(split), 2)))
+        return (summed.reshape(ctx.shape[ctx.added:]),)
+
+
+def repeat(self: Tensor, *repeats: Any) -> Tensor:
+    """``self`` tiled: ``repeats[i]`` copies along dim ``i``; extra leading repeats add dims.
+
+    >>> minitorch.tensor([1, 2]).repeat(2, 2)
+    tensor([[1, 2, 1, 2],
+            [1, 2, 1, 2]])
+    """
+    counts = _args.sizes("repeat", repeats, "repeats", check_negative=False)
+    if len(counts) < self.dim():
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    shape = (1,) * (len(counts) - self.dim()) + tuple(self.shape)
+    target = [c * s for c, s in zip(counts, shape)]
+    for c in target:
+        if c < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {c}: {target}")
+    return Repeat.apply(self, repeats=counts)
