@@ -205,7 +205,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
-        correction: Any = None) -> Tensor:
+        correction: Any = _args.OMITTED) -> Tensor:
     """Standard deviation (the square root of ``var``)."""
     return reduction.variance("std", self, dim, unbiased, keepdim, correction).sqrt()
 
