@@ -90,8 +90,8 @@ class Conv2d(Module):
         """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(fan_in)."""
         init._reset_layer(self.weight, self.bias)
 
-    def forward(self, x: Tensor) -> Tensor:
-        return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+    def forward(self, input: Tensor) -> Tensor:
+        return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                       self.groups)
 
     def extra_repr(self) -> str:

@@ -35,8 +35,8 @@ class MSELoss(_Loss):
     tensor(5.)
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.mse_loss(x, target, self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.mse_loss(input, target, self.reduction)
 
 
 class NLLLoss(_Loss):
@@ -46,8 +46,8 @@ class NLLLoss(_Loss):
     tensor(1.)
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.nll_loss(x, target, reduction=self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.nll_loss(input, target, reduction=self.reduction)
 
 
 class CrossEntropyLoss(_Loss):
@@ -57,8 +57,8 @@ class CrossEntropyLoss(_Loss):
     CrossEntropyLoss()
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.cross_entropy(x, target, reduction=self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.cross_entropy(input, target, reduction=self.reduction)
 
 
 class BCELoss(_Loss):
@@ -73,8 +73,8 @@ class BCELoss(_Loss):
         super().__init__(reduction)
         self.register_buffer("weight", weight)  # as torch's: checked, and in state_dict
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.binary_cross_entropy(x, target, self.weight, reduction=self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
@@ -91,8 +91,8 @@ class BCEWithLogitsLoss(_Loss):
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.binary_cross_entropy_with_logits(x, target, self.weight,
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   reduction=self.reduction,
                                                   pos_weight=self.pos_weight)
 
@@ -104,8 +104,8 @@ class L1Loss(_Loss):
     tensor(2.)
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.l1_loss(x, target, reduction=self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
@@ -120,8 +120,8 @@ class SmoothL1Loss(_Loss):
         super().__init__(reduction)
         self.beta = beta
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.smooth_l1_loss(x, target, reduction=self.reduction, beta=self.beta)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class HuberLoss(_Loss):
@@ -137,5 +137,5 @@ class HuberLoss(_Loss):
             raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         self.delta = delta
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.huber_loss(x, target, reduction=self.reduction, delta=self.delta)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
