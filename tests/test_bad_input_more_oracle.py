@@ -164,3 +164,98 @@ def test_masked_fill_shapes_as_torch(expression: str) -> None:
     """A mask that does not broadcast with the tensor is torch's broadcast error."""
     assert_same_as_torch(expression)
 
+
+
+LEGACY_DATA = ["L.tensor([1, 2])", "L.tensor([1.0, 2.0])", "L.tensor([1.0], dtype=L.float64)",
+               "L.tensor([True])", "L.tensor(3)", "L.zeros(0, 2)"]
+
+
+@SETTINGS
+@given(ctor=st.sampled_from(["Tensor", "FloatTensor", "DoubleTensor", "LongTensor",
+                             "BoolTensor"]),
+       data=st.sampled_from(LEGACY_DATA), device=st.sampled_from(["", ", device='cpu'"]))
+def test_legacy_constructors_of_a_tensor_as_torch(ctor: str, data: str, device: str) -> None:
+    """A legacy constructor given a tensor shares it: of its own dtype (``torch.Tensor``:
+    any), else torch's TensorOptions TypeError; with a device, torch's refusal."""
+    assert_same_as_torch(f"L.{ctor}({data}{device})")
+
+
+def test_legacy_constructor_shares_the_tensor_as_torch() -> None:
+    """torch aliases the tensor: a write through the new one shows in the old."""
+    assert_same_as_torch("(lambda x: (L.FloatTensor(x).fill_(5.0), x)[1])(L.ones(2))")
+
+
+@SETTINGS
+@given(fn=st.sampled_from(["linspace", "logspace"]),
+       ends=st.sampled_from(["1, 2", "L.tensor([1.0, 2.0]), 2", "1, L.tensor([[2.0]])",
+                             "L.tensor(1.0), 2", "1j, 2", "'a', L.tensor([1.0])"]),
+       steps=st.sampled_from(["3", "-1", "L.tensor(2)", "'a'"]),
+       dtype=st.sampled_from(["", ", dtype=L.bool", ", dtype=L.int64", ", dtype='float32'",
+                              ", dtype=float"]))
+def test_spaced_factories_check_as_torch(fn: str, ends: str, steps: str, dtype: str) -> None:
+    """linspace/logspace: every type first (steps, dtype), then 0-d tensor ends, the steps'
+    sign, then the dtype (no bool kernel)."""
+    outcome, said = classify(lambda L, e: eval(e, {"L": L}),
+                             [lambda L: f"L.{fn}({ends}, {steps}{dtype})"])
+    assert outcome in ("same", "message"), said  # torch's text lists its overloads
+
+
+@pytest.mark.parametrize("expression", [
+    "L.randperm(-5, dtype='float32')", "L.randperm(-5, dtype=L.bool)", "L.randperm(3, dtype=3)"])
+def test_randperm_reads_types_first_as_torch(expression: str) -> None:
+    """randperm checks the dtype's type before n's sign, as torch's parser."""
+    outcome, said = classify(lambda L, e: eval(e, {"L": L}), [lambda L: expression])
+    assert outcome in ("same", "message"), said
+
+
+@SETTINGS
+@given(fn=st.sampled_from(["reshape", "permute"]),
+       sizes=st.sampled_from(["-1", "1", "6", "(3, 2)", "[2, 3]", "(1, 0)", "None", "'a'",
+                              "L.Size([6])", "(3, 'a')"]))
+def test_sizes_functions_take_one_tuple_as_torch(fn: str, sizes: str) -> None:
+    """``minitorch.reshape``/``permute`` take the sizes as one tuple (never one int), as
+    torch's functions; the methods take them spread out too."""
+    assert_same_as_torch(f"L.{fn}(L.zeros(2, 3), {sizes})")
+
+
+@pytest.mark.parametrize("expression", [
+    "x.var(True, correction=None)", "x.std(True, correction=None)", "x.var(correction=None)",
+    "L.var(x, 0, True, correction=None)", "x.std(0, correction=None, keepdim=True)"])
+def test_correction_none_is_given_as_torch(expression: str) -> None:
+    """An explicit ``correction=None`` selects torch's correction overload: no ``unbiased``
+    next to it."""
+    outcome, said = classify(lambda L, e: eval(e, {"L": L, "x": L.tensor([1.0, 2.0, 4.0])}),
+                             [lambda L: expression])
+    assert outcome in ("same", "message"), said  # torch lists per-overload notes
+
+
+@SETTINGS
+@given(init=st.sampled_from(["kaiming_uniform_", "kaiming_normal_"]),
+       tensor=st.sampled_from(["L.ones(2, 3)", "L.zeros(0, 3)", "L.ones(4)", "'a'"]),
+       a=st.sampled_from(["0.0", "True", "np.float32(2)", "np.float64(2)", "2", "None"]),
+       mode=st.sampled_from(["'fan_in'", "'FAN_OUT'", "1", "None", "'bad'"]),
+       nonlinearity=st.sampled_from(["'leaky_relu'", "'relu'", "'sigmoid'", "'bad'"]))
+def test_kaiming_arguments_as_torch(init: str, tensor: str, a: str, mode: str,
+                                    nonlinearity: str) -> None:
+    """kaiming init leaves an empty tensor (before any check), lower-cases the mode, and
+    takes only Python ints and floats (no bool) as leaky_relu's slope, as torch's code."""
+    assert_same_as_torch(f"L.nn.init.{init}({tensor}, a={a}, mode={mode}, "
+                         f"nonlinearity={nonlinearity}).shape")
+
+
+@pytest.mark.parametrize("expression", [
+    "L.nn.init.zeros_('a')", "L.nn.init.ones_('a')", "L.nn.init.calculate_gain('sigmoid')",
+    "L.nn.init.calculate_gain('conv_transpose2d')", "L.nn.init.calculate_gain('linear')"])
+def test_init_helpers_as_torch(expression: str) -> None:
+    """zeros_ calls ``zero_`` (a non-tensor lacks it); linear gains are the int 1."""
+    assert_same_as_torch(expression)
+
+
+@pytest.mark.parametrize("module", ["L.nn.Linear(3, 2)", "L.nn.ReLU()", "L.nn.Sigmoid()",
+                                    "L.nn.Sequential(L.nn.Linear(3, 2))", "L.nn.Flatten()",
+                                    "L.nn.Dropout()", "L.nn.BatchNorm1d(3)"])
+def test_module_forward_names_its_input_as_torch(module: str) -> None:
+    """A forward pre-hook that drops the arguments gets Python's TypeError naming torch's
+    parameter, ``input``."""
+    assert_same_as_torch(f"(lambda m: (m.register_forward_pre_hook(lambda m, i: ()), "
+                         f"m(L.ones(4, 3)))[1])({module})")
