@@ -259,3 +259,74 @@ def test_module_forward_names_its_input_as_torch(module: str) -> None:
     parameter, ``input``."""
     assert_same_as_torch(f"(lambda m: (m.register_forward_pre_hook(lambda m, i: ()), "
                          f"m(L.ones(4, 3)))[1])({module})")
+
+
+@pytest.mark.parametrize("eps", ["None", "'a'", "[1]", "1j", "L.tensor(2.0)",
+                                 "L.tensor([1.0, 2.0])", "np.float32(2)", "-0.5"])
+def test_gradcheck_step_as_torch(eps: str) -> None:
+    """gradcheck's ``eps`` is subtracted from an input element in place: a real number or a
+    0-d tensor; anything else fails as that subtraction fails in torch."""
+    assert_same_as_torch(f"L.autograd.gradcheck(lambda x: x ** 2, (L.tensor([1.0, 2.0], "
+                         f"dtype=L.float64, requires_grad=True),), eps={eps}, atol=2)")
+
+
+@pytest.mark.parametrize("lengths", ["[1.5, 2.5]", "[0.5, 0.5]", "[1, 3]", "[2, 3]"])
+def test_random_split_lengths_as_torch(lengths: str) -> None:
+    """random_split draws ``randperm(sum(lengths))``: float lengths fail there, as torch."""
+    outcome, said = classify(lambda L, e: eval(e, {"L": L}), [lambda L: (
+        f"[len(s) for s in L.utils.data.random_split(L.utils.data.TensorDataset("
+        f"L.arange(4.0)), {lengths})]")])
+    assert outcome in ("same", "message"), said  # torch's text lists randperm's overloads
+
+
+@pytest.mark.parametrize("mode", ["1", "None", "'avg'", "'zeros'", "[1]"])
+def test_conv_padding_mode_as_torch(mode: str) -> None:
+    """An unknown padding mode is torch's ValueError, after the padding string's checks."""
+    outcome, said = classify(lambda L, e: eval(e, {"L": L}),
+                             [lambda L: f"L.nn.Conv2d(1, 2, 3, padding_mode={mode}).padding_mode"])
+    assert outcome in ("same", "message"), said  # torch prints a set, in its own order
+
+
+LOSS_CALLS = {
+    "mse": "L.nn.functional.mse_loss(x, p{extra})", "l1": "L.nn.functional.l1_loss(x, p{extra})",
+    "smooth_l1": "L.nn.functional.smooth_l1_loss(x, p{extra})",
+    "smooth_l1_beta0": "L.nn.functional.smooth_l1_loss(x, p, beta=0.0{extra})",
+    "bce": "L.nn.functional.binary_cross_entropy(p, p{extra})",
+    "bce_logits": "L.nn.functional.binary_cross_entropy_with_logits(x, p{extra})",
+    "nll": "L.nn.functional.nll_loss(x, c{extra})",
+    "cross_entropy": "L.nn.functional.cross_entropy(x, c{extra})",
+    "MSELoss": "L.nn.MSELoss({extra0})(x, p)", "BCELoss": "L.nn.BCELoss({extra0})(p, p)",
+    "NLLLoss": "L.nn.NLLLoss({extra0})(x, c)",
+    "CrossEntropyLoss": "L.nn.CrossEntropyLoss({extra0})(x, c)"}
+
+
+@SETTINGS
+@given(loss=st.sampled_from(sorted(LOSS_CALLS)), extra=st.sampled_from([
+    "reduction='elementwise_mean'", "reduction='Mean'", "reduce=False", "size_average=False",
+    "size_average=False, reduction='none'", "reduce=True, reduction='bad'",
+    "reduction='sum'"]))
+def test_loss_reductions_as_torch(loss: str, extra: str) -> None:
+    """Every loss reads the deprecated size_average/reduce pair (then ignoring
+    ``reduction``) and the deprecated 'elementwise_mean' as torch does."""
+    names = {"x": lambda L: L.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]]),
+             "p": lambda L: L.tensor([[0.25, 0.5, 1.0], [0.0, 0.75, 0.5]]),
+             "c": lambda L: L.tensor([0, 2])}
+    assert_same_as_torch(LOSS_CALLS[loss].format(extra=", " + extra, extra0=extra), **names)
+
+
+@SETTINGS
+@given(module=st.sampled_from(["NLLLoss", "CrossEntropyLoss"]),
+       options=st.sampled_from(["weight=L.tensor([0.5, 1.0, 2.0])", "ignore_index=2",
+                                "weight=L.ones(4)", "label_smoothing=0.25",
+                                "label_smoothing=2.5", "ignore_index=0, reduction='sum'"]),
+       input=st.sampled_from(["L.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]])", "'a'"]),
+       reduction=st.sampled_from(["", ", reduction='Mean'"]))
+def test_class_loss_modules_take_torch_options(module: str, options: str, input: str,
+                                               reduction: str) -> None:
+    """NLLLoss and CrossEntropyLoss take weight and ignore_index (and label_smoothing), and
+    check the reduction before the input's type, as torch's functions do."""
+    if "label_smoothing" in options and module == "NLLLoss":
+        options = "ignore_index=-1"
+    if reduction and "reduction" in options:
+        reduction = ""
+    assert_same_as_torch(f"L.nn.{module}({options}{reduction})({input}, L.tensor([0, 2]))")
