@@ -167,6 +167,8 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return self.reshape(1)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:  # nothing to merge: torch returns the tensor itself
+        return self
     dims = tuple(self.shape)
     merged = 1
     for d in dims[s:e + 1]:

@@ -417,7 +417,8 @@ def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Ten
         if input.numel() == 0:
             raise IndexError(
                 f"{fn}(): Expected reduction dim to be specified for input.numel() == 0.")
-        return wrap(xp.astype(arg(xp.reshape(input._data, (-1,))), xp.int64))
+        found = xp.astype(arg(xp.reshape(input._data, (-1,))), xp.int64)
+        return wrap(xp.reshape(found, (1,) * input.dim()) if keepdim else found)
     d = _extremum_dim(fn, input, dim)
     if input.dim() == 0:
         return wrap(xp.zeros((), dtype=xp.int64))
