@@ -389,22 +389,32 @@ class Where(Op):
         return None, _reduce(where(cond, g, 0.0), ctx.a), _reduce(where(cond, 0.0, g), ctx.b)
 
 
-def where(condition: Tensor, input: Any, other: Any) -> Tensor:
-    """Pick ``input`` where ``condition`` holds, else ``other`` (both broadcast).
+_WHERE_SIGNATURES = ("Tensor condition",
+                     "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+                     "Tensor condition, Number self, Tensor other",
+                     "Tensor condition, Tensor input, Number other",
+                     "Tensor condition, Number self, Number other")
+
+
+def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMITTED) -> Any:
+    """Pick ``input`` where ``condition`` holds, else ``other`` (both broadcast); with the
+    condition alone, the indices where it holds, one tensor per dim.
 
     >>> minitorch.where(minitorch.tensor([True, False]), 1., minitorch.zeros(2))
     tensor([1., 0.])
+    >>> minitorch.where(minitorch.tensor([0., 2., 3.]))
+    (tensor([1, 2]),)
     """
     if not isinstance(condition, Tensor):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{_args.type_name(condition)}")
+    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
+    if not given:
+        return _nonzero(condition)
     input, other = _args.numpy_scalar(input), _args.numpy_scalar(other)
-    for value in (input, other):
-        if not isinstance(value, (Tensor, int, float)):
-            raise TypeError(f"where() received an invalid combination of arguments - got "
-                            f"(Tensor, {_args.type_name(input)}, {_args.type_name(other)}), "
-                            "but expected one of: (Tensor condition, Tensor input, Tensor "
-                            "other), (Tensor condition, Number self, Number other)")
+    if len(given) == 1 or not all(isinstance(v, (Tensor, int, float, complex))
+                                  for v in (input, other)):
+        raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
     for value in (input, other):
         if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
             raise _args.int_overflow(value)
@@ -418,6 +428,14 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
         dt = result_type(input, other)
         input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
     return Where.apply(condition, input, other)
+
+
+def _nonzero(condition: Tensor) -> tuple:
+    """The indices of ``condition``'s non-zero elements, one int64 tensor per dim (a 0-d
+    condition counts as one dim), as torch's ``nonzero(as_tuple=True)``."""
+    xp = condition._xp
+    data = xp.reshape(condition._data, (1,)) if condition.dim() == 0 else condition._data
+    return tuple(wrap(xp.astype(i, xp.int64)) for i in xp.nonzero(data))
 
 
 def _meta(value: Any) -> Any:
