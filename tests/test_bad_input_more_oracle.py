@@ -330,3 +330,49 @@ def test_class_loss_modules_take_torch_options(module: str, options: str, input:
     if reduction and "reduction" in options:
         reduction = ""
     assert_same_as_torch(f"L.nn.{module}({options}{reduction})({input}, L.tensor([0, 2]))")
+
+
+@pytest.mark.parametrize("expression", [
+    "L.autograd.grad(None, x)", "L.autograd.grad((x * 2).sum(), None)",
+    "L.autograd.backward(None)", "((x * 2).sum().backward(inputs=None), x.grad)[1]"])
+def test_autograd_tensor_lists_are_no_none_as_torch(expression: str) -> None:
+    """grad's outputs and inputs and backward's tensors are iterated: None is no iterable."""
+    assert_same_as_torch(expression, x=lambda L: L.ones(3, requires_grad=True))
+
+
+@pytest.mark.parametrize("result", ["None", "t", "t * 2", "1", "(t,)", "[t]"])
+def test_post_accumulate_hook_results_as_torch(result: str) -> None:
+    """A post-accumulate-grad hook returns None (or its tensor); another tensor is refused,
+    anything else is torch's 'expected Variable'."""
+    assert_same_as_torch(f"(x.register_post_accumulate_grad_hook(lambda t: {result}), "
+                         "(x * 2).sum().backward(), x.grad)[2]",
+                         x=lambda L: L.ones(2, 3, requires_grad=True))
+
+
+@SETTINGS
+@given(fn=st.sampled_from(["argmax", "argmin"]),
+       shape=st.sampled_from([(), (3,), (2, 3), (2, 1, 3), (0, 2)]),
+       dim=st.sampled_from(["", "None, ", "1, ", "-1, "]))
+def test_arg_extremum_keepdim_as_torch(fn: str, shape: tuple, dim: str) -> None:
+    """argmax/argmin with keepdim and no dim keep every dim as size 1."""
+    assert_same_as_torch(f"x.{fn}({dim}keepdim=True)",
+                         x=lambda L: L.arange(float(np.prod(shape))).reshape(shape))
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(), (3,), (2, 3), (2, 1, 3)]),
+       dims=st.sampled_from([(0, -1), (1, 1), (0, 0), (-1, -1), (1, -1)]))
+def test_flatten_of_nothing_is_the_tensor_as_torch(shape: tuple, dims: tuple) -> None:
+    """flatten with nothing to merge returns the tensor itself (no ViewBackward0)."""
+    assert_same_as_torch(f"(lambda y: (y is x, y.shape, y.grad_fn is None))(x.flatten{dims})",
+                         x=lambda L: L.ones(shape, requires_grad=True))
+
+
+@SETTINGS
+@given(condition=st.sampled_from(["L.tensor(True)", "L.tensor([[1.0, 0.0], [2.0, 3.0]])",
+                                  "L.zeros(2, 0)", "L.tensor([0, 3, 0, 1])", "3"]),
+       rest=st.sampled_from(["", ", 1.0", ", other=2", ", 'a', 1", ", 1, 2.5"]))
+def test_where_forms_as_torch(condition: str, rest: str) -> None:
+    """where(condition) gives the indices where it holds, one tensor per dim; a lone second
+    argument matches none of torch's overloads."""
+    assert_same_as_torch(f"L.where({condition}{rest})")
