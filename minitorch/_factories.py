@@ -88,6 +88,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     >>> minitorch.logspace(0, 2, 3)
     tensor([  1.,  10., 100.])
     """
+    _args.number_types("logspace", (base, "base", 4))  # every type before any value
     start, end, steps, name = _spaced_args("logspace", start, end, steps, dtype)
     (base,) = _args.numbers("logspace", (base, "base", 4))
 

@@ -265,8 +265,6 @@ def _blend_(running: Tensor, batch: Any, momentum: float) -> None:
     running._write((1 - momentum) * running._data + momentum * batch)
 
 
-@_args.tensors("batch_norm", input="input", running_mean=("running_mean", 4),
-               running_var=("running_var", 5), weight=("weight", 2), bias=("bias", 3))
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -276,11 +274,23 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     tensor([[-1.0000],
             [ 1.0000]])
     """
-    if training and _values_per_channel(input.shape) == 1:  # torch's Python checks first
-        raise ValueError("Expected more than 1 value per channel when training, got input "
-                         f"size {input.shape}")
-    if training and eps <= 0.0:
-        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if training:  # torch's Python checks these before its parser reads the arguments
+        _args.python_attribute(input, "size")
+        if _values_per_channel(input.shape) == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got "
+                             f"input size {input.shape}")
+        if eps <= 0.0:
+            raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    return _native_batch_norm(input, running_mean, running_var, weight, bias, training,
+                              momentum, eps)
+
+
+@_args.tensors("batch_norm", input="input", running_mean=("running_mean", 4),
+               running_var=("running_var", 5), weight=("weight", 2), bias=("bias", 3))
+def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
+                       running_var: Tensor | None, weight: Tensor | None, bias: Tensor | None,
+                       training: Any, momentum: Any, eps: Any) -> Tensor:
+    """torch.batch_norm: the arguments checked as its parser and kernel do, then the op."""
     training = _args.flag("batch_norm", training, "training", 6)
     momentum = _args.real("batch_norm", momentum, "momentum", 7)
     eps = _args.real("batch_norm", eps, "eps", 8)

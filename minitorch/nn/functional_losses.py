@@ -143,8 +143,6 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
 
 
-@_args.tensors("binary_cross_entropy_with_logits", weight=("weight", 3),
-               pos_weight=("pos_weight", 4))
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      weight: Tensor | None = None, size_average: Any = None,
                                      reduce: Any = None, reduction: str = "mean",
@@ -161,6 +159,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    for value, name, position in ((weight, "weight", 3), (pos_weight, "pos_weight", 4)):
+        if value is not None:  # torch's parser, after its Python's checks
+            _args.tensor_args("binary_cross_entropy_with_logits", (value, name, position))
     floating_kernel("log_sigmoid", input.dtype)
     if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
         raise _args.cast_error(result_type(input, target), target.dtype)
