@@ -376,3 +376,56 @@ def test_where_forms_as_torch(condition: str, rest: str) -> None:
     """where(condition) gives the indices where it holds, one tensor per dim; a lone second
     argument matches none of torch's overloads."""
     assert_same_as_torch(f"L.where({condition}{rest})")
+
+
+FORWARDS = {"float": "return x * 2", "long": "return x.long()", "pair": "return x.long(), x * 2",
+            "bool": "return x > 0"}
+
+
+@pytest.mark.parametrize("forward", sorted(FORWARDS))
+def test_custom_function_integer_outputs_need_no_grad_as_torch(forward: str) -> None:
+    """A custom Function's integer or bool outputs are not differentiable: no grad_fn."""
+    def call(L: Any) -> Any:
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return eval(FORWARDS[forward].removeprefix("return "), {"x": x})
+
+            @staticmethod
+            def backward(ctx: Any, *grads: Any) -> Any:
+                return grads[-1]
+
+        outs = F.apply(L.tensor([1.0, -2.0], requires_grad=True))
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        return [(o.requires_grad, o.grad_fn is None) for o in outs]
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said
+
+
+@pytest.mark.parametrize("calls", [False, True])
+def test_function_instances_are_legacy_as_torch(calls: bool) -> None:
+    """Instantiating a Function only warns; calling the instance is torch's legacy error."""
+    def call(L: Any, calls: bool) -> Any:
+        class F(L.autograd.Function):
+            pass
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f = F(2.5)
+        return f(L.ones(1)) if calls else type(f).__name__
+
+    outcome, said = classify(call, [lambda L: calls])
+    assert outcome == "same", said
+
+
+@pytest.mark.parametrize("expression", [
+    "L.nn.functional.binary_cross_entropy_with_logits(L.tensor(3.0), L.ones(3), pos_weight='a')",
+    "L.nn.functional.binary_cross_entropy_with_logits(L.ones(1), L.ones(1), weight='a')",
+    "L.nn.functional.batch_norm(3, L.zeros(3), L.ones(3), training=1)",
+    "L.nn.functional.batch_norm(3, L.zeros(3), L.ones(3))",
+    "type(L.nn.Linear(3, 2).load_state_dict({'weight': L.zeros(2, 3)}, strict=False)).__name__"])
+def test_python_checks_before_parser_checks_as_torch(expression: str) -> None:
+    """Where torch's function is Python code before its C call, its Python checks (the
+    input's size, the target's shape) come before the parser's type checks."""
+    assert_same_as_torch(expression)
