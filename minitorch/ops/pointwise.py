@@ -651,14 +651,7 @@ class Clamp(Op):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (min, max)
-        x = a._data
-        xp = a._xp
-        dt = result_type(a, *(v for v in (min, max) if v is not None))
-        if dt is not a.dtype:
-            x = xp.astype(x, getattr(xp, dt.name))
-        low, high = (xp.astype(v._data, x.dtype) if isinstance(v, Tensor) else v
-                     for v in (min, max))  # in the result's dtype, as torch computes
-        return wrap(xp.clip(x, low, high))
+        return _clipped(a, min, max)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -670,6 +663,47 @@ class Clamp(Op):
         if hi is not None:
             keep = (a <= hi) if keep is None else keep & (a <= hi)
         return (g * keep,)
+
+
+class ClampTensor(Op):
+    """clamp with tensor bounds (one may be None): the bounds are inputs of the graph too,
+    each getting the gradient where it is the result (torch's clamp_backward_min_max)."""
+
+    node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
+    _profile_name = "aten::clamp"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, low: Tensor | None, high: Tensor | None) -> Tensor:
+        check_same_device(a, *(v for v in (low, high) if v is not None))
+        ctx.save_for_backward(a, low, high)
+        ctx.metas = (_meta(a), _meta(low), _meta(high))
+        return _clipped(a, low, high)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, low, high = ctx.saved_tensors
+        if low is None:
+            keeps = (a <= high, None, a > high)
+        elif high is None:
+            keeps = (a >= low, a < low, None)
+        else:  # bounds that cross: max wins, as in torch's forward
+            keeps = ((a >= low) & (a <= high), (a < low) & (low < high), (a > high) | (high < low))
+        return tuple(None if keep is None else _reduce(where(keep, g, 0.0), meta)
+                     for keep, meta in zip(keeps, ctx.metas))
+
+
+def _clipped(a: Tensor, low: Any, high: Any) -> Any:
+    """``a`` clipped to the bounds (numbers, tensors or None), in the result's dtype, as torch
+    computes."""
+    x = a._data
+    xp = a._xp
+    dt = result_type(a, *(v for v in (low, high) if v is not None))
+    if dt is not a.dtype:
+        x = xp.astype(x, getattr(xp, dt.name))
+    low, high = (xp.astype(v._data, x.dtype) if isinstance(v, Tensor) else v
+                 for v in (low, high))
+    return wrap(xp.clip(x, low, high))
 
 
 class _Extremum(Op):
@@ -857,6 +891,8 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     """
     min, max = _args.numpy_scalar(min), _args.numpy_scalar(max)
     _check_bounds(input, min, max)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return ClampTensor.apply(input, min, max)
     return Clamp.apply(input, min=min, max=max)
 
 
