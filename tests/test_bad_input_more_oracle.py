@@ -429,3 +429,28 @@ def test_python_checks_before_parser_checks_as_torch(expression: str) -> None:
     """Where torch's function is Python code before its C call, its Python checks (the
     input's size, the target's shape) come before the parser's type checks."""
     assert_same_as_torch(expression)
+
+
+@SETTINGS
+@given(shapes=st.sampled_from([((2, 3), (2, 3), (2, 3)), ((2, 3), (3,), (1,)),
+                               ((3,), (2, 3), (2, 1))]),
+       bounds=st.sampled_from(["both", "min", "max", "crossed"]),
+       dtype=st.sampled_from(["float32", "float64", "int64"]))
+def test_clamp_tensor_bounds_get_gradients_as_torch(shapes: tuple, bounds: str,
+                                                    dtype: str) -> None:
+    """clamp with tensor bounds records them as inputs (ClampBackward0): each bound gets the
+    gradient where it is the result, summed to its shape; crossed bounds give max."""
+    def call(L: Any) -> Any:
+        x = L.tensor(np.linspace(-2, 2, int(np.prod(shapes[0])))).reshape(shapes[0])
+        x = x.to(getattr(L, dtype)).requires_grad_(dtype != "int64")
+        shift = {"crossed": (1.0, -1.0)}.get(bounds, (-0.5, 0.5))
+        low, high = (L.tensor(np.cos(np.arange(np.prod(s)))).reshape(s).float() + d
+                     for s, d in zip(shapes[1:], shift))
+        low = None if bounds == "max" else low.requires_grad_()
+        high = None if bounds == "min" else high.requires_grad_()
+        y = L.clamp(x, low, high)
+        (y * L.arange(float(y.numel())).reshape(y.shape)).sum().backward()
+        return (y, y.grad_fn.name(), *(t.grad for t in (x, low, high) if t is not None))
+
+    outcome, said = classify(lambda L, f: f(L), [lambda L: call])
+    assert outcome == "same", said
