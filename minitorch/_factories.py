@@ -264,10 +264,12 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
         prefix = "torch." if self.device.type == "cpu" else "torch.cuda."
         return prefix + _LEGACY[self.dtype.name].__name__
     if isinstance(dtype, str):
-        name = dtype.rpartition(".")[2]
+        prefix, _, name = dtype.rpartition(".")
         found = [t for t in _LEGACY.values() if t.__name__ == name]
-        if not found:
+        if not found or prefix not in ("torch", "torch.cuda"):
             raise ValueError(f"invalid type: '{dtype}'")
+        if prefix == "torch.cuda":  # a CUDA type names the device too
+            return self.to("cuda", found[0].dtype)
         dtype = found[0]
     if isinstance(dtype, _LegacyType):
         dtype = dtype.dtype
