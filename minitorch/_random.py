@@ -118,7 +118,7 @@ class _Normal(Op):
         noise = _sampling.draw(xp, "normal", shape, first.dtype.name, ctx.generator)
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
-        return wrap(m + s * noise)
+        return wrap(xp.astype(m + s * noise, noise.dtype))  # torch's: empty_like(first)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

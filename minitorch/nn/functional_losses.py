@@ -139,7 +139,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise RuntimeError("all elements of input should be between 0 and 1")
     if weight is not None:
         _args.python_attribute(weight, "size")  # torch's Python reads weight.size()
-    params = {} if weight is None else {"weight": weight.expand(input.shape)}
+    # the kernels scale the loss in place: the weights in the input's dtype
+    params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
 
 
@@ -167,13 +168,13 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         raise _args.cast_error(result_type(input, target), target.dtype)
     params: dict = {}
     if weight is not None:
-        params["weight"] = weight.expand(input.shape)
+        params["weight"] = weight.expand(input.shape).to(input.dtype)  # scaled in place
     if pos_weight is not None:
         shape = broadcast_shapes(input.shape, pos_weight.shape)
         if tuple(shape) != tuple(input.shape):  # torch's in-place step cannot grow the result
             raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
                                f"broadcast shape {list(shape)}")
-        params["pos_weight"] = pos_weight.detach()
+        params["pos_weight"] = pos_weight.detach().to(input.dtype)
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)
 
@@ -227,6 +228,6 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = kernel_operands("huber", input, target, out=input.dtype)
     params: dict = {"delta": delta}
-    if weight is not None:
-        params["weight"] = weight.expand(input.shape)
+    if weight is not None:  # torch's Python multiplies out of place: the promoted dtype
+        params["weight"] = weight.expand(input.shape).to(result_type(input, weight))
     return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)
