@@ -454,3 +454,37 @@ def test_clamp_tensor_bounds_get_gradients_as_torch(shapes: tuple, bounds: str,
 
     outcome, said = classify(lambda L, f: f(L), [lambda L: call])
     assert outcome == "same", said
+
+
+@SETTINGS
+@given(loss=st.sampled_from(["binary_cross_entropy(p, q, weight=w)",
+                             "binary_cross_entropy_with_logits(p, q, weight=w)",
+                             "binary_cross_entropy_with_logits(p, q, pos_weight=w)",
+                             "huber_loss(p, q, weight=w)"]),
+       input=st.sampled_from(["float32", "float64"]),
+       weight=st.sampled_from(["float32", "float64", "int64", "bool"]),
+       reduction=st.sampled_from(["mean", "none"]))
+def test_loss_weight_dtypes_as_torch(loss: str, input: str, weight: str, reduction: str) -> None:
+    """Loss weights scale in the input's dtype (BCE kernels, in place) or the promoted one
+    (huber, out of place), as torch."""
+    names = {"p": lambda L: L.tensor([0.25, 0.5, 0.75], dtype=getattr(L, input)),
+             "q": lambda L: L.tensor([0.0, 1.0, 0.5], dtype=getattr(L, input)),
+             "w": lambda L: L.tensor([1, 0, 2]).to(getattr(L, weight))}
+    assert_same_as_torch(f"L.nn.functional.{loss[:-1]}, reduction={reduction!r})", **names)
+
+
+@SETTINGS
+@given(mean=st.sampled_from(["L.zeros(3)", "L.zeros(3, dtype=L.float64)", "0.5"]),
+       std=st.sampled_from(["L.ones(3)", "L.ones(3, dtype=L.float64)", "L.arange(3)", "2.0"]))
+def test_normal_result_dtype_as_torch(mean: str, std: str) -> None:
+    """normal's result has the dtype of its first tensor (torch's empty_like(mean))."""
+    assert_same_as_torch(f"(L.manual_seed(0), L.normal({mean}, {std}))[1]")
+
+
+@pytest.mark.parametrize("name", ["'torch.cuda.FloatTensor'", "'DoubleTensor'",
+                                  "'foo.DoubleTensor'", "'torch.DoubleTensor'"])
+def test_type_names_as_torch(name: str) -> None:
+    """``Tensor.type`` takes torch's full type names only; a CUDA one moves the tensor (here
+    refused, with no GPU)."""
+    outcome, said = classify(lambda L, e: eval(e, {"L": L}), [lambda L: f"L.ones(2).type({name})"])
+    assert outcome in ("same", "different"), said  # torch and minitorch lack CUDA differently
