@@ -168,7 +168,7 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
 
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu", "neg",
               "log1p", "expm1", "rsqrt",
-              "reciprocal", "sign", "square", "reshape", "t", "transpose",
+              "reciprocal", "sign", "square", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
               "exp2", "erf", "isnan"):
@@ -178,20 +178,26 @@ for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal
     globals()[_name] = _method(_name, _other)
 
 
-def permute(input: Tensor, dims: Any) -> Tensor:
-    """``input`` with its dimensions reordered; ``dims`` is one tuple (or list) of ints, as in
-    torch (the method also takes them spread out).
+def _sizes_form(name: str, argument: str, what: str, example: str
+                ):  # type: ignore[no-untyped-def]
+    """``minitorch.name(input, sizes)`` as ``input.name(sizes)``: torch's function takes the
+    sizes as one tuple (or list) of ints, where the method also takes them spread out."""
+    def fn(input: Tensor, sizes: Any) -> Tensor:
+        _args.tensor_args(name, (input, "input", 1))
+        if not isinstance(sizes, (tuple, list)):
+            raise TypeError(f"{name}(): argument '{argument}' (position 2) must be tuple of "
+                            f"ints, not {_args.type_name(sizes)}")
+        return getattr(input, name)(tuple(sizes))
 
-    >>> minitorch.permute(minitorch.zeros(2, 3), (1, 0)).shape
-    torch.Size([3, 2])
-    """
-    if not isinstance(input, Tensor):
-        raise TypeError("permute(): argument 'input' (position 1) must be Tensor, not "
-                        f"{_args.type_name(input)}")
-    if not isinstance(dims, (tuple, list)):
-        raise TypeError("permute(): argument 'dims' (position 2) must be tuple of ints, not "
-                        f"{_args.type_name(dims)}")
-    return input.permute(tuple(dims))
+    fn.__name__ = name
+    fn.__doc__ = (f"``input`` {what}; ``{argument}`` is one tuple of ints, as in torch.\n\n"
+                  f"    >>> minitorch.{name}(minitorch.zeros(2, 3), {example}).shape\n"
+                  "    torch.Size([3, 2])\n    ")
+    return fn
+
+
+permute = _sizes_form("permute", "dims", "with its dimensions reordered", "(1, 0)")
+reshape = _sizes_form("reshape", "shape", "with its values in a new shape", "(3, 2)")
 
 
 def is_tensor(obj: object) -> bool:

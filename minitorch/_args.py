@@ -826,6 +826,21 @@ def _legacy_name(t: Any) -> str:
     return f"{prefix}{legacy(t.dtype)}Tensor"
 
 
+def post_accumulate_hook_result(variable: Any, result: Any) -> None:
+    """What a post-accumulate-grad hook of ``variable`` returned, checked as torch: None (or
+    the tensor itself); another tensor is refused, anything else is no tensor at all.
+
+    >>> post_accumulate_hook_result(None, [1])
+    Traceback (most recent call last):
+    TypeError: expected Variable, but hook returned 'list'
+    """
+    if result is None or result is variable:
+        return
+    if not is_tensor(result):
+        raise TypeError(f"expected Variable, but hook returned '{type_name(result)}'")
+    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
 def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
     """What a Node's (pre)hook returned in place of ``old``: a tuple of the same length whose
     tensors keep their shape, dtype and device (None keeps ``old``)."""

@@ -26,21 +26,30 @@ __all__ = ["BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "empty_lik
            "set_default_device", "with_size_keyword"]
 
 
-def _spaced_args(fn: str, start: Any, end: Any, steps: Any) -> tuple:
-    """``start``, ``end`` as floats and ``steps`` as an int, checked as torch does."""
-    _args.number_types(fn, (start, "start", 1), (end, "end", 2))
+def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any) -> tuple:
+    """``start``, ``end`` as floats, ``steps`` as an int and the dtype's name, checked as
+    torch does."""
+    ends = ((start, "start", 1), (end, "end", 2))
+    _args.number_types(fn, *(spec for spec in ends if not _args.is_tensor(spec[0])))
     if _args.as_int(steps) is None:  # every type before any value, as torch's parser
         _args.integer(fn, steps, "steps", 3)
+    dtype_name = (_args.dtype(fn, dtype) or D.get_default_dtype()).name
+    for value, name, _ in ends:
+        if _args.is_tensor(value) and value.dim():  # torch's Tensor overload takes 0-d ones
+            raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but "
+                               f"got {name} with {value.dim()} dimension(s).")
     start, end = _args.numbers(fn, (start, "start", 1), (end, "end", 2))
     steps = _args.integer(fn, steps, "steps", 3)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     for value in (start, end):
         if isinstance(value, complex):
             raise TypeError(f"{fn}(): minitorch has no complex tensors; 'start' and 'end' must "
                             "be real numbers")
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
+    if dtype_name == "bool":
+        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for 'Bool'")
     _args.check_alloc((steps,), 8)
-    return float(start), float(end), steps
+    return float(start), float(end), steps, dtype_name
 
 
 def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> Any:
@@ -66,8 +75,7 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
     >>> minitorch.linspace(-1, 1, 3)
     tensor([-1.,  0.,  1.])
     """
-    start, end, steps = _spaced_args("linspace", start, end, steps)
-    name = (dtype or D.get_default_dtype()).name
+    start, end, steps, name = _spaced_args("linspace", start, end, steps, dtype)
     return _leaf(_created(lambda xp: _evenly_spaced(xp, start, end, steps, name), device),
                  requires_grad)
 
@@ -80,9 +88,9 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     >>> minitorch.logspace(0, 2, 3)
     tensor([  1.,  10., 100.])
     """
-    start, end, steps = _spaced_args("logspace", start, end, steps)
+    _args.number_types("logspace", (base, "base", 4))  # every type before any value
+    start, end, steps, name = _spaced_args("logspace", start, end, steps, dtype)
     (base,) = _args.numbers("logspace", (base, "base", 4))
-    name = (dtype or D.get_default_dtype()).name
 
     def make(xp: Any) -> Any:
         exponents = _evenly_spaced(xp, float(start), float(end), steps, "float64")
@@ -167,9 +175,11 @@ def _is_sizes(args: tuple) -> bool:
     return all(isinstance(a, int) and not isinstance(a, bool) for a in args)
 
 
-def legacy_array(args: tuple, dtype: D.dtype, device: Any = None) -> Any:
-    """The array of ``torch.Tensor(*args)``: no argument is an empty tensor, integers (or a
-    Size) a zero-filled tensor of that shape, anything else data converted to ``dtype``.
+def legacy_array(args: tuple, dtype: D.dtype | None, device: Any = None) -> Any:
+    """The array of ``torch.Tensor(*args)`` (``dtype`` None: the default dtype, but a tensor
+    keeps its own): no argument is an empty tensor, integers (or a Size) a zero-filled tensor
+    of that shape, a tensor its own array (shared, as torch aliases it), anything else data
+    converted to ``dtype``.
 
     >>> legacy_array((2, 3), D.float32).shape
     (2, 3)
@@ -177,16 +187,40 @@ def legacy_array(args: tuple, dtype: D.dtype, device: Any = None) -> Any:
     if not args:
         args = (0,)
     if _is_sizes(args):
-        return zeros(*args, dtype=dtype, device=device)._data
+        return zeros(*args, dtype=dtype or D.get_default_dtype(), device=device)._data
     if len(args) > 1:
         raise TypeError(f"new() received an invalid combination of arguments - got "
                         f"{tuple(type(a).__name__ for a in args)}, but expected one of: "
                         f"(*, device), (tuple of ints size, *, device), (object data, *, device)")
     data = args[0]
+    if isinstance(data, Tensor):
+        return _aliased(data, dtype, device)
+    dtype = dtype or D.get_default_dtype()
     if isinstance(data, (bool, float, complex)) or (_args.is_array(data) and data.shape == ()
                                                     and type(data).__name__ != "ndarray"):
         raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
     return as_array(data, dtype, device)
+
+
+def _aliased(data: Tensor, dtype: D.dtype | None, device: Any) -> Any:
+    """The array a legacy constructor shares with a tensor, refused as torch when a device
+    is given or the constructor's dtype is another (``dtype`` None: ``torch.Tensor``)."""
+    if device is not None:
+        raise RuntimeError("Legacy tensor constructor of the form torch.Tensor(tensor, "
+                           "device=device) is not supported.  Use torch.tensor(...) or "
+                           "torch.as_tensor(...) instead.")
+    if dtype is not None and data.dtype is not dtype:
+        raise TypeError(f"expected {_options(dtype, data.device)} (got "
+                        f"{_options(data.dtype, data.device)})")
+    return data._data
+
+
+def _options(dtype: D.dtype, device: backend.device) -> str:
+    """torch's printed ``TensorOptions`` of a plain tensor of ``dtype`` on ``device``."""
+    where = "cpu" if device.type == "cpu" else f"cuda:{device.index or 0}"
+    return (f"TensorOptions(dtype={_args.c_name(dtype)}, device={where}, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))")
 
 
 class _LegacyType(type):
@@ -230,10 +264,12 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
         prefix = "torch." if self.device.type == "cpu" else "torch.cuda."
         return prefix + _LEGACY[self.dtype.name].__name__
     if isinstance(dtype, str):
-        name = dtype.rpartition(".")[2]
+        prefix, _, name = dtype.rpartition(".")
         found = [t for t in _LEGACY.values() if t.__name__ == name]
-        if not found:
+        if not found or prefix not in ("torch", "torch.cuda"):
             raise ValueError(f"invalid type: '{dtype}'")
+        if prefix == "torch.cuda":  # a CUDA type names the device too
+            return self.to("cuda", found[0].dtype)
         dtype = found[0]
     if isinstance(dtype, _LegacyType):
         dtype = dtype.dtype

@@ -175,6 +175,8 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return self.reshape(1)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:  # nothing to merge: torch returns the tensor itself
+        return self
     dims = tuple(self.shape)
     merged = 1
     for d in dims[s:e + 1]:
@@ -213,7 +215,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
-        correction: Any = None) -> Tensor:
+        correction: Any = _args.OMITTED) -> Tensor:
     """Standard deviation (the square root of ``var``)."""
     return reduction.variance("std", self, dim, unbiased, keepdim, correction).sqrt()
 

@@ -118,7 +118,7 @@ class _Normal(Op):
         noise = _sampling.draw(xp, "normal", shape, first.dtype.name, ctx.generator)
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
-        return wrap(m + s * noise)
+        return wrap(xp.astype(m + s * noise, noise.dtype))  # torch's: empty_like(first)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -285,8 +285,8 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     [0, 1, 2, 3]
     """
     n = _args.integer("randperm", n, "n", 1)
+    name = (_args.dtype("randperm", dtype) or D.int64).name  # every type before any value
     _args.non_negative("randperm", (n,))
-    name = (_args.dtype("randperm", dtype) or D.int64).name
     if name == "bool":
         raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
     array = _created(lambda xp: _sampling.draw(xp, "randperm", (n,), name, generator), device)

@@ -114,10 +114,10 @@ class Tensor(metaclass=_TensorType):
 
     def __init__(self, *data: Any, device: Any = None, requires_grad: bool = False) -> None:
         """torch's legacy constructor: ``Tensor(2, 3)`` is a zero-filled 2x3 tensor and
-        ``Tensor([1, 2])`` converts data, both of the default dtype."""
+        ``Tensor([1, 2])`` converts data, both of the default dtype; ``Tensor(t)`` shares t's."""
         from ._factories import legacy_array
 
-        self._init(legacy_array(data, D.get_default_dtype(), device))
+        self._init(legacy_array(data, None, device))
         if requires_grad:
             self.requires_grad_(True)
 

@@ -47,8 +47,7 @@ TensorOrTensors = Any
 
 
 def _as_tuple(value: Any) -> tuple:
-    if value is None:
-        return ()
+    """One tensor, or an iterable of them, as a tuple (None is no iterable, as in torch)."""
     if isinstance(value, T.Tensor):
         return (value,)
     return tuple(value)
@@ -130,7 +129,7 @@ def backward(
     grads = _make_grads(outputs, grad_tensors if grad_tensors is not None else grad_variables)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
     edges, root_grads = _roots(outputs, grads)
-    targets = _as_tuple(inputs)
+    targets = () if inputs is None else _as_tuple(inputs)
     if inputs is not None and not targets:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if not targets:

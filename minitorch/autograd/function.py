@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import sys
 import traceback
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -256,10 +257,17 @@ class Function(metaclass=_FunctionMeta):
     setup_context: Callable | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions "
+            "are all static, so you should invoke them on the class itself. "
+            "Instantiating an autograd function will raise an error in a future version of "
+            "PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(
             "Legacy autograd function with non-static forward method is deprecated. "
-            "Please use new-style autograd function with static forward method."
-        )
+            "Please use new-style autograd function with static forward method. "
+            "(Example: https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
     @staticmethod
     def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
@@ -442,7 +450,8 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     it saved."""
     if isinstance(outputs, tuple):
         return tuple(_link_outputs(node, args, outputs))
-    if not isinstance(outputs, T.Tensor) or node._dirty or node._non_differentiable:
+    if not isinstance(outputs, T.Tensor) or node._dirty or node._non_differentiable or \
+            not outputs.dtype.is_floating_point:
         return _link_outputs(node, args, (outputs,))[0]
     # The common case, kept short: one new tensor out of an op
     if _among(outputs, args):
@@ -473,7 +482,7 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                 out._version_counter.value += 1
             elif _among(out, args):
                 out = out._alias()
-            if not _among(out, non_diff):
+            if not _among(out, non_diff) and out.dtype.is_floating_point:  # as torch's
                 out._set_grad_fn(node, nr)
         linked.append(out)
     _finish(node, linked)

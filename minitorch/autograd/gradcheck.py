@@ -121,7 +121,7 @@ def gradcheck(
             "Expected at least one of check_forward_ad or check_backward_ad to be True")
     _refuse(check_batched_grad=check_batched_grad,
             check_batched_forward_grad=check_batched_forward_grad, masked=bool(masked))
-    settings = _Settings(eps, *_tolerances(atol, rtol), nondet_tol, check_grad_dtypes)
+    settings = _Settings(_step(eps), *_tolerances(atol, rtol), nondet_tol, check_grad_dtypes)
     try:
         _check(func, _as_tuple(inputs), settings, fast_mode, check_undefined_grad,
                backward=check_backward_ad, forward=check_forward_ad)
@@ -416,6 +416,24 @@ def _jvp_rows(call: _Call, index: int, tangents: Any) -> list:
 
 def _identity(x: Any) -> Any:
     return x._xp.eye(x.numel(), dtype=x._data.dtype)
+
+
+def _step(eps: Any) -> float:
+    """``eps`` as torch's numerical Jacobian uses it, subtracted in place from an element of
+    an input: a real number (or 0-d tensor); anything else fails as that subtraction does.
+
+    >>> _step(None)
+    Traceback (most recent call last):
+    TypeError: unsupported operand type(s) for -: 'Tensor' and 'NoneType'
+    """
+    if _args.is_real(eps):
+        return float(eps)
+    if isinstance(eps, complex):
+        raise AssertionError("Expected ds_dx to be real-valued, not complex.")
+    if _args.is_tensor(eps):
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                           f"{list(eps.shape)}")
+    raise TypeError(f"unsupported operand type(s) for -: 'Tensor' and '{type(eps).__name__}'")
 
 
 def _tolerances(atol: Any, rtol: Any) -> tuple[float, float]:

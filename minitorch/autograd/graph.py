@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _tensor as T
 from .. import course
-from .._args import hook_result
+from .._args import hook_result, post_accumulate_hook_result
 from . import grad_mode, profiler
 
 if TYPE_CHECKING:
@@ -226,8 +226,7 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
     with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
         _accumulate(variable, grad)
     for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
-        if hook(variable) is not None:
-            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        post_accumulate_hook_result(variable, hook(variable))
 
 
 def _leaf_hooks(variable: Tensor, grad: Tensor) -> Tensor:

@@ -28,8 +28,8 @@ class ReLU(Module):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.relu(x, inplace=self.inplace)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
@@ -42,9 +42,9 @@ class Sigmoid(Module):
     tensor([0.5000])
     """
 
-    def forward(self, x: Tensor) -> Tensor:
-        _args.tensor_args("sigmoid", (x, "input", 1))  # torch's module calls torch.sigmoid
-        return x.sigmoid()
+    def forward(self, input: Tensor) -> Tensor:
+        _args.tensor_args("sigmoid", (input, "input", 1))  # torch's module calls torch.sigmoid
+        return input.sigmoid()
 
 
 class Tanh(Module):
@@ -54,9 +54,9 @@ class Tanh(Module):
     tensor([0.])
     """
 
-    def forward(self, x: Tensor) -> Tensor:
-        _args.tensor_args("tanh", (x, "input", 1))
-        return x.tanh()
+    def forward(self, input: Tensor) -> Tensor:
+        _args.tensor_args("tanh", (input, "input", 1))
+        return input.tanh()
 
 
 class Softplus(Module):
@@ -70,8 +70,8 @@ class Softplus(Module):
         super().__init__()
         self.beta, self.threshold = beta, threshold
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.softplus(x, self.beta, self.threshold)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softplus(input, self.beta, self.threshold)
 
     def extra_repr(self) -> str:
         return f"beta={self.beta}, threshold={self.threshold}"
@@ -88,8 +88,8 @@ class Softmax(Module):
         super().__init__()
         self.dim = dim
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.softmax(x, self.dim)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self.dim)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
@@ -102,8 +102,8 @@ class LogSoftmax(Softmax):
     tensor([-0.6931, -0.6931])
     """
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.log_softmax(x, self.dim)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self.dim)
 
 
 def _inplace(extra: str, inplace: bool) -> str:

@@ -77,8 +77,8 @@ class _BatchNorm(Module):
     def _check_input_dim(self, x: Tensor) -> None:
         raise NotImplementedError
 
-    def forward(self, x: Tensor) -> Tensor:
-        self._check_input_dim(x)
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             with grad_mode._recording(False):
@@ -87,7 +87,7 @@ class _BatchNorm(Module):
                 momentum = 1.0 / self.num_batches_tracked.item()
         use_batch_stats = self.training or self.running_mean is None
         track = not self.training or self.track_running_stats
-        return F.batch_norm(x, self.running_mean if track else None,
+        return F.batch_norm(input, self.running_mean if track else None,
                             self.running_var if track else None, self.weight, self.bias,
                             use_batch_stats, momentum, self.eps)
 

@@ -39,10 +39,10 @@ class Sequential(Module):
             for index, module in enumerate(args):
                 self.add_module(str(index), module)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, input: Any) -> Any:
         for module in self._modules.values():
-            x = module(x)
-        return x
+            input = module(input)
+        return input
 
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):

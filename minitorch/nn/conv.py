@@ -57,6 +57,16 @@ def _padding_string(padding: str, stride: tuple) -> str:
     return padding
 
 
+def _check_padding_mode(padding_mode: Any) -> None:
+    """torch's refusal of an unknown padding mode; minitorch's of the ones it lacks."""
+    valid = {"zeros", "reflect", "replicate", "circular"}  # printed in torch's set order
+    if padding_mode not in valid:
+        raise ValueError(f"padding_mode must be one of {valid}, but got "
+                         f"padding_mode='{padding_mode}'")
+    if padding_mode != "zeros":
+        raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
+
+
 class Conv2d(Module):
     """``out = conv2d(x, weight, bias)`` with ``weight`` of shape (out, in, kh, kw); weight
     and bias start uniform in ±1/sqrt(in * kh * kw), as torch's defaults.
@@ -69,13 +79,12 @@ class Conv2d(Module):
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
                  padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
         super().__init__()
-        if padding_mode != "zeros":
-            raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
         _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
         self.padding = _padding_string(padding, self.stride) if isinstance(padding, str) \
             else _pair(padding)
+        _check_padding_mode(padding_mode)
         self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
         self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
                                                 *self.kernel_size,
@@ -90,8 +99,8 @@ class Conv2d(Module):
         """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(fan_in)."""
         init._reset_layer(self.weight, self.bias)
 
-    def forward(self, x: Tensor) -> Tensor:
-        return conv2d(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+    def forward(self, input: Tensor) -> Tensor:
+        return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                       self.groups)
 
     def extra_repr(self) -> str:

@@ -31,8 +31,8 @@ class Dropout(Module):
         self.p = p
         self.inplace = inplace
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.dropout(x, self.p, self.training, self.inplace)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"

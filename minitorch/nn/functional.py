@@ -272,8 +272,6 @@ def _blend_(running: Tensor, batch: Any, momentum: float) -> None:
     running._write((1 - momentum) * running._data + momentum * batch)
 
 
-@_args.tensors("batch_norm", input="input", running_mean=("running_mean", 4),
-               running_var=("running_var", 5), weight=("weight", 2), bias=("bias", 3))
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -283,11 +281,23 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     tensor([[-1.0000],
             [ 1.0000]])
     """
-    if training and _values_per_channel(input.shape) == 1:  # torch's Python checks first
-        raise ValueError("Expected more than 1 value per channel when training, got input "
-                         f"size {input.shape}")
-    if training and eps <= 0.0:
-        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if training:  # torch's Python checks these before its parser reads the arguments
+        _args.python_attribute(input, "size")
+        if _values_per_channel(input.shape) == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got "
+                             f"input size {input.shape}")
+        if eps <= 0.0:
+            raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    return _native_batch_norm(input, running_mean, running_var, weight, bias, training,
+                              momentum, eps)
+
+
+@_args.tensors("batch_norm", input="input", running_mean=("running_mean", 4),
+               running_var=("running_var", 5), weight=("weight", 2), bias=("bias", 3))
+def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
+                       running_var: Tensor | None, weight: Tensor | None, bias: Tensor | None,
+                       training: Any, momentum: Any, eps: Any) -> Tensor:
+    """torch.batch_norm: the arguments checked as its parser and kernel do, then the op."""
     training = _args.flag("batch_norm", training, "training", 6)
     momentum = _args.real("batch_norm", momentum, "momentum", 7)
     eps = _args.real("batch_norm", eps, "eps", 8)
@@ -347,18 +357,20 @@ def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> No
 
 
 # ---- losses ------------------------------------------------------------------------------
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+             reduction: str = "mean") -> Tensor:
     """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``).
 
     >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
     tensor(5.)
     """
     check_operands(input, target)
-    input, target = kernel_operands("mse", *elementwise_pair(input, target, reduction))
+    input, target, reduction = elementwise_pair(input, target, reduction, size_average,
+                                                reduce)
+    input, target = kernel_operands("mse", input, target)
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 
-@_args.tensors("nll_loss_nd", input="input", target="target")
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
              reduction: str = "mean") -> Tensor:
@@ -373,8 +385,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     ...            ignore_index=0)
     tensor(2.)
     """
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction, size_average, reduce)  # torch's Python, first
+    _args.tensor_args("nll_loss_nd", (input, "input", 1), (target, "target", 2))
     ignore_index = _args.integer("nll_loss_nd", ignore_index, "ignore_index", 5)
     if weight is not None:
         _args.tensor_args("nll_loss_nd", (weight, "weight", 3))
@@ -440,20 +452,6 @@ def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> 
                            "to argument 'weight'. This input cannot have requires_grad True.")
 
 
-def _legacy_reduction(size_average: Any, reduce: Any, reduction: str) -> str:
-    """torch's deprecated ``size_average``/``reduce`` pair read as a ``reduction``."""
-    if size_average is None and reduce is None:
-        return reduction
-    warnings.warn("size_average and reduce args will be deprecated, please use "
-                  "reduction='none' instead." if reduce is False else
-                  "size_average and reduce args will be deprecated, please use "
-                  f"reduction='{'sum' if size_average is False else 'mean'}' instead.",
-                  stacklevel=3)
-    if reduce is not None and not reduce:
-        return "none"
-    return "sum" if size_average is not None and not size_average else "mean"
-
-
 def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> None:
     xp = target._xp
     outside = (target._data < 0) | (target._data >= classes)
@@ -463,7 +461,6 @@ def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> No
         raise IndexError(f"Target {int(first)} is out of bounds.")
 
 
-@_args.tensors("cross_entropy_loss", input="input", target="target")
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
@@ -473,8 +470,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     >>> F.cross_entropy(minitorch.zeros(1, 4), minitorch.tensor([3]))
     tensor(1.3863)
     """
-    reduction = _legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction, size_average, reduce)  # torch's Python, first
+    _args.tensor_args("cross_entropy_loss", (input, "input", 1), (target, "target", 2))
     ignore_index = _args.integer("cross_entropy_loss", ignore_index, "ignore_index", 5)
     smoothing = _args.real("cross_entropy_loss", label_smoothing, "label_smoothing", 6)
     if smoothing > 1.0:

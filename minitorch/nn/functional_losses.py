@@ -21,9 +21,36 @@ __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_lo
            "l1_loss", "smooth_l1_loss"]
 
 
-def _check_reduction(reduction: str) -> None:
+def _check_reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
+    """The reduction a loss computes, as torch reads it: the deprecated ``size_average`` and
+    ``reduce`` pair when either is given, else ``reduction``, one of 'none', 'mean' and 'sum'
+    (or 'elementwise_mean', deprecated, read as 'mean').
+
+    >>> _check_reduction("sum")
+    'sum'
+    >>> _check_reduction("all")
+    Traceback (most recent call last):
+    ValueError: all is not a valid value for reduction
+    """
+    if size_average is not None or reduce is not None:
+        return _legacy_reduction(size_average, reduce)
+    if reduction == "elementwise_mean":
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
+                      "instead.", stacklevel=3)
+        return "mean"
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _legacy_reduction(size_average: Any, reduce: Any) -> str:
+    """torch's deprecated ``size_average``/``reduce`` pair read as a reduction (truthiness,
+    None counting as True), with torch's warning."""
+    reduction = "none" if reduce is not None and not reduce else \
+        "sum" if size_average is not None and not size_average else "mean"
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", stacklevel=4)
+    return reduction
 
 
 def check_operands(input: Any, target: Any) -> None:
@@ -44,17 +71,17 @@ def _same_shape(input: Tensor, target: Tensor, stacklevel: int = 3) -> tuple[Ten
     return input.expand(shape), target.expand(shape)
 
 
-def elementwise_pair(input: Tensor, target: Tensor, reduction: str) -> tuple[Tensor, Tensor]:
+def elementwise_pair(input: Tensor, target: Tensor, reduction: str, size_average: Any = None,
+                     reduce: Any = None) -> tuple[Tensor, Tensor, str]:
     """An elementwise loss's operands as torch's Python code takes them: warned about and
-    broadcast to one shape, then the reduction checked.
+    broadcast to one shape, then the reduction checked (see :func:`_check_reduction`).
 
     >>> elementwise_pair(minitorch.ones(2), minitorch.ones(2), "all")
     Traceback (most recent call last):
     ValueError: all is not a valid value for reduction
     """
     input, target = _same_shape(input, target, stacklevel=4)
-    _check_reduction(reduction)
-    return input, target
+    return input, target, _check_reduction(reduction, size_average, reduce)
 
 
 def kernel_operands(kernel: str, input: Tensor, target: Tensor,
@@ -99,7 +126,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     tensor(0.6931)
     """
     check_operands(input, target)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction, size_average, reduce)
     if input.shape != target.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "
@@ -112,12 +139,11 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise RuntimeError("all elements of input should be between 0 and 1")
     if weight is not None:
         _args.python_attribute(weight, "size")  # torch's Python reads weight.size()
-    params = {} if weight is None else {"weight": weight.expand(input.shape)}
+    # the kernels scale the loss in place: the weights in the input's dtype
+    params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
 
 
-@_args.tensors("binary_cross_entropy_with_logits", weight=("weight", 3),
-               pos_weight=("pos_weight", 4))
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      weight: Tensor | None = None, size_average: Any = None,
                                      reduce: Any = None, reduction: str = "mean",
@@ -130,22 +156,25 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     tensor(1.3863)
     """
     check_operands(input, target)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction, size_average, reduce)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    for value, name, position in ((weight, "weight", 3), (pos_weight, "pos_weight", 4)):
+        if value is not None:  # torch's parser, after its Python's checks
+            _args.tensor_args("binary_cross_entropy_with_logits", (value, name, position))
     floating_kernel("log_sigmoid", input.dtype)
     if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
         raise _args.cast_error(result_type(input, target), target.dtype)
     params: dict = {}
     if weight is not None:
-        params["weight"] = weight.expand(input.shape)
+        params["weight"] = weight.expand(input.shape).to(input.dtype)  # scaled in place
     if pos_weight is not None:
         shape = broadcast_shapes(input.shape, pos_weight.shape)
         if tuple(shape) != tuple(input.shape):  # torch's in-place step cannot grow the result
             raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
                                f"broadcast shape {list(shape)}")
-        params["pos_weight"] = pos_weight.detach()
+        params["pos_weight"] = pos_weight.detach().to(input.dtype)
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)
 
@@ -159,7 +188,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any
     """
     check_operands(input, target)
     input, target = _same_shape(input, target)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction, size_average, reduce)
     each = (input - target).abs()
     if reduction == "none":
         return each
@@ -175,8 +204,8 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None,
     """
     check_operands(input, target)
     if beta == 0:  # torch's smooth L1 with beta 0 is its L1 loss, nodes included
-        return l1_loss(input, target, reduction=reduction)
-    input, target = elementwise_pair(input, target, reduction)
+        return l1_loss(input, target, size_average, reduce, reduction)
+    input, target, reduction = elementwise_pair(input, target, reduction, size_average, reduce)
     beta = _args.real("smooth_l1_loss", beta, "beta", 4)
     if not beta >= 0:  # nan too, as torch's check
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
@@ -193,12 +222,12 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     tensor(2.6250)
     """
     check_operands(input, target)
-    input, target = elementwise_pair(input, target, reduction)
+    input, target, reduction = elementwise_pair(input, target, reduction)
     delta = _args.real("huber_loss", delta, "delta", 4)
     if not delta > 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = kernel_operands("huber", input, target, out=input.dtype)
     params: dict = {"delta": delta}
-    if weight is not None:
-        params["weight"] = weight.expand(input.shape)
+    if weight is not None:  # torch's Python multiplies out of place: the promoted dtype
+        params["weight"] = weight.expand(input.shape).to(result_type(input, weight))
     return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)

@@ -69,7 +69,8 @@ def zeros_(tensor: Tensor) -> Tensor:
     >>> nn.init.zeros_(minitorch.ones(2))
     tensor([0., 0.])
     """
-    return constant_(tensor, 0.0)
+    with grad_mode._recording(False):
+        return tensor.zero_()  # torch's call: a non-tensor lacks zero_
 
 
 def ones_(tensor: Tensor) -> Tensor:
@@ -87,15 +88,19 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     >>> nn.init.calculate_gain("relu")
     1.4142135623730951
     """
-    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "sigmoid"):
-        return 1.0
+    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                        "conv_transpose2d", "conv_transpose3d", "sigmoid"):
+        return 1  # an int, as torch's
     if nonlinearity == "tanh":
         return 5.0 / 3
     if nonlinearity == "relu":
         return math.sqrt(2.0)
     if nonlinearity == "leaky_relu":
-        slope = 0.01 if param is None else param
-        return math.sqrt(2.0 / (1 + slope**2))
+        if param is None:
+            param = 0.01
+        elif isinstance(param, bool) or not isinstance(param, (int, float)):
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + param**2))
     if nonlinearity == "selu":
         return 3.0 / 4
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
@@ -111,10 +116,21 @@ def _fans(tensor: Tensor) -> tuple[int, int]:
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+    mode = mode.lower()  # as torch: a mode that is no string fails here
     if mode not in ("fan_in", "fan_out"):
         raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
     fan_in, fan_out = _fans(tensor)
     return calculate_gain(nonlinearity, a) / math.sqrt(fan_in if mode == "fan_in" else fan_out)
+
+
+def _empty(tensor: Tensor) -> bool:
+    """True (with torch's warning) for a zero-element tensor, which kaiming init leaves as it
+    is before it checks its other arguments."""
+    _args.python_attribute(tensor, "shape")  # torch reads the shape first
+    if tensor.numel():
+        return False
+    warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+    return True
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
@@ -127,9 +143,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     >>> bool(minitorch.all(w.abs() <= 0.5))
     True
     """
-    _args.python_attribute(tensor, "shape")  # torch reads the shape first
-    if tensor.numel() == 0:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+    if _empty(tensor):
         return tensor
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
     return uniform_(tensor, -bound, bound)
@@ -142,7 +156,8 @@ def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     >>> nn.init.kaiming_normal_(minitorch.empty(5, 4)).shape
     torch.Size([5, 4])
     """
-    _args.python_attribute(tensor, "shape")
+    if _empty(tensor):
+        return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
 
 

@@ -30,8 +30,8 @@ class Identity(Module):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__()
 
-    def forward(self, x: Tensor) -> Tensor:
-        return x
+    def forward(self, input: Tensor) -> Tensor:
+        return input
 
 
 class Linear(Module):
@@ -61,8 +61,8 @@ class Linear(Module):
         """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(in_features)."""
         init._reset_layer(self.weight, self.bias)
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.linear(x, self.weight, self.bias)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "

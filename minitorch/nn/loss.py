@@ -21,11 +21,23 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "HuberLoss", "L1L
 
 
 class _Loss(Module):
-    """A loss with a ``reduction``: 'mean' (default), 'sum' or 'none' (one per element)."""
+    """A loss with a ``reduction``: 'mean' (default), 'sum' or 'none' (one per element); the
+    deprecated ``size_average`` and ``reduce``, when given, decide it instead."""
 
-    def __init__(self, reduction: str = "mean") -> None:
+    def __init__(self, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
         super().__init__()
-        self.reduction = reduction
+        self.reduction = reduction if size_average is None and reduce is None else \
+            F._check_reduction(reduction, size_average, reduce)
+
+
+class _WeightedLoss(_Loss):
+    """A loss with a ``weight`` (a buffer: checked when used, and in the state_dict)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None,
+                 reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
 
 
 class MSELoss(_Loss):
@@ -35,49 +47,58 @@ class MSELoss(_Loss):
     tensor(5.)
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.mse_loss(x, target, self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.mse_loss(input, target, reduction=self.reduction)
 
 
-class NLLLoss(_Loss):
+class NLLLoss(_WeightedLoss):
     """Negative log-likelihood of class indices, given log-probabilities (batch, classes).
 
     >>> nn.NLLLoss()(minitorch.tensor([[-0.5, -1.0]]), minitorch.tensor([1]))
     tensor(1.)
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.nll_loss(x, target, reduction=self.reduction)
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None,
+                 ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
 
 
-class CrossEntropyLoss(_Loss):
+class CrossEntropyLoss(_WeightedLoss):
     """Cross entropy of logits (batch, classes) against class indices: log_softmax + NLL.
 
-    >>> nn.CrossEntropyLoss()
+    >>> nn.CrossEntropyLoss(label_smoothing=0.1)
     CrossEntropyLoss()
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.cross_entropy(x, target, reduction=self.reduction)
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None,
+                 ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
+                 label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
-class BCELoss(_Loss):
+class BCELoss(_WeightedLoss):
     """Binary cross entropy of probabilities against targets in [0, 1].
 
     >>> nn.BCELoss()(minitorch.tensor([0.5]), minitorch.tensor([1.]))
     tensor(0.6931)
     """
 
-    def __init__(self, weight: Tensor | None = None, size_average: Any = None,
-                 reduce: Any = None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
-        self.register_buffer("weight", weight)  # as torch's: checked, and in state_dict
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.binary_cross_entropy(x, target, self.weight, reduction=self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
-class BCEWithLogitsLoss(_Loss):
+class BCEWithLogitsLoss(_WeightedLoss):
     """Binary cross entropy of logits (a sigmoid built in, computed stably).
 
     >>> nn.BCEWithLogitsLoss()(minitorch.tensor([0.]), minitorch.tensor([1.]))
@@ -87,12 +108,11 @@ class BCEWithLogitsLoss(_Loss):
     def __init__(self, weight: Tensor | None = None, size_average: Any = None,
                  reduce: Any = None, reduction: str = "mean",
                  pos_weight: Tensor | None = None) -> None:
-        super().__init__(reduction)
-        self.register_buffer("weight", weight)
+        super().__init__(weight, size_average, reduce, reduction)
         self.register_buffer("pos_weight", pos_weight)
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.binary_cross_entropy_with_logits(x, target, self.weight,
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   reduction=self.reduction,
                                                   pos_weight=self.pos_weight)
 
@@ -104,8 +124,8 @@ class L1Loss(_Loss):
     tensor(2.)
     """
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.l1_loss(x, target, reduction=self.reduction)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
@@ -117,11 +137,11 @@ class SmoothL1Loss(_Loss):
 
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
                  beta: float = 1.0) -> None:
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.beta = beta
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.smooth_l1_loss(x, target, reduction=self.reduction, beta=self.beta)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class HuberLoss(_Loss):
@@ -132,10 +152,10 @@ class HuberLoss(_Loss):
     """
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         if not isinstance(delta, (float, int)):
             raise TypeError(f"delta must be a float or int, got: {type(delta)}")
         self.delta = delta
 
-    def forward(self, x: Tensor, target: Tensor) -> Tensor:
-        return F.huber_loss(x, target, reduction=self.reduction, delta=self.delta)
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)

@@ -53,7 +53,7 @@ def typename(value: Any) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-class IncompatibleKeys(NamedTuple):
+class _IncompatibleKeys(NamedTuple):
     """What ``load_state_dict`` found missing or unexpected."""
 
     missing_keys: list[str]
@@ -458,7 +458,7 @@ class Module:
             if b is not None and name not in self._non_persistent_buffers:
                 yield name, b
 
-    def load_state_dict(self, state_dict: dict, strict: bool = True) -> IncompatibleKeys:
+    def load_state_dict(self, state_dict: dict, strict: bool = True) -> _IncompatibleKeys:
         """Copy the values of ``state_dict`` into the parameters and buffers, in place.
 
         With ``strict``, missing and unexpected keys are errors; a shape mismatch always is.
@@ -482,7 +482,7 @@ class Module:
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
                                + "\n\t".join(errors))
-        return IncompatibleKeys(missing, unexpected)
+        return _IncompatibleKeys(missing, unexpected)
 
     # ---- printing ----------------------------------------------------------------------
     def extra_repr(self) -> str:

@@ -33,8 +33,8 @@ class AvgPool2d(Module):
         self.padding = padding
         self.ceil_mode = ceil_mode
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -56,8 +56,8 @@ class MaxPool2d(Module):
         self.padding, self.dilation = padding, dilation
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
-    def forward(self, x: Tensor) -> Tensor:
-        return max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
+    def forward(self, input: Tensor) -> Tensor:
+        return max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                           self.ceil_mode, self.return_indices)
 
     def extra_repr(self) -> str:

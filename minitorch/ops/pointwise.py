@@ -421,22 +421,32 @@ class Where(Op):
         return None, _reduce(where(cond, g, 0.0), ctx.a), _reduce(where(cond, 0.0, g), ctx.b)
 
 
-def where(condition: Tensor, input: Any, other: Any) -> Tensor:
-    """Pick ``input`` where ``condition`` holds, else ``other`` (both broadcast).
+_WHERE_SIGNATURES = ("Tensor condition",
+                     "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+                     "Tensor condition, Number self, Tensor other",
+                     "Tensor condition, Tensor input, Number other",
+                     "Tensor condition, Number self, Number other")
+
+
+def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMITTED) -> Any:
+    """Pick ``input`` where ``condition`` holds, else ``other`` (both broadcast); with the
+    condition alone, the indices where it holds, one tensor per dim.
 
     >>> minitorch.where(minitorch.tensor([True, False]), 1., minitorch.zeros(2))
     tensor([1., 0.])
+    >>> minitorch.where(minitorch.tensor([0., 2., 3.]))
+    (tensor([1, 2]),)
     """
     if not isinstance(condition, Tensor):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{_args.type_name(condition)}")
+    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
+    if not given:
+        return _nonzero(condition)
     input, other = _args.numpy_scalar(input), _args.numpy_scalar(other)
-    for value in (input, other):
-        if not isinstance(value, (Tensor, int, float)):
-            raise TypeError(f"where() received an invalid combination of arguments - got "
-                            f"(Tensor, {_args.type_name(input)}, {_args.type_name(other)}), "
-                            "but expected one of: (Tensor condition, Tensor input, Tensor "
-                            "other), (Tensor condition, Number self, Number other)")
+    if len(given) == 1 or not all(isinstance(v, (Tensor, int, float, complex))
+                                  for v in (input, other)):
+        raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
     for value in (input, other):
         if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
             raise _args.int_overflow(value)
@@ -450,6 +460,14 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
         dt = result_type(input, other)
         input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
     return Where.apply(condition, input, other)
+
+
+def _nonzero(condition: Tensor) -> tuple:
+    """The indices of ``condition``'s non-zero elements, one int64 tensor per dim (a 0-d
+    condition counts as one dim), as torch's ``nonzero(as_tuple=True)``."""
+    xp = condition._xp
+    data = xp.reshape(condition._data, (1,)) if condition.dim() == 0 else condition._data
+    return tuple(wrap(xp.astype(i, xp.int64)) for i in xp.nonzero(data))
 
 
 def _meta(value: Any) -> Any:
@@ -665,14 +683,7 @@ class Clamp(Op):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(a)
         ctx.bounds = (min, max)
-        x = a._data
-        xp = a._xp
-        dt = result_type(a, *(v for v in (min, max) if v is not None))
-        if dt is not a.dtype:
-            x = xp.astype(x, getattr(xp, dt.name))
-        low, high = (xp.astype(v._data, x.dtype) if isinstance(v, Tensor) else v
-                     for v in (min, max))  # in the result's dtype, as torch computes
-        return wrap(xp.clip(x, low, high))
+        return _clipped(a, min, max)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -684,6 +695,47 @@ class Clamp(Op):
         if hi is not None:
             keep = (a <= hi) if keep is None else keep & (a <= hi)
         return (g * keep,)
+
+
+class ClampTensor(Op):
+    """clamp with tensor bounds (one may be None): the bounds are inputs of the graph too,
+    each getting the gradient where it is the result (torch's clamp_backward_min_max)."""
+
+    node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
+    _profile_name = "aten::clamp"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, low: Tensor | None, high: Tensor | None) -> Tensor:
+        check_same_device(a, *(v for v in (low, high) if v is not None))
+        ctx.save_for_backward(a, low, high)
+        ctx.metas = (_meta(a), _meta(low), _meta(high))
+        return _clipped(a, low, high)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, low, high = ctx.saved_tensors
+        if low is None:
+            keeps = (a <= high, None, a > high)
+        elif high is None:
+            keeps = (a >= low, a < low, None)
+        else:  # bounds that cross: max wins, as in torch's forward
+            keeps = ((a >= low) & (a <= high), (a < low) & (low < high), (a > high) | (high < low))
+        return tuple(None if keep is None else _reduce(where(keep, g, 0.0), meta)
+                     for keep, meta in zip(keeps, ctx.metas))
+
+
+def _clipped(a: Tensor, low: Any, high: Any) -> Any:
+    """``a`` clipped to the bounds (numbers, tensors or None), in the result's dtype, as torch
+    computes."""
+    x = a._data
+    xp = a._xp
+    dt = result_type(a, *(v for v in (low, high) if v is not None))
+    if dt is not a.dtype:
+        x = xp.astype(x, getattr(xp, dt.name))
+    low, high = (xp.astype(v._data, x.dtype) if isinstance(v, Tensor) else v
+                 for v in (low, high))
+    return wrap(xp.clip(x, low, high))
 
 
 class _Extremum(Op):
@@ -871,6 +923,8 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     """
     min, max = _args.numpy_scalar(min), _args.numpy_scalar(max)
     _check_bounds(input, min, max)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return ClampTensor.apply(input, min, max)
     return Clamp.apply(input, min=min, max=max)
 
 

@@ -284,7 +284,7 @@ mean_method = _args.axis_alias(_keepdim_needs_dim(_mean, method=True))
 
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
-        correction: int | None = None) -> Tensor:
+        correction: Any = _args.OMITTED) -> Tensor:
     """Variance (unbiased by default, like torch).
 
     >>> minitorch.var(minitorch.tensor([1., 2., 3.]))
@@ -300,15 +300,15 @@ def _variance_overload(name: str, dim: Any, unbiased: Any, keepdim: Any,
     alone (a bool in dim's place); anything else is torch's TypeError."""
     alone = isinstance(dim, bool) and unbiased is _args.OMITTED
     given = {"keepdim": keepdim, "correction": correction}
-    if alone and keepdim is _args.OMITTED and correction is None:
+    if alone and keepdim is _args.OMITTED and correction is _args.OMITTED:
         return None, dim, False
     flag = unbiased is True or unbiased is False
     if alone or (unbiased is not _args.OMITTED and not flag) or (flag and (
-            isinstance(dim, bool) or correction is not None)):
+            isinstance(dim, bool) or correction is not _args.OMITTED)):
         got = [_args.type_name(dim)] if dim is not None else []
         got += [_args.type_name(unbiased)] if unbiased is not _args.OMITTED else []
         got += [f"{k}={_args.type_name(v)}" for k, v in given.items()
-                if v is not None and v is not _args.OMITTED]
+                if v is not _args.OMITTED]
         raise TypeError(
             f"{name}() received an invalid combination of arguments - got ({', '.join(got)}"
             "), but expected one of:\n"
@@ -322,7 +322,7 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
              correction: Any) -> Tensor:
     """``var`` (or ``std`` before its square root) with torch's checks under ``name``."""
     dim, unbiased, keepdim = _variance_overload(name, dim, unbiased, keepdim, correction)
-    if correction is None:
+    if correction is None or correction is _args.OMITTED:
         correction = 1 if unbiased else 0
     else:
         (correction,) = _args.numbers(name, (correction, "correction", None))
@@ -417,7 +417,8 @@ def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Ten
         if input.numel() == 0:
             raise IndexError(
                 f"{fn}(): Expected reduction dim to be specified for input.numel() == 0.")
-        return wrap(xp.astype(arg(xp.reshape(input._data, (-1,))), xp.int64))
+        found = xp.astype(arg(xp.reshape(input._data, (-1,))), xp.int64)
+        return wrap(xp.reshape(found, (1,) * input.dim()) if keepdim else found)
     d = _extremum_dim(fn, input, dim)
     if input.dim() == 0:
         return wrap(xp.zeros((), dtype=xp.int64))

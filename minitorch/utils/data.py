@@ -88,7 +88,7 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
         lengths = _lengths_of_fractions(lengths, n)
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = randperm(n, generator=generator).tolist()
+    order = randperm(sum(lengths), generator=generator).tolist()  # torch's: ints only
     starts = [sum(lengths[:i]) for i in range(len(lengths))]
     return [Subset(dataset, order[s:s + k]) for s, k in zip(starts, lengths)]
 
