@@ -103,8 +103,10 @@ def test_use_restores_the_reference_on_exit_even_after_an_error() -> None:
     assert profiler._active is None
     with profile() as prof:  # the reference profiler works again
         minitorch.ones(2) * 2
-    # torch's mul by a number records the number's conversion to a tensor (aten::to) inside it
-    assert [evt.name for evt in prof.events()] == ["aten::mul", "aten::to"]
+    # torch's mul by a number records the number's conversion to a tensor inside it: aten::to,
+    # which copies through aten::_to_copy into a fresh aten::empty_strided
+    assert [evt.name for evt in prof.events()] == [
+        "aten::mul", "aten::to", "aten::_to_copy", "aten::empty_strided", "aten::copy_"]
 
 
 def test_course_reset_restores_the_reference_profiler() -> None:
@@ -138,7 +140,10 @@ def test_events_of_other_threads_are_not_forwarded() -> None:
         worker.start()
         worker.join()
         minitorch.ones(2) + 1
-    assert rec.calls == [("enter", "aten::add"), ("exit",)]
+    conversion = [("enter", "aten::to"), ("enter", "aten::_to_copy"),
+                  ("enter", "aten::empty_strided"), ("exit",), ("enter", "aten::copy_"), ("exit",),
+                  ("exit",), ("exit",)]
+    assert rec.calls == [("enter", "aten::add"), *conversion, ("exit",)]
 
 
 def test_the_reference_pieces_are_seams() -> None:
