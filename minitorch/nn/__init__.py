@@ -25,7 +25,7 @@ from .activation import (
     Tanh,
 )
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .container import Sequential
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
@@ -50,5 +50,6 @@ __all__ = ["ELU", "GELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNor
            "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
            "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
            "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
-           "NLLLoss", "Parameter", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
+           "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ParameterDict", "ParameterList",
+           "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
            "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]

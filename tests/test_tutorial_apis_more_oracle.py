@@ -1,0 +1,149 @@
+"""More APIs that real tutorials use (issue #20), each against live torch: the module and
+parameter containers, ``keepdims=``, ``nelement``, ``repeat_interleave``, ``multinomial``,
+adaptive average pooling, ``logsumexp``, the learning-rate schedulers, ``tril``/``triu``,
+``log10`` and ``pad_sequence``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same_error, raised_by
+
+
+def _observe(program: Any) -> tuple[list, list]:
+    """``program(L)``'s list of observations, run with minitorch and with torch."""
+    return program(mt), program(torch)
+
+
+# ---------------------------------------------------------------------------- 1. containers
+
+
+def _containers(L: Any) -> list:
+    nn = L.nn
+    L.manual_seed(0)
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
+            self.layers.append(nn.ReLU())
+            self.layers.extend([nn.Linear(2, 3), nn.Linear(2, 3)])
+            self.heads = nn.ModuleDict({"b": nn.Tanh(), "a": nn.Linear(3, 1)})
+            self.scales = nn.ParameterList([L.ones(2), nn.Parameter(L.zeros(3, 2))])
+            self.extra = nn.ParameterDict({"z": L.ones(1), "y": L.zeros(2, 2)})
+
+        def forward(self, x: Any) -> Any:
+            for layer in self.layers[:3]:
+                x = layer(x) * self.scales[0]
+            return self.heads["a"](self.heads["b"](self.layers[4](x))) + self.extra["z"]
+
+    net = Net()
+    out = net(L.ones(4, 2)).sum()
+    out.backward()
+    return [repr(net), [n for n, _ in net.named_parameters()], list(net.state_dict()),
+            len(list(net.parameters())), round(out.item(), 5),
+            [None if p.grad is None else p.grad.tolist() for p in net.parameters()],
+            type(net.scales[0]).__name__, net.scales[0].requires_grad]
+
+
+def test_containers_register_what_they_hold() -> None:
+    got, want = _observe(_containers)
+    assert got == want
+
+
+def _list_edits(L: Any) -> list:
+    nn = L.nn
+    seen = []
+    m = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+    m.insert(1, nn.Sigmoid())
+    m.insert(3, nn.ReLU6())
+    seen.append(repr(m))
+    m[0] = nn.Tanh()
+    del m[1]
+    seen += [repr(m), repr(m[-1]), repr(m[1:]), len(m), [repr(x) for x in m]]
+    seen.append(repr(m.pop(0)))
+    m += [nn.ReLU()]
+    seen += [repr(m), repr(m + nn.ModuleList([nn.Tanh()])), list(dict(m.named_children()))]
+    del m[0:2]
+    seen += [repr(m), repr(nn.ModuleList())]
+    p = nn.ParameterList([L.ones(1, requires_grad=True), L.ones(2, 2) * 2])
+    p.append(3)
+    p[0] = L.zeros(2, dtype=L.float64)
+    p += [nn.Parameter(L.ones(3), requires_grad=False)]
+    seen += [repr(p), len(p), [type(x).__name__ for x in p], p[1].tolist(), repr(p[:1]),
+             [n for n, _ in p.named_parameters()], p[-1].requires_grad]
+    return seen
+
+
+def test_list_edits_and_reprs() -> None:
+    got, want = _observe(_list_edits)
+    assert got == want
+
+
+def _dict_edits(L: Any) -> list:
+    nn = L.nn
+    seen = []
+    d = nn.ModuleDict(OrderedDict(b=nn.ReLU(), a=nn.Tanh()))
+    d["c"] = nn.Linear(1, 1)
+    d.update([("d", nn.Sigmoid())])
+    d.update(nn.ModuleDict({"e": nn.ReLU()}))
+    seen += [repr(d), list(d), list(d.keys()), [repr(v) for v in d.values()],
+             [k for k, _ in d.items()], "a" in d, len(d), repr(d.pop("b"))]
+    del d["a"]
+    seen += [list(d), [n for n, _ in d.named_parameters()]]
+    d.clear()
+    seen += [repr(d)]
+    p = nn.ParameterDict({"w": L.ones(2, 3), "b": L.zeros(3)})
+    p["a"] = nn.Parameter(L.ones(1, dtype=L.float64), requires_grad=False)
+    p.update(OrderedDict(z=L.ones(1), c=L.ones(1)))
+    p["s"] = "text"
+    seen += [repr(p), list(p), list(p.keys()), [k for k, _ in p.items()],
+             [type(v).__name__ for v in p.values()], "w" in p, len(p),
+             p.get("nothing", 5), p.pop("z").tolist(), list(p.state_dict())]
+    del p["s"]
+    seen += [repr(p), repr(nn.ParameterDict()), repr(nn.ParameterList([L.ones(1)]))]
+    return seen
+
+
+def test_dict_edits_and_reprs() -> None:
+    got, want = _observe(_dict_edits)
+    assert got == want
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.ModuleList([L.nn.ReLU()])[1],
+    lambda L: L.nn.ModuleList([L.nn.ReLU()])[-2],
+    lambda L: L.nn.ModuleList([L.nn.ReLU()])["0"],
+    lambda L: L.nn.ModuleList([1]),
+    lambda L: L.nn.ModuleList(L.nn.ReLU()),
+    lambda L: L.nn.ModuleList().append(3),
+    lambda L: L.nn.ModuleList().extend(3),
+    lambda L: L.nn.ModuleList([L.nn.ReLU()])(L.ones(1)),
+    lambda L: L.nn.ModuleList([L.nn.ReLU()]).insert(-1, L.nn.ReLU()),
+    lambda L: L.nn.ModuleDict({"a": 1}),
+    lambda L: L.nn.ModuleDict({"a.b": L.nn.ReLU()}),
+    lambda L: L.nn.ModuleDict()["x"],
+    lambda L: L.nn.ModuleDict([1]),
+    lambda L: L.nn.ModuleDict([("a", L.nn.ReLU(), 3)]),
+    lambda L: L.nn.ModuleDict(3),
+    lambda L: L.nn.ModuleDict().pop("x"),
+    lambda L: L.nn.ParameterList([L.ones(1)])[1],
+    lambda L: L.nn.ParameterList(L.ones(2)),
+    lambda L: L.nn.ParameterList([L.ones(1, dtype=L.int64)]),
+    lambda L: L.nn.ParameterDict()["x"],
+    lambda L: L.nn.ParameterDict()[1],
+    lambda L: L.nn.ParameterDict({1: L.ones(1)}),
+    lambda L: L.nn.ParameterDict([1]),
+    lambda L: L.nn.ParameterDict([("a",)]),
+    lambda L: L.nn.ParameterDict(2),
+], ids=range(25))
+def test_container_errors(call: Any) -> None:
+    want = raised_by(call, torch)
+    assert want is not None
+    assert_same_error(raised_by(call, mt), want)
