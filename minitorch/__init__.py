@@ -127,7 +127,7 @@ from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
-from .ops.split import chunk, select, split
+from .ops.split import chunk, repeat_interleave, select, split
 from .serialization import load, save
 
 ger = outer  # torch's older name
@@ -209,6 +209,7 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
+@_args.numpy_aliases
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where every element is true (non-zero), over everything or over ``dim``.
 
@@ -221,6 +222,7 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return input.all(dim, keepdim)
 
 
+@_args.numpy_aliases
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where some element is true (non-zero), over everything or over ``dim``.
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 
 import minitorch as mt
-from tests.oracle import assert_same_error, raised_by
+from tests.oracle import assert_same, assert_same_error, raised_by, twins
 
 
 def _observe(program: Any) -> tuple[list, list]:
@@ -144,6 +145,98 @@ def test_dict_edits_and_reprs() -> None:
     lambda L: L.nn.ParameterDict(2),
 ], ids=range(25))
 def test_container_errors(call: Any) -> None:
+    want = raised_by(call, torch)
+    assert want is not None
+    assert_same_error(raised_by(call, mt), want)
+
+
+# ---------------------------------------------------------------------------- 2. keepdims,
+# nelement, repeat_interleave
+
+
+def _same_values_and_grads(program: Any, arrays_: list) -> None:
+    """``program(L, *tensors)`` gives the same tensor, node name and input gradients."""
+    a, b = twins(arrays_)
+    got, want = program(mt, *a), program(torch, *b)
+    assert_same(got, want)
+    assert type(got.grad_fn).__name__ == type(want.grad_fn).__name__
+    assert repr(got) == repr(want)
+    (got * mt.arange(got.numel()).reshape(got.shape)).sum().backward()
+    (want * torch.arange(want.numel()).reshape(want.shape)).sum().backward()
+    for x, y in zip(a, b):
+        assert_same(x.grad, y.grad, "grad")
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "min", "argmax", "argmin", "std", "var",
+                                  "prod", "any", "all"])
+@pytest.mark.parametrize("keepdims", [True, False])
+def test_keepdims_is_keepdim(name: str, keepdims: bool) -> None:
+    def run(L: Any) -> list:
+        x = L.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]])
+        results = [getattr(L, name)(x, 1, keepdims=keepdims), getattr(x, name)(1,
+                   keepdims=keepdims), getattr(x, name)(axis=0, keepdims=keepdims)]
+        return [repr(r) for r in results]
+
+    assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.sum(L.ones(2, 3), 1, True, keepdims=True),
+    lambda L: L.ones(2, 3).mean(1, keepdim=True, keepdims=True),
+    lambda L: L.ones(2, 3).prod(1, keepdims=True, keepdim=False),
+    lambda L: L.argmax(L.ones(2, 3), 1, False, keepdims=True),
+], ids=range(4))
+def test_keepdims_given_twice(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+def test_nelement() -> None:
+    for shape in [(), (0, 3), (2, 3, 4)]:
+        assert mt.ones(shape).nelement() == torch.ones(shape).nelement()
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: x.repeat_interleave(2), lambda L, x: x.repeat_interleave(3, 0),
+    lambda L, x: x.repeat_interleave(2, dim=-1), lambda L, x: x.repeat_interleave(0, 1),
+    lambda L, x: L.repeat_interleave(x, 2, dim=1, output_size=6),
+    lambda L, x: x.repeat_interleave(L.tensor([1, 0]), 0),
+    lambda L, x: x.repeat_interleave(L.tensor([2, 0, 3]), dim=1),
+    lambda L, x: L.repeat_interleave(x, L.tensor(2), 1),
+    lambda L, x: x.repeat_interleave(L.tensor([3])),
+    lambda L, x: x.repeat_interleave(L.tensor([1, 2, 0, 1, 1, 2]), output_size=7),
+    lambda L, x: x[0, 0].repeat_interleave(3),
+], ids=range(11))
+def test_repeat_interleave(call: Any) -> None:
+    x = np.arange(6.0).reshape(2, 3) - 2.5
+    _same_values_and_grads(call, [x])
+
+
+def test_repeat_interleave_of_counts() -> None:
+    for counts in ([1, 2, 0, 3], [], [0]):
+        got = mt.repeat_interleave(mt.tensor(counts, dtype=mt.int64))
+        want = torch.repeat_interleave(torch.tensor(counts, dtype=torch.int64))
+        assert repr(got) == repr(want)
+    got = mt.tensor([[True, False]]).repeat_interleave(2, dim=1)
+    assert repr(got) == repr(torch.tensor([[True, False]]).repeat_interleave(2, dim=1))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ones(2, 3).repeat_interleave(-1),
+    lambda L: L.ones(2, 3).repeat_interleave(2, 2),
+    lambda L: L.ones(2, 3).repeat_interleave(2.0),
+    lambda L: L.repeat_interleave(L.ones(2), 2.0),
+    lambda L: L.ones(2, 3).repeat_interleave(L.tensor([1, 2, 3]), 0),
+    lambda L: L.ones(2, 3).repeat_interleave(L.tensor([-1, 2]), 0),
+    lambda L: L.ones(2, 3).repeat_interleave(L.tensor([1.0, 2.0]), 0),
+    lambda L: L.ones(2, 3).repeat_interleave(L.tensor([[1, 2]]), 0),
+    lambda L: L.ones(2, 3).repeat_interleave(L.tensor([1, 2])),
+    lambda L: L.repeat_interleave(L.tensor([[1, 2]])),
+    lambda L: L.repeat_interleave(L.tensor([1.0, 2.0])),
+    lambda L: L.repeat_interleave(L.tensor([-1, 2])),
+    lambda L: L.repeat_interleave(3),
+    lambda L: L.ones(2, 3).repeat_interleave(2, dim=0, output_size=3),
+], ids=range(14))
+def test_repeat_interleave_errors(call: Any) -> None:
     want = raised_by(call, torch)
     assert want is not None
     assert_same_error(raised_by(call, mt), want)

@@ -276,12 +276,13 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
 
 
 _sum.__name__, _mean.__name__ = "sum", "mean"
-sum = _args.axis_alias(_keepdim_needs_dim(_sum, method=False))
-mean = _args.axis_alias(_keepdim_needs_dim(_mean, method=False))
-sum_method = _args.axis_alias(_keepdim_needs_dim(_sum, method=True))
-mean_method = _args.axis_alias(_keepdim_needs_dim(_mean, method=True))
+sum = _args.numpy_aliases(_keepdim_needs_dim(_sum, method=False))
+mean = _args.numpy_aliases(_keepdim_needs_dim(_mean, method=False))
+sum_method = _args.numpy_aliases(_keepdim_needs_dim(_sum, method=True))
+mean_method = _args.numpy_aliases(_keepdim_needs_dim(_mean, method=True))
 
 
+@_args.numpy_aliases
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
@@ -344,7 +345,7 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
         return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
 
@@ -364,7 +365,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     return return_types.max(*found)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
 
@@ -384,7 +385,7 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     return return_types.min(*found)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (flattened without ``dim``); never requires grad.
 
@@ -394,7 +395,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     return _arg_extremum("argmax", input, dim, keepdim)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (flattened without ``dim``); never requires grad.
 
