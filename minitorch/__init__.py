@@ -75,6 +75,7 @@ from ._random import (
     get_rng_state,
     initial_seed,
     manual_seed,
+    multinomial,
     normal,
     rand_like,
     randint,

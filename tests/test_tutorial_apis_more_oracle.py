@@ -240,3 +240,63 @@ def test_repeat_interleave_errors(call: Any) -> None:
     want = raised_by(call, torch)
     assert want is not None
     assert_same_error(raised_by(call, mt), want)
+
+
+# ---------------------------------------------------------------------------- 3. multinomial
+
+
+def _draws(L: Any, dtype: str) -> list:
+    """Draws of every kind after one seed, then the generator's next numbers."""
+    L.manual_seed(0)
+    dt = getattr(L, dtype)
+    p = L.tensor([0.1, 0.2, 0.3, 0.4], dtype=dt)
+    w = L.rand(5, 7, dtype=dt)
+    g = L.Generator().manual_seed(3)
+    draws = [L.multinomial(p, 2), L.multinomial(p, 4), L.multinomial(p, 1),
+             L.multinomial(p, 10, replacement=True), p.multinomial(1, True),
+             L.multinomial(w, 3), L.multinomial(w, 20, True), w.t().multinomial(2),
+             w[:, :4].multinomial(4), L.multinomial(w, 1), L.multinomial(w, 1, True),
+             L.multinomial(L.tensor([0.0, 0.0, 1.0, 2.0], dtype=dt), 7, True),
+             L.multinomial(L.tensor([0.0, 3.0, 1.0, 0.0], dtype=dt), 2),
+             L.multinomial(L.tensor([[1.0, 5, 3, 0.5]], dtype=dt), 200, True).sum(),
+             L.multinomial(p * 10, 3, generator=g), L.multinomial(p, 5, True, generator=g),
+             L.multinomial(L.ones(0, 3, dtype=dt), 2), L.rand(3)]
+    return [repr(d) for d in draws]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_multinomial_draws_torch_numbers(dtype: str) -> None:
+    assert _draws(mt, dtype) == _draws(torch, dtype)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.multinomial(L.ones(2, 2, 2), 1),
+    lambda L: L.multinomial(L.ones(3, dtype=L.int64), 1),
+    lambda L: L.multinomial(L.ones(3), 0),
+    lambda L: L.multinomial(L.ones(3), 4),
+    lambda L: L.multinomial(L.tensor([1.0, -1.0]), 1),
+    lambda L: L.multinomial(L.tensor([1.0, float("inf")]), 1),
+    lambda L: L.multinomial(L.tensor([0.0, 0.0]), 1),
+    lambda L: L.multinomial(L.tensor([1.0, float("nan")]), 2, True),
+    lambda L: L.multinomial(L.tensor([float("inf"), -1.0]), 2, True),
+    lambda L: L.multinomial(L.tensor([[1.0, 1.0], [0.0, 0.0]]), 2, True),
+    lambda L: L.multinomial(L.tensor([[1.0, 1.0], [0.0, -1.0]]), 2, True),
+    lambda L: L.multinomial(L.ones(3), 2.0),
+    lambda L: L.multinomial(L.ones(3), 2, 1),
+    lambda L: L.multinomial([1.0, 2.0], 1),
+], ids=range(14))
+def test_multinomial_errors_and_the_stream_after_them(call: Any) -> None:
+    def run(L: Any) -> tuple:
+        L.manual_seed(1)
+        error = raised_by(call, L)
+        return error, L.rand(2).tolist()
+
+    (got, after), (want, want_after) = run(mt), run(torch)
+    assert want is not None
+    assert_same_error(got, want)
+    assert after == want_after
+
+
+def test_multinomial_refuses_torch_tie_order() -> None:
+    with pytest.raises(NotImplementedError, match="zero-probability"):
+        mt.multinomial(mt.tensor([0.0, 0.0, 1.0, 1.0]), 3)
