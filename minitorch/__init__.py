@@ -123,7 +123,7 @@ from .ops.pointwise import (
     where,
 )
 from .ops.products import outer
-from .ops.reduction import argmax, argmin, max, mean, min, sum, var
+from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, sum, var
 from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk

@@ -524,6 +524,7 @@ _METHODS = {
     "bmm": _two_tensors(linalg.Bmm.apply, "bmm", "mat2"),
     "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
+    "logsumexp": reduction.logsumexp,
     "argmin": reduction.argmin,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,

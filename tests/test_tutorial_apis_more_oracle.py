@@ -300,3 +300,105 @@ def test_multinomial_errors_and_the_stream_after_them(call: Any) -> None:
 def test_multinomial_refuses_torch_tie_order() -> None:
     with pytest.raises(NotImplementedError, match="zero-probability"):
         mt.multinomial(mt.tensor([0.0, 0.0, 1.0, 1.0]), 3)
+
+
+# ---------------------------------------------------------------------------- 4. adaptive
+# average pooling, logsumexp
+
+
+def _bitwise(got: Any, want: Any, what: str = "result") -> None:
+    """The same dtype, shape, node name and bits."""
+    assert str(got.dtype) == str(want.dtype), what
+    assert type(got.grad_fn).__name__ == type(want.grad_fn).__name__, what
+    np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy(), err_msg=what)
+
+
+def _gradients(L: Any, x: Any, y: Any) -> tuple:
+    """``y``'s gradient (weighted, so every cell counts differently) and its gradient's
+    gradient, with create_graph."""
+    weights = L.arange(y.numel(), dtype=y.dtype).reshape(y.shape) / 7
+    (g,) = L.autograd.grad((y * weights).sum(), x, create_graph=True)
+    if not g.requires_grad:  # a linear map's gradient does not depend on its input
+        return g, None
+    (gg,) = L.autograd.grad((g * g).sum(), x, allow_unused=True)
+    return g, gg
+
+
+@pytest.mark.parametrize("output_size", [(3, 4), 1, (1, 1), (None, 2), 7, (14, 5), (2, 9),
+                                         (5, None), [4, 4]])
+@pytest.mark.parametrize("shape", [(2, 3, 7, 9), (3, 10, 6), (0, 2, 5, 5)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_adaptive_avg_pool2d(output_size: Any, shape: tuple, dtype: str) -> None:
+    x = np.random.default_rng(sum(shape)).normal(size=shape).astype(dtype)
+    (a,), (b,) = twins([x])
+    got, want = mt.nn.functional.adaptive_avg_pool2d(a, output_size), \
+        torch.nn.functional.adaptive_avg_pool2d(b, output_size)
+    _bitwise(got, want)
+    module = mt.nn.AdaptiveAvgPool2d(output_size)
+    assert repr(module) == repr(torch.nn.AdaptiveAvgPool2d(output_size))
+    _bitwise(module(a), want)
+    if not x.size:
+        return
+    for g, w, what in zip(_gradients(mt, a, got), _gradients(torch, b, want), ("grad", "gg")):
+        if w is None:
+            assert g is None
+        else:
+            _bitwise(g, w, what)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(3, 4), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(1, 3, 4), (1, 2, 3)),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(1, 3, 4), -1),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(1, 0, 4), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(1, 3, 4, dtype=L.int64), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(1, 3, 4, dtype=L.int64), 1),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(1, 1, 1, 3, 4), 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(L.ones(1, 3, 4), 2.5),
+    lambda L: L.nn.functional.adaptive_avg_pool2d([1.0], 2),
+    lambda L: L.nn.functional.adaptive_avg_pool2d([1.0], (2, 2)),
+    lambda L: L.nn.functional.adaptive_avg_pool2d(
+        L.ones(1, 3, 4, requires_grad=True), (0, 2)).sum().backward(),
+], ids=range(11))
+def test_adaptive_avg_pool2d_errors(call: Any) -> None:
+    want = raised_by(call, torch)
+    assert want is not None
+    assert_same_error(raised_by(call, mt), want)
+
+
+@pytest.mark.parametrize("dim, keepdim", [(1, False), ((0, 2), True), (-1, True),
+                                          ([0, 1, 2], False), (0, False)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("scale", [1.0, 30.0])
+def test_logsumexp(dim: Any, keepdim: bool, dtype: str, scale: float) -> None:
+    x = (np.random.default_rng(5).normal(size=(3, 4, 5)) * scale).astype(dtype)
+    (a,), (b,) = twins([x])
+    got, want = mt.logsumexp(a, dim, keepdim), torch.logsumexp(b, dim, keepdim)
+    _bitwise(got, want)
+    _bitwise(a.logsumexp(dim=dim, keepdims=keepdim), want)
+    for g, w, what in zip(_gradients(mt, a, got), _gradients(torch, b, want), ("grad", "gg")):
+        _bitwise(g, w, what)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.logsumexp(L.tensor(2.0, requires_grad=True), 0),
+    lambda L: L.logsumexp(L.tensor([1, 2]), 0),
+    lambda L: L.logsumexp(L.tensor([True, False]), 0),
+    lambda L: L.logsumexp(L.tensor([float("inf"), float("inf")]), 0),
+    lambda L: L.logsumexp(L.tensor([-float("inf"), -float("inf")]), 0),
+    lambda L: L.logsumexp(L.ones(2, 0), 1),
+    lambda L: L.logsumexp(L.ones(2, 0), 0),
+    lambda L: L.logsumexp(L.tensor([[1.0, -float("inf")], [-float("inf")] * 2]), 1),
+], ids=range(8))
+def test_logsumexp_edges(call: Any) -> None:
+    assert repr(call(mt)) == repr(call(torch))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.logsumexp(L.ones(2)), lambda L: L.logsumexp(L.ones(2), 2),
+    lambda L: L.logsumexp([1.0], 0),
+], ids=range(3))
+def test_logsumexp_errors(call: Any) -> None:
+    want = raised_by(call, torch)
+    assert want is not None
+    assert_same_error(raised_by(call, mt), want)

@@ -1,4 +1,4 @@
-"""Reductions: sum, mean, var, max and min, over everything or over chosen dims.
+"""Reductions: sum, mean, var, max, min and logsumexp, over everything or over chosen dims.
 
 >>> import minitorch
 >>> x = minitorch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
@@ -13,6 +13,7 @@ import warnings
 from typing import Any
 
 from .. import _args, return_types
+from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..backend import namespace, quiet
 from ._base import Op, wrap
@@ -432,3 +433,53 @@ def _extremum_dim(fn: str, input: Tensor, dim: Any) -> int:
     if input.dim() and input._data.shape[d] == 0:
         raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
     return d
+
+
+class Logsumexp(Op):
+    """``log(sum(exp(x)))`` as torch computes it: the largest value (0 if infinite) taken
+    out before ``exp`` and added back after ``log``."""
+
+    node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+    _profile_name = "aten::logsumexp"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> Tensor:
+        xp, data = a._xp, a._data
+        dims = None if a.dim() == 0 else dims
+        ctx.meta = (dims, keepdim)
+        if not a.numel():
+            result = wrap(torch_sum(xp, wrap(data).exp()._data, dims, keepdim)).log()
+        else:
+            maxes = xp.max(data, axis=dims, keepdims=True)
+            maxes = xp.where(xp.abs(maxes) == float("inf"), xp.zeros_like(maxes), maxes)
+            total = torch_sum(xp, wrap(data - maxes).exp()._data, dims, keepdim)
+            result = wrap(wrap(total).log()._data + xp.reshape(maxes, total.shape))
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, result = ctx.saved_tensors
+        dims, keepdim = ctx.meta
+        if not keepdim and dims is not None:
+            for d in sorted(dims):
+                g, result = g.unsqueeze(d), result.unsqueeze(d)
+        return (g * (a - result).exp(),)
+
+
+@_args.numpy_aliases
+@_args.tensors("logsumexp", input="input")
+def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input)))`` over ``dim``, without overflow; integer inputs give the
+    default float dtype.
+
+    >>> minitorch.logsumexp(minitorch.tensor([[0., 0.], [1., 1.]]), 1)
+    tensor([0.6931, 1.6931])
+    """
+    _args.required("logsumexp", dim, "dim")
+    keepdim = _args.flag("logsumexp", keepdim, "keepdim")
+    dims = _args.dims("logsumexp", dim, input.dim())
+    if not input.dtype.is_floating_point:
+        input = input.to(get_default_dtype())
+    return Logsumexp.apply(input, dims=dims, keepdim=keepdim)
