@@ -402,3 +402,141 @@ def test_logsumexp_errors(call: Any) -> None:
     want = raised_by(call, torch)
     assert want is not None
     assert_same_error(raised_by(call, mt), want)
+
+
+# ---------------------------------------------------------------------------- 5. schedulers
+
+
+class _Warmup:
+    """A callable object as ``lr_lambda``: its attributes are saved in the state_dict."""
+
+    def __init__(self) -> None:
+        self.warmup = 3
+
+    def __call__(self, epoch: int) -> float:
+        return min(1.0, (epoch + 1) / self.warmup) * 0.97 ** epoch
+
+
+SCHEDULES = {  # (scheduler module, optimizer, last_epoch) -> scheduler
+    "StepLR": lambda S, opt, last: S.StepLR(opt, step_size=3, gamma=0.7, last_epoch=last),
+    "MultiStepLR": lambda S, opt, last: S.MultiStepLR(opt, milestones=[2, 5, 5, 9], gamma=0.3,
+                                                      last_epoch=last),
+    "ExponentialLR": lambda S, opt, last: S.ExponentialLR(opt, gamma=0.93, last_epoch=last),
+    "CosineAnnealingLR": lambda S, opt, last: S.CosineAnnealingLR(opt, T_max=7, eta_min=0.001,
+                                                                  last_epoch=last),
+    "CosineAnnealingLR0": lambda S, opt, last: S.CosineAnnealingLR(opt, 10, last_epoch=last),
+    "LambdaLR": lambda S, opt, last: S.LambdaLR(opt, lambda epoch: 0.95 ** epoch / (1 + epoch),
+                                                last_epoch=last),
+    "LambdaLRs": lambda S, opt, last: S.LambdaLR(
+        opt, [_Warmup(), lambda e: 1 / (e + 1) ** 0.5], last_epoch=last),
+}
+
+
+def _optimizer(L: Any) -> Any:
+    L.manual_seed(0)
+    model = L.nn.Sequential(L.nn.Linear(3, 2), L.nn.Linear(2, 1))
+    return model, L.optim.SGD([{"params": model[0].parameters()},
+                               {"params": model[1].parameters(), "lr": 0.3}], lr=0.1,
+                              momentum=0.9)
+
+
+def _schedule(L: Any, name: str) -> list:
+    model, opt = _optimizer(L)
+    sched = SCHEDULES[name](L.optim.lr_scheduler, opt, -1)
+    seen = [repr(opt), sched.get_last_lr(), sched.base_lrs]
+    x = L.ones(4, 3)
+    for _ in range(25):
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
+        sched.step()
+        seen.append((sched.get_last_lr(), [g["lr"] for g in opt.param_groups], sched.last_epoch))
+    state = sched.state_dict()
+    seen += [list(state), repr({k: v for k, v in state.items()}),
+             [round(p.sum().item(), 6) for p in model.parameters()]]
+    return seen
+
+
+@pytest.mark.parametrize("name", list(SCHEDULES))
+def test_scheduler_learning_rates_are_torch_floats(name: str) -> None:
+    assert _schedule(mt, name) == _schedule(torch, name)
+
+
+def _resumed(L: Any, name: str) -> list:
+    """A scheduler saved, then loaded into a new one made for a resumed optimizer, and a
+    closed-form ``step(epoch)``."""
+    _, opt = _optimizer(L)
+    sched = SCHEDULES[name](L.optim.lr_scheduler, opt, -1)
+    for _ in range(6):
+        opt.step()
+        sched.step()
+    _, opt2 = _optimizer(L)
+    opt2.load_state_dict(opt.state_dict())
+    again = SCHEDULES[name](L.optim.lr_scheduler, opt2, -1)
+    again.load_state_dict(sched.state_dict())
+    seen = []
+    for _ in range(4):
+        opt2.step()
+        again.step()
+        seen.append(again.get_last_lr())
+    resumed = SCHEDULES[name](L.optim.lr_scheduler, opt2, -1)
+    seen.append(resumed.get_last_lr())
+    _, opt3 = _optimizer(L)
+    opt3.param_groups[0]["initial_lr"] = opt3.param_groups[1]["initial_lr"] = 0.2
+    late = SCHEDULES[name](L.optim.lr_scheduler, opt3, 4)
+    seen.append(late.get_last_lr())
+    opt3.step()
+    with pytest.warns(UserWarning, match="epoch parameter"):
+        late.step(9)
+    seen.append(late.get_last_lr())
+    return seen
+
+
+@pytest.mark.parametrize("name", list(SCHEDULES))
+def test_scheduler_resumes_as_torch(name: str) -> None:
+    assert _resumed(mt, name) == _resumed(torch, name)
+
+
+def _warnings_seen(L: Any, program: Any) -> list:
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        program(L)
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.optim.lr_scheduler.StepLR(_optimizer(L)[1], 2).step(),
+    lambda L: L.optim.lr_scheduler.ExponentialLR(_optimizer(L)[1], 0.5).get_lr(),
+    lambda L: [s.optimizer.step(), s.step(), s.step()] if (
+        s := L.optim.lr_scheduler.StepLR(_optimizer(L)[1], 2)) else None,
+], ids=range(3))
+def test_scheduler_warnings(program: Any) -> None:
+    assert _warnings_seen(mt, program) == _warnings_seen(torch, program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.optim.lr_scheduler.StepLR(object(), 2),
+    lambda L: L.optim.lr_scheduler.StepLR(_optimizer(L)[1], 2, last_epoch=3),
+    lambda L: L.optim.lr_scheduler.LambdaLR(_optimizer(L)[1], [lambda e: 1.0]),
+], ids=range(3))
+def test_scheduler_errors(call: Any) -> None:
+    want = raised_by(call, torch)
+    assert want is not None
+    assert_same_error(raised_by(call, mt), want)
+
+
+def test_scheduler_with_a_tensor_lr() -> None:
+    def run(L: Any) -> list:
+        p = L.nn.Parameter(L.ones(2))
+        opt = L.optim.SGD([p], lr=L.tensor(0.5))
+        sched = L.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
+        seen = []
+        for _ in range(3):
+            opt.step()
+            sched.step()
+            seen.append((repr(sched.get_last_lr()), repr(opt.param_groups[0]["lr"])))
+        return seen
+
+    assert run(mt) == run(torch)
