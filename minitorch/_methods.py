@@ -39,6 +39,7 @@ from .ops import (
     sorting,
     special,
     split,
+    triangle,
     unary_more,
 )
 from .ops.pointwise import compare, logical
@@ -569,7 +570,7 @@ _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "sort": sorting.sort, "argsort": sorting.argsort, "topk": sorting.topk})
 _METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.select,
                  "repeat": split.repeat, "repeat_interleave": split.repeat_interleave_method,
-                 "nelement": Tensor.numel})
+                 "nelement": Tensor.numel, "tril": triangle.tril, "triu": triangle.triu})
 _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
 _METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__

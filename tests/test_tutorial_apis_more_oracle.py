@@ -540,3 +540,86 @@ def test_scheduler_with_a_tensor_lr() -> None:
         return seen
 
     assert run(mt) == run(torch)
+
+
+# ---------------------------------------------------------------------------- 6. tril/triu,
+# log10, pad_sequence
+
+
+@pytest.mark.parametrize("name", ["tril", "triu"])
+@pytest.mark.parametrize("diagonal", [0, 1, -1, 3, -5])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 4, 3), (1, 1), (2, 0)])
+def test_tril_triu(name: str, diagonal: int, shape: tuple) -> None:
+    x = np.random.default_rng(1).normal(size=shape)
+    _same_values_and_grads(lambda L, t: getattr(L, name)(t, diagonal), [x])
+    _same_values_and_grads(lambda L, t: getattr(t, name)(diagonal=diagonal), [x])
+    (a,), (b,) = twins([x])
+    g = _gradients(mt, a, getattr(a, name)(diagonal))[0]
+    _bitwise(g, _gradients(torch, b, getattr(b, name)(diagonal))[0])
+    for dtype in ("int64", "bool"):
+        got = getattr(mt.tensor(x > 0).to(getattr(mt, dtype)), name)(diagonal)
+        want = getattr(torch.tensor(x > 0).to(getattr(torch, dtype)), name)(diagonal)
+        assert repr(got) == repr(want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.tril(L.ones(3)), lambda L: L.ones(3, 3).triu(1.5),
+    lambda L: L.triu(L.tensor(1.0)), lambda L: L.tril([[1.0]]),
+], ids=range(4))
+def test_tril_triu_errors(call: Any) -> None:
+    want = raised_by(call, torch)
+    assert want is not None
+    assert_same_error(raised_by(call, mt), want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_log10(dtype: str) -> None:
+    x = np.exp(np.random.default_rng(2).normal(size=(50, 40)) * 5).astype(dtype)
+    (a,), (b,) = twins([x])
+    got, want = mt.log10(a), torch.log10(b)
+    np.testing.assert_allclose(got.detach().numpy(), want.detach().numpy(), rtol=2e-7 if
+                               dtype == "float32" else 1e-15, atol=0)
+    assert type(got.grad_fn).__name__ == type(want.grad_fn).__name__ == "Log10Backward0"
+    got.sum().backward()
+    want.sum().backward()
+    _bitwise(a.grad, b.grad)
+    edges = [0.0, -1.0, 1.0, 10.0, 1e-300, float("inf"), float("nan")]
+    assert repr(mt.tensor(edges).log10()) == repr(torch.tensor(edges).log10())
+    assert repr(mt.log10(mt.tensor([1, 100]))) == repr(torch.log10(torch.tensor([1, 100])))
+
+
+def _padded(L: Any, batch_first: bool, side: str) -> list:
+    from importlib import import_module
+
+    pad_sequence = import_module(f"{L.__name__}.nn.utils.rnn").pad_sequence
+    a = L.arange(6.0).reshape(3, 2).requires_grad_()
+    b = L.tensor([[7.0, 8.0]], requires_grad=True) * 2
+    c = L.zeros(0, 2)
+    out = pad_sequence([a, b, c], batch_first=batch_first, padding_value=-1.0,
+                       padding_side=side)
+    (out * L.arange(out.numel()).reshape(out.shape)).sum().backward()
+    ints = pad_sequence((L.tensor([1, 2, 3]), L.tensor([4.5])), batch_first, 7, side)
+    return [repr(out), a.grad.tolist(), repr(ints),
+            repr(pad_sequence(L.ones(2, 3), batch_first, padding_side=side)),
+            type(out.grad_fn.next_functions[0][0]).__name__]
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("side", ["right", "left"])
+def test_pad_sequence(batch_first: bool, side: str) -> None:
+    assert _padded(mt, batch_first, side) == _padded(torch, batch_first, side)
+
+
+@pytest.mark.parametrize("call", [
+    lambda f, L: f([]), lambda f, L: f([L.ones(2, 3), L.ones(2, 4)]),
+    lambda f, L: f([L.ones(2)], padding_side="mid"), lambda f, L: f([1, 2]),
+    lambda f, L: f(3),
+], ids=range(5))
+def test_pad_sequence_errors(call: Any) -> None:
+    from torch.nn.utils.rnn import pad_sequence as theirs
+
+    from minitorch.nn.utils.rnn import pad_sequence as mine
+
+    want = raised_by(lambda L: call(theirs, L), torch)
+    assert want is not None
+    assert_same_error(raised_by(lambda L: call(mine, L), mt), want)
