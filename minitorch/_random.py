@@ -378,27 +378,36 @@ def _cumulative_lookup(p: Any, n: int, generator: Any) -> Any:
     before it have drawn their uniforms, as torch's loop does."""
     xp = namespace(p)
     rows = xp.reshape(p, (-1, p.shape[-1]))
-    # torch checks element by element: ``>= 0`` (which nan fails), then finite
-    codes = xp.where(~(rows >= 0), 1, xp.where(xp.isfinite(rows), 0, 2))
-    cum = xp.cumsum(rows, axis=1)
-    bad_sums = ~(cum[:, -1] > 0)
-    if bool(xp.any(codes)) or bool(xp.any(bad_sums)):
-        flat = xp.reshape(codes, (-1,))
-        first = int(xp.argmax(flat != 0)) if bool(xp.any(codes)) else flat.shape[0]
-        row, code = first // rows.shape[1], int(flat[first]) if first < flat.shape[0] else 3
-        sum_row = int(xp.argmax(bad_sums)) if bool(xp.any(bad_sums)) else rows.shape[0]
-        if sum_row < row:
-            row, code = sum_row, 3
-        _sampling.draw(xp, "uniform", (row * n,), "float64", generator)
-        message = {1: "encountering probability entry < 0",
-                   2: "encountering probability entry = infinity or NaN",
-                   3: "sum of probabilities <= 0"}[code]
-        raise RuntimeError(f"invalid multinomial distribution ({message})")
-    cum = cum / cum[:, -1:]
-    cum[:, -1] = 1
+    cum = xp.cumulative_sum(rows, axis=1)
+    _check_rows(rows, cum, n, generator)
+    last = cum[:, -1:]
+    cum = xp.concat([cum[:, :-1] / last, xp.ones_like(last)], axis=1)
+    cum = xp.astype(cum, xp.float64)  # each sum meets a float64 uniform
     u = _sampling.draw(xp, "uniform", (rows.shape[0], n), "float64", generator)
-    picks = [xp.searchsorted(xp.astype(c, xp.float64), x, side="left") for c, x in zip(cum, u)]
-    return xp.reshape(xp.astype(xp.stack(picks), xp.int64), (-1,) if p.ndim == 1 else (-1, n))
+    picks = xp.stack([xp.searchsorted(cum[r, :], u[r, :], side="left")
+                      for r in range(rows.shape[0])])
+    return xp.reshape(xp.astype(picks, xp.int64), (-1,) if p.ndim == 1 else (-1, n))
+
+
+def _check_rows(rows: Any, cum: Any, n: int, generator: Any) -> None:
+    """torch's checks of the draw with replacement, row by row and in a row element by
+    element (``>= 0``, which nan fails, then finite), then the row's sum; the rows before
+    the first bad one have drawn their uniforms when the error is raised."""
+    xp = namespace(rows)
+    negative = ~(rows >= 0)
+    codes = xp.astype(negative, xp.int64) + 2 * xp.astype(~negative & ~xp.isfinite(rows),
+                                                          xp.int64)
+    bad = xp.astype(xp.any(codes != 0, axis=1) | ~(cum[:, -1] > 0), xp.int64)
+    if not bool(xp.any(bad != 0)):
+        return
+    row = int(xp.argmax(bad))
+    found = xp.astype(codes[row, :] != 0, xp.int64)
+    code = int(codes[row, int(xp.argmax(found))]) if bool(xp.any(found != 0)) else 3
+    _sampling.draw(xp, "uniform", (row * n,), "float64", generator)
+    message = {1: "encountering probability entry < 0",
+               2: "encountering probability entry = infinity or NaN",
+               3: "sum of probabilities <= 0"}[code]
+    raise RuntimeError(f"invalid multinomial distribution ({message})")
 
 
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
