@@ -194,7 +194,9 @@ def test_keepdims_is_keepdim(name: str, keepdims: bool) -> None:
     lambda L: L.ones(2, 3).mean(1, keepdim=True, keepdims=True),
     lambda L: L.ones(2, 3).prod(1, keepdims=True, keepdim=False),
     lambda L: L.argmax(L.ones(2, 3), 1, False, keepdims=True),
-], ids=range(4))
+    lambda L: L.sum(L.ones(2, 3), keepdims=True), lambda L: L.ones(2, 3).mean(keepdims=True),
+    lambda L: L.ones(2, 3).sum(keepdims=True, dtype=L.float64),
+], ids=range(7))
 def test_keepdims_given_twice(call: Any) -> None:
     assert_same_error(raised_by(call, mt), raised_by(call, torch))
 

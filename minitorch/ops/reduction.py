@@ -221,12 +221,13 @@ class MinDim(_ExtremumDim):
 
 
 def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
-    """``fn`` refusing ``keepdim`` given without ``dim``, as none of torch's overloads takes
-    it (``method``: with the Tensor method's message)."""
+    """``fn`` refusing ``keepdim`` (or ``keepdims``) given without ``dim`` (or ``axis``), as
+    none of torch's overloads takes it (``method``: with the Tensor method's message)."""
 
     @functools.wraps(fn)
     def checked(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        if not args and "keepdim" in kwargs and "dim" not in kwargs:
+        if not args and {"keepdim", "keepdims"} & kwargs.keys() and \
+                not {"dim", "axis"} & kwargs.keys():
             raise _args.keepdim_alone(fn.__name__, kwargs, method)
         return fn(input, *args, **kwargs)
 
@@ -277,10 +278,10 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
 
 
 _sum.__name__, _mean.__name__ = "sum", "mean"
-sum = _args.numpy_aliases(_keepdim_needs_dim(_sum, method=False))
-mean = _args.numpy_aliases(_keepdim_needs_dim(_mean, method=False))
-sum_method = _args.numpy_aliases(_keepdim_needs_dim(_sum, method=True))
-mean_method = _args.numpy_aliases(_keepdim_needs_dim(_mean, method=True))
+sum = _keepdim_needs_dim(_args.numpy_aliases(_sum), method=False)
+mean = _keepdim_needs_dim(_args.numpy_aliases(_mean), method=False)
+sum_method = _keepdim_needs_dim(_args.numpy_aliases(_sum), method=True)
+mean_method = _keepdim_needs_dim(_args.numpy_aliases(_mean), method=True)
 
 
 @_args.numpy_aliases
