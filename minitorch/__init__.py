@@ -75,6 +75,7 @@ from ._random import (
     get_rng_state,
     initial_seed,
     manual_seed,
+    multinomial,
     normal,
     rand_like,
     randint,
@@ -122,12 +123,13 @@ from .ops.pointwise import (
     where,
 )
 from .ops.products import outer
-from .ops.reduction import argmax, argmin, max, mean, min, sum, var
+from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, sum, var
 from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
-from .ops.split import chunk, select, split
+from .ops.split import chunk, repeat_interleave, select, split
+from .ops.triangle import tril, triu
 from .serialization import load, save
 
 ger = outer  # torch's older name
@@ -171,6 +173,7 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "reciprocal", "sign", "square", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
+              "log10",
               "exp2", "erf", "isnan"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
@@ -209,6 +212,7 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
+@_args.numpy_aliases
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where every element is true (non-zero), over everything or over ``dim``.
 
@@ -221,6 +225,7 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return input.all(dim, keepdim)
 
 
+@_args.numpy_aliases
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where some element is true (non-zero), over everything or over ``dim``.
 

@@ -246,22 +246,27 @@ def dim(fn: str, value: Any, ndim: int, name: str = "dim", position: int = 1) ->
     return wrap_dim(value, ndim)
 
 
-def axis_alias(fn: Callable) -> Callable:
-    """``fn`` also taking numpy's ``axis=`` for its ``dim``, as torch's reductions do.
+def numpy_aliases(fn: Callable) -> Callable:
+    """``fn`` also taking numpy's ``axis=`` for its ``dim`` and ``keepdims=`` for its
+    ``keepdim``, as every torch function with those parameters does.
 
-    >>> axis_alias(lambda input, dim=None: dim)(0, axis=1)
-    1
+    >>> numpy_aliases(lambda input, dim=None, keepdim=False: (dim, keepdim))(0, axis=1,
+    ...                                                                      keepdims=True)
+    (1, True)
     """
+    positions = {name: i for i, name in enumerate(inspect.signature(fn).parameters)}
 
     @functools.wraps(fn)
-    def with_axis(*args: Any, **kwargs: Any) -> Any:
-        if "axis" in kwargs:
-            if "dim" in kwargs or len(args) > 1:  # torch: the alias and the dim, twice given
-                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument 'axis'")
-            kwargs["dim"] = kwargs.pop("axis")
+    def with_aliases(*args: Any, **kwargs: Any) -> Any:
+        for alias, name in (("axis", "dim"), ("keepdims", "keepdim")):
+            if alias in kwargs:
+                if name in kwargs or len(args) > positions[name]:  # torch: given twice
+                    raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
+                                    f"'{alias}'")
+                kwargs[name] = kwargs.pop(alias)
         return fn(*args, **kwargs)
 
-    return with_axis
+    return with_aliases
 
 
 def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:

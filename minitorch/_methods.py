@@ -39,6 +39,7 @@ from .ops import (
     sorting,
     special,
     split,
+    triangle,
     unary_more,
 )
 from .ops.pointwise import compare, logical
@@ -213,6 +214,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
+@_args.numpy_aliases
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
@@ -523,7 +525,7 @@ _METHODS = {
     "bmm": _two_tensors(linalg.Bmm.apply, "bmm", "mat2"),
     "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
-    "argmin": reduction.argmin,
+    "argmin": reduction.argmin, "logsumexp": reduction.logsumexp,
     "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
     "expand_as": _shaped_as(expand, "expand_as"),
@@ -554,7 +556,7 @@ def _reduce_bool(name: str) -> Any:
 
     method.__name__ = name
     method.__doc__ = f"True where {'every' if name == 'all' else 'some'} element is non-zero."
-    return method
+    return _args.numpy_aliases(method)
 
 
 _METHODS.update(_random.METHODS)
@@ -566,7 +568,8 @@ _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "addcmul": special.addcmul, "addcdiv": special.addcdiv,
                  "sort": sorting.sort, "argsort": sorting.argsort, "topk": sorting.topk})
 _METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.select,
-                 "repeat": split.repeat})
+                 "repeat": split.repeat, "repeat_interleave": split.repeat_interleave_method,
+                 "nelement": Tensor.numel, "tril": triangle.tril, "triu": triangle.triu})
 _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
 _METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__

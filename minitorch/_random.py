@@ -1,6 +1,7 @@
 """Random numbers beyond ``rand``/``randn``: ``normal``, ``randint``, ``bernoulli``,
-``randperm``, the ``*_like`` samplers, the in-place samplers (``uniform_``, ``normal_``,
-``random_``, ``bernoulli_``, ``exponential_``) and ``manual_seed``.
+``randperm``, ``multinomial``, the ``*_like`` samplers, the in-place samplers
+(``uniform_``, ``normal_``, ``random_``, ``bernoulli_``, ``exponential_``) and
+``manual_seed``.
 
 Every sample comes from a ``Generator`` (``_generator``: torch's CPU Mersenne Twister) through
 torch's own sampling steps (``_sampling``), so after ``manual_seed(s)`` the numbers on the CPU
@@ -26,11 +27,12 @@ from . import _dtype as D
 from ._creation import _created, _leaf, empty, rand, randn
 from ._generator import Generator, default_generator
 from ._tensor import Tensor, broadcast_shapes
+from .backend import namespace
 from .ops._base import Op, wrap
 
 __all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed",
-           "manual_seed", "normal", "rand_like", "randint", "randint_like", "randn_like",
-           "randperm", "seed", "set_rng_state"]
+           "manual_seed", "multinomial", "normal", "rand_like", "randint", "randint_like",
+           "randn_like", "randperm", "seed", "set_rng_state"]
 
 
 def manual_seed(seed: int) -> Generator:
@@ -312,6 +314,102 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     return wrap(_sample("bernoulli", input, generator, p=input._data))
 
 
+@_args.tensors("multinomial", input="input")
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
+                generator: Any = None) -> Tensor:
+    """``num_samples`` indices drawn from the weights ``input`` (each row of a matrix is a
+    distribution), without replacement unless told, by torch's CPU steps: a single draw or
+    a draw without replacement takes the largest ``input / q`` with ``q`` exponential, a draw
+    with replacement looks up float64 uniforms in the normalised cumulative weights.
+
+    >>> g = minitorch.manual_seed(0)
+    >>> minitorch.multinomial(minitorch.tensor([0.1, 0.2, 0.3, 0.4]), 2)
+    tensor([2, 1])
+    """
+    n = _args.integer("multinomial", num_samples, "num_samples", 2)
+    replacement = _args.flag("multinomial", replacement, "replacement", 3)
+    if not 1 <= input.dim() <= 2:
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{_args.legacy(input.dtype)}")
+    if n <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = input.shape[-1]
+    if not replacement and n > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if categories > 2 ** 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    shape = (n,) if input.dim() == 1 else (input.shape[0], n)
+    xp = input._xp
+    if 0 in shape:
+        return wrap(xp.zeros(shape, dtype=xp.int64))
+    if not replacement or n == 1:
+        return _largest_over_exponential(input, n, generator)
+    return wrap(_cumulative_lookup(input._data, n, generator))
+
+
+def _largest_over_exponential(input: Tensor, n: int, generator: Any) -> Tensor:
+    """torch's draw without replacement (or of one sample): the ``n`` largest ``p / q``,
+    ``q`` exponential of rate 1 in ``p``'s dtype and memory order."""
+    xp, p = input._xp, input._data
+    if not bool(xp.all((p >= 0) & (p < float("inf")))):  # nan fails both
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if bool(xp.any(xp.sum(p, axis=-1) == 0)):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if bool(xp.any(xp.sum(xp.astype(p > 0, xp.int64), axis=-1) < n)):
+        raise NotImplementedError(
+            "multinomial without replacement of more samples than a row has non-zero "
+            "probabilities: torch then picks among the zero-probability categories in the tie "
+            "order of its C++ sort, which minitorch does not reproduce")
+    q = wrap(p / _sample("exponential", input, generator, p, lambd=1.0))
+    if n == 1:
+        from .ops.reduction import argmax
+
+        return argmax(q, -1, keepdim=True)
+    return q.topk(n).indices
+
+
+def _cumulative_lookup(p: Any, n: int, generator: Any) -> Any:
+    """torch's draw with replacement: per row, the running sums of ``p`` in its own dtype,
+    divided by their total, the last set to 1; each of ``n`` float64 uniforms picks the
+    first place whose sum is not below it. A bad row raises torch's error after the rows
+    before it have drawn their uniforms, as torch's loop does."""
+    xp = namespace(p)
+    rows = xp.reshape(p, (-1, p.shape[-1]))
+    cum = xp.cumulative_sum(rows, axis=1)
+    _check_rows(rows, cum, n, generator)
+    last = cum[:, -1:]
+    cum = xp.concat([cum[:, :-1] / last, xp.ones_like(last)], axis=1)
+    cum = xp.astype(cum, xp.float64)  # each sum meets a float64 uniform
+    u = _sampling.draw(xp, "uniform", (rows.shape[0], n), "float64", generator)
+    picks = xp.stack([xp.searchsorted(cum[r, :], u[r, :], side="left")
+                      for r in range(rows.shape[0])])
+    return xp.reshape(xp.astype(picks, xp.int64), (-1,) if p.ndim == 1 else (-1, n))
+
+
+def _check_rows(rows: Any, cum: Any, n: int, generator: Any) -> None:
+    """torch's checks of the draw with replacement, row by row and in a row element by
+    element (``>= 0``, which nan fails, then finite), then the row's sum; the rows before
+    the first bad one have drawn their uniforms when the error is raised."""
+    xp = namespace(rows)
+    negative = ~(rows >= 0)
+    codes = xp.astype(negative, xp.int64) + 2 * xp.astype(~negative & ~xp.isfinite(rows),
+                                                          xp.int64)
+    bad = xp.astype(xp.any(codes != 0, axis=1) | ~(cum[:, -1] > 0), xp.int64)
+    if not bool(xp.any(bad != 0)):
+        return
+    row = int(xp.argmax(bad))
+    found = xp.astype(codes[row, :] != 0, xp.int64)
+    code = int(codes[row, int(xp.argmax(found))]) if bool(xp.any(found != 0)) else 3
+    _sampling.draw(xp, "uniform", (row * n,), "float64", generator)
+    message = {1: "encountering probability entry < 0",
+               2: "encountering probability entry = infinity or NaN",
+               3: "sum of probabilities <= 0"}[code]
+    raise RuntimeError(f"invalid multinomial distribution ({message})")
+
+
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
     @_args.tensors(f"{kind.__name__}_like", input="input")
     def like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
@@ -455,4 +553,4 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
 
 METHODS = {"uniform_": uniform_, "normal_": normal_, "random_": random_,
            "bernoulli_": bernoulli_, "exponential_": exponential_,
-           "bernoulli": bernoulli}
+           "bernoulli": bernoulli, "multinomial": multinomial}

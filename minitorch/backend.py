@@ -320,10 +320,14 @@ def getitem(xp: ModuleType, array: Any, key: Any) -> Any:
 
 
 def setitem(xp: ModuleType, target: Any, key: Any, values: Any) -> None:
-    """``target[key] = values`` with numpy's rules, also for integer-array (fancy) keys."""
+    """``target[key] = values`` with numpy's rules (values cast to the target's dtype), also
+    for integer-array (fancy) keys."""
     if xp is np:
         target[key] = values
-    elif _native(xp, key):
+        return
+    if hasattr(values, "dtype") and values.dtype != target.dtype:
+        values = xp.astype(values, target.dtype)
+    if _native(xp, key):
         target[_explicit(key)] = values
     else:
         _host_setitem(xp, target, key, values)

@@ -25,7 +25,7 @@ from .activation import (
     Tanh,
 )
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .container import Sequential
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
@@ -43,12 +43,13 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter import Parameter
-from .pooling import AvgPool2d, MaxPool2d
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
-__all__ = ["ELU", "GELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-           "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
+__all__ = ["ELU", "GELU", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
+           "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
            "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
            "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
-           "NLLLoss", "Parameter", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
+           "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ParameterDict", "ParameterList",
+           "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
            "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]

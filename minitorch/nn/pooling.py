@@ -1,4 +1,6 @@
-"""``AvgPool2d``: the mean of each window over the last two dimensions.
+"""Pooling over the last two dimensions: ``AvgPool2d`` and ``MaxPool2d`` (the mean or the
+largest of each window), ``AdaptiveAvgPool2d`` (the mean of each of a given number of
+windows).
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -15,7 +17,7 @@ from . import functional as F
 from .functional_conv import max_pool2d
 from .module import Module
 
-__all__ = ["AvgPool2d", "MaxPool2d"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "MaxPool2d"]
 
 
 class AvgPool2d(Module):
@@ -63,3 +65,22 @@ class MaxPool2d(Module):
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class AdaptiveAvgPool2d(Module):
+    """Average pooling to a fixed ``output_size`` (an int, or a pair whose None keeps the
+    input's size), whatever the input's size.
+
+    >>> nn.AdaptiveAvgPool2d((2, None))(minitorch.ones(1, 4, 5)).shape
+    torch.Size([1, 2, 5])
+    """
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"

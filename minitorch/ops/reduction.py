@@ -1,4 +1,4 @@
-"""Reductions: sum, mean, var, max and min, over everything or over chosen dims.
+"""Reductions: sum, mean, var, max, min and logsumexp, over everything or over chosen dims.
 
 >>> import minitorch
 >>> x = minitorch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
@@ -13,6 +13,7 @@ import warnings
 from typing import Any
 
 from .. import _args, return_types
+from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..backend import namespace, quiet
 from ._base import Op, wrap
@@ -220,12 +221,13 @@ class MinDim(_ExtremumDim):
 
 
 def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
-    """``fn`` refusing ``keepdim`` given without ``dim``, as none of torch's overloads takes
-    it (``method``: with the Tensor method's message)."""
+    """``fn`` refusing ``keepdim`` (or ``keepdims``) given without ``dim`` (or ``axis``), as
+    none of torch's overloads takes it (``method``: with the Tensor method's message)."""
 
     @functools.wraps(fn)
     def checked(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        if not args and "keepdim" in kwargs and "dim" not in kwargs:
+        if not args and {"keepdim", "keepdims"} & kwargs.keys() and \
+                not {"dim", "axis"} & kwargs.keys():
             raise _args.keepdim_alone(fn.__name__, kwargs, method)
         return fn(input, *args, **kwargs)
 
@@ -276,12 +278,13 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
 
 
 _sum.__name__, _mean.__name__ = "sum", "mean"
-sum = _args.axis_alias(_keepdim_needs_dim(_sum, method=False))
-mean = _args.axis_alias(_keepdim_needs_dim(_mean, method=False))
-sum_method = _args.axis_alias(_keepdim_needs_dim(_sum, method=True))
-mean_method = _args.axis_alias(_keepdim_needs_dim(_mean, method=True))
+sum = _keepdim_needs_dim(_args.numpy_aliases(_sum), method=False)
+mean = _keepdim_needs_dim(_args.numpy_aliases(_mean), method=False)
+sum_method = _keepdim_needs_dim(_args.numpy_aliases(_sum), method=True)
+mean_method = _keepdim_needs_dim(_args.numpy_aliases(_mean), method=True)
 
 
+@_args.numpy_aliases
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
@@ -344,7 +347,7 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
         return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
 
@@ -364,7 +367,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     return return_types.max(*found)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
 
@@ -384,7 +387,7 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
     return return_types.min(*found)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (flattened without ``dim``); never requires grad.
 
@@ -394,7 +397,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     return _arg_extremum("argmax", input, dim, keepdim)
 
 
-@_args.axis_alias
+@_args.numpy_aliases
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (flattened without ``dim``); never requires grad.
 
@@ -431,3 +434,53 @@ def _extremum_dim(fn: str, input: Tensor, dim: Any) -> int:
     if input.dim() and input._data.shape[d] == 0:
         raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
     return d
+
+
+class Logsumexp(Op):
+    """``log(sum(exp(x)))`` as torch computes it: the largest value (0 if infinite) taken
+    out before ``exp`` and added back after ``log``."""
+
+    node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+    _profile_name = "aten::logsumexp"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> Tensor:
+        xp, data = a._xp, a._data
+        dims = None if a.dim() == 0 else dims
+        ctx.meta = (dims, keepdim)
+        if not a.numel():
+            result = wrap(torch_sum(xp, wrap(data).exp()._data, dims, keepdim)).log()
+        else:
+            maxes = xp.max(data, axis=dims, keepdims=True)
+            maxes = xp.where(xp.abs(maxes) == float("inf"), xp.zeros_like(maxes), maxes)
+            total = torch_sum(xp, wrap(data - maxes).exp()._data, dims, keepdim)
+            result = wrap(wrap(total).log()._data + xp.reshape(maxes, total.shape))
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, result = ctx.saved_tensors
+        dims, keepdim = ctx.meta
+        if not keepdim and dims is not None:
+            for d in sorted(dims):
+                g, result = g.unsqueeze(d), result.unsqueeze(d)
+        return (g * (a - result).exp(),)
+
+
+@_args.numpy_aliases
+@_args.tensors("logsumexp", input="input")
+def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input)))`` over ``dim``, without overflow; integer inputs give the
+    default float dtype.
+
+    >>> minitorch.logsumexp(minitorch.tensor([[0., 0.], [1., 1.]]), 1)
+    tensor([0.6931, 1.6931])
+    """
+    _args.required("logsumexp", dim, "dim")
+    keepdim = _args.flag("logsumexp", keepdim, "keepdim")
+    dims = _args.dims("logsumexp", dim, input.dim())
+    if not input.dtype.is_floating_point:
+        input = input.to(get_default_dtype())
+    return Logsumexp.apply(input, dims=dims, keepdim=keepdim)

@@ -206,6 +206,7 @@ class ProdDim(Op):
         return (_prod_backward(g, a, result, ctx.dim),)
 
 
+@_args.numpy_aliases
 def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """The product of all elements, or over ``dim``; integer and bool inputs give int64.
 

@@ -1,5 +1,5 @@
 """Cutting a tensor into pieces along one dim, and tiling it: ``split``, ``chunk``,
-``select`` and ``repeat``.
+``select``, ``repeat`` and ``repeat_interleave``.
 
 Every piece of a split is a view and an output of one node (``SplitBackward0``, or
 ``SplitWithSizesBackward0`` for a list of sizes), whose backward joins the pieces' gradients
@@ -23,7 +23,8 @@ from .._tensor import Tensor
 from ._base import Op, wrap
 from .shape import Select, cat
 
-__all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "select", "split"]
+__all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_interleave",
+           "repeat_interleave_method", "select", "split"]
 
 
 class SplitWithSizes(Op):
@@ -169,3 +170,96 @@ def repeat(self: Tensor, *repeats: Any) -> Tensor:
         if c < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {c}: {target}")
     return Repeat.apply(self, repeats=counts)
+
+
+_METHOD_FORMS = ("Tensor repeats, int dim = None, *, int output_size = None",
+                 "int repeats, int dim = None, *, int output_size = None")
+_FUNCTION_FORMS = ("Tensor input, Tensor repeats, int dim = None, *, int output_size = None",
+                   "Tensor repeats, *, int output_size = None",
+                   "Tensor input, int repeats, int dim = None, *, int output_size = None")
+
+
+def repeat_interleave(input: Tensor, repeats: Any = _args.OMITTED, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """Each element (each slice along ``dim``) repeated ``repeats`` times in place: an int, or
+    a tensor of counts. Without ``dim`` the input is flattened first; with a tensor alone,
+    the indices ``0, 1, ...`` each repeated by its count.
+
+    >>> minitorch.repeat_interleave(minitorch.tensor([1, 2]), 2)
+    tensor([1, 1, 2, 2])
+    >>> minitorch.repeat_interleave(minitorch.tensor([2, 0, 1]))
+    tensor([0, 0, 2])
+    """
+    if repeats is _args.OMITTED:
+        _args.tensor_args("repeat_interleave", (input, "repeats", 1))
+        return _repeated_indices(input, output_size)
+    return _interleave(input, repeats, dim, output_size, _FUNCTION_FORMS, (input,))
+
+
+def repeat_interleave_method(self: Tensor, repeats: Any, dim: int | None = None, *,
+                             output_size: int | None = None) -> Tensor:
+    """``minitorch.repeat_interleave(self, repeats, dim)``.
+
+    >>> minitorch.tensor([[1, 2]]).repeat_interleave(2, dim=0)
+    tensor([[1, 2],
+            [1, 2]])
+    """
+    return _interleave(self, repeats, dim, output_size, _METHOD_FORMS, ())
+
+
+def _interleave(input: Tensor, repeats: Any, dim: Any, output_size: Any, forms: tuple,
+                first: tuple) -> Tensor:
+    """torch's two decompositions: an int count expands a new dim after ``dim`` and folds it
+    in (``ViewBackward0``), a tensor of counts selects indices (``IndexSelectBackward0``)."""
+    counted = isinstance(repeats, Tensor) or (isinstance(repeats, int) and
+                                               not isinstance(repeats, bool))
+    if not counted or not all(v is None or type(v) is int for v in (dim, output_size)):
+        given = (repeats,) if dim is None else (repeats, dim)
+        raise _args.invalid_combination("repeat_interleave", first + given, *forms)
+    flat = input.flatten() if dim is None else input
+    if isinstance(repeats, Tensor):
+        return _interleave_counts(flat, repeats, 0 if dim is None else dim, output_size)
+    d = _args.wrap_dim(0 if dim is None else dim, input.dim())
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    wide = flat.unsqueeze(d + 1)
+    shape = list(wide.shape)
+    shape[d + 1] = repeats
+    _check_output_size(output_size, repeats * shape[d])
+    return wide.expand(shape).clone().flatten(d, d + 1)
+
+
+def _interleave_counts(input: Tensor, repeats: Tensor, dim: int, output_size: Any) -> Tensor:
+    """``input``'s slices along ``dim`` repeated by the counts ``repeats`` (or one count)."""
+    if repeats.dim() > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    size = input.shape[_args.wrap_dim(dim, input.dim())]
+    if repeats.numel() == 1:
+        repeats = repeats.reshape(1).expand(size)
+    elif repeats.shape[0] != size:
+        raise RuntimeError("repeats must have the same size as input along dim, but got "
+                           f"repeats.size(0) = {repeats.shape[0]} and input.size({dim}) = "
+                           f"{size}")
+    return input.index_select(dim, _repeated_indices(repeats, output_size))
+
+
+def _repeated_indices(repeats: Tensor, output_size: Any) -> Tensor:
+    """``0, 1, ...`` each repeated by its count in ``repeats`` (a vector of ints)."""
+    if repeats.dtype.name != "int64":
+        raise NotImplementedError('"repeat_interleave_cpu" not implemented for '
+                                  f"'{_args.legacy(repeats.dtype)}'")
+    if repeats.dim() != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    xp, counts = repeats._xp, repeats._data
+    if bool(xp.any(counts < 0)):
+        raise RuntimeError("repeats can not be negative")
+    positions = xp.arange(counts.shape[0], dtype=xp.int64)
+    indices = xp.repeat(positions, counts) if counts.shape[0] else positions
+    _check_output_size(output_size, indices.shape[0])
+    return wrap(indices)
+
+
+def _check_output_size(output_size: int | None, size: int) -> None:
+    if output_size is not None and output_size != size:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {size} but got "
+                           f"{output_size}")

@@ -1,6 +1,6 @@
-"""More element-wise functions: ``floor``, ``ceil``, ``trunc``, ``frac``, ``log2``, ``exp2``,
-``erf`` and ``isnan``. ``log2`` and ``exp2`` of float32 round once from float64, as torch's
-CPU kernels nearly always do.
+"""More element-wise functions: ``floor``, ``ceil``, ``trunc``, ``frac``, ``log2``,
+``log10``, ``exp2``, ``erf`` and ``isnan``. ``log2``, ``log10`` and ``exp2`` of float32 round
+once from float64, as torch's CPU kernels nearly always do.
 
 The array API has no ``erf``, so it is summed here from two series in float64 (for float32
 inputs then rounded once): near zero ``exp(-x²)·Σ 2ⁿx²ⁿ⁺¹/(2n+1)!!``, whose terms are all
@@ -24,7 +24,8 @@ from ..backend import cpu_math
 from ._base import wrap
 from .pointwise import _unary
 
-__all__ = ["Ceil", "Erf", "Exp2", "Floor", "Frac", "Log2", "Trunc", "erf_array", "isnan"]
+__all__ = ["Ceil", "Erf", "Exp2", "Floor", "Frac", "Log2", "Log10", "Trunc", "erf_array",
+           "isnan"]
 
 _SERIES_TERMS, _FRACTION_TERMS = 60, 60
 
@@ -81,6 +82,9 @@ Trunc = _rounding("Trunc", "trunc")
 Frac = _unary("Frac", "frac", lambda xp, a: a - xp.trunc(a), lambda g, x: g, "self")
 Log2 = _unary("Log2", "log2", lambda xp, a: cpu_math(xp.log2, a),
               lambda g, x: g / (x * math.log(2)), "self")
+_LN10 = 2.3025850929940456  # torch's literal: one ulp below math.log(10)
+Log10 = _unary("Log10", "log10", lambda xp, a: cpu_math(xp.log10, a),
+               lambda g, x: g / (x * _LN10), "self")
 Exp2 = _unary("Exp2", "exp2", lambda xp, a: cpu_math(lambda b: xp.pow(2.0, b), a),
               lambda g, r: g * (r * math.log(2)), "result")
 Erf = _unary("Erf", "erf", erf_array,

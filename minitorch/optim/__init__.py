@@ -1,4 +1,5 @@
-"""``minitorch.optim``: optimizers that update parameters from their gradients.
+"""``minitorch.optim``: optimizers that update parameters from their gradients, and the
+learning-rate schedulers (``optim.lr_scheduler``) that adjust them between epochs.
 
 >>> import minitorch
 >>> from minitorch import nn, optim
@@ -9,9 +10,10 @@
 
 from __future__ import annotations
 
+from . import lr_scheduler
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
 from .rmsprop import Adagrad, RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop"]
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]

@@ -1,4 +1,4 @@
-"""``nn.utils``: clipping gradients before an optimizer step.
+"""Clipping gradients before an optimizer step: ``clip_grad_norm_``, ``clip_grad_value_``.
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -13,9 +13,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from .._tensor import Tensor
-from ..autograd import grad_mode
-from ..ops.norm import norm
+from ..._tensor import Tensor
+from ...autograd import grad_mode
+from ...ops.norm import norm
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
@@ -31,7 +31,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
                     foreach: Any = None) -> Tensor:
     """Scale the gradients together so that their joint ``norm_type``-norm is at most
     ``max_norm``; returns the norm they had."""
-    from .. import stack, tensor
+    from ... import stack, tensor
 
     grads = _grads(parameters)
     max_norm, norm_type = float(max_norm), float(norm_type)  # as torch's, before anything
