@@ -34,6 +34,8 @@ NUMPY_ALLOWED = {
                              "device) and host floats for its scalar comparisons",
     "ops/_softmax_order.py": "torch's CPU float32 softmax: SLEEF's exp and its lane order on "
                              "numpy arrays; any other array module takes the xp path",
+    "ops/_norm_order.py": "torch's CPU float32 2-norm order of adding, on numpy arrays; any "
+                          "other array module takes sqrt(xp.sum(a * a))",
     "ops/_nll_order.py": "torch's CPU nll_loss order of adding, on numpy arrays; any other "
                          "array module sums with its own xp.sum",
     "ops/_fused.py": "torch's CPU float32 fused multiply-adds (add with alpha, addcmul, lerp) "

@@ -190,3 +190,24 @@ def test_sigmoid_of_few_values_is_torchs(n: int) -> None:
     got = np.stack([mt.tensor(row).sigmoid().numpy() for row in x])
     want = np.stack([torch.tensor(row).sigmoid().numpy() for row in x])
     assert got.tobytes() == want.tobytes()
+
+
+# ---- 2-norm along the last dim: torch's eight lanes, then its compiled tail ----
+
+@SETTINGS
+@given(shape=st.lists(st.integers(1, 40), min_size=1, max_size=3), seed=st.integers(0, 2**32 - 1),
+       scale=st.sampled_from([1e-20, 0.01, 1.0, 100.0, 1e20]), trailing=st.integers(0, 3),
+       keepdim=st.booleans())
+def test_norm_over_trailing_dims_is_torchs(shape: list[int], seed: int, scale: float,
+                                           trailing: int, keepdim: bool) -> None:
+    a = _floats(seed, *shape, scale=scale)
+    dims = None if trailing == 0 else tuple(range(len(shape) - min(trailing, len(shape)),
+                                                  len(shape)))
+    _same_bits(mt.tensor(a).norm(p=2, dim=dims, keepdim=keepdim),
+               torch.from_numpy(a).norm(p=2, dim=dims, keepdim=keepdim))
+
+
+def test_d2l_weight_norm_prints_torchs_digits() -> None:
+    w = _floats(27, 200, 1)  # d2l's weight decay chapter prints torch.norm(w).item()
+    for x in (w, w.T.copy(), w[:13], w[:100]):
+        assert mt.norm(mt.tensor(x)).item() == torch.norm(torch.from_numpy(x)).item()
