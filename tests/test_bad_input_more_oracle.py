@@ -488,3 +488,14 @@ def test_type_names_as_torch(name: str) -> None:
     refused, with no GPU)."""
     outcome, said = classify(lambda L, e: eval(e, {"L": L}), [lambda L: f"L.ones(2).type({name})"])
     assert outcome in ("same", "different"), said  # torch and minitorch lack CUDA differently
+
+
+@SETTINGS
+@given(p=st.sampled_from(["'fro'", "'nuc'", "'abc'", "2", "None"]),
+       dim=st.sampled_from(["None", "0", "(0,)", "(0, 1)", "(-1, 0, 1)", "[0, 1, 2, 0]"]))
+def test_norm_string_orders_as_torch(p: str, dim: str) -> None:
+    """torch.norm takes 'fro' over at most two dims as a vector norm and hands any other string
+    order to matrix_norm, which checks the order and then that there are two dims."""
+    if p == "'nuc'" and dim == "(0, 1)":
+        return  # a nuclear norm minitorch lacks: refused with NotImplementedError
+    assert_same_as_torch(f"L.ones(2, 3, 4).norm(p={p}, dim={dim})")

@@ -94,9 +94,6 @@ def _dropped(shape: tuple, dims: Any) -> tuple:
 def _as_p(p: Any) -> float:
     if p is None or (isinstance(p, str) and p == "fro"):
         return 2.0
-    if isinstance(p, str):
-        raise RuntimeError(f"minitorch's norm supports a number p or 'fro', not {p!r} (use "
-                           "minitorch.linalg for matrix norms)")
     (p,) = _args.numbers("linalg_vector_norm", (p, "ord", 2))
     if isinstance(p, complex):
         raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
@@ -114,6 +111,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if p is not None and not isinstance(p, str):  # every type, then the values, as torch
         _args.number_types("linalg_vector_norm", (p, "ord", 2))
     given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
+    if isinstance(p, str) and (p != "fro" or (given is not None and len(given) > 2)):
+        _refuse_matrix_norm(p, given or tuple(range(input.dim())))
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         names = {"int64": "Long", "bool": "Bool"}
@@ -125,6 +124,19 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     dims = _args.dims("linalg_vector_norm", given, input.dim()) or None
     dims = None if input.dim() == 0 else dims
     return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)
+
+
+def _refuse_matrix_norm(p: str, dims: tuple) -> None:
+    """torch.norm hands a string ``p`` other than 'fro' over one or two dims to matrix_norm,
+    which minitorch lacks: torch's refusals of an unknown order or a wrong number of dims,
+    and a clear one for the matrix norms themselves."""
+    if p not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+    if len(dims) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(str(d) for d in dims))
+    raise NotImplementedError("minitorch's norm has no nuclear norm (p='nuc', a sum of "
+                              "singular values); use p='fro' or a number p")
 
 
 def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
