@@ -24,6 +24,7 @@ from . import (
     autograd,
     course,
     cuda,
+    func,
     nn,
     optim,
     profiler,

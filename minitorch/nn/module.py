@@ -283,6 +283,21 @@ class Module:
                 child_prefix = f"{prefix}.{name}" if prefix else name
                 yield from child.named_modules(memo, child_prefix, remove_duplicate)
 
+    def get_submodule(self, target: str) -> Module:
+        """The module at the dotted path ``target`` ('' for this one).
+
+        >>> type(nn.Sequential(nn.Linear(1, 1)).get_submodule("0")).__name__
+        'Linear'
+        """
+        module = self
+        for name in target.split(".") if target else ():
+            if not hasattr(module, name):
+                raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
+            module = getattr(module, name)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{name}` is not an nn.Module")
+        return module
+
     def modules(self) -> Iterator[Module]:
         """This module and all below it, depth first."""
         for _, module in self.named_modules():

@@ -1,0 +1,600 @@
+"""``torch.func``: function transforms (``grad``, ``vjp``, ``jvp``, ``jacrev``, ``jacfwd``,
+``hessian``, ``vmap``) and ``functional_call``, built on minitorch's own autograd.
+
+torch's transforms (functorch) wrap tensors level by level; here each transform is the
+autograd this course teaches, applied to a fresh graph:
+
+- ``grad(f)(x)`` runs ``f`` on a copy of ``x`` that requires grad and returns
+  ``autograd.grad`` of the scalar result; the graph is kept (``create_graph``) so that
+  transforms nest (``grad(grad(f))``), and dropped from what the outermost one returns;
+- ``vjp`` is the same backward with a cotangent; ``jvp`` is forward-mode AD
+  (:mod:`minitorch.autograd.forward_ad`);
+- ``jacrev`` and ``jacfwd`` take one ``vjp`` per output element or one ``jvp`` per input
+  element; ``hessian`` is ``jacfwd(jacrev(f))``;
+- ``vmap`` calls ``f`` once per slice of the batch and stacks the results.
+
+Inputs and outputs may be tuples, lists and dicts of tensors (torch's pytrees).
+
+>>> import minitorch
+>>> from minitorch.func import grad, vmap
+>>> x = minitorch.tensor(0.5)
+>>> grad(lambda t: t ** 3)(x)
+tensor(0.7500)
+>>> grad(grad(lambda t: t ** 3))(x)
+tensor(3.)
+>>> vmap(minitorch.dot)(minitorch.ones(2, 3), minitorch.ones(2, 3))
+tensor([3., 3.])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import minitorch
+
+from ._tensor import Tensor
+from .autograd import forward_ad as fwAD
+from .autograd import grad_mode
+
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
+           "vjp", "vmap"]
+
+_depth = threading.local()
+
+
+# ---------------------------------------------------------------- pytrees
+def _flatten(tree: Any) -> tuple[list, Any]:
+    """The leaves of ``tree`` (tuples, lists and dicts nest; anything else is a leaf) and a
+    spec to rebuild it with :func:`_unflatten`."""
+    if isinstance(tree, (tuple, list)):
+        parts = [_flatten(item) for item in tree]
+        return [leaf for leaves, _ in parts for leaf in leaves], (type(tree), None,
+                                                                   [s for _, s in parts])
+    if isinstance(tree, dict):
+        parts = [_flatten(item) for item in tree.values()]
+        return [leaf for leaves, _ in parts for leaf in leaves], (dict, list(tree),
+                                                                   [s for _, s in parts])
+    return [tree], None
+
+
+def _unflatten(leaves: list, spec: Any) -> Any:
+    return _rebuild(iter(leaves), spec)
+
+
+def _rebuild(leaves: Iterator, spec: Any) -> Any:
+    if spec is None:
+        return next(leaves)
+    kind, keys, children = spec
+    items = [_rebuild(leaves, child) for child in children]
+    if kind is dict:
+        return dict(zip(keys, items))
+    return kind(items) if kind in (tuple, list) else kind(*items)
+
+
+def _leaf_count(spec: Any) -> int:
+    return 1 if spec is None else sum(_leaf_count(child) for child in spec[2])
+
+
+def _spec_repr(spec: Any, indent: int = 0) -> str:
+    """torch's ``repr`` of a TreeSpec: ``TreeSpec(tuple, None, [*,\n  *])``."""
+    if spec is None:
+        return "*"
+    kind, keys, children = spec
+    indent += 2
+    parts = [_spec_repr(child, indent) for child in children]
+    inner = (",\n" + " " * indent).join(parts)
+    return f"TreeSpec({kind.__name__}, {keys}, [{inner}])"
+
+
+class _Star:
+    def __repr__(self) -> str:
+        return "*"
+
+
+def _spec_pprint(spec: Any) -> str:
+    """torch's short form of a TreeSpec: the tree with ``*`` for each leaf, ``(*, *)``."""
+    return repr(_unflatten([_Star()] * _leaf_count(spec), spec))
+
+
+def _tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
+    leaves, spec = _flatten(tree)
+    return _unflatten([fn(leaf) for leaf in leaves], spec)
+
+
+# ---------------------------------------------------------------- levels
+@contextlib.contextmanager
+def _transform() -> Iterator[bool]:
+    """Enter one more transform; yields whether it is the outermost, whose results leave the
+    transforms' graphs behind."""
+    depth = getattr(_depth, "value", 0)
+    _depth.value = depth + 1
+    try:
+        with grad_mode.enable_grad():
+            yield depth == 0
+    finally:
+        _depth.value = depth
+
+
+def _track(x: Any) -> Any:
+    """``x`` as an input the transform differentiates: a fresh leaf, or (inside another
+    transform, or for a tensor that already requires grad) an alias linked to ``x``."""
+    if not isinstance(x, Tensor):
+        return x
+    if x.requires_grad:
+        return x.view_as(x)
+    fresh = x.detach().requires_grad_()
+    tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
+    return fresh if tangent is None else fwAD.make_dual(fresh, tangent)  # jacfwd(jacrev(f))
+
+
+def _release(tree: Any, outermost: bool, inputs: list) -> Any:
+    """What a transform returns: detached at the outermost level unless the caller's own
+    inputs require grad (then the result is part of the caller's graph, as in torch)."""
+    if not outermost or any(isinstance(t, Tensor) and t.requires_grad for t in inputs):
+        return tree
+    return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, tree)
+
+
+def _argnums(argnums: int | tuple[int, ...], count: int, name: str) -> tuple[int, ...]:
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    if not nums or not all(isinstance(n, int) for n in nums):
+        raise RuntimeError(f"{name}: argnums must be int or Tuple[int, ...], got: {argnums!r}")
+    for n in nums:
+        if not -count <= n < count:
+            raise RuntimeError(f"Got argnum={n}, but only {count} positional inputs")
+    return tuple(n % count for n in nums)
+
+
+def _split_aux(out: Any, has_aux: bool, call: str) -> tuple[Any, Any]:
+    """``(output, aux)`` of ``out`` (``call``: how torch's message names the transform)."""
+    if not has_aux:
+        return out, None
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise RuntimeError(f"{call}: output of function f should be a tuple: (output, aux) "
+                           "if has_aux is True")
+    return out
+
+
+def _gradients(outputs: list, inputs: list, cotangents: list | None = None) -> list:
+    """``autograd.grad`` of ``outputs`` for the tensors of ``inputs`` (zeros where an input
+    does not reach them; non-tensors get None), the graph kept for nested transforms."""
+    wrt = [t for t in inputs if isinstance(t, Tensor)]
+    cotangents = cotangents or [None] * len(outputs)
+    reached = [(o, c) for o, c in zip(outputs, cotangents) if o.requires_grad]
+    found = minitorch.autograd.grad([o for o, _ in reached], wrt, [c for _, c in reached],
+                                    retain_graph=True, create_graph=True,
+                                    allow_unused=True) if wrt and reached else [None] * len(wrt)
+    found = iter(g if g is not None else minitorch.zeros_like(t) for g, t in zip(found, wrt))
+    return [next(found) if isinstance(t, Tensor) else None for t in inputs]
+
+
+# ---------------------------------------------------------------- reverse mode
+def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
+                   has_aux: bool = False) -> Callable[..., Any]:
+    """A function returning ``(gradient, value)`` of ``func``'s scalar result with respect to
+    the arguments ``argnums``.
+
+    >>> minitorch.func.grad_and_value(lambda t: (t * t).sum())(minitorch.tensor([1., 2.]))
+    (tensor([2., 4.]), tensor(5.))
+    """
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        nums = _argnums(argnums, len(args), "grad_and_value")
+        given, _ = _flatten([args[n] for n in nums])
+        with _transform() as outermost:
+            args = list(args)
+            for n in nums:
+                args[n] = _tree_map(_track, args[n])
+            value, aux = _split_aux(func(*args, **kwargs), has_aux,
+                                    "grad_and_value(f)(*args)")
+            _check_scalar(value)
+            leaves, spec = _flatten([args[n] for n in nums])
+            grads = _unflatten(_gradients([value], leaves), spec)
+            grads = grads[0] if isinstance(argnums, int) else tuple(grads)
+            result = (grads, (value, aux) if has_aux else value)
+        return _release(result, outermost, given)
+    return wrapper
+
+
+def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
+         has_aux: bool = False) -> Callable[..., Any]:
+    """A function returning the gradient of ``func``'s scalar result with respect to the
+    arguments ``argnums`` (with ``has_aux``: ``(gradient, aux)``).
+
+    >>> minitorch.func.grad(lambda t: t.sin())(minitorch.tensor(0.))
+    tensor(1.)
+    """
+    both = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        grads, value = both(*args, **kwargs)
+        return (grads, value[1]) if has_aux else grads
+    return wrapper
+
+
+def _check_scalar(value: Any) -> None:
+    if not isinstance(value, Tensor):
+        raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, "
+                           f"got {type(value)}")
+    if value.dim() != 0:
+        raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a scalar "
+                           f"Tensor, got tensor with {value.dim()} dims. Maybe you wanted to "
+                           "use the vjp or jacrev APIs instead?")
+
+
+def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
+    """``(func(*primals), vjp_fn)``; ``vjp_fn(cotangents)`` is the vector-Jacobian product for
+    each primal (a tuple, one per primal).
+
+    >>> out, vjp_fn = minitorch.func.vjp(lambda t: t * 3, minitorch.tensor([1., 2.]))
+    >>> vjp_fn(minitorch.tensor([1., 0.]))
+    (tensor([3., 0.]),)
+    """
+    given, _ = _flatten(primals)
+    with _transform() as outermost:
+        tracked = _tree_map(_track, primals)
+        output, aux = _split_aux(func(*tracked), has_aux, "vjp(f, *primals)")
+    outputs, out_spec = _flatten(output)
+    inputs, in_spec = _flatten(tracked)
+
+    def vjp_fn(cotangents: Any) -> tuple:
+        leaves, spec = _flatten(cotangents)
+        if spec != out_spec:
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as "
+                               "pytree structure of outputs to the function. cotangents: "
+                               f"{_spec_pprint(spec)}, primal output: "
+                               f"{_spec_pprint(out_spec)}")
+        with _transform():
+            grads = _unflatten(_gradients(outputs, inputs, leaves), in_spec)
+        return _release(tuple(grads), outermost, given)
+
+    result = (_release(output, outermost, given), vjp_fn)
+    return (*result, _release(aux, outermost, given)) if has_aux else result
+
+
+def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """A function returning the Jacobian of ``func`` with respect to ``argnums``, one row
+    (a ``vjp``) per output element: shape ``output.shape + input.shape``.
+
+    >>> minitorch.func.jacrev(lambda t: t ** 2)(minitorch.tensor([1., 2.]))
+    tensor([[2., 0.],
+            [0., 4.]])
+    """
+    @functools.wraps(func)
+    def wrapper(*args: Any) -> Any:
+        nums = _argnums(argnums, len(args), "jacrev")
+        given, _ = _flatten([args[n] for n in nums])
+        with _transform() as outermost:
+            args = list(args)
+            for n in nums:
+                args[n] = _tree_map(_track, args[n])
+            output, aux = _split_aux(func(*args), has_aux, "jacrev(f, ...)(*args)")
+            inputs, spec = _flatten([args[n] for n in nums])
+            outputs, out_spec = _flatten(output)
+            per_output = [[_stack_rows(out, x, _rows(out, x)) for x in inputs] for out in outputs]
+            jac = [_unflatten(row, spec) for row in per_output]
+            jac = [j[0] if isinstance(argnums, int) else tuple(j) for j in jac]
+            jac = _unflatten(jac, out_spec)
+        result = (jac, aux) if has_aux else jac
+        return _release(result, outermost, given)
+    return wrapper
+
+
+def _rows(out: Tensor, x: Any) -> list:
+    """One backward per element of ``out``: the gradient of that element for ``x``."""
+    if not isinstance(x, Tensor):
+        return []
+    rows = []
+    flat = out.reshape(-1)
+    for i in range(flat.numel()):
+        (g,) = _gradients([flat[i]], [x])
+        rows.append(g)
+    return rows
+
+
+def _stack_rows(out: Tensor, x: Any, rows: list) -> Any:
+    if not isinstance(x, Tensor):
+        return None
+    if not rows:
+        return minitorch.zeros(*out.shape, *x.shape, dtype=x.dtype)
+    return minitorch.stack(rows).reshape(*out.shape, *x.shape)
+
+
+# ---------------------------------------------------------------- forward mode
+def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool = False,
+        has_aux: bool = False) -> tuple:
+    """``(func(*primals), J @ tangents)`` by forward-mode AD.
+
+    >>> minitorch.func.jvp(lambda t: t ** 2, (minitorch.tensor([3.]),), (minitorch.tensor([1.]),))
+    (tensor([9.]), tensor([6.]))
+    """
+    _check_primals(primals, tangents)
+    given, spec = _flatten(primals)
+    with _transform() as outermost, fwAD.dual_level():
+        duals = [fwAD.make_dual(p, t) for p, t in zip(given, _flatten(tangents)[0])]
+        output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
+                                 "jvp(f, primals, tangents)")
+        outputs, out_spec = _flatten(output)
+        pairs = [fwAD.unpack_dual(out) for out in outputs]
+        values = _unflatten([pair.primal for pair in pairs], out_spec)
+        slopes = _unflatten([minitorch.zeros_like(pair.primal) if pair.tangent is None
+                             else pair.tangent for pair in pairs], out_spec)
+    result = (values, slopes, aux) if has_aux else (values, slopes)
+    return _release(result, outermost, given)
+
+
+def _check_primals(primals: Any, tangents: Any) -> None:
+    for value, name in ((primals, "primals"), (tangents, "tangents")):
+        if not isinstance(value, tuple):
+            raise RuntimeError(f"jvp(f, primals, tangents): Expected {name} to be a tuple. "
+                               "E.g. it should be valid to call f(*primals).")
+    p_leaves, p_spec = _flatten(primals)
+    t_leaves, t_spec = _flatten(tangents)
+    if p_spec != t_spec:
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
+                           "the same python structure. For example, if primals is a tuple of "
+                           "3 tensors, tangents also must be. Got primals with structure "
+                           f"{_spec_repr(p_spec)} and tangents with structure "
+                           f"{_spec_repr(t_spec)}")
+    for leaves, name in ((p_leaves, "primals"), (t_leaves, "tangents")):
+        if not leaves:
+            raise RuntimeError(f"jvp(f, primals, tangents): Expected {name} to contain at least "
+                               "one Tensor.")
+        for leaf in leaves:
+            if not isinstance(leaf, Tensor):
+                raise RuntimeError(f"jvp(f, primals, tangents): Expected {name} to only contain "
+                                   f"Tensors, got {type(leaf)}")
+
+
+def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """A function returning the Jacobian of ``func`` with respect to ``argnums``, one column
+    (a ``jvp``) per input element: shape ``output.shape + input.shape``.
+
+    >>> minitorch.func.jacfwd(lambda t: t ** 2)(minitorch.tensor([1., 2.]))
+    tensor([[2., 0.],
+            [0., 4.]])
+    """
+    @functools.wraps(func)
+    def wrapper(*args: Any) -> Any:
+        nums = _argnums(argnums, len(args), "jacfwd")
+        leaves, spec = _flatten([args[n] for n in nums])
+        columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
+                   for k in range(len(leaves))]
+        output, aux = columns[0][1] if columns else (func(*args), None)
+        outputs, out_spec = _flatten(output)
+        jac = []
+        for i, out in enumerate(outputs):
+            per_input = [minitorch.stack(col[0][i], -1).reshape(*out.shape, *x.shape)
+                         for col, x in zip(columns, leaves)]
+            part = _unflatten(per_input, spec)
+            jac.append(part[0] if isinstance(argnums, int) else tuple(part))
+        jac = _unflatten(jac, out_spec)
+        return (jac, aux) if has_aux else jac
+    return wrapper
+
+
+def _columns(func: Callable[..., Any], args: tuple, nums: tuple, spec: Any, leaves: list,
+             k: int, has_aux: bool) -> tuple[list, Any]:
+    """The jvps of ``func`` along each unit vector of input leaf ``k``: one list per output
+    (each a list of flat columns), and the (output, aux) of the first call."""
+    x = leaves[k]
+    columns: list[list] = []
+    first = None
+    for j in range(x.numel()):
+        unit = minitorch.zeros(x.numel(), dtype=x.dtype)
+        unit[j] = 1
+        tangents = [minitorch.zeros_like(t) for t in leaves]
+        tangents[k] = unit.reshape(x.shape)
+        result = jvp(_with_args(func, args, nums, spec), tuple(leaves), tuple(tangents),
+                     has_aux=has_aux)
+        slopes, _ = _flatten(result[1])
+        if first is None:
+            first = (result[0], result[2] if has_aux else None)
+            columns = [[] for _ in slopes]
+        for column, slope in zip(columns, slopes):
+            column.append(slope.reshape(-1))
+    return columns, first
+
+
+def _with_args(func: Callable[..., Any], args: tuple, nums: tuple, spec: Any) -> Callable:
+    """``func`` as a function of the leaves of the arguments ``nums`` only."""
+    def call(*leaves: Any) -> Any:
+        chosen = _unflatten(list(leaves), spec)
+        full = list(args)
+        for n, value in zip(nums, chosen):
+            full[n] = value
+        return func(*full)
+    return call
+
+
+def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+    """A function returning the Hessian of ``func``'s scalar result: ``jacfwd(jacrev(func))``.
+
+    >>> minitorch.func.hessian(lambda t: (t ** 3).sum())(minitorch.tensor([1., 2.]))
+    tensor([[ 6.,  0.],
+            [ 0., 12.]])
+    """
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+# ---------------------------------------------------------------- batching
+def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
+         randomness: str = "error", *, chunk_size: int | None = None) -> Callable[..., Any]:
+    """``func`` mapped over dim ``in_dims`` of its inputs: called once per slice, the results
+    stacked along ``out_dims`` (``None`` in ``in_dims``: that input is shared).
+
+    >>> minitorch.func.vmap(lambda r: r.sum())(minitorch.tensor([[1., 2.], [3., 4.]]))
+    tensor([3., 7.])
+    """
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        call = f"vmap({getattr(func, '__name__', repr(func))}, in_dims={in_dims}, ...)(<inputs>)"
+        leaves, spec = _flatten(args)
+        dims = _leaf_dims(in_dims, args, spec, call)
+        _check_dims(leaves, dims, call)
+        size = _batch_size(leaves, dims)
+        results = []
+        for i in range(size):
+            sliced = [x.select(d, i) if d is not None else x for x, d in zip(leaves, dims)]
+            results.append(func(*_unflatten(sliced, spec), **kwargs))
+        outputs = [_flatten(r)[0] for r in results]
+        out_spec = _flatten(results[0])[1]
+        stacked = [_stack_out([o[j] for o in outputs], out_dims, func)
+                   for j in range(len(outputs[0]))]
+        return _unflatten(stacked, out_spec)
+    return wrapper
+
+
+def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str) -> list:
+    """The mapped dim of each leaf of ``args``: ``in_dims`` is an int (or None) for every
+    leaf, or a tuple shaped like a prefix of ``args`` (torch's broadcast of a pytree)."""
+    if not isinstance(in_dims, (int, tuple)):
+        raise ValueError(f"{call}: expected `in_dims` to be int or a (potentially nested) tuple "
+                         f"matching the structure of inputs, got: {type(in_dims)}.")
+    if not args:
+        raise ValueError(f"vmap({getattr(args, '__name__', '')})(<inputs>): got no inputs. "
+                         "Maybe you forgot to add inputs, or you are trying to vmap over a "
+                         "function with no inputs. The latter is unsupported.")
+    dims = _broadcast(in_dims, spec)
+    if dims is None:
+        raise ValueError(f"{call}: in_dims is not compatible with the structure of `inputs`. "
+                         f"in_dims has structure {_spec_repr(_flatten(in_dims)[1])} but inputs "
+                         f"has structure {_spec_repr(spec)}.")
+    return dims
+
+
+def _broadcast(prefix: Any, spec: Any) -> list | None:
+    """``prefix``'s leaves repeated over the leaves of ``spec`` below them; None where
+    ``prefix`` is not a prefix of that tree."""
+    if prefix is None or isinstance(prefix, int):
+        return [prefix] * _leaf_count(spec)
+    _, sub_spec = _flatten(prefix)
+    if spec is None or sub_spec[0] is not spec[0] or sub_spec[1] != spec[1]:
+        return None
+    items = prefix.values() if isinstance(prefix, dict) else prefix
+    if len(items) != len(spec[2]):
+        return None
+    dims: list = []
+    for item, child in zip(items, spec[2]):
+        part = _broadcast(item, child)
+        if part is None:
+            return None
+        dims.extend(part)
+    return dims
+
+
+def _check_dims(leaves: list, dims: list, call: str) -> None:
+    for x, d in zip(leaves, dims):
+        if d is not None and not isinstance(d, int):
+            raise ValueError(f"{call}: Got in_dim={d} for an input but in_dim must be either an "
+                             "integer dimension or None.")
+        if d is not None and not isinstance(x, Tensor):
+            raise ValueError(f"{call}: Got in_dim={d} for an input but the input is of type "
+                             f"{type(x)}. We cannot vmap over non-Tensor arguments, please use "
+                             "None as the respective in_dim")
+        if d is not None and not -x.dim() <= d < x.dim():
+            raise ValueError(f"{call}: Got in_dim={d} for some input, but that input is a Tensor "
+                             f"of dimensionality {x.dim()} so expected in_dim to satisfy "
+                             f"-{x.dim()} <= in_dim < {x.dim()}.")
+
+
+def _batch_size(leaves: list, dims: list) -> int:
+    sizes = [x.shape[d] for x, d in zip(leaves, dims) if d is not None]
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if any(n != sizes[0] for n in sizes):
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    return sizes[0]
+
+
+def _stack_out(values: list, out_dims: Any, func: Callable[..., Any]) -> Any:
+    if not all(isinstance(v, Tensor) for v in values):
+        name = getattr(func, "__name__", repr(func))
+        raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                         f"{type(values[0])}. Did you mean to set out_dims= to None for output?")
+    return minitorch.stack(values, out_dims if isinstance(out_dims, int) else 0)
+
+
+# ---------------------------------------------------------------- modules
+def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = None,
+                    kwargs: dict | None = None, *, tie_weights: bool = True,
+                    strict: bool = False) -> Any:
+    """``module(*args, **kwargs)`` with its parameters and buffers replaced, for this call
+    only, by the tensors of ``parameter_and_buffer_dicts`` (names as in ``state_dict``).
+
+    >>> lin = minitorch.nn.Linear(1, 1)
+    >>> params = {"weight": minitorch.tensor([[2.]]), "bias": minitorch.tensor([1.])}
+    >>> minitorch.func.functional_call(lin, params, minitorch.tensor([3.]))
+    tensor([7.])
+    """
+    replacements = _replacements(parameter_and_buffer_dicts)
+    if strict:
+        _check_strict(module, replacements)
+    args = () if args is None else args if isinstance(args, tuple) else (args,)
+    with _swapped(module, replacements):
+        return module(*args, **(kwargs or {}))
+
+
+def _replacements(dicts: Any) -> dict:
+    """functional_call's dict, or list or tuple of dicts, as one dict (no name twice)."""
+    if isinstance(dicts, dict):
+        return dicts
+    if not isinstance(dicts, (tuple, list)):
+        raise ValueError("Expected parameter_and_buffer_dicts to be a dict, or a list/tuple of "
+                         f"dicts, but got {type(dicts)}")
+    if not all(isinstance(d, dict) for d in dicts):
+        raise ValueError("Expected all elements of parameter_and_buffer_dicts to be "
+                         "dictionaries")
+    names = [name for d in dicts for name in d]
+    repeated = list(dict.fromkeys(n for n in names if names.count(n) > 1))
+    if repeated:
+        raise ValueError(f"{repeated} appeared in multiple dictionaries; behavior of functional "
+                         "call is ambiguous")
+    return {name: value for d in dicts for name, value in d.items()}
+
+
+def _check_strict(module: Any, replacements: dict) -> None:
+    names = {n for n, _ in module.named_parameters()} | {n for n, _ in module.named_buffers()}
+    missing = sorted(names - set(replacements))
+    unexpected = sorted(set(replacements) - names)
+    if missing or unexpected:
+        raise RuntimeError("Error(s) in reparametrizing for " + type(module).__name__ + ":\n\t"
+                           + (f"Unexpected key(s): {', '.join(map(repr, unexpected))}.\n\t"
+                              if unexpected else "")
+                           + (f"Missing key(s): {', '.join(map(repr, missing))}." if missing
+                              else ""))
+
+
+@contextlib.contextmanager
+def _swapped(module: Any, replacements: dict) -> Iterator[None]:
+    """Each named tensor in place of the module's own, put back afterwards."""
+    saved = []
+    try:
+        for name, value in replacements.items():
+            owner, _, leaf = name.rpartition(".")
+            sub = module.get_submodule(owner) if owner else module
+            registry = sub._parameters if leaf in sub._parameters else sub._buffers
+            saved.append((sub, registry, leaf, registry.get(leaf, None), leaf in registry))
+            registry[leaf] = value
+            sub.__dict__[leaf] = value
+        yield
+    finally:
+        for sub, registry, leaf, old, had in reversed(saved):
+            if had:
+                registry[leaf] = old
+                sub.__dict__[leaf] = old
+            else:
+                registry.pop(leaf, None)
+                sub.__dict__.pop(leaf, None)
