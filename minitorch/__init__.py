@@ -16,6 +16,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi  # torch's constants are these very floats
 from typing import Any
 
 from . import (
