@@ -172,7 +172,8 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "reciprocal", "sign", "square", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
-              "exp2", "erf", "isnan"):
+              "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsinh",
+              "arccosh", "arctanh"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

@@ -21,6 +21,7 @@ from .autograd import grad_mode
 from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
     gather,
+    hyperbolic,
     indexing,
     inplace,
     inplace_more,
@@ -560,6 +561,7 @@ def _reduce_bool(name: str) -> Any:
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
 _METHODS.update(inplace_views.METHODS)
+_METHODS.update(hyperbolic.METHODS)
 _METHODS.update(_factories.NEW_METHODS)
 _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,
