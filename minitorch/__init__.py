@@ -106,6 +106,7 @@ from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
+from .ops.nonzero import argwhere, nonzero
 from .ops.norm import norm
 from .ops.normalize import clamp_min
 from .ops.pointwise import (

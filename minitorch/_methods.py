@@ -30,6 +30,7 @@ from .ops import (
     linalg,
     masked,
     nn_ops,
+    nonzero,
     norm,
     normalize,
     pointwise,
@@ -562,6 +563,7 @@ _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
 _METHODS.update(inplace_views.METHODS)
 _METHODS.update(hyperbolic.METHODS)
+_METHODS.update(nonzero.METHODS)
 _METHODS.update(_factories.NEW_METHODS)
 _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,

@@ -118,3 +118,33 @@ def test_math_constants_in_formulas() -> None:
         return f"{pdf} {masked} {L.tensor([L.nan]).isnan()} {L.tensor(L.e).log()}"
 
     assert run(mt) == run(torch)
+
+
+# ---------------------------------------------------------------------------- 3. nonzero
+
+
+@pytest.mark.parametrize("data", [[[0.0, 1.0], [2.0, 0.0]], [True, False, True], 5.0, 0.0,
+                                  [[0, 0, 0]], [[[1, 0], [0, 3]], [[0, 0], [7, 0]]]])
+def test_nonzero_and_argwhere(data: Any) -> None:
+    def run(L: Any) -> str:
+        x = L.tensor(data)
+        t = L.nonzero(x, as_tuple=True)
+        return (f"{L.nonzero(x)} {x.nonzero()} {t} {x.nonzero(as_tuple=True)} "
+                f"{L.argwhere(x)} {x.argwhere()} {x[t] if x.dim() else ''}")
+
+    assert run(mt) == run(torch)
+
+
+def test_nonzero_of_a_graph_needs_no_grad() -> None:
+    (a,), (b,) = twins([np.array([0.0, -1.0, 2.0])])
+    got, want = (a * 2).nonzero(), (b * 2).nonzero()
+    assert_same(got, want)
+    assert got.grad_fn is None and want.grad_fn is None
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nonzero([1]), lambda L: L.argwhere([1]), lambda L: L.ones(2).nonzero(True),
+    lambda L: L.nonzero(L.ones(2), 1), lambda L: L.ones(2).nonzero(as_tuple=1),
+    lambda L: L.argwhere(L.ones(2), as_tuple=True)])
+def test_nonzero_misuse(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
