@@ -148,3 +148,75 @@ def test_nonzero_of_a_graph_needs_no_grad() -> None:
     lambda L: L.argwhere(L.ones(2), as_tuple=True)])
 def test_nonzero_misuse(call: Any) -> None:
     assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+# ---------------------------------------------------------------------------- 4. diagonals
+
+
+def _diagonal_story(L: Any) -> list[str]:
+    x = L.arange(12.0).reshape(3, 4).requires_grad_()
+    v = L.tensor([1.0, 2.0], requires_grad=True)
+    out = [f"{x.diagonal()} {L.diagonal(x, 1)} {x.diagonal(-1)} {x.diagonal(5)} {L.diag(x)} "
+           f"{L.diag(x, -1)} {x.diag(1)}",
+           f"{L.diag(v)} {L.diag(v, 1)} {L.diag_embed(v)} {v.diag_embed(-1)} "
+           f"{L.diag_embed(L.ones(2, 2), offset=1, dim1=0, dim2=2).shape}"]
+    (x.diagonal(1) * L.tensor([1.0, 2.0, 3.0])).sum().backward()
+    (L.diag(v) * L.arange(4.0).reshape(2, 2)).sum().backward()
+    (g,) = L.autograd.grad((x.diagonal() ** 2).sum(), x, create_graph=True)
+    out.append(f"{x.grad} {v.grad} {g}")
+    y = L.zeros(3, 3)
+    y.diagonal().fill_(5)  # a view: the write reaches y
+    z = L.arange(12.0).reshape(3, 4)
+    z.diagonal().mul_(2)
+    b = L.ones(2, 3, 4)
+    out.append(f"{y} {z} {z._version} {b.diagonal(0, 0, 2).shape} "
+               f"{b.diagonal(dim1=-1, dim2=0).shape} {x.diagonal().is_contiguous()}")
+    return out
+
+
+def test_diagonal_diag_diag_embed() -> None:
+    assert _diagonal_story(mt) == _diagonal_story(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_diagonal_values_and_grads_on_random_batches(dtype: str) -> None:
+    x = np.random.default_rng(3).standard_normal((2, 3, 4, 5)).astype(dtype)
+    for offset, dim1, dim2 in [(0, 0, 1), (1, 2, 3), (-2, 3, 1), (3, -1, 0), (0, 1, -2)]:
+        (a,), (b,) = twins([x])
+        got, want = a.diagonal(offset, dim1, dim2), b.diagonal(offset, dim1, dim2)
+        assert_same(got, want)
+        weights = np.random.default_rng(4).standard_normal(tuple(want.shape)).astype(dtype)
+        (got * mt.tensor(weights)).sum().backward()
+        (want * torch.tensor(weights)).sum().backward()
+        assert_same(a.grad, b.grad, "grad")
+        embedded = mt.diag_embed(got, offset, dim1, dim2), torch.diag_embed(want, offset,
+                                                                            dim1, dim2)
+        assert_same(*embedded)
+        assert embedded[0].grad_fn.name() == embedded[1].grad_fn.name() == "DiagEmbedBackward0"
+
+
+def test_diagonal_on_a_strict_array_namespace() -> None:
+    """Arrays without strides (the array API standard) get the diagonal as a copy."""
+    xs = pytest.importorskip("array_api_strict")
+    from minitorch.backend import diagonal, embed_diagonal
+
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for offset, dim1, dim2 in [(0, 0, 1), (1, 2, 0), (-1, 1, 2)]:
+        want = torch.tensor(a).diagonal(offset, dim1, dim2).numpy()
+        got = diagonal(xs, xs.asarray(a), offset, dim1, dim2)
+        np.testing.assert_array_equal(np.asarray(got), want)
+        back = embed_diagonal(xs, got, a.shape, offset, dim1, dim2)
+        zeros = torch.zeros(a.shape, dtype=torch.float64)
+        zeros.diagonal(offset, dim1, dim2).copy_(torch.tensor(want))
+        np.testing.assert_array_equal(np.asarray(back), zeros.numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.arange(4.0).reshape(2, 2).diagonal(0, 0, 0),
+    lambda L: L.ones(2, 2).diagonal(0, 0, 2), lambda L: L.diag(L.ones(2, 2, 2)),
+    lambda L: L.diagonal([1]), lambda L: L.diag(L.tensor(1.0)),
+    lambda L: L.ones(2, 2).diagonal(1.5), lambda L: L.diagonal(L.ones(2, 2), 0.5),
+    lambda L: L.diag_embed(L.ones(2), dim1=0, dim2=0), lambda L: L.ones(2, 2).diagonal(0, -1, 1),
+    lambda L: L.diagonal(L.ones(3)), lambda L: L.diag([1.0]), lambda L: L.diag(L.ones(2), 0.5)])
+def test_diagonal_misuse(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
