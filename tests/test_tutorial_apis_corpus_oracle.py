@@ -220,3 +220,57 @@ def test_diagonal_on_a_strict_array_namespace() -> None:
     lambda L: L.diagonal(L.ones(3)), lambda L: L.diag([1.0]), lambda L: L.diag(L.ones(2), 0.5)])
 def test_diagonal_misuse(call: Any) -> None:
     assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+# ---------------------------------------------------------------------------- 5. LazyLinear
+
+
+def _lazy_story(L: Any) -> list[str]:
+    L.manual_seed(0)
+    m = L.nn.LazyLinear(3)
+    out = [f"{m} {m.weight!r} {m.bias!r} {type(m.weight).__name__} "
+           f"{m.has_uninitialized_params()} {m.in_features}"]
+    opt = L.optim.SGD(m.parameters(), lr=0.1)  # made before the shapes are known
+    y = m(L.randn(2, 4))
+    out.append(f"{m} {type(m).__name__} {type(m.weight).__name__} {m.weight} {m.bias} {y}")
+    y.sum().backward()
+    opt.step()
+    out.append(f"{m.weight} {list(dict(m.named_parameters()))} {m.weight.grad}")
+    m2 = L.nn.LazyLinear(3, bias=False)
+    out.append(f"{m2} {m2.bias} {m2.state_dict()}")
+    s = L.nn.Sequential(L.nn.LazyLinear(5), L.nn.ReLU(), L.nn.LazyLinear(2))
+    out.append(str(s))
+    s(L.ones(1, 7))
+    out.append(f"{s} {s[2].weight} {s[0].bias}")
+    m3 = L.nn.LazyLinear(2, dtype=L.float64)
+    m3(L.ones(1, 2, dtype=L.float64))
+    out.append(f"{m3.weight.dtype} {isinstance(m3, L.nn.LazyLinear)}")
+    return out
+
+
+def test_lazy_linear_draws_torchs_weights() -> None:
+    assert _lazy_story(mt) == _lazy_story(torch)
+
+
+def _address_free(e: BaseException | None) -> str:
+    import re
+
+    return f"{type(e).__name__}: {re.sub(' at 0x[0-9a-f]+', '', str(e))}"
+
+
+@pytest.mark.parametrize("use", [
+    lambda w: w * 2, lambda w: w @ w, lambda w: w.sum(), lambda w: w.dim(),
+    lambda w: 2 + w, lambda w: w.detach(), lambda w: w.view(-1), lambda w: w[0],
+    lambda w: w.shape, lambda w: w.numel(), lambda w: w - 1, lambda w: 1 - w, lambda w: -w,
+    lambda w: str(w), lambda w: w.size(), lambda w: w.data, lambda w: w.requires_grad,
+    lambda w: (w.dtype, w.is_leaf, w.grad)])
+def test_uninitialized_parameter_use(use: Any) -> None:
+    def run(L: Any) -> str:
+        w = L.nn.LazyLinear(3).weight
+        try:
+            return str(use(w))
+        except (ValueError, RuntimeError) as e:
+            return _address_free(e)
+
+    assert run(mt) == run(torch)
+    assert mt.nn.parameter.UninitializedParameter is mt.nn.UninitializedParameter

@@ -29,7 +29,7 @@ from .container import Sequential
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
-from .linear import Identity, Linear
+from .linear import Identity, LazyLinear, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -42,13 +42,14 @@ from .loss import (
 )
 from .module import Module
 from .normalization import LayerNorm
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 from .pooling import AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
 __all__ = ["ELU", "GELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
            "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
            "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
-           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
+           "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
            "NLLLoss", "Parameter", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
-           "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]
+           "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "UninitializedParameter", "functional",
+           "init", "utils"]
