@@ -274,3 +274,95 @@ def test_uninitialized_parameter_use(use: Any) -> None:
 
     assert run(mt) == run(torch)
     assert mt.nn.parameter.UninitializedParameter is mt.nn.UninitializedParameter
+
+
+# ---------------------------------------------------------------------------- 6. RNN
+
+RNN_CONFIGS = [{}, {"nonlinearity": "relu"}, {"num_layers": 2}, {"batch_first": True},
+               {"bias": False}, {"bidirectional": True},
+               {"num_layers": 3, "bidirectional": True, "batch_first": True,
+                "nonlinearity": "relu"}]
+
+
+def _rnn_run(L: Any, cfg: dict, batched: bool, with_h: bool, dtype: str) -> tuple:
+    """Build an RNN after seed 0, run it on fixed data, backpropagate: every number."""
+    L.manual_seed(0)
+    rnn = L.nn.RNN(4, 3, **cfg)
+    if dtype == "float64":
+        rnn = rnn.double()
+    shape = ((2, 5, 4) if cfg.get("batch_first") else (5, 2, 4)) if batched else (7, 4)
+    x = L.tensor(np.random.default_rng(1).standard_normal(shape).astype(dtype),
+                 requires_grad=True)
+    args = [x]
+    if with_h:
+        directions = 2 if cfg.get("bidirectional") else 1
+        h_shape = (cfg.get("num_layers", 1) * directions, *((2,) if batched else ()), 3)
+        args.append(L.tensor(np.random.default_rng(2).standard_normal(h_shape).astype(dtype),
+                             requires_grad=True))
+    output, h_n = rnn(*args)
+    (output.pow(2).sum() + h_n.sum()).backward()
+    numbers = [output, h_n, *(p.grad for p in rnn.parameters()), *(a.grad for a in args)]
+    names = (repr(rnn), [n for n, _ in rnn.named_parameters()], output.grad_fn.name(),
+             h_n.grad_fn.name())
+    return [t.detach().numpy() for t in numbers], names
+
+
+@pytest.mark.parametrize("cfg", RNN_CONFIGS)
+@pytest.mark.parametrize("batched", [True, False])
+@pytest.mark.parametrize("with_h", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_rnn_weights_values_grads_bit_for_bit(cfg: dict, batched: bool, with_h: bool,
+                                              dtype: str) -> None:
+    """torch's init stream, outputs, h_n and every gradient: float32 bit for bit; float64
+    to its last bits (its tanh is numpy's, not torch's vectorised one)."""
+    got, got_names = _rnn_run(mt, cfg, batched, with_h, dtype)
+    want, want_names = _rnn_run(torch, cfg, batched, with_h, dtype)
+    assert got_names == want_names
+    for g, w in zip(got, want, strict=True):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        if dtype == "float32":
+            np.testing.assert_array_equal(_bits(g), _bits(w))
+        else:
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
+
+
+def test_rnn_d2l_style_training_step() -> None:
+    """d2l's RNN chapter: nn.RNN(len(vocab), num_hiddens) on one-hot steps, a Linear head."""
+    def run(L: Any) -> str:
+        L.manual_seed(0)
+        rnn, head = L.nn.RNN(28, 16), L.nn.Linear(16, 28)
+        opt = L.optim.SGD([*rnn.parameters(), *head.parameters()], lr=1.0)
+        tokens = L.tensor([[3, 1, 4, 1, 5], [9, 2, 6, 5, 3]])
+        x = L.nn.functional.one_hot(tokens.T, 28).float()
+        state = L.zeros((1, 2, 16))
+        losses = []
+        for _ in range(3):
+            y, state = rnn(x, state.detach())
+            loss = L.nn.functional.cross_entropy(head(y.reshape(-1, 16)), tokens.T.reshape(-1))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(f"{loss.item():.6f}")
+        return f"{rnn} {losses} {y.shape} {state.shape} {rnn.weight_hh_l0[0]}"
+
+    assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.RNN(4, 3)(L.ones(1, 2, 3, 4)), lambda L: L.nn.RNN(4, 3)(L.ones(5, 2, 5)),
+    lambda L: L.nn.RNN(4, 3)(L.ones(5, 2, 4), L.zeros(1, 3, 3)),
+    lambda L: L.nn.RNN(4, 3)(L.ones(5, 4), L.zeros(1, 2, 3)),
+    lambda L: L.nn.RNN(4, 3)(L.ones(5, 2, 4), L.zeros(1, 2)),
+    lambda L: L.nn.RNN(4, 3, nonlinearity="sigmoid"), lambda L: L.nn.RNN(4, 3, dropout=2),
+    lambda L: L.nn.RNN(4, 3)(L.ones(5, 2, 4, dtype=L.float64)),
+    lambda L: L.nn.RNN(4, 3)(L.ones(0, 2, 4))])
+def test_rnn_misuse(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+def test_rnn_dropout_on_one_layer_warns_as_torch() -> None:
+    with pytest.warns(UserWarning) as got:
+        mt.nn.RNN(4, 3, dropout=0.5)
+    with pytest.warns(UserWarning) as want:
+        torch.nn.RNN(4, 3, dropout=0.5)
+    assert str(got[0].message) == str(want[0].message)
