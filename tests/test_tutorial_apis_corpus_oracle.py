@@ -326,6 +326,19 @@ def test_rnn_weights_values_grads_bit_for_bit(cfg: dict, batched: bool, with_h: 
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
 
 
+def test_rnn_dropout_between_layers_draws_torchs_masks() -> None:
+    def run(L: Any) -> list:
+        L.manual_seed(0)
+        rnn = L.nn.RNN(4, 3, num_layers=3, dropout=0.4)
+        x = L.tensor(np.random.default_rng(1).standard_normal((6, 2, 4)).astype("float32"))
+        training = rnn(x)
+        rnn.eval()
+        return [t.detach().numpy() for t in (*training, *rnn(x))]
+
+    for got, want in zip(run(mt), run(torch), strict=True):
+        np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
 def test_rnn_d2l_style_training_step() -> None:
     """d2l's RNN chapter: nn.RNN(len(vocab), num_hiddens) on one-hot steps, a Linear head."""
     def run(L: Any) -> str:
