@@ -391,3 +391,23 @@ def test_rnn_dropout_on_one_layer_warns_as_torch() -> None:
     with pytest.warns(UserWarning) as want:
         torch.nn.RNN(4, 3, dropout=0.5)
     assert str(got[0].message) == str(want[0].message)
+
+
+def test_lazy_linear_loads_a_state_dict() -> None:
+    """Loading materialises the parameters in the checkpoint's shapes, as torch's hook."""
+    def run(L: Any) -> str:
+        L.manual_seed(0)
+        source = L.nn.Linear(4, 3)
+        lazy = L.nn.LazyLinear(3)
+        loaded = lazy.load_state_dict(source.state_dict())
+        before = f"{loaded} {lazy} {type(lazy.weight).__name__} {lazy.weight.shape}"
+        out = lazy(L.ones(1, 4))
+        wrong = L.nn.LazyLinear(3)
+        wrong.load_state_dict(source.state_dict())
+        try:
+            wrong(L.ones(1, 5))
+        except AssertionError as e:
+            return f"{before} {out} {lazy} {e}"
+        return "no error"
+
+    assert run(mt) == run(torch)

@@ -110,7 +110,8 @@ class LazyLinear(Linear):
         return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
 
     def initialize_parameters(self, input: Tensor) -> None:
-        """Materialise weight (out_features, input's last dim) and bias, then draw them."""
+        """Materialise weight (out_features, input's last dim) and bias, then draw them;
+        after ``load_state_dict`` (which materialised them) only learn ``in_features``."""
         if self.has_uninitialized_params():
             with grad_mode.no_grad():
                 self.in_features = input.shape[-1]
@@ -118,6 +119,12 @@ class LazyLinear(Linear):
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))
                 self.reset_parameters()
+        if self.in_features == 0:
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(
+                    f"The in_features inferred from input: {input.shape[-1]} is not equal to "
+                    f"in_features from self.weight: {self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
 
     def state_dict(self, *, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> Any:
