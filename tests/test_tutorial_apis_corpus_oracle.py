@@ -411,3 +411,14 @@ def test_lazy_linear_loads_a_state_dict() -> None:
         return "no error"
 
     assert run(mt) == run(torch)
+
+
+def test_rnn_all_weights_and_flatten_parameters() -> None:
+    def run(L: Any) -> str:
+        L.manual_seed(0)
+        rnn = L.nn.RNN(2, 3, num_layers=2, bidirectional=True)
+        rnn.flatten_parameters()
+        return f"{[[tuple(w.shape) for w in ws] for ws in rnn.all_weights]} " \
+               f"{rnn.all_weights[3][1]} {rnn.mode} {rnn.nonlinearity} {rnn.dropout}"
+
+    assert run(mt) == run(torch)

@@ -103,6 +103,20 @@ class RNN(Module):
         names = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
         return tuple(getattr(self, f"{n}_l{layer}{suffix}", None) for n in names)
 
+    @property
+    def all_weights(self) -> list[list[Parameter]]:
+        """The parameters of each layer and direction: ``[w_ih, w_hh(, b_ih, b_hh)]``.
+
+        >>> [len(w) for w in nn.RNN(2, 3, num_layers=2, bias=False).all_weights]
+        [2, 2]
+        """
+        directions = ("", "_reverse") if self.bidirectional else ("",)
+        return [[w for w in self._weights(layer, suffix) if w is not None]
+                for layer in range(self.num_layers) for suffix in directions]
+
+    def flatten_parameters(self) -> None:
+        """Nothing to do: torch packs the weights for cuDNN here, which minitorch has not."""
+
     def _check(self, input: Tensor, hx: Tensor | None) -> None:
         if input.dim() not in (2, 3):
             raise ValueError(f"RNN: Expected input to be 2D or 3D, got {input.dim()}D tensor "
