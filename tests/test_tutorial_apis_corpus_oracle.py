@@ -422,3 +422,26 @@ def test_rnn_all_weights_and_flatten_parameters() -> None:
                f"{rnn.all_weights[3][1]} {rnn.mode} {rnn.nonlinearity} {rnn.dropout}"
 
     assert run(mt) == run(torch)
+
+
+def test_new_ops_on_a_strict_array_namespace() -> None:
+    """The array-API seam: hyperbolic functions, diagonals and nonzero also run (and
+    differentiate) on array-api-strict arrays, to the values numpy gives."""
+    xs = pytest.importorskip("array_api_strict")
+    from minitorch import backend
+
+    def run(strict: bool) -> list[np.ndarray]:
+        data = [[0.5, 0.0], [0.25, 2.0]]
+        if strict:
+            with backend.device_namespace("cpu", xs):
+                x = mt.tensor(data, requires_grad=True)
+        else:
+            x = mt.tensor(data, requires_grad=True)
+        y = x.sinh() + x.asinh() + (x * 0.1).atanh() + x.cosh() + (x + 2).acosh()
+        d = x.diagonal()
+        e = mt.diag(d)
+        (y.sum() + (d * 2).sum() + (e * 3).sum()).backward()
+        return [backend.to_numpy(t._data) for t in (y, d, e, x.nonzero(), x.grad)]
+
+    for got, want in zip(run(True), run(False), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
