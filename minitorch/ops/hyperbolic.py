@@ -9,7 +9,8 @@ torch's float32 and float64 kernels (ATen's UnaryOpsKernel.cpp) differ by functi
   elements after the last pair one by one through the C library, as :func:`torch_sigmoid`
   does. For float32 minitorch runs SLEEF's own steps (:mod:`minitorch._sleef`: all of
   torch's bits but about one in 200 000) and the C library on the rest; for
-  float64 the vector part is numpy's (96-99% of torch's bits).
+  float64 the vector part is numpy's (96-99% of torch's bits). Where torch runs its scalar
+  kernel (no AVX2, or ``ATEN_CPU_CAPABILITY=default``) every element is the C library's.
 
 torch's in-place ``asinh_``, ``acosh_`` and ``atanh_`` have no derivative: their node
 (``AsinhBackward1``, ...) refuses, as here. Arrays other than numpy's keep their library's
@@ -33,6 +34,7 @@ import numpy as np
 from .. import _sleef
 from .._libm import c_math
 from .._tensor import Tensor
+from ._fused import fuses
 from ._softmax_order import lanes
 from .pointwise import _unary
 
@@ -58,7 +60,7 @@ def _paired(name: str) -> Any:
             return getattr(xp, name)(a)
         flat = a.ravel()
         pair = 2 * lanes() * 4 // a.itemsize  # float64 vectors hold half as many
-        paired = flat.size - flat.size % pair
+        paired = flat.size - flat.size % pair if fuses() else 0  # else torch's scalar kernel
         head = (getattr(_sleef, f"{name}f") if a.dtype == np.float32 else getattr(np, name))(
             flat[:paired])
         return np.concatenate([head, c_math(name, flat[paired:])]).reshape(a.shape)
