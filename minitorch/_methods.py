@@ -20,7 +20,9 @@ from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
+    diagonal,
     gather,
+    hyperbolic,
     indexing,
     inplace,
     inplace_more,
@@ -29,6 +31,7 @@ from .ops import (
     linalg,
     masked,
     nn_ops,
+    nonzero,
     norm,
     normalize,
     pointwise,
@@ -562,6 +565,9 @@ def _reduce_bool(name: str) -> Any:
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
 _METHODS.update(inplace_views.METHODS)
+_METHODS.update(hyperbolic.METHODS)
+_METHODS.update(nonzero.METHODS)
+_METHODS.update(diagonal.METHODS)
 _METHODS.update(_factories.NEW_METHODS)
 _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,

@@ -40,6 +40,9 @@ NUMPY_ALLOWED = {
                          "array module sums with its own xp.sum",
     "ops/_fused.py": "torch's CPU float32 fused multiply-adds (add with alpha, addcmul, lerp) "
                      "on numpy arrays; any other array module computes the same formula",
+    "_sleef.py": "SLEEF's float32 sinhf/coshf/atanhf (torch's vectorised CPU kernels), host math",
+    "ops/hyperbolic.py": "torch's CPU sinh/cosh/atanh split (SLEEF pairs, libm tail) and libm "
+                         "asinh/acosh on numpy arrays; any other array module takes the xp path",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
                            "for numpy arrays; any other array module takes the xp path "
                            "(test_backend_suites runs the sums on array-api-strict)",
