@@ -9,9 +9,13 @@ torch's kernel (ATen's SoftMaxKernel.cpp) for float32 on x86-64, along the last 
   values start the lanes, each later block of ``lanes`` values is added lane by lane, a last
   partial block into the first lanes; the lanes are then folded in halves (lane ``i`` plus
   lane ``i ^ half``). A row shorter than the lanes is added value by value;
-* softmax ``e * (1 / s)``; log_softmax ``(x - max) - log(s)``.
+* softmax ``e * (1 / s)``; log_softmax ``(x - max) - log(s)``, the log SLEEF's ``logf_u10``
+  (:func:`~minitorch._sleef.logf`; the C library's differs for 1 row in 30).
 
-Along another dim, the values of the dim are added one after another and softmax divides.
+Along another dim, the values of the dim are added one after another and softmax divides;
+the kernel runs vectors across the positions after the dim, and where a whole vector does
+not fit (the last positions of each chunk, see :func:`_exp_by_kernel`) it takes the C
+library's ``expf`` instead of SLEEF's.
 torch's float32 ``sigmoid`` takes the same vectorised exp (:func:`torch_sigmoid`).
 Every step is a whole-array numpy call; CUDA and other arrays keep their library's math.
 
@@ -29,39 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from .._libm import expf, fmaf
-from ..backend import cpu_math
-from ._cascade_sum import _in_order, torch_sum
+from .._libm import expf
+from .._sleef import expf as sleef_expf
+from .._sleef import logf as sleef_logf
+from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
 from ._fused import cpu_features
-
-# SLEEF's expf_u10: exp(d) = 2**q * exp(s), q = round(d / ln 2), s = d - q*ln 2 in two parts
-# (Cody and Waite), exp(s) by a degree-6 polynomial; each product that feeds a sum is one fma.
-_LOG2_E = np.float32(1.442695040888963407359924681001892137426645954152985934135449406931)
-_LN2_HIGH, _LN2_LOW = np.float32(0.693145751953125), np.float32(1.428606765330187045e-06)
-_POLY = tuple(np.float32(c) for c in (
-    0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
-    0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
-
-
-def sleef_expf(d: np.ndarray) -> np.ndarray:
-    """torch's vectorised float32 ``exp`` (SLEEF's ``expf_u10`` with fused multiply-adds).
-
-    >>> sleef_expf(np.array([0.0, 1.0, -200.0], dtype=np.float32))
-    array([1.       , 2.7182817, 0.       ], dtype=float32)
-    """
-    with np.errstate(all="ignore"):
-        q = np.rint(d * _LOG2_E)
-        s = fmaf(q, -_LN2_HIGH, d)
-        s = fmaf(q, -_LN2_LOW, s)
-        u = np.full_like(d, _POLY[0])
-        for c in _POLY[1:]:
-            u = fmaf(u, s, c)
-        u = np.float32(1) + fmaf(s * s, u, s)
-        k = np.clip(np.nan_to_num(q), -300, 300).astype(np.int32)
-        half = k >> 1  # 2**k in two factors, so that neither overflows on its own
-        u = u * np.ldexp(np.float32(1), half) * np.ldexp(np.float32(1), k - half)
-        u = np.where(d < -104, np.float32(0), u)
-        return np.where(d > 104, np.float32(np.inf), u).astype(np.float32)
 
 
 def torch_sigmoid(xp: Any, a: Any) -> Any:
@@ -123,18 +99,71 @@ def torch_softmax(xp: Any, a: Any, dim: int) -> Any:
     if not _ours(a):
         e = xp.exp(z)
         return e / torch_sum(xp, e, _dims(a, dim), keepdim=True)
-    e = sleef_expf(z)
     if _last(a, dim):
+        e = sleef_expf(z)
         return e * (np.float32(1) / lane_sum(e))
+    e = _exp_by_kernel(z, dim, _softmax_vectors)
     return e / _in_turn_sum(e, dim)
 
 
 def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
-    """log_softmax of ``a`` along ``dim``; for a float32 numpy array in torch's CPU order."""
+    """log_softmax of ``a`` along ``dim``; for a float32 numpy array in torch's CPU order:
+    ``(x - max) - log(sum)``, the log SLEEF's (:func:`~minitorch._sleef.logf`).
+
+    >>> torch_log_softmax(np, np.float32([[0.0, 0.0, 0.0]]), 1)
+    array([[-1.0986123, -1.0986123, -1.0986123]], dtype=float32)
+    """
     z = _minus_max(xp, a, dim)
     if not _ours(a):
         return z - xp.log(torch_sum(xp, xp.exp(z), _dims(a, dim), keepdim=True))
-    return z - cpu_math(np.log, _sum_along(sleef_expf(z), dim))
+    if _last(a, dim):
+        return z - sleef_logf(lane_sum(sleef_expf(z)))
+    return z - sleef_logf(_in_turn_sum(_exp_by_kernel(z, dim, _chunk_vectors), dim))
+
+
+def _exp_by_kernel(z: np.ndarray, dim: int, vectors: Any) -> np.ndarray:
+    """``exp(z)`` along a dim that is not the last, as torch's kernel takes it: SLEEF's for
+    the positions its vector loop covers, the C library's ``expf`` for the rest (``vectors``
+    tells which, as a (outer, 1, inner) mask of the array seen as (outer, dim, inner))."""
+    dim %= z.ndim
+    outer, inner = math.prod(z.shape[:dim]), math.prod(z.shape[dim + 1:])
+    rows = z.reshape(outer, z.shape[dim], inner)
+    scalar = ~vectors(outer, z.shape[dim], inner)
+    e = sleef_expf(rows)
+    if scalar.any():
+        at = np.broadcast_to(scalar, rows.shape)
+        e[at] = expf(rows[at])
+    return e.reshape(z.shape)
+
+
+def _covered(position: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """Whether a vector loop run from ``start`` to ``stop`` in steps of lanes covers each
+    position (the loop stops where a whole vector no longer fits)."""
+    width = lanes()
+    return position - start < (stop - start) // width * width
+
+
+def _chunk_vectors(outer: int, size: int, inner: int) -> np.ndarray:
+    """log_softmax's kernel (``_vec_logsoftmax``) cuts the inner positions into chunks of a
+    multiple of the lanes (about 128 KiB of the dim each) and runs vectors along each chunk."""
+    width = lanes()
+    chunk = max(128 * 1024 // size // 4, width) // width * width
+    j = np.arange(inner)
+    start = j // chunk * chunk
+    return _covered(j, start, np.minimum(start + chunk, inner)).reshape(1, 1, inner)
+
+
+def _softmax_vectors(outer: int, size: int, inner: int) -> np.ndarray:
+    """softmax's kernel (``_vec_softmax``) runs vectors over the (outer, inner) positions
+    split between its threads (at::parallel_for, grain 32768 / dim): each thread's vectors
+    restart at the start of its range and at each outer index."""
+    p = np.arange(outer * inner)
+    vector = np.zeros(p.shape, bool)
+    for begin, end in _thread_ranges(p.size, max(32768 // size, 1), get_num_threads()):
+        q = p[begin:end]
+        row = q - q % inner
+        vector[begin:end] = _covered(q, np.maximum(row, begin), np.minimum(row + inner, end))
+    return vector.reshape(outer, 1, inner)
 
 
 def torch_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:

@@ -1,0 +1,158 @@
+"""SLEEF's float32 vector functions, the ones torch's vectorised CPU kernels call, in numpy.
+
+torch's ``Vectorized<float>`` takes ``exp`` and ``log`` from SLEEF (``Sleef_expf16_u10``,
+``Sleef_logf16_u10`` with AVX512; the ``f8`` ones with AVX2), compiled with fused
+multiply-adds. Their results are within one ulp of the true value but not correctly
+rounded, so numpy's functions (or the C library's) differ from torch's in the last bit of
+a few results in a hundred. These functions take SLEEF's steps one by one on whole arrays,
+each float32 operation rounded as the vector instruction rounds it, each fused multiply-add
+by :func:`~minitorch._libm.fmaf`:
+
+* :func:`expf` (``expf_u10``): ``2**q * exp(s)`` with ``s = d - q*ln 2`` in two parts and a
+  degree-6 polynomial;
+* :func:`logf` (``logf_u10``): ``d = m * 2**e``, ``x = (m-1)/(m+1)`` as a double-float
+  (a float32 pair ``hi + lo``) and ``log d = e*ln 2 + 2x + x**3 * p(x**2)``.
+
+The double-float helpers (``_df_*``) follow SLEEF's ``df.h`` in its fused (``ENABLE_FMA_SP``)
+form. Every function takes and returns float32 numpy arrays.
+
+>>> import numpy as np
+>>> logf(np.float32([1.0, 2.0, 0.0, -1.0]))
+array([0.       , 0.6931472,      -inf,       nan], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._libm import fmaf
+
+__all__ = ["expf", "logf"]
+
+_F = np.float32
+_ONE, _TWO = _F(1), _F(2)
+# ln 2 as a double-float, and in two parts for Cody and Waite's reduction in exp
+_LN2_DF = (_F(0.69314718246459960938), _F(-1.904654323148236017e-09))
+_LN2_HIGH, _LN2_LOW = _F(0.693145751953125), _F(1.428606765330187045e-06)
+_LOG2_E = _F(1.442695040888963407359924681001892137426645954152985934135449406931)
+
+
+def _poly(x: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
+    """Horner's scheme with one fused multiply-add a step, the first coefficient highest."""
+    u = np.full_like(x, _F(coefficients[0]))
+    for c in coefficients[1:]:
+        u = fmaf(u, x, _F(c))
+    return u
+
+
+# ---- double-float arithmetic: a value is a pair (hi, lo) of float32 arrays, hi + lo ----
+
+DF = tuple[np.ndarray, np.ndarray]
+
+
+def _df_two_sum(x: np.ndarray, y: np.ndarray) -> DF:
+    """``x + y`` exactly, whatever their sizes (``dfadd2_vf2_vf_vf``)."""
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def _df_add(x: DF, y: DF | np.ndarray) -> DF:
+    """``x + y`` for ``|x| >= |y|`` (``dfadd_vf2_vf2_vf2``, or ``_vf`` for a float ``y``)."""
+    if isinstance(y, tuple):
+        s = x[0] + y[0]
+        return s, (((x[0] - s) + y[0]) + x[1]) + y[1]
+    s = x[0] + y
+    return s, ((x[0] - s) + y) + x[1]
+
+
+def _df_mul(x: DF, y: DF | np.ndarray) -> DF:
+    """``x * y`` (``dfmul_vf2_vf2_vf2``, or ``_vf`` for a float ``y``)."""
+    if isinstance(y, tuple):
+        p = x[0] * y[0]
+        return p, fmaf(x[0], y[1], fmaf(x[1], y[0], fmaf(x[0], y[0], -p)))
+    p = x[0] * y
+    return p, fmaf(x[1], y, fmaf(x[0], y, -p))
+
+
+def _df_div(n: DF, d: DF) -> DF:
+    """``n / d`` (``dfdiv_vf2_vf2_vf2``): one division, then corrections by fma."""
+    t = _ONE / d[0]
+    q = n[0] * t
+    u = fmaf(t, n[0], -q)
+    low = fmaf(-d[1], t, fmaf(-d[0], t, _ONE))
+    return q, fmaf(q, low, fmaf(n[1], t, u))
+
+
+# ---- splitting a float into mantissa and exponent, as AVX512's getmant and getexp ----
+
+def _exponent(x: np.ndarray) -> np.ndarray:
+    """``floor(log2 |x|)`` as float32 (``vgetexp``), 128 for an infinite ``x``."""
+    with np.errstate(all="ignore"):
+        e = (np.frexp(x)[1] - 1).astype(np.float32)
+    return np.where(np.isinf(x), _F(128), e)
+
+
+def _mantissa(x: np.ndarray) -> np.ndarray:
+    """``|x|`` scaled by a power of 2 into [0.75, 1.5) (``vgetmant``, interval 0.75-1.5)."""
+    f = np.abs(np.frexp(x)[0])  # [0.5, 1)
+    return np.where(f >= _F(0.75), f, f * _TWO)
+
+
+def _split(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``d = m * 2**e`` with m in [0.75, 1.5): e from ``d / 0.75`` as SLEEF takes it."""
+    with np.errstate(all="ignore"):
+        return _mantissa(d), _exponent(d * _F(1.0 / 0.75))
+
+
+# ---- the functions ----
+
+_EXP_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271,
+             0.00833336077630519866943359, 0.0416664853692054748535156,
+             0.166666671633720397949219, 0.5)
+
+
+def _times_power_of_2(u: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``u * 2**q`` for an integral float ``q`` in two factors, so neither overflows alone."""
+    k = np.clip(np.nan_to_num(q), -300, 300).astype(np.int32)
+    half = k >> 1
+    return u * np.ldexp(_ONE, half) * np.ldexp(_ONE, k - half)
+
+
+def expf(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``expf_u10``, torch's vectorised float32 ``exp``.
+
+    >>> expf(np.float32([0.0, 1.0, -200.0]))
+    array([1.       , 2.7182817, 0.       ], dtype=float32)
+    """
+    with np.errstate(all="ignore"):
+        q = np.rint(d * _LOG2_E)
+        s = fmaf(q, -_LN2_HIGH, d)
+        s = fmaf(q, -_LN2_LOW, s)
+        u = _poly(s, _EXP_POLY)
+        u = _ONE + fmaf(s * s, u, s)
+        u = _times_power_of_2(u, q)
+        u = np.where(d < -104, _F(0), u)
+        return np.where(d > 104, _F(np.inf), u).astype(np.float32)
+
+
+def logf(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``logf_u10``, torch's vectorised float32 ``log`` (its AVX512 form, whose
+    results equal the AVX2 form's for every float).
+
+    >>> logf(np.float32([10.0, 1e-40, np.inf]))
+    array([  2.3025851, -92.10341  ,         inf], dtype=float32)
+    """
+    d = np.asarray(d, np.float32)
+    with np.errstate(all="ignore"):
+        m, e = _split(d)
+        s = _df_mul(_LN2_DF, e)
+        x = _df_div(_df_two_sum(-_ONE, m), _df_two_sum(_ONE, m))
+        x2 = x[0] * x[0]
+        t = _poly(x2, (0.3027294874, 0.3996108174, 0.6666694880))
+        s = _df_add(s, (x[0] * _TWO, x[1] * _TWO))
+        s = _df_add(s, (x2 * x[0]) * t)
+        r = s[0] + s[1]
+        r = np.where(d == np.inf, _F(np.inf), r)
+        r = np.where((d < 0) | np.isnan(d), _F(np.nan), r)
+        return np.where(d == 0, _F(-np.inf), r).astype(np.float32)
