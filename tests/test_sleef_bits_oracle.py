@@ -78,3 +78,47 @@ def test_cross_entropy_losses_are_torchs() -> None:
         got = mt.nn.functional.cross_entropy(mt.tensor(logits), mt.tensor(target))
         want = torch.nn.functional.cross_entropy(torch.tensor(logits), torch.tensor(target))
         assert got.item() == want.item()
+
+
+def _log_softmax_grad(lib: object, x: np.ndarray, g: np.ndarray, dim: int) -> np.ndarray:
+    t = lib.tensor(x, requires_grad=True)
+    lib.log_softmax(t, dim).backward(lib.tensor(g))
+    return t.grad.numpy()
+
+
+def test_log_softmax_backward_rows_are_torchs() -> None:
+    """torch's backward is one fused multiply-add, fma(-exp(y), sum(g), g): every row's bits
+    (was 33% with the product and the difference rounded apart)."""
+    rng = np.random.default_rng(1)
+    for x in _rows(1, 1000):
+        g = rng.standard_normal(x.size).astype(np.float32)
+        got, want = _log_softmax_grad(mt, x, g, 0), _log_softmax_grad(torch, x, g, 0)
+        assert got.tobytes() == want.tobytes(), x.size
+
+
+@pytest.mark.parametrize("shape", [(7, 5), (33, 17), (70, 40), (2, 3000, 40), (1200, 33)])
+def test_log_softmax_backward_along_other_dims_is_torchs(shape: tuple) -> None:
+    """Along another dim the fused step takes the C library's exp past the last whole
+    vector of each chunk (was 4%)."""
+    rng = np.random.default_rng(sum(shape))
+    x = (rng.standard_normal(shape) * 3).astype(np.float32)
+    g = rng.standard_normal(shape).astype(np.float32)
+    for dim in range(len(shape) - 1):
+        got, want = _log_softmax_grad(mt, x, g, dim), _log_softmax_grad(torch, x, g, dim)
+        assert _share_same(got, want) == 1.0
+
+
+def test_cross_entropy_grads_are_torchs() -> None:
+    """300 random batches: the logits' gradients bit for bit (was 41%)."""
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        rows, classes = int(rng.integers(1, 33)), int(rng.integers(2, 70))
+        logits = (rng.standard_normal((rows, classes)) * 10 ** rng.uniform(-1, 1)).astype(
+            np.float32)
+        target = rng.integers(0, classes, rows)
+        grads = []
+        for lib in (mt, torch):
+            t = lib.tensor(logits, requires_grad=True)
+            lib.nn.functional.cross_entropy(t, lib.tensor(target)).backward()
+            grads.append(t.grad.numpy())
+        assert grads[0].tobytes() == grads[1].tobytes()

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .._libm import expf
+from .._libm import expf, fmaf
 from .._sleef import expf as sleef_expf
 from .._sleef import logf as sleef_logf
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
@@ -144,8 +144,9 @@ def _covered(position: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.nd
 
 
 def _chunk_vectors(outer: int, size: int, inner: int) -> np.ndarray:
-    """log_softmax's kernel (``_vec_logsoftmax``) cuts the inner positions into chunks of a
-    multiple of the lanes (about 128 KiB of the dim each) and runs vectors along each chunk."""
+    """log_softmax's kernels (``_vec_logsoftmax`` and its backward) cut the inner positions
+    into chunks of a multiple of the lanes (about 128 KiB of the dim each) and run vectors
+    along each chunk."""
     width = lanes()
     chunk = max(128 * 1024 // size // 4, width) // width * width
     j = np.arange(inner)
@@ -181,7 +182,9 @@ def torch_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
 
 def torch_log_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """The gradient of log_softmax's input ``g - exp(y) * sum(g)`` for its result ``y``; for
-    float32 numpy arrays with torch's vectorised exp (:func:`sleef_expf`) and order.
+    float32 numpy arrays as torch's kernel: one fused multiply-add ``fma(-exp(y), sum, g)``,
+    the exp SLEEF's where a whole vector is loaded (all of it along the last dim), the C
+    library's elsewhere (:func:`_exp_by_kernel`).
 
     >>> y = np.log(np.float32([[0.25, 0.75]]))
     >>> torch_log_softmax_backward(np, np.float32([[1, 0]]), y, 1)
@@ -189,7 +192,9 @@ def torch_log_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """
     if not (_ours(g) and _ours(y)):
         return g - xp.exp(y) * torch_sum(xp, g, _dims(y, dim), keepdim=True)
-    return g - sleef_expf(y) * _sum_along(g, dim)
+    if _last(y, dim):
+        return fmaf(-sleef_expf(y), lane_sum(g), g)
+    return fmaf(-_exp_by_kernel(y, dim, _chunk_vectors), _in_turn_sum(g, dim), g)
 
 
 def _sum_along(e: np.ndarray, dim: int) -> np.ndarray:
