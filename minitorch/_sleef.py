@@ -1,7 +1,8 @@
 """SLEEF's float32 vector functions, the ones torch's vectorised CPU kernels call, in numpy.
 
-torch's ``Vectorized<float>`` takes ``exp`` and ``log`` from SLEEF (``Sleef_expf16_u10``,
-``Sleef_logf16_u10`` with AVX512; the ``f8`` ones with AVX2), compiled with fused
+torch's ``Vectorized<float>`` takes ``exp``, ``log`` and ``pow`` from SLEEF
+(``Sleef_expf16_u10``, ``Sleef_logf16_u10``, ``Sleef_powf16_u10`` with AVX512; the ``f8`` ones
+with AVX2), compiled with fused
 multiply-adds. Their results are within one ulp of the true value but not correctly
 rounded, so numpy's functions (or the C library's) differ from torch's in the last bit of
 a few results in a hundred. These functions take SLEEF's steps one by one on whole arrays,
@@ -11,7 +12,9 @@ by :func:`~minitorch._libm.fmaf`:
 * :func:`expf` (``expf_u10``): ``2**q * exp(s)`` with ``s = d - q*ln 2`` in two parts and a
   degree-6 polynomial;
 * :func:`logf` (``logf_u10``): ``d = m * 2**e``, ``x = (m-1)/(m+1)`` as a double-float
-  (a float32 pair ``hi + lo``) and ``log d = e*ln 2 + 2x + x**3 * p(x**2)``.
+  (a float32 pair ``hi + lo``) and ``log d = e*ln 2 + 2x + x**3 * p(x**2)``;
+* :func:`powf` (``powf_u10``): ``exp(y * log|x|)`` through double-float forms of the same
+  ``log`` and ``exp``, then C99's special cases (signs, zeros, infinities, NaNs).
 
 The double-float helpers (``_df_*``) follow SLEEF's ``df.h`` in its fused (``ENABLE_FMA_SP``)
 form. Every function takes and returns float32 numpy arrays.
@@ -27,7 +30,7 @@ import numpy as np
 
 from ._libm import fmaf
 
-__all__ = ["expf", "logf"]
+__all__ = ["expf", "logf", "powf"]
 
 _F = np.float32
 _ONE, _TWO = _F(1), _F(2)
@@ -66,6 +69,13 @@ def _df_add(x: DF, y: DF | np.ndarray) -> DF:
     return s, ((x[0] - s) + y) + x[1]
 
 
+def _df_add2(x: DF, y: DF | np.ndarray) -> DF:
+    """``x + y`` whatever their sizes (``dfadd2_vf2_vf2_vf2``, ``_vf`` for a float ``y``)."""
+    yh, yl = y if isinstance(y, tuple) else (y, None)
+    s, low = _df_two_sum(x[0], yh)
+    return s, low + (x[1] if yl is None else x[1] + yl)
+
+
 def _df_mul(x: DF, y: DF | np.ndarray) -> DF:
     """``x * y`` (``dfmul_vf2_vf2_vf2``, or ``_vf`` for a float ``y``)."""
     if isinstance(y, tuple):
@@ -75,6 +85,12 @@ def _df_mul(x: DF, y: DF | np.ndarray) -> DF:
     return p, fmaf(x[1], y, fmaf(x[0], y, -p))
 
 
+def _df_square(x: DF) -> DF:
+    """``x * x`` (``dfsqu_vf2_vf2``)."""
+    p = x[0] * x[0]
+    return p, fmaf(x[0] + x[0], x[1], fmaf(x[0], x[0], -p))
+
+
 def _df_div(n: DF, d: DF) -> DF:
     """``n / d`` (``dfdiv_vf2_vf2_vf2``): one division, then corrections by fma."""
     t = _ONE / d[0]
@@ -82,6 +98,12 @@ def _df_div(n: DF, d: DF) -> DF:
     u = fmaf(t, n[0], -q)
     low = fmaf(-d[1], t, fmaf(-d[0], t, _ONE))
     return q, fmaf(q, low, fmaf(n[1], t, u))
+
+
+def _df_normalize(x: DF) -> DF:
+    """The same value with ``lo`` as small as can be (``dfnormalize_vf2_vf2``)."""
+    s = x[0] + x[1]
+    return s, (x[0] - s) + x[1]
 
 
 # ---- splitting a float into mantissa and exponent, as AVX512's getmant and getexp ----
@@ -117,6 +139,23 @@ def _times_power_of_2(u: np.ndarray, q: np.ndarray) -> np.ndarray:
     k = np.clip(np.nan_to_num(q), -300, 300).astype(np.int32)
     half = k >> 1
     return u * np.ldexp(_ONE, half) * np.ldexp(_ONE, k - half)
+
+
+def _power_of_2(k: np.ndarray) -> np.ndarray:
+    """``2**k`` for integers ``k`` in float32's normal range, from its exponent bits."""
+    return ((k + 0x7F) << 23).astype(np.uint32).view(np.float32)
+
+
+def _ldexp(u: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``u * 2**q`` as SLEEF's ``vldexp``: four equal factors 2**m (m a multiple of 16,
+    clamped to float32's range) and a last one; a result below float32's normal numbers
+    is rounded more than once, as there."""
+    q = np.clip(np.nan_to_num(q), -1000, 1000).astype(np.int32)
+    m = ((((q >> 31) + q) >> 6) - (q >> 31)) << 4
+    rest = q - (m << 2)
+    m = np.clip(m + 0x7F, 0, 0xFF)
+    factor = (m << 23).astype(np.uint32).view(np.float32)
+    return u * factor * factor * factor * factor * _power_of_2(rest)
 
 
 def expf(d: np.ndarray) -> np.ndarray:
@@ -156,3 +195,57 @@ def logf(d: np.ndarray) -> np.ndarray:
         r = np.where(d == np.inf, _F(np.inf), r)
         r = np.where((d < 0) | np.isnan(d), _F(np.nan), r)
         return np.where(d == 0, _F(-np.inf), r).astype(np.float32)
+
+
+def _log_df(d: np.ndarray) -> DF:
+    """``log d`` of a positive ``d`` as a double-float (SLEEF's ``logkf``, pow's log)."""
+    m, e = _split(d)
+    x = _df_div(_df_two_sum(-_ONE, m), _df_two_sum(_ONE, m))
+    x2 = _df_square(x)
+    t = _poly(x2[0], (0.240320354700088500976562, 0.285112679004669189453125,
+                      0.400007992982864379882812))
+    c = (_F(0.66666662693023681640625), _F(3.69183861259614332084311e-09))
+    s = _df_mul(_LN2_DF, e)
+    s = _df_add(s, (x[0] * _TWO, x[1] * _TWO))
+    return _df_add(s, _df_mul(_df_mul(x2, x), _df_add2(_df_mul(x2, t), c)))
+
+
+def _exp_df(d: DF) -> np.ndarray:
+    """``exp d`` of a double-float ``d`` (SLEEF's ``expkf``, pow's exp)."""
+    q = np.rint((d[0] + d[1]) * _LOG2_E)
+    s = _df_add2(d, q * -_LN2_HIGH)
+    s = _df_normalize(_df_add2(s, q * -_LN2_LOW))
+    u = _poly(s[0], (0.00136324646882712841033936, 0.00836596917361021041870117,
+                     0.0416710823774337768554688, 0.166665524244308471679688,
+                     0.499999850988388061523438))
+    t = _df_add(s, _df_mul(_df_square(s), u))
+    high = _ONE + t[0]
+    u = high + (((_ONE - high) + t[0]) + t[1])
+    return np.where(d[0] < -104, _F(0), _ldexp(u, q))
+
+
+def powf(x: np.ndarray, y: np.ndarray | np.float32) -> np.ndarray:
+    """SLEEF's ``powf_u10``, torch's vectorised float32 ``pow``: ``exp(y * log|x|)`` in
+    double-floats, the sign from an odd integer ``y``, then C99's special values.
+
+    >>> powf(np.float32([2.0, -2.0, 0.0, -8.0]), np.float32(3.0))
+    array([   8.,   -8.,    0., -512.], dtype=float32)
+    >>> powf(np.float32([10.0, -1.0, 1.0]), np.float32(0.5))
+    array([3.1622777,       nan, 1.       ], dtype=float32)
+    """
+    x = np.asarray(x, np.float32)
+    y = np.broadcast_to(np.asarray(y, np.float32), x.shape)
+    with np.errstate(all="ignore"):
+        whole = (np.trunc(y) == y) | (np.abs(y) > _F(1 << 24))
+        odd = whole & (np.abs(y) < _F(1 << 24)) & (np.fmod(np.trunc(y), 2) != 0)
+        r = _exp_df(_df_mul(_log_df(np.abs(x)), y))
+        r = np.where(np.isnan(r), _F(np.inf), r)
+        r = r * np.where(x > 0, _ONE, np.where(whole, np.where(odd, -_ONE, _ONE), _F(np.nan)))
+        towards = (np.abs(x) - _ONE) * np.where(np.signbit(y), _F(-1), _ONE)
+        r = np.where(np.isinf(y), np.where(towards < 0, _F(0),
+                                           np.where(towards == 0, _ONE, _F(np.inf))), r)
+        edge = np.where(np.signbit(y) ^ (x == 0), _F(0), _F(np.inf))
+        edge = edge * np.where(odd & np.signbit(x), _F(-1), _ONE)
+        r = np.where(np.isinf(x) | (x == 0), edge, r)
+        r = np.where(np.isnan(x) | np.isnan(y), _F(np.nan), r)
+        return np.where((y == 0) | (x == 1), _ONE, r).astype(np.float32)

@@ -16,7 +16,8 @@ Along another dim, the values of the dim are added one after another and softmax
 the kernel runs vectors across the positions after the dim, and where a whole vector does
 not fit (the last positions of each chunk, see :func:`_exp_by_kernel`) it takes the C
 library's ``expf`` instead of SLEEF's.
-torch's float32 ``sigmoid`` takes the same vectorised exp (:func:`torch_sigmoid`).
+torch's float32 ``sigmoid`` takes the same vectorised exp (:func:`torch_sigmoid`), its ``pow``
+SLEEF's pow (:func:`torch_pow`), both the C library's past the last pair of vectors.
 Every step is a whole-array numpy call; CUDA and other arrays keep their library's math.
 
 >>> import numpy as np
@@ -36,8 +37,9 @@ import numpy as np
 from .._libm import expf, fmaf
 from .._sleef import expf as sleef_expf
 from .._sleef import logf as sleef_logf
+from .._sleef import powf as sleef_powf
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
-from ._fused import cpu_features
+from ._fused import cpu_features, fuses
 
 
 def torch_sigmoid(xp: Any, a: Any) -> Any:
@@ -52,9 +54,51 @@ def torch_sigmoid(xp: Any, a: Any) -> Any:
     if type(a) is not np.ndarray or a.dtype != np.float32:
         return 1 / (1 + xp.exp(-a))
     flat = -a.ravel()
-    paired = flat.size - flat.size % (2 * lanes())
-    e = np.concatenate([sleef_expf(flat[:paired]), expf(flat[paired:])])
+    e = by_vector_loop(flat, sleef_expf, expf)
     return (np.float32(1) / (np.float32(1) + e)).reshape(a.shape)
+
+
+def torch_pow(xp: Any, x: Any, p: float) -> Any:
+    """``x ** p`` for a number ``p`` (not one of the exponents torch computes by products);
+    for a float32 numpy array as torch's pow kernel: SLEEF's ``powf_u10``
+    (:func:`minitorch._sleef.powf`, of ``p`` rounded to float32) where its vector loop runs;
+    on the values after it (:func:`by_vector_loop`), and on all of them without AVX2 or with
+    ``ATEN_CPU_CAPABILITY=default``, the C library's double ``pow`` of ``p`` itself, rounded.
+    0 and 1 are a fill and a copy there.
+
+    >>> torch_pow(np, np.float32([2.0, 4.0]), 1.5)
+    array([2.828427, 8.      ], dtype=float32)
+    """
+    if type(x) is not np.ndarray or x.dtype != np.float32 or p in (0, 1):
+        return xp.pow(x, p)
+    def one_by_one(v: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return np.power(v.astype(np.float64), float(p)).astype(np.float32)
+
+    if not fuses():
+        return one_by_one(x)
+    return by_vector_loop(x.ravel(), lambda v: sleef_powf(v, np.float32(p)),
+                          one_by_one).reshape(x.shape)
+
+
+def by_vector_loop(flat: np.ndarray, vector: Any, scalar: Any) -> np.ndarray:
+    """``vector(flat)`` where torch's element-wise loop (``cpu_kernel_vec``) runs vectors,
+    ``scalar(flat)`` where it goes one by one: at::parallel_for splits the values between
+    the threads (grain 32768), each thread runs two vectors at a time from the start of its
+    range and the values after its last pair one by one.
+
+    >>> out = by_vector_loop(np.zeros(40, np.float32), lambda v: v + 1, lambda v: v - 1)
+    >>> int((out == 1).sum())  # two vectors of 16 (or four of 8), then 8 one by one
+    32
+    """
+    position = np.arange(flat.size)
+    vectorised = np.zeros(flat.size, bool)
+    for begin, end in _thread_ranges(flat.size, 32768, get_num_threads()):
+        vectorised[begin:end] = _covered(position[begin:end], begin, end, 2 * lanes())
+    out = np.empty_like(flat)
+    out[vectorised] = vector(flat[vectorised])
+    out[~vectorised] = scalar(flat[~vectorised])
+    return out
 
 
 @cache
@@ -136,10 +180,10 @@ def _exp_by_kernel(z: np.ndarray, dim: int, vectors: Any) -> np.ndarray:
     return e.reshape(z.shape)
 
 
-def _covered(position: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
-    """Whether a vector loop run from ``start`` to ``stop`` in steps of lanes covers each
-    position (the loop stops where a whole vector no longer fits)."""
-    width = lanes()
+def _covered(position: np.ndarray, start: Any, stop: Any, width: int = 0) -> np.ndarray:
+    """Whether a vector loop run from ``start`` to ``stop`` in steps of ``width`` (the lanes)
+    covers each position (the loop stops where a whole step no longer fits)."""
+    width = width or lanes()
     return position - start < (stop - start) // width * width
 
 
