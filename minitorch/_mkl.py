@@ -96,15 +96,41 @@ def _empty(shape: tuple, dtype: Any) -> np.ndarray:
     return raw[start:start + size].view(dtype).reshape(shape)
 
 
+def _torch_offset(array: np.ndarray) -> int:
+    """Where torch's twin of ``array`` would start past a 64-byte boundary: torch allocates
+    every tensor at such a boundary and a view starts where its storage offset puts it, so
+    this is the view's distance in bytes from the start of the numpy array owning its memory,
+    modulo 64 (0 for an array of its own, or one viewing memory of another dtype, which
+    ``torch.tensor`` would have copied)."""
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root.dtype != array.dtype:
+        return 0
+    return (array.ctypes.data - root.ctypes.data) % _ALIGNMENT
+
+
 def _aligned(array: np.ndarray) -> np.ndarray:
-    """``array``, or a copy of it with the same strides at an aligned address: MKL's kernels
-    start their vector loops at aligned elements, so where an operand sits in memory changes
-    how its sums are split, and so their rounding."""
-    if array.ctypes.data % _ALIGNMENT == 0 or not (array.flags.c_contiguous
-                                                  or array.flags.f_contiguous):
+    """``array``, or a copy of it with the same strides at the address torch's twin would
+    have modulo 64 bytes (:func:`_torch_offset`): MKL's kernels start their vector loops at
+    aligned elements, so where an operand sits in memory changes how its sums are split,
+    and so their rounding. A row ``x[i]`` of a matrix keeps its offset from the matrix's
+    start, as in torch.
+
+    >>> m = np.ones((3, 5), np.float32)
+    >>> _aligned(m[1]).ctypes.data % 64 == 20 and _aligned(m).ctypes.data % 64 == 0
+    True
+    """
+    offset = _torch_offset(array)
+    if array.ctypes.data % _ALIGNMENT == offset or array.size == 0:
         return array
-    raw = _empty((array.nbytes,), np.uint8)
-    copy = np.ndarray(array.shape, array.dtype, buffer=raw, strides=array.strides)
+    extent = [(n - 1) * s for n, s in zip(array.shape, array.strides)]
+    before = -sum(e for e in extent if e < 0)  # bytes below the first element (negative strides)
+    span = before + sum(e for e in extent if e > 0) + array.itemsize
+    raw = _empty((span + 2 * _ALIGNMENT,), np.uint8)
+    first = (offset - before) % _ALIGNMENT + before
+    copy = np.ndarray(array.shape, array.dtype, buffer=raw, offset=first,
+                      strides=array.strides)
     copy[...] = array
     return copy
 
@@ -150,6 +176,8 @@ def gemm_product(m1: np.ndarray, m2: np.ndarray, bias: np.ndarray | None = None,
     m, n = (cols, rows) if transpose_c else (rows, cols)
     a, transpose_a = _operand(m1, transpose_c, m, inner)
     b, transpose_b = _operand(m2, transpose_c, inner, n)
+    if m == 1 or n == 1:  # a gemv inside MKL: it reads its operands as gemv does
+        a, b = _aligned(a), _aligned(b)
     lda = _strides(a)[1 if transpose_a == transpose_c else 0]
     ldb = _strides(b)[1 if transpose_b == transpose_c else 0]
     ldc = _strides(result)[0 if transpose_c else 1]
