@@ -109,8 +109,9 @@ def lanes() -> int:
     return 16 if avx512 else 8
 
 
-def lane_sum(e: np.ndarray) -> np.ndarray:
-    """Each row's sum (last axis, kept as size 1) in the order of torch's lanes (see above).
+def lane_sum(e: np.ndarray, fold: bool = True) -> np.ndarray:
+    """Each row's sum (last axis, kept as size 1) in the order of torch's lanes (see above);
+    with ``fold=False``, the lanes themselves, before their halves are added.
 
     >>> lane_sum(np.ones((2, 20), dtype=np.float32)).ravel()
     array([20., 20.], dtype=float32)
@@ -123,6 +124,31 @@ def lane_sum(e: np.ndarray) -> np.ndarray:
     if full == width:  # one block: _in_order handed back a view of e itself
         acc = acc.copy()
     acc[..., :n - full] += e[..., full:]
+    return _fold(acc) if fold else acc
+
+
+def lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each row's ``sum(a * b)`` (last axis, kept) as torch's ``map2_reduce_all`` takes it
+    when its caller runs on one thread: :func:`lane_sum` of the products, except that the
+    products of the last partial block are fused into the adds that take them into the
+    lanes (one fma each). Measured so: the copy of the kernel that at::parallel_for runs
+    inline is compiled with that fma, the copy its threads run without it.
+
+    >>> lane_dot(np.ones((1, 20), np.float32), np.full((1, 20), 0.5, np.float32)).ravel()
+    array([10.], dtype=float32)
+    """
+    width, n = lanes(), a.shape[-1]
+    full = n - n % width
+    if n < width or full == n:
+        return lane_sum(a * b)
+    acc = lane_sum(a[..., :full] * b[..., :full], fold=False)
+    acc[..., :n - full] = fmaf(a[..., full:], b[..., full:], acc[..., :n - full])
+    return _fold(acc)
+
+
+def _fold(acc: np.ndarray) -> np.ndarray:
+    """The lanes (last axis) added in halves: lane ``i`` plus lane ``i + half``."""
+    width = acc.shape[-1]
     while width > 1:
         width //= 2
         acc = acc[..., :width] + acc[..., width:2 * width]
@@ -200,11 +226,11 @@ def _chunk_vectors(outer: int, size: int, inner: int) -> np.ndarray:
 
 def _softmax_vectors(outer: int, size: int, inner: int) -> np.ndarray:
     """softmax's kernel (``_vec_softmax``) runs vectors over the (outer, inner) positions
-    split between its threads (at::parallel_for, grain 32768 / dim): each thread's vectors
-    restart at the start of its range and at each outer index."""
+    split evenly between all its threads (at::parallel_for with grain 0): each thread's
+    vectors restart at the start of its range and at each outer index."""
     p = np.arange(outer * inner)
     vector = np.zeros(p.shape, bool)
-    for begin, end in _thread_ranges(p.size, max(32768 // size, 1), get_num_threads()):
+    for begin, end in _thread_ranges(p.size, 1, get_num_threads()):
         q = p[begin:end]
         row = q - q % inner
         vector[begin:end] = _covered(q, np.maximum(row, begin), np.minimum(row + inner, end))
@@ -213,7 +239,9 @@ def _softmax_vectors(outer: int, size: int, inner: int) -> np.ndarray:
 
 def torch_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """The gradient of softmax's input ``(g - sum(g * y)) * y`` for its result ``y``; for
-    float32 numpy arrays in torch's CPU order (the products added in lanes).
+    float32 numpy arrays in torch's CPU order: the products added in lanes along the last
+    dim (:func:`lane_dot`); along another, in turn, each product fused into the sum that
+    adds it.
 
     >>> y = np.float32([[0.25, 0.75]])
     >>> torch_softmax_backward(np, np.float32([[1, 0]]), y, 1)
@@ -221,7 +249,20 @@ def torch_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """
     if not (_ours(g) and _ours(y)):
         return (g - torch_sum(xp, g * y, _dims(y, dim), keepdim=True)) * y
-    return (g - _sum_along(g * y, dim)) * y
+    if _last(y, dim):
+        inline = math.prod(y.shape[:-1]) <= 1 or get_num_threads() == 1
+        return (g - (lane_dot(g, y) if inline else lane_sum(g * y))) * y
+    return (g - _in_turn_dot(g, y, dim)) * y
+
+
+def _in_turn_dot(a: np.ndarray, b: np.ndarray, dim: int) -> np.ndarray:
+    """``sum(a * b)`` along ``dim`` (kept) from 0, one fused multiply-add a value."""
+    dim %= a.ndim
+    acc = np.zeros((*a.shape[:dim], 1, *a.shape[dim + 1:]), a.dtype)
+    for i in range(a.shape[dim]):
+        at = (slice(None),) * dim + (slice(i, i + 1),)
+        acc = fmaf(a[at], b[at], acc)
+    return acc
 
 
 def torch_log_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
@@ -239,10 +280,6 @@ def torch_log_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     if _last(y, dim):
         return fmaf(-sleef_expf(y), lane_sum(g), g)
     return fmaf(-_exp_by_kernel(y, dim, _chunk_vectors), _in_turn_sum(g, dim), g)
-
-
-def _sum_along(e: np.ndarray, dim: int) -> np.ndarray:
-    return lane_sum(e) if _last(e, dim) else _in_turn_sum(e, dim)
 
 
 def _minus_max(xp: Any, a: Any, dim: int) -> Any:
