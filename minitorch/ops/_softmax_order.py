@@ -29,6 +29,7 @@ np.float32(1.0)
 from __future__ import annotations
 
 import math
+import os
 from functools import cache
 from typing import Any
 
@@ -103,10 +104,12 @@ def by_vector_loop(flat: np.ndarray, vector: Any, scalar: Any) -> np.ndarray:
 
 @cache
 def lanes() -> int:
-    """float32 lanes of torch's vectorised kernels on this CPU: 16 with AVX512, else 8."""
+    """float32 lanes of torch's vectorised kernels on this CPU: 16 with AVX512, else 8 (also
+    where ``ATEN_CPU_CAPABILITY`` holds torch to ``avx2`` or ``default``)."""
     have = cpu_features()
     avx512 = all(have.get(f) for f in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
-    return 16 if avx512 else 8
+    held = os.environ.get("ATEN_CPU_CAPABILITY", "").lower() in ("avx2", "default")
+    return 16 if avx512 and not held else 8
 
 
 def lane_sum(e: np.ndarray, fold: bool = True) -> np.ndarray:
