@@ -214,3 +214,24 @@ def test_pow_grads_are_torchs(p: float) -> None:
         (t ** p).backward(lib.tensor(g))
         grads.append(t.grad.numpy())
     assert grads[0].tobytes() == grads[1].tobytes()
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_cross_entropy_over_positions_is_torchs(reduction: str, weighted: bool) -> None:
+    """(batch, classes, length...) inputs go to nll_loss2d, which adds its positions in the
+    same cascade of levels of 16 as nll_loss (was a plain sum: half the losses differed)."""
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        n, c, h, w = (int(rng.integers(1, k)) for k in (9, 30, 20, 6))
+        x = (rng.standard_normal((n, c, h, w)) * 3).astype(np.float32)
+        y = rng.integers(-1, c, (n, h, w))  # -1: ignored
+        weight = (rng.random(c) + 0.5).astype(np.float32) if weighted else None
+        got = mt.nn.functional.cross_entropy(
+            mt.tensor(x), mt.tensor(y), weight=None if weight is None else mt.tensor(weight),
+            ignore_index=-1, reduction=reduction)
+        want = torch.nn.functional.cross_entropy(
+            torch.tensor(x), torch.tensor(y),
+            weight=None if weight is None else torch.tensor(weight), ignore_index=-1,
+            reduction=reduction)
+        assert got.numpy().tobytes() == want.numpy().tobytes()
