@@ -1,8 +1,11 @@
 """torch's kernels that take SLEEF's vector maths, bit for bit, compared live with torch.
 
 torch's float32 CPU ``log_softmax`` takes its log from SLEEF (``logf_u10``) and its exps from
-SLEEF where a whole vector is loaded, the C library's ``expf`` elsewhere; a last bit that
-differs shows in a printed cross-entropy loss. Every comparison here is of bits.
+SLEEF where a whole vector is loaded, the C library's ``expf`` elsewhere; ``softmax`` along
+other dims and both backwards follow the same vector/tail split and the compiler's fused
+multiply-adds; ``x ** p`` is SLEEF's ``powf_u10``; cross-entropy losses add their rows in
+nll_loss's cascade. A last bit that differs shows in a printed loss, so every comparison
+here is of bits.
 """
 
 from __future__ import annotations
