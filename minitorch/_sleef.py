@@ -30,7 +30,7 @@ import numpy as np
 
 from ._libm import fmaf
 
-__all__ = ["expf", "logf", "powf"]
+__all__ = ["expf", "log1pf", "logf", "powf"]
 
 _F = np.float32
 _ONE, _TWO = _F(1), _F(2)
@@ -196,6 +196,32 @@ def logf(d: np.ndarray) -> np.ndarray:
         r = np.where((d < 0) | np.isnan(d), _F(np.nan), r)
         return np.where(d == 0, _F(-np.inf), r).astype(np.float32)
 
+
+def log1pf(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``log1pf_u10``, ``Vectorized<float>::log1p`` (torch's ``log_sigmoid`` kernel
+    calls it; ``torch.log1p`` itself is MKL's): ``logf``'s steps on ``1 + d`` written as
+    ``m * 2**e`` with ``m - 1`` taken exactly from ``d``, so that small ``d`` keep their digits.
+
+    >>> log1pf(np.float32([1e-10, 1.0, -1.0]))
+    array([1.000000e-10, 6.931472e-01,         -inf], dtype=float32)
+    """
+    d = np.asarray(d, np.float32)
+    with np.errstate(all="ignore"):
+        e = _exponent((d + _ONE) * _F(1.0 / 0.75))
+        t = np.ldexp(_ONE, -e.astype(np.int32)).astype(np.float32)
+        m = fmaf(d, t, t - _ONE)  # (1 + d) * 2**-e - 1, rounded once
+        s = _df_mul(_LN2_DF, e)
+        two_m = _TWO + m
+        x = _df_div((m, np.zeros_like(m)), (two_m, (_TWO - two_m) + m))
+        x2 = x[0] * x[0]
+        t = _poly(x2, (0.3027294874, 0.3996108174, 0.6666694880))
+        s = _df_add(s, (x[0] * _TWO, x[1] * _TWO))
+        s = _df_add(s, (x2 * x[0]) * t)
+        r = s[0] + s[1]
+        r = np.where(d > _F(1e38), _F(np.inf), r)
+        r = np.where((d < -1) | np.isnan(d), _F(np.nan), r)
+        r = np.where(d == -1, _F(-np.inf), r)
+        return np.where((d == 0) & np.signbit(d), _F(-0.0), r).astype(np.float32)
 
 def _log_df(d: np.ndarray) -> DF:
     """``log d`` of a positive ``d`` as a double-float (SLEEF's ``logkf``, pow's log)."""

@@ -15,6 +15,7 @@ from .activation import (
     GELU,
     Hardtanh,
     LeakyReLU,
+    LogSigmoid,
     LogSoftmax,
     ReLU,
     ReLU6,
@@ -49,6 +50,6 @@ from .sparse import Embedding
 __all__ = ["ELU", "GELU", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
            "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
            "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
-           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
+           "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
            "NLLLoss", "Parameter", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
            "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]

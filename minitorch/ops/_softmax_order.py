@@ -37,6 +37,7 @@ import numpy as np
 
 from .._libm import expf, fmaf
 from .._sleef import expf as sleef_expf
+from .._sleef import log1pf as sleef_log1pf
 from .._sleef import logf as sleef_logf
 from .._sleef import powf as sleef_powf
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
@@ -81,6 +82,20 @@ def torch_pow(xp: Any, x: Any, p: float) -> Any:
     return by_vector_loop(x.ravel(), lambda v: sleef_powf(v, np.float32(p)),
                           one_by_one).reshape(x.shape)
 
+
+def torch_log_sigmoid(xp: Any, a: Any) -> tuple[Any, Any]:
+    """``log(sigmoid(a)) = min(a, 0) - log1p(b)`` and the ``b = exp(-|a|)`` torch's kernel keeps
+    for backward; for a float32 numpy array as torch's CPU kernel, bit for bit: every value
+    (a last part-filled vector too) takes SLEEF's exp and log1p.
+
+    >>> torch_log_sigmoid(np, np.array([0.0, -100.0], dtype=np.float32))[0]
+    array([  -0.6931472, -100.       ], dtype=float32)
+    """
+    if type(a) is not np.ndarray or a.dtype != np.float32:
+        b = xp.exp(-xp.abs(a))
+        return xp.minimum(a, 0) - xp.log1p(b), b
+    b = sleef_expf(-np.abs(a))
+    return np.minimum(a, np.float32(0)) - sleef_log1pf(b), b
 
 def by_vector_loop(flat: np.ndarray, vector: Any, scalar: Any) -> np.ndarray:
     """``vector(flat)`` where torch's element-wise loop (``cpu_kernel_vec``) runs vectors,
