@@ -28,19 +28,23 @@ NUMPY_ALLOWED = {
     "_generator.py": "torch's CPU random stream is host words (mt19937)",
     "_sampling.py": "torch's CPU sampling steps on those host words, then moved to the device",
     "_libm.py": "glibc's float32 logf/sinf/cosf, host math for torch's normal numbers",
+    "_sleef.py": "SLEEF's float32 exp, log and pow (torch's vectorised CPU kernels) on numpy "
+                 "arrays; callers take them only for float32 numpy arrays",
+    "_sleef_hyperbolic.py": "SLEEF's float32 sinhf/coshf/atanhf (torch's vectorised CPU "
+                            "kernels), host math",
     "_mkl.py": "Intel MKL's products and vector maths on numpy arrays (torch's CPU kernels); "
                "it answers None for any other array, which then takes the xp path",
     "autograd/gradcheck.py": "host random numbers for fast mode's directions (copied to the "
                              "device) and host floats for its scalar comparisons",
-    "ops/_softmax_order.py": "torch's CPU float32 softmax: SLEEF's exp and its lane order on "
-                             "numpy arrays; any other array module takes the xp path",
+    "ops/_softmax_order.py": "torch's CPU float32 softmax, sigmoid and pow: SLEEF's "
+                             "functions and the kernels' lane order on numpy arrays; any other "
+                             "array module takes the xp path",
     "ops/_norm_order.py": "torch's CPU float32 2-norm order of adding, on numpy arrays; any "
                           "other array module takes sqrt(xp.sum(a * a))",
     "ops/_nll_order.py": "torch's CPU nll_loss order of adding, on numpy arrays; any other "
                          "array module sums with its own xp.sum",
     "ops/_fused.py": "torch's CPU float32 fused multiply-adds (add with alpha, addcmul, lerp) "
                      "on numpy arrays; any other array module computes the same formula",
-    "_sleef.py": "SLEEF's float32 sinhf/coshf/atanhf (torch's vectorised CPU kernels), host math",
     "ops/hyperbolic.py": "torch's CPU sinh/cosh/atanh split (SLEEF pairs, libm tail) and libm "
                          "asinh/acosh on numpy arrays; any other array module takes the xp path",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
