@@ -38,7 +38,7 @@ from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler
-from .graph import Node, SavedTensor, _array_of, _tensors, freed
+from .graph import FREED, Node, SavedTensor, _array_of, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -128,12 +128,15 @@ class BackwardCFunction(Node, FunctionCtx):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _release(self) -> None:
-        for s in self._saved:
+        saved = self._saved
+        for s in saved:
             if s is not None:
                 s.release()
+        numbers = 0
         for name in self._forward_cls.saved_numbers:
-            if getattr(self, name) is not None:  # torch saved it as a tensor, now freed
-                self._saved = (*self._saved, freed())
+            numbers += getattr(self, name) is not None  # torch saved it as a tensor, now freed
+        if numbers:
+            self._saved = _shared((*saved, *(FREED,) * numbers))
 
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         if grad_mode._state.grad_enabled:
@@ -166,6 +169,18 @@ class BackwardCFunction(Node, FunctionCtx):
         if cls._trusted:
             return result
         return _validate_grads(self, result)
+
+
+def _shared(saved: tuple) -> tuple:
+    """``saved`` itself or, when it holds no tensor (only None and FREED, as ``x * 2``
+    saves), the equal tuple every node shares: a big graph of such nodes keeps no tuple each."""
+    for s in saved:
+        if s is not None and s is not FREED:
+            return saved
+    return _SHARED.setdefault(saved, saved)
+
+
+_SHARED: dict[tuple, tuple] = {}
 
 
 def _grads_of_arrays(arrays: tuple) -> tuple:
@@ -499,8 +514,8 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
         node._anomaly_trace = _forward_trace()
     to_save = node._to_save
     if to_save:
-        # nothing but None (a product by a number saves no tensor): the tuple as it came
-        node._saved = to_save if _only_none(to_save) else tuple(
+        # nothing but None (a product by a number saves no tensor): a shared tuple
+        node._saved = _shared(to_save) if _only_none(to_save) else tuple(
             [None if t is None else SavedTensor(t, _among(t, linked)) for t in to_save])
         node._to_save = ()
 
