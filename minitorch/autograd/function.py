@@ -38,7 +38,7 @@ from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler
-from .graph import FREED, Node, SavedTensor, _array_of, _tensors
+from .graph import FREED, Node, SavedTensor, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -108,7 +108,10 @@ class BackwardCFunction(Node, FunctionCtx):
             return self._saved_for_forward
         if self._saved == () and self._to_save:  # read inside forward, before packing
             return tuple(self._to_save)
-        return tuple([None if s is None else s.unpack(self) for s in self._saved])
+        tensors = []
+        for s in self._saved:
+            tensors.append(None if s is None else s.unpack(self))
+        return tuple(tensors)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_raw_saved_"):  # the SavedTensor itself, for register_hooks
@@ -149,7 +152,9 @@ class BackwardCFunction(Node, FunctionCtx):
         backward on tensors."""
         cls = self._forward_cls
         if cls.backward_arrays is not None and cls._trusted and not _among(None, grads):
-            inputs = [_array_of(g) for g in grads]
+            inputs = []
+            for g in grads:
+                inputs.append(g._data if isinstance(g, T.Tensor) else g)
             arrays = cls.backward_arrays(self, *inputs)
             if arrays is not NotImplemented:
                 return _grads_of_arrays(arrays)
@@ -187,8 +192,10 @@ def _grads_of_arrays(arrays: tuple) -> tuple:
     """What an array backward returned, as the engine carries it: arrays (numpy gives a
     scalar for a 0-d result, made an array here). The engine wraps the one that reaches a
     leaf first (see ``engine._deliver``)."""
-    return tuple([namespace(a).asarray(a) if isinstance(a, HOST_SCALARS) else a
-                  for a in arrays])
+    grads = []
+    for a in arrays:
+        grads.append(namespace(a).asarray(a) if isinstance(a, HOST_SCALARS) else a)
+    return tuple(grads)
 
 
 def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
