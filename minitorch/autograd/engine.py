@@ -314,7 +314,8 @@ def _sum(old: Any, grad: Any, for_leaf: bool) -> Any:
     the arrays, as torch's input buffer: no op, no node. A sum the engine made is its own
     memory, so the next gradient for a leaf is added into it in place.
     """
-    a, b = _array_of(old), _array_of(grad)
+    a = old._data if isinstance(old, T.Tensor) else old
+    b = grad._data if isinstance(grad, T.Tensor) else grad
     if grad_mode._state.grad_enabled or type(a) is not type(b) or a.dtype != b.dtype:
         old, grad = _tensors((old, grad))
         return old + grad

@@ -330,8 +330,10 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
-    needs = tuple([isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None)
-                   for a in args])
+    flags = []
+    for a in args:
+        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None))
+    needs = tuple(flags)
     if len(needs) > 3:  # (few patterns of a few operands: those are shared between nodes)
         return needs
     return _NEEDS.setdefault(needs, needs)
