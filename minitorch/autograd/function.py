@@ -139,7 +139,8 @@ class BackwardCFunction(Node, FunctionCtx):
         for name in self._forward_cls.saved_numbers:
             numbers += getattr(self, name) is not None  # torch saved it as a tensor, now freed
         if numbers:
-            self._saved = _shared((*saved, *(FREED,) * numbers))
+            released = (*saved, *(FREED,) * numbers)
+            self._saved = _shared(released) if _only_none(saved) else released
 
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         if grad_mode._state.grad_enabled:
@@ -177,11 +178,8 @@ class BackwardCFunction(Node, FunctionCtx):
 
 
 def _shared(saved: tuple) -> tuple:
-    """``saved`` itself or, when it holds no tensor (only None and FREED, as ``x * 2``
-    saves), the equal tuple every node shares: a big graph of such nodes keeps no tuple each."""
-    for s in saved:
-        if s is not None and s is not FREED:
-            return saved
+    """The tuple equal to ``saved`` that every node shares, for a ``saved`` that holds no
+    tensor (only None and FREED, as ``x * 2`` saves): a big graph keeps no tuple a node."""
     return _SHARED.setdefault(saved, saved)
 
 
@@ -523,10 +521,16 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
         node._anomaly_trace = _forward_trace()
     to_save = node._to_save
     if to_save:
-        # nothing but None (a product by a number saves no tensor): a shared tuple
-        node._saved = _shared(to_save) if _only_none(to_save) else tuple(
-            [None if t is None else SavedTensor(t, _among(t, linked)) for t in to_save])
+        node._saved = _shared(to_save) if _only_none(to_save) else _pack(to_save, linked)
         node._to_save = ()
+
+
+def _pack(to_save: tuple, outputs: Any) -> tuple:
+    """A SavedTensor for each tensor forward saved (None stays None)."""
+    saved = []
+    for t in to_save:
+        saved.append(None if t is None else SavedTensor(t, _among(t, outputs)))
+    return tuple(saved)
 
 
 def _only_none(values: tuple) -> bool:
