@@ -378,7 +378,8 @@ def _tensor_first(op: Any) -> Any:
     """An operator whose tensor goes first: straight to the op (no swapping, no alpha)."""
 
     def method(self: Tensor, other: Any) -> Tensor:
-        if type(other) is not Tensor and not _operand(other):
+        kind = type(other)
+        if kind is not Tensor and kind is not float and kind is not int and not _operand(other):
             return NotImplemented
         return op.apply(self, other)
 
