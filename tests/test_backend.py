@@ -28,10 +28,9 @@ NUMPY_ALLOWED = {
     "_generator.py": "torch's CPU random stream is host words (mt19937)",
     "_sampling.py": "torch's CPU sampling steps on those host words, then moved to the device",
     "_libm.py": "glibc's float32 logf/sinf/cosf, host math for torch's normal numbers",
-    "_sleef.py": "SLEEF's float32 exp, log and pow (torch's vectorised CPU kernels) on numpy "
-                 "arrays; callers take them only for float32 numpy arrays",
-    "_sleef_hyperbolic.py": "SLEEF's float32 sinhf/coshf/atanhf (torch's vectorised CPU "
-                            "kernels), host math",
+    "_sleef.py": "SLEEF's float32 exp, log, log1p, pow, sinh, cosh and atanh (torch's "
+                 "vectorised CPU kernels) on numpy arrays; callers take them only for float32 "
+                 "numpy arrays",
     "_mkl.py": "Intel MKL's products and vector maths on numpy arrays (torch's CPU kernels); "
                "it answers None for any other array, which then takes the xp path",
     "autograd/gradcheck.py": "host random numbers for fast mode's directions (copied to the "

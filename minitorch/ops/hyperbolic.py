@@ -7,8 +7,8 @@ torch's float32 and float64 kernels (ATen's UnaryOpsKernel.cpp) differ by functi
   for every element: minitorch calls the same functions (:func:`minitorch._libm.c_math`);
 * ``sinh``, ``cosh`` and ``atanh`` take two SIMD vectors at a time through SLEEF, and the
   elements after the last pair one by one through the C library, as :func:`torch_sigmoid`
-  does. For float32 minitorch runs SLEEF's own steps (:mod:`minitorch._sleef_hyperbolic`: all of
-  torch's bits but about one in 200 000) and the C library on the rest; for
+  does. For float32 minitorch runs SLEEF's own steps (:mod:`minitorch._sleef`: all of torch's
+  bits but about one in 200 000) and the C library on the rest; for
   float64 the vector part is numpy's (96-99% of torch's bits). Where torch runs its scalar
   kernel (no AVX2, or ``ATEN_CPU_CAPABILITY=default``) every element is the C library's.
 
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _sleef_hyperbolic as _sleef
+from .. import _sleef
 from .._libm import c_math
 from .._tensor import Tensor
 from ._fused import fuses
