@@ -54,7 +54,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _mkl
-from ._cascade_sum import get_num_threads
+from ._cascade_sum import _in_order, get_num_threads
 from ._softmax_order import lanes
 
 __all__ = ["Plan", "direct_forward", "direct_grad_input", "direct_grad_weight", "gemm_forward",
@@ -283,7 +283,7 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
     if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
         nb_oc = -(-og // width)
         parts = _balance211(n, _reducer_threads(threads, groups * nb_oc, width, n))
-        grad_bias = _parts_sum([np.add.reduce(grads[a:b].reshape(-1, o), axis=0)
+        grad_bias = _parts_sum([_in_order(np, grads[a:b].reshape(-1, o))
                                 if b > a else np.zeros(o, np.float32)
                                 for a, b in _ranges(parts)])
     return weight.reshape(w_shape), grad_bias
