@@ -66,14 +66,16 @@ _F64 = np.float64
 
 
 class Plan(NamedTuple):
-    """The kernel torch runs for each part of one convolution: ``"slow"``, ``"direct"``,
-    ``"gemm"``, or None (not repeated here); ``lanes``: the direct kernels' vector width,
-    one for forward and grad_input, one for grad_weight (oneDNN may take AVX2's there)."""
+    """The kernel torch runs for each part of one convolution, None where this module does
+    not repeat it. ``forward``: ``"slow"``, ``"direct"``, ``"1x1"`` or ``"gemm"``;
+    ``grad_input``: ``"slow"``, ``"direct"`` (blocks of 16 output channels) or ``"chain"``
+    (one chain over all of them: oneDNN's 1x1 and strided brgemm kernels); ``grad_weight``:
+    ``"slow"``, ``"direct"`` or ``"1x1"``, with ``weight_lanes`` the direct kernel's vector
+    width (oneDNN may take its AVX2 kernel there)."""
 
     forward: str | None
     grad_input: str | None
     grad_weight: str | None
-    lanes: int = 16
     weight_lanes: int = 16
 
 
@@ -85,7 +87,7 @@ def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Pla
     """Which kernel computes each part of a float32 CPU convolution in torch.
 
     >>> plan((1, 3, 8, 8), (4, 3, 3, 3), ((1, 1), (1, 1), (1, 1)), 1)
-    Plan(forward='slow', grad_input='slow', grad_weight='slow', lanes=16, weight_lanes=16)
+    Plan(forward='slow', grad_input='slow', grad_weight='slow', weight_lanes=16)
     """
     (sh, sw), (ph, pw), (dh, dw) = geometry
     n, c, h, w = x_shape
@@ -96,19 +98,17 @@ def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Pla
               and (groups > 1 or (kh > 3 and kw > 3) or n > 1 or n * c * h * w > 20480))
     if not onednn:
         return _NONE if dilated else Plan("slow", "slow", "slow")
-    if groups > 1 or lanes() != 16 or (one and not strided and (ph, pw) == (0, 0)):
+    if groups > 1 or lanes() != 16:
         return _NONE
+    if one and not strided and (ph, pw) == (0, 0):
+        return Plan("1x1", "chain", "1x1")
     if one or ph >= kh or pw >= kw:
         return Plan("gemm", None, None)
-    first_layer = c in (1, 2, 3)
+    grad_input = "direct" if not strided else None if dilated else "chain"
     within = ph <= (kh - 1) // 2 and pw <= (kw - 1) // 2
-    if first_layer or (c >= 16 and within):
-        weight, weight_lanes = "direct", 16
-    elif not dilated:
-        weight, weight_lanes = "direct", 8
-    else:
-        weight, weight_lanes = None, 16
-    return Plan("direct", None if strided else "direct", weight, 16, weight_lanes)
+    if c in (1, 2, 3) or (c >= 16 and within):  # a first layer, or whole blocks of 16
+        return Plan("direct", grad_input, "direct", 16)
+    return Plan("direct", grad_input, None if dilated else "direct", 8)
 
 
 def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
@@ -134,9 +134,10 @@ def _blocks(size: int, block: int) -> Iterator[range]:
 
 
 def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: Geometry,
-                   groups: int, width: int) -> np.ndarray:
+                   groups: int, width: int, bias_first: bool = False) -> np.ndarray:
     """oneDNN's direct convolution: per block of ``width`` input channels a fused chain over
     kernel rows, kernel columns, channels; the first block's plus the bias, then the others.
+    ``bias_first``: one chain that starts from the bias (oneDNN's 1x1 kernel).
 
     >>> x, w = np.ones((1, 1, 2, 2), np.float32), np.ones((1, 1, 2, 2), np.float32)
     >>> direct_forward(x, w, None, ((1, 1), (0, 0), (1, 1)), 1, 16).ravel()
@@ -150,8 +151,11 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
     # (N, G, 1, C/G, OH, OW) images against (G, O/G, C/G) weights per kernel offset
     taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
     out = None
-    for block in _blocks(cg, width):
+    for block in _blocks(cg, cg if bias_first else width):
         acc = np.zeros((n, groups, og, oh, ow), np.float32)
+        if bias_first and b is not None:
+            acc[...] = b.reshape(1, groups, og, 1, 1)
+            b = None
         for k, key in enumerate(keys):
             seen = padded[key].reshape(n, groups, 1, cg, oh, ow)
             for ci in block:
@@ -257,11 +261,14 @@ def _threads_of_weight_grad(x_shape: tuple, w_shape: tuple, out_hw: Pair, geomet
 
 
 def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: Geometry,
-                       groups: int, width: int, bias: bool) -> tuple[np.ndarray, Any]:
+                       groups: int, width: int, bias: bool,
+                       per_image: bool = False) -> tuple[np.ndarray, Any]:
     """oneDNN's direct backward-weights: each weight a fused chain over images, output rows,
     output columns, the images split between threads as its ``balance()`` splits them (their
     chains then added); the bias's gradient plain adds in that order, its images split
-    between threads by oneDNN's reduction balancer.
+    between threads by oneDNN's reduction balancer. ``per_image``: oneDNN's 1x1 kernel,
+    whose chain starts again from zero for each image, the images' sums added in turn, the
+    images split evenly between all the threads.
 
     >>> x, g = np.ones((2, 1, 2, 2), np.float32), np.ones((2, 1, 1, 1), np.float32)
     >>> gw, gb = direct_grad_weight(g, x, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1, 16, True)
@@ -276,9 +283,13 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
     cols = np.stack([padded[key] for key in keys], axis=2)  # N, C, K, OH, OW
     cols = cols.reshape(n, groups, cg * len(keys), oh * ow).transpose(0, 3, 1, 2)
     grads = g.reshape(n, groups, og, oh * ow).transpose(0, 3, 1, 2)
-    image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
-                                                     groups, width)
-    weight = _chains(grads, cols, _balance211(n, image_threads))
+    if per_image:
+        threads = get_num_threads()
+        image_threads = min(threads, n)
+    else:
+        image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
+                                                         groups, width)
+    weight = _chains(grads, cols, _balance211(n, image_threads), per_image)
     grad_bias = None
     if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
         nb_oc = -(-og // width)
@@ -300,24 +311,31 @@ def _parts_sum(parts: list[np.ndarray]) -> np.ndarray:
     return total
 
 
-def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int]) -> np.ndarray:
-    """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` over its images
-    and positions, all threads in one loop; then the threads' sums added."""
-    positions, groups = grads.shape[1:3]
+def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
+            per_image: bool) -> np.ndarray:
+    """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` (N, positions,
+    G, ·) over its images and positions, all threads in one loop, then the threads' sums
+    added. ``per_image``: each image's chain from zero, added to its thread's sum."""
+    positions, groups, og, ck = grads.shape[1], grads.shape[2], grads.shape[3], cols.shape[3]
     threads = len(sizes)
-    longest = max(sizes)
-    # (step, thread, G, O/G, 1) and (step, thread, G, 1, C/G*K); a short thread idles on zeros
-    g_steps = np.zeros((longest, positions, threads, *grads.shape[2:]), np.float32)
-    x_steps = np.zeros((longest, positions, threads, *cols.shape[2:]), np.float32)
-    for t, (a, b) in enumerate(_ranges(sizes)):
-        g_steps[:b - a, :, t] = grads[a:b]
-        x_steps[:b - a, :, t] = cols[a:b]
-    g_steps = g_steps.reshape(-1, threads, groups, grads.shape[3], 1).astype(_F64)
-    x_steps = x_steps.reshape(-1, threads, groups, 1, cols.shape[3]).astype(_F64)
-    acc = np.zeros((threads, groups, grads.shape[3], cols.shape[3]), np.float32)
-    for gs, xs in zip(g_steps, x_steps):
-        np.add(acc, gs * xs, out=acc, casting="unsafe")
-    return _parts_sum(list(acc))
+    starts = [a for a, _ in _ranges(sizes)]
+    total = np.zeros((threads, groups, og, ck), np.float32)
+    acc = total
+    for i in range(max(sizes)):
+        # (positions, thread, G, O/G, 1) and (..., 1, C/G*K); a thread without image i adds 0
+        g_i = np.zeros((positions, threads, groups, og, 1))
+        x_i = np.zeros((positions, threads, groups, 1, ck))
+        for t in range(threads):
+            if i < sizes[t]:
+                g_i[:, t, :, :, 0] = grads[starts[t] + i]
+                x_i[:, t, :, 0, :] = cols[starts[t] + i]
+        if per_image:
+            acc = np.zeros_like(total)
+        for gs, xs in zip(g_i, x_i):
+            np.add(acc, gs * xs, out=acc, casting="unsafe")
+        if per_image:
+            total = total + acc
+    return _parts_sum(list(total))
 
 
 def gemm_blocks(k: int) -> list[int]:

@@ -175,8 +175,8 @@ def _torch_forward(plan: order.Plan | None, x: Any, w: Any, b: Any, geometry: Ge
     kind = plan and plan.forward
     if kind == "slow":
         return order.slow_forward(x, w, b, geometry)
-    if kind == "direct":
-        return order.direct_forward(x, w, b, geometry, groups, plan.lanes)
+    if kind in ("direct", "1x1"):
+        return order.direct_forward(x, w, b, geometry, groups, 16, bias_first=kind == "1x1")
     if kind == "gemm":
         return order.gemm_forward(x, w, b, geometry, groups)
     return None
@@ -186,8 +186,9 @@ def _torch_grad_input(plan: order.Plan, g: Any, w: Any, x_shape: tuple, geometry
                       groups: int) -> Any:
     if plan.grad_input == "slow":
         return order.slow_grad_input(g, w, x_shape, geometry)
-    if plan.grad_input == "direct":
-        return order.direct_grad_input(g, w, x_shape, geometry, groups, plan.lanes)
+    if plan.grad_input in ("direct", "chain"):
+        block = 16 if plan.grad_input == "direct" else w.shape[0]
+        return order.direct_grad_input(g, w, x_shape, geometry, groups, block)
     return None
 
 
@@ -197,9 +198,9 @@ def _torch_grad_weight(plan: order.Plan, g: Any, x: Any, w_shape: tuple, geometr
     both in one kernel; slow_conv2d sums the bias with ``sum``, as ``backward`` does."""
     if plan.grad_weight == "slow":
         return order.slow_grad_weight(g, x, w_shape, geometry), None
-    if plan.grad_weight == "direct":
+    if plan.grad_weight in ("direct", "1x1"):
         return order.direct_grad_weight(g, x, w_shape, geometry, groups, plan.weight_lanes,
-                                        bias)
+                                        bias, per_image=plan.grad_weight == "1x1")
     return None, None
 
 
