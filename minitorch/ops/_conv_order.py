@@ -106,7 +106,9 @@ def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Pla
         return Plan("gemm", None, None)
     grad_input = "direct" if not strided else None if dilated else "chain"
     within = ph <= (kh - 1) // 2 and pw <= (kw - 1) // 2
-    if c in (1, 2, 3) or (c >= 16 and within):  # a first layer, or whole blocks of 16
+    if c in (1, 2, 3):  # a first layer; fewer images than threads: it splits rows, unknown
+        return Plan("direct", grad_input, "direct" if n >= get_num_threads() else None, 16)
+    if c >= 16 and within:  # whole blocks of 16 channels
         return Plan("direct", grad_input, "direct", 16)
     return Plan("direct", grad_input, None if dilated else "direct", 8)
 
