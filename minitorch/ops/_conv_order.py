@@ -68,8 +68,9 @@ _F64 = np.float64
 class Plan(NamedTuple):
     """The kernel torch runs for each part of one convolution, None where this module does
     not repeat it. ``forward``: ``"slow"``, ``"direct"``, ``"1x1"`` or ``"gemm"``;
-    ``grad_input``: ``"slow"``, ``"direct"`` (blocks of 16 output channels) or ``"chain"``
-    (one chain over all of them: oneDNN's 1x1 and strided brgemm kernels); ``grad_weight``:
+    ``grad_input``: ``"slow"``, ``"direct"`` (blocks of 16 output channels), ``"chain"``
+    (one chain over all of them: oneDNN's 1x1 and strided brgemm kernels) or ``"columns"``
+    (a chain per kernel column: the strided kernel when columns are left over); ``grad_weight``:
     ``"slow"``, ``"direct"`` or ``"1x1"``, with ``weight_lanes`` the direct kernel's vector
     width (oneDNN may take its AVX2 kernel there)."""
 
@@ -105,6 +106,10 @@ def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Pla
     if one or ph >= kh or pw >= kw:
         return Plan("gemm", None, None)
     grad_input = "direct" if not strided else None if dilated else "chain"
+    if strided and (w + 2 * pw - kw) % sw:  # columns left over after the last window
+        grad_input = "columns"
+    if strided and dilated:  # oneDNN's gemm convolution for both gradients
+        return Plan("direct", None, None)
     within = ph <= (kh - 1) // 2 and pw <= (kw - 1) // 2
     if c in (1, 2, 3):  # a first layer; fewer images than threads: it splits rows, unknown
         return Plan("direct", grad_input, "direct" if n >= get_num_threads() else None, 16)
@@ -170,27 +175,33 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
 
 
 def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Geometry,
-                      groups: int, width: int) -> np.ndarray:
+                      groups: int, width: int, per_column: bool = False) -> np.ndarray:
     """oneDNN's direct backward-data: each input value a fused chain over kernel rows, kernel
     columns, output channels, in blocks of ``width`` output channels added in turn.
+    ``per_column``: one chain per kernel column instead (over its rows, then all output
+    channels), the columns' chains added in turn (oneDNN's strided brgemm kernel when the
+    last windows leave input columns over).
 
     >>> g, w = np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2), np.float32)
     >>> direct_grad_input(g, w, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1, 16).ravel()
     array([1., 1., 1., 1.], dtype=float32)
     """
     n, c, h, wd = x_shape
-    (ph, pw), o = geometry[1], g.shape[1]
+    (ph, pw), o, kw = geometry[1], g.shape[1], w.shape[3]
     keys = _windows(x_shape, w.shape[2:], geometry)
     cg, og = w.shape[1], o // groups
-    padded_shape = (n, groups, cg, h + 2 * ph, wd + 2 * pw)
+    if per_column:  # (offset, channels) per chain: each column's offsets, all channels
+        chains = [[(k, range(og)) for k in range(j, len(keys), kw)] for j in range(kw)]
+    else:
+        chains = [[(k, block) for k in range(len(keys))] for block in _blocks(og, width)]
     grads = g.reshape(n, groups, og, 1, *g.shape[2:])
     taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
     total = None
-    for block in _blocks(og, width):
-        acc = np.zeros(padded_shape, np.float32)
-        for k, key in enumerate(keys):
-            window = acc[(slice(None), *key)]
-            for oc in block:
+    for chain in chains:
+        acc = np.zeros((n, groups, cg, h + 2 * ph, wd + 2 * pw), np.float32)
+        for k, channels in chain:
+            window = acc[(slice(None), *keys[k])]
+            for oc in channels:
                 _fma(window, grads[:, :, oc], taps[:, :, oc, :, k])
         total = acc if total is None else total + acc
     return total.reshape(n, c, h + 2 * ph, wd + 2 * pw)[:, :, ph:ph + h, pw:pw + wd]

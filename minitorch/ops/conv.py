@@ -186,9 +186,10 @@ def _torch_grad_input(plan: order.Plan, g: Any, w: Any, x_shape: tuple, geometry
                       groups: int) -> Any:
     if plan.grad_input == "slow":
         return order.slow_grad_input(g, w, x_shape, geometry)
-    if plan.grad_input in ("direct", "chain"):
+    if plan.grad_input in ("direct", "chain", "columns"):
         block = 16 if plan.grad_input == "direct" else w.shape[0]
-        return order.direct_grad_input(g, w, x_shape, geometry, groups, block)
+        return order.direct_grad_input(g, w, x_shape, geometry, groups, block,
+                                       per_column=plan.grad_input == "columns")
     return None
 
 
