@@ -11,28 +11,36 @@ of at most 3 in some dim, no groups and at most 20480 input values, which its ow
   calls are repeated with :mod:`minitorch._mkl`, so their bits are MKL's own.
 * ``direct``: oneDNN's direct convolution (``jit:avx512_core``, ``jit:avx2``): each output
   a chain of fused multiply-adds (one rounding each), kernel rows, then kernel columns,
-  then channels, over the input channels in blocks of the vector width (16 float32 lanes
-  with AVX-512, 8 with AVX2); the first block's chain plus the bias, then each later
-  block's chain added. ``grad_input`` likewise over the output channels. ``grad_weight`` a
-  chain over images, output rows, output columns; oneDNN's ``balance()`` may split the
-  images between threads, whose chains are then added; ``grad_bias`` plain adds in that
-  order.
+  then channels, over the input channels in blocks of 16; the first block's chain plus the
+  bias, then each later block's chain added. ``grad_input`` likewise over the output
+  channels (strided: oneDNN's brgemm kernel, one chain over all of them, or one per kernel
+  column when the last windows leave input columns over). ``grad_weight`` a chain over
+  images, output rows, output columns, the images split between threads as oneDNN's
+  ``balance()`` splits them (AVX-512 kernel) or its reduction balancer (the AVX2 kernel it
+  takes for 4 to 15 input channels), the threads' chains then added; ``grad_bias`` plain
+  adds in that order, split by the reduction balancer.
+* ``1x1``: oneDNN's 1x1 kernel (stride 1, no padding): one chain that starts from the bias;
+  ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per image,
+  the images' sums added, the images split evenly between the threads.
 * ``gemm``: oneDNN's im2col and its own sgemm (``gemm:jit``), taken for padding as large as
   the kernel and for padded or strided 1x1 kernels: one chain per output in im2col order
   (channel, kernel row, kernel column), cut into the sgemm's blocks of ``k`` whose chains
-  are added, then the bias.
+  are added, then the bias; ``grad_input`` alike over the output channels, then col2im.
 
 A fused multiply-add is ``round(acc + a * b)``: here the product and sum in float64 (the
 product of two float32 is exact there) rounded to float32, which differs from the hardware's
 single rounding only when the float64 sum lands on a float32 tie, a chance below 1e-8.
 
 oneDNN chooses among its kernels by shape; :func:`plan` names the kernel it runs for each of
-forward, grad_input and grad_weight, as measured against torch 2.13 on an AVX-512 CPU. The
-cases it does not know (``None``) keep numpy's products, within rounding of torch's: 1x1
-kernels (oneDNN's ``jit_1x1``), groups (``jit_dw``, or ``gemm:jit`` with its own
-thread split), strided grad_input (``brgconv``), the backward of the ``gemm`` kernel,
-dilated single images (``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without
-AVX-512.
+forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12) with
+``ONEDNN_VERBOSE=1`` on an AVX-512 CPU. The cases it does not know (``None``) keep numpy's
+products, within rounding of torch's: groups (``jit_dw``, ``gemm:jit``), the weight
+gradient of oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1
+kernels, dilation with stride or with 4 to 15 channels), a first layer's weight gradient
+with fewer images than threads (oneDNN splits rows then), dilated single images
+(``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses
+of a claimed part: oneDNN's ``balance()`` for a few first layers with more than 16 output
+channels, which this module repeats from oneDNN's source but not every time as it runs.
 
 >>> import numpy as np
 >>> x = np.ones((2, 1, 3, 3), np.float32)
@@ -70,9 +78,10 @@ class Plan(NamedTuple):
     not repeat it. ``forward``: ``"slow"``, ``"direct"``, ``"1x1"`` or ``"gemm"``;
     ``grad_input``: ``"slow"``, ``"direct"`` (blocks of 16 output channels), ``"chain"``
     (one chain over all of them: oneDNN's 1x1 and strided brgemm kernels) or ``"columns"``
-    (a chain per kernel column: the strided kernel when columns are left over); ``grad_weight``:
-    ``"slow"``, ``"direct"`` or ``"1x1"``, with ``weight_lanes`` the direct kernel's vector
-    width (oneDNN may take its AVX2 kernel there)."""
+    (a chain per kernel column: the strided kernel when columns are left over) or
+    ``"gemm"``; ``grad_weight`` (with the bias's): ``"slow"``, ``"direct"`` or ``"1x1"``,
+    with ``weight_lanes`` the direct kernel's vector width (oneDNN may take its AVX2 kernel
+    there). oneDNN's gemm backward-weights kernel is not repeated."""
 
     forward: str | None
     grad_input: str | None
@@ -103,13 +112,14 @@ def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Pla
         return _NONE
     if one and not strided and (ph, pw) == (0, 0):
         return Plan("1x1", "chain", "1x1")
-    if one or ph >= kh or pw >= kw:
-        return Plan("gemm", None, None)
-    grad_input = "direct" if not strided else None if dilated else "chain"
-    if strided and (w + 2 * pw - kw) % sw:  # columns left over after the last window
-        grad_input = "columns"
-    if strided and dilated:  # oneDNN's gemm convolution for both gradients
-        return Plan("direct", None, None)
+    # strided gradients of the input: oneDNN's brgemm kernel, unless dilated
+    columns_left = (w + 2 * pw - dw * (kw - 1) - 1) % sw
+    strided_input = None if dilated else "columns" if columns_left else "chain"
+    if one or ph >= kh or pw >= kw:  # oneDNN's gemm convolution
+        return Plan("gemm", strided_input if strided else "gemm", None)
+    if strided and dilated:
+        return Plan("direct", "gemm", None)
+    grad_input = strided_input if strided else "direct"
     within = ph <= (kh - 1) // 2 and pw <= (kw - 1) // 2
     if c in (1, 2, 3):  # a first layer; fewer images than threads: it splits rows, unknown
         return Plan("direct", grad_input, "direct" if n >= get_num_threads() else None, 16)
@@ -302,7 +312,8 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
     else:
         image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
                                                          groups, width)
-    weight = _chains(grads, cols, _balance211(n, image_threads), per_image)
+    pieces = [oh * ow] if per_image else None
+    weight = _chains(grads, cols, _balance211(n, image_threads), pieces)
     grad_bias = None
     if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
         nb_oc = -(-og // width)
@@ -325,15 +336,15 @@ def _parts_sum(parts: list[np.ndarray]) -> np.ndarray:
 
 
 def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
-            per_image: bool) -> np.ndarray:
+            pieces: list[int] | None) -> np.ndarray:
     """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` (N, positions,
     G, ·) over its images and positions, all threads in one loop, then the threads' sums
-    added. ``per_image``: each image's chain from zero, added to its thread's sum."""
+    added. ``pieces``: each image's positions in runs whose chains start from zero, each
+    added to its thread's sum in turn (None: one chain through all)."""
     positions, groups, og, ck = grads.shape[1], grads.shape[2], grads.shape[3], cols.shape[3]
     threads = len(sizes)
     starts = [a for a, _ in _ranges(sizes)]
     total = np.zeros((threads, groups, og, ck), np.float32)
-    acc = total
     for i in range(max(sizes)):
         # (positions, thread, G, O/G, 1) and (..., 1, C/G*K); a thread without image i adds 0
         g_i = np.zeros((positions, threads, groups, og, 1))
@@ -342,12 +353,12 @@ def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
             if i < sizes[t]:
                 g_i[:, t, :, :, 0] = grads[starts[t] + i]
                 x_i[:, t, :, 0, :] = cols[starts[t] + i]
-        if per_image:
-            acc = np.zeros_like(total)
-        for gs, xs in zip(g_i, x_i):
-            np.add(acc, gs * xs, out=acc, casting="unsafe")
-        if per_image:
-            total = total + acc
+        for a, b in _ranges(pieces or [positions]):
+            acc = total if pieces is None else np.zeros_like(total)
+            for gs, xs in zip(g_i[a:b], x_i[a:b]):
+                np.add(acc, gs * xs, out=acc, casting="unsafe")
+            if pieces is not None:
+                total = total + acc
     return _parts_sum(list(total))
 
 
@@ -390,6 +401,36 @@ def gemm_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: G
     if b is not None:
         out = out + b.reshape(1, groups, og, 1, 1)
     return out.reshape(n, o, oh, ow)
+
+
+def gemm_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Geometry,
+                    groups: int) -> np.ndarray:
+    """oneDNN's gemm backward-data: per column of im2col a fused chain over the output
+    channels (in :func:`gemm_blocks`, their chains added), then each kernel offset's
+    columns added back in turn (col2im).
+
+    >>> g, w = np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2), np.float32)
+    >>> gemm_grad_input(g, w, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1).ravel()
+    array([1., 1., 1., 1.], dtype=float32)
+    """
+    n, c, h, wd = x_shape
+    (ph, pw), o, (oh, ow) = geometry[1], g.shape[1], g.shape[2:]
+    keys = _windows(x_shape, w.shape[2:], geometry)
+    cg, og = w.shape[1], o // groups
+    grads = g.reshape(n, groups, og, 1, 1, oh, ow)
+    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
+    parts, start = None, 0
+    for size in gemm_blocks(og):
+        acc = np.zeros((n, groups, cg, len(keys), oh, ow), np.float32)
+        for oc in range(start, start + size):
+            _fma(acc, grads[:, :, oc], taps[:, :, oc])
+        parts = acc if parts is None else parts + acc
+        start += size
+    parts = parts.reshape(n, c, len(keys), oh, ow)
+    total = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), np.float32)
+    for k, key in enumerate(keys):
+        total[key] += parts[:, :, k]
+    return total[:, :, ph:ph + h, pw:pw + wd]
 
 
 def _slow_columns(x: np.ndarray, kernel: Pair, geometry: Geometry) -> np.ndarray:

@@ -190,6 +190,8 @@ def _torch_grad_input(plan: order.Plan, g: Any, w: Any, x_shape: tuple, geometry
         block = 16 if plan.grad_input == "direct" else w.shape[0]
         return order.direct_grad_input(g, w, x_shape, geometry, groups, block,
                                        per_column=plan.grad_input == "columns")
+    if plan.grad_input == "gemm":
+        return order.gemm_grad_input(g, w, x_shape, geometry, groups)
     return None
 
 
