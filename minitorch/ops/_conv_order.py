@@ -121,9 +121,7 @@ def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Pla
         return Plan("direct", "gemm", None)
     grad_input = strided_input if strided else "direct"
     within = ph <= (kh - 1) // 2 and pw <= (kw - 1) // 2
-    if c in (1, 2, 3):  # a first layer; fewer images than threads: it splits rows, unknown
-        return Plan("direct", grad_input, "direct" if n >= get_num_threads() else None, 16)
-    if c >= 16 and within:  # whole blocks of 16 channels
+    if c in (1, 2, 3) or (c >= 16 and within):  # a first layer, or whole blocks of 16
         return Plan("direct", grad_input, "direct", 16)
     return Plan("direct", grad_input, None if dilated else "direct", 8)
 
@@ -259,7 +257,8 @@ def _threads_of_weight_grad(x_shape: tuple, w_shape: tuple, out_hw: Pair, geomet
         return _reducer_threads(threads, jobs, width * width * kh * kw, n), threads
     if threads < groups:
         return 1, threads
-    ic_block = cg if cg in (1, 2, 3) else width  # a first layer reads its channels as they are
+    first = cg in (1, 2, 3)  # a first layer: read as its channels are, its rows shared out
+    ic_block = cg if first else width
     nb_ic = -(-cg // ic_block)
     (sh, sw), (oh, ow) = geometry[0], out_hw
     per_group = threads // groups
@@ -271,7 +270,8 @@ def _threads_of_weight_grad(x_shape: tuple, w_shape: tuple, out_hw: Pair, geomet
         return src + dst + wei
 
     best, split = cost(1, 1, 1), (1, 1, 1)
-    for mb_t in range(1, min(per_group, n) + 1):
+    units = n * oh if first else n
+    for mb_t in range(1, min(per_group, units) + 1):
         rest = per_group // mb_t
         for oc_t in range(1, min(rest, nb_oc) + 1):
             ic_t = min(rest // oc_t, nb_ic)
@@ -279,7 +279,7 @@ def _threads_of_weight_grad(x_shape: tuple, w_shape: tuple, out_hw: Pair, geomet
                 best, split = value, (mb_t, oc_t, ic_t)
     mb_t, oc_t, ic_t = split
     if threads // 2 < mb_t < threads:
-        mb_t = min(n, threads)
+        mb_t = min(units, threads)
     return mb_t, mb_t * groups * oc_t * ic_t
 
 
@@ -313,15 +313,25 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
         image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
                                                          groups, width)
     pieces = [oh * ow] if per_image else None
-    weight = _chains(grads, cols, _balance211(n, image_threads), pieces)
+    items, sizes = grads, _balance211(n, image_threads)
+    if cg in (1, 2, 3) and width == 16 and not per_image:  # a first layer splits rows
+        items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
+        sizes = _balance211(n * oh, image_threads)
+    weight = _chains(items, cols, sizes, pieces)
     grad_bias = None
     if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
-        nb_oc = -(-og // width)
-        parts = _balance211(n, _reducer_threads(threads, groups * nb_oc, width, n))
-        grad_bias = _parts_sum([_in_order(np, grads[a:b].reshape(-1, o))
-                                if b > a else np.zeros(o, np.float32)
-                                for a, b in _ranges(parts)])
+        units, jobs = len(items), groups * -(-og // width)
+        grad_bias = _sums_in_order(
+            items, _balance211(units, _reducer_threads(threads, jobs, width, units)))
     return weight.reshape(w_shape), grad_bias
+
+
+def _sums_in_order(items: np.ndarray, sizes: list[int]) -> np.ndarray:
+    """Per thread (its ``sizes`` of ``items``), all its values (N, positions, G, O/G) added
+    one after another; then the threads' sums added."""
+    o = items.shape[2] * items.shape[3]
+    return _parts_sum([_in_order(np, items[a:b].reshape(-1, o)) if b > a
+                       else np.zeros(o, np.float32) for a, b in _ranges(sizes)])
 
 
 def _ranges(sizes: list[int]) -> list[Pair]:
