@@ -51,16 +51,16 @@ def _claimed(plan: _conv_order.Plan) -> tuple[bool, ...]:
 
 
 def _check(n: int, c: int, o: int, size: tuple, kernel: tuple, stride: int, padding: int,
-           dilation: int, seed: int) -> list[str]:
+           dilation: int, seed: int, groups: int = 1) -> list[str]:
     """Compare every claimed part with torch's bits; the parts compared."""
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, c, *size)).astype(np.float32)
-    w = (rng.standard_normal((o, c, *kernel)) / np.sqrt(c * kernel[0] * kernel[1])).astype(
-        np.float32)
+    w = (rng.standard_normal((o, c // groups, *kernel)) / np.sqrt(c * kernel[0] * kernel[1])
+         ).astype(np.float32)
     b = rng.standard_normal(o).astype(np.float32)
-    geometry = {"stride": stride, "padding": padding, "dilation": dilation}
+    geometry = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
     pairs = ((stride,) * 2, (padding,) * 2, (dilation,) * 2)
-    plan = _conv_order.plan(x.shape, w.shape, pairs, 1)
+    plan = _conv_order.plan(x.shape, w.shape, pairs, groups)
     got, want = _run(mt, x, w, b, seed, **geometry), _run(torch, x, w, b, seed, **geometry)
     compared = []
     for name, claimed, mine, theirs in zip(PARTS, _claimed(plan), got, want):
@@ -99,6 +99,16 @@ def test_random_convolutions_are_torchs_bits(n: int, c: int, o: int, h: int, w: 
     _check(n, c, o, (h, w), kernel, stride, padding, 1, seed)
 
 
+@pytest.mark.parametrize(("n", "c", "size", "kernel", "stride", "padding"), [
+    (64, 4, (13, 9), (3, 3), 1, 0), (8, 16, (10, 10), (3, 3), 1, 1),
+    (4, 8, (9, 9), (3, 3), 2, 1), (32, 32, (14, 14), (5, 5), 1, 2)])
+def test_depthwise_forward_and_grad_input_are_torchs_bits(n: int, c: int, size: tuple,
+                                                         kernel: tuple, stride: int,
+                                                         padding: int) -> None:
+    compared = _check(n, c, c, size, kernel, stride, padding, 1, seed=c, groups=c)
+    assert compared == ["forward", "grad_input"]
+
+
 def test_plan_names_torchs_kernels() -> None:
     """The kernel choice for a few shapes, as ONEDNN_VERBOSE=1 shows torch 2.13 taking them
     on an AVX-512 CPU (slow_conv2d shows nothing)."""
@@ -109,11 +119,13 @@ def test_plan_names_torchs_kernels() -> None:
         _conv_order.Plan("direct", "direct", "direct", 16)  # jit:avx512_core x3
     assert _conv_order.plan((256, 6, 14, 14), (16, 6, 5, 5), plain, 1) == \
         _conv_order.Plan("direct", "direct", "direct", 8)  # backward weights: jit:avx2
-    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), plain, 1).forward == "1x1"
+    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), plain, 1).forward == "bias-first"
     assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), ((2, 2), (0, 0), (1, 1)),
                             1).forward == "gemm"
     assert _conv_order.plan((8, 4, 8, 8), (4, 1, 3, 3), plain, 4) == _conv_order.Plan(
-        None, None, None)  # depthwise: jit_dw, not repeated
+        "bias-first", "direct", None)  # depthwise: jit_dw, its weight gradient not repeated
+    assert _conv_order.plan((8, 4, 8, 8), (8, 2, 3, 3), plain, 2) == _conv_order.Plan(
+        None, None, None)  # other groups: not repeated
 
 
 def test_float64_and_double_backward_keep_their_numerics() -> None:

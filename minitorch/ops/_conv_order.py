@@ -21,7 +21,9 @@ of at most 3 in some dim, no groups and at most 20480 input values, which its ow
   adds in that order, split by the reduction balancer.
 * ``1x1``: oneDNN's 1x1 kernel (stride 1, no padding): one chain that starts from the bias;
   ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per image,
-  the images' sums added, the images split evenly between the threads.
+  the images' sums added, the images split evenly between the threads. Its depthwise kernel
+  (``jit_dw``, as many groups as channels) likewise starts from the bias, and its
+  ``grad_input`` is the direct one's.
 * ``gemm``: oneDNN's im2col and its own sgemm (``gemm:jit``), taken for padding as large as
   the kernel and for padded or strided 1x1 kernels: one chain per output in im2col order
   (channel, kernel row, kernel column), cut into the sgemm's blocks of ``k`` whose chains
@@ -34,7 +36,8 @@ single rounding only when the float64 sum lands on a float32 tie, a chance below
 oneDNN chooses among its kernels by shape; :func:`plan` names the kernel it runs for each of
 forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12) with
 ``ONEDNN_VERBOSE=1`` on an AVX-512 CPU. The cases it does not know (``None``) keep numpy's
-products, within rounding of torch's: groups (``jit_dw``, ``gemm:jit``), the weight
+products, within rounding of torch's: groups other than depthwise (``gemm:jit``, ``jit``
+with blocks of 4 or 8), a depthwise kernel's weight gradient, the weight
 gradient of oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1
 kernels, dilation with stride or with 4 to 15 channels), a first layer's weight gradient
 with fewer images than threads (oneDNN splits rows then), dilated single images
@@ -75,7 +78,8 @@ _F64 = np.float64
 
 class Plan(NamedTuple):
     """The kernel torch runs for each part of one convolution, None where this module does
-    not repeat it. ``forward``: ``"slow"``, ``"direct"``, ``"1x1"`` or ``"gemm"``;
+    not repeat it. ``forward``: ``"slow"``, ``"direct"``, ``"bias-first"`` (one chain that
+    starts from the bias: oneDNN's 1x1 and depthwise kernels) or ``"gemm"``;
     ``grad_input``: ``"slow"``, ``"direct"`` (blocks of 16 output channels), ``"chain"``
     (one chain over all of them: oneDNN's 1x1 and strided brgemm kernels) or ``"columns"``
     (a chain per kernel column: the strided kernel when columns are left over) or
@@ -108,10 +112,13 @@ def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Pla
               and (groups > 1 or (kh > 3 and kw > 3) or n > 1 or n * c * h * w > 20480))
     if not onednn:
         return _NONE if dilated else Plan("slow", "slow", "slow")
-    if groups > 1 or lanes() != 16:
+    if lanes() != 16:
         return _NONE
+    if groups > 1:  # only depthwise (oneDNN's jit_dw), forward and grad_input
+        depthwise = groups == c == w_shape[0] and ph < kh and pw < kw and not dilated
+        return Plan("bias-first", "direct", None) if depthwise else _NONE
     if one and not strided and (ph, pw) == (0, 0):
-        return Plan("1x1", "chain", "1x1")
+        return Plan("bias-first", "chain", "1x1")
     # strided gradients of the input: oneDNN's brgemm kernel, unless dilated
     columns_left = (w + 2 * pw - dw * (kw - 1) - 1) % sw
     strided_input = None if dilated else "columns" if columns_left else "chain"

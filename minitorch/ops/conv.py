@@ -175,8 +175,9 @@ def _torch_forward(plan: order.Plan | None, x: Any, w: Any, b: Any, geometry: Ge
     kind = plan and plan.forward
     if kind == "slow":
         return order.slow_forward(x, w, b, geometry)
-    if kind in ("direct", "1x1"):
-        return order.direct_forward(x, w, b, geometry, groups, 16, bias_first=kind == "1x1")
+    if kind in ("direct", "bias-first"):
+        return order.direct_forward(x, w, b, geometry, groups, 16,
+                                    bias_first=kind == "bias-first")
     if kind == "gemm":
         return order.gemm_forward(x, w, b, geometry, groups)
     return None
