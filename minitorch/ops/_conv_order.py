@@ -96,19 +96,24 @@ class Plan(NamedTuple):
 _NONE = Plan(None, None, None)
 
 
-@lru_cache(maxsize=256)
 def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Plan:
     """Which kernel computes each part of a float32 CPU convolution in torch.
 
     >>> plan((1, 3, 8, 8), (4, 3, 3, 3), ((1, 1), (1, 1), (1, 1)), 1)
     Plan(forward='slow', grad_input='slow', grad_weight='slow', weight_lanes=16)
     """
+    return _plan(tuple(x_shape), tuple(w_shape), geometry, groups, get_num_threads())
+
+
+@lru_cache(maxsize=256)
+def _plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int,
+          threads: int) -> Plan:
     (sh, sw), (ph, pw), (dh, dw) = geometry
     n, c, h, w = x_shape
     kh, kw = w_shape[2:]
     strided, dilated, one = (sh, sw) != (1, 1), (dh, dw) != (1, 1), (kh, kw) == (1, 1)
     # ATen's use_mkldnn: oneDNN unless torch's own kernel is faster
-    onednn = ((strided or dilated or n >= 16 or not one or get_num_threads() > 1)
+    onednn = ((strided or dilated or n >= 16 or not one or threads > 1)
               and (groups > 1 or (kh > 3 and kw > 3) or n > 1 or n * c * h * w > 20480))
     if not onednn:
         return _NONE if dilated else Plan("slow", "slow", "slow")
