@@ -37,13 +37,13 @@ oneDNN chooses among its kernels by shape; :func:`plan` names the kernel it runs
 forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12) with
 ``ONEDNN_VERBOSE=1`` on an AVX-512 CPU. The cases it does not know (``None``) keep numpy's
 products, within rounding of torch's: groups other than depthwise (``gemm:jit``, ``jit``
-with blocks of 4 or 8), a depthwise kernel's weight gradient, the weight
-gradient of oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1
-kernels, dilation with stride or with 4 to 15 channels), a first layer's weight gradient
-with fewer images than threads (oneDNN splits rows then), dilated single images
-(``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses
-of a claimed part: oneDNN's ``balance()`` for a few first layers with more than 16 output
-channels, which this module repeats from oneDNN's source but not every time as it runs.
+with blocks of 4 or 8), a depthwise kernel's weight gradient, the weight gradient of
+oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1 kernels,
+dilation with stride or with 4 to 15 channels), dilated single images
+(``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses of
+a claimed part, about one weight gradient in twenty over random shapes: oneDNN's
+``balance()`` (repeated from its source) for some first layers and small images, and its
+reduction of the bias for a few shapes.
 
 >>> import numpy as np
 >>> x = np.ones((2, 1, 3, 3), np.float32)
@@ -68,8 +68,9 @@ from .. import _mkl
 from ._cascade_sum import _in_order, get_num_threads
 from ._softmax_order import lanes
 
-__all__ = ["Plan", "direct_forward", "direct_grad_input", "direct_grad_weight", "gemm_forward",
-           "plan", "slow_forward", "slow_grad_input", "slow_grad_weight"]
+__all__ = ["Plan", "direct_forward", "direct_grad_input", "direct_grad_weight", "gemm_blocks",
+           "gemm_forward", "gemm_grad_input", "plan", "slow_forward", "slow_grad_input",
+           "slow_grad_weight"]
 
 Pair = tuple[int, int]
 Geometry = tuple[Pair, Pair, Pair]  # stride, padding, dilation
