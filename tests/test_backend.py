@@ -38,6 +38,9 @@ NUMPY_ALLOWED = {
                          "array module sums with its own xp.sum",
     "ops/_fused.py": "torch's CPU float32 fused multiply-adds (add with alpha, addcmul, lerp) "
                      "on numpy arrays; any other array module computes the same formula",
+    "ops/_conv_order.py": "torch's CPU float32 convolution kernels' order of adding (and "
+                          "MKL's gemm through _mkl) on numpy arrays; any other array module "
+                          "takes conv.py's xp path",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
                            "for numpy arrays; any other array module takes the xp path "
                            "(test_backend_suites runs the sums on array-api-strict)",

@@ -69,8 +69,8 @@ from ._cascade_sum import _in_order, get_num_threads
 from ._softmax_order import lanes
 
 __all__ = ["Plan", "direct_forward", "direct_grad_input", "direct_grad_weight", "gemm_blocks",
-           "gemm_forward", "gemm_grad_input", "plan", "slow_forward", "slow_grad_input",
-           "slow_grad_weight"]
+           "gemm_forward", "gemm_grad_input", "plan", "plan_of", "slow_forward",
+           "slow_grad_input", "slow_grad_weight"]
 
 Pair = tuple[int, int]
 Geometry = tuple[Pair, Pair, Pair]  # stride, padding, dilation
@@ -95,6 +95,19 @@ class Plan(NamedTuple):
 
 
 _NONE = Plan(None, None, None)
+
+
+def plan_of(x: Any, w: Any, b: Any, geometry: Geometry, groups: int) -> Plan | None:
+    """:func:`plan` for float32 numpy arrays (an input, weights and a bias or None); None for
+    any other arrays: CuPy keeps its own sums, float64 numpy's.
+
+    >>> plan_of(np.ones((1, 3, 8, 8)), np.ones((4, 3, 3, 3)), None, ((1, 1),) * 3, 1) is None
+    True
+    """
+    arrays = (x, w) if b is None else (x, w, b)
+    if any(type(a) is not np.ndarray or a.dtype != np.float32 for a in arrays) or x.ndim != 4:
+        return None
+    return plan(x.shape, w.shape, geometry, groups)
 
 
 def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Plan:

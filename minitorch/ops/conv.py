@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .._tensor import Tensor
 from . import _conv_order as order
 from ._base import Op, like, wrap
@@ -116,7 +114,7 @@ class Convolution(Op):
         keys = _slices(tuple(x.shape), kernel, geometry)
         ctx.save_for_backward(x, w)
         bias = None if b is None else b._data
-        ctx.plan = _plan_of(x._data, w._data, bias, geometry, groups)
+        ctx.plan = order.plan_of(x._data, w._data, bias, geometry, groups)
         out = _torch_forward(ctx.plan, x._data, w._data, bias, geometry, groups)
         if out is None:
             cols = _columns_array(xp, x._data, keys, geometry[1], 0.0)
@@ -159,15 +157,6 @@ class Convolution(Op):
                                       for mine, theirs in zip((grad_x, grad_w, grad_b), rest))
         return (grad_x if need_x else None, grad_w if need_w else None,
                 grad_b if need_b else None)
-
-
-def _plan_of(x: Any, w: Any, b: Any, geometry: Geometry, groups: int) -> order.Plan | None:
-    """The kernels torch runs for this convolution, for float32 numpy arrays only (CuPy
-    keeps its own sums, float64 numpy's)."""
-    if type(x) is not np.ndarray or x.dtype != np.float32 or not like(x, w, *(
-            () if b is None else (b,))) or x.ndim != 4:
-        return None
-    return order.plan(x.shape, w.shape, geometry, groups)
 
 
 def _torch_forward(plan: order.Plan | None, x: Any, w: Any, b: Any, geometry: Geometry,
