@@ -109,6 +109,16 @@ def test_depthwise_forward_and_grad_input_are_torchs_bits(n: int, c: int, size: 
     assert compared == ["forward", "grad_input"]
 
 
+@pytest.mark.parametrize(("n", "c", "o", "groups", "kernel", "stride", "padding"), [
+    (32, 6, 3, 3, (5, 5), 1, 0), (3, 9, 9, 3, (5, 5), 1, 1), (8, 32, 6, 2, (5, 5), 1, 1),
+    (16, 18, 6, 3, (1, 1), 2, 1), (4, 8, 8, 4, (1, 1), 1, 1)])
+def test_grouped_forward_is_torchs_bits(n: int, c: int, o: int, groups: int, kernel: tuple,
+                                        stride: int, padding: int) -> None:
+    """Groups oneDNN gives to its gemm kernel (not whole vectors of 4 channels)."""
+    compared = _check(n, c, o, (9, 9), kernel, stride, padding, 1, seed=o, groups=groups)
+    assert compared == ["forward"]
+
+
 def test_plan_names_torchs_kernels() -> None:
     """The kernel choice for a few shapes, as ONEDNN_VERBOSE=1 shows torch 2.13 taking them
     on an AVX-512 CPU (slow_conv2d shows nothing)."""
@@ -124,8 +134,10 @@ def test_plan_names_torchs_kernels() -> None:
                             1).forward == "gemm"
     assert _conv_order.plan((8, 4, 8, 8), (4, 1, 3, 3), plain, 4) == _conv_order.Plan(
         "bias-first", "direct", None)  # depthwise: jit_dw, its weight gradient not repeated
-    assert _conv_order.plan((8, 4, 8, 8), (8, 2, 3, 3), plain, 2) == _conv_order.Plan(
-        None, None, None)  # other groups: not repeated
+    assert _conv_order.plan((8, 4, 8, 8), (4, 2, 3, 3), plain, 2) == _conv_order.Plan(
+        "gemm", None, None)  # groups of 2 channels: gemm:jit, its forward only
+    assert _conv_order.plan((8, 16, 8, 8), (16, 4, 3, 3), plain, 4) == _conv_order.Plan(
+        None, None, None)  # groups of 4 channels: oneDNN's direct kernel, not repeated
 
 
 def test_float64_and_double_backward_keep_their_numerics() -> None:

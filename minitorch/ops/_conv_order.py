@@ -36,8 +36,9 @@ single rounding only when the float64 sum lands on a float32 tie, a chance below
 oneDNN chooses among its kernels by shape; :func:`plan` names the kernel it runs for each of
 forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12) with
 ``ONEDNN_VERBOSE=1`` on an AVX-512 CPU. The cases it does not know (``None``) keep numpy's
-products, within rounding of torch's: groups other than depthwise (``gemm:jit``, ``jit``
-with blocks of 4 or 8), a depthwise kernel's weight gradient, the weight gradient of
+products, within rounding of torch's: grouped convolutions' gradients (but a depthwise
+grad_input) and their forward on oneDNN's direct kernels for groups or with dilation (see
+:func:`_grouped_plan`), the weight gradient of
 oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1 kernels,
 dilation with stride or with 4 to 15 channels), dilated single images
 (``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses of
@@ -133,9 +134,8 @@ def _plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int,
         return _NONE if dilated else Plan("slow", "slow", "slow")
     if lanes() != 16:
         return _NONE
-    if groups > 1:  # only depthwise (oneDNN's jit_dw), forward and grad_input
-        depthwise = groups == c == w_shape[0] and ph < kh and pw < kw and not dilated
-        return Plan("bias-first", "direct", None) if depthwise else _NONE
+    if groups > 1:
+        return _grouped_plan(c // groups, w_shape[0] // groups, geometry, (kh, kw))
     if one and not strided and (ph, pw) == (0, 0):
         return Plan("bias-first", "chain", "1x1")
     # strided gradients of the input: oneDNN's brgemm kernel, unless dilated
@@ -150,6 +150,21 @@ def _plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int,
     if c in (1, 2, 3) or (c >= 16 and within):  # a first layer, or whole blocks of 16
         return Plan("direct", grad_input, "direct", 16)
     return Plan("direct", grad_input, None if dilated else "direct", 8)
+
+
+def _grouped_plan(cg: int, og: int, geometry: Geometry, kernel: Pair) -> Plan:
+    """Grouped convolutions, forward only: oneDNN's depthwise kernel (``jit_dw``: from the
+    bias; grad_input as the direct kernel's) or its gemm kernel, taken when the groups are
+    not whole vectors of 4 channels (nor 1 to 3 input channels to 8 outputs); its direct
+    kernels for groups add in another order, not repeated, nor is anything dilated."""
+    (ph, pw), (dh, dw) = geometry[1:]
+    if (dh, dw) != (1, 1):
+        return _NONE
+    if cg == og == 1 and ph < kernel[0] and pw < kernel[1]:
+        return Plan("bias-first", "direct", None)
+    if (og % 4 == 0 and cg % 4 == 0) or (cg in (1, 2, 3) and og % 8 == 0):
+        return _NONE
+    return Plan("gemm", None, None)
 
 
 def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
