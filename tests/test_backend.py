@@ -46,6 +46,9 @@ NUMPY_ALLOWED = {
                      "on numpy arrays; any other array module computes the same formula",
     "ops/hyperbolic.py": "torch's CPU sinh/cosh/atanh split (SLEEF pairs, libm tail) and libm "
                          "asinh/acosh on numpy arrays; any other array module takes the xp path",
+    "ops/_conv_order.py": "torch's CPU float32 convolution kernels' order of adding (and "
+                          "MKL's gemm through _mkl) on numpy arrays; any other array module "
+                          "takes conv.py's xp path",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
                            "for numpy arrays; any other array module takes the xp path "
                            "(test_backend_suites runs the sums on array-api-strict)",
