@@ -25,6 +25,7 @@ from .ops import (
     inplace,
     inplace_more,
     inplace_views,
+    inverse,
     kl_div,
     linalg,
     masked,
@@ -578,7 +579,8 @@ _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
                  "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
-                 "all": _reduce_bool("all"), "any": _reduce_bool("any")})
+                 "all": _reduce_bool("all"), "any": _reduce_bool("any"),
+                 "inverse": inverse.inv, "det": inverse.det})
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
