@@ -1,6 +1,6 @@
 """Linear algebra and the other APIs of issue #20 in this file, each against live torch:
 ``torch.linalg`` (vector_norm, norm, matrix_norm, inv, det, solve) with ``torch.inverse`` /
-``torch.det`` and their methods.
+``torch.det`` and their methods; ``nn.init.trunc_normal_``.
 
 inv, det and solve go through numpy's LAPACK where torch goes through MKL's: the values agree
 to a few ulps (``_close``), and ``test_lapack_bits_measured`` records how many are bit-identical
@@ -10,6 +10,7 @@ to a few ulps (``_close``), and ``test_lapack_bits_measured`` records how many a
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -222,3 +223,39 @@ def test_misuse_gets_torchs_error(case: int) -> None:
     want = raised_by(program, torch)
     assert want is not None
     assert_same_error(raised_by(program, mt), want)
+
+
+# ---------------------------------------------------------------------------- 2. trunc_normal_
+
+TRUNC_CASES = [{}, {"std": 0.02}, {"a": -0.5, "b": 0.5}, {"mean": 1.0, "std": 0.1, "a": -1, "b": 3},
+               {"a": 0.5, "b": 3.0}, {"a": -0.1, "b": 0.1}, {"mean": 5.0, "a": -1, "b": 1}]
+
+
+@pytest.mark.parametrize("case", TRUNC_CASES)
+@pytest.mark.parametrize("shape", [(3, 4), (64,), (17, 33), (1000,)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_trunc_normal_bit_identical(case: dict, shape: tuple, dtype: str) -> None:
+    """torch 2.13's rejection sampler (normal redraws, or uniform candidates accepted by
+    density) on the same stream: the same bits, the same warning, the same stream after."""
+
+    def program(L: Any) -> list:
+        L.manual_seed(3)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            w = L.nn.Parameter(L.empty(*shape, dtype=getattr(L, dtype)))
+            out = L.nn.init.trunc_normal_(w, **case)
+        return [out is w, type(out).__name__, out.requires_grad, out.grad_fn,
+                out.detach().numpy().tobytes(), [str(m.message) for m in seen],
+                L.rand(2).tolist()]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+def test_trunc_normal_with_a_generator() -> None:
+    def program(L: Any) -> list:
+        g = L.Generator().manual_seed(7)
+        return L.nn.init.trunc_normal_(L.empty(50), std=0.5, generator=g).tolist()
+
+    got, want = _observe(program)
+    assert got == want
