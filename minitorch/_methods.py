@@ -44,6 +44,7 @@ from .ops import (
     unary_more,
 )
 from .ops.pointwise import compare, logical
+from .ops.unfold import unfold_method
 
 
 def _resolve(shape_: tuple, numel: int) -> tuple:
@@ -580,7 +581,7 @@ _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
-                 "inverse": inverse.inv, "det": inverse.det})
+                 "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method})
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

@@ -1,6 +1,7 @@
 """Linear algebra and the other APIs of issue #20 in this file, each against live torch:
 ``torch.linalg`` (vector_norm, norm, matrix_norm, inv, det, solve) with ``torch.inverse`` /
-``torch.det`` and their methods; ``nn.init.trunc_normal_``.
+``torch.det`` and their methods; ``nn.init.trunc_normal_``; ``Tensor.unfold``, ``F.unfold``
+and ``F.fold``. test_backend_suites runs this module again on array-api-strict.
 
 inv, det and solve go through numpy's LAPACK where torch goes through MKL's: the values agree
 to a few ulps (``_close``), and ``test_lapack_bits_measured`` records how many are bit-identical
@@ -21,6 +22,12 @@ import minitorch as mt
 from tests.oracle import assert_same_error, raised_by
 
 ULPS = {"float64": 1e-12, "float32": 1e-5}
+
+
+def _on_numpy() -> bool:
+    """New tensors hold numpy arrays (test_backend_suites runs this module again on
+    array-api-strict)."""
+    return type(mt.ones(1)._data).__module__ == "numpy"
 
 
 def _observe(program: Any) -> tuple[Any, Any]:
@@ -259,3 +266,119 @@ def test_trunc_normal_with_a_generator() -> None:
 
     got, want = _observe(program)
     assert got == want
+
+
+# ---------------------------------------------------------------------------- 3. unfold, fold
+
+UNFOLDS = [((7,), 0, 3, 2), ((7,), 0, 2, 2), ((3, 8), 1, 3, 1), ((4, 5, 6), -2, 2, 3),
+           ((5,), 0, 5, 1), ((5,), 0, 0, 1), ((4, 6), 0, 1, 1), ((), 0, 1, 1), ((), 0, 0, 1)]
+
+
+@pytest.mark.parametrize("case", UNFOLDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_tensor_unfold_bit_identical(case: tuple, dtype: str) -> None:
+    shape, dim, size, step = case
+    rng = np.random.default_rng(len(shape) + size)
+    data, weights = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
+
+    def program(L: Any) -> list:
+        x = L.tensor(data, requires_grad=True)
+        u = x.unfold(dim, size, step)
+        (u * L.tensor(weights).unfold(dim, size, step)).sum().backward()
+        return [str(u), u.detach().numpy().tobytes(), x.grad.numpy().tobytes(),
+                u.is_contiguous() if _on_numpy() else None]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+def test_unfold_is_a_view() -> None:
+    if not _on_numpy():
+        pytest.skip("without strides (array-api-strict) the windows are a copy: "
+                    "backend.sliding_windows")
+
+    def program(L: Any) -> list:
+        z = L.arange(6.0)
+        z.unfold(0, 2, 2).mul_(2)
+        y = L.arange(6.0, requires_grad=True)
+        error = raised_by(lambda _: y.unfold(0, 2, 2).add_(1), L)
+        return [z.tolist(), type(error).__name__, str(error)]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+GEOMETRIES = [((2, 3, 4, 5), (2, 3), {"padding": 1, "stride": (1, 2)}), ((3, 5, 5), 2, {}),
+              ((1, 2, 6, 6), 3, {"dilation": 2}),
+              ((2, 1, 7, 5), (3, 2), {"stride": 2, "padding": (2, 0)}), ((1, 1, 4, 4), 4, {})]
+
+
+@pytest.mark.parametrize("case", GEOMETRIES)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_functional_unfold_and_fold_bit_identical(case: tuple, dtype: str) -> None:
+    shape, kernel, geometry = case
+    rng = np.random.default_rng(sum(shape))
+    data = rng.standard_normal(shape).astype(dtype)
+    weights = None
+
+    def program(L: Any) -> list:
+        nonlocal weights
+        F = L.nn.functional
+        x = L.tensor(data, requires_grad=True)
+        cols = F.unfold(x, kernel, **geometry)
+        if weights is None:
+            weights = rng.standard_normal(tuple(cols.shape)).astype(dtype)
+        image = F.fold(cols * L.tensor(weights), shape[-2:], kernel, **geometry)
+        (image * image).sum().backward()
+        return [cols.grad_fn.name(), image.grad_fn.name(), tuple(cols.shape),
+                cols.detach().numpy().tobytes(), image.detach().numpy().tobytes(),
+                x.grad.numpy().tobytes()]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+def test_fold_unfold_double_backward() -> None:
+    data = np.random.default_rng(5).standard_normal((1, 2, 5, 4))
+
+    def program(L: Any) -> list:
+        F = L.nn.functional
+        x = L.tensor(data, requires_grad=True)
+        y = F.fold(F.unfold(x, 2, padding=1) ** 2, (5, 4), 2, padding=1)
+        (g,) = L.autograd.grad(y.sum(), x, create_graph=True)
+        (g * g).sum().backward()
+        return [g.detach().numpy().tobytes(), x.grad.numpy().tobytes()]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+UNFOLD_MISUSE = [
+    lambda L: L.arange(6.0).unfold(0, 4, 0),
+    lambda L: L.arange(6.0).unfold(0, 7, 1),
+    lambda L: L.arange(6.0).unfold(0, -1, 1),
+    lambda L: L.arange(6.0).unfold(1, 2, 1),
+    lambda L: L.tensor(3.0).unfold(0, 2, 1),
+    lambda L: L.arange(6.0).unfold(0, 2.0, 1),
+    lambda L: L.nn.functional.unfold(L.ones(4, 5), 2),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 2, 2), 3),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 4, 4), 2, stride=0),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 4, 4), 0),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 4, 4), 2, dilation=0),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 4, 4), 2, padding=-1),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 4, 4).long(), 2),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 0, 4), 2),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 4, 4), (2, 2, 2)),
+    lambda L: L.nn.functional.unfold(L.ones(1, 1, 4, 4), [2]),
+    lambda L: L.nn.functional.fold(L.ones(1, 5, 9), (4, 4), 2),
+    lambda L: L.nn.functional.fold(L.ones(1, 4, 8), (4, 4), 2),
+    lambda L: L.nn.functional.fold(L.ones(1, 1, 4, 8), (4, 4), 2),
+]
+
+
+@pytest.mark.parametrize("case", range(len(UNFOLD_MISUSE)))
+def test_unfold_misuse_gets_torchs_error(case: int) -> None:
+    program = UNFOLD_MISUSE[case]
+    want = raised_by(program, torch)
+    assert want is not None
+    assert_same_error(raised_by(program, mt), want)

@@ -30,6 +30,7 @@ from ..ops.linalg import addmm
 from ..ops.normalize import layer_norm, normalize
 from ..ops.pad import pad
 from ..ops.special import softplus
+from ..ops.unfold import fold, unfold
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
     _check_reduction,
@@ -46,10 +47,10 @@ from .functional_losses import (
 
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
-           "elu", "embedding", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
+           "elu", "embedding", "fold", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
            "layer_norm", "leaky_relu", "linear", "log_softmax", "max_pool2d",
            "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "relu", "relu6",
-           "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh"]
+           "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "unfold"]
 
 
 # ---- linear and activations --------------------------------------------------------------

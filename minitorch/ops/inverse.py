@@ -70,7 +70,7 @@ def _singular(xp: Any, a: Any, message: Any) -> LinAlgError:
     words it, ``where`` being ``(Batch element i): `` for a batch and ``k`` the zero pivot."""
     flat = xp.reshape(a, (-1, *a.shape[-2:]))
     for i in range(flat.shape[0]):
-        pivot = _zero_pivot(xp, flat[i])
+        pivot = _zero_pivot(xp, flat[i, ...])
         if pivot:
             return LinAlgError(message(f"(Batch element {i}): " if a.ndim > 2 else "", pivot))
     return LinAlgError(message("", a.shape[-1]))  # the backend's own refusal, not getrf's
