@@ -1,7 +1,8 @@
 """Linear algebra and the other APIs of issue #20 in this file, each against live torch:
 ``torch.linalg`` (vector_norm, norm, matrix_norm, inv, det, solve) with ``torch.inverse`` /
 ``torch.det`` and their methods; ``nn.init.trunc_normal_``; ``Tensor.unfold``, ``F.unfold``
-and ``F.fold``. test_backend_suites runs this module again on array-api-strict.
+and ``F.fold``; ``nn.AdaptiveMaxPool2d``, ``nn.AdaptiveAvgPool1d`` and their functions.
+test_backend_suites runs this module again on array-api-strict.
 
 inv, det and solve go through numpy's LAPACK where torch goes through MKL's: the values agree
 to a few ulps (``_close``), and ``test_lapack_bits_measured`` records how many are bit-identical
@@ -379,6 +380,89 @@ UNFOLD_MISUSE = [
 @pytest.mark.parametrize("case", range(len(UNFOLD_MISUSE)))
 def test_unfold_misuse_gets_torchs_error(case: int) -> None:
     program = UNFOLD_MISUSE[case]
+    want = raised_by(program, torch)
+    assert want is not None
+    assert_same_error(raised_by(program, mt), want)
+
+
+# ---------------------------------------------------------------------------- 4. adaptive pools
+
+ADAPTIVE = [((2, 3, 5, 7), (2, 3)), ((3, 6, 6), 4), ((1, 2, 7, 5), (3, None)), ((2, 4, 4), 1),
+            ((1, 1, 5, 5), (5, 2)), ((1, 1, 3, 3), (7, 7))]
+
+
+@pytest.mark.parametrize("case", ADAPTIVE)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_adaptive_max_pool2d_bit_identical(case: tuple, dtype: str) -> None:
+    """Values, indices (the first maximum of each window, ties included) and the gradient
+    added back where overlapping windows share a maximum."""
+    shape, size = case
+    data = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
+    data[..., 0, :] = data[..., 1, :]  # ties between rows
+
+    def program(L: Any) -> list:
+        x = L.tensor(data, requires_grad=True)
+        out, indices = L.nn.functional.adaptive_max_pool2d(x, size, return_indices=True)
+        weights = L.arange(out.numel(), dtype=out.dtype).reshape(out.shape)
+        (out * weights).sum().backward()
+        module = L.nn.AdaptiveMaxPool2d(size)
+        node = (out * 2).grad_fn.next_functions[0][0].name()
+        return [str(out), str(indices), out.detach().numpy().tobytes(), x.grad.numpy().tobytes(),
+                repr(module), str(module(x.detach())), node]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+def test_adaptive_pools_second_order_and_nan() -> None:
+    data = np.random.default_rng(9).standard_normal((1, 2, 5, 6))
+
+    def program(L: Any) -> list:
+        x = L.tensor(data, requires_grad=True)
+        y = L.nn.functional.adaptive_max_pool2d(x, (3, 4)) ** 2
+        (g,) = L.autograd.grad(y.sum(), x, create_graph=True)
+        g.sum().backward()
+        nan = L.tensor([[[1.0, float("nan"), 3.0], [float("nan"), 0.0, 2.0]]])
+        return [g.detach().tolist(), x.grad.tolist(),
+                str(L.nn.functional.adaptive_max_pool2d(nan, 1, True)),
+                str(L.nn.AdaptiveMaxPool2d((2, None), return_indices=True))]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+@pytest.mark.parametrize("size", [1, 3, 4, (2,)])
+def test_adaptive_avg_pool1d(size: Any) -> None:
+    data = np.random.default_rng(4).standard_normal((2, 3, 10)).astype(np.float32)
+
+    def program(L: Any) -> list:
+        x = L.tensor(data, requires_grad=True)
+        module = L.nn.AdaptiveAvgPool1d(size)
+        y = module(x)
+        (y * y).sum().backward()
+        return [repr(module), str(y), y.detach().numpy().tobytes(), x.grad.numpy().tobytes(),
+                str(L.nn.functional.adaptive_avg_pool1d(x[0], size))]
+
+    got, want = _observe(program)
+    assert got == want
+
+
+POOL_MISUSE = [
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.ones(2, 2), 1),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.ones(1, 2, 2), (1, 2, 3)),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.ones(1, 2, 2), -1),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.ones(1, 0, 2), 1),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.ones(1, 2, 2).long(), 1),
+    lambda L: L.nn.functional.adaptive_max_pool2d(L.ones(1, 2, 2), (2,)),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.ones(2, 2, 2, 2), 1),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.ones(2, 2), (1, 2)),
+    lambda L: L.nn.functional.adaptive_avg_pool1d(L.ones(4), 1),
+]
+
+
+@pytest.mark.parametrize("case", range(len(POOL_MISUSE)))
+def test_adaptive_pool_misuse_gets_torchs_error(case: int) -> None:
+    program = POOL_MISUSE[case]
     want = raised_by(program, torch)
     assert want is not None
     assert_same_error(raised_by(program, mt), want)

@@ -43,10 +43,11 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter import Parameter
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
 
-__all__ = ["ELU", "GELU", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
+__all__ = ["ELU", "GELU", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d",
+           "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
            "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
            "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
            "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
