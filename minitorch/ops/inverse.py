@@ -1,8 +1,9 @@
 """Square systems: the inverse (``LinalgInvExBackward0``), the determinant
 (``LinalgDetBackward0``) and the solution of ``A X = B`` (``LinalgSolveExBackward0``).
 
-The forwards call the backend's ``linalg`` (numpy's or CuPy's LAPACK), as torch calls its own
-LAPACK; the backwards are written in these same ops, so higher derivatives come for free:
+The forwards factor and solve as torch does on the CPU, by MKL's getrf and getrs where MKL is
+installed (torch's bits, see ``_mkl.lu_solve``), else by the backend's ``linalg`` (numpy's or
+CuPy's LAPACK); the backwards are written in these same ops, so higher derivatives come free:
 ``d(A⁻¹) = -A⁻¹ dA A⁻¹``, ``d det A = det A · tr(A⁻¹ dA)`` and ``dX = A⁻¹ (dB - dA X)``.
 
 >>> import minitorch
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _mkl
 from .._creation import eye
 from .._tensor import Tensor, checked_broadcast_shapes, sum_to
 from ._base import Op, check_same_device, wrap
@@ -76,6 +77,24 @@ def _singular(xp: Any, a: Any, message: Any) -> LinAlgError:
     return LinAlgError(message("", a.shape[-1]))  # the backend's own refusal, not getrf's
 
 
+def _solve(xp: Any, a: Any, b: Any, message: Any, adjoint: bool = False) -> Any:
+    """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) for batches ``a`` and ``b``
+    (broadcast already), as torch: by MKL's getrf and getrs where MKL is here, else the
+    backend's ``linalg.solve``; torch's error, worded by ``message(where, k)``, for the first
+    singular matrix."""
+    solved = _mkl.lu_solve(a, b, adjoint)
+    if solved is None:
+        try:
+            return xp.linalg.solve(xp.matrix_transpose(a) if adjoint else a, b)
+        except Exception as error:  # LAPACK's refusal, whatever the backend calls it
+            raise _singular(xp, a, message) from error
+    out, infos = solved
+    for i, k in enumerate(infos):
+        if k:
+            raise LinAlgError(message(f"(Batch element {i}): " if a.ndim > 2 else "", k))
+    return out
+
+
 class Inv(Op):
     node_name = "LinalgInvExBackward0"
     saved_names = ("inverse",)
@@ -84,12 +103,10 @@ class Inv(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
         xp = a._xp
-        try:
-            out = wrap(xp.linalg.inv(a._data))
-        except Exception as error:  # LAPACK's refusal, whatever the backend calls it
-            raise _singular(xp, a._data, lambda where, k: (
-                f"linalg.inv: {where}The diagonal element {k} is zero, the inversion could not "
-                "be completed because the input matrix is singular.")) from error
+        identity = xp.broadcast_to(xp.eye(a.shape[-1], dtype=a._data.dtype), a._data.shape)
+        out = wrap(_solve(xp, a._data, identity, lambda where, k: (
+            f"linalg.inv: {where}The diagonal element {k} is zero, the inversion could not "
+            "be completed because the input matrix is singular.")))
         ctx.save_for_backward(out)
         return out
 
@@ -97,7 +114,7 @@ class Inv(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (inverse,) = ctx.saved_tensors
         t = inverse.mT
-        return (-(t @ g @ t),)
+        return (-(t @ (g @ t)),)  # torch's association
 
 
 class Det(Op):
@@ -107,18 +124,20 @@ class Det(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        out = wrap(a._xp.linalg.det(a._data))
+        det = _mkl.lu_det(a._data)
+        out = wrap(a._xp.linalg.det(a._data) if det is None else det)
         ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        """``g · det A · A⁻ᵀ``; as torch, 0 for an exactly singular matrix (whose inverse is
-        taken of the identity in its place)."""
+        """``A⁻ᵀ (g · det A) I``, solved as torch solves it; as torch, 0 for an exactly
+        singular matrix (solved with the identity in its place)."""
         a, out = ctx.saved_tensors
         singular = (out == 0)[..., None, None]
-        safe = where(singular, eye(a.shape[-1], dtype=a.dtype), a)
-        return ((g * out)[..., None, None] * Inv.apply(safe).mT,)
+        identity = eye(a.shape[-1], dtype=a.dtype)
+        safe = where(singular, identity, a)
+        return (Solve.apply(safe.mT, (g * out)[..., None, None] * identity, vector=False),)
 
 
 class Solve(Op):
@@ -127,19 +146,18 @@ class Solve(Op):
     _profile_name = "aten::linalg_solve_ex"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, b: Tensor, *, vector: bool) -> Tensor:
-        """``b`` is a batch of matrices, or of vectors (one column each) when ``vector``."""
+    def forward(ctx: Any, a: Tensor, b: Tensor, *, vector: bool, adjoint: bool = False
+                ) -> Tensor:
+        """``b`` is a batch of matrices, or of vectors (one column each) when ``vector``;
+        ``adjoint`` solves ``Aᵀ X = B`` with the factors of ``A`` (the backward's solve)."""
         xp = a._xp
         right = b._data[..., None] if vector else b._data
         batch = _broadcast_batch(a.shape[:-2], right.shape[:-2])
         left = xp.broadcast_to(a._data, (*batch, *a.shape[-2:]))
-        try:
-            out = xp.linalg.solve(left, xp.broadcast_to(right, (*batch, *right.shape[-2:])))
-        except Exception as error:  # LAPACK's refusal, whatever the backend calls it
-            raise _singular(xp, left, lambda where, _: (
-                f"torch.linalg.solve: {where}The solver failed because the input matrix is "
-                "singular.")) from error
-        ctx.meta = tuple(a.shape), tuple(b.shape), vector
+        out = _solve(xp, left, xp.broadcast_to(right, (*batch, *right.shape[-2:])),
+                     lambda where, _: (f"torch.linalg.solve: {where}The solver failed because "
+                                       "the input matrix is singular."), adjoint)
+        ctx.meta = tuple(a.shape), tuple(b.shape), vector, adjoint
         result = wrap(out[..., 0] if vector else out)
         ctx.save_for_backward(a, result)
         return result
@@ -147,11 +165,12 @@ class Solve(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, x = ctx.saved_tensors
-        a_shape, b_shape, vector = ctx.meta
-        gb = Solve.apply(a.mT, g, vector=vector)
+        a_shape, b_shape, vector, adjoint = ctx.meta
+        gb = Solve.apply(a, g, vector=vector, adjoint=not adjoint)
         ga = None
         if ctx.needs_input_grad[0]:
-            ga = -(gb[..., None] * x[..., None, :] if vector else gb @ x.mT)
+            left, right = (x, gb) if adjoint else (gb, x)
+            ga = -(left[..., None] * right[..., None, :] if vector else left @ right.mT)
             ga = sum_to(ga, a_shape)
         return ga, sum_to(gb, b_shape)
 
