@@ -20,7 +20,9 @@ from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
+    diagonal,
     gather,
+    hyperbolic,
     indexing,
     inplace,
     inplace_more,
@@ -30,6 +32,7 @@ from .ops import (
     linalg,
     masked,
     nn_ops,
+    nonzero,
     norm,
     normalize,
     pointwise,
@@ -377,7 +380,8 @@ def _tensor_first(op: Any) -> Any:
     """An operator whose tensor goes first: straight to the op (no swapping, no alpha)."""
 
     def method(self: Tensor, other: Any) -> Tensor:
-        if type(other) is not Tensor and not _operand(other):
+        kind = type(other)
+        if kind is not Tensor and kind is not float and kind is not int and not _operand(other):
             return NotImplemented
         return op.apply(self, other)
 
@@ -564,6 +568,9 @@ def _reduce_bool(name: str) -> Any:
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
 _METHODS.update(inplace_views.METHODS)
+_METHODS.update(hyperbolic.METHODS)
+_METHODS.update(nonzero.METHODS)
+_METHODS.update(diagonal.METHODS)
 _METHODS.update(_factories.NEW_METHODS)
 _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,

@@ -345,6 +345,57 @@ def getitem(xp: ModuleType, array: Any, key: Any) -> Any:
     return xp.asarray(to_numpy(array)[_numpy_key(key)])
 
 
+def _diagonal_key(xp: ModuleType, shape: tuple, offset: int, axis1: int, axis2: int
+                  ) -> tuple[tuple, int]:
+    """The index of the diagonal ``offset`` over ``axis1``, ``axis2`` of an array of
+    ``shape`` (two integer arrays among slices), and where numpy's rules put its axis."""
+    row0, col0 = max(-offset, 0), max(offset, 0)
+    n = max(0, min(shape[axis1] - row0, shape[axis2] - col0))
+    key: list = [slice(None)] * len(shape)
+    key[axis1] = xp.arange(row0, row0 + n)
+    key[axis2] = xp.arange(col0, col0 + n)
+    adjacent = abs(axis1 - axis2) == 1  # then the diagonal stays where the two axes were
+    return tuple(key), min(axis1, axis2) if adjacent else 0
+
+
+def diagonal(xp: ModuleType, array: Any, offset: int, axis1: int, axis2: int) -> Any:
+    """The diagonal ``offset`` over ``axis1`` and ``axis2``, as the last axis: on numpy and
+    CuPy a view (writes reach ``array``, as torch's ``diagonal``), elsewhere a copy.
+
+    >>> diagonal(np, np.arange(6).reshape(2, 3), 1, 0, 1)
+    array([1, 5])
+    """
+    tricks = np.lib.stride_tricks if xp is np else (
+        importlib.import_module("cupy.lib.stride_tricks") if is_cupy(xp) else None)
+    if tricks is None:
+        key, at = _diagonal_key(xp, array.shape, offset, axis1, axis2)
+        return xp.moveaxis(getitem(xp, array, key), at, -1)
+    row0, col0 = max(-offset, 0), max(offset, 0)
+    n = max(0, min(array.shape[axis1] - row0, array.shape[axis2] - col0))
+    start: list = [slice(None)] * array.ndim
+    if n:  # the view starts at the diagonal's first element
+        start[axis1], start[axis2] = slice(row0, None), slice(col0, None)
+    others = [d for d in range(array.ndim) if d not in (axis1, axis2)]
+    return tricks.as_strided(
+        array[tuple(start)], shape=(*(array.shape[d] for d in others), n),
+        strides=(*(array.strides[d] for d in others), array.strides[axis1] + array.strides[axis2]))
+
+
+def embed_diagonal(xp: ModuleType, values: Any, shape: tuple, offset: int, axis1: int,
+                   axis2: int) -> Any:
+    """Zeros of ``shape`` with ``values``' last axis on the diagonal ``offset`` over
+    ``axis1`` and ``axis2`` (what :func:`diagonal` reads back).
+
+    >>> embed_diagonal(np, np.array([1, 2]), (2, 3), 1, 0, 1)
+    array([[0, 1, 0],
+           [0, 0, 2]])
+    """
+    out = xp.zeros(shape, dtype=values.dtype)
+    key, at = _diagonal_key(xp, shape, offset, axis1, axis2)
+    setitem(xp, out, key, xp.moveaxis(values, -1, at))
+    return out
+
+
 def setitem(xp: ModuleType, target: Any, key: Any, values: Any) -> None:
     """``target[key] = values`` with numpy's rules (values cast to the target's dtype), also
     for integer-array (fancy) keys."""

@@ -22,7 +22,7 @@ from .._dtype import int64
 from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
-from ..ops.activation import elu, gelu, hardtanh, leaky_relu, relu6, silu
+from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
 from ..ops.embedding import embedding, one_hot
 from ..ops.kl_div import kl_div
@@ -49,7 +49,7 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", 
            "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
            "elu", "embedding", "fold", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
-           "layer_norm", "leaky_relu", "linear", "log_softmax", "max_pool2d",
+           "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid", "max_pool2d",
            "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "relu", "relu6",
            "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "unfold"]
 
