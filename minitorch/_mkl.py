@@ -394,7 +394,8 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
         return None
     _use_threads()
     n, k = b.shape[-2:]
-    flat_a, flat_b = a.reshape(-1, n, n), b.reshape(-1, n, k)
+    count = int(np.prod(a.shape[:-2]))
+    flat_a, flat_b = a.reshape(count, n, n), b.reshape(count, n, k)
     x = np.empty((flat_b.shape[0], k, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
     infos = []
     for i in range(flat_a.shape[0]):
@@ -424,7 +425,7 @@ def lu_det(a: np.ndarray) -> np.ndarray | None:
         return None
     _use_threads()
     n = a.shape[-1]
-    flat = a.reshape(-1, n, n)
+    flat = a.reshape(int(np.prod(a.shape[:-2])), n, n)
     out = np.empty(flat.shape[0], a.dtype)
     for i in range(flat.shape[0]):
         lu, pivots, _ = _lu_factor(flat[i].T if a.flags.c_contiguous else flat[i], kind)

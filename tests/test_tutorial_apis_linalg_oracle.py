@@ -134,6 +134,20 @@ def test_broadcast_solve_and_singular_det_grad() -> None:
         _close(got, want)
 
 
+@pytest.mark.parametrize("program", [
+    lambda L: L.linalg.inv(L.zeros(0, 0)), lambda L: L.linalg.det(L.zeros(0, 0)),
+    lambda L: L.linalg.inv(L.zeros(0, 2, 2)), lambda L: L.linalg.det(L.zeros(0, 2, 2)),
+    lambda L: L.linalg.solve(L.zeros(0, 0), L.zeros(0)),
+    lambda L: L.linalg.solve(L.eye(2), L.zeros(2, 0)),
+    lambda L: L.linalg.det(L.tensor([[1.0, 2.0], [3.0, 4.0]]).T),
+    lambda L: L.linalg.inv(L.tensor([[1.0, 2.0], [3.0, 4.0]]).T),
+    lambda L: L.linalg.solve(L.eye(2).expand(3, 2, 2), L.ones(4, 1, 2, 1)),
+])
+def test_empty_transposed_and_broadcast(program: Any) -> None:
+    got, want = _observe(lambda L: str(program(L)))
+    assert got == want
+
+
 @pytest.mark.parametrize("ord_", [None, "fro", 1, -1, math.inf, -math.inf, 3, 0.5])
 @pytest.mark.parametrize("dim", [None, (0, 2), (2, 0), 1, (-1,)])
 @pytest.mark.parametrize("keepdim", [False, True])
@@ -229,6 +243,8 @@ MISUSE = [
     lambda L: L.linalg.matrix_norm(L.ones(2, 3, 4), dim=(0,)),
     lambda L: L.linalg.matrix_norm(L.ones(2, 3, 4), dim=(0, 5)),
     lambda L: L.linalg.matrix_norm(L.ones(2, 2, dtype=L.int64), 1),
+    lambda L: L.linalg.matrix_norm(L.ones(2, 2), None),
+    lambda L: L.linalg.solve(L.eye(2), L.ones(2, dtype=L.int64)),
     lambda L: L.linalg.norm(L.ones(2, 2, 2), 2),
     lambda L: L.linalg.norm(L.ones(2, 2, 2), dim=(0, 1, 2)),
     lambda L: L.linalg.norm(L.ones(2), "fro"),

@@ -194,14 +194,8 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     tensor(6.)
     """
     _args.tensor_args("linalg_matrix_norm", (A, "A", 1))
-    if isinstance(dim, int):  # torch's parser takes no single int for a 2-tuple
-        error = _args.invalid_combination(
-            "linalg_matrix_norm", (A, ord),
-            *(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
-              "torch.dtype dtype = None, Tensor out = None"
-              for kind in ("Number ord", 'str ord = "fro"')))
-        keywords = (", keepdim=bool" if keepdim else "") + ", dim=int"  # both by keyword
-        raise TypeError(str(error).replace("), but", f"{keywords}), but", 1))
+    if isinstance(dim, int) or not isinstance(ord, (str, int, float)):
+        _refuse_matrix_norm_arguments(A, ord, dim, keepdim)
     if isinstance(ord, str):
         if ord not in ("fro", "nuc"):
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
@@ -220,6 +214,20 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
         second -= 1
     sums = norm(A, 1, first, keepdim, dtype)
     return (Amax if ord > 0 else Amin).apply(sums, dim=second, keepdim=keepdim)
+
+
+def _refuse_matrix_norm_arguments(A: Tensor, ord: Any, dim: Any, keepdim: bool) -> None:
+    """torch's parser's refusal of an ``ord`` that is neither a number nor a string, or of
+    one int as ``dim`` (a 2-tuple there), dim and keepdim taken as given by keyword."""
+    error = _args.invalid_combination(
+        "linalg_matrix_norm", (A, ord),
+        *(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
+          "torch.dtype dtype = None, Tensor out = None"
+          for kind in ("Number ord", 'str ord = "fro"')))
+    if not isinstance(dim, int):
+        raise error
+    keywords = (", keepdim=bool" if keepdim else "") + ", dim=int"
+    raise TypeError(str(error).replace("), but", f"{keywords}), but", 1))
 
 
 def _matrix_dims(A: Tensor, dims: tuple) -> tuple:
