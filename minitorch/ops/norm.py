@@ -69,8 +69,8 @@ def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> T
         return g * x.sign()
     zero = norm == 0
     safe = where(zero, 1.0, norm)  # no 0/0 even in the unused branch: its gradient is nan
-    if p == 2:
-        return x * where(zero, 0.0, g / safe)
+    if p == 2:  # torch's grouping: g * (x / norm)
+        return g * where(zero, 0.0, x / safe)
     if math.isinf(p):
         hits = (x.abs() == norm).to(x.dtype)
         return g * x.sign() * hits / hits.sum(_dim_tuple(dims, x.dim()), keepdim=True)
