@@ -153,7 +153,7 @@ def test_empty_transposed_and_broadcast(program: Any) -> None:
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_norms(ord_: Any, dim: Any, keepdim: bool) -> None:
     """Nodes, shapes and errors as torch's; float32 values to 1e-6 (the vector norms are
-    torch.norm's kernels: 46 of 60 float32 values and gradients bit-identical, measured)."""
+    torch.norm's kernels: 48 of 60 float32 values and gradients bit-identical, measured)."""
     data = np.random.default_rng(1).standard_normal((2, 3, 4)).astype(np.float32)
 
     def program(L: Any) -> list:
@@ -181,6 +181,29 @@ def test_norms(ord_: Any, dim: Any, keepdim: bool) -> None:
             np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-7)
         else:
             assert g == w
+
+
+@pytest.mark.parametrize("case", [((5, 7, 9), None, False), ((5, 7, 9), (0, 2), False),
+                                  ((5, 7, 9), 1, True), ((2, 40000), 1, False),
+                                  ((40000, 2), 0, True), ((300, 200), None, False),
+                                  ((10, 3000), None, True), ((100001,), None, False)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_one_norm_bit_identical(case: tuple, dtype: str) -> None:
+    """The 1-norm adds in memory order, a large single sum split between torch's threads."""
+    shape, dim, transposed = case
+    data = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
+
+    def program(L: Any) -> bytes:
+        x = L.tensor(data)
+        x = x.permute(*reversed(range(x.dim()))) if transposed else x
+        return L.linalg.vector_norm(x, 1, dim).numpy().tobytes()
+
+    got, want = _observe(program)
+    if _on_numpy():
+        assert got == want
+    else:
+        np.testing.assert_allclose(np.frombuffer(got, dtype), np.frombuffer(want, dtype),
+                                   rtol=1e-5)
 
 
 def test_norms_of_a_float64_matrix() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from ._base import Op, wrap
-from ._norm_order import norm2
+from ._norm_order import norm1, norm2
 from .pointwise import where
 from .reduction import _expand_back
 
@@ -33,7 +33,7 @@ def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
     if p == 0:
         return xp.sum(xp.astype(a != 0, a.dtype), axis=dims, keepdims=True)
     if p == 1:
-        return xp.sum(a, axis=dims, keepdims=True)
+        return norm1(xp, a, dims)
     if p == 2:
         return norm2(xp, a, dims)
     return xp.sum(a ** p, axis=dims, keepdims=True) ** (1.0 / p)
