@@ -27,6 +27,7 @@ from .ops import (
     inplace,
     inplace_more,
     inplace_views,
+    inverse,
     kl_div,
     linalg,
     masked,
@@ -46,6 +47,7 @@ from .ops import (
     unary_more,
 )
 from .ops.pointwise import compare, logical
+from .ops.unfold import unfold_method
 
 
 def _resolve(shape_: tuple, numel: int) -> tuple:
@@ -585,7 +587,8 @@ _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
                  "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
-                 "all": _reduce_bool("all"), "any": _reduce_bool("any")})
+                 "all": _reduce_bool("all"), "any": _reduce_bool("any"),
+                 "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method})
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

@@ -362,3 +362,73 @@ def vector_maths(fn: Any, array: Any) -> np.ndarray | None:
         getattr(library(), f"v{kind}{name}")(ctypes.c_int(source.size), _pointer(source),
                                              _pointer(result))
     return result
+
+
+def _lu_factor(matrix: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """LAPACK's getrf on a column-major copy of one square ``matrix``: (LU, 1-based pivots,
+    info), info being the first zero pivot's column (1-based) or 0."""
+    n = matrix.shape[-1]
+    lu = np.array(matrix, order="F")
+    pivots = np.zeros(n, np.int32)
+    info = ctypes.c_int(0)
+    getattr(library(), kind + "getrf_")(_ref(n), _ref(n), _pointer(lu), _ref(max(n, 1)),
+                                        _pointer(pivots), ctypes.byref(info))
+    return lu, pivots, info.value
+
+
+def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
+             ) -> tuple[np.ndarray, list[int]] | None:
+    """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) for each square ``A`` of the
+    batch ``a`` (..., n, n) and ``b`` (..., n, k) of the same batch, as torch's
+    ``linalg.solve`` (and so ``linalg.inv``, and their backwards) calls MKL: getrf on a
+    column-major copy of each ``A``, then getrs, into a column-major result as torch's; with
+    the getrf infos (the first zero pivot of each matrix, or 0). None when MKL is absent or
+    for other arrays.
+
+    >>> r = lu_solve(np.float32([[2, 0], [0, 4]]), np.float32([[2], [2]]))
+    >>> r is None or (r[0].ravel().tolist(), r[1]) == ([1.0, 0.5], [0])
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+        return None
+    _use_threads()
+    n, k = b.shape[-2:]
+    count = int(np.prod(a.shape[:-2]))
+    flat_a, flat_b = a.reshape(count, n, n), b.reshape(count, n, k)
+    x = np.empty((flat_b.shape[0], k, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
+    infos = []
+    for i in range(flat_a.shape[0]):
+        lu, pivots, info = _lu_factor(flat_a[i], kind)
+        column = np.array(flat_b[i], order="F")
+        if not info and n and k:
+            done = ctypes.c_int(0)
+            getattr(library(), kind + "getrs_")(
+                ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),
+                _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
+        x[i], infos = column, [*infos, info]
+    return x.reshape(b.shape), infos  # splitting the batch dim keeps the layout
+
+
+def lu_det(a: np.ndarray) -> np.ndarray | None:
+    """The determinant of each square matrix of ``a`` (..., n, n) as torch's ``linalg.det``
+    takes it: getrf on the transpose when ``a`` is contiguous (torch's shortcut, as
+    ``det Aᵀ = det A``), else on ``A``, then the permutation's sign times the product of U's
+    diagonal. None without MKL.
+
+    >>> r = lu_det(np.float32([[2, 1], [1, 3]]))
+    >>> r is None or float(r) == 5.0
+    True
+    """
+    kind = _kernel(a)
+    if kind is None:
+        return None
+    _use_threads()
+    n = a.shape[-1]
+    flat = a.reshape(int(np.prod(a.shape[:-2])), n, n)
+    out = np.empty(flat.shape[0], a.dtype)
+    for i in range(flat.shape[0]):
+        lu, pivots, _ = _lu_factor(flat[i].T if a.flags.c_contiguous else flat[i], kind)
+        swaps = int(np.count_nonzero(pivots != np.arange(1, n + 1)))
+        out[i] = a.dtype.type(-1 if swaps % 2 else 1) * np.prod(np.diagonal(lu))
+    return out.reshape(a.shape[:-2])

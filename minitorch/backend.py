@@ -253,6 +253,32 @@ def element_strides(array: Any) -> tuple | None:
     return tuple(s // size for s in strides)
 
 
+def sliding_windows(array: Any, dim: int, size: int, step: int) -> Any:
+    """The windows of ``size`` elements every ``step`` along ``dim``, as a new last dim
+    (``Tensor.unfold``): a strided view for numpy and CuPy, read-only where windows overlap;
+    stacked slices (a copy) for a library without strides.
+
+    >>> sliding_windows(np.arange(5.0), 0, 2, 2)
+    array([[0., 1.],
+           [2., 3.]])
+    """
+    count = (array.shape[dim] - size) // step + 1
+    shape = (*array.shape[:dim], count, *array.shape[dim + 1:], size)
+    strides = getattr(array, "strides", None)
+    if strides is None:
+        xp = namespace(array)
+        if not size:
+            return xp.zeros(shape, dtype=array.dtype)
+        lead = (slice(None),) * dim
+        return xp.stack([array[(*lead, slice(k, k + step * (count - 1) + 1, step), ...)]
+                         for k in range(size)], axis=-1)
+    windowed = (*strides[:dim], strides[dim] * step, *strides[dim + 1:], strides[dim])
+    if isinstance(array, np.ndarray):
+        return np.lib.stride_tricks.as_strided(array, shape, windowed,
+                                               writeable=step >= size and array.flags.writeable)
+    return importlib.import_module("cupy.lib.stride_tricks").as_strided(array, shape, windowed)
+
+
 def to_device(array: Any, dev: device) -> Any:
     """``array``'s values on ``dev`` (the array itself when it is there already)."""
     if namespace(array) is factory_namespace(dev) and device_of(array) == dev:

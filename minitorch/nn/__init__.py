@@ -44,11 +44,12 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter import Parameter, UninitializedParameter
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
 from .rnn import RNN
 from .sparse import Embedding
 
-__all__ = ["ELU", "GELU", "RNN", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss",
+__all__ = ["ELU", "GELU", "RNN", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d",
+           "AvgPool2d", "BCELoss",
            "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss",
            "Dropout", "Embedding", "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss",
            "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
