@@ -239,6 +239,16 @@ def is_c_contiguous(array: Any) -> bool:
     return bool(flags is not None and flags.c_contiguous)
 
 
+def read_only(array: Any) -> bool:
+    """Whether numpy refuses writes into ``array``: a window view whose windows overlap
+    (:func:`sliding_windows`), or memory lent read-only.
+
+    >>> read_only(np.lib.stride_tricks.as_strided(np.ones(4), (3, 2), (8, 8), writeable=False))
+    True
+    """
+    return type(array) is np.ndarray and not array.flags.writeable
+
+
 def element_strides(array: Any) -> tuple | None:
     """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
     does not expose them (such arrays are taken as contiguous).

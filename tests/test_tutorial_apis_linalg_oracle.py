@@ -361,6 +361,19 @@ def test_unfold_is_a_view() -> None:
     assert got == want
 
 
+@pytest.mark.parametrize("write", ["v.add_(1)", "v.zero_()", "v.copy_(L.ones(4, 3))",
+                                   "v.__setitem__(0, 5.0)", "v.exp_()"])
+def test_overlapping_windows_refuse_writes_clearly(write: str) -> None:
+    """torch writes each element once per window it is in; minitorch refuses with advice
+    instead of numpy's 'assignment destination is read-only'."""
+    if not _on_numpy():
+        pytest.skip("without strides (array-api-strict) the windows are a copy")
+    x = mt.arange(6.0)
+    with pytest.raises(RuntimeError, match=r"overlap in memory.*clone\(\)"):
+        eval(write, {"v": x.unfold(0, 3, 1), "L": mt})
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+
+
 GEOMETRIES = [((2, 3, 4, 5), (2, 3), {"padding": 1, "stride": (1, 2)}), ((3, 5, 5), 2, {}),
               ((1, 2, 6, 6), 3, {"dilation": 2}),
               ((2, 1, 7, 5), (3, 2), {"stride": 2, "padding": (2, 0)}), ((1, 1, 4, 4), 4, {})]
