@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["avx_log", "avx_sincos", "c_math", "cosf", "expf", "fmaf", "logf", "sinf"]
+__all__ = ["avx_log", "avx_sincos", "c_math", "c_math_of", "cosf", "expf", "fmaf", "logf",
+           "sinf"]
 
 
 @functools.cache
@@ -72,6 +73,18 @@ def c_math(name: str, x: np.ndarray) -> np.ndarray:
     if function is None:
         return getattr(np, name)(x)
     return np.fromiter(map(function, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+
+
+def c_math_of(xp: Any, name: str, x: Any) -> Any:
+    """:func:`c_math` for a float numpy array (a scalar loop of torch's calls ``std::name``
+    there), else ``xp``'s own ``name``.
+
+    >>> float(c_math_of(np, "log1p", np.float32([-0.5]))[0])
+    -0.6931471824645996
+    """
+    if type(x) is np.ndarray and x.dtype.char in "fd":
+        return c_math(name, x)
+    return getattr(xp, name)(x)
 
 
 def expf(x: np.ndarray) -> np.ndarray:

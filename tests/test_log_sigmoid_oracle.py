@@ -72,3 +72,21 @@ def test_bce_with_logits_is_torchs(n: int, scale: float, seed: int, reduction: s
         (loss if reduction != "none" else loss.sum()).backward()
         results.append((_bits(loss), _bits(x.grad), _bits(target.grad)))
     assert results[0] == results[1]
+
+
+@SETTINGS
+@given(n=SIZES, seed=st.integers(0, 2**32 - 1), double=st.booleans(),
+       reduction=st.sampled_from(["mean", "sum", "none"]), edges=st.booleans())
+def test_binary_cross_entropy_values_are_torchs(n: int, seed: int, double: bool,
+                                                reduction: str, edges: bool) -> None:
+    """torch's kernel: (t - 1) max(log1p(-x), -100) - t max(log(x), -100), the C library's
+    log and log1p (yunjey's autoencoder prints its sum)."""
+    rng = np.random.default_rng(seed)
+    x, t = rng.random(n), rng.random(n)
+    if edges:
+        x[: min(n, 2)] = [0.0, 1.0][: min(n, 2)]
+    dtype = "float64" if double else "float32"
+    got, want = (lib.nn.functional.binary_cross_entropy(
+        lib.tensor(x.astype(dtype)), lib.tensor(t.astype(dtype)), reduction=reduction)
+        for lib in (mt, torch))
+    assert _bits(got) == _bits(want)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .._libm import c_math_of
 from .._tensor import Tensor
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
@@ -83,8 +84,11 @@ class BinaryCrossEntropy(_ElementLoss):
 
     @staticmethod
     def loss(xp: Any, x: Any, t: Any, params: dict) -> Any:
+        # torch's scalar kernel: (t - 1) max(log1p(-x), -100) - t max(log(x), -100), with the
+        # C library's log and log1p
         floor = xp.asarray(-100.0, dtype=x.dtype)
-        return -(t * xp.maximum(xp.log(x), floor) + (1 - t) * xp.maximum(xp.log(1 - x), floor))
+        return ((t - 1) * xp.maximum(c_math_of(xp, "log1p", -x), floor)
+                - t * xp.maximum(c_math_of(xp, "log", x), floor))
 
     @staticmethod
     def partials(x: Tensor, t: Tensor, params: dict) -> tuple[Tensor, Tensor]:
