@@ -167,17 +167,19 @@ def test_sigmoid_is_torchs() -> None:
     assert mt.tensor([-13.142857551574707]).sigmoid().item() == 1.959424935193965e-06
 
 
-def test_tanh_backward_is_torchs_fused_formula() -> None:
-    """torch's tanh_backward is ``g * fma(-r, r, 1)``: given torch's result, every bit."""
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_tanh_backward_is_torchs_fused_formula(dtype: str) -> None:
+    """torch's tanh_backward is ``g * fma(-r, r, 1)`` in float32 and float64 (rounded twice,
+    float64 matched 44%): given torch's result, every bit."""
     rng = np.random.default_rng(0)
-    r = np.tanh(rng.standard_normal(100_000) * 2).astype(np.float32)
-    g = rng.standard_normal(100_000).astype(np.float32)
+    r = np.tanh(rng.standard_normal(100_003) * 2).astype(dtype)
+    g = rng.standard_normal(100_003).astype(dtype)
     want = torch.ops.aten.tanh_backward(torch.tensor(g), torch.tensor(r)).numpy()
     got = g * _fused.one_minus_square(np, r)
     assert got.tobytes() == want.tobytes()
     x = mt.tensor(np.arctanh(r), requires_grad=True)
     x.tanh().backward(mt.tensor(g))
-    share = np.mean(x.grad.numpy() == want)  # tanh's own value is MKL's: ~99.4% the same
+    share = np.mean(x.grad.numpy() == want)  # tanh's own value may differ (float32: MKL's)
     assert share > 0.98
 
 
