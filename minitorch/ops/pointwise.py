@@ -587,7 +587,7 @@ Cos = _unary("Cos", "cos", lambda xp, a: cpu_math(xp.cos, a),
 Tanh = _unary("Tanh", "tanh", lambda xp, a: cpu_math(xp.tanh, a),
               lambda g, r: TanhBackward.apply(g, r), "result")
 Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: torch_sigmoid(xp, a),
-                 lambda g, r: g * (1 - r) * r, "result", arrays=True)
+                 lambda g, r: SigmoidBackward.apply(g, r), "result")
 Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
                     lambda g, r: -g * (r * r), "result", arrays=True)
 Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
@@ -617,39 +617,76 @@ Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
 Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
 
-def _tanh_backward_arrays(ctx: Any, g: Any) -> Any:
-    (result,) = ctx.saved_tensors
-    if not like(g, result._data):  # a dtype to promote: left to backward's rules
-        return NotImplemented
-    return (_tanh_backward(g, result._data),)
+class _ResultBackward(Op):
+    """An op's backward from its result as one op, as in torch (``tanh_backward``,
+    ``sigmoid_backward``): ``kernel(g, result)`` on arrays, which also serves the forward
+    op's array backward; differentiated again by torch's formulas, where the gradient for
+    ``grad_output`` is the op itself and the one for the result is ``result_grad``."""
+
+    saved_names = ("grad_output", "output")
+
+    @classmethod
+    def forward(cls, ctx: Any, g: Tensor, result: Tensor) -> Tensor:
+        ctx.save_for_backward(g, result)
+        return wrap(cls.kernel(g._data, result._data))
+
+    @classmethod
+    def backward(cls, ctx: Any, gg: Tensor) -> tuple:
+        g, result = ctx.saved_tensors
+        return (cls.apply(gg, result) if ctx.needs_input_grad[0] else None,
+                cls.result_grad(gg, g, result) if ctx.needs_input_grad[1] else None)
+
+    @classmethod
+    def of_arrays(cls, ctx: Any, g: Any) -> Any:
+        """The forward op's ``backward_arrays``: the kernel on its saved result."""
+        (result,) = ctx.saved_tensors
+        if not like(g, result._data):  # a dtype to promote: left to backward's rules
+            return NotImplemented
+        return (cls.kernel(g, result._data),)
 
 
-def _tanh_backward(g: Any, result: Any) -> Any:
-    """``g * (1 - result**2)``, the ``1 - r*r`` fused as torch's tanh_backward rounds it."""
-    return g * _fused.one_minus_square(namespace(g), result)
+class TanhBackward(_ResultBackward):
+    """``g * (1 - r*r)``, the ``1 - r*r`` fused as torch's kernel rounds it.
 
-
-Tanh.backward_arrays = staticmethod(_tanh_backward_arrays)  # the same formula, on arrays
-
-
-class TanhBackward(Op):
-    """tanh's backward as one op, as in torch (:func:`_tanh_backward`); differentiated again
-    by torch's formulas."""
+    >>> x = minitorch.tensor([0.5], requires_grad=True)
+    >>> g, = minitorch.autograd.grad(x.tanh(), x, create_graph=True); g
+    tensor([0.7864], grad_fn=<TanhBackwardBackward0>)
+    """
 
     node_name = "TanhBackwardBackward0"
-    saved_names = ("grad_output", "output")
     _profile_name = "aten::tanh_backward"
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, result: Tensor) -> Tensor:
-        ctx.save_for_backward(g, result)
-        return wrap(_tanh_backward(g._data, result._data))
+    def kernel(g: Any, result: Any) -> Any:
+        return g * _fused.one_minus_square(namespace(g), result)
 
     @staticmethod
-    def backward(ctx: Any, gg: Tensor) -> tuple:
-        g, result = ctx.saved_tensors
-        return (TanhBackward.apply(gg, result) if ctx.needs_input_grad[0] else None,
-                gg * (-2 * result * g) if ctx.needs_input_grad[1] else None)
+    def result_grad(gg: Tensor, g: Tensor, result: Tensor) -> Tensor:
+        return gg * (-2 * result * g)
+
+
+class SigmoidBackward(_ResultBackward):
+    """``g * (1 - r) * r``, in torch's order.
+
+    >>> x = minitorch.tensor([0.5], requires_grad=True)
+    >>> g, = minitorch.autograd.grad(x.sigmoid(), x, create_graph=True); g
+    tensor([0.2350], grad_fn=<SigmoidBackwardBackward0>)
+    """
+
+    node_name = "SigmoidBackwardBackward0"
+    _profile_name = "aten::sigmoid_backward"
+
+    @staticmethod
+    def kernel(g: Any, result: Any) -> Any:
+        return g * (1 - result) * result
+
+    @staticmethod
+    def result_grad(gg: Tensor, g: Tensor, result: Tensor) -> Tensor:
+        return gg * g * (-2 * result + 1)
+
+
+Tanh.backward_arrays = staticmethod(TanhBackward.of_arrays)  # the same kernel, on arrays
+Sigmoid.backward_arrays = staticmethod(SigmoidBackward.of_arrays)
 
 
 class ThresholdBackward(Op):
