@@ -595,7 +595,7 @@ Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "
 Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
               lambda xp, a: a if _args.kind_of(a.dtype) == "bool" else
               xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
-              lambda g, x: g * 0, "self",
+              lambda g, x: wrap(g._xp.zeros_like(g._data)), "self",  # +0, as torch's
               floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
 Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),
@@ -731,7 +731,7 @@ class Clamp(Op):
             keep = a >= lo
         if hi is not None:
             keep = (a <= hi) if keep is None else keep & (a <= hi)
-        return (g * keep,)
+        return (where(keep, g, 0.0),)  # +0 outside, not g * 0 (-0 where g < 0)
 
 
 class ClampTensor(Op):
@@ -776,7 +776,8 @@ def _clipped(a: Tensor, low: Any, high: Any) -> Any:
 
 
 class _Extremum(Op):
-    """maximum/minimum: the larger (smaller) input gets the gradient; ties split it."""
+    """maximum/minimum: the larger (smaller) input gets the gradient, the other +0; ties
+    (and NaNs, as in torch) pass half of it (all of it) to both."""
 
     saved_names = ("other", "self")  # torch's packing order
     ufunc = "maximum"
@@ -789,9 +790,10 @@ class _Extremum(Op):
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         b, a = ctx.saved_tensors
-        wins = (a > b) if cls.ufunc == "maximum" else (a < b)
-        share = wins * 1.0 + (a == b) * 0.5
-        return _reduce(g * share, _meta(a)), _reduce(g * (1 - share), _meta(b))
+        half = where(a == b, g / 2, g)
+        a_loses, b_loses = (a < b, a > b) if cls.ufunc == "maximum" else (a > b, a < b)
+        return (_reduce(where(a_loses, 0.0, half), _meta(a)),
+                _reduce(where(b_loses, 0.0, half), _meta(b)))
 
 
 class Maximum(_Extremum):
