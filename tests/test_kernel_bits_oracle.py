@@ -269,3 +269,27 @@ def test_zero_gradients_are_torchs_bits(name: str, dtype: str) -> None:
     assert len(grads[0]) == len(grads[1])
     for got, want in zip(*grads):
         _same_bits(got, want)
+
+
+# ---- silu: torch's exps in float32, its fused backward kernel in both dtypes ----
+
+@pytest.mark.parametrize("n", [5, 37, 20_011])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_silu_and_its_backward_are_torchs(dtype: str, n: int) -> None:
+    """Before: float32 forward 96%, backward 80% (float64 backward 78%) of torch's bits.
+    float64's backward is compared where its sigmoid (torch's takes SLEEF's exp) agrees."""
+    rng = np.random.default_rng(n)
+    x0 = (rng.standard_normal(n) * 3).astype(dtype)
+    g0 = rng.standard_normal(n).astype(dtype)
+    out = []
+    for lib in (mt, torch):
+        x = lib.tensor(x0, requires_grad=True)
+        y = lib.nn.functional.silu(x)
+        y.backward(lib.tensor(g0))
+        out.append((y.detach().numpy(), x.grad.numpy(), x.detach().sigmoid().numpy()))
+    (y, g, s), (ty, tg, ts) = out
+    same = s == ts
+    assert same.mean() > (0.999 if dtype == "float32" else 0.9)
+    if dtype == "float32":
+        assert y.tobytes() == ty.tobytes()
+    assert g[same].tobytes() == tg[same].tobytes()

@@ -19,8 +19,10 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..backend import cpu_math
-from ._base import Op, wrap
+from ..backend import cpu_math, namespace
+from . import _fused
+from ._base import Op, like, wrap
+from ._softmax_order import torch_sigmoid, torch_silu
 from .pointwise import where
 from .unary_more import erf_array
 
@@ -92,12 +94,24 @@ class Silu(_Activation):
 
     @staticmethod
     def compute(xp: Any, x: Any) -> Any:
-        return x / (1 + cpu_math(xp.exp, -x))
+        return torch_silu(xp, x)
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor) -> Tensor:
+        """torch's formula when a graph of the backward is made (create_graph=True)."""
         s = x.sigmoid()
         return g * s * (1 + x * (1 - s))
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``silu_backward`` kernel: ``g * s * (1 + x * (1 - s))``, ``s`` its sigmoid
+        and the ``1 + x * ...`` one fused multiply-add (float32 and float64)."""
+        (x,) = ctx.saved_tensors
+        if not like(g, x._data):
+            return NotImplemented
+        xp, x = namespace(g), x._data
+        s = torch_sigmoid(xp, x)
+        return (g * s * _fused.multiply_add(xp, x, 1 - s, 1),)
 
 
 class Gelu(_Activation):
