@@ -242,6 +242,9 @@ def test_d2l_weight_norm_prints_torchs_digits() -> None:
 
 ZERO_GRADS = {
     "sign": lambda L, x, y: x.sign(),
+    "floor": lambda L, x, y: x.floor(),
+    "ceil": lambda L, x, y: x.ceil(),
+    "trunc": lambda L, x, y: x.trunc(),
     "clamp": lambda L, x, y: x.clamp(-1, 2),
     "clamp min": lambda L, x, y: x.clamp(min=0.5),
     "maximum": lambda L, x, y: L.maximum(x, y),
@@ -252,8 +255,8 @@ ZERO_GRADS = {
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", ZERO_GRADS)
 def test_zero_gradients_are_torchs_bits(name: str, dtype: str) -> None:
-    """Before: sign 50%, clamp 69%, maximum/minimum 78% of the gradient bits were torch's;
-    ties split the gradient in halves and NaNs pass it to both inputs, as in torch."""
+    """Before: sign, floor, ceil, trunc 50%, clamp 69%, maximum/minimum 78% of the gradient
+    bits were torch's; ties split the gradient in halves and NaNs pass it to both inputs."""
     rng = np.random.default_rng(8)
     x0, y0, g0 = (rng.standard_normal(5000) * 2).astype(dtype), rng.standard_normal(5000), \
         rng.standard_normal(5000).astype(dtype)

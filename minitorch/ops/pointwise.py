@@ -572,6 +572,16 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
     return cls
 
 
+def zero_grad(g: Tensor, saved: Any) -> Tensor:
+    """The gradient of a step function (sign, floor, ...): torch's ``zeros_like(grad)``, +0
+    everywhere and no graph (``g * 0`` would be -0 where ``g`` is negative).
+
+    >>> zero_grad(minitorch.tensor([-2.0, 3.0]), None)
+    tensor([0., 0.])
+    """
+    return wrap(g._xp.zeros_like(g._data))
+
+
 # The backward formulas multiply in torch's order, so that they round as torch's do.
 # exp, log, sqrt, sin, cos and tanh round as torch's CPU kernels do (see cpu_math).
 Exp = _unary("Exp", "exp", lambda xp, a: cpu_math(xp.exp, a), lambda g, r: g * r,
@@ -595,7 +605,7 @@ Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "
 Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
               lambda xp, a: a if _args.kind_of(a.dtype) == "bool" else
               xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
-              lambda g, x: wrap(g._xp.zeros_like(g._data)), "self",  # +0, as torch's
+              lambda g, x: zero_grad(g, x), "self",
               floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
 Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),

@@ -22,7 +22,7 @@ from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ._base import wrap
-from .pointwise import _unary
+from .pointwise import _unary, zero_grad
 
 __all__ = ["Ceil", "Erf", "Exp2", "Floor", "Frac", "Log2", "Log10", "Trunc", "erf_array",
            "isnan"]
@@ -65,14 +65,10 @@ def erf_array(xp: Any, a: Any) -> Any:
     return xp.astype(out, a.dtype)
 
 
-def _zero_grad(g: Any, x: Any) -> Any:
-    return g * 0
-
-
 def _rounding(name: str, fn: str) -> Any:
     """floor/ceil/trunc: integers stay as they are, the gradient is zero (torch's)."""
     return _unary(name, fn, lambda xp, a: getattr(xp, fn)(a) if xp.isdtype(
-        a.dtype, "real floating") else xp.asarray(a, copy=True), _zero_grad, "self",
+        a.dtype, "real floating") else xp.asarray(a, copy=True), zero_grad, "self",
         floating=False)
 
 
