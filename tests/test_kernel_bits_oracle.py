@@ -296,3 +296,22 @@ def test_silu_and_its_backward_are_torchs(dtype: str, n: int) -> None:
     if dtype == "float32":
         assert y.tobytes() == ty.tobytes()
     assert g[same].tobytes() == tg[same].tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_exp2_backward_multiplies_in_torchs_order(dtype: str) -> None:
+    """``grad * result * ln 2`` (before: ``grad * (result * ln 2)``, 62% of torch's bits);
+    compared where the forward agrees (torch's exp2 is SLEEF's)."""
+    rng = np.random.default_rng(12)
+    x0 = (rng.standard_normal(20_000) * 3).astype(dtype)
+    g0 = rng.standard_normal(20_000).astype(dtype)
+    out = []
+    for lib in (mt, torch):
+        x = lib.tensor(x0, requires_grad=True)
+        y = lib.exp2(x)
+        y.backward(lib.tensor(g0))
+        out.append((y.detach().numpy(), x.grad.numpy()))
+    (y, g), (ty, tg) = out
+    same = y == ty
+    assert same.mean() > 0.9
+    assert g[same].tobytes() == tg[same].tobytes()

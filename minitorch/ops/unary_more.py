@@ -82,7 +82,7 @@ _LN10 = 2.3025850929940456  # torch's literal: one ulp below math.log(10)
 Log10 = _unary("Log10", "log10", lambda xp, a: cpu_math(xp.log10, a),
                lambda g, x: g / (x * _LN10), "self")
 Exp2 = _unary("Exp2", "exp2", lambda xp, a: cpu_math(lambda b: xp.pow(2.0, b), a),
-              lambda g, r: g * (r * math.log(2)), "result")
+              lambda g, r: g * r * math.log(2), "result")  # torch's order
 Erf = _unary("Erf", "erf", erf_array,
              lambda g, x: 2.0 / math.sqrt(math.pi) * (-(x * x)).exp() * g, "self")
 
