@@ -315,3 +315,22 @@ def test_exp2_backward_multiplies_in_torchs_order(dtype: str) -> None:
     same = y == ty
     assert same.mean() > 0.9
     assert g[same].tobytes() == tg[same].tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gelu_tanh_and_its_backward_are_nearly_always_torchs(dtype: str) -> None:
+    """torch's kernels fuse the inner ``x + κx³``, ``1 - t²`` and ``1 + 3κx²`` and take β as
+    ``M_SQRT2 * M_2_SQRTPI * 0.5``; what is left is torch's SLEEF tanh against MKL's here.
+    Before: backward 59% (float32), 43% (float64) of torch's bits."""
+    rng = np.random.default_rng(13)
+    x0 = (rng.standard_normal(20_000) * 3).astype(dtype)
+    g0 = rng.standard_normal(20_000).astype(dtype)
+    out = []
+    for lib in (mt, torch):
+        x = lib.tensor(x0, requires_grad=True)
+        y = lib.nn.functional.gelu(x, approximate="tanh")
+        y.backward(lib.tensor(g0))
+        out.append((y.detach().numpy(), x.grad.numpy()))
+    (y, g), (ty, tg) = out
+    assert np.mean(y == ty) > 0.99
+    assert np.mean(g == tg) > 0.985

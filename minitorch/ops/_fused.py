@@ -71,17 +71,18 @@ def one_minus_square(xp: Any, r: Any) -> Any:
     return multiply_add(xp, -r, r, 1)
 
 
-def multiply_add(xp: Any, a: Any, b: Any, c: float) -> Any:
-    """``a*b + c`` (``c`` a number) rounded once, as torch's compiled kernels round a product
-    that feeds a sum, for float32 and float64 numpy arrays where torch fuses; else twice.
+def multiply_add(xp: Any, a: Any, b: Any, c: Any) -> Any:
+    """``a*b + c`` (``b`` and ``c`` arrays of ``a``'s dtype or numbers) rounded once, as
+    torch's compiled kernels round a product that feeds a sum, for float32 and float64 numpy
+    arrays where torch fuses; else rounded twice.
 
-    >>> float(multiply_add(np, np.float64([0.8]), np.float64([-0.8]), 1)[0])
+    >>> float(multiply_add(np, np.float64([0.8]), -0.8, 1)[0])
     0.35999999999999993
     """
-    if _float32(a, b):
-        return _fma(a, b, np.float32(c))
-    if fuses() and all(type(v) is np.ndarray and v.dtype == np.float64 for v in (a, b)):
-        return _fma64(a, b, float(c))
+    if _float32(a):
+        return _fma(a, b, c)
+    if fuses() and type(a) is np.ndarray and a.dtype == np.float64:
+        return _fma64(a, b, c)
     return a * b + c
 
 

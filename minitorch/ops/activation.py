@@ -30,6 +30,8 @@ __all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInpla
            "Silu", "elu", "gelu", "hardtanh", "leaky_relu", "relu6", "silu"]
 
 _SQRT1_2 = 1 / math.sqrt(2)
+# gelu's tanh form: β is torch's M_SQRT2 * M_2_SQRTPI * 0.5 (one ulp below √2·2/√π·0.5)
+_BETA, _KAPPA = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5, 0.044715
 
 
 class _Activation(Op):
@@ -115,7 +117,8 @@ class Silu(_Activation):
 
 
 class Gelu(_Activation):
-    """``x·Φ(x)`` with the normal CDF Φ from erf, or torch's tanh approximation."""
+    """``x·Φ(x)`` with the normal CDF Φ from erf, or torch's tanh approximation (whose
+    kernels fuse its multiply-adds: :func:`_gelu_tanh_inner`, :meth:`backward_arrays`)."""
 
     node_name = "GeluBackward0"
     _profile_name = "aten::gelu"
@@ -123,22 +126,40 @@ class Gelu(_Activation):
     @staticmethod
     def compute(xp: Any, x: Any, approximate: str) -> Any:
         if approximate == "tanh":
-            inner = math.sqrt(2 / math.pi) * (x + 0.044715 * (x * x * x))
-            return 0.5 * x * (1 + cpu_math(xp.tanh, inner))
+            return x * 0.5 * (1 + cpu_math(xp.tanh, _gelu_tanh_inner(xp, x)))
         return x * 0.5 * (1 + erf_array(xp, x * _SQRT1_2))
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, approximate: str) -> Tensor:
+        """The derivative in tensor ops, for a graph of the backward (create_graph=True)."""
         if approximate == "tanh":
-            beta, kappa = math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5, 0.044715
             x_sq = x * x
-            t = (beta * (x + kappa * (x_sq * x))).tanh()
+            t = (_BETA * (x + _KAPPA * (x_sq * x))).tanh()
             left_derivative = 0.5 * (1 + t)
-            right_derivative = (1 - t * t) * (beta * (1 + 3 * kappa * x_sq))
+            right_derivative = (1 - t * t) * (_BETA * (1 + 3 * _KAPPA * x_sq))
             return g * (left_derivative + 0.5 * x * right_derivative)
         cdf = 0.5 * (1 + (x * _SQRT1_2).erf())
         pdf = (-0.5 * (x * x)).exp() * (2 / math.sqrt(math.pi) * _SQRT1_2 * 0.5)
         return g * (cdf + x * pdf)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``gelu_backward`` kernel for the tanh approximation, its multiply-adds
+        fused (``1 - t*t``, ``1 + 3κ·x²`` and the inner ``x + κ·x³``); erf's on tensors."""
+        (x,) = ctx.saved_tensors
+        if ctx.options["approximate"] != "tanh" or not like(g, x._data):
+            return NotImplemented
+        xp, x = namespace(g), x._data
+        t = cpu_math(xp.tanh, _gelu_tanh_inner(xp, x))
+        three_kappa = xp.asarray(3, dtype=x.dtype) * xp.asarray(_KAPPA, dtype=x.dtype)
+        inner_derivative = _BETA * _fused.multiply_add(xp, x * x, three_kappa, 1)
+        right_derivative = 0.5 * x * _fused.one_minus_square(xp, t) * inner_derivative
+        return (g * (0.5 * (1 + t) + right_derivative),)
+
+
+def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
+    """``β·(x + κ·x³)``, the ``x + κ·x³`` one fused multiply-add as in torch's kernels."""
+    return _BETA * _fused.multiply_add(xp, x * x * x, _KAPPA, x)
 
 
 class EluInplace(Elu):
