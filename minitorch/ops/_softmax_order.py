@@ -78,6 +78,18 @@ def torch_sigmoid(xp: Any, a: Any) -> Any:
     return np.float32(1) / (np.float32(1) + vectorised_expf(-a))
 
 
+def torch_exp(xp: Any, a: Any) -> Any:
+    """``exp(a)`` as torch's element-wise kernels other than ``exp`` itself take it: for a
+    float32 numpy array :func:`vectorised_expf`, else the backend's (:func:`cpu_math`).
+
+    >>> torch_exp(np, np.array([1.0], dtype=np.float32))
+    array([2.7182817], dtype=float32)
+    """
+    if type(a) is not np.ndarray or a.dtype != np.float32:
+        return cpu_math(xp.exp, a)
+    return vectorised_expf(a)
+
+
 def torch_silu(xp: Any, a: Any) -> Any:
     """``a / (1 + exp(-a))``, with torch's exps for a float32 numpy array (as
     :func:`torch_sigmoid`), which makes it torch's CPU silu bit for bit.
@@ -85,9 +97,7 @@ def torch_silu(xp: Any, a: Any) -> Any:
     >>> torch_silu(np, np.array([1.0], dtype=np.float32))
     array([0.7310586], dtype=float32)
     """
-    if type(a) is not np.ndarray or a.dtype != np.float32:
-        return a / (1 + cpu_math(xp.exp, -a))
-    return a / (np.float32(1) + vectorised_expf(-a))
+    return a / (1 + torch_exp(xp, -a))
 
 
 def vectorised_expf(a: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ from .._tensor import Tensor
 from ..backend import cpu_math, namespace
 from . import _fused
 from ._base import Op, like, wrap
-from ._softmax_order import torch_sigmoid, torch_silu
+from ._softmax_order import torch_exp, torch_sigmoid, torch_silu
 from .pointwise import where
 from .unary_more import erf_array
 
@@ -61,6 +61,18 @@ class Elu(_Activation):
     def gradient(g: Tensor, x: Tensor, alpha: float) -> Tensor:
         # torch's second derivative is zero at x = 0: exp sees x only where x < 0
         return where(x > 0, g, g * alpha * where(x < 0, x, 0.0).exp())
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``elu_backward`` kernel: ``g * alpha * exp(x)`` where ``x <= 0``, with the
+        exps of torch's vectorised loop (:func:`torch_exp`)."""
+        (x,) = ctx.saved_tensors
+        if not like(g, x._data):
+            return NotImplemented
+        xp, x = namespace(g), x._data
+        negative = x <= 0
+        e = torch_exp(xp, xp.where(negative, x, xp.zeros((), dtype=x.dtype)))
+        return (xp.where(negative, g * ctx.options["alpha"] * e, g),)
 
 
 class LeakyRelu(_Activation):
@@ -164,6 +176,7 @@ def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
 
 class EluInplace(Elu):
     node_name = "EluBackward1"  # torch's elu_ computes its gradient from the result
+    backward_arrays = None  # not elu_backward's kernel on the input: the tensor formula
 
 
 class LeakyReluInplace(LeakyRelu):
