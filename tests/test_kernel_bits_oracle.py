@@ -366,3 +366,21 @@ def test_softplus_takes_torchs_exps(beta: float, threshold: float) -> None:
         out.append((y, x.grad))
     _same_bits(out[0][1], out[1][1])
     assert np.mean(out[0][0].detach().numpy() == out[1][0].detach().numpy()) > 0.985
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "hardtanh", "relu6"])
+def test_piecewise_linear_backward_is_one_node_as_torchs(name: str) -> None:
+    """With create_graph the gradient is torch's ``<Op>BackwardBackward0`` node and requires
+    grad (before: no node at all, so differentiating it again failed where torch gives 0)."""
+    rng = np.random.default_rng(15)
+    x0, g0 = rng.standard_normal(50) * 2, rng.standard_normal(50)
+    out = []
+    for lib in (mt, torch):
+        x = lib.tensor(x0, requires_grad=True)
+        (g,) = lib.autograd.grad(getattr(lib.nn.functional, name)(x).sum(), x,
+                                 create_graph=True)
+        (gg,) = lib.autograd.grad((g * lib.tensor(g0)).sum(), x)
+        out.append((type(g.grad_fn).__name__, g, gg))
+    assert out[0][0] == out[1][0]
+    _same_bits(out[0][1], out[1][1])
+    _same_bits(out[0][2], out[1][2])

@@ -19,11 +19,11 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..backend import cpu_math, namespace
+from ..backend import cpu_math, namespace, zero_where
 from . import _fused
 from ._base import Op, like, wrap
 from ._softmax_order import torch_exp, torch_sigmoid, torch_silu
-from .pointwise import where
+from .pointwise import where, zero_grad
 from .unary_more import erf_array
 
 __all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInplace",
@@ -47,6 +47,50 @@ class _Activation(Op):
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         (a,) = ctx.saved_tensors
         return (cls.gradient(g, a, **ctx.options),)
+
+
+class _PiecewiseLinearBackward(Op):
+    """The backward of a piecewise-linear activation as one op, as torch records it
+    (``LeakyReluBackwardBackward0``, ...): ``kernel(xp, g, x, **options)`` on arrays.
+    Differentiated again it is itself for ``grad_output`` and zero for the input, so its
+    result requires grad wherever the input does, as torch's.
+
+    >>> x = minitorch.tensor([-1., 2.], requires_grad=True)
+    >>> g, = minitorch.autograd.grad(F.leaky_relu(x).sum(), x, create_graph=True); g
+    tensor([0.0100, 1.0000], grad_fn=<LeakyReluBackwardBackward0>)
+    """
+
+    saved_names = ("self",)
+
+    @classmethod
+    def forward(cls, ctx: Any, g: Tensor, x: Tensor, **options: Any) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.options = options
+        return wrap(cls.kernel(namespace(g._data), g._data, x._data, **options))
+
+    @classmethod
+    def backward(cls, ctx: Any, gg: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return (cls.apply(gg, x, **ctx.options) if ctx.needs_input_grad[0] else None,
+                zero_grad(gg, x) if ctx.needs_input_grad[1] else None)
+
+
+class LeakyReluBackward(_PiecewiseLinearBackward):
+    node_name = "LeakyReluBackwardBackward0"
+    _profile_name = "aten::leaky_relu_backward"
+
+    @staticmethod
+    def kernel(xp: Any, g: Any, x: Any, negative_slope: float) -> Any:
+        return xp.where(x > 0, g, g * negative_slope)
+
+
+class HardtanhBackward(_PiecewiseLinearBackward):
+    node_name = "HardtanhBackwardBackward0"
+    _profile_name = "aten::hardtanh_backward"
+
+    @staticmethod
+    def kernel(xp: Any, g: Any, x: Any, min_val: float, max_val: float) -> Any:
+        return zero_where(xp, g, (x <= min_val) | (x >= max_val))
 
 
 class Elu(_Activation):
@@ -85,7 +129,7 @@ class LeakyRelu(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
-        return where(x > 0, g, g * negative_slope)
+        return LeakyReluBackward.apply(g, x, negative_slope=negative_slope)
 
 
 class Hardtanh(_Activation):
@@ -99,7 +143,7 @@ class Hardtanh(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, min_val: float, max_val: float) -> Tensor:
-        return where((x <= min_val) | (x >= max_val), 0.0, g)
+        return HardtanhBackward.apply(g, x, min_val=min_val, max_val=max_val)
 
 
 class Silu(_Activation):
