@@ -220,7 +220,17 @@ def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
 
 class EluInplace(Elu):
     node_name = "EluBackward1"  # torch's elu_ computes its gradient from the result
-    backward_arrays = None  # not elu_backward's kernel on the input: the tensor formula
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``elu_backward`` from the result ``r`` (what ``elu_`` keeps):
+        ``g * (r + alpha)`` where ``r <= 0``, else ``g``; ``r`` computed again, bit for bit."""
+        (x,) = ctx.saved_tensors
+        if not like(g, x._data):
+            return NotImplemented
+        xp, alpha = namespace(g), ctx.options["alpha"]
+        r = Elu.compute(xp, x._data, alpha)
+        return (xp.where(r <= 0, g * (r + alpha), g),)
 
 
 class LeakyReluInplace(LeakyRelu):
