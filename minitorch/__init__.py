@@ -114,6 +114,7 @@ from .ops.pointwise import (
     clamp,
     div,
     floor_divide,
+    fmod,
     maximum,
     minimum,
     mul,

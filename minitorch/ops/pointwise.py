@@ -934,16 +934,55 @@ def mul(input: Any, other: Any) -> Tensor:
     return Mul.apply(input, other)
 
 
-def div(input: Any, other: Any) -> Tensor:
-    """True division (int / int gives float).
+def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
+    """True division (int / int gives float); with ``rounding_mode="trunc"`` or ``"floor"``
+    the quotient rounded toward zero or down, in the operands' dtype, whose gradient is zero
+    (torch's ``DivBackward2``, also the node of an explicit ``rounding_mode=None``).
 
     >>> minitorch.div(minitorch.tensor([1, 2]), 2)
     tensor([0.5000, 1.0000])
+    >>> minitorch.div(minitorch.tensor([7., -7.]), 2, rounding_mode="trunc")
+    tensor([ 3., -3.])
     """
     input = _number_input("div", input, other)
+    if rounding_mode is not _args.OMITTED and rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    if rounding_mode in ("trunc", "floor"):
+        return DivRounded.apply(input, other, rounding_mode=rounding_mode)
     if not isinstance(input, Tensor):
         return other.reciprocal() * input
-    return Div.apply(input, other)
+    return (Div if rounding_mode is _args.OMITTED else DivMode).apply(input, other)
+
+
+class DivMode(Div):
+    node_name = "DivBackward2"  # div with a rounding_mode argument, None here
+
+
+class DivRounded(Op):
+    """``div`` rounding its quotient: ``trunc(a / b)`` (integers: toward zero) or Python's
+    ``a // b``, as torch's ``div_trunc`` and ``div_floor`` kernels; zero gradients."""
+
+    node_name = "DivBackward2"
+    _profile_name = "aten::div"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor | Number, *, rounding_mode: str) -> Tensor:
+        xp, x, y = _floor_operands(f"div_{rounding_mode}", a, b)
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        with quiet():
+            if rounding_mode == "floor":
+                return wrap(xp.floor_divide(x, y))
+            if xp.isdtype(x.dtype, "real floating"):
+                return wrap(xp.trunc(x / y))
+            q = xp.floor_divide(x, y)  # integers: one up where it rounded a negative down
+            return wrap(q + xp.astype((q * y != x) & ((x < 0) != (y < 0)), q.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        zero = zero_grad(g, None)
+        return (_reduce(zero, ctx.a) if ctx.needs_input_grad[0] else None,
+                _reduce(zero, ctx.b) if ctx.b and ctx.needs_input_grad[1] else None)
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -1114,29 +1153,50 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
 
 
 class Remainder(Op):
+    """``remainder`` (the sign of the divisor) and, below, ``fmod`` (the sign of the
+    dividend): exact, with the gradient ``g`` for the dividend and ``-g`` times the rounded
+    quotient (floored, truncated) for the divisor, as torch's."""
+
     node_name = "RemainderBackward1"
     _profile_name = "aten::remainder"
+    kernel, rounding = "remainder", "floor"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
-        xp, x, y = _floor_operands("remainder", a, b)
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        xp, x, y = _floor_operands(cls.kernel, a, b)
         if True in ctx.needs_input_grad:
             ctx.a, ctx.b = _meta(a), _meta(b)
             ctx.save_for_backward(a, b if ctx.b else None)
             ctx.scalar = None if ctx.b else b
         with quiet():
-            return wrap(xp.remainder(x, y))
+            out = getattr(xp, cls.kernel)(x, y)
+        if cls.kernel == "remainder" and xp.isdtype(out.dtype, "real floating"):
+            # torch's remainder is fmod moved by b where the signs differ, so a zero keeps
+            # fmod's sign, the dividend's (numpy's takes the divisor's: -4. % 2. is 0.)
+            out = xp.where(out == 0, xp.copysign(out, x), out)
+        return wrap(out)
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
         ga = _reduce(g, ctx.a) if ctx.needs_input_grad[0] else None
-        gb = (_reduce(-g * floor_divide(a, b), ctx.b) if ctx.needs_input_grad[1] else None)
+        gb = (_reduce(-g * div(a, b, rounding_mode=cls.rounding), ctx.b)
+              if ctx.needs_input_grad[1] else None)
         return ga, gb
 
 
 class RemainderScalar(Remainder):
     node_name = "RemainderBackward0"  # torch's node when the divisor is a number
+
+
+class Fmod(Remainder):
+    node_name = "FmodBackward1"
+    _profile_name = "aten::fmod"
+    kernel, rounding = "fmod", "trunc"
+
+
+class FmodScalar(Fmod):
+    node_name = "FmodBackward0"
 
 
 def remainder(input: Any, other: Any) -> Tensor:
@@ -1145,12 +1205,25 @@ def remainder(input: Any, other: Any) -> Tensor:
     >>> minitorch.remainder(minitorch.tensor([5., -5.]), 3)
     tensor([2., 1.])
     """
-    _tensor_operand("remainder", input, other, "other")
-    _args.tensor_or_number("remainder", other, "other", 2)
-    _args.no_complex_kernel("remainder", input, other)
+    return _modulo("remainder", Remainder, RemainderScalar, input, other)
+
+
+def fmod(input: Any, other: Any) -> Tensor:
+    """C's ``fmod``: the remainder with the sign of the dividend.
+
+    >>> minitorch.fmod(minitorch.tensor([5., -5.]), 3)
+    tensor([ 2., -2.])
+    """
+    return _modulo("fmod", Fmod, FmodScalar, input, other)
+
+
+def _modulo(fn: str, op: Any, scalar_op: Any, input: Any, other: Any) -> Tensor:
+    _tensor_operand(fn, input, other, "other")
+    _args.tensor_or_number(fn, other, "other", 2)
+    _args.no_complex_kernel(fn, input, other)
     if not isinstance(input, Tensor):
-        return Remainder.apply(like_tensor(other, input), other)
-    return (Remainder if isinstance(other, Tensor) else RemainderScalar).apply(input, other)
+        return op.apply(like_tensor(other, input), other)
+    return (op if isinstance(other, Tensor) else scalar_op).apply(input, other)
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:
