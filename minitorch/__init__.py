@@ -16,6 +16,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi  # torch's constants are these very floats
 from typing import Any
 
 from . import (
@@ -25,6 +26,7 @@ from . import (
     course,
     cuda,
     func,
+    linalg,
     nn,
     optim,
     profiler,
@@ -102,11 +104,13 @@ from .autograd.grad_mode import (
 )
 from .backend import device
 from .ops._cascade_sum import get_num_threads, set_num_threads
+from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
 from .ops.nn_ops import log_softmax, softmax
+from .ops.nonzero import argwhere, nonzero
 from .ops.norm import norm
 from .ops.normalize import clamp_min
 from .ops.pointwise import (
@@ -175,8 +179,8 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "reciprocal", "sign", "square", "t", "transpose",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
-              "log10",
-              "exp2", "erf", "isnan"):
+              "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
+              "arcsinh", "arccosh", "arctanh", "inverse", "det"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

@@ -33,12 +33,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["avx_log", "avx_sincos", "cosf", "expf", "fmaf", "logf", "sinf"]
+__all__ = ["avx_log", "avx_sincos", "c_math", "cosf", "expf", "fmaf", "logf", "sinf"]
 
 
 @functools.cache
-def _c_math(name: str) -> Callable[[float], float] | None:
-    """The C library's float32 function ``name``, or None where none can be loaded."""
+def _c_math(name: str, ctype: Any = ctypes.c_float) -> Callable[[float], float] | None:
+    """The C library's function ``name`` of one ``ctype``, or None where none can be loaded."""
     for library in ("m", "c", "ucrtbase"):
         path = ctypes.util.find_library(library)
         try:
@@ -46,7 +46,7 @@ def _c_math(name: str) -> Callable[[float], float] | None:
         except (OSError, AttributeError):
             continue
         if function is not None:
-            function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+            function.restype, function.argtypes = ctype, [ctype]
             return function
     return None
 
@@ -57,6 +57,21 @@ def _elementwise(name: str, fallback: Callable[[np.ndarray], np.ndarray],
     if function is None:
         return fallback(x.astype(np.float64)).astype(np.float32)
     return np.fromiter(map(function, x.ravel().tolist()), np.float32, x.size).reshape(x.shape)
+
+
+def c_math(name: str, x: np.ndarray) -> np.ndarray:
+    """The C library's ``name`` of each float64 in ``x``, or its ``name + "f"`` of each
+    float32 (the scalar ``std::`` calls of torch's CPU kernels); numpy's where none loads.
+
+    >>> c_math("asinh", np.array([0.0, 1.0]))
+    array([0.        , 0.88137359])
+    """
+    if x.dtype == np.float32:
+        return _elementwise(f"{name}f", getattr(np, name), x)
+    function = _c_math(name, ctypes.c_double)
+    if function is None:
+        return getattr(np, name)(x)
+    return np.fromiter(map(function, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
 
 
 def expf(x: np.ndarray) -> np.ndarray:

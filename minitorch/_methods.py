@@ -20,15 +20,19 @@ from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
+    diagonal,
     gather,
+    hyperbolic,
     indexing,
     inplace,
     inplace_more,
     inplace_views,
+    inverse,
     kl_div,
     linalg,
     masked,
     nn_ops,
+    nonzero,
     norm,
     normalize,
     pointwise,
@@ -43,6 +47,7 @@ from .ops import (
     unary_more,
 )
 from .ops.pointwise import compare, logical
+from .ops.unfold import unfold_method
 
 
 def _resolve(shape_: tuple, numel: int) -> tuple:
@@ -377,7 +382,8 @@ def _tensor_first(op: Any) -> Any:
     """An operator whose tensor goes first: straight to the op (no swapping, no alpha)."""
 
     def method(self: Tensor, other: Any) -> Tensor:
-        if type(other) is not Tensor and not _operand(other):
+        kind = type(other)
+        if kind is not Tensor and kind is not float and kind is not int and not _operand(other):
             return NotImplemented
         return op.apply(self, other)
 
@@ -565,6 +571,9 @@ def _reduce_bool(name: str) -> Any:
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
 _METHODS.update(inplace_views.METHODS)
+_METHODS.update(hyperbolic.METHODS)
+_METHODS.update(nonzero.METHODS)
+_METHODS.update(diagonal.METHODS)
 _METHODS.update(_factories.NEW_METHODS)
 _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,
@@ -581,7 +590,8 @@ _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
                  "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
-                 "all": _reduce_bool("all"), "any": _reduce_bool("any")})
+                 "all": _reduce_bool("all"), "any": _reduce_bool("any"),
+                 "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method})
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

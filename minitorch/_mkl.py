@@ -97,15 +97,41 @@ def _empty(shape: tuple, dtype: Any) -> np.ndarray:
     return raw[start:start + size].view(dtype).reshape(shape)
 
 
+def _torch_offset(array: np.ndarray) -> int:
+    """Where torch's twin of ``array`` would start past a 64-byte boundary: torch allocates
+    every tensor at such a boundary and a view starts where its storage offset puts it, so
+    this is the view's distance in bytes from the start of the numpy array owning its memory,
+    modulo 64 (0 for an array of its own, or one viewing memory of another dtype, which
+    ``torch.tensor`` would have copied)."""
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root.dtype != array.dtype:
+        return 0
+    return (array.ctypes.data - root.ctypes.data) % _ALIGNMENT
+
+
 def _aligned(array: np.ndarray) -> np.ndarray:
-    """``array``, or a copy of it with the same strides at an aligned address: MKL's kernels
-    start their vector loops at aligned elements, so where an operand sits in memory changes
-    how its sums are split, and so their rounding."""
-    if array.ctypes.data % _ALIGNMENT == 0 or not (array.flags.c_contiguous
-                                                  or array.flags.f_contiguous):
+    """``array``, or a copy of it with the same strides at the address torch's twin would
+    have modulo 64 bytes (:func:`_torch_offset`): MKL's kernels start their vector loops at
+    aligned elements, so where an operand sits in memory changes how its sums are split,
+    and so their rounding. A row ``x[i]`` of a matrix keeps its offset from the matrix's
+    start, as in torch.
+
+    >>> m = np.ones((3, 5), np.float32)
+    >>> _aligned(m[1]).ctypes.data % 64 == 20 and _aligned(m).ctypes.data % 64 == 0
+    True
+    """
+    offset = _torch_offset(array)
+    if array.ctypes.data % _ALIGNMENT == offset or array.size == 0:
         return array
-    raw = _empty((array.nbytes,), np.uint8)
-    copy = np.ndarray(array.shape, array.dtype, buffer=raw, strides=array.strides)
+    extent = [(n - 1) * s for n, s in zip(array.shape, array.strides)]
+    before = -sum(e for e in extent if e < 0)  # bytes below the first element (negative strides)
+    span = before + sum(e for e in extent if e > 0) + array.itemsize
+    raw = _empty((span + 2 * _ALIGNMENT,), np.uint8)
+    first = (offset - before) % _ALIGNMENT + before
+    copy = np.ndarray(array.shape, array.dtype, buffer=raw, offset=first,
+                      strides=array.strides)
     copy[...] = array
     return copy
 
@@ -151,6 +177,8 @@ def gemm_product(m1: np.ndarray, m2: np.ndarray, bias: np.ndarray | None = None,
     m, n = (cols, rows) if transpose_c else (rows, cols)
     a, transpose_a = _operand(m1, transpose_c, m, inner)
     b, transpose_b = _operand(m2, transpose_c, inner, n)
+    if m == 1 or n == 1:  # a gemv inside MKL: it reads its operands as gemv does
+        a, b = _aligned(a), _aligned(b)
     lda = _strides(a)[1 if transpose_a == transpose_c else 0]
     ldb = _strides(b)[1 if transpose_b == transpose_c else 0]
     ldc = _strides(result)[0 if transpose_c else 1]
@@ -195,6 +223,74 @@ def _normalize_last_dims(ta: bool, tb: bool, m: int, n: int, k: int, lda: int, l
     elif not tb and n == 1:
         ldb = k
     return lda, ldb, ldc
+
+
+def gemm_batch_product(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """``a @ b`` for batches of matrices (batch, rows, inner) @ (batch, inner, cols) by one
+    call of MKL's ``cblas_sgemm_batch``/``dgemm``, as torch's ``baddbmm_with_gemm_`` makes it
+    (its bmm above 400 multiply-adds a matrix): the batch is column-major ``bᵀ aᵀ``, a
+    transpose flag where a matrix is stored column by column. None when MKL is absent or
+    torch would take another kernel (a matrix neither row- nor column-major, or one batch).
+    MKL's batched kernels round otherwise than a gemm a matrix does.
+
+    >>> r = gemm_batch_product(np.ones((2, 2, 3), np.float32), np.ones((2, 3, 2), np.float32))
+    >>> r is None or r.tolist() == [[[3.0, 3.0]] * 2] * 2
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or b.dtype != a.dtype or a.ndim != 3 or a.shape[0] < 2:
+        return None
+    if not (_row_or_column_major(a) and _row_or_column_major(b)):
+        return None
+    batch, rows, inner = a.shape
+    cols = b.shape[2]
+    if rows * cols * inner == 0:
+        return None
+    a, b = _aligned(a), _aligned(b)
+    result = _empty((batch, rows, cols), a.dtype)
+    # column-major: resultᵀ (cols x rows) = bᵀ (cols x inner) aᵀ (inner x rows)
+    transpose_a, transpose_b = _column_major_items(b), _column_major_items(a)
+    m, n, k = cols, rows, inner
+    lda = _torch_strides(b)[2 if transpose_a else 1]
+    ldb = _torch_strides(a)[2 if transpose_b else 1]
+    lda, ldb, ldc = _normalize_last_dims(transpose_a, transpose_b, m, n, k, lda, ldb, cols)
+    if not (lda >= max(1, k if transpose_a else m) and ldb >= max(1, n if transpose_b else k)
+            and ldc >= max(1, m)):
+        return None
+    c_type = _C_TYPE[kind]
+    pointers = ctypes.c_void_p * batch
+    a_ptrs = pointers(*(b.ctypes.data + i * b.strides[0] for i in range(batch)))
+    b_ptrs = pointers(*(a.ctypes.data + i * a.strides[0] for i in range(batch)))
+    c_ptrs = pointers(*(result.ctypes.data + i * result.strides[0] for i in range(batch)))
+    _use_threads()
+    getattr(library(), f"cblas_{kind}gemm_batch")(
+        ctypes.c_int(102), _ref(112 if transpose_a else 111),  # CblasColMajor, (No)Trans
+        _ref(112 if transpose_b else 111), _ref(m), _ref(n), _ref(k),
+        _ref(1.0, c_type), a_ptrs, _ref(lda), b_ptrs, _ref(ldb), _ref(0.0, c_type), c_ptrs,
+        _ref(ldc), ctypes.c_int(1), _ref(batch))
+    return result
+
+
+def _torch_strides(array: np.ndarray) -> tuple[int, ...]:
+    """The array's strides in elements as torch's twin has them: numpy gives a size-1 dim
+    of a broadcast (expanded) array stride 0, torch the stride a contiguous tensor has."""
+    strides = list(_strides(array))
+    for d in reversed(range(array.ndim)):
+        if array.shape[d] == 1:
+            strides[d] = strides[d + 1] * array.shape[d + 1] if d + 1 < array.ndim else 1
+    return tuple(strides)
+
+
+def _row_or_column_major(batch: np.ndarray) -> bool:
+    """Each matrix of a batch is stored row by row or column by column (torch's
+    ``batch_items_contiguous_or_transposed``)."""
+    (_, rows, cols), (_, s1, s2) = batch.shape, _torch_strides(batch)
+    return (s2 == 1 and s1 >= cols) or (s1 == 1 and s2 >= rows)
+
+
+def _column_major_items(batch: np.ndarray) -> bool:
+    (_, rows, _), (_, s1, s2) = batch.shape, _torch_strides(batch)
+    return s1 == 1 and s2 >= rows
 
 
 def gemv_product(mat: np.ndarray, vec: np.ndarray) -> np.ndarray | None:
@@ -268,3 +364,73 @@ def vector_maths(fn: Any, array: Any) -> np.ndarray | None:
         getattr(library(), f"v{kind}{name}")(ctypes.c_int(source.size), _pointer(source),
                                              _pointer(result))
     return result
+
+
+def _lu_factor(matrix: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """LAPACK's getrf on a column-major copy of one square ``matrix``: (LU, 1-based pivots,
+    info), info being the first zero pivot's column (1-based) or 0."""
+    n = matrix.shape[-1]
+    lu = np.array(matrix, order="F")
+    pivots = np.zeros(n, np.int32)
+    info = ctypes.c_int(0)
+    getattr(library(), kind + "getrf_")(_ref(n), _ref(n), _pointer(lu), _ref(max(n, 1)),
+                                        _pointer(pivots), ctypes.byref(info))
+    return lu, pivots, info.value
+
+
+def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
+             ) -> tuple[np.ndarray, list[int]] | None:
+    """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) for each square ``A`` of the
+    batch ``a`` (..., n, n) and ``b`` (..., n, k) of the same batch, as torch's
+    ``linalg.solve`` (and so ``linalg.inv``, and their backwards) calls MKL: getrf on a
+    column-major copy of each ``A``, then getrs, into a column-major result as torch's; with
+    the getrf infos (the first zero pivot of each matrix, or 0). None when MKL is absent or
+    for other arrays.
+
+    >>> r = lu_solve(np.float32([[2, 0], [0, 4]]), np.float32([[2], [2]]))
+    >>> r is None or (r[0].ravel().tolist(), r[1]) == ([1.0, 0.5], [0])
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+        return None
+    _use_threads()
+    n, k = b.shape[-2:]
+    count = int(np.prod(a.shape[:-2]))
+    flat_a, flat_b = a.reshape(count, n, n), b.reshape(count, n, k)
+    x = np.empty((flat_b.shape[0], k, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
+    infos = []
+    for i in range(flat_a.shape[0]):
+        lu, pivots, info = _lu_factor(flat_a[i], kind)
+        column = np.array(flat_b[i], order="F")
+        if not info and n and k:
+            done = ctypes.c_int(0)
+            getattr(library(), kind + "getrs_")(
+                ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),
+                _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
+        x[i], infos = column, [*infos, info]
+    return x.reshape(b.shape), infos  # splitting the batch dim keeps the layout
+
+
+def lu_det(a: np.ndarray) -> np.ndarray | None:
+    """The determinant of each square matrix of ``a`` (..., n, n) as torch's ``linalg.det``
+    takes it: getrf on the transpose when ``a`` is contiguous (torch's shortcut, as
+    ``det Aᵀ = det A``), else on ``A``, then the permutation's sign times the product of U's
+    diagonal. None without MKL.
+
+    >>> r = lu_det(np.float32([[2, 1], [1, 3]]))
+    >>> r is None or float(r) == 5.0
+    True
+    """
+    kind = _kernel(a)
+    if kind is None:
+        return None
+    _use_threads()
+    n = a.shape[-1]
+    flat = a.reshape(int(np.prod(a.shape[:-2])), n, n)
+    out = np.empty(flat.shape[0], a.dtype)
+    for i in range(flat.shape[0]):
+        lu, pivots, _ = _lu_factor(flat[i].T if a.flags.c_contiguous else flat[i], kind)
+        swaps = int(np.count_nonzero(pivots != np.arange(1, n + 1)))
+        out[i] = a.dtype.type(-1 if swaps % 2 else 1) * np.prod(np.diagonal(lu))
+    return out.reshape(a.shape[:-2])

@@ -672,6 +672,12 @@ class Tensor(metaclass=_TensorType):
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation.")
+        if backend.read_only(self._data):
+            raise RuntimeError(
+                "minitorch cannot write in place into this tensor: its elements overlap in "
+                "memory (a view from unfold with a step smaller than its size, where torch "
+                "writes each element once per window) or its memory is read-only. Please "
+                "clone() the tensor before performing the operation.")
         self._data[...] = array
         self._version_counter.value += 1
 

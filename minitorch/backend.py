@@ -239,6 +239,16 @@ def is_c_contiguous(array: Any) -> bool:
     return bool(flags is not None and flags.c_contiguous)
 
 
+def read_only(array: Any) -> bool:
+    """Whether numpy refuses writes into ``array``: a window view whose windows overlap
+    (:func:`sliding_windows`), or memory lent read-only.
+
+    >>> read_only(np.lib.stride_tricks.as_strided(np.ones(4), (3, 2), (8, 8), writeable=False))
+    True
+    """
+    return type(array) is np.ndarray and not array.flags.writeable
+
+
 def element_strides(array: Any) -> tuple | None:
     """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
     does not expose them (such arrays are taken as contiguous).
@@ -251,6 +261,32 @@ def element_strides(array: Any) -> tuple | None:
         return None
     size = array.itemsize
     return tuple(s // size for s in strides)
+
+
+def sliding_windows(array: Any, dim: int, size: int, step: int) -> Any:
+    """The windows of ``size`` elements every ``step`` along ``dim``, as a new last dim
+    (``Tensor.unfold``): a strided view for numpy and CuPy, read-only where windows overlap;
+    stacked slices (a copy) for a library without strides.
+
+    >>> sliding_windows(np.arange(5.0), 0, 2, 2)
+    array([[0., 1.],
+           [2., 3.]])
+    """
+    count = (array.shape[dim] - size) // step + 1
+    shape = (*array.shape[:dim], count, *array.shape[dim + 1:], size)
+    strides = getattr(array, "strides", None)
+    if strides is None:
+        xp = namespace(array)
+        if not size:
+            return xp.zeros(shape, dtype=array.dtype)
+        lead = (slice(None),) * dim
+        return xp.stack([array[(*lead, slice(k, k + step * (count - 1) + 1, step), ...)]
+                         for k in range(size)], axis=-1)
+    windowed = (*strides[:dim], strides[dim] * step, *strides[dim + 1:], strides[dim])
+    if isinstance(array, np.ndarray):
+        return np.lib.stride_tricks.as_strided(array, shape, windowed,
+                                               writeable=step >= size and array.flags.writeable)
+    return importlib.import_module("cupy.lib.stride_tricks").as_strided(array, shape, windowed)
 
 
 def to_device(array: Any, dev: device) -> Any:
@@ -317,6 +353,57 @@ def getitem(xp: ModuleType, array: Any, key: Any) -> Any:
     if _native(xp, key):
         return array[_explicit(key)]
     return xp.asarray(to_numpy(array)[_numpy_key(key)])
+
+
+def _diagonal_key(xp: ModuleType, shape: tuple, offset: int, axis1: int, axis2: int
+                  ) -> tuple[tuple, int]:
+    """The index of the diagonal ``offset`` over ``axis1``, ``axis2`` of an array of
+    ``shape`` (two integer arrays among slices), and where numpy's rules put its axis."""
+    row0, col0 = max(-offset, 0), max(offset, 0)
+    n = max(0, min(shape[axis1] - row0, shape[axis2] - col0))
+    key: list = [slice(None)] * len(shape)
+    key[axis1] = xp.arange(row0, row0 + n)
+    key[axis2] = xp.arange(col0, col0 + n)
+    adjacent = abs(axis1 - axis2) == 1  # then the diagonal stays where the two axes were
+    return tuple(key), min(axis1, axis2) if adjacent else 0
+
+
+def diagonal(xp: ModuleType, array: Any, offset: int, axis1: int, axis2: int) -> Any:
+    """The diagonal ``offset`` over ``axis1`` and ``axis2``, as the last axis: on numpy and
+    CuPy a view (writes reach ``array``, as torch's ``diagonal``), elsewhere a copy.
+
+    >>> diagonal(np, np.arange(6).reshape(2, 3), 1, 0, 1)
+    array([1, 5])
+    """
+    tricks = np.lib.stride_tricks if xp is np else (
+        importlib.import_module("cupy.lib.stride_tricks") if is_cupy(xp) else None)
+    if tricks is None:
+        key, at = _diagonal_key(xp, array.shape, offset, axis1, axis2)
+        return xp.moveaxis(getitem(xp, array, key), at, -1)
+    row0, col0 = max(-offset, 0), max(offset, 0)
+    n = max(0, min(array.shape[axis1] - row0, array.shape[axis2] - col0))
+    start: list = [slice(None)] * array.ndim
+    if n:  # the view starts at the diagonal's first element
+        start[axis1], start[axis2] = slice(row0, None), slice(col0, None)
+    others = [d for d in range(array.ndim) if d not in (axis1, axis2)]
+    return tricks.as_strided(
+        array[tuple(start)], shape=(*(array.shape[d] for d in others), n),
+        strides=(*(array.strides[d] for d in others), array.strides[axis1] + array.strides[axis2]))
+
+
+def embed_diagonal(xp: ModuleType, values: Any, shape: tuple, offset: int, axis1: int,
+                   axis2: int) -> Any:
+    """Zeros of ``shape`` with ``values``' last axis on the diagonal ``offset`` over
+    ``axis1`` and ``axis2`` (what :func:`diagonal` reads back).
+
+    >>> embed_diagonal(np, np.array([1, 2]), (2, 3), 1, 0, 1)
+    array([[0, 1, 0],
+           [0, 0, 2]])
+    """
+    out = xp.zeros(shape, dtype=values.dtype)
+    key, at = _diagonal_key(xp, shape, offset, axis1, axis2)
+    setitem(xp, out, key, xp.moveaxis(values, -1, at))
+    return out
 
 
 def setitem(xp: ModuleType, target: Any, key: Any, values: Any) -> None:

@@ -28,18 +28,27 @@ NUMPY_ALLOWED = {
     "_generator.py": "torch's CPU random stream is host words (mt19937)",
     "_sampling.py": "torch's CPU sampling steps on those host words, then moved to the device",
     "_libm.py": "glibc's float32 logf/sinf/cosf, host math for torch's normal numbers",
+    "_sleef.py": "SLEEF's float32 exp, log, log1p, pow, sinh, cosh and atanh (torch's "
+                 "vectorised CPU kernels) on numpy arrays; callers take them only for float32 "
+                 "numpy arrays",
     "_mkl.py": "Intel MKL's products and vector maths on numpy arrays (torch's CPU kernels); "
                "it answers None for any other array, which then takes the xp path",
     "autograd/gradcheck.py": "host random numbers for fast mode's directions (copied to the "
                              "device) and host floats for its scalar comparisons",
-    "ops/_softmax_order.py": "torch's CPU float32 softmax: SLEEF's exp and its lane order on "
-                             "numpy arrays; any other array module takes the xp path",
-    "ops/_norm_order.py": "torch's CPU float32 2-norm order of adding, on numpy arrays; any "
+    "ops/_softmax_order.py": "torch's CPU float32 softmax, sigmoid and pow: SLEEF's "
+                             "functions and the kernels' lane order on numpy arrays; any other "
+                             "array module takes the xp path",
+    "ops/_norm_order.py": "torch's CPU 1- and 2-norm order of adding, on numpy arrays; any "
                           "other array module takes sqrt(xp.sum(a * a))",
     "ops/_nll_order.py": "torch's CPU nll_loss order of adding, on numpy arrays; any other "
                          "array module sums with its own xp.sum",
     "ops/_fused.py": "torch's CPU float32 fused multiply-adds (add with alpha, addcmul, lerp) "
                      "on numpy arrays; any other array module computes the same formula",
+    "ops/hyperbolic.py": "torch's CPU sinh/cosh/atanh split (SLEEF pairs, libm tail) and libm "
+                         "asinh/acosh on numpy arrays; any other array module takes the xp path",
+    "ops/_conv_order.py": "torch's CPU float32 convolution kernels' order of adding (and "
+                          "MKL's gemm through _mkl) on numpy arrays; any other array module "
+                          "takes conv.py's xp path",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
                            "for numpy arrays; any other array module takes the xp path "
                            "(test_backend_suites runs the sums on array-api-strict)",

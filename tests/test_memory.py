@@ -5,6 +5,8 @@ import gc
 import weakref
 from collections import Counter
 
+import pytest
+
 import minitorch
 from minitorch import nn, optim
 from minitorch.autograd.graph import Node
@@ -55,3 +57,17 @@ def test_a_retained_graph_is_freed_when_its_output_is_dropped() -> None:
         assert node() is None
     finally:
         gc.enable()
+
+
+def test_nodes_that_save_no_tensor_share_their_saved_tuple() -> None:
+    # x * 2 saves no tensor (torch saves the 2, which minitorch keeps on the node): before
+    # and after backward, such nodes hold one shared tuple, not one each, and a second
+    # backward still raises torch's error.
+    x = minitorch.tensor(1.0, requires_grad=True)
+    a, b = x * 2.0, x * 3.0
+    assert a.grad_fn._saved is b.grad_fn._saved
+    a.backward()
+    b.backward()
+    assert a.grad_fn._saved is b.grad_fn._saved
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        a.backward()

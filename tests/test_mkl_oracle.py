@@ -123,6 +123,26 @@ def test_a_misaligned_operand_still_gives_torchs_bits() -> None:
             _same_bits(got, torch.mv(torch.tensor(m).t(), torch.tensor(v)))
 
 
+@pytest.mark.parametrize("offset", [1, 2, 3, 4, 8, 12, 16])
+def test_views_at_an_offset_keep_it_as_torch(offset: int) -> None:
+    """A row ``x[i]`` or a slice ``x[1:]`` starts ``offset`` floats past its tensor's start,
+    in torch as in minitorch: MKL's gemv, dot, and gemm with one row or one column round as
+    that address dictates (a copy realigned to 64 bytes gave mv's bits for 2% of these)."""
+    rng = np.random.default_rng(offset)
+    for rows, inner in [(3, 13), (17, 33), (64, 100), (100, 257), (5, 1000), (300, 64)]:
+        big = rng.standard_normal(rows * inner + offset).astype(np.float32)
+        vec = rng.standard_normal(inner + offset).astype(np.float32)
+        other = rng.standard_normal((inner, 7)).astype(np.float32)
+        results = []
+        for lib in (mt, torch):
+            mat = lib.tensor(big)[offset:].reshape(rows, inner)
+            v = lib.tensor(vec)[offset:]
+            results.append((mat.mv(v), mat @ v[:, None], v[None] @ mat.t(), v.dot(v),
+                            mat[1:2] @ lib.tensor(other), lib.tensor(other).t() @ v))
+        for got, want in zip(*results):
+            _same_bits(got, want)
+
+
 def test_tensor_of_an_array_keeps_its_strides_as_torch() -> None:
     """numpy's transposed (3, 1) array has strides (1, 3) elements; torch.tensor keeps them,
     and with them which gemm kernel runs, so its rounding."""
@@ -182,5 +202,38 @@ def test_bmm_and_batched_matmul(shape: tuple) -> None:
         out = x @ y
         out.backward(lib.tensor(g))
         results.append((out, lib.bmm(x, y), x.grad, y.grad))
+    for got, want in zip(*results):
+        _same_bits(got, want)
+
+
+_FLIPS = {"rows": (False, False), "a transposed": (True, False),
+          "b transposed": (False, True), "both": (True, True)}
+# torch's reshape gives a size-1 dim of a transposed operand a stride from its view rules
+# (computeStride), which then picks MKL's transpose flag; minitorch does not follow those
+_SIZE_ONE_STRIDES = {((2, 17, 33, 1), "b transposed"), ((8, 1, 20, 31), "both")}
+
+
+@pytest.mark.parametrize(("shape", "flips"), [
+    pytest.param(shape, flips, id=f"{name}-{shape}", marks=pytest.mark.xfail(
+        reason="stride of a size-1 dim after torch's reshape")
+        if (shape, name) in _SIZE_ONE_STRIDES else ())
+    for shape in [(8, 10, 20, 10), (3, 17, 33, 31), (8, 1, 20, 31), (2, 17, 33, 1),
+                  (4, 5, 100, 3)]
+    for name, flips in _FLIPS.items()])
+def test_bmm_above_400_is_mkls_batch_gemm(shape: tuple, flips: tuple) -> None:
+    """Above 400 multiply-adds a matrix torch's bmm is one cblas_sgemm_batch call, which
+    rounds otherwise than a gemm a matrix (the gradient of ``x @ y`` takes ``yᵀ``: 88% of
+    those bits before); a size-1 dim expanded by matmul keeps torch's layout."""
+    batch, rows, inner, cols = shape
+    a, b = _data(0, (batch, rows, inner), np.float32), _data(1, (batch, inner, cols), np.float32)
+    g = _data(2, (batch, rows, cols), np.float32)
+    results = []
+    for lib in (mt, torch):
+        x, y = (lib.tensor(np.swapaxes(m, 1, 2).copy() if flip else m, requires_grad=True)
+                for m, flip in zip((a, b), flips))
+        left, right = (t.transpose(1, 2) if flip else t for t, flip in zip((x, y), flips))
+        out = left @ right
+        out.backward(lib.tensor(g))
+        results.append((out, lib.bmm(left, right), x.grad, y.grad))
     for got, want in zip(*results):
         _same_bits(got, want)

@@ -134,12 +134,13 @@ def execute(
     observer = _observers[-1] if _observers else None
     if observer:
         observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
+    pop, push = heapq.heappop, heapq.heappush  # once, not per node
     # inf/nan in backward stay silent, as in torch; the backward is recorded for create_graph
     with quiet(), grad_mode._recording(create_graph):
         for (node, nr), grad in zip(roots, root_grads):
             _deliver(buffers, node, nr, grad)
         while ready:
-            _, node = heapq.heappop(ready)
+            node = pop(ready)[1]
             grads = buffers.pop(node, None) or [None] * node._n_outputs
             if node._tensor_pre_hooks or node._retain_grad_hooks:
                 grads = _run_tensor_hooks(node, _tensors(grads))
@@ -164,8 +165,9 @@ def execute(
                 outs = _tensors(outs)
                 _shown(outs)
                 observer("done", node=node, grad_inputs=outs)
-            edges = node._next  # next_functions, flat: (node0, nr0, node1, nr1, ...)
-            for child, nr, grad in zip(edges[::2], edges[1::2], outs):
+            # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time
+            edges = iter(node._next)
+            for child, nr, grad in zip(edges, edges, outs):
                 if child is None or (needed is not None and child not in needed):
                     continue
                 if grad is not None:
@@ -173,7 +175,7 @@ def execute(
                 left = deps[child] - 1
                 deps[child] = left
                 if left == 0:
-                    heapq.heappush(ready, (-child._seq, child))
+                    push(ready, (-child._seq, child))
     _run_final_callbacks()
     return [captured.get(edge) for edge in capture] if capture is not None else []
 
@@ -273,10 +275,13 @@ def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Any,
     reach a leaf, that is one Tensor, or two.
     """
     buf = buffers.get(node)
+    leaf = type(node) is AccumulateGrad
     if buf is None:
+        if nr == 0 and node._n_outputs == 1 and not leaf:  # the common case: one gradient
+            buffers[node] = [grad]
+            return
         buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
     old = buf[nr]
-    leaf = type(node) is AccumulateGrad
     if old is not None:
         buf[nr] = _sum(old, grad, leaf)
     elif leaf and not isinstance(grad, T.Tensor):
@@ -309,7 +314,8 @@ def _sum(old: Any, grad: Any, for_leaf: bool) -> Any:
     the arrays, as torch's input buffer: no op, no node. A sum the engine made is its own
     memory, so the next gradient for a leaf is added into it in place.
     """
-    a, b = _array_of(old), _array_of(grad)
+    a = old._data if isinstance(old, T.Tensor) else old
+    b = grad._data if isinstance(grad, T.Tensor) else grad
     if grad_mode._state.grad_enabled or type(a) is not type(b) or a.dtype != b.dtype:
         old, grad = _tensors((old, grad))
         return old + grad

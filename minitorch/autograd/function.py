@@ -38,7 +38,7 @@ from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler
-from .graph import Node, SavedTensor, _array_of, _tensors, freed
+from .graph import FREED, Node, SavedTensor, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -108,7 +108,10 @@ class BackwardCFunction(Node, FunctionCtx):
             return self._saved_for_forward
         if self._saved == () and self._to_save:  # read inside forward, before packing
             return tuple(self._to_save)
-        return tuple([None if s is None else s.unpack(self) for s in self._saved])
+        tensors = []
+        for s in self._saved:
+            tensors.append(None if s is None else s.unpack(self))
+        return tuple(tensors)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_raw_saved_"):  # the SavedTensor itself, for register_hooks
@@ -128,12 +131,16 @@ class BackwardCFunction(Node, FunctionCtx):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _release(self) -> None:
-        for s in self._saved:
+        saved = self._saved
+        for s in saved:
             if s is not None:
                 s.release()
+        numbers = 0
         for name in self._forward_cls.saved_numbers:
-            if getattr(self, name) is not None:  # torch saved it as a tensor, now freed
-                self._saved = (*self._saved, freed())
+            numbers += getattr(self, name) is not None  # torch saved it as a tensor, now freed
+        if numbers:
+            released = (*saved, *(FREED,) * numbers)
+            self._saved = _shared(released) if _only_none(saved) else released
 
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         if grad_mode._state.grad_enabled:
@@ -146,7 +153,9 @@ class BackwardCFunction(Node, FunctionCtx):
         backward on tensors."""
         cls = self._forward_cls
         if cls.backward_arrays is not None and cls._trusted and not _among(None, grads):
-            inputs = [_array_of(g) for g in grads]
+            inputs = []
+            for g in grads:
+                inputs.append(g._data if isinstance(g, T.Tensor) else g)
             arrays = cls.backward_arrays(self, *inputs)
             if arrays is not NotImplemented:
                 return _grads_of_arrays(arrays)
@@ -168,12 +177,23 @@ class BackwardCFunction(Node, FunctionCtx):
         return _validate_grads(self, result)
 
 
+def _shared(saved: tuple) -> tuple:
+    """The tuple equal to ``saved`` that every node shares, for a ``saved`` that holds no
+    tensor (only None and FREED, as ``x * 2`` saves): a big graph keeps no tuple a node."""
+    return _SHARED.setdefault(saved, saved)
+
+
+_SHARED: dict[tuple, tuple] = {}
+
+
 def _grads_of_arrays(arrays: tuple) -> tuple:
     """What an array backward returned, as the engine carries it: arrays (numpy gives a
     scalar for a 0-d result, made an array here). The engine wraps the one that reaches a
     leaf first (see ``engine._deliver``)."""
-    return tuple([namespace(a).asarray(a) if isinstance(a, HOST_SCALARS) else a
-                  for a in arrays])
+    grads = []
+    for a in arrays:
+        grads.append(namespace(a).asarray(a) if isinstance(a, HOST_SCALARS) else a)
+    return tuple(grads)
 
 
 def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
@@ -308,8 +328,10 @@ class Function(metaclass=_FunctionMeta):
 
 
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
-    needs = tuple([isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None)
-                   for a in args])
+    flags = []
+    for a in args:
+        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None))
+    needs = tuple(flags)
     if len(needs) > 3:  # (few patterns of a few operands: those are shared between nodes)
         return needs
     return _NEEDS.setdefault(needs, needs)
@@ -499,10 +521,16 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
         node._anomaly_trace = _forward_trace()
     to_save = node._to_save
     if to_save:
-        # nothing but None (a product by a number saves no tensor): the tuple as it came
-        node._saved = to_save if _only_none(to_save) else tuple(
-            [None if t is None else SavedTensor(t, _among(t, linked)) for t in to_save])
+        node._saved = _shared(to_save) if _only_none(to_save) else _pack(to_save, linked)
         node._to_save = ()
+
+
+def _pack(to_save: tuple, outputs: Any) -> tuple:
+    """A SavedTensor for each tensor forward saved (None stays None)."""
+    saved = []
+    for t in to_save:
+        saved.append(None if t is None else SavedTensor(t, _among(t, outputs)))
+    return tuple(saved)
 
 
 def _only_none(values: tuple) -> bool:

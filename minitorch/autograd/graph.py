@@ -371,12 +371,11 @@ class SavedTensor:
         self._packed = None
 
 
-def freed() -> SavedTensor:
-    """A saved tensor already released: what stands, after backward, for a number that torch
-    saved as a (wrapped-number) tensor, so that a second backward raises as torch's."""
-    saved = object.__new__(SavedTensor)
-    saved.release()
-    return saved
+FREED = object.__new__(SavedTensor)
+"""A saved tensor already released: what stands, after backward, for a number that torch
+saved as a (wrapped-number) tensor, so that a second backward raises as torch's. Every node
+shares this one: a released node holds nothing of its own."""
+FREED.release()
 
 
 _FREED_MESSAGE = (

@@ -15,6 +15,7 @@ from .activation import (
     GELU,
     Hardtanh,
     LeakyReLU,
+    LogSigmoid,
     LogSoftmax,
     ReLU,
     ReLU6,
@@ -29,7 +30,7 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
-from .linear import Identity, Linear
+from .linear import Identity, LazyLinear, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -42,14 +43,17 @@ from .loss import (
 )
 from .module import Module
 from .normalization import LayerNorm
-from .parameter import Parameter
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .parameter import Parameter, UninitializedParameter
+from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
+from .rnn import RNN
 from .sparse import Embedding
 
-__all__ = ["ELU", "GELU", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
-           "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding",
-           "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss", "LayerNorm",
-           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
-           "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ParameterDict", "ParameterList",
-           "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
-           "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "functional", "init", "utils"]
+__all__ = ["ELU", "GELU", "RNN", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d",
+           "AvgPool2d", "BCELoss",
+           "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss",
+           "Dropout", "Embedding", "Flatten", "Hardtanh", "HuberLoss", "Identity", "L1Loss",
+           "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
+           "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
+           "ParameterDict", "ParameterList", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid",
+           "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "UninitializedParameter",
+           "functional", "init", "utils"]

@@ -13,7 +13,7 @@ from .._tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSoftmax", "ReLU", "ReLU6",
+__all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax", "ReLU", "ReLU6",
            "SiLU", "Sigmoid", "Softmax", "Tanh"]
 
 
@@ -57,6 +57,17 @@ class Tanh(Module):
     def forward(self, input: Tensor) -> Tensor:
         _args.tensor_args("tanh", (input, "input", 1))
         return input.tanh()
+
+
+class LogSigmoid(Module):
+    """``log(sigmoid(x))``, computed without overflow.
+
+    >>> nn.LogSigmoid()(minitorch.zeros(1))
+    tensor([-0.6931])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
 
 
 class Softplus(Module):

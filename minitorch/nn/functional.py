@@ -22,14 +22,15 @@ from .._dtype import int64
 from .._tensor import Tensor
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
-from ..ops.activation import elu, gelu, hardtanh, leaky_relu, relu6, silu
-from ..ops.adaptive_pool import adaptive_avg_pool2d
+from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
+from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
 from ..ops.embedding import embedding, one_hot
 from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
 from ..ops.normalize import layer_norm, normalize
 from ..ops.pad import pad
 from ..ops.special import softplus
+from ..ops.unfold import fold, unfold
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
     _check_reduction,
@@ -44,12 +45,13 @@ from .functional_losses import (
     smooth_l1_loss,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy",
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
+           "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
-           "elu", "embedding", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
-           "layer_norm", "leaky_relu", "linear", "log_softmax", "max_pool2d",
+           "elu", "embedding", "fold", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
+           "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid", "max_pool2d",
            "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "relu", "relu6",
-           "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh"]
+           "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "unfold"]
 
 
 # ---- linear and activations --------------------------------------------------------------

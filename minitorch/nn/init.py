@@ -19,11 +19,13 @@ import warnings
 from typing import Any
 
 from .. import _args
+from .._factories import empty_like
 from .._tensor import Tensor
 from ..autograd import grad_mode
+from ..ops.pointwise import where
 
 __all__ = ["calculate_gain", "constant_", "kaiming_normal_", "kaiming_uniform_", "normal_",
-           "ones_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+           "ones_", "trunc_normal_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 
 def _fill_(tensor: Tensor, values: Tensor) -> Tensor:
@@ -51,6 +53,71 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
     """
     with grad_mode._recording(False):
         return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator: Any = None) -> Tensor:
+    """Fill with samples of N(mean, std²) truncated to [a, b], drawn by rejection as torch's
+    (the same numbers for the same seed): whole normal draws while the interval holds more
+    than 30% of the mass, else uniform candidates accepted with the normal density.
+
+    >>> bool(minitorch.all(nn.init.trunc_normal_(minitorch.empty(100), a=-1, b=1).abs() <= 1))
+    True
+    """
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                      "distribution of values may be incorrect.", stacklevel=2)
+    mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
+    with grad_mode._recording(False):
+        if mass > 0.3:
+            return _redraw_outside(tensor, mean, std, a, b, generator)
+        return _accept_by_density(tensor, mean, std, a, b, generator)
+
+
+def _normal_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+def _redraw_outside(tensor: Tensor, mean: float, std: float, a: float, b: float,
+                    generator: Any) -> Tensor:
+    """Normal draws, each element outside [a, b] (the bounds in the tensor's dtype) replaced
+    from a fresh full draw until none is left."""
+    lo, hi = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < lo) | (result > hi)
+        if not outside.any():
+            break
+        fresh = empty_like(result).normal_(mean, std, generator=generator)
+        result = where(outside, fresh, result)
+    if tensor is not result:
+        tensor.copy_(result)
+    return tensor
+
+
+def _accept_by_density(tensor: Tensor, mean: float, std: float, a: float, b: float,
+                       generator: Any) -> Tensor:
+    """Uniform candidates in [a, b], each kept when ``log U`` falls below its log density
+    (relative to the mode's); the rejected ones are drawn again."""
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+    candidates, accept = empty_like(tensor), empty_like(tensor)
+
+    def pending_after(values: Tensor) -> Tensor:
+        values.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+        return accept.uniform_(generator=generator).log_().gt(values)
+
+    tensor.uniform_(a, b, generator=generator)
+    candidates.copy_(tensor)
+    pending = pending_after(candidates)
+    result = tensor
+    while pending.any():
+        candidates.uniform_(a, b, generator=generator)
+        result = where(pending, candidates, result)
+        pending = where(pending, pending_after(candidates), pending)
+    if result is not tensor:
+        tensor.copy_(result)
+    return tensor
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:

@@ -30,7 +30,7 @@ from .._tensor import Tensor, _cuda_device, _to_arguments
 from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle, add_hook
 from . import _backward_hooks
-from .parameter import Parameter, zero_grad_
+from .parameter import Parameter, UninitializedParameter, zero_grad_
 
 __all__ = ["Module", "typename"]
 
@@ -528,6 +528,8 @@ def _copy_checked(key: str, target: Tensor, value: Any) -> list[str]:
     if not isinstance(value, Tensor):
         return [f'While copying the parameter named "{key}", expected torch.Tensor or '
                 f"Tensor-like object from checkpoint but received {type(value)}"]
+    if isinstance(target, UninitializedParameter):  # a lazy module takes the loaded shape
+        target.materialize(value.shape)
     if value.shape != target.shape:
         return [f"size mismatch for {key}: copying a param with shape {value.shape} from "
                 f"checkpoint, the shape in current model is {target.shape}."]

@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _creation
-from .._tensor import Tensor
+from .._tensor import Size, Tensor
 
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "UninitializedParameter"]
 
 
 class Parameter(Tensor):
@@ -75,3 +75,90 @@ def zero_grad_(params: Iterable[Tensor], set_to_none: bool = True) -> None:
         else:
             grad.requires_grad_(False)
         grad.zero_()
+
+
+# what torch lets an uninitialized parameter do (its __torch_function__'s allowed methods)
+_ALLOWED = frozenset({"size", "copy_", "is_complex", "is_floating_point", "half", "float",
+                      "double", "long", "int", "to", "cpu", "cuda", "get_device"})
+# operators, by the name of torch's method that refuses them (__rsub__ is a Python function)
+_OPERATORS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul",
+              "__rmul__": "mul", "__truediv__": "div", "__matmul__": "matmul", "__pow__": "pow",
+              "__neg__": "neg"}
+
+
+def _uninitialized(what: str) -> ValueError:
+    return ValueError(
+        f"Attempted to use an uninitialized parameter in {what}. This error happens when you "
+        "are using a `LazyModule` or explicitly manipulating "
+        "`torch.nn.parameter.UninitializedParameter` objects. When using LazyModules Call "
+        "`forward` with a dummy batch to initialize the parameters before calling torch "
+        "functions")
+
+
+def _refuse(name: str, what: str) -> Any:
+    def refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise _uninitialized(what)
+
+    refuse.__name__ = name
+    return refuse
+
+
+class UninitializedParameter(Parameter):
+    """A parameter whose shape is not known yet: a lazy module (``nn.LazyLinear``)
+    :meth:`materialize`\\ s it on its first forward, when the input tells the shape. Until
+    then using it is refused, as in torch.
+
+    >>> p = nn.UninitializedParameter()
+    >>> p
+    <UninitializedParameter>
+    >>> p.materialize((2,)); type(p).__name__, p.shape
+    ('Parameter', torch.Size([2]))
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, requires_grad: bool = True, device: Any = None, dtype: Any = None
+                ) -> UninitializedParameter:
+        p = Parameter(_creation.empty(0, device=device, dtype=dtype), requires_grad)
+        p.__class__ = cls
+        return p  # type: ignore[return-value]
+
+    def __init__(self, requires_grad: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        """Made whole by ``__new__``."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "shape":
+            raise RuntimeError(
+                "Can't access the shape of an uninitialized parameter or buffer. This error "
+                "usually happens in `load_state_dict` when trying to load an uninitialized "
+                "parameter into an initialized one. Call `forward` to initialize the "
+                "parameters before accessing their attributes.")
+        if name[0] != "_" and name not in _ALLOWED and callable(getattr(Tensor, name, None)):
+            return _refuse(name, f"<method '{name}' of 'torch._C.TensorBase' "
+                                 "objects>").__get__(self)
+        return super().__getattribute__(name)
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+    def size(self, dim: int | None = None) -> Any:
+        """The size of the empty stand-in, ``torch.Size([0])`` (torch allows ``size``)."""
+        shape = Size(self._data.shape)
+        return shape if dim is None else shape[dim]
+
+    def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
+        """Become a :class:`Parameter` of ``shape`` (uninitialized values, as ``empty``)."""
+        data = _creation.empty(tuple(shape) if isinstance(shape, (tuple, list)) else shape,
+                               device=device or self.device, dtype=dtype or self.dtype)
+        self._data = data._data
+        self.__class__ = Parameter
+
+
+for _name, _method in _OPERATORS.items():
+    setattr(UninitializedParameter, _name,
+            _refuse(_name, f"<method '{_method}' of 'torch._C.TensorBase' objects>"))
+UninitializedParameter.__rsub__ = _refuse(  # type: ignore[method-assign]
+    "__rsub__", f"<function Tensor.__rsub__ at {id(Tensor.__rsub__):#x}>")
+UninitializedParameter.__getitem__ = _refuse(  # type: ignore[method-assign]
+    "__getitem__", "<slot wrapper '__getitem__' of 'torch._C.TensorBase' objects>")

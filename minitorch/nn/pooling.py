@@ -1,6 +1,6 @@
 """Pooling over the last two dimensions: ``AvgPool2d`` and ``MaxPool2d`` (the mean or the
-largest of each window), ``AdaptiveAvgPool2d`` (the mean of each of a given number of
-windows).
+largest of each window), ``AdaptiveAvgPool2d``, ``AdaptiveAvgPool1d`` and
+``AdaptiveMaxPool2d`` (the mean or the largest of each of a given number of windows).
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -17,7 +17,8 @@ from . import functional as F
 from .functional_conv import max_pool2d
 from .module import Module
 
-__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "MaxPool2d"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool2d",
+           "MaxPool2d"]
 
 
 class AvgPool2d(Module):
@@ -67,7 +68,18 @@ class MaxPool2d(Module):
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
-class AdaptiveAvgPool2d(Module):
+class _AdaptivePool(Module):
+    """What the adaptive poolings share: a fixed ``output_size``, whatever the input's."""
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(_AdaptivePool):
     """Average pooling to a fixed ``output_size`` (an int, or a pair whose None keeps the
     input's size), whatever the input's size.
 
@@ -75,12 +87,32 @@ class AdaptiveAvgPool2d(Module):
     torch.Size([1, 2, 5])
     """
 
-    def __init__(self, output_size: Any) -> None:
-        super().__init__()
-        self.output_size = output_size
-
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
+
+class AdaptiveAvgPool1d(_AdaptivePool):
+    """Average pooling of the last dim to a fixed ``output_size``.
+
+    >>> nn.AdaptiveAvgPool1d(2)(minitorch.ones(1, 3, 5)).shape
+    torch.Size([1, 3, 2])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveMaxPool2d(_AdaptivePool):
+    """Max pooling to a fixed ``output_size`` (an int, or a pair whose None keeps the input's
+    size); with ``return_indices`` also each maximum's flat index in its plane.
+
+    >>> nn.AdaptiveMaxPool2d(1)(minitorch.arange(4.).reshape(1, 2, 2))
+    tensor([[[3.]]])
+    """
+
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)

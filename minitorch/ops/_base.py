@@ -24,9 +24,8 @@ class Op(Function):
     _trusted = True
 
 
-def wrap(array: Any) -> Tensor:
-    """A new tensor (no grad) holding ``array``."""
-    return Tensor._make(array)
+wrap = Tensor._make
+"""A new tensor (no grad) holding ``array``: ``Tensor._make`` itself (one call fewer per op)."""
 
 
 def array_of(value: Any) -> Any:

@@ -1,4 +1,5 @@
-"""torch's CPU float32 2-norm along the last dim, bit for bit: its order of adding the squares.
+"""torch's CPU norms bit for bit: the float32 2-norm along the last dim (its order of adding
+the squares), and the 1-norm (its values added one after another).
 
 ``w.norm().item()`` prints every digit, so the last bit shows (d2l's weight decay chapter
 prints it). torch's fast path (``norm_kernel_tensor_iterator_impl`` in ATen's
@@ -11,6 +12,11 @@ dims (the whole of a contiguous tensor, or its trailing dims), walks each row so
 * the values after the last whole block are added one by one, as the compiler built that
   loop: a first run of four as a multiply and an add, the rest as fused multiply-adds;
 * the square root of that, rounded once; a row of one value is its absolute value.
+
+The 1-norm takes ATen's plain reduction loop instead: each output adds its values one by one,
+in the order they lie in memory (the reduced dims walked from the largest stride in). A single
+output of ``GRAIN`` values or more is shared between torch's threads: each adds its own equal
+chunk from 0, and the chunks' sums are then added in thread order.
 
 >>> import numpy as np
 >>> float(norm2_lastdim(np.array([[3.0, 4.0]], dtype=np.float32))[0])
@@ -25,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from .._libm import fmaf
-from ._cascade_sum import _in_order
+from ._cascade_sum import _in_order, get_num_threads
 
 LANES, PLAIN_TAIL = 8, 4
+GRAIN = 32768  # ATen's GRAIN_SIZE: below it a reduction runs on one thread
 
 
 def norm2(xp: Any, a: Any, dims: tuple[int, ...] | None) -> Any:
@@ -41,6 +48,32 @@ def norm2(xp: Any, a: Any, dims: tuple[int, ...] | None) -> Any:
         return xp.sqrt(xp.sum(a * a, axis=dims, keepdims=True))
     kept = tuple(1 if dims is None or d in dims else n for d, n in enumerate(a.shape))
     return norm2_lastdim(a.reshape(math.prod(kept), -1)).reshape(kept)
+
+
+def norm1(xp: Any, a: Any, dims: tuple[int, ...] | None) -> Any:
+    """``sum(a)`` of the absolute values ``a`` over ``dims`` (None: all), the dims kept; added
+    in torch's 1-norm order on numpy arrays (``a`` keeping the input's strides), else with
+    ``xp``'s own sum.
+
+    >>> norm1(np, np.float32([[1e8, 1, 1, -1e8]]), None)
+    array([[0.]], dtype=float32)
+    """
+    reduced = tuple(range(a.ndim)) if dims is None else tuple(sorted(d % a.ndim for d in dims))
+    count = math.prod(a.shape[d] for d in reduced)
+    if type(a) is not np.ndarray or count == 0:
+        return xp.sum(a, axis=dims, keepdims=True)
+    kept = tuple(d for d in range(a.ndim) if d not in reduced)
+    reduced = tuple(sorted(reduced, key=lambda d: -a.strides[d]))  # memory order, stable
+    rows = np.transpose(a, kept + reduced).reshape(*(a.shape[d] for d in kept), count)
+    chunks = 1
+    if count == a.size and count >= GRAIN:
+        chunks = min(get_num_threads(), -(-count // GRAIN))
+    size = -(-count // chunks)
+    total = None
+    for start in range(0, count, size):  # one pass per thread, added in thread order
+        part = np.cumsum(rows[..., start:start + size], axis=-1, dtype=a.dtype)[..., -1]
+        total = part if total is None else total + part
+    return total.reshape(tuple(1 if d in reduced else n for d, n in enumerate(a.shape)))
 
 
 def norm2_lastdim(rows: np.ndarray) -> np.ndarray:

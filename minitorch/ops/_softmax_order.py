@@ -9,10 +9,15 @@ torch's kernel (ATen's SoftMaxKernel.cpp) for float32 on x86-64, along the last 
   values start the lanes, each later block of ``lanes`` values is added lane by lane, a last
   partial block into the first lanes; the lanes are then folded in halves (lane ``i`` plus
   lane ``i ^ half``). A row shorter than the lanes is added value by value;
-* softmax ``e * (1 / s)``; log_softmax ``(x - max) - log(s)``.
+* softmax ``e * (1 / s)``; log_softmax ``(x - max) - log(s)``, the log SLEEF's ``logf_u10``
+  (:func:`~minitorch._sleef.logf`; the C library's differs for 1 row in 30).
 
-Along another dim, the values of the dim are added one after another and softmax divides.
-torch's float32 ``sigmoid`` takes the same vectorised exp (:func:`torch_sigmoid`).
+Along another dim, the values of the dim are added one after another and softmax divides;
+the kernel runs vectors across the positions after the dim, and where a whole vector does
+not fit (the last positions of each chunk, see :func:`_exp_by_kernel`) it takes the C
+library's ``expf`` instead of SLEEF's.
+torch's float32 ``sigmoid`` takes the same vectorised exp (:func:`torch_sigmoid`), its ``pow``
+SLEEF's pow (:func:`torch_pow`), both the C library's past the last pair of vectors.
 Every step is a whole-array numpy call; CUDA and other arrays keep their library's math.
 
 >>> import numpy as np
@@ -24,44 +29,20 @@ np.float32(1.0)
 from __future__ import annotations
 
 import math
+import os
 from functools import cache
 from typing import Any
 
 import numpy as np
 
 from .._libm import expf, fmaf
+from .._sleef import expf as sleef_expf
+from .._sleef import log1pf as sleef_log1pf
+from .._sleef import logf as sleef_logf
+from .._sleef import powf as sleef_powf
 from ..backend import cpu_math
-from ._cascade_sum import _in_order, torch_sum
-from ._fused import cpu_features
-
-# SLEEF's expf_u10: exp(d) = 2**q * exp(s), q = round(d / ln 2), s = d - q*ln 2 in two parts
-# (Cody and Waite), exp(s) by a degree-6 polynomial; each product that feeds a sum is one fma.
-_LOG2_E = np.float32(1.442695040888963407359924681001892137426645954152985934135449406931)
-_LN2_HIGH, _LN2_LOW = np.float32(0.693145751953125), np.float32(1.428606765330187045e-06)
-_POLY = tuple(np.float32(c) for c in (
-    0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
-    0.0416664853692054748535156, 0.166666671633720397949219, 0.5))
-
-
-def sleef_expf(d: np.ndarray) -> np.ndarray:
-    """torch's vectorised float32 ``exp`` (SLEEF's ``expf_u10`` with fused multiply-adds).
-
-    >>> sleef_expf(np.array([0.0, 1.0, -200.0], dtype=np.float32))
-    array([1.       , 2.7182817, 0.       ], dtype=float32)
-    """
-    with np.errstate(all="ignore"):
-        q = np.rint(d * _LOG2_E)
-        s = fmaf(q, -_LN2_HIGH, d)
-        s = fmaf(q, -_LN2_LOW, s)
-        u = np.full_like(d, _POLY[0])
-        for c in _POLY[1:]:
-            u = fmaf(u, s, c)
-        u = np.float32(1) + fmaf(s * s, u, s)
-        k = np.clip(np.nan_to_num(q), -300, 300).astype(np.int32)
-        half = k >> 1  # 2**k in two factors, so that neither overflows on its own
-        u = u * np.ldexp(np.float32(1), half) * np.ldexp(np.float32(1), k - half)
-        u = np.where(d < -104, np.float32(0), u)
-        return np.where(d > 104, np.float32(np.inf), u).astype(np.float32)
+from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
+from ._fused import cpu_features, fuses
 
 
 def torch_sigmoid(xp: Any, a: Any) -> Any:
@@ -103,26 +84,84 @@ def torch_silu(xp: Any, a: Any) -> Any:
 def vectorised_expf(a: np.ndarray) -> np.ndarray:
     """The exps of a float32 array as torch's element-wise kernels take them (``sigmoid``,
     ``silu`` and its backward): SLEEF's for each pair of vectors (:func:`sleef_expf`), the C
-    library's ``expf`` for the values after the last pair.
+    library's ``expf`` for the values after the last pair (:func:`by_vector_loop`).
 
     >>> vectorised_expf(np.array([0.0, 1.0], dtype=np.float32))
     array([1.       , 2.7182817], dtype=float32)
     """
-    flat = a.ravel()
-    paired = flat.size - flat.size % (2 * lanes())
-    return np.concatenate([sleef_expf(flat[:paired]), expf(flat[paired:])]).reshape(a.shape)
+    return by_vector_loop(a.ravel(), sleef_expf, expf).reshape(a.shape)
+
+
+def torch_pow(xp: Any, x: Any, p: float) -> Any:
+    """``x ** p`` for a number ``p`` (not one of the exponents torch computes by products);
+    for a float32 numpy array as torch's pow kernel: SLEEF's ``powf_u10``
+    (:func:`minitorch._sleef.powf`, of ``p`` rounded to float32) where its vector loop runs;
+    on the values after it (:func:`by_vector_loop`), and on all of them without AVX2 or with
+    ``ATEN_CPU_CAPABILITY=default``, the C library's double ``pow`` of ``p`` itself, rounded.
+    0 and 1 are a fill and a copy there.
+
+    >>> torch_pow(np, np.float32([2.0, 4.0]), 1.5)
+    array([2.828427, 8.      ], dtype=float32)
+    """
+    if type(x) is not np.ndarray or x.dtype != np.float32 or p in (0, 1):
+        return xp.pow(x, p)
+    def one_by_one(v: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return np.power(v.astype(np.float64), float(p)).astype(np.float32)
+
+    if not fuses():
+        return one_by_one(x)
+    return by_vector_loop(x.ravel(), lambda v: sleef_powf(v, np.float32(p)),
+                          one_by_one).reshape(x.shape)
+
+
+def torch_log_sigmoid(xp: Any, a: Any) -> tuple[Any, Any]:
+    """``log(sigmoid(a)) = min(a, 0) - log1p(b)`` and the ``b = exp(-|a|)`` torch's kernel keeps
+    for backward; for a float32 numpy array as torch's CPU kernel, bit for bit: every value
+    (a last part-filled vector too) takes SLEEF's exp and log1p.
+
+    >>> torch_log_sigmoid(np, np.array([0.0, -100.0], dtype=np.float32))[0]
+    array([  -0.6931472, -100.       ], dtype=float32)
+    """
+    if type(a) is not np.ndarray or a.dtype != np.float32:
+        b = xp.exp(-xp.abs(a))
+        return xp.minimum(a, 0) - xp.log1p(b), b
+    b = sleef_expf(-np.abs(a))
+    return np.minimum(a, np.float32(0)) - sleef_log1pf(b), b
+
+def by_vector_loop(flat: np.ndarray, vector: Any, scalar: Any) -> np.ndarray:
+    """``vector(flat)`` where torch's element-wise loop (``cpu_kernel_vec``) runs vectors,
+    ``scalar(flat)`` where it goes one by one: at::parallel_for splits the values between
+    the threads (grain 32768), each thread runs two vectors at a time from the start of its
+    range and the values after its last pair one by one.
+
+    >>> out = by_vector_loop(np.zeros(40, np.float32), lambda v: v + 1, lambda v: v - 1)
+    >>> int((out == 1).sum())  # two vectors of 16 (or four of 8), then 8 one by one
+    32
+    """
+    position = np.arange(flat.size)
+    vectorised = np.zeros(flat.size, bool)
+    for begin, end in _thread_ranges(flat.size, 32768, get_num_threads()):
+        vectorised[begin:end] = _covered(position[begin:end], begin, end, 2 * lanes())
+    out = np.empty_like(flat)
+    out[vectorised] = vector(flat[vectorised])
+    out[~vectorised] = scalar(flat[~vectorised])
+    return out
 
 
 @cache
 def lanes() -> int:
-    """float32 lanes of torch's vectorised kernels on this CPU: 16 with AVX512, else 8."""
+    """float32 lanes of torch's vectorised kernels on this CPU: 16 with AVX512, else 8 (also
+    where ``ATEN_CPU_CAPABILITY`` holds torch to ``avx2`` or ``default``)."""
     have = cpu_features()
     avx512 = all(have.get(f) for f in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ"))
-    return 16 if avx512 else 8
+    held = os.environ.get("ATEN_CPU_CAPABILITY", "").lower() in ("avx2", "default")
+    return 16 if avx512 and not held else 8
 
 
-def lane_sum(e: np.ndarray) -> np.ndarray:
-    """Each row's sum (last axis, kept as size 1) in the order of torch's lanes (see above).
+def lane_sum(e: np.ndarray, fold: bool = True) -> np.ndarray:
+    """Each row's sum (last axis, kept as size 1) in the order of torch's lanes (see above);
+    with ``fold=False``, the lanes themselves, before their halves are added.
 
     >>> lane_sum(np.ones((2, 20), dtype=np.float32)).ravel()
     array([20., 20.], dtype=float32)
@@ -135,6 +174,31 @@ def lane_sum(e: np.ndarray) -> np.ndarray:
     if full == width:  # one block: _in_order handed back a view of e itself
         acc = acc.copy()
     acc[..., :n - full] += e[..., full:]
+    return _fold(acc) if fold else acc
+
+
+def lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Each row's ``sum(a * b)`` (last axis, kept) as torch's ``map2_reduce_all`` takes it
+    when its caller runs on one thread: :func:`lane_sum` of the products, except that the
+    products of the last partial block are fused into the adds that take them into the
+    lanes (one fma each). Measured so: the copy of the kernel that at::parallel_for runs
+    inline is compiled with that fma, the copy its threads run without it.
+
+    >>> lane_dot(np.ones((1, 20), np.float32), np.full((1, 20), 0.5, np.float32)).ravel()
+    array([10.], dtype=float32)
+    """
+    width, n = lanes(), a.shape[-1]
+    full = n - n % width
+    if n < width or full == n:
+        return lane_sum(a * b)
+    acc = lane_sum(a[..., :full] * b[..., :full], fold=False)
+    acc[..., :n - full] = fmaf(a[..., full:], b[..., full:], acc[..., :n - full])
+    return _fold(acc)
+
+
+def _fold(acc: np.ndarray) -> np.ndarray:
+    """The lanes (last axis) added in halves: lane ``i`` plus lane ``i + half``."""
+    width = acc.shape[-1]
     while width > 1:
         width //= 2
         acc = acc[..., :width] + acc[..., width:2 * width]
@@ -155,23 +219,79 @@ def torch_softmax(xp: Any, a: Any, dim: int) -> Any:
     if not _ours(a):
         e = xp.exp(z)
         return e / torch_sum(xp, e, _dims(a, dim), keepdim=True)
-    e = sleef_expf(z)
     if _last(a, dim):
+        e = sleef_expf(z)
         return e * (np.float32(1) / lane_sum(e))
+    e = _exp_by_kernel(z, dim, _softmax_vectors)
     return e / _in_turn_sum(e, dim)
 
 
 def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
-    """log_softmax of ``a`` along ``dim``; for a float32 numpy array in torch's CPU order."""
+    """log_softmax of ``a`` along ``dim``; for a float32 numpy array in torch's CPU order:
+    ``(x - max) - log(sum)``, the log SLEEF's (:func:`~minitorch._sleef.logf`).
+
+    >>> torch_log_softmax(np, np.float32([[0.0, 0.0, 0.0]]), 1)
+    array([[-1.0986123, -1.0986123, -1.0986123]], dtype=float32)
+    """
     z = _minus_max(xp, a, dim)
     if not _ours(a):
         return z - xp.log(torch_sum(xp, xp.exp(z), _dims(a, dim), keepdim=True))
-    return z - cpu_math(np.log, _sum_along(sleef_expf(z), dim))
+    if _last(a, dim):
+        return z - sleef_logf(lane_sum(sleef_expf(z)))
+    return z - sleef_logf(_in_turn_sum(_exp_by_kernel(z, dim, _chunk_vectors), dim))
+
+
+def _exp_by_kernel(z: np.ndarray, dim: int, vectors: Any) -> np.ndarray:
+    """``exp(z)`` along a dim that is not the last, as torch's kernel takes it: SLEEF's for
+    the positions its vector loop covers, the C library's ``expf`` for the rest (``vectors``
+    tells which, as a (outer, 1, inner) mask of the array seen as (outer, dim, inner))."""
+    dim %= z.ndim
+    outer, inner = math.prod(z.shape[:dim]), math.prod(z.shape[dim + 1:])
+    rows = z.reshape(outer, z.shape[dim], inner)
+    scalar = ~vectors(outer, z.shape[dim], inner)
+    e = sleef_expf(rows)
+    if scalar.any():
+        at = np.broadcast_to(scalar, rows.shape)
+        e[at] = expf(rows[at])
+    return e.reshape(z.shape)
+
+
+def _covered(position: np.ndarray, start: Any, stop: Any, width: int = 0) -> np.ndarray:
+    """Whether a vector loop run from ``start`` to ``stop`` in steps of ``width`` (the lanes)
+    covers each position (the loop stops where a whole step no longer fits)."""
+    width = width or lanes()
+    return position - start < (stop - start) // width * width
+
+
+def _chunk_vectors(outer: int, size: int, inner: int) -> np.ndarray:
+    """log_softmax's kernels (``_vec_logsoftmax`` and its backward) cut the inner positions
+    into chunks of a multiple of the lanes (about 128 KiB of the dim each) and run vectors
+    along each chunk."""
+    width = lanes()
+    chunk = max(128 * 1024 // size // 4, width) // width * width
+    j = np.arange(inner)
+    start = j // chunk * chunk
+    return _covered(j, start, np.minimum(start + chunk, inner)).reshape(1, 1, inner)
+
+
+def _softmax_vectors(outer: int, size: int, inner: int) -> np.ndarray:
+    """softmax's kernel (``_vec_softmax``) runs vectors over the (outer, inner) positions
+    split evenly between all its threads (at::parallel_for with grain 0): each thread's
+    vectors restart at the start of its range and at each outer index."""
+    p = np.arange(outer * inner)
+    vector = np.zeros(p.shape, bool)
+    for begin, end in _thread_ranges(p.size, 1, get_num_threads()):
+        q = p[begin:end]
+        row = q - q % inner
+        vector[begin:end] = _covered(q, np.maximum(row, begin), np.minimum(row + inner, end))
+    return vector.reshape(outer, 1, inner)
 
 
 def torch_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """The gradient of softmax's input ``(g - sum(g * y)) * y`` for its result ``y``; for
-    float32 numpy arrays in torch's CPU order (the products added in lanes).
+    float32 numpy arrays in torch's CPU order: the products added in lanes along the last
+    dim (:func:`lane_dot`); along another, in turn, each product fused into the sum that
+    adds it.
 
     >>> y = np.float32([[0.25, 0.75]])
     >>> torch_softmax_backward(np, np.float32([[1, 0]]), y, 1)
@@ -179,12 +299,27 @@ def torch_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """
     if not (_ours(g) and _ours(y)):
         return (g - torch_sum(xp, g * y, _dims(y, dim), keepdim=True)) * y
-    return (g - _sum_along(g * y, dim)) * y
+    if _last(y, dim):
+        inline = math.prod(y.shape[:-1]) <= 1 or get_num_threads() == 1
+        return (g - (lane_dot(g, y) if inline else lane_sum(g * y))) * y
+    return (g - _in_turn_dot(g, y, dim)) * y
+
+
+def _in_turn_dot(a: np.ndarray, b: np.ndarray, dim: int) -> np.ndarray:
+    """``sum(a * b)`` along ``dim`` (kept) from 0, one fused multiply-add a value."""
+    dim %= a.ndim
+    acc = np.zeros((*a.shape[:dim], 1, *a.shape[dim + 1:]), a.dtype)
+    for i in range(a.shape[dim]):
+        at = (slice(None),) * dim + (slice(i, i + 1),)
+        acc = fmaf(a[at], b[at], acc)
+    return acc
 
 
 def torch_log_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """The gradient of log_softmax's input ``g - exp(y) * sum(g)`` for its result ``y``; for
-    float32 numpy arrays with torch's vectorised exp (:func:`sleef_expf`) and order.
+    float32 numpy arrays as torch's kernel: one fused multiply-add ``fma(-exp(y), sum, g)``,
+    the exp SLEEF's where a whole vector is loaded (all of it along the last dim), the C
+    library's elsewhere (:func:`_exp_by_kernel`).
 
     >>> y = np.log(np.float32([[0.25, 0.75]]))
     >>> torch_log_softmax_backward(np, np.float32([[1, 0]]), y, 1)
@@ -192,11 +327,9 @@ def torch_log_softmax_backward(xp: Any, g: Any, y: Any, dim: int) -> Any:
     """
     if not (_ours(g) and _ours(y)):
         return g - xp.exp(y) * torch_sum(xp, g, _dims(y, dim), keepdim=True)
-    return g - sleef_expf(y) * _sum_along(g, dim)
-
-
-def _sum_along(e: np.ndarray, dim: int) -> np.ndarray:
-    return lane_sum(e) if _last(e, dim) else _in_turn_sum(e, dim)
+    if _last(y, dim):
+        return fmaf(-sleef_expf(y), lane_sum(g), g)
+    return fmaf(-_exp_by_kernel(y, dim, _chunk_vectors), _in_turn_sum(g, dim), g)
 
 
 def _minus_max(xp: Any, a: Any, dim: int) -> Any:

@@ -22,12 +22,13 @@ from .._tensor import Tensor
 from ..backend import cpu_math, namespace, zero_where
 from . import _fused
 from ._base import Op, like, wrap
-from ._softmax_order import torch_exp, torch_sigmoid, torch_silu
+from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu
 from .pointwise import where, zero_grad
 from .unary_more import erf_array
 
 __all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInplace",
-           "Silu", "elu", "gelu", "hardtanh", "leaky_relu", "relu6", "silu"]
+           "LogSigmoid", "LogSigmoidBackward", "Silu", "elu", "gelu", "hardtanh", "leaky_relu",
+           "logsigmoid", "relu6", "silu"]
 
 _SQRT1_2 = 1 / math.sqrt(2)
 # gelu's tanh form: β is torch's M_SQRT2 * M_2_SQRTPI * 0.5 (one ulp below √2·2/√π·0.5)
@@ -237,6 +238,53 @@ class LeakyReluInplace(LeakyRelu):
     node_name = "LeakyReluBackward1"
 
 
+class LogSigmoid(Op):
+    """``log(sigmoid(x))``; like torch's kernel it keeps ``exp(-|x|)`` (its buffer) for the
+    backward."""
+
+    node_name = "LogSigmoidBackward0"
+    saved_names = ("self", "buffer")
+    _profile_name = "aten::log_sigmoid"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        out, buffer = torch_log_sigmoid(x._xp, x._data)
+        ctx.save_for_backward(x, wrap(buffer))
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, buffer = ctx.saved_tensors
+        return (LogSigmoidBackward.apply(g, x, buffer),)
+
+
+def _log_sigmoid_backward(xp: Any, g: Any, x: Any, buffer: Any) -> Any:
+    """torch's kernel: ``g * (1 - q)`` where ``x < 0``, else ``g * q``, ``q = b / (1 + b)``."""
+    q = buffer / (1 + buffer)
+    return xp.where(x < 0, 1 - q, q) * g
+
+
+class LogSigmoidBackward(Op):
+    """log_sigmoid's backward as one op, as in torch; differentiated again by torch's
+    formulas (log_sigmoid_double_backward for ``x``)."""
+
+    node_name = "LogSigmoidBackwardBackward0"
+    saved_names = ("grad_output", "self", "buffer")
+    _profile_name = "aten::log_sigmoid_backward"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, buffer: Tensor) -> Tensor:
+        ctx.save_for_backward(g, x, buffer)
+        return wrap(_log_sigmoid_backward(g._xp, g._data, x._data, buffer._data))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x, buffer = ctx.saved_tensors
+        z = x.sigmoid()
+        return (LogSigmoidBackward.apply(gg, x, buffer) if ctx.needs_input_grad[0] else None,
+                gg * g * (z - 1) * z if ctx.needs_input_grad[1] else None, None)
+
+
 _IN_PLACE = {Elu: EluInplace, LeakyRelu: LeakyReluInplace}
 
 
@@ -290,6 +338,15 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     tensor([0., 6.])
     """
     return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(x))``, computed without overflow.
+
+    >>> F.logsigmoid(minitorch.tensor([0., -100.]))
+    tensor([  -0.6931, -100.0000])
+    """
+    return _activation("log_sigmoid", LogSigmoid, input)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:

@@ -1,4 +1,6 @@
-"""Adaptive average pooling: the input's last two dims cut into a given number of windows.
+"""Adaptive pooling: the input's last two dims cut into a given number of windows, each
+averaged (``adaptive_avg_pool2d``, and ``adaptive_avg_pool1d`` on one dim) or reduced to its
+largest element (``adaptive_max_pool2d``, with the flat index of that element in its plane).
 
 Output cell ``i`` of a side of size ``n`` cut into ``m`` averages the inputs from
 ``floor(i * n / m)`` to ``ceil((i + 1) * n / m)``, so windows may differ in size and overlap.
@@ -22,7 +24,8 @@ from .._tensor import Tensor
 from ..backend import namespace
 from ._base import Op, wrap
 
-__all__ = ["AdaptiveAvgPool2D", "AdaptiveAvgPool2DBackward", "adaptive_avg_pool2d"]
+__all__ = ["AdaptiveAvgPool2D", "AdaptiveAvgPool2DBackward", "AdaptiveMaxPool2D",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
 
 
 def _windows(size: int, cells: int) -> tuple[list[int], list[int]]:
@@ -110,6 +113,18 @@ class AdaptiveAvgPool2DBackward(Op):
         return AdaptiveAvgPool2D.apply(gg, output_size=ctx.output_size), zeros_like(a)
 
 
+def _output_size(input: Tensor, output_size: Any) -> tuple:
+    """``output_size`` as a tuple, a None taking the input's size there (torch's Python
+    wrapper, which reads ``input.size()`` first)."""
+    _args.python_attribute(input, "size")
+    if isinstance(output_size, int):
+        return (output_size, output_size)
+    if len(input.shape) <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    return tuple(d if v is None else v for v, d in
+                 zip(output_size, input.shape[-len(output_size):]))
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """The average of ``output_size`` (an int, or a pair whose None keeps the input's size)
     adaptive windows over the last two dims of a 3-D or 4-D input.
@@ -117,14 +132,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     >>> F.adaptive_avg_pool2d(minitorch.ones(1, 4, 6), (2, None)).shape
     torch.Size([1, 2, 6])
     """
-    _args.python_attribute(input, "size")  # torch's Python wrapper reads input.size() first
-    if isinstance(output_size, int):
-        size = (output_size, output_size)
-    else:
-        if len(input.shape) <= len(output_size):
-            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-        size = tuple(d if v is None else v for v, d in
-                     zip(output_size, input.shape[-len(output_size):]))
+    size = _output_size(input, output_size)
     if len(size) != 2:
         raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
     if size[0] < 0 or size[1] < 0:
@@ -146,3 +154,103 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
         raise NotImplementedError(
             f"\"adaptive_avg_pool2d\" not implemented for '{_args.legacy(input.dtype)}'")
     return AdaptiveAvgPool2D.apply(input, output_size=size)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    """The average of ``output_size`` adaptive windows over the last dim of a 2-D or 3-D
+    input: ``adaptive_avg_pool2d`` over one row, as torch.
+
+    >>> F.adaptive_avg_pool1d(minitorch.arange(6.).reshape(1, 6), 2)
+    tensor([[1., 4.]])
+    """
+    _args.tensor_args("adaptive_avg_pool1d", (input, "input", 1))
+    sizes = (output_size,) if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 1:
+        raise RuntimeError("adaptive_avg_pool1d() argument 'output_size' should contain one int "
+                           f"(got {len(sizes)})")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "adaptive_avg_pool1d)")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, sizes[0])).squeeze(-2)
+
+
+def _argmax_windows(a: Any, out: tuple[int, int]) -> Any:
+    """The flat index (in its H x W plane) of each window's largest element: the window's
+    offsets scanned in row-major order, a later element taken only when larger (or NaN), as
+    torch's CPU loop."""
+    xp = namespace(a)
+    height, width = a.shape[-2:]
+    (top, heights), (left, widths) = _windows(height, out[0]), _windows(width, out[1])
+    best = xp.full((*a.shape[:-2], *out), -xp.inf, dtype=a.dtype)
+    index = xp.asarray([[t * width + s for s in left] for t in top], dtype=xp.int64)
+    index = xp.broadcast_to(index, best.shape)
+    h_axis = a.ndim - 2
+    for dh in range(max(heights, default=0)):
+        rows = [min(t + dh, height - 1) for t in top]
+        picked_rows = xp.take(a, xp.asarray(rows, dtype=xp.int64), axis=h_axis)
+        for dw in range(max(widths, default=0)):
+            cols = [min(s + dw, width - 1) for s in left]
+            values = xp.take(picked_rows, xp.asarray(cols, dtype=xp.int64), axis=h_axis + 1)
+            inside = xp.asarray([[dh < h and dw < w for w in widths] for h in heights])
+            better = inside & ((values > best) | xp.isnan(values))
+            best = xp.where(better, values, best)
+            flat = xp.asarray([[r * width + c for c in cols] for r in rows], dtype=xp.int64)
+            index = xp.where(better, flat, index)
+    return index
+
+
+class AdaptiveMaxPool2D(Op):
+    """The elements ``indices`` picks in each (H x W) plane; the gradient goes back to them,
+    added in output order where windows share their largest element."""
+
+    node_name = "AdaptiveMaxPool2DBackward0"
+    saved_names = ("self", "result1")
+    _profile_name = "aten::adaptive_max_pool2d"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, indices: Tensor) -> Tensor:
+        xp = a._xp
+        planes = xp.reshape(a._data, (*a.shape[:-2], -1))
+        picked = xp.take_along_axis(planes, xp.reshape(indices._data, (*a.shape[:-2], -1)),
+                                    axis=-1)
+        ctx.shape, ctx.indices = tuple(a.shape), indices
+        return wrap(xp.reshape(picked, indices.shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        shape, indices = ctx.shape, ctx.indices
+        zeros = g.new_zeros((*shape[:-2], shape[-2] * shape[-1]))
+        grad = zeros.scatter_add(-1, indices.flatten(-2), g.flatten(-2))
+        return (grad.reshape(shape),)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """The largest element of each of ``output_size`` adaptive windows over the last two dims
+    of a 3-D or 4-D input, and with ``return_indices`` its flat index in its plane.
+
+    >>> F.adaptive_max_pool2d(minitorch.arange(6.).reshape(1, 2, 3), (1, 2), True)
+    (tensor([[[4., 5.]]]), tensor([[[4, 5]]]))
+    """
+    size = _output_size(input, output_size)
+    if len(size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    if min(size) < 0:
+        raise RuntimeError("Trying to create tensor with negative dimension "
+                           f"{min(size)}: {[*input.shape[:-2], *size]}")
+    ndim = input.dim()
+    if ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{list(input.shape)}")
+    for d in (ndim - 2, ndim - 1):
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being "
+                "empty")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"adaptive_max_pool2d\" not implemented for '{_args.legacy(input.dtype)}'")
+    indices = wrap(_argmax_windows(input._data, size))
+    out = AdaptiveMaxPool2D.apply(input, indices=indices)
+    return (out, indices) if return_indices else out

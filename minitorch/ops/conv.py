@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor
-from ._base import Op, wrap
+from . import _conv_order as order
+from ._base import Op, like, wrap
 from .shape import Embed, Slice, stack
 
 __all__ = ["Convolution", "MaxPool2DWithIndices", "out_size"]
@@ -111,36 +112,109 @@ class Convolution(Op):
         xp = x._xp
         n, o, kernel = x.shape[0], w.shape[0], tuple(w.shape[2:])
         keys = _slices(tuple(x.shape), kernel, geometry)
-        cols = _columns_array(xp, x._data, keys, geometry[1], 0.0)
-        oh, ow = cols.shape[-2:]
-        # each group: its (O/G, C/G*K) weights times its (C/G*K, OH*OW) columns
-        out = xp.matmul(xp.reshape(w._data, (groups, o // groups, -1)),
-                        xp.reshape(cols, (n, groups, -1, oh * ow)))
-        out = xp.reshape(out, (n, o, oh * ow))
-        if b is not None:
-            out = out + xp.reshape(b._data, (o, 1))
         ctx.save_for_backward(x, w)
-        ctx.meta = (keys, geometry[1], (oh, ow), b is not None, groups)
-        return wrap(xp.reshape(out, (n, o, oh, ow)))
+        bias = None if b is None else b._data
+        ctx.plan = order.plan_of(x._data, w._data, bias, geometry, groups)
+        out = _torch_forward(ctx.plan, x._data, w._data, bias, geometry, groups)
+        if out is None:
+            cols = _columns_array(xp, x._data, keys, geometry[1], 0.0)
+            oh, ow = cols.shape[-2:]
+            # each group: its (O/G, C/G*K) weights times its (C/G*K, OH*OW) columns
+            out = xp.matmul(xp.reshape(w._data, (groups, o // groups, -1)),
+                            xp.reshape(cols, (n, groups, -1, oh * ow)))
+            out = xp.reshape(out, (n, o, oh * ow))
+            if bias is not None:
+                out = out + xp.reshape(bias, (o, 1))
+            out = xp.reshape(out, (n, o, oh, ow))
+        ctx.meta = (keys, geometry, tuple(out.shape[-2:]), b is not None, groups)
+        return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        return _grads(ctx, g, ctx.needs_input_grad)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's kernels' bits (:mod:`._conv_order`) for the parts it knows; the others
+        from ``backward``, whose products are numpy's."""
+        plan = ctx.plan
         x, w = ctx.saved_tensors
-        keys, padding, (oh, ow), has_bias, groups = ctx.meta
-        n, o = g.shape[0], g.shape[1]
-        g2 = g.reshape(n, groups, o // groups, oh * ow)
+        if plan is None or not like(g, x._data):
+            return NotImplemented
+        _, geometry, _, has_bias, groups = ctx.meta
         need_x, need_w, need_b = ctx.needs_input_grad
+        need_b = need_b and has_bias
         grad_x = grad_w = grad_b = None
         if need_x:
-            w2 = w.reshape(groups, o // groups, -1)
-            parts = (w2.transpose(1, 2) @ g2).reshape(n, x.shape[1], len(keys), oh, ow)
-            grad_x = _fold(parts, tuple(x.shape), keys, padding)
-        if need_w:
-            cols = _columns(x, keys, padding).reshape(n, groups, -1, oh * ow)
-            grad_w = (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w.shape)
-        if need_b and has_bias:
-            grad_b = g.sum((0, 2, 3))
-        return grad_x, grad_w, grad_b
+            grad_x = _torch_grad_input(plan, g, w._data, tuple(x.shape), geometry, groups)
+        if need_w or need_b:
+            grad_w, grad_b = _torch_grad_weight(plan, g, x._data, tuple(w.shape), geometry,
+                                                groups, need_b)
+        left = (need_x and grad_x is None, need_w and grad_w is None, need_b and grad_b is None)
+        if any(left):
+            rest = _grads(ctx, wrap(g), left)
+            grad_x, grad_w, grad_b = (mine if theirs is None else theirs._data
+                                      for mine, theirs in zip((grad_x, grad_w, grad_b), rest))
+        return (grad_x if need_x else None, grad_w if need_w else None,
+                grad_b if need_b else None)
+
+
+def _torch_forward(plan: order.Plan | None, x: Any, w: Any, b: Any, geometry: Geometry,
+                   groups: int) -> Any:
+    kind = plan and plan.forward
+    if kind == "slow":
+        return order.slow_forward(x, w, b, geometry)
+    if kind in ("direct", "bias-first"):
+        return order.direct_forward(x, w, b, geometry, groups, 16,
+                                    bias_first=kind == "bias-first")
+    if kind == "gemm":
+        return order.gemm_forward(x, w, b, geometry, groups)
+    return None
+
+
+def _torch_grad_input(plan: order.Plan, g: Any, w: Any, x_shape: tuple, geometry: Geometry,
+                      groups: int) -> Any:
+    if plan.grad_input == "slow":
+        return order.slow_grad_input(g, w, x_shape, geometry)
+    if plan.grad_input in ("direct", "chain", "columns"):
+        block = 16 if plan.grad_input == "direct" else w.shape[0]
+        return order.direct_grad_input(g, w, x_shape, geometry, groups, block,
+                                       per_column=plan.grad_input == "columns")
+    if plan.grad_input == "gemm":
+        return order.gemm_grad_input(g, w, x_shape, geometry, groups)
+    return None
+
+
+def _torch_grad_weight(plan: order.Plan, g: Any, x: Any, w_shape: tuple, geometry: Geometry,
+                       groups: int, bias: bool) -> tuple[Any, Any]:
+    """The weight's and the bias's gradients (None for those not repeated): oneDNN computes
+    both in one kernel; slow_conv2d sums the bias with ``sum``, as ``backward`` does."""
+    if plan.grad_weight == "slow":
+        return order.slow_grad_weight(g, x, w_shape, geometry), None
+    if plan.grad_weight in ("direct", "1x1"):
+        return order.direct_grad_weight(g, x, w_shape, geometry, groups, plan.weight_lanes,
+                                        bias, per_image=plan.grad_weight == "1x1")
+    return None, None
+
+
+def _grads(ctx: Any, g: Tensor, needs: tuple) -> tuple:
+    """The gradients ``needs`` asks for, in Tensor operations (numpy's products)."""
+    x, w = ctx.saved_tensors
+    keys, (_, padding, _), (oh, ow), has_bias, groups = ctx.meta
+    n, o = g.shape[0], g.shape[1]
+    g2 = g.reshape(n, groups, o // groups, oh * ow)
+    need_x, need_w, need_b = needs
+    grad_x = grad_w = grad_b = None
+    if need_x:
+        w2 = w.reshape(groups, o // groups, -1)
+        parts = (w2.transpose(1, 2) @ g2).reshape(n, x.shape[1], len(keys), oh, ow)
+        grad_x = _fold(parts, tuple(x.shape), keys, padding)
+    if need_w:
+        cols = _columns(x, keys, padding).reshape(n, groups, -1, oh * ow)
+        grad_w = (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w.shape)
+    if need_b and has_bias:
+        grad_b = g.sum((0, 2, 3))
+    return grad_x, grad_w, grad_b
 
 
 class MaxPool2DWithIndices(Op):

@@ -20,6 +20,8 @@ from typing import Any
 from .._tensor import Tensor
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
+from ._softmax_order import torch_log_sigmoid
+from .activation import LogSigmoid
 from .pointwise import where
 
 __all__ = ["BinaryCrossEntropy", "BinaryCrossEntropyWithLogits", "HuberLoss", "SmoothL1Loss"]
@@ -49,17 +51,28 @@ class _ElementLoss(Op):
             return wrap(torch_sum(xp, each) / math.prod(each.shape))
         return wrap(torch_sum(xp, each) if reduction == "sum" else each)
 
+    divides_last = False  # torch's backward divides by the count last, else it scales g first
+
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         x, t = ctx.saved_tensors
+        weight = ctx.params.get("weight")
+        dx, dt = cls.partials(x, t, ctx.params)
+        if cls.divides_last:
+            return tuple(cls._scaled(d * g, weight, ctx.reduction, x.numel()) if need else None
+                         for d, need in zip((dx, dt), ctx.needs_input_grad))
         if ctx.reduction == "mean":
             g = g / max(x.numel(), 1)
-        weight = ctx.params.get("weight")
         if weight is not None:
             g = g * weight
-        dx, dt = cls.partials(x, t, ctx.params)
         return (g * dx if ctx.needs_input_grad[0] else None,
                 g * dt if ctx.needs_input_grad[1] else None)
+
+    @staticmethod
+    def _scaled(grad: Tensor, weight: Tensor | None, reduction: str, count: int) -> Tensor:
+        if weight is not None:
+            grad = grad * weight
+        return grad / max(count, 1) if reduction == "mean" else grad
 
 
 class BinaryCrossEntropy(_ElementLoss):
@@ -81,25 +94,29 @@ class BinaryCrossEntropy(_ElementLoss):
 
 
 class BinaryCrossEntropyWithLogits(_ElementLoss):
-    """``(1 - t) x + c softplus(-x)`` with ``c = 1 + (pos_weight - 1) t``, computed stably."""
+    """``(1 - t) x - c log(sigmoid(x))`` with ``c = 1 + (pos_weight - 1) t``, in torch's order
+    with its log_sigmoid kernel."""
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     _profile_name = "aten::binary_cross_entropy_with_logits"
 
     @staticmethod
     def loss(xp: Any, x: Any, t: Any, params: dict) -> Any:
-        softplus = xp.log1p(xp.exp(-xp.abs(x))) + xp.maximum(-x, xp.zeros((), dtype=x.dtype))
+        log_sigmoid = torch_log_sigmoid(xp, x)[0]
         pw = params.get("pos_weight")
-        scale = 1 if pw is None else 1 + (pw._data - 1) * t
-        return (1 - t) * x + scale * softplus
+        if pw is not None:
+            log_sigmoid = log_sigmoid * ((pw._data - 1) * t + 1)
+        return (1 - t) * x - log_sigmoid
+
+    divides_last = True
 
     @staticmethod
     def partials(x: Tensor, t: Tensor, params: dict) -> tuple[Tensor, Tensor]:
         pw = params.get("pos_weight")
         if pw is None:
             return x.sigmoid() - t, -x
-        softplus = (1 + (-x.abs()).exp()).log() + (-x).relu()
-        return (1 + (pw - 1) * t) * x.sigmoid() - pw * t, (pw - 1) * softplus - x
+        pt = pw * t  # torch's order of rounding: ((pw t + 1) - t) sigmoid(x) - pw t
+        return (pt + 1 - t) * x.sigmoid() - pt, LogSigmoid.apply(-x) - LogSigmoid.apply(x) * pw
 
 
 class SmoothL1Loss(_ElementLoss):

@@ -135,11 +135,11 @@ class NllLoss(Op):
 
 
 class NllLoss2d(NllLoss):
-    """``NllLoss`` of an input (batch, classes, height, width): each position is a row."""
+    """``NllLoss`` of an input (batch, classes, height, width): each position is a row, the
+    rows in (batch, height, width) order, added in the same cascade as nll_loss's."""
 
     node_name = "NllLoss2DBackward0"
     _profile_name = "aten::nll_loss2d"
-    sum = staticmethod(lambda xp, values, rows: xp.sum(values))
 
     @staticmethod
     def as_rows(xp: Any, logp: Any) -> Any:

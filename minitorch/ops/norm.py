@@ -17,11 +17,11 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from ._base import Op, wrap
-from ._norm_order import norm2
+from ._norm_order import norm1, norm2
 from .pointwise import where
 from .reduction import _expand_back
 
-__all__ = ["LinalgVectorNorm", "norm"]
+__all__ = ["Amax", "Amin", "LinalgVectorNorm", "matrix_norm", "norm"]
 
 
 def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
@@ -33,7 +33,7 @@ def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
     if p == 0:
         return xp.sum(xp.astype(a != 0, a.dtype), axis=dims, keepdims=True)
     if p == 1:
-        return xp.sum(a, axis=dims, keepdims=True)
+        return norm1(xp, a, dims)
     if p == 2:
         return norm2(xp, a, dims)
     return xp.sum(a ** p, axis=dims, keepdims=True) ** (1.0 / p)
@@ -69,8 +69,8 @@ def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> T
         return g * x.sign()
     zero = norm == 0
     safe = where(zero, 1.0, norm)  # no 0/0 even in the unused branch: its gradient is nan
-    if p == 2:
-        return x * where(zero, 0.0, g / safe)
+    if p == 2:  # torch's grouping: g * (x / norm)
+        return g * where(zero, 0.0, x / safe)
     if math.isinf(p):
         hits = (x.abs() == norm).to(x.dtype)
         return g * x.sign() * hits / hits.sum(_dim_tuple(dims, x.dim()), keepdim=True)
@@ -153,3 +153,95 @@ def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {order} norm on the "
                                f"dimension {d}because this dimension is empty and the "
                                "operation does not have an identity")
+
+
+class Amax(Op):
+    """The largest value along one dim; ties share the gradient evenly (``amax``'s rule)."""
+
+    node_name = "AmaxBackward0"
+    saved_names = ("self", "result")
+    _profile_name = "aten::amax"
+    fn = "max"
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, dim: int, keepdim: bool) -> Tensor:
+        kept = wrap(getattr(a._xp, cls.fn)(a._data, axis=dim, keepdims=True))
+        ctx.meta = dim, keepdim
+        ctx.save_for_backward(a, kept)
+        return kept if keepdim else kept.squeeze(dim)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, kept = ctx.saved_tensors
+        dim, keepdim = ctx.meta
+        hits = (a == kept).to(a.dtype)
+        return (_expand_back(g, tuple(a.shape), (dim,), keepdim) * hits
+                / hits.sum(dim, keepdim=True),)
+
+
+class Amin(Amax):
+    node_name = "AminBackward0"
+    _profile_name = "aten::amin"
+    fn = "min"
+
+
+def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
+                dtype: Any = None) -> Tensor:
+    """A matrix norm over the two dims ``dim``: ``'fro'`` (the 2-norm of all entries), ``1``
+    / ``-1`` (the largest / smallest column sum of ``|A|``), ``inf`` / ``-inf`` (rows).
+
+    >>> minitorch.linalg.matrix_norm(minitorch.tensor([[1., -2.], [3., 4.]]), 1)
+    tensor(6.)
+    """
+    _args.tensor_args("linalg_matrix_norm", (A, "A", 1))
+    if isinstance(dim, int) or not isinstance(ord, (str, int, float)):
+        _refuse_matrix_norm_arguments(A, ord, dim, keepdim)
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    elif abs(float(ord)) not in (1.0, math.inf):
+        if abs(float(ord)) == 2.0:
+            raise NotImplementedError("minitorch's matrix_norm has no spectral norm (ord=2, "
+                                      "the largest singular value)")
+        raise RuntimeError(f"linalg.matrix_norm: Order {float(ord):g} not supported.")
+    dims = _matrix_dims(A, _args.int_list("linalg_matrix_norm", dim, "dim", 3))
+    if ord == "nuc":
+        _refuse_matrix_norm(ord, dims)
+    if ord == "fro":
+        return norm(A, 2, dims, keepdim, dtype)
+    first, second = dims[::-1] if math.isinf(ord) else dims
+    if not keepdim and first < second:
+        second -= 1
+    sums = norm(A, 1, first, keepdim, dtype)
+    return (Amax if ord > 0 else Amin).apply(sums, dim=second, keepdim=keepdim)
+
+
+def _refuse_matrix_norm_arguments(A: Tensor, ord: Any, dim: Any, keepdim: bool) -> None:
+    """torch's parser's refusal of an ``ord`` that is neither a number nor a string, or of
+    one int as ``dim`` (a 2-tuple there), dim and keepdim taken as given by keyword."""
+    error = _args.invalid_combination(
+        "linalg_matrix_norm", (A, ord),
+        *(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
+          "torch.dtype dtype = None, Tensor out = None"
+          for kind in ("Number ord", 'str ord = "fro"')))
+    if not isinstance(dim, int):
+        raise error
+    keywords = (", keepdim=bool" if keepdim else "") + ", dim=int"
+    raise TypeError(str(error).replace("), but", f"{keywords}), but", 1))
+
+
+def _matrix_dims(A: Tensor, dims: tuple) -> tuple:
+    """torch's checks of a matrix norm's input and its two dims, wrapped."""
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if len(dims) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(str(d) for d in dims))
+    wrapped = tuple(_args.wrap_dim(d, A.dim()) for d in dims)
+    if wrapped[0] == wrapped[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got {wrapped}")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_args.legacy(A.dtype)}")
+    return wrapped

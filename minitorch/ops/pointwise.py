@@ -22,7 +22,7 @@ from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, like, wrap
 from ._out import takes_out
-from ._softmax_order import torch_sigmoid
+from ._softmax_order import torch_pow, torch_sigmoid
 
 Number = int | float | bool
 
@@ -273,12 +273,24 @@ class Neg(Op):
 
 
 # torch's CPU kernel computes these exponents with products and quotients, not its pow, so
-# their last bit is that of the products (each measured 100% equal to torch's in float32)
+# their last bit is that of the products (each measured 100% equal to torch's in float32);
+# 0.5 is torch.sqrt itself
 _POW_SPECIAL = {
+    2: lambda xp, x: x * x,
     3: lambda xp, x: x * x * x,
+    0.5: lambda xp, x: cpu_math(xp.sqrt, x),
+    -1: lambda xp, x: 1 / x,
     -2: lambda xp, x: 1 / (x * x),
     -0.5: lambda xp, x: 1 / xp.sqrt(x),
 }
+
+
+def _scalar_power(xp: Any, x: Any, p: Any) -> Any:
+    """``x ** p`` of a floating array for a number ``p`` as torch's CPU pow kernel computes
+    it: products for the exponents of _POW_SPECIAL, else :func:`torch_pow`."""
+    if p in _POW_SPECIAL:
+        return _POW_SPECIAL[p](xp, x)
+    return torch_pow(xp, x, p)
 
 
 class PowScalarExponent(Op):
@@ -303,8 +315,8 @@ class PowScalarExponent(Op):
         _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        if a.dtype.is_floating_point and exponent in _POW_SPECIAL:
-            return wrap(_POW_SPECIAL[exponent](a._xp, x))
+        if a.dtype.is_floating_point:
+            return wrap(_scalar_power(a._xp, x, exponent))
         return wrap(a._xp.pow(x, p))
 
     @staticmethod
@@ -324,8 +336,8 @@ class PowScalarExponent(Op):
         xp = namespace(g)
         if p == 2:
             power = a._data  # x ** 1 is x, exactly
-        elif p - 1 in _POW_SPECIAL and a.dtype.is_floating_point:
-            power = _POW_SPECIAL[p - 1](xp, a._data)
+        elif a.dtype.is_floating_point:
+            power = _scalar_power(xp, a._data, p - 1)
         else:
             power = xp.pow(a._data, float(p - 1))
         return (xp.multiply(g, xp.multiply(power, float(p))),)

@@ -1,0 +1,55 @@
+"""``minitorch.linalg``, as ``torch.linalg``: norms, the inverse, the determinant and square
+solves, each with torch's node names and messages.
+
+>>> import minitorch
+>>> a = minitorch.tensor([[2., 1.], [1., 3.]], requires_grad=True)
+>>> minitorch.linalg.solve(a, minitorch.tensor([3., 4.]))
+tensor([1., 1.], grad_fn=<LinalgSolveExBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _args
+from ._tensor import Tensor
+from .ops.inverse import LinAlgError, det, inv, solve
+from .ops.norm import matrix_norm
+from .ops.norm import norm as _norm
+
+__all__ = ["LinAlgError", "det", "inv", "matrix_norm", "norm", "solve", "vector_norm"]
+
+
+def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
+                dtype: Any = None) -> Tensor:
+    """The ``ord``-norm of ``x`` seen as a vector (flattened, or along ``dim``).
+
+    >>> minitorch.linalg.vector_norm(minitorch.tensor([3., -4.]))
+    tensor(5.)
+    """
+    _args.tensor_args("linalg_vector_norm", (x, "input", 1))
+    _args.number_types("linalg_vector_norm", (ord, "ord", 2))
+    return _norm(x, ord, dim, keepdim, dtype)
+
+
+def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
+         dtype: Any = None) -> Tensor:
+    """A vector norm or, for a string ``ord``, a 2-tuple ``dim`` or an ``ord`` on a matrix, a
+    matrix norm; with neither ``ord`` nor ``dim``, the 2-norm of all entries.
+
+    >>> minitorch.linalg.norm(minitorch.tensor([[1., -2.], [3., 4.]]), 1)
+    tensor(6.)
+    """
+    _args.tensor_args("linalg_norm", (A, "input", 1))
+    if dim is not None:
+        dim = _args.int_list("linalg_norm", dim, "dim", 3)
+        if len(dim) not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dim)}")
+    elif ord is not None and A.dim() not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
+                           f"1D or 2D. Got {A.dim()}D.")
+    matrix = len(dim) == 2 if dim is not None else A.dim() == 2
+    if isinstance(ord, str) or (ord is not None and matrix):
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)

@@ -1,0 +1,558 @@
+"""torch's CPU float32 convolution, bit for bit: which kernel torch runs, and the order in which
+that kernel adds.
+
+A convolution's output is a sum of ``C/G * kh * kw`` products; float addition is not
+associative, so the order of that sum decides the last bits. torch (``use_mkldnn`` in ATen's
+Convolution.cpp) gives a float32 convolution to oneDNN, except a single image with a kernel
+of at most 3 in some dim, no groups and at most 20480 input values, which its own
+``slow_conv2d`` computes. The kernels this module repeats:
+
+* ``slow``: ``slow_conv2d`` (ConvolutionMM2d.cpp), per image im2col and MKL's gemm; its
+  calls are repeated with :mod:`minitorch._mkl`, so their bits are MKL's own.
+* ``direct``: oneDNN's direct convolution (``jit:avx512_core``, ``jit:avx2``): each output
+  a chain of fused multiply-adds (one rounding each), kernel rows, then kernel columns,
+  then channels, over the input channels in blocks of 16; the first block's chain plus the
+  bias, then each later block's chain added. ``grad_input`` likewise over the output
+  channels (strided: oneDNN's brgemm kernel, one chain over all of them, or one per kernel
+  column when the last windows leave input columns over). ``grad_weight`` a chain over
+  images, output rows, output columns, the images split between threads as oneDNN's
+  ``balance()`` splits them (AVX-512 kernel) or its reduction balancer (the AVX2 kernel it
+  takes for 4 to 15 input channels), the threads' chains then added; ``grad_bias`` plain
+  adds in that order, split by the reduction balancer.
+* ``1x1``: oneDNN's 1x1 kernel (stride 1, no padding): one chain that starts from the bias;
+  ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per image,
+  the images' sums added, the images split evenly between the threads. Its depthwise kernel
+  (``jit_dw``, as many groups as channels) likewise starts from the bias, and its
+  ``grad_input`` is the direct one's.
+* ``gemm``: oneDNN's im2col and its own sgemm (``gemm:jit``), taken for padding as large as
+  the kernel and for padded or strided 1x1 kernels: one chain per output in im2col order
+  (channel, kernel row, kernel column), cut into the sgemm's blocks of ``k`` whose chains
+  are added, then the bias; ``grad_input`` alike over the output channels, then col2im.
+
+A fused multiply-add is ``round(acc + a * b)``: here the product and sum in float64 (the
+product of two float32 is exact there) rounded to float32, which differs from the hardware's
+single rounding only when the float64 sum lands on a float32 tie, a chance below 1e-8.
+
+oneDNN chooses among its kernels by shape; :func:`plan` names the kernel it runs for each of
+forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12) with
+``ONEDNN_VERBOSE=1`` on an AVX-512 CPU. The cases it does not know (``None``) keep numpy's
+products, within rounding of torch's: grouped convolutions' gradients (but a depthwise
+grad_input) and their forward on oneDNN's direct kernels for groups or with dilation (see
+:func:`_grouped_plan`), the weight gradient of
+oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1 kernels,
+dilation with stride or with 4 to 15 channels), dilated single images
+(``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses of
+a claimed part, about one weight gradient in twenty over random shapes: oneDNN's
+``balance()`` (repeated from its source) for some first layers and small images, and its
+reduction of the bias for a few shapes.
+
+>>> import numpy as np
+>>> x = np.ones((2, 1, 3, 3), np.float32)
+>>> w = np.full((1, 1, 2, 2), 0.5, np.float32)
+>>> plan(x.shape, w.shape, ((1, 1), (0, 0), (1, 1)), 1).forward in ("direct", None)
+True
+>>> direct_forward(x, w, np.float32([1]), ((1, 1), (0, 0), (1, 1)), 1, 16)[0, 0]
+array([[3., 3.],
+       [3., 3.]], dtype=float32)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import pairwise
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import _mkl
+from ._cascade_sum import _in_order, get_num_threads
+from ._softmax_order import lanes
+
+__all__ = ["Plan", "direct_forward", "direct_grad_input", "direct_grad_weight", "gemm_blocks",
+           "gemm_forward", "gemm_grad_input", "plan", "plan_of", "slow_forward",
+           "slow_grad_input", "slow_grad_weight"]
+
+Pair = tuple[int, int]
+Geometry = tuple[Pair, Pair, Pair]  # stride, padding, dilation
+_F64 = np.float64
+
+
+class Plan(NamedTuple):
+    """The kernel torch runs for each part of one convolution, None where this module does
+    not repeat it. ``forward``: ``"slow"``, ``"direct"``, ``"bias-first"`` (one chain that
+    starts from the bias: oneDNN's 1x1 and depthwise kernels) or ``"gemm"``;
+    ``grad_input``: ``"slow"``, ``"direct"`` (blocks of 16 output channels), ``"chain"``
+    (one chain over all of them: oneDNN's 1x1 and strided brgemm kernels) or ``"columns"``
+    (a chain per kernel column: the strided kernel when columns are left over) or
+    ``"gemm"``; ``grad_weight`` (with the bias's): ``"slow"``, ``"direct"`` or ``"1x1"``,
+    with ``weight_lanes`` the direct kernel's vector width (oneDNN may take its AVX2 kernel
+    there). oneDNN's gemm backward-weights kernel is not repeated."""
+
+    forward: str | None
+    grad_input: str | None
+    grad_weight: str | None
+    weight_lanes: int = 16
+
+
+_NONE = Plan(None, None, None)
+
+
+def plan_of(x: Any, w: Any, b: Any, geometry: Geometry, groups: int) -> Plan | None:
+    """:func:`plan` for float32 numpy arrays (an input, weights and a bias or None); None for
+    any other arrays: CuPy keeps its own sums, float64 numpy's.
+
+    >>> plan_of(np.ones((1, 3, 8, 8)), np.ones((4, 3, 3, 3)), None, ((1, 1),) * 3, 1) is None
+    True
+    """
+    arrays = (x, w) if b is None else (x, w, b)
+    if any(type(a) is not np.ndarray or a.dtype != np.float32 for a in arrays) or x.ndim != 4:
+        return None
+    return plan(x.shape, w.shape, geometry, groups)
+
+
+def plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int) -> Plan:
+    """Which kernel computes each part of a float32 CPU convolution in torch.
+
+    >>> plan((1, 3, 8, 8), (4, 3, 3, 3), ((1, 1), (1, 1), (1, 1)), 1)
+    Plan(forward='slow', grad_input='slow', grad_weight='slow', weight_lanes=16)
+    """
+    return _plan(tuple(x_shape), tuple(w_shape), geometry, groups, get_num_threads())
+
+
+@lru_cache(maxsize=256)
+def _plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int,
+          threads: int) -> Plan:
+    (sh, sw), (ph, pw), (dh, dw) = geometry
+    n, c, h, w = x_shape
+    kh, kw = w_shape[2:]
+    strided, dilated, one = (sh, sw) != (1, 1), (dh, dw) != (1, 1), (kh, kw) == (1, 1)
+    # ATen's use_mkldnn: oneDNN unless torch's own kernel is faster
+    onednn = ((strided or dilated or n >= 16 or not one or threads > 1)
+              and (groups > 1 or (kh > 3 and kw > 3) or n > 1 or n * c * h * w > 20480))
+    if not onednn:
+        return _NONE if dilated else Plan("slow", "slow", "slow")
+    if lanes() != 16:
+        return _NONE
+    if groups > 1:
+        return _grouped_plan(c // groups, w_shape[0] // groups, geometry, (kh, kw))
+    if one and not strided and (ph, pw) == (0, 0):
+        return Plan("bias-first", "chain", "1x1")
+    # strided gradients of the input: oneDNN's brgemm kernel, unless dilated
+    columns_left = (w + 2 * pw - dw * (kw - 1) - 1) % sw
+    strided_input = None if dilated else "columns" if columns_left else "chain"
+    if one or ph >= kh or pw >= kw:  # oneDNN's gemm convolution
+        return Plan("gemm", strided_input if strided else "gemm", None)
+    if strided and dilated:
+        return Plan("direct", "gemm", None)
+    grad_input = strided_input if strided else "direct"
+    within = ph <= (kh - 1) // 2 and pw <= (kw - 1) // 2
+    if c in (1, 2, 3) or (c >= 16 and within):  # a first layer, or whole blocks of 16
+        return Plan("direct", grad_input, "direct", 16)
+    return Plan("direct", grad_input, None if dilated else "direct", 8)
+
+
+def _grouped_plan(cg: int, og: int, geometry: Geometry, kernel: Pair) -> Plan:
+    """Grouped convolutions, forward only: oneDNN's depthwise kernel (``jit_dw``: from the
+    bias; grad_input as the direct kernel's) or its gemm kernel, taken when the groups are
+    not whole vectors of 4 channels (nor 1 to 3 input channels to 8 outputs); its direct
+    kernels for groups add in another order, not repeated, nor is anything dilated."""
+    (ph, pw), (dh, dw) = geometry[1:]
+    if (dh, dw) != (1, 1):
+        return _NONE
+    if cg == og == 1 and ph < kernel[0] and pw < kernel[1]:
+        return Plan("bias-first", "direct", None)
+    if (og % 4 == 0 and cg % 4 == 0) or (cg in (1, 2, 3) and og % 8 == 0):
+        return _NONE
+    return Plan("gemm", None, None)
+
+
+def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """``acc = round(acc + a * b)`` in place, a fused multiply-add on float32 arrays."""
+    np.add(acc, np.multiply(a, b, dtype=_F64), out=acc, casting="unsafe")
+
+
+def _windows(shape: tuple, kernel: Pair, geometry: Geometry) -> list[tuple]:
+    """One key per kernel offset (row-major): the strided slice of the padded image that
+    the offset reads in every window."""
+    from .conv import _slices  # the forward's own geometry
+
+    return _slices(shape, kernel, geometry)
+
+
+def _padded(x: np.ndarray, padding: Pair) -> np.ndarray:
+    ph, pw = padding
+    return np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+
+
+def _blocks(size: int, block: int) -> Iterator[range]:
+    return (range(start, min(start + block, size)) for start in range(0, size, block))
+
+
+def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: Geometry,
+                   groups: int, width: int, bias_first: bool = False) -> np.ndarray:
+    """oneDNN's direct convolution: per block of ``width`` input channels a fused chain over
+    kernel rows, kernel columns, channels; the first block's plus the bias, then the others.
+    ``bias_first``: one chain that starts from the bias (oneDNN's 1x1 kernel).
+
+    >>> x, w = np.ones((1, 1, 2, 2), np.float32), np.ones((1, 1, 2, 2), np.float32)
+    >>> direct_forward(x, w, None, ((1, 1), (0, 0), (1, 1)), 1, 16).ravel()
+    array([4.], dtype=float32)
+    """
+    n, o = x.shape[0], w.shape[0]
+    keys = _windows(x.shape, w.shape[2:], geometry)
+    padded = _padded(x, geometry[1])
+    cg, og = w.shape[1], o // groups
+    oh, ow = padded[keys[0]].shape[-2:]
+    # (N, G, 1, C/G, OH, OW) images against (G, O/G, C/G) weights per kernel offset
+    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
+    out = None
+    for block in _blocks(cg, cg if bias_first else width):
+        acc = np.zeros((n, groups, og, oh, ow), np.float32)
+        if bias_first and b is not None:
+            acc[...] = b.reshape(1, groups, og, 1, 1)
+            b = None
+        for k, key in enumerate(keys):
+            seen = padded[key].reshape(n, groups, 1, cg, oh, ow)
+            for ci in block:
+                _fma(acc, seen[:, :, :, ci], taps[:, :, :, ci, k])
+        if out is None:
+            out = acc if b is None else acc + b.reshape(1, groups, og, 1, 1)
+        else:
+            out += acc
+    return out.reshape(n, o, oh, ow)
+
+
+def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Geometry,
+                      groups: int, width: int, per_column: bool = False) -> np.ndarray:
+    """oneDNN's direct backward-data: each input value a fused chain over kernel rows, kernel
+    columns, output channels, in blocks of ``width`` output channels added in turn.
+    ``per_column``: one chain per kernel column instead (over its rows, then all output
+    channels), the columns' chains added in turn (oneDNN's strided brgemm kernel when the
+    last windows leave input columns over).
+
+    >>> g, w = np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2), np.float32)
+    >>> direct_grad_input(g, w, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1, 16).ravel()
+    array([1., 1., 1., 1.], dtype=float32)
+    """
+    n, c, h, wd = x_shape
+    (ph, pw), o, kw = geometry[1], g.shape[1], w.shape[3]
+    keys = _windows(x_shape, w.shape[2:], geometry)
+    cg, og = w.shape[1], o // groups
+    if per_column:  # (offset, channels) per chain: each column's offsets, all channels
+        chains = [[(k, range(og)) for k in range(j, len(keys), kw)] for j in range(kw)]
+    else:
+        chains = [[(k, block) for k in range(len(keys))] for block in _blocks(og, width)]
+    grads = g.reshape(n, groups, og, 1, *g.shape[2:])
+    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
+    total = None
+    for chain in chains:
+        acc = np.zeros((n, groups, cg, h + 2 * ph, wd + 2 * pw), np.float32)
+        for k, channels in chain:
+            window = acc[(slice(None), *keys[k])]
+            for oc in channels:
+                _fma(window, grads[:, :, oc], taps[:, :, oc, :, k])
+        total = acc if total is None else total + acc
+    return total.reshape(n, c, h + 2 * ph, wd + 2 * pw)[:, :, ph:ph + h, pw:pw + wd]
+
+
+def _balance211(n: int, parts: int) -> list[int]:
+    """oneDNN's split of ``n`` items between ``parts`` threads: the first ones get one more."""
+    big = -(-n // parts)
+    first = n - (big - 1) * parts
+    return [big if i < first else big - 1 for i in range(parts)]
+
+
+def _reducer_threads(threads: int, jobs: int, job_size: int, reduction: int) -> int:
+    """oneDNN's ``reduce_balancer_t``: of ``threads``, how many share one job's reduction
+    (over ``reduction`` images, each thread its own range, the ranges' sums then added)."""
+    fewest = max(1, jobs // threads)
+    most = max(1, (1 << 21) // (threads * job_size))
+    groups = min(jobs // fewest, threads)
+    per_group = min(threads // groups, reduction)
+    best = jobs * job_size * reduction
+    for per_job in range(fewest, jobs):
+        c_groups = min(jobs // per_job, threads)
+        c_per_group = min(threads // c_groups, reduction)
+        bound = -(-jobs // c_groups)
+        if c_per_group > 1 and bound > most:
+            continue
+        work = job_size * bound * (-(-reduction // c_per_group) + (c_per_group != 1))
+        if work < best:
+            per_group, best = c_per_group, work
+    return per_group
+
+
+def _threads_of_weight_grad(x_shape: tuple, w_shape: tuple, out_hw: Pair, geometry: Geometry,
+                            groups: int, width: int) -> tuple[int, int]:
+    """How oneDNN's direct backward-weights kernel splits the images between threads, and
+    how many threads it runs: with AVX-512 its ``balance()`` picks the split of images,
+    output-channel and input-channel blocks that moves the least memory; with AVX2 a
+    ``reduce_balancer_t`` shares the weight blocks out."""
+    n, _, ih, iw = x_shape
+    o, cg, kh, kw = w_shape
+    threads = get_num_threads()
+    nb_oc = -(-(o // groups) // width)
+    if width == 8:
+        jobs = groups * nb_oc * -(-cg // width)
+        return _reducer_threads(threads, jobs, width * width * kh * kw, n), threads
+    if threads < groups:
+        return 1, threads
+    first = cg in (1, 2, 3)  # a first layer: read as its channels are, its rows shared out
+    ic_block = cg if first else width
+    nb_ic = -(-cg // ic_block)
+    (sh, sw), (oh, ow) = geometry[0], out_hw
+    per_group = threads // groups
+
+    def cost(mb_t: int, oc_t: int, ic_t: int) -> int:
+        src = -(-n // mb_t) * -(-nb_ic // ic_t) * ic_block * ih * iw // sh // sw
+        dst = -(-n // mb_t) * -(-nb_oc // oc_t) * width * oh * ow
+        wei = 8 * -(-nb_oc // oc_t) * -(-nb_ic // ic_t) * kh * kw * ic_block * width
+        return src + dst + wei
+
+    best, split = cost(1, 1, 1), (1, 1, 1)
+    units = n * oh if first else n
+    for mb_t in range(1, min(per_group, units) + 1):
+        rest = per_group // mb_t
+        for oc_t in range(1, min(rest, nb_oc) + 1):
+            ic_t = min(rest // oc_t, nb_ic)
+            if (value := cost(mb_t, oc_t, ic_t)) <= best:
+                best, split = value, (mb_t, oc_t, ic_t)
+    mb_t, oc_t, ic_t = split
+    if threads // 2 < mb_t < threads:
+        mb_t = min(units, threads)
+    return mb_t, mb_t * groups * oc_t * ic_t
+
+
+def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: Geometry,
+                       groups: int, width: int, bias: bool,
+                       per_image: bool = False) -> tuple[np.ndarray, Any]:
+    """oneDNN's direct backward-weights: each weight a fused chain over images, output rows,
+    output columns, the images split between threads as its ``balance()`` splits them (their
+    chains then added); the bias's gradient plain adds in that order, its images split
+    between threads by oneDNN's reduction balancer. ``per_image``: oneDNN's 1x1 kernel,
+    whose chain starts again from zero for each image, the images' sums added in turn, the
+    images split evenly between all the threads.
+
+    >>> x, g = np.ones((2, 1, 2, 2), np.float32), np.ones((2, 1, 1, 1), np.float32)
+    >>> gw, gb = direct_grad_weight(g, x, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1, 16, True)
+    >>> gw.ravel(), gb
+    (array([2., 2., 2., 2.], dtype=float32), array([2.], dtype=float32))
+    """
+    n, o, oh, ow = g.shape
+    keys = _windows(x.shape, w_shape[2:], geometry)
+    padded = _padded(x, geometry[1])
+    cg, og = w_shape[1], o // groups
+    # per image and output position: (G, C/G * K) inputs, (G, O/G) gradients
+    cols = np.stack([padded[key] for key in keys], axis=2)  # N, C, K, OH, OW
+    cols = cols.reshape(n, groups, cg * len(keys), oh * ow).transpose(0, 3, 1, 2)
+    grads = g.reshape(n, groups, og, oh * ow).transpose(0, 3, 1, 2)
+    if per_image:
+        threads = get_num_threads()
+        image_threads = min(threads, n)
+    else:
+        image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
+                                                         groups, width)
+    pieces = [oh * ow] if per_image else None
+    items, sizes = grads, _balance211(n, image_threads)
+    if cg in (1, 2, 3) and width == 16 and not per_image:  # a first layer splits rows
+        items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
+        sizes = _balance211(n * oh, image_threads)
+    weight = _chains(items, cols, sizes, pieces)
+    grad_bias = None
+    if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
+        units, jobs = len(items), groups * -(-og // width)
+        grad_bias = _sums_in_order(
+            items, _balance211(units, _reducer_threads(threads, jobs, width, units)))
+    return weight.reshape(w_shape), grad_bias
+
+
+def _sums_in_order(items: np.ndarray, sizes: list[int]) -> np.ndarray:
+    """Per thread (its ``sizes`` of ``items``), all its values (N, positions, G, O/G) added
+    one after another; then the threads' sums added."""
+    o = items.shape[2] * items.shape[3]
+    return _parts_sum([_in_order(np, items[a:b].reshape(-1, o)) if b > a
+                       else np.zeros(o, np.float32) for a, b in _ranges(sizes)])
+
+
+def _ranges(sizes: list[int]) -> list[Pair]:
+    return list(pairwise(np.cumsum([0, *sizes]).tolist()))
+
+
+def _parts_sum(parts: list[np.ndarray]) -> np.ndarray:
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
+            pieces: list[int] | None) -> np.ndarray:
+    """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` (N, positions,
+    G, ·) over its images and positions, all threads in one loop, then the threads' sums
+    added. ``pieces``: each image's positions in runs whose chains start from zero, each
+    added to its thread's sum in turn (None: one chain through all)."""
+    positions, groups, og, ck = grads.shape[1], grads.shape[2], grads.shape[3], cols.shape[3]
+    threads = len(sizes)
+    starts = [a for a, _ in _ranges(sizes)]
+    total = np.zeros((threads, groups, og, ck), np.float32)
+    for i in range(max(sizes)):
+        # (positions, thread, G, O/G, 1) and (..., 1, C/G*K); a thread without image i adds 0
+        g_i = np.zeros((positions, threads, groups, og, 1))
+        x_i = np.zeros((positions, threads, groups, 1, ck))
+        for t in range(threads):
+            if i < sizes[t]:
+                g_i[:, t, :, :, 0] = grads[starts[t] + i]
+                x_i[:, t, :, 0, :] = cols[starts[t] + i]
+        for a, b in _ranges(pieces or [positions]):
+            acc = total if pieces is None else np.zeros_like(total)
+            for gs, xs in zip(g_i[a:b], x_i[a:b]):
+                np.add(acc, gs * xs, out=acc, casting="unsafe")
+            if pieces is not None:
+                total = total + acc
+    return _parts_sum(list(total))
+
+
+def gemm_blocks(k: int) -> list[int]:
+    """How oneDNN's AVX-512 sgemm cuts its inner dimension ``k`` (``get_k_padd``): whole up to
+    384, in two halves below 768, else in blocks of 384.
+
+    >>> gemm_blocks(300), gemm_blocks(400), gemm_blocks(1000)
+    ([300], [200, 200], [384, 384, 232])
+    """
+    block = k if k <= 384 else (k + 1) // 2 if k < 768 else 384
+    return [min(block, k - start) for start in range(0, k, block)]
+
+
+def gemm_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: Geometry,
+                 groups: int) -> np.ndarray:
+    """oneDNN's gemm convolution: im2col, then per output a fused chain in im2col order
+    (channel, kernel row, kernel column) in the sgemm's blocks (:func:`gemm_blocks`), the
+    blocks' chains added, then the bias.
+
+    >>> x, w = np.ones((1, 1, 2, 2), np.float32), np.ones((1, 1, 1, 1), np.float32)
+    >>> gemm_forward(x, w, np.float32([1]), ((2, 2), (0, 0), (1, 1)), 1).ravel()
+    array([2.], dtype=float32)
+    """
+    n, o = x.shape[0], w.shape[0]
+    keys = _windows(x.shape, w.shape[2:], geometry)
+    padded = _padded(x, geometry[1])
+    cg, og = w.shape[1], o // groups
+    oh, ow = padded[keys[0]].shape[-2:]
+    cols = np.stack([padded[key] for key in keys], axis=2)  # N, C, K, OH, OW
+    cols = cols.reshape(n, groups, 1, cg * len(keys), oh, ow)
+    taps = w.reshape(1, groups, og, cg * len(keys), 1, 1)
+    out, start = None, 0
+    for size in gemm_blocks(cg * len(keys)):
+        acc = np.zeros((n, groups, og, oh, ow), np.float32)
+        for i in range(start, start + size):
+            _fma(acc, cols[:, :, :, i], taps[:, :, :, i])
+        out = acc if out is None else out + acc
+        start += size
+    if b is not None:
+        out = out + b.reshape(1, groups, og, 1, 1)
+    return out.reshape(n, o, oh, ow)
+
+
+def gemm_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Geometry,
+                    groups: int) -> np.ndarray:
+    """oneDNN's gemm backward-data: per column of im2col a fused chain over the output
+    channels (in :func:`gemm_blocks`, their chains added), then each kernel offset's
+    columns added back in turn (col2im).
+
+    >>> g, w = np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2), np.float32)
+    >>> gemm_grad_input(g, w, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1).ravel()
+    array([1., 1., 1., 1.], dtype=float32)
+    """
+    n, c, h, wd = x_shape
+    (ph, pw), o, (oh, ow) = geometry[1], g.shape[1], g.shape[2:]
+    keys = _windows(x_shape, w.shape[2:], geometry)
+    cg, og = w.shape[1], o // groups
+    grads = g.reshape(n, groups, og, 1, 1, oh, ow)
+    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
+    parts, start = None, 0
+    for size in gemm_blocks(og):
+        acc = np.zeros((n, groups, cg, len(keys), oh, ow), np.float32)
+        for oc in range(start, start + size):
+            _fma(acc, grads[:, :, oc], taps[:, :, oc])
+        parts = acc if parts is None else parts + acc
+        start += size
+    parts = parts.reshape(n, c, len(keys), oh, ow)
+    total = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), np.float32)
+    for k, key in enumerate(keys):
+        total[key] += parts[:, :, k]
+    return total[:, :, ph:ph + h, pw:pw + wd]
+
+
+def _slow_columns(x: np.ndarray, kernel: Pair, geometry: Geometry) -> np.ndarray:
+    """slow_conv2d's ``finput``: (N, C * kh * kw, OH * OW), C-contiguous."""
+    keys = _windows(x.shape, kernel, geometry)
+    cols = np.stack([_padded(x, geometry[1])[key] for key in keys], axis=2)
+    n, c, k, oh, ow = cols.shape
+    return np.ascontiguousarray(cols.reshape(n, c * k, oh * ow))
+
+
+def slow_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None,
+                 geometry: Geometry) -> np.ndarray | None:
+    """slow_conv2d: per image, ``bias + weight @ columns`` by MKL's gemm (None without MKL).
+
+    >>> out = slow_forward(np.ones((1, 1, 2, 2), np.float32), np.ones((1, 1, 1, 1), np.float32),
+    ...                    None, ((1, 1), (0, 0), (1, 1)))
+    >>> out is None or out.ravel().tolist() == [1.0] * 4
+    True
+    """
+    cols = _slow_columns(x, w.shape[2:], geometry)
+    n, o = x.shape[0], w.shape[0]
+    weight = np.ascontiguousarray(w.reshape(o, -1))
+    bias = None if b is None else np.broadcast_to(b[:, None], (o, cols.shape[2]))
+    frames = [_mkl.gemm_product(weight, frame, bias=bias) for frame in cols]
+    if any(f is None for f in frames):
+        return None
+    first = _windows(x.shape, w.shape[2:], geometry)[0]
+    return np.stack(frames).reshape(n, o, *_padded(x[:1, :1], geometry[1])[first].shape[-2:])
+
+
+def slow_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple,
+                    geometry: Geometry) -> np.ndarray | None:
+    """slow_conv2d's backward: per image ``weightᵀ @ grad`` by MKL's gemm, then each kernel
+    offset's columns added back in turn (col2im).
+
+    >>> gx = slow_grad_input(np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2),
+    ...                      np.float32), (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)))
+    >>> gx is None or gx.ravel().tolist() == [1.0] * 4
+    True
+    """
+    n, o, oh, ow = g.shape
+    weight_t = np.ascontiguousarray(w.reshape(o, -1)).T
+    frames = [_mkl.gemm_product(weight_t, np.ascontiguousarray(frame.reshape(o, -1)))
+              for frame in g]
+    if any(f is None for f in frames):
+        return None
+    keys = _windows(x_shape, w.shape[2:], geometry)
+    (ph, pw), (_, c, h, wd) = geometry[1], x_shape
+    parts = np.stack(frames).reshape(n, c, len(keys), oh, ow)
+    total = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), np.float32)
+    for k, key in enumerate(keys):
+        total[key] += parts[:, :, k]
+    return total[:, :, ph:ph + h, pw:pw + wd]
+
+
+def slow_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple,
+                     geometry: Geometry) -> np.ndarray | None:
+    """slow_conv2d's weight gradient: ``grad @ columnsᵀ`` by MKL's gemm, image after image
+    added into the same result (gemm's ``beta = 1``).
+
+    >>> gw = slow_grad_weight(np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2),
+    ...                       np.float32), (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)))
+    >>> gw is None or gw.ravel().tolist() == [1.0] * 4
+    True
+    """
+    cols = _slow_columns(x, w_shape[2:], geometry)
+    o = w_shape[0]
+    total = np.zeros((o, cols.shape[1]), np.float32)
+    for frame, grad in zip(cols, g):
+        total = _mkl.gemm_product(np.ascontiguousarray(grad.reshape(o, -1)), frame.T,
+                                  bias=total)
+        if total is None:
+            return None
+    return total.reshape(w_shape)

@@ -1,0 +1,63 @@
+"""``nonzero`` and ``argwhere``: the indices of a tensor's non-zero elements, as int64.
+
+Without ``as_tuple`` one ``(n, ndim)`` tensor, a row per element; with it one 1-D tensor
+per dim (a 0-d input counts as one dim there, and as none in the matrix, as in torch). The
+result never needs a gradient.
+
+>>> import minitorch
+>>> minitorch.tensor([[0., 1.], [2., 0.]]).nonzero()
+tensor([[0, 1],
+        [1, 0]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ._base import wrap
+from .pointwise import _nonzero
+
+__all__ = ["METHODS", "argwhere", "nonzero"]
+
+
+def _indices(fn: str, input: Tensor, as_tuple: Any) -> Any:
+    _args.tensor_args(fn, (input, "input", 1))
+    if _args.flag(fn, as_tuple, "as_tuple"):
+        return _nonzero(input)
+    xp = input._xp
+    if input.dim() == 0:  # one row of no indices when the number is non-zero
+        return wrap(xp.zeros((int(bool(input._data)), 0), dtype=xp.int64))
+    return wrap(xp.stack([i._data for i in _nonzero(input)], axis=1))
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
+    """The indices of ``input``'s non-zero elements: an ``(n, input.dim())`` int64 tensor, or
+    with ``as_tuple`` a tuple of one index tensor per dim (what ``x[...]`` takes).
+
+    >>> minitorch.nonzero(minitorch.tensor([0, 3, 5]), as_tuple=True)
+    (tensor([1, 2]),)
+    """
+    return _indices("nonzero", input, as_tuple)
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """``nonzero(input)``: the ``(n, input.dim())`` indices of the non-zero elements.
+
+    >>> minitorch.argwhere(minitorch.tensor([0., 2.]))
+    tensor([[1]])
+    """
+    return _indices("argwhere", input, False)
+
+
+def _nonzero_method(self: Tensor, *args: Any, as_tuple: bool = False) -> Any:
+    if args:  # torch's binding says so, with its odd count
+        raise TypeError(f"nonzero() takes from 1 to 0 positional arguments but {len(args)} "
+                        "were given")
+    return nonzero(self, as_tuple=as_tuple)
+
+
+_nonzero_method.__name__ = "nonzero"
+_nonzero_method.__doc__ = nonzero.__doc__
+METHODS = {"nonzero": _nonzero_method, "argwhere": argwhere}

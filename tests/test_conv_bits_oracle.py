@@ -1,0 +1,160 @@
+"""float32 conv2d on the CPU, bit for bit as torch's: forward, grad_input, grad_weight and
+grad_bias, compared live with torch (see ``minitorch/ops/_conv_order.py``).
+
+torch runs one of several kernels (its own slow_conv2d with MKL's gemm for a small single
+image, oneDNN's direct, 1x1 or gemm convolution otherwise), each adding in its own order; a
+last bit that differs grows in a training loop until a printed loss differs (d2l's LeNet).
+Only the parts ``plan`` claims are compared: the others keep numpy's products.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS
+
+import minitorch as mt
+from minitorch import _mkl
+from minitorch.ops import _conv_order
+from minitorch.ops._cascade_sum import get_num_threads
+from minitorch.ops._softmax_order import lanes
+
+pytestmark = [
+    pytest.mark.skipif(lanes() != 16, reason="oneDNN's kernel choice is repeated for AVX-512"),
+    pytest.mark.skipif(get_num_threads() != torch.get_num_threads(),
+                       reason="torch runs with another thread count than minitorch assumes"),
+]
+
+PARTS = ("forward", "grad_input", "grad_weight", "grad_bias")
+
+
+def _run(lib: Any, x: np.ndarray, w: np.ndarray, b: np.ndarray, g_seed: int,
+         **geometry: Any) -> list[np.ndarray]:
+    """The output and the three gradients of ``conv2d`` under ``lib`` (minitorch or torch)."""
+    xt, wt, bt = (lib.tensor(a, requires_grad=True) for a in (x, w, b))
+    y = lib.nn.functional.conv2d(xt, wt, bt, **geometry)
+    g = np.random.default_rng(g_seed).standard_normal(tuple(y.shape)).astype(np.float32)
+    y.backward(lib.tensor(g))
+    return [t.detach().numpy() for t in (y, xt.grad, wt.grad, bt.grad)]
+
+
+def _claimed(plan: _conv_order.Plan) -> tuple[bool, ...]:
+    """Which of PARTS this module repeats for ``plan`` (slow_conv2d's need MKL)."""
+    kinds = (plan.forward, plan.grad_input, plan.grad_weight)
+    have = [k is not None and (k != "slow" or _mkl.library() is not None) for k in kinds]
+    return (*have, have[2])
+
+
+def _check(n: int, c: int, o: int, size: tuple, kernel: tuple, stride: int, padding: int,
+           dilation: int, seed: int, groups: int = 1) -> list[str]:
+    """Compare every claimed part with torch's bits; the parts compared."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, c, *size)).astype(np.float32)
+    w = (rng.standard_normal((o, c // groups, *kernel)) / np.sqrt(c * kernel[0] * kernel[1])
+         ).astype(np.float32)
+    b = rng.standard_normal(o).astype(np.float32)
+    geometry = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
+    pairs = ((stride,) * 2, (padding,) * 2, (dilation,) * 2)
+    plan = _conv_order.plan(x.shape, w.shape, pairs, groups)
+    got, want = _run(mt, x, w, b, seed, **geometry), _run(torch, x, w, b, seed, **geometry)
+    compared = []
+    for name, claimed, mine, theirs in zip(PARTS, _claimed(plan), got, want):
+        if claimed:
+            assert mine.dtype == theirs.dtype == np.float32
+            differ = int((mine.view(np.uint32) != theirs.view(np.uint32)).sum())
+            assert differ == 0, f"{name}: {differ} of {mine.size} differ ({plan})"
+            compared.append(name)
+        else:  # the rest: numpy's products, within rounding of torch's
+            np.testing.assert_allclose(mine, theirs, rtol=2e-4, atol=2e-4)
+    return compared
+
+
+@pytest.mark.parametrize("n", [256, 18, 1])
+@pytest.mark.parametrize(("c", "o", "size", "padding"), [(1, 6, (28, 28), 2),
+                                                        (6, 16, (14, 14), 0)])
+def test_lenet_convolutions_are_torchs_bits(n: int, c: int, o: int, size: tuple,
+                                            padding: int) -> None:
+    """d2l's LeNet (and its batch-norm variant): both convolutions, training and test
+    batches, every part bit for bit."""
+    compared = _check(n, c, o, size, (5, 5), 1, padding, 1, seed=n + c)
+    assert compared == list(PARTS) or n == 1
+
+
+@SETTINGS
+@given(n=st.sampled_from([1, 2, 3, 4, 8, 16, 32]), c=st.sampled_from([1, 2, 3, 4, 6, 8, 16, 20]),
+       o=st.sampled_from([1, 2, 4, 6, 8, 16, 17, 32]), h=st.integers(5, 12),
+       w=st.integers(5, 12), kernel=st.sampled_from([(1, 1), (2, 2), (3, 3), (5, 5), (3, 1)]),
+       stride=st.sampled_from([1, 1, 2]), padding=st.sampled_from([0, 0, 1, 2]),
+       seed=st.integers(0, 2**16))
+def test_random_convolutions_are_torchs_bits(n: int, c: int, o: int, h: int, w: int,
+                                             kernel: tuple, stride: int, padding: int,
+                                             seed: int) -> None:
+    if h + 2 * padding < kernel[0] or w + 2 * padding < kernel[1]:
+        return
+    _check(n, c, o, (h, w), kernel, stride, padding, 1, seed)
+
+
+@pytest.mark.parametrize(("n", "c", "size", "kernel", "stride", "padding"), [
+    (64, 4, (13, 9), (3, 3), 1, 0), (8, 16, (10, 10), (3, 3), 1, 1),
+    (4, 8, (9, 9), (3, 3), 2, 1), (32, 32, (14, 14), (5, 5), 1, 2)])
+def test_depthwise_forward_and_grad_input_are_torchs_bits(n: int, c: int, size: tuple,
+                                                         kernel: tuple, stride: int,
+                                                         padding: int) -> None:
+    compared = _check(n, c, c, size, kernel, stride, padding, 1, seed=c, groups=c)
+    assert compared == ["forward", "grad_input"]
+
+
+@pytest.mark.parametrize(("n", "c", "o", "groups", "kernel", "stride", "padding"), [
+    (32, 6, 3, 3, (5, 5), 1, 0), (3, 9, 9, 3, (5, 5), 1, 1), (8, 32, 6, 2, (5, 5), 1, 1),
+    (16, 18, 6, 3, (1, 1), 2, 1), (4, 8, 8, 4, (1, 1), 1, 1)])
+def test_grouped_forward_is_torchs_bits(n: int, c: int, o: int, groups: int, kernel: tuple,
+                                        stride: int, padding: int) -> None:
+    """Groups oneDNN gives to its gemm kernel (not whole vectors of 4 channels)."""
+    compared = _check(n, c, o, (9, 9), kernel, stride, padding, 1, seed=o, groups=groups)
+    assert compared == ["forward"]
+
+
+def test_plan_names_torchs_kernels() -> None:
+    """The kernel choice for a few shapes, as ONEDNN_VERBOSE=1 shows torch 2.13 taking them
+    on an AVX-512 CPU (slow_conv2d shows nothing)."""
+    plain = ((1, 1), (0, 0), (1, 1))
+    assert _conv_order.plan((1, 3, 8, 8), (4, 3, 3, 3), ((1, 1), (1, 1), (1, 1)), 1) == \
+        _conv_order.Plan("slow", "slow", "slow")
+    assert _conv_order.plan((256, 1, 28, 28), (6, 1, 5, 5), ((1, 1), (2, 2), (1, 1)), 1) == \
+        _conv_order.Plan("direct", "direct", "direct", 16)  # jit:avx512_core x3
+    assert _conv_order.plan((256, 6, 14, 14), (16, 6, 5, 5), plain, 1) == \
+        _conv_order.Plan("direct", "direct", "direct", 8)  # backward weights: jit:avx2
+    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), plain, 1).forward == "bias-first"
+    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), ((2, 2), (0, 0), (1, 1)),
+                            1).forward == "gemm"
+    assert _conv_order.plan((8, 4, 8, 8), (4, 1, 3, 3), plain, 4) == _conv_order.Plan(
+        "bias-first", "direct", None)  # depthwise: jit_dw, its weight gradient not repeated
+    assert _conv_order.plan((8, 4, 8, 8), (4, 2, 3, 3), plain, 2) == _conv_order.Plan(
+        "gemm", None, None)  # groups of 2 channels: gemm:jit, its forward only
+    assert _conv_order.plan((8, 16, 8, 8), (16, 4, 3, 3), plain, 4) == _conv_order.Plan(
+        None, None, None)  # groups of 4 channels: oneDNN's direct kernel, not repeated
+
+
+def test_float64_and_double_backward_keep_their_numerics() -> None:
+    """float64 takes numpy's products (torch's float64 kernels are other ones); a backward
+    that builds a graph (create_graph) is the Tensor formula, within rounding of torch's."""
+    rng = np.random.default_rng(0)
+    x0 = rng.standard_normal((4, 3, 8, 8))
+    w0 = rng.standard_normal((5, 3, 3, 3))
+    for dtype in (np.float64, np.float32):
+        outs = []
+        for lib in (mt, torch):
+            x = lib.tensor(x0.astype(dtype), requires_grad=True)
+            w = lib.tensor(w0.astype(dtype), requires_grad=True)
+            y = lib.nn.functional.conv2d(x, w, padding=1)
+            (gx,) = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+            gx.sum().backward()
+            outs.append([t.detach().numpy() for t in (y, gx, w.grad)])
+        tol = 1e-10 if dtype is np.float64 else 1e-3
+        for mine, theirs in zip(*outs):
+            np.testing.assert_allclose(mine, theirs, rtol=tol, atol=tol)
