@@ -118,6 +118,7 @@ from .ops.pointwise import (
     clamp,
     div,
     floor_divide,
+    fmod,
     maximum,
     minimum,
     mul,

@@ -272,9 +272,11 @@ def mul_(self: Tensor, other: Any) -> Tensor:
     return self._inplace(pointwise.mul, other, ufunc="multiply")
 
 
-def div_(self: Tensor, other: Any) -> Tensor:
-    """In-place ``self /= other``."""
+def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
+    """In-place ``self /= other`` (rounded with ``rounding_mode``, see :func:`div`)."""
     _inplace_other("div_", other)
+    if rounding_mode is not _args.OMITTED:
+        return self._inplace(pointwise.div, other, rounding_mode=rounding_mode)
     return self._inplace(pointwise.div, other, ufunc="divide")
 
 
@@ -501,6 +503,7 @@ _METHODS = {
     "__floordiv__": _binary(pointwise.floor_divide),
     "__rfloordiv__": _binary(pointwise.floor_divide, reflected=True),
     "remainder": pointwise.remainder, "floor_divide": pointwise.floor_divide,
+    "fmod": pointwise.fmod,
     "__matmul__": _binary(linalg.matmul, kinds=(Tensor,)),
     "__rmatmul__": _binary(linalg.matmul, reflected=True, kinds=(Tensor,)),
     "__neg__": _unary(pointwise.Neg),

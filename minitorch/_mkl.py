@@ -30,8 +30,9 @@ import numpy as np
 _BLAS_PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d"}
 _C_TYPE = {"s": ctypes.c_float, "d": ctypes.c_double}
 # numpy's function → MKL's vector-maths name, for the functions torch's CPU kernels give MKL
+# (and, by name, the ones numpy lacks: ``erf``)
 VECTOR_MATHS = {np.exp: "Exp", np.log: "Ln", np.sqrt: "Sqrt", np.sin: "Sin", np.cos: "Cos",
-                np.tanh: "Tanh"}
+                np.tanh: "Tanh", "erf": "Erf"}
 
 
 @cache
@@ -346,7 +347,8 @@ def dot_product(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
 
 def vector_maths(fn: Any, array: Any) -> np.ndarray | None:
     """``fn(array)`` by MKL's vector maths (``vsExp``, ``vdLn``, ...) for the functions in
-    ``VECTOR_MATHS``; None when MKL is absent or does not take this array.
+    ``VECTOR_MATHS`` (``fn`` a numpy function or ``"erf"``); None when MKL is absent or does
+    not take this array.
 
     >>> r = vector_maths(np.exp, np.zeros(2, np.float32))
     >>> r is None or r.tolist() == [1.0, 1.0]

@@ -522,6 +522,86 @@ def test_gradgradcheck_refuses_forward_over_reverse() -> None:
                                   check_fwd_over_rev=True)
 
 
+CALL_CASES: dict[str, Case] = {
+    "one input": lambda L: (lambda t: t.sin() * t, (leaf(L, data(60, 3)),)),
+    "two inputs": lambda L: (lambda a, b: (a * b).exp(), (leaf(L, data(61, 3)),
+                                                          leaf(L, data(62, 2, 3)))),
+    "a constant": lambda L: (lambda a, b: a * b.sum(), (leaf(L, data(63, 3)),
+                                                        leaf(L, data(64, 3), requires_grad=False))),
+    "two outputs": lambda L: (lambda a, b: (a * b, a.sin()), (leaf(L, data(65, 3)),
+                                                              leaf(L, data(66, 2, 3)))),
+}
+CALL_OPTIONS = [{}, {"fast_mode": True}, {"check_undefined_grad": False},
+                {"fast_mode": True, "check_undefined_grad": False}, {"check_forward_ad": True},
+                {"check_forward_ad": True, "fast_mode": True},
+                {"check_forward_ad": True, "check_backward_ad": False,
+                 "check_undefined_grad": False}]
+
+
+@pytest.mark.parametrize("options", CALL_OPTIONS, ids=str)
+@pytest.mark.parametrize("check", ["gradcheck", "gradgradcheck"])
+@pytest.mark.parametrize("case", CALL_CASES, ids=str)
+def test_func_is_called_as_often_as_torch_calls_it(case: str, check: str,
+                                                   options: dict) -> None:
+    """Programs count the calls (before: 2 too many per gradcheck, 3 per gradgradcheck)."""
+    if check == "gradgradcheck" and "check_forward_ad" in options:
+        pytest.skip("minitorch refuses gradgradcheck's forward-over-reverse")
+    counts = []
+    for L in (torch, mt):
+        L.manual_seed(0)
+        func, inputs = CALL_CASES[case](L)
+        calls = []
+
+        def counted(*args: Any, func: Callable = func, calls: list = calls) -> Any:
+            calls.append(1)
+            return func(*args)
+
+        with warnings.catch_warnings():  # torch's forward AD: "torch.jit.script is deprecated"
+            warnings.simplefilter("ignore", DeprecationWarning)
+            assert getattr(L.autograd, check)(counted, inputs, **options)
+        counts.append((len(calls), L.rand(1).item()))  # and the random state left behind
+    assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize("non_contiguous", [False, True])
+@pytest.mark.parametrize(("dtype", "shape"), [("float64", (2, 3)), ("float32", (5,)),
+                                              ("float64", ()), ("float32", (3, 1)),
+                                              ("int64", (4,))])
+def test_random_grad_outputs_are_torchs_make_tensor(dtype: str, shape: tuple,
+                                                    non_contiguous: bool) -> None:
+    """gradgradcheck's grad_outputs: torch.testing.make_tensor(low=-1, high=1), noncontiguous
+    ones drawn twice as long along the last dim and every second kept."""
+    from minitorch.autograd.gradcheck import _random_cotangent
+    torch.manual_seed(3)
+    mt.manual_seed(3)
+    output = torch.zeros(shape, dtype=getattr(torch, dtype))
+    want = torch.testing.make_tensor(
+        shape, dtype=output.dtype if output.is_floating_point() else torch.double,
+        device="cpu", low=-1, high=1, requires_grad=True, noncontiguous=non_contiguous)
+    got = _random_cotangent(mt.zeros(shape, dtype=getattr(mt, dtype)), non_contiguous)
+    assert got.requires_grad and str(got.dtype) == str(want.dtype)
+    assert got.detach().numpy().tobytes() == want.detach().numpy().tobytes()
+    x = leaf(mt, data(67, 2, 3))
+    assert mt.autograd.gradgradcheck(lambda t: t ** 3, (x,), gen_non_contig_grad_outputs=True)
+
+
+def test_gradgradcheck_defaults_are_torchs() -> None:
+    import inspect
+    params = [inspect.signature(L.autograd.gradgradcheck).parameters for L in (torch, mt)]
+    assert list(params[0]) == list(params[1])
+    assert {k: v.default for k, v in params[0].items()} == {k: v.default
+                                                             for k, v in params[1].items()}
+    x = leaf(mt, data(68, 2))
+    for options in ({"check_undefined_grad": True}, {"check_batched_grad": True}):
+        with pytest.raises(AssertionError) as want:
+            torch.autograd.gradgradcheck(lambda t: t * t, (leaf(torch, data(68, 2)),),
+                                         check_rev_over_rev=False, check_fwd_over_rev=True,
+                                         **options)
+        with pytest.raises(AssertionError, match=re.escape(str(want.value))):
+            mt.autograd.gradgradcheck(lambda t: t * t, (x,), check_rev_over_rev=False,
+                                      check_fwd_over_rev=True, **options)
+
+
 def test_docstring_examples() -> None:
     module = importlib.import_module("minitorch.autograd.gradcheck")
     with warnings.catch_warnings():

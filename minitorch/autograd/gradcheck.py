@@ -53,7 +53,6 @@ _UNSUPPORTED = {
     "check_batched_grad": "minitorch has no vmap",
     "check_batched_forward_grad": "minitorch has no vmap",
     "check_fwd_over_rev": "minitorch has no forward-over-reverse check",
-    "gen_non_contig_grad_outputs": "minitorch tensors are always contiguous",
     "masked": "minitorch has no sparse tensors",
 }
 
@@ -154,7 +153,10 @@ def gradgradcheck(
     """Check second derivatives: :func:`gradcheck` applied to the function that maps
     ``(inputs, grad_outputs)`` to the gradients of ``func`` (computed with create_graph=True).
 
-    Without ``grad_outputs``, random ones in [-1, 1) that require grad are used.
+    Without ``grad_outputs``, random ones in [-1, 1) that require grad are drawn from the
+    global generator as torch's ``torch.testing.make_tensor`` draws them (the same values for
+    the same seed, ``gen_non_contig_grad_outputs`` included), and ``func`` is called as often
+    as torch calls it.
 
     >>> x = minitorch.tensor([0.5, 1.5], dtype=minitorch.float64, requires_grad=True)
     >>> gradgradcheck(lambda t: t.exp() * t, (x,))
@@ -163,12 +165,17 @@ def gradgradcheck(
     if not (check_fwd_over_rev or check_rev_over_rev):
         raise AssertionError(
             "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
-    _refuse(gen_non_contig_grad_outputs=gen_non_contig_grad_outputs,
-            check_fwd_over_rev=check_fwd_over_rev, check_batched_grad=check_batched_grad,
+    for option, value in (("check_undefined_grad", check_undefined_grad),
+                          ("check_batched_grad", check_batched_grad)):
+        if value and not check_rev_over_rev:
+            raise AssertionError(
+                f"Setting {option}=True requires check_rev_over_rev to be True")
+    _refuse(check_fwd_over_rev=check_fwd_over_rev, check_batched_grad=check_batched_grad,
             masked=masked)
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
-        grad_outputs = tuple(_random_cotangent(o) for o in _differentiable(func(*inputs)))
+        grad_outputs = tuple(_random_cotangent(o, gen_non_contig_grad_outputs)
+                             for o in _differentiable(func(*inputs)))
     else:
         grad_outputs = _as_tuple(grad_outputs)
     return gradcheck(
@@ -259,9 +266,17 @@ def _gradients_of(func: Callable[..., Any], inputs: tuple) -> Callable[..., tupl
     return first_derivatives
 
 
-def _random_cotangent(output: Any) -> Any:
+def _random_cotangent(output: Any, non_contiguous: bool = False) -> Any:
+    """torch's ``make_tensor(shape, low=-1, high=1, noncontiguous=...)``: ``uniform_(-1, 1)``
+    from the global generator; a non-contiguous one (of more than one element) draws twice as
+    many along the last dim and keeps every second, from the second on (same values here, in
+    a contiguous tensor)."""
     dtype = output.dtype if output.is_floating_point() else minitorch.float64
-    return (minitorch.rand(tuple(output.shape), dtype=dtype) * 2 - 1).requires_grad_()
+    shape = tuple(output.shape)
+    if not (non_contiguous and output.numel() > 1):
+        return minitorch.empty(shape, dtype=dtype).uniform_(-1, 1).requires_grad_()
+    doubled = minitorch.empty((*shape[:-1], 2 * shape[-1]), dtype=dtype).uniform_(-1, 1)
+    return doubled[..., 1::2].contiguous().requires_grad_()
 
 
 def _refuse(**options: bool) -> None:
@@ -303,15 +318,22 @@ class _Call:
 
 def _check(func: Callable[..., Any], inputs: tuple, settings: _Settings, fast_mode: bool,
            check_undefined_grad: bool, backward: bool = True, forward: bool = False) -> None:
+    """torch's checks in torch's order, calling ``func`` as often as torch does: once, then
+    twice per central difference, once per forward-mode Jacobian column, twice per input for
+    undefined tangents, and once (plus once per output where there are several) for undefined
+    output gradients."""
     _check_inputs(inputs)
     call = _Call.of(func, inputs)
     if backward:
         _fast_check(call, settings) if fast_mode else _slow_check(call, settings)
+    if forward:
+        _fast_forward_check(call, settings) if fast_mode else _slow_forward_check(call, settings)
+        if check_undefined_grad:
+            _check_undefined_tangents(call)
+    if backward:
         _check_zero_grad_outputs(call.diff_outputs, call.diff_inputs)
         if check_undefined_grad:
             _check_undefined_grad(func, inputs, call.diff_inputs)
-    if forward:
-        _fast_forward_check(call, settings) if fast_mode else _slow_forward_check(call, settings)
 
 
 def _check_inputs(inputs: tuple) -> None:
@@ -495,10 +517,11 @@ class _UndefinedGrad(Function):
 def _check_undefined_grad(func: Callable[..., Any], inputs: tuple, diff_inputs: list) -> None:
     """Backward must treat undefined output gradients as zeros: first all of them undefined,
     then (with several outputs) one at a time."""
-    count = len(_differentiable(func(*inputs)))
-    for undefined in [None, *range(count)] if count > 1 else [None]:
+    first = _differentiable(func(*inputs))
+    for undefined in [None, *range(len(first))] if len(first) > 1 else [None]:
+        fresh = first if undefined is None else _differentiable(func(*inputs))
         outputs = [_UndefinedGrad.apply(o) if undefined in (None, k) else o
-                   for k, o in enumerate(_differentiable(func(*inputs)))]
+                   for k, o in enumerate(fresh)]
         zeros = [minitorch.zeros_like(o) for o in outputs]
         try:
             grads = minitorch.autograd.grad(outputs, diff_inputs, zeros, allow_unused=True)
@@ -514,6 +537,33 @@ def _check_undefined_grad(func: Callable[..., Any], inputs: tuple, diff_inputs: 
                 "Expected all input grads to be undefined or zero when all output grads are "
                 'undefined or zero. Please look at "Notes about undefined output gradients" in '
                 '"tools/autograd/derivatives.yaml"')
+
+
+def _check_undefined_tangents(call: _Call) -> None:
+    """Forward mode must treat a missing tangent as zero: per input that requires grad (the
+    others carrying random tangents), the outputs' tangents with a zero tangent for it and
+    with none must agree, as torch's ``_test_undefined_forward_mode`` checks."""
+    fw = minitorch.autograd.forward_ad
+    rng = np.random.default_rng(_FAST_MODE_SEED)
+    with fw.dual_level():
+        duals = list(call.inputs)
+        for i in call.inputs_checked:
+            x = call.inputs[i]
+            duals[i] = fw.make_dual(x.detach(), _shaped(_unit_vector(rng, x), x))
+        for i in call.inputs_checked:
+            dual, plain = duals[i], call.inputs[i].detach()
+            duals[i] = fw.make_dual(plain, minitorch.zeros_like(plain))
+            zero = [o for o in _as_tuple(call.func(*duals)) if _is_float(o)]
+            duals[i] = plain
+            absent = [o for o in _as_tuple(call.func(*duals)) if _is_float(o)]
+            duals[i] = dual
+            for k, (a, b) in enumerate(zip(zero, absent)):
+                ta, tb = fw.unpack_dual(a).tangent, fw.unpack_dual(b).tangent
+                if ta is not None and tb is not None and not minitorch.allclose(ta, tb):
+                    raise GradcheckError(
+                        "Mismatch in tangent values for output with index: ", k, " when input: ",
+                        plain, " has an undefined tangent value. ", " Got: ", ta,
+                        " but expected: ", tb)
 
 
 def _warn_undefined_grad_check() -> None:
@@ -543,14 +593,11 @@ def numerical_jacobian(func: Callable[..., Any], inputs: tuple, index: int,
     """
     args, data = _perturbable(inputs, index)
     xp = _xp(data)
-    jacobians = [xp.zeros((data.size, o.size), dtype=o.dtype)
-                 for o in _float_outputs(func(*args))]
     elements = itertools.product(*(range(n) for n in data.shape))
-    for row, element in enumerate(elements):
-        columns = _central_difference(func, args, data, element, eps, eps)
-        for jacobian, column in zip(jacobians, columns):
-            jacobian[row, :] = column
-    return jacobians
+    columns = [_central_difference(func, args, data, element, eps, eps) for element in elements]
+    if not columns:  # an empty input: only the outputs' sizes are wanted
+        return [xp.zeros((0, o.size), dtype=o.dtype) for o in _float_outputs(func(*args))]
+    return [xp.stack(per_output) for per_output in zip(*columns)]
 
 
 def _numerical_jvp(call: _Call, index: int, u: Any, eps: float) -> list:

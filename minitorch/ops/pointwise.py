@@ -584,6 +584,16 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
     return cls
 
 
+def zero_grad(g: Tensor, saved: Any) -> Tensor:
+    """The gradient of a step function (sign, floor, ...): torch's ``zeros_like(grad)``, +0
+    everywhere and no graph (``g * 0`` would be -0 where ``g`` is negative).
+
+    >>> zero_grad(minitorch.tensor([-2.0, 3.0]), None)
+    tensor([0., 0.])
+    """
+    return wrap(g._xp.zeros_like(g._data))
+
+
 # The backward formulas multiply in torch's order, so that they round as torch's do.
 # exp, log, sqrt, sin, cos and tanh round as torch's CPU kernels do (see cpu_math).
 Exp = _unary("Exp", "exp", lambda xp, a: cpu_math(xp.exp, a), lambda g, r: g * r,
@@ -599,7 +609,7 @@ Cos = _unary("Cos", "cos", lambda xp, a: cpu_math(xp.cos, a),
 Tanh = _unary("Tanh", "tanh", lambda xp, a: cpu_math(xp.tanh, a),
               lambda g, r: TanhBackward.apply(g, r), "result")
 Sigmoid = _unary("Sigmoid", "sigmoid", lambda xp, a: torch_sigmoid(xp, a),
-                 lambda g, r: g * (1 - r) * r, "result", arrays=True)
+                 lambda g, r: SigmoidBackward.apply(g, r), "result")
 Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
                     lambda g, r: -g * (r * r), "result", arrays=True)
 Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
@@ -607,7 +617,7 @@ Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "
 Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
               lambda xp, a: a if _args.kind_of(a.dtype) == "bool" else
               xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
-              lambda g, x: g * 0, "self",
+              lambda g, x: zero_grad(g, x), "self",
               floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
 Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),
@@ -629,39 +639,76 @@ Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
 Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
 
 
-def _tanh_backward_arrays(ctx: Any, g: Any) -> Any:
-    (result,) = ctx.saved_tensors
-    if not like(g, result._data):  # a dtype to promote: left to backward's rules
-        return NotImplemented
-    return (_tanh_backward(g, result._data),)
+class _ResultBackward(Op):
+    """An op's backward from its result as one op, as in torch (``tanh_backward``,
+    ``sigmoid_backward``): ``kernel(g, result)`` on arrays, which also serves the forward
+    op's array backward; differentiated again by torch's formulas, where the gradient for
+    ``grad_output`` is the op itself and the one for the result is ``result_grad``."""
+
+    saved_names = ("grad_output", "output")
+
+    @classmethod
+    def forward(cls, ctx: Any, g: Tensor, result: Tensor) -> Tensor:
+        ctx.save_for_backward(g, result)
+        return wrap(cls.kernel(g._data, result._data))
+
+    @classmethod
+    def backward(cls, ctx: Any, gg: Tensor) -> tuple:
+        g, result = ctx.saved_tensors
+        return (cls.apply(gg, result) if ctx.needs_input_grad[0] else None,
+                cls.result_grad(gg, g, result) if ctx.needs_input_grad[1] else None)
+
+    @classmethod
+    def of_arrays(cls, ctx: Any, g: Any) -> Any:
+        """The forward op's ``backward_arrays``: the kernel on its saved result."""
+        (result,) = ctx.saved_tensors
+        if not like(g, result._data):  # a dtype to promote: left to backward's rules
+            return NotImplemented
+        return (cls.kernel(g, result._data),)
 
 
-def _tanh_backward(g: Any, result: Any) -> Any:
-    """``g * (1 - result**2)``, the ``1 - r*r`` fused as torch's tanh_backward rounds it."""
-    return g * _fused.one_minus_square(namespace(g), result)
+class TanhBackward(_ResultBackward):
+    """``g * (1 - r*r)``, the ``1 - r*r`` fused as torch's kernel rounds it.
 
-
-Tanh.backward_arrays = staticmethod(_tanh_backward_arrays)  # the same formula, on arrays
-
-
-class TanhBackward(Op):
-    """tanh's backward as one op, as in torch (:func:`_tanh_backward`); differentiated again
-    by torch's formulas."""
+    >>> x = minitorch.tensor([0.5], requires_grad=True)
+    >>> g, = minitorch.autograd.grad(x.tanh(), x, create_graph=True); g
+    tensor([0.7864], grad_fn=<TanhBackwardBackward0>)
+    """
 
     node_name = "TanhBackwardBackward0"
-    saved_names = ("grad_output", "output")
     _profile_name = "aten::tanh_backward"
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, result: Tensor) -> Tensor:
-        ctx.save_for_backward(g, result)
-        return wrap(_tanh_backward(g._data, result._data))
+    def kernel(g: Any, result: Any) -> Any:
+        return g * _fused.one_minus_square(namespace(g), result)
 
     @staticmethod
-    def backward(ctx: Any, gg: Tensor) -> tuple:
-        g, result = ctx.saved_tensors
-        return (TanhBackward.apply(gg, result) if ctx.needs_input_grad[0] else None,
-                gg * (-2 * result * g) if ctx.needs_input_grad[1] else None)
+    def result_grad(gg: Tensor, g: Tensor, result: Tensor) -> Tensor:
+        return gg * (-2 * result * g)
+
+
+class SigmoidBackward(_ResultBackward):
+    """``g * (1 - r) * r``, in torch's order.
+
+    >>> x = minitorch.tensor([0.5], requires_grad=True)
+    >>> g, = minitorch.autograd.grad(x.sigmoid(), x, create_graph=True); g
+    tensor([0.2350], grad_fn=<SigmoidBackwardBackward0>)
+    """
+
+    node_name = "SigmoidBackwardBackward0"
+    _profile_name = "aten::sigmoid_backward"
+
+    @staticmethod
+    def kernel(g: Any, result: Any) -> Any:
+        return g * (1 - result) * result
+
+    @staticmethod
+    def result_grad(gg: Tensor, g: Tensor, result: Tensor) -> Tensor:
+        return gg * g * (-2 * result + 1)
+
+
+Tanh.backward_arrays = staticmethod(TanhBackward.of_arrays)  # the same kernel, on arrays
+Sigmoid.backward_arrays = staticmethod(SigmoidBackward.of_arrays)
 
 
 class ThresholdBackward(Op):
@@ -706,7 +753,7 @@ class Clamp(Op):
             keep = a >= lo
         if hi is not None:
             keep = (a <= hi) if keep is None else keep & (a <= hi)
-        return (g * keep,)
+        return (where(keep, g, 0.0),)  # +0 outside, not g * 0 (-0 where g < 0)
 
 
 class ClampTensor(Op):
@@ -751,7 +798,8 @@ def _clipped(a: Tensor, low: Any, high: Any) -> Any:
 
 
 class _Extremum(Op):
-    """maximum/minimum: the larger (smaller) input gets the gradient; ties split it."""
+    """maximum/minimum: the larger (smaller) input gets the gradient, the other +0; ties
+    (and NaNs, as in torch) pass half of it (all of it) to both."""
 
     saved_names = ("other", "self")  # torch's packing order
     ufunc = "maximum"
@@ -764,9 +812,10 @@ class _Extremum(Op):
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         b, a = ctx.saved_tensors
-        wins = (a > b) if cls.ufunc == "maximum" else (a < b)
-        share = wins * 1.0 + (a == b) * 0.5
-        return _reduce(g * share, _meta(a)), _reduce(g * (1 - share), _meta(b))
+        half = where(a == b, g / 2, g)
+        a_loses, b_loses = (a < b, a > b) if cls.ufunc == "maximum" else (a > b, a < b)
+        return (_reduce(where(a_loses, 0.0, half), _meta(a)),
+                _reduce(where(b_loses, 0.0, half), _meta(b)))
 
 
 class Maximum(_Extremum):
@@ -897,16 +946,55 @@ def mul(input: Any, other: Any) -> Tensor:
     return Mul.apply(input, other)
 
 
-def div(input: Any, other: Any) -> Tensor:
-    """True division (int / int gives float).
+def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
+    """True division (int / int gives float); with ``rounding_mode="trunc"`` or ``"floor"``
+    the quotient rounded toward zero or down, in the operands' dtype, whose gradient is zero
+    (torch's ``DivBackward2``, also the node of an explicit ``rounding_mode=None``).
 
     >>> minitorch.div(minitorch.tensor([1, 2]), 2)
     tensor([0.5000, 1.0000])
+    >>> minitorch.div(minitorch.tensor([7., -7.]), 2, rounding_mode="trunc")
+    tensor([ 3., -3.])
     """
     input = _number_input("div", input, other)
+    if rounding_mode is not _args.OMITTED and rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    if rounding_mode in ("trunc", "floor"):
+        return DivRounded.apply(input, other, rounding_mode=rounding_mode)
     if not isinstance(input, Tensor):
         return other.reciprocal() * input
-    return Div.apply(input, other)
+    return (Div if rounding_mode is _args.OMITTED else DivMode).apply(input, other)
+
+
+class DivMode(Div):
+    node_name = "DivBackward2"  # div with a rounding_mode argument, None here
+
+
+class DivRounded(Op):
+    """``div`` rounding its quotient: ``trunc(a / b)`` (integers: toward zero) or Python's
+    ``a // b``, as torch's ``div_trunc`` and ``div_floor`` kernels; zero gradients."""
+
+    node_name = "DivBackward2"
+    _profile_name = "aten::div"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor | Number, *, rounding_mode: str) -> Tensor:
+        xp, x, y = _floor_operands(f"div_{rounding_mode}", a, b)
+        ctx.a, ctx.b = _meta(a), _meta(b)
+        with quiet():
+            if rounding_mode == "floor":
+                return wrap(xp.floor_divide(x, y))
+            if xp.isdtype(x.dtype, "real floating"):
+                return wrap(xp.trunc(x / y))
+            q = xp.floor_divide(x, y)  # integers: one up where it rounded a negative down
+            return wrap(q + xp.astype((q * y != x) & ((x < 0) != (y < 0)), q.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        zero = zero_grad(g, None)
+        return (_reduce(zero, ctx.a) if ctx.needs_input_grad[0] else None,
+                _reduce(zero, ctx.b) if ctx.b and ctx.needs_input_grad[1] else None)
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -1077,29 +1165,50 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
 
 
 class Remainder(Op):
+    """``remainder`` (the sign of the divisor) and, below, ``fmod`` (the sign of the
+    dividend): exact, with the gradient ``g`` for the dividend and ``-g`` times the rounded
+    quotient (floored, truncated) for the divisor, as torch's."""
+
     node_name = "RemainderBackward1"
     _profile_name = "aten::remainder"
+    kernel, rounding = "remainder", "floor"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
-        xp, x, y = _floor_operands("remainder", a, b)
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
+        xp, x, y = _floor_operands(cls.kernel, a, b)
         if True in ctx.needs_input_grad:
             ctx.a, ctx.b = _meta(a), _meta(b)
             ctx.save_for_backward(a, b if ctx.b else None)
             ctx.scalar = None if ctx.b else b
         with quiet():
-            return wrap(xp.remainder(x, y))
+            out = getattr(xp, cls.kernel)(x, y)
+        if cls.kernel == "remainder" and xp.isdtype(out.dtype, "real floating"):
+            # torch's remainder is fmod moved by b where the signs differ, so a zero keeps
+            # fmod's sign, the dividend's (numpy's takes the divisor's: -4. % 2. is 0.)
+            out = xp.where(out == 0, xp.copysign(out, x), out)
+        return wrap(out)
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
         ga = _reduce(g, ctx.a) if ctx.needs_input_grad[0] else None
-        gb = (_reduce(-g * floor_divide(a, b), ctx.b) if ctx.needs_input_grad[1] else None)
+        gb = (_reduce(-g * div(a, b, rounding_mode=cls.rounding), ctx.b)
+              if ctx.needs_input_grad[1] else None)
         return ga, gb
 
 
 class RemainderScalar(Remainder):
     node_name = "RemainderBackward0"  # torch's node when the divisor is a number
+
+
+class Fmod(Remainder):
+    node_name = "FmodBackward1"
+    _profile_name = "aten::fmod"
+    kernel, rounding = "fmod", "trunc"
+
+
+class FmodScalar(Fmod):
+    node_name = "FmodBackward0"
 
 
 def remainder(input: Any, other: Any) -> Tensor:
@@ -1108,12 +1217,25 @@ def remainder(input: Any, other: Any) -> Tensor:
     >>> minitorch.remainder(minitorch.tensor([5., -5.]), 3)
     tensor([2., 1.])
     """
-    _tensor_operand("remainder", input, other, "other")
-    _args.tensor_or_number("remainder", other, "other", 2)
-    _args.no_complex_kernel("remainder", input, other)
+    return _modulo("remainder", Remainder, RemainderScalar, input, other)
+
+
+def fmod(input: Any, other: Any) -> Tensor:
+    """C's ``fmod``: the remainder with the sign of the dividend.
+
+    >>> minitorch.fmod(minitorch.tensor([5., -5.]), 3)
+    tensor([ 2., -2.])
+    """
+    return _modulo("fmod", Fmod, FmodScalar, input, other)
+
+
+def _modulo(fn: str, op: Any, scalar_op: Any, input: Any, other: Any) -> Tensor:
+    _tensor_operand(fn, input, other, "other")
+    _args.tensor_or_number(fn, other, "other", 2)
+    _args.no_complex_kernel(fn, input, other)
     if not isinstance(input, Tensor):
-        return Remainder.apply(like_tensor(other, input), other)
-    return (Remainder if isinstance(other, Tensor) else RemainderScalar).apply(input, other)
+        return op.apply(like_tensor(other, input), other)
+    return (op if isinstance(other, Tensor) else scalar_op).apply(input, other)
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:

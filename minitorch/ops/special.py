@@ -19,9 +19,10 @@ from typing import Any
 from .. import _args
 from .._dtype import result_type
 from .._tensor import Tensor
-from ..backend import cpu_math
+from ..backend import cpu_math, namespace
 from . import _fused
-from ._base import Op, check_same_device, wrap
+from ._base import Op, check_same_device, like, wrap
+from ._softmax_order import torch_exp
 from .pointwise import _meta, _reduce, _unary, check_broadcast, where
 
 __all__ = ["Addcdiv", "Addcmul", "Expm1", "Lerp", "LerpTensor", "Log1p", "Rsqrt", "Softplus",
@@ -51,7 +52,7 @@ class Softplus(Op):
         ctx._saved_beta, ctx._saved_threshold = beta, threshold
         xp, x = a._xp, a._data
         scaled = x * beta
-        smooth = cpu_math(xp.log1p, cpu_math(xp.exp, scaled)) / beta
+        smooth = cpu_math(xp.log1p, torch_exp(xp, scaled)) / beta
         return wrap(xp.where(scaled > threshold, x, xp.astype(smooth, x.dtype)))
 
     @staticmethod
@@ -60,6 +61,18 @@ class Softplus(Op):
         scaled = a * ctx._saved_beta
         z = scaled.exp()
         return (where(scaled > ctx._saved_threshold, g, g * z / (z + 1)),)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's ``softplus_backward`` kernel, with its exps (:func:`torch_exp`)."""
+        (a,) = ctx.saved_tensors
+        if not like(g, a._data):
+            return NotImplemented
+        xp = namespace(g)
+        scaled = a._data * ctx._saved_beta
+        z = torch_exp(xp, xp.where(scaled > ctx._saved_threshold,
+                                   xp.zeros((), dtype=scaled.dtype), scaled))
+        return (xp.where(scaled > ctx._saved_threshold, g, g * z / (z + 1)),)
 
 
 def softplus(input: Tensor, beta: Number = 1.0, threshold: Number = 20.0) -> Tensor:
