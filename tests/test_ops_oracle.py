@@ -783,3 +783,20 @@ def test_small_times_batch_builds_torchs_graph(a_shape: tuple, b_shape: tuple,
     for got, want in zip(seen[0][1:], seen[1][1:]):
         if want is not None:
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("act", ["relu", "leaky_relu", "hardtanh", "relu6"])
+def test_a_gradient_penalty_through_a_kink_gives_the_layer_below_zeros(act: str) -> None:
+    """Differentiated again, a piecewise-linear backward gives its input zeros (torch's
+    zeros_like), so the first layer's bias gets a zero gradient, not none."""
+    grads = []
+    for L in (mt, torch):
+        L.manual_seed(0)
+        first, second = L.nn.Linear(3, 4), L.nn.Linear(4, 1)
+        x = L.randn(5, 3, requires_grad=True)
+        (g,) = L.autograd.grad(second(getattr(L.nn.functional, act)(first(x))).sum(), x,
+                               create_graph=True)
+        g.norm().backward()
+        grads.append(first.bias.grad)
+    assert grads[0] is not None
+    np.testing.assert_array_equal(grads[0].numpy(), grads[1].numpy())

@@ -713,7 +713,8 @@ Sigmoid.backward_arrays = staticmethod(SigmoidBackward.of_arrays)
 
 class ThresholdBackward(Op):
     """relu's backward as one op, as in torch: ``g`` where the result is above 0, else 0 (a NaN
-    result passes ``g``). Differentiated again it is itself, with the same result."""
+    result passes ``g``). Differentiated again it is itself, with the same result, and zeros
+    for the result (so the layers below get zero gradients, not none)."""
 
     node_name = "ThresholdBackwardBackward0"
     saved_names = ("self",)
@@ -727,7 +728,8 @@ class ThresholdBackward(Op):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         (result,) = ctx.saved_tensors
-        return ThresholdBackward.apply(gg, result) if ctx.needs_input_grad[0] else None, None
+        return (ThresholdBackward.apply(gg, result) if ctx.needs_input_grad[0] else None,
+                gg.new_zeros(gg.shape) if ctx.needs_input_grad[1] else None)  # torch's zeros_like
 
 
 class Clamp(Op):
