@@ -184,16 +184,31 @@ def non_negative(fn: str, shape: tuple) -> None:
                                f"{list(shape)}")
 
 
-ALLOC_LIMIT = 2 ** 40  # bytes; larger requests are refused before numpy tries
+def _memory_bytes() -> int:
+    """What one allocation may take before the system refuses it, as torch meets it: the
+    machine's memory and swap (Linux's overcommit heuristic), or 1 TiB where unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            kib = {line.split(":")[0]: int(line.split()[1]) for line in meminfo}
+        return (kib["MemTotal"] + kib.get("SwapTotal", 0)) * 1024
+    except (OSError, KeyError, ValueError, IndexError):
+        return 2 ** 40
+
+
+ALLOC_LIMIT = _memory_bytes()  # bytes; larger requests are refused before numpy tries
 
 
 def check_alloc(shape: tuple, itemsize: int) -> None:
-    """torch's refusal of a tensor whose size overflows, and minitorch's of one too large to
-    allocate (numpy would fail deep inside, or swap).
+    """torch's refusal of a tensor whose size overflows, and of one larger than the machine's
+    memory (torch's allocator fails; numpy would fail deep inside, or swap).
 
     >>> check_alloc((2 ** 62, 8), 4)
     Traceback (most recent call last):
     RuntimeError: Storage size calculation overflowed with sizes=[4611686018427387904, 8]
+    >>> check_alloc((2 ** 38,), 4)
+    Traceback (most recent call last):
+    RuntimeError: DefaultCPUAllocator: can't allocate memory: you tried to allocate \
+1099511627776 bytes. Error code 12 (Cannot allocate memory)
     """
     numel = 1
     for s in shape:
@@ -201,8 +216,8 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
     if numel * itemsize > INT64_MAX:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
     if numel * itemsize > ALLOC_LIMIT:
-        raise RuntimeError(f"can't allocate memory: you tried to allocate {numel * itemsize} "
-                           "bytes, more than minitorch allocates at once (1 TiB)")
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                           f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")
 
 
 def integers(fn: str, *specs: tuple) -> tuple:

@@ -11,6 +11,7 @@ tensor(True)
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -163,8 +164,10 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
     target = _args.sizes("expand", sizes, check_negative=False)
-    return shape.Expand.apply(self, shape=expanded_shape(self._data.shape, target,
-                                                         _args.legacy(self.dtype)))
+    out = expanded_shape(self._data.shape, target, _args.legacy(self.dtype))
+    if math.prod(out) > _args.INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+    return shape.Expand.apply(self, shape=out)
 
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

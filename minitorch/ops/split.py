@@ -168,4 +168,5 @@ def repeat(self: Tensor, *repeats: Any) -> Tensor:
     for c in target:
         if c < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {c}: {target}")
+    _args.check_alloc(tuple(target), self.dtype.itemsize)
     return Repeat.apply(self, repeats=counts)

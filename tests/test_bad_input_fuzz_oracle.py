@@ -1,0 +1,68 @@
+"""Bad and edge input found by issue #21's independent fuzz (seeds 940-943) against live
+torch: huge allocations, ... Each case runs on torch and on minitorch and must have the
+same outcome (the same result, or the same exception type and message, torch's C++ frames
+and allocator prefix aside).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch as mt
+
+
+def outcome(L: Any, expression: str) -> tuple[str, Any]:
+    """("ok", result) or (exception type name, message) of ``expression`` over ``L``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return "ok", eval(expression, {"L": L, "np": np})
+        except Exception as error:  # the outcome is what is compared
+            return type(error).__name__, str(error)
+
+
+def _message(text: str) -> str:
+    """torch's message without its C++ frames and ``[enforce fail ...]`` prefix."""
+    text = re.sub(r"\nException raised from .*", "", text, flags=re.S)
+    return re.sub(r"^\[enforce fail at [^\]]*\] [^.]*\. ", "", text).strip()
+
+
+def _same_result(a: Any, b: Any) -> bool:
+    if isinstance(b, torch.Tensor):
+        return (isinstance(a, mt.Tensor) and tuple(a.shape) == tuple(b.shape)
+                and a.dtype.name == str(b.dtype)[6:] and a.requires_grad == b.requires_grad
+                and type(a.grad_fn).__name__ == type(b.grad_fn).__name__
+                and np.allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-6,
+                                equal_nan=True))
+    if isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same_result(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def assert_as_torch(expression: str) -> None:
+    """``expression`` has torch's outcome in minitorch: an equal result (values, shape,
+    dtype, requires_grad and grad_fn), or the same exception type and message."""
+    want, got = outcome(torch, expression), outcome(mt, expression)
+    assert want[0] == got[0], (expression, want, got)
+    if want[0] == "ok":
+        assert _same_result(got[1], want[1]), (expression, want, got)
+    else:
+        assert _message(want[1]) == got[1].strip(), (expression, want, got)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.ones(2 ** 38)", "L.zeros((2 ** 37, 2))", "L.empty(2 ** 36, 4, dtype=L.float32)",
+    "L.rand(2 ** 36, 4)", "L.ones(1).new_zeros((2 ** 36, 4))", "L.full((2 ** 38,), 1.0)",
+    "L.ones(3).repeat(2 ** 38)", "L.ones(3).repeat(2 ** 31, 2 ** 31)",
+    "L.ones(2 ** 62, 8)", "L.tensor(1.5).expand(2 ** 62, 4)",
+    "L.tensor(1.5).expand(2 ** 40).shape"])
+def test_huge_allocations_refused_as_torch(expression: str) -> None:
+    """A tensor larger than the machine's memory gets torch's allocator error before numpy
+    is asked for it (nothing is allocated); a size past int64 gets torch's overflow error."""
+    assert_as_torch(expression)
