@@ -220,7 +220,7 @@ def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
     """Standard deviation (the square root of ``var``)."""
-    return reduction.variance("std", self, dim, unbiased, keepdim, correction).sqrt()
+    return reduction.variance("std", self, dim, unbiased, keepdim, correction)
 
 
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------

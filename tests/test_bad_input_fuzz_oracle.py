@@ -13,6 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import SETTINGS
 
 import minitorch as mt
 
@@ -66,3 +69,22 @@ def test_huge_allocations_refused_as_torch(expression: str) -> None:
     """A tensor larger than the machine's memory gets torch's allocator error before numpy
     is asked for it (nothing is allocated); a size past int64 gets torch's overflow error."""
     assert_as_torch(expression)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(name=st.sampled_from(["std", "var"]),
+       shape=st.sampled_from([(), (3,), (2, 3), (1, 4), (2, 1, 3), (0, 3), (2, 0, 3)]),
+       dim=st.sampled_from(["", "dim=0, ", "dim=-1, ", "dim=(0, -1), ", "dim=None, "]),
+       correction=st.sampled_from(["0", "1", "2", "5", "-1", "-2.5", "1.5", "float('inf')",
+                                   "1e300", "None"]),
+       values=st.sampled_from(["arange", "ones"]))
+def test_variance_backward_as_torch(name: str, shape: tuple, dim: str, correction: str,
+                                    values: str) -> None:
+    """std has torch's own node (StdBackward0, 0 where the result is 0); both backwards use
+    torch's var_backward: over every element with no degree of freedom left, nan where the
+    input is its mean and inf elsewhere; over chosen dims, ``2 / 0`` is inf. The variance of
+    nothing is nan whatever the correction."""
+    make = (f"L.arange(float({int(np.prod(shape))}), dtype=L.float64).reshape({shape})"
+            if values == "arange" else f"L.ones({shape}, dtype=L.float64)")
+    assert_as_torch(f"(lambda x: (lambda y: (y, y.sum().backward(), x.grad))(x.{name}("
+                    f"{dim}correction={correction})))({make}.requires_grad_())")

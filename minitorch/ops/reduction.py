@@ -9,14 +9,16 @@ tensor([4., 6.], grad_fn=<SumBackward1>)
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from typing import Any
 
 from .. import _args, return_types
 from .._tensor import Tensor
-from ..backend import namespace, quiet
+from ..backend import cpu_math, namespace, quiet
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
+from .pointwise import where
 
 Dims = int | tuple[int, ...] | list[int] | None
 
@@ -106,27 +108,66 @@ def _count(shape: tuple, dims: tuple | None) -> int:
     return n
 
 
+def _var_backward(g: Tensor, a: Tensor, ctx: Any) -> Tensor:
+    """torch's var_backward: ``2 / (n - correction) * g * (a - mean)``. Over every element
+    with no degree of freedom left it is ``g`` times nan where ``a`` is its mean and inf
+    elsewhere; over chosen dims a zero ``n - correction`` divides as a float (inf)."""
+    shape, dims, keepdim = ctx.meta
+    dof = _count(shape, dims) - ctx.correction
+    g = _expand_back(g, shape, dims, keepdim)
+    if ctx.every and dof <= 0:
+        return g * where(a == a.mean(), math.nan, math.inf)
+    return g * (2.0 / dof if dof else math.inf) * (a - a.mean(dims, keepdim=True))
+
+
 class Var(Op):
+    """The variance over ``dims`` (every element if None) with ``correction``; ``every``
+    says that no dim was given (torch's backward then treats no degree of freedom apart)."""
+
     node_name = "VarBackward0"
     saved_names = ("self",)
     _profile_name = "aten::var"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, correction: int,
-                keepdim: bool) -> Tensor:
-        ctx.save_for_backward(a)
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, correction: float,
+                keepdim: bool, every: bool) -> Tensor:
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
-        ctx.correction = correction
-        return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
+        ctx.correction, ctx.every = correction, every or a.dim() == 0
+        xp = a._xp
+        variance = xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim)
+        if _count(a._data.shape, dims) == 0:  # torch's nan, whatever the correction
+            variance = xp.full_like(variance, math.nan)
+        out = wrap(cls.finish(xp, variance))
+        ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
+        return out
+
+    @staticmethod
+    def finish(xp: Any, variance: Any) -> Any:
+        return variance
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (a,) = ctx.saved_tensors
-        shape, dims, keepdim = ctx.meta
-        n = _count(shape, dims) - ctx.correction
-        centred = a - a.mean(dims if dims is not None else None, keepdim=True)
-        return (_expand_back(g, shape, dims, keepdim) * centred * (2.0 / n),)
+        return (_var_backward(g, a, ctx),)
+
+
+class Std(Var):
+    """The standard deviation: torch's own node, whose backward is var's of
+    ``g / (2 * result)``, 0 where the result is 0."""
+
+    node_name = "StdBackward0"
+    saved_names = ("self", "result")
+    _profile_name = "aten::std"
+
+    @staticmethod
+    def finish(xp: Any, variance: Any) -> Any:
+        return cpu_math(xp.sqrt, variance)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, result = ctx.saved_tensors
+        return (_var_backward((g / (result * 2)).masked_fill(result == 0, 0), a, ctx),)
 
 
 class _ExtremumAll(Op):
@@ -143,7 +184,7 @@ class _ExtremumAll(Op):
                 "Specify the reduction dim with the 'dim' argument."
             )
         out = wrap(getattr(a._xp, cls.fn)(a._data))
-        ctx.save_for_backward(a, out)
+        ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
         return out
 
     @classmethod
@@ -320,7 +361,7 @@ def _variance_overload(name: str, dim: Any, unbiased: Any, keepdim: Any,
 
 def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
              correction: Any) -> Tensor:
-    """``var`` (or ``std`` before its square root) with torch's checks under ``name``."""
+    """``var`` or ``std`` (as ``name`` says) with torch's checks."""
     dim, unbiased, keepdim = _variance_overload(name, dim, unbiased, keepdim, correction)
     if correction is None or correction is _args.OMITTED:
         correction = 1 if unbiased else 0
@@ -341,7 +382,8 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
                       stacklevel=3)
     with quiet(), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's; torch's warning is above
-        return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
+        return (Std if name == "std" else Var).apply(
+            input, dims=dims, correction=correction, keepdim=keepdim, every=dim is None)
 
 
 @_args.axis_alias
