@@ -31,8 +31,10 @@ def outcome(L: Any, expression: str) -> tuple[str, Any]:
 
 
 def _message(text: str) -> str:
-    """torch's message without its C++ frames and ``[enforce fail ...]`` prefix."""
+    """torch's message without its C++ frames, ``[enforce fail ...]`` prefix and the lines
+    that say why an overload did not match."""
     text = re.sub(r"\nException raised from .*", "", text, flags=re.S)
+    text = re.sub(r"\n      didn't match because [^\n]*", "", text)
     return re.sub(r"^\[enforce fail at [^\]]*\] [^.]*\. ", "", text).strip()
 
 
@@ -88,3 +90,35 @@ def test_variance_backward_as_torch(name: str, shape: tuple, dim: str, correctio
             if values == "arange" else f"L.ones({shape}, dtype=L.float64)")
     assert_as_torch(f"(lambda x: (lambda y: (y, y.sum().backward(), x.grad))(x.{name}("
                     f"{dim}correction={correction})))({make}.requires_grad_())")
+
+
+LEAF = "L.ones(3, 2, requires_grad=True)"
+
+
+@SETTINGS
+@given(target=st.sampled_from([LEAF, "L.zeros(3, 3)", "L.arange(6.0).reshape(3, 2).t()",
+                               "L.arange(4.0).reshape(1, 4)"]),
+       call=st.sampled_from(["scatter_", "scatter_add_", "index_add_", "scatter",
+                             "scatter_add", "index_add"]),
+       dim=st.sampled_from(["0", "1", "-3", "5", "1.5", "None", "(0, 1)", "np.int64(1)"]),
+       index=st.sampled_from(["L.tensor([[0, 1]])", "L.tensor([0, 5])",
+                              "L.tensor([], dtype=L.int64)", "L.tensor([0.0, 1.0])",
+                              "[0, 1]", "np.array([0, 1])", "L.tensor([[0], [1]])"]),
+       src=st.sampled_from(["L.ones(3, 3)", "L.ones(2)", "L.ones(1, 2)", "2.0", "1j", "None",
+                            "'a'", "L.ones(3, 3, dtype=L.float64)"]))
+def test_scatter_and_index_add_check_order_as_torch(target: str, call: str, dim: str,
+                                                    index: str, src: str) -> None:
+    """torch's parser checks every argument's type first (scatter's overloads: an invalid
+    combination), then an in-place op refuses a leaf that requires grad, then the dim, the
+    index and the values; an empty index of any rank writes (or reads) nothing."""
+    clone = "" if target == LEAF else ".clone()"
+    assert_as_torch(f"{target}{clone}.{call}({dim}, {index}, {src})")
+
+
+@pytest.mark.parametrize("expression", [
+    "L.ones(2, 3).gather(1, L.tensor([], dtype=L.int64))",
+    "L.ones(2, 3).gather(0, L.zeros(0, 5, dtype=L.int64))",
+    "L.arange(6.0).reshape(3, 2).t().scatter_(1, L.tensor([], dtype=L.int64), L.ones(3))",
+    "L.arange(4.0).reshape(1, 4).scatter_add(0, L.tensor([], dtype=L.int64), L.ones(2))"])
+def test_empty_index_as_torch(expression: str) -> None:
+    assert_as_torch(expression)
