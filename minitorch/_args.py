@@ -559,6 +559,20 @@ def python_attribute(value: Any, attribute: str) -> None:
         raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
 
 
+def python_len(value: Any) -> None:
+    """Where torch's function is Python code that takes ``len(value)`` (``torch.norm``'s dim
+    with ``p="fro"``), a value without a length gets the TypeError that ``len`` raises there.
+
+    >>> python_len(1.5)
+    Traceback (most recent call last):
+    TypeError: object of type 'float' has no len()
+    """
+    if is_tensor(value) and not value.dim():
+        raise TypeError("len() of a 0-d tensor")
+    if not hasattr(value, "__len__"):
+        raise TypeError(f"object of type '{type_name(value)}' has no len()")
+
+
 def is_tensor(value: Any) -> bool:
     """True for a minitorch tensor (a Parameter too).
 

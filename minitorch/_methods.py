@@ -216,6 +216,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
+@reduction.variance_signature
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
@@ -323,28 +324,37 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
 
 def _check_value_shape(self: Tensor, key: Any, value: Tensor) -> None:
     """torch's errors for a value that does not broadcast to ``self[key]`` (leading ones of
-    the value's shape dropped, as torch does)."""
+    the value's shape dropped, as torch does), then for a value of another dtype written by
+    index_put (a tensor index, a 0-d bool one included), except through one boolean mask
+    of a one-element value, which torch writes with masked_fill_ (a cast)."""
     parts = key if isinstance(key, tuple) else (key,)
-    advanced = any(getattr(k, "ndim", 0) for k in parts)  # torch's index_put
-    if advanced and value.dtype is not self.dtype:
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
-            "for the source.")
+    arrays = [k for k in parts if getattr(k, "ndim", 0) or _bool_array(k)]
     xp = self._xp
     target = tuple(getitem(xp, xp.broadcast_to(xp.zeros((), dtype=xp.bool), self._data.shape),
                            key).shape)
     shape = tuple(value.shape)
     while len(shape) > len(target) and shape[0] == 1:
         shape = shape[1:]
-    if len(shape) <= len(target) and all(
-            v in (1, t) for v, t in zip(reversed(shape), reversed(target))):
-        return
-    if advanced:
+    fits = len(shape) <= len(target) and all(
+        v in (1, t) for v, t in zip(reversed(shape), reversed(target)))
+    if not fits and arrays:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
-    expanded_shape(shape if len(shape) <= len(target) else tuple(value.shape), target,
-                   _args.legacy(value.dtype))  # raises torch's expand error
+    if not fits:
+        expanded_shape(shape if len(shape) <= len(target) else tuple(value.shape), target,
+                       _args.legacy(value.dtype))  # raises torch's expand error
+    mask_fill = (len(arrays) == 1 and arrays[0].ndim and _bool_array(arrays[0])
+                 and value.numel() == 1)
+    if arrays and not mask_fill and value.dtype is not self.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
+            "for the source.")
+
+
+def _bool_array(part: Any) -> bool:
+    """True if a key's part is a boolean array (a mask; a 0-d one is still a tensor index)."""
+    return type(part).__name__ == "ndarray" and _args.kind_of(part.dtype) == "bool"
 
 
 _OPERANDS = (Tensor, int, float, complex)  # bool is an int

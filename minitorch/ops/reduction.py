@@ -323,6 +323,22 @@ sum_method = _args.axis_alias(_keepdim_needs_dim(_sum, method=True))
 mean_method = _args.axis_alias(_keepdim_needs_dim(_mean, method=True))
 
 
+def variance_signature(fn: Any) -> Any:
+    """``fn`` (var or std) refusing ``dim=`` given a bool by keyword: torch reads a bool in
+    dim's place as ``unbiased`` only when it is positional, so ``dim=True`` matches none of
+    its overloads."""
+
+    @functools.wraps(fn)
+    def checked(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if isinstance(kwargs.get("dim"), bool):
+            _no_variance_overload(fn.__name__, [f"{k}={_args.type_name(v)}"
+                                                for k, v in kwargs.items()] + [""])
+        return fn(input, *args, **kwargs)
+
+    return checked
+
+
+@variance_signature
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
@@ -350,13 +366,19 @@ def _variance_overload(name: str, dim: Any, unbiased: Any, keepdim: Any,
         got += [_args.type_name(unbiased)] if unbiased is not _args.OMITTED else []
         got += [f"{k}={_args.type_name(v)}" for k, v in given.items()
                 if v is not _args.OMITTED]
-        raise TypeError(
-            f"{name}() received an invalid combination of arguments - got ({', '.join(got)}"
-            "), but expected one of:\n"
-            " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
-            " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
-            " * (bool unbiased = True)\n")
+        _no_variance_overload(name, got)
     return dim, unbiased is not False, False if keepdim is _args.OMITTED else keepdim
+
+
+def _no_variance_overload(name: str, got: list) -> None:
+    """torch's TypeError for var/std arguments (their types, ``got``) that match none of
+    its overloads."""
+    raise TypeError(
+        f"{name}() received an invalid combination of arguments - got ({', '.join(got)}"
+        "), but expected one of:\n"
+        " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+        " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
+        " * (bool unbiased = True)\n")
 
 
 def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,

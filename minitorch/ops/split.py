@@ -81,10 +81,20 @@ def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
     [[0, 1], [2, 3], [4]]
     """
     _args.tensor_args("split", (input, "input", 1))
-    size = _args.as_int(split_size_or_sections)
-    if size is not None:
+    size = split_size_or_sections
+    if isinstance(size, Tensor) and size.numel() == 1:  # torch's Tensor.split: int(size)
+        size = int(size.item())
+    if isinstance(size, bool):  # torch reads an int (a bool too), else a list of sizes
+        raise _args.invalid_combination("split", (input, size, dim),
+                                        "Tensor input, int split_size, int dim = 0",
+                                        "Tensor input, tuple of ints split_size, int dim = 0")
+    if isinstance(size, int):
+        size = _args.integer("split", size, "split_size", 2)
         return _equal_pieces(input, size, _split_dim("split", input, dim))
-    sizes = _args.int_list("split_with_sizes", split_size_or_sections, "split_sizes", 2)
+    if not isinstance(size, (tuple, list)):
+        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
+                        f"of ints, not {_args.type_name(size)}")
+    sizes = _args.int_list("split_with_sizes", size, "split_sizes", 2)
     d = _split_dim("split_with_sizes", input, dim)
     if any(s < 0 for s in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
