@@ -163,3 +163,23 @@ def test_setitem_value_dtype_as_torch(key: str, value: str) -> None:
     writes with masked_fill_ (a cast)."""
     assert_as_torch(f"(lambda x: (x.__setitem__({key}, {value}), x)[1])"
                     "(L.arange(6.0).reshape(2, 3))")
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(2, 3), (0, 3), (2, 0), (3,), (2, 1, 3)]),
+       key=st.sampled_from([
+           "[1.5]", "np.array([1.7, 0.2])", "np.array([])", "np.array([], dtype=np.float32)",
+           "np.array([1.5, 2])", "(0, np.array([2.9]))", "[[1.5]]", "[1.5, True]",
+           "np.array([-1.0])", "np.array([1e20])", "np.array([np.nan])", "[2 ** 63]",
+           "np.array([0, 1])", "(slice(None), np.array([0, 2]))", "np.array([True, False])",
+           "np.array([5])", "np.array([[0, 1], [1, 0]])", "[]"]),
+       write=st.booleans())
+def test_numpy_and_float_keys_as_torch(shape: tuple, key: str, write: bool) -> None:
+    """A numpy array key is checked like a tensor's (bounds, an empty dim: torch's
+    IndexError, not numpy's); a float list or array is read as torch reads it, truncated to
+    int64 (nan and overflow as int64's minimum); an int past int64 overflows."""
+    x = f"L.arange(float({int(np.prod(shape))})).reshape({shape})"
+    if write:
+        assert_as_torch(f"(lambda x: (x.__setitem__({key}, -1.0), x)[1])({x})")
+    else:
+        assert_as_torch(f"{x}[{key}]")
