@@ -183,3 +183,27 @@ def test_numpy_and_float_keys_as_torch(shape: tuple, key: str, write: bool) -> N
         assert_as_torch(f"(lambda x: (x.__setitem__({key}, -1.0), x)[1])({x})")
     else:
         assert_as_torch(f"{x}[{key}]")
+
+
+CONV = ("(lambda x, w: (lambda y: (y, y.sum().backward(), x.grad, w.grad))("
+        "L.nn.functional.conv2d(x, w, **{kw})))"
+        "(L.arange(float(np.prod({xs}))).reshape({xs}).requires_grad_(), "
+        "L.ones({ws}, requires_grad=True))")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(xs=st.sampled_from([(1, 1, 4, 4), (2, 3, 5, 5), (0, 1, 4, 4), (1, 0, 4, 4), (1, 1, 0, 4),
+                           (1, 1, 2, 2), (1, 4, 4), (2, 0, 3, 3), (0, 0, 3, 3), (1, 2, 0, 0)]),
+       ws=st.sampled_from([(1, 1, 3, 3), (2, 1, 3, 3), (0, 1, 3, 3), (1, 1, 5, 5), (1, 1, 0, 3),
+                           (1, 0, 3, 3), (2, 3, 1, 1), (1, 1, 1, 1), (0, 0, 3, 3)]),
+       kw=st.sampled_from(["{}", "{'padding': 1}", "{'padding': 5}", "{'padding': 100}",
+                           "{'padding': (1, 2)}", "{'padding': 'valid'}", "{'padding': 'same'}",
+                           "{'dilation': 0}", "{'dilation': -1}", "{'dilation': 2}",
+                           "{'stride': 0}", "{'stride': 2}", "{'groups': 2}",
+                           "{'padding': 2, 'dilation': 3}"]))
+def test_conv2d_edges_as_torch(xs: tuple, ws: tuple, kw: str) -> None:
+    """conv2d's edge cases with torch's outcome: a zero batch convolves to an empty result
+    (no numpy reshape of nothing), zero input channels give zero output channels, a kernel
+    larger than the padded input, an empty spatial input, an empty weight and a zero
+    dilation get torch's errors in torch's order; the gradients match."""
+    assert_as_torch(CONV.format(xs=xs, ws=ws, kw=kw))

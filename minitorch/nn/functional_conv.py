@@ -11,10 +11,12 @@ tensor([[[[4., 4.],
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from .. import _args, _creation
 from .._tensor import Tensor
+from ..ops import pad as _pad
 from ..ops.conv import Convolution, MaxPool2DWithIndices
 from ..ops.shape import cat
 
@@ -61,12 +63,17 @@ def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> No
             _args.integer("conv2d", v, name, 0)  # an int past int64: torch's overflow
 
 
-def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
-    total = [d * (k - 1) for k, d in zip(kernel, dilation)]
-    if any(t % 2 for t in total):
-        raise NotImplementedError("minitorch's conv2d supports padding='same' only where it is "
-                                  "symmetric (odd kernels); give the padding as numbers")
-    return (total[0] // 2, total[1] // 2)
+def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
+    """torch's ``padding='same'``: ``dilation * (kernel - 1)`` per dim, half on each side;
+    where that is odd, torch first pads the input by one more after (with a warning).
+    The input and the symmetric padding."""
+    total = [max(d * (k - 1), 0) for k, d in zip(kernel, dilation)]
+    if total[0] % 2 or total[1] % 2:
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", UserWarning,
+                      stacklevel=3)
+        input = _pad.pad(input, (0, total[1] % 2, 0, total[0] % 2))
+    return input, (total[0] // 2, total[1] // 2)
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
@@ -84,14 +91,17 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError("negative padding is not supported")
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if min(dilation) <= 0:  # torch names the values only for a zero (two checks)
-        raise RuntimeError("dilation should be greater than zero" + (
-            f", but got {list(dilation)}" if min(dilation) == 0 else ""))
+    if min(dilation) < 0:  # a zero is checked later (_check_window)
+        raise RuntimeError("dilation should be greater than zero")
     if weight.dim() != 4:
         raise RuntimeError(f"weight should have at least three dimensions, got "
                            f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
             f"Expected 4-dimensional weight for 4-dimensional input, but got weight of size "
             f"{list(weight.shape)} instead")
+    if weight.shape[0] < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
+            f"but got weight of size {list(weight.shape)} instead")
     if weight.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
@@ -131,9 +141,36 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     if padding == "valid":
         padding = 0
     elif padding == "same":
-        padding = _same_padding(tuple(weight.shape[2:]), dilation)
+        input, padding = _same_padding(input, tuple(weight.shape[2:]), dilation)
     geometry = (stride, pair(padding), dilation)
+    _check_window(input, weight, geometry)
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
+
+
+def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
+    """torch's checks of a convolution's window against its input, after the arguments':
+    no zero dilation, the dilated kernel within the padded input, an empty input only by
+    its batch or its channels, a kernel of at least one element (torch's empty path reads
+    its first)."""
+    _, padding, dilation = geometry
+    if min(dilation) == 0 and input.numel():  # an empty input passes
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+    padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
+    kernel = [(k - 1) * d + 1 for k, d in zip(weight.shape[2:], dilation)]
+    if padded[0] < kernel[0] or padded[1] < kernel[1]:
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel "
+            f"size: ({kernel[0]} x {kernel[1]}). Kernel size can't be greater than actual "
+            "input size")
+    if not input.numel() and input.shape[0] and input.shape[1]:
+        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
+                           f"input shape: {list(input.shape)}")
+    if 0 in weight.shape[2:]:
+        if not input.numel():
+            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
+                             "dimension 0")
+        raise RuntimeError("kernel size should be greater than zero, but got kernel_height: "
+                           f"{weight.shape[2]} kernel_width: {weight.shape[3]}")
 
 
 @_args.tensors("max_pool2d", input="input")

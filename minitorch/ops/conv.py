@@ -109,34 +109,44 @@ class Convolution(Op):
     def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None, *,
                 geometry: Geometry, groups: int = 1) -> Tensor:
         xp = x._xp
-        n, o, kernel = x.shape[0], w.shape[0], tuple(w.shape[2:])
+        n, c, o, kernel = x.shape[0], x.shape[1], w.shape[0], tuple(w.shape[2:])
         keys = _slices(tuple(x.shape), kernel, geometry)
         cols = _columns_array(xp, x._data, keys, geometry[1], 0.0)
         oh, ow = cols.shape[-2:]
-        # each group: its (O/G, C/G*K) weights times its (C/G*K, OH*OW) columns
-        out = xp.matmul(xp.reshape(w._data, (groups, o // groups, -1)),
-                        xp.reshape(cols, (n, groups, -1, oh * ow)))
+        ctx.save_for_backward(x, w)
+        ctx.meta = (keys, geometry[1], (oh, ow), b is not None, groups)
+        if not c:  # torch's empty convolution: no input channels give no output channels
+            return wrap(xp.zeros((n, 0, oh, ow), dtype=x._data.dtype))
+        # each group: its (O/G, C/G*K) weights times its (C/G*K, OH*OW) columns (sizes
+        # spelled out: a zero batch leaves nothing to infer a -1 from)
+        per_group = c // groups * len(keys)
+        out = xp.matmul(xp.reshape(w._data, (groups, o // groups, per_group)),
+                        xp.reshape(cols, (n, groups, per_group, oh * ow)))
         out = xp.reshape(out, (n, o, oh * ow))
         if b is not None:
             out = out + xp.reshape(b._data, (o, 1))
-        ctx.save_for_backward(x, w)
-        ctx.meta = (keys, geometry[1], (oh, ow), b is not None, groups)
         return wrap(xp.reshape(out, (n, o, oh, ow)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, w = ctx.saved_tensors
         keys, padding, (oh, ow), has_bias, groups = ctx.meta
-        n, o = g.shape[0], g.shape[1]
-        g2 = g.reshape(n, groups, o // groups, oh * ow)
+        n, c, o = x.shape[0], x.shape[1], w.shape[0]
         need_x, need_w, need_b = ctx.needs_input_grad
+        if not c:  # nothing was read: every gradient is zero
+            zero = g.sum() * 0
+            return (zero.expand(*x.shape) if need_x else None,
+                    zero.expand(*w.shape) if need_w else None,
+                    zero.expand(o) if need_b and has_bias else None)
+        per_group = c // groups * len(keys)
+        g2 = g.reshape(n, groups, o // groups, oh * ow)
         grad_x = grad_w = grad_b = None
         if need_x:
-            w2 = w.reshape(groups, o // groups, -1)
-            parts = (w2.transpose(1, 2) @ g2).reshape(n, x.shape[1], len(keys), oh, ow)
+            w2 = w.reshape(groups, o // groups, per_group)
+            parts = (w2.transpose(1, 2) @ g2).reshape(n, c, len(keys), oh, ow)
             grad_x = _fold(parts, tuple(x.shape), keys, padding)
         if need_w:
-            cols = _columns(x, keys, padding).reshape(n, groups, -1, oh * ow)
+            cols = _columns(x, keys, padding).reshape(n, groups, per_group, oh * ow)
             grad_w = (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w.shape)
         if need_b and has_bias:
             grad_b = g.sum((0, 2, 3))
