@@ -207,3 +207,36 @@ def test_conv2d_edges_as_torch(xs: tuple, ws: tuple, kw: str) -> None:
     larger than the padded input, an empty spatial input, an empty weight and a zero
     dilation get torch's errors in torch's order; the gradients match."""
     assert_as_torch(CONV.format(xs=xs, ws=ws, kw=kw))
+
+
+POOL = ("(lambda x: (lambda y: (y, y.sum().backward(), x.grad))("
+        "L.nn.functional.{name}(x, *{args}, **{kw})))"
+        "(L.arange(float(np.prod({xs}))).reshape({xs}).requires_grad_())")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(name=st.sampled_from(["avg_pool2d", "max_pool2d"]),
+       xs=st.sampled_from([(1, 1, 4, 4), (2, 3, 5, 5), (0, 1, 4, 4), (1, 0, 4, 4), (1, 4, 4),
+                           (1, 1, 1, 1), (4, 4), (1, 1, 0, 4)]),
+       args=st.sampled_from(["(2,)", "(0,)", "(5,)", "(2, 0)", "(2, 1, 1)", "(3, 2, 1)",
+                             "(3, 1, 2)", "((2, 3),)", "(2, None)", "(4, 4)", "(3,)",
+                             "(2.5,)", "(2, -1)", "(np.float32(2),)"]),
+       kw=st.sampled_from(["{}", "{'ceil_mode': True}", "{'ceil_mode': 'a'}"]),
+       avg=st.sampled_from(["", "'count_include_pad': False", "'divisor_override': 0",
+                            "'divisor_override': 3"]))
+def test_pooling_edges_as_torch(name: str, xs: tuple, args: str, kw: str, avg: str) -> None:
+    """Pooling as torch: avg_pool2d with padding, ceil mode, count_include_pad and
+    divisor_override (values and gradients), and both poolings' checks in torch's order (an
+    input empty by more than its batch, a window larger than the input, ...)."""
+    if name == "avg_pool2d" and avg:
+        kw = kw[:-1] + (", " if kw != "{}" else "") + avg + "}"
+    assert_as_torch(POOL.format(name=name, xs=xs, args=args, kw=kw))
+
+
+@pytest.mark.parametrize("expression", [
+    "L.nn.AvgPool2d('a', -1, np.int64(3))(L.ones(1, 1, 4, 4))",
+    "L.nn.AvgPool2d(2, 1, np.float32(2))(L.ones(1, 1, 4, 4))",
+    "L.nn.AvgPool2d(3, 1, 1, True, False)(L.ones(1, 1, 4, 4))",
+    "L.nn.AvgPool2d(3, 2, 1, divisor_override=2)(L.arange(25.0).reshape(1, 1, 5, 5))"])
+def test_avg_pool_module_as_torch(expression: str) -> None:
+    assert_as_torch(expression)

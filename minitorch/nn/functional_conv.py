@@ -20,7 +20,7 @@ from ..ops import pad as _pad
 from ..ops.conv import Convolution, MaxPool2DWithIndices
 from ..ops.shape import cat
 
-__all__ = ["conv2d", "max_pool2d", "pair"]
+__all__ = ["conv2d", "max_pool2d", "pair", "pool_out_size"]
 
 
 def pair(value: Any, name: str = "padding") -> tuple[int, int]:
@@ -193,7 +193,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     dilation = pair(dilation)
-    _check_pool_geometry(kernel, stride, pad, dilation)
+    check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
                 for i, d in enumerate((-2, -1))]
@@ -201,9 +201,27 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
 
 
-def _check_pool_geometry(kernel: tuple, stride: tuple, pad: tuple, dilation: tuple) -> None:
-    """torch's checks of max pooling's window, in its order: the output size's (per dim: no
-    zero stride, a padding within half the effective kernel), then the shape check's."""
+def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
+                  ceil_mode: bool) -> int:
+    """torch's pooling output size along one dim: in ceil mode the last window may start
+    past the end, but not past the leading padding.
+
+    >>> pool_out_size(4, 3, 2, 1, 1, True), pool_out_size(4, 3, 2, 1, 1, False)
+    (3, 2)
+    """
+    span = size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = span // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
+    """torch's checks of a pooling window ``(kernel, stride, pad, dilation)`` over an input
+    of ``shape``, in its order: the output size's (per dim: no zero stride, a padding within
+    half the effective kernel), then the shape check's (the window, an input empty only by
+    its batch, the padding, an output of at least one element)."""
+    kernel, stride, pad, dilation = window
     for k, s, p, d in zip(kernel, stride, pad, dilation):
         if s == 0:
             raise RuntimeError("stride should not be zero")
@@ -216,10 +234,19 @@ def _check_pool_geometry(kernel: tuple, stride: tuple, pad: tuple, dilation: tup
     if min(dilation) <= 0:
         raise RuntimeError("dilation should be greater than zero, but got dilationH: "
                            f"{dilation[0]} dilationW: {dilation[1]}")
+    if 0 in shape[-3 if len(shape) == 3 else 1:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(shape)}")
     if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
         raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
                            f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
                            f"kH = {kernel[0]}")
+    out = [pool_out_size(shape[d], kernel[i], stride[i], pad[i], dilation[i], ceil_mode)
+           for i, d in enumerate((-2, -1))]
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size: ({shape[-3]}x{shape[-2]}x{shape[-1]}). "
+                           f"Calculated output size: ({shape[-3]}x{out[0]}x{out[1]}). Output "
+                           "size is too small")
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
@@ -230,10 +257,7 @@ def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int)
     >>> _ceil_rows(7, 2, 2, 0, 1), _ceil_rows(6, 2, 2, 0, 1), _ceil_rows(7, 3, 2, 1, 1)
     (1, 0, 0)
     """
-    span = size + 2 * padding - dilation * (kernel - 1) - 1
-    out = -(-span // stride) + 1
-    if (out - 1) * stride >= size + padding:
-        out -= 1
+    out = pool_out_size(size, kernel, stride, padding, dilation, True)
     return max(0, (out - 1) * stride + dilation * (kernel - 1) + 1 - (size + 2 * padding))
 
 
