@@ -240,3 +240,53 @@ def test_pooling_edges_as_torch(name: str, xs: tuple, args: str, kw: str, avg: s
     "L.nn.AvgPool2d(3, 2, 1, divisor_override=2)(L.arange(25.0).reshape(1, 1, 5, 5))"])
 def test_avg_pool_module_as_torch(expression: str) -> None:
     assert_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.randint(0, 2, (2 ** 38,))", "L.randint(0, np.int64(3), (2 ** 36, 4))",
+    "L.nn.functional.avg_pool2d(L.ones(1, 1, 1, 4, 4), 2, count_include_pad=False)",
+    "L.nn.Conv2d('a', 1, L.tensor(2), stride=2 ** 64, padding='valid')",
+    "L.nn.Conv2d(1j, 3, 1j, stride=L.tensor(2.0))", "L.nn.Conv2d('a', 1, 2)",
+    "L.nn.Conv2d(2, 4, 3, groups=0)", "L.nn.Conv2d(2, 4, 3, padding='same', stride=2)",
+    "L.tensor([1, 2, 3]).masked_fill_(L.ones(0, 3) > 0, 2 ** 63)",
+    "L.tensor([1, 2, 3]).masked_fill_(L.tensor([True, False, True]), 2 ** 63)",
+    "L.tensor([1, 2, 3]).masked_fill(L.tensor([True, False, True]), 2 ** 63)",
+    "L.tensor([1., 2, 3]).masked_fill_(L.tensor([True, False, True]), 2 ** 63)",
+    "L.tensor([True, False]).masked_fill_(L.tensor([True, False]), 2 ** 63)",
+    "L.tensor([1, 2, 3]).masked_fill_(L.tensor([True, False, True]), -2 ** 63 - 1)",
+    "L.tensor([1, 2, 3]).masked_fill_(L.ones(0, 3) > 0, float('nan'))",
+    "L.tensor([1., 2, 3]).masked_fill_(L.ones(2, 3) > 0, 1.0)",
+    "L.nn.functional.huber_loss(L.ones(2, 3), L.ones(2, 3), weight=L.ones(3))",
+    "L.nn.functional.huber_loss(L.ones(2, 3), L.ones(3), weight=L.ones(2, 3))",
+    "L.nn.functional.huber_loss(L.ones(2, 3), L.ones(2, 3), weight=3)",
+    "L.nn.functional.huber_loss(L.ones(2, 3), L.ones(2, 3), delta=-1.0, weight=L.ones(2, 3))"])
+def test_checks_in_torch_order_as_torch(expression: str) -> None:
+    """randint's size against memory; a pooling input of 5 dims; Conv2d's pairs before its
+    groups (Python's own errors, as torch's Python meets them); masked_fill's shapes before
+    its value's range (an int past int64 fills float and bool tensors); huber_loss's weight
+    of the input's size, checked before delta."""
+    assert_as_torch(expression)
+
+
+@pytest.mark.parametrize("target", ["L.ones(2, 3)", "L.ones(2, 3, dtype=L.int64)",
+                                    "L.ones(2, 3, dtype=L.float64)", "L.ones(3)"])
+@pytest.mark.parametrize("weight", ["None", "L.ones(2, 3)"])
+def test_huber_backward_takes_the_target_dtype_as_torch(target: str, weight: str) -> None:
+    """torch's huber backward refuses a target of another dtype than the input (its forward
+    casts it): 'Found dtype Long but expected Float'."""
+    assert_as_torch(f"(lambda x: (L.nn.functional.huber_loss(x, {target}, weight={weight})"
+                    ".backward(), x.grad)[1])(L.full((2, 3), 0.3, requires_grad=True))")
+
+
+@pytest.mark.parametrize("expression", [
+    "H(2.0, 'yes', 'empty')", "H(2.0, True, 'int')", "H([1.0, 1.0], 0, 'list')",
+    "H(L.ones(1), 1, 'int')", "H(None, 0, 'int')", "H([L.ones(2), L.ones(2)], 0, 'none')",
+    "H([], 0, 'none')", "H([None, None], 0, 'none')", "H(L.ones(2), 0, 'empty')"])
+def test_backward_checks_inputs_first_as_torch(expression: str) -> None:
+    """autograd.backward reads ``inputs`` first (an int is no iterable; none is refused),
+    then pairs outputs and gradients as zip does (extra gradients ignored, a float refused
+    per pair), then counts them."""
+    helper = ("(lambda g, r, kind: (lambda x: (x * 3).backward(g, retain_graph=r, inputs="
+              "{'none': None, 'int': 3, 'empty': [], 'list': [x]}[kind]) or x.grad)"
+              "(L.ones(2, requires_grad=True)))")
+    assert_as_torch(expression.replace("H(", f"{helper}(", 1))

@@ -234,7 +234,7 @@ def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
     if min(dilation) <= 0:
         raise RuntimeError("dilation should be greater than zero, but got dilationH: "
                            f"{dilation[0]} dilationW: {dilation[1]}")
-    if 0 in shape[-3 if len(shape) == 3 else 1:]:
+    if len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{list(shape)}")
     if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:

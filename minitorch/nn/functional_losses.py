@@ -222,12 +222,17 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     tensor(2.6250)
     """
     check_operands(input, target)
+    shape, target_dtype = tuple(input.shape), target.dtype
     input, target, reduction = elementwise_pair(input, target, reduction)
+    if weight is not None:
+        _args.python_attribute(weight, "size")  # torch's Python reads weight.size()
+        if tuple(weight.shape) != shape:
+            raise ValueError("Weights and input must have the same size.")
     delta = _args.real("huber_loss", delta, "delta", 4)
     if not delta > 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = kernel_operands("huber", input, target, out=input.dtype)
-    params: dict = {"delta": delta}
+    params: dict = {"delta": delta, "target_dtype": target_dtype}
     if weight is not None:  # torch's Python multiplies out of place: the promoted dtype
         params["weight"] = weight.expand(input.shape).to(result_type(input, weight))
     return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)
