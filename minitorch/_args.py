@@ -752,9 +752,11 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
     """
     if isinstance(value, (bool, int)) or type(value).__name__.startswith(("int", "bool")):
         n = int(value)
-        high = 2 ** 64 if unsigned and dt.is_floating_point else INT64_MAX + 1
+        high = 2 ** 64 if unsigned else INT64_MAX + 1
         if not INT64_MIN <= n < high:
             raise ValueError("Overflow when unpacking long long")
+        if n > INT64_MAX and dt.name == "int64":  # read (unsigned), then not held
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         return value
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
         target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None

@@ -297,11 +297,11 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     return self._inplace(inplace.Fill.apply, value=value)
 
 
-def copy_(self: Tensor, src: Tensor) -> Tensor:
-    """Copy ``src`` (broadcast) into this tensor, in place."""
+def copy_(self: Tensor, src: Any) -> Tensor:
+    """Copy ``src`` (broadcast) into this tensor, in place; a number is copied as torch's
+    parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning)."""
     if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
-                        f"{_args.type_name(src)}")
+        src = _wrapped_number("copy_", src)
     shape = broadcast_pair(self, src)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
@@ -309,17 +309,53 @@ def copy_(self: Tensor, src: Tensor) -> Tensor:
     return self._inplace(inplace.Copy.apply, src)
 
 
+def _wrapped_number(fn: str, value: Any) -> Tensor:
+    """A number where torch's parser takes a Tensor, as it wraps it: a 0-d tensor of its
+    kind (bool, int64, float64; an int up to 2**64 as a float), a complex one's real part
+    with torch's warning; anything else is refused."""
+    if isinstance(value, complex):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=3)
+        value = value.real
+    if not _args.is_real(value):
+        raise TypeError(f"{fn}(): argument 'other' (position 1) must be Tensor, not "
+                        f"{_args.type_name(value)}")
+    value = _args.numpy_scalar(value)
+    if type(value) is int and not _args.INT64_MIN <= value <= _args.INT64_MAX:
+        if not 0 <= value < 2 ** 64:
+            raise _args.int_overflow(value)
+        value = float(value)
+    return _factories_tensor(value)
+
+
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
-    if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
-        raise RuntimeError(  # torch writes through a view of the leaf
-            "a view of a leaf Variable that requires grad is being used in an in-place "
-            "operation.")
     if not isinstance(value, Tensor):
         value = _args.item_assigned(value, self.dtype)
     array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
+    if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
+        # after the key's checks and the number's, before the value tensor's, as torch
+        raise RuntimeError(f"a {'view of a ' if _sliced(self, array_key) else ''}leaf Variable "
+                           "that requires grad is being used in an in-place operation.")
     if isinstance(value, Tensor):
         _check_value_shape(self, array_key, value)
     self._inplace(inplace.CopySlices.apply, value, key=array_key)
+
+
+def _sliced(self: Tensor, parts: tuple) -> bool:
+    """True if torch's basic indexing of the array key's ``parts`` makes a view before it writes
+    (an int, None, a bool or a partial slice); full slices and index arrays leave the tensor
+    itself (so a leaf's refusal names a leaf, not a view of one)."""
+    dim = 0
+    for p in parts:
+        if isinstance(p, slice):
+            if p.indices(self.shape[dim]) != (0, self.shape[dim], 1):
+                return True
+            dim += 1
+        elif p is None or isinstance(p, bool) or not getattr(p, "ndim", 0):
+            return True  # an int, a 0-d tensor or array
+        else:
+            dim += p.ndim if _args.kind_of(getattr(p, "_data", p).dtype) == "bool" else 1
+    return False
 
 
 def _check_value_shape(self: Tensor, key: Any, value: Tensor) -> None:

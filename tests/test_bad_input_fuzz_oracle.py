@@ -76,19 +76,21 @@ def test_huge_allocations_refused_as_torch(expression: str) -> None:
     assert_as_torch(expression)
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=100)
 @given(name=st.sampled_from(["std", "var"]),
        shape=st.sampled_from([(), (3,), (2, 3), (1, 4), (2, 1, 3), (0, 3), (2, 0, 3)]),
-       dim=st.sampled_from(["", "dim=0, ", "dim=-1, ", "dim=(0, -1), ", "dim=None, "]),
+       dim=st.sampled_from(["", "dim=0, ", "dim=-1, ", "dim=(0, -1), ", "dim=None, ",
+                            "dim=(), ", "dim=[], "]),
        correction=st.sampled_from(["0", "1", "2", "5", "-1", "-2.5", "1.5", "float('inf')",
-                                   "1e300", "None"]),
+                                   "1e300", "None", "float('nan')"]),
        values=st.sampled_from(["arange", "ones"]))
 def test_variance_backward_as_torch(name: str, shape: tuple, dim: str, correction: str,
                                     values: str) -> None:
     """std has torch's own node (StdBackward0, 0 where the result is 0); both backwards use
     torch's var_backward: over every element with no degree of freedom left, nan where the
-    input is its mean and inf elsewhere; over chosen dims, ``2 / 0`` is inf. The variance of
-    nothing is nan whatever the correction."""
+    input is its mean and inf elsewhere; over chosen dims, ``2 / 0`` is inf; an empty list
+    of dims counts 1 element in the backward. The variance of nothing is nan whatever the
+    correction; a nan correction divides by 0."""
     make = (f"L.arange(float({int(np.prod(shape))}), dtype=L.float64).reshape({shape})"
             if values == "arange" else f"L.ones({shape}, dtype=L.float64)")
     assert_as_torch(f"(lambda x: (lambda y: (y, y.sum().backward(), x.grad))(x.{name}("
@@ -290,3 +292,29 @@ def test_backward_checks_inputs_first_as_torch(expression: str) -> None:
               "{'none': None, 'int': 3, 'empty': [], 'list': [x]}[kind]) or x.grad)"
               "(L.ones(2, requires_grad=True)))")
     assert_as_torch(expression.replace("H(", f"{helper}(", 1))
+
+
+@pytest.mark.parametrize("expression", [
+    "L.ones(3).copy_(2 ** 63)", "L.ones(3).copy_(float('nan'))", "L.ones(3).copy_(1j)",
+    "L.ones(3).copy_(True)", "L.ones(3).copy_(np.float64(2.5))", "L.ones(3).copy_(2 ** 64)",
+    "L.ones(3).copy_([1.0])", "L.ones(3).copy_(None)", "L.ones(3, dtype=L.int64).copy_(2.7)",
+    "L.ones(3).copy_(np.array([1.0, 2.0, 3.0]))", "L.ones(3, requires_grad=True).copy_(2)",
+    "L.ones(3, requires_grad=True).copy_([1.0])", "L.tensor([-2, 0, 5]).fill_(2 ** 63)",
+    "L.full((2,), 2 ** 63, dtype=L.int64)", "L.tensor([-2, 0, 5]).fill_(2 ** 64)",
+    "L.tensor([-2.0, 0, 5]).fill_(2 ** 63)"])
+def test_copy_takes_numbers_as_torch(expression: str) -> None:
+    """copy_ takes a number as torch's parser wraps it (a complex one's real part), after
+    which a leaf is refused; an int in [2**63, 2**64) is read, then does not fit int64."""
+    assert_as_torch(expression)
+
+
+@SETTINGS
+@given(key=st.sampled_from(["3", "-4", "slice(None, None, 0)", "slice(None, None, -1)",
+                            "(None, 0)", "'a'", "{}", "2 ** 63", "np.float64(0.)", "0",
+                            "slice(None)", "[0, 1]"]),
+       value=st.sampled_from(["None", "1.0", "L.tensor(5)", "L.ones(1)", "[1.0, 2.0]",
+                              "2 ** 63", "'a'", "L.ones(3, 2)"]))
+def test_setitem_on_a_leaf_checks_key_and_value_first_as_torch(key: str, value: str) -> None:
+    """Writing into a leaf that requires grad is refused only after the key and the value
+    pass torch's checks."""
+    assert_as_torch(f"L.ones(3, 2, requires_grad=True).__setitem__({key}, {value})")

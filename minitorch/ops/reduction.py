@@ -111,9 +111,10 @@ def _count(shape: tuple, dims: tuple | None) -> int:
 def _var_backward(g: Tensor, a: Tensor, ctx: Any) -> Tensor:
     """torch's var_backward: ``2 / (n - correction) * g * (a - mean)``. Over every element
     with no degree of freedom left it is ``g`` times nan where ``a`` is its mean and inf
-    elsewhere; over chosen dims a zero ``n - correction`` divides as a float (inf)."""
+    elsewhere; over chosen dims a zero ``n - correction`` divides as a float (inf), and an
+    empty list of dims counts ``n`` as 1 (torch's ``_safe_size``) though all are reduced."""
     shape, dims, keepdim = ctx.meta
-    dof = _count(shape, dims) - ctx.correction
+    dof = (1 if ctx.no_dims else _count(shape, dims)) - ctx.correction
     g = _expand_back(g, shape, dims, keepdim)
     if ctx.every and dof <= 0:
         return g * where(a == a.mean(), math.nan, math.inf)
@@ -130,13 +131,17 @@ class Var(Op):
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, correction: float,
-                keepdim: bool, every: bool) -> Tensor:
+                keepdim: bool, every: bool, no_dims: bool = False) -> Tensor:
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.correction, ctx.every = correction, every or a.dim() == 0
+        ctx.no_dims = no_dims and a.dim() > 0
         xp = a._xp
-        variance = xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim)
-        if _count(a._data.shape, dims) == 0:  # torch's nan, whatever the correction
+        count = _count(a._data.shape, dims)
+        # torch's divisor max(0, n - correction): a nan correction divides by 0
+        ddof = count if correction != correction else correction
+        variance = xp.var(a._data, axis=dims, correction=ddof, keepdims=keepdim)
+        if count == 0:  # torch's nan, whatever the correction
             variance = xp.full_like(variance, math.nan)
         out = wrap(cls.finish(xp, variance))
         ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
@@ -404,8 +409,10 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
                       stacklevel=3)
     with quiet(), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's; torch's warning is above
+        no_dims = isinstance(dim, (tuple, list)) and not dim
         return (Std if name == "std" else Var).apply(
-            input, dims=dims, correction=correction, keepdim=keepdim, every=dim is None)
+            input, dims=dims, correction=correction, keepdim=keepdim, every=dim is None,
+            no_dims=no_dims)
 
 
 @_args.axis_alias
