@@ -154,6 +154,22 @@ def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
     return (sizes_[0], sizes_[-1])
 
 
+def windows(fn: str, *specs: tuple) -> tuple:
+    """Several window arguments ``(value, name, position)`` (``OMITTED``: left out, comes
+    back as None): every type first, then every value, as torch's parser.
+
+    >>> windows("max_pool2d", (2 ** 63, "kernel_size", 2), (0.5, "stride", 3))
+    Traceback (most recent call last):
+    TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
+    """
+    given = [spec for spec in specs if spec[0] is not OMITTED]
+    for value, name, position in given:
+        values = (value,) if as_int(value) is not None else value
+        if not isinstance(values, (tuple, list)) or any(as_int(v) is None for v in values):
+            window(fn, value, name, position)  # raises the type's error
+    return tuple(None if spec[0] is OMITTED else window(fn, *spec) for spec in specs)
+
+
 def window_steps(kernel: tuple, stride: tuple) -> None:
     """torch's checks of a pooling window against its stride, in torch's order."""
     if 0 in stride:

@@ -186,10 +186,11 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     >>> F.avg_pool2d(minitorch.ones(1, 1, 4, 4), 2).shape
     torch.Size([1, 1, 2, 2])
     """
-    kernel = _args.window("avg_pool2d", kernel_size, "kernel_size", 2)
-    steps = kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
-        else _args.window("avg_pool2d", stride, "stride", 3)
-    pad = _args.window("avg_pool2d", padding, "padding", 4)
+    unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
+    kernel, steps, pad = _args.windows(
+        "avg_pool2d", (kernel_size, "kernel_size", 2),
+        (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4))
+    steps = steps or kernel
     # the options are named as keywords (torch's message gives a position only when they
     # come positionally, which a Python signature cannot tell)
     ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode")

@@ -183,17 +183,18 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     tensor([[[[ 5.,  7.],
               [13., 15.]]]])
     """
-    kernel = _args.window("max_pool2d", kernel_size, "kernel_size", 2)
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
-    stride = kernel if unset else _args.window("max_pool2d", stride, "stride", 3)
-    pad = _args.window("max_pool2d", padding, "padding", 4)
+    kernel, stride, pad = _args.windows(
+        "max_pool2d", (kernel_size, "kernel_size", 2),
+        (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4))
+    stride = stride or kernel
     ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)
-    if return_indices:
-        raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     dilation = pair(dilation)
     check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
+    if return_indices:  # after torch's checks, which the arguments get first
+        raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
                 for i, d in enumerate((-2, -1))]

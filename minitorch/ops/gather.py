@@ -146,9 +146,8 @@ class ScatterValue(Op):
 def _check_index(fn: str, input: Tensor, dim: Any, index: Any, src: Any = None) -> int:
     """``dim`` wrapped, after torch's checks in torch's order: the dim, an integer index, a
     tensor ``src`` of ``input``'s dtype, an index of ``input``'s rank."""
-    _args.tensor_args(fn, (input, "input", 1))
+    _args.tensor_args(fn, (input, "input", 1), (index, "index", 3))  # types, then values
     d = _args.dim(fn, dim, input.dim())
-    _args.tensor_args(fn, (index, "index", 3))
     if index.dtype.name != "int64":
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src.dtype is not input.dtype:
@@ -299,9 +298,8 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     tensor([[4, 5],
             [0, 1]])
     """
-    _args.tensor_args("index_select", (input, "input", 1))
+    _args.tensor_args("index_select", (input, "input", 1), (index, "index", 3))
     d = _args.dim("index_select", dim, input.dim())
-    _args.tensor_args("index_select", (index, "index", 3))
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index.dtype.name != "int64":
