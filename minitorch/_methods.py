@@ -331,14 +331,32 @@ def _wrapped_number(fn: str, value: Any) -> Tensor:
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if not isinstance(value, Tensor):
         value = _args.item_assigned(value, self.dtype)
-    array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
     if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
-        # after the key's checks and the number's, before the value tensor's, as torch
-        raise RuntimeError(f"a {'view of a ' if _sliced(self, array_key) else ''}leaf Variable "
-                           "that requires grad is being used in an in-place operation.")
+        _refuse_leaf_write(self, key)
+    array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
     if isinstance(value, Tensor):
         _check_value_shape(self, array_key, value)
     self._inplace(inplace.CopySlices.apply, value, key=array_key)
+
+
+def _refuse_leaf_write(self: Tensor, key: Any) -> None:
+    """torch's refusal of ``leaf[key] = value`` for a leaf that requires grad: after the
+    number's checks and the basic indexing's (ints, slices, None), before the index
+    tensors' (which its kernel checks) and the value tensor's; it names a leaf, or a view
+    of one where the basic indexing made a view."""
+    basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
+                  for p in indexing.key_parts(key))
+    parts = indexing.check_key(self, sum(basic, ()))
+    view = _sliced(self, indexing.array_key(parts, self._xp))
+    raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
+                       "being used in an in-place operation.")
+
+
+def _consumed_dims(index: Any) -> int:
+    """The dims an index tensor, array or list takes: a mask its own, others one."""
+    mask = (_args.kind_of(index.dtype) == "bool" if hasattr(index, "dtype") else
+            bool(index) and all(isinstance(v, bool) for v in index))
+    return max(getattr(index, "ndim", 1), 1) if mask else 1
 
 
 def _sliced(self: Tensor, parts: tuple) -> bool:

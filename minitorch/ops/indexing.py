@@ -64,6 +64,12 @@ def _truncated(xp: Any, array: Any) -> Any:
     return xp.astype(xp.where(fits, array, -(2.0 ** 63)), xp.int64)
 
 
+def is_index_array(p: Any) -> bool:
+    """True for a key part that indexes by its values (a list, an array or a tensor with
+    dims): torch's index kernel checks it, after the basic indexing of the other parts."""
+    return isinstance(p, list) or (isinstance(p, Tensor) and p.dim() > 0) or _is_array(p)
+
+
 def _is_advanced(p: Any) -> bool:
     return isinstance(p, (Tensor, list)) or _is_array(p)
 
