@@ -332,22 +332,28 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if not isinstance(value, Tensor):
         value = _args.item_assigned(value, self.dtype)
     if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
-        _refuse_leaf_write(self, key)
+        _refuse_leaf_write(self, key, value)
     array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
     if isinstance(value, Tensor):
         _check_value_shape(self, array_key, value)
     self._inplace(inplace.CopySlices.apply, value, key=array_key)
 
 
-def _refuse_leaf_write(self: Tensor, key: Any) -> None:
+def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
     """torch's refusal of ``leaf[key] = value`` for a leaf that requires grad: after the
-    number's checks and the basic indexing's (ints, slices, None), before the index
-    tensors' (which its kernel checks) and the value tensor's; it names a leaf, or a view
-    of one where the basic indexing made a view."""
+    number's checks and the basic indexing's (ints, slices, None); before the index
+    tensors' (its index kernel checks them after its in-place check), but after the value
+    tensor's shape where the key is basic only (torch expands the value, then copies); it
+    names a leaf, or a view of one where the basic indexing made a view."""
+    parts = indexing.key_parts(key)
     basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
-                  for p in indexing.key_parts(key))
-    parts = indexing.check_key(self, sum(basic, ()))
-    view = _sliced(self, indexing.array_key(parts, self._xp))
+                  for p in parts)
+    array_key = indexing.array_key(indexing.check_key(self, sum(basic, ())), self._xp)
+    indexed = any(indexing.is_index_array(p) or (isinstance(p, Tensor) and p.dtype.name ==
+                                                 "bool") for p in parts)  # a 0-d mask too
+    if isinstance(value, Tensor) and not indexed:
+        _check_value_shape(self, array_key, value)
+    view = _sliced(self, array_key)
     raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
                        "being used in an in-place operation.")
 
