@@ -350,3 +350,18 @@ def test_argument_types_before_values_as_torch(expression: str) -> None:
     want, got = outcome(torch, expression), outcome(mt, expression)
     assert want[0] == got[0], (expression, want, got)  # the index's position differs in
     # torch's method and function forms: the type is what is compared
+
+
+@SETTINGS
+@given(loss=st.sampled_from(["mse_loss", "l1_loss", "huber_loss"]),
+       target=st.sampled_from(["L.zeros(2, 3)", "L.zeros(3)", "L.tensor(0.5)", "L.zeros(2, 2)"]),
+       weight=st.sampled_from(["L.arange(6.0).reshape(2, 3)", "L.ones(3)", "L.ones(2, 3, 1)",
+                               "3", "L.ones(2, 3, dtype=L.int64)"]),
+       reduction=st.sampled_from(["'mean'", "'sum'", "'none'"]))
+def test_loss_weights_as_torch(loss: str, target: str, weight: str, reduction: str) -> None:
+    """mse_loss and l1_loss take torch's ``weight`` (its Python path: each loss times its
+    weight, the mean over the weights' sum); a weight of another size than the input is
+    refused, as for huber_loss; values, nodes and gradients as torch's."""
+    assert_as_torch(f"(lambda x: (lambda y: (y, y.sum().backward(), x.grad))("
+                    f"L.nn.functional.{loss}(x, {target}, reduction={reduction}, "
+                    f"weight={weight})))(L.full((2, 3), 0.25, requires_grad=True))")

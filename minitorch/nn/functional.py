@@ -35,12 +35,14 @@ from .functional_losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     check_operands,
+    check_weight,
     elementwise_pair,
     floating_kernel,
     huber_loss,
     kernel_operands,
     l1_loss,
     smooth_l1_loss,
+    weighted,
 )
 
 __all__ = ["avg_pool2d", "batch_norm", "binary_cross_entropy",
@@ -387,15 +389,20 @@ def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> No
 
 # ---- losses ------------------------------------------------------------------------------
 def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
-             reduction: str = "mean") -> Tensor:
-    """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``).
+             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``);
+    with ``weight``, each weighted (torch's Python path, its own nodes).
 
     >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
     tensor(5.)
     """
     check_operands(input, target)
+    shape = tuple(input.shape)
     input, target, reduction = elementwise_pair(input, target, reduction, size_average,
                                                 reduce)
+    if weight is not None:
+        check_weight(weight, shape)
+        return weighted((input - target) ** 2, weight, reduction)
     input, target = kernel_operands("mse", input, target)
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
