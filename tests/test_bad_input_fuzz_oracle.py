@@ -365,3 +365,21 @@ def test_loss_weights_as_torch(loss: str, target: str, weight: str, reduction: s
     assert_as_torch(f"(lambda x: (lambda y: (y, y.sum().backward(), x.grad))("
                     f"L.nn.functional.{loss}(x, {target}, reduction={reduction}, "
                     f"weight={weight})))(L.full((2, 3), 0.25, requires_grad=True))")
+
+
+@pytest.mark.parametrize("expression", [
+    "L.full_like(L.tensor([True, False, True]), 2 ** 63)", "L.full((2,), 2 ** 63, dtype=L.bool)",
+    "L.full((2,), float('nan'), dtype=L.bool)",
+    "L.addmm(L.ones(2, 2), L.ones(2, 3), L.ones(3, 2), beta=2 ** 63)",
+    "L.addmm(L.ones(2, 2), L.ones(2, 3), L.ones(3, 2), beta=2 ** 64)",
+    "L.addmm(L.ones(2, 2, dtype=L.int64), L.ones(2, 3, dtype=L.int64), "
+    "L.ones(3, 2, dtype=L.int64), beta=2 ** 63)",
+    "L.addmm(L.ones(2, 2), L.ones(2, 3), L.ones(3, 2), beta=1e39)",
+    "L.addmm(L.ones(2, 3), L.ones(2, 3), L.ones(3, 2), beta=1e39)",
+    "L.addmm(L.ones(2, 3), L.ones(2, 3), L.ones(3, 2), beta=2 ** 63, alpha=0)",
+    "L.addmm(L.ones(2, 2), L.ones(2, 3), L.ones(3, 2), beta=2, alpha=2 ** 63)",
+    "L.addmm(L.ones(2, 2), L.ones(2, 3), L.ones(3, 2), beta=1j)"])
+def test_scalars_converted_after_shapes_as_torch(expression: str) -> None:
+    """A bool tensor is filled with any number's truth value; addmm converts beta and alpha
+    to the dtype after its shape checks, reading ints up to 2**64 as torch's parser."""
+    assert_as_torch(expression)
