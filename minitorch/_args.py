@@ -227,10 +227,18 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
 1099511627776 bytes. Error code 12 (Cannot allocate memory)
     """
     numel = 1
-    for s in shape:
+    for s in shape:  # torch's running product: it overflows even before a later 0
         numel *= s
+        if numel > INT64_MAX:
+            break
     if numel * itemsize > INT64_MAX:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    span = itemsize
+    for s in shape:
+        span *= s or 1
+    if not numel and span > INT64_MAX:  # torch holds it; numpy checks the sizes but the 0
+        raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
+                           "numpy refuses sizes whose product (leaving out the 0) overflows")
     if numel * itemsize > ALLOC_LIMIT:
         raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
                            f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")

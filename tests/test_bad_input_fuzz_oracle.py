@@ -69,11 +69,20 @@ def assert_as_torch(expression: str) -> None:
     "L.rand(2 ** 36, 4)", "L.ones(1).new_zeros((2 ** 36, 4))", "L.full((2 ** 38,), 1.0)",
     "L.ones(3).repeat(2 ** 38)", "L.ones(3).repeat(2 ** 31, 2 ** 31)",
     "L.ones(2 ** 62, 8)", "L.tensor(1.5).expand(2 ** 62, 4)",
-    "L.tensor(1.5).expand(2 ** 40).shape"])
+    "L.tensor(1.5).expand(2 ** 40).shape", "L.zeros(2 ** 62, 4, 0)", "L.zeros(2 ** 40, 0)",
+    "L.ones(0).repeat(3, 4)"])
 def test_huge_allocations_refused_as_torch(expression: str) -> None:
     """A tensor larger than the machine's memory gets torch's allocator error before numpy
-    is asked for it (nothing is allocated); a size past int64 gets torch's overflow error."""
+    is asked for it (nothing is allocated); a size past int64 gets torch's overflow error,
+    also where its running product overflows before a later 0."""
     assert_as_torch(expression)
+
+
+def test_empty_shapes_numpy_cannot_hold_are_refused_deliberately() -> None:
+    """torch holds an empty tensor of sizes [2**62, 0]; numpy refuses those sizes (their
+    product, leaving out the 0, overflows): minitorch says so instead of numpy's error."""
+    with pytest.raises(RuntimeError, match="minitorch cannot hold an empty tensor"):
+        mt.ones(0).repeat(2 ** 62, 4)
 
 
 @settings(SETTINGS, max_examples=100)
