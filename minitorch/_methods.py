@@ -158,7 +158,8 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
                         "(tuple of ints dim)")
     dims = tuple(d for d in _args.dims("squeeze", dim, self.dim())
                  if self.dim() and self.shape[d] == 1)
-    return shape.SqueezeDim.apply(self, dims=dims)
+    op = shape.SqueezeDims if isinstance(dim, (tuple, list)) else shape.SqueezeDim
+    return op.apply(self, dims=dims)
 
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:

@@ -412,3 +412,9 @@ def test_clamp_mixed_bounds_as_torch(x: str, bounds: str, inplace: bool) -> None
     assert want[0] == got[0], (call, want, got)  # torch's "long int" is minitorch's "Long"
     if want[0] == "ok":
         assert _same_result(got[1], want[1]), (call, want, got)
+
+
+@pytest.mark.parametrize("dim", ["()", "(0, 1)", "[1]", "1", "", "(1,)"])
+def test_squeeze_nodes_as_torch(dim: str) -> None:
+    """squeeze given a tuple or list of dims is torch's own overload: SqueezeBackward2."""
+    assert_as_torch(f"L.ones(2, 1, 3, requires_grad=True).squeeze({dim})")
