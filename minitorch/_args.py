@@ -154,6 +154,22 @@ def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
     return (sizes_[0], sizes_[-1])
 
 
+def windows(fn: str, *specs: tuple) -> tuple:
+    """Several window arguments ``(value, name, position)`` (``OMITTED``: left out, comes
+    back as None): every type first, then every value, as torch's parser.
+
+    >>> windows("max_pool2d", (2 ** 63, "kernel_size", 2), (0.5, "stride", 3))
+    Traceback (most recent call last):
+    TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
+    """
+    given = [spec for spec in specs if spec[0] is not OMITTED]
+    for value, name, position in given:
+        values = (value,) if as_int(value) is not None else value
+        if not isinstance(values, (tuple, list)) or any(as_int(v) is None for v in values):
+            window(fn, value, name, position)  # raises the type's error
+    return tuple(None if spec[0] is OMITTED else window(fn, *spec) for spec in specs)
+
+
 def window_steps(kernel: tuple, stride: tuple) -> None:
     """torch's checks of a pooling window against its stride, in torch's order."""
     if 0 in stride:
@@ -184,25 +200,48 @@ def non_negative(fn: str, shape: tuple) -> None:
                                f"{list(shape)}")
 
 
-ALLOC_LIMIT = 2 ** 40  # bytes; larger requests are refused before numpy tries
+def _memory_bytes() -> int:
+    """What one allocation may take before the system refuses it, as torch meets it: the
+    machine's memory and swap (Linux's overcommit heuristic), or 1 TiB where unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            kib = {line.split(":")[0]: int(line.split()[1]) for line in meminfo}
+        return (kib["MemTotal"] + kib.get("SwapTotal", 0)) * 1024
+    except (OSError, KeyError, ValueError, IndexError):
+        return 2 ** 40
+
+
+ALLOC_LIMIT = _memory_bytes()  # bytes; larger requests are refused before numpy tries
 
 
 def check_alloc(shape: tuple, itemsize: int) -> None:
-    """torch's refusal of a tensor whose size overflows, and minitorch's of one too large to
-    allocate (numpy would fail deep inside, or swap).
+    """torch's refusal of a tensor whose size overflows, and of one larger than the machine's
+    memory (torch's allocator fails; numpy would fail deep inside, or swap).
 
     >>> check_alloc((2 ** 62, 8), 4)
     Traceback (most recent call last):
     RuntimeError: Storage size calculation overflowed with sizes=[4611686018427387904, 8]
+    >>> check_alloc((2 ** 38,), 4)
+    Traceback (most recent call last):
+    RuntimeError: DefaultCPUAllocator: can't allocate memory: you tried to allocate \
+1099511627776 bytes. Error code 12 (Cannot allocate memory)
     """
     numel = 1
-    for s in shape:
+    for s in shape:  # torch's running product: it overflows even before a later 0
         numel *= s
+        if numel > INT64_MAX:
+            break
     if numel * itemsize > INT64_MAX:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    span = itemsize
+    for s in shape:
+        span *= s or 1
+    if not numel and span > INT64_MAX:  # torch holds it; numpy checks the sizes but the 0
+        raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
+                           "numpy refuses sizes whose product (leaving out the 0) overflows")
     if numel * itemsize > ALLOC_LIMIT:
-        raise RuntimeError(f"can't allocate memory: you tried to allocate {numel * itemsize} "
-                           "bytes, more than minitorch allocates at once (1 TiB)")
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+                           f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")
 
 
 def integers(fn: str, *specs: tuple) -> tuple:
@@ -549,6 +588,20 @@ def python_attribute(value: Any, attribute: str) -> None:
         raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
 
 
+def python_len(value: Any) -> None:
+    """Where torch's function is Python code that takes ``len(value)`` (``torch.norm``'s dim
+    with ``p="fro"``), a value without a length gets the TypeError that ``len`` raises there.
+
+    >>> python_len(1.5)
+    Traceback (most recent call last):
+    TypeError: object of type 'float' has no len()
+    """
+    if is_tensor(value) and not value.dim():
+        raise TypeError("len() of a 0-d tensor")
+    if not hasattr(value, "__len__"):
+        raise TypeError(f"object of type '{type_name(value)}' has no len()")
+
+
 def is_tensor(value: Any) -> bool:
     """True for a minitorch tensor (a Parameter too).
 
@@ -728,9 +781,11 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
     """
     if isinstance(value, (bool, int)) or type(value).__name__.startswith(("int", "bool")):
         n = int(value)
-        high = 2 ** 64 if unsigned and dt.is_floating_point else INT64_MAX + 1
+        high = 2 ** 64 if unsigned else INT64_MAX + 1
         if not INT64_MIN <= n < high:
             raise ValueError("Overflow when unpacking long long")
+        if n > INT64_MAX and dt.name == "int64":  # read (unsigned), then not held
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         return value
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
         target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None

@@ -297,6 +297,8 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     if dtype is D.int64 and not _fits(fill_value):
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
     _args.assigned(fill_value, dtype, unsigned=True)
+    if dtype.name == "bool":  # any number is a truth value (an int past int64 too)
+        fill_value = bool(fill_value)
     return _filled("full", fill_value, (size,), dtype, requires_grad, device)
 
 

@@ -33,7 +33,8 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any) -> tuple
     _args.number_types(fn, *(spec for spec in ends if not _args.is_tensor(spec[0])))
     if _args.as_int(steps) is None:  # every type before any value, as torch's parser
         _args.integer(fn, steps, "steps", 3)
-    dtype_name = (_args.dtype(fn, dtype) or D.get_default_dtype()).name
+    dt = _args.dtype(fn, dtype) or D.get_default_dtype()
+    dtype_name = dt.name
     for value, name, _ in ends:
         if _args.is_tensor(value) and value.dim():  # torch's Tensor overload takes 0-d ones
             raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but "
@@ -48,6 +49,9 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any) -> tuple
                             "be real numbers")
     if dtype_name == "bool":
         raise NotImplementedError(f"\"{fn}_cpu\" not implemented for 'Bool'")
+    if steps > 1:  # torch converts both ends to the dtype
+        for value in (start, end):
+            _args.assigned(float(value), dt)
     _args.check_alloc((steps,), 8)
     return float(start), float(end), steps, dtype_name
 

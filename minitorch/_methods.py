@@ -11,6 +11,7 @@ tensor(True)
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -163,14 +164,17 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
                         "(tuple of ints dim)")
     dims = tuple(d for d in _args.dims("squeeze", dim, self.dim())
                  if self.dim() and self.shape[d] == 1)
-    return shape.SqueezeDim.apply(self, dims=dims)
+    op = shape.SqueezeDims if isinstance(dim, (tuple, list)) else shape.SqueezeDim
+    return op.apply(self, dims=dims)
 
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
     target = _args.sizes("expand", sizes, check_negative=False)
-    return shape.Expand.apply(self, shape=expanded_shape(self._data.shape, target,
-                                                         _args.legacy(self.dtype)))
+    out = expanded_shape(self._data.shape, target, _args.legacy(self.dtype))
+    if math.prod(out) > _args.INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+    return shape.Expand.apply(self, shape=out)
 
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -220,11 +224,12 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 
 @_args.numpy_aliases
+@reduction.variance_signature
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
     """Standard deviation (the square root of ``var``)."""
-    return reduction.variance("std", self, dim, unbiased, keepdim, correction).sqrt()
+    return reduction.variance("std", self, dim, unbiased, keepdim, correction)
 
 
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
@@ -302,11 +307,11 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     return self._inplace(inplace.Fill.apply, value=value)
 
 
-def copy_(self: Tensor, src: Tensor) -> Tensor:
-    """Copy ``src`` (broadcast) into this tensor, in place."""
+def copy_(self: Tensor, src: Any) -> Tensor:
+    """Copy ``src`` (broadcast) into this tensor, in place; a number is copied as torch's
+    parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning)."""
     if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not "
-                        f"{_args.type_name(src)}")
+        src = _wrapped_number("copy_", src)
     shape = broadcast_pair(self, src)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
@@ -314,43 +319,112 @@ def copy_(self: Tensor, src: Tensor) -> Tensor:
     return self._inplace(inplace.Copy.apply, src)
 
 
+def _wrapped_number(fn: str, value: Any) -> Tensor:
+    """A number where torch's parser takes a Tensor, as it wraps it: a 0-d tensor of its
+    kind (bool, int64, float64; an int up to 2**64 as a float), a complex one's real part
+    with torch's warning; anything else is refused."""
+    if isinstance(value, complex):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=3)
+        value = value.real
+    if not _args.is_real(value):
+        raise TypeError(f"{fn}(): argument 'other' (position 1) must be Tensor, not "
+                        f"{_args.type_name(value)}")
+    value = _args.numpy_scalar(value)
+    if type(value) is int and not _args.INT64_MIN <= value <= _args.INT64_MAX:
+        if not 0 <= value < 2 ** 64:
+            raise _args.int_overflow(value)
+        value = float(value)
+    return _factories_tensor(value)
+
+
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
-    if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
-        raise RuntimeError(  # torch writes through a view of the leaf
-            "a view of a leaf Variable that requires grad is being used in an in-place "
-            "operation.")
     if not isinstance(value, Tensor):
         value = _args.item_assigned(value, self.dtype)
+    if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
+        _refuse_leaf_write(self, key, value)
     array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
     if isinstance(value, Tensor):
         _check_value_shape(self, array_key, value)
     self._inplace(inplace.CopySlices.apply, value, key=array_key)
 
 
+def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
+    """torch's refusal of ``leaf[key] = value`` for a leaf that requires grad: after the
+    number's checks and the basic indexing's (ints, slices, None); before the index
+    tensors' (its index kernel checks them after its in-place check), but after the value
+    tensor's shape where the key is basic only (torch expands the value, then copies); it
+    names a leaf, or a view of one where the basic indexing made a view."""
+    parts = indexing.key_parts(key)
+    basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
+                  for p in parts)
+    array_key = indexing.array_key(indexing.check_key(self, sum(basic, ())), self._xp)
+    indexed = any(indexing.is_index_array(p) or (isinstance(p, Tensor) and p.dtype.name ==
+                                                 "bool") for p in parts)  # a 0-d mask too
+    if isinstance(value, Tensor) and not indexed:
+        _check_value_shape(self, array_key, value)
+    view = _sliced(self, array_key)
+    raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
+                       "being used in an in-place operation.")
+
+
+def _consumed_dims(index: Any) -> int:
+    """The dims an index tensor, array or list takes: a mask its own, others one."""
+    mask = (_args.kind_of(index.dtype) == "bool" if hasattr(index, "dtype") else
+            bool(index) and all(isinstance(v, bool) for v in index))
+    return max(getattr(index, "ndim", 1), 1) if mask else 1
+
+
+def _sliced(self: Tensor, parts: tuple) -> bool:
+    """True if torch's basic indexing of the array key's ``parts`` makes a view before it writes
+    (an int, None, a bool or a partial slice); full slices and index arrays leave the tensor
+    itself (so a leaf's refusal names a leaf, not a view of one)."""
+    dim = 0
+    for p in parts:
+        if isinstance(p, slice):
+            if p.indices(self.shape[dim]) != (0, self.shape[dim], 1):
+                return True
+            dim += 1
+        elif p is None or isinstance(p, bool) or not getattr(p, "ndim", 0):
+            return True  # an int, a 0-d tensor or array
+        else:
+            dim += p.ndim if _args.kind_of(getattr(p, "_data", p).dtype) == "bool" else 1
+    return False
+
+
 def _check_value_shape(self: Tensor, key: Any, value: Tensor) -> None:
     """torch's errors for a value that does not broadcast to ``self[key]`` (leading ones of
-    the value's shape dropped, as torch does)."""
+    the value's shape dropped, as torch does), then for a value of another dtype written by
+    index_put (a tensor index, a 0-d bool one included), except through one boolean mask
+    of a one-element value, which torch writes with masked_fill_ (a cast)."""
     parts = key if isinstance(key, tuple) else (key,)
-    advanced = any(getattr(k, "ndim", 0) for k in parts)  # torch's index_put
-    if advanced and value.dtype is not self.dtype:
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
-            "for the source.")
+    arrays = [k for k in parts if getattr(k, "ndim", 0) or _bool_array(k)]
     xp = self._xp
     target = tuple(getitem(xp, xp.broadcast_to(xp.zeros((), dtype=xp.bool), self._data.shape),
                            key).shape)
     shape = tuple(value.shape)
     while len(shape) > len(target) and shape[0] == 1:
         shape = shape[1:]
-    if len(shape) <= len(target) and all(
-            v in (1, t) for v, t in zip(reversed(shape), reversed(target))):
-        return
-    if advanced:
+    fits = len(shape) <= len(target) and all(
+        v in (1, t) for v, t in zip(reversed(shape), reversed(target)))
+    if not fits and arrays:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
-    expanded_shape(shape if len(shape) <= len(target) else tuple(value.shape), target,
-                   _args.legacy(value.dtype))  # raises torch's expand error
+    if not fits:
+        expanded_shape(shape if len(shape) <= len(target) else tuple(value.shape), target,
+                       _args.legacy(value.dtype))  # raises torch's expand error
+    mask_fill = (len(arrays) == 1 and arrays[0].ndim and _bool_array(arrays[0])
+                 and value.numel() == 1)
+    if arrays and not mask_fill and value.dtype is not self.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
+            "for the source.")
+
+
+def _bool_array(part: Any) -> bool:
+    """True if a key's part is a boolean array (a mask; a 0-d one is still a tensor index)."""
+    return type(part).__name__ == "ndarray" and _args.kind_of(part.dtype) == "bool"
 
 
 _OPERANDS = (Tensor, int, float, complex)  # bool is an int

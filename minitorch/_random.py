@@ -233,6 +233,7 @@ def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
     """
     low, high, shape = _randint_args(low, high, size)
     name = (dtype or D.int64).name
+    _args.check_alloc(shape, (dtype or D.int64).itemsize)
     array = _created(lambda xp: _sampling.draw(xp, "randint", shape, name, generator, low=low,
                                                high=high), device)
     return _leaf(array, requires_grad)

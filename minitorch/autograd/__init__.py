@@ -54,9 +54,9 @@ def _as_tuple(value: Any) -> tuple:
 
 
 def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
+    """The root gradients, checked as torch's ``_make_grads``: pairs of output and gradient
+    (extra gradients are ignored, as ``zip`` does), then a count that must match."""
     grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     out = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
         if not (g is None or isinstance(g, T.Tensor)):
@@ -76,6 +76,8 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
         elif g.dtype is not t.dtype and t.dtype.is_floating_point:
             g = g.to(t.dtype)  # torch's engine casts a root's gradient to the root's dtype
         out.append(g)
+    if len(out) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(out)} gradients")
     return out
 
 
@@ -125,13 +127,13 @@ def backward(
     >>> minitorch.autograd.backward((x * x).sum()); x.grad
     tensor([2., 4.])
     """
+    targets = () if inputs is None else _as_tuple(inputs)  # torch's order: the inputs first
+    if inputs is not None and not targets:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outputs = _as_tuple(tensors)
     grads = _make_grads(outputs, grad_tensors if grad_tensors is not None else grad_variables)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
     edges, root_grads = _roots(outputs, grads)
-    targets = () if inputs is None else _as_tuple(inputs)
-    if inputs is not None and not targets:
-        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if not targets:
         engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
         return

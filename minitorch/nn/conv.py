@@ -79,13 +79,16 @@ class Conv2d(Module):
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
                  padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
         super().__init__()
+        # torch's order: the pairs, then the groups, the padding string and mode
+        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
+        padding = padding if isinstance(padding, str) else _pair(padding)
+        self.dilation = _pair(dilation)
         _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
         self.padding = _padding_string(padding, self.stride) if isinstance(padding, str) \
-            else _pair(padding)
+            else padding
         _check_padding_mode(padding_mode)
-        self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
+        self.groups, self.padding_mode = groups, padding_mode
         self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
                                                 *self.kernel_size,
                                                 device=device, dtype=dtype))

@@ -31,18 +31,20 @@ from ..ops.normalize import layer_norm, normalize
 from ..ops.pad import pad
 from ..ops.special import softplus
 from ..ops.unfold import fold, unfold
-from .functional_conv import conv2d, max_pool2d
+from .functional_conv import check_pool_geometry, conv2d, max_pool2d, pool_out_size
 from .functional_losses import (
     _check_reduction,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     check_operands,
+    check_weight,
     elementwise_pair,
     floating_kernel,
     huber_loss,
     kernel_operands,
     l1_loss,
     smooth_l1_loss,
+    weighted,
 )
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
@@ -178,30 +180,59 @@ def _dropout_range(p: Any) -> None:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _pair(value: Any) -> tuple[int, int]:
-    return (value, value) if isinstance(value, int) else tuple(value)
-
-
 @_args.tensors("avg_pool2d", input="input")
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               ceil_mode: bool = False) -> Tensor:
-    """The mean of each ``kernel_size`` window, moved by ``stride`` (default: the kernel).
-
-    minitorch supports ``padding=0`` and ``ceil_mode=False`` only.
+               ceil_mode: Any = False, count_include_pad: Any = True,
+               divisor_override: Any = None) -> Tensor:
+    """The mean of each ``kernel_size`` window, moved by ``stride`` (default: the kernel),
+    over the input padded with zeros; the divisor counts the padding unless
+    ``count_include_pad`` is False, or is ``divisor_override``.
 
     >>> F.avg_pool2d(minitorch.ones(1, 1, 4, 4), 2).shape
     torch.Size([1, 1, 2, 2])
     """
+    unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
+    kernel, steps, pad = _args.windows(
+        "avg_pool2d", (kernel_size, "kernel_size", 2),
+        (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4))
+    steps = steps or kernel
+    # the options are named as keywords (torch's message gives a position only when they
+    # come positionally, which a Python signature cannot tell)
     ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode")
-    if padding not in (0, (0, 0)) or ceil_mode:
-        raise NotImplementedError("minitorch's avg_pool2d supports padding=0 and "
-                                  "ceil_mode=False only")
-    kernel = _args.window("avg_pool2d", kernel_size, "kernel_size", 2)
-    steps = kernel if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
-        else _args.window("avg_pool2d", stride, "stride", 3)
+    count_include_pad = _args.flag("avg_pool2d", count_include_pad, "count_include_pad")
+    if divisor_override is not None:
+        divisor_override = _args.integer("avg_pool2d", divisor_override, "divisor_override",
+                                         None)
+        if divisor_override == 0:
+            raise RuntimeError("divisor must be not zero")
     _args.wrap_dim(-3, input.dim(), scalar=False)  # torch's error for fewer than 3 dims
-    _args.window_steps(kernel, steps)
-    return nn_ops.AvgPool2d.apply(input, kernel=kernel, stride=steps)
+    shape = tuple(input.shape)
+    check_pool_geometry(shape, (kernel, steps, pad, (1, 1)), ceil_mode)
+    out = [pool_out_size(shape[d], kernel[i], steps[i], pad[i], 1, ceil_mode)
+           for i, d in enumerate((-2, -1))]
+    extra = tuple(max(0, (o - 1) * s + k - n - 2 * p)
+                  for o, s, k, n, p in zip(out, steps, kernel, shape[-2:], pad))
+    divisor = divisor_override
+    if divisor is None and (pad != (0, 0) or extra != (0, 0)):
+        divisor = _pool_divisors(input, out, kernel, steps, pad, count_include_pad)
+    return nn_ops.AvgPool2d.apply(input, kernel=kernel, stride=steps, padding=pad, extra=extra,
+                                  divisor=divisor)
+
+
+def _pool_divisors(input: Tensor, out: list, kernel: tuple, stride: tuple, pad: tuple,
+                   count_include_pad: bool) -> Any:
+    """torch's divisor of each average-pooling window, an (OH, OW) array: the window's
+    size within the padded input, or (``count_include_pad`` False) within the input."""
+    xp = input._xp
+    sizes = []
+    for o, k, s, p, n in zip(out, kernel, stride, pad, input.shape[-2:]):
+        start = xp.arange(o) * s - p
+        end = xp.minimum(start + k, n + p)
+        if not count_include_pad:
+            start, end = xp.maximum(start, 0), xp.minimum(end, n)
+        sizes.append(end - start)
+    counts = xp.reshape(sizes[0], (-1, 1)) * xp.reshape(sizes[1], (1, -1))
+    return xp.astype(counts, input._data.dtype)
 
 
 # ---- batch normalisation -----------------------------------------------------------------
@@ -361,15 +392,20 @@ def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> No
 
 # ---- losses ------------------------------------------------------------------------------
 def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
-             reduction: str = "mean") -> Tensor:
-    """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``).
+             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """The mean (or sum, or each) of the squared differences (node ``MseLossBackward0``);
+    with ``weight``, each weighted (torch's Python path, its own nodes).
 
     >>> F.mse_loss(minitorch.tensor([1., 3.]), minitorch.tensor([0., 0.]))
     tensor(5.)
     """
     check_operands(input, target)
+    shape = tuple(input.shape)
     input, target, reduction = elementwise_pair(input, target, reduction, size_average,
                                                 reduce)
+    if weight is not None:
+        check_weight(weight, shape)
+        return weighted((input - target) ** 2, weight, reduction)
     input, target = kernel_operands("mse", input, target)
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 

@@ -11,14 +11,16 @@ tensor([[[[4., 4.],
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from .. import _args, _creation
 from .._tensor import Tensor
+from ..ops import pad as _pad
 from ..ops.conv import Convolution, MaxPool2DWithIndices
 from ..ops.shape import cat
 
-__all__ = ["conv2d", "max_pool2d", "pair"]
+__all__ = ["conv2d", "max_pool2d", "pair", "pool_out_size"]
 
 
 def pair(value: Any, name: str = "padding") -> tuple[int, int]:
@@ -61,12 +63,17 @@ def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> No
             _args.integer("conv2d", v, name, 0)  # an int past int64: torch's overflow
 
 
-def _same_padding(kernel: tuple, dilation: tuple) -> tuple[int, int]:
-    total = [d * (k - 1) for k, d in zip(kernel, dilation)]
-    if any(t % 2 for t in total):
-        raise NotImplementedError("minitorch's conv2d supports padding='same' only where it is "
-                                  "symmetric (odd kernels); give the padding as numbers")
-    return (total[0] // 2, total[1] // 2)
+def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
+    """torch's ``padding='same'``: ``dilation * (kernel - 1)`` per dim, half on each side;
+    where that is odd, torch first pads the input by one more after (with a warning).
+    The input and the symmetric padding."""
+    total = [max(d * (k - 1), 0) for k, d in zip(kernel, dilation)]
+    if total[0] % 2 or total[1] % 2:
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", UserWarning,
+                      stacklevel=3)
+        input = _pad.pad(input, (0, total[1] % 2, 0, total[0] % 2))
+    return input, (total[0] // 2, total[1] // 2)
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
@@ -84,14 +91,17 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError("negative padding is not supported")
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if min(dilation) <= 0:  # torch names the values only for a zero (two checks)
-        raise RuntimeError("dilation should be greater than zero" + (
-            f", but got {list(dilation)}" if min(dilation) == 0 else ""))
+    if min(dilation) < 0:  # a zero is checked later (_check_window)
+        raise RuntimeError("dilation should be greater than zero")
     if weight.dim() != 4:
         raise RuntimeError(f"weight should have at least three dimensions, got "
                            f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
             f"Expected 4-dimensional weight for 4-dimensional input, but got weight of size "
             f"{list(weight.shape)} instead")
+    if weight.shape[0] < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
+            f"but got weight of size {list(weight.shape)} instead")
     if weight.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
@@ -131,9 +141,36 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     if padding == "valid":
         padding = 0
     elif padding == "same":
-        padding = _same_padding(tuple(weight.shape[2:]), dilation)
+        input, padding = _same_padding(input, tuple(weight.shape[2:]), dilation)
     geometry = (stride, pair(padding), dilation)
+    _check_window(input, weight, geometry)
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
+
+
+def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
+    """torch's checks of a convolution's window against its input, after the arguments':
+    no zero dilation, the dilated kernel within the padded input, an empty input only by
+    its batch or its channels, a kernel of at least one element (torch's empty path reads
+    its first)."""
+    _, padding, dilation = geometry
+    if min(dilation) == 0 and input.numel():  # an empty input passes
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+    padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
+    kernel = [(k - 1) * d + 1 for k, d in zip(weight.shape[2:], dilation)]
+    if padded[0] < kernel[0] or padded[1] < kernel[1]:
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel "
+            f"size: ({kernel[0]} x {kernel[1]}). Kernel size can't be greater than actual "
+            "input size")
+    if not input.numel() and input.shape[0] and input.shape[1]:
+        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
+                           f"input shape: {list(input.shape)}")
+    if 0 in weight.shape[2:]:
+        if not input.numel():
+            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
+                             "dimension 0")
+        raise RuntimeError("kernel size should be greater than zero, but got kernel_height: "
+                           f"{weight.shape[2]} kernel_width: {weight.shape[3]}")
 
 
 @_args.tensors("max_pool2d", input="input")
@@ -146,17 +183,18 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     tensor([[[[ 5.,  7.],
               [13., 15.]]]])
     """
-    kernel = _args.window("max_pool2d", kernel_size, "kernel_size", 2)
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
-    stride = kernel if unset else _args.window("max_pool2d", stride, "stride", 3)
-    pad = _args.window("max_pool2d", padding, "padding", 4)
+    kernel, stride, pad = _args.windows(
+        "max_pool2d", (kernel_size, "kernel_size", 2),
+        (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4))
+    stride = stride or kernel
     ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)
-    if return_indices:
-        raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     dilation = pair(dilation)
-    _check_pool_geometry(kernel, stride, pad, dilation)
+    check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
+    if return_indices:  # after torch's checks, which the arguments get first
+        raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
                 for i, d in enumerate((-2, -1))]
@@ -164,9 +202,27 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
 
 
-def _check_pool_geometry(kernel: tuple, stride: tuple, pad: tuple, dilation: tuple) -> None:
-    """torch's checks of max pooling's window, in its order: the output size's (per dim: no
-    zero stride, a padding within half the effective kernel), then the shape check's."""
+def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
+                  ceil_mode: bool) -> int:
+    """torch's pooling output size along one dim: in ceil mode the last window may start
+    past the end, but not past the leading padding.
+
+    >>> pool_out_size(4, 3, 2, 1, 1, True), pool_out_size(4, 3, 2, 1, 1, False)
+    (3, 2)
+    """
+    span = size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = span // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
+    """torch's checks of a pooling window ``(kernel, stride, pad, dilation)`` over an input
+    of ``shape``, in its order: the output size's (per dim: no zero stride, a padding within
+    half the effective kernel), then the shape check's (the window, an input empty only by
+    its batch, the padding, an output of at least one element)."""
+    kernel, stride, pad, dilation = window
     for k, s, p, d in zip(kernel, stride, pad, dilation):
         if s == 0:
             raise RuntimeError("stride should not be zero")
@@ -179,10 +235,19 @@ def _check_pool_geometry(kernel: tuple, stride: tuple, pad: tuple, dilation: tup
     if min(dilation) <= 0:
         raise RuntimeError("dilation should be greater than zero, but got dilationH: "
                            f"{dilation[0]} dilationW: {dilation[1]}")
+    if len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(shape)}")
     if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
         raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
                            f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
                            f"kH = {kernel[0]}")
+    out = [pool_out_size(shape[d], kernel[i], stride[i], pad[i], dilation[i], ceil_mode)
+           for i, d in enumerate((-2, -1))]
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size: ({shape[-3]}x{shape[-2]}x{shape[-1]}). "
+                           f"Calculated output size: ({shape[-3]}x{out[0]}x{out[1]}). Output "
+                           "size is too small")
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
@@ -193,10 +258,7 @@ def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int)
     >>> _ceil_rows(7, 2, 2, 0, 1), _ceil_rows(6, 2, 2, 0, 1), _ceil_rows(7, 3, 2, 1, 1)
     (1, 0, 0)
     """
-    span = size + 2 * padding - dilation * (kernel - 1) - 1
-    out = -(-span // stride) + 1
-    if (out - 1) * stride >= size + padding:
-        out -= 1
+    out = pool_out_size(size, kernel, stride, padding, dilation, True)
     return max(0, (out - 1) * stride + dilation * (kernel - 1) + 1 - (size + 2 * padding))
 
 

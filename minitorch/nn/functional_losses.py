@@ -84,6 +84,31 @@ def elementwise_pair(input: Tensor, target: Tensor, reduction: str, size_average
     return input, target, _check_reduction(reduction, size_average, reduce)
 
 
+def check_weight(weight: Any, shape: tuple) -> None:
+    """torch's Python check of an elementwise loss's ``weight``: a tensor (it reads
+    ``weight.size()``) of the input's own shape (``shape``, before broadcasting)."""
+    _args.python_attribute(weight, "size")
+    if tuple(weight.shape) != shape:
+        raise ValueError("Weights and input must have the same size.")
+
+
+def weighted(each: Tensor, weight: Tensor, reduction: str, over_weights: bool = True
+             ) -> Tensor:
+    """torch's Python path of a loss given ``weight``: each element's loss times its
+    weight, then summed, or (mean) summed over the weights' sum (mse_loss, l1_loss) or
+    averaged (``over_weights`` False: huber_loss).
+
+    >>> weighted(minitorch.tensor([1., 4.]), minitorch.tensor([1., 3.]), "mean")
+    tensor(3.2500)
+    """
+    out = each * weight
+    if reduction == "none":
+        return out
+    if reduction == "sum":
+        return out.sum()
+    return out.sum() / weight.sum() if over_weights else out.mean()
+
+
 def kernel_operands(kernel: str, input: Tensor, target: Tensor,
                     out: dtype | None = None) -> tuple[Tensor, Tensor]:
     """Both operands in their result type, as torch's loss kernel ``kernel`` computes: it
@@ -180,15 +205,20 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
-            reduction: str = "mean") -> Tensor:
-    """The mean (or sum, or each) of the absolute differences (torch builds it from ``abs``).
+            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """The mean (or sum, or each) of the absolute differences (torch builds it from ``abs``),
+    each weighted by ``weight`` if given.
 
     >>> F.l1_loss(minitorch.tensor([1., -3.]), minitorch.zeros(2))
     tensor(2.)
     """
     check_operands(input, target)
+    shape = tuple(input.shape)
     input, target = _same_shape(input, target)
     reduction = _check_reduction(reduction, size_average, reduce)
+    if weight is not None:
+        check_weight(weight, shape)
+        return weighted((input - target).abs(), weight, reduction)
     each = (input - target).abs()
     if reduction == "none":
         return each
@@ -222,12 +252,16 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     tensor(2.6250)
     """
     check_operands(input, target)
+    shape, target_dtype = tuple(input.shape), target.dtype
     input, target, reduction = elementwise_pair(input, target, reduction)
+    if weight is not None:
+        check_weight(weight, shape)
     delta = _args.real("huber_loss", delta, "delta", 4)
     if not delta > 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = kernel_operands("huber", input, target, out=input.dtype)
-    params: dict = {"delta": delta}
-    if weight is not None:  # torch's Python multiplies out of place: the promoted dtype
-        params["weight"] = weight.expand(input.shape).to(result_type(input, weight))
+    params: dict = {"delta": delta, "target_dtype": target_dtype}
+    if weight is not None:  # torch's Python path: each loss times its weight, then the mean
+        each = losses.HuberLoss.apply(input, target, reduction="none", params=params)
+        return weighted(each, weight, reduction, over_weights=False)
     return losses.HuberLoss.apply(input, target, reduction=reduction, params=params)

@@ -110,22 +110,15 @@ class Convolution(Op):
     def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None, *,
                 geometry: Geometry, groups: int = 1) -> Tensor:
         xp = x._xp
-        n, o, kernel = x.shape[0], w.shape[0], tuple(w.shape[2:])
+        kernel = tuple(w.shape[2:])
         keys = _slices(tuple(x.shape), kernel, geometry)
         ctx.save_for_backward(x, w)
         bias = None if b is None else b._data
-        ctx.plan = order.plan_of(x._data, w._data, bias, geometry, groups)
+        ctx.plan = (order.plan_of(x._data, w._data, bias, geometry, groups)
+                    if x.numel() and w.numel() else None)
         out = _torch_forward(ctx.plan, x._data, w._data, bias, geometry, groups)
         if out is None:
-            cols = _columns_array(xp, x._data, keys, geometry[1], 0.0)
-            oh, ow = cols.shape[-2:]
-            # each group: its (O/G, C/G*K) weights times its (C/G*K, OH*OW) columns
-            out = xp.matmul(xp.reshape(w._data, (groups, o // groups, -1)),
-                            xp.reshape(cols, (n, groups, -1, oh * ow)))
-            out = xp.reshape(out, (n, o, oh * ow))
-            if bias is not None:
-                out = out + xp.reshape(bias, (o, 1))
-            out = xp.reshape(out, (n, o, oh, ow))
+            out = _numpy_forward(xp, x._data, w._data, bias, keys, geometry[1], groups)
         ctx.meta = (keys, geometry, tuple(out.shape[-2:]), b is not None, groups)
         return wrap(out)
 
@@ -197,20 +190,44 @@ def _torch_grad_weight(plan: order.Plan, g: Any, x: Any, w_shape: tuple, geometr
     return None, None
 
 
+def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair,
+                   groups: int) -> Any:
+    """The convolution with numpy's products: each group's (O/G, C/G*K) weights times its
+    (C/G*K, OH*OW) columns (sizes spelled out: a zero batch leaves no -1 to infer)."""
+    n, c, o = x.shape[0], x.shape[1], w.shape[0]
+    cols = _columns_array(xp, x, keys, padding, 0.0)
+    oh, ow = cols.shape[-2:]
+    if not c:  # torch's empty convolution: no input channels give no output channels
+        return xp.zeros((n, 0, oh, ow), dtype=x.dtype)
+    per_group = c // groups * len(keys)
+    out = xp.matmul(xp.reshape(w, (groups, o // groups, per_group)),
+                    xp.reshape(cols, (n, groups, per_group, oh * ow)))
+    out = xp.reshape(out, (n, o, oh * ow))
+    if bias is not None:
+        out = out + xp.reshape(bias, (o, 1))
+    return xp.reshape(out, (n, o, oh, ow))
+
+
 def _grads(ctx: Any, g: Tensor, needs: tuple) -> tuple:
     """The gradients ``needs`` asks for, in Tensor operations (numpy's products)."""
     x, w = ctx.saved_tensors
     keys, (_, padding, _), (oh, ow), has_bias, groups = ctx.meta
-    n, o = g.shape[0], g.shape[1]
-    g2 = g.reshape(n, groups, o // groups, oh * ow)
+    n, c, o = x.shape[0], x.shape[1], w.shape[0]
     need_x, need_w, need_b = needs
+    if not c:  # nothing was read: every gradient is zero
+        zero = g.sum() * 0
+        return (zero.expand(*x.shape) if need_x else None,
+                zero.expand(*w.shape) if need_w else None,
+                zero.expand(o) if need_b and has_bias else None)
+    per_group = c // groups * len(keys)
+    g2 = g.reshape(n, groups, o // groups, oh * ow)
     grad_x = grad_w = grad_b = None
     if need_x:
-        w2 = w.reshape(groups, o // groups, -1)
-        parts = (w2.transpose(1, 2) @ g2).reshape(n, x.shape[1], len(keys), oh, ow)
+        w2 = w.reshape(groups, o // groups, per_group)
+        parts = (w2.transpose(1, 2) @ g2).reshape(n, c, len(keys), oh, ow)
         grad_x = _fold(parts, tuple(x.shape), keys, padding)
     if need_w:
-        cols = _columns(x, keys, padding).reshape(n, groups, -1, oh * ow)
+        cols = _columns(x, keys, padding).reshape(n, groups, per_group, oh * ow)
         grad_w = (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w.shape)
     if need_b and has_bias:
         grad_b = g.sum((0, 2, 3))

@@ -55,6 +55,8 @@ class Gather(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int) -> Tensor:
         ctx.shape, ctx.dim = a.shape, dim
         ctx.save_for_backward(index)
+        if not index.numel():  # an empty index reads nothing, whatever its rank
+            return wrap(a._xp.empty(index._data.shape, dtype=a._data.dtype))
         return wrap(getitem(a._xp, _flat(a._data), _positions(a._xp, index._data, dim)))
 
     @staticmethod
@@ -72,6 +74,8 @@ def _flat(array: Any) -> Any:
 def _written(a: Tensor, index: Tensor, dim: int, values: Any, add: bool) -> Tensor:
     xp = a._xp
     out = xp.asarray(a._data, copy=True)
+    if not index.numel():  # an empty index writes nothing, whatever its rank
+        return wrap(out)
     key = _positions(xp, index._data, dim)
     (index_add if add else setitem)(xp, _flat(out), key, values)
     return wrap(out)
@@ -139,25 +143,30 @@ class ScatterValue(Op):
         return ScatterValue.apply(g, index, dim=ctx.dim, value=0), None
 
 
-def _check_index(fn: str, input: Tensor, dim: Any, index: Any) -> int:
-    """``dim`` wrapped, after torch's checks of the index: an integer tensor of ``input``'s
-    rank that fits it."""
-    _args.tensor_args(fn, (input, "input", 1))
+def _check_index(fn: str, input: Tensor, dim: Any, index: Any, src: Any = None) -> int:
+    """``dim`` wrapped, after torch's checks in torch's order: the dim, an integer index, a
+    tensor ``src`` of ``input``'s dtype, an index of ``input``'s rank."""
+    _args.tensor_args(fn, (input, "input", 1), (index, "index", 3))  # types, then values
     d = _args.dim(fn, dim, input.dim())
-    _args.tensor_args(fn, (index, "index", 3))
     if index.dtype.name != "int64":
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
+    if isinstance(src, Tensor) and src.dtype is not input.dtype:
+        raise RuntimeError(f"{fn}(): Expected self.dtype to be equal to src.dtype")
     if index.numel() and max(index.dim(), 1) != max(input.dim(), 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input "
-                           "tensor")
+        raise RuntimeError("Index tensor must have the same number of dimensions as "
+                           f"{'input' if fn == 'gather' else 'self'} tensor")
     return d
 
 
 def _check_sizes(input: Tensor, d: int, index: Tensor, src: Tensor | None) -> None:
-    """The index fits ``input`` (and ``src``) apart from ``d``, and its entries are in range."""
+    """The index fits ``input`` (and ``src``) apart from ``d``, and its entries are in range
+    (an empty index fits anything)."""
+    if not index.numel():
+        return
     shape, ishape = list(input.shape), list(index.shape)
     for k, n in enumerate(ishape):
-        if src is not None and n > src.shape[k]:
+        if src is not None and n > (src.shape[_args.wrap_dim(k, src.dim())] if src.dim()
+                                    else 1):
             raise RuntimeError(f"Expected index {ishape} to be no larger than self {shape} "
                                f"apart from dimension {d} and to be no larger size than src "
                                f"{list(src.shape)}")
@@ -167,13 +176,12 @@ def _check_sizes(input: Tensor, d: int, index: Tensor, src: Tensor | None) -> No
                                f"to be no larger than self {shape} apart from dimension {d}"
                                + what)
     size = shape[d] if shape else 1
-    if index.numel():
-        xp, data = index._xp, index._data
-        bad = (data < 0) | (data >= size)
-        if bool(xp.any(bad)):
-            first = int(xp.reshape(data, (-1,))[xp.reshape(bad, (-1,))][0])
-            raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size "
-                               f"{size}")
+    xp, data = index._xp, index._data
+    bad = (data < 0) | (data >= size)
+    if bool(xp.any(bad)):
+        first = int(xp.reshape(data, (-1,))[xp.reshape(bad, (-1,))][0])
+        raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size "
+                           f"{size}")
 
 
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
@@ -187,11 +195,22 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     return Gather.apply(input, index, dim=d)
 
 
-def _src(fn: str, input: Tensor, src: Any) -> Tensor:
-    _args.tensor_args(fn, (src, "src", 4))
-    if src.dtype is not input.dtype:
-        raise RuntimeError(f"{fn}(): Expected self.dtype to be equal to src.dtype")
-    return src
+SCATTER_SIGNATURES = ("int dim, Tensor index, Tensor src",
+                      "int dim, Tensor index, Tensor src, *, str reduce",
+                      "int dim, Tensor index, Number value",
+                      "int dim, Tensor index, Number value, *, str reduce")
+
+
+def _scatter_parsed(fn: str, dim: Any, index: Any, src: Any, add: bool = False) -> None:
+    """torch's parser on scatter's arguments, before any other check (a leaf's in-place
+    refusal included): an int dim, a tensor index and, for scatter, a tensor or number src
+    (one of its overloads), for scatter_add a tensor src."""
+    if add:
+        _args.integer(fn, dim, "dim", 1)
+        _args.tensor_args(fn, (index, "index", 2), (src, "src", 3))
+    elif _args.as_int(dim) is None or not _args.is_tensor(index) or not (
+            _args.is_tensor(src) or _args.is_real(src) or isinstance(src, complex)):
+        raise _args.invalid_combination(fn, (dim, index, src), *SCATTER_SIGNATURES)
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
@@ -206,9 +225,10 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
         raise NotImplementedError("minitorch's scatter has no reduce argument; use "
                                   "scatter_add (or torch.scatter_reduce in torch)")
     src = value if src is None else src
-    d = _check_index("scatter", input, dim, index)
+    _scatter_parsed("scatter", dim, index, src)
+    d = _check_index("scatter", input, dim, index, src)
     if isinstance(src, Tensor):
-        _check_sizes(input, d, index, _src("scatter", input, src))
+        _check_sizes(input, d, index, src)
         return Scatter.apply(input, index, src, dim=d)
     _args.number("scatter", src, "value", 4)
     _check_sizes(input, d, index, None)
@@ -222,20 +242,25 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     >>> minitorch.zeros(3).scatter_add(0, minitorch.tensor([2, 2]), minitorch.ones(2))
     tensor([0., 0., 2.])
     """
-    d = _check_index("scatter", input, dim, index)  # torch names scatter in both
-    _check_sizes(input, d, index, _src("scatter_add", input, src))
+    _scatter_parsed("scatter_add", dim, index, src, add=True)
+    d = _check_index("scatter", input, dim, index, src)  # torch names scatter in both
+    _check_sizes(input, d, index, src)
     return ScatterAdd.apply(input, index, src, dim=d)
 
 
 def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
              reduce: str | None = None) -> Tensor:
-    """In-place ``scatter``.
+    """In-place ``scatter``: the arguments' types are checked before the in-place
+    refusals, a number is checked by scatter (after the dim), as torch.
 
     >>> minitorch.zeros(2).scatter_(0, minitorch.tensor([1]), 1.)
     tensor([0., 1.])
     """
     src = value if src is None else src
-    return self._inplace(lambda a, v: scatter(a, dim, index, v, reduce=reduce), src)
+    _scatter_parsed("scatter_", dim, index, src)
+    if isinstance(src, Tensor):
+        return self._inplace(lambda a, v: scatter(a, dim, index, v, reduce=reduce), src)
+    return self._inplace(lambda a: scatter(a, dim, index, src, reduce=reduce))
 
 
 def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -244,6 +269,7 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     >>> minitorch.zeros(2).scatter_add_(0, minitorch.tensor([1, 1]), minitorch.ones(2))
     tensor([0., 2.])
     """
+    _scatter_parsed("scatter_add_", dim, index, src, add=True)
     return self._inplace(lambda a, v: scatter_add(a, dim, index, v), src)
 
 
@@ -272,9 +298,8 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     tensor([[4, 5],
             [0, 1]])
     """
-    _args.tensor_args("index_select", (input, "input", 1))
+    _args.tensor_args("index_select", (input, "input", 1), (index, "index", 3))
     d = _args.dim("index_select", dim, input.dim())
-    _args.tensor_args("index_select", (index, "index", 3))
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index.dtype.name != "int64":

@@ -38,10 +38,15 @@ def _part(p: Any, xp: Any) -> Any:
         if p.dtype.is_floating_point:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return p._data
-    if isinstance(p, list):
-        array = xp.asarray(p) if p else xp.zeros((0,), dtype=xp.int64)
-        if _args.kind_of(array.dtype) not in ("int", "bool"):
-            raise IndexError("minitorch takes a list index of ints or bools only, not "
+    if isinstance(p, list) or _is_array(p):
+        array = xp.asarray(p) if len(p) else xp.zeros((0,), dtype=xp.int64)
+        kind = _args.kind_of(array.dtype)
+        if kind == "float":
+            return _truncated(xp, array)
+        if str(array.dtype) == "uint64" and int(xp.max(array)) > _args.INT64_MAX:
+            raise ValueError("Overflow when unpacking long long")  # an int past int64
+        if kind not in ("int", "bool"):
+            raise IndexError("minitorch takes a list index of numbers or bools only, not "
                              f"{p!r}; torch's reading of other lists is deprecated")
         return array
     if isinstance(p, slice):
@@ -50,6 +55,19 @@ def _part(p: Any, xp: Any) -> Any:
               or _is_array(p)):
         raise _args.index_error(p)
     return p
+
+
+def _truncated(xp: Any, array: Any) -> Any:
+    """A float list or array read as an index, as torch reads it: truncated to int64 (nan,
+    infinities and values past int64 become int64's minimum, as C's cast gives)."""
+    fits = xp.isfinite(array) & (array >= -(2.0 ** 63)) & (array < 2.0 ** 63)
+    return xp.astype(xp.where(fits, array, -(2.0 ** 63)), xp.int64)
+
+
+def is_index_array(p: Any) -> bool:
+    """True for a key part that indexes by its values (a list, an array or a tensor with
+    dims): torch's index kernel checks it, after the basic indexing of the other parts."""
+    return isinstance(p, list) or (isinstance(p, Tensor) and p.dim() > 0) or _is_array(p)
 
 
 def _is_advanced(p: Any) -> bool:
@@ -143,20 +161,15 @@ def _checked(t: Tensor, parts: tuple) -> tuple:
         elif p is None or p is True or p is False:
             added += 1
             continue
-        elif isinstance(p, (Tensor, list)):
+        elif isinstance(p, (Tensor, list)) or _is_array(p):
             array = _part(p, t._xp)
-            if _is_bool_mask(p) or (isinstance(p, list) and _args.kind_of(array.dtype) ==
-                                    "bool"):
+            if _args.kind_of(array.dtype) == "bool":  # a mask
                 _check_mask(array, shape, dim)
                 dim += array.ndim
                 continue
             _check_bounds(array, shape[dim], tensors)
             tensors += 1
-        elif _is_array(p) and _args.kind_of(p.dtype) == "bool":  # a numpy mask
-            _check_mask(p, shape, dim)
-            dim += p.ndim
-            continue
-        elif not _is_array(p):
+        else:
             _check_int(shape[dim], dim + added, p)
         dim += 1
     return parts

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, backend
-from .._tensor import Tensor
+from .._tensor import Tensor, check_inplace_allowed
 from . import pointwise, special
 from ._base import Op, wrap
 from .shape import Index
@@ -88,10 +88,14 @@ class IndexAdd(Op):
 
 
 def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: Any) -> tuple:
+    """The key of ``index_add``'s slices, after torch's checks: the arguments' types, then
+    (in place) the refusal of a leaf that requires grad, then the tensors."""
     _args.tensor_args(fn, (self, "input", 0))
     dim = _args.integer(fn, dim, "dim", 1)
     _args.tensor_args(fn, (index, "index", 2), (source, "source", 3))
     _args.numbers(fn, (alpha, "alpha", None))
+    if fn.endswith("_"):
+        check_inplace_allowed(self)
     d = _args.wrap_dim(dim, self.dim())
     _check_index_add(self, d, index, source)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),)

@@ -171,6 +171,8 @@ class Addmm(Op):
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
         expanded_shape(bias._data.shape, (n, m))  # torch's error if the bias does not fit
+        for value in (beta, alpha):  # then the scalars' conversion to the dtype
+            _args.assigned(value, bias.dtype, unsigned=True)
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
@@ -285,8 +287,6 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     """
     _args.tensor_args("addmm", (input, "input", 1), (mat1, "mat1", 2), (mat2, "mat2", 3))
     beta, alpha = _args.numbers("addmm", (beta, "beta", None), (alpha, "alpha", None))
-    for value in (beta, alpha):
-        _args.assigned(value, input.dtype)
     if input.dtype is not mat2.dtype and mat1.dtype is mat2.dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                            f"{_args.legacy(input.dtype)} and {_args.legacy(mat2.dtype)}")

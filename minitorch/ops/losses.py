@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .. import _args
 from .._libm import c_math_of
 from .._tensor import Tensor
 from ._base import Op, wrap
@@ -161,3 +162,13 @@ class HuberLoss(_ElementLoss):
         d = x - t
         dx = where(d.abs() <= delta, d, delta * d.sign())
         return dx, -dx
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        """torch's huber backward takes the target as given (``params["target_dtype"]``):
+        one of another dtype than the input is refused, though the forward cast it."""
+        given, x = ctx.params.get("target_dtype"), ctx.saved_tensors[0]
+        if given is not None and given is not x.dtype:
+            raise RuntimeError(f"Found dtype {_args.legacy(given)} but expected "
+                               f"{_args.legacy(x.dtype)}")
+        return super().backward(ctx, g)

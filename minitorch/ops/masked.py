@@ -43,9 +43,9 @@ def _check_mask(mask: Tensor) -> None:
                            f"{_args.c_name(mask.dtype)}")
 
 
-def _check_value(fn: str, mask: Tensor, value: Any, dt: Any) -> Any:
-    """The fill value as torch checks it (its type, an int's range, the mask's dtype, a
-    tensor's rank, a complex number); numpy scalars come back as Python numbers."""
+def _check_value(fn: str, mask: Tensor, value: Any) -> Any:
+    """The fill value as torch checks it before the shapes (its type, an int's range, the
+    mask's dtype, a tensor's rank); numpy scalars come back as Python numbers."""
     value = _args.numpy_scalar(value)
     if not isinstance(value, (Tensor, int, float, complex)):
         raise TypeError(f"{fn}() received an invalid combination of arguments - got (Tensor, "
@@ -57,9 +57,17 @@ def _check_value(fn: str, mask: Tensor, value: Any, dt: Any) -> Any:
     if isinstance(value, Tensor) and value.dim():
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.dim()} dimension(s).")
-    if isinstance(value, (float, complex)):
-        _args.assigned(value, dt)  # what the tensor's dtype cannot hold
     return value
+
+
+def _check_fits(value: Any, dt: Any) -> None:
+    """After the shapes: a number the tensor's dtype cannot hold (a float out of range, a
+    complex, an int past int64 for an int64 tensor; a float or bool tensor takes ints up
+    to 2**64, as torch's parser reads them)."""
+    if isinstance(value, (float, complex)):
+        _args.assigned(value, dt)
+    elif type(value) is int and value > _args.INT64_MAX and dt.name == "int64":
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
 
 
 @_args.tensors("masked_fill", mask="mask")
@@ -69,8 +77,9 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     >>> minitorch.tensor([1., 2.]).masked_fill(minitorch.tensor([True, False]), 5.)
     tensor([5., 2.])
     """
-    value = _check_value("masked_fill", mask, value, self.dtype)
+    value = _check_value("masked_fill", mask, value)
     broadcast_pair(mask, self)  # torch's error, before numpy's where meets the shapes
+    _check_fits(value, self.dtype)
     return MaskedFill.apply(self, mask=mask, value=value)
 
 
@@ -81,6 +90,10 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     >>> minitorch.zeros(2).masked_fill_(minitorch.tensor([False, True]), 1.)
     tensor([0., 1.])
     """
-    value = _check_value("masked_fill_", mask, value, self.dtype)
-    broadcast_pair(self, mask)
+    value = _check_value("masked_fill_", mask, value)
+    shape = broadcast_pair(self, mask)
+    if shape != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    _check_fits(value, self.dtype)
     return self._inplace(MaskedFill.apply, mask=mask, value=value)

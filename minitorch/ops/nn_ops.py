@@ -177,26 +177,37 @@ class MseLoss(Op):
 
 
 class AvgPool2d(Op):
-    """Average over ``k×k`` windows moved by ``stride`` (no padding)."""
+    """The sum over ``kernel`` windows moved by ``stride`` over the input padded with zeros
+    (``padding`` before, ``padding + extra`` after: ceil mode's last windows), divided by
+    ``divisor``: one number, or an array of one per output position."""
 
     node_name = "AvgPool2DBackward0"
     _profile_name = "aten::avg_pool2d"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, kernel: tuple, stride: tuple) -> Tensor:
-        keys = _window_keys(a.shape, kernel, stride)
-        ctx.meta = (a.shape, keys, kernel[0] * kernel[1])
-        total = sum(a._data[key] for key in keys)
-        return wrap(total / (kernel[0] * kernel[1]))
+    def forward(ctx: Any, a: Tensor, *, kernel: tuple, stride: tuple, padding: tuple = (0, 0),
+                extra: tuple = (0, 0), divisor: Any = None) -> Tensor:
+        xp, data = a._xp, a._data
+        (ph, pw), (eh, ew) = padding, extra
+        shape = (*data.shape[:-2], data.shape[-2] + 2 * ph + eh, data.shape[-1] + 2 * pw + ew)
+        inner = (..., slice(ph, ph + data.shape[-2]), slice(pw, pw + data.shape[-1]))
+        if shape != data.shape:
+            data = xp.zeros(shape, dtype=data.dtype)
+            data[inner] = a._data
+        keys = _window_keys(shape, kernel, stride)
+        divisor = kernel[0] * kernel[1] if divisor is None else divisor
+        ctx.meta = (shape, inner if shape != a._data.shape else None, keys, divisor)
+        return wrap(sum(data[key] for key in keys) / divisor)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        shape, keys, area = ctx.meta
+        shape, inner, keys, divisor = ctx.meta
+        g = g / (divisor if isinstance(divisor, int) else wrap(divisor))
         parts = [Embed.apply(g, shape=shape, key=key) for key in keys]
         total = parts[0]
         for p in parts[1:]:
             total = total + p
-        return (total / area,)
+        return (total if inner is None else total[inner],)
 
 
 def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:

@@ -108,6 +108,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     >>> minitorch.norm(minitorch.tensor([[3., -4.]]), p=1, dim=1)
     tensor([7.])
     """
+    if isinstance(p, str) and p == "fro" and dim is not None and not isinstance(dim, int):
+        _args.python_len(dim)  # torch.norm's Python code asks len(dim) here
     if p is not None and not isinstance(p, str):  # every type, then the values, as torch
         _args.number_types("linalg_vector_norm", (p, "ord", 2))
     given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)

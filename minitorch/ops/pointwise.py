@@ -1024,6 +1024,11 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     tensor([0.0000, 0.5000, 1.0000])
     """
     min, max = _args.numpy_scalar(min), _args.numpy_scalar(max)
+    if min is not None and max is not None and isinstance(min, Tensor) != isinstance(max, Tensor):
+        # torch's parser reads a 0-d tensor as a Number: a tensor and a number bound match
+        # its (Number min, Number max) overload then (not one that requires grad)
+        min, max = (b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad
+                    else b for b in (min, max))
     _check_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return ClampTensor.apply(input, min, max)

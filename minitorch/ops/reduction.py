@@ -9,15 +9,17 @@ tensor([4., 6.], grad_fn=<SumBackward1>)
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from typing import Any
 
 from .. import _args, return_types
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
-from ..backend import namespace, quiet
+from ..backend import cpu_math, namespace, quiet
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
+from .pointwise import where
 
 Dims = int | tuple[int, ...] | list[int] | None
 
@@ -107,27 +109,71 @@ def _count(shape: tuple, dims: tuple | None) -> int:
     return n
 
 
+def _var_backward(g: Tensor, a: Tensor, ctx: Any) -> Tensor:
+    """torch's var_backward: ``2 / (n - correction) * g * (a - mean)``. Over every element
+    with no degree of freedom left it is ``g`` times nan where ``a`` is its mean and inf
+    elsewhere; over chosen dims a zero ``n - correction`` divides as a float (inf), and an
+    empty list of dims counts ``n`` as 1 (torch's ``_safe_size``) though all are reduced."""
+    shape, dims, keepdim = ctx.meta
+    dof = (1 if ctx.no_dims else _count(shape, dims)) - ctx.correction
+    g = _expand_back(g, shape, dims, keepdim)
+    if ctx.every and dof <= 0:
+        return g * where(a == a.mean(), math.nan, math.inf)
+    return g * (2.0 / dof if dof else math.inf) * (a - a.mean(dims, keepdim=True))
+
+
 class Var(Op):
+    """The variance over ``dims`` (every element if None) with ``correction``; ``every``
+    says that no dim was given (torch's backward then treats no degree of freedom apart)."""
+
     node_name = "VarBackward0"
     saved_names = ("self",)
     _profile_name = "aten::var"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, correction: int,
-                keepdim: bool) -> Tensor:
-        ctx.save_for_backward(a)
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, correction: float,
+                keepdim: bool, every: bool, no_dims: bool = False) -> Tensor:
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
-        ctx.correction = correction
-        return wrap(a._xp.var(a._data, axis=dims, correction=correction, keepdims=keepdim))
+        ctx.correction, ctx.every = correction, every or a.dim() == 0
+        ctx.no_dims = no_dims and a.dim() > 0
+        xp = a._xp
+        count = _count(a._data.shape, dims)
+        # torch's divisor max(0, n - correction): a nan correction divides by 0
+        ddof = count if correction != correction else correction
+        variance = xp.var(a._data, axis=dims, correction=ddof, keepdims=keepdim)
+        if count == 0:  # torch's nan, whatever the correction
+            variance = xp.full_like(variance, math.nan)
+        out = wrap(cls.finish(xp, variance))
+        ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
+        return out
+
+    @staticmethod
+    def finish(xp: Any, variance: Any) -> Any:
+        return variance
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (a,) = ctx.saved_tensors
-        shape, dims, keepdim = ctx.meta
-        n = _count(shape, dims) - ctx.correction
-        centred = a - a.mean(dims if dims is not None else None, keepdim=True)
-        return (_expand_back(g, shape, dims, keepdim) * centred * (2.0 / n),)
+        return (_var_backward(g, a, ctx),)
+
+
+class Std(Var):
+    """The standard deviation: torch's own node, whose backward is var's of
+    ``g / (2 * result)``, 0 where the result is 0."""
+
+    node_name = "StdBackward0"
+    saved_names = ("self", "result")
+    _profile_name = "aten::std"
+
+    @staticmethod
+    def finish(xp: Any, variance: Any) -> Any:
+        return cpu_math(xp.sqrt, variance)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, result = ctx.saved_tensors
+        return (_var_backward((g / (result * 2)).masked_fill(result == 0, 0), a, ctx),)
 
 
 class _ExtremumAll(Op):
@@ -144,7 +190,7 @@ class _ExtremumAll(Op):
                 "Specify the reduction dim with the 'dim' argument."
             )
         out = wrap(getattr(a._xp, cls.fn)(a._data))
-        ctx.save_for_backward(a, out)
+        ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
         return out
 
     @classmethod
@@ -284,7 +330,23 @@ sum_method = _keepdim_needs_dim(_args.numpy_aliases(_sum), method=True)
 mean_method = _keepdim_needs_dim(_args.numpy_aliases(_mean), method=True)
 
 
+def variance_signature(fn: Any) -> Any:
+    """``fn`` (var or std) refusing ``dim=`` given a bool by keyword: torch reads a bool in
+    dim's place as ``unbiased`` only when it is positional, so ``dim=True`` matches none of
+    its overloads."""
+
+    @functools.wraps(fn)
+    def checked(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if isinstance(kwargs.get("dim"), bool):
+            _no_variance_overload(fn.__name__, [f"{k}={_args.type_name(v)}"
+                                                for k, v in kwargs.items()] + [""])
+        return fn(input, *args, **kwargs)
+
+    return checked
+
+
 @_args.numpy_aliases
+@variance_signature
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
         correction: Any = _args.OMITTED) -> Tensor:
@@ -312,18 +374,24 @@ def _variance_overload(name: str, dim: Any, unbiased: Any, keepdim: Any,
         got += [_args.type_name(unbiased)] if unbiased is not _args.OMITTED else []
         got += [f"{k}={_args.type_name(v)}" for k, v in given.items()
                 if v is not _args.OMITTED]
-        raise TypeError(
-            f"{name}() received an invalid combination of arguments - got ({', '.join(got)}"
-            "), but expected one of:\n"
-            " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
-            " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
-            " * (bool unbiased = True)\n")
+        _no_variance_overload(name, got)
     return dim, unbiased is not False, False if keepdim is _args.OMITTED else keepdim
+
+
+def _no_variance_overload(name: str, got: list) -> None:
+    """torch's TypeError for var/std arguments (their types, ``got``) that match none of
+    its overloads."""
+    raise TypeError(
+        f"{name}() received an invalid combination of arguments - got ({', '.join(got)}"
+        "), but expected one of:\n"
+        " * (tuple of ints dim, bool unbiased = True, bool keepdim = False)\n"
+        " * (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)\n"
+        " * (bool unbiased = True)\n")
 
 
 def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
              correction: Any) -> Tensor:
-    """``var`` (or ``std`` before its square root) with torch's checks under ``name``."""
+    """``var`` or ``std`` (as ``name`` says) with torch's checks."""
     dim, unbiased, keepdim = _variance_overload(name, dim, unbiased, keepdim, correction)
     if correction is None or correction is _args.OMITTED:
         correction = 1 if unbiased else 0
@@ -344,7 +412,10 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
                       stacklevel=3)
     with quiet(), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's; torch's warning is above
-        return Var.apply(input, dims=dims, correction=correction, keepdim=keepdim)
+        no_dims = isinstance(dim, (tuple, list)) and not dim
+        return (Std if name == "std" else Var).apply(
+            input, dims=dims, correction=correction, keepdim=keepdim, every=dim is None,
+            no_dims=no_dims)
 
 
 @_args.numpy_aliases

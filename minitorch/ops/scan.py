@@ -207,19 +207,27 @@ class ProdDim(Op):
 
 
 @_args.numpy_aliases
-def prod(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
+         dtype: Any = None) -> Tensor:
     """The product of all elements, or over ``dim``; integer and bool inputs give int64.
 
     >>> minitorch.tensor([[1., 2.], [3., 4.]]).prod(1)
     tensor([ 2., 12.])
     """
     _args.tensor_args("prod", (input, "input", 1))
+    if (dim is None and keepdim is _args.OMITTED) or (
+            dim is _args.OMITTED and keepdim is not _args.OMITTED):  # no overload of torch's
+        given = tuple(v for v in (dim, keepdim) if v is not _args.OMITTED)
+        raise _args.invalid_combination("prod", given, "*, torch.dtype dtype = None",
+                                        "int dim, bool keepdim = False, *, torch.dtype dtype "
+                                        "= None")
     dt = _args.dtype("prod", dtype)
     if dt is not None:
         input = input.to(dt)
     elif not input.dtype.is_floating_point:
         input = input.to(int64)
-    if dim is None:
+    if dim is _args.OMITTED:
         return Prod.apply(input)
     d = _args.dim("prod", dim, input.dim())
+    keepdim = False if keepdim is _args.OMITTED else keepdim
     return ProdDim.apply(input, dim=d, keepdim=_args.flag("prod", keepdim, "keepdim"))

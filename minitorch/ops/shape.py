@@ -126,6 +126,12 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
+class SqueezeDims(Squeeze):
+    """``squeeze`` given a tuple or list of dims: torch's own overload and node."""
+
+    node_name = "SqueezeBackward2"
+
+
 class SqueezeInplace(Squeeze):
     """The squeeze torch's matmul applies to a vector-matrix product's result."""
 

@@ -54,18 +54,20 @@ class Split(SplitWithSizes):
     _profile_name = "aten::split"
 
 
-def _split_dim(fn: str, input: Tensor, dim: Any) -> int:
-    d = _args.dim(fn, dim, input.dim())
+def _split_dim(fn: str, input: Tensor, dim: Any, size: int | None = None) -> int:
+    """``dim`` wrapped, after torch's checks in its order: a tensor of at least one dim, a
+    non-negative split ``size`` (if given), then the dim's range (its type is checked
+    with the other arguments' before)."""
     if input.dim() == 0:
         raise RuntimeError(f"{fn} expects at least a 1-dimensional tensor")
-    return d
+    if size is not None and size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+    return _args.dim(fn, dim, input.dim())
 
 
 def _equal_pieces(input: Tensor, size: int, d: int) -> tuple:
     """Tensors of ``size`` along ``d``, the last one shorter when ``size`` does not divide."""
     length = input.shape[d]
-    if size < 0:
-        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
     if size == 0 and length:
         raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {length}")
@@ -82,10 +84,24 @@ def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
     [[0, 1], [2, 3], [4]]
     """
     _args.tensor_args("split", (input, "input", 1))
-    size = _args.as_int(split_size_or_sections)
-    if size is not None:
-        return _equal_pieces(input, size, _split_dim("split", input, dim))
-    sizes = _args.int_list("split_with_sizes", split_size_or_sections, "split_sizes", 2)
+    size = split_size_or_sections
+    if isinstance(size, Tensor) and size.numel() == 1:  # torch's Tensor.split: int(size)
+        size = int(size.item())
+    if isinstance(size, bool):  # torch reads an int (a bool too), else a list of sizes
+        raise _args.invalid_combination("split", (input, size, dim),
+                                        "Tensor input, int split_size, int dim = 0",
+                                        "Tensor input, tuple of ints split_size, int dim = 0")
+    if isinstance(size, int):
+        if _args.as_int(dim) is None:  # every type before any value, as torch's parser
+            raise _args.invalid_combination("split", (input, size, dim),
+                                            "Tensor input, int split_size, int dim = 0",
+                                            "Tensor input, tuple of ints split_size, int dim = 0")
+        size = _args.integer("split", size, "split_size", 2)
+        return _equal_pieces(input, size, _split_dim("split", input, dim, size))
+    if not isinstance(size, (tuple, list)):
+        raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
+                        f"of ints, not {_args.type_name(size)}")
+    sizes = _args.int_list("split_with_sizes", size, "split_sizes", 2)
     d = _split_dim("split_with_sizes", input, dim)
     if any(s < 0 for s in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
@@ -105,10 +121,12 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     [[0, 1], [2, 3], [4]]
     """
     _args.tensor_args("chunk", (input, "input", 1))
-    chunks = _args.integer("chunk", chunks, "chunks", 2)
-    d = _split_dim("chunk", input, dim)
+    chunks, _ = _args.integers("chunk", (chunks, "chunks", 1), (dim, "dim", 2))
+    if input.dim() == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = _split_dim("chunk", input, dim)
     if input.shape[d] == 0:  # as torch: ``chunks`` empty pieces, which a split cannot count
         return SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d)
     return _equal_pieces(input, -(-input.shape[d] // chunks), d)
@@ -169,6 +187,7 @@ def repeat(self: Tensor, *repeats: Any) -> Tensor:
     for c in target:
         if c < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {c}: {target}")
+    _args.check_alloc(tuple(target), self.dtype.itemsize)
     return Repeat.apply(self, repeats=counts)
 
 
