@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -173,11 +174,37 @@ def test_vectorize_gives_the_same_jacobian(L: Any) -> None:
     np.testing.assert_array_equal(plain.numpy(), vectorized.numpy())
 
 
-def test_forward_mode_is_refused() -> None:
+FORWARD_MODE = {
+    "one in, one out": lambda L: (lambda x: x.exp() * x, (L.tensor([1.0, 2.0]),)),
+    "tuple in": lambda L: (lambda x, y: x * y.sin(), (L.tensor([1.0, 2.0]), L.tensor([0.5, 3.0]))),
+    "tuple out": lambda L: (lambda x: (x * 2, (x ** 2).sum()), L.tensor([1.0, 2.0])),
+    "both": lambda L: (lambda x, y: (x * y, y.sum()), (L.tensor([1.0, 2.0]), L.tensor([3.0, 4.0]))),
+    "unused input": lambda L: (lambda x, y: x * 2, (L.ones(2), L.ones(3))),
+    "constant": lambda L: (lambda x: L.ones(2), L.tensor([1.0, 2.0])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD_MODE))
+def test_forward_mode_jacobian_prints_as_torch(name: str) -> None:
+    """torch's forward-mode strategy (vectorize=True): its lists over inputs included."""
+    printed = []
+    for L in (mt, torch):
+        f, inputs = FORWARD_MODE[name](L)
+        with warnings.catch_warnings():  # torch's vmap scripts a helper: a deprecation
+            warnings.simplefilter("ignore", DeprecationWarning)
+            printed.append(repr(L.autograd.functional.jacobian(f, inputs, vectorize=True,
+                                                               strategy="forward-mode")))
+    assert printed[0] == printed[1]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"vectorize": True, "create_graph": True}])
+def test_forward_mode_refusals_as_torch(kwargs: dict) -> None:
     x = mt.ones(2)
-    with pytest.raises(NotImplementedError, match="forward-mode"):
-        mt.autograd.functional.jacobian(lambda t: t * 2, x, strategy="forward-mode")
-    with pytest.raises(NotImplementedError, match="forward-mode"):
+    want = raised_by(lambda L: L.autograd.functional.jacobian(
+        lambda t: t * 2, L.ones(2), strategy="forward-mode", **kwargs), torch)
+    assert_same_error(raised_by(lambda L: L.autograd.functional.jacobian(
+        lambda t: t * 2, L.ones(2), strategy="forward-mode", **kwargs), mt), want)
+    with pytest.raises(NotImplementedError, match="forward-over-reverse"):
         mt.autograd.functional.hessian(lambda t: t.sum(), x,
                                        outer_jacobian_strategy="forward-mode")
 

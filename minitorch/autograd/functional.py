@@ -144,7 +144,8 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
             'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
             'function has more outputs than inputs, "forward-mode" tends to be more performant. '
             'Otherwise, prefer to use "reverse-mode".')
-    _refuse_forward_mode(strategy)
+    if strategy == "forward-mode":
+        return _forward_jacobian(func, inputs, create_graph, vectorize)
     with grad_mode._recording(True):
         inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
         inputs = _differentiable_copies(inputs, create_graph, need_graph=True)
@@ -400,7 +401,71 @@ def _unpack(result: tuple, was_tuple: Any) -> Any:
     return result if was_tuple else result[0]
 
 
+_VECTORIZE_ONLY = ("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
+                   "only implemented for `vectorize=True`.")  # sic: torch's message
+
+
 def _refuse_forward_mode(strategy: str) -> None:
+    """hessian's forward-over-reverse, which minitorch does not have."""
     if strategy == "forward-mode":
         raise NotImplementedError(
-            'minitorch has no forward-mode AD: use strategy="reverse-mode" (the default).')
+            "minitorch's hessian has no forward-over-reverse strategy: use "
+            'outer_jacobian_strategy="reverse-mode" (the default).')
+
+
+def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
+                      vectorize: bool) -> Any:
+    """jacobian's forward-mode strategy: one forward pass (:mod:`forward_ad`) per input
+    element, its tangent a unit vector; the tangents of the outputs are the columns. As in
+    torch, the results over inputs come as lists."""
+    if not vectorize:
+        raise NotImplementedError(_VECTORIZE_ONLY)
+    if create_graph:
+        raise NotImplementedError(
+            'torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-'
+            'mode"` are not supported together (yet). Please either set `create_graph=False` '
+            'or `strategy="reverse-mode"`.')
+    inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
+    inputs = tuple(x.detach() for x in inputs)
+    per_input = [_forward_columns(func, inputs, i) for i in range(len(inputs))]
+    outputs_tuple, outputs = per_input[0][0]
+    result = []
+    for k, out in enumerate(outputs):
+        blocks = [minitorch.stack(columns[k], -1).reshape(*out.shape, *x.shape)
+                  if columns[k] else minitorch.zeros(*out.shape, *x.shape, dtype=out.dtype)
+                  for (_, columns), x in zip(per_input, inputs)]
+        result.append(blocks if inputs_tuple else blocks[0])
+    if not outputs_tuple:
+        return result[0]
+    return result if inputs_tuple else tuple(result)
+
+
+def _forward_columns(func: Callable[..., Any], inputs: tuple, i: int) -> tuple:
+    """``((outputs_tuple, outputs), columns)``: the outputs of ``func`` and, per output, the
+    flat tangents for each unit vector of input ``i``."""
+    from . import forward_ad  # forward_ad imports the package this module is part of
+
+    x = inputs[i]
+    called, columns = None, None
+    for j in range(max(x.numel(), 1) if x.numel() else 0):
+        unit = minitorch.zeros(x.numel(), dtype=x.dtype)
+        unit[j] = 1
+        with forward_ad.dual_level():
+            duals = [forward_ad.make_dual(t, unit.reshape(x.shape) if k == i
+                                          else minitorch.zeros_like(t))
+                     for k, t in enumerate(inputs)]
+            outputs_tuple, outputs = _tensors(func(*duals), "outputs of the user-provided "
+                                              "function", "jacobian")
+            pairs = [forward_ad.unpack_dual(out) for out in outputs]
+        if called is None:
+            called = (outputs_tuple, tuple(p.primal.detach() for p in pairs))
+            columns = [[] for _ in pairs]
+        for column, pair in zip(columns, pairs):
+            tangent = (pair.tangent if pair.tangent is not None
+                       else minitorch.zeros_like(pair.primal))
+            column.append(tangent.detach().reshape(-1))
+    if called is None:  # an input with no elements: call once for the outputs' shapes
+        outputs_tuple, outputs = _tensors(func(*inputs), "outputs of the user-provided "
+                                          "function", "jacobian")
+        called, columns = (outputs_tuple, outputs), [[] for _ in outputs]
+    return called, columns
