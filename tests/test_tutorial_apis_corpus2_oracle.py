@@ -1,0 +1,84 @@
+"""APIs that a second independent corpus of tutorial programs failed on (issue #20), each
+against live torch, printed output compared after the same ``manual_seed``: ``nn.init``'s
+``eye_``/``dirac_``/``orthogonal_``/``sparse_``; ``Module.get_parameter``/``get_buffer``,
+``finfo``/``iinfo``, ``Tensor.stride``, ``nn.utils.parameters_to_vector``; the optimizers
+Adadelta, Adamax, NAdam and RAdam; ``utils.data``'s samplers, ``ConcatDataset`` and
+``IterableDataset``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same_error, raised_by
+
+
+def same_output(program: Callable[[Any], Any]) -> None:
+    """``program(L)`` prints (returns) the same under minitorch as under torch."""
+    assert repr(program(mt)) == repr(program(torch))
+
+
+def same_error(program: Callable[[Any], Any]) -> None:
+    want = raised_by(program, torch)
+    assert want is not None
+    assert_same_error(raised_by(program, mt), want)
+
+
+# ---------------------------------------------------------------------------- 2. introspection
+
+
+def _net(L: Any) -> Any:
+    L.manual_seed(0)
+    return L.nn.Sequential(L.nn.Linear(3, 2), L.nn.BatchNorm1d(2))
+
+
+def test_get_parameter_and_buffer() -> None:
+    same_output(lambda L: (_net(L).get_parameter("0.weight"), _net(L).get_buffer("1.running_var")))
+
+
+@pytest.mark.parametrize("call", [("get_parameter", "0.nope"), ("get_parameter", "1.running_mean"),
+                                  ("get_buffer", "0.weight"), ("get_buffer", "1.training"),
+                                  ("get_parameter", "2.weight"), ("get_buffer", "weight")])
+def test_get_parameter_and_buffer_errors(call: tuple[str, str]) -> None:
+    same_error(lambda L: getattr(_net(L), call[0])(call[1]))
+
+
+def test_finfo_iinfo() -> None:
+    def info(L: Any) -> Any:
+        out = [L.finfo(), L.iinfo(L.int64), L.finfo(L.float32) == L.finfo()]
+        for d in (L.float32, L.float64):
+            f = L.finfo(d)
+            out += [f, f.bits, f.eps, f.max, f.min, f.tiny, f.smallest_normal, f.resolution,
+                    f.dtype]
+        i = L.iinfo(L.int64)
+        return [*out, i.bits, i.max, i.min, i.dtype]
+    same_output(info)
+    for program in (lambda L: L.iinfo(L.float32), lambda L: L.finfo(L.int64),
+                    lambda L: L.iinfo(L.bool)):
+        same_error(program)
+
+
+def test_stride() -> None:
+    def strides(L: Any) -> Any:
+        t = L.ones(2, 3, 4)
+        views = [t, t.transpose(0, 2), t[:, 1], t[0], t[:, ::2], t.permute(2, 0, 1),
+                 t.view(6, 4), L.ones(3, 1).expand(3, 4), L.tensor(1.0), L.ones(0, 3)]
+        return [v.stride() for v in views] + [t.stride(-1), t.stride(0)]
+    same_output(strides)
+    same_error(lambda L: L.tensor(1.0).stride(0))
+    same_error(lambda L: L.ones(2).stride(1))
+
+
+def test_parameters_to_vector_and_back() -> None:
+    def program(L: Any) -> Any:
+        net = _net(L)
+        vec = L.nn.utils.parameters_to_vector(net.parameters())
+        L.nn.utils.vector_to_parameters(vec * 2, net.parameters())
+        return vec, net[0].weight, net[1].bias
+    same_output(program)
+    same_error(lambda L: L.nn.utils.vector_to_parameters([1.0], []))
