@@ -82,3 +82,42 @@ def test_parameters_to_vector_and_back() -> None:
         return vec, net[0].weight, net[1].bias
     same_output(program)
     same_error(lambda L: L.nn.utils.vector_to_parameters([1.0], []))
+
+
+# ---------------------------------------------------------------------------- 3. optimizers
+
+OPTIMIZERS = [("Adadelta", {}), ("Adadelta", {"lr": 0.5, "rho": 0.8, "weight_decay": 0.01}),
+              ("Adamax", {}), ("Adamax", {"lr": 0.01, "weight_decay": 0.1, "maximize": True}),
+              ("NAdam", {}), ("NAdam", {"lr": 0.01, "weight_decay": 0.1}),
+              ("NAdam", {"weight_decay": 0.1, "decoupled_weight_decay": True}),
+              ("RAdam", {}), ("RAdam", {"lr": 0.05, "weight_decay": 0.1}),
+              ("RAdam", {"weight_decay": 0.1, "decoupled_weight_decay": True})]
+
+
+@pytest.mark.parametrize(("name", "settings"), OPTIMIZERS)
+def test_optimizer_bits_after_20_steps(name: str, settings: dict) -> None:
+    """A small regression trained 20 steps: every parameter bit, the loss and the repr."""
+    def train(L: Any) -> Any:
+        L.manual_seed(0)
+        net = L.nn.Sequential(L.nn.Linear(4, 8), L.nn.Tanh(), L.nn.Linear(8, 1))
+        x, y = L.randn(16, 4), L.randn(16, 1)
+        opt = getattr(L.optim, name)(net.parameters(), **settings)
+        for _ in range(20):
+            opt.zero_grad()
+            loss = ((net(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+        bits = [p.detach().numpy().view("int32").tolist() for p in net.parameters()]
+        return loss.item(), bits, opt, sorted(opt.state_dict()["state"][0])
+    same_output(train)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.optim.Adadelta([L.ones(1)], rho=1.5),
+    lambda L: L.optim.Adadelta([L.ones(1)], lr=-1),
+    lambda L: L.optim.Adamax([L.ones(1)], betas=(0.9, 1.0)),
+    lambda L: L.optim.NAdam([L.ones(1)], momentum_decay=-1),
+    lambda L: L.optim.RAdam([L.ones(1)], eps=-1),
+])
+def test_optimizer_errors(program: Callable[[Any], Any]) -> None:
+    same_error(program)
