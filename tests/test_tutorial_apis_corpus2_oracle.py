@@ -121,3 +121,84 @@ def test_optimizer_bits_after_20_steps(name: str, settings: dict) -> None:
 ])
 def test_optimizer_errors(program: Callable[[Any], Any]) -> None:
     same_error(program)
+
+
+# ---------------------------------------------------------------------------- 4. utils.data
+
+
+def _stream(L: Any) -> Any:
+    class Stream(L.utils.data.IterableDataset):
+        def __init__(self, n: int) -> None:
+            self.n = n
+
+        def __iter__(self) -> Any:
+            return iter([(L.tensor([float(i)]), i) for i in range(self.n)])
+
+        def __len__(self) -> int:
+            return self.n
+    return Stream
+
+
+def test_samplers_draw_torch_order() -> None:
+    def program(L: Any) -> Any:
+        D = L.utils.data
+        L.manual_seed(0)
+        ds = D.TensorDataset(L.arange(10.0), L.arange(10))
+        g = L.Generator().manual_seed(3)
+        out = [list(D.SequentialSampler(ds)), list(D.RandomSampler(ds)),
+               list(D.RandomSampler(ds, replacement=True)),
+               list(D.RandomSampler(ds, replacement=True, num_samples=40)),
+               list(D.RandomSampler(ds, num_samples=23)),
+               list(D.RandomSampler(ds, generator=g)), list(D.SubsetRandomSampler([5, 7, 9, 1], g)),
+               list(D.SubsetRandomSampler(range(8))),
+               list(D.WeightedRandomSampler([0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 5)),
+               list(D.WeightedRandomSampler([0.9, 0.4, 0.05, 0.2, 0.3], 4, replacement=False)),
+               list(D.WeightedRandomSampler(L.tensor([1.0, 2, 3]), 4)),
+               list(D.BatchSampler(D.RandomSampler(range(10)), 3, False)),
+               list(D.BatchSampler(range(10), 3, True)), len(D.BatchSampler(range(10), 3, False))]
+        return [*out, L.rand(2)]
+    same_output(program)
+
+
+def test_dataloader_with_samplers_concat_and_streams() -> None:
+    def program(L: Any) -> Any:
+        D = L.utils.data
+        L.manual_seed(0)
+        ds = D.TensorDataset(L.arange(10.0), L.arange(10))
+        cd = D.ConcatDataset([ds, D.TensorDataset(L.arange(3.0) + 100, L.arange(3))])
+        stream = _stream(L)
+        loaders = [D.DataLoader(ds, sampler=D.SubsetRandomSampler(range(6)), batch_size=4),
+                   D.DataLoader(ds, batch_sampler=D.BatchSampler(D.RandomSampler(ds), 3, True)),
+                   D.DataLoader(ds, sampler=D.WeightedRandomSampler([1.0] * 10, 7), batch_size=3,
+                                drop_last=True),
+                   D.DataLoader(ds, batch_size=None, sampler=D.RandomSampler(ds, num_samples=3)),
+                   D.DataLoader(ds, batch_size=4, shuffle=True),
+                   D.DataLoader(cd, batch_size=5, shuffle=True),
+                   D.DataLoader(stream(7), batch_size=3),
+                   D.DataLoader(stream(7), batch_size=3, drop_last=True),
+                   D.DataLoader(stream(2), batch_size=None)]
+        out = [(len(loader), list(loader)) for loader in loaders]
+        return [*out, len(cd), cd[10], cd[-1], cd[9], cd.cumulative_sizes, len(ds + ds),
+                L.rand(2)]
+    same_output(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.utils.data.DataLoader(_stream(L)(3), shuffle=True),
+    lambda L: L.utils.data.DataLoader(_stream(L)(3), sampler=[0]),
+    lambda L: L.utils.data.DataLoader(_stream(L)(3), batch_sampler=[[0]]),
+    lambda L: L.utils.data.DataLoader(range(3), sampler=[0, 1], shuffle=True),
+    lambda L: L.utils.data.DataLoader(range(3), batch_sampler=[[0]], batch_size=2),
+    lambda L: L.utils.data.DataLoader(range(3), batch_size=None, drop_last=True),
+    lambda L: L.utils.data.DataLoader(range(3), batch_size=0),
+    lambda L: L.utils.data.BatchSampler(range(3), 2, 1),
+    lambda L: L.utils.data.RandomSampler(range(3), replacement=1),
+    lambda L: L.utils.data.RandomSampler(range(3), num_samples=0),
+    lambda L: L.utils.data.WeightedRandomSampler([[1.0]], 2),
+    lambda L: L.utils.data.WeightedRandomSampler([1.0], True),
+    lambda L: L.utils.data.ConcatDataset([]),
+    lambda L: L.utils.data.ConcatDataset([range(3)])[-4],
+    lambda L: L.utils.data.ConcatDataset([_stream(L)(2)]),
+])
+def test_data_errors(program: Callable[[Any], Any]) -> None:
+    same_error(program)
