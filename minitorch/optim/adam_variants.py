@@ -28,8 +28,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
@@ -123,7 +121,7 @@ class NAdam(_AdamFamily):
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * decay)))
         product = state["mu_product"]
-        product._data = product._data * np.float32(mu)  # mu_product *= mu, in float32
+        product._data = product._data * mu  # mu_product *= mu, in float32
         mu_product = float(product._data)
         m, v = self._moments(p, grad, state, group, "exp_avg_sq")
         self._second_moment(v, grad, beta2)

@@ -20,8 +20,6 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-import numpy as np
-
 from .._random import randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
@@ -172,8 +170,9 @@ def default_convert(data: Any) -> Any:
     """
     from .. import from_numpy
 
-    if isinstance(data, np.ndarray) and data.dtype.kind not in "OSUa":
-        return from_numpy(data)
+    kind = type(data)
+    if kind.__module__ == "numpy" and kind.__name__ == "ndarray":  # torch's test, no import
+        return data if data.dtype.kind in "OSUa" else from_numpy(data)
     if isinstance(data, dict):
         return {key: default_convert(value) for key, value in data.items()}
     if isinstance(data, tuple) and hasattr(data, "_fields"):  # a namedtuple keeps its type
