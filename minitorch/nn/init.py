@@ -209,9 +209,9 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
         flat = empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)._data
     xp = tensor._xp
     wide = rows < cols
-    q, r = _qr(xp, flat.T if wide else flat)
-    q = q * xp.sign(xp.diagonal(r))
-    _fill_(tensor, Tensor._make(q.T if wide else q).reshape(tensor.shape))
+    q, r = (Tensor._make(a) for a in _qr(xp, flat.T if wide else flat))
+    q = q * r.diagonal().sign()
+    _fill_(tensor, (q.t() if wide else q).reshape(tensor.shape))
     with grad_mode._recording(False):
         return tensor.mul_(gain)
 
