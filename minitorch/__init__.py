@@ -51,9 +51,11 @@ from ._creation import (
 from ._dtype import (
     bool,
     dtype,
+    finfo,
     float32,
     float64,
     get_default_dtype,
+    iinfo,
     int64,
     result_type,
     set_default_dtype,

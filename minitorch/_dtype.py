@@ -17,8 +17,8 @@ import numpy as np
 
 from ._args import int_overflow, operand
 
-__all__ = ["bool", "dtype", "float32", "float64", "get_default_dtype", "int64", "result_type",
-           "set_default_dtype"]
+__all__ = ["bool", "dtype", "finfo", "float32", "float64", "get_default_dtype", "iinfo", "int64",
+           "result_type", "set_default_dtype"]
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
 _PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
@@ -56,6 +56,69 @@ _BY_NAME = {d.name: d for d in (float32, float64, int64, bool)}
 _BY_NUMPY_DTYPE_CLASS: dict = {}  # numpy dtype class -> minitorch dtype, filled on first sight
 _WIDENED = {"int8": "int64", "int16": "int64", "int32": "int64", "uint8": "int64",
             "uint16": "int64", "uint32": "int64", "float16": "float32"}
+
+
+class _TypeInfo:
+    """What ``finfo`` and ``iinfo`` share: numpy's limits of a dtype, printed as torch's."""
+
+    _FIELDS: tuple[str, ...] = ()
+
+    def __init__(self, type: dtype, category: int, other: str) -> None:
+        mine = "finfo" if category == _FLOAT else "iinfo"
+        if type._category != category:
+            if type._category == _BOOL and category == _INT:
+                raise TypeError("torch.bool is not supported by torch.iinfo")
+            kind = "a floating point" if category == _FLOAT else "an integer"
+            raise TypeError(f"torch.{mine}() requires {kind} input type. Use torch.{other} "
+                            f"to handle 'torch.{mine}'")
+        self.dtype = type.name
+        self.bits = type.itemsize * 8
+
+    def __eq__(self, other: object) -> _PY_BOOL:
+        return type(other) is type(self) and other.dtype == self.dtype
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.dtype))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name):g}" for name in self._FIELDS)
+        return f"{type(self).__name__}({fields}, dtype={self.dtype})"
+
+
+class finfo(_TypeInfo):
+    """The limits of a floating-point dtype (the default dtype when none is given).
+
+    >>> minitorch.finfo(minitorch.float32).eps
+    1.1920928955078125e-07
+    >>> minitorch.finfo(minitorch.float64)
+    finfo(resolution=1e-15, min=-1.79769e+308, max=1.79769e+308, eps=2.22045e-16, \
+smallest_normal=2.22507e-308, tiny=2.22507e-308, dtype=float64)
+    """
+
+    _FIELDS = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
+
+    def __init__(self, type: dtype | None = None) -> None:
+        type = type or _default[0]
+        super().__init__(type, _FLOAT, "iinfo")
+        info = np.finfo(type.np)
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -info.precision  # torch: a double, not a rounded float32
+
+
+class iinfo(_TypeInfo):
+    """The limits of an integer dtype.
+
+    >>> minitorch.iinfo(minitorch.int64).max
+    9223372036854775807
+    """
+
+    _FIELDS = ("min", "max")
+
+    def __init__(self, type: dtype) -> None:
+        super().__init__(type, _INT, "finfo")
+        info = np.iinfo(type.np)
+        self.max, self.min = int(info.max), int(info.min)
 
 
 _default = [float32]  # a list: set_default_dtype rebinds its item, importers keep the list

@@ -434,3 +434,44 @@ def lu_det(a: np.ndarray) -> np.ndarray | None:
         swaps = int(np.count_nonzero(pivots != np.arange(1, n + 1)))
         out[i] = a.dtype.type(-1 if swaps % 2 else 1) * np.prod(np.diagonal(lu))
     return out.reshape(a.shape[:-2])
+
+
+def _lapack(kind: str, name: str, *args: Any) -> None:
+    """LAPACK's ``name`` with torch's workspace: a query (lwork -1), then the call with
+    ``max(1, optimal)`` elements of work."""
+    optimal = np.zeros(1, np.float32 if kind == "s" else np.float64)
+    info = ctypes.c_int(0)
+    routine = getattr(library(), f"{kind}{name}_")
+    routine(*args, _pointer(optimal), _ref(-1), ctypes.byref(info))
+    lwork = max(1, int(optimal[0]))
+    work = _empty((lwork,), optimal.dtype)
+    routine(*args, _pointer(work), _ref(lwork), ctypes.byref(info))
+
+
+def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``Q`` (m, k) and ``R`` (k, n), k = min(m, n), of one float matrix ``a`` (m, n) as
+    torch's ``linalg.qr`` computes them on CPU: geqrf on a column-major copy, R the upper
+    triangle of its first k rows, then orgqr on the first k columns. None without MKL.
+
+    >>> r = qr_reduced(np.float32([[3, 0], [4, 5]]))
+    >>> r is None or np.allclose(r[0] @ r[1], [[3, 0], [4, 5]], atol=1e-6)
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or a.ndim != 2:
+        return None
+    _use_threads()
+    m, n = a.shape
+    k = min(m, n)
+    qr = _empty((n, m), a.dtype).T  # column-major, as torch's Q (m >= n) or R (m < n)
+    qr[...] = a
+    tau = _empty((k,), a.dtype)
+    if a.size:
+        _lapack(kind, "geqrf", _ref(m), _ref(n), _pointer(qr), _ref(max(1, m)), _pointer(tau))
+    r = np.triu(qr[:k])
+    q = _empty((k, m), a.dtype).T
+    q[...] = qr[:, :k]
+    if q.size:
+        _lapack(kind, "orgqr", _ref(m), _ref(k), _ref(k), _pointer(q), _ref(max(1, m)),
+                _pointer(tau))
+    return q, r

@@ -162,6 +162,26 @@ class Tensor(metaclass=_TensorType):
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_args.dim("size", dim, self.dim())]
 
+    def stride(self, dim: int | None = None) -> Any:
+        """The step in elements between neighbours along each dimension, or along ``dim``.
+
+        >>> t = minitorch.ones(2, 3)
+        >>> t.stride(), t.t().stride(), t.stride(-1)
+        ((3, 1), (1, 3), 1)
+        """
+        strides = backend.element_strides(self._data)
+        if strides is None or 0 in self._data.shape:  # no strides, or none that count: torch's
+            strides, step = [], 1  # contiguous ones
+            for n in reversed(self._data.shape):
+                strides.insert(0, step)
+                step *= max(n, 1)
+        strides = tuple(strides)
+        if dim is None:
+            return strides
+        if self._data.ndim == 0 and _args.as_int(dim) is not None:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides[_args.dim("stride", dim, self.dim())]
+
     @property
     def ndim(self) -> int:
         """The number of dimensions."""

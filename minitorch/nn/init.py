@@ -18,14 +18,17 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args
+from .. import _args, _mkl
+from .._creation import empty, eye
 from .._factories import empty_like
+from .._random import randperm
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..ops.pointwise import where
 
-__all__ = ["calculate_gain", "constant_", "kaiming_normal_", "kaiming_uniform_", "normal_",
-           "ones_", "trunc_normal_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+__all__ = ["calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_",
+           "kaiming_uniform_", "normal_", "ones_", "orthogonal_", "sparse_", "trunc_normal_",
+           "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 
 def _fill_(tensor: Tensor, values: Tensor) -> Tensor:
@@ -147,6 +150,96 @@ def ones_(tensor: Tensor) -> Tensor:
     tensor([1., 1.])
     """
     return constant_(tensor, 1.0)
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a matrix with the identity (ones on the diagonal, zeros elsewhere).
+
+    >>> nn.init.eye_(minitorch.empty(2, 3))
+    tensor([[1., 0., 0.],
+            [0., 1., 0.]])
+    """
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill_(tensor, eye(*tensor.shape, dtype=tensor.dtype))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-d convolution weight with the Dirac delta: each of the first input
+    channels (of each of ``groups`` groups) passes through unchanged, at the kernel's centre.
+
+    >>> nn.init.dirac_(minitorch.empty(2, 2, 3))
+    tensor([[[0., 1., 0.],
+             [0., 0., 0.]],
+    <BLANKLINE>
+            [[0., 0., 0.],
+             [0., 1., 0.]]])
+    """
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    values = tensor._xp.zeros(sizes, dtype=tensor._data.dtype)
+    centre = tuple(n // 2 for n in sizes[2:])
+    for g in range(groups):
+        for d in range(min(per_group, sizes[1])):
+            values[(g * per_group + d, d, *centre)] = 1
+    return _fill_(tensor, Tensor._make(values))
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix, the tensor's trailing dimensions flattened, as
+    torch makes it: normal samples, their QR factorisation (torch's LAPACK calls when MKL is
+    installed, see ``minitorch._mkl.qr_reduced``), Q's columns signed by R's diagonal; then
+    scaled by ``gain``.
+
+    >>> w = nn.init.orthogonal_(minitorch.empty(3, 5))
+    >>> bool(minitorch.allclose(w @ w.t(), minitorch.eye(3), atol=1e-6))
+    True
+    """
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    with grad_mode._recording(False):
+        flat = empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)._data
+    xp = tensor._xp
+    wide = rows < cols
+    q, r = (Tensor._make(a) for a in _qr(xp, flat.T if wide else flat))
+    q = q * r.diagonal().sign()
+    _fill_(tensor, (q.t() if wide else q).reshape(tensor.shape))
+    with grad_mode._recording(False):
+        return tensor.mul_(gain)
+
+
+def _qr(xp: Any, matrix: Any) -> tuple[Any, Any]:
+    """The reduced QR factorisation: torch's bits through MKL, else the array library's."""
+    found = _mkl.qr_reduced(matrix)
+    return found if found is not None else xp.linalg.qr(matrix)
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01,
+            generator: Any = None) -> Tensor:
+    """Fill a matrix with N(0, std²) samples, then zero ``ceil(sparsity * rows)`` random
+    entries of each column (chosen, as torch's, by ``randperm`` on the global generator).
+
+    >>> w = nn.init.sparse_(minitorch.empty(4, 3), sparsity=0.5)
+    >>> (w == 0).sum(0).tolist()
+    [2, 2, 2]
+    """
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with grad_mode._recording(False):
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[randperm(rows)[:num_zeros], col] = 0
+    return tensor
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:

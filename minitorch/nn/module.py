@@ -283,6 +283,37 @@ class Module:
                 child_prefix = f"{prefix}.{name}" if prefix else name
                 yield from child.named_modules(memo, child_prefix, remove_duplicate)
 
+    def get_parameter(self, target: str) -> Any:
+        """The parameter at the dotted path ``target``, e.g. ``"0.weight"``.
+
+        >>> nn.Sequential(nn.Linear(2, 1)).get_parameter("0.bias").shape
+        torch.Size([1])
+        """
+        module, name = self._owner_of(target)
+        value = getattr(module, name)
+        if not isinstance(value, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return value
+
+    def get_buffer(self, target: str) -> Any:
+        """The buffer at the dotted path ``target``, e.g. ``"1.running_mean"``.
+
+        >>> nn.Sequential(nn.BatchNorm1d(2)).get_buffer("0.running_var")
+        tensor([1., 1.])
+        """
+        module, name = self._owner_of(target)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
+
+    def _owner_of(self, target: str) -> tuple[Module, str]:
+        """The submodule holding the attribute named by ``target``'s last part, and that name."""
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
+        return module, name
+
     def get_submodule(self, target: str) -> Module:
         """The module at the dotted path ``target`` ('' for this one).
 

@@ -25,7 +25,8 @@ __all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "state_t
 
 _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight_decay value",
           "momentum": "momentum value", "alpha": "alpha value", "lr_decay": "lr_decay value",
-          "initial_accumulator_value": "initial_accumulator_value value"}
+          "initial_accumulator_value": "initial_accumulator_value value",
+          "momentum_decay": "momentum_decay value"}
 
 
 def check_tensor_lr(lr: Any) -> None:
@@ -39,10 +40,11 @@ def check_tensor_lr(lr: Any) -> None:
         raise ValueError("Tensor lr must be 1-element")
 
 
-def check_settings(betas: Any = OMITTED, **settings: Any) -> None:
+def check_settings(betas: Any = OMITTED, same_kind_betas: bool = True, **settings: Any) -> None:
     """torch's ValueError for a negative (or nan) setting, a tensor ``lr`` of several
-    elements, or ``betas`` (when given) outside [0, 1) or of mixed kinds; torch's own
-    comparisons and indexing, so a setting that is no number fails as in torch."""
+    elements, or ``betas`` (when given) outside [0, 1) or, where torch checks it
+    (``same_kind_betas``: Adam's), of mixed kinds; torch's own comparisons and indexing, so a
+    setting that is no number fails as in torch."""
     check_tensor_lr(settings.get("lr"))
     for key, value in settings.items():
         if not 0.0 <= value:  # noqa: SIM300 (torch's operand order names the types)
@@ -54,7 +56,7 @@ def check_settings(betas: Any = OMITTED, **settings: Any) -> None:
             raise TypeError(f"'{type(betas).__name__}' object is not subscriptable")
         if not 0.0 <= betas[i] < 1.0:
             raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
-    if not (all(isinstance(b, float) for b in betas[:2]) or
+    if same_kind_betas and not (all(isinstance(b, float) for b in betas[:2]) or
             all(isinstance(b, Tensor) for b in betas[:2])):
         raise ValueError("betas must be either both floats or both Tensors")
 

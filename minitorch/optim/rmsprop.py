@@ -1,4 +1,5 @@
-"""``RMSprop`` and ``Adagrad``: steps divided by the root of accumulated squared gradients.
+"""``RMSprop``, ``Adagrad`` and ``Adadelta``: steps divided by the root of accumulated squared
+gradients.
 
 RMSprop (torch's update)::
 
@@ -10,6 +11,11 @@ RMSprop (torch's update)::
 Adagrad::
 
     s = s + g * g;   p = p - lr / (1 + (t - 1) * lr_decay) * g / (sqrt(s) + eps)
+
+Adadelta (``u`` the running average of squared steps)::
+
+    v = rho * v + (1 - rho) * g * g;  d = sqrt(u + eps) / sqrt(v + eps) * g
+    u = rho * u + (1 - rho) * d * d;  p = p - lr * d
 
 >>> import minitorch
 >>> from minitorch import nn, optim
@@ -30,7 +36,7 @@ from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
 
-__all__ = ["Adagrad", "RMSprop"]
+__all__ = ["Adadelta", "Adagrad", "RMSprop"]
 
 
 class RMSprop(ElementwiseOptimizer):
@@ -109,3 +115,37 @@ class Adagrad(ElementwiseOptimizer):
         s = state["sum"]
         s._data[...] = addcmul(xp, s._data, grad, grad)
         p._data[...] = addcdiv(xp, p._data, grad, cpu_math(xp.sqrt, s._data) + group["eps"], -clr)
+
+
+class Adadelta(ElementwiseOptimizer):
+    """Adaptive learning rate by running averages of squared gradients and steps (see the
+    module docstring for the update).
+
+    >>> optim.Adadelta([nn.Parameter(minitorch.ones(1))]).defaults["rho"]
+    0.9
+    """
+
+    def __init__(self, params: Iterable[Any], lr: float = 1.0, rho: float = 0.9,
+                 eps: float = 1e-6, weight_decay: float = 0, foreach: Any = None, *,
+                 capturable: bool = False, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        check_settings(lr=lr)
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        check_settings(eps=eps, weight_decay=weight_decay)
+        defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay,
+                    "maximize": maximize, "capturable": capturable, "foreach": foreach,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
+        xp = p._xp
+        self._count_step(p, state)
+        rho, eps = group["rho"], group["eps"]
+        if group["weight_decay"] != 0:
+            grad = add_scaled(xp, grad, p._data, group["weight_decay"])
+        v, u = self._zeros_state(p, state, "square_avg", "acc_delta")
+        v._data[...] = addcmul(xp, v._data * rho, grad, grad, 1 - rho)
+        delta = cpu_math(xp.sqrt, u._data + eps) / cpu_math(xp.sqrt, v._data + eps) * grad
+        u._data[...] = addcmul(xp, u._data * rho, delta, delta, 1 - rho)
+        p._data[...] = add_scaled(xp, p._data, delta, -group["lr"])

@@ -1,4 +1,5 @@
-"""``torch.utils.data``'s core: datasets, random splits and a batching loader.
+"""``torch.utils.data``'s core: datasets (map-style, iterable, concatenated), random splits,
+the samplers (``sampler.py``) and a batching loader.
 
 A ``DataLoader`` draws as torch's does: each iteration first draws a seed (torch's workers'
 base seed), and with ``shuffle=True`` its order is ``randperm`` from a fresh generator seeded
@@ -13,17 +14,29 @@ order. Loading is single-process (no ``num_workers``).
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .._creation import empty
-from .._dtype import int64
-from .._random import Generator, randperm
+from .._random import randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
+from .sampler import (
+    BatchSampler,
+    InfiniteConstantSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+    draw_seed,
+)
 
-__all__ = ["DataLoader", "Dataset", "Subset", "TensorDataset", "default_collate",
+__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
+           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
+           "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert",
            "random_split"]
 
 
@@ -39,6 +52,52 @@ class Dataset:
 
     def __getitem__(self, index: int) -> Any:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other: Any) -> ConcatDataset:
+        return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """A stream of samples: ``__iter__`` yields them; a ``DataLoader`` batches them in the
+    order they come (no sampler, no shuffle).
+
+    >>> class Count(IterableDataset):
+    ...     def __iter__(self): return iter(range(5))
+    >>> [b.tolist() for b in DataLoader(Count(), batch_size=2)]
+    [[0, 1], [2, 3], [4]]
+    """
+
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+
+
+class ConcatDataset(Dataset):
+    """Datasets one after another: index ``len(a)`` is ``b[0]``.
+
+    >>> ds = ConcatDataset([range(3), range(10, 12)])
+    >>> len(ds), ds[3], ds[-1], ds.cumulative_sizes
+    (5, 10, 11, [3, 5])
+    """
+
+    def __init__(self, datasets: Iterable[Any]) -> None:
+        self.datasets = list(datasets)
+        assert len(self.datasets) > 0, "datasets should not be an empty iterable"
+        for d in self.datasets:
+            assert not isinstance(d, IterableDataset), \
+                "ConcatDataset does not support IterableDataset"
+        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx: int) -> Any:
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        which = bisect.bisect_right(self.cumulative_sizes, idx)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][idx - start]
 
 
 class TensorDataset(Dataset):
@@ -101,6 +160,28 @@ def _lengths_of_fractions(fractions: Sequence[float], n: int) -> list[int]:
     return lengths
 
 
+def default_convert(data: Any) -> Any:
+    """A sample as a loader without batches gives it: numpy arrays made tensors, tuples made
+    lists, inside dicts and lists too.
+
+    >>> import numpy as np
+    >>> default_convert((np.ones(2), 3))
+    [tensor([1., 1.], dtype=torch.float64), 3]
+    """
+    from .. import from_numpy
+
+    kind = type(data)
+    if kind.__module__ == "numpy" and kind.__name__ == "ndarray":  # torch's test, no import
+        return data if data.dtype.kind in "OSUa" else from_numpy(data)
+    if isinstance(data, dict):
+        return {key: default_convert(value) for key, value in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):  # a namedtuple keeps its type
+        return type(data)(*map(default_convert, data))
+    if isinstance(data, (tuple, list)):
+        return [default_convert(d) for d in data]
+    return data
+
+
 def default_collate(batch: list) -> Any:
     """Samples stacked into batches: tensors stacked, numbers made tensors, tuples and
     lists of fields collated field by field (into a list), dicts key by key.
@@ -124,56 +205,97 @@ def default_collate(batch: list) -> Any:
     return batch
 
 
-def _draw_seed(generator: Any) -> int:
-    """A seed as torch draws one: ``empty((), dtype=int64).random_(generator=generator)``."""
-    return int(empty((), dtype=int64).random_(generator=generator).item())
-
-
 class DataLoader:
-    """Batches of a dataset, in order or shuffled (see the module's note on the order).
+    """Batches of a dataset, in order, shuffled, or as a ``sampler`` or ``batch_sampler``
+    gives them (see the module's note on the order).
 
     >>> len(DataLoader(range(5), batch_size=2)), len(DataLoader(range(5), 2, drop_last=True))
     (3, 2)
     """
 
-    def __init__(self, dataset: Any, batch_size: int | None = 1, shuffle: bool = False, *,
-                 drop_last: bool = False, collate_fn: Any = None, generator: Any = None,
-                 num_workers: int = 0) -> None:
-        if batch_size is not None and (type(batch_size) is not int or batch_size <= 0):
-            raise ValueError("batch_size should be a positive integer value, but got "
-                             f"batch_size={batch_size}")
-        if not isinstance(drop_last, bool):
-            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
-        self.dataset, self.batch_size, self.shuffle = dataset, batch_size, shuffle
-        self.drop_last, self.generator = drop_last, generator
-        self.collate_fn = collate_fn or (default_collate if batch_size else (lambda s: s))
+    def __init__(self, dataset: Any, batch_size: int | None = 1, shuffle: bool | None = None,
+                 sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0,
+                 collate_fn: Any = None, pin_memory: bool = False, drop_last: bool = False,
+                 timeout: float = 0, worker_init_fn: Any = None,
+                 multiprocessing_context: Any = None, generator: Any = None, *,
+                 prefetch_factor: int | None = None, persistent_workers: bool = False,
+                 pin_memory_device: str = "", in_order: bool = True) -> None:
+        self.dataset, self.generator, self.num_workers = dataset, generator, num_workers
+        iterable = isinstance(dataset, IterableDataset)
+        if iterable:
+            _check_iterable_options(shuffle, sampler, batch_sampler)
+        shuffle = bool(shuffle)
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
+                                 "shuffle, sampler, and drop_last")
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually "
+                             "exclusive with drop_last")
+        if sampler is None:
+            sampler = (InfiniteConstantSampler() if iterable else
+                       RandomSampler(dataset, generator=generator) if shuffle else
+                       SequentialSampler(dataset))
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
+        self.batch_size, self.drop_last = batch_size, drop_last
+        self.sampler, self.batch_sampler = sampler, batch_sampler
+        batched = batch_sampler is not None
+        self.collate_fn = collate_fn or (default_collate if batched else default_convert)
 
-    def _order(self) -> list[int]:
-        n = len(self.dataset)
-        if not self.shuffle:
-            return list(range(n))
-        generator = self.generator
-        if generator is None:  # torch's RandomSampler: a fresh generator seeded by a draw
-            generator = Generator().manual_seed(_draw_seed(None))
-        return randperm(n, generator=generator).tolist()
+    @property
+    def _index_sampler(self) -> Any:
+        return self.sampler if self.batch_sampler is None else self.batch_sampler
 
     def __iter__(self) -> Iterator[Any]:
-        _draw_seed(self.generator)  # torch's iterator draws its workers' base seed first
-        return self._batches()
+        indices = iter(self._index_sampler)  # a sampler's draws wait for its first index
+        draw_seed(self.generator)  # torch's iterator draws its workers' base seed first
+        if isinstance(self.dataset, IterableDataset):
+            return self._from_stream(indices)
+        return self._from_map(indices)
 
-    def _batches(self) -> Iterator[Any]:
-        order = self._order()
-        if self.batch_size is None:
-            yield from (self.collate_fn(self.dataset[i]) for i in order)
+    def _from_map(self, indices: Iterator[Any]) -> Iterator[Any]:
+        for index in indices:
+            if self.batch_sampler is None:
+                yield self.collate_fn(self.dataset[index])
+            else:
+                yield self.collate_fn([self.dataset[i] for i in index])
+
+    def _from_stream(self, indices: Iterator[Any]) -> Iterator[Any]:
+        """torch's iterable-dataset fetcher: ``batch_size`` samples a batch, the last one
+        shorter (or dropped with ``drop_last``), or each sample alone."""
+        samples = iter(self.dataset)
+        if self.batch_sampler is None:
+            yield from map(self.collate_fn, samples)
             return
-        for start in range(0, len(order), self.batch_size):
-            indices = order[start:start + self.batch_size]
-            if self.drop_last and len(indices) < self.batch_size:
+        for batch_indices in indices:
+            batch = list(itertools.islice(samples, len(batch_indices)))
+            if not batch or (self.drop_last and len(batch) < len(batch_indices)):
                 return
-            yield self.collate_fn([self.dataset[i] for i in indices])
+            yield self.collate_fn(batch)
+            if len(batch) < len(batch_indices):
+                return
 
     def __len__(self) -> int:
+        if not isinstance(self.dataset, IterableDataset):
+            return len(self._index_sampler)
         n = len(self.dataset)
         if self.batch_size is None:
             return n
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+def _check_iterable_options(shuffle: Any, sampler: Any, batch_sampler: Any) -> None:
+    """An ``IterableDataset`` gives its own order: torch refuses a shuffle or a sampler."""
+    if shuffle not in {False, None}:
+        raise ValueError("DataLoader with IterableDataset: expected unspecified shuffle "
+                         f"option, but got shuffle={shuffle}")
+    if sampler is not None:
+        raise ValueError("DataLoader with IterableDataset: expected unspecified sampler "
+                         f"option, but got sampler={sampler}")
+    if batch_sampler is not None:
+        raise ValueError("DataLoader with IterableDataset: expected unspecified "
+                         f"batch_sampler option, but got batch_sampler={batch_sampler}")

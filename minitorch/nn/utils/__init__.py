@@ -1,5 +1,5 @@
-"""``nn.utils``: clipping gradients before an optimizer step (``clip_grad``) and batching
-sequences of different lengths (``rnn``).
+"""``nn.utils``: clipping gradients before an optimizer step (``clip_grad``), batching
+sequences of different lengths (``rnn``) and parameters as one vector (``convert_parameters``).
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -12,5 +12,7 @@ from __future__ import annotations
 
 from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_
+from .convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "rnn"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn",
+           "vector_to_parameters"]
