@@ -254,6 +254,18 @@ def _to_default_float(array: Any, like: Any) -> Any:
     return xp.astype(array, getattr(xp, get_default_dtype().name))
 
 
+
+class DivScalar(Div):
+    """``tensor / number`` as torch's C++ writes it (``div.Scalar``, DivBackward1): what its
+    Python-free compositions (a loss's mean over a count) build.
+
+    >>> DivScalar.apply(minitorch.ones(1, requires_grad=True), 2).grad_fn.name()
+    'DivBackward1'
+    """
+
+    node_name = "DivBackward1"
+    saved_names = ("other",)
+
 class Neg(Op):
     node_name = "NegBackward0"
     _profile_name = "aten::neg"
