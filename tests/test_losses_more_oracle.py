@@ -82,3 +82,80 @@ def test_cross_entropy_soft_targets_shapes_and_errors() -> None:
           data(2, 3, 4, low=0, high=1), data(3, low=0.1, high=1))
     check(lambda L, x, t: F(L).cross_entropy(x, t), data(5), data(5, low=0, high=1))
     check_error(lambda L, x, t: F(L).cross_entropy(x, t, ignore_index=1), data(2, 3), data(2, 3))
+
+
+# ---- 2. the losses torch composes from other ops ------------------------------------------------
+SIGNS = np.array([1, -1, 1, -1, 1, 1], np.float32)
+ROWS = np.array([1, -1, -1, 1], np.float32)
+LABELS = (RNG.uniform(0, 1, (4, 5)) > 0.5).astype(np.float32)
+PAIR_LOSSES = {
+    "margin_ranking": (lambda L, a, b, y, r: F(L).margin_ranking_loss(a, b, y, 0.3, reduction=r),
+                       (data(6), data(6), SIGNS), (True, True, False)),
+    "hinge_embedding": (lambda L, a, y, r: F(L).hinge_embedding_loss(a, y, 0.7, reduction=r),
+                        (data(6), SIGNS), (True, False)),
+    "soft_margin": (lambda L, a, y, r: F(L).soft_margin_loss(a, y, reduction=r),
+                    (data(6), SIGNS), (True, False)),
+    "cosine_embedding": (lambda L, a, b, y, r: F(L).cosine_embedding_loss(a, b, y, 0.1,
+                                                                          reduction=r),
+                         (data(4, 5), data(4, 5), ROWS), (True, True, False)),
+    "multilabel_soft_margin": (lambda L, a, t, w, r: F(L).multilabel_soft_margin_loss(
+        a, t, weight=w, reduction=r), (data(4, 5), LABELS, data(5, low=0, high=1)),
+        (True, False, False)),
+    "triplet_margin": (lambda L, a, p, n, r: F(L).triplet_margin_loss(a, p, n, reduction=r),
+                       (data(4, 5), data(4, 5), data(4, 5)), None),
+    "poisson_nll": (lambda L, a, t, r: F(L).poisson_nll_loss(a, t, reduction=r),
+                    (data(4, 5), LABELS * 3), (True, False)),
+    "poisson_nll_full": (lambda L, a, t, r: F(L).poisson_nll_loss(a, t, log_input=False,
+                                                                  full=True, reduction=r),
+                         (data(4, 5, low=0.1), LABELS * 3), (True, False)),
+    "gaussian_nll": (lambda L, a, t, v, r: F(L).gaussian_nll_loss(a, t, v, full=True,
+                                                                  reduction=r),
+                     (data(4, 5), data(4, 5), data(4, 5, low=0, high=1)), None),
+    "gaussian_nll_shared_var": (lambda L, a, t, v, r: F(L).gaussian_nll_loss(a, t, v,
+                                                                             reduction=r),
+                                (data(4, 5), data(4, 5), data(4, low=0, high=1)), None),
+}
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("name", sorted(PAIR_LOSSES))
+def test_composed_losses(name: str, reduction: str) -> None:
+    program, arrays, grad = PAIR_LOSSES[name]
+    check(lambda L, *ts: program(L, *ts, reduction), *arrays, grad=grad)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L, a, b: F(L).cosine_similarity(a, b),
+    lambda L, a, b: F(L).cosine_similarity(a, b, dim=0),
+    lambda L, a, b: F(L).pairwise_distance(a, b),
+    lambda L, a, b: F(L).pairwise_distance(a, b, p=1.0, keepdim=True),
+    lambda L, a, b: L.nn.KLDivLoss(reduction="batchmean")(F(L).log_softmax(a, 1),
+                                                          F(L).softmax(b.detach(), 1)),
+    lambda L, a, b: L.nn.TripletMarginLoss(margin=0.5)(a, b, a.flip(0)),
+    lambda L, a, b: L.nn.CosineEmbeddingLoss()(a, b, L.tensor([1., -1., -1., 1.])),
+    lambda L, a, b: L.nn.MultiLabelSoftMarginLoss()(a, (b > 0).float()),
+    lambda L, a, b: L.nn.GaussianNLLLoss()(a, b, 0.5),
+    lambda L, a, b: L.nn.PoissonNLLLoss()(a, b.detach()),
+    lambda L, a, b: L.nn.MarginRankingLoss(0.2)(a[0], b[0], L.tensor([1., -1, 1, 1, -1])),
+    lambda L, a, b: L.nn.HingeEmbeddingLoss()(a, (b > 0).float() * 2 - 1),
+    lambda L, a, b: L.nn.SoftMarginLoss()(a, b.detach().sign()),
+], ids=lambda p: "")
+def test_composed_helpers_and_modules(program: Callable[..., Any]) -> None:
+    check(program, data(4, 5), data(4, 5))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L, a, b: F(L).margin_ranking_loss(a, b, b[None]),
+    lambda L, a, b: F(L).cosine_embedding_loss(a, b, b),
+    lambda L, a, b: F(L).cosine_embedding_loss(a, b, L.ones(())),
+    lambda L, a, b: F(L).triplet_margin_loss(a, b, b[0]),
+    lambda L, a, b: F(L).gaussian_nll_loss(a, b, -L.ones(4, 5)),
+    lambda L, a, b: F(L).gaussian_nll_loss(a, b, L.ones(3, 2)),
+    lambda L, a, b: F(L).gaussian_nll_loss(a, b, L.ones(4, 5), reduction="x"),
+    lambda L, a, b: F(L).poisson_nll_loss(a, b, reduction="x"),
+    lambda L, a, b: F(L).multilabel_soft_margin_loss(a, b, reduction="x"),
+    lambda L, a, b: F(L).soft_margin_loss(a, b.requires_grad_()),
+    lambda L, a, b: L.nn.TripletMarginLoss(margin=0),
+], ids=lambda p: "")
+def test_composed_losses_errors(program: Callable[..., Any]) -> None:
+    check_error(program, data(4, 5), data(4, 5))

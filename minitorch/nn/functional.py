@@ -45,14 +45,29 @@ from .functional_losses import (
     l1_loss,
     smooth_l1_loss,
 )
+from .functional_losses_more import (
+    cosine_embedding_loss,
+    cosine_similarity,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multilabel_soft_margin_loss,
+    pairwise_distance,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
-           "batch_norm", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
-           "elu", "embedding", "fold", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
-           "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid", "max_pool2d",
-           "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "relu", "relu6",
-           "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "unfold"]
+           "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv2d",
+           "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "dropout", "elu",
+           "embedding", "fold", "gaussian_nll_loss", "gelu", "hardtanh", "hinge_embedding_loss",
+           "huber_loss", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax",
+           "logsigmoid", "margin_ranking_loss", "max_pool2d", "mse_loss",
+           "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad",
+           "pairwise_distance", "poisson_nll_loss", "relu", "relu6", "sigmoid", "silu",
+           "smooth_l1_loss", "soft_margin_loss", "softmax", "softplus", "tanh",
+           "triplet_margin_loss", "unfold"]
 
 
 # ---- linear and activations --------------------------------------------------------------

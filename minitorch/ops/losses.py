@@ -24,7 +24,8 @@ from ._softmax_order import torch_log_sigmoid
 from .activation import LogSigmoid
 from .pointwise import where
 
-__all__ = ["BinaryCrossEntropy", "BinaryCrossEntropyWithLogits", "HuberLoss", "SmoothL1Loss"]
+__all__ = ["BinaryCrossEntropy", "BinaryCrossEntropyWithLogits", "HuberLoss", "SmoothL1Loss",
+           "SoftMarginLoss"]
 
 
 class _ElementLoss(Op):
@@ -157,3 +158,36 @@ class HuberLoss(_ElementLoss):
         d = x - t
         dx = where(d.abs() <= delta, d, delta * d.sign())
         return dx, -dx
+
+
+class SoftMarginLoss(Op):
+    """``log1p(exp(-input * target))``, reduced; its gradient reaches ``input`` only, in torch's
+    order: ``(target * z) * -norm / (1 + z) * g`` with ``z = exp(-input * target)``.
+
+    >>> SoftMarginLoss.apply(minitorch.zeros(1, requires_grad=True), minitorch.ones(1),
+    ...                      reduction="mean")
+    tensor(0.6931, grad_fn=<SoftMarginLossBackward0>)
+    """
+
+    node_name = "SoftMarginLossBackward0"
+    _profile_name = "aten::soft_margin_loss"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t: Tensor, *, reduction: str) -> Tensor:
+        if t.requires_grad:
+            raise RuntimeError("The function 'soft_margin_loss' is not differentiable with "
+                               "respect to argument 'target'. This input cannot have "
+                               "requires_grad True.")
+        ctx.save_for_backward(x, t)
+        ctx.reduction = reduction
+        each = (-x * t).exp().log1p()
+        if reduction == "none":
+            return each
+        return each.mean() if reduction == "mean" else each.sum()
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, t = ctx.saved_tensors
+        norm = 1.0 / x.numel() if ctx.reduction == "mean" else 1.0
+        z = (-t * x).exp()
+        return (t * z) * -norm / (1 + z) * g, None
