@@ -159,3 +159,60 @@ def test_composed_helpers_and_modules(program: Callable[..., Any]) -> None:
 ], ids=lambda p: "")
 def test_composed_losses_errors(program: Callable[..., Any]) -> None:
     check_error(program, data(4, 5), data(4, 5))
+
+
+# ---- 3. einsum and scaled_dot_product_attention --------------------------------------------
+EQUATIONS = [("ij,jk->ik", [(3, 4), (4, 5)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+             ("i,i->", [(4,), (4,)]), ("ij->ji", [(3, 4)]), ("ii->i", [(3, 3)]),
+             ("ii", [(3, 3)]), ("bhqd,bhkd->bhqk", [(2, 2, 3, 4), (2, 2, 5, 4)]),
+             ("bhqk,bhkd->bhqd", [(2, 3, 5, 5), (2, 3, 5, 8)]), ("ij->", [(3, 4)]),
+             ("ij->j", [(3, 4)]), ("i,j->ij", [(3,), (4,)]), ("bij,jk->bik", [(2, 3, 4), (4, 5)]),
+             ("ij,kj->ik", [(7, 40), (9, 40)]), ("ij,ij->i", [(3, 4), (3, 4)]),
+             ("ik,kj", [(3, 4), (4, 2)]), ("i,ij,j->", [(3,), (3, 4), (4,)]),
+             ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]), ("b i j, b j k -> b i k",
+                                                          [(2, 3, 4), (2, 4, 5)])]
+
+
+@pytest.mark.parametrize(("equation", "shapes"), EQUATIONS, ids=[e for e, _ in EQUATIONS])
+def test_einsum(equation: str, shapes: list[tuple[int, ...]]) -> None:
+    check(lambda L, *ts: L.einsum(equation, *ts), *[data(*s) for s in shapes])
+
+
+def test_einsum_list_and_errors() -> None:
+    check(lambda L, a, b: L.einsum("ij,jk->ik", [a, b]), data(2, 3), data(3, 2))
+    check_error(lambda L, a: L.einsum("ij,jk->ik", a), data(2, 3))
+    check_error(lambda L, a: L.einsum("ij->i", a), data(2))
+    check_error(lambda L, a: L.einsum("i->i", a, a), data(2))
+
+
+MASKS = {"none": {}, "causal": {"is_causal": True}, "scale": {"scale": 0.3},
+         "negative_scale": {"scale": -0.5}, "bool": {"attn_mask": RNG.uniform(size=(4, 5)) > 0.3},
+         "float": {"attn_mask": data(4, 5)}, "all_masked": {"attn_mask": np.zeros((4, 5), bool)}}
+
+
+@pytest.mark.parametrize("batch", [(), (2,), (2, 2)], ids=["2d", "3d", "4d"])
+@pytest.mark.parametrize("kind", sorted(MASKS))
+def test_scaled_dot_product_attention(batch: tuple[int, ...], kind: str) -> None:
+    """torch's math path (its flash kernel takes 4-d inputs whose value has the query's width
+    only: here value is narrower, so all three shapes take the math path, as in torch)."""
+    def program(L: Any, q: Any, k: Any, v: Any) -> Any:
+        kwargs = dict(MASKS[kind])
+        if "attn_mask" in kwargs:
+            kwargs["attn_mask"] = L.tensor(kwargs["attn_mask"])
+        return F(L).scaled_dot_product_attention(q, k, v, **kwargs)
+    check(program, data(*batch, 4, 8), data(*batch, 5, 8), data(*batch, 5, 6))
+
+
+def test_scaled_dot_product_attention_flash_shapes_print_alike() -> None:
+    """4-d inputs of one width take torch's flash kernel, which rounds otherwise: the printed
+    values agree (the gradient node is the math path's)."""
+    arrays = [data(2, 2, 4, 8), data(2, 2, 5, 8), data(2, 2, 5, 8)]
+    got = mt.nn.functional.scaled_dot_product_attention(*[mt.tensor(a) for a in arrays])
+    want = torch.nn.functional.scaled_dot_product_attention(*[torch.tensor(a) for a in arrays])
+    assert str(got) == str(want)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_scaled_dot_product_attention_errors() -> None:
+    check_error(lambda L, q: F(L).scaled_dot_product_attention(
+        q, q, q, attn_mask=L.ones(4, 4, dtype=L.bool), is_causal=True), data(4, 4))

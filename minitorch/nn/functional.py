@@ -32,6 +32,7 @@ from ..ops.pad import pad
 from ..ops.pointwise import DivScalar
 from ..ops.special import softplus
 from ..ops.unfold import fold, unfold
+from .functional_attention import scaled_dot_product_attention
 from .functional_conv import conv2d, max_pool2d
 from .functional_losses import (
     _check_reduction,
@@ -65,7 +66,8 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", 
            "huber_loss", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax",
            "logsigmoid", "margin_ranking_loss", "max_pool2d", "mse_loss",
            "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad",
-           "pairwise_distance", "poisson_nll_loss", "relu", "relu6", "sigmoid", "silu",
+           "pairwise_distance", "poisson_nll_loss", "relu", "relu6",
+           "scaled_dot_product_attention", "sigmoid", "silu",
            "smooth_l1_loss", "soft_margin_loss", "softmax", "softplus", "tanh",
            "triplet_margin_loss", "unfold"]
 

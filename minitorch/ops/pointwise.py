@@ -205,6 +205,17 @@ class Mul(Op):
                 sum_to_array(xp, xp.multiply(g, mine), ctx.b[0]) if mine is not None else None)
 
 
+class MulScalar(Mul):
+    """``tensor * number`` as torch's C++ writes it (``mul.Scalar``, MulBackward1).
+
+    >>> MulScalar.apply(minitorch.ones(1, requires_grad=True), 2.0).grad_fn.name()
+    'MulBackward1'
+    """
+
+    node_name = "MulBackward1"
+    saved_names = ("other",)
+
+
 class Div(Op):
     node_name = "DivBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
