@@ -216,3 +216,26 @@ def test_scaled_dot_product_attention_flash_shapes_print_alike() -> None:
 def test_scaled_dot_product_attention_errors() -> None:
     check_error(lambda L, q: F(L).scaled_dot_product_attention(
         q, q, q, attn_mask=L.ones(4, 4, dtype=L.bool), is_causal=True), data(4, 4))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("p", [1, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_multi_margin_loss(reduction: str, p: int, weighted: bool) -> None:
+    def program(L: Any, x: Any, t: Any, w: Any) -> Any:
+        return F(L).multi_margin_loss(x, t, p=p, margin=0.8, weight=w if weighted else None,
+                                      reduction=reduction)
+    check(program, data(5, 4), np.array([0, 3, 1, 2, 3]), data(4, low=0, high=1),
+          grad=(True, False, False))
+
+
+def test_multi_margin_loss_shapes_and_errors() -> None:
+    target = np.array([3])
+    check(lambda L, x, t: F(L).multi_margin_loss(x[0], t, reduction="none"), data(1, 4), target)
+    check(lambda L, x, t: L.nn.MultiMarginLoss(p=2)(x, t), data(60, 40),
+          RNG.integers(0, 40, 60))
+    for program in (lambda L, x, t: F(L).multi_margin_loss(x, t, p=3),
+                    lambda L, x, t: F(L).multi_margin_loss(x, t[:0]),
+                    lambda L, x, t: F(L).multi_margin_loss(x, t + 5),
+                    lambda L, x, t: F(L).multi_margin_loss(x, t, weight=L.ones(3))):
+        check_error(program, data(1, 4), target)

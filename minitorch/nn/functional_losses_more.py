@@ -26,8 +26,9 @@ from ..ops.pointwise import where
 from .functional_losses import _check_reduction
 
 __all__ = ["cosine_embedding_loss", "cosine_similarity", "gaussian_nll_loss",
-           "hinge_embedding_loss", "margin_ranking_loss", "multilabel_soft_margin_loss",
-           "pairwise_distance", "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss"]
+           "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
+           "multilabel_soft_margin_loss", "pairwise_distance", "poisson_nll_loss",
+           "soft_margin_loss", "triplet_margin_loss"]
 
 
 def _reduced(output: Tensor, reduction: str) -> Tensor:
@@ -226,3 +227,40 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
     return _reduced(loss, reduction)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,
+                      weight: Tensor | None = None, size_average: Any = None,
+                      reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """The multi-class hinge loss: per sample, ``max(0, margin - x[y] + x[i])`` (to the power
+    ``p``, 1 or 2) summed over the other classes, over the class count.
+
+    >>> F.multi_margin_loss(minitorch.tensor([[0.1, 0.2, 0.4]]), minitorch.tensor([2]))
+    tensor(0.5000)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _check_reduction(reduction, size_average, reduce)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    reduction = _check_reduction(reduction)
+    ndim = input.dim()
+    if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
+            or ndim == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    frames, dim = (1, input.shape[0] if ndim == 1 else 1) if ndim < 2 else input.shape
+    if not (target.dim() <= 1 and target.numel() == frames):
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal "
+                           "to the number of input samples (batch size). Expected target size "
+                           f"[{frames}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
+    if weight is not None and weight.numel() != dim:
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got "
+                           f"{list(weight.shape)}")
+    if target.numel() and bool(((target < 0) | (target >= dim)).any()):
+        raise RuntimeError("target out of range")
+    return losses.MultiMarginLoss.apply(input, target, p=p, margin=margin,
+                                        weight=None if weight is None else weight.detach(),
+                                        reduction=reduction)
