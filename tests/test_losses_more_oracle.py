@@ -103,6 +103,9 @@ PAIR_LOSSES = {
         (True, False, False)),
     "triplet_margin": (lambda L, a, p, n, r: F(L).triplet_margin_loss(a, p, n, reduction=r),
                        (data(4, 5), data(4, 5), data(4, 5)), None),
+    "triplet_margin_swap": (lambda L, a, p, n, r: F(L).triplet_margin_loss(
+        a, p, n, margin=2.0, p=1, swap=True, reduction=r), (data(4, 5), data(4, 5), data(4, 5)),
+        None),
     "poisson_nll": (lambda L, a, t, r: F(L).poisson_nll_loss(a, t, reduction=r),
                     (data(4, 5), LABELS * 3), (True, False)),
     "poisson_nll_full": (lambda L, a, t, r: F(L).poisson_nll_loss(a, t, log_input=False,
@@ -239,3 +242,26 @@ def test_multi_margin_loss_shapes_and_errors() -> None:
                     lambda L, x, t: F(L).multi_margin_loss(x, t + 5),
                     lambda L, x, t: F(L).multi_margin_loss(x, t, weight=L.ones(3))):
         check_error(program, data(1, 4), target)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_extremum_gradient_zeros_and_nans(name: str) -> None:
+    """The loser's gradient is +0 even under a -0 or nan incoming gradient (triplet_margin_loss
+    with swap reaches it), a nan beats neither side, ties split it."""
+    a = np.array([1, 2, np.nan, 3, -1], np.float32)
+    b = np.array([2, 2, 1, np.nan, -2], np.float32)
+    g = np.array([1, -0.0, np.nan, 1, -0.0], np.float32)
+    check(lambda L, x, y: getattr(L, name)(x, y) * L.tensor(g), a, b)
+
+
+def test_xlogy_rounds_as_torch() -> None:
+    """torch's xlogy calls the C library's log per element (a 1-ulp difference from its vector
+    log in about 1 value in 4), and its gradient in ``self`` is ``xlogy(g, other)``; kl_div's
+    target gathers its three gradients in torch's order."""
+    a = np.array([0, 0, 1, 2, 0.5, 3], np.float32)
+    b = np.array([0, -1, 0, 2, 0.3, np.nan], np.float32)
+    check(lambda L, x, y: L.xlogy(x, y), a, b)
+    probs = data(8, 64, low=0, high=1)
+    check(lambda L, x, y: F(L).kl_div(x, y, reduction="batchmean"), data(8, 64), probs)
+    check(lambda L, x, y: F(L).kl_div(x, y, reduction="sum", log_target=True), data(8, 64),
+          data(8, 64, low=-3, high=0))

@@ -787,9 +787,12 @@ class _Extremum(Op):
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         b, a = ctx.saved_tensors
-        wins = (a > b) if cls.ufunc == "maximum" else (a < b)
-        share = wins * 1.0 + (a == b) * 0.5
-        return _reduce(g * share, _meta(a)), _reduce(g * (1 - share), _meta(b))
+        # torch's where(a == b, g / 2, g), zeroed (+0, even under a nan or -0 g) for the loser;
+        # a nan beats neither, so both get g
+        half = where(a == b, g / 2, g)
+        a_loses, b_loses = (a < b, b < a) if cls.ufunc == "maximum" else (a > b, b > a)
+        return (_reduce(where(a_loses, 0.0, half), _meta(a)),
+                _reduce(where(b_loses, 0.0, half), _meta(b)))
 
 
 class Maximum(_Extremum):
