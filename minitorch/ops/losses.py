@@ -215,36 +215,30 @@ class MultiMarginLoss(Op):
     node_name = "MultiMarginLossBackward0"
     _profile_name = "aten::multi_margin_loss"
 
-    @staticmethod
-    def _margins(x: Any, target: Any, margin: float, xp: Any) -> tuple[Any, Any]:
-        """``z = margin - x[y] + x[d]`` for every class d, and the mask of the other classes."""
-        rows = xp.arange(x.shape[0])
-        z = (x.dtype.type(margin) - x[rows, target])[:, None] + x
-        others = xp.arange(x.shape[1])[None, :] != target[:, None]
-        return z, others
-
     @classmethod
     def forward(cls, ctx: Any, x: Tensor, target: Tensor, *, p: int, margin: float,
                 weight: Tensor | None, reduction: str) -> Tensor:
         ctx.save_for_backward(x, target, weight)
         ctx.p, ctx.margin, ctx.reduction, ctx.shape = p, margin, reduction, x.shape
         xp = x._xp
-        a = x._data.reshape(-1, x.shape[-1] if x.dim() else 1)
-        t = target._data.reshape(-1)
-        z, others = cls._margins(a, t, margin, xp)
-        h = xp.where(others & (z > 0), z if p == 1 else z * z, 0).astype(a.dtype)
+        a = xp.reshape(x._data, (-1, x.shape[-1] if x.dim() else 1))
+        t = xp.reshape(target._data, (-1,))
+        dt = a.dtype
+        z = (xp.asarray(margin, dtype=dt) - xp.take_along_axis(a, t[:, None], axis=1)) + a
+        others = xp.arange(a.shape[1])[None, :] != t[:, None]
+        h = xp.where(others & (z > 0), z if p == 1 else z * z, xp.zeros((), dtype=dt))
         if weight is not None:
-            h = h * weight._data[t][:, None]
-        each = xp.zeros(a.shape[0], a.dtype)
+            h = h * xp.take(weight._data, t)[:, None]
+        each = xp.zeros(a.shape[0], dtype=dt)
         for d in range(a.shape[1]):  # the kernel's running sum, class by class
             each = each + h[:, d]
-        each = each / a.dtype.type(a.shape[1])
+        each = each / xp.asarray(a.shape[1], dtype=dt)
         if reduction == "none" and target.dim() > 0:
             return wrap(each)
-        total = xp.sum(each.astype(xp.float64)) if a.shape[0] > 0 else 0.0
+        total = xp.sum(xp.astype(each, xp.float64))  # the kernel sums frames in double
         if reduction == "mean":
             total = total / a.shape[0]
-        return wrap(xp.asarray(total, dtype=a.dtype))
+        return wrap(xp.astype(total, dt))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
@@ -252,11 +246,12 @@ class MultiMarginLoss(Op):
         a = x.reshape(-1, ctx.shape[-1] if x.dim() else 1)
         frames, dim = a.shape
         xp = a._xp
-        scale = a._data.dtype.type(1.0 / (frames * dim) if ctx.reduction == "mean" else 1.0 / dim)
+        scale = float(xp.asarray(1.0 / (frames * dim) if ctx.reduction == "mean" else 1.0 / dim,
+                                 dtype=a._data.dtype))  # the kernel's g, in its dtype
         t = target.reshape(-1)
         z = (ctx.margin - a.gather(1, t[:, None])) + a
         others = xp.arange(dim)[None, :] != t._data[:, None]
-        h = full_like(a, float(scale)) if ctx.p == 1 else float(2 * scale) * z
+        h = full_like(a, scale) if ctx.p == 1 else (2 * scale) * z
         if weight is not None:
             h = h * weight[t][:, None]
         h = where(wrap(others & (z._data > 0)), h, 0.0)
