@@ -107,6 +107,7 @@ from .autograd.grad_mode import (
 from .backend import device
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.diagonal import diag, diag_embed, diagonal
+from .ops.einsum import einsum
 from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy

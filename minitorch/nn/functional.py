@@ -29,8 +29,10 @@ from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
 from ..ops.normalize import layer_norm, normalize
 from ..ops.pad import pad
+from ..ops.pointwise import DivScalar
 from ..ops.special import softplus
 from ..ops.unfold import fold, unfold
+from .functional_attention import scaled_dot_product_attention
 from .functional_conv import check_pool_geometry, conv2d, max_pool2d, pool_out_size
 from .functional_losses import (
     _check_reduction,
@@ -46,14 +48,31 @@ from .functional_losses import (
     smooth_l1_loss,
     weighted,
 )
+from .functional_losses_more import (
+    cosine_embedding_loss,
+    cosine_similarity,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_soft_margin_loss,
+    pairwise_distance,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
-           "batch_norm", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "conv2d", "cross_entropy", "dropout",
-           "elu", "embedding", "fold", "gelu", "hardtanh", "huber_loss", "kl_div", "l1_loss",
-           "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid", "max_pool2d",
-           "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "relu", "relu6",
-           "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "unfold"]
+           "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv2d",
+           "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "dropout", "elu",
+           "embedding", "fold", "gaussian_nll_loss", "gelu", "hardtanh", "hinge_embedding_loss",
+           "huber_loss", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax",
+           "logsigmoid", "margin_ranking_loss", "max_pool2d", "mse_loss", "multi_margin_loss",
+           "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad",
+           "pairwise_distance", "poisson_nll_loss", "relu", "relu6",
+           "scaled_dot_product_attention", "sigmoid", "silu",
+           "smooth_l1_loss", "soft_margin_loss", "softmax", "softplus", "tanh",
+           "triplet_margin_loss", "unfold"]
 
 
 # ---- linear and activations --------------------------------------------------------------
@@ -521,14 +540,41 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_args.legacy(target.dtype)}")
-        raise NotImplementedError("minitorch's cross_entropy takes class indices (int64) as "
-                                  "target; class probabilities are not supported")
+        return _cross_entropy_soft(input, target, weight, reduction, smoothing, ignore_index)
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
     if not smoothing:
         return nll
     return (1 - smoothing) * nll + smoothing * _uniform_loss(log_p, target, ignore_index,
                                                              reduction, weight)
+
+
+def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, reduction: str,
+                        smoothing: float, ignore_index: int) -> Tensor:
+    """torch's cross entropy against class probabilities, its composition step by step:
+    ``-(log_softmax(input) * target * weight).sum()`` over the count of samples.
+
+    >>> F.cross_entropy(minitorch.zeros(1, 2), minitorch.tensor([[0.5, 0.5]]))
+    tensor(0.6931)
+    """
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
+    dim = 0 if input.dim() == 1 else 1
+    classes = input.shape[dim]
+    log_p = log_softmax(input, dim)
+    if smoothing > 0.0:
+        target = target * (1 - smoothing) + smoothing / classes
+    each = log_p * target
+    if weight is not None:
+        each = each * (weight if input.dim() == 1 else
+                       weight.view(*[weight.shape[0] if i == 1 else 1 for i in range(input.dim())]))
+    if reduction == "none":
+        return -each.sum(dim)
+    if reduction == "sum":
+        return -each.sum()
+    if input.numel() == 0:  # torch fills its empty mean with nan
+        return -each.sum() * float("nan")
+    return DivScalar.apply(-each.sum(), input.numel() // classes)
 
 
 def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: str,

@@ -14,7 +14,10 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import _args
+from .._libm import c_math
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ._base import Op, cast_operands, wrap
@@ -36,13 +39,17 @@ class Xlogy(Op):
         ctx.save_for_backward(a, b)
         x, y, _ = cast_operands(a, b)
         xp = a._xp
-        out = x * cpu_math(xp.log, y)
+        # torch's xlogy kernel calls the C library's log for each element, not vector maths
+        out = x * (c_math("log", y) if type(y) is np.ndarray and y.dtype.kind == "f" else
+                   cpu_math(xp.log, y))
         return wrap(xp.where(x == 0, xp.zeros((), dtype=out.dtype), out))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
-        grad_a = _reduce(g * b.log(), ctx.a) if ctx.needs_input_grad[0] else None
+        grad_a = None
+        if ctx.needs_input_grad[0]:  # torch's xlogy(g, other), 0 where both are 0 (or other < 0)
+            grad_a = _reduce(Xlogy.apply(g, b).masked_fill((a == 0) & (b <= 0), 0.0), ctx.a)
         grad_b = _reduce(g * a / b, ctx.b) if ctx.needs_input_grad[1] else None
         return grad_a, grad_b
 
@@ -80,10 +87,14 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if reduction == "mean":
         warnings.warn(_MEAN_WARNING, UserWarning, stacklevel=2)
+    # torch's C++ builds each product's right operand first (GCC's order of evaluation), so
+    # its nodes run, and the target's gradients add up, in that order
     if log_target:
-        pointwise = target.exp() * (target - input)
+        difference = target - input
+        pointwise = target.exp() * difference
     else:
-        pointwise = xlogy(target, target) - target * input
+        product = target * input
+        pointwise = xlogy(target, target) - product
     if reduction == "none":
         return pointwise
     if reduction == "mean":

@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from .. import _args
+from .._factories import full_like
 from .._libm import c_math_of
 from .._tensor import Tensor
 from ._base import Op, wrap
@@ -26,7 +27,14 @@ from ._softmax_order import torch_log_sigmoid
 from .activation import LogSigmoid
 from .pointwise import where
 
-__all__ = ["BinaryCrossEntropy", "BinaryCrossEntropyWithLogits", "HuberLoss", "SmoothL1Loss"]
+__all__ = [
+    "BinaryCrossEntropy",
+    "BinaryCrossEntropyWithLogits",
+    "HuberLoss",
+    "MultiMarginLoss",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
+]
 
 
 class _ElementLoss(Op):
@@ -172,3 +180,98 @@ class HuberLoss(_ElementLoss):
             raise RuntimeError(f"Found dtype {_args.legacy(given)} but expected "
                                f"{_args.legacy(x.dtype)}")
         return super().backward(ctx, g)
+
+class SoftMarginLoss(Op):
+    """``log1p(exp(-input * target))``, reduced; its gradient reaches ``input`` only, in torch's
+    order: ``(target * z) * -norm / (1 + z) * g`` with ``z = exp(-input * target)``.
+
+    >>> SoftMarginLoss.apply(minitorch.zeros(1, requires_grad=True), minitorch.ones(1),
+    ...                      reduction="mean")
+    tensor(0.6931, grad_fn=<SoftMarginLossBackward0>)
+    """
+
+    node_name = "SoftMarginLossBackward0"
+    _profile_name = "aten::soft_margin_loss"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, t: Tensor, *, reduction: str) -> Tensor:
+        if t.requires_grad:
+            raise RuntimeError("The function 'soft_margin_loss' is not differentiable with "
+                               "respect to argument 'target'. This input cannot have "
+                               "requires_grad True.")
+        ctx.save_for_backward(x, t)
+        ctx.reduction = reduction
+        each = (-x * t).exp().log1p()
+        if reduction == "none":
+            return each
+        return each.mean() if reduction == "mean" else each.sum()
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, t = ctx.saved_tensors
+        norm = 1.0 / x.numel() if ctx.reduction == "mean" else 1.0
+        z = (-t * x).exp()
+        return (t * z) * -norm / (1 + z) * g, None
+
+
+class MultiMarginLoss(Op):
+    """The multi-class hinge loss of scores ``x`` (frames, classes) against class indices, as
+    torch's CPU kernel: per frame, ``max(0, margin - x[y] + x[d])`` (squared when p is 2, times
+    ``weight[y]``) summed over the other classes one by one in float, over the class count;
+    frames summed in double for 'mean' and 'sum'.
+
+    >>> MultiMarginLoss.apply(minitorch.tensor([[0.1, 0.2, 0.4]], requires_grad=True),
+    ...                       minitorch.tensor([2]), p=1, margin=1.0, weight=None,
+    ...                       reduction="mean")
+    tensor(0.5000, grad_fn=<MultiMarginLossBackward0>)
+    """
+
+    node_name = "MultiMarginLossBackward0"
+    _profile_name = "aten::multi_margin_loss"
+
+    @classmethod
+    def forward(cls, ctx: Any, x: Tensor, target: Tensor, *, p: int, margin: float,
+                weight: Tensor | None, reduction: str) -> Tensor:
+        ctx.save_for_backward(x, target, weight)
+        ctx.p, ctx.margin, ctx.reduction, ctx.shape = p, margin, reduction, x.shape
+        xp = x._xp
+        a = xp.reshape(x._data, (-1, x.shape[-1] if x.dim() else 1))
+        t = xp.reshape(target._data, (-1,))
+        dt = a.dtype
+        z = (xp.asarray(margin, dtype=dt) - xp.take_along_axis(a, t[:, None], axis=1)) + a
+        others = xp.arange(a.shape[1])[None, :] != t[:, None]
+        h = xp.where(others & (z > 0), z if p == 1 else z * z, xp.zeros((), dtype=dt))
+        if weight is not None:
+            h = h * xp.take(weight._data, t)[:, None]
+        each = xp.zeros(a.shape[0], dtype=dt)
+        for d in range(a.shape[1]):  # the kernel's running sum, class by class
+            each = each + h[:, d]
+        each = each / xp.asarray(a.shape[1], dtype=dt)
+        if reduction == "none" and target.dim() > 0:
+            return wrap(each)
+        total = xp.sum(xp.astype(each, xp.float64))  # the kernel sums frames in double
+        if reduction == "mean":
+            total = total / a.shape[0]
+        return wrap(xp.astype(total, dt))
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        x, target, weight = ctx.saved_tensors
+        a = x.reshape(-1, ctx.shape[-1] if x.dim() else 1)
+        frames, dim = a.shape
+        xp = a._xp
+        scale = float(xp.asarray(1.0 / (frames * dim) if ctx.reduction == "mean" else 1.0 / dim,
+                                 dtype=a._data.dtype))  # the kernel's g, in its dtype
+        t = target.reshape(-1)
+        z = (ctx.margin - a.gather(1, t[:, None])) + a
+        others = xp.arange(dim)[None, :] != t._data[:, None]
+        h = full_like(a, scale) if ctx.p == 1 else (2 * scale) * z
+        if weight is not None:
+            h = h * weight[t][:, None]
+        h = where(wrap(others & (z._data > 0)), h, 0.0)
+        target_grad = h[:, 0] * 0
+        for d in range(dim):  # the kernel's grad_input_target -= h, class by class
+            target_grad = target_grad - h[:, d]
+        grad = where(wrap(others), h, target_grad[:, None])
+        grad = grad * (g[:, None] if ctx.reduction == "none" and g.dim() > 0 else g)
+        return grad.reshape(ctx.shape), None, None

@@ -53,6 +53,29 @@ class Softmax(Op):
         return (torch_softmax_backward(namespace(g), g, y._data, ctx.dim),)
 
 
+class SafeSoftmax(Softmax):
+    """softmax, with the rows that are all ``-inf`` (attention fully masked) given 0 instead of
+    nan, as torch's ``_safe_softmax``; the gradient is softmax's, from this result.
+
+    >>> SafeSoftmax.apply(minitorch.tensor([[0., 0.], [-math.inf, -math.inf]]), dim=-1)
+    tensor([[0.5000, 0.5000],
+            [0.0000, 0.0000]])
+    """
+
+    node_name = "SafeSoftmaxBackward0"
+    _profile_name = "aten::_safe_softmax"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+        xp = a._xp
+        out = torch_softmax(xp, a._data, dim)
+        masked = xp.all(a._data == -xp.inf, axis=dim, keepdims=True)
+        out = wrap(xp.where(masked, xp.zeros((), dtype=out.dtype), out))
+        ctx.dim = dim
+        ctx.save_for_backward(out)
+        return out
+
+
 class LogSoftmax(Op):
     node_name = "LogSoftmaxBackward0"
     saved_names = ("result",)

@@ -21,7 +21,7 @@ from ._norm_order import norm1, norm2
 from .pointwise import where
 from .reduction import _expand_back
 
-__all__ = ["Amax", "Amin", "LinalgVectorNorm", "matrix_norm", "norm"]
+__all__ = ["Amax", "Amin", "LinalgVectorNorm", "Norm", "matrix_norm", "norm"]
 
 
 def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
@@ -58,6 +58,18 @@ class LinalgVectorNorm(Op):
         p, dims, keepdim, shape, kept = ctx.meta
         g = _expand_back(g, shape, _dim_tuple(dims, len(shape)), keepdim)
         return (_norm_backward(x, out.reshape(kept), g, p, dims),)
+
+
+class Norm(LinalgVectorNorm):
+    """``at::norm(input, p, dim, keepdim)`` as torch's C++ compositions call it (NormBackward1,
+    the same kernel and gradient as the vector norm).
+
+    >>> Norm.apply(minitorch.ones(2, requires_grad=True), p=2.0, dims=(0,), keepdim=False)
+    tensor(1.4142, grad_fn=<NormBackward1>)
+    """
+
+    node_name = "NormBackward1"
+    _profile_name = "aten::norm"
 
 
 def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> Tensor | None:

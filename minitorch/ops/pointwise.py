@@ -205,6 +205,17 @@ class Mul(Op):
                 sum_to_array(xp, xp.multiply(g, mine), ctx.b[0]) if mine is not None else None)
 
 
+class MulScalar(Mul):
+    """``tensor * number`` as torch's C++ writes it (``mul.Scalar``, MulBackward1).
+
+    >>> MulScalar.apply(minitorch.ones(1, requires_grad=True), 2.0).grad_fn.name()
+    'MulBackward1'
+    """
+
+    node_name = "MulBackward1"
+    saved_names = ("other",)
+
+
 class Div(Op):
     node_name = "DivBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
@@ -253,6 +264,18 @@ def _to_default_float(array: Any, like: Any) -> Any:
     xp = like._xp
     return xp.astype(array, getattr(xp, get_default_dtype().name))
 
+
+
+class DivScalar(Div):
+    """``tensor / number`` as torch's C++ writes it (``div.Scalar``, DivBackward1): what its
+    Python-free compositions (a loss's mean over a count) build.
+
+    >>> DivScalar.apply(minitorch.ones(1, requires_grad=True), 2).grad_fn.name()
+    'DivBackward1'
+    """
+
+    node_name = "DivBackward1"
+    saved_names = ("other",)
 
 class Neg(Op):
     node_name = "NegBackward0"
@@ -814,8 +837,10 @@ class _Extremum(Op):
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         b, a = ctx.saved_tensors
+        # torch's where(a == b, g / 2, g), zeroed (+0, even under a nan or -0 g) for the loser;
+        # a nan beats neither, so both get g
         half = where(a == b, g / 2, g)
-        a_loses, b_loses = (a < b, a > b) if cls.ufunc == "maximum" else (a > b, a < b)
+        a_loses, b_loses = (a < b, b < a) if cls.ufunc == "maximum" else (a > b, b > a)
         return (_reduce(where(a_loses, 0.0, half), _meta(a)),
                 _reduce(where(b_loses, 0.0, half), _meta(b)))
 

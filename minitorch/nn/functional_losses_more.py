@@ -1,0 +1,266 @@
+"""The losses torch composes from other ops (in its Python or in its C++), composed the same
+way here so that the values round as torch's and the graph has torch's nodes: margin ranking,
+hinge embedding, cosine embedding, soft margin, multi-label soft margin, triplet margin,
+Poisson and Gaussian negative log-likelihood, with ``pairwise_distance`` and
+``cosine_similarity``. ``minitorch.nn.functional`` re-exports them.
+
+>>> import minitorch
+>>> from minitorch.nn import functional as F
+>>> F.margin_ranking_loss(minitorch.tensor([1.]), minitorch.tensor([2.]), minitorch.tensor([1.]))
+tensor(1.)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import _creation
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+from ..linalg import vector_norm
+from ..ops import losses
+from ..ops.activation import logsigmoid
+from ..ops.norm import Norm
+from ..ops.pointwise import where
+from .functional_losses import _check_reduction
+
+__all__ = ["cosine_embedding_loss", "cosine_similarity", "gaussian_nll_loss",
+           "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
+           "multilabel_soft_margin_loss", "pairwise_distance", "poisson_nll_loss",
+           "soft_margin_loss", "triplet_margin_loss"]
+
+
+def _reduced(output: Tensor, reduction: str) -> Tensor:
+    """torch's ``apply_loss_reduction``: the mean, the sum, or each."""
+    if reduction == "none":
+        return output
+    return output.mean() if reduction == "mean" else output.sum()
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average: Any = None, reduce: Any = None,
+                        reduction: str = "mean") -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``: input1 should rank above input2 where
+    ``target`` is 1, below it where -1.
+
+    >>> F.margin_ranking_loss(minitorch.tensor([1.]), minitorch.tensor([2.]),
+    ...                       minitorch.tensor([-1.]), reduction="none")
+    tensor([0.])
+    """
+    reduction = _check_reduction(reduction, size_average, reduce)
+    if not input1.dim() == input2.dim() == target.dim():
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.shape}, input2: {input2.shape}, "
+                           f"target: {target.shape} ")
+    return _reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
+                         size_average: Any = None, reduce: Any = None,
+                         reduction: str = "mean") -> Tensor:
+    """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1.
+
+    >>> F.hinge_embedding_loss(minitorch.tensor([0.3, 2.]), minitorch.tensor([1., -1.]),
+    ...                        reduction="none")
+    tensor([0.3000, 0.0000])
+    """
+    reduction = _check_reduction(reduction, size_average, reduce)
+    zeros = _creation.zeros_like(input)
+    margin_clamp = (margin - input).clamp_min(0)
+    output_margin = where(target != 1, margin_clamp, zeros)
+    output_self = where(target != -1, input, zeros)
+    return _reduced(output_margin + output_self, reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
+                     reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """``log(1 + exp(-target * input))``, the logistic loss of labels -1 and 1.
+
+    >>> F.soft_margin_loss(minitorch.tensor([0.]), minitorch.tensor([1.]))
+    tensor(0.6931)
+    """
+    reduction = _check_reduction(reduction, size_average, reduce)
+    return losses.SoftMarginLoss.apply(input, target, reduction=reduction)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                size_average: Any = None, reduce: Any = None,
+                                reduction: str = "mean") -> Tensor:
+    """The logistic loss of each class (targets 0 or 1), averaged over the classes.
+
+    >>> F.multilabel_soft_margin_loss(minitorch.zeros(1, 2), minitorch.tensor([[1., 0.]]))
+    tensor(0.6931)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _check_reduction(reduction, size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    return _reduced(loss, reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          size_average: Any = None, reduce: Any = None,
+                          reduction: str = "mean") -> Tensor:
+    """``1 - cos(input1, input2)`` where ``target`` is 1, ``max(0, cos - margin)`` where -1.
+
+    >>> F.cosine_embedding_loss(minitorch.tensor([[1., 0.]]), minitorch.tensor([[0., 1.]]),
+    ...                         minitorch.tensor([1.]))
+    tensor(1.)
+    """
+    reduction = _check_reduction(reduction, size_average, reduce)
+    dim = target.dim()
+    if dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.dim() != dim + 1 or input2.dim() != dim + 1:
+        raise RuntimeError(f"{dim}D target tensor expects {dim + 1}D input tensors, but found "
+                           f"inputs with sizes {list(input1.shape)} and {list(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(dim)
+    mag_square1 = (input1 * input1).sum(dim) + 1e-12
+    mag_square2 = (input2 * input2).sum(dim) + 1e-12
+    cos = prod_sum / (mag_square1 * mag_square2).sqrt()
+    zeros = _creation.zeros_like(cos)
+    output_pos = where(target == 1, 1 - cos, zeros)
+    output_neg = where(target == -1, (cos - margin).clamp_min(0), zeros)
+    return _reduced(output_pos + output_neg, reduction)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension.
+
+    >>> F.pairwise_distance(minitorch.tensor([[3., 4.]]), minitorch.zeros(1, 2), eps=0.)
+    tensor([5.])
+    """
+    dim = max(x1.dim(), x2.dim()) - 1
+    return Norm.apply(x1 - x2 + eps, p=float(p), dims=(dim,), keepdim=keepdim)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim``: each divided by its
+    2-norm (at least ``eps``) first, as torch does.
+
+    >>> F.cosine_similarity(minitorch.tensor([[1., 1.]]), minitorch.tensor([[2., 2.]]))
+    tensor([1.0000])
+    """
+    x1_norm = vector_norm(x1, 2, dim, True).clone()  # torch clamps a copy, out of the graph
+    x2_norm = vector_norm(x2, 2, dim, True).clone()
+    with no_grad():
+        x1_norm.clamp_(min=eps)
+        x2_norm.clamp_(min=eps)
+    return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
+                        margin: float = 1.0, p: float = 2, eps: float = 1e-6,
+                        swap: bool = False, size_average: Any = None, reduce: Any = None,
+                        reduction: str = "mean") -> Tensor:
+    """``max(0, d(anchor, positive) - d(anchor, negative) + margin)``, d the pairwise distance.
+
+    >>> F.triplet_margin_loss(minitorch.zeros(1, 2), minitorch.zeros(1, 2), minitorch.ones(1, 2))
+    tensor(0.)
+    """
+    reduction = _check_reduction(reduction, size_average, reduce)
+    dims = anchor.dim(), positive.dim(), negative.dim()
+    if not dims[0] == dims[1] == dims[2]:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {dims[0]}D, positive "
+                           f"{dims[1]}D, and negative {dims[2]}D inputs")
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average: Any = None, eps: float = 1e-8, reduce: Any = None,
+                     reduction: str = "mean") -> Tensor:
+    """The negative log-likelihood of counts ``target`` under Poisson rates ``input`` (their
+    logs when ``log_input``); ``full`` adds Stirling's term.
+
+    >>> F.poisson_nll_loss(minitorch.zeros(1), minitorch.ones(1))
+    tensor(1.)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _check_reduction(reduction, size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduced(loss, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = False,
+                      eps: float = 1e-6, reduction: str = "mean") -> Tensor:
+    """The negative log-likelihood of ``target`` under normals of mean ``input`` and variance
+    ``var`` (clamped to at least ``eps``, out of the graph).
+
+    >>> F.gaussian_nll_loss(minitorch.zeros(1), minitorch.zeros(1), minitorch.ones(1))
+    tensor(0.)
+    """
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * _creation.ones_like(input)
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif not (input.dim() == var.dim()
+                  and sum(y for x, y in zip(input.shape, var.shape) if x != y) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduced(loss, reduction)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,
+                      weight: Tensor | None = None, size_average: Any = None,
+                      reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """The multi-class hinge loss: per sample, ``max(0, margin - x[y] + x[i])`` (to the power
+    ``p``, 1 or 2) summed over the other classes, over the class count.
+
+    >>> F.multi_margin_loss(minitorch.tensor([[0.1, 0.2, 0.4]]), minitorch.tensor([2]))
+    tensor(0.5000)
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _check_reduction(reduction, size_average, reduce)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    reduction = _check_reduction(reduction)
+    ndim = input.dim()
+    if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
+            or ndim == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    frames, dim = (1, input.shape[0] if ndim == 1 else 1) if ndim < 2 else input.shape
+    if not (target.dim() <= 1 and target.numel() == frames):
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal "
+                           "to the number of input samples (batch size). Expected target size "
+                           f"[{frames}], but got {list(target.shape)}. Input has shape "
+                           f"{list(input.shape)}.")
+    if weight is not None and weight.numel() != dim:
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got "
+                           f"{list(weight.shape)}")
+    if target.numel() and bool(((target < 0) | (target >= dim)).any()):
+        raise RuntimeError("target out of range")
+    return losses.MultiMarginLoss.apply(input, target, p=p, margin=margin,
+                                        weight=None if weight is None else weight.detach(),
+                                        reduction=reduction)
