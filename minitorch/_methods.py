@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _factories, _random
+from . import _args, _factories, _random, _storage
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, getitem, is_c_contiguous
@@ -665,7 +665,8 @@ _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
-                 "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method})
+                 "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
+                 "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

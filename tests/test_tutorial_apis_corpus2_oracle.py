@@ -8,6 +8,7 @@ Adadelta, Adamax, NAdam and RAdam; ``utils.data``'s samplers, ``ConcatDataset`` 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -262,3 +263,18 @@ def test_dataloader_with_samplers_concat_and_streams() -> None:
 ])
 def test_data_errors(program: Callable[[Any], Any]) -> None:
     same_error(program)
+
+
+@pytest.mark.parametrize("view", ["c", "c.expand(3, 3)", "c[1:]", "c.unsqueeze(0).t()",
+                                  "c.double()[::2]"])
+def test_storages_print_as_torch(view: str) -> None:
+    """fast.ai's broadcasting lesson prints ``t.storage().size()`` of an expanded tensor."""
+    printed = []
+    for L in (mt, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # torch's TypedStorage deprecation
+            t = eval(view, {"c": L.tensor([10.0, 20.0, 30.0])})
+            s, u = t.storage(), t.untyped_storage()
+            printed.append([repr(s), s.size(), len(s), str(s.dtype), str(s.device),
+                            s.element_size(), s.nbytes(), s.tolist(), u.size(), u.nbytes()])
+    assert printed[0] == printed[1]

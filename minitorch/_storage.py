@@ -1,0 +1,88 @@
+"""A tensor's storage: the memory its values live in, shared by every view of it.
+
+``t.untyped_storage()`` counts bytes and ``t.storage()`` (torch's deprecated TypedStorage)
+counts values; both describe the whole array of the tensor the view was taken from, so an
+``expand`` that shows nine values over three reports three.
+
+>>> import minitorch
+>>> c = minitorch.tensor([10., 20., 30.])
+>>> c.expand(3, 3).untyped_storage().size(), c[1:].storage().size()
+(12, 3)
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+__all__ = ["TypedStorage", "UntypedStorage", "storage", "untyped_storage"]
+
+_warned = [False]
+
+
+def _root(t: Any) -> Any:
+    return t._base[0] if t._base is not None else t
+
+
+class UntypedStorage:
+    """A tensor's memory as bytes."""
+
+    def __init__(self, root: Any) -> None:
+        self._root = root
+
+    def size(self) -> int:
+        """Its size in bytes."""
+        return self._root.numel() * self._root.element_size()
+
+    nbytes = size
+    __len__ = size
+
+    @property
+    def device(self) -> Any:
+        return self._root.device
+
+
+class TypedStorage(UntypedStorage):
+    """A tensor's memory as values of its dtype (torch's deprecated storage)."""
+
+    def size(self) -> int:
+        """Its size in values."""
+        return self._root.numel()
+
+    __len__ = size
+
+    def nbytes(self) -> int:
+        return self._root.numel() * self._root.element_size()
+
+    def element_size(self) -> int:
+        return self._root.element_size()
+
+    @property
+    def dtype(self) -> Any:
+        return self._root.dtype
+
+    def tolist(self) -> list:
+        return self._root.detach().reshape(-1).tolist()
+
+    def __repr__(self) -> str:
+        values = "".join(f" {v}\n" for v in self.tolist())
+        return (f"{values}[torch.storage.TypedStorage(dtype={self.dtype}, "
+                f"device={self.device}) of size {self.size()}]")
+
+
+def untyped_storage(self: Any) -> UntypedStorage:
+    """The memory this tensor (and every view of its base) lives in, counted in bytes."""
+    return UntypedStorage(_root(self))
+
+
+def storage(self: Any) -> TypedStorage:
+    """The memory this tensor lives in, counted in values; deprecated in torch, which warns
+    once (use ``untyped_storage()``)."""
+    if not _warned[0]:
+        _warned[0] = True
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and "
+                      "UntypedStorage will be the only storage class. This should only matter "
+                      "to you if you are using storages directly.  To access UntypedStorage "
+                      "directly, use tensor.untyped_storage() instead of tensor.storage()",
+                      UserWarning, stacklevel=2)
+    return TypedStorage(_root(self))
