@@ -14,12 +14,9 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-import numpy as np
-
 from .. import _args
-from .._libm import c_math
+from .._libm import c_math_of
 from .._tensor import Tensor
-from ..backend import cpu_math
 from ._base import Op, cast_operands, wrap
 from .pointwise import _meta, _reduce
 
@@ -40,8 +37,7 @@ class Xlogy(Op):
         x, y, _ = cast_operands(a, b)
         xp = a._xp
         # torch's xlogy kernel calls the C library's log for each element, not vector maths
-        out = x * (c_math("log", y) if type(y) is np.ndarray and y.dtype.kind == "f" else
-                   cpu_math(xp.log, y))
+        out = x * c_math_of(xp, "log", y)
         return wrap(xp.where(x == 0, xp.zeros((), dtype=out.dtype), out))
 
     @staticmethod
