@@ -472,7 +472,6 @@ def test_inplace_on_view_of_base_without_grad(data: st.DataObject) -> None:
     assert_torch_gradient_or_error("no grad", data)
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: see test_inplace_on_view_of_base_without_grad")
 def test_minimal_view_of_base_without_grad() -> None:
     """The smallest case of the bug above: torch gives 6 (0+1+2 through b, 3 through v)."""
     s = mt.tensor(2.0, requires_grad=True)

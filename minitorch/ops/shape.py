@@ -241,6 +241,7 @@ class Unbind(Op):
         for i in range(a.shape[dim]):
             index[dim] = i
             views.append(a._view(a._data[tuple(index)]))
+            views[-1]._view_creation = ("Unbind", i)  # torch forbids in-place ops on these
         return tuple(views)
 
     @staticmethod
@@ -306,6 +307,14 @@ class Index(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (IndexAdd.apply(g, shape=ctx.shape, key=ctx.key),)
+
+
+class AsStridedView(Index):
+    """A view's elements taken from its base after an in-place op on the view rewrote the
+    base's history (torch regenerates the view as ``as_strided`` of the base)."""
+
+    node_name = "AsStridedBackward0"
+    _profile_name = "aten::as_strided"
 
 
 class IndexAdd(Op):
