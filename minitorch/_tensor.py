@@ -414,7 +414,8 @@ class Tensor(metaclass=_TensorType):
         if not grad_mode._state.grad_enabled:
             t._view_creation = "no_grad"
         elif self._view_creation is not None:
-            t._view_creation = self._view_creation
+            t._view_creation = ("no_grad_of_view" if self._view_creation == "no_grad"
+                                else self._view_creation)
         return _inheriting_inference(t, self)
 
     def _alias(self) -> Tensor:
@@ -641,6 +642,9 @@ class Tensor(metaclass=_TensorType):
             return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
+        if self._base is not None and self._view_creation in ("no_grad", "no_grad_of_view") and (
+                records or (grad_mode._state.grad_enabled and self._base[0].requires_grad)):
+            return self._inplace_on_view(op, others, kwargs)  # torch's error
         if not records:
             if ufunc is not None and backend.ufunc_into(
                     ufunc, self._data, others[0]._data if isinstance(others[0], Tensor)
@@ -676,6 +680,14 @@ class Tensor(metaclass=_TensorType):
         from .ops.shape import AsStridedView
 
         created = self._view_creation
+        if created == "no_grad_of_view":
+            raise RuntimeError(
+                "Output 0 of a view op is a view of a view which was created in no_grad mode "
+                "and is being modified inplace with grad mode enabled. Given that this use case "
+                "is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+                "moving both the view and the inplace either both inside the no_grad block (if "
+                "you don't want the inplace to be tracked) or both outside (if you want the "
+                "inplace to be tracked).")
         if created == "no_grad":
             raise RuntimeError(
                 "A view was created in no_grad mode and is being modified inplace with grad "
