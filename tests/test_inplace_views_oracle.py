@@ -268,6 +268,16 @@ def double_backward_setitem(L: Any) -> tuple:
     return _names(x, v), [ga.detach(), gs.detach(), a.grad, s.grad]
 
 
+def setitem_on_a_reshape_copy(L: Any) -> tuple:  # reshape of a transpose copies
+    a = _x(L)
+    x = a * 1
+    v = x.t().reshape(-1)
+    v[0] = 5.0
+    names = [*_names(x), v._version, x._version]
+    (v.sum() * 3 + (x * x).sum()).backward()
+    return names, [a.grad]
+
+
 PROGRAMS = {
     "view(-1).add_": view_add, "y[:, 0] *= 2": column_mul, "x[1].mul_(s)": select_mul_tensor,
     "masked softmax": masked_softmax, "t()[0] = 5": transpose_setitem_int,
@@ -280,6 +290,7 @@ PROGRAMS = {
     "leaf without grad, setitem": leaf_without_grad_setitem, "0-d element": scalar_element,
     "backward through the view only": backward_through_view_only,
     "double backward": double_backward, "double backward, setitem": double_backward_setitem,
+    "setitem on a reshape that copies": setitem_on_a_reshape_copy,
 }
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, sum_to
-from ..backend import array_dtype, getitem, namespace, to_device
+from .._tensor import Tensor, sum_to, view_strides
+from ..backend import array_dtype, element_strides, getitem, is_c_contiguous, namespace, to_device
 from ._base import Op, check_same_device, wrap
 
 
@@ -26,6 +26,11 @@ class View(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
         ctx.shape = a._data.shape  # the shape is resolved and checked (_methods._resolve)
+        strides = None if is_c_contiguous(a._data) else element_strides(a._data)
+        if strides is not None and not view_strides(a._data.shape, strides, shape):
+            # reshape where the strides allow no view: a copy, as torch's (its own memory
+            # and version counter; an in-place op on it leaves ``a`` alone)
+            return wrap(a._xp.reshape(a._data, shape))
         return a._view(a._xp.reshape(a._data, shape))
 
     @staticmethod
