@@ -19,6 +19,8 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from . import _args, autograd, backend
 from . import _dtype as D
 from ._tensor_str import tensor_repr
@@ -108,6 +110,9 @@ class Tensor(metaclass=_TensorType):
     _post_acc_hooks: dict | None = None
     _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
     _inference = False
+    # How a view was made, when torch forbids recording an in-place op on it: "no_grad", or
+    # (op name, output number) for one of several views returned by one op (unbind, split).
+    _view_creation: Any = None
     # A gradient only the engine holds, whose array is its own: the leaf it is bound for may
     # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
     _fresh = False
@@ -426,6 +431,11 @@ class Tensor(metaclass=_TensorType):
         t._version_counter = self._version_counter
         root = self._base[0] if self._base is not None else self
         t._base = (root, root.grad_fn)
+        if not grad_mode._state.grad_enabled:
+            t._view_creation = "no_grad"
+        elif self._view_creation is not None:
+            t._view_creation = ("no_grad_of_view" if self._view_creation == "no_grad"
+                                else self._view_creation)
         return _inheriting_inference(t, self)
 
     def _alias(self) -> Tensor:
@@ -652,6 +662,9 @@ class Tensor(metaclass=_TensorType):
             return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
+        if self._base is not None and self._view_creation in ("no_grad", "no_grad_of_view") and (
+                records or (grad_mode._state.grad_enabled and self._base[0].requires_grad)):
+            return self._inplace_on_view(op, others, kwargs)  # torch's error
         if not records:
             if ufunc is not None and backend.ufunc_into(
                     ufunc, self._data, others[0]._data if isinstance(others[0], Tensor)
@@ -663,10 +676,7 @@ class Tensor(metaclass=_TensorType):
             self._write(out._data)
             return self
         if self._base is not None:
-            raise RuntimeError(
-                "minitorch does not support recording an in-place operation on a view (torch "
-                "rewrites the base's graph with CopySlices here). Use an out-of-place "
-                "operation, or clone() the view first.")
+            return self._inplace_on_view(op, others, kwargs)
         old = self._detached_copy()
         old.grad_fn, old._output_nr, old._requires_grad = (
             self.grad_fn, self._output_nr, self._requires_grad)
@@ -674,6 +684,59 @@ class Tensor(metaclass=_TensorType):
         out = op(old, *others, **kwargs)
         self._write(out._data)
         self._set_grad_fn(out.grad_fn, out._output_nr)
+        return self
+
+    def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict
+                         ) -> Tensor:
+        """A recorded in-place op on a view rewrites its base's history, as torch's CopySlices.
+
+        The base's new grad_fn is ``CopySlices``: the old base with the view's elements
+        replaced by ``op(old view)``. Its backward sends the gradient of the view's elements
+        through the op's node and passes the rest of the base's gradient through unchanged.
+        The view's new grad_fn is ``AsStridedBackward0``: its elements taken from the new
+        base. The view's geometry is kept as the base's (C-order) positions of its elements.
+        """
+        from .ops.inplace import CopySlices
+        from .ops.shape import AsStridedView
+
+        created = self._view_creation
+        if created == "no_grad_of_view":
+            raise RuntimeError(
+                "Output 0 of a view op is a view of a view which was created in no_grad mode "
+                "and is being modified inplace with grad mode enabled. Given that this use case "
+                "is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+                "moving both the view and the inplace either both inside the no_grad block (if "
+                "you don't want the inplace to be tracked) or both outside (if you want the "
+                "inplace to be tracked).")
+        if created == "no_grad":
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
+                "forbidden. You can clarify your code by moving both the view and the inplace "
+                "either both inside the no_grad block (if you don't want the inplace to be "
+                "tracked) or both outside (if you want the inplace to be tracked).")
+        if created is not None:
+            raise RuntimeError(
+                f"Output {created[1]} of {created[0]} is a view and is being modified inplace. "
+                "This view is the output of a function that returns multiple views. Such "
+                "functions do not allow the output views to be modified inplace. You should "
+                "replace the inplace operation by an out-of-place one.")
+        _check_view_fresh(self)
+        root = self._base[0]
+        key = view_key(root._data, self._data)
+        old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
+        old_root.grad_fn, old_root._output_nr = root.grad_fn, root._output_nr
+        old_root._requires_grad, old_root._accumulator = root._requires_grad, root._accumulator
+        old_view = AsStridedView.apply(old_root, key=key)
+        out = op(old_view, *others, **kwargs)
+        new_root = CopySlices.apply(old_root, out, key=key)
+        self._write(out._data)
+        root._set_grad_fn(new_root.grad_fn, new_root._output_nr)
+        alias = Tensor._make(root._data)
+        alias.grad_fn, alias._output_nr = root.grad_fn, root._output_nr
+        new_view = AsStridedView.apply(alias, key=key)
+        self._set_grad_fn(new_view.grad_fn, new_view._output_nr)
+        self._base = (root, root.grad_fn)
         return self
 
     def _write(self, array: Any) -> None:
@@ -747,6 +810,47 @@ def _check_view_fresh(view: Tensor) -> None:
             "A view was created before an in-place operation recorded a new grad_fn on its "
             "base tensor; minitorch does not rebase such views (torch would). Take the view "
             "again after the in-place operation.")
+
+
+def view_key(root: Any, view: Any) -> tuple:
+    """Where ``view``'s elements lie in ``root`` (an array it shares memory with): a tuple
+    of integer index arrays of the view's shape, one per dim of ``root``.
+
+    >>> r = np.arange(6.0).reshape(2, 3)
+    >>> [k.tolist() for k in view_key(r, r.T[1:])]
+    [[[0, 1], [0, 1]], [[1, 1], [2, 2]]]
+    """
+    item = root.itemsize
+    rs, vs = backend.element_strides(root), backend.element_strides(view)
+    start = _address(view) - _address(root)
+    if rs is None or vs is None or start is None or start % item:
+        raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
+                           "cannot record an in-place operation on it; clone() it first.")
+    mem_root = sum(np.arange(n).reshape((-1,) + (1,) * (root.ndim - d - 1)) * st
+                   for d, (n, st) in enumerate(zip(root.shape, rs))) + np.zeros(root.shape, int)
+    mem_view = start // item + sum(
+        np.arange(n).reshape((-1,) + (1,) * (view.ndim - d - 1)) * st
+        for d, (n, st) in enumerate(zip(view.shape, vs))) + np.zeros(view.shape, int)
+    low = int(mem_root.min()) if mem_root.size else 0
+    table = np.full(int(mem_root.max()) - low + 1 if mem_root.size else 1, -1)
+    table[mem_root.reshape(-1) - low] = np.arange(mem_root.size)
+    where = mem_view - low
+    if where.size and (where.min() < 0 or where.max() >= table.size
+                       or (table[where] < 0).any()):
+        raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
+                           "cannot record an in-place operation on it; clone() it first.")
+    flat = table[where] if where.size else np.zeros(view.shape, int)
+    xp = namespace(root)
+    return tuple(xp.asarray(k) for k in np.unravel_index(flat, root.shape))
+
+
+def _address(array: Any) -> int | None:
+    """The address of an array's first element (numpy and CuPy), or None."""
+    interface = getattr(array, "__array_interface__", None)
+    if interface is not None:
+        return interface["data"][0]
+    data = getattr(array, "data", None)
+    return getattr(data, "ptr", None)
 
 
 def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:

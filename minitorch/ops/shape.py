@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, sum_to
-from ..backend import array_dtype, getitem, namespace, to_device
+from .._tensor import Tensor, sum_to, view_strides
+from ..backend import array_dtype, element_strides, getitem, is_c_contiguous, namespace, to_device
 from ._base import Op, check_same_device, wrap
 
 
@@ -26,6 +26,11 @@ class View(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
         ctx.shape = a._data.shape  # the shape is resolved and checked (_methods._resolve)
+        strides = None if is_c_contiguous(a._data) else element_strides(a._data)
+        if strides is not None and not view_strides(a._data.shape, strides, shape):
+            # reshape where the strides allow no view: a copy, as torch's (its own memory
+            # and version counter; an in-place op on it leaves ``a`` alone)
+            return wrap(a._xp.reshape(a._data, shape))
         return a._view(a._xp.reshape(a._data, shape))
 
     @staticmethod
@@ -247,6 +252,7 @@ class Unbind(Op):
         for i in range(a.shape[dim]):
             index[dim] = i
             views.append(a._view(a._data[tuple(index)]))
+            views[-1]._view_creation = ("Unbind", i)  # torch forbids in-place ops on these
         return tuple(views)
 
     @staticmethod
@@ -312,6 +318,14 @@ class Index(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (IndexAdd.apply(g, shape=ctx.shape, key=ctx.key),)
+
+
+class AsStridedView(Index):
+    """A view's elements taken from its base after an in-place op on the view rewrote the
+    base's history (torch regenerates the view as ``as_strided`` of the base)."""
+
+    node_name = "AsStridedBackward0"
+    _profile_name = "aten::as_strided"
 
 
 class IndexAdd(Op):
