@@ -19,8 +19,6 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-import numpy as np
-
 from . import _args, autograd, backend
 from . import _dtype as D
 from ._tensor_str import tensor_repr
@@ -723,7 +721,7 @@ class Tensor(metaclass=_TensorType):
                 "replace the inplace operation by an out-of-place one.")
         _check_view_fresh(self)
         root = self._base[0]
-        key = view_key(root._data, self._data)
+        key = backend.view_key(root._data, self._data)
         old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
         old_root.grad_fn, old_root._output_nr = root.grad_fn, root._output_nr
         old_root._requires_grad, old_root._accumulator = root._requires_grad, root._accumulator
@@ -810,47 +808,6 @@ def _check_view_fresh(view: Tensor) -> None:
             "A view was created before an in-place operation recorded a new grad_fn on its "
             "base tensor; minitorch does not rebase such views (torch would). Take the view "
             "again after the in-place operation.")
-
-
-def view_key(root: Any, view: Any) -> tuple:
-    """Where ``view``'s elements lie in ``root`` (an array it shares memory with): a tuple
-    of integer index arrays of the view's shape, one per dim of ``root``.
-
-    >>> r = np.arange(6.0).reshape(2, 3)
-    >>> [k.tolist() for k in view_key(r, r.T[1:])]
-    [[[0, 1], [0, 1]], [[1, 1], [2, 2]]]
-    """
-    item = root.itemsize
-    rs, vs = backend.element_strides(root), backend.element_strides(view)
-    start = _address(view) - _address(root)
-    if rs is None or vs is None or start is None or start % item:
-        raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
-                           "cannot record an in-place operation on it; clone() it first.")
-    mem_root = sum(np.arange(n).reshape((-1,) + (1,) * (root.ndim - d - 1)) * st
-                   for d, (n, st) in enumerate(zip(root.shape, rs))) + np.zeros(root.shape, int)
-    mem_view = start // item + sum(
-        np.arange(n).reshape((-1,) + (1,) * (view.ndim - d - 1)) * st
-        for d, (n, st) in enumerate(zip(view.shape, vs))) + np.zeros(view.shape, int)
-    low = int(mem_root.min()) if mem_root.size else 0
-    table = np.full(int(mem_root.max()) - low + 1 if mem_root.size else 1, -1)
-    table[mem_root.reshape(-1) - low] = np.arange(mem_root.size)
-    where = mem_view - low
-    if where.size and (where.min() < 0 or where.max() >= table.size
-                       or (table[where] < 0).any()):
-        raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
-                           "cannot record an in-place operation on it; clone() it first.")
-    flat = table[where] if where.size else np.zeros(view.shape, int)
-    xp = namespace(root)
-    return tuple(xp.asarray(k) for k in np.unravel_index(flat, root.shape))
-
-
-def _address(array: Any) -> int | None:
-    """The address of an array's first element (numpy and CuPy), or None."""
-    interface = getattr(array, "__array_interface__", None)
-    if interface is not None:
-        return interface["data"][0]
-    data = getattr(array, "data", None)
-    return getattr(data, "ptr", None)
 
 
 def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:

@@ -249,6 +249,51 @@ def read_only(array: Any) -> bool:
     return type(array) is np.ndarray and not array.flags.writeable
 
 
+def view_key(root: Any, view: Any) -> tuple:
+    """Where ``view``'s elements lie in ``root`` (an array it shares memory with): a tuple
+    of integer index arrays of the view's shape, one per dim of ``root``.
+
+    >>> r = np.arange(6.0).reshape(2, 3)
+    >>> [k.tolist() for k in view_key(r, r.T[1:])]
+    [[[0, 1], [0, 1]], [[1, 1], [2, 2]]]
+    """
+    rs, vs = element_strides(root), element_strides(view)
+    if rs is None or vs is None:  # array-api-strict: no strides, no addresses
+        raise RuntimeError("minitorch cannot locate a view in its base's memory with this array "
+                           "library (it exposes no strides), so it cannot record an in-place "
+                           "operation on it; clone() it first.")
+    item = root.itemsize
+    start = _address(view) - _address(root)
+    if start is None or start % item:
+        raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
+                           "cannot record an in-place operation on it; clone() it first.")
+    mem_root = sum(np.arange(n).reshape((-1,) + (1,) * (root.ndim - d - 1)) * st
+                   for d, (n, st) in enumerate(zip(root.shape, rs))) + np.zeros(root.shape, int)
+    mem_view = start // item + sum(
+        np.arange(n).reshape((-1,) + (1,) * (view.ndim - d - 1)) * st
+        for d, (n, st) in enumerate(zip(view.shape, vs))) + np.zeros(view.shape, int)
+    low = int(mem_root.min()) if mem_root.size else 0
+    table = np.full(int(mem_root.max()) - low + 1 if mem_root.size else 1, -1)
+    table[mem_root.reshape(-1) - low] = np.arange(mem_root.size)
+    where = mem_view - low
+    if where.size and (where.min() < 0 or where.max() >= table.size
+                       or (table[where] < 0).any()):
+        raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
+                           "cannot record an in-place operation on it; clone() it first.")
+    flat = table[where] if where.size else np.zeros(view.shape, int)
+    xp = namespace(root)
+    return tuple(xp.asarray(k) for k in np.unravel_index(flat, root.shape))
+
+
+def _address(array: Any) -> int | None:
+    """The address of an array's first element (numpy and CuPy), or None."""
+    interface = getattr(array, "__array_interface__", None)
+    if interface is not None:
+        return interface["data"][0]
+    data = getattr(array, "data", None)
+    return getattr(data, "ptr", None)
+
+
 def element_strides(array: Any) -> tuple | None:
     """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
     does not expose them (such arrays are taken as contiguous).

@@ -18,6 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import SETTINGS, assert_same, assert_same_error, mt, numpy_of, raised_by
 
+from minitorch import backend
+
 LIBS = pytest.mark.parametrize("L", [mt, torch], ids=["minitorch", "torch"])
 
 INPLACE = {
@@ -449,6 +451,8 @@ def assert_torch_gradient_or_error(base: str, data: st.DataObject) -> None:
     try:
         got = view_program(mt, *args)
     except RuntimeError as error:
+        if "exposes no strides" in str(error):  # array-api-strict: no view can be located
+            return
         assert want_error is not None, f"minitorch refused ({error}) but torch gave {want}"
         return
     assert want_error is None, f"torch refused ({want_error}) but minitorch gave {got}"
@@ -479,6 +483,10 @@ def test_minimal_view_of_base_without_grad() -> None:
     s = mt.tensor(2.0, requires_grad=True)
     b = mt.ones(2, 3) * 1
     v = b[0]
+    if backend.element_strides(v._data) is None:
+        with pytest.raises(RuntimeError, match="exposes no strides"):
+            v.mul_(s)
+        return
     v.mul_(s)
     ((b * mt.arange(6.0).reshape(2, 3)).sum() + v.sum()).backward()
     assert s.grad.item() == 6.0

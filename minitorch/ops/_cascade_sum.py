@@ -491,7 +491,10 @@ def _split_dim(kept_sizes: list[int], threads: int) -> int:
 
 
 def _thread_ranges(n: int, grain: int, threads: int) -> tuple[tuple[int, int], ...]:
-    """at::parallel_for's split of ``range(n)``: equal chunks, one per thread used."""
+    """at::parallel_for's split of ``range(n)``: equal chunks, one per thread used (none for
+    nothing)."""
+    if n == 0:
+        return ()
     used = min(threads, -(-n // grain))
     chunk = -(-n // used)
     return tuple((begin, min(n, begin + chunk)) for begin in range(0, n, chunk))
