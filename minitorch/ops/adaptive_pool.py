@@ -140,19 +140,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
                            f"equal to 0 but received {{{size[0]}, {size[1]}}}")
     if size == (1, 1):
         return input.mean((-1, -2), keepdim=True)
-    ndim = input.dim()
-    if ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{list(input.shape)}")
-    for d in (ndim - 2, ndim - 1):
-        if input.shape[d] == 0:
-            raise RuntimeError(
-                "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch "
-                f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being "
-                "empty")
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(
-            f"\"adaptive_avg_pool2d\" not implemented for '{_args.legacy(input.dtype)}'")
+    _check_input("adaptive_avg_pool2d", input, "but got")
     return AdaptiveAvgPool2D.apply(input, output_size=size)
 
 
@@ -238,19 +226,23 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     if min(size) < 0:
         raise RuntimeError("Trying to create tensor with negative dimension "
                            f"{min(size)}: {[*input.shape[:-2], *size]}")
-    ndim = input.dim()
-    if ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
-                           f"{list(input.shape)}")
-    for d in (ndim - 2, ndim - 1):
-        if input.shape[d] == 0:
-            raise RuntimeError(
-                "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch "
-                f"dimensions, but input has sizes {list(input.shape)} with dimension {d} being "
-                "empty")
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(
-            f"\"adaptive_max_pool2d\" not implemented for '{_args.legacy(input.dtype)}'")
+    _check_input("adaptive_max_pool2d", input, "but got:")
     indices = wrap(_argmax_windows(input._data, size))
     out = AdaptiveMaxPool2D.apply(input, indices=indices)
     return (out, indices) if return_indices else out
+
+
+def _check_input(name: str, input: Tensor, got: str) -> None:
+    """torch's checks of a 2-d adaptive pooling's input, in its order: 3 or 4 dims, no empty
+    non-batch dim, a floating dtype (``got``: the words before the shape in torch's text)."""
+    ndim = input.dim()
+    if ndim not in (3, 4):
+        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, {got} {list(input.shape)}")
+    for d in (ndim - 2, ndim - 1):
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {d} being empty")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{name}\" not implemented for '{_args.legacy(input.dtype)}'")
