@@ -206,14 +206,15 @@ def test_scaled_dot_product_attention(batch: tuple[int, ...], kind: str) -> None
     check(program, data(*batch, 4, 8), data(*batch, 5, 8), data(*batch, 5, 6))
 
 
-def test_scaled_dot_product_attention_flash_shapes_print_alike() -> None:
-    """4-d inputs of one width take torch's flash kernel, which rounds otherwise: the printed
-    values agree (the gradient node is the math path's)."""
+def test_scaled_dot_product_attention_flash_shapes_agree_to_rounding() -> None:
+    """4-d inputs of one width take torch's flash kernel, whose blocked sums round by the CPU's
+    vector width (CI's machine printed -1.4999e-01 where this one prints -1.5000e-01): minitorch
+    keeps the math path, so the values agree to float32 rounding, not bit for bit."""
     arrays = [data(2, 2, 4, 8), data(2, 2, 5, 8), data(2, 2, 5, 8)]
     got = mt.nn.functional.scaled_dot_product_attention(*[mt.tensor(a) for a in arrays])
     want = torch.nn.functional.scaled_dot_product_attention(*[torch.tensor(a) for a in arrays])
-    assert str(got) == str(want)
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-6)
+    assert got.shape == want.shape and str(got.dtype) == str(want.dtype)
 
 
 def test_scaled_dot_product_attention_errors() -> None:
