@@ -20,8 +20,10 @@ from typing import Any
 from .. import _args, _creation
 from .._dtype import int64
 from .._tensor import Tensor
+from ..backend import namespace
+from ..ops import _batch_norm_order as bn_order
 from ..ops import nn_ops
-from ..ops._base import Op, wrap
+from ..ops._base import Op, like, wrap
 from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
 from ..ops.embedding import embedding, one_hot
@@ -271,30 +273,32 @@ class NativeBatchNorm(Op):
     def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, *,
                 running_mean: Tensor | None, running_var: Tensor | None, training: bool,
                 momentum: float, eps: float) -> Tensor:
-        xp = x._xp
         ctx.dims = (0, *range(2, x.dim()))
         ctx.stat_shape = (1, x.shape[1]) + (1,) * (x.dim() - 2)
         ctx.count = x.numel() // x.shape[1]
         ctx.eps = eps
-        if training:
-            mean = xp.mean(x._data, axis=ctx.dims, keepdims=True)
-            var = xp.var(x._data, axis=ctx.dims, keepdims=True)
-            if running_mean is not None:
-                unbiased = var * (ctx.count / (ctx.count - 1))
-                _blend_(running_mean, xp.reshape(mean, (-1,)), momentum)
-                _blend_(running_var, xp.reshape(unbiased, (-1,)), momentum)
-        else:
-            mean = xp.reshape(xp.asarray(running_mean._data, copy=True), ctx.stat_shape)
-            var = xp.reshape(running_var._data, ctx.stat_shape)
-        invstd = 1 / xp.sqrt(var + eps)
-        ctx.fixed_stats = None if training else (wrap(mean), wrap(invstd))
         ctx.save_for_backward(x, weight)
-        out = (x._data - mean) * invstd
-        if weight is not None:
-            out = out * xp.reshape(weight._data, ctx.stat_shape)
-        if bias is not None:
-            out = out + xp.reshape(bias._data, ctx.stat_shape)
+        w, b = (None if t is None else t._data for t in (weight, bias))
+        kernel = x.numel() > 0 and bn_order.applies(
+            x._data, w, b, *(None if t is None else t._data for t in (running_mean, running_var)))
+        run = _torch_batch_norm if kernel else _plain_batch_norm
+        out, mean, invstd = run(x._data, w, b, running_mean, running_var, training, momentum, eps)
+        ctx.kernel_stats = (mean, invstd, training) if kernel else None
+        xp = x._xp
+        ctx.fixed_stats = None if training else (wrap(xp.reshape(mean, ctx.stat_shape)),
+                                                 wrap(xp.reshape(invstd, ctx.stat_shape)))
         return wrap(out)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's kernel (:mod:`._batch_norm_order`) where the forward ran it."""
+        x, weight = ctx.saved_tensors
+        if ctx.kernel_stats is None or not like(g, x._data):
+            return NotImplemented
+        mean, invstd, training = ctx.kernel_stats
+        return bn_order.backward(g, x._data, mean, invstd,
+                                 None if weight is None else weight._data, training,
+                                 ctx.needs_input_grad)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -318,6 +322,55 @@ class NativeBatchNorm(Op):
             grad_x = g * scale
         return (grad_x, g_xhat.reshape(-1) if need_w else None,
                 g_sum.reshape(-1) if need_b else None)
+
+
+def _torch_batch_norm(x: Any, w: Any, b: Any, running_mean: Tensor | None,
+                      running_var: Tensor | None, training: bool, momentum: float,
+                      eps: float) -> tuple:
+    """torch's CPU kernels on numpy arrays: the output, and the per-channel mean and invstd
+    that its backward reads."""
+    if not training:
+        mean = running_mean._data.copy()
+        invstd = bn_order.eval_invstd(running_var._data, eps, forward=True)
+        return (bn_order.transform(x, mean, invstd, w, b), mean,
+                bn_order.eval_invstd(running_var._data, eps, forward=False))
+    mean, var_sum = bn_order.batch_stats(x)
+    n = x.size // x.shape[1]
+    invstd = bn_order.invstd_of(var_sum, n, eps)
+    if running_mean is not None:
+        moved = bn_order.running_update(running_mean._data, running_var._data, mean, var_sum,
+                                        n, momentum)
+        running_mean._write(moved[0])
+        running_var._write(moved[1])
+    return bn_order.transform(x, mean, invstd, w, b), mean, invstd
+
+
+def _plain_batch_norm(x: Any, w: Any, b: Any, running_mean: Tensor | None,
+                      running_var: Tensor | None, training: bool, momentum: float,
+                      eps: float) -> tuple:
+    """The same in plain array formulas, for any array library: the output, and the mean and
+    invstd (per channel, broadcastable to ``x``)."""
+    xp = namespace(x)
+    dims = (0, *range(2, x.ndim))
+    stat_shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    if training:
+        mean = xp.mean(x, axis=dims, keepdims=True)
+        var = xp.var(x, axis=dims, keepdims=True)
+        if running_mean is not None:
+            count = math.prod(x.shape) // x.shape[1]
+            unbiased = var * (count / (count - 1))
+            _blend_(running_mean, xp.reshape(mean, (-1,)), momentum)
+            _blend_(running_var, xp.reshape(unbiased, (-1,)), momentum)
+    else:
+        mean = xp.reshape(xp.asarray(running_mean._data, copy=True), stat_shape)
+        var = xp.reshape(running_var._data, stat_shape)
+    invstd = 1 / xp.sqrt(var + eps)
+    out = (x - mean) * invstd
+    if w is not None:
+        out = out * xp.reshape(w, stat_shape)
+    if b is not None:
+        out = out + xp.reshape(b, stat_shape)
+    return out, mean, invstd
 
 
 def _blend_(running: Tensor, batch: Any, momentum: float) -> None:

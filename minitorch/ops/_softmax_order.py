@@ -42,7 +42,7 @@ from .._sleef import logf as sleef_logf
 from .._sleef import powf as sleef_powf
 from ..backend import cpu_math
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
-from ._fused import cpu_features, fuses
+from ._fused import cpu_features, fuses, multiply_add
 
 
 def torch_sigmoid(xp: Any, a: Any) -> Any:
@@ -159,14 +159,16 @@ def lanes() -> int:
     return 16 if avx512 and not held else 8
 
 
-def lane_sum(e: np.ndarray, fold: bool = True) -> np.ndarray:
+def lane_sum(e: np.ndarray, fold: bool = True, bits: int | None = None) -> np.ndarray:
     """Each row's sum (last axis, kept as size 1) in the order of torch's lanes (see above);
-    with ``fold=False``, the lanes themselves, before their halves are added.
+    with ``fold=False``, the lanes themselves, before their halves are added. ``bits``: the
+    kernel's vector width (256 for one that torch runs in its AVX2 build on every CPU),
+    else this CPU's.
 
     >>> lane_sum(np.ones((2, 20), dtype=np.float32)).ravel()
     array([20., 20.], dtype=float32)
     """
-    width, n = lanes(), e.shape[-1]
+    width, n = _width(e, bits), e.shape[-1]
     if n < width:
         return _in_order(np, e[..., None])
     full = n - n % width
@@ -177,7 +179,7 @@ def lane_sum(e: np.ndarray, fold: bool = True) -> np.ndarray:
     return _fold(acc) if fold else acc
 
 
-def lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def lane_dot(a: np.ndarray, b: np.ndarray, bits: int | None = None) -> np.ndarray:
     """Each row's ``sum(a * b)`` (last axis, kept) as torch's ``map2_reduce_all`` takes it
     when its caller runs on one thread: :func:`lane_sum` of the products, except that the
     products of the last partial block are fused into the adds that take them into the
@@ -187,13 +189,19 @@ def lane_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     >>> lane_dot(np.ones((1, 20), np.float32), np.full((1, 20), 0.5, np.float32)).ravel()
     array([10.], dtype=float32)
     """
-    width, n = lanes(), a.shape[-1]
+    width, n = _width(a, bits), a.shape[-1]
     full = n - n % width
     if n < width or full == n:
-        return lane_sum(a * b)
-    acc = lane_sum(a[..., :full] * b[..., :full], fold=False)
-    acc[..., :n - full] = fmaf(a[..., full:], b[..., full:], acc[..., :n - full])
+        return lane_sum(a * b, bits=bits)
+    acc = lane_sum(a[..., :full] * b[..., :full], fold=False, bits=bits)
+    acc[..., :n - full] = multiply_add(np, a[..., full:], b[..., full:], acc[..., :n - full])
     return _fold(acc)
+
+
+def _width(a: np.ndarray, bits: int | None) -> int:
+    """The lanes of a vector of ``a``'s dtype: :func:`lanes` float32s (or ``bits`` of them),
+    half as many float64s."""
+    return (bits or 32 * lanes()) // (8 * a.dtype.itemsize)
 
 
 def _fold(acc: np.ndarray) -> np.ndarray:

@@ -1,0 +1,177 @@
+"""torch's CPU batch norm, bit for bit: ATen's ``batch_norm_kernel.cpp`` and ``Normalization.cpp``.
+
+A batch norm in training gives the layer in front of it a gradient that is pure rounding noise
+(the batch's mean is subtracted, so the gradient of anything that shifts a channel is 0 but
+for the last bits), and a printed momentum buffer shows that noise. So minitorch adds and
+rounds where torch's kernels do, for float32 and float64 numpy arrays (``n`` values per
+channel, ``image`` of them per sample and channel):
+
+* statistics: ``mean`` is the channel's sum in double divided by ``n``, rounded to the dtype;
+  ``var_sum`` the sum in double of the rounded ``(x - mean)**2``, rounded to the dtype;
+  ``invstd = 1 / sqrt(var_sum / n + eps)``, the quotient in the dtype, the rest in double.
+  Where ``image`` is 1 (a (batch, channels) input, torch's "channels last" kernel) and the
+  batch outnumbers torch's threads, each thread first sums its rows in the dtype, the squares
+  fused into the adds, and the threads' sums are added in double.
+* running statistics (Normalization.cpp): ``m*mean + (1-m)*running`` in the dtype, ``m`` the
+  momentum rounded to it; the variance's ``m * (var_sum / (n-1))`` in double.
+* output: ``x * alpha + beta`` with ``alpha = invstd * weight``, ``beta = bias - mean * alpha``.
+  In evaluation ``invstd = 1 / sqrt(running_var + eps)`` in the dtype (the backward's in double).
+* backward: per channel ``sum(dy)`` and ``dotp = sum((x - mean) * dy)`` (by rows per thread
+  where ``image`` is 1, else each sample's plane in vector lanes, the planes' sums in double),
+  then ``dx = (dy - sum/n - (x - mean) * k) * invstd * weight`` with
+  ``k = dotp * invstd * invstd / n``; ``grad_weight = dotp * invstd``, ``grad_bias = sum``.
+
+Every step is a whole-array numpy call but the per-row adds of the channels-last kernel (one
+call per row of the batch). Other arrays (CuPy, array-api-strict) keep the plain formulas of
+``NativeBatchNorm``.
+
+>>> x = np.array([[1.0], [2.0], [4.0]], np.float32)
+>>> mean, var_sum = batch_stats(x)
+>>> float(mean[0]), float(var_sum[0]), float(invstd_of(var_sum, 3, 1e-5)[0])
+(2.3333332538604736, 4.666666507720947, 0.8017819523811340)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._cascade_sum import _in_order, _thread_ranges, get_num_threads
+from ._fused import multiply_add
+from ._softmax_order import lane_dot, lane_sum
+
+AVX2 = 256  # torch registers these kernels for AVX2 alone: AVX512 CPUs run them too
+
+__all__ = ["applies", "backward", "batch_stats", "eval_invstd", "invstd_of", "running_update",
+           "transform"]
+
+
+def applies(*arrays: Any) -> bool:
+    """The kernels here are torch's for these arrays: numpy, float32 or float64, one dtype."""
+    given = [a for a in arrays if a is not None]
+    return all(type(a) is np.ndarray and a.dtype == given[0].dtype for a in given) and \
+        given[0].dtype in (np.float32, np.float64)
+
+
+def _rows(x: np.ndarray) -> np.ndarray:
+    """``x`` (batch, channels, *image) as rows of values per channel: (batch * image, C) where
+    ``image`` is 1 (torch's channels-last kernel), else (batch, C, image)."""
+    n, c = x.shape[:2]
+    image = x.size // max(n * c, 1)
+    return x.reshape(n, c) if image == 1 else x.reshape(n, c, image)
+
+
+def _double_sum(parts: np.ndarray) -> np.ndarray:
+    """Axis 0 of ``parts`` added one after another in double (torch's ``acc_type``)."""
+    return _in_order(np, parts.astype(np.float64))
+
+
+def _per_thread(rows: np.ndarray, step: Any) -> np.ndarray:
+    """at::parallel_for over the rows with grain 1: each thread folds its rows into its own
+    zeroed row of a (threads, C) buffer with ``step(acc, i)``; the threads' rows stacked."""
+    threads = get_num_threads()
+    buffer = np.zeros((threads, rows.shape[1]), rows.dtype)
+    for t, (begin, end) in enumerate(_thread_ranges(rows.shape[0], 1, threads)):
+        for i in range(begin, end):
+            buffer[t] = step(buffer[t], i)
+    return buffer
+
+
+def batch_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each channel's ``mean`` and ``var_sum`` (the sum of squared deviations), in ``x``'s
+    dtype, as ``batch_norm_cpu_collect_stats`` adds them."""
+    rows = _rows(x)
+    dt = x.dtype
+    if rows.ndim == 3:  # one channel's planes, one value after another in double
+        planes = np.moveaxis(rows, 1, 0).reshape(rows.shape[1], -1).T
+        mean = (_double_sum(planes) / planes.shape[0]).astype(dt)
+        return mean, _double_sum((planes - mean) * (planes - mean)).astype(dt)
+    n = rows.shape[0]
+    if n <= get_num_threads():
+        mean = (_double_sum(rows) / n).astype(dt)
+        return mean, _double_sum((rows - mean) * (rows - mean)).astype(dt)
+    mean = (_double_sum(_per_thread(rows, lambda acc, i: acc + rows[i])) / n).astype(dt)
+    centred = rows - mean
+    squares = _per_thread(rows, lambda acc, i: multiply_add(np, centred[i], centred[i], acc))
+    return mean, _double_sum(squares).astype(dt)
+
+
+def invstd_of(var_sum: np.ndarray, n: int, eps: float) -> np.ndarray:
+    """``1 / sqrt(var_sum / n + eps)``: the quotient in the dtype, the rest in double."""
+    var = (var_sum / var_sum.dtype.type(n)).astype(np.float64)
+    return (1 / np.sqrt(var + eps)).astype(var_sum.dtype)
+
+
+def eval_invstd(running_var: np.ndarray, eps: float, forward: bool) -> np.ndarray:
+    """Evaluation's ``1 / sqrt(running_var + eps)``: the forward's in the dtype, the
+    backward's in double."""
+    dt = running_var.dtype
+    if forward:
+        return dt.type(1) / np.sqrt(running_var + dt.type(eps))
+    return (1 / np.sqrt(running_var.astype(np.float64) + eps)).astype(dt)
+
+
+def running_update(running_mean: np.ndarray, running_var: np.ndarray, mean: np.ndarray,
+                   var_sum: np.ndarray, n: int, momentum: float) -> tuple[np.ndarray, ...]:
+    """The moved running statistics: the mean in the dtype, the unbiased variance's share
+    in double (Normalization.cpp's update, momentum rounded to the dtype)."""
+    dt = running_mean.dtype
+    m = dt.type(momentum)
+    new_mean = m * mean + (dt.type(1) - m) * running_mean
+    unbiased = (var_sum / dt.type(n - 1)).astype(np.float64)
+    kept = ((dt.type(1) - m) * running_var).astype(np.float64)
+    return new_mean, (np.float64(m) * unbiased + kept).astype(dt)
+
+
+def _channel_shape(x: np.ndarray) -> tuple[int, ...]:
+    return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+def transform(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: np.ndarray | None,
+              bias: np.ndarray | None) -> np.ndarray:
+    """The output ``x * alpha + beta`` (fused where torch's vector code fuses)."""
+    dt = x.dtype
+    alpha = invstd if weight is None else invstd * weight
+    beta = multiply_add(np, -mean, alpha, dt.type(0) if bias is None else bias)
+    shape = _channel_shape(x)
+    return multiply_add(np, x, alpha.reshape(shape), beta.reshape(shape))
+
+
+def backward(g: np.ndarray, x: np.ndarray, mean: np.ndarray, invstd: np.ndarray,
+             weight: np.ndarray | None, training: bool,
+             need: tuple[bool, bool, bool]) -> tuple[Any, Any, Any]:
+    """``(grad_input, grad_weight, grad_bias)`` as ``batch_norm_cpu_backward``, ``None`` for
+    what ``need`` does not ask."""
+    dt = x.dtype
+    n = x.size // x.shape[1]
+    rows, dy = _rows(x), _rows(g)
+    if rows.ndim == 2:
+        centred = rows - mean
+        g_sum = _double_sum(_per_thread(dy, lambda acc, i: acc + dy[i])).astype(dt)
+        dotp = _double_sum(_per_thread(
+            dy, lambda acc, i: multiply_add(np, centred[i], dy[i], acc))).astype(dt)
+        k = dotp * invstd * invstd / dt.type(n)
+        grad_mean = g_sum / dt.type(n)
+        grad_w = dotp * invstd
+    else:
+        g_sum64 = _double_sum(lane_sum(dy, bits=AVX2)[..., 0])
+        dotp64 = _double_sum(lane_dot(rows - mean[:, None], dy, bits=AVX2)[..., 0])
+        k = dotp64.astype(dt) * invstd * invstd / dt.type(n)
+        grad_mean = (g_sum64 / n).astype(dt)
+        g_sum = g_sum64.astype(dt)
+        grad_w = (dotp64 * invstd).astype(dt)
+    need_x, need_w, need_b = need
+    grad_x = None
+    if need_x:
+        shape = _channel_shape(x)
+        scale = invstd if weight is None else invstd  # w applied after, as the kernel does
+        if training:
+            step = multiply_add(np, -(x - mean.reshape(shape)), k.reshape(shape),
+                                g - grad_mean.reshape(shape))
+            grad_x = step * scale.reshape(shape)
+        else:
+            grad_x = g * scale.reshape(shape)
+        if weight is not None:
+            grad_x = grad_x * weight.reshape(shape)
+    return grad_x, grad_w if need_w else None, g_sum if need_b else None
