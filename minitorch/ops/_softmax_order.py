@@ -205,7 +205,10 @@ def _width(a: np.ndarray, bits: int | None) -> int:
 
 
 def _fold(acc: np.ndarray) -> np.ndarray:
-    """The lanes (last axis) added in halves: lane ``i`` plus lane ``i + half``."""
+    """The lanes (last axis) added in halves: lane ``i`` plus lane ``i + half``; float64
+    lanes one after another (torch's vec_reduce_all has shuffles for float32 alone)."""
+    if acc.dtype == np.float64:
+        return _in_order(np, acc[..., None])
     width = acc.shape[-1]
     while width > 1:
         width //= 2
