@@ -11,7 +11,9 @@ autograd this course teaches, applied to a fresh graph:
   (:mod:`minitorch.autograd.forward_ad`);
 - ``jacrev`` and ``jacfwd`` take one ``vjp`` per output element or one ``jvp`` per input
   element; ``hessian`` is ``jacfwd(jacrev(f))``;
-- ``vmap`` calls ``f`` once per slice of the batch and stacks the results.
+- ``vmap`` runs ``f`` once on the whole batch where every op ``f`` calls has a batching rule
+  (:mod:`minitorch._batched`), so its result has the last op's ``grad_fn`` as in torch;
+  otherwise it calls ``f`` once per slice of the batch and stacks the results.
 
 Inputs and outputs may be tuples, lists and dicts of tensors (torch's pytrees).
 
@@ -36,6 +38,7 @@ from typing import Any
 
 import minitorch
 
+from ._batched import BatchedTensor
 from ._tensor import Tensor
 from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
@@ -427,8 +430,9 @@ def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Cal
 # ---------------------------------------------------------------- batching
 def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
          randomness: str = "error", *, chunk_size: int | None = None) -> Callable[..., Any]:
-    """``func`` mapped over dim ``in_dims`` of its inputs: called once per slice, the results
-    stacked along ``out_dims`` (``None`` in ``in_dims``: that input is shared).
+    """``func`` mapped over dim ``in_dims`` of its inputs, the results' batch at ``out_dims``
+    (``None`` in ``in_dims``: that input is shared). ``func`` runs once on the whole batch
+    where its ops have batching rules, else once per slice, the results stacked.
 
     >>> minitorch.func.vmap(lambda r: r.sum())(minitorch.tensor([[1., 2.], [3., 4.]]))
     tensor([3., 7.])
@@ -444,6 +448,10 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         dims = _leaf_dims(in_dims, args, spec, call)
         _check_dims(leaves, dims, call)
         size = _batch_size(leaves, dims)
+        if isinstance(out_dims, int):
+            once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
+            if once is not None:
+                return once
         results = []
         for i in range(size):
             sliced = [x.select(d, i) if d is not None else x for x, d in zip(leaves, dims)]
@@ -454,6 +462,23 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
                    for j in range(len(outputs[0]))]
         return _unflatten(stacked, out_spec)
     return wrapper
+
+
+def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
+              out_dim: int) -> Any:
+    """``func``'s outputs for the whole batch from one call on batched tensors; None where an
+    op it calls has no batching rule here (or fails: the per-slice calls then say why)."""
+    batched = [x if d is None else BatchedTensor(x if d % x.dim() == 0 else x.movedim(d, 0))
+               for x, d in zip(leaves, dims)]
+    try:
+        out = func(*_unflatten(batched, spec), **kwargs)
+    except Exception:  # noqa: BLE001 (any failure: the per-slice calls are the reference)
+        return None
+    values, out_spec = _flatten(out)
+    if not values or not all(isinstance(v, BatchedTensor) for v in values):
+        return None  # an output that does not depend on the batch: stacked copies instead
+    return _unflatten([v.value.movedim(0, out_dim) if out_dim else v.value for v in values],
+                      out_spec)
 
 
 def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str) -> list:

@@ -1,0 +1,231 @@
+"""vmap's batched tensors: each op runs once on the whole batch, as torch's batching rules do.
+
+Inside ``vmap(func)``, ``func`` sees one example; a :class:`BatchedTensor` shows it that
+example (its ``shape`` leaves out the batch) while holding the whole batch, batch first, in a
+real tensor (``value``). Each method it has is a batching rule: it translates the example's
+dims to the batch's (dim ``d`` is ``d + 1``; a shorter operand gets size-1 dims after the
+batch so that broadcasting lines up), runs the op once, and wraps the result. So the result
+of ``vmap`` is the last op's output, with that op's ``grad_fn``, as in torch.
+
+What has no rule here (a ``torch.*`` function, an in-place op, a value read by Python, ...)
+raises :class:`Unbatched`, and ``vmap`` then calls ``func`` once per example instead; an op is
+never run on the batch where its rule does not say how.
+
+>>> import minitorch
+>>> x = minitorch.tensor([[1., -2.], [3., 4.]], requires_grad=True)
+>>> minitorch.func.vmap(lambda r: (r * 2).relu())(x)
+tensor([[2., 0.],
+        [6., 8.]], grad_fn=<ReluBackward0>)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from ._tensor import Tensor
+
+__all__ = ["BatchedTensor", "Unbatched"]
+
+
+class Unbatched(Exception):
+    """An op without a batching rule here: vmap falls back to one call per example."""
+
+
+def _shift(dim: int) -> int:
+    """The batch's dim for the example's ``dim`` (negative dims count from the end alike)."""
+    return dim + 1 if dim >= 0 else dim
+
+
+def _padded(value: Tensor, rank: int) -> Tensor:
+    """``value`` (batch first) with size-1 dims after the batch up to example rank ``rank``."""
+    missing = rank - (value.dim() - 1)
+    if missing <= 0:
+        return value
+    return value.reshape(value.shape[0], *([1] * missing), *value.shape[1:])
+
+
+def _aligned(a: Any, b: Any) -> tuple[Any, Any]:
+    """Both operands of an element-wise op, batched ones as their (padded) batch."""
+    rank = max(x.dim() for x in (a, b) if isinstance(x, (Tensor, BatchedTensor)))
+    return tuple(_padded(x.value, rank) if isinstance(x, BatchedTensor) else x for x in (a, b))
+
+
+def _binary(name: str, reflected: bool = False) -> Callable[..., Any]:
+    """The rule of an element-wise binary operator such as ``__mul__``."""
+    def rule(self: BatchedTensor, other: Any) -> BatchedTensor:
+        if not isinstance(other, (BatchedTensor, Tensor, int, float, bool)):
+            raise Unbatched(name)
+        a, b = _aligned(other, self) if reflected else _aligned(self, other)
+        return BatchedTensor(op(a, b))
+    op = getattr(operator, name.strip("_").removeprefix("r") if reflected else name.strip("_"))
+    rule.__name__ = name
+    return rule
+
+
+def _unary(name: str) -> Callable[..., Any]:
+    """The rule of a method that works on each value alone (``relu``, ``exp``, ``float``...)."""
+    def rule(self: BatchedTensor) -> BatchedTensor:
+        return BatchedTensor(getattr(self.value, name)())
+    rule.__name__ = name
+    return rule
+
+
+_UNARY = ("relu", "sigmoid", "tanh", "exp", "log", "sin", "cos", "abs", "sqrt", "rsqrt",
+          "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double",
+          "detach", "clone", "contiguous", "__neg__", "__abs__")
+_BINARY = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__lt__", "__le__",
+           "__gt__", "__ge__", "__eq__", "__ne__")
+
+
+class BatchedTensor:
+    """One example as ``func`` sees it inside vmap; ``value`` holds the batch (dim 0).
+
+    >>> b = BatchedTensor(minitorch.ones(5, 3))
+    >>> b.shape, b.sum().value.shape
+    (torch.Size([3]), torch.Size([5]))
+    """
+
+    __slots__ = ("value",)
+    __hash__ = object.__hash__  # __eq__ is an element-wise rule
+
+    def __init__(self, value: Tensor) -> None:
+        self.value = value
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unbatched(name)
+
+    def __bool__(self) -> bool:
+        raise Unbatched("__bool__")
+
+    def __iter__(self) -> Any:
+        raise Unbatched("__iter__")
+
+    # the example's metadata
+    @property
+    def shape(self) -> Any:
+        return self.value.shape[1:]
+
+    def size(self, dim: int | None = None) -> Any:
+        return self.shape if dim is None else self.shape[dim]
+
+    def dim(self) -> int:
+        return self.value.dim() - 1
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return self.value.numel() // self.value.shape[0]
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    @property
+    def dtype(self) -> Any:
+        return self.value.dtype
+
+    @property
+    def device(self) -> Any:
+        return self.value.device
+
+    @property
+    def requires_grad(self) -> bool:
+        return self.value.requires_grad
+
+    # reductions and shapes: the example's dims moved past the batch
+    def _dims(self, dim: Any) -> Any:
+        return tuple(_shift(d) for d in dim) if isinstance(dim, (tuple, list)) else _shift(dim)
+
+    def sum(self, dim: Any = None, keepdim: bool = False) -> BatchedTensor:
+        return self._reduce("sum", dim, keepdim)
+
+    def mean(self, dim: Any = None, keepdim: bool = False) -> BatchedTensor:
+        return self._reduce("mean", dim, keepdim)
+
+    def _reduce(self, name: str, dim: Any, keepdim: bool) -> BatchedTensor:
+        if dim is None:
+            if self.dim() == 0:
+                raise Unbatched(name)  # a reduction over no dims would take the batch's
+            dim = tuple(range(self.dim()))
+        return BatchedTensor(getattr(self.value, name)(self._dims(dim), keepdim=keepdim))
+
+    def softmax(self, dim: int) -> BatchedTensor:
+        return BatchedTensor(self.value.softmax(_shift(dim)))
+
+    def log_softmax(self, dim: int) -> BatchedTensor:
+        return BatchedTensor(self.value.log_softmax(_shift(dim)))
+
+    def reshape(self, *shape: Any) -> BatchedTensor:
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return BatchedTensor(self.value.reshape(self.value.shape[0], *shape))
+
+    view = reshape
+
+    def unsqueeze(self, dim: int) -> BatchedTensor:
+        return BatchedTensor(self.value.unsqueeze(dim + 1 if dim >= 0 else dim))
+
+    def squeeze(self, dim: int) -> BatchedTensor:
+        return BatchedTensor(self.value.squeeze(_shift(dim)))
+
+    def transpose(self, dim0: int, dim1: int) -> BatchedTensor:
+        return BatchedTensor(self.value.transpose(_shift(dim0), _shift(dim1)))
+
+    def t(self) -> BatchedTensor:
+        if self.dim() < 2:
+            return self
+        return self.transpose(0, 1)
+
+    @property
+    def T(self) -> BatchedTensor:  # noqa: N802 (torch's name)
+        if self.dim() != 2:
+            raise Unbatched("T")
+        return self.t()
+
+    def __getitem__(self, index: Any) -> BatchedTensor:
+        index = index if isinstance(index, tuple) else (index,)
+        if not all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in index):
+            raise Unbatched("__getitem__")  # tensor and bool indices move dims
+        return BatchedTensor(self.value[(slice(None), *index)])
+
+    # products
+    def dot(self, other: Any) -> BatchedTensor:
+        """torch's rule: a batch of vectors times a vector is ``mv``, two batches a ``bmm``."""
+        if self.dim() != 1 or not isinstance(other, (Tensor, BatchedTensor)) or other.dim() != 1:
+            raise Unbatched("dot")
+        if isinstance(other, Tensor):
+            return BatchedTensor(self.value.mv(other))
+        product = self.value.unsqueeze(-2) @ other.value.unsqueeze(-1)
+        return BatchedTensor(product.squeeze(-1).squeeze(-1))
+
+    def matmul(self, other: Any) -> BatchedTensor:
+        """A batch times an (unbatched) matrix: the batch's rows go through one product. An
+        operand with more dims than the example would broadcast against the batch: no rule."""
+        if isinstance(other, Tensor) and 2 <= other.dim() <= max(self.dim(), 2) \
+                and self.dim() >= 1:
+            return BatchedTensor(self.value @ other)
+        if self.dim() == 1 and isinstance(other, (Tensor, BatchedTensor)) and other.dim() == 1:
+            return self.dot(other)
+        raise Unbatched("matmul")
+
+    __matmul__ = matmul
+
+    def mm(self, other: Any) -> BatchedTensor:
+        if self.dim() != 2 or not isinstance(other, Tensor) or other.dim() != 2:
+            raise Unbatched("mm")
+        return self.matmul(other)
+
+    def mv(self, other: Any) -> BatchedTensor:
+        if self.dim() != 2 or not isinstance(other, Tensor) or other.dim() != 1:
+            raise Unbatched("mv")
+        return BatchedTensor((self.value @ other.unsqueeze(-1)).squeeze(-1))
+
+
+for _name in _UNARY:
+    setattr(BatchedTensor, _name, _unary(_name))
+for _name in _BINARY:
+    setattr(BatchedTensor, _name, _binary(_name))
+    if _name not in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
+        _reflected = "__r" + _name[2:]
+        setattr(BatchedTensor, _reflected, _binary(_reflected, reflected=True))
