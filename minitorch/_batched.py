@@ -178,7 +178,7 @@ class BatchedTensor:
         return self.transpose(0, 1)
 
     @property
-    def T(self) -> BatchedTensor:  # noqa: N802 (torch's name)
+    def T(self) -> BatchedTensor:
         if self.dim() != 2:
             raise Unbatched("T")
         return self.t()
