@@ -468,8 +468,7 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
               out_dim: int) -> Any:
     """``func``'s outputs for the whole batch from one call on batched tensors; None where an
     op it calls has no batching rule here (or fails: the per-slice calls then say why)."""
-    batched = [x if d is None else BatchedTensor(x if d % x.dim() == 0 else x.movedim(d, 0))
-               for x, d in zip(leaves, dims)]
+    batched = [x if d is None else BatchedTensor(_moved(x, d, 0)) for x, d in zip(leaves, dims)]
     try:
         out = func(*_unflatten(batched, spec), **kwargs)
     except Exception:
@@ -477,8 +476,20 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
     values, out_spec = _flatten(out)
     if not values or not all(isinstance(v, BatchedTensor) for v in values):
         return None  # an output that does not depend on the batch: stacked copies instead
-    return _unflatten([v.value.movedim(0, out_dim) if out_dim else v.value for v in values],
-                      out_spec)
+    if not all(-v.value.dim() <= out_dim < v.value.dim() for v in values):
+        return None  # the per-slice path says what is wrong
+    return _unflatten([_moved(v.value, 0, out_dim) for v in values], out_spec)
+
+
+def _moved(x: Tensor, source: int, destination: int) -> Tensor:
+    """``x`` with dim ``source`` moved to ``destination`` (torch's movedim: a permute), or
+    ``x`` itself where it stays."""
+    source, destination = source % x.dim(), destination % x.dim()
+    if source == destination:
+        return x
+    order = [d for d in range(x.dim()) if d != source]
+    order.insert(destination, source)
+    return x.permute(*order)
 
 
 def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str) -> list:

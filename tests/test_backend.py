@@ -38,6 +38,9 @@ NUMPY_ALLOWED = {
     "ops/_softmax_order.py": "torch's CPU float32 softmax, sigmoid and pow: SLEEF's "
                              "functions and the kernels' lane order on numpy arrays; any other "
                              "array module takes the xp path",
+    "ops/_batch_norm_order.py": "torch's CPU batch norm kernels' order of adding and rounding "
+                                "on numpy arrays; any other array module takes "
+                                "NativeBatchNorm's plain formulas",
     "ops/_norm_order.py": "torch's CPU 1- and 2-norm order of adding, on numpy arrays; any "
                           "other array module takes sqrt(xp.sum(a * a))",
     "ops/_nll_order.py": "torch's CPU nll_loss order of adding, on numpy arrays; any other "

@@ -28,7 +28,7 @@ call per row of the batch). Other arrays (CuPy, array-api-strict) keep the plain
 >>> x = np.array([[1.0], [2.0], [4.0]], np.float32)
 >>> mean, var_sum = batch_stats(x)
 >>> float(mean[0]), float(var_sum[0]), float(invstd_of(var_sum, 3, 1e-5)[0])
-(2.3333332538604736, 4.666666507720947, 0.8017819523811340)
+(2.3333332538604736, 4.666666507720947, 0.801781177520752)
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from .._libm import fmaf
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads
-from ._fused import multiply_add
+from ._fused import fuses, multiply_add
 from ._softmax_order import lane_dot, lane_sum
 
 AVX2 = 256  # torch registers these kernels for AVX2 alone: AVX512 CPUs run them too
@@ -67,15 +68,49 @@ def _double_sum(parts: np.ndarray) -> np.ndarray:
     return _in_order(np, parts.astype(np.float64))
 
 
-def _per_thread(rows: np.ndarray, step: Any) -> np.ndarray:
-    """at::parallel_for over the rows with grain 1: each thread folds its rows into its own
-    zeroed row of a (threads, C) buffer with ``step(acc, i)``; the threads' rows stacked."""
+def _per_thread(a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """at::parallel_for over the rows with grain 1: each thread adds its rows of ``a`` (or of
+    ``a * b``, each product fused into its add) into its own zeroed row of a (threads, C)
+    buffer, one row after another; the buffer."""
     threads = get_num_threads()
-    buffer = np.zeros((threads, rows.shape[1]), rows.dtype)
-    for t, (begin, end) in enumerate(_thread_ranges(rows.shape[0], 1, threads)):
-        for i in range(begin, end):
-            buffer[t] = step(buffer[t], i)
+    buffer = np.zeros((threads, a.shape[1]), a.dtype)
+    for t, (begin, end) in enumerate(_thread_ranges(a.shape[0], 1, threads)):
+        if b is None:
+            buffer[t] = _in_order(np, a[begin:end])
+        else:
+            buffer[t] = _fused_in_order(a[begin:end], b[begin:end])
     return buffer
+
+
+def _fused_in_order(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``0 + a[0]*b[0] + a[1]*b[1] + ...`` along axis 0, each product fused into its add.
+
+    For float32 each step is the exact product plus the sum so far in double, rounded to
+    float32. That rounds twice, which goes wrong only where the double sum was inexact and
+    landed half-way between two floats: the steps are redone with true fmas if any did.
+    """
+    if a.dtype != np.float32 or not fuses():
+        acc = np.zeros(a.shape[1:], a.dtype)
+        for i in range(a.shape[0]):
+            acc = multiply_add(np, a[i], b[i], acc)
+        return acc
+    products = a.astype(np.float64) * b
+    sums = np.empty_like(products)
+    acc = np.zeros(a.shape[1:], np.float64)
+    for i in range(a.shape[0]):
+        np.add(products[i], acc, out=sums[i])
+        acc = sums[i].astype(np.float32).astype(np.float64)
+    before = np.concatenate([np.zeros_like(sums[:1]),
+                             sums[:-1].astype(np.float32).astype(np.float64)])
+    back = sums - products
+    inexact = (products - (sums - back)) + (before - back) != 0  # TwoSum's error
+    halfway = np.bitwise_and(sums.view(np.uint64), np.uint64(0x1FFFFFFF)) == 0x10000000
+    if (inexact & halfway).any():
+        acc32 = np.zeros(a.shape[1:], np.float32)
+        for i in range(a.shape[0]):
+            acc32 = fmaf(a[i], b[i], acc32)
+        return acc32
+    return acc.astype(np.float32)
 
 
 def batch_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -91,10 +126,9 @@ def batch_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if n <= get_num_threads():
         mean = (_double_sum(rows) / n).astype(dt)
         return mean, _double_sum((rows - mean) * (rows - mean)).astype(dt)
-    mean = (_double_sum(_per_thread(rows, lambda acc, i: acc + rows[i])) / n).astype(dt)
+    mean = (_double_sum(_per_thread(rows)) / n).astype(dt)
     centred = rows - mean
-    squares = _per_thread(rows, lambda acc, i: multiply_add(np, centred[i], centred[i], acc))
-    return mean, _double_sum(squares).astype(dt)
+    return mean, _double_sum(_per_thread(centred, centred)).astype(dt)
 
 
 def invstd_of(var_sum: np.ndarray, n: int, eps: float) -> np.ndarray:
@@ -148,9 +182,8 @@ def backward(g: np.ndarray, x: np.ndarray, mean: np.ndarray, invstd: np.ndarray,
     rows, dy = _rows(x), _rows(g)
     if rows.ndim == 2:
         centred = rows - mean
-        g_sum = _double_sum(_per_thread(dy, lambda acc, i: acc + dy[i])).astype(dt)
-        dotp = _double_sum(_per_thread(
-            dy, lambda acc, i: multiply_add(np, centred[i], dy[i], acc))).astype(dt)
+        g_sum = _double_sum(_per_thread(dy)).astype(dt)
+        dotp = _double_sum(_per_thread(centred, dy)).astype(dt)
         k = dotp * invstd * invstd / dt.type(n)
         grad_mean = g_sum / dt.type(n)
         grad_w = dotp * invstd
