@@ -448,7 +448,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         dims = _leaf_dims(in_dims, args, spec, call)
         _check_dims(leaves, dims, call)
         size = _batch_size(leaves, dims)
-        if isinstance(out_dims, int):
+        if isinstance(out_dims, int) and randomness != "different":  # one draw per example
             once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
             if once is not None:
                 return once

@@ -115,3 +115,11 @@ def test_python_reads_of_a_batched_value_fall_back() -> None:
     for read in (bool, lambda b: b.item(), lambda b: b.add_(1), lambda b: list(b)):
         with pytest.raises((_batched.Unbatched, TypeError)):
             read(batch)
+
+
+def test_randomness_different_draws_per_example() -> None:
+    """One call on the whole batch would draw once for all examples: 'different' keeps the
+    per-example calls."""
+    mt.manual_seed(0)
+    out = mt.func.vmap(lambda a: a + mt.randn(()), randomness="different")(mt.zeros(3))
+    assert len(set(out.tolist())) == 3
