@@ -1,0 +1,110 @@
+"""torch's CPU layer norm forward, bit for bit: ATen's ``RowwiseMoments`` (moments_utils.h).
+
+Each row's mean and variance come from Welford's algorithm run in SIMD lanes (torch runs the
+kernel's AVX2 build: 8 float32 or 4 float64 lanes) over chunks of 16 vectors, the chunks'
+moments merged in a cascade (a binary counter of partial results, as a pairwise sum), the
+values past the last whole vector taken one by one, and then the lanes merged into those.
+Rounding follows the compiled code, measured against torch 2.13: the Welford steps and the
+merge of the one-by-one values are fused multiply-adds, a merge of vectors adds
+``m2 + m2_add`` first and fuses ``delta * (delta * c * m0)`` into it.
+The output is ``((x - mean) * rstd) * weight + bias``, the last step fused.
+
+Every step is a whole-array numpy call over all rows at once (one per vector of a row).
+
+>>> x = np.array([[1.0, 2.0, 4.0]], np.float32)
+>>> mean, var = row_moments(x)
+>>> float(mean[0]), float(var[0])
+(2.3333332538604736, 1.5555555820465088)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._batch_norm_order import AVX2
+from ._fused import multiply_add
+
+__all__ = ["applies", "forward", "row_moments"]
+
+CHUNK = 16  # vectors per Welford chunk (kChunkSize)
+
+
+def applies(*arrays: Any) -> bool:
+    """These kernels are torch's for numpy float32 or float64 arrays of one dtype."""
+    given = [a for a in arrays if a is not None]
+    return all(type(a) is np.ndarray and a.dtype == given[0].dtype for a in given) and \
+        given[0].dtype in (np.float32, np.float64)
+
+
+def _merge(count_add: int, m1_add: Any, m2_add: Any, count: int, m1: Any, m2: Any,
+           vector: bool) -> tuple[int, Any, Any]:
+    """AddMoments: the moments of ``count_add`` more values merged into ``(count, m1, m2)``."""
+    dt = m1.dtype.type
+    total = count + count_add
+    c = dt(0) if total == 0 else dt(count_add) / dt(total)
+    delta = m1_add - m1
+    if vector:  # AddMomentsVec
+        return total, m1 + c * delta, multiply_add(np, delta, delta * c * dt(count), m2 + m2_add)
+    m1 = multiply_add(np, np.full_like(delta, c), delta, m1)
+    return total, m1, m2 + multiply_add(np, delta * delta * c, dt(count), m2_add)
+
+
+def _chunk(x: np.ndarray) -> tuple[Any, Any]:
+    """Welford over a chunk's vectors (x: rows, vectors, lanes), from zero."""
+    dt = x.dtype.type
+    m1 = np.zeros((x.shape[0], x.shape[2]), x.dtype)
+    m2 = np.zeros_like(m1)
+    for j in range(x.shape[1]):
+        delta = x[:, j] - m1
+        m1 = multiply_add(np, delta, dt(1) / dt(j + 1), m1)
+        m2 = multiply_add(np, delta, x[:, j] - m1, m2)
+    return m1, m2
+
+
+def row_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's (last axis) mean and biased variance as torch's ``RowwiseMoments``."""
+    rows, n_values = x.shape
+    lanes = AVX2 // (8 * x.dtype.itemsize)
+    n = n_values // lanes
+    vectors = x[:, :n * lanes].reshape(rows, n, lanes)
+    zero = np.zeros((rows, lanes), x.dtype)
+    stack = [[0, zero, zero]]  # level k holds 2**k chunks' moments
+    for i in range(-(-n // CHUNK)):
+        m1, m2 = _chunk(vectors[:, i * CHUNK:(i + 1) * CHUNK])
+        stack[0] = list(_merge(min(CHUNK, n - i * CHUNK), m1, m2, *stack[0], vector=True))
+        level, mask = 1, i + 1
+        while mask % 2 == 0:  # a carry: merge this level into the next, as a binary counter
+            if level == len(stack):
+                stack.append([0, zero, zero])
+            stack[level] = list(_merge(*stack[level - 1], *stack[level], vector=True))
+            stack[level - 1] = [0, zero, zero]
+            level, mask = level + 1, mask // 2
+    for level in stack[1:]:
+        stack[0] = list(_merge(*level, *stack[0], vector=True))
+    dt = x.dtype.type
+    count, m1, m2 = 0, np.zeros(rows, x.dtype), np.zeros(rows, x.dtype)
+    for j in range(n * lanes, n_values):  # the values past the last vector, one by one
+        delta = x[:, j] - m1
+        count += 1
+        m1 = m1 + delta / dt(count)
+        m2 = multiply_add(np, delta, x[:, j] - m1, m2)
+    for lane in range(lanes):
+        count, m1, m2 = _merge(n, stack[0][1][:, lane], stack[0][2][:, lane], count, m1, m2,
+                               vector=False)
+    return m1, m2 / dt(n_values)
+
+
+def forward(x: np.ndarray, weight: np.ndarray | None, bias: np.ndarray | None,
+            k: int, eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(output, mean, rstd)`` of a layer norm over the last ``k`` dims of ``x``."""
+    dt = x.dtype.type
+    lead = x.shape[:x.ndim - k]
+    rows = x.reshape(int(np.prod(lead, dtype=np.int64)), -1)
+    mean, var = row_moments(rows)
+    rstd = dt(1) / np.sqrt(var + dt(eps))
+    scaled = (rows - mean[:, None]) * rstd[:, None]
+    w = np.ones(1, x.dtype) if weight is None else weight.reshape(-1)
+    b = np.zeros(1, x.dtype) if bias is None else bias.reshape(-1)
+    return multiply_add(np, scaled, w, b).reshape(x.shape), mean, rstd
