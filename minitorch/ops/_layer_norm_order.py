@@ -9,6 +9,11 @@ merge of the one-by-one values are fused multiply-adds, a merge of vectors adds
 ``m2 + m2_add`` first and fuses ``delta * (delta * c * m0)`` into it.
 The output is ``((x - mean) * rstd) * weight + bias``, the last step fused.
 
+The backward (``layer_norm_backward_frame``) takes per row ``ds = sum(dy * x * weight)`` and
+``db = sum(dy * weight)`` in vector lanes, then ``dx = rstd * dy * weight + b * x + c`` with
+``b = (db * mean - ds) * rstd**3 / n`` and ``c = -b * mean - db * rstd / n``; the weight's and
+bias's gradients are sums over the rows, each thread's rows in turn, the threads' sums then.
+
 Every step is a whole-array numpy call over all rows at once (one per vector of a row).
 
 >>> x = np.array([[1.0, 2.0, 4.0]], np.float32)
@@ -23,10 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from ._batch_norm_order import AVX2
+from ._batch_norm_order import AVX2, _per_thread
+from ._cascade_sum import _in_order
 from ._fused import multiply_add
+from ._softmax_order import lane_dot, lane_sum
 
-__all__ = ["applies", "forward", "row_moments"]
+__all__ = ["applies", "backward", "forward", "row_moments"]
 
 CHUNK = 16  # vectors per Welford chunk (kChunkSize)
 
@@ -108,3 +115,40 @@ def forward(x: np.ndarray, weight: np.ndarray | None, bias: np.ndarray | None,
     w = np.ones(1, x.dtype) if weight is None else weight.reshape(-1)
     b = np.zeros(1, x.dtype) if bias is None else bias.reshape(-1)
     return multiply_add(np, scaled, w, b).reshape(x.shape), mean, rstd
+
+
+def backward(g: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
+             weight: np.ndarray | None, k: int,
+             need: tuple[bool, bool, bool]) -> tuple[Any, Any, Any]:
+    """``(grad_input, grad_weight, grad_bias)`` as torch's layer norm backward kernel, from
+    the forward's ``mean`` and ``rstd`` (one per row); ``None`` for what ``need`` does not ask."""
+    dt = x.dtype.type
+    n_values = int(np.prod(x.shape[x.ndim - k:], dtype=np.int64))
+    rows, dy = x.reshape(-1, n_values), g.reshape(-1, n_values)
+    need_x, need_w, need_b = need
+    grad_x = grad_w = grad_b = None
+    if need_x:
+        grad_x = _input_grad(dy, rows, mean, rstd, weight, dt).reshape(x.shape)
+    if need_w:
+        centred = multiply_add(np, np.broadcast_to(rstd[:, None], rows.shape), rows,
+                               (-rstd * mean)[:, None])
+        grad_w = _in_order(np, _per_thread(dy, centred)).reshape(weight.shape)
+    if need_b:
+        grad_b = _in_order(np, _per_thread(dy)).reshape(x.shape[x.ndim - k:])
+    return grad_x, grad_w, grad_b
+
+
+def _input_grad(dy: np.ndarray, rows: np.ndarray, mean: np.ndarray, a: np.ndarray,
+                weight: np.ndarray | None, dt: Any) -> np.ndarray:
+    """``a * dy * weight + b * x + c`` per row, ``a`` the row's rstd (fused as compiled)."""
+    scale = dt(1) / dt(rows.shape[1])
+    if weight is None:
+        ds, db = lane_dot(dy, rows, bits=AVX2)[:, 0], lane_sum(dy, bits=AVX2)[:, 0]
+        scaled = a[:, None] * dy
+    else:
+        w = np.broadcast_to(weight.reshape(-1), rows.shape)
+        ds, db = lane_dot(dy * rows, w, bits=AVX2)[:, 0], lane_dot(dy, w, bits=AVX2)[:, 0]
+        scaled = a[:, None] * dy * w
+    b = multiply_add(np, db, mean, -ds) * a * a * a * scale
+    c = multiply_add(np, -b, mean, -(db * a * scale))
+    return multiply_add(np, np.broadcast_to(b[:, None], rows.shape), rows, scaled) + c[:, None]

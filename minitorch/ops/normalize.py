@@ -17,7 +17,7 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from . import _layer_norm_order as ln_order
-from ._base import Op, wrap
+from ._base import Op, like, wrap
 from .pointwise import Clamp
 
 __all__ = ["ClampMin", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
@@ -39,8 +39,10 @@ class NativeLayerNorm(Op):
         ctx.save_for_backward(x, weight)
         data = x._data
         arrays = (data, *(None if t is None else t._data for t in (weight, bias)))
+        ctx.kernel_stats = None
         if data.size and ln_order.applies(*arrays):
-            return wrap(ln_order.forward(*arrays, k, eps)[0])
+            out, *ctx.kernel_stats = ln_order.forward(*arrays, k, eps)
+            return wrap(out)
         wide = xp.astype(data, xp.float64)  # the statistics in double, rounded once
         mean = xp.mean(wide, axis=ctx.dims, keepdims=True)
         rstd = 1 / xp.sqrt(xp.mean((wide - mean) ** 2, axis=ctx.dims, keepdims=True) + eps)
@@ -50,6 +52,16 @@ class NativeLayerNorm(Op):
         if bias is not None:
             out = out + bias._data
         return wrap(out)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's kernel (:mod:`._layer_norm_order`) where the forward ran it."""
+        x, weight = ctx.saved_tensors
+        if ctx.kernel_stats is None or not like(g, x._data):
+            return NotImplemented
+        mean, rstd = ctx.kernel_stats
+        return ln_order.backward(g, x._data, mean, rstd, None if weight is None else
+                                 weight._data, len(ctx.dims), ctx.needs_input_grad)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
