@@ -41,6 +41,9 @@ NUMPY_ALLOWED = {
     "ops/_batch_norm_order.py": "torch's CPU batch norm kernels' order of adding and rounding "
                                 "on numpy arrays; any other array module takes "
                                 "NativeBatchNorm's plain formulas",
+    "ops/_layer_norm_order.py": "torch's CPU layer norm kernels (RowwiseMoments' Welford "
+                                "lanes and cascade, the backward's lanes) on numpy arrays; any "
+                                "other array module takes NativeLayerNorm's formulas",
     "ops/_norm_order.py": "torch's CPU 1- and 2-norm order of adding, on numpy arrays; any "
                           "other array module takes sqrt(xp.sum(a * a))",
     "ops/_nll_order.py": "torch's CPU nll_loss order of adding, on numpy arrays; any other "

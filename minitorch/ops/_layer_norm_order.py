@@ -4,9 +4,9 @@ Each row's mean and variance come from Welford's algorithm run in SIMD lanes (to
 kernel's AVX2 build: 8 float32 or 4 float64 lanes) over chunks of 16 vectors, the chunks'
 moments merged in a cascade (a binary counter of partial results, as a pairwise sum), the
 values past the last whole vector taken one by one, and then the lanes merged into those.
-Rounding follows the compiled code, measured against torch 2.13: the Welford steps and the
-merge of the one-by-one values are fused multiply-adds, a merge of vectors adds
-``m2 + m2_add`` first and fuses ``delta * (delta * c * m0)`` into it.
+Rounding follows the compiled code, measured against torch 2.13: the vector Welford steps
+and the scalar merges of the lanes are fused multiply-adds, the one-by-one values are not; a
+merge of vectors adds ``m2 + m2_add`` first and fuses ``delta * (delta * c * m0)`` into it.
 The output is ``((x - mean) * rstd) * weight + bias``, the last step fused.
 
 The backward (``layer_norm_backward_frame``) takes per row ``ds = sum(dy * x * weight)`` and
@@ -96,7 +96,7 @@ def row_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         delta = x[:, j] - m1
         count += 1
         m1 = m1 + delta / dt(count)
-        m2 = multiply_add(np, delta, x[:, j] - m1, m2)
+        m2 = m2 + delta * (x[:, j] - m1)
     for lane in range(lanes):
         count, m1, m2 = _merge(n, stack[0][1][:, lane], stack[0][2][:, lane], count, m1, m2,
                                vector=False)
