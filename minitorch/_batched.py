@@ -9,7 +9,8 @@ of ``vmap`` is the last op's output, with that op's ``grad_fn``, as in torch.
 
 What has no rule here (a ``torch.*`` function, an in-place op, a value read by Python, ...)
 raises :class:`Unbatched`, and ``vmap`` then calls ``func`` once per example instead; an op is
-never run on the batch where its rule does not say how.
+never run on the batch where its rule does not say how. (What ``func`` did before that op,
+a print say, it then does again for each example.)
 
 >>> import minitorch
 >>> x = minitorch.tensor([[1., -2.], [3., 4.]], requires_grad=True)
