@@ -46,6 +46,9 @@ NUMPY_ALLOWED = {
                                 "other array module takes NativeLayerNorm's formulas",
     "ops/_norm_order.py": "torch's CPU 1- and 2-norm order of adding, on numpy arrays; any "
                           "other array module takes sqrt(xp.sum(a * a))",
+    "ops/_variance_order.py": "torch's CPU var/std: double accumulation, two-pass or Welford "
+                              "in memory order, on float numpy arrays; any other array module "
+                              "takes xp.var",
     "ops/_nll_order.py": "torch's CPU nll_loss order of adding, on numpy arrays; any other "
                          "array module sums with its own xp.sum",
     "ops/_fused.py": "torch's CPU float32 fused multiply-adds (add with alpha, addcmul, lerp) "

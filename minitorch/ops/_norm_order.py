@@ -62,9 +62,7 @@ def norm1(xp: Any, a: Any, dims: tuple[int, ...] | None) -> Any:
     count = math.prod(a.shape[d] for d in reduced)
     if type(a) is not np.ndarray or count == 0:
         return xp.sum(a, axis=dims, keepdims=True)
-    kept = tuple(d for d in range(a.ndim) if d not in reduced)
-    reduced = tuple(sorted(reduced, key=lambda d: -a.strides[d]))  # memory order, stable
-    rows = np.transpose(a, kept + reduced).reshape(*(a.shape[d] for d in kept), count)
+    rows = memory_rows(a, reduced)
     chunks = 1
     if count == a.size and count >= GRAIN:
         chunks = min(get_num_threads(), -(-count // GRAIN))
@@ -74,6 +72,20 @@ def norm1(xp: Any, a: Any, dims: tuple[int, ...] | None) -> Any:
         part = np.cumsum(rows[..., start:start + size], axis=-1, dtype=a.dtype)[..., -1]
         total = part if total is None else total + part
     return total.reshape(tuple(1 if d in reduced else n for d, n in enumerate(a.shape)))
+
+
+def memory_rows(a: np.ndarray, reduced: tuple[int, ...]) -> np.ndarray:
+    """``a`` with its kept dims first and the ``reduced`` ones flattened into the last, in the
+    order ATen's reduction loops read them: memory order, the largest stride first.
+
+    >>> memory_rows(np.arange(6.0).reshape(2, 3).T, (0,))  # a column of a transposed matrix
+    array([[0., 1., 2.],
+           [3., 4., 5.]])
+    """
+    kept = tuple(d for d in range(a.ndim) if d not in reduced)
+    reduced = tuple(sorted(reduced, key=lambda d: -a.strides[d]))  # memory order, stable
+    count = math.prod(a.shape[d] for d in reduced)
+    return np.transpose(a, kept + reduced).reshape(*(a.shape[d] for d in kept), count)
 
 
 def norm2_lastdim(rows: np.ndarray) -> np.ndarray:

@@ -16,9 +16,10 @@ from typing import Any
 from .. import _args, return_types
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
-from ..backend import cpu_math, namespace, quiet
+from ..backend import namespace, quiet
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
+from ._variance_order import torch_variance
 from .pointwise import where
 
 Dims = int | tuple[int, ...] | list[int] | None
@@ -137,20 +138,11 @@ class Var(Op):
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.correction, ctx.every = correction, every or a.dim() == 0
         ctx.no_dims = no_dims and a.dim() > 0
-        xp = a._xp
-        count = _count(a._data.shape, dims)
-        # torch's divisor max(0, n - correction): a nan correction divides by 0
-        ddof = count if correction != correction else correction
-        variance = xp.var(a._data, axis=dims, correction=ddof, keepdims=keepdim)
-        if count == 0:  # torch's nan, whatever the correction
-            variance = xp.full_like(variance, math.nan)
-        out = wrap(cls.finish(xp, variance))
+        out = wrap(torch_variance(a._xp, a._data, dims, correction, keepdim, cls.take_sqrt))
         ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
         return out
 
-    @staticmethod
-    def finish(xp: Any, variance: Any) -> Any:
-        return variance
+    take_sqrt = False
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -165,10 +157,7 @@ class Std(Var):
     node_name = "StdBackward0"
     saved_names = ("self", "result")
     _profile_name = "aten::std"
-
-    @staticmethod
-    def finish(xp: Any, variance: Any) -> Any:
-        return cpu_math(xp.sqrt, variance)
+    take_sqrt = True
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

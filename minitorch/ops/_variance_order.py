@@ -1,0 +1,106 @@
+"""torch's CPU variance, bit for bit: which of its two algorithms runs, and in what order.
+
+``x.var()`` and ``x.std(0)`` print every digit with ``.item()``, and batch statistics feed
+training, so a last bit that differs shows up a few steps later (makemore's hand-made batch
+norm, d2l's). numpy's ``var`` works in the input's precision; torch's CPU kernels
+(``std_var_out`` in ATen's ReduceOps.cpp, ``std_var_kernel_impl`` in ReduceOpsKernel.cpp)
+accumulate in double, in one of two ways:
+
+* everything that is not a dim of size one reduced (a single output): two passes. The mean
+  is torch's own float mean (its cascade sum, divided), read as a double; then the squares
+  ``(double(x) - mean) ** 2`` are added one after another in memory order, each of torch's
+  threads its own range from ``GRAIN`` values on, the threads' sums added in thread order.
+* otherwise Welford's one-pass update, per output, over the reduced values in memory order::
+
+      n += 1; delta = x - mean; mean += delta / n; m2 += delta * (x - mean)
+
+Both divide ``m2`` by ``max(0, n - correction)``, take the square root for std while still
+in double, and round to the input's dtype once, at the end.
+
+>>> import numpy as np
+>>> x = np.array([1e8, 1e8 + 8, 1e8 + 16], dtype=np.float32)
+>>> float(variance(x, None, 1, False)), float(np.var(x, ddof=1))  # torch's var gives 64.
+(64.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._cascade_sum import GRAIN, _thread_ranges, get_num_threads, torch_sum
+from ._norm_order import memory_rows
+
+
+def torch_variance(xp: Any, a: Any, dims: tuple[int, ...] | None, correction: float,
+                   keepdim: bool, take_sqrt: bool) -> Any:
+    """The variance (standard deviation if ``take_sqrt``) of ``a`` over ``dims`` (None: all)
+    with torch's divisor ``max(0, n - correction)`` (nan for no values): in torch's order for
+    float numpy arrays, with ``xp.var`` for any other array (a GPU's order is its own).
+
+    >>> torch_variance(np, np.float32([1, 2, 4]), None, 1, False, True)
+    array(1.5275253, dtype=float32)
+    """
+    reduced = tuple(range(a.ndim)) if dims is None else tuple(d % a.ndim for d in dims)
+    shape = tuple(1 if d in reduced else n for d, n in enumerate(a.shape))
+    count = math.prod(a.shape[d] for d in reduced)
+    if count == 0:
+        result = xp.full(shape, math.nan, dtype=a.dtype)
+    elif type(a) is np.ndarray and a.dtype.char in "fd":
+        result = variance(a, reduced, correction, take_sqrt)
+    else:
+        ddof = count if correction != correction else correction  # nan: divides by 0
+        result = xp.var(a, axis=reduced, correction=ddof, keepdims=True)
+        result = xp.sqrt(result) if take_sqrt else result
+    if keepdim:
+        return result
+    return xp.reshape(result, tuple(n for d, n in enumerate(a.shape) if d not in reduced))
+
+
+def variance(a: np.ndarray, dims: tuple[int, ...] | None, correction: float,
+             take_sqrt: bool) -> np.ndarray:
+    """The variance (its square root if ``take_sqrt``) of the float32/float64 array ``a``
+    over ``dims`` (None: all), the dims kept as ones, as torch's CPU kernels compute it.
+
+    >>> variance(np.float32([[1, 2], [3, 5]]), (1,), 1, False)
+    array([[0.5],
+           [2. ]], dtype=float32)
+    """
+    reduced = tuple(range(a.ndim)) if dims is None else tuple(sorted(d % a.ndim for d in dims))
+    kept = tuple(1 if d in reduced else n for d, n in enumerate(a.shape))
+    rows = memory_rows(a, reduced)
+    if math.prod(kept) == 1:
+        m2 = _two_pass_m2(a, rows.reshape(-1))
+    else:
+        m2 = _welford_m2(rows)
+    count = rows.shape[-1]
+    result = np.divide(m2, max(0.0, count - correction))  # 0 divides as IEEE does
+    if take_sqrt:
+        result = np.sqrt(result)
+    return np.asarray(result).astype(a.dtype).reshape(kept)
+
+
+def _two_pass_m2(a: np.ndarray, values: np.ndarray) -> np.float64:
+    """``std_var_all_cpu``: the squares about torch's mean, added in double per thread."""
+    mean = np.float64(torch_sum(np, a) / np.asarray(a.size, a.dtype))
+    squares = np.square(values.astype(np.float64) - mean)
+    threads = get_num_threads() if values.size >= GRAIN else 1
+    total = np.float64(0.0)
+    for begin, end in _thread_ranges(values.size, GRAIN, threads):
+        total += np.cumsum(squares[begin:end])[-1]  # one value after another
+    return total
+
+
+def _welford_m2(rows: np.ndarray) -> np.ndarray:
+    """``WelfordOps``: each row's sum of squared deviations, its values taken in turn (one
+    update per column for all rows at once)."""
+    mean = np.zeros(rows.shape[:-1])
+    m2 = np.zeros(rows.shape[:-1])
+    for n in range(rows.shape[-1]):
+        x = rows[..., n].astype(np.float64)
+        delta = x - mean
+        mean = mean + delta / (n + 1)
+        m2 = m2 + delta * (x - mean)
+    return m2
