@@ -30,6 +30,18 @@ pytestmark = [
                        reason="torch runs with another thread count than minitorch assumes"),
 ]
 
+
+@pytest.fixture(autouse=True, params=[2])
+def threads(request: pytest.FixtureRequest) -> Any:
+    """torch's kernel choice depends on its threads (one thread keeps small 1x1 convolutions
+    in slow_conv2d): the expectations below are two threads' unless a test asks for one."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(request.param)
+    mt.set_num_threads(request.param)
+    yield request.param
+    torch.set_num_threads(before)
+    mt.set_num_threads(before)
+
 PARTS = ("forward", "grad_input", "grad_weight", "grad_bias")
 
 
@@ -117,6 +129,16 @@ def test_grouped_forward_is_torchs_bits(n: int, c: int, o: int, groups: int, ker
     """Groups oneDNN gives to its gemm kernel (not whole vectors of 4 channels)."""
     compared = _check(n, c, o, (9, 9), kernel, stride, padding, 1, seed=o, groups=groups)
     assert compared == ["forward"]
+
+
+@pytest.mark.parametrize("threads", [1], indirect=True)
+@pytest.mark.parametrize(("n", "c", "o", "groups"), [(4, 8, 8, 4), (2, 6, 9, 3), (3, 8, 8, 8)])
+def test_one_thread_grouped_1x1_is_slow_conv2d_per_group(n: int, c: int, o: int, groups: int,
+                                                         threads: int) -> None:
+    """On one thread torch keeps a small 1x1 convolution in slow_conv2d, one per group
+    (a reshape error here once reached the user)."""
+    compared = _check(n, c, o, (9, 9), (1, 1), 1, 1, 1, seed=o, groups=groups)
+    assert compared[:2] == ["forward", "grad_input"]
 
 
 def test_plan_names_torchs_kernels() -> None:

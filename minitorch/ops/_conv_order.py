@@ -130,8 +130,8 @@ def _plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int,
     # ATen's use_mkldnn: oneDNN unless torch's own kernel is faster
     onednn = ((strided or dilated or n >= 16 or not one or threads > 1)
               and (groups > 1 or (kh > 3 and kw > 3) or n > 1 or n * c * h * w > 20480))
-    if not onednn:
-        return _NONE if dilated else Plan("slow", "slow", "slow")
+    if not onednn:  # slow_conv2d, one per group (its grouped weight gradient not repeated)
+        return _NONE if dilated else Plan("slow", "slow", "slow" if groups == 1 else None)
     if lanes() != 16:
         return _NONE
     if groups > 1:
@@ -492,15 +492,29 @@ def _slow_columns(x: np.ndarray, kernel: Pair, geometry: Geometry) -> np.ndarray
     return np.ascontiguousarray(cols.reshape(n, c * k, oh * ow))
 
 
+def _split(a: np.ndarray | None, axis: int, groups: int) -> list:
+    """``a``'s ``groups`` equal parts along ``axis`` (Nones for no bias)."""
+    return [None] * groups if a is None else np.split(a, groups, axis=axis)
+
+
+def _joined(parts: list, axis: int) -> np.ndarray | None:
+    """The groups' results side by side along ``axis`` (None if MKL computed none)."""
+    return None if any(p is None for p in parts) else np.concatenate(parts, axis=axis)
+
+
 def slow_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None,
-                 geometry: Geometry) -> np.ndarray | None:
-    """slow_conv2d: per image, ``bias + weight @ columns`` by MKL's gemm (None without MKL).
+                 geometry: Geometry, groups: int = 1) -> np.ndarray | None:
+    """slow_conv2d: per image, ``bias + weight @ columns`` by MKL's gemm (None without MKL);
+    with groups, ATen's ``_convolution`` runs one per group and concatenates.
 
     >>> out = slow_forward(np.ones((1, 1, 2, 2), np.float32), np.ones((1, 1, 1, 1), np.float32),
     ...                    None, ((1, 1), (0, 0), (1, 1)))
     >>> out is None or out.ravel().tolist() == [1.0] * 4
     True
     """
+    if groups > 1:
+        return _joined([slow_forward(*part, geometry) for part in zip(
+            _split(x, 1, groups), _split(w, 0, groups), _split(b, 0, groups))], 1)
     cols = _slow_columns(x, w.shape[2:], geometry)
     n, o = x.shape[0], w.shape[0]
     weight = np.ascontiguousarray(w.reshape(o, -1))
@@ -513,15 +527,19 @@ def slow_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None,
 
 
 def slow_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple,
-                    geometry: Geometry) -> np.ndarray | None:
+                    geometry: Geometry, groups: int = 1) -> np.ndarray | None:
     """slow_conv2d's backward: per image ``weightᵀ @ grad`` by MKL's gemm, then each kernel
-    offset's columns added back in turn (col2im).
+    offset's columns added back in turn (col2im); one per group, concatenated.
 
     >>> gx = slow_grad_input(np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2),
     ...                      np.float32), (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)))
     >>> gx is None or gx.ravel().tolist() == [1.0] * 4
     True
     """
+    if groups > 1:
+        shape = (x_shape[0], x_shape[1] // groups, *x_shape[2:])
+        return _joined([slow_grad_input(gg, wg, shape, geometry) for gg, wg in zip(
+            _split(g, 1, groups), _split(w, 0, groups))], 1)
     n, o, oh, ow = g.shape
     weight_t = np.ascontiguousarray(w.reshape(o, -1)).T
     frames = [_mkl.gemm_product(weight_t, np.ascontiguousarray(frame.reshape(o, -1)))
@@ -538,15 +556,19 @@ def slow_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple,
 
 
 def slow_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple,
-                     geometry: Geometry) -> np.ndarray | None:
+                     geometry: Geometry, groups: int = 1) -> np.ndarray | None:
     """slow_conv2d's weight gradient: ``grad @ columnsᵀ`` by MKL's gemm, image after image
-    added into the same result (gemm's ``beta = 1``).
+    added into the same result (gemm's ``beta = 1``); one per group, concatenated.
 
     >>> gw = slow_grad_weight(np.ones((1, 1, 1, 1), np.float32), np.ones((1, 1, 2, 2),
     ...                       np.float32), (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)))
     >>> gw is None or gw.ravel().tolist() == [1.0] * 4
     True
     """
+    if groups > 1:
+        shape = (w_shape[0] // groups, *w_shape[1:])
+        return _joined([slow_grad_weight(gg, xg, shape, geometry) for gg, xg in zip(
+            _split(g, 1, groups), _split(x, 1, groups))], 0)
     cols = _slow_columns(x, w_shape[2:], geometry)
     o = w_shape[0]
     total = np.zeros((o, cols.shape[1]), np.float32)

@@ -156,7 +156,7 @@ def _torch_forward(plan: order.Plan | None, x: Any, w: Any, b: Any, geometry: Ge
                    groups: int) -> Any:
     kind = plan and plan.forward
     if kind == "slow":
-        return order.slow_forward(x, w, b, geometry)
+        return order.slow_forward(x, w, b, geometry, groups)
     if kind in ("direct", "bias-first"):
         return order.direct_forward(x, w, b, geometry, groups, 16,
                                     bias_first=kind == "bias-first")
@@ -168,7 +168,7 @@ def _torch_forward(plan: order.Plan | None, x: Any, w: Any, b: Any, geometry: Ge
 def _torch_grad_input(plan: order.Plan, g: Any, w: Any, x_shape: tuple, geometry: Geometry,
                       groups: int) -> Any:
     if plan.grad_input == "slow":
-        return order.slow_grad_input(g, w, x_shape, geometry)
+        return order.slow_grad_input(g, w, x_shape, geometry, groups)
     if plan.grad_input in ("direct", "chain", "columns"):
         block = 16 if plan.grad_input == "direct" else w.shape[0]
         return order.direct_grad_input(g, w, x_shape, geometry, groups, block,
@@ -183,7 +183,7 @@ def _torch_grad_weight(plan: order.Plan, g: Any, x: Any, w_shape: tuple, geometr
     """The weight's and the bias's gradients (None for those not repeated): oneDNN computes
     both in one kernel; slow_conv2d sums the bias with ``sum``, as ``backward`` does."""
     if plan.grad_weight == "slow":
-        return order.slow_grad_weight(g, x, w_shape, geometry), None
+        return order.slow_grad_weight(g, x, w_shape, geometry, groups), None
     if plan.grad_weight in ("direct", "1x1"):
         return order.direct_grad_weight(g, x, w_shape, geometry, groups, plan.weight_lanes,
                                         bias, per_image=plan.grad_weight == "1x1")
