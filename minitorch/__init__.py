@@ -185,6 +185,13 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):
     globals()[_name] = _method(_name)
+# torch's in-place functions: ``minitorch.relu_(x)`` is ``x.relu_()``
+for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "atanh_", "ceil_",
+              "clamp_", "clamp_min_", "clip_", "cos_", "cosh_", "detach_", "erf_", "exp2_",
+              "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",
+              "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_",
+              "sqrt_", "square_", "tanh_", "trunc_", "zero_"):
+    globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):
     globals()[_name] = _method(_name, _other)

@@ -668,5 +668,7 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
                  "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
 
+_METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
+
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)

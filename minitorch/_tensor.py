@@ -185,6 +185,22 @@ class Tensor(metaclass=_TensorType):
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return strides[_args.dim("stride", dim, self.dim())]
 
+    def data_ptr(self) -> int:
+        """The address of the first element (0 for an empty tensor): views, ``detach()`` and
+        ``.data`` share memory, so their addresses tell where they lie in it.
+
+        >>> t = minitorch.zeros(3)
+        >>> t[1:].data_ptr() - t.data_ptr(), t.detach().data_ptr() == t.data_ptr()
+        (4, True)
+        """
+        if self._data.size == 0:
+            return 0
+        address = backend.address(self._data)
+        if address is None:
+            raise RuntimeError("data_ptr(): this array library does not expose its memory "
+                               "addresses; compare values instead")
+        return address
+
     @property
     def ndim(self) -> int:
         """The number of dimensions."""

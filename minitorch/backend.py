@@ -263,7 +263,7 @@ def view_key(root: Any, view: Any) -> tuple:
                            "library (it exposes no strides), so it cannot record an in-place "
                            "operation on it; clone() it first.")
     item = root.itemsize
-    start = _address(view) - _address(root)
+    start = address(view) - address(root)
     if start is None or start % item:
         raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
                            "cannot record an in-place operation on it; clone() it first.")
@@ -285,8 +285,13 @@ def view_key(root: Any, view: Any) -> tuple:
     return tuple(xp.asarray(k) for k in np.unravel_index(flat, root.shape))
 
 
-def _address(array: Any) -> int | None:
-    """The address of an array's first element (numpy and CuPy), or None."""
+def address(array: Any) -> int | None:
+    """The address of an array's first element (numpy and CuPy), or None.
+
+    >>> a = np.zeros(3)
+    >>> address(a[1:]) - address(a)
+    8
+    """
     interface = getattr(array, "__array_interface__", None)
     if interface is not None:
         return interface["data"][0]

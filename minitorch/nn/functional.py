@@ -66,13 +66,13 @@ from .functional_losses_more import (
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
            "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv2d",
-           "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "dropout", "elu",
-           "embedding", "fold", "gaussian_nll_loss", "gelu", "hardtanh", "hinge_embedding_loss",
-           "huber_loss", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax",
-           "logsigmoid", "margin_ranking_loss", "max_pool2d", "mse_loss", "multi_margin_loss",
-           "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad",
-           "pairwise_distance", "poisson_nll_loss", "relu", "relu6",
-           "scaled_dot_product_attention", "sigmoid", "silu",
+           "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "dropout", "elu", "elu_",
+           "embedding", "fold", "gaussian_nll_loss", "gelu", "hardtanh", "hardtanh_",
+           "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "layer_norm", "leaky_relu",
+           "leaky_relu_", "linear", "log_softmax", "logsigmoid", "margin_ranking_loss",
+           "max_pool2d", "mse_loss", "multi_margin_loss", "multilabel_soft_margin_loss",
+           "nll_loss", "normalize", "one_hot", "pad", "pairwise_distance", "poisson_nll_loss",
+           "relu", "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu",
            "smooth_l1_loss", "soft_margin_loss", "softmax", "softplus", "tanh",
            "triplet_margin_loss", "unfold"]
 
@@ -107,6 +107,21 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return input._inplace(Tensor.relu)
     return input.relu()
+
+
+def _inplace_form(fn: Any) -> Any:
+    """``F.<fn>_(input, ...)``: ``fn(input, ..., inplace=True)``, as torch's in-place forms."""
+
+    def inplace(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return fn(input, *args, **kwargs, inplace=True)
+
+    inplace.__name__ = f"{fn.__name__}_"
+    inplace.__doc__ = f"In-place ``{fn.__name__}``.\n\n    >>> F.{fn.__name__}_(" \
+                      f"minitorch.tensor([-1., 2.])).shape\n    torch.Size([2])\n    "
+    return inplace
+
+
+relu_, elu_, leaky_relu_, hardtanh_ = map(_inplace_form, (relu, elu, leaky_relu, hardtanh))
 
 
 def sigmoid(input: Tensor) -> Tensor:

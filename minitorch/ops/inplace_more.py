@@ -47,14 +47,18 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     return self._inplace(pointwise.pow, exponent)
 
 
-def _inplace_of(fn: Any) -> Any:
-    """``x.<fn>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...)."""
+def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> Any:
+    """``x.<name>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...);
+    a positional argument is passed as ``first=`` when ``first`` names it."""
+    name = name or fn.__name__
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if first and args:
+            args, kwargs = args[1:], {first: args[0], **kwargs}
         return self._inplace(fn, *args, **kwargs)
 
-    method.__name__ = f"{fn.__name__}_"
-    method.__doc__ = f"In-place ``{fn.__name__}``.\n\n    >>> minitorch.ones(1).{fn.__name__}_ " \
+    method.__name__ = f"{name}_"
+    method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.ones(1).{name}_ " \
                      "is not None\n    True\n    "
     return method
 
@@ -154,6 +158,29 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
     """
     key = _index_key("index_add", input, dim, index, source, alpha)
     return IndexAdd.apply(input, source, key=key, alpha=alpha)
+
+
+# torch's in-place twins of methods minitorch has, each writing ``x.<name>(...)`` back into
+# ``x``. Not among them: squeeze_/transpose_ (they change the shape in place), the comparisons
+# (torch records a node with zero gradients), floor_divide_ (torch refuses its derivative).
+TWINS = ("addmm", "ceil", "clamp_min", "clamp_max", "clip", "cumprod", "cumsum", "erf",
+         "exp2", "floor", "fmod", "frac", "log10", "log2", "remainder", "round", "square",
+         "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
+         "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv")
+# integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
+# the tensor's dtype (``x.add_(1)``), which a dim is not
+_INT_PARAMETER = {"cumsum": "dim", "cumprod": "dim", "tril": "diagonal", "triu": "diagonal"}
+
+
+def inplace_twins(methods: dict, tensor: type) -> dict:
+    """``x.<name>_(...)`` for each name of TWINS that ``tensor`` (or ``methods``) has
+    out of place and not in place."""
+    def has(name: str) -> bool:
+        return name in methods or hasattr(tensor, name)
+
+    return {f"{name}_": _inplace_of(methods.get(name) or getattr(tensor, name), name,
+                                    _INT_PARAMETER.get(name))
+            for name in TWINS if has(name) and not has(f"{name}_")}
 
 
 METHODS = {f"{name}_": _inplace_unary(name) for name in _UNARY}
