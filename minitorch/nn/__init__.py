@@ -30,7 +30,8 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
-from .linear import Identity, LazyLinear, Linear
+from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyConv2d, LazyLinear
+from .linear import Identity, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -53,7 +54,7 @@ from .loss import (
 )
 from .module import Module
 from .normalization import LayerNorm
-from .parameter import Parameter, UninitializedParameter
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
 from .rnn import RNN
 from .sparse import Embedding
@@ -84,6 +85,9 @@ __all__ = [
     "KLDivLoss",
     "L1Loss",
     "LayerNorm",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "LazyConv2d",
     "LazyLinear",
     "LeakyReLU",
     "Linear",
@@ -112,6 +116,7 @@ __all__ = [
     "Softplus",
     "Tanh",
     "TripletMarginLoss",
+    "UninitializedBuffer",
     "UninitializedParameter",
     "functional",
     "init",

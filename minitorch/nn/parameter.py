@@ -18,7 +18,7 @@ from typing import Any
 from .. import _args, _creation
 from .._tensor import Size, Tensor
 
-__all__ = ["Parameter", "UninitializedParameter"]
+__all__ = ["Parameter", "UninitializedBuffer", "UninitializedParameter"]
 
 
 class Parameter(Tensor):
@@ -103,29 +103,13 @@ def _refuse(name: str, what: str) -> Any:
     return refuse
 
 
-class UninitializedParameter(Parameter):
-    """A parameter whose shape is not known yet: a lazy module (``nn.LazyLinear``)
-    :meth:`materialize`\\ s it on its first forward, when the input tells the shape. Until
-    then using it is refused, as in torch.
-
-    >>> p = nn.UninitializedParameter()
-    >>> p
-    <UninitializedParameter>
-    >>> p.materialize((2,)); type(p).__name__, p.shape
-    ('Parameter', torch.Size([2]))
-    """
+class _Uninitialized:
+    """What uninitialized parameters and buffers share (torch's UninitializedTensorMixin): a
+    stand-in of no shape that refuses to be used until :meth:`materialize` gives it one and
+    makes it a ``cls_to_become``."""
 
     __slots__ = ()
-
-    def __new__(cls, requires_grad: bool = True, device: Any = None, dtype: Any = None
-                ) -> UninitializedParameter:
-        p = Parameter(_creation.empty(0, device=device, dtype=dtype), requires_grad)
-        p.__class__ = cls
-        return p  # type: ignore[return-value]
-
-    def __init__(self, requires_grad: bool = True, device: Any = None,
-                 dtype: Any = None) -> None:
-        """Made whole by ``__new__``."""
+    cls_to_become: type
 
     def __getattribute__(self, name: str) -> Any:
         if name == "shape":
@@ -140,25 +124,74 @@ class UninitializedParameter(Parameter):
         return super().__getattribute__(name)
 
     def __repr__(self) -> str:
-        return "<UninitializedParameter>"
+        return f"<{type(self).__name__}>"
 
     def size(self, dim: int | None = None) -> Any:
         """The size of the empty stand-in, ``torch.Size([0])`` (torch allows ``size``)."""
-        shape = Size(self._data.shape)
+        shape = Size(self._data.shape)  # type: ignore[attr-defined]
         return shape if dim is None else shape[dim]
 
     def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
-        """Become a :class:`Parameter` of ``shape`` (uninitialized values, as ``empty``)."""
+        """Become a ``cls_to_become`` of ``shape`` (uninitialized values, as ``empty``)."""
         data = _creation.empty(tuple(shape) if isinstance(shape, (tuple, list)) else shape,
-                               device=device or self.device, dtype=dtype or self.dtype)
+                               device=device or self.device,  # type: ignore[attr-defined]
+                               dtype=dtype or self.dtype)  # type: ignore[attr-defined]
         self._data = data._data
-        self.__class__ = Parameter
+        self.__class__ = self.cls_to_become
+
+
+class UninitializedParameter(_Uninitialized, Parameter):
+    """A parameter whose shape is not known yet: a lazy module (``nn.LazyLinear``)
+    :meth:`materialize`\\ s it on its first forward, when the input tells the shape. Until
+    then using it is refused, as in torch.
+
+    >>> p = nn.UninitializedParameter()
+    >>> p
+    <UninitializedParameter>
+    >>> p.materialize((2,)); type(p).__name__, p.shape
+    ('Parameter', torch.Size([2]))
+    """
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device: Any = None, dtype: Any = None
+                ) -> UninitializedParameter:
+        p = Parameter(_creation.empty(0, device=device, dtype=dtype), requires_grad)
+        p.__class__ = cls
+        return p  # type: ignore[return-value]
+
+    def __init__(self, requires_grad: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        """Made whole by ``__new__``."""
+
+
+class UninitializedBuffer(_Uninitialized, Tensor):
+    """A buffer whose shape is not known yet (a lazy batch norm's running statistics).
+
+    >>> b = nn.UninitializedBuffer()
+    >>> b.materialize((3,)); type(b).__name__, b.requires_grad
+    ('Tensor', False)
+    """
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad: bool = False, device: Any = None, dtype: Any = None
+                ) -> UninitializedBuffer:
+        t = _creation.empty(0, device=device, dtype=dtype, requires_grad=requires_grad)
+        t.__class__ = cls
+        return t  # type: ignore[return-value]
+
+    def __init__(self, requires_grad: bool = False, device: Any = None,
+                 dtype: Any = None) -> None:
+        """Made whole by ``__new__``."""
 
 
 for _name, _method in _OPERATORS.items():
-    setattr(UninitializedParameter, _name,
+    setattr(_Uninitialized, _name,
             _refuse(_name, f"<method '{_method}' of 'torch._C.TensorBase' objects>"))
-UninitializedParameter.__rsub__ = _refuse(  # type: ignore[method-assign]
+_Uninitialized.__rsub__ = _refuse(  # type: ignore[method-assign]
     "__rsub__", f"<function Tensor.__rsub__ at {id(Tensor.__rsub__):#x}>")
-UninitializedParameter.__getitem__ = _refuse(  # type: ignore[method-assign]
+_Uninitialized.__getitem__ = _refuse(  # type: ignore[method-assign]
     "__getitem__", "<slot wrapper '__getitem__' of 'torch._C.TensorBase' objects>")
