@@ -25,7 +25,7 @@ from .. import _tensor as T
 from .. import course
 from .._args import node_hook_result
 from ..backend import quiet
-from . import anomaly_mode, grad_mode, profiler
+from . import anomaly_mode, grad_mode, profiler, torch_events
 from .graph import (
     AccumulateGrad,
     Node,
@@ -385,12 +385,24 @@ def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
         prof._push(f"autograd::engine::evaluate_function: {name}", "cpu_op", None)
         prof._push(name, "cpu_op", None)
     try:
+        formula = torch_events.BACKWARD.get(name) if prof is not None else None
+        if formula is not None and not grad_mode._state.grad_enabled:
+            # torch's formula calls other ops than minitorch's: record torch's, and run
+            # minitorch's backward (on arrays, unrecorded) inside the one doing the work
+            return profiler.run_inside(formula, lambda: _unrecorded(node, grads))
         # a profiled node runs its backward on tensors, so its ops are recorded as torch's
         return _apply(node, grads, tensors=prof is not None)
     finally:
         if prof is not None:
             prof._pop(0)
             prof._pop(0)
+
+
+def _unrecorded(node: Node, grads: tuple) -> tuple:
+    """The node's backward with the profiler paused on this thread (its events are
+    :data:`torch_events.BACKWARD`'s), as tensors."""
+    with profiler.paused():
+        return _tensors(_apply(node, grads))
 
 
 _PROFILED_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad"}
