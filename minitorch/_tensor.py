@@ -387,6 +387,7 @@ class Tensor(metaclass=_TensorType):
         """Accumulate the gradient of this tensor into the leaves' ``.grad``."""
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
+    @autograd.profiler.records("aten::detach")
     def detach(self) -> Tensor:
         """A tensor with the same values (and version counter) outside the graph."""
         t = Tensor._make(self._data)
@@ -490,6 +491,7 @@ class Tensor(metaclass=_TensorType):
         return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
                            device=str(dev) if dev.type != "cpu" else "")
 
+    @autograd.profiler.records("aten::item")
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
         n = self.numel()
@@ -571,10 +573,12 @@ class Tensor(metaclass=_TensorType):
         dtype, dev = _to_arguments(args, kwargs)
         moves = dev is not None and dev != self.device
         if not moves and (dtype is None or dtype is self.dtype) and not kwargs.get("copy"):
+            autograd.profiler._mark("aten::to")  # torch records the call that copies nothing
             return self
         from .ops.shape import ToCopy
 
-        return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
+        with autograd.profiler.op_event("aten::to"):
+            return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
 
     def float(self) -> Tensor:
         """Convert to float32."""

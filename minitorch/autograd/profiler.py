@@ -32,7 +32,7 @@ from time import perf_counter_ns
 from typing import Any, Protocol, TypeVar
 
 from .. import backend, course
-from .torch_events import WORK, holds_work
+from .torch_events import FORWARD, WORK, holds_work
 
 __all__ = [
     "EventList",
@@ -499,6 +499,45 @@ def run_inside(children: tuple, work: Callable[[], _R]) -> _R:
 
 
 _NOT_RUN = object()
+
+
+def records(name: str, *, event: bool = True) -> Callable[[_F], _F]:
+    """Decorator: under a profile, each call of the function is the event ``name`` holding
+    the events ``torch_events.FORWARD[name]`` lists, the call's work inside the one holding
+    ``WORK``; the ops the function calls are not recorded (the table says what torch records).
+    ``event=False`` records the table's events without an enclosing one (``torch.tensor``).
+
+    >>> @records("aten::item")
+    ... def item():
+    ...     return 1.0
+    >>> with profile() as prof:
+    ...     _ = item()
+    >>> [e.name for e in prof.function_events]
+    ['aten::item', 'aten::_local_scalar_dense']
+    """
+    children = FORWARD.get(name, ())
+
+    def decorate(func: _F) -> _F:
+        @functools.wraps(func)
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            if _active is None:
+                return func(*args, **kwargs)
+            with op_event(name) if event else _no_event():
+                return run_inside(children, lambda: _unrecorded(func, args, kwargs))
+
+        return recorded  # type: ignore[return-value]
+
+    return decorate
+
+
+@contextmanager
+def _no_event() -> Iterator[None]:
+    yield
+
+
+def _unrecorded(func: Callable[..., _R], args: tuple, kwargs: dict) -> _R:
+    with paused():
+        return func(*args, **kwargs)
 
 
 class _Muted(threading.local):

@@ -50,6 +50,14 @@ FORWARD: dict[str, tuple] = {
     "aten::zeros_like": (_EMPTY_LIKE, ("aten::zero_", WORK)),
     "aten::ones_like": (_EMPTY_LIKE, ("aten::fill_", WORK)),
     "aten::randn_like": (_EMPTY_LIKE, ("aten::normal_", WORK)),
+    "aten::rand": (_EMPTY, ("aten::uniform_", WORK)),
+    "aten::rand_like": (_EMPTY_LIKE, ("aten::uniform_", WORK)),
+    "aten::full": (_EMPTY, ("aten::fill_", WORK)),
+    "aten::arange": (_EMPTY, ("aten::arange", ("aten::resize_",), WORK)),
+    # torch.tensor(data): no enclosing event; the data is copied in by aten::to
+    "tensor": (_EMPTY, ("aten::to", WORK), ("aten::lift_fresh",),
+               ("aten::detach_", ("detach_",))),
+    "aten::detach": (("detach",),),
     # views: the new view is an as_strided of the input
     "aten::t": (("aten::transpose", _AS_STRIDED),),
     "aten::transpose": (_AS_STRIDED,),
