@@ -250,7 +250,8 @@ class Tensor(metaclass=_TensorType):
             return self
         from .ops.shape import Clone
 
-        return Clone.apply(self, contiguous=True)
+        with autograd.profiler.op_event("aten::contiguous"):
+            return Clone.apply(self, contiguous=True)
 
     # ---- autograd attributes ------------------------------------------------------------
     @property

@@ -274,9 +274,9 @@ class Function(metaclass=_FunctionMeta):
     # saves 2): released with the saved tensors, so a second backward raises as in torch.
     saved_numbers: tuple[str, ...] = ()
     _profile_name: str | None = None
-    # The key of torch_events.FORWARD naming the events torch records inside this op, when
-    # it is not the op's event name (an overload whose kernel records others).
-    _profile_inner: str | None = None
+    # The key of torch_events.FORWARD naming the events torch records inside a call, from
+    # its arguments, when it is not the op's event name (torch_events.variant).
+    _profile_inner: Callable[[tuple, dict], str] | None = None
     setup_context: Callable | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -323,7 +323,8 @@ class Function(metaclass=_FunctionMeta):
             prof._push(name, "cpu_op", _shapes(args) if prof.record_shapes else None)
             out = None
             try:
-                inner = torch_events.FORWARD.get(cls._profile_inner or name)
+                key = name if cls._profile_inner is None else cls._profile_inner(args, kwargs)
+                inner = torch_events.FORWARD.get(key)
                 out = run(cls, args, kwargs) if inner is None else \
                     profiler.run_inside(inner, lambda: run(cls, args, kwargs))
             finally:

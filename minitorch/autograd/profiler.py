@@ -522,17 +522,28 @@ def records(name: str, *, event: bool = True) -> Callable[[_F], _F]:
         def recorded(*args: Any, **kwargs: Any) -> Any:
             if _active is None:
                 return func(*args, **kwargs)
-            with op_event(name) if event else _no_event():
+            if not event:
                 return run_inside(children, lambda: _unrecorded(func, args, kwargs))
+            return run_op(name, name, lambda: _unrecorded(func, args, kwargs))
 
         return recorded  # type: ignore[return-value]
 
     return decorate
 
 
-@contextmanager
-def _no_event() -> Iterator[None]:
-    yield
+def run_op(name: str, key: str, work: Callable[[], _R]) -> _R:
+    """``work()``, recorded (under a profile) as the event ``name`` holding the events
+    ``torch_events.FORWARD[key]`` lists: for an op that is a function, not a Function.
+
+    >>> with profile() as prof:
+    ...     _ = run_op("aten::argmax", "aten::argmax.dim", lambda: 0)
+    >>> [e.name for e in prof.function_events]
+    ['aten::argmax', 'aten::as_strided']
+    """
+    if _active is None:
+        return work()
+    with op_event(name):
+        return run_inside(FORWARD.get(key, ()), work)
 
 
 def _unrecorded(func: Callable[..., _R], args: tuple, kwargs: dict) -> _R:

@@ -24,7 +24,11 @@ formula is written differently; the node's real backward runs inside the WORK ev
 
 from __future__ import annotations
 
-__all__ = ["BACKWARD", "FORWARD", "WORK", "holds_work"]
+from collections.abc import Callable
+
+from ..backend import is_c_contiguous
+
+__all__ = ["BACKWARD", "FORWARD", "WORK", "blas_operands", "holds_work", "variant"]
 
 WORK = "<work>"
 """Where, among an event's children, the op's real work runs."""
@@ -37,10 +41,14 @@ _FILL = ("aten::fill_",)
 _RESOLVE_CONJ = ("aten::resolve_conj",)
 _EMPTY_LIKE = ("aten::empty_like", ("aten::empty_strided",))
 _TO_COPY = ("aten::to", ("aten::_to_copy", ("aten::empty_strided",), ("aten::copy_",)))
+_CLONE_CONTIGUOUS = (("aten::empty_like", _EMPTY), ("aten::copy_", WORK))
 _SUM = ("aten::sum", _AS_STRIDED, _FILL, WORK)
 _DIV_BY_COUNT = ("aten::div_", _TO_COPY)  # mean's sum divided by a Python int
 _VIEW = ("aten::view",)
 _RESHAPE_VIEW = ("aten::reshape", _VIEW)
+# max(dim)'s kernel works on keepdim outputs, then squeezes the values and the indices
+_SQUEEZE_BACK = (("aten::unsqueeze_", ("aten::as_strided_",)),) * 2 + \
+    (("aten::squeeze_", ("aten::as_strided_",)),) * 2
 
 FORWARD: dict[str, tuple] = {
     # creation: an uninitialised tensor, then its filling
@@ -65,26 +73,41 @@ FORWARD: dict[str, tuple] = {
     "aten::expand": (_AS_STRIDED,),
     "aten::unsqueeze": (_AS_STRIDED,),
     "aten::squeeze": (_AS_STRIDED,),
+    "aten::squeeze_": (("aten::as_strided_",),),
     "aten::slice": (_AS_STRIDED,),
     "aten::select": (_AS_STRIDED,),
     "aten::index": (_AS_STRIDED, _RESHAPE_VIEW),
     # copies
     "aten::clone": (("aten::empty_strided",), ("aten::copy_", WORK)),
-    "aten::clone.contiguous": (("aten::empty_like", _EMPTY), ("aten::copy_", WORK)),
+    "aten::clone.contiguous": _CLONE_CONTIGUOUS,
+    "aten::empty": (),
     "aten::_to_copy": (("aten::empty_strided",), ("aten::copy_", WORK)),
     "aten::item": (("aten::_local_scalar_dense", WORK),),
     # products: the BLAS call reads its operands through resolve_conj
     "aten::mm": (_RESOLVE_CONJ, _RESOLVE_CONJ, _RESOLVE_CONJ),
+    "aten::mm.1": (_RESOLVE_CONJ, _RESOLVE_CONJ),  # one operand read as a transpose
+    "aten::mm.0": (_RESOLVE_CONJ,),
     "aten::bmm": (_RESOLVE_CONJ, _RESOLVE_CONJ),
     "aten::dot": (_EMPTY, _FILL),
     "aten::mv": (_EMPTY, ("aten::addmv_", WORK)),
     # reductions: the output is made (a view of the identity-filled result), then reduced
+    # (with keepdim the output needs no reshaping view)
     "aten::sum": (_AS_STRIDED, _FILL),
+    "aten::sum.keepdim": (_FILL,),
     "aten::mean": (_SUM, _DIV_BY_COUNT),
+    "aten::mean.keepdim": (("aten::sum", _FILL, WORK), _DIV_BY_COUNT),
     "aten::max": (_EMPTY, _FILL),
     "aten::min": (_EMPTY, _FILL),
+    "aten::max.dim": _SQUEEZE_BACK,
+    "aten::min.dim": _SQUEEZE_BACK,
+    "aten::max.dim.keepdim": (),
+    "aten::min.dim.keepdim": (),
     "aten::argmax": (_RESHAPE_VIEW, _AS_STRIDED),
+    "aten::argmin": (_RESHAPE_VIEW, _AS_STRIDED),
     "aten::argmax.dim": (_AS_STRIDED,),
+    "aten::argmin.dim": (_AS_STRIDED,),
+    "aten::argmax.dim.keepdim": (),
+    "aten::argmin.dim.keepdim": (),
     # activations and softmax: the public op calls its kernel
     "aten::relu": (("aten::clamp_min", WORK),),
     "aten::softmax": (("aten::_softmax", WORK),),
@@ -105,3 +128,30 @@ def holds_work(tree: tuple) -> bool:
     """
     return any(child is WORK or (isinstance(child, tuple) and holds_work(child))
                for child in tree[1:])
+
+
+def variant(name: str, flag: str) -> Callable[[tuple, dict], str]:
+    """An op's ``_profile_inner``: the key of :data:`FORWARD` for a call, ``name`` or, when
+    the call's keyword argument ``flag`` is true, ``name.flag``.
+
+    >>> variant("aten::sum", "keepdim")((), {"keepdim": True})
+    'aten::sum.keepdim'
+    """
+
+    def key(args: tuple, kwargs: dict) -> str:
+        return f"{name}.{flag}" if kwargs.get(flag) else name
+
+    return key
+
+
+def blas_operands(args: tuple, kwargs: dict) -> str:
+    """``aten::mm``'s key: torch's BLAS call resolves the conjugate of its result and of each
+    operand it reads row-major (not of one it reads as a transpose, ``x.t()``).
+
+    >>> import minitorch
+    >>> a = minitorch.ones(2, 2)
+    >>> blas_operands((a, a), {}), blas_operands((a.t(), a), {})
+    ('aten::mm', 'aten::mm.1')
+    """
+    row_major = sum(is_c_contiguous(a._data) for a in args[:2])
+    return "aten::mm" if row_major == 2 else f"aten::mm.{row_major}"

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor, sum_to, view_strides
+from ..autograd import torch_events
 from ..backend import array_dtype, element_strides, getitem, is_c_contiguous, namespace, to_device
 from ._base import Op, check_same_device, wrap
 
@@ -141,6 +142,7 @@ class SqueezeInplace(Squeeze):
     """The squeeze torch's matmul applies to a vector-matrix product's result."""
 
     node_name = "SqueezeBackward4"
+    _profile_name = "aten::squeeze_"
 
 
 class Expand(Op):
@@ -160,6 +162,7 @@ class Expand(Op):
 class Clone(Op):
     node_name = "CloneBackward0"
     _profile_name = "aten::clone"
+    _profile_inner = staticmethod(torch_events.variant("aten::clone", "contiguous"))
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, contiguous: bool = False) -> Tensor:
