@@ -467,7 +467,8 @@ def _mark(name: str, *children: tuple) -> None:
     prof._push(name, "cpu_op", None)
     try:
         for child in children:
-            _mark(*child)
+            if child is not WORK:  # (a tree marked after its work ran elsewhere)
+                _mark(*child)
     finally:
         prof._pop(0)
 

@@ -112,11 +112,37 @@ FORWARD: dict[str, tuple] = {
     "aten::relu": (("aten::clamp_min", WORK),),
     "aten::softmax": (("aten::_softmax", WORK),),
     "aten::log_softmax": (("aten::_log_softmax", WORK),),
+    # losses: the unreduced loss, then its reduction
+    "aten::nll_loss": (("aten::nll_loss_forward", WORK),),
+    "aten::mse_loss.mean": (("aten::resize_",), _EMPTY, WORK, ("aten::mean", _SUM, _DIV_BY_COUNT)),
+    "aten::mse_loss.sum": (("aten::resize_",), _EMPTY, WORK, ("aten::sum", _AS_STRIDED, _FILL)),
+    "aten::mse_loss.none": (),
 }
+
+_ITEM = ("aten::item", ("aten::_local_scalar_dense",))
+# max()/min() of all elements: the gradient shared evenly among the tied extremes
+_EVENLY_DISTRIBUTE = (
+    ("aten::isnan", ("aten::ne",)), _ITEM, ("aten::eq",),
+    ("aten::new_zeros", ("aten::new_empty", _EMPTY), ("aten::zero_",)),
+    ("aten::sum", _AS_STRIDED, _TO_COPY, _FILL), ("aten::div", _TO_COPY),
+    ("aten::masked_fill_", _ITEM, WORK))
+# max(dim)/min(dim): the gradient scattered to the selected indices
+_VALUE_SELECTING = (("aten::value_selecting_reduction_backward",
+                     ("aten::unsqueeze", _AS_STRIDED), ("aten::unsqueeze", _AS_STRIDED),
+                     ("aten::zeros", _EMPTY, ("aten::zero_",)),
+                     ("aten::scatter_", ("aten::to",), WORK)),)
 
 BACKWARD: dict[str, tuple] = {
     "SoftmaxBackward0": (("aten::_softmax_backward_data", WORK),),
     "LogSoftmaxBackward0": (("aten::_log_softmax_backward_data", WORK),),
+    "MaxBackward1": _EVENLY_DISTRIBUTE,
+    "MinBackward1": _EVENLY_DISTRIBUTE,
+    "MaxBackward0": _VALUE_SELECTING,
+    "MinBackward0": _VALUE_SELECTING,
+    "NllLossBackward0": (("aten::nll_loss_backward", ("aten::zero_",), WORK),),
+    "MseLossBackward0": (("aten::mse_loss_backward",
+                          ("aten::zeros_like", ("aten::empty_like", _EMPTY), ("aten::zero_",)),
+                          ("aten::mse_loss_backward", WORK)),),
 }
 
 

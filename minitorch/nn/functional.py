@@ -20,6 +20,7 @@ from typing import Any
 from .. import _args, _creation
 from .._dtype import int64
 from .._tensor import Tensor
+from ..autograd import profiler
 from ..ops import nn_ops
 from ..ops._base import Op, wrap
 from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
@@ -426,6 +427,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: An
         check_weight(weight, shape)
         return weighted((input - target) ** 2, weight, reduction)
     input, target = kernel_operands("mse", input, target)
+    profiler._mark("aten::broadcast_tensors")  # torch's Python mse_loss broadcasts first
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 
@@ -468,6 +470,13 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
     _check_targets(target, classes, ignore_index)
+    # torch's nll_loss is aten::nll_loss_nd, which calls aten::nll_loss (or nll_loss2d)
+    return profiler.run_op("aten::nll_loss_nd", "aten::nll_loss_nd", lambda: _nll_loss(
+        input, target, weight, ignore_index, reduction, classes))
+
+
+def _nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
+              reduction: str, classes: int) -> Tensor:
     # target by keyword: it is no edge of the graph (torch's node has one next function)
     options = {"target": target, "reduction": reduction, "ignore_index": ignore_index,
                "weight": weight}
@@ -481,6 +490,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     out = nn_ops.NllLoss2d.apply(input.reshape(batch, classes, 1, positions),
                                  shape=(batch, 1, positions), **options)
     return out.view(target.shape) if reduction == "none" else out
+
+
+def _cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
+                   reduction: str) -> Tensor:
+    log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
+    return nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
 def _check_spatial_target(input: Tensor, target: Tensor) -> None:
@@ -541,10 +556,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_args.legacy(target.dtype)}")
         return _cross_entropy_soft(input, target, weight, reduction, smoothing, ignore_index)
+    if not smoothing:  # torch's aten::cross_entropy_loss: log_softmax, then nll_loss_nd
+        return profiler.run_op("aten::cross_entropy_loss", "aten::cross_entropy_loss",
+                               lambda: _cross_entropy(input, target, weight, ignore_index,
+                                                      reduction))
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if not smoothing:
-        return nll
     return (1 - smoothing) * nll + smoothing * _uniform_loss(log_p, target, ignore_index,
                                                              reduction, weight)
 

@@ -176,6 +176,7 @@ class NllLoss2d(NllLoss):
 
 class MseLoss(Op):
     node_name = "MseLossBackward0"
+    _profile_inner = staticmethod(lambda args, kwargs: f"aten::mse_loss.{kwargs['reduction']}")
     saved_names = ("self", "target")
     _profile_name = "aten::mse_loss"
 
