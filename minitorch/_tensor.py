@@ -1042,11 +1042,12 @@ def sum_to(t: Tensor, shape: tuple) -> Tensor:
     shape, have = tuple(shape), t._data.shape
     if have == shape or len(have) < len(shape):  # (a smaller gradient already broadcasts)
         return t
-    if not grad_mode._state.grad_enabled:  # unrecorded: on arrays
-        return Tensor._make(sum_to_array(t._xp, t._data, shape))
-    # recorded: a sum that keeps dims, then a view, as torch (its double-backward graph)
+    if not grad_mode._state.grad_enabled and autograd.profiler._active is None:
+        return Tensor._make(sum_to_array(t._xp, t._data, shape))  # unrecorded: on arrays
+    # recorded or profiled: a sum that keeps dims, then a view, as torch (its double-backward
+    # graph, its profile)
     out = t.sum(_broadcast_dims(have, shape), keepdim=True)
-    return out.reshape(shape) if out._data.shape != shape else out
+    return out.view(shape) if out._data.shape != shape else out
 
 
 def sum_to_array(xp: Any, array: Any, shape: tuple) -> Any:

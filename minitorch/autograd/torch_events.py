@@ -25,8 +25,9 @@ formula is written differently; the node's real backward runs inside the WORK ev
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from ..backend import is_c_contiguous
+from ..backend import element_strides, is_c_contiguous
 
 __all__ = ["BACKWARD", "FORWARD", "WORK", "blas_operands", "holds_work", "variant"]
 
@@ -84,9 +85,6 @@ FORWARD: dict[str, tuple] = {
     "aten::_to_copy": (("aten::empty_strided",), ("aten::copy_", WORK)),
     "aten::item": (("aten::_local_scalar_dense", WORK),),
     # products: the BLAS call reads its operands through resolve_conj
-    "aten::mm": (_RESOLVE_CONJ, _RESOLVE_CONJ, _RESOLVE_CONJ),
-    "aten::mm.1": (_RESOLVE_CONJ, _RESOLVE_CONJ),  # one operand read as a transpose
-    "aten::mm.0": (_RESOLVE_CONJ,),
     "aten::bmm": (_RESOLVE_CONJ, _RESOLVE_CONJ),
     "aten::dot": (_EMPTY, _FILL),
     "aten::mv": (_EMPTY, ("aten::addmv_", WORK)),
@@ -112,6 +110,8 @@ FORWARD: dict[str, tuple] = {
     "aten::relu": (("aten::clamp_min", WORK),),
     "aten::softmax": (("aten::_softmax", WORK),),
     "aten::log_softmax": (("aten::_log_softmax", WORK),),
+    "aten::log_softmax.cast": (("aten::to",), ("aten::_log_softmax", WORK)),
+    "aten::abs": (_EMPTY, ("aten::abs", WORK)),  # abs writes into a new tensor (abs.out)
     # losses: the unreduced loss, then its reduction
     "aten::nll_loss": (("aten::nll_loss_forward", WORK),),
     "aten::mse_loss.mean": (("aten::resize_",), _EMPTY, WORK, ("aten::mean", _SUM, _DIV_BY_COUNT)),
@@ -131,6 +131,20 @@ _VALUE_SELECTING = (("aten::value_selecting_reduction_backward",
                      ("aten::unsqueeze", _AS_STRIDED), ("aten::unsqueeze", _AS_STRIDED),
                      ("aten::zeros", _EMPTY, ("aten::zero_",)),
                      ("aten::scatter_", ("aten::to",), WORK)),)
+
+# The BLAS call behind mm/addmm resolves the conjugate of its result, then reads mat2 and
+# mat1 as they lie: row-major (resolve_conj), as a transpose (x.t(): nothing), or neither
+# (an expanded gradient: a contiguous clone). Keys: aten::mm.<mat1 layout>.<mat2 layout>.
+_BLAS_READ = {"row": (_RESOLVE_CONJ,), "transposed": (),
+              "copied": (("aten::clone", *_CLONE_CONTIGUOUS),)}
+for _m1, _read1 in _BLAS_READ.items():
+    for _m2, _read2 in _BLAS_READ.items():
+        FORWARD[f"aten::mm.{_m1}.{_m2}"] = (_RESOLVE_CONJ, *_read2, *_read1)
+        # addmm first broadcasts the bias into the result (blas_operands adds ".expand")
+        FORWARD[f"aten::addmm.{_m1}.{_m2}"] = (("aten::copy_",), _RESOLVE_CONJ, *_read2,
+                                               *_read1)
+        FORWARD[f"aten::addmm.{_m1}.{_m2}.expand"] = (("aten::expand", _AS_STRIDED),
+                                                      *FORWARD[f"aten::addmm.{_m1}.{_m2}"])
 
 BACKWARD: dict[str, tuple] = {
     "SoftmaxBackward0": (("aten::_softmax_backward_data", WORK),),
@@ -171,13 +185,30 @@ def variant(name: str, flag: str) -> Callable[[tuple, dict], str]:
 
 
 def blas_operands(args: tuple, kwargs: dict) -> str:
-    """``aten::mm``'s key: torch's BLAS call resolves the conjugate of its result and of each
-    operand it reads row-major (not of one it reads as a transpose, ``x.t()``).
+    """The key of an ``aten::mm`` call ``(mat1, mat2)`` or ``aten::addmm`` call ``(bias,
+    mat1, mat2)``: how its BLAS call reads each matrix (see ``_BLAS_READ``).
 
     >>> import minitorch
     >>> a = minitorch.ones(2, 2)
-    >>> blas_operands((a, a), {}), blas_operands((a.t(), a), {})
-    ('aten::mm', 'aten::mm.1')
+    >>> blas_operands((a, a.t()), {}), blas_operands((a[0], a, a), {})
+    ('aten::mm.row.transposed', 'aten::addmm.row.row.expand')
     """
-    row_major = sum(is_c_contiguous(a._data) for a in args[:2])
-    return "aten::mm" if row_major == 2 else f"aten::mm.{row_major}"
+    if len(args) == 2:
+        return f"aten::mm.{_layout(args[0]._data)}.{_layout(args[1]._data)}"
+    bias, mat1, mat2 = args[:3]
+    expand = ".expand" if bias._data.shape != (mat1.shape[0], mat2.shape[1]) else ""
+    return f"aten::addmm.{_layout(mat1._data)}.{_layout(mat2._data)}{expand}"
+
+
+def _layout(matrix: Any) -> str:
+    """``row`` (row-major), ``transposed`` (column-major) or ``copied`` (neither), as torch's
+    BLAS reads a matrix."""
+    strides = None if is_c_contiguous(matrix) else element_strides(matrix)
+    if strides is None:
+        return "row"
+    rows, cols = matrix.shape
+    if strides[1] == 1 and strides[0] >= max(1, cols):
+        return "row"
+    if strides[0] == 1 and strides[1] >= max(1, rows):
+        return "transposed"
+    return "copied"

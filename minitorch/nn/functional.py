@@ -87,6 +87,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
+    return profiler.run_op("aten::linear", "aten::linear", lambda: _linear(input, weight, bias))
+
+
+def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
@@ -494,7 +498,8 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index
 
 def _cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
                    reduction: str) -> Tensor:
-    log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
+    # torch's log_softmax(input, dim, input's dtype); an integer input fails here
+    log_p = log_softmax(input, 0 if input.dim() == 1 else 1, dtype=input.dtype)
     return nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
 
 

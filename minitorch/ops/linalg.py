@@ -159,6 +159,7 @@ class Addmm(Op):
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
     _profile_name = "aten::addmm"
+    _profile_inner = staticmethod(torch_events.blas_operands)
 
     @staticmethod
     def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1,

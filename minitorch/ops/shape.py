@@ -58,6 +58,12 @@ class Alias(Op):
         return (g,)
 
 
+class ReshapeAlias(View):
+    """The view ``reshape`` makes with grad mode off: torch's ``aten::_reshape_alias``."""
+
+    _profile_name = "aten::_reshape_alias"
+
+
 class UnsafeView(View):
     node_name = "UnsafeViewBackward0"
     _profile_name = "aten::_unsafe_view"
@@ -85,6 +91,11 @@ class Permute(Op):
 class Transpose(Permute):
     node_name = "TransposeBackward0"
     _profile_name = "aten::transpose"
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        swapped = [d for d, p in enumerate(ctx.inverse) if d != p] or [0, 0]
+        return (g.transpose(*swapped),)  # torch's formula: aten::transpose, not permute
 
 
 class T(Permute):
