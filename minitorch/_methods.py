@@ -89,7 +89,8 @@ def reshape(self: Tensor, *shape_: Any) -> Tensor:
     """
     target = _resolve(_args.sizes("reshape", shape_, "shape", check_negative=False),
                       self.numel())
-    return profiler.run_op("aten::reshape", "aten::reshape", lambda: _reshaped(self, target))
+    return profiler.run_op("aten::reshape", "aten::reshape", lambda: _reshaped(self, target),
+                           (self, target))
 
 
 def _reshaped(self: Tensor, target: tuple) -> Tensor:
@@ -199,7 +200,8 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     # torch's aten::flatten reshapes without an aten::reshape event of its own
-    return profiler.run_op("aten::flatten", "aten::flatten", lambda: _flattened(self, s, e))
+    return profiler.run_op("aten::flatten", "aten::flatten", lambda: _flattened(self, s, e),
+                           (self, s, e))
 
 
 def _flattened(self: Tensor, s: int, e: int) -> Tensor:
@@ -278,7 +280,7 @@ def _binary_(self: Tensor, op: Callable[..., Tensor], other: Any, **kwargs: Any)
     conversion of ``other`` to ``self``'s dtype (a Python number), not the out-of-place op."""
     if profiler._active is None:
         return self._inplace(op, other, **kwargs)
-    with profiler.op_event(f"aten::{op.__name__}_"):
+    with profiler.op_event(f"aten::{op.__name__}_", (self, other)):
         pointwise._record_conversions(self, other, self.dtype)
         with profiler.paused():
             return self._inplace(op, other, **kwargs)

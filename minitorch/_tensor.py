@@ -250,7 +250,7 @@ class Tensor(metaclass=_TensorType):
             return self
         from .ops.shape import Clone
 
-        with autograd.profiler.op_event("aten::contiguous"):
+        with autograd.profiler.op_event("aten::contiguous", (self,)):
             return Clone.apply(self, contiguous=True)
 
     # ---- autograd attributes ------------------------------------------------------------
@@ -578,7 +578,7 @@ class Tensor(metaclass=_TensorType):
             return self
         from .ops.shape import ToCopy
 
-        with autograd.profiler.op_event("aten::to"):
+        with autograd.profiler.op_event("aten::to", (self,)):
             return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
 
     def float(self) -> Tensor:

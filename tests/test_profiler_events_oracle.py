@@ -221,8 +221,40 @@ def aspects(L: Any, case: Case) -> dict[str, list]:
             "shapes": sorted((e.name, str(e.input_shapes)) for e in events)}
 
 
-KNOWN_DIFFERENT: dict[str, dict[str, str]] = {"keys": {}, "chains": {}, "shapes": {}}
+_LAYERS = {
+    "nn.Conv2d": "torch's conv2d > convolution > _convolution > thnn_conv2d > "
+                 "_slow_conv2d_forward and one convolution_backward; minitorch's convolution "
+                 "is an im2col of slices and a matmul, whose ops it records",
+    "nn.MaxPool2d": "torch's max_pool2d > max_pool2d_with_indices and one "
+                    "max_pool2d_with_indices_backward; minitorch's pooling is built of "
+                    "select/add/mul ops, which it records",
+    "nn.BatchNorm2d": "torch's batch_norm > _batch_norm_impl_index > native_batch_norm and "
+                      "one native_batch_norm_backward; minitorch's batch norm is built of "
+                      "mean/var/sub/mul ops, which it records",
+    "optim.Adam step": "torch's Adam (foreach=False) records about 90 ops per step (lerp_, "
+                       "addcmul_, the step count's item, ...); minitorch's Adam updates the "
+                       "arrays directly and records only the Optimizer.step block",
+}
+
+KNOWN_DIFFERENT: dict[str, dict[str, str]] = {
+    "keys": dict(_LAYERS),
+    "chains": {**_LAYERS, "nn.Linear": (
+        "torch's engine sums the bias gradient to the bias's shape (sum, view) after "
+        "AddmmBackward0 returns it (validate_outputs); minitorch's node sums it inside")},
+    "shapes": {},
+}
 """Per aspect, the cases that still differ from torch, with why."""
+
+SHAPES_MATCH = {"add", "add scalar", "sub", "mul broadcast", "div scalar", "neg", "exp log",
+                "add_ mul_", "zero_ fill_", "view", "reshape view", "flatten", "min", "max",
+                "matmul 1d"}
+"""The cases whose recorded shapes are torch's. torch records the arguments of every event,
+also of those inside an op (``aten::as_strided``'s view of the input, ``aten::fill_``'s
+output, ``aten::resolve_conj``'s operands); minitorch records the arguments of the ops it
+runs and of composite ops, and ``[]`` for each argument of the events its table adds."""
+KNOWN_DIFFERENT["shapes"] = {
+    name: "inner events record [] for each argument where torch records their shapes"
+    for name in CASES if name not in SHAPES_MATCH}
 
 _cache: dict[str, tuple[dict, dict]] = {}
 

@@ -407,9 +407,10 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
 
 def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
     """A node under the profiler (two events, as torch records) or anomaly mode."""
-    if prof is not None:
+    if prof is not None:  # torch records the node's inputs: the gradients it gets
         name = _profiled_name(node)
-        prof._push(name, "cpu_op", None)
+        prof._push(name, "cpu_op", [() if g is None else tuple(g.shape) for g in grads]
+                   if prof.record_shapes else None)
     try:
         formula = torch_events.BACKWARD.get(name) if prof is not None else None
         if formula is not None and not grad_mode._state.grad_enabled:

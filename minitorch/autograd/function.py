@@ -320,7 +320,7 @@ class Function(metaclass=_FunctionMeta):
         prof = profiler._active
         if prof is not None:
             name = cls._profile_name or cls.__name__
-            prof._push(name, "cpu_op", _shapes(args) if prof.record_shapes else None)
+            prof._push(name, "cpu_op", _shapes(name, args, kwargs) if prof.record_shapes else None)
             out = None
             try:
                 key = name if cls._profile_inner is None else cls._profile_inner(args, kwargs)
@@ -562,8 +562,13 @@ def _forward_trace() -> list[str]:
     return traceback.format_list(stack)
 
 
-def _shapes(args: tuple) -> list:
-    return [tuple(a.shape) if isinstance(a, T.Tensor) else () for a in args]
+def _shapes(name: str, args: tuple, kwargs: dict) -> list:
+    """The input shapes torch records for the op ``name``: one per argument of its schema."""
+    shapes = [tuple(a.shape) if isinstance(a, T.Tensor) else () for a in args]
+    if kwargs.get("dims", kwargs.get("dim")) is not None and f"{name}.dim" in \
+            torch_events.ARITY:
+        name = f"{name}.dim"
+    return torch_events.recorded_shapes(name, shapes)
 
 
 def _nbytes(out: Any) -> int:

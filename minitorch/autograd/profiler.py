@@ -32,7 +32,7 @@ from time import perf_counter_ns
 from typing import Any, Protocol, TypeVar
 
 from .. import backend, course
-from .torch_events import FORWARD, WORK, holds_work
+from .torch_events import FORWARD, WORK, holds_work, recorded_shapes
 
 __all__ = [
     "EventList",
@@ -464,7 +464,7 @@ def _mark(name: str, *children: tuple) -> None:
     prof = _active
     if prof is None:
         return
-    prof._push(name, "cpu_op", None)
+    prof._push(name, "cpu_op", recorded_shapes(name, []) if prof.record_shapes else None)
     try:
         for child in children:
             if child is not WORK:  # (a tree marked after its work ran elsewhere)
@@ -525,16 +525,17 @@ def records(name: str, *, event: bool = True) -> Callable[[_F], _F]:
                 return func(*args, **kwargs)
             if not event:
                 return run_inside(children, lambda: _unrecorded(func, args, kwargs))
-            return run_op(name, name, lambda: _unrecorded(func, args, kwargs))
+            return run_op(name, name, lambda: _unrecorded(func, args, kwargs), args)
 
         return recorded  # type: ignore[return-value]
 
     return decorate
 
 
-def run_op(name: str, key: str, work: Callable[[], _R]) -> _R:
+def run_op(name: str, key: str, work: Callable[[], _R], inputs: Iterable = ()) -> _R:
     """``work()``, recorded (under a profile) as the event ``name`` holding the events
     ``torch_events.FORWARD[key]`` lists: for an op that is a function, not a Function.
+    ``inputs`` are the op's arguments, whose shapes ``record_shapes`` keeps.
 
     >>> with profile() as prof:
     ...     _ = run_op("aten::argmax", "aten::argmax.dim", lambda: 0)
@@ -543,7 +544,7 @@ def run_op(name: str, key: str, work: Callable[[], _R]) -> _R:
     """
     if _active is None:
         return work()
-    with op_event(name):
+    with op_event(name, inputs):
         return run_inside(FORWARD.get(key, ()), work)
 
 
@@ -580,9 +581,10 @@ def paused() -> Iterator[None]:
 
 
 @contextmanager
-def op_event(name: str, shapes: list | None = None) -> Iterator[None]:
+def op_event(name: str, inputs: Iterable = ()) -> Iterator[None]:
     """An event ``name`` (category ``cpu_op``) around the block, when a profile is active:
-    a composite op (``aten::matmul``) holds the events of the ops it calls.
+    a composite op (``aten::matmul``) holds the events of the ops it calls. ``inputs`` are
+    its arguments, whose shapes ``record_shapes`` keeps (as torch: ``[]`` for a number).
 
     >>> with profile() as prof:
     ...     with op_event("aten::matmul"):
@@ -594,7 +596,8 @@ def op_event(name: str, shapes: list | None = None) -> Iterator[None]:
     if prof is None:
         yield
         return
-    prof._push(name, "cpu_op", shapes if prof.record_shapes else None)
+    prof._push(name, "cpu_op", recorded_shapes(name, [
+        tuple(getattr(v, "shape", ())) for v in inputs]) if prof.record_shapes else None)
     try:
         yield
     finally:

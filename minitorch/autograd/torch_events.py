@@ -29,7 +29,8 @@ from typing import Any
 
 from ..backend import element_strides, is_c_contiguous
 
-__all__ = ["BACKWARD", "FORWARD", "WORK", "blas_operands", "holds_work", "variant"]
+__all__ = ["ARITY", "BACKWARD", "FORWARD", "WORK", "blas_operands", "holds_work",
+           "recorded_shapes", "variant"]
 
 WORK = "<work>"
 """Where, among an event's children, the op's real work runs."""
@@ -42,6 +43,7 @@ _FILL = ("aten::fill_",)
 _RESOLVE_CONJ = ("aten::resolve_conj",)
 _EMPTY_LIKE = ("aten::empty_like", ("aten::empty_strided",))
 _TO_COPY = ("aten::to", ("aten::_to_copy", ("aten::empty_strided",), ("aten::copy_",)))
+_ZEROS = ("aten::zeros", _EMPTY, ("aten::zero_",))
 _CLONE_CONTIGUOUS = (("aten::empty_like", _EMPTY), ("aten::copy_", WORK))
 _SUM = ("aten::sum", _AS_STRIDED, _FILL, WORK)
 _DIV_BY_COUNT = ("aten::div_", _TO_COPY)  # mean's sum divided by a Python int
@@ -78,6 +80,9 @@ FORWARD: dict[str, tuple] = {
     "aten::slice": (_AS_STRIDED,),
     "aten::select": (_AS_STRIDED,),
     "aten::index": (_AS_STRIDED, _RESHAPE_VIEW),
+    # the gradient of a view: zeros, and the gradient copied into the same view of them
+    "aten::select_backward": (_ZEROS, ("aten::select", _AS_STRIDED), ("aten::copy_", WORK)),
+    "aten::slice_backward": (_ZEROS, ("aten::slice", _AS_STRIDED), ("aten::copy_", WORK)),
     # copies
     "aten::clone": (("aten::empty_strided",), ("aten::copy_", WORK)),
     "aten::clone.contiguous": _CLONE_CONTIGUOUS,
@@ -158,6 +163,64 @@ BACKWARD: dict[str, tuple] = {
                           ("aten::zeros_like", ("aten::empty_like", _EMPTY), ("aten::zero_",)),
                           ("aten::mse_loss_backward", WORK)),),
 }
+
+
+ARITY: dict[str, int] = {
+    # creation
+    "aten::empty": 6, "aten::empty_like": 6, "aten::empty_strided": 6, "aten::zeros": 5,
+    "aten::ones": 5, "aten::randn": 5, "aten::rand": 5, "aten::full": 6, "aten::zeros_like": 6,
+    "aten::ones_like": 6, "aten::randn_like": 6, "aten::rand_like": 6, "aten::new_empty": 6,
+    "aten::new_zeros": 6, "aten::new_empty_strided": 7, "aten::lift_fresh": 1,
+    "aten::normal_": 4, "aten::uniform_": 4, "aten::zero_": 1, "aten::fill_": 2,
+    "aten::resize_": 3,
+    # conversions and copies
+    "aten::to": 5, "aten::_to_copy": 7, "aten::copy_": 3, "aten::clone": 2,
+    "aten::contiguous": 2, "aten::detach": 1, "detach": 1, "aten::detach_": 1, "detach_": 1,
+    "aten::item": 1, "aten::_local_scalar_dense": 1, "aten::result_type": 2,
+    # pointwise
+    "aten::add": 3, "aten::add_": 3, "aten::sub": 3, "aten::sub_": 3, "aten::rsub": 3,
+    "aten::mul": 2, "aten::mul_": 2, "aten::div": 2, "aten::div_": 2, "aten::neg": 1,
+    "aten::pow": 2, "aten::exp": 1, "aten::log": 1, "aten::sqrt": 1, "aten::abs": 1,
+    "aten::sigmoid": 1, "aten::tanh": 1, "aten::relu": 1, "aten::clamp_min": 2,
+    "aten::eq": 2, "aten::ne": 2, "aten::isnan": 1, "aten::masked_fill_": 3,
+    "aten::sigmoid_backward": 2, "aten::tanh_backward": 2, "aten::threshold_backward": 3,
+    # products
+    "aten::matmul": 2, "aten::mm": 2, "aten::bmm": 2, "aten::dot": 2, "aten::mv": 2,
+    "aten::addmm": 5, "aten::addmv_": 5, "aten::linear": 3, "aten::resolve_conj": 1,
+    # views
+    "aten::view": 2, "aten::reshape": 2, "aten::_reshape_alias": 3, "aten::_unsafe_view": 2,
+    "aten::t": 1, "aten::transpose": 3, "aten::permute": 2, "aten::expand": 3,
+    "aten::squeeze": 2, "aten::squeeze_": 2, "aten::unsqueeze": 2, "aten::unsqueeze_": 2,
+    "aten::slice": 5, "aten::select": 3, "aten::as_strided": 4, "aten::as_strided_": 4,
+    "aten::flatten": 3, "aten::index": 2, "aten::select_backward": 4,
+    "aten::slice_backward": 6,
+    # reductions (".dim": the overload that takes dims)
+    "aten::sum": 2, "aten::sum.dim": 4, "aten::mean": 2, "aten::mean.dim": 4,
+    "aten::max": 1, "aten::max.dim": 3, "aten::min": 1, "aten::min.dim": 3,
+    "aten::argmax": 3, "aten::argmin": 3,
+    # softmax and losses
+    "aten::softmax": 3, "aten::_softmax": 3, "aten::log_softmax": 3, "aten::_log_softmax": 3,
+    "aten::_softmax_backward_data": 4, "aten::_log_softmax_backward_data": 4,
+    "aten::cross_entropy_loss": 6, "aten::nll_loss_nd": 5, "aten::nll_loss": 5,
+    "aten::nll_loss_forward": 5, "aten::nll_loss_backward": 7, "aten::mse_loss": 3,
+    "aten::broadcast_tensors": 1, "aten::scatter_": 4,
+    "aten::value_selecting_reduction_backward": 5,
+}
+"""How many arguments torch's schema of each event has: with ``record_shapes`` torch lists
+one shape per argument, ``[]`` for one that is not a tensor."""
+
+
+def recorded_shapes(name: str, shapes: list) -> list:
+    """``shapes`` (of the arguments minitorch has, in order) padded with ``()`` to the
+    arguments of torch's schema ``name`` (an op with a ``dim`` overload is ``name.dim``).
+
+    >>> recorded_shapes("aten::add", [(2, 3), (2, 3)])
+    [(2, 3), (2, 3), ()]
+    """
+    arity = ARITY.get(name)
+    if arity is None or len(shapes) >= arity:
+        return shapes
+    return [*shapes, *[()] * (arity - len(shapes))]
 
 
 def holds_work(tree: tuple) -> bool:

@@ -87,7 +87,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
-    return profiler.run_op("aten::linear", "aten::linear", lambda: _linear(input, weight, bias))
+    return profiler.run_op("aten::linear", "aten::linear", lambda: _linear(input, weight, bias),
+                           (input, weight, bias))
 
 
 def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
@@ -476,7 +477,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     _check_targets(target, classes, ignore_index)
     # torch's nll_loss is aten::nll_loss_nd, which calls aten::nll_loss (or nll_loss2d)
     return profiler.run_op("aten::nll_loss_nd", "aten::nll_loss_nd", lambda: _nll_loss(
-        input, target, weight, ignore_index, reduction, classes))
+        input, target, weight, ignore_index, reduction, classes), (input, target, weight))
 
 
 def _nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
@@ -564,7 +565,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if not smoothing:  # torch's aten::cross_entropy_loss: log_softmax, then nll_loss_nd
         return profiler.run_op("aten::cross_entropy_loss", "aten::cross_entropy_loss",
                                lambda: _cross_entropy(input, target, weight, ignore_index,
-                                                      reduction))
+                                                      reduction), (input, target, weight))
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
     return (1 - smoothing) * nll + smoothing * _uniform_loss(log_p, target, ignore_index,

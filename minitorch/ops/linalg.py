@@ -309,7 +309,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
     # torch's aten::matmul holds the events of the ops it calls (aten::mm, ...)
-    return profiler.run_op("aten::matmul", "aten::matmul", lambda: _matmul(a, b, da, db))
+    return profiler.run_op("aten::matmul", "aten::matmul", lambda: _matmul(a, b, da, db),
+                           (a, b))
 
 
 def _matmul(a: Tensor, b: Tensor, da: int, db: int) -> Tensor:

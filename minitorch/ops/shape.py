@@ -298,6 +298,10 @@ class Slice(_BasicIndex):
     node_name = "SliceBackward0"
     _profile_name = "aten::slice"
 
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (SliceEmbed.apply(g, shape=ctx.shape, key=ctx.key),)
+
 
 class Embed(Op):
     """The gradient of basic indexing: zeros of the input's shape with ``grad`` at ``key``."""
@@ -316,6 +320,12 @@ class Embed(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (Slice.apply(g, key=ctx.key),)
+
+
+class SliceEmbed(Embed):
+    """``Embed`` of a slice's gradient: torch's ``aten::slice_backward``."""
+
+    _profile_name = "aten::slice_backward"
 
 
 class Index(Op):
