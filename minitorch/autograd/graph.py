@@ -26,7 +26,7 @@ from .. import _tensor as T
 from .. import course
 from .._args import hook_result, post_accumulate_hook_result
 from ..backend import element_strides, is_c_contiguous
-from . import grad_mode, profiler
+from . import grad_mode, profiler, torch_events
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -217,16 +217,11 @@ def _accumulate_events(variable: Tensor, grad: Tensor) -> tuple:
     """The events of torch's AccumulateGrad: a first gradient is kept (``aten::detach``) when
     its layout is the variable's, else copied into one that is; a later one is added."""
     if variable._grad is not None:
-        return _ADD_GRAD
+        return torch_events.ACCUMULATE_GRAD["added"]
     if is_c_contiguous(grad._data) or element_strides(grad._data) == element_strides(
             variable._data):
-        return _FIRST_GRAD
-    return _CLONE_GRAD
-
-
-_FIRST_GRAD = (("aten::detach", ("detach",)),)
-_CLONE_GRAD = (("aten::new_empty_strided", ("aten::empty_strided",)), ("aten::copy_",))
-_ADD_GRAD = (("aten::add_",),)
+        return torch_events.ACCUMULATE_GRAD["first"]
+    return torch_events.ACCUMULATE_GRAD["copied"]
 
 
 _accumulate_lock = threading.Lock()

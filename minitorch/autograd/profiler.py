@@ -473,10 +473,6 @@ def _mark(name: str, *children: tuple) -> None:
         prof._pop(0)
 
 
-ONES_LIKE = ("aten::ones_like", ("aten::empty_like", ("aten::empty_strided",)), ("aten::fill_",))
-"""What torch records for ``backward()``'s implicit gradient of a scalar."""
-
-
 def run_inside(children: tuple, work: Callable[[], _R]) -> _R:
     """Record ``children`` (trees of :mod:`torch_events`) in the open event and run ``work``
     where they say (inside the child holding ``WORK``; after them if none does).

@@ -29,23 +29,24 @@ from typing import Any
 
 from ..backend import element_strides, is_c_contiguous
 
-__all__ = ["ARITY", "BACKWARD", "FORWARD", "WORK", "blas_operands", "holds_work",
-           "recorded_shapes", "variant"]
+__all__ = ["ACCUMULATE_GRAD", "ARITY", "BACKWARD", "FORWARD", "IMPLICIT_GRAD", "TO_COPY",
+           "WORK", "blas_operands", "holds_work", "recorded_shapes", "variant"]
 
 WORK = "<work>"
 """Where, among an event's children, the op's real work runs."""
-
-Tree = tuple
 
 _AS_STRIDED = ("aten::as_strided",)
 _EMPTY = ("aten::empty",)
 _FILL = ("aten::fill_",)
 _RESOLVE_CONJ = ("aten::resolve_conj",)
 _EMPTY_LIKE = ("aten::empty_like", ("aten::empty_strided",))
-_TO_COPY = ("aten::to", ("aten::_to_copy", ("aten::empty_strided",), ("aten::copy_",)))
+TO_COPY = ("aten::to", ("aten::_to_copy", ("aten::empty_strided",), ("aten::copy_",)))
+"""A binary op's conversion of an operand to the op's dtype (a Python number's, above all)."""
+_TO_COPY = TO_COPY
 _ZEROS = ("aten::zeros", _EMPTY, ("aten::zero_",))
 _CLONE_CONTIGUOUS = (("aten::empty_like", _EMPTY), ("aten::copy_", WORK))
-_SUM = ("aten::sum", _AS_STRIDED, _FILL, WORK)
+_SUM_MARKED = ("aten::sum", _AS_STRIDED, _FILL)  # a sum whose work runs elsewhere
+_SUM = (*_SUM_MARKED, WORK)
 _DIV_BY_COUNT = ("aten::div_", _TO_COPY)  # mean's sum divided by a Python int
 _VIEW = ("aten::view",)
 _RESHAPE_VIEW = ("aten::reshape", _VIEW)
@@ -119,8 +120,9 @@ FORWARD: dict[str, tuple] = {
     "aten::abs": (_EMPTY, ("aten::abs", WORK)),  # abs writes into a new tensor (abs.out)
     # losses: the unreduced loss, then its reduction
     "aten::nll_loss": (("aten::nll_loss_forward", WORK),),
-    "aten::mse_loss.mean": (("aten::resize_",), _EMPTY, WORK, ("aten::mean", _SUM, _DIV_BY_COUNT)),
-    "aten::mse_loss.sum": (("aten::resize_",), _EMPTY, WORK, ("aten::sum", _AS_STRIDED, _FILL)),
+    "aten::mse_loss.mean": (("aten::resize_",), _EMPTY, WORK,
+                            ("aten::mean", _SUM_MARKED, _DIV_BY_COUNT)),
+    "aten::mse_loss.sum": (("aten::resize_",), _EMPTY, WORK, _SUM_MARKED),
     "aten::mse_loss.none": (),
 }
 
@@ -134,8 +136,7 @@ _EVENLY_DISTRIBUTE = (
 # max(dim)/min(dim): the gradient scattered to the selected indices
 _VALUE_SELECTING = (("aten::value_selecting_reduction_backward",
                      ("aten::unsqueeze", _AS_STRIDED), ("aten::unsqueeze", _AS_STRIDED),
-                     ("aten::zeros", _EMPTY, ("aten::zero_",)),
-                     ("aten::scatter_", ("aten::to",), WORK)),)
+                     _ZEROS, ("aten::scatter_", ("aten::to",), WORK)),)
 
 # The BLAS call behind mm/addmm resolves the conjugate of its result, then reads mat2 and
 # mat1 as they lie: row-major (resolve_conj), as a transpose (x.t(): nothing), or neither
@@ -150,6 +151,17 @@ for _m1, _read1 in _BLAS_READ.items():
                                                *_read1)
         FORWARD[f"aten::addmm.{_m1}.{_m2}.expand"] = (("aten::expand", _AS_STRIDED),
                                                       *FORWARD[f"aten::addmm.{_m1}.{_m2}"])
+
+IMPLICIT_GRAD = ("aten::ones_like", _EMPTY_LIKE, _FILL)
+"""``backward()``'s implicit gradient of a scalar."""
+
+ACCUMULATE_GRAD = {
+    "first": (("aten::detach", ("detach",)),),  # kept as the leaf's .grad
+    "copied": (("aten::new_empty_strided", ("aten::empty_strided",)), ("aten::copy_",)),
+    "added": (("aten::add_",),),
+}
+"""AccumulateGrad's events: a first gradient kept, or copied (its layout is not the leaf's),
+or a later gradient added."""
 
 BACKWARD: dict[str, tuple] = {
     "SoftmaxBackward0": (("aten::_softmax_backward_data", WORK),),
