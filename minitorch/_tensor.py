@@ -1042,10 +1042,21 @@ def sum_to(t: Tensor, shape: tuple) -> Tensor:
     shape, have = tuple(shape), t._data.shape
     if have == shape or len(have) < len(shape):  # (a smaller gradient already broadcasts)
         return t
-    if not grad_mode._state.grad_enabled and autograd.profiler._active is None:
-        return Tensor._make(sum_to_array(t._xp, t._data, shape))  # unrecorded: on arrays
-    # recorded or profiled: a sum that keeps dims, then a view, as torch (its double-backward
-    # graph, its profile)
+    if not grad_mode._state.grad_enabled:  # unrecorded: on arrays
+        return Tensor._make(sum_to_array(t._xp, t._data, shape))
+    return sum_to_as_torch(t, shape)
+
+
+def sum_to_as_torch(t: Tensor, shape: tuple) -> Tensor:
+    """``sum_to`` in torch's ops, recorded: a sum that keeps dims, then a view (torch's
+    double-backward graph, and its profile where a formula calls ``at::sum_to``).
+
+    >>> sum_to_as_torch(minitorch.ones(2, 3), (3,))
+    tensor([2., 2., 2.])
+    """
+    have = t._data.shape
+    if have == shape or len(have) < len(shape):
+        return t
     out = t.sum(_broadcast_dims(have, shape), keepdim=True)
     return out.view(shape) if out._data.shape != shape else out
 

@@ -406,7 +406,8 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
 
 
 def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
-    """A node under the profiler (two events, as torch records) or anomaly mode."""
+    """A node under the profiler (its event, inside the engine's evaluate_function event) or
+    anomaly mode."""
     if prof is not None:  # torch records the node's inputs: the gradients it gets
         name = _profiled_name(node)
         prof._push(name, "cpu_op", [() if g is None else tuple(g.shape) for g in grads]
