@@ -16,6 +16,7 @@ import numpy as np
 from . import _args, _sampling, backend
 from . import _dtype as D
 from ._tensor import Tensor
+from .autograd.profiler import records
 from .ops import _fused
 
 __all__ = ["arange", "as_array", "empty", "eye", "from_numpy", "full", "ones",
@@ -185,6 +186,7 @@ def _leaf(array: Any, requires_grad: bool) -> Tensor:
     return t
 
 
+@records("tensor", event=False)
 def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, arrays).
@@ -242,6 +244,7 @@ def _filled(fn: str, fill: Any, size: tuple, dtype: D.dtype | None, requires_gra
     return _leaf(array, requires_grad)
 
 
+@records("aten::zeros")
 def zeros(*size: Any, dtype: D.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (float32 unless ``dtype``).
@@ -252,6 +255,7 @@ def zeros(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     return _filled("zeros", 0, size, dtype, requires_grad, device)
 
 
+@records("aten::ones")
 def ones(*size: Any, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor of ones (float32 unless ``dtype``).
@@ -262,6 +266,7 @@ def ones(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     return _filled("ones", 1, size, dtype, requires_grad, device)
 
 
+@records("aten::empty")
 def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """A new tensor (minitorch fills it with zeros; torch leaves it uninitialised).
@@ -272,6 +277,7 @@ def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
     return _filled("empty", 0, size, dtype, requires_grad, device)
 
 
+@records("aten::full")
 def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value like torch.
@@ -309,6 +315,7 @@ def _fits(value: Any) -> bool:
     return _args.INT64_MIN <= value <= _args.INT64_MAX
 
 
+@records("aten::zeros_like")
 @_args.tensors("zeros_like", t="input")
 def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
@@ -322,6 +329,7 @@ def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                  requires_grad=requires_grad)
 
 
+@records("aten::ones_like")
 @_args.tensors("ones_like", t="input")
 def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
@@ -350,6 +358,7 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     return _leaf(array, requires_grad)
 
 
+@records("aten::rand")
 def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """Uniform samples from [0, 1), torch's numbers for the same seed.
@@ -360,6 +369,7 @@ def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device
     return _random("uniform", size, dtype, requires_grad, device, generator)
 
 
+@records("aten::randn")
 def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """Standard normal samples, torch's numbers for the same seed.
@@ -370,6 +380,7 @@ def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, devic
     return _random("normal", size, dtype, requires_grad, device, generator)
 
 
+@records("aten::arange")
 def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtype | None = None,
            device: Any = None, requires_grad: bool = False) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for int arguments, else float32.

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import _args, _factories, _random, _storage
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
-from .autograd import grad_mode
+from .autograd import grad_mode, profiler
 from .backend import element_strides, getitem, is_c_contiguous
 from .ops import (
     diagonal,
@@ -89,7 +89,22 @@ def reshape(self: Tensor, *shape_: Any) -> Tensor:
     """
     target = _resolve(_args.sizes("reshape", shape_, "shape", check_negative=False),
                       self.numel())
-    return shape.View.apply(self, shape=target)
+    return profiler.run_op("aten::reshape", "aten::reshape", lambda: _reshaped(self, target),
+                           (self, target))
+
+
+def _reshaped(self: Tensor, target: tuple) -> Tensor:
+    """A view in shape ``target`` if the strides allow one, else torch's copy: a contiguous
+    clone seen in the new shape (``UnsafeViewBackward0`` over ``CloneBackward0``)."""
+    if _viewable(self, target):  # (torch's view has no gradient formula off grad mode)
+        view = shape.View if grad_mode._state.grad_enabled else shape.ReshapeAlias
+        return view.apply(self, shape=target)
+    return shape.UnsafeView.apply(shape.Clone.apply(self, contiguous=True), shape=target)
+
+
+def _viewable(self: Tensor, target: tuple) -> bool:
+    strides = None if is_c_contiguous(self._data) else element_strides(self._data)
+    return strides is None or view_strides(self._data.shape, strides, target)
 
 
 def view(self: Tensor, *shape_: Any) -> Tensor:
@@ -104,8 +119,7 @@ def view(self: Tensor, *shape_: Any) -> Tensor:
     RuntimeError: view size is not compatible with input tensor's size and stride ...
     """
     target = _resolve(_args.sizes("view", shape_, check_negative=False), self.numel())
-    strides = None if is_c_contiguous(self._data) else element_strides(self._data)
-    if strides is not None and not view_strides(self._data.shape, strides, target):
+    if not _viewable(self, target):
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
@@ -185,13 +199,19 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return self.reshape(1)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    # torch's aten::flatten reshapes without an aten::reshape event of its own
+    return profiler.run_op("aten::flatten", "aten::flatten", lambda: _flattened(self, s, e),
+                           (self, s, e))
+
+
+def _flattened(self: Tensor, s: int, e: int) -> Tensor:
     if s == e:  # nothing to merge: torch returns the tensor itself
         return self
     dims = tuple(self.shape)
     merged = 1
     for d in dims[s:e + 1]:
         merged *= d
-    return self.reshape((*dims[:s], merged, *dims[e + 1:]))
+    return _reshaped(self, (*dims[:s], merged, *dims[e + 1:]))
 
 
 def unbind(self: Tensor, dim: int = 0) -> tuple:
@@ -255,34 +275,45 @@ def _inplace_operator(inplace_op: Any) -> Any:
     return method
 
 
+def _binary_(self: Tensor, op: Callable[..., Tensor], other: Any, **kwargs: Any) -> Tensor:
+    """``self._inplace(op, other, ...)`` recorded as torch's ``aten::<op>_``, which holds the
+    conversion of ``other`` to ``self``'s dtype (a Python number), not the out-of-place op."""
+    if profiler._active is None:
+        return self._inplace(op, other, **kwargs)
+    with profiler.op_event(f"aten::{op.__name__}_", (self, other)):
+        pointwise._record_conversions(self, other, self.dtype)
+        with profiler.paused():
+            return self._inplace(op, other, **kwargs)
+
+
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
     _inplace_other("add_", other)
     _args.number_types("add_", (alpha, "alpha", None))
-    return self._inplace(pointwise.add, other, alpha=alpha,
-                         ufunc="add" if pointwise.is_unit(alpha) else None)
+    return _binary_(self, pointwise.add, other, alpha=alpha,
+                    ufunc="add" if pointwise.is_unit(alpha) else None)
 
 
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     _inplace_other("sub_", other)
     _args.number_types("sub_", (alpha, "alpha", None))
-    return self._inplace(pointwise.sub, other, alpha=alpha,
-                         ufunc="subtract" if pointwise.is_unit(alpha) else None)
+    return _binary_(self, pointwise.sub, other, alpha=alpha,
+                    ufunc="subtract" if pointwise.is_unit(alpha) else None)
 
 
 def mul_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self *= other``."""
     _inplace_other("mul_", other)
-    return self._inplace(pointwise.mul, other, ufunc="multiply")
+    return _binary_(self, pointwise.mul, other, ufunc="multiply")
 
 
 def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """In-place ``self /= other`` (rounded with ``rounding_mode``, see :func:`div`)."""
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
-        return self._inplace(pointwise.div, other, rounding_mode=rounding_mode)
-    return self._inplace(pointwise.div, other, ufunc="divide")
+        return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)
+    return _binary_(self, pointwise.div, other, ufunc="divide")
 
 
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:

@@ -27,6 +27,7 @@ from . import _dtype as D
 from ._creation import _created, _leaf, empty, rand, randn
 from ._generator import Generator, default_generator
 from ._tensor import Tensor, broadcast_shapes
+from .autograd.profiler import records
 from .backend import namespace
 from .ops._base import Op, wrap
 
@@ -422,7 +423,7 @@ def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
     like.__doc__ = (f"``{kind.__name__}`` with the shape, dtype and device of ``input``.\n\n"
                     f"    >>> minitorch.{kind.__name__}_like(minitorch.ones(2, 3)).shape\n"
                     f"    torch.Size([2, 3])\n    ")
-    return like
+    return records(f"aten::{like.__name__}")(like)
 
 
 rand_like = _like(rand)

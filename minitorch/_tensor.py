@@ -266,7 +266,8 @@ class Tensor(metaclass=_TensorType):
             return self
         from .ops.shape import Clone
 
-        return Clone.apply(self, contiguous=True)
+        with autograd.profiler.op_event("aten::contiguous", (self,)):
+            return Clone.apply(self, contiguous=True)
 
     # ---- autograd attributes ------------------------------------------------------------
     @property
@@ -403,6 +404,7 @@ class Tensor(metaclass=_TensorType):
         """Accumulate the gradient of this tensor into the leaves' ``.grad``."""
         autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
+    @autograd.profiler.records("aten::detach")
     def detach(self) -> Tensor:
         """A tensor with the same values (and version counter) outside the graph."""
         t = Tensor._make(self._data)
@@ -506,6 +508,7 @@ class Tensor(metaclass=_TensorType):
         return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
                            device=str(dev) if dev.type != "cpu" else "")
 
+    @autograd.profiler.records("aten::item")
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
         n = self.numel()
@@ -587,10 +590,13 @@ class Tensor(metaclass=_TensorType):
         dtype, dev = _to_arguments(args, kwargs)
         moves = dev is not None and dev != self.device
         if not moves and (dtype is None or dtype is self.dtype) and not kwargs.get("copy"):
+            if autograd.profiler._active is not None:  # torch records a to() that copies nothing
+                autograd.profiler._mark("aten::to")
             return self
         from .ops.shape import ToCopy
 
-        return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
+        with autograd.profiler.op_event("aten::to", (self,)):
+            return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
 
     def float(self) -> Tensor:
         """Convert to float32."""
@@ -1055,9 +1061,21 @@ def sum_to(t: Tensor, shape: tuple) -> Tensor:
         return t
     if not grad_mode._state.grad_enabled:  # unrecorded: on arrays
         return Tensor._make(sum_to_array(t._xp, t._data, shape))
-    # recorded: a sum that keeps dims, then a view, as torch (its double-backward graph)
+    return sum_to_as_torch(t, shape)
+
+
+def sum_to_as_torch(t: Tensor, shape: tuple) -> Tensor:
+    """``sum_to`` in torch's ops, recorded: a sum that keeps dims, then a view (torch's
+    double-backward graph, and its profile where a formula calls ``at::sum_to``).
+
+    >>> sum_to_as_torch(minitorch.ones(2, 3), (3,))
+    tensor([2., 2., 2.])
+    """
+    have = t._data.shape
+    if have == shape or len(have) < len(shape):
+        return t
     out = t.sum(_broadcast_dims(have, shape), keepdim=True)
-    return out.reshape(shape) if out._data.shape != shape else out
+    return out.view(shape) if out._data.shape != shape else out
 
 
 def sum_to_array(xp: Any, array: Any, shape: tuple) -> Any:

@@ -8,8 +8,9 @@ records its kernels' internal calls (``aten::as_strided`` in ``aten::expand``, .
 does not, so those are pruned from torch's tree, except the conversion of an operand to the
 op's dtype (``aten::to`` / ``aten::_to_copy``, for a Python number above all), which both
 record and which is compared in full.
-Not yet matched: where two gradients meet in the engine's input buffer of a node, torch
-records ``aten::add`` or ``aten::add_`` inside the node that produced the second one.
+Where two gradients meet in the engine's input buffer of a node, both record ``aten::add``
+or ``aten::add_`` inside the evaluate_function event of the node that produced the second
+one (tests/test_profiler_events_oracle.py compares those programs).
 """
 
 from __future__ import annotations

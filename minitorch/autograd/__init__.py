@@ -18,7 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _tensor as T
 from .._args import py_flag
-from . import anomaly_mode, engine, forward_ad, functional, grad_mode, graph, profiler
+from . import (
+    anomaly_mode,
+    engine,
+    forward_ad,
+    functional,
+    grad_mode,
+    graph,
+    profiler,
+    torch_events,
+)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import (
@@ -68,7 +77,7 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
             if t.requires_grad and t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
-            profiler._mark(*profiler.ONES_LIKE)
+            profiler._mark(*torch_events.IMPLICIT_GRAD)
         elif g.shape != t.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "

@@ -25,7 +25,7 @@ from .. import _tensor as T
 from .. import course
 from .._args import node_hook_result
 from ..backend import quiet
-from . import anomaly_mode, grad_mode, profiler
+from . import anomaly_mode, grad_mode, profiler, torch_events
 from .graph import (
     AccumulateGrad,
     Node,
@@ -158,24 +158,32 @@ def execute(
                 grads = _tensors(grads)
                 observer("run", node=node, grad_outputs=grads,
                          ready=[n for _, n in ready], dependencies=dict(deps))
-            outs = _run_node(node, tuple(grads), create_graph)
-            if not keep_graph:
-                node._release()
-            if observer:
-                outs = _tensors(outs)
-                _shown(outs)
-                observer("done", node=node, grad_inputs=outs)
-            # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time
-            edges = iter(node._next)
-            for child, nr, grad in zip(edges, edges, outs):
-                if child is None or (needed is not None and child not in needed):
-                    continue
-                if grad is not None:
-                    _deliver(buffers, child, nr, grad, grads, outs)
-                left = deps[child] - 1
-                deps[child] = left
-                if left == 0:
-                    push(ready, (-child._seq, child))
+            prof = profiler._active
+            if prof is not None:  # torch's event for the node and the sums of what it gives
+                prof._push(f"autograd::engine::evaluate_function: {_profiled_name(node)}",
+                           "cpu_op", None)
+            try:
+                outs = _run_node(node, tuple(grads), create_graph)
+                if not keep_graph:
+                    node._release()
+                if observer:
+                    outs = _tensors(outs)
+                    _shown(outs)
+                    observer("done", node=node, grad_inputs=outs)
+                # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time
+                edges = iter(node._next)
+                for child, nr, grad in zip(edges, edges, outs):
+                    if child is None or (needed is not None and child not in needed):
+                        continue
+                    if grad is not None:
+                        _deliver(buffers, child, nr, grad, grads, outs)
+                    left = deps[child] - 1
+                    deps[child] = left
+                    if left == 0:
+                        push(ready, (-child._seq, child))
+            finally:
+                if prof is not None:
+                    prof._pop(0)
     _run_final_callbacks()
     return [captured.get(edge) for edge in capture] if capture is not None else []
 
@@ -283,7 +291,11 @@ def _deliver(buffers: dict[Node, list], node: Node, nr: int, grad: Any,
         buf = buffers[node] = [None] * max(node._n_outputs, nr + 1)
     old = buf[nr]
     if old is not None:
-        buf[nr] = _sum(old, grad, leaf)
+        if profiler._active is None:
+            buf[nr] = _sum(old, grad, leaf)
+        else:
+            with profiler.op_event("aten::add_" if _stealable(buffers, old) else "aten::add"):
+                buf[nr] = _sum(old, grad, leaf)
     elif leaf and not isinstance(grad, T.Tensor):
         buf[nr] = t = T.Tensor._make(grad)
         if _own_array(grad, came, went):
@@ -305,6 +317,21 @@ def _own_array(array: Any, came: tuple, went: tuple) -> bool:
     for g in went:
         seen += g is array
     return seen == 1
+
+
+def _stealable(buffers: dict[Node, list], old: Any) -> bool:
+    """Whether torch's input buffer adds the next gradient into ``old`` in place (``add_``)
+    rather than into a new tensor (``add``): only when it holds the last reference to
+    ``old`` and to all of its memory, so not for a view (an expanded gradient) nor for a
+    gradient waiting in another buffer too (a node that passed its input on twice)."""
+    array = _array_of(old)
+    if getattr(array, "base", None) is not None:
+        return False
+    held = 0
+    for buf in buffers.values():
+        for g in buf:
+            held += g is not None and _array_of(g) is array
+    return held == 1
 
 
 def _sum(old: Any, grad: Any, for_leaf: bool) -> Any:
@@ -379,18 +406,34 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
 
 
 def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
-    """A node under the profiler (two events, as torch records) or anomaly mode."""
-    if prof is not None:
-        name = _PROFILED_NAMES.get(node.name(), node.name())
-        prof._push(f"autograd::engine::evaluate_function: {name}", "cpu_op", None)
-        prof._push(name, "cpu_op", None)
+    """A node under the profiler (its event, inside the engine's evaluate_function event) or
+    anomaly mode."""
+    if prof is not None:  # torch records the node's inputs: the gradients it gets
+        name = _profiled_name(node)
+        prof._push(name, "cpu_op", [() if g is None else tuple(g.shape) for g in grads]
+                   if prof.record_shapes else None)
     try:
+        formula = torch_events.BACKWARD.get(name) if prof is not None else None
+        if formula is not None and not grad_mode._state.grad_enabled:
+            # torch's formula calls other ops than minitorch's: record torch's, and run
+            # minitorch's backward (on arrays, unrecorded) inside the one doing the work
+            return profiler.run_inside(formula, lambda: _unrecorded(node, grads))
         # a profiled node runs its backward on tensors, so its ops are recorded as torch's
         return _apply(node, grads, tensors=prof is not None)
     finally:
         if prof is not None:
             prof._pop(0)
-            prof._pop(0)
+
+
+def _profiled_name(node: Node) -> str:
+    return _PROFILED_NAMES.get(node.name(), node.name())
+
+
+def _unrecorded(node: Node, grads: tuple) -> tuple:
+    """The node's backward with the profiler paused on this thread (its events are
+    :data:`torch_events.BACKWARD`'s), as tensors."""
+    with profiler.paused():
+        return _tensors(_apply(node, grads))
 
 
 _PROFILED_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad"}

@@ -37,7 +37,7 @@ from typing import Any
 from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
-from . import anomaly_mode, forward_ad, grad_mode, profiler
+from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import FREED, Node, SavedTensor, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
@@ -274,6 +274,9 @@ class Function(metaclass=_FunctionMeta):
     # saves 2): released with the saved tensors, so a second backward raises as in torch.
     saved_numbers: tuple[str, ...] = ()
     _profile_name: str | None = None
+    # The key of torch_events.FORWARD naming the events torch records inside a call, from
+    # its arguments, when it is not the op's event name (torch_events.variant).
+    _profile_inner: Callable[[tuple, dict], str] | None = None
     setup_context: Callable | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -316,11 +319,14 @@ class Function(metaclass=_FunctionMeta):
         run = _apply_op if cls._trusted else apply_custom  # the seam, looked up at each call
         prof = profiler._active
         if prof is not None:
-            prof._push(cls._profile_name or cls.__name__, "cpu_op",
-                       _shapes(args) if prof.record_shapes else None)
+            name = cls._profile_name or cls.__name__
+            prof._push(name, "cpu_op", _shapes(name, args, kwargs) if prof.record_shapes else None)
             out = None
             try:
-                out = run(cls, args, kwargs)
+                key = name if cls._profile_inner is None else cls._profile_inner(args, kwargs)
+                inner = torch_events.FORWARD.get(key)
+                out = run(cls, args, kwargs) if inner is None else \
+                    profiler.run_inside(inner, lambda: run(cls, args, kwargs))
             finally:
                 prof._pop(_nbytes(out) if prof.profile_memory else 0)
             return out
@@ -556,8 +562,13 @@ def _forward_trace() -> list[str]:
     return traceback.format_list(stack)
 
 
-def _shapes(args: tuple) -> list:
-    return [tuple(a.shape) if isinstance(a, T.Tensor) else () for a in args]
+def _shapes(name: str, args: tuple, kwargs: dict) -> list:
+    """The input shapes torch records for the op ``name``: one per argument of its schema."""
+    shapes = [tuple(a.shape) if isinstance(a, T.Tensor) else () for a in args]
+    if kwargs.get("dims", kwargs.get("dim")) is not None and f"{name}.dim" in \
+            torch_events.ARITY:
+        name = f"{name}.dim"
+    return torch_events.recorded_shapes(name, shapes)
 
 
 def _nbytes(out: Any) -> int:

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 from .. import _tensor as T
 from .. import course
 from .._args import hook_result, post_accumulate_hook_result
-from . import grad_mode, profiler
+from ..backend import element_strides, is_c_contiguous
+from . import grad_mode, profiler, torch_events
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -206,13 +207,21 @@ class AccumulateGrad(Node):
 
     def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[()]:
         if profiler._active is not None and grads[0] is not None:  # torch's kernels' events
-            profiler._mark(*_FIRST_GRAD if self.variable._grad is None else _ADD_GRAD)
+            for event in _accumulate_events(self.variable, grads[0]):
+                profiler._mark(*event)
         accumulate_into_leaf(self.variable, grads[0])
         return ()
 
 
-_FIRST_GRAD = ("aten::detach", ("detach",))
-_ADD_GRAD = ("aten::add_",)
+def _accumulate_events(variable: Tensor, grad: Tensor) -> tuple:
+    """The events of torch's AccumulateGrad: a first gradient is kept (``aten::detach``) when
+    its layout is the variable's, else copied into one that is; a later one is added."""
+    if variable._grad is not None:
+        return torch_events.ACCUMULATE_GRAD["added"]
+    if is_c_contiguous(grad._data) or element_strides(grad._data) == element_strides(
+            variable._data):
+        return torch_events.ACCUMULATE_GRAD["first"]
+    return torch_events.ACCUMULATE_GRAD["copied"]
 
 
 _accumulate_lock = threading.Lock()

@@ -32,6 +32,7 @@ from time import perf_counter_ns
 from typing import Any, Protocol, TypeVar
 
 from .. import backend, course
+from .torch_events import FORWARD, WORK, holds_work, recorded_shapes
 
 __all__ = [
     "EventList",
@@ -44,6 +45,7 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_R = TypeVar("_R")
 
 _active: profile | None = None
 """The running profile, or None. The core checks it before calling ``_push``/``_pop``."""
@@ -341,6 +343,8 @@ class profile:
             stack = self._local.stack
         except AttributeError:  # the first event of this thread
             stack = self._local.stack = [threading.get_native_id()]
+        if _muted.depth:
+            return
         record = [name, cat, shapes, stack[-1],
                   _python_stack() if self.with_stack else None, 0, None, 0, None, None]
         stack.append(record)
@@ -352,6 +356,8 @@ class profile:
     def _pop(self, nbytes: int) -> None:
         """Close this thread's innermost event; ``nbytes`` is the size of its outputs."""
         end = perf_counter_ns()
+        if _muted.depth:
+            return
         try:
             stack = self._local.stack
         except AttributeError:
@@ -458,16 +464,140 @@ def _mark(name: str, *children: tuple) -> None:
     prof = _active
     if prof is None:
         return
-    prof._push(name, "cpu_op", None)
+    prof._push(name, "cpu_op", recorded_shapes(name, []) if prof.record_shapes else None)
     try:
         for child in children:
-            _mark(*child)
+            if child is not WORK:  # (a tree marked after its work ran elsewhere)
+                _mark(*child)
     finally:
         prof._pop(0)
 
 
-ONES_LIKE = ("aten::ones_like", ("aten::empty_like", ("aten::empty_strided",)), ("aten::fill_",))
-"""What torch records for ``backward()``'s implicit gradient of a scalar."""
+def run_inside(children: tuple, work: Callable[[], _R]) -> _R:
+    """Record ``children`` (trees of :mod:`torch_events`) in the open event and run ``work``
+    where they say (inside the child holding ``WORK``; after them if none does).
+
+    >>> with profile() as prof:
+    ...     with op_event("aten::t"):
+    ...         run_inside((("aten::transpose", ("aten::as_strided",)),), lambda: None)
+    >>> [e.name for e in prof.function_events]
+    ['aten::t', 'aten::transpose', 'aten::as_strided']
+    """
+    result: Any = _NOT_RUN
+    for child in children:
+        if child is WORK:
+            result = work()
+        elif result is _NOT_RUN and holds_work(child):
+            with op_event(child[0]):
+                result = run_inside(child[1:], work)
+        else:
+            _mark(*child)
+    return work() if result is _NOT_RUN else result
+
+
+_NOT_RUN = object()
+
+
+def records(name: str, *, event: bool = True) -> Callable[[_F], _F]:
+    """Decorator: under a profile, each call of the function is the event ``name`` holding
+    the events ``torch_events.FORWARD[name]`` lists, the call's work inside the one holding
+    ``WORK``; the ops the function calls are not recorded (the table says what torch records).
+    ``event=False`` records the table's events without an enclosing one (``torch.tensor``).
+
+    >>> @records("aten::item")
+    ... def item():
+    ...     return 1.0
+    >>> with profile() as prof:
+    ...     _ = item()
+    >>> [e.name for e in prof.function_events]
+    ['aten::item', 'aten::_local_scalar_dense']
+    """
+    children = FORWARD.get(name, ())
+
+    def decorate(func: _F) -> _F:
+        @functools.wraps(func)
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            if _active is None:
+                return func(*args, **kwargs)
+            if not event:
+                return run_inside(children, lambda: _unrecorded(func, args, kwargs))
+            return run_op(name, name, lambda: _unrecorded(func, args, kwargs), args)
+
+        return recorded  # type: ignore[return-value]
+
+    return decorate
+
+
+def run_op(name: str, key: str, work: Callable[[], _R], inputs: Iterable = ()) -> _R:
+    """``work()``, recorded (under a profile) as the event ``name`` holding the events
+    ``torch_events.FORWARD[key]`` lists: for an op that is a function, not a Function.
+    ``inputs`` are the op's arguments, whose shapes ``record_shapes`` keeps.
+
+    >>> with profile() as prof:
+    ...     _ = run_op("aten::argmax", "aten::argmax.dim", lambda: 0)
+    >>> [e.name for e in prof.function_events]
+    ['aten::argmax', 'aten::as_strided']
+    """
+    if _active is None:
+        return work()
+    with op_event(name, inputs):
+        return run_inside(FORWARD.get(key, ()), work)
+
+
+def _unrecorded(func: Callable[..., _R], args: tuple, kwargs: dict) -> _R:
+    with paused():
+        return func(*args, **kwargs)
+
+
+class _Muted(threading.local):
+    depth = 0
+
+
+_muted = _Muted()
+"""How many :func:`paused` blocks this thread is in (events are not recorded inside)."""
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Record nothing on this thread inside the block: for work whose events are recorded
+    as torch's instead (see ``torch_events.BACKWARD``).
+
+    >>> with profile() as prof:
+    ...     with paused():
+    ...         with op_event("aten::mul"):
+    ...             pass
+    >>> len(prof.function_events)
+    0
+    """
+    _muted.depth += 1
+    try:
+        yield
+    finally:
+        _muted.depth -= 1
+
+
+@contextmanager
+def op_event(name: str, inputs: Iterable = ()) -> Iterator[None]:
+    """An event ``name`` (category ``cpu_op``) around the block, when a profile is active:
+    a composite op (``aten::matmul``) holds the events of the ops it calls. ``inputs`` are
+    its arguments, whose shapes ``record_shapes`` keeps (as torch: ``[]`` for a number).
+
+    >>> with profile() as prof:
+    ...     with op_event("aten::matmul"):
+    ...         pass
+    >>> [e.name for e in prof.function_events]
+    ['aten::matmul']
+    """
+    prof = _active
+    if prof is None:
+        yield
+        return
+    prof._push(name, "cpu_op", recorded_shapes(name, [
+        tuple(getattr(v, "shape", ())) for v in inputs]) if prof.record_shapes else None)
+    try:
+        yield
+    finally:
+        prof._pop(0)
 
 
 class record_function:
@@ -641,11 +771,11 @@ class _Forward:
         self._thread = threading.get_ident()
 
     def _push(self, name: str, cat: str, shapes: object) -> None:
-        if threading.get_ident() == self._thread:
+        if threading.get_ident() == self._thread and not _muted.depth:
             self._enter(name)
 
     def _pop(self, nbytes: int) -> None:
-        if threading.get_ident() == self._thread:
+        if threading.get_ident() == self._thread and not _muted.depth:
             self._exit()
 
 
@@ -670,7 +800,7 @@ def use(my_profiler: StudentProfiler) -> Iterator[StudentProfiler]:
         >>> with use(Names()) as names:
         ...     y = (x * x).sum()
         >>> names.names
-        ['aten::mul', 'aten::sum']
+        ['aten::mul', 'aten::sum', 'aten::as_strided', 'aten::fill_']
     """
     missing = [m for m in ("enter", "exit") if not callable(getattr(my_profiler, m, None))]
     if missing:

@@ -20,6 +20,7 @@ from typing import Any
 from .. import _args, _creation
 from .._dtype import int64
 from .._tensor import Tensor
+from ..autograd import profiler
 from ..backend import namespace
 from ..ops import _batch_norm_order as bn_order
 from ..ops import nn_ops
@@ -88,6 +89,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
+    return profiler.run_op("aten::linear", "aten::linear", lambda: _linear(input, weight, bias),
+                           (input, weight, bias))
+
+
+def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
@@ -494,6 +500,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: An
         check_weight(weight, shape)
         return weighted((input - target) ** 2, weight, reduction)
     input, target = kernel_operands("mse", input, target)
+    profiler._mark("aten::broadcast_tensors")  # torch's Python mse_loss broadcasts first
     return nn_ops.MseLoss.apply(input, target, reduction=reduction)
 
 
@@ -536,6 +543,13 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
     _check_targets(target, classes, ignore_index)
+    # torch's nll_loss is aten::nll_loss_nd, which calls aten::nll_loss (or nll_loss2d)
+    return profiler.run_op("aten::nll_loss_nd", "aten::nll_loss_nd", lambda: _nll_loss(
+        input, target, weight, ignore_index, reduction, classes), (input, target, weight))
+
+
+def _nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
+              reduction: str, classes: int) -> Tensor:
     # target by keyword: it is no edge of the graph (torch's node has one next function)
     options = {"target": target, "reduction": reduction, "ignore_index": ignore_index,
                "weight": weight}
@@ -549,6 +563,13 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     out = nn_ops.NllLoss2d.apply(input.reshape(batch, classes, 1, positions),
                                  shape=(batch, 1, positions), **options)
     return out.view(target.shape) if reduction == "none" else out
+
+
+def _cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
+                   reduction: str) -> Tensor:
+    # torch's log_softmax(input, dim, input's dtype); an integer input fails here
+    log_p = log_softmax(input, 0 if input.dim() == 1 else 1, dtype=input.dtype)
+    return nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
 def _check_spatial_target(input: Tensor, target: Tensor) -> None:
@@ -609,10 +630,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_args.legacy(target.dtype)}")
         return _cross_entropy_soft(input, target, weight, reduction, smoothing, ignore_index)
+    if not smoothing:  # torch's aten::cross_entropy_loss: log_softmax, then nll_loss_nd
+        return profiler.run_op("aten::cross_entropy_loss", "aten::cross_entropy_loss",
+                               lambda: _cross_entropy(input, target, weight, ignore_index,
+                                                      reduction), (input, target, weight))
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if not smoothing:
-        return nll
     return (1 - smoothing) * nll + smoothing * _uniform_loss(log_p, target, ignore_index,
                                                              reduction, weight)
 

@@ -127,7 +127,8 @@ def kernel_operands(kernel: str, input: Tensor, target: Tensor,
         raise _args.cast_error(dt, out)
     dt = out or dt
     floating_kernel(kernel, dt)
-    return input.to(dt), target.to(dt)
+    return (input if input.dtype is dt else input.to(dt),
+            target if target.dtype is dt else target.to(dt))
 
 
 def floating_kernel(kernel: str, dt: dtype, suffix: str = "_cpu") -> None:

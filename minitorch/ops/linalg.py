@@ -13,6 +13,7 @@ from typing import Any
 from .. import _args, _mkl
 from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
+from ..autograd import profiler, torch_events
 from ..backend import element_strides, namespace
 from ._base import Op, check_same_device, like, wrap
 from ._out import takes_out
@@ -45,6 +46,7 @@ class Mm(Op):
     node_name = "MmBackward0"
     saved_names = ("mat2", "self")  # torch packs (and unpacks) mat2 first
     _profile_name = "aten::mm"
+    _profile_inner = staticmethod(torch_events.blas_operands)
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
@@ -157,6 +159,7 @@ class Addmm(Op):
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
     _profile_name = "aten::addmm"
+    _profile_inner = staticmethod(torch_events.blas_operands)
 
     @staticmethod
     def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1,
@@ -305,6 +308,12 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if da == 0 or db == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
+    # torch's aten::matmul holds the events of the ops it calls (aten::mm, ...)
+    return profiler.run_op("aten::matmul", "aten::matmul", lambda: _matmul(a, b, da, db),
+                           (a, b))
+
+
+def _matmul(a: Tensor, b: Tensor, da: int, db: int) -> Tensor:
     if da == 1 and db == 1:
         return Dot.apply(a, b)
     if da == 2 and db == 1:

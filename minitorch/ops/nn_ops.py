@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
+from ..autograd import torch_events
 from ..backend import namespace, quiet, setitem
 from ._base import Op, check_same_device, like, wrap
 from ._cascade_sum import torch_sum
@@ -80,9 +81,11 @@ class LogSoftmax(Op):
     node_name = "LogSoftmaxBackward0"
     saved_names = ("result",)
     _profile_name = "aten::log_softmax"
+    # (``cast``: a dtype was given, which torch's kernel converts to, aten::to, first)
+    _profile_inner = staticmethod(torch_events.variant("aten::log_softmax", "cast"))
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, dim: int, cast: bool = False) -> Tensor:
         out = wrap(torch_log_softmax(a._xp, a._data, dim))
         ctx.dim = dim
         ctx.save_for_backward(out)
@@ -176,6 +179,7 @@ class NllLoss2d(NllLoss):
 
 class MseLoss(Op):
     node_name = "MseLossBackward0"
+    _profile_inner = staticmethod(lambda args, kwargs: f"aten::mse_loss.{kwargs['reduction']}")
     saved_names = ("self", "target")
     _profile_name = "aten::mse_loss"
 
@@ -272,10 +276,10 @@ def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> T
     """
     dt = _args.dtype("log_softmax", dtype)
     d = _args.dim("log_softmax", _args.required("log_softmax", dim, "dim"), input.dim())
-    if dt is not None:
+    if dt is not None and dt is not input.dtype:
         input = input.to(dt)
     _check_floating("log_softmax", input, d)
-    return LogSoftmax.apply(input, dim=d)
+    return LogSoftmax.apply(input, dim=d, cast=dt is not None)
 
 
 def _check_floating(name: str, input: Tensor, dim: int) -> None:

@@ -17,7 +17,7 @@ from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
-from ..autograd import profiler
+from ..autograd import profiler, torch_events
 from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, like, wrap
@@ -35,7 +35,6 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
 
 
 # What torch records when its kernel copies an operand to the op's dtype first.
-_TO_COPY = ("aten::to", ("aten::_to_copy", ("aten::empty_strided",), ("aten::copy_",)))
 
 
 def _conversions(a: Any, b: Any, common: Any = None) -> tuple:
@@ -47,7 +46,7 @@ def _conversions(a: Any, b: Any, common: Any = None) -> tuple:
     (1, 0)
     """
     common = common or result_type(a, b)
-    return tuple(_TO_COPY for v in (a, b) if _operand_dtype(v) is not common)
+    return tuple(torch_events.TO_COPY for v in (a, b) if _operand_dtype(v) is not common)
 
 
 def _operand_dtype(value: Any) -> Any:

@@ -16,6 +16,7 @@ from typing import Any
 from .. import _args, return_types
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
+from ..autograd import profiler, torch_events
 from ..backend import namespace, quiet
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
@@ -44,6 +45,7 @@ def _expand_back_array(g: Any, shape: tuple, dims: tuple[int, ...] | None,
 class Sum(Op):
     node_name = "SumBackward0"
     _profile_name = "aten::sum"
+    _profile_inner = staticmethod(torch_events.variant("aten::sum", "keepdim"))
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
@@ -71,6 +73,7 @@ class SumDim(Sum):
 class Mean(Op):
     node_name = "MeanBackward0"
     _profile_name = "aten::mean"
+    _profile_inner = staticmethod(torch_events.variant("aten::mean", "keepdim"))
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
@@ -246,6 +249,7 @@ class MaxDim(_ExtremumDim):
     node_name = "MaxBackward0"
     saved_names = ("indices",)
     _profile_name = "aten::max"
+    _profile_inner = staticmethod(torch_events.variant("aten::max.dim", "keepdim"))
 
 
 class MinDim(_ExtremumDim):
@@ -253,6 +257,7 @@ class MinDim(_ExtremumDim):
     saved_names = ("indices",)
     fn = "min"
     _profile_name = "aten::min"
+    _profile_inner = staticmethod(torch_events.variant("aten::min.dim", "keepdim"))
 
 
 def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
@@ -468,7 +473,13 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 
 
 def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
-    """argmax or argmin (``fn``), with torch's checks."""
+    """argmax or argmin (``fn``), with torch's checks, profiled as torch's ``aten::<fn>``."""
+    key = f"aten::{fn}" if dim is None else f"aten::{fn}.dim" + (".keepdim" if keepdim else "")
+    return profiler.run_op(f"aten::{fn}", key, lambda: _arg_extremum_of(fn, input, dim, keepdim),
+                           (input, dim, keepdim))
+
+
+def _arg_extremum_of(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
     xp = input._xp
     keepdim = _args.flag(fn, keepdim, "keepdim")
     if dim is not None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, sum_to, view_strides
+from .._tensor import Tensor, sum_to, sum_to_as_torch, view_strides
+from ..autograd import profiler, torch_events
 from ..backend import array_dtype, element_strides, getitem, is_c_contiguous, namespace, to_device
 from ._base import Op, check_same_device, wrap
 
@@ -57,6 +58,12 @@ class Alias(Op):
         return (g,)
 
 
+class ReshapeAlias(View):
+    """The view ``reshape`` makes with grad mode off: torch's ``aten::_reshape_alias``."""
+
+    _profile_name = "aten::_reshape_alias"
+
+
 class UnsafeView(View):
     node_name = "UnsafeViewBackward0"
     _profile_name = "aten::_unsafe_view"
@@ -84,6 +91,11 @@ class Permute(Op):
 class Transpose(Permute):
     node_name = "TransposeBackward0"
     _profile_name = "aten::transpose"
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        swapped = [d for d, p in enumerate(ctx.inverse) if d != p] or [0, 0]
+        return (g.transpose(*swapped),)  # torch's formula: aten::transpose, not permute
 
 
 class T(Permute):
@@ -141,6 +153,7 @@ class SqueezeInplace(Squeeze):
     """The squeeze torch's matmul applies to a vector-matrix product's result."""
 
     node_name = "SqueezeBackward4"
+    _profile_name = "aten::squeeze_"
 
 
 class Expand(Op):
@@ -154,12 +167,15 @@ class Expand(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        if profiler._active is not None:  # torch's formula, at::sum_to: its sum and view
+            return (sum_to_as_torch(g, ctx.shape),)
         return (sum_to(g, ctx.shape),)
 
 
 class Clone(Op):
     node_name = "CloneBackward0"
     _profile_name = "aten::clone"
+    _profile_inner = staticmethod(torch_events.variant("aten::clone", "contiguous"))
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, contiguous: bool = False) -> Tensor:
@@ -284,6 +300,10 @@ class Slice(_BasicIndex):
     node_name = "SliceBackward0"
     _profile_name = "aten::slice"
 
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (SliceEmbed.apply(g, shape=ctx.shape, key=ctx.key),)
+
 
 class Embed(Op):
     """The gradient of basic indexing: zeros of the input's shape with ``grad`` at ``key``."""
@@ -302,6 +322,12 @@ class Embed(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (Slice.apply(g, key=ctx.key),)
+
+
+class SliceEmbed(Embed):
+    """``Embed`` of a slice's gradient: torch's ``aten::slice_backward``."""
+
+    _profile_name = "aten::slice_backward"
 
 
 class Index(Op):

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..autograd import profiler
 from ..ops._fused import add_scaled
 from ._elementwise import check_tensor_lr
 from .optimizer import Optimizer, plain_settings
@@ -86,5 +87,6 @@ class SGD(Optimizer):
                                             1 - group["dampening"])
                 buf._version_counter.value += 1
             d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data
-        p._data[...] = add_scaled(xp, p._data, d, -group["lr"])  # p.add_(d, alpha=-lr)
+        with profiler.op_event("aten::add_"):  # torch's p.add_(d, alpha=-lr)
+            p._data[...] = add_scaled(xp, p._data, d, -group["lr"])
         p._version_counter.value += 1

@@ -65,13 +65,15 @@ def test_use_forwards_ops_backward_nodes_and_labels_in_nesting_order() -> None:
         with record_function("step"):
             y = (x * x).sum()
         y.backward()
-    assert rec.calls[:6] == [("enter", "step"), ("enter", "aten::mul"), ("exit",),
-                             ("enter", "aten::sum"), ("exit",), ("exit",)]
+    # torch's aten::sum records the kernel's aten::as_strided and aten::fill_ inside it
+    assert rec.calls[:10] == [("enter", "step"), ("enter", "aten::mul"), ("exit",),
+                              ("enter", "aten::sum"), ("enter", "aten::as_strided"), ("exit",),
+                              ("enter", "aten::fill_"), ("exit",), ("exit",), ("exit",)]
     # backward's implicit gradient: torch's aten::ones_like and the kernels it calls
-    assert rec.names()[3:7] == ["aten::ones_like", "aten::empty_like", "aten::empty_strided",
+    assert rec.names()[5:9] == ["aten::ones_like", "aten::empty_like", "aten::empty_strided",
                                 "aten::fill_"]
-    assert rec.names()[7:9] == ["autograd::engine::evaluate_function: SumBackward0",
-                                "SumBackward0"]
+    assert rec.names()[9:11] == ["autograd::engine::evaluate_function: SumBackward0",
+                                 "SumBackward0"]
     assert "MulBackward0" in rec.names() and rec.depth == 0
     assert x.grad.tolist() == [2.0, 2.0, 2.0]  # the reference work is untouched
 
@@ -103,9 +105,11 @@ def test_use_restores_the_reference_on_exit_even_after_an_error() -> None:
     assert profiler._active is None
     with profile() as prof:  # the reference profiler works again
         minitorch.ones(2) * 2
-    # torch's mul by a number records the number's conversion to a tensor inside it: aten::to,
-    # which copies through aten::_to_copy into a fresh aten::empty_strided
+    # torch's ones is an empty tensor filled; its mul by a number records the number's
+    # conversion to a tensor inside it: aten::to, which copies through aten::_to_copy into a
+    # fresh aten::empty_strided
     assert [evt.name for evt in prof.events()] == [
+        "aten::ones", "aten::empty", "aten::fill_",
         "aten::mul", "aten::to", "aten::_to_copy", "aten::empty_strided", "aten::copy_"]
 
 
@@ -143,7 +147,9 @@ def test_events_of_other_threads_are_not_forwarded() -> None:
     conversion = [("enter", "aten::to"), ("enter", "aten::_to_copy"),
                   ("enter", "aten::empty_strided"), ("exit",), ("enter", "aten::copy_"), ("exit",),
                   ("exit",), ("exit",)]
-    assert rec.calls == [("enter", "aten::add"), *conversion, ("exit",)]
+    ones = [("enter", "aten::ones"), ("enter", "aten::empty"), ("exit",),
+            ("enter", "aten::fill_"), ("exit",), ("exit",)]  # torch's ones: empty, then filled
+    assert rec.calls == [*ones, ("enter", "aten::add"), *conversion, ("exit",)]
 
 
 def test_the_reference_pieces_are_seams() -> None:
