@@ -884,6 +884,30 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     return wrap(getattr(xp, op)(x, y))
 
 
+def shift(name: str, a: Any, b: Any) -> Tensor:
+    """``a << b`` (``name`` "lshift") or ``a >> b`` ("rshift") on integer tensors, as torch
+    shifts: a count that is negative or at least 64 shifts every bit out (``>>`` of a negative
+    number leaves -1).
+
+    >>> shift("lshift", minitorch.tensor([1, 3]), 2)
+    tensor([ 4, 12])
+    """
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        broadcast_pair(a, b)
+    _args.no_complex_kernel(name, a, b)
+    x, y, dt = cast_operands(a, b)
+    if dt.is_floating_point or dt is bool_:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_args.legacy(dt)}\'')
+    xp = (a if isinstance(a, Tensor) else b)._xp
+    x, y = (xp.asarray(v, dtype=array_dtype(xp, dt.name)) for v in (x, y))
+    out_of_range = (y < 0) | (y >= 64)
+    count = xp.where(out_of_range, xp.zeros_like(y), y)
+    if name == "lshift":
+        return wrap(xp.where(out_of_range, xp.zeros_like(x), xp.bitwise_left_shift(x, count)))
+    sign = xp.where(x < 0, -xp.ones_like(x), xp.zeros_like(x))
+    return wrap(xp.where(out_of_range, sign, xp.bitwise_right_shift(x, count)))
+
+
 def is_unit(alpha: Any) -> bool:
     """True for ``alpha`` at its default 1 (checked without comparing an unchecked value)."""
     return type(alpha) is int and alpha == 1

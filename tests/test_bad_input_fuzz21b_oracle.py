@@ -1,0 +1,73 @@
+"""Bad input found by issue #21's second fuzz (seeds 1101-1103) in autograd, torch.func,
+serialization, optimizers, nn.utils and Module/Tensor attributes, against live torch. Each
+case is a small program run on torch and on minitorch (``L``); its outcome, the value of
+``R`` or the exception's type and message, must be the same.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import SETTINGS
+from test_bad_input_fuzz_oracle import _message, _same_result
+
+import minitorch as mt
+
+
+def run(L: Any, program: str) -> tuple[str, Any]:
+    """("ok", R) after ``program`` runs over ``L``, or (exception type name, message)."""
+    scope = {"L": L, "np": np, "io": io}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exec(program, scope)
+            return "ok", scope["R"]
+        except Exception as error:  # the outcome is what is compared
+            return type(error).__name__, str(error)
+
+
+def assert_as_torch(program: str) -> None:
+    """``program`` ends as in torch: ``R`` equal (values, shape, dtype, requires_grad,
+    grad_fn), or the same exception type and message."""
+    want, got = run(torch, program), run(mt, program)
+    assert want[0] == got[0], (program, want, got)
+    if want[0] == "ok":
+        assert _same_result(got[1], want[1]), (program, want, got)
+    else:
+        assert _message(want[1]) == got[1].strip(), (program, want, got)
+
+
+_TENSORS = ["L.tensor([0, 1, 2])", "L.tensor(2)", "L.tensor([True, False])", "L.ones(2)",
+            "L.ones(2, 1, dtype=L.float64)", "L.tensor([-8, 5])"]
+_OPERANDS = ["1", "-1", "70", "1.5", "True", "L.tensor([1, 3])", "L.tensor(2.0)",
+             "L.tensor([True, True])", "L.ones(2, 2)", "L.ones(2, dtype=L.float64)", "'a'"]
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.sampled_from(_TENSORS), st.sampled_from(["//", "%", "**", "&", "|", "^", "<<", ">>"]),
+       st.sampled_from(_OPERANDS))
+def test_inplace_operators_write_in_place_as_torch(x: str, op: str, other: str) -> None:
+    """``a op= b`` is a write into ``a`` (an alias sees it) with torch's cast and broadcast
+    checks, not Python's fallback ``a = a op b``."""
+    assert_as_torch(f"a = {x}; b = a; a {op}= {other}; R = (a, b)")
+    assert_as_torch(f"R = {x} {op} {other}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.tensor(4) << 1", "R = 1 << L.tensor([4, 63, 64])", "R = L.tensor([-8, 8]) >> 70",
+    "R = L.tensor([-8, 8]) >> -1", "R = L.tensor(True) << L.tensor(True)",
+    "R = 2.5 >> L.tensor(5)", "R = L.tensor(5) << L.tensor(2 ** 40)",
+    "a = L.ones(2, requires_grad=True) * 1; a **= 2; R = a",
+    "a = L.ones(2); a %= L.ones(2, requires_grad=True); R = a",
+    "R = L.tensor([5, 7]).floor_divide_(2)", "R = L.tensor([5, 7]).remainder_(3)"])
+def test_shift_and_inplace_operators_as_torch(program: str) -> None:
+    """``<<`` and ``>>`` shift integers as torch (every bit out past the width); ``**=`` and
+    ``%=`` record their gradient node."""
+    assert_as_torch(program)
