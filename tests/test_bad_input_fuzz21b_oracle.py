@@ -71,3 +71,26 @@ def test_shift_and_inplace_operators_as_torch(program: str) -> None:
     """``<<`` and ``>>`` shift integers as torch (every bit out past the width); ``**=`` and
     ``%=`` record their gradient node."""
     assert_as_torch(program)
+
+
+_SECOND_BACKWARD = [
+    "x.index_select(0, L.tensor([1, 1]))", "x[L.tensor([1, 0])]", "x[[1, 0]]", "x[0]", "x[1:]",
+    "x[None]", "x[L.tensor([True, False])]", "L.zeros(3).index_add(0, L.tensor([1, 0]), x)",
+    "L.nn.functional.nll_loss(x.unsqueeze(0), L.tensor([1]))",
+    "x.div(2, rounding_mode='floor')", "x.div(L.ones(2), rounding_mode='trunc')",
+    "x.sign()", "x.floor()", "x.ceil()", "x.trunc()", "x.frac()", "x.round()", "x.abs()",
+    "x.fmod(1.0)", "x.remainder(L.tensor(2.0))", "L.ones(2).remainder(x)", "x * 2", "x + 2",
+    "x.exp()",
+    "L.nn.functional.max_pool2d(x.reshape(1, 1, 1, 2), (1, 2))",
+    "L.nn.functional.avg_pool2d(x.reshape(1, 1, 1, 2), (1, 2))",
+    "L.nn.functional.adaptive_max_pool2d(x.reshape(1, 1, 1, 2), 1)",
+    "L.ones(2, 2).scatter_add(1, L.tensor([[1], [0]]), x.reshape(2, 1))",
+    "x.reshape(2, 1).scatter_add(1, L.tensor([[0], [0]]), L.ones(2, 1))"]
+
+
+@pytest.mark.parametrize("op", _SECOND_BACKWARD)
+def test_second_backward_as_torch(op: str) -> None:
+    """A second backward through a node raises exactly where torch's node saved something
+    (an index, a number, the input), however minitorch keeps it; elsewhere it runs again."""
+    assert_as_torch(f"x = L.tensor([0.5, 1.5], requires_grad=True); y = {op}\n"
+                    "y.sum().backward(); y.sum().backward(); R = x.grad")

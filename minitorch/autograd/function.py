@@ -136,14 +136,21 @@ class BackwardCFunction(Node, FunctionCtx):
             if s is not None:
                 s.release()
         numbers = 0
-        for name in self._forward_cls.saved_numbers:
-            numbers += getattr(self, name) is not None  # torch saved it as a tensor, now freed
+        for name in self._forward_cls.saved_slots:
+            numbers += getattr(self, name, None) is not None  # torch saved it, now freed
         if numbers:
             released = (*saved, *(FREED,) * numbers)
             self._saved = _shared(released) if _only_none(saved) else released
 
+    def _check_not_released(self) -> None:
+        """torch's 'second time' error for a node whose saved slots were released (a node
+        that reads its saved tensors gets it from them)."""
+        if FREED in self._saved:
+            FREED.unpack(self)  # raises
+
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         if grad_mode._state.grad_enabled:
+            self._check_not_released()
             return self._backward(grads)
         return _tensors(self._apply_arrays(grads))
 
@@ -151,6 +158,7 @@ class BackwardCFunction(Node, FunctionCtx):
         """The engine's call when no graph of the backward is wanted: a built-in op's backward
         on arrays (gradients come as arrays or tensors), which gives arrays. Otherwise the
         backward on tensors."""
+        self._check_not_released()
         cls = self._forward_cls
         if cls.backward_arrays is not None and cls._trusted and not _among(None, grads):
             inputs = []
@@ -270,9 +278,11 @@ class Function(metaclass=_FunctionMeta):
     backward_arrays: Callable[..., Any] | None = None
     # The attributes a built-in op's forward sets on its ctx, kept in slots of its node.
     node_slots: tuple[str, ...] = ()
-    # The node slots that hold a number torch saves as a wrapped-number tensor (``x * 2``
-    # saves 2): released with the saved tensors, so a second backward raises as in torch.
-    saved_numbers: tuple[str, ...] = ()
+    # The attributes of the node that hold what torch saves as a tensor but minitorch keeps
+    # as it is: a number torch wraps (``x * 2`` saves 2), an index (``index_select``). When
+    # one is set, the node counts as having saved something: released after backward, so a
+    # second backward through it raises as in torch, whether or not it reads them.
+    saved_slots: tuple[str, ...] = ()
     _profile_name: str | None = None
     setup_context: Callable | None = None
 
