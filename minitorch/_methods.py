@@ -735,3 +735,17 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
+
+
+def _read_only(name: str, prop: property) -> property:
+    """``prop`` refusing assignment in torch's words (``x.is_leaf = False``)."""
+    def refuse(self: Tensor, value: Any) -> None:
+        raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
+                             "writable")
+
+    return property(prop.fget, refuse, prop.fdel, prop.__doc__)
+
+
+for _name, _attr in list(vars(Tensor).items()):
+    if isinstance(_attr, property) and _attr.fset is None:
+        setattr(Tensor, _name, _read_only(_name, _attr))

@@ -85,6 +85,10 @@ class _TensorType(type):
         return f"<class '{cls.__module__.replace('minitorch.', 'torch.', 1)}.{cls.__qualname__}'>"
 
 
+_C_TYPES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+"""The C++ type names torch's messages print for a tensor's data (``'long int'``)."""
+
+
 class Tensor(metaclass=_TensorType):
     """A multi-dimensional array that records the operations applied to it.
 
@@ -311,8 +315,17 @@ class Tensor(metaclass=_TensorType):
                     f"attempting to assign a gradient with device type '{value.device.type}' "
                     f"to a tensor with device type '{self.device.type}'. Please ensure that "
                     "the gradient and the tensor are on the same device")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_TYPES[value.dtype.name]}' "
+                    f"to a tensor with grad_dtype '{_args.legacy(self.dtype)}'. The gradient "
+                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
+                    "can set the tensor's grad_dtype attribute with a specific dtype, or None to "
+                    "allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                    "tensor and its gradient may break downstream systems that assume they "
+                    "match.")
             if value.shape != self.shape:
                 raise RuntimeError("assigned grad has data of a different size")
         self._grad = value
@@ -396,7 +409,12 @@ class Tensor(metaclass=_TensorType):
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad."""
         if self._base is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self._requires_grad = False
         return self

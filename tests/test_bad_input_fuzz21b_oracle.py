@@ -94,3 +94,18 @@ def test_second_backward_as_torch(op: str) -> None:
     (an index, a number, the input), however minitorch keeps it; elsewhere it runs again."""
     assert_as_torch(f"x = L.tensor([0.5, 1.5], requires_grad=True); y = {op}\n"
                     "y.sum().backward(); y.sum().backward(); R = x.grad")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.ones(2, requires_grad=True); x.grad = x; R = x.grad",
+    "x = L.ones(2); x.grad = x",
+    "p = L.nn.Parameter(L.ones(3)); p.grad = L.ones(3, dtype=L.float64)",
+    "x = L.ones(2); x.grad = L.ones(2, dtype=L.int64)",
+    "x = L.ones(2, dtype=L.float64); x.grad = L.ones(2, dtype=L.bool)",
+    "x = L.ones(2, requires_grad=True); v = x[0:1]; v.detach_()"]
+    + [f"x = L.ones(2); x.{name} = None" for name in (
+        "is_leaf", "shape", "dtype", "device", "T", "mT", "ndim", "_version", "is_cuda")])
+def test_tensor_attributes_as_torch(program: str) -> None:
+    """A tensor refuses itself as its grad, a grad of another dtype (torch 2.13's grad_dtype
+    message), and assignment to its read-only attributes, in torch's words."""
+    assert_as_torch(program)
