@@ -32,7 +32,8 @@ class Flip(Op):
     def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
         ctx.dims = dims
         xp = a._xp
-        return wrap(xp.flip(a._data, axis=dims) if dims else xp.asarray(a._data, copy=True))
+        # a copy, as torch's (numpy's flip is a view: a later write to ``a`` would show)
+        return wrap(xp.asarray(xp.flip(a._data, axis=dims) if dims else a._data, copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
