@@ -166,3 +166,34 @@ def test_load_map_location_as_torch(where: str) -> None:
     its location, as torch's."""
     assert_as_torch(f"buf = io.BytesIO(); L.save(L.ones(2), buf); buf.seek(0)\n"
                     f"R = L.load(buf, map_location={where})")
+
+
+def _loaded(module: str, state: str, keywords: str = "") -> str:
+    """A program loading ``state`` into ``module``; ``R``: what load_state_dict returned and
+    the module's parameters (kind, requires_grad, dtype, values) and buffers."""
+    return (f"m = {module}\nr = m.load_state_dict({state}{keywords})\n"
+            "R = (tuple(r), [(n, type(p).__name__, p.requires_grad, str(p.dtype), p) for n, p "
+            "in m.named_parameters()], list(m.named_buffers()))")
+
+
+@pytest.mark.parametrize("program", [
+    _loaded("L.nn.Linear(3, 2)", "[('weight', L.ones(2, 3))]", ", strict=False"),
+    _loaded("L.nn.Linear(3, 2)", "None"),
+    _loaded("L.nn.Linear(3, 2, bias=False)", "{'weight': L.ones(2, 3), 'bias': None}",
+            ", strict=False, assign=True"),
+    _loaded("L.nn.Linear(3, 2)", "{'weight': L.ones(3, 2), 'bias': L.ones(2)}", ", assign=True"),
+    _loaded("L.nn.Linear(3, 2)", "{'weight': L.ones(2, 3, dtype=L.float64), 'bias': L.ones(2)}",
+            ", assign=True"),
+    _loaded("L.nn.Linear(3, 2).requires_grad_(False)",
+            "{'weight': L.ones(2, 3), 'bias': L.nn.Parameter(L.ones(2))}", ", assign=True"),
+    _loaded("L.nn.Linear(3, 2)", "{'weight': 3, 'bias': L.ones(2)}", ", assign=True"),
+    _loaded("L.nn.Linear(3, 2)", "{'weight': L.ones(2, 3, dtype=L.int64), 'bias': L.ones(2)}",
+            ", assign=True"),
+    _loaded("L.nn.BatchNorm1d(2)", "{'weight': L.ones(2, 3), 'bias': L.ones(1)}"),
+    _loaded("L.nn.Sequential(L.nn.BatchNorm1d(2))",
+            "{'0.weight': L.ones(2), '0.bias': L.ones(2), '0.running_mean': L.ones(2), "
+            "'0.running_var': L.ones(2)}")])
+def test_load_state_dict_as_torch(program: str) -> None:
+    """load_state_dict takes only a mapping, assigns with ``assign=True`` (Parameters where
+    parameters were) and lets a batch norm's state dict leave out num_batches_tracked."""
+    assert_as_torch(program)
