@@ -197,3 +197,62 @@ def test_load_state_dict_as_torch(program: str) -> None:
     """load_state_dict takes only a mapping, assigns with ``assign=True`` (Parameters where
     parameters were) and lets a batch norm's state dict leave out num_batches_tracked."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    'R = L.func.grad(lambda x: (x * x).sum(), argnums=[0])(L.ones(3))',
+    'R = L.func.grad(lambda x: x.sum(), argnums=1.0)(L.ones(3))',
+    'R = L.func.grad(lambda x: x.sum(), argnums=())(L.ones(3))',
+    "R = L.func.grad(lambda x: x.sum(), argnums='a')(L.ones(3))",
+    "R = L.func.grad(lambda x: x.sum(), argnums=(0, 'a'))(L.ones(3))",
+    'R = L.func.grad(lambda x: x.sum(), argnums=(0, 0))(L.ones(3))',
+    'R = L.func.grad(lambda x: x.sum(), argnums=True)(L.ones(3))',
+    'R = L.func.grad(lambda x: x.sum(), argnums=5)(L.ones(3))',
+    'R = L.func.grad(lambda x: x.sum(), argnums=-2)(L.ones(3))',
+    'R = L.func.grad(lambda x: x.sum(), argnums=(5,))(L.ones(3))',
+    'R = L.func.grad_and_value(lambda x: x.sum(), argnums=())(L.ones(3))',
+    'R = L.func.jacrev(lambda x: x.sum(), argnums=())(L.ones(3))',
+    'R = L.func.jacrev(lambda x: x.sum(), argnums=[0])(L.ones(3))',
+    'R = L.func.jacrev(lambda x: x.sum(), argnums=1.0)(L.ones(3))',
+    'R = L.func.jacfwd(lambda x: x.sum(), argnums=())(L.ones(3))',
+    'R = L.func.jacfwd(lambda x: x.sum(), argnums=[0])(L.ones(3))',
+    "R = L.func.jacfwd(lambda x: x.sum(), argnums='a')(L.ones(3))",
+    'R = L.func.jacrev(lambda x: x.long().sum())(L.ones(3))',
+    'R = L.func.jacrev(lambda x: x > 0)(L.ones(3))',
+    'R = L.func.jacrev(lambda x: (x, x.long()))(L.ones(3))',
+    'R = L.func.vjp(lambda x: x.long(), L.ones(3))',
+    'R = L.func.vjp(lambda x: x * 2, 3.0)',
+    'R = L.func.vjp(lambda x, y: x * y, L.ones(2), 3.0)',
+    'R = L.func.grad(lambda x: x.sum())(3.0)',
+    'R = L.func.grad(lambda x, y: (x * y).sum(), argnums=1)(L.ones(2), 3.0)',
+    'R = L.func.grad(lambda x, y: (x * y).sum(), argnums=0)(L.ones(2), 3.0)',
+    'R = L.func.grad(lambda x: x.sum())([L.ones(2), 3.0])',
+    'R = L.func.jacrev(lambda x: x * 2)(3.0)',
+    'R = L.func.jacfwd(lambda x: x * 2)(3.0)',
+    'R = L.func.jacrev(lambda x: x * x)(L.tensor(2.0))',
+    'R = L.func.jacfwd(lambda x: x * x)(L.tensor(2.0))',
+    'R = L.func.jacrev(lambda x: (x * x).sum())(L.ones(2, 2))',
+    'R = L.func.jacfwd(lambda x: x.sum() * x)(L.tensor(2.0))',
+    'R = L.func.jacrev(lambda x: x.sum().item())(L.ones(3))',
+    'R = L.func.jacfwd(lambda x: (x * x).sum(), argnums=-1)(L.ones(0))',
+    'R = L.func.grad(lambda x: (x.sum(), x), has_aux=True)(L.ones(3, requires_grad=True))[1]',
+    'R = L.func.grad(lambda x: (x.sum(), x), has_aux=True)(L.ones(3))[1]',
+    'R = L.func.grad(lambda x: (x.sum(), x * 2), has_aux=True)(L.ones(3))[1]',
+    "R = L.func.grad(lambda x: (x.sum(), {'a': x}), has_aux=True)"
+    "(L.ones(3, requires_grad=True))[1]",
+    'R = L.func.vjp(lambda x: (x.sum(), x), L.ones(3, requires_grad=True), has_aux=True)[2]',
+    'R = L.func.jacrev(lambda x: (x.sum(), x), has_aux=True)(L.ones(3, requires_grad=True))[1]',
+    'R = L.func.grad(lambda x: x.sum())(L.ones(3, dtype=L.int64))',
+    'R = L.func.vjp(lambda x: x * 2, L.ones(3, dtype=L.int64))',
+    'R = L.func.jvp(lambda x: 3, (3.0,), L.ones(3))',
+    'R = L.func.jvp(lambda x: x, (3.0,), (L.ones(3),))',
+    'R = L.func.vjp(lambda x: (x, x), 3.0)',
+    'R = L.func.grad(lambda x: x.sum(), argnums=0)()',
+    "R = L.func.grad_and_value(lambda x, y: (x * y).sum(), argnums=-1, has_aux=True)"
+    "(L.ones(3), 2.0)",
+    "R = L.func.functional_call(L.nn.Linear(3, 2), {'weight': 3}, (L.ones(2, 3),))"])
+def test_func_transforms_as_torch(program: str) -> None:
+    """torch.func's checks: argnums an int or a non-empty tuple of distinct ints; only tensors
+    where a transform differentiates, floating outputs from vjp and jacrev; aux returned as the
+    caller's own tensors; 0-d and empty inputs have their Jacobians."""
+    assert_as_torch(program)
