@@ -256,3 +256,29 @@ def test_func_transforms_as_torch(program: str) -> None:
     where a transform differentiates, floating outputs from vjp and jacrev; aux returned as the
     caller's own tensors; 0-d and empty inputs have their Jacobians."""
     assert_as_torch(program)
+
+
+_WITH_GRAD = "p = L.nn.Parameter(L.ones(3)); p.grad = L.ones(3); "
+
+
+@pytest.mark.parametrize("program", [
+    "L.nn.utils.clip_grad_value_([L.ones(3)], 'a')",
+    "L.nn.utils.clip_grad_value_([L.ones(3)], None)", "L.nn.utils.clip_grad_value_([], 0.5)",
+    "L.nn.utils.clip_grad_value_(3, 0.5)", "L.nn.utils.clip_grad_value_(3, None)",
+    "L.nn.utils.clip_grad_value_(L.ones(3), 0.5)",
+    _WITH_GRAD + "L.nn.utils.clip_grad_value_([p], None)",
+    _WITH_GRAD + "L.nn.utils.clip_grad_value_(iter([p]), 'a')",
+    _WITH_GRAD + "L.nn.utils.clip_grad_value_(p, 0.5); R = p.grad",
+    "L.nn.utils.clip_grad_norm_([L.ones(3)], 'a')",
+    "L.nn.utils.clip_grad_norm_([L.ones(3)], 'a', norm_type=None)",
+    "L.nn.utils.clip_grad_norm_([], 1.0)", "L.nn.utils.clip_grad_norm_(3, 1.0)",
+    "L.nn.utils.clip_grad_norm_(3, None)", "L.nn.utils.clip_grad_norm_([1.0], 1.0)",
+    _WITH_GRAD + "L.nn.utils.clip_grad_norm_([p], None)",
+    "opt = L.optim.SGD([L.nn.Parameter(L.ones(3))], lr=0.1)\n"
+    "opt.add_param_group({'params': {L.nn.Parameter(L.ones(1))}})",
+    "opt = L.optim.SGD({L.nn.Parameter(L.ones(1))}, lr=0.1)"])
+def test_clip_grad_and_param_groups_as_torch(program: str) -> None:
+    """clip_grad_* convert their numbers first, as torch's (its errors, not arithmetic's);
+    clip_grad_value_ with no gradient at all raises torch's foreach error; a set of parameters
+    is refused as a group."""
+    assert_as_torch("R = None\n" + program)
