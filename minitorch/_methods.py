@@ -749,3 +749,18 @@ def _read_only(name: str, prop: property) -> property:
 for _name, _attr in list(vars(Tensor).items()):
     if isinstance(_attr, property) and _attr.fset is None:
         setattr(Tensor, _name, _read_only(_name, _attr))
+
+
+def _contains(self: Tensor, element: Any) -> bool:
+    """``element in tensor``: whether some element equals it (torch's rule).
+
+    >>> 2 in minitorch.tensor([1, 2])
+    True
+    """
+    if isinstance(element, (Tensor, int, float, complex)):
+        return bool((element == self).any().item())
+    raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                       f"{type(element)}.")
+
+
+Tensor.__contains__ = _contains

@@ -282,3 +282,22 @@ def test_clip_grad_and_param_groups_as_torch(program: str) -> None:
     clip_grad_value_ with no gradient at all raises torch's foreach error; a set of parameters
     is refused as a group."""
     assert_as_torch("R = None\n" + program)
+
+
+_SEQ = "L.nn.Sequential(L.nn.ReLU(), L.nn.Tanh())"
+
+
+@pytest.mark.parametrize("program", [
+    f"R = len({_SEQ} * 2)", f"R = len(3 * {_SEQ})", f"R = len({_SEQ}.__imul__(3))",
+    f"R = {_SEQ} * 0", f"R = {_SEQ} * 1.5", f"s = {_SEQ}; s *= -1",
+    "R = 3 in L.tensor(3)", "R = 3 in L.tensor([1, 2])", "R = L.tensor(2) in L.tensor([1, 2])",
+    "R = 'a' in L.tensor([1])", "R = None in L.tensor([1])", "R = 2.0 in L.tensor([1, 2])",
+    "R = [1] in L.tensor([1])", "R = True in L.tensor([1])", "R = 1 in L.ones(0)",
+    "R = L.tensor([1, 3]) in L.tensor([[1, 2]])"])
+def test_sequential_repeat_and_contains_as_torch(program: str) -> None:
+    """``Sequential * n`` repeats its modules and ``x in tensor`` compares elements, as
+    torch's (messages naming a class compared without its module path)."""
+    want, got = run(torch, program), run(mt, program)
+    paths = ("torch.nn.modules.container.", "minitorch.nn.container.")
+    assert (want[0], str(want[1]).replace(paths[0], "")) == \
+        (got[0], str(got[1]).replace(paths[1], ""))

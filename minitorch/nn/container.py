@@ -86,6 +86,30 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def __mul__(self, other: int) -> Sequential:
+        """A new Sequential of these modules ``other`` times over (the same modules).
+
+        >>> len(nn.Sequential(nn.ReLU()) * 3)
+        3
+        """
+        return Sequential(*list(self) * self._factor(other))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, other: int) -> Sequential:
+        """These modules repeated ``other`` times, in this Sequential."""
+        for module in list(self) * (self._factor(other) - 1):
+            self.append(module)
+        return self
+
+    def _factor(self, other: Any) -> int:
+        """``other`` as a repeat count, refused in torch's words."""
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        return other
+
 
 class ModuleList(Module):
     """Modules held in a list, named ``0, 1, ...``; it has no ``forward`` of its own.
