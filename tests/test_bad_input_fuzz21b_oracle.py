@@ -301,3 +301,30 @@ def test_sequential_repeat_and_contains_as_torch(program: str) -> None:
     paths = ("torch.nn.modules.container.", "minitorch.nn.container.")
     assert (want[0], str(want[1]).replace(paths[0], "")) == \
         (got[0], str(got[1]).replace(paths[1], ""))
+
+
+_MASK = "L.tensor([True, False, True])"
+_VALUE = "v = L.tensor(2.0, requires_grad=True); "
+
+
+@pytest.mark.parametrize("program", [
+    _VALUE + f"y = L.zeros(3).masked_fill({_MASK}, v); y.sum().backward(); R = (y, v.grad)",
+    _VALUE + f"x = L.ones(3, requires_grad=True); y = x.masked_fill({_MASK}, v)\n"
+    "(y * L.tensor([1., 2., 3.])).sum().backward(); R = (y, v.grad, x.grad)",
+    f"R = type(L.ones(3, requires_grad=True).masked_fill({_MASK}, L.tensor(2.0)).grad_fn)"
+    ".__name__",
+    f"v = L.tensor(2.0, dtype=L.float64, requires_grad=True)\n"
+    f"y = L.zeros(3).masked_fill({_MASK}, v); y.sum().backward(); R = (y, v.grad)",
+    _VALUE + f"y = L.zeros(2, 3).masked_fill({_MASK}, v); y.sum().backward(); R = (y, v.grad)",
+    _VALUE + f"y = L.zeros(3) * 1; y.masked_fill_({_MASK}, v); y.sum().backward()\n"
+    "R = (y, v.grad)",
+    _VALUE + f"y = L.zeros(3).masked_fill({_MASK}, v); y.sum().backward()\n"
+    "y.sum().backward(); R = v.grad",
+    f"R = L.zeros(3, dtype=L.int64).masked_fill({_MASK}, L.tensor(2.5))",
+    *(f"R = type(L.ones(3, requires_grad=True).sort({args}).values.grad_fn).__name__"
+      for args in ("stable=None", "stable=True", "descending=True, stable=False", "")),
+    "R = type(L.sort(L.ones(3, requires_grad=True), stable=False).values.grad_fn).__name__"])
+def test_masked_fill_tensor_value_and_stable_sort_nodes_as_torch(program: str) -> None:
+    """masked_fill with a tensor value gives it the filled places' gradient
+    (MaskedFillBackward1); sort with ``stable`` is torch's other overload (SortBackward1)."""
+    assert_as_torch(program)
