@@ -519,8 +519,18 @@ class Tensor(metaclass=_TensorType):
         """The values as (nested) Python lists."""
         return to_numpy(self._data).tolist()
 
-    def numpy(self) -> Any:
-        """The values as a numpy array sharing memory with the (CPU) tensor."""
+    def numpy(self, *, force: bool = False) -> Any:
+        """The values as a numpy array sharing memory with the (CPU) tensor; with ``force``,
+        a copy of any tensor's values (detached, moved to the CPU).
+
+        >>> minitorch.ones(2, requires_grad=True).numpy(force=True)
+        array([1., 1.], dtype=float32)
+        """
+        if force is not False:
+            if not isinstance(force, bool):
+                raise TypeError(f"numpy(): argument 'force' must be bool, not "
+                                f"{_args.type_name(force)}")
+            return to_numpy(self.detach()._data)  # shares a CPU tensor's memory, as torch's
         dev = self.device
         if dev.type != "cpu":
             raise TypeError(f"can't convert {dev} device type tensor to numpy. Use Tensor.cpu() "

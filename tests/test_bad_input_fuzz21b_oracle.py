@@ -328,3 +328,53 @@ def test_masked_fill_tensor_value_and_stable_sort_nodes_as_torch(program: str) -
     """masked_fill with a tensor value gives it the filled places' gradient
     (MaskedFillBackward1); sort with ``stable`` is torch's other overload (SortBackward1)."""
     assert_as_torch(program)
+
+
+_FUNCTIONS = '''
+class F(L.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class G(L.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+'''
+
+
+@pytest.mark.parametrize("program", [
+    "R = F.apply(3.0)", "R = F.apply(x=L.ones(2))", "R = F.apply([L.ones(2)])",
+    "R = F.apply('a')", "R = G.apply(L.ones(2, requires_grad=True), 3.0)",
+    "R = F.apply(None)", "R = F.apply(L.ones(2), 3)", "R = F.apply()",
+    "y = G.apply(L.ones(2, requires_grad=True), L.ones(2)); y.sum().backward(); R = y"])
+def test_custom_function_arguments_as_torch(program: str) -> None:
+    """A custom Function saves what it likes when the call is not recorded (torch checks
+    save_for_backward's arguments only when packing them), and refuses keywords its forward
+    does not take in torch's words."""
+    assert_as_torch(_FUNCTIONS + program)
+
+
+@pytest.mark.parametrize("program", [
+    *(f"x = L.ones(4, requires_grad=True); R = {call}" for call in (
+        "x.cumsum(0, dtype=L.int64)", "x.cumprod(0, dtype=L.int64)", "x.prod(dtype=L.int64)",
+        "x.cumsum(0, dtype=L.float64)", "x.sum(dtype=L.int64)")),
+    "x = L.ones(4, requires_grad=True)\nwith L.no_grad():\n    R = x.cumsum(0, dtype=L.int64)",
+    "R = L.ones(2, device='CPU')", "R = L.ones(2).numpy(force=True)",
+    "R = L.ones(2, requires_grad=True).numpy(force=True)", "R = L.ones(2).numpy(force=1)",
+    "x = L.ones(2); a = x.numpy(force=True); a[0] = 5; R = x"])
+def test_result_dtypes_devices_and_numpy_as_torch(program: str) -> None:
+    """An integer result asked of an input recording a gradient is refused at once, as torch
+    does; a device string names torch's device types; ``numpy(force=True)`` detaches."""
+    assert_as_torch(program)

@@ -27,6 +27,7 @@ tensor([2.7183])
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import traceback
 import warnings
@@ -55,13 +56,8 @@ class FunctionCtx:
         self._saved_for_forward = tensors
 
     def save_for_backward(self, *tensors: T.Tensor | None) -> None:
-        """Save tensors (or None) for backward; read them back with ``ctx.saved_tensors``."""
-        for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, T.Tensor):
-                raise TypeError(
-                    "save_for_backward can only save variables, but argument "
-                    f"{i} is of type {type(t).__name__}"
-                )
+        """Save tensors (or None) for backward; read them back with ``ctx.saved_tensors``
+        (anything else is refused when the call is recorded, as in torch)."""
         self._to_save = tensors
 
     def mark_dirty(self, *tensors: T.Tensor) -> None:
@@ -469,12 +465,27 @@ def use(student_apply: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
 
 
 def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
+    _check_keywords(cls.forward, kwargs)
     with grad_mode._recording(False):
         if cls.setup_context is not None:
             out = cls.forward(*args, **kwargs)
             cls.setup_context(node, args, out)
             return out
         return cls.forward(node, *args, **kwargs)
+
+
+def _check_keywords(forward: Callable[..., Any], kwargs: dict) -> None:
+    """torch's refusal of a keyword argument that ``forward`` does not take (in its words,
+    which name ``forward()`` without its class)."""
+    if not kwargs:
+        return
+    parameters = inspect.signature(forward).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return
+    names = {p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY}
+    for name in kwargs:
+        if name not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
 
 
 def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
@@ -538,7 +549,10 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
 def _pack(to_save: tuple, outputs: Any) -> tuple:
     """A SavedTensor for each tensor forward saved (None stays None)."""
     saved = []
-    for t in to_save:
+    for i, t in enumerate(to_save):
+        if t is not None and not isinstance(t, T.Tensor):
+            raise TypeError("save_for_backward can only save variables, but argument "
+                            f"{i} is of type {type(t).__name__}")
         saved.append(None if t is None else SavedTensor(t, _among(t, outputs)))
     return tuple(saved)
 
