@@ -806,9 +806,18 @@ def _rebuild(array: Any, requires_grad: bool, device: str = "cpu") -> Tensor:
     return t
 
 
+_TO_SIGNATURES = tuple(
+    f"{first}bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format "
+    "= None" for first in ("torch.device device = None, torch.dtype dtype = None, ",
+                           "torch.dtype dtype, ", "Tensor tensor, "))
+
+
 def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.device | None]:
     """The dtype and device of a ``to(...)`` call: ``to(dtype)``, ``to(device, dtype)``,
     ``to(other_tensor)``, or keywords."""
+    for flag in ("non_blocking", "copy"):
+        if not isinstance(kwargs.get(flag, False), bool):
+            raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
     dtype, dev = kwargs.get("dtype"), kwargs.get("device")
     if isinstance(dtype, type):
         dtype = _args.dtype("to", dtype)

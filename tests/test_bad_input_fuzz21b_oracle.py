@@ -378,3 +378,14 @@ def test_result_dtypes_devices_and_numpy_as_torch(program: str) -> None:
     """An integer result asked of an input recording a gradient is refused at once, as torch
     does; a device string names torch's device types; ``numpy(force=True)`` detaches."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.ones(2).to(non_blocking=3)", "R = L.ones(2).to(copy=3)",
+    "R = L.ones(2).to(L.float64, non_blocking=3)", "R = L.ones(2).to(L.float64, copy=None)",
+    "R = L.ones(2).to(non_blocking=True, copy=1)", "R = L.ones(2).to(non_blocking=True)",
+    "R = L.randn(2, generator=3)", "R = L.rand(2, 3, generator='a')"])
+def test_to_flags_and_generators_as_torch(program: str) -> None:
+    """``to``'s flags must be bools and a generator a Generator, refused by torch's parser
+    (its whole message, signatures included)."""
+    assert_as_torch(program)
