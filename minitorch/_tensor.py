@@ -327,7 +327,10 @@ class Tensor(metaclass=_TensorType):
                     "tensor and its gradient may break downstream systems that assume they "
                     "match.")
             if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size")
         self._grad = value
 
     @property

@@ -228,8 +228,10 @@ def _checked_stream(data: Any, weights_only: bool) -> io.BytesIO:
     """``data``, read from the file, refused as torch refuses a stream that is not a
     checkpoint: text, nothing, a zip archive (minitorch writes none), or, for the weights-only
     unpickler, something that does not start as a pickle."""
-    if isinstance(data, str):
-        raise AssertionError("Expected bytes, got str")
+    if isinstance(data, str):  # the weights-only reader asserts, pickle refuses
+        if weights_only:
+            raise AssertionError("Expected bytes, got str")
+        raise TypeError("a bytes-like object is required, not 'str'")
     if not data:
         raise EOFError("" if weights_only else "Ran out of input")
     if data[:4] == b"PK\x03\x04":

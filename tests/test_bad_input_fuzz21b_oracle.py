@@ -389,3 +389,28 @@ def test_to_flags_and_generators_as_torch(program: str) -> None:
     """``to``'s flags must be bools and a generator a Generator, refused by torch's parser
     (its whole message, signatures included)."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    *(f"R = L.device({text!r})" for text in (
+        "CPU", "cuda:01", "cuda:x", "cpu:0", "", "cpu_1", " cpu", "float64")),
+    "R = L.device('cpu', 0)", "R = L.device('cpu:0', 0)", "R = L.ones(2).to('float64')",
+    "R = L.load(io.StringIO('x'), weights_only=False)",
+    "m = L.nn.Linear(3, 2)\n"
+    "R = m.load_state_dict({'weight': L.ones(2, 3), 'bias': L.ones(2), 1: L.ones(1)}, "
+    "strict=False)",
+    "x = L.ones(2, 3, requires_grad=True); x.grad = L.ones(3)",
+    "s = L.nn.Sequential(L.nn.ReLU(), L.nn.Tanh(), L.nn.Sigmoid()); del s[0]\n"
+    "R = (len(s), list(s._modules), type(s[0]).__name__)",
+    "s = L.nn.Sequential(L.nn.ReLU(), L.nn.Tanh()); del s[5]",
+    "s = L.nn.Sequential(L.nn.ReLU(), L.nn.Tanh()); del s[1.5]",
+    "s = L.nn.Sequential(L.nn.ReLU(), L.nn.Tanh(), L.nn.Sigmoid()); del s[0:2]\n"
+    "R = (len(s), list(s._modules))",
+    "s = L.nn.Sequential(); s.register_buffer('b', 3)",
+    "x = L.tensor([0.5, 1.5], requires_grad=True); y = x * 1; z = y / y; y[0] = 5\n"
+    "z.sum().backward()"])
+def test_device_strings_modules_and_messages_as_torch(program: str) -> None:
+    """Device strings parsed as torch's parser does; ``del sequential[i]`` renumbers; a
+    grad of another size, a non-tensor buffer and a tensor changed under CopySlices are
+    refused in torch's words."""
+    assert_as_torch(program)

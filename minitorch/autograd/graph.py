@@ -412,7 +412,9 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     if creator is not None:
         nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
-        name = name[: name.rfind("Backward")] if "Backward" in name else name
+        # a node with no Backward in its name is one of torch's C++ nodes (CopySlices)
+        name = name[: name.rfind("Backward")] if "Backward" in name else \
+            f"torch::autograd::{name}"
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)
     raise RuntimeError(

@@ -67,6 +67,18 @@ class Sequential(Module):
     def __setitem__(self, index: int, module: Module) -> None:
         setattr(self, self._key(index), module)
 
+    def __delitem__(self, index: int | slice) -> None:
+        """Remove the module(s) at ``index``; the rest are numbered ``0, 1, ...`` again, as
+        torch does."""
+        keys = list(self._modules)[index] if isinstance(index, slice) else [self._key(index)]
+        for key in keys:
+            delattr(self, key)
+        kept = list(self)
+        for key in list(self._modules):
+            delattr(self, key)
+        for position, module in enumerate(kept):
+            self.add_module(str(position), module)
+
     def _key(self, index: int) -> str:
         """The name of the module at position ``index`` (negative counts from the end)."""
         return list(self._modules)[_position(index, len(self._modules))]

@@ -241,7 +241,7 @@ class Module:
         self._check_new_name(name, "buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
-                            "(minitorch Tensor or None required)")
+                            "(torch Tensor or None required)")
         self._register(self._buffers, name, tensor)
         if persistent:
             self._non_persistent_buffers.discard(name)
@@ -517,6 +517,10 @@ class Module:
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        for key in state_dict:  # torch matches keys by prefix, with str's startswith
+            if not isinstance(key, str):
+                raise AttributeError(f"'{type(key).__name__}' object has no attribute "
+                                     "'startswith'")
         own = self.state_dict(keep_vars=True)
         state_dict = {**self._defaulted_state(own), **state_dict}
         missing = [key for key in own if key not in state_dict]
