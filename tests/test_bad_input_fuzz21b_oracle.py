@@ -414,3 +414,24 @@ def test_device_strings_modules_and_messages_as_torch(program: str) -> None:
     grad of another size, a non-tensor buffer and a tensor changed under CopySlices are
     refused in torch's words."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("change", ["y.add_(1)", "y.copy_(L.ones(2))", "y[0] = 5"])
+@pytest.mark.parametrize("use", ["y * y", "y.exp()", "y / y"])
+def test_saved_tensor_changed_in_place_names_its_node_as_torch(change: str, use: str) -> None:
+    """The version error names the node that made the changed tensor as torch's message
+    does: a generated node without its Backward suffix, a hand-written one with its C++
+    namespace."""
+    assert_as_torch(f"x = L.tensor([0.5, 1.5], requires_grad=True); y = x * 1; z = {use}\n"
+                    f"{change}; z.sum().backward(); R = x.grad")
+
+
+@pytest.mark.parametrize("program", [
+    f"s = {_SEQ}; s.insert(1, L.nn.Sigmoid()); R = [type(m).__name__ for m in s]",
+    f"s = {_SEQ}; s.insert(-1, L.nn.Sigmoid()); R = [type(m).__name__ for m in s]",
+    f"s = {_SEQ}; s.insert(2, L.nn.Sigmoid()); R = [type(m).__name__ for m in s]",
+    f"s = {_SEQ}; s.insert(-9, L.nn.Sigmoid())", f"s = {_SEQ}; s.extend(3)",
+    f"s = {_SEQ}; s.extend([L.nn.Sigmoid()]); R = (len(s), list(s._modules))"])
+def test_sequential_insert_extend_as_torch(program: str) -> None:
+    """Sequential.insert and extend, with torch's refusals."""
+    assert_as_torch(program)

@@ -73,10 +73,35 @@ class Sequential(Module):
         keys = list(self._modules)[index] if isinstance(index, slice) else [self._key(index)]
         for key in keys:
             delattr(self, key)
-        kept = list(self)
+        self._renumbered(list(self))
+
+    def insert(self, index: int, module: Module) -> Sequential:
+        """Put ``module`` at position ``index`` (``len(self)`` appends).
+
+        >>> len(nn.Sequential(nn.ReLU()).insert(0, nn.Tanh()))
+        2
+        """
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        modules = list(self)
+        modules.insert(index + n if index < 0 else index, module)
+        self._renumbered(modules)
+        return self
+
+    def extend(self, sequential: Any) -> Sequential:
+        """Append each module of ``sequential``."""
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def _renumbered(self, modules: list[Module]) -> None:
+        """These modules, in this order, named ``0, 1, ...``."""
         for key in list(self._modules):
             delattr(self, key)
-        for position, module in enumerate(kept):
+        for position, module in enumerate(modules):
             self.add_module(str(position), module)
 
     def _key(self, index: int) -> str:
