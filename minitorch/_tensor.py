@@ -425,12 +425,31 @@ class Tensor(metaclass=_TensorType):
     # ---- graph plumbing (used by Function and the engine) --------------------------------
     def _edge(self) -> tuple[Any, int]:
         if self._base is not None:
-            _check_view_fresh(self)
+            self._rebased()
         if self.grad_fn is not None:
             return self.grad_fn, self._output_nr
         if self._requires_grad:
             return self._grad_accumulator(), 0
         return None, 0
+
+    def _rebased(self) -> None:
+        """If an in-place op gave this view's base a new grad_fn since the view was taken,
+        regenerate the view as torch does: its elements taken from the base as it is now
+        (AsStridedBackward0)."""
+        from .ops.shape import AsStridedView
+
+        root, grad_fn = self._base
+        if root.grad_fn is grad_fn:
+            return
+        if self._view_creation is not None:  # views torch does not regenerate
+            _check_view_fresh(self)
+        alias = Tensor._make(root._data)
+        alias.grad_fn, alias._output_nr = root.grad_fn, root._output_nr
+        alias._requires_grad, alias._accumulator = root._requires_grad, root._accumulator
+        with grad_mode._recording(True):
+            view = AsStridedView.apply(alias, key=backend.view_key(root._data, self._data))
+        self._set_grad_fn(view.grad_fn, view._output_nr)
+        self._base = (root, root.grad_fn)
 
     def _grad_accumulator(self) -> Any:
         acc = self._accumulator() if self._accumulator is not None else None
@@ -750,7 +769,7 @@ class Tensor(metaclass=_TensorType):
                 "This view is the output of a function that returns multiple views. Such "
                 "functions do not allow the output views to be modified inplace. You should "
                 "replace the inplace operation by an out-of-place one.")
-        _check_view_fresh(self)
+        self._rebased()
         root = self._base[0]
         key = backend.view_key(root._data, self._data)
         old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
@@ -842,12 +861,25 @@ def _cuda_device(device: Any) -> Any:
 
 
 def _check_view_fresh(view: Tensor) -> None:
+    """torch's refusal of a view it does not regenerate (made in no_grad mode, or one of
+    several views one op returned) once an in-place op changed its base's history."""
     base, grad_fn = view._base
-    if base.grad_fn is not grad_fn:
+    if base.grad_fn is grad_fn:
+        return
+    created = view._view_creation
+    if created in ("no_grad", "no_grad_of_view"):
         raise RuntimeError(
-            "A view was created before an in-place operation recorded a new grad_fn on its "
-            "base tensor; minitorch does not rebase such views (torch would). Take the view "
-            "again after the in-place operation.")
+            "A view was created in no_grad mode and its base or another view of its base has "
+            "been modified inplace with grad mode enabled. Given that this use case is "
+            "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+            "both the view and the inplace either both inside the no_grad block (if you don't "
+            "want the inplace to be tracked) or both outside (if you want the inplace to be "
+            "tracked).")
+    raise RuntimeError(
+        f"Output {created[1]} of {created[0]} is a view and its base or another view of its "
+        "base has been modified inplace. This view is the output of a function that returns "
+        "multiple views. Such functions do not allow the output views to be modified inplace. "
+        "You should replace the inplace operation by an out-of-place one.")
 
 
 def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:

@@ -435,3 +435,27 @@ def test_saved_tensor_changed_in_place_names_its_node_as_torch(change: str, use:
 def test_sequential_insert_extend_as_torch(program: str) -> None:
     """Sequential.insert and extend, with torch's refusals."""
     assert_as_torch(program)
+
+
+_BASE = "x = L.tensor([0.5, 1.5, 2.5], requires_grad=True); y = x * 1; "
+
+
+@pytest.mark.parametrize("program", [
+    _BASE + "z = y.view(3); y[0] = 5; z.sum().backward(); R = x.grad",
+    _BASE + "z = y[1:]; y.mul_(2); (z * z).sum().backward(); R = (z, x.grad)",
+    _BASE + "z = y.view(3, 1).t(); y.add_(1); z.sum().backward(); R = x.grad",
+    _BASE + "z = y[::2]; y.exp_(); z.sum().backward(); R = x.grad",
+    "b = L.zeros(3); v = b[1:]; b.add_(L.ones(3, requires_grad=True)); v.sum().backward()\n"
+    "R = v",
+    _BASE + "z = y[1:]; y.mul_(2); R = (z * 1).grad_fn.next_functions[0][0].name()",
+    _BASE + "\nwith L.no_grad():\n    z = y[1:]\ny.mul_(2); (z * 1).sum().backward()",
+    _BASE + "z = y[1:]; y.mul_(2); z.mul_(3); y.sum().backward(); R = x.grad",
+    _BASE + "z = y[1:]; q = z[1:]; y.mul_(2); q.sum().backward(); R = x.grad",
+    _BASE + "a, b, c = y.unbind(0); y.mul_(2); (a * 1).sum().backward()",
+    _BASE + "a, b = y.split(2); y.mul_(2); (a * 1).sum().backward()",
+    _BASE + "z = y.view(3); y[0] = 5; R = L.autograd.grad(z.sum(), x)"])
+def test_views_of_a_base_changed_in_place_as_torch(program: str) -> None:
+    """A view taken before an in-place op on its base is regenerated from the base as it is
+    now (AsStridedBackward0), as torch's; the views torch does not regenerate (made in
+    no_grad mode, one of several outputs) are refused in its words."""
+    assert_as_torch(program)

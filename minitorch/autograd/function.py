@@ -336,7 +336,8 @@ class Function(metaclass=_FunctionMeta):
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
     flags = []
     for a in args:
-        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None))
+        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None
+                                                   or _rebased_view(a)))
     needs = tuple(flags)
     if len(needs) > 3:  # (few patterns of a few operands: those are shared between nodes)
         return needs
@@ -344,6 +345,15 @@ def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
 
 
 _NEEDS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
+
+
+def _rebased_view(t: T.Tensor) -> bool:
+    """Whether ``t``, a view whose base an in-place op has since given a history, requires
+    grad once regenerated (see ``Tensor._rebased``); False for any other tensor."""
+    if t._base is None:
+        return False
+    t._rebased()
+    return t.grad_fn is not None
 
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
