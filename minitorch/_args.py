@@ -611,15 +611,19 @@ def is_tensor(value: Any) -> bool:
     return hasattr(value, "_version_counter")
 
 
-def invalid_combination(fn: str, values: tuple, *signatures: str) -> TypeError:
-    """torch's TypeError for arguments that match none of ``fn``'s signatures.
+def invalid_combination(fn: str, values: tuple, *signatures: str,
+                        keywords: dict | None = None) -> TypeError:
+    """torch's TypeError for arguments (positional ``values``, then ``keywords``) that match
+    none of ``fn``'s signatures.
 
     >>> print(invalid_combination("pow", (2, 3), "Tensor input, Tensor exponent"))
     pow() received an invalid combination of arguments - got (int, int), but expected one of:
      * (Tensor input, Tensor exponent)
     <BLANKLINE>
     """
-    got = ", ".join(map(type_name, values))
+    given = [*map(_kwarg_type, values),
+             *(f"{k}={_kwarg_type(v)}" for k, v in sorted((keywords or {}).items()))]
+    got = ", ".join(given) + (", " if keywords and not values else "")  # torch's own comma
     expected = "".join(f" * ({s})\n" for s in signatures)
     return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but "
                      f"expected one of:\n{expected}")

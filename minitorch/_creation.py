@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _args, _sampling, backend
 from . import _dtype as D
+from ._generator import Generator
 from ._tensor import Tensor
 from .autograd.profiler import records
 from .ops import _fused
@@ -343,9 +344,19 @@ def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                 requires_grad=requires_grad)
 
 
+_RANDOM_SIGNATURES = tuple(
+    f"tuple of ints size, *, {gen}Tensor out = None, torch.dtype dtype = None, torch.layout "
+    "layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = "
+    "False" for gen in ("torch.Generator generator, ", ""))
+"""torch's signatures of ``rand`` and ``randn``, as its refusals list them."""
+
+
 def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
             device: Any, generator: Any = None) -> Tensor:
     fn = "rand" if kind == "uniform" else "randn"
+    if generator is not None and not isinstance(generator, Generator):
+        raise _args.invalid_combination(fn, size, *_RANDOM_SIGNATURES,
+                                        keywords={"generator": generator})
     shape = _args.sizes(fn, size, check_negative=False)
     dt = _args.dtype(fn, dtype) or D.get_default_dtype()
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)

@@ -11,12 +11,14 @@ tensor(True)
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 from . import _args, _factories, _random, _storage
+from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
 from .backend import element_strides, getitem, is_c_contiguous
@@ -47,7 +49,7 @@ from .ops import (
     triangle,
     unary_more,
 )
-from .ops.pointwise import compare, logical
+from .ops.pointwise import compare, logical, shift
 from .ops.unfold import unfold_method
 
 
@@ -343,11 +345,17 @@ def copy_(self: Tensor, src: Any) -> Tensor:
     parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning)."""
     if not isinstance(src, Tensor):
         src = _wrapped_number("copy_", src)
-    shape = broadcast_pair(self, src)
+    _check_output_shape(self, src)
+    return self._inplace(inplace.Copy.apply, src)
+
+
+def _check_output_shape(self: Tensor, other: Tensor) -> None:
+    """torch's refusal of an in-place write whose operand broadcasts ``self`` to a new shape
+    (after the broadcast itself is checked)."""
+    shape = broadcast_pair(self, other)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
-    return self._inplace(inplace.Copy.apply, src)
 
 
 def _wrapped_number(fn: str, value: Any) -> Tensor:
@@ -565,6 +573,53 @@ def _logic(name: str) -> Any:
     return method
 
 
+def _shift(name: str, reflected: bool = False) -> Any:
+    """``<<`` (``name`` "lshift") or ``>>`` ("rshift"), or their reflected forms."""
+    def method(self: Tensor, other: Any) -> Tensor:
+        if not _operand(other):
+            return NotImplemented
+        return shift(name, other, self) if reflected else shift(name, self, other)
+
+    return method
+
+
+def _inplace_binary(op: Callable, *name: str) -> Callable:
+    """``x op= other`` for an op with no in-place method of its own (``&=``, ``<<=``, ...):
+    ``op(x, other)`` written into ``x``, with torch's casting and broadcast checks."""
+    def method(self: Tensor, other: Any) -> Tensor:
+        if not _operand(other):
+            return NotImplemented
+        if isinstance(other, Tensor):  # torch checks the shapes, then the cast, then the kernel
+            _check_output_shape(self, other)
+        if not isinstance(other, complex):
+            result = result_type(self, other)
+            if result._category > self.dtype._category:
+                raise _args.cast_error(result, self.dtype)
+        return self._inplace(functools.partial(op, *name) if name else op, other)
+
+    return method
+
+
+def floor_divide_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``self //= other``.
+
+    >>> minitorch.tensor([5, 7]).floor_divide_(2)
+    tensor([2, 3])
+    """
+    _inplace_other("floor_divide_", other)
+    return self._inplace(pointwise.floor_divide, other)
+
+
+def remainder_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``self %= other``.
+
+    >>> minitorch.tensor([5, 7]).remainder_(3)
+    tensor([2, 1])
+    """
+    _inplace_other("remainder_", other)
+    return self._inplace(pointwise.remainder, other)
+
+
 def _invert(self: Tensor) -> Tensor:
     from .ops._base import wrap
 
@@ -619,11 +674,21 @@ _METHODS = {
     "__and__": _logic("and"), "__or__": _logic("or"), "__xor__": _logic("xor"),
     # bitwise operations commute: ``3 | x`` is ``x | 3``
     "__rand__": _logic("and"), "__ror__": _logic("or"), "__rxor__": _logic("xor"),
+    "__lshift__": _shift("lshift"), "__rshift__": _shift("rshift"),
+    "__rlshift__": _shift("lshift", reflected=True),
+    "__rrshift__": _shift("rshift", reflected=True),
     "__invert__": _invert,
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "zero_": zero_,
     "fill_": fill_, "copy_": copy_,
     "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
     "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),
+    "floor_divide_": floor_divide_, "remainder_": remainder_,
+    "__ifloordiv__": _inplace_operator(floor_divide_),
+    "__imod__": _inplace_operator(remainder_), "__ipow__": _inplace_binary(pointwise.pow),
+    "__iand__": _inplace_binary(logical, "and"), "__ior__": _inplace_binary(logical, "or"),
+    "__ixor__": _inplace_binary(logical, "xor"),
+    "__ilshift__": _inplace_binary(shift, "lshift"),
+    "__irshift__": _inplace_binary(shift, "rshift"),
     "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": pointwise.clamp,
@@ -703,3 +768,32 @@ _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
 for _name, _fn in _METHODS.items():
     setattr(Tensor, _name, _fn)
+
+
+def _read_only(name: str, prop: property) -> property:
+    """``prop`` refusing assignment in torch's words (``x.is_leaf = False``)."""
+    def refuse(self: Tensor, value: Any) -> None:
+        raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
+                             "writable")
+
+    return property(prop.fget, refuse, prop.fdel, prop.__doc__)
+
+
+for _name, _attr in list(vars(Tensor).items()):
+    if isinstance(_attr, property) and _attr.fset is None:
+        setattr(Tensor, _name, _read_only(_name, _attr))
+
+
+def _contains(self: Tensor, element: Any) -> bool:
+    """``element in tensor``: whether some element equals it (torch's rule).
+
+    >>> 2 in minitorch.tensor([1, 2])
+    True
+    """
+    if isinstance(element, (Tensor, int, float, complex)):
+        return bool((element == self).any().item())
+    raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                       f"{type(element)}.")
+
+
+Tensor.__contains__ = _contains

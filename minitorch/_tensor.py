@@ -85,6 +85,10 @@ class _TensorType(type):
         return f"<class '{cls.__module__.replace('minitorch.', 'torch.', 1)}.{cls.__qualname__}'>"
 
 
+_C_TYPES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
+"""The C++ type names torch's messages print for a tensor's data (``'long int'``)."""
+
+
 class Tensor(metaclass=_TensorType):
     """A multi-dimensional array that records the operations applied to it.
 
@@ -328,10 +332,22 @@ class Tensor(metaclass=_TensorType):
                     f"attempting to assign a gradient with device type '{value.device.type}' "
                     f"to a tensor with device type '{self.device.type}'. Please ensure that "
                     "the gradient and the tensor are on the same device")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_C_TYPES[value.dtype.name]}' "
+                    f"to a tensor with grad_dtype '{_args.legacy(self.dtype)}'. The gradient "
+                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
+                    "can set the tensor's grad_dtype attribute with a specific dtype, or None to "
+                    "allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                    "tensor and its gradient may break downstream systems that assume they "
+                    "match.")
             if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size")
         self._grad = value
 
     @property
@@ -414,7 +430,12 @@ class Tensor(metaclass=_TensorType):
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad."""
         if self._base is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self._requires_grad = False
         return self
@@ -422,12 +443,31 @@ class Tensor(metaclass=_TensorType):
     # ---- graph plumbing (used by Function and the engine) --------------------------------
     def _edge(self) -> tuple[Any, int]:
         if self._base is not None:
-            _check_view_fresh(self)
+            self._rebased()
         if self.grad_fn is not None:
             return self.grad_fn, self._output_nr
         if self._requires_grad:
             return self._grad_accumulator(), 0
         return None, 0
+
+    def _rebased(self) -> None:
+        """If an in-place op gave this view's base a new grad_fn since the view was taken,
+        regenerate the view as torch does: its elements taken from the base as it is now
+        (AsStridedBackward0)."""
+        from .ops.shape import AsStridedView
+
+        root, grad_fn = self._base
+        if root.grad_fn is grad_fn:
+            return
+        if self._view_creation is not None:  # views torch does not regenerate
+            _check_view_fresh(self)
+        alias = Tensor._make(root._data)
+        alias.grad_fn, alias._output_nr = root.grad_fn, root._output_nr
+        alias._requires_grad, alias._accumulator = root._requires_grad, root._accumulator
+        with grad_mode._recording(True):
+            view = AsStridedView.apply(alias, key=backend.view_key(root._data, self._data))
+        self._set_grad_fn(view.grad_fn, view._output_nr)
+        self._base = (root, root.grad_fn)
 
     def _grad_accumulator(self) -> Any:
         acc = self._accumulator() if self._accumulator is not None else None
@@ -520,8 +560,18 @@ class Tensor(metaclass=_TensorType):
         """The values as (nested) Python lists."""
         return to_numpy(self._data).tolist()
 
-    def numpy(self) -> Any:
-        """The values as a numpy array sharing memory with the (CPU) tensor."""
+    def numpy(self, *, force: bool = False) -> Any:
+        """The values as a numpy array sharing memory with the (CPU) tensor; with ``force``,
+        a copy of any tensor's values (detached, moved to the CPU).
+
+        >>> minitorch.ones(2, requires_grad=True).numpy(force=True)
+        array([1., 1.], dtype=float32)
+        """
+        if force is not False:
+            if not isinstance(force, bool):
+                raise TypeError(f"numpy(): argument 'force' must be bool, not "
+                                f"{_args.type_name(force)}")
+            return to_numpy(self.detach()._data)  # shares a CPU tensor's memory, as torch's
         dev = self.device
         if dev.type != "cpu":
             raise TypeError(f"can't convert {dev} device type tensor to numpy. Use Tensor.cpu() "
@@ -741,7 +791,7 @@ class Tensor(metaclass=_TensorType):
                 "This view is the output of a function that returns multiple views. Such "
                 "functions do not allow the output views to be modified inplace. You should "
                 "replace the inplace operation by an out-of-place one.")
-        _check_view_fresh(self)
+        self._rebased()
         root = self._base[0]
         key = backend.view_key(root._data, self._data)
         old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
@@ -800,9 +850,18 @@ def _rebuild(array: Any, requires_grad: bool, device: str = "cpu") -> Tensor:
     return t
 
 
+_TO_SIGNATURES = tuple(
+    f"{first}bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format "
+    "= None" for first in ("torch.device device = None, torch.dtype dtype = None, ",
+                           "torch.dtype dtype, ", "Tensor tensor, "))
+
+
 def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.device | None]:
     """The dtype and device of a ``to(...)`` call: ``to(dtype)``, ``to(device, dtype)``,
     ``to(other_tensor)``, or keywords."""
+    for flag in ("non_blocking", "copy"):
+        if not isinstance(kwargs.get(flag, False), bool):
+            raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
     dtype, dev = kwargs.get("dtype"), kwargs.get("device")
     if isinstance(dtype, type):
         dtype = _args.dtype("to", dtype)
@@ -824,12 +883,25 @@ def _cuda_device(device: Any) -> Any:
 
 
 def _check_view_fresh(view: Tensor) -> None:
+    """torch's refusal of a view it does not regenerate (made in no_grad mode, or one of
+    several views one op returned) once an in-place op changed its base's history."""
     base, grad_fn = view._base
-    if base.grad_fn is not grad_fn:
+    if base.grad_fn is grad_fn:
+        return
+    created = view._view_creation
+    if created in ("no_grad", "no_grad_of_view"):
         raise RuntimeError(
-            "A view was created before an in-place operation recorded a new grad_fn on its "
-            "base tensor; minitorch does not rebase such views (torch would). Take the view "
-            "again after the in-place operation.")
+            "A view was created in no_grad mode and its base or another view of its base has "
+            "been modified inplace with grad mode enabled. Given that this use case is "
+            "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+            "both the view and the inplace either both inside the no_grad block (if you don't "
+            "want the inplace to be tracked) or both outside (if you want the inplace to be "
+            "tracked).")
+    raise RuntimeError(
+        f"Output {created[1]} of {created[0]} is a view and its base or another view of its "
+        "base has been modified inplace. This view is the output of a function that returns "
+        "multiple views. Such functions do not allow the output views to be modified inplace. "
+        "You should replace the inplace operation by an out-of-place one.")
 
 
 def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:

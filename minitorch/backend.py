@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import re
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -32,7 +33,24 @@ HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
 _FACTORY: dict[str, ModuleType] = {"cpu": np}
 _DEVICE_TYPE: dict[str, str] = {"numpy": "cpu", "cupy": "cuda", "array_api_compat.cupy": "cuda"}
 _DEVICE_TYPES = ("cpu", "cuda")
+# every device type torch's parser knows, in its order (minitorch runs on the first two)
+_TORCH_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                       "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu",
+                       "mtia", "privateuseone")
 _CUPY_NAMES = ("cupy", "array_api_compat.cupy")
+
+
+def _parsed(text: str, index: int | None) -> tuple[str, int | None]:
+    """The type and index a device string names, checked as torch's parser checks it."""
+    if not text:
+        raise RuntimeError("Device string must not be empty")
+    match = re.fullmatch(r"([a-zA-Z]+)(?::([1-9][0-9]*|0))?", text)
+    if match is None:
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    if match[2] is not None and index is not None:
+        raise RuntimeError("type (string) must not include an index because index was passed "
+                           f"explicitly: {text}")
+    return match[1], index if match[2] is None else int(match[2])
 
 
 class device:
@@ -57,14 +75,14 @@ class device:
             raise TypeError(f"device() received an invalid combination of arguments - got "
                             f"({type.__class__.__name__}), but expected a device string such "
                             "as 'cpu' or 'cuda:0', or a GPU number")
-        elif ":" in type:
-            type, _, number = type.partition(":")
-            if index is not None or not number.isdigit():
-                raise RuntimeError(f"Invalid device string: '{type}:{number}'")
-            index = int(number)
+        else:
+            type, index = _parsed(type, index)
+        if type not in _TORCH_DEVICE_TYPES:
+            raise RuntimeError(f"Expected one of {', '.join(_TORCH_DEVICE_TYPES)} device type "
+                               f"at start of device string: {type}")
         if type not in _DEVICE_TYPES:
-            raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at "
-                               f"start of device string: {type}")
+            raise NotImplementedError(f"minitorch's device supports only cpu and cuda, not "
+                                      f"'{type}'")
         self.type, self.index = type, index
 
     def __repr__(self) -> str:

@@ -142,14 +142,54 @@ def _release(tree: Any, outermost: bool, inputs: list) -> Any:
     return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, tree)
 
 
-def _argnums(argnums: int | tuple[int, ...], count: int, name: str) -> tuple[int, ...]:
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    if not nums or not all(isinstance(n, int) for n in nums):
-        raise RuntimeError(f"{name}: argnums must be int or Tuple[int, ...], got: {argnums!r}")
-    for n in nums:
-        if not -count <= n < count:
-            raise RuntimeError(f"Got argnum={n}, but only {count} positional inputs")
-    return tuple(n % count for n in nums)
+def _argnums(argnums: int | tuple[int, ...], count: int) -> tuple[int, ...]:
+    """The positions ``argnums`` names among ``count`` arguments, checked as torch checks them
+    (an int or a non-empty tuple of distinct ints, each in range)."""
+    if not isinstance(argnums, (int, tuple)):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    nums = tuple(_argnum(n, count) for n in (
+        argnums if isinstance(argnums, tuple) else (argnums,)))
+    if isinstance(argnums, tuple) and not nums:
+        raise RuntimeError("argnums must be non-empty")
+    if len(set(nums)) != len(nums):
+        raise RuntimeError(f"argnums elements must be unique, got {nums}")
+    return nums
+
+
+def _argnum(n: Any, count: int) -> int:
+    """One position of ``argnums``, from the end where negative."""
+    if not isinstance(n, int):
+        raise RuntimeError(f"argnum must be int, got: {type(n)}")
+    if not -count <= n < count:
+        raise RuntimeError(f"Got argnum={n}, but only {count} positional inputs")
+    return n % count
+
+
+def _differentiable(x: Any) -> Any:
+    """``x``, an input a transform differentiates, tracked (see :func:`_track`): torch's
+    transforms take only tensors there."""
+    if not isinstance(x, Tensor):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+    return _track(x)
+
+
+def _caller_aux(aux: Any, tracked: list, given: list) -> Any:
+    """``aux`` with each tracked input put back as the caller's own tensor, as torch
+    returns it."""
+    originals = {id(t): g for t, g in zip(tracked, given)}
+    return _tree_map(lambda t: originals.get(id(t), t), aux)
+
+
+def _check_vjp_outputs(outputs: list) -> None:
+    """torch's refusal of what ``vjp`` cannot differentiate: non-tensor or integer outputs."""
+    for out in outputs:
+        if not isinstance(out, Tensor):
+            raise RuntimeError("vjp(f, *primals): expected f(*primals) to return only tensors, "
+                               f"got unsupported type {type(out)}")
+    for out in outputs:
+        if not out.dtype.is_floating_point:
+            raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex "
+                               f"Tensors, got Tensor with dtype {out.dtype}")
 
 
 def _split_aux(out: Any, has_aux: bool, call: str) -> tuple[Any, Any]:
@@ -186,16 +226,17 @@ def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
     """
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums(argnums, len(args), "grad_and_value")
+        nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
         with _transform() as outermost:
             args = list(args)
             for n in nums:
-                args[n] = _tree_map(_track, args[n])
+                args[n] = _tree_map(_differentiable, args[n])
             value, aux = _split_aux(func(*args, **kwargs), has_aux,
                                     "grad_and_value(f)(*args)")
             _check_scalar(value)
             leaves, spec = _flatten([args[n] for n in nums])
+            aux = _caller_aux(aux, leaves, given)
             grads = _unflatten(_gradients([value], leaves), spec)
             grads = grads[0] if isinstance(argnums, int) else tuple(grads)
             result = (grads, (value, aux) if has_aux else value)
@@ -240,10 +281,12 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     """
     given, _ = _flatten(primals)
     with _transform() as outermost:
-        tracked = _tree_map(_track, primals)
+        tracked = _tree_map(_differentiable, primals)
         output, aux = _split_aux(func(*tracked), has_aux, "vjp(f, *primals)")
     outputs, out_spec = _flatten(output)
+    _check_vjp_outputs(outputs)
     inputs, in_spec = _flatten(tracked)
+    aux = _caller_aux(aux, inputs, given)
 
     def vjp_fn(cotangents: Any) -> tuple:
         leaves, spec = _flatten(cotangents)
@@ -271,15 +314,17 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
     """
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:
-        nums = _argnums(argnums, len(args), "jacrev")
+        nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
         with _transform() as outermost:
             args = list(args)
             for n in nums:
-                args[n] = _tree_map(_track, args[n])
+                args[n] = _tree_map(_differentiable, args[n])
             output, aux = _split_aux(func(*args), has_aux, "jacrev(f, ...)(*args)")
             inputs, spec = _flatten([args[n] for n in nums])
             outputs, out_spec = _flatten(output)
+            _check_vjp_outputs(outputs)
+            aux = _caller_aux(aux, inputs, given)
             per_output = [[_stack_rows(out, x, _rows(out, x)) for x in inputs] for out in outputs]
             jac = [_unflatten(row, spec) for row in per_output]
             jac = [j[0] if isinstance(argnums, int) else tuple(j) for j in jac]
@@ -306,7 +351,7 @@ def _stack_rows(out: Tensor, x: Any, rows: list) -> Any:
         return None
     if not rows:
         return minitorch.zeros(*out.shape, *x.shape, dtype=x.dtype)
-    return minitorch.stack(rows).reshape(*out.shape, *x.shape)
+    return minitorch.stack(rows).reshape((*out.shape, *x.shape))
 
 
 # ---------------------------------------------------------------- forward mode
@@ -333,10 +378,9 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
 
 
 def _check_primals(primals: Any, tangents: Any) -> None:
-    for value, name in ((primals, "primals"), (tangents, "tangents")):
-        if not isinstance(value, tuple):
-            raise RuntimeError(f"jvp(f, primals, tangents): Expected {name} to be a tuple. "
-                               "E.g. it should be valid to call f(*primals).")
+    if not isinstance(primals, tuple):  # tangents: their structure is compared to primals'
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. "
+                           "E.g. it should be valid to call f(*primals).")
     p_leaves, p_spec = _flatten(primals)
     t_leaves, t_spec = _flatten(tangents)
     if p_spec != t_spec:
@@ -366,21 +410,29 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
     """
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:
-        nums = _argnums(argnums, len(args), "jacfwd")
+        nums = _argnums(argnums, len(args))
         leaves, spec = _flatten([args[n] for n in nums])
         columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
                    for k in range(len(leaves))]
-        output, aux = columns[0][1] if columns else (func(*args), None)
+        first = next((c[1] for c in columns if c[1] is not None), None)  # none if all empty
+        output, aux = first or _split_aux(func(*args), has_aux, "jvp(f, primals, tangents)")
         outputs, out_spec = _flatten(output)
         jac = []
         for i, out in enumerate(outputs):
-            per_input = [minitorch.stack(col[0][i], -1).reshape(*out.shape, *x.shape)
-                         for col, x in zip(columns, leaves)]
+            per_input = [_stack_columns(col[0], i, out, x) for col, x in zip(columns, leaves)]
             part = _unflatten(per_input, spec)
             jac.append(part[0] if isinstance(argnums, int) else tuple(part))
         jac = _unflatten(jac, out_spec)
         return (jac, aux) if has_aux else jac
     return wrapper
+
+
+def _stack_columns(columns: list, i: int, out: Tensor, x: Tensor) -> Tensor:
+    """The Jacobian of output ``i`` for input ``x`` from its flat columns (none for an empty
+    ``x``: zeros)."""
+    if not columns:
+        return minitorch.zeros((*out.shape, *x.shape), dtype=x.dtype)
+    return minitorch.stack(columns[i], -1).reshape((*out.shape, *x.shape))
 
 
 def _columns(func: Callable[..., Any], args: tuple, nums: tuple, spec: Any, leaves: list,
@@ -619,6 +671,8 @@ def _swapped(module: Any, replacements: dict) -> Iterator[None]:
     saved = []
     try:
         for name, value in replacements.items():
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"{value} is not an instance of torch.Tensor")
             owner, _, leaf = name.rpartition(".")
             sub = module.get_submodule(owner) if owner else module
             registry = sub._parameters if leaf in sub._parameters else sub._buffers

@@ -15,7 +15,6 @@ numpy object), so loading one needs no global but minitorch's own rebuild functi
 
 from __future__ import annotations
 
-import builtins
 import collections
 import contextlib
 import io
@@ -28,17 +27,28 @@ import numpy as np
 
 from . import _dtype as D
 from . import backend
+from ._storage import UntypedStorage
 from ._tensor import Size, Tensor
 
 __all__ = ["add_safe_globals", "clear_safe_globals", "get_safe_globals", "load", "safe_globals",
            "save"]
 
 
-def _rebuild_tensor(raw: bytes, dtype_name: str, shape: tuple, requires_grad: bool,
-                    device: str, parameter: bool) -> Tensor:
-    """A leaf tensor (or Parameter) from ``save``'s record of it."""
-    values = np.frombuffer(bytearray(raw), dtype=D._BY_NAME[dtype_name].np).reshape(shape)
-    t = Tensor._make(backend.from_numpy(values, backend.as_device(_MAP_LOCATION[0] or device)))
+def _rebuild_storage(raw: bytes) -> np.ndarray:
+    """The bytes of one saved storage, as a writable array that its tensors view."""
+    return np.frombuffer(bytearray(raw), dtype=np.uint8)
+
+
+def _rebuild_tensor(storage: np.ndarray, offset: int, dtype_name: str, shape: tuple,
+                    strides: tuple, requires_grad: bool, device: str,
+                    parameter: bool) -> Tensor:
+    """A leaf tensor (or Parameter) from ``save``'s record of it: its values seen in
+    ``storage`` at byte ``offset`` with byte ``strides``, so that tensors saved from one
+    memory share one again."""
+    values = np.ndarray(shape, D._BY_NAME[dtype_name].np, storage, offset, strides)
+    t = Tensor._make(values)
+    if (where := _restored(device, t)) != "cpu":
+        t = Tensor._make(backend.from_numpy(values, backend.as_device(where)))
     if parameter:
         from .nn.parameter import Parameter
 
@@ -47,35 +57,64 @@ def _rebuild_tensor(raw: bytes, dtype_name: str, shape: tuple, requires_grad: bo
     return t
 
 
+class _Storage:
+    """One memory that saved tensors live in, pickled once however many tensors view it."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __reduce__(self) -> tuple:
+        return _rebuild_storage, (self.array.tobytes(),)
+
+
 class _Pickler(pickle.Pickler):
+    def __init__(self, file: Any, protocol: int) -> None:
+        super().__init__(file, protocol=protocol)
+        self._storages: dict[int, _Storage] = {}
+
     def reducer_override(self, obj: Any) -> Any:
         if not isinstance(obj, Tensor):
             return NotImplemented
         from .nn.parameter import Parameter
 
-        values = backend.to_numpy(obj.detach()._data)
-        return _rebuild_tensor, (np.ascontiguousarray(values).tobytes(), obj.dtype.name,
-                                 tuple(obj.shape), obj.requires_grad, str(obj.device),
-                                 isinstance(obj, Parameter))
+        storage, offset, strides = self._located(backend.to_numpy(obj.detach()._data))
+        return _rebuild_tensor, (storage, offset, obj.dtype.name, tuple(obj.shape), strides,
+                                 obj.requires_grad, str(obj.device), isinstance(obj, Parameter))
+
+    def _located(self, values: np.ndarray) -> tuple[_Storage, int, tuple]:
+        """The storage ``values`` lies in (the array that owns its memory, kept once per
+        save), its byte offset there and its byte strides."""
+        owner = values
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if not owner.flags.c_contiguous or not values.size:  # saved as values of their own
+            owner = values = np.ascontiguousarray(values)
+        # the dict keeps each owner alive until the save ends, so its id stays its own
+        storage = self._storages.setdefault(id(owner), _Storage(owner))
+        offset = values.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+        return storage, offset, values.strides
 
 
 def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2) -> None:
-    """Write ``obj`` (tensors, state dicts, containers of them) to a path or binary file.
+    """Write ``obj`` (tensors, state dicts, containers of them) to a path or binary file;
+    tensors that share memory (a tensor and its views) share it again when loaded.
 
     >>> minitorch.save(minitorch.zeros(1), io.BytesIO())
     """
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=max(pickle_protocol, 3)).dump(obj)  # 2 spells bytes by a codec
     with _opened(f, "wb") as file:
-        _Pickler(file, protocol=max(pickle_protocol, 3)).dump(obj)  # 2 spells bytes by a codec
+        file.write(buffer.getbuffer())
 
 
-_SAFE: dict[str, Any] = {f"minitorch.serialization.{_rebuild_tensor.__name__}": _rebuild_tensor,
-                         "collections.OrderedDict": collections.OrderedDict,
-                         "minitorch._tensor.Size": Size}
-_SAFE.update({f"builtins.{n}": getattr(builtins, n)
-              for n in ("set", "frozenset", "complex", "slice", "range", "bytearray")})
+_SAFE: dict[str, Any] = {
+    _name: _global for _global in (_rebuild_tensor, _rebuild_storage, collections.OrderedDict,
+                                   collections.Counter, Size, backend.device, set, complex,
+                                   bytearray)
+    for _name in [f"{_global.__module__}.{_global.__qualname__}"]}
 _SAFE.update({f"minitorch._dtype.{d.name}": d for d in D._BY_NAME.values()})
 _USER: dict[str, Any] = {}
-_MAP_LOCATION: list = [None]
+_MAP_LOCATION: list = [None]  # while load runs: where its tensors go, from their saved device
 
 
 def _name(obj: Any) -> str:
@@ -151,16 +190,55 @@ class _WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         key = f"{module}.{name}"
         found = _SAFE.get(key) or _USER.get(key)
-        if found is None:
-            raise pickle.UnpicklingError(_weights_only_message(key))
+        if found is None:  # torch names a builtin without its module
+            raise pickle.UnpicklingError(_weights_only_message(
+                name if module == "builtins" else key))
         return found
 
 
 class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        if f"{module}.{name}" == "minitorch.serialization._rebuild_tensor":
-            return _rebuild_tensor
+        key = f"{module}.{name}"
+        if key.startswith("minitorch.serialization."):
+            return _SAFE[key]
         return super().find_class(module, name)
+
+
+def _weights_only_failure(reason: str) -> pickle.UnpicklingError:
+    """torch's error for a stream its weights-only unpickler cannot read (``reason``)."""
+    return pickle.UnpicklingError(
+        "Weights only load failed. In PyTorch 2.6, we changed the default value of the "
+        "`weights_only` argument in `torch.load` from `False` to `True`. Re-running "
+        "`torch.load` with `weights_only` set to `False` will likely succeed, but it can result "
+        "in arbitrary code execution. Do it only if you got the file from a trusted source.\n"
+        "Please file an issue with the following so that we can make `weights_only=True` "
+        f"compatible with your use case: WeightsUnpickler error: \n\n{reason}\n\nCheck the "
+        "documentation of torch.load to learn more about types accepted by default with "
+        "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+_ZIP_ERROR = (
+    "PytorchStreamReader failed reading zip archive: not a ZIP archive. This is an internal "
+    "miniz error. If you are seeing this error, there is a high likelihood that your checkpoint "
+    "file is corrupted. This can happen if the checkpoint was not saved properly, was "
+    "transferred incorrectly, or the file was modified after saving.")
+
+
+def _checked_stream(data: Any, weights_only: bool) -> io.BytesIO:
+    """``data``, read from the file, refused as torch refuses a stream that is not a
+    checkpoint: text, nothing, a zip archive (minitorch writes none), or, for the weights-only
+    unpickler, something that does not start as a pickle."""
+    if isinstance(data, str):  # the weights-only reader asserts, pickle refuses
+        if weights_only:
+            raise AssertionError("Expected bytes, got str")
+        raise TypeError("a bytes-like object is required, not 'str'")
+    if not data:
+        raise EOFError("" if weights_only else "Ran out of input")
+    if data[:4] == b"PK\x03\x04":
+        raise RuntimeError(_ZIP_ERROR)
+    if weights_only and data[0] != pickle.PROTO[0]:
+        raise _weights_only_failure(f"Unsupported operand {data[0]}")
+    return io.BytesIO(data)
 
 
 def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
@@ -172,31 +250,55 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
     >>> _ = buffer.seek(0); minitorch.load(buffer, map_location="cpu")
     [tensor(2.)]
     """
-    unpickler = _Unpickler if weights_only is False else _WeightsUnpickler
-    _MAP_LOCATION[0] = _location(map_location)
+    weights_only = weights_only is not False
+    unpickler = _WeightsUnpickler if weights_only else _Unpickler
+    with _opened(f, "rb") as file:
+        stream = _checked_stream(file.read(), weights_only)
+    _MAP_LOCATION[0] = map_location
     try:
-        with _opened(f, "rb") as file:
-            return unpickler(file, **pickle_load_args).load()
+        return unpickler(stream, **pickle_load_args).load()
     finally:
         _MAP_LOCATION[0] = None
 
 
-def _location(map_location: Any) -> str | None:
-    if map_location is None:
-        return None
-    if callable(map_location) or isinstance(map_location, dict):
-        raise NotImplementedError("minitorch.load takes map_location as a device or a device "
-                                  "name (e.g. 'cpu'), not a function or a dict")
-    return str(backend.device(map_location))
+def _restored(location: str, tensor: Tensor) -> str:
+    """The device a tensor saved on ``location`` is loaded on (``tensor``, on the CPU), as
+    ``map_location`` says: a device, a dict from saved to new locations, or a function
+    ``f(storage, location)`` that returns a storage where it should go (None: where it was)."""
+    where = _MAP_LOCATION[0]
+    if where is None:
+        return location
+    if isinstance(where, dict):
+        where = where.get(location, location)
+    elif not isinstance(where, (str, backend.device)):
+        moved = where(UntypedStorage(tensor), location)  # torch calls what it is given
+        return location if moved is None else str(moved.device)
+    try:
+        return str(backend.device(where))
+    except RuntimeError:
+        raise RuntimeError("don't know how to restore data location of "
+                           f"torch.storage.UntypedStorage (tagged with {where})") from None
 
 
 @contextlib.contextmanager
 def _opened(f: Any, mode: str) -> Iterator[Any]:
+    """``f`` as a binary file: a path opened (for writing, in a folder that exists), or a
+    file-like object with what ``mode`` needs, refused otherwise in torch's words."""
     if isinstance(f, (str, os.PathLike)):
+        folder = os.path.dirname(os.fspath(f))
+        if "w" in mode and folder and not os.path.isdir(folder):
+            raise RuntimeError(f"Parent directory {folder} does not exist.")
         with open(f, mode) as file:
             yield file
-    elif isinstance(f, io.IOBase) or hasattr(f, "write" if "w" in mode else "read"):
+    elif "w" in mode:
+        if not hasattr(f, "write"):
+            raise AttributeError("expected 'f' to be string, path, or a file-like object with "
+                                 "a 'write' attribute")
         yield f
     else:
-        raise AttributeError(f"'{type(f).__name__}' object has no attribute "
-                             f"'{'write' if 'w' in mode else 'read'}'")
+        if not hasattr(f, "seek"):
+            raise AttributeError(
+                f"'{type(f).__name__}' object has no attribute 'seek'. You can only torch.load "
+                "from a file that is seekable. Please pre-load the data into a buffer like "
+                "io.BytesIO and try to load from it instead.")
+        yield f

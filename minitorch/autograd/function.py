@@ -27,6 +27,7 @@ tensor([2.7183])
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import traceback
 import warnings
@@ -55,13 +56,8 @@ class FunctionCtx:
         self._saved_for_forward = tensors
 
     def save_for_backward(self, *tensors: T.Tensor | None) -> None:
-        """Save tensors (or None) for backward; read them back with ``ctx.saved_tensors``."""
-        for i, t in enumerate(tensors):
-            if t is not None and not isinstance(t, T.Tensor):
-                raise TypeError(
-                    "save_for_backward can only save variables, but argument "
-                    f"{i} is of type {type(t).__name__}"
-                )
+        """Save tensors (or None) for backward; read them back with ``ctx.saved_tensors``
+        (anything else is refused when the call is recorded, as in torch)."""
         self._to_save = tensors
 
     def mark_dirty(self, *tensors: T.Tensor) -> None:
@@ -136,14 +132,21 @@ class BackwardCFunction(Node, FunctionCtx):
             if s is not None:
                 s.release()
         numbers = 0
-        for name in self._forward_cls.saved_numbers:
-            numbers += getattr(self, name) is not None  # torch saved it as a tensor, now freed
+        for name in self._forward_cls.saved_slots:
+            numbers += getattr(self, name, None) is not None  # torch saved it, now freed
         if numbers:
             released = (*saved, *(FREED,) * numbers)
             self._saved = _shared(released) if _only_none(saved) else released
 
+    def _check_not_released(self) -> None:
+        """torch's 'second time' error for a node whose saved slots were released (a node
+        that reads its saved tensors gets it from them)."""
+        if FREED in self._saved:
+            FREED.unpack(self)  # raises
+
     def _apply(self, grads: tuple[T.Tensor | None, ...]) -> tuple[T.Tensor | None, ...]:
         if grad_mode._state.grad_enabled:
+            self._check_not_released()
             return self._backward(grads)
         return _tensors(self._apply_arrays(grads))
 
@@ -151,6 +154,7 @@ class BackwardCFunction(Node, FunctionCtx):
         """The engine's call when no graph of the backward is wanted: a built-in op's backward
         on arrays (gradients come as arrays or tensors), which gives arrays. Otherwise the
         backward on tensors."""
+        self._check_not_released()
         cls = self._forward_cls
         if cls.backward_arrays is not None and cls._trusted and not _among(None, grads):
             inputs = []
@@ -270,9 +274,11 @@ class Function(metaclass=_FunctionMeta):
     backward_arrays: Callable[..., Any] | None = None
     # The attributes a built-in op's forward sets on its ctx, kept in slots of its node.
     node_slots: tuple[str, ...] = ()
-    # The node slots that hold a number torch saves as a wrapped-number tensor (``x * 2``
-    # saves 2): released with the saved tensors, so a second backward raises as in torch.
-    saved_numbers: tuple[str, ...] = ()
+    # The attributes of the node that hold what torch saves as a tensor but minitorch keeps
+    # as it is: a number torch wraps (``x * 2`` saves 2), an index (``index_select``). When
+    # one is set, the node counts as having saved something: released after backward, so a
+    # second backward through it raises as in torch, whether or not it reads them.
+    saved_slots: tuple[str, ...] = ()
     _profile_name: str | None = None
     # The key of torch_events.FORWARD naming the events torch records inside a call, from
     # its arguments, when it is not the op's event name (torch_events.variant).
@@ -336,7 +342,8 @@ class Function(metaclass=_FunctionMeta):
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
     flags = []
     for a in args:
-        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None))
+        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None
+                                                   or _rebased_view(a)))
     needs = tuple(flags)
     if len(needs) > 3:  # (few patterns of a few operands: those are shared between nodes)
         return needs
@@ -344,6 +351,15 @@ def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
 
 
 _NEEDS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
+
+
+def _rebased_view(t: T.Tensor) -> bool:
+    """Whether ``t``, a view whose base an in-place op has since given a history, requires
+    grad once regenerated (see ``Tensor._rebased``); False for any other tensor."""
+    if t._base is None:
+        return False
+    t._rebased()
+    return t.grad_fn is not None
 
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
@@ -465,12 +481,27 @@ def use(student_apply: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
 
 
 def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
+    _check_keywords(cls.forward, kwargs)
     with grad_mode._recording(False):
         if cls.setup_context is not None:
             out = cls.forward(*args, **kwargs)
             cls.setup_context(node, args, out)
             return out
         return cls.forward(node, *args, **kwargs)
+
+
+def _check_keywords(forward: Callable[..., Any], kwargs: dict) -> None:
+    """torch's refusal of a keyword argument that ``forward`` does not take (in its words,
+    which name ``forward()`` without its class)."""
+    if not kwargs:
+        return
+    parameters = inspect.signature(forward).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return
+    names = {p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY}
+    for name in kwargs:
+        if name not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
 
 
 def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
@@ -534,7 +565,10 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
 def _pack(to_save: tuple, outputs: Any) -> tuple:
     """A SavedTensor for each tensor forward saved (None stays None)."""
     saved = []
-    for t in to_save:
+    for i, t in enumerate(to_save):
+        if t is not None and not isinstance(t, T.Tensor):
+            raise TypeError("save_for_backward can only save variables, but argument "
+                            f"{i} is of type {type(t).__name__}")
         saved.append(None if t is None else SavedTensor(t, _among(t, outputs)))
     return tuple(saved)
 

@@ -396,6 +396,10 @@ _FREED_MESSAGE = (
 )
 
 
+_CPP_NODES = frozenset({"CopyBackwards", "CopySlices"})
+"""Nodes torch writes by hand in C++ (not generated per op), named with their namespace."""
+
+
 @course.seam
 def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     """Raise torch's error if an in-place operation changed ``tensor`` since ``saved`` kept it.
@@ -421,7 +425,10 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     if creator is not None:
         nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
-        name = name[: name.rfind("Backward")] if "Backward" in name else name
+        if name in _CPP_NODES:  # torch's hand-written nodes print their C++ name
+            name = f"torch::autograd::{name}"
+        elif "Backward" in name:
+            name = name[: name.rfind("Backward")]
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)
     raise RuntimeError(

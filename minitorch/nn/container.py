@@ -67,6 +67,43 @@ class Sequential(Module):
     def __setitem__(self, index: int, module: Module) -> None:
         setattr(self, self._key(index), module)
 
+    def __delitem__(self, index: int | slice) -> None:
+        """Remove the module(s) at ``index``; the rest are numbered ``0, 1, ...`` again, as
+        torch does."""
+        keys = list(self._modules)[index] if isinstance(index, slice) else [self._key(index)]
+        for key in keys:
+            delattr(self, key)
+        self._renumbered(list(self))
+
+    def insert(self, index: int, module: Module) -> Sequential:
+        """Put ``module`` at position ``index`` (``len(self)`` appends).
+
+        >>> len(nn.Sequential(nn.ReLU()).insert(0, nn.Tanh()))
+        2
+        """
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        modules = list(self)
+        modules.insert(index + n if index < 0 else index, module)
+        self._renumbered(modules)
+        return self
+
+    def extend(self, sequential: Any) -> Sequential:
+        """Append each module of ``sequential``."""
+        for module in sequential:
+            self.append(module)
+        return self
+
+    def _renumbered(self, modules: list[Module]) -> None:
+        """These modules, in this order, named ``0, 1, ...``."""
+        for key in list(self._modules):
+            delattr(self, key)
+        for position, module in enumerate(modules):
+            self.add_module(str(position), module)
+
     def _key(self, index: int) -> str:
         """The name of the module at position ``index`` (negative counts from the end)."""
         return list(self._modules)[_position(index, len(self._modules))]
@@ -85,6 +122,30 @@ class Sequential(Module):
         """
         self.add_module(str(len(self)), module)
         return self
+
+    def __mul__(self, other: int) -> Sequential:
+        """A new Sequential of these modules ``other`` times over (the same modules).
+
+        >>> len(nn.Sequential(nn.ReLU()) * 3)
+        3
+        """
+        return Sequential(*list(self) * self._factor(other))
+
+    __rmul__ = __mul__
+
+    def __imul__(self, other: int) -> Sequential:
+        """These modules repeated ``other`` times, in this Sequential."""
+        for module in list(self) * (self._factor(other) - 1):
+            self.append(module)
+        return self
+
+    def _factor(self, other: Any) -> int:
+        """``other`` as a repeat count, refused in torch's words."""
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        return other
 
 
 class ModuleList(Module):

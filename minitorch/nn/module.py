@@ -22,7 +22,7 @@ attribute read.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from .._dtype import float32, float64
@@ -241,7 +241,7 @@ class Module:
         self._check_new_name(name, "buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
-                            "(minitorch Tensor or None required)")
+                            "(torch Tensor or None required)")
         self._register(self._buffers, name, tensor)
         if persistent:
             self._non_persistent_buffers.discard(name)
@@ -504,8 +504,10 @@ class Module:
             if b is not None and name not in self._non_persistent_buffers:
                 yield name, b
 
-    def load_state_dict(self, state_dict: dict, strict: bool = True) -> _IncompatibleKeys:
-        """Copy the values of ``state_dict`` into the parameters and buffers, in place.
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
+        """Copy the values of ``state_dict`` into the parameters and buffers, in place (with
+        ``assign``, make its tensors the module's own, as Parameters where parameters were).
 
         With ``strict``, missing and unexpected keys are errors; a shape mismatch always is.
 
@@ -513,14 +515,21 @@ class Module:
         >>> b.load_state_dict(a.state_dict())
         <All keys matched successfully>
         """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        for key in state_dict:  # torch matches keys by prefix, with str's startswith
+            if not isinstance(key, str):
+                raise AttributeError(f"'{type(key).__name__}' object has no attribute "
+                                     "'startswith'")
         own = self.state_dict(keep_vars=True)
+        state_dict = {**self._defaulted_state(own), **state_dict}
         missing = [key for key in own if key not in state_dict]
         unexpected = [key for key in state_dict if key not in own]
         errors = []
         with grad_mode._recording(False):
             for key, target in own.items():
                 if key in state_dict:
-                    errors += _copy_checked(key, target, state_dict[key])
+                    errors += self._load_one(key, target, state_dict[key], assign)
         if strict and unexpected:
             errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
         if strict and missing:
@@ -529,6 +538,50 @@ class Module:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
                                + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
+
+    # Buffers a state dict may leave out (torch's batch norms take their own
+    # num_batches_tracked from a state dict that has none, as from before it existed).
+    _defaulted_buffers: tuple[str, ...] = ()
+
+    def _defaulted_state(self, own: dict[str, Any]) -> dict[str, Any]:
+        """The entries of ``own`` that stand in where a loaded state dict has none."""
+        return {key: own[key] for prefix, module in self.named_modules()
+                for key in (f"{prefix}.{b}" if prefix else b for b in module._defaulted_buffers)
+                if key in own}
+
+    def _load_one(self, key: str, target: Tensor, value: Any, assign: bool) -> list[str]:
+        """Copy ``value`` into ``target`` (or, with ``assign``, put it in its place); the
+        error messages of what prevented it."""
+        if not isinstance(value, Tensor):
+            return [f'While copying the parameter named "{key}", expected torch.Tensor or '
+                    f"Tensor-like object from checkpoint but received {type(value)}"]
+        if isinstance(target, UninitializedParameter):  # a lazy module takes the loaded shape
+            target.materialize(value.shape)
+        if value.shape != target.shape:
+            return [f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                    f"checkpoint, the shape in current model is {target.shape}."]
+        try:
+            if assign:
+                self._assigned(key, target, value)
+            else:
+                target.copy_(value)
+        except Exception as error:  # torch reports it with the others, as its args
+            return [f'While copying the parameter named "{key}", whose dimensions in the model '
+                    f"are {target.shape} and whose dimensions in the checkpoint are "
+                    f"{value.shape}, an exception occurred : {error.args}."]
+        return []
+
+    def _assigned(self, key: str, target: Tensor, value: Tensor) -> None:
+        """``value`` in the place of ``target`` (the tensor at ``key``): a Parameter with
+        ``target``'s requires_grad where ``target`` is one."""
+        *path, name = key.split(".")
+        owner = self.get_submodule(".".join(path))
+        if isinstance(target, Parameter):
+            if isinstance(value, Parameter):
+                value.requires_grad_(target.requires_grad)
+            else:
+                value = Parameter(value, requires_grad=target.requires_grad)
+        setattr(owner, name, value)
 
     # ---- printing ----------------------------------------------------------------------
     def extra_repr(self) -> str:
@@ -552,17 +605,3 @@ def _indent(text: str) -> str:
 
 def _quoted(keys: list[str]) -> str:
     return ", ".join(f'"{k}"' for k in keys)
-
-
-def _copy_checked(key: str, target: Tensor, value: Any) -> list[str]:
-    """Copy ``value`` into ``target``; the error messages of what prevented it."""
-    if not isinstance(value, Tensor):
-        return [f'While copying the parameter named "{key}", expected torch.Tensor or '
-                f"Tensor-like object from checkpoint but received {type(value)}"]
-    if isinstance(target, UninitializedParameter):  # a lazy module takes the loaded shape
-        target.materialize(value.shape)
-    if value.shape != target.shape:
-        return [f"size mismatch for {key}: copying a param with shape {value.shape} from "
-                f"checkpoint, the shape in current model is {target.shape}."]
-    target.copy_(value)
-    return []

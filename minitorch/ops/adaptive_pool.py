@@ -193,6 +193,7 @@ class AdaptiveMaxPool2D(Op):
     added in output order where windows share their largest element."""
 
     node_name = "AdaptiveMaxPool2DBackward0"
+    saved_slots = ("indices",)
     saved_names = ("self", "result1")
     _profile_name = "aten::adaptive_max_pool2d"
 

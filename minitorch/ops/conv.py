@@ -238,6 +238,7 @@ class MaxPool2DWithIndices(Op):
     """The largest value of each window; the gradient goes to the first largest element."""
 
     node_name = "MaxPool2DWithIndicesBackward0"
+    saved_slots = ("winner",)  # torch saves the input and the indices
     _profile_name = "aten::max_pool2d_with_indices"
 
     @staticmethod

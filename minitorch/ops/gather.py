@@ -100,7 +100,7 @@ class ScatterAdd(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, index: Tensor, src: Tensor, *, dim: int) -> Tensor:
         ctx.dim, ctx.src_shape, ctx.node_name = dim, tuple(src.shape), ScatterAdd.node_name
-        ctx.save_for_backward(index)
+        ctx.save_for_backward(index if ctx.needs_input_grad[2] else None)  # as torch saves
         return _written(a, index, dim, _src_part(src, index.shape), add=True)
 
     @staticmethod
@@ -275,6 +275,7 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 class IndexSelect(Op):
     node_name = "IndexSelectBackward0"
+    saved_slots = ("key",)  # torch saves the index
     _profile_name = "aten::index_select"
 
     @staticmethod

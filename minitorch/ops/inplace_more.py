@@ -67,6 +67,7 @@ class IndexAdd(Op):
     """``index_add``: rows of ``source`` added to ``a`` at ``index`` along ``dim``."""
 
     node_name = "IndexAddBackward0"
+    saved_slots = ("key",)  # torch saves the index
     _profile_name = "aten::index_add"
 
     @staticmethod

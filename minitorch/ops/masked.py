@@ -1,5 +1,6 @@
 """``masked_fill``: ``value`` where a boolean mask holds, the input elsewhere (one node,
-``MaskedFillBackward0``; the filled places get no gradient).
+``MaskedFillBackward0``; the filled places get no gradient, but a tensor ``value`` gets theirs,
+``MaskedFillBackward1``).
 
 >>> import minitorch
 >>> x = minitorch.tensor([1., 2., 3.], requires_grad=True)
@@ -16,7 +17,7 @@ from .._tensor import Tensor, broadcast_pair
 from ._base import Op, wrap
 from .pointwise import where
 
-__all__ = ["MaskedFill", "masked_fill", "masked_fill_"]
+__all__ = ["MaskedFill", "MaskedFillTensor", "masked_fill", "masked_fill_"]
 
 
 class MaskedFill(Op):
@@ -35,6 +36,33 @@ class MaskedFill(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         mask, = ctx.saved_tensors
         return (where(mask, 0.0, g),)
+
+
+class MaskedFillTensor(Op):
+    """``masked_fill`` with a 0-d tensor ``value``, which gets the gradient of the places it
+    fills (torch's ``MaskedFillBackward1``)."""
+
+    node_name = "MaskedFillBackward1"
+    _profile_name = "aten::masked_fill"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, value: Tensor, *, mask: Tensor) -> Tensor:
+        ctx.save_for_backward(mask)
+        ctx.value_dtype = value.dtype
+        return MaskedFill.forward(ctx, a, mask=mask, value=value)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        mask, = ctx.saved_tensors
+        filled = where(mask, g, 0.0).sum() if ctx.needs_input_grad[1] else None
+        return where(mask, 0.0, g), None if filled is None else filled.to(ctx.value_dtype)
+
+
+def _filled(self: Tensor, mask: Tensor, value: Any) -> Any:
+    """The op that fills ``value`` in, and its arguments after the input."""
+    if isinstance(value, Tensor):
+        return MaskedFillTensor.apply, (value,), {"mask": mask}
+    return MaskedFill.apply, (), {"mask": mask, "value": value}
 
 
 def _check_mask(mask: Tensor) -> None:
@@ -80,7 +108,8 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     value = _check_value("masked_fill", mask, value)
     broadcast_pair(mask, self)  # torch's error, before numpy's where meets the shapes
     _check_fits(value, self.dtype)
-    return MaskedFill.apply(self, mask=mask, value=value)
+    op, values, keywords = _filled(self, mask, value)
+    return op(self, *values, **keywords)
 
 
 @_args.tensors("masked_fill_", mask="mask")
@@ -96,4 +125,5 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
     _check_fits(value, self.dtype)
-    return self._inplace(MaskedFill.apply, mask=mask, value=value)
+    op, values, keywords = _filled(self, mask, value)
+    return self._inplace(op, *values, **keywords)

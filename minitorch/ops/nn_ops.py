@@ -110,6 +110,7 @@ class NllLoss(Op):
     (or summed, or each, shaped ``shape``)."""
 
     node_name = "NllLossBackward0"
+    saved_slots = ("meta",)  # torch saves the target and total weight
     _profile_name = "aten::nll_loss"
     sum = staticmethod(nll_sum)  # torch's order of adding the rows' values
 
@@ -209,6 +210,7 @@ class AvgPool2d(Op):
     ``divisor``: one number, or an array of one per output position."""
 
     node_name = "AvgPool2DBackward0"
+    saved_slots = ("meta",)  # torch saves the input
     _profile_name = "aten::avg_pool2d"
 
     @staticmethod

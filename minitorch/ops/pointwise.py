@@ -173,7 +173,7 @@ class Rsub(Op):
 class Mul(Op):
     node_name = "MulBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
-    saved_numbers = ("scalar",)
+    saved_slots = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::mul"
 
@@ -218,7 +218,7 @@ class MulScalar(Mul):
 class Div(Op):
     node_name = "DivBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
-    saved_numbers = ("scalar",)
+    saved_slots = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
     _profile_name = "aten::div"
 
@@ -575,21 +575,22 @@ class _Unary(Op):
         return a._data
 
 
-def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: bool = True,
-           arrays: bool = False, node: str | None = None):
-    """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``.
-    With ``arrays``, ``grad`` is written in operators only, so the same formula also serves
-    arrays: it is the op's backward on arrays too. ``node`` is torch's node name where it is
-    not ``<name>Backward0``."""
+def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
+           floating: bool = True, arrays: bool = False, node: str | None = None):
+    """Define a unary op class: forward ``compute(xp, array)``, backward ``grad(g, saved)``,
+    ``saved`` the "self" or "result" that ``saves`` names, or None where torch saves nothing
+    (then a second backward runs, as torch's). With ``arrays``, ``grad`` is written in
+    operators only, so the same formula also serves arrays: it is the op's backward on arrays
+    too. ``node`` is torch's node name where it is not ``<name>Backward0``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
         out = wrap(compute(a._xp, cls.prepare(a)))
-        ctx.save_for_backward(out if saves == "result" else a)
+        if saves is not None:
+            ctx.save_for_backward(out if saves == "result" else a)
         return out
 
     def backward(ctx: Any, g: Tensor) -> tuple:
-        (saved,) = ctx.saved_tensors
-        return (grad(g, saved),)
+        return (grad(g, ctx.saved_tensors[0] if saves is not None else None),)
 
     def backward_arrays(ctx: Any, g: Any) -> Any:
         (saved,) = ctx.saved_tensors
@@ -598,7 +599,8 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str, floating: 
         return (grad(g, saved._data),)
 
     cls = type(name, (_Unary,), {
-        "node_name": node or f"{name}Backward0", "saved_names": (saves,), "floating": floating,
+        "node_name": node or f"{name}Backward0", "saved_names": (saves,) if saves else (),
+        "floating": floating,
         "_profile_name": f"aten::{aten}", "__module__": __name__,
         "forward": staticmethod(forward), "backward": staticmethod(backward),
         **({"backward_arrays": staticmethod(backward_arrays)} if arrays else {}),
@@ -639,8 +641,7 @@ Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "
 Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
               lambda xp, a: a if _args.kind_of(a.dtype) == "bool" else
               xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
-              lambda g, x: zero_grad(g, x), "self",
-              floating=False)
+              zero_grad, None, floating=False)
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
 Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),
               lambda g, r: ThresholdBackward.apply(g, r), "result", floating=False)
@@ -883,6 +884,30 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     return wrap(getattr(xp, op)(x, y))
 
 
+def shift(name: str, a: Any, b: Any) -> Tensor:
+    """``a << b`` (``name`` "lshift") or ``a >> b`` ("rshift") on integer tensors, as torch
+    shifts: a count that is negative or at least 64 shifts every bit out (``>>`` of a negative
+    number leaves -1).
+
+    >>> shift("lshift", minitorch.tensor([1, 3]), 2)
+    tensor([ 4, 12])
+    """
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        broadcast_pair(a, b)
+    _args.no_complex_kernel(name, a, b)
+    x, y, dt = cast_operands(a, b)
+    if dt.is_floating_point or dt is bool_:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_args.legacy(dt)}\'')
+    xp = (a if isinstance(a, Tensor) else b)._xp
+    x, y = (xp.asarray(v, dtype=array_dtype(xp, dt.name)) for v in (x, y))
+    out_of_range = (y < 0) | (y >= 64)
+    count = xp.where(out_of_range, xp.zeros_like(y), y)
+    if name == "lshift":
+        return wrap(xp.where(out_of_range, xp.zeros_like(x), xp.bitwise_left_shift(x, count)))
+    sign = xp.where(x < 0, -xp.ones_like(x), xp.zeros_like(x))
+    return wrap(xp.where(out_of_range, sign, xp.bitwise_right_shift(x, count)))
+
+
 def is_unit(alpha: Any) -> bool:
     """True for ``alpha`` at its default 1 (checked without comparing an unchecked value)."""
     return type(alpha) is int and alpha == 1
@@ -1002,6 +1027,7 @@ class DivRounded(Op):
     ``a // b``, as torch's ``div_trunc`` and ``div_floor`` kernels; zero gradients."""
 
     node_name = "DivBackward2"
+    saved_slots = ("a",)  # set always: torch saves the divisor (a number too)
     _profile_name = "aten::div"
 
     @staticmethod
@@ -1209,7 +1235,8 @@ class Remainder(Op):
         xp, x, y = _floor_operands(cls.kernel, a, b)
         if True in ctx.needs_input_grad:
             ctx.a, ctx.b = _meta(a), _meta(b)
-            ctx.save_for_backward(a, b if ctx.b else None)
+            # torch saves the operands only for the divisor's gradient
+            ctx.save_for_backward(*((a, b) if ctx.needs_input_grad[1] else (None, None)))
             ctx.scalar = None if ctx.b else b
         with quiet():
             out = getattr(xp, cls.kernel)(x, y)

@@ -32,7 +32,8 @@ class Flip(Op):
     def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
         ctx.dims = dims
         xp = a._xp
-        return wrap(xp.flip(a._data, axis=dims) if dims else xp.asarray(a._data, copy=True))
+        # a copy, as torch's (numpy's flip is a view: a later write to ``a`` would show)
+        return wrap(xp.asarray(xp.flip(a._data, axis=dims) if dims else a._data, copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -120,12 +121,18 @@ def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any) -> tuple:
     if dim is _args.OMITTED:
         raise TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
     d = _args.dim(fn, dim, input.dim())
-    dt = _args.dtype(fn, dtype)
-    if dt is not None:
-        input = input.to(dt)
-    elif not input.dtype.is_floating_point:
-        input = input.to(int64)
-    return input, d
+    return _as_dtype(input, _args.dtype(fn, dtype)), d
+
+
+def _as_dtype(input: Tensor, dt: Any) -> Tensor:
+    """``input`` in the dtype ``dt`` an op is asked to compute in (None: integers as int64),
+    refused as torch refuses an integer result for an input recording a gradient (a bool
+    one is left to the kernel's own error)."""
+    if dt is None:
+        return input if input.dtype.is_floating_point else input.to(int64)
+    if dt.name != "bool":
+        _args.differentiable_dtype(input, dt)
+    return input.to(dt)
 
 
 def cumsum(input: Tensor, dim: Any = _args.OMITTED, *, dtype: Any = None) -> Tensor:
@@ -221,11 +228,7 @@ def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, 
         raise _args.invalid_combination("prod", given, "*, torch.dtype dtype = None",
                                         "int dim, bool keepdim = False, *, torch.dtype dtype "
                                         "= None")
-    dt = _args.dtype("prod", dtype)
-    if dt is not None:
-        input = input.to(dt)
-    elif not input.dtype.is_floating_point:
-        input = input.to(int64)
+    input = _as_dtype(input, _args.dtype("prod", dtype))
     if dim is _args.OMITTED:
         return Prod.apply(input)
     d = _args.dim("prod", dim, input.dim())

@@ -334,6 +334,7 @@ class Index(Op):
     """Advanced indexing with integer tensors (IndexBackward0): a copy, not a view."""
 
     node_name = "IndexBackward0"
+    saved_slots = ("key",)  # torch saves the indices
     _profile_name = "aten::index"
 
     @staticmethod
@@ -351,6 +352,7 @@ class AsStridedView(Index):
     base's history (torch regenerates the view as ``as_strided`` of the base)."""
 
     node_name = "AsStridedBackward0"
+    saved_slots = ()  # torch keeps only sizes and strides
     _profile_name = "aten::as_strided"
 
 

@@ -134,14 +134,22 @@ def _sort_dim(fn: str, input: Tensor, dim: Any) -> int:
 
 
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *,
-         stable: bool | None = False) -> Any:
-    """The values along ``dim`` in order, with the indices they came from.
+         stable: bool | None = _args.OMITTED) -> Any:
+    """The values along ``dim`` in order, with the indices they came from (always a stable
+    sort; ``stable`` given selects torch's other overload, whose node is SortBackward1).
 
     >>> minitorch.tensor([3., 1., 2.]).sort(descending=True).indices
     tensor([0, 2, 1])
     """
     d = _sort_dim("sort", input, dim)
-    return return_types.sort(*Sort.apply(input, dim=d, descending=bool(descending)))
+    op = Sort if stable is _args.OMITTED else SortStable
+    return return_types.sort(*op.apply(input, dim=d, descending=bool(descending)))
+
+
+class SortStable(Sort):
+    """``sort(..., stable=...)``: torch's ``sort.stable`` overload (``SortBackward1``)."""
+
+    node_name = "SortBackward1"
 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,

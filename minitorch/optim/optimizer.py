@@ -82,6 +82,10 @@ class Optimizer:
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
+        if isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
         group = {**self.defaults, **param_group,
                  "params": [params] if isinstance(params, Tensor) else list(params)}
         for p in group["params"]:

@@ -26,6 +26,13 @@ def _grads(parameters: Any) -> list[Tensor]:
     return [p.grad for p in parameters if p.grad is not None]
 
 
+_NO_GRADS = ("Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this "
+             "error message be improved?  If so, please report an enhancement request to "
+             "PyTorch.)")
+"""torch's error from clip_grad_value_ when no parameter has a gradient (its foreach
+grouping of an empty list)."""
+
+
 def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
                     norm_type: float = 2.0, error_if_nonfinite: bool = False,
                     foreach: Any = None) -> Tensor:
@@ -34,7 +41,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
     from ... import stack, tensor
 
     grads = _grads(parameters)
-    max_norm, norm_type = float(max_norm), float(norm_type)  # as torch's, before anything
+    norm_type, max_norm = float(norm_type), float(max_norm)  # as torch's, before anything
     if not grads:
         return tensor(0.0)
     with grad_mode._recording(False):
@@ -58,6 +65,12 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float,
     >>> nn.utils.clip_grad_value_([p], 1.0); p.grad
     tensor([ 1., -1.])
     """
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    clip_value = float(clip_value)  # as torch's, before anything
+    grads = _grads(parameters)
+    if not grads:
+        raise RuntimeError(_NO_GRADS)
     with grad_mode._recording(False):
-        for g in _grads(parameters):
+        for g in grads:
             g.clamp_(-clip_value, clip_value)
