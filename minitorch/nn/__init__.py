@@ -55,12 +55,15 @@ from .module import Module
 from .normalization import LayerNorm
 from .parameter import Parameter, UninitializedParameter
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
-from .rnn import RNN
+from .rnn import GRU, LSTM, RNN, RNNBase
+from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding
 
 __all__ = [
     "ELU",
     "GELU",
+    "GRU",
+    "LSTM",
     "RNN",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
@@ -76,6 +79,7 @@ __all__ = [
     "Dropout",
     "Embedding",
     "Flatten",
+    "GRUCell",
     "GaussianNLLLoss",
     "Hardtanh",
     "HingeEmbeddingLoss",
@@ -83,6 +87,7 @@ __all__ = [
     "Identity",
     "KLDivLoss",
     "L1Loss",
+    "LSTMCell",
     "LayerNorm",
     "LazyLinear",
     "LeakyReLU",
@@ -95,12 +100,16 @@ __all__ = [
     "Module",
     "ModuleDict",
     "ModuleList",
-    "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
     "NLLLoss",
     "Parameter",
     "ParameterDict",
     "ParameterList",
     "PoissonNLLLoss",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "ReLU",
     "ReLU6",
     "Sequential",
