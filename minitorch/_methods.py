@@ -40,12 +40,16 @@ from .ops import (
     products,
     reduction,
     scan,
+    selection,
     shape,
     sorting,
     special,
     split,
+    take,
+    tensor_split,
     triangle,
     unary_more,
+    unique,
 )
 from .ops.pointwise import compare, logical
 from .ops.unfold import unfold_method
@@ -658,6 +662,12 @@ _METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.sel
                  "nelement": Tensor.numel, "tril": triangle.tril, "triu": triangle.triu})
 _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
 _METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
+_METHODS.update({name: getattr(selection, name) for name in selection.__all__})
+_METHODS.update({name: getattr(tensor_split, name) for name in tensor_split.__all__
+                 if name.islower()})
+_METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.take_along_dim,
+                 "unique": unique.unique, "type_as": _factories.type_as,
+                 "resize_": _factories.resize_})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
 _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
