@@ -198,6 +198,24 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return self.reshape((*dims[:s], merged, *dims[e + 1:]))
 
 
+def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Split dim ``dim`` into ``sizes`` (one may be -1), a view.
+
+    >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
+    torch.Size([2, 2, 3])
+    """
+    d = _args.dim("unflatten", dim, self.dim())
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    n = self.shape[d]
+    known = math.prod(s for s in sizes if s != -1)
+    if (-1 not in sizes and known != n) or (-1 in sizes and (known == 0 or n % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {d} ({n}) in the input tensor")
+    return self.view(*self.shape[:d], *sizes, *self.shape[d + 1:])
+
+
 def unbind(self: Tensor, dim: int = 0) -> tuple:
     """The slices along ``dim``, as a tuple of views."""
     d = _args.dim("unbind", dim, self.dim())
@@ -618,7 +636,7 @@ _METHODS = {
     "expand_as": _shaped_as(expand, "expand_as"),
     "view_as": _shaped_as(view, "view_as"),
     "reshape_as": _shaped_as(reshape, "reshape_as"),
-    "unbind": unbind, "narrow": narrow,
+    "unbind": unbind, "narrow": narrow, "unflatten": unflatten,
     "softmax": nn_ops.softmax, "log_softmax": nn_ops.log_softmax,
     "T": property(lambda self: self.permute(*reversed(range(self.dim())))),
     "mT": property(_matrix_transpose),

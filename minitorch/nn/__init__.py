@@ -27,9 +27,9 @@ from .activation import (
 )
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv2d
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout
-from .flatten import Flatten
+from .flatten import Flatten, Unflatten
 from .linear import Identity, LazyLinear, Linear
 from .loss import (
     BCELoss,
@@ -54,7 +54,14 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter import Parameter, UninitializedParameter
-from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool2d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding
@@ -73,6 +80,7 @@ __all__ = [
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "Conv1d",
     "Conv2d",
     "CosineEmbeddingLoss",
     "CrossEntropyLoss",
@@ -96,6 +104,7 @@ __all__ = [
     "LogSoftmax",
     "MSELoss",
     "MarginRankingLoss",
+    "MaxPool1d",
     "MaxPool2d",
     "Module",
     "ModuleDict",
@@ -121,6 +130,7 @@ __all__ = [
     "Softplus",
     "Tanh",
     "TripletMarginLoss",
+    "Unflatten",
     "UninitializedParameter",
     "functional",
     "init",

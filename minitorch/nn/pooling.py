@@ -15,10 +15,11 @@ from typing import Any
 from .._tensor import Tensor
 from . import functional as F
 from .functional_conv import max_pool2d
+from .functional_conv1d import max_pool1d
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool2d",
-           "MaxPool2d"]
+           "MaxPool1d", "MaxPool2d"]
 
 
 class AvgPool2d(Module):
@@ -69,6 +70,18 @@ class MaxPool2d(Module):
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(MaxPool2d):
+    """Max pooling over the last dim of (N, C, L) or (C, L).
+
+    >>> nn.MaxPool1d(3)
+    MaxPool1d(kernel_size=3, stride=3, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.ceil_mode, self.return_indices)
 
 
 class _AdaptivePool(Module):
