@@ -501,8 +501,15 @@ class Tensor(metaclass=_TensorType):
         """The values as (nested) Python lists."""
         return to_numpy(self._data).tolist()
 
-    def numpy(self) -> Any:
-        """The values as a numpy array sharing memory with the (CPU) tensor."""
+    def numpy(self, *, force: bool = False) -> Any:
+        """The values as a numpy array sharing memory with the (CPU) tensor; with ``force``,
+        ``detach().cpu().numpy()`` (a copy when the tensor is on a GPU).
+
+        >>> minitorch.ones(2, requires_grad=True).numpy(force=True)
+        array([1., 1.], dtype=float32)
+        """
+        if force:
+            return self.detach().cpu().numpy()
         dev = self.device
         if dev.type != "cpu":
             raise TypeError(f"can't convert {dev} device type tensor to numpy. Use Tensor.cpu() "

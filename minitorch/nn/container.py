@@ -86,6 +86,50 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def insert(self, index: int, module: Module) -> Sequential:
+        """Put ``module`` at ``index`` (``-len..len``), moving the later ones up by one.
+
+        >>> nn.Sequential(nn.ReLU()).insert(0, nn.Tanh())[0]
+        Tanh()
+        """
+        if not isinstance(module, Module):
+            raise AssertionError("module should be of type: <class "
+                                 "'torch.nn.modules.module.Module'>")  # torch's words
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        index = index + n if index < 0 else index
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def extend(self, sequential: Iterable[Module]) -> Sequential:
+        """Append each of the given modules.
+
+        >>> len(nn.Sequential(nn.ReLU()).extend([nn.Tanh(), nn.ReLU()]))
+        3
+        """
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def __delitem__(self, index: int | slice) -> None:
+        keys = list(self._modules)
+        for key in keys[index] if isinstance(index, slice) else [self._key(index)]:
+            delattr(self, key)
+        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
+
+    def pop(self, index: int | slice) -> Module:
+        """Remove and return the module at ``index``.
+
+        >>> nn.Sequential(nn.ReLU(), nn.Tanh()).pop(0)
+        ReLU()
+        """
+        module = self[index]
+        del self[index]
+        return module
+
 
 class ModuleList(Module):
     """Modules held in a list, named ``0, 1, ...``; it has no ``forward`` of its own.

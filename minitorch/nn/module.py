@@ -504,8 +504,11 @@ class Module:
             if b is not None and name not in self._non_persistent_buffers:
                 yield name, b
 
-    def load_state_dict(self, state_dict: dict, strict: bool = True) -> _IncompatibleKeys:
-        """Copy the values of ``state_dict`` into the parameters and buffers, in place.
+    def load_state_dict(self, state_dict: dict, strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
+        """Copy the values of ``state_dict`` into the parameters and buffers, in place; with
+        ``assign``, put the state dict's tensors themselves in their places (a parameter
+        keeps its ``requires_grad``).
 
         With ``strict``, missing and unexpected keys are errors; a shape mismatch always is.
 
@@ -519,7 +522,9 @@ class Module:
         errors = []
         with grad_mode._recording(False):
             for key, target in own.items():
-                if key in state_dict:
+                if key in state_dict and assign:
+                    errors += self._assign_checked(key, target, state_dict[key])
+                elif key in state_dict:
                     errors += _copy_checked(key, target, state_dict[key])
         if strict and unexpected:
             errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
@@ -529,6 +534,23 @@ class Module:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
                                + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _assign_checked(self, key: str, target: Tensor, value: Any) -> list[str]:
+        """``load_state_dict(assign=True)``: ``value`` itself becomes the parameter or buffer
+        ``key``; the error messages of what prevented it."""
+        if not isinstance(value, Tensor):
+            return _copy_checked(key, target, value)
+        if value.shape != target.shape:
+            return [f"size mismatch for {key}: copying a param with shape {value.shape} from "
+                    f"checkpoint, the shape in current model is {target.shape}."]
+        owner, _, name = key.rpartition(".")
+        if isinstance(target, Parameter):
+            if isinstance(value, Parameter):
+                value.requires_grad_(target.requires_grad)
+            else:
+                value = Parameter(value, requires_grad=target.requires_grad)
+        setattr(self.get_submodule(owner), name, value)
+        return []
 
     # ---- printing ----------------------------------------------------------------------
     def extra_repr(self) -> str:
