@@ -61,6 +61,7 @@ from .pooling import (
     AvgPool2d,
     MaxPool1d,
     MaxPool2d,
+    Upsample,
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
@@ -132,6 +133,7 @@ __all__ = [
     "TripletMarginLoss",
     "Unflatten",
     "UninitializedParameter",
+    "Upsample",
     "functional",
     "init",
     "utils",

@@ -16,10 +16,11 @@ from .._tensor import Tensor
 from . import functional as F
 from .functional_conv import max_pool2d
 from .functional_conv1d import max_pool1d
+from .functional_interpolate import interpolate
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool2d",
-           "MaxPool1d", "MaxPool2d"]
+           "MaxPool1d", "MaxPool2d", "Upsample"]
 
 
 class AvgPool2d(Module):
@@ -132,3 +133,31 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class Upsample(Module):
+    """Resize the spatial dims by ``size`` or ``scale_factor`` (``F.interpolate``).
+
+    >>> nn.Upsample(scale_factor=2, mode="bilinear")
+    Upsample(scale_factor=2.0, mode='bilinear')
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool | None = None,
+                 recompute_scale_factor: bool | None = None) -> None:
+        super().__init__()
+        self.name, self.size, self.mode = type(self).__name__, size, mode
+        if isinstance(scale_factor, tuple):
+            self.scale_factor: Any = tuple(float(factor) for factor in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                           recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self) -> str:
+        if self.scale_factor is not None:
+            return f"scale_factor={self.scale_factor!r}, mode={self.mode!r}"
+        return f"size={self.size!r}, mode={self.mode!r}"
