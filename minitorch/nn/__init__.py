@@ -61,6 +61,7 @@ from .pooling import (
     AvgPool2d,
     MaxPool1d,
     MaxPool2d,
+    MaxUnpool2d,
     Upsample,
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
@@ -107,6 +108,7 @@ __all__ = [
     "MarginRankingLoss",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxUnpool2d",
     "Module",
     "ModuleDict",
     "ModuleList",

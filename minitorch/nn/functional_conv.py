@@ -17,7 +17,12 @@ from typing import Any
 from .. import _args, _creation
 from .._tensor import Tensor
 from ..ops import pad as _pad
-from ..ops.conv import Convolution, Convolution1d, MaxPool2DWithIndices
+from ..ops.conv import (
+    Convolution,
+    Convolution1d,
+    MaxPool2DReturningIndices,
+    MaxPool2DWithIndices,
+)
 from ..ops.shape import cat
 
 __all__ = ["conv2d", "convolution", "max_pool2d", "pair", "pool_out_size", "single"]
@@ -223,12 +228,14 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     dilation = pair(dilation)
     check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
-    if return_indices:  # after torch's checks, which the arguments get first
-        raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
+    width = input.shape[-1]
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
                 for i, d in enumerate((-2, -1))]
         input = _grown(input, *grow)
+    if return_indices:
+        return MaxPool2DReturningIndices.apply(input, kernel=kernel,
+                                               geometry=(stride, pad, dilation), width=width)
     return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
 
 

@@ -1,4 +1,5 @@
-"""``conv1d`` and ``max_pool1d``: the 2-d operations on ``(N, C, 1, L)``, as torch runs them.
+"""``conv1d`` and ``max_pool1d``: the 2-d operations on ``(N, C, 1, L)``, as torch runs them;
+and ``max_unpool2d``, ``max_pool2d``'s inverse.
 
 torch's 1-d convolution is its 2-d kernels on the input with a height of one (one
 ``ConvolutionBackward0`` node); its ``max_pool1d`` is ``max_pool2d`` of ``input.unsqueeze(-2)``
@@ -17,9 +18,10 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from .functional_conv import convolution, max_pool2d, single
+from ..ops.unpool import MaxUnpool2D
+from .functional_conv import convolution, max_pool2d, pair, single
 
-__all__ = ["conv1d", "max_pool1d"]
+__all__ = ["conv1d", "max_pool1d", "max_unpool2d"]
 
 
 @_args.tensors("conv1d", input="input", weight="weight", bias="bias")
@@ -71,3 +73,29 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     _check_pool1d(input, (kernel, stride, padding, dilation), bool(ceil_mode))
     return max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding),
                       (1, dilation), ceil_mode, return_indices).squeeze(-2)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,
+                 padding: Any = 0, output_size: Any = None) -> Tensor:
+    """Put each value of ``input`` back where ``max_pool2d(return_indices=True)`` found it,
+    zeros elsewhere.
+
+    >>> v, i = F.max_pool2d(minitorch.ones(1, 1, 2, 2), 2, return_indices=True)
+    >>> F.max_unpool2d(v, i, 2).shape
+    torch.Size([1, 1, 2, 2])
+    """
+    kernel = pair(kernel_size, "kernel_size")
+    stride = kernel if stride is None else pair(stride, "stride")
+    padding = pair(padding)
+    default = [(input.shape[-2 + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+               for d in range(2)]
+    if output_size is None:
+        size = tuple(default)
+    else:
+        size = tuple(output_size)[-2:]
+        for d in range(2):
+            low, high = default[d] - stride[d], default[d] + stride[d]
+            if not low < size[d] < high:
+                raise ValueError(f'invalid output_size "{tuple(output_size)}" (dim {d} must '
+                                 f"be between {low} and {high})")
+    return MaxUnpool2D.apply(input, indices, size=size)

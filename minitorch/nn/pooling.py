@@ -14,13 +14,13 @@ from typing import Any
 
 from .._tensor import Tensor
 from . import functional as F
-from .functional_conv import max_pool2d
-from .functional_conv1d import max_pool1d
+from .functional_conv import max_pool2d, pair
+from .functional_conv1d import max_pool1d, max_unpool2d
 from .functional_interpolate import interpolate
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool2d",
-           "MaxPool1d", "MaxPool2d", "Upsample"]
+           "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample"]
 
 
 class AvgPool2d(Module):
@@ -83,6 +83,27 @@ class MaxPool1d(MaxPool2d):
     def forward(self, input: Tensor) -> Tensor:
         return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                           self.ceil_mode, self.return_indices)
+
+
+class MaxUnpool2d(Module):
+    """``max_unpool2d``: undo a ``MaxPool2d(return_indices=True)``.
+
+    >>> nn.MaxUnpool2d(2)
+    MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = pair(kernel_size, "kernel_size")
+        self.stride = self.kernel_size if stride is None else pair(stride, "stride")
+        self.padding = pair(padding)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                            output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class _AdaptivePool(Module):

@@ -250,12 +250,38 @@ class MaxPool2DWithIndices(Op):
         offsets = xp.reshape(xp.arange(len(keys), dtype=first.dtype), (len(keys), 1, 1))
         ctx.winner = wrap(xp.astype(first == offsets, x._data.dtype))  # (..., K, OH, OW)
         ctx.meta = (tuple(x.shape), keys, geometry[1])
+        ctx.first = first
         return wrap(xp.max(cols, axis=-3))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, keys, padding = ctx.meta
         return (_fold(g.unsqueeze(-3) * ctx.winner, shape, keys, padding),)
+
+
+class MaxPool2DReturningIndices(MaxPool2DWithIndices):
+    """``max_pool2d(return_indices=True)``: also each maximum's flat position in its plane of
+    the input (``width`` wide, before any ceil-mode growth), as torch returns it."""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+    _profile_name = "aten::max_pool2d_with_indices"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, *, kernel: Pair, geometry: Geometry,
+                width: int = 0) -> tuple:
+        values = MaxPool2DWithIndices.forward(ctx, x, kernel=kernel, geometry=geometry)
+        xp = x._xp
+        (sh, sw), (ph, pw), (dh, dw) = geometry
+        first = xp.squeeze(ctx.first, axis=-3)
+        rows = xp.reshape(xp.arange(first.shape[-2]), (-1, 1)) * sh - ph + first // kernel[1] * dh
+        cols = xp.reshape(xp.arange(first.shape[-1]), (1, -1)) * sw - pw + first % kernel[1] * dw
+        indices = wrap(xp.astype(rows * width + cols, xp.int64))
+        ctx.mark_non_differentiable(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _g_indices: Any = None) -> tuple:
+        return MaxPool2DWithIndices.backward(ctx, g)
 
 
 def _as_2d(t: Tensor) -> Tensor:
