@@ -1,5 +1,6 @@
 """Module and container APIs tutorials use, against torch: ``Sequential.insert/extend/pop``
-and ``del``, ``load_state_dict(assign=True)`` and ``Tensor.numpy(force=True)``."""
+and ``del``, ``load_state_dict(assign=True)``, ``Tensor.numpy(force=True)`` and
+``linalg.solve(left=False)``."""
 
 from __future__ import annotations
 
@@ -66,4 +67,31 @@ def test_numpy_force() -> None:
         assert str(array.dtype) == "float32"
     def call(L: Any) -> Any:
         return L.ones(2, requires_grad=True).numpy()
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+@pytest.mark.parametrize("shapes", [((3, 3), (2, 3)), ((2, 3, 3), (2, 4, 3)),
+                                    ((3, 3), (2, 1, 3))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_solve_left_false_is_torchs_bits(shapes: tuple, dtype: str) -> None:
+    """``X A = B``: torch's adjoint solve with A's factors, one LinalgSolveExBackward0 node."""
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal(s).astype(dtype) for s in shapes)
+
+    def run(L: Any) -> list:
+        A, B = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
+        X = L.linalg.solve(A, B, left=False)
+        X.pow(2).sum().backward()
+        return [X.grad_fn.name(), *(t.detach().numpy() for t in (X, A.grad, B.grad))]
+
+    got, want = run(mt), run(torch)
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("b_shape", [(3,), (3, 2)])
+def test_solve_left_false_shape_errors(b_shape: tuple) -> None:
+    def call(L: Any) -> Any:
+        return L.linalg.solve(L.eye(3), L.ones(*b_shape), left=False)
     assert_same_error(raised_by(call, mt), raised_by(call, torch))
