@@ -112,6 +112,7 @@ from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
+from .ops.masked import masked_select
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
 from .ops.norm import norm
@@ -134,11 +135,25 @@ from .ops.pointwise import (
 from .ops.products import outer
 from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, sum, var
 from .ops.scan import cumprod, cumsum, flip, prod
+from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
 from .ops.split import chunk, repeat_interleave, select, split
+from .ops.stacking import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    dstack,
+    hstack,
+    row_stack,
+    vstack,
+)
+from .ops.take import take_along_dim
+from .ops.tensor_split import tensor_split, unsafe_chunk, unsafe_split
 from .ops.triangle import tril, triu
+from .ops.unique import unique
 from .serialization import load, save
 
 ger = outer  # torch's older name

@@ -12,6 +12,7 @@ tensor([1., 2.])
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -324,3 +325,36 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
 NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", zeros),
                "new_empty": _new("empty", empty), "new_full": _new("full", full),
                "new_tensor": new_tensor}
+
+
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """``self`` converted to ``other``'s type (dtype and device); itself if it has it.
+
+    >>> minitorch.ones(2).type_as(minitorch.tensor([1, 2]))
+    tensor([1, 1])
+    """
+    _args.tensor_args("type_as", (other, "other", 1))
+    return tensor_type(self, other.type())
+
+
+def resize_(self: Tensor, *sizes: Any) -> Tensor:
+    """Give ``self`` a new shape in place, keeping its first elements in row-major order (new
+    ones are zeros here, uninitialised in torch); refused for a tensor that requires grad.
+
+    >>> minitorch.arange(6.).resize_(2, 2)
+    tensor([[0., 1.],
+            [2., 3.]])
+    """
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = _args.sizes("resize_", sizes, check_negative=False)
+    if any(s < 0 for s in shape):
+        raise RuntimeError("numel: integer multiplication overflow")
+    xp = self._xp
+    flat = xp.reshape(self._data, (-1,))
+    count = math.prod(shape)
+    if count > flat.shape[0]:
+        flat = xp.concat([flat, xp.zeros(count - flat.shape[0], dtype=flat.dtype)])
+    self._data = xp.reshape(flat[:count], shape)
+    self._version_counter.value += 1
+    return self

@@ -42,12 +42,16 @@ from .ops import (
     products,
     reduction,
     scan,
+    selection,
     shape,
     sorting,
     special,
     split,
+    take,
+    tensor_split,
     triangle,
     unary_more,
+    unique,
 )
 from .ops.pointwise import compare, logical, shift
 from .ops.unfold import unfold_method
@@ -214,6 +218,24 @@ def _flattened(self: Tensor, s: int, e: int) -> Tensor:
     for d in dims[s:e + 1]:
         merged *= d
     return _reshaped(self, (*dims[:s], merged, *dims[e + 1:]))
+
+
+def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
+    """Split dim ``dim`` into ``sizes`` (one may be -1), a view.
+
+    >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
+    torch.Size([2, 2, 3])
+    """
+    d = _args.dim("unflatten", dim, self.dim())
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    n = self.shape[d]
+    known = math.prod(s for s in sizes if s != -1)
+    if (-1 not in sizes and known != n) or (-1 in sizes and (known == 0 or n % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {d} ({n}) in the input tensor")
+    return self.view(*self.shape[:d], *sizes, *self.shape[d + 1:])
 
 
 def unbind(self: Tensor, dim: int = 0) -> tuple:
@@ -710,7 +732,7 @@ _METHODS = {
     "expand_as": _shaped_as(expand, "expand_as"),
     "view_as": _shaped_as(view, "view_as"),
     "reshape_as": _shaped_as(reshape, "reshape_as"),
-    "unbind": unbind, "narrow": narrow,
+    "unbind": unbind, "narrow": narrow, "unflatten": unflatten,
     "softmax": nn_ops.softmax, "log_softmax": nn_ops.log_softmax,
     "T": property(lambda self: self.permute(*reversed(range(self.dim())))),
     "mT": property(_matrix_transpose),
@@ -754,6 +776,12 @@ _METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.sel
                  "nelement": Tensor.numel, "tril": triangle.tril, "triu": triangle.triu})
 _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})
 _METHODS.update({name: getattr(scan, name) for name in scan.__all__ if name.islower()})
+_METHODS.update({name: getattr(selection, name) for name in selection.__all__})
+_METHODS.update({name: getattr(tensor_split, name) for name in tensor_split.__all__
+                 if name.islower()})
+_METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.take_along_dim,
+                 "unique": unique.unique, "type_as": _factories.type_as,
+                 "resize_": _factories.resize_})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
 _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,

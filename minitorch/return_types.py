@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["max", "min", "sort", "topk"]
+__all__ = ["kthvalue", "max", "median", "min", "mode", "nanmedian", "sort", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -31,3 +31,7 @@ max = _return_type("max", ("values", "indices"))
 min = _return_type("min", ("values", "indices"))
 sort = _return_type("sort", ("values", "indices"))
 topk = _return_type("topk", ("values", "indices"))
+kthvalue = _return_type("kthvalue", ("values", "indices"))
+median = _return_type("median", ("values", "indices"))
+nanmedian = _return_type("nanmedian", ("values", "indices"))
+mode = _return_type("mode", ("values", "indices"))

@@ -15,6 +15,7 @@ import torch
 
 import minitorch as mt
 from tests.oracle import assert_same, assert_same_error, raised_by, twins
+from tests.test_rnn_family_oracle import assert_same_numbers
 
 HYPERBOLIC = ["sinh", "cosh", "asinh", "acosh", "atanh"]
 
@@ -330,12 +331,7 @@ def test_rnn_weights_values_grads_bit_for_bit(cfg: dict, batched: bool, with_h: 
     got, got_names = _rnn_run(mt, cfg, batched, with_h, dtype)
     want, want_names = _rnn_run(torch, cfg, batched, with_h, dtype)
     assert got_names == want_names
-    for g, w in zip(got, want, strict=True):
-        assert g.shape == w.shape and g.dtype == w.dtype
-        if dtype == "float32":
-            np.testing.assert_array_equal(_bits(g), _bits(w))
-        else:
-            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14)
+    assert_same_numbers(got, want, dtype)
 
 
 def test_rnn_dropout_between_layers_draws_torchs_masks() -> None:
@@ -349,28 +345,6 @@ def test_rnn_dropout_between_layers_draws_torchs_masks() -> None:
 
     for got, want in zip(run(mt), run(torch), strict=True):
         np.testing.assert_array_equal(_bits(got), _bits(want))
-
-
-def test_rnn_d2l_style_training_step() -> None:
-    """d2l's RNN chapter: nn.RNN(len(vocab), num_hiddens) on one-hot steps, a Linear head."""
-    def run(L: Any) -> str:
-        L.manual_seed(0)
-        rnn, head = L.nn.RNN(28, 16), L.nn.Linear(16, 28)
-        opt = L.optim.SGD([*rnn.parameters(), *head.parameters()], lr=1.0)
-        tokens = L.tensor([[3, 1, 4, 1, 5], [9, 2, 6, 5, 3]])
-        x = L.nn.functional.one_hot(tokens.T, 28).float()
-        state = L.zeros((1, 2, 16))
-        losses = []
-        for _ in range(3):
-            y, state = rnn(x, state.detach())
-            loss = L.nn.functional.cross_entropy(head(y.reshape(-1, 16)), tokens.T.reshape(-1))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            losses.append(f"{loss.item():.6f}")
-        return f"{rnn} {losses} {y.shape} {state.shape} {rnn.weight_hh_l0[0]}"
-
-    assert run(mt) == run(torch)
 
 
 @pytest.mark.parametrize("call", [

@@ -27,9 +27,9 @@ from .activation import (
 )
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv2d
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout
-from .flatten import Flatten
+from .flatten import Flatten, Unflatten
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyConv2d, LazyLinear
 from .linear import Identity, Linear
 from .loss import (
@@ -55,13 +55,25 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
-from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool2d, MaxPool2d
-from .rnn import RNN
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool2d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxUnpool2d,
+    Upsample,
+)
+from .rnn import GRU, LSTM, RNN, RNNBase
+from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding
 
 __all__ = [
     "ELU",
     "GELU",
+    "GRU",
+    "LSTM",
     "RNN",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
@@ -71,12 +83,14 @@ __all__ = [
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "Conv1d",
     "Conv2d",
     "CosineEmbeddingLoss",
     "CrossEntropyLoss",
     "Dropout",
     "Embedding",
     "Flatten",
+    "GRUCell",
     "GaussianNLLLoss",
     "Hardtanh",
     "HingeEmbeddingLoss",
@@ -84,6 +98,7 @@ __all__ = [
     "Identity",
     "KLDivLoss",
     "L1Loss",
+    "LSTMCell",
     "LayerNorm",
     "LazyBatchNorm1d",
     "LazyBatchNorm2d",
@@ -95,16 +110,22 @@ __all__ = [
     "LogSoftmax",
     "MSELoss",
     "MarginRankingLoss",
+    "MaxPool1d",
     "MaxPool2d",
+    "MaxUnpool2d",
     "Module",
     "ModuleDict",
     "ModuleList",
-    "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
     "NLLLoss",
     "Parameter",
     "ParameterDict",
     "ParameterList",
     "PoissonNLLLoss",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "ReLU",
     "ReLU6",
     "Sequential",
@@ -116,8 +137,10 @@ __all__ = [
     "Softplus",
     "Tanh",
     "TripletMarginLoss",
+    "Unflatten",
     "UninitializedBuffer",
     "UninitializedParameter",
+    "Upsample",
     "functional",
     "init",
     "utils",

@@ -82,7 +82,8 @@ class Sequential(Module):
         2
         """
         if not isinstance(module, Module):
-            raise AssertionError(f"module should be of type: {Module}")
+            raise AssertionError("module should be of type: <class "
+                                 "'torch.nn.modules.module.Module'>")  # torch's words
         n = len(self)
         if not -n <= index <= n:
             raise IndexError(f"Index out of range: {index}")
@@ -146,6 +147,16 @@ class Sequential(Module):
         if other <= 0:
             raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
         return other
+
+    def pop(self, index: int | slice) -> Module:
+        """Remove and return the module at ``index``.
+
+        >>> nn.Sequential(nn.ReLU(), nn.Tanh()).pop(0)
+        ReLU()
+        """
+        module = self[index]
+        del self[index]
+        return module
 
 
 class ModuleList(Module):

@@ -1,4 +1,5 @@
-"""``Conv2d``: a learnable 2-D convolution layer.
+"""``Conv1d`` and ``Conv2d``: learnable convolution layers; a ``padding_mode`` other than
+'zeros' pads with ``F.pad`` first, as torch does.
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -14,12 +15,14 @@ from typing import Any
 
 from .. import _creation
 from .._tensor import Tensor
+from ..ops.pad import pad
 from . import init
 from .functional_conv import conv2d
+from .functional_conv1d import conv1d
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Conv2d"]
+__all__ = ["Conv1d", "Conv2d"]
 
 
 def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
@@ -31,14 +34,15 @@ def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
         raise ValueError("out_channels must be divisible by groups")
 
 
-def _pair(value: Any) -> tuple:
-    """torch's ``_pair``: an iterable as a tuple, anything else twice; the weight's
-    allocation and ``conv2d`` check the values (so ``Conv2d(1, 2, 2.5)`` fails as torch's).
+def _ntuple(value: Any, n: int) -> tuple:
+    """torch's ``_pair`` (``_single``): an iterable as a tuple, anything else n times; the
+    weight's allocation and ``conv2d`` check the values (so ``Conv2d(1, 2, 2.5)`` fails as
+    torch's).
 
-    >>> _pair(3), _pair([1, 2])
-    ((3, 3), (1, 2))
+    >>> _ntuple(3, 2), _ntuple([1, 2], 2), _ntuple(3, 1)
+    ((3, 3), (1, 2), (3,))
     """
-    return tuple(value) if isinstance(value, Iterable) else (value, value)
+    return tuple(value) if isinstance(value, Iterable) else (value,) * n
 
 
 def _padding_string(padding: str, stride: tuple) -> str:
@@ -63,26 +67,34 @@ def _check_padding_mode(padding_mode: Any) -> None:
     if padding_mode not in valid:
         raise ValueError(f"padding_mode must be one of {valid}, but got "
                          f"padding_mode='{padding_mode}'")
-    if padding_mode != "zeros":
-        raise NotImplementedError("minitorch's Conv2d supports padding_mode='zeros' only")
 
 
-class Conv2d(Module):
-    """``out = conv2d(x, weight, bias)`` with ``weight`` of shape (out, in, kh, kw); weight
-    and bias start uniform in ±1/sqrt(in * kh * kw), as torch's defaults.
+def _mode_padding(padding: Any, kernel: tuple, dilation: tuple) -> tuple:
+    """The ``F.pad`` widths of a padding mode other than 'zeros' (last dim first), as torch's
+    ``_reversed_padding_repeated_twice``; 'same' puts the odd one after."""
+    if padding == "valid":
+        return (0, 0) * len(kernel)
+    if padding == "same":
+        totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
+        return tuple(n for t in reversed(totals) for n in (t // 2, t - t // 2))
+    return tuple(p for p in reversed(padding) for _ in range(2))
 
-    >>> nn.Conv2d(3, 8, (3, 5), stride=2, padding=1, bias=False)
-    Conv2d(3, 8, kernel_size=(3, 5), stride=(2, 2), padding=(1, 1), bias=False)
-    """
+
+class _ConvNd(Module):
+    """What Conv1d and Conv2d share: torch's argument checks, the weight (out, in/groups,
+    *kernel), its init and the padding mode; ``_dims`` and ``_conv`` tell them apart."""
+
+    _dims = 2
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
                  padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         # torch's order: the pairs, then the groups, the padding string and mode
-        self.kernel_size, self.stride = _pair(kernel_size), _pair(stride)
-        padding = padding if isinstance(padding, str) else _pair(padding)
-        self.dilation = _pair(dilation)
+        n = self._dims
+        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
+        padding = padding if isinstance(padding, str) else _ntuple(padding, n)
+        self.dilation = _ntuple(dilation, n)
         _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.padding = _padding_string(padding, self.stride) if isinstance(padding, str) \
@@ -102,19 +114,54 @@ class Conv2d(Module):
         """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(fan_in)."""
         init._reset_layer(self.weight, self.bias)
 
+    def _conv(self, *args: Any) -> Tensor:
+        raise NotImplementedError
+
     def forward(self, input: Tensor) -> Tensor:
-        return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
-                      self.groups)
+        if self.padding_mode != "zeros":
+            widths = _mode_padding(self.padding, self.kernel_size, self.dilation)
+            return self._conv(pad(input, widths, mode=self.padding_mode), self.weight,
+                              self.bias, self.stride, 0, self.dilation, self.groups)
+        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
+                          self.dilation, self.groups)
 
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
-        if self.padding != (0, 0):
+        if self.padding != (0,) * self._dims:
             text += f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if self.dilation != (1,) * self._dims:
             text += f", dilation={self.dilation}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
         return text
+
+
+class Conv1d(_ConvNd):
+    """``out = conv1d(x, weight, bias)`` with ``weight`` of shape (out, in, k); weight and
+    bias start uniform in ±1/sqrt(in * k), as torch's defaults.
+
+    >>> nn.Conv1d(4, 8, 3, padding=1)
+    Conv1d(4, 8, kernel_size=(3,), stride=(1,), padding=(1,))
+    """
+
+    _dims = 1
+
+    def _conv(self, *args: Any) -> Tensor:
+        return conv1d(*args)
+
+
+class Conv2d(_ConvNd):
+    """``out = conv2d(x, weight, bias)`` with ``weight`` of shape (out, in, kh, kw); weight
+    and bias start uniform in ±1/sqrt(in * kh * kw), as torch's defaults.
+
+    >>> nn.Conv2d(3, 8, (3, 5), stride=2, padding=1, bias=False)
+    Conv2d(3, 8, kernel_size=(3, 5), stride=(2, 2), padding=(1, 1), bias=False)
+    """
+
+    def _conv(self, *args: Any) -> Tensor:
+        return conv2d(*args)

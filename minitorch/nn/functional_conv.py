@@ -17,10 +17,15 @@ from typing import Any
 from .. import _args, _creation
 from .._tensor import Tensor
 from ..ops import pad as _pad
-from ..ops.conv import Convolution, MaxPool2DWithIndices
+from ..ops.conv import (
+    Convolution,
+    Convolution1d,
+    MaxPool2DReturningIndices,
+    MaxPool2DWithIndices,
+)
 from ..ops.shape import cat
 
-__all__ = ["conv2d", "max_pool2d", "pair", "pool_out_size"]
+__all__ = ["conv2d", "convolution", "max_pool2d", "pair", "pool_out_size", "single"]
 
 
 def pair(value: Any, name: str = "padding") -> tuple[int, int]:
@@ -39,6 +44,23 @@ def pair(value: Any, name: str = "padding") -> tuple[int, int]:
                            "values to match the convolution dimensions, but got "
                            f"{name}={values}")
     return (values[0], values[-1])
+
+
+def single(value: Any, name: str = "padding") -> tuple[int]:
+    """``value`` as a 1-tuple: an int or a sequence of one.
+
+    >>> single(3), single([2])
+    ((3,), (2,))
+    """
+    n = _args.as_int(value)
+    if n is not None:
+        return (n,)
+    values = [int(v) for v in value]
+    if len(values) != 1:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of 1 "
+                           "values to match the convolution dimensions, but got "
+                           f"{name}={values}")
+    return (values[0],)
 
 
 def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
@@ -68,12 +90,12 @@ def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
     where that is odd, torch first pads the input by one more after (with a warning).
     The input and the symmetric padding."""
     total = [max(d * (k - 1), 0) for k, d in zip(kernel, dilation)]
-    if total[0] % 2 or total[1] % 2:
+    if any(t % 2 for t in total):
         warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
                       "require a zero-padded copy of the input be created", UserWarning,
                       stacklevel=3)
-        input = _pad.pad(input, (0, total[1] % 2, 0, total[0] % 2))
-    return input, (total[0] // 2, total[1] // 2)
+        input = _pad.pad(input, tuple(n for t in reversed(total) for n in (0, t % 2)))
+    return input, tuple(t // 2 for t in total)
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
@@ -85,19 +107,19 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     stride, padding, dilation = geometry
     if isinstance(padding, str) and padding not in ("same", "valid"):
         raise RuntimeError(f"Invalid padding string: '{padding}'")
-    if padding == "same" and stride != (1, 1):
+    if padding == "same" and any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
-    if not isinstance(padding, str) and min(pair(padding)) < 0:
+    if not isinstance(padding, str) and min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
     if min(dilation) < 0:  # a zero is checked later (_check_window)
         raise RuntimeError("dilation should be greater than zero")
-    if weight.dim() != 4:
+    if weight.dim() != input.dim():
         raise RuntimeError(f"weight should have at least three dimensions, got "
                            f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
-            f"Expected 4-dimensional weight for 4-dimensional input, but got weight of size "
-            f"{list(weight.shape)} instead")
+            f"Expected {input.dim()}-dimensional weight for {input.dim()}-dimensional input, "
+            f"but got weight of size {list(weight.shape)} instead")
     if weight.shape[0] < groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
@@ -129,21 +151,34 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     >>> F.conv2d(minitorch.ones(1, 2, 4, 4), minitorch.ones(3, 2, 3, 3), padding=1).shape
     torch.Size([1, 3, 4, 4])
     """
+    return convolution(2, input, weight, bias, (stride, padding, dilation), groups)
+
+
+def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
+                geometry: tuple, groups: int) -> Tensor:
+    """``conv1d`` (``dims`` 1) or ``conv2d`` (2) after torch's checks; ``geometry`` is the
+    user's ``(stride, padding, dilation)``. An unbatched input gets a batch of one."""
+    name = f"conv{dims}d"
+    stride, padding, dilation = geometry
     _conv_arg_types(stride, padding, dilation, groups)
-    if input.dim() == 3:
-        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation,
-                      groups).squeeze(0)
-    if input.dim() != 4:
-        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
-                           f"input of size: {list(input.shape)}")
-    stride, dilation = pair(stride, "stride"), pair(dilation, "dilation")
-    _check_conv(input, weight, bias, groups, (stride, padding, dilation))
+    if input.dim() == dims + 1:
+        return convolution(dims, input.unsqueeze(0), weight, bias, geometry, groups).squeeze(0)
+    if input.dim() != dims + 2:
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
+                           f"to {name}, but got input of size: {list(input.shape)}")
+    sizes = pair if dims == 2 else single
+    stride, dilation = sizes(stride, "stride"), sizes(dilation, "dilation")
+    _check_conv(input, weight, bias, groups,
+                (stride, padding if isinstance(padding, str) else sizes(padding), dilation))
     if padding == "valid":
         padding = 0
     elif padding == "same":
         input, padding = _same_padding(input, tuple(weight.shape[2:]), dilation)
-    geometry = (stride, pair(padding), dilation)
+    geometry = (stride, sizes(padding), dilation)
     _check_window(input, weight, geometry)
+    if dims == 1:  # torch's route: the 2-d convolution of height one
+        geometry = tuple((low, *g) for low, g in zip((1, 0, 1), geometry))
+        return Convolution1d.apply(input, weight, bias, geometry=geometry, groups=groups)
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
@@ -157,11 +192,11 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
         raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
     padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
     kernel = [(k - 1) * d + 1 for k, d in zip(weight.shape[2:], dilation)]
-    if padded[0] < kernel[0] or padded[1] < kernel[1]:
+    if any(p < k for p, k in zip(padded, kernel)):
         raise RuntimeError(
-            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel "
-            f"size: ({kernel[0]} x {kernel[1]}). Kernel size can't be greater than actual "
-            "input size")
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+            f"Kernel size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater "
+            "than actual input size")
     if not input.numel() and input.shape[0] and input.shape[1]:
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {list(input.shape)}")
@@ -193,12 +228,14 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     dilation = pair(dilation)
     check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
-    if return_indices:  # after torch's checks, which the arguments get first
-        raise NotImplementedError("minitorch's max_pool2d does not support return_indices")
+    width = input.shape[-1]
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
                 for i, d in enumerate((-2, -1))]
         input = _grown(input, *grow)
+    if return_indices:
+        return MaxPool2DReturningIndices.apply(input, kernel=kernel,
+                                               geometry=(stride, pad, dilation), width=width)
     return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
 
 

@@ -14,11 +14,13 @@ from typing import Any
 
 from .._tensor import Tensor
 from . import functional as F
-from .functional_conv import max_pool2d
+from .functional_conv import max_pool2d, pair
+from .functional_conv1d import max_pool1d, max_unpool2d
+from .functional_interpolate import interpolate
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool2d",
-           "MaxPool2d"]
+           "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample"]
 
 
 class AvgPool2d(Module):
@@ -71,6 +73,39 @@ class MaxPool2d(Module):
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
+class MaxPool1d(MaxPool2d):
+    """Max pooling over the last dim of (N, C, L) or (C, L).
+
+    >>> nn.MaxPool1d(3)
+    MaxPool1d(kernel_size=3, stride=3, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.ceil_mode, self.return_indices)
+
+
+class MaxUnpool2d(Module):
+    """``max_unpool2d``: undo a ``MaxPool2d(return_indices=True)``.
+
+    >>> nn.MaxUnpool2d(2)
+    MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = pair(kernel_size, "kernel_size")
+        self.stride = self.kernel_size if stride is None else pair(stride, "stride")
+        self.padding = pair(padding)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                            output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
 class _AdaptivePool(Module):
     """What the adaptive poolings share: a fixed ``output_size``, whatever the input's."""
 
@@ -119,3 +154,31 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class Upsample(Module):
+    """Resize the spatial dims by ``size`` or ``scale_factor`` (``F.interpolate``).
+
+    >>> nn.Upsample(scale_factor=2, mode="bilinear")
+    Upsample(scale_factor=2.0, mode='bilinear')
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool | None = None,
+                 recompute_scale_factor: bool | None = None) -> None:
+        super().__init__()
+        self.name, self.size, self.mode = type(self).__name__, size, mode
+        if isinstance(scale_factor, tuple):
+            self.scale_factor: Any = tuple(float(factor) for factor in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input: Tensor) -> Tensor:
+        return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                           recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self) -> str:
+        if self.scale_factor is not None:
+            return f"scale_factor={self.scale_factor!r}, mode={self.mode!r}"
+        return f"size={self.size!r}, mode={self.mode!r}"

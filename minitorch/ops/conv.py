@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._tensor import Tensor
+from ..backend import namespace
 from . import _conv_order as order
 from ._base import Op, like, wrap
 from .shape import Embed, Slice, stack
@@ -250,9 +251,75 @@ class MaxPool2DWithIndices(Op):
         offsets = xp.reshape(xp.arange(len(keys), dtype=first.dtype), (len(keys), 1, 1))
         ctx.winner = wrap(xp.astype(first == offsets, x._data.dtype))  # (..., K, OH, OW)
         ctx.meta = (tuple(x.shape), keys, geometry[1])
+        ctx.first = first
         return wrap(xp.max(cols, axis=-3))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, keys, padding = ctx.meta
         return (_fold(g.unsqueeze(-3) * ctx.winner, shape, keys, padding),)
+
+
+class MaxPool2DReturningIndices(MaxPool2DWithIndices):
+    """``max_pool2d(return_indices=True)``: also each maximum's flat position in its plane of
+    the input (``width`` wide, before any ceil-mode growth), as torch returns it."""
+
+    node_name = "MaxPool2DWithIndicesBackward0"
+    _profile_name = "aten::max_pool2d_with_indices"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, *, kernel: Pair, geometry: Geometry,
+                width: int = 0) -> tuple:
+        values = MaxPool2DWithIndices.forward(ctx, x, kernel=kernel, geometry=geometry)
+        xp = x._xp
+        (sh, sw), (ph, pw), (dh, dw) = geometry
+        first = xp.squeeze(ctx.first, axis=-3)
+        rows = xp.reshape(xp.arange(first.shape[-2]), (-1, 1)) * sh - ph + first // kernel[1] * dh
+        cols = xp.reshape(xp.arange(first.shape[-1]), (1, -1)) * sw - pw + first % kernel[1] * dw
+        indices = wrap(xp.astype(rows * width + cols, xp.int64))
+        ctx.mark_non_differentiable(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _g_indices: Any = None) -> tuple:
+        return MaxPool2DWithIndices.backward(ctx, g)
+
+
+def _as_2d(t: Tensor) -> Tensor:
+    """A 3-d tensor's array as (N, C, 1, L): torch runs a 1-d convolution as a 2-d one."""
+    shape = t._data.shape
+    return wrap(t._xp.reshape(t._data, (*shape[:2], 1, *shape[2:])))
+
+
+def _as_1d(value: Any) -> Any:
+    """A gradient of the (N, C, 1, L) form as (N, C, L): a tensor (a graph is recorded) or
+    an array; None stays None, a bias's stays as it is."""
+    if value is None or len(value.shape) < 4:
+        return value
+    if isinstance(value, Tensor):
+        return value.squeeze(2)
+    return namespace(value).squeeze(value, axis=2)
+
+
+class Convolution1d(Convolution):
+    """``conv1d``: torch's own route, the 2-d convolution of ``(N, C, 1, L)`` by
+    ``(O, C/G, 1, k)``, so its values are the 2-d kernels' to the bit; one node, as torch's."""
+
+    node_name = "ConvolutionBackward0"
+    _profile_name = "aten::convolution"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None, *,
+                geometry: Geometry, groups: int = 1) -> Tensor:
+        out = Convolution.forward(ctx, _as_2d(x), _as_2d(w), b, geometry=geometry,
+                                  groups=groups)
+        return wrap(_as_1d(out._data))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return tuple(_as_1d(t) for t in Convolution.backward(ctx, g.unsqueeze(2)))
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        grads = Convolution.backward_arrays(ctx, _as_2d(wrap(g))._data)
+        return grads if grads is NotImplemented else tuple(_as_1d(a) for a in grads)

@@ -1,4 +1,5 @@
-"""``einsum`` as torch contracts it: each operand's repeated labels taken on the diagonal, the
+"""``einsum`` as torch contracts it (an ellipsis stands for broadcast dims, placed where
+torch places them): each operand's repeated labels taken on the diagonal, the
 operand unsqueezed and permuted to one label order (the output's labels, then the summed ones
 alphabetically), then the operands multiplied left to right, each pair as one ``bmm`` of
 permuted and reshaped operands (torch's ``sumproduct_pair``). The same steps give torch's
@@ -27,11 +28,14 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     tensor(11.)
     >>> minitorch.einsum("ij->ji", minitorch.ones(1, 2)).shape
     torch.Size([2, 1])
+    >>> minitorch.einsum("...ij,...jk", minitorch.ones(5, 2, 3), minitorch.ones(3, 4)).shape
+    torch.Size([5, 2, 4])
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    terms, out = _parse(equation.replace(" ", ""), operands)
-    summed = sorted(set("".join(terms)) - set(out))
+    terms, out, ellipsis = _parse(equation.replace(" ", ""), operands)
+    summed = [c for c in ellipsis if c not in out]  # a summed ellipsis: before the labels
+    summed += sorted(set("".join(terms)) - set(out) - set(ellipsis))
     order = list(out) + summed
     ops = [_aligned(op, term, order) for op, term in zip(operands, terms)]
     result = ops[0]
@@ -58,9 +62,9 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     return result
 
 
-def _parse(equation: str, operands: tuple) -> tuple[list[str], str]:
-    if "..." in equation:
-        raise NotImplementedError("minitorch's einsum does not support ellipsis ('...')")
+def _parse(equation: str, operands: tuple) -> tuple[list[str], str, str]:
+    """The operands' label strings, the output's, and the labels standing for the ellipsis
+    (one per broadcast dim, aligned right), each ``...`` replaced by its labels."""
     lhs, arrow, out = equation.partition("->")
     terms = lhs.split(",")
     if len(terms) != len(operands):
@@ -68,13 +72,38 @@ def _parse(equation: str, operands: tuple) -> tuple[list[str], str]:
         raise RuntimeError(f"einsum(): {few} operands were provided than specified in the "
                            "equation")
     for i, (term, op) in enumerate(zip(terms, operands)):
-        if len(term) != op.dim():
+        labels = len(term.replace("...", ""))
+        if ("..." in term and labels > op.dim()) or ("..." not in term and labels != op.dim()):
             raise RuntimeError(f"einsum(): the number of subscripts in the equation "
-                               f"({len(term)}) does not match the number of dimensions "
-                               f"({op.dim()}) for operand {i} and no ellipsis was given")
+                               f"({labels}) {'is more than' if '...' in term else 'does not match'}"
+                               f" the number of dimensions ({op.dim()}) for operand {i}"
+                               f"{'' if '...' in term else ' and no ellipsis was given'}")
+    width = max((op.dim() - len(t.replace("...", "")) for t, op in zip(terms, operands)
+                 if "..." in t), default=0)
+    ellipsis = "".join(chr(0x100 + i) for i in range(width))  # labels no equation uses
     if not arrow:
-        out = "".join(sorted(c for c in set(lhs) - {","} if lhs.count(c) == 1))
-    return terms, out
+        letters = lhs.replace("...", "")
+        out = ("..." if "..." in lhs else "") + "".join(
+            sorted(c for c in set(letters) - {","} if letters.count(c) == 1))
+    terms = [t.replace("...", ellipsis[width - (op.dim() - len(t) + 3):])
+             for t, op in zip(terms, operands)]
+    _check_ellipsis_sizes(terms, operands, ellipsis)
+    return terms, out.replace("...", ellipsis), ellipsis
+
+
+def _check_ellipsis_sizes(terms: list[str], operands: tuple, ellipsis: str) -> None:
+    """torch's error where the dims an ellipsis covers do not broadcast across operands."""
+    seen: dict[str, int] = {}
+    for i, (term, op) in enumerate(zip(terms, operands)):
+        covered = [(d, c) for d, c in enumerate(term) if c in ellipsis]
+        for k, (d, c) in enumerate(covered):
+            size = op.shape[d]
+            if seen.get(c, 1) != 1 and size not in (1, seen[c]):
+                raise RuntimeError(f"einsum(): dimension {k} covered by ellipsis in operand {i}"
+                                   f"has size {size} which does not broadcast with previously "
+                                   f"seen ellipsis with size {seen[c]} for the respective "
+                                   "dimension")
+            seen[c] = size if size != 1 else seen.get(c, 1)
 
 
 def _aligned(op: Tensor, term: str, order: list[str]) -> Tensor:

@@ -175,6 +175,33 @@ class Solve(Op):
         return ga, sum_to(gb, b_shape)
 
 
+class SolveRight(Op):
+    """``solve(A, B, left=False)``: ``X`` with ``X A = B``, as torch computes it: the adjoint
+    solve ``Aᵀ Xᵀ = Bᵀ`` with the factors of ``A``, transposed back; one node."""
+
+    node_name = "LinalgSolveExBackward0"
+    saved_names = ("A", "result")
+    _profile_name = "aten::linalg_solve_ex"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+        xp = a._xp
+        transposed = wrap(xp.matrix_transpose(b._data))
+        out = Solve.forward(ctx, a, transposed, vector=False, adjoint=True)
+        result = wrap(xp.matrix_transpose(out._data))
+        ctx.shapes = tuple(a.shape), tuple(b.shape)
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, x = ctx.saved_tensors
+        a_shape, b_shape = ctx.shapes
+        gb = Solve.apply(a, g.mT, vector=False).mT  # g A⁻ᵀ
+        ga = sum_to(-(x.mT @ gb), a_shape) if ctx.needs_input_grad[0] else None
+        return ga, sum_to(gb, b_shape)
+
+
 def _broadcast_batch(a: tuple, b: tuple) -> tuple:
     return tuple(checked_broadcast_shapes((a, b)))
 
@@ -201,16 +228,14 @@ def det(A: Tensor) -> Tensor:
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
-    """``X`` with ``A X = B``: ``B`` a vector (one per matrix of ``A``) or a batch of matrices,
-    batches broadcast.
+    """``X`` with ``A X = B`` (``X A = B`` when ``left`` is False): ``B`` a vector (one per
+    matrix of ``A``) or a batch of matrices, batches broadcast.
 
     >>> minitorch.linalg.solve(minitorch.tensor([[2., 0.], [0., 4.]]), minitorch.ones(2))
     tensor([0.5000, 0.2500])
     """
     _check_square("solve", A)
     _args.tensor_args("linalg_solve", (B, "B", 2))
-    if not left:
-        raise NotImplementedError("minitorch's linalg.solve solves A X = B only (left=True)")
     check_same_device(A, B)
     if A.dtype is not B.dtype:
         raise RuntimeError("linalg.solve: Expected A and B to have the same dtype, but found A "
@@ -218,6 +243,11 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
                            f"{_args.legacy(B.dtype)} instead")
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
     rows, cols = (B.shape[-1], 1) if vector else B.shape[-2:]
+    if not left:
+        if vector or cols != A.shape[-1]:
+            raise RuntimeError("linalg.solve: Incompatible shapes of A and B for the equation "
+                               f"XA = B ({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
+        return SolveRight.apply(A, B)
     if rows != A.shape[-1]:
         raise RuntimeError("linalg.solve: Incompatible shapes of A and B for the equation AX = B "
                            f"({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")

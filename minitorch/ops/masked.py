@@ -1,6 +1,7 @@
 """``masked_fill``: ``value`` where a boolean mask holds, the input elsewhere (one node,
 ``MaskedFillBackward0``; the filled places get no gradient, but a tensor ``value`` gets theirs,
-``MaskedFillBackward1``).
+``MaskedFillBackward1``); ``masked_select``: the elements where the (broadcast) mask holds, in
+order, as a 1-d tensor (``MaskedSelectBackward0``).
 
 >>> import minitorch
 >>> x = minitorch.tensor([1., 2., 3.], requires_grad=True)
@@ -14,10 +15,12 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor, broadcast_pair
-from ._base import Op, wrap
+from ..backend import getitem, setitem
+from ._base import Op, sum_to, wrap
 from .pointwise import where
 
-__all__ = ["MaskedFill", "MaskedFillTensor", "masked_fill", "masked_fill_"]
+__all__ = ["MaskedFill", "MaskedFillTensor", "MaskedSelect", "masked_fill", "masked_fill_",
+           "masked_select"]
 
 
 class MaskedFill(Op):
@@ -127,3 +130,56 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     _check_fits(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
     return self._inplace(op, *values, **keywords)
+
+
+class MaskedSelect(Op):
+    node_name = "MaskedSelectBackward0"
+    _profile_name = "aten::masked_select"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, mask: Tensor) -> Tensor:
+        shape = broadcast_pair(mask, a)  # torch's order, for its message
+        xp = a._xp
+        ctx.save_for_backward(mask)
+        ctx.shapes = (a.shape, shape)
+        chosen = xp.broadcast_to(mask._data, shape)
+        return wrap(getitem(xp, xp.broadcast_to(a._data, shape), chosen))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (mask,) = ctx.saved_tensors
+        input_shape, shape = ctx.shapes
+        return sum_to(_MaskedScatter.apply(g, mask, shape=shape), input_shape), None
+
+
+class _MaskedScatter(Op):
+    """``masked_select``'s gradient: ``g`` put where the mask holds, zeros elsewhere."""
+
+    node_name = "MaskedScatterBackward0"
+    _profile_name = "aten::masked_scatter"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, mask: Tensor, *, shape: tuple) -> Tensor:
+        xp = g._xp
+        ctx.save_for_backward(mask)
+        out = xp.zeros(shape, dtype=g._data.dtype)
+        setitem(xp, out, xp.broadcast_to(mask._data, shape), g._data)
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        (mask,) = ctx.saved_tensors
+        return MaskedSelect.apply(gg, mask), None
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """The elements of ``input`` where ``mask`` (broadcast with it) is True, as a 1-d tensor.
+
+    >>> x = minitorch.tensor([1., 2., 3.])
+    >>> minitorch.masked_select(x, x != 2)
+    tensor([1., 3.])
+    """
+    _args.tensor_args("masked_select", (input, "input", 1), (mask, "mask", 2))
+    if mask.dtype.name != "bool":
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    return MaskedSelect.apply(input, mask)

@@ -72,14 +72,17 @@ def _split_dim(fn: str, input: Tensor, dim: Any, size: int | None = None) -> int
     return _args.dim(fn, dim, input.dim())
 
 
-def _equal_pieces(input: Tensor, size: int, d: int) -> tuple:
-    """Tensors of ``size`` along ``d``, the last one shorter when ``size`` does not divide."""
+def _equal_pieces(input: Tensor, size: int, d: int, op: type[Op] | None = None) -> tuple:
+    """Tensors of ``size`` along ``d``, the last one shorter when ``size`` does not divide;
+    views of one ``Split`` node unless another ``op`` (``UnsafeSplit``) is given."""
     length = input.shape[d]
     if size == 0 and length:
         raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {length}")
     count = max(-(-length // size), 1) if size else 1
     sizes = tuple(min(size, length - i * size) for i in range(count))
+    if op is not None:
+        return op.apply(input, sizes=sizes, dim=d)
     return _multiple_views("Split", Split.apply(input, sizes=sizes, dim=d))
 
 
@@ -127,17 +130,23 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     >>> [p.tolist() for p in minitorch.arange(5).chunk(3)]
     [[0, 1], [2, 3], [4]]
     """
-    _args.tensor_args("chunk", (input, "input", 1))
-    chunks, _ = _args.integers("chunk", (chunks, "chunks", 1), (dim, "dim", 2))
+    return chunk_with("chunk", input, chunks, dim)
+
+
+def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | None = None
+               ) -> tuple:
+    """``chunk`` (or ``unsafe_chunk``, with its ``op``) after torch's checks."""
+    _args.tensor_args(fn, (input, "input", 1))
+    chunks, _ = _args.integers(fn, (chunks, "chunks", 1), (dim, "dim", 2))
     if input.dim() == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _split_dim("chunk", input, dim)
-    if input.shape[d] == 0:  # as torch: ``chunks`` empty pieces, which a split cannot count
+    if input.shape[d] == 0 and op is None:  # as torch: ``chunks`` empty pieces
         return _multiple_views("SplitWithSizes",
                                SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d))
-    return _equal_pieces(input, -(-input.shape[d] // chunks), d)
+    return _equal_pieces(input, -(-input.shape[d] // chunks), d, op)
 
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:

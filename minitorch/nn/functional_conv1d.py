@@ -1,0 +1,101 @@
+"""``conv1d`` and ``max_pool1d``: the 2-d operations on ``(N, C, 1, L)``, as torch runs them;
+and ``max_unpool2d``, ``max_pool2d``'s inverse.
+
+torch's 1-d convolution is its 2-d kernels on the input with a height of one (one
+``ConvolutionBackward0`` node); its ``max_pool1d`` is ``max_pool2d`` of ``input.unsqueeze(-2)``
+squeezed back (its node is ``SqueezeBackward1``). minitorch takes the same routes, so values
+and gradients are the 2-d ones'.
+
+>>> import minitorch
+>>> from minitorch.nn import functional as F
+>>> F.conv1d(minitorch.ones(1, 2, 5), minitorch.ones(3, 2, 3)).shape
+torch.Size([1, 3, 3])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ..ops.unpool import MaxUnpool2D
+from .functional_conv import convolution, max_pool2d, pair, single
+
+__all__ = ["conv1d", "max_pool1d", "max_unpool2d"]
+
+
+@_args.tensors("conv1d", input="input", weight="weight", bias="bias")
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """Cross-correlate ``input`` (N, C, L) or (C, L) with ``weight`` (O, C/groups, k).
+
+    >>> F.conv1d(minitorch.ones(1, 1, 4), minitorch.ones(1, 1, 2), padding=1)
+    tensor([[[1., 2., 2., 2., 1.]]])
+    """
+    return convolution(1, input, weight, bias, (stride, padding, dilation), groups)
+
+
+def _check_pool1d(input: Tensor, window: tuple, ceil_mode: bool) -> None:
+    """torch's max_pool1d checks, with its messages."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    kernel, stride, padding, dilation = window
+    for name, value, low in (("kernel_size", kernel, 1), ("stride", stride, 1),
+                             ("padding", padding, 0), ("dilation", dilation, 1)):
+        if value < low:
+            must = "be non-negative" if low == 0 else "be greater than zero"
+            raise RuntimeError(f"max_pool1d() {name} must {must}, but got {value}")
+    if padding > kernel // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={padding} and kernel_size={kernel}")
+    span = input.shape[-1] + 2 * padding - dilation * (kernel - 1) - 1
+    size = (-(-span // stride) if ceil_mode else span // stride) + 1
+    if ceil_mode and (size - 1) * stride >= input.shape[-1] + padding:
+        size -= 1
+    if size < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
+
+
+@_args.tensors("max_pool1d", input="input")
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor:
+    """The maximum of each ``kernel_size`` window of the last dim, moved by ``stride``.
+
+    >>> F.max_pool1d(minitorch.tensor([[1., 3., 2., 5., 4.]]), 2)
+    tensor([[3., 5.]])
+    """
+    unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
+    (kernel,), (padding,), (dilation,) = (single(kernel_size, "kernel_size"),
+                                          single(padding), single(dilation, "dilation"))
+    (stride,) = (kernel,) if unset else single(stride, "stride")
+    _check_pool1d(input, (kernel, stride, padding, dilation), bool(ceil_mode))
+    return max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding),
+                      (1, dilation), ceil_mode, return_indices).squeeze(-2)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,
+                 padding: Any = 0, output_size: Any = None) -> Tensor:
+    """Put each value of ``input`` back where ``max_pool2d(return_indices=True)`` found it,
+    zeros elsewhere.
+
+    >>> v, i = F.max_pool2d(minitorch.ones(1, 1, 2, 2), 2, return_indices=True)
+    >>> F.max_unpool2d(v, i, 2).shape
+    torch.Size([1, 1, 2, 2])
+    """
+    kernel = pair(kernel_size, "kernel_size")
+    stride = kernel if stride is None else pair(stride, "stride")
+    padding = pair(padding)
+    default = [(input.shape[-2 + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+               for d in range(2)]
+    if output_size is None:
+        size = tuple(default)
+    else:
+        size = tuple(output_size)[-2:]
+        for d in range(2):
+            low, high = default[d] - stride[d], default[d] + stride[d]
+            if not low < size[d] < high:
+                raise ValueError(f'invalid output_size "{tuple(output_size)}" (dim {d} must '
+                                 f"be between {low} and {high})")
+    return MaxUnpool2D.apply(input, indices, size=size)

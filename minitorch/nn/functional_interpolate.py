@@ -1,0 +1,80 @@
+"""``interpolate``: resize the spatial dims of ``(N, C, L)`` or ``(N, C, H, W)`` by a
+``size`` or a ``scale_factor``, with ``nearest`` or (bi)``linear`` interpolation, as torch.
+
+>>> import minitorch
+>>> from minitorch.nn import functional as F
+>>> F.interpolate(minitorch.tensor([[[0., 1.]]]), size=3, mode="linear", align_corners=True)
+tensor([[[0.0000, 0.5000, 1.0000]]])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .._tensor import Tensor
+from ..ops.upsample import NODES, linear_sources, nearest_sources
+
+__all__ = ["interpolate"]
+
+_LINEAR = {"linear": 3, "bilinear": 4}
+
+
+def _per_dim(value: Any, dims: int, input: Tensor, scale: bool) -> list:
+    """``size`` or ``scale_factor`` per spatial dim, with torch's error for a wrong count."""
+    if isinstance(value, (tuple, list)):
+        if len(value) != dims:
+            what, form = ("scale_factor", "scale_factor of shape") if scale else \
+                ("output", "output size of")
+            example = "scale_factor in (s1, s2, ...,sK)" if scale else \
+                "output size in (o1, o2, ...,oK)"
+            raise ValueError(
+                f"Input and {what} must have the same number of spatial dimensions, but got "
+                f"input with spatial dimensions of {list(input.shape[2:])} and {form} "
+                f"{tuple(value)}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                f"and {example} format.")
+        return list(value)
+    return [value] * dims
+
+
+def _check_mode(input: Tensor, mode: str, align_corners: bool | None) -> None:
+    if align_corners is not None and mode not in _LINEAR:
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if mode in _LINEAR and input.dim() != _LINEAR[mode]:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                  f"{_LINEAR[mode]}D input")
+    if mode not in ("nearest", *_LINEAR) or input.dim() not in (3, 4):
+        raise NotImplementedError(f"minitorch's interpolate supports 'nearest', 'linear' and "
+                                  f"'bilinear' on 3-D and 4-D inputs, not {mode!r} on "
+                                  f"{input.dim()}-D")
+
+
+def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
+                mode: str = "nearest", align_corners: bool | None = None,
+                recompute_scale_factor: bool | None = None, antialias: bool = False) -> Tensor:
+    """``input`` resized to ``size`` (or its spatial sizes times ``scale_factor``).
+
+    >>> F.interpolate(minitorch.ones(1, 1, 2, 2), scale_factor=2, mode="bilinear").shape
+    torch.Size([1, 1, 4, 4])
+    """
+    if (size is None) == (scale_factor is None):
+        raise ValueError("either size or scale_factor should be defined" if size is None
+                         else "only one of size or scale_factor should be defined")
+    _check_mode(input, mode, align_corners)
+    dims = input.dim() - 2
+    if size is not None:
+        sizes, scales = [int(s) for s in _per_dim(size, dims, input, False)], [None] * dims
+    else:
+        scales = [float(s) for s in _per_dim(scale_factor, dims, input, True)]
+        sizes = [math.floor(float(n) * s) for n, s in zip(input.shape[2:], scales)]
+        if recompute_scale_factor:
+            scales = [None] * dims
+    xp = input._xp
+    if mode == "nearest":
+        sources = tuple(nearest_sources(xp, n, out, s)
+                        for n, out, s in zip(input.shape[2:], sizes, scales))
+    else:
+        sources = tuple(linear_sources(xp, input._data.dtype, n, out, s, bool(align_corners))
+                        for n, out, s in zip(input.shape[2:], sizes, scales))
+    return NODES[mode, dims].apply(input, sources=sources)

@@ -1,0 +1,95 @@
+"""``tensor_split``: numpy's ``array_split`` (pieces whose sizes differ by at most one, or
+cut at given indices), each piece a slice (``SliceBackward0``); and ``unsafe_split`` /
+``unsafe_chunk``, ``split``/``chunk`` whose pieces torch does not track as views
+(``UnsafeSplitBackward0``).
+
+>>> import minitorch
+>>> [p.tolist() for p in minitorch.arange(5).tensor_split(3)]
+[[0, 1], [2, 3], [4]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from .shape import Slice
+from .split import Split, _equal_pieces, _split_dim, chunk_with
+
+__all__ = ["UnsafeSplit", "tensor_split", "unsafe_chunk", "unsafe_split"]
+
+_SIGNATURES = ("tuple of ints indices, int dim = 0",
+               "Tensor tensor_indices_or_sections, int dim = 0", "int sections, int dim = 0")
+
+
+def _cuts(arg: Any, size: int) -> list[int]:
+    """The indices where pieces start (after the first), from sections or indices."""
+    if isinstance(arg, int):
+        if arg <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
+        small, extra = divmod(size, arg)
+        cuts, start = [], 0
+        for i in range(arg - 1):
+            start += small + (i < extra)
+            cuts.append(start)
+        return cuts
+    return list(arg)
+
+
+def _indices_or_sections(arg: Any, dim: Any) -> Any:
+    """``arg`` as an int (sections) or a tuple of ints (indices), as torch's parser reads it."""
+    if isinstance(arg, Tensor):
+        if arg.dim() > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
+                               "zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {arg.dim()} dims")
+        return int(arg.item()) if arg.dim() == 0 else tuple(int(i) for i in arg.tolist())
+    if isinstance(arg, bool) or not isinstance(arg, (int, tuple, list)) or \
+            _args.as_int(dim) is None:
+        raise _args.invalid_combination("tensor_split", (arg,), *_SIGNATURES)
+    return arg if isinstance(arg, int) else _args.int_list("tensor_split", arg, "indices", 1)
+
+
+def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:
+    """``sections`` pieces of near-equal size along ``dim`` (the first ones one longer), or
+    the pieces between the given ``indices``.
+
+    >>> [p.tolist() for p in minitorch.arange(5).tensor_split([1, 4])]
+    [[0], [1, 2, 3], [4]]
+    """
+    _args.tensor_args("tensor_split", (input, "input", 1))
+    arg = _indices_or_sections(indices_or_sections, dim)
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    d = _args.dim("tensor_split", dim, input.dim())
+    cuts = _cuts(arg, input.shape[d])
+    bounds = zip([0, *cuts], [*cuts, None])
+    return tuple(Slice.apply(input, key=(slice(None),) * d + (slice(start, end),))
+                 for start, end in bounds)
+
+
+class UnsafeSplit(Split):
+    node_name = "UnsafeSplitBackward0"
+    _profile_name = "aten::unsafe_split"
+
+
+def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> tuple:
+    """``split`` into pieces of ``split_size``, not tracked as views.
+
+    >>> [p.tolist() for p in minitorch.arange(5).unsafe_split(2)]
+    [[0, 1], [2, 3], [4]]
+    """
+    _args.tensor_args("unsafe_split", (input, "input", 1))
+    size, _ = _args.integers("unsafe_split", (split_size, "split_size", 2), (dim, "dim", 3))
+    return _equal_pieces(input, size, _split_dim("split", input, dim, size), UnsafeSplit)
+
+
+def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
+    """``chunk``, its pieces not tracked as views.
+
+    >>> [p.tolist() for p in minitorch.arange(5).unsafe_chunk(2)]
+    [[0, 1, 2], [3, 4]]
+    """
+    return chunk_with("unsafe_chunk", input, chunks, dim, UnsafeSplit)

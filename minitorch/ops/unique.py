@@ -1,0 +1,97 @@
+"""``unique``: the distinct elements (or rows along ``dim``), sorted, with optionally the
+inverse (where each element went) and the counts. NaN are never equal, so each is its own.
+
+The values keep the input's ``requires_grad`` under a node whose backward torch has not
+implemented (``Unique2Backward0``, ``UniqueDimBackward0``): backward through it raises.
+
+>>> import minitorch
+>>> minitorch.tensor([3, 1, 3, 2]).unique(return_counts=True)
+(tensor([1, 2, 3]), tensor([1, 1, 2]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor
+from ..backend import setitem
+from ._base import Op, wrap
+
+__all__ = ["unique"]
+
+
+class _Unique(Op):
+    """Distinct rows of the input's dim ``dim`` (each element when ``dim`` is None)."""
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int | None) -> tuple:
+        ctx.derivative = "_unique2" if dim is None else "unique_dim"
+        xp = a._xp
+        x = xp.reshape(a._data, (-1, 1)) if dim is None else xp.moveaxis(a._data, dim, 0)
+        rows = xp.reshape(x, (x.shape[0], -1))
+        order = _row_order(xp, rows)
+        ordered = xp.take(rows, order, axis=0)
+        new = xp.any(ordered[1:] != ordered[:-1], axis=1) | _nan_rows(xp, ordered)
+        starts = xp.concat([xp.ones(min(rows.shape[0], 1), dtype=xp.bool), new])
+        group = xp.cumsum(xp.astype(starts, xp.int64)) - 1
+        inverse = xp.zeros(rows.shape[0], dtype=xp.int64)
+        setitem(xp, inverse, order, group)
+        first = xp.nonzero(starts)[0]
+        ends = xp.concat([first[1:], xp.asarray([rows.shape[0]], dtype=first.dtype)])
+        values = xp.take(x, xp.take(order, first), axis=0)
+        values = values if dim is None else xp.moveaxis(values, 0, dim)
+        shape = a._data.shape if dim is None else (rows.shape[0],)
+        extras = wrap(xp.reshape(inverse, shape)), wrap(xp.astype(ends - first, xp.int64))
+        ctx.mark_non_differentiable(*extras)
+        return (wrap(xp.reshape(values, (-1,)) if dim is None else values), *extras)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> tuple:
+        raise NotImplementedError(f"the derivative for '{ctx.derivative}' is not implemented.")
+
+
+class Unique2(_Unique):
+    node_name = "Unique2Backward0"
+    _profile_name = "aten::_unique2"
+
+
+class UniqueDim(_Unique):
+    node_name = "UniqueDimBackward0"
+    _profile_name = "aten::unique_dim"
+
+
+def _row_order(xp: Any, rows: Any) -> Any:
+    """The stable lexicographic order of ``rows``: a stable sort by each column, last first."""
+    order = xp.arange(rows.shape[0])
+    for column in range(rows.shape[1] - 1, -1, -1):
+        keys = xp.take(rows[:, column], order)
+        order = xp.take(order, xp.argsort(keys, stable=True))
+    return order
+
+
+def _nan_rows(xp: Any, ordered: Any) -> Any:
+    """Rows (after the first) holding NaN: never equal to the row before."""
+    if not xp.isdtype(ordered.dtype, ("real floating", "complex floating")):
+        return xp.zeros(max(ordered.shape[0] - 1, 0), dtype=xp.bool)
+    return xp.any(xp.isnan(ordered[1:]), axis=1)
+
+
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
+           return_counts: bool = False, dim: int | None = None) -> Any:
+    """The sorted distinct elements of ``input`` (or its distinct slices along ``dim``); with
+    ``return_inverse`` also each element's position among them, with ``return_counts`` also
+    how often each occurs.
+
+    >>> minitorch.unique(minitorch.tensor([[2, 1], [2, 1], [0, 3]]), dim=0)
+    tensor([[0, 3],
+            [2, 1]])
+    """
+    _args.tensor_args("unique", (input, "input", 1))
+    if dim is None:
+        values, inverse, counts = Unique2.apply(input, dim=None)
+    else:
+        d = _args.dim("unique", dim, input.dim())
+        values, inverse, counts = UniqueDim.apply(input, dim=d)
+    extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
+    return (values, *extras) if extras else values

@@ -1,0 +1,63 @@
+"""``max_unpool2d``: the inverse of ``max_pool2d(return_indices=True)``: each value put back
+at its flat index in a plane of zeros (``MaxUnpool2DBackward0``; the gradient reads it back).
+
+>>> import minitorch
+>>> from minitorch.nn import functional as F
+>>> v, i = F.max_pool2d(minitorch.arange(4.).reshape(1, 1, 2, 2), 2, return_indices=True)
+>>> F.max_unpool2d(v, i, 2)
+tensor([[[[0., 0.],
+          [0., 3.]]]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from ..backend import setitem
+from ._base import Op, wrap
+
+__all__ = ["MaxUnpool2D"]
+
+
+def _planes(xp: Any, array: Any, lead: tuple) -> Any:
+    return xp.reshape(array, (_count(lead), -1))
+
+
+def _count(sizes: tuple) -> int:
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
+
+
+class MaxUnpool2D(Op):
+    node_name = "MaxUnpool2DBackward0"
+    _profile_name = "aten::max_unpool2d"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, indices: Tensor, *, size: tuple) -> Tensor:
+        xp = a._xp
+        lead = tuple(a.shape[:-2])
+        index = _planes(xp, indices._data, lead)
+        bad = (index < 0) | (index >= size[0] * size[1])
+        if bool(xp.any(bad)):
+            flat = xp.reshape(bad, (-1,))  # torch names the last one it met
+            last = flat.shape[0] - 1 - int(xp.argmax(xp.flip(flat)))
+            raise RuntimeError(f"Found an invalid max index: "
+                               f"{int(xp.reshape(index, (-1,))[last])} (output volumes are of "
+                               f"size {size[0]}x{size[1]})")
+        ctx.save_for_backward(wrap(index))
+        ctx.shape = a._data.shape
+        out = xp.zeros((_count(lead), size[0] * size[1]), dtype=a._data.dtype)
+        rows = xp.reshape(xp.arange(index.shape[0]), (-1, 1))
+        setitem(xp, out, (rows, index), _planes(xp, a._data, lead))
+        return wrap(xp.reshape(out, (*lead, *size)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (index,) = ctx.saved_tensors
+        xp = g._xp
+        lead = ctx.shape[:-2]
+        picked = xp.take_along_axis(_planes(xp, g._data, lead), index._data, axis=1)
+        return wrap(xp.reshape(picked, ctx.shape)), None

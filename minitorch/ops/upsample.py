@@ -1,0 +1,164 @@
+"""Upsampling by ``nearest`` and (bi)``linear`` interpolation over the last one or two dims,
+computed as torch's CPU kernels compute them: source positions and weights in the input's
+float type (float32 for float32), ``h0 * (w0 * x00 + w1 * x01) + h1 * (w0 * x10 + w1 * x11)``,
+and a backward that adds each output's share to its sources in output order.
+
+>>> import minitorch
+>>> from minitorch.nn import functional as F
+>>> F.interpolate(minitorch.tensor([[[1., 2.]]]), scale_factor=2)
+tensor([[[1., 1., 2., 2.]]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from ..backend import index_add
+from ._base import Op, wrap
+
+__all__ = ["NODES", "Upsample", "linear_sources", "nearest_sources"]
+
+
+def _scale(xp: Any, dt: Any, size: int, out: int, scale: float | None, align: bool) -> Any:
+    """torch's ``area_pixel_compute_scale``: input pixels per output pixel."""
+    if align:
+        if out <= 1:
+            return xp.asarray(0.0, dtype=dt)
+        return xp.asarray(size - 1, dtype=dt) / xp.asarray(out - 1, dtype=dt)
+    if scale is not None and scale > 0:
+        return xp.asarray(1.0 / scale, dtype=dt)
+    return xp.asarray(size, dtype=dt) / xp.asarray(out, dtype=dt)
+
+
+def nearest_sources(xp: Any, size: int, out: int, scale: float | None) -> tuple:
+    """Each output's source index (weight one), as torch's ``nearest_idx``."""
+    positions = xp.arange(out, dtype=xp.int64)
+    if out == size:
+        return (positions,), (None,)
+    if out == 2 * size:
+        return (positions // 2,), (None,)
+    step = _scale(xp, xp.float32, size, out, scale, False)
+    index = xp.astype(xp.floor(xp.astype(positions, xp.float32) * step), xp.int64)
+    return (xp.minimum(index, size - 1),), (None,)
+
+
+def linear_sources(xp: Any, dt: Any, size: int, out: int, scale: float | None,
+                   align: bool) -> tuple:
+    """The two source indices and weights of each output, as torch's
+    ``compute_indices_weights_linear``."""
+    step = _scale(xp, dt, size, out, scale, align)
+    positions = xp.astype(xp.arange(out), dt)
+    real = positions * step if align else xp.maximum(_fma(xp, step, positions + 0.5, -0.5), 0)
+    low = xp.astype(real, xp.int64)
+    high = low + xp.astype(low < size - 1, xp.int64)
+    upper = xp.clip(real - xp.astype(low, dt), 0, 1)
+    return (low, high), (1 - upper, upper)
+
+
+class Upsample(Op):
+    """``input`` read at ``sources`` (per spatial dim: index arrays and weights, None for
+    nearest), weighted and summed in torch's order."""
+
+    _profile_name = "aten::upsample"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, sources: tuple) -> Tensor:
+        ctx.meta = (a._data.shape, sources)
+        return wrap(_interpolate(a._xp, a._data, sources))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        shape, sources = ctx.meta
+        return (_UpsampleBack.apply(g, shape=shape, sources=sources),)
+
+
+NODES = {(mode, dims): type(f"Upsample{name}", (Upsample,),
+                           {"node_name": f"Upsample{name}Backward0",
+                            "_profile_name": f"aten::upsample_{name.lower()}"})
+         for mode, dims, name in (("nearest", 1, "Nearest1D"), ("nearest", 2, "Nearest2D"),
+                                  ("linear", 1, "Linear1D"), ("bilinear", 2, "Bilinear2D"))}
+
+
+class _UpsampleBack(Op):
+    """The gradient of an upsampling: each output's share added to its sources."""
+
+    node_name = "UpsampleBackwardBackward0"
+    _profile_name = "aten::upsample_backward"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, *, shape: tuple, sources: tuple) -> Tensor:
+        ctx.sources = sources
+        return wrap(_spread(g._xp, g._data, shape, sources))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return (wrap(_interpolate(gg._xp, gg._data, ctx.sources)),)
+
+
+def _interpolate(xp: Any, x: Any, sources: tuple) -> Any:
+    """``x`` at the sources of its last ``len(sources)`` dims, the first dim outermost."""
+    if not sources:
+        return x
+    (indices, weights), rest = sources[0], sources[1:]
+    axis = x.ndim - len(sources)
+    parts = [_interpolate(xp, xp.take(x, i, axis=axis), rest) for i in indices]
+    if weights[0] is None:
+        return parts[0]
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    w0, w1 = (xp.reshape(xp.astype(w, x.dtype), tuple(shape)) for w in weights)
+    return _fma(xp, parts[0], w0, parts[1] * w1)
+
+
+def _fma(xp: Any, a: Any, b: Any, c: Any) -> Any:
+    """``a * b + c`` rounded once, as torch's compiled kernels fuse it: float32 through
+    float64, where the product is exact (float64 has no wider type here: two roundings)."""
+    dt = getattr(a, "dtype", None)
+    if dt != xp.float32:
+        return a * b + c
+    wide = [xp.astype(xp.asarray(v, dtype=xp.float32), xp.float64) for v in (a, b, c)]
+    return xp.astype(wide[0] * wide[1] + wide[2], xp.float32)
+
+
+def _spread(xp: Any, g: Any, shape: tuple, sources: tuple) -> Any:
+    """Add each output's share of ``g`` to its sources, in torch's loop order (outputs row
+    by row, each one's corners in turn; a share is ``(h_weight * w_weight) * g``)."""
+    spatial = shape[len(shape) - len(sources):]
+    lead = shape[:len(shape) - len(sources)]
+    index, weight = _corners(xp, sources, spatial, g.dtype)
+    k = index.shape[-1]
+    shares = xp.reshape(g, (*lead, -1, 1))
+    shares = shares if weight is None else shares * weight
+    out = xp.zeros((*lead, _count(spatial)), dtype=g.dtype)
+    values = xp.moveaxis(xp.reshape(xp.broadcast_to(shares, (*lead, index.shape[0], k)),
+                                    (*lead, -1)), -1, 0)
+    target = xp.moveaxis(out, -1, 0)  # a view: adding into it fills ``out``
+    index_add(xp, target, xp.reshape(index, (-1,)), values)
+    return xp.reshape(out, shape)
+
+
+def _count(sizes: tuple) -> int:
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
+
+
+def _corners(xp: Any, sources: tuple, spatial: tuple, dt: Any) -> tuple:
+    """Every output's (row-major) source corners: flat indices and weights (None for
+    nearest), shape ``(outputs, corners)``."""
+    index = weight = None
+    for (indices, weights), size in zip(sources, spatial):
+        idx = xp.stack(indices, axis=-1)  # (out, k)
+        w = None if weights[0] is None else xp.stack([xp.astype(v, dt) for v in weights], -1)
+        if index is None:
+            index, weight = idx, w
+            continue
+        n, k = index.shape
+        m, j = idx.shape
+        index = xp.reshape(index[:, None, :, None] * size + idx[None, :, None, :],
+                           (n * m, k * j))
+        if w is not None:
+            weight = xp.reshape(weight[:, None, :, None] * w[None, :, None, :], (n * m, k * j))
+    return index, weight
