@@ -19,7 +19,7 @@ from typing import Any
 from . import _args, _factories, _random, _storage
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
-from .backend import element_strides, getitem, is_c_contiguous
+from .backend import element_strides, is_c_contiguous
 from .ops import (
     diagonal,
     gather,
@@ -341,12 +341,15 @@ def _wrapped_number(fn: str, value: Any) -> Tensor:
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if not isinstance(value, Tensor):
         value = _args.item_assigned(value, self.dtype)
+    if key is False:  # torch writes nothing, and checks nothing more
+        return
     if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
-    array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
-    if isinstance(value, Tensor):
-        _check_value_shape(self, array_key, value)
-    self._inplace(inplace.CopySlices.apply, value, key=array_key)
+    parts = indexing.check_key(self, key, bounds=False)
+    if isinstance(value, Tensor):  # its shape and dtype before the indices' values
+        value = _check_value_shape(self, parts, value)
+    indexing.check_bounds(self, parts)
+    self._inplace(inplace.CopySlices.apply, value, key=indexing.readable_key(self, parts))
 
 
 def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
@@ -358,12 +361,12 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
     parts = indexing.key_parts(key)
     basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
                   for p in parts)
-    array_key = indexing.array_key(indexing.check_key(self, sum(basic, ())), self._xp)
-    indexed = any(indexing.is_index_array(p) or (isinstance(p, Tensor) and p.dtype.name ==
-                                                 "bool") for p in parts)  # a 0-d mask too
+    checked = indexing.check_key(self, sum(basic, ()))
+    indexed = any(indexing.is_index_array(p) or isinstance(p, bool) or (  # a bool's mask
+        isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:
-        _check_value_shape(self, array_key, value)
-    view = _sliced(self, array_key)
+        _check_value_shape(self, checked, value)
+    view = _sliced(self, indexing.array_key(checked, self._xp))
     raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
                        "being used in an in-place operation.")
 
@@ -392,34 +395,34 @@ def _sliced(self: Tensor, parts: tuple) -> bool:
     return False
 
 
-def _check_value_shape(self: Tensor, key: Any, value: Tensor) -> None:
-    """torch's errors for a value that does not broadcast to ``self[key]`` (leading ones of
-    the value's shape dropped, as torch does), then for a value of another dtype written by
+def _check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
+    """torch's errors for a value that does not broadcast to ``self[parts]`` (its leading ones
+    dropped, as torch does), then for a value of another dtype written by
     index_put (a tensor index, a 0-d bool one included), except through one boolean mask
-    of a one-element value, which torch writes with masked_fill_ (a cast)."""
-    parts = key if isinstance(key, tuple) else (key,)
-    arrays = [k for k in parts if getattr(k, "ndim", 0) or _bool_array(k)]
-    xp = self._xp
-    target = tuple(getitem(xp, xp.broadcast_to(xp.zeros((), dtype=xp.bool), self._data.shape),
-                           key).shape)
+    of a one-element value, which torch writes with masked_fill_ (a cast). The value comes
+    back without its leading ones."""
+    key = indexing.array_key(parts, self._xp)
+    arrays = [k for k in key if getattr(k, "ndim", 0) or _bool_array(k) or
+              isinstance(k, bool)]  # a bool indexes a new dim with a mask
+    target = indexing.result_shape(self, parts)
     shape = tuple(value.shape)
-    while len(shape) > len(target) and shape[0] == 1:
+    while shape and shape[0] == 1:
         shape = shape[1:]
     fits = len(shape) <= len(target) and all(
         v in (1, t) for v, t in zip(reversed(shape), reversed(target)))
     if not fits and arrays:
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot "
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
     if not fits:
-        expanded_shape(shape if len(shape) <= len(target) else tuple(value.shape), target,
-                       _args.legacy(value.dtype))  # raises torch's expand error
-    mask_fill = (len(arrays) == 1 and arrays[0].ndim and _bool_array(arrays[0])
+        expanded_shape(shape, target, _args.legacy(value.dtype))  # raises torch's error
+    mask_fill = (len(arrays) == 1 and getattr(arrays[0], "ndim", 0) and _bool_array(arrays[0])
                  and value.numel() == 1)
     if arrays and not mask_fill and value.dtype is not self.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
             "for the source.")
+    return value if shape == value.shape else value.view(shape)
 
 
 def _bool_array(part: Any) -> bool:

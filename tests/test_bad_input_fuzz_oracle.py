@@ -1,5 +1,5 @@
-"""Bad and edge input found by issue #21's independent fuzz (seeds 940-943) against live
-torch: huge allocations, ... Each case runs on torch and on minitorch and must have the
+"""Bad and edge input found by issue #21's independent fuzzes (seeds 940-943 and 960-963)
+against live torch: huge allocations, ... Each case runs on torch and on minitorch and must have the
 same outcome (the same result, or the same exception type and message, torch's C++ frames
 and allocator prefix aside).
 """
@@ -418,3 +418,38 @@ def test_clamp_mixed_bounds_as_torch(x: str, bounds: str, inplace: bool) -> None
 def test_squeeze_nodes_as_torch(dim: str) -> None:
     """squeeze given a tuple or list of dims is torch's own overload: SqueezeBackward2."""
     assert_as_torch(f"L.ones(2, 1, 3, requires_grad=True).squeeze({dim})")
+
+
+KEYS = ["[5]", "L.tensor([5])", "([5], slice(0, 0))", "(slice(None), [7])", "([0, 1], [0, 1])",
+        "([0, 1], slice(None), [0, 1, 2])", "(L.tensor(0), slice(None), [1])",
+        "(slice(None), L.tensor(1), [1])", "(L.tensor(True), [1])", "(None, [1], None, [0])",
+        "(L.tensor([True, False]), slice(None), [0])", "([-4], Ellipsis)", "(0, 0)", "False",
+        "(0, False)", "([[0], [1]], [0, 1])"]
+TARGETS = ["L.arange(24.0).reshape(2, 3, 4)", "L.ones(2, 0, 3)", "L.ones(3, 0)", "L.ones(0, 0)",
+           "L.arange(6).reshape(2, 3)"]
+
+
+@settings(SETTINGS, max_examples=120)
+@given(x=st.sampled_from(TARGETS), key=st.sampled_from(KEYS))
+def test_index_tensors_as_torch(x: str, key: str) -> None:
+    """torch's index kernel checks an index tensor's values per element of the result (an
+    empty result checks none), after the tensors' broadcast; a 0-d integer tensor selects,
+    as an int; a bool indexes a new dim (IndexBackward0)."""
+    assert_as_torch(f"{x}[{key}]")
+    assert_as_torch(f"{x}.requires_grad_({x}.is_floating_point())[{key}]")
+
+
+@settings(SETTINGS, max_examples=150)
+@given(x=st.sampled_from(TARGETS), key=st.sampled_from(KEYS),
+       value=st.sampled_from(["1.5", "L.ones(1)", "L.ones(1, 1)", "L.ones(3, 2)", "L.ones(0)",
+                              "L.ones(1, 2)", "L.ones(3, dtype=L.float64)", "L.tensor([1, 2, 3])",
+                              "L.ones(4)", "'a'", "2 ** 70", "L.ones(5, 5)"]),
+       leaf=st.booleans())
+def test_setitem_checks_value_before_index_values_as_torch(x: str, key: str, value: str,
+                                                          leaf: bool) -> None:
+    """``x[key] = value``: the value's shape (its leading ones dropped) and dtype are checked
+    before the index tensors' values, which an empty result never reads; ``x[False] = value``
+    converts a number value, then writes nothing and checks nothing more, not even a leaf's
+    in-place write."""
+    target = "L.ones(3, 2, requires_grad=True)" if leaf else x
+    assert_as_torch(f"(lambda t: (t.__setitem__({key}, {value}), t)[1])({target})")
