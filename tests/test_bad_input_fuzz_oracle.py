@@ -453,3 +453,50 @@ def test_setitem_checks_value_before_index_values_as_torch(x: str, key: str, val
     in-place write."""
     target = "L.ones(3, 2, requires_grad=True)" if leaf else x
     assert_as_torch(f"(lambda t: (t.__setitem__({key}, {value}), t)[1])({target})")
+
+
+LOSS_OPERANDS = ["L.tensor(1)", "L.tensor([], dtype=L.int64)", "L.ones(0)", "L.tensor([-1, 1])",
+                 "L.tensor([1.0, float('nan')])", "L.ones(2, dtype=L.float64)",
+                 "L.tensor([True, False])", "L.tensor(0.5)"]
+
+
+@settings(SETTINGS, max_examples=120)
+@given(name=st.sampled_from(["mse_loss", "kl_div", "l1_loss", "huber_loss",
+                             "binary_cross_entropy_with_logits"]),
+       a=st.sampled_from(LOSS_OPERANDS), b=st.sampled_from(LOSS_OPERANDS),
+       kw=st.sampled_from(["{}", "{'reduction': 'none'}", "{'reduction': 'sum'}",
+                           "{'reduction': 'batchmean'}", "{'log_target': True}"]),
+       back=st.booleans())
+def test_loss_operands_as_torch(name: str, a: str, b: str, kw: str, back: bool) -> None:
+    """kl_div refuses integer and bool operands (after its reduction's check); the mean
+    squared error of nothing has the gradient 2/0 times nothing: no ZeroDivisionError."""
+    if ("batchmean" in kw or "log_target" in kw) and name != "kl_div":
+        kw = "{}"
+    call = f"L.nn.functional.{name}(x, {b}, **{kw})"
+    if back:
+        call = (f"(lambda x: (lambda y: (y, y.sum().backward(), x.grad))({call}))"
+                f"({a}.detach().double().requires_grad_())")
+    else:
+        call = f"(lambda x: {call})({a})"
+    assert_as_torch(call)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(dtypes=st.sampled_from([("float64", "float32"), ("float32", "float64"),
+                               ("float32", "float32"), ("float64", "int64")]),
+       weight=st.sampled_from(["None", "L.ones(3)", "L.ones(3, dtype=L.float64) * 0.3"]),
+       pos_weight=st.sampled_from(["None", "L.ones(3) * 2", "L.ones(3, dtype=L.float64)"]),
+       reduction=st.sampled_from(["'mean'", "'sum'", "'none'"]))
+def test_bce_with_logits_takes_the_target_dtype_as_torch(dtypes: tuple, weight: str,
+                                                         pos_weight: str, reduction: str
+                                                         ) -> None:
+    """torch's loss is ``(1 - target).mul_(input)...``: the target's dtype, the weight's
+    product rounded to it (and an integer target refused)."""
+    x, t = dtypes
+    assert_as_torch(
+        "(lambda x, t: (lambda y: (y, y.sum().backward(), x.grad, t.grad))("
+        "L.nn.functional.binary_cross_entropy_with_logits(x, t, weight=" + weight +
+        ", pos_weight=" + pos_weight + ", reduction=" + reduction + ")))("
+        f"L.tensor([[-0.1, 1.2, 0.5], [0.3, 0.3, 9.0]], dtype=L.{x}).requires_grad_(), "
+        f"L.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]], dtype=L.{t})"
+        f".requires_grad_(L.{t}.is_floating_point))")
