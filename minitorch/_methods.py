@@ -286,8 +286,12 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
 
 
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """In-place clamp."""
-    return self._inplace(pointwise.clamp, min, max)
+    """In-place clamp: torch's parser reads the bounds before its in-place checks."""
+    min, max = pointwise.clamp_bounds("clamp_", min, max)
+    pointwise.clamp_result_type(self, min, max)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return self._inplace(pointwise.clamp, min, max)
+    return self._inplace(pointwise.clamp, min=min, max=max)  # numbers as they are
 
 
 def zero_(self: Tensor) -> Tensor:

@@ -500,3 +500,60 @@ def test_bce_with_logits_takes_the_target_dtype_as_torch(dtypes: tuple, weight: 
         f"L.tensor([[-0.1, 1.2, 0.5], [0.3, 0.3, 9.0]], dtype=L.{x}).requires_grad_(), "
         f"L.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]], dtype=L.{t})"
         f".requires_grad_(L.{t}.is_floating_point))")
+
+
+BIG = ["0", "2", "-1", "2 ** 63", "2 ** 64", "-2 ** 64", "1.5", "1j", "1 + 0j", "'a'", "None",
+       "np.int64(3)", "True", "float('inf')"]
+
+
+@settings(SETTINGS, max_examples=200)
+@given(call=st.sampled_from([
+    "L.arange({0}, {1}, {2}, dtype={3})", "L.arange({0}, dtype={3})",
+    "L.arange({0}, {1}, requires_grad={4})", "L.full(({0}, {1}), {2}, dtype={3})",
+    "L.full(({0},), {1}, requires_grad={4})", "L.ones(2).new_full(({0}, {1}), {2})",
+    "L.tensor(True).new_full(({0},), {2})", "L.randint({0}, {1}, ({2},), dtype={3})",
+    "L.randint({0}, ({1}, {2}))", "L.linspace({0}, {1}, {2}, dtype={3})",
+    "L.linspace({0}, {1}, {2}, requires_grad={4})", "L.logspace({0}, {1}, 2, {2})",
+    "L.zeros(3, 3).scatter_({0}, L.tensor([[0]]), {1})",
+    "L.zeros(3, 3).scatter({0}, L.tensor([[0]]), value={2})"]),
+       args=st.tuples(*[st.sampled_from(BIG)] * 3,
+                      st.sampled_from(["None", "L.float64", "L.int64", "L.bool", "np.float32",
+                                       "'int64'", "float"]),
+                      st.sampled_from(["False", "'a'", "None", "1"])))
+def test_parser_reads_types_then_values_right_to_left_as_torch(call: str, args: tuple) -> None:
+    """torch's parser checks every argument's type (a dtype and a flag too) before it reads
+    any value; it reads the values right to left (GCC's order of evaluating the arguments
+    of the call it generates): a size past int64, an int or a Scalar past uint64, each with
+    its own error; its kernel's checks (negative sizes, dims in range) come after."""
+    expression = call.format(*args)
+    want, got = outcome(torch, expression), outcome(mt, expression)
+    if want[0] == "ok" and got[0] == "TypeError" and "no complex tensors" in got[1]:
+        return  # a complex tensor, which minitorch refuses (after torch's checks)
+    assert want[0] == got[0], (expression, want, got)
+    if want[0] == "ok" and "rand" not in expression:
+        assert _same_result(got[1], want[1]), (expression, want, got)
+
+
+@settings(SETTINGS, max_examples=200)
+@given(x=st.sampled_from(["L.arange(6).reshape(2, 3)", "L.arange(6.0).reshape(2, 3)",
+                          "L.tensor([True, False])", "L.ones(3, 2, requires_grad=True)"]),
+       bounds=st.sampled_from([
+           "False, 1j", "2.5, 1j", "1j", "None, 1j", "1j, 'a'", "2 ** 64, 'a'", "'a'",
+           "[1.0, 2.0]", "np.array([1.0, 2.0])", "2 ** 64", "-2 ** 64, 2 ** 64", "1e300",
+           "2 ** 63", "2 ** 63, 2", "2, 2 ** 63", "2 ** 63, 2 ** 64 - 1", "2", "True",
+           "2 ** 64, L.tensor([1.0, 2.0])", "L.ones(3), 2", "min=L.tensor(2.5), max=3",
+           "1.5, 2.5", "-2 ** 63 - 1"]),
+       inplace=st.booleans())
+def test_clamp_bounds_as_torch(x: str, bounds: str, inplace: bool) -> None:
+    """clamp's parser first (no overload for a bound that is neither a tensor nor a number,
+    or for a tensor with dims next to a number; numbers past uint64 overflow, right to left),
+    before the in-place checks; then an integer or bool tensor's promotion by its number
+    bounds: uint64 with the other int bound, or with bool, refused; a float or complex bound
+    refused in place (the result's type cannot be cast back), complex refused out of place."""
+    call = f"{x}.clamp_({bounds})" if inplace else f"{x}.clamp({bounds})"
+    want, got = outcome(torch, call), outcome(mt, call)
+    assert want[0] == got[0], (call, want, got)
+    if want[0] == "ok":
+        assert _same_result(got[1], want[1]), (call, want, got)
+    elif "invalid combination" not in want[1]:
+        assert _message(want[1]) == got[1], (call, want, got)

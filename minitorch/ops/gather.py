@@ -204,13 +204,16 @@ SCATTER_SIGNATURES = ("int dim, Tensor index, Tensor src",
 def _scatter_parsed(fn: str, dim: Any, index: Any, src: Any, add: bool = False) -> None:
     """torch's parser on scatter's arguments, before any other check (a leaf's in-place
     refusal included): an int dim, a tensor index and, for scatter, a tensor or number src
-    (one of its overloads), for scatter_add a tensor src."""
+    (one of its overloads), for scatter_add a tensor src; then their values (a number src,
+    then the dim, past int64 overflow)."""
     if add:
         _args.integer(fn, dim, "dim", 1)
         _args.tensor_args(fn, (index, "index", 2), (src, "src", 3))
     elif _args.as_int(dim) is None or not _args.is_tensor(index) or not (
             _args.is_tensor(src) or _args.is_real(src) or isinstance(src, complex)):
         raise _args.invalid_combination(fn, (dim, index, src), *SCATTER_SIGNATURES)
+    _args.parsed(fn, ("int", dim, "dim", 1),
+                 ("number", _args.OMITTED if _args.is_tensor(src) else src, "value", 3))
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,

@@ -1048,36 +1048,76 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
     tensor([0.0000, 0.5000, 1.0000])
     """
-    min, max = _args.numpy_scalar(min), _args.numpy_scalar(max)
-    if min is not None and max is not None and isinstance(min, Tensor) != isinstance(max, Tensor):
-        # torch's parser reads a 0-d tensor as a Number: a tensor and a number bound match
-        # its (Number min, Number max) overload then (not one that requires grad)
-        min, max = (b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad
-                    else b for b in (min, max))
+    min, max = clamp_bounds("clamp", min, max, input)
     _check_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return ClampTensor.apply(input, min, max)
     return Clamp.apply(input, min=min, max=max)
 
 
+CLAMP_SIGNATURES = {
+    "clamp": ("Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+              "Tensor input, Number min = None, Number max = None, *, Tensor out = None"),
+    "clamp_": ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")}
+
+
+def clamp_bounds(fn: str, low: Any, high: Any, input: Tensor | None = None) -> tuple:
+    """clamp's bounds as torch's parser reads them: a tensor or a number each (a 0-d tensor
+    next to a number is read as a number, unless it requires grad: the (Number min, Number
+    max) overload), else no overload matches; then numbers past int64 overflow, right to
+    left."""
+    low, high = _args.numpy_scalar(low), _args.numpy_scalar(high)
+    if low is not None and high is not None and isinstance(low, Tensor) != isinstance(high, Tensor):
+        low, high = (b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad
+                     else b for b in (low, high))
+    given = tuple(b for b in (low, high) if b is not None)
+    if not all(isinstance(b, (Tensor, int, float, complex)) for b in given) or \
+            len({isinstance(b, Tensor) for b in given}) > 1:
+        raise _args.invalid_combination(fn, given if input is None else (input, *given),
+                                        *CLAMP_SIGNATURES[fn])
+    _args.parsed(fn, *(("number", _args.OMITTED if b is None or isinstance(b, Tensor) else b,
+                        name, position)
+                       for position, (name, b) in enumerate((("min", low), ("max", high)), 1)))
+    return low, high
+
+
+def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
+    """torch's refusal of an in-place clamp of an integer or bool tensor by number bounds
+    that promote it (a float or complex bound)."""
+    bounds = [b for b in (low, high) if b is not None and not isinstance(b, Tensor)]
+    if input.dtype.is_floating_point or not bounds:
+        return
+    _check_unsigned(input, low, high)
+    kind = "ComplexFloat" if any(isinstance(b, complex) for b in bounds) else \
+        _args.legacy(get_default_dtype()) if any(isinstance(b, float) for b in bounds) else \
+        "Long" if input.dtype is bool_ and any(type(b) is int for b in bounds) else None
+    if kind is not None:
+        raise RuntimeError(f"result type {kind} can't be cast to the desired output type "
+                           f"{_args.c_name(input.dtype)}")
+
+
+def _check_unsigned(input: Tensor, low: Any, high: Any) -> None:
+    """An int bound past int64 (read as uint64) of an integer or bool tensor, as torch's type
+    promotion meets it: promoted with the other int bound first, then with a bool tensor;
+    an int64 tensor keeps its dtype, which cannot hold the bound."""
+    ints = [b for b in (low, high) if type(b) is int]
+    if not any(b > _args.INT64_MAX for b in ints):
+        return
+    names = ["UInt64" if b > _args.INT64_MAX else "Long" for b in ints]
+    if len(set(names)) == 2 or input.dtype is bool_:
+        pair = names if len(set(names)) == 2 else ["Bool", "UInt64"]
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {pair[0]} and {pair[1]}")
+    raise RuntimeError("value cannot be converted to type int64_t without overflow")
+
+
 def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
-    """clamp's number bounds as torch checks them: types, then int ranges, then complex
-    values, then what the result's dtype can hold."""
-    if (isinstance(low, Tensor) and high is not None and not isinstance(high, Tensor)) or \
-            (isinstance(high, Tensor) and low is not None and not isinstance(low, Tensor)):
-        raise TypeError(
-            "clamp() received an invalid combination of arguments - got (Tensor, "
-            f"max={_args.type_name(high)}, min={_args.type_name(low)}), but expected one of:\n"
-            " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
-            " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
-            "Give both bounds as tensors or both as numbers.")
+    """clamp's number bounds as torch's kernel checks them (after :func:`clamp_bounds`):
+    complex values, then what the result's dtype can hold."""
     for bound in (low, high):
         if isinstance(bound, Tensor):  # torch's error where the shapes do not broadcast
             broadcast_pair(input, bound)
-    specs = [(bound, name, position)
-             for position, (name, bound) in enumerate((("min", low), ("max", high)), 1)
-             if bound is not None and not isinstance(bound, Tensor)]
-    bounds = _args.numbers("clamp", *specs)
+    bounds = [b for b in (low, high) if b is not None and not isinstance(b, Tensor)]
     floating = input.dtype.is_floating_point
     for bound in bounds:
         if isinstance(bound, complex):
@@ -1088,9 +1128,8 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
         if floating or isinstance(bound, float):
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
-        elif type(bound) is int and bound > _args.INT64_MAX:
-            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                               f"attempted to promote {_args.legacy(input.dtype)} and UInt64")
+    if not floating:
+        _check_unsigned(input, low, high)
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
         kernel = "clamp" if len(bounds) == 2 else "clamp_min" if low is not None else \
             "clamp_max"
