@@ -250,7 +250,8 @@ def parsed(fn: str, *specs: tuple) -> tuple:
     the order in which GCC evaluates the arguments of the call torch generates (an int past
     int64 overflows there); the kernel's own checks (negative sizes, dims in range) come
     after. Kinds: "int", "ints" (a size), "number" (a Scalar: complex comes back as it is),
-    "float", "dtype", "flag" (None reads as False); an ``OMITTED`` value comes back as it is.
+    "float", "tensor", "dtype", "flag" (None reads as False); an ``OMITTED`` value comes back
+    as it is.
 
     >>> parsed("full", ("ints", (2 ** 63,), "size", 1), ("number", 2 ** 64, "fill_value", 2))
     Traceback (most recent call last):
@@ -295,6 +296,7 @@ _TYPE_CHECKS: dict[str, Callable] = {
     "ints": lambda fn, value, name, at: _ints_type(fn, value, name, at),
     "number": lambda fn, value, name, at: number_types(fn, (value, name, at)),
     "float": lambda fn, value, name, at: real(fn, value, name, at),
+    "tensor": lambda fn, value, name, at: tensor_args(fn, (value, name, at)),
     "dtype": lambda fn, value, name, at: dtype(fn, value),
     "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True)}
 _UNPACKS: dict[str, Callable] = {
@@ -303,6 +305,7 @@ _UNPACKS: dict[str, Callable] = {
                                               position=at),
     "number": lambda fn, value, name, at: _number_unpack(fn, value, name, at),
     "float": lambda fn, value, name, at: real(fn, value, name, at),
+    "tensor": lambda fn, value, name, at: value,
     "dtype": lambda fn, value, name, at: dtype(fn, value),
     "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True)}
 

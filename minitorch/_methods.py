@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _args, _factories, _random, _storage
+from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode
 from .backend import element_strides, is_c_contiguous
@@ -47,6 +48,7 @@ from .ops import (
     triangle,
     unary_more,
 )
+from .ops._base import check_unsigned
 from .ops.pointwise import compare, logical
 from .ops.unfold import unfold_method
 
@@ -255,10 +257,26 @@ def _inplace_operator(inplace_op: Any) -> Any:
     return method
 
 
+def _inplace_cast(self: Tensor, other: Any, alpha: Any) -> None:
+    """torch's refusal of an in-place result that ``self`` cannot hold (its shape, then its
+    dtype), made before add_'s and sub_'s checks of a given ``alpha``."""
+    if pointwise.is_unit(alpha) or isinstance(other, complex):
+        return
+    other = _args.numpy_scalar(other)
+    if isinstance(other, Tensor) and broadcast_pair(self, other) != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(broadcast_pair(self, other))}")
+    check_unsigned(self, other)  # torch's promotion, then its cast check
+    result = result_type(self, other)
+    if result._category > self.dtype._category:
+        raise _args.cast_error(result, self.dtype)
+
+
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
     _inplace_other("add_", other)
-    _args.number_types("add_", (alpha, "alpha", None))
+    _args.numbers("add_", (alpha, "alpha", None))  # the parser's, before the in-place checks
+    _inplace_cast(self, other, alpha)
     return self._inplace(pointwise.add, other, alpha=alpha,
                          ufunc="add" if pointwise.is_unit(alpha) else None)
 
@@ -266,7 +284,9 @@ def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     _inplace_other("sub_", other)
-    _args.number_types("sub_", (alpha, "alpha", None))
+    _args.numbers("sub_", (alpha, "alpha", None))  # the parser's, before the in-place checks
+    pointwise.no_bool(self, other)  # torch's sub_check, before its result type
+    _inplace_cast(self, other, alpha)
     return self._inplace(pointwise.sub, other, alpha=alpha,
                          ufunc="subtract" if pointwise.is_unit(alpha) else None)
 

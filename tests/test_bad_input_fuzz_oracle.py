@@ -557,3 +557,32 @@ def test_clamp_bounds_as_torch(x: str, bounds: str, inplace: bool) -> None:
         assert _same_result(got[1], want[1]), (call, want, got)
     elif "invalid combination" not in want[1]:
         assert _message(want[1]) == got[1], (call, want, got)
+
+
+@settings(SETTINGS, max_examples=200)
+@given(x=st.sampled_from(["L.tensor(3)", "L.tensor([1, -2])", "L.ones(2)", "L.tensor([True])",
+                          "L.ones(2, dtype=L.float64)"]),
+       call=st.sampled_from(["add", "sub", "add_", "sub_"]),
+       other=st.sampled_from(["2 ** 63", "2 ** 64 - 1", "5", "-2 ** 63", "L.tensor(2)", "True",
+                              "1.5", "L.tensor([2.0, 1.0])"]),
+       alpha=st.sampled_from(["L.tensor(2)", "np.int64(3)", "3", "2 ** 63", "-2 ** 63", "1j",
+                              "1.5", "True", "2 ** 64", "1e300", "-(2 ** 63) + 1"]))
+def test_add_alpha_as_torch(x: str, call: str, other: str, alpha: str) -> None:
+    """An int ``other`` past int64 is read as uint64 and wraps in an int64 result, and so
+    does its product with ``alpha``; ``alpha`` must fit int64 (sub adds ``-alpha``); torch's
+    alpha checks in its order: a bool, then a float or complex one of an integer result,
+    then a complex one."""
+    assert_as_torch(f"{x}.clone().{call}({other}, alpha={alpha})")
+
+
+@settings(SETTINGS, max_examples=120)
+@given(x=st.sampled_from(["L.zeros(3, 3)", "L.zeros(3, 3, dtype=L.int64)",
+                          "L.zeros(3, 3, dtype=L.float64)"]),
+       call=st.sampled_from(["index_add_", "index_add"]),
+       dim=st.sampled_from(["0", "5", "2 ** 63", "1.5"]),
+       alpha=st.sampled_from(["1j", "1 + 0j", "2 ** 64", "2 ** 63", "1e300", "1.5", "'a'",
+                              "-2", "np.float64(2.5)"]))
+def test_index_add_alpha_as_torch(x: str, call: str, dim: str, alpha: str) -> None:
+    """index_add's alpha: its type with the others', read (right to left) before the dim;
+    the kernel converts it to the tensor's dtype, with torch's overflow errors."""
+    assert_as_torch(f"{x}.{call}({dim}, L.tensor([0, 1]), {x}[:2].clone() + 1, alpha={alpha})")

@@ -20,7 +20,7 @@ from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
 from ..autograd import profiler
 from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
 from . import _fused
-from ._base import Op, cast_operands, check_same_device, like, wrap
+from ._base import Op, cast_operands, check_same_device, check_unsigned, like, wrap
 from ._out import takes_out
 from ._softmax_order import torch_pow, torch_sigmoid
 
@@ -72,7 +72,7 @@ def _is_bool(v: Any) -> bool:
     return v is True or v is False or (isinstance(v, Tensor) and v.dtype is bool_)
 
 
-def _no_bool(a: Any, b: Any) -> None:
+def no_bool(a: Any, b: Any) -> None:
     """torch refuses ``-`` on bool operands (``~`` inverts a mask, ``^`` compares two)."""
     bools = _is_bool(a) + _is_bool(b)
     if bools == 2:
@@ -129,7 +129,7 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number, *, alpha: Number = 1) -> Tensor:
-        _no_bool(a, b)
+        no_bool(a, b)
         _record_conversions(a, b)
         ctx.alpha = alpha
         if True in ctx.needs_input_grad:
@@ -161,7 +161,7 @@ class Rsub(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, other: Number) -> Tensor:
-        _no_bool(a, other)
+        no_bool(a, other)
         if profiler._active is not None:  # torch's rsub is a sub
             profiler._mark("aten::sub", *_conversions(other, a))
         return _binary("subtract", other, a)
@@ -895,18 +895,23 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
     if fn == "sub":  # before alpha scales a bool into a number
-        _no_bool(input, other)
+        no_bool(input, other)
+    result = result_type(input, other)
+    check_unsigned(input, other)
+    if boolean and result is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, complex)) and not result.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
     if isinstance(alpha, complex):
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
                            "complex number.")
-    result = result_type(input, other)
-    if boolean and result is not bool_:
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and not result.is_floating_point:
-        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
-                           "point number.")
     if isinstance(alpha, float):
         _args.assigned(alpha, result)  # torch's overflow error beyond float32's range
+    if type(alpha) is int and fn == "sub":  # torch adds -alpha, negated in int64 (wrapping)
+        alpha = -_args.int_scalar(-alpha % 2 ** 64)
+    elif type(alpha) is int and result is int64 and alpha > _args.INT64_MAX:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return bool(alpha) if result is bool_ else alpha
 
 
@@ -916,9 +921,22 @@ def _fusable(input: Any, other: Any) -> bool:
             and input.dtype is other.dtype and input.is_floating_point())
 
 
-def _scaled(other: Any, alpha: Any) -> Any:
-    """``alpha * other``; two Python bools stay a bool, as in torch's bool arithmetic."""
-    return other and alpha if type(other) is bool and type(alpha) is bool else other * alpha
+def _scaled(input: Any, other: Any, alpha: Any) -> Any:
+    """``alpha * other``; two Python bools stay a bool, as in torch's bool arithmetic; for a
+    floating result, in its dtype (numbers as doubles), else two ints multiply in int64,
+    wrapping (an int past int64 is read as uint64, as torch does)."""
+    if type(other) is bool and type(alpha) is bool:
+        return other and alpha
+    result = result_type(input, other)
+    if result.is_floating_point:  # in the result's dtype, numbers read as doubles
+        alpha = float(alpha) if type(alpha) is int else alpha
+        if type(other) is int:
+            other = _args.float_scalar(other)
+        elif isinstance(other, Tensor) and other.dtype is not result:
+            other = other.to(result)
+    elif type(other) is int and type(alpha) is int:
+        return _args.int_scalar(_args.int_scalar(other) * alpha % 2 ** 64)
+    return other * alpha
 
 
 @takes_out
@@ -935,7 +953,7 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
         alpha = _alpha("add", input, other, alpha)
         if _fusable(input, other):
             return Add.apply(input, other, alpha=alpha)
-        other = _scaled(other, alpha)
+        other = _scaled(input, other, alpha)
     if not isinstance(input, Tensor):
         input, other = other, input
     return Add.apply(input, other)
@@ -954,7 +972,7 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
         alpha = _alpha("sub", input, other, alpha)
         if _fusable(input, other):
             return Sub.apply(input, other, alpha=alpha)
-        other = _scaled(other, alpha)
+        other = _scaled(input, other, alpha)
     if not isinstance(input, Tensor):
         return Rsub.apply(other, other=input)
     return Sub.apply(input, other)
@@ -1087,7 +1105,7 @@ def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
     bounds = [b for b in (low, high) if b is not None and not isinstance(b, Tensor)]
     if input.dtype.is_floating_point or not bounds:
         return
-    _check_unsigned(input, low, high)
+    _clamp_unsigned(input, low, high)
     kind = "ComplexFloat" if any(isinstance(b, complex) for b in bounds) else \
         _args.legacy(get_default_dtype()) if any(isinstance(b, float) for b in bounds) else \
         "Long" if input.dtype is bool_ and any(type(b) is int for b in bounds) else None
@@ -1096,7 +1114,7 @@ def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
                            f"{_args.c_name(input.dtype)}")
 
 
-def _check_unsigned(input: Tensor, low: Any, high: Any) -> None:
+def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
     """An int bound past int64 (read as uint64) of an integer or bool tensor, as torch's type
     promotion meets it: promoted with the other int bound first, then with a bool tensor;
     an int64 tensor keeps its dtype, which cannot hold the bound."""
@@ -1129,7 +1147,7 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
     if not floating:
-        _check_unsigned(input, low, high)
+        _clamp_unsigned(input, low, high)
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
         kernel = "clamp" if len(bounds) == 2 else "clamp_min" if low is not None else \
             "clamp_max"
