@@ -367,6 +367,8 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         value = _args.item_assigned(value, self.dtype)
     if key is False:  # torch writes nothing, and checks nothing more
         return
+    if key is True:  # alone (not in a tuple), torch writes through a new dim, as for None
+        key = None
     if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)

@@ -424,7 +424,7 @@ KEYS = ["[5]", "L.tensor([5])", "([5], slice(0, 0))", "(slice(None), [7])", "([0
         "([0, 1], slice(None), [0, 1, 2])", "(L.tensor(0), slice(None), [1])",
         "(slice(None), L.tensor(1), [1])", "(L.tensor(True), [1])", "(None, [1], None, [0])",
         "(L.tensor([True, False]), slice(None), [0])", "([-4], Ellipsis)", "(0, 0)", "False",
-        "(0, False)", "([[0], [1]], [0, 1])"]
+        "(0, False)", "([[0], [1]], [0, 1])", "True", "(True,)", "(False,)", "(0, True)"]
 TARGETS = ["L.arange(24.0).reshape(2, 3, 4)", "L.ones(2, 0, 3)", "L.ones(3, 0)", "L.ones(0, 0)",
            "L.arange(6).reshape(2, 3)"]
 
@@ -586,3 +586,33 @@ def test_index_add_alpha_as_torch(x: str, call: str, dim: str, alpha: str) -> No
     """index_add's alpha: its type with the others', read (right to left) before the dim;
     the kernel converts it to the tensor's dtype, with torch's overflow errors."""
     assert_as_torch(f"{x}.{call}({dim}, L.tensor([0, 1]), {x}[:2].clone() + 1, alpha={alpha})")
+
+
+@settings(SETTINGS, max_examples=150)
+@given(x=st.sampled_from(["L.arange(6.0).reshape(2, 3)", "L.arange(6.0).reshape(3, 2).t()",
+                          "L.ones(2, 3, 4)", "L.ones(3, 0)", "L.ones(0, 3)", "L.zeros(2, 0, 3)",
+                          "L.ones(4)", "L.ones(0)", "L.tensor(3.0)",
+                          "L.ones(2, 3, requires_grad=True)"]),
+       dim=st.sampled_from(["0", "1", "2", "-1", "np.int64(1)", "L.tensor(1)"]),
+       index=st.sampled_from(["L.tensor([0, 5])", "L.tensor([2 ** 40])", "L.tensor([-1, 0])",
+                              "L.tensor([0, 1])", "L.tensor(0)", "L.tensor([0])",
+                              "L.tensor([], dtype=L.int64)", "L.tensor([[0]])",
+                              "L.tensor([1.0])"]))
+def test_index_select_as_torch(x: str, dim: str, index: str) -> None:
+    """index_select's checks and messages by torch's CPU kernel: a scalar takes one index
+    (and gives a scalar); an index out of range is IndexError on most dims, but names the
+    first bad index on dim 1 (its own kernel) or an empty input, and an empty dim of a
+    matrix or more has no index at all."""
+    assert_as_torch(f"{x}.index_select({dim}, {index})")
+
+
+@settings(SETTINGS, max_examples=100)
+@given(a=st.sampled_from([(1, 2, 3), (2, 2, 3), (1, 1, 3), (1, 0, 3), (3, 2, 3)]),
+       b=st.sampled_from([(2, 3, 2), (1, 3, 2), (0, 3, 2), (3, 3, 1), (1, 3, 1)]),
+       grads=st.sampled_from([(True, True), (True, False), (False, True)]))
+def test_batch_of_one_matmul_as_torch(a: tuple, b: tuple, grads: tuple) -> None:
+    """3-D @ 3-D where one batch is a single matrix that requires grad: torch squeezes it,
+    so the other batch folds into one mm (its graph: SqueezeBackward1 ... CloneBackward0)."""
+    assert_as_torch(f"(lambda x, y: (lambda z: (z, z.sum().backward(), x.grad, y.grad))(x @ y))"
+                    f"(L.ones({a}, dtype=L.float64, requires_grad={grads[0]}), "
+                    f"L.ones({b}, dtype=L.float64, requires_grad={grads[1]}))")
