@@ -150,7 +150,9 @@ def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
                         f"{type_name(value)}")
     sizes_ = tuple(integer(fn, v, name, position) for v in values)
     if len(sizes_) not in (1, 2):
-        raise RuntimeError(f"{fn}: {name} must either be a single int, or a tuple of two ints")
+        omitted = " omitted," if name == "stride" else ""
+        raise RuntimeError(f"{fn}: {name} must either be{omitted} a single int, or a tuple of "
+                           "two ints")
     return (sizes_[0], sizes_[-1])
 
 
@@ -162,12 +164,19 @@ def windows(fn: str, *specs: tuple) -> tuple:
     Traceback (most recent call last):
     TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
     """
-    given = [spec for spec in specs if spec[0] is not OMITTED]
-    for value, name, position in given:
+    window_types(fn, *specs)
+    return tuple(None if spec[0] is OMITTED else window(fn, *spec) for spec in specs)
+
+
+def window_types(fn: str, *specs: tuple) -> None:
+    """The type check alone of window arguments ``(value, name, position)``: torch's parser
+    reads every argument's type (a flag after them too) before any window's length."""
+    for value, name, position in specs:
+        if value is OMITTED:
+            continue
         values = (value,) if as_int(value) is not None else value
         if not isinstance(values, (tuple, list)) or any(as_int(v) is None for v in values):
             window(fn, value, name, position)  # raises the type's error
-    return tuple(None if spec[0] is OMITTED else window(fn, *spec) for spec in specs)
 
 
 def window_steps(kernel: tuple, stride: tuple) -> None:

@@ -616,3 +616,21 @@ def test_batch_of_one_matmul_as_torch(a: tuple, b: tuple, grads: tuple) -> None:
     assert_as_torch(f"(lambda x, y: (lambda z: (z, z.sum().backward(), x.grad, y.grad))(x @ y))"
                     f"(L.ones({a}, dtype=L.float64, requires_grad={grads[0]}), "
                     f"L.ones({b}, dtype=L.float64, requires_grad={grads[1]}))")
+
+
+@settings(SETTINGS, max_examples=120)
+@given(name=st.sampled_from(["max_pool2d", "avg_pool2d"]),
+       kernel=st.sampled_from(["2", "(2, 2, 2)", "'a'", "(2,)", "()"]),
+       kw=st.sampled_from(["ceil_mode='a'", "ceil_mode=1", "dilation='a'", "dilation=(1, 1, 1)",
+                           "dilation=2", "count_include_pad='a'", "divisor_override='a'",
+                           "divisor_override=0", "stride=(1, 1, 1)", "padding=(0, 0, 0)",
+                           "stride=0"]))
+def test_pool_argument_types_before_window_lengths_as_torch(name: str, kernel: str,
+                                                             kw: str) -> None:
+    """Pooling's parser checks every argument's type (flags, dilation, divisor_override)
+    before its kernel checks a window's length; max_pool2d's dilation has its own words."""
+    if name == "avg_pool2d" and "dilation" in kw or name == "max_pool2d" and (
+            "count_include_pad" in kw or "divisor_override" in kw):
+        kw = "ceil_mode=False"
+    assert_as_torch(f"L.nn.functional.{name}(L.arange(16.0).reshape(1, 1, 4, 4), {kernel}, "
+                    f"{kw})")
