@@ -6,6 +6,7 @@ and allocator prefix aside).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import warnings
 from typing import Any
@@ -636,3 +637,34 @@ def test_pool_argument_types_before_window_lengths_as_torch(name: str, kernel: s
         kw = "ceil_mode=False"
     assert_as_torch(f"L.nn.functional.{name}(L.arange(16.0).reshape(1, 1, 4, 4), {kernel}, "
                     f"{kw})")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(start=st.sampled_from(["0", "-2", "1e300", "-1e308"]),
+       end=st.sampled_from(["2", "1e308", "1.7e308", "1e301"]),
+       step=st.sampled_from(["1e308", "9e307", "5e307"]),
+       dtype=st.sampled_from(["float", "L.float32", "None"]))
+def test_arange_huge_steps_as_torch(start: str, end: str, step: str, dtype: str) -> None:
+    """A float arange whose step is near the largest double: the emulated fused multiply-add
+    must not turn an overflow inside its exact-product split into nan (arange(0, 2, 1e308)
+    is [0.]); values past float32's range are inf, silently."""
+    assert_as_torch(f"L.arange({start}, {end}, {step}, dtype={dtype})")
+    assert_silent(f"L.arange({start}, {end}, {step}, dtype={dtype})")
+
+
+@pytest.mark.parametrize("expression", [
+    "L.linspace(-1e308, 1e308, 5, dtype=L.float64)", "L.linspace(-1e308, 1e308, 20, "
+    "dtype=L.float64)", "L.linspace(-3e38, 3e38, 9)"])
+def test_linspace_past_the_range_as_torch(expression: str) -> None:
+    """A linspace whose span is past the dtype's range: inf and nan as torch, silently."""
+    assert_as_torch(expression)
+    assert_silent(expression)
+
+
+def assert_silent(expression: str) -> None:
+    """``expression`` warns nothing in minitorch (as in torch), whatever it gives."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with contextlib.suppress(Exception):  # only its warnings are checked here
+            eval(expression, {"L": mt, "np": np})
+    assert not caught, (expression, [str(w.message) for w in caught])
