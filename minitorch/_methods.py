@@ -372,10 +372,24 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
+    dims = value.dim() if isinstance(value, Tensor) else 0
     if isinstance(value, Tensor):  # its shape and dtype before the indices' values
         value = _check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
-    self._inplace(inplace.CopySlices.apply, value, key=indexing.readable_key(self, parts))
+    key = indexing.readable_key(self, parts)
+    self._inplace(_write_op(self, key, dims).apply, value, key=key)
+
+
+def _write_op(self: Tensor, key: Any, dims: int) -> type:
+    """The op (and node) torch records for ``self[key] = value`` (a value of ``dims``
+    dims): a write into a view of ``self`` is CopySlices; into ``self`` itself (only full
+    slices), index_put_ where the key holds index tensors, else fill_ of a 0-d value or
+    copy_."""
+    if _sliced(self, key):
+        return inplace.CopySlices
+    if any(getattr(k, "ndim", 0) for k in key):
+        return inplace.IndexPut
+    return inplace.CopyInto if dims else inplace.FillInto
 
 
 def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:

@@ -668,3 +668,21 @@ def assert_silent(expression: str) -> None:
         with contextlib.suppress(Exception):  # only its warnings are checked here
             eval(expression, {"L": mt, "np": np})
     assert not caught, (expression, [str(w.message) for w in caught])
+
+
+@settings(SETTINGS, max_examples=150)
+@given(key=st.sampled_from([
+    "(slice(None), [0, 2])", "([0, 1],)", "(0, [0, 2])", "(slice(None),)", "(Ellipsis,)", "0",
+    "L.tensor([True, False])", "L.tensor(True)", "(slice(None), L.tensor([True, False, True]))",
+    "(slice(None), np.array([0, 2]))", "(Ellipsis, [0])", "(None, [0])", "slice(0, 1)"]),
+       value=st.sampled_from(["1.5", "L.tensor(2.0)", "L.tensor(2.0, requires_grad=True)",
+                              "L.ones(1, requires_grad=True)", "L.ones(3, requires_grad=True)"]),
+       self_grad=st.booleans())
+def test_setitem_nodes_as_torch(key: str, value: str, self_grad: bool) -> None:
+    """The node of ``x[key] = value``: CopySlices where the key's basic part makes a view of
+    x; into x itself, IndexPutBackward0 where the key holds index tensors (masks too), else
+    FillBackward3 for a 0-d value and CopyBackwards for one with dims; and their gradients."""
+    x = "L.arange(6.0).reshape(2, 3).clone()" + (".requires_grad_() * 1" if self_grad else "")
+    assert_as_torch(
+        f"(lambda x, v: (x.__setitem__({key}, v), x, x.sum().backward() if x.requires_grad "
+        f"else None, getattr(v, 'grad', None))[1:])({x}, {value})")
