@@ -205,13 +205,25 @@ def unbind(self: Tensor, dim: int = 0) -> tuple:
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """The slice ``start:start+length`` of ``dim``."""
-    d, start, length = _args.integers("narrow", (dim, "dim", 1), (start, "start", 2),
-                                      (length, "length", 3))
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
+    """The slice ``start:start+length`` of ``dim`` (``start`` may be a 0-d integer tensor:
+    torch's Tensor overload)."""
+    if _args.as_int(dim) is None or _args.as_int(length) is None or not (
+            _args.is_tensor(start) or _args.as_int(start) is not None):  # torch's 2 overloads
+        raise _args.invalid_combination("narrow", (dim, start, length),
+                                        "int dim, Tensor start, int length",
+                                        "int dim, int start, int length")
+    if _args.is_tensor(start):
+        d, length = _args.integers("narrow", (dim, "dim", 1), (length, "length", 3))
+        if start.dim() or start.dtype.name != "int64":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start.item())
+    else:
+        d, start, length = _args.integers("narrow", (dim, "dim", 1), (start, "start", 2),
+                                          (length, "length", 3))
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = _args.wrap_dim(d, self.dim())
     size = self._data.shape[d]
     if not -size <= start <= size:

@@ -686,3 +686,14 @@ def test_setitem_nodes_as_torch(key: str, value: str, self_grad: bool) -> None:
     assert_as_torch(
         f"(lambda x, v: (x.__setitem__({key}, v), x, x.sum().backward() if x.requires_grad "
         f"else None, getattr(v, 'grad', None))[1:])({x}, {value})")
+
+
+@settings(SETTINGS, max_examples=60)
+@given(x=st.sampled_from(["L.ones(3)", "L.ones(0)", "L.tensor([-2, 0, 5])", "L.tensor(1.0)"]),
+       dim=st.sampled_from(["0", "5", "-3"]),
+       start=st.sampled_from(["L.tensor(1)", "L.tensor([1])", "L.tensor(1.0)", "L.tensor(True)",
+                              "L.tensor(5)", "L.tensor([1.0, 2.0])", "1"]),
+       length=st.sampled_from(["1", "2 ** 63", "'a'", "-1"]))
+def test_narrow_tensor_start_as_torch(x: str, dim: str, start: str, length: str) -> None:
+    """narrow's Tensor overload: a 0-d integer tensor start, anything else refused first."""
+    assert_as_torch(f"{x}.narrow({dim}, {start}, {length})")
