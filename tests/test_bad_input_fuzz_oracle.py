@@ -134,8 +134,14 @@ def test_scatter_and_index_add_check_order_as_torch(target: str, call: str, dim:
     "L.ones(2, 3).gather(1, L.tensor([], dtype=L.int64))",
     "L.ones(2, 3).gather(0, L.zeros(0, 5, dtype=L.int64))",
     "L.arange(6.0).reshape(3, 2).t().scatter_(1, L.tensor([], dtype=L.int64), L.ones(3))",
-    "L.arange(4.0).reshape(1, 4).scatter_add(0, L.tensor([], dtype=L.int64), L.ones(2))"])
+    "L.arange(4.0).reshape(1, 4).scatter_add(0, L.tensor([], dtype=L.int64), L.ones(2))",
+    "L.zeros(3, 3).scatter_(np.int64(1), L.tensor([], dtype=L.int64), 1j)",
+    "L.zeros(3, 3).scatter(1, L.tensor([], dtype=L.int64), 1e300)",
+    "L.zeros(3, 3, dtype=L.int64).scatter(1, L.tensor([], dtype=L.int64), 1.5)",
+    "L.zeros(3, 3).scatter(1, L.tensor([[]], dtype=L.int64), 1j)"])
 def test_empty_index_as_torch(expression: str) -> None:
+    """An empty index reads and writes nothing: scatter's kernel converts its value per
+    element written, so none (a complex or overflowing value is fine)."""
     assert_as_torch(expression)
 
 
@@ -697,3 +703,17 @@ def test_setitem_nodes_as_torch(key: str, value: str, self_grad: bool) -> None:
 def test_narrow_tensor_start_as_torch(x: str, dim: str, start: str, length: str) -> None:
     """narrow's Tensor overload: a 0-d integer tensor start, anything else refused first."""
     assert_as_torch(f"{x}.narrow({dim}, {start}, {length})")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(first=st.sampled_from(["L.ones(0)", "L.arange(6.0).reshape(2, 3)", "L.ones(2, 1, 3)",
+                              "L.ones(0, dtype=L.float64)", "L.tensor(1.0)"]),
+       second=st.sampled_from(["L.ones(0)", "L.ones(2, 3)", "L.ones(2)", "L.ones(3, 4)"]),
+       dim=st.sampled_from(["0", "1", "-1", "2", "L.tensor(1)"]))
+def test_cat_skips_legacy_empty_tensors_as_torch(first: str, second: str, dim: str) -> None:
+    """cat skips tensors of shape (0,) among tensors of other shapes (torch's legacy rule):
+    they neither fix the dims nor need to match them, but count in the dtype and get an
+    empty gradient."""
+    assert_as_torch(f"(lambda a, b: (lambda z: (z, z.sum().backward(), a.grad, b.grad))("
+                    f"L.cat([a, b], {dim})))({first}.requires_grad_(), "
+                    f"{second}.requires_grad_())")

@@ -233,6 +233,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     if isinstance(src, Tensor):
         _check_sizes(input, d, index, src)
         return Scatter.apply(input, index, src, dim=d)
+    if not index.numel():  # torch's kernel converts the value per element written: none
+        src = 0
     _args.number("scatter", src, "value", 4)
     _check_sizes(input, d, index, None)
     return ScatterValue.apply(input, index, dim=d, value=src)
