@@ -150,7 +150,9 @@ def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
                         f"{type_name(value)}")
     sizes_ = tuple(integer(fn, v, name, position) for v in values)
     if len(sizes_) not in (1, 2):
-        raise RuntimeError(f"{fn}: {name} must either be a single int, or a tuple of two ints")
+        omitted = " omitted," if name == "stride" else ""
+        raise RuntimeError(f"{fn}: {name} must either be{omitted} a single int, or a tuple of "
+                           "two ints")
     return (sizes_[0], sizes_[-1])
 
 
@@ -162,12 +164,19 @@ def windows(fn: str, *specs: tuple) -> tuple:
     Traceback (most recent call last):
     TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
     """
-    given = [spec for spec in specs if spec[0] is not OMITTED]
-    for value, name, position in given:
+    window_types(fn, *specs)
+    return tuple(None if spec[0] is OMITTED else window(fn, *spec) for spec in specs)
+
+
+def window_types(fn: str, *specs: tuple) -> None:
+    """The type check alone of window arguments ``(value, name, position)``: torch's parser
+    reads every argument's type (a flag after them too) before any window's length."""
+    for value, name, position in specs:
+        if value is OMITTED:
+            continue
         values = (value,) if as_int(value) is not None else value
         if not isinstance(values, (tuple, list)) or any(as_int(v) is None for v in values):
             window(fn, value, name, position)  # raises the type's error
-    return tuple(None if spec[0] is OMITTED else window(fn, *spec) for spec in specs)
 
 
 def window_steps(kernel: tuple, stride: tuple) -> None:
@@ -242,6 +251,72 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
     if numel * itemsize > ALLOC_LIMIT:
         raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
                            f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")
+
+
+def parsed(fn: str, *specs: tuple) -> tuple:
+    """Arguments ``(kind, value, name, position)`` read as torch's argument parser reads
+    them: every type first (no overload matches); then every value, unpacked right to left,
+    the order in which GCC evaluates the arguments of the call torch generates (an int past
+    int64 overflows there); the kernel's own checks (negative sizes, dims in range) come
+    after. Kinds: "int", "ints" (a size), "number" (a Scalar: complex comes back as it is),
+    "float", "tensor", "dtype", "flag" (None reads as False); an ``OMITTED`` value comes back
+    as it is.
+
+    >>> parsed("full", ("ints", (2 ** 63,), "size", 1), ("number", 2 ** 64, "fill_value", 2))
+    Traceback (most recent call last):
+    OverflowError: int too big to convert
+    >>> parsed("f", ("int", 2 ** 63, "dim", 1), ("number", 2.5, "value", 2),
+    ...        ("dtype", "a", "dtype", None))
+    Traceback (most recent call last):
+    TypeError: f(): argument 'dtype' must be torch.dtype, not str
+    """
+    given = [(i, spec) for i, spec in enumerate(specs) if spec[1] is not OMITTED]
+    for _, (kind, value, name, position) in given:
+        _TYPE_CHECKS[kind](fn, value, name, position)
+    out = [spec[1] for spec in specs]
+    for i, (kind, value, name, position) in reversed(given):
+        out[i] = _UNPACKS[kind](fn, value, name, position)
+    return tuple(out)
+
+
+def _int_type(fn: str, value: Any, name: str, position: int | None) -> None:
+    if as_int(value) is None:
+        integer(fn, value, name, position)
+
+
+def _ints_type(fn: str, value: Any, name: str, position: int | None) -> None:
+    """The parser's match of a size: a tuple or list whose first item is an int (later
+    items are read when unpacked), or one int."""
+    values = value if isinstance(value, (tuple, list)) else (value,)
+    if as_int(value) is None and (not isinstance(value, (tuple, list)) or (
+            values and as_int(values[0]) is None)):
+        sizes(fn, (value,), name, check_negative=False, position=position)
+
+
+def _number_unpack(fn: str, value: Any, name: str, position: int | None) -> Any:
+    if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+        raise int_overflow(value)
+    return value if isinstance(value, complex) else number(fn, value, name, position)
+
+
+# the checks of each kind (lambdas: the functions they call are defined further down)
+_TYPE_CHECKS: dict[str, Callable] = {
+    "int": lambda fn, value, name, at: _int_type(fn, value, name, at),
+    "ints": lambda fn, value, name, at: _ints_type(fn, value, name, at),
+    "number": lambda fn, value, name, at: number_types(fn, (value, name, at)),
+    "float": lambda fn, value, name, at: real(fn, value, name, at),
+    "tensor": lambda fn, value, name, at: tensor_args(fn, (value, name, at)),
+    "dtype": lambda fn, value, name, at: dtype(fn, value),
+    "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True)}
+_UNPACKS: dict[str, Callable] = {
+    "int": lambda fn, value, name, at: integer(fn, value, name, at),
+    "ints": lambda fn, value, name, at: sizes(fn, (value,), name, check_negative=False,
+                                              position=at),
+    "number": lambda fn, value, name, at: _number_unpack(fn, value, name, at),
+    "float": lambda fn, value, name, at: real(fn, value, name, at),
+    "tensor": lambda fn, value, name, at: value,
+    "dtype": lambda fn, value, name, at: dtype(fn, value),
+    "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True)}
 
 
 def integers(fn: str, *specs: tuple) -> tuple:
@@ -794,9 +869,11 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
         target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None
         real = value.real if isinstance(value, complex) else float(value)
-        if isinstance(value, complex) and dt.name != "bool":
-            raise RuntimeError(f"value cannot be converted to type {target or 'double'} without "
-                               "overflow")
+        if isinstance(value, complex) and dt.name != "bool":  # its real part, if it is one
+            if value.imag:
+                raise RuntimeError(f"value cannot be converted to type {target or 'double'} "
+                                   "without overflow")
+            value = real
         if target == "int64_t" and not fits_int64(real):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
         if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:

@@ -289,24 +289,22 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{_args.type_name(size)}")
-    for v in size:  # torch's order: every argument's type, then sizes, then the value
-        if _args.as_int(v) is None:
-            _args.sizes("full", (size,), check_negative=False)
-    _args.number_types("full", (fill_value, "fill_value", 2))
-    dtype = _args.dtype("full", dtype)
-    _args.flag("full", requires_grad, "requires_grad", none=True)
-    _args.non_negative("full", _args.sizes("full", (size,), check_negative=False))
-    if isinstance(fill_value, complex) and dtype is not None:
-        _args.assigned(fill_value, dtype)
-    fill_value = _args.number("full", fill_value, "fill_value", 2)
-    if dtype is None:
-        dtype = D.result_type(fill_value)
-    if dtype is D.int64 and not _fits(fill_value):
+    shape, fill_value, dtype, requires_grad = _args.parsed(
+        "full", ("ints", size, "size", 1), ("number", fill_value, "fill_value", 2),
+        ("dtype", dtype, "dtype", None), ("flag", requires_grad, "requires_grad", None))
+    _args.non_negative("full", shape)  # torch's kernel: an empty tensor, then fill_
+    if dtype is None and isinstance(fill_value, complex):
+        _args.check_alloc(shape, 8)  # torch's complex64 tensor
+        raise TypeError("full(): minitorch has no complex tensors; argument 'fill_value' "
+                        "(position 2) must be a real number, not complex")
+    dtype = dtype or D.result_type(fill_value)
+    _args.check_alloc(shape, dtype.itemsize)
+    if dtype is D.int64 and not isinstance(fill_value, complex) and not _fits(fill_value):
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
-    _args.assigned(fill_value, dtype, unsigned=True)
+    fill_value = _args.assigned(fill_value, dtype, unsigned=True)
     if dtype.name == "bool":  # any number is a truth value (an int past int64 too)
         fill_value = bool(fill_value)
-    return _filled("full", fill_value, (size,), dtype, requires_grad, device)
+    return _filled("full", fill_value, (shape,), dtype, requires_grad, device)
 
 
 def _fits(value: Any) -> bool:
@@ -400,14 +398,20 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     tensor([0, 1, 2])
     """
     if end is _args.OMITTED:
-        (end,), start = _args.numbers("arange", (start, "end", 1)), 0
-    start, end, step = _args.numbers("arange", (start, "start", 1), (end, "end", 2),
-                                     (step, "step", 3))
-    dtype = _args.dtype("arange", dtype)
+        start, end, step, dtype, requires_grad = 0, *_args.parsed(
+            "arange", ("number", start, "end", 1), ("number", step, "step", 3),
+            ("dtype", dtype, "dtype", None), ("flag", requires_grad, "requires_grad", None))
+    else:
+        start, end, step, dtype, requires_grad = _args.parsed(
+            "arange", ("number", start, "start", 1), ("number", end, "end", 2),
+            ("number", step, "step", 3), ("dtype", dtype, "dtype", None),
+            ("flag", requires_grad, "requires_grad", None))
     if dtype is D.bool:
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
-    if any(isinstance(v, complex) for v in (start, end, step)):  # torch reads them as doubles
+    if any(isinstance(v, complex) and v.imag for v in (start, end, step)):  # torch reads
         raise RuntimeError("value cannot be converted to type double without overflow")
+    start, end, step = (v.real if isinstance(v, complex) else v  # them as doubles
+                        for v in (start, end, step))
     dt = dtype or D.result_type(start, end, step)
     start, end, step = _range_checked(start, end, step, dt)
     name = dt.name
@@ -418,7 +422,7 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     else:
         array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
                                               backend.array_dtype(xp, name)), device)
-    return _leaf(array, _args.flag("arange", requires_grad, "requires_grad", none=True))
+    return _leaf(array, requires_grad)
 
 
 def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:

@@ -27,34 +27,39 @@ __all__ = ["BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "empty_lik
            "set_default_device", "with_size_keyword"]
 
 
-def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any) -> tuple:
-    """``start``, ``end`` as floats, ``steps`` as an int and the dtype's name, checked as
-    torch does."""
-    ends = ((start, "start", 1), (end, "end", 2))
-    _args.number_types(fn, *(spec for spec in ends if not _args.is_tensor(spec[0])))
-    if _args.as_int(steps) is None:  # every type before any value, as torch's parser
-        _args.integer(fn, steps, "steps", 3)
-    dt = _args.dtype(fn, dtype) or D.get_default_dtype()
-    dtype_name = dt.name
-    for value, name, _ in ends:
+def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires_grad: Any,
+                 base: Any = _args.OMITTED) -> tuple:
+    """``start``, ``end`` as floats, ``steps`` as an int, the dtype's name, the flag and
+    ``base``, checked as torch does: its parser (a 0-d tensor end is its Tensor overload's),
+    then its kernel."""
+    numbers = [_args.OMITTED if _args.is_tensor(v) else v for v in (start, end)]
+    first, last, steps, base, dt, requires_grad = _args.parsed(
+        fn, ("number", numbers[0], "start", 1), ("number", numbers[1], "end", 2),
+        ("int", steps, "steps", 3), ("float", base, "base", 4), ("dtype", dtype, "dtype", None),
+        ("flag", requires_grad, "requires_grad", None))
+    for value, name in ((start, "start"), (end, "end")):
         if _args.is_tensor(value) and value.dim():  # torch's Tensor overload takes 0-d ones
             raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but "
                                f"got {name} with {value.dim()} dimension(s).")
-    start, end = _args.numbers(fn, (start, "start", 1), (end, "end", 2))
-    steps = _args.integer(fn, steps, "steps", 3)
+    start = _args.number(fn, start, "start", 1) if _args.is_tensor(start) else first
+    end = _args.number(fn, end, "end", 2) if _args.is_tensor(end) else last
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    for value in (start, end):
-        if isinstance(value, complex):
-            raise TypeError(f"{fn}(): minitorch has no complex tensors; 'start' and 'end' must "
-                            "be real numbers")
+    if any(isinstance(value, complex) for value in (start, end)):
+        if dt is not None:
+            raise RuntimeError(f"torch.{fn}(): inferred dtype c10::complex<float> can't be "
+                               f"safely cast to passed dtype {_args.legacy(dt)}")
+        raise TypeError(f"{fn}(): minitorch has no complex tensors; 'start' and 'end' must "
+                        "be real numbers")
+    dt = dt or D.get_default_dtype()
+    dtype_name = dt.name
     if dtype_name == "bool":
         raise NotImplementedError(f"\"{fn}_cpu\" not implemented for 'Bool'")
     if steps > 1:  # torch converts both ends to the dtype
         for value in (start, end):
             _args.assigned(float(value), dt)
     _args.check_alloc((steps,), 8)
-    return float(start), float(end), steps, dtype_name
+    return float(start), float(end), steps, dtype_name, requires_grad, base
 
 
 def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> Any:
@@ -80,7 +85,8 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
     >>> minitorch.linspace(-1, 1, 3)
     tensor([-1.,  0.,  1.])
     """
-    start, end, steps, name = _spaced_args("linspace", start, end, steps, dtype)
+    start, end, steps, name, requires_grad, _ = _spaced_args("linspace", start, end, steps,
+                                                             dtype, requires_grad)
     return _leaf(_created(lambda xp: _evenly_spaced(xp, start, end, steps, name), device),
                  requires_grad)
 
@@ -93,9 +99,8 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     >>> minitorch.logspace(0, 2, 3)
     tensor([  1.,  10., 100.])
     """
-    _args.number_types("logspace", (base, "base", 4))  # every type before any value
-    start, end, steps, name = _spaced_args("logspace", start, end, steps, dtype)
-    (base,) = _args.numbers("logspace", (base, "base", 4))
+    start, end, steps, name, requires_grad, base = _spaced_args("logspace", start, end, steps,
+                                                                dtype, requires_grad, base)
 
     def make(xp: Any) -> Any:
         exponents = _evenly_spaced(xp, float(start), float(end), steps, "float64")

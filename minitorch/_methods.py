@@ -21,7 +21,7 @@ from . import _args, _factories, _random, _storage
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
-from .backend import element_strides, getitem, is_c_contiguous
+from .backend import element_strides, is_c_contiguous
 from .ops import (
     diagonal,
     gather,
@@ -53,6 +53,7 @@ from .ops import (
     unary_more,
     unique,
 )
+from .ops._base import check_unsigned
 from .ops.pointwise import compare, logical, shift
 from .ops.unfold import unfold_method
 
@@ -247,13 +248,25 @@ def unbind(self: Tensor, dim: int = 0) -> tuple:
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """The slice ``start:start+length`` of ``dim``."""
-    d, start, length = _args.integers("narrow", (dim, "dim", 1), (start, "start", 2),
-                                      (length, "length", 3))
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
+    """The slice ``start:start+length`` of ``dim`` (``start`` may be a 0-d integer tensor:
+    torch's Tensor overload)."""
+    if _args.as_int(dim) is None or _args.as_int(length) is None or not (
+            _args.is_tensor(start) or _args.as_int(start) is not None):  # torch's 2 overloads
+        raise _args.invalid_combination("narrow", (dim, start, length),
+                                        "int dim, Tensor start, int length",
+                                        "int dim, int start, int length")
+    if _args.is_tensor(start):
+        d, length = _args.integers("narrow", (dim, "dim", 1), (length, "length", 3))
+        if start.dim() or start.dtype.name != "int64":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start.item())
+    else:
+        d, start, length = _args.integers("narrow", (dim, "dim", 1), (start, "start", 2),
+                                          (length, "length", 3))
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = _args.wrap_dim(d, self.dim())
     size = self._data.shape[d]
     if not -size <= start <= size:
@@ -310,10 +323,26 @@ def _binary_(self: Tensor, op: Callable[..., Tensor], other: Any, **kwargs: Any)
             return self._inplace(op, other, **kwargs)
 
 
+def _inplace_cast(self: Tensor, other: Any, alpha: Any) -> None:
+    """torch's refusal of an in-place result that ``self`` cannot hold (its shape, then its
+    dtype), made before add_'s and sub_'s checks of a given ``alpha``."""
+    if pointwise.is_unit(alpha) or isinstance(other, complex):
+        return
+    other = _args.numpy_scalar(other)
+    if isinstance(other, Tensor) and broadcast_pair(self, other) != self._data.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                           f"shape {list(broadcast_pair(self, other))}")
+    check_unsigned(self, other)  # torch's promotion, then its cast check
+    result = result_type(self, other)
+    if result._category > self.dtype._category:
+        raise _args.cast_error(result, self.dtype)
+
+
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
     _inplace_other("add_", other)
-    _args.number_types("add_", (alpha, "alpha", None))
+    _args.numbers("add_", (alpha, "alpha", None))  # the parser's, before the in-place checks
+    _inplace_cast(self, other, alpha)
     return _binary_(self, pointwise.add, other, alpha=alpha,
                     ufunc="add" if pointwise.is_unit(alpha) else None)
 
@@ -321,7 +350,9 @@ def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     _inplace_other("sub_", other)
-    _args.number_types("sub_", (alpha, "alpha", None))
+    _args.numbers("sub_", (alpha, "alpha", None))  # the parser's, before the in-place checks
+    pointwise.no_bool(self, other)  # torch's sub_check, before its result type
+    _inplace_cast(self, other, alpha)
     return _binary_(self, pointwise.sub, other, alpha=alpha,
                     ufunc="subtract" if pointwise.is_unit(alpha) else None)
 
@@ -341,8 +372,12 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
 
 
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """In-place clamp."""
-    return self._inplace(pointwise.clamp, min, max)
+    """In-place clamp: torch's parser reads the bounds before its in-place checks."""
+    min, max = pointwise.clamp_bounds("clamp_", min, max)
+    pointwise.clamp_result_type(self, min, max)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return self._inplace(pointwise.clamp, min, max)
+    return self._inplace(pointwise.clamp, min=min, max=max)  # numbers as they are
 
 
 def zero_(self: Tensor) -> Tensor:
@@ -402,12 +437,31 @@ def _wrapped_number(fn: str, value: Any) -> Tensor:
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if not isinstance(value, Tensor):
         value = _args.item_assigned(value, self.dtype)
+    if key is False:  # torch writes nothing, and checks nothing more
+        return
+    if key is True:  # alone (not in a tuple), torch writes through a new dim, as for None
+        key = None
     if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
-    array_key = indexing.array_key(indexing.check_key(self, key), self._xp)
-    if isinstance(value, Tensor):
-        _check_value_shape(self, array_key, value)
-    self._inplace(inplace.CopySlices.apply, value, key=array_key)
+    parts = indexing.check_key(self, key, bounds=False)
+    dims = value.dim() if isinstance(value, Tensor) else 0
+    if isinstance(value, Tensor):  # its shape and dtype before the indices' values
+        value = _check_value_shape(self, parts, value)
+    indexing.check_bounds(self, parts)
+    key = indexing.readable_key(self, parts)
+    self._inplace(_write_op(self, key, dims).apply, value, key=key)
+
+
+def _write_op(self: Tensor, key: Any, dims: int) -> type:
+    """The op (and node) torch records for ``self[key] = value`` (a value of ``dims``
+    dims): a write into a view of ``self`` is CopySlices; into ``self`` itself (only full
+    slices), index_put_ where the key holds index tensors, else fill_ of a 0-d value or
+    copy_."""
+    if _sliced(self, key):
+        return inplace.CopySlices
+    if any(getattr(k, "ndim", 0) for k in key):
+        return inplace.IndexPut
+    return inplace.CopyInto if dims else inplace.FillInto
 
 
 def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
@@ -419,12 +473,12 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
     parts = indexing.key_parts(key)
     basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
                   for p in parts)
-    array_key = indexing.array_key(indexing.check_key(self, sum(basic, ())), self._xp)
-    indexed = any(indexing.is_index_array(p) or (isinstance(p, Tensor) and p.dtype.name ==
-                                                 "bool") for p in parts)  # a 0-d mask too
+    checked = indexing.check_key(self, sum(basic, ()))
+    indexed = any(indexing.is_index_array(p) or isinstance(p, bool) or (  # a bool's mask
+        isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:
-        _check_value_shape(self, array_key, value)
-    view = _sliced(self, array_key)
+        _check_value_shape(self, checked, value)
+    view = _sliced(self, indexing.array_key(checked, self._xp))
     raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
                        "being used in an in-place operation.")
 
@@ -453,34 +507,34 @@ def _sliced(self: Tensor, parts: tuple) -> bool:
     return False
 
 
-def _check_value_shape(self: Tensor, key: Any, value: Tensor) -> None:
-    """torch's errors for a value that does not broadcast to ``self[key]`` (leading ones of
-    the value's shape dropped, as torch does), then for a value of another dtype written by
+def _check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
+    """torch's errors for a value that does not broadcast to ``self[parts]`` (its leading ones
+    dropped, as torch does), then for a value of another dtype written by
     index_put (a tensor index, a 0-d bool one included), except through one boolean mask
-    of a one-element value, which torch writes with masked_fill_ (a cast)."""
-    parts = key if isinstance(key, tuple) else (key,)
-    arrays = [k for k in parts if getattr(k, "ndim", 0) or _bool_array(k)]
-    xp = self._xp
-    target = tuple(getitem(xp, xp.broadcast_to(xp.zeros((), dtype=xp.bool), self._data.shape),
-                           key).shape)
+    of a one-element value, which torch writes with masked_fill_ (a cast). The value comes
+    back without its leading ones."""
+    key = indexing.array_key(parts, self._xp)
+    arrays = [k for k in key if getattr(k, "ndim", 0) or _bool_array(k) or
+              isinstance(k, bool)]  # a bool indexes a new dim with a mask
+    target = indexing.result_shape(self, parts)
     shape = tuple(value.shape)
-    while len(shape) > len(target) and shape[0] == 1:
+    while shape and shape[0] == 1:
         shape = shape[1:]
     fits = len(shape) <= len(target) and all(
         v in (1, t) for v, t in zip(reversed(shape), reversed(target)))
     if not fits and arrays:
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot "
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
     if not fits:
-        expanded_shape(shape if len(shape) <= len(target) else tuple(value.shape), target,
-                       _args.legacy(value.dtype))  # raises torch's expand error
-    mask_fill = (len(arrays) == 1 and arrays[0].ndim and _bool_array(arrays[0])
+        expanded_shape(shape, target, _args.legacy(value.dtype))  # raises torch's error
+    mask_fill = (len(arrays) == 1 and getattr(arrays[0], "ndim", 0) and _bool_array(arrays[0])
                  and value.numel() == 1)
     if arrays and not mask_fill and value.dtype is not self.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
             "for the source.")
+    return value if shape == value.shape else value.view(shape)
 
 
 def _bool_array(part: Any) -> bool:

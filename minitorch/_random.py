@@ -269,8 +269,9 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
         if not (ints and all(_args.as_int(v) is not None for v in ints)
                 and all(isinstance(v, bool) or _args.as_int(v) is not None for v in size)):
             raise _randint_mismatch((low, high, size))
-        low, high = _args.integers("randint", (low, "low", 1), (high, "high", 2))
-        shape = _args.sizes("randint", (size,), position=3)
+        low, high, shape = _args.parsed("randint", ("int", low, "low", 1),
+                                        ("int", high, "high", 2), ("ints", size, "size", 3))
+        _args.non_negative("randint", shape)
     _check_range(low, high)
     return low, high, shape
 

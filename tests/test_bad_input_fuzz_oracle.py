@@ -1,11 +1,12 @@
-"""Bad and edge input found by issue #21's independent fuzz (seeds 940-943) against live
-torch: huge allocations, ... Each case runs on torch and on minitorch and must have the
+"""Bad and edge input found by issue #21's independent fuzzes (seeds 940-943 and 960-963)
+against live torch: huge allocations, ... Each case runs on torch and on minitorch and must have the
 same outcome (the same result, or the same exception type and message, torch's C++ frames
 and allocator prefix aside).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import warnings
 from typing import Any
@@ -133,8 +134,14 @@ def test_scatter_and_index_add_check_order_as_torch(target: str, call: str, dim:
     "L.ones(2, 3).gather(1, L.tensor([], dtype=L.int64))",
     "L.ones(2, 3).gather(0, L.zeros(0, 5, dtype=L.int64))",
     "L.arange(6.0).reshape(3, 2).t().scatter_(1, L.tensor([], dtype=L.int64), L.ones(3))",
-    "L.arange(4.0).reshape(1, 4).scatter_add(0, L.tensor([], dtype=L.int64), L.ones(2))"])
+    "L.arange(4.0).reshape(1, 4).scatter_add(0, L.tensor([], dtype=L.int64), L.ones(2))",
+    "L.zeros(3, 3).scatter_(np.int64(1), L.tensor([], dtype=L.int64), 1j)",
+    "L.zeros(3, 3).scatter(1, L.tensor([], dtype=L.int64), 1e300)",
+    "L.zeros(3, 3, dtype=L.int64).scatter(1, L.tensor([], dtype=L.int64), 1.5)",
+    "L.zeros(3, 3).scatter(1, L.tensor([[]], dtype=L.int64), 1j)"])
 def test_empty_index_as_torch(expression: str) -> None:
+    """An empty index reads and writes nothing: scatter's kernel converts its value per
+    element written, so none (a complex or overflowing value is fine)."""
     assert_as_torch(expression)
 
 
@@ -418,3 +425,295 @@ def test_clamp_mixed_bounds_as_torch(x: str, bounds: str, inplace: bool) -> None
 def test_squeeze_nodes_as_torch(dim: str) -> None:
     """squeeze given a tuple or list of dims is torch's own overload: SqueezeBackward2."""
     assert_as_torch(f"L.ones(2, 1, 3, requires_grad=True).squeeze({dim})")
+
+
+KEYS = ["[5]", "L.tensor([5])", "([5], slice(0, 0))", "(slice(None), [7])", "([0, 1], [0, 1])",
+        "([0, 1], slice(None), [0, 1, 2])", "(L.tensor(0), slice(None), [1])",
+        "(slice(None), L.tensor(1), [1])", "(L.tensor(True), [1])", "(None, [1], None, [0])",
+        "(L.tensor([True, False]), slice(None), [0])", "([-4], Ellipsis)", "(0, 0)", "False",
+        "(0, False)", "([[0], [1]], [0, 1])", "True", "(True,)", "(False,)", "(0, True)"]
+TARGETS = ["L.arange(24.0).reshape(2, 3, 4)", "L.ones(2, 0, 3)", "L.ones(3, 0)", "L.ones(0, 0)",
+           "L.arange(6).reshape(2, 3)"]
+
+
+@settings(SETTINGS, max_examples=120)
+@given(x=st.sampled_from(TARGETS), key=st.sampled_from(KEYS))
+def test_index_tensors_as_torch(x: str, key: str) -> None:
+    """torch's index kernel checks an index tensor's values per element of the result (an
+    empty result checks none), after the tensors' broadcast; a 0-d integer tensor selects,
+    as an int; a bool indexes a new dim (IndexBackward0)."""
+    assert_as_torch(f"{x}[{key}]")
+    assert_as_torch(f"{x}.requires_grad_({x}.is_floating_point())[{key}]")
+
+
+@settings(SETTINGS, max_examples=150)
+@given(x=st.sampled_from(TARGETS), key=st.sampled_from(KEYS),
+       value=st.sampled_from(["1.5", "L.ones(1)", "L.ones(1, 1)", "L.ones(3, 2)", "L.ones(0)",
+                              "L.ones(1, 2)", "L.ones(3, dtype=L.float64)", "L.tensor([1, 2, 3])",
+                              "L.ones(4)", "'a'", "2 ** 70", "L.ones(5, 5)"]),
+       leaf=st.booleans())
+def test_setitem_checks_value_before_index_values_as_torch(x: str, key: str, value: str,
+                                                          leaf: bool) -> None:
+    """``x[key] = value``: the value's shape (its leading ones dropped) and dtype are checked
+    before the index tensors' values, which an empty result never reads; ``x[False] = value``
+    converts a number value, then writes nothing and checks nothing more, not even a leaf's
+    in-place write."""
+    target = "L.ones(3, 2, requires_grad=True)" if leaf else x
+    assert_as_torch(f"(lambda t: (t.__setitem__({key}, {value}), t)[1])({target})")
+
+
+LOSS_OPERANDS = ["L.tensor(1)", "L.tensor([], dtype=L.int64)", "L.ones(0)", "L.tensor([-1, 1])",
+                 "L.tensor([1.0, float('nan')])", "L.ones(2, dtype=L.float64)",
+                 "L.tensor([True, False])", "L.tensor(0.5)"]
+
+
+@settings(SETTINGS, max_examples=120)
+@given(name=st.sampled_from(["mse_loss", "kl_div", "l1_loss", "huber_loss",
+                             "binary_cross_entropy_with_logits"]),
+       a=st.sampled_from(LOSS_OPERANDS), b=st.sampled_from(LOSS_OPERANDS),
+       kw=st.sampled_from(["{}", "{'reduction': 'none'}", "{'reduction': 'sum'}",
+                           "{'reduction': 'batchmean'}", "{'log_target': True}"]),
+       back=st.booleans())
+def test_loss_operands_as_torch(name: str, a: str, b: str, kw: str, back: bool) -> None:
+    """kl_div refuses integer and bool operands (after its reduction's check); the mean
+    squared error of nothing has the gradient 2/0 times nothing: no ZeroDivisionError."""
+    if ("batchmean" in kw or "log_target" in kw) and name != "kl_div":
+        kw = "{}"
+    call = f"L.nn.functional.{name}(x, {b}, **{kw})"
+    if back:
+        call = (f"(lambda x: (lambda y: (y, y.sum().backward(), x.grad))({call}))"
+                f"({a}.detach().double().requires_grad_())")
+    else:
+        call = f"(lambda x: {call})({a})"
+    assert_as_torch(call)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(dtypes=st.sampled_from([("float64", "float32"), ("float32", "float64"),
+                               ("float32", "float32"), ("float64", "int64")]),
+       weight=st.sampled_from(["None", "L.ones(3)", "L.ones(3, dtype=L.float64) * 0.3"]),
+       pos_weight=st.sampled_from(["None", "L.ones(3) * 2", "L.ones(3, dtype=L.float64)"]),
+       reduction=st.sampled_from(["'mean'", "'sum'", "'none'"]))
+def test_bce_with_logits_takes_the_target_dtype_as_torch(dtypes: tuple, weight: str,
+                                                         pos_weight: str, reduction: str
+                                                         ) -> None:
+    """torch's loss is ``(1 - target).mul_(input)...``: the target's dtype, the weight's
+    product rounded to it (and an integer target refused)."""
+    x, t = dtypes
+    assert_as_torch(
+        "(lambda x, t: (lambda y: (y, y.sum().backward(), x.grad, t.grad))("
+        "L.nn.functional.binary_cross_entropy_with_logits(x, t, weight=" + weight +
+        ", pos_weight=" + pos_weight + ", reduction=" + reduction + ")))("
+        f"L.tensor([[-0.1, 1.2, 0.5], [0.3, 0.3, 9.0]], dtype=L.{x}).requires_grad_(), "
+        f"L.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]], dtype=L.{t})"
+        f".requires_grad_(L.{t}.is_floating_point))")
+
+
+BIG = ["0", "2", "-1", "2 ** 63", "2 ** 64", "-2 ** 64", "1.5", "1j", "1 + 0j", "'a'", "None",
+       "np.int64(3)", "True", "float('inf')"]
+
+
+@settings(SETTINGS, max_examples=200)
+@given(call=st.sampled_from([
+    "L.arange({0}, {1}, {2}, dtype={3})", "L.arange({0}, dtype={3})",
+    "L.arange({0}, {1}, requires_grad={4})", "L.full(({0}, {1}), {2}, dtype={3})",
+    "L.full(({0},), {1}, requires_grad={4})", "L.ones(2).new_full(({0}, {1}), {2})",
+    "L.tensor(True).new_full(({0},), {2})", "L.randint({0}, {1}, ({2},), dtype={3})",
+    "L.randint({0}, ({1}, {2}))", "L.linspace({0}, {1}, {2}, dtype={3})",
+    "L.linspace({0}, {1}, {2}, requires_grad={4})", "L.logspace({0}, {1}, 2, {2})",
+    "L.zeros(3, 3).scatter_({0}, L.tensor([[0]]), {1})",
+    "L.zeros(3, 3).scatter({0}, L.tensor([[0]]), value={2})"]),
+       args=st.tuples(*[st.sampled_from(BIG)] * 3,
+                      st.sampled_from(["None", "L.float64", "L.int64", "L.bool", "np.float32",
+                                       "'int64'", "float"]),
+                      st.sampled_from(["False", "'a'", "None", "1"])))
+def test_parser_reads_types_then_values_right_to_left_as_torch(call: str, args: tuple) -> None:
+    """torch's parser checks every argument's type (a dtype and a flag too) before it reads
+    any value; it reads the values right to left (GCC's order of evaluating the arguments
+    of the call it generates): a size past int64, an int or a Scalar past uint64, each with
+    its own error; its kernel's checks (negative sizes, dims in range) come after."""
+    expression = call.format(*args)
+    want, got = outcome(torch, expression), outcome(mt, expression)
+    if want[0] == "ok" and got[0] == "TypeError" and "no complex tensors" in got[1]:
+        return  # a complex tensor, which minitorch refuses (after torch's checks)
+    assert want[0] == got[0], (expression, want, got)
+    if want[0] == "ok" and "rand" not in expression:
+        assert _same_result(got[1], want[1]), (expression, want, got)
+
+
+@settings(SETTINGS, max_examples=200)
+@given(x=st.sampled_from(["L.arange(6).reshape(2, 3)", "L.arange(6.0).reshape(2, 3)",
+                          "L.tensor([True, False])", "L.ones(3, 2, requires_grad=True)"]),
+       bounds=st.sampled_from([
+           "False, 1j", "2.5, 1j", "1j", "None, 1j", "1j, 'a'", "2 ** 64, 'a'", "'a'",
+           "[1.0, 2.0]", "np.array([1.0, 2.0])", "2 ** 64", "-2 ** 64, 2 ** 64", "1e300",
+           "2 ** 63", "2 ** 63, 2", "2, 2 ** 63", "2 ** 63, 2 ** 64 - 1", "2", "True",
+           "2 ** 64, L.tensor([1.0, 2.0])", "L.ones(3), 2", "min=L.tensor(2.5), max=3",
+           "1.5, 2.5", "-2 ** 63 - 1"]),
+       inplace=st.booleans())
+def test_clamp_bounds_as_torch(x: str, bounds: str, inplace: bool) -> None:
+    """clamp's parser first (no overload for a bound that is neither a tensor nor a number,
+    or for a tensor with dims next to a number; numbers past uint64 overflow, right to left),
+    before the in-place checks; then an integer or bool tensor's promotion by its number
+    bounds: uint64 with the other int bound, or with bool, refused; a float or complex bound
+    refused in place (the result's type cannot be cast back), complex refused out of place."""
+    call = f"{x}.clamp_({bounds})" if inplace else f"{x}.clamp({bounds})"
+    want, got = outcome(torch, call), outcome(mt, call)
+    assert want[0] == got[0], (call, want, got)
+    if want[0] == "ok":
+        assert _same_result(got[1], want[1]), (call, want, got)
+    elif "invalid combination" not in want[1]:
+        assert _message(want[1]) == got[1], (call, want, got)
+
+
+@settings(SETTINGS, max_examples=200)
+@given(x=st.sampled_from(["L.tensor(3)", "L.tensor([1, -2])", "L.ones(2)", "L.tensor([True])",
+                          "L.ones(2, dtype=L.float64)"]),
+       call=st.sampled_from(["add", "sub", "add_", "sub_"]),
+       other=st.sampled_from(["2 ** 63", "2 ** 64 - 1", "5", "-2 ** 63", "L.tensor(2)", "True",
+                              "1.5", "L.tensor([2.0, 1.0])"]),
+       alpha=st.sampled_from(["L.tensor(2)", "np.int64(3)", "3", "2 ** 63", "-2 ** 63", "1j",
+                              "1.5", "True", "2 ** 64", "1e300", "-(2 ** 63) + 1"]))
+def test_add_alpha_as_torch(x: str, call: str, other: str, alpha: str) -> None:
+    """An int ``other`` past int64 is read as uint64 and wraps in an int64 result, and so
+    does its product with ``alpha``; ``alpha`` must fit int64 (sub adds ``-alpha``); torch's
+    alpha checks in its order: a bool, then a float or complex one of an integer result,
+    then a complex one."""
+    assert_as_torch(f"{x}.clone().{call}({other}, alpha={alpha})")
+
+
+@settings(SETTINGS, max_examples=120)
+@given(x=st.sampled_from(["L.zeros(3, 3)", "L.zeros(3, 3, dtype=L.int64)",
+                          "L.zeros(3, 3, dtype=L.float64)"]),
+       call=st.sampled_from(["index_add_", "index_add"]),
+       dim=st.sampled_from(["0", "5", "2 ** 63", "1.5"]),
+       alpha=st.sampled_from(["1j", "1 + 0j", "2 ** 64", "2 ** 63", "1e300", "1.5", "'a'",
+                              "-2", "np.float64(2.5)"]))
+def test_index_add_alpha_as_torch(x: str, call: str, dim: str, alpha: str) -> None:
+    """index_add's alpha: its type with the others', read (right to left) before the dim;
+    the kernel converts it to the tensor's dtype, with torch's overflow errors."""
+    assert_as_torch(f"{x}.{call}({dim}, L.tensor([0, 1]), {x}[:2].clone() + 1, alpha={alpha})")
+
+
+@settings(SETTINGS, max_examples=150)
+@given(x=st.sampled_from(["L.arange(6.0).reshape(2, 3)", "L.arange(6.0).reshape(3, 2).t()",
+                          "L.ones(2, 3, 4)", "L.ones(3, 0)", "L.ones(0, 3)", "L.zeros(2, 0, 3)",
+                          "L.ones(4)", "L.ones(0)", "L.tensor(3.0)",
+                          "L.ones(2, 3, requires_grad=True)"]),
+       dim=st.sampled_from(["0", "1", "2", "-1", "np.int64(1)", "L.tensor(1)"]),
+       index=st.sampled_from(["L.tensor([0, 5])", "L.tensor([2 ** 40])", "L.tensor([-1, 0])",
+                              "L.tensor([0, 1])", "L.tensor(0)", "L.tensor([0])",
+                              "L.tensor([], dtype=L.int64)", "L.tensor([[0]])",
+                              "L.tensor([1.0])"]))
+def test_index_select_as_torch(x: str, dim: str, index: str) -> None:
+    """index_select's checks and messages by torch's CPU kernel: a scalar takes one index
+    (and gives a scalar); an index out of range is IndexError on most dims, but names the
+    first bad index on dim 1 (its own kernel) or an empty input, and an empty dim of a
+    matrix or more has no index at all."""
+    assert_as_torch(f"{x}.index_select({dim}, {index})")
+
+
+@settings(SETTINGS, max_examples=100)
+@given(a=st.sampled_from([(1, 2, 3), (2, 2, 3), (1, 1, 3), (1, 0, 3), (3, 2, 3)]),
+       b=st.sampled_from([(2, 3, 2), (1, 3, 2), (0, 3, 2), (3, 3, 1), (1, 3, 1)]),
+       grads=st.sampled_from([(True, True), (True, False), (False, True)]))
+def test_batch_of_one_matmul_as_torch(a: tuple, b: tuple, grads: tuple) -> None:
+    """3-D @ 3-D where one batch is a single matrix that requires grad: torch squeezes it,
+    so the other batch folds into one mm (its graph: SqueezeBackward1 ... CloneBackward0)."""
+    assert_as_torch(f"(lambda x, y: (lambda z: (z, z.sum().backward(), x.grad, y.grad))(x @ y))"
+                    f"(L.ones({a}, dtype=L.float64, requires_grad={grads[0]}), "
+                    f"L.ones({b}, dtype=L.float64, requires_grad={grads[1]}))")
+
+
+@settings(SETTINGS, max_examples=120)
+@given(name=st.sampled_from(["max_pool2d", "avg_pool2d"]),
+       kernel=st.sampled_from(["2", "(2, 2, 2)", "'a'", "(2,)", "()"]),
+       kw=st.sampled_from(["ceil_mode='a'", "ceil_mode=1", "dilation='a'", "dilation=(1, 1, 1)",
+                           "dilation=2", "count_include_pad='a'", "divisor_override='a'",
+                           "divisor_override=0", "stride=(1, 1, 1)", "padding=(0, 0, 0)",
+                           "stride=0"]))
+def test_pool_argument_types_before_window_lengths_as_torch(name: str, kernel: str,
+                                                             kw: str) -> None:
+    """Pooling's parser checks every argument's type (flags, dilation, divisor_override)
+    before its kernel checks a window's length; max_pool2d's dilation has its own words."""
+    takes = {"avg_pool2d": ("count_include_pad", "divisor_override"), "max_pool2d": (
+        "dilation",)}
+    if kw.split("=")[0] in ("dilation", "count_include_pad", "divisor_override") and \
+            kw.split("=")[0] not in takes[name]:
+        kw = "ceil_mode=False"
+    assert_as_torch(f"L.nn.functional.{name}(L.arange(16.0).reshape(1, 1, 4, 4), {kernel}, "
+                    f"{kw})")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(start=st.sampled_from(["0", "-2", "1e300", "-1e308"]),
+       end=st.sampled_from(["2", "1e308", "1.7e308", "1e301"]),
+       step=st.sampled_from(["1e308", "9e307", "5e307"]),
+       dtype=st.sampled_from(["float", "L.float32", "None"]))
+def test_arange_huge_steps_as_torch(start: str, end: str, step: str, dtype: str) -> None:
+    """A float arange whose step is near the largest double: the emulated fused multiply-add
+    must not turn an overflow inside its exact-product split into nan (arange(0, 2, 1e308)
+    is [0.]); values past float32's range are inf, silently."""
+    assert_as_torch(f"L.arange({start}, {end}, {step}, dtype={dtype})")
+    assert_silent(f"L.arange({start}, {end}, {step}, dtype={dtype})")
+
+
+@pytest.mark.parametrize("expression", [
+    "L.linspace(-1e308, 1e308, 5, dtype=L.float64)", "L.linspace(-1e308, 1e308, 20, "
+    "dtype=L.float64)", "L.linspace(-3e38, 3e38, 9)"])
+def test_linspace_past_the_range_as_torch(expression: str) -> None:
+    """A linspace whose span is past the dtype's range: inf and nan as torch, silently."""
+    assert_as_torch(expression)
+    assert_silent(expression)
+
+
+def assert_silent(expression: str) -> None:
+    """``expression`` warns nothing in minitorch (as in torch), whatever it gives."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with contextlib.suppress(Exception):  # only its warnings are checked here
+            eval(expression, {"L": mt, "np": np})
+    assert not caught, (expression, [str(w.message) for w in caught])
+
+
+@settings(SETTINGS, max_examples=150)
+@given(key=st.sampled_from([
+    "(slice(None), [0, 2])", "([0, 1],)", "(0, [0, 2])", "(slice(None),)", "(Ellipsis,)", "0",
+    "L.tensor([True, False])", "L.tensor(True)", "(slice(None), L.tensor([True, False, True]))",
+    "(slice(None), np.array([0, 2]))", "(Ellipsis, [0])", "(None, [0])", "slice(0, 1)"]),
+       value=st.sampled_from(["1.5", "L.tensor(2.0)", "L.tensor(2.0, requires_grad=True)",
+                              "L.ones(1, requires_grad=True)", "L.ones(3, requires_grad=True)"]),
+       self_grad=st.booleans())
+def test_setitem_nodes_as_torch(key: str, value: str, self_grad: bool) -> None:
+    """The node of ``x[key] = value``: CopySlices where the key's basic part makes a view of
+    x; into x itself, IndexPutBackward0 where the key holds index tensors (masks too), else
+    FillBackward3 for a 0-d value and CopyBackwards for one with dims; and their gradients."""
+    x = "L.arange(6.0).reshape(2, 3).clone()" + (".requires_grad_() * 1" if self_grad else "")
+    assert_as_torch(
+        f"(lambda x, v: (x.__setitem__({key}, v), x, x.sum().backward() if x.requires_grad "
+        f"else None, getattr(v, 'grad', None))[1:])({x}, {value})")
+
+
+@settings(SETTINGS, max_examples=60)
+@given(x=st.sampled_from(["L.ones(3)", "L.ones(0)", "L.tensor([-2, 0, 5])", "L.tensor(1.0)"]),
+       dim=st.sampled_from(["0", "5", "-3"]),
+       start=st.sampled_from(["L.tensor(1)", "L.tensor([1])", "L.tensor(1.0)", "L.tensor(True)",
+                              "L.tensor(5)", "L.tensor([1.0, 2.0])", "1"]),
+       length=st.sampled_from(["1", "2 ** 63", "'a'", "-1"]))
+def test_narrow_tensor_start_as_torch(x: str, dim: str, start: str, length: str) -> None:
+    """narrow's Tensor overload: a 0-d integer tensor start, anything else refused first."""
+    assert_as_torch(f"{x}.narrow({dim}, {start}, {length})")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(first=st.sampled_from(["L.ones(0)", "L.arange(6.0).reshape(2, 3)", "L.ones(2, 1, 3)",
+                              "L.ones(0, dtype=L.float64)", "L.tensor(1.0)"]),
+       second=st.sampled_from(["L.ones(0)", "L.ones(2, 3)", "L.ones(2)", "L.ones(3, 4)"]),
+       dim=st.sampled_from(["0", "1", "-1", "2", "L.tensor(1)"]))
+def test_cat_skips_legacy_empty_tensors_as_torch(first: str, second: str, dim: str) -> None:
+    """cat skips tensors of shape (0,) among tensors of other shapes (torch's legacy rule):
+    they neither fix the dims nor need to match them, but count in the dtype and get an
+    empty gradient."""
+    assert_as_torch(f"(lambda a, b: (lambda z: (z, z.sum().backward(), a.grad, b.grad))("
+                    f"L.cat([a, b], {dim})))({first}.requires_grad_(), "
+                    f"{second}.requires_grad_())")

@@ -236,10 +236,9 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     torch.Size([1, 1, 2, 2])
     """
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
-    kernel, steps, pad = _args.windows(
-        "avg_pool2d", (kernel_size, "kernel_size", 2),
-        (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4))
-    steps = steps or kernel
+    windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
+               (padding, "padding", 4))
+    _args.window_types("avg_pool2d", *windows)  # every type, then the windows' lengths
     # the options are named as keywords (torch's message gives a position only when they
     # come positionally, which a Python signature cannot tell)
     ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode")
@@ -247,8 +246,10 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     if divisor_override is not None:
         divisor_override = _args.integer("avg_pool2d", divisor_override, "divisor_override",
                                          None)
-        if divisor_override == 0:
-            raise RuntimeError("divisor must be not zero")
+    kernel, steps, pad = _args.windows("avg_pool2d", *windows)
+    steps = steps or kernel
+    if divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
     _args.wrap_dim(-3, input.dim(), scalar=False)  # torch's error for fewer than 3 dims
     shape = tuple(input.shape)
     check_pool_geometry(shape, (kernel, steps, pad, (1, 1)), ceil_mode)

@@ -219,14 +219,19 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
               [13., 15.]]]])
     """
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
-    kernel, stride, pad = _args.windows(
-        "max_pool2d", (kernel_size, "kernel_size", 2),
-        (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4))
+    windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
+               (padding, "padding", 4))
+    _args.window_types("max_pool2d", *windows, (dilation, "dilation", 5))
+    ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)  # before the values
+    kernel, stride, pad = _args.windows("max_pool2d", *windows)
     stride = stride or kernel
-    ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)
+    dilation = (dilation,) if _args.as_int(dilation) is not None else tuple(dilation)
+    if len(dilation) not in (1, 2):
+        raise RuntimeError("max_pool2d: dilation must be either a single int, or a tuple of "
+                           "two ints")
+    dilation = (_args.as_int(dilation[0]), _args.as_int(dilation[-1]))
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    dilation = pair(dilation)
     check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
     width = input.shape[-1]
     if ceil_mode:

@@ -91,11 +91,11 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
     else:
         a, b = operand(a), operand(b)
     dt = result_type(a, b)
-    _check_unsigned(a, b)
+    check_unsigned(a, b)
     return _as(a, dt), _as(b, dt), dt
 
 
-def _check_unsigned(a: Any, b: Any) -> None:
+def check_unsigned(a: Any, b: Any) -> None:
     """An int above int64 reads as uint64 in torch, which a bool tensor cannot promote with."""
     for value, other in ((a, b), (b, a)):
         if type(value) is int and INT64_MAX < value < 2 ** 64 and isinstance(other, Tensor) and \

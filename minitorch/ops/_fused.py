@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from .._libm import fmaf
+from ..backend import quiet
 
 __all__ = ["add_scaled", "addcdiv", "addcmul", "arange", "cpu_features", "fuses", "lerp",
            "linspace", "multiply_add", "one_minus_square"]
@@ -160,17 +161,24 @@ def lerp(xp: Any, a: Any, b: Any, weight: Any) -> Any:
 
 def _fma64(a: Any, b: Any, c: Any) -> np.ndarray:
     """``a*b + c`` in float64 rounded (nearly always) once: the product's exact error by
-    Dekker's split, the sum's by Knuth's two-sum, added back before the last rounding."""
+    Dekker's split, the sum's by Knuth's two-sum, added back before the last rounding;
+    where the split itself overflows (a factor past about 1e300), rounded twice.
+
+    >>> float(_fma64(1e308, 0.0, 0.0)), float(_fma64(1e308, 1.0, 0.0))
+    (0.0, 1e+308)
+    """
     a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64),
                                   np.asarray(c, np.float64))
-    p = a * b
-    a_hi, a_lo = _split(a)
-    b_hi, b_lo = _split(b)
-    p_err = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
-    s = p + c
-    back = s - p
-    s_err = (p - (s - back)) + (c - back)
-    return s + (s_err + p_err)
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = a * b
+        a_hi, a_lo = _split(a)
+        b_hi, b_lo = _split(b)
+        p_err = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+        s = p + c
+        back = s - p
+        s_err = (p - (s - back)) + (c - back)
+        fused = s + (s_err + p_err)
+    return np.where(np.isnan(fused) & ~np.isnan(s), s, fused)
 
 
 def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -187,15 +195,16 @@ def linspace(xp: Any, start: float, end: float, steps: int, dtype: Any) -> Any:
     -3.5929648876190186
     """
     start, end = xp.asarray(start, dtype=dtype), xp.asarray(end, dtype=dtype)
-    step = (end - start) / xp.asarray(steps - 1, dtype=dtype)
     i = xp.arange(steps, dtype=dtype)
     back = xp.asarray(steps - 1, dtype=dtype) - i
     half = i < steps // 2
-    if fuses() and type(i) is np.ndarray and i.dtype == np.float32:
-        return np.where(half, _fma(step, i, start), _fma(-step, back, end))
-    if fuses() and type(i) is np.ndarray and i.dtype == np.float64:
-        return np.where(half, _fma64(step, i, start), _fma64(-step, back, end))
-    return xp.where(half, start + step * i, end - step * back)
+    with quiet():  # a span past the dtype's range is inf (and inf * 0 nan), as in torch
+        step = (end - start) / xp.asarray(steps - 1, dtype=dtype)
+        if fuses() and type(i) is np.ndarray and i.dtype == np.float32:
+            return np.where(half, _fma(step, i, start), _fma(-step, back, end))
+        if fuses() and type(i) is np.ndarray and i.dtype == np.float64:
+            return np.where(half, _fma64(step, i, start), _fma64(-step, back, end))
+        return xp.where(half, start + step * i, end - step * back)
 
 
 def arange(xp: Any, start: float, step: float, length: int, dtype: Any) -> Any:
@@ -212,11 +221,13 @@ def arange(xp: Any, start: float, step: float, length: int, dtype: Any) -> Any:
     if type(i) is not np.ndarray:
         return xp.astype(start + step * i, dtype)
     muladd = _fma64 if fuses() else (lambda a, b, c: a * b + c)
-    out = muladd(step, i, start).astype(dtype)
+    with np.errstate(over="ignore"):  # past float32's range is inf, as in torch
+        out = muladd(step, i, start).astype(dtype)
     lanes = 32 // out.itemsize
     vectors = length // (2 * lanes) * 2
     if vectors:
         first = out[:vectors * lanes:lanes].astype(np.float64)[:, None]
         k = np.arange(lanes, dtype=np.float64)
-        out[:vectors * lanes] = muladd(k, step, first).astype(dtype).ravel()
+        with np.errstate(over="ignore"):
+            out[:vectors * lanes] = muladd(k, step, first).astype(dtype).ravel()
     return out

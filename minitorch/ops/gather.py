@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..backend import getitem, index_add, setitem
+from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, wrap
 from .inplace_more import IndexAdd
 
@@ -204,13 +204,16 @@ SCATTER_SIGNATURES = ("int dim, Tensor index, Tensor src",
 def _scatter_parsed(fn: str, dim: Any, index: Any, src: Any, add: bool = False) -> None:
     """torch's parser on scatter's arguments, before any other check (a leaf's in-place
     refusal included): an int dim, a tensor index and, for scatter, a tensor or number src
-    (one of its overloads), for scatter_add a tensor src."""
+    (one of its overloads), for scatter_add a tensor src; then their values (a number src,
+    then the dim, past int64 overflow)."""
     if add:
         _args.integer(fn, dim, "dim", 1)
         _args.tensor_args(fn, (index, "index", 2), (src, "src", 3))
     elif _args.as_int(dim) is None or not _args.is_tensor(index) or not (
             _args.is_tensor(src) or _args.is_real(src) or isinstance(src, complex)):
         raise _args.invalid_combination(fn, (dim, index, src), *SCATTER_SIGNATURES)
+    _args.parsed(fn, ("int", dim, "dim", 1),
+                 ("number", _args.OMITTED if _args.is_tensor(src) else src, "value", 3))
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
@@ -230,6 +233,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     if isinstance(src, Tensor):
         _check_sizes(input, d, index, src)
         return Scatter.apply(input, index, src, dim=d)
+    if not index.numel():  # torch's kernel converts the value per element written: none
+        src = 0
     _args.number("scatter", src, "value", 4)
     _check_sizes(input, d, index, None)
     return ScatterValue.apply(input, index, dim=d, value=src)
@@ -281,7 +286,8 @@ class IndexSelect(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
-        return wrap(getitem(a._xp, _flat(a._data), key))
+        out = getitem(a._xp, _flat(a._data), key)
+        return wrap(out if a.dim() else a._xp.reshape(out, ()))  # a scalar's is a scalar
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -303,10 +309,27 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     d = _args.dim("index_select", dim, input.dim())
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if not input.dim() and index.numel() != 1:
+        raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
+                           f"{index.numel()} value(s)")
     if index.dtype.name != "int64":
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    size, data = (input.shape[d] if input.dim() else 1), index._data
-    if index.numel() and bool(index._xp.any((data < 0) | (data >= size))):
-        raise IndexError("index out of range in self")
-    key = (slice(None),) * d + (index._xp.reshape(data, (-1,)),)
+    _check_select_bounds(input, d, index)
+    key = (slice(None),) * d + (index._xp.reshape(index._data, (-1,)),)
     return IndexSelect.apply(input, key=key)
+
+
+def _check_select_bounds(input: Tensor, d: int, index: Tensor) -> None:
+    """torch's error for an index out of ``[0, size)``, which its CPU kernel words by its
+    path: an empty dim has no index at all; dim 1 (its own kernel) or an empty input names
+    the first bad index; other dims are IndexError."""
+    size, data = (input.shape[d] if input.dim() else 1), index._data
+    bad = (data < 0) | (data >= size)
+    if not index.numel() or not bool(index._xp.any(bad)):
+        return
+    if input.dim() > 1 and not size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if input.dim() > 1 and (d == 1 or not input.numel()):
+        first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={first} axis_dim={size}")
+    raise IndexError("index out of range in self")

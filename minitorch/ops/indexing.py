@@ -9,12 +9,13 @@ tensor([3., 5.], grad_fn=<SliceBackward0>)
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_shapes
 from ..backend import namespace, to_numpy
 from .shape import Alias, Index, Select, Slice, Unsqueeze
 
@@ -83,26 +84,26 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]`` with torch's node for each part of the key."""
     parts = check_key(t, key)
     if any(_is_bool_mask(p) for p in parts):
-        return Index.apply(t, key=array_key(parts, t._xp))
+        return Index.apply(t, key=readable_key(t, parts))
     out, dim, advanced = t, 0, {}
     for p in parts:
-        if p is None or p is True or p is False:  # a bool adds a dim of size 1 (True) or 0
-            out = Unsqueeze.apply(out, dim=dim)
-            if p is False:
-                out = Slice.apply(out, key=(slice(None),) * dim + (slice(0, 0),))
+        if p is None or p is True or p is False:  # a new dim, which a bool indexes as a
+            out = Unsqueeze.apply(out, dim=dim)  # mask (torch's IndexBackward0)
+            if p is not None:
+                advanced[dim] = t._xp.zeros((int(p),), dtype=t._xp.int64)
             dim += 1
         elif isinstance(p, slice):
             if p != slice(None):
                 out = Slice.apply(out, key=(slice(None),) * dim + (_clipped(p, out.shape[dim]),))
             dim += 1
-        elif _is_advanced(p):  # applied after the ints, as torch does
-            advanced[dim] = _part(p, t._xp)
+        elif _is_advanced(p) and _index_array(p, t._xp) is not None:  # after the ints, as
+            advanced[dim] = p  # torch does
             dim += 1
-        else:
+        else:  # an int, or a 0-d integer tensor
             out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),))
     if advanced:
         key = tuple(advanced.get(d, slice(None)) for d in range(max(advanced) + 1))
-        return Index.apply(out, key=key)
+        return Index.apply(out, key=readable_key(out, key))
     return out if out is not t else Alias.apply(t)
 
 
@@ -110,14 +111,86 @@ def _is_bool_mask(p: Any) -> bool:
     return isinstance(p, Tensor) and p.dtype.name == "bool"
 
 
-def check_key(t: Tensor, key: Any) -> tuple:
+def check_key(t: Tensor, key: Any, bounds: bool = True) -> tuple:
     """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
-    an index torch takes, ints and integer tensors in range, masks of the indexed shape."""
+    an index torch takes, ints in range, masks of the indexed shape, then (``bounds``) the
+    integer tensors in range (see :func:`check_bounds`)."""
     parts = _ranges_as_lists(key_parts(key))
     for p in parts:  # torch reports a wrong kind of index before a misplaced one
         if type(p) is not int and not isinstance(p, (list, str, bytes)):
             _part(p, t._xp)
-    return _checked(t, parts)
+    parts = _checked(t, _expand_ellipsis(parts, t.dim()), bounds=False)
+    return check_bounds(t, parts) if bounds else parts
+
+
+def check_bounds(t: Tensor, parts: tuple) -> tuple:
+    """``parts`` (checked by :func:`check_key`) after torch's index kernel's check of the
+    integer tensors' values, which it makes per element of the result: none when the result
+    is empty (``ones(2, 0)[[5]]`` is an empty tensor)."""
+    if math.prod(result_shape(t, parts)):
+        _checked(t, parts, bounds=True)
+    return parts
+
+
+def readable_key(t: Tensor, parts: tuple) -> Any:
+    """The array key of ``t[parts]`` (checked): where the result is empty, torch reads no
+    index, so out-of-range ones become 0 (numpy would check them; the dim they index is not
+    empty, :func:`check_key` saw to it)."""
+    key = array_key(parts, t._xp)
+    if math.prod(result_shape(t, parts)):
+        return key
+    return tuple(t._xp.zeros_like(k) if getattr(k, "ndim", 0) and _args.kind_of(k.dtype) ==
+                 "int" else k for k in key)
+
+
+def result_shape(t: Tensor, parts: tuple) -> tuple:
+    """The shape of ``t[parts]`` as torch's indexing makes it, without reading an integer
+    tensor's values: the basic parts first (an int or a 0-d integer tensor selects), then
+    the index tensors' broadcast shape, in place of the dims they index where those are
+    adjacent, else in front."""
+    shape, out, where, indexes, dim = t._data.shape, [], [], [], 0
+    for p in parts:
+        array = None if p is None or isinstance(p, (bool, slice)) else _index_array(p, t._xp)
+        if array is None and isinstance(p, slice):
+            out.append(len(range(*_clipped(p, shape[dim]).indices(shape[dim]))))
+        elif array is None and p is not None and not isinstance(p, bool):  # an int
+            pass
+        elif array is None:  # a new dim: None or a bool
+            out.append(int(p is None or p))
+            dim -= 1
+        else:
+            mask = _args.kind_of(array.dtype) == "bool"  # a 0-d one indexes a new dim
+            where.append(len(out))
+            out.append(0)  # a place holder
+            indexes.append((int(namespace(array).count_nonzero(array)),) if mask else
+                           tuple(array.shape))
+            dim += array.ndim - 1 if mask else 0
+        dim += 1
+    out += shape[dim:]
+    if not where:
+        return tuple(out)
+    joined = _indexed_shape(indexes)
+    rest = [s for i, s in enumerate(out) if i not in where]
+    at = where[0] if where == list(range(where[0], where[0] + len(where))) else 0
+    return tuple(rest[:at]) + joined + tuple(rest[at:])
+
+
+def _index_array(p: Any, xp: Any) -> Any:
+    """The array of an index part with dims, or of a 0-d bool tensor (a mask); None for a
+    part that is an int to torch (a 0-d integer tensor too)."""
+    if isinstance(p, Tensor):
+        return p._data if p.dim() or p.dtype.name == "bool" else None
+    return _part(p, xp) if isinstance(p, list) or _is_array(p) else None
+
+
+def _indexed_shape(shapes: list) -> tuple:
+    """The broadcast shape of the index tensors, with torch's error where there is none."""
+    try:
+        return broadcast_shapes(*shapes)
+    except RuntimeError:
+        said = ", ".join(str(list(s)) for s in shapes)
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {said}") from None
 
 
 def key_parts(key: Any) -> tuple:
@@ -146,8 +219,7 @@ def _multidimensional(p: Any) -> bool:
         _is_array(p)
 
 
-def _checked(t: Tensor, parts: tuple) -> tuple:
-    parts = _expand_ellipsis(parts, t.dim())
+def _checked(t: Tensor, parts: tuple, bounds: bool) -> tuple:
     # torch's messages count an int's dim in the key (new dims too), an index tensor's among
     # the index tensors
     shape, dim, added, tensors = t._data.shape, 0, 0, 0
@@ -161,13 +233,16 @@ def _checked(t: Tensor, parts: tuple) -> tuple:
         elif p is None or p is True or p is False:
             added += 1
             continue
-        elif isinstance(p, (Tensor, list)) or _is_array(p):
+        elif _index_array(p, t._xp) is not None:  # not a 0-d integer tensor: an int
             array = _part(p, t._xp)
             if _args.kind_of(array.dtype) == "bool":  # a mask
                 _check_mask(array, shape, dim)
                 dim += array.ndim
                 continue
-            _check_bounds(array, shape[dim], tensors)
+            if array.size and not shape[dim]:  # checked before the result is made
+                raise IndexError("index is out of bounds for dimension with size 0")
+            if bounds:
+                _check_bounds(array, shape[dim], tensors)
             tensors += 1
         else:
             _check_int(shape[dim], dim + added, p)
@@ -187,8 +262,6 @@ def _check_bounds(index: Any, size: int, dim: int) -> None:
     """torch's error for the first integer of ``index`` outside ``[-size, size)``."""
     xp = namespace(index)
     bad = (index < -size) | (index >= size)
-    if index.size and size == 0:
-        raise IndexError("index is out of bounds for dimension with size 0")
     if index.size and bool(xp.any(bad)):
         first = int(to_numpy(index)[to_numpy(bad)][0])
         raise IndexError(f"index {first} is out of bounds for dimension {dim} with size {size}")

@@ -97,3 +97,18 @@ class CopySlices(Op):
 
             grad_value = sum_to(Index.apply(g, key=ctx.key), shape).to(dtype, device)
         return g * mask, grad_value
+
+
+def _written_into_self(name: str, node: str, profile: str, doc: str) -> type:
+    """CopySlices' gradients under the node torch records where ``a[key] = value`` writes
+    into ``a`` itself, not into a view of it."""
+    return type(name, (CopySlices,), {"node_name": node, "_profile_name": profile,
+                                      "__doc__": doc, "__module__": __name__})
+
+
+IndexPut = _written_into_self("IndexPut", "IndexPutBackward0", "aten::index_put_",
+                              "``a[indices] = value`` (torch's index_put_).")
+CopyInto = _written_into_self("CopyInto", "CopyBackwards", "aten::copy_",
+                              "``a[...] = value`` of a value with dims (torch's copy_).")
+FillInto = _written_into_self("FillInto", "FillBackward3", "aten::fill_",
+                              "``a[...] = value`` of a number or 0-d tensor (torch's fill_).")

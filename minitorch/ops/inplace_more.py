@@ -96,13 +96,15 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     """The key of ``index_add``'s slices, after torch's checks: the arguments' types, then
     (in place) the refusal of a leaf that requires grad, then the tensors."""
     _args.tensor_args(fn, (self, "input", 0))
-    dim = _args.integer(fn, dim, "dim", 1)
-    _args.tensor_args(fn, (index, "index", 2), (source, "source", 3))
-    _args.numbers(fn, (alpha, "alpha", None))
+    dim, _, _, alpha = _args.parsed(fn, ("int", dim, "dim", 1), ("tensor", index, "index", 2),
+                                    ("tensor", source, "source", 3),
+                                    ("number", alpha, "alpha", None))
     if fn.endswith("_"):
         check_inplace_allowed(self)
     d = _args.wrap_dim(dim, self.dim())
     _check_index_add(self, d, index, source)
+    if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype
+        _args.assigned(alpha, self.dtype, unsigned=True)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),)
 
 

@@ -78,11 +78,13 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
     if size_average is not None or reduce is not None:
         raise NotImplementedError("minitorch's kl_div takes reduction=, not the deprecated "
                                   "size_average and reduce")
-    _args.tensor_args("kl_div", (input, "input", 1), (target, "target", 2))
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if reduction == "mean":
         warnings.warn(_MEAN_WARNING, UserWarning, stacklevel=2)
+    _args.tensor_args("kl_div", (input, "input", 1), (target, "target", 2))
+    if not (input.is_floating_point() and target.is_floating_point()):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     # torch's C++ builds each product's right operand first (GCC's order of evaluation), so
     # its nodes run, and the target's gradients add up, in that order
     if log_target:

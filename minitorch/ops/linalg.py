@@ -329,6 +329,10 @@ def _matmul(a: Tensor, b: Tensor, da: int, db: int) -> Tensor:
         out = Mv.apply(folded, b) if db == 1 else Mm.apply(folded, b)
         shape = a.shape[:-1] + (() if db == 1 else (b.shape[-1],))
         return UnsafeView.apply(out, shape=shape)
+    if da == db == 3 and (a.shape[0] == 1) != (b.shape[0] == 1):
+        single = a if a.shape[0] == 1 else b  # a batch of one matrix, against a batch
+        if single.requires_grad:  # torch squeezes it, so the other batch folds into mm
+            return matmul(a.squeeze(0), b) if single is a else matmul(a, b.squeeze(0))
     return _batched(a, b)
 
 

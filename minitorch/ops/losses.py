@@ -54,12 +54,18 @@ class _ElementLoss(Op):
         ctx.reduction, ctx.params = reduction, params
         xp = x._xp
         each = cls.loss(xp, x._data, xp.astype(t._data, x._data.dtype), params)
+        each = xp.astype(each, cls.result_dtype(x, t)._data.dtype, copy=False)
         weight = params.get("weight")
-        if weight is not None:
-            each = each * weight._data
+        if weight is not None:  # torch's in-place mul_: in the loss's dtype
+            each = xp.astype(each * weight._data, each.dtype, copy=False)
         if reduction == "mean":  # torch's mean: its sum over the count
             return wrap(torch_sum(xp, each) / math.prod(each.shape))
         return wrap(torch_sum(xp, each) if reduction == "sum" else each)
+
+    @staticmethod
+    def result_dtype(x: Tensor, t: Tensor) -> Tensor:
+        """The tensor whose dtype the loss has: the input's."""
+        return x
 
     divides_last = False  # torch's backward divides by the count last, else it scales g first
 
@@ -122,6 +128,11 @@ class BinaryCrossEntropyWithLogits(_ElementLoss):
         return (1 - t) * x - log_sigmoid
 
     divides_last = True
+
+    @staticmethod
+    def result_dtype(x: Tensor, t: Tensor) -> Tensor:
+        """The target's, where it is floating: torch's loss is ``(1 - t).mul_(x)...``."""
+        return t if t.dtype.is_floating_point else x
 
     @staticmethod
     def partials(x: Tensor, t: Tensor, params: dict) -> tuple[Tensor, Tensor]:

@@ -199,7 +199,8 @@ class MseLoss(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, t = ctx.saved_tensors
-        scale = 2.0 / a.numel() if ctx.reduction == "mean" else 2.0
+        n = a.numel()  # torch's double division: 2 / 0 is inf (times an empty gradient)
+        scale = (2.0 / n if n else math.inf) if ctx.reduction == "mean" else 2.0
         d = (a - t) * (g * scale)
         return (d if ctx.needs_input_grad[0] else None, -d if ctx.needs_input_grad[1] else None)
 

@@ -20,7 +20,7 @@ from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
 from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
 from . import _fused
-from ._base import Op, cast_operands, check_same_device, like, wrap
+from ._base import Op, cast_operands, check_same_device, check_unsigned, like, wrap
 from ._out import takes_out
 from ._softmax_order import torch_pow, torch_sigmoid
 
@@ -71,7 +71,7 @@ def _is_bool(v: Any) -> bool:
     return v is True or v is False or (isinstance(v, Tensor) and v.dtype is bool_)
 
 
-def _no_bool(a: Any, b: Any) -> None:
+def no_bool(a: Any, b: Any) -> None:
     """torch refuses ``-`` on bool operands (``~`` inverts a mask, ``^`` compares two)."""
     bools = _is_bool(a) + _is_bool(b)
     if bools == 2:
@@ -128,7 +128,7 @@ class Sub(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number, *, alpha: Number = 1) -> Tensor:
-        _no_bool(a, b)
+        no_bool(a, b)
         _record_conversions(a, b)
         ctx.alpha = alpha
         if True in ctx.needs_input_grad:
@@ -160,7 +160,7 @@ class Rsub(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, other: Number) -> Tensor:
-        _no_bool(a, other)
+        no_bool(a, other)
         if profiler._active is not None:  # torch's rsub is a sub
             profiler._mark("aten::sub", *_conversions(other, a))
         return _binary("subtract", other, a)
@@ -919,18 +919,23 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
     if fn == "sub":  # before alpha scales a bool into a number
-        _no_bool(input, other)
+        no_bool(input, other)
+    result = result_type(input, other)
+    check_unsigned(input, other)
+    if boolean and result is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, complex)) and not result.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
     if isinstance(alpha, complex):
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
                            "complex number.")
-    result = result_type(input, other)
-    if boolean and result is not bool_:
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and not result.is_floating_point:
-        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
-                           "point number.")
     if isinstance(alpha, float):
         _args.assigned(alpha, result)  # torch's overflow error beyond float32's range
+    if type(alpha) is int and fn == "sub":  # torch adds -alpha, negated in int64 (wrapping)
+        alpha = -_args.int_scalar(-alpha % 2 ** 64)
+    elif type(alpha) is int and result is int64 and alpha > _args.INT64_MAX:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return bool(alpha) if result is bool_ else alpha
 
 
@@ -940,9 +945,22 @@ def _fusable(input: Any, other: Any) -> bool:
             and input.dtype is other.dtype and input.is_floating_point())
 
 
-def _scaled(other: Any, alpha: Any) -> Any:
-    """``alpha * other``; two Python bools stay a bool, as in torch's bool arithmetic."""
-    return other and alpha if type(other) is bool and type(alpha) is bool else other * alpha
+def _scaled(input: Any, other: Any, alpha: Any) -> Any:
+    """``alpha * other``; two Python bools stay a bool, as in torch's bool arithmetic; for a
+    floating result, in its dtype (numbers as doubles), else two ints multiply in int64,
+    wrapping (an int past int64 is read as uint64, as torch does)."""
+    if type(other) is bool and type(alpha) is bool:
+        return other and alpha
+    result = result_type(input, other)
+    if result.is_floating_point:  # in the result's dtype, numbers read as doubles
+        alpha = float(alpha) if type(alpha) is int else alpha
+        if type(other) is int:
+            other = _args.float_scalar(other)
+        elif isinstance(other, Tensor) and other.dtype is not result:
+            other = other.to(result)
+    elif type(other) is int and type(alpha) is int:
+        return _args.int_scalar(_args.int_scalar(other) * alpha % 2 ** 64)
+    return other * alpha
 
 
 @takes_out
@@ -959,7 +977,7 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
         alpha = _alpha("add", input, other, alpha)
         if _fusable(input, other):
             return Add.apply(input, other, alpha=alpha)
-        other = _scaled(other, alpha)
+        other = _scaled(input, other, alpha)
     if not isinstance(input, Tensor):
         input, other = other, input
     return Add.apply(input, other)
@@ -978,7 +996,7 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
         alpha = _alpha("sub", input, other, alpha)
         if _fusable(input, other):
             return Sub.apply(input, other, alpha=alpha)
-        other = _scaled(other, alpha)
+        other = _scaled(input, other, alpha)
     if not isinstance(input, Tensor):
         return Rsub.apply(other, other=input)
     return Sub.apply(input, other)
@@ -1073,36 +1091,76 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
     tensor([0.0000, 0.5000, 1.0000])
     """
-    min, max = _args.numpy_scalar(min), _args.numpy_scalar(max)
-    if min is not None and max is not None and isinstance(min, Tensor) != isinstance(max, Tensor):
-        # torch's parser reads a 0-d tensor as a Number: a tensor and a number bound match
-        # its (Number min, Number max) overload then (not one that requires grad)
-        min, max = (b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad
-                    else b for b in (min, max))
+    min, max = clamp_bounds("clamp", min, max, input)
     _check_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return ClampTensor.apply(input, min, max)
     return Clamp.apply(input, min=min, max=max)
 
 
+CLAMP_SIGNATURES = {
+    "clamp": ("Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+              "Tensor input, Number min = None, Number max = None, *, Tensor out = None"),
+    "clamp_": ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")}
+
+
+def clamp_bounds(fn: str, low: Any, high: Any, input: Tensor | None = None) -> tuple:
+    """clamp's bounds as torch's parser reads them: a tensor or a number each (a 0-d tensor
+    next to a number is read as a number, unless it requires grad: the (Number min, Number
+    max) overload), else no overload matches; then numbers past int64 overflow, right to
+    left."""
+    low, high = _args.numpy_scalar(low), _args.numpy_scalar(high)
+    if low is not None and high is not None and isinstance(low, Tensor) != isinstance(high, Tensor):
+        low, high = (b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad
+                     else b for b in (low, high))
+    given = tuple(b for b in (low, high) if b is not None)
+    if not all(isinstance(b, (Tensor, int, float, complex)) for b in given) or \
+            len({isinstance(b, Tensor) for b in given}) > 1:
+        raise _args.invalid_combination(fn, given if input is None else (input, *given),
+                                        *CLAMP_SIGNATURES[fn])
+    _args.parsed(fn, *(("number", _args.OMITTED if b is None or isinstance(b, Tensor) else b,
+                        name, position)
+                       for position, (name, b) in enumerate((("min", low), ("max", high)), 1)))
+    return low, high
+
+
+def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
+    """torch's refusal of an in-place clamp of an integer or bool tensor by number bounds
+    that promote it (a float or complex bound)."""
+    bounds = [b for b in (low, high) if b is not None and not isinstance(b, Tensor)]
+    if input.dtype.is_floating_point or not bounds:
+        return
+    _clamp_unsigned(input, low, high)
+    kind = "ComplexFloat" if any(isinstance(b, complex) for b in bounds) else \
+        _args.legacy(get_default_dtype()) if any(isinstance(b, float) for b in bounds) else \
+        "Long" if input.dtype is bool_ and any(type(b) is int for b in bounds) else None
+    if kind is not None:
+        raise RuntimeError(f"result type {kind} can't be cast to the desired output type "
+                           f"{_args.c_name(input.dtype)}")
+
+
+def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
+    """An int bound past int64 (read as uint64) of an integer or bool tensor, as torch's type
+    promotion meets it: promoted with the other int bound first, then with a bool tensor;
+    an int64 tensor keeps its dtype, which cannot hold the bound."""
+    ints = [b for b in (low, high) if type(b) is int]
+    if not any(b > _args.INT64_MAX for b in ints):
+        return
+    names = ["UInt64" if b > _args.INT64_MAX else "Long" for b in ints]
+    if len(set(names)) == 2 or input.dtype is bool_:
+        pair = names if len(set(names)) == 2 else ["Bool", "UInt64"]
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {pair[0]} and {pair[1]}")
+    raise RuntimeError("value cannot be converted to type int64_t without overflow")
+
+
 def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
-    """clamp's number bounds as torch checks them: types, then int ranges, then complex
-    values, then what the result's dtype can hold."""
-    if (isinstance(low, Tensor) and high is not None and not isinstance(high, Tensor)) or \
-            (isinstance(high, Tensor) and low is not None and not isinstance(low, Tensor)):
-        raise TypeError(
-            "clamp() received an invalid combination of arguments - got (Tensor, "
-            f"max={_args.type_name(high)}, min={_args.type_name(low)}), but expected one of:\n"
-            " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
-            " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n"
-            "Give both bounds as tensors or both as numbers.")
+    """clamp's number bounds as torch's kernel checks them (after :func:`clamp_bounds`):
+    complex values, then what the result's dtype can hold."""
     for bound in (low, high):
         if isinstance(bound, Tensor):  # torch's error where the shapes do not broadcast
             broadcast_pair(input, bound)
-    specs = [(bound, name, position)
-             for position, (name, bound) in enumerate((("min", low), ("max", high)), 1)
-             if bound is not None and not isinstance(bound, Tensor)]
-    bounds = _args.numbers("clamp", *specs)
+    bounds = [b for b in (low, high) if b is not None and not isinstance(b, Tensor)]
     floating = input.dtype.is_floating_point
     for bound in bounds:
         if isinstance(bound, complex):
@@ -1113,9 +1171,8 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
         if floating or isinstance(bound, float):
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
-        elif type(bound) is int and bound > _args.INT64_MAX:
-            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                               f"attempted to promote {_args.legacy(input.dtype)} and UInt64")
+    if not floating:
+        _clamp_unsigned(input, low, high)
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
         kernel = "clamp" if len(bounds) == 2 else "clamp_min" if low is not None else \
             "clamp_max"

@@ -216,19 +216,29 @@ class Cat(Op):
 
     @staticmethod
     def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
-        ctx.sizes = [t.shape[dim] for t in tensors]
+        skip = not all(map(legacy_empty, tensors))  # torch skips them among others
+        ctx.sizes = [None if skip and legacy_empty(t) else t.shape[dim] for t in tensors]
         ctx.dim = dim
-        _check_cat_sizes(tensors, dim)
+        joined = [t for t, size in zip(tensors, ctx.sizes) if size is not None]
+        _check_cat_sizes(joined, dim)
         xp = tensors[0]._xp
-        return wrap(xp.concat([t._data for t in tensors], axis=dim))
+        return wrap(xp.concat([t._data for t in joined], axis=dim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         grads, start = [], 0
         for size in ctx.sizes:
+            if size is None:  # a skipped legacy empty tensor
+                grads.append(wrap(g._xp.zeros((0,), dtype=g._data.dtype)))
+                continue
             grads.append(g.narrow(ctx.dim, start, size))
             start += size
         return tuple(grads)
+
+
+def legacy_empty(t: Tensor) -> bool:
+    """A tensor of shape (0,), which torch's cat skips among tensors of other shapes."""
+    return t.shape == (0,)
 
 
 def _check_cat_sizes(tensors: tuple, dim: int) -> None:
@@ -387,14 +397,16 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     d = _args.integer("cat", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    ndim = tensors[0].dim()
+    ndim = next((t.dim() for t in tensors if not legacy_empty(t)), None)
     for i, t in enumerate(tensors):
         if t.dim() == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                "concatenated")
+    if ndim is None:  # only legacy empty tensors: torch checks no dim
+        return Cat.apply(*_promoted(tensors), dim=0)
     d = _args.wrap_dim(d, ndim)
     for t in tensors:
-        if t.dim() != ndim:
+        if t.dim() != ndim and not legacy_empty(t):
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
                                f"{t.dim()}")
     return Cat.apply(*_promoted(tensors), dim=d)
