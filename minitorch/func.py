@@ -316,7 +316,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     """
     _check_primals(primals, tangents)
     given, spec = _flatten(primals)
-    with _transform() as outermost, fwAD.dual_level():
+    with _transform() as outermost, fwAD.nested_level():
         duals = [fwAD.make_dual(p, t) for p, t in zip(given, _flatten(tangents)[0])]
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")

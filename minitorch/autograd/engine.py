@@ -25,7 +25,7 @@ from .. import _tensor as T
 from .. import course
 from .._args import node_hook_result
 from ..backend import quiet
-from . import anomaly_mode, grad_mode, profiler
+from . import anomaly_mode, forward_ad, grad_mode, profiler
 from .graph import (
     AccumulateGrad,
     Node,
@@ -365,7 +365,9 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
                 grads = node_hook_result(hook, grads, result)
     prof = profiler._active
     if prof is None and not anomaly_mode._enabled:  # the common case, kept short
-        outs = node._apply(grads) if create_graph else node._apply_arrays(grads)
+        # under forward AD the backward's ops carry tangents (forward-over-reverse)
+        tensors = create_graph or forward_ad.levels
+        outs = node._apply(grads) if tensors else node._apply_arrays(grads)
     else:
         outs = _run_watched(node, _tensors(grads), prof)
     if node._hooks:
