@@ -250,15 +250,25 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
 
     In grad mode, where a primal or a tangent requires grad, the tangent is differentiable
     (it has a grad_fn, as torch's): it is computed from the primals themselves, with
-    create_graph. Otherwise from detached copies, and it is a plain tensor."""
+    create_graph. Otherwise from detached copies, and it is a plain tensor. Inputs without a
+    tangent add nothing: a zero term would turn torch's ``-0.`` entries into ``+0.``. Only where
+    a tangent would then have no grad_fn that torch's gives it (torch's formulas multiply a
+    zero tangent by a primal that requires grad) are zero tangents added, for that grad_fn."""
+    record = grad_mode._state.grad_enabled and any(
+        isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
+    result = _jvps(cls, args, kwargs, tangents, record)
+    if record and any(t is not None and not t.requires_grad for t in result):
+        zeros = [a.detach() * 0 if t is None and isinstance(a, T.Tensor)
+                 and a.is_floating_point() else t for a, t in zip(args, tangents)]
+        if zeros != tangents:
+            result = _jvps(cls, args, kwargs, zeros, record)
+    return result
+
+
+def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> list:
     from .. import autograd
     from ..ops.shape import Alias
 
-    record = grad_mode._state.grad_enabled and any(
-        isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
-    if record:  # as torch's formulas, a zero tangent for the other floating inputs
-        tangents = [a.detach() * 0 if t is None and isinstance(a, T.Tensor)
-                    and a.is_floating_point() else t for a, t in zip(args, tangents)]
     with grad_mode._recording(True):
         # each input its own node (x * x has two), joined to the primal if it is recorded
         inputs = [(Alias.apply(a) if record and a.requires_grad else
