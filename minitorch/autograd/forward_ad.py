@@ -258,7 +258,7 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
         isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
     result = _jvps(cls, args, kwargs, tangents, record)
     if record and any(t is not None and not t.requires_grad for t in result):
-        zeros = [a.detach() * 0 if t is None and isinstance(a, T.Tensor)
+        zeros = [_zeros(a) if t is None and isinstance(a, T.Tensor)
                  and a.is_floating_point() else t for a, t in zip(args, tangents)]
         if zeros != tangents:
             result = _jvps(cls, args, kwargs, zeros, record)
@@ -294,9 +294,16 @@ def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> 
             for o in outs]
 
 
+def _zeros(t: T.Tensor) -> T.Tensor:
+    """A zero tangent like ``t``: +0. everywhere, as torch's (``t * 0`` is -0. where t < 0)."""
+    from .._creation import zeros_like
+
+    return zeros_like(t.detach())
+
+
 def _zero_if_none(tangent: T.Tensor | None, out: T.Tensor, record: bool) -> T.Tensor:
     if tangent is None:
-        return out.detach() * 0
+        return _zeros(out)
     return tangent if record else copy_tangents(tangent, tangent.detach())
 
 
@@ -305,7 +312,7 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
     tangents = [tangent_of(a) for a in args]
     if not any(t is not None for t in tangents):
         return outputs
-    given = [t if t is not None else (a.detach() * 0 if isinstance(a, T.Tensor) else None)
+    given = [t if t is not None else (_zeros(a) if isinstance(a, T.Tensor) else None)
              for a, t in zip(args, tangents)]
     level = levels[-1]
     with _outer():  # in the caller's grad mode: a tangent may record a graph, as torch's
