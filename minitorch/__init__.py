@@ -105,6 +105,7 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .backend import device
+from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.einsum import einsum
