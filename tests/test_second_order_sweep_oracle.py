@@ -369,6 +369,46 @@ def test_second_order_transform_matches_torch(op: str, transform: str) -> None:
     assert result is True, f"{transform} of {CALLS[op]}: {result}"
 
 
+def _custom_exp(L: Any) -> Any:
+    """A custom Function whose backward and jvp use its saved *output*."""
+    class MyExp(L.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x: Any) -> Any:
+            return x.exp()
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+            ctx.save_for_backward(output)
+            ctx.save_for_forward(output)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * ctx.saved_tensors[0]
+
+        @staticmethod
+        def jvp(ctx: Any, t: Any) -> Any:
+            return t * ctx.saved_tensors[0]
+
+    return lambda v: (MyExp.apply(v) * L.tensor([1.0, 2.0, 3.0], dtype=v.dtype)).sum()
+
+
+@pytest.mark.parametrize("transform", list(TRANSFORMS))
+def test_custom_function_saving_its_output(transform: str) -> None:
+    """Its saved output carries the tangent its jvp gave (hessian was zeros). torch's own
+    jacfwd(jacfwd) gives zeros here, so that one is compared with torch's double backward."""
+    x = [0.3, -0.7, 1.2]
+
+    def run(L: Any) -> np.ndarray:
+        return _values(TRANSFORMS[transform](L, _custom_exp(L), L.tensor(x, dtype=L.float64)))
+
+    want = _values(torch.autograd.functional.hessian(
+        _custom_exp(torch), torch.tensor(x, dtype=torch.float64))) \
+        if transform == "jacfwd(jacfwd)" else run(torch)
+    np.testing.assert_allclose(run(mt), want, rtol=1e-12)
+
+
 if __name__ == "__main__":  # the sweep's counts: python tests/test_second_order_sweep_oracle.py
     bad = {t: {op: matches(op, t) for op in sorted(CALLS)} for t in TRANSFORMS}
     total = len(CALLS) * len(TRANSFORMS)
