@@ -72,3 +72,16 @@ def test_use_reentrant_not_given_warns_as_torch() -> None:
             y = L.utils.checkpoint.checkpoint(lambda t: t * 2, L.ones(1, requires_grad=True))
         return [(w.category.__name__, str(w.message)) for w in seen] + [y.grad_fn.name()]
     assert caught(mt) == caught(torch)
+
+
+@pytest.mark.parametrize("segments", [1, 2, 3])
+def test_checkpoint_sequential_matches_torch(segments: int) -> None:
+    def grads(L: Any) -> list:
+        L.manual_seed(0)
+        model = L.nn.Sequential(L.nn.Linear(3, 4), L.nn.Tanh(), L.nn.Linear(4, 2), L.nn.Sigmoid())
+        x = L.ones(2, 3, requires_grad=True)
+        out = L.utils.checkpoint.checkpoint_sequential(model, segments, x, use_reentrant=False)
+        out.sum().backward()
+        return [numpy_of(out), numpy_of(x.grad), numpy_of(model[0].weight.grad)]
+    for got, want in zip(grads(mt), grads(torch)):
+        np.testing.assert_allclose(got, want, rtol=1e-6)

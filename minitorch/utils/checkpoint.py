@@ -26,7 +26,7 @@ from .. import _tensor as T
 from ..autograd import function, grad_mode
 from ..autograd.graph import saved_tensors_hooks
 
-__all__ = ["checkpoint"]
+__all__ = ["checkpoint", "checkpoint_sequential"]
 
 _NO_REENTRANT_GIVEN = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -54,6 +54,42 @@ def checkpoint(function: Callable[..., Any], *args: Any, use_reentrant: bool | N
             raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
         return CheckpointFunction.apply(function, preserve_rng_state, *args)
     return _Recomputed(function, args, kwargs, preserve_rng_state).run()
+
+
+def checkpoint_sequential(functions: Any, segments: int, input: Any,
+                          use_reentrant: bool | None = None, **kwargs: Any) -> Any:
+    """Run ``functions`` (a list, or a Sequential's children) one after another, split into
+    ``segments`` chunks; each chunk but the last is checkpointed.
+
+    >>> model = minitorch.nn.Sequential(minitorch.nn.Linear(2, 2), minitorch.nn.Tanh())
+    >>> checkpoint_sequential(model, 2, minitorch.ones(1, 2), use_reentrant=False).shape
+    torch.Size([1, 2])
+    """
+    if use_reentrant is None:
+        warnings.warn(_NO_REENTRANT_GIVEN, stacklevel=2)
+        use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+    from ..nn import Sequential
+
+    if isinstance(functions, Sequential):
+        functions = list(functions.children())
+    size = len(functions) // segments
+    end = -1
+    for start in range(0, size * (segments - 1), size):
+        end = start + size - 1
+        input = checkpoint(_chain(functions[start:end + 1]), input,
+                           use_reentrant=use_reentrant, preserve_rng_state=preserve)
+    return _chain(functions[end + 1:])(input)
+
+
+def _chain(functions: list) -> Callable[[Any], Any]:
+    def forward(value: Any) -> Any:
+        for fn in functions:
+            value = fn(value)
+        return value
+    return forward
 
 
 class CheckpointFunction(function.Function):
