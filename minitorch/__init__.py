@@ -105,6 +105,7 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .backend import device
+from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.einsum import einsum
@@ -194,7 +195,7 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
 
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu", "neg",
               "log1p", "expm1", "rsqrt",
-              "reciprocal", "sign", "square", "t", "transpose",
+              "reciprocal", "sign", "square", "t", "transpose", "movedim", "moveaxis",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",

@@ -148,6 +148,62 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
     return shape.Permute.apply(self, dims=order)
 
 
+def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
+    """The dims at ``source`` moved to ``destination`` (ints, or tuples of ints); the others
+    keep their order in the places left. A permute: its grad_fn is ``PermuteBackward0``.
+
+    >>> minitorch.zeros(1, 2, 3).movedim(2, 0).shape
+    torch.Size([3, 1, 2])
+    """
+    src, dst = _movedim_dims(source, destination)
+    ndim = self.dim()
+    src = [_args.wrap_dim(d, ndim) for d in src]
+    dst = [_args.wrap_dim(d, ndim) for d in dst]
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
+            f"the same number of dims as destination ({dst} dims)")
+    for dims, name in ((src, "source"), (dst, "destination")):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+    rest = iter(d for d in range(ndim) if d not in src)
+    placed = dict(zip(dst, src))
+    return self.permute(*[placed[i] if i in placed else next(rest) for i in range(ndim)])
+
+
+def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
+    """``source`` and ``destination`` as lists of ints, or torch's TypeError."""
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    def is_ints(v: Any) -> bool:
+        return isinstance(v, (tuple, list)) and all(is_int(d) for d in v)
+
+    if is_int(source) and is_int(destination):
+        return [source], [destination]
+    if is_ints(source) and is_ints(destination):
+        return list(source), list(destination)
+    values = (source, destination)
+
+    def named(v: Any) -> str:  # torch's parser names a list's items: "list of [int]"
+        if isinstance(v, (tuple, list)):
+            return f"{_args.type_name(v)} of [{', '.join(dict.fromkeys(map(_args.type_name, v)))}]"
+        return _args.type_name(v)
+
+    def marked(check: Any) -> str:  # the tuple form fails as a whole: every argument marked
+        whole = check is is_ints
+        return ", ".join(named(v) if check(v) and not whole else f"!{named(v)}!"
+                         for v in values)
+    raise TypeError(
+        f"movedim() received an invalid combination of arguments - got "
+        f"({', '.join(map(_args.type_name, values))}), but expected one of:\n"
+        " * (int source, int destination)\n"
+        f"      didn't match because some of the arguments have invalid types: ({marked(is_int)})\n"
+        " * (tuple of ints source, tuple of ints destination)\n"
+        f"      didn't match because some of the arguments have invalid types: "
+        f"({marked(is_ints)})\n")
+
+
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dimensions."""
     order = list(range(self.dim()))
@@ -781,7 +837,8 @@ _METHODS = {
     "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
     "argmin": reduction.argmin, "logsumexp": reduction.logsumexp,
-    "reshape": reshape, "view": view, "permute": permute, "transpose": transpose, "t": t,
+    "reshape": reshape, "view": view, "permute": permute, "movedim": movedim,
+    "moveaxis": movedim, "transpose": transpose, "t": t,
     "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
     "expand_as": _shaped_as(expand, "expand_as"),
     "view_as": _shaped_as(view, "view_as"),

@@ -505,6 +505,8 @@ class Tensor(metaclass=_TensorType):
     def _rewrap_output(self, node: Any, output_nr: int) -> Tensor:
         t = self._output_alias()
         t._set_grad_fn(node, output_nr)
+        if "_fw_tangents" in self.__dict__:  # forward-over-reverse: see forward_ad.give
+            t.__dict__["_fw_tangents"] = self.__dict__["_fw_tangents"]
         return t
 
     def _detached_copy(self) -> Tensor:

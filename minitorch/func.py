@@ -44,7 +44,7 @@ from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "vjp", "vmap"]
+           "stack_module_state", "vjp", "vmap"]
 
 _depth = threading.local()
 
@@ -364,7 +364,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     """
     _check_primals(primals, tangents)
     given, spec = _flatten(primals)
-    with _transform() as outermost, fwAD.dual_level():
+    with _transform() as outermost, fwAD.nested_level():
         duals = [fwAD.make_dual(p, t) for p, t in zip(given, _flatten(tangents)[0])]
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")
@@ -633,6 +633,39 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = No
     args = () if args is None else args if isinstance(args, tuple) else (args,)
     with _swapped(module, replacements):
         return module(*args, **(kwargs or {}))
+
+
+def stack_module_state(models: Any) -> tuple[dict, dict]:
+    """The parameters and buffers of same-class ``models``, each stacked along a new dim 0:
+    what ``vmap(functional_call)`` over an ensemble takes. Stacked parameters are new leaves.
+
+    >>> params, buffers = stack_module_state([minitorch.nn.Linear(2, 3) for _ in range(4)])
+    >>> tuple(params["weight"].shape), buffers
+    ((4, 3, 2), {})
+    """
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same "
+                           "training/eval mode.")
+    if len({type(m) for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    return (_stacked([dict(m.named_parameters()) for m in models]),
+            _stacked([dict(m.named_buffers()) for m in models]))
+
+
+def _stacked(states: list[dict]) -> dict:
+    """Each name's tensors stacked; a new leaf that requires grad where they all do."""
+    stacked = {}
+    for name in states[0]:
+        tensors = [state[name] for state in states]
+        wanted = {t.requires_grad for t in tensors}
+        if len(wanted) > 1:
+            raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+        result = minitorch.stack(tensors)
+        stacked[name] = result.detach().requires_grad_() if wanted == {True} else result
+    return stacked
 
 
 def _replacements(dicts: Any) -> dict:

@@ -175,3 +175,31 @@ def _numpy_in_forward(L) -> list:
 def test_numpy_of_a_tensor_that_requires_grad_works_without_grad_mode_like_torch() -> None:
     got, want = _numpy_in_forward(mt), _numpy_in_forward(torch)
     assert got == want
+
+
+def _nested_dual_level(L):
+    fw = L.autograd.forward_ad
+    with fw.dual_level(), fw.dual_level():
+        pass
+
+
+def test_dual_level_does_not_nest_like_torch() -> None:
+    """torch.autograd.forward_ad refuses a level inside another (torch.func nests its own)."""
+    assert_same_error(raised_by(_nested_dual_level, mt), raised_by(_nested_dual_level, torch))
+
+
+def _backward_under_forward_ad(L, create_graph: bool) -> list:
+    """autograd.grad inside a dual level: the backward's ops carry tangents
+    (forward-over-reverse), saved outputs (exp's) too, with or without create_graph."""
+    fw = L.autograd.forward_ad
+    p = L.tensor([0.3, -0.7, 1.2], dtype=L.float64, requires_grad=True)
+    with fw.dual_level():
+        x = fw.make_dual(p, L.tensor([1.0, 0.5, -2.0], dtype=L.float64))
+        (g,) = L.autograd.grad((x.exp() * x.tanh()).sum(), p, create_graph=create_graph)
+        return [g.tolist(), fw.unpack_dual(g).tangent.tolist()]
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_backward_under_forward_ad_carries_tangents_like_torch(create_graph: bool) -> None:
+    np.testing.assert_allclose(_backward_under_forward_ad(mt, create_graph),
+                               _backward_under_forward_ad(torch, create_graph), rtol=1e-12)

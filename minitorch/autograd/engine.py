@@ -25,7 +25,7 @@ from .. import _tensor as T
 from .. import course
 from .._args import node_hook_result
 from ..backend import quiet
-from . import anomaly_mode, grad_mode, profiler, torch_events
+from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
     AccumulateGrad,
     Node,
@@ -343,7 +343,8 @@ def _sum(old: Any, grad: Any, for_leaf: bool) -> Any:
     """
     a = old._data if isinstance(old, T.Tensor) else old
     b = grad._data if isinstance(grad, T.Tensor) else grad
-    if grad_mode._state.grad_enabled or type(a) is not type(b) or a.dtype != b.dtype:
+    if grad_mode._state.grad_enabled or forward_ad.levels or type(a) is not type(b) or \
+            a.dtype != b.dtype:  # (under forward AD, the sum carries the tangents)
         old, grad = _tensors((old, grad))
         return old + grad
     if for_leaf and old._fresh and a.shape == b.shape:
@@ -391,10 +392,15 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
             if result is not None:
                 grads = node_hook_result(hook, grads, result)
     prof = profiler._active
-    if prof is None and not anomaly_mode._enabled:  # the common case, kept short
-        outs = node._apply(grads) if create_graph else node._apply_arrays(grads)
-    else:
+    if prof is not None or anomaly_mode._enabled:
         outs = _run_watched(node, _tensors(grads), prof)
+    elif create_graph:
+        outs = node._apply(grads)
+    elif forward_ad.levels and hasattr(node, "_backward"):
+        # under forward AD the backward's ops carry tangents (forward-over-reverse): on tensors
+        outs = node._backward(_tensors(grads))
+    else:  # the common case: arrays
+        outs = node._apply_arrays(grads)
     if node._hooks:
         outs = _tensors(outs)
         _shown(outs)

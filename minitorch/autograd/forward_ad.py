@@ -33,7 +33,10 @@ __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_le
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
 # The active levels, innermost last; Function.apply looks at this list before every op.
+# ``dual_level()`` opens at most one (torch refuses to nest it); ``torch.func.jvp`` nests its
+# own (``nested_level``), as torch's functorch levels do: ``jacfwd(jacfwd(f))``.
 levels: list[int] = []
+_public: list[int] = []
 _counter = [0]
 
 
@@ -42,16 +45,37 @@ def enter_dual_level() -> int:
 
     >>> exit_dual_level(level=enter_dual_level())
     """
-    if levels:
+    if _public:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _counter[0] += 1
-    levels.append(_counter[0])
+    _public.append(_push_level())
     return current_level()
 
 
+def _push_level() -> int:
+    _counter[0] += 1
+    levels.append(_counter[0])
+    return _counter[0]
+
+
+@contextlib.contextmanager
+def nested_level() -> Iterator[int]:
+    """A level inside any others (``torch.func.jvp``'s): each level's tangents are apart,
+    and the ops that compute an inner level's tangents carry the outer levels' own.
+
+    >>> with nested_level(), nested_level():
+    ...     current_level()
+    1
+    """
+    level = _push_level()
+    try:
+        yield current_level()
+    finally:
+        levels.remove(level)
+
+
 def current_level() -> int:
-    """The level as torch numbers it: 0 inside ``dual_level()`` (levels do not nest), -1
-    outside. Internally each level has its own id, so tangents of a closed one are gone."""
+    """The level as torch numbers it: 0 inside ``dual_level()``, -1 outside. Internally each
+    level has its own id, so tangents of a closed one are gone."""
     return len(levels) - 1
 
 
@@ -60,6 +84,8 @@ def exit_dual_level(*, level: int | None = None) -> None:
     if not levels or (level is not None and level != current_level()):
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
                            "was created. This is not supported.")
+    if levels[-1] in _public:
+        _public.remove(levels[-1])
     levels.pop()
 
 
@@ -78,18 +104,38 @@ def dual_level() -> Iterator[int]:
 
 
 def tangent_of(t: Any) -> T.Tensor | None:
-    """The tangent ``t`` carries at the current level, or None."""
-    held = t.__dict__.get("_fw_tangent") if isinstance(t, T.Tensor) else None
-    if held is None or not levels or held[0] != levels[-1]:
+    """The tangent ``t`` carries at the current (innermost) level, or None."""
+    held = t.__dict__.get("_fw_tangents") if isinstance(t, T.Tensor) else None
+    if held is None or not levels:
         return None
-    return held[1]
+    return held.get(levels[-1])
 
 
 def _set_tangent(t: T.Tensor, tangent: T.Tensor | None) -> None:
     if tangent is None:
-        t.__dict__.pop("_fw_tangent", None)
+        t.__dict__.get("_fw_tangents", {}).pop(levels[-1], None)
     else:
-        t.__dict__["_fw_tangent"] = (levels[-1], tangent)
+        give(t, levels[-1], tangent)
+
+
+def give(out: T.Tensor, level: int, tangent: T.Tensor) -> None:
+    """``out`` carries ``tangent`` at ``level``; so does the copy of ``out`` its node saved,
+    if it did. A saved output is unpacked as a new tensor (graph.SavedTensor), and backward
+    formulas that use it (tanh's ``1 - y*y``) need its tangent when they run under forward AD
+    (forward-over-reverse, ``hessian``), as torch's SavedVariable keeps an output's
+    forward grad."""
+    out.__dict__.setdefault("_fw_tangents", {})[level] = tangent
+    for saved in getattr(out.grad_fn, "_saved", ()):
+        if saved is not None and saved._is_output and saved._output_nr == out._output_nr \
+                and isinstance(saved._tensor, T.Tensor):
+            saved._tensor.__dict__.setdefault("_fw_tangents", {})[level] = tangent
+
+
+def copy_tangents(source: T.Tensor, target: T.Tensor) -> T.Tensor:
+    """``target`` carries the tangents ``source`` carries, at every level; gives ``target``."""
+    for level, tangent in source.__dict__.get("_fw_tangents", {}).items():
+        give(target, level, tangent)
+    return target
 
 
 def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) -> T.Tensor:
@@ -120,7 +166,7 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
         raise RuntimeError("Invalid level given to _make_dual")
     from ..ops.shape import View
 
-    with _suspended():
+    with _outer():  # the view carries the outer levels' tangents (jacfwd(jacfwd(f)))
         dual = View.apply(tensor, shape=tuple(tensor.shape))
     _set_tangent(dual, tangent)  # kept as given: unpack_dual returns this very tensor
     return dual
@@ -143,14 +189,14 @@ def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTe
         return UnpackedDualTensor(tensor, None)
     from ..ops.shape import Alias
 
-    with _suspended():
+    with _outer():
         primal = Alias.apply(tensor)
     return UnpackedDualTensor(primal, tangent)
 
 
 @contextlib.contextmanager
 def _suspended() -> Iterator[None]:
-    """No forward AD inside: the ops that compute a tangent must not compute tangents."""
+    """No forward AD inside: an in-place op's own run computes no tangent."""
     saved = levels[:]
     levels.clear()
     try:
@@ -159,22 +205,42 @@ def _suspended() -> Iterator[None]:
         levels[:] = saved
 
 
+@contextlib.contextmanager
+def _outer() -> Iterator[None]:
+    """Only the outer levels inside: the ops that compute the innermost level's tangent
+    compute no tangent of it, but do carry the outer levels' (tangents of tangents)."""
+    level = levels.pop()
+    try:
+        yield
+    finally:
+        levels.append(level)
+
+
 def has_tangents(args: tuple) -> bool:
-    """Whether an op's arguments carry tangents at the current level (the cheap check)."""
-    return any(tangent_of(a) is not None for a in args)
+    """Whether an op's arguments carry tangents at an active level (the cheap check)."""
+    for a in args:
+        held = a.__dict__.get("_fw_tangents") if isinstance(a, T.Tensor) else None
+        if held and any(level in held for level in levels):
+            return True
+    return False
 
 
 def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
-    """Run a built-in op and give each output its tangent: ``J v`` from the op's backward."""
+    """Run a built-in op and give each output its tangent: ``J v`` from the op's backward.
+
+    The innermost level is peeled off: the op and its ``J v`` run at the outer levels, so
+    each carries their tangents too (nested ``jacfwd``)."""
     level = levels[-1]
     tangents = [tangent_of(a) for a in args]
-    with _suspended():
+    with _outer():
         outputs = cls.apply(*args, **kwargs)
-        results = outputs if isinstance(outputs, tuple) else (outputs,)
+        if all(t is None for t in tangents):
+            return outputs
         out_tangents = _op_tangents(cls, args, kwargs, tangents)
+    results = outputs if isinstance(outputs, tuple) else (outputs,)
     for out, tangent in zip(results, out_tangents):
         if tangent is not None:
-            out.__dict__["_fw_tangent"] = (level, tangent)
+            give(out, level, tangent)
     return outputs
 
 
@@ -184,19 +250,29 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
 
     In grad mode, where a primal or a tangent requires grad, the tangent is differentiable
     (it has a grad_fn, as torch's): it is computed from the primals themselves, with
-    create_graph. Otherwise from detached copies, and it is a plain tensor."""
+    create_graph. Otherwise from detached copies, and it is a plain tensor. Inputs without a
+    tangent add nothing: a zero term would turn torch's ``-0.`` entries into ``+0.``. Only where
+    a tangent would then have no grad_fn that torch's gives it (torch's formulas multiply a
+    zero tangent by a primal that requires grad) are zero tangents added, for that grad_fn."""
+    record = grad_mode._state.grad_enabled and any(
+        isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
+    result = _jvps(cls, args, kwargs, tangents, record)
+    if record and any(t is not None and not t.requires_grad for t in result):
+        zeros = [_zeros(a) if t is None and isinstance(a, T.Tensor)
+                 and a.is_floating_point() else t for a, t in zip(args, tangents)]
+        if zeros != tangents:
+            result = _jvps(cls, args, kwargs, zeros, record)
+    return result
+
+
+def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> list:
     from .. import autograd
     from ..ops.shape import Alias
 
-    record = grad_mode._state.grad_enabled and any(
-        isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
-    if record:  # as torch's formulas, a zero tangent for the other floating inputs
-        tangents = [a.detach() * 0 if t is None and isinstance(a, T.Tensor)
-                    and a.is_floating_point() else t for a, t in zip(args, tangents)]
     with grad_mode._recording(True):
         # each input its own node (x * x has two), joined to the primal if it is recorded
         inputs = [(Alias.apply(a) if record and a.requires_grad else
-                   a.detach().requires_grad_()) if t is not None else a
+                   copy_tangents(a, a.detach()).requires_grad_()) if t is not None else a
                   for a, t in zip(args, tangents)]
         outs = cls.apply(*inputs, **kwargs)
         outs = outs if isinstance(outs, tuple) else (outs,)
@@ -211,16 +287,24 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
         if total is None or not total.requires_grad:
             jvps = [None] * len(us)
         else:
-            jvps = autograd.grad(total, us, allow_unused=True, create_graph=record)
+            jvps = autograd.grad(total, us, allow_unused=True, create_graph=record or
+                                 bool(levels))  # a graph for the outer levels' tangents
     by_output = dict(zip(map(id, live), jvps))
     return [_zero_if_none(by_output.get(id(o)), o, record) if o.requires_grad else None
             for o in outs]
 
 
+def _zeros(t: T.Tensor) -> T.Tensor:
+    """A zero tangent like ``t``: +0. everywhere, as torch's (``t * 0`` is -0. where t < 0)."""
+    from .._creation import zeros_like
+
+    return zeros_like(t.detach())
+
+
 def _zero_if_none(tangent: T.Tensor | None, out: T.Tensor, record: bool) -> T.Tensor:
     if tangent is None:
-        return out.detach() * 0
-    return tangent if record else tangent.detach()
+        return _zeros(out)
+    return tangent if record else copy_tangents(tangent, tangent.detach())
 
 
 def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
@@ -228,10 +312,10 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
     tangents = [tangent_of(a) for a in args]
     if not any(t is not None for t in tangents):
         return outputs
-    given = [t if t is not None else (a.detach() * 0 if isinstance(a, T.Tensor) else None)
+    given = [t if t is not None else (_zeros(a) if isinstance(a, T.Tensor) else None)
              for a, t in zip(args, tangents)]
     level = levels[-1]
-    with _suspended():  # in the caller's grad mode: a tangent may record a graph, as torch's
+    with _outer():  # in the caller's grad mode: a tangent may record a graph, as torch's
         ctx._in_jvp = True
         try:
             result = cls.jvp(ctx, *given)
@@ -241,24 +325,19 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
     jvps = result if isinstance(result, tuple) else (result,)
     for out, tangent in zip(results, jvps):
         if isinstance(out, T.Tensor) and tangent is not None:
-            out.__dict__["_fw_tangent"] = (level, tangent)
+            give(out, level, tangent)
     return outputs
 
 
 def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.Tensor:
     """An in-place op on dual tensors: the op runs as usual, and ``t`` takes the tangent the
     same op computes out of place on a copy of its old values."""
-    old = T.Tensor._make(t._xp.asarray(t._data, copy=True))
-    if tangent_of(t) is not None:
-        _set_tangent(old, tangent_of(t))
+    old = copy_tangents(t, T.Tensor._make(t._xp.asarray(t._data, copy=True)))
     with grad_mode._recording(False):
-        tangent = tangent_of(op(old, *others, **kwargs))
-    level = levels[-1]
+        result = op(old, *others, **kwargs)
     with _suspended():
         t._inplace(op, *others, ufunc=ufunc, **kwargs)
-    if tangent is not None:
-        t.__dict__["_fw_tangent"] = (level, tangent)
-    return t
+    return copy_tangents(result, t)
 
 
 def tangent_suffix(t: T.Tensor) -> list[str]:

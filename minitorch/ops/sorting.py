@@ -84,7 +84,7 @@ class _ScatterBack(Op):
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         (indices,) = ctx.saved_tensors
-        return wrap(gg._xp.take_along_axis(gg._data, indices._data, axis=ctx.dim)), None
+        return gg.gather(ctx.dim, indices), None  # an op: hvp differentiates it once more
 
 
 class Sort(_Selection):
