@@ -69,16 +69,16 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     deps: dict[Node, int] = {}
     order: list[Node] = []
     seen = set(roots)
-    # The path from a root, and how many edges of each of its nodes are walked: two flat
-    # lists, not a tuple per level, so a 100 000-deep chain leaves the garbage collector alone.
-    path, walked = list(roots), [0] * len(roots)
+    # The path from a root, each of its nodes' next_functions (flat: node0, nr0, node1, ...)
+    # and how many of them are walked: three flat lists, not a tuple per level, so a
+    # 100 000-deep chain leaves the garbage collector alone.
+    path, edges_on_path, walked = list(roots), [_walked_edges(n) for n in roots], [0] * len(roots)
     while path:
-        node, i = path[-1], walked[-1]
-        edges = node._next  # next_functions, flat: (node0, nr0, node1, nr1, ...)
+        edges, i = edges_on_path[-1], walked[-1]
         if i == len(edges):  # every edge walked: the node comes after all it leads to
-            path.pop()
+            order.append(path.pop())
+            edges_on_path.pop()
             walked.pop()
-            order.append(node)
             continue
         walked[-1] = i + 2
         child = edges[i]
@@ -87,19 +87,27 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
             if child not in seen:
                 seen.add(child)
                 path.append(child)
+                edges_on_path.append(_walked_edges(child))
                 walked.append(0)
     return deps, order
+
+
+def _walked_edges(node: Node) -> tuple:
+    """The node's next_functions, flat, as far as a walk that follows edges needs them: a
+    node kept alone in ``_next`` is the one edge that leads anywhere (see Node)."""
+    edges = node._next
+    return edges if edges.__class__ is tuple else (edges, 0)
 
 
 def _prune(order: list[Node], targets: set[Node]) -> tuple[set[Node], dict[Node, int]]:
     """Keep the nodes from which a target can be reached; recount dependencies among them."""
     needed: set[Node] = set()
     for node in order:
-        if node in targets or any(n in needed for n in node._next[::2] if n is not None):
+        if node in targets or any(n in needed for n in _walked_edges(node)[::2] if n is not None):
             needed.add(node)
     deps: dict[Node, int] = {}
     for node in needed:
-        for child in node._next[::2]:  # next_functions' nodes
+        for child in _walked_edges(node)[::2]:  # next_functions' nodes
             if child in needed:
                 deps[child] = deps.get(child, 0) + 1
     return needed, deps
@@ -166,7 +174,8 @@ def execute(
                 _shown(outs)
                 observer("done", node=node, grad_inputs=outs)
             # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time
-            edges = iter(node._next)
+            edges = node._next
+            edges = iter(edges if edges.__class__ is tuple else node._flat_next())
             for child, nr, grad in zip(edges, edges, outs):
                 if child is None or (needed is not None and child not in needed):
                     continue
@@ -333,7 +342,7 @@ def _must_run(node: Node, needed: set[Node], accumulate: bool) -> bool:
     """In a pruned run, a node runs if it leads on to a target (or is a leaf to fill)."""
     if isinstance(node, AccumulateGrad):
         return accumulate
-    return any(child in needed for child in node._next[::2])
+    return any(child in needed for child in _walked_edges(node)[::2])
 
 
 def _run_tensor_hooks(node: Node, grads: list) -> list:
