@@ -173,10 +173,15 @@ def execute(
                 outs = _tensors(outs)
                 _shown(outs)
                 observer("done", node=node, grad_inputs=outs)
-            # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time
+            # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time; or
+            # the one input's node alone, output 0 of it (see Node)
             edges = node._next
-            edges = iter(edges if edges.__class__ is tuple else node._flat_next())
-            for child, nr, grad in zip(edges, edges, outs):
+            if edges.__class__ is tuple:
+                edges = iter(edges)
+                sent = zip(edges, edges, outs)
+            else:
+                sent = ((edges, 0, outs[node.needs_input_grad.index(True)]),)
+            for child, nr, grad in sent:
                 if child is None or (needed is not None and child not in needed):
                     continue
                 if grad is not None:

@@ -38,7 +38,7 @@ from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler
-from .graph import FREED, Node, SavedTensor, _tensors
+from .graph import FREED, Node, SavedTensor, _sequence, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -92,11 +92,12 @@ class BackwardCFunction(Node, FunctionCtx):
     _outputs_meta: tuple = ()
     _materialize_grads = True
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, needs_input_grad: tuple[bool, ...] = ()) -> None:
+        self._next: tuple = ()  # Node's two slots, set here: one call fewer per op
+        self._seq = next(_sequence)
         self._saved: tuple[SavedTensor | None, ...] = ()
         self._to_save: tuple = ()
-        self.needs_input_grad: tuple[bool, ...] = ()
+        self.needs_input_grad = needs_input_grad
 
     _in_jvp = False  # True while forward-mode AD runs the Function's jvp
 
@@ -352,8 +353,7 @@ _NEEDS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
     """The call's node (also its ctx), and whether the call is recorded."""
-    node = cls._backward_cls()
-    node.needs_input_grad = _needs_input_grad(args)
+    node = cls._backward_cls(_needs_input_grad(args))
     return node, grad_mode._state.grad_enabled and True in node.needs_input_grad
 
 
@@ -381,8 +381,7 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
         needs = _needs_input_grad(args)
         if True not in needs:
             return cls.forward(_Unrecorded(needs), *args, **kwargs)
-        node = cls._backward_cls()
-        node.needs_input_grad = needs
+        node = cls._backward_cls(needs)
         outputs = cls.forward(node, *args, **kwargs)
         node._next = _edges(args, needs)
         return _link(node, args, outputs)
