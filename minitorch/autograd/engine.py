@@ -69,16 +69,16 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     deps: dict[Node, int] = {}
     order: list[Node] = []
     seen = set(roots)
-    # The path from a root, each of its nodes' next_functions (flat: node0, nr0, node1, ...)
-    # and how many of them are walked: three flat lists, not a tuple per level, so a
-    # 100 000-deep chain leaves the garbage collector alone.
-    path, edges_on_path, walked = list(roots), [_walked_edges(n) for n in roots], [0] * len(roots)
+    # The path from a root, and how many edges of each of its nodes are walked: two flat
+    # lists, not a tuple per level, so a 100 000-deep chain leaves the garbage collector alone.
+    path, walked = list(roots), [0] * len(roots)
     while path:
-        edges, i = edges_on_path[-1], walked[-1]
+        node, i = path[-1], walked[-1]
+        edges = _walked_edges(node)  # next_functions, flat: (node0, nr0, node1, nr1, ...)
         if i == len(edges):  # every edge walked: the node comes after all it leads to
-            order.append(path.pop())
-            edges_on_path.pop()
+            path.pop()
             walked.pop()
+            order.append(node)
             continue
         walked[-1] = i + 2
         child = edges[i]
@@ -87,14 +87,15 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
             if child not in seen:
                 seen.add(child)
                 path.append(child)
-                edges_on_path.append(_walked_edges(child))
                 walked.append(0)
     return deps, order
 
 
 def _walked_edges(node: Node) -> tuple:
     """The node's next_functions, flat, as far as a walk that follows edges needs them: a
-    node kept alone in ``_next`` is the one edge that leads anywhere (see Node)."""
+    node kept alone in ``_next`` is the one edge that leads anywhere (see Node). The pair made
+    for it lives only while it is read: a walk that kept one per level of a deep chain would
+    feed the garbage collector a million new objects."""
     edges = node._next
     return edges if edges.__class__ is tuple else (edges, 0)
 
