@@ -32,8 +32,8 @@ SKIPPED = {
     # the engine's memory and depth, not array calls: 50 s on the strict namespace
     "test_engine": {"test_100k_chain_backpropagates_and_frees_memory",
                     # numpy's arrays are not tracked by the collector; the strict namespace's
-                    # Python wrappers around them are, so it counts more than two per node
-                    "test_a_chain_node_is_two_objects_for_the_garbage_collector"},
+                    # Python wrappers around them are, so it counts more than one per node
+                    "test_a_chain_node_is_one_object_for_the_garbage_collector"},
     # its examples print numpy values
     "test_gradcheck": {"test_docstring_examples"},
 }

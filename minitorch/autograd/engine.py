@@ -74,7 +74,7 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     path, walked = list(roots), [0] * len(roots)
     while path:
         node, i = path[-1], walked[-1]
-        edges = node._next  # next_functions, flat: (node0, nr0, node1, nr1, ...)
+        edges = _walked_edges(node)  # next_functions, flat: (node0, nr0, node1, nr1, ...)
         if i == len(edges):  # every edge walked: the node comes after all it leads to
             path.pop()
             walked.pop()
@@ -91,15 +91,24 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     return deps, order
 
 
+def _walked_edges(node: Node) -> tuple:
+    """The node's next_functions, flat, as far as a walk that follows edges needs them: a
+    node kept alone in ``_next`` is the one edge that leads anywhere (see Node). The pair made
+    for it lives only while it is read: a walk that kept one per level of a deep chain would
+    feed the garbage collector a million new objects."""
+    edges = node._next
+    return edges if edges.__class__ is tuple else (edges, 0)
+
+
 def _prune(order: list[Node], targets: set[Node]) -> tuple[set[Node], dict[Node, int]]:
     """Keep the nodes from which a target can be reached; recount dependencies among them."""
     needed: set[Node] = set()
     for node in order:
-        if node in targets or any(n in needed for n in node._next[::2] if n is not None):
+        if node in targets or any(n in needed for n in _walked_edges(node)[::2] if n is not None):
             needed.add(node)
     deps: dict[Node, int] = {}
     for node in needed:
-        for child in node._next[::2]:  # next_functions' nodes
+        for child in _walked_edges(node)[::2]:  # next_functions' nodes
             if child in needed:
                 deps[child] = deps.get(child, 0) + 1
     return needed, deps
@@ -170,9 +179,15 @@ def execute(
                     outs = _tensors(outs)
                     _shown(outs)
                     observer("done", node=node, grad_inputs=outs)
-                # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time
-                edges = iter(node._next)
-                for child, nr, grad in zip(edges, edges, outs):
+                # next_functions, flat: (node0, nr0, node1, nr1, ...), read a pair at a time;
+                # or the one input's node alone, output 0 of it (see Node)
+                edges = node._next
+                if edges.__class__ is tuple:
+                    edges = iter(edges)
+                    sent = zip(edges, edges, outs)
+                else:
+                    sent = ((edges, 0, outs[node.needs_input_grad.index(True)]),)
+                for child, nr, grad in sent:
                     if child is None or (needed is not None and child not in needed):
                         continue
                     if grad is not None:
@@ -361,7 +376,7 @@ def _must_run(node: Node, needed: set[Node], accumulate: bool) -> bool:
     """In a pruned run, a node runs if it leads on to a target (or is a leaf to fill)."""
     if isinstance(node, AccumulateGrad):
         return accumulate
-    return any(child in needed for child in node._next[::2])
+    return any(child in needed for child in _walked_edges(node)[::2])
 
 
 def _run_tensor_hooks(node: Node, grads: list) -> list:

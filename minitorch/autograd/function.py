@@ -39,7 +39,7 @@ from .. import _tensor as T
 from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
-from .graph import FREED, Node, SavedTensor, _tensors
+from .graph import FREED, Node, SavedTensor, _sequence, _tensors
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -88,13 +88,24 @@ class BackwardCFunction(Node, FunctionCtx):
     _outputs_meta: tuple = ()
     _materialize_grads = True
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, needs_input_grad: tuple[bool, ...] = ()) -> None:
+        self._next: tuple = ()  # Node's two slots, set here: one call fewer per op
+        self._seq = next(_sequence)
         self._saved: tuple[SavedTensor | None, ...] = ()
         self._to_save: tuple = ()
-        self.needs_input_grad: tuple[bool, ...] = ()
+        self.needs_input_grad = needs_input_grad
 
     _in_jvp = False  # True while forward-mode AD runs the Function's jvp
+
+    def _flat_next(self) -> tuple:
+        """``next_functions``, flat. A built-in op's node whose one input that needs grad is
+        output 0 of its node keeps that node alone in ``_next`` (``_edges``): the rest of its
+        entries are ``(None, 0)``, where ``needs_input_grad`` is False."""
+        edges = self._next
+        if edges.__class__ is tuple:
+            return edges
+        before, after = _AROUND_ONE[self.needs_input_grad]
+        return (*before, edges, 0, *after)
 
     @property
     def saved_tensors(self) -> tuple[T.Tensor | None, ...]:
@@ -170,7 +181,7 @@ class BackwardCFunction(Node, FunctionCtx):
         cls = self._forward_cls
         if self._materialize_grads and _among(None, grads):
             if cls._trusted and all(g is None for g in grads):  # as torch's built-in nodes
-                return (None,) * (len(self._next) // 2)
+                return (None,) * (len(self._flat_next()) // 2)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
         result = cls.backward(self, *grads)
@@ -364,8 +375,7 @@ def _rebased_view(t: T.Tensor) -> bool:
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
     """The call's node (also its ctx), and whether the call is recorded."""
-    node = cls._backward_cls()
-    node.needs_input_grad = _needs_input_grad(args)
+    node = cls._backward_cls(_needs_input_grad(args))
     return node, grad_mode._state.grad_enabled and True in node.needs_input_grad
 
 
@@ -393,13 +403,9 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
         needs = _needs_input_grad(args)
         if True not in needs:
             return cls.forward(_Unrecorded(needs), *args, **kwargs)
-        node = cls._backward_cls()
-        node.needs_input_grad = needs
+        node = cls._backward_cls(needs)
         outputs = cls.forward(node, *args, **kwargs)
-        edges: list = []
-        for a in args:
-            edges += a._edge() if isinstance(a, T.Tensor) else _NO_EDGE
-        node._next = tuple(edges)  # next_functions, flat (see Node)
+        node._next = _edges(args, needs)
         return _link(node, args, outputs)
     finally:
         if token is not None:
@@ -407,6 +413,36 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
 
 
 _NO_EDGE = (None, 0)
+
+
+def _edges(args: tuple, needs: tuple[bool, ...]) -> Any:
+    """A built-in op's ``next_functions``, as its node keeps them: flat, ``(node0, nr0, node1,
+    nr1, ...)``, one pair per positional operand (a number's is ``(None, 0)``). When one
+    operand needs grad and it is output 0 of its node, that node alone: a tuple that holds a
+    node is one more object for the garbage collector, which walks every object of a live
+    graph, so a chain's node is then one object instead of two. ``_flat_next`` expands it."""
+    flat: list = []
+    for a in args:
+        flat += a._edge() if isinstance(a, T.Tensor) else _NO_EDGE
+    around = _AROUND_ONE.get(needs) or _around_one(needs)
+    if around is not _SEVERAL and flat.count(None) == len(args) - 1:
+        at = len(around[0])  # the one operand's node and output number in ``flat``
+        if flat[at] is not None and flat[at + 1] == 0:
+            return flat[at]
+    return tuple(flat)
+
+
+def _around_one(needs: tuple[bool, ...]) -> tuple:
+    """For a ``needs_input_grad`` with one True: the flat ``(None, 0)`` entries before and
+    after that operand's; for any other, ``_SEVERAL``. Kept per pattern (there are few)."""
+    if needs.count(True) != 1:
+        return _AROUND_ONE.setdefault(needs, _SEVERAL)
+    at = needs.index(True)
+    return _AROUND_ONE.setdefault(needs, (_NO_EDGE * at, _NO_EDGE * (len(needs) - at - 1)))
+
+
+_SEVERAL = ((), ())
+_AROUND_ONE: dict[tuple[bool, ...], tuple[tuple, tuple]] = {}
 
 
 @course.seam

@@ -95,6 +95,9 @@ class Node(metaclass=_NodeType):
     # one tuple per node instead of one more per edge. The garbage collector walks every
     # tracked object of a live graph, and a chain's node now keeps two (itself and this
     # tuple), not three; ``next_functions`` builds torch's pairs when it is read.
+    # A built-in op's node may keep its one input's node alone there (see
+    # ``BackwardCFunction._flat_next``): a chain's node is then one object, not two. Graph walks
+    # read the flat tuple through ``_flat_next``.
     __slots__ = ("__dict__", "__weakref__", "_next", "_seq")
     _pre_hooks: dict[int, Any] | None = None
     _hooks: dict[int, Any] | None = None
@@ -115,7 +118,7 @@ class Node(metaclass=_NodeType):
         >>> (x * 2).grad_fn.next_functions  # doctest: +ELLIPSIS
         ((<AccumulateGrad object at 0x...>, 0), (None, 0))
         """
-        flat = self._next
+        flat = self._flat_next()
         return tuple(zip(flat[::2], flat[1::2]))
 
     @next_functions.setter
@@ -130,6 +133,10 @@ class Node(metaclass=_NodeType):
                     f"grad, (None, 0) otherwise")
             flat += edge
         self._next = tuple(flat)
+
+    def _flat_next(self) -> tuple:
+        """``next_functions``, flat: ``(node0, nr0, node1, nr1, ...)``."""
+        return self._next
 
     def name(self) -> str:
         """The node's class name, e.g. ``"MulBackward0"``."""
