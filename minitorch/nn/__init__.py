@@ -27,7 +27,7 @@ from .activation import (
 )
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv2d
+from .conv import Conv2d, ConvTranspose2d
 from .dropout import Dropout
 from .flatten import Flatten
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyConv2d, LazyLinear
@@ -72,6 +72,7 @@ __all__ = [
     "BatchNorm1d",
     "BatchNorm2d",
     "Conv2d",
+    "ConvTranspose2d",
     "CosineEmbeddingLoss",
     "CrossEntropyLoss",
     "Dropout",
