@@ -25,6 +25,7 @@ from .activation import (
     Softplus,
     Tanh,
 )
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv2d, ConvTranspose2d
@@ -100,7 +101,9 @@ __all__ = [
     "Module",
     "ModuleDict",
     "ModuleList",
-    "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "MultiheadAttention",
     "NLLLoss",
     "Parameter",
     "ParameterDict",
