@@ -14,6 +14,7 @@ the weights with ``bmm`` and ``softmax``; without weights it calls
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from .. import _creation, _dtype
@@ -146,6 +147,10 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
             key_padding_mask = key_padding_mask.unsqueeze(0)
     tgt_len, bsz, embed_dim = query.shape
     heads, head_dim = mha.num_heads, mha.head_dim
+    if key_padding_mask is not None and attn_mask is not None \
+            and key_padding_mask.dtype is not attn_mask.dtype:
+        warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
+                      "Use same type for both instead.", UserWarning, stacklevel=3)
     key_padding_mask = _float_mask(key_padding_mask, "key_padding_mask", query.dtype)
     attn_mask = _float_mask(attn_mask, "attn_mask", query.dtype)
     if embed_dim != mha.embed_dim:
@@ -230,9 +235,10 @@ def _merged_mask(attn_mask: Tensor | None, key_padding_mask: Tensor | None,
             attn_mask = attn_mask.unsqueeze(0)
     if key_padding_mask is None:
         return attn_mask
-    if tuple(key_padding_mask.shape) != (bsz, src_len):
-        raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
-                             f"{key_padding_mask.shape}")
+    for dim, want in enumerate((bsz, src_len)):  # torch's _check_key_padding_mask
+        if key_padding_mask.shape[dim] != want:
+            raise AssertionError(f"Expected key_padded_mask.shape[{dim}] to be {want}, but "
+                                 f"got {key_padding_mask.shape[dim]}")
     padding = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1) \
         .reshape(bsz * heads, 1, src_len)
     return padding if attn_mask is None else attn_mask + padding
