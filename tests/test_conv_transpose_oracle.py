@@ -41,6 +41,19 @@ def test_conv_transpose2d_like_torch(x_shape: tuple, w_shape: tuple, kw: dict) -
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize(("x_shape", "w_shape", "kw"), [
+    *CASES, ((1, 16, 6, 6), (16, 16, 3, 3), dict(stride=2, padding=1)),
+    ((2, 4, 5, 5), (4, 1, 2, 3), dict(dilation=2, stride=3, groups=4))])
+def test_conv_transpose2d_float32_is_torchs_bits(x_shape: tuple, w_shape: tuple,
+                                                 kw: dict) -> None:
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32)
+              for s in (x_shape, w_shape, (w_shape[1] * kw.get("groups", 1),))]
+    got, want = (numpy_of(L.nn.functional.conv_transpose2d(*map(L.tensor, arrays), **kw))
+                 for L in (mt, torch))
+    np.testing.assert_array_equal(got, want)
+
+
 def test_conv_transpose2d_double_backward_like_torch() -> None:
     def second(L: Any) -> list:
         x = L.tensor(np.linspace(-1, 1, 2 * 2 * 9).reshape(2, 2, 3, 3), requires_grad=True)

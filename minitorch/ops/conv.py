@@ -192,6 +192,17 @@ def _torch_grad_weight(plan: order.Plan, g: Any, x: Any, w_shape: tuple, geometr
     return None, None
 
 
+def _torch_transposed(x: Tensor, w: Tensor, shape: tuple, geometry: Geometry,
+                      groups: int) -> Any:
+    """A float32 transposed convolution in torch's bits: torch's kernel for the input
+    gradient of the conv2d whose input has ``shape``; None where minitorch keeps numpy's."""
+    if not (x.numel() and w.numel()) or \
+            order.plan_of(x._data, w._data, None, geometry, groups) is None:
+        return None
+    plan = order.plan(shape, tuple(w.shape), geometry, groups)
+    return _torch_grad_input(plan, x._data, w._data, shape, geometry, groups)
+
+
 def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair,
                    groups: int) -> Any:
     """The convolution with numpy's products: each group's (O/G, C/G*K) weights times its
@@ -253,7 +264,8 @@ class ConvolutionTranspose(Op):
     """``conv_transpose2d``: the adjoint of ``conv2d`` by the same ``weight`` (here read as
     (C_in, C_out/G, kh, kw)), so its output is conv2d's input gradient with ``x`` as the
     output gradient; its own gradients are conv2d (for ``x``) and conv2d's weight gradient
-    with the roles of input and output swapped. ``out`` is the output's (H, W).
+    with the roles of input and output swapped. ``out`` is the output's (H, W). In float32
+    the forward is torch's bits: torch's kernel for conv2d's input gradient (:mod:`._conv_order`).
 
     >>> x = minitorch.ones(1, 1, 2, 2, requires_grad=True)
     >>> y = ConvolutionTranspose.apply(x, minitorch.ones(1, 1, 2, 2), None,
@@ -274,7 +286,10 @@ class ConvolutionTranspose(Op):
         keys = _slices(shape, tuple(w.shape[2:]), geometry, tuple(x.shape[2:]))
         ctx.save_for_backward(x, w)
         ctx.meta = (keys, geometry, shape, b is not None, groups)
-        y = input_grad(wrap(x._data), wrap(w._data), shape, keys, geometry[1], groups)._data
+        y = _torch_transposed(x, w, shape, geometry, groups)
+        if y is None:
+            y = input_grad(wrap(x._data), wrap(w._data), shape, keys, geometry[1],
+                           groups)._data
         if b is not None:
             y = y + x._xp.reshape(b._data, (-1, 1, 1))
         return wrap(y)
