@@ -54,6 +54,27 @@ def test_conv_transpose2d_float32_is_torchs_bits(x_shape: tuple, w_shape: tuple,
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize(("x_shape", "w_shape", "kw"), [
+    ((2, 4, 5, 5), (4, 3, 3, 3), {}), ((1, 16, 6, 6), (16, 16, 3, 3), dict(stride=2, padding=1)),
+    ((2, 4, 5, 5), (4, 3, 3, 3), dict(stride=2, padding=1, output_padding=1)),
+    ((8, 3, 4, 4), (3, 2, 1, 1), {}), ((1, 3, 4, 4), (3, 2, 3, 3), {})])
+def test_conv_transpose2d_float32_gradients_are_torchs_bits(x_shape: tuple, w_shape: tuple,
+                                                            kw: dict) -> None:
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32)
+              for s in (x_shape, w_shape, (w_shape[1] * kw.get("groups", 1),))]
+
+    def grads(L: Any) -> list:
+        leaves = [L.tensor(a, requires_grad=True) for a in arrays]
+        y = L.nn.functional.conv_transpose2d(*leaves, **kw)
+        (y * y).sum().backward()
+        return [numpy_of(t.grad) for t in leaves]
+    got, want = grads(mt), grads(torch)
+    for mine, theirs in zip(got[:2], want[:2]):  # the input's and the weight's
+        np.testing.assert_array_equal(mine, theirs)
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-6)  # the bias's: not oneDNN's sum
+
+
 def test_conv_transpose2d_double_backward_like_torch() -> None:
     def second(L: Any) -> list:
         x = L.tensor(np.linspace(-1, 1, 2 * 2 * 9).reshape(2, 2, 3, 3), requires_grad=True)

@@ -311,6 +311,35 @@ class ConvolutionTranspose(Op):
             grad_b = g.sum((0, 2, 3))
         return grad_x, grad_w, grad_b
 
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's float32 bits where :mod:`._conv_order` knows the kernels (conv2d's
+        forward for the input, its weight gradient with the roles swapped for the weight;
+        not yet the bias's sum, nor grouped weights), the rest from ``backward``."""
+        x, w = ctx.saved_tensors
+        _, geometry, shape, has_bias, groups = ctx.meta
+        if not (x.numel() and w.numel()) or not like(g, x._data) or \
+                order.plan_of(g, w._data, None, geometry, groups) is None:
+            return NotImplemented
+        need_x, need_w, need_b = ctx.needs_input_grad
+        need_b = need_b and has_bias
+        grad_x = grad_w = grad_b = None
+        if need_x:
+            grad_x = _torch_forward(order.plan(g.shape, tuple(w.shape), geometry, groups), g,
+                                    w._data, None, geometry, groups)
+            grad_x = None if grad_x is None else grad_x[..., :x.shape[2], :x.shape[3]]
+        if need_w:
+            plan = order.plan(shape, tuple(w.shape), geometry, groups)
+            grad_w = _torch_grad_weight(plan, x._data, g, tuple(w.shape), geometry, groups,
+                                        False)[0]
+        if need_b:  # numpy's sum, not oneDNN's order
+            grad_b = wrap(g).sum((0, 2, 3))._data
+        if (need_x and grad_x is None) or (need_w and grad_w is None):
+            rest = ConvolutionTranspose.backward(ctx, wrap(g))
+            grad_x, grad_w = (theirs._data if mine is None and theirs is not None else mine
+                              for mine, theirs in zip((grad_x, grad_w), rest))
+        return grad_x, grad_w, grad_b
+
 
 class MaxPool2DWithIndices(Op):
     """The largest value of each window; the gradient goes to the first largest element."""
