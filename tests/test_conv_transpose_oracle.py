@@ -138,8 +138,23 @@ def test_module_output_size_like_torch(size: list, batched: bool) -> None:
     lambda L: L.nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=2)(L.ones(1, 4, 3, 3)),
     lambda L: L.nn.ConvTranspose2d(4, 2, 3, padding_mode="reflect"),
     lambda L: L.nn.ConvTranspose2d(4, 3, 3, groups=2),
+    lambda L: _bad(L, output_padding=-1, stride=0),
+    lambda L: _bad(L, output_padding=-1, padding=-1),
+    lambda L: _bad(L, output_padding=-1, groups=0),
+    lambda L: _bad(L, dilation=0),
+    lambda L: _bad(L, weight=L.ones(3, 2, 3, 3), dilation=0),
+    lambda L: _bad(L, weight=L.ones(4, 2, 3, 3, dtype=L.float64)),
+    lambda L: _bad(L, padding="same"),
+    lambda L: L.nn.ConvTranspose2d(4, 2, 3, padding="same")(L.ones(1, 4, 3, 3)),
 ], ids=["output_padding", "output_padding_stride1", "channels", "groups", "bias",
         "input_dims", "too_small", "negative_padding", "zero_stride", "module_output_padding",
-        "padding_mode", "module_groups"])
+        "padding_mode", "module_groups", "negative_output_padding", "padding_first",
+        "groups_first", "zero_dilation", "channels_before_dilation", "dtypes",
+        "padding_string", "module_padding_string"])
 def test_bad_transposed_convolutions_raise_like_torch(make: Any) -> None:
     assert_same_error(raised_by(make, mt), raised_by(make, torch))
+
+
+def _bad(L: Any, weight: Any = None, **kwargs: Any) -> Any:
+    weight = L.ones(4, 2, 3, 3) if weight is None else weight
+    return L.nn.functional.conv_transpose2d(L.ones(1, 4, 3, 3), weight, **kwargs)

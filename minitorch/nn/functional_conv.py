@@ -77,11 +77,12 @@ def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
-                geometry: tuple, transposed: bool = False) -> None:
+                geometry: tuple, output_padding: tuple | None = None) -> None:
     """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
     padding, dilation)``: pairs, or the padding's string), the weight, the bias. A
-    ``transposed`` one reads its input channels from the weight's dim 0, its output
-    channels from dim 1."""
+    transposed one (given its ``output_padding``) reads its input channels from the
+    weight's dim 0, its output channels from dim 1."""
+    transposed = output_padding is not None
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     stride, padding, dilation = geometry
@@ -91,6 +92,8 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     if not isinstance(padding, str) and min(pair(padding)) < 0:
         raise RuntimeError("negative padding is not supported")
+    if transposed and min(output_padding) < 0:
+        raise RuntimeError("negative output_padding is not supported")
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
     if min(dilation) < 0:  # a zero is checked later (_check_window)
@@ -170,12 +173,36 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
     if input.dim() != 4:
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, "
                            f"but got input of size: {list(input.shape)}")
+    _padding_ints(padding)
     geometry = (pair(stride, "stride"), pair(padding), pair(dilation, "dilation"))
-    _check_conv(input, weight, bias, groups, geometry, transposed=True)
+    output_padding = pair(output_padding, "output_padding")
+    _check_conv(input, weight, bias, groups, geometry, output_padding)
+    _check_transposed(input, weight, geometry[2])
     out = _transposed_size(tuple(input.shape[2:]), tuple(weight.shape[2:]), geometry,
-                           pair(output_padding, "output_padding"))
+                           output_padding)
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
+
+
+def _padding_ints(padding: Any) -> None:
+    """torch's parser on a transposed convolution's padding: no string, nor a tuple of them
+    (what ``_pair('same')`` makes)."""
+    if isinstance(padding, str):
+        raise TypeError("conv_transpose2d(): argument 'padding' must be tuple of ints, not str")
+    if isinstance(padding, (tuple, list)) and padding and isinstance(padding[0], str):
+        raise TypeError("conv_transpose2d(): argument 'padding' (position 5) must be tuple of "
+                        "ints, but found element of type str at pos 0")
+
+
+def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
+    """torch's checks of a transposed convolution after the shared ones: no zero dilation,
+    the weight of the input's dtype."""
+    if min(dilation) == 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilation_height: "
+                           f"{dilation[0]}, dilation_width: {dilation[1]}")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                           f"{_args.legacy(weight.dtype)}")
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
