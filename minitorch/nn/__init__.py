@@ -25,9 +25,10 @@ from .activation import (
     Softplus,
     Tanh,
 )
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, ConvTranspose2d
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyConv2d, LazyLinear
@@ -85,6 +86,7 @@ __all__ = [
     "BatchNorm2d",
     "Conv1d",
     "Conv2d",
+    "ConvTranspose2d",
     "CosineEmbeddingLoss",
     "CrossEntropyLoss",
     "Dropout",
@@ -118,6 +120,7 @@ __all__ = [
     "ModuleList",
     "MultiLabelSoftMarginLoss",
     "MultiMarginLoss",
+    "MultiheadAttention",
     "NLLLoss",
     "Parameter",
     "ParameterDict",

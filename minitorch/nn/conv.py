@@ -1,5 +1,5 @@
-"""``Conv1d`` and ``Conv2d``: learnable convolution layers; a ``padding_mode`` other than
-'zeros' pads with ``F.pad`` first, as torch does.
+"""``Conv1d``, ``Conv2d`` and ``ConvTranspose2d``: learnable convolution layers; a
+``padding_mode`` other than 'zeros' pads with ``F.pad`` first, as torch does.
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -17,12 +17,12 @@ from .. import _creation
 from .._tensor import Tensor
 from ..ops.pad import pad
 from . import init
-from .functional_conv import conv2d
+from .functional_conv import conv2d, conv_transpose2d
 from .functional_conv1d import conv1d
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose2d"]
 
 
 def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
@@ -81,10 +81,13 @@ def _mode_padding(padding: Any, kernel: tuple, dilation: tuple) -> tuple:
 
 
 class _ConvNd(Module):
-    """What Conv1d and Conv2d share: torch's argument checks, the weight (out, in/groups,
-    *kernel), its init and the padding mode; ``_dims`` and ``_conv`` tell them apart."""
+    """What the convolution layers share: torch's argument checks, the weight (out,
+    in/groups, *kernel; transposed: in, out/groups, *kernel), its init and the padding mode;
+    ``_dims`` and ``_conv`` tell them apart."""
 
     _dims = 2
+    output_padding: tuple = ()
+    transposed = False
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
@@ -101,11 +104,15 @@ class _ConvNd(Module):
             else padding
         _check_padding_mode(padding_mode)
         self.groups, self.padding_mode = groups, padding_mode
-        self.weight = Parameter(_creation.empty(out_channels, in_channels // groups,
-                                                *self.kernel_size,
-                                                device=device, dtype=dtype))
+        self._parameters_of((out_channels, in_channels // groups, *self.kernel_size), bias,
+                            device, dtype)
+
+    def _parameters_of(self, shape: tuple, bias: bool, device: Any, dtype: Any) -> None:
+        """The weight of ``shape`` and the bias of ``out_channels``, drawn as torch's."""
+        self.weight = Parameter(_creation.empty(*shape, device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(_creation.empty(out_channels, device=device, dtype=dtype))
+            self.bias = Parameter(_creation.empty(self.out_channels, device=device,
+                                                  dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -132,6 +139,8 @@ class _ConvNd(Module):
             text += f", padding={self.padding}"
         if self.dilation != (1,) * self._dims:
             text += f", dilation={self.dilation}"
+        if any(self.output_padding):
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
@@ -165,3 +174,56 @@ class Conv2d(_ConvNd):
 
     def _conv(self, *args: Any) -> Tensor:
         return conv2d(*args)
+
+
+class ConvTranspose2d(_ConvNd):
+    """``out = conv_transpose2d(x, weight, bias)`` with ``weight`` of shape (in, out/groups,
+    kh, kw), started as torch's (fan_in from ``weight.size(1) * kh * kw``); ``forward``
+    takes an ``output_size`` that picks the output padding.
+
+    >>> up = nn.ConvTranspose2d(4, 2, 3, stride=2)
+    >>> up, up(minitorch.ones(1, 4, 3, 3), output_size=[8, 8]).shape
+    (ConvTranspose2d(4, 2, kernel_size=(3, 3), stride=(2, 2)), torch.Size([1, 2, 8, 8]))
+    """
+
+    transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                 bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros",
+                 device: Any = None, dtype: Any = None) -> None:
+        Module.__init__(self)
+        if padding_mode != "zeros":
+            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose2d')
+        self.kernel_size, self.stride = _ntuple(kernel_size, 2), _ntuple(stride, 2)
+        self.padding, self.dilation = _ntuple(padding, 2), _ntuple(dilation, 2)
+        self.output_padding = _ntuple(output_padding, 2)
+        _check_groups(in_channels, out_channels, groups)
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.groups, self.padding_mode = groups, padding_mode
+        self._parameters_of((in_channels, out_channels // groups, *self.kernel_size), bias,
+                            device, dtype)
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        output_padding = self.output_padding if output_size is None else \
+            self._output_padding(input, output_size)
+        return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                output_padding, self.groups, self.dilation)
+
+    def _output_padding(self, input: Tensor, output_size: Any) -> list[int]:
+        """torch's ``_output_padding``: the output padding that gives ``output_size`` (its
+        last two entries), which must lie within one stride of the smallest output."""
+        lead = 2 if input.dim() == 4 else 1
+        if len(output_size) == lead + 2:
+            output_size = output_size[lead:]
+        if len(output_size) != 2:
+            raise ValueError(f"ConvTranspose2D: for {input.dim()}D input, output_size must "
+                             f"have 2 or {lead + 2} elements (got {len(output_size)})")
+        smallest = [(input.shape[lead + d] - 1) * self.stride[d] - 2 * self.padding[d]
+                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(2)]
+        largest = [n + s - 1 for n, s in zip(smallest, self.stride)]
+        if any(not lo <= n <= hi for n, lo, hi in zip(output_size, smallest, largest)):
+            raise ValueError(f"requested an output size of {output_size}, but valid sizes "
+                             f"range from {smallest} to {largest} (for an input of "
+                             f"{input.shape[2:]})")
+        return [n - lo for n, lo in zip(output_size, smallest)]

@@ -20,12 +20,14 @@ from ..ops import pad as _pad
 from ..ops.conv import (
     Convolution,
     Convolution1d,
+    ConvolutionTranspose,
     MaxPool2DReturningIndices,
     MaxPool2DWithIndices,
 )
 from ..ops.shape import cat
 
-__all__ = ["conv2d", "convolution", "max_pool2d", "pair", "pool_out_size", "single"]
+__all__ = ["conv2d", "conv_transpose2d", "convolution", "max_pool2d", "pair", "pool_out_size",
+           "single"]
 
 
 def pair(value: Any, name: str = "padding") -> tuple[int, int]:
@@ -99,9 +101,12 @@ def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
-                geometry: tuple) -> None:
+                geometry: tuple, output_padding: tuple | None = None) -> None:
     """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
-    padding, dilation)``: pairs, or the padding's string), the weight, the bias."""
+    padding, dilation)``: pairs, or the padding's string), the weight, the bias. A
+    transposed one (given its ``output_padding``) reads its input channels from the
+    weight's dim 0, its output channels from dim 1."""
+    transposed = output_padding is not None
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     stride, padding, dilation = geometry
@@ -111,6 +116,8 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     if not isinstance(padding, str) and min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
+    if transposed and min(output_padding) < 0:
+        raise RuntimeError("negative output_padding is not supported")
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
     if min(dilation) < 0:  # a zero is checked later (_check_window)
@@ -128,18 +135,21 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension "
             f"0, but got weight of size [{list(weight.shape)}] instead")
-    if input.shape[1] != weight.shape[1] * groups:
+    given = "transposed=1" if transposed else f"groups={groups}"
+    channels, out = ((weight.shape[0], weight.shape[1] * groups) if transposed
+                     else (weight.shape[1] * groups, weight.shape[0]))
+    if input.shape[1] != channels:
         raise RuntimeError(
-            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {weight.shape[1] * groups} channels, but got "
+            f"Given {given}, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {channels} channels, but got "
             f"{input.shape[1]} channels instead")
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({_args.c_name(input.dtype)}) and bias type "
                            f"({_args.c_name(bias.dtype)}) should be the same")
-    if bias is not None and tuple(bias.shape) != (weight.shape[0],):
-        raise RuntimeError(f"Given weight of size {list(weight.shape)}, expected bias to be "
-                           f"1-dimensional with {weight.shape[0]} elements, but got bias of "
-                           f"size {list(bias.shape)} instead")
+    if bias is not None and tuple(bias.shape) != (out,):
+        raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
+                           f"{list(weight.shape)}, expected bias to be 1-dimensional with "
+                           f"{out} elements, but got bias of size {list(bias.shape)} instead")
 
 
 @_args.tensors("conv2d", input="input", weight="weight", bias="bias")
@@ -180,6 +190,80 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
         geometry = tuple((low, *g) for low, g in zip((1, 0, 1), geometry))
         return Convolution1d.apply(input, weight, bias, geometry=geometry, groups=groups)
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
+
+
+@_args.tensors("conv_transpose2d", input="input", weight="weight", bias="bias")
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
+                     groups: int = 1, dilation: Any = 1) -> Tensor:
+    """The transposed convolution (conv2d's input gradient) of ``input`` (N, C_in, H, W) or
+    (C_in, H, W) by ``weight`` (C_in, C_out/groups, kh, kw): each output side is
+    ``(H - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1``.
+
+    >>> F.conv_transpose2d(minitorch.ones(1, 2, 3, 3), minitorch.ones(2, 4, 3, 3),
+    ...                    stride=2, output_padding=1).shape
+    torch.Size([1, 4, 8, 8])
+    """
+    if input.dim() == 3:  # as torch's: a batch of one, squeezed after
+        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,
+                                output_padding, groups, dilation).squeeze(0)
+    if input.dim() != 4:
+        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, "
+                           f"but got input of size: {list(input.shape)}")
+    _padding_ints(padding)
+    geometry = (pair(stride, "stride"), pair(padding), pair(dilation, "dilation"))
+    output_padding = pair(output_padding, "output_padding")
+    _check_conv(input, weight, bias, groups, geometry, output_padding)
+    _check_transposed(input, weight, geometry[2])
+    out = _transposed_size(tuple(input.shape[2:]), tuple(weight.shape[2:]), geometry,
+                           output_padding)
+    return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
+                                      groups=groups)
+
+
+def _padding_ints(padding: Any) -> None:
+    """torch's parser on a transposed convolution's padding: no string, nor a tuple of them
+    (what ``_pair('same')`` makes)."""
+    if isinstance(padding, str):
+        raise TypeError("conv_transpose2d(): argument 'padding' must be tuple of ints, not str")
+    if isinstance(padding, (tuple, list)) and padding and isinstance(padding[0], str):
+        raise TypeError("conv_transpose2d(): argument 'padding' (position 5) must be tuple of "
+                        "ints, but found element of type str at pos 0")
+
+
+def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
+    """torch's checks of a transposed convolution after the shared ones: no zero dilation,
+    the weight of the input's dtype."""
+    if min(dilation) == 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilation_height: "
+                           f"{dilation[0]}, dilation_width: {dilation[1]}")
+    if weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                           f"{_args.legacy(weight.dtype)}")
+
+
+def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
+                     output_padding: tuple) -> tuple[int, int]:
+    """A transposed convolution's output (H, W), after torch's checks: an output padding
+    smaller than the stride or the dilation, an output of at least one element.
+
+    >>> _transposed_size((3, 3), (3, 3), ((2, 2), (1, 1), (1, 1)), (1, 1))
+    (6, 6)
+    """
+    stride, padding, dilation = geometry
+    if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
+        raise RuntimeError(
+            "output padding must be smaller than either stride or dilation, but got "
+            f"output_padding_height: {output_padding[0]} output_padding_width: "
+            f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
+            f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
+    out = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, k, s, p, d, q
+                in zip(size, kernel, stride, padding, dilation, output_padding))
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size per channel: ({size[0]} x {size[1]}). "
+                           f"Calculated output size per channel: ({out[0]} x {out[1]}). "
+                           "Output size is too small")
+    return out
 
 
 def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:

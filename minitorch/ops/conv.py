@@ -23,7 +23,7 @@ from . import _conv_order as order
 from ._base import Op, like, wrap
 from .shape import Embed, Slice, stack
 
-__all__ = ["Convolution", "MaxPool2DWithIndices", "out_size"]
+__all__ = ["Convolution", "ConvolutionTranspose", "MaxPool2DWithIndices", "out_size"]
 
 Pair = tuple[int, int]
 Geometry = tuple[Pair, Pair, Pair]  # stride, padding, dilation
@@ -38,12 +38,14 @@ def out_size(size: int, kernel: int, stride: int, padding: int, dilation: int) -
     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _slices(shape: tuple, kernel: Pair, geometry: Geometry) -> list[tuple]:
+def _slices(shape: tuple, kernel: Pair, geometry: Geometry,
+            windows: Pair | None = None) -> list[tuple]:
     """One key per kernel offset (row-major): the strided slice of the padded input that the
-    offset sees in every window."""
+    offset sees in every window; ``windows`` (OH, OW) keeps only the first windows (a
+    transposed convolution's output padding may leave room for more)."""
     (sh, sw), (ph, pw), (dh, dw) = geometry
-    oh = out_size(shape[-2], kernel[0], sh, ph, dh)
-    ow = out_size(shape[-1], kernel[1], sw, pw, dw)
+    oh, ow = windows or (out_size(shape[-2], kernel[0], sh, ph, dh),
+                         out_size(shape[-1], kernel[1], sw, pw, dw))
     if oh <= 0 or ow <= 0:
         raise RuntimeError(
             f"Calculated output size: ({oh}x{ow}). Output size is too small (input "
@@ -191,6 +193,17 @@ def _torch_grad_weight(plan: order.Plan, g: Any, x: Any, w_shape: tuple, geometr
     return None, None
 
 
+def _torch_transposed(x: Tensor, w: Tensor, shape: tuple, geometry: Geometry,
+                      groups: int) -> Any:
+    """A float32 transposed convolution in torch's bits: torch's kernel for the input
+    gradient of the conv2d whose input has ``shape``; None where minitorch keeps numpy's."""
+    if not (x.numel() and w.numel()) or \
+            order.plan_of(x._data, w._data, None, geometry, groups) is None:
+        return None
+    plan = order.plan(shape, tuple(w.shape), geometry, groups)
+    return _torch_grad_input(plan, x._data, w._data, shape, geometry, groups)
+
+
 def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair,
                    groups: int) -> Any:
     """The convolution with numpy's products: each group's (O/G, C/G*K) weights times its
@@ -212,27 +225,121 @@ def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair
 def _grads(ctx: Any, g: Tensor, needs: tuple) -> tuple:
     """The gradients ``needs`` asks for, in Tensor operations (numpy's products)."""
     x, w = ctx.saved_tensors
-    keys, (_, padding, _), (oh, ow), has_bias, groups = ctx.meta
-    n, c, o = x.shape[0], x.shape[1], w.shape[0]
+    keys, (_, padding, _), _, has_bias, groups = ctx.meta
     need_x, need_w, need_b = needs
-    if not c:  # nothing was read: every gradient is zero
+    if not x.shape[1]:  # nothing was read: every gradient is zero
         zero = g.sum() * 0
         return (zero.expand(*x.shape) if need_x else None,
                 zero.expand(*w.shape) if need_w else None,
-                zero.expand(o) if need_b and has_bias else None)
-    per_group = c // groups * len(keys)
-    g2 = g.reshape(n, groups, o // groups, oh * ow)
-    grad_x = grad_w = grad_b = None
-    if need_x:
-        w2 = w.reshape(groups, o // groups, per_group)
-        parts = (w2.transpose(1, 2) @ g2).reshape(n, c, len(keys), oh, ow)
-        grad_x = _fold(parts, tuple(x.shape), keys, padding)
-    if need_w:
-        cols = _columns(x, keys, padding).reshape(n, groups, per_group, oh * ow)
-        grad_w = (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w.shape)
-    if need_b and has_bias:
-        grad_b = g.sum((0, 2, 3))
+                zero.expand(w.shape[0]) if need_b and has_bias else None)
+    grad_x = input_grad(g, w, tuple(x.shape), keys, padding, groups) if need_x else None
+    grad_w = weight_grad(g, x, tuple(w.shape), keys, padding, groups) if need_w else None
+    grad_b = g.sum((0, 2, 3)) if need_b and has_bias else None
     return grad_x, grad_w, grad_b
+
+
+def input_grad(g: Tensor, w: Tensor, x_shape: tuple, keys: list, padding: Pair,
+               groups: int) -> Tensor:
+    """conv2d's input gradient (a transposed convolution of ``g`` by ``w``): each group's
+    (C/G*K, O/G) transposed weights times ``g``'s (O/G, OH*OW), folded back to ``x_shape``."""
+    n, c, o = x_shape[0], x_shape[1], w.shape[0]
+    oh, ow = g.shape[-2:]
+    g2 = g.reshape(n, groups, o // groups, oh * ow)
+    w2 = w.reshape(groups, o // groups, c // groups * len(keys))
+    parts = (w2.transpose(1, 2) @ g2).reshape(n, c, len(keys), oh, ow)
+    return _fold(parts, x_shape, keys, padding)
+
+
+def weight_grad(g: Tensor, x: Tensor, w_shape: tuple, keys: list, padding: Pair,
+                groups: int) -> Tensor:
+    """conv2d's weight gradient: each group's ``g`` (O/G, OH*OW) times the transposed
+    columns of ``x`` (OH*OW, C/G*K), summed over the batch."""
+    n, c, o = x.shape[0], x.shape[1], w_shape[0]
+    oh, ow = g.shape[-2:]
+    g2 = g.reshape(n, groups, o // groups, oh * ow)
+    cols = _columns(x, keys, padding).reshape(n, groups, c // groups * len(keys), oh * ow)
+    return (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w_shape)
+
+
+class ConvolutionTranspose(Op):
+    """``conv_transpose2d``: the adjoint of ``conv2d`` by the same ``weight`` (here read as
+    (C_in, C_out/G, kh, kw)), so its output is conv2d's input gradient with ``x`` as the
+    output gradient; its own gradients are conv2d (for ``x``) and conv2d's weight gradient
+    with the roles of input and output swapped. ``out`` is the output's (H, W). In float32
+    the forward is torch's bits: torch's kernel for conv2d's input gradient (:mod:`._conv_order`).
+
+    >>> x = minitorch.ones(1, 1, 2, 2, requires_grad=True)
+    >>> y = ConvolutionTranspose.apply(x, minitorch.ones(1, 1, 2, 2), None,
+    ...                                geometry=((1, 1), (0, 0), (1, 1)), out=(3, 3))
+    >>> y[0, 0], y.grad_fn.name()
+    (tensor([[1., 2., 1.],
+            [2., 4., 2.],
+            [1., 2., 1.]], grad_fn=<SelectBackward0>), 'ConvolutionBackward0')
+    """
+
+    node_name = "ConvolutionBackward0"
+    _profile_name = "aten::convolution"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, w: Tensor, b: Tensor | None, *, geometry: Geometry,
+                out: Pair, groups: int = 1) -> Tensor:
+        shape = (x.shape[0], w.shape[1] * groups, *out)
+        keys = _slices(shape, tuple(w.shape[2:]), geometry, tuple(x.shape[2:]))
+        ctx.save_for_backward(x, w)
+        ctx.meta = (keys, geometry, shape, b is not None, groups)
+        y = _torch_transposed(x, w, shape, geometry, groups)
+        if y is None:
+            y = input_grad(wrap(x._data), wrap(w._data), shape, keys, geometry[1],
+                           groups)._data
+        if b is not None:
+            y = y + x._xp.reshape(b._data, (-1, 1, 1))
+        return wrap(y)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, w = ctx.saved_tensors
+        keys, geometry, _, has_bias, groups = ctx.meta
+        need_x, need_w, need_b = ctx.needs_input_grad
+        grad_x = grad_w = grad_b = None
+        if need_x:  # the windows past the input (room left by output padding) are cut off
+            grad_x = Convolution.apply(g, w, None, geometry=geometry, groups=groups)
+            if tuple(grad_x.shape) != tuple(x.shape):
+                grad_x = Slice.apply(grad_x, key=(slice(None), slice(None),
+                                                  slice(0, x.shape[2]), slice(0, x.shape[3])))
+        if need_w:
+            grad_w = weight_grad(x, g, tuple(w.shape), keys, geometry[1], groups)
+        if need_b and has_bias:
+            grad_b = g.sum((0, 2, 3))
+        return grad_x, grad_w, grad_b
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's float32 bits where :mod:`._conv_order` knows the kernels (conv2d's
+        forward for the input, its weight gradient with the roles swapped for the weight;
+        not yet the bias's sum, nor grouped weights), the rest from ``backward``."""
+        x, w = ctx.saved_tensors
+        _, geometry, shape, has_bias, groups = ctx.meta
+        if not (x.numel() and w.numel()) or not like(g, x._data) or \
+                order.plan_of(g, w._data, None, geometry, groups) is None:
+            return NotImplemented
+        need_x, need_w, need_b = ctx.needs_input_grad
+        need_b = need_b and has_bias
+        grad_x = grad_w = grad_b = None
+        if need_x:
+            grad_x = _torch_forward(order.plan(g.shape, tuple(w.shape), geometry, groups), g,
+                                    w._data, None, geometry, groups)
+            grad_x = None if grad_x is None else grad_x[..., :x.shape[2], :x.shape[3]]
+        if need_w:
+            plan = order.plan(shape, tuple(w.shape), geometry, groups)
+            grad_w = _torch_grad_weight(plan, x._data, g, tuple(w.shape), geometry, groups,
+                                        False)[0]
+        if need_b:  # numpy's sum, not oneDNN's order
+            grad_b = wrap(g).sum((0, 2, 3))._data
+        if (need_x and grad_x is None) or (need_w and grad_w is None):
+            rest = ConvolutionTranspose.backward(ctx, wrap(g))
+            grad_x, grad_w = (theirs._data if mine is None and theirs is not None else mine
+                              for mine, theirs in zip((grad_x, grad_w), rest))
+        return grad_x, grad_w, grad_b
 
 
 class MaxPool2DWithIndices(Op):
