@@ -283,7 +283,7 @@ TORCH_FUNC_WRONG: dict[tuple[str, str], str] = {
     **{(op, t): "torch.func's batched norm backward with weight = f(x): an asymmetric Hessian"
        for op in ("NativeBatchNorm", "NativeLayerNorm") for t in MATRICES},
     **{(op, t): "torch's forward-over-forward of an LU-based op: not the Hessian"
-       for op in ("Det", "Solve") for t in ("jacrev(jacfwd)", "jacfwd(jacfwd)")},
+       for op in ("Det", "Solve", "SolveRight") for t in ("jacrev(jacfwd)", "jacfwd(jacfwd)")},
 }
 
 # Where torch refuses (no double backward or forward AD for the op, or a torch-internal
