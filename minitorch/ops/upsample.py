@@ -70,7 +70,8 @@ class Upsample(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, sources = ctx.meta
-        return (_UpsampleBack.apply(g, shape=shape, sources=sources, node=ctx._forward_cls),)
+        node = ctx._forward_cls
+        return (_BACKS[node].apply(g, shape=shape, sources=sources, node=node),)
 
 
 NODES = {(mode, dims): type(f"Upsample{name}", (Upsample,),
@@ -85,9 +86,6 @@ class _UpsampleBack(Op):
     gradient is the upsampling ``node`` again, recorded, so that it differentiates further
     (hessians, forward-mode tangents)."""
 
-    node_name = "UpsampleBackwardBackward0"
-    _profile_name = "aten::upsample_backward"
-
     @staticmethod
     def forward(ctx: Any, g: Tensor, *, shape: tuple, sources: tuple, node: type) -> Tensor:
         ctx.meta = (sources, node)
@@ -97,6 +95,12 @@ class _UpsampleBack(Op):
     def backward(ctx: Any, gg: Tensor) -> tuple:
         sources, node = ctx.meta
         return (node.apply(gg, sources=sources),)
+
+
+_BACKS = {node: type(f"{node.__name__}Backward", (_UpsampleBack,),
+                     {"node_name": f"{node.__name__}BackwardBackward0",
+                      "_profile_name": f"{node._profile_name}_backward"})
+          for node in NODES.values()}
 
 
 def _interpolate(xp: Any, x: Any, sources: tuple) -> Any:
