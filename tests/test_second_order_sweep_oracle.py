@@ -187,6 +187,23 @@ BinaryCrossEntropyWithLogits: F.binary_cross_entropy_with_logits(x, y)
 NllLoss: F.nll_loss(M.log_softmax(1), L.tensor([2, 0]))
 NllLoss2d: F.nll_loss(x.view(1, 2, 3, 1), L.tensor([[[1], [0], [1]]]))
 MultiMarginLoss: F.multi_margin_loss(M, L.tensor([2, 0]))
+Convolution1d: F.conv1d(x.view(1, 1, 6), x[:2].view(1, 1, 2))
+ConvolutionTranspose: F.conv_transpose2d(x.view(1, 1, 2, 3), x[:4].view(1, 1, 2, 2))
+Kthvalue: x.kthvalue(2).values * x
+MaskedFillTensor: x.masked_fill(x > 0.5, x[0]) * x
+MaskedSelect: x.masked_select(x > 0.3) ** 2
+MaxPool2DReturningIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1, return_indices=True)[0] ** 2
+MaxUnpool2D: F.max_unpool2d(x[:2].view(1, 1, 1, 2) ** 2, L.tensor([[[[0, 3]]]]), 2) ** 2
+Median: x.median() * x
+Mode: x.mode().values * x
+Nanmedian: x.nanmedian() * x
+SolveRight: L.linalg.solve(A, M.t(), left=False)
+SortStable: x.sort(stable=True).values * x
+UnsafeSplit: x.unsafe_split(2)[1] ** 2
+UpsampleBilinear2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2, mode='bilinear') ** 2
+UpsampleLinear1D: F.interpolate(x.view(1, 1, 6), scale_factor=2, mode='linear') ** 2
+UpsampleNearest1D: F.interpolate(x.view(1, 1, 6), scale_factor=2) ** 2
+UpsampleNearest2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2) ** 2
 """.strip().splitlines())
 
 # Op classes the sweep does not call by themselves, and why.
@@ -198,7 +215,15 @@ EXCLUDED: dict[str, str] = {
     **dict.fromkeys(["Bernoulli", "Exponential", "Normal", "Random", "Uniform",
                      "NormalBackward1", "NormalBackward2", "NormalBackward3"],
                     "random: no two libraries draw the same numbers"),
+    **dict.fromkeys(["CopyInto", "FillInto", "IndexPut"],
+                    "a write through an index (x[key] = value) is in place: forward_ad.inplace "
+                    "runs it"),
     "Embed": "the backward of basic indexing (Select, Slice, Index run it)",
+    "SliceEmbed": "the backward of a slice (Slice runs it)",
+    "ReshapeAlias": "reshape's view under no_grad: no graph to differentiate twice",
+    "Upsample": "the base of the Upsample* ops, never applied itself",
+    **dict.fromkeys(["Unique2", "UniqueDim"],
+                    "not differentiable in torch (no derivative for _unique2 / unique_dim)"),
 }
 
 
@@ -259,7 +284,7 @@ TORCH_FUNC_WRONG: dict[tuple[str, str], str] = {
     **{(op, t): "torch.func's batched norm backward with weight = f(x): an asymmetric Hessian"
        for op in ("NativeBatchNorm", "NativeLayerNorm") for t in MATRICES},
     **{(op, t): "torch's forward-over-forward of an LU-based op: not the Hessian"
-       for op in ("Det", "Solve") for t in ("jacrev(jacfwd)", "jacfwd(jacfwd)")},
+       for op in ("Det", "Solve", "SolveRight") for t in ("jacrev(jacfwd)", "jacfwd(jacfwd)")},
 }
 
 # Where torch refuses (no double backward or forward AD for the op, or a torch-internal

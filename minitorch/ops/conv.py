@@ -127,32 +127,35 @@ class Convolution(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return _grads(ctx, g, ctx.needs_input_grad)
+        return _grads(ctx, g, ctx.needs_input_grad, *ctx.saved_tensors)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        """torch's kernels' bits (:mod:`._conv_order`) for the parts it knows; the others
-        from ``backward``, whose products are numpy's."""
-        plan = ctx.plan
-        x, w = ctx.saved_tensors
-        if plan is None or not like(g, x._data):
-            return NotImplemented
-        _, geometry, _, has_bias, groups = ctx.meta
-        need_x, need_w, need_b = ctx.needs_input_grad
-        need_b = need_b and has_bias
-        grad_x = grad_w = grad_b = None
-        if need_x:
-            grad_x = _torch_grad_input(plan, g, w._data, tuple(x.shape), geometry, groups)
-        if need_w or need_b:
-            grad_w, grad_b = _torch_grad_weight(plan, g, x._data, tuple(w.shape), geometry,
-                                                groups, need_b)
-        left = (need_x and grad_x is None, need_w and grad_w is None, need_b and grad_b is None)
-        if any(left):
-            rest = _grads(ctx, wrap(g), left)
-            grad_x, grad_w, grad_b = (mine if theirs is None else theirs._data
-                                      for mine, theirs in zip((grad_x, grad_w, grad_b), rest))
-        return (grad_x if need_x else None, grad_w if need_w else None,
-                grad_b if need_b else None)
+        return _grad_arrays(ctx, g, *ctx.saved_tensors)
+
+
+def _grad_arrays(ctx: Any, g: Any, x: Tensor, w: Tensor) -> Any:
+    """torch's kernels' bits (:mod:`._conv_order`) for the parts it knows; the others
+    from ``backward``, whose products are numpy's."""
+    plan = ctx.plan
+    if plan is None or not like(g, x._data):
+        return NotImplemented
+    _, geometry, _, has_bias, groups = ctx.meta
+    need_x, need_w, need_b = ctx.needs_input_grad
+    need_b = need_b and has_bias
+    grad_x = grad_w = grad_b = None
+    if need_x:
+        grad_x = _torch_grad_input(plan, g, w._data, tuple(x.shape), geometry, groups)
+    if need_w or need_b:
+        grad_w, grad_b = _torch_grad_weight(plan, g, x._data, tuple(w.shape), geometry,
+                                            groups, need_b)
+    left = (need_x and grad_x is None, need_w and grad_w is None, need_b and grad_b is None)
+    if any(left):
+        rest = _grads(ctx, wrap(g), left, x, w)
+        grad_x, grad_w, grad_b = (mine if theirs is None else theirs._data
+                                  for mine, theirs in zip((grad_x, grad_w, grad_b), rest))
+    return (grad_x if need_x else None, grad_w if need_w else None,
+            grad_b if need_b else None)
 
 
 def _torch_forward(plan: order.Plan | None, x: Any, w: Any, b: Any, geometry: Geometry,
@@ -222,9 +225,9 @@ def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair
     return xp.reshape(out, (n, o, oh, ow))
 
 
-def _grads(ctx: Any, g: Tensor, needs: tuple) -> tuple:
-    """The gradients ``needs`` asks for, in Tensor operations (numpy's products)."""
-    x, w = ctx.saved_tensors
+def _grads(ctx: Any, g: Tensor, needs: tuple, x: Tensor, w: Tensor) -> tuple:
+    """The gradients ``needs`` asks for, in Tensor operations (numpy's products): a graph
+    to ``x`` and ``w`` (the input and weight as 4-d tensors) when one is recorded."""
     keys, (_, padding, _), _, has_bias, groups = ctx.meta
     need_x, need_w, need_b = needs
     if not x.shape[1]:  # nothing was read: every gradient is zero
@@ -420,13 +423,18 @@ class Convolution1d(Convolution):
                 geometry: Geometry, groups: int = 1) -> Tensor:
         out = Convolution.forward(ctx, _as_2d(x), _as_2d(w), b, geometry=geometry,
                                   groups=groups)
+        # the inputs themselves, not their 4-d copies: a gradient's graph must reach them
+        ctx.save_for_backward(x, w)
         return wrap(_as_1d(out._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return tuple(_as_1d(t) for t in Convolution.backward(ctx, g.unsqueeze(2)))
+        x, w = ctx.saved_tensors
+        grads = _grads(ctx, g.unsqueeze(2), ctx.needs_input_grad, x.unsqueeze(2), w.unsqueeze(2))
+        return tuple(_as_1d(t) for t in grads)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        grads = Convolution.backward_arrays(ctx, _as_2d(wrap(g))._data)
+        x, w = ctx.saved_tensors
+        grads = _grad_arrays(ctx, _as_2d(wrap(g))._data, _as_2d(x), _as_2d(w))
         return grads if grads is NotImplemented else tuple(_as_1d(a) for a in grads)

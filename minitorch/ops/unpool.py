@@ -21,7 +21,7 @@ __all__ = ["MaxUnpool2D"]
 
 
 def _planes(xp: Any, array: Any, lead: tuple) -> Any:
-    return xp.reshape(array, (_count(lead), -1))
+    return xp.reshape(array, (_count(lead), array.shape[-2] * array.shape[-1]))  # -1: 0 planes
 
 
 def _count(sizes: tuple) -> int:
@@ -56,8 +56,6 @@ class MaxUnpool2D(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        (index,) = ctx.saved_tensors
-        xp = g._xp
-        lead = ctx.shape[:-2]
-        picked = xp.take_along_axis(_planes(xp, g._data, lead), index._data, axis=1)
-        return wrap(xp.reshape(picked, ctx.shape)), None
+        (index,) = ctx.saved_tensors  # a gather, recorded: the gradient differentiates again
+        planes = g.reshape(index.shape[0], g.shape[-2] * g.shape[-1])
+        return planes.gather(1, index).reshape(ctx.shape), None

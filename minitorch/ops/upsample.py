@@ -70,7 +70,8 @@ class Upsample(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, sources = ctx.meta
-        return (_UpsampleBack.apply(g, shape=shape, sources=sources),)
+        node = ctx._forward_cls
+        return (_BACKS[node].apply(g, shape=shape, sources=sources, node=node),)
 
 
 NODES = {(mode, dims): type(f"Upsample{name}", (Upsample,),
@@ -81,19 +82,25 @@ NODES = {(mode, dims): type(f"Upsample{name}", (Upsample,),
 
 
 class _UpsampleBack(Op):
-    """The gradient of an upsampling: each output's share added to its sources."""
-
-    node_name = "UpsampleBackwardBackward0"
-    _profile_name = "aten::upsample_backward"
+    """The gradient of an upsampling: each output's share added to its sources. Its own
+    gradient is the upsampling ``node`` again, recorded, so that it differentiates further
+    (hessians, forward-mode tangents)."""
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, *, shape: tuple, sources: tuple) -> Tensor:
-        ctx.sources = sources
+    def forward(ctx: Any, g: Tensor, *, shape: tuple, sources: tuple, node: type) -> Tensor:
+        ctx.meta = (sources, node)
         return wrap(_spread(g._xp, g._data, shape, sources))
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
-        return (wrap(_interpolate(gg._xp, gg._data, ctx.sources)),)
+        sources, node = ctx.meta
+        return (node.apply(gg, sources=sources),)
+
+
+_BACKS = {node: type(f"{node.__name__}Backward", (_UpsampleBack,),
+                     {"node_name": f"{node.__name__}BackwardBackward0",
+                      "_profile_name": f"{node._profile_name}_backward"})
+          for node in NODES.values()}
 
 
 def _interpolate(xp: Any, x: Any, sources: tuple) -> Any:
