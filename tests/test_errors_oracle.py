@@ -147,6 +147,12 @@ def _(L):
     L.autograd.grad(L.ones(2).sum(), leaf(L, 3))
 
 
+@scenario("autograd.grad of an output without grad wrt a tensor without grad: outputs first")
+def _(L):
+    d = L.randn(3)
+    L.autograd.grad(d.sum(), d)
+
+
 @scenario("autograd.grad wrt a tensor without grad")
 def _(L):
     x = leaf(L, 3)

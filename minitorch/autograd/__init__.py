@@ -184,9 +184,9 @@ def grad(
                            none=False)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
     _check_inputs(ins)
+    edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))  # outputs checked first
     if any(not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))
     captured = engine.execute(edges, root_grads, keep_graph=retain_graph,
                               create_graph=create_graph, capture=[t._edge() for t in ins],
                               accumulate=False)
