@@ -331,6 +331,57 @@ def element_strides(array: Any) -> tuple | None:
     return tuple(s // size for s in strides)
 
 
+def dense_strides(sizes: tuple, strides: tuple) -> tuple:
+    """torch's ``infer_dense_strides``: the contiguous strides that keep the order of
+    ``strides`` (smallest innermost; a dim of stride 0 keeps its place), as ``clone()`` gives
+    a tensor that is not dense (expanded, or a strided slice).
+
+    >>> dense_strides((2, 3, 3), (3, 0, 1)), dense_strides((2, 3, 2), (0, 1, 3))
+    ((9, 3, 1), (6, 1, 3))
+    """
+    def order(d0: int, d1: int) -> int:
+        if strides[d0] == 0 or strides[d1] == 0:
+            return 0
+        if strides[d0] != strides[d1]:
+            return 1 if strides[d0] > strides[d1] else -1
+        return 1 if sizes[d0] > sizes[d1] else 0
+
+    perm = list(reversed(range(len(sizes))))  # innermost first
+    for i in range(1, len(perm)):  # torch's insertion sort, stable
+        moving = i
+        for before in range(i - 1, -1, -1):
+            swap = order(perm[before], perm[moving])
+            if swap > 0:
+                perm[before], perm[moving] = perm[moving], perm[before]
+                moving = before
+            elif swap < 0:
+                break
+    out, step = [0] * len(sizes), 1
+    for d in perm:
+        out[d] = step
+        if sizes[d] > 1:
+            step *= sizes[d]
+    return tuple(out)
+
+
+def copy_preserving_layout(xp: Any, array: Any) -> Any:
+    """A copy of ``array`` laid out as torch's ``clone()`` lays it out: the same strides when
+    it is dense, else :func:`dense_strides` (numpy's own order puts a broadcast dim last).
+
+    >>> copy_preserving_layout(np, np.broadcast_to(np.ones((2, 1, 3)), (2, 3, 3))).strides
+    (72, 24, 8)
+    """
+    strides = element_strides(array)
+    if strides is None or array.flags.c_contiguous or array.flags.f_contiguous:
+        return xp.asarray(array, copy=True)
+    wanted = dense_strides(array.shape, strides)
+    buffer = xp.empty(max(array.size, 1), dtype=array.dtype)
+    out = xp.lib.stride_tricks.as_strided(
+        buffer, array.shape, tuple(s * array.itemsize for s in wanted))
+    out[...] = array
+    return out
+
+
 def sliding_windows(array: Any, dim: int, size: int, step: int) -> Any:
     """The windows of ``size`` elements every ``step`` along ``dim``, as a new last dim
     (``Tensor.unfold``): a strided view for numpy and CuPy, read-only where windows overlap;

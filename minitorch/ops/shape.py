@@ -16,7 +16,15 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor, sum_to, sum_to_as_torch, view_strides
 from ..autograd import profiler, torch_events
-from ..backend import array_dtype, element_strides, getitem, is_c_contiguous, namespace, to_device
+from ..backend import (
+    array_dtype,
+    copy_preserving_layout,
+    element_strides,
+    getitem,
+    is_c_contiguous,
+    namespace,
+    to_device,
+)
 from ._base import Op, check_same_device, wrap
 
 
@@ -183,7 +191,7 @@ class Clone(Op):
         xp = a._xp
         if contiguous and hasattr(xp, "ascontiguousarray"):  # numpy and CuPy
             return wrap(xp.ascontiguousarray(a._data))
-        return wrap(xp.asarray(a._data, copy=True))
+        return wrap(copy_preserving_layout(xp, a._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
