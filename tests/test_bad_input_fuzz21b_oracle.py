@@ -63,3 +63,33 @@ def test_layer_norm_checks_as_torch(x: str, shape: str, weight: str, bias: str,
     "L.nn.LayerNorm(3, eps='a')(L.ones(2, 3))", "L.nn.LayerNorm(3)(L.ones(2, 3, dtype=L.int64))"])
 def test_layer_norm_module_as_torch(expression: str) -> None:
     assert_as_torch(expression)
+
+
+@SETTINGS
+@given(x=st.sampled_from(["L.ones(2, 3)", "L.ones(0, 3)", "L.ones(4, 3, dtype=L.int64)",
+                          "L.ones(0, 3, dtype=L.int64)", "L.ones(1, 3, 1)", "L.ones(3)"]),
+       stats=st.sampled_from(["L.zeros(3), L.ones(3)", "None, None", "L.zeros(2), None",
+                              "L.zeros(3, dtype=L.float64), L.ones(3)",
+                              "L.zeros(3, requires_grad=True), L.ones(3)"]),
+       params=st.sampled_from(["None, None", "L.ones(3), L.zeros(3)", "L.ones(2), None",
+                               "None, L.zeros(2)", "L.ones(3, requires_grad=True), None"]),
+       training=st.booleans(), eps=st.sampled_from(["1e-5", "0.0", "-1.0", "'a'", "None"]))
+def test_batch_norm_checks_as_torch(x: str, stats: str, params: str, training: bool,
+                                    eps: str) -> None:
+    """batch_norm checks eps as torch's Python does (non-negative; positive when training),
+    returns an empty input scaled and shifted without statistics, then checks the running
+    statistics, weight and bias hold one value per channel before their dtypes."""
+    assert_as_torch(f"L.nn.functional.batch_norm({x}, {stats}, {params}, "
+                    f"training={training}, eps={eps})")
+
+
+@pytest.mark.parametrize("program", [
+    "m = L.nn.BatchNorm1d(3)\ny = m(L.ones(0, 3))\n"
+    "R = (y, m.running_mean, m.running_var, m.num_batches_tracked)",
+    "m = L.nn.BatchNorm1d(3)\nx = L.ones(0, 3, requires_grad=True)\ny = m(x)\n"
+    "y.sum().backward()\nR = (y, x.grad, m.weight.grad, m.bias.grad)",
+    "R = L.nn.BatchNorm1d(0).eval()(L.ones(0, 3))",
+    "R = L.nn.BatchNorm2d(2)(L.ones(0, 2, 3, 3))"])
+def test_batch_norm_of_an_empty_batch_as_torch(program: str) -> None:
+    """An empty batch leaves the running statistics as they are (they were NaN)."""
+    assert_program_as_torch(program)
