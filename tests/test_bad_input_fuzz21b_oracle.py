@@ -93,3 +93,22 @@ def test_batch_norm_checks_as_torch(x: str, stats: str, params: str, training: b
 def test_batch_norm_of_an_empty_batch_as_torch(program: str) -> None:
     """An empty batch leaves the running statistics as they are (they were NaN)."""
     assert_program_as_torch(program)
+
+
+@SETTINGS
+@given(x=st.sampled_from(["L.ones(2)", "L.ones(2, dtype=L.int64) * 7", "L.ones(2) > 0", "3.0",
+                          "L.ones(2, requires_grad=True) * 1"]),
+       call=st.sampled_from([
+           "elu({x})", "elu({x}, alpha=None)", "elu({x}, alpha='a', inplace=True)",
+           "elu({x}, 2.0, True)", "leaky_relu({x}, None)", "leaky_relu({x}, 0.2, True)",
+           "leaky_relu({x}, 2 ** 70)", "hardtanh({x})", "hardtanh({x}, -1.5, 1.5)",
+           "hardtanh({x}, 'a', 'b')", "hardtanh({x}, 2.0, 1.0)", "hardtanh({x}, 0.0, 'b')",
+           "hardtanh({x}, 2 ** 70, 2 ** 71)", "hardtanh({x}, inplace=True)", "relu6({x})",
+           "relu6({x}, inplace=True)", "silu({x})", "silu({x}, inplace=True)", "gelu({x})",
+           "gelu({x}, 'tanh')", "gelu({x}, approximate=None)", "gelu({x}, approximate='x')",
+           "gelu({x}, approximate='tanh')", "logsigmoid({x})"]))
+def test_activation_arguments_as_torch(x: str, call: str) -> None:
+    """Activations type their numbers as torch's parser (named ``fn_`` in place), take
+    gelu's ``approximate`` by keyword only, and refuse the dtypes torch's kernels lack
+    (hardtanh and relu6 run on integers, not on bools)."""
+    assert_as_torch("L.nn.functional." + call.format(x=x))
