@@ -158,3 +158,41 @@ def test_solve_checks_as_torch(a: str, b: str, left: str) -> None:
         assert "left=True" in got[1]  # minitorch's own, said so
         return
     assert_as_torch(f"L.linalg.solve({a}, {b}, left={left})")
+
+
+
+@pytest.mark.parametrize("arguments", [
+    "L.ones(2,0,4), L.ones(2,5,4), L.ones(2,3,4)",
+    "L.ones(2,0,4), L.ones(2,3,4), L.ones(1,3,5)",
+    "L.ones(2,0,4), L.ones(2,3,4), L.ones(2,3,4), attn_mask=L.ones(7,7)",
+    "L.ones(2,0,4), L.ones(2,3,4), L.ones(2,3,4), attn_mask=L.ones(3,3)>0, is_causal=True",
+    "L.ones(0,4), L.ones(2,3,5), L.ones(2,3,4)",
+    "L.ones(2,3,4, requires_grad=True), L.ones(2,0,4), L.ones(2,0,4)",
+    "L.ones(3,4), L.ones(3,4), L.ones(2,0,4), attn_mask=L.ones(2,3,3)>0",
+    "L.ones(3,4), L.ones(3,4), L.ones(3,0)",
+    "L.ones(3,4, dtype=L.float64), L.ones(3,4, dtype=L.float64), L.ones(3,4, "
+    "dtype=L.float64), attn_mask=L.ones(3,3)",
+    "L.ones(3,4), L.ones(3,4), L.ones(3,4), attn_mask=L.ones(3,3, dtype=L.int64)",
+    "L.ones(3,4), L.ones(3,4), L.ones(3,4), attn_mask=L.ones(3,3, dtype=L.float64)",
+    "L.ones(3,4, dtype=L.int64), L.ones(3,4, dtype=L.int64), L.ones(3,4, dtype=L.int64)",
+    "L.ones(4), L.ones(3,4, dtype=L.float64), L.ones(3,4)",
+    "L.ones(4), L.ones(1,3,4), L.ones(1,3,4)",
+    "L.ones(3,4), L.ones(3,4), L.ones(3,4), scale='a'",
+    "L.ones(3,4), L.ones(3,4), L.ones(3,4), dropout_p='a'",
+    "L.ones(3,4), L.ones(3,4), L.ones(3,4), is_causal=1",
+    "L.ones(3,4), L.ones(3,4), L.ones(3,4), attn_mask=[1]",
+    "[1.0], L.ones(3,4), L.ones(3,4)",
+    "L.ones(2, 3, 4), L.ones(2, 3, 4, dtype=L.float64), L.ones(2, 3, 4), "
+    "attn_mask=L.ones(3, 3, dtype=L.bool), is_causal=True",
+    "L.ones(2, 0, 4), L.ones(2, 3, 4), L.ones(2, 3, 4), attn_mask=L.ones(3, 3, "
+    "dtype=L.int64), is_causal=True",
+    "L.ones(2, 3, 4), L.ones(2, 3, 4), L.ones(2, 3, 4), attn_mask=L.ones(3, 3, "
+    "dtype=L.bool), is_causal=True",
+    "L.ones(2, 3, 4), L.ones(2, 3, 4), L.ones(2, 3, 4), attn_mask=L.ones(3, 3, "
+    "dtype=L.bool), enable_gqa=1",
+    "L.ones(2, 3, 4), L.ones(2, 3, 4), L.ones(2, 3, 4), scale=None"])
+def test_attention_checks_as_torch(arguments: str) -> None:
+    """scaled_dot_product_attention types its arguments, then checks one dtype, matrices and
+    the mask's dtype (a vector query was silently taken), answers zeros tied to the graph
+    when an input is empty, and only then refuses a mask with is_causal."""
+    assert_as_torch(f"L.nn.functional.scaled_dot_product_attention({arguments})")
