@@ -196,3 +196,41 @@ def test_attention_checks_as_torch(arguments: str) -> None:
     the mask's dtype (a vector query was silently taken), answers zeros tied to the graph
     when an input is empty, and only then refuses a mask with is_causal."""
     assert_as_torch(f"L.nn.functional.scaled_dot_product_attention({arguments})")
+
+
+
+@pytest.mark.parametrize("call", [
+    "F.cosine_similarity(L.ones(2, 3), L.ones(2, 4), dim=-3, eps=1.0)",
+    "F.cosine_similarity(L.ones(2, 1, 3), L.ones(4, 3), dim=(0, 1), eps=1e-8)",
+    "F.cosine_similarity(L.ones(2, 3), L.ones(1, 3), dim=1.5, eps=1.0)",
+    "F.cosine_similarity(L.ones(2, 3, dtype=L.int64), L.ones(2, 3, dtype=L.int64), dim=1, eps=0)",
+    "F.cosine_similarity(L.ones(2, 3, dtype=L.int64), L.arange(6.).reshape(2, 3), dim=1, eps=0)",
+    "F.cosine_similarity(L.ones(2, 3) > 0, L.arange(6.).reshape(2, 3), dim=0)",
+    "F.cosine_similarity(L.ones(3), L.ones(3), dim=2, eps=-1.0)",
+    "F.cosine_similarity(L.ones(3), L.ones(3), dim=0, eps=-0.5)",
+    "F.cosine_similarity(L.ones(3), L.ones(3), dim=None, eps=None)",
+    "F.cosine_similarity(L.ones(3), L.ones(3), dim=0, eps=None)",
+    "F.cosine_similarity(L.arange(6., requires_grad=True).reshape(2, 3), L.ones(3), "
+    "dim=-1, eps=-1.0)",
+    "F.cosine_similarity(L.arange(6., requires_grad=True).reshape(2, 3), L.ones(3), dim=-1)",
+    "F.cosine_similarity(L.arange(6., requires_grad=True).reshape(2, 3), L.ones(3, "
+    "dtype=L.float64), dim=0)",
+    "F.cosine_similarity([1.0], L.ones(3))",
+    "F.cosine_similarity(L.ones(3), L.ones(3), 0, 1e-3)",
+    "F.pairwise_distance(L.tensor(1.0), L.tensor(2.0), p=1)",
+    "F.pairwise_distance(L.tensor(1.0), L.tensor(2.0), p=float('inf'), keepdim=True)",
+    "F.pairwise_distance(L.tensor(1.0, requires_grad=True), L.tensor(2.0), p=0)",
+    "F.pairwise_distance(L.ones(3), L.ones(3), p='fro')",
+    "F.pairwise_distance(L.ones(3), L.ones(3), eps=None)",
+    "F.pairwise_distance(L.ones(2, 3), L.ones(2, 4), p=0, eps=None)",
+    "F.pairwise_distance(L.ones(3), L.ones(3), p=None)",
+    "F.pairwise_distance(L.ones(3), L.ones(3), keepdim=1)",
+    "F.pairwise_distance(L.ones(2, 1, 3), L.arange(12., requires_grad=True).reshape(4, 3), p=3)",
+    "F.pairwise_distance(L.ones(3, dtype=L.int64), L.ones(3, dtype=L.int64))",
+    "F.pairwise_distance(L.ones(3), 2.0)"])
+def test_distances_check_arguments_as_torch(call: str) -> None:
+    """cosine_similarity and pairwise_distance type their arguments as torch's parser (a
+    tuple dim was accepted, eps=None leaked arithmetic errors), cosine_similarity refuses a
+    negative eps and a non-floating common dtype and broadcasts before reducing, and
+    pairwise_distance of 0-d tensors is their distance (it crashed inside numpy)."""
+    assert_as_torch("L.nn." + call.replace("F.", "functional.", 1))
