@@ -234,3 +234,29 @@ def test_distances_check_arguments_as_torch(call: str) -> None:
     negative eps and a non-floating common dtype and broadcasts before reducing, and
     pairwise_distance of 0-d tensors is their distance (it crashed inside numpy)."""
     assert_as_torch("L.nn." + call.replace("F.", "functional.", 1))
+
+
+
+@pytest.mark.parametrize("call", [
+    "L.ones(2, 3).cumsum(1, dtype=L.bool)",
+    "L.ones(0).cumprod(0, dtype=L.bool)",
+    "L.ones(0, requires_grad=True).cumprod(0, dtype=L.bool)",
+    "L.ones(3, requires_grad=True).cumsum(0, dtype=L.int64)",
+    "L.ones(3, requires_grad=True).cumsum(0, dtype=L.bool)",
+    "L.ones(3, requires_grad=True).cumprod(0, dtype=L.float64)",
+    "L.ones(3).cumsum(0, dtype=L.int64)",
+    "(L.ones(3) > 0).cumsum(0)",
+    "(L.ones(3) > 0).cumsum(0, dtype=L.bool)",
+    "(L.ones(0) > 0).cumsum(0)",
+    "L.ones(5).cumsum(1, dtype='float32')",
+    "L.ones(5).cumsum('a', dtype='float32')",
+    "L.ones(5).cumprod(2, dtype=L.bool)",
+    "L.tensor(2.0).cumsum(0)",
+    "L.tensor(2, dtype=L.int64).cumprod(-1, dtype=L.float32)",
+    "L.cumsum(L.ones(2, 3, dtype=L.int64), 1, dtype=L.float32)",
+    "L.ones(2, 3, requires_grad=True).cumsum(1, dtype=L.float64)"])
+def test_scans_check_their_dtype_as_torch(call: str) -> None:
+    """cumsum/cumprod type dim and dtype before dim's range, have no bool kernel (a bool
+    dtype gave int64) and refuse an integer dtype where a gradient would be recorded (it
+    was silently dropped)."""
+    assert_as_torch(call)
