@@ -260,3 +260,12 @@ def test_scans_check_their_dtype_as_torch(call: str) -> None:
     dtype gave int64) and refuse an integer dtype where a gradient would be recorded (it
     was silently dropped)."""
     assert_as_torch(call)
+
+
+@pytest.mark.parametrize("call", [
+    "L.topk(L.tensor([True, False]), 3)", "L.topk(L.tensor([True, False]), 1, dim=2)",
+    "L.topk(L.tensor([True, False]), 0)", "L.topk(L.tensor(True), 1)",
+    "L.topk(L.zeros(0, dtype=L.bool), 0)", "L.tensor([True, False]).topk(1)"])
+def test_topk_refuses_bool_as_torch(call: str) -> None:
+    """topk has no bool kernel on CPU; torch says so after checking dim and k."""
+    assert_as_torch(call)

@@ -171,4 +171,6 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,
     size = input._data.shape[d] if input.dim() else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     return return_types.topk(*Topk.apply(input, k=k, dim=d, largest=bool(largest)))
