@@ -269,3 +269,59 @@ def test_scans_check_their_dtype_as_torch(call: str) -> None:
 def test_topk_refuses_bool_as_torch(call: str) -> None:
     """topk has no bool kernel on CPU; torch says so after checking dim and k."""
     assert_as_torch(call)
+
+
+
+@pytest.mark.parametrize("call", [
+    "F.embedding(L.tensor([0]), L.ones(5, 3), padding_idx=5)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), padding_idx=-6)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), padding_idx=-5)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), padding_idx=4)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), padding_idx='a')",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), padding_idx=1.5)",
+    "F.embedding(L.tensor([0]), [[1.0]], padding_idx=1)",
+    "F.embedding(L.tensor([0]), [[1.0]])",
+    "F.embedding([0, 1], L.ones(5, 3))",
+    "F.embedding([0, 1], L.ones(5, 3), max_norm=1.0)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3, 2), max_norm=1.0)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3, 2))",
+    "F.embedding(L.tensor([0.0]), L.ones(5, 3, 2))",
+    "F.embedding(L.tensor([0.0]), L.ones(5, 3))",
+    "F.embedding(L.tensor([0.0]), L.ones(5, 3), max_norm=1.0)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3, dtype=L.int64), max_norm=1.0)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), max_norm='a')",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), max_norm=1.0, norm_type=None)",
+    "F.embedding(L.tensor([7]), L.ones(5, 3), max_norm=1.0)",
+    "F.embedding(L.tensor([7]), L.ones(5, 3))",
+    "F.embedding(L.tensor([1, 1]), L.arange(15.).reshape(5, 3), max_norm=1.0)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), scale_grad_by_freq=1)",
+    "F.embedding(L.tensor([0]), L.ones(5, 3), sparse=None)",
+    "F.embedding(L.tensor([0]), 3.0)",
+    "L.nn.Embedding(5, 3)([0, 1]).shape",
+    "L.nn.Embedding(5, 3, padding_idx=5)",
+    "L.nn.Embedding(5, 3, max_norm=1.0)([0, 1]).shape",
+    "F.normalize([1.0, 2.0])",
+    "F.normalize(L.ones(2, 3), p='a')",
+    "F.normalize(L.ones(2, 3), dim=None)",
+    "F.one_hot(L.tensor([], dtype=L.int64), 0)",
+    "F.one_hot(L.tensor([], dtype=L.int64), 3)",
+    "F.one_hot(L.tensor([], dtype=L.int64))",
+    "F.one_hot(L.tensor([1, 2]), 0)",
+    "F.one_hot(L.tensor([], dtype=L.int64), -2)",
+    "F.one_hot(L.tensor([1]), -2)",
+    "embedding(L.tensor([7]), L.ones(5, 3), max_norm=1.0, padding_idx=2)",
+    "embedding(L.tensor([-1]), L.ones(5, 3), max_norm=1.0)",
+    "embedding(L.tensor([-7, 9]), L.ones(5, 3), max_norm=1.0)",
+    "embedding(L.tensor([0]), L.ones(5, 3), max_norm=1.0, norm_type='a')",
+    "embedding(L.tensor([0]), L.ones(5, 3), max_norm=-1.0)",
+    "embedding(L.tensor([[0]]), L.ones(5, 3), max_norm=1.0)",
+    "embedding(L.tensor([0]), L.ones(5, 3, requires_grad=True), max_norm=1.0)",
+    "embedding(L.tensor([], dtype=L.int64), L.ones(5, 3, dtype=L.int64), max_norm=1.0)",
+    "embedding(L.tensor([1, 0]), L.arange(15.).reshape(5,3), max_norm=2.0, norm_type=1)",
+    "embedding(L.tensor([0]), L.ones(5, 3), padding_idx=True)"])
+def test_embedding_normalize_one_hot_as_torch(call: str) -> None:
+    """F.embedding checks padding_idx in Python (it was unchecked), renorms with
+    embedding_renorm_'s checks, then types its arguments as torch.embedding (weight first);
+    normalize reads ``input.norm`` as torch's Python; one_hot cannot infer classes of an
+    empty tensor from a count below 1."""
+    assert_as_torch(call.replace("F.", "L.nn.functional.", 1))
