@@ -190,7 +190,16 @@ def test_solve_checks_as_torch(a: str, b: str, left: str) -> None:
     "dtype=L.bool), is_causal=True",
     "L.ones(2, 3, 4), L.ones(2, 3, 4), L.ones(2, 3, 4), attn_mask=L.ones(3, 3, "
     "dtype=L.bool), enable_gqa=1",
-    "L.ones(2, 3, 4), L.ones(2, 3, 4), L.ones(2, 3, 4), scale=None"])
+    "L.ones(2, 3, 4), L.ones(2, 3, 4), L.ones(2, 3, 4), scale=None",
+    "L.ones(2, 3, 4), L.ones(2, 0, 4), L.ones(2, 3, 4), attn_mask=L.ones(4, 4) > 0, "
+    "is_causal=True",
+    "L.ones(2, 3, 4), L.ones(2, 0, 4), L.ones(2, 3, 4)",
+    "L.ones(2, 3, 0), L.ones(2, 3, 0), L.ones(2, 3, 4), attn_mask=L.ones(4, 4) > 0, "
+    "is_causal=True",
+    "L.ones(2, 3, 0), L.ones(2, 3, 0), L.ones(2, 3, 4)",
+    "L.ones(2, 3, 4), L.ones(2, 3, 4), L.ones(2, 3, 0), attn_mask=L.ones(4, 4) > 0, "
+    "is_causal=True",
+    "L.ones(2, 3, 4), L.ones(2, 0, 4), L.ones(2, 0, 4), is_causal=True"])
 def test_attention_checks_as_torch(arguments: str) -> None:
     """scaled_dot_product_attention types its arguments, then checks one dtype, matrices and
     the mask's dtype (a vector query was silently taken), answers zeros tied to the graph
@@ -265,7 +274,8 @@ def test_scans_check_their_dtype_as_torch(call: str) -> None:
 @pytest.mark.parametrize("call", [
     "L.topk(L.tensor([True, False]), 3)", "L.topk(L.tensor([True, False]), 1, dim=2)",
     "L.topk(L.tensor([True, False]), 0)", "L.topk(L.tensor(True), 1)",
-    "L.topk(L.zeros(0, dtype=L.bool), 0)", "L.tensor([True, False]).topk(1)"])
+    "L.topk(L.zeros(0, dtype=L.bool), 0)", "L.tensor([True, False]).topk(1)",
+    "L.topk(L.ones(2, 3), None, dim=2)"])
 def test_topk_refuses_bool_as_torch(call: str) -> None:
     """topk has no bool kernel on CPU; torch says so after checking dim and k."""
     assert_as_torch(call)

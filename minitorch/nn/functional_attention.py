@@ -38,19 +38,21 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     """
     _check_arguments(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     _check_inputs(query, key, value, attn_mask)
-    if 0 in (query.numel(), key.numel(), value.numel()):
+    if value.numel() == 0 or 0 in (*query.shape[:-1], value.shape[-1]):
         return _empty_attention(query, key, value)
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
     if enable_gqa and query.shape[-3:-2] != key.shape[-3:-2]:
         raise NotImplementedError("minitorch's scaled_dot_product_attention does not support "
                                   "grouped-query attention (enable_gqa with fewer key heads)")
     negative = scale is not None and scale < 0.0
-    softmax_scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else abs(scale)
+    width = query.shape[-1]  # torch's double arithmetic: an empty width scales by inf
+    softmax_scale = (1.0 / math.sqrt(width) if width else math.inf) if scale is None else \
+        abs(scale)
     factor = math.sqrt(softmax_scale)
     query = MulScalar.apply(query, -factor if negative else factor)
     if is_causal:
-        if attn_mask is not None:
-            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
-                               "be set when is_causal=True")
         length, source = query.shape[-2], key.shape[-2]
         attn_mask = _creation.ones(length, source, dtype=bool_).tril()
     if attn_mask is not None and attn_mask.dtype is bool_:  # True keeps, False gives -inf
@@ -100,7 +102,8 @@ def _check_inputs(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor |
 
 
 def _empty_attention(query: Tensor, key: Tensor, value: Tensor) -> Tensor:
-    """torch's answer when query, key or value is empty: zeros of the output's shape, tied to
-    the graph of all three (``zeros + (q.sum() + k.sum() + v.sum()) * 0``)."""
+    """torch's answer when the value or the output is empty (measured: an empty key alone, or
+    an empty query width, take the math path): zeros of the output's shape, tied to the
+    graph of all three (``zeros + (q.sum() + k.sum() + v.sum()) * 0``)."""
     zeros = _creation.zeros(*query.shape[:-1], value.shape[-1], dtype=query.dtype)
     return zeros + (query.sum() + key.sum() + value.sum()) * 0
