@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from .linalg import Bmm
 
@@ -28,9 +29,13 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     >>> minitorch.einsum("ij->ji", minitorch.ones(1, 2)).shape
     torch.Size([2, 1])
     """
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    terms, out = _parse(equation.replace(" ", ""), operands)
+    _check_arguments(equation, operands)
+    terms, out = _parse(equation, operands)
     summed = sorted(set("".join(terms)) - set(out))
     order = list(out) + summed
     ops = [_aligned(op, term, order) for op, term in zip(operands, terms)]
@@ -58,23 +63,97 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     return result
 
 
+def _check_arguments(equation: Any, operands: tuple) -> None:
+    """torch's parser: a string equation and a list of tensors."""
+    if not isinstance(equation, str):
+        raise TypeError("einsum(): argument 'equation' (position 1) must be str, not "
+                        f"{_args.type_name(equation)}")
+    for i, op in enumerate(operands):
+        if not _args.is_tensor(op):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{_args.type_name(op)}")
+
+
 def _parse(equation: str, operands: tuple) -> tuple[list[str], str]:
-    if "..." in equation:
-        raise NotImplementedError("minitorch's einsum does not support ellipsis ('...')")
-    lhs, arrow, out = equation.partition("->")
-    terms = lhs.split(",")
-    if len(terms) != len(operands):
-        few = "fewer" if len(operands) < len(terms) else "more"
-        raise RuntimeError(f"einsum(): {few} operands were provided than specified in the "
-                           "equation")
+    """The labels of each operand and of the output, checked as torch's einsum parses them."""
+    lhs, arrow, rhs = equation.partition("->")
+    terms = _input_terms(lhs, len(operands))
     for i, (term, op) in enumerate(zip(terms, operands)):
-        if len(term) != op.dim():
+        if "." not in term and len(term) != op.dim():
             raise RuntimeError(f"einsum(): the number of subscripts in the equation "
                                f"({len(term)}) does not match the number of dimensions "
                                f"({op.dim()}) for operand {i} and no ellipsis was given")
+    if "." in rhs.replace("...", ""):
+        raise RuntimeError("einsum(): found '.' for output that is not part of any ellipsis (...)")
+    if "." in lhs or "." in rhs:
+        raise NotImplementedError("minitorch's einsum does not support ellipsis ('...')")
     if not arrow:
-        out = "".join(sorted(c for c in set(lhs) - {","} if lhs.count(c) == 1))
+        return terms, "".join(sorted(c for c in set(lhs) - {",", " "} if lhs.count(c) == 1))
+    out = ""
+    for i, c in enumerate(rhs, len(lhs) + 2):
+        if c != " ":
+            _check_label(c, i)
+            if c in out or c not in lhs:
+                raise RuntimeError(f"einsum(): output subscript {c}" + (
+                    " appears more than once in the output" if c in out else
+                    " does not appear in the equation for any input operand"))
+            out += c
+    _check_sizes(terms, operands)
     return terms, out
+
+
+def _input_terms(lhs: str, count: int) -> list[str]:
+    """The labels of each of the ``count`` operands (``...`` kept as ``.``), in torch's
+    order of checks: dots, operand count, labels."""
+    terms, i = [""], 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == ".":
+            where = f"einsum(): found '.' for operand {len(terms) - 1}"
+            if "." in terms[-1]:
+                raise RuntimeError(f"{where} for which an ellipsis was already found")
+            if lhs[i:i + 3] != "...":
+                raise RuntimeError(f"{where} that is not part of any ellipsis")
+            terms[-1] += "."
+            i += 2
+        elif c == ",":
+            terms.append("")
+            if len(terms) > count:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+        elif c != " ":
+            _check_label(c, i)
+            terms[-1] += c
+        i += 1
+    if len(terms) != count:
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+    return terms
+
+
+def _check_label(c: str, index: int) -> None:
+    if not ("a" <= c <= "z" or "A" <= c <= "Z"):
+        raise RuntimeError(f"einsum(): invalid subscript given at index {index} in the "
+                           "equation string, subscripts must be in [a-zA-Z]")
+
+
+def _check_sizes(terms: list[str], operands: tuple) -> None:
+    """A label's sizes agree within an operand and broadcast across operands."""
+    seen: dict[str, int] = {}
+    for i, (term, op) in enumerate(zip(terms, operands)):
+        mine: dict[str, int] = {}
+        for c, size in zip(term, op.shape):
+            if mine.setdefault(c, size) != size:
+                raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {i} but "
+                                   f"the sizes don't match, {size} != {mine[c]}")
+        for c, size in mine.items():
+            before = seen.setdefault(c, size)
+            if size != before and 1 not in (size, before):
+                raise RuntimeError(f"einsum(): subscript {c} has size {size} for operand {i} "
+                                   f"which does not broadcast with previously seen size "
+                                   f"{before}")
+            if before == 1:
+                seen[c] = size
 
 
 def _aligned(op: Tensor, term: str, order: list[str]) -> Tensor:
