@@ -35,6 +35,8 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         return array if dev is None else backend.to_device(array, dev)
     if isinstance(data, np.generic) and dtype is not None:
         _leaf_kind(type(data), dtype)  # torch reads a numpy scalar as the number it holds
+    if isinstance(data, np.ndarray):
+        _check_numpy(data)
     if isinstance(data, (np.ndarray, np.generic)):
         target = (dtype or _own_dtype("tensor", data)).np
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
@@ -165,11 +167,15 @@ def _check_fits(value: Any, dtype: D.dtype) -> None:
         raise OverflowError("int too large to convert to float")
 
 
-def _unwrap(data: Any) -> Any:
+def _unwrap(data: Any, nested: bool = False) -> Any:
+    """``data`` as nested Python lists and numbers; a tensor inside a sequence must hold one
+    element (torch reads it as a number), a range is a sequence."""
     if isinstance(data, Tensor):
-        return data.item() if data.dim() == 0 else data.tolist()
-    if isinstance(data, (list, tuple)):
-        return [_unwrap(d) for d in data]
+        if nested and data.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data.item() if data.dim() == 0 or nested else data.tolist()
+    if isinstance(data, (list, tuple, range)):
+        return [_unwrap(d, nested=True) for d in data]
     if isinstance(data, np.ndarray):
         return data.tolist()
     return data
@@ -204,8 +210,26 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {_args.type_name(array)})")
+    _check_numpy(array)
     _own_dtype("from_numpy", array)
     return Tensor._make(backend.from_numpy(array, None))
+
+
+_TORCH_NUMPY_TYPES = ("float64", "float32", "float16", "complex64", "complex128", "int64",
+                      "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8", "bool")
+
+
+def _check_numpy(array: np.ndarray) -> None:
+    """torch's refusals of a numpy array it cannot hold: a dtype it has no tensors of, then a
+    negative stride."""
+    if array.dtype.name not in _TORCH_NUMPY_TYPES:
+        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
+                        f"The only supported types are: {', '.join(_TORCH_NUMPY_TYPES[:-1])}, "
+                        "and bool.")
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
 
 
 def _own_dtype(fn: str, array: Any) -> D.dtype:
@@ -215,8 +239,10 @@ def _own_dtype(fn: str, array: Any) -> D.dtype:
     if name not in ("float32", "float64", "int64", "bool"):
         hint = "pass dtype=minitorch.int64 (or float32, float64, bool), or " \
             if fn == "tensor" else ""
-        raise TypeError(f"{fn}(): minitorch has no {name} tensors (torch would make one); "
-                        f"{hint}convert the array first with .astype(...)")
+        raise NotImplementedError(
+            f"minitorch's {fn} supports only float32, float64, int64 and bool arrays, not "
+            f"{name} (torch would keep that dtype); {hint}convert the array first with "
+            ".astype(...)")
     return D.from_array_dtype(array.dtype)
 
 

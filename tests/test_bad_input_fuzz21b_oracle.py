@@ -410,3 +410,31 @@ def test_einsum_and_products_check_as_torch(call: str) -> None:
     labels, sizes) and types its operands (a float leaked AttributeError); bmm (einsum's
     pairs) and addmm (Linear) name a dtype mismatch as torch's kernels do."""
     assert_as_torch(call.replace("F.", "L.nn.functional.", 1))
+
+
+@pytest.mark.parametrize("call", [
+    "L.tensor([L.ones(2), L.ones(2)])", "L.tensor([L.ones(1), L.ones(1)])",
+    "L.tensor([L.tensor(1.0), L.tensor(2.0)])", "L.tensor([[L.ones(2)]])",
+    "L.tensor(L.ones(2, 3))", "L.from_numpy(np.arange(3)[::-1])",
+    "L.tensor(np.arange(3.0)[::-1])", "L.tensor(np.arange(6.0).reshape(2, 3)[:, ::-1])",
+    "L.tensor(np.array(['a']), dtype=L.float64)", "L.tensor(np.array(['a']))",
+    "L.tensor(np.array([1, 'a'], dtype=object))", "L.from_numpy(np.array(['a']))",
+    "L.tensor(range(3), dtype=L.float32)", "L.tensor(range(3))", "L.tensor([range(2), range(2)])",
+    "L.tensor(np.ones(2, dtype=np.int32), dtype=L.int64)", "L.from_numpy([1, 2])"])
+def test_tensor_from_data_as_torch(call: str) -> None:
+    """tensor() reads a tensor inside a sequence as one number (several elements are
+    refused) and a range as a sequence; numpy arrays of a dtype torch lacks or with a
+    negative stride are refused with torch's errors (they were taken, or numpy's leaked)."""
+    assert_as_torch(call)
+
+
+@pytest.mark.parametrize("call", [
+    "L.from_numpy(np.ones(2, dtype=np.int32))", "L.from_numpy(np.ones(2, dtype=np.float16))",
+    "L.tensor(np.ones(2, dtype=np.uint8))", "L.from_numpy(np.ones(2, dtype=np.complex64))"])
+def test_numpy_dtypes_minitorch_lacks_are_unsupported(call: str) -> None:
+    """Arrays of dtypes torch has and minitorch lacks get minitorch's own refusal, which says
+    what it supports and what to do (by design: no other dtype given silently)."""
+    kind, message = outcome(mt, call)
+    assert kind == "NotImplementedError", (call, kind, message)
+    assert "supports only float32, float64, int64 and bool arrays" in message
+    assert ".astype(...)" in message
