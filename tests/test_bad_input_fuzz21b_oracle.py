@@ -438,3 +438,25 @@ def test_numpy_dtypes_minitorch_lacks_are_unsupported(call: str) -> None:
     assert kind == "NotImplementedError", (call, kind, message)
     assert "supports only float32, float64, int64 and bool arrays" in message
     assert ".astype(...)" in message
+
+
+
+@pytest.mark.parametrize("call", [
+    "L.nn.RNN(0, 2)",
+    "L.nn.RNN(3, 0)",
+    "L.nn.RNN(3, 2, num_layers=0)",
+    "L.nn.RNN(3, 2, num_layers=-1)",
+    "L.nn.RNN(3.0, 2)",
+    "L.nn.RNN(3, 2.5)",
+    "L.nn.RNN(3, 2, bias=1)",
+    "L.nn.RNN(3, 2, batch_first=None)",
+    "L.nn.RNN(3, 2, dropout='a')",
+    "L.nn.RNN(3, 2, dropout=None)",
+    "L.nn.RNN(3, 2, dropout=2.0)",
+    "L.nn.RNN(3, 2, nonlinearity='x')",
+    "L.nn.RNN(3, 2, num_layers=2, dropout=0.5).dropout",
+    "L.nn.RNN(True, 2)"])
+def test_rnn_options_checked_at_construction_as_torch(call: str) -> None:
+    """nn.RNN checks its sizes and flags when built (a zero size was accepted and failed at
+    the first forward with an AttributeError)."""
+    assert_as_torch(call)

@@ -45,6 +45,21 @@ def _nonlinearity(name: str, x: Tensor) -> Tensor:
     return x.tanh() if name == "tanh" else x.relu()
 
 
+def _check_options(input_size: Any, hidden_size: Any, num_layers: Any, bias: Any,
+                   batch_first: Any) -> None:
+    """torch's checks of an RNN's options at construction (not at the first forward)."""
+    for name, value in (("bias", bias), ("batch_first", batch_first)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} should be of type bool, got: {type(value).__name__}")
+    for name, value in (("input_size", input_size), ("hidden_size", hidden_size)):
+        if not isinstance(value, int):
+            raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
+        if value <= 0:
+            raise ValueError(f"{name} must be greater than zero")
+    if num_layers <= 0:
+        raise ValueError("num_layers must be greater than zero")
+
+
 class RNN(Module):
     """A multi-layer Elman RNN with tanh or relu.
 
@@ -67,6 +82,7 @@ class RNN(Module):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
                              "'relu'.")
+        dropout_p = float(dropout)  # torch converts first (Python's errors are its errors)
         if (not isinstance(dropout, numbers.Number) or isinstance(dropout, bool)
                 or not 0 <= dropout <= 1):
             raise ValueError("dropout should be a number in range [0, 1] representing the "
@@ -75,10 +91,11 @@ class RNN(Module):
             warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
                           "non-zero dropout expects num_layers greater than 1, but got "
                           f"dropout={dropout} and num_layers={num_layers}", stacklevel=2)
+        _check_options(input_size, hidden_size, num_layers, bias, batch_first)
         self.mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.nonlinearity, self.bias, self.batch_first = nonlinearity, bias, batch_first
-        self.dropout, self.bidirectional = float(dropout), bidirectional
+        self.dropout, self.bidirectional = dropout_p, bidirectional
         self.proj_size = 0
         directions = 2 if bidirectional else 1
         for layer in range(num_layers):
