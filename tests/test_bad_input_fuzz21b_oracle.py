@@ -455,7 +455,7 @@ def test_numpy_dtypes_minitorch_lacks_are_unsupported(call: str) -> None:
     "L.nn.RNN(3, 2, dropout=2.0)",
     "L.nn.RNN(3, 2, nonlinearity='x')",
     "L.nn.RNN(3, 2, num_layers=2, dropout=0.5).dropout",
-    "L.nn.RNN(True, 2)"])
+    "repr(L.nn.RNN(True, 2))"])
 def test_rnn_options_checked_at_construction_as_torch(call: str) -> None:
     """nn.RNN checks its sizes and flags when built (a zero size was accepted and failed at
     the first forward with an AttributeError)."""
