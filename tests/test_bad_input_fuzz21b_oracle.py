@@ -460,3 +460,56 @@ def test_rnn_options_checked_at_construction_as_torch(call: str) -> None:
     """nn.RNN checks its sizes and flags when built (a zero size was accepted and failed at
     the first forward with an AttributeError)."""
     assert_as_torch(call)
+
+
+
+@pytest.mark.parametrize("call", [
+    "L.repeat_interleave(L.tensor(1.0), L.tensor([2]), dim=0)",
+    "L.repeat_interleave(L.tensor(1.0), L.tensor([2]), dim=-1)",
+    "L.repeat_interleave(L.tensor(1.0), L.tensor([2]), dim=1)",
+    "L.repeat_interleave(L.tensor(1.0), L.tensor(2), dim=0)",
+    "L.repeat_interleave(L.tensor(1.0), 2, dim=0)",
+    "L.repeat_interleave(L.tensor(1.0), 2, dim=1)",
+    "L.repeat_interleave(L.tensor(1.0), 2, dim=-1)",
+    "L.repeat_interleave(L.tensor(1.0), 2)",
+    "L.repeat_interleave(L.tensor(1.0), L.tensor([2]))",
+    "L.repeat_interleave(L.tensor([1.0]), L.tensor([2]), dim=1)",
+    "L.repeat_interleave(L.tensor([1.0]), 2, dim=1)",
+    "L.repeat_interleave(L.tensor(1.0), L.tensor([2.0]), dim=0)",
+    "L.repeat_interleave(L.tensor(1.0), -1, dim=0)",
+    "L.repeat_interleave(L.tensor(1.0), -1, dim=3)",
+    "L.tensor(1.0).repeat_interleave(2, dim=2)",
+    "L.tensor(1.0).repeat_interleave(L.tensor([2]), dim=0)",
+    "L.split(L.tensor(1.0), [])",
+    "L.split(L.tensor(1.0), [1])",
+    "L.split(L.tensor(1.0), 1)",
+    "L.tensor(1.0).split([1, 2])",
+    "L.cat([L.ones(0), L.ones(2, 2)])",
+    "L.cat([L.ones(2, 2), L.ones(0)])",
+    "L.cat([L.ones(2, 2), L.ones(0)], dim=1)",
+    "L.cat([L.ones(0), L.ones(0)])",
+    "L.cat([L.ones(0, requires_grad=True), L.ones(2, 2)])",
+    "L.cat([L.ones(0, dtype=L.int64), L.ones(2, 2)])",
+    "L.cat([L.ones(0), L.ones(2, 2, dtype=L.float64)])",
+    "L.cat([L.ones(0, 2), L.ones(2, 2)])",
+    "L.cat([L.ones(0), L.ones(2, 2)], dim=2)",
+    "L.cat([L.ones(0), L.ones(2, 2)], dim=-3)",
+    "L.cat([L.ones(0), L.ones(0), L.ones(2, 3), L.ones(0), L.ones(1, 3)])",
+    "L.cat([L.ones(0)], dim=1)",
+    "L.cat([L.ones(0), L.tensor(1.0)])",
+    "L.stack([], None)",
+    "L.stack([], 'a')",
+    "L.stack([])",
+    "L.stack([L.ones(2)], None)",
+    "L.ones(5).cumsum(1, dtype='float32')"])
+def test_joins_and_repeats_as_torch(call: str) -> None:
+    """repeat_interleave with counts on a 0-d tensor names the dim (tuple index error
+    leaked), split on 0-d says split, cat skips legacy 1-D empty tensors next to any rank,
+    stack types dim before refusing an empty list."""
+    assert_as_torch(call)
+
+
+def test_cat_skips_a_legacy_empty_tensor_in_backward_as_torch() -> None:
+    assert_program_as_torch("x = L.ones(0, requires_grad=True)\n"
+                            "y = L.ones(2, 2, requires_grad=True)\n"
+                            "z = L.cat([x, y])\nz.sum().backward()\nR = (x.grad, y.grad)")

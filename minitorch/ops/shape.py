@@ -200,24 +200,37 @@ class Cat(Op):
 
     @staticmethod
     def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
-        ctx.sizes = [t.shape[dim] for t in tensors]
+        ctx.sizes = [None if _legacy_empty(t) else t.shape[dim] for t in tensors]
         ctx.dim = dim
         _check_cat_sizes(tensors, dim)
         xp = tensors[0]._xp
-        return wrap(xp.concat([t._data for t in tensors], axis=dim))
+        kept = [t._data for t in tensors if not _legacy_empty(t)]
+        return wrap(xp.concat(kept, axis=dim) if kept else xp.asarray(tensors[0]._data,
+                                                                      copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         grads, start = [], 0
         for size in ctx.sizes:
+            if size is None:  # a skipped legacy empty tensor
+                grads.append(g.new_zeros((0,)))
+                continue
             grads.append(g.narrow(ctx.dim, start, size))
             start += size
         return tuple(grads)
 
 
+def _legacy_empty(t: Tensor) -> bool:
+    """A 1-D empty tensor, which torch's cat skips next to tensors of any rank (legacy)."""
+    return tuple(t.shape) == (0,)
+
+
 def _check_cat_sizes(tensors: tuple, dim: int) -> None:
-    first = tensors[0].shape
-    for i, t in enumerate(tensors[1:], 1):
+    numbered = [(i, t) for i, t in enumerate(tensors) if not _legacy_empty(t)]
+    if not numbered:
+        return
+    first = numbered[0][1].shape
+    for i, t in numbered[1:]:
         for d, (a, b) in enumerate(zip(first, t.shape)):
             if d != dim and a != b:
                 raise RuntimeError(
@@ -359,13 +372,16 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     d = _args.integer("cat", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    ndim = tensors[0].dim()
     for i, t in enumerate(tensors):
         if t.dim() == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                "concatenated")
+    kept = [t for t in tensors if not _legacy_empty(t)]
+    if not kept:  # nothing but legacy empty tensors: dim is not even wrapped
+        return Cat.apply(*_promoted(tensors), dim=d)
+    ndim = kept[0].dim()
     d = _args.wrap_dim(d, ndim)
-    for t in tensors:
+    for t in kept:
         if t.dim() != ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
                                f"{t.dim()}")
@@ -379,6 +395,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     torch.Size([2, 2])
     """
     tensors = _tensor_list("stack", tensors)
+    _args.integer("stack", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     d = _args.dim("stack", dim, tensors[0].dim() + 1, position=2)
