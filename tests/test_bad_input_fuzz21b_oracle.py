@@ -513,3 +513,20 @@ def test_cat_skips_a_legacy_empty_tensor_in_backward_as_torch() -> None:
     assert_program_as_torch("x = L.ones(0, requires_grad=True)\n"
                             "y = L.ones(2, 2, requires_grad=True)\n"
                             "z = L.cat([x, y])\nz.sum().backward()\nR = (x.grad, y.grad)")
+
+
+
+@pytest.mark.parametrize("call", [
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='reflect')",
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='circular')",
+    "F.pad(L.ones(1, 2, 4, dtype=L.int64), (1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 2, 4, dtype=L.int64), (1, 1), mode='reflect')",
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1, 1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 1, 2, 2, 2) > 0, (1, 1, 1, 1, 1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 1, 2, 2) > 0, (1, 1, 1, 1), mode='reflect')",
+    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='replicate')",
+    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='reflect')"])
+def test_pad_modes_refuse_bool_as_torch(call: str) -> None:
+    """reflect and replicate have no bool kernel in torch (they were silently padded)."""
+    assert_as_torch(call.replace("F.", "L.nn.functional.", 1))

@@ -107,6 +107,9 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
         shape = [1] * k
         shape[d - lead] = n + left + right
         key.append(xp.reshape(_source(mode, xp, n, left, right), tuple(shape)))
+    if mode != "circular" and input.dtype.name == "bool":  # no bool kernel (after the sizes)
+        kernel = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f"\"{kernel}_pad{k}d\" not implemented for 'Bool'")
     return _NODES[mode, k].apply(input, key=tuple(key))
 
 
