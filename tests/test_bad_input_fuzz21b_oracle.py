@@ -530,3 +530,38 @@ def test_cat_skips_a_legacy_empty_tensor_in_backward_as_torch() -> None:
 def test_pad_modes_refuse_bool_as_torch(call: str) -> None:
     """reflect and replicate have no bool kernel in torch (they were silently padded)."""
     assert_as_torch(call.replace("F.", "L.nn.functional.", 1))
+
+
+
+@pytest.mark.parametrize("program", [
+    "R = F.adaptive_max_pool2d(L.ones(1, 0, 5, 5), 2, return_indices=True)",
+    "R = F.adaptive_max_pool2d(L.ones(0, 5, 5), 2)",
+    "R = F.adaptive_max_pool2d(L.ones(0, 2, 5, 5), 2)",
+    "R = F.adaptive_max_pool2d(L.ones(2, 0, 5), 2)",
+    "R = F.adaptive_avg_pool2d(L.ones(1, 0, 5, 5), 2)",
+    "R = F.adaptive_avg_pool2d(L.ones(0, 5, 5), 2)",
+    "R = F.adaptive_avg_pool2d(L.ones(1, 2, 5, 5, dtype=L.int64), 0)",
+    "R = F.adaptive_avg_pool2d(L.ones(1, 2, 5, 5, dtype=L.int64), (0, 2))",
+    "R = F.adaptive_avg_pool2d(L.ones(1, 2, 5, 5, dtype=L.int64), 2)",
+    "R = F.adaptive_max_pool2d(L.ones(1, 2, 5, 5, dtype=L.int64), 0)",
+    "R = F.adaptive_max_pool2d(L.ones(1, 2, 5, 5), 0)",
+    "x = L.ones(1, 2, 5, 5, requires_grad=True)\ny = F.adaptive_max_pool2d(x, 0)\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(1, 2, 5, 5, requires_grad=True)\ny = F.adaptive_max_pool2d(x, (0, 2))\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(2, 5, 5, requires_grad=True)\ny = F.adaptive_max_pool2d(x, (2, 0))\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(1, 2, 5, 5, requires_grad=True)\ny = F.adaptive_avg_pool2d(x, 0)\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(0, 2, 5, 5, requires_grad=True)\ny = F.adaptive_max_pool2d(x, 2)\n"
+    "y.sum().backward()\nR = x.grad",
+    "R = F.adaptive_avg_pool2d(L.ones(0, 2, 5, 5), 2)",
+    "R = F.adaptive_avg_pool2d(L.ones(2, 0, 5), 2)",
+    "R = F.adaptive_avg_pool2d(L.ones(1, 2, 0, 5), 2)",
+    "R = F.adaptive_max_pool2d(L.ones(1, 2, 5, 5, requires_grad=True), (0, 2))",
+    "R = F.adaptive_max_pool2d(L.ones(1, 2, 5, 5), (2, 0), return_indices=True)"])
+def test_adaptive_pooling_edges_as_torch(program: str) -> None:
+    """Adaptive max pooling refuses an empty non-batch dim (numpy's reshape error leaked)
+    and an empty grad_output in backward (it was accepted), handles an empty batch and an
+    empty output size; average pooling to an empty size takes any dtype."""
+    assert_program_as_torch(program)
