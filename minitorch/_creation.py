@@ -220,12 +220,15 @@ _TORCH_NUMPY_TYPES = ("float64", "float32", "float16", "complex64", "complex128"
 
 
 def _check_numpy(array: np.ndarray) -> None:
-    """torch's refusals of a numpy array it cannot hold: a dtype it has no tensors of, then a
-    negative stride."""
+    """torch's refusals of a numpy array it cannot hold: a dtype it has no tensors of, a
+    non-native byte order, a negative stride."""
     if array.dtype.name not in _TORCH_NUMPY_TYPES:
         raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
                         f"The only supported types are: {', '.join(_TORCH_NUMPY_TYPES[:-1])}, "
                         "and bool.")
+    if not array.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
     if any(stride < 0 for stride in array.strides):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors "
                          "with negative strides are not currently supported. (You can probably "
@@ -368,7 +371,8 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     dt = _args.dtype(fn, dtype) or D.get_default_dtype()
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
     _args.non_negative(fn, shape)
-    if not dt.is_floating_point and 0 not in shape:  # (no kernel runs for an empty tensor)
+    if not dt.is_floating_point and (kind == "uniform" or 0 not in shape):  # uniform checks
+        # its bounds for the dtype first; normal runs no kernel for an empty tensor
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
     _args.check_alloc(shape, dt.itemsize)

@@ -565,3 +565,24 @@ def test_adaptive_pooling_edges_as_torch(program: str) -> None:
     and an empty grad_output in backward (it was accepted), handles an empty batch and an
     empty output size; average pooling to an empty size takes any dtype."""
     assert_program_as_torch(program)
+
+
+
+@pytest.mark.parametrize("call", [
+    "L.softmax(L.ones(0), 0, dtype=L.int64)",
+    "L.log_softmax(L.ones(0, 3), 1, dtype=L.int64)",
+    "L.log_softmax(L.ones(0, dtype=L.int64), 0)",
+    "L.log_softmax(L.ones(0), -1, dtype=L.bool)",
+    "L.log_softmax(L.ones(2), -1, dtype=L.bool)",
+    "L.rand(0, dtype=L.bool)",
+    "L.rand((0,), dtype=L.int64)",
+    "L.randn(0, dtype=L.int64)",
+    "L.rand(2, dtype=L.int64)",
+    "L.from_numpy(np.ones(3, dtype='>f4'))",
+    "L.tensor(np.ones(3, dtype='>f4'))",
+    "L.from_numpy(np.ones(3, dtype='<f4'))"])
+def test_empty_kernels_and_numpy_byte_order_as_torch(call: str) -> None:
+    """(log_)softmax runs no kernel on an empty integer tensor (it was refused), rand's
+    uniform refuses a non-floating dtype even when empty (it gave float32), from_numpy
+    refuses a non-native byte order."""
+    assert_as_torch(call)
