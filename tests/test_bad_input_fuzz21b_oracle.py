@@ -586,3 +586,31 @@ def test_empty_kernels_and_numpy_byte_order_as_torch(call: str) -> None:
     uniform refuses a non-floating dtype even when empty (it gave float32), from_numpy
     refuses a non-native byte order."""
     assert_as_torch(call)
+
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.ones(3, requires_grad=True)\n"
+    "y = x.clamp(L.zeros(3, dtype=L.float64), L.ones(2, 3))\ny.sum().backward()\nR = x.grad",
+    "x = L.ones(3, requires_grad=True)\ny = x.clamp(L.zeros(2, 3))\ny.sum().backward()\nR = x.grad",
+    "x = L.ones(3, requires_grad=True)\ny = x.clamp(max=L.zeros(2, 3))\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(3)\nm = L.zeros(2, 3, requires_grad=True)\ny = x.clamp(m)\n"
+    "y.sum().backward()\nR = m.grad",
+    "x = L.ones(1, 3, requires_grad=True)\ny = x.clamp(L.zeros(2, 3))\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(2, 3, requires_grad=True)\ny = x.clamp(L.zeros(3))\ny.sum().backward()\nR = x.grad",
+    "x = L.ones(3, requires_grad=True)\nm = L.zeros(2, 3, requires_grad=True)\n"
+    "y = x.clamp(m)\ny.sum().backward()\nR = m.grad",
+    "x = L.ones(3, requires_grad=True)\ny = x.clamp(L.ones(2, 3), L.zeros(3))\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(3, requires_grad=True)\ny = x.clamp(L.ones(2, 3), L.zeros(2, 3))\n"
+    "y.sum().backward()\nR = x.grad",
+    "x = L.ones(3)\nm = L.zeros(3, requires_grad=True)\ny = x.clamp(m, L.ones(2, 3))\n"
+    "y.sum().backward()\nR = m.grad",
+    "x = L.ones(3)\nm = L.zeros(2, 3)\nh = L.ones(3, requires_grad=True)\n"
+    "y = x.clamp(m, h)\ny.sum().backward()\nR = h.grad"])
+def test_clamp_backward_masks_as_torch(program: str) -> None:
+    """clamp with two tensor bounds builds its backward masks in place as torch: a bound that
+    broadcasts one wider than its first operand is refused in backward (it was accepted)."""
+    assert_program_as_torch(program)
