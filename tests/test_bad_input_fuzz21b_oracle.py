@@ -614,3 +614,21 @@ def test_clamp_backward_masks_as_torch(program: str) -> None:
     """clamp with two tensor bounds builds its backward masks in place as torch: a bound that
     broadcasts one wider than its first operand is refused in backward (it was accepted)."""
     assert_program_as_torch(program)
+
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.clamp_min(L.ones(3), L.zeros(3))",
+    "R = L.clamp_min(L.ones(3, dtype=L.float64), L.ones(3) > 0)",
+    "R = L.clamp_min(L.ones(3) > 0, L.ones(4))",
+    "R = L.clamp_min(L.arange(6.).reshape(2, 3), L.ones(3, dtype=L.float64))",
+    "R = L.clamp_min(L.arange(3, dtype=L.int64), L.ones(3))",
+    "R = L.clamp_min(L.arange(3.), L.tensor(1.0))",
+    "R = L.clamp_min(L.arange(3., requires_grad=True), L.ones(3) > 0)",
+    "R = L.ones(3).clamp_min(L.zeros(3))",
+    "x = L.arange(3., requires_grad=True)\nm = L.ones(3, requires_grad=True)\n"
+    "y = L.clamp_min(x, m)\ny.sum().backward()\nR = (y, x.grad, m.grad)"])
+def test_clamp_min_takes_a_tensor_as_torch(program: str) -> None:
+    """clamp_min takes a tensor bound as torch's overload (ClampMinBackward1); it was
+    refused."""
+    assert_program_as_torch(program if "R =" in program else "R = " + program)

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_pair
 from ._base import Op, wrap
-from .pointwise import Clamp
+from .pointwise import Clamp, ClampTensor
 
-__all__ = ["ClampMin", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
+__all__ = ["ClampMin", "ClampMinTensor", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
 
 
 class NativeLayerNorm(Op):
@@ -123,13 +123,22 @@ class ClampMin(Clamp):
     _profile_name = "aten::clamp_min"
 
 
-def clamp_min(input: Tensor, min: float) -> Tensor:
-    """``input`` raised to at least ``min`` (ClampMinBackward0).
+class ClampMinTensor(ClampTensor):
+    node_name = "ClampMinBackward1"
+    _profile_name = "aten::clamp_min"
+
+
+def clamp_min(input: Tensor, min: Any) -> Tensor:
+    """``input`` raised to at least ``min``, a number (ClampMinBackward0) or a tensor that
+    broadcasts with it (ClampMinBackward1).
 
     >>> minitorch.tensor([-1., 2.]).clamp_min(0.5)
     tensor([0.5000, 2.0000])
     """
     _args.tensor_args("clamp_min", (input, "input", 1))
+    if isinstance(min, Tensor):
+        broadcast_pair(input, min)  # torch's error where the shapes do not broadcast
+        return ClampMinTensor.apply(input, min, None)
     return ClampMin.apply(input, min=_args.number("clamp_min", min, "min", 2))
 
 
