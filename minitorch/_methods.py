@@ -287,7 +287,24 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
 
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """In-place clamp."""
+    _number_bounds_fit(self, min, max)
     return self._inplace(pointwise.clamp, min, max)
+
+
+def _number_bounds_fit(self: Tensor, min: Any, max: Any) -> None:
+    """torch's refusal, in its Scalar overload's words (``bool``, ``long int``), of number
+    bounds whose result dtype ``self`` cannot hold; tensor bounds fail later, as any
+    in-place result of a wider dtype (``Bool``, ``Long``)."""
+    from ._dtype import result_type
+
+    bounds = [b for b in (min, max) if b is not None]
+    tensors = [b for b in bounds if isinstance(b, Tensor)]
+    if tensors and (len(tensors) == len(bounds) or any(t.dim() or t.requires_grad
+                                                       for t in tensors)):
+        return  # the (Tensor min, Tensor max) overload
+    if bounds and result_type(self, *bounds)._category > self.dtype._category:
+        raise RuntimeError(f"result type {_args.legacy(result_type(self, *bounds))} can't be "
+                           f"cast to the desired output type {_args.c_name(self.dtype)}")
 
 
 def zero_(self: Tensor) -> Tensor:

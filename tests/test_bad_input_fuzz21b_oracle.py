@@ -632,3 +632,21 @@ def test_clamp_min_takes_a_tensor_as_torch(program: str) -> None:
     """clamp_min takes a tensor bound as torch's overload (ClampMinBackward1); it was
     refused."""
     assert_program_as_torch(program if "R =" in program else "R = " + program)
+
+
+
+@pytest.mark.parametrize("call", [
+    "(L.ones(3) > 0).clamp_(L.tensor(0.5), 0.0)",
+    "(L.ones(3) > 0).clamp_(0.5)",
+    "(L.ones(3) > 0).clamp_(L.tensor([0.5]), L.tensor(1.0))",
+    "L.ones(3, dtype=L.int64).clamp_(L.tensor([0.5]))",
+    "L.ones(3, dtype=L.int64).clamp_(0.5)",
+    "L.ones(3, dtype=L.int64).clamp_(1, 2)",
+    "L.ones(3).clamp_(0.5)",
+    "(L.ones(3) > 0).clamp_(True)",
+    "(L.ones(3) > 0).clamp_(1)",
+    "L.ones(3, dtype=L.int64).clamp_(L.tensor(0.5), 2)"])
+def test_inplace_clamp_names_the_dtype_as_torch(call: str) -> None:
+    """clamp_ with number bounds the dtype cannot take is refused in the words of torch's
+    Scalar overload ('bool', 'long int'), with tensor bounds in its kernels' ('Bool')."""
+    assert_as_torch(call)
