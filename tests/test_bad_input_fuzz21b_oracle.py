@@ -160,7 +160,6 @@ def test_solve_checks_as_torch(a: str, b: str, left: str) -> None:
     assert_as_torch(f"L.linalg.solve({a}, {b}, left={left})")
 
 
-
 @pytest.mark.parametrize("arguments", [
     "L.ones(2,0,4), L.ones(2,5,4), L.ones(2,3,4)",
     "L.ones(2,0,4), L.ones(2,3,4), L.ones(1,3,5)",
@@ -207,7 +206,6 @@ def test_attention_checks_as_torch(arguments: str) -> None:
     assert_as_torch(f"L.nn.functional.scaled_dot_product_attention({arguments})")
 
 
-
 @pytest.mark.parametrize("call", [
     "F.cosine_similarity(L.ones(2, 3), L.ones(2, 4), dim=-3, eps=1.0)",
     "F.cosine_similarity(L.ones(2, 1, 3), L.ones(4, 3), dim=(0, 1), eps=1e-8)",
@@ -245,7 +243,6 @@ def test_distances_check_arguments_as_torch(call: str) -> None:
     assert_as_torch("L.nn." + call.replace("F.", "functional.", 1))
 
 
-
 @pytest.mark.parametrize("call", [
     "L.ones(2, 3).cumsum(1, dtype=L.bool)",
     "L.ones(0).cumprod(0, dtype=L.bool)",
@@ -280,6 +277,18 @@ def test_topk_refuses_bool_as_torch(call: str) -> None:
     """topk has no bool kernel on CPU; torch says so after checking dim and k."""
     assert_as_torch(call)
 
+
+PAD_MODES_ON_BOOL = (
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='reflect')",
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='circular')",
+    "F.pad(L.ones(1, 2, 4, dtype=L.int64), (1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 2, 4, dtype=L.int64), (1, 1), mode='reflect')",
+    "F.pad(L.ones(1, 2, 4) > 0, (1, 1, 1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 1, 2, 2, 2) > 0, (1, 1, 1, 1, 1, 1), mode='replicate')",
+    "F.pad(L.ones(1, 1, 2, 2) > 0, (1, 1, 1, 1), mode='reflect')",
+    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='replicate')",
+    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='reflect')")
 
 
 @pytest.mark.parametrize("call", [
@@ -328,14 +337,13 @@ def test_topk_refuses_bool_as_torch(call: str) -> None:
     "embedding(L.tensor([0]), L.ones(5, 3, requires_grad=True), max_norm=1.0)",
     "embedding(L.tensor([], dtype=L.int64), L.ones(5, 3, dtype=L.int64), max_norm=1.0)",
     "embedding(L.tensor([1, 0]), L.arange(15.).reshape(5,3), max_norm=2.0, norm_type=1)",
-    "embedding(L.tensor([0]), L.ones(5, 3), padding_idx=True)"])
-def test_embedding_normalize_one_hot_as_torch(call: str) -> None:
+    "embedding(L.tensor([0]), L.ones(5, 3), padding_idx=True)", *PAD_MODES_ON_BOOL])
+def test_embedding_normalize_one_hot_pad_as_torch(call: str) -> None:
     """F.embedding checks padding_idx in Python (it was unchecked), renorms with
     embedding_renorm_'s checks, then types its arguments as torch.embedding (weight first);
     normalize reads ``input.norm`` as torch's Python; one_hot cannot infer classes of an
-    empty tensor from a count below 1."""
+    empty tensor from a count below 1; pad's reflect and replicate have no bool kernel."""
     assert_as_torch(call.replace("F.", "L.nn.functional.", 1))
-
 
 
 @pytest.mark.parametrize("call", [
@@ -440,7 +448,6 @@ def test_numpy_dtypes_minitorch_lacks_are_unsupported(call: str) -> None:
     assert ".astype(...)" in message
 
 
-
 @pytest.mark.parametrize("call", [
     "L.nn.RNN(0, 2)",
     "L.nn.RNN(3, 0)",
@@ -460,7 +467,6 @@ def test_rnn_options_checked_at_construction_as_torch(call: str) -> None:
     """nn.RNN checks its sizes and flags when built (a zero size was accepted and failed at
     the first forward with an AttributeError)."""
     assert_as_torch(call)
-
 
 
 @pytest.mark.parametrize("call", [
@@ -515,24 +521,6 @@ def test_cat_skips_a_legacy_empty_tensor_in_backward_as_torch() -> None:
                             "z = L.cat([x, y])\nz.sum().backward()\nR = (x.grad, y.grad)")
 
 
-
-@pytest.mark.parametrize("call", [
-    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='replicate')",
-    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='reflect')",
-    "F.pad(L.ones(1, 2, 4) > 0, (1, 1), mode='circular')",
-    "F.pad(L.ones(1, 2, 4, dtype=L.int64), (1, 1), mode='replicate')",
-    "F.pad(L.ones(1, 2, 4, dtype=L.int64), (1, 1), mode='reflect')",
-    "F.pad(L.ones(1, 2, 4) > 0, (1, 1, 1, 1), mode='replicate')",
-    "F.pad(L.ones(1, 1, 2, 2, 2) > 0, (1, 1, 1, 1, 1, 1), mode='replicate')",
-    "F.pad(L.ones(1, 1, 2, 2) > 0, (1, 1, 1, 1), mode='reflect')",
-    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='replicate')",
-    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='reflect')"])
-def test_pad_modes_refuse_bool_as_torch(call: str) -> None:
-    """reflect and replicate have no bool kernel in torch (they were silently padded)."""
-    assert_as_torch(call.replace("F.", "L.nn.functional.", 1))
-
-
-
 @pytest.mark.parametrize("program", [
     "R = F.adaptive_max_pool2d(L.ones(1, 0, 5, 5), 2, return_indices=True)",
     "R = F.adaptive_max_pool2d(L.ones(0, 5, 5), 2)",
@@ -567,7 +555,6 @@ def test_adaptive_pooling_edges_as_torch(program: str) -> None:
     assert_program_as_torch(program)
 
 
-
 @pytest.mark.parametrize("call", [
     "L.softmax(L.ones(0), 0, dtype=L.int64)",
     "L.log_softmax(L.ones(0, 3), 1, dtype=L.int64)",
@@ -586,7 +573,6 @@ def test_empty_kernels_and_numpy_byte_order_as_torch(call: str) -> None:
     uniform refuses a non-floating dtype even when empty (it gave float32), from_numpy
     refuses a non-native byte order."""
     assert_as_torch(call)
-
 
 
 @pytest.mark.parametrize("program", [
@@ -616,7 +602,6 @@ def test_clamp_backward_masks_as_torch(program: str) -> None:
     assert_program_as_torch(program)
 
 
-
 @pytest.mark.parametrize("program", [
     "R = L.clamp_min(L.ones(3), L.zeros(3))",
     "R = L.clamp_min(L.ones(3, dtype=L.float64), L.ones(3) > 0)",
@@ -632,7 +617,6 @@ def test_clamp_min_takes_a_tensor_as_torch(program: str) -> None:
     """clamp_min takes a tensor bound as torch's overload (ClampMinBackward1); it was
     refused."""
     assert_program_as_torch(program if "R =" in program else "R = " + program)
-
 
 
 @pytest.mark.parametrize("call", [
