@@ -337,12 +337,25 @@ PAD_MODES_ON_BOOL = (
     "embedding(L.tensor([0]), L.ones(5, 3, requires_grad=True), max_norm=1.0)",
     "embedding(L.tensor([], dtype=L.int64), L.ones(5, 3, dtype=L.int64), max_norm=1.0)",
     "embedding(L.tensor([1, 0]), L.arange(15.).reshape(5,3), max_norm=2.0, norm_type=1)",
-    "embedding(L.tensor([0]), L.ones(5, 3), padding_idx=True)", *PAD_MODES_ON_BOOL])
+    "embedding(L.tensor([0]), L.ones(5, 3), padding_idx=True)", *PAD_MODES_ON_BOOL,
+    "F.unfold(L.ones(1, 2, 4, 4), 2, dilation=0, stride=0)",
+    "F.unfold(L.ones(1, 2, 4, 4), 2, padding=-1, stride=0)",
+    "F.unfold(L.ones(1, 2, 4, 4), 2, dilation=0, padding=-1)",
+    "F.unfold(L.ones(1, 2, 4, 4), 0, dilation=0)",
+    "F.unfold(L.ones(4, 4), 2, dilation=0, stride=0)",
+    "F.unfold(L.ones(5, 5), 3, dilation=1, padding=-1, stride=2)",
+    "F.unfold(L.ones(5, 5), 0, dilation=2, padding=-1, stride=2)",
+    "F.unfold(L.ones(5, 5), (1, 2, 3))",
+    "F.unfold(L.ones(5, 5), 2)",
+    "F.fold(L.ones(1, 8, 9), (4, 4), 2, dilation=0, stride=0)",
+    "F.fold(L.ones(1, 8, 9), (4, 4), 2, padding=-1, stride=0)",
+    "F.fold(L.ones(1, 8, 9), (4, 4), 2, dilation=0, padding=-1)"])
 def test_embedding_normalize_one_hot_pad_as_torch(call: str) -> None:
     """F.embedding checks padding_idx in Python (it was unchecked), renorms with
     embedding_renorm_'s checks, then types its arguments as torch.embedding (weight first);
     normalize reads ``input.norm`` as torch's Python; one_hot cannot infer classes of an
-    empty tensor from a count below 1; pad's reflect and replicate have no bool kernel."""
+    empty tensor from a count below 1; pad's reflect and replicate have no bool kernel;
+    unfold checks its geometry (the stride last) before reading a 2-D input's third dim."""
     assert_as_torch(call.replace("F.", "L.nn.functional.", 1))
 
 
