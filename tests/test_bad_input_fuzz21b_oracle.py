@@ -288,7 +288,22 @@ PAD_MODES_ON_BOOL = (
     "F.pad(L.ones(1, 1, 2, 2, 2) > 0, (1, 1, 1, 1, 1, 1), mode='replicate')",
     "F.pad(L.ones(1, 1, 2, 2) > 0, (1, 1, 1, 1), mode='reflect')",
     "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='replicate')",
-    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='reflect')")
+    "F.pad(L.ones(1, 2, 4) > 0, (5, 5), mode='reflect')",
+    "F.pad(L.ones(1, 2, 4), (5, 5, 5, 5, 5, 5, 5, 5), mode='bad')",
+    "F.pad(L.ones(1, 2, 4), (1,), mode='bad')",
+    "F.pad(L.ones(1, 2, 4), (1,), mode='reflect', value=2.0)",
+    "F.pad(L.ones(1, 2, 4), (5, 5, 5, 5, 5, 5, 5, 5), mode='reflect', value=2.0)",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode='reflect', value=0.0)",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode=None, value='a')",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode='constant', value='a')",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode='constant', value=True)",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode='constant', value=L.tensor(2.0))",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode=3)",
+    "F.pad(L.ones(1, 2, 4), 'ab', mode=None)",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode='bad', value='a')",
+    "F.pad(L.ones(1, 2, 4), (1, 1), value=None)",
+    "F.pad(L.ones(2, 4), (1, 1), mode='reflect', value='a')",
+    "F.pad(L.ones(1, 2, 4), (1, 1), mode='reflect', value=2.0)")
 
 
 @pytest.mark.parametrize("call", [
@@ -354,7 +369,8 @@ def test_embedding_normalize_one_hot_pad_as_torch(call: str) -> None:
     """F.embedding checks padding_idx in Python (it was unchecked), renorms with
     embedding_renorm_'s checks, then types its arguments as torch.embedding (weight first);
     normalize reads ``input.norm`` as torch's Python; one_hot cannot infer classes of an
-    empty tensor from a count below 1; pad's reflect and replicate have no bool kernel;
+    empty tensor from a count below 1; pad types mode and value and knows the mode before
+    the lengths, and its reflect and replicate have no bool kernel;
     unfold checks its geometry (the stride last) before reading a 2-D input's third dim."""
     assert_as_torch(call.replace("F.", "L.nn.functional.", 1))
 
