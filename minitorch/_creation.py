@@ -42,7 +42,7 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
             values = _copy_keeping_strides(np.asarray(data), target)
     else:
-        values = _python_values(_unwrap(data), dtype)
+        values = _python_values(_unwrap(data, index=dtype in (D.int64, D.bool)), dtype)
     return backend.from_numpy(values, dev)
 
 
@@ -152,7 +152,7 @@ def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
         return "complex"
     if issubclass(kind, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{kind.__name__}'")
-    if dtype is D.int64:
+    if dtype is D.int64 or dtype is D.bool:
         raise TypeError(f"'{kind.__name__}' object cannot be interpreted as an integer")
     if dtype is not None and dtype.is_floating_point:
         raise TypeError(f"must be real number, not {kind.__name__}")
@@ -167,15 +167,19 @@ def _check_fits(value: Any, dtype: D.dtype) -> None:
         raise OverflowError("int too large to convert to float")
 
 
-def _unwrap(data: Any, nested: bool = False) -> Any:
+def _unwrap(data: Any, nested: bool = False, index: bool = False) -> Any:
     """``data`` as nested Python lists and numbers; a tensor inside a sequence must hold one
-    element (torch reads it as a number), a range is a sequence."""
+    element (torch reads it as a number; an integer one for an ``index`` dtype, int64 or
+    bool), a range is a sequence."""
     if isinstance(data, Tensor):
+        if nested and index and (data.numel() != 1 or data.dtype.is_floating_point):
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
         if nested and data.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data.item() if data.dim() == 0 or nested else data.tolist()
     if isinstance(data, (list, tuple, range)):
-        return [_unwrap(d, nested=True) for d in data]
+        return [_unwrap(d, True, index) for d in data]
     if isinstance(data, np.ndarray):
         return data.tolist()
     return data

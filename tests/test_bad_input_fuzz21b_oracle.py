@@ -457,11 +457,26 @@ def test_einsum_and_products_check_as_torch(call: str) -> None:
     "L.tensor(np.array(['a']), dtype=L.float64)", "L.tensor(np.array(['a']))",
     "L.tensor(np.array([1, 'a'], dtype=object))", "L.from_numpy(np.array(['a']))",
     "L.tensor(range(3), dtype=L.float32)", "L.tensor(range(3))", "L.tensor([range(2), range(2)])",
-    "L.tensor(np.ones(2, dtype=np.int32), dtype=L.int64)", "L.from_numpy([1, 2])"])
+    "L.tensor(np.ones(2, dtype=np.int32), dtype=L.int64)", "L.from_numpy([1, 2])",
+    "L.tensor([L.tensor(1.0)], dtype=L.int64)",
+    "L.tensor([L.tensor(1)], dtype=L.int64)",
+    "L.tensor([L.ones(2)], dtype=L.int64)",
+    "L.tensor([L.tensor(True)], dtype=L.int64)",
+    "L.tensor([L.tensor(1.5)], dtype=L.bool)",
+    "L.tensor([None], dtype=L.bool)",
+    "L.tensor([None], dtype=L.int64)",
+    "L.tensor([None], dtype=L.float32)",
+    "L.tensor([None])",
+    "L.tensor([L.ones(2)], dtype=L.float32)",
+    "L.tensor([[L.tensor(1.0)]], dtype=L.int64, requires_grad=True)",
+    "L.tensor([L.ones(2), L.ones(2)], dtype=L.int64, requires_grad=True)",
+    "L.tensor(L.ones(2), dtype=L.int64)",
+    "L.tensor([True, False], dtype=L.bool)"])
 def test_tensor_from_data_as_torch(call: str) -> None:
     """tensor() reads a tensor inside a sequence as one number (several elements are
-    refused) and a range as a sequence; numpy arrays of a dtype torch lacks or with a
-    negative stride are refused with torch's errors (they were taken, or numpy's leaked)."""
+    refused; an integer dtype wants an integer one) and a range as a sequence; numpy arrays
+    of a dtype torch lacks or with a negative stride are refused with torch's errors (they
+    were taken, or numpy's leaked)."""
     assert_as_torch(call)
 
 
