@@ -138,6 +138,22 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
+def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:
+    """A tuple-of-ints argument that takes no lone int (``layer_norm``'s
+    ``normalized_shape``), its types checked as torch's parser does.
+
+    >>> int_tuple("f", [2, 3], "normalized_shape", 2)
+    (2, 3)
+    >>> int_tuple("f", 3, "normalized_shape", 2)
+    Traceback (most recent call last):
+    TypeError: f(): argument 'normalized_shape' (position 2) must be tuple of ints, not int
+    """
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, not "
+                        f"{type_name(value)}")
+    return sizes(fn, (value,), name, check_negative=False, position=position)
+
+
 def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
     """A pooling window's ``kernel_size`` or ``stride``: one int, or a tuple of one or two.
 

@@ -37,12 +37,14 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         return array if dev is None else backend.to_device(array, dev)
     if isinstance(data, np.generic) and dtype is not None:
         _leaf_kind(type(data), dtype)  # torch reads a numpy scalar as the number it holds
+    if isinstance(data, np.ndarray):
+        _check_numpy(data)
     if isinstance(data, (np.ndarray, np.generic)):
         target = (dtype or _own_dtype("tensor", data)).np
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
             values = _copy_keeping_strides(np.asarray(data), target)
     else:
-        values = _python_values(_unwrap(data), dtype)
+        values = _python_values(_unwrap(data, index=dtype in (D.int64, D.bool)), dtype)
     return backend.from_numpy(values, dev)
 
 
@@ -152,7 +154,7 @@ def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
         return "complex"
     if issubclass(kind, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{kind.__name__}'")
-    if dtype is D.int64:
+    if dtype is D.int64 or dtype is D.bool:
         raise TypeError(f"'{kind.__name__}' object cannot be interpreted as an integer")
     if dtype is not None and dtype.is_floating_point:
         raise TypeError(f"must be real number, not {kind.__name__}")
@@ -167,11 +169,19 @@ def _check_fits(value: Any, dtype: D.dtype) -> None:
         raise OverflowError("int too large to convert to float")
 
 
-def _unwrap(data: Any) -> Any:
+def _unwrap(data: Any, nested: bool = False, index: bool = False) -> Any:
+    """``data`` as nested Python lists and numbers; a tensor inside a sequence must hold one
+    element (torch reads it as a number; an integer one for an ``index`` dtype, int64 or
+    bool), a range is a sequence."""
     if isinstance(data, Tensor):
-        return data.item() if data.dim() == 0 else data.tolist()
-    if isinstance(data, (list, tuple)):
-        return [_unwrap(d) for d in data]
+        if nested and index and (data.numel() != 1 or data.dtype.is_floating_point):
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        if nested and data.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data.item() if data.dim() == 0 or nested else data.tolist()
+    if isinstance(data, (list, tuple, range)):
+        return [_unwrap(d, True, index) for d in data]
     if isinstance(data, np.ndarray):
         return data.tolist()
     return data
@@ -207,8 +217,29 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {_args.type_name(array)})")
+    _check_numpy(array)
     _own_dtype("from_numpy", array)
     return Tensor._make(backend.from_numpy(array, None))
+
+
+_TORCH_NUMPY_TYPES = ("float64", "float32", "float16", "complex64", "complex128", "int64",
+                      "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8", "bool")
+
+
+def _check_numpy(array: np.ndarray) -> None:
+    """torch's refusals of a numpy array it cannot hold: a dtype it has no tensors of, a
+    non-native byte order, a negative stride."""
+    if array.dtype.name not in _TORCH_NUMPY_TYPES:
+        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
+                        f"The only supported types are: {', '.join(_TORCH_NUMPY_TYPES[:-1])}, "
+                        "and bool.")
+    if not array.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and tensors "
+                         "with negative strides are not currently supported. (You can probably "
+                         "work around this by making a copy of your array  with array.copy().) ")
 
 
 def _own_dtype(fn: str, array: Any) -> D.dtype:
@@ -218,8 +249,10 @@ def _own_dtype(fn: str, array: Any) -> D.dtype:
     if name not in ("float32", "float64", "int64", "bool"):
         hint = "pass dtype=minitorch.int64 (or float32, float64, bool), or " \
             if fn == "tensor" else ""
-        raise TypeError(f"{fn}(): minitorch has no {name} tensors (torch would make one); "
-                        f"{hint}convert the array first with .astype(...)")
+        raise NotImplementedError(
+            f"minitorch's {fn} supports only float32, float64, int64 and bool arrays, not "
+            f"{name} (torch would keep that dtype); {hint}convert the array first with "
+            ".astype(...)")
     return D.from_array_dtype(array.dtype)
 
 
@@ -359,7 +392,8 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     dt = _args.dtype(fn, dtype) or D.get_default_dtype()
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
     _args.non_negative(fn, shape)
-    if not dt.is_floating_point and 0 not in shape:  # (no kernel runs for an empty tensor)
+    if not dt.is_floating_point and (kind == "uniform" or 0 not in shape):  # uniform checks
+        # its bounds for the dtype first; normal runs no kernel for an empty tensor
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
     _args.check_alloc(shape, dt.itemsize)

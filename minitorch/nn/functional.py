@@ -422,8 +422,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if _values_per_channel(input.shape) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got "
                              f"input size {input.shape}")
-        if eps <= 0.0:
-            raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     return _native_batch_norm(input, running_mean, running_var, weight, bias, training,
                               momentum, eps)
 
@@ -437,10 +439,11 @@ def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
     training = _args.flag("batch_norm", training, "training", 6)
     momentum = _args.real("batch_norm", momentum, "momentum", 7)
     eps = _args.real("batch_norm", eps, "eps", 8)
-    if not training and (running_mean is None or running_var is None):
-        raise RuntimeError(f"running_{'mean' if running_mean is None else 'var'} must be "
-                           "defined in evaluation mode")
-    _check_running_stats(input, running_mean, running_var)
+    if input.numel() == 0:
+        return _empty_batch_norm(input, weight, bias)
+    _check_per_channel(input, (("running_mean", running_mean), ("running_var", running_var),
+                               ("weight", weight), ("bias", bias)), training)
+    _check_running_stats(running_mean, running_var)
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither "
                          "be None")
@@ -458,15 +461,31 @@ def _values_per_channel(shape: tuple) -> int:
     return n
 
 
-def _check_running_stats(input: Tensor, mean: Tensor | None, var: Tensor | None) -> None:
-    """torch's checks of batch_norm's running statistics: one value per channel, the input's
-    dtype, and no gradient (they are buffers, not inputs)."""
+def _empty_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None) -> Tensor:
+    """torch's batch_norm of an empty input: no statistics (the running ones stay as they
+    are), a copy of the input scaled by ``weight[0]`` and shifted by ``bias[0]``, so that
+    the gradient chain is kept (nodes CloneBackward0, MulBackward0, AddBackward0)."""
+    out = input.clone()
+    if weight is not None:
+        out = out * weight.select(0, 0)
+    if bias is not None:
+        out = out + bias.select(0, 0)
+    return out
+
+
+def _check_per_channel(input: Tensor, stats: tuple, training: bool) -> None:
+    """torch's checks of batch_norm's ``(name, tensor)`` pairs (running mean and var, weight,
+    bias), in that order: one value per channel, and running statistics in evaluation."""
     channels = input.shape[1] if input.dim() > 1 else 0
-    for name, stat in (("running_mean", mean), ("running_var", var)):
-        if stat is None:
-            continue
-        if stat.numel() != channels:
+    for name, stat in stats:
+        if stat is None and name.startswith("running") and not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+        if stat is not None and stat.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
+
+
+def _check_running_stats(mean: Tensor | None, var: Tensor | None) -> None:
+    """The running statistics are buffers, not inputs: they may not require grad."""
     for name, stat in (("running_mean", mean), ("running_var", var)):
         if stat is not None and stat.requires_grad:
             raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "

@@ -13,8 +13,9 @@ by the square root of the scale, their product masked (``is_causal`` or ``attn_m
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._dtype import bool as bool_
 from .._tensor import Tensor
 from ..ops.linalg import matmul
@@ -35,17 +36,23 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     ...                                minitorch.arange(3.).reshape(3, 1))
     tensor([[1.]])
     """
+    _check_arguments(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+    _check_inputs(query, key, value, attn_mask)
+    if value.numel() == 0 or 0 in (*query.shape[:-1], value.shape[-1]):
+        return _empty_attention(query, key, value)
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
     if enable_gqa and query.shape[-3:-2] != key.shape[-3:-2]:
         raise NotImplementedError("minitorch's scaled_dot_product_attention does not support "
                                   "grouped-query attention (enable_gqa with fewer key heads)")
     negative = scale is not None and scale < 0.0
-    softmax_scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else abs(scale)
+    width = query.shape[-1]  # torch's double arithmetic: an empty width scales by inf
+    softmax_scale = (1.0 / math.sqrt(width) if width else math.inf) if scale is None else \
+        abs(scale)
     factor = math.sqrt(softmax_scale)
     query = MulScalar.apply(query, -factor if negative else factor)
     if is_causal:
-        if attn_mask is not None:
-            raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not "
-                               "be set when is_causal=True")
         length, source = query.shape[-2], key.shape[-2]
         attn_mask = _creation.ones(length, source, dtype=bool_).tril()
     if attn_mask is not None and attn_mask.dtype is bool_:  # True keeps, False gives -inf
@@ -59,3 +66,44 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         from .functional import dropout
         attn = dropout(attn, dropout_p, True)
     return matmul(attn, value)
+
+
+def _check_arguments(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: Any,
+                     is_causal: Any, scale: Any, enable_gqa: Any) -> None:
+    """The arguments' types, as torch's parser checks them, in its order."""
+    fn = "scaled_dot_product_attention"
+    _args.tensor_args(fn, (query, "query", 1), (key, "key", 2), (value, "value", 3))
+    if attn_mask is not None:
+        _args.tensor_args(fn, (attn_mask, "attn_mask", None))
+    _args.real(fn, dropout_p, "dropout_p")
+    _args.flag(fn, is_causal, "is_causal")
+    if scale is not None:
+        _args.real(fn, scale, "scale")
+    _args.flag(fn, enable_gqa, "enable_gqa")
+
+
+def _check_inputs(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None) -> None:
+    """torch's ``validate_sdpa_input``: one dtype, matrices (at least 2-D), and a mask that is
+    bool, float or of the query's dtype."""
+    if not query.dtype is key.dtype is value.dtype:
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {_args.c_name(query.dtype)} key.dtype: "
+                           f"{_args.c_name(key.dtype)} and value.dtype: "
+                           f"{_args.c_name(value.dtype)} instead.")
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError("Expected query, key, and value to all be  at least 2 dimensional, "
+                           f"but got query.dim: {query.dim()} key.dim: {key.dim()} and "
+                           f"value.dim: {value.dim()} instead.")
+    if attn_mask is not None and attn_mask.dtype.name not in ("bool", "float32",
+                                                              query.dtype.name):
+        raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
+                           f"dtype, but got attn_mask.dtype: {_args.c_name(attn_mask.dtype)} "
+                           f"and  query.dtype: {_args.c_name(query.dtype)} instead.")
+
+
+def _empty_attention(query: Tensor, key: Tensor, value: Tensor) -> Tensor:
+    """torch's answer when the value or the output is empty (measured: an empty key alone, or
+    an empty query width, take the math path): zeros of the output's shape, tied to the
+    graph of all three (``zeros + (q.sum() + k.sum() + v.sum()) * 0``)."""
+    zeros = _creation.zeros(*query.shape[:-1], value.shape[-1], dtype=query.dtype)
+    return zeros + (query.sum() + key.sum() + value.sum()) * 0

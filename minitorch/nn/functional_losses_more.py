@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _creation
-from .._tensor import Tensor
+from .. import _args, _creation
+from .._dtype import result_type
+from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import no_grad
 from ..linalg import vector_norm
 from ..ops import losses
@@ -137,8 +138,12 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     >>> F.pairwise_distance(minitorch.tensor([[3., 4.]]), minitorch.zeros(1, 2), eps=0.)
     tensor([5.])
     """
+    fn = "pairwise_distance"
+    _args.tensor_args(fn, (x1, "x1", 1), (x2, "x2", 2))
+    p, eps = _args.real(fn, p, "p"), _args.real(fn, eps, "eps")
+    keepdim = _args.flag(fn, keepdim, "keepdim")
     dim = max(x1.dim(), x2.dim()) - 1
-    return Norm.apply(x1 - x2 + eps, p=float(p), dims=(dim,), keepdim=keepdim)
+    return Norm.apply(x1 - x2 + eps, p=p, dims=(dim,) if dim >= 0 else None, keepdim=keepdim)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
@@ -148,12 +153,29 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     >>> F.cosine_similarity(minitorch.tensor([[1., 1.]]), minitorch.tensor([[2., 2.]]))
     tensor([1.0000])
     """
+    x1, x2, dim, eps = _cosine_operands(x1, x2, dim, eps)
     x1_norm = vector_norm(x1, 2, dim, True).clone()  # torch clamps a copy, out of the graph
     x2_norm = vector_norm(x2, 2, dim, True).clone()
     with no_grad():
         x1_norm.clamp_(min=eps)
         x2_norm.clamp_(min=eps)
     return ((x1 / x1_norm) * (x2 / x2_norm)).sum(dim)
+
+
+def _cosine_operands(x1: Any, x2: Any, dim: Any, eps: Any) -> tuple:
+    """cosine_similarity's arguments checked as torch does: the types, eps non-negative, a
+    floating common dtype (integer operands are converted to it), then broadcast."""
+    fn = "cosine_similarity"
+    _args.tensor_args(fn, (x1, "x1", 1), (x2, "x2", 2))
+    dim, eps = _args.integer(fn, dim, "dim", None), _args.real(fn, eps, "eps")
+    if eps < 0:
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
+    common = result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
+                           f"{_args.legacy(common)}")
+    shape = broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+    return x1.to(common).expand(shape), x2.to(common).expand(shape), dim, eps
 
 
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,

@@ -288,16 +288,32 @@ class LogSigmoidBackward(Op):
 _IN_PLACE = {Elu: EluInplace, LeakyRelu: LeakyReluInplace}
 
 
-def _activation(fn: str, op: Any, input: Any, inplace: bool = False, **options: Any) -> Tensor:
-    """``op`` on ``input`` (in place when asked), refusing non-floating inputs as torch."""
-    _args.tensor_args(fn, (input, "input", 1))
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+def _activation(fn: str, op: Any, input: Any, inplace: bool = False, *,
+                numbers: dict | None = None, **options: Any) -> Tensor:
+    """``op`` on ``input`` (in place when asked), its arguments checked as torch's parser of
+    ``fn`` (``fn_`` in place) does: a tensor, then the Number ``numbers`` from position 2;
+    an input of a dtype the kernel has no loop for is refused as torch refuses it."""
+    name = f"{fn}_" if inplace else fn
+    _args.tensor_args(name, (input, "input", 1))
+    for position, (key, value) in enumerate((numbers or {}).items(), 2):
+        options[key] = _args.number(name, value, key, position)
+    _check_kernel_dtype(fn, input)
     if inplace:
         op = _IN_PLACE.get(op, op)
         return input._inplace(lambda a: op.apply(a, **options))
     return op.apply(input, **options)
+
+
+def _check_kernel_dtype(fn: str, input: Tensor) -> None:
+    """torch's refusal of a dtype its CPU kernel for ``fn`` lacks: hardtanh (relu6) runs on
+    integers but not bools, the others on floating dtypes only."""
+    if fn in ("hardtanh", "relu6"):
+        if input.dtype.name == "bool":
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+    elif not input.dtype.is_floating_point:
+        kernel = "GeluKernelImpl" if fn == "gelu" else f"{fn}_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -306,7 +322,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     >>> F.elu(minitorch.tensor([-1., 1.]))
     tensor([-0.6321,  1.0000])
     """
-    return _activation("elu", Elu, input, inplace, alpha=alpha)
+    return _activation("elu", Elu, input, inplace, numbers={"alpha": alpha})
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
@@ -316,7 +332,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     tensor([-0.1000,  1.0000])
     """
     return _activation("leaky_relu", LeakyRelu, input, inplace,
-                       negative_slope=negative_slope)
+                       numbers={"negative_slope": negative_slope})
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
@@ -326,9 +342,10 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
     >>> F.hardtanh(minitorch.tensor([-2., 0.5, 2.]))
     tensor([-1.0000,  0.5000,  1.0000])
     """
-    if min_val > max_val:
+    if min_val > max_val:  # torch's Python check, before its parser's
         raise ValueError("min_val cannot be greater than max_val")
-    return _activation("hardtanh", Hardtanh, input, inplace, min_val=min_val, max_val=max_val)
+    return _activation("hardtanh", Hardtanh, input, inplace,
+                       numbers={"min_val": min_val, "max_val": max_val})
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
@@ -337,7 +354,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     >>> F.relu6(minitorch.tensor([-1., 7.]))
     tensor([0., 6.])
     """
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return _activation("relu6", Hardtanh, input, inplace, min_val=0.0, max_val=6.0)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -358,12 +375,16 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     return _activation("silu", Silu, input, inplace)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
     """``x * Φ(x)``, Φ the standard normal CDF (``approximate="tanh"``: torch's tanh form).
 
     >>> F.gelu(minitorch.tensor([-1., 1.]))
     tensor([-0.1587,  0.8413])
     """
+    _args.tensor_args("gelu", (input, "input", 1))
+    if not isinstance(approximate, str):
+        raise TypeError("gelu(): argument 'approximate' must be str, not "
+                        f"{_args.type_name(approximate)}")
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return _activation("gelu", Gelu, input, approximate=approximate)

@@ -140,7 +140,9 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
                            f"equal to 0 but received {{{size[0]}, {size[1]}}}")
     if size == (1, 1):
         return input.mean((-1, -2), keepdim=True)
-    _check_input("adaptive_avg_pool2d", input, "but got")
+    _check_input("adaptive_avg_pool2d", input, "but got", any_dtype=0 in size)
+    if not input.dtype.is_floating_point:  # an empty output of any dtype: nothing to average
+        return input.new_zeros((*input.shape[:-2], *size))
     return AdaptiveAvgPool2D.apply(input, output_size=size)
 
 
@@ -171,8 +173,8 @@ def _argmax_windows(a: Any, out: tuple[int, int]) -> Any:
     height, width = a.shape[-2:]
     (top, heights), (left, widths) = _windows(height, out[0]), _windows(width, out[1])
     best = xp.full((*a.shape[:-2], *out), -xp.inf, dtype=a.dtype)
-    index = xp.asarray([[t * width + s for s in left] for t in top], dtype=xp.int64)
-    index = xp.broadcast_to(index, best.shape)
+    index = xp.asarray([t * width + s for t in top for s in left], dtype=xp.int64)
+    index = xp.broadcast_to(xp.reshape(index, out), best.shape)
     h_axis = a.ndim - 2
     for dh in range(max(heights, default=0)):
         rows = [min(t + dh, height - 1) for t in top]
@@ -199,16 +201,17 @@ class AdaptiveMaxPool2D(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, indices: Tensor) -> Tensor:
-        xp = a._xp
-        planes = xp.reshape(a._data, (*a.shape[:-2], -1))
-        picked = xp.take_along_axis(planes, xp.reshape(indices._data, (*a.shape[:-2], -1)),
-                                    axis=-1)
+        xp, batch = a._xp, tuple(a.shape[:-2])
+        planes = xp.reshape(a._data, (*batch, a.shape[-2] * a.shape[-1]))
+        flat = xp.reshape(indices._data, (*batch, indices.shape[-2] * indices.shape[-1]))
+        picked = xp.take_along_axis(planes, flat, axis=-1)
         ctx.shape, ctx.indices = tuple(a.shape), indices
         return wrap(xp.reshape(picked, indices.shape))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, indices = ctx.shape, ctx.indices
+        _check_nonempty("adaptive_max_pool2d_backward", g, "grad_output", 1)
         zeros = g.new_zeros((*shape[:-2], shape[-2] * shape[-1]))
         grad = zeros.scatter_add(-1, indices.flatten(-2), g.flatten(-2))
         return (grad.reshape(shape),)
@@ -233,17 +236,24 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     return (out, indices) if return_indices else out
 
 
-def _check_input(name: str, input: Tensor, got: str) -> None:
+def _check_input(name: str, input: Tensor, got: str, any_dtype: bool = False) -> None:
     """torch's checks of a 2-d adaptive pooling's input, in its order: 3 or 4 dims, no empty
-    non-batch dim, a floating dtype (``got``: the words before the shape in torch's text)."""
+    non-batch dim, a floating dtype unless nothing is computed (``any_dtype``; ``got``: the
+    words before the shape in torch's text)."""
     ndim = input.dim()
     if ndim not in (3, 4):
         raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, {got} {list(input.shape)}")
-    for d in (ndim - 2, ndim - 1):
-        if input.shape[d] == 0:
-            raise RuntimeError(
-                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
-                f"input has sizes {list(input.shape)} with dimension {d} being empty")
-    if not input.dtype.is_floating_point:
+    _check_nonempty(name, input, "input", 1 if "max" in name else ndim - 2)
+    if not input.dtype.is_floating_point and not any_dtype:
         raise NotImplementedError(
             f"\"{name}\" not implemented for '{_args.legacy(input.dtype)}'")
+
+
+def _check_nonempty(name: str, t: Tensor, what: str, first: int) -> None:
+    """torch's refusal of an empty dim from ``first`` on (max pooling: all but the first,
+    even of a 3-D input; average pooling: the pooled two)."""
+    for d in range(first, t.dim()):
+        if t.shape[d] == 0:
+            raise RuntimeError(
+                f"{name}(): Expected {what} to have non-zero size for non-batch dimensions, but "
+                f"{what} has sizes {list(t.shape)} with dimension {d} being empty")

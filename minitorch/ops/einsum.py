@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from .linalg import Bmm
 
@@ -31,9 +32,13 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     >>> minitorch.einsum("...ij,...jk", minitorch.ones(5, 2, 3), minitorch.ones(3, 4)).shape
     torch.Size([5, 2, 4])
     """
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    terms, out, ellipsis = _parse(equation.replace(" ", ""), operands)
+    _check_arguments(equation, operands)
+    terms, out, ellipsis = _parse(equation, operands)
     summed = [c for c in ellipsis if c not in out]  # a summed ellipsis: before the labels
     summed += sorted(set("".join(terms)) - set(out) - set(ellipsis))
     order = list(out) + summed
@@ -62,48 +67,134 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     return result
 
 
+def _check_arguments(equation: Any, operands: tuple) -> None:
+    """torch's parser: a string equation and a list of tensors."""
+    if not isinstance(equation, str):
+        raise TypeError("einsum(): argument 'equation' (position 1) must be str, not "
+                        f"{_args.type_name(equation)}")
+    for i, op in enumerate(operands):
+        if not _args.is_tensor(op):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{_args.type_name(op)}")
+
+
 def _parse(equation: str, operands: tuple) -> tuple[list[str], str, str]:
-    """The operands' label strings, the output's, and the labels standing for the ellipsis
-    (one per broadcast dim, aligned right), each ``...`` replaced by its labels."""
-    lhs, arrow, out = equation.partition("->")
-    terms = lhs.split(",")
-    if len(terms) != len(operands):
-        few = "fewer" if len(operands) < len(terms) else "more"
-        raise RuntimeError(f"einsum(): {few} operands were provided than specified in the "
-                           "equation")
+    """The labels of each operand and of the output, checked as torch's einsum parses them,
+    and the labels standing for the ellipsis (one per broadcast dim, aligned right), each
+    ``...`` replaced by its labels."""
+    lhs, arrow, rhs = equation.partition("->")
+    terms = _input_terms(lhs, len(operands))  # an ellipsis kept as one "."
     for i, (term, op) in enumerate(zip(terms, operands)):
-        labels = len(term.replace("...", ""))
-        if ("..." in term and labels > op.dim()) or ("..." not in term and labels != op.dim()):
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation "
-                               f"({labels}) {'is more than' if '...' in term else 'does not match'}"
-                               f" the number of dimensions ({op.dim()}) for operand {i}"
-                               f"{'' if '...' in term else ' and no ellipsis was given'}")
-    width = max((op.dim() - len(t.replace("...", "")) for t, op in zip(terms, operands)
-                 if "..." in t), default=0)
+        labels = len(term.replace(".", ""))
+        if "." in term and labels > op.dim():
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({labels}) "
+                               f"is more than the number of dimensions ({op.dim()}) for "
+                               f"operand {i}")
+        if "." not in term and labels != op.dim():
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({labels}) "
+                               f"does not match the number of dimensions ({op.dim()}) for "
+                               f"operand {i} and no ellipsis was given")
+    width = max((op.dim() - len(t) + 1 for t, op in zip(terms, operands) if "." in t),
+                default=0)
     ellipsis = "".join(chr(0x100 + i) for i in range(width))  # labels no equation uses
-    if not arrow:
-        letters = lhs.replace("...", "")
-        out = ("..." if "..." in lhs else "") + "".join(
-            sorted(c for c in set(letters) - {","} if letters.count(c) == 1))
-    terms = [t.replace("...", ellipsis[width - (op.dim() - len(t) + 3):])
+    if arrow:
+        out = _output_term(rhs, len(lhs) + 2, "".join(terms))
+    else:
+        letters = "".join(terms)
+        out = ("." if "." in letters else "") + "".join(
+            sorted(c for c in set(letters) - {"."} if letters.count(c) == 1))
+    terms = [t.replace(".", ellipsis[width - (op.dim() - len(t) + 1):])
              for t, op in zip(terms, operands)]
-    _check_ellipsis_sizes(terms, operands, ellipsis)
-    return terms, out.replace("...", ellipsis), ellipsis
+    _check_sizes(terms, operands, ellipsis)
+    return terms, out.replace(".", ellipsis), ellipsis
 
 
-def _check_ellipsis_sizes(terms: list[str], operands: tuple, ellipsis: str) -> None:
-    """torch's error where the dims an ellipsis covers do not broadcast across operands."""
+def _output_term(rhs: str, start: int, labels: str) -> str:
+    """The output's labels (an ellipsis as one "."), checked as torch parses them; ``start``
+    is the output's index in the equation and ``labels`` the operands' labels."""
+    out, i = "", 0
+    while i < len(rhs):
+        c = rhs[i]
+        if c == ".":
+            if "." in out:
+                raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was "
+                                   "already found")
+            if rhs[i:i + 3] != "...":
+                raise RuntimeError("einsum(): found '.' for output that is not part of any "
+                                   "ellipsis (...)")
+            out += "."
+            i += 2
+        elif c != " ":
+            _check_label(c, start + i)
+            if c in out or c not in labels:
+                raise RuntimeError(f"einsum(): output subscript {c}" + (
+                    " appears more than once in the output" if c in out else
+                    " does not appear in the equation for any input operand"))
+            out += c
+        i += 1
+    return out
+
+
+def _input_terms(lhs: str, count: int) -> list[str]:
+    """The labels of each of the ``count`` operands (``...`` kept as ``.``), in torch's
+    order of checks: dots, operand count, labels."""
+    terms, i = [""], 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == ".":
+            where = f"einsum(): found '.' for operand {len(terms) - 1}"
+            if "." in terms[-1]:
+                raise RuntimeError(f"{where} for which an ellipsis was already found")
+            if lhs[i:i + 3] != "...":
+                raise RuntimeError(f"{where} that is not part of any ellipsis")
+            terms[-1] += "."
+            i += 2
+        elif c == ",":
+            terms.append("")
+            if len(terms) > count:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+        elif c != " ":
+            _check_label(c, i)
+            terms[-1] += c
+        i += 1
+    if len(terms) != count:
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+    return terms
+
+
+def _check_label(c: str, index: int) -> None:
+    if not ("a" <= c <= "z" or "A" <= c <= "Z"):
+        raise RuntimeError(f"einsum(): invalid subscript given at index {index} in the "
+                           "equation string, subscripts must be in [a-zA-Z]")
+
+
+def _check_sizes(terms: list[str], operands: tuple, ellipsis: str) -> None:
+    """torch's checks, dim by dim of each operand: a repeated label's sizes agree within the
+    operand, and a label's (or an ellipsis dim's) sizes broadcast across operands."""
     seen: dict[str, int] = {}
     for i, (term, op) in enumerate(zip(terms, operands)):
-        covered = [(d, c) for d, c in enumerate(term) if c in ellipsis]
-        for k, (d, c) in enumerate(covered):
-            size = op.shape[d]
-            if seen.get(c, 1) != 1 and size not in (1, seen[c]):
-                raise RuntimeError(f"einsum(): dimension {k} covered by ellipsis in operand {i}"
-                                   f"has size {size} which does not broadcast with previously "
-                                   f"seen ellipsis with size {seen[c]} for the respective "
-                                   "dimension")
-            seen[c] = size if size != 1 else seen.get(c, 1)
+        mine: dict[str, int] = {}
+        dim = 0  # the dim in torch's operand, its repeated labels' diagonals taken
+        for c, size in zip(term, op.shape):
+            if c in mine:
+                if size != mine[c]:
+                    raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {i} "
+                                       f"but the sizes don't match, {size} != {mine[c]}")
+                continue
+            mine[c] = size
+            before = seen.get(c, 1)
+            if size != 1 and before not in (1, size):
+                raise RuntimeError(
+                    f"einsum(): dimension {dim} covered by ellipsis in operand {i}has size "
+                    f"{size} which does not broadcast with previously seen ellipsis with size "
+                    f"{before} for the respective dimension" if c in ellipsis else
+                    f"einsum(): subscript {c} has size {size} for operand {i} which does not "
+                    f"broadcast with previously seen size {before}")
+            if size != 1:
+                seen[c] = size
+            dim += 1
 
 
 def _aligned(op: Tensor, term: str, order: list[str]) -> Tensor:

@@ -60,30 +60,55 @@ def _counts(flat: Tensor, n: int, like: Tensor) -> Tensor:
                           key=(flat._data,), alpha=1)
 
 
-def _check_indices(input: Any, weight: Tensor) -> None:
-    _args.tensor_args("embedding", (input, "input", 1))
-    if input.dtype.name != "int64":
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
-                           "following scalar types: Long, Int; but got "
-                           f"torch.{_args.legacy(input.dtype)}Tensor instead (while checking "
-                           "arguments for embedding)")
-    if weight.dim() != 2:
-        raise RuntimeError("'weight' must be 2-D")
-    data = input._data
-    if input.numel() and bool(input._xp.any((data < 0) | (data >= weight.shape[0]))):
-        raise IndexError("index out of range in self")
+def _check_indices(fn: str, indices: Tensor, argument: int) -> None:
+    """torch's check that ``indices`` (argument #``argument`` of ``fn``) are integers."""
+    if indices.dtype.name != "int64":
+        raise RuntimeError(f"Expected tensor for argument #{argument} 'indices' to have one of "
+                           "the following scalar types: Long, Int; but got "
+                           f"torch.{_args.legacy(indices.dtype)}Tensor instead (while checking "
+                           f"arguments for {fn})")
 
 
-def renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
+def renorm_(weight: Any, indices: Any, max_norm: Any, norm_type: Any) -> None:
     """torch's ``embedding_renorm_``: rows of ``weight`` that ``indices`` name and whose
-    ``norm_type``-norm exceeds ``max_norm`` are scaled back to it, in place, unrecorded."""
-    xp = weight._xp
-    rows = wrap(xp.unique_values(xp.reshape(indices._data, (-1,))))
+    ``norm_type``-norm exceeds ``max_norm`` are scaled back to it, in place, unrecorded;
+    its arguments checked as torch checks them, rows selected in ascending order."""
+    fn = "embedding_renorm_"
+    _args.tensor_args(fn, (weight, "self", 1), (indices, "indices", 2))
+    max_norm, norm_type = _args.reals(fn, (max_norm, "max_norm", 3), (norm_type, "norm_type", 4))
+    if weight.dim() != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for {fn})")
+    _check_indices(fn, indices, 2)
+    xp, n = weight._xp, weight.shape[0]
+    rows = xp.sort(xp.unique_values(xp.reshape(indices._data, (-1,))))  # torch's loop order
+    if not rows.shape[0]:
+        return
+    outside = rows[(rows < -n) | (rows >= n)]
+    if outside.shape[0]:
+        raise IndexError(f"select(): index {int(outside[0])} out of range for tensor of size "
+                         f"{list(weight.shape)} at dimension 0")
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {_args.legacy(weight.dtype)} instead.")
+    rows = wrap(rows % n)
     with grad_mode._recording(False):
         picked = weight.index_select(0, rows)
         norms = picked.norm(p=norm_type, dim=1, keepdim=True)
         scale = where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         weight[rows] = picked * scale
+
+
+def _padding_row(weight: Any, padding_idx: Any) -> Any:
+    """torch's Python checks of ``padding_idx``: a row of ``weight``, a negative one counted
+    from the end."""
+    if padding_idx is None:
+        return None
+    _args.python_attribute(weight, "size")
+    n = weight.size(0)
+    if (padding_idx > 0 and padding_idx >= n) or (padding_idx < 0 and padding_idx < -n):
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return n + padding_idx if padding_idx < 0 else padding_idx
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
@@ -94,16 +119,26 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     >>> F.embedding(minitorch.tensor([[1]]), minitorch.eye(2)).shape
     torch.Size([1, 1, 2])
     """
-    _args.tensor_args("embedding", (weight, "weight", 2))
-    _check_indices(input, weight)
+    padding_idx = _padding_row(weight, padding_idx)
+    if max_norm is not None:
+        _args.python_attribute(input, "contiguous")
+        renorm_(weight, input, max_norm, norm_type)
+    fn = "embedding"
+    _args.tensor_args(fn, (weight, "weight", 1), (input, "indices", 2))
+    if padding_idx is not None:
+        _args.integer(fn, padding_idx, "padding_idx", 3)
+    scale_grad_by_freq = _args.flag(fn, scale_grad_by_freq, "scale_grad_by_freq", 4)
+    sparse = _args.flag(fn, sparse, "sparse", 5)
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    _check_indices(fn, input, 1)
+    data = input._data
+    if input.numel() and bool(input._xp.any((data < 0) | (data >= weight.shape[0]))):
+        raise IndexError("index out of range in self")
     if sparse:
         raise NotImplementedError("minitorch has no sparse tensors: use sparse=False")
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += weight.shape[0]
-    if max_norm is not None:
-        renorm_(weight, input, max_norm, norm_type)
     return Embedding.apply(weight, input, padding_idx=padding_idx,
-                           scale_grad_by_freq=bool(scale_grad_by_freq))
+                           scale_grad_by_freq=scale_grad_by_freq)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -119,7 +154,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if tensor.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     xp, data = tensor._xp, tensor._data
-    if num_classes == -1:
+    if num_classes == -1 or (not tensor.numel() and num_classes < 1):
         if not tensor.numel():
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
         num_classes = int(xp.max(data)) + 1

@@ -43,9 +43,31 @@ def _check_square(fn: str, a: Tensor) -> None:
     if rows != cols:
         raise RuntimeError(f"linalg.{fn}: A must be batches of square matrices, but they are "
                            f"{rows} by {cols} matrices")
+    _check_floating(fn, a)
+
+
+def _check_floating(fn: str, a: Tensor) -> None:
+    """torch's refusal of a non-floating ``A`` in ``linalg.<fn>``."""
     if not a.dtype.is_floating_point:
         raise RuntimeError(f"linalg.{fn}: Expected a floating point or complex tensor as input. "
                            f"Got {_args.legacy(a.dtype)}")
+
+
+def _check_right_side(A: Tensor, B: Tensor, vector: bool, left: bool) -> None:
+    """torch's checks of ``B`` in ``linalg.solve``: a vector (one per matrix of ``A``) or a
+    batch of matrices whose rows (``left``: A X = B) or columns (X A = B) fit ``A``; a vector
+    fits only ``left``."""
+    if not vector and B.dim() < 2:
+        raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
+    rows, cols = (B.shape[-1], 1) if vector else B.shape[-2:]
+    if (rows if left else cols) != A.shape[-1]:
+        raise RuntimeError("linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX' if left else 'XA'} = B ({A.shape[-2]}x{A.shape[-1]} and "
+                           f"{rows}x{cols})")
+    if vector and not left:
+        raise RuntimeError("linalg.solve: Vector broadcasting of the left hand side is not "
+                           "supported for left=False. In this case linalg.solve is equivalent "
+                           "to B / A.squeeze(-1)")
 
 
 def _zero_pivot(xp: Any, matrix: Any) -> int:
@@ -234,21 +256,17 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     >>> minitorch.linalg.solve(minitorch.tensor([[2., 0.], [0., 4.]]), minitorch.ones(2))
     tensor([0.5000, 0.2500])
     """
-    _check_square("solve", A)
-    _args.tensor_args("linalg_solve", (B, "B", 2))
+    _args.tensor_args("linalg_solve", (A, "A", 1), (B, "B", 2))
+    left = _args.flag("linalg_solve", left, "left")
     check_same_device(A, B)
+    _check_floating("solve", A)
     if A.dtype is not B.dtype:
         raise RuntimeError("linalg.solve: Expected A and B to have the same dtype, but found A "
                            f"of type {_args.legacy(A.dtype)} and B of type "
                            f"{_args.legacy(B.dtype)} instead")
+    _check_square("solve", A)
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
-    rows, cols = (B.shape[-1], 1) if vector else B.shape[-2:]
+    _check_right_side(A, B, vector, left)
     if not left:
-        if vector or cols != A.shape[-1]:
-            raise RuntimeError("linalg.solve: Incompatible shapes of A and B for the equation "
-                               f"XA = B ({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
         return SolveRight.apply(A, B)
-    if rows != A.shape[-1]:
-        raise RuntimeError("linalg.solve: Incompatible shapes of A and B for the equation AX = B "
-                           f"({A.shape[-2]}x{A.shape[-1]} and {rows}x{cols})")
     return Solve.apply(A, B, vector=vector)

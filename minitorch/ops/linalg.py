@@ -23,12 +23,13 @@ from .shape import Clone, SqueezeInplace, UnsafeView
 def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
     """Both operands on one device, of one dtype that ``kernel`` has (not bool, as torch)."""
     check_same_device(a, b)
-    if a.dtype is not b.dtype and kernel in ("dot", "addmv_impl_cpu"):
+    if a.dtype is not b.dtype and kernel in ("dot", "addmv_impl_cpu", "bmm"):
         x, y = legacy(a.dtype), legacy(b.dtype)
-        raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {x} and {y}"
-            if kernel == "dot" else
-            f"addmv input tensors must have the same dtype, but got {y}, {x}, and {y}")
+        raise RuntimeError({
+            "dot": f"dot : expected both vectors to have same dtype, but found {x} and {y}",
+            "addmv_impl_cpu": f"addmv input tensors must have the same dtype, but got {y}, "
+                              f"{x}, and {y}",
+            "bmm": f"expected scalar type {x} but found {y}"}[kernel])
     _same_dtype_on_one_device(a, b)
     if a.dtype.name == "bool":
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
@@ -140,12 +141,12 @@ class Bmm(Op):
         for name, t in (("batch1", a), ("batch2", b)):
             if t.dim() != 3:
                 raise RuntimeError(f"{name} must be a 3D tensor")
-        _same_dtype(a, b, "bmm")
         if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
             raise RuntimeError(
                 f"Expected size for first two dimensions of batch2 tensor to be: "
                 f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
             )
+        _same_dtype(a, b, "bmm")
         ctx.save_for_backward(b, a)
         return wrap(batched_product(a._data, b._data))
 
@@ -290,9 +291,10 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     """
     _args.tensor_args("addmm", (input, "input", 1), (mat1, "mat1", 2), (mat2, "mat2", 3))
     beta, alpha = _args.numbers("addmm", (beta, "beta", None), (alpha, "alpha", None))
-    if input.dtype is not mat2.dtype and mat1.dtype is mat2.dtype:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                           f"{_args.legacy(input.dtype)} and {_args.legacy(mat2.dtype)}")
+    for name, t in (("self", input), ("mat1", mat1)):  # torch's meta checks, before shapes
+        if t.dtype is not mat2.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
+                               f"{_args.legacy(t.dtype)} and {_args.legacy(mat2.dtype)}")
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
 

@@ -266,7 +266,8 @@ def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tenso
     d = _args.dim("softmax", _args.required("softmax", dim, "dim"), input.dim())
     if dt is not None:
         input = input.to(dt)
-    _check_floating("softmax", input, d)
+    if not _check_floating("softmax", input, d):
+        return input.clone()  # an empty integer tensor: nothing to normalise
     return Softmax.apply(input, dim=d)
 
 
@@ -281,13 +282,18 @@ def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> T
     d = _args.dim("log_softmax", _args.required("log_softmax", dim, "dim"), input.dim())
     if dt is not None and dt is not input.dtype:
         input = input.to(dt)
-    _check_floating("log_softmax", input, d)
+    if not _check_floating("log_softmax", input, d):
+        return input.clone()  # an empty integer tensor: nothing to normalise
     return LogSoftmax.apply(input, dim=d, cast=dt is not None)
 
 
-def _check_floating(name: str, input: Tensor, dim: int) -> None:
-    """torch has no (log_)softmax kernel for integer or bool tensors."""
-    if not input.dtype.is_floating_point:
+def _check_floating(name: str, input: Tensor, dim: int) -> bool:
+    """Whether ``input`` is floating; torch has no (log_)softmax kernel for integer or bool
+    tensors, but runs none when they are empty."""
+    if input.dtype.is_floating_point:
+        return True
+    if input.numel():
         kernel = "lastdim_kernel_impl" if dim == max(input.dim() - 1, 0) else "kernel_impl"
         kind = {"int64": "Long", "bool": "Bool"}[input.dtype.name]
         raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{kind}\'')
+    return False

@@ -125,6 +125,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if p is not None and not isinstance(p, str):  # every type, then the values, as torch
         _args.number_types("linalg_vector_norm", (p, "ord", 2))
     given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
+    dtype = _args.dtype("linalg_vector_norm", dtype)
     if isinstance(p, str) and (p != "fro" or (given is not None and len(given) > 2)):
         _refuse_matrix_norm(p, given or tuple(range(input.dim())))
     order = _as_p(p)
@@ -132,9 +133,9 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
         names = {"int64": "Long", "bool": "Bool"}
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {names[input.dtype.name]}")
-    if dtype is not None:
-        input = input.to(dtype)
     _check_identity(input.shape, order, given or None)
+    if dtype is not None:
+        input = input.to(_result_dtype("linalg.vector_norm", dtype))
     dims = _args.dims("linalg_vector_norm", given, input.dim()) or None
     dims = None if input.dim() == 0 else dims
     return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)
@@ -167,6 +168,14 @@ def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {order} norm on the "
                                f"dimension {d}because this dimension is empty and the "
                                "operation does not have an identity")
+
+
+def _result_dtype(fn: str, dtype: Any) -> Any:
+    """A norm's ``dtype=``, refused as torch refuses it unless floating."""
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{fn}: dtype should be floating point or complex, but got "
+                           f"{_args.legacy(dtype)}")
+    return dtype
 
 
 class Amax(Op):
@@ -219,6 +228,9 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
                                       "the largest singular value)")
         raise RuntimeError(f"linalg.matrix_norm: Order {float(ord):g} not supported.")
     dims = _matrix_dims(A, _args.int_list("linalg_matrix_norm", dim, "dim", 3))
+    dtype = _args.dtype("linalg_matrix_norm", dtype)
+    if dtype is not None:
+        _result_dtype("linalg.matrix_norm", dtype)
     if ord == "nuc":
         _refuse_matrix_norm(ord, dims)
     if ord == "fro":
@@ -227,7 +239,20 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     if not keepdim and first < second:
         second -= 1
     sums = norm(A, 1, first, keepdim, dtype)
-    return (Amax if ord > 0 else Amin).apply(sums, dim=second, keepdim=keepdim)
+    return _extremum(sums, second, ord > 0, keepdim)
+
+
+def _extremum(sums: Tensor, dim: int, largest: bool, keepdim: bool) -> Tensor:
+    """The largest (or smallest) of a matrix norm's row or column ``sums`` along ``dim``; as
+    torch, the largest of none is a 0 off the graph, and the smallest of none is refused."""
+    if sums.shape[dim] == 0:
+        if not largest:
+            raise IndexError(f"amin(): Expected reduction dim {dim} to have non-zero size.")
+        shape = list(sums.shape)
+        shape[dim] = 1
+        zeros = sums.detach().new_zeros(shape)
+        return zeros if keepdim else zeros.squeeze(dim)
+    return (Amax if largest else Amin).apply(sums, dim=dim, keepdim=keepdim)
 
 
 def _refuse_matrix_norm_arguments(A: Tensor, ord: Any, dim: Any, keepdim: bool) -> None:

@@ -15,12 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_pair
 from . import _layer_norm_order as ln_order
 from ._base import Op, like, wrap
-from .pointwise import Clamp
+from .pointwise import Clamp, ClampTensor
 
-__all__ = ["ClampMin", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
+__all__ = ["ClampMin", "ClampMinTensor", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
 
 
 class NativeLayerNorm(Op):
@@ -83,7 +83,9 @@ class NativeLayerNorm(Op):
 
 
 def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> None:
-    """torch's checks: the last dims of ``input`` are ``shape``, and so are the parameters."""
+    """torch's checks in its order: the parameters' dtype against the input's, then the
+    last dims of ``input`` are ``shape`` and so are the parameters', then a floating kernel."""
+    _check_mixed_dtype(input, weight, bias)
     if not shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
                            "containing at least one element, but got normalized_shape = []")
@@ -92,14 +94,27 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(param.shape)} and normalized_shape "
                                f"= {list(shape)}")
-    if any(p is not None and p.dtype is not input.dtype for p in (weight, bias)):
-        kind = "float" if input.dtype.name == "float32" else "Double"
-        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
-                           f"{kind.capitalize()}")
     if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError("\"LayerNormKernelImpl\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                           f"{_args.legacy(bias.dtype)}")
+
+
+def _check_mixed_dtype(input: Tensor, weight: Any, bias: Any) -> None:
+    """torch's mixed-dtype check, which reads the first parameter given: a float input may
+    only have float parameters, any other input only parameters of its own dtype."""
+    first = weight if weight is not None else bias
+    if first is None or first.dtype is input.dtype:
+        return
+    if input.dtype.name == "float32":
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
@@ -110,8 +125,11 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = Non
     >>> F.layer_norm(minitorch.tensor([[1., 2., 3.]]), [3]).shape
     torch.Size([1, 3])
     """
-    _args.tensor_args("layer_norm", (input, "input", 1))
-    shape = _args.int_list("layer_norm", normalized_shape, "normalized_shape", 2)
+    _args.tensor_args("layer_norm", (input, "input", 1))  # the parser's order: by position
+    shape = _args.int_tuple("layer_norm", normalized_shape, "normalized_shape", 2)
+    _args.tensor_args("layer_norm", *((p, name, i) for p, name, i in
+                                      ((weight, "weight", 3), (bias, "bias", 4)) if p is not None))
+    eps = _args.real("layer_norm", eps, "eps", 5)
     _check_layer_norm(input, shape, weight, bias)
     return NativeLayerNorm.apply(input, weight, bias, k=len(shape), eps=eps)
 
@@ -121,13 +139,22 @@ class ClampMin(Clamp):
     _profile_name = "aten::clamp_min"
 
 
-def clamp_min(input: Tensor, min: float) -> Tensor:
-    """``input`` raised to at least ``min`` (ClampMinBackward0).
+class ClampMinTensor(ClampTensor):
+    node_name = "ClampMinBackward1"
+    _profile_name = "aten::clamp_min"
+
+
+def clamp_min(input: Tensor, min: Any) -> Tensor:
+    """``input`` raised to at least ``min``, a number (ClampMinBackward0) or a tensor that
+    broadcasts with it (ClampMinBackward1).
 
     >>> minitorch.tensor([-1., 2.]).clamp_min(0.5)
     tensor([0.5000, 2.0000])
     """
     _args.tensor_args("clamp_min", (input, "input", 1))
+    if isinstance(min, Tensor):
+        broadcast_pair(input, min)  # torch's error where the shapes do not broadcast
+        return ClampMinTensor.apply(input, min, None)
     return ClampMin.apply(input, min=_args.number("clamp_min", min, "min", 2))
 
 
@@ -140,6 +167,6 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
     """
     if out is not None:
         raise NotImplementedError("minitorch's normalize has no out= argument")
-    _args.tensor_args("normalize", (input, "input", 1))
+    _args.python_attribute(input, "norm")  # torch's normalize is Python: input.norm(...)
     denom = clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
     return input / denom

@@ -107,6 +107,9 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
         shape = [1] * k
         shape[d - lead] = n + left + right
         key.append(xp.reshape(_source(mode, xp, n, left, right), tuple(shape)))
+    if mode != "circular" and input.dtype.name == "bool":  # no bool kernel (after the sizes)
+        kernel = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f"\"{kernel}_pad{k}d\" not implemented for 'Bool'")
     return _NODES[mode, k].apply(input, key=tuple(key))
 
 
@@ -118,6 +121,14 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     """
     _args.tensor_args("pad", (input, "input", 1))
     pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
+    if not isinstance(mode, str):
+        raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
+                        f"{_args.type_name(mode)}")
+    if value is not None:
+        _args.real("pad", value, "value", 4)  # (a one-element tensor is read as its number)
+        value = value.item() if _args.is_tensor(value) else value
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.dim():
@@ -130,8 +141,6 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                 raise RuntimeError("narrow(): length must be non-negative.")
         fill = 0 if value is None else value
         return ConstantPadNd.apply(input, pad=pad, value=_args.assigned(fill, input.dtype))
-    if mode not in ("reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     return _indexed(input, pad, mode)

@@ -16,7 +16,7 @@ from typing import Any
 from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
-from .._tensor import Tensor, broadcast_pair, sum_to, sum_to_array
+from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
 from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
 from . import _fused
@@ -807,9 +807,26 @@ class ClampTensor(Op):
         elif high is None:
             keeps = (a >= low, a < low, None)
         else:  # bounds that cross: max wins, as in torch's forward
+            _check_masks(ctx.needs_input_grad, a, low, high)
             keeps = ((a >= low) & (a <= high), (a < low) & (low < high), (a > high) | (high < low))
         return tuple(None if keep is None else _reduce(where(keep, g, 0.0), meta)
                      for keep, meta in zip(keeps, ctx.metas))
+
+
+def _check_masks(needed: tuple, a: Tensor, low: Tensor, high: Tensor) -> None:
+    """torch's backward builds each mask in place (``(a >= low).logical_and_(a <= high)``,
+    ``(a < low).logical_and_(low < high)``, ``(a > high).logical_or_(high < low)``): a
+    second operand that broadcasts wider than the first is refused there."""
+    shapes = [tuple(t.shape) for t in (a, low, high)]
+    pairs = (((0, 1), (0, 2)), ((0, 1), (1, 2)), ((0, 2), (1, 2)))
+    for need, ((i, j), (k, m)) in zip(needed, pairs):
+        if not need:
+            continue
+        mask = broadcast_shapes(shapes[i], shapes[j])
+        wide = broadcast_shapes(mask, shapes[k], shapes[m])
+        if wide != mask:
+            raise RuntimeError(f"output with shape {list(mask)} doesn't match the broadcast "
+                               f"shape {list(wide)}")
 
 
 def _clipped(a: Tensor, low: Any, high: Any) -> Any:

@@ -61,7 +61,7 @@ def _scanned(fn: Any, a: Tensor, dim: int) -> Any:
         return xp.asarray(data, copy=True)
     wide = data.dtype == xp.float32
     out = fn(xp.astype(data, xp.float64) if wide else data, axis=dim)
-    return xp.astype(out, xp.float32) if wide else out
+    return xp.astype(out, data.dtype, copy=False)  # float32, or bool (only when empty)
 
 
 class Cumsum(Op):
@@ -117,11 +117,20 @@ def _cumprod_backward_at_zeros(g: Tensor, a: Tensor, dim: int) -> Tensor:
 
 
 def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any) -> tuple:
+    """cumsum's or cumprod's arguments checked as torch does: the types (dim, then dtype),
+    dim's range, a kernel for the result's dtype (none for bool, unless there is nothing to
+    scan) and a differentiable dtype where a gradient is recorded."""
     _args.tensor_args(fn, (input, "input", 1))
     if dim is _args.OMITTED:
         raise TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
+    _args.integer(fn, dim, "dim", 1)
+    dt = _args.dtype(fn, dtype)
     d = _args.dim(fn, dim, input.dim())
-    return _as_dtype(input, _args.dtype(fn, dtype)), d
+    if dt is not None and dt.name == "bool":  # no kernel, unless there is nothing to scan
+        if input.numel():
+            raise NotImplementedError(f"\"{fn}_out_cpu\" not implemented for 'Bool'")
+        _args.differentiable_dtype(input, dt)
+    return _as_dtype(input, dt), d
 
 
 def _as_dtype(input: Tensor, dt: Any) -> Tensor:

@@ -224,13 +224,13 @@ class Cat(Op):
 
     @staticmethod
     def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
-        skip = not all(map(legacy_empty, tensors))  # torch skips them among others
-        ctx.sizes = [None if skip and legacy_empty(t) else t.shape[dim] for t in tensors]
+        ctx.sizes = [None if _legacy_empty(t) else t.shape[dim] for t in tensors]
         ctx.dim = dim
-        joined = [t for t, size in zip(tensors, ctx.sizes) if size is not None]
-        _check_cat_sizes(joined, dim)
+        _check_cat_sizes(tensors, dim)
         xp = tensors[0]._xp
-        return wrap(xp.concat([t._data for t in joined], axis=dim))
+        kept = [t._data for t in tensors if not _legacy_empty(t)]
+        return wrap(xp.concat(kept, axis=dim) if kept else xp.asarray(tensors[0]._data,
+                                                                      copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -244,14 +244,17 @@ class Cat(Op):
         return tuple(grads)
 
 
-def legacy_empty(t: Tensor) -> bool:
-    """A tensor of shape (0,), which torch's cat skips among tensors of other shapes."""
-    return t.shape == (0,)
+def _legacy_empty(t: Tensor) -> bool:
+    """A 1-D empty tensor, which torch's cat skips next to tensors of any rank (legacy)."""
+    return tuple(t.shape) == (0,)
 
 
 def _check_cat_sizes(tensors: tuple, dim: int) -> None:
-    first = tensors[0].shape
-    for i, t in enumerate(tensors[1:], 1):
+    numbered = [(i, t) for i, t in enumerate(tensors) if not _legacy_empty(t)]
+    if not numbered:
+        return
+    first = numbered[0][1].shape
+    for i, t in numbered[1:]:
         for d, (a, b) in enumerate(zip(first, t.shape)):
             if d != dim and a != b:
                 raise RuntimeError(
@@ -405,16 +408,17 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     d = _args.integer("cat", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    ndim = next((t.dim() for t in tensors if not legacy_empty(t)), None)
     for i, t in enumerate(tensors):
         if t.dim() == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                "concatenated")
-    if ndim is None:  # only legacy empty tensors: torch checks no dim
-        return Cat.apply(*_promoted(tensors), dim=0)
+    kept = [t for t in tensors if not _legacy_empty(t)]
+    if not kept:  # nothing but legacy empty tensors: dim is not even wrapped
+        return Cat.apply(*_promoted(tensors), dim=d)
+    ndim = kept[0].dim()
     d = _args.wrap_dim(d, ndim)
-    for t in tensors:
-        if t.dim() != ndim and not legacy_empty(t):
+    for t in kept:
+        if t.dim() != ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
                                f"{t.dim()}")
     return Cat.apply(*_promoted(tensors), dim=d)
@@ -427,6 +431,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     torch.Size([2, 2])
     """
     tensors = _tensor_list("stack", tensors)
+    _args.integer("stack", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     d = _args.dim("stack", dim, tensors[0].dim() + 1, position=2)

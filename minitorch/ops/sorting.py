@@ -174,9 +174,12 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,
     >>> minitorch.topk(minitorch.tensor([1., 5., 3.]), 2).values
     tensor([5., 3.])
     """
+    _args.tensor_args("topk", (input, "input", 1))
+    _args.integer("topk", k, "k", 2)  # the parser's order: k before dim
     d = _sort_dim("topk", input, dim)
-    _args.integer("topk", k, "k", 2)
     size = input._data.shape[d] if input.dim() else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     return return_types.topk(*Topk.apply(input, k=k, dim=d, largest=bool(largest)))

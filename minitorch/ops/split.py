@@ -112,7 +112,7 @@ def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
         raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
                         f"of ints, not {_args.type_name(size)}")
     sizes = _args.int_list("split_with_sizes", size, "split_sizes", 2)
-    d = _split_dim("split_with_sizes", input, dim)
+    d = _split_dim("split", input, dim)  # torch names split in its 0-d refusal here too
     if any(s < 0 for s in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
                            f"entries, but got split_sizes={list(sizes)}")
@@ -267,6 +267,8 @@ def _interleave(input: Tensor, repeats: Any, dim: Any, output_size: Any, forms: 
 
 def _interleave_counts(input: Tensor, repeats: Tensor, dim: int, output_size: Any) -> Tensor:
     """``input``'s slices along ``dim`` repeated by the counts ``repeats`` (or one count)."""
+    if input.dim() == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if repeats.dim() > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
     size = input.shape[_args.wrap_dim(dim, input.dim())]

@@ -133,10 +133,11 @@ def _geometry(fn: str, kernel_size: Any, dilation: Any, padding: Any, stride: An
             raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(value)}")
         pairs.append(tuple(value))
     kernel, dil, pad, strd = pairs
-    for (h, w), what, least, words in ((kernel, "kernel size", 1, "kernel"),
-                                       (strd, "stride", 1, "stride"),
-                                       (dil, "dilation", 1, "dilation"),
-                                       (pad, "padding", 0, "pad")):
+    checks = [(kernel, "kernel size", 1, "kernel"), (strd, "stride", 1, "stride"),
+              (dil, "dilation", 1, "dilation"), (pad, "padding", 0, "pad")]
+    if fn == "im2col":  # unfold checks the stride last, fold right after the kernel
+        checks.append(checks.pop(1))
+    for (h, w), what, least, words in checks:
         if h < least or w < least:
             need = "greater than zero" if least else "non-negative"
             raise RuntimeError(f"{what} should be {need}, but got {words}_height: {h} "
@@ -153,9 +154,9 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
     torch.Size([1, 8, 4])
     """
     _args.tensor_args("im2col", (input, "input", 1))
+    kernel, geometry = _geometry("im2col", kernel_size, dilation, padding, stride)
     if input.dim() == 2:  # torch reads a dim the input lacks
         _args.wrap_dim(2, 2)
-    kernel, geometry = _geometry("im2col", kernel_size, dilation, padding, stride)
     if input.dim() not in (3, 4) or 0 in input.shape[-3:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
                            f"and other non-zero dimensions for input, but got: "
