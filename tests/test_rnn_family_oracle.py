@@ -243,3 +243,20 @@ def test_cell_reprs_and_all_weights() -> None:
     want = [[tuple(p.shape) for p in w] for w in torch.nn.LSTM(4, 3, 2, bidirectional=True,
                                                                 proj_size=1).all_weights]
     assert got == want
+
+
+def test_flat_weights_names_as_torchs() -> None:
+    """d2l's seq2seq initialises a GRU by walking ``_flat_weights_names``."""
+    def run(L: Any) -> str:
+        L.manual_seed(0)
+        out = []
+        for m in (L.nn.GRU(3, 4, num_layers=2, bidirectional=True),
+                  L.nn.LSTM(2, 4, proj_size=2), L.nn.RNN(2, 3, bias=False)):
+            out.append(f"{m._flat_weights_names} {m._all_weights} "
+                       f"{[tuple(w.shape) for w in m._flat_weights]}")
+            for name in m._flat_weights_names:
+                if "weight" in name:
+                    L.nn.init.xavier_uniform_(m._parameters[name])
+            out.append(str(m.weight_hh_l0[0]))
+        return "\n".join(out)
+    assert run(mt) == run(torch)

@@ -106,6 +106,10 @@ class RNNBase(Module):
         gate_size = _GATES[mode] * hidden_size
         real_hidden = proj_size or hidden_size
         directions = 2 if bidirectional else 1
+        # torch's names of the parameters, flat and per layer and direction (d2l's
+        # initialisation walks _flat_weights_names)
+        self._flat_weights_names: list[str] = []
+        self._all_weights: list[list[str]] = []
         for layer in range(num_layers):
             fan_in = input_size if layer == 0 else real_hidden * directions
             for suffix in ("", "_reverse")[:directions]:
@@ -114,9 +118,12 @@ class RNNBase(Module):
                     shapes.update(bias_ih=(gate_size,), bias_hh=(gate_size,))
                 if proj_size:
                     shapes.update(weight_hr=(proj_size, hidden_size))
-                for name, size in shapes.items():
-                    setattr(self, f"{name}_l{layer}{suffix}",
-                            Parameter(_creation.empty(size, device=device, dtype=dtype)))
+                names = [f"{name}_l{layer}{suffix}" for name in shapes]
+                for name, size in zip(names, shapes.values()):
+                    setattr(self, name, Parameter(_creation.empty(size, device=device,
+                                                                  dtype=dtype)))
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -139,6 +146,11 @@ class RNNBase(Module):
         directions = ("", "_reverse") if self.bidirectional else ("",)
         return [[w for w in self._weights(layer, suffix) if w is not None]
                 for layer in range(self.num_layers) for suffix in directions]
+
+    @property
+    def _flat_weights(self) -> list[Parameter]:
+        """The parameters named by ``_flat_weights_names``, in that order."""
+        return [getattr(self, name) for name in self._flat_weights_names]
 
     def flatten_parameters(self) -> None:
         """Nothing to do: torch packs the weights for cuDNN here, which minitorch has not."""
