@@ -219,7 +219,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {_args.type_name(array)})")
     _check_numpy(array)
     _own_dtype("from_numpy", array)
-    return Tensor._make(backend.from_numpy(array, None))
+    return Tensor._make(backend.borrow(backend.from_numpy(array, None)))
 
 
 _TORCH_NUMPY_TYPES = ("float64", "float32", "float16", "complex64", "complex128", "int64",

@@ -359,6 +359,8 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
     flat = xp.reshape(self._data, (-1,))
     count = math.prod(shape)
     if count > flat.shape[0]:
+        if backend.is_borrowed(self._data):  # from_numpy: the caller's memory cannot grow
+            raise RuntimeError("Trying to resize storage that is not resizable")
         flat = xp.concat([flat, xp.zeros(count - flat.shape[0], dtype=flat.dtype)])
     self._data = xp.reshape(flat[:count], shape)
     self._version_counter.value += 1

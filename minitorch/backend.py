@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
+import weakref
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -413,6 +414,34 @@ def to_device(array: Any, dev: device) -> Any:
     if namespace(array) is factory_namespace(dev) and device_of(array) == dev:
         return array
     return from_numpy(to_numpy(array), dev)
+
+
+_borrowed: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # id -> the caller's
+
+
+def _root(array: Any) -> Any:
+    """The array that owns ``array``'s memory (itself, or the base of its views)."""
+    while isinstance(getattr(array, "base", None), np.ndarray):
+        array = array.base
+    return array
+
+
+def borrow(array: np.ndarray) -> np.ndarray:
+    """``array``, noted as memory that belongs to the caller (``from_numpy``): torch cannot
+    grow such a storage.
+
+    >>> a = np.ones(2); is_borrowed(borrow(a)[1:]), is_borrowed(np.ones(2))
+    (True, False)
+    """
+    root = _root(array)
+    _borrowed[id(root)] = root
+    return array
+
+
+def is_borrowed(array: Any) -> bool:
+    """Whether ``array``'s memory was lent by the caller (see :func:`borrow`)."""
+    root = _root(array)
+    return _borrowed.get(id(root)) is root
 
 
 def from_numpy(values: np.ndarray, dev: device | None) -> Any:

@@ -505,13 +505,17 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
             if once is not None:
                 return once
         results = []
-        for i in range(size):
-            sliced = [x.select(d, i) if d is not None else x for x, d in zip(leaves, dims)]
+        for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes
+            sliced = [x if d is None else x.select(d, i) if size else
+                      x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
             results.append(func(*_unflatten(sliced, spec), **kwargs))
         outputs = [_flatten(r)[0] for r in results]
         out_spec = _flatten(results[0])[1]
         stacked = [_stack_out([o[j] for o in outputs], out_dims, func)
                    for j in range(len(outputs[0]))]
+        if not size:
+            stacked = [t.narrow(out_dims if isinstance(out_dims, int) else 0, 0, 0)
+                       for t in stacked]
         return _unflatten(stacked, out_spec)
     return wrapper
 

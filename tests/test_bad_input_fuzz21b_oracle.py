@@ -459,3 +459,26 @@ def test_views_of_a_base_changed_in_place_as_torch(program: str) -> None:
     now (AsStridedBackward0), as torch's; the views torch does not regenerate (made in
     no_grad mode, one of several outputs) are refused in its words."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "a = np.ones(3); t = L.from_numpy(a); a[0] = 7; t.resize_(5); R = t",
+    "a = np.ones(3); t = L.from_numpy(a)[1:]; t.resize_(4); R = t",
+    "a = np.ones(3); t = L.from_numpy(a); t.resize_(2); R = t",
+    "R = L.tensor([1., 2.]).resize_(4)[:2]",
+    "R = L.tensor([True, False, True]).kthvalue(1)", "R = L.tensor([True, False]).median()",
+    "R = L.tensor([True, False]).median(0)", "R = L.tensor([True, False]).nanmedian()",
+    "R = L.ones(0, dtype=L.bool).kthvalue(1)", "R = L.ones(0, 3).kthvalue(1, 0)",
+    "R = L.ones(2, 0).unique()", "R = L.ones(0, 3).unique(dim=0, return_counts=True)",
+    "R = L.ones(0).unique(return_inverse=True, return_counts=True)",
+    "R = L.func.vmap(lambda x: L.ones(2))(L.ones(0, 3))",
+    "R = L.func.vmap(lambda x: x * 2, out_dims=1)(L.ones(0, 3))",
+], ids=["from_numpy_grows", "from_numpy_view_grows", "from_numpy_shrinks", "own_grows",
+        "kthvalue_bool", "median_bool", "median_dim_bool", "nanmedian_bool",
+        "kthvalue_empty_bool", "kthvalue_empty_dim", "unique_empty", "unique_dim_empty",
+        "unique_empty_counts", "vmap_empty_batch", "vmap_empty_batch_out_dims"])
+def test_selection_storage_and_empty_batches_as_torch(program: str) -> None:
+    """The last silent acceptances and internal errors of the adversary's fuzz: a from_numpy
+    storage does not grow, bool tensors have no selection kernels, and empty inputs to
+    unique and vmap give empty results."""
+    assert_as_torch(program)

@@ -169,6 +169,12 @@ def _kth_positions(xp: Any, x: Any, d: int, k: int) -> Any:
     return xp.moveaxis(xp.reshape(xp.asarray(picked, dtype=xp.int64), shape), -1, d)
 
 
+def _no_bool_kernel(kernel: str, input: Tensor) -> None:
+    """torch has no CPU kernel of the selections for bool tensors."""
+    if input.dtype.name == "bool":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
     """The ``k``-th smallest value along ``dim`` (1-based) and its index.
 
@@ -179,8 +185,10 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     """
     d, x = _rows("kthvalue", input, dim)
     _args.integer("kthvalue", k, "k", 2)
+    _nonempty("kthvalue", x, d)
     if not 1 <= k <= x.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _no_bool_kernel("kthvalue_cpu", input)
     positions = _kth_positions(input._xp, x, d, k - 1)
     return return_types.kthvalue(*Kthvalue.apply(input, positions=positions, dim=d,
                                                  keepdim=bool(keepdim)))
@@ -190,6 +198,7 @@ def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
     fn = "nanmedian" if skip_nan else "median"
     d, x = _rows(fn, input, dim)
     _nonempty("median", x, d)  # nanmedian's message names median too
+    _no_bool_kernel("median_out", input)
     xp = input._xp
     if not input.dtype.is_floating_point:
         positions = _nth(xp, x, d, (x.shape[d] - 1) // 2)
@@ -215,6 +224,7 @@ def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) -> An
     """
     if dim is _args.OMITTED:
         _args.tensor_args("median", (input, "input", 1))
+        _no_bool_kernel("median_cpu", input)
         return Median.apply(input, skip_nan=False)
     return _median_dim(input, dim, keepdim, skip_nan=False)
 
@@ -227,6 +237,7 @@ def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) ->
     """
     if dim is _args.OMITTED:
         _args.tensor_args("nanmedian", (input, "input", 1))
+        _no_bool_kernel("median_cpu", input)
         return Nanmedian.apply(input, skip_nan=True)
     return _median_dim(input, dim, keepdim, skip_nan=True)
 

@@ -11,6 +11,7 @@ implemented (``Unique2Backward0``, ``UniqueDimBackward0``): backward through it 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args
@@ -29,7 +30,7 @@ class _Unique(Op):
         ctx.derivative = "_unique2" if dim is None else "unique_dim"
         xp = a._xp
         x = xp.reshape(a._data, (-1, 1)) if dim is None else xp.moveaxis(a._data, dim, 0)
-        rows = xp.reshape(x, (x.shape[0], -1))
+        rows = xp.reshape(x, (x.shape[0], math.prod(x.shape[1:])))  # no -1: may be empty
         order = _row_order(xp, rows)
         ordered = xp.take(rows, order, axis=0)
         new = xp.any(ordered[1:] != ordered[:-1], axis=1) | _nan_rows(xp, ordered)
