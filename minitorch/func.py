@@ -509,6 +509,8 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
             sliced = [x if d is None else x.select(d, i) if size else
                       x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
             results.append(func(*_unflatten(sliced, spec), **kwargs))
+        if out_dims is None:  # an output with no batch dim: the same for every example
+            return results[0]
         outputs = [_flatten(r)[0] for r in results]
         out_spec = _flatten(results[0])[1]
         stacked = [_stack_out([o[j] for o in outputs], out_dims, func)

@@ -183,8 +183,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     values=tensor(2.),
     indices=tensor(2))
     """
+    _args.integer("kthvalue", k, "k", 2)  # the arguments' types before dim's range
     d, x = _rows("kthvalue", input, dim)
-    _args.integer("kthvalue", k, "k", 2)
     _nonempty("kthvalue", x, d)
     if not 1 <= k <= x.shape[d]:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
