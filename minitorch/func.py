@@ -510,7 +510,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
                       x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
             results.append(func(*_unflatten(sliced, spec), **kwargs))
         if out_dims is None:  # an output with no batch dim: the same for every example
-            return results[0]
+            return _unbatched(func, leaves, dims, spec, kwargs, results[0])
         outputs = [_flatten(r)[0] for r in results]
         out_spec = _flatten(results[0])[1]
         stacked = [_stack_out([o[j] for o in outputs], out_dims, func)
@@ -537,6 +537,23 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
     if not all(-v.value.dim() <= out_dim < v.value.dim() for v in values):
         return None  # the per-slice path says what is wrong
     return _unflatten([_moved(v.value, 0, out_dim) for v in values], out_spec)
+
+
+def _unbatched(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
+               first: Any) -> Any:
+    """``out_dims=None``: ``func``'s output, which must not depend on the batch; torch
+    refuses one that does. Checked with one call on batched tensors where the ops have rules,
+    else the first example's output (``first``) stands for all."""
+    batched = [x if d is None else BatchedTensor(_moved(x, d, 0)) for x, d in zip(leaves, dims)]
+    try:
+        values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
+    except Exception:  # an op without a batching rule here
+        return first
+    if any(isinstance(v, BatchedTensor) for v in values):
+        name = getattr(func, "__name__", repr(func))
+        raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when "
+                         "out_dim is None")
+    return first
 
 
 def _moved(x: Tensor, source: int, destination: int) -> Tensor:
