@@ -80,6 +80,10 @@ _BINARY = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__lt__", 
            "__gt__", "__ge__", "__eq__", "__ne__")
 
 
+class Refused(RuntimeError):
+    """What torch's vmap refuses outright (no per-example loop would be torch's answer)."""
+
+
 class BatchedTensor:
     """One example as ``func`` sees it inside vmap; ``value`` holds the batch (dim 0).
 
@@ -98,7 +102,15 @@ class BatchedTensor:
         raise Unbatched(name)
 
     def __bool__(self) -> bool:
-        raise Unbatched("__bool__")
+        raise Refused("vmap: It looks like you're attempting to use a Tensor in some "
+                      "data-dependent control flow. We don't support that yet, please file an "
+                      "issue at https://github.com/pytorch/pytorch/issues .")
+
+    def nonzero(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused as torch: its result's shape would differ between examples."""
+        raise Refused("vmap: We do not support batching operators that can output dynamic "
+                      "shape. Attempted to vmap over aten::nonzero. Please file an issue at "
+                      "https://github.com/pytorch/pytorch/issues if you need this feature.")
 
     def __iter__(self) -> Any:
         raise Unbatched("__iter__")

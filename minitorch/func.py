@@ -38,7 +38,7 @@ from typing import Any
 
 import minitorch
 
-from ._batched import BatchedTensor
+from ._batched import BatchedTensor, Refused, Unbatched
 from ._tensor import Tensor
 from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
@@ -529,7 +529,13 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
     batched = [x if d is None else BatchedTensor(_moved(x, d, 0)) for x, d in zip(leaves, dims)]
     try:
         out = func(*_unflatten(batched, spec), **kwargs)
+    except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
+        raise RuntimeError(str(refused)) from None
+    except Unbatched:
+        return None
     except Exception:
+        if any(isinstance(b, BatchedTensor) and not b.value.shape[0] for b in batched):
+            raise  # a batch of none: no example's call would say why
         return None
     values, out_spec = _flatten(out)
     if not values or not all(isinstance(v, BatchedTensor) for v in values):
@@ -547,6 +553,8 @@ def _unbatched(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kw
     batched = [x if d is None else BatchedTensor(_moved(x, d, 0)) for x, d in zip(leaves, dims)]
     try:
         values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
+    except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
+        raise RuntimeError(str(refused)) from None
     except Exception:  # an op without a batching rule here
         return first
     if any(isinstance(v, BatchedTensor) for v in values):

@@ -477,12 +477,15 @@ def test_views_of_a_base_changed_in_place_as_torch(program: str) -> None:
     "R = L.kthvalue(L.tensor([2., 1.]), 2.5, 1)",
     "R = L.func.vmap(lambda x: (x, x.sum()), out_dims=None)(L.ones(0, 3))",
     "R = L.func.vmap(lambda x: x * 2, out_dims=None)(L.ones(2, 3))",
+    "R = L.func.vmap(lambda x: x.nonzero())(L.ones(2, 3))",
+    "R = L.func.vmap(lambda x: x if x.sum() > 0 else -x)(L.ones(2, 3))",
+    "R = L.func.vmap(lambda x: x.reshape(-1))(L.ones(0, 3))",
 ], ids=["from_numpy_grows", "from_numpy_view_grows", "from_numpy_shrinks", "own_grows",
         "kthvalue_bool", "median_bool", "median_dim_bool", "nanmedian_bool",
         "kthvalue_empty_bool", "kthvalue_empty_dim", "unique_empty", "unique_dim_empty",
         "unique_empty_counts", "vmap_empty_batch", "vmap_empty_batch_out_dims",
         "vmap_out_dims_none", "kthvalue_k_type_first", "vmap_none_batched_empty",
-        "vmap_none_batched"])
+        "vmap_none_batched", "vmap_nonzero", "vmap_control_flow", "vmap_empty_reshape"])
 def test_selection_storage_and_empty_batches_as_torch(program: str) -> None:
     """The last silent acceptances and internal errors of the adversary's fuzz: a from_numpy
     storage does not grow, bool tensors have no selection kernels, and empty inputs to
