@@ -70,6 +70,7 @@ Hardtanh: F.hardtanh(x * 3 - 1.5) * x
 Clamp: x.clamp(0.3, 0.7) * x
 ClampMin: x.clamp(min=0.4) * x
 ClampTensor: x.clamp(min=y) * x
+ClampMinTensor: x.clamp_min(y) * x
 Add: x + y * x
 Sub: x - y * x
 Mul: x * y
