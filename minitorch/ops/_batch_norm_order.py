@@ -28,7 +28,7 @@ call per row of the batch). Other arrays (CuPy, array-api-strict) keep the plain
 >>> x = np.array([[1.0], [2.0], [4.0]], np.float32)
 >>> mean, var_sum = batch_stats(x)
 >>> float(mean[0]), float(var_sum[0]), float(invstd_of(var_sum, 3, 1e-5)[0])
-(2.3333332538604736, 4.666666507720947, 0.801781177520752)
+(2.3333332538604736, 4.6666669845581055, 0.8017811179161072)
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Every step is a whole-array numpy call over all rows at once (one per vector of 
 >>> x = np.array([[1.0, 2.0, 4.0]], np.float32)
 >>> mean, var = row_moments(x)
 >>> float(mean[0]), float(var[0])
-(2.3333332538604736, 1.5555555820465088)
+(2.3333332538604736, 1.5555557012557983)
 """
 
 from __future__ import annotations
