@@ -1,5 +1,7 @@
 """``nn.utils``: clipping gradients before an optimizer step (``clip_grad``), batching
-sequences of different lengths (``rnn``) and parameters as one vector (``convert_parameters``).
+sequences of different lengths (``rnn``), parameters as one vector (``convert_parameters``)
+and tensors computed from others (``parametrize``, ``parametrizations``, and the older
+hook-based ``weight_norm`` and ``spectral_norm``).
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -10,9 +12,13 @@ sequences of different lengths (``rnn``) and parameters as one vector (``convert
 
 from __future__ import annotations
 
-from . import rnn
+from . import parametrizations, parametrize, rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn",
-           "vector_to_parameters"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "parametrizations",
+           "parametrize",
+           "remove_spectral_norm", "remove_weight_norm", "rnn", "spectral_norm",
+           "vector_to_parameters", "weight_norm"]
