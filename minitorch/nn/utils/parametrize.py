@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import collections.abc
+import contextlib
 import copyreg
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -120,10 +121,8 @@ class ParametrizationList(ModuleList):
             new = original
             for module in reversed(self):
                 if hasattr(module, "right_inverse"):
-                    try:
+                    with contextlib.suppress(NotImplementedError):
                         new = module.right_inverse(new)
-                    except NotImplementedError:
-                        pass
         if not isinstance(new, (Tensor, Sequence)):
             raise ValueError("'right_inverse' must return a Tensor or a Sequence of tensors "
                              f"(list, tuple...). Got {type(new).__name__}")

@@ -52,7 +52,8 @@ class WeightNorm:
     ``<name>_v`` before each forward.
 
     >>> from minitorch.nn.utils.weight_norm import WeightNorm
-    >>> m = nn.Module(); m.w_g, m.w_v = nn.Parameter(minitorch.ones(1)), nn.Parameter(-minitorch.ones(2))
+    >>> m = nn.Module()
+    >>> m.w_g, m.w_v = nn.Parameter(minitorch.ones(1)), nn.Parameter(-minitorch.ones(2))
     >>> WeightNorm("w", None).compute_weight(m)
     tensor([-0.7071, -0.7071], grad_fn=<MulBackward0>)
     """
