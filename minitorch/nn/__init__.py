@@ -68,7 +68,7 @@ from .pooling import (
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 
 __all__ = [
     "ELU",
@@ -91,6 +91,7 @@ __all__ = [
     "CrossEntropyLoss",
     "Dropout",
     "Embedding",
+    "EmbeddingBag",
     "Flatten",
     "GRUCell",
     "GaussianNLLLoss",

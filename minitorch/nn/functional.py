@@ -28,6 +28,7 @@ from ..ops._base import Op, like, wrap
 from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
 from ..ops.embedding import embedding, one_hot
+from ..ops.embedding_bag import embedding_bag
 from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
 from ..ops.normalize import layer_norm, normalize
@@ -76,12 +77,13 @@ from .functional_losses_more import (
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
            "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
            "conv2d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
-           "cross_entropy", "dropout", "elu", "elu_", "embedding", "fold", "gaussian_nll_loss",
-           "gelu", "hardtanh", "hardtanh_", "hinge_embedding_loss", "huber_loss", "interpolate",
-           "kl_div", "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_", "linear", "log_softmax",
-           "logsigmoid", "margin_ranking_loss", "max_pool1d", "max_pool2d", "max_unpool2d",
-           "mse_loss", "multi_margin_loss", "multilabel_soft_margin_loss", "nll_loss", "normalize",
-           "one_hot", "pad", "pairwise_distance", "poisson_nll_loss", "relu", "relu6", "relu_",
+           "cross_entropy", "dropout", "elu", "elu_", "embedding", "embedding_bag", "fold",
+           "gaussian_nll_loss", "gelu", "hardtanh", "hardtanh_", "hinge_embedding_loss",
+           "huber_loss", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu",
+           "leaky_relu_", "linear", "log_softmax", "logsigmoid", "margin_ranking_loss",
+           "max_pool1d", "max_pool2d", "max_unpool2d", "mse_loss", "multi_margin_loss",
+           "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad",
+           "pairwise_distance", "poisson_nll_loss", "relu", "relu6", "relu_",
            "scaled_dot_product_attention", "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss",
            "softmax", "softplus", "tanh", "triplet_margin_loss", "unfold"]
 

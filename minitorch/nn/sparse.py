@@ -1,4 +1,5 @@
-"""``Embedding``: a table of learnable vectors looked up by integer index (word vectors).
+"""``Embedding``: a table of learnable vectors looked up by integer index (word vectors);
+``EmbeddingBag``: the same lookups reduced per bag of indices.
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -18,7 +19,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Embedding"]
+__all__ = ["Embedding", "EmbeddingBag"]
 
 
 class Embedding(Module):
@@ -100,3 +101,77 @@ class Embedding(Module):
         rows, cols = embeddings.shape
         return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
                    _weight=embeddings, _freeze=freeze)
+
+
+class EmbeddingBag(Module):
+    """An Embedding whose lookups are reduced per bag (``mode`` "sum", "mean" or "max")
+    without storing the rows: ``F.embedding_bag`` with the module's settings.
+
+    >>> bag = nn.EmbeddingBag(10, 3, mode="sum")
+    >>> bag, bag(minitorch.tensor([1, 2, 4, 5]), minitorch.tensor([0, 2])).shape
+    (EmbeddingBag(10, 3, mode='sum'), torch.Size([2, 3]))
+    """
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, max_norm: float | None = None,
+                 norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean",
+                 sparse: bool = False, _weight: Tensor | None = None,
+                 include_last_offset: bool = False, padding_idx: int | None = None,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq = scale_grad_by_freq
+        if padding_idx is not None and not -num_embeddings <= padding_idx < num_embeddings:
+            raise AssertionError("padding_idx must be within num_embeddings")
+        self.padding_idx = padding_idx % num_embeddings if padding_idx is not None else None
+        if _weight is None:
+            self.weight = Parameter(_creation.empty((num_embeddings, embedding_dim),
+                                                    device=device, dtype=dtype))
+            self.reset_parameters()
+        else:
+            if list(_weight.shape) != [num_embeddings, embedding_dim]:
+                raise AssertionError("Shape of weight does not match num_embeddings and "
+                                     "embedding_dim")
+            self.weight = Parameter(_weight)
+        self.mode, self.sparse, self.include_last_offset = mode, sparse, include_last_offset
+
+    reset_parameters = Embedding.reset_parameters
+
+    def forward(self, input: Tensor, offsets: Tensor | None = None,
+                per_sample_weights: Tensor | None = None) -> Tensor:
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
+                               self.scale_grad_by_freq, self.mode, self.sparse,
+                               per_sample_weights, self.include_last_offset, self.padding_idx)
+
+    def extra_repr(self) -> str:
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm!r}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type!r}"
+        if self.scale_grad_by_freq is not False:
+            s += f", scale_grad_by_freq={self.scale_grad_by_freq!r}"
+        s += f", mode={self.mode!r}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx!r}"
+        return s
+
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True,
+                        max_norm: float | None = None, norm_type: float = 2.0,
+                        scale_grad_by_freq: bool = False, mode: str = "mean",
+                        sparse: bool = False, include_last_offset: bool = False,
+                        padding_idx: int | None = None) -> EmbeddingBag:
+        """An EmbeddingBag holding ``embeddings`` (2-D); frozen unless ``freeze=False``.
+
+        >>> w = minitorch.tensor([[1, 2.3, 3], [4, 5.1, 6.3]])
+        >>> nn.EmbeddingBag.from_pretrained(w)(minitorch.tensor([[1, 0]]))
+        tensor([[2.5000, 3.7000, 4.6500]])
+        """
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        bag = cls(rows, cols, max_norm, norm_type, scale_grad_by_freq, mode, sparse,
+                  embeddings, include_last_offset, padding_idx)
+        bag.weight.requires_grad = not freeze
+        return bag

@@ -1,0 +1,216 @@
+"""``embedding_bag``: the rows of a weight matrix that each bag of indices names, reduced
+per bag (summed, averaged or their elementwise maximum) without the rows ever being stored.
+
+Bags are consecutive runs of a flat index tensor, starting at ``offsets`` (or the rows of a
+2-D index tensor). In ``sum`` mode each row may be scaled by its ``per_sample_weights``;
+``padding_idx`` rows take part in no bag; an empty bag gives zeros.
+
+>>> import minitorch
+>>> w = minitorch.tensor([[1., 2.], [3., 4.], [5., 6.]], requires_grad=True)
+>>> embedding_bag(minitorch.tensor([0, 2, 1]), w, minitorch.tensor([0, 2]), mode="sum")
+tensor([[6., 8.],
+        [3., 4.]], grad_fn=<EmbeddingBagBackward0>)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._creation import arange
+from .._tensor import Tensor
+from ..backend import getitem, index_add
+from ._base import Op, wrap
+from .embedding import _check_indices, _padding_row, renorm_
+from .indexing import Index
+from .inplace_more import IndexAdd
+
+__all__ = ["EmbeddingBag", "embedding_bag"]
+
+_MODES = ("sum", "mean", "max")
+
+
+class EmbeddingBag(Op):
+    """One bag's reduction per output row; ``bags`` gives each index's bag, ``keep`` marks
+    the indices that are not ``padding_idx``."""
+
+    node_name = "EmbeddingBagBackward0"
+    _profile_name = "aten::embedding_bag"
+
+    @staticmethod
+    def forward(ctx: Any, weight: Tensor, per_sample_weights: Tensor | None, *, indices: Any,
+                bags: Any, keep: Any, nbags: int, mode: str) -> Tensor:
+        xp = weight._xp
+        rows = getitem(xp, weight._data, indices)
+        ctx.weight_shape, ctx.mode = weight.shape, mode
+        ctx.indices, ctx.bags, ctx.keep = indices, bags, keep
+        if mode == "max":
+            out, ctx.argmax = _bag_max(xp, rows, bags, keep, nbags)
+            return wrap(out)
+        if per_sample_weights is not None:
+            rows = rows * xp.reshape(per_sample_weights._data, (-1, 1))
+            ctx.save_for_backward(weight, per_sample_weights)
+        ctx.counts = _bag_counts(xp, bags, keep, nbags, rows.dtype)
+        out = xp.zeros((nbags, weight.shape[1]), dtype=rows.dtype)
+        index_add(xp, out, (bags[keep],), rows[keep])
+        if mode == "mean":
+            out = out / xp.reshape(xp.maximum(ctx.counts, 1), (-1, 1))
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if ctx.mode == "max":
+            return _max_backward(ctx, g), None
+        if ctx.mode == "mean":
+            g = g / wrap(g._xp.reshape(g._xp.maximum(ctx.counts, 1), (-1, 1)))
+        keep = ctx.keep
+        grad_rows = Index.apply(g, key=(ctx.bags[keep],))
+        grad_psw = None
+        if ctx.saved_tensors:
+            weight, psw = ctx.saved_tensors
+            if ctx.needs_input_grad[1]:
+                picked = Index.apply(weight, key=(ctx.indices[keep],))
+                grad_psw = _scatter(g._xp, (picked * grad_rows).sum(1), keep, psw.shape[0])
+            grad_rows = grad_rows * Index.apply(psw, key=(keep,)).unsqueeze(1)
+        zeros = wrap(g._xp.zeros(tuple(ctx.weight_shape), dtype=g._data.dtype))
+        grad_weight = IndexAdd.apply(zeros, grad_rows, key=(ctx.indices[keep],), alpha=1)
+        return grad_weight, grad_psw
+
+
+def _bag_counts(xp: Any, bags: Any, keep: Any, nbags: int, dtype: Any) -> Any:
+    counts = xp.zeros((nbags,), dtype=dtype)
+    index_add(xp, counts, (bags[keep],), xp.ones(bags[keep].shape, dtype=dtype))
+    return counts
+
+
+def _scatter(xp: Any, values: Tensor, keep: Any, n: int) -> Tensor:
+    """``values`` (one per kept index) at the kept positions of ``n``, zeros elsewhere."""
+    zeros = wrap(xp.zeros((n,), dtype=values._data.dtype))
+    return IndexAdd.apply(zeros, values, key=(keep,), alpha=1)
+
+
+def _bag_max(xp: Any, rows: Any, bags: Any, keep: Any, nbags: int) -> tuple[Any, Any]:
+    """Each bag's elementwise maximum (zeros for an empty bag) and, per output element, the
+    position in the flat indices of the row it came from (-1 for an empty bag); the first
+    of equal values wins, as in torch."""
+    n, d = rows.shape
+    positions = xp.arange(n)[keep]
+    kept_bags = bags[keep]
+    starts = xp.searchsorted(kept_bags, xp.arange(nbags))
+    slot = xp.arange(positions.shape[0]) - starts[kept_bags]
+    width = int(xp.max(slot)) + 1 if slot.shape[0] else 1
+    dense = xp.full((nbags, width, d), -xp.inf, dtype=rows.dtype)
+    dense[kept_bags, slot] = rows[keep]
+    which = xp.argmax(dense, axis=1)
+    table = xp.full((nbags, width), -1, dtype=positions.dtype)
+    table[kept_bags, slot] = positions
+    argmax = xp.take_along_axis(table, which, axis=1)
+    out = xp.where(argmax >= 0, xp.max(dense, axis=1), xp.zeros((), dtype=rows.dtype))
+    return out, argmax
+
+
+def _max_backward(ctx: Any, g: Tensor) -> Tensor:
+    """Each output element's gradient into the weight element it was the maximum of."""
+    xp, d = g._xp, ctx.weight_shape[1]
+    found = xp.reshape(ctx.argmax >= 0, (-1,))
+    rows = ctx.indices[xp.maximum(ctx.argmax, 0)]
+    flat = xp.reshape(rows * d + xp.arange(d), (-1,))[found]
+    picked = Index.apply(g.reshape(-1), key=(xp.nonzero(found)[0],))
+    zeros = wrap(xp.zeros((ctx.weight_shape[0] * d,), dtype=g._data.dtype))
+    return IndexAdd.apply(zeros, picked, key=(flat,), alpha=1).reshape(ctx.weight_shape)
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
+                  max_norm: float | None = None, norm_type: float = 2,
+                  scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """The rows of ``weight`` named by each bag of ``input``, reduced by ``mode`` ("sum",
+    "mean" or "max"); see the module docstring for bags and offsets.
+
+    >>> w = minitorch.eye(3)
+    >>> F.embedding_bag(minitorch.tensor([[0, 1], [2, 2]]), w, mode="mean")
+    tensor([[0.5000, 0.5000, 0.0000],
+            [0.0000, 0.0000, 1.0000]])
+    """
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
+                         "is not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    input, offsets, include_last_offset, per_sample_weights = _flat_bags(
+        input, offsets, include_last_offset, per_sample_weights)
+    _check_mode(mode, scale_grad_by_freq, sparse, per_sample_weights)
+    if max_norm is not None:
+        renorm_(weight, input, max_norm, norm_type)
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("minitorch's embedding_bag has no scale_grad_by_freq or "
+                                  "sparse gradients")
+    _check_indices("embedding_bag", input, 1)
+    padding_idx = _padding_row(weight, padding_idx)
+    xp = weight._xp
+    indices, starts = input._data, offsets._data
+    nbags = starts.shape[0] - (1 if include_last_offset else 0)
+    _check_offsets(xp, indices, starts, weight.shape[0])
+    bags = xp.searchsorted(starts[:nbags], xp.arange(indices.shape[0]), side="right") - 1
+    keep = indices != padding_idx if padding_idx is not None else \
+        xp.ones(indices.shape, dtype=bool)
+    if include_last_offset:
+        keep = keep & (xp.arange(indices.shape[0]) < starts[-1])
+    return EmbeddingBag.apply(weight, per_sample_weights, indices=indices, bags=bags,
+                              keep=keep, nbags=nbags, mode=mode)
+
+
+def _flat_bags(input: Tensor, offsets: Any, include_last_offset: bool,
+               per_sample_weights: Any) -> tuple:
+    """A 2-D ``input`` as flat indices with one bag per row (torch's Python rewriting)."""
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
+                             "is a mini-batch of fixed length sequences. However, found "
+                             f"offsets of type {type(offsets)}")
+        offsets = arange(0, input.numel(), input.size(1), dtype=input.dtype)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+        return input.reshape(-1), offsets, False, per_sample_weights
+    if input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+        return input, offsets, include_last_offset, per_sample_weights
+    raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                     f"{input.dim()}")
+
+
+def _check_mode(mode: str, scale_grad_by_freq: bool, sparse: bool, per_sample_weights: Any
+                ) -> None:
+    if mode not in _MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
+                                  "per_sample_weights is only supported for mode='sum' (got "
+                                  f"mode='{mode}'). Please open a feature request on GitHub.")
+
+
+_INDEX_SIZE = ("Expected i < index_size to be true, but got false.  (Could this error message "
+               "be improved?  If so, please report an enhancement request to PyTorch.)")
+
+
+def _check_offsets(xp: Any, indices: Any, starts: Any, n: int) -> None:
+    """torch's checks of the offsets (which print offsets[0] as a 0-d tensor) and indices."""
+    if starts.shape[0] and int(starts[0]) != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {int(starts[0])}\n"
+                           "[ torch.LongTensor{} ]")
+    if starts.shape[0] and int(starts[-1]) > indices.shape[0]:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length "
+                           f"{indices.shape[0]} but got offsets[-1] of {int(starts[-1])}")
+    outside = indices.shape[0] and bool(xp.any((indices < 0) | (indices >= n)))
+    if outside or bool(xp.any(starts[1:] < starts[:-1])):
+        raise RuntimeError(_INDEX_SIZE)
