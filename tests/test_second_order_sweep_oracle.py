@@ -163,6 +163,8 @@ ScatterAdd: x.scatter_add(0, L.tensor([1, 1]), y[:2] * x[:2])
 ScatterValue: x.scatter(0, L.tensor([1, 3]), 0.5) * x
 Unfold: x.unfold(0, 2, 1) ** 2
 Embedding: F.embedding(L.tensor([1, 0, 1]), M) ** 2
+PixelShuffle: F.pixel_shuffle(L.cat([x, x[:2]]).view(2, 4, 1, 1), 2) ** 2
+PixelUnshuffle: F.pixel_unshuffle(L.cat([x, x[:2]]).view(2, 1, 2, 2), 2) ** 2
 ConstantPadNd: F.pad(x.view(1, 1, 6), (1, 2), value=0.5) ** 2
 ReflectionPad1D: F.pad(x.view(1, 1, 6), (1, 2), mode='reflect') ** 2
 ReflectionPad2D: F.pad(x.view(1, 1, 2, 3), (1, 1, 1, 1), mode='reflect') ** 2

@@ -22,6 +22,7 @@ from .activation import (
     Sigmoid,
     SiLU,
     Softmax,
+    Softmax2d,
     Softplus,
     Tanh,
 )
@@ -29,10 +30,12 @@ from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, ConvTranspose2d
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
+from .fold import Fold, Unfold
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyConv2d, LazyLinear
-from .linear import Identity, Linear
+from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -56,6 +59,7 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -84,15 +88,18 @@ __all__ = [
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "Bilinear",
     "Conv1d",
     "Conv2d",
     "ConvTranspose2d",
     "CosineEmbeddingLoss",
+    "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
     "Embedding",
     "EmbeddingBag",
     "Flatten",
+    "Fold",
     "GRUCell",
     "GaussianNLLLoss",
     "Hardtanh",
@@ -123,9 +130,12 @@ __all__ = [
     "MultiMarginLoss",
     "MultiheadAttention",
     "NLLLoss",
+    "PairwiseDistance",
     "Parameter",
     "ParameterDict",
     "ParameterList",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "PoissonNLLLoss",
     "RNNBase",
     "RNNCell",
@@ -138,10 +148,12 @@ __all__ = [
     "SmoothL1Loss",
     "SoftMarginLoss",
     "Softmax",
+    "Softmax2d",
     "Softplus",
     "Tanh",
     "TripletMarginLoss",
     "Unflatten",
+    "Unfold",
     "UninitializedBuffer",
     "UninitializedParameter",
     "Upsample",

@@ -14,7 +14,7 @@ from . import functional as F
 from .module import Module
 
 __all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax", "ReLU", "ReLU6",
-           "SiLU", "Sigmoid", "Softmax", "Tanh"]
+           "SiLU", "Sigmoid", "Softmax", "Softmax2d", "Tanh"]
 
 
 class ReLU(Module):
@@ -104,6 +104,20 @@ class Softmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels at every position of a (N, C, H, W) or (C, H, W) input.
+
+    >>> nn.Softmax2d()(minitorch.zeros(1, 2, 1, 1)).flatten()
+    tensor([0.5000, 0.5000])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D "
+                             "instead")
+        return F.softmax(input, -3)
 
 
 class LogSoftmax(Softmax):

@@ -27,12 +27,14 @@ from ..ops import nn_ops
 from ..ops._base import Op, like, wrap
 from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
+from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
 from ..ops.embedding_bag import embedding_bag
 from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
 from ..ops.normalize import layer_norm, normalize
 from ..ops.pad import pad
+from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ..ops.pointwise import DivScalar
 from ..ops.special import softplus
 from ..ops.unfold import fold, unfold
@@ -75,17 +77,17 @@ from .functional_losses_more import (
 )
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
-           "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
-           "conv2d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
+           "batch_norm", "bilinear", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+           "conv1d", "conv2d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
            "cross_entropy", "dropout", "elu", "elu_", "embedding", "embedding_bag", "fold",
            "gaussian_nll_loss", "gelu", "hardtanh", "hardtanh_", "hinge_embedding_loss",
            "huber_loss", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu",
            "leaky_relu_", "linear", "log_softmax", "logsigmoid", "margin_ranking_loss",
            "max_pool1d", "max_pool2d", "max_unpool2d", "mse_loss", "multi_margin_loss",
            "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad",
-           "pairwise_distance", "poisson_nll_loss", "relu", "relu6", "relu_",
-           "scaled_dot_product_attention", "sigmoid", "silu", "smooth_l1_loss", "soft_margin_loss",
-           "softmax", "softplus", "tanh", "triplet_margin_loss", "unfold"]
+           "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "relu",
+           "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu", "smooth_l1_loss",
+           "soft_margin_loss", "softmax", "softplus", "tanh", "triplet_margin_loss", "unfold"]
 
 
 # ---- linear and activations --------------------------------------------------------------
@@ -111,6 +113,31 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     # Other ranks go through a matrix of rows, as torch does (ViewBackward0 ← AddmmBackward0).
     rows = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return rows.reshape(*input.shape[:-1], weight.shape[0])
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None
+             ) -> Tensor:
+    """``y[..., o] = input1[..., i] weight[o, i, j] input2[..., j] + bias[o]``.
+
+    >>> F.bilinear(minitorch.ones(4, 2), minitorch.ones(4, 3), minitorch.ones(5, 2, 3)).shape
+    torch.Size([4, 5])
+    """
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
+                           f"{input2.dim()}")
+    for d in range(input1.dim() - 1):
+        if input1.size(d) != input2.size(d):
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: "
+                               f"got {input1.size(d)} and {input2.size(d)}")
+    for k, x in ((1, input1), (2, input2)):
+        if x.size(-1) != weight.size(k):
+            raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
+                               f"{x.size(-1)} but expected {weight.size(k)}")
+    if bias is not None and bias.size(0) != weight.size(0):
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.size(0)} but expected {weight.size(0)}")
+    out = einsum("...i,oij,...j->...o", input1, weight, input2)
+    return out if bias is None else out + bias
 
 
 @_args.tensors("relu", input="input")

@@ -1,4 +1,5 @@
-"""``Linear`` (``y = x Wᵀ + b``) and ``Identity``; ``LazyLinear`` lives with the lazy modules.
+"""``Linear`` (``y = x Wᵀ + b``), ``Bilinear`` (``y = x₁ᵀ W x₂ + b``) and ``Identity``;
+``LazyLinear`` lives with the lazy modules.
 >>> import minitorch
 >>> from minitorch import nn
 >>> nn.Linear(10, 5)
@@ -7,6 +8,7 @@ Linear(in_features=10, out_features=5, bias=True)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _creation
@@ -16,7 +18,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear"]
+__all__ = ["Bilinear", "Identity", "Linear"]
 
 
 class Identity(Module):
@@ -66,3 +68,39 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class Bilinear(Module):
+    """``y = x1ᵀ W x2 + b`` per output feature, ``weight`` of shape
+    (out_features, in1_features, in2_features); all uniform in ±1/sqrt(in1_features).
+
+    >>> nn.Bilinear(20, 30, 40)
+    Bilinear(in1_features=20, in2_features=30, out_features=40, bias=True)
+    """
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int,
+                 bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+        self.weight = Parameter(_creation.empty((out_features, in1_features, in2_features),
+                                                device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(_creation.empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw weight and bias uniform in ±1/sqrt(in1_features), as torch."""
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
