@@ -29,7 +29,7 @@ from .activation import (
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d, ConvTranspose2d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose2d
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout
 from .flatten import Flatten, Unflatten
@@ -91,6 +91,7 @@ __all__ = [
     "Bilinear",
     "Conv1d",
     "Conv2d",
+    "Conv3d",
     "ConvTranspose2d",
     "CosineEmbeddingLoss",
     "CosineSimilarity",

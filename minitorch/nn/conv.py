@@ -1,4 +1,4 @@
-"""``Conv1d``, ``Conv2d`` and ``ConvTranspose2d``: learnable convolution layers; a
+"""``Conv1d``, ``Conv2d``, ``Conv3d`` and ``ConvTranspose2d``: learnable convolution layers; a
 ``padding_mode`` other than 'zeros' pads with ``F.pad`` first, as torch does.
 
 >>> import minitorch
@@ -17,12 +17,12 @@ from .. import _creation
 from .._tensor import Tensor
 from ..ops.pad import pad
 from . import init
-from .functional_conv import conv2d, conv_transpose2d
+from .functional_conv import conv2d, conv3d, conv_transpose2d
 from .functional_conv1d import conv1d
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d"]
 
 
 def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
@@ -174,6 +174,20 @@ class Conv2d(_ConvNd):
 
     def _conv(self, *args: Any) -> Tensor:
         return conv2d(*args)
+
+
+class Conv3d(_ConvNd):
+    """``out = conv3d(x, weight, bias)`` with ``weight`` of shape (out, in, kd, kh, kw);
+    weight and bias start uniform in ±1/sqrt(in * kd * kh * kw), as torch's defaults.
+
+    >>> nn.Conv3d(2, 4, (1, 2, 3), stride=2, padding=1)
+    Conv3d(2, 4, kernel_size=(1, 2, 3), stride=(2, 2, 2), padding=(1, 1, 1))
+    """
+
+    _dims = 3
+
+    def _conv(self, *args: Any) -> Tensor:
+        return conv3d(*args)
 
 
 class ConvTranspose2d(_ConvNd):

@@ -42,6 +42,7 @@ from .functional_attention import scaled_dot_product_attention
 from .functional_conv import (
     check_pool_geometry,
     conv2d,
+    conv3d,
     conv_transpose2d,
     max_pool2d,
     pool_out_size,
@@ -78,16 +79,17 @@ from .functional_losses_more import (
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
            "batch_norm", "bilinear", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "conv1d", "conv2d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
-           "cross_entropy", "dropout", "elu", "elu_", "embedding", "embedding_bag", "fold",
-           "gaussian_nll_loss", "gelu", "hardtanh", "hardtanh_", "hinge_embedding_loss",
-           "huber_loss", "interpolate", "kl_div", "l1_loss", "layer_norm", "leaky_relu",
-           "leaky_relu_", "linear", "log_softmax", "logsigmoid", "margin_ranking_loss",
-           "max_pool1d", "max_pool2d", "max_unpool2d", "mse_loss", "multi_margin_loss",
-           "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot", "pad",
-           "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "relu",
-           "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu", "smooth_l1_loss",
-           "soft_margin_loss", "softmax", "softplus", "tanh", "triplet_margin_loss", "unfold"]
+           "conv1d", "conv2d", "conv3d", "conv_transpose2d", "cosine_embedding_loss",
+           "cosine_similarity", "cross_entropy", "dropout", "elu", "elu_", "embedding",
+           "embedding_bag", "fold", "gaussian_nll_loss", "gelu", "hardtanh", "hardtanh_",
+           "hinge_embedding_loss", "huber_loss", "interpolate", "kl_div", "l1_loss", "layer_norm",
+           "leaky_relu", "leaky_relu_", "linear", "log_softmax", "logsigmoid",
+           "margin_ranking_loss", "max_pool1d", "max_pool2d", "max_unpool2d", "mse_loss",
+           "multi_margin_loss", "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot",
+           "pad", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss",
+           "relu", "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu",
+           "smooth_l1_loss", "soft_margin_loss", "softmax", "softplus", "tanh",
+           "triplet_margin_loss", "unfold"]
 
 
 # ---- linear and activations --------------------------------------------------------------

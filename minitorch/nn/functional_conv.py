@@ -1,5 +1,5 @@
-"""The functional forms of the 2-D convolution and max pooling: ``conv2d`` and
-``max_pool2d``. ``minitorch.nn.functional`` re-exports them.
+"""The functional forms of the 2-D (and 3-D) convolution and max pooling: ``conv2d``,
+``conv3d`` and ``max_pool2d``. ``minitorch.nn.functional`` re-exports them.
 
 >>> import minitorch
 >>> from minitorch.nn import functional as F
@@ -26,26 +26,35 @@ from ..ops.conv import (
 )
 from ..ops.shape import cat
 
-__all__ = ["conv2d", "conv_transpose2d", "convolution", "max_pool2d", "pair", "pool_out_size",
-           "single"]
+__all__ = ["conv2d", "conv3d", "conv_transpose2d", "convolution", "max_pool2d", "pair",
+           "pool_out_size", "single", "sizes"]
+
+
+def sizes(value: Any, n: int, name: str = "padding") -> tuple[int, ...]:
+    """``value`` as ``n`` sizes, one per spatial dim: an int (a numpy one too), or a list of
+    one, is used for all; other lengths get torch's error, which names the argument.
+
+    >>> sizes(3, 3), sizes((1, 2, 3), 3), sizes([4], 2)
+    ((3, 3, 3), (1, 2, 3), (4, 4))
+    """
+    k = _args.as_int(value)
+    if k is not None:
+        return (k,) * n
+    values = [int(v) for v in value]
+    if len(values) not in (1, n):
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} "
+                           "values to match the convolution dimensions, but got "
+                           f"{name}={values}")
+    return tuple(values) if len(values) == n else (values[0],) * n
 
 
 def pair(value: Any, name: str = "padding") -> tuple[int, int]:
-    """``value`` as (height, width): an int (a numpy one too), or a list of one, is used for
-    both; other lengths get torch's error, which names the argument.
+    """``value`` as (height, width): ``sizes(value, 2)``.
 
     >>> pair(3), pair((1, 2)), pair([4])
     ((3, 3), (1, 2), (4, 4))
     """
-    n = _args.as_int(value)
-    if n is not None:
-        return (n, n)
-    values = [int(v) for v in value]
-    if len(values) not in (1, 2):
-        raise RuntimeError(f"expected {name} to be a single integer value or a list of 2 "
-                           "values to match the convolution dimensions, but got "
-                           f"{name}={values}")
-    return (values[0], values[-1])
+    return sizes(value, 2, name)  # type: ignore[return-value]
 
 
 def single(value: Any, name: str = "padding") -> tuple[int]:
@@ -54,15 +63,7 @@ def single(value: Any, name: str = "padding") -> tuple[int]:
     >>> single(3), single([2])
     ((3,), (2,))
     """
-    n = _args.as_int(value)
-    if n is not None:
-        return (n,)
-    values = [int(v) for v in value]
-    if len(values) != 1:
-        raise RuntimeError(f"expected {name} to be a single integer value or a list of 1 "
-                           "values to match the convolution dimensions, but got "
-                           f"{name}={values}")
-    return (values[0],)
+    return sizes(value, 1, name)  # type: ignore[return-value]
 
 
 def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
@@ -166,8 +167,9 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
 
 def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
                 geometry: tuple, groups: int) -> Tensor:
-    """``conv1d`` (``dims`` 1) or ``conv2d`` (2) after torch's checks; ``geometry`` is the
-    user's ``(stride, padding, dilation)``. An unbatched input gets a batch of one."""
+    """``conv1d``, ``conv2d`` or ``conv3d`` (``dims`` 1, 2, 3) after torch's checks;
+    ``geometry`` is the user's ``(stride, padding, dilation)``. An unbatched input gets a
+    batch of one."""
     name = f"conv{dims}d"
     stride, padding, dilation = geometry
     _conv_arg_types(stride, padding, dilation, groups)
@@ -176,20 +178,32 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     if input.dim() != dims + 2:
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
                            f"to {name}, but got input of size: {list(input.shape)}")
-    sizes = pair if dims == 2 else single
-    stride, dilation = sizes(stride, "stride"), sizes(dilation, "dilation")
+    stride, dilation = sizes(stride, dims, "stride"), sizes(dilation, dims, "dilation")
     _check_conv(input, weight, bias, groups,
-                (stride, padding if isinstance(padding, str) else sizes(padding), dilation))
+                (stride, padding if isinstance(padding, str) else sizes(padding, dims),
+                 dilation))
     if padding == "valid":
         padding = 0
     elif padding == "same":
         input, padding = _same_padding(input, tuple(weight.shape[2:]), dilation)
-    geometry = (stride, sizes(padding), dilation)
+    geometry = (stride, sizes(padding, dims), dilation)
     _check_window(input, weight, geometry)
     if dims == 1:  # torch's route: the 2-d convolution of height one
         geometry = tuple((low, *g) for low, g in zip((1, 0, 1), geometry))
         return Convolution1d.apply(input, weight, bias, geometry=geometry, groups=groups)
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
+
+
+@_args.tensors("conv3d", input="input", weight="weight", bias="bias")
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """Cross-correlate ``input`` (N, C, D, H, W) or (C, D, H, W) with ``weight``
+    (O, C/groups, kd, kh, kw).
+
+    >>> F.conv3d(minitorch.ones(1, 2, 4, 4, 4), minitorch.ones(3, 2, 3, 3, 3), padding=1).shape
+    torch.Size([1, 3, 4, 4, 4])
+    """
+    return convolution(3, input, weight, bias, (stride, padding, dilation), groups)
 
 
 @_args.tensors("conv_transpose2d", input="input", weight="weight", bias="bias")

@@ -1,4 +1,5 @@
-"""2-D convolution and max pooling over (batch, channels, height, width) tensors.
+"""2-D (and 3-D) convolution and 2-D max pooling over (batch, channels, height, width)
+tensors (and depth before the height).
 
 Both read a window with one strided slice per offset inside the kernel (``kh * kw`` slices,
 never a loop over pixels): stacked, the slices are the "columns" of im2col, so a convolution
@@ -15,6 +16,8 @@ so higher-order gradients work.
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any
 
 from .._tensor import Tensor
@@ -38,66 +41,71 @@ def out_size(size: int, kernel: int, stride: int, padding: int, dilation: int) -
     return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
 
 
-def _slices(shape: tuple, kernel: Pair, geometry: Geometry,
-            windows: Pair | None = None) -> list[tuple]:
+def _slices(shape: tuple, kernel: tuple, geometry: Geometry,
+            windows: tuple | None = None) -> list[tuple]:
     """One key per kernel offset (row-major): the strided slice of the padded input that the
     offset sees in every window; ``windows`` (OH, OW) keeps only the first windows (a
-    transposed convolution's output padding may leave room for more)."""
-    (sh, sw), (ph, pw), (dh, dw) = geometry
-    oh, ow = windows or (out_size(shape[-2], kernel[0], sh, ph, dh),
-                         out_size(shape[-1], kernel[1], sw, pw, dw))
-    if oh <= 0 or ow <= 0:
+    transposed convolution's output padding may leave room for more). The kernel has one
+    size per spatial dim (the last ``len(kernel)`` of ``shape``): two, or three for conv3d."""
+    stride, padding, dilation = geometry
+    n = len(kernel)
+    sizes = shape[-n:]
+    outs = windows or tuple(out_size(*args) for args in zip(sizes, kernel, *geometry))
+    if min(outs) <= 0:
         raise RuntimeError(
-            f"Calculated output size: ({oh}x{ow}). Output size is too small (input "
-            f"{shape[-2]}x{shape[-1]}, kernel {kernel[0]}x{kernel[1]}, padding {ph}x{pw})")
-    lead = (slice(None),) * (len(shape) - 2)  # no Ellipsis: Embed appends its own
-    return [(*lead, slice(i * dh, i * dh + sh * (oh - 1) + 1, sh),
-             slice(j * dw, j * dw + sw * (ow - 1) + 1, sw))
-            for i in range(kernel[0]) for j in range(kernel[1])]
+            f"Calculated output size: ({'x'.join(map(str, outs))}). Output size is too small "
+            f"(input {'x'.join(map(str, sizes))}, kernel {'x'.join(map(str, kernel))}, "
+            f"padding {'x'.join(map(str, padding))})")
+    lead = (slice(None),) * (len(shape) - n)  # no Ellipsis: Embed appends its own
+    return [(*lead, *(slice(i * d, i * d + s * (o - 1) + 1, s)
+                      for i, s, d, o in zip(offset, stride, dilation, outs)))
+            for offset in itertools.product(*(range(k) for k in kernel))]
 
 
-def _padded_shape(shape: tuple, padding: Pair) -> tuple:
-    return (*shape[:-2], shape[-2] + 2 * padding[0], shape[-1] + 2 * padding[1])
+def _padded_shape(shape: tuple, padding: tuple) -> tuple:
+    n = len(padding)
+    return (*shape[:-n], *(size + 2 * p for size, p in zip(shape[-n:], padding)))
 
 
-def _inner(shape: tuple, padding: Pair) -> tuple:
+def _inner(shape: tuple, padding: tuple) -> tuple:
     """The key of the unpadded input inside the padded one."""
-    ph, pw = padding
-    lead = (slice(None),) * (len(shape) - 2)
-    return (*lead, slice(ph, ph + shape[-2]), slice(pw, pw + shape[-1]))
+    n = len(padding)
+    lead = (slice(None),) * (len(shape) - n)
+    return (*lead, *(slice(p, p + size) for size, p in zip(shape[-n:], padding)))
 
 
-def _pad_array(xp: Any, a: Any, padding: Pair, fill: float) -> Any:
-    if padding == (0, 0):
+def _pad_array(xp: Any, a: Any, padding: tuple, fill: float) -> Any:
+    if not any(padding):
         return a
     out = xp.full(_padded_shape(a.shape, padding), fill, dtype=a.dtype)
     out[_inner(a.shape, padding)] = a
     return out
 
 
-def _columns_array(xp: Any, a: Any, keys: list, padding: Pair, fill: float) -> Any:
+def _columns_array(xp: Any, a: Any, keys: list, padding: tuple, fill: float) -> Any:
     """(..., K, OH, OW): the input under each of the K kernel offsets."""
     padded = _pad_array(xp, a, padding, fill)
-    return xp.stack([padded[key] for key in keys], axis=-3)
+    return xp.stack([padded[key] for key in keys], axis=-1 - len(padding))
 
 
-def _columns(x: Tensor, keys: list, padding: Pair) -> Tensor:
+def _columns(x: Tensor, keys: list, padding: tuple) -> Tensor:
     """``_columns_array`` in Tensor operations (zero padding), for the backward's graph."""
-    if padding != (0, 0):
+    if any(padding):
         x = Embed.apply(x, shape=_padded_shape(tuple(x.shape), padding),
                         key=_inner(tuple(x.shape), padding))
-    return stack([Slice.apply(x, key=key) for key in keys], x.dim() - 2)
+    return stack([Slice.apply(x, key=key) for key in keys], x.dim() - len(padding))
 
 
-def _fold(parts: Tensor, shape: tuple, keys: list, padding: Pair) -> Tensor:
+def _fold(parts: Tensor, shape: tuple, keys: list, padding: tuple) -> Tensor:
     """The adjoint of ``_columns``: each offset's (N, C, OH, OW) gradient added back where
     that offset read it, the padding cut off."""
     padded = _padded_shape(shape, padding)
+    spatial = (slice(None),) * len(padding)
     total = None
     for k, key in enumerate(keys):
-        part = Embed.apply(parts[..., k, :, :], shape=padded, key=key)
+        part = Embed.apply(parts[(..., k, *spatial)], shape=padded, key=key)
         total = part if total is None else total + part
-    if padding == (0, 0):
+    if not any(padding):
         return total
     return Slice.apply(total, key=_inner(shape, padding))
 
@@ -213,16 +221,16 @@ def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair
     (C/G*K, OH*OW) columns (sizes spelled out: a zero batch leaves no -1 to infer)."""
     n, c, o = x.shape[0], x.shape[1], w.shape[0]
     cols = _columns_array(xp, x, keys, padding, 0.0)
-    oh, ow = cols.shape[-2:]
+    outs = cols.shape[-len(padding):]
     if not c:  # torch's empty convolution: no input channels give no output channels
-        return xp.zeros((n, 0, oh, ow), dtype=x.dtype)
+        return xp.zeros((n, 0, *outs), dtype=x.dtype)
     per_group = c // groups * len(keys)
     out = xp.matmul(xp.reshape(w, (groups, o // groups, per_group)),
-                    xp.reshape(cols, (n, groups, per_group, oh * ow)))
-    out = xp.reshape(out, (n, o, oh * ow))
+                    xp.reshape(cols, (n, groups, per_group, math.prod(outs))))
+    out = xp.reshape(out, (n, o, math.prod(outs)))
     if bias is not None:
         out = out + xp.reshape(bias, (o, 1))
-    return xp.reshape(out, (n, o, oh, ow))
+    return xp.reshape(out, (n, o, *outs))
 
 
 def _grads(ctx: Any, g: Tensor, needs: tuple, x: Tensor, w: Tensor) -> tuple:
@@ -237,7 +245,7 @@ def _grads(ctx: Any, g: Tensor, needs: tuple, x: Tensor, w: Tensor) -> tuple:
                 zero.expand(w.shape[0]) if need_b and has_bias else None)
     grad_x = input_grad(g, w, tuple(x.shape), keys, padding, groups) if need_x else None
     grad_w = weight_grad(g, x, tuple(w.shape), keys, padding, groups) if need_w else None
-    grad_b = g.sum((0, 2, 3)) if need_b and has_bias else None
+    grad_b = g.sum((0, *range(2, g.dim()))) if need_b and has_bias else None
     return grad_x, grad_w, grad_b
 
 
@@ -246,10 +254,10 @@ def input_grad(g: Tensor, w: Tensor, x_shape: tuple, keys: list, padding: Pair,
     """conv2d's input gradient (a transposed convolution of ``g`` by ``w``): each group's
     (C/G*K, O/G) transposed weights times ``g``'s (O/G, OH*OW), folded back to ``x_shape``."""
     n, c, o = x_shape[0], x_shape[1], w.shape[0]
-    oh, ow = g.shape[-2:]
-    g2 = g.reshape(n, groups, o // groups, oh * ow)
+    outs = tuple(g.shape[2:])
+    g2 = g.reshape(n, groups, o // groups, math.prod(outs))
     w2 = w.reshape(groups, o // groups, c // groups * len(keys))
-    parts = (w2.transpose(1, 2) @ g2).reshape(n, c, len(keys), oh, ow)
+    parts = (w2.transpose(1, 2) @ g2).reshape(n, c, len(keys), *outs)
     return _fold(parts, x_shape, keys, padding)
 
 
@@ -258,9 +266,9 @@ def weight_grad(g: Tensor, x: Tensor, w_shape: tuple, keys: list, padding: Pair,
     """conv2d's weight gradient: each group's ``g`` (O/G, OH*OW) times the transposed
     columns of ``x`` (OH*OW, C/G*K), summed over the batch."""
     n, c, o = x.shape[0], x.shape[1], w_shape[0]
-    oh, ow = g.shape[-2:]
-    g2 = g.reshape(n, groups, o // groups, oh * ow)
-    cols = _columns(x, keys, padding).reshape(n, groups, c // groups * len(keys), oh * ow)
+    spatial = math.prod(g.shape[2:])
+    g2 = g.reshape(n, groups, o // groups, spatial)
+    cols = _columns(x, keys, padding).reshape(n, groups, c // groups * len(keys), spatial)
     return (g2 @ cols.transpose(2, 3)).sum(0).reshape(*w_shape)
 
 
