@@ -144,6 +144,22 @@ def test_progress_sorts_exercises_into_passed_failed_not_answered() -> None:
     assert progress.summary(exercises) == "1 of 3 exercises passed (1 failed, 1 not answered)"
 
 
+def test_check_shows_what_a_failed_check_expected_and_got() -> None:
+    """A student at the terminal sees the check's whole lesson, not only its title."""
+    failed = nbformat.v4.new_output("error", ename="CheckFailed", traceback=[],
+                                    evalue="the nodes\n  expected: 3\n  got:      5\n  hint: once")
+    nb = nbformat.v4.new_notebook(cells=[
+        _cell("def a(): return 1", solution=True, grade_id="a"),
+        nbformat.v4.new_code_cell("check(a)", outputs=[failed],
+                                  metadata={"nbgrader": {"grade": True, "grade_id": "a_v"}}),
+    ])
+    exercises, _ = progress.grade("01_x", nb)
+    assert progress.table(exercises).splitlines()[1].endswith("failed: CheckFailed: the nodes")
+    assert progress.explanations(exercises).splitlines() == [
+        "01_x a: CheckFailed: the nodes", "  expected: 3", "  got:      5", "  hint: once"]
+    assert progress.explanations(exercises, most=2).splitlines()[-1] == "  ..."
+
+
 def test_check_before_start_says_what_to_run(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.setattr(cli, "bundle_root", lambda: tmp_path)
     assert cli.main(["check"]) == 2

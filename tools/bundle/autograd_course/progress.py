@@ -25,6 +25,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
 STUB = "raise NotImplementedError()"
 CELL_TIMEOUT = 120  # seconds; a cell that runs longer fails its exercise
+MESSAGE_LINES = 8  # of a failed check's message in `check`'s output; the notebook shows all
 
 
 @dataclass
@@ -38,16 +39,25 @@ class Exercise:
 
 
 def error_of(cell: nbformat.NotebookNode) -> str | None:
-    """``"Name: message"`` (first line) of the error a code cell raised, or None.
+    """``"Name: message"`` of the error a code cell raised (every line of it), or None.
 
     >>> error_of(nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output(
     ...     "error", ename="AssertionError", evalue="3 != 4\\nmore", traceback=[])]))
-    'AssertionError: 3 != 4'
+    'AssertionError: 3 != 4\\nmore'
     """
     for output in cell.get("outputs", []):
         if output.get("output_type") == "error":
-            return f"{output['ename']}: {output['evalue']}".splitlines()[0].strip(": ")
+            return f"{output['ename']}: {output['evalue']}".strip(": \n")
     return None
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text`` (an error's title).
+
+    >>> first_line("CheckFailed: the shape\\n  expected: (2,)")
+    'CheckFailed: the shape'
+    """
+    return text.partition("\n")[0]
 
 
 def grade(chapter: str, nb: nbformat.NotebookNode) -> tuple[list[Exercise], list[str]]:
@@ -67,7 +77,7 @@ def grade(chapter: str, nb: nbformat.NotebookNode) -> tuple[list[Exercise], list
             if error and current.status == "passed":
                 current.status, current.detail = "failed", error
         elif error:
-            others.append(f"{chapter}, cell {number}: {error}")
+            others.append(f"{chapter}, cell {number}: {first_line(error)}")
     return exercises, others
 
 
@@ -101,10 +111,29 @@ def table(exercises: Sequence[Exercise]) -> str:
     01_dag   trace     passed
     """
     rows = [("chapter", "exercise", "status")]
-    rows += [(e.chapter, e.name, f"{e.status}: {e.detail}" if e.detail else e.status)
+    rows += [(e.chapter, e.name, f"{e.status}: {first_line(e.detail)}" if e.detail else e.status)
              for e in exercises]
     widths = [max(len(row[i]) for row in rows) for i in range(2)]
     return "\n".join(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c}" for a, b, c in rows)
+
+
+def explanations(exercises: Sequence[Exercise], most: int = MESSAGE_LINES) -> str:
+    """What each failed check said beyond its title (what was expected, what your code gave,
+    a hint), indented under the exercise's name; at most ``most`` lines each.
+
+    >>> print(explanations([Exercise("01_dag", "trace", "failed",
+    ...     "CheckFailed: the number of nodes\\n  expected: 3\\n  got:      5")]))
+    01_dag trace: CheckFailed: the number of nodes
+      expected: 3
+      got:      5
+    """
+    blocks = []
+    for e in exercises:
+        lines = e.detail.splitlines()
+        if e.status == "failed" and len(lines) > 1:
+            shown = lines[:most] + (["  ..."] if len(lines) > most else [])
+            blocks.append("\n".join([f"{e.chapter} {e.name}: {shown[0]}", *shown[1:]]))
+    return "\n\n".join(blocks)
 
 
 def summary(exercises: Sequence[Exercise]) -> str:
@@ -152,6 +181,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(table(exercises))
     print()
+    if explained := explanations(exercises):
+        print("What the failed checks say (the whole message is in the notebook):")
+        print(explained)
+        print()
     if others:
         print("Errors outside the exercises (answer the exercises above them first):")
         print("\n".join(f"  {line}" for line in others))
