@@ -70,12 +70,19 @@ def _kernel(array: Any) -> str | None:
 _threads_set: list[int] = []
 
 
+@cache
+def _torch_threads() -> Any:
+    """``get_num_threads`` of ``ops._cascade_sum``, imported once, at the first product (that
+    package imports the backend, which imports this module, so not at the top)."""
+    from .ops._cascade_sum import get_num_threads
+
+    return get_num_threads
+
+
 def _use_threads() -> None:
     """Give MKL torch's thread count: a product of a long inner dimension is split between
     the threads, and where it is split changes the sum's rounding."""
-    from .ops._cascade_sum import get_num_threads
-
-    n = get_num_threads()
+    n = _torch_threads()()
     if _threads_set != [n]:
         library().MKL_Set_Num_Threads(ctypes.c_int(n))
         _threads_set[:] = [n]
@@ -179,22 +186,35 @@ def gemm_product(m1: np.ndarray, m2: np.ndarray, bias: np.ndarray | None = None,
     b, transpose_b = _operand(m2, transpose_c, inner, n)
     if m == 1 or n == 1:  # a gemv inside MKL: it reads its operands as gemv does
         a, b = _aligned(a), _aligned(b)
-    lda = _strides(a)[1 if transpose_a == transpose_c else 0]
-    ldb = _strides(b)[1 if transpose_b == transpose_c else 0]
-    ldc = _strides(result)[0 if transpose_c else 1]
+    lda = a.strides[1 if transpose_a == transpose_c else 0] // a.itemsize
+    ldb = b.strides[1 if transpose_b == transpose_c else 0] // b.itemsize
+    ldc = result.strides[0 if transpose_c else 1] // result.itemsize
     lda, ldb, ldc = _normalize_last_dims(transpose_a, transpose_b, m, n, inner, lda, ldb, ldc)
     fits = (lda >= max(1, inner if transpose_a else m)
             and ldb >= max(1, n if transpose_b else inner) and ldc >= max(1, m))
     if not fits:
         return None  # torch's own kernel, not BLAS, takes these
-    c_type = _C_TYPE[kind]
     _use_threads()
-    getattr(library(), kind + "gemm")(
-        _ref(b"T" if transpose_a else b"N", ctypes.c_char), _ref(b"T" if transpose_b else b"N",
-                                                                 ctypes.c_char),
-        _ref(m), _ref(n), _ref(inner), _ref(alpha, c_type), _pointer(a), _ref(lda),
-        _pointer(b), _ref(ldb), _ref(beta, c_type), _pointer(result), _ref(ldc))
+    _cblas_gemm(kind)(_COLUMN_MAJOR, _TRANSPOSE[transpose_a], _TRANSPOSE[transpose_b], m, n,
+                      inner, alpha, a.ctypes.data, lda, b.ctypes.data, ldb, beta,
+                      result.ctypes.data, ldc)
     return result
+
+
+_COLUMN_MAJOR, _TRANSPOSE = 102, {False: 111, True: 112}  # CBLAS's enums
+
+
+@cache
+def _cblas_gemm(kind: str) -> Any:
+    """MKL's ``cblas_sgemm``/``cblas_dgemm``, its argument types declared once, so that a call
+    passes plain ints and floats. It is MKL's C door to the gemm torch calls (``sgemm_``,
+    whose every argument is a pointer): the same kernel, the same bits."""
+    c_int, c_void_p, scalar = ctypes.c_int, ctypes.c_void_p, _C_TYPE[kind]
+    function = getattr(library(), f"cblas_{kind}gemm")
+    function.argtypes = [c_int] * 6 + [scalar, c_void_p, c_int, c_void_p, c_int, scalar,
+                                       c_void_p, c_int]
+    function.restype = None
+    return function
 
 
 def _operand(mat: np.ndarray, transpose_c: bool, rows: int, inner: int) -> tuple[np.ndarray, bool]:

@@ -30,7 +30,7 @@ Number = int | float | bool
 def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     x, y, _dt = cast_operands(a, b)
     check_broadcast(a, b)
-    xp = (a if isinstance(a, Tensor) else b)._xp
+    xp = namespace((a if isinstance(a, Tensor) else b)._data)
     return wrap(getattr(xp, ufunc_name)(x, y))
 
 
