@@ -23,7 +23,7 @@ from ..backend import cpu_math, namespace, zero_where
 from . import _fused
 from ._base import Op, like, wrap
 from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu
-from .pointwise import where, zero_grad
+from .pointwise import clamped, where, zero_grad
 from .unary_more import erf_array
 
 __all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInplace",
@@ -139,8 +139,8 @@ class Hardtanh(_Activation):
 
     @staticmethod
     def compute(xp: Any, x: Any, min_val: float, max_val: float) -> Any:
-        return xp.minimum(xp.maximum(x, xp.asarray(min_val, dtype=x.dtype)),
-                          xp.asarray(max_val, dtype=x.dtype))
+        return clamped(xp, x, xp.asarray(min_val, dtype=x.dtype),
+                       xp.asarray(max_val, dtype=x.dtype))
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, min_val: float, max_val: float) -> Tensor:

@@ -27,6 +27,33 @@ from ._softmax_order import torch_pow, torch_sigmoid
 Number = int | float | bool
 
 
+def keep_ties(xp: Any, x: Any, result: Any) -> Any:
+    """``result`` of a max, min or clamp of ``x``, but ``x`` wherever the two are equal: torch's
+    kernels keep the first operand on a tie, so ``relu(-0.)`` is ``-0.`` (numpy's gives ``0.``).
+
+    >>> import numpy as np
+    >>> x = np.array([-0.0, -1.0])
+    >>> keep_ties(np, x, np.maximum(x, 0.0)).tolist()
+    [-0.0, 0.0]
+    """
+    return xp.where(result == x, x, result)
+
+
+def clamped(xp: Any, x: Any, low: Any, high: Any) -> Any:
+    """``x`` raised to ``low`` then lowered to ``high`` (either may be None), ties kept at each
+    step as torch's ``min(max(x, low), high)``; NaN anywhere gives NaN.
+
+    >>> import numpy as np
+    >>> clamped(np, np.array([-1.0, 2.0]), -0.0, 0.0).tolist()
+    [-0.0, 0.0]
+    """
+    if low is not None:
+        x = keep_ties(xp, x, xp.maximum(x, low))
+    if high is not None:
+        x = keep_ties(xp, x, xp.minimum(x, high))
+    return x
+
+
 def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     x, y, _dt = cast_operands(a, b)
     check_broadcast(a, b)
@@ -645,8 +672,9 @@ Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
               lambda xp, a: a if _args.kind_of(a.dtype) == "bool" else
               xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
               zero_grad, None, floating=False)
-# maximum, not where(a > 0, ...): NaN stays NaN, as in torch, and one array is made, not three.
-Relu = _unary("Relu", "relu", lambda xp, a: xp.maximum(a, xp.zeros((), dtype=a.dtype)),
+# maximum, not where(a > 0, ...): NaN stays NaN, as in torch
+Relu = _unary("Relu", "relu",
+              lambda xp, a: keep_ties(xp, a, xp.maximum(a, xp.zeros((), dtype=a.dtype))),
               lambda g, r: ThresholdBackward.apply(g, r), "result", floating=False)
 
 
@@ -839,7 +867,7 @@ def _clipped(a: Tensor, low: Any, high: Any) -> Any:
         x = xp.astype(x, getattr(xp, dt.name))
     low, high = (xp.astype(v._data, x.dtype) if isinstance(v, Tensor) else v
                  for v in (low, high))
-    return wrap(xp.clip(x, low, high))
+    return wrap(clamped(xp, x, low, high))
 
 
 class _Extremum(Op):
@@ -852,7 +880,9 @@ class _Extremum(Op):
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         ctx.save_for_backward(b, a)
-        return _binary(cls.ufunc, a, b)
+        x, y, _dt = cast_operands(a, b)
+        check_broadcast(a, b)
+        return wrap(keep_ties(a._xp, x, getattr(a._xp, cls.ufunc)(x, y)))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
