@@ -539,7 +539,7 @@ class Tensor(metaclass=_TensorType):
     # ---- conversion --------------------------------------------------------------------
     def __repr__(self) -> str:
         if self.grad_fn is not None:
-            suffixes = [f"grad_fn=<{self.grad_fn.name()}>"]
+            suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]
         elif self._requires_grad:
             suffixes = ["requires_grad=True"]
         else:

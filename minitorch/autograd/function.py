@@ -646,8 +646,9 @@ def _nbytes(out: Any) -> int:
     return sum(o._data.nbytes for o in outs if isinstance(o, T.Tensor))
 
 
-class _DelayedError(Node):
-    """Stands after a once-differentiable backward; differentiating it again fails."""
+class Error(Node):
+    """Stands after a once-differentiable backward (torch's ``Error`` node): differentiating
+    it again fails."""
 
     def __init__(self, message: str) -> None:
         super().__init__()
@@ -687,7 +688,7 @@ def once_differentiable(
 def _after_delayed_error(result: Any, grads: tuple) -> Any:
     single = not isinstance(result, tuple)
     outs = (result,) if single else result
-    err = _DelayedError(
+    err = Error(
         "trying to differentiate twice a function that was marked with @once_differentiable"
     )
     err.next_functions = tuple(g._edge() if isinstance(g, T.Tensor) else (None, 0) for g in grads)
