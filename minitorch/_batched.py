@@ -84,6 +84,15 @@ class Refused(RuntimeError):
     """What torch's vmap refuses outright (no per-example loop would be torch's answer)."""
 
 
+class Raised(Exception):
+    """An exception vmap passes on as it is, with no per-example retry: a Function's own vmap
+    rule raised it (``error``)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class BatchedTensor:
     """One example as ``func`` sees it inside vmap; ``value`` holds the batch (dim 0).
 
@@ -92,11 +101,27 @@ class BatchedTensor:
     (torch.Size([3]), torch.Size([5]))
     """
 
-    __slots__ = ("value",)
+    __slots__ = ("_source", "value")
     __hash__ = object.__hash__  # __eq__ is an element-wise rule
 
     def __init__(self, value: Tensor) -> None:
         self.value = value
+        self._source: tuple[Tensor, int] | None = None
+
+    @classmethod
+    def at(cls, tensor: Tensor, dim: int) -> BatchedTensor:
+        """``tensor`` batched along ``dim`` (moved first in ``value``)."""
+        dim %= tensor.dim()
+        order = [dim, *(d for d in range(tensor.dim()) if d != dim)]
+        batched = cls(tensor if dim == 0 else tensor.permute(*order))
+        batched._source = (tensor, dim)
+        return batched
+
+    @property
+    def source(self) -> tuple[Tensor, int]:
+        """The batch as a tensor and the dim it is batched along, as given to :meth:`at`
+        (what a Function's own vmap rule receives), else ``value`` and 0."""
+        return self._source or (self.value, 0)
 
     def __getattr__(self, name: str) -> Any:
         raise Unbatched(name)

@@ -21,7 +21,8 @@ from typing import Any
 
 from . import _args, autograd, backend
 from . import _dtype as D
-from ._tensor_str import tensor_repr
+from ._meta import is_meta
+from ._tensor_str import meta_repr, tensor_repr
 from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook
 from .backend import HOST_SCALARS, namespace, to_numpy
@@ -237,6 +238,15 @@ class Tensor(metaclass=_TensorType):
     def is_cuda(self) -> bool:
         """True for tensors on a CUDA GPU."""
         return self.device.type == "cuda"
+
+    @property
+    def is_meta(self) -> bool:
+        """True for tensors on the meta device (a shape and a dtype, no values).
+
+        >>> minitorch.empty(2, device="meta").is_meta, minitorch.ones(1).is_meta
+        (True, False)
+        """
+        return is_meta(self._data)
 
     @property
     def is_leaf(self) -> bool:
@@ -541,13 +551,15 @@ class Tensor(metaclass=_TensorType):
     # ---- conversion --------------------------------------------------------------------
     def __repr__(self) -> str:
         if self.grad_fn is not None:
-            suffixes = [f"grad_fn=<{self.grad_fn.name()}>"]
+            suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]
         elif self._requires_grad:
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
         if forward_ad.levels:
             suffixes += forward_ad.tangent_suffix(self)
+        if is_meta(self._data):
+            return meta_repr(self._data.shape, self.dtype.name, suffixes)
         dev = self.device
         return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
                            device=str(dev) if dev.type != "cpu" else "")
@@ -555,6 +567,8 @@ class Tensor(metaclass=_TensorType):
     @autograd.profiler.records("aten::item")
     def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
+        if is_meta(self._data):
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         n = self.numel()
         if n != 1:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")

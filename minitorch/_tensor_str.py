@@ -53,6 +53,18 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
     return _add_suffixes(_PREFIX + body, [*extra, *suffixes])
 
 
+def meta_repr(shape: tuple, dtype_name: str, suffixes: Sequence[str] = ()) -> str:
+    """torch's ``repr`` of a meta tensor, which has no values: its size instead.
+
+    >>> meta_repr((2, 3), "int64", ["requires_grad=True"])
+    "tensor(..., device='meta', size=(2, 3), dtype=torch.int64, requires_grad=True)"
+    """
+    extra = ["device='meta'", f"size={tuple(shape)}"]
+    if dtype_name != get_default_dtype().name:
+        extra.append(f"dtype=torch.{dtype_name}")
+    return _add_suffixes(_PREFIX + "...", [*extra, *suffixes])
+
+
 def _values_str(array: np.ndarray, floating: bool) -> str:
     """The bracketed values of a non-empty array, e.g. ``[[1., 2.],\\n        [3., 4.]]``."""
     summarize = array.size > THRESHOLD

@@ -26,14 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from . import _mkl
+from . import _meta, _mkl
 
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
 HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
 # Which namespace new tensors of a device type use, and the way back: a namespace's device type.
-_FACTORY: dict[str, ModuleType] = {"cpu": np}
-_DEVICE_TYPE: dict[str, str] = {"numpy": "cpu", "cupy": "cuda", "array_api_compat.cupy": "cuda"}
-_DEVICE_TYPES = ("cpu", "cuda")
+_FACTORY: dict[str, Any] = {"cpu": np, "meta": _meta.namespace}
+_DEVICE_TYPE: dict[str, str] = {"numpy": "cpu", "cupy": "cuda", "array_api_compat.cupy": "cuda",
+                                "minitorch.meta": "meta"}
+_DEVICE_TYPES = ("cpu", "cuda", "meta")
 # every device type torch's parser knows, in its order (minitorch runs on the first two)
 _TORCH_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
                        "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu",
@@ -82,7 +83,7 @@ class device:
             raise RuntimeError(f"Expected one of {', '.join(_TORCH_DEVICE_TYPES)} device type "
                                f"at start of device string: {type}")
         if type not in _DEVICE_TYPES:
-            raise NotImplementedError(f"minitorch's device supports only cpu and cuda, not "
+            raise NotImplementedError(f"minitorch's device supports only cpu, cuda and meta, not "
                                       f"'{type}'")
         self.type, self.index = type, index
 
@@ -103,6 +104,7 @@ class device:
 
 
 CPU = device("cpu")
+META = device("meta")
 
 
 def namespace_of_type(kind: type) -> ModuleType:
@@ -136,6 +138,8 @@ def device_of(array: Any) -> device:
     kind = _DEVICE_TYPE.get(namespace(array).__name__, "cpu")
     if kind == "cpu":
         return CPU
+    if kind == "meta":
+        return META
     return device(kind, getattr(array.device, "id", 0))
 
 

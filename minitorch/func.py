@@ -38,7 +38,8 @@ from typing import Any
 
 import minitorch
 
-from ._batched import BatchedTensor, Refused, Unbatched
+from ._batched import BatchedTensor, Raised, Refused, Unbatched
+from ._batched_function import vmapping
 from ._tensor import Tensor
 from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
@@ -500,37 +501,46 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         dims = _leaf_dims(in_dims, args, spec, call)
         _check_dims(leaves, dims, call)
         size = _batch_size(leaves, dims)
-        if isinstance(out_dims, int) and randomness != "different":  # one draw per example
-            once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
-            if once is not None:
-                return once
-        results = []
-        for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes
-            sliced = [x if d is None else x.select(d, i) if size else
-                      x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
-            results.append(func(*_unflatten(sliced, spec), **kwargs))
-        if out_dims is None:  # an output with no batch dim: the same for every example
-            return _unbatched(func, leaves, dims, spec, kwargs, results[0])
-        outputs = [_flatten(r)[0] for r in results]
-        out_spec = _flatten(results[0])[1]
-        stacked = [_stack_out([o[j] for o in outputs], out_dims, func)
-                   for j in range(len(outputs[0]))]
-        if not size:
-            stacked = [t.narrow(out_dims if isinstance(out_dims, int) else 0, 0, 0)
-                       for t in stacked]
-        return _unflatten(stacked, out_spec)
+        with vmapping(randomness):
+            return _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
     return wrapper
+
+
+def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
+            size: int, out_dims: Any, randomness: str) -> Any:
+    """vmap's work: one call on the whole batch where it can, else one per example."""
+    if isinstance(out_dims, int) and randomness != "different":  # one draw per example
+        once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
+        if once is not None:
+            return once
+    results = []
+    for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes
+        sliced = [x if d is None else x.select(d, i) if size else
+                  x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
+        results.append(func(*_unflatten(sliced, spec), **kwargs))
+    if out_dims is None:  # an output with no batch dim: the same for every example
+        return _unbatched(func, leaves, dims, spec, kwargs, results[0])
+    outputs = [_flatten(r)[0] for r in results]
+    out_spec = _flatten(results[0])[1]
+    stacked = [_stack_out([o[j] for o in outputs], out_dims, func)
+               for j in range(len(outputs[0]))]
+    if not size:
+        stacked = [t.narrow(out_dims if isinstance(out_dims, int) else 0, 0, 0)
+                   for t in stacked]
+    return _unflatten(stacked, out_spec)
 
 
 def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
               out_dim: int) -> Any:
     """``func``'s outputs for the whole batch from one call on batched tensors; None where an
     op it calls has no batching rule here (or fails: the per-slice calls then say why)."""
-    batched = [x if d is None else BatchedTensor(_moved(x, d, 0)) for x, d in zip(leaves, dims)]
+    batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
     try:
         out = func(*_unflatten(batched, spec), **kwargs)
     except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
         raise RuntimeError(str(refused)) from None
+    except Raised as raised:
+        raise raised.error from None
     except Unbatched:
         return None
     except Exception:
@@ -550,7 +560,7 @@ def _unbatched(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kw
     """``out_dims=None``: ``func``'s output, which must not depend on the batch; torch
     refuses one that does. Checked with one call on batched tensors where the ops have rules,
     else the first example's output (``first``) stands for all."""
-    batched = [x if d is None else BatchedTensor(_moved(x, d, 0)) for x, d in zip(leaves, dims)]
+    batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
     try:
         values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
     except Refused as refused:  # torch's RuntimeError, whatever minitorch called it

@@ -89,11 +89,14 @@ print(F.grad_fn.next_functions)
 # `unbind`, number them). The second is for `E`. `E` is a leaf and has no `grad_fn`, yet
 # something stands there: an **`AccumulateGrad`** node. It is where a path ends; when the
 # gradient arrives, it is *added* to `E.grad` (added, because several paths may reach the same
-# leaf). It knows its tensor as `.variable`:
+# leaf). It knows its tensor as `.variable`. Its `name()` is longer than its class's name:
+# torch writes a few nodes by hand in C++ (`AccumulateGrad`, `CopySlices`) and `name()` gives
+# their C++ name, namespace included; nodes generated per operation, such as `ExpBackward0`,
+# are named after their class alone.
 
 # %%
 accumulate = F.grad_fn.next_functions[1][0]
-print(accumulate.name(), accumulate.variable is E)
+print(type(accumulate).__name__, accumulate.name(), accumulate.variable is E)
 print(C.grad_fn.next_functions)
 print([node.variable is leaf for (node, _), leaf in zip(C.grad_fn.next_functions, [A, B])])
 
@@ -401,12 +404,12 @@ nodes, edges = trace(F)
 check("the first node of trace(F): F.grad_fn", nodes[0].name() if nodes else None,
       "AddBackward0", hint="start the walk at the root's grad_fn")
 check("the names of the nodes of trace(F), sorted", sorted(n.name() for n in nodes),
-      ["AccumulateGrad"] * 3 + ["AddBackward0", "ExpBackward0", "MulBackward0"])
+      ["AddBackward0", "ExpBackward0", "MulBackward0"] + ["torch::autograd::AccumulateGrad"] * 3)
 check("the edges (node, next_node) of trace(F) by name, sorted",
       sorted((n.name(), m.name()) for n, m in edges), [
-          ("AddBackward0", "AccumulateGrad"), ("AddBackward0", "ExpBackward0"),
-          ("ExpBackward0", "MulBackward0"), ("MulBackward0", "AccumulateGrad"),
-          ("MulBackward0", "AccumulateGrad")],
+          ("AddBackward0", "ExpBackward0"), ("AddBackward0", "torch::autograd::AccumulateGrad"),
+          ("ExpBackward0", "MulBackward0"), ("MulBackward0", "torch::autograd::AccumulateGrad"),
+          ("MulBackward0", "torch::autograd::AccumulateGrad")],
       hint="an edge goes from a node to each non-None node in its next_functions")
 
 x = minitorch.tensor(3., requires_grad=True)
@@ -674,8 +677,9 @@ observe({e: repr(predictions.get(e)) for e in EXPRESSIONS})
 # ```
 #
 # - one line per node: an id of your choice (letters, digits, `_`), then
-#   `[label="<node.name()>" shape=...]` — `ellipse` for `AccumulateGrad` nodes, `box` for the
-#   others;
+#   `[label="<type(node).__name__>" shape=...]` — the node's class name, as torchviz labels
+#   it (not `name()`, whose `torch::autograd::` would crowd the picture); `ellipse` for
+#   `AccumulateGrad` nodes, `box` for the others;
 # - one line per pair in `edges`, `tail -> head`, pointing **the way the forward pass went**
 #   (as in `viz.draw`): from `next_node`, the input, to `node`, which consumed it. Equal
 #   pairs give equal lines.
@@ -690,7 +694,7 @@ def to_dot(nodes, edges):
     lines = ["digraph {"]
     for node in nodes:
         shape = "ellipse" if hasattr(node, "variable") else "box"
-        lines.append(f'    {ids[id(node)]} [label="{node.name()}" shape={shape}]')
+        lines.append(f'    {ids[id(node)]} [label="{type(node).__name__}" shape={shape}]')
     for node, next_node in edges:
         lines.append(f"    {ids[id(next_node)]} -> {ids[id(node)]}")
     lines.append("}")
@@ -740,7 +744,7 @@ check("the number of arrows (->) for 5 edges", text.count("->"), 5,
       hint="one arrow per edge, a pair listed twice included")
 check('how many nodes are labelled AccumulateGrad and MulBackward0',
       [text.count('label="AccumulateGrad"'), text.count('label="MulBackward0"')], [3, 1],
-      hint='one node statement per node, each with label="<its name()>"')
+      hint='one node statement per node, each with label="<its type(node).__name__>"')
 ### BEGIN HIDDEN TESTS
 v = minitorch.tensor(3., requires_grad=True)
 g = v * v * v.exp()                                    # two MulBackward0
@@ -767,7 +771,7 @@ def check_dot(nodes, edges):
     expect("the arrows (tail label, head label), sorted", got,
            hint="one arrow per pair, from the input (next_node) to its consumer",
            mistakes={"the arrows point from the consumer to its input": sorted(
-              (n.name(), m.name()) for n, m in edges)})
+              (type(n).__name__, type(m).__name__) for n, m in edges)})
     observe(drawing(nodes, edges))
     return arrows
 
@@ -848,7 +852,8 @@ with minitorch.course.needs("trace"):
 # `(node, output_nr)` pairs, one `AccumulateGrad` per leaf with its `.variable`, the warning
 # on a non-leaf's `.grad`. torch's nodes are C++ objects, but they answer the same questions,
 # so your `trace`, `leaves` and `to_dot` run unchanged on a torch graph — if they recognise an
-# accumulator by its `.variable`: torch's is named `torch::autograd::AccumulateGrad`.
+# accumulator by its `.variable` (or its class), not by `name()`: torch's is
+# `torch::autograd::AccumulateGrad`, as minitorch's.
 # (torchviz's `make_dot` is the grown-up version of your `to_dot`.)
 
 # %%

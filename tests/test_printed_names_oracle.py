@@ -57,6 +57,59 @@ CASES: dict[str, Callable[[Any], object]] = {
 }
 
 
+def _once_differentiable_grad(L: Any) -> Any:
+    """The gradient a once-differentiable backward gives under create_graph (its node is
+    torch's ``Error``)."""
+    class Twice(L.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        @L.autograd.function.once_differentiable
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * 2
+
+    x = L.ones(2, requires_grad=True)
+    return L.autograd.grad(Twice.apply(x), x, L.ones(2, requires_grad=True),
+                           create_graph=True)[0]
+
+
+def _written_into(L: Any, how: str) -> Any:
+    a = L.ones(2, requires_grad=True) * 1
+    if how == "setitem":
+        a[0] = 5
+    else:
+        a.copy_(L.zeros(2, requires_grad=True))
+    return a
+
+
+NODES: dict[str, Callable[[Any], Any]] = {
+    "builtin": lambda L: _sum_node(L),
+    "custom": lambda L: _custom_node(L),
+    "accumulate_grad": lambda L: (L.ones(2, requires_grad=True) * 2).grad_fn.next_functions[0][0],
+    "copy_slices": lambda L: _written_into(L, "setitem").grad_fn,
+    "copy_backwards": lambda L: _written_into(L, "copy_").grad_fn,
+    "error": lambda L: _once_differentiable_grad(L).grad_fn,
+}
+
+
+@pytest.mark.parametrize("case", NODES)
+def test_node_names_are_torchs(case: str) -> None:
+    """name() of a node torch writes in C++ carries its namespace; its class does not."""
+    def names(L: Any) -> tuple:
+        node = NODES[case](L)
+        return node.name(), type(node).__name__, _printed(type(node))
+
+    assert names(mt) == names(torch)
+
+
+@pytest.mark.parametrize("how", ["setitem", "copy_"])
+def test_tensor_repr_names_the_node_class(how: str) -> None:
+    assert repr(_written_into(mt, how)) == repr(_written_into(torch, how))
+    assert repr(_once_differentiable_grad(mt)) == repr(_once_differentiable_grad(torch))
+
+
 def _printed(value: object) -> str:
     return re.sub(r" at 0x[0-9a-f]+", " at 0x?", str(value))
 

@@ -62,9 +62,10 @@ def _as_tuple(value: Any) -> tuple:
     return tuple(value)
 
 
-def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
+def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) -> list:
     """The root gradients, checked as torch's ``_make_grads``: pairs of output and gradient
-    (extra gradients are ignored, as ``zip`` does), then a count that must match."""
+    (extra gradients are ignored, as ``zip`` does), then a count that must match. ``batched``:
+    each gradient is a batch of them along dim 0 (``is_grads_batched``)."""
     grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
     out = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
@@ -78,7 +79,15 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any) -> list:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
             profiler._mark(*torch_events.IMPLICIT_GRAD)
-        elif g.shape != t.shape:
+        elif batched and g[0].shape != t.shape:  # torch's message shows g[0].shape[1:]
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions are "
+                f"expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of {g[0].shape[1:]!r} and output[{i}] "
+                f"has a shape of {t.shape!r}. If you only want some tensors in `grad_output` "
+                "to be considered batched, consider using vmap.")
+        elif not batched and g.shape != t.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
                 f"output[{i}] has a shape of {t.shape!r}.")
@@ -170,9 +179,11 @@ def grad(
     >>> x = minitorch.tensor(5., requires_grad=True)
     >>> g, = minitorch.autograd.grad(x ** 3, x, create_graph=True); g
     tensor(75., grad_fn=<MulBackward0>)
+    >>> v = minitorch.tensor([1., 2.], requires_grad=True)  # a Jacobian, one row per grad_output
+    >>> minitorch.autograd.grad(v * v, v, minitorch.eye(2), is_grads_batched=True)
+    (tensor([[2., 0.],
+            [0., 4.]]),)
     """
-    if is_grads_batched:
-        raise NotImplementedError("minitorch does not implement is_grads_batched=True")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -184,12 +195,16 @@ def grad(
                            none=False)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
     _check_inputs(ins)
-    edges, root_grads = _roots(outs, _make_grads(outs, grad_outputs))  # outputs checked first
+    grads = _make_grads(outs, grad_outputs, is_grads_batched)
+    edges, _ = _roots(outs, grads)  # outputs checked first
     if any(not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    captured = engine.execute(edges, root_grads, keep_graph=retain_graph,
-                              create_graph=create_graph, capture=[t._edge() for t in ins],
-                              accumulate=False)
+    capture = [t._edge() for t in ins]
+    if is_grads_batched:
+        captured = _batched_grads(edges, grads, capture, retain_graph, create_graph)
+    else:
+        captured = engine.execute(edges, grads, keep_graph=retain_graph,
+                                  create_graph=create_graph, capture=capture, accumulate=False)
     result = []
     for i, (t, g) in enumerate(zip(ins, captured)):
         if g is None:
@@ -201,6 +216,28 @@ def grad(
                 g = T.Tensor._make(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
         result.append(g)
     return tuple(result)
+
+
+def _batched_grads(edges: list, grads: list, capture: list, retain_graph: bool,
+                   create_graph: bool) -> list:
+    """``is_grads_batched``: one backward per row of the gradients (torch maps its backward
+    over them with vmap), each input's gradients stacked; None where an input is unused."""
+    for g in grads:
+        if g.dim() == 0:
+            raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
+                             "but that input is a Tensor of dimensionality 0 so expected in_dim "
+                             "to satisfy 0 <= in_dim < 0.")
+    sizes = [g.shape[0] for g in grads]
+    if any(n != sizes[0] for n in sizes):
+        raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    rows = [engine.execute(edges, [g[i] for g in grads], create_graph=create_graph,
+                           keep_graph=retain_graph or i < sizes[0] - 1, capture=capture,
+                           accumulate=False) for i in range(sizes[0])]
+    from ..ops.shape import stack
+
+    return [None if row is None else stack(list(column))
+            for row, column in zip(rows[0], zip(*rows))]
 
 
 class _VariableMeta(type):

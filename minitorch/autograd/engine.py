@@ -169,7 +169,7 @@ def execute(
                          ready=[n for _, n in ready], dependencies=dict(deps))
             prof = profiler._active
             if prof is not None:  # torch's event for the node and the sums of what it gives
-                prof._push(f"autograd::engine::evaluate_function: {_profiled_name(node)}",
+                prof._push(f"autograd::engine::evaluate_function: {node.name()}",
                            "cpu_op", None)
             try:
                 outs = _run_node(node, tuple(grads), create_graph)
@@ -233,7 +233,7 @@ def use(student_backward: Callable[[Node, Tensor], Any]) -> Iterator[Callable[..
     >>> x = minitorch.tensor(2., requires_grad=True)
     >>> with use(traced):
     ...     x.backward()
-    my engine starts at AccumulateGrad
+    my engine starts at torch::autograd::AccumulateGrad
     >>> x.grad
     tensor(1.)
     """
@@ -430,7 +430,7 @@ def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
     """A node under the profiler (its event, inside the engine's evaluate_function event) or
     anomaly mode."""
     if prof is not None:  # torch records the node's inputs: the gradients it gets
-        name = _profiled_name(node)
+        name = node.name()
         prof._push(name, "cpu_op", [() if g is None else tuple(g.shape) for g in grads]
                    if prof.record_shapes else None)
     try:
@@ -446,19 +446,11 @@ def _run_watched(node: Node, grads: tuple, prof: Any) -> tuple:
             prof._pop(0)
 
 
-def _profiled_name(node: Node) -> str:
-    return _PROFILED_NAMES.get(node.name(), node.name())
-
-
 def _unrecorded(node: Node, grads: tuple) -> tuple:
     """The node's backward with the profiler paused on this thread (its events are
     :data:`torch_events.BACKWARD`'s), as tensors."""
     with profiler.paused():
         return _tensors(_apply(node, grads))
-
-
-_PROFILED_NAMES = {"AccumulateGrad": "torch::autograd::AccumulateGrad"}
-"""Nodes whose name in torch's profiler is their C++ name."""
 
 
 def _apply(node: Node, grads: tuple, tensors: bool = False) -> tuple:

@@ -35,8 +35,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .. import _batched_function, course
 from .. import _tensor as T
-from .. import course
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import FREED, Node, SavedTensor, _sequence, _tensors
@@ -295,6 +295,7 @@ class Function(metaclass=_FunctionMeta):
     # its arguments, when it is not the op's event name (torch_events.variant).
     _profile_inner: Callable[[tuple, dict], str] | None = None
     setup_context: Callable | None = None
+    generate_vmap_rule = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         warnings.warn(
@@ -323,6 +324,15 @@ class Function(metaclass=_FunctionMeta):
                                   "mode AD.")
 
     @staticmethod
+    def vmap(info: Any, in_dims: tuple, *args: Any) -> Any:
+        """The Function's batching rule under ``torch.func.vmap``: given ``info``
+        (``batch_size``, ``randomness``), each argument's batched dim in ``in_dims`` (None
+        where it has none) and the batched arguments, return ``(outputs, out_dims)``. Override
+        it, or set ``generate_vmap_rule = True`` to map ``forward`` over the batch."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
+
+    @staticmethod
     def jvp(ctx: Any, *grad_inputs: Any) -> Any:
         """Forward-mode AD: the tangents of the outputs from the tangents of the inputs."""
         raise NotImplementedError("You must implement the jvp function for custom "
@@ -334,6 +344,8 @@ class Function(metaclass=_FunctionMeta):
         if forward_ad.levels and cls._trusted and forward_ad.has_tangents(args):
             return forward_ad.apply_op(cls, args, kwargs)
         run = _apply_op if cls._trusted else apply_custom  # the seam, looked up at each call
+        if not cls._trusted and _batched_function.transformed():  # torch.func's rules
+            run = functools.partial(_batched_function.apply, run=run)
         prof = profiler._active
         if prof is not None:
             name = cls._profile_name or cls.__name__
@@ -646,8 +658,9 @@ def _nbytes(out: Any) -> int:
     return sum(o._data.nbytes for o in outs if isinstance(o, T.Tensor))
 
 
-class _DelayedError(Node):
-    """Stands after a once-differentiable backward; differentiating it again fails."""
+class Error(Node):
+    """Stands after a once-differentiable backward (torch's ``Error`` node): differentiating
+    it again fails."""
 
     def __init__(self, message: str) -> None:
         super().__init__()
@@ -687,7 +700,7 @@ def once_differentiable(
 def _after_delayed_error(result: Any, grads: tuple) -> Any:
     single = not isinstance(result, tuple)
     outs = (result,) if single else result
-    err = _DelayedError(
+    err = Error(
         "trying to differentiate twice a function that was marked with @once_differentiable"
     )
     err.next_functions = tuple(g._edge() if isinstance(g, T.Tensor) else (None, 0) for g in grads)

@@ -65,9 +65,19 @@ def add_hook(hooks: dict[int, Any], fn: Any) -> RemovableHandle:
     return handle
 
 
+CPP_NODES = frozenset({"AccumulateGrad", "CopyBackwards", "CopySlices", "Error"})
+"""Nodes torch writes by hand in C++ (not generated per op): their ``name()`` is their C++
+name, with its namespace (``torch::autograd::AccumulateGrad``)."""
+
+
 class _NodeType(type):
     """Node's metaclass: node classes print as torch's, bare for its C++ nodes
-    (``<class 'MulBackward0'>``), with their module for a custom Function's."""
+    (``<class 'MulBackward0'>``), with their module for a custom Function's. Each class
+    keeps torch's ``name()`` of its nodes in ``_torch_name``."""
+
+    def __init__(cls, name: str, bases: tuple, attrs: dict) -> None:
+        super().__init__(name, bases, attrs)
+        cls._torch_name = f"torch::autograd::{name}" if name in CPP_NODES else name
 
     def printed_name(cls) -> str:
         where = cls.__module__
@@ -139,8 +149,10 @@ class Node(metaclass=_NodeType):
         return self._next
 
     def name(self) -> str:
-        """The node's class name, e.g. ``"MulBackward0"``."""
-        return type(self).__name__
+        """torch's name of the node: its class name, e.g. ``"MulBackward0"``, or for a node
+        torch writes by hand in C++ its C++ name, e.g. ``"torch::autograd::AccumulateGrad"``
+        (``type(node).__name__`` is ``"AccumulateGrad"``)."""
+        return self._torch_name
 
     def __repr__(self) -> str:
         return f"<{_NodeType.printed_name(type(self))} object at {id(self):#x}>"
@@ -196,8 +208,8 @@ class AccumulateGrad(Node):
 
     >>> x = minitorch.ones(2, requires_grad=True)
     >>> acc = (x * 2).grad_fn.next_functions[0][0]
-    >>> acc.name(), acc.variable is x
-    ('AccumulateGrad', True)
+    >>> acc.name(), type(acc).__name__, acc.variable is x
+    ('torch::autograd::AccumulateGrad', 'AccumulateGrad', True)
     """
 
     __slots__ = ("variable",)
@@ -403,10 +415,6 @@ _FREED_MESSAGE = (
 )
 
 
-_CPP_NODES = frozenset({"CopyBackwards", "CopySlices"})
-"""Nodes torch writes by hand in C++ (not generated per op), named with their namespace."""
-
-
 @course.seam
 def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     """Raise torch's error if an in-place operation changed ``tensor`` since ``saved`` kept it.
@@ -432,9 +440,7 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     if creator is not None:
         nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
-        if name in _CPP_NODES:  # torch's hand-written nodes print their C++ name
-            name = f"torch::autograd::{name}"
-        elif "Backward" in name:
+        if type(creator).__name__ not in CPP_NODES and "Backward" in name:
             name = name[: name.rfind("Backward")]
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)

@@ -443,11 +443,25 @@ class Module:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                             f"desired dtype={dtype}")
 
-        def convert(t: Tensor) -> Tensor:
-            return t.to(dtype if t.is_floating_point() else None, device)
+        return self._convert(
+            lambda t: t.to(dtype if t.is_floating_point() else None, device))
 
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Give parameters and buffers new, uninitialised memory on ``device`` (their shapes
+        and dtypes kept): how a module moved to ``"meta"`` gets storage again.
+
+        >>> nn.Linear(2, 3).to("meta").to_empty(device="cpu").weight.shape
+        torch.Size([3, 2])
+        """
+        from .._factories import empty_like
+
+        return self._convert(lambda t: empty_like(t, device=device), recurse)
+
+    def _convert(self, convert: Callable[[Tensor], Tensor], recurse: bool = True) -> Module:
+        """Replace each parameter's data (and gradient) and each buffer by ``convert`` of it;
+        the Parameter objects stay the same."""
         with grad_mode._recording(False):
-            for module in self.modules():
+            for module in self.modules() if recurse else (self,):
                 for p in module._parameters.values():
                     if p is not None:
                         p.data = convert(p)

@@ -58,6 +58,11 @@ def check_same_device(*values: Any) -> None:
         return
     tensors = [v for v in values if isinstance(v, Tensor)]
     devices = [t.device for t in tensors]
+    if any(d.type == "meta" for d in devices):  # torch's meta kernels name the first device
+        for d in devices:
+            if d != devices[0]:
+                raise RuntimeError(f"Tensor on device {d} is not on the expected device "
+                                   f"{devices[0]}!")
     common = next((d for d in devices if d.type != "cpu"), devices[0])  # torch's order
     for d in devices:
         if d != common:

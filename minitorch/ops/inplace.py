@@ -7,7 +7,7 @@ memory, bumps its version and, when recorded, makes the node the tensor's ``grad
 >>> y = minitorch.ones(3, requires_grad=True) * 1
 >>> y[0] = 5.
 >>> y.grad_fn.name()
-'CopySlices'
+'torch::autograd::CopySlices'
 """
 
 from __future__ import annotations

@@ -311,6 +311,16 @@ def build(
     return model
 
 
+def kind(node: Node) -> str:
+    """A node's label in drawings: its class name, as torchviz draws it (``name()`` of a
+    node torch writes in C++ carries a namespace: ``torch::autograd::AccumulateGrad``).
+
+    >>> kind((minitorch.ones(1, requires_grad=True) * 2).grad_fn.next_functions[0][0])
+    'AccumulateGrad'
+    """
+    return type(node).__name__
+
+
 def root_node(t: Tensor) -> Node | None:
     """The node where backward from ``t`` starts (None if ``t`` does not require grad)."""
     if t.grad_fn is not None:
@@ -325,7 +335,7 @@ def walk(roots: Sequence[Tensor]) -> tuple[list[Node], list[GraphEdge]]:
 
     >>> x = minitorch.tensor(3., requires_grad=True)
     >>> nodes, edges = walk([x * x])
-    >>> [n.name() for n in nodes], [i for _, i in edges]
+    >>> [type(n).__name__ for n in nodes], [i for _, i in edges]
     (['MulBackward0', 'AccumulateGrad'], [0, 1])
     """
     starts = [n for n in (root_node(r) for r in roots) if n is not None]
@@ -373,7 +383,7 @@ def _add_saved(model: Model, node: Node, labeller: _Labeller) -> None:
             continue
         name = names[i] if i < len(names) else f"saved_tensors[{i}]"
         lines = labeller.saved(name, s)
-        sid = model.add("saved", lines, f"{name}: saved by {node.name()} for backward")
+        sid = model.add("saved", lines, f"{name}: saved by {kind(node)} for backward")
         model.edges.append(Edge(sid, head, attrs={"style": "dashed", "dir": "none"}))
 
 
@@ -441,8 +451,8 @@ def _edge_indices(pairs: Sequence[tuple[Node, Node]]) -> list[GraphEdge]:
         free = [i for i, (n, _) in enumerate(node.next_functions)
                 if n is child and (id(node), i) not in used]
         if not free:
-            raise ValueError(f"trace gave the edge {node.name()} -> {child.name()}, which is "
-                             f"not (or not that often) in {node.name()}.next_functions")
+            raise ValueError(f"trace gave the edge {kind(node)} -> {kind(child)}, which is "
+                             f"not (or not that often) in {kind(node)}.next_functions")
         used.add((id(node), free[0]))
         edges.append((node, free[0]))
     return edges
@@ -469,7 +479,7 @@ class _Labeller:
             name = self.names.get(id(node.variable))
             return f"AccumulateGrad ({name})" if name else "AccumulateGrad"
         made = self._made(node)
-        return f"{node.name()} (→ {made})" if made else node.name()
+        return f"{kind(node)} (→ {made})" if made else kind(node)
 
     def _made(self, node: Node) -> str:
         parts = []
@@ -481,14 +491,14 @@ class _Labeller:
     def node(self, node: Node) -> tuple[list[str], str]:
         if isinstance(node, AccumulateGrad):
             return self._leaf(node)
-        lines = [node.name()]
+        lines = [kind(node)]
         made = self._made(node)
         if made:
             lines.append(f"→ {made}")
         for nr, ref in sorted((node._retain_grad_hooks or {}).items()):
             lines.append(self._retained(node, nr, ref()))
         lines += _hook_lines(node, tensor=len(node._tensor_pre_hooks or ()))
-        return lines, node.name()
+        return lines, kind(node)
 
     def _retained(self, node: Node, nr: int, t: Tensor | None) -> str:
         which = f" [output {nr}]" if node._n_outputs > 1 else ""

@@ -40,7 +40,7 @@ from .._tensor import Tensor
 from ..autograd import engine
 from ..autograd.graph import AccumulateGrad, Node
 from ._names import tensor_names
-from .dot import MISSING_DOT, Graph, Mark, browser_widget, build, emit, root_node, value_text
+from .dot import MISSING_DOT, Graph, Mark, browser_widget, build, emit, kind, root_node, value_text
 
 __all__ = ["BackwardStepper", "Delivery", "LeafUpdate", "State", "Step"]
 
@@ -281,7 +281,7 @@ class BackwardStepper:
         return "\n".join(parts)
 
     def _title(self, node: Node) -> str:
-        return self.model.titles.get(id(node), node.name())
+        return self.model.titles.get(id(node), kind(node))
 
     # ---- widget -------------------------------------------------------------------------
     @property
@@ -386,7 +386,7 @@ class _Recorder:
         self._running: dict[int, dict[str, Any]] = {}
 
     def title(self, node: Node) -> str:
-        return self.titles.get(id(node), node.name())
+        return self.titles.get(id(node), kind(node))
 
     def deliver(self, node: Node, nr: int, grad: Tensor, source: str, step: int) -> None:
         arrived = self._by_node.get(id(node))

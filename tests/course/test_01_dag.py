@@ -226,7 +226,7 @@ def to_dot(nodes, edges):
     lines = ["digraph {"]
     for node in nodes:
         shape = "ellipse" if hasattr(node, "variable") else "box"
-        lines.append(f'    {ids[id(node)]} [label="{node.name()}" shape={shape}]')
+        lines.append(f'    {ids[id(node)]} [label="{type(node).__name__}" shape={shape}]')
     for node, next_node in edges:
         lines.append(f"    {ids[id(node)]} -> {ids[id(next_node)]}")
     return "\\n".join(lines + ["}"])
@@ -259,9 +259,9 @@ def to_dot(nodes, edges):
     lines = ["digraph {"]
     for node in nodes:
         shape = "ellipse" if hasattr(node, "variable") else "box"
-        lines.append(f'    {node.name()} [label="{node.name()}" shape={shape}]')
+        lines.append(f'    {type(node).__name__} [label="{type(node).__name__}" shape={shape}]')
     for node, next_node in edges:
-        lines.append(f"    {next_node.name()} -> {node.name()}")
+        lines.append(f"    {type(next_node).__name__} -> {type(node).__name__}")
     return "\\n".join(lines + ["}"])
 ''',
 }

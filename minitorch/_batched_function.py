@@ -1,0 +1,154 @@
+"""A user-defined ``autograd.Function`` under torch.func's transforms, as torch runs it.
+
+Inside ``vmap``, torch runs a Function through a batching rule of its own: the Function's
+``vmap`` staticmethod, called as ``vmap(info, in_dims, *args)`` with the whole batch and
+returning ``(outputs, out_dims)``; or, with ``generate_vmap_rule = True``, its forward mapped
+over the batch (here: once per example). A Function with neither is refused, and any
+transform (vmap, grad, jacrev, ...) needs a Function with ``setup_context``.
+
+>>> import minitorch
+>>> class Exp(minitorch.autograd.Function):
+...     @staticmethod
+...     def forward(x): return x.exp()
+...     @staticmethod
+...     def setup_context(ctx, inputs, output): ctx.save_for_backward(output)
+...     @staticmethod
+...     def backward(ctx, g): return g * ctx.saved_tensors[0]
+...     @staticmethod
+...     def vmap(info, in_dims, x):
+...         print("batch of", info.batch_size, "at dim", in_dims[0])
+...         return Exp.apply(x), in_dims[0]
+>>> minitorch.func.vmap(Exp.apply)(minitorch.zeros(2, 1))
+batch of 2 at dim 0
+tensor([[1.],
+        [1.]])
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+_DOCS = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
+_state = threading.local()
+
+
+class VmapInfo(NamedTuple):
+    """What a Function's ``vmap`` staticmethod learns of the vmap that calls it.
+
+    >>> VmapInfo(batch_size=3, randomness="error")
+    VmapInfo(batch_size=3, randomness='error')
+    """
+
+    batch_size: int
+    randomness: str
+
+
+@contextmanager
+def vmapping(randomness: str) -> Iterator[None]:
+    """Inside one more vmap (its ``randomness``); a Function called meanwhile is batched."""
+    levels = _levels()
+    levels.append(randomness)
+    try:
+        yield
+    finally:
+        levels.pop()
+
+
+def _levels() -> list[str]:
+    if not hasattr(_state, "levels"):
+        _state.levels = []
+    return _state.levels
+
+
+def transformed() -> bool:
+    """Whether a torch.func transform (vmap, grad, vjp, jacrev, ...) is running."""
+    from . import func
+
+    return bool(_levels()) or getattr(func._depth, "value", 0) > 0
+
+
+def apply(cls: Any, args: tuple, kwargs: dict, run: Callable[..., Any]) -> Any:
+    """``cls.apply(*args, **kwargs)`` inside a transform: torch's checks, then the Function's
+    vmap rule where an argument is batched, else ``run`` (the ordinary call)."""
+    from ._batched import BatchedTensor, Raised, Unbatched  # (they need Tensor, which needs us)
+
+    if cls.setup_context is None:
+        raise RuntimeError(
+            "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
+            "jacrev, ...), it must override the setup_context staticmethod. " + _DOCS)
+    levels = _levels()
+    if not levels:
+        return run(cls, args, kwargs)
+    _check_vmap_support(cls)
+    batched = [a for a in args if isinstance(a, BatchedTensor)]
+    if not batched:
+        return run(cls, args, kwargs)
+    if cls.generate_vmap_rule:
+        raise Unbatched(cls.__name__)  # the forward, once per example
+    info = VmapInfo(batch_size=batched[0].value.shape[0], randomness=levels[-1])
+    physical = tuple(a.source[0] if isinstance(a, BatchedTensor) else a for a in args)
+    in_dims = tuple(a.source[1] if isinstance(a, BatchedTensor) else None for a in args)
+    try:  # what the rule raises, or torch's checks on it, end vmap: no per-example retry
+        return _wrapped(cls.vmap(info, in_dims, *physical, **kwargs), physical, args,
+                        info.batch_size)
+    except Exception as error:
+        raise Raised(error) from None
+
+
+def _check_vmap_support(cls: Any) -> None:
+    own_rule = _overrides_vmap(cls)
+    if cls.generate_vmap_rule and own_rule:
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True "
+            "and an overridden vmap staticmethod. Please set generate_vmap_rule=False or "
+            "delete the overridden vmap staticmethod to avoid ambiguity. " + _DOCS)
+    if not cls.generate_vmap_rule and not own_rule:
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it does not have vmap support. "
+            "Please override and implement the vmap staticmethod or set "
+            "generate_vmap_rule=True. " + _DOCS)
+
+
+def _overrides_vmap(cls: Any) -> bool:
+    from .autograd.function import Function
+
+    return cls.vmap is not Function.vmap
+
+
+def _wrapped(result: Any, physical: tuple, args: tuple, size: int) -> Any:
+    """The rule's ``(outputs, out_dims)`` checked as torch does, its outputs batched along
+    their out_dim; an output whose out_dim is None is the same for each of the ``size``
+    examples, and one that is an argument (``physical``) is that argument as the caller gave
+    it (``args``)."""
+    from .func import _broadcast, _flatten, _spec_repr, _unflatten
+
+    base = ("Expected the vmap staticmethod to have two returns, an output and out_dims with "
+            "pytree structure compatible with the output. ")
+    if not isinstance(result, tuple):
+        raise RuntimeError(base + f"Got a {type(result)} instead")
+    if len(result) != 2:
+        raise RuntimeError(base + f"Got {len(result)} returns instead")
+    outputs, out_dims = result
+    leaves, spec = _flatten(outputs)
+    dims = _broadcast(out_dims, spec)
+    if dims is None:
+        raise RuntimeError(
+            "The autograd.Function's vmap staticmethod returned an incompatible (output, "
+            f"out_dims) tuple. Expected out_dims={out_dims} to be compatible with the structure "
+            f"of `output`. out_dims has structure {_spec_repr(_flatten(out_dims)[1])} but "
+            f"output has structure {_spec_repr(spec)}. " + _DOCS)
+    given = {id(p): a for p, a in zip(physical, args)}
+    return _unflatten([given[id(x)] if id(x) in given else _batched(x, d, size)
+                       for x, d in zip(leaves, dims)], spec)
+
+
+def _batched(x: Any, dim: int | None, size: int) -> Any:
+    from ._batched import BatchedTensor
+    from ._tensor import Tensor
+
+    if not isinstance(x, Tensor):
+        return x
+    return BatchedTensor.at(x, dim) if dim is not None else BatchedTensor(x.expand(size, *x.shape))
