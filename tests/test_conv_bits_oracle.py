@@ -111,6 +111,16 @@ def test_random_convolutions_are_torchs_bits(n: int, c: int, o: int, h: int, w: 
     _check(n, c, o, (h, w), kernel, stride, padding, 1, seed)
 
 
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize(("c", "o", "size"), [(8, 16, (8, 8)), (8, 16, (9, 9)),
+                                              (16, 32, (8, 8)), (16, 32, (9, 7))])
+def test_strided_1x1_convolutions_are_torchs_bits(c: int, o: int, size: tuple,
+                                                  threads: int) -> None:
+    """d2l's ResNet shortcut (a 1x1 kernel, stride 2, no padding): oneDNN's 1x1 kernel
+    where the strides tile the image, its direct kernel where they do not; every part."""
+    assert _check(8, c, o, size, (1, 1), 2, 0, 1, seed=c + size[1]) == list(PARTS)
+
+
 @pytest.mark.parametrize(("n", "c", "size", "kernel", "stride", "padding"), [
     (64, 4, (13, 9), (3, 3), 1, 0), (8, 16, (10, 10), (3, 3), 1, 1),
     (4, 8, (9, 9), (3, 3), 2, 1), (32, 32, (14, 14), (5, 5), 1, 2)])
@@ -152,7 +162,16 @@ def test_plan_names_torchs_kernels() -> None:
     assert _conv_order.plan((256, 6, 14, 14), (16, 6, 5, 5), plain, 1) == \
         _conv_order.Plan("direct", "direct", "direct", 8)  # backward weights: jit:avx2
     assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), plain, 1).forward == "bias-first"
-    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), ((2, 2), (0, 0), (1, 1)),
+    # strided 1x1: oneDNN's 1x1 kernel when the strides tile the image (jit_1x1, its
+    # "reduce to unit stride"), else its direct kernel; padded: its gemm kernel
+    halved = ((2, 2), (0, 0), (1, 1))
+    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), halved, 1) == _conv_order.Plan(
+        "bias-first", "columns", "1x1")
+    assert _conv_order.plan((8, 16, 9, 9), (32, 16, 1, 1), halved, 1) == _conv_order.Plan(
+        "direct", "chain", "direct", 16)
+    assert _conv_order.plan((8, 8, 9, 9), (16, 8, 1, 1), halved, 1) == _conv_order.Plan(
+        "direct", "chain", "direct", 8)  # backward weights: jit:avx2
+    assert _conv_order.plan((8, 8, 8, 8), (16, 8, 1, 1), ((2, 2), (1, 1), (1, 1)),
                             1).forward == "gemm"
     assert _conv_order.plan((8, 4, 8, 8), (4, 1, 3, 3), plain, 4) == _conv_order.Plan(
         "bias-first", "direct", None)  # depthwise: jit_dw, its weight gradient not repeated

@@ -136,12 +136,15 @@ def _plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int,
         return _NONE
     if groups > 1:
         return _grouped_plan(c // groups, w_shape[0] // groups, geometry, (kh, kw))
-    if one and not strided and (ph, pw) == (0, 0):
-        return Plan("bias-first", "chain", "1x1")
     # strided gradients of the input: oneDNN's brgemm kernel, unless dilated
     columns_left = (w + 2 * pw - dw * (kw - 1) - 1) % sw
     strided_input = None if dilated else "columns" if columns_left else "chain"
-    if one or ph >= kh or pw >= kw:  # oneDNN's gemm convolution
+    unpadded = (ph, pw) == (0, 0)
+    if one and unpadded and h % sh == 0 and w % sw == 0:
+        # oneDNN's 1x1 kernel; strided, it first copies the inputs its windows read into a
+        # dense image ("reduce to unit stride"), which needs the strides to tile the image
+        return Plan("bias-first", strided_input if strided else "chain", "1x1")
+    if (one and not unpadded) or ph >= kh or pw >= kw:  # oneDNN's gemm convolution
         return Plan("gemm", strided_input if strided else "gemm", None)
     if strided and dilated:
         return Plan("direct", "gemm", None)
