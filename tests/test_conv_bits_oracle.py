@@ -121,6 +121,18 @@ def test_strided_1x1_convolutions_are_torchs_bits(c: int, o: int, size: tuple,
     assert _check(8, c, o, size, (1, 1), 2, 0, 1, seed=c + size[1]) == list(PARTS)
 
 
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize(("n", "c", "o", "size", "stride"), [
+    (3, 20, 4, (13, 10), 1), (8, 32, 32, (8, 4), 1), (8, 3, 17, (8, 10), 2),
+    (4, 20, 32, (6, 12), 2), (2, 16, 16, (48, 48), 1)])
+def test_1x1_weight_gradient_follows_its_balance(n: int, c: int, o: int, size: tuple,
+                                                 stride: Any, threads: int) -> None:
+    """oneDNN's 1x1 backward-weights kernel shares blocks of image positions between the
+    threads its ``balance()`` gives the batch (none where output channels are cheaper to
+    split), and adds the blocks' chains in turn (a 48x48 image is several blocks)."""
+    assert _check(n, c, o, size, (1, 1), stride, 0, 1, seed=n * o) == list(PARTS)
+
+
 @pytest.mark.parametrize(("n", "c", "size", "kernel", "stride", "padding"), [
     (64, 4, (13, 9), (3, 3), 1, 0), (8, 16, (10, 10), (3, 3), 1, 1),
     (4, 8, (9, 9), (3, 3), 2, 1), (32, 32, (14, 14), (5, 5), 1, 2)])

@@ -19,13 +19,15 @@ of at most 3 in some dim, no groups and at most 20480 input values, which its ow
   ``balance()`` splits them (AVX-512 kernel) or its reduction balancer (the AVX2 kernel it
   takes for 4 to 15 input channels), the threads' chains then added; ``grad_bias`` plain
   adds in that order, split by the reduction balancer.
-* ``1x1``: oneDNN's 1x1 kernel (stride 1, no padding): one chain that starts from the bias;
-  ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per image,
-  the images' sums added, the images split evenly between the threads. Its depthwise kernel
+* ``1x1``: oneDNN's 1x1 kernel (no padding; strided only where the strides tile the image,
+  which it first copies to a dense one): one chain that starts from the bias;
+  ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per block of
+  an image's positions, the blocks' sums added, the blocks shared between threads as its
+  ``balance()`` shares them. Its depthwise kernel
   (``jit_dw``, as many groups as channels) likewise starts from the bias, and its
   ``grad_input`` is the direct one's.
 * ``gemm``: oneDNN's im2col and its own sgemm (``gemm:jit``), taken for padding as large as
-  the kernel and for padded or strided 1x1 kernels: one chain per output in im2col order
+  the kernel and for padded 1x1 kernels: one chain per output in im2col order
   (channel, kernel row, kernel column), cut into the sgemm's blocks of ``k`` whose chains
   are added, then the bias; ``grad_input`` alike over the output channels, then col2im.
 
@@ -39,7 +41,7 @@ forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12
 products, within rounding of torch's: grouped convolutions' gradients (but a depthwise
 grad_input) and their forward on oneDNN's direct kernels for groups or with dilation (see
 :func:`_grouped_plan`), the weight gradient of
-oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1 kernels,
+oneDNN's gemm kernel (padding as large as the kernel, padded 1x1 kernels,
 dilation with stride or with 4 to 15 channels), dilated single images
 (``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses of
 a claimed part, about one weight gradient in twenty over random shapes: oneDNN's
@@ -59,8 +61,9 @@ array([[3., 3.],
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import pairwise
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -334,8 +337,8 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
     output columns, the images split between threads as its ``balance()`` splits them (their
     chains then added); the bias's gradient plain adds in that order, its images split
     between threads by oneDNN's reduction balancer. ``per_image``: oneDNN's 1x1 kernel,
-    whose chain starts again from zero for each image, the images' sums added in turn, the
-    images split evenly between all the threads.
+    whose chains run over blocks of an image's positions (:func:`_runs_of_1x1`), each
+    block's sum added to its thread's in turn.
 
     >>> x, g = np.ones((2, 1, 2, 2), np.float32), np.ones((2, 1, 1, 1), np.float32)
     >>> gw, gb = direct_grad_weight(g, x, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1, 16, True)
@@ -350,18 +353,18 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
     cols = np.stack([padded[key] for key in keys], axis=2)  # N, C, K, OH, OW
     cols = cols.reshape(n, groups, cg * len(keys), oh * ow).transpose(0, 3, 1, 2)
     grads = g.reshape(n, groups, og, oh * ow).transpose(0, 3, 1, 2)
+    items = grads
     if per_image:
         threads = get_num_threads()
-        image_threads = min(threads, n)
+        weight = _run_chains(grads, cols, _runs_of_1x1(n, (oh, ow), (cg, o), threads))
     else:
         image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
                                                          groups, width)
-    pieces = [oh * ow] if per_image else None
-    items, sizes = grads, _balance211(n, image_threads)
-    if cg in (1, 2, 3) and width == 16 and not per_image:  # a first layer splits rows
-        items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
-        sizes = _balance211(n * oh, image_threads)
-    weight = _chains(items, cols, sizes, pieces)
+        sizes = _balance211(n, image_threads)
+        if cg in (1, 2, 3) and width == 16:  # a first layer splits rows
+            items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
+            sizes = _balance211(n * oh, image_threads)
+        weight = _chains(items, cols, sizes)
     grad_bias = None
     if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
         units, jobs = len(items), groups * -(-og // width)
@@ -389,12 +392,10 @@ def _parts_sum(parts: list[np.ndarray]) -> np.ndarray:
     return total
 
 
-def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
-            pieces: list[int] | None) -> np.ndarray:
+def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int]) -> np.ndarray:
     """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` (N, positions,
     G, ·) over its images and positions, all threads in one loop, then the threads' sums
-    added. ``pieces``: each image's positions in runs whose chains start from zero, each
-    added to its thread's sum in turn (None: one chain through all)."""
+    added."""
     positions, groups, og, ck = grads.shape[1], grads.shape[2], grads.shape[3], cols.shape[3]
     threads = len(sizes)
     starts = [a for a, _ in _ranges(sizes)]
@@ -407,13 +408,118 @@ def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
             if i < sizes[t]:
                 g_i[:, t, :, :, 0] = grads[starts[t] + i]
                 x_i[:, t, :, 0, :] = cols[starts[t] + i]
-        for a, b in _ranges(pieces or [positions]):
-            acc = total if pieces is None else np.zeros_like(total)
-            for gs, xs in zip(g_i[a:b], x_i[a:b]):
-                np.add(acc, gs * xs, out=acc, casting="unsafe")
-            if pieces is not None:
-                total = total + acc
+        for gs, xs in zip(g_i, x_i):
+            np.add(total, gs * xs, out=total, casting="unsafe")
     return _parts_sum(list(total))
+
+
+Run = tuple[int, int, int]  # an image, its first position, the position after its last
+
+
+def _best_divider(value: int, low: int, high: int, largest: bool) -> int:
+    """oneDNN's ``best_divider``: of ``low..high``, the divider that leaves the least of
+    ``value`` over in its last block, the largest such (``largest``) or the smallest."""
+    high = max(1, min(high, value))
+    low = max(1, min(low, high))
+    best, loss_best = high, float("inf")
+    for divider in range(high, low - 1, -1):
+        padded = -(-value // divider) * divider
+        loss = np.float32(padded - value) / np.float32(padded)  # float, as oneDNN's
+        if loss < loss_best or (not largest and loss == loss_best):
+            best, loss_best = divider, loss
+    return best
+
+
+@cache
+def _l1_floats() -> int:
+    """The per-core L1 data cache in floats, which oneDNN's 1x1 kernel blocks for (Linux
+    says where it is; elsewhere 48 KiB, the AVX-512 CPUs' this module was measured on)."""
+    try:
+        text = Path("/sys/devices/system/cpu/cpu0/cache/index0/size").read_text().strip()
+        return int(text.removesuffix("K")) * 1024 // 4 if text.endswith("K") else 12288
+    except (OSError, ValueError):
+        return 12288
+
+
+def _runs_of_1x1(n: int, out_hw: Pair, channels: Pair, threads: int) -> list[list[Run]]:
+    """How oneDNN's 1x1 backward-weights kernel (``jit_avx512_common_1x1``) walks the
+    positions: per thread, its runs of positions, each one fused chain from zero whose sum is
+    then added to the thread's. A unit is one block of an image's positions (the kernel's
+    ``reduce_block``); its ``balance()`` shares the units out between ``nthr_mb`` threads
+    (the others take output/input channel blocks, which leaves the order alone), and each
+    thread's kernel calls take ``nb_reduce_blocking`` blocks at a time, never past an image."""
+    oh, ow = out_hw
+    size = oh * ow  # a strided kernel first copies its windows' inputs into a dense image
+    block = _best_divider(size, 7, 16, True)
+    if size % block:
+        block = _best_divider(ow, 4, ow, False)
+    block = 1 if block > 256 else block
+    per_image = -(-size // block)
+    ur = 8 if block <= 19 else 16  # registers per broadcast, as its kernel generator picks
+    l1 = _l1_floats() // ur
+    blocking = _best_divider(size, min(l1, max(ow, oh)), min(l1, size), True)
+    blocking = max(blocking // block * block, block)
+    step, step_max = -(-blocking // block), -(-(blocking * 3 // 2 // block * block) // block)
+    units = n * per_image
+    mb_threads = _threads_of_1x1(units, n, channels, block, threads)
+    runs: list[list[Run]] = []
+    for start, end in _ranges(_balance211(units, mb_threads)):
+        mine, unit = [], start
+        while unit < end:
+            image, first = divmod(unit, per_image)
+            left = min(per_image - first, end - unit)
+            blocks = left if left < step_max else step
+            mine.append((image, first * block, min((first + blocks) * block, size)))
+            unit += blocks
+        runs.append(mine)
+    return runs
+
+
+def _threads_of_1x1(units: int, n: int, channels: Pair, block: int, threads: int) -> int:
+    """``nthr_mb`` of the 1x1 kernel's ``balance()``: the split of its ``units`` (image
+    position blocks), output-channel and input-channel blocks of 16 that moves the least
+    memory; how many threads share the units out."""
+    nb_ic, nb_oc = -(-channels[0] // 16), -(-channels[1] // 16)
+
+    def cost(mb_t: int, oc_t: int, ic_t: int) -> int:
+        per_thread = -(-units // mb_t)
+        return (per_thread * -(-nb_ic // ic_t) * 16 * block
+                + per_thread * -(-nb_oc // oc_t) * 16 * block
+                + 12 * -(-nb_oc // oc_t) * -(-nb_ic // ic_t) * 16 * 16)
+
+    best, mb_threads = cost(1, 1, 1), 1
+    for mb_t in range(1, min(threads, units) + 1):
+        rest = threads // mb_t
+        for oc_t in range(1, min(rest, nb_oc) + 1):
+            if (value := cost(mb_t, oc_t, min(rest // oc_t, nb_ic))) <= best:
+                best, mb_threads = value, mb_t
+    if threads // 2 < mb_threads < threads:
+        mb_threads = min(n, threads)
+    return mb_threads
+
+
+def _run_chains(grads: np.ndarray, cols: np.ndarray, runs: list[list[Run]]) -> np.ndarray:
+    """Per thread, each of its ``runs`` a fused chain of ``grads ⊗ cols`` (N, positions, G,
+    ·) from zero, added to the thread's sum in turn; then the threads' sums added. The
+    threads' j-th runs go through one loop together, a shorter run padded with products of
+    -0, which leave any sum as it is."""
+    groups, og, ck = grads.shape[2], grads.shape[3], cols.shape[3]
+    sums: list[Any] = [None] * len(runs)
+    for j in range(max(map(len, runs))):
+        active = [t for t, mine in enumerate(runs) if j < len(mine)]
+        length = max(runs[t][j][2] - runs[t][j][1] for t in active)
+        g_j = np.full((length, len(active), groups, og, 1), -0.0)
+        x_j = np.zeros((length, len(active), groups, 1, ck))
+        for i, t in enumerate(active):
+            image, a, b = runs[t][j]
+            g_j[:b - a, i, :, :, 0] = grads[image, a:b]
+            x_j[:b - a, i, :, 0, :] = cols[image, a:b]
+        acc = np.zeros((len(active), groups, og, ck), np.float32)
+        for gs, xs in zip(g_j, x_j):
+            np.add(acc, gs * xs, out=acc, casting="unsafe")
+        for i, t in enumerate(active):
+            sums[t] = acc[i] if sums[t] is None else acc[i] + sums[t]
+    return _parts_sum([total for total in sums if total is not None])
 
 
 def gemm_blocks(k: int) -> list[int]:
