@@ -124,7 +124,7 @@ def test_strided_1x1_convolutions_are_torchs_bits(c: int, o: int, size: tuple,
 @pytest.mark.parametrize("threads", [1, 2], indirect=True)
 @pytest.mark.parametrize(("n", "c", "o", "size", "stride"), [
     (3, 20, 4, (13, 10), 1), (8, 32, 32, (8, 4), 1), (8, 3, 17, (8, 10), 2),
-    (4, 20, 32, (6, 12), 2), (2, 16, 16, (48, 48), 1)])
+    (4, 20, 32, (6, 12), 2), (16, 16, 16, (48, 48), 1)])
 def test_1x1_weight_gradient_follows_its_balance(n: int, c: int, o: int, size: tuple,
                                                  stride: Any, threads: int) -> None:
     """oneDNN's 1x1 backward-weights kernel shares blocks of image positions between the
