@@ -133,6 +133,20 @@ def test_1x1_weight_gradient_follows_its_balance(n: int, c: int, o: int, size: t
     assert _check(n, c, o, size, (1, 1), stride, 0, 1, seed=n * o) == list(PARTS)
 
 
+@pytest.mark.parametrize(("n", "c", "o", "size", "kernel", "stride", "padding"), [
+    (8, 3, 17, (15, 13), (3, 3), 1, 1), (4, 1, 32, (16, 12), (3, 3), 1, 1),
+    (2, 1, 17, (9, 15), (1, 1), 2, 0), (16, 32, 8, (9, 5), (1, 1), 2, 0),
+    (4, 20, 16, (13, 6), (3, 3), 1, 1), (16, 32, 4, (12, 10), (3, 3), 1, 0),
+    (3, 16, 16, (14, 14), (3, 3), 1, 1)])
+def test_two_threads_share_the_weight_gradient_as_onednn(n: int, c: int, o: int, size: tuple,
+                                                         kernel: tuple, stride: int,
+                                                         padding: int) -> None:
+    """oneDNN's direct backward-weights kernel shares output rows between threads (its 2-d
+    harness, for more than 9 output rows; the bias summed with the weights) or else images,
+    as its ``balance()`` picks in two steps: least memory, then less computing."""
+    assert _check(n, c, o, size, kernel, stride, padding, 1, seed=n + o) == list(PARTS)
+
+
 @pytest.mark.parametrize(("n", "c", "size", "kernel", "stride", "padding"), [
     (64, 4, (13, 9), (3, 3), 1, 0), (8, 16, (10, 10), (3, 3), 1, 1),
     (4, 8, (9, 9), (3, 3), 2, 1), (32, 32, (14, 14), (5, 5), 1, 2)])

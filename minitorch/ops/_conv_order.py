@@ -15,10 +15,11 @@ of at most 3 in some dim, no groups and at most 20480 input values, which its ow
   bias, then each later block's chain added. ``grad_input`` likewise over the output
   channels (strided: oneDNN's brgemm kernel, one chain over all of them, or one per kernel
   column when the last windows leave input columns over). ``grad_weight`` a chain over
-  images, output rows, output columns, the images split between threads as oneDNN's
-  ``balance()`` splits them (AVX-512 kernel) or its reduction balancer (the AVX2 kernel it
-  takes for 4 to 15 input channels), the threads' chains then added; ``grad_bias`` plain
-  adds in that order, split by the reduction balancer.
+  images, output rows, output columns, the images (or, past 9 output rows, the rows of all
+  images) split between threads as oneDNN's ``balance()`` splits them (AVX-512 kernel) or
+  its reduction balancer (the AVX2 kernel it takes for 4 to 15 input channels), the
+  threads' chains then added; ``grad_bias`` plain adds in that order, split as the weights
+  (rows) or by the reduction balancer (images).
 * ``1x1``: oneDNN's 1x1 kernel (no padding; strided only where the strides tile the image,
   which it first copies to a dense one): one chain that starts from the bias;
   ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per block of
@@ -44,9 +45,8 @@ grad_input) and their forward on oneDNN's direct kernels for groups or with dila
 oneDNN's gemm kernel (padding as large as the kernel, padded 1x1 kernels,
 dilation with stride or with 4 to 15 channels), dilated single images
 (``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses of
-a claimed part, about one weight gradient in twenty over random shapes: oneDNN's
-``balance()`` (repeated from its source) for some first layers and small images, and its
-reduction of the bias for a few shapes.
+a claimed part, measured over random shapes on two threads: about one strided
+``grad_input`` in a hundred (a single image, the ``columns`` kernel).
 
 >>> import numpy as np
 >>> x = np.ones((2, 1, 3, 3), np.float32)
@@ -289,45 +289,67 @@ def _reducer_threads(threads: int, jobs: int, job_size: int, reduction: int) -> 
     return per_group
 
 
+class _WeightSplit(NamedTuple):
+    """How oneDNN's direct backward-weights kernel shares its reduction between threads:
+    over ``rows`` (its 2-d harness: every output row of every image a unit) or images, among
+    ``mb_threads`` of the ``threads`` it runs."""
+
+    rows: bool
+    mb_threads: int
+    threads: int
+
+
 def _threads_of_weight_grad(x_shape: tuple, w_shape: tuple, out_hw: Pair, geometry: Geometry,
-                            groups: int, width: int) -> tuple[int, int]:
-    """How oneDNN's direct backward-weights kernel splits the images between threads, and
-    how many threads it runs: with AVX-512 its ``balance()`` picks the split of images,
-    output-channel and input-channel blocks that moves the least memory; with AVX2 a
-    ``reduce_balancer_t`` shares the weight blocks out."""
+                            groups: int, width: int) -> _WeightSplit:
+    """With AVX-512, oneDNN's ``balance()``: the split of images (or rows), output-channel
+    and input-channel blocks that moves the least memory, then one that computes less if it
+    moves at most 10% more; with AVX2 a ``reduce_balancer_t`` shares the weight blocks out."""
     n, _, ih, iw = x_shape
     o, cg, kh, kw = w_shape
     threads = get_num_threads()
     nb_oc = -(-(o // groups) // width)
     if width == 8:
         jobs = groups * nb_oc * -(-cg // width)
-        return _reducer_threads(threads, jobs, width * width * kh * kw, n), threads
+        return _WeightSplit(False, _reducer_threads(threads, jobs, width * width * kh * kw, n),
+                            threads)
     if threads < groups:
-        return 1, threads
-    first = cg in (1, 2, 3)  # a first layer: read as its channels are, its rows shared out
-    ic_block = cg if first else width
+        return _WeightSplit(False, 1, threads)
+    (sh, sw), (oh, ow), (dh, _) = geometry[0], out_hw, geometry[2]
+    rows = dh == 1 and oh > 9  # its 2-d harness, unless one output column spans the input
+    rows = rows and not (ow == 1 and kw == iw and kw >= 2 and (sh, sw) == (1, 1)
+                         and geometry[1] == (0, 0) and dh == 1)
+    ih_r, oh_r = (ih, oh) if rows else (1, 1)  # the rows the units reduce over
+    ih_rest, oh_rest = (1, 1) if rows else (ih, oh)
+    ic_block = cg if cg < 16 else width  # a first layer: read as its channels are
     nb_ic = -(-cg // ic_block)
-    (sh, sw), (oh, ow) = geometry[0], out_hw
     per_group = threads // groups
+    units = n * max(1, oh_r // 9)
 
     def cost(mb_t: int, oc_t: int, ic_t: int) -> int:
-        src = -(-n // mb_t) * -(-nb_ic // ic_t) * ic_block * ih * iw // sh // sw
-        dst = -(-n // mb_t) * -(-nb_oc // oc_t) * width * oh * ow
+        src = -(-n * ih_r // mb_t) * -(-nb_ic // ic_t) * ic_block * ih_rest * iw // sh // sw
+        dst = -(-n * oh_r // mb_t) * -(-nb_oc // oc_t) * width * oh_rest * ow
         wei = 8 * -(-nb_oc // oc_t) * -(-nb_ic // ic_t) * kh * kw * ic_block * width
         return src + dst + wei
 
-    best, split = cost(1, 1, 1), (1, 1, 1)
-    units = n * oh if first else n
-    for mb_t in range(1, min(per_group, units) + 1):
-        rest = per_group // mb_t
-        for oc_t in range(1, min(rest, nb_oc) + 1):
-            ic_t = min(rest // oc_t, nb_ic)
-            if (value := cost(mb_t, oc_t, ic_t)) <= best:
-                best, split = value, (mb_t, oc_t, ic_t)
+    def work(mb_t: int, oc_t: int, ic_t: int) -> int:
+        return -(-n * oh_r // mb_t) * -(-nb_oc // oc_t) * -(-nb_ic // ic_t)
+
+    splits = [(mb_t, oc_t, min(per_group // mb_t // oc_t, nb_ic))
+              for mb_t in range(1, min(per_group, units) + 1)
+              for oc_t in range(1, min(per_group // mb_t, nb_oc) + 1)]
+    least, split = cost(1, 1, 1), (1, 1, 1)
+    for candidate in splits:  # step 1: the least memory moved
+        if (value := cost(*candidate)) <= least:
+            least, split = value, candidate
+    fewest = work(*split)
+    for candidate in splits:  # step 2: less computing, for at most 10% more memory
+        value = work(*candidate)
+        if (value <= fewest and cost(*candidate) < 1.1 * least) or 4 * value <= 3 * fewest:
+            fewest, split = value, candidate
     mb_t, oc_t, ic_t = split
     if threads // 2 < mb_t < threads:
         mb_t = min(units, threads)
-    return mb_t, mb_t * groups * oc_t * ic_t
+    return _WeightSplit(rows, mb_t, mb_t * groups * oc_t * ic_t)
 
 
 def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: Geometry,
@@ -358,13 +380,14 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
         threads = get_num_threads()
         weight = _run_chains(grads, cols, _runs_of_1x1(n, (oh, ow), (cg, o), threads))
     else:
-        image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
-                                                         groups, width)
-        sizes = _balance211(n, image_threads)
-        if cg in (1, 2, 3) and width == 16:  # a first layer splits rows
+        split = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry, groups, width)
+        threads = split.threads
+        if split.rows:  # the units are rows, not images
             items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
-            sizes = _balance211(n * oh, image_threads)
+        sizes = _balance211(len(items), split.mb_threads)
         weight = _chains(items, cols, sizes)
+        if bias and split.rows:  # its 2-d harness sums the bias with the weights
+            return weight.reshape(w_shape), _sums_in_order(items, sizes)
     grad_bias = None
     if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
         units, jobs = len(items), groups * -(-og // width)
