@@ -12,12 +12,13 @@ tensor(True)
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _factories, _random, _storage
+from . import _args, _call_form, _factories, _random, _storage
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
@@ -905,8 +906,9 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
-for _name, _fn in _METHODS.items():
-    setattr(Tensor, _name, _fn)
+for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
+    is_method = inspect.isfunction(_fn) and not _name.startswith("__")
+    setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
 
 
 def _read_only(name: str, prop: property) -> property:

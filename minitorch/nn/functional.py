@@ -173,7 +173,7 @@ def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tens
     _args.python_attribute(input, "softmax")
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
-    return nn_ops.softmax(input, dim, dtype)
+    return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tensor:
@@ -185,7 +185,7 @@ def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> 
     _args.python_attribute(input, "log_softmax")
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
-    return nn_ops.log_softmax(input, dim, dtype)
+    return input.log_softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 
 # ---- dropout and pooling -----------------------------------------------------------------

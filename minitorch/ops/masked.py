@@ -78,10 +78,9 @@ def _check_value(fn: str, mask: Tensor, value: Any) -> Any:
     """The fill value as torch checks it before the shapes (its type, an int's range, the
     mask's dtype, a tensor's rank); numpy scalars come back as Python numbers."""
     value = _args.numpy_scalar(value)
-    if not isinstance(value, (Tensor, int, float, complex)):
-        raise TypeError(f"{fn}() received an invalid combination of arguments - got (Tensor, "
-                        f"{_args.type_name(value)}), but expected one of:\n * (Tensor mask, "
-                        "Tensor value)\n * (Tensor mask, Number value)")
+    if not isinstance(mask, Tensor) or not isinstance(value, (Tensor, int, float, complex)):
+        raise _args.invalid_combination(fn, (mask, value), "Tensor mask, Tensor value",
+                                        "Tensor mask, Number value")
     if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
         raise _args.int_overflow(value)
     _check_mask(mask)
@@ -101,7 +100,6 @@ def _check_fits(value: Any, dt: Any) -> None:
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
 
 
-@_args.tensors("masked_fill", mask="mask")
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True (broadcast), the tensor's values elsewhere.
 
@@ -115,7 +113,6 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return op(self, *values, **keywords)
 
 
-@_args.tensors("masked_fill_", mask="mask")
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """In-place ``masked_fill``.
 

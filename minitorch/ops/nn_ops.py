@@ -263,7 +263,7 @@ def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tenso
     tensor([0.5000, 0.5000])
     """
     dt = _args.dtype("softmax", dtype)
-    d = _args.dim("softmax", _args.required("softmax", dim, "dim"), input.dim())
+    d = _args.dim("softmax", _args.required("softmax", dim, "dim"), input.dim(), position=2)
     if dt is not None:
         input = input.to(dt)
     if not _check_floating("softmax", input, d):
@@ -279,7 +279,8 @@ def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> T
     tensor([-0.6931, -0.6931])
     """
     dt = _args.dtype("log_softmax", dtype)
-    d = _args.dim("log_softmax", _args.required("log_softmax", dim, "dim"), input.dim())
+    d = _args.dim("log_softmax", _args.required("log_softmax", dim, "dim"), input.dim(),
+                  position=2)
     if dt is not None and dt is not input.dtype:
         input = input.to(dt)
     if not _check_floating("log_softmax", input, d):

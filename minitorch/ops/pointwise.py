@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
@@ -1104,6 +1104,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
+@_call_form.function
 @_args.tensors("clamp", input="input")
 def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
     """Limit values to ``[min, max]``; the gradient passes where the input is inside.

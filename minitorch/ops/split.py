@@ -137,7 +137,7 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
                ) -> tuple:
     """``chunk`` (or ``unsafe_chunk``, with its ``op``) after torch's checks."""
     _args.tensor_args(fn, (input, "input", 1))
-    chunks, _ = _args.integers(fn, (chunks, "chunks", 1), (dim, "dim", 2))
+    chunks, _ = _args.integers(fn, (chunks, "chunks", 2), (dim, "dim", 3))
     if input.dim() == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
