@@ -24,6 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*)", re.S)
+_TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
+                    r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
+                    r"(?:were|was) given")
 _COMBINATION = re.compile(r"(\w+)\(\) received an invalid combination of arguments - ")
 
 
@@ -45,7 +48,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             return fn(*args, **kwargs)
         except TypeError as error:
             message = as_called(str(error), name, args[1:] if method else args, kwargs,
-                                method, parameters)
+                                method, parameters, getattr(fn, "torch_signatures", ()))
             if message is not None:
                 error.args = (message,)
             raise
@@ -55,12 +58,19 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
 
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
-              parameters: list) -> str | None:
+              parameters: list, signatures: tuple = ()) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. The message's
     position is the function form's; a method counts a parameter that torch names alike from
     the one after the tensor, and another one less, unless the op's first parameter is
-    ``self`` (worded for the method already)."""
+    ``self`` (worded for the method already). Where the op declares torch's
+    ``signatures`` (:func:`overloads`) and more than one takes that many arguments, torch
+    reports no single argument but the invalid combination."""
+    declared = method_signatures(list(signatures)) if method else list(signatures)
+    refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message)
+    if declared and refusal and refusal[1] == name and \
+            sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
+        return combination_message(name, args, kwargs, declared)
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and refusal[3]:  # (some messages never have one)
         fn, argument, position, should = refusal.groups()
@@ -72,14 +82,39 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
             position = int(position) - 1
         where = f" (position {position})" if position else ""
         return f"{fn}(): argument '{argument}'{where} {should}"
+    takes = _TAKES.fullmatch(message)
+    if takes and takes[1] == name:  # Python's words for too many arguments, as torch's
+        low, high, given = (None if n is None else int(n) - method for n in takes.groups()[1:])
+        counted = f"from {low} to {high}" if low is not None else str(high)
+        return (f"{name}() takes {counted} positional argument{'s' * (high != 1)} but {given} "
+                f"{'were' if given != 1 else 'was'} given")
     combination = _COMBINATION.match(message)
     if combination and combination[1] == name:
-        signatures = re.findall(r"^ \* \((.*)\)$", message, re.M) or \
+        listed = re.findall(r"^ \* \((.*)\)$", message, re.M) or \
             re.findall(r"but expected \((.*)\)$", message)
-        if method:
-            signatures = method_signatures(signatures)
-        return combination_message(name, args, kwargs, signatures)
+        forms = declared or (method_signatures(listed) if method else listed)
+        return combination_message(name, args, kwargs, forms)
     return None
+
+
+def overloads(*signatures: str) -> Callable:
+    """Decorator: torch's signatures of a function with several (as its messages print them,
+    function form), for :func:`as_called`.
+
+    >>> overloads("int n", "int n, int m")(lambda n, m=None: n).torch_signatures
+    ('int n', 'int n, int m')
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.torch_signatures = signatures  # type: ignore[attr-defined]
+        return fn
+
+    return declare
+
+
+def _plausible(signature: str, count: int) -> bool:
+    """Whether torch's parser counts ``signature`` as one that takes ``count`` arguments."""
+    tokens = [t for t in signature.split(", ") if t != "*"]
+    return sum(" = " not in t for t in tokens) <= count <= len(tokens)
 
 
 def method_signatures(signatures: list) -> list:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _args, _sampling, backend
+from . import _args, _call_form, _sampling, backend
 from . import _dtype as D
 from ._generator import Generator
 from ._tensor import Tensor
@@ -482,6 +482,12 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     return start, end, step
 
 
+_FACTORY_KEYWORDS = ("*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+                     "torch.device device = None, bool pin_memory = False, "
+                     "bool requires_grad = False")
+
+
+@_call_form.overloads(f"int n, {_FACTORY_KEYWORDS}", f"int n, int m, {_FACTORY_KEYWORDS}")
 def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix.

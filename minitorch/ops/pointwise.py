@@ -474,10 +474,12 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     >>> minitorch.where(minitorch.tensor([0., 2., 3.]))
     (tensor([1, 2]),)
     """
-    if not isinstance(condition, Tensor):
+    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
+    if not isinstance(condition, Tensor):  # one overload takes the condition alone
+        if given:
+            raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{_args.type_name(condition)}")
-    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
     if not given:
         return _nonzero(condition)
     input, other = _args.numpy_scalar(input), _args.numpy_scalar(other)
