@@ -189,6 +189,8 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
         return result
 
     fn.__name__ = name
+    fn.torch_signatures = getattr(_call_form.unwrapped(getattr(Tensor, name)),  # type: ignore
+                                  "torch_signatures", ())
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
     return fn

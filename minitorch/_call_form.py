@@ -27,6 +27,7 @@ _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*
 _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
                     r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
                     r"(?:were|was) given")
+_UNEXPECTED = re.compile(r"\S+\(\) got an unexpected keyword argument '(\w+)'")
 _COMBINATION = re.compile(r"(\w+)\(\) received an invalid combination of arguments - ")
 
 
@@ -65,11 +66,14 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     the one after the tensor, and another one less, unless the op's first parameter is
     ``self`` (worded for the method already). Where the op declares torch's
     ``signatures`` (:func:`overloads`) and more than one takes that many arguments, torch
-    reports no single argument but the invalid combination."""
+    reports no single argument but the invalid combination (an unknown keyword too)."""
     declared = method_signatures(list(signatures)) if method else list(signatures)
     refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message)
     if declared and refusal and refusal[1] == name and \
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
+        return combination_message(name, args, kwargs, declared)
+    unexpected = _UNEXPECTED.fullmatch(message)
+    if unexpected and unexpected[1] in kwargs and len(declared) > 1:  # Python's binding
         return combination_message(name, args, kwargs, declared)
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and refusal[3]:  # (some messages never have one)

@@ -674,7 +674,9 @@ def _shaped_as(reshaper: Callable, name: str) -> Callable:
     return method
 
 
-def _cmp(name: str) -> Any:
+def _cmp(name: str, named: bool = False) -> Any:
+    """The comparison ``name`` as an operator (NotImplemented for an operand it does not take,
+    so Python tries the other side) or, ``named``, as the method, which refuses it."""
     def method(self: Tensor, other: Any) -> Any:
         if type(other).__name__ == "ndarray":  # torch: == and != take an array as a tensor
             if name not in ("eq", "ne"):
@@ -694,7 +696,19 @@ def _cmp(name: str) -> Any:
             return NotImplemented
         return compare(name, self, other)
 
-    return method
+    def named_method(self: Tensor, other: Any) -> Any:
+        result = NotImplemented if type(other).__name__ == "ndarray" else method(self, other)
+        if result is NotImplemented:  # (only the operators read an array as a tensor)
+            raise _args.invalid_combination(name, (self, other), *COMPARE_SIGNATURES)
+        return result
+
+    named_method.__name__ = name
+    named_method.torch_signatures = COMPARE_SIGNATURES  # type: ignore[attr-defined]
+    return named_method if named else method
+
+
+COMPARE_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 
 
 def _logic(name: str) -> Any:
@@ -829,8 +843,8 @@ _METHODS = {
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,
     "neg": _unary(pointwise.Neg),
     "square": lambda self: pointwise.pow(self, 2),
-    "lt": _cmp("lt"), "le": _cmp("le"), "gt": _cmp("gt"), "ge": _cmp("ge"),
-    "eq": _cmp("eq"), "ne": _cmp("ne"),
+    "lt": _cmp("lt", True), "le": _cmp("le", True), "gt": _cmp("gt", True),
+    "ge": _cmp("ge", True), "eq": _cmp("eq", True), "ne": _cmp("ne", True),
     "matmul": linalg.matmul, "mm": linalg.mm, "addmm": linalg.addmm,
     "mv": _two_tensors(linalg.Mv.apply, "mv", "vec"),
     "dot": _two_tensors(linalg.Dot.apply, "dot", "tensor"),

@@ -1037,6 +1037,9 @@ def mul(input: Any, other: Any) -> Tensor:
     return Mul.apply(input, other)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+                      "Tensor input, Number other, *, str rounding_mode")
 def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """True division (int / int gives float); with ``rounding_mode="trunc"`` or ``"floor"``
     the quotient rounded toward zero or down, in the operands' dtype, whose gradient is zero
@@ -1089,6 +1092,9 @@ class DivRounded(Op):
                 _reduce(zero, ctx.b) if ctx.b and ctx.needs_input_grad[1] else None)
 
 
+@_call_form.overloads("Tensor input, Tensor exponent, *, Tensor out = None",
+                      "Number self, Tensor exponent, *, Tensor out = None",
+                      "Tensor input, Number exponent, *, Tensor out = None")
 def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent`` for tensor/number in either position.
 
@@ -1349,6 +1355,9 @@ class FmodScalar(Fmod):
     node_name = "FmodBackward0"
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other",
+                      "Tensor input, Number other, *, Tensor out = None")
 def remainder(input: Any, other: Any) -> Tensor:
     """Python's ``%``: the remainder with the sign of the divisor.
 
@@ -1358,6 +1367,8 @@ def remainder(input: Any, other: Any) -> Tensor:
     return _modulo("remainder", Remainder, RemainderScalar, input, other)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 def fmod(input: Any, other: Any) -> Tensor:
     """C's ``fmod``: the remainder with the sign of the dividend.
 
@@ -1402,9 +1413,11 @@ def _number_input(fn: str, input: Any, other: Any) -> Any:
 
 
 def _tensor_operand(fn: str, input: Any, other: Any, other_name: str) -> None:
-    """``fn(input, other)`` with a number in both places matches none of torch's
-    signatures (``remainder``, ``pow``)."""
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+    """``fn(input, other)`` with a number in both places, or something that is neither a
+    tensor nor a number, matches none of torch's signatures (``remainder``, ``pow``)."""
+    operands = (input, other)
+    if not any(isinstance(v, Tensor) for v in operands) or not all(
+            isinstance(v, (Tensor, complex)) or _args.is_real(v) for v in operands):
         raise _args.invalid_combination(
             fn, (input, other), f"Tensor input, Tensor {other_name}, *, Tensor out = None",
             f"Number self, Tensor {other_name}",
