@@ -73,8 +73,10 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
     unexpected = _UNEXPECTED.fullmatch(message)
-    if unexpected and unexpected[1] in kwargs and len(declared) > 1:  # Python's binding
-        return combination_message(name, args, kwargs, declared)
+    if unexpected and unexpected[1] in kwargs:  # Python's binding, in torch's words
+        if len(declared) > 1:
+            return combination_message(name, args, kwargs, declared)
+        return f"{name}() got an unexpected keyword argument '{unexpected[1]}'"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and refusal[3]:  # (some messages never have one)
         fn, argument, position, should = refusal.groups()

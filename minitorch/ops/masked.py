@@ -83,10 +83,10 @@ def _check_value(fn: str, mask: Tensor, value: Any) -> Any:
                                         "Tensor mask, Number value")
     if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
         raise _args.int_overflow(value)
-    _check_mask(mask)
     if isinstance(value, Tensor) and value.dim():
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.dim()} dimension(s).")
+    _check_mask(mask)
     return value
 
 

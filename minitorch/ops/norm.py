@@ -298,13 +298,13 @@ def _matrix_dims(A: Tensor, dims: tuple) -> tuple:
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_args.legacy(A.dtype)}")
     if len(dims) != 2:
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                            + " ".join(str(d) for d in dims))
     wrapped = tuple(_args.wrap_dim(d, A.dim()) for d in dims)
     if wrapped[0] == wrapped[1]:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got {wrapped}")
-    if not A.dtype.is_floating_point:
-        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_args.legacy(A.dtype)}")
     return wrapped

@@ -118,7 +118,7 @@ def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
                            f"entries, but got split_sizes={list(sizes)}")
     if sum(sizes) != input.shape[d]:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
-                           f"{input.shape[d]} (input tensor's size at dimension {d}), but got "
+                           f"{input.shape[d]} (input tensor's size at dimension {dim}), but got "
                            f"split_sizes={list(sizes)}")
     return _multiple_views("SplitWithSizes", SplitWithSizes.apply(input, sizes=sizes, dim=d))
 
