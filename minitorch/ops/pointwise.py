@@ -1397,7 +1397,25 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     _args.tensor_or_number("floor_divide", other, "other", 2)
     xp, x, y = _floor_operands("div_floor", input, other)
     with quiet():
-        return wrap(xp.floor_divide(x, y))
+        result = xp.floor_divide(x, y)
+    return FloorDivide.apply(*(v for v in (input, other) if isinstance(v, Tensor)),
+                             result=result)
+
+
+class FloorDivide(Op):
+    """``floor_divide``'s result, whose derivative torch does not implement: recorded, as
+    torch records it, by a node that refuses to be differentiated."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::floor_divide"
+
+    @staticmethod
+    def forward(ctx: Any, *inputs: Tensor, result: Any) -> Tensor:
+        return wrap(result)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def _number_input(fn: str, input: Any, other: Any) -> Any:
