@@ -195,3 +195,20 @@ def test_floor_divide_records_a_node_without_derivative_as_torch(expression: str
                     "R = (y, y.requires_grad, type(y.grad_fn).__name__)")
     assert_as_torch(f"x = L.tensor([1.0, 2.0, -3.0], requires_grad=True)\n({expression}).sum()"
                     ".backward()\nR = x.grad")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.functional.pad(L.ones(1, 2, 2, 5), (2, 2, 2, 2), mode='reflect')",
+    "R = L.nn.functional.pad(L.ones(1, 2, 2, 2), (2, 2, 2, 2), mode='reflect')",
+    "R = L.nn.functional.pad(L.ones(1, 2, 3, 3, 3), (1, 1, 1, 1, 3, 3), mode='reflect')",
+    "R = L.nn.functional.pad(L.ones(1, 0, 4), (1, 1, 1, 1), mode='reflect')",
+    "R = L.nn.functional.pad(L.ones(1, 0, 4), (1, 1, 1, 1), mode='replicate')",
+    "R = L.nn.functional.pad(L.ones(0, 2, 2, 4), (1, 1, 1, 1), mode='replicate')",
+    "R = L.nn.functional.conv2d(L.ones(1, 3, 4, 4), L.ones(2, 3, 3, 3, 3), stride=2)",
+    "R = L.nn.functional.conv_transpose2d(L.ones(1, 3, 4, 4), L.ones(3, 2, 3, 3, 3), stride=2)",
+    "R = L.ones(2, 3).masked_fill(L.ones(0, dtype=L.bool), L.tensor([1.0, 2.0, 3.0]))",
+    "R = L.ones(2, 3).masked_fill(L.ones(0, dtype=L.int64), L.tensor(1.0))",
+    "R = L.nn.LayerNorm(2.5, eps='a')",
+])
+def test_padding_convolution_and_fill_checks_as_torch(program: str) -> None:
+    assert_as_torch(program)
