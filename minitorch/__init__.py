@@ -21,6 +21,7 @@ from typing import Any
 
 from . import (
     _args,
+    _call_form,
     _methods,
     autograd,
     course,
@@ -180,7 +181,7 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
                             f"{_args.type_name(input)}")
         if other is not None and args:
             _args.tensor_args(name, (args[0], other, 2))
-        result = getattr(input, name)(*args, **kwargs)
+        result = _call_form.unwrapped(getattr(Tensor, name))(input, *args, **kwargs)
         if result is NotImplemented:  # a comparison's operand that torch's signatures refuse
             raise _args.invalid_combination(
                 name, (input, *args), "Tensor input, Tensor other, *, Tensor out = None",
@@ -188,6 +189,8 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
         return result
 
     fn.__name__ = name
+    fn.torch_signatures = getattr(_call_form.unwrapped(getattr(Tensor, name)),  # type: ignore
+                                  "torch_signatures", ())
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
     return fn
@@ -279,6 +282,9 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     from ._tensor import checked_broadcast_shapes
 
     return Size(checked_broadcast_shapes(shapes))
+
+
+_call_form.public_functions(globals())  # torch's parser messages as the call was written
 
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]

@@ -49,15 +49,22 @@ def type_name(value: Any) -> str:
     """The type of ``value`` as torch's messages name it.
 
     >>> import numpy as np
-    >>> type_name(2.5), type_name(np.int64(2))
-    ('float', 'numpy.int64')
+    >>> import minitorch
+    >>> type_name(2.5), type_name(np.int64(2)), type_name(minitorch.Size([2]))
+    ('float', 'numpy.int64', 'torch.Size')
     """
     kind = type(value)
-    if kind.__name__ == "Tensor":
-        return "Tensor"
-    module = kind.__module__
-    return kind.__name__ if module in ("builtins", "minitorch._tensor") else \
-        f"{module.split('.')[0]}.{kind.__name__}"
+    module, name = kind.__module__, kind.__name__
+    if module.split(".")[0] in ("minitorch", "torch"):  # torch's C types say "torch."
+        return _TORCH_C_TYPES.get(name, name)
+    return name if module == "builtins" else f"{module.split('.')[0]}.{name}"
+
+
+# the classes that torch defines in C, by the name their type object gives (Python classes,
+# Tensor and Parameter among them, give their bare name)
+_TORCH_C_TYPES = {name: f"torch.{name}" for name in
+                  ("dtype", "Size", "device", "layout", "finfo", "iinfo", "memory_format")}
+_TORCH_C_TYPES["Generator"] = "torch._C.Generator"
 
 
 def as_int(value: Any) -> int | None:
@@ -459,7 +466,7 @@ def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:
     """
     if "dtype" in kwargs and (method or fn == "sum"):
         return TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
-    given = ", ".join(f"{k}={_kwarg_type(v)}" for k, v in sorted(kwargs.items()))
+    given = ", ".join(f"{k}={type_name(v)}" for k, v in sorted(kwargs.items()))
     out = "" if method else ", Tensor out = None"
     plain = "" if method or fn == "sum" else out
     tensor, input = ("", "") if method else ("Tensor, ", "Tensor input, ")
@@ -468,12 +475,6 @@ def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:
         f"{', ' if method else ''}), but expected one of:\n"
         f" * ({input}*, torch.dtype dtype = None{plain})\n"
         f" * ({input}tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None{out})\n")
-
-
-def _kwarg_type(value: Any) -> str:
-    from . import _dtype as D
-
-    return "torch.dtype" if isinstance(value, D.dtype) else type_name(value)
 
 
 def differentiable_dtype(input: Any, dt: Any) -> None:
@@ -708,16 +709,12 @@ def invalid_combination(fn: str, values: tuple, *signatures: str,
     none of ``fn``'s signatures.
 
     >>> print(invalid_combination("pow", (2, 3), "Tensor input, Tensor exponent"))
-    pow() received an invalid combination of arguments - got (int, int), but expected one of:
-     * (Tensor input, Tensor exponent)
-    <BLANKLINE>
+    pow() received an invalid combination of arguments - got (!int!, !int!), but expected \
+(Tensor input, Tensor exponent)
     """
-    given = [*map(_kwarg_type, values),
-             *(f"{k}={_kwarg_type(v)}" for k, v in sorted((keywords or {}).items()))]
-    got = ", ".join(given) + (", " if keywords and not values else "")  # torch's own comma
-    expected = "".join(f" * ({s})\n" for s in signatures)
-    return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but "
-                     f"expected one of:\n{expected}")
+    from ._call_form import combination_message
+
+    return TypeError(combination_message(fn, values, keywords or {}, signatures))
 
 
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _args, _sampling, backend
+from . import _args, _call_form, _sampling, backend
 from . import _dtype as D
 from ._generator import Generator
 from ._tensor import Tensor
@@ -412,6 +412,15 @@ def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device
     return _random("uniform", size, dtype, requires_grad, device, generator)
 
 
+# the keywords of torch's creation signatures, as its messages list them
+_CREATION_KEYWORDS = ("torch.dtype dtype = None, torch.layout layout = None, "
+                      "torch.device device = None, bool pin_memory = False, "
+                      "bool requires_grad = False")
+
+
+@_call_form.overloads("tuple of ints size, *, torch.Generator generator, Tensor out = None, "
+                      f"{_CREATION_KEYWORDS}",
+                      f"tuple of ints size, *, Tensor out = None, {_CREATION_KEYWORDS}")
 @records("aten::randn")
 def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
@@ -423,6 +432,10 @@ def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, devic
     return _random("normal", size, dtype, requires_grad, device, generator)
 
 
+@_call_form.overloads(f"Number end, *, Tensor out = None, {_CREATION_KEYWORDS}",
+                      f"Number start, Number end, *, {_CREATION_KEYWORDS}",
+                      "Number start, Number end, Number step = 1, *, Tensor out = None, "
+                      f"{_CREATION_KEYWORDS}")
 @records("aten::arange")
 def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtype | None = None,
            device: Any = None, requires_grad: bool = False) -> Tensor:
@@ -482,6 +495,10 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     return start, end, step
 
 
+_FACTORY_KEYWORDS = f"*, Tensor out = None, {_CREATION_KEYWORDS}"
+
+
+@_call_form.overloads(f"int n, {_FACTORY_KEYWORDS}", f"int n, int m, {_FACTORY_KEYWORDS}")
 def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix.

@@ -12,12 +12,13 @@ tensor(True)
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _factories, _random, _storage
+from . import _args, _call_form, _factories, _random, _storage
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
@@ -673,7 +674,9 @@ def _shaped_as(reshaper: Callable, name: str) -> Callable:
     return method
 
 
-def _cmp(name: str) -> Any:
+def _cmp(name: str, named: bool = False) -> Any:
+    """The comparison ``name`` as an operator (NotImplemented for an operand it does not take,
+    so Python tries the other side) or, ``named``, as the method, which refuses it."""
     def method(self: Tensor, other: Any) -> Any:
         if type(other).__name__ == "ndarray":  # torch: == and != take an array as a tensor
             if name not in ("eq", "ne"):
@@ -693,7 +696,19 @@ def _cmp(name: str) -> Any:
             return NotImplemented
         return compare(name, self, other)
 
-    return method
+    def named_method(self: Tensor, other: Any) -> Any:
+        result = NotImplemented if type(other).__name__ == "ndarray" else method(self, other)
+        if result is NotImplemented:  # (only the operators read an array as a tensor)
+            raise _args.invalid_combination(name, (self, other), *COMPARE_SIGNATURES)
+        return result
+
+    named_method.__name__ = name
+    named_method.torch_signatures = COMPARE_SIGNATURES  # type: ignore[attr-defined]
+    return named_method if named else method
+
+
+COMPARE_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 
 
 def _logic(name: str) -> Any:
@@ -828,8 +843,8 @@ _METHODS = {
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,
     "neg": _unary(pointwise.Neg),
     "square": lambda self: pointwise.pow(self, 2),
-    "lt": _cmp("lt"), "le": _cmp("le"), "gt": _cmp("gt"), "ge": _cmp("ge"),
-    "eq": _cmp("eq"), "ne": _cmp("ne"),
+    "lt": _cmp("lt", True), "le": _cmp("le", True), "gt": _cmp("gt", True),
+    "ge": _cmp("ge", True), "eq": _cmp("eq", True), "ne": _cmp("ne", True),
     "matmul": linalg.matmul, "mm": linalg.mm, "addmm": linalg.addmm,
     "mv": _two_tensors(linalg.Mv.apply, "mv", "vec"),
     "dot": _two_tensors(linalg.Dot.apply, "dot", "tensor"),
@@ -905,8 +920,9 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
-for _name, _fn in _METHODS.items():
-    setattr(Tensor, _name, _fn)
+for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
+    is_method = inspect.isfunction(_fn) and not _name.startswith("__")
+    setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
 
 
 def _read_only(name: str, prop: property) -> property:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._libm import c_math_of
 from .._tensor import Tensor
 from ._base import Op, cast_operands, wrap
@@ -50,6 +50,9 @@ class Xlogy(Op):
         return grad_a, grad_b
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 def xlogy(input: Tensor, other: Tensor) -> Tensor:
     """``input * log(other)``, defined as 0 where ``input`` is 0.
 

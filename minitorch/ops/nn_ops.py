@@ -262,8 +262,9 @@ def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tenso
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
     tensor([0.5000, 0.5000])
     """
+    _args.integer("softmax", _args.required("softmax", dim, "dim"), "dim", 2)  # types first
     dt = _args.dtype("softmax", dtype)
-    d = _args.dim("softmax", _args.required("softmax", dim, "dim"), input.dim())
+    d = _args.dim("softmax", dim, input.dim(), position=2)
     if dt is not None:
         input = input.to(dt)
     if not _check_floating("softmax", input, d):
@@ -278,8 +279,9 @@ def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> T
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
     tensor([-0.6931, -0.6931])
     """
+    _args.integer("log_softmax", _args.required("log_softmax", dim, "dim"), "dim", 2)
     dt = _args.dtype("log_softmax", dtype)
-    d = _args.dim("log_softmax", _args.required("log_softmax", dim, "dim"), input.dim())
+    d = _args.dim("log_softmax", dim, input.dim(), position=2)
     if dt is not None and dt is not input.dtype:
         input = input.to(dt)
     if not _check_floating("log_softmax", input, d):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
@@ -501,10 +501,12 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     >>> minitorch.where(minitorch.tensor([0., 2., 3.]))
     (tensor([1, 2]),)
     """
-    if not isinstance(condition, Tensor):
+    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
+    if not isinstance(condition, Tensor):  # one overload takes the condition alone
+        if given:
+            raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{_args.type_name(condition)}")
-    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
     if not given:
         return _nonzero(condition)
     input, other = _args.numpy_scalar(input), _args.numpy_scalar(other)
@@ -1065,6 +1067,9 @@ def mul(input: Any, other: Any) -> Tensor:
     return Mul.apply(input, other)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+                      "Tensor input, Number other, *, str rounding_mode")
 def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """True division (int / int gives float); with ``rounding_mode="trunc"`` or ``"floor"``
     the quotient rounded toward zero or down, in the operands' dtype, whose gradient is zero
@@ -1117,6 +1122,9 @@ class DivRounded(Op):
                 _reduce(zero, ctx.b) if ctx.b and ctx.needs_input_grad[1] else None)
 
 
+@_call_form.overloads("Tensor input, Tensor exponent, *, Tensor out = None",
+                      "Number self, Tensor exponent, *, Tensor out = None",
+                      "Tensor input, Number exponent, *, Tensor out = None")
 def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent`` for tensor/number in either position.
 
@@ -1134,6 +1142,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
+@_call_form.function
 @_args.tensors("clamp", input="input")
 def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
     """Limit values to ``[min, max]``; the gradient passes where the input is inside.
@@ -1376,6 +1385,9 @@ class FmodScalar(Fmod):
     node_name = "FmodBackward0"
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other",
+                      "Tensor input, Number other, *, Tensor out = None")
 def remainder(input: Any, other: Any) -> Tensor:
     """Python's ``%``: the remainder with the sign of the divisor.
 
@@ -1385,6 +1397,8 @@ def remainder(input: Any, other: Any) -> Tensor:
     return _modulo("remainder", Remainder, RemainderScalar, input, other)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 def fmod(input: Any, other: Any) -> Tensor:
     """C's ``fmod``: the remainder with the sign of the dividend.
 
@@ -1413,7 +1427,25 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     _args.tensor_or_number("floor_divide", other, "other", 2)
     xp, x, y = _floor_operands("div_floor", input, other)
     with quiet():
-        return wrap(xp.floor_divide(x, y))
+        result = xp.floor_divide(x, y)
+    return FloorDivide.apply(*(v for v in (input, other) if isinstance(v, Tensor)),
+                             result=result)
+
+
+class FloorDivide(Op):
+    """``floor_divide``'s result, whose derivative torch does not implement: recorded, as
+    torch records it, by a node that refuses to be differentiated."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::floor_divide"
+
+    @staticmethod
+    def forward(ctx: Any, *inputs: Tensor, result: Any) -> Tensor:
+        return wrap(result)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def _number_input(fn: str, input: Any, other: Any) -> Any:
@@ -1429,9 +1461,11 @@ def _number_input(fn: str, input: Any, other: Any) -> Any:
 
 
 def _tensor_operand(fn: str, input: Any, other: Any, other_name: str) -> None:
-    """``fn(input, other)`` with a number in both places matches none of torch's
-    signatures (``remainder``, ``pow``)."""
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+    """``fn(input, other)`` with a number in both places, or something that is neither a
+    tensor nor a number, matches none of torch's signatures (``remainder``, ``pow``)."""
+    operands = (input, other)
+    if not any(isinstance(v, Tensor) for v in operands) or not all(
+            isinstance(v, (Tensor, complex)) or _args.is_real(v) for v in operands):
         raise _args.invalid_combination(
             fn, (input, other), f"Tensor input, Tensor {other_name}, *, Tensor out = None",
             f"Number self, Tensor {other_name}",
