@@ -52,19 +52,30 @@ from ._dtype import (
     bool,
     dtype,
     finfo,
+    float16,
     float32,
     float64,
     get_default_dtype,
     iinfo,
+    int8,
+    int16,
+    int32,
     int64,
+    promote_types,
     result_type,
     set_default_dtype,
+    uint8,
 )
 from ._factories import (
     BoolTensor,
+    ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
+    HalfTensor,
+    IntTensor,
     LongTensor,
+    ShortTensor,
     empty_like,
     full_like,
     get_default_device,
@@ -165,7 +176,10 @@ zeros, ones, empty, rand, randn = (with_size_keyword(f) for f in (zeros, ones, e
 
 float = float32
 double = float64
+half = float16
 long = int64
+int = int32
+short = int16
 clip = clamp  # torch's alias
 
 _T = Tensor

@@ -950,21 +950,19 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
     return result
 
 
-C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
-
-
 def c_name(dt: Any) -> str:
     """A dtype as torch's C++ messages name it.
 
-    >>> c_name(type("dtype", (), {"name": "int64"}))
+    >>> import minitorch
+    >>> c_name(minitorch.int64)
     'long int'
     """
-    return C_NAMES[dt.name]
+    return dt.c_type
 
 
 def legacy(dt: Any) -> str:
     """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}[dt.name]
+    return dt.legacy
 
 
 def cast_error(result: Any, out: Any) -> RuntimeError:

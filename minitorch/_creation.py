@@ -244,15 +244,14 @@ def _check_numpy(array: np.ndarray) -> None:
 
 def _own_dtype(fn: str, array: Any) -> D.dtype:
     """The dtype of a numpy array or scalar, refused where torch would keep a dtype minitorch
-    does not have (int32, uint8, float16, ...) instead of giving another dtype silently."""
+    does not have (uint16, uint32, uint64, complex) instead of giving another dtype silently."""
     name = array.dtype.name
-    if name not in ("float32", "float64", "int64", "bool"):
-        hint = "pass dtype=minitorch.int64 (or float32, float64, bool), or " \
+    if name not in D._BY_NAME:
+        hint = "pass dtype=minitorch.int64 (or another dtype it has), or " \
             if fn == "tensor" else ""
         raise NotImplementedError(
-            f"minitorch's {fn} supports only float32, float64, int64 and bool arrays, not "
-            f"{name} (torch would keep that dtype); {hint}convert the array first with "
-            ".astype(...)")
+            f"minitorch's {fn} supports only {', '.join(D._BY_NAME)} arrays, not {name} "
+            f"(torch would keep that dtype); {hint}convert the array first with .astype(...)")
     return D.from_array_dtype(array.dtype)
 
 

@@ -34,9 +34,6 @@ from .parameter import Parameter, UninitializedParameter, zero_grad_
 
 __all__ = ["Module", "typename"]
 
-_TENSOR_TYPES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
-                 "bool": "BoolTensor"}
-
 
 def typename(value: Any) -> str:
     """A value's type as torch names it in error messages.
@@ -46,7 +43,7 @@ def typename(value: Any) -> str:
     ('torch.FloatTensor', 'int')
     """
     if isinstance(value, Tensor):
-        return f"torch.{_TENSOR_TYPES[value.dtype.name]}"
+        return f"torch.{value.dtype.legacy}Tensor"
     cls = type(value)
     if cls.__module__ == "builtins":
         return cls.__qualname__
