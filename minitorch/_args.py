@@ -881,9 +881,14 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
             raise ValueError("Overflow when unpacking long long")
         if n > INT64_MAX and dt.name == "int64":  # read (unsigned), then not held
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if dt.itemsize < 8 and dt.name != "bool":
+            check_overflow(n, dt)
+            from ._dtype import wrapped
+
+            return value if dt.is_floating_point else wrapped(n, dt)
         return value
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
-        target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None
+        target = "int64_t" if dt.name == "int64" else None
         real = value.real if isinstance(value, complex) else float(value)
         if isinstance(value, complex) and dt.name != "bool":  # its real part, if it is one
             if value.imag:
@@ -892,10 +897,17 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
             value = real
         if target == "int64_t" and not fits_int64(real):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
-        if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:
-            raise RuntimeError("value cannot be converted to type float without overflow")
+        if dt.name not in ("int64", "float64"):
+            check_overflow(real, dt)
         return value
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+
+
+def check_overflow(value: float, dt: Any) -> None:
+    from ._dtype import overflows
+
+    if overflows(value, dt):
+        raise RuntimeError(f"value cannot be converted to type {dt.c_scalar} without overflow")
 
 
 def item_assigned(value: Any, dt: Any) -> Any:

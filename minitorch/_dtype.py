@@ -14,6 +14,8 @@ torch.float32
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._args import int_overflow, operand
@@ -33,10 +35,11 @@ class dtype:
     True
     """
 
-    __slots__ = ("_category", "c_type", "is_floating_point", "is_signed", "itemsize", "legacy",
-                 "name", "np")
+    __slots__ = ("_category", "c_scalar", "c_type", "is_floating_point", "is_signed", "itemsize",
+                 "legacy", "name", "np")
 
-    def __init__(self, name: str, category: int, legacy: str, c_type: str) -> None:
+    def __init__(self, name: str, category: int, legacy: str, c_type: str,
+                 c_scalar: str | None = None) -> None:
         self.name = name
         self.np = np.dtype(name)
         self.itemsize = self.np.itemsize
@@ -45,6 +48,7 @@ class dtype:
         self.is_signed = category == _FLOAT or name.startswith("int")
         self.legacy = legacy  # torch's kernel-message name, "Int"; its tensor type is IntTensor
         self.c_type = c_type  # the C++ type torch's messages print, "int"
+        self.c_scalar = c_scalar or c_type  # the one its overflow errors print, "int16_t"
 
     @property
     def is_complex(self) -> _PY_BOOL:
@@ -61,11 +65,11 @@ class dtype:
 float16 = dtype("float16", _FLOAT, "Half", "c10::Half")
 float32 = dtype("float32", _FLOAT, "Float", "float")
 float64 = dtype("float64", _FLOAT, "Double", "double")
-uint8 = dtype("uint8", _INT, "Byte", "unsigned char")
-int8 = dtype("int8", _INT, "Char", "signed char")
-int16 = dtype("int16", _INT, "Short", "short int")
+uint8 = dtype("uint8", _INT, "Byte", "unsigned char", "uint8_t")
+int8 = dtype("int8", _INT, "Char", "signed char", "int8_t")
+int16 = dtype("int16", _INT, "Short", "short int", "int16_t")
 int32 = dtype("int32", _INT, "Int", "int")
-int64 = dtype("int64", _INT, "Long", "long int")
+int64 = dtype("int64", _INT, "Long", "long int", "int64_t")
 bool = dtype("bool", _BOOL, "Bool", "bool")
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
@@ -134,6 +138,34 @@ class iinfo(_TypeInfo):
         super().__init__(type, _INT, "finfo")
         info = np.iinfo(type.np)
         self.max, self.min = int(info.max), int(info.min)
+
+
+def overflows(value: _PY_BOOL | int | float, type: dtype) -> _PY_BOOL:
+    """Whether a Python number is out of ``type``'s range, as torch's checked conversions
+    decide (c10::overflows): an unsigned type takes an int down to minus its maximum (it
+    wraps), a float must lie within the limits, nan fits only a floating type.
+
+    >>> overflows(-1, uint8), overflows(-1.5, uint8), overflows(1e5, float16)
+    (False, True, True)
+    """
+    if type._category == _FLOAT:
+        return math.isfinite(value) and abs(value) > finfo(type).max
+    if type is bool:
+        return False
+    info = iinfo(type)
+    low = -info.max if isinstance(value, int) and not type.is_signed else info.min
+    return not low <= value <= info.max  # nan compares False: it overflows
+
+
+def wrapped(value: int, type: dtype) -> int:
+    """A Python int as an integer ``type`` holds it: its low bits, two's complement.
+
+    >>> wrapped(300, uint8), wrapped(200, int8)
+    (44, -56)
+    """
+    bits = type.itemsize * 8
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if type.is_signed and value >> (bits - 1) else value
 
 
 _default = [float32]  # a list: set_default_dtype rebinds its item, importers keep the list
