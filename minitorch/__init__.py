@@ -295,10 +295,19 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     return Size(checked_broadcast_shapes(shapes))
 
 
+_UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",
+                       "chalf", "uint16", "uint32", "uint64", "BFloat16Tensor")
+
+
 def __getattr__(name: str):  # type: ignore[no-untyped-def]
-    """``minitorch.viz`` loads on first use: it needs graphviz, which the core does not."""
+    """``minitorch.viz`` loads on first use: it needs graphviz, which the core does not.
+    torch's dtypes that minitorch lacks are refused by name."""
     if name == "viz":
         import importlib
 
         return importlib.import_module(".viz", __name__)
+    if name in _UNSUPPORTED_DTYPES:
+        raise AttributeError(f"module 'minitorch' has no attribute {name!r}: torch's {name} is "
+                             "not supported; minitorch's dtypes are bool, uint8, int8, int16, "
+                             "int32, int64, float16, float32 and float64")
     raise AttributeError(f"module 'minitorch' has no attribute {name!r}")

@@ -98,8 +98,19 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     if "complex" in kinds:
         raise TypeError("'complex' object cannot be interpreted as an integer"
                         if dtype is D.int64 else "must be real number, not complex")
+    if dtype.itemsize < 8 and not dtype.is_floating_point and kinds:
+        return _narrow_ints(data, leaves, dtype)
     with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
         return np.array(data, dtype=dtype.np) if kinds else np.zeros(_shape_of(data), dtype.np)
+
+
+def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:
+    """Python numbers as an int32/int16/int8/uint8 array: refused as torch where one
+    overflows, else read as int64 (or float64) and cut to the dtype's bits."""
+    if any(D.overflows(v, dtype) for v in leaves):
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    return np.array(data, dtype=np.float64 if float in map(type, leaves) else np.int64
+                    ).astype(dtype.np)
 
 
 def _shape_of(data: Any) -> tuple:

@@ -493,7 +493,10 @@ def half_via_float(compute: Any, xp: ModuleType, *operands: Any) -> Any:
     >>> float(half_via_float(lambda xp, a: xp.cumsum(a), np, half)[-1]), float(np.cumsum(half)[-1])
     (0.60009765625, 0.599609375)
     """
-    if not any(getattr(a, "dtype", None) is _HALF for a in operands):
+    for a in operands:  # a loop, not any(): this runs on every unary op
+        if getattr(a, "dtype", None) is _HALF:
+            break
+    else:
         return compute(xp, *operands)
     wide = [xp.astype(a, xp.float32) if getattr(a, "dtype", None) is _HALF else a
             for a in operands]

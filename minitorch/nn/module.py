@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from .._dtype import float32, float64
+from .._dtype import float16, float32, float64
 from .._tensor import Tensor, _cuda_device, _to_arguments
 from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle, add_hook
@@ -474,6 +474,14 @@ class Module:
     def float(self) -> Module:
         """Convert floating-point parameters and buffers to float32."""
         return self.to(float32)
+
+    def half(self) -> Module:
+        """Convert floating-point parameters and buffers to float16.
+
+        >>> minitorch.nn.Linear(1, 1).half().weight.dtype
+        torch.float16
+        """
+        return self.to(float16)
 
     # ---- state_dict --------------------------------------------------------------------
     def state_dict(self, *, destination: dict | None = None, prefix: str = "",

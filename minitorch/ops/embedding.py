@@ -62,7 +62,7 @@ def _counts(flat: Tensor, n: int, like: Tensor) -> Tensor:
 
 def _check_indices(fn: str, indices: Tensor, argument: int) -> None:
     """torch's check that ``indices`` (argument #``argument`` of ``fn``) are integers."""
-    if indices.dtype.name != "int64":
+    if indices.dtype.name not in ("int64", "int32"):
         raise RuntimeError(f"Expected tensor for argument #{argument} 'indices' to have one of "
                            "the following scalar types: Long, Int; but got "
                            f"torch.{_args.legacy(indices.dtype)}Tensor instead (while checking "

@@ -297,6 +297,6 @@ def _check_floating(name: str, input: Tensor, dim: int) -> bool:
         return True
     if input.numel():
         kernel = "lastdim_kernel_impl" if dim == max(input.dim() - 1, 0) else "kernel_impl"
-        kind = {"int64": "Long", "bool": "Bool"}[input.dtype.name]
-        raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{kind}\'')
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for '
+                                  f"'{input.dtype.legacy}'")
     return False

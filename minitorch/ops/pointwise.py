@@ -11,6 +11,7 @@ tensor([3., 3.])
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from .. import _args
@@ -489,6 +490,11 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     for value in (input, other):
         if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
             raise _args.int_overflow(value)
+    if condition.dtype.name == "uint8":
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
+                      "will be removed in a future version of PyTorch. Use a boolean condition "
+                      "instead.", UserWarning, stacklevel=2)
+        condition = condition.bool()
     if condition.dtype is not bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")

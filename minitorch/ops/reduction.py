@@ -142,7 +142,9 @@ class Var(Op):
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.correction, ctx.every = correction, every or a.dim() == 0
         ctx.no_dims = no_dims and a.dim() > 0
-        out = wrap(torch_variance(a._xp, a._data, dims, correction, keepdim, cls.take_sqrt))
+        out = wrap(half_via_float(
+            lambda xp, d: torch_variance(xp, d, dims, correction, keepdim, cls.take_sqrt),
+            a._xp, a._data))
         ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
         return out
 
