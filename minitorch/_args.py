@@ -888,11 +888,11 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
             return value if dt.is_floating_point else wrapped(n, dt)
         return value
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
-        target = "int64_t" if dt.name == "int64" else None
+        target = dt.c_scalar
         real = value.real if isinstance(value, complex) else float(value)
         if isinstance(value, complex) and dt.name != "bool":  # its real part, if it is one
             if value.imag:
-                raise RuntimeError(f"value cannot be converted to type {target or 'double'} "
+                raise RuntimeError(f"value cannot be converted to type {target} "
                                    "without overflow")
             value = real
         if target == "int64_t" and not fits_int64(real):
