@@ -878,21 +878,33 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
             raise ValueError("Overflow when unpacking long long")
         if n > INT64_MAX and dt.name == "int64":  # read (unsigned), then not held
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if dt.itemsize < 8 and dt.name != "bool":
+            check_overflow(n, dt)
+            from ._dtype import wrapped
+
+            return value if dt.is_floating_point else wrapped(n, dt)
         return value
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
-        target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None
+        target = dt.c_scalar
         real = value.real if isinstance(value, complex) else float(value)
         if isinstance(value, complex) and dt.name != "bool":  # its real part, if it is one
             if value.imag:
-                raise RuntimeError(f"value cannot be converted to type {target or 'double'} "
+                raise RuntimeError(f"value cannot be converted to type {target} "
                                    "without overflow")
             value = real
         if target == "int64_t" and not fits_int64(real):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
-        if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:
-            raise RuntimeError("value cannot be converted to type float without overflow")
+        if dt.name not in ("int64", "float64"):
+            check_overflow(real, dt)
         return value
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+
+
+def check_overflow(value: float, dt: Any) -> None:
+    from ._dtype import overflows
+
+    if overflows(value, dt):
+        raise RuntimeError(f"value cannot be converted to type {dt.c_scalar} without overflow")
 
 
 def item_assigned(value: Any, dt: Any) -> Any:
@@ -947,21 +959,19 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
     return result
 
 
-C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
-
-
 def c_name(dt: Any) -> str:
     """A dtype as torch's C++ messages name it.
 
-    >>> c_name(type("dtype", (), {"name": "int64"}))
+    >>> import minitorch
+    >>> c_name(minitorch.int64)
     'long int'
     """
-    return C_NAMES[dt.name]
+    return dt.c_type
 
 
 def legacy(dt: Any) -> str:
     """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}[dt.name]
+    return dt.legacy
 
 
 def cast_error(result: Any, out: Any) -> RuntimeError:

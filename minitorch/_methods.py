@@ -450,7 +450,8 @@ def fill_(self: Tensor, value: Any) -> Tensor:
                                f"with {value.dim()} dimensions.")
         return self._inplace(inplace.Copy.apply, value)
     (value,) = _args.numbers("fill_", (value, "value", 1))
-    value = _args.assigned(value, self.dtype, unsigned=True)
+    if not (self.numel() == 1 and self.dtype.name == "float16"):  # torch's unchecked fast path
+        value = _args.assigned(value, self.dtype, unsigned=True)
     return self._inplace(inplace.Fill.apply, value=value)
 
 
@@ -878,8 +879,10 @@ def _reduce_bool(name: str) -> Any:
         xp = self._xp
         axis = _args.dims(name, dim, self.dim())
         keepdim = _args.flag(name, keepdim, "keepdim")
-        return wrap(getattr(xp, name)(xp.astype(self._data, xp.bool),
-                                      axis=axis if self.dim() else None, keepdims=keepdim))
+        found = getattr(xp, name)(xp.astype(self._data, xp.bool),
+                                  axis=axis if self.dim() else None, keepdims=keepdim)
+        # torch's uint8 all/any keep uint8 (from the days before bool tensors)
+        return wrap(xp.astype(found, xp.uint8) if self.dtype.name == "uint8" else found)
 
     method.__name__ = name
     method.__doc__ = f"True where {'every' if name == 'all' else 'some'} element is non-zero."

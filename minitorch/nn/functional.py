@@ -591,9 +591,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if target.dtype.name == "uint8":  # torch's kernel takes bytes as class indices too
+        target = target.long()
     if target.dtype is not int64:
-        name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype.legacy}")
     if input.dim() == 1 and target.numel() != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.numel()}")

@@ -131,9 +131,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
         return matrix_norm(input, p, given or tuple(range(input.dim())), keepdim, dtype=dtype)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
-        names = {"int64": "Long", "bool": "Bool"}
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
-                           f"as input. Got {names[input.dtype.name]}")
+                           f"as input. Got {input.dtype.legacy}")
     _check_identity(input.shape, order, given or None)
     if dtype is not None:
         input = input.to(_result_dtype("linalg.vector_norm", dtype))

@@ -11,6 +11,7 @@ tensor([3., 3.])
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from .. import _args, _call_form
@@ -18,7 +19,7 @@ from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
-from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
+from ..backend import array_dtype, cpu_math, half_via_float, namespace, quiet, zero_where
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, check_unsigned, like, wrap
 from ._out import takes_out
@@ -288,8 +289,8 @@ class Div(Op):
 
 
 def _to_default_float(array: Any, like: Any) -> Any:
-    if not isinstance(like, Tensor):
-        return float(array)
+    if not isinstance(like, Tensor):  # a number as it was given, not as an int8 holds it
+        return float(_args.int_scalar(like) if type(like) is int else array)
     xp = like._xp
     return xp.astype(array, getattr(xp, get_default_dtype().name))
 
@@ -367,6 +368,8 @@ class PowScalarExponent(Op):
         _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if type(exponent) is int and dt.itemsize < 8 and dt is not bool_:
+            _args.check_overflow(exponent, dt)
         if a.dtype.is_floating_point:
             return wrap(_scalar_power(a._xp, x, exponent))
         return wrap(a._xp.pow(x, p))
@@ -516,6 +519,11 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     for value in (input, other):
         if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
             raise _args.int_overflow(value)
+    if condition.dtype.name == "uint8":
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
+                      "will be removed in a future version of PyTorch. Use a boolean condition "
+                      "instead.", UserWarning, stacklevel=2)
+        condition = condition.bool()
     if condition.dtype is not bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")
@@ -616,7 +624,7 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
     too. ``node`` is torch's node name where it is not ``<name>Backward0``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        out = wrap(compute(a._xp, cls.prepare(a)))
+        out = wrap(half_via_float(compute, a._xp, cls.prepare(a)))
         if saves is not None:
             ctx.save_for_backward(out if saves == "result" else a)
         return out
@@ -706,7 +714,7 @@ class _ResultBackward(Op):
     @classmethod
     def forward(cls, ctx: Any, g: Tensor, result: Tensor) -> Tensor:
         ctx.save_for_backward(g, result)
-        return wrap(cls.kernel(g._data, result._data))
+        return wrap(cls.half_kernel(g._data, result._data))
 
     @classmethod
     def backward(cls, ctx: Any, gg: Tensor) -> tuple:
@@ -720,7 +728,16 @@ class _ResultBackward(Op):
         (result,) = ctx.saved_tensors
         if not like(g, result._data):  # a dtype to promote: left to backward's rules
             return NotImplemented
-        return (cls.kernel(g, result._data),)
+        return (cls.half_kernel(g, result._data),)
+
+    half_in_float = True  # torch's kernel computes float16 in float32 (sigmoid's in float16)
+
+    @classmethod
+    def half_kernel(cls, g: Any, result: Any) -> Any:
+        """The kernel, float16 computed as torch's."""
+        if not cls.half_in_float:
+            return cls.kernel(g, result)
+        return half_via_float(lambda xp, g, r: cls.kernel(g, r), namespace(g), g, result)
 
 
 class TanhBackward(_ResultBackward):
@@ -751,6 +768,7 @@ class SigmoidBackward(_ResultBackward):
     tensor([0.2350], grad_fn=<SigmoidBackwardBackward0>)
     """
 
+    half_in_float = False
     node_name = "SigmoidBackwardBackward0"
     _profile_name = "aten::sigmoid_backward"
 
@@ -988,6 +1006,8 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
         alpha = -_args.int_scalar(-alpha % 2 ** 64)
     elif type(alpha) is int and result is int64 and alpha > _args.INT64_MAX:
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    if type(alpha) is int and result.itemsize < 8 and result is not bool_:
+        _args.check_overflow(alpha, result)
     return bool(alpha) if result is bool_ else alpha
 
 
@@ -1230,6 +1250,8 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
         if floating or isinstance(bound, float):
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
+        elif type(bound) is int and input.dtype.itemsize < 8 and input.dtype is not bool_:
+            _args.check_overflow(bound, input.dtype)
     if not floating:
         _clamp_unsigned(input, low, high)
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):

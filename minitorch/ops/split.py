@@ -283,7 +283,7 @@ def _interleave_counts(input: Tensor, repeats: Tensor, dim: int, output_size: An
 
 def _repeated_indices(repeats: Tensor, output_size: Any) -> Tensor:
     """``0, 1, ...`` each repeated by its count in ``repeats`` (a vector of ints)."""
-    if repeats.dtype.name != "int64":
+    if repeats.dtype.name not in ("int64", "int32"):
         raise NotImplementedError('"repeat_interleave_cpu" not implemented for '
                                   f"'{_args.legacy(repeats.dtype)}'")
     if repeats.dim() != 1:
