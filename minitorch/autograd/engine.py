@@ -417,8 +417,9 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
     else:  # the common case: arrays
         outs = node._apply_arrays(grads)
     if node._hooks:
-        outs = _tensors(outs)
+        outs, grads = _tensors(outs), _tensors(grads)
         _shown(outs)
+        _shown(grads)
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)
             if result is not None:
