@@ -48,6 +48,11 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._deterministic import (
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
 from ._dtype import (
     bool,
     dtype,
@@ -197,6 +202,7 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log1p", "expm1", "rsqrt",
               "reciprocal", "sign", "square", "t", "transpose", "movedim", "moveaxis",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
+              "is_inference",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):

@@ -77,7 +77,7 @@ POST_RETURNS = {
 @pytest.mark.parametrize("name", POST_RETURNS)
 def test_wrong_node_hook_returns(name: str) -> None:
     def run(L: Any) -> None:
-        a, c = mul_graph(L)
+        _, c = mul_graph(L)
         c.grad_fn.register_hook(POST_RETURNS[name])
         c.sum().backward()
     assert_same_error(raised_by(run, mt), raised_by(run, torch))
