@@ -33,7 +33,7 @@ from .._tensor import Tensor
 from .optimizer import Optimizer
 
 __all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR",
-           "StepLR"]
+           "ReduceLROnPlateau", "StepLR"]
 
 _EPOCH_DEPRECATED = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
@@ -354,3 +354,7 @@ class CosineAnnealingLR(LRScheduler):
         return [self.eta_min + (base - self.eta_min)
                 * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base in self.base_lrs]
+
+
+# in its own module (it watches a metric, not the epochs), built on the names above
+from .lr_scheduler_plateau import ReduceLROnPlateau  # noqa: E402
