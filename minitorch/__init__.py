@@ -25,6 +25,7 @@ from . import (
     autograd,
     course,
     cuda,
+    distributions,
     func,
     linalg,
     nn,
