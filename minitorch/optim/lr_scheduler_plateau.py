@@ -15,8 +15,7 @@ import warnings
 from math import inf
 from typing import Any, SupportsFloat
 
-from .._tensor import Tensor
-from .lr_scheduler import _EPOCH_DEPRECATED, LRScheduler, _values
+from .lr_scheduler import _EPOCH_DEPRECATED, LRScheduler, _set_lr, _values
 from .optimizer import Optimizer
 
 
@@ -100,10 +99,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(group["lr"])
             new_lr = max(old_lr * self.factor, min_lr)
             if old_lr - new_lr > self.eps:
-                if isinstance(group["lr"], Tensor):
-                    group["lr"].fill_(new_lr)
-                else:
-                    group["lr"] = new_lr
+                _set_lr(group, new_lr)
 
     @property
     def in_cooldown(self) -> bool:
