@@ -32,8 +32,9 @@ from weakref import ref
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
-__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "ExponentialLR",
-           "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR",
+__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR",
+           "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialLR", "LRScheduler",
+           "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR", "OneCycleLR",
            "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
 
 _EPOCH_DEPRECATED = (
@@ -370,8 +371,13 @@ class CosineAnnealingLR(LRScheduler):
                 for base in self.base_lrs]
 
 
-# in their own modules, built on the names above: the scheduler that watches a metric, and
-# the warm-up shapes and combinations of schedulers
+# in their own modules, built on the names above: the cycling schedules, the scheduler that
+# watches a metric, the warm-up shapes and combinations of schedulers
+from .lr_scheduler_cycles import (  # noqa: E402
+    CosineAnnealingWarmRestarts,
+    CyclicLR,
+    OneCycleLR,
+)
 from .lr_scheduler_plateau import ReduceLROnPlateau  # noqa: E402
 from .lr_scheduler_shapes import (  # noqa: E402
     ChainedScheduler,
