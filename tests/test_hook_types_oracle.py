@@ -105,3 +105,17 @@ def test_wrong_module_hook_returns(name: str) -> None:
         want = raised_by(run, torch)
     assert_same_error(got, want)
 
+
+
+def test_leaf_hooks_run_before_accumulate_grad_pre_hooks() -> None:
+    def run(L: Any) -> tuple:
+        seen: list = []
+        a = L.tensor([1.0, 2.0], requires_grad=True)
+        acc = (a * 2).grad_fn.next_functions[0][0]
+        acc.register_prehook(lambda go: seen.append("node pre") or (go[0] * 3,))
+        acc.register_hook(lambda gi, go: seen.append("node post"))
+        a.register_hook(lambda g: seen.append("leaf") or g + 1)
+        a.register_post_accumulate_grad_hook(lambda p: seen.append("post accumulate"))
+        (a * 2).sum().backward()
+        return seen, a.grad.tolist()
+    assert run(mt) == run(torch)
