@@ -26,6 +26,7 @@ from . import (
     autograd,
     course,
     cuda,
+    distributions,
     func,
     linalg,
     nn,
@@ -48,6 +49,11 @@ from ._creation import (
     tensor,
     zeros,
     zeros_like,
+)
+from ._deterministic import (
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
 )
 from ._dtype import (
     bool,
@@ -214,6 +220,7 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log1p", "expm1", "rsqrt",
               "reciprocal", "sign", "square", "t", "transpose", "movedim", "moveaxis",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
+              "is_inference",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):

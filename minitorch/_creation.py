@@ -169,7 +169,7 @@ def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
         raise TypeError(f"'{kind.__name__}' object cannot be interpreted as an integer")
     if dtype is not None and dtype.is_floating_point:
         raise TypeError(f"must be real number, not {kind.__name__}")
-    raise RuntimeError(f"Could not infer dtype of {kind.__name__}")
+    raise RuntimeError(f"Could not infer dtype of {_type_name(kind)}")
 
 
 def _check_fits(value: Any, dtype: D.dtype) -> None:
@@ -178,6 +178,23 @@ def _check_fits(value: Any, dtype: D.dtype) -> None:
         raise ValueError("Overflow when unpacking long long")
     if dtype.is_floating_point and abs(value) >= 2 ** 1024:
         raise OverflowError("int too large to convert to float")
+
+
+def _is_sequence(data: Any) -> bool:
+    """torch reads any Python sequence (``PySequence_Check``: indexable, not a dict) as a
+    list: a tuple, a range, a ``collections.deque``, an ``array.array``, a class with
+    ``__getitem__``; a set, a dict or a generator is not one."""
+    return (hasattr(type(data), "__getitem__") and hasattr(type(data), "__len__")
+            and not isinstance(data, (dict, str, bytes, np.generic, np.ndarray, Tensor)))
+
+
+def _type_name(kind: type) -> str:
+    """The name Python's C API prints for a type (``tp_name``): qualified by its module for
+    a built-in type outside ``builtins``, as ``collections.OrderedDict``."""
+    heap = kind.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE: a class made by Python code
+    if heap or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__name__}"
 
 
 def _unwrap(data: Any, nested: bool = False, index: bool = False) -> Any:
@@ -191,7 +208,7 @@ def _unwrap(data: Any, nested: bool = False, index: bool = False) -> Any:
         if nested and data.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data.item() if data.dim() == 0 or nested else data.tolist()
-    if isinstance(data, (list, tuple, range)):
+    if _is_sequence(data):
         return [_unwrap(d, True, index) for d in data]
     if isinstance(data, np.ndarray):
         return data.tolist()

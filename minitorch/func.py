@@ -45,7 +45,7 @@ from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "stack_module_state", "vjp", "vmap"]
+           "linearize", "stack_module_state", "vjp", "vmap"]
 
 _depth = threading.local()
 
@@ -376,6 +376,36 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
                              else pair.tangent for pair in pairs], out_spec)
     result = (values, slopes, aux) if has_aux else (values, slopes)
     return _release(result, outermost, given)
+
+
+def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:
+    """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is the Jacobian of ``func`` at
+    ``primals`` times ``tangents`` (torch traces the graph once; here each call runs
+    :func:`jvp`, same values).
+
+    >>> out, jvp_fn = minitorch.func.linearize(minitorch.sin, minitorch.zeros(2))
+    >>> jvp_fn(minitorch.ones(2))
+    tensor([1., 1.])
+    """
+    output = func(*primals)
+    flat_primals, spec = _flatten(primals)
+    metadata = [(p.shape, p.device, p.dtype) for p in flat_primals]
+
+    def jvp_fn(*tangents: Any) -> Any:
+        flat_tangents, tangent_spec = _flatten(tangents)
+        if tangent_spec != spec:
+            raise RuntimeError(f"Expected the tangents {_spec_repr(tangent_spec)} to have the "
+                               f"same argspec as the primals {_spec_repr(spec)}")
+        for idx, (t, meta) in enumerate(zip(flat_tangents, metadata)):
+            for what, got, want in zip(("shape", "device", "dtype"),
+                                       (t.shape, t.device, t.dtype), meta):
+                if got != want:
+                    raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
+                                       f"doesn't match the {what} {want} of the "
+                                       "corresponding primal.")
+        return jvp(func, primals, tangents)[1]
+
+    return output, jvp_fn
 
 
 def _check_primals(primals: Any, tangents: Any) -> None:

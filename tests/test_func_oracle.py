@@ -12,7 +12,7 @@ import torch
 import torch.func
 
 import minitorch as mt
-from tests.oracle import assert_same_error, raised_by
+from tests.oracle import assert_same, assert_same_error, raised_by
 
 
 def _printed(program: Any, lib: Any) -> str:
@@ -148,3 +148,31 @@ def test_misuse_is_refused_as_torch(name: str) -> None:
     want = raised_by(MISUSE[name], torch)
     assert want is not None
     assert_same_error(raised_by(MISUSE[name], mt), want)
+
+
+LINEARIZE_CALLS = {
+    "docs example": (lambda L: L.sin, lambda L: (L.zeros(3, 3),), lambda L: (L.ones(3, 3),)),
+    "two primals": (lambda L: lambda x, y: x * y.exp(),
+                    lambda L: (L.tensor([1.0, 2.0]), L.tensor([0.5, -1.0])),
+                    lambda L: (L.tensor([1.0, 0.0]), L.tensor([2.0, 3.0]))),
+    "bad shape": (lambda L: L.sin, lambda L: (L.zeros(3),), lambda L: (L.ones(2),)),
+    "bad dtype": (lambda L: L.sin, lambda L: (L.zeros(3),),
+                  lambda L: (L.ones(3, dtype=L.float64),)),
+    "bad structure": (lambda L: L.sin, lambda L: (L.zeros(3),),
+                      lambda L: (L.ones(3), L.ones(3))),
+}
+
+
+@pytest.mark.parametrize("name", LINEARIZE_CALLS)
+def test_linearize(name: str) -> None:
+    fn, primals, tangents = LINEARIZE_CALLS[name]
+
+    def run(L: Any) -> tuple:
+        out, jvp_fn = L.func.linearize(fn(L), *primals(L))
+        return out, jvp_fn(*tangents(L))
+    want_error = raised_by(run, torch)
+    if want_error is not None:
+        assert_same_error(raised_by(run, mt), want_error)
+        return
+    for got, want in zip(run(mt), run(torch)):
+        assert_same(got, want)

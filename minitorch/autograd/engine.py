@@ -36,6 +36,7 @@ from .graph import (
     _shown,
     _tensors,
     accumulate_into_leaf,
+    leaf_hooks_first,
 )
 
 if TYPE_CHECKING:
@@ -401,11 +402,25 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
     a hook, or a node that works on tensors."""
     if node._pre_hooks:
         grads = _tensors(grads)
-        _shown(grads)
-        for hook in list(node._pre_hooks.values()):
-            result = hook(grads)
-            if result is not None:
-                grads = node_hook_result(hook, grads, result)
+        if type(node) is AccumulateGrad and grads[0] is not None and node.variable._hooks:
+            # torch runs a leaf's tensor hooks before its node's pre-hooks
+            grads = (_leaf_hooks(node.variable, grads[0]),)
+            with leaf_hooks_first(node.variable):
+                return _run_node_hooked(node, grads, create_graph)
+        return _run_node_hooked(node, grads, create_graph)
+    return _run_node_after_prehooks(node, grads, create_graph)
+
+
+def _run_node_hooked(node: Node, grads: tuple, create_graph: bool) -> tuple:
+    _shown(grads)
+    for hook in list(node._pre_hooks.values()):
+        result = hook(grads)
+        if result is not None:
+            grads = node_hook_result(hook, grads, result)
+    return _run_node_after_prehooks(node, grads, create_graph)
+
+
+def _run_node_after_prehooks(node: Node, grads: tuple, create_graph: bool) -> tuple:
     prof = profiler._active
     if prof is not None or anomaly_mode._enabled:
         outs = _run_watched(node, _tensors(grads), prof)
@@ -417,8 +432,9 @@ def _run_node(node: Node, grads: tuple, create_graph: bool) -> tuple:
     else:  # the common case: arrays
         outs = node._apply_arrays(grads)
     if node._hooks:
-        outs = _tensors(outs)
+        outs, grads = _tensors(outs), _tensors(grads)
         _shown(outs)
+        _shown(grads)
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)
             if result is not None:

@@ -250,11 +250,26 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
     """Add ``grad`` to ``variable.grad`` after the tensor's hooks (AccumulateGrad's work)."""
     if grad is None:
         return
-    grad = _leaf_hooks(variable, grad)
+    if getattr(_hooks_ran, "variable", None) is not variable:
+        grad = _leaf_hooks(variable, grad)
     with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
         _accumulate(variable, grad)
     for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
         post_accumulate_hook_result(variable, hook(variable))
+
+
+_hooks_ran = threading.local()  # the leaf whose tensor hooks this thread has run already
+
+
+@contextmanager
+def leaf_hooks_first(variable: Tensor) -> Iterator[None]:
+    """The leaf's tensor hooks have run (before its node's pre-hooks, as torch orders them):
+    accumulating inside the block does not run them again."""
+    _hooks_ran.variable = variable
+    try:
+        yield
+    finally:
+        _hooks_ran.variable = None
 
 
 def _leaf_hooks(variable: Tensor, grad: Tensor) -> Tensor:

@@ -58,6 +58,7 @@ from .loss import (
 )
 from .module import Module
 from .normalization import LayerNorm
+from .parallel import DataParallel
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
@@ -96,6 +97,7 @@ __all__ = [
     "CosineEmbeddingLoss",
     "CosineSimilarity",
     "CrossEntropyLoss",
+    "DataParallel",
     "Dropout",
     "Embedding",
     "EmbeddingBag",

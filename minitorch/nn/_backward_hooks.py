@@ -50,7 +50,11 @@ def _setup_inputs(module: Any, args: tuple, state: dict) -> tuple:
         return args
     wrapped = BackwardHookFunction.apply(*(args[i] for i in tracked))
     wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
-    wrapped[0].grad_fn.register_hook(lambda gi, go: _input_hook(module, gi, state))
+
+    def hook(grad_input: tuple, _: tuple) -> tuple:  # torch's name, seen in its errors
+        return _input_hook(module, grad_input, state)
+
+    wrapped[0].grad_fn.register_hook(hook)
     new = list(args)
     for i, t in zip(tracked, wrapped):
         new[i] = t
@@ -65,6 +69,7 @@ def _input_hook(module: Any, grads: tuple, state: dict) -> tuple:
     for hook in list(module._backward_hooks.values()):
         result = hook(module, grad_input, state["grad_output"])
         if result is not None:
+            _check_count(result, grad_input, "Backward hook", "grad_input")
             grad_input = tuple(result)
     return tuple(grad_input[tensor_positions.index(i)] for i in state["tracked"])
 
@@ -76,7 +81,11 @@ def _setup_outputs(module: Any, out: Any, state: dict) -> Any:
         return out
     wrapped = BackwardHookFunction.apply(*(outputs[i] for i in tracked))
     wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
-    wrapped[0].grad_fn.register_prehook(lambda go: _output_hook(module, go, state))
+
+    def hook(grad_output: tuple) -> tuple:
+        return _output_hook(module, grad_output, state)
+
+    wrapped[0].grad_fn.register_prehook(hook)
     new = list(outputs)
     for i, t in zip(tracked, wrapped):
         new[i] = t
@@ -87,12 +96,26 @@ def _output_hook(module: Any, grad_output: tuple, state: dict) -> tuple:
     for hook in list(module._backward_pre_hooks.values()):
         result = hook(module, grad_output)
         if result is not None:
+            _check_count(result, grad_output, "Backward pre hook", "grad_output")
             grad_output = tuple(result)
     state["grad_output"] = grad_output
     if module._backward_hooks and not state["tracked"]:
         warnings.warn("Full backward hook is firing when gradients are computed with respect "
-                      "to module outputs since no inputs require gradients.", stacklevel=2)
+                      "to module outputs since no inputs require gradients. See "
+                      "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
+                      "#torch.nn.Module.register_full_backward_hook for more details.",
+                      stacklevel=2)
         grad_input = (None,) * len(state["tensor_positions"])
         for hook in list(module._backward_hooks.values()):
-            hook(module, grad_input, grad_output)
+            result = hook(module, grad_input, grad_output)
+            if result is not None and not (isinstance(result, tuple)
+                                           and all(g is None for g in result)):
+                raise RuntimeError("Backward hook for Modules where no input requires gradient "
+                                   "should always return None or None for all gradients.")
     return grad_output
+
+
+def _check_count(result: Any, old: tuple, kind: str, what: str) -> None:
+    if len(result) != len(old):
+        raise RuntimeError(f"{kind} returned an invalid number of {what}, got {len(result)}, "
+                           f"but expected {len(old)}")

@@ -32,8 +32,10 @@ from weakref import ref
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
-__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR",
-           "StepLR"]
+__all__ = ["ChainedScheduler", "ConstantLR", "CosineAnnealingLR",
+           "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialLR", "LRScheduler",
+           "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR", "OneCycleLR",
+           "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
 
 _EPOCH_DEPRECATED = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
@@ -48,6 +50,14 @@ def _values(optimizer: Optimizer, key: str) -> list[Any]:
     """``group[key]`` of every group (tensors copied, so that they never alias)."""
     return [g[key].clone() if isinstance(g[key], Tensor) else g[key]
             for g in optimizer.param_groups]
+
+
+def _set_lr(group: dict, lr: Any) -> None:
+    """A group's ``lr`` becomes ``lr`` (a tensor ``lr`` is filled in place, as torch's)."""
+    if isinstance(group["lr"], Tensor):
+        group["lr"].fill_(lr.item() if isinstance(lr, Tensor) else lr)
+    else:
+        group["lr"] = lr
 
 
 def _watch_steps(optimizer: Optimizer) -> None:
@@ -99,6 +109,10 @@ class LRScheduler:
         self.base_lrs: list[Any] = _values(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         _watch_steps(optimizer)
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The step a scheduler takes when made (or when SequentialLR hands over to it)."""
         self._step_count = 0
         self._is_initial = True
         try:
@@ -156,6 +170,10 @@ class LRScheduler:
         self._step_count += 1
         if epoch is not None:
             warnings.warn(_EPOCH_DEPRECATED, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Set the learning rates of the next epoch (or of ``epoch``, by the closed form)."""
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
@@ -168,10 +186,7 @@ class LRScheduler:
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
-            if isinstance(group["lr"], Tensor):
-                group["lr"].fill_(lr.item() if isinstance(lr, Tensor) else lr)
-            else:
-                group["lr"] = lr
+            _set_lr(group, lr)
         self._last_lr: list[Any] = _values(self.optimizer, "lr")
 
     def _warn_order(self) -> None:
@@ -354,3 +369,21 @@ class CosineAnnealingLR(LRScheduler):
         return [self.eta_min + (base - self.eta_min)
                 * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base in self.base_lrs]
+
+
+# in their own modules, built on the names above: the cycling schedules, the scheduler that
+# watches a metric, the warm-up shapes and combinations of schedulers
+from .lr_scheduler_cycles import (  # noqa: E402
+    CosineAnnealingWarmRestarts,
+    CyclicLR,
+    OneCycleLR,
+)
+from .lr_scheduler_plateau import ReduceLROnPlateau  # noqa: E402
+from .lr_scheduler_shapes import (  # noqa: E402
+    ChainedScheduler,
+    ConstantLR,
+    LinearLR,
+    MultiplicativeLR,
+    PolynomialLR,
+    SequentialLR,
+)

@@ -1,0 +1,22 @@
+"""``minitorch.distributions``: the distributions tutorials sample from (REINFORCE's
+``Categorical``, ``Normal``, ``Bernoulli``, ``Uniform``) and ``kl_divergence`` between them;
+a seed gives torch's samples.
+
+>>> import minitorch
+>>> from minitorch.distributions import Categorical
+>>> Categorical(logits=minitorch.zeros(4)).entropy()
+tensor(1.3863)
+"""
+
+from __future__ import annotations
+
+from . import constraints
+from .bernoulli import Bernoulli
+from .categorical import Categorical
+from .distribution import Distribution
+from .kl import kl_divergence, register_kl
+from .normal import Normal
+from .uniform import Uniform
+
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Normal", "Uniform", "constraints",
+           "kl_divergence", "register_kl"]

@@ -1,0 +1,74 @@
+"""``Bernoulli``: 1 with probability ``probs`` (or ``sigmoid(logits)``), else 0.
+
+>>> import minitorch
+>>> Bernoulli(0.25).entropy()
+tensor(0.5623)
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any
+
+import minitorch
+from minitorch.nn.functional import binary_cross_entropy_with_logits
+
+from .._tensor import Size, Tensor
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+
+
+class Bernoulli(Distribution):
+    """A coin: ``sample`` draws with ``minitorch.bernoulli``, torch's numbers for a seed."""
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
+
+    def __init__(self, probs: Tensor | Number | None = None,
+                 logits: Tensor | Number | None = None,
+                 validate_args: bool | None = None) -> None:
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        given = probs if probs is not None else logits
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+        else:
+            (self.logits,) = broadcast_all(logits)
+        self._param = self.probs if probs is not None else self.logits
+        batch = Size() if isinstance(given, Number) else self._param.shape
+        super().__init__(batch, validate_args=validate_args)
+
+    @lazy_property
+    def logits(self) -> Tensor:
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self) -> Tensor:
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self) -> Size:
+        return self._param.shape
+
+    @property
+    def mean(self) -> Tensor:
+        return self.probs
+
+    @property
+    def variance(self) -> Tensor:
+        return self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        with minitorch.no_grad():
+            return minitorch.bernoulli(self.probs.expand(self._extended_shape(sample_shape)))
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        return -binary_cross_entropy_with_logits(logits, value, reduction="none")
+
+    def entropy(self) -> Tensor:
+        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")

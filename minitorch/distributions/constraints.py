@@ -1,0 +1,145 @@
+"""Constraints: the sets a distribution's parameters and samples must lie in, each with a
+``check`` (a bool tensor) and torch's printed name.
+
+>>> import minitorch
+>>> positive.check(minitorch.tensor([1., -1.]))
+tensor([ True, False])
+>>> positive
+GreaterThan(lower_bound=0.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+
+
+class Constraint:
+    """A set of values; ``event_dim`` dims of a value make one event."""
+
+    is_discrete = False
+    event_dim = 0
+
+    def check(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return type(self).__name__.lstrip("_") + "()"
+
+
+class _Dependent(Constraint):
+    """A constraint that depends on other parameters: not checked on its own."""
+
+    def __init__(self, is_discrete: bool = False, event_dim: int = 0) -> None:
+        self.is_discrete, self.event_dim = is_discrete, event_dim
+
+
+class dependent_property(property):
+    """A property whose constraint depends on the instance (``Uniform.support``)."""
+
+    def __init__(self, fn: Any = None, *, is_discrete: bool = False, event_dim: int = 0) -> None:
+        super().__init__(fn)
+        self.is_discrete, self.event_dim = is_discrete, event_dim
+
+    def __call__(self, fn: Any) -> dependent_property:
+        return dependent_property(fn, is_discrete=self.is_discrete, event_dim=self.event_dim)
+
+
+def is_dependent(constraint: Any) -> bool:
+    return isinstance(constraint, _Dependent)
+
+
+class _Real(Constraint):
+    def check(self, value: Tensor) -> Tensor:
+        return value == value  # false for NaN only
+
+
+class _Boolean(Constraint):
+    is_discrete = True
+
+    def check(self, value: Tensor) -> Tensor:
+        return (value == 0) | (value == 1)
+
+
+class _Bounded(Constraint):
+    """Bounds named ``lower_bound``/``upper_bound`` and printed as torch prints them."""
+
+    _names: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        bounds = ", ".join(f"{name}={getattr(self, name)}" for name in self._names)
+        return f"{type(self).__name__[1:]}({bounds})"
+
+
+class _GreaterThan(_Bounded):
+    _names = ("lower_bound",)
+
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+
+    def check(self, value: Tensor) -> Tensor:
+        return self.lower_bound < value
+
+
+class _LessThan(_Bounded):
+    _names = ("upper_bound",)
+
+    def __init__(self, upper_bound: Any) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, value: Tensor) -> Tensor:
+        return value < self.upper_bound
+
+
+class _Interval(_Bounded):
+    _names = ("lower_bound", "upper_bound")
+
+    def __init__(self, lower_bound: Any, upper_bound: Any) -> None:
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value: Tensor) -> Tensor:
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _IntegerInterval(_Interval):
+    is_discrete = True
+
+    def check(self, value: Tensor) -> Tensor:
+        return (value % 1 == 0) & super().check(value)
+
+
+class _Simplex(Constraint):
+    event_dim = 1
+
+    def check(self, value: Tensor) -> Tensor:
+        return (value >= 0).all(dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+class _IndependentConstraint(Constraint):
+    """``base`` checked per element, then all of the last ``reinterpreted_batch_ndims``."""
+
+    def __init__(self, base: Constraint, reinterpreted_batch_ndims: int) -> None:
+        self.base_constraint, self.reinterpreted_batch_ndims = base, reinterpreted_batch_ndims
+        self.event_dim = base.event_dim + reinterpreted_batch_ndims
+
+    def check(self, value: Tensor) -> Tensor:
+        result = self.base_constraint.check(value)
+        n = self.reinterpreted_batch_ndims
+        return result.reshape((*result.shape[:result.dim() - n], -1)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+dependent = _Dependent()
+real = _Real()
+real_vector = _IndependentConstraint(real, 1)
+boolean = _Boolean()
+positive = _GreaterThan(0.0)
+unit_interval = _Interval(0.0, 1.0)
+simplex = _Simplex()
+greater_than = _GreaterThan
+less_than = _LessThan
+interval = _Interval
+integer_interval = _IntegerInterval

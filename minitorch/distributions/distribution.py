@@ -1,0 +1,109 @@
+"""The base of every distribution: batch and event shapes, argument validation with
+torch's messages, ``sample`` from ``rsample`` without a graph, and torch's printed form.
+
+>>> import minitorch
+>>> from minitorch.distributions import Normal
+>>> Normal(0., 1.)
+Normal(loc: 0.0, scale: 1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import minitorch
+
+from .._tensor import Size, Tensor
+from . import constraints
+from .utils import lazy_property
+
+
+class Distribution:
+    """A probability distribution over values of shape ``batch_shape + event_shape``."""
+
+    has_rsample = False
+    has_enumerate_support = False
+    _validate_args = __debug__
+    arg_constraints: dict[str, constraints.Constraint] = {}
+
+    @staticmethod
+    def set_default_validate_args(value: bool) -> None:
+        """Whether new distributions check their arguments (on unless Python runs with -O)."""
+        if value not in (True, False):
+            raise ValueError
+        Distribution._validate_args = value
+
+    def __init__(self, batch_shape: Any = (), event_shape: Any = (),
+                 validate_args: bool | None = None) -> None:
+        self._batch_shape, self._event_shape = Size(batch_shape), Size(event_shape)
+        if validate_args is not None:
+            self._validate_args = validate_args
+        if self._validate_args:
+            self._check_parameters()
+
+    def _check_parameters(self) -> None:
+        for param, constraint in self.arg_constraints.items():
+            if constraints.is_dependent(constraint):
+                continue
+            if param not in self.__dict__ and isinstance(getattr(type(self), param),
+                                                         lazy_property):
+                continue  # derived from the parameter that was given
+            value = getattr(self, param)
+            if not bool(constraint.check(value).all()):
+                raise ValueError(
+                    f"Expected parameter {param} ({type(value).__name__} of shape "
+                    f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
+                    f"constraint {constraint!r}, but found invalid values:\n{value}")
+
+    @property
+    def batch_shape(self) -> Size:
+        return self._batch_shape
+
+    @property
+    def event_shape(self) -> Size:
+        return self._event_shape
+
+    @property
+    def stddev(self) -> Tensor:
+        return self.variance.sqrt()
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        """A sample of shape ``sample_shape + batch_shape + event_shape``, without a graph."""
+        with minitorch.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        raise NotImplementedError
+
+    def perplexity(self) -> Tensor:
+        return self.entropy().exp()
+
+    def _extended_shape(self, sample_shape: Any = ()) -> Size:
+        return Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
+
+    def _validate_sample(self, value: Any) -> None:
+        """torch's checks of a value to score: a tensor, of a shape that broadcasts, in the
+        support."""
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        start = value.dim() - len(self._event_shape)
+        if value.shape[start:] != self._event_shape:
+            raise ValueError("The right-most size of value must match event_shape: "
+                             f"{value.shape} vs {self._event_shape}.")
+        expected = Size(tuple(self._batch_shape) + tuple(self._event_shape))
+        for i, j in zip(reversed(value.shape), reversed(expected)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError("Value is not broadcastable with batch_shape+event_shape: "
+                                 f"{value.shape} vs {expected}.")
+        support = self.support
+        if not bool(support.check(value).all()):
+            raise ValueError(
+                f"Expected value argument ({type(value).__name__} of shape "
+                f"{tuple(value.shape)}) to be within the support ({support!r}) of the "
+                f"distribution {self!r}, but found invalid values:\n{value}")
+
+    def __repr__(self) -> str:
+        given = [(k, self.__dict__[k]) for k in self.arg_constraints if k in self.__dict__]
+        # a one-element parameter is shown by value (a 0-d tensor formats as its number)
+        args = ", ".join(f"{k}: {v if v.numel() == 1 else v.size()}" for k, v in given)
+        return f"{type(self).__name__}({args})"

@@ -1,0 +1,84 @@
+"""``kl_divergence(p, q)``: KL(p || q) by a formula registered for the pair of types.
+
+>>> from minitorch.distributions import Normal
+>>> kl_divergence(Normal(0., 1.), Normal(1., 1.))
+tensor(0.5000)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from minitorch.nn.functional import softplus
+
+from .._tensor import Tensor
+from .bernoulli import Bernoulli
+from .categorical import Categorical
+from .distribution import Distribution
+from .normal import Normal
+from .uniform import Uniform
+
+_KL: dict[tuple[type, type], Callable] = {}
+
+
+def register_kl(type_p: type, type_q: type) -> Callable:
+    """Decorator: the function computes KL between ``type_p`` and ``type_q``."""
+    def register(fn: Callable) -> Callable:
+        _KL[type_p, type_q] = fn
+        return fn
+    return register
+
+
+def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
+    """KL(p || q), batched over the distributions' batch shape (the registered pair nearest
+    the types in their method resolution orders)."""
+    for type_p in type(p).__mro__:
+        for type_q in type(q).__mro__:
+            if (type_p, type_q) in _KL:
+                return _KL[type_p, type_q](p, q)
+    raise NotImplementedError(f"No KL(p || q) is implemented for p type "
+                              f"{type(p).__name__} and q type {type(q).__name__}")
+
+
+
+@register_kl(Categorical, Categorical)
+def _kl_categorical(p: Any, q: Any) -> Tensor:
+    t = p.probs * (p.logits - q.logits)
+    t[(q.probs == 0).expand_as(t)] = math.inf
+    t[(p.probs == 0).expand_as(t)] = 0
+    return t.sum(-1)
+
+
+@register_kl(Normal, Normal)
+def _kl_normal(p: Any, q: Any) -> Tensor:
+    var_ratio = (p.scale / q.scale).pow(2)
+    t1 = ((p.loc - q.loc) / q.scale).pow(2)
+    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(Bernoulli, Bernoulli)
+def _kl_bernoulli(p: Any, q: Any) -> Tensor:
+    t1 = p.probs * (softplus(-q.logits) - softplus(-p.logits))
+    t1[q.probs == 0] = math.inf
+    t1[p.probs == 0] = 0
+    t2 = (1 - p.probs) * (softplus(q.logits) - softplus(p.logits))
+    t2[q.probs == 1] = math.inf
+    t2[p.probs == 1] = 0
+    return t1 + t2
+
+
+@register_kl(Uniform, Uniform)
+def _kl_uniform(p: Any, q: Any) -> Tensor:
+    result = ((q.high - q.low) / (p.high - p.low)).log()
+    result[(q.low > p.low) | (q.high < p.high)] = math.inf
+    return result
+
+
+@register_kl(Uniform, Normal)
+def _kl_uniform_normal(p: Any, q: Any) -> Tensor:
+    width = p.high - p.low
+    t1 = (math.sqrt(math.pi * 2) * q.scale / width).log()
+    t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
+    return t1 + 0.5 * (width.pow(2) / 12 + t3) / q.scale.pow(2)

@@ -1,0 +1,60 @@
+"""``Uniform``: every value in ``[low, high)`` equally likely.
+
+>>> import minitorch
+>>> Uniform(0., 2.).entropy()
+tensor(0.6931)
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any
+
+import minitorch
+
+from .._tensor import Size, Tensor
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+
+class Uniform(Distribution):
+    """``rsample`` is ``low + rand * (high - low)``: torch's numbers for the same seed."""
+
+    has_rsample = True
+
+    def __init__(self, low: Tensor | float, high: Tensor | float,
+                 validate_args: bool | None = None) -> None:
+        self.low, self.high = broadcast_all(low, high)
+        scalars = isinstance(low, Number) and isinstance(high, Number)
+        super().__init__(Size() if scalars else self.low.shape, validate_args=validate_args)
+
+    @property
+    def arg_constraints(self) -> dict:  # type: ignore[override]
+        return {"low": constraints.less_than(self.high),
+                "high": constraints.greater_than(self.low)}
+
+    @property
+    def support(self) -> constraints.Constraint:
+        return constraints.interval(self.low, self.high)
+
+    @property
+    def mean(self) -> Tensor:
+        return (self.high + self.low) / 2
+
+    @property
+    def variance(self) -> Tensor:
+        return (self.high - self.low).pow(2) / 12
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        rand = minitorch.rand(self._extended_shape(sample_shape), dtype=self.low.dtype)
+        return self.low + rand * (self.high - self.low)
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        inside = self.low.le(value).type_as(self.low) * self.high.gt(value).type_as(self.low)
+        return inside.log() - (self.high - self.low).log()
+
+    def entropy(self) -> Tensor:
+        return (self.high - self.low).log()

@@ -1,0 +1,64 @@
+"""Helpers shared by the distributions: broadcasting parameters, probabilities and logits,
+and a cached property for a parameterisation computed from the other.
+
+>>> import minitorch
+>>> logits_to_probs(minitorch.zeros(2))
+tensor([0.5000, 0.5000])
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any
+
+import minitorch
+
+from .._tensor import Tensor
+
+
+def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
+    """The values as tensors of one shape; numbers take the first tensor's dtype."""
+    if not all(isinstance(v, (Tensor, Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, torch.Tensor or "
+                         "objects implementing __torch_function__.")
+    dtype = next((v.dtype for v in values if isinstance(v, Tensor)),
+                 minitorch.get_default_dtype())
+    tensors = [v if isinstance(v, Tensor) else minitorch.tensor(v, dtype=dtype) for v in values]
+    shape = minitorch.broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+def clamp_probs(probs: Tensor) -> Tensor:
+    eps = minitorch.finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
+    clamped = clamp_probs(probs)
+    return clamped.log() - (-clamped).log1p() if is_binary else clamped.log()
+
+
+def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
+    return logits.sigmoid() if is_binary else minitorch.softmax(logits, dim=-1)
+
+
+def _standard_normal(shape: Any, dtype: Any, device: Any) -> Tensor:
+    """Draws as torch's ``empty(shape).normal_()``: the same numbers for the same seed."""
+    return minitorch.empty(shape, dtype=dtype, device=device).normal_()
+
+
+class lazy_property:
+    """Computed on first read, then stored in the instance (so ``name in obj.__dict__``
+    says whether it was given or derived)."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        with minitorch.enable_grad():
+            value = self.fn(instance)
+        instance.__dict__[self.fn.__name__] = value
+        return value

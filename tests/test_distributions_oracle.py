@@ -1,0 +1,114 @@
+"""``minitorch.distributions`` against ``torch.distributions``: samples for the same seed,
+log_prob, entropy, gradients, printed forms, validation errors and KL divergences."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+from oracle import assert_same, assert_same_error, raised_by
+
+import minitorch as mt
+
+MAKERS: dict[str, Callable[[Any], Any]] = {
+    "Categorical probs": lambda L: L.distributions.Categorical(L.tensor([[0.2, 0.3, 0.5],
+                                                                         [0.6, 0.1, 0.3]])),
+    "Categorical logits": lambda L: L.distributions.Categorical(
+        logits=L.tensor([1.0, -0.5, 2.0, 0.0])),
+    "Normal": lambda L: L.distributions.Normal(L.tensor([0.0, 1.0]), L.tensor([1.0, 0.5])),
+    "Normal scalars": lambda L: L.distributions.Normal(0.0, 2.0),
+    "Bernoulli probs": lambda L: L.distributions.Bernoulli(L.tensor([0.25, 0.9])),
+    "Bernoulli logits": lambda L: L.distributions.Bernoulli(logits=0.3),
+    "Uniform": lambda L: L.distributions.Uniform(L.tensor([0.0, -1.0]), 2.0),
+}
+
+
+@pytest.mark.parametrize("name", MAKERS)
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2)])
+def test_samples_log_prob_entropy(name: str, shape: tuple) -> None:
+    def run(L: Any) -> list:
+        L.manual_seed(7)
+        d = MAKERS[name](L)
+        x = d.sample(shape)
+        out = [x, d.log_prob(x), d.entropy()]
+        if d.has_rsample:
+            out.append(d.rsample(shape))
+        return out
+    for got, want in zip(run(mt), run(torch), strict=True):
+        assert_same(got, want)
+
+
+@pytest.mark.parametrize("name", MAKERS)
+def test_repr_and_shapes(name: str) -> None:
+    got, want = MAKERS[name](mt), MAKERS[name](torch)
+    assert repr(got) == repr(want)
+    assert (got.batch_shape, got.event_shape) == (want.batch_shape, want.event_shape)
+
+
+def test_reinforce_step_gradients() -> None:
+    def run(L: Any) -> Any:
+        L.manual_seed(0)
+        logits = L.tensor([[0.1, 0.7, -0.2]], requires_grad=True)
+        m = L.distributions.Categorical(L.softmax(logits, dim=1))
+        (-m.log_prob(m.sample()) * 2.0).sum().backward()
+        return logits.grad
+    assert_same(run(mt), run(torch))
+
+
+def test_rsample_gradients() -> None:
+    def run(L: Any) -> list:
+        L.manual_seed(0)
+        loc, scale = L.tensor([0.5], requires_grad=True), L.tensor([2.0], requires_grad=True)
+        L.distributions.Normal(loc, scale).rsample((4,)).pow(2).sum().backward()
+        return [loc.grad, scale.grad]
+    for got, want in zip(run(mt), run(torch)):
+        assert_same(got, want)
+
+
+BAD: dict[str, Callable[[Any], Any]] = {
+    "negative scale": lambda L: L.distributions.Normal(0.0, -1.0),
+    "not a simplex": lambda L: L.distributions.Categorical(L.tensor([-1.0, 2.0])),
+    "outside the support": lambda L: L.distributions.Categorical(L.ones(3)).log_prob(
+        L.tensor(3)),
+    "probs above one": lambda L: L.distributions.Bernoulli(1.5),
+    "low above high": lambda L: L.distributions.Uniform(1.0, 0.0),
+    "a float to log_prob": lambda L: L.distributions.Normal(0.0, 1.0).log_prob(1.0),
+    "neither probs nor logits": lambda L: L.distributions.Categorical(),
+    "0-d probs": lambda L: L.distributions.Categorical(L.tensor(1.0)),
+    "shape": lambda L: L.distributions.Normal(L.zeros(2), 1.0).log_prob(L.zeros(3)),
+    "no KL": lambda L: L.distributions.kl_divergence(
+        L.distributions.Normal(0.0, 1.0), L.distributions.Categorical(L.ones(2))),
+}
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_validation_errors(name: str) -> None:
+    assert_same_error(raised_by(BAD[name], mt), raised_by(BAD[name], torch))
+
+
+def test_validate_args_false_skips_checks() -> None:
+    got = mt.distributions.Normal(0.0, -1.0, validate_args=False)
+    want = torch.distributions.Normal(0.0, -1.0, validate_args=False)
+    assert repr(got) == repr(want)
+
+
+PAIRS: dict[str, Callable[[Any], tuple]] = {
+    "Categorical": lambda L: (L.distributions.Categorical(L.tensor([0.2, 0.8, 0.0])),
+                              L.distributions.Categorical(L.tensor([0.5, 0.25, 0.25]))),
+    "Normal": lambda L: (L.distributions.Normal(L.tensor([0.0, 1.0]), 1.5),
+                         L.distributions.Normal(0.5, L.tensor([1.0, 2.0]))),
+    "Bernoulli": lambda L: (L.distributions.Bernoulli(L.tensor([0.0, 0.3, 1.0])),
+                            L.distributions.Bernoulli(L.tensor([0.5, 0.0, 0.2]))),
+    "Uniform": lambda L: (L.distributions.Uniform(L.tensor([0.0, -1.0]), 1.0),
+                          L.distributions.Uniform(L.tensor([-1.0, 0.0]), 2.0)),
+    "Uniform Normal": lambda L: (L.distributions.Uniform(0.0, L.tensor([1.0, 3.0])),
+                                 L.distributions.Normal(0.5, 2.0)),
+}
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_kl_divergence(name: str) -> None:
+    assert_same(mt.distributions.kl_divergence(*PAIRS[name](mt)),
+                torch.distributions.kl_divergence(*PAIRS[name](torch)))
