@@ -34,6 +34,18 @@ from . import (
     serialization,
     utils,
 )
+from ._aliases import (
+    concat,
+    concatenate,
+    divide,
+    is_floating_point,
+    positive,
+    rsub,
+    sgn,
+    strided,
+    true_divide,
+    typename,
+)
 from ._creation import (
     arange,
     empty,
@@ -113,6 +125,21 @@ from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
+from .ops.logic import (
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    count_nonzero,
+    isclose,
+    isfinite,
+    isinf,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    signbit,
+)
 from .ops.masked import masked_select
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _factories, _random, _storage
+from . import _aliases, _args, _factories, _random, _storage
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
@@ -33,6 +33,7 @@ from .ops import (
     inverse,
     kl_div,
     linalg,
+    logic,
     masked,
     nn_ops,
     nonzero,
@@ -902,6 +903,10 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
                  "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
+
+_METHODS.update(logic.METHODS)
+_METHODS.update(_aliases.METHODS)
+_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
