@@ -119,6 +119,7 @@ from .autograd.grad_mode import (
 from .backend import device
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
+from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.einsum import einsum
 from .ops.gather import gather, index_select, scatter, scatter_add

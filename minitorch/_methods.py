@@ -23,6 +23,7 @@ from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous
 from .ops import (
+    binary_more,
     diagonal,
     gather,
     hyperbolic,
@@ -905,6 +906,7 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
 
 _METHODS.update(logic.METHODS)
+_METHODS.update(binary_more.METHODS)
 _METHODS.update(_aliases.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
 
