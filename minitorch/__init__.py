@@ -163,6 +163,15 @@ from .ops.pointwise import (
 )
 from .ops.products import outer
 from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, sum, var
+from .ops.reduction_more import (
+    amax,
+    amin,
+    aminmax,
+    nanmean,
+    nansum,
+    std_mean,
+    var_mean,
+)
 from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack

@@ -43,6 +43,7 @@ from .ops import (
     pointwise,
     products,
     reduction,
+    reduction_more,
     scan,
     selection,
     shape,
@@ -907,6 +908,7 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
 
 _METHODS.update(logic.METHODS)
 _METHODS.update(binary_more.METHODS)
+_METHODS.update(reduction_more.METHODS)
 _METHODS.update(_aliases.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
 

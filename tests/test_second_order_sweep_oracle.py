@@ -221,6 +221,12 @@ Hardswish: F.hardswish(x * 8 - 4)
 Threshold: F.threshold(x, 0.5, -1.) * x
 Glu: F.glu(M, 1)
 Prelu: F.prelu(M - 0.5, x[:2] * 0.5)
+Amax: M.amax(1) * x[:2]
+Amin: M.amin(0) * x[:3]
+Aminmax: M.aminmax(dim=1).max * M.aminmax(dim=1).min
+Nansum: L.nansum(M * y.view(2, 3), 1)
+StdMean: L.std_mean(M, 1)[0] * L.std_mean(M, 1)[1]
+VarMean: L.var_mean(x)[0] * L.var_mean(x)[1]
 """.strip().splitlines())
 
 # Op classes the sweep does not call by themselves, and why.
