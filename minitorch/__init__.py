@@ -173,6 +173,7 @@ from .ops.reduction_more import (
     var_mean,
 )
 from .ops.scan import cumprod, cumsum, flip, prod
+from .ops.scan_more import cummax, cummin, logcumsumexp
 from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
@@ -191,7 +192,7 @@ from .ops.stacking import (
 from .ops.take import take_along_dim
 from .ops.tensor_split import tensor_split, unsafe_chunk, unsafe_split
 from .ops.triangle import tril, triu
-from .ops.unique import unique
+from .ops.unique import unique, unique_consecutive
 from .serialization import load, save
 
 ger = outer  # torch's older name

@@ -45,6 +45,7 @@ from .ops import (
     reduction,
     reduction_more,
     scan,
+    scan_more,
     selection,
     shape,
     sorting,
@@ -894,7 +895,8 @@ _METHODS.update({name: getattr(selection, name) for name in selection.__all__})
 _METHODS.update({name: getattr(tensor_split, name) for name in tensor_split.__all__
                  if name.islower()})
 _METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.take_along_dim,
-                 "unique": unique.unique, "type_as": _factories.type_as,
+                 "unique": unique.unique,
+                 "unique_consecutive": unique.unique_consecutive, "type_as": _factories.type_as,
                  "resize_": _factories.resize_})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
@@ -909,6 +911,7 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
 _METHODS.update(logic.METHODS)
 _METHODS.update(binary_more.METHODS)
 _METHODS.update(reduction_more.METHODS)
+_METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
 
