@@ -42,7 +42,6 @@ from ._aliases import (
     positive,
     rsub,
     sgn,
-    strided,
     true_divide,
     typename,
 )
@@ -84,6 +83,15 @@ from ._factories import (
     logspace,
     set_default_device,
     with_size_keyword,
+)
+from ._layout import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
 )
 from ._random import (
     Generator,

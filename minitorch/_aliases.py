@@ -15,26 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _args
+from ._layout import strided
 from ._tensor import Tensor
 from .ops import pointwise, scan, shape
 from .ops._base import wrap
-
-
-class layout:
-    """A tensor's memory layout; minitorch's tensors are all ``strided``.
-
-    >>> minitorch.strided
-    torch.strided
-    """
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self._name}"
-
-
-strided = layout("strided")
 
 
 def divide(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:

@@ -46,6 +46,18 @@ class dtype:
     def __reduce__(self) -> str:
         return self.name
 
+    # minitorch's dtypes are all real: nothing complex, and each is its own real form
+    is_complex = property(lambda self: False, doc="False: minitorch has no complex dtypes.")
+    is_signed = property(lambda self: self.np.kind in "fi", doc="Whether it holds negatives.")
+
+    def to_real(self) -> dtype:
+        """The real dtype of this one: itself.
+
+        >>> minitorch.float32.to_real()
+        torch.float32
+        """
+        return self
+
 
 float32 = dtype("float32", np.float32, _FLOAT)
 float64 = dtype("float64", np.float64, _FLOAT)
