@@ -18,7 +18,7 @@ from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ._base import Op, wrap
-from .activation import _Activation, _activation
+from .activation import _Activation, _activation, _check_kernel_dtype
 from .pointwise import sum_to, where
 
 __all__ = ["Celu", "Glu", "Hardswish", "Mish", "Prelu", "Selu", "Threshold", "celu", "glu",
@@ -87,7 +87,8 @@ class Hardswish(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor) -> Tensor:
-        return where(x < -3, 0.0, where(x <= 3, g * (x / 3 + 0.5), g))
+        # torch's kernel: 0 up to -3, g·(x/3 + 1/2) strictly inside (-3, 3), g from 3 on
+        return where(x <= -3, 0.0, where(x < 3, g * (x / 3 + 0.5), g))
 
 
 class Threshold(_Activation):
@@ -103,12 +104,19 @@ class Threshold(_Activation):
         return where(x <= threshold, 0.0, g)
 
 
+def _elu_kernel(input: Any) -> None:
+    """torch's selu and celu run elu's kernel, which names itself when it refuses a dtype."""
+    if isinstance(input, Tensor):
+        _check_kernel_dtype("elu", input)
+
+
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """``scale * elu(x, alpha)`` with the self-normalising constants.
 
     >>> F.selu(minitorch.tensor([0., 1.]))
     tensor([0.0000, 1.0507])
     """
+    _elu_kernel(input)
     return _activation("selu", Selu, input, inplace)
 
 
@@ -120,6 +128,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
+    _elu_kernel(input)
     return _activation("celu", Celu, input, inplace, numbers={"alpha": alpha})
 
 

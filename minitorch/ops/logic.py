@@ -116,11 +116,12 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     """
     _args.tensor_args("isclose", (input, "input", 1), (other, "other", 2))
     if input.dtype is not other.dtype:
-        raise RuntimeError(f"{input.dtype} did not match {other.dtype}")
-    if rtol < 0:
-        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
-    if atol < 0:
-        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+        raise RuntimeError(f"{_args.legacy(input.dtype)} did not match "
+                           f"{_args.legacy(other.dtype)}")
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if value < 0:  # (printed as C++ prints a double)
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{value:g}")
     broadcast_pair(input, other)
     xp, a, b = input._xp, input._data, other._data
     if input.dtype.name == "bool":

@@ -67,12 +67,14 @@ def _extremum_dims(fn: str, input: Tensor, dim: Any) -> tuple | None:
     _args.tensor_args(fn, (input, "input", 1))
     dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
     if not dims or input.dim() == 0:
-        dims = None
-    for d in dims or range(input.dim()):
-        if input.shape[d] == 0 and (dims is not None or input.numel() == 0):
+        if input.numel() == 0:
+            raise RuntimeError(f"{fn}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        return None
+    for d in dims:
+        if input.shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
-    if input.dim() and input.numel() == 0 and dims is None:
-        raise IndexError(f"{fn}(): Expected reduction dim 0 to have non-zero size.")
     return dims
 
 
@@ -235,6 +237,8 @@ class VarMean(_StatMean):
 def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keepdim: Any,
                correction: Any) -> tuple:
     _args.tensor_args(f"{name}_mean", (input, "input", 1))
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{name}_mean only support floating point and complex dtypes")
     keep = False if keepdim is _args.OMITTED else keepdim
     if isinstance(dim, bool):  # std_mean(x, unbiased)
         dim, unbiased = None, dim
@@ -251,7 +255,7 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
 
 
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
-             keepdim: Any = _args.OMITTED, *, correction: Any = None) -> tuple:
+             keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(std, mean)`` over ``dim`` (or everything).
 
     >>> minitorch.std_mean(minitorch.tensor([1., 3.]))
@@ -261,7 +265,7 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
 
 
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
-             keepdim: Any = _args.OMITTED, *, correction: Any = None) -> tuple:
+             keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(var, mean)`` over ``dim`` (or everything).
 
     >>> minitorch.var_mean(minitorch.tensor([1., 3.]))
