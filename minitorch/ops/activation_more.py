@@ -144,8 +144,8 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * relu6(x + 3) / 6``.
 
-    >>> F.hardswish(minitorch.tensor([-4., 1.]))
-    tensor([-0.0000,  0.6667])
+    >>> F.hardswish(minitorch.tensor([-1., 1.]))
+    tensor([-0.3333,  0.6667])
     """
     return _activation("hardswish", Hardswish, input, inplace)
 
