@@ -45,7 +45,9 @@ DIFFERENTIABLE = [
     "L.var_mean(x, correction=0)[0] * L.var_mean(x, correction=0)[1]",
     "x.cummax(0).values * x", "L.cummin(x.view(2, 3), 1)[0] * x.view(2, 3)",
     "x.logcumsumexp(0)", "L.logcumsumexp(x.view(2, 3) * y.view(2, 3), 1)",
-    "x.view(2, 3).H", "x.view(3, 2).mH", "list(reversed(x))[0] * x",
+    "x.view(2, 3).H", "x.xlogy(2.5)", "L.xlogy(x, -2) + 0", "L.xlogy(2, y * y)",
+    "L.nn.functional.linear(x.view(2, 1, 3), y.view(2, 3), x.view(2, 3)[:1, :2])",
+    "x.view(3, 2).mH", "list(reversed(x))[0] * x",
 ]
 
 
@@ -177,6 +179,14 @@ PROGRAMS = [
     "L.manual_seed(0); R = L.randint(10, size=(4,))",
     "x = L.ones(3, requires_grad=True); y = x * 2; R = y.requires_grad_(True)",
     "x = L.ones(3, requires_grad=True); y = x * 2; R = y.requires_grad_(False)",
+    "R = L.tensor([[-3, 3, -2], [4, -3, 3]]).xlogy(-2)",
+    "import numpy as np; R = L.tensor([[4, 1, -3]]).xlogy(np.float32(1.5))",
+    "R = L.xlogy(L.tensor([1, 2]), L.tensor([3, 0]))",
+    "R = L.nn.functional.dropout(L.tensor(0.), L.tensor(0.5))",
+    "R = L.nn.functional.dropout(L.ones(2), L.tensor(0.5), training=False)",
+    "R = L.nn.functional.dropout(L.ones(2), L.tensor([0.5, 0.2]))",
+    "R = L.nn.functional.linear(L.ones(4, 2, 3), L.ones(5, 3), L.zeros(3, 5))",
+    "R = L.nn.functional.linear(L.ones(2, 1, 3), L.ones(2, 3), L.zeros(2, 2))",
     "R = L.float64.is_complex, L.int64.is_signed, L.bool.is_signed, L.int64.to_real()",
 ]
 

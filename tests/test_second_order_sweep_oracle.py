@@ -227,6 +227,8 @@ Aminmax: M.aminmax(dim=1).max * M.aminmax(dim=1).min
 Nansum: L.nansum(M * y.view(2, 3), 1)
 StdMean: L.std_mean(M, 1)[0] * L.std_mean(M, 1)[1]
 VarMean: L.var_mean(x)[0] * L.var_mean(x)[1]
+XlogyScalarOther: L.xlogy(x, 2.5) * x
+XlogyScalarSelf: L.xlogy(1.5, x) * x
 Cummax: L.cummax(M, 1).values * M
 Cummin: L.cummin(M, 0).values * M
 Logcumsumexp: L.logcumsumexp(M, 1)

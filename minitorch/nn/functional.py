@@ -185,6 +185,14 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return addmm(bias, input, weight.t())
+    if bias.dim() > 1 and bias.numel() != bias.shape[-1]:
+        # a bias that differs between rows: torch adds it to the product in place
+        out = input.matmul(weight.t())
+        result = out + bias
+        if result.shape != out.shape:
+            raise RuntimeError(f"output with shape {list(out.shape)} doesn't match the "
+                               f"broadcast shape {list(result.shape)}")
+        return result
     # Other ranks go through a matrix of rows, as torch does (ViewBackward0 ← AddmmBackward0).
     rows = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return rows.reshape(*input.shape[:-1], weight.shape[0])
@@ -303,6 +311,10 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
+    if isinstance(p, Tensor):  # torch compares it, then its parser reads it as a double
+        if p.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        p = p.item()
     _dropout_range(p)  # torch's Python check, before its parser's
     _args.tensor_args("dropout", (input, "input", 1))
     training = _args.flag("dropout", training, "train", 3)
