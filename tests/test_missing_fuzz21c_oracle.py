@@ -187,6 +187,10 @@ PROGRAMS = [
     "R = L.nn.functional.dropout(L.ones(2), L.tensor([0.5, 0.2]))",
     "R = L.nn.functional.linear(L.ones(4, 2, 3), L.ones(5, 3), L.zeros(3, 5))",
     "R = L.nn.functional.linear(L.ones(2, 1, 3), L.ones(2, 3), L.zeros(2, 2))",
+    "L.manual_seed(0); m = L.nn.MultiheadAttention(4, 2); q = L.ones(3, 4)\n"
+    "R = m(q, q, q, is_causal=True)",
+    "L.manual_seed(0); m = L.nn.MultiheadAttention(4, 2, dropout=1.5); q = L.ones(3, 4)\n"
+    "R = m(q, q, q, attn_mask=L.ones(3, 3, dtype=L.bool).triu(1), is_causal=True)",
     "R = L.float64.is_complex, L.int64.is_signed, L.bool.is_signed, L.int64.to_real()",
 ]
 
