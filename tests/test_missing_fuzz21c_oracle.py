@@ -191,6 +191,8 @@ PROGRAMS = [
     "R = m(q, q, q, is_causal=True)",
     "L.manual_seed(0); m = L.nn.MultiheadAttention(4, 2, dropout=1.5); q = L.ones(3, 4)\n"
     "R = m(q, q, q, attn_mask=L.ones(3, 3, dtype=L.bool).triu(1), is_causal=True)",
+    "R = L.autograd.functional.jacobian(lambda x: x ** 2, L.tensor(2.), "
+    "strategy='forward-mode', vectorize=True)",
     "R = L.float64.is_complex, L.int64.is_signed, L.bool.is_signed, L.int64.to_real()",
 ]
 
