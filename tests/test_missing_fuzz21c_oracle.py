@@ -193,6 +193,9 @@ PROGRAMS = [
     "R = m(q, q, q, attn_mask=L.ones(3, 3, dtype=L.bool).triu(1), is_causal=True)",
     "R = L.autograd.functional.jacobian(lambda x: x ** 2, L.tensor(2.), "
     "strategy='forward-mode', vectorize=True)",
+    "x = L.tensor([1., -2.], requires_grad=True) * 1; x.hypot_(L.tensor([1., 1.])); R = x",
+    "y = L.tensor([-1., 2.]); y.sgn_(); z = L.tensor([1., 2.]); z.copysign_(-1.); R = y, z",
+    "w = L.tensor([1., 2.]); w.xlogy_(2); v = L.tensor([1., 2.]); v.atan2_(w); R = w, v",
     "R = L.float64.is_complex, L.int64.is_signed, L.bool.is_signed, L.int64.to_real()",
 ]
 
