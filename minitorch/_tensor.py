@@ -302,13 +302,15 @@ class Tensor(metaclass=_TensorType):
         if value and self.grad_fn is None and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients")
+        if value and self.grad_fn is not None:  # (where requires_grad_(True) is a no-op)
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
         requires_grad = _args.flag("requires_grad_", requires_grad, "requires_grad", 1)
         if self.grad_fn is not None:
-            if requires_grad:  # it already requires grad: nothing to change, as torch
+            if requires_grad:  # it already requires grad: torch's method changes nothing
                 return self
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "

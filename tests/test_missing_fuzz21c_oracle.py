@@ -179,6 +179,7 @@ PROGRAMS = [
     "L.manual_seed(0); R = L.randint(10, size=(4,))",
     "x = L.ones(3, requires_grad=True); y = x * 2; R = y.requires_grad_(True)",
     "x = L.ones(3, requires_grad=True); y = x * 2; R = y.requires_grad_(False)",
+    "x = L.ones(3, requires_grad=True); y = x * 2; y.requires_grad = True",
     "R = L.tensor([[-3, 3, -2], [4, -3, 3]]).xlogy(-2)",
     "import numpy as np; R = L.tensor([[4, 1, -3]]).xlogy(np.float32(1.5))",
     "R = L.xlogy(L.tensor([1, 2]), L.tensor([3, 0]))",
