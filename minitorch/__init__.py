@@ -21,6 +21,7 @@ from typing import Any
 
 from . import (
     _args,
+    _call_form,
     _methods,
     autograd,
     course,
@@ -63,19 +64,30 @@ from ._dtype import (
     bool,
     dtype,
     finfo,
+    float16,
     float32,
     float64,
     get_default_dtype,
     iinfo,
+    int8,
+    int16,
+    int32,
     int64,
+    promote_types,
     result_type,
     set_default_dtype,
+    uint8,
 )
 from ._factories import (
     BoolTensor,
+    ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
+    HalfTensor,
+    IntTensor,
     LongTensor,
+    ShortTensor,
     empty_like,
     full_like,
     get_default_device,
@@ -211,7 +223,10 @@ zeros, ones, empty, rand, randn = (with_size_keyword(f) for f in (zeros, ones, e
 
 float = float32
 double = float64
+half = float16
 long = int64
+int = int32
+short = int16
 clip = clamp  # torch's alias
 
 _T = Tensor
@@ -226,7 +241,7 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
                             f"{_args.type_name(input)}")
         if other is not None and args:
             _args.tensor_args(name, (args[0], other, 2))
-        result = getattr(input, name)(*args, **kwargs)
+        result = _call_form.unwrapped(getattr(Tensor, name))(input, *args, **kwargs)
         if result is NotImplemented:  # a comparison's operand that torch's signatures refuse
             raise _args.invalid_combination(
                 name, (input, *args), "Tensor input, Tensor other, *, Tensor out = None",
@@ -234,6 +249,8 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
         return result
 
     fn.__name__ = name
+    fn.torch_signatures = getattr(_call_form.unwrapped(getattr(Tensor, name)),  # type: ignore
+                                  "torch_signatures", ())
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
     return fn
@@ -327,10 +344,20 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     return Size(checked_broadcast_shapes(shapes))
 
 
+_call_form.public_functions(globals())  # torch's parser messages as the call was written
+_UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",
+                       "chalf", "uint16", "uint32", "uint64", "BFloat16Tensor")
+
+
 def __getattr__(name: str):  # type: ignore[no-untyped-def]
-    """``minitorch.viz`` loads on first use: it needs graphviz, which the core does not."""
+    """``minitorch.viz`` loads on first use: it needs graphviz, which the core does not.
+    torch's dtypes that minitorch lacks are refused by name."""
     if name == "viz":
         import importlib
 
         return importlib.import_module(".viz", __name__)
+    if name in _UNSUPPORTED_DTYPES:
+        raise AttributeError(f"module 'minitorch' has no attribute {name!r}: torch's {name} is "
+                             "not supported; minitorch's dtypes are bool, uint8, int8, int16, "
+                             "int32, int64, float16, float32 and float64")
     raise AttributeError(f"module 'minitorch' has no attribute {name!r}")

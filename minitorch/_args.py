@@ -49,15 +49,22 @@ def type_name(value: Any) -> str:
     """The type of ``value`` as torch's messages name it.
 
     >>> import numpy as np
-    >>> type_name(2.5), type_name(np.int64(2))
-    ('float', 'numpy.int64')
+    >>> import minitorch
+    >>> type_name(2.5), type_name(np.int64(2)), type_name(minitorch.Size([2]))
+    ('float', 'numpy.int64', 'torch.Size')
     """
     kind = type(value)
-    if kind.__name__ == "Tensor":
-        return "Tensor"
-    module = kind.__module__
-    return kind.__name__ if module in ("builtins", "minitorch._tensor") else \
-        f"{module.split('.')[0]}.{kind.__name__}"
+    module, name = kind.__module__, kind.__name__
+    if module.split(".")[0] in ("minitorch", "torch"):  # torch's C types say "torch."
+        return _TORCH_C_TYPES.get(name, name)
+    return name if module == "builtins" else f"{module.split('.')[0]}.{name}"
+
+
+# the classes that torch defines in C, by the name their type object gives (Python classes,
+# Tensor and Parameter among them, give their bare name)
+_TORCH_C_TYPES = {name: f"torch.{name}" for name in
+                  ("dtype", "Size", "device", "layout", "finfo", "iinfo", "memory_format")}
+_TORCH_C_TYPES["Generator"] = "torch._C.Generator"
 
 
 def as_int(value: Any) -> int | None:
@@ -459,7 +466,7 @@ def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:
     """
     if "dtype" in kwargs and (method or fn == "sum"):
         return TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
-    given = ", ".join(f"{k}={_kwarg_type(v)}" for k, v in sorted(kwargs.items()))
+    given = ", ".join(f"{k}={type_name(v)}" for k, v in sorted(kwargs.items()))
     out = "" if method else ", Tensor out = None"
     plain = "" if method or fn == "sum" else out
     tensor, input = ("", "") if method else ("Tensor, ", "Tensor input, ")
@@ -468,12 +475,6 @@ def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:
         f"{', ' if method else ''}), but expected one of:\n"
         f" * ({input}*, torch.dtype dtype = None{plain})\n"
         f" * ({input}tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None{out})\n")
-
-
-def _kwarg_type(value: Any) -> str:
-    from . import _dtype as D
-
-    return "torch.dtype" if isinstance(value, D.dtype) else type_name(value)
 
 
 def differentiable_dtype(input: Any, dt: Any) -> None:
@@ -708,16 +709,12 @@ def invalid_combination(fn: str, values: tuple, *signatures: str,
     none of ``fn``'s signatures.
 
     >>> print(invalid_combination("pow", (2, 3), "Tensor input, Tensor exponent"))
-    pow() received an invalid combination of arguments - got (int, int), but expected one of:
-     * (Tensor input, Tensor exponent)
-    <BLANKLINE>
+    pow() received an invalid combination of arguments - got (!int!, !int!), but expected \
+(Tensor input, Tensor exponent)
     """
-    given = [*map(_kwarg_type, values),
-             *(f"{k}={_kwarg_type(v)}" for k, v in sorted((keywords or {}).items()))]
-    got = ", ".join(given) + (", " if keywords and not values else "")  # torch's own comma
-    expected = "".join(f" * ({s})\n" for s in signatures)
-    return TypeError(f"{fn}() received an invalid combination of arguments - got ({got}), but "
-                     f"expected one of:\n{expected}")
+    from ._call_form import combination_message
+
+    return TypeError(combination_message(fn, values, keywords or {}, signatures))
 
 
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
@@ -881,21 +878,33 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
             raise ValueError("Overflow when unpacking long long")
         if n > INT64_MAX and dt.name == "int64":  # read (unsigned), then not held
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        if dt.itemsize < 8 and dt.name != "bool":
+            check_overflow(n, dt)
+            from ._dtype import wrapped
+
+            return value if dt.is_floating_point else wrapped(n, dt)
         return value
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
-        target = "int64_t" if dt.name == "int64" else "float" if dt.name == "float32" else None
+        target = dt.c_scalar
         real = value.real if isinstance(value, complex) else float(value)
         if isinstance(value, complex) and dt.name != "bool":  # its real part, if it is one
             if value.imag:
-                raise RuntimeError(f"value cannot be converted to type {target or 'double'} "
+                raise RuntimeError(f"value cannot be converted to type {target} "
                                    "without overflow")
             value = real
         if target == "int64_t" and not fits_int64(real):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
-        if target == "float" and math.isfinite(real) and abs(real) > 3.4028234663852886e38:
-            raise RuntimeError("value cannot be converted to type float without overflow")
+        if dt.name not in ("int64", "float64"):
+            check_overflow(real, dt)
         return value
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+
+
+def check_overflow(value: float, dt: Any) -> None:
+    from ._dtype import overflows
+
+    if overflows(value, dt):
+        raise RuntimeError(f"value cannot be converted to type {dt.c_scalar} without overflow")
 
 
 def item_assigned(value: Any, dt: Any) -> Any:
@@ -950,21 +959,19 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
     return result
 
 
-C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
-
-
 def c_name(dt: Any) -> str:
     """A dtype as torch's C++ messages name it.
 
-    >>> c_name(type("dtype", (), {"name": "int64"}))
+    >>> import minitorch
+    >>> c_name(minitorch.int64)
     'long int'
     """
-    return C_NAMES[dt.name]
+    return dt.c_type
 
 
 def legacy(dt: Any) -> str:
     """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}[dt.name]
+    return dt.legacy
 
 
 def cast_error(result: Any, out: Any) -> RuntimeError:

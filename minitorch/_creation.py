@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _args, _layout, _sampling, backend
+from . import _args, _call_form, _layout, _sampling, backend
 from . import _dtype as D
 from ._generator import Generator
 from ._tensor import Tensor
@@ -98,8 +98,19 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     if "complex" in kinds:
         raise TypeError("'complex' object cannot be interpreted as an integer"
                         if dtype is D.int64 else "must be real number, not complex")
+    if dtype.itemsize < 8 and not dtype.is_floating_point and kinds:
+        return _narrow_ints(data, leaves, dtype)
     with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
         return np.array(data, dtype=dtype.np) if kinds else np.zeros(_shape_of(data), dtype.np)
+
+
+def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:
+    """Python numbers as an int32/int16/int8/uint8 array: refused as torch where one
+    overflows, else read as int64 (or float64) and cut to the dtype's bits."""
+    if any(D.overflows(v, dtype) for v in leaves):
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    return np.array(data, dtype=np.float64 if float in map(type, leaves) else np.int64
+                    ).astype(dtype.np)
 
 
 def _shape_of(data: Any) -> tuple:
@@ -244,15 +255,14 @@ def _check_numpy(array: np.ndarray) -> None:
 
 def _own_dtype(fn: str, array: Any) -> D.dtype:
     """The dtype of a numpy array or scalar, refused where torch would keep a dtype minitorch
-    does not have (int32, uint8, float16, ...) instead of giving another dtype silently."""
+    does not have (uint16, uint32, uint64, complex) instead of giving another dtype silently."""
     name = array.dtype.name
-    if name not in ("float32", "float64", "int64", "bool"):
-        hint = "pass dtype=minitorch.int64 (or float32, float64, bool), or " \
+    if name not in D._BY_NAME:
+        hint = "pass dtype=minitorch.int64 (or another dtype it has), or " \
             if fn == "tensor" else ""
         raise NotImplementedError(
-            f"minitorch's {fn} supports only float32, float64, int64 and bool arrays, not "
-            f"{name} (torch would keep that dtype); {hint}convert the array first with "
-            ".astype(...)")
+            f"minitorch's {fn} supports only {', '.join(D._BY_NAME)} arrays, not {name} "
+            f"(torch would keep that dtype); {hint}convert the array first with .astype(...)")
     return D.from_array_dtype(array.dtype)
 
 
@@ -413,6 +423,15 @@ def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device
     return _random("uniform", size, dtype, requires_grad, device, generator)
 
 
+# the keywords of torch's creation signatures, as its messages list them
+_CREATION_KEYWORDS = ("torch.dtype dtype = None, torch.layout layout = None, "
+                      "torch.device device = None, bool pin_memory = False, "
+                      "bool requires_grad = False")
+
+
+@_call_form.overloads("tuple of ints size, *, torch.Generator generator, Tensor out = None, "
+                      f"{_CREATION_KEYWORDS}",
+                      f"tuple of ints size, *, Tensor out = None, {_CREATION_KEYWORDS}")
 @records("aten::randn")
 def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
@@ -424,6 +443,10 @@ def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, devic
     return _random("normal", size, dtype, requires_grad, device, generator)
 
 
+@_call_form.overloads(f"Number end, *, Tensor out = None, {_CREATION_KEYWORDS}",
+                      f"Number start, Number end, *, {_CREATION_KEYWORDS}",
+                      "Number start, Number end, Number step = 1, *, Tensor out = None, "
+                      f"{_CREATION_KEYWORDS}")
 @records("aten::arange")
 def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtype | None = None,
            device: Any = None, requires_grad: bool = False) -> Tensor:
@@ -483,6 +506,10 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     return start, end, step
 
 
+_FACTORY_KEYWORDS = f"*, Tensor out = None, {_CREATION_KEYWORDS}"
+
+
+@_call_form.overloads(f"int n, {_FACTORY_KEYWORDS}", f"int n, int m, {_FACTORY_KEYWORDS}")
 def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     """The identity matrix.

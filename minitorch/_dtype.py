@@ -1,6 +1,7 @@
 """Data types and torch's type-promotion rules.
 
-A minitorch ``dtype`` names one of four array types. Promotion follows torch: a tensor with
+A minitorch ``dtype`` names one of torch's real array types (bool, the signed integers,
+uint8, float16/32/64). Promotion follows torch: a tensor with
 dimensions outranks a 0-d tensor, which outranks a Python scalar, unless the lower-ranked
 operand belongs to a higher category (bool < integer < floating point).
 
@@ -13,12 +14,15 @@ torch.float32
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._args import int_overflow, operand
 
-__all__ = ["bool", "dtype", "finfo", "float32", "float64", "get_default_dtype", "iinfo", "int64",
-           "result_type", "set_default_dtype"]
+__all__ = ["bool", "dtype", "finfo", "float16", "float32", "float64", "get_default_dtype", "iinfo",
+           "int8", "int16", "int32", "int64", "promote_types", "result_type", "set_default_dtype",
+           "uint8"]
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
 _PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
@@ -31,14 +35,25 @@ class dtype:
     True
     """
 
-    __slots__ = ("_category", "is_floating_point", "itemsize", "name", "np")
+    __slots__ = ("_category", "c_scalar", "c_type", "is_floating_point", "is_signed", "itemsize",
+                 "legacy", "name", "np")
 
-    def __init__(self, name: str, np_dtype: type, category: int) -> None:
+    def __init__(self, name: str, category: int, legacy: str, c_type: str,
+                 c_scalar: str | None = None) -> None:
         self.name = name
-        self.np = np.dtype(np_dtype)
+        self.np = np.dtype(name)
         self.itemsize = self.np.itemsize
         self._category = category
         self.is_floating_point = category == _FLOAT  # an attribute: ops ask it all the time
+        self.is_signed = category == _FLOAT or name.startswith("int")
+        self.legacy = legacy  # torch's kernel-message name, "Int"; its tensor type is IntTensor
+        self.c_type = c_type  # the C++ type torch's messages print, "int"
+        self.c_scalar = c_scalar or c_type  # the one its overflow errors print, "int16_t"
+
+    @property
+    def is_complex(self) -> _PY_BOOL:
+        """False: minitorch has no complex dtypes."""
+        return False
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -46,12 +61,8 @@ class dtype:
     def __reduce__(self) -> str:
         return self.name
 
-    # minitorch's dtypes are all real: nothing complex, and each is its own real form
-    is_complex = property(lambda self: False, doc="False: minitorch has no complex dtypes.")
-    is_signed = property(lambda self: self.np.kind in "fi", doc="Whether it holds negatives.")
-
     def to_real(self) -> dtype:
-        """The real dtype of this one: itself.
+        """The real dtype of this one: itself (minitorch's dtypes are all real).
 
         >>> minitorch.float32.to_real()
         torch.float32
@@ -59,15 +70,19 @@ class dtype:
         return self
 
 
-float32 = dtype("float32", np.float32, _FLOAT)
-float64 = dtype("float64", np.float64, _FLOAT)
-int64 = dtype("int64", np.int64, _INT)
-bool = dtype("bool", np.bool_, _BOOL)
+float16 = dtype("float16", _FLOAT, "Half", "c10::Half")
+float32 = dtype("float32", _FLOAT, "Float", "float")
+float64 = dtype("float64", _FLOAT, "Double", "double")
+uint8 = dtype("uint8", _INT, "Byte", "unsigned char", "uint8_t")
+int8 = dtype("int8", _INT, "Char", "signed char", "int8_t")
+int16 = dtype("int16", _INT, "Short", "short int", "int16_t")
+int32 = dtype("int32", _INT, "Int", "int")
+int64 = dtype("int64", _INT, "Long", "long int", "int64_t")
+bool = dtype("bool", _BOOL, "Bool", "bool")
 
-_BY_NAME = {d.name: d for d in (float32, float64, int64, bool)}
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NAME = {d.name: d for d in ALL}
 _BY_NUMPY_DTYPE_CLASS: dict = {}  # numpy dtype class -> minitorch dtype, filled on first sight
-_WIDENED = {"int8": "int64", "int16": "int64", "int32": "int64", "uint8": "int64",
-            "uint16": "int64", "uint32": "int64", "float16": "float32"}
 
 
 class _TypeInfo:
@@ -133,6 +148,34 @@ class iinfo(_TypeInfo):
         self.max, self.min = int(info.max), int(info.min)
 
 
+def overflows(value: _PY_BOOL | int | float, type: dtype) -> _PY_BOOL:
+    """Whether a Python number is out of ``type``'s range, as torch's checked conversions
+    decide (c10::overflows): an unsigned type takes an int down to minus its maximum (it
+    wraps), a float must lie within the limits, nan fits only a floating type.
+
+    >>> overflows(-1, uint8), overflows(-1.5, uint8), overflows(1e5, float16)
+    (False, True, True)
+    """
+    if type._category == _FLOAT:
+        return math.isfinite(value) and abs(value) > finfo(type).max
+    if type is bool:
+        return False
+    info = iinfo(type)
+    low = -info.max if isinstance(value, int) and not type.is_signed else info.min
+    return not low <= value <= info.max  # nan compares False: it overflows
+
+
+def wrapped(value: int, type: dtype) -> int:
+    """A Python int as an integer ``type`` holds it: its low bits, two's complement.
+
+    >>> wrapped(300, uint8), wrapped(200, int8)
+    (44, -56)
+    """
+    bits = type.itemsize * 8
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if type.is_signed and value >> (bits - 1) else value
+
+
 _default = [float32]  # a list: set_default_dtype rebinds its item, importers keep the list
 
 
@@ -158,7 +201,7 @@ def set_default_dtype(d: dtype) -> None:
 
 
 def from_array_dtype(array_dtype: object) -> dtype:
-    """The minitorch dtype of an array's dtype; lossless widening for small ints and float16.
+    """The minitorch dtype of an array's dtype; torch's others (uint16, complex...) refused.
 
     >>> from_array_dtype(np.dtype("float64"))
     torch.float64
@@ -168,13 +211,11 @@ def from_array_dtype(array_dtype: object) -> dtype:
     except KeyError:
         pass
     name = str(array_dtype).rpartition(".")[2]  # "array_api_strict.float64" is "float64"
-    name = _WIDENED.get(name, name)
     try:
         found = _BY_NAME[name]
     except KeyError:
-        raise TypeError(
-            f"minitorch supports float32, float64, int64 and bool tensors, not {name}"
-        ) from None
+        raise TypeError(f"minitorch supports {', '.join(d.name for d in ALL)} tensors, not "
+                        f"{name}") from None
     if isinstance(array_dtype, np.dtype):
         _BY_NUMPY_DTYPE_CLASS[type(array_dtype)] = found
     return found
@@ -185,7 +226,25 @@ def _promote(a: dtype, b: dtype) -> dtype:
         return a
     if a._category != b._category:
         return a if a._category > b._category else b
+    if a.is_signed != b.is_signed:  # uint8 with a signed int: one that holds both
+        signed = a if a.is_signed else b
+        return signed if signed.itemsize > 1 else int16
     return a if a.itemsize >= b.itemsize else b
+
+
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """The smallest dtype both ``type1`` and ``type2`` convert to without losing their kind.
+
+    >>> promote_types(minitorch.uint8, minitorch.int8)
+    torch.int16
+    >>> promote_types(minitorch.int64, minitorch.float16)
+    torch.float16
+    """
+    for position, d in enumerate((type1, type2), 1):
+        if not isinstance(d, dtype):
+            raise TypeError(f"promote_types(): argument 'type{position}' (position {position}) "
+                            f"must be torch.dtype, not {type(d).__name__}")
+    return _promote(type1, type2)
 
 
 def _scalar_dtype(value: object) -> dtype:

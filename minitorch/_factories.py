@@ -22,7 +22,8 @@ from ._creation import _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
 from .ops import _fused
 
-__all__ = ["BoolTensor", "DoubleTensor", "FloatTensor", "LongTensor", "empty_like",
+__all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
+           "IntTensor", "LongTensor", "ShortTensor", "empty_like",
            "full_like", "get_default_device", "legacy_array", "linspace", "logspace",
            "set_default_device", "with_size_keyword"]
 
@@ -250,17 +251,17 @@ class _LegacyType(type):
         return f"<class 'torch.{cls.__name__}'>"
 
 
-def _legacy(name: str, dt: D.dtype) -> type:
+def _legacy(dt: D.dtype) -> type:
+    name = f"{dt.legacy}Tensor"
     doc = (f"``{name}(data)`` or ``{name}(*sizes)``: a {dt.name} tensor.\n\n"
            f"    >>> minitorch.{name}(2).shape\n    torch.Size([2])\n    ")
     return _LegacyType(name, (), {"dtype": dt, "__doc__": doc, "__module__": "minitorch"})
 
 
-FloatTensor = _legacy("FloatTensor", D.float32)
-DoubleTensor = _legacy("DoubleTensor", D.float64)
-LongTensor = _legacy("LongTensor", D.int64)
-BoolTensor = _legacy("BoolTensor", D.bool)
-_LEGACY = {t.dtype.name: t for t in (FloatTensor, DoubleTensor, LongTensor, BoolTensor)}
+_LEGACY = {dt.name: _legacy(dt) for dt in D.ALL}
+FloatTensor, DoubleTensor, HalfTensor = _LEGACY["float32"], _LEGACY["float64"], _LEGACY["float16"]
+LongTensor, IntTensor, ShortTensor = _LEGACY["int64"], _LEGACY["int32"], _LEGACY["int16"]
+CharTensor, ByteTensor, BoolTensor = _LEGACY["int8"], _LEGACY["uint8"], _LEGACY["bool"]
 
 
 def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,

@@ -12,12 +12,13 @@ tensor(True)
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _aliases, _args, _factories, _random, _storage
+from . import _aliases, _args, _call_form, _factories, _random, _storage
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
@@ -453,7 +454,8 @@ def fill_(self: Tensor, value: Any) -> Tensor:
                                f"with {value.dim()} dimensions.")
         return self._inplace(inplace.Copy.apply, value)
     (value,) = _args.numbers("fill_", (value, "value", 1))
-    value = _args.assigned(value, self.dtype, unsigned=True)
+    if not (self.numel() == 1 and self.dtype.name == "float16"):  # torch's unchecked fast path
+        value = _args.assigned(value, self.dtype, unsigned=True)
     return self._inplace(inplace.Fill.apply, value=value)
 
 
@@ -677,7 +679,9 @@ def _shaped_as(reshaper: Callable, name: str) -> Callable:
     return method
 
 
-def _cmp(name: str) -> Any:
+def _cmp(name: str, named: bool = False) -> Any:
+    """The comparison ``name`` as an operator (NotImplemented for an operand it does not take,
+    so Python tries the other side) or, ``named``, as the method, which refuses it."""
     def method(self: Tensor, other: Any) -> Any:
         if type(other).__name__ == "ndarray":  # torch: == and != take an array as a tensor
             if name not in ("eq", "ne"):
@@ -697,7 +701,19 @@ def _cmp(name: str) -> Any:
             return NotImplemented
         return compare(name, self, other)
 
-    return method
+    def named_method(self: Tensor, other: Any) -> Any:
+        result = NotImplemented if type(other).__name__ == "ndarray" else method(self, other)
+        if result is NotImplemented:  # (only the operators read an array as a tensor)
+            raise _args.invalid_combination(name, (self, other), *COMPARE_SIGNATURES)
+        return result
+
+    named_method.__name__ = name
+    named_method.torch_signatures = COMPARE_SIGNATURES  # type: ignore[attr-defined]
+    return named_method if named else method
+
+
+COMPARE_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 
 
 def _logic(name: str) -> Any:
@@ -832,8 +848,8 @@ _METHODS = {
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,
     "neg": _unary(pointwise.Neg),
     "square": lambda self: pointwise.pow(self, 2),
-    "lt": _cmp("lt"), "le": _cmp("le"), "gt": _cmp("gt"), "ge": _cmp("ge"),
-    "eq": _cmp("eq"), "ne": _cmp("ne"),
+    "lt": _cmp("lt", True), "le": _cmp("le", True), "gt": _cmp("gt", True),
+    "ge": _cmp("ge", True), "eq": _cmp("eq", True), "ne": _cmp("ne", True),
     "matmul": linalg.matmul, "mm": linalg.mm, "addmm": linalg.addmm,
     "mv": _two_tensors(linalg.Mv.apply, "mv", "vec"),
     "dot": _two_tensors(linalg.Dot.apply, "dot", "tensor"),
@@ -867,8 +883,10 @@ def _reduce_bool(name: str) -> Any:
         xp = self._xp
         axis = _args.dims(name, dim, self.dim())
         keepdim = _args.flag(name, keepdim, "keepdim")
-        return wrap(getattr(xp, name)(xp.astype(self._data, xp.bool),
-                                      axis=axis if self.dim() else None, keepdims=keepdim))
+        found = getattr(xp, name)(xp.astype(self._data, xp.bool),
+                                  axis=axis if self.dim() else None, keepdims=keepdim)
+        # torch's uint8 all/any keep uint8 (from the days before bool tensors)
+        return wrap(xp.astype(found, xp.uint8) if self.dtype.name == "uint8" else found)
 
     method.__name__ = name
     method.__doc__ = f"True where {'every' if name == 'all' else 'some'} element is non-zero."
@@ -917,8 +935,9 @@ _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self,
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
-for _name, _fn in _METHODS.items():
-    setattr(Tensor, _name, _fn)
+for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
+    is_method = inspect.isfunction(_fn) and not _name.startswith("__")
+    setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
 
 
 def _read_only(name: str, prop: property) -> property:

@@ -100,8 +100,7 @@ def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None
 
 def _check_float(dt: D.dtype, kernel: str) -> None:
     if not dt.is_floating_point:
-        names = {"int64": "Long", "bool": "Bool"}
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{names[dt.name]}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.legacy}\'')
 
 
 # ---- functions ---------------------------------------------------------------------------

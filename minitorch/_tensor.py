@@ -86,9 +86,6 @@ class _TensorType(type):
         return f"<class '{cls.__module__.replace('minitorch.', 'torch.', 1)}.{cls.__qualname__}'>"
 
 
-_C_TYPES = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool"}
-"""The C++ type names torch's messages print for a tensor's data (``'long int'``)."""
-
 
 class Tensor(metaclass=_TensorType):
     """A multi-dimensional array that records the operations applied to it.
@@ -354,7 +351,7 @@ class Tensor(metaclass=_TensorType):
                 raise RuntimeError("can't assign Variable as its own grad")
             if value.dtype is not self.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_C_TYPES[value.dtype.name]}' "
+                    f"attempting to assign a gradient with dtype '{value.dtype.c_type}' "
                     f"to a tensor with grad_dtype '{_args.legacy(self.dtype)}'. The gradient "
                     "must match the tensor's grad_dtype (defaults to the tensor's dtype). You "
                     "can set the tensor's grad_dtype attribute with a specific dtype, or None to "
@@ -672,22 +669,6 @@ class Tensor(metaclass=_TensorType):
         with autograd.profiler.op_event("aten::to", (self,)):
             return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
 
-    def float(self) -> Tensor:
-        """Convert to float32."""
-        return self.to(D.float32)
-
-    def double(self) -> Tensor:
-        """Convert to float64."""
-        return self.to(D.float64)
-
-    def long(self) -> Tensor:
-        """Convert to int64."""
-        return self.to(D.int64)
-
-    def bool(self) -> Tensor:
-        """Convert to bool."""
-        return self.to(D.bool)
-
     def cpu(self) -> Tensor:
         """This tensor on the CPU (itself when it is there already).
 
@@ -869,6 +850,24 @@ class Tensor(metaclass=_TensorType):
                                f"{{{list(self.shape)}}}.")
         return sum_to(self, tuple(shape))
 
+
+
+def _converter(dt: D.dtype) -> Callable[..., Tensor]:
+    def convert(self: Tensor, memory_format: Any = None) -> Tensor:
+        return self.to(dt)
+
+    convert.__doc__ = f"""This tensor as {dt.name}: ``self.to(torch.{dt.name})``.
+
+    >>> minitorch.ones(1).{_CONVERTERS[dt.name]}().dtype
+    torch.{dt.name}
+    """
+    return convert
+
+
+_CONVERTERS = {"float32": "float", "float64": "double", "float16": "half", "int64": "long",
+               "int32": "int", "int16": "short", "int8": "char", "uint8": "byte", "bool": "bool"}
+for _name, _method in _CONVERTERS.items():
+    setattr(Tensor, _method, _converter(getattr(D, _name)))
 
 def _rebuild(array: Any, requires_grad: bool, device: str = "cpu") -> Tensor:
     """Unpickle a tensor (a leaf with its values, requires_grad and device)."""

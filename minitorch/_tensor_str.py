@@ -20,15 +20,15 @@ EDGEITEMS = 3  # elements kept at each end of a summarised dimension
 LINEWIDTH = 80
 
 _PREFIX = "tensor("
-_FLOATING = {"float32": np.float32, "float64": np.float64}
-_NUMPY_DTYPES = {**_FLOATING, "int64": np.int64, "bool": np.bool_}
+_FLOATING = ("float16", "float32", "float64")
+_IMPLIED = ("int64", "bool")  # with the default float, the dtypes whose values show their kind
 
 
 def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = (),
                 device: str = "") -> str:
     """Return torch's ``repr`` of a tensor holding ``array``, spelled ``minitorch.``.
 
-    ``dtype_name`` is "float32", "float64", "int64" or "bool"; the ``dtype=`` suffix is
+    ``dtype_name`` names the array's dtype ("float32", "int32"...); the ``dtype=`` suffix is
     added where torch shows it, after ``device=`` (given for non-CPU tensors) and before the
     caller's ``suffixes``.
 
@@ -37,7 +37,7 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
     >>> tensor_repr(np.zeros((0, 3)), "int64")
     'tensor([], size=(0, 3), dtype=torch.int64)'
     """
-    array = np.asarray(array, dtype=_NUMPY_DTYPES[dtype_name])
+    array = np.asarray(array, dtype=dtype_name)
     extra = [f"device='{device}'"] if device else []
     if array.size == 0:
         body = "[]"
@@ -47,7 +47,7 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
         show_dtype = dtype_name != get_default_dtype().name
     else:
         body = _values_str(array, dtype_name in _FLOATING)
-        show_dtype = dtype_name in _FLOATING and dtype_name != get_default_dtype().name
+        show_dtype = dtype_name not in _IMPLIED and dtype_name != get_default_dtype().name
     if show_dtype:
         extra.append(f"dtype=torch.{dtype_name}")
     return _add_suffixes(_PREFIX + body, [*extra, *suffixes])

@@ -485,6 +485,29 @@ def cpu_math(fn: Any, *operands: Any) -> Any:
     return fn(*operands)
 
 
+_HALF = np.dtype("float16")  # numpy's (and CuPy's) dtypes are singletons: compared by identity
+
+
+def half_via_float(compute: Any, xp: ModuleType, *operands: Any) -> Any:
+    """``compute(xp, *operands)`` as torch's CPU kernels compute float16: its operands read as
+    float32 and the result rounded to float16 once (numpy's own float16 loops round each step
+    of a cumsum, a softmax, a sigmoid's formula).
+
+    >>> half = np.array([0.1, 0.2, 0.3], dtype=np.float16)
+    >>> float(half_via_float(lambda xp, a: xp.cumsum(a), np, half)[-1]), float(np.cumsum(half)[-1])
+    (0.60009765625, 0.599609375)
+    """
+    for a in operands:  # a loop, not any(): this runs on every unary op
+        if getattr(a, "dtype", None) is _HALF:
+            break
+    else:
+        return compute(xp, *operands)
+    wide = [xp.astype(a, xp.float32) if getattr(a, "dtype", None) is _HALF else a
+            for a in operands]
+    result = compute(xp, *wide)
+    return xp.astype(result, xp.float16) if result.dtype == xp.float32 else result
+
+
 def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:
     """``target[index] += values`` with repeated indices adding up (scatter-add)."""
     if xp is np:

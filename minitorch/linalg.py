@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _args
+from . import _args, _call_form
 from ._tensor import Tensor
 from .ops.inverse import LinAlgError, det, inv, solve
 from .ops.norm import matrix_norm
@@ -53,3 +53,6 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
     if isinstance(ord, str) or (ord is not None and matrix):
         return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+_call_form.public_functions(globals(), "linalg_")  # parser messages as the call was written

@@ -111,6 +111,42 @@ def test_random_convolutions_are_torchs_bits(n: int, c: int, o: int, h: int, w: 
     _check(n, c, o, (h, w), kernel, stride, padding, 1, seed)
 
 
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize(("c", "o", "size"), [(8, 16, (8, 8)), (8, 16, (9, 9)),
+                                              (16, 32, (8, 8)), (16, 32, (9, 7))])
+def test_strided_1x1_convolutions_are_torchs_bits(c: int, o: int, size: tuple,
+                                                  threads: int) -> None:
+    """d2l's ResNet shortcut (a 1x1 kernel, stride 2, no padding): oneDNN's 1x1 kernel
+    where the strides tile the image, its direct kernel where they do not; every part."""
+    assert _check(8, c, o, size, (1, 1), 2, 0, 1, seed=c + size[1]) == list(PARTS)
+
+
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize(("n", "c", "o", "size", "stride"), [
+    (3, 20, 4, (13, 10), 1), (8, 32, 32, (8, 4), 1), (8, 3, 17, (8, 10), 2),
+    (4, 20, 32, (6, 12), 2), (16, 16, 16, (48, 48), 1)])
+def test_1x1_weight_gradient_follows_its_balance(n: int, c: int, o: int, size: tuple,
+                                                 stride: Any, threads: int) -> None:
+    """oneDNN's 1x1 backward-weights kernel shares blocks of image positions between the
+    threads its ``balance()`` gives the batch (none where output channels are cheaper to
+    split), and adds the blocks' chains in turn (a 48x48 image is several blocks)."""
+    assert _check(n, c, o, size, (1, 1), stride, 0, 1, seed=n * o) == list(PARTS)
+
+
+@pytest.mark.parametrize(("n", "c", "o", "size", "kernel", "stride", "padding"), [
+    (8, 3, 17, (15, 13), (3, 3), 1, 1), (4, 1, 32, (16, 12), (3, 3), 1, 1),
+    (2, 1, 17, (9, 15), (1, 1), 2, 0), (16, 32, 8, (9, 5), (1, 1), 2, 0),
+    (4, 20, 16, (13, 6), (3, 3), 1, 1), (16, 32, 4, (12, 10), (3, 3), 1, 0),
+    (3, 16, 16, (14, 14), (3, 3), 1, 1)])
+def test_two_threads_share_the_weight_gradient_as_onednn(n: int, c: int, o: int, size: tuple,
+                                                         kernel: tuple, stride: int,
+                                                         padding: int) -> None:
+    """oneDNN's direct backward-weights kernel shares output rows between threads (its 2-d
+    harness, for more than 9 output rows; the bias summed with the weights) or else images,
+    as its ``balance()`` picks in two steps: least memory, then less computing."""
+    assert _check(n, c, o, size, kernel, stride, padding, 1, seed=n + o) == list(PARTS)
+
+
 @pytest.mark.parametrize(("n", "c", "size", "kernel", "stride", "padding"), [
     (64, 4, (13, 9), (3, 3), 1, 0), (8, 16, (10, 10), (3, 3), 1, 1),
     (4, 8, (9, 9), (3, 3), 2, 1), (32, 32, (14, 14), (5, 5), 1, 2)])
@@ -152,7 +188,16 @@ def test_plan_names_torchs_kernels() -> None:
     assert _conv_order.plan((256, 6, 14, 14), (16, 6, 5, 5), plain, 1) == \
         _conv_order.Plan("direct", "direct", "direct", 8)  # backward weights: jit:avx2
     assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), plain, 1).forward == "bias-first"
-    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), ((2, 2), (0, 0), (1, 1)),
+    # strided 1x1: oneDNN's 1x1 kernel when the strides tile the image (jit_1x1, its
+    # "reduce to unit stride"), else its direct kernel; padded: its gemm kernel
+    halved = ((2, 2), (0, 0), (1, 1))
+    assert _conv_order.plan((8, 16, 8, 8), (32, 16, 1, 1), halved, 1) == _conv_order.Plan(
+        "bias-first", "columns", "1x1")
+    assert _conv_order.plan((8, 16, 9, 9), (32, 16, 1, 1), halved, 1) == _conv_order.Plan(
+        "direct", "chain", "direct", 16)
+    assert _conv_order.plan((8, 8, 9, 9), (16, 8, 1, 1), halved, 1) == _conv_order.Plan(
+        "direct", "chain", "direct", 8)  # backward weights: jit:avx2
+    assert _conv_order.plan((8, 8, 8, 8), (16, 8, 1, 1), ((2, 2), (1, 1), (1, 1)),
                             1).forward == "gemm"
     assert _conv_order.plan((8, 4, 8, 8), (4, 1, 3, 3), plain, 4) == _conv_order.Plan(
         "bias-first", "direct", None)  # depthwise: jit_dw, its weight gradient not repeated

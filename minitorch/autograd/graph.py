@@ -446,13 +446,9 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     shape = ", ".join(str(s) for s in tensor.shape)
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{_TYPE_NAMES[tensor.dtype.name]} [{shape}]]{which} is at "
+        f"operation: [torch.{tensor.dtype.legacy}Tensor [{shape}]]{which} is at "
         f"version {now}; expected version {saved._version} instead. {_anomaly_hint()}"
     )
-
-
-_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
-               "bool": "BoolTensor"}
 
 
 def _anomaly_hint() -> str:

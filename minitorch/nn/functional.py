@@ -17,7 +17,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, _creation
+from .. import _args, _call_form, _creation
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd import profiler
@@ -282,10 +282,10 @@ def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tens
     >>> F.softmax(minitorch.zeros(1, 2), dim=1)
     tensor([[0.5000, 0.5000]])
     """
-    _args.python_attribute(input, "softmax")
+    _args.python_attribute(input, "dim" if dim is None else "softmax")  # what torch reads
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
-    return nn_ops.softmax(input, dim, dtype)
+    return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tensor:
@@ -294,10 +294,10 @@ def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> 
     >>> F.log_softmax(minitorch.zeros(2), dim=0)
     tensor([-0.6931, -0.6931])
     """
-    _args.python_attribute(input, "log_softmax")
+    _args.python_attribute(input, "dim" if dim is None else "log_softmax")  # what torch reads
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
-    return nn_ops.log_softmax(input, dim, dtype)
+    return input.log_softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 
 # ---- dropout and pooling -----------------------------------------------------------------
@@ -316,9 +316,10 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         p = p.item()
     _dropout_range(p)  # torch's Python check, before its parser's
-    _args.tensor_args("dropout", (input, "input", 1))
-    training = _args.flag("dropout", training, "train", 3)
-    p = _args.real("dropout", p, "p", 2)
+    fn = "dropout_" if inplace else "dropout"  # the two C functions torch's Python calls
+    _args.tensor_args(fn, (input, "input", 1))
+    training = _args.flag(fn, training, "train", 3)
+    p = _args.real(fn, p, "p", 2)
     if p != p:  # nan: torch's C++ check
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0 or input.numel() == 0:
@@ -346,6 +347,7 @@ def _dropout_range(p: Any) -> None:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
+@_call_form.function
 @_args.tensors("avg_pool2d", input="input")
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                ceil_mode: Any = False, count_include_pad: Any = True,
@@ -361,13 +363,10 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
                (padding, "padding", 4))
     _args.window_types("avg_pool2d", *windows)  # every type, then the windows' lengths
-    # the options are named as keywords (torch's message gives a position only when they
-    # come positionally, which a Python signature cannot tell)
-    ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode")
-    count_include_pad = _args.flag("avg_pool2d", count_include_pad, "count_include_pad")
+    ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode", 5)
+    count_include_pad = _args.flag("avg_pool2d", count_include_pad, "count_include_pad", 6)
     if divisor_override is not None:
-        divisor_override = _args.integer("avg_pool2d", divisor_override, "divisor_override",
-                                         None)
+        divisor_override = _args.integer("avg_pool2d", divisor_override, "divisor_override", 7)
     kernel, steps, pad = _args.windows("avg_pool2d", *windows)
     steps = steps or kernel
     if divisor_override == 0:
@@ -677,9 +676,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if target.dtype.name == "uint8":  # torch's kernel takes bytes as class indices too
+        target = target.long()
     if target.dtype is not int64:
-        name = {"float32": "Float", "float64": "Double", "bool": "Bool"}[target.dtype.name]
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype.legacy}")
     if input.dim() == 1 and target.numel() != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.numel()}")

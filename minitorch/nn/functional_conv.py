@@ -101,6 +101,17 @@ def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
     return input, tuple(t // 2 for t in total)
 
 
+def _check_lengths(weight: Tensor, geometry: tuple) -> None:
+    """torch's check that the stride, padding and dilation each have one value or one per
+    dim of the weight's window (a weight of another rank than the input's meets it first)."""
+    n = weight.dim() - 2
+    for name, value in zip(("stride", "padding", "dilation"), geometry):
+        if weight.dim() >= 3 and not isinstance(value, str) and len(value) not in (1, n):
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} "
+                               "values to match the convolution dimensions, but got "
+                               f"{name}={list(value)}")
+
+
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
                 geometry: tuple, output_padding: tuple | None = None) -> None:
     """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
@@ -115,6 +126,7 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError(f"Invalid padding string: '{padding}'")
     if padding == "same" and any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
+    _check_lengths(weight, geometry)
     if not isinstance(padding, str) and min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
     if transposed and min(output_padding) < 0:

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from .._dtype import float32, float64
+from .._dtype import float16, float32, float64
 from .._tensor import Tensor, _cuda_device, _to_arguments
 from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle, add_hook
@@ -33,9 +33,6 @@ from . import _backward_hooks
 from .parameter import Parameter, UninitializedParameter, zero_grad_
 
 __all__ = ["Module", "typename"]
-
-_TENSOR_TYPES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
-                 "bool": "BoolTensor"}
 
 
 def typename(value: Any) -> str:
@@ -46,7 +43,7 @@ def typename(value: Any) -> str:
     ('torch.FloatTensor', 'int')
     """
     if isinstance(value, Tensor):
-        return f"torch.{_TENSOR_TYPES[value.dtype.name]}"
+        return f"torch.{value.dtype.legacy}Tensor"
     cls = type(value)
     if cls.__module__ == "builtins":
         return cls.__qualname__
@@ -491,6 +488,16 @@ class Module:
     def float(self) -> Module:
         """Convert floating-point parameters and buffers to float32."""
         return self.to(float32)
+
+    def half(self) -> Module:
+        """Convert floating-point parameters and buffers to float16, in place (the Array API
+        standard, and so its strict namespace, has no float16).
+
+        >>> model = minitorch.nn.Sequential()
+        >>> model.half() is model
+        True
+        """
+        return self.to(float16)
 
     # ---- state_dict --------------------------------------------------------------------
     def state_dict(self, *, destination: dict | None = None, prefix: str = "",

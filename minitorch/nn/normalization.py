@@ -33,6 +33,10 @@ class LayerNorm(Module):
                  elementwise_affine: bool = True, bias: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
         super().__init__()
+        if not isinstance(normalized_shape, int) and _args.as_int(normalized_shape) is None \
+                and not hasattr(normalized_shape, "__iter__"):
+            # torch's Python takes tuple(normalized_shape) of anything but an int
+            raise TypeError(f"'{type(normalized_shape).__name__}' object is not iterable")
         self.normalized_shape = _args.int_list("LayerNorm", normalized_shape,
                                                "normalized_shape", 1)
         self.eps = eps

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._args import INT64_MAX, float_scalar, int_scalar, operand
-from .._dtype import dtype, result_type
+from .._dtype import bool as bool_
+from .._dtype import dtype, result_type, wrapped
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
 from ..backend import array_dtype, to_device
@@ -117,4 +118,7 @@ def _as(value: Any, dt: dtype) -> Any:
         return xp.astype(value._data, array_dtype(xp, dt.name))
     if dt.is_floating_point:
         return float_scalar(value)
-    return int_scalar(value) if type(value) is int else value
+    if type(value) is not int:
+        return value
+    value = int_scalar(value)  # torch reads it as int64, then as the op's dtype: its low bits
+    return value if dt.itemsize == 8 or dt is bool_ else wrapped(value, dt)

@@ -15,17 +15,20 @@ of at most 3 in some dim, no groups and at most 20480 input values, which its ow
   bias, then each later block's chain added. ``grad_input`` likewise over the output
   channels (strided: oneDNN's brgemm kernel, one chain over all of them, or one per kernel
   column when the last windows leave input columns over). ``grad_weight`` a chain over
-  images, output rows, output columns, the images split between threads as oneDNN's
-  ``balance()`` splits them (AVX-512 kernel) or its reduction balancer (the AVX2 kernel it
-  takes for 4 to 15 input channels), the threads' chains then added; ``grad_bias`` plain
-  adds in that order, split by the reduction balancer.
-* ``1x1``: oneDNN's 1x1 kernel (stride 1, no padding): one chain that starts from the bias;
-  ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per image,
-  the images' sums added, the images split evenly between the threads. Its depthwise kernel
+  images, output rows, output columns, the images (or, past 9 output rows, the rows of all
+  images) split between threads as oneDNN's ``balance()`` splits them (AVX-512 kernel) or
+  its reduction balancer (the AVX2 kernel it takes for 4 to 15 input channels), the
+  threads' chains then added; ``grad_bias`` plain adds in that order, split as the weights
+  (rows) or by the reduction balancer (images).
+* ``1x1``: oneDNN's 1x1 kernel (no padding; strided only where the strides tile the image,
+  which it first copies to a dense one): one chain that starts from the bias;
+  ``grad_input`` one chain over all output channels; ``grad_weight`` one chain per block of
+  an image's positions, the blocks' sums added, the blocks shared between threads as its
+  ``balance()`` shares them. Its depthwise kernel
   (``jit_dw``, as many groups as channels) likewise starts from the bias, and its
   ``grad_input`` is the direct one's.
 * ``gemm``: oneDNN's im2col and its own sgemm (``gemm:jit``), taken for padding as large as
-  the kernel and for padded or strided 1x1 kernels: one chain per output in im2col order
+  the kernel and for padded 1x1 kernels: one chain per output in im2col order
   (channel, kernel row, kernel column), cut into the sgemm's blocks of ``k`` whose chains
   are added, then the bias; ``grad_input`` alike over the output channels, then col2im.
 
@@ -39,12 +42,11 @@ forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12
 products, within rounding of torch's: grouped convolutions' gradients (but a depthwise
 grad_input) and their forward on oneDNN's direct kernels for groups or with dilation (see
 :func:`_grouped_plan`), the weight gradient of
-oneDNN's gemm kernel (padding as large as the kernel, padded or strided 1x1 kernels,
+oneDNN's gemm kernel (padding as large as the kernel, padded 1x1 kernels,
 dilation with stride or with 4 to 15 channels), dilated single images
 (``slow_conv_dilated2d``), and every oneDNN kernel on CPUs without AVX-512. Known misses of
-a claimed part, about one weight gradient in twenty over random shapes: oneDNN's
-``balance()`` (repeated from its source) for some first layers and small images, and its
-reduction of the bias for a few shapes.
+a claimed part, measured over random shapes on two threads: about one strided
+``grad_input`` in a hundred (a single image, the ``columns`` kernel).
 
 >>> import numpy as np
 >>> x = np.ones((2, 1, 3, 3), np.float32)
@@ -59,8 +61,9 @@ array([[3., 3.],
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import pairwise
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -136,12 +139,15 @@ def _plan(x_shape: tuple, w_shape: tuple, geometry: Geometry, groups: int,
         return _NONE
     if groups > 1:
         return _grouped_plan(c // groups, w_shape[0] // groups, geometry, (kh, kw))
-    if one and not strided and (ph, pw) == (0, 0):
-        return Plan("bias-first", "chain", "1x1")
     # strided gradients of the input: oneDNN's brgemm kernel, unless dilated
     columns_left = (w + 2 * pw - dw * (kw - 1) - 1) % sw
     strided_input = None if dilated else "columns" if columns_left else "chain"
-    if one or ph >= kh or pw >= kw:  # oneDNN's gemm convolution
+    unpadded = (ph, pw) == (0, 0)
+    if one and unpadded and h % sh == 0 and w % sw == 0:
+        # oneDNN's 1x1 kernel; strided, it first copies the inputs its windows read into a
+        # dense image ("reduce to unit stride"), which needs the strides to tile the image
+        return Plan("bias-first", strided_input if strided else "chain", "1x1")
+    if (one and not unpadded) or ph >= kh or pw >= kw:  # oneDNN's gemm convolution
         return Plan("gemm", strided_input if strided else "gemm", None)
     if strided and dilated:
         return Plan("direct", "gemm", None)
@@ -283,45 +289,67 @@ def _reducer_threads(threads: int, jobs: int, job_size: int, reduction: int) -> 
     return per_group
 
 
+class _WeightSplit(NamedTuple):
+    """How oneDNN's direct backward-weights kernel shares its reduction between threads:
+    over ``rows`` (its 2-d harness: every output row of every image a unit) or images, among
+    ``mb_threads`` of the ``threads`` it runs."""
+
+    rows: bool
+    mb_threads: int
+    threads: int
+
+
 def _threads_of_weight_grad(x_shape: tuple, w_shape: tuple, out_hw: Pair, geometry: Geometry,
-                            groups: int, width: int) -> tuple[int, int]:
-    """How oneDNN's direct backward-weights kernel splits the images between threads, and
-    how many threads it runs: with AVX-512 its ``balance()`` picks the split of images,
-    output-channel and input-channel blocks that moves the least memory; with AVX2 a
-    ``reduce_balancer_t`` shares the weight blocks out."""
+                            groups: int, width: int) -> _WeightSplit:
+    """With AVX-512, oneDNN's ``balance()``: the split of images (or rows), output-channel
+    and input-channel blocks that moves the least memory, then one that computes less if it
+    moves at most 10% more; with AVX2 a ``reduce_balancer_t`` shares the weight blocks out."""
     n, _, ih, iw = x_shape
     o, cg, kh, kw = w_shape
     threads = get_num_threads()
     nb_oc = -(-(o // groups) // width)
     if width == 8:
         jobs = groups * nb_oc * -(-cg // width)
-        return _reducer_threads(threads, jobs, width * width * kh * kw, n), threads
+        return _WeightSplit(False, _reducer_threads(threads, jobs, width * width * kh * kw, n),
+                            threads)
     if threads < groups:
-        return 1, threads
-    first = cg in (1, 2, 3)  # a first layer: read as its channels are, its rows shared out
-    ic_block = cg if first else width
+        return _WeightSplit(False, 1, threads)
+    (sh, sw), (oh, ow), (dh, _) = geometry[0], out_hw, geometry[2]
+    rows = dh == 1 and oh > 9  # its 2-d harness, unless one output column spans the input
+    rows = rows and not (ow == 1 and kw == iw and kw >= 2 and (sh, sw) == (1, 1)
+                         and geometry[1] == (0, 0) and dh == 1)
+    ih_r, oh_r = (ih, oh) if rows else (1, 1)  # the rows the units reduce over
+    ih_rest, oh_rest = (1, 1) if rows else (ih, oh)
+    ic_block = cg if cg < 16 else width  # a first layer: read as its channels are
     nb_ic = -(-cg // ic_block)
-    (sh, sw), (oh, ow) = geometry[0], out_hw
     per_group = threads // groups
+    units = n * max(1, oh_r // 9)
 
     def cost(mb_t: int, oc_t: int, ic_t: int) -> int:
-        src = -(-n // mb_t) * -(-nb_ic // ic_t) * ic_block * ih * iw // sh // sw
-        dst = -(-n // mb_t) * -(-nb_oc // oc_t) * width * oh * ow
+        src = -(-n * ih_r // mb_t) * -(-nb_ic // ic_t) * ic_block * ih_rest * iw // sh // sw
+        dst = -(-n * oh_r // mb_t) * -(-nb_oc // oc_t) * width * oh_rest * ow
         wei = 8 * -(-nb_oc // oc_t) * -(-nb_ic // ic_t) * kh * kw * ic_block * width
         return src + dst + wei
 
-    best, split = cost(1, 1, 1), (1, 1, 1)
-    units = n * oh if first else n
-    for mb_t in range(1, min(per_group, units) + 1):
-        rest = per_group // mb_t
-        for oc_t in range(1, min(rest, nb_oc) + 1):
-            ic_t = min(rest // oc_t, nb_ic)
-            if (value := cost(mb_t, oc_t, ic_t)) <= best:
-                best, split = value, (mb_t, oc_t, ic_t)
+    def work(mb_t: int, oc_t: int, ic_t: int) -> int:
+        return -(-n * oh_r // mb_t) * -(-nb_oc // oc_t) * -(-nb_ic // ic_t)
+
+    splits = [(mb_t, oc_t, min(per_group // mb_t // oc_t, nb_ic))
+              for mb_t in range(1, min(per_group, units) + 1)
+              for oc_t in range(1, min(per_group // mb_t, nb_oc) + 1)]
+    least, split = cost(1, 1, 1), (1, 1, 1)
+    for candidate in splits:  # step 1: the least memory moved
+        if (value := cost(*candidate)) <= least:
+            least, split = value, candidate
+    fewest = work(*split)
+    for candidate in splits:  # step 2: less computing, for at most 10% more memory
+        value = work(*candidate)
+        if (value <= fewest and cost(*candidate) < 1.1 * least) or 4 * value <= 3 * fewest:
+            fewest, split = value, candidate
     mb_t, oc_t, ic_t = split
     if threads // 2 < mb_t < threads:
         mb_t = min(units, threads)
-    return mb_t, mb_t * groups * oc_t * ic_t
+    return _WeightSplit(rows, mb_t, mb_t * groups * oc_t * ic_t)
 
 
 def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: Geometry,
@@ -331,8 +359,8 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
     output columns, the images split between threads as its ``balance()`` splits them (their
     chains then added); the bias's gradient plain adds in that order, its images split
     between threads by oneDNN's reduction balancer. ``per_image``: oneDNN's 1x1 kernel,
-    whose chain starts again from zero for each image, the images' sums added in turn, the
-    images split evenly between all the threads.
+    whose chains run over blocks of an image's positions (:func:`_runs_of_1x1`), each
+    block's sum added to its thread's in turn.
 
     >>> x, g = np.ones((2, 1, 2, 2), np.float32), np.ones((2, 1, 1, 1), np.float32)
     >>> gw, gb = direct_grad_weight(g, x, (1, 1, 2, 2), ((1, 1), (0, 0), (1, 1)), 1, 16, True)
@@ -347,18 +375,19 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
     cols = np.stack([padded[key] for key in keys], axis=2)  # N, C, K, OH, OW
     cols = cols.reshape(n, groups, cg * len(keys), oh * ow).transpose(0, 3, 1, 2)
     grads = g.reshape(n, groups, og, oh * ow).transpose(0, 3, 1, 2)
+    items = grads
     if per_image:
         threads = get_num_threads()
-        image_threads = min(threads, n)
+        weight = _run_chains(grads, cols, _runs_of_1x1(n, (oh, ow), (cg, o), threads))
     else:
-        image_threads, threads = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry,
-                                                         groups, width)
-    pieces = [oh * ow] if per_image else None
-    items, sizes = grads, _balance211(n, image_threads)
-    if cg in (1, 2, 3) and width == 16 and not per_image:  # a first layer splits rows
-        items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
-        sizes = _balance211(n * oh, image_threads)
-    weight = _chains(items, cols, sizes, pieces)
+        split = _threads_of_weight_grad(x.shape, w_shape, (oh, ow), geometry, groups, width)
+        threads = split.threads
+        if split.rows:  # the units are rows, not images
+            items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
+        sizes = _balance211(len(items), split.mb_threads)
+        weight = _chains(items, cols, sizes)
+        if bias and split.rows:  # its 2-d harness sums the bias with the weights
+            return weight.reshape(w_shape), _sums_in_order(items, sizes)
     grad_bias = None
     if bias:  # oneDNN's own reduction: output-channel blocks shared among the threads
         units, jobs = len(items), groups * -(-og // width)
@@ -386,12 +415,10 @@ def _parts_sum(parts: list[np.ndarray]) -> np.ndarray:
     return total
 
 
-def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
-            pieces: list[int] | None) -> np.ndarray:
+def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int]) -> np.ndarray:
     """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` (N, positions,
     G, ·) over its images and positions, all threads in one loop, then the threads' sums
-    added. ``pieces``: each image's positions in runs whose chains start from zero, each
-    added to its thread's sum in turn (None: one chain through all)."""
+    added."""
     positions, groups, og, ck = grads.shape[1], grads.shape[2], grads.shape[3], cols.shape[3]
     threads = len(sizes)
     starts = [a for a, _ in _ranges(sizes)]
@@ -404,13 +431,118 @@ def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int],
             if i < sizes[t]:
                 g_i[:, t, :, :, 0] = grads[starts[t] + i]
                 x_i[:, t, :, 0, :] = cols[starts[t] + i]
-        for a, b in _ranges(pieces or [positions]):
-            acc = total if pieces is None else np.zeros_like(total)
-            for gs, xs in zip(g_i[a:b], x_i[a:b]):
-                np.add(acc, gs * xs, out=acc, casting="unsafe")
-            if pieces is not None:
-                total = total + acc
+        for gs, xs in zip(g_i, x_i):
+            np.add(total, gs * xs, out=total, casting="unsafe")
     return _parts_sum(list(total))
+
+
+Run = tuple[int, int, int]  # an image, its first position, the position after its last
+
+
+def _best_divider(value: int, low: int, high: int, largest: bool) -> int:
+    """oneDNN's ``best_divider``: of ``low..high``, the divider that leaves the least of
+    ``value`` over in its last block, the largest such (``largest``) or the smallest."""
+    high = max(1, min(high, value))
+    low = max(1, min(low, high))
+    best, loss_best = high, float("inf")
+    for divider in range(high, low - 1, -1):
+        padded = -(-value // divider) * divider
+        loss = np.float32(padded - value) / np.float32(padded)  # float, as oneDNN's
+        if loss < loss_best or (not largest and loss == loss_best):
+            best, loss_best = divider, loss
+    return best
+
+
+@cache
+def _l1_floats() -> int:
+    """The per-core L1 data cache in floats, which oneDNN's 1x1 kernel blocks for (Linux
+    says where it is; elsewhere 48 KiB, the AVX-512 CPUs' this module was measured on)."""
+    try:
+        text = Path("/sys/devices/system/cpu/cpu0/cache/index0/size").read_text().strip()
+        return int(text.removesuffix("K")) * 1024 // 4 if text.endswith("K") else 12288
+    except (OSError, ValueError):
+        return 12288
+
+
+def _runs_of_1x1(n: int, out_hw: Pair, channels: Pair, threads: int) -> list[list[Run]]:
+    """How oneDNN's 1x1 backward-weights kernel (``jit_avx512_common_1x1``) walks the
+    positions: per thread, its runs of positions, each one fused chain from zero whose sum is
+    then added to the thread's. A unit is one block of an image's positions (the kernel's
+    ``reduce_block``); its ``balance()`` shares the units out between ``nthr_mb`` threads
+    (the others take output/input channel blocks, which leaves the order alone), and each
+    thread's kernel calls take ``nb_reduce_blocking`` blocks at a time, never past an image."""
+    oh, ow = out_hw
+    size = oh * ow  # a strided kernel first copies its windows' inputs into a dense image
+    block = _best_divider(size, 7, 16, True)
+    if size % block:
+        block = _best_divider(ow, 4, ow, False)
+    block = 1 if block > 256 else block
+    per_image = -(-size // block)
+    ur = 8 if block <= 19 else 16  # registers per broadcast, as its kernel generator picks
+    l1 = _l1_floats() // ur
+    blocking = _best_divider(size, min(l1, max(ow, oh)), min(l1, size), True)
+    blocking = max(blocking // block * block, block)
+    step, step_max = -(-blocking // block), -(-(blocking * 3 // 2 // block * block) // block)
+    units = n * per_image
+    mb_threads = _threads_of_1x1(units, n, channels, block, threads)
+    runs: list[list[Run]] = []
+    for start, end in _ranges(_balance211(units, mb_threads)):
+        mine, unit = [], start
+        while unit < end:
+            image, first = divmod(unit, per_image)
+            left = min(per_image - first, end - unit)
+            blocks = left if left < step_max else step
+            mine.append((image, first * block, min((first + blocks) * block, size)))
+            unit += blocks
+        runs.append(mine)
+    return runs
+
+
+def _threads_of_1x1(units: int, n: int, channels: Pair, block: int, threads: int) -> int:
+    """``nthr_mb`` of the 1x1 kernel's ``balance()``: the split of its ``units`` (image
+    position blocks), output-channel and input-channel blocks of 16 that moves the least
+    memory; how many threads share the units out."""
+    nb_ic, nb_oc = -(-channels[0] // 16), -(-channels[1] // 16)
+
+    def cost(mb_t: int, oc_t: int, ic_t: int) -> int:
+        per_thread = -(-units // mb_t)
+        return (per_thread * -(-nb_ic // ic_t) * 16 * block
+                + per_thread * -(-nb_oc // oc_t) * 16 * block
+                + 12 * -(-nb_oc // oc_t) * -(-nb_ic // ic_t) * 16 * 16)
+
+    best, mb_threads = cost(1, 1, 1), 1
+    for mb_t in range(1, min(threads, units) + 1):
+        rest = threads // mb_t
+        for oc_t in range(1, min(rest, nb_oc) + 1):
+            if (value := cost(mb_t, oc_t, min(rest // oc_t, nb_ic))) <= best:
+                best, mb_threads = value, mb_t
+    if threads // 2 < mb_threads < threads:
+        mb_threads = min(n, threads)
+    return mb_threads
+
+
+def _run_chains(grads: np.ndarray, cols: np.ndarray, runs: list[list[Run]]) -> np.ndarray:
+    """Per thread, each of its ``runs`` a fused chain of ``grads ⊗ cols`` (N, positions, G,
+    ·) from zero, added to the thread's sum in turn; then the threads' sums added. The
+    threads' j-th runs go through one loop together, a shorter run padded with products of
+    -0, which leave any sum as it is."""
+    groups, og, ck = grads.shape[2], grads.shape[3], cols.shape[3]
+    sums: list[Any] = [None] * len(runs)
+    for j in range(max(map(len, runs))):
+        active = [t for t, mine in enumerate(runs) if j < len(mine)]
+        length = max(runs[t][j][2] - runs[t][j][1] for t in active)
+        g_j = np.full((length, len(active), groups, og, 1), -0.0)
+        x_j = np.zeros((length, len(active), groups, 1, ck))
+        for i, t in enumerate(active):
+            image, a, b = runs[t][j]
+            g_j[:b - a, i, :, :, 0] = grads[image, a:b]
+            x_j[:b - a, i, :, 0, :] = cols[image, a:b]
+        acc = np.zeros((len(active), groups, og, ck), np.float32)
+        for gs, xs in zip(g_j, x_j):
+            np.add(acc, gs * xs, out=acc, casting="unsafe")
+        for i, t in enumerate(active):
+            sums[t] = acc[i] if sums[t] is None else acc[i] + sums[t]
+    return _parts_sum([total for total in sums if total is not None])
 
 
 def gemm_blocks(k: int) -> list[int]:

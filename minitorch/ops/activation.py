@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..backend import cpu_math, namespace, zero_where
+from ..backend import cpu_math, half_via_float, namespace, zero_where
 from . import _fused
 from ._base import Op, like, wrap
 from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu
@@ -42,7 +42,7 @@ class _Activation(Op):
     def forward(cls, ctx: Any, a: Tensor, **options: Any) -> Tensor:
         ctx.save_for_backward(a)
         ctx.options = options
-        return wrap(cls.compute(a._xp, a._data, **options))
+        return wrap(half_via_float(lambda xp, x: cls.compute(xp, x, **options), a._xp, a._data))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:

@@ -154,14 +154,14 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     tensor([[1., 4.]])
     """
     _args.tensor_args("adaptive_avg_pool1d", (input, "input", 1))
-    sizes = (output_size,) if isinstance(output_size, int) else tuple(output_size)
-    if len(sizes) != 1:
-        raise RuntimeError("adaptive_avg_pool1d() argument 'output_size' should contain one int "
-                           f"(got {len(sizes)})")
+    sizes = _args.int_list("adaptive_avg_pool1d", output_size, "output_size", 2)
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            "tensor for argument #1 'self' (while checking arguments for "
                            "adaptive_avg_pool1d)")
+    if len(sizes) != 1:
+        raise RuntimeError("adaptive_avg_pool1d() argument 'output_size' should contain one int "
+                           f"(got {len(sizes)})")
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, sizes[0])).squeeze(-2)
 
 
@@ -225,12 +225,13 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     (tensor([[[4., 5.]]]), tensor([[[4, 5]]]))
     """
     size = _output_size(input, output_size)
+    _check_input("adaptive_max_pool2d", input, "but got:", any_dtype=True)  # the shape first
     if len(size) != 2:
         raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     if min(size) < 0:
         raise RuntimeError("Trying to create tensor with negative dimension "
                            f"{min(size)}: {[*input.shape[:-2], *size]}")
-    _check_input("adaptive_max_pool2d", input, "but got:")
+    _check_input("adaptive_max_pool2d", input, "but got:")  # then the dtype
     indices = wrap(_argmax_windows(input._data, size))
     out = AdaptiveMaxPool2D.apply(input, indices=indices)
     return (out, indices) if return_indices else out

@@ -24,6 +24,7 @@ from .._tensor import Tensor
 from ..backend import namespace
 from . import _conv_order as order
 from ._base import Op, like, wrap
+from .pointwise import where
 from .shape import Embed, Slice, stack
 
 __all__ = ["Convolution", "ConvolutionTranspose", "MaxPool2DWithIndices", "out_size"]
@@ -96,13 +97,17 @@ def _columns(x: Tensor, keys: list, padding: tuple) -> Tensor:
     return stack([Slice.apply(x, key=key) for key in keys], x.dim() - len(padding))
 
 
-def _fold(parts: Tensor, shape: tuple, keys: list, padding: tuple) -> Tensor:
+def _fold(parts: Tensor, shape: tuple, keys: list, padding: tuple,
+          last_first: bool = False) -> Tensor:
     """The adjoint of ``_columns``: each offset's (N, C, OH, OW) gradient added back where
-    that offset read it, the padding cut off."""
+    that offset read it, the padding cut off. The offsets are added in kernel order (torch's
+    col2im), or from the last to the first (``last_first``): an input's windows in row-major
+    order, as torch's max-pool backward visits them."""
     padded = _padded_shape(shape, padding)
     spatial = (slice(None),) * len(padding)
     total = None
-    for k, key in enumerate(keys):
+    offsets = reversed(range(len(keys))) if last_first else range(len(keys))
+    for k, key in ((k, keys[k]) for k in offsets):
         part = Embed.apply(parts[(..., k, *spatial)], shape=padded, key=key)
         total = part if total is None else total + part
     if not any(padding):
@@ -367,7 +372,7 @@ class MaxPool2DWithIndices(Op):
         cols = _columns_array(xp, x._data, keys, geometry[1], -float("inf"))
         first = xp.argmax(cols, axis=-3, keepdims=True)
         offsets = xp.reshape(xp.arange(len(keys), dtype=first.dtype), (len(keys), 1, 1))
-        ctx.winner = wrap(xp.astype(first == offsets, x._data.dtype))  # (..., K, OH, OW)
+        ctx.winner = wrap(first == offsets)  # (..., K, OH, OW)
         ctx.meta = (tuple(x.shape), keys, geometry[1])
         ctx.first = first
         return wrap(xp.max(cols, axis=-3))
@@ -375,7 +380,10 @@ class MaxPool2DWithIndices(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, keys, padding = ctx.meta
-        return (_fold(g.unsqueeze(-3) * ctx.winner, shape, keys, padding),)
+        # torch adds each window's gradient to its winner, window after window, into zeros:
+        # losers add +0 here (a product by 0 could leave a -0 where torch has +0)
+        parts = where(ctx.winner, g.unsqueeze(-3), 0.0)
+        return (_fold(parts, shape, keys, padding, last_first=True),)
 
 
 class MaxPool2DReturningIndices(MaxPool2DWithIndices):

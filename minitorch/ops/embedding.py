@@ -60,13 +60,26 @@ def _counts(flat: Tensor, n: int, like: Tensor) -> Tensor:
                           key=(flat._data,), alpha=1)
 
 
+def _empty_rows_refusal(weight: Tensor, indices: Any) -> None:
+    """torch's index_select on an empty ``weight`` (no rows, or rows of width 0) refuses an
+    out-of-range index in its own words, naming the first one."""
+    rows = weight.shape[0]
+    if not rows:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if not weight.shape[1]:
+        flat = [int(i) for i in indices.reshape(-1).tolist()]
+        bad = next(i for i in flat if not 0 <= i < rows)
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={rows}")
+
+
 def _check_indices(fn: str, indices: Tensor, argument: int) -> None:
     """torch's check that ``indices`` (argument #``argument`` of ``fn``) are integers."""
-    if indices.dtype.name != "int64":
+    if indices.dtype.name not in ("int64", "int32"):
+        legacy = _args.legacy(indices.dtype)  # torch has no legacy tensor type for bool
+        kind = "CPUBoolType" if legacy == "Bool" else f"torch.{legacy}Tensor"
         raise RuntimeError(f"Expected tensor for argument #{argument} 'indices' to have one of "
-                           "the following scalar types: Long, Int; but got "
-                           f"torch.{_args.legacy(indices.dtype)}Tensor instead (while checking "
-                           f"arguments for {fn})")
+                           f"the following scalar types: Long, Int; but got {kind} instead "
+                           f"(while checking arguments for {fn})")
 
 
 def renorm_(weight: Any, indices: Any, max_norm: Any, norm_type: Any) -> None:
@@ -134,6 +147,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     _check_indices(fn, input, 1)
     data = input._data
     if input.numel() and bool(input._xp.any((data < 0) | (data >= weight.shape[0]))):
+        _empty_rows_refusal(weight, data)
         raise IndexError("index out of range in self")
     if sparse:
         raise NotImplementedError("minitorch has no sparse tensors: use sparse=False")

@@ -148,7 +148,7 @@ def _check_index(fn: str, input: Tensor, dim: Any, index: Any, src: Any = None) 
     tensor ``src`` of ``input``'s dtype, an index of ``input``'s rank."""
     _args.tensor_args(fn, (input, "input", 1), (index, "index", 3))  # types, then values
     d = _args.dim(fn, dim, input.dim())
-    if index.dtype.name != "int64":
+    if index.dtype.name not in ("int64", "int32"):
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src.dtype is not input.dtype:
         raise RuntimeError(f"{fn}(): Expected self.dtype to be equal to src.dtype")
@@ -312,7 +312,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     if not input.dim() and index.numel() != 1:
         raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
                            f"{index.numel()} value(s)")
-    if index.dtype.name != "int64":
+    if index.dtype.name not in ("int64", "int32"):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     _check_select_bounds(input, d, index)
     key = (slice(None),) * d + (index._xp.reshape(index._data, (-1,)),)

@@ -202,7 +202,9 @@ def key_parts(key: Any) -> tuple:
     ((0, 1), ([0, 1], [1, 0]), ([0, 1],))
     """
     if isinstance(key, tuple):
-        return key
+        return _narrow_index_tensors(key)
+    if isinstance(key, Tensor):
+        return _narrow_index_tensors((key,))
     if isinstance(key, list) and len(key) < 32 and any(map(_multidimensional, key)):
         warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
                       "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. "
@@ -211,6 +213,23 @@ def key_parts(key: Any) -> tuple:
                       "different result", UserWarning, stacklevel=4)
         return tuple(key)
     return (key,)
+
+
+def _narrow_index_tensors(parts: tuple) -> tuple:
+    """The parts as torch reads them: a uint8 tensor is a mask (deprecated, with torch's
+    warning); int8 and int16 tensors are no index at all (int32 ones index as int64)."""
+    if not any(isinstance(p, Tensor) and p.dtype.name in _NARROW for p in parts):
+        return parts
+    for p in parts:
+        if isinstance(p, Tensor) and p.dtype.name in ("int8", "int16"):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                  "torch.bool instead.", UserWarning, stacklevel=5)
+    return tuple(p.bool() if isinstance(p, Tensor) and p.dtype.name == "uint8" else p
+                 for p in parts)
+
+
+_NARROW = ("uint8", "int8", "int16")
 
 
 def _multidimensional(p: Any) -> bool:

@@ -115,7 +115,7 @@ def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor) -> Non
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
                          f"{index.dim()} with type: {name(index.dtype)} and size: "
                          f"{list(index.shape)}")
-    if index.dtype.name != "int64":
+    if index.dtype.name not in ("int64", "int32"):
         raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
                            f"{name(index.dtype)}")
     if self.dtype is not source.dtype:

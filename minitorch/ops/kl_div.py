@@ -14,7 +14,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import get_default_dtype
 from .._libm import c_math_of
 from .._tensor import Tensor
@@ -107,6 +107,9 @@ def _number(value: Any) -> Any:
     return value if isinstance(value, (int, float)) else None
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 def xlogy(input: Any, other: Any) -> Tensor:
     """``input * log(other)``, defined as 0 where ``input`` is 0 (either may be a number).
 

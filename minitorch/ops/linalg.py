@@ -14,7 +14,7 @@ from .. import _args, _mkl
 from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
-from ..backend import element_strides, namespace
+from ..backend import element_strides, half_via_float, namespace
 from ._base import Op, check_same_device, like, wrap
 from ._out import takes_out
 from .shape import Clone, SqueezeInplace, UnsafeView
@@ -182,11 +182,9 @@ class Addmm(Op):
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
         ctx.column_major = _column_major(a._data), _column_major(b._data)
         out = _mkl.gemm_product(a._data, b._data, bias._data, beta, alpha)
-        if out is None:
-            out = a._xp.matmul(a._data, b._data)
-            if alpha != 1:
-                out *= alpha
-            out += bias._data if beta == 1 else beta * bias._data
+        if out is None:  # float16 in float32, rounded once (the bias added before)
+            out = half_via_float(lambda xp, *arrays: _addmm(xp, *arrays, beta, alpha),
+                                 a._xp, a._data, b._data, bias._data)
         return wrap(out)
 
     @staticmethod
@@ -208,6 +206,14 @@ class Addmm(Op):
             return grads
         g_bias = sum_to_array(namespace(g), g, ctx.bias_shape) if ctx.needs_input_grad[0] else None
         return (g_bias, *grads)
+
+
+def _addmm(xp: Any, a: Any, b: Any, bias: Any, beta: float, alpha: float) -> Any:
+    out = xp.matmul(a, b)
+    if alpha != 1:
+        out *= alpha
+    out += bias if beta == 1 else beta * bias
+    return out
 
 
 def product(a: Any, b: Any) -> Any:

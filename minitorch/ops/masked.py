@@ -74,20 +74,22 @@ def _check_mask(mask: Tensor) -> None:
                            f"{_args.c_name(mask.dtype)}")
 
 
-def _check_value(fn: str, mask: Tensor, value: Any) -> Any:
-    """The fill value as torch checks it before the shapes (its type, an int's range, the
-    mask's dtype, a tensor's rank); numpy scalars come back as Python numbers."""
+def _check_value(fn: str, mask: Tensor, value: Any, shapes: Any = None) -> Any:
+    """The fill value as torch checks it before the in-place kernel's shapes (its type, an
+    int's range, the out-of-place form's broadcast ``shapes()``, a tensor value's rank, the
+    mask's dtype); numpy scalars come back as Python numbers."""
     value = _args.numpy_scalar(value)
-    if not isinstance(value, (Tensor, int, float, complex)):
-        raise TypeError(f"{fn}() received an invalid combination of arguments - got (Tensor, "
-                        f"{_args.type_name(value)}), but expected one of:\n * (Tensor mask, "
-                        "Tensor value)\n * (Tensor mask, Number value)")
+    if not isinstance(mask, Tensor) or not isinstance(value, (Tensor, int, float, complex)):
+        raise _args.invalid_combination(fn, (mask, value), "Tensor mask, Tensor value",
+                                        "Tensor mask, Number value")
     if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
         raise _args.int_overflow(value)
-    _check_mask(mask)
+    if shapes is not None:
+        shapes()
     if isinstance(value, Tensor) and value.dim():
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.dim()} dimension(s).")
+    _check_mask(mask)
     return value
 
 
@@ -101,21 +103,19 @@ def _check_fits(value: Any, dt: Any) -> None:
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
 
 
-@_args.tensors("masked_fill", mask="mask")
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True (broadcast), the tensor's values elsewhere.
 
     >>> minitorch.tensor([1., 2.]).masked_fill(minitorch.tensor([True, False]), 5.)
     tensor([5., 2.])
     """
-    value = _check_value("masked_fill", mask, value)
-    broadcast_pair(mask, self)  # torch's error, before numpy's where meets the shapes
+    # torch's broadcast of the mask and the tensor comes first (its clone to fill)
+    value = _check_value("masked_fill", mask, value, lambda: broadcast_pair(mask, self))
     _check_fits(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
     return op(self, *values, **keywords)
 
 
-@_args.tensors("masked_fill_", mask="mask")
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """In-place ``masked_fill``.
 

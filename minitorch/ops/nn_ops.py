@@ -16,7 +16,7 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from ..autograd import torch_events
-from ..backend import namespace, quiet, setitem
+from ..backend import half_via_float, namespace, quiet, setitem
 from ._base import Op, check_same_device, like, wrap
 from ._cascade_sum import torch_sum
 from ._nll_order import nll_sum
@@ -36,7 +36,7 @@ class Softmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
-        out = wrap(torch_softmax(a._xp, a._data, dim))
+        out = wrap(half_via_float(torch_softmax, a._xp, a._data, dim))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -86,7 +86,7 @@ class LogSoftmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int, cast: bool = False) -> Tensor:
-        out = wrap(torch_log_softmax(a._xp, a._data, dim))
+        out = wrap(half_via_float(torch_log_softmax, a._xp, a._data, dim))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -193,8 +193,11 @@ class MseLoss(Op):
         sq = (a._data - target._data) ** 2
         if reduction == "none":
             return wrap(sq)
-        total = torch_sum(xp, sq)  # torch's mean is its sum over the count
-        return wrap(total / math.prod(sq.shape) if reduction == "mean" else total)
+        def reduce(xp: Any, sq: Any) -> Any:  # torch's mean is its sum over the count
+            total = torch_sum(xp, sq)
+            return total / math.prod(sq.shape) if reduction == "mean" else total
+
+        return wrap(half_via_float(reduce, xp, sq))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -262,8 +265,9 @@ def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tenso
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
     tensor([0.5000, 0.5000])
     """
+    _args.integer("softmax", _args.required("softmax", dim, "dim"), "dim", 2)  # types first
     dt = _args.dtype("softmax", dtype)
-    d = _args.dim("softmax", _args.required("softmax", dim, "dim"), input.dim())
+    d = _args.dim("softmax", dim, input.dim(), position=2)
     if dt is not None:
         input = input.to(dt)
     if not _check_floating("softmax", input, d):
@@ -278,8 +282,9 @@ def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> T
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
     tensor([-0.6931, -0.6931])
     """
+    _args.integer("log_softmax", _args.required("log_softmax", dim, "dim"), "dim", 2)
     dt = _args.dtype("log_softmax", dtype)
-    d = _args.dim("log_softmax", _args.required("log_softmax", dim, "dim"), input.dim())
+    d = _args.dim("log_softmax", dim, input.dim(), position=2)
     if dt is not None and dt is not input.dtype:
         input = input.to(dt)
     if not _check_floating("log_softmax", input, d):
@@ -294,6 +299,6 @@ def _check_floating(name: str, input: Tensor, dim: int) -> bool:
         return True
     if input.numel():
         kernel = "lastdim_kernel_impl" if dim == max(input.dim() - 1, 0) else "kernel_impl"
-        kind = {"int64": "Long", "bool": "Bool"}[input.dtype.name]
-        raise NotImplementedError(f'"{name}_{kernel}" not implemented for \'{kind}\'')
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for '
+                                  f"'{input.dtype.legacy}'")
     return False

@@ -16,12 +16,13 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
+from ..autograd.grad_mode import is_grad_enabled
 from ._base import Op, wrap
 from ._norm_order import norm1, norm2
 from .pointwise import where
 from .reduction import _expand_back
 
-__all__ = ["Amax", "Amin", "LinalgVectorNorm", "Norm", "matrix_norm", "norm"]
+__all__ = ["Amax", "Amin", "LinalgSvdvals", "LinalgVectorNorm", "Norm", "matrix_norm", "norm"]
 
 
 def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
@@ -127,31 +128,17 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
     dtype = _args.dtype("linalg_vector_norm", dtype)
     if isinstance(p, str) and (p != "fro" or (given is not None and len(given) > 2)):
-        _refuse_matrix_norm(p, given or tuple(range(input.dim())))
+        return matrix_norm(input, p, given or tuple(range(input.dim())), keepdim, dtype=dtype)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
-        names = {"int64": "Long", "bool": "Bool"}
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
-                           f"as input. Got {names[input.dtype.name]}")
+                           f"as input. Got {input.dtype.legacy}")
     _check_identity(input.shape, order, given or None)
     if dtype is not None:
         input = input.to(_result_dtype("linalg.vector_norm", dtype))
     dims = _args.dims("linalg_vector_norm", given, input.dim()) or None
     dims = None if input.dim() == 0 else dims
     return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)
-
-
-def _refuse_matrix_norm(p: str, dims: tuple) -> None:
-    """torch.norm hands a string ``p`` other than 'fro' over one or two dims to matrix_norm,
-    which minitorch lacks: torch's refusals of an unknown order or a wrong number of dims,
-    and a clear one for the matrix norms themselves."""
-    if p not in ("fro", "nuc"):
-        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-    if len(dims) != 2:
-        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
-                           + " ".join(str(d) for d in dims))
-    raise NotImplementedError("minitorch's norm has no nuclear norm (p='nuc', a sum of "
-                              "singular values); use p='fro' or a number p")
 
 
 def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
@@ -211,7 +198,8 @@ class Amin(Amax):
 def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """A matrix norm over the two dims ``dim``: ``'fro'`` (the 2-norm of all entries), ``1``
-    / ``-1`` (the largest / smallest column sum of ``|A|``), ``inf`` / ``-inf`` (rows).
+    / ``-1`` (the largest / smallest column sum of ``|A|``), ``inf`` / ``-inf`` (rows),
+    ``2`` / ``-2`` (the largest / smallest singular value), ``'nuc'`` (their sum).
 
     >>> minitorch.linalg.matrix_norm(minitorch.tensor([[1., -2.], [3., 4.]]), 1)
     tensor(6.)
@@ -222,24 +210,59 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     if isinstance(ord, str):
         if ord not in ("fro", "nuc"):
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    elif abs(float(ord)) not in (1.0, math.inf):
-        if abs(float(ord)) == 2.0:
-            raise NotImplementedError("minitorch's matrix_norm has no spectral norm (ord=2, "
-                                      "the largest singular value)")
+    elif abs(float(ord)) not in (1.0, 2.0, math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {float(ord):g} not supported.")
     dims = _matrix_dims(A, _args.int_list("linalg_matrix_norm", dim, "dim", 3))
     dtype = _args.dtype("linalg_matrix_norm", dtype)
     if dtype is not None:
         _result_dtype("linalg.matrix_norm", dtype)
-    if ord == "nuc":
-        _refuse_matrix_norm(ord, dims)
     if ord == "fro":
         return norm(A, 2, dims, keepdim, dtype)
+    if ord == "nuc" or abs(ord) == 2:
+        return _singular_norm(A, ord, dims, keepdim, dtype)
     first, second = dims[::-1] if math.isinf(ord) else dims
     if not keepdim and first < second:
         second -= 1
     sums = norm(A, 1, first, keepdim, dtype)
     return _extremum(sums, second, ord > 0, keepdim)
+
+
+def _singular_norm(A: Tensor, ord: Any, dims: tuple, keepdim: bool, dtype: Any) -> Tensor:
+    """The nuclear (``'nuc'``) or spectral (``2``, ``-2``) norm, as torch computes it: the sum,
+    largest or smallest singular value of ``A`` with ``dims`` moved to the end."""
+    if dtype is not None:
+        A = A.to(dtype)
+    order = [d for d in range(A.dim()) if d not in dims] + list(dims)
+    values = LinalgSvdvals.apply(A.permute(*order))
+    result = values.sum(-1, keepdim=keepdim) if ord == "nuc" else \
+        _extremum(values, -1, ord > 0, keepdim)
+    if keepdim:
+        result = result.unsqueeze(-1).permute(*(order.index(d) for d in range(A.dim())))
+    return result
+
+
+class LinalgSvdvals(Op):
+    """The singular values of the matrices in the last two dims, largest first. Their
+    gradient is ``U diag(g) Vh``; that formula treats ``U`` and ``Vh`` as constants, so a
+    graph of it (``create_graph=True``) is refused rather than wrong."""
+
+    node_name = "LinalgSvdBackward0"
+    _profile_name = "aten::linalg_svdvals"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        u, s, vh = a._xp.linalg.svd(a._data, full_matrices=False)
+        ctx.save_for_backward(wrap(u), wrap(vh))
+        return wrap(s)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if is_grad_enabled():
+            raise NotImplementedError("minitorch's singular values (the spectral and nuclear "
+                                      "norms) have no differentiable gradient: "
+                                      "create_graph=True through them is not supported")
+        u, vh = ctx.saved_tensors
+        return ((u * g.unsqueeze(-2)) @ vh,)
 
 
 def _extremum(sums: Tensor, dim: int, largest: bool, keepdim: bool) -> Tensor:
@@ -252,7 +275,7 @@ def _extremum(sums: Tensor, dim: int, largest: bool, keepdim: bool) -> Tensor:
         shape[dim] = 1
         zeros = sums.detach().new_zeros(shape)
         return zeros if keepdim else zeros.squeeze(dim)
-    return (Amax if largest else Amin).apply(sums, dim=dim, keepdim=keepdim)
+    return (Amax if largest else Amin).apply(sums, dim=dim % sums.dim(), keepdim=keepdim)
 
 
 def _refuse_matrix_norm_arguments(A: Tensor, ord: Any, dim: Any, keepdim: bool) -> None:
@@ -274,13 +297,13 @@ def _matrix_dims(A: Tensor, dims: tuple) -> tuple:
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_args.legacy(A.dtype)}")
     if len(dims) != 2:
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                            + " ".join(str(d) for d in dims))
     wrapped = tuple(_args.wrap_dim(d, A.dim()) for d in dims)
     if wrapped[0] == wrapped[1]:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got {wrapped}")
-    if not A.dtype.is_floating_point:
-        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_args.legacy(A.dtype)}")
     return wrapped

@@ -155,7 +155,13 @@ def clamp_min(input: Tensor, min: Any) -> Tensor:
     if isinstance(min, Tensor):
         broadcast_pair(input, min)  # torch's error where the shapes do not broadcast
         return ClampMinTensor.apply(input, min, None)
+    if not (_args.is_real(min) or isinstance(min, complex)):
+        raise _args.invalid_combination("clamp_min", (input, min), *_CLAMP_MIN_SIGNATURES)
     return ClampMin.apply(input, min=_args.number("clamp_min", min, "min", 2))
+
+
+_CLAMP_MIN_SIGNATURES = ("Tensor input, Tensor min, *, Tensor out = None",
+                         "Tensor input, Number min, *, Tensor out = None")
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
@@ -168,5 +174,5 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
     if out is not None:
         raise NotImplementedError("minitorch's normalize has no out= argument")
     _args.python_attribute(input, "norm")  # torch's normalize is Python: input.norm(...)
-    denom = clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom

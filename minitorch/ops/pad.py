@@ -96,12 +96,12 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     xp, lead = input._xp, input.dim() - k
     key: list = [slice(None)] * lead
+    if mode in ("reflect", "replicate"):
+        _check_nonempty(input, k)
+    if mode == "reflect":
+        _check_reflect(input, pad)
     for d, left, right in reversed(_pairs(pad, input.dim())):
         n = input.shape[d]
-        if mode == "reflect" and (left >= n or right >= n):
-            raise RuntimeError("Argument #4: Padding size should be less than the corresponding "
-                               f"input dimension, but got: padding ({left}, {right}) at "
-                               f"dimension {d} of input {list(input.shape)}")
         if mode == "circular" and (left > n or right > n):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         shape = [1] * k
@@ -111,6 +111,25 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
         kernel = "reflection" if mode == "reflect" else "replication"
         raise NotImplementedError(f"\"{kernel}_pad{k}d\" not implemented for 'Bool'")
     return _NODES[mode, k].apply(input, key=tuple(key))
+
+
+def _check_nonempty(input: Tensor, k: int) -> None:
+    """torch's refusal of an empty dim but the batch in a reflection or replication pad over
+    ``k`` dims."""
+    if 0 in input.shape[input.dim() - k - 1 + (input.dim() == k + 2):]:
+        raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
+                           "batch size and other non-zero dimensions for input, but got: "
+                           f"{list(input.shape)}")
+
+
+def _check_reflect(input: Tensor, pad: tuple) -> None:
+    """torch's check of each reflection padding (the last dim first: argument #4, #6, #8)
+    against its dim."""
+    for i, (d, left, right) in enumerate(_pairs(pad, input.dim())):
+        if left >= input.shape[d] or right >= input.shape[d]:
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the "
+                               "corresponding input dimension, but got: padding "
+                               f"({left}, {right}) at dimension {d} of input {list(input.shape)}")
 
 
 def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:

@@ -11,14 +11,15 @@ tensor([3., 3.])
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
-from ..backend import array_dtype, cpu_math, namespace, quiet, zero_where
+from ..backend import array_dtype, cpu_math, half_via_float, namespace, quiet, zero_where
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, check_unsigned, like, wrap
 from ._out import takes_out
@@ -307,8 +308,8 @@ class Div(Op):
 
 
 def _to_default_float(array: Any, like: Any) -> Any:
-    if not isinstance(like, Tensor):
-        return float(array)
+    if not isinstance(like, Tensor):  # a number as it was given, not as an int8 holds it
+        return float(_args.int_scalar(like) if type(like) is int else array)
     xp = like._xp
     return xp.astype(array, getattr(xp, get_default_dtype().name))
 
@@ -386,6 +387,8 @@ class PowScalarExponent(Op):
         _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if type(exponent) is int and dt.itemsize < 8 and dt is not bool_:
+            _args.check_overflow(exponent, dt)
         if a.dtype.is_floating_point:
             return wrap(_scalar_power(a._xp, x, exponent))
         return wrap(a._xp.pow(x, p))
@@ -520,10 +523,12 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     >>> minitorch.where(minitorch.tensor([0., 2., 3.]))
     (tensor([1, 2]),)
     """
-    if not isinstance(condition, Tensor):
+    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
+    if not isinstance(condition, Tensor):  # one overload takes the condition alone
+        if given:
+            raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{_args.type_name(condition)}")
-    given = tuple(v for v in (input, other) if v is not _args.OMITTED)
     if not given:
         return _nonzero(condition)
     input, other = _args.numpy_scalar(input), _args.numpy_scalar(other)
@@ -533,6 +538,11 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     for value in (input, other):
         if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
             raise _args.int_overflow(value)
+    if condition.dtype.name == "uint8":
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
+                      "will be removed in a future version of PyTorch. Use a boolean condition "
+                      "instead.", UserWarning, stacklevel=2)
+        condition = condition.bool()
     if condition.dtype is not bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")
@@ -633,7 +643,7 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
     too. ``node`` is torch's node name where it is not ``<name>Backward0``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        out = wrap(compute(a._xp, cls.prepare(a)))
+        out = wrap(half_via_float(compute, a._xp, cls.prepare(a)))
         if saves is not None:
             ctx.save_for_backward(out if saves == "result" else a)
         return out
@@ -730,7 +740,7 @@ class _ResultBackward(Op):
     @classmethod
     def forward(cls, ctx: Any, g: Tensor, result: Tensor) -> Tensor:
         ctx.save_for_backward(g, result)
-        return wrap(cls.kernel(g._data, result._data))
+        return wrap(cls.half_kernel(g._data, result._data))
 
     @classmethod
     def backward(cls, ctx: Any, gg: Tensor) -> tuple:
@@ -744,7 +754,16 @@ class _ResultBackward(Op):
         (result,) = ctx.saved_tensors
         if not like(g, result._data):  # a dtype to promote: left to backward's rules
             return NotImplemented
-        return (cls.kernel(g, result._data),)
+        return (cls.half_kernel(g, result._data),)
+
+    half_in_float = True  # torch's kernel computes float16 in float32 (sigmoid's in float16)
+
+    @classmethod
+    def half_kernel(cls, g: Any, result: Any) -> Any:
+        """The kernel, float16 computed as torch's."""
+        if not cls.half_in_float:
+            return cls.kernel(g, result)
+        return half_via_float(lambda xp, g, r: cls.kernel(g, r), namespace(g), g, result)
 
 
 class TanhBackward(_ResultBackward):
@@ -775,6 +794,7 @@ class SigmoidBackward(_ResultBackward):
     tensor([0.2350], grad_fn=<SigmoidBackwardBackward0>)
     """
 
+    half_in_float = False
     node_name = "SigmoidBackwardBackward0"
     _profile_name = "aten::sigmoid_backward"
 
@@ -1012,6 +1032,8 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
         alpha = -_args.int_scalar(-alpha % 2 ** 64)
     elif type(alpha) is int and result is int64 and alpha > _args.INT64_MAX:
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    if type(alpha) is int and result.itemsize < 8 and result is not bool_:
+        _args.check_overflow(alpha, result)
     return bool(alpha) if result is bool_ else alpha
 
 
@@ -1091,6 +1113,9 @@ def mul(input: Any, other: Any) -> Tensor:
     return Mul.apply(input, other)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+                      "Tensor input, Number other, *, str rounding_mode")
 def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """True division (int / int gives float); with ``rounding_mode="trunc"`` or ``"floor"``
     the quotient rounded toward zero or down, in the operands' dtype, whose gradient is zero
@@ -1143,6 +1168,9 @@ class DivRounded(Op):
                 _reduce(zero, ctx.b) if ctx.b and ctx.needs_input_grad[1] else None)
 
 
+@_call_form.overloads("Tensor input, Tensor exponent, *, Tensor out = None",
+                      "Number self, Tensor exponent, *, Tensor out = None",
+                      "Tensor input, Number exponent, *, Tensor out = None")
 def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent`` for tensor/number in either position.
 
@@ -1160,6 +1188,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
+@_call_form.function
 @_args.tensors("clamp", input="input")
 def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
     """Limit values to ``[min, max]``; the gradient passes where the input is inside.
@@ -1247,6 +1276,8 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
         if floating or isinstance(bound, float):
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
+        elif type(bound) is int and input.dtype.itemsize < 8 and input.dtype is not bool_:
+            _args.check_overflow(bound, input.dtype)
     if not floating:
         _clamp_unsigned(input, low, high)
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
@@ -1402,6 +1433,9 @@ class FmodScalar(Fmod):
     node_name = "FmodBackward0"
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other",
+                      "Tensor input, Number other, *, Tensor out = None")
 def remainder(input: Any, other: Any) -> Tensor:
     """Python's ``%``: the remainder with the sign of the divisor.
 
@@ -1411,6 +1445,8 @@ def remainder(input: Any, other: Any) -> Tensor:
     return _modulo("remainder", Remainder, RemainderScalar, input, other)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 def fmod(input: Any, other: Any) -> Tensor:
     """C's ``fmod``: the remainder with the sign of the dividend.
 
@@ -1439,7 +1475,25 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     _args.tensor_or_number("floor_divide", other, "other", 2)
     xp, x, y = _floor_operands("div_floor", input, other)
     with quiet():
-        return wrap(xp.floor_divide(x, y))
+        result = xp.floor_divide(x, y)
+    return FloorDivide.apply(*(v for v in (input, other) if isinstance(v, Tensor)),
+                             result=result)
+
+
+class FloorDivide(Op):
+    """``floor_divide``'s result, whose derivative torch does not implement: recorded, as
+    torch records it, by a node that refuses to be differentiated."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::floor_divide"
+
+    @staticmethod
+    def forward(ctx: Any, *inputs: Tensor, result: Any) -> Tensor:
+        return wrap(result)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 def _number_input(fn: str, input: Any, other: Any) -> Any:
@@ -1455,9 +1509,11 @@ def _number_input(fn: str, input: Any, other: Any) -> Any:
 
 
 def _tensor_operand(fn: str, input: Any, other: Any, other_name: str) -> None:
-    """``fn(input, other)`` with a number in both places matches none of torch's
-    signatures (``remainder``, ``pow``)."""
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+    """``fn(input, other)`` with a number in both places, or something that is neither a
+    tensor nor a number, matches none of torch's signatures (``remainder``, ``pow``)."""
+    operands = (input, other)
+    if not any(isinstance(v, Tensor) for v in operands) or not all(
+            isinstance(v, (Tensor, complex)) or _args.is_real(v) for v in operands):
         raise _args.invalid_combination(
             fn, (input, other), f"Tensor input, Tensor {other_name}, *, Tensor out = None",
             f"Number self, Tensor {other_name}",

@@ -17,7 +17,7 @@ from .. import _args, return_types
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd import profiler, torch_events
-from ..backend import namespace, quiet
+from ..backend import half_via_float, namespace, quiet
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
 from ._variance_order import torch_variance
@@ -82,7 +82,8 @@ class Mean(Op):
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.count = _count(a._data.shape, dims)
         # torch's CPU mean is its sum over the count (an empty mean is nan, silently)
-        return wrap(torch_sum(a._xp, a._data, dims, keepdim) / ctx.count)
+        return wrap(half_via_float(lambda xp, d: torch_sum(xp, d, dims, keepdim) / ctx.count,
+                                   a._xp, a._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -141,7 +142,9 @@ class Var(Op):
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.correction, ctx.every = correction, every or a.dim() == 0
         ctx.no_dims = no_dims and a.dim() > 0
-        out = wrap(torch_variance(a._xp, a._data, dims, correction, keepdim, cls.take_sqrt))
+        out = wrap(half_via_float(
+            lambda xp, d: torch_variance(xp, d, dims, correction, keepdim, cls.take_sqrt),
+            a._xp, a._data))
         ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
         return out
 
@@ -291,8 +294,9 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         _args.differentiable_dtype(input, dt)
         input = input.to(dt)
     total = Sum.apply(input) if whole else SumDim.apply(input, dims=dims, keepdim=keepdim)
-    # a bool sum stays bool in torch (true where any element is); only its default is int64
-    return total.to(dt) if dt is not None and dt.name == "bool" else total
+    # an integer sum runs in int64 (its low bits are the narrower sum's); a bool sum stays
+    # bool in torch (true where any element is)
+    return total.to(dt) if dt is not None and dt is not total.dtype else total
 
 
 @_args.tensors("mean", input="input")

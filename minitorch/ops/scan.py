@@ -18,6 +18,7 @@ from typing import Any
 from .. import _args
 from .._dtype import int64
 from .._tensor import Tensor
+from ..backend import half_via_float
 from ._base import Op, wrap
 from .shape import cat
 
@@ -55,12 +56,15 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
 
 
 def _scanned(fn: Any, a: Tensor, dim: int) -> Any:
-    """``fn`` (cumulative_sum or cumulative_prod) along ``dim``; float32 runs in float64."""
+    """``fn`` (cumulative_sum or cumulative_prod) along ``dim``; float32 runs in float64,
+    float16 in float32 (torch's accumulator types)."""
     xp, data = a._xp, a._data
     if a.dim() == 0:
         return xp.asarray(data, copy=True)
-    wide = data.dtype == xp.float32
-    out = fn(xp.astype(data, xp.float64) if wide else data, axis=dim)
+    if data.dtype == xp.float32:
+        out = fn(xp.astype(data, xp.float64), axis=dim)
+    else:
+        out = half_via_float(lambda xp, d: fn(d, axis=dim), xp, data)
     return xp.astype(out, data.dtype, copy=False)  # float32, or bool (only when empty)
 
 

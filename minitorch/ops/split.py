@@ -118,7 +118,7 @@ def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
                            f"entries, but got split_sizes={list(sizes)}")
     if sum(sizes) != input.shape[d]:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
-                           f"{input.shape[d]} (input tensor's size at dimension {d}), but got "
+                           f"{input.shape[d]} (input tensor's size at dimension {dim}), but got "
                            f"split_sizes={list(sizes)}")
     return _multiple_views("SplitWithSizes", SplitWithSizes.apply(input, sizes=sizes, dim=d))
 
@@ -137,7 +137,7 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
                ) -> tuple:
     """``chunk`` (or ``unsafe_chunk``, with its ``op``) after torch's checks."""
     _args.tensor_args(fn, (input, "input", 1))
-    chunks, _ = _args.integers(fn, (chunks, "chunks", 1), (dim, "dim", 2))
+    chunks, _ = _args.integers(fn, (chunks, "chunks", 2), (dim, "dim", 3))
     if input.dim() == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
@@ -283,7 +283,7 @@ def _interleave_counts(input: Tensor, repeats: Tensor, dim: int, output_size: An
 
 def _repeated_indices(repeats: Tensor, output_size: Any) -> Tensor:
     """``0, 1, ...`` each repeated by its count in ``repeats`` (a vector of ints)."""
-    if repeats.dtype.name != "int64":
+    if repeats.dtype.name not in ("int64", "int32"):
         raise NotImplementedError('"repeat_interleave_cpu" not implemented for '
                                   f"'{_args.legacy(repeats.dtype)}'")
     if repeats.dim() != 1:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor
 from .shape import Slice
 from .split import Split, _equal_pieces, _split_dim, chunk_with
@@ -51,6 +51,7 @@ def _indices_or_sections(arg: Any, dim: Any) -> Any:
     return arg if isinstance(arg, int) else _args.int_list("tensor_split", arg, "indices", 1)
 
 
+@_call_form.overloads(*(f"Tensor input, {s}" for s in _SIGNATURES))
 def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:
     """``sections`` pieces of near-equal size along ``dim`` (the first ones one longer), or
     the pieces between the given ``indices``.

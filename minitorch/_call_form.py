@@ -1,0 +1,266 @@
+"""torch's argument-parser messages as the call was written.
+
+torch's parser numbers a refused argument by where the caller put it: a Tensor method does not
+count ``self`` (``x.chunk(2.5)`` says position 1, ``torch.chunk(x, 2.5)`` position 2), and an
+argument given by keyword has no position at all. Its "invalid combination" message lists the
+types the caller passed, keywords by name, and marks the mismatched ones under each signature
+that takes that many arguments. A minitorch op receives its arguments bound to parameters and
+cannot tell how they came, so it words its refusals for the function form with every argument
+positional; :func:`entry` wraps a public function or method and, only when a TypeError passes
+through it, rewrites such a message for the call that was made.
+
+>>> import minitorch
+>>> minitorch.ones(3).chunk(2.5)
+Traceback (most recent call last):
+TypeError: chunk(): argument 'chunks' (position 1) must be int, not float
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from collections.abc import Callable
+from typing import Any
+
+_ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*)", re.S)
+_TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
+                    r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
+                    r"(?:were|was) given")
+_UNEXPECTED = re.compile(r"\S+\(\) got an unexpected keyword argument '(\w+)'")
+_COMBINATION = re.compile(r"(\w+)\(\) received an invalid combination of arguments - ")
+
+
+def entry(fn: Callable, name: str, method: bool) -> Callable:
+    """``fn`` as the public ``name`` (a Tensor method where ``method``), its parser refusals
+    reworded for the call that was made.
+
+    >>> def chunk(input, chunks, dim=0):
+    ...     raise TypeError("chunk(): argument 'chunks' (position 2) must be int, not float")
+    >>> entry(chunk, "chunk", method=False)(None, chunks=2.5)
+    Traceback (most recent call last):
+    TypeError: chunk(): argument 'chunks' must be int, not float
+    """
+    parameters = list(inspect.signature(fn).parameters)
+
+    @functools.wraps(fn)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as error:
+            message = as_called(str(error), name, args[1:] if method else args, kwargs,
+                                method, parameters, getattr(fn, "torch_signatures", ()))
+            if message is not None:
+                error.args = (message,)
+            raise
+
+    called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
+    return called
+
+
+def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
+              parameters: list, signatures: tuple = ()) -> str | None:
+    """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
+    ``args``, ``kwargs``; None when it is no parser message of ``name``. The message's
+    position is the function form's; a method counts a parameter that torch names alike from
+    the one after the tensor, and another one less, unless the op's first parameter is
+    ``self`` (worded for the method already). Where the op declares torch's
+    ``signatures`` (:func:`overloads`) and more than one takes that many arguments, torch
+    reports no single argument but the invalid combination (an unknown keyword too)."""
+    declared = method_signatures(list(signatures)) if method else list(signatures)
+    refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message)
+    if declared and refusal and refusal[1] == name and \
+            sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
+        return combination_message(name, args, kwargs, declared)
+    unexpected = _UNEXPECTED.fullmatch(message)
+    if unexpected and unexpected[1] in kwargs:  # Python's binding, in torch's words
+        if len(declared) > 1:
+            return combination_message(name, args, kwargs, declared)
+        return f"{name}() got an unexpected keyword argument '{unexpected[1]}'"
+    refusal = _ARGUMENT.fullmatch(message)
+    if refusal and refusal[1] == name and refusal[3]:  # (some messages never have one)
+        fn, argument, position, should = refusal.groups()
+        if argument in kwargs:
+            position = None
+        elif method and argument in parameters[1:]:
+            position = parameters.index(argument)
+        elif method and parameters[:1] != ["self"]:
+            position = int(position) - 1
+        where = f" (position {position})" if position else ""
+        return f"{fn}(): argument '{argument}'{where} {should}"
+    takes = _TAKES.fullmatch(message)
+    if takes and takes[1] == name:  # Python's words for too many arguments, as torch's
+        low, high, given = (None if n is None else int(n) - method for n in takes.groups()[1:])
+        counted = f"from {low} to {high}" if low is not None else str(high)
+        return (f"{name}() takes {counted} positional argument{'s' * (high != 1)} but {given} "
+                f"{'were' if given != 1 else 'was'} given")
+    combination = _COMBINATION.match(message)
+    if combination and combination[1] == name:
+        listed = re.findall(r"^ \* \((.*)\)$", message, re.M) or \
+            re.findall(r"but expected \((.*)\)$", message)
+        forms = declared or (method_signatures(listed) if method else listed)
+        return combination_message(name, args, kwargs, forms)
+    return None
+
+
+def overloads(*signatures: str) -> Callable:
+    """Decorator: torch's signatures of a function with several (as its messages print them,
+    function form), for :func:`as_called`.
+
+    >>> overloads("int n", "int n, int m")(lambda n, m=None: n).torch_signatures
+    ('int n', 'int n, int m')
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.torch_signatures = signatures  # type: ignore[attr-defined]
+        return fn
+
+    return declare
+
+
+def _plausible(signature: str, count: int) -> bool:
+    """Whether torch's parser counts ``signature`` as one that takes ``count`` arguments."""
+    tokens = [t for t in signature.split(", ") if t != "*"]
+    return sum(" = " not in t for t in tokens) <= count <= len(tokens)
+
+
+def method_signatures(signatures: list) -> list:
+    """The Tensor-method forms of a function's signatures: those that take a ``Tensor input``,
+    without it and without ``out`` (already-method signatures come back as they are).
+
+    >>> method_signatures(["Tensor input, Tensor mask, *, Tensor out = None",
+    ...                    "Number self, Tensor mask"])
+    ['Tensor mask']
+    """
+    if not any("Tensor input" in s.split(", ") for s in signatures):
+        return signatures
+    out = []
+    for signature in signatures:
+        tokens = signature.split(", ")
+        if "Tensor input" not in tokens:
+            continue
+        tokens = [t for t in tokens if t not in ("Tensor input", "Tensor out = None")]
+        out.append(", ".join(tokens[:-1] if tokens[-1:] == ["*"] else tokens))
+    return out
+
+
+def combination_message(fn: str, args: tuple, kwargs: dict, signatures: Any) -> str:
+    """torch's "invalid combination of arguments" message (its ``format_invalid_args``).
+
+    >>> print(combination_message("clamp_min", (None,), {}, ["Tensor min", "Number min"]))
+    clamp_min() received an invalid combination of arguments - got (NoneType), but expected one of:
+     * (Tensor min)
+          didn't match because some of the arguments have invalid types: (!NoneType!)
+     * (Number min)
+          didn't match because some of the arguments have invalid types: (!NoneType!)
+    <BLANKLINE>
+    """
+    head = f"{fn}() received an invalid combination of arguments - "
+    if len(signatures) == 1:
+        tokens = _tokens(signatures[0])
+        unmatched = _unmatched_keywords(tokens, kwargs)
+        if unmatched:
+            return head + f"got unrecognized keyword arguments: {', '.join(unmatched)}"
+        got = _marked(tokens, args, kwargs) if _count_matches(tokens, args, kwargs) else \
+            _described(args, kwargs)
+        return head + f"got {got}, but expected ({signatures[0]})"
+    lines = [head + f"got {_described(args, kwargs)}, but expected one of:\n"]
+    for signature in signatures:
+        lines.append(f" * ({signature})\n")
+        tokens = _tokens(signature)
+        if _count_matches(tokens, args, kwargs):
+            unmatched = _unmatched_keywords(tokens, kwargs)
+            lines.append("      didn't match because some of the keywords were incorrect: "
+                         f"{', '.join(unmatched)}\n" if unmatched else
+                         "      didn't match because some of the arguments have invalid "
+                         f"types: {_marked(tokens, args, kwargs)}\n")
+    return "".join(lines)
+
+
+def _tokens(signature: str) -> list:
+    """A signature's arguments as torch's message code splits them: ``(type, name)`` for each
+    ``", "``-separated piece, split at its last space (so ``"int dim = 0"`` is named ``"0"``,
+    and ``"*"`` counts as one)."""
+    if signature == "no arguments":
+        return []
+    return [(t[:t.rfind(" ")] if " " in t else t, t[t.rfind(" ") + 1:])
+            for t in signature.split(", ")]
+
+
+def _count_matches(tokens: list, args: tuple, kwargs: dict) -> bool:
+    return len(args) + len(kwargs) == len(tokens)
+
+
+def _unmatched_keywords(tokens: list, kwargs: dict) -> list:
+    names = [name for _, name in tokens[max(len(tokens) - len(kwargs), 0):]]
+    return [k for k in _keyword_order(kwargs) if k not in names]
+
+
+def _keyword_order(kwargs: dict) -> list:
+    """The keywords in the order torch's ``std::unordered_map`` gives them back: the reverse
+    of the call's for a few (each new key goes to the front of the map's list)."""
+    return list(reversed(kwargs))
+
+
+def _described(args: tuple, kwargs: dict) -> str:
+    from ._args import type_name as type_name_of
+
+    given = [type_name_of(a) for a in args]
+    given += [f"{k}={type_name_of(kwargs[k])}" for k in _keyword_order(kwargs)]
+    return "(" + ", ".join(given) + (", " if kwargs and not args else "") + ")"
+
+
+def _marked(tokens: list, args: tuple, kwargs: dict) -> str:
+    """The given arguments against one signature, the mismatched ones between ``!``."""
+    from ._args import type_name as type_name_of
+
+    out = []
+    for i, (kind, name) in enumerate(tokens):
+        keyword = i >= len(args)
+        value = kwargs[name] if keyword else args[i]
+        text = (f"{name}=" if keyword else "") + _element_types(value)
+        out.append(text if _matches(kind, type_name_of(value)) else f"!{text}!")
+    return "(" + ", ".join(out) + (", " if kwargs and not args else "") + ")"
+
+
+def _element_types(value: Any) -> str:
+    from ._args import type_name as type_name_of
+
+    if not isinstance(value, (tuple, list)):
+        return type_name_of(value)
+    inner = ", ".join(type_name_of(v) for v in value)
+    if isinstance(value, tuple):
+        return f"tuple of ({inner}{',' if len(value) == 1 else ''})"
+    return f"list of [{inner}]"
+
+
+def _matches(kind: str, given: str) -> bool:
+    """torch's message-side type match: names compared as they are (so ``Number`` and
+    defaulted arguments never match), ``float`` taking ints too."""
+    return given in {"float": ("float", "int"), "int": ("int",)}.get(kind, (kind,))
+
+
+def function(fn: Callable) -> Callable:
+    """Decorator: ``fn`` as the public function of its name (see :func:`entry`).
+
+    >>> @function
+    ... def softmax(input, dim):
+    ...     raise TypeError("softmax(): argument 'dim' (position 2) must be int, not str")
+    >>> softmax(None, dim="a")
+    Traceback (most recent call last):
+    TypeError: softmax(): argument 'dim' must be int, not str
+    """
+    return entry(fn, fn.__name__, method=False)
+
+
+def public_functions(namespace: dict, prefix: str = "") -> None:
+    """Every function in ``namespace`` (a package's globals) defined in minitorch, as an
+    :func:`entry` named as torch's parser names it (``prefix`` + its name)."""
+    for name, value in list(namespace.items()):
+        if inspect.isfunction(value) and not name.startswith("_") and \
+                value.__module__.startswith("minitorch") and not hasattr(value, "op"):
+            namespace[name] = entry(value, prefix + name, method=False)
+
+
+def unwrapped(fn: Callable) -> Callable:
+    """The op behind an :func:`entry` (``fn`` itself if it is none)."""
+    return getattr(fn, "op", fn)
