@@ -36,6 +36,17 @@ from . import (
     serialization,
     utils,
 )
+from ._aliases import (
+    concat,
+    concatenate,
+    divide,
+    is_floating_point,
+    positive,
+    rsub,
+    sgn,
+    true_divide,
+    typename,
+)
 from ._creation import (
     arange,
     empty,
@@ -91,6 +102,15 @@ from ._factories import (
     set_default_device,
     with_size_keyword,
 )
+from ._layout import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
+)
 from ._random import (
     Generator,
     bernoulli,
@@ -125,12 +145,28 @@ from .autograd.grad_mode import (
 from .backend import device
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
+from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.einsum import einsum
 from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
+from .ops.logic import (
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    count_nonzero,
+    isclose,
+    isfinite,
+    isinf,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    signbit,
+)
 from .ops.masked import masked_select
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
@@ -153,7 +189,17 @@ from .ops.pointwise import (
 )
 from .ops.products import outer
 from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, sum, var
+from .ops.reduction_more import (
+    amax,
+    amin,
+    aminmax,
+    nanmean,
+    nansum,
+    std_mean,
+    var_mean,
+)
 from .ops.scan import cumprod, cumsum, flip, prod
+from .ops.scan_more import cummax, cummin, logcumsumexp
 from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
@@ -172,7 +218,7 @@ from .ops.stacking import (
 from .ops.take import take_along_dim
 from .ops.tensor_split import tensor_split, unsafe_chunk, unsafe_split
 from .ops.triangle import tril, triu
-from .ops.unique import unique
+from .ops.unique import unique, unique_consecutive
 from .serialization import load, save
 
 ger = outer  # torch's older name

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _args, _call_form, _sampling, backend
+from . import _args, _call_form, _layout, _sampling, backend
 from . import _dtype as D
 from ._generator import Generator
 from ._tensor import Tensor
@@ -377,13 +377,14 @@ def _fits(value: Any) -> bool:
 @records("aten::zeros_like")
 @_args.tensors("zeros_like", t="input")
 def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
-               requires_grad: bool = False) -> Tensor:
+               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Zeros with the shape (and dtype, device) of ``t``.
 
     >>> minitorch.zeros_like(minitorch.ones(2))
     tensor([0., 0.])
     """
     dtype = _args.dtype("zeros_like", dtype) or t.dtype
+    _layout.checked("zeros_like", memory_format)  # (the new tensor is contiguous)
     return zeros(tuple(t.shape), dtype=dtype, device=device or t.device,
                  requires_grad=requires_grad)
 

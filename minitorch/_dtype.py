@@ -61,6 +61,14 @@ class dtype:
     def __reduce__(self) -> str:
         return self.name
 
+    def to_real(self) -> dtype:
+        """The real dtype of this one: itself (minitorch's dtypes are all real).
+
+        >>> minitorch.float32.to_real()
+        torch.float32
+        """
+        return self
+
 
 float16 = dtype("float16", _FLOAT, "Half", "c10::Half")
 float32 = dtype("float32", _FLOAT, "Float", "float")

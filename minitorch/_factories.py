@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, backend
+from . import _args, _layout, backend
 from . import _dtype as D
 from ._creation import _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
@@ -131,6 +131,7 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
     >>> minitorch.empty_like(minitorch.ones(2, 3)).shape
     torch.Size([2, 3])
     """
+    _layout.checked("empty_like", memory_format)  # (the new tensor is contiguous)
     return zeros(tuple(input.shape), dtype=dtype or input.dtype,
                  device=device or input.device, requires_grad=requires_grad)
 

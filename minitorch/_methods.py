@@ -18,12 +18,13 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _call_form, _factories, _random, _storage
+from . import _aliases, _args, _call_form, _factories, _random, _storage
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous
 from .ops import (
+    binary_more,
     diagonal,
     gather,
     hyperbolic,
@@ -34,6 +35,7 @@ from .ops import (
     inverse,
     kl_div,
     linalg,
+    logic,
     masked,
     nn_ops,
     nonzero,
@@ -42,7 +44,9 @@ from .ops import (
     pointwise,
     products,
     reduction,
+    reduction_more,
     scan,
+    scan_more,
     selection,
     shape,
     sorting,
@@ -909,7 +913,8 @@ _METHODS.update({name: getattr(selection, name) for name in selection.__all__})
 _METHODS.update({name: getattr(tensor_split, name) for name in tensor_split.__all__
                  if name.islower()})
 _METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.take_along_dim,
-                 "unique": unique.unique, "type_as": _factories.type_as,
+                 "unique": unique.unique,
+                 "unique_consecutive": unique.unique_consecutive, "type_as": _factories.type_as,
                  "resize_": _factories.resize_})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
@@ -920,6 +925,13 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
                  "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
+
+_METHODS.update(logic.METHODS)
+_METHODS.update(binary_more.METHODS)
+_METHODS.update(reduction_more.METHODS)
+_METHODS.update(scan_more.METHODS)
+_METHODS.update(_aliases.METHODS)
+_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 

@@ -253,6 +253,8 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
     torch's overloads), the sizes, then the range."""
     if high is _args.OMITTED and size is _args.OMITTED:
         raise _randint_mismatch((low,))
+    if high is _args.OMITTED:  # randint(high, size=...) is randint(high, size)
+        high, size = size, _args.OMITTED
     if size is _args.OMITTED:  # randint(high, size)
         low, high, size = 0, low, high
         if _args.as_int(high) is None:

@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from . import _args, autograd, backend
+from . import _args, _layout, autograd, backend
 from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
@@ -269,12 +269,16 @@ class Tensor(metaclass=_TensorType):
         strides = backend.element_strides(self._data)
         return strides is None or strides_contiguous(self._data.shape, strides)
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self, memory_format: Any = None) -> Tensor:
         """The tensor itself when contiguous, else a contiguous copy (``CloneBackward0``).
 
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
         torch.Size([6])
         """
+        if _layout.checked("contiguous", memory_format) is _layout.preserve_format \
+                and memory_format is not None:
+            raise RuntimeError("preserve memory format is unsupported by the contiguous "
+                               "operator")
         if self.is_contiguous():
             return self
         from .ops.shape import Clone
@@ -295,14 +299,16 @@ class Tensor(metaclass=_TensorType):
         if value and self.grad_fn is None and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients")
+        if value and self.grad_fn is not None:  # (where requires_grad_(True) is a no-op)
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
         requires_grad = _args.flag("requires_grad_", requires_grad, "requires_grad", 1)
         if self.grad_fn is not None:
-            if requires_grad:
-                raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            if requires_grad:  # it already requires grad: torch's method changes nothing
+                return self
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
@@ -680,10 +686,13 @@ class Tensor(metaclass=_TensorType):
         """
         return self.to(_cuda_device(device))
 
-    def clone(self) -> Tensor:
-        """A copy with its own memory; gradients flow back to the original."""
+    def clone(self, *, memory_format: Any = None) -> Tensor:
+        """A copy with its own memory (laid out as this one, or contiguous with
+        ``memory_format=minitorch.contiguous_format``); gradients flow back to the original."""
         from .ops.shape import Clone
 
+        if _layout.checked("clone", memory_format) is _layout.contiguous_format:
+            return Clone.apply(self, contiguous=True)
         return Clone.apply(self)
 
     @_args.tensors("equal", other="other")

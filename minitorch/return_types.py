@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["kthvalue", "max", "median", "min", "mode", "nanmedian", "sort", "topk"]
+__all__ = ["aminmax", "cummax", "cummin", "kthvalue", "max", "median", "min", "mode",
+           "nanmedian", "sort", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -35,3 +36,6 @@ kthvalue = _return_type("kthvalue", ("values", "indices"))
 median = _return_type("median", ("values", "indices"))
 nanmedian = _return_type("nanmedian", ("values", "indices"))
 mode = _return_type("mode", ("values", "indices"))
+aminmax = _return_type("aminmax", ("min", "max"))
+cummax = _return_type("cummax", ("values", "indices"))
+cummin = _return_type("cummin", ("values", "indices"))

@@ -17,7 +17,10 @@ ARGS = {"addmm": lambda L: (L.ones(2, 2), L.ones(2, 3)), "addmv": lambda L: (L.o
                                                                                L.ones(3)),
         "clamp_min": lambda L: (0.5,), "clamp_max": lambda L: (0.5,), "clip": lambda L: (-1, 1),
         "cumprod": lambda L: (1,), "cumsum": lambda L: (0,), "fmod": lambda L: (0.7,),
-        "remainder": lambda L: (0.7,), "tril": lambda L: (1,), "triu": lambda L: (-1,)}
+        "remainder": lambda L: (0.7,), "tril": lambda L: (1,), "triu": lambda L: (-1,),
+        "hypot": lambda L: (L.full((2, 3), 0.5),), "atan2": lambda L: (L.full((2, 3), -0.5),),
+        "arctan2": lambda L: (L.full((3,), 2.),), "copysign": lambda L: (-1.,),
+        "xlogy": lambda L: (2.5,)}
 
 
 def _outcome(L: Any, call: Any) -> str:

@@ -50,8 +50,11 @@ def _self_attention(L: Any, batch_first: bool, **call: Any) -> list:
 @pytest.mark.parametrize("batch_first", [True, False])
 @pytest.mark.parametrize("call", [
     {}, dict(average_attn_weights=False), dict(need_weights=False),
-    dict(attn_mask="causal"), dict(attn_mask="float", need_weights=False)],
-    ids=["weights", "per_head", "no_weights", "bool_mask", "float_mask"])
+    dict(attn_mask="causal"), dict(attn_mask="float", need_weights=False),
+    dict(attn_mask="causal", is_causal=True),
+    dict(attn_mask="causal", is_causal=True, need_weights=False)],
+    ids=["weights", "per_head", "no_weights", "bool_mask", "float_mask", "causal_hint",
+         "causal_hint_no_weights"])
 def test_self_attention_like_torch(batch_first: bool, call: dict) -> None:
     def run(L: Any) -> list:
         kw, n = dict(call), 5 if batch_first else 3  # the sequence's length

@@ -207,6 +207,31 @@ UpsampleBilinear2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2, mode='bili
 UpsampleLinear1D: F.interpolate(x.view(1, 1, 6), scale_factor=2, mode='linear') ** 2
 UpsampleNearest1D: F.interpolate(x.view(1, 1, 6), scale_factor=2) ** 2
 UpsampleNearest2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2) ** 2
+RsubTensors: L.rsub(x, y, alpha=2) * x
+Sgn: (x - 0.5).sgn() * x
+Hypot: L.hypot(x, y)
+Atan2: L.atan2(x, y)
+Logaddexp: L.logaddexp(x, y)
+Copysign: L.copysign(x, y - 0.8)
+CopysignScalar: L.copysign(x * x, -1.)
+Selu: F.selu(x - 0.5)
+Celu: F.celu(x - 0.5, 0.7)
+Mish: F.mish(x - 0.5)
+Hardswish: F.hardswish(x * 8 - 4)
+Threshold: F.threshold(x, 0.5, -1.) * x
+Glu: F.glu(M, 1)
+Prelu: F.prelu(M - 0.5, x[:2] * 0.5)
+Amax: M.amax(1) * x[:2]
+Amin: M.amin(0) * x[:3]
+Aminmax: M.aminmax(dim=1).max * M.aminmax(dim=1).min
+Nansum: L.nansum(M * y.view(2, 3), 1)
+StdMean: L.std_mean(M, 1)[0] * L.std_mean(M, 1)[1]
+VarMean: L.var_mean(x)[0] * L.var_mean(x)[1]
+XlogyScalarOther: L.xlogy(x, 2.5) * x
+XlogyScalarSelf: L.xlogy(1.5, x) * x
+Cummax: L.cummax(M, 1).values * M
+Cummin: L.cummin(M, 0).values * M
+Logcumsumexp: L.logcumsumexp(M, 1)
 """.strip().splitlines())
 
 # Op classes the sweep does not call by themselves, and why.
@@ -229,9 +254,9 @@ EXCLUDED: dict[str, str] = {
     "SliceEmbed": "the backward of a slice (Slice runs it)",
     "ReshapeAlias": "reshape's view under no_grad: no graph to differentiate twice",
     "Upsample": "the base of the Upsample* ops, never applied itself",
-    **dict.fromkeys(["Unique2", "UniqueDim", "FloorDivide"],
+    **dict.fromkeys(["Unique2", "UniqueDim", "UniqueConsecutive", "FloorDivide"],
                     "not differentiable in torch (no derivative for _unique2 / unique_dim / "
-                    "floor_divide)"),
+                    "unique_consecutive / floor_divide)"),
     "LinalgSvdvals": "minitorch refuses a graph of its gradient (the singular vectors held "
                      "constant); test_bad_input_fuzz21b_parser_oracle checks that refusal",
 }
@@ -392,7 +417,7 @@ def test_every_op_is_swept_or_excluded() -> None:
 # - hessian, jacfwd(jacrev): minitorch's tangent of a backward formula is one generic J v
 #   (the op's backward differentiated again), which adds the same terms as torch's
 #   hand-written forward formulas in another order, so an all-zero sum may take another sign.
-# - hvp, vhp of elu: one entry, cause not yet traced.
+# - hvp, vhp of elu (and selu, celu, which share its formula): one entry, cause not yet traced.
 SIGNS_DIFFER: dict[str, str] = {
     "hessian": "Atanh Cumprod LogSigmoid Rsub SafeSoftmax Sigmoid Solve Sub Tanh",
     "jacfwd(jacrev)": "Atanh Cumprod LogSigmoid Rsub SafeSoftmax Sigmoid Solve Sub Tanh",
@@ -400,8 +425,16 @@ SIGNS_DIFFER: dict[str, str] = {
                       "Reciprocal Rsqrt Rsub Sigmoid Sqrt Sub Tanh",
     "jacrev(jacfwd)": "Atanh Log Log10 Log1p Log2 LogSigmoid Neg Prod ProdDim Reciprocal "
                       "Rsqrt Rsub Sigmoid Sqrt Sub Tanh",
-    "hvp": "Elu",
-    "vhp": "Elu",
+    "hvp": "Celu Elu Selu",
+    "vhp": "Celu Elu Selu",
+}
+
+
+# Where torch's own answer is wrong, so there is nothing to compare with.
+TORCH_WRONG: dict[tuple[str, str], str] = {
+    ("Logcumsumexp", "hvp"): "torch's hvp (a double backward through zero grad_outputs) "
+                             "gives NaN: its logcumsumexp backward takes the log of the "
+                             "gradient; its hessian of the same function is finite",
 }
 
 
@@ -412,6 +445,8 @@ def _signs_checked(op: str, transform: str) -> bool:
 @pytest.mark.parametrize("transform", list(TRANSFORMS))
 @pytest.mark.parametrize("op", sorted(CALLS))
 def test_second_order_transform_matches_torch(op: str, transform: str) -> None:
+    if (op, transform) in TORCH_WRONG:
+        pytest.skip(TORCH_WRONG[op, transform])
     result = matches(op, transform, signs=_signs_checked(op, transform))
     assert result is True, f"{transform} of {CALLS[op]}: {result}"
 

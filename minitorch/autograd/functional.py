@@ -431,8 +431,8 @@ def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
     outputs_tuple, outputs = per_input[0][0]
     result = []
     for k, out in enumerate(outputs):
-        blocks = [minitorch.stack(columns[k], -1).reshape(*out.shape, *x.shape)
-                  if columns[k] else minitorch.zeros(*out.shape, *x.shape, dtype=out.dtype)
+        blocks = [minitorch.stack(columns[k], -1).reshape((*out.shape, *x.shape))
+                  if columns[k] else minitorch.zeros((*out.shape, *x.shape), dtype=out.dtype)
                   for (_, columns), x in zip(per_input, inputs)]
         result.append(blocks if inputs_tuple else blocks[0])
     if not outputs_tuple:

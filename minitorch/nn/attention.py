@@ -109,12 +109,10 @@ class MultiheadAttention(Module):
                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
                 attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-        if is_causal:
-            raise NotImplementedError("minitorch's MultiheadAttention does not take is_causal")
         if self.batch_first and query.dim() == 3:  # torch keeps self-attention's identities
             query, key, value = _time_first(query, key, value)
         out, weights = _attend(self, query, key, value, key_padding_mask, attn_mask,
-                               need_weights, average_attn_weights)
+                               need_weights, average_attn_weights, is_causal)
         if self.batch_first and query.dim() == 3:
             return out.transpose(1, 0), weights
         return out, weights
@@ -135,12 +133,21 @@ def _time_first(query: Tensor, key: Tensor, value: Tensor) -> tuple[Tensor, Tens
 
 def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
             key_padding_mask: Tensor | None, attn_mask: Tensor | None, need_weights: bool,
-            average: bool) -> tuple[Tensor, Tensor | None]:
-    """torch's ``multi_head_attention_forward`` on (L, N, E) inputs (or unbatched (L, E))."""
+            average: bool, is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+    """torch's ``multi_head_attention_forward`` on (L, N, E) inputs (or unbatched (L, E)).
+    ``is_causal`` is a hint that ``attn_mask`` is causal: torch then trusts the mask, except
+    without weights or a key padding mask, where it asks attention for a causal mask itself."""
     batched = query.dim() == 3
     if query.dim() not in (2, 3):
         raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
                              f"{query.dim()}-D query tensor")
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to "
+                           "create this mask.")
+    is_causal = is_causal and key_padding_mask is None and not need_weights
+    if is_causal:
+        attn_mask = None
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
@@ -178,7 +185,7 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
                 attn_mask.view(bsz, heads, -1, src_len)
         out = F.scaled_dot_product_attention(
             q.view(bsz, heads, tgt_len, head_dim), k.view(bsz, heads, src_len, head_dim),
-            v.view(bsz, heads, src_len, head_dim), attn_mask, dropout_p)
+            v.view(bsz, heads, src_len, head_dim), attn_mask, dropout_p, is_causal=is_causal)
         out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
         weights = None
     out = F.linear(out, mha.out_proj.weight, mha.out_proj.bias)

@@ -26,6 +26,17 @@ from ..ops import _batch_norm_order as bn_order
 from ..ops import nn_ops
 from ..ops._base import Op, like, wrap
 from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
+from ..ops.activation_more import (
+    celu,
+    glu,
+    hardswish,
+    mish,
+    prelu,
+    selu,
+    softsign,
+    tanhshrink,
+    threshold,
+)
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
 from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
@@ -77,19 +88,81 @@ from .functional_losses_more import (
     triplet_margin_loss,
 )
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool2d",
-           "batch_norm", "bilinear", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "conv1d", "conv2d", "conv3d", "conv_transpose2d", "cosine_embedding_loss",
-           "cosine_similarity", "cross_entropy", "dropout", "elu", "elu_", "embedding",
-           "embedding_bag", "fold", "gaussian_nll_loss", "gelu", "hardtanh", "hardtanh_",
-           "hinge_embedding_loss", "huber_loss", "interpolate", "kl_div", "l1_loss", "layer_norm",
-           "leaky_relu", "leaky_relu_", "linear", "log_softmax", "logsigmoid",
-           "margin_ranking_loss", "max_pool1d", "max_pool2d", "max_unpool2d", "mse_loss",
-           "multi_margin_loss", "multilabel_soft_margin_loss", "nll_loss", "normalize", "one_hot",
-           "pad", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss",
-           "relu", "relu6", "relu_", "scaled_dot_product_attention", "sigmoid", "silu",
-           "smooth_l1_loss", "soft_margin_loss", "softmax", "softplus", "tanh",
-           "triplet_margin_loss", "unfold"]
+__all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool2d",
+    "avg_pool2d",
+    "batch_norm",
+    "bilinear",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "celu",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose2d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
+    "cross_entropy",
+    "dropout",
+    "elu",
+    "elu_",
+    "embedding",
+    "embedding_bag",
+    "fold",
+    "gaussian_nll_loss",
+    "gelu",
+    "glu",
+    "hardswish",
+    "hardtanh",
+    "hardtanh_",
+    "hinge_embedding_loss",
+    "huber_loss",
+    "interpolate",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "leaky_relu",
+    "leaky_relu_",
+    "linear",
+    "log_softmax",
+    "logsigmoid",
+    "margin_ranking_loss",
+    "max_pool1d",
+    "max_pool2d",
+    "max_unpool2d",
+    "mish",
+    "mse_loss",
+    "multi_margin_loss",
+    "multilabel_soft_margin_loss",
+    "nll_loss",
+    "normalize",
+    "one_hot",
+    "pad",
+    "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "poisson_nll_loss",
+    "prelu",
+    "relu",
+    "relu6",
+    "relu_",
+    "scaled_dot_product_attention",
+    "selu",
+    "sigmoid",
+    "silu",
+    "smooth_l1_loss",
+    "soft_margin_loss",
+    "softmax",
+    "softplus",
+    "softsign",
+    "tanh",
+    "tanhshrink",
+    "threshold",
+    "triplet_margin_loss",
+    "unfold",
+]
 
 
 # ---- linear and activations --------------------------------------------------------------
@@ -112,6 +185,14 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return addmm(bias, input, weight.t())
+    if bias.dim() > 1 and bias.numel() != bias.shape[-1]:
+        # a bias that differs between rows: torch adds it to the product in place
+        out = input.matmul(weight.t())
+        result = out + bias
+        if result.shape != out.shape:
+            raise RuntimeError(f"output with shape {list(out.shape)} doesn't match the "
+                               f"broadcast shape {list(result.shape)}")
+        return result
     # Other ranks go through a matrix of rows, as torch does (ViewBackward0 ← AddmmBackward0).
     rows = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return rows.reshape(*input.shape[:-1], weight.shape[0])
@@ -230,6 +311,10 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
+    if isinstance(p, Tensor):  # torch compares it, then its parser reads it as a double
+        if p.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        p = p.item()
     _dropout_range(p)  # torch's Python check, before its parser's
     fn = "dropout_" if inplace else "dropout"  # the two C functions torch's Python calls
     _args.tensor_args(fn, (input, "input", 1))

@@ -15,12 +15,14 @@ import warnings
 from typing import Any
 
 from .. import _args, _call_form
+from .._dtype import get_default_dtype
 from .._libm import c_math_of
 from .._tensor import Tensor
+from ..backend import array_dtype
 from ._base import Op, cast_operands, wrap
 from .pointwise import _meta, _reduce
 
-__all__ = ["Xlogy", "kl_div", "xlogy"]
+__all__ = ["Xlogy", "XlogyScalarOther", "XlogyScalarSelf", "kl_div", "xlogy"]
 
 
 class Xlogy(Op):
@@ -34,11 +36,7 @@ class Xlogy(Op):
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         ctx.a, ctx.b = _meta(a), _meta(b)
         ctx.save_for_backward(a, b)
-        x, y, _ = cast_operands(a, b)
-        xp = a._xp
-        # torch's xlogy kernel calls the C library's log for each element, not vector maths
-        out = x * c_math_of(xp, "log", y)
-        return wrap(xp.where(x == 0, xp.zeros((), dtype=out.dtype), out))
+        return _xlogy(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -50,15 +48,78 @@ class Xlogy(Op):
         return grad_a, grad_b
 
 
+def _xlogy(a: Any, b: Any) -> Tensor:
+    """``a * log(b)``, 0 where ``a`` is 0; one of them may be a number."""
+    x, y, dt = cast_operands(a, b)
+    xp = (a if isinstance(a, Tensor) else b)._xp
+    if isinstance(x, (int, float)) or isinstance(y, (int, float)) or not dt.is_floating_point:
+        # numbers and integers in the result's float dtype (integers: the default one)
+        result = array_dtype(xp, (dt if dt.is_floating_point else get_default_dtype()).name)
+        x, y = (xp.astype(xp.asarray(v), result) for v in (x, y))
+    # torch's xlogy kernel calls the C library's log for each element, not vector maths
+    out = x * c_math_of(xp, "log", y)
+    return wrap(xp.where(x == 0, xp.zeros((), dtype=out.dtype), out))
+
+
+class XlogyScalarOther(Op):
+    """``xlogy(input, number)``: only ``input`` is an operand of the node."""
+
+    node_name = "XlogyBackward2"
+    saved_names = ("self",)
+    _profile_name = "aten::xlogy"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, other: Any) -> Tensor:
+        ctx.save_for_backward(a)
+        ctx.other = other
+        return _xlogy(a, other)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (a,) = ctx.saved_tensors
+        grad = XlogyScalarOther.apply(g, other=ctx.other)
+        return (grad.masked_fill(a == 0, 0.0) if ctx.other <= 0 else grad,)
+
+
+class XlogyScalarSelf(Op):
+    """``xlogy(number, other)``: only ``other`` is an operand of the node."""
+
+    node_name = "XlogyBackward1"
+    saved_names = ("other",)
+    _profile_name = "aten::xlogy"
+
+    @staticmethod
+    def forward(ctx: Any, b: Tensor, *, input: Any) -> Tensor:
+        ctx.save_for_backward(b)
+        ctx.input = input
+        return _xlogy(input, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (b,) = ctx.saved_tensors
+        return (g * ctx.input / b,)
+
+
+def _number(value: Any) -> Any:
+    """``value`` as the real Python number torch's Number parameter takes, else None."""
+    if _args.is_array(value) and value.shape == () and type(value).__name__ != "ndarray":
+        value = _args.operand(value)
+    return value if isinstance(value, (int, float)) else None
+
+
 @_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
                       "Number self, Tensor other, *, Tensor out = None",
                       "Tensor input, Number other, *, Tensor out = None")
-def xlogy(input: Tensor, other: Tensor) -> Tensor:
-    """``input * log(other)``, defined as 0 where ``input`` is 0.
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``input * log(other)``, defined as 0 where ``input`` is 0 (either may be a number).
 
     >>> minitorch.xlogy(minitorch.tensor([3.]), minitorch.tensor([1.]))
     tensor([0.])
     """
+    if isinstance(other, Tensor) and _number(input) is not None:
+        return XlogyScalarSelf.apply(other, input=_number(input))
+    if isinstance(input, Tensor) and _number(other) is not None:
+        return XlogyScalarOther.apply(input, other=_number(other))
     _args.tensor_args("xlogy", (input, "input", 1), (other, "other", 2))
     return Xlogy.apply(input, other)
 

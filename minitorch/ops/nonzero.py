@@ -17,6 +17,7 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from ._base import wrap
+from ._out import takes_out
 from .pointwise import _nonzero
 
 __all__ = ["METHODS", "argwhere", "nonzero"]
@@ -32,6 +33,7 @@ def _indices(fn: str, input: Tensor, as_tuple: Any) -> Any:
     return wrap(xp.stack([i._data for i in _nonzero(input)], axis=1))
 
 
+@takes_out
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
     """The indices of ``input``'s non-zero elements: an ``(n, input.dim())`` int64 tensor, or
     with ``as_tuple`` a tuple of one index tensor per dim (what ``x[...]`` takes).

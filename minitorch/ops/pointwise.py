@@ -200,6 +200,25 @@ class Rsub(Op):
         return (-g,)
 
 
+class RsubTensors(Op):
+    """``torch.rsub(input, other, alpha=...)`` of two tensors: ``other - alpha * input``."""
+
+    node_name = "RsubBackward0"
+    _profile_name = "aten::rsub"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor, *, alpha: Number = 1) -> Tensor:
+        no_bool(a, b)
+        ctx.alpha, ctx.a, ctx.b = alpha, _meta(a), _meta(b)
+        if alpha == 1:
+            return _binary("subtract", b, a)
+        return _binary_scaled(b, a, -alpha)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (_reduce(-g if ctx.alpha == 1 else -g * ctx.alpha, ctx.a), _reduce(g, ctx.b))
+
+
 class Mul(Op):
     node_name = "MulBackward0"
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
@@ -678,10 +697,17 @@ Reciprocal = _unary("Reciprocal", "reciprocal", lambda xp, a: 1 / a,
                     lambda g, r: -g * (r * r), "result", arrays=True)
 Abs = _unary("Abs", "abs", lambda xp, a: xp.abs(a), lambda g, x: g * x.sign(), "self",
              floating=False)
-Sign = _unary("Sign", "sign",  # torch's sign(NaN) is 0
-              lambda xp, a: a if _args.kind_of(a.dtype) == "bool" else
-              xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a)),
-              zero_grad, None, floating=False)
+
+
+def _sign(xp: Any, a: Any) -> Any:
+    """torch's sign: 0 for NaN, a bool unchanged."""
+    if _args.kind_of(a.dtype) == "bool":
+        return a
+    return xp.where(xp.isnan(a), xp.zeros((), dtype=a.dtype), xp.sign(a))
+
+
+Sign = _unary("Sign", "sign", _sign, zero_grad, None, floating=False)
+Sgn = _unary("Sgn", "sgn", _sign, zero_grad, None, floating=False)  # sign, complex-aware
 # maximum, not where(a > 0, ...): NaN stays NaN, as in torch
 Relu = _unary("Relu", "relu",
               lambda xp, a: keep_ties(xp, a, xp.maximum(a, xp.zeros((), dtype=a.dtype))),

@@ -417,12 +417,15 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
 
 
 @_args.numpy_aliases
-def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
+def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
+        other: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
 
     >>> minitorch.max(minitorch.tensor([[1., 5.], [3., 2.]]), 1).values
     tensor([5., 3.])
     """
+    if other is not _args.OMITTED and dim is _args.OMITTED and keepdim is _args.OMITTED:
+        dim = other  # torch's max(input, other=...): the element-wise form
     if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import maximum
 
@@ -437,12 +440,15 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -
 
 
 @_args.numpy_aliases
-def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
+def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
+        other: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
 
     >>> minitorch.min(minitorch.tensor([3., 1., 2.]))
     tensor(1.)
     """
+    if other is not _args.OMITTED and dim is _args.OMITTED and keepdim is _args.OMITTED:
+        dim = other  # torch's max(input, other=...): the element-wise form
     if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import minimum
 

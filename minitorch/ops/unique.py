@@ -1,8 +1,10 @@
 """``unique``: the distinct elements (or rows along ``dim``), sorted, with optionally the
 inverse (where each element went) and the counts. NaN are never equal, so each is its own.
+``unique_consecutive`` merges only runs of equal neighbours, in their order.
 
 The values keep the input's ``requires_grad`` under a node whose backward torch has not
-implemented (``Unique2Backward0``, ``UniqueDimBackward0``): backward through it raises.
+implemented (``Unique2Backward0``, ``UniqueDimBackward0``, ``UniqueConsecutiveBackward0``):
+backward through it raises.
 
 >>> import minitorch
 >>> minitorch.tensor([3, 1, 3, 2]).unique(return_counts=True)
@@ -19,19 +21,22 @@ from .._tensor import Tensor
 from ..backend import setitem
 from ._base import Op, wrap
 
-__all__ = ["unique"]
+__all__ = ["unique", "unique_consecutive"]
 
 
 class _Unique(Op):
-    """Distinct rows of the input's dim ``dim`` (each element when ``dim`` is None)."""
+    """Distinct rows of the input's dim ``dim`` (each element when ``dim`` is None); runs of
+    equal neighbours only, in their order, when the class does not ``sort``."""
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int | None) -> tuple:
-        ctx.derivative = "_unique2" if dim is None else "unique_dim"
+    sort = True
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, dim: int | None) -> tuple:
+        ctx.derivative = cls._profile_name[6:]
         xp = a._xp
         x = xp.reshape(a._data, (-1, 1)) if dim is None else xp.moveaxis(a._data, dim, 0)
         rows = xp.reshape(x, (x.shape[0], math.prod(x.shape[1:])))  # no -1: may be empty
-        order = _row_order(xp, rows)
+        order = _row_order(xp, rows) if cls.sort else xp.arange(rows.shape[0])
         ordered = xp.take(rows, order, axis=0)
         new = xp.any(ordered[1:] != ordered[:-1], axis=1) | _nan_rows(xp, ordered)
         starts = xp.concat([xp.ones(min(rows.shape[0], 1), dtype=xp.bool), new])
@@ -60,6 +65,12 @@ class Unique2(_Unique):
 class UniqueDim(_Unique):
     node_name = "UniqueDimBackward0"
     _profile_name = "aten::unique_dim"
+
+
+class UniqueConsecutive(_Unique):
+    node_name = "UniqueConsecutiveBackward0"
+    _profile_name = "aten::unique_consecutive"
+    sort = False
 
 
 def _row_order(xp: Any, rows: Any) -> Any:
@@ -94,5 +105,21 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     else:
         d = _args.dim("unique", dim, input.dim())
         values, inverse, counts = UniqueDim.apply(input, dim=d)
+    extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
+    return (values, *extras) if extras else values
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                       dim: int | None = None) -> Any:
+    """``input`` with each run of equal neighbours (elements, or slices along ``dim``) kept
+    once; with ``return_inverse`` also each element's run, with ``return_counts`` also each
+    run's length.
+
+    >>> minitorch.unique_consecutive(minitorch.tensor([1, 1, 2, 1]), return_counts=True)
+    (tensor([1, 2, 1]), tensor([2, 1, 1]))
+    """
+    _args.tensor_args("unique_consecutive", (input, "input", 1))
+    d = None if dim is None else _args.dim("unique_consecutive", dim, input.dim())
+    values, inverse, counts = UniqueConsecutive.apply(input, dim=d)
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values

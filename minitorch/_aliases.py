@@ -1,0 +1,215 @@
+"""torch's other names for ops minitorch has (``divide``, ``concat``, ``sgn``, ``rsub``, ...)
+and the Tensor attributes a dense, real, CPU tensor answers plainly (``layout``,
+``is_sparse``, ``output_nr``, ``resolve_conj``, ``H``, ...), plus the element-wise Python
+callbacks ``map_`` and ``apply_``.
+
+>>> import minitorch
+>>> x = minitorch.tensor([[1., 2.]])
+>>> minitorch.divide(x, 2), x.layout, x.H.shape
+(tensor([[0.5000, 1.0000]]), torch.strided, torch.Size([2, 1]))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import _args
+from ._layout import strided
+from ._tensor import Tensor
+from .ops import pointwise, scan, shape
+from .ops._base import wrap
+
+
+def divide(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
+    """torch's other name for :func:`div`.
+
+    >>> minitorch.divide(minitorch.tensor([3.]), 2)
+    tensor([1.5000])
+    """
+    return pointwise.div(input, other, rounding_mode=rounding_mode)
+
+
+def true_divide(input: Any, other: Any) -> Tensor:
+    """:func:`div` without rounding.
+
+    >>> minitorch.true_divide(minitorch.tensor([3]), 2)
+    tensor([1.5000])
+    """
+    return pointwise.div(input, other)
+
+
+def concat(tensors: Any, dim: int = 0) -> Tensor:
+    """torch's other name for :func:`cat`.
+
+    >>> minitorch.concat([minitorch.ones(1), minitorch.zeros(1)])
+    tensor([1., 0.])
+    """
+    return shape.cat(tensors, dim)
+
+
+concatenate = concat
+
+
+def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """``other - alpha * input``: :func:`sub` with its operands swapped.
+
+    >>> minitorch.rsub(minitorch.tensor([1., 2.]), 5)
+    tensor([4., 3.])
+    """
+    _args.tensor_args("rsub", (input, "input", 1))
+    if isinstance(other, Tensor):
+        return pointwise.RsubTensors.apply(input, other, alpha=alpha)
+    _args.tensor_or_number("rsub", other, "other", 2)
+    return pointwise.sub(other, input if alpha == 1 else input * alpha)
+
+
+def positive(input: Tensor) -> Tensor:
+    """``+input``: ``input`` itself (refused on bool, as torch).
+
+    >>> x = minitorch.ones(2); minitorch.positive(x) is x
+    True
+    """
+    _args.tensor_args("positive", (input, "input", 1))
+    if input.dtype.name == "bool":
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def sgn(input: Tensor) -> Tensor:
+    """The sign of each element (its complex generalisation; node ``SgnBackward0``).
+
+    >>> minitorch.sgn(minitorch.tensor([-2., 0., 3.]))
+    tensor([-1.,  0.,  1.])
+    """
+    _args.tensor_args("sgn", (input, "input", 1))
+    return pointwise.Sgn.apply(input)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """True if ``input`` has a floating dtype.
+
+    >>> minitorch.is_floating_point(minitorch.tensor([1]))
+    False
+    """
+    _args.tensor_args("is_floating_point", (input, "input", 1))
+    return input.is_floating_point()
+
+
+def typename(obj: Any) -> str:
+    """The torch type name of a tensor (``torch.FloatTensor``), else the object's class.
+
+    >>> minitorch.typename(minitorch.ones(1)), minitorch.typename(1.5)
+    ('torch.FloatTensor', 'float')
+    """
+    if isinstance(obj, Tensor):
+        return obj.type()
+    kind = type(obj)
+    module = kind.__module__
+    return kind.__qualname__ if module in ("builtins", "__builtin__", None) else \
+        f"{module}.{kind.__qualname__}"
+
+
+def _where(self: Tensor, condition: Tensor, y: Any) -> Tensor:
+    """``where(condition, self, y)``.
+
+    >>> minitorch.tensor([1., 2.]).where(minitorch.tensor([True, False]), 0.)
+    tensor([1., 0.])
+    """
+    return pointwise.where(condition, self, y)
+
+
+def _reversed(self: Tensor) -> Tensor:
+    """``reversed(x)``: ``x`` flipped along its first dim (a 0-d tensor unchanged)."""
+    return self if self.dim() == 0 else scan.flip(self, 0)
+
+
+def _conjugate_transpose(self: Tensor) -> Tensor:
+    """``x.H``: the transpose of a matrix (real tensors have nothing to conjugate)."""
+    if self.dim() == 0:
+        return self
+    if self.dim() != 2:
+        hint = " For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""
+        raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{self.dim()}-D tensor.{hint}")
+    return self.transpose(0, 1)
+
+
+def _batched_conjugate_transpose(self: Tensor) -> Tensor:
+    if self.dim() < 2:
+        raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
+                           f"Got {self.dim()}-D tensor.")
+    return self.transpose(-2, -1)
+
+
+def _dim_order(self: Tensor, *, ambiguity_check: bool = False) -> tuple:
+    """The dims from the outermost to the innermost in memory (by stride, ties in order)."""
+    strides = self.stride()
+    return tuple(sorted(range(self.dim()), key=lambda d: -strides[d]))
+
+
+def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+def _elementwise_(name: str, self: Tensor, fn: Callable, *others: Tensor) -> Tensor:
+    """``self[i] = fn(self[i], *others[i])`` for every element, in Python, as torch's CPU
+    ``map_``/``apply_`` (which refuse tensors that require grad)."""
+    if self.requires_grad:
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                           f"var.detach().{name}() instead.")
+    xp, data = self._xp, self._data
+    convert = bool if self.dtype.name == "bool" else \
+        float if self.dtype.is_floating_point else int
+    values = [xp.broadcast_to(o._data, data.shape) for o in others]
+    flat = [convert(fn(*items)) for items in zip(data.reshape(-1).tolist(),
+                                                 *(v.reshape(-1).tolist() for v in values))]
+    if flat:
+        self.copy_(wrap(xp.reshape(xp.asarray(flat, dtype=data.dtype), data.shape)))
+    return self
+
+
+def _map_(self: Tensor, tensor: Tensor, callable: Callable) -> Tensor:
+    """``self[i] = callable(self[i], tensor[i])`` (``tensor`` broadcast to ``self``).
+
+    >>> minitorch.tensor([1., 2.]).map_(minitorch.tensor([3., 4.]), lambda a, b: a * b)
+    tensor([3., 8.])
+    """
+    if not isinstance(tensor, Tensor):
+        raise TypeError("map_(): argument 'other' (position 1) must be Tensor, not "
+                        f"{_args.type_name(tensor)}")
+    tensor = tensor.expand(self.shape)
+    return _elementwise_("map_", self, callable, tensor)
+
+
+def _apply_(self: Tensor, callable: Callable) -> Tensor:
+    """``self[i] = callable(self[i])``.
+
+    >>> minitorch.tensor([1., 2.]).apply_(lambda a: a + 1)
+    tensor([2., 3.])
+    """
+    return _elementwise_("apply_", self, callable)
+
+
+def _itself(self: Tensor) -> Tensor:
+    return self
+
+
+def _no(self: Tensor) -> bool:
+    return False
+
+
+FUNCTIONS = (divide, true_divide, concat, concatenate, rsub, positive, sgn, is_floating_point,
+             typename)
+
+METHODS = {
+    "divide": divide, "true_divide": true_divide, "rsub": rsub, "positive": positive,
+    "sgn": sgn, "where": _where, "__reversed__": _reversed,
+    "H": property(_conjugate_transpose), "mH": property(_batched_conjugate_transpose),
+    "adjoint": _batched_conjugate_transpose, "dim_order": _dim_order,
+    "layout": property(lambda self: strided), "is_sparse": property(_no),
+    "output_nr": property(lambda self: self._output_nr),
+    "pin_memory": _pin_memory, "is_pinned": _no, "share_memory_": _itself, "is_shared": _no,
+    "resolve_conj": _itself, "resolve_neg": _itself, "conj": _itself, "is_conj": _no,
+    "is_neg": _no, "is_complex": _no, "map_": _map_, "apply_": _apply_,
+}

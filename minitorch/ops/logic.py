@@ -1,0 +1,167 @@
+"""Logical and bitwise functions and the float tests: ``logical_and/or/xor/not``,
+``bitwise_and/or/xor/not``, ``isinf``, ``isfinite``, ``signbit``, ``isclose`` and
+``count_nonzero``. Their results are bool or integer tensors, so they have no gradient.
+
+>>> import minitorch
+>>> x = minitorch.tensor([0., 2., float("inf")])
+>>> minitorch.logical_and(x, x > 1), x.isinf()
+(tensor([False,  True,  True]), tensor([False, False,  True]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor, broadcast_pair
+from ._base import cast_operands, wrap
+from .pointwise import logical
+
+__all__ = ["bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "count_nonzero",
+           "isclose", "isfinite", "isinf", "logical_and", "logical_not", "logical_or",
+           "logical_xor", "signbit"]
+
+
+def _truth(xp: Any, a: Any) -> Any:
+    return a if a.dtype == xp.bool else a != 0
+
+
+def _logical(name: str) -> Any:
+    def fn(input: Tensor, other: Tensor) -> Tensor:
+        _args.tensor_args(f"logical_{name}", (input, "input", 1), (other, "other", 2))
+        broadcast_pair(input, other)
+        x, y, _ = cast_operands(input, other)
+        xp = input._xp
+        return wrap(getattr(xp, f"logical_{name}")(_truth(xp, x), _truth(xp, y)))
+
+    fn.__name__ = f"logical_{name}"
+    fn.__doc__ = (f"Element-wise logical {name} of the truth (non-zero) of two tensors.\n\n"
+                  f"    >>> minitorch.logical_{name}(minitorch.tensor([0, 1]), "
+                  f"minitorch.tensor([1, 1])).dtype\n    torch.bool\n    ")
+    return fn
+
+
+logical_and, logical_or, logical_xor = (_logical(n) for n in ("and", "or", "xor"))
+
+
+def logical_not(input: Tensor) -> Tensor:
+    """True where ``input`` is zero.
+
+    >>> minitorch.logical_not(minitorch.tensor([0., 2.]))
+    tensor([ True, False])
+    """
+    _args.tensor_args("logical_not", (input, "input", 1))
+    return wrap(input._xp.logical_not(_truth(input._xp, input._data)))
+
+
+def _bitwise(name: str) -> Any:
+    def fn(input: Any, other: Any) -> Tensor:
+        if not isinstance(input, Tensor):
+            _args.tensor_args(f"bitwise_{name}", (other, "other", 2))
+            return logical(name, other, input)  # and, or, xor commute
+        _args.tensor_or_number(f"bitwise_{name}", other, "other", 2)
+        return logical(name, input, other)
+
+    fn.__name__ = f"bitwise_{name}"
+    fn.__doc__ = (f"Element-wise bitwise {name} of integer or bool tensors (``"
+                  f"{ {'and': '&', 'or': '|', 'xor': '^'}[name]}``).\n\n"
+                  f"    >>> minitorch.bitwise_{name}(minitorch.tensor([12]), 10).dtype\n"
+                  f"    torch.int64\n    ")
+    return fn
+
+
+bitwise_and, bitwise_or, bitwise_xor = (_bitwise(n) for n in ("and", "or", "xor"))
+
+
+def bitwise_not(input: Tensor) -> Tensor:
+    """``~input``: each bit flipped (a bool negated).
+
+    >>> minitorch.bitwise_not(minitorch.tensor([0, 5]))
+    tensor([-1, -6])
+    """
+    _args.tensor_args("bitwise_not", (input, "input", 1))
+    if input.dtype.is_floating_point:
+        raise RuntimeError(f'"bitwise_not_cpu" not implemented for '
+                           f"'{_args.legacy(input.dtype)}'")
+    return ~input
+
+
+def _float_test(name: str, doc: str, test: Any, example: str) -> Any:
+    def fn(input: Tensor) -> Tensor:
+        _args.tensor_args(name, (input, "input", 1))
+        xp, a = input._xp, input._data
+        if not input.dtype.is_floating_point:
+            a = xp.astype(a, xp.float64)
+        return wrap(test(xp, a))
+
+    fn.__name__ = name
+    fn.__doc__ = (f"True where ``input`` {doc}.\n\n    >>> minitorch.{name}(minitorch.tensor("
+                  f"[1., float('-inf')]))\n    tensor({example})\n    ")
+    return fn
+
+
+isinf = _float_test("isinf", "is infinite", lambda xp, a: xp.isinf(a), "[False,  True]")
+isfinite = _float_test("isfinite", "is neither infinite nor NaN",
+                       lambda xp, a: xp.isfinite(a), "[ True, False]")
+signbit = _float_test("signbit", "has its sign bit set (also -0.)",
+                      lambda xp, a: xp.signbit(a), "[False,  True]")
+
+
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    """True where ``|input - other| <= atol + rtol * |other|`` (infinities equal themselves).
+
+    >>> minitorch.isclose(minitorch.tensor([1., 2.]), minitorch.tensor([1., 2.1]))
+    tensor([ True, False])
+    """
+    _args.tensor_args("isclose", (input, "input", 1), (other, "other", 2))
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{_args.legacy(input.dtype)} did not match "
+                           f"{_args.legacy(other.dtype)}")
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if value < 0:  # (printed as C++ prints a double)
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{value:g}")
+    broadcast_pair(input, other)
+    xp, a, b = input._xp, input._data, other._data
+    if input.dtype.name == "bool":
+        return wrap(a == b)
+    close = a == b
+    if equal_nan:
+        close = close | (xp.isnan(a) & xp.isnan(b))
+    if input.dtype.is_floating_point:
+        diff = xp.abs(a - b)
+        finite = xp.isfinite(diff)
+        close = close | (finite & (diff <= atol + rtol * xp.abs(b)))
+    else:
+        diff = xp.abs(xp.astype(a, xp.float64) - xp.astype(b, xp.float64))
+        close = close | (diff <= atol + rtol * xp.abs(xp.astype(b, xp.float64)))
+    return wrap(close)
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
+    """How many elements are non-zero, over everything or over ``dim`` (an int or a tuple).
+
+    >>> minitorch.count_nonzero(minitorch.tensor([[0., 1.], [2., 3.]]), dim=0)
+    tensor([1, 2])
+    """
+    _args.tensor_args("count_nonzero", (input, "input", 1))
+    xp = input._xp
+    axis = _args.dims("count_nonzero", dim, input.dim())
+    nonzero = xp.astype(_truth(xp, input._data), xp.int64)
+    return wrap(xp.sum(nonzero, axis=axis if input.dim() else None, dtype=xp.int64))
+
+
+def _inplace_method(fn: Any) -> Any:
+    def method(self: Tensor, *args: Any) -> Tensor:
+        return self._inplace(fn, *args)
+
+    method.__name__ = f"{fn.__name__}_"
+    method.__doc__ = f"In-place ``{fn.__name__}``."
+    return method
+
+
+_PUBLIC = (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
+           bitwise_xor, bitwise_not, isinf, isfinite, signbit, isclose, count_nonzero)
+METHODS = {fn.__name__: fn for fn in _PUBLIC}
+METHODS.update({f"{fn.__name__}_": _inplace_method(fn) for fn in _PUBLIC[:8]})

@@ -1,0 +1,278 @@
+"""More reductions: ``amax``, ``amin``, ``aminmax``, ``nansum``, ``nanmean``, ``std_mean`` and
+``var_mean``, with torch's nodes. ``amax``/``amin`` share their gradient evenly among tied
+extrema (where ``max(dim)`` gives it all to one index).
+
+>>> import minitorch
+>>> x = minitorch.tensor([[1., 3.], [3., 2.]], requires_grad=True)
+>>> x.amax(), minitorch.nansum(minitorch.tensor([1., float("nan")]))
+(tensor(3., grad_fn=<AmaxBackward0>), tensor(1.))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, return_types
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .pointwise import where
+from .reduction import _expand_back, variance
+
+__all__ = ["Amax", "Amin", "Aminmax", "Nansum", "StdMean", "VarMean", "amax", "amin",
+           "aminmax", "nanmean", "nansum", "std_mean", "var_mean"]
+
+
+def _share(g: Tensor, a: Tensor, result: Tensor, dims: tuple | None, keepdim: bool) -> Tensor:
+    """torch's ``scale_grad_by_count``: ``g`` split evenly among the elements equal to
+    ``result`` in each reduced slice."""
+    shape = a.shape
+    hit = (a == _expand_back(result, shape, dims, keepdim)).to(g.dtype)
+    count = hit.sum(dims, keepdim=True) if dims is not None else hit.sum()
+    return _expand_back(g, shape, dims, keepdim) * hit / count
+
+
+class _Extremum(Op):
+    """``amax``/``amin`` over ``dims`` (None: everything)."""
+
+    ufunc = "max"
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> Tensor:
+        xp = a._xp
+        out = wrap(getattr(xp, cls.ufunc)(a._data, axis=dims, keepdims=keepdim))
+        ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.save_for_backward(a, out)
+        return out
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        a, out = ctx.saved_tensors
+        return (_share(g, a, out, ctx.dims, ctx.keepdim),)
+
+
+class Amax(_Extremum):
+    node_name = "AmaxBackward0"
+    saved_names = ("self", "result")
+    _profile_name = "aten::amax"
+
+
+class Amin(_Extremum):
+    node_name = "AminBackward0"
+    saved_names = ("self", "result")
+    ufunc = "min"
+    _profile_name = "aten::amin"
+
+
+def _extremum_dims(fn: str, input: Tensor, dim: Any) -> tuple | None:
+    _args.tensor_args(fn, (input, "input", 1))
+    dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
+    if not dims or input.dim() == 0:
+        if input.numel() == 0:
+            raise RuntimeError(f"{fn}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        return None
+    for d in dims:
+        if input.shape[d] == 0:
+            raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
+    return dims
+
+
+def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The largest values over ``dim`` (an int or a tuple; ``()``: everything).
+
+    >>> minitorch.amax(minitorch.tensor([[1., 5.], [3., 2.]]), 1)
+    tensor([5., 3.])
+    """
+    dims = _extremum_dims("amax", input, dim)
+    return Amax.apply(input, dims=dims, keepdim=_args.flag("amax", keepdim, "keepdim"))
+
+
+def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The smallest values over ``dim`` (an int or a tuple; ``()``: everything).
+
+    >>> minitorch.amin(minitorch.tensor([[1., 5.], [3., 2.]]), 1)
+    tensor([1., 2.])
+    """
+    dims = _extremum_dims("amin", input, dim)
+    return Amin.apply(input, dims=dims, keepdim=_args.flag("amin", keepdim, "keepdim"))
+
+
+class Aminmax(Op):
+    node_name = "AminmaxBackward0"
+    saved_names = ("self", "min", "max")
+    _profile_name = "aten::aminmax"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> tuple:
+        xp = a._xp
+        low = wrap(xp.min(a._data, axis=dims, keepdims=keepdim))
+        high = wrap(xp.max(a._data, axis=dims, keepdims=keepdim))
+        ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.save_for_backward(a, low, high)
+        return low, high
+
+    @staticmethod
+    def backward(ctx: Any, g_low: Tensor | None, g_high: Tensor | None) -> tuple:
+        a, low, high = ctx.saved_tensors
+        parts = [_share(g, a, r, ctx.dims, ctx.keepdim)
+                 for g, r in ((g_low, low), (g_high, high)) if g is not None]
+        return (parts[0] if len(parts) == 1 else parts[0] + parts[1],)
+
+
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> Any:
+    """``(min, max)`` over ``dim``, or over everything.
+
+    >>> minitorch.aminmax(minitorch.tensor([3., 1., 2.])).max
+    tensor(3.)
+    """
+    _args.tensor_args("aminmax", (input, "input", 1))
+    if dim is None:
+        if input.numel() == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
+                               "the operation has no identity.")
+        dims = None
+    else:
+        d = _args.dim("aminmax", dim, input.dim())
+        if input.dim() and input.shape[d] == 0:
+            raise IndexError(f"aminmax(): Expected reduction dim {d} to have non-zero size.")
+        dims = (d,) if input.dim() else None
+    keepdim = _args.flag("aminmax", keepdim, "keepdim")
+    if dims is None and keepdim and input.dim():
+        dims = tuple(range(input.dim()))
+    return return_types.aminmax(*Aminmax.apply(input, dims=dims, keepdim=keepdim))
+
+
+class Nansum(Op):
+    node_name = "NansumBackward0"
+    saved_names = ("self",)
+    _profile_name = "aten::nansum"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> Tensor:
+        xp = a._xp
+        ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.save_for_backward(a)
+        data = xp.where(xp.isnan(a._data), xp.zeros((), dtype=a._data.dtype), a._data)
+        return wrap(xp.sum(data, axis=dims, keepdims=keepdim, dtype=a._data.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (a,) = ctx.saved_tensors
+        return (where(a.isnan(), 0.0, _expand_back(g, a.shape, ctx.dims, ctx.keepdim)),)
+
+
+def _sum_dims(fn: str, input: Tensor, dim: Any) -> tuple | None:
+    _args.tensor_args(fn, (input, "input", 1))
+    if not input.dtype.is_floating_point and fn == "nanmean":
+        raise RuntimeError("nanmean(): expected input to have floating point or complex "
+                           f"dtype but got {_args.legacy(input.dtype)}")
+    dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
+    return dims if dims and input.dim() else None
+
+
+def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
+           dtype: Any = None) -> Tensor:
+    """The sum with NaNs counted as zero.
+
+    >>> minitorch.nansum(minitorch.tensor([1., float("nan"), 2.]))
+    tensor(3.)
+    """
+    dims = _sum_dims("nansum", input, dim)
+    keepdim = _args.flag("nansum", keepdim, "keepdim")
+    if not input.dtype.is_floating_point:
+        return input.sum(dim, keepdim=keepdim) if dim is not None else input.sum()
+    if keepdim and dims is None and input.dim():
+        dims = tuple(range(input.dim()))
+    out = Nansum.apply(input, dims=dims, keepdim=keepdim)
+    return out if dtype is None else out.to(dtype)
+
+
+def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *,
+            dtype: Any = None) -> Tensor:
+    """The mean of the elements that are not NaN.
+
+    >>> minitorch.nanmean(minitorch.tensor([1., float("nan"), 2.]))
+    tensor(1.5000)
+    """
+    _sum_dims("nanmean", input, dim)
+    count = input.isnan().logical_not().sum(dim, keepdim=keepdim) if dim is not None else \
+        input.isnan().logical_not().sum()
+    if keepdim and dim is None:
+        count = count.reshape((1,) * input.dim())
+    return nansum(input, dim, keepdim, dtype=dtype) / count
+
+
+class _StatMean(Op):
+    """``(std or var, mean)`` in one node, as torch's ``std_mean``/``var_mean``."""
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, stat: Any, mean: Any) -> tuple:
+        ctx.stat, ctx.mean = stat, mean
+        ctx.save_for_backward(a)
+        return wrap(stat(a)._data), wrap(mean(a)._data)
+
+    @classmethod
+    def backward(cls, ctx: Any, g_stat: Tensor | None, g_mean: Tensor | None) -> tuple:
+        from ..autograd import enable_grad, grad  # (autograd imports the ops)
+
+        (a,) = ctx.saved_tensors
+        pairs = [(f, g) for f, g in ((ctx.stat, g_stat), (ctx.mean, g_mean)) if g is not None]
+        with enable_grad():  # the two formulas' gradients, differentiable again
+            x = a if a.requires_grad else a.detach().requires_grad_()
+            return grad([f(x) for f, _ in pairs], [x], [g for _, g in pairs],
+                        create_graph=True)
+
+
+class StdMean(_StatMean):
+    node_name = "StdMeanBackward0"
+    _profile_name = "aten::std_mean"
+
+
+class VarMean(_StatMean):
+    node_name = "VarMeanBackward0"
+    _profile_name = "aten::var_mean"
+
+
+def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keepdim: Any,
+               correction: Any) -> tuple:
+    _args.tensor_args(f"{name}_mean", (input, "input", 1))
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{name}_mean only support floating point and complex dtypes")
+    keep = False if keepdim is _args.OMITTED else keepdim
+    if isinstance(dim, bool):  # std_mean(x, unbiased)
+        dim, unbiased = None, dim
+    variance(name, input, dim, unbiased, keepdim, correction)  # torch's checks and warnings
+
+    def stat(x: Tensor) -> Tensor:
+        return variance(name, x, dim, unbiased, keepdim, correction)
+
+    def mean(x: Tensor) -> Tensor:
+        return x.mean() if dim is None and not keep else \
+            x.mean(tuple(range(x.dim())) if dim is None else dim, keepdim=keep)
+
+    return op.apply(input, stat=stat, mean=mean)
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
+             keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
+    """``(std, mean)`` over ``dim`` (or everything).
+
+    >>> minitorch.std_mean(minitorch.tensor([1., 3.]))
+    (tensor(1.4142), tensor(2.))
+    """
+    return _stat_mean("std", StdMean, input, dim, unbiased, keepdim, correction)
+
+
+def var_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
+             keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
+    """``(var, mean)`` over ``dim`` (or everything).
+
+    >>> minitorch.var_mean(minitorch.tensor([1., 3.]))
+    (tensor(2.), tensor(2.))
+    """
+    return _stat_mean("var", VarMean, input, dim, unbiased, keepdim, correction)
+
+
+METHODS = {"amax": amax, "amin": amin, "aminmax": aminmax, "nansum": nansum,
+           "nanmean": nanmean}

@@ -1,0 +1,159 @@
+"""More running reductions: ``cummax``, ``cummin`` (values and the index each came from) and
+``logcumsumexp``, each a loop over the scanned dim on whole slices.
+
+``cummax`` keeps torch's kernel rules: a tie moves the index to the later element, and a NaN
+takes over (each later NaN moves the index again). The gradient goes to those indices.
+
+>>> import minitorch
+>>> minitorch.tensor([1., 3., 2., 3.]).cummax(0)
+torch.return_types.cummax(
+values=tensor([1., 3., 3., 3.]),
+indices=tensor([0, 1, 1, 3]))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, return_types
+from .._tensor import Tensor
+from ..backend import cpu_math, setitem
+from ._base import Op, wrap
+from .pointwise import where
+
+__all__ = ["Cummax", "Cummin", "Logcumsumexp", "cummax", "cummin", "logcumsumexp"]
+
+
+def _slices(xp: Any, data: Any, dim: int) -> tuple:
+    """``data`` with ``dim`` moved first (a 0-d array as one element), and how to undo it."""
+    if data.ndim == 0:
+        return xp.reshape(data, (1,)), lambda out: xp.reshape(out, ())
+    return xp.moveaxis(data, dim, 0), lambda out: xp.moveaxis(out, 0, dim)
+
+
+class _RunningExtremum(Op):
+    better = staticmethod(lambda a, b: a >= b)
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, dim: int) -> tuple:
+        xp = a._xp
+        x, back = _slices(xp, a._data, dim)
+        values, indices = xp.empty_like(x), xp.zeros(x.shape, dtype=xp.int64)
+        best, where_best = x[0] if x.shape[0] else None, xp.zeros(x.shape[1:], dtype=xp.int64)
+        for i in range(x.shape[0]):
+            current = x[i]
+            take = cls.better(current, best)
+            if xp.isdtype(x.dtype, "real floating"):
+                take = xp.isnan(current) | (~xp.isnan(best) & take)
+            best = xp.where(take, current, best)
+            where_best = xp.where(take, xp.asarray(i, dtype=xp.int64), where_best)
+            setitem(xp, values, i, best)
+            setitem(xp, indices, i, where_best)
+        out_indices = wrap(back(indices))
+        ctx.mark_non_differentiable(out_indices)
+        ctx.dim, ctx.shape = dim, a.shape
+        ctx.save_for_backward(wrap(out_indices._data))  # a twin, read back without a node
+        return wrap(back(values)), out_indices
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor, _g_indices: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        if not ctx.shape:
+            return (g,)
+        return (g.new_zeros(ctx.shape).scatter_add(ctx.dim, indices, g),)
+
+
+class Cummax(_RunningExtremum):
+    node_name = "CummaxBackward0"
+    saved_names = ("indices",)
+    _profile_name = "aten::cummax"
+
+
+class Cummin(_RunningExtremum):
+    node_name = "CumminBackward0"
+    saved_names = ("indices",)
+    _profile_name = "aten::cummin"
+    better = staticmethod(lambda a, b: a <= b)
+
+
+def _running(name: str, op: type, input: Tensor, dim: Any) -> Any:
+    _args.tensor_args(name, (input, "input", 1))
+    _args.integer(name, dim, "dim", 2)
+    d = _args.dim(name, dim, input.dim())
+    return getattr(return_types, name)(*op.apply(input, dim=d))
+
+
+def cummax(input: Tensor, dim: int) -> Any:
+    """The running maximum along ``dim`` and the index of each.
+
+    >>> minitorch.cummax(minitorch.tensor([2, 1, 3]), 0).values
+    tensor([2, 2, 3])
+    """
+    return _running("cummax", Cummax, input, dim)
+
+
+def cummin(input: Tensor, dim: int) -> Any:
+    """The running minimum along ``dim`` and the index of each.
+
+    >>> minitorch.cummin(minitorch.tensor([2, 1, 3]), 0).values
+    tensor([2, 1, 1])
+    """
+    return _running("cummin", Cummin, input, dim)
+
+
+class Logcumsumexp(Op):
+    node_name = "LogcumsumexpBackward0"
+    saved_names = ("self", "result")
+    _profile_name = "aten::logcumsumexp"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+        xp = a._xp
+        x, back = _slices(xp, a._data, dim)
+        out = xp.empty_like(x)
+        total = None
+        for i in range(x.shape[0]):
+            total = x[i] if total is None else _logaddexp(xp, total, x[i])
+            setitem(xp, out, i, total)
+        result = wrap(back(out))
+        ctx.dim = dim
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        """``grad_i = Σ_{j >= i} g_j · exp(x_i - out_j)``: each exponent is at most 0, so the
+        sum is stable; written in Tensor operations (an n×n weight along the dim)."""
+        a, out = ctx.saved_tensors
+        if a.dim() == 0:
+            return (g,)
+        x, o, gm = (t.movedim(ctx.dim, -1) for t in (a, out, g))
+        steps = a._xp.arange(x.shape[-1])
+        later = wrap(steps[:, None] <= steps[None, :])  # j >= i
+        exponent = where(later, x.unsqueeze(-1) - o.unsqueeze(-2), float("-inf"))
+        return (((exponent.exp() * gm.unsqueeze(-2)).sum(-1)).movedim(-1, ctx.dim),)
+
+
+def _logaddexp(xp: Any, a: Any, b: Any) -> Any:
+    """``log(exp(a) + exp(b))`` with the larger taken out (infinities of one sign kept)."""
+    high, low = xp.maximum(a, b), xp.minimum(a, b)
+    same_inf = xp.isinf(high) & (high == low)
+    spread = xp.where(same_inf, xp.zeros((), dtype=a.dtype), low - high)
+    return xp.where(same_inf, high, high + cpu_math(xp.log1p, cpu_math(xp.exp, spread)))
+
+
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """Running ``log(sum(exp(x)))`` along ``dim``, computed stably.
+
+    >>> minitorch.logcumsumexp(minitorch.tensor([0., 0.]), 0)
+    tensor([0.0000, 0.6931])
+    """
+    _args.tensor_args("logcumsumexp", (input, "input", 1))
+    d = _args.dim("logcumsumexp", dim, input.dim())
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError("\"logcumsumexp_out_cpu\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    return Logcumsumexp.apply(input, dim=d)
+
+
+METHODS = {"cummax": cummax, "cummin": cummin, "logcumsumexp": logcumsumexp}
