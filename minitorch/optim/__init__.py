@@ -18,17 +18,5 @@ from .optimizer import Optimizer
 from .rmsprop import Adadelta, Adagrad, RMSprop
 from .sgd import SGD
 
-__all__ = [
-           "LBFGS",
-           "SGD",
-           "Adadelta",
-           "Adagrad",
-           "Adam",
-           "AdamW",
-           "Adamax",
-           "NAdam",
-           "Optimizer",
-           "RAdam",
-           "RMSprop",
-           "lr_scheduler",
-]
+__all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam",
+           "Optimizer", "RAdam", "RMSprop", "lr_scheduler"]
