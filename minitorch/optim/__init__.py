@@ -10,7 +10,7 @@ learning-rate schedulers (``optim.lr_scheduler``) that adjust them between epoch
 
 from __future__ import annotations
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from .adam import Adam, AdamW
 from .adam_variants import Adamax, NAdam, RAdam
 from .lbfgs import LBFGS
@@ -19,4 +19,4 @@ from .rmsprop import Adadelta, Adagrad, RMSprop
 from .sgd import SGD
 
 __all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "lr_scheduler"]
+           "Optimizer", "RAdam", "RMSprop", "lr_scheduler", "swa_utils"]
