@@ -34,6 +34,19 @@ def test_printed_forms_match_torch() -> None:
     assert show(mt) == show(torch)
 
 
+def test_unpad_and_unpack_match_torch() -> None:
+    def run(L: Any) -> list:
+        R = _rnn(L)
+        x = L.tensor(np.arange(24.0).reshape(4, 3, 2), requires_grad=True)
+        padded = x * 1
+        parts = R.unpad_sequence(padded, L.tensor([4, 1, 2]))
+        sequences = [L.tensor([1., 2]), L.tensor([3., 4, 5]), L.tensor([6.])]
+        unpacked = R.unpack_sequence(R.pack_sequence(sequences, enforce_sorted=False))
+        sum(p.sum() for p in parts).backward()
+        return [repr(parts), tuple(padded.shape), repr(unpacked), repr(x.grad)]
+    assert run(mt) == run(torch)
+
+
 @pytest.mark.parametrize("batch_first", [False, True])
 def test_pack_then_pad_gradients_match_torch(batch_first: bool) -> None:
     values = np.random.default_rng(0).standard_normal((4, 3, 2))

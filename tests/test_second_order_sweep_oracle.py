@@ -213,6 +213,7 @@ UpsampleNearest2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2) ** 2
 EXCLUDED: dict[str, str] = {
     **dict.fromkeys(["Alias", "Copy", "CopySlices", "Fill", "Zero", "EluInplace",
                      "LeakyReluInplace", "SqueezeInplace", "UnsqueezeInplace", "TInplace",
+                     "TransposeInplace",
                      "AsStridedView"],
                     "in-place op, or an internal piece of one (forward_ad.inplace runs it)"),
     **dict.fromkeys(["Bernoulli", "Exponential", "Normal", "Random", "Uniform",

@@ -31,6 +31,7 @@ from typing import Any
 from .. import _creation
 from .._tensor import Tensor
 from ..ops import shape
+from ..ops.inplace_views import TransposeInplace
 from ..ops.shape import cat, stack
 from . import functional as F
 from . import init
@@ -42,12 +43,6 @@ from .utils.rnn import PackedSequence
 __all__ = ["GRU", "LSTM", "RNN", "RNNBase"]
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
-
-
-class _TransposeInplace(shape.Transpose):
-    """torch's ``output.transpose_(0, 1)`` for ``batch_first``: the node of the in-place form."""
-
-    node_name = "TransposeBackward1"
 
 
 class _OneDnnLayer(shape.Clone):
@@ -217,7 +212,7 @@ class RNNBase(Module):
             return output.squeeze(1), tuple(s.squeeze(1) for s in last)
         if self.batch_first and batch_sizes is None:
             # LSTM transposes out of place, RNN and GRU in place: two node names
-            transpose = shape.Transpose if self.mode == "LSTM" else _TransposeInplace
+            transpose = shape.Transpose if self.mode == "LSTM" else TransposeInplace
             output = transpose.apply(output, dims=(1, 0, 2))
         return output, last
 

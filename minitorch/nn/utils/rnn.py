@@ -18,7 +18,7 @@ from ..._tensor import Tensor, broadcast_shapes
 from ...ops._base import Op, wrap
 
 __all__ = ["PackedSequence", "pack_padded_sequence", "pack_sequence", "pad_packed_sequence",
-           "pad_sequence"]
+           "pad_sequence", "unpack_sequence", "unpad_sequence"]
 
 
 def pad_sequence(sequences: Tensor | Iterable[Tensor], batch_first: bool = False,
@@ -234,3 +234,27 @@ def pack_sequence(sequences: list[Tensor], enforce_sorted: bool = True) -> Packe
     """
     lengths = [v.shape[0] for v in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool = False
+                   ) -> list[Tensor]:
+    """Undo :func:`pad_sequence`: each sequence cut to its length. As torch, a padded
+    batch that is not ``batch_first`` is transposed in place.
+
+    >>> unpad_sequence(minitorch.tensor([[1, 2], [3, 0]]), minitorch.tensor([2, 1]), True)
+    [tensor([1, 2]), tensor([3])]
+    """
+    if not batch_first:
+        padded_sequences.transpose_(0, 1)
+    steps = _creation.arange(padded_sequences.shape[1], device=lengths.device)
+    return [sequence[steps < length] for sequence, length in zip(padded_sequences, lengths)]
+
+
+def unpack_sequence(packed_sequences: PackedSequence) -> list[Tensor]:
+    """Undo :func:`pack_sequence`: the list of sequences, in their original order.
+
+    >>> unpack_sequence(pack_sequence([minitorch.tensor([1, 2]), minitorch.tensor([3])]))
+    [tensor([1, 2]), tensor([3])]
+    """
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)
