@@ -30,7 +30,10 @@ def test_printed_forms_match_torch() -> None:
             packed, R.pad_packed_sequence(packed, batch_first=True),
             R.pad_packed_sequence(packed, padding_value=-1, total_length=4),
             R.pack_sequence(sequences), R.pack_sequence(sequences[::-1], enforce_sorted=False),
-            packed.to(L.float64).data)))
+            packed.to(L.float64).data,
+            R.PackedSequence(L.ones(3), L.tensor([2, 1]), L.tensor([1, 0])),
+            R.PackedSequence((L.ones(2), L.tensor([1, 1]))),
+            isinstance(packed, tuple), packed._fields)))
     assert show(mt) == show(torch)
 
 

@@ -9,9 +9,10 @@ tensor([[1, 2, 3],
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterable
 from itertools import pairwise
-from typing import Any, NamedTuple
+from typing import Any
 
 from ... import _creation, _dtype, _factories
 from ..._tensor import Tensor, broadcast_shapes
@@ -88,7 +89,8 @@ class PackPaddedSequence(Op):
         return (grad,)
 
 
-class PackedSequence(NamedTuple):
+class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sorted_indices",
+                                                  "unsorted_indices"])):
     """A batch of sequences of different lengths, packed step by step: ``data`` holds the
     first step of every sequence, then the second step of those that have one, ...;
     ``batch_sizes[t]`` says how many sequences are still running at step ``t``.
@@ -100,10 +102,20 @@ class PackedSequence(NamedTuple):
     tensor([2, 1])
     """
 
-    data: Tensor
-    batch_sizes: Tensor
-    sorted_indices: Tensor | None = None
-    unsorted_indices: Tensor | None = None
+    def __new__(cls, data: Any, batch_sizes: Tensor | None = None,
+                sorted_indices: Tensor | None = None, unsorted_indices: Tensor | None = None
+                ) -> PackedSequence:
+        if unsorted_indices is None:
+            unsorted_indices = _inverse(sorted_indices)
+        if batch_sizes is None:  # (data, batch_sizes) as one pair
+            data, batch_sizes = data
+        elif batch_sizes.device.type != "cpu":
+            raise ValueError("batch_sizes should always be on CPU. Instances of PackedSequence "
+                             "should never be created manually. They should be instantiated "
+                             "by functions like pack_sequence and pack_padded_sequences in "
+                             "nn.utils.rnn. https://pytorch.org/docs/stable/nn.html#torch.nn."
+                             "utils.rnn.pack_sequence")
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
 
     def to(self, *args: Any, **kwargs: Any) -> PackedSequence:
         """``data`` converted as ``Tensor.to``, the indices moved along with it."""
@@ -132,16 +144,14 @@ class PackedSequence(NamedTuple):
         return self.data.is_cuda
 
 
-def _packed(data: Tensor, batch_sizes: Tensor, sorted_indices: Tensor | None
-            ) -> PackedSequence:
-    """torch's ``_packed_sequence_init``: the inverse permutation found by a scatter."""
-    unsorted = None
-    if sorted_indices is not None:
-        unsorted = _factories.empty_like(sorted_indices)
-        unsorted.scatter_(0, sorted_indices,
-                          _creation.arange(0, sorted_indices.numel(),
-                                            device=sorted_indices.device))
-    return PackedSequence(data, batch_sizes, sorted_indices, unsorted)
+def _inverse(permutation: Tensor | None) -> Tensor | None:
+    """torch's ``invert_permutation``: the inverse found by a scatter."""
+    if permutation is None:
+        return None
+    inverse = _factories.empty_like(permutation)
+    inverse.scatter_(0, permutation,
+                     _creation.arange(0, permutation.numel(), device=permutation.device))
+    return inverse
 
 
 def pack_padded_sequence(input: Tensor, lengths: Tensor | list[int], batch_first: bool = False,
@@ -163,7 +173,7 @@ def pack_padded_sequence(input: Tensor, lengths: Tensor | list[int], batch_first
         lengths, sorted_indices = lengths.sort(descending=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
     data, batch_sizes = _pack(input, lengths.tolist(), batch_first)
-    return _packed(data, batch_sizes, sorted_indices)
+    return PackedSequence(data, batch_sizes, sorted_indices)
 
 
 def _pack(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[Tensor, Tensor]:
