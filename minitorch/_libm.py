@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["avx_log", "avx_sincos", "c_math", "c_math_of", "cosf", "expf", "fmaf", "logf",
+__all__ = ["avx_log", "avx_sincos", "c_math", "c_math_of", "cosf", "expf", "fma", "fmaf", "logf",
            "sinf"]
 
 
@@ -125,6 +125,34 @@ def fmaf(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
         p = np.multiply(a, b, dtype=np.float64)
         r[at] = _round_once(p[at], np.broadcast_to(np.asarray(c, np.float64), p.shape)[at])
     return r
+
+
+def fma(a: Any, b: Any, c: Any) -> np.ndarray:
+    """C's ``fma``: ``a*b + c`` in float64 rounded (nearly always) once: the product's exact
+    error by Dekker's split, the sum's by Knuth's two-sum, added back before the last
+    rounding; where the split itself overflows (a factor past about 1e300), rounded twice.
+
+    >>> float(fma(1e308, 0.0, 0.0)), float(fma(1e308, 1.0, 0.0))
+    (0.0, 1e+308)
+    """
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64),
+                                  np.asarray(c, np.float64))
+    with np.errstate(over="ignore", invalid="ignore"):
+        p = a * b
+        a_hi, a_lo = _split(a)
+        b_hi, b_lo = _split(b)
+        p_err = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+        s = p + c
+        back = s - p
+        s_err = (p - (s - back)) + (c - back)
+        fused = s + (s_err + p_err)
+    return np.where(np.isnan(fused) & ~np.isnan(s), s, fused)
+
+
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    big = 134217729.0 * x  # 2**27 + 1
+    high = big - (big - x)
+    return high, x - high
 
 
 def _round_once(p: np.ndarray, c: np.ndarray) -> np.ndarray:

@@ -24,6 +24,9 @@ by :func:`~minitorch._libm.fmaf`:
   float32 values per range, the hyperbolic ones have all of torch's bits but about one in
   200 000.
 
+and one float64 function, :func:`expd` (``expd4_u10``/``expd8_u10``, torch's vectorised
+float64 ``exp`` in ``sigmoid``), each multiply-add fused as :func:`~minitorch._libm.fma`.
+
 The double-float helpers (``_df_*``) follow SLEEF's ``df.h`` in its fused (``ENABLE_FMA_SP``)
 form, one helper per SLEEF function (``dfadd2_vf2_vf2_vf`` and ``dfadd2_vf2_vf2_vf2`` are
 :func:`_df_add2` on a float or on a pair). Every function takes and returns float32 numpy
@@ -40,9 +43,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._libm import fmaf
+from ._libm import fma, fmaf
 
-__all__ = ["atanhf", "coshf", "expf", "log1pf", "logf", "powf", "sinhf"]
+__all__ = ["atanhf", "coshf", "expd", "expf", "log1pf", "logf", "powf", "sinhf"]
 
 _F = np.float32
 _ONE, _TWO, _HALF = _F(1), _F(2), _F(0.5)
@@ -400,3 +403,52 @@ def atanhf(x: np.ndarray) -> np.ndarray:
         r = np.where(y == 1, _F(np.inf), (d[0] + d[1]) * _HALF)
         r = np.where((y > 1) | np.isinf(x) | np.isnan(r), _NAN, r).astype(np.float32)
         return np.where(np.isnan(x), _NAN, _mulsign(r, x))
+
+
+# ---- float64 ----
+
+# ln 2 in two parts (SLEEF's L2U, L2L) and 1/ln 2 (R_LN2)
+_LN2_HIGH = 0.69314718055966295651160180568695068359375
+_LN2_LOW = 0.28235290563031577122588448175013436025525412068e-12
+_RECIPROCAL_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
+# the degree-10 polynomial of expd_u10's fused form, highest coefficient first
+_EXPD_POLY = (0.2081276378237164457e-8, 0.2511210703042288022e-7, 0.2755762628169491192e-6,
+              0.2755723402025388239e-5, 0.2480158687479686264e-4, 0.1984126989855865850e-3,
+              0.1388888888914497797e-2, 0.8333333333314938210e-2, 0.4166666666666602598e-1,
+              0.1666666666666669072e+0)
+
+
+def _estrin(x: np.ndarray, powers: tuple[np.ndarray, ...], c: tuple[float, ...]) -> np.ndarray:
+    """SLEEF's ``POLYn`` macros (Estrin's scheme) with fused multiply-adds: the
+    coefficients ``c`` (highest first) split in a high and a low half joined by
+    ``fma(x**k, high, low)``; ``powers`` are ``x**2, x**4, ...``."""
+    if len(c) == 1:
+        return np.full_like(x, c[0])
+    if len(c) == 2:
+        return fma(x, c[0], c[1])
+    k = 1 << ((len(c) - 1).bit_length() - 1)  # the low half: the largest power of two below
+    return fma(powers[k.bit_length() - 2], _estrin(x, powers, c[:-k]),
+               _estrin(x, powers, c[-k:]))
+
+
+def expd(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``expd_u10`` (FMA form), torch's vectorised float64 ``exp`` in ``sigmoid``:
+    ``2**q * exp(s)`` with ``s = d - q*ln 2`` in two parts and a degree-12 polynomial.
+
+    >>> expd(np.array([0.0, 1.0, -1000.5, 710.0]))
+    array([1.        , 2.71828183, 0.        ,        inf])
+    """
+    with np.errstate(all="ignore"):
+        u = np.rint(d * _RECIPROCAL_LN2)
+        s = fma(u, -_LN2_HIGH, d)
+        s = fma(u, -_LN2_LOW, s)
+        s2 = s * s
+        s4 = s2 * s2
+        u_poly = _estrin(s, (s2, s4, s4 * s4), _EXPD_POLY)
+        for c in (0.5, 1.0, 1.0):
+            u_poly = fma(u_poly, s, c)
+        q = np.where(np.isfinite(u), u, 0).astype(np.int64)
+        half = q >> 1  # SLEEF's vldexp2: two exact scalings, each by a normal power of 2
+        out = u_poly * np.ldexp(1.0, half) * np.ldexp(1.0, q - half)
+        out = np.where(d > 709.78271114955742909217217426, np.inf, out)
+        return np.where(d < -1000, 0.0, out)

@@ -402,3 +402,16 @@ def test_a_view_taken_before_the_write_is_regenerated_as_torch() -> None:
         (other * other).sum().backward()
         grads.append(x.grad.tolist())
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("dims", [(0, 1), (0, 2), (-1, 1), (2, 2)])
+def test_transpose_in_place_matches_torch(dims: tuple) -> None:
+    """``transpose_``: the shape, values, version, node (TransposeBackward1) and gradient."""
+    def run(L: Any) -> list:
+        leaf = L.tensor(np.arange(24.0).reshape(2, 3, 4), requires_grad=True)
+        x = leaf * 1
+        out = x.transpose_(*dims)
+        (out * L.arange(24.0).view(out.shape)).sum().backward()
+        return [out is x, tuple(x.shape), x._version, x.grad_fn.name(),
+                x.detach().numpy().tolist(), leaf.grad.numpy().tolist()]
+    assert run(mt) == run(torch)

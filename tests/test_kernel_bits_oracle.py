@@ -187,7 +187,7 @@ def test_tanh_backward_is_torchs_fused_formula(dtype: str) -> None:
 def test_double_backward_of_sigmoid_and_tanh_is_torchs(op: str, dtype: str) -> None:
     """The first gradient is torch's ``sigmoid_backward``/``tanh_backward`` node, and the
     second runs torch's formula for it (sigmoid's matched 83% when its backward was products).
-    Compared where the forward values agree (float64 sigmoid's exp is not yet torch's)."""
+    Compared where the forward values agree (tanh's are MKL's where MKL is installed)."""
     x0 = (np.random.default_rng(3).standard_normal(20_000) * 3).astype(dtype)
     out = []
     for lib in (mt, torch):
@@ -200,7 +200,7 @@ def test_double_backward_of_sigmoid_and_tanh_is_torchs(op: str, dtype: str) -> N
     (y, g, gg, name), (ty, tg, tgg, tname) = out
     assert name == tname == f"{op.capitalize()}BackwardBackward0"
     same = y == ty
-    assert same.mean() > 0.95
+    assert same.mean() > (0.999999 if op == "sigmoid" else 0.95)
     assert g[same].tobytes() == tg[same].tobytes()
     assert gg[same].tobytes() == tgg[same].tobytes()
 

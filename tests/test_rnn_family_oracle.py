@@ -260,3 +260,23 @@ def test_flat_weights_names_as_torchs() -> None:
             out.append(str(m.weight_hh_l0[0]))
         return "\n".join(out)
     assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kind", ["LSTMCell", "GRUCell"])
+def test_wide_cells_take_torchs_sigmoid_along_each_gate_row(kind: str, dtype: str) -> None:
+    """torch's cells take sigmoid of gate chunks in place: its vector loop runs along each
+    row of a chunk (here 51 values: vectors, then a tail through the C library's exp), so
+    the gates are torch's only if minitorch's sigmoid follows that layout; five steps and
+    the gradients, bit for bit."""
+    def run(L: Any) -> list:
+        L.manual_seed(0)
+        cell = getattr(L.nn, kind)(7, 51).to(getattr(L, dtype))
+        x, state, outs = L.randn(20, 7, dtype=getattr(L, dtype)), None, []
+        for _ in range(5):
+            state = cell(x, state)
+            outs.append(state[0] if isinstance(state, tuple) else state)
+        sum(o.sum() for o in outs).backward()
+        return [t.detach().numpy() for t in (*outs, *(p.grad for p in cell.parameters()))]
+    for got, want in zip(run(mt), run(torch)):
+        assert got.tobytes() == want.tobytes()

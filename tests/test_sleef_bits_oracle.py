@@ -238,3 +238,28 @@ def test_cross_entropy_over_positions_is_torchs(reduction: str, weighted: bool) 
             weight=None if weight is None else torch.tensor(weight), ignore_index=-1,
             reduction=reduction)
         assert got.numpy().tobytes() == want.numpy().tobytes()
+
+
+def test_expd_is_torchs_vectorised_float64_exp() -> None:
+    """SLEEF's expd_u10 against torch's sigmoid of whole vectors (1/(1+exp(x)) there),
+    over 1e-3 to 700 in size, with its cut-offs to 0 and inf."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(8 * 4096) * 10 ** rng.uniform(-3, 2.8, 8 * 4096)
+    x[:6] = [0.0, -0.0, 709.7, 709.8, -1000.5, -745.2]
+    want = torch.sigmoid(torch.tensor(-x)).numpy()
+    got = 1 / (1 + _sleef.expd(x))
+    assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("view", [
+    "t", "t.chunk(4, 1)[1]", "t[::2]", "t.t()", "t.view(17, 6, 34)[::2]",
+    "t.view(17, 4, 51)[:, 2]", "t.view(-1)", "t.view(-1)[3:]"])
+def test_sigmoid_bits_follow_torchs_loop_over_the_layout(dtype: str, view: str) -> None:
+    """float32 and float64 sigmoid, bit for bit, on contiguous tensors and on views: torch's
+    loop runs its vectors along each contiguous run (a whole contiguous tensor, each row of a
+    chunk of LSTM gates) and nothing vectorised without a contiguous dim."""
+    x = (np.random.default_rng(3).standard_normal((17, 204)) * 4).astype(dtype)
+    got = eval(view, {"t": mt.tensor(x)}).sigmoid().numpy()
+    want = eval(view, {"t": torch.tensor(x)}).sigmoid().numpy()
+    assert got.tobytes() == want.tobytes()

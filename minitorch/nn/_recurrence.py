@@ -37,9 +37,12 @@ def lstm_step(projected: Tensor, hc: tuple[Tensor, Tensor], w_hh: Tensor,
 
 def gru_step(projected: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
     """GRU: reset ``r``, update ``z`` and new ``n = tanh(x_n + r*h_n)``; ``h' = (h-n)*z + n``."""
-    x_r, x_z, x_n = projected.chunk(3, 1)
-    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
-    r = (h_r + x_r).sigmoid()
-    z = (h_z + x_z).sigmoid()
-    n = (x_n + h_n * r).tanh()
+    hidden = F.linear(h, w_hh, b_hh)
+    width = hidden.shape[-1] // 3
+    # torch adds x_r, x_z into the chunks of ``hidden`` in place and takes their sigmoid
+    # there: its vector loop then runs along each row of a chunk, whose last values take
+    # another exp; r and z as chunks of one sum have those rows
+    r, z = (hidden[..., :2 * width] + projected[..., :2 * width]).chunk(2, -1)
+    r, z = r.sigmoid(), z.sigmoid()
+    n = (projected[..., 2 * width:] + hidden[..., 2 * width:] * r).tanh()
     return (h - n) * z + n

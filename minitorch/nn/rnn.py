@@ -24,27 +24,25 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from functools import partial
+from itertools import accumulate
 from typing import Any
 
 from .. import _creation
 from .._tensor import Tensor
 from ..ops import shape
+from ..ops.inplace_views import TransposeInplace
 from ..ops.shape import cat, stack
 from . import functional as F
 from . import init
 from ._recurrence import gru_step, lstm_step, rnn_step
 from .module import Module
 from .parameter import Parameter
+from .utils.rnn import PackedSequence
 
 __all__ = ["GRU", "LSTM", "RNN", "RNNBase"]
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
-
-
-class _TransposeInplace(shape.Transpose):
-    """torch's ``output.transpose_(0, 1)`` for ``batch_first``: the node of the in-place form."""
-
-    node_name = "TransposeBackward1"
 
 
 class _OneDnnLayer(shape.Clone):
@@ -189,9 +187,12 @@ class RNNBase(Module):
             return input.unsqueeze(1), False
         return (input.transpose(0, 1) if self.batch_first else input), True
 
-    def _run(self, input: Tensor, states: tuple, batched: bool) -> tuple[Tensor, tuple]:
+    def _run(self, input: Tensor, states: tuple, batched: bool,
+             batch_sizes: list[int] | None = None) -> tuple[Tensor, tuple]:
         """Every layer and direction from the first states (one or two stacked tensors);
-        returns the last layer's output and the stacked last states, laid out as the input."""
+        returns the last layer's output and the stacked last states, laid out as the input.
+        With ``batch_sizes``, ``input`` is a PackedSequence's data, stepped as torch's
+        ``PackedLayer``."""
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         directions = 2 if self.bidirectional else 1
@@ -199,17 +200,19 @@ class RNNBase(Module):
         for layer in range(self.num_layers):
             if layer > 0 and self.dropout > 0:
                 output = F.dropout(output, self.dropout, self.training)
-            runs = [self._direction(output, tuple(s[layer * directions + d] for s in states),
-                                    layer, d) for d in range(directions)]
+            direction = self._direction if batch_sizes is None else partial(
+                self._packed_direction, batch_sizes=batch_sizes)
+            runs = [direction(output, tuple(s[layer * directions + d] for s in states), layer, d)
+                    for d in range(directions)]
             finals += [last for _, last in runs]
             outputs = [o for o, _ in runs]
             output = outputs[0] if directions == 1 else cat(outputs, output.dim() - 1)
         last = tuple(stack([f[k] for f in finals], 0) for k in range(len(states)))
         if not batched:
             return output.squeeze(1), tuple(s.squeeze(1) for s in last)
-        if self.batch_first:
+        if self.batch_first and batch_sizes is None:
             # LSTM transposes out of place, RNN and GRU in place: two node names
-            transpose = shape.Transpose if self.mode == "LSTM" else _TransposeInplace
+            transpose = shape.Transpose if self.mode == "LSTM" else TransposeInplace
             output = transpose.apply(output, dims=(1, 0, 2))
         return output, last
 
@@ -231,6 +234,66 @@ class RNNBase(Module):
             output = _OneDnnLayer.apply(output)
         return output, state
 
+    def _packed_direction(self, data: Tensor, state: tuple, layer: int, direction: int, *,
+                          batch_sizes: list[int]) -> tuple[Tensor, tuple]:
+        """One layer in one direction over packed data: step ``t`` runs the first
+        ``batch_sizes[t]`` sequences. Forward, a sequence's last state is set aside as the
+        batch shrinks; backward, each sequence's first state joins as the batch grows."""
+        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, "_reverse" if direction else "")
+        projected = F.linear(data, w_ih, b_ih)
+        offsets = list(accumulate(batch_sizes, initial=0))
+        outputs = []
+        if direction:
+            first = state
+            state = tuple(s[:batch_sizes[-1]] for s in first)
+            for t in reversed(range(len(batch_sizes))):
+                size, running = batch_sizes[t], state[0].shape[0]
+                if size > running:
+                    state = tuple(cat([s, f[running:size]], 0) for s, f in zip(state, first))
+                state = self._step(projected[offsets[t]:offsets[t + 1]], state, w_hh, b_hh, w_hr)
+                outputs.append(state[0])
+            outputs.reverse()
+            return cat(outputs, 0), state
+        finished = []
+        for t, size in enumerate(batch_sizes):
+            if size < state[0].shape[0]:
+                finished.append(tuple(s[size:] for s in state))
+                state = tuple(s[:size] for s in state)
+            state = self._step(projected[offsets[t]:offsets[t + 1]], state, w_hh, b_hh, w_hr)
+            outputs.append(state[0])
+        finished.append(state)
+        finished.reverse()
+        return cat(outputs, 0), tuple(cat(parts, 0) for parts in zip(*finished))
+
+    def _forward_packed(self, input: PackedSequence, hx: Tensor | tuple | None
+                        ) -> tuple[PackedSequence, Any]:
+        """torch's RNNBase.forward for a PackedSequence: states ordered as the packed batch
+        (``sorted_indices``) going in and back in the caller's order coming out."""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        sizes = batch_sizes.tolist()
+        lstm = self.mode == "LSTM"
+        widths = ((self.proj_size or self.hidden_size, self.hidden_size) if lstm
+                  else (self.hidden_size,))
+        if data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        self._check_input(data)
+        shapes = [(self.num_layers * (2 if self.bidirectional else 1), sizes[0], w)
+                  for w in widths]
+        if hx is None:
+            states = tuple(_creation.zeros(size, dtype=data.dtype, device=data.device)
+                           for size in shapes)
+        else:
+            states = (tuple(hx) if lstm else (hx,))
+            if sorted_indices is not None:
+                states = tuple(s.index_select(1, sorted_indices) for s in states)
+            if not lstm and tuple(hx.shape) != shapes[0]:  # torch's LSTM checks nothing here
+                raise RuntimeError(f"Expected hidden size {shapes[0]}, got {list(hx.shape)}")
+        output, last = self._run(data, states, True, sizes)
+        if unsorted_indices is not None:
+            last = tuple(s.index_select(1, unsorted_indices) for s in last)
+        packed = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        return packed, (last if lstm else last[0])
+
     def _step(self, x: Tensor, state: tuple, w_hh: Tensor, b_hh: Tensor | None,
               w_hr: Tensor | None) -> tuple:
         if self.mode == "LSTM":
@@ -242,6 +305,8 @@ class RNNBase(Module):
 
     def _one_state(self, input: Tensor, hx: Tensor | None) -> tuple[Tensor, Tensor]:
         """RNN's and GRU's forward: one hidden state."""
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         batched = input.dim() == 3
         if hx is not None and input.dim() in (2, 3) and hx.dim() != input.dim():
             kind = "unbatched 2-D" if input.dim() == 2 else "batched 3-D"
@@ -338,6 +403,8 @@ class LSTM(RNNBase):
 
     def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
                 ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if hx is not None and input.dim() in (2, 3):
             self._check_state_dims(input, hx)
         input, batched = self._layout(input)

@@ -35,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from .._libm import expf, fmaf
+from .._libm import c_math, expf, fmaf
+from .._sleef import expd as sleef_expd
 from .._sleef import expf as sleef_expf
 from .._sleef import log1pf as sleef_log1pf
 from .._sleef import logf as sleef_logf
@@ -46,29 +47,28 @@ from ._fused import cpu_features, fuses, multiply_add
 
 
 def torch_sigmoid(xp: Any, a: Any) -> Any:
-    """``1 / (1 + exp(-a))``; for a float32 numpy array with torch's exps, which makes it
-    torch's CPU sigmoid bit for bit: its kernel runs two vectors at a time
-    (:func:`sleef_expf`) and the values after the last pair one by one, with the C library's
-    ``expf``.
+    """``1 / (1 + exp(-a))``; for a float32 or float64 numpy array with torch's exps
+    (:func:`vectorised_exp`), which makes it torch's CPU sigmoid bit for bit.
 
     >>> torch_sigmoid(np, np.array([-13.142858], dtype=np.float32))
     array([1.959425e-06], dtype=float32)
     """
-    if type(a) is not np.ndarray or a.dtype != np.float32:
+    if type(a) is not np.ndarray or a.dtype not in (np.float32, np.float64):
         return 1 / (1 + xp.exp(-a))
-    return np.float32(1) / (np.float32(1) + vectorised_expf(-a))
+    one = a.dtype.type(1)
+    return one / (one + vectorised_exp(-a, like=a))
 
 
 def torch_exp(xp: Any, a: Any) -> Any:
     """``exp(a)`` as torch's element-wise kernels other than ``exp`` itself take it: for a
-    float32 numpy array :func:`vectorised_expf`, else the backend's (:func:`cpu_math`).
+    float32 numpy array :func:`vectorised_exp`, else the backend's (:func:`cpu_math`).
 
     >>> torch_exp(np, np.array([1.0], dtype=np.float32))
     array([2.7182817], dtype=float32)
     """
     if type(a) is not np.ndarray or a.dtype != np.float32:
         return cpu_math(xp.exp, a)
-    return vectorised_expf(a)
+    return vectorised_exp(a)
 
 
 def torch_silu(xp: Any, a: Any) -> Any:
@@ -81,15 +81,19 @@ def torch_silu(xp: Any, a: Any) -> Any:
     return a / (1 + torch_exp(xp, -a))
 
 
-def vectorised_expf(a: np.ndarray) -> np.ndarray:
-    """The exps of a float32 array as torch's element-wise kernels take them (``sigmoid``,
-    ``silu`` and its backward): SLEEF's for each pair of vectors (:func:`sleef_expf`), the C
-    library's ``expf`` for the values after the last pair (:func:`by_vector_loop`).
+def vectorised_exp(a: np.ndarray, like: np.ndarray | None = None) -> np.ndarray:
+    """The exps of a float32 or float64 array as torch's element-wise kernels take them
+    (``sigmoid``, ``silu`` and its backward): SLEEF's where the vector loop runs
+    (:func:`sleef_expf`, :func:`sleef_expd`), the C library's ``exp``/``expf`` elsewhere
+    (:func:`by_vector_loop`), the loop laid out as ``like`` (the kernel's input, where ``a``
+    was computed from it) or ``a``.
 
-    >>> vectorised_expf(np.array([0.0, 1.0], dtype=np.float32))
+    >>> vectorised_exp(np.array([0.0, 1.0], dtype=np.float32))
     array([1.       , 2.7182817], dtype=float32)
     """
-    return by_vector_loop(a.ravel(), sleef_expf, expf).reshape(a.shape)
+    if a.dtype == np.float32:
+        return by_vector_loop(a, sleef_expf, expf, like)
+    return by_vector_loop(a, sleef_expd, lambda v: c_math("exp", v), like)
 
 
 def torch_pow(xp: Any, x: Any, p: float) -> Any:
@@ -111,8 +115,7 @@ def torch_pow(xp: Any, x: Any, p: float) -> Any:
 
     if not fuses():
         return one_by_one(x)
-    return by_vector_loop(x.ravel(), lambda v: sleef_powf(v, np.float32(p)),
-                          one_by_one).reshape(x.shape)
+    return by_vector_loop(x, lambda v: sleef_powf(v, np.float32(p)), one_by_one)
 
 
 def torch_log_sigmoid(xp: Any, a: Any) -> tuple[Any, Any]:
@@ -129,24 +132,56 @@ def torch_log_sigmoid(xp: Any, a: Any) -> tuple[Any, Any]:
     b = sleef_expf(-np.abs(a))
     return np.minimum(a, np.float32(0)) - sleef_log1pf(b), b
 
-def by_vector_loop(flat: np.ndarray, vector: Any, scalar: Any) -> np.ndarray:
-    """``vector(flat)`` where torch's element-wise loop (``cpu_kernel_vec``) runs vectors,
-    ``scalar(flat)`` where it goes one by one: at::parallel_for splits the values between
-    the threads (grain 32768), each thread runs two vectors at a time from the start of its
-    range and the values after its last pair one by one.
+def by_vector_loop(a: np.ndarray, vector: Any, scalar: Any,
+                   like: np.ndarray | None = None) -> np.ndarray:
+    """``vector`` of the values of ``a`` where torch's element-wise loop (``cpu_kernel_vec``)
+    runs vectors, ``scalar`` of the others: at::parallel_for splits the values, in memory
+    order, between the threads (grain 32768); each thread's range falls into runs of
+    contiguous values (all of a contiguous array; each row of a view such as a ``chunk``
+    of a wider tensor), and each run takes two vectors at a time from its start and its
+    values after the last pair one by one. Without a contiguous dim, all go one by one.
+    The layout is that of ``like`` where given (an array of ``a``'s shape).
 
     >>> out = by_vector_loop(np.zeros(40, np.float32), lambda v: v + 1, lambda v: v - 1)
     >>> int((out == 1).sum())  # two vectors of 16 (or four of 8), then 8 one by one
     32
+    >>> int((by_vector_loop(np.zeros((2, 80), np.float32)[:, :40], np.exp, np.sin) == 1).sum())
+    64
     """
-    position = np.arange(flat.size)
-    vectorised = np.zeros(flat.size, bool)
-    for begin, end in _thread_ranges(flat.size, 32768, get_num_threads()):
-        vectorised[begin:end] = _covered(position[begin:end], begin, end, 2 * lanes())
-    out = np.empty_like(flat)
-    out[vectorised] = vector(flat[vectorised])
-    out[~vectorised] = scalar(flat[~vectorised])
-    return out
+    order, run = _loop_order(a if like is None else like)
+    values = np.transpose(a, order).ravel()
+    width = 2 * lanes() * 4 // a.itemsize  # two vectors of the dtype's lanes
+    position = np.arange(values.size)
+    vectorised = np.zeros(values.size, bool)
+    for begin, end in _thread_ranges(values.size, 32768, get_num_threads()) if run else ():
+        at = position[begin:end]
+        start = at // run * run
+        vectorised[begin:end] = _covered(at, np.maximum(start, begin),
+                                         np.minimum(start + run, end), width)
+    out = np.empty_like(values)
+    out[vectorised] = vector(values[vectorised])
+    out[~vectorised] = scalar(values[~vectorised])
+    shaped = out.reshape([a.shape[d] for d in order])
+    return np.transpose(shaped, np.argsort(order))
+
+
+def _loop_order(a: np.ndarray) -> tuple[list[int], int]:
+    """The dims of ``a`` outermost first as torch's TensorIterator orders them (by stride),
+    and the length of the contiguous runs its loop sees (innermost dims merged while their
+    strides allow; 0 where the innermost dim is not contiguous)."""
+    dims = sorted(range(a.ndim), key=lambda d: (a.shape[d] > 1, abs(a.strides[d])),
+                  reverse=True)
+    inner = [d for d in dims if a.shape[d] > 1]
+    if not inner:
+        return dims, a.size
+    if a.strides[inner[-1]] != a.itemsize:
+        return dims, 0
+    run, stride = 1, a.itemsize
+    for d in reversed(inner):
+        if a.strides[d] != stride:
+            break
+        run, stride = run * a.shape[d], stride * a.shape[d]
+    return dims, run
 
 
 @cache

@@ -1,8 +1,9 @@
-"""In-place changes of a tensor's shape (``t_``, ``unsqueeze_``) and ``fill_diagonal_``.
+"""In-place changes of a tensor's shape (``t_``, ``transpose_``, ``unsqueeze_``) and
+``fill_diagonal_``.
 
-``t_`` and ``unsqueeze_`` make the tensor a new view of its own memory: its values stay,
-its version goes up, and when recorded its grad_fn becomes ``TBackward1`` /
-``UnsqueezeBackward1`` (torch's names for the in-place forms).
+``t_``, ``transpose_`` and ``unsqueeze_`` make the tensor a new view of its own memory: its
+values stay, its version goes up, and when recorded its grad_fn becomes ``TBackward1`` /
+``TransposeBackward1`` / ``UnsqueezeBackward1`` (torch's names for the in-place forms).
 
 >>> import minitorch
 >>> x = minitorch.zeros(2, 3)
@@ -21,13 +22,18 @@ from .. import _args
 from .._tensor import Tensor, check_inplace_allowed
 from ..autograd import grad_mode
 from .inplace import CopySlices
-from .shape import T, Unsqueeze
+from .shape import T, Transpose, Unsqueeze
 
-__all__ = ["METHODS", "TInplace", "UnsqueezeInplace", "fill_diagonal_", "t_", "unsqueeze_"]
+__all__ = ["METHODS", "TInplace", "TransposeInplace", "UnsqueezeInplace", "fill_diagonal_",
+           "t_", "transpose_", "unsqueeze_"]
 
 
 class TInplace(T):
     node_name = "TBackward1"
+
+
+class TransposeInplace(Transpose):
+    node_name = "TransposeBackward1"
 
 
 class UnsqueezeInplace(Unsqueeze):
@@ -64,6 +70,21 @@ def t_(self: Tensor) -> Tensor:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
                            f"{self.dim()}D")
     return _reshape_in_place(self, TInplace, dims=tuple(reversed(range(self.dim()))))
+
+
+def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    """In-place ``transpose(dim0, dim1)``.
+
+    >>> minitorch.ones(1, 2, 3).transpose_(0, 2).shape
+    torch.Size([3, 2, 1])
+    """
+    dims = list(range(self.dim()))
+    first = _args.dim("transpose_", dim0, max(self.dim(), 1))
+    second = _args.dim("transpose_", dim1, max(self.dim(), 1))
+    if self.dim() == 0:
+        return _reshape_in_place(self, TransposeInplace, dims=())
+    dims[first], dims[second] = dims[second], dims[first]
+    return _reshape_in_place(self, TransposeInplace, dims=tuple(dims))
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
@@ -109,4 +130,5 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     return self._inplace(lambda a: CopySlices.apply(a, fill_value, key=key))
 
 
-METHODS = {"t_": t_, "unsqueeze_": unsqueeze_, "fill_diagonal_": fill_diagonal_}
+METHODS = {"t_": t_, "transpose_": transpose_, "unsqueeze_": unsqueeze_,
+           "fill_diagonal_": fill_diagonal_}

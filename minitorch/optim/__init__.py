@@ -10,12 +10,13 @@ learning-rate schedulers (``optim.lr_scheduler``) that adjust them between epoch
 
 from __future__ import annotations
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from .adam import Adam, AdamW
 from .adam_variants import Adamax, NAdam, RAdam
+from .lbfgs import LBFGS
 from .optimizer import Optimizer
 from .rmsprop import Adadelta, Adagrad, RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam", "Optimizer",
-           "RAdam", "RMSprop", "lr_scheduler"]
+__all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam",
+           "Optimizer", "RAdam", "RMSprop", "lr_scheduler", "swa_utils"]
