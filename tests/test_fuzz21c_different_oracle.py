@@ -1,0 +1,23 @@
+"""Calls where issue #21's third fuzz (seeds 2201-2203) found torch and minitorch both
+succeeding with different results, or raising different exception types; each program ends
+as in torch (``R`` equal, or the same exception type and message)."""
+
+from __future__ import annotations
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+_GRADIENTS = [
+    # a broadcasting mask: the gradient sums back to the input's shape
+    "x = L.tensor(1., requires_grad=True)\n"
+    "x.masked_fill(L.tensor([True, False, True]), 2.).sum().backward(); R = x.grad",
+    "x = L.tensor([1., 2., 3.], requires_grad=True)\n"
+    "x.masked_fill(L.ones(2, 3, dtype=L.bool).tril(), 0.).sum().backward(); R = x.grad",
+    "x = L.tensor([[1.], [2.]], requires_grad=True); v = L.tensor(3., requires_grad=True)\n"
+    "x.masked_fill(L.tensor([True, False]), v).pow(2).sum().backward(); R = (x.grad, v.grad)",
+]
+
+
+@pytest.mark.parametrize("program", _GRADIENTS)
+def test_gradients_as_torch(program: str) -> None:
+    assert_as_torch(program)
