@@ -21,3 +21,18 @@ _GRADIENTS = [
 @pytest.mark.parametrize("program", _GRADIENTS)
 def test_gradients_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+_VALUES = [
+    # vmap: a 0-d example's dim -1 is the example itself, never the batch's dim
+    "f = lambda x: x.mean(dim=-1, keepdim=True)\nR = L.vmap(L.vmap(f))(L.arange(6.).view(2, 3))",
+    "R = L.vmap(lambda x: x.sum(-1))(L.arange(3.))",
+    "R = L.vmap(lambda x: x.softmax(-1))(L.arange(3.))",
+    "R = L.vmap(lambda x: x.sum(-2))(L.ones(2, 3))",
+    "R = L.vmap(lambda x: x.unsqueeze(-1))(L.arange(3.))",
+]
+
+
+@pytest.mark.parametrize("program", _VALUES)
+def test_values_as_torch(program: str) -> None:
+    assert_as_torch(program)
