@@ -36,3 +36,14 @@ _VALUES = [
 @pytest.mark.parametrize("program", _VALUES)
 def test_values_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+_SIZES = ["R = L.Size([2, 3]) + (1,)", "R = (1,) + L.Size([2, 3])", "R = L.Size([2, 3]) * 2",
+          "R = 2 * L.Size([2, 3])", "R = L.Size([2]) * 0", "R = L.Size([2]) * L.tensor(2)",
+          "R = L.Size([2]) + [1]", "R = L.Size([2]) + (1.5,)", "R = L.Size([2]) * 1.5",
+          "R = type(L.Size([2]) + L.Size([3])).__name__", "L.set_rng_state([1, 2]); R = 1"]
+
+
+@pytest.mark.parametrize("program", _SIZES)
+def test_sizes_and_states_as_torch(program: str) -> None:
+    assert_as_torch(program)
