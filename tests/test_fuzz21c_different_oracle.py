@@ -47,3 +47,24 @@ _SIZES = ["R = L.Size([2, 3]) + (1,)", "R = (1,) + L.Size([2, 3])", "R = L.Size(
 @pytest.mark.parametrize("program", _SIZES)
 def test_sizes_and_states_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+_X, _I = "x = L.ones(2, 3); i = L.tensor([[0, 1]])\n", "i = L.tensor([[0.5]])\n"
+_ERRORS = [
+    # scatter: torch's parser and index checks come before minitorch's refusal of reduce
+    _X + _I + "R = x.scatter(0, i, 1.5, reduce='multiply')",
+    "x = L.tensor([-3, 0, 1]); i = L.tensor([[0]]); R = x.scatter(-2, i, 2, reduce='add')",
+    _X + "R = x.scatter((), i, 1.5, reduce='multiply')",
+    _X + "R = x.scatter(0, i, value=L.ones(3, 3))",
+    _X + "R = x.scatter(0, i, L.ones(2, 3), value=1.)",
+    _X + "R = x.scatter(1, i, value=L.tensor(2.))",
+    _X + "R = x.scatter(1, i, 2., reduce='bad')",
+    _X + "R = x.scatter(1, i, 2., reduce=1)",
+    _X + "R = x.scatter_(1, i, value=L.ones(2))",
+    _X + "R = x.scatter_(1, i, value=3)",
+]
+
+
+@pytest.mark.parametrize("program", _ERRORS)
+def test_errors_as_torch(program: str) -> None:
+    assert_as_torch(program)
