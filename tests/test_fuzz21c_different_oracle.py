@@ -62,6 +62,12 @@ _ERRORS = [
     _X + "R = x.scatter(1, i, 2., reduce=1)",
     _X + "R = x.scatter_(1, i, value=L.ones(2))",
     _X + "R = x.scatter_(1, i, value=3)",
+    # a rounding_mode that is no str matches none of div's overloads
+    _X + "R = L.div(x, 2, rounding_mode=1)",
+    _X + "R = x.div_(L.ones(3), rounding_mode=1)",
+    _X + "R = x.div(2, rounding_mode='x')",
+    # permute with no dims: a missing argument, not an empty order
+    _X + "R = x.permute()", "R = L.tensor(1.).permute()", _X + "R = x.permute(())",
 ]
 
 

@@ -1076,6 +1076,7 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
     tensor([ 3., -3.])
     """
     input = _number_input("div", input, other)
+    _rounding_mode("div", (input, other), rounding_mode)
     if rounding_mode is not _args.OMITTED and rounding_mode not in (None, "trunc", "floor"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
@@ -1084,6 +1085,24 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
     if not isinstance(input, Tensor):
         return other.reciprocal() * input
     return (Div if rounding_mode is _args.OMITTED else DivMode).apply(input, other)
+
+
+_DIV_SIGNATURES = {
+    "div": ("Tensor input, Tensor other, *, Tensor out = None",
+            "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+            "Tensor input, Number other, *, str rounding_mode"),
+    "div_": ("Tensor other", "Tensor other, *, str rounding_mode",
+             "Number other, *, str rounding_mode")}
+
+
+def _rounding_mode(fn: str, args: tuple, rounding_mode: Any) -> None:
+    """torch's parser: a ``rounding_mode`` is a str (or None); anything else matches none of
+    ``fn``'s overloads."""
+    if rounding_mode is _args.OMITTED or rounding_mode is None or \
+            isinstance(rounding_mode, str):
+        return
+    raise _args.invalid_combination(fn, args, *_DIV_SIGNATURES[fn],
+                                    keywords={"rounding_mode": rounding_mode})
 
 
 class DivMode(Div):
