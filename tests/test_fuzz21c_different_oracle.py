@@ -74,3 +74,23 @@ _ERRORS = [
 @pytest.mark.parametrize("program", _ERRORS)
 def test_errors_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+_AUTOGRAD = [
+    # an input forward returns and marks non-differentiable is returned without a grad_fn
+    "class Fn(L.autograd.Function):\n"
+    "    @staticmethod\n    def forward(ctx, x):\n"
+    "        ctx.mark_non_differentiable(x)\n        return x\n"
+    "    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+    "x = L.ones(2, requires_grad=True); y = Fn.apply(x); R = (y.requires_grad, y)",
+    # bernoulli of probabilities that require grad: BernoulliBackward0, a zero gradient
+    "p = L.tensor([0.3, 0.7], requires_grad=True); L.manual_seed(0); r = L.bernoulli(p)\n"
+    "r.sum().backward(); R = (r, p.grad)",
+    "p = L.tensor([0.3, 0.7], requires_grad=True)\n"
+    "R = L.bernoulli(p, generator=L.Generator().manual_seed(4))",
+]
+
+
+@pytest.mark.parametrize("program", _AUTOGRAD)
+def test_autograd_as_torch(program: str) -> None:
+    assert_as_torch(program)
