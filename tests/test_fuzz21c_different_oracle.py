@@ -30,6 +30,12 @@ _VALUES = [
     "R = L.vmap(lambda x: x.softmax(-1))(L.arange(3.))",
     "R = L.vmap(lambda x: x.sum(-2))(L.ones(2, 3))",
     "R = L.vmap(lambda x: x.unsqueeze(-1))(L.arange(3.))",
+    # integer average pooling keeps the dtype, its quotient rounded toward zero
+    "R = L.nn.functional.avg_pool2d(L.arange(50).view(1, 2, 5, 5), 3)",
+    "R = L.nn.functional.avg_pool2d(L.arange(9).view(1, 3, 3) - 4, 2, 1, divisor_override=3)",
+    "x = L.tensor([[[-7, 2, 5, 0, 1]]])\n"
+    "R = [L.nn.functional.avg_pool2d(x, (1, 3), 1, (0, 1), count_include_pad=c)"
+    " for c in (True, False)]",
 ]
 
 

@@ -1109,6 +1109,17 @@ class DivMode(Div):
     node_name = "DivBackward2"  # div with a rounding_mode argument, None here
 
 
+def int_trunc_divide(xp: Any, x: Any, y: Any) -> Any:
+    """Integer arrays' quotient rounded toward zero, as C++'s ``/`` in torch's kernels.
+
+    >>> import numpy as np
+    >>> int_trunc_divide(np, np.array([-7, 7]), 2).tolist()
+    [-3, 3]
+    """
+    q = xp.floor_divide(x, y)  # one up where it rounded a negative down
+    return q + xp.astype((q * y != x) & ((x < 0) != (y < 0)), q.dtype)
+
+
 class DivRounded(Op):
     """``div`` rounding its quotient: ``trunc(a / b)`` (integers: toward zero) or Python's
     ``a // b``, as torch's ``div_trunc`` and ``div_floor`` kernels; zero gradients."""
@@ -1126,8 +1137,7 @@ class DivRounded(Op):
                 return wrap(xp.floor_divide(x, y))
             if xp.isdtype(x.dtype, "real floating"):
                 return wrap(xp.trunc(x / y))
-            q = xp.floor_divide(x, y)  # integers: one up where it rounded a negative down
-            return wrap(q + xp.astype((q * y != x) & ((x < 0) != (y < 0)), q.dtype))
+            return wrap(int_trunc_divide(xp, x, y))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
