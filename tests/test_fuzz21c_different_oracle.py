@@ -36,6 +36,10 @@ _VALUES = [
     "x = L.tensor([[[-7, 2, 5, 0, 1]]])\n"
     "R = [L.nn.functional.avg_pool2d(x, (1, 3), 1, (0, 1), count_include_pad=c)"
     " for c in (True, False)]",
+    # reshape's copy is no view of anything
+    "R = L.ones(2, 2).t().reshape(-1)._base is None",
+    "R = L.ones(2, 3, requires_grad=True).t().reshape(-1)._base is None",
+    "x = L.ones(2, 2, 3); R = (x @ L.ones(3, 2))._base is None",
 ]
 
 
