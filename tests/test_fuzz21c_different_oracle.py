@@ -4,8 +4,12 @@ as in torch (``R`` equal, or the same exception type and message)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+import torch
 from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+import minitorch as mt
 
 _GRADIENTS = [
     # a broadcasting mask: the gradient sums back to the input's shape
@@ -104,3 +108,41 @@ _AUTOGRAD = [
 @pytest.mark.parametrize("program", _AUTOGRAD)
 def test_autograd_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+_MHA = "L.manual_seed(0); m = L.nn.MultiheadAttention(4, 2); q = L.ones(3, 2, 4)\n"
+_MHA_KV = ("L.manual_seed(0); m = L.nn.MultiheadAttention(4, 1, kdim=3, vdim=5)\n"
+           "q = L.ones(3, 4)\n")
+_ATTENTION = [
+    _MHA + "R = m(q, L.ones(5, 2, 3), L.ones(5, 2, 5), need_weights=False)",
+    _MHA + "R = m(q, L.ones(5, 2, 4), L.ones(6, 2, 4), attn_mask=L.zeros(2, 2))",
+    _MHA + "R = m(q, q, q, is_causal=True)",
+    _MHA + "R = m(q, q, q, key_padding_mask=L.zeros(2, dtype=L.bool))",
+    _MHA + "R = m(q, q, q, attn_mask=L.zeros(1, 2, 3, 3))",
+    _MHA_KV + "R = m(q, L.ones(5, 2, 3), L.ones(5, 2, 5))",
+    _MHA_KV + "R = m(q, L.ones(5, 3), L.ones(6, 5))",
+    _MHA_KV + "R = m(q, L.ones(5, 3), L.ones(5, 5), attn_mask=L.zeros(2, 3, 4))",
+    _MHA_KV + "R = m(q, L.ones(5, 3), L.ones(5, 5), attn_mask=L.zeros(1, 3, 5), is_causal=True)",
+    "L.manual_seed(0); m = L.nn.MultiheadAttention(4, 2, dropout=1.5); q = L.ones(3, 4)\n"
+    "R = m(q, q, q, attn_mask=L.ones(3, 3, dtype=L.bool).triu(1), is_causal=True)",
+]
+
+
+@pytest.mark.parametrize("program", _ATTENTION)
+def test_attention_errors_as_torch(program: str) -> None:
+    assert_as_torch(program)
+
+
+def test_attention_trusts_the_causal_hint_as_torch() -> None:
+    """Without weights or key padding torch takes the hint and drops the (here all-zero)
+    mask: the attention is causal."""
+    outs = []
+    for lib in (torch, mt):
+        lib.manual_seed(0)
+        m = lib.nn.MultiheadAttention(4, 2)
+        q = lib.tensor(np.linspace(-1, 1, 24, dtype=np.float32).reshape(3, 2, 4))
+        mask = lib.zeros(3, 3)
+        outs.append([m(q, q, q, attn_mask=mask, is_causal=True, need_weights=need)[0]
+                     .detach().numpy() for need in (False, True)])
+    np.testing.assert_allclose(outs[1][0], outs[0][0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(outs[1][1], outs[0][1], rtol=1e-5, atol=1e-6)
