@@ -82,6 +82,12 @@ _ERRORS = [
     _X + "R = x.div(2, rounding_mode='x')",
     # permute with no dims: a missing argument, not an empty order
     _X + "R = x.permute()", "R = L.tensor(1.).permute()", _X + "R = x.permute(())",
+    # a slice's step and bounds are checked in their turn, after the count of dims
+    "R = L.tensor(-1)['a', ::0, L.tensor(1)]", _X + "R = x[::0, 0, 0]", _X + "R = x[::-1, 0, 0]",
+    _X + "R = x[::0.5, 0, 0]", _X + "R = x[::0, 'a']", _X + "R = x['a', ::0]",
+    _X + "R = x[5, ::0]", _X + "R = x[::0]", _X + "R = x[1:2:0.5]",
+    "x = L.zeros(3); x[-5, ::0, L.tensor([], dtype=L.int64)] = 2; R = x",
+    "x = L.zeros(3); x[::0] = 2; R = x",
 ]
 
 
