@@ -88,6 +88,17 @@ _ERRORS = [
     _X + "R = x[5, ::0]", _X + "R = x[::0]", _X + "R = x[1:2:0.5]",
     "x = L.zeros(3); x[-5, ::0, L.tensor([], dtype=L.int64)] = 2; R = x",
     "x = L.zeros(3); x[::0] = 2; R = x",
+    # argument checks in torch's order, with torch's exception types
+    "R = L.nn.functional.pad(L.arange(3.), 1, 'constant', 1)",
+    "R = L.nn.functional.pad(L.arange(3.), 1.5)",
+    "R = L.nn.functional.pad(L.arange(3.), [1, 1])",
+    "a = L.zeros(2, 2); R = L.nn.functional.triplet_margin_loss(a, L.ones(3, 2), L.ones(2),"
+    " margin=-1.)",
+    "a = L.zeros(2, 2); R = L.nn.functional.triplet_margin_loss(a, a, a, margin=0.)",
+    "x = L.ones(2, 3, 4); R = L.nn.functional.scaled_dot_product_attention(x, L.ones(2, 5, 4),"
+    " L.ones(2, 5, 6), dropout_p=1.5)",
+    "x = L.ones(2, 3); i = L.zeros(2, 3, dtype=L.int64)\n"
+    "R = [L.take_along_dim(x, i[None], dim=(0, 0)), L.take_along_dim(x, i, dim=True)]",
 ]
 
 
