@@ -99,6 +99,11 @@ _ERRORS = [
     " L.ones(2, 5, 6), dropout_p=1.5)",
     "x = L.ones(2, 3); i = L.zeros(2, 3, dtype=L.int64)\n"
     "R = [L.take_along_dim(x, i[None], dim=(0, 0)), L.take_along_dim(x, i, dim=True)]",
+    # softmax and log_softmax take torch's _stacklevel (and dtype third, by position)
+    "R = L.nn.functional.log_softmax(L.zeros(0, requires_grad=True), 1, _stacklevel=5)",
+    "R = L.nn.functional.softmax(L.tensor([1, -2, 4]), None, _stacklevel=5)",
+    "R = L.nn.functional.softmax(L.tensor([1., 2.]), 0, 3, L.float64)",
+    "R = L.nn.functional.log_softmax(L.tensor([1., 2.]), 0, 3, L.float64)",
 ]
 
 
