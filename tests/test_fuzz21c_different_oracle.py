@@ -104,6 +104,10 @@ _ERRORS = [
     "R = L.nn.functional.softmax(L.tensor([1, -2, 4]), None, _stacklevel=5)",
     "R = L.nn.functional.softmax(L.tensor([1., 2.]), 0, 3, L.float64)",
     "R = L.nn.functional.log_softmax(L.tensor([1., 2.]), 0, 3, L.float64)",
+    # an int exponent past uint64 fails in torch's parser, whatever the dtype
+    "R = L.tensor(3) ** 2 ** 70", "R = L.tensor(3.) ** 2 ** 70", "R = L.tensor(3) ** 2 ** 63",
+    "R = L.tensor(3) ** -2 ** 70", "R = L.pow(L.tensor(3), 2 ** 64)",
+    "R = L.tensor(3).pow_(2 ** 70)",
 ]
 
 

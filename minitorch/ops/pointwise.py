@@ -1157,6 +1157,8 @@ def pow(input: Any, exponent: Any) -> Tensor:
         return PowScalarBase.apply(exponent, base=input)
     if isinstance(exponent, Tensor):
         return PowTensorExponent.apply(input, exponent)
+    if type(exponent) is int and not _args.INT64_MIN <= exponent < 2 ** 64:
+        raise _args.int_overflow(exponent)  # past what torch's parser reads, any dtype
     if type(exponent) is int and exponent > _args.INT64_MAX and \
             not input.dtype.is_floating_point:  # torch reads an int exponent as int64 here
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
