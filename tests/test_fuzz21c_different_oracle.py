@@ -108,6 +108,8 @@ _ERRORS = [
     "R = L.tensor(3) ** 2 ** 70", "R = L.tensor(3.) ** 2 ** 70", "R = L.tensor(3) ** 2 ** 63",
     "R = L.tensor(3) ** -2 ** 70", "R = L.pow(L.tensor(3), 2 ** 64)",
     "R = L.tensor(3).pow_(2 ** 70)",
+    "R = L.ones(2, requires_grad=True).resize_(2.0)",
+    "R = L.ones(2, requires_grad=True).resize_(1)",
 ]
 
 
