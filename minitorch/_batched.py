@@ -34,8 +34,12 @@ class Unbatched(Exception):
     """An op without a batching rule here: vmap falls back to one call per example."""
 
 
-def _shift(dim: int) -> int:
-    """The batch's dim for the example's ``dim`` (negative dims count from the end alike)."""
+def _shift(dim: int, rank: int) -> int:
+    """The batch's dim for dim ``dim`` of an example of rank ``rank`` (negative dims count
+    from the end alike). A 0-d example's dim, or one out of range, has no batch dim that
+    means it (-1 would be the batch's own): no rule, the per-example call decides."""
+    if not isinstance(dim, int) or not -rank <= dim < rank:
+        raise Unbatched("dim")
     return dim + 1 if dim >= 0 else dim
 
 
@@ -173,7 +177,9 @@ class BatchedTensor:
 
     # reductions and shapes: the example's dims moved past the batch
     def _dims(self, dim: Any) -> Any:
-        return tuple(_shift(d) for d in dim) if isinstance(dim, (tuple, list)) else _shift(dim)
+        if isinstance(dim, (tuple, list)):
+            return tuple(_shift(d, self.dim()) for d in dim)
+        return _shift(dim, self.dim())
 
     def sum(self, dim: Any = None, keepdim: bool = False) -> BatchedTensor:
         return self._reduce("sum", dim, keepdim)
@@ -189,10 +195,10 @@ class BatchedTensor:
         return BatchedTensor(getattr(self.value, name)(self._dims(dim), keepdim=keepdim))
 
     def softmax(self, dim: int) -> BatchedTensor:
-        return BatchedTensor(self.value.softmax(_shift(dim)))
+        return BatchedTensor(self.value.softmax(_shift(dim, self.dim())))
 
     def log_softmax(self, dim: int) -> BatchedTensor:
-        return BatchedTensor(self.value.log_softmax(_shift(dim)))
+        return BatchedTensor(self.value.log_softmax(_shift(dim, self.dim())))
 
     def reshape(self, *shape: Any) -> BatchedTensor:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -202,13 +208,14 @@ class BatchedTensor:
     view = reshape
 
     def unsqueeze(self, dim: int) -> BatchedTensor:
-        return BatchedTensor(self.value.unsqueeze(dim + 1 if dim >= 0 else dim))
+        return BatchedTensor(self.value.unsqueeze(_shift(dim, self.dim() + 1)))
 
     def squeeze(self, dim: int) -> BatchedTensor:
-        return BatchedTensor(self.value.squeeze(_shift(dim)))
+        return BatchedTensor(self.value.squeeze(_shift(dim, self.dim())))
 
     def transpose(self, dim0: int, dim1: int) -> BatchedTensor:
-        return BatchedTensor(self.value.transpose(_shift(dim0), _shift(dim1)))
+        rank = self.dim()
+        return BatchedTensor(self.value.transpose(_shift(dim0, rank), _shift(dim1, rank)))
 
     def t(self) -> BatchedTensor:
         if self.dim() < 2:

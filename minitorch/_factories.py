@@ -352,9 +352,9 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
     tensor([[0., 1.],
             [2., 3.]])
     """
+    shape = _args.sizes("resize_", sizes, check_negative=False)  # torch's parser first
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    shape = _args.sizes("resize_", sizes, check_negative=False)
     if any(s < 0 for s in shape):
         raise RuntimeError("numel: integer multiplication overflow")
     xp = self._xp

@@ -121,7 +121,9 @@ class Generator:
 
     def set_state(self, new_state: Any) -> Generator:
         """Restore a state from ``get_state`` (this library's or torch's); returns self."""
-        raw = np.asarray(new_state.numpy() if hasattr(new_state, "numpy") else new_state)
+        if not hasattr(new_state, "numpy"):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        raw = np.asarray(new_state.numpy())
         if raw.dtype.kind not in "iu":  # minitorch keeps the bytes as int64 (no uint8 dtype)
             raise TypeError("RNG state must be a torch.ByteTensor")
         if raw.size != _STATE.itemsize:

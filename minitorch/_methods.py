@@ -141,7 +141,9 @@ def view(self: Tensor, *shape_: Any) -> Tensor:
 def permute(self: Tensor, *dims: Any) -> Tensor:
     """Reorder the dimensions."""
     ndim = self.dim()
-    order = _args.sizes("permute", dims or ((),), "dims", check_negative=False)
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
+    order = _args.sizes("permute", dims, "dims", check_negative=False)
     if len(order) != ndim:
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -426,6 +428,7 @@ def mul_(self: Tensor, other: Any) -> Tensor:
 
 def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """In-place ``self /= other`` (rounded with ``rounding_mode``, see :func:`div`)."""
+    pointwise._rounding_mode("div_", (other,), rounding_mode)
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
         return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)

@@ -315,7 +315,8 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                            "this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    return wrap(_sample("bernoulli", input, generator, p=input._data))
+    return BernoulliOfProbabilities.apply(
+        input, draw=lambda p: _sample("bernoulli", p, generator, p=p._data))
 
 
 @_args.tensors("multinomial", input="input")
@@ -468,6 +469,9 @@ Normal = _sampler_op("Normal", "normal_")
 Randoms = [_sampler_op("Random", "random_", f"RandomBackward{i}") for i in range(3)]
 Exponential = _sampler_op("Exponential", "exponential_")
 Bernoulli = _sampler_op("Bernoulli", "bernoulli_", "BernoulliBackward2")
+# bernoulli(p): the probabilities that require grad get a zero gradient, as torch's
+BernoulliOfProbabilities = _sampler_op("BernoulliOfProbabilities", "bernoulli",
+                                       "BernoulliBackward0")
 
 
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:

@@ -56,6 +56,33 @@ class Size(tuple):
         item = tuple.__getitem__(self, index)
         return tuple.__new__(Size, item) if isinstance(index, slice) else item
 
+    def __add__(self, other: Any) -> Size:
+        """A Size joined with a tuple is a Size (each item checked as ``Size()`` does).
+
+        >>> minitorch.Size([2]) + (3,)
+        torch.Size([2, 3])
+        """
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to "
+                            "torch.Size")
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other: Any) -> Size:
+        return Size(tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, times: Any) -> Size:
+        """The sizes repeated ``times`` times, a Size.
+
+        >>> minitorch.Size([2]) * 2
+        torch.Size([2, 2])
+        """
+        if not hasattr(type(times), "__index__"):
+            raise TypeError(f"can't multiply sequence by non-int of type "
+                            f"'{type(times).__name__}'")
+        return tuple.__new__(Size, tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
     def numel(self) -> int:
         """The number of elements of a tensor of this shape."""
         n = 1

@@ -582,6 +582,7 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):
+            differentiable = not _among(out, non_diff)  # the tensor forward marked, not its alias
             if _among(out, dirty):
                 if out.grad_fn is None and out._requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
@@ -589,7 +590,7 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                 out._version_counter.value += 1
             elif _among(out, args):
                 out = out._alias()
-            if not _among(out, non_diff) and out.dtype.is_floating_point:  # as torch's
+            if differentiable and out.dtype.is_floating_point:  # as torch's
                 out._set_grad_fn(node, nr)
         linked.append(out)
     _finish(node, linked)

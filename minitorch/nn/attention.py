@@ -134,20 +134,10 @@ def _time_first(query: Tensor, key: Tensor, value: Tensor) -> tuple[Tensor, Tens
 def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
             key_padding_mask: Tensor | None, attn_mask: Tensor | None, need_weights: bool,
             average: bool, is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-    """torch's ``multi_head_attention_forward`` on (L, N, E) inputs (or unbatched (L, E)).
-    ``is_causal`` is a hint that ``attn_mask`` is causal: torch then trusts the mask, except
-    without weights or a key padding mask, where it asks attention for a causal mask itself."""
-    batched = query.dim() == 3
-    if query.dim() not in (2, 3):
-        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
-                             f"{query.dim()}-D query tensor")
-    if is_causal and attn_mask is None:
-        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
-                           "Transformer module method `generate_square_subsequent_mask` to "
-                           "create this mask.")
-    is_causal = is_causal and key_padding_mask is None and not need_weights
-    if is_causal:
-        attn_mask = None
+    """torch's ``multi_head_attention_forward`` on (L, N, E) inputs (or unbatched (L, E));
+    ``is_causal`` is a hint that ``attn_mask`` is causal, which torch trusts where the mask
+    alone would be used (no weights, no key padding)."""
+    batched = _shape_check(query, key, value, key_padding_mask, attn_mask, mha.num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
         if key_padding_mask is not None:
@@ -159,10 +149,21 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
         warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
                       "Use same type for both instead.", UserWarning, stacklevel=3)
     key_padding_mask = _float_mask(key_padding_mask, "key_padding_mask", query.dtype)
-    attn_mask = _float_mask(attn_mask, "attn_mask", query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to "
+                           "create this mask.")
+    # torch trusts the hint where the mask would be used alone, without weights
+    causal = is_causal and key_padding_mask is None and not need_weights
+    attn_mask = None if causal else _float_mask(attn_mask, "attn_mask", query.dtype)
     if embed_dim != mha.embed_dim:
         raise AssertionError(f"was expecting embedding dimension of {mha.embed_dim}, but got "
                              f"{embed_dim}")
+    if mha._qkv_same_embed_dim and key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+    if not mha._qkv_same_embed_dim and key.shape[:2] != value.shape[:2]:
+        raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                             f"value's {value.shape[:2]}")
     q, k, v = _in_projection(mha, query, key, value)
     src_len = k.shape[0]
     attn_mask = _merged_mask(attn_mask, key_padding_mask, (bsz, heads, tgt_len, src_len))
@@ -185,7 +186,7 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
                 attn_mask.view(bsz, heads, -1, src_len)
         out = F.scaled_dot_product_attention(
             q.view(bsz, heads, tgt_len, head_dim), k.view(bsz, heads, src_len, head_dim),
-            v.view(bsz, heads, src_len, head_dim), attn_mask, dropout_p, is_causal=is_causal)
+            v.view(bsz, heads, src_len, head_dim), attn_mask, dropout_p, is_causal=causal)
         out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
         weights = None
     out = F.linear(out, mha.out_proj.weight, mha.out_proj.bias)
@@ -198,6 +199,31 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
         out = out.squeeze(1)
         weights = None if weights is None else weights.squeeze(0)
     return out, weights
+
+
+def _shape_check(query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None,
+                 attn_mask: Tensor | None, heads: int) -> bool:
+    """torch's ``_mha_shape_check``: whether the inputs are batched, their ranks checked."""
+    kind = {3: "batched (3-D)", 2: "unbatched (2-D)"}.get(query.dim())
+    if kind is None:
+        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
+                             f"{query.dim()}-D query tensor")
+    rank = query.dim()
+    if key.dim() != rank or value.dim() != rank:
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be {rank}-D "
+                             f"but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != rank - 1:
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or "
+                             f"{rank - 1}-D but found {key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D "
+                                 f"or 3-D but found {attn_mask.dim()}-D tensor instead")
+        expected = (heads, query.shape[0], key.shape[0])
+        if rank == 2 and attn_mask.dim() == 3 and tuple(attn_mask.shape) != expected:
+            raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got "
+                                 f"{attn_mask.shape}")
+    return rank == 3
 
 
 def _float_mask(mask: Tensor | None, name: str, dtype: Any) -> Tensor | None:

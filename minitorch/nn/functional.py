@@ -276,7 +276,8 @@ def _softmax_dim(name: str, ndim: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tensor:
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                   dtype: Any = None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)`` (node ``SoftmaxBackward0``).
 
     >>> F.softmax(minitorch.zeros(1, 2), dim=1)
@@ -288,7 +289,8 @@ def softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tens
     return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 
-def log_softmax(input: Tensor, dim: int | None = None, *, dtype: Any = None) -> Tensor:
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                       dtype: Any = None) -> Tensor:
     """``log(softmax(x, dim))`` computed stably (node ``LogSoftmaxBackward0``).
 
     >>> F.log_softmax(minitorch.zeros(2), dim=0)

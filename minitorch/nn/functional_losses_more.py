@@ -188,6 +188,8 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     tensor(0.)
     """
     reduction = _check_reduction(reduction, size_average, reduce)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = anchor.dim(), positive.dim(), negative.dim()
     if not dims[0] == dims[1] == dims[2]:
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "

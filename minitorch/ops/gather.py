@@ -201,19 +201,47 @@ SCATTER_SIGNATURES = ("int dim, Tensor index, Tensor src",
                       "int dim, Tensor index, Number value, *, str reduce")
 
 
-def _scatter_parsed(fn: str, dim: Any, index: Any, src: Any, add: bool = False) -> None:
+def _scatter_parsed(fn: str, dim: Any, index: Any, src: Any, add: bool = False,
+                    keywords: dict | None = None) -> None:
     """torch's parser on scatter's arguments, before any other check (a leaf's in-place
     refusal included): an int dim, a tensor index and, for scatter, a tensor or number src
-    (one of its overloads), for scatter_add a tensor src; then their values (a number src,
-    then the dim, past int64 overflow)."""
+    (one of its overloads; ``value=`` and ``reduce=`` as keywords: a number and a str), for
+    scatter_add a tensor src; then their values (a number src, then the dim, past int64
+    overflow)."""
+    keywords = keywords or {}
     if add:
         _args.integer(fn, dim, "dim", 1)
         _args.tensor_args(fn, (index, "index", 2), (src, "src", 3))
     elif _args.as_int(dim) is None or not _args.is_tensor(index) or not (
-            _args.is_tensor(src) or _args.is_real(src) or isinstance(src, complex)):
-        raise _args.invalid_combination(fn, (dim, index, src), *SCATTER_SIGNATURES)
+            _args.is_tensor(src) or _args.is_real(src) or isinstance(src, complex)) or (
+            "value" in keywords and not _is_number(keywords["value"])) or (
+            keywords.get("reduce") is not None and not isinstance(keywords["reduce"], str)):
+        given = (dim, index) if "value" in keywords else (dim, index, src)
+        shown = {k: v for k, v in keywords.items() if v is not None}
+        raise _args.invalid_combination(fn, given, *SCATTER_SIGNATURES, keywords=shown)
     _args.parsed(fn, ("int", dim, "dim", 1),
                  ("number", _args.OMITTED if _args.is_tensor(src) else src, "value", 3))
+
+
+def _scatter_source(fn: str, dim: Any, index: Any, src: Any, value: Any,
+                    reduce: Any) -> Any:
+    """scatter's ``src`` (a tensor or a number) from its ``src`` or ``value=``, after torch's
+    parser: a ``value=`` is a number (a 0-d tensor reads as one), given without ``src``."""
+    if value is not None and src is not None:
+        raise _args.invalid_combination(fn, (dim, index, src), *SCATTER_SIGNATURES,
+                                        keywords={"value": value})
+    keywords = {"reduce": reduce} if value is None else {"value": value, "reduce": reduce}
+    if value is not None:
+        src = value.item() if isinstance(value, Tensor) and _is_number(value) else value
+    _scatter_parsed(fn, dim, index, src, keywords=keywords)
+    return src
+
+
+def _is_number(value: Any) -> bool:
+    """What torch's parser takes for a Number: a real or complex number, or a 0-d tensor."""
+    if _args.is_tensor(value):
+        return value.dim() == 0
+    return _args.is_real(value) or isinstance(value, complex)
 
 
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
@@ -224,20 +252,28 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     >>> minitorch.zeros(3).scatter(0, minitorch.tensor([2]), 5.)
     tensor([0., 0., 5.])
     """
-    if reduce is not None:
-        raise NotImplementedError("minitorch's scatter has no reduce argument; use "
-                                  "scatter_add (or torch.scatter_reduce in torch)")
-    src = value if src is None else src
-    _scatter_parsed("scatter", dim, index, src)
+    src = _scatter_source("scatter", dim, index, src, value, reduce)
     d = _check_index("scatter", input, dim, index, src)
     if isinstance(src, Tensor):
         _check_sizes(input, d, index, src)
+        _refuse_reduce(reduce)
         return Scatter.apply(input, index, src, dim=d)
     if not index.numel():  # torch's kernel converts the value per element written: none
         src = 0
     _args.number("scatter", src, "value", 4)
     _check_sizes(input, d, index, None)
+    _refuse_reduce(reduce)
     return ScatterValue.apply(input, index, dim=d, value=src)
+
+
+def _refuse_reduce(reduce: str | None) -> None:
+    """torch's check of ``reduce`` (after the index's), then minitorch's refusal of it."""
+    if reduce is None:
+        return
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    raise NotImplementedError("minitorch's scatter has no reduce argument; use scatter_add "
+                              "(or torch.scatter_reduce in torch)")
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -261,8 +297,7 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     >>> minitorch.zeros(2).scatter_(0, minitorch.tensor([1]), 1.)
     tensor([0., 1.])
     """
-    src = value if src is None else src
-    _scatter_parsed("scatter_", dim, index, src)
+    src = _scatter_source("scatter_", dim, index, src, value, reduce)
     if isinstance(src, Tensor):
         return self._inplace(lambda a, v: scatter(a, dim, index, v, reduce=reduce), src)
     return self._inplace(lambda a: scatter(a, dim, index, src, reduce=reduce))

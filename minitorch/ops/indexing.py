@@ -116,8 +116,9 @@ def check_key(t: Tensor, key: Any, bounds: bool = True) -> tuple:
     an index torch takes, ints in range, masks of the indexed shape, then (``bounds``) the
     integer tensors in range (see :func:`check_bounds`)."""
     parts = _ranges_as_lists(key_parts(key))
-    for p in parts:  # torch reports a wrong kind of index before a misplaced one
-        if type(p) is not int and not isinstance(p, (list, str, bytes)):
+    for p in parts:  # torch reports a wrong kind of index before a misplaced one (a
+        # slice's bounds are checked in their turn, after the count of dims)
+        if type(p) is not int and not isinstance(p, (list, str, bytes, slice)):
             _part(p, t._xp)
     parts = _checked(t, _expand_ellipsis(parts, t.dim()), bounds=False)
     return check_bounds(t, parts) if bounds else parts
@@ -247,8 +248,8 @@ def _checked(t: Tensor, parts: tuple, bounds: bool) -> tuple:
         if kind is int:  # the common cases first
             if not -shape[dim] <= p < shape[dim]:
                 _check_int(shape[dim], dim + added, p)
-        elif kind is slice:  # getitem and array_key clip it, with slice's errors
-            pass
+        elif kind is slice:  # slice's errors here; getitem and array_key clip it
+            _clipped(p, 0)
         elif p is None or p is True or p is False:
             added += 1
             continue

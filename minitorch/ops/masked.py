@@ -30,6 +30,7 @@ class MaskedFill(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, mask: Tensor, value: Any) -> Tensor:
         ctx.save_for_backward(mask)  # torch saves the mask: a second backward raises
+        ctx.shape = a._data.shape  # a broadcasting mask: the gradient sums back to it
         xp = a._xp
         fill = xp.asarray(value._data if isinstance(value, Tensor) else value,
                           dtype=a._data.dtype)
@@ -38,7 +39,7 @@ class MaskedFill(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         mask, = ctx.saved_tensors
-        return (where(mask, 0.0, g),)
+        return (sum_to(where(mask, 0.0, g), ctx.shape),)
 
 
 class MaskedFillTensor(Op):
@@ -58,7 +59,8 @@ class MaskedFillTensor(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         mask, = ctx.saved_tensors
         filled = where(mask, g, 0.0).sum() if ctx.needs_input_grad[1] else None
-        return where(mask, 0.0, g), None if filled is None else filled.to(ctx.value_dtype)
+        kept = sum_to(where(mask, 0.0, g), ctx.shape)
+        return kept, None if filled is None else filled.to(ctx.value_dtype)
 
 
 def _filled(self: Tensor, mask: Tensor, value: Any) -> Any:

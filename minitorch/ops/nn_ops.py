@@ -26,6 +26,7 @@ from ._softmax_order import (
     torch_softmax,
     torch_softmax_backward,
 )
+from .pointwise import int_trunc_divide
 from .shape import Embed
 
 
@@ -230,7 +231,10 @@ class AvgPool2d(Op):
         keys = _window_keys(shape, kernel, stride)
         divisor = kernel[0] * kernel[1] if divisor is None else divisor
         ctx.meta = (shape, inner if shape != a._data.shape else None, keys, divisor)
-        return wrap(sum(data[key] for key in keys) / divisor)
+        total = sum(data[key] for key in keys)
+        if xp.isdtype(total.dtype, "integral"):  # torch's integer kernel divides as C++
+            return wrap(int_trunc_divide(xp, total, divisor))
+        return wrap(total / divisor)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

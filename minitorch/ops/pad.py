@@ -139,6 +139,9 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     tensor([[3., 2., 1., 2., 3., 2.]])
     """
     _args.tensor_args("pad", (input, "input", 1))
+    if not isinstance(pad, (tuple, list)):  # a lone int is no list of sizes here
+        raise TypeError("pad(): argument 'pad' (position 2) must be tuple of ints, not "
+                        f"{_args.type_name(pad)}")
     pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
     if not isinstance(mode, str):
         raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "

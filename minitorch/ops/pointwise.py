@@ -1127,6 +1127,7 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
     tensor([ 3., -3.])
     """
     input = _number_input("div", input, other)
+    _rounding_mode("div", (input, other), rounding_mode)
     if rounding_mode is not _args.OMITTED and rounding_mode not in (None, "trunc", "floor"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
@@ -1137,8 +1138,37 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
     return (Div if rounding_mode is _args.OMITTED else DivMode).apply(input, other)
 
 
+_DIV_SIGNATURES = {
+    "div": ("Tensor input, Tensor other, *, Tensor out = None",
+            "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+            "Tensor input, Number other, *, str rounding_mode"),
+    "div_": ("Tensor other", "Tensor other, *, str rounding_mode",
+             "Number other, *, str rounding_mode")}
+
+
+def _rounding_mode(fn: str, args: tuple, rounding_mode: Any) -> None:
+    """torch's parser: a ``rounding_mode`` is a str (or None); anything else matches none of
+    ``fn``'s overloads."""
+    if rounding_mode is _args.OMITTED or rounding_mode is None or \
+            isinstance(rounding_mode, str):
+        return
+    raise _args.invalid_combination(fn, args, *_DIV_SIGNATURES[fn],
+                                    keywords={"rounding_mode": rounding_mode})
+
+
 class DivMode(Div):
     node_name = "DivBackward2"  # div with a rounding_mode argument, None here
+
+
+def int_trunc_divide(xp: Any, x: Any, y: Any) -> Any:
+    """Integer arrays' quotient rounded toward zero, as C++'s ``/`` in torch's kernels.
+
+    >>> import numpy as np
+    >>> int_trunc_divide(np, np.array([-7, 7]), 2).tolist()
+    [-3, 3]
+    """
+    q = xp.floor_divide(x, y)  # one up where it rounded a negative down
+    return q + xp.astype((q * y != x) & ((x < 0) != (y < 0)), q.dtype)
 
 
 class DivRounded(Op):
@@ -1158,8 +1188,7 @@ class DivRounded(Op):
                 return wrap(xp.floor_divide(x, y))
             if xp.isdtype(x.dtype, "real floating"):
                 return wrap(xp.trunc(x / y))
-            q = xp.floor_divide(x, y)  # integers: one up where it rounded a negative down
-            return wrap(q + xp.astype((q * y != x) & ((x < 0) != (y < 0)), q.dtype))
+            return wrap(int_trunc_divide(xp, x, y))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -1182,6 +1211,8 @@ def pow(input: Any, exponent: Any) -> Tensor:
         return PowScalarBase.apply(exponent, base=input)
     if isinstance(exponent, Tensor):
         return PowTensorExponent.apply(input, exponent)
+    if type(exponent) is int and not _args.INT64_MIN <= exponent < 2 ** 64:
+        raise _args.int_overflow(exponent)  # past what torch's parser reads, any dtype
     if type(exponent) is int and exponent > _args.INT64_MAX and \
             not input.dtype.is_floating_point:  # torch reads an int exponent as int64 here
         raise RuntimeError("value cannot be converted to type int64_t without overflow")

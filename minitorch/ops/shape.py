@@ -73,8 +73,16 @@ class ReshapeAlias(View):
 
 
 class UnsafeView(View):
+    """reshape's view of its own fresh copy: torch's ``_unsafe_view``, which shares the copy's
+    memory but is no view (``_base`` is None; nothing else holds the copy)."""
+
     node_name = "UnsafeViewBackward0"
     _profile_name = "aten::_unsafe_view"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
+        ctx.shape = a._data.shape
+        return wrap(a._xp.reshape(a._data, shape))
 
 
 class Permute(Op):

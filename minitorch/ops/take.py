@@ -30,6 +30,7 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     _args.tensor_args("take_along_dim", (input, "input", 1), (indices, "indices", 2))
     if dim is None:
         return gather(input.view(-1), 0, indices.view(-1))
+    _args.integer("take_along_dim", dim, "dim", None)
     if input.dim() != indices.dim():
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {input.dim()} dimensions for input, "
