@@ -101,9 +101,8 @@ class Generator:
 
 
     def get_state(self) -> Any:
-        """The state as torch keeps it: its 5056 bytes, as an int64 tensor here (minitorch has
-        no uint8); ``torch.set_rng_state(torch.tensor(s.tolist(), dtype=torch.uint8))`` takes
-        them too.
+        """The state as torch keeps it: its 5056 bytes, a uint8 tensor that torch's
+        ``set_rng_state`` takes too.
 
         >>> Generator().manual_seed(3).get_state()[:9].tolist()
         [3, 0, 0, 0, 0, 0, 0, 0, 1]
@@ -123,13 +122,12 @@ class Generator:
         """Restore a state from ``get_state`` (this library's or torch's); returns self."""
         if not hasattr(new_state, "numpy"):
             raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
-        raw = np.asarray(new_state.numpy())
-        if raw.dtype.kind not in "iu":  # minitorch keeps the bytes as int64 (no uint8 dtype)
+        if new_state.dtype.name != "uint8":
             raise TypeError("RNG state must be a torch.ByteTensor")
+        raw = np.asarray(new_state.numpy())
         if raw.size != _STATE.itemsize:
             raise RuntimeError("Expected a CPUGeneratorImplState of size 5056 but found the "
                                f"input RNG state size to be {raw.size}")
-        raw = raw.astype(np.uint8)
         record = np.frombuffer(raw.tobytes(), dtype=_STATE)[0]
         left = int(record["left"])
         if not 1 <= left <= _N:

@@ -125,8 +125,12 @@ def test_rng_state_is_torchs_bytes_and_restores_in_either_library(seed: int) -> 
     torch.set_rng_state(torch.tensor(m_state.tolist(), dtype=torch.uint8))
     minitorch.set_rng_state(m_state)
     same(torch.randn(2, dtype=torch.float64), minitorch.randn(2, dtype=minitorch.float64))
+    assert m_state.dtype == minitorch.uint8
     with pytest.raises(RuntimeError, match="size 5056 but found the input RNG state size to be 3"):
-        minitorch.set_rng_state(minitorch.zeros(3, dtype=minitorch.int64))
+        minitorch.set_rng_state(minitorch.zeros(3, dtype=minitorch.uint8))
+    for dtype in ("int64", "int32", "float32"):  # torch takes bytes only
+        with pytest.raises(TypeError, match=r"^RNG state must be a torch\.ByteTensor$"):
+            minitorch.set_rng_state(m_state.to(getattr(minitorch, dtype)))
 
 
 @pytest.mark.parametrize("rows", [4, 8])
