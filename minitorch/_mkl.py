@@ -140,8 +140,8 @@ def _aligned(array: np.ndarray) -> np.ndarray:
     extent = [(n - 1) * s for n, s in zip(array.shape, array.strides)]
     before = -sum(e for e in extent if e < 0)  # bytes below the first element (negative strides)
     span = before + sum(e for e in extent if e > 0) + array.itemsize
-    raw = _empty((span + 2 * _ALIGNMENT,), np.uint8)
-    first = (offset - before) % _ALIGNMENT + before
+    raw = np.empty(span + _ALIGNMENT, np.uint8)  # the first element's byte: raw's address
+    first = (offset - before - raw.ctypes.data) % _ALIGNMENT + before  # + first ≡ offset
     copy = np.ndarray(array.shape, array.dtype, buffer=raw, offset=first,
                       strides=array.strides)
     copy[...] = array
