@@ -17,3 +17,14 @@ def test_nll_sum_of_one_value_is_the_cascades(dtype, row):
         full = _nll_order._cascade(values, rows)
         assert type(fast) is type(full) and fast.dtype == full.dtype
         assert np.asarray(fast).tobytes() == np.asarray(full).tobytes()
+
+
+def test_aligned_copies_sit_where_torchs_twin_would():
+    from minitorch import _mkl
+
+    m = np.arange(7 * 13, dtype=np.float32).reshape(7, 13)
+    views = [m, m[1], m[2:, 3:], m.T, m[::-1], m[:, ::-2], m[3:5, ::-1].T, m[1:].copy()]
+    for view in views:
+        copy = _mkl._aligned(view)
+        assert copy.ctypes.data % 64 == _mkl._torch_offset(view, view.ctypes.data)
+        assert copy.strides == view.strides and np.array_equal(copy, view)
