@@ -113,7 +113,8 @@ _LOW_BITS, _HALF_WAY = np.uint64(0x1FFFFFFF), np.uint64(0x10000000)
 
 
 def fmaf(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
-    """C's ``fmaf``: float32 ``a*b + c`` rounded once.
+    """C's ``fmaf``: float32 ``a*b + c`` rounded once. An operand may come as a float64
+    array or a Python float holding a float32 value: the same sum, one conversion fewer.
 
     >>> fmaf(np.float32([3]), np.float32(2), np.float32(1))
     array([7.], dtype=float32)

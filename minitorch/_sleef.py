@@ -59,9 +59,13 @@ _SIGN = np.uint32(0x80000000)
 
 def _poly(x: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
     """Horner's scheme with one fused multiply-add a step, the first coefficient highest."""
-    u = fmaf(x, _F(coefficients[0]), _F(coefficients[1]))  # c0*x is exact either way round
-    for c in coefficients[2:]:
-        u = fmaf(u, x, _F(c))
+    # fmaf works in float64: x and the coefficients (float32 values) taken there once, not
+    # at every step (numpy's mixed-type arithmetic costs more than the arithmetic, on small x)
+    x = np.asarray(x, np.float64)
+    c0, c1, *rest = [float(_F(c)) for c in coefficients]
+    u = fmaf(x, c0, c1)  # c0*x is exact either way round
+    for c in rest:
+        u = fmaf(u, x, c)
     return u
 
 
