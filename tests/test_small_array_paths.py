@@ -28,3 +28,17 @@ def test_aligned_copies_sit_where_torchs_twin_would():
         copy = _mkl._aligned(view)
         assert copy.ctypes.data % 64 == _mkl._torch_offset(view, view.ctypes.data)
         assert copy.strides == view.strides and np.array_equal(copy, view)
+
+
+@pytest.mark.parametrize("size", [0, 1, 15, 16, 31, 32, 33, 40, 100, 4096, 4097, 70000])
+def test_by_vector_loop_takes_each_value_as_its_plan_says(size):
+    from minitorch.ops import _softmax_order
+
+    flat = np.arange(size, dtype=np.float32)
+    out = _softmax_order.by_vector_loop(flat, lambda v: v + 1, lambda v: v - 1)
+    width = 2 * _softmax_order.lanes()
+    threads = _softmax_order.get_num_threads()
+    expected = np.zeros(size, bool)  # the plan as by_vector_loop made it before plans were kept
+    for begin, end in _softmax_order._thread_ranges(size, 32768, threads):
+        expected[begin:end] = _softmax_order._covered(np.arange(begin, end), begin, end, width)
+    assert np.array_equal(out, np.where(expected, flat + 1, flat - 1))

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import os
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -139,14 +139,29 @@ def by_vector_loop(flat: np.ndarray, vector: Any, scalar: Any) -> np.ndarray:
     >>> int((out == 1).sum())  # two vectors of 16 (or four of 8), then 8 one by one
     32
     """
-    position = np.arange(flat.size)
-    vectorised = np.zeros(flat.size, bool)
-    for begin, end in _thread_ranges(flat.size, 32768, get_num_threads()):
-        vectorised[begin:end] = _covered(position[begin:end], begin, end, 2 * lanes())
+    plan = _small_vector_plan if flat.size <= 4096 else _vector_plan
+    vectorised, count = plan(flat.size, get_num_threads(), 2 * lanes())
     out = np.empty_like(flat)
-    out[vectorised] = vector(flat[vectorised])
-    out[~vectorised] = scalar(flat[~vectorised])
+    if count:  # SLEEF's steps cost tens of µs even on no values: none on a short array
+        out[vectorised] = vector(flat[vectorised])
+    if count < flat.size:
+        out[~vectorised] = scalar(flat[~vectorised])
     return out
+
+
+def _vector_plan(size: int, threads: int, width: int) -> tuple[np.ndarray, int]:
+    """Which of ``size`` values :func:`by_vector_loop`'s vectors take (a read-only mask), and
+    how many."""
+    position = np.arange(size)
+    vectorised = np.zeros(size, bool)
+    for begin, end in _thread_ranges(size, 32768, threads):
+        vectorised[begin:end] = _covered(position[begin:end], begin, end, width)
+    vectorised.flags.writeable = False
+    return vectorised, int(np.count_nonzero(vectorised))
+
+
+# a model calls its ops on the same few small shapes step after step: their plans made once
+_small_vector_plan = lru_cache(maxsize=256)(_vector_plan)
 
 
 @cache
