@@ -107,8 +107,14 @@ def cosf(x: np.ndarray) -> np.ndarray:
     return _elementwise("cosf", np.cos, x)
 
 
+# the 29 bits a float64 has below a float32's last one, and their value half-way between two
+# floats (numpy scalars made once: fmaf runs on tiny arrays, where each call's set-up shows)
+_LOW_BITS, _HALF_WAY = np.uint64(0x1FFFFFFF), np.uint64(0x10000000)
+
+
 def fmaf(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
-    """C's ``fmaf``: float32 ``a*b + c`` rounded once.
+    """C's ``fmaf``: float32 ``a*b + c`` rounded once. An operand may come as a float64
+    array or a Python float holding a float32 value: the same sum, one conversion fewer.
 
     >>> fmaf(np.float32([3]), np.float32(2), np.float32(1))
     array([7.], dtype=float32)
@@ -118,9 +124,8 @@ def fmaf(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
     r = s.astype(np.float32)
     # rounding twice goes wrong only where the float64 sum sits exactly half-way between two
     # floats (its 29 bits below float32's are 1000...0): mend those few, exactly
-    low_bits = np.bitwise_and(s.view(np.uint64), np.uint64(0x1FFFFFFF))
-    halfway = low_bits == np.uint64(0x10000000)
-    if halfway.any():
+    halfway = np.bitwise_and(s.view(np.uint64), _LOW_BITS) == _HALF_WAY
+    if np.count_nonzero(halfway):  # cheaper than .any() on a small array
         at = np.nonzero(halfway)
         p = np.multiply(a, b, dtype=np.float64)
         r[at] = _round_once(p[at], np.broadcast_to(np.asarray(c, np.float64), p.shape)[at])

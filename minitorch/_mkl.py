@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib.metadata
+import math
 import os
 from functools import cache
 from typing import Any
@@ -98,24 +99,25 @@ _ALIGNMENT = 64  # torch's CPU allocator's; numpy's is 16
 def _empty(shape: tuple, dtype: Any) -> np.ndarray:
     """An uninitialised C-contiguous array at an address aligned as torch aligns its tensors."""
     dtype = np.dtype(dtype)
-    size = int(np.prod(shape)) * dtype.itemsize
+    size = math.prod(shape) * dtype.itemsize  # math's, not numpy's: no array made of the shape
     raw = np.empty(size + _ALIGNMENT, np.uint8)
     start = -raw.ctypes.data % _ALIGNMENT
     return raw[start:start + size].view(dtype).reshape(shape)
 
 
-def _torch_offset(array: np.ndarray) -> int:
+def _torch_offset(array: np.ndarray, address: int) -> int:
     """Where torch's twin of ``array`` would start past a 64-byte boundary: torch allocates
     every tensor at such a boundary and a view starts where its storage offset puts it, so
     this is the view's distance in bytes from the start of the numpy array owning its memory,
     modulo 64 (0 for an array of its own, or one viewing memory of another dtype, which
-    ``torch.tensor`` would have copied)."""
+    ``torch.tensor`` would have copied). ``address`` is the view's own (``.ctypes.data``, which
+    costs about a microsecond a call: read once per array)."""
     root = array
     while isinstance(root.base, np.ndarray):
         root = root.base
-    if root.dtype != array.dtype:
+    if root is array or root.dtype != array.dtype:
         return 0
-    return (array.ctypes.data - root.ctypes.data) % _ALIGNMENT
+    return (address - root.ctypes.data) % _ALIGNMENT
 
 
 def _aligned(array: np.ndarray) -> np.ndarray:
@@ -129,14 +131,17 @@ def _aligned(array: np.ndarray) -> np.ndarray:
     >>> _aligned(m[1]).ctypes.data % 64 == 20 and _aligned(m).ctypes.data % 64 == 0
     True
     """
-    offset = _torch_offset(array)
-    if array.ctypes.data % _ALIGNMENT == offset or array.size == 0:
+    if array.size == 0:
+        return array
+    address = array.ctypes.data
+    offset = _torch_offset(array, address)
+    if address % _ALIGNMENT == offset:
         return array
     extent = [(n - 1) * s for n, s in zip(array.shape, array.strides)]
     before = -sum(e for e in extent if e < 0)  # bytes below the first element (negative strides)
     span = before + sum(e for e in extent if e > 0) + array.itemsize
-    raw = _empty((span + 2 * _ALIGNMENT,), np.uint8)
-    first = (offset - before) % _ALIGNMENT + before
+    raw = np.empty(span + _ALIGNMENT, np.uint8)  # the first element's byte: raw's address
+    first = (offset - before - raw.ctypes.data) % _ALIGNMENT + before  # + first ≡ offset
     copy = np.ndarray(array.shape, array.dtype, buffer=raw, offset=first,
                       strides=array.strides)
     copy[...] = array

@@ -62,9 +62,13 @@ _SIGN = np.uint32(0x80000000)
 
 def _poly(x: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
     """Horner's scheme with one fused multiply-add a step, the first coefficient highest."""
-    u = np.full_like(x, _F(coefficients[0]))
-    for c in coefficients[1:]:
-        u = fmaf(u, x, _F(c))
+    # fmaf works in float64: x and the coefficients (float32 values) taken there once, not
+    # at every step (numpy's mixed-type arithmetic costs more than the arithmetic, on small x)
+    x = np.asarray(x, np.float64)
+    c0, c1, *rest = [float(_F(c)) for c in coefficients]
+    u = fmaf(x, c0, c1)  # c0*x is exact either way round
+    for c in rest:
+        u = fmaf(u, x, c)
     return u
 
 
@@ -173,7 +177,8 @@ def _split(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _ldexp2(u: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``u * 2**q`` for an integral float ``q`` in two factors, so neither overflows alone
     (``vldexp2_vf_vf_vi2``, expf's and expk2f's)."""
-    k = np.clip(np.nan_to_num(q), -300, 300).astype(np.int32)
+    # fmax/fmin send a NaN q to -300 (nan_to_num, slower, to 0): u is NaN there, and stays so
+    k = np.fmin(np.fmax(q, -300), 300).astype(np.int32)
     half = k >> 1
     return u * np.ldexp(_ONE, half) * np.ldexp(_ONE, k - half)
 
@@ -187,7 +192,7 @@ def _ldexp(u: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``u * 2**q`` as SLEEF's ``vldexp_vf_vf_vi2`` (expkf's): four equal factors 2**m (m a
     multiple of 16, clamped to float32's range) and a last one; a result below float32's
     normal numbers is rounded more than once, as there."""
-    q = np.clip(np.nan_to_num(q), -1000, 1000).astype(np.int32)
+    q = np.fmin(np.fmax(q, -1000), 1000).astype(np.int32)  # a NaN q, as in _ldexp2
     m = ((((q >> 31) + q) >> 6) - (q >> 31)) << 4
     rest = q - (m << 2)
     m = np.clip(m + 0x7F, 0, 0xFF)

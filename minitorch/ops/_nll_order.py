@@ -38,6 +38,13 @@ def nll_sum(xp: Any, values: Any, rows: Any) -> Any:
 def cascade_nll_sum(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """The sum of ``values`` (one per kept row, in row order; ``rows``: their row numbers)
     in the order of torch's nll_loss kernel, as a 0-d array of ``values``' dtype."""
+    if values.size == 1:  # a batch of one row (an RNN fed a step at a time): whatever its
+        return np.zeros((), values.dtype) + _in_order(values)  # level, 0 + value + zeros
+    return _cascade(values, rows)
+
+
+def _cascade(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """:func:`cascade_nll_sum` level by level."""
     kept: list[np.ndarray] = []
     for level in range(LEVELS - 1):
         flush = rows % STEP ** (level + 1) == 0

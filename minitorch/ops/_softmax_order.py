@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import os
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -151,16 +151,13 @@ def by_vector_loop(a: np.ndarray, vector: Any, scalar: Any,
     order, run = _loop_order(a if like is None else like)
     values = np.transpose(a, order).ravel()
     width = 2 * lanes() * 4 // a.itemsize  # two vectors of the dtype's lanes
-    position = np.arange(values.size)
-    vectorised = np.zeros(values.size, bool)
-    for begin, end in _thread_ranges(values.size, 32768, get_num_threads()) if run else ():
-        at = position[begin:end]
-        start = at // run * run
-        vectorised[begin:end] = _covered(at, np.maximum(start, begin),
-                                         np.minimum(start + run, end), width)
+    plan = _small_vector_plan if values.size <= 4096 else _vector_plan
+    vectorised, count = plan(values.size, run, get_num_threads(), width)
     out = np.empty_like(values)
-    out[vectorised] = vector(values[vectorised])
-    out[~vectorised] = scalar(values[~vectorised])
+    if count:  # SLEEF's steps cost tens of µs even on no values: none on a short array
+        out[vectorised] = vector(values[vectorised])
+    if count < values.size:
+        out[~vectorised] = scalar(values[~vectorised])
     shaped = out.reshape([a.shape[d] for d in order])
     return np.transpose(shaped, np.argsort(order))
 
@@ -182,6 +179,24 @@ def _loop_order(a: np.ndarray) -> tuple[list[int], int]:
             break
         run, stride = run * a.shape[d], stride * a.shape[d]
     return dims, run
+
+
+def _vector_plan(size: int, run: int, threads: int, width: int) -> tuple[np.ndarray, int]:
+    """Which of ``size`` values in loop order :func:`by_vector_loop`'s vectors take (a
+    read-only mask), and how many, for contiguous runs of ``run`` values (0: none)."""
+    position = np.arange(size)
+    vectorised = np.zeros(size, bool)
+    for begin, end in _thread_ranges(size, 32768, threads) if run else ():
+        at = position[begin:end]
+        start = at // run * run
+        vectorised[begin:end] = _covered(at, np.maximum(start, begin),
+                                         np.minimum(start + run, end), width)
+    vectorised.flags.writeable = False
+    return vectorised, int(np.count_nonzero(vectorised))
+
+
+# a model calls its ops on the same few small shapes step after step: their plans made once
+_small_vector_plan = lru_cache(maxsize=256)(_vector_plan)
 
 
 @cache
