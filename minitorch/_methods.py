@@ -25,6 +25,7 @@ from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous
 from .ops import (
     diagonal,
+    dist,
     gather,
     hyperbolic,
     indexing,
@@ -35,6 +36,7 @@ from .ops import (
     kl_div,
     linalg,
     masked,
+    matrix_exp,
     nn_ops,
     nonzero,
     norm,
@@ -920,6 +922,8 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
                  "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
+
+_METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 

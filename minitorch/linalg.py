@@ -14,10 +14,12 @@ from typing import Any
 from . import _args, _call_form
 from ._tensor import Tensor
 from .ops.inverse import LinAlgError, det, inv, solve
+from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
 
-__all__ = ["LinAlgError", "det", "inv", "matrix_norm", "norm", "solve", "vector_norm"]
+__all__ = ["LinAlgError", "det", "inv", "matrix_exp", "matrix_norm", "norm", "solve",
+           "vector_norm"]
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
