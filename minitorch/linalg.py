@@ -13,12 +13,13 @@ from typing import Any
 
 from . import _args, _call_form
 from ._tensor import Tensor
+from .ops.eigh import eigh, eigvalsh
 from .ops.inverse import LinAlgError, det, inv, solve
 from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
 
-__all__ = ["LinAlgError", "det", "inv", "matrix_exp", "matrix_norm", "norm", "solve",
+__all__ = ["LinAlgError", "det", "eigh", "eigvalsh", "inv", "matrix_exp", "matrix_norm", "norm", "solve",
            "vector_norm"]
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["kthvalue", "max", "median", "min", "mode", "nanmedian", "sort", "topk"]
+__all__ = ["geqrf", "kthvalue", "linalg_eigh", "linalg_qr", "max", "median", "min", "mode",
+           "nanmedian", "sort", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -35,3 +36,6 @@ kthvalue = _return_type("kthvalue", ("values", "indices"))
 median = _return_type("median", ("values", "indices"))
 nanmedian = _return_type("nanmedian", ("values", "indices"))
 mode = _return_type("mode", ("values", "indices"))
+linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+geqrf = _return_type("geqrf", ("a", "tau"))
