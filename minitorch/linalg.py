@@ -19,8 +19,8 @@ from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
 
-__all__ = ["LinAlgError", "det", "eigh", "eigvalsh", "inv", "matrix_exp", "matrix_norm", "norm", "solve",
-           "vector_norm"]
+__all__ = ["LinAlgError", "det", "eigh", "eigvalsh", "inv", "matrix_exp", "matrix_norm", "norm",
+           "solve", "vector_norm"]
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
