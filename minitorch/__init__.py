@@ -123,6 +123,7 @@ from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.dist import dist
 from .ops.einsum import einsum
 from .ops.gather import gather, index_select, scatter, scatter_add
+from .ops.householder import geqrf
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm

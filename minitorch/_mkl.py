@@ -477,24 +477,56 @@ def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     >>> r is None or np.allclose(r[0] @ r[1], [[3, 0], [4, 5]], atol=1e-6)
     True
     """
+    found = geqrf(a)
+    if found is None:
+        return None
+    qr, tau = found
+    k = min(a.shape)
+    return orgqr(qr[:, :k], tau), np.triu(qr[:k])
+
+
+def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """LAPACK's geqrf of one float matrix ``a`` (m, n) on a column-major copy, as torch's
+    ``geqrf``: R above the diagonal, the Householder vectors below, and their scales ``tau``
+    (min(m, n)). None without MKL.
+
+    >>> r = geqrf(np.float32([[3, 0], [4, 5]]))
+    >>> r is None or float(r[0][0, 0]) == -5.0
+    True
+    """
     kind = _kernel(a)
     if kind is None or a.ndim != 2:
         return None
     _use_threads()
     m, n = a.shape
-    k = min(m, n)
-    qr = _empty((n, m), a.dtype).T  # column-major, as torch's Q (m >= n) or R (m < n)
+    qr = _empty((n, m), a.dtype).T  # column-major, as torch's
     qr[...] = a
-    tau = _empty((k,), a.dtype)
+    tau = _empty((min(m, n),), a.dtype)
     if a.size:
         _lapack(kind, "geqrf", _ref(m), _ref(n), _pointer(qr), _ref(max(1, m)), _pointer(tau))
-    r = np.triu(qr[:k])
-    q = _empty((k, m), a.dtype).T
-    q[...] = qr[:, :k]
+    return qr, tau
+
+
+def orgqr(a: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
+    """LAPACK's orgqr: the first n columns of the product of the ``len(tau)`` Householder
+    reflectors stored below the diagonal of ``a`` (m, n), as torch's
+    ``linalg.householder_product``. None without MKL.
+
+    >>> q = orgqr(np.zeros((2, 1), np.float32), np.float32([2]))
+    >>> q is None or q.ravel().tolist() == [-1.0, 0.0]
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or a.ndim != 2:
+        return None
+    _use_threads()
+    m, n = a.shape
+    q = _empty((n, m), a.dtype).T
+    q[...] = a
     if q.size:
-        _lapack(kind, "orgqr", _ref(m), _ref(k), _ref(k), _pointer(q), _ref(max(1, m)),
-                _pointer(tau))
-    return q, r
+        _lapack(kind, "orgqr", _ref(m), _ref(n), _ref(tau.shape[0]), _pointer(q),
+                _ref(max(1, m)), _pointer(np.ascontiguousarray(tau, a.dtype)))
+    return q
 
 
 def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
