@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import _args, _mkl, return_types
 from .._tensor import Tensor
+from ..autograd import forward_ad
 from ..autograd.grad_mode import is_grad_enabled
 from ._base import Op, wrap
 from .diagonal import diag_embed
@@ -96,5 +97,5 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     tensor([-1.,  1.])
     """
     uplo = _checked("linalg_eigvalsh", A, UPLO)
-    vectors = A.requires_grad and is_grad_enabled()
+    vectors = (A.requires_grad and is_grad_enabled()) or forward_ad.has_tangents((A,))
     return LinalgEigh.apply(A, uplo=uplo, vectors=vectors)[0]
