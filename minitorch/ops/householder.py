@@ -12,7 +12,7 @@ reflectors before it, ``Rᵢ`` those after, times ``E``), whence
 >>> import minitorch
 >>> minitorch.linalg.householder_product(minitorch.zeros(2, 1), minitorch.tensor([2.]))
 tensor([[-1.],
-        [ 0.]])
+        [-0.]])
 """
 
 from __future__ import annotations
@@ -148,9 +148,9 @@ def householder_product(A: Tensor, tau: Tensor) -> Tensor:
     """The first n columns of ``H₁ ⋯ Hₖ``, ``Hᵢ = I - τᵢ vᵢ vᵢᵀ``, ``vᵢ`` the i-th column of
     ``A`` below the diagonal with a 1 on it (as ``geqrf`` stores them).
 
-    >>> minitorch.linalg.householder_product(minitorch.eye(2), minitorch.zeros(2))
-    tensor([[1., 0.],
-            [0., 1.]])
+    >>> minitorch.linalg.householder_product(minitorch.tensor([[1.], [1.]]), minitorch.ones(1))
+    tensor([[ 0.],
+            [-1.]])
     """
     fn = "torch.linalg.householder_product"
     _args.tensor_args("linalg_householder_product", (A, "input", 1), (tau, "tau", 2))
@@ -203,11 +203,11 @@ class LinalgQr(Op):
     @staticmethod
     def backward(ctx: Any, g_q: Tensor | None, g_r: Tensor | None) -> tuple:
         q, r = ctx.saved_tensors
-        m, n = q.shape[-2], r.shape[-1]
         if ctx.mode == "r":
             raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
                                "when mode='r'. Please use linalg.qr(A, mode='reduced') if you "
                                "are going to differentiate through linalg.qr.")
+        m, n = q.shape[-2], r.shape[-1]
         if ctx.mode == "complete" and m > n:
             raise RuntimeError("The QR decomposition is not differentiable when "
                                "mode='complete' and nrows > ncols.")
