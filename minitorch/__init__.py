@@ -147,8 +147,10 @@ from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
 from .ops.diagonal import diag, diag_embed, diagonal
+from .ops.dist import dist
 from .ops.einsum import einsum
 from .ops.gather import gather, index_select, scatter, scatter_add
+from .ops.householder import geqrf
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
@@ -168,6 +170,7 @@ from .ops.logic import (
     signbit,
 )
 from .ops.masked import masked_select
+from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
 from .ops.norm import norm

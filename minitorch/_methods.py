@@ -26,6 +26,7 @@ from .backend import element_strides, is_c_contiguous
 from .ops import (
     binary_more,
     diagonal,
+    dist,
     gather,
     hyperbolic,
     indexing,
@@ -37,6 +38,7 @@ from .ops import (
     linalg,
     logic,
     masked,
+    matrix_exp,
     nn_ops,
     nonzero,
     norm,
@@ -935,6 +937,7 @@ _METHODS.update(reduction_more.METHODS)
 _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
+_METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 

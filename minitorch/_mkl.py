@@ -482,21 +482,91 @@ def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     >>> r is None or np.allclose(r[0] @ r[1], [[3, 0], [4, 5]], atol=1e-6)
     True
     """
+    found = geqrf(a)
+    if found is None:
+        return None
+    qr, tau = found
+    k = min(a.shape)
+    return orgqr(qr[:, :k], tau), np.triu(qr[:k])
+
+
+def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """LAPACK's geqrf of one float matrix ``a`` (m, n) on a column-major copy, as torch's
+    ``geqrf``: R above the diagonal, the Householder vectors below, and their scales ``tau``
+    (min(m, n)). None without MKL.
+
+    >>> r = geqrf(np.float32([[3, 0], [4, 5]]))
+    >>> r is None or float(r[0][0, 0]) == -5.0
+    True
+    """
     kind = _kernel(a)
     if kind is None or a.ndim != 2:
         return None
     _use_threads()
     m, n = a.shape
-    k = min(m, n)
-    qr = _empty((n, m), a.dtype).T  # column-major, as torch's Q (m >= n) or R (m < n)
+    qr = _empty((n, m), a.dtype).T  # column-major, as torch's
     qr[...] = a
-    tau = _empty((k,), a.dtype)
+    tau = _empty((min(m, n),), a.dtype)
     if a.size:
         _lapack(kind, "geqrf", _ref(m), _ref(n), _pointer(qr), _ref(max(1, m)), _pointer(tau))
-    r = np.triu(qr[:k])
-    q = _empty((k, m), a.dtype).T
-    q[...] = qr[:, :k]
+    return qr, tau
+
+
+def orgqr(a: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
+    """LAPACK's orgqr: the first n columns of the product of the ``len(tau)`` Householder
+    reflectors stored below the diagonal of ``a`` (m, n), as torch's
+    ``linalg.householder_product``. None without MKL.
+
+    >>> q = orgqr(np.zeros((2, 1), np.float32), np.float32([2]))
+    >>> q is None or q.ravel().tolist() == [-1.0, 0.0]
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or a.ndim != 2:
+        return None
+    _use_threads()
+    m, n = a.shape
+    q = _empty((n, m), a.dtype).T
+    q[...] = a
     if q.size:
-        _lapack(kind, "orgqr", _ref(m), _ref(k), _ref(k), _pointer(q), _ref(max(1, m)),
-                _pointer(tau))
-    return q, r
+        _lapack(kind, "orgqr", _ref(m), _ref(n), _ref(tau.shape[0]), _pointer(q),
+                _ref(max(1, m)), _pointer(np.ascontiguousarray(tau, a.dtype)))
+    return q
+
+
+def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Eigenvalues and (when ``vectors``) eigenvectors of each symmetric matrix of the batch
+    ``a``, read from its ``uplo`` triangle, as torch's ``linalg.eigh`` computes them on CPU:
+    LAPACK's syevd on a column-major copy, workspaces from a query. None without MKL.
+
+    >>> r = symmetric_eigen(np.float32([[2, 1], [1, 2]]), "L", False)
+    >>> r is None or r[0].tolist() == [1.0, 3.0]
+    True
+    """
+    kind = _kernel(a)
+    if kind is None:
+        return None
+    _use_threads()
+    n = a.shape[-1]
+    flat = a.reshape(-1, n, n)
+    values = np.empty((flat.shape[0], n), a.dtype)
+    vecs = np.empty_like(flat)
+    routine = getattr(library(), f"{kind}syevd_")
+    jobz, side = ctypes.c_char(b"V" if vectors else b"N"), ctypes.c_char(uplo.encode())
+    for i in range(flat.shape[0]):
+        work_a = _empty((n, n), a.dtype).T
+        work_a[...] = flat[i]
+        info, lwork, liwork = ctypes.c_int(0), np.zeros(1, a.dtype), np.zeros(1, np.int32)
+        w = _empty((n,), a.dtype)
+        args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), _pointer(work_a),
+                _ref(max(1, n)), _pointer(w))
+        routine(*args, _pointer(lwork), _ref(-1), _pointer(liwork), _ref(-1), ctypes.byref(info))
+        work = _empty((max(1, int(lwork[0])),), a.dtype)
+        iwork = np.empty(max(1, int(liwork[0])), np.int32)
+        routine(*args, _pointer(work), _ref(work.size), _pointer(iwork), _ref(iwork.size),
+                ctypes.byref(info))
+        if info.value:
+            return None
+        values[i], vecs[i] = w, work_a
+    return values.reshape(a.shape[:-1]), vecs.reshape(a.shape)

@@ -13,11 +13,15 @@ from typing import Any
 
 from . import _args, _call_form
 from ._tensor import Tensor
+from .ops.eigh import eigh, eigvalsh
+from .ops.householder import householder_product, qr
 from .ops.inverse import LinAlgError, det, inv, solve
+from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
 
-__all__ = ["LinAlgError", "det", "inv", "matrix_norm", "norm", "solve", "vector_norm"]
+__all__ = ["LinAlgError", "det", "eigh", "eigvalsh", "householder_product", "inv", "matrix_exp",
+           "matrix_norm", "norm", "qr", "solve", "vector_norm"]
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,

@@ -128,6 +128,11 @@ Addmm: L.addmm(A, M, N)
 Det: L.det(A)
 Solve: L.linalg.solve(A, x[:2])
 Inv: L.linalg.inv(A)
+Dist: L.dist(M, N.T) * L.dist(x, y, 1)
+MatrixExp: L.matrix_exp(A) + L.linalg.matrix_exp(M @ N * 2)
+LinalgEigh: L.linalg.eigh(A + A.T).eigenvectors ** 2 * L.linalg.eigvalsh(A + A.T, 'U')
+LinalgHouseholderProduct: L.linalg.householder_product(N, x[:2])
+LinalgQr: L.linalg.qr(N).Q.sum(1) ** 2 + L.linalg.qr(N).R.sum() + L.linalg.qr(M).Q.sum()
 View: x.view(2, 3) ** 2
 UnsafeView: (M @ N).reshape(4) ** 2
 Expand: x[:1].expand(3) * x[:3]
@@ -261,6 +266,7 @@ EXCLUDED: dict[str, str] = {
     **dict.fromkeys(["Unique2", "UniqueDim", "UniqueConsecutive", "FloorDivide"],
                     "not differentiable in torch (no derivative for _unique2 / unique_dim / "
                     "unique_consecutive / floor_divide)"),
+    "Geqrf": "not differentiable in torch (the derivative for 'geqrf' is not implemented)",
     "LinalgSvdvals": "minitorch refuses a graph of its gradient (the singular vectors held "
                      "constant); test_bad_input_fuzz21b_parser_oracle checks that refusal",
 }
@@ -325,6 +331,10 @@ TORCH_FUNC_WRONG: dict[tuple[str, str], str] = {
        for op in ("NativeBatchNorm", "NativeLayerNorm") for t in MATRICES},
     **{(op, t): "torch's forward-over-forward of an LU-based op: not the Hessian"
        for op in ("Det", "Solve", "SolveRight") for t in ("jacrev(jacfwd)", "jacfwd(jacfwd)")},
+    ("LinalgEigh", "jacrev(jacfwd)"): "torch's reverse-over-forward of eigh: nan",
+    **{("LinalgHouseholderProduct", t): "torch's forward AD of householder_product: not the "
+       "Hessian (off by 20; minitorch matches the numerical one)"
+       for t in ("jacrev(jacfwd)", "jacfwd(jacfwd)")},
 }
 
 # Where torch refuses (no double backward or forward AD for the op, or a torch-internal

@@ -1,7 +1,7 @@
 """``nn.utils.parametrizations``: common parametrizations built on ``parametrize``:
 ``weight_norm`` (``original0`` the norms g, ``original1`` the direction v) and
 ``spectral_norm`` (the weight divided by its largest singular value, estimated by power
-iteration on the buffers ``_u`` and ``_v``).
+iteration on the buffers ``_u`` and ``_v``) and ``orthogonal`` (see ``_orthogonal``).
 
 >>> from minitorch.nn.utils import parametrizations
 >>> m = parametrizations.weight_norm(nn.Linear(3, 2))
@@ -17,10 +17,11 @@ from .. import functional as F
 from ..conv import ConvTranspose2d
 from ..module import Module
 from . import parametrize
+from ._orthogonal import orthogonal
 from .spectral_norm import unit_normal, weight_as_matrix
 from .weight_norm import _weight_norm, norm_except_dim
 
-__all__ = ["spectral_norm", "weight_norm"]
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
 
 class _WeightNorm(Module):

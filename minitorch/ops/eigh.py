@@ -1,0 +1,101 @@
+"""Eigen-decomposition of symmetric matrices: ``linalg.eigh`` and ``linalg.eigvalsh`` (one
+node, ``LinalgEighBackward0``), by the backend's LAPACK (syevd, as torch's CPU kernel),
+reading only the ``UPLO`` triangle.
+
+The gradient is torch's ``linalg_eig_backward`` for Hermitian input, written in ops (so it has
+its own gradient): ``V (diag(gL) + sym(Vᴴ gV) / (Lⱼ - Lᵢ)) Vᴴ``, just ``V diag(gL) Vᴴ`` when the
+eigenvectors get no gradient.
+
+>>> import minitorch
+>>> minitorch.linalg.eigvalsh(minitorch.tensor([[2., 1.], [1., 2.]]))
+tensor([1., 3.])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, _mkl, return_types
+from .._tensor import Tensor
+from ..autograd import forward_ad
+from ..autograd.grad_mode import is_grad_enabled
+from ._base import Op, wrap
+from .diagonal import diag_embed
+from .inverse import _check_square
+
+__all__ = ["LinalgEigh", "eigh", "eigvalsh"]
+
+
+class LinalgEigh(Op):
+    node_name = "LinalgEighBackward0"
+    _profile_name = "aten::_linalg_eigh"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, uplo: str, vectors: bool) -> tuple:
+        out = tuple(wrap(x) for x in _decompose(a._xp, a._data, uplo, vectors))
+        ctx.save_for_backward(*out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g_values: Tensor | None, g_vectors: Tensor | None) -> tuple:
+        values, vectors = ctx.saved_tensors
+        v, vt = vectors, vectors.mT
+        if g_vectors is None:
+            return ((v * g_values.unsqueeze(-2)) @ vt,)
+        vtg = vt @ g_vectors
+        gaps = values.unsqueeze(-2) - values.unsqueeze(-1)
+        gaps = gaps + diag_embed(1 - gaps.diagonal(0, -2, -1))  # 1 on the diagonal
+        inner = 0.5 * (vtg - vtg.mT) / gaps
+        if g_values is not None:
+            inner = inner + diag_embed(g_values - inner.diagonal(0, -2, -1))
+        return (v @ (inner @ vt),)
+
+
+def _decompose(xp: Any, a: Any, uplo: str, vectors: bool) -> tuple:
+    """Eigenvalues and eigenvectors (an empty array unless ``vectors``: LAPACK's values-only
+    call, as torch makes when no gradient is wanted), by MKL's syevd as torch where MKL is
+    installed, else by the backend's LAPACK."""
+    found = _mkl.symmetric_eigen(a, uplo, vectors) if a.size else None
+    if found is not None:
+        return found if vectors else (found[0], xp.zeros((0,), a.dtype))
+    if vectors:
+        return xp.linalg.eigh(a, UPLO=uplo)
+    return xp.linalg.eigvalsh(a, UPLO=uplo), xp.zeros((0,), a.dtype)
+
+
+def _checked(fn: str, A: Tensor, UPLO: Any) -> str:
+    """torch's checks of ``linalg.eigh``'s arguments, in its order; ``UPLO`` upper-cased."""
+    _args.tensor_args(fn, (A, "input", 1))
+    if not isinstance(UPLO, str):
+        raise TypeError(f"{fn}(): argument 'UPLO' (position 2) must be str, not "
+                        f"{_args.type_name(UPLO)}")
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        _check_square("eigh", A)
+    if len(UPLO) != 1 or UPLO.upper() not in "LU":
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    if A.dtype.name not in ("float32", "float64"):
+        raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
+                                  f"'{_args.legacy(A.dtype)}'")
+    return UPLO.upper()
+
+
+def eigh(A: Tensor, UPLO: str = "L") -> Any:
+    """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric matrix,
+    read from its lower (``UPLO="L"``) or upper triangle.
+
+    >>> minitorch.linalg.eigh(minitorch.eye(2)).eigenvalues
+    tensor([1., 1.])
+    """
+    uplo = _checked("linalg_eigh", A, UPLO)
+    return return_types.linalg_eigh(*LinalgEigh.apply(A, uplo=uplo, vectors=True))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
+    """The eigenvalues (ascending) of a symmetric matrix, read from its ``UPLO`` triangle.
+
+    >>> minitorch.linalg.eigvalsh(minitorch.tensor([[0., 1.], [1., 0.]]))
+    tensor([-1.,  1.])
+    """
+    uplo = _checked("linalg_eigvalsh", A, UPLO)
+    vectors = (A.requires_grad and is_grad_enabled()) or forward_ad.has_tangents((A,))
+    return LinalgEigh.apply(A, uplo=uplo, vectors=vectors)[0]
