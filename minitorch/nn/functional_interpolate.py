@@ -31,16 +31,22 @@ def _per_dim(value: Any, dims: int, input: Tensor, scale: bool) -> list:
             raise ValueError(
                 f"Input and {what} must have the same number of spatial dimensions, but got "
                 f"input with spatial dimensions of {list(input.shape[2:])} and {form} "
-                f"{tuple(value)}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                f"{value}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
                 f"and {example} format.")
         return list(value)
     return [value] * dims
 
 
-def _check_mode(input: Tensor, mode: str, align_corners: bool | None) -> None:
-    if align_corners is not None and mode not in _LINEAR:
+def _check_align(mode: str, align_corners: bool | None) -> None:
+    """torch's first check: ``align_corners`` only with the interpolating modes."""
+    if align_corners is not None and mode in ("nearest", "area", "nearest-exact"):
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
+
+
+def _check_mode(input: Tensor, mode: str) -> None:
+    """Refuse a mode or rank minitorch has no kernel for; torch checks the ``size`` and
+    ``scale_factor`` counts before it dispatches, so this runs after them."""
     if mode in _LINEAR and input.dim() != _LINEAR[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                   f"{_LINEAR[mode]}D input")
@@ -58,15 +64,17 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     >>> F.interpolate(minitorch.ones(1, 1, 2, 2), scale_factor=2, mode="bilinear").shape
     torch.Size([1, 1, 4, 4])
     """
+    _check_align(mode, align_corners)
     if (size is None) == (scale_factor is None):
         raise ValueError("either size or scale_factor should be defined" if size is None
                          else "only one of size or scale_factor should be defined")
-    _check_mode(input, mode, align_corners)
     dims = input.dim() - 2
+    given = _per_dim(size if size is not None else scale_factor, dims, input, size is None)
+    _check_mode(input, mode)
     if size is not None:
-        sizes, scales = [int(s) for s in _per_dim(size, dims, input, False)], [None] * dims
+        sizes, scales = [int(s) for s in given], [None] * dims
     else:
-        scales = [float(s) for s in _per_dim(scale_factor, dims, input, True)]
+        scales = [float(s) for s in given]
         sizes = [math.floor(float(n) * s) for n, s in zip(input.shape[2:], scales)]
         if recompute_scale_factor:
             scales = [None] * dims
