@@ -21,3 +21,31 @@ _PROGRAMS = [
 @pytest.mark.parametrize("program", _PROGRAMS)
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+_GRADCHECK = [
+    # check_batched_grad vmaps the vector-Jacobian product, as torch does
+    "x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
+    "R = L.autograd.gradcheck(lambda a: (a.sin() * a).sum(0, keepdim=True) * a, x,"
+    " check_batched_grad=True)",
+    "x = L.tensor([[1., 2.], [3., 4.]], dtype=L.float64, requires_grad=True)\n"
+    "y = L.tensor([0.5, 1.5], dtype=L.float64, requires_grad=True)\n"
+    "R = L.autograd.gradcheck(lambda a, b: (a @ b, a.exp()), (x, y), check_batched_grad=True)",
+    "R = L.autograd.gradcheck(lambda a: (a ** 2).sum(), L.tensor([1, 2]),"
+    " check_batched_grad=True)",
+    "x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
+    "R = L.autograd.gradcheck(lambda a: 3.0, x, check_batched_grad=True)",
+    "x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
+    "R = L.autograd.gradcheck(lambda a: a * 2, x, check_batched_grad=True,"
+    " check_backward_ad=False, check_forward_ad=True)",
+]
+
+
+@pytest.mark.parametrize("program", _GRADCHECK)
+def test_gradcheck_as_torch(program: str) -> None:
+    assert_as_torch(program)
+
+
+def test_gradcheck_batched_forward_grad_needs_forward_ad() -> None:
+    assert_as_torch("x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
+                    "R = L.autograd.gradcheck(lambda a: a * 2, x, check_batched_forward_grad=True)")
