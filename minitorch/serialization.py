@@ -241,6 +241,24 @@ def _checked_stream(data: Any, weights_only: bool) -> io.BytesIO:
     return io.BytesIO(data)
 
 
+def _check_mmap(f: Any, data: Any) -> None:
+    """torch maps only a checkpoint file named by a path: an empty stream is no checkpoint
+    torch could map, and a file object (minitorch's files stand for torch's default zip
+    checkpoints) has no path to map. With a path, minitorch just reads the file.
+
+    >>> _check_mmap(io.BytesIO(b"x"), b"x")
+    Traceback (most recent call last):
+    ValueError: f must be a file path in order to use the mmap argument
+    """
+    if not data:
+        f_name = f"{f}, " if isinstance(f, str) else ""
+        raise RuntimeError("mmap can only be used with files saved with "
+                           f"`torch.save({f_name}_use_new_zipfile_serialization=True), please "
+                           "torch.save your checkpoint with this option in order to use mmap.")
+    if not isinstance(f, (str, os.PathLike)):
+        raise ValueError("f must be a file path in order to use the mmap argument")
+
+
 def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
          weights_only: bool | None = None, mmap: Any = None, **pickle_load_args: Any) -> Any:
     """Read what ``save`` wrote. By default only tensors, numbers, strings, containers and the
@@ -253,7 +271,10 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
     weights_only = weights_only is not False
     unpickler = _WeightsUnpickler if weights_only else _Unpickler
     with _opened(f, "rb") as file:
-        stream = _checked_stream(file.read(), weights_only)
+        data = file.read()
+    if mmap:
+        _check_mmap(f, data)
+    stream = _checked_stream(data, weights_only)
     _MAP_LOCATION[0] = map_location
     try:
         return unpickler(stream, **pickle_load_args).load()

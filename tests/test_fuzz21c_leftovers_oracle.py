@@ -49,3 +49,22 @@ def test_gradcheck_as_torch(program: str) -> None:
 def test_gradcheck_batched_forward_grad_needs_forward_ad() -> None:
     assert_as_torch("x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
                     "R = L.autograd.gradcheck(lambda a: a * 2, x, check_batched_forward_grad=True)")
+
+
+_MMAP = [
+    "import io\nb = io.BytesIO(); L.save(L.ones(2, 3), b); b.seek(0)\nR = L.load(b, mmap=True)",
+    "import io\nR = L.load(io.BytesIO(), mmap=True)",
+    "import io\nb = io.BytesIO(); L.save(L.ones(2), b); b.seek(0)\nR = L.load(b, mmap=False)",
+]
+
+
+@pytest.mark.parametrize("program", _MMAP)
+def test_load_mmap_as_torch(program: str) -> None:
+    assert_as_torch(program)
+
+
+def test_load_mmap_from_a_path_reads_the_file(tmp_path) -> None:
+    import minitorch as mt
+    path = str(tmp_path / "t.pt")
+    mt.save(mt.arange(3.), path)
+    assert mt.load(path, mmap=True).tolist() == [0.0, 1.0, 2.0]
