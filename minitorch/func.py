@@ -526,7 +526,12 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        call = f"vmap({getattr(func, '__name__', repr(func))}, in_dims={in_dims}, ...)(<inputs>)"
+        name = getattr(func, '__name__', repr(func))
+        if not all(d is None or isinstance(d, int) for d in _flatten(out_dims)[0]):
+            raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an "
+                             "int, None or a python collection of ints representing where in "
+                             "the outputs the vmapped dimension should appear.")
+        call = f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)"
         leaves, spec = _flatten(args)
         dims = _leaf_dims(in_dims, args, spec, call)
         _check_dims(leaves, dims, call)

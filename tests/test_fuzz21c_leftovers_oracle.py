@@ -68,3 +68,15 @@ def test_load_mmap_from_a_path_reads_the_file(tmp_path) -> None:
     path = str(tmp_path / "t.pt")
     mt.save(mt.arange(3.), path)
     assert mt.load(path, mmap=True).tolist() == [0.0, 1.0, 2.0]
+
+
+_VMAP_OUT_DIMS = [
+    "R = L.vmap(lambda x: x.item(), out_dims='a')(L.ones(0, 2))",
+    "R = L.vmap(lambda x: (x, x), out_dims=(0, 1.5))(L.ones(2, 3))",
+    "R = L.vmap(lambda x: x * 2, out_dims=(None,))(L.ones(2, 3), 1)",
+]
+
+
+@pytest.mark.parametrize("program", _VMAP_OUT_DIMS)
+def test_vmap_out_dims_as_torch(program: str) -> None:
+    assert_as_torch(program)
