@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._libm import fma, fmaf
+from ._libm import dekker_split, fma_split, fmaf
 
 __all__ = ["atanhf", "coshf", "expd", "expf", "log1pf", "logf", "powf", "sinhf"]
 
@@ -423,17 +423,26 @@ _EXPD_POLY = (0.2081276378237164457e-8, 0.2511210703042288022e-7, 0.275576262816
               0.1666666666666669072e+0)
 
 
-def _estrin(x: np.ndarray, powers: tuple[np.ndarray, ...], c: tuple[float, ...]) -> np.ndarray:
+# the Dekker splits of those constants, made once (fma_split)
+_EXPD_POLY_PARTS = tuple(dekker_split(np.float64(c)) for c in _EXPD_POLY)
+_LN2_HIGH_PARTS = dekker_split(np.float64(-_LN2_HIGH))
+_LN2_LOW_PARTS = dekker_split(np.float64(-_LN2_LOW))
+
+
+def _estrin(powers: tuple[tuple[np.ndarray, tuple], ...], c: tuple[float, ...],
+            c_parts: tuple[tuple, ...]) -> np.ndarray:
     """SLEEF's ``POLYn`` macros (Estrin's scheme) with fused multiply-adds: the
-    coefficients ``c`` (highest first) split in a high and a low half joined by
-    ``fma(x**k, high, low)``; ``powers`` are ``x**2, x**4, ...``."""
+    coefficients ``c`` (highest first, their splits ``c_parts``) split in a high and a low
+    half joined by ``fma(x**k, high, low)``; ``powers`` are ``x, x**2, x**4, ...``, each
+    with its split (made once: x is split for every pair of coefficients)."""
     if len(c) == 1:
-        return np.full_like(x, c[0])
+        return np.full_like(powers[0][0], c[0])
     if len(c) == 2:
-        return fma(x, c[0], c[1])
+        return fma_split(*powers[0], c[0], c_parts[0], c[1])
     k = 1 << ((len(c) - 1).bit_length() - 1)  # the low half: the largest power of two below
-    return fma(powers[k.bit_length() - 2], _estrin(x, powers, c[:-k]),
-               _estrin(x, powers, c[-k:]))
+    high = _estrin(powers, c[:-k], c_parts[:-k])
+    return fma_split(*powers[k.bit_length() - 1], high, dekker_split(high),
+                     _estrin(powers, c[-k:], c_parts[-k:]))
 
 
 def expd(d: np.ndarray) -> np.ndarray:
@@ -445,13 +454,15 @@ def expd(d: np.ndarray) -> np.ndarray:
     """
     with np.errstate(all="ignore"):
         u = np.rint(d * _RECIPROCAL_LN2)
-        s = fma(u, -_LN2_HIGH, d)
-        s = fma(u, -_LN2_LOW, s)
+        u_parts = dekker_split(u)
+        s = fma_split(u, u_parts, -_LN2_HIGH, _LN2_HIGH_PARTS, d)
+        s = fma_split(u, u_parts, -_LN2_LOW, _LN2_LOW_PARTS, s)
         s2 = s * s
         s4 = s2 * s2
-        u_poly = _estrin(s, (s2, s4, s4 * s4), _EXPD_POLY)
+        powers = tuple((x, dekker_split(x)) for x in (s, s2, s4, s4 * s4))
+        u_poly = _estrin(powers, _EXPD_POLY, _EXPD_POLY_PARTS)
         for c in (0.5, 1.0, 1.0):
-            u_poly = fma(u_poly, s, c)
+            u_poly = fma_split(u_poly, dekker_split(u_poly), *powers[0], c)
         q = np.where(np.isfinite(u), u, 0).astype(np.int64)
         half = q >> 1  # SLEEF's vldexp2: two exact scalings, each by a normal power of 2
         out = u_poly * np.ldexp(1.0, half) * np.ldexp(1.0, q - half)
