@@ -473,6 +473,15 @@ def _lapack(kind: str, name: str, *args: Any) -> None:
     routine(*args, _pointer(work), _ref(lwork), ctypes.byref(info))
 
 
+def _column_major(matrix: np.ndarray) -> np.ndarray:
+    """A copy of ``matrix`` in column-major order at a torch-aligned address, as torch hands
+    LAPACK its matrices (the routines overwrite it)."""
+    rows, cols = matrix.shape
+    copy = _empty((cols, rows), matrix.dtype).T
+    copy[...] = matrix
+    return copy
+
+
 def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """``Q`` (m, k) and ``R`` (k, n), k = min(m, n), of one float matrix ``a`` (m, n) as
     torch's ``linalg.qr`` computes them on CPU: geqrf on a column-major copy, R the upper
@@ -504,8 +513,7 @@ def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     _use_threads()
     m, n = a.shape
-    qr = _empty((n, m), a.dtype).T  # column-major, as torch's
-    qr[...] = a
+    qr = _column_major(a)
     tau = _empty((min(m, n),), a.dtype)
     if a.size:
         _lapack(kind, "geqrf", _ref(m), _ref(n), _pointer(qr), _ref(max(1, m)), _pointer(tau))
@@ -526,8 +534,7 @@ def orgqr(a: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
         return None
     _use_threads()
     m, n = a.shape
-    q = _empty((n, m), a.dtype).T
-    q[...] = a
+    q = _column_major(a)
     if q.size:
         _lapack(kind, "orgqr", _ref(m), _ref(n), _ref(tau.shape[0]), _pointer(q),
                 _ref(max(1, m)), _pointer(np.ascontiguousarray(tau, a.dtype)))
@@ -555,8 +562,7 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
     routine = getattr(library(), f"{kind}syevd_")
     jobz, side = ctypes.c_char(b"V" if vectors else b"N"), ctypes.c_char(uplo.encode())
     for i in range(flat.shape[0]):
-        work_a = _empty((n, n), a.dtype).T
-        work_a[...] = flat[i]
+        work_a = _column_major(flat[i])
         info, lwork, liwork = ctypes.c_int(0), np.zeros(1, a.dtype), np.zeros(1, np.int32)
         w = _empty((n,), a.dtype)
         args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), _pointer(work_a),
