@@ -641,10 +641,9 @@ def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> No
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     weight, bias, mean, var = params  # training reads the running stats first
     order = (mean, var, weight, bias) if training else params
-    for d in (p.dtype for p in order if p is not None):
-        if d is not input.dtype:
-            raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                               f"{_args.legacy(d)}")
+    for p in order:
+        if p is not None:
+            _args.scalar_type(input.dtype, p.dtype)
 
 
 # ---- losses ------------------------------------------------------------------------------
@@ -757,9 +756,7 @@ def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> 
     if weight.dim() != 1 or weight.numel() != classes:
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {list(weight.shape)}")
-    if weight.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                           f"{_args.legacy(weight.dtype)}")
+    _args.scalar_type(input.dtype, weight.dtype)
     if weight.requires_grad:
         raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
                            "to argument 'weight'. This input cannot have requires_grad True.")
