@@ -274,6 +274,7 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):
     globals()[_name] = _method(_name)
+
 # torch's in-place functions: ``minitorch.relu_(x)`` is ``x.relu_()``
 for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "atanh_", "ceil_",
               "clamp_", "clamp_min_", "clip_", "cos_", "cosh_", "detach_", "erf_", "exp2_",

@@ -562,9 +562,7 @@ def number_types(fn: str, *specs: tuple) -> None:
     TypeError: full(): argument 'fill_value' (position 2) must be Number, not NoneType
     """
     for value, name, position in specs:
-        if not isinstance(value, (int, float, complex)) and not (
-                hasattr(value, "item") and getattr(value, "ndim", 1) == 0 and
-                type(value).__name__ != "ndarray"):  # a 0-d numpy array is no Number
+        if not isinstance(value, (int, float, complex)) and not holds_number(value):
             raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Number, "
                             f"not {type_name(value)}")
 
@@ -597,6 +595,20 @@ def real(fn: str, value: Any, name: str, position: int | None = None) -> float:
                     f"{type_name(value)}")
 
 
+def tolerances(rtol: float, atol: float) -> None:
+    """torch's range check of ``isclose``'s (and ``allclose``'s) tolerances, read as floats:
+    neither may be negative nor nan.
+
+    >>> tolerances(1e-5, -1.0)
+    Traceback (most recent call last):
+    RuntimeError: atol must be greater than or equal to zero, but got -1
+    """
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if not value >= 0:  # nan too
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{value:g}")
+
+
 def is_real(value: Any) -> bool:
     """True for what torch's parser reads as a ``double``: a bool, int or float, a numpy
     scalar or a one-element tensor holding one (not a 0-d numpy array, not a complex).
@@ -606,8 +618,19 @@ def is_real(value: Any) -> bool:
     (True, False, False)
     """
     return isinstance(value, (int, float)) or (
-        hasattr(value, "item") and getattr(value, "ndim", 1) == 0 and
-        type(value).__name__ != "ndarray" and isinstance(value.item(), (int, float)))
+        holds_number(value) and isinstance(value.item(), (int, float)))
+
+
+def holds_number(value: Any) -> bool:
+    """True for a numpy scalar or a 0-d tensor that does not require grad: what torch's
+    parser reads as a number besides Python's (a 0-d numpy array is none).
+
+    >>> import numpy as np
+    >>> holds_number(np.float32(2)), holds_number(np.array(2.0))
+    (True, False)
+    """
+    return hasattr(value, "item") and getattr(value, "ndim", 1) == 0 and \
+        type(value).__name__ != "ndarray" and not getattr(value, "requires_grad", False)
 
 
 def _at(position: int | None) -> str:
@@ -752,7 +775,7 @@ def number(fn: str, value: Any, name: str, position: int) -> Any:
             raise RuntimeError("value cannot be converted to type double without overflow")
         raise TypeError(f"{fn}(): minitorch has no complex tensors; argument '{name}' "
                         f"(position {position}) must be a real number, not complex")
-    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+    if holds_number(value):
         return _item(value)
     raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Number, not "
                     f"{type_name(value)}")
@@ -972,6 +995,18 @@ def c_name(dt: Any) -> str:
 def legacy(dt: Any) -> str:
     """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
     return dt.legacy
+
+
+def scalar_type(expected: Any, found: Any) -> None:
+    """torch's refusal where a kernel reads an array of dtype ``found`` as ``expected``.
+
+    >>> import minitorch
+    >>> scalar_type(minitorch.int64, minitorch.float32)
+    Traceback (most recent call last):
+    RuntimeError: expected scalar type Long but found Float
+    """
+    if found is not expected:
+        raise RuntimeError(f"expected scalar type {legacy(expected)} but found {legacy(found)}")
 
 
 def cast_error(result: Any, out: Any) -> RuntimeError:

@@ -63,6 +63,15 @@ def _levels() -> list[str]:
     return _state.levels
 
 
+def check_random() -> None:
+    """torch's refusal of a random operation inside a vmap whose ``randomness`` is "error"
+    (the default), at any level."""
+    if "error" in _levels():
+        raise RuntimeError("vmap: called random operation while in randomness error mode. "
+                           "Please either use the 'same' or 'different' randomness flags on "
+                           "vmap or perform the randomness operation out of vmap")
+
+
 def transformed() -> bool:
     """Whether a torch.func transform (vmap, grad, vjp, jacrev, ...) is running."""
     from . import func

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ._args import int_overflow, operand
+from ._args import OMITTED, int_overflow, operand, required, type_name
 
 __all__ = ["bool", "dtype", "finfo", "float16", "float32", "float64", "get_default_dtype", "iinfo",
            "int8", "int16", "int32", "int64", "promote_types", "result_type", "set_default_dtype",
@@ -92,6 +92,12 @@ class _TypeInfo:
 
     def __init__(self, type: dtype, category: int, other: str) -> None:
         mine = "finfo" if category == _FLOAT else "iinfo"
+        if not isinstance(type, dtype):  # torch's parser reads Python's number types as dtypes
+            python = ((float, float64), (int, int64), (_PY_BOOL, bool), (complex, float64))
+            type = next((d for t, d in python if type is t), type)  # complex: its real part's
+            if not isinstance(type, dtype):
+                raise TypeError(f"{mine}(): argument 'type' (position 1) must be torch.dtype, not "
+                                f"{type_name(type)}")
         if type._category != category:
             if type._category == _BOOL and category == _INT:
                 raise TypeError("torch.bool is not supported by torch.iinfo")
@@ -100,6 +106,10 @@ class _TypeInfo:
                             f"to handle 'torch.{mine}'")
         self.dtype = type.name
         self.bits = type.itemsize * 8
+        self._read(type.np)
+
+    def _read(self, np_dtype: np.dtype) -> None:
+        """Set the limits from numpy's."""
 
     def __eq__(self, other: object) -> _PY_BOOL:
         return type(other) is type(self) and other.dtype == self.dtype
@@ -124,10 +134,11 @@ smallest_normal=2.22507e-308, tiny=2.22507e-308, dtype=float64)
 
     _FIELDS = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
 
-    def __init__(self, type: dtype | None = None) -> None:
-        type = type or _default[0]
-        super().__init__(type, _FLOAT, "iinfo")
-        info = np.finfo(type.np)
+    def __init__(self, type: dtype = OMITTED) -> None:
+        super().__init__(_default[0] if type is OMITTED else type, _FLOAT, "iinfo")
+
+    def _read(self, np_dtype: np.dtype) -> None:
+        info = np.finfo(np_dtype)
         self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)
         self.resolution = 10.0 ** -info.precision  # torch: a double, not a rounded float32
@@ -142,9 +153,11 @@ class iinfo(_TypeInfo):
 
     _FIELDS = ("min", "max")
 
-    def __init__(self, type: dtype) -> None:
-        super().__init__(type, _INT, "finfo")
-        info = np.iinfo(type.np)
+    def __init__(self, type: dtype = OMITTED) -> None:
+        super().__init__(required("iinfo", type, "type"), _INT, "finfo")
+
+    def _read(self, np_dtype: np.dtype) -> None:
+        info = np.iinfo(np_dtype)
         self.max, self.min = int(info.max), int(info.min)
 
 

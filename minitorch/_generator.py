@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import backend
+from ._args import type_name
 
 __all__ = ["Generator", "default_generator"]
 
@@ -35,7 +36,12 @@ def _init_genrand(seed: int) -> np.ndarray:
 
 
 def _unsigned_seed(seed: Any) -> int:
-    """torch's seed as the unsigned 64-bit integer it keeps (-1 becomes 2**64 - 1)."""
+    """torch's seed as the unsigned 64-bit integer it keeps (-1 becomes 2**64 - 1): a Python
+    int, not a bool (a numpy int passes torch's check, not its unpacking)."""
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise RuntimeError(f"manual_seed expected a long, but got {type_name(seed)}")
+    if not isinstance(seed, int):
+        raise TypeError("an integer is required")
     value = int(seed)
     if not -(2 ** 63) <= value < 2 ** 64:
         raise ValueError("Overflow when unpacking long long")

@@ -293,14 +293,32 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     torch.Size([2, 2, 3])
     """
     d = _args.dim("unflatten", dim, self.dim())
-    sizes = tuple(sizes)
+    # torch's parser reads None as no sizes
+    sizes = () if sizes is None else _args.int_tuple("unflatten", sizes, "sizes", 2)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    n = self.shape[d]
-    known = math.prod(s for s in sizes if s != -1)
-    if (-1 not in sizes and known != n) or (-1 in sizes and (known == 0 or n % known)):
+    # torch's infer_size of the sizes for dim d; its checks' errors reach the user wrapped
+    unexpected = "unflatten got an unexpected error:\n"
+    if not self.dim():
+        raise RuntimeError(f"{unexpected}Dimension specified as {d} but tensor has no dimensions")
+    n, known, inferred = self.shape[d], 1, None
+    for i, s in enumerate(sizes):
+        if s == -1:
+            if inferred is not None:
+                raise RuntimeError(f"{unexpected}only one dimension can be inferred")
+            inferred = i
+        elif s >= 0:
+            known *= s
+        else:
+            raise RuntimeError(f"{unexpected}invalid shape dimension {s} at index {i} of shape "
+                               f"{list(sizes)}")
+    if not (n == known or (inferred is not None and known > 0 and n % known == 0)):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
                            f"size of dim {d} ({n}) in the input tensor")
+    if inferred is not None and not known:
+        raise RuntimeError(f"{unexpected}cannot reshape tensor of {n} elements into shape "
+                           f"{list(sizes)} because the unspecified dimension size -1 can be any "
+                           "value and is ambiguous")
     return self.view(*self.shape[:d], *sizes, *self.shape[d + 1:])
 
 
@@ -508,7 +526,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         return
     if key is True:  # alone (not in a tuple), torch writes through a new dim, as for None
         key = None
-    if grad_mode._state.grad_enabled and self.grad_fn is None and self._requires_grad:
+    if grad_mode._state.grad_enabled and self._grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
     dims = value.dim() if isinstance(value, Tensor) else 0
@@ -947,12 +965,12 @@ for _name, _fn in _METHODS.items():  # torch counts a method's arguments after s
 
 
 def _read_only(name: str, prop: property) -> property:
-    """``prop`` refusing assignment in torch's words (``x.is_leaf = False``)."""
-    def refuse(self: Tensor, value: Any) -> None:
+    """``prop`` refusing assignment and deletion in torch's words (``x.is_leaf = False``)."""
+    def refuse(self: Tensor, value: Any = None) -> None:
         raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not "
                              "writable")
 
-    return property(prop.fget, refuse, prop.fdel, prop.__doc__)
+    return property(prop.fget, refuse, prop.fdel or refuse, prop.__doc__)
 
 
 for _name, _attr in list(vars(Tensor).items()):

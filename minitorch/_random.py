@@ -19,10 +19,12 @@ tensor([2., 2., 2.])
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _sampling
+from . import _args, _batched_function, _sampling
 from . import _dtype as D
 from ._creation import _created, _leaf, empty, rand, randn
 from ._generator import Generator, default_generator
@@ -43,7 +45,7 @@ def manual_seed(seed: int) -> Generator:
     >>> type(minitorch.manual_seed(0)).__name__
     'Generator'
     """
-    return default_generator.manual_seed(seed)
+    return default_generator.manual_seed(int(seed))  # torch's Python converts first
 
 
 def initial_seed() -> int:
@@ -167,12 +169,26 @@ def _check_range(low: int, high: int) -> None:
                            f">= to={high}")
 
 
-def _check_bool_bounds(low: int, high: int) -> None:
-    """A bool tensor draws from [0, 2) at most, as torch checks it."""
-    if not 0 <= low <= 1:
-        raise RuntimeError("from is out of bounds for bool")
-    if not 0 <= high - 1 <= 1:
-        raise RuntimeError("to - 1 is out of bounds for bool")
+def _check_int_bounds(dt: D.dtype, low: int, high: int) -> None:
+    """torch's check of a draw from ``[low, high)`` into ``dt``: both ends within the
+    dtype's range; a floating dtype holds integers exactly up to 2**digits only (a warning
+    beyond)."""
+    bounds = ((low, "from"), (high - 1, "to - 1"))
+    info = None if dt is D.bool else D.finfo(dt) if dt.is_floating_point else D.iinfo(dt)
+    smallest, largest = (0, 1) if info is None else (info.min, info.max)
+    for value, name in bounds:
+        if not smallest <= value <= largest:
+            raise RuntimeError(f"{name} is out of bounds for {_args.c_name(dt)}")
+    if not dt.is_floating_point:
+        return
+    digits = 1 - round(math.log2(info.eps))  # the significand's bits
+    for value, name in bounds:
+        if not -(2 ** digits) <= value <= 2 ** digits:
+            warnings.warn(f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to "
+                          f"precision limitations {_args.c_name(dt)} can support discrete "
+                          "uniform distribution only within this range. This warning will "
+                          "become an error in version 1.7 release, please fix the code in "
+                          "advance", stacklevel=3)
 
 
 def _check_probability(p: float) -> None:
@@ -232,8 +248,10 @@ def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
     tensor([0, 0])
     """
     low, high, shape = _randint_args(low, high, size)
-    name = (dtype or D.int64).name
-    _args.check_alloc(shape, (dtype or D.int64).itemsize)
+    dt = _args.dtype("randint", dtype) or D.int64
+    _check_int_bounds(dt, low, high)
+    name = dt.name
+    _args.check_alloc(shape, dt.itemsize)
     array = _created(lambda xp: _sampling.draw(xp, "randint", shape, name, generator, low=low,
                                                high=high), device)
     return _leaf(array, requires_grad)
@@ -309,6 +327,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     if p is not None:
         return bernoulli_(empty(input.shape, dtype=input.dtype, device=input.device), p,
                           generator=generator)
+    _batched_function.check_random()  # torch's vmap refuses before the kernel's checks
     _check_float(input.dtype, "bernoulli_tensor_cpu_p_")
     data = input._data
     if not bool(input._xp.all((data >= 0) & (data <= 1))):
@@ -516,8 +535,7 @@ def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
         low, high = 0, _args.integer("random_", low, "to", 1)
     if overload < 2:
         _check_range(low, high)
-        if self.dtype is D.bool:
-            _check_bool_bounds(low, high)
+        _check_int_bounds(self.dtype, low, high)
     if overload == 2:
         return self._inplace(Randoms[2].apply,
                              draw=lambda t: _sample("random_bits", t, generator, self._data))

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from . import _libm, backend
+from ._batched_function import check_random
 from ._generator import Generator
 
 __all__ = ["bernoulli", "draw", "exponential", "normal", "randint", "random_bits",
@@ -216,6 +217,7 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
     """
     from ._generator import default_generator
 
+    check_random()
     gen = generator or default_generator
     n = math.prod(shape)
     if backend.is_cupy(xp):

@@ -14,6 +14,7 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
+import operator
 import warnings
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -127,8 +128,8 @@ class Tensor(metaclass=_TensorType):
     # Every tensor sets these five slots. What only leaves, views or hooked tensors have reads
     # a class default until it is set (in the instance dict): most tensors are the short-lived
     # results of ops, and each attribute fewer makes every op cheaper.
-    __slots__ = ("__dict__", "__weakref__", "_data", "_output_nr", "_requires_grad",
-                 "_version_counter", "grad_fn")
+    __slots__ = ("__dict__", "__weakref__", "_data", "_grad_fn", "_output_nr", "_requires_grad",
+                 "_version_counter")
     __hash__ = object.__hash__
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators, as torch's
     _grad: Tensor | None = None
@@ -158,7 +159,7 @@ class Tensor(metaclass=_TensorType):
             array = namespace(array).asarray(array)
         self._data = array
         self._requires_grad = False
-        self.grad_fn = None
+        self._grad_fn = None
         self._output_nr = 0
         self._version_counter = VersionCounter()
         if grad_mode._state.inference:
@@ -272,10 +273,15 @@ class Tensor(metaclass=_TensorType):
         """
         return is_meta(self._data)
 
+    # The node that produced this tensor (None for a leaf), read-only as in torch; its getter
+    # is C code (no Python frame: read on every op), the slot is ``_grad_fn``.
+    grad_fn = property(operator.attrgetter("_grad_fn"),
+                       doc="The node of the recorded op that produced this tensor, or None.")
+
     @property
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded operation."""
-        return self.grad_fn is None
+        return self._grad_fn is None
 
     def is_floating_point(self) -> bool:
         """True for float32 and float64 tensors."""
@@ -317,23 +323,23 @@ class Tensor(metaclass=_TensorType):
     @property
     def requires_grad(self) -> bool:
         """Whether gradients flow to (leaf) or through (non-leaf) this tensor."""
-        return self._requires_grad or self.grad_fn is not None
+        return self._requires_grad or self._grad_fn is not None
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if not isinstance(value, bool):
             raise RuntimeError("requires_grad must be a bool")
-        if value and self.grad_fn is None and not self.dtype.is_floating_point:
+        if value and self._grad_fn is None and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients")
-        if value and self.grad_fn is not None:  # (where requires_grad_(True) is a no-op)
+        if value and self._grad_fn is not None:  # (where requires_grad_(True) is a no-op)
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
         requires_grad = _args.flag("requires_grad_", requires_grad, "requires_grad", 1)
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             if requires_grad:  # it already requires grad: torch's method changes nothing
                 return self
             raise RuntimeError(
@@ -352,7 +358,7 @@ class Tensor(metaclass=_TensorType):
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until backward reaches it)."""
-        if self.grad_fn is not None and not self.retains_grad:
+        if self._grad_fn is not None and not self.retains_grad:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
                 "Its .grad attribute won't be populated during autograd.backward(). If you "
@@ -418,7 +424,7 @@ class Tensor(metaclass=_TensorType):
     @property
     def retains_grad(self) -> bool:
         """True for a non-leaf after ``retain_grad()``."""
-        node = self.grad_fn
+        node = self._grad_fn
         return bool(node is not None and node._retain_grad_hooks
                     and self._output_nr in node._retain_grad_hooks)
 
@@ -426,7 +432,7 @@ class Tensor(metaclass=_TensorType):
         """Keep ``.grad`` on this non-leaf tensor during backward."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        node = self.grad_fn
+        node = self._grad_fn
         if node is None:
             return
         if node._retain_grad_hooks is None:
@@ -439,15 +445,15 @@ class Tensor(metaclass=_TensorType):
         if not self.requires_grad:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            return self.grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
         return add_hook(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
         """Call ``hook(tensor)`` on a leaf after its ``.grad`` has been updated."""
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors")
         if not self.requires_grad:
@@ -478,7 +484,7 @@ class Tensor(metaclass=_TensorType):
                 "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
-        self.grad_fn = None
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
@@ -486,8 +492,8 @@ class Tensor(metaclass=_TensorType):
     def _edge(self) -> tuple[Any, int]:
         if self._base is not None:
             self._rebased()
-        if self.grad_fn is not None:
-            return self.grad_fn, self._output_nr
+        if self._grad_fn is not None:
+            return self._grad_fn, self._output_nr
         if self._requires_grad:
             return self._grad_accumulator(), 0
         return None, 0
@@ -499,17 +505,17 @@ class Tensor(metaclass=_TensorType):
         from .ops.shape import AsStridedView
 
         root, grad_fn = self._base
-        if root.grad_fn is grad_fn:
+        if root._grad_fn is grad_fn:
             return
         if self._view_creation is not None:  # views torch does not regenerate
             _check_view_fresh(self)
         alias = Tensor._make(root._data)
-        alias.grad_fn, alias._output_nr = root.grad_fn, root._output_nr
+        alias._grad_fn, alias._output_nr = root._grad_fn, root._output_nr
         alias._requires_grad, alias._accumulator = root._requires_grad, root._accumulator
         with grad_mode._recording(True):
             view = AsStridedView.apply(alias, key=backend.view_key(root._data, self._data))
-        self._set_grad_fn(view.grad_fn, view._output_nr)
-        self._base = (root, root.grad_fn)
+        self._set_grad_fn(view._grad_fn, view._output_nr)
+        self._base = (root, root._grad_fn)
 
     def _grad_accumulator(self) -> Any:
         acc = self._accumulator() if self._accumulator is not None else None
@@ -519,7 +525,7 @@ class Tensor(metaclass=_TensorType):
         return acc
 
     def _set_grad_fn(self, node: Any, output_nr: int) -> None:
-        self.grad_fn = node
+        self._grad_fn = node
         self._output_nr = output_nr
         self._requires_grad = False
 
@@ -528,7 +534,7 @@ class Tensor(metaclass=_TensorType):
         t = Tensor._make(array)
         t._version_counter = self._version_counter
         root = self._base[0] if self._base is not None else self
-        t._base = (root, root.grad_fn)
+        t._base = (root, root._grad_fn)
         if not grad_mode._state.grad_enabled:
             t._view_creation = "no_grad"
         elif self._view_creation is not None:
@@ -562,7 +568,7 @@ class Tensor(metaclass=_TensorType):
         return bool(xp.any(xp.isnan(self._data))) if self.dtype.is_floating_point else False
 
     def __deepcopy__(self, memo: dict) -> Tensor:
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.  If you were "
                                "attempting to deepcopy a module, this may be because of a "
@@ -580,8 +586,8 @@ class Tensor(metaclass=_TensorType):
 
     # ---- conversion --------------------------------------------------------------------
     def __repr__(self) -> str:
-        if self.grad_fn is not None:
-            suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]
+        if self._grad_fn is not None:
+            suffixes = [f"grad_fn=<{type(self._grad_fn).__name__}>"]
         elif self._requires_grad:
             suffixes = ["requires_grad=True"]
         else:
@@ -733,9 +739,12 @@ class Tensor(metaclass=_TensorType):
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
                  equal_nan: bool = False) -> bool:
         """True if ``|self - other| <= atol + rtol * |other|`` everywhere."""
+        rtol, atol = _args.reals("allclose", (rtol, "rtol", None), (atol, "atol", None))
+        equal_nan = _args.flag("allclose", equal_nan, "equal_nan")
         if other.dtype is not self.dtype:
             raise RuntimeError(f"{_args.legacy(self.dtype)} did not match "
                                f"{_args.legacy(other.dtype)}")
+        _args.tolerances(rtol, atol)
         broadcast_pair(self, other)
         xp = self._xp
         a, b = self._data, other._data
@@ -783,12 +792,12 @@ class Tensor(metaclass=_TensorType):
         if self._base is not None:
             return self._inplace_on_view(op, others, kwargs)
         old = self._detached_copy()
-        old.grad_fn, old._output_nr, old._requires_grad = (
-            self.grad_fn, self._output_nr, self._requires_grad)
+        old._grad_fn, old._output_nr, old._requires_grad = (
+            self._grad_fn, self._output_nr, self._requires_grad)
         old._accumulator = self._accumulator
         out = op(old, *others, **kwargs)
         self._write(out._data)
-        self._set_grad_fn(out.grad_fn, out._output_nr)
+        self._set_grad_fn(out._grad_fn, out._output_nr)
         return self
 
     def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict
@@ -830,21 +839,28 @@ class Tensor(metaclass=_TensorType):
         root = self._base[0]
         key = backend.view_key(root._data, self._data)
         old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
-        old_root.grad_fn, old_root._output_nr = root.grad_fn, root._output_nr
+        old_root._grad_fn, old_root._output_nr = root._grad_fn, root._output_nr
         old_root._requires_grad, old_root._accumulator = root._requires_grad, root._accumulator
         old_view = AsStridedView.apply(old_root, key=key)
         out = op(old_view, *others, **kwargs)
+        self._check_write(out._data)  # before CopySlices writes it into the base
         new_root = CopySlices.apply(old_root, out, key=key)
         self._write(out._data)
-        root._set_grad_fn(new_root.grad_fn, new_root._output_nr)
+        root._set_grad_fn(new_root._grad_fn, new_root._output_nr)
         alias = Tensor._make(root._data)
-        alias.grad_fn, alias._output_nr = root.grad_fn, root._output_nr
+        alias._grad_fn, alias._output_nr = root._grad_fn, root._output_nr
         new_view = AsStridedView.apply(alias, key=key)
-        self._set_grad_fn(new_view.grad_fn, new_view._output_nr)
-        self._base = (root, root.grad_fn)
+        self._set_grad_fn(new_view._grad_fn, new_view._output_nr)
+        self._base = (root, root._grad_fn)
         return self
 
     def _write(self, array: Any) -> None:
+        self._check_write(array)
+        self._data[...] = array
+        self._version_counter.value += 1
+
+    def _check_write(self, array: Any) -> None:
+        """torch's refusals of writing ``array`` into this tensor's memory."""
         shape = tuple(self._data.shape)
         if tuple(array.shape) != shape:
             raise RuntimeError(
@@ -866,8 +882,6 @@ class Tensor(metaclass=_TensorType):
                 "memory (a view from unfold with a step smaller than its size, where torch "
                 "writes each element once per window) or its memory is read-only. Please "
                 "clone() the tensor before performing the operation.")
-        self._data[...] = array
-        self._version_counter.value += 1
 
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum broadcast dimensions away until the shape is ``shape``."""
@@ -939,7 +953,7 @@ def _check_view_fresh(view: Tensor) -> None:
     """torch's refusal of a view it does not regenerate (made in no_grad mode, or one of
     several views one op returned) once an in-place op changed its base's history."""
     base, grad_fn = view._base
-    if base.grad_fn is grad_fn:
+    if base._grad_fn is grad_fn:
         return
     created = view._view_creation
     if created in ("no_grad", "no_grad_of_view"):
@@ -974,10 +988,10 @@ def check_inplace_allowed(t: Tensor) -> None:
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
     if not grad_mode._state.grad_enabled:
         return
-    if t.grad_fn is None and t._requires_grad:
+    if t._grad_fn is None and t._requires_grad:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and t._base[0].grad_fn is None and t._base[0]._requires_grad:
+    if t._base is not None and t._base[0]._grad_fn is None and t._base[0]._requires_grad:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation.")

@@ -526,12 +526,8 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        name = getattr(func, '__name__', repr(func))
-        if not all(d is None or isinstance(d, int) for d in _flatten(out_dims)[0]):
-            raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an "
-                             "int, None or a python collection of ints representing where in "
-                             "the outputs the vmapped dimension should appear.")
-        call = f"vmap({name}, in_dims={in_dims}, ...)(<inputs>)"
+        _check_out_dims(out_dims, func)
+        call = f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>)"
         leaves, spec = _flatten(args)
         dims = _leaf_dims(in_dims, args, spec, call)
         _check_dims(leaves, dims, call)
@@ -541,10 +537,41 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     return wrapper
 
 
+def _name(func: Callable[..., Any]) -> str:
+    return getattr(func, "__name__", repr(func))
+
+
+def _check_out_dims(out_dims: Any, func: Callable[..., Any]) -> None:
+    """torch's check, before the call: ``out_dims`` is an int, None, or a tree of them."""
+    if not all(d is None or isinstance(d, int) for d in _flatten(out_dims)[0]):
+        raise ValueError(f"vmap({_name(func)}, ..., out_dims={out_dims}): `out_dims` must be an "
+                         "int, None or a python collection of ints representing where in the "
+                         "outputs the vmapped dimension should appear.")
+
+
+def _out_dims(out_dims: Any, out: Any, func: Callable[..., Any]) -> list:
+    """The batch dim of each leaf of ``func``'s output ``out``: ``out_dims`` is an int (or
+    None) for every leaf, or a tree shaped like a prefix of ``out`` (a lone tensor also takes a
+    1-tuple), as torch reads it."""
+    out_spec = _flatten(out)[1]
+    if isinstance(out, (Tensor, BatchedTensor)):
+        single = out_dims is None or isinstance(out_dims, int)
+        flat = [out_dims] if single else list(out_dims) if (
+            isinstance(out_dims, tuple) and len(out_dims) == 1) else None
+    else:
+        flat = _broadcast(out_dims, out_spec)
+    if flat is None:
+        raise ValueError(f"vmap({_name(func)}, ..., out_dims={out_dims})(<inputs>): out_dims is "
+                         "not compatible with the structure of `outputs`. out_dims has structure "
+                         f"{_spec_repr(_flatten(out_dims)[1])} but outputs has structure "
+                         f"{_spec_repr(out_spec)}.")
+    return flat
+
+
 def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
             size: int, out_dims: Any, randomness: str) -> Any:
     """vmap's work: one call on the whole batch where it can, else one per example."""
-    if isinstance(out_dims, int) and randomness != "different":  # one draw per example
+    if randomness != "different":  # one draw per example
         once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
         if once is not None:
             return once
@@ -553,20 +580,20 @@ def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwarg
         sliced = [x if d is None else x.select(d, i) if size else
                   x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
         results.append(func(*_unflatten(sliced, spec), **kwargs))
-    if out_dims is None:  # an output with no batch dim: the same for every example
-        return _unbatched(func, leaves, dims, spec, kwargs, results[0])
+    flat = _out_dims(out_dims, results[0], func)
+    if None in flat:  # outputs with no batch dim: the same for every example
+        _unbatched(func, leaves, dims, spec, kwargs, flat)
     outputs = [_flatten(r)[0] for r in results]
     out_spec = _flatten(results[0])[1]
-    stacked = [_stack_out([o[j] for o in outputs], out_dims, func)
-               for j in range(len(outputs[0]))]
+    stacked = [outputs[0][j] if d is None else _stack_out([o[j] for o in outputs], d, func)
+               for j, d in enumerate(flat)]
     if not size:
-        stacked = [t.narrow(out_dims if isinstance(out_dims, int) else 0, 0, 0)
-                   for t in stacked]
+        stacked = [t if d is None else t.narrow(d, 0, 0) for t, d in zip(stacked, flat)]
     return _unflatten(stacked, out_spec)
 
 
 def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
-              out_dim: int) -> Any:
+              out_dims: Any) -> Any:
     """``func``'s outputs for the whole batch from one call on batched tensors; None where an
     op it calls has no batching rule here (or fails: the per-slice calls then say why)."""
     batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
@@ -583,30 +610,37 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
             raise  # a batch of none: no example's call would say why
         return None
     values, out_spec = _flatten(out)
-    if not values or not all(isinstance(v, BatchedTensor) for v in values):
+    flat = _out_dims(out_dims, out, func)
+    _no_batch_where_none(values, flat, func)
+    mapped = [(v, d) for v, d in zip(values, flat) if d is not None]
+    if not mapped or not all(isinstance(v, BatchedTensor) for v, _ in mapped):
         return None  # an output that does not depend on the batch: stacked copies instead
-    if not all(-v.value.dim() <= out_dim < v.value.dim() for v in values):
+    if not all(-v.value.dim() <= d < v.value.dim() for v, d in mapped):
         return None  # the per-slice path says what is wrong
-    return _unflatten([_moved(v.value, 0, out_dim) for v in values], out_spec)
+    return _unflatten([v if d is None else _moved(v.value, 0, d) for v, d in zip(values, flat)],
+                      out_spec)
+
+
+def _no_batch_where_none(values: list, flat: list, func: Callable[..., Any]) -> None:
+    """torch refuses an output with a batch dim where its out_dim is None."""
+    if any(isinstance(v, BatchedTensor) and d is None for v, d in zip(values, flat)):
+        raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` can not return a "
+                         "BatchedTensor when out_dim is None")
 
 
 def _unbatched(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
-               first: Any) -> Any:
-    """``out_dims=None``: ``func``'s output, which must not depend on the batch; torch
-    refuses one that does. Checked with one call on batched tensors where the ops have rules,
-    else the first example's output (``first``) stands for all."""
+               flat: list) -> None:
+    """Where out_dims says None (``flat``), ``func``'s output must not depend on the batch:
+    checked with one call on batched tensors where the ops have rules, else the first
+    example's output stands for all."""
     batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
     try:
         values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
     except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
         raise RuntimeError(str(refused)) from None
     except Exception:  # an op without a batching rule here
-        return first
-    if any(isinstance(v, BatchedTensor) for v in values):
-        name = getattr(func, "__name__", repr(func))
-        raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when "
-                         "out_dim is None")
-    return first
+        return
+    _no_batch_where_none(values, flat, func)
 
 
 def _moved(x: Tensor, source: int, destination: int) -> Tensor:
@@ -683,12 +717,12 @@ def _batch_size(leaves: list, dims: list) -> int:
     return sizes[0]
 
 
-def _stack_out(values: list, out_dims: Any, func: Callable[..., Any]) -> Any:
+def _stack_out(values: list, out_dim: int, func: Callable[..., Any]) -> Any:
     if not all(isinstance(v, Tensor) for v in values):
-        name = getattr(func, "__name__", repr(func))
+        name = _name(func)
         raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
                          f"{type(values[0])}. Did you mean to set out_dims= to None for output?")
-    return minitorch.stack(values, out_dims if isinstance(out_dims, int) else 0)
+    return minitorch.stack(values, out_dim)
 
 
 # ---------------------------------------------------------------- modules

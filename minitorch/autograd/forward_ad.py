@@ -125,7 +125,7 @@ def give(out: T.Tensor, level: int, tangent: T.Tensor) -> None:
     (forward-over-reverse, ``hessian``), as torch's SavedVariable keeps an output's
     forward grad."""
     out.__dict__.setdefault("_fw_tangents", {})[level] = tangent
-    for saved in getattr(out.grad_fn, "_saved", ()):
+    for saved in getattr(out._grad_fn, "_saved", ()):
         if saved is not None and saved._is_output and saved._output_nr == out._output_nr \
                 and isinstance(saved._tensor, T.Tensor):
             saved._tensor.__dict__.setdefault("_fw_tangents", {})[level] = tangent

@@ -365,7 +365,7 @@ class Function(metaclass=_FunctionMeta):
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
     flags = []
     for a in args:
-        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a.grad_fn is not None
+        flags.append(isinstance(a, T.Tensor) and (a._requires_grad or a._grad_fn is not None
                                                    or _rebased_view(a)))
     needs = tuple(flags)
     if len(needs) > 3:  # (few patterns of a few operands: those are shared between nodes)
@@ -382,7 +382,7 @@ def _rebased_view(t: T.Tensor) -> bool:
     if t._base is None:
         return False
     t._rebased()
-    return t.grad_fn is not None
+    return t._grad_fn is not None
 
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
@@ -569,7 +569,12 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
 
 
 def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:
-    """Every input marked dirty must be returned (torch checks it, recorded or not)."""
+    """What forward marked must be tensors, and every input marked dirty must be returned
+    (torch checks it, recorded or not)."""
+    if not all(isinstance(t, T.Tensor) for t in node._non_differentiable):
+        raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
+    if not all(isinstance(t, T.Tensor) for t in node._dirty):
+        raise RuntimeError("mark_dirty can only accept variables, but argument ")
     if any(not _among(d, outs) for d in node.__dict__.get("_dirty", ())):
         raise RuntimeError("Some elements marked as dirty during the forward method were not "
                            "returned as output. The inputs that are modified inplace must all "
@@ -584,7 +589,7 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
         if isinstance(out, T.Tensor):
             differentiable = not _among(out, non_diff)  # the tensor forward marked, not its alias
             if _among(out, dirty):
-                if out.grad_fn is None and out._requires_grad:
+                if out._grad_fn is None and out._requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
                 out._version_counter.value += 1

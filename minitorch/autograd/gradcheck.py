@@ -186,8 +186,8 @@ def gradgradcheck(
     else:
         grad_outputs = _as_tuple(grad_outputs)
     return gradcheck(
-        _gradients_of(func, inputs), inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
-        raise_exception=raise_exception, nondet_tol=nondet_tol,
+        _gradients_of(func, inputs, len(grad_outputs)), inputs + grad_outputs, eps=eps,
+        atol=atol, rtol=rtol, raise_exception=raise_exception, nondet_tol=nondet_tol,
         check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
         fast_mode=fast_mode,
     )
@@ -258,13 +258,14 @@ def _checked(result: Any, x: Any, out: Any) -> Any:
     return out._xp.astype(array, out._data.dtype)
 
 
-def _gradients_of(func: Callable[..., Any], inputs: tuple) -> Callable[..., tuple]:
-    """``(*inputs, *grad_outputs) -> gradients of func's outputs``, differentiable again."""
-    count = len(inputs)
+def _gradients_of(func: Callable[..., Any], inputs: tuple, count: int) -> Callable[..., tuple]:
+    """``(*inputs, *grad_outputs) -> gradients of func's outputs``, differentiable again
+    (``count`` grad_outputs, split off the end as torch does: with none, func gets no
+    inputs)."""
     wanted = [i for i, x in enumerate(inputs) if _needs_grad(x)]
 
     def first_derivatives(*args: Any) -> tuple:
-        xs, cotangents = args[:count], args[count:]
+        xs, cotangents = args[:-count], args[-count:]
         grads = minitorch.autograd.grad(
             _differentiable(func(*xs)), [xs[i] for i in wanted], cotangents,
             create_graph=True, allow_unused=True)
@@ -397,11 +398,18 @@ def _check_batched_grad(output: Any, inputs: list, output_idx: int) -> None:
 def _check_inputs(inputs: tuple) -> None:
     checked = [i for i, x in enumerate(inputs) if _needs_grad(x)]
     for i in checked:
-        if inputs[i].dtype is not minitorch.float64:
+        x = inputs[i]
+        if x.dtype is not minitorch.float64:
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point "
                 "or complex. This check will likely fail if all the inputs are not of double "
                 "precision floating point or complex. ", stacklevel=4)
+        if not all(step > 0 or size <= 1 for step, size in zip(x.stride(), x.shape)):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients "
+                "correctly. You should call .contiguous on the input before passing it to "
+                "gradcheck.")
     if not checked:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, "
                          "but none of them have requires_grad=True.")
@@ -526,12 +534,8 @@ def _tolerances(atol: Any, rtol: Any) -> tuple[float, float]:
     Traceback (most recent call last):
     RuntimeError: rtol must be greater than or equal to zero, but got -1
     """
-    rtol = _args.real("allclose", rtol, "rtol", 3)
-    atol = _args.real("allclose", atol, "atol", 4)
-    for name, value in (("rtol", rtol), ("atol", atol)):
-        if not value >= 0:  # nan too
-            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
-                               f"{value:g}")
+    rtol, atol = _args.reals("allclose", (rtol, "rtol", 3), (atol, "atol", 4))
+    _args.tolerances(rtol, atol)
     return atol, rtol
 
 

@@ -65,7 +65,8 @@ def add_hook(hooks: dict[int, Any], fn: Any) -> RemovableHandle:
     return handle
 
 
-CPP_NODES = frozenset({"AccumulateGrad", "CopyBackwards", "CopySlices", "Error"})
+CPP_NODES = frozenset({"AccumulateGrad", "CopyBackwards", "CopySlices", "Error",
+                       "NotImplemented"})
 """Nodes torch writes by hand in C++ (not generated per op): their ``name()`` is their C++
 name, with its namespace (``torch::autograd::AccumulateGrad``)."""
 

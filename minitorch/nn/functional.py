@@ -321,9 +321,14 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     fn = "dropout_" if inplace else "dropout"  # the two C functions torch's Python calls
     _args.tensor_args(fn, (input, "input", 1))
     training = _args.flag(fn, training, "train", 3)
-    p = _args.real(fn, p, "p", 2)
-    if p != p:  # nan: torch's C++ check
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return _dropout(input, _args.real(fn, p, "p", 2), training, inplace)
+
+
+def _dropout(input: Tensor, p: float, training: bool, inplace: bool = False) -> Tensor:
+    """torch's C++ dropout (which attention calls too): its own range check, which nan
+    fails, then the mask."""
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
@@ -425,13 +430,17 @@ class NativeBatchNorm(Op):
         ctx.count = x.numel() // x.shape[1]
         ctx.eps = eps
         ctx.save_for_backward(x, weight)
-        w, b = (None if t is None else t._data for t in (weight, bias))
+        # torch's forward reads weight and bias by their numel (checked): any shape, flat
+        # here; its backward refuses them (below)
+        xp = x._xp
+        ctx.flat = all(t is None or t.dim() == 1 for t in (weight, bias))
+        ctx.bias_shape = None if bias is None else bias.shape
+        w, b = (None if t is None else xp.reshape(t._data, (-1,)) for t in (weight, bias))
         kernel = x.numel() > 0 and bn_order.applies(
             x._data, w, b, *(None if t is None else t._data for t in (running_mean, running_var)))
         run = _torch_batch_norm if kernel else _plain_batch_norm
         out, mean, invstd = run(x._data, w, b, running_mean, running_var, training, momentum, eps)
         ctx.kernel_stats = (mean, invstd, training) if kernel else None
-        xp = x._xp
         ctx.fixed_stats = None if training else (wrap(xp.reshape(mean, ctx.stat_shape)),
                                                  wrap(xp.reshape(invstd, ctx.stat_shape)))
         return wrap(out)
@@ -440,7 +449,7 @@ class NativeBatchNorm(Op):
     def backward_arrays(ctx: Any, g: Any) -> Any:
         """torch's kernel (:mod:`._batch_norm_order`) where the forward ran it."""
         x, weight = ctx.saved_tensors
-        if ctx.kernel_stats is None or not like(g, x._data):
+        if ctx.kernel_stats is None or not like(g, x._data) or not ctx.flat:
             return NotImplemented
         mean, invstd, training = ctx.kernel_stats
         return bn_order.backward(g, x._data, mean, invstd,
@@ -450,6 +459,9 @@ class NativeBatchNorm(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
+        if weight is not None and weight.dim() != 1:  # torch's kernel reads a 1-d weight (its
+            # other kernel, for some gradients' layouts, refuses the flat gradient instead)
+            raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {weight.dim()}")
         dims = ctx.dims
         if ctx.fixed_stats is None:  # batch statistics: functions of x
             centred = x - x.mean(dims, keepdim=True)
@@ -467,8 +479,12 @@ class NativeBatchNorm(Op):
             if ctx.fixed_stats is None:  # through the mean and variance as well
                 g = g - (g_sum + xhat * g_xhat) / ctx.count
             grad_x = g * scale
-        return (grad_x, g_xhat.reshape(-1) if need_w else None,
-                g_sum.reshape(-1) if need_b else None)
+        grad_b = g_sum.reshape(-1) if need_b else None
+        if grad_b is not None and grad_b.shape != ctx.bias_shape:
+            raise RuntimeError("Function NativeBatchNormBackward0 returned an invalid gradient "
+                               f"at index 2 - got {list(grad_b.shape)} but expected shape "
+                               f"compatible with {list(ctx.bias_shape)}")
+        return grad_x, g_xhat.reshape(-1) if need_w else None, grad_b
 
 
 def _torch_batch_norm(x: Any, w: Any, b: Any, running_mean: Tensor | None,
@@ -565,6 +581,9 @@ def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
         raise ValueError("running_mean and running_var must either both be None or neither "
                          "be None")
     _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var), training)
+    for stat in (running_mean, running_var):  # torch's kernel reads them as 1-d arrays
+        if stat is not None and stat.dim() != 1:
+            raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {stat.dim()}")
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
@@ -622,10 +641,9 @@ def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> No
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     weight, bias, mean, var = params  # training reads the running stats first
     order = (mean, var, weight, bias) if training else params
-    for d in (p.dtype for p in order if p is not None):
-        if d is not input.dtype:
-            raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                               f"{_args.legacy(d)}")
+    for p in order:
+        if p is not None:
+            _args.scalar_type(input.dtype, p.dtype)
 
 
 # ---- losses ------------------------------------------------------------------------------
@@ -738,9 +756,7 @@ def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> 
     if weight.dim() != 1 or weight.numel() != classes:
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {list(weight.shape)}")
-    if weight.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                           f"{_args.legacy(weight.dtype)}")
+    _args.scalar_type(input.dtype, weight.dtype)
     if weight.requires_grad:
         raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
                            "to argument 'weight'. This input cannot have requires_grad True.")

@@ -62,11 +62,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     if attn_mask is not None:
         attn = attn + attn_mask
     attn = SafeSoftmax.apply(attn, dim=attn.dim() - 1)
-    if dropout_p > 1.0:  # torch's kernel's check (F.dropout's own is a ValueError)
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
-    if dropout_p > 0.0:
-        from .functional import dropout
-        attn = dropout(attn, dropout_p, True)
+    if dropout_p > 0.0:  # torch's C++ dropout: its range check is a RuntimeError
+        from .functional import _dropout
+        attn = _dropout(attn, dropout_p, True)
     return matmul(attn, value)
 
 

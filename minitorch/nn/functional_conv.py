@@ -263,9 +263,7 @@ def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
     if min(dilation) == 0:
         raise RuntimeError("dilation should be greater than zero, but got dilation_height: "
                            f"{dilation[0]}, dilation_width: {dilation[1]}")
-    if weight.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                           f"{_args.legacy(weight.dtype)}")
+    _args.scalar_type(input.dtype, weight.dtype)
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,

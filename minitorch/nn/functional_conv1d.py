@@ -24,6 +24,29 @@ from .functional_conv import convolution, max_pool2d, pair, single
 __all__ = ["conv1d", "max_pool1d", "max_unpool2d"]
 
 
+def _check_unpool(input: Tensor, indices: Tensor) -> None:
+    """torch's max_unpool2d checks, in its order, with its messages."""
+    _args.tensor_args("max_unpool2d", (indices, "indices", 2))
+    if indices.dtype.name != "int64":
+        raise RuntimeError("elements in indices should be type int64 but got: "
+                           f"{_args.legacy(indices.dtype)}")
+    if input.dim() not in (3, 4):
+        raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a "
+                           f"tensor with {input.dim()} dimensions.")
+    if input.shape != indices.shape:
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    for d in range(1, input.dim()):
+        if not input.shape[d]:
+            raise RuntimeError("max_unpooling2d_forward_out_cpu(): Expected input to have "
+                               "non-zero size for non-batch dimensions, but got "
+                               f"{list(input.shape)} with dimension {d} being empty.")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"max_unpool2d\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+
+
 @_args.tensors("conv1d", input="input", weight="weight", bias="bias")
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
@@ -92,10 +115,16 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
     if output_size is None:
         size = tuple(default)
     else:
-        size = tuple(output_size)[-2:]
+        if len(output_size) == 4:
+            output_size = output_size[2:]
+        if len(output_size) != 2:
+            raise ValueError("output_size should be a sequence containing 2 or 4 elements, but "
+                             f"it has a length of '{len(output_size)}'")
+        size = tuple(output_size)
         for d in range(2):
             low, high = default[d] - stride[d], default[d] + stride[d]
             if not low < size[d] < high:
-                raise ValueError(f'invalid output_size "{tuple(output_size)}" (dim {d} must '
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must '
                                  f"be between {low} and {high})")
+    _check_unpool(input, indices)
     return MaxUnpool2D.apply(input, indices, size=size)

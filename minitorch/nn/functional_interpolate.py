@@ -9,9 +9,9 @@ tensor([[[0.0000, 0.5000, 1.0000]]])
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from ..ops.upsample import NODES, linear_sources, nearest_sources
 
@@ -21,20 +21,26 @@ _LINEAR = {"linear": 3, "bilinear": 4}
 
 
 def _per_dim(value: Any, dims: int, input: Tensor, scale: bool) -> list:
-    """``size`` or ``scale_factor`` per spatial dim, with torch's error for a wrong count."""
-    if isinstance(value, (tuple, list)):
-        if len(value) != dims:
-            what, form = ("scale_factor", "scale_factor of shape") if scale else \
-                ("output", "output size of")
-            example = "scale_factor in (s1, s2, ...,sK)" if scale else \
-                "output size in (o1, o2, ...,oK)"
-            raise ValueError(
-                f"Input and {what} must have the same number of spatial dimensions, but got "
-                f"input with spatial dimensions of {list(input.shape[2:])} and {form} "
-                f"{value}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
-                f"and {example} format.")
-        return list(value)
-    return [value] * dims
+    """``size`` or ``scale_factor`` per spatial dim, with torch's errors for a wrong count or,
+    for sizes, a non-integer."""
+    if not isinstance(value, (tuple, list)):
+        return [value] * dims
+    if len(value) != dims:
+        what, form = ("scale_factor", "scale_factor of shape") if scale else \
+            ("output", "output size of")
+        example = "scale_factor in (s1, s2, ...,sK)" if scale else \
+            "output size in (o1, o2, ...,oK)"
+        raise ValueError(
+            f"Input and {what} must have the same number of spatial dimensions, but got "
+            f"input with spatial dimensions of {list(input.shape[2:])} and {form} {value}. "
+            f"Please provide input tensor in (N, C, d1, d2, ...,dK) format and {example} "
+            "format.")
+    if not scale and not all(_args.as_int(v) is not None or (
+            _args.is_tensor(v) and not v.is_floating_point()) for v in value):
+        raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                        "Tuple[int, int, int], but got size with types "
+                        f"{[type(v) for v in value]}")
+    return list(value)
 
 
 def _check_align(mode: str, align_corners: bool | None) -> None:
@@ -56,10 +62,35 @@ def _check_mode(input: Tensor, mode: str) -> None:
                                   f"{input.dim()}-D")
 
 
+def _check_sizes(input: Tensor, sizes: list, mode: str, antialias: bool) -> None:
+    """The checks of torch's upsampling kernels: sizes, an empty input, the dtype."""
+    spatial = input.shape[2:]
+    if min(*spatial, *sizes) <= 0:
+        names = "HW"[-len(sizes):]
+        given, wanted = (", ".join(f"{n}: {v}" for n, v in zip(names, values))
+                         for values in (spatial, sizes))
+        raise RuntimeError("Input and output sizes should be greater than 0, but got input "
+                           f"({given}){' and' if len(sizes) == 1 else ''} output ({wanted})")
+    if input.numel() == 0 and not input.shape[1]:  # an empty batch alone is allowed
+        raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
+                           f"with sizes {list(input.shape)}")
+    copies = antialias and tuple(sizes) == spatial  # torch's kernel then reads no dtype
+    if not input.dtype.is_floating_point and not copies:
+        kernel = ("compute_index_ranges_weights" if antialias else
+                  f"upsample_{'nearest' if mode == 'nearest' else 'bilinear'}2d_channels_last"
+                  ) if input.dim() == 4 else \
+            f"compute_indices_weights_{'nearest' if mode == 'nearest' else 'linear'}"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    if antialias:
+        raise NotImplementedError("minitorch's interpolate does not support antialias=True")
+
+
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
                 mode: str = "nearest", align_corners: bool | None = None,
                 recompute_scale_factor: bool | None = None, antialias: bool = False) -> Tensor:
-    """``input`` resized to ``size`` (or its spatial sizes times ``scale_factor``).
+    """``input`` resized to ``size`` (or its spatial sizes times ``scale_factor``), with
+    torch's checks in torch's order.
 
     >>> F.interpolate(minitorch.ones(1, 1, 2, 2), scale_factor=2, mode="bilinear").shape
     torch.Size([1, 1, 4, 4])
@@ -70,14 +101,21 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
                          else "only one of size or scale_factor should be defined")
     dims = input.dim() - 2
     given = _per_dim(size if size is not None else scale_factor, dims, input, size is None)
-    _check_mode(input, mode)
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if size is not None:
         sizes, scales = [int(s) for s in given], [None] * dims
     else:
         scales = [float(s) for s in given]
-        sizes = [math.floor(float(n) * s) for n, s in zip(input.shape[2:], scales)]
+        # torch's C++ (and its recompute's Python int()) truncates the product
+        sizes = [int(n * s) for n, s in zip(input.shape[2:], scales)]
         if recompute_scale_factor:
             scales = [None] * dims
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
+    _check_mode(input, mode)
+    _check_sizes(input, sizes, mode, antialias)
     xp = input._xp
     if mode == "nearest":
         sources = tuple(nearest_sources(xp, n, out, s)

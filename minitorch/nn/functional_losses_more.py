@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from .. import _args, _creation
-from .._dtype import result_type
+from .._dtype import int64, result_type
 from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import no_grad
 from ..linalg import vector_norm
@@ -283,6 +283,15 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.numel() != dim:
         raise RuntimeError(f"inconsistent weight size, expected {dim} but got "
                            f"{list(weight.shape)}")
+    if input.numel():  # torch's kernel reads the arrays as these dtypes
+        if not input.dtype.is_floating_point:
+            raise NotImplementedError("\"multi_margin_loss_cpu_kernel\" not implemented for "
+                                      f"'{_args.legacy(input.dtype)}'")
+        _args.scalar_type(int64, target.dtype)
+        if weight is not None:
+            _args.scalar_type(input.dtype, weight.dtype)
+    else:  # torch returns before it reads the target
+        target = target.long()
     if target.numel() and bool(((target < 0) | (target >= dim)).any()):
         raise RuntimeError("target out of range")
     return losses.MultiMarginLoss.apply(input, target, p=p, margin=margin,

@@ -221,7 +221,7 @@ class Module:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
-        if param is not None and param.grad_fn is not None:
+        if param is not None and param._grad_fn is not None:
             raise ValueError(
                 f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must "
                 f"be created explicitly. To express '{name}' as a function of another Tensor, "

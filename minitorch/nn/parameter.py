@@ -70,7 +70,7 @@ def zero_grad_(params: Iterable[Tensor], set_to_none: bool = True) -> None:
         if set_to_none:
             p._grad = None
             continue
-        if grad.grad_fn is not None:
+        if grad._grad_fn is not None:
             grad.detach_()
         else:
             grad.requires_grad_(False)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._tensor import Tensor
 from . import functional as F
 from . import init
@@ -67,24 +67,36 @@ class RNNCellBase(Module):
             s += f", nonlinearity={self.nonlinearity}"
         return s
 
-    def _batched(self, input: Tensor, states: tuple, what: str) -> tuple[Tensor, tuple, bool]:
-        """torch's checks; the input and states with a batch dim (zeros for missing states)."""
+    def _batched(self, input: Tensor, states: Any, what: str) -> tuple[Tensor, bool]:
+        """torch's dim checks of the input and of each given state (``states``: the hidden
+        state, or LSTM's ``hx``, iterated as torch does); the input with a batch dim."""
         name = type(self).__name__
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
-        for i, state in enumerate(states):
+        for i, state in enumerate(states if what == "hx" else (states,)):
             if state is not None and state.dim() not in (1, 2):
-                label = f"hx[{i}]" if len(states) > 1 else what
+                label = f"hx[{i}]" if what == "hx" else what
                 raise ValueError(f"{name}: Expected {label} to be 1D or 2D, got {state.dim()}D "
                                  "instead")
         batched = input.dim() == 2
-        if not batched:
-            input = input.unsqueeze(0)
-        if states[0] is None:
-            zeros = _creation.zeros((input.shape[0], self.hidden_size), dtype=input.dtype,
-                                    device=input.device)
-            return input, (zeros,) * len(states), batched
-        return input, tuple(s if batched else s.unsqueeze(0) for s in states), batched
+        return (input if batched else input.unsqueeze(0)), batched
+
+    def _zeros(self, input: Tensor) -> Tensor:
+        return _creation.zeros((input.shape[0], self.hidden_size), dtype=input.dtype,
+                               device=input.device)
+
+    def _check(self, input: Tensor, states: tuple) -> None:
+        """The checks of torch's cell kernels (ATen's RNN.cpp), with its messages."""
+        if input.shape[1] != self.weight_ih.shape[1]:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} "
+                               f"expected {self.weight_ih.shape[1]}")
+        for i, state in enumerate(states):
+            if input.shape[0] != state.size(0):
+                raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{i} "
+                                   f"batch size {state.size(0)}")
+            if state.size(1) != self.weight_hh.shape[1]:
+                raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got "
+                                   f"{state.size(1)}, expected {self.weight_hh.shape[1]}")
 
     def _project(self, input: Tensor) -> Tensor:
         return F.linear(input, self.weight_ih, self.bias_ih)
@@ -103,9 +115,11 @@ class RNNCell(RNNCellBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
-        input, (hx,), batched = self._batched(input, (hx,), "hidden")
+        input, batched = self._batched(input, hx, "hidden")
+        hx = self._zeros(input) if hx is None else hx if batched else hx.unsqueeze(0)
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        self._check(input, (hx,))
         h = rnn_step(self._project(input), hx, self.weight_hh, self.bias_hh, self.nonlinearity)
         return h if batched else h.squeeze(0)
 
@@ -123,9 +137,18 @@ class LSTMCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
                 ) -> tuple[Tensor, Tensor]:
-        states = (None, None) if hx is None else tuple(hx)
-        input, states, batched = self._batched(input, states, "hx")
-        h, c = lstm_step(self._project(input), states, self.weight_hh, self.bias_hh)
+        input, batched = self._batched(input, () if hx is None else hx, "hx")
+        if hx is None:
+            hx = (self._zeros(input),) * 2
+        elif not batched:  # torch reads the first two states, whatever hx holds
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        elif not isinstance(hx, (tuple, list)):
+            raise TypeError("lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, "
+                            f"not {_args.type_name(hx)}")
+        if len(hx) != 2:
+            raise RuntimeError("lstm_cell expects two hidden states")
+        self._check(input, hx)
+        h, c = lstm_step(self._project(input), tuple(hx), self.weight_hh, self.bias_hh)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -141,6 +164,8 @@ class GRUCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 3, device, dtype)
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
-        input, (hx,), batched = self._batched(input, (hx,), "hidden")
+        input, batched = self._batched(input, hx, "hidden")
+        hx = self._zeros(input) if hx is None else hx if batched else hx.unsqueeze(0)
+        self._check(input, (hx,))
         h = gru_step(self._project(input), hx, self.weight_hh, self.bias_hh)
         return h if batched else h.squeeze(0)

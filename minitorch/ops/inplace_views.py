@@ -49,13 +49,13 @@ def _reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
                            "view; use the out-of-place operation")
     alias = Tensor._make(self._data)
     if records:
-        alias.grad_fn, alias._output_nr = self.grad_fn, self._output_nr
+        alias._grad_fn, alias._output_nr = self._grad_fn, self._output_nr
         alias._requires_grad = self._requires_grad
     with grad_mode._recording(records):
         out = op.apply(alias, **options)
     self._data = out._data
     if records:
-        self._set_grad_fn(out.grad_fn, out._output_nr)
+        self._set_grad_fn(out._grad_fn, out._output_nr)
     self._version_counter.value += 1
     return self
 
@@ -121,7 +121,7 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
         raise RuntimeError("dimensions must larger than 1")
     if self.dim() > 2 and len(set(self.shape)) != 1:
         raise RuntimeError("all dimensions of input must be of equal length")
-    if grad_mode._state.grad_enabled and self.requires_grad and self.grad_fn is None:
+    if grad_mode._state.grad_enabled and self.requires_grad and self._grad_fn is None:
         # torch writes through a diagonal view of the leaf
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")

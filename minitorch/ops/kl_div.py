@@ -20,7 +20,7 @@ from .._libm import c_math_of
 from .._tensor import Tensor
 from ..backend import array_dtype
 from ._base import Op, cast_operands, wrap
-from .pointwise import _meta, _reduce
+from .pointwise import _meta, _reduce, check_broadcast
 
 __all__ = ["Xlogy", "XlogyScalarOther", "XlogyScalarSelf", "kl_div", "xlogy"]
 
@@ -121,6 +121,7 @@ def xlogy(input: Any, other: Any) -> Tensor:
     if isinstance(input, Tensor) and _number(other) is not None:
         return XlogyScalarOther.apply(input, other=_number(other))
     _args.tensor_args("xlogy", (input, "input", 1), (other, "other", 2))
+    check_broadcast(input, other)
     return Xlogy.apply(input, other)
 
 

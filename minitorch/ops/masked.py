@@ -114,6 +114,8 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     # torch's broadcast of the mask and the tensor comes first (its clone to fill)
     value = _check_value("masked_fill", mask, value, lambda: broadcast_pair(mask, self))
     _check_fits(value, self.dtype)
+    if isinstance(value, Tensor):  # its gradient would flow into an integer result
+        _args.differentiable_dtype(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
     return op(self, *values, **keywords)
 

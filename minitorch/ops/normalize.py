@@ -101,9 +101,8 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
     if not input.dtype.is_floating_point:
         raise NotImplementedError("\"LayerNormKernelImpl\" not implemented for "
                                   f"'{_args.legacy(input.dtype)}'")
-    if bias is not None and bias.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                           f"{_args.legacy(bias.dtype)}")
+    if bias is not None:
+        _args.scalar_type(input.dtype, bias.dtype)
 
 
 def _check_mixed_dtype(input: Tensor, weight: Any, bias: Any) -> None:

@@ -1416,6 +1416,18 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     return xp, x, y
 
 
+def _modulo_array(kernel: str, a: Any, b: Any) -> Any:
+    """The array of ``remainder(a, b)`` or ``fmod(a, b)`` (``kernel``)."""
+    xp, x, y = _floor_operands(kernel, a, b)
+    with quiet():
+        out = getattr(xp, kernel)(x, y)
+    if kernel == "remainder" and xp.isdtype(out.dtype, "real floating"):
+        # torch's remainder is fmod moved by b where the signs differ, so a zero keeps
+        # fmod's sign, the dividend's (numpy's takes the divisor's: -4. % 2. is 0.)
+        out = xp.where(out == 0, xp.copysign(out, x), out)
+    return out
+
+
 class Remainder(Op):
     """``remainder`` (the sign of the divisor) and, below, ``fmod`` (the sign of the
     dividend): exact, with the gradient ``g`` for the dividend and ``-g`` times the rounded
@@ -1427,19 +1439,12 @@ class Remainder(Op):
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, b: Tensor | Number) -> Tensor:
-        xp, x, y = _floor_operands(cls.kernel, a, b)
         if True in ctx.needs_input_grad:
             ctx.a, ctx.b = _meta(a), _meta(b)
             # torch saves the operands only for the divisor's gradient
             ctx.save_for_backward(*((a, b) if ctx.needs_input_grad[1] else (None, None)))
             ctx.scalar = None if ctx.b else b
-        with quiet():
-            out = getattr(xp, cls.kernel)(x, y)
-        if cls.kernel == "remainder" and xp.isdtype(out.dtype, "real floating"):
-            # torch's remainder is fmod moved by b where the signs differ, so a zero keeps
-            # fmod's sign, the dividend's (numpy's takes the divisor's: -4. % 2. is 0.)
-            out = xp.where(out == 0, xp.copysign(out, x), out)
-        return wrap(out)
+        return wrap(_modulo_array(cls.kernel, a, b))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
@@ -1452,6 +1457,51 @@ class Remainder(Op):
 
 class RemainderScalar(Remainder):
     node_name = "RemainderBackward0"  # torch's node when the divisor is a number
+
+
+class _NoDerivative(Op):
+    """An op torch records under its ``NotImplemented`` node, having no derivative: one edge
+    per operand that requires grad (none for the others), and a backward that refuses.
+    ``on(a, b)`` runs it; a subclass gives its array, ``compute(a, b)``."""
+
+    node_name = "NotImplemented"
+
+    @classmethod
+    def on(cls, a: Any, b: Any) -> Tensor:
+        recorded = [t for t in (a, b) if isinstance(t, Tensor) and t.requires_grad]
+        return cls.apply(*recorded, operands=(a, b))
+
+    @classmethod
+    def forward(cls, ctx: Any, *recorded: Tensor, operands: tuple) -> Tensor:
+        return wrap(cls.compute(*operands))
+
+    @classmethod
+    def backward(cls, ctx: Any, *grads: Any) -> tuple:
+        raise RuntimeError(f"derivative for {cls._profile_name} is not implemented")
+
+
+class RemainderNumber(_NoDerivative):
+    """``remainder`` of a number by a tensor (torch's ``remainder.Scalar_Tensor``)."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::remainder"
+
+    @staticmethod
+    def compute(a: Any, b: Any) -> Any:
+        return _modulo_array("remainder", a, b)
+
+
+class FloorDivide(_NoDerivative):
+    """Python's ``//``: the quotient rounded down."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::floor_divide"
+
+    @staticmethod
+    def compute(a: Any, b: Any) -> Any:
+        xp, x, y = _floor_operands("div_floor", a, b)
+        with quiet():
+            return xp.floor_divide(x, y)
 
 
 class Fmod(Remainder):
@@ -1492,39 +1542,24 @@ def _modulo(fn: str, op: Any, scalar_op: Any, input: Any, other: Any) -> Tensor:
     _args.tensor_or_number(fn, other, "other", 2)
     _args.no_complex_kernel(fn, input, other)
     if not isinstance(input, Tensor):
-        return op.apply(like_tensor(other, input), other)
+        if fn == "fmod":  # fmod has no overload for a number dividend
+            raise _args.invalid_combination(
+                fn, (input, other), "Tensor input, Tensor other, *, Tensor out = None",
+                "Tensor input, Number other, *, Tensor out = None")
+        return RemainderNumber.on(like_tensor(other, input), other)
     return (op if isinstance(other, Tensor) else scalar_op).apply(input, other)
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:
-    """Python's ``//``: the quotient rounded down (no gradient, as torch's has none).
+    """Python's ``//``: the quotient rounded down (recorded under torch's ``NotImplemented``
+    node: it has no derivative).
 
     >>> minitorch.floor_divide(minitorch.tensor([5., -5.]), 3)
     tensor([ 1., -2.])
     """
     input = _number_input("floor_divide", input, other)
     _args.tensor_or_number("floor_divide", other, "other", 2)
-    xp, x, y = _floor_operands("div_floor", input, other)
-    with quiet():
-        result = xp.floor_divide(x, y)
-    return FloorDivide.apply(*(v for v in (input, other) if isinstance(v, Tensor)),
-                             result=result)
-
-
-class FloorDivide(Op):
-    """``floor_divide``'s result, whose derivative torch does not implement: recorded, as
-    torch records it, by a node that refuses to be differentiated."""
-
-    node_name = "NotImplemented"
-    _profile_name = "aten::floor_divide"
-
-    @staticmethod
-    def forward(ctx: Any, *inputs: Tensor, result: Any) -> Tensor:
-        return wrap(result)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+    return FloorDivide.on(input, other)
 
 
 def _number_input(fn: str, input: Any, other: Any) -> Any:

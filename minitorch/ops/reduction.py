@@ -560,8 +560,14 @@ def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -
     tensor([0.6931, 1.6931])
     """
     _args.required("logsumexp", dim, "dim")
+    if _args.as_int(dim) is None:  # a tuple of ints, not None
+        dim = _args.int_tuple("logsumexp", dim, "dim", 2)
     keepdim = _args.flag("logsumexp", keepdim, "keepdim")
-    dims = _args.dims("logsumexp", dim, input.dim())
+    # () reduces every dim, and without keepdim torch's kernel then fails adding the maxima
+    dims = _args.dims("logsumexp", dim, input.dim()) or None
+    if dims is None and not keepdim and input.numel() and input.dim():
+        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                           f"{[1] * input.dim()}")
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())
     return Logsumexp.apply(input, dims=dims, keepdim=keepdim)

@@ -164,6 +164,11 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     check_broadcast(input, end)
     if isinstance(weight, Tensor):
         check_broadcast(input, weight)
+    if not input.dtype.is_floating_point:
+        kernel = "tensor" if isinstance(weight, Tensor) else "scalar"
+        raise NotImplementedError(f"\"lerp_kernel_{kernel}\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    if isinstance(weight, Tensor):
         return LerpTensor.apply(input, end, weight)
     return Lerp.apply(input, end, weight=weight)
 
@@ -226,6 +231,7 @@ class Addcdiv(_Addc):
 def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor,
           value: Number) -> Tensor:
     _args.tensor_args(fn, (input, "input", 1), (tensor1, "tensor1", 2), (tensor2, "tensor2", 3))
+    value = _args.number(fn, value, "value", None)
     if fn == "addcdiv" and not tensor1.dtype.is_floating_point and \
             not tensor2.dtype.is_floating_point:
         raise RuntimeError(
@@ -238,6 +244,11 @@ def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor
     check_same_device(input, tensor1, tensor2)
     for a, b in ((input, tensor1), (input, tensor2), (tensor1, tensor2)):
         check_broadcast(a, b)
+    dt = result_type(input, tensor1, tensor2)
+    if dt.name == "bool":
+        raise NotImplementedError(f"\"{fn}_cpu_out\" not implemented for 'Bool'")
+    if not dt.is_floating_point:  # torch's kernel reads value in the integer dtype
+        value = int(value)
     return op.apply(input, tensor1, tensor2, value=value)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from .shape import _tensor_list, cat
 
@@ -18,12 +19,14 @@ __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "dstack", "
            "row_stack", "vstack"]
 
 
-def _each(fn: Any, tensors: tuple) -> Any:
+def _each(name: str, fn: Any, tensors: tuple) -> Any:
     """torch's atleast_*d: one tensor gives one tensor, several (or a list) a tuple."""
     if len(tensors) == 1 and isinstance(tensors[0], Tensor):
         return fn(tensors[0])
     items = tensors[0] if len(tensors) == 1 else tensors
-    return tuple(fn(t) for t in items)
+    if not isinstance(items, (tuple, list)):
+        raise _args.invalid_combination(name, (items,), "Tensor input", "tuple of Tensors tensors")
+    return tuple(fn(t) for t in _tensor_list(name, items))
 
 
 def _1d(t: Tensor) -> Tensor:
@@ -48,7 +51,7 @@ def atleast_1d(*tensors: Any) -> Any:
     >>> minitorch.atleast_1d(minitorch.tensor(3.))
     tensor([3.])
     """
-    return _each(_1d, tensors)
+    return _each("atleast_1d", _1d, tensors)
 
 
 def atleast_2d(*tensors: Any) -> Any:
@@ -57,7 +60,7 @@ def atleast_2d(*tensors: Any) -> Any:
     >>> minitorch.atleast_2d(minitorch.ones(2)).shape
     torch.Size([1, 2])
     """
-    return _each(_2d, tensors)
+    return _each("atleast_2d", _2d, tensors)
 
 
 def atleast_3d(*tensors: Any) -> Any:
@@ -66,7 +69,7 @@ def atleast_3d(*tensors: Any) -> Any:
     >>> minitorch.atleast_3d(minitorch.ones(2)).shape
     torch.Size([1, 2, 1])
     """
-    return _each(_3d, tensors)
+    return _each("atleast_3d", _3d, tensors)
 
 
 def _raised(fn: str, tensors: Any, raise_to: Any) -> list:

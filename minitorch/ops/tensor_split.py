@@ -37,9 +37,23 @@ def _cuts(arg: Any, size: int) -> list[int]:
     return list(arg)
 
 
-def _indices_or_sections(arg: Any, dim: Any) -> Any:
-    """``arg`` as an int (sections) or a tuple of ints (indices), as torch's parser reads it."""
+def _dims(input: Tensor) -> None:
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+
+
+def _indices_or_sections(input: Tensor, arg: Any, dim: Any) -> Any:
+    """``arg`` as an int (sections) or a tuple of ints (indices), as torch's parser reads it
+    (a tensor: with the checks of torch's Tensor overload, in its order)."""
     if isinstance(arg, Tensor):
+        _dims(input)
+        if arg.device.type != "cpu":
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be on cpu, "
+                               f"but it's on {arg.device}")
+        if arg.dtype.name != "int64":
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {_args.legacy(arg.dtype)}")
         if arg.dim() > 1:
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
                                "zero-dimensional or one-dimensional tensor, but got a tensor "
@@ -60,10 +74,8 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
     [[0], [1, 2, 3], [4]]
     """
     _args.tensor_args("tensor_split", (input, "input", 1))
-    arg = _indices_or_sections(indices_or_sections, dim)
-    if input.dim() == 0:
-        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
-                           "tensor with 0 dims")
+    arg = _indices_or_sections(input, indices_or_sections, dim)
+    _dims(input)
     d = _args.dim("tensor_split", dim, input.dim())
     cuts = _cuts(arg, input.shape[d])
     bounds = zip([0, *cuts], [*cuts, None])

@@ -78,16 +78,30 @@ def erf_array(xp: Any, a: Any) -> Any:
 
 
 def _rounding(name: str, fn: str) -> Any:
-    """floor/ceil/trunc: integers stay as they are, the gradient is zero (torch's)."""
-    return _unary(name, fn, lambda xp, a: getattr(xp, fn)(a) if xp.isdtype(
+    """floor/ceil/trunc: integers stay as they are (bools are refused), the gradient is zero
+    (torch's)."""
+    op = _unary(name, fn, lambda xp, a: getattr(xp, fn)(a) if xp.isdtype(
         a.dtype, "real floating") else xp.asarray(a, copy=True), zero_grad, None,
         floating=False)
+    op.bool_error = NotImplementedError(f"\"{fn}_vml_cpu\" not implemented for 'Bool'")
+    return op
 
 
 Floor = _rounding("Floor", "floor")
 Ceil = _rounding("Ceil", "ceil")
 Trunc = _rounding("Trunc", "trunc")
-Frac = _unary("Frac", "frac", lambda xp, a: a - xp.trunc(a), lambda g, x: g, None)
+Frac = _unary("Frac", "frac", lambda xp, a: a - xp.trunc(a), lambda g, x: g, None,
+              floating=False)
+
+
+def _frac_input(cls: type, a: Tensor) -> Any:
+    """frac has floating kernels only (an integer input is refused, not converted)."""
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_args.legacy(a.dtype)}'")
+    return a._data
+
+
+Frac.prepare = classmethod(_frac_input)
 Log2 = _unary("Log2", "log2", lambda xp, a: cpu_math(xp.log2, a),
               lambda g, x: g / (x * math.log(2)), "self")
 _LN10 = 2.3025850929940456  # torch's literal: one ulp below math.log(10)

@@ -89,6 +89,20 @@ def _nan_rows(xp: Any, ordered: Any) -> Any:
     return xp.any(xp.isnan(ordered[1:]), axis=1)
 
 
+def _check_dim(input: Tensor, dim: int) -> int:
+    """``dim`` wrapped, with torch's refusals: a 0-d tensor has no dim, and empty slices are
+    only made along an empty dim, the only one."""
+    d = _args.wrap_dim(dim, input.dim(), scalar=False)
+    empty = input.shape.count(0)
+    if input.shape[d] == 0 and empty > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot "
+                           "be applied ")
+    if input.shape[d] and empty:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+    return d
+
+
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
            return_counts: bool = False, dim: int | None = None) -> Any:
     """The sorted distinct elements of ``input`` (or its distinct slices along ``dim``); with
@@ -103,7 +117,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     if dim is None:
         values, inverse, counts = Unique2.apply(input, dim=None)
     else:
-        d = _args.dim("unique", dim, input.dim())
+        d = _check_dim(input, _args.integer("unique_dim", dim, "dim", 2))
         values, inverse, counts = UniqueDim.apply(input, dim=d)
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values

@@ -46,7 +46,9 @@ def pad_sequence(sequences: Tensor | Iterable[Tensor], batch_first: bool = False
         if not isinstance(s, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{type(s).__name__}")
-    longest = max(s.shape[0] for s in sequences)
+    if not sequences[0].dim():  # torch slices the first one's trailing sizes off
+        raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
+    longest = max(s.size(0) for s in sequences)
     batch = len(sequences)
     lead = (batch, longest) if batch_first else (longest, batch)
     out = sequences[0].new_full((*lead, *sequences[0].shape[1:]), padding_value)
