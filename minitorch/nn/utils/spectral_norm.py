@@ -17,6 +17,7 @@ from .. import functional as F
 from ..conv import ConvTranspose2d
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter
+from ._norm_hook import refuse_second_norm_hook, remove_norm_hook
 
 __all__ = ["SpectralNorm", "remove_spectral_norm", "spectral_norm"]
 
@@ -84,10 +85,7 @@ class SpectralNorm:
     def apply(module: Module, name: str, n_power_iterations: int, dim: int,
               eps: float) -> SpectralNorm:
         """Move ``module.<name>`` to ``<name>_orig``, add the buffers and the hook."""
-        for hook in module._forward_pre_hooks.values():
-            if isinstance(hook, SpectralNorm) and hook.name == name:
-                raise RuntimeError("Cannot register two spectral_norm hooks on the same "
-                                   f"parameter {name}")
+        refuse_second_norm_hook(module, SpectralNorm, name, "spectral_norm")
         fn = SpectralNorm(name, n_power_iterations, dim, eps)
         weight = module._parameters[name]
         if weight is None:
@@ -133,9 +131,5 @@ def remove_spectral_norm(module: T_module, name: str = "weight") -> T_module:
     >>> [name for name, _ in m.named_parameters()], list(m.buffers())
     (['bias', 'weight'], [])
     """
-    for key, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, SpectralNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    remove_norm_hook(module, SpectralNorm, name, "spectral_norm")
+    return module

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from ..._tensor import Tensor
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter
+from ._norm_hook import refuse_second_norm_hook, remove_norm_hook
 
 __all__ = ["WeightNorm", "remove_weight_norm", "weight_norm"]
 
@@ -73,10 +74,7 @@ class WeightNorm:
         warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of "
                       "`torch.nn.utils.parametrizations.weight_norm`.", FutureWarning,
                       stacklevel=3)
-        for hook in module._forward_pre_hooks.values():
-            if isinstance(hook, WeightNorm) and hook.name == name:
-                raise RuntimeError("Cannot register two weight_norm hooks on the same "
-                                   f"parameter {name}")
+        refuse_second_norm_hook(module, WeightNorm, name, "weight_norm")
         fn = WeightNorm(name, dim)
         weight = getattr(module, name)
         if isinstance(weight, UninitializedParameter):
@@ -131,9 +129,5 @@ def remove_weight_norm(module: T_module, name: str = "weight") -> T_module:
     >>> [n for n, _ in nn.utils.remove_weight_norm(m).named_parameters()]
     ['bias', 'weight']
     """
-    for key, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, WeightNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    remove_norm_hook(module, WeightNorm, name, "weight_norm")
+    return module
