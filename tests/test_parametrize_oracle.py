@@ -243,6 +243,19 @@ def test_old_spectral_norm() -> None:
     _both(run)
 
 
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.utils.weight_norm(L.nn.utils.weight_norm(L.nn.Linear(2, 2))),
+    lambda L: L.nn.utils.spectral_norm(L.nn.utils.spectral_norm(L.nn.Linear(2, 2))),
+    lambda L: L.nn.utils.remove_spectral_norm(L.nn.Linear(2, 2)),
+    lambda L: L.nn.utils.remove_spectral_norm(L.nn.utils.weight_norm(L.nn.Linear(2, 2))),
+    lambda L: L.nn.utils.remove_weight_norm(L.nn.utils.spectral_norm(L.nn.Linear(2, 2)), "bias"),
+])
+def test_old_norm_hooks_refuse_as_torch(call: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
 def test_spectral_norm_weight_has_norm_one_after_iterations() -> None:
     m = mt.nn.utils.parametrizations.spectral_norm(mt.nn.Linear(6, 4), n_power_iterations=20)
     assert np.isclose(np.linalg.norm(numpy_of(m.weight), 2), 1.0, atol=1e-4)
