@@ -1007,20 +1007,6 @@ def check_can_save(t: Tensor) -> None:
             "`torch.no_grad()` instead of `torch.inference_mode()`.")
 
 
-def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
-    """Dims as a tuple of non-negative ints, with torch's range error."""
-    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
-    out = []
-    lo, hi = -max(ndim, 1), max(ndim, 1) - 1
-    for d in dims:
-        d = int(d)
-        if not lo <= d <= hi:
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
-        out.append(d % max(ndim, 1))
-    return tuple(out)
-
-
 def broadcast_shapes(*shapes: tuple) -> tuple:
     """The shape that all ``shapes`` broadcast to (torch's message when none exists)."""
     ndim = max(len(s) for s in shapes)
