@@ -49,10 +49,19 @@ def clamped(xp: Any, x: Any, low: Any, high: Any) -> Any:
     [-0.0, 0.0]
     """
     if low is not None:
-        x = keep_ties(xp, x, xp.maximum(x, low))
+        x = _held(xp, x, low, xp.maximum, xp.less)
     if high is not None:
-        x = keep_ties(xp, x, xp.minimum(x, high))
+        x = _held(xp, x, high, xp.minimum, xp.greater)
     return x
+
+
+def _held(xp: Any, x: Any, bound: Any, extremum: Any, past: Any) -> Any:
+    """``extremum(x, bound)`` keeping ``x`` on ties. A single bound that is not NaN takes one
+    ``where`` (NaN in ``x`` is never past it, so it stays): a third of :func:`keep_ties`'s
+    passes, and relu runs in every training step."""
+    if getattr(bound, "ndim", 0) == 0 and bound == bound:
+        return xp.where(past(x, bound), bound, x)
+    return keep_ties(xp, x, extremum(x, bound))
 
 
 def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
@@ -708,9 +717,8 @@ def _sign(xp: Any, a: Any) -> Any:
 
 Sign = _unary("Sign", "sign", _sign, zero_grad, None, floating=False)
 Sgn = _unary("Sgn", "sgn", _sign, zero_grad, None, floating=False)  # sign, complex-aware
-# maximum, not where(a > 0, ...): NaN stays NaN, as in torch
-Relu = _unary("Relu", "relu",
-              lambda xp, a: keep_ties(xp, a, xp.maximum(a, xp.zeros((), dtype=a.dtype))),
+# clamped, not where(a > 0, ...): NaN stays NaN and -0. stays -0., as in torch
+Relu = _unary("Relu", "relu", lambda xp, a: clamped(xp, a, xp.zeros((), dtype=a.dtype), None),
               lambda g, r: ThresholdBackward.apply(g, r), "result", floating=False)
 
 
