@@ -174,7 +174,7 @@ from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
 from .ops.norm import norm
-from .ops.normalize import clamp_min
+from .ops.normalize import clamp_max, clamp_min
 from .ops.pointwise import (
     add,
     clamp,
@@ -277,10 +277,10 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
 
 # torch's in-place functions: ``minitorch.relu_(x)`` is ``x.relu_()``
 for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "atanh_", "ceil_",
-              "clamp_", "clamp_min_", "clip_", "cos_", "cosh_", "detach_", "erf_", "exp2_",
-              "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_", "log_",
-              "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinh_",
-              "sqrt_", "square_", "tanh_", "trunc_", "zero_"):
+              "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "detach_", "erf_",
+              "exp2_", "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_",
+              "log_", "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
+              "sinh_", "sqrt_", "square_", "tanh_", "trunc_", "zero_"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

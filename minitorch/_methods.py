@@ -942,6 +942,7 @@ _METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.t
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
 _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
+                 "clamp_max": normalize.clamp_max,
                  "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,

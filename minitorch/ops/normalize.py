@@ -20,7 +20,8 @@ from . import _layer_norm_order as ln_order
 from ._base import Op, like, wrap
 from .pointwise import Clamp, ClampTensor
 
-__all__ = ["ClampMin", "ClampMinTensor", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
+__all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeLayerNorm",
+           "clamp_max", "clamp_min", "layer_norm", "normalize"]
 
 
 class NativeLayerNorm(Op):
@@ -143,6 +144,16 @@ class ClampMinTensor(ClampTensor):
     _profile_name = "aten::clamp_min"
 
 
+class ClampMax(Clamp):
+    node_name = "ClampMaxBackward0"
+    _profile_name = "aten::clamp_max"
+
+
+class ClampMaxTensor(ClampTensor):
+    node_name = "ClampMaxBackward1"
+    _profile_name = "aten::clamp_max"
+
+
 def clamp_min(input: Tensor, min: Any) -> Tensor:
     """``input`` raised to at least ``min``, a number (ClampMinBackward0) or a tensor that
     broadcasts with it (ClampMinBackward1).
@@ -150,17 +161,29 @@ def clamp_min(input: Tensor, min: Any) -> Tensor:
     >>> minitorch.tensor([-1., 2.]).clamp_min(0.5)
     tensor([0.5000, 2.0000])
     """
-    _args.tensor_args("clamp_min", (input, "input", 1))
-    if isinstance(min, Tensor):
-        broadcast_pair(input, min)  # torch's error where the shapes do not broadcast
-        return ClampMinTensor.apply(input, min, None)
-    if not (_args.is_real(min) or isinstance(min, complex)):
-        raise _args.invalid_combination("clamp_min", (input, min), *_CLAMP_MIN_SIGNATURES)
-    return ClampMin.apply(input, min=_args.number("clamp_min", min, "min", 2))
+    return _one_sided("min", input, min, ClampMin, ClampMinTensor)
 
 
-_CLAMP_MIN_SIGNATURES = ("Tensor input, Tensor min, *, Tensor out = None",
-                         "Tensor input, Number min, *, Tensor out = None")
+def clamp_max(input: Tensor, max: Any) -> Tensor:
+    """``input`` lowered to at most ``max``, a number (ClampMaxBackward0) or a tensor that
+    broadcasts with it (ClampMaxBackward1).
+
+    >>> minitorch.tensor([-1., 2.]).clamp_max(0.5)
+    tensor([-1.0000,  0.5000])
+    """
+    return _one_sided("max", input, max, ClampMax, ClampMaxTensor)
+
+
+def _one_sided(side: str, input: Tensor, bound: Any, by_number: type, by_tensor: type) -> Tensor:
+    name = f"clamp_{side}"
+    if isinstance(input, Tensor) and isinstance(bound, Tensor):
+        broadcast_pair(input, bound)  # torch's error where the shapes do not broadcast
+        return by_tensor.apply(input, *((bound, None) if side == "min" else (None, bound)))
+    if not isinstance(input, Tensor) or not (_args.is_real(bound) or isinstance(bound, complex)):
+        raise _args.invalid_combination(name, (input, bound),
+                                        f"Tensor input, Tensor {side}, *, Tensor out = None",
+                                        f"Tensor input, Number {side}, *, Tensor out = None")
+    return by_number.apply(input, **{side: _args.number(name, bound, side, 2)})
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
