@@ -55,7 +55,7 @@ def _reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
         out = op.apply(alias, **options)
     self._data = out._data
     if records:
-        self._set_grad_fn(out._grad_fn, out._output_nr)
+        self._take_grad_fn(out._grad_fn, out._output_nr)
     self._version_counter.value += 1
     return self
 
