@@ -134,7 +134,7 @@ class Tensor(metaclass=_TensorType):
     _grad: Tensor | None = None
     # A view's (root tensor, the shared version counter's value when the view last took its
     # grad_fn): torch regenerates the grad_fn when the counter has moved since (``_rebased``)
-    _base: tuple | None = None
+    _view_of: tuple | None = None
     _hooks: dict | None = None
     _post_acc_hooks: dict | None = None
     _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
@@ -289,7 +289,7 @@ class Tensor(metaclass=_TensorType):
         >>> x.grad_fn.name()
         'AsStridedBackward0'
         """
-        if self._base is not None:
+        if self._view_of is not None:
             self._rebased()
         return self._grad_fn
 
@@ -297,6 +297,17 @@ class Tensor(metaclass=_TensorType):
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded operation."""
         return self.grad_fn is None
+
+    @property
+    def _base(self) -> Tensor | None:
+        """The tensor whose memory this view shares (the first one, for a view of a view);
+        None for a tensor that is not a view, and for a view of an inference tensor.
+
+        >>> a = minitorch.ones(2, 3)
+        >>> a[0][1:]._base is a, a._base
+        (True, None)
+        """
+        return None if self._view_of is None or self._inference else self._view_of[0]
 
     def is_floating_point(self) -> bool:
         """True for float32 and float64 tensors."""
@@ -347,7 +358,7 @@ class Tensor(metaclass=_TensorType):
         (True, True)
         """
         return self._requires_grad or self._grad_fn is not None or (
-            self._base is not None and not self._inference and self._base[0].requires_grad)
+            self._view_of is not None and not self._inference and self._view_of[0].requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -501,7 +512,7 @@ class Tensor(metaclass=_TensorType):
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad."""
-        if self._base is not None:
+        if self._view_of is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
                 "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
@@ -514,7 +525,7 @@ class Tensor(metaclass=_TensorType):
 
     # ---- graph plumbing (used by Function and the engine) --------------------------------
     def _edge(self) -> tuple[Any, int]:
-        if self._base is not None:
+        if self._view_of is not None:
             self._rebased()
         if self._grad_fn is not None:
             return self._grad_fn, self._output_nr
@@ -531,7 +542,7 @@ class Tensor(metaclass=_TensorType):
         (or of an inference tensor: those have no version counter)."""
         from .ops.shape import AsStridedView
 
-        root, version = self._base
+        root, version = self._view_of
         if self._version_counter.value == version or self._inference or (
                 self._grad_fn is None and not root.requires_grad):
             return
@@ -543,7 +554,7 @@ class Tensor(metaclass=_TensorType):
         with grad_mode._recording(True):
             view = AsStridedView.apply(alias, key=backend.view_key(root._data, self._data))
         self._take_grad_fn(view._grad_fn, view._output_nr)
-        self._base = (root, self._version_counter.value)
+        self._view_of = (root, self._version_counter.value)
 
     def _grad_accumulator(self) -> Any:
         acc = self._accumulator() if self._accumulator is not None else None
@@ -573,8 +584,8 @@ class Tensor(metaclass=_TensorType):
         """A tensor over (part of) this tensor's memory: it shares the version counter."""
         t = Tensor._make(array)
         t._version_counter = self._version_counter
-        root = self._base[0] if self._base is not None else self
-        t._base = (root, self._version_counter.value)
+        root = self._view_of[0] if self._view_of is not None else self
+        t._view_of = (root, self._version_counter.value)
         state, parent = grad_mode._state, self._view_creation
         # torch's CreationMeta: the mode's, unless the parent view's says more
         created = ("inference" if state.inference else None if state.grad_enabled
@@ -830,7 +841,7 @@ class Tensor(metaclass=_TensorType):
                 out = op(self, *others, **kwargs)
             self._write(out._data)
             return self
-        if self._base is not None:
+        if self._view_of is not None:
             return self._inplace_on_view(op, others, kwargs)
         old = self._detached_copy()
         old._grad_fn, old._output_nr, old._requires_grad = (
@@ -855,7 +866,7 @@ class Tensor(metaclass=_TensorType):
         from .ops.shape import AsStridedView
 
         self._rebased()
-        root = self._base[0]
+        root = self._view_of[0]
         key = backend.view_key(root._data, self._data)
         old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
         old_root._grad_fn, old_root._output_nr = root._grad_fn, root._output_nr
@@ -870,7 +881,7 @@ class Tensor(metaclass=_TensorType):
         alias._grad_fn, alias._output_nr = root._grad_fn, root._output_nr
         new_view = AsStridedView.apply(alias, key=key)
         self._take_grad_fn(new_view._grad_fn, new_view._output_nr)
-        self._base = (root, self._version_counter.value)
+        self._view_of = (root, self._version_counter.value)
         return self
 
     def _write(self, array: Any) -> None:
@@ -1037,10 +1048,10 @@ def check_inplace_allowed(t: Tensor, *others: Any) -> None:
     if not grad_mode._state.grad_enabled or not (
             t.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
         return
-    if t._base is not None:
+    if t._view_of is not None:
         if t._view_creation is not None:
             raise view_refusal(t, indirect=False)
-        if t.requires_grad and t._base[0].is_leaf:
+        if t.requires_grad and t._view_of[0].is_leaf:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation.")

@@ -381,7 +381,24 @@ def _custom_function_returns_a_non_differentiable_input(L: Any) -> list:
     return [y.requires_grad, y.is_leaf, repr(y)]
 
 
+def _bases(L: Any) -> list:
+    """``_base``: the first tensor of a chain of views, None for others and for a view of an
+    inference tensor."""
+    a = L.ones(3, 4, requires_grad=True)
+    with L.no_grad():
+        made_in_no_grad = a[0]
+    with L.inference_mode():
+        inference = L.ones(3)
+        of_inference, of_normal = inference.view(3), a.view(12)
+    i = L.arange(4)
+    return [a.view(12)._base is a, a[0][1:]._base is a, made_in_no_grad._base is a,
+            of_inference._base is None, of_normal._base is a, i.view(2, 2)._base is i,
+            a.view(12).detach()._base is None, a.unbind(0)[0]._base is a, a._base is None,
+            (a * 1)._base is None, a.reshape(12)._base is a, a.t().contiguous()._base is None]
+
+
 PROGRAMS = [
+    _bases,
     _write_through_base, _write_through_detach, _write_with_out, _views_of_a_view,
     _non_leaf_base, _recorded_write_on_the_base, _grad_fn_is_kept_until_the_next_write,
     _base_that_required_grad_later, _integer_view, _retain_grad_moves_other_hooks_stay,

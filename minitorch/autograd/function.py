@@ -379,7 +379,7 @@ _NEEDS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 def _rebased_view(t: T.Tensor) -> bool:
     """Whether ``t``, a view without a history of its own, requires grad: once regenerated
     (see ``Tensor._rebased``), or as its base does; False for any other tensor."""
-    if t._base is None:
+    if t._view_of is None:
         return False
     t._rebased()
     return t.requires_grad
@@ -598,8 +598,8 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                     out._output_alias()
             if differentiable and out.dtype.is_floating_point:  # as torch's
                 out._set_grad_fn(node, nr)
-                if out._base is not None:  # the node is this version's grad_fn
-                    out._base = (out._base[0], out._version_counter.value)
+                if out._view_of is not None:  # the node is this version's grad_fn
+                    out._view_of = (out._view_of[0], out._version_counter.value)
         linked.append(out)
     _finish(node, linked)
     return linked
