@@ -21,7 +21,7 @@ _warned = [False]
 
 
 def _root(t: Any) -> Any:
-    return t._base[0] if t._base is not None else t
+    return t._view_of[0] if t._view_of is not None else t
 
 
 class UntypedStorage:

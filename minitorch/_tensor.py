@@ -14,7 +14,6 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
-import operator
 import warnings
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -133,14 +132,17 @@ class Tensor(metaclass=_TensorType):
     __hash__ = object.__hash__
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators, as torch's
     _grad: Tensor | None = None
-    _base: tuple | None = None  # (root tensor, its grad_fn when this view was taken)
+    # A view's (root tensor, the shared version counter's value when the view last took its
+    # grad_fn): torch regenerates the grad_fn when the counter has moved since (``_rebased``)
+    _view_of: tuple | None = None
     _hooks: dict | None = None
     _post_acc_hooks: dict | None = None
     _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
     _inference = False
-    # How a view was made, when torch forbids recording an in-place op on it: "no_grad", or
-    # (op name, output number) for one of several views returned by one op (unbind, split).
-    _view_creation: Any = None
+    # How a view was made, when torch forbids an in-place op through it and the regeneration
+    # of its grad_fn (torch's CreationMeta): "no_grad", "inference" (made in that mode, or a
+    # view of such a view) or "multi_output" (one of several views of one op: unbind, split)
+    _view_creation: str | None = None
     # A gradient only the engine holds, whose array is its own: the leaf it is bound for may
     # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
     _fresh = False
@@ -273,15 +275,39 @@ class Tensor(metaclass=_TensorType):
         """
         return is_meta(self._data)
 
-    # The node that produced this tensor (None for a leaf), read-only as in torch; its getter
-    # is C code (no Python frame: read on every op), the slot is ``_grad_fn``.
-    grad_fn = property(operator.attrgetter("_grad_fn"),
-                       doc="The node of the recorded op that produced this tensor, or None.")
+    @property
+    def grad_fn(self) -> Any:
+        """The node of the recorded op that produced this tensor, or None (read-only).
+
+        A view whose memory was written in place since it took its grad_fn (through its
+        base, itself or another view, recorded or not) takes a new one first, as torch's:
+
+        >>> a = minitorch.ones(3, requires_grad=True)
+        >>> x = a.view(3)
+        >>> with minitorch.no_grad():
+        ...     x[0] = 5.
+        >>> x.grad_fn.name()
+        'AsStridedBackward0'
+        """
+        if self._view_of is not None:
+            self._rebased()
+        return self._grad_fn
 
     @property
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded operation."""
-        return self._grad_fn is None
+        return self.grad_fn is None
+
+    @property
+    def _base(self) -> Tensor | None:
+        """The tensor whose memory this view shares (the first one, for a view of a view);
+        None for a tensor that is not a view, and for a view of an inference tensor.
+
+        >>> a = minitorch.ones(2, 3)
+        >>> a[0][1:]._base is a, a._base
+        (True, None)
+        """
+        return None if self._view_of is None or self._inference else self._view_of[0]
 
     def is_floating_point(self) -> bool:
         """True for float32 and float64 tensors."""
@@ -322,8 +348,17 @@ class Tensor(metaclass=_TensorType):
     # ---- autograd attributes ------------------------------------------------------------
     @property
     def requires_grad(self) -> bool:
-        """Whether gradients flow to (leaf) or through (non-leaf) this tensor."""
-        return self._requires_grad or self._grad_fn is not None
+        """Whether gradients flow to (leaf) or through (non-leaf) this tensor; a view
+        requires grad when its base does, even one taken in no_grad mode (as torch's).
+
+        >>> a = minitorch.ones(2, requires_grad=True)
+        >>> with minitorch.no_grad():
+        ...     v = a[:1]
+        >>> v.requires_grad, v.is_leaf
+        (True, True)
+        """
+        return self._requires_grad or self._grad_fn is not None or (
+            self._view_of is not None and not self._inference and self._view_of[0].requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -358,7 +393,7 @@ class Tensor(metaclass=_TensorType):
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until backward reaches it)."""
-        if self._grad_fn is not None and not self.retains_grad:
+        if not self.is_leaf and not self.retains_grad:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
                 "Its .grad attribute won't be populated during autograd.backward(). If you "
@@ -432,7 +467,7 @@ class Tensor(metaclass=_TensorType):
         """Keep ``.grad`` on this non-leaf tensor during backward."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        node = self._grad_fn
+        node = self.grad_fn
         if node is None:
             return
         if node._retain_grad_hooks is None:
@@ -445,7 +480,7 @@ class Tensor(metaclass=_TensorType):
         if not self.requires_grad:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
@@ -477,7 +512,7 @@ class Tensor(metaclass=_TensorType):
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad."""
-        if self._base is not None:
+        if self._view_of is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
                 "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
@@ -490,7 +525,7 @@ class Tensor(metaclass=_TensorType):
 
     # ---- graph plumbing (used by Function and the engine) --------------------------------
     def _edge(self) -> tuple[Any, int]:
-        if self._base is not None:
+        if self._view_of is not None:
             self._rebased()
         if self._grad_fn is not None:
             return self._grad_fn, self._output_nr
@@ -499,23 +534,27 @@ class Tensor(metaclass=_TensorType):
         return None, 0
 
     def _rebased(self) -> None:
-        """If an in-place op gave this view's base a new grad_fn since the view was taken,
-        regenerate the view as torch does: its elements taken from the base as it is now
-        (AsStridedBackward0)."""
+        """If this view's memory was written in place since it took its grad_fn (through its
+        base, itself or another view; recorded or not: the version counter they share has
+        moved), regenerate it as torch does: its elements taken from the base as it is now
+        (AsStridedBackward0). torch refuses it for a view made in no_grad or inference mode
+        or by an op that returns several views, and skips a view that never required grad
+        (or of an inference tensor: those have no version counter)."""
         from .ops.shape import AsStridedView
 
-        root, grad_fn = self._base
-        if root._grad_fn is grad_fn:
+        root, version = self._view_of
+        if self._version_counter.value == version or self._inference or (
+                self._grad_fn is None and not root.requires_grad):
             return
-        if self._view_creation is not None:  # views torch does not regenerate
-            _check_view_fresh(self)
+        if self._view_creation is not None:
+            raise view_refusal(self, indirect=True)
         alias = Tensor._make(root._data)
         alias._grad_fn, alias._output_nr = root._grad_fn, root._output_nr
         alias._requires_grad, alias._accumulator = root._requires_grad, root._accumulator
         with grad_mode._recording(True):
             view = AsStridedView.apply(alias, key=backend.view_key(root._data, self._data))
-        self._set_grad_fn(view._grad_fn, view._output_nr)
-        self._base = (root, root._grad_fn)
+        self._take_grad_fn(view._grad_fn, view._output_nr)
+        self._view_of = (root, self._version_counter.value)
 
     def _grad_accumulator(self) -> Any:
         acc = self._accumulator() if self._accumulator is not None else None
@@ -529,17 +568,32 @@ class Tensor(metaclass=_TensorType):
         self._output_nr = output_nr
         self._requires_grad = False
 
+    def _take_grad_fn(self, node: Any, output_nr: int) -> None:
+        """An in-place op gives this tensor a new grad_fn: as torch, its ``retain_grad`` moves
+        to the new node, its other hooks stay with the old one (which no longer runs)."""
+        old, old_nr = self._grad_fn, self._output_nr
+        hooks = old._retain_grad_hooks if old is not None else None
+        retained = hooks is not None and old_nr in hooks and hooks[old_nr]() is self
+        if retained:
+            del hooks[old_nr]
+        self._set_grad_fn(node, output_nr)
+        if retained:
+            self.retain_grad()
+
     def _view(self, array: Any) -> Tensor:
         """A tensor over (part of) this tensor's memory: it shares the version counter."""
         t = Tensor._make(array)
         t._version_counter = self._version_counter
-        root = self._base[0] if self._base is not None else self
-        t._base = (root, root._grad_fn)
-        if not grad_mode._state.grad_enabled:
-            t._view_creation = "no_grad"
-        elif self._view_creation is not None:
-            t._view_creation = ("no_grad_of_view" if self._view_creation == "no_grad"
-                                else self._view_creation)
+        root = self._view_of[0] if self._view_of is not None else self
+        t._view_of = (root, self._version_counter.value)
+        state, parent = grad_mode._state, self._view_creation
+        # torch's CreationMeta: the mode's, unless the parent view's says more
+        created = ("inference" if state.inference else None if state.grad_enabled
+                   else "no_grad")
+        if parent is not None and (created is None or parent == "inference"):
+            created = parent
+        if created is not None:
+            t._view_creation = created
         return _inheriting_inference(t, self)
 
     def _alias(self) -> Tensor:
@@ -586,12 +640,13 @@ class Tensor(metaclass=_TensorType):
 
     # ---- conversion --------------------------------------------------------------------
     def __repr__(self) -> str:
-        if self._grad_fn is not None:
-            suffixes = [f"grad_fn=<{type(self._grad_fn).__name__}>"]
-        elif self._requires_grad:
-            suffixes = ["requires_grad=True"]
+        try:
+            node = self.grad_fn
+        except RuntimeError:  # torch's form for a view whose regeneration it refuses
+            suffixes = ["grad_fn=<Invalid>"]
         else:
-            suffixes = []
+            suffixes = ([f"grad_fn=<{type(node).__name__}>"] if node is not None else
+                        ["requires_grad=True"] if self.requires_grad else [])
         if forward_ad.levels:
             suffixes += forward_ad.tangent_suffix(self)
         if is_meta(self._data):
@@ -766,7 +821,7 @@ class Tensor(metaclass=_TensorType):
         that is one ``ufunc`` of this tensor and ``others[0]`` writes in place, with no
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
-        check_inplace_allowed(self)
+        check_inplace_allowed(self, *others)
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:
@@ -776,9 +831,6 @@ class Tensor(metaclass=_TensorType):
             return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
-        if self._base is not None and self._view_creation in ("no_grad", "no_grad_of_view") and (
-                records or (grad_mode._state.grad_enabled and self._base[0].requires_grad)):
-            return self._inplace_on_view(op, others, kwargs)  # torch's error
         if not records:
             if ufunc is not None and backend.ufunc_into(
                     ufunc, self._data, others[0]._data if isinstance(others[0], Tensor)
@@ -789,7 +841,7 @@ class Tensor(metaclass=_TensorType):
                 out = op(self, *others, **kwargs)
             self._write(out._data)
             return self
-        if self._base is not None:
+        if self._view_of is not None:
             return self._inplace_on_view(op, others, kwargs)
         old = self._detached_copy()
         old._grad_fn, old._output_nr, old._requires_grad = (
@@ -797,7 +849,7 @@ class Tensor(metaclass=_TensorType):
         old._accumulator = self._accumulator
         out = op(old, *others, **kwargs)
         self._write(out._data)
-        self._set_grad_fn(out._grad_fn, out._output_nr)
+        self._take_grad_fn(out._grad_fn, out._output_nr)
         return self
 
     def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict
@@ -813,30 +865,8 @@ class Tensor(metaclass=_TensorType):
         from .ops.inplace import CopySlices
         from .ops.shape import AsStridedView
 
-        created = self._view_creation
-        if created == "no_grad_of_view":
-            raise RuntimeError(
-                "Output 0 of a view op is a view of a view which was created in no_grad mode "
-                "and is being modified inplace with grad mode enabled. Given that this use case "
-                "is ambiguous and error-prone, it is forbidden. You can clarify your code by "
-                "moving both the view and the inplace either both inside the no_grad block (if "
-                "you don't want the inplace to be tracked) or both outside (if you want the "
-                "inplace to be tracked).")
-        if created == "no_grad":
-            raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                "forbidden. You can clarify your code by moving both the view and the inplace "
-                "either both inside the no_grad block (if you don't want the inplace to be "
-                "tracked) or both outside (if you want the inplace to be tracked).")
-        if created is not None:
-            raise RuntimeError(
-                f"Output {created[1]} of {created[0]} is a view and is being modified inplace. "
-                "This view is the output of a function that returns multiple views. Such "
-                "functions do not allow the output views to be modified inplace. You should "
-                "replace the inplace operation by an out-of-place one.")
         self._rebased()
-        root = self._base[0]
+        root = self._view_of[0]
         key = backend.view_key(root._data, self._data)
         old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
         old_root._grad_fn, old_root._output_nr = root._grad_fn, root._output_nr
@@ -846,12 +876,12 @@ class Tensor(metaclass=_TensorType):
         self._check_write(out._data)  # before CopySlices writes it into the base
         new_root = CopySlices.apply(old_root, out, key=key)
         self._write(out._data)
-        root._set_grad_fn(new_root._grad_fn, new_root._output_nr)
+        root._take_grad_fn(new_root._grad_fn, new_root._output_nr)
         alias = Tensor._make(root._data)
         alias._grad_fn, alias._output_nr = root._grad_fn, root._output_nr
         new_view = AsStridedView.apply(alias, key=key)
-        self._set_grad_fn(new_view._grad_fn, new_view._output_nr)
-        self._base = (root, root._grad_fn)
+        self._take_grad_fn(new_view._grad_fn, new_view._output_nr)
+        self._view_of = (root, self._version_counter.value)
         return self
 
     def _write(self, array: Any) -> None:
@@ -949,26 +979,54 @@ def _cuda_device(device: Any) -> Any:
     return backend.device("cuda", device) if isinstance(device, int) else device
 
 
-def _check_view_fresh(view: Tensor) -> None:
-    """torch's refusal of a view it does not regenerate (made in no_grad mode, or one of
-    several views one op returned) once an in-place op changed its base's history."""
-    base, grad_fn = view._base
-    if base._grad_fn is grad_fn:
-        return
-    created = view._view_creation
-    if created in ("no_grad", "no_grad_of_view"):
-        raise RuntimeError(
-            "A view was created in no_grad mode and its base or another view of its base has "
-            "been modified inplace with grad mode enabled. Given that this use case is "
-            "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-            "both the view and the inplace either both inside the no_grad block (if you don't "
-            "want the inplace to be tracked) or both outside (if you want the inplace to be "
-            "tracked).")
-    raise RuntimeError(
-        f"Output {created[1]} of {created[0]} is a view and its base or another view of its "
-        "base has been modified inplace. This view is the output of a function that returns "
-        "multiple views. Such functions do not allow the output views to be modified inplace. "
-        "You should replace the inplace operation by an out-of-place one.")
+_REFUSAL_ADVICE = {
+    "multi_output": " This view is the output of a function that returns multiple views. Such "
+                    "functions do not allow the output views to be modified inplace. You should "
+                    "replace the inplace operation by an out-of-place one.",
+    "no_grad": " Given that this use case is ambiguous and error-prone, it is forbidden. You "
+               "can clarify your code by moving both the view and the inplace either both "
+               "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+               "outside (if you want the inplace to be tracked).",
+    "inference": " Given that this use case is ambiguous and error-prone, it is forbidden. You "
+                 "can clarify your code by moving both the view and the inplace either both "
+                 "inside the inference_mode block (if you don't want the inplace to be tracked) "
+                 "or both outside (if you want the inplace to be tracked).",
+}
+
+
+def view_refusal(view: Tensor, indirect: bool) -> RuntimeError:
+    """torch's error for a view made in no_grad or inference mode, or by an op that returns
+    several views, written in place with grad mode on (``indirect``: through its base or
+    another view, found when its grad_fn would be regenerated). Its own grad_fn, when it has
+    one, names the op: "Output 0 of Slice"."""
+    created, node = view._view_creation, view._grad_fn
+    what = "its base or another view of its base has been" if indirect else "is being"
+    op = None if node is None else f"Output {view._output_nr} of {_op_name(node)}"
+    if created == "multi_output" and op is not None:
+        message = f"{op} is a view and {what} modified inplace."
+    else:
+        prefix = "A view" if op is None else f"{op} is a view of a view which"
+        message = (f"{prefix} was created in inference mode and {what} modified inplace in "
+                   "normal mode." if created == "inference" else
+                   f"{prefix} was created in no_grad mode and {what} modified inplace with grad "
+                   "mode enabled.")
+    return RuntimeError(message + _REFUSAL_ADVICE[created])
+
+
+def _op_name(node: Any) -> str:
+    """The op a node's name is for, as torch's messages give it ("Unbind", not
+    "UnbindBackward0")."""
+    return node.name().rstrip("0123456789").removesuffix("Backward")
+
+
+def mark_multi_output(views: tuple) -> tuple:
+    """The views of an op that returns several (unbind, split): in grad mode torch refuses an
+    in-place op through any of them (and a view of a view made in inference mode stays so)."""
+    if grad_mode._state.grad_enabled:
+        for view in views:
+            if view._view_creation != "inference":
+                view._view_creation = "multi_output"
+    return views
 
 
 def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
@@ -979,22 +1037,27 @@ def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
     return view
 
 
-def check_inplace_allowed(t: Tensor) -> None:
-    """torch's rules for modifying a tensor in place under the current grad mode."""
+def check_inplace_allowed(t: Tensor, *others: Any) -> None:
+    """torch's rules for modifying ``t`` in place (with ``others`` as the op's other operands)
+    under the current grad mode, in torch's order."""
     if t._inference and not grad_mode._state.inference:
         raise RuntimeError(
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
             "make a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
-    if not grad_mode._state.grad_enabled:
+    if not grad_mode._state.grad_enabled or not (
+            t.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
         return
-    if t._grad_fn is None and t._requires_grad:
+    if t._view_of is not None:
+        if t._view_creation is not None:
+            raise view_refusal(t, indirect=False)
+        if t.requires_grad and t._view_of[0].is_leaf:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.")
+    if t.requires_grad and t.is_leaf:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and t._base[0]._grad_fn is None and t._base[0]._requires_grad:
-        raise RuntimeError(
-            "a view of a leaf Variable that requires grad is being used in an in-place "
-            "operation.")
 
 
 def check_can_save(t: Tensor) -> None:

@@ -377,12 +377,12 @@ _NEEDS: dict[tuple[bool, ...], tuple[bool, ...]] = {}
 
 
 def _rebased_view(t: T.Tensor) -> bool:
-    """Whether ``t``, a view whose base an in-place op has since given a history, requires
-    grad once regenerated (see ``Tensor._rebased``); False for any other tensor."""
-    if t._base is None:
+    """Whether ``t``, a view without a history of its own, requires grad: once regenerated
+    (see ``Tensor._rebased``), or as its base does; False for any other tensor."""
+    if t._view_of is None:
         return False
     t._rebased()
-    return t._grad_fn is not None
+    return t.requires_grad
 
 
 def _new_node(cls: type[Function], args: tuple) -> tuple[BackwardCFunction, bool]:
@@ -593,10 +593,13 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
                 out._version_counter.value += 1
-            elif _among(out, args):
-                out = out._alias()
+            elif _among(out, args):  # a view of it; one marked non-differentiable detached
+                out = out._alias() if differentiable or not out.requires_grad else \
+                    out._output_alias()
             if differentiable and out.dtype.is_floating_point:  # as torch's
                 out._set_grad_fn(node, nr)
+                if out._view_of is not None:  # the node is this version's grad_fn
+                    out._view_of = (out._view_of[0], out._version_counter.value)
         linked.append(out)
     _finish(node, linked)
     return linked

@@ -100,7 +100,7 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
                                     ("tensor", source, "source", 3),
                                     ("number", alpha, "alpha", None))
     if fn.endswith("_"):
-        check_inplace_allowed(self)
+        check_inplace_allowed(self, source)
     d = _args.wrap_dim(dim, self.dim())
     _check_index_add(self, d, index, source)
     if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype

@@ -44,7 +44,7 @@ def _reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
     """``self`` becomes ``op``'s view of itself, recorded as its new grad_fn."""
     check_inplace_allowed(self)
     records = grad_mode._state.grad_enabled and self.requires_grad
-    if records and self._base is not None:
+    if records and self._view_of is not None:
         raise RuntimeError("minitorch does not support recording an in-place view change of a "
                            "view; use the out-of-place operation")
     alias = Tensor._make(self._data)
@@ -55,7 +55,7 @@ def _reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
         out = op.apply(alias, **options)
     self._data = out._data
     if records:
-        self._set_grad_fn(out._grad_fn, out._output_nr)
+        self._take_grad_fn(out._grad_fn, out._output_nr)
     self._version_counter.value += 1
     return self
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, sum_to, sum_to_as_torch, view_strides
+from .._tensor import Tensor, mark_multi_output, sum_to, sum_to_as_torch, view_strides
 from ..autograd import profiler, torch_events
 from ..backend import (
     array_dtype,
@@ -297,8 +297,7 @@ class Unbind(Op):
         for i in range(a.shape[dim]):
             index[dim] = i
             views.append(a._view(a._data[tuple(index)]))
-            views[-1]._view_creation = ("Unbind", i)  # torch forbids in-place ops on these
-        return tuple(views)
+        return mark_multi_output(tuple(views))  # torch forbids in-place ops on these
 
     @staticmethod
     def backward(ctx: Any, *grads: Tensor) -> tuple:
