@@ -20,6 +20,7 @@ from . import _args, _layout, backend
 from . import _dtype as D
 from ._creation import _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
+from .autograd import grad_mode
 from .ops import _fused
 
 __all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
@@ -137,7 +138,7 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
 
 
 def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    """``factory(*size)`` that also takes torch's ``size=`` keyword.
+    """``factory(*size)`` that also takes torch's ``size=`` and ``out=`` keywords.
 
     >>> with_size_keyword(minitorch.zeros)(size=(1, 2)).shape
     torch.Size([1, 2])
@@ -152,9 +153,34 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
             args = (tuple(size),)
         if generator is not None:  # rand and randn draw from it
             kwargs["generator"] = generator
+        if out is not None:
+            return _created_into(factory, args, kwargs, out)
         return factory(*args, **kwargs)
 
     return sized
+
+
+def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
+                  out: Any) -> Tensor:
+    """``factory(*args, out=out)`` as torch: made with ``out``'s dtype and device (a different
+    ``dtype=`` is refused), then ``out`` resized to it and, but for ``empty``, written."""
+    name = factory.__name__
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {_args.type_name(out)}")
+    dtype = kwargs.get("dtype")
+    if dtype is not None and dtype != out.dtype:
+        raise RuntimeError(f"dtype {_args.legacy(dtype)} does not match dtype of out parameter "
+                           f"({_args.legacy(out.dtype)})")
+    if out.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support "
+                           "automatic differentiation, but one of the arguments requires grad.")
+    result = factory(*args, **{**kwargs, "dtype": out.dtype, "device": out.device})
+    with grad_mode.no_grad():
+        if out.shape != result.shape:
+            resize_(out, *result.shape)
+        if name != "empty":  # torch's empty leaves what the memory held
+            out.copy_(result)
+    return out
 
 
 # ---- the default device ---------------------------------------------------------------------
