@@ -291,10 +291,17 @@ def _sizes_form(name: str, argument: str, what: str, example: str
                 ):  # type: ignore[no-untyped-def]
     """``minitorch.name(input, sizes)`` as ``input.name(sizes)``: torch's function takes the
     sizes as one tuple (or list) of ints, where the method also takes them spread out."""
-    def fn(input: Tensor, sizes: Any) -> Tensor:
+    def fn(input: Tensor, sizes: Any = _args.OMITTED, **keywords: Any) -> Tensor:
+        position = " (position 2)"
+        if sizes is _args.OMITTED and argument in keywords:  # torch.permute(x, dims=(1, 0))
+            sizes, position = keywords.pop(argument), ""
+        for unexpected in keywords:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{unexpected}'")
+        if sizes is _args.OMITTED:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "{argument}"')
         _args.tensor_args(name, (input, "input", 1))
         if not isinstance(sizes, (tuple, list)):
-            raise TypeError(f"{name}(): argument '{argument}' (position 2) must be tuple of "
+            raise TypeError(f"{name}(): argument '{argument}'{position} must be tuple of "
                             f"ints, not {_args.type_name(sizes)}")
         return getattr(input, name)(tuple(sizes))
 

@@ -84,6 +84,32 @@ def as_int(value: Any) -> int | None:
         return None
 
 
+def sizes_by_keyword(keyword: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``fn(input, *values)`` that also takes its values by torch's keyword, as a tuple or list
+    (``x.permute(dims=(1, 0))``); a bare int is refused there, as torch's parser does.
+
+    >>> import minitorch
+    >>> minitorch.arange(6).reshape(shape=(2, 3)).shape
+    torch.Size([2, 3])
+    """
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def called(input: Any, *values: Any, **kwargs: Any) -> Any:
+            if keyword not in kwargs:
+                return fn(input, *values, **kwargs)
+            given = kwargs.pop(keyword)
+            if values:
+                raise TypeError(f"{fn.__name__}() got multiple values for argument '{keyword}'")
+            if not isinstance(given, (tuple, list)):
+                raise TypeError(f"{fn.__name__}(): argument '{keyword}' must be tuple of ints, "
+                                f"not {type_name(given)}")
+            return fn(input, given, **kwargs)
+
+        return called
+
+    return decorate
+
+
 def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
           position: int = 1) -> tuple:
     """The sizes of ``fn(*args)`` (ints, or one tuple/list of ints), checked like torch.

@@ -94,6 +94,7 @@ def _resolve(shape_: tuple, numel: int) -> tuple:
     return tuple(numel // known if s == -1 else s for s in shape_)
 
 
+@_args.sizes_by_keyword("shape")
 def reshape(self: Tensor, *shape_: Any) -> Tensor:
     """The same values in a new shape (one dim may be -1): a view when the memory allows,
     else a copy.
@@ -140,6 +141,7 @@ def view(self: Tensor, *shape_: Any) -> Tensor:
     return shape.View.apply(self, shape=target)
 
 
+@_args.sizes_by_keyword("dims")
 def permute(self: Tensor, *dims: Any) -> Tensor:
     """Reorder the dimensions."""
     ndim = self.dim()
@@ -254,6 +256,7 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     return op.apply(self, dims=dims)
 
 
+@_args.sizes_by_keyword("size")
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
     target = _args.sizes("expand", sizes, check_negative=False)

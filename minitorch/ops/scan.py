@@ -41,6 +41,7 @@ class Flip(Op):
         return (Flip.apply(g, dims=ctx.dims),)
 
 
+@_args.sizes_by_keyword("dims")
 def flip(input: Tensor, *dims: Any) -> Tensor:
     """A copy of ``input`` with the order of ``dims`` reversed.
 

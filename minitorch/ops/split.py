@@ -180,6 +180,7 @@ class Repeat(Op):
         return (summed.reshape(ctx.shape[ctx.added:]),)
 
 
+@_args.sizes_by_keyword("repeats")
 def repeat(self: Tensor, *repeats: Any) -> Tensor:
     """``self`` tiled: ``repeats[i]`` copies along dim ``i``; extra leading repeats add dims.
 
