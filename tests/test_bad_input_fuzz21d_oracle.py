@@ -45,3 +45,56 @@ def test_default_collate_as_torch(batch: str) -> None:
     assert_as_torch(f"import numpy as np; R = L.utils.data.default_collate({batch})")
     assert_as_torch(f"import numpy as np; R = list(L.utils.data.DataLoader({batch}, "
                     "batch_size=2))")
+
+
+RNN = "X = L.arange(8.).view(4, 2); rnn = L.nn.utils.rnn\n"
+
+
+@pytest.mark.parametrize("program", [
+    "R = rnn.unpad_sequence(X, L.tensor([3, 2]), batch_first=True)",
+    "R = rnn.unpad_sequence(X, L.tensor([3, 2, 1]), batch_first=True)",
+    "R = rnn.unpad_sequence(X, L.tensor([2, 2, 1, 1]), batch_first=True)",
+    "R = rnn.unpad_sequence(X, L.tensor([3, 2, 1]))", "R = rnn.unpad_sequence(X, L.tensor([3]))",
+    "R = rnn.unpad_sequence(X, [3, 1])",
+    "R = rnn.unpad_sequence(X.view(4, 2, 1), L.tensor([2] * 4))",
+    "R = rnn.pack_sequence([L.tensor(1.)])", "R = rnn.pack_sequence([L.ones(2), L.tensor(1.)])",
+    "R = rnn.PackedSequence(L.ones(3), None)", "R = rnn.PackedSequence(L.ones(3))",
+    "R = rnn.PackedSequence((L.ones(3),))", "R = rnn.PackedSequence([L.ones(3), L.tensor([3])])",
+    "R = rnn.PackedSequence((L.ones(3), L.tensor([3]), None))"])
+def test_packed_sequence_arguments_as_torch(program: str) -> None:
+    """unpad_sequence wants one length per sequence; pack_sequence's sequences have a first
+    dim; PackedSequence's lone argument is a (data, batch_sizes) pair; torch's errors."""
+    assert_as_torch(RNN + program)
+
+
+@pytest.mark.parametrize("args", ["'cpu', -1", "'cuda', -2", "'meta', -1", "'cpu', -1.0",
+                                  "'cpu', 'a'", "'cpu', None", "'cpu', True", "'cpu', 2 ** 63",
+                                  "'cpu', np.int64(-1)", "'cpu', np.int64(1)", "'cpu:-1'",
+                                  "'cuda:-1'", "-1", "'cpu:0', 1", "'cpu', 1"])
+def test_device_index_as_torch(args: str) -> None:
+    """A device's index is an int (numpy ints too), not negative, as torch's parser wants."""
+    assert_as_torch(f"import numpy as np; R = L.device({args})")
+
+
+@pytest.mark.parametrize("scale", ["float('nan')", "float('inf')", "-float('inf')", "1e30",
+                                   "(2, float('nan'))", "-1.", "0.1", "2.5"])
+@pytest.mark.parametrize("more", ["", ", mode='linear'", ", recompute_scale_factor=True"])
+def test_interpolate_scale_beyond_int64_as_torch(scale: str, more: str) -> None:
+    """A scale whose output size is nan, infinite or beyond int64 gets torch's error (its
+    Python int()'s with recompute_scale_factor)."""
+    x = "L.arange(16.).view(1, 1, 4, 4)" if "(" in scale else "L.arange(8.).view(1, 2, 4)"
+    if "(" in scale and "linear" in more:
+        more = ", mode='bilinear'"
+    if scale == "1e30" and "recompute" in more:
+        pytest.skip("torch's recompute passes the huge int on: a TypeError from its C++ binding")
+    assert_as_torch(f"R = L.nn.functional.interpolate({x}, scale_factor={scale}{more})")
+
+
+@pytest.mark.parametrize("mode", ["no_grad()", "enable_grad()", "inference_mode()",
+                                  "inference_mode(False)", "set_grad_enabled(False)"])
+def test_grad_mode_exit_without_enter_as_torch(mode: str) -> None:
+    """Leaving a grad mode never entered does what torch does (no_grad turns grad mode off;
+    enable_grad and inference_mode raise torch's AttributeError), not an internal error."""
+    assert_as_torch(f"m = L.{mode}\ntry:\n    R = (m.__exit__(None, None, None), "
+                    "L.is_grad_enabled(), L.is_inference_mode_enabled())\n"
+                    "finally:\n    L.set_grad_enabled(True)")
