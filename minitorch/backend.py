@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import _meta, _mkl
+from ._args import INT64_MAX, INT64_MIN, as_int, type_name
 
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
 HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
@@ -55,6 +56,21 @@ def _parsed(text: str, index: int | None) -> tuple[str, int | None]:
     return match[1], index if match[2] is None else int(match[2])
 
 
+def _index(index: Any) -> int | None:
+    """A device's index as torch's parser takes it: an int, not negative (or None)."""
+    if index is None:
+        return None
+    n = as_int(index)
+    if n is None:
+        raise TypeError(f"device(): argument 'index' (position 2) must be int, not "
+                        f"{type_name(index)}")
+    if not INT64_MIN <= n <= INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    if n < 0:
+        raise RuntimeError("Device index must not be negative")
+    return n
+
+
 class device:
     """Where a tensor's values live: ``device("cpu")``, ``device("cuda")``, ``device("cuda:1")``.
 
@@ -70,15 +86,16 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, int) and not isinstance(type, bool):  # a GPU number, as torch
+            index = _index(type)
             if not cuda_device_count():
                 raise RuntimeError("Cannot access accelerator device when none is available.")
-            type, index = "cuda", type
+            type = "cuda"
         elif not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments - got "
                             f"({type.__class__.__name__}), but expected a device string such "
                             "as 'cpu' or 'cuda:0', or a GPU number")
         else:
-            type, index = _parsed(type, index)
+            type, index = _parsed(type, _index(index))
         if type not in _TORCH_DEVICE_TYPES:
             raise RuntimeError(f"Expected one of {', '.join(_TORCH_DEVICE_TYPES)} device type "
                                f"at start of device string: {type}")

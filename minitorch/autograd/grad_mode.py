@@ -164,6 +164,8 @@ def is_inference_mode_enabled() -> bool:
 class _Mode:
     """A context manager that also decorates functions (torch's _DecoratorContextManager)."""
 
+    _torch_saved = "prev"  # the attribute torch's manager saves the state in on enter
+
     def _target(self) -> tuple[bool, bool]:
         raise NotImplementedError
 
@@ -172,6 +174,9 @@ class _Mode:
         set_state(*self._target())
 
     def __exit__(self, *exc: object) -> None:
+        if not hasattr(self, "_saved"):  # exit without enter: torch's error
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'{self._torch_saved}'")
         set_state(*self._saved)
 
     def clone(self) -> _Mode:
@@ -238,6 +243,7 @@ class no_grad(_BareDecoratable):
 
     def __init__(self) -> None:  # ``no_grad(None)`` is refused, as torch's
         super().__init__()
+        self._saved = (False, _state.inference)  # torch's: exit without enter disables grad
 
     def _target(self) -> tuple[bool, bool]:
         return False, _state.inference
@@ -301,6 +307,8 @@ class inference_mode(_Mode):
         if not isinstance(mode, bool):  # as torch: anything else is a function to decorate
             return cls()(mode)
         return super().__new__(cls)
+
+    _torch_saved = "_inference_mode_context"
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = bool(mode)

@@ -107,8 +107,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         sizes, scales = [int(s) for s in given], [None] * dims
     else:
         scales = [float(s) for s in given]
-        # torch's C++ (and its recompute's Python int()) truncates the product
-        sizes = [int(n * s) for n, s in zip(input.shape[2:], scales)]
+        # torch's C++ (and its recompute's Python int(): its errors too) truncates the product
+        truncate = int if recompute_scale_factor else _scaled_size
+        sizes = [truncate(n * s) for n, s in zip(input.shape[2:], scales)]
         if recompute_scale_factor:
             scales = [None] * dims
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
@@ -124,3 +125,10 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         sources = tuple(linear_sources(xp, input._data.dtype, n, out, s, bool(align_corners))
                         for n, out, s in zip(input.shape[2:], sizes, scales))
     return NODES[mode, dims].apply(input, sources=sources)
+
+
+def _scaled_size(size: float) -> int:
+    """A size times its scale, truncated to an int64 as torch's C++ does."""
+    if not _args.fits_int64(size):  # nan, inf or beyond int64
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return int(size)

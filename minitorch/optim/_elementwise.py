@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .._args import OMITTED
-from .._tensor import Tensor
-from .optimizer import Optimizer, plain_settings
+from .._tensor import Tensor, broadcast_error
+from .optimizer import Optimizer
 
 __all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "state_tensor"]
 
@@ -69,20 +69,43 @@ def state_tensor(array: Any) -> Tensor:
 class ElementwiseOptimizer(Optimizer):
     """An optimizer whose ``_update(p, grad, state, group)`` changes ``p._data`` in place."""
 
+    _state: tuple[str, ...] = ()  # a parameter's state entries, in the order torch reads them
+
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
         loss = self._closure_loss(closure)
-        for group in map(plain_settings, self.param_groups):
+        for group in map(self._settings_of, self.param_groups):
             for p in group["params"]:
                 if p._grad is None:
                     continue
                 grad = p._grad._data
-                self._update(p, -grad if group["maximize"] else grad, self.state[p], group)
+                state = self._loaded_state(p, self.state[p], group)
+                self._update(p, -grad if group["maximize"] else grad, state, group)
                 p._version_counter.value += 1
         return loss
 
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         raise NotImplementedError
+
+    def _state_keys(self, group: dict) -> tuple[str, ...]:
+        return self._state
+
+    def _loaded_state(self, p: Tensor, state: dict, group: dict) -> dict:
+        """``state``, whose entries torch reads once it has any (it fills in only an empty
+        one): a loaded state that lacks one raises torch's KeyError, one of another shape
+        (another parameter's) torch's error of its update."""
+        if not state:
+            return state
+        keys = self._state_keys(group)
+        for key in keys:
+            if key not in state:
+                raise KeyError(key)
+        for key in keys:
+            value = state[key]
+            if (key not in self._loaded_scalars and isinstance(value, Tensor)
+                    and value.shape != p.shape):
+                raise broadcast_error(value, p)
+        return state
 
     @staticmethod
     def _zeros_state(p: Tensor, state: dict, *names: str) -> list[Tensor]:

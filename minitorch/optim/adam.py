@@ -36,6 +36,11 @@ class Adam(ElementwiseOptimizer):
     (0.9, 0.999)
     """
 
+    _settings = ("betas", "amsgrad", "lr", "weight_decay", "eps", "maximize", "foreach",
+                 "capturable", "differentiable", "fused", "decoupled_weight_decay")
+    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False,
+                        "fused": None, "amsgrad": False, "decoupled_weight_decay": False}
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, amsgrad: bool = False, *, foreach: Any = None,
@@ -48,6 +53,10 @@ class Adam(ElementwiseOptimizer):
                     "capturable": capturable, "differentiable": differentiable,
                     "fused": fused, "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
+
+    def _state_keys(self, group: dict) -> tuple[str, ...]:
+        peak = ("max_exp_avg_sq",) if group["amsgrad"] else ()
+        return ("exp_avg", "exp_avg_sq", *peak, "step")
 
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         xp = p._xp

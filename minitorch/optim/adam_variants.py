@@ -68,6 +68,11 @@ class Adamax(_AdamFamily):
     0.002
     """
 
+    _settings = ("betas", "eps", "lr", "weight_decay", "foreach", "maximize", "differentiable",
+                 "capturable")
+    _state = ("exp_avg", "exp_inf", "step")
+    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False}
+
     def __init__(self, params: Iterable[Any], lr: float = 2e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, foreach: Any = None, *, maximize: bool = False,
@@ -95,6 +100,13 @@ class NAdam(_AdamFamily):
     >>> optim.NAdam([nn.Parameter(minitorch.ones(1))]).defaults["momentum_decay"]
     0.004
     """
+
+    _settings = ("betas", "lr", "weight_decay", "momentum_decay", "eps", "maximize",
+                 "decoupled_weight_decay", "foreach", "capturable", "differentiable")
+    _state = ("exp_avg", "exp_avg_sq", "mu_product", "step")
+    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False,
+                        "decoupled_weight_decay": False}
+    _loaded_scalars = ("step", "mu_product")
 
     def __init__(self, params: Iterable[Any], lr: float = 2e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
@@ -137,6 +149,11 @@ class RAdam(_AdamFamily):
     >>> optim.RAdam([nn.Parameter(minitorch.ones(1))]).defaults["betas"]
     (0.9, 0.999)
     """
+
+    _settings = ("betas", "lr", "weight_decay", "eps", "maximize", "foreach", "capturable",
+                 "differentiable", "decoupled_weight_decay")
+    _state = ("exp_avg", "exp_avg_sq", "step")
+    _loaded_defaults = NAdam._loaded_defaults
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -61,6 +62,15 @@ class Optimizer:
         super().__init_subclass__(**kwargs)
         if "step" in cls.__dict__:  # profiled as torch's: one labelled block per step
             cls.step = _profiled_step(cls.__dict__["step"])
+
+    # the group settings in the order torch's step reads them (a loaded group that lacks
+    # one fails there, with torch's KeyError)
+    _settings: tuple[str, ...] = ()
+    # torch's __setstate__ after a load: the settings a loaded group may lack, and the state
+    # entries a parameter's state must have once it has any (numbers made float32 tensors)
+    _loaded_defaults: dict[str, Any] = {"foreach": None, "maximize": False,
+                                        "differentiable": False}
+    _loaded_scalars: tuple[str, ...] = ("step",)
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -121,9 +131,11 @@ class Optimizer:
         >>> sorted(optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1).state_dict())
         ['param_groups', 'state']
         """
-        index = {p: i for i, p in enumerate(self._params())}
-        groups = [{**g, "params": [index[p] for p in g["params"]]} for g in self.param_groups]
-        state = {index[p]: dict(s) for p, s in self.state.items()}
+        index = {id(p): i for i, p in enumerate(self._params())}
+        groups = [{**g, "params": [index[id(p)] for p in g["params"]]}
+                  for g in self.param_groups]
+        # torch's: the state's own values, keys that are not parameters kept as they are
+        state = {index[id(p)] if isinstance(p, Tensor) else p: s for p, s in self.state.items()}
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
@@ -135,13 +147,40 @@ class Optimizer:
         if any(len(a["params"]) != len(b["params"]) for a, b in zip(groups, self.param_groups)):
             raise ValueError("loaded state dict contains a parameter group that doesn't match "
                              "the size of optimizer's group")
-        params = self._params()
+        param_of = dict(zip((i for g in groups for i in g["params"]), self._params()))
         self.state = defaultdict(dict)
-        for i, saved in state_dict["state"].items():
-            self.state[params[i]] = {k: v.detach().clone() if isinstance(v, Tensor) else v
-                                     for k, v in saved.items()}
-        for group, saved in zip(self.param_groups, groups):
-            group.update({k: v for k, v in saved.items() if k != "params"})
+        for i, saved in state_dict["state"].items():  # state of no parameter kept as it is
+            if i in param_of:
+                self.state[param_of[i]] = _copied(saved)
+            else:
+                self.state[i] = saved
+        # torch's: the saved settings replace the groups' (a setting left out stays out)
+        self.param_groups = [{**saved, "params": group["params"]}
+                             for group, saved in zip(self.param_groups, copy.deepcopy(groups))]
+        self._settle_loaded()
+
+    def _settle_loaded(self) -> None:
+        """torch's __setstate__: a loaded group's missing flags take their defaults, and a
+        parameter's non-empty state must hold its scalars (torch's KeyError if not)."""
+        for group in self.param_groups:
+            for key, value in self._loaded_defaults.items():
+                group.setdefault(key, value)
+            for p in group["params"]:
+                state = self.state.get(p)
+                for key in self._loaded_scalars if state else ():
+                    if key not in state:
+                        raise KeyError(key)
+                    if not isinstance(state[key], Tensor):
+                        state[key] = Tensor._make(p._xp.asarray(float(state[key]),
+                                                                 dtype=p._xp.float32))
+
+    def _settings_of(self, group: dict[str, Any]) -> dict[str, Any]:
+        """``group``'s settings for an update (see ``plain_settings``), read as torch's step
+        reads them: a loaded group that lacks one raises torch's KeyError."""
+        for key in self._settings:
+            if key not in group:
+                raise KeyError(key)
+        return plain_settings(group)
 
     def _params(self) -> list[Tensor]:
         return [p for g in self.param_groups for p in g["params"]]
@@ -154,6 +193,15 @@ class Optimizer:
                             if key != "params")
         return text + ")"
 
+
+
+def _copied(value: Any) -> Any:
+    """A loaded state's value: tensors copied, inside dicts too."""
+    if isinstance(value, Tensor):
+        return value.detach().clone()
+    if isinstance(value, dict):
+        return {key: _copied(v) for key, v in value.items()}
+    return value
 
 
 def plain_settings(group: dict[str, Any]) -> dict[str, Any]:

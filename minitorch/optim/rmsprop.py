@@ -46,6 +46,11 @@ class RMSprop(ElementwiseOptimizer):
     0.99
     """
 
+    _settings = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered", "foreach",
+                 "maximize", "differentiable", "capturable")
+    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False,
+                        "momentum": 0, "centered": False}
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99,
                  eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0,
                  centered: bool = False, capturable: bool = False, foreach: Any = None,
@@ -57,6 +62,10 @@ class RMSprop(ElementwiseOptimizer):
                     "capturable": capturable, "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable}
         super().__init__(params, defaults)
+
+    def _state_keys(self, group: dict) -> tuple[str, ...]:
+        momentum = ("momentum_buffer",) if group["momentum"] > 0 else ()
+        return ("square_avg", *momentum, *(("grad_avg",) if group["centered"] else ()), "step")
 
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         xp = p._xp
@@ -91,6 +100,11 @@ class Adagrad(ElementwiseOptimizer):
     1e-10
     """
 
+    _settings = ("lr", "weight_decay", "lr_decay", "eps", "foreach", "maximize",
+                 "differentiable", "fused")
+    _state = ("sum", "step")
+    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "fused": None}
+
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, lr_decay: float = 0,
                  weight_decay: float = 0, initial_accumulator_value: float = 0,
                  eps: float = 1e-10, foreach: Any = None, *, maximize: bool = False,
@@ -124,6 +138,11 @@ class Adadelta(ElementwiseOptimizer):
     >>> optim.Adadelta([nn.Parameter(minitorch.ones(1))]).defaults["rho"]
     0.9
     """
+
+    _settings = ("lr", "rho", "eps", "weight_decay", "foreach", "maximize", "differentiable",
+                 "capturable")
+    _state = ("square_avg", "acc_delta", "step")
+    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False}
 
     def __init__(self, params: Iterable[Any], lr: float = 1.0, rho: float = 0.9,
                  eps: float = 1e-6, weight_decay: float = 0, foreach: Any = None, *,

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_error
 from ..autograd import profiler
 from ..ops._fused import add_scaled
 from ._elementwise import check_tensor_lr
-from .optimizer import Optimizer, plain_settings
+from .optimizer import Optimizer
 
 __all__ = ["SGD"]
 
@@ -36,6 +36,11 @@ class SGD(Optimizer):
     >>> optim.SGD([nn.Parameter(minitorch.ones(1))], lr=0.1, momentum=0.9).defaults["momentum"]
     0.9
     """
+
+    _settings = ("weight_decay", "momentum", "lr", "dampening", "nesterov", "maximize",
+                 "foreach", "fused")
+    _loaded_defaults = {**Optimizer._loaded_defaults, "nesterov": False, "fused": False}
+    _loaded_scalars = ()
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0,
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
@@ -61,7 +66,7 @@ class SGD(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
         loss = self._closure_loss(closure)
-        for group in map(plain_settings, self.param_groups):
+        for group in map(self._settings_of, self.param_groups):
             for p in group["params"]:
                 if p._grad is not None:
                     self._update(p, group)
@@ -82,6 +87,8 @@ class SGD(Optimizer):
             buf = state.get("momentum_buffer")
             if buf is None:
                 buf = state["momentum_buffer"] = Tensor._make(xp.asarray(d, copy=True))
+            elif buf.shape != p.shape:  # another parameter's, loaded
+                raise broadcast_error(buf, p)
             else:  # buf.mul_(momentum).add_(d, alpha=1 - dampening)
                 buf._data[...] = add_scaled(xp, buf._data * momentum, d,
                                             1 - group["dampening"])

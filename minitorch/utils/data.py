@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from .._random import randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
@@ -182,27 +184,45 @@ def default_convert(data: Any) -> Any:
     return data
 
 
-def default_collate(batch: list) -> Any:
-    """Samples stacked into batches: tensors stacked, numbers made tensors, tuples and
-    lists of fields collated field by field (into a list), dicts key by key.
+def default_collate(batch: Sequence) -> Any:
+    """Samples stacked into batches: tensors and numpy arrays stacked, numbers made tensors,
+    tuples and lists of fields collated field by field (into a list; every sample must have
+    as many), dicts key by key, strings left as they are.
 
     >>> default_collate([(1., 2), (3., 4)])
     [tensor([1., 3.], dtype=torch.float64), tensor([2, 4])]
+    >>> default_collate([[1, 2], [3]])
+    Traceback (most recent call last):
+    RuntimeError: each element in list of batch should be of equal size
     """
-    from .. import float64, tensor
+    from .. import float64, from_numpy, tensor
 
     first = batch[0]
     if isinstance(first, Tensor):
         return stack(batch)
+    if type(first).__module__ == "numpy" and type(first).__name__ != "memmap":
+        if first.dtype.kind in "OSUa":  # torch's pattern of strings and objects
+            raise TypeError(_COLLATE_TYPES.format(first.dtype))
+        if first.shape == ():  # numpy scalars: one array of them
+            return from_numpy(np.asarray(batch))
+        return default_collate([from_numpy(np.asarray(b)) for b in batch])
     if isinstance(first, float):  # Python floats are doubles, as in torch
         return tensor(batch, dtype=float64)
-    if isinstance(first, (bool, int)):
+    if isinstance(first, int):
         return tensor(batch)
+    if isinstance(first, (str, bytes)):
+        return batch
     if isinstance(first, dict):
         return {key: default_collate([sample[key] for sample in batch]) for key in first}
     if isinstance(first, (tuple, list)):
-        return [default_collate(list(field)) for field in zip(*batch)]
-    return batch
+        if any(len(sample) != len(first) for sample in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        return [default_collate(field) for field in zip(*batch)]
+    raise TypeError(_COLLATE_TYPES.format(type(first)))
+
+
+_COLLATE_TYPES = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts "
+                  "or lists; found {}")
 
 
 class DataLoader:
@@ -220,6 +240,8 @@ class DataLoader:
                  multiprocessing_context: Any = None, generator: Any = None, *,
                  prefetch_factor: int | None = None, persistent_workers: bool = False,
                  pin_memory_device: str = "", in_order: bool = True) -> None:
+        _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
+                              multiprocessing_context)
         self.dataset, self.generator, self.num_workers = dataset, generator, num_workers
         iterable = isinstance(dataset, IterableDataset)
         if iterable:
@@ -286,6 +308,28 @@ class DataLoader:
         if self.batch_size is None:
             return n
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+def _check_worker_options(num_workers: int, timeout: float, prefetch_factor: int | None,
+                          persistent_workers: bool, multiprocessing_context: Any) -> None:
+    """torch's checks of the worker options, though loading here is single-process: with
+    no workers, options that only workers use are refused."""
+    if num_workers < 0:
+        raise ValueError("num_workers option should be non-negative; use num_workers=0 to "
+                         "disable multiprocessing.")
+    if timeout < 0:
+        raise ValueError("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise ValueError("prefetch_factor option could only be specified in multiprocessing."
+                         "let num_workers > 0 to enable multiprocessing, otherwise set "
+                         "prefetch_factor to None.")
+    if prefetch_factor is not None and prefetch_factor < 0:
+        raise ValueError("prefetch_factor option should be non-negative")
+    if persistent_workers and num_workers == 0:
+        raise ValueError("persistent_workers option needs num_workers > 0")
+    if multiprocessing_context is not None and num_workers == 0:
+        raise ValueError("multiprocessing_context can only be used with multi-process loading "
+                         f"(num_workers > 0), but got num_workers={num_workers}")
 
 
 def _check_iterable_options(shuffle: Any, sampler: Any, batch_sampler: Any) -> None:

@@ -110,6 +110,8 @@ class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sort
         if unsorted_indices is None:
             unsorted_indices = _inverse(sorted_indices)
         if batch_sizes is None:  # (data, batch_sizes) as one pair
+            if not (isinstance(data, (list, tuple)) and len(data) == 2):
+                raise AssertionError("Expected data to be a list or tuple of length 2")
             data, batch_sizes = data
         elif batch_sizes.device.type != "cpu":
             raise ValueError("batch_sizes should always be on CPU. Instances of PackedSequence "
@@ -244,7 +246,7 @@ def pack_sequence(sequences: list[Tensor], enforce_sorted: bool = True) -> Packe
     >>> packed.data, packed.batch_sizes
     (tensor([1, 4, 2, 3]), tensor([2, 1, 1]))
     """
-    lengths = [v.shape[0] for v in sequences]
+    lengths = [v.size(0) for v in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
 
 
@@ -259,7 +261,8 @@ def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool 
     if not batch_first:
         padded_sequences.transpose_(0, 1)
     steps = _creation.arange(padded_sequences.shape[1], device=lengths.device)
-    return [sequence[steps < length] for sequence, length in zip(padded_sequences, lengths)]
+    return [sequence[steps < length]
+            for sequence, length in zip(padded_sequences, lengths, strict=True)]
 
 
 def unpack_sequence(packed_sequences: PackedSequence) -> list[Tensor]:
