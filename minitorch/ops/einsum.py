@@ -22,8 +22,10 @@ from .linalg import Bmm
 __all__ = ["einsum"]
 
 
-def einsum(equation: str, *operands: Any) -> Tensor:
-    """The sum over the labels missing from the output of the product of the operands.
+def einsum(*args: Any) -> Tensor:
+    """The sum over the labels missing from the output of the product of the operands: an
+    equation and its operands, or each operand followed by its list of labels (ints in
+    [0, 52), ``...`` for an ellipsis) and, last, the output's list.
 
     >>> minitorch.einsum("i,i->", minitorch.tensor([1., 2.]), minitorch.tensor([3., 4.]))
     tensor(11.)
@@ -31,10 +33,14 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     torch.Size([2, 1])
     >>> minitorch.einsum("...ij,...jk", minitorch.ones(5, 2, 3), minitorch.ones(3, 4)).shape
     torch.Size([5, 2, 4])
+    >>> minitorch.einsum(minitorch.ones(2, 3), [0, 1], minitorch.ones(3), [1], [0])
+    tensor([3., 3.])
     """
-    if not operands:
+    if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
                          "or at least one operand and its subscripts list")
+    equation, operands = _sublists_as_equation(args) if _args.is_tensor(args[0]) else (
+        args[0], args[1:])
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     _check_arguments(equation, operands)
@@ -65,6 +71,25 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     if summed:  # the summed labels are size 1 now
         result = result.view([result.shape[d] for d in range(len(out))])
     return result
+
+
+def _sublists_as_equation(args: tuple) -> tuple[str, tuple]:
+    """torch's reading of ``einsum(op, labels, op, labels, ..., [output labels])``: label n
+    is the letter ``"A" + n`` below 26 and ``"a" + n - 26`` from 26."""
+    def letter(n: Any) -> str:
+        if n == Ellipsis:
+            return "..."
+        if n >= 0 and n < 26:
+            return chr(ord("A") + n)
+        if n >= 26 and n < 52:
+            return chr(ord("a") + n - 26)
+        raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                         "[0, 52)")
+
+    equation = ",".join("".join(letter(n) for n in labels) for labels in args[1::2])
+    if len(args) % 2:
+        return equation + "->" + "".join(letter(n) for n in args[-1]), args[:-1:2]
+    return equation, args[::2]
 
 
 def _check_arguments(equation: Any, operands: tuple) -> None:
