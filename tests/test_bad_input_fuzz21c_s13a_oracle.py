@@ -25,3 +25,149 @@ def test_tensor_has_no_method_torch_lacks() -> None:
     "R = L.rsub(L.tensor([1, 2]), 5)"])
 def test_rsub_is_a_function_only(program: str) -> None:
     assert_as_torch(program)
+
+
+_DTYPES = ["L.float32", "L.float64", "L.int64", "L.bool", "L.float16", "L.int8", "L.uint8"]
+_SCALAR_OPS = [
+    "L.copysign(x, {v})", "x.copysign({v})", "L.xlogy(x, {v})", "L.xlogy({v}, x)",
+    "L.clamp_min(x, {v})", "x.clamp_min_({v})", "L.clamp(x, {v})", "L.clamp(x, None, {v})",
+    "L.addcmul(x, x, x, value={v})", "L.addcdiv(x, x, x, value={v})", "L.lerp(x, x, {v})",
+    "x.scatter(0, L.tensor([0]), {v})", "x.scatter_(0, L.tensor([0]), {v})",
+    "L.nn.functional.threshold(x, {v}, 2.)", "L.nn.functional.threshold(x, 1., {v}, True)",
+    "L.nn.functional.leaky_relu(x, {v})", "L.nn.functional.elu(x, {v})",
+    "L.nn.functional.celu(x, {v})", "L.nn.functional.softplus(x, {v})",
+    "L.nn.functional.softplus(x, 1, {v})", "L.nn.functional.hardtanh(x, -1e300, 1e300)",
+    "L.dist(x, x, {v})", "L.norm(x, {v})", "L.linalg.vector_norm(x, {v})",
+    "L.linalg.matrix_norm(x.reshape(1, 2), {v})", "L.isclose(x, x, {v})",
+    "L.isclose(x, x, 1., atol={v})", "x.allclose(x, {v})", "L.allclose(x, x, 1., {v})",
+    "x.addmm(x.reshape(1, 2).T, x.reshape(1, 2), beta={v})", "x.fill_({v})",
+    "x.hypot_({v})", "x.atan2_({v})", "x.round(decimals={v})",
+    "L.nn.functional.multi_margin_loss(x[None], L.tensor([0]), margin={v})"]
+
+
+@pytest.mark.parametrize("dtype", _DTYPES)
+@pytest.mark.parametrize("value", ["1j", "2+0j", "1e300"])
+@pytest.mark.parametrize("op", _SCALAR_OPS)
+def test_number_arguments_in_the_kernels_dtype_as_torch(op: str, value: str,
+                                                        dtype: str) -> None:
+    """A Number argument reaches the kernel as torch's parser leaves it (a complex one too)
+    and is read there in the kernel's dtype (float32 for float16 where the kernel computes in
+    it): a complex with an imaginary part or a value too large is refused in torch's words,
+    after the kernel's own dtype refusal; where torch refuses complex numbers outright
+    (clamp, copysign, xlogy, the norms' order) it says so."""
+    assert_as_torch(f"x = L.ones(2, dtype={dtype}); R = {op.format(v=value)}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.functional.pairwise_distance(L.ones(2), L.ones(2), 1j)",
+    "R = L.nn.functional.pairwise_distance(L.ones(2), L.ones(2), p=1j)",
+    "R = L.nn.functional.pairwise_distance(L.ones(2), L.ones(2), 2, 'a')",
+    "R = L.nn.functional.cosine_similarity(L.ones(2), L.ones(2), 0, 1j)",
+    "R = L.nn.functional.cosine_similarity(L.ones(2), L.ones(2), 0, eps=1j)",
+    "R = L.nn.functional.margin_ranking_loss(L.ones(2), L.ones(2), L.ones(2), 1j)",
+    "R = L.nn.functional.margin_ranking_loss(L.ones(2), L.ones(2), L.ones(2), margin='a')",
+    "R = L.nn.functional.hinge_embedding_loss(L.ones(2), L.ones(2), margin=1j)",
+    "R = L.nn.functional.cosine_embedding_loss(L.ones(1, 2), L.ones(1, 2), L.ones(1), "
+    "margin=1j)",
+    "R = L.nn.functional.poisson_nll_loss(L.ones(2), L.ones(2), eps=1j)",
+    "R = L.nn.functional.glu(L.ones(2), 1j)",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2), scale_factor=1j)",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(2, 1j))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(2, None))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=('a', 2))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(None, 2), "
+    "mode='bilinear')",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2), scale_factor=L.tensor(2.))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2), scale_factor=1j, "
+    "recompute_scale_factor=True)",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(2, L.tensor(2.)))",
+    "R = L.isclose(L.ones(2), L.ones(2), float('nan'))",
+    "R = L.isclose(L.ones(2), L.ones(2), equal_nan='a')",
+    "R = L.isclose(L.ones(2), L.ones(2).double(), 1j)",
+    "R = L.ones(2).clamp_min_('a')", "R = L.clamp_min_(L.ones(2), 1j)",
+    "R = L.ones(2, dtype=L.int64).clamp_min_(2.5)", "R = L.ones(2).hypot_(2.)",
+    "R = L.ones(2).arctan2_(2)", "R = L.ones(2).cumsum_('a')"])
+def test_float_and_number_arguments_as_torch(program: str) -> None:
+    """Float arguments of torch's parsed functions are refused by position (none when given
+    by keyword) whatever their type, a complex one included; an in-place twin speaks for
+    itself, counting its arguments after ``self``."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("expression", [
+    'L.logcumsumexp(L.tensor([1, 2]), 0)',
+    'L.logaddexp(L.tensor([1, 2]), L.tensor([1, 2]))',
+    'L.nn.functional.layer_norm(L.tensor([[1, 2]]), (2,))',
+    'L.bitwise_not(L.zeros(0, dtype=L.float64))',
+    'L.bitwise_not(L.ones(2))',
+    'L.ones(2).bitwise_not()',
+    "L.nn.functional.pad(L.ones(1, 2, 2, dtype=L.bool), (1, 1), mode='reflect')",
+    "L.nn.functional.pad(L.ones(1, 2, 2, dtype=L.bool), (1, 1), mode='replicate')",
+    'L.repeat_interleave(L.tensor([1., 2.]))',
+    'L.tensor([True]).exp2()',
+    'L.tensor([1, 2]).frac()',
+    'L.tensor([True]).sort()',
+    'L.tensor([True, False]).topk(1)',
+    'L.nn.functional.adaptive_max_pool2d(L.ones(1, 2, 2, dtype=L.int64), 1)',
+    'L.nn.functional.adaptive_avg_pool2d(L.ones(1, 2, 2, dtype=L.int64), 1)',
+    'L.linalg.eigh(L.ones(2, 2, dtype=L.int64))',
+    'L.tensor([True]) ** L.tensor([True])',
+    'L.tensor([True]).abs()',
+    'L.ones(2) & L.ones(2)',
+    'L.ones(2) << 1',
+    'L.tensor([True]) << 1',
+    'L.clamp(L.tensor([True]), True, False)',
+    'L.tensor([True]).round()',
+    'L.tensor([1]).round(decimals=1)',
+    'L.tensor([True]) // L.tensor([True])',
+    'L.tensor([True]) % L.tensor([True])',
+    'L.linalg.householder_product(L.ones(2, 2, dtype=L.int64), L.ones(1, dtype=L.int64))',
+    'L.nn.functional.gelu(L.tensor([1]))',
+    'L.nn.functional.elu(L.tensor([1]))',
+    'L.nn.functional.silu(L.tensor([1]))',
+    'L.nn.functional.threshold(L.tensor([True]), 0.5, 2.)',
+    'L.nn.functional.threshold(L.tensor([True]), 0.5, 2., True)',
+    'L.lerp(L.tensor([1]), L.tensor([1]), 0.5)',
+    'L.lerp(L.tensor([1]), L.tensor([1]), L.tensor([1]))',
+    'L.addcmul(L.tensor([True]), L.tensor([True]), L.tensor([True]))',
+    'L.softmax(L.tensor([1, 2]), 0)',
+    'L.log_softmax(L.tensor([1, 2]), 0)',
+    'L.mm(L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool))',
+    'L.dot(L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool))',
+    'L.addmm(L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool))',
+    'L.cumsum(L.tensor([True]), 0, dtype=L.bool)',
+    'L.cumprod(L.tensor([True]), 0, dtype=L.bool)',
+    'L.nn.functional.unfold(L.ones(1, 1, 2, 2, dtype=L.int64), 1)',
+    'L.nn.functional.multi_margin_loss(L.ones(1, 2, dtype=L.int64), L.tensor([0]))',
+    'L.nn.functional.huber_loss(L.tensor([1]), L.tensor([1]))',
+    'L.nn.functional.smooth_l1_loss(L.tensor([1]), L.tensor([1]))',
+    'L.nn.functional.max_unpool2d(L.ones(1, 1, 2, 2, dtype=L.int64), '
+    'L.zeros(1, 1, 2, 2, dtype=L.int64), 2)',
+    'L.nn.functional.interpolate(L.ones(1, 1, 2, dtype=L.int64), scale_factor=2)',
+    'L.nn.functional.interpolate(L.ones(1, 1, 2, 2, dtype=L.int64), scale_factor=2)',
+    'L.randn(2, dtype=L.int64)',
+    'L.rand(2, dtype=L.int64)',
+    'L.arange(3, dtype=L.bool)',
+    'L.ones(2) < 1j',
+    'L.ones(2, dtype=L.float16) < 1j',
+    'L.ones(2, dtype=L.float64).lt(1j)',
+    'L.linspace(0, 1, 3, dtype=L.bool)',
+    'L.logspace(0, 1, 3, dtype=L.bool)',
+    'L.ones(2, dtype=L.int64).normal_()',
+    'L.ones(2, dtype=L.int64).uniform_()',
+    'L.ones(2, dtype=L.int64).exponential_()',
+    'L.randperm(3, dtype=L.bool)',
+    'L.ones(2) // 1j',
+    'L.nn.functional.log_softmax(L.tensor([1, 2]), 0)',
+    'L.nn.functional.softmax(L.tensor([], dtype=L.int64), 0)',
+    'L.ones(2).copysign(1j)',
+    'L.nn.functional.layer_norm(L.tensor([[True]]), (1,))',
+    'L.tensor([1, 2]).logcumsumexp(0)',
+    'L.nn.functional.mse_loss(L.tensor([1]), L.tensor([1]))',
+    'L.nn.functional.l1_loss(L.tensor([True]), L.tensor([True]))'])
+def test_dispatch_refusals_as_torch(expression: str) -> None:
+    """Where torch's dispatcher finds no kernel for a dtype it raises NotImplementedError
+    '"<kernel>" not implemented for \'<Type>\'' (bitwise_not of floats, threshold of bools,
+    a complex number compared or divided, ...), and minitorch raises the same."""
+    assert_as_torch(f"R = {expression}")
+

@@ -260,7 +260,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
         return Scatter.apply(input, index, src, dim=d)
     if not index.numel():  # torch's kernel converts the value per element written: none
         src = 0
-    _args.number("scatter", src, "value", 4)
+    src = _args.kernel_scalar(src, input.dtype)
     _check_sizes(input, d, index, None)
     _refuse_reduce(reduce)
     return ScatterValue.apply(input, index, dim=d, value=src)

@@ -13,6 +13,7 @@ tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>)
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .. import _args, backend
@@ -48,15 +49,19 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
 
 
 def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> Any:
-    """``x.<name>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...);
-    a positional argument is passed as ``first=`` when ``first`` names it."""
+    """``x.<name>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...),
+    with ``fn``'s parameters; a positional argument is passed as ``first=`` when ``first``
+    names it. A tensor-only ``other`` is checked before the write's own checks."""
     name = name or fn.__name__
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if name in _TENSOR_OTHER and (args or "other" in kwargs):
+            _args.tensor_args(name, (args[0] if args else kwargs["other"], "other", 2))
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
         return self._inplace(fn, *args, **kwargs)
 
+    method.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
     method.__name__ = f"{name}_"
     method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.ones(1).{name}_ " \
                      "is not None\n    True\n    "
@@ -166,11 +171,13 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
 # torch's in-place twins of methods minitorch has, each writing ``x.<name>(...)`` back into
 # ``x``. Not among them: squeeze_/transpose_ (they change the shape in place), the comparisons
 # (torch records a node with zero gradients), floor_divide_ (torch refuses its derivative).
-TWINS = ("addmm", "ceil", "clamp_min", "clamp_max", "clip", "cumprod", "cumsum", "erf",
+TWINS = ("addmm", "ceil", "clamp_max", "clip", "cumprod", "cumsum", "erf",
          "exp2", "floor", "fmod", "frac", "log10", "log2", "remainder", "round", "square",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
          "atan2", "arctan2", "copysign", "xlogy")
+# ops whose ``other`` is a tensor only (no Number overload)
+_TENSOR_OTHER = ("hypot", "atan2", "arctan2")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
 # the tensor's dtype (``x.add_(1)``), which a dim is not
 _INT_PARAMETER = {"cumsum": "dim", "cumprod": "dim", "tril": "diagonal", "triu": "diagonal"}

@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._dtype import result_type
 from .._tensor import Tensor, broadcast_pair
 from . import _layer_norm_order as ln_order
 from ._base import Op, like, wrap
-from .pointwise import Clamp, ClampTensor
+from .pointwise import Clamp, ClampTensor, clamp_result_type
 
 __all__ = ["ClampMin", "ClampMinTensor", "NativeLayerNorm", "clamp_min", "layer_norm", "normalize"]
 
@@ -99,8 +100,7 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError("\"LayerNormKernelImpl\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented("LayerNormKernelImpl", input.dtype)
     if bias is not None:
         _args.scalar_type(input.dtype, bias.dtype)
 
@@ -154,9 +154,31 @@ def clamp_min(input: Tensor, min: Any) -> Tensor:
     if isinstance(min, Tensor):
         broadcast_pair(input, min)  # torch's error where the shapes do not broadcast
         return ClampMinTensor.apply(input, min, None)
+    min = _number_bound("clamp_min", input, min)
+    _args.kernel_scalar(min, result_type(input, min))
+    return ClampMin.apply(input, min=min)
+
+
+def clamp_min_(self: Tensor, min: Any) -> Tensor:
+    """In place :func:`clamp_min`: a number bound is checked before the result's cast.
+
+    >>> minitorch.tensor([-1., 2.]).clamp_min_(0.)
+    tensor([0., 2.])
+    """
+    if not isinstance(min, Tensor):
+        min = _number_bound("clamp_min_", self, min)
+        clamp_result_type(self, min, None)
+    return self._inplace(clamp_min, min)
+
+
+def _number_bound(fn: str, input: Tensor, min: Any) -> Any:
+    """clamp_min's number ``min`` as torch's parser reads it, a complex one refused."""
     if not (_args.is_real(min) or isinstance(min, complex)):
-        raise _args.invalid_combination("clamp_min", (input, min), *_CLAMP_MIN_SIGNATURES)
-    return ClampMin.apply(input, min=_args.number("clamp_min", min, "min", 2))
+        raise _args.invalid_combination(fn, (input, min), *_CLAMP_MIN_SIGNATURES)
+    (min,) = _args.numbers(fn, (min, "min", 2))
+    if isinstance(min, complex):
+        raise NotImplementedError("clamp is not supported for complex types")
+    return min
 
 
 _CLAMP_MIN_SIGNATURES = ("Tensor input, Tensor min, *, Tensor out = None",
