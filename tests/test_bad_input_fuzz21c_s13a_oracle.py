@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import SETTINGS
 from test_bad_input_fuzz21b_oracle import assert_as_torch
 
 import minitorch as mt
@@ -171,3 +174,43 @@ def test_dispatch_refusals_as_torch(expression: str) -> None:
     a complex number compared or divided, ...), and minitorch raises the same."""
     assert_as_torch(f"R = {expression}")
 
+
+_INDEX_OPS = {  # each op's call on ``x`` along ``d`` at ``i``, its source shaped by ``S``
+    "index_add": "x.index_add(d, i, L.ones(S){alpha})",
+    "index_add_": "x.index_add_(d, i, L.ones(S){alpha})",
+    "index_select": "x.index_select(d, i)", "function": "L.index_add(x, d, i, L.ones(S))"}
+
+
+@settings(SETTINGS, max_examples=120)
+@given(op=st.sampled_from(sorted(_INDEX_OPS)),
+       shape=st.sampled_from([(3,), (2, 3), (2, 3, 4), (), (0, 3), (2, 0), (0,)]),
+       dim=st.integers(-3, 2), index=st.sampled_from([[0, 5], [-1], [1, -3], [7, 2, 9], [0]]),
+       int32=st.booleans(), alpha=st.sampled_from(["", ", alpha=2"]))
+def test_index_ops_out_of_range_as_torch(op: str, shape: tuple, dim: int, index: list,
+                                         int32: bool, alpha: str) -> None:
+    """An index out of a dim's range is refused in each op's own words and type, which for
+    index_add depend on the kernel torch runs (scatter_add along the first or last dim of a
+    tensor of several dims for an int64 index and alpha 1: a RuntimeError naming the index;
+    otherwise "index out of range in self"); an empty tensor of several dims is not read."""
+    size = list(shape) or [1]
+    size[dim % len(size)] = len(index)
+    program = (f"x = L.zeros{shape}; d = {dim}; "
+               f"i = L.tensor({index}{', dtype=L.int32' if int32 else ''}); S = {size}; "
+               f"R = {_INDEX_OPS[op].format(alpha=alpha)}")
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.zeros(0, 3, requires_grad=True); s = L.ones(1, 3, requires_grad=True); "
+    "y = x.index_add(0, L.tensor([0]), s); y.sum().backward(); R = (y, x.grad, s.grad)",
+    "x = L.zeros(2, 0, requires_grad=True); s = L.ones(1, 0, requires_grad=True); "
+    "y = x.index_add(0, L.tensor([5]), s); y.sum().backward(); R = (y, x.grad, s.grad)",
+    "x = L.zeros(2, 3, requires_grad=True); s = L.ones(2, 3, requires_grad=True); "
+    "y = x.index_add(0, L.tensor([1, 1]), s, alpha=3); y.sum().backward(); "
+    "R = (y, x.grad, s.grad)",
+    "x = L.zeros((), requires_grad=True); s = L.ones((), requires_grad=True); "
+    "y = x.index_add(0, L.tensor([0]), s); y.backward(); R = (y, x.grad, s.grad)"])
+def test_index_add_gradients_as_torch(program: str) -> None:
+    """index_add's gradient of ``source`` is torch's ``grad.index_select(dim, index)``, with
+    index_select's own refusals where the forward wrote nothing (an empty ``self``)."""
+    assert_as_torch(program)

@@ -20,7 +20,6 @@ from .. import _args, backend
 from .._tensor import Tensor, check_inplace_allowed
 from . import pointwise, special
 from ._base import Op, wrap
-from .shape import Index
 
 __all__ = ["METHODS", "IndexAdd", "index_add", "index_add_"]
 
@@ -82,14 +81,17 @@ class IndexAdd(Op):
         out = xp.asarray(a._data, copy=True)
         values = xp.astype(source._data, out.dtype)
         target = xp.reshape(out, (1,)) if out.ndim == 0 else out  # a view: writes reach out
-        backend.index_add(xp, target, key, values if alpha == 1 else values * alpha)
+        if out.size:  # torch reads no index for an empty self
+            backend.index_add(xp, target, key, values if alpha == 1 else values * alpha)
         return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         grad_source = None
-        if ctx.needs_input_grad[1]:
-            grad_source = Index.apply(g.reshape(1) if g.dim() == 0 else g, key=ctx.key)
+        if ctx.needs_input_grad[1]:  # torch's grad.index_select(dim, index), its checks too
+            from .gather import index_select  # (gather's IndexSelect backward is an IndexAdd)
+
+            grad_source = index_select(g, len(ctx.key) - 1, wrap(ctx.key[-1]))
             if grad_source.shape != ctx.source_shape:  # a 0-d source of a 0-d self
                 grad_source = grad_source.reshape(ctx.source_shape)
             if ctx.alpha != 1:
@@ -107,14 +109,15 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     if fn.endswith("_"):
         check_inplace_allowed(self)
     d = _args.wrap_dim(dim, self.dim())
-    _check_index_add(self, d, index, source)
+    _check_index_add(self, d, index, source, alpha)
     if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype
         _args.assigned(alpha, self.dtype, unsigned=True)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),)
 
 
-def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor) -> None:
-    """torch's checks of ``index_add``'s tensors, in torch's order."""
+def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor, alpha: Any) -> None:
+    """torch's checks of ``index_add``'s tensors, in torch's order; the range of the indices
+    last, in the words of the kernel that runs (see :func:`_check_index_range`)."""
     name = _args.legacy
     if index.dim() > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
@@ -140,9 +143,26 @@ def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor) -> Non
         raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(self.shape)} "
                            f"source.shape = {list(source.shape)}")
-    size, data = (self.shape[d] if self.dim() else 1), index._data
-    if index.numel() and bool(self._xp.any((data < 0) | (data >= size))):
-        raise IndexError("index out of range in self")
+    _check_index_range(self, d, index, alpha)
+
+
+def _check_index_range(self: Tensor, d: int, index: Tensor, alpha: Any) -> None:
+    """The indices in range of ``self``'s dim ``d``, as torch's index_add kernel checks them:
+    an empty ``self`` of more than one dim is not read at all; along its first or last dim,
+    an int64 index with ``alpha`` 1 runs scatter_add, which names the first index out of
+    range; the other paths say only "index out of range in self"."""
+    if not index.numel() or (self.dim() > 1 and not self.numel()):
+        return
+    xp, data = self._xp, self._xp.reshape(index._data, (-1,))
+    size = self.shape[d] if self.dim() else 1
+    outside = (data < 0) | (data >= size)
+    if not bool(xp.any(outside)):
+        return
+    if self.dim() > 1 and d in (0, self.dim() - 1) and alpha == 1 and \
+            index.dtype.name == "int64":
+        first = int(data[int(xp.argmax(outside))])
+        raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size {size}")
+    raise IndexError("index out of range in self")
 
 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
