@@ -214,3 +214,128 @@ def test_index_add_gradients_as_torch(program: str) -> None:
     """index_add's gradient of ``source`` is torch's ``grad.index_select(dim, index)``, with
     index_select's own refusals where the forward wrote nothing (an empty ``self``)."""
     assert_as_torch(program)
+
+
+_SCATTER_INDEX = "L.tensor([[1, 0, 0, 2], [1, 2, 2, 1]])"
+
+
+@pytest.mark.parametrize("src", ["L.ones(2)", "L.ones(2, 4)", "L.ones(2, 5)", "L.ones(1, 4)",
+                                 "L.ones(2, 4, 1)", "L.ones(())", "2.", "L.ones(2, 4).long()"])
+@pytest.mark.parametrize("index", [_SCATTER_INDEX, "L.tensor([[1, 0, 0, 2, 0]])",
+                                   "L.tensor([1, 0])", "L.tensor([[]], dtype=L.int64)",
+                                   "L.tensor([[1, 0, 0, 3]])"])
+@pytest.mark.parametrize("call", ["x.scatter(0, i, s)", "x.scatter(-2, i, s, reduce='add')",
+                                  "x.scatter(0, i, s, reduce='multiply')",
+                                  "x.scatter(0, i, s, reduce='mean')", "x.scatter_add(0, i, s)",
+                                  "x.scatter_reduce(0, i, s, 'amax')",
+                                  "x.scatter_reduce(0, i, s, 'max')"])
+def test_scatter_shapes_as_torch(call: str, index: str, src: str) -> None:
+    """The scatters check the index against self (apart from dim), then against a tensor
+    src in every dim (a dim src lacks is torch's IndexError), then src's rank, then the
+    reduction's name, then the index's range, in torch's order and words."""
+    assert_as_torch(f"x = L.zeros(3, 4); i = {index}; s = {src}; R = {call}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.zeros(3).scatter(0, L.tensor(1), L.ones(1))",
+    "R = L.zeros(3).scatter(0, L.tensor([1]), L.ones(()))",
+    "R = L.zeros(()).scatter(0, L.tensor(0), L.ones(1))",
+    "R = L.zeros(3).scatter_add(0, L.tensor(1), L.ones(1))",
+    "R = L.zeros(()).scatter_add(0, L.tensor([0]), L.ones(()))"])
+def test_scatter_of_scalars_as_torch(program: str) -> None:
+    """A 0-d index, src or self counts as one element of one dim, as in torch."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("self_", ["L.ones(3, 4)", "L.ones(3, 4, requires_grad=True)",
+                                   "L.tensor([[True, False, True, False]] * 3)",
+                                   "L.arange(12).reshape(3, 4)", "L.ones(3, 4).double()"])
+@pytest.mark.parametrize("src", ["L.arange(8.).reshape(2, 4)", "2.5", "2", "True", "1j",
+                                 "L.ones(2, 4, requires_grad=True)"])
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_legacy_reduce_as_torch(self_: str, src: str, reduce: str) -> None:
+    """scatter's deprecated ``reduce=`` with a tensor or a number: torch's values in the
+    self's dtype, recorded under a NotImplemented node whose backward refuses."""
+    program = (f"x = {self_}; s = {src}; s = s.to(x.dtype) if isinstance(s, L.Tensor) else s; "
+               f"R = x.scatter(0, {_SCATTER_INDEX}, s, reduce='{reduce}')")
+    assert_as_torch(program)
+    assert_as_torch(program + "; y = x * 1; y.scatter_(0, "
+                    f"{_SCATTER_INDEX}, s, reduce='{reduce}'); R = (R, y)")
+    assert_as_torch(program + "; R.sum().backward()")
+
+
+_REDUCE_CASES = [  # self, dim, index, src
+    ("[[1., 0., 3.], [2., 5., 2.]]", 1, "[[0, 0], [2, 2]]", "[[2., 0.], [2., 0.]]"),
+    ("[1., 0., 2., 2.]", 0, "[0, 0, 1, 3, 3]", "[2., 0., 0., 1., 2.]"),
+    ("[4., 4., 1.]", 0, "[0, 1, 0]", "[4., 1., 4.]"),
+    ("[5., nan, 9.]", 0, "[1, 0, 2]", "[1., nan, 4.]"),
+    ("[[1., 2.], [3., 4.]]", 0, "[[1, 1]]", "[[0., 5.], [7., 8.]]")]
+
+
+@pytest.mark.parametrize("case", _REDUCE_CASES)
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin", "max", "min"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_values_and_gradients_as_torch(case: tuple, reduce: str,
+                                                      include_self: bool) -> None:
+    """scatter_reduce's values, node and gradients of self and src (ties share amax's and
+    amin's, zeros are left out of prod's products; a src larger than the index gets
+    torch's broadcast gradient or the engine's refusal; torch's forward takes "max" and
+    "min" but its backward refuses them), against torch's."""
+    x, dim, index, src = case
+    made = "L.tensor({}, dtype=L.float64, requires_grad=True)"
+    assert_as_torch(
+        f"nan = float('nan'); x = {made.format(x)}; s = {made.format(src)}; "
+        f"y = x.scatter_reduce({dim}, L.tensor({index}), s, '{reduce}', "
+        f"include_self={include_self}); "
+        "y.backward(L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)); "
+        "R = (y, x.grad, s.grad)")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.tensor([5, 7, 9]); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), L.tensor([1, 2, 4]), "
+    "'mean')",
+    "x = L.tensor([5, 7, 9]); R = x.scatter_reduce(0, L.tensor([1, 1]), L.tensor([1, 2]), "
+    "'amin', include_self=False)",
+    "x = L.tensor([True, False]); R = x.scatter_reduce(0, L.tensor([1, 1]), "
+    "L.tensor([True, False]), 'prod')",
+    "x = L.tensor([True, False]); R = x.scatter_reduce(0, L.tensor([1, 1]), "
+    "L.tensor([True, False]), 'mean')",
+    "x = L.ones(3, dtype=L.float16); R = x.scatter_reduce(0, L.tensor([0, 0]), "
+    "L.ones(2, dtype=L.float16), 'mean', include_self=False)",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), L.tensor([1., 2., 3.]), 3)",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), 2., 'sum')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), L.ones(3), 'sum', "
+    "include_self='a')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0., 0, 2]), L.ones(3), 'foo')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 5]), L.ones(3), 'foo')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 5]), L.ones(3), 'sum')",
+    "x = L.zeros(3); R = L.scatter_reduce(x, 0, L.tensor([0, 0, 2]), L.ones(3), reduce=None)",
+    "x = L.zeros(3, requires_grad=True); R = x.scatter_reduce_(0, L.tensor([0]), L.ones(1), "
+    "'sum')",
+    "x = L.ones(3, requires_grad=True); y = x * 1; y.scatter_reduce_(0, L.tensor([0, 0, 2]), "
+    "L.ones(3), 'amax'); y.sum().backward(); R = (y, x.grad)",
+    "x = L.ones(3, requires_grad=True); s = L.ones(4, requires_grad=True); "
+    "x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'sum').sum().backward(); R = s.grad",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([0., 0., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'prod'); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); R = gs",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([0., 0., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'prod'); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); "
+    "R = L.autograd.grad(gs.sum(), (s,))",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([2., 3., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'prod', include_self=False); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); "
+    "R = L.autograd.grad((gx * gx).sum() + (gs * gs).sum(), (x, s))",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([2., 3., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'mean', include_self=False); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); R = (gx, gs)"])
+def test_scatter_reduce_forms_as_torch(program: str) -> None:
+    """scatter_reduce's dtypes (an integer mean rounds down, bool has no mean), its parser's
+    and kernel's refusals in torch's order, the in-place form, and the derivatives of its
+    gradients (torch refuses prod's where two zeros of src meet)."""
+    assert_as_torch(program)
