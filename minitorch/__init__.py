@@ -149,7 +149,7 @@ from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.dist import dist
 from .ops.einsum import einsum
-from .ops.gather import gather, index_select, scatter, scatter_add
+from .ops.gather import gather, index_select, scatter, scatter_add, scatter_reduce
 from .ops.householder import geqrf
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy

@@ -203,7 +203,7 @@ FUNCTIONS = (divide, true_divide, concat, concatenate, rsub, positive, sgn, is_f
              typename)
 
 METHODS = {
-    "divide": divide, "true_divide": true_divide, "rsub": rsub, "positive": positive,
+    "divide": divide, "true_divide": true_divide, "positive": positive,
     "sgn": sgn, "where": _where, "__reversed__": _reversed,
     "H": property(_conjugate_transpose), "mH": property(_batched_conjugate_transpose),
     "adjoint": _batched_conjugate_transpose, "dim_order": _dim_order,

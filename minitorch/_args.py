@@ -774,6 +774,19 @@ def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
     tensor_args(fn, (value, name, position))
 
 
+def not_implemented(kernel: str, dt: Any) -> NotImplementedError:
+    """torch's dispatch refusal of a dtype its ``kernel`` has no loop for (``dt`` a dtype, or
+    torch's name of one such as ``"ComplexFloat"``).
+
+    >>> import minitorch
+    >>> raise not_implemented("bitwise_not_cpu", minitorch.float64)
+    Traceback (most recent call last):
+    NotImplementedError: "bitwise_not_cpu" not implemented for 'Double'
+    """
+    return NotImplementedError(f'"{kernel}" not implemented for '
+                               f"'{dt if isinstance(dt, str) else legacy(dt)}'")
+
+
 def no_complex_kernel(kernel: str, a: Any, b: Any) -> None:
     """torch's refusal where an op has no complex kernel (``//``, ``%``, ``<``, ``&``, ...)
     and an operand is a complex number; minitorch refuses complex numbers everywhere, but
@@ -783,9 +796,9 @@ def no_complex_kernel(kernel: str, a: Any, b: Any) -> None:
     """
     if isinstance(a, complex) or isinstance(b, complex):
         tensor = a if hasattr(a, "dtype") else b
-        double = getattr(getattr(tensor, "dtype", None), "name", "") == "float64"
-        raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
-                                  f"'{'ComplexDouble' if double else 'ComplexFloat'}'")
+        name = getattr(getattr(tensor, "dtype", None), "name", "")
+        kind = {"float64": "ComplexDouble", "float16": "ComplexHalf"}.get(name, "ComplexFloat")
+        raise not_implemented(f"{kernel}_cpu", kind)
 
 
 def number(fn: str, value: Any, name: str, position: int) -> Any:
@@ -947,6 +960,27 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
             check_overflow(real, dt)
         return value
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+
+
+def kernel_scalar(value: Any, dt: Any, opmath: bool = False) -> Any:
+    """A Number argument as torch's kernel computing in ``dt`` reads it (``Scalar.to<T>``,
+    after the parser kept a complex as it is): refused where ``dt`` cannot hold it, a complex
+    read by its real part (into bool: whether it is non-zero), a float into an integer type
+    truncated. An ``opmath`` kernel reads it for float16 in float32, the type it computes in.
+
+    >>> import minitorch
+    >>> kernel_scalar(1j, minitorch.float32)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type float without overflow
+    >>> kernel_scalar(2 + 0j, minitorch.float64), kernel_scalar(1j, minitorch.bool)
+    (2.0, True)
+    """
+    if opmath and dt.name == "float16":
+        from ._dtype import float32 as dt
+    value = assigned(value, dt, unsigned=True)
+    if isinstance(value, complex):
+        return bool(value)
+    return int(value) if isinstance(value, float) and kind_of(dt) == "int" else value
 
 
 def check_overflow(value: float, dt: Any) -> None:

@@ -66,7 +66,10 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     the one after the tensor, and another one less, unless the op's first parameter is
     ``self`` (worded for the method already). Where the op declares torch's
     ``signatures`` (:func:`overloads`) and more than one takes that many arguments, torch
-    reports no single argument but the invalid combination (an unknown keyword too)."""
+    reports no single argument but the invalid combination (an unknown keyword too). An
+    in-place ``name_`` speaks for the out-of-place op it runs."""
+    if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
+        message = name + message[len(name) - 1:]
     declared = method_signatures(list(signatures)) if method else list(signatures)
     refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message)
     if declared and refusal and refusal[1] == name and \
@@ -254,6 +257,11 @@ def function(fn: Callable) -> Callable:
     return entry(fn, fn.__name__, method=False)
 
 
+# torch's Tensor methods written in Python (torch/_tensor.py), which its parser never sees
+PYTHON_METHODS = frozenset({
+    "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
+    "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
+    "unique_consecutive"})
 # torch's Python functions, which its argument parser never sees (and which torch re-exports
 # as the same objects: ``torch.vmap is torch.func.vmap``)
 _PYTHON_LEVEL = ("minitorch.func", "minitorch.autograd", "minitorch.serialization")

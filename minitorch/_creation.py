@@ -423,7 +423,7 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     if not dt.is_floating_point and (kind == "uniform" or 0 not in shape):  # uniform checks
         # its bounds for the dtype first; normal runs no kernel for an empty tensor
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(dt)}\'')
+        raise _args.not_implemented(kernel, dt)
     _args.check_alloc(shape, dt.itemsize)
     array = _created(lambda xp: _sampling.draw(xp, kind, shape, dt.name, generator), device)
     return _leaf(array, requires_grad)
@@ -482,7 +482,7 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
             ("number", step, "step", 3), ("dtype", dtype, "dtype", None),
             ("flag", requires_grad, "requires_grad", None))
     if dtype is D.bool:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+        raise _args.not_implemented("arange_cpu", dtype)
     if any(isinstance(v, complex) and v.imag for v in (start, end, step)):  # torch reads
         raise RuntimeError("value cannot be converted to type double without overflow")
     start, end, step = (v.real if isinstance(v, complex) else v  # them as doubles

@@ -56,7 +56,7 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
     dt = dt or D.get_default_dtype()
     dtype_name = dt.name
     if dtype_name == "bool":
-        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for 'Bool'")
+        raise _args.not_implemented(f"{fn}_cpu", dt)
     if steps > 1:  # torch converts both ends to the dtype
         for value in (start, end):
             _args.assigned(float(value), dt)

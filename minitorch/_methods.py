@@ -721,9 +721,8 @@ def _cmp(name: str, named: bool = False) -> Any:
             else:  # a real tensor never equals a number with an imaginary part
                 return compare(name, self, float("nan"))
         if not isinstance(other, (Tensor, int, float)):
-            if isinstance(other, complex) and name not in ("eq", "ne"):
-                kind = "ComplexDouble" if self.dtype.name == "float64" else "ComplexFloat"
-                raise NotImplementedError(f'"{name}_cpu" not implemented for \'{kind}\'')
+            if name not in ("eq", "ne"):
+                _args.no_complex_kernel(name, self, other)
             return NotImplemented
         return compare(name, self, other)
 
@@ -945,7 +944,8 @@ _METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.t
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
 _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
-                 "clamp_max": normalize.clamp_max,
+                 "clamp_min_": normalize.clamp_min_, "clamp_max": normalize.clamp_max,
+                 "clamp_max_": normalize.clamp_max_,
                  "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
 _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
@@ -966,6 +966,11 @@ _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
     is_method = inspect.isfunction(_fn) and not _name.startswith("__")
     setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
+for _name, _fn in list(vars(Tensor).items()):  # the class's own methods that take arguments
+    if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \
+            _name not in _call_form.PYTHON_METHODS and \
+            len(inspect.signature(_fn).parameters) > 1:
+        setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True))
 
 
 def _read_only(name: str, prop: property) -> property:

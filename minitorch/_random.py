@@ -102,7 +102,7 @@ def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None
 
 def _check_float(dt: D.dtype, kernel: str) -> None:
     if not dt.is_floating_point:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.legacy}\'')
+        raise _args.not_implemented(kernel, dt)
 
 
 # ---- functions ---------------------------------------------------------------------------
@@ -312,7 +312,7 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     name = (_args.dtype("randperm", dtype) or D.int64).name  # every type before any value
     _args.non_negative("randperm", (n,))
     if name == "bool":
-        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+        raise _args.not_implemented("randperm", "Bool")
     array = _created(lambda xp: _sampling.draw(xp, "randperm", (n,), name, generator), device)
     return _leaf(array, requires_grad)
 

@@ -794,8 +794,8 @@ class Tensor(metaclass=_TensorType):
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
                  equal_nan: bool = False) -> bool:
         """True if ``|self - other| <= atol + rtol * |other|`` everywhere."""
-        rtol, atol = _args.reals("allclose", (rtol, "rtol", None), (atol, "atol", None))
-        equal_nan = _args.flag("allclose", equal_nan, "equal_nan")
+        rtol, atol = _args.reals("allclose", (rtol, "rtol", 3), (atol, "atol", 4))
+        equal_nan = _args.flag("allclose", equal_nan, "equal_nan", 5)
         if other.dtype is not self.dtype:
             raise RuntimeError(f"{_args.legacy(self.dtype)} did not match "
                                f"{_args.legacy(other.dtype)}")

@@ -527,13 +527,29 @@ def half_via_float(compute: Any, xp: ModuleType, *operands: Any) -> Any:
 
 def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:
     """``target[index] += values`` with repeated indices adding up (scatter-add)."""
+    index_reduce(xp, target, index, values, "add")
+
+
+_CUPYX_SCATTERS = {"add": "scatter_add", "maximum": "scatter_max", "minimum": "scatter_min"}
+
+
+def index_reduce(xp: ModuleType, target: Any, index: Any, values: Any, op: str) -> None:
+    """``target[index] = op(target[index], values)``, each repeated index taking its values
+    in turn: the scatter of ``op``, one of numpy's ufuncs ``add``, ``multiply``,
+    ``maximum`` (nan wins) and ``minimum``.
+
+    >>> target = np.zeros(3)
+    >>> index_reduce(np, target, (np.array([0, 0, 2]),), np.array([1., 4., 2.]), "maximum")
+    >>> target
+    array([4., 0., 2.])
+    """
     if xp is np:
-        np.add.at(target, index, values)
-    elif is_cupy(xp):
-        importlib.import_module("cupyx").scatter_add(target, index, values)
-    else:  # the standard has no scatter-add: add up in host memory
+        getattr(np, op).at(target, index, values)
+    elif is_cupy(xp) and op in _CUPYX_SCATTERS:
+        getattr(importlib.import_module("cupyx"), _CUPYX_SCATTERS[op])(target, index, values)
+    else:  # the standard has no scatter: reduce in host memory
         host = to_numpy(target).copy()
-        np.add.at(host, _numpy_key(index), to_numpy(values))
+        getattr(np, op).at(host, _numpy_key(index), to_numpy(values))
         target[...] = xp.asarray(host)
 
 

@@ -232,14 +232,16 @@ def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
         if g is not None and not isinstance(g, T.Tensor):
             raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
         if g is not None and tuple(g.shape) != meta[0]:
-            g = _reduce_to_shape(name, i, g, meta[0])
+            g = reduce_to_shape(name, i, g, meta[0])
         if g is not None and g.dtype is not meta[1]:
             g = g.to(meta[1])
         out.append(g)
     return tuple(out)
 
 
-def _reduce_to_shape(name: str, index: int, grad: T.Tensor, shape: tuple) -> T.Tensor:
+def reduce_to_shape(name: str, index: int, grad: T.Tensor, shape: tuple) -> T.Tensor:
+    """The engine's check of a gradient for an input of ``shape``: summed down to it where
+    the input expands to the gradient's shape, else torch's "invalid gradient" error."""
     if not T.expandable_to(shape, tuple(grad.shape)):
         got = list(grad.shape)
         raise RuntimeError(
@@ -677,6 +679,24 @@ class Error(Node):
 
     def _apply(self, grads: tuple) -> tuple:
         raise RuntimeError(self._message)
+
+
+def delayed_error(grad: T.Tensor, message: str) -> T.Tensor:
+    """``grad`` behind an :class:`Error` node when it records a graph (a backward run with
+    ``create_graph=True``), else ``grad`` itself: torch's ``DelayedError``, for a gradient
+    whose own derivative it refuses.
+
+    >>> import minitorch
+    >>> delayed_error(minitorch.ones(1, requires_grad=True) * 2, "no")
+    tensor([2.], grad_fn=<Error>)
+    """
+    if not grad.requires_grad:
+        return grad
+    node = Error(message)
+    node.next_functions = (grad._edge(),)
+    out = grad.detach()
+    out._set_grad_fn(node, 0)
+    return out
 
 
 def once_differentiable(

@@ -43,8 +43,7 @@ def _check_unpool(input: Tensor, indices: Tensor) -> None:
                                "non-zero size for non-batch dimensions, but got "
                                f"{list(input.shape)} with dimension {d} being empty.")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"max_unpool2d\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented("max_unpool2d", input.dtype)
 
 
 @_args.tensors("conv1d", input="input", weight="weight", bias="bias")

@@ -18,6 +18,7 @@ from ..ops.upsample import NODES, linear_sources, nearest_sources
 __all__ = ["interpolate"]
 
 _LINEAR = {"linear": 3, "bilinear": 4}
+_NO_DOUBLE = 2 ** 1024 - 2 ** 970  # the smallest int that rounds past the largest double
 
 
 def _per_dim(value: Any, dims: int, input: Tensor, scale: bool) -> list:
@@ -41,6 +42,33 @@ def _per_dim(value: Any, dims: int, input: Tensor, scale: bool) -> list:
                         "Tuple[int, int, int], but got size with types "
                         f"{[type(v) for v in value]}")
     return list(value)
+
+
+def _scale_factors(input: Tensor, mode: str, align_corners: Any, scale_factor: Any,
+                   given: list) -> list:
+    """The scale factors as the parser of torch's upsampling kernel reads its ``tuple of
+    floats``: the first a Python or numpy number (else no overload matches), then each as a
+    float (a complex one refused by its 1-based position)."""
+    kernel = f"upsample_{mode}{input.dim() - 2}d"
+    first = given[0]
+    if not (isinstance(first, (int, float, complex)) or (
+            _args.holds_number(first) and not _args.is_tensor(first))):
+        listed = scale_factor if isinstance(scale_factor, (tuple, list)) else given
+        flag = ("bool align_corners, ",) if mode != "nearest" else ("",)
+        scales = ", ".join(f"float scales_{d} = None" for d in "dhw"[-len(given):]) \
+            if len(given) > 1 else "float scales = None"
+        given_args = (input, None, *([bool(align_corners)] if flag[0] else []), listed)
+        raise _args.invalid_combination(
+            kernel, given_args,
+            f"Tensor input, tuple of ints output_size, {flag[0]}tuple of floats scale_factors",
+            f"Tensor input, tuple of ints output_size, {flag[0]}{scales}, *, "
+            "Tensor out = None")
+    for position, value in enumerate(given, 1):
+        if not _args.is_real(value) or (isinstance(value, int) and abs(value) >= _NO_DOUBLE):
+            raise TypeError(f"{kernel}(): argument 'scale_factors' must be tuple of floats, "
+                            f"but found element of type {_args.type_name(value)} at pos "
+                            f"{position}")
+    return [float(v) for v in given]
 
 
 def _check_align(mode: str, align_corners: bool | None) -> None:
@@ -80,8 +108,7 @@ def _check_sizes(input: Tensor, sizes: list, mode: str, antialias: bool) -> None
                   f"upsample_{'nearest' if mode == 'nearest' else 'bilinear'}2d_channels_last"
                   ) if input.dim() == 4 else \
             f"compute_indices_weights_{'nearest' if mode == 'nearest' else 'linear'}"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented(kernel, input.dtype)
     if antialias:
         raise NotImplementedError("minitorch's interpolate does not support antialias=True")
 
@@ -105,13 +132,11 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if size is not None:
         sizes, scales = [int(s) for s in given], [None] * dims
+    elif recompute_scale_factor:  # torch's Python computes the sizes, its kernel gets none
+        sizes, scales = [int(n * s) for n, s in zip(input.shape[2:], given)], [None] * dims
     else:
-        scales = [float(s) for s in given]
-        # torch's C++ (and its recompute's Python int(): its errors too) truncates the product
-        truncate = int if recompute_scale_factor else _scaled_size
-        sizes = [truncate(n * s) for n, s in zip(input.shape[2:], scales)]
-        if recompute_scale_factor:
-            scales = [None] * dims
+        scales = _scale_factors(input, mode, align_corners, scale_factor, given)
+        sizes = [_scaled_size(n * s) for n, s in zip(input.shape[2:], scales)]
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")

@@ -139,8 +139,7 @@ def floating_kernel(kernel: str, dt: dtype, suffix: str = "_cpu") -> None:
     NotImplementedError: "huber_cpu" not implemented for 'Long'
     """
     if not dt.is_floating_point:
-        raise NotImplementedError(f'"{kernel}{suffix}" not implemented for '
-                                  f"'{_args.legacy(dt)}'")
+        raise _args.not_implemented(f"{kernel}{suffix}", dt)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args, _creation
+from .. import _args, _call_form, _creation
 from .._dtype import int64, result_type
 from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import no_grad
@@ -54,6 +54,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.shape}, input2: {input2.shape}, "
                            f"target: {target.shape} ")
+    margin = _args.real("margin_ranking_loss", margin, "margin", 4)
     return _reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
@@ -67,6 +68,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
     tensor([0.3000, 0.0000])
     """
     reduction = _check_reduction(reduction, size_average, reduce)
+    margin = _args.real("hinge_embedding_loss", margin, "margin", 3)
     zeros = _creation.zeros_like(input)
     margin_clamp = (margin - input).clamp_min(0)
     output_margin = where(target != 1, margin_clamp, zeros)
@@ -115,6 +117,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     tensor(1.)
     """
     reduction = _check_reduction(reduction, size_average, reduce)
+    margin = _args.real("cosine_embedding_loss", margin, "margin", 4)
     dim = target.dim()
     if dim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -131,6 +134,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _reduced(output_pos + output_neg, reduction)
 
 
+@_call_form.function
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
                       keepdim: bool = False) -> Tensor:
     """The ``p``-norm of ``x1 - x2 + eps`` over the last dimension.
@@ -140,12 +144,13 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     """
     fn = "pairwise_distance"
     _args.tensor_args(fn, (x1, "x1", 1), (x2, "x2", 2))
-    p, eps = _args.real(fn, p, "p"), _args.real(fn, eps, "eps")
-    keepdim = _args.flag(fn, keepdim, "keepdim")
+    p, eps = _args.reals(fn, (p, "p", 3), (eps, "eps", 4))
+    keepdim = _args.flag(fn, keepdim, "keepdim", 5)
     dim = max(x1.dim(), x2.dim()) - 1
     return Norm.apply(x1 - x2 + eps, p=p, dims=(dim,) if dim >= 0 else None, keepdim=keepdim)
 
 
+@_call_form.function
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """The cosine of the angle between ``x1`` and ``x2`` along ``dim``: each divided by its
     2-norm (at least ``eps``) first, as torch does.
@@ -167,7 +172,7 @@ def _cosine_operands(x1: Any, x2: Any, dim: Any, eps: Any) -> tuple:
     floating common dtype (integer operands are converted to it), then broadcast."""
     fn = "cosine_similarity"
     _args.tensor_args(fn, (x1, "x1", 1), (x2, "x2", 2))
-    dim, eps = _args.integer(fn, dim, "dim", None), _args.real(fn, eps, "eps")
+    dim, eps = _args.integer(fn, dim, "dim", 3), _args.real(fn, eps, "eps", 4)
     if eps < 0:
         raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     common = result_type(x1, x2)
@@ -215,6 +220,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
         reduction = _check_reduction(reduction, size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
+    eps = _args.real("poisson_nll_loss", eps, "eps", 5)
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
@@ -269,6 +275,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     reduction = _check_reduction(reduction)
+    (margin,) = _args.numbers("multi_margin_loss", (margin, "margin", 4))
     ndim = input.dim()
     if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
             or ndim == 0):
@@ -284,9 +291,9 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
         raise RuntimeError(f"inconsistent weight size, expected {dim} but got "
                            f"{list(weight.shape)}")
     if input.numel():  # torch's kernel reads the arrays as these dtypes
-        if not input.dtype.is_floating_point:
-            raise NotImplementedError("\"multi_margin_loss_cpu_kernel\" not implemented for "
-                                      f"'{_args.legacy(input.dtype)}'")
+        if input.dtype.name not in ("float32", "float64"):
+            raise _args.not_implemented("multi_margin_loss_cpu_kernel", input.dtype)
+        margin = _args.kernel_scalar(margin, input.dtype)
         _args.scalar_type(int64, target.dtype)
         if weight is not None:
             _args.scalar_type(input.dtype, weight.dtype)

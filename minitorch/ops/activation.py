@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from .. import _args
+from .._dtype import int64
 from .._tensor import Tensor
 from ..backend import cpu_math, half_via_float, namespace, zero_where
 from . import _fused
@@ -292,28 +293,44 @@ def _activation(fn: str, op: Any, input: Any, inplace: bool = False, *,
                 numbers: dict | None = None, **options: Any) -> Tensor:
     """``op`` on ``input`` (in place when asked), its arguments checked as torch's parser of
     ``fn`` (``fn_`` in place) does: a tensor, then the Number ``numbers`` from position 2;
-    an input of a dtype the kernel has no loop for is refused as torch refuses it."""
+    an input of a dtype the kernel has no loop for is refused as torch refuses it, and the
+    numbers are read in the input's dtype as its kernel reads them."""
     name = f"{fn}_" if inplace else fn
     _args.tensor_args(name, (input, "input", 1))
-    for position, (key, value) in enumerate((numbers or {}).items(), 2):
-        options[key] = _args.number(name, value, key, position)
+    numbers = numbers or {}
+    values = _args.numbers(name, *((value, key, position) for position, (key, value)
+                                   in enumerate(numbers.items(), 2)))
     _check_kernel_dtype(fn, input)
+    options.update((key, _kernel_number(fn, key, value, input.dtype))
+                   for key, value in zip(numbers, values))
     if inplace:
         op = _IN_PLACE.get(op, op)
         return input._inplace(lambda a: op.apply(a, **options))
     return op.apply(input, **options)
 
 
+def _kernel_number(fn: str, key: str, value: Any, dt: Any) -> Any:
+    """A Number argument of ``fn`` as its kernel reads it: in float32 for a float16 input
+    (threshold's ``value`` and hardtanh's bounds in float16 itself), hardtanh's bounds of an
+    integer input first as int64."""
+    if fn == "hardtanh" and not dt.is_floating_point:
+        _args.kernel_scalar(value, int64)
+    opmath = fn != "hardtanh" and key != "value"
+    return _args.kernel_scalar(value, dt, opmath)
+
+
 def _check_kernel_dtype(fn: str, input: Tensor) -> None:
-    """torch's refusal of a dtype its CPU kernel for ``fn`` lacks: hardtanh (relu6) runs on
-    integers but not bools, the others on floating dtypes only."""
-    if fn in ("hardtanh", "relu6"):
+    """torch's refusal of a dtype its CPU kernel for ``fn`` lacks: hardtanh (relu6) and
+    threshold run on integers but not bools, the others on floating dtypes only."""
+    if fn == "threshold":
+        if input.dtype.name == "bool":
+            raise _args.not_implemented("threshold_cpu", input.dtype)
+    elif fn in ("hardtanh", "relu6"):
         if input.dtype.name == "bool":
             raise RuntimeError("Bool inputs not supported for hardtanh")
     elif not input.dtype.is_floating_point:
         kernel = "GeluKernelImpl" if fn == "gelu" else f"{fn}_cpu"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented(kernel, input.dtype)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:

@@ -15,6 +15,7 @@ import struct
 from typing import Any
 
 from .. import _args
+from .._dtype import float64
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ._base import Op, wrap
@@ -128,6 +129,8 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
+    if isinstance(alpha, complex):  # torch's celu reads alpha as a double for 1 / alpha
+        _args.kernel_scalar(alpha, float64)
     _elu_kernel(input)
     return _activation("celu", Celu, input, inplace, numbers={"alpha": alpha})
 
@@ -156,14 +159,8 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     >>> F.threshold(minitorch.tensor([0.5, 2.]), 1., -1.)
     tensor([-1.,  2.])
     """
-    _args.tensor_args("threshold", (input, "input", 1))
-    if input.dtype.name == "bool":
-        raise RuntimeError('"threshold_cpu" not implemented for \'Bool\'')
-    options = {"threshold": _args.number("threshold", threshold, "threshold", 2),
-               "value": _args.number("threshold", value, "value", 3)}
-    if inplace:
-        return input._inplace(lambda a: Threshold.apply(a, **options))
-    return Threshold.apply(input, **options)
+    return _activation("threshold", Threshold, input, inplace,
+                       numbers={"threshold": threshold, "value": value})
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -222,7 +219,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     _args.tensor_args("glu", (input, "input", 1))
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    d = _args.dim("glu", dim, input.dim())
+    d = _args.dim("glu", dim, input.dim(), position=2)
     if input.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size "
                            f"{input.shape[d]}")

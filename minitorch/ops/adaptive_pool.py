@@ -246,8 +246,7 @@ def _check_input(name: str, input: Tensor, got: str, any_dtype: bool = False) ->
         raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, {got} {list(input.shape)}")
     _check_nonempty(name, input, "input", 1 if "max" in name else ndim - 2)
     if not input.dtype.is_floating_point and not any_dtype:
-        raise NotImplementedError(
-            f"\"{name}\" not implemented for '{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented(name, input.dtype)
 
 
 def _check_nonempty(name: str, t: Tensor, what: str, first: int) -> None:

@@ -29,8 +29,7 @@ def _floating_operands(name: str, a: Tensor, b: Any, integers: bool) -> tuple:
     x, y, dt = cast_operands(a, b)
     if not dt.is_floating_point:
         if not integers:
-            raise NotImplementedError(f'"{name}_cpu" not implemented for '
-                                      f"'{_args.legacy(dt)}'")
+            raise _args.not_implemented(f"{name}_cpu", dt)
         xp = a._xp
         float_dt = array_dtype(xp, get_default_dtype().name)
         x, y = xp.astype(xp.asarray(x), float_dt), xp.astype(xp.asarray(y), float_dt)
@@ -179,6 +178,7 @@ def copysign(input: Tensor, other: Any) -> Tensor:
     if isinstance(other, Tensor):
         return Copysign.apply(input, other)
     _args.tensor_or_number("copysign", other, "other", 2)
+    _args.no_complex_kernel("copysign", input, other)
     return CopysignScalar.apply(input, other=other)
 
 

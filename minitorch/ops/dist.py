@@ -16,7 +16,7 @@ from .. import _args
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ._base import Op, sum_to, wrap
-from .norm import _norm_backward, _reduce
+from .norm import _norm_backward, _reduce, real_order
 
 __all__ = ["Dist", "dist"]
 
@@ -32,6 +32,7 @@ class Dist(Op):
         if not diff.dtype.is_floating_point:
             raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                                f"Got {_args.legacy(diff.dtype)} instead.")
+        p = real_order(p)
         xp = diff._xp
         out = wrap(xp.reshape(_reduce(xp, xp.abs(diff._data), p, None), ()))
         ctx.p = p
@@ -55,4 +56,4 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     """
     _args.tensor_args("dist", (input, "input", 1), (other, "other", 2))
     (p,) = _args.numbers("dist", (p, "p", 3))
-    return Dist.apply(input, other, p=float(p))
+    return Dist.apply(input, other, p=p)

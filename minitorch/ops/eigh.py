@@ -74,8 +74,7 @@ def _checked(fn: str, A: Tensor, UPLO: Any) -> str:
     if len(UPLO) != 1 or UPLO.upper() not in "LU":
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if A.dtype.name not in ("float32", "float64"):
-        raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
-                                  f"'{_args.legacy(A.dtype)}'")
+        raise _args.not_implemented("linalg_eigh_cpu", A.dtype)
     return UPLO.upper()
 
 

@@ -17,13 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
-from ..backend import getitem, index_add, setitem, to_numpy
+from ..autograd.function import delayed_error, reduce_to_shape
+from ..backend import getitem, index_reduce, setitem, to_numpy
 from ._base import Op, wrap
 from .inplace_more import IndexAdd
+from .pointwise import _NoDerivative, where
 
-__all__ = ["Gather", "IndexSelect", "Scatter", "ScatterAdd", "ScatterValue", "gather",
-           "index_select", "scatter", "scatter_", "scatter_add", "scatter_add_"]
+__all__ = ["Gather", "IndexSelect", "Scatter", "ScatterAdd", "ScatterReduce", "ScatterValue",
+           "gather", "index_select", "scatter", "scatter_", "scatter_add", "scatter_add_",
+           "scatter_reduce", "scatter_reduce_"]
 
 
 def _positions(xp: Any, index: Any, dim: int) -> tuple:
@@ -42,9 +46,15 @@ def _positions(xp: Any, index: Any, dim: int) -> tuple:
     return tuple(key)
 
 
-def _src_part(src: Tensor, index_shape: tuple) -> Any:
-    """The corner of ``src`` the index covers (``src`` may be larger than the index)."""
-    return src._data[tuple(slice(0, n) for n in index_shape)]
+def _src_part(src: Any, index_shape: tuple) -> Any:
+    """The corner of ``src`` the index covers (``src`` may be larger than the index; a 0-d
+    one counts as one element of one dim, as in torch), or a number as it is."""
+    if not isinstance(src, Tensor):
+        return src
+    data = src._data if src.dim() else src._xp.reshape(src._data, (1,))
+    if not index_shape:
+        return data[(0,) * data.ndim]
+    return data[tuple(slice(0, n) for n in index_shape)]
 
 
 class Gather(Op):
@@ -71,14 +81,19 @@ def _flat(array: Any) -> Any:
     return array if array.ndim else array.reshape((1,))
 
 
-def _written(a: Tensor, index: Tensor, dim: int, values: Any, add: bool) -> Tensor:
+def _written(a: Tensor, index: Tensor, dim: int, src: Any, op: str | None) -> Any:
+    """A copy of ``a``'s array with ``src`` (a tensor or a number) written at ``index``
+    along ``dim``, or reduced into it by the ufunc ``op`` (see ``backend.index_reduce``)."""
     xp = a._xp
     out = xp.asarray(a._data, copy=True)
     if not index.numel():  # an empty index writes nothing, whatever its rank
-        return wrap(out)
-    key = _positions(xp, index._data, dim)
-    (index_add if add else setitem)(xp, _flat(out), key, values)
-    return wrap(out)
+        return out
+    key, values = _positions(xp, index._data, dim), _src_part(src, index.shape)
+    if op is None:
+        setitem(xp, _flat(out), key, values)
+    else:
+        index_reduce(xp, _flat(out), key, values, op)
+    return out
 
 
 def _src_grad(ctx: Any, g: Tensor, index: Tensor) -> Tensor | None:
@@ -101,7 +116,7 @@ class ScatterAdd(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, src: Tensor, *, dim: int) -> Tensor:
         ctx.dim, ctx.src_shape, ctx.node_name = dim, tuple(src.shape), ScatterAdd.node_name
         ctx.save_for_backward(index if ctx.needs_input_grad[2] else None)  # as torch saves
-        return _written(a, index, dim, _src_part(src, index.shape), add=True)
+        return wrap(_written(a, index, dim, src, "add"))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -117,7 +132,7 @@ class Scatter(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, src: Tensor, *, dim: int) -> Tensor:
         ctx.dim, ctx.src_shape, ctx.node_name = dim, tuple(src.shape), Scatter.node_name
         ctx.save_for_backward(index)
-        return _written(a, index, dim, _src_part(src, index.shape), add=False)
+        return wrap(_written(a, index, dim, src, None))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -134,8 +149,8 @@ class ScatterValue(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int, value: Any) -> Tensor:
         ctx.dim = dim
         ctx.save_for_backward(index)
-        return _written(a, index, dim, _args.scalar_for(value, a.dtype) if type(value) is int
-                        else value, add=False)
+        return wrap(_written(a, index, dim, _args.scalar_for(value, a.dtype)
+                             if type(value) is int else value, None))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -158,27 +173,46 @@ def _check_index(fn: str, input: Tensor, dim: Any, index: Any, src: Any = None) 
     return d
 
 
-def _check_sizes(input: Tensor, d: int, index: Tensor, src: Tensor | None) -> None:
-    """The index fits ``input`` (and ``src``) apart from ``d``, and its entries are in range
-    (an empty index fits anything)."""
+def _size(t: Tensor, k: int) -> int:
+    """torch's ``ensure_nonempty_size``: a 0-d tensor's one size is 1; a dim ``t`` lacks
+    is torch's IndexError."""
+    return t.shape[_args.wrap_dim(k, t.dim())] if t.dim() else 1
+
+
+def _check_gather_shape(input: Tensor, d: int, index: Tensor) -> None:
+    """gather's index no larger than ``input`` apart from ``d`` (an empty index fits)."""
+    for k in range(max(input.dim(), 1)) if index.numel() else ():
+        if k != d and _size(index, k) > _size(input, k):
+            raise RuntimeError(f"Size does not match at dimension {k} expected index "
+                               f"{list(index.shape)} to be no larger than self "
+                               f"{list(input.shape)} apart from dimension {d}")
+
+
+def _check_scatter_shape(input: Tensor, d: int, index: Tensor, src: Tensor | None) -> None:
+    """torch's shape check of the scatters (an empty index fits anything): the index no
+    larger than ``input`` apart from ``d`` and, only if so, than a tensor ``src`` in every
+    dim (one ``src`` lacks is torch's IndexError); then ``src``'s rank; then the sizes."""
     if not index.numel():
         return
-    shape, ishape = list(input.shape), list(index.shape)
-    for k, n in enumerate(ishape):
-        if src is not None and n > (src.shape[_args.wrap_dim(k, src.dim())] if src.dim()
-                                    else 1):
-            raise RuntimeError(f"Expected index {ishape} to be no larger than self {shape} "
-                               f"apart from dimension {d} and to be no larger size than src "
-                               f"{list(src.shape)}")
-        if k != d and n > shape[k]:
-            what = "" if src is None else " to be no larger size than src"
-            raise RuntimeError(f"Size does not match at dimension {k} expected index {ishape} "
-                               f"to be no larger than self {shape} apart from dimension {d}"
-                               + what)
-    size = shape[d] if shape else 1
-    xp, data = index._xp, index._data
+    dims = range(max(input.dim(), 1))
+    wrong = any(k != d and _size(index, k) > _size(input, k) for k in dims)
+    if not wrong and src is not None:
+        wrong = any(_size(index, k) > _size(src, k) for k in dims)
+    expected = (f"Expected index {list(index.shape)} to be no larger than self "
+                f"{list(input.shape)} apart from dimension {d}")
+    if src is not None and max(src.dim(), 1) != max(index.dim(), 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if wrong:
+        raise RuntimeError(expected if src is None else
+                           f"{expected} and to be no larger size than src {list(src.shape)}")
+
+
+def _check_in_range(input: Tensor, d: int, index: Tensor) -> None:
+    """The index's entries within ``input``'s dim ``d``, as torch's scatter and gather
+    kernels check them: the first one outside is named."""
+    size, xp, data = _size(input, d), index._xp, index._data
     bad = (data < 0) | (data >= size)
-    if bool(xp.any(bad)):
+    if index.numel() and bool(xp.any(bad)):
         first = int(xp.reshape(data, (-1,))[xp.reshape(bad, (-1,))][0])
         raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size "
                            f"{size}")
@@ -191,7 +225,8 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     tensor([30, 10])
     """
     d = _check_index("gather", input, dim, index)
-    _check_sizes(input, d, index, None)
+    _check_gather_shape(input, d, index)
+    _check_in_range(input, d, index)
     return Gather.apply(input, index, dim=d)
 
 
@@ -254,26 +289,33 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     """
     src = _scatter_source("scatter", dim, index, src, value, reduce)
     d = _check_index("scatter", input, dim, index, src)
+    _check_scatter_shape(input, d, index, src if isinstance(src, Tensor) else None)
+    if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if not isinstance(src, Tensor):  # the kernel converts the value per element written
+        src = _args.kernel_scalar(src if index.numel() else 0, input.dtype)
+    _check_in_range(input, d, index)
+    if reduce is not None:
+        return ScatterLegacyReduce.on(input, src, index=index, dim=d, op=reduce)
     if isinstance(src, Tensor):
-        _check_sizes(input, d, index, src)
-        _refuse_reduce(reduce)
         return Scatter.apply(input, index, src, dim=d)
-    if not index.numel():  # torch's kernel converts the value per element written: none
-        src = 0
-    _args.number("scatter", src, "value", 4)
-    _check_sizes(input, d, index, None)
-    _refuse_reduce(reduce)
     return ScatterValue.apply(input, index, dim=d, value=src)
 
 
-def _refuse_reduce(reduce: str | None) -> None:
-    """torch's check of ``reduce`` (after the index's), then minitorch's refusal of it."""
-    if reduce is None:
-        return
-    if reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply.")
-    raise NotImplementedError("minitorch's scatter has no reduce argument; use scatter_add "
-                              "(or torch.scatter_reduce in torch)")
+# scatter's deprecated reductions, by the ufunc each runs
+_LEGACY_REDUCTIONS = {"add": "add", "multiply": "multiply"}
+
+
+class ScatterLegacyReduce(_NoDerivative):
+    """scatter's deprecated ``reduce=`` of a tensor or a number ``src`` into ``a``: torch
+    records it without a derivative."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::scatter"
+
+    @staticmethod
+    def compute(a: Tensor, src: Any, *, index: Tensor, dim: int, op: str) -> Any:
+        return _written(a, index, dim, src, _LEGACY_REDUCTIONS[op])
 
 
 def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -285,8 +327,166 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """
     _scatter_parsed("scatter_add", dim, index, src, add=True)
     d = _check_index("scatter", input, dim, index, src)  # torch names scatter in both
-    _check_sizes(input, d, index, src)
+    _check_scatter_shape(input, d, index, src)
+    _check_in_range(input, d, index)
     return ScatterAdd.apply(input, index, src, dim=d)
+
+
+# scatter_reduce's reductions, by the ufunc each runs (mean: a sum, then a division); torch's
+# forward also takes "max" and "min", whose backward it refuses
+_REDUCTIONS = {"sum": "add", "prod": "multiply", "mean": "add", "amax": "maximum",
+               "amin": "minimum", "max": "maximum", "min": "minimum"}
+
+
+def _identity(xp: Any, array: Any, reduce: str) -> Any:
+    """What a position ``reduce`` starts from when ``self`` is left out (include_self=False):
+    the reduction's identity in ``array``'s dtype (the lowest or highest value it holds)."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    highest = reduce in ("amin", "min")
+    if array.dtype == xp.bool:
+        return highest
+    if xp.isdtype(array.dtype, "real floating"):
+        return float("inf") if highest else -float("inf")
+    info = xp.iinfo(array.dtype)
+    return info.max if highest else info.min
+
+
+class ScatterReduce(Op):
+    """``scatter_reduce``: ``src`` reduced into a copy of ``input`` at ``index`` along
+    ``dim`` (sum, prod, mean, amax or amin), ``input``'s own values taking part unless
+    ``include_self`` is False. The backward is torch's ``scatter_reduce_backward``."""
+
+    node_name = "ScatterReduceBackward0"
+    _profile_name = "aten::scatter_reduce"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, src: Tensor, *, index: Tensor, dim: int, reduce: str,
+                include_self: bool) -> Tensor:
+        ctx.options = {"dim": dim, "reduce": reduce, "include_self": include_self}
+        ctx.src_shape, ctx.node_name = tuple(src.shape), ScatterReduce.node_name
+        xp = a._xp
+        start = a
+        if not include_self:
+            start = wrap(_written(a, index, dim, _identity(xp, a._data, reduce), None))
+        out = _written(start, index, dim, src, _REDUCTIONS[reduce])
+        if reduce == "mean":
+            counts = _written(wrap(xp.full(a._data.shape, int(include_self), dtype=out.dtype)),
+                              index, dim, 1, "add")
+            counts = xp.where(counts == 0, xp.ones_like(counts), counts)
+            out = out / counts if xp.isdtype(out.dtype, "real floating") else \
+                xp.floor_divide(out, counts)
+        result = wrap(out)
+        ctx.save_for_backward(a, index, src, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, index, src, result = ctx.saved_tensors
+        grad_self, grad_src = _scatter_reduce_grads(g, a, index, src, result, **ctx.options)
+        if not ctx.options["include_self"]:
+            grad_self = grad_self.scatter(ctx.options["dim"], index, 0)
+        if ctx.needs_input_grad[1] and tuple(grad_src.shape) != ctx.src_shape:
+            grad_src = reduce_to_shape(ctx.node_name, 1, grad_src, ctx.src_shape)
+        return (grad_self if ctx.needs_input_grad[0] else None,
+                grad_src if ctx.needs_input_grad[1] else None)
+
+
+def _scatter_reduce_grads(g: Tensor, a: Tensor, index: Tensor, src: Tensor, result: Tensor,
+                          dim: int, reduce: str, include_self: bool) -> tuple:
+    """torch's gradients of ``scatter_reduce`` for ``input`` and ``src``."""
+    if reduce == "sum":
+        return g, g.gather(dim, index)
+    if reduce == "mean":  # the counts are constants: no graph runs through them
+        counts = (ones_like(g) if include_self else zeros_like(g)).scatter_add(
+            dim, index, ones_like(src))
+        counts = counts.masked_fill(counts == 0, 1)
+        return g / counts, g.gather(dim, index) / counts.gather(dim, index)
+    if reduce == "prod":
+        return _prod_grads(g, a, index, src, result, dim, include_self)
+    if reduce not in ("amax", "amin"):
+        raise RuntimeError("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                           f"'amin' but got {reduce}.")
+    value = result.gather(dim, index)  # amax, amin: shared evenly among the ties
+    self_hits, src_hits = a == result, src == value
+    ties = self_hits.to(a.dtype).scatter_add(dim, index, src_hits.to(a.dtype))
+    shared = g / ties
+    return self_hits * shared, src_hits * shared.gather(dim, index)
+
+
+def _prod_grads(g: Tensor, a: Tensor, index: Tensor, src: Tensor, result: Tensor, dim: int,
+                include_self: bool) -> tuple:
+    """scatter_reduce's prod gradients, torch's: products that leave out each zero factor
+    are computed again without it; a ``src`` position sharing its target with another zero
+    gets a gradient whose own derivative torch refuses."""
+    def again(base: Tensor, values: Tensor) -> Tensor:
+        return base.scatter_reduce(dim, index, values, "prod", include_self=include_self)
+
+    masked_self = a.masked_fill(a == 0, 1)
+    grad_self = g * again(masked_self, src) / masked_self
+    src_zero = src == 0
+    zeros_there = zeros_like(a).scatter_add(dim, index, src_zero.to(a.dtype)).gather(dim, index)
+    single_zero = src_zero & (zeros_there == 1)
+    without_zero = again(a, src.masked_fill(single_zero, 1))
+    grad_src = where(single_zero, (g * without_zero).gather(dim, index),
+                     (g * result).gather(dim, index) / src.masked_fill(src_zero, 1))
+    if bool((zeros_there > 1).any()):
+        grad_src = delayed_error(
+            grad_src, "scatter_reduce(): Double backward is unsupported for src when >1 zeros "
+            "in src are scattered to the same position in self")
+    return grad_self, grad_src
+
+
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    """A copy of ``input`` with ``src`` reduced in at ``index`` along ``dim``: "sum",
+    "prod", "mean", "amax" or "amin", ``input``'s values included unless ``include_self``
+    is False.
+
+    >>> minitorch.zeros(3).scatter_reduce(0, minitorch.tensor([0, 0, 2]),
+    ...                                   minitorch.tensor([1., 2., 3.]), "amax")
+    tensor([2., 0., 3.])
+    """
+    fn = "scatter_reduce"
+    include_self = _scatter_reduce_parsed(fn, input, dim, index, src, reduce, include_self)
+    d = _check_index("scatter", input, dim, index, src)
+    _check_scatter_shape(input, d, index, src)
+    if reduce not in _REDUCTIONS:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    if reduce == "mean" and input.dtype.name == "bool":
+        raise _args.not_implemented("scatter_gather_tensor_cpu_reduce_mean", input.dtype)
+    _check_in_range(input, d, index)
+    return ScatterReduce.apply(input, src, index=index, dim=d, reduce=reduce,
+                               include_self=include_self)
+
+
+def _scatter_reduce_parsed(fn: str, input: Any, dim: Any, index: Any, src: Any, reduce: Any,
+                           include_self: Any) -> bool:
+    """torch's parser on scatter_reduce's arguments: each type in order, then the dim."""
+    _args.tensor_args(fn, (input, "input", 1))
+    _args.parsed(fn, ("int", dim, "dim", 2), ("tensor", index, "index", 3),
+                 ("tensor", src, "src", 4))
+    if not isinstance(reduce, str):
+        raise TypeError(f"{fn}(): argument 'reduce' (position 5) must be str, not "
+                        f"{_args.type_name(reduce)}")
+    return _args.flag(fn, include_self, "include_self")
+
+
+def scatter_reduce_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                    include_self: bool = True) -> Tensor:
+    """In-place ``scatter_reduce``.
+
+    >>> minitorch.ones(2).scatter_reduce_(0, minitorch.tensor([1, 1]),
+    ...                                   minitorch.tensor([2., 3.]), "prod")
+    tensor([1., 6.])
+    """
+    include_self = _scatter_reduce_parsed("scatter_reduce_", self, dim, index, src, reduce,
+                                          include_self)
+    return self._inplace(lambda a, v: scatter_reduce(a, dim, index, v, reduce,
+                                                     include_self=include_self), src)
 
 
 def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,

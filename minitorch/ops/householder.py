@@ -97,7 +97,7 @@ def geqrf(input: Tensor) -> Any:
 
 def _supported(kernel: str, a: Tensor) -> None:
     if a.dtype.name not in ("float32", "float64"):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_args.legacy(a.dtype)}\'')
+        raise _args.not_implemented(kernel, a.dtype)
 
 
 class LinalgHouseholderProduct(Op):

@@ -13,13 +13,13 @@ tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>)
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .. import _args, backend
 from .._tensor import Tensor, check_inplace_allowed
 from . import pointwise, special
 from ._base import Op, wrap
-from .shape import Index
 
 __all__ = ["METHODS", "IndexAdd", "index_add", "index_add_"]
 
@@ -48,15 +48,19 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
 
 
 def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> Any:
-    """``x.<name>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...);
-    a positional argument is passed as ``first=`` when ``first`` names it."""
+    """``x.<name>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...),
+    with ``fn``'s parameters; a positional argument is passed as ``first=`` when ``first``
+    names it. A tensor-only ``other`` is checked before the write's own checks."""
     name = name or fn.__name__
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if name in _TENSOR_OTHER and (args or "other" in kwargs):
+            _args.tensor_args(name, (args[0] if args else kwargs["other"], "other", 2))
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
         return self._inplace(fn, *args, **kwargs)
 
+    method.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
     method.__name__ = f"{name}_"
     method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.ones(1).{name}_ " \
                      "is not None\n    True\n    "
@@ -77,14 +81,17 @@ class IndexAdd(Op):
         out = xp.asarray(a._data, copy=True)
         values = xp.astype(source._data, out.dtype)
         target = xp.reshape(out, (1,)) if out.ndim == 0 else out  # a view: writes reach out
-        backend.index_add(xp, target, key, values if alpha == 1 else values * alpha)
+        if out.size:  # torch reads no index for an empty self
+            backend.index_add(xp, target, key, values if alpha == 1 else values * alpha)
         return wrap(out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         grad_source = None
-        if ctx.needs_input_grad[1]:
-            grad_source = Index.apply(g.reshape(1) if g.dim() == 0 else g, key=ctx.key)
+        if ctx.needs_input_grad[1]:  # torch's grad.index_select(dim, index), its checks too
+            from .gather import index_select  # (gather's IndexSelect backward is an IndexAdd)
+
+            grad_source = index_select(g, len(ctx.key) - 1, wrap(ctx.key[-1]))
             if grad_source.shape != ctx.source_shape:  # a 0-d source of a 0-d self
                 grad_source = grad_source.reshape(ctx.source_shape)
             if ctx.alpha != 1:
@@ -102,14 +109,15 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     if fn.endswith("_"):
         check_inplace_allowed(self, source)
     d = _args.wrap_dim(dim, self.dim())
-    _check_index_add(self, d, index, source)
+    _check_index_add(self, d, index, source, alpha)
     if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype
         _args.assigned(alpha, self.dtype, unsigned=True)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),)
 
 
-def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor) -> None:
-    """torch's checks of ``index_add``'s tensors, in torch's order."""
+def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor, alpha: Any) -> None:
+    """torch's checks of ``index_add``'s tensors, in torch's order; the range of the indices
+    last, in the words of the kernel that runs (see :func:`_check_index_range`)."""
     name = _args.legacy
     if index.dim() > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
@@ -135,9 +143,26 @@ def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor) -> Non
         raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(self.shape)} "
                            f"source.shape = {list(source.shape)}")
-    size, data = (self.shape[d] if self.dim() else 1), index._data
-    if index.numel() and bool(self._xp.any((data < 0) | (data >= size))):
-        raise IndexError("index out of range in self")
+    _check_index_range(self, d, index, alpha)
+
+
+def _check_index_range(self: Tensor, d: int, index: Tensor, alpha: Any) -> None:
+    """The indices in range of ``self``'s dim ``d``, as torch's index_add kernel checks them:
+    an empty ``self`` of more than one dim is not read at all; along its first or last dim,
+    an int64 index with ``alpha`` 1 runs scatter_add, which names the first index out of
+    range; the other paths say only "index out of range in self"."""
+    if not index.numel() or (self.dim() > 1 and not self.numel()):
+        return
+    xp, data = self._xp, self._xp.reshape(index._data, (-1,))
+    size = self.shape[d] if self.dim() else 1
+    outside = (data < 0) | (data >= size)
+    if not bool(xp.any(outside)):
+        return
+    if self.dim() > 1 and d in (0, self.dim() - 1) and alpha == 1 and \
+            index.dtype.name == "int64":
+        first = int(data[int(xp.argmax(outside))])
+        raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size {size}")
+    raise IndexError("index out of range in self")
 
 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
@@ -166,11 +191,13 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
 # torch's in-place twins of methods minitorch has, each writing ``x.<name>(...)`` back into
 # ``x``. Not among them: squeeze_/transpose_ (they change the shape in place), the comparisons
 # (torch records a node with zero gradients), floor_divide_ (torch refuses its derivative).
-TWINS = ("addmm", "ceil", "clamp_min", "clamp_max", "clip", "cumprod", "cumsum", "erf",
+TWINS = ("addmm", "ceil", "clamp_max", "clip", "cumprod", "cumsum", "erf",
          "exp2", "floor", "fmod", "frac", "log10", "log2", "remainder", "round", "square",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
          "atan2", "arctan2", "copysign", "xlogy")
+# ops whose ``other`` is a tensor only (no Number overload)
+_TENSOR_OTHER = ("hypot", "atan2", "arctan2")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
 # the tensor's dtype (``x.add_(1)``), which a dim is not
 _INT_PARAMETER = {"cumsum": "dim", "cumprod": "dim", "tril": "diagonal", "triu": "diagonal"}

@@ -101,10 +101,10 @@ class XlogyScalarSelf(Op):
 
 
 def _number(value: Any) -> Any:
-    """``value`` as the real Python number torch's Number parameter takes, else None."""
+    """``value`` as the Python number torch's Number parameter takes, else None."""
     if _args.is_array(value) and value.shape == () and type(value).__name__ != "ndarray":
         value = _args.operand(value)
-    return value if isinstance(value, (int, float)) else None
+    return value if isinstance(value, (int, float, complex)) else None
 
 
 @_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
@@ -117,8 +117,10 @@ def xlogy(input: Any, other: Any) -> Tensor:
     tensor([0.])
     """
     if isinstance(other, Tensor) and _number(input) is not None:
+        _args.no_complex_kernel("xlogy", _number(input), other)
         return XlogyScalarSelf.apply(other, input=_number(input))
     if isinstance(input, Tensor) and _number(other) is not None:
+        _args.no_complex_kernel("xlogy", input, _number(other))
         return XlogyScalarOther.apply(input, other=_number(other))
     _args.tensor_args("xlogy", (input, "input", 1), (other, "other", 2))
     check_broadcast(input, other)

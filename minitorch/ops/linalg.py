@@ -32,7 +32,7 @@ def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
             "bmm": f"expected scalar type {x} but found {y}"}[kernel])
     _same_dtype_on_one_device(a, b)
     if a.dtype.name == "bool":
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        raise _args.not_implemented(kernel, a.dtype)
 
 
 def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
@@ -175,8 +175,9 @@ class Addmm(Op):
             raise RuntimeError(
                 f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
         expanded_shape(bias._data.shape, (n, m))  # torch's error if the bias does not fit
-        for value in (beta, alpha):  # then the scalars' conversion to the dtype
-            _args.assigned(value, bias.dtype, unsigned=True)
+        if a.dtype.name == "bool":
+            raise _args.not_implemented("addmm_impl_cpu_", a.dtype)
+        beta, alpha = (_args.kernel_scalar(v, bias.dtype, opmath=True) for v in (beta, alpha))
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha

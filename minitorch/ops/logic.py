@@ -81,8 +81,7 @@ def bitwise_not(input: Tensor) -> Tensor:
     """
     _args.tensor_args("bitwise_not", (input, "input", 1))
     if input.dtype.is_floating_point:
-        raise RuntimeError(f'"bitwise_not_cpu" not implemented for '
-                           f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented("bitwise_not_cpu", input.dtype)
     return ~input
 
 
@@ -115,13 +114,12 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     tensor([ True, False])
     """
     _args.tensor_args("isclose", (input, "input", 1), (other, "other", 2))
+    rtol, atol = _args.reals("isclose", (rtol, "rtol", 3), (atol, "atol", 4))
+    equal_nan = _args.flag("isclose", equal_nan, "equal_nan", 5)
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{_args.legacy(input.dtype)} did not match "
                            f"{_args.legacy(other.dtype)}")
-    for name, value in (("rtol", rtol), ("atol", atol)):
-        if value < 0:  # (printed as C++ prints a double)
-            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
-                               f"{value:g}")
+    _args.tolerances(rtol, atol)
     broadcast_pair(input, other)
     xp, a, b = input._xp, input._data, other._data
     if input.dtype.name == "bool":

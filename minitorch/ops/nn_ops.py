@@ -303,6 +303,5 @@ def _check_floating(name: str, input: Tensor, dim: int) -> bool:
         return True
     if input.numel():
         kernel = "lastdim_kernel_impl" if dim == max(input.dim() - 1, 0) else "kernel_impl"
-        raise NotImplementedError(f'"{name}_{kernel}" not implemented for '
-                                  f"'{input.dtype.legacy}'")
+        raise _args.not_implemented(f"{name}_{kernel}", input.dtype)
     return False

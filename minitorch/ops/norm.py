@@ -104,10 +104,17 @@ def _dropped(shape: tuple, dims: Any) -> tuple:
     return tuple(n for d, n in enumerate(shape) if d not in dims)
 
 
-def _as_p(p: Any) -> float:
+def _as_p(p: Any) -> Any:
+    """A vector norm's order as torch's parser reads it (a complex one as it is)."""
     if p is None or (isinstance(p, str) and p == "fro"):
         return 2.0
     (p,) = _args.numbers("linalg_vector_norm", (p, "ord", 2))
+    return p
+
+
+def real_order(p: Any) -> float:
+    """A vector norm's order, refused as torch's kernel refuses a complex one (after its
+    input's dtype)."""
     if isinstance(p, complex):
         raise RuntimeError("linalg.vector_norm: Expected a non-complex scalar as the order of "
                            "norm.")
@@ -133,6 +140,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {input.dtype.legacy}")
+    order = real_order(order)
     _check_identity(input.shape, order, given or None)
     if dtype is not None:
         input = input.to(_result_dtype("linalg.vector_norm", dtype))
@@ -205,8 +213,11 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     tensor(6.)
     """
     _args.tensor_args("linalg_matrix_norm", (A, "A", 1))
-    if isinstance(dim, int) or not isinstance(ord, (str, int, float)):
+    if isinstance(dim, int) or not isinstance(ord, (str, int, float, complex)):
         _refuse_matrix_norm_arguments(A, ord, dim, keepdim)
+    if isinstance(ord, complex):
+        raise RuntimeError("linalg.matrix_norm: Expected a non-complex scalar as the order of "
+                           "norm.")
     if isinstance(ord, str):
         if ord not in ("fro", "nuc"):
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")

@@ -15,13 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._dtype import result_type
 from .._tensor import Tensor, broadcast_pair
 from . import _layer_norm_order as ln_order
 from ._base import Op, like, wrap
-from .pointwise import Clamp, ClampTensor
+from .pointwise import Clamp, ClampTensor, clamp_result_type
 
 __all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeLayerNorm",
-           "clamp_max", "clamp_min", "layer_norm", "normalize"]
+           "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "layer_norm", "normalize"]
 
 
 class NativeLayerNorm(Op):
@@ -100,8 +101,7 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError("\"LayerNormKernelImpl\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented("LayerNormKernelImpl", input.dtype)
     if bias is not None:
         _args.scalar_type(input.dtype, bias.dtype)
 
@@ -175,15 +175,50 @@ def clamp_max(input: Tensor, max: Any) -> Tensor:
 
 
 def _one_sided(side: str, input: Tensor, bound: Any, by_number: type, by_tensor: type) -> Tensor:
-    name = f"clamp_{side}"
     if isinstance(input, Tensor) and isinstance(bound, Tensor):
         broadcast_pair(input, bound)  # torch's error where the shapes do not broadcast
         return by_tensor.apply(input, *((bound, None) if side == "min" else (None, bound)))
+    bound = _number_bound(f"clamp_{side}", side, input, bound)
+    _args.kernel_scalar(bound, result_type(input, bound))
+    return by_number.apply(input, **{side: bound})
+
+
+def clamp_min_(self: Tensor, min: Any) -> Tensor:
+    """In place :func:`clamp_min`: a number bound is checked before the result's cast.
+
+    >>> minitorch.tensor([-1., 2.]).clamp_min_(0.)
+    tensor([0., 2.])
+    """
+    return _one_sided_inplace("min", self, min, clamp_min)
+
+
+def clamp_max_(self: Tensor, max: Any) -> Tensor:
+    """In place :func:`clamp_max`: a number bound is checked before the result's cast.
+
+    >>> minitorch.tensor([-1., 2.]).clamp_max_(0.)
+    tensor([-1.,  0.])
+    """
+    return _one_sided_inplace("max", self, max, clamp_max)
+
+
+def _one_sided_inplace(side: str, self: Tensor, bound: Any, op: Any) -> Tensor:
+    if not isinstance(bound, Tensor):
+        bound = _number_bound(f"clamp_{side}_", side, self, bound)
+        clamp_result_type(self, *((bound, None) if side == "min" else (None, bound)))
+    return self._inplace(op, bound)
+
+
+def _number_bound(fn: str, side: str, input: Any, bound: Any) -> Any:
+    """A one-sided clamp's number ``bound`` as torch's parser reads it, a complex one
+    refused."""
     if not isinstance(input, Tensor) or not (_args.is_real(bound) or isinstance(bound, complex)):
-        raise _args.invalid_combination(name, (input, bound),
+        raise _args.invalid_combination(fn, (input, bound),
                                         f"Tensor input, Tensor {side}, *, Tensor out = None",
                                         f"Tensor input, Number {side}, *, Tensor out = None")
-    return by_number.apply(input, **{side: _args.number(name, bound, side, 2)})
+    (bound,) = _args.numbers(fn, (bound, side, 2))
+    if isinstance(bound, complex):
+        raise NotImplementedError("clamp is not supported for complex types")
+    return bound
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,

@@ -109,7 +109,7 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
         key.append(xp.reshape(_source(mode, xp, n, left, right), tuple(shape)))
     if mode != "circular" and input.dtype.name == "bool":  # no bool kernel (after the sizes)
         kernel = "reflection" if mode == "reflect" else "replication"
-        raise NotImplementedError(f"\"{kernel}_pad{k}d\" not implemented for 'Bool'")
+        raise _args.not_implemented(f"{kernel}_pad{k}d", "Bool")
     return _NODES[mode, k].apply(input, key=tuple(key))
 
 

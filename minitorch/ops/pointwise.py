@@ -474,7 +474,7 @@ class PowScalarBase(Op):
 
 def _pow_supported(dt: Any) -> None:
     if dt is bool_:
-        raise NotImplementedError('"pow" not implemented for \'Bool\'')
+        raise _args.not_implemented("pow", dt)
 
 
 def _power(base: Any, exponent: Tensor) -> Tensor:
@@ -734,7 +734,7 @@ def _threshold_backward(g: Any, result: Any) -> Any:
 
 Relu.backward_arrays = staticmethod(_relu_backward_arrays)  # the same formula, on arrays
 Relu.bool_error = RuntimeError("Boolean inputs not supported for relu")
-Abs.bool_error = NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+Abs.bool_error = _args.not_implemented("abs_cpu", "Bool")
 
 
 class _ResultBackward(Op):
@@ -982,8 +982,7 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     _args.no_complex_kernel(f"bitwise_{name}", a, b)
     x, y, dt = cast_operands(a, b)
     if dt.is_floating_point:
-        raise NotImplementedError(
-            f'"bitwise_{name}_cpu" not implemented for \'{_args.legacy(dt)}\'')
+        raise _args.not_implemented(f"bitwise_{name}_cpu", dt)
     op = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}[name]
     return wrap(getattr(xp, op)(x, y))
 
@@ -1001,7 +1000,7 @@ def shift(name: str, a: Any, b: Any) -> Tensor:
     _args.no_complex_kernel(name, a, b)
     x, y, dt = cast_operands(a, b)
     if dt.is_floating_point or dt is bool_:
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_args.legacy(dt)}\'')
+        raise _args.not_implemented(f"{name}_cpu", dt)
     xp = (a if isinstance(a, Tensor) else b)._xp
     x, y = (xp.asarray(v, dtype=array_dtype(xp, dt.name)) for v in (x, y))
     out_of_range = (y < 0) | (y >= 64)
@@ -1239,6 +1238,7 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     _check_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return ClampTensor.apply(input, min, max)
+    min, max = (b.real if isinstance(b, complex) else b for b in (min, max))
     return Clamp.apply(input, min=min, max=max)
 
 
@@ -1308,21 +1308,21 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
     floating = input.dtype.is_floating_point
     for bound in bounds:
         if isinstance(bound, complex):
-            if floating:
-                raise RuntimeError("value cannot be converted to type double without overflow")
-            raise NotImplementedError("clamp is not supported for complex types")
+            if not floating:
+                raise NotImplementedError("clamp is not supported for complex types")
+            _args.kernel_scalar(bound, float64)  # a floating clamp reads it as a double
     for bound in bounds:
         if floating or isinstance(bound, float):
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
         elif type(bound) is int and input.dtype.itemsize < 8 and input.dtype is not bool_:
             _args.check_overflow(bound, input.dtype)
-    if not floating:
+    if not floating and not any(isinstance(b, float) for b in bounds):  # else a float result
         _clamp_unsigned(input, low, high)
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
         kernel = "clamp" if len(bounds) == 2 else "clamp_min" if low is not None else \
             "clamp_max"
-        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
+        raise _args.not_implemented(f"{kernel}_scalar_cpu", "Bool")
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
@@ -1356,7 +1356,7 @@ class Round(Op):
     def forward(ctx: Any, a: Tensor, *, decimals: int = 0) -> Tensor:
         xp = a._xp
         if a.dtype.name == "bool":
-            raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
+            raise _args.not_implemented("round_vml_cpu", a.dtype)
         if not a.dtype.is_floating_point:  # round() refused it with decimals
             return wrap(xp.asarray(a._data, copy=True))
         return wrap(xp.round(a._data, decimals))
@@ -1391,15 +1391,15 @@ def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     places = _args.integer("round", places, "decimals", 0)
     if not input.dtype.is_floating_point:
         kernel = "round_cpu" if places else "round_vml_cpu"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented(kernel, input.dtype)
     # beyond 400 places 10**places is inf in float64 already (nan, as torch gives); numpy
     # would overflow its C int instead
     return RoundDecimals.apply(input, decimals=max(-400, min(400, places)))
 
 
 def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
-    """``Tensor.round``: ``minitorch.round`` with torch's message for a positional decimals.
+    """``Tensor.round``: ``minitorch.round`` with torch's messages for a positional decimals
+    and, the method's one signature that takes it, for a decimals that is no int.
 
     >>> minitorch.tensor([2.5, 3.5]).round()
     tensor([2., 4.])
@@ -1407,6 +1407,8 @@ def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Ten
     if args:
         raise TypeError(f"round() takes from 1 to 0 positional arguments but {len(args)} "
                         "were given")
+    if decimals is not _args.OMITTED:
+        _args.integer("round", decimals, "decimals", None)
     return round(self, decimals=decimals)
 
 
@@ -1416,7 +1418,7 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     _args.no_complex_kernel(kernel, a, b)
     x, y, dt = cast_operands(a, b)
     if dt is bool_:
-        raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'Bool\'')
+        raise _args.not_implemented(f"{kernel}_cpu", dt)
     xp = (a if isinstance(a, Tensor) else b)._xp
     if not dt.is_floating_point and bool(xp.any(xp.asarray(y) == 0)):
         raise RuntimeError("ZeroDivisionError")
@@ -1470,18 +1472,19 @@ class RemainderScalar(Remainder):
 class _NoDerivative(Op):
     """An op torch records under its ``NotImplemented`` node, having no derivative: one edge
     per operand that requires grad (none for the others), and a backward that refuses.
-    ``on(a, b)`` runs it; a subclass gives its array, ``compute(a, b)``."""
+    ``on(*operands, **options)`` runs it; a subclass gives its array,
+    ``compute(*operands, **options)``."""
 
     node_name = "NotImplemented"
 
     @classmethod
-    def on(cls, a: Any, b: Any) -> Tensor:
-        recorded = [t for t in (a, b) if isinstance(t, Tensor) and t.requires_grad]
-        return cls.apply(*recorded, operands=(a, b))
+    def on(cls, *operands: Any, **options: Any) -> Tensor:
+        recorded = [t for t in operands if isinstance(t, Tensor) and t.requires_grad]
+        return cls.apply(*recorded, operands=operands, options=options)
 
     @classmethod
-    def forward(cls, ctx: Any, *recorded: Tensor, operands: tuple) -> Tensor:
-        return wrap(cls.compute(*operands))
+    def forward(cls, ctx: Any, *recorded: Tensor, operands: tuple, options: dict) -> Tensor:
+        return wrap(cls.compute(*operands, **options))
 
     @classmethod
     def backward(cls, ctx: Any, *grads: Any) -> tuple:

@@ -133,7 +133,7 @@ def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any) -> tuple:
     d = _args.dim(fn, dim, input.dim())
     if dt is not None and dt.name == "bool":  # no kernel, unless there is nothing to scan
         if input.numel():
-            raise NotImplementedError(f"\"{fn}_out_cpu\" not implemented for 'Bool'")
+            raise _args.not_implemented(f"{fn}_out_cpu", dt)
         _args.differentiable_dtype(input, dt)
     return _as_dtype(input, dt), d
 

@@ -151,8 +151,7 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     _args.tensor_args("logcumsumexp", (input, "input", 1))
     d = _args.dim("logcumsumexp", dim, input.dim())
     if not input.dtype.is_floating_point:
-        raise NotImplementedError("\"logcumsumexp_out_cpu\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented("logcumsumexp_out_cpu", input.dtype)
     return Logcumsumexp.apply(input, dim=d)
 
 

@@ -172,7 +172,7 @@ def _kth_positions(xp: Any, x: Any, d: int, k: int) -> Any:
 def _no_bool_kernel(kernel: str, input: Tensor) -> None:
     """torch has no CPU kernel of the selections for bool tensors."""
     if input.dtype.name == "bool":
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        raise _args.not_implemented(kernel, "Bool")
 
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:

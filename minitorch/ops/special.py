@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import result_type
 from .._tensor import Tensor
 from ..backend import cpu_math, namespace
 from . import _fused
 from ._base import Op, check_same_device, like, wrap
 from ._softmax_order import torch_exp
+from .activation import _activation
 from .pointwise import _meta, _reduce, _unary, check_broadcast, where
 
 __all__ = ["Addcdiv", "Addcmul", "Expm1", "Lerp", "LerpTensor", "Log1p", "Rsqrt", "Softplus",
@@ -75,28 +76,15 @@ class Softplus(Op):
         return (xp.where(scaled > ctx._saved_threshold, g, g * z / (z + 1)),)
 
 
+@_call_form.function
 def softplus(input: Tensor, beta: Number = 1.0, threshold: Number = 20.0) -> Tensor:
     """A smooth ReLU: ``log(1 + exp(beta * x)) / beta`` (linear above ``threshold``).
 
     >>> minitorch.nn.functional.softplus(minitorch.tensor([0., 30.]))
     tensor([ 0.6931, 30.0000])
     """
-    _args.tensor_args("softplus", (input, "input", 1))
-    beta, threshold = (_option(input, value, name)
-                       for name, value in (("beta", beta), ("threshold", threshold)))
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(
-            f"\"softplus_cpu\" not implemented for '{_args.legacy(input.dtype)}'")
-    return Softplus.apply(input, beta=beta, threshold=threshold)
-
-
-def _option(input: Tensor, value: Any, name: str) -> Any:
-    """softplus's ``beta`` or ``threshold``: a Number, which torch's kernel converts to the
-    input's type (a complex cannot be, once the input's dtype has a kernel)."""
-    if isinstance(value, complex) and input.dtype.is_floating_point:
-        raise RuntimeError(f"value cannot be converted to type {_args.c_name(input.dtype)} "
-                           "without overflow")
-    return value if isinstance(value, complex) else _args.number("softplus", value, name, None)
+    return _activation("softplus", Softplus, input,
+                       numbers={"beta": beta, "threshold": threshold})
 
 
 def _arrays(dt: Any, *values: Any) -> list:
@@ -154,7 +142,7 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     """
     weight = _args.numpy_scalar(weight)
     if not isinstance(input, Tensor) or not isinstance(end, Tensor) or \
-            not isinstance(weight, (Tensor, int, float)):
+            not isinstance(weight, (Tensor, int, float, complex)):
         raise _args.invalid_combination(
             "lerp", (input, end, weight),
             "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
@@ -166,11 +154,10 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
         check_broadcast(input, weight)
     if not input.dtype.is_floating_point:
         kernel = "tensor" if isinstance(weight, Tensor) else "scalar"
-        raise NotImplementedError(f"\"lerp_kernel_{kernel}\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented(f"lerp_kernel_{kernel}", input.dtype)
     if isinstance(weight, Tensor):
         return LerpTensor.apply(input, end, weight)
-    return Lerp.apply(input, end, weight=weight)
+    return Lerp.apply(input, end, weight=_args.kernel_scalar(weight, input.dtype, opmath=True))
 
 
 def _same_dtypes(input: Tensor, end: Tensor, weight: Any) -> None:
@@ -231,7 +218,7 @@ class Addcdiv(_Addc):
 def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor,
           value: Number) -> Tensor:
     _args.tensor_args(fn, (input, "input", 1), (tensor1, "tensor1", 2), (tensor2, "tensor2", 3))
-    value = _args.number(fn, value, "value", None)
+    (value,) = _args.numbers(fn, (value, "value", None))
     if fn == "addcdiv" and not tensor1.dtype.is_floating_point and \
             not tensor2.dtype.is_floating_point:
         raise RuntimeError(
@@ -246,7 +233,8 @@ def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor
         check_broadcast(a, b)
     dt = result_type(input, tensor1, tensor2)
     if dt.name == "bool":
-        raise NotImplementedError(f"\"{fn}_cpu_out\" not implemented for 'Bool'")
+        raise _args.not_implemented(f"{fn}_cpu_out", dt)
+    value = _args.kernel_scalar(value, dt, opmath=True)
     if not dt.is_floating_point:  # torch's kernel reads value in the integer dtype
         value = int(value)
     return op.apply(input, tensor1, tensor2, value=value)

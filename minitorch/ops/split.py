@@ -277,8 +277,7 @@ def _interleave_counts(input: Tensor, repeats: Tensor, dim: int, output_size: An
 def _repeated_indices(repeats: Tensor, output_size: Any) -> Tensor:
     """``0, 1, ...`` each repeated by its count in ``repeats`` (a vector of ints)."""
     if repeats.dtype.name not in ("int64", "int32"):
-        raise NotImplementedError('"repeat_interleave_cpu" not implemented for '
-                                  f"'{_args.legacy(repeats.dtype)}'")
+        raise _args.not_implemented("repeat_interleave_cpu", repeats.dtype)
     if repeats.dim() != 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
     xp, counts = repeats._xp, repeats._data

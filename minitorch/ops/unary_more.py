@@ -83,7 +83,7 @@ def _rounding(name: str, fn: str) -> Any:
     op = _unary(name, fn, lambda xp, a: getattr(xp, fn)(a) if xp.isdtype(
         a.dtype, "real floating") else xp.asarray(a, copy=True), zero_grad, None,
         floating=False)
-    op.bool_error = NotImplementedError(f"\"{fn}_vml_cpu\" not implemented for 'Bool'")
+    op.bool_error = _args.not_implemented(f"{fn}_vml_cpu", "Bool")
     return op
 
 
@@ -97,7 +97,7 @@ Frac = _unary("Frac", "frac", lambda xp, a: a - xp.trunc(a), lambda g, x: g, Non
 def _frac_input(cls: type, a: Tensor) -> Any:
     """frac has floating kernels only (an integer input is refused, not converted)."""
     if not a.dtype.is_floating_point:
-        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{_args.legacy(a.dtype)}'")
+        raise _args.not_implemented("frac_cpu", a.dtype)
     return a._data
 
 

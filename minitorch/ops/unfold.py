@@ -162,8 +162,7 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
                            f"and other non-zero dimensions for input, but got: "
                            f"{list(input.shape)}")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+        raise _args.not_implemented("im2col_out_cpu", input.dtype)
     _, (ph, pw), (dh, dw) = geometry
     blocks = _blocks(tuple(input.shape[-2:]), kernel, geometry)
     if min(blocks) < 1:

@@ -1,0 +1,341 @@
+"""Bad input found by issue #21's third fuzz (seeds 2202-2203, session 13) where minitorch's
+answer differed from torch's, against live torch. Each case is a small program run on torch
+and on minitorch (``L``); its outcome, the value of ``R`` or the exception's type and message,
+must be the same.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import SETTINGS
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+import minitorch as mt
+
+
+def test_tensor_has_no_method_torch_lacks() -> None:
+    """Every public attribute of minitorch's Tensor is one of torch's Tensor's too (torch has
+    only the function ``torch.rsub``, no ``Tensor.rsub``)."""
+    extra = {n for n in dir(mt.Tensor) if not n.startswith("_")} - set(dir(torch.Tensor))
+    assert not extra, sorted(extra)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.ones(2).rsub(L.ones(2))", "R = L.rsub(L.ones(2), L.tensor([3., 4.]), alpha=2)",
+    "R = L.rsub(L.tensor([1, 2]), 5)"])
+def test_rsub_is_a_function_only(program: str) -> None:
+    assert_as_torch(program)
+
+
+_DTYPES = ["L.float32", "L.float64", "L.int64", "L.bool", "L.float16", "L.int8", "L.uint8"]
+_SCALAR_OPS = [
+    "L.copysign(x, {v})", "x.copysign({v})", "L.xlogy(x, {v})", "L.xlogy({v}, x)",
+    "L.clamp_min(x, {v})", "x.clamp_min_({v})", "L.clamp(x, {v})", "L.clamp(x, None, {v})",
+    "L.addcmul(x, x, x, value={v})", "L.addcdiv(x, x, x, value={v})", "L.lerp(x, x, {v})",
+    "x.scatter(0, L.tensor([0]), {v})", "x.scatter_(0, L.tensor([0]), {v})",
+    "L.nn.functional.threshold(x, {v}, 2.)", "L.nn.functional.threshold(x, 1., {v}, True)",
+    "L.nn.functional.leaky_relu(x, {v})", "L.nn.functional.elu(x, {v})",
+    "L.nn.functional.celu(x, {v})", "L.nn.functional.softplus(x, {v})",
+    "L.nn.functional.softplus(x, 1, {v})", "L.nn.functional.hardtanh(x, -1e300, 1e300)",
+    "L.dist(x, x, {v})", "L.norm(x, {v})", "L.linalg.vector_norm(x, {v})",
+    "L.linalg.matrix_norm(x.reshape(1, 2), {v})", "L.isclose(x, x, {v})",
+    "L.isclose(x, x, 1., atol={v})", "x.allclose(x, {v})", "L.allclose(x, x, 1., {v})",
+    "x.addmm(x.reshape(1, 2).T, x.reshape(1, 2), beta={v})", "x.fill_({v})",
+    "x.hypot_({v})", "x.atan2_({v})", "x.round(decimals={v})",
+    "L.nn.functional.multi_margin_loss(x[None], L.tensor([0]), margin={v})"]
+
+
+@pytest.mark.parametrize("dtype", _DTYPES)
+@pytest.mark.parametrize("value", ["1j", "2+0j", "1e300"])
+@pytest.mark.parametrize("op", _SCALAR_OPS)
+def test_number_arguments_in_the_kernels_dtype_as_torch(op: str, value: str,
+                                                        dtype: str) -> None:
+    """A Number argument reaches the kernel as torch's parser leaves it (a complex one too)
+    and is read there in the kernel's dtype (float32 for float16 where the kernel computes in
+    it): a complex with an imaginary part or a value too large is refused in torch's words,
+    after the kernel's own dtype refusal; where torch refuses complex numbers outright
+    (clamp, copysign, xlogy, the norms' order) it says so."""
+    assert_as_torch(f"x = L.ones(2, dtype={dtype}); R = {op.format(v=value)}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.functional.pairwise_distance(L.ones(2), L.ones(2), 1j)",
+    "R = L.nn.functional.pairwise_distance(L.ones(2), L.ones(2), p=1j)",
+    "R = L.nn.functional.pairwise_distance(L.ones(2), L.ones(2), 2, 'a')",
+    "R = L.nn.functional.cosine_similarity(L.ones(2), L.ones(2), 0, 1j)",
+    "R = L.nn.functional.cosine_similarity(L.ones(2), L.ones(2), 0, eps=1j)",
+    "R = L.nn.functional.margin_ranking_loss(L.ones(2), L.ones(2), L.ones(2), 1j)",
+    "R = L.nn.functional.margin_ranking_loss(L.ones(2), L.ones(2), L.ones(2), margin='a')",
+    "R = L.nn.functional.hinge_embedding_loss(L.ones(2), L.ones(2), margin=1j)",
+    "R = L.nn.functional.cosine_embedding_loss(L.ones(1, 2), L.ones(1, 2), L.ones(1), "
+    "margin=1j)",
+    "R = L.nn.functional.poisson_nll_loss(L.ones(2), L.ones(2), eps=1j)",
+    "R = L.nn.functional.glu(L.ones(2), 1j)",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2), scale_factor=1j)",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(2, 1j))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(2, None))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=('a', 2))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(None, 2), "
+    "mode='bilinear')",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2), scale_factor=L.tensor(2.))",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2), scale_factor=1j, "
+    "recompute_scale_factor=True)",
+    "R = L.nn.functional.interpolate(L.ones(1, 1, 2, 2), scale_factor=(2, L.tensor(2.)))",
+    "R = L.isclose(L.ones(2), L.ones(2), float('nan'))",
+    "R = L.isclose(L.ones(2), L.ones(2), equal_nan='a')",
+    "R = L.isclose(L.ones(2), L.ones(2).double(), 1j)",
+    "R = L.ones(2).clamp_min_('a')", "R = L.clamp_min_(L.ones(2), 1j)",
+    "R = L.ones(2, dtype=L.int64).clamp_min_(2.5)", "R = L.ones(2).hypot_(2.)",
+    "R = L.ones(2).arctan2_(2)", "R = L.ones(2).cumsum_('a')"])
+def test_float_and_number_arguments_as_torch(program: str) -> None:
+    """Float arguments of torch's parsed functions are refused by position (none when given
+    by keyword) whatever their type, a complex one included; an in-place twin speaks for
+    itself, counting its arguments after ``self``."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("expression", [
+    'L.logcumsumexp(L.tensor([1, 2]), 0)',
+    'L.logaddexp(L.tensor([1, 2]), L.tensor([1, 2]))',
+    'L.nn.functional.layer_norm(L.tensor([[1, 2]]), (2,))',
+    'L.bitwise_not(L.zeros(0, dtype=L.float64))',
+    'L.bitwise_not(L.ones(2))',
+    'L.ones(2).bitwise_not()',
+    "L.nn.functional.pad(L.ones(1, 2, 2, dtype=L.bool), (1, 1), mode='reflect')",
+    "L.nn.functional.pad(L.ones(1, 2, 2, dtype=L.bool), (1, 1), mode='replicate')",
+    'L.repeat_interleave(L.tensor([1., 2.]))',
+    'L.tensor([True]).exp2()',
+    'L.tensor([1, 2]).frac()',
+    'L.tensor([True]).sort()',
+    'L.tensor([True, False]).topk(1)',
+    'L.nn.functional.adaptive_max_pool2d(L.ones(1, 2, 2, dtype=L.int64), 1)',
+    'L.nn.functional.adaptive_avg_pool2d(L.ones(1, 2, 2, dtype=L.int64), 1)',
+    'L.linalg.eigh(L.ones(2, 2, dtype=L.int64))',
+    'L.tensor([True]) ** L.tensor([True])',
+    'L.tensor([True]).abs()',
+    'L.ones(2) & L.ones(2)',
+    'L.ones(2) << 1',
+    'L.tensor([True]) << 1',
+    'L.clamp(L.tensor([True]), True, False)',
+    'L.tensor([True]).round()',
+    'L.tensor([1]).round(decimals=1)',
+    'L.tensor([True]) // L.tensor([True])',
+    'L.tensor([True]) % L.tensor([True])',
+    'L.linalg.householder_product(L.ones(2, 2, dtype=L.int64), L.ones(1, dtype=L.int64))',
+    'L.nn.functional.gelu(L.tensor([1]))',
+    'L.nn.functional.elu(L.tensor([1]))',
+    'L.nn.functional.silu(L.tensor([1]))',
+    'L.nn.functional.threshold(L.tensor([True]), 0.5, 2.)',
+    'L.nn.functional.threshold(L.tensor([True]), 0.5, 2., True)',
+    'L.lerp(L.tensor([1]), L.tensor([1]), 0.5)',
+    'L.lerp(L.tensor([1]), L.tensor([1]), L.tensor([1]))',
+    'L.addcmul(L.tensor([True]), L.tensor([True]), L.tensor([True]))',
+    'L.softmax(L.tensor([1, 2]), 0)',
+    'L.log_softmax(L.tensor([1, 2]), 0)',
+    'L.mm(L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool))',
+    'L.dot(L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool))',
+    'L.addmm(L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool))',
+    'L.cumsum(L.tensor([True]), 0, dtype=L.bool)',
+    'L.cumprod(L.tensor([True]), 0, dtype=L.bool)',
+    'L.nn.functional.unfold(L.ones(1, 1, 2, 2, dtype=L.int64), 1)',
+    'L.nn.functional.multi_margin_loss(L.ones(1, 2, dtype=L.int64), L.tensor([0]))',
+    'L.nn.functional.huber_loss(L.tensor([1]), L.tensor([1]))',
+    'L.nn.functional.smooth_l1_loss(L.tensor([1]), L.tensor([1]))',
+    'L.nn.functional.max_unpool2d(L.ones(1, 1, 2, 2, dtype=L.int64), '
+    'L.zeros(1, 1, 2, 2, dtype=L.int64), 2)',
+    'L.nn.functional.interpolate(L.ones(1, 1, 2, dtype=L.int64), scale_factor=2)',
+    'L.nn.functional.interpolate(L.ones(1, 1, 2, 2, dtype=L.int64), scale_factor=2)',
+    'L.randn(2, dtype=L.int64)',
+    'L.rand(2, dtype=L.int64)',
+    'L.arange(3, dtype=L.bool)',
+    'L.ones(2) < 1j',
+    'L.ones(2, dtype=L.float16) < 1j',
+    'L.ones(2, dtype=L.float64).lt(1j)',
+    'L.linspace(0, 1, 3, dtype=L.bool)',
+    'L.logspace(0, 1, 3, dtype=L.bool)',
+    'L.ones(2, dtype=L.int64).normal_()',
+    'L.ones(2, dtype=L.int64).uniform_()',
+    'L.ones(2, dtype=L.int64).exponential_()',
+    'L.randperm(3, dtype=L.bool)',
+    'L.ones(2) // 1j',
+    'L.nn.functional.log_softmax(L.tensor([1, 2]), 0)',
+    'L.nn.functional.softmax(L.tensor([], dtype=L.int64), 0)',
+    'L.ones(2).copysign(1j)',
+    'L.nn.functional.layer_norm(L.tensor([[True]]), (1,))',
+    'L.tensor([1, 2]).logcumsumexp(0)',
+    'L.nn.functional.mse_loss(L.tensor([1]), L.tensor([1]))',
+    'L.nn.functional.l1_loss(L.tensor([True]), L.tensor([True]))'])
+def test_dispatch_refusals_as_torch(expression: str) -> None:
+    """Where torch's dispatcher finds no kernel for a dtype it raises NotImplementedError
+    '"<kernel>" not implemented for \'<Type>\'' (bitwise_not of floats, threshold of bools,
+    a complex number compared or divided, ...), and minitorch raises the same."""
+    assert_as_torch(f"R = {expression}")
+
+
+_INDEX_OPS = {  # each op's call on ``x`` along ``d`` at ``i``, its source shaped by ``S``
+    "index_add": "x.index_add(d, i, L.ones(S){alpha})",
+    "index_add_": "x.index_add_(d, i, L.ones(S){alpha})",
+    "index_select": "x.index_select(d, i)", "function": "L.index_add(x, d, i, L.ones(S))"}
+
+
+@settings(SETTINGS, max_examples=120)
+@given(op=st.sampled_from(sorted(_INDEX_OPS)),
+       shape=st.sampled_from([(3,), (2, 3), (2, 3, 4), (), (0, 3), (2, 0), (0,)]),
+       dim=st.integers(-3, 2), index=st.sampled_from([[0, 5], [-1], [1, -3], [7, 2, 9], [0]]),
+       int32=st.booleans(), alpha=st.sampled_from(["", ", alpha=2"]))
+def test_index_ops_out_of_range_as_torch(op: str, shape: tuple, dim: int, index: list,
+                                         int32: bool, alpha: str) -> None:
+    """An index out of a dim's range is refused in each op's own words and type, which for
+    index_add depend on the kernel torch runs (scatter_add along the first or last dim of a
+    tensor of several dims for an int64 index and alpha 1: a RuntimeError naming the index;
+    otherwise "index out of range in self"); an empty tensor of several dims is not read."""
+    size = list(shape) or [1]
+    size[dim % len(size)] = len(index)
+    program = (f"x = L.zeros{shape}; d = {dim}; "
+               f"i = L.tensor({index}{', dtype=L.int32' if int32 else ''}); S = {size}; "
+               f"R = {_INDEX_OPS[op].format(alpha=alpha)}")
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.zeros(0, 3, requires_grad=True); s = L.ones(1, 3, requires_grad=True); "
+    "y = x.index_add(0, L.tensor([0]), s); y.sum().backward(); R = (y, x.grad, s.grad)",
+    "x = L.zeros(2, 0, requires_grad=True); s = L.ones(1, 0, requires_grad=True); "
+    "y = x.index_add(0, L.tensor([5]), s); y.sum().backward(); R = (y, x.grad, s.grad)",
+    "x = L.zeros(2, 3, requires_grad=True); s = L.ones(2, 3, requires_grad=True); "
+    "y = x.index_add(0, L.tensor([1, 1]), s, alpha=3); y.sum().backward(); "
+    "R = (y, x.grad, s.grad)",
+    "x = L.zeros((), requires_grad=True); s = L.ones((), requires_grad=True); "
+    "y = x.index_add(0, L.tensor([0]), s); y.backward(); R = (y, x.grad, s.grad)"])
+def test_index_add_gradients_as_torch(program: str) -> None:
+    """index_add's gradient of ``source`` is torch's ``grad.index_select(dim, index)``, with
+    index_select's own refusals where the forward wrote nothing (an empty ``self``)."""
+    assert_as_torch(program)
+
+
+_SCATTER_INDEX = "L.tensor([[1, 0, 0, 2], [1, 2, 2, 1]])"
+
+
+@pytest.mark.parametrize("src", ["L.ones(2)", "L.ones(2, 4)", "L.ones(2, 5)", "L.ones(1, 4)",
+                                 "L.ones(2, 4, 1)", "L.ones(())", "2.", "L.ones(2, 4).long()"])
+@pytest.mark.parametrize("index", [_SCATTER_INDEX, "L.tensor([[1, 0, 0, 2, 0]])",
+                                   "L.tensor([1, 0])", "L.tensor([[]], dtype=L.int64)",
+                                   "L.tensor([[1, 0, 0, 3]])"])
+@pytest.mark.parametrize("call", ["x.scatter(0, i, s)", "x.scatter(-2, i, s, reduce='add')",
+                                  "x.scatter(0, i, s, reduce='multiply')",
+                                  "x.scatter(0, i, s, reduce='mean')", "x.scatter_add(0, i, s)",
+                                  "x.scatter_reduce(0, i, s, 'amax')",
+                                  "x.scatter_reduce(0, i, s, 'max')"])
+def test_scatter_shapes_as_torch(call: str, index: str, src: str) -> None:
+    """The scatters check the index against self (apart from dim), then against a tensor
+    src in every dim (a dim src lacks is torch's IndexError), then src's rank, then the
+    reduction's name, then the index's range, in torch's order and words."""
+    assert_as_torch(f"x = L.zeros(3, 4); i = {index}; s = {src}; R = {call}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.zeros(3).scatter(0, L.tensor(1), L.ones(1))",
+    "R = L.zeros(3).scatter(0, L.tensor([1]), L.ones(()))",
+    "R = L.zeros(()).scatter(0, L.tensor(0), L.ones(1))",
+    "R = L.zeros(3).scatter_add(0, L.tensor(1), L.ones(1))",
+    "R = L.zeros(()).scatter_add(0, L.tensor([0]), L.ones(()))"])
+def test_scatter_of_scalars_as_torch(program: str) -> None:
+    """A 0-d index, src or self counts as one element of one dim, as in torch."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("self_", ["L.ones(3, 4)", "L.ones(3, 4, requires_grad=True)",
+                                   "L.tensor([[True, False, True, False]] * 3)",
+                                   "L.arange(12).reshape(3, 4)", "L.ones(3, 4).double()"])
+@pytest.mark.parametrize("src", ["L.arange(8.).reshape(2, 4)", "2.5", "2", "True", "1j",
+                                 "L.ones(2, 4, requires_grad=True)"])
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_legacy_reduce_as_torch(self_: str, src: str, reduce: str) -> None:
+    """scatter's deprecated ``reduce=`` with a tensor or a number: torch's values in the
+    self's dtype, recorded under a NotImplemented node whose backward refuses."""
+    program = (f"x = {self_}; s = {src}; s = s.to(x.dtype) if isinstance(s, L.Tensor) else s; "
+               f"R = x.scatter(0, {_SCATTER_INDEX}, s, reduce='{reduce}')")
+    assert_as_torch(program)
+    assert_as_torch(program + "; y = x * 1; y.scatter_(0, "
+                    f"{_SCATTER_INDEX}, s, reduce='{reduce}'); R = (R, y)")
+    assert_as_torch(program + "; R.sum().backward()")
+
+
+_REDUCE_CASES = [  # self, dim, index, src
+    ("[[1., 0., 3.], [2., 5., 2.]]", 1, "[[0, 0], [2, 2]]", "[[2., 0.], [2., 0.]]"),
+    ("[1., 0., 2., 2.]", 0, "[0, 0, 1, 3, 3]", "[2., 0., 0., 1., 2.]"),
+    ("[4., 4., 1.]", 0, "[0, 1, 0]", "[4., 1., 4.]"),
+    ("[5., nan, 9.]", 0, "[1, 0, 2]", "[1., nan, 4.]"),
+    ("[[1., 2.], [3., 4.]]", 0, "[[1, 1]]", "[[0., 5.], [7., 8.]]")]
+
+
+@pytest.mark.parametrize("case", _REDUCE_CASES)
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin", "max", "min"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_values_and_gradients_as_torch(case: tuple, reduce: str,
+                                                      include_self: bool) -> None:
+    """scatter_reduce's values, node and gradients of self and src (ties share amax's and
+    amin's, zeros are left out of prod's products; a src larger than the index gets
+    torch's broadcast gradient or the engine's refusal; torch's forward takes "max" and
+    "min" but its backward refuses them), against torch's."""
+    x, dim, index, src = case
+    made = "L.tensor({}, dtype=L.float64, requires_grad=True)"
+    assert_as_torch(
+        f"nan = float('nan'); x = {made.format(x)}; s = {made.format(src)}; "
+        f"y = x.scatter_reduce({dim}, L.tensor({index}), s, '{reduce}', "
+        f"include_self={include_self}); "
+        "y.backward(L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)); "
+        "R = (y, x.grad, s.grad)")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.tensor([5, 7, 9]); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), L.tensor([1, 2, 4]), "
+    "'mean')",
+    "x = L.tensor([5, 7, 9]); R = x.scatter_reduce(0, L.tensor([1, 1]), L.tensor([1, 2]), "
+    "'amin', include_self=False)",
+    "x = L.tensor([True, False]); R = x.scatter_reduce(0, L.tensor([1, 1]), "
+    "L.tensor([True, False]), 'prod')",
+    "x = L.tensor([True, False]); R = x.scatter_reduce(0, L.tensor([1, 1]), "
+    "L.tensor([True, False]), 'mean')",
+    "x = L.ones(3, dtype=L.float16); R = x.scatter_reduce(0, L.tensor([0, 0]), "
+    "L.ones(2, dtype=L.float16), 'mean', include_self=False)",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), L.tensor([1., 2., 3.]), 3)",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), 2., 'sum')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 2]), L.ones(3), 'sum', "
+    "include_self='a')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0., 0, 2]), L.ones(3), 'foo')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 5]), L.ones(3), 'foo')",
+    "x = L.zeros(3); R = x.scatter_reduce(0, L.tensor([0, 0, 5]), L.ones(3), 'sum')",
+    "x = L.zeros(3); R = L.scatter_reduce(x, 0, L.tensor([0, 0, 2]), L.ones(3), reduce=None)",
+    "x = L.zeros(3, requires_grad=True); R = x.scatter_reduce_(0, L.tensor([0]), L.ones(1), "
+    "'sum')",
+    "x = L.ones(3, requires_grad=True); y = x * 1; y.scatter_reduce_(0, L.tensor([0, 0, 2]), "
+    "L.ones(3), 'amax'); y.sum().backward(); R = (y, x.grad)",
+    "x = L.ones(3, requires_grad=True); s = L.ones(4, requires_grad=True); "
+    "x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'sum').sum().backward(); R = s.grad",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([0., 0., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'prod'); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); R = gs",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([0., 0., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'prod'); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); "
+    "R = L.autograd.grad(gs.sum(), (s,))",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([2., 3., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'prod', include_self=False); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); "
+    "R = L.autograd.grad((gx * gx).sum() + (gs * gs).sum(), (x, s))",
+    "x = L.tensor([1., 2., 3.], dtype=L.float64, requires_grad=True); "
+    "s = L.tensor([2., 3., 4.], dtype=L.float64, requires_grad=True); "
+    "y = x.scatter_reduce(0, L.tensor([0, 0, 2]), s, 'mean', include_self=False); "
+    "gx, gs = L.autograd.grad(y.sum(), (x, s), create_graph=True); R = (gx, gs)"])
+def test_scatter_reduce_forms_as_torch(program: str) -> None:
+    """scatter_reduce's dtypes (an integer mean rounds down, bool has no mean), its parser's
+    and kernel's refusals in torch's order, the in-place form, and the derivatives of its
+    gradients (torch refuses prod's where two zeros of src meet)."""
+    assert_as_torch(program)
