@@ -135,6 +135,21 @@ class BatchedTensor:
                       "data-dependent control flow. We don't support that yet, please file an "
                       "issue at https://github.com/pytorch/pytorch/issues .")
 
+    def item(self) -> Any:
+        """Refused as torch: one number per example is no tensor to batch."""
+        raise Refused("vmap: It looks like you're calling .item() on a Tensor. We don't "
+                      "support vmap over calling .item() on a Tensor, please try to rewrite "
+                      "what you're doing with other operations. If error is occurring "
+                      "somewhere inside PyTorch internals, please file a bug report.")
+
+    __float__ = __int__ = item
+
+    def tolist(self) -> Any:
+        """Refused as torch: a batched tensor has no storage of its own to read."""
+        raise Refused("Cannot access data pointer of Tensor that doesn't have storage")
+
+    numpy = tolist
+
     def nonzero(self, *args: Any, **kwargs: Any) -> Any:
         """Refused as torch: its result's shape would differ between examples."""
         raise Refused("vmap: We do not support batching operators that can output dynamic "
@@ -188,9 +203,11 @@ class BatchedTensor:
         return self._reduce("mean", dim, keepdim)
 
     def _reduce(self, name: str, dim: Any, keepdim: bool) -> BatchedTensor:
+        if self.dim() == 0:  # reduce a size-1 dim of each example's own: its value, its node
+            if dim not in (None, 0, -1, (0,), (-1,)):
+                raise Unbatched(name)
+            return BatchedTensor(getattr(self.value.unsqueeze(-1), name)(-1))
         if dim is None:
-            if self.dim() == 0:
-                raise Unbatched(name)  # a reduction over no dims would take the batch's
             dim = tuple(range(self.dim()))
         return BatchedTensor(getattr(self.value, name)(self._dims(dim), keepdim=keepdim))
 
