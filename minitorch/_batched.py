@@ -57,11 +57,23 @@ def _aligned(a: Any, b: Any) -> tuple[Any, Any]:
     return tuple(_padded(x.value, rank) if isinstance(x, BatchedTensor) else x for x in (a, b))
 
 
+def _first_example(a: Any, b: Any) -> None:
+    """torch's rule for ``+ - * /`` reads the first example of an operand whose examples are
+    0-d when the other operand's are not (to promote types): a batch of none has none."""
+    for x, y in ((a, b), (b, a)):
+        if isinstance(x, BatchedTensor) and x.dim() == 0 and not x.value.shape[0] \
+                and not (isinstance(y, BatchedTensor) and y.dim() == 0):
+            raise Raised(IndexError("select(): index 0 out of range for tensor of size [0] at "
+                                    "dimension 0"))
+
+
 def _binary(name: str, reflected: bool = False) -> Callable[..., Any]:
     """The rule of an element-wise binary operator such as ``__mul__``."""
     def rule(self: BatchedTensor, other: Any) -> BatchedTensor:
         if not isinstance(other, (BatchedTensor, Tensor, int, float, bool)):
             raise Unbatched(name)
+        if name in _PROMOTING:
+            _first_example(self, other)
         a, b = _aligned(other, self) if reflected else _aligned(self, other)
         return BatchedTensor(op(a, b))
     op = getattr(operator, name.strip("_").removeprefix("r") if reflected else name.strip("_"))
@@ -80,6 +92,8 @@ def _unary(name: str) -> Callable[..., Any]:
 _UNARY = ("relu", "sigmoid", "tanh", "exp", "log", "sin", "cos", "abs", "sqrt", "rsqrt",
           "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double",
           "detach", "clone", "contiguous", "__neg__", "__abs__")
+_PROMOTING = ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__",
+              "__rtruediv__")  # not __rsub__: torch's rsub has a rule of its own
 _BINARY = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__lt__", "__le__",
            "__gt__", "__ge__", "__eq__", "__ne__")
 
@@ -173,7 +187,7 @@ class BatchedTensor:
     ndim = property(dim)
 
     def numel(self) -> int:
-        return self.value.numel() // self.value.shape[0]
+        return self.shape.numel()
 
     def __len__(self) -> int:
         return self.shape[0]

@@ -169,6 +169,7 @@ def _argnum(n: Any, count: int) -> int:
 def _differentiable(x: Any) -> Any:
     """``x``, an input a transform differentiates, tracked (see :func:`_track`): torch's
     transforms take only tensors there."""
+    _not_batched([x])
     if not isinstance(x, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     return _track(x)
@@ -436,6 +437,7 @@ def _check_primals(primals: Any, tangents: Any) -> None:
                            "E.g. it should be valid to call f(*primals).")
     p_leaves, p_spec = _flatten(primals)
     t_leaves, t_spec = _flatten(tangents)
+    _not_batched(p_leaves + t_leaves)
     if p_spec != t_spec:
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same python structure. For example, if primals is a tuple of "
@@ -559,18 +561,41 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
                            f"'same'. Got {randomness}")
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        leaves, spec = _flatten(args)
+        _not_batched(leaves)
         _check_out_dims(out_dims, func)
         call = f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>)"
-        leaves, spec = _flatten(args)
         dims = _leaf_dims(in_dims, args, spec, call)
         _check_dims(leaves, dims, call)
         size = _batch_size(leaves, dims)
+        _check_chunks(size, chunk_size)
         with vmapping(randomness):
             return _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
     return wrapper
+
+
+def _not_batched(leaves: list) -> None:
+    """A transform has no batching rule here: called inside vmap's one call on the whole
+    batch, it sends vmap to one call per example (torch nests its levels instead)."""
+    if any(isinstance(x, BatchedTensor) for x in leaves):
+        raise Unbatched("transform")
+
+
+def _check_chunks(size: int, chunk_size: Any) -> None:
+    """What torch's chunked vmap does with ``chunk_size``: a float fails in its arithmetic
+    and a batch of none leaves no chunk to call ``func`` on (its assertion)."""
+    if chunk_size is None:
+        return
+    if not isinstance(chunk_size, int):
+        raise TypeError(f"can't multiply sequence by non-int of type "
+                        f"'{type(chunk_size).__name__}'")
+    if not size:
+        raise AssertionError("arg_spec must not be None")
 
 
 def _name(func: Callable[..., Any]) -> str:
@@ -612,9 +637,12 @@ def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwarg
         if once is not None:
             return once
     results = []
+    state = minitorch.get_rng_state() if randomness == "same" else None
     for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes
+        if state is not None:  # each example draws what the first drew
+            minitorch.set_rng_state(state)
         sliced = [x if d is None else x.select(d, i) if size else
-                  x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
+                  x.new_zeros(x.shape[:d] + x.shape[d:][1:]) for x, d in zip(leaves, dims)]
         results.append(func(*_unflatten(sliced, spec), **kwargs))
     flat = _out_dims(out_dims, results[0], func)
     if None in flat:  # outputs with no batch dim: the same for every example

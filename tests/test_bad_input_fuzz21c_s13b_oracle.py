@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from test_bad_input_fuzz21b_oracle import assert_as_torch
 
+import minitorch as mt
+
 X = "x = L.tensor([1., 2.])\n"
 _NON_TENSORS = ["x.sum().item()", "3", "None", "'a'", "(x.sin(), 1.0)",
                 "{'a': x.sin(), 'b': None}", "[x.sin(), 'a']", "()", "[]", "((x,), [x, 2])"]
@@ -49,3 +51,65 @@ def test_vmap_reading_numbers_as_torch(body: str, x: str) -> None:
     torch refuses them; non-tensor outputs get torch's message."""
     assert_as_torch(f"R = L.vmap(lambda x: {body})({x})")
     assert_as_torch(f"R = L.vmap(lambda x: {body}, out_dims=None)({x})")
+
+
+_NESTED_BODIES = ["x.exp().softmax(0)", "{'a': x}", "(x.sum(), x.exp())", "[x.exp()]",
+                  "x.sum(0)", "x.new_ones(())"]
+
+
+@pytest.mark.parametrize("body", _NESTED_BODIES)
+@pytest.mark.parametrize("shape", ["0, 2", "2, 0", "0, 0", "0, 2, 3", "2, 0, 3", "3, 2"])
+@pytest.mark.parametrize("outer, inner", [
+    ("", ""), ("in_dims=1", ""), ("out_dims=1", "out_dims=0"), ("in_dims=-1", "in_dims=-1"),
+    ("chunk_size=2", "chunk_size=1"), ("", "chunk_size=3"),
+    ("randomness='same'", "randomness='different'")])
+def test_nested_vmap_over_empty_batches_as_torch(body: str, shape: str, outer: str,
+                                                 inner: str) -> None:
+    """A vmap inside a vmap (a batch of none at either level) maps as torch's: an empty
+    result of the right shape, or torch's refusal (a chunked batch of none)."""
+    assert_as_torch(f"x = L.ones({shape})\n"
+                    f"R = L.vmap(L.vmap(lambda x: {body}, {inner}), {outer})(x)")
+
+
+@pytest.mark.parametrize("transform", ["L.func.grad(lambda a: a.sum())",
+                                       "L.func.jacrev(lambda a: a.exp())",
+                                       "L.func.jacfwd(lambda a: a.exp())",
+                                       "lambda a: L.func.jvp(L.exp, (a,), (a,))[1]",
+                                       "lambda a: L.func.vjp(L.exp, a)[0]",
+                                       "L.vmap(lambda a: a * a)"])
+@pytest.mark.parametrize("shape", ["0, 2", "0, 0", "2, 0", "3, 2", "0, 2, 3"])
+def test_transforms_inside_vmap_over_empty_batches_as_torch(transform: str, shape: str) -> None:
+    """grad, jacrev, jacfwd, jvp, vjp and vmap inside a vmap whose batch is empty (or not)
+    answer as torch's."""
+    assert_as_torch(f"R = L.vmap({transform})(L.ones({shape}))")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.vmap(lambda x: x * 2)(L.ones(0))", "R = L.vmap(lambda x: 2 * x)(L.ones(0))",
+    "R = L.vmap(lambda x: x - 2.5)(L.ones(0))", "R = L.vmap(lambda x: 2 - x)(L.ones(0))",
+    "R = L.vmap(lambda x: 2 / x)(L.ones(0))", "R = L.vmap(lambda x: x + L.ones(()))(L.ones(0))",
+    "R = L.vmap(lambda x: x * x)(L.ones(0))", "R = L.vmap(lambda x: x ** 2)(L.ones(0))",
+    "R = L.vmap(lambda x: x > 0)(L.ones(0))", "R = L.vmap(lambda x: x.sum() * 2)(L.ones(0, 2))",
+    "R = L.vmap(lambda a, b: b * a)(L.ones(0), L.ones(0, 2))",
+    "R = L.vmap(lambda a, b: a + b, in_dims=(0, None))(L.ones(0), L.ones(()))",
+    "R = L.vmap(lambda x: x * 2)(L.ones(3))", "R = L.vmap(lambda x: x * 2)(L.ones(0, 2))",
+    "R = L.vmap(lambda x: x * 2, chunk_size=2)(L.ones(0, 2))",
+    "R = L.vmap(lambda x: x * 2, chunk_size=2)(L.ones(3, 2))",
+    "R = L.vmap(lambda x: x * 2, chunk_size=0)", "R = L.vmap(lambda x: x * 2, chunk_size=-1)",
+    "R = L.func.vmap(lambda x: x * 2, chunk_size=-2)",
+    "R = L.vmap(lambda x: x * 2, chunk_size=1.5)(L.ones(3))",
+    "R = L.vmap(lambda x: x * 2, chunk_size='a')"])
+def test_vmap_scalar_examples_and_chunks_as_torch(program: str) -> None:
+    """torch's binary rule reads the first example of a batch of 0-d examples (none in an
+    empty batch: its IndexError); chunk_size is checked and an empty chunked batch refused."""
+    assert_as_torch(program)
+
+
+def test_vmap_same_randomness_draws_once_for_all_examples() -> None:
+    """randomness='same' where vmap goes example by example: every example sees the same
+    draw, as torch's (an in-place op has no batching rule here)."""
+    out = mt.vmap(lambda x: x.clone().add_(mt.rand(())), randomness="same")(mt.zeros(3, 2))
+    assert (out == out[0]).all()
+    out = mt.vmap(mt.vmap(lambda x: x + mt.rand(()), randomness="different"),
+                  randomness="same")(mt.zeros(3, 2))
+    assert (out == out[0]).all() and len(set(out[0].tolist())) == 2
