@@ -113,3 +113,44 @@ def test_vmap_same_randomness_draws_once_for_all_examples() -> None:
     out = mt.vmap(mt.vmap(lambda x: x + mt.rand(()), randomness="different"),
                   randomness="same")(mt.zeros(3, 2))
     assert (out == out[0]).all() and len(set(out[0].tolist())) == 2
+
+
+_GRADCHECK_FUNCS = {"right": "lambda a, *r: a.exp()",
+                    "wrong": "lambda a, *r: a * a.detach()",
+                    "detached": "lambda a, *r: a.detach() * 2",
+                    "constant": "lambda a, *r: a * 0 + 1.0"}
+_GRADCHECK_OPTIONS = ["atol=-1", "rtol=-1", "atol=-1, rtol=-1", "eps=0", "eps=-1e-6",
+                      "eps=0, atol=-1", "atol=float('nan')", "atol=float('inf')", "atol='a'",
+                      "rtol=None", "eps='a'", "eps=None, atol=-1", "atol=-1e-30",
+                      "eps=L.tensor(1e-6), atol=-1", "eps=[1e-6]"]
+
+
+@pytest.mark.parametrize("options", _GRADCHECK_OPTIONS)
+@pytest.mark.parametrize("func", _GRADCHECK_FUNCS)
+@pytest.mark.parametrize("fast", [False, True])
+def test_gradcheck_reads_tolerances_where_torch_does(func: str, options: str,
+                                                     fast: bool) -> None:
+    """gradcheck reads eps where it first moves an input and atol/rtol where it first
+    compares (fast mode: atol scaled by the same random vectors as torch's), so a wrong or
+    missing gradient is reported before a bad tolerance, as torch reports it."""
+    setup = ("L.manual_seed(0)\nx = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
+             f"f = {_GRADCHECK_FUNCS[func]}\n")
+    assert_as_torch(setup + f"R = L.autograd.gradcheck(f, (x, 3), fast_mode={fast}, {options})")
+    assert_as_torch(setup + f"R = L.autograd.gradgradcheck(f, (x,), fast_mode={fast}, "
+                            f"{options})")
+
+
+@pytest.mark.parametrize("options", ["atol=-1", "rtol=-1", "eps=0", "eps=None"])
+@pytest.mark.parametrize("func", _GRADCHECK_FUNCS)
+@pytest.mark.parametrize("mode", ["check_forward_ad=True, check_backward_ad=False",
+                                  "check_forward_ad=True", "raise_exception=False",
+                                  "check_undefined_grad=False", "check_batched_grad=True"])
+@pytest.mark.parametrize("fast", [False, True])
+def test_gradcheck_modes_read_tolerances_where_torch_does(func: str, options: str, mode: str,
+                                                          fast: bool) -> None:
+    """The same order with forward mode (which also wants a zero numerical gradient when no
+    output is differentiable), batched gradients and raise_exception=False."""
+    assert_as_torch("L.manual_seed(0)\n"
+                    "x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
+                    f"R = L.autograd.gradcheck({_GRADCHECK_FUNCS[func]}, (x, 3), "
+                    f"fast_mode={fast}, {mode}, {options})")
