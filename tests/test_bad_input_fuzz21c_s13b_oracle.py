@@ -154,3 +154,36 @@ def test_gradcheck_modes_read_tolerances_where_torch_does(func: str, options: st
                     "x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)\n"
                     f"R = L.autograd.gradcheck({_GRADCHECK_FUNCS[func]}, (x, 3), "
                     f"fast_mode={fast}, {mode}, {options})")
+
+
+_SECOND_ORDER = ["a.exp()", "a.exp() * a", "a ** 3", "(a ** 3).sum()", "(a.exp(), a.sin())",
+                 "a * 2", "a.softmax(-1)", "(a * a).relu()", "a.log_softmax(0) * a",
+                 "(a @ a.t()).tanh()", "a * a.detach().sum()"]
+
+
+@pytest.mark.parametrize("body", _SECOND_ORDER)
+@pytest.mark.parametrize("shape", ["2", "2, 3"])
+def test_gradgradcheck_batched_grad_as_torch(body: str, shape: str) -> None:
+    """gradgradcheck(check_batched_grad=True) runs gradcheck's batched-gradient test on the
+    first derivatives, as torch does (it was refused): same verdict, same message."""
+    setup = f"L.manual_seed(0)\nx = L.rand({shape}, dtype=L.float64).requires_grad_()\n"
+    assert_as_torch(setup + f"R = L.autograd.gradgradcheck(lambda a: {body}, (x,), "
+                            "check_batched_grad=True)")
+    if "detach" not in body:  # fast mode's failure report prints floats to their last digit
+        assert_as_torch(setup + f"R = L.autograd.gradgradcheck(lambda a: {body}, (x,), "
+                                "check_batched_grad=True, fast_mode=True)")
+
+
+@pytest.mark.parametrize("options", [
+    "(L.ones(2, dtype=L.float64),), check_batched_grad=True",
+    "(L.ones(2, dtype=L.float64, requires_grad=True),), check_batched_grad=True",
+    "check_batched_grad=True, check_rev_over_rev=False",
+    "check_batched_grad=True, gen_non_contig_grad_outputs=True",
+    "check_batched_grad=True, raise_exception=False", "check_batched_grad=True, atol=-1",
+    "check_batched_grad=True, check_undefined_grad=False"])
+def test_gradgradcheck_batched_grad_options_as_torch(options: str) -> None:
+    """The batched check with given (or non-contiguous) grad_outputs and other options."""
+    assert_as_torch("L.manual_seed(0)\nx = L.rand(2, dtype=L.float64).requires_grad_()\n"
+                    f"R = L.autograd.gradgradcheck(lambda a: a ** 3, (x,), {options})")
+    assert_as_torch("L.manual_seed(0)\nx = L.rand(2, dtype=L.float64).requires_grad_()\n"
+                    f"R = L.autograd.gradgradcheck(lambda a: a * a.detach(), (x,), {options})")

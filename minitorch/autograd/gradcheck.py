@@ -46,8 +46,6 @@ __all__ = ["GradcheckError", "allclose", "gradcheck", "gradgradcheck", "numerica
            "use"]
 
 _UNSUPPORTED = {
-    "check_batched_grad": "gradgradcheck does not vmap its second-order check (gradcheck "
-                          "does)",
     "check_batched_forward_grad": "minitorch's gradcheck has no batched forward-mode test",
     "check_fwd_over_rev": "minitorch has no forward-over-reverse check",
     "masked": "minitorch has no sparse tensors",
@@ -176,8 +174,7 @@ def gradgradcheck(
         if value and not check_rev_over_rev:
             raise AssertionError(
                 f"Setting {option}=True requires check_rev_over_rev to be True")
-    _refuse(check_fwd_over_rev=check_fwd_over_rev, check_batched_grad=check_batched_grad,
-            masked=masked)
+    _refuse(check_fwd_over_rev=check_fwd_over_rev, masked=masked)
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         grad_outputs = tuple(_random_cotangent(o, gen_non_contig_grad_outputs)
@@ -188,7 +185,7 @@ def gradgradcheck(
         _gradients_of(func, inputs, len(grad_outputs)), inputs + grad_outputs, eps=eps,
         atol=atol, rtol=rtol, raise_exception=raise_exception, nondet_tol=nondet_tol,
         check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
-        fast_mode=fast_mode,
+        check_batched_grad=check_batched_grad, fast_mode=fast_mode,
     )
 
 
