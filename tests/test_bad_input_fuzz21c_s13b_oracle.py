@@ -8,6 +8,9 @@ empty tensors. Each case runs on torch and on minitorch (``L``) and must end the
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import SETTINGS
 from test_bad_input_fuzz21b_oracle import assert_as_torch
 
 import minitorch as mt
@@ -187,3 +190,47 @@ def test_gradgradcheck_batched_grad_options_as_torch(options: str) -> None:
                     f"R = L.autograd.gradgradcheck(lambda a: a ** 3, (x,), {options})")
     assert_as_torch("L.manual_seed(0)\nx = L.rand(2, dtype=L.float64).requires_grad_()\n"
                     f"R = L.autograd.gradgradcheck(lambda a: a * a.detach(), (x,), {options})")
+
+
+_MHA = {"plain": "4, 2", "kdim3 vdim5": "4, 1, kdim=3, vdim=5", "kdim3": "4, 2, kdim=3",
+        "batch_first": "4, 2, batch_first=True", "no bias": "4, 2, bias=False, kdim=3",
+        "bias_kv zero_attn": "4, 2, add_bias_kv=True, add_zero_attn=True"}
+_MHA_INPUTS = {
+    "self 2-D": "q = k = v = L.ones(3, 4)", "self 3-D": "q = k = v = L.ones(3, 2, 4)",
+    "kdim3 vdim5": "q, k, v = L.ones(3, 2, 4), L.ones(5, 2, 3), L.ones(5, 2, 5)",
+    "kdim3 vdim5 2-D": "q, k, v = L.ones(3, 4), L.ones(5, 3), L.ones(5, 5)",
+    "key is value, width 5": "q = L.ones(3, 2, 4); k = v = L.ones(5, 2, 5)",
+    "key is value": "q = L.ones(3, 2, 4); k = v = L.ones(5, 2, 4)",
+    "key and value lengths": "q, k, v = L.ones(3, 2, 4), L.ones(5, 2, 4), L.ones(6, 2, 4)",
+    "key and value batches": "q, k, v = L.ones(3, 2, 4), L.ones(5, 2, 3), L.ones(5, 3, 5)",
+    "query width": "q = k = v = L.ones(3, 2, 6)", "1-D": "q = k = v = L.ones(4)",
+    "4-D": "q = k = v = L.ones(1, 3, 2, 4)",
+    "2-D key": "q, k, v = L.ones(3, 2, 4), L.ones(5, 4), L.ones(5, 4)",
+    "value width": "q, k, v = L.ones(3, 2, 4), L.ones(5, 2, 4), L.ones(5, 2, 5)"}
+_MHA_MASKS = [
+    "", "attn_mask=L.ones(3, 3, dtype=L.bool).triu(1)", "attn_mask=L.ones(3, 5).triu(1)",
+    "attn_mask=L.ones(3, 3, dtype=L.int64)", "attn_mask=L.zeros(2, 2)",
+    "attn_mask=L.zeros(4, 3, 3)", "attn_mask=L.zeros(2, 3, 5)", "attn_mask=L.zeros(3)",
+    "attn_mask=L.zeros(1, 1, 3, 3)", "is_causal=True",
+    "attn_mask=L.ones(3, 3, dtype=L.bool).triu(1), is_causal=True",
+    "attn_mask=L.ones(3, 5, dtype=L.bool).triu(1), is_causal=True, need_weights=False",
+    "key_padding_mask=L.zeros(2, 3, dtype=L.bool)", "key_padding_mask=L.zeros(2, 5)",
+    "key_padding_mask=L.zeros(3, dtype=L.bool)", "key_padding_mask=L.zeros(2, 3, dtype=L.int64)",
+    "key_padding_mask=L.zeros(4, 5, dtype=L.bool)", "key_padding_mask=L.zeros(2, 6)",
+    "key_padding_mask=L.zeros(2, 5), attn_mask=L.zeros(3, 5, dtype=L.bool)",
+    "key_padding_mask=L.zeros(2, 3, 1, dtype=L.bool)", "need_weights=False",
+    "average_attn_weights=False"]
+
+
+@settings(SETTINGS, max_examples=200)
+@given(st.sampled_from(list(_MHA)), st.sampled_from(list(_MHA_INPUTS)),
+       st.sampled_from(_MHA_MASKS))
+def test_multihead_attention_checks_as_torch(module: str, inputs: str, masks: str) -> None:
+    """MultiheadAttention checks ranks, widths (each projection weight against its input's
+    width), mask dtypes and shapes, key padding and the causal hint in torch's order and
+    words; add_bias_kv and add_zero_attn add their key as torch does."""
+    program = (f"L.manual_seed(0)\nm = L.nn.MultiheadAttention({_MHA[module]})\n"
+               f"{_MHA_INPUTS[inputs]}\n")
+    if "batch_first" in module:
+        program += "q, k, v = (t.transpose(0, 1) if t.dim() == 3 else t for t in (q, k, v))\n"
+    assert_as_torch(program + f"R = m(q, k, v, {masks})")
