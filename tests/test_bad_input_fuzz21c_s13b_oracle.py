@@ -8,14 +8,26 @@ empty tensors. Each case runs on torch and on minitorch (``L``) and must end the
 from __future__ import annotations
 
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import SETTINGS
-from test_bad_input_fuzz21b_oracle import assert_as_torch
+from test_bad_input_fuzz21b_oracle import assert_as_torch, run
 
 import minitorch as mt
 
 X = "x = L.tensor([1., 2.])\n"
+
+
+def assert_as_torch_or_refused(program: str) -> None:
+    """``program`` ends as in torch, or, where torch computes something minitorch has no
+    kernel for (antialias, uint8 bilinear, 5-D area), minitorch refuses it in its own words,
+    after every check torch makes."""
+    got = run(mt, program)
+    if got[0] == "NotImplementedError" and got[1].startswith("minitorch"):
+        assert run(torch, program)[0] == "ok", (program, got)
+    else:
+        assert_as_torch(program)
 _NON_TENSORS = ["x.sum().item()", "3", "None", "'a'", "(x.sin(), 1.0)",
                 "{'a': x.sin(), 'b': None}", "[x.sin(), 'a']", "()", "[]", "((x,), [x, 2])"]
 
@@ -234,3 +246,60 @@ def test_multihead_attention_checks_as_torch(module: str, inputs: str, masks: st
     if "batch_first" in module:
         program += "q, k, v = (t.transpose(0, 1) if t.dim() == 3 else t for t in (q, k, v))\n"
     assert_as_torch(program + f"R = m(q, k, v, {masks})")
+
+
+_MODES = ["nearest", "nearest-exact", "linear", "bilinear", "trilinear", "bicubic", "area",
+          "lanczos", "bad"]
+_RESIZES = ["size=0", "scale_factor=-1", "size=2", "scale_factor=2", "scale_factor=0.5",
+            "size=5, align_corners=True", "size=5, align_corners=False",
+            "size=4, antialias=True", "scale_factor=1.7, recompute_scale_factor=True",
+            "size=(2, 3)", "scale_factor=(2, 3)", "size=-2", "size=(2, 1.5)"]
+
+
+@settings(SETTINGS, max_examples=250)
+@given(st.sampled_from(_MODES), st.sampled_from([2, 3, 4, 5, 6]), st.sampled_from(_RESIZES))
+def test_interpolate_checks_in_torchs_order(mode: str, rank: int, resize: str) -> None:
+    """interpolate checks align_corners, the size or scale, antialias, then the mode for the
+    input's rank (torch's 'Input Error' for a rank it has no kernel for, before minitorch's
+    own refusals) and the kernel's sizes, each in torch's words."""
+    assert_as_torch_or_refused(
+        f"x = L.arange(2 * 3 ** {rank - 1}, dtype=L.float64).view(2, *[3] * {rank - 1})"
+        f".requires_grad_()\nR = L.nn.functional.interpolate(x, mode='{mode}', {resize})")
+
+
+@settings(SETTINGS, max_examples=200)
+@given(st.sampled_from([("nearest-exact", 3), ("nearest-exact", 4), ("nearest-exact", 5),
+                        ("nearest", 5), ("trilinear", 5), ("bicubic", 4), ("area", 3),
+                        ("area", 4), ("area", 5)]),
+       st.sampled_from([3, 4, 7]),
+       st.sampled_from(["size=5", "size=2", "size=1", "scale_factor=1.7", "scale_factor=0.45",
+                        "scale_factor=2", "scale_factor=3.3, recompute_scale_factor=True",
+                        "size=5, align_corners=True", "scale_factor=0.3, align_corners=True",
+                        "size=(1, 1, 1)"]))
+def test_interpolate_modes_as_torch(mode_rank: tuple, side: int, resize: str) -> None:
+    """nearest-exact (3-D to 5-D), nearest and trilinear on 5-D inputs, bicubic and area
+    resize as torch's kernels do: values, gradients and grad_fn (area 5-D: refused after
+    torch's checks)."""
+    mode, rank = mode_rank
+    shape = ", ".join(["2", "2", *[str(side)] * (rank - 2)])
+    assert_as_torch_or_refused(f"L.manual_seed(0)\nx = L.randn({shape}, dtype=L.float64, "
+                    f"requires_grad=True)\ny = L.nn.functional.interpolate(x, mode='{mode}', "
+                    f"{resize})\ny.backward(L.ones_like(y) * L.arange(y.numel(), "
+                    "dtype=L.float64).view(y.shape).cos())\nR = (y, x.grad)")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int64", "bool", "float64"])
+@pytest.mark.parametrize("mode_rank", [("nearest", 3), ("nearest", 4), ("nearest", 5),
+                                       ("nearest-exact", 3), ("nearest-exact", 4),
+                                       ("nearest-exact", 5), ("linear", 3), ("bilinear", 4),
+                                       ("trilinear", 5), ("bicubic", 4), ("area", 3),
+                                       ("area", 4)])
+def test_interpolate_dtypes_as_torch(mode_rank: tuple, dtype: str) -> None:
+    """Each kernel's dtype check in torch's words (uint8 copies by nearest and nearest-exact
+    as torch's); empty inputs refused as torch's kernels refuse them."""
+    mode, rank = mode_rank
+    shape = ", ".join(["2"] + ["3"] * (rank - 1))
+    assert_as_torch_or_refused(f"x = L.arange(2 * 3 ** {rank - 1}).view({shape}).to(L.{dtype})\n"
+                    f"R = L.nn.functional.interpolate(x, size=5, mode='{mode}')")
+    assert_as_torch_or_refused(f"x = L.ones(0, 0, *[3] * {rank - 2})\n"
+                    f"R = L.nn.functional.interpolate(x, size=2, mode='{mode}')")
