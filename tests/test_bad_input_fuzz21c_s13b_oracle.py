@@ -303,3 +303,56 @@ def test_interpolate_dtypes_as_torch(mode_rank: tuple, dtype: str) -> None:
                     f"R = L.nn.functional.interpolate(x, size=5, mode='{mode}')")
     assert_as_torch_or_refused(f"x = L.ones(0, 0, *[3] * {rank - 2})\n"
                     f"R = L.nn.functional.interpolate(x, size=2, mode='{mode}')")
+
+
+_VIEW_SOURCES = ["x", "x.t()", "x[:, 1:]", "x[:, 2:]", "x[1]", "x[:, 1]", "x[0, 0]",
+                 "L.zeros(0, 4)", "x[:, :3]", "x[:, ::2]", "L.ones(1, 2).expand(3, 2)",
+                 "L.arange(6).view(2, 3)", "L.arange(8, dtype=L.uint8).view(2, 4)",
+                 "x.view(-1)[1:9]", "x.view(-1)[2:10].view(2, 4)",
+                 "L.tensor([[True, False, True, True]])"]
+_VIEW_DTYPES = ["float32", "float64", "int32", "int64", "int16", "uint8", "float16", "int8"]
+
+
+@pytest.mark.parametrize("dtype", _VIEW_DTYPES)
+@pytest.mark.parametrize("source", _VIEW_SOURCES)
+def test_view_as_dtype_as_torch(source: str, dtype: str) -> None:
+    """view(dtype) reads the same memory as another dtype: the same bits, shape, strides and
+    storage offset as torch's (a different element size changes the last dim), or torch's
+    refusal (0-d, last stride, size, offset and stride divisibility) in its words."""
+    program = (f"x = L.tensor([[1.5, -2.0, 3.0, 0.0], [4.0, 5.0, 6.0, 7.0], [1., 2., 3., 4.]])\n"
+               f"y = ({source}).view(L.{dtype})\n")
+    assert_as_torch(program + "R = y")
+    assert_as_torch(program + "R = (y.stride(), y.storage_offset(), y.requires_grad, "
+                              "y.grad_fn, y._base)")
+
+
+@pytest.mark.parametrize("program", [
+    "a = L.tensor([1., 2., 3., 4.])\nb = a.view(L.int32)\nb[0] = 0\nc = a.view(L.float64)\n"
+    "c[1] = 1.0\nR = (a, b, c, a._version, b._version, c._version)",
+    "a = L.tensor([1., 2.], requires_grad=True).clone()\nb = a.view(L.float32)\nb.mul_(2)\n"
+    "R = (a, b, a.grad_fn.name(), b.requires_grad)",
+    "a = L.tensor([1., 2.], requires_grad=True).clone()\nb = a.view(L.int32)\nb.add_(1)\nR = a",
+    "a = L.tensor([1., 2.], requires_grad=True)\nR = (a.view(L.float32) * 3).sum().backward()",
+    "a = L.tensor([1., 2.], requires_grad=True)\nb = a.exp()\na.view(L.int32).add_(1)\n"
+    "R = b.backward(L.ones(2))",
+    "x = L.tensor([1., 2., 3., 4.], requires_grad=True)\n"
+    "R = [x.view(d) for d in (L.float32, L.int32, L.float64, L.float16)]",
+    "R = L.zeros(2, 4).view(dtype=L.float64)", "R = L.zeros(2, 4).view(float)",
+    "R = L.zeros(2, 4).view(int)", "R = L.zeros(2, 4).view(bool)",
+    "R = L.zeros(2, 4).view(size=(8,))"])
+def test_view_as_dtype_shares_memory_as_torch(program: str) -> None:
+    """A dtype view shares storage and version counter and stays outside the graph, as
+    torch's: writes through either are seen in both, a saved tensor notices them."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "x.view('a')", "x.view(2.0, 3)", "x.view(L.float64, 2)", "x.view(None)",
+    "x.view([L.float64])", "x.view(2, 'a')", "x.view((2, 'a'))", "x.view(6.0)",
+    "x.view((6.0,))", "x.view()", "x.view(size=6)", "x.view(dtype=2)", "x.view(shape=(6,))",
+    "x.view(L.float64, dtype=L.float64)", "x.view(2, 3, dtype=L.float64)", "x.view(True)",
+    "x.view(str)", "x.view(L.tensor(6))", "x.view([2, 3])", "x.view(L.Size([6]))"])
+def test_view_arguments_as_torch(call: str) -> None:
+    """view's argument is a dtype or sizes (torch's two overloads): anything else gets
+    torch's invalid-combination message, a bad later size its unpack error."""
+    assert_as_torch(f"x = L.zeros(2, 3)\nR = {call}")
