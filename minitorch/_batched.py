@@ -57,11 +57,23 @@ def _aligned(a: Any, b: Any) -> tuple[Any, Any]:
     return tuple(_padded(x.value, rank) if isinstance(x, BatchedTensor) else x for x in (a, b))
 
 
+def _first_example(a: Any, b: Any) -> None:
+    """torch's rule for ``+ - * /`` reads the first example of an operand whose examples are
+    0-d when the other operand's are not (to promote types): a batch of none has none."""
+    for x, y in ((a, b), (b, a)):
+        if isinstance(x, BatchedTensor) and x.dim() == 0 and not x.value.shape[0] \
+                and not (isinstance(y, BatchedTensor) and y.dim() == 0):
+            raise Raised(IndexError("select(): index 0 out of range for tensor of size [0] at "
+                                    "dimension 0"))
+
+
 def _binary(name: str, reflected: bool = False) -> Callable[..., Any]:
     """The rule of an element-wise binary operator such as ``__mul__``."""
     def rule(self: BatchedTensor, other: Any) -> BatchedTensor:
         if not isinstance(other, (BatchedTensor, Tensor, int, float, bool)):
             raise Unbatched(name)
+        if name in _PROMOTING:
+            _first_example(self, other)
         a, b = _aligned(other, self) if reflected else _aligned(self, other)
         return BatchedTensor(op(a, b))
     op = getattr(operator, name.strip("_").removeprefix("r") if reflected else name.strip("_"))
@@ -80,6 +92,8 @@ def _unary(name: str) -> Callable[..., Any]:
 _UNARY = ("relu", "sigmoid", "tanh", "exp", "log", "sin", "cos", "abs", "sqrt", "rsqrt",
           "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double",
           "detach", "clone", "contiguous", "__neg__", "__abs__")
+_PROMOTING = ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__",
+              "__rtruediv__")  # not __rsub__: torch's rsub has a rule of its own
 _BINARY = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__lt__", "__le__",
            "__gt__", "__ge__", "__eq__", "__ne__")
 
@@ -135,6 +149,21 @@ class BatchedTensor:
                       "data-dependent control flow. We don't support that yet, please file an "
                       "issue at https://github.com/pytorch/pytorch/issues .")
 
+    def item(self) -> Any:
+        """Refused as torch: one number per example is no tensor to batch."""
+        raise Refused("vmap: It looks like you're calling .item() on a Tensor. We don't "
+                      "support vmap over calling .item() on a Tensor, please try to rewrite "
+                      "what you're doing with other operations. If error is occurring "
+                      "somewhere inside PyTorch internals, please file a bug report.")
+
+    __float__ = __int__ = item
+
+    def tolist(self) -> Any:
+        """Refused as torch: a batched tensor has no storage of its own to read."""
+        raise Refused("Cannot access data pointer of Tensor that doesn't have storage")
+
+    numpy = tolist
+
     def nonzero(self, *args: Any, **kwargs: Any) -> Any:
         """Refused as torch: its result's shape would differ between examples."""
         raise Refused("vmap: We do not support batching operators that can output dynamic "
@@ -158,7 +187,7 @@ class BatchedTensor:
     ndim = property(dim)
 
     def numel(self) -> int:
-        return self.value.numel() // self.value.shape[0]
+        return self.shape.numel()
 
     def __len__(self) -> int:
         return self.shape[0]
@@ -188,9 +217,11 @@ class BatchedTensor:
         return self._reduce("mean", dim, keepdim)
 
     def _reduce(self, name: str, dim: Any, keepdim: bool) -> BatchedTensor:
+        if self.dim() == 0:  # reduce a size-1 dim of each example's own: its value, its node
+            if dim not in (None, 0, -1, (0,), (-1,)):
+                raise Unbatched(name)
+            return BatchedTensor(getattr(self.value.unsqueeze(-1), name)(-1))
         if dim is None:
-            if self.dim() == 0:
-                raise Unbatched(name)  # a reduction over no dims would take the batch's
             dim = tuple(range(self.dim()))
         return BatchedTensor(getattr(self.value, name)(self._dims(dim), keepdim=keepdim))
 

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _aliases, _args, _call_form, _factories, _random, _storage
+from . import _dtype as D
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
-from .backend import element_strides, is_c_contiguous
+from .backend import element_strides, is_c_contiguous, reinterpret
 from .ops import (
     binary_more,
     diagonal,
@@ -122,9 +123,9 @@ def _viewable(self: Tensor, target: tuple) -> bool:
     return strides is None or view_strides(self._data.shape, strides, target)
 
 
-def view(self: Tensor, *shape_: Any) -> Tensor:
-    """The same memory seen in a new shape (one dim may be -1); never a copy, so it refuses
-    what the strides do not allow, as torch.
+def view(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """The same memory seen in a new shape (one dim may be -1), or read as another dtype
+    (``view(dtype)``); never a copy, so it refuses what the strides do not allow, as torch.
 
     >>> x = minitorch.zeros(2, 3)
     >>> x.view(6)[0] = 1.; x[0, 0].item()
@@ -132,13 +133,75 @@ def view(self: Tensor, *shape_: Any) -> Tensor:
     >>> x.t().view(6)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     RuntimeError: view size is not compatible with input tensor's size and stride ...
+    >>> x.view(minitorch.int32)[0]
+    tensor([1065353216,          0,          0], dtype=torch.int32)
     """
-    target = _resolve(_args.sizes("view", shape_, check_negative=False), self.numel())
+    kind, value = _view_form(args, kwargs)
+    if kind == "dtype":
+        return _view_dtype(self, value)
+    target = _resolve(_args.sizes("view", value, check_negative=False), self.numel())
     if not _viewable(self, target):
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     return shape.View.apply(self, shape=target)
+
+
+_VIEW_FORMS = ("torch.dtype dtype", "tuple of ints size")
+_PYTHON_DTYPES = (float, int, bool)
+
+
+def _view_form(args: tuple, kwargs: dict) -> tuple[str, Any]:
+    """Which of torch's two ``view`` overloads a call is: ``("dtype", dtype)`` or
+    ``("size", sizes as given)``; torch's parser refuses anything else as an invalid
+    combination (a first size that is no int, a dtype with more)."""
+    given = (*args, *kwargs.values())
+    if len(given) == 1 and set(kwargs) <= {"dtype"} and (
+            isinstance(given[0], D.dtype) or any(given[0] is t for t in _PYTHON_DTYPES)):
+        return "dtype", _args.dtype("view", given[0])
+    if len(given) == 1 and set(kwargs) <= {"size"}:
+        value = given[0]
+        if isinstance(value, (tuple, list)):
+            if not value or _args.as_int(value[0]) is not None:
+                return "size", (value,)
+        elif args and _args.as_int(value) is not None:
+            return "size", args
+    elif len(args) > 1 and not kwargs and _args.as_int(args[0]) is not None:
+        return "size", args
+    if len(given) == 1 and given[0] is complex:
+        raise TypeError("minitorch has no complex tensors: it cannot view a tensor as complex")
+    raise _args.invalid_combination("view", args, *_VIEW_FORMS, keywords=kwargs)
+
+
+def _view_dtype(self: Tensor, dtype: D.dtype) -> Tensor:
+    """``self``'s memory read as ``dtype`` (torch's ``view(dtype)``): its bits, outside the
+    graph, sharing storage and version counter; a dtype of another size changes the last
+    dim's length, where torch's checks allow it."""
+    if dtype.itemsize != self.element_size():
+        _check_view_dtype(self, dtype)
+    return self._sharing(reinterpret(self._data, dtype.np))
+
+
+def _check_view_dtype(self: Tensor, dtype: D.dtype) -> None:
+    """torch's conditions for reading memory as a dtype of another element size."""
+    what = f"to view {self.dtype.legacy} as {dtype.legacy} (different element sizes)"
+    if not self.dim():
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    ratio = dtype.itemsize // self.element_size()  # 0 when the new elements are smaller
+    if ratio:
+        if self.shape[-1] % ratio:
+            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got "
+                               f"{self.shape[-1]}")
+        if self.storage_offset() % ratio:
+            raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but "
+                               f"got {self.storage_offset()}")
+    strides = self.stride()
+    if strides[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+    for d, step in enumerate(strides[:-1]):
+        if ratio and step % ratio:
+            raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} {what}, but got "
+                               f"{step}")
 
 
 @_args.sizes_by_keyword("dims")

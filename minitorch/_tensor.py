@@ -135,6 +135,9 @@ class Tensor(metaclass=_TensorType):
     # A view's (root tensor, the shared version counter's value when the view last took its
     # grad_fn): torch regenerates the grad_fn when the counter has moved since (``_rebased``)
     _view_of: tuple | None = None
+    # The tensor whose memory a tensor outside its graph reads (detach, view(dtype)): its
+    # storage, as a view's is its base's.
+    _memory: Tensor | None = None
     _hooks: dict | None = None
     _post_acc_hooks: dict | None = None
     _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
@@ -506,9 +509,34 @@ class Tensor(metaclass=_TensorType):
     @autograd.profiler.records("aten::detach")
     def detach(self) -> Tensor:
         """A tensor with the same values (and version counter) outside the graph."""
-        t = Tensor._make(self._data)
+        return self._sharing(self._data)
+
+    def _sharing(self, array: Any) -> Tensor:
+        """A tensor over ``array``, this one's memory (perhaps read as another dtype), outside
+        the graph: same storage and version counter."""
+        t = Tensor._make(array)
         t._version_counter = self._version_counter
+        t._memory = self._memory_root()
         return _inheriting_inference(t, self)
+
+    def _memory_root(self) -> Tensor:
+        """The tensor whose memory is this one's storage (itself where it owns it)."""
+        if self._view_of is not None:
+            return self._view_of[0]
+        return self._memory if self._memory is not None else self
+
+    def storage_offset(self) -> int:
+        """Where this tensor's first element lies in its storage, in elements.
+
+        >>> minitorch.zeros(3, 4)[1:, 2:].storage_offset()
+        6
+        """
+        start = backend.address(self._data)
+        root = backend.address(self._memory_root()._data)
+        if start is None or root is None:
+            raise RuntimeError("minitorch cannot locate a tensor in its storage with this array "
+                               "library (it exposes no addresses)")
+        return (start - root) // self.element_size()
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad."""

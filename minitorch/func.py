@@ -169,6 +169,7 @@ def _argnum(n: Any, count: int) -> int:
 def _differentiable(x: Any) -> Any:
     """``x``, an input a transform differentiates, tracked (see :func:`_track`): torch's
     transforms take only tensors there."""
+    _not_batched([x])
     if not isinstance(x, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     return _track(x)
@@ -181,25 +182,44 @@ def _caller_aux(aux: Any, tracked: list, given: list) -> Any:
     return _tree_map(lambda t: originals.get(id(t), t), aux)
 
 
-def _check_vjp_outputs(outputs: list) -> None:
-    """torch's refusal of what ``vjp`` cannot differentiate: non-tensor or integer outputs."""
+def _check_aux(aux: Any) -> None:
+    """torch's refusal of an ``aux`` (has_aux=True) holding anything but tensors."""
+    for leaf in _flatten(aux)[0]:
+        if not isinstance(leaf, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
+
+
+def _check_tensor_outputs(outputs: list, api: str) -> None:
+    """torch's refusal of flat ``outputs`` that are empty, a lone None or not all tensors
+    (``api``: how its message names the transform)."""
+    if not outputs or (len(outputs) == 1 and outputs[0] is None):
+        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output "
+                           f"(got output = {outputs})")
     for out in outputs:
         if not isinstance(out, Tensor):
-            raise RuntimeError("vjp(f, *primals): expected f(*primals) to return only tensors, "
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, "
                                f"got unsupported type {type(out)}")
+
+
+def _check_vjp_outputs(outputs: list) -> None:
+    """torch's refusal of what ``vjp`` cannot differentiate: non-tensor or integer outputs."""
+    _check_tensor_outputs(outputs, "vjp(f, *primals)")
     for out in outputs:
         if not out.dtype.is_floating_point:
             raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex "
                                f"Tensors, got Tensor with dtype {out.dtype}")
 
 
-def _split_aux(out: Any, has_aux: bool, call: str) -> tuple[Any, Any]:
-    """``(output, aux)`` of ``out`` (``call``: how torch's message names the transform)."""
+def _split_aux(out: Any, has_aux: bool, call: str, check: bool = True) -> tuple[Any, Any]:
+    """``(output, aux)`` of ``out`` (``call``: how torch's message names the transform), the
+    aux checked unless told not to (grad checks it after its output, as torch)."""
     if not has_aux:
         return out, None
     if not (isinstance(out, tuple) and len(out) == 2):
         raise RuntimeError(f"{call}: output of function f should be a tuple: (output, aux) "
                            "if has_aux is True")
+    if check:
+        _check_aux(out[1])
     return out
 
 
@@ -234,12 +254,14 @@ def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
             for n in nums:
                 args[n] = _tree_map(_differentiable, args[n])
             value, aux = _split_aux(func(*args, **kwargs), has_aux,
-                                    "grad_and_value(f)(*args)")
+                                    "grad_and_value(f)(*args)", check=False)
             _check_scalar(value)
             leaves, spec = _flatten([args[n] for n in nums])
             aux = _caller_aux(aux, leaves, given)
             grads = _unflatten(_gradients([value], leaves), spec)
             grads = grads[0] if isinstance(argnums, int) else tuple(grads)
+            if has_aux:  # torch checks grad's aux after its output and gradients
+                _check_aux(aux)
             result = (grads, (value, aux) if has_aux else value)
         return _release(result, outermost, given)
     return wrapper
@@ -370,6 +392,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")
         outputs, out_spec = _flatten(output)
+        _check_tensor_outputs(outputs, "jvp(f, primals, tangents)")
         pairs = [fwAD.unpack_dual(out) for out in outputs]
         values = _unflatten([pair.primal for pair in pairs], out_spec)
         slopes = _unflatten([minitorch.zeros_like(pair.primal) if pair.tangent is None
@@ -414,6 +437,7 @@ def _check_primals(primals: Any, tangents: Any) -> None:
                            "E.g. it should be valid to call f(*primals).")
     p_leaves, p_spec = _flatten(primals)
     t_leaves, t_spec = _flatten(tangents)
+    _not_batched(p_leaves + t_leaves)
     if p_spec != t_spec:
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same python structure. For example, if primals is a tuple of "
@@ -445,8 +469,9 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         leaves, spec = _flatten([args[n] for n in nums])
         columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
                    for k in range(len(leaves))]
-        first = next((c[1] for c in columns if c[1] is not None), None)  # none if all empty
-        output, aux = first or _split_aux(func(*args), has_aux, "jvp(f, primals, tangents)")
+        first = next((c[1] for c in columns if c[1] is not None), None)
+        output, aux = first or _first(_push(func, args, nums, spec, leaves, k=None,
+                                            has_aux=has_aux), has_aux)  # all inputs empty
         outputs, out_spec = _flatten(output)
         jac = []
         for i, out in enumerate(outputs):
@@ -470,23 +495,36 @@ def _columns(func: Callable[..., Any], args: tuple, nums: tuple, spec: Any, leav
              k: int, has_aux: bool) -> tuple[list, Any]:
     """The jvps of ``func`` along each unit vector of input leaf ``k``: one list per output
     (each a list of flat columns), and the (output, aux) of the first call."""
-    x = leaves[k]
     columns: list[list] = []
     first = None
-    for j in range(x.numel()):
-        unit = minitorch.zeros(x.numel(), dtype=x.dtype)
-        unit[j] = 1
-        tangents = [minitorch.zeros_like(t) for t in leaves]
-        tangents[k] = unit.reshape(x.shape)
-        result = jvp(_with_args(func, args, nums, spec), tuple(leaves), tuple(tangents),
-                     has_aux=has_aux)
+    for j in range(leaves[k].numel()):
+        result = _push(func, args, nums, spec, leaves, (k, j), has_aux)
         slopes, _ = _flatten(result[1])
         if first is None:
-            first = (result[0], result[2] if has_aux else None)
+            first = _first(result, has_aux)
             columns = [[] for _ in slopes]
         for column, slope in zip(columns, slopes):
             column.append(slope.reshape(-1))
     return columns, first
+
+
+def _push(func: Callable[..., Any], args: tuple, nums: tuple, spec: Any, leaves: list,
+          k: tuple[int, int] | None, has_aux: bool) -> tuple:
+    """The jvp of ``func`` along element ``j`` of input leaf ``i`` (``k = (i, j)``; None:
+    along no input, for the output alone)."""
+    tangents = [minitorch.zeros_like(t) for t in leaves]
+    if k is not None:
+        i, j = k
+        unit = minitorch.zeros(leaves[i].numel(), dtype=leaves[i].dtype)
+        unit[j] = 1
+        tangents[i] = unit.reshape(leaves[i].shape)
+    return jvp(_with_args(func, args, nums, spec), tuple(leaves), tuple(tangents),
+               has_aux=has_aux)
+
+
+def _first(result: tuple, has_aux: bool) -> tuple[Any, Any]:
+    """``(output, aux)`` of one :func:`jvp` result."""
+    return result[0], result[2] if has_aux else None
 
 
 def _with_args(func: Callable[..., Any], args: tuple, nums: tuple, spec: Any) -> Callable:
@@ -523,18 +561,41 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
                            f"'same'. Got {randomness}")
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        leaves, spec = _flatten(args)
+        _not_batched(leaves)
         _check_out_dims(out_dims, func)
         call = f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>)"
-        leaves, spec = _flatten(args)
         dims = _leaf_dims(in_dims, args, spec, call)
         _check_dims(leaves, dims, call)
         size = _batch_size(leaves, dims)
+        _check_chunks(size, chunk_size)
         with vmapping(randomness):
             return _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
     return wrapper
+
+
+def _not_batched(leaves: list) -> None:
+    """A transform has no batching rule here: called inside vmap's one call on the whole
+    batch, it sends vmap to one call per example (torch nests its levels instead)."""
+    if any(isinstance(x, BatchedTensor) for x in leaves):
+        raise Unbatched("transform")
+
+
+def _check_chunks(size: int, chunk_size: Any) -> None:
+    """What torch's chunked vmap does with ``chunk_size``: a float fails in its arithmetic
+    and a batch of none leaves no chunk to call ``func`` on (its assertion)."""
+    if chunk_size is None:
+        return
+    if not isinstance(chunk_size, int):
+        raise TypeError(f"can't multiply sequence by non-int of type "
+                        f"'{type(chunk_size).__name__}'")
+    if not size:
+        raise AssertionError("arg_spec must not be None")
 
 
 def _name(func: Callable[..., Any]) -> str:
@@ -576,9 +637,12 @@ def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwarg
         if once is not None:
             return once
     results = []
+    state = minitorch.get_rng_state() if randomness == "same" else None
     for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes
+        if state is not None:  # each example draws what the first drew
+            minitorch.set_rng_state(state)
         sliced = [x if d is None else x.select(d, i) if size else
-                  x.new_zeros(x.shape[:d] + x.shape[d + 1:]) for x, d in zip(leaves, dims)]
+                  x.new_zeros(x.shape[:d] + x.shape[d:][1:]) for x, d in zip(leaves, dims)]
         results.append(func(*_unflatten(sliced, spec), **kwargs))
     flat = _out_dims(out_dims, results[0], func)
     if None in flat:  # outputs with no batch dim: the same for every example

@@ -212,6 +212,12 @@ UpsampleBilinear2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2, mode='bili
 UpsampleLinear1D: F.interpolate(x.view(1, 1, 6), scale_factor=2, mode='linear') ** 2
 UpsampleNearest1D: F.interpolate(x.view(1, 1, 6), scale_factor=2) ** 2
 UpsampleNearest2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2) ** 2
+UpsampleNearest3D: F.interpolate(x.view(1, 1, 1, 2, 3), scale_factor=2) ** 2
+UpsampleNearestExact1D: F.interpolate(x.view(1, 1, 6), scale_factor=1.5, mode='nearest-exact') ** 2
+UpsampleNearestExact2D: F.interpolate(x.view(1, 1, 2, 3), size=(3, 4), mode='nearest-exact') ** 2
+UpsampleNearestExact3D: F.interpolate(x.view(1, 1, 1, 2, 3), size=3, mode='nearest-exact') ** 2
+UpsampleTrilinear3D: F.interpolate(x.view(1, 1, 1, 2, 3), scale_factor=2, mode='trilinear') ** 2
+UpsampleBicubic2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2, mode='bicubic') ** 2
 RsubTensors: L.rsub(x, y, alpha=2) * x
 Sgn: (x - 0.5).sgn() * x
 Hypot: L.hypot(x, y)

@@ -45,13 +45,7 @@ from .functional import standard_basis
 __all__ = ["GradcheckError", "allclose", "gradcheck", "gradgradcheck", "numerical_jacobian",
            "use"]
 
-# fast_mode draws its random vectors from a private generator with a fixed seed, as torch
-# does: the check is reproducible and leaves the user's random state alone.
-_FAST_MODE_SEED = 0
-
 _UNSUPPORTED = {
-    "check_batched_grad": "gradgradcheck does not vmap its second-order check (gradcheck "
-                          "does)",
     "check_batched_forward_grad": "minitorch's gradcheck has no batched forward-mode test",
     "check_fwd_over_rev": "minitorch has no forward-over-reverse check",
     "masked": "minitorch has no sparse tensors",
@@ -68,9 +62,12 @@ class GradcheckError(RuntimeError):
 
 @dataclass(frozen=True)
 class _Settings:
-    eps: float
-    atol: float
-    rtol: float
+    """gradcheck's options as given: torch reads eps where it first moves an input and
+    checks atol and rtol only where it first compares two Jacobians."""
+
+    eps: Any
+    atol: Any
+    rtol: Any
     nondet_tol: float
     check_grad_dtypes: bool
 
@@ -126,7 +123,7 @@ def gradcheck(
         raise AssertionError(
             "Setting check_batched_forward_grad=True requires check_forward_ad to be True")
     _refuse(check_batched_forward_grad=check_batched_forward_grad, masked=bool(masked))
-    settings = _Settings(_step(eps), *_tolerances(atol, rtol), nondet_tol, check_grad_dtypes)
+    settings = _Settings(eps, atol, rtol, nondet_tol, check_grad_dtypes)
     try:
         _check(func, _as_tuple(inputs), settings, fast_mode, check_undefined_grad,
                backward=check_backward_ad, forward=check_forward_ad,
@@ -177,8 +174,7 @@ def gradgradcheck(
         if value and not check_rev_over_rev:
             raise AssertionError(
                 f"Setting {option}=True requires check_rev_over_rev to be True")
-    _refuse(check_fwd_over_rev=check_fwd_over_rev, check_batched_grad=check_batched_grad,
-            masked=masked)
+    _refuse(check_fwd_over_rev=check_fwd_over_rev, masked=masked)
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         grad_outputs = tuple(_random_cotangent(o, gen_non_contig_grad_outputs)
@@ -189,7 +185,7 @@ def gradgradcheck(
         _gradients_of(func, inputs, len(grad_outputs)), inputs + grad_outputs, eps=eps,
         atol=atol, rtol=rtol, raise_exception=raise_exception, nondet_tol=nondet_tol,
         check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
-        fast_mode=fast_mode,
+        check_batched_grad=check_batched_grad, fast_mode=fast_mode,
     )
 
 
@@ -417,26 +413,32 @@ def _check_inputs(inputs: tuple) -> None:
 
 def _slow_check(call: _Call, settings: _Settings) -> None:
     """Full Jacobians, one per (differentiable input, differentiable output) pair."""
-    numerical = [numerical_jacobian(call.func, call.inputs, i, settings.eps)
-                 for i in call.inputs_checked]
+    eps = _step(settings.eps)
+    numerical = [numerical_jacobian(call.func, call.inputs, i, eps) for i in call.inputs_checked]
     if not call.outputs_checked:
-        if any(_xp(n).any(n != 0) for per_input in numerical for n in per_input):
-            raise GradcheckError("Numerical gradient for function expected to be zero")
+        _expect_zero(numerical)
         return
     for out_i, k in enumerate(call.outputs_checked):
         output = call.floats[k]
         analytical = _analytical(output, call.diff_inputs, standard_basis(output), settings)
         for in_j, a in enumerate(analytical):
             n = numerical[in_j][k]
-            if not allclose(a, n, settings.rtol, settings.atol):
+            if not _agree(a, n, settings.rtol, settings.atol):
                 raise GradcheckError(_mismatch(out_i, in_j, _tensor(n), _tensor(a)))
+
+
+def _expect_zero(numerical: list) -> None:
+    """With no differentiable output, every numerical Jacobian (per input, per output) must be
+    zero."""
+    if any(_xp(n).any(n != 0) for per_input in numerical for n in per_input):
+        raise GradcheckError("Numerical gradient for function expected to be zero")
 
 
 def _fast_check(call: _Call, settings: _Settings) -> None:
     """Compare ``vᵀ(J u)`` (J u by one central difference along u) with ``(vᵀJ) u``."""
-    rng = np.random.default_rng(_FAST_MODE_SEED)
-    us = [_unit_vector(rng, x) for x in call.diff_inputs]
-    vs = [_unit_vector(rng, o) for o in call.diff_outputs]
+    generator = minitorch.Generator()
+    us = [_unit_vector(generator, x) for x in call.diff_inputs]
+    vs = [_unit_vector(generator, o) for o in call.diff_outputs]
     jus = [_numerical_jvp(call, i, u, settings.eps) for i, u in zip(call.inputs_checked, us)]
     if not call.outputs_checked:
         for ju in itertools.chain.from_iterable(jus):
@@ -450,7 +452,7 @@ def _fast_check(call: _Call, settings: _Settings) -> None:
             n = _dot(v, ju[k])
             a = _dot(vj[in_i][:, 0], u)
             atol = settings.atol * _total(u) * _total(v)
-            if not allclose(np.asarray(a), np.asarray(n), settings.rtol, atol):
+            if not _agree(np.asarray(a), np.asarray(n), settings.rtol, atol):
                 raise GradcheckError(_mismatch(out_j, in_i, n, a)
                                      + _slow_mode_report(call, in_i, out_j, settings))
 
@@ -458,28 +460,32 @@ def _fast_check(call: _Call, settings: _Settings) -> None:
 def _slow_forward_check(call: _Call, settings: _Settings) -> None:
     """Forward mode: the Jacobian column by column, one unit tangent per input element (a
     jvp each), against the numerical Jacobian."""
+    eps = _step(settings.eps)
+    if not call.outputs_checked:
+        _expect_zero([numerical_jacobian(call.func, call.inputs, i, eps)
+                      for i in call.inputs_checked])
     for in_i, i in enumerate(call.inputs_checked):
-        numerical = numerical_jacobian(call.func, call.inputs, i, settings.eps)
+        numerical = numerical_jacobian(call.func, call.inputs, i, eps)
         analytical = _jvp_rows(call, i, _identity(call.inputs[i]))
         for out_j, k in enumerate(call.outputs_checked):
-            if not allclose(analytical[k], numerical[k], settings.rtol, settings.atol):
+            if not _agree(analytical[k], numerical[k], settings.rtol, settings.atol):
                 raise GradcheckError(_mismatch(out_j, in_i, _tensor(numerical[k]),
                                                _tensor(analytical[k]), forward=True))
 
 
 def _fast_forward_check(call: _Call, settings: _Settings) -> None:
-    """Forward mode, fast: ``J u`` by forward AD against ``J u`` by one central difference."""
-    rng = np.random.default_rng(_FAST_MODE_SEED)
-    for in_i, i in enumerate(call.inputs_checked):
-        u = _unit_vector(rng, call.inputs[i])
+    """Forward mode, fast: ``J u`` by forward AD against ``J u`` by one central difference,
+    for every floating output (torch compares those that do not require grad too)."""
+    generator = minitorch.Generator()
+    us = [_unit_vector(generator, x) for x in call.diff_inputs]
+    for in_i, (i, u) in enumerate(zip(call.inputs_checked, us)):
         numerical = _numerical_jvp(call, i, u, settings.eps)
         analytical = _jvp_rows(call, i, [u])
-        for out_j, k in enumerate(call.outputs_checked):
-            a, n = analytical[k][0, ...], numerical[k]
-            if not allclose(a, n, settings.rtol, settings.atol * _total(u)):
+        for k, (a, n) in enumerate(zip(analytical, numerical)):
+            if not _agree(a[0, ...], n, settings.rtol, settings.atol * _total(u)):
                 raise GradcheckError(
-                    _mismatch(out_j, in_i, _tensor(n), _tensor(a), forward=True)
-                    + _slow_mode_report(call, in_i, out_j, settings, forward=True))
+                    _mismatch(k, in_i, _tensor(n), _tensor(a[0, ...]), forward=True)
+                    + _slow_mode_report(call, in_i, k, settings, forward=True))
 
 
 def _jvp_rows(call: _Call, index: int, tangents: Any) -> list:
@@ -526,17 +532,18 @@ def _step(eps: Any) -> float:
     raise TypeError(f"unsupported operand type(s) for -: 'Tensor' and '{type(eps).__name__}'")
 
 
-def _tolerances(atol: Any, rtol: Any) -> tuple[float, float]:
-    """``atol`` and ``rtol`` as torch's ``allclose`` reads them: floats (numpy and one-element
-    tensors too), not negative nor nan.
+def _agree(analytical: Any, numerical: Any, rtol: Any, atol: Any) -> bool:
+    """:func:`allclose` after torch's ``allclose`` reads ``rtol`` and ``atol``: floats (numpy
+    and one-element tensors too), not negative nor nan (checked here, where torch first
+    compares, not when gradcheck is called).
 
-    >>> _tolerances(1e-5, -1.0)
+    >>> _agree(np.ones(1), np.ones(1), -1.0, 1e-5)
     Traceback (most recent call last):
     RuntimeError: rtol must be greater than or equal to zero, but got -1
     """
     rtol, atol = _args.reals("allclose", (rtol, "rtol", 3), (atol, "atol", 4))
     _args.tolerances(rtol, atol)
-    return atol, rtol
+    return allclose(analytical, numerical, rtol, atol)
 
 
 @course.seam
@@ -608,12 +615,12 @@ def _check_undefined_tangents(call: _Call) -> None:
     others carrying random tangents), the outputs' tangents with a zero tangent for it and
     with none must agree, as torch's ``_test_undefined_forward_mode`` checks."""
     fw = minitorch.autograd.forward_ad
-    rng = np.random.default_rng(_FAST_MODE_SEED)
+    generator = minitorch.Generator()
     with fw.dual_level():
         duals = list(call.inputs)
         for i in call.inputs_checked:
             x = call.inputs[i]
-            duals[i] = fw.make_dual(x.detach(), _shaped(_unit_vector(rng, x), x))
+            duals[i] = fw.make_dual(x.detach(), _shaped(_unit_vector(generator, x), x))
         for i in call.inputs_checked:
             dual, plain = duals[i], call.inputs[i].detach()
             duals[i] = fw.make_dual(plain, minitorch.zeros_like(plain))
@@ -664,11 +671,12 @@ def numerical_jacobian(func: Callable[..., Any], inputs: tuple, index: int,
     return [xp.stack(per_output) for per_output in zip(*columns)]
 
 
-def _numerical_jvp(call: _Call, index: int, u: Any, eps: float) -> list:
-    """``J u`` for every floating output, by one central difference along ``u``."""
+def _numerical_jvp(call: _Call, index: int, u: Any, eps: Any) -> list:
+    """``J u`` for every floating output, by one central difference along ``u`` (scaled by
+    ``eps`` first, as torch scales it: a tensor product, with its errors)."""
     args, data = _perturbable(call.inputs, index)
-    step = eps * _xp(data).reshape(u, data.shape)
-    return _central_difference(call.func, args, data, ..., step, eps)
+    step = (eps * _shaped(u, args[index]))._data
+    return _central_difference(call.func, args, data, ..., step, _step(eps))
 
 
 def _perturbable(inputs: tuple, index: int) -> tuple[list, Any]:
@@ -739,10 +747,13 @@ def _vjp_columns(output: Any, inputs: list, cotangents: list, check_dtypes: bool
 
 def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings,
                       forward: bool = False) -> str:
-    """After a fast-mode failure: the full Jacobians of the failing pair, as torch shows."""
-    k = call.outputs_checked[out_j]
+    """After a fast-mode failure: the full Jacobians of the failing pair, as torch shows
+    (``out_j`` counts the differentiable outputs, or in forward mode all floating ones)."""
+    if forward and out_j >= len(call.outputs_checked):
+        raise IndexError("tuple index out of range")  # torch looks it up among the former
+    k = out_j if forward else call.outputs_checked[out_j]
     i = call.inputs_checked[in_i]
-    numerical = numerical_jacobian(call.func, call.inputs, i, settings.eps)[k]
+    numerical = numerical_jacobian(call.func, call.inputs, i, _step(settings.eps))[k]
     output = call.floats[k]
     analytical = (_jvp_rows(call, i, _identity(call.inputs[i]))[k] if forward else
                   _vjp_columns(output, call.diff_inputs, list(standard_basis(output)),
@@ -757,7 +768,7 @@ def _slow_mode_report(call: _Call, in_i: int, out_j: int, settings: _Settings,
         f"Numerical:\n {_tensor(numerical)}\nAnalytical:\n{_tensor(analytical)}\n\n"
         f"The max per-element difference (slow mode) is: {worst}.\n"
     )
-    if allclose(analytical, numerical, settings.rtol, settings.atol):
+    if _agree(analytical, numerical, settings.rtol, settings.atol):
         report += ("Fast gradcheck failed but element-wise differences are small. This means "
                    "that the\ntest might've passed in slow_mode! To run the slow mode, call "
                    "gradcheck/gradgradcheck\nwith `fast_mode=False` as a keyword argument.")
@@ -798,10 +809,11 @@ def _tensor(array: Any) -> Any:
     return minitorch.Tensor._make(array)
 
 
-def _unit_vector(rng: np.random.Generator, t: Any) -> Any:
-    """A random non-negative vector of unit length with t.numel() entries, in t's dtype."""
-    v = rng.random(t.numel())
-    return t._xp.asarray(v / max(np.linalg.norm(v), np.finfo(float).tiny), dtype=t._data.dtype)
+def _unit_vector(generator: Any, t: Any) -> Any:
+    """A random non-negative vector of unit length with t.numel() entries, in t's dtype, drawn
+    as torch draws it (float32 uniforms from a fresh generator, then cast)."""
+    v = minitorch.rand(t.numel(), generator=generator).to(t.dtype)
+    return (v / v.norm())._data
 
 
 def _shaped(v: Any, like: Any) -> Any:

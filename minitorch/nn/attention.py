@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import _creation, _dtype
 from .._tensor import Tensor
+from ..ops import shape as shape_ops
 from . import functional as F
 from . import init
 from .linear import Linear
@@ -56,9 +57,6 @@ class MultiheadAttention(Module):
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(f"embed_dim and num_heads must be greater than 0, got "
                              f"embed_dim={embed_dim} and num_heads={num_heads} instead")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError(
-                "minitorch's MultiheadAttention supports neither add_bias_kv nor add_zero_attn")
         super().__init__()
         self.embed_dim, self.num_heads = embed_dim, num_heads
         self.kdim = kdim if kdim is not None else embed_dim
@@ -71,7 +69,11 @@ class MultiheadAttention(Module):
         self._projections(bias, device, dtype)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
                                                         device=device, dtype=dtype)
-        self.bias_k = self.bias_v = None
+        if add_bias_kv:
+            self.bias_k = Parameter(_creation.empty(1, 1, embed_dim, device=device, dtype=dtype))
+            self.bias_v = Parameter(_creation.empty(1, 1, embed_dim, device=device, dtype=dtype))
+        else:
+            self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
@@ -96,7 +98,7 @@ class MultiheadAttention(Module):
 
     def _reset_parameters(self) -> None:
         """torch's start: xavier_uniform_ in-projections (after out_proj drew its own),
-        zero biases."""
+        zero biases, xavier_normal_ ``bias_k`` and ``bias_v``."""
         weights = ([self.in_proj_weight] if self._qkv_same_embed_dim else
                    [self.q_proj_weight, self.k_proj_weight, self.v_proj_weight])
         for weight in weights:
@@ -104,11 +106,20 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        for extra in (self.bias_k, self.bias_v):
+            if extra is not None:
+                init.xavier_normal_(extra)
 
     def forward(self, query: Tensor, key: Tensor, value: Tensor,
                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
                 attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+        if key_padding_mask is not None and attn_mask is not None \
+                and key_padding_mask.dtype is not attn_mask.dtype:
+            warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
+                          "Use same type for both instead.", UserWarning, stacklevel=2)
+        key_padding_mask = _float_mask(key_padding_mask, "key_padding_mask", query.dtype)
+        attn_mask = _float_mask(attn_mask, "attn_mask", query.dtype)
         if self.batch_first and query.dim() == 3:  # torch keeps self-attention's identities
             query, key, value = _time_first(query, key, value)
         out, weights = _attend(self, query, key, value, key_padding_mask, attn_mask,
@@ -134,9 +145,9 @@ def _time_first(query: Tensor, key: Tensor, value: Tensor) -> tuple[Tensor, Tens
 def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
             key_padding_mask: Tensor | None, attn_mask: Tensor | None, need_weights: bool,
             average: bool, is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-    """torch's ``multi_head_attention_forward`` on (L, N, E) inputs (or unbatched (L, E));
-    ``is_causal`` is a hint that ``attn_mask`` is causal, which torch trusts where the mask
-    alone would be used (no weights, no key padding)."""
+    """torch's ``multi_head_attention_forward`` on (L, N, E) inputs (or unbatched (L, E)) and
+    floating masks; ``is_causal`` is a hint that ``attn_mask`` is causal, which torch trusts
+    where the mask alone would be used (no weights, no key padding)."""
     batched = _shape_check(query, key, value, key_padding_mask, attn_mask, mha.num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -144,18 +155,13 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
             key_padding_mask = key_padding_mask.unsqueeze(0)
     tgt_len, bsz, embed_dim = query.shape
     heads, head_dim = mha.num_heads, mha.head_dim
-    if key_padding_mask is not None and attn_mask is not None \
-            and key_padding_mask.dtype is not attn_mask.dtype:
-        warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
-                      "Use same type for both instead.", UserWarning, stacklevel=3)
-    key_padding_mask = _float_mask(key_padding_mask, "key_padding_mask", query.dtype)
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                            "Transformer module method `generate_square_subsequent_mask` to "
                            "create this mask.")
     # torch trusts the hint where the mask would be used alone, without weights
     causal = is_causal and key_padding_mask is None and not need_weights
-    attn_mask = None if causal else _float_mask(attn_mask, "attn_mask", query.dtype)
+    attn_mask = None if causal else attn_mask
     if embed_dim != mha.embed_dim:
         raise AssertionError(f"was expecting embedding dimension of {mha.embed_dim}, but got "
                              f"{embed_dim}")
@@ -165,11 +171,23 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
         raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
                              f"value's {value.shape[:2]}")
     q, k, v = _in_projection(mha, query, key, value)
-    src_len = k.shape[0]
-    attn_mask = _merged_mask(attn_mask, key_padding_mask, (bsz, heads, tgt_len, src_len))
-    q = q.reshape(tgt_len, bsz * heads, head_dim).transpose(0, 1)
-    k = k.reshape(src_len, bsz * heads, head_dim).transpose(0, 1)
-    v = v.reshape(src_len, bsz * heads, head_dim).transpose(0, 1)
+    attn_mask = _three_d(attn_mask, bsz * heads, tgt_len, k.shape[0])
+    if (mha.bias_k is None) != (mha.bias_v is None):
+        raise AssertionError("bias_k is set but bias_v is None" if mha.bias_v is None else
+                             "bias_v is set but bias_k is None")
+    if mha.bias_k is not None:  # one more key and value, learnt, for every batch
+        k = shape_ops.cat([k, mha.bias_k.repeat(1, bsz, 1)])
+        v = shape_ops.cat([v, mha.bias_v.repeat(1, bsz, 1)])
+        attn_mask, key_padding_mask = _one_more_key(attn_mask, key_padding_mask)
+    q = q.view(tgt_len, bsz * heads, head_dim).transpose(0, 1)
+    k = k.view(k.shape[0], bsz * heads, head_dim).transpose(0, 1)
+    v = v.view(v.shape[0], bsz * heads, head_dim).transpose(0, 1)
+    if mha.add_zero_attn:  # one more key and value, zeros
+        zeros = _creation.zeros((bsz * heads, 1, head_dim), dtype=k.dtype, device=k.device)
+        k, v = shape_ops.cat([k, zeros], dim=1), shape_ops.cat([v, zeros], dim=1)
+        attn_mask, key_padding_mask = _one_more_key(attn_mask, key_padding_mask)
+    src_len = k.shape[1]
+    attn_mask = _with_padding(attn_mask, key_padding_mask, bsz, heads, src_len)
     dropout_p = mha.dropout if mha.training else 0.0
     if need_weights:
         scores = (q * math.sqrt(1.0 / float(head_dim))).bmm(k.transpose(-2, -1))
@@ -236,36 +254,75 @@ def _float_mask(mask: Tensor | None, name: str, dtype: Any) -> Tensor | None:
 
 
 def _in_projection(mha: MultiheadAttention, query: Tensor, key: Tensor,
-                   value: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-    """q, k, v: one linear for self-attention (torch's packed path), else one per input."""
-    e, b = mha.embed_dim, mha.in_proj_bias
-    if mha._qkv_same_embed_dim and query is key and key is value:
-        proj = F.linear(query, mha.in_proj_weight, b)
-        proj = proj.reshape(*proj.shape[:-1], 3, e).unsqueeze(0).transpose(0, -2) \
-            .squeeze(-2).contiguous()
-        return proj[0], proj[1], proj[2]
-    if mha._qkv_same_embed_dim:
-        ws = mha.in_proj_weight.chunk(3)
-    else:
-        ws = (mha.q_proj_weight, mha.k_proj_weight, mha.v_proj_weight)
-    bs = (None, None, None) if b is None else b.chunk(3)
-    q, k, v = (F.linear(x, w, bias) for x, w, bias in zip((query, key, value), ws, bs))
-    return q, k, v
+                   value: Tensor) -> tuple[Tensor, ...]:
+    """q, k, v as torch projects them: packed weights in one linear for self-attention, one
+    for the query and one for key and value when those are the same tensor, else one per
+    input; separate weights (``kdim``/``vdim``) after torch's checks of their shapes."""
+    w, b = mha.in_proj_weight, mha.in_proj_bias
+    biases = (None, None, None) if b is None else b.chunk(3)
+    if not mha._qkv_same_embed_dim:
+        weights = (mha.q_proj_weight, mha.k_proj_weight, mha.v_proj_weight)
+        _check_projection(query, key, value, weights, biases)
+        return tuple(F.linear(x, wx, bx) for x, wx, bx in zip((query, key, value), weights,
+                                                              biases))
+    e = query.shape[-1]
+    if key is not value:
+        return tuple(F.linear(x, wx, bx) for x, wx, bx in zip((query, key, value), w.chunk(3),
+                                                              biases))
+    if query is key:
+        return _unpacked(F.linear(query, w, b), 3, e)
+    w_q, w_kv = w.split([e, 2 * e])
+    b_q, b_kv = (None, None) if b is None else b.split([e, 2 * e])
+    return (F.linear(query, w_q, b_q), *_unpacked(F.linear(key, w_kv, b_kv), 2, e))
 
 
-def _merged_mask(attn_mask: Tensor | None, key_padding_mask: Tensor | None,
-                 shape: tuple[int, int, int, int]) -> Tensor | None:
-    """The attention mask as (1 or N*heads, L, S), the key padding mask added per batch."""
-    bsz, heads, tgt_len, src_len = shape
-    if attn_mask is not None:
-        want = (tgt_len, src_len) if attn_mask.dim() == 2 else (bsz * heads, tgt_len, src_len)
-        if attn_mask.dim() not in (2, 3):
-            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
-        if tuple(attn_mask.shape) != want:
-            raise RuntimeError(f"The shape of the {attn_mask.dim()}D attn_mask is "
-                               f"{attn_mask.shape}, but should be {want}.")
-        if attn_mask.dim() == 2:
-            attn_mask = attn_mask.unsqueeze(0)
+def _unpacked(proj: Tensor, count: int, e: int) -> tuple[Tensor, ...]:
+    """``count`` projections packed along the last dim, each its own contiguous tensor."""
+    proj = proj.unflatten(-1, (count, e)).unsqueeze(0).transpose(0, -2).squeeze(-2) \
+        .contiguous()
+    return tuple(proj[i] for i in range(count))
+
+
+def _check_projection(query: Tensor, key: Tensor, value: Tensor, weights: tuple,
+                      biases: tuple) -> None:
+    """torch's ``_in_projection`` checks: each weight maps its input's width to the query's,
+    each bias has the query's width."""
+    eq = query.shape[-1]
+    names = ("query", "key", "value")
+    for name, weight, x in zip(names, weights, (query, key, value)):
+        if weight.shape != (eq, x.shape[-1]):
+            raise AssertionError(f"expecting {name} weights shape of {(eq, x.shape[-1])}, but "
+                                 f"got {weight.shape}")
+    for name, bias in zip(names, biases):
+        if bias is not None and bias.shape != (eq,):
+            raise AssertionError(f"expecting {name} bias shape of {(eq,)}, but got "
+                                 f"{bias.shape}")
+
+
+def _three_d(attn_mask: Tensor | None, batches: int, tgt_len: int,
+              src_len: int) -> Tensor | None:
+    """The attention mask as (1 or N*heads, L, S), its shape checked as torch does."""
+    if attn_mask is None:
+        return None
+    want = (tgt_len, src_len) if attn_mask.dim() == 2 else (batches, tgt_len, src_len)
+    if attn_mask.dim() not in (2, 3):
+        raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+    if tuple(attn_mask.shape) != want:
+        raise RuntimeError(f"The shape of the {attn_mask.dim()}D attn_mask is "
+                           f"{attn_mask.shape}, but should be {want}.")
+    return attn_mask.unsqueeze(0) if attn_mask.dim() == 2 else attn_mask
+
+
+def _one_more_key(attn_mask: Tensor | None,
+                  key_padding_mask: Tensor | None) -> tuple[Tensor | None, Tensor | None]:
+    """Both masks widened by one key that nothing masks (``add_bias_kv``, ``add_zero_attn``)."""
+    return tuple(None if mask is None else F.pad(mask, (0, 1))
+                 for mask in (attn_mask, key_padding_mask))
+
+
+def _with_padding(attn_mask: Tensor | None, key_padding_mask: Tensor | None, bsz: int,
+                  heads: int, src_len: int) -> Tensor | None:
+    """The attention mask with the key padding mask (N, S) added to each head's rows."""
     if key_padding_mask is None:
         return attn_mask
     for dim, want in enumerate((bsz, src_len)):  # torch's _check_key_padding_mask

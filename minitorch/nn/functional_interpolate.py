@@ -1,5 +1,7 @@
-"""``interpolate``: resize the spatial dims of ``(N, C, L)`` or ``(N, C, H, W)`` by a
-``size`` or a ``scale_factor``, with ``nearest`` or (bi)``linear`` interpolation, as torch.
+"""``interpolate``: resize the spatial dims of ``(N, C, L)``, ``(N, C, H, W)`` or
+``(N, C, D, H, W)`` by a ``size`` or a ``scale_factor``, as torch: ``nearest``,
+``nearest-exact``, ``linear`` / ``bilinear`` / ``trilinear``, ``bicubic`` (4-D) and ``area``
+(adaptive average pooling; 3-D and 4-D here).
 
 >>> import minitorch
 >>> from minitorch.nn import functional as F
@@ -12,12 +14,22 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._dtype import uint8
 from .._tensor import Tensor
-from ..ops.upsample import NODES, linear_sources, nearest_sources
+from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d
+from ..ops.upsample import (
+    NODES,
+    cubic_sources,
+    linear_sources,
+    nearest_exact_sources,
+    nearest_sources,
+)
 
 __all__ = ["interpolate"]
 
-_LINEAR = {"linear": 3, "bilinear": 4}
+_LINEAR = {"linear": 3, "bilinear": 4, "trilinear": 5}  # the rank each mode needs
+_KERNELS = {*((mode, rank) for mode in ("nearest", "nearest-exact") for rank in (3, 4, 5)),
+            *_LINEAR.items(), ("bicubic", 4)}
 _NO_DOUBLE = 2 ** 1024 - 2 ** 970  # the smallest int that rounds past the largest double
 
 
@@ -78,23 +90,23 @@ def _check_align(mode: str, align_corners: bool | None) -> None:
                          "linear | bilinear | bicubic | trilinear")
 
 
-def _check_mode(input: Tensor, mode: str) -> None:
-    """Refuse a mode or rank minitorch has no kernel for; torch checks the ``size`` and
-    ``scale_factor`` counts before it dispatches, so this runs after them."""
-    if mode in _LINEAR and input.dim() != _LINEAR[mode]:
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+def _unsupported(input: Tensor, mode: str) -> None:
+    """What torch says of a mode and rank it has no kernel for."""
+    rank = input.dim()
+    if mode in _LINEAR and rank in (3, 4, 5):
+        raise NotImplementedError(f"Got {rank}D input, but {mode} mode needs "
                                   f"{_LINEAR[mode]}D input")
-    if mode not in ("nearest", *_LINEAR) or input.dim() not in (3, 4):
-        raise NotImplementedError(f"minitorch's interpolate supports 'nearest', 'linear' and "
-                                  f"'bilinear' on 3-D and 4-D inputs, not {mode!r} on "
-                                  f"{input.dim()}-D")
+    raise NotImplementedError(
+        f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {rank}D) for the modes: "
+        "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact "
+        f"(got {mode})")
 
 
 def _check_sizes(input: Tensor, sizes: list, mode: str, antialias: bool) -> None:
     """The checks of torch's upsampling kernels: sizes, an empty input, the dtype."""
     spatial = input.shape[2:]
     if min(*spatial, *sizes) <= 0:
-        names = "HW"[-len(sizes):]
+        names = "DHW"[-len(sizes):]
         given, wanted = (", ".join(f"{n}: {v}" for n, v in zip(names, values))
                          for values in (spatial, sizes))
         raise RuntimeError("Input and output sizes should be greater than 0, but got input "
@@ -103,14 +115,48 @@ def _check_sizes(input: Tensor, sizes: list, mode: str, antialias: bool) -> None
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor "
                            f"with sizes {list(input.shape)}")
     copies = antialias and tuple(sizes) == spatial  # torch's kernel then reads no dtype
-    if not input.dtype.is_floating_point and not copies:
-        kernel = ("compute_index_ranges_weights" if antialias else
-                  f"upsample_{'nearest' if mode == 'nearest' else 'bilinear'}2d_channels_last"
-                  ) if input.dim() == 4 else \
-            f"compute_indices_weights_{'nearest' if mode == 'nearest' else 'linear'}"
-        raise _args.not_implemented(kernel, input.dtype)
+    bytes_ok = input.dtype is uint8 and (input.dim() == 4 or "nearest" in mode)
+    if not input.dtype.is_floating_point and not copies and not bytes_ok:
+        raise _args.not_implemented(_kernel(input.dim(), mode, antialias), input.dtype)
     if antialias:
         raise NotImplementedError("minitorch's interpolate does not support antialias=True")
+    if input.dtype is uint8 and "nearest" not in mode:
+        raise NotImplementedError(f"minitorch's interpolate has no uint8 kernel for {mode!r} "
+                                  "(torch's rounds its own way)")
+
+
+def _kernel(rank: int, mode: str, antialias: bool) -> str:
+    """The torch kernel whose dtype check refuses a ``mode`` on an input of ``rank``."""
+    kind = "nearest" if "nearest" in mode else "cubic" if mode == "bicubic" else "linear"
+    if antialias:
+        return "compute_index_ranges_weights"
+    if rank == 4 and kind != "cubic":
+        return f"upsample_{'nearest' if kind == 'nearest' else 'bilinear'}2d_channels_last"
+    return f"compute_indices_weights_{kind}"
+
+
+def _area(input: Tensor, sizes: list) -> Tensor:
+    """``mode='area'``: torch's adaptive average pooling to ``sizes``; 5-D inputs get torch's
+    checks of ``adaptive_avg_pool3d`` (and its mean for a 1x1x1 output), then a refusal."""
+    if input.dim() == 3:
+        return adaptive_avg_pool1d(input, sizes)
+    if input.dim() == 4:
+        return adaptive_avg_pool2d(input, sizes)
+    if min(sizes) < 0:
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than or "
+                           f"equal to 0 but received {{{sizes[0]}, {sizes[1]},{sizes[2]}}}")
+    if list(sizes) == [1, 1, 1]:
+        return input.mean((-1, -2, -3), keepdim=True)
+    for d in range(1, 5):
+        if not input.shape[d]:
+            raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but input has sizes {list(input.shape)} "
+                               f"with dimension {d} being empty")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError("\"adaptive_avg_pool3d_cpu\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    raise NotImplementedError("minitorch has no adaptive_avg_pool3d: interpolate's 'area' mode "
+                              "is supported on 3-D and 4-D inputs only")
 
 
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
@@ -140,16 +186,34 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
                          "modes and requires a 4-D tensor as input")
-    _check_mode(input, mode)
+    if mode == "area" and input.dim() in (3, 4, 5):
+        return _area(input, sizes)
+    if mode == "lanczos" and input.dim() == 4:  # antialias only: refused after the checks
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+        _check_sizes(input, sizes, mode, antialias)
+    if (mode, input.dim()) not in _KERNELS:
+        _unsupported(input, mode)
     _check_sizes(input, sizes, mode, antialias)
-    xp = input._xp
+    return NODES[mode, dims].apply(input, sources=_sources(input, mode, sizes, scales,
+                                                           bool(align_corners)))
+
+
+def _sources(input: Tensor, mode: str, sizes: list, scales: list, align: bool) -> tuple:
+    """Per spatial dim, the source indices and weights of each output (see
+    :mod:`minitorch.ops.upsample`)."""
+    xp, dt = input._xp, input._data.dtype
     if mode == "nearest":
-        sources = tuple(nearest_sources(xp, n, out, s)
-                        for n, out, s in zip(input.shape[2:], sizes, scales))
-    else:
-        sources = tuple(linear_sources(xp, input._data.dtype, n, out, s, bool(align_corners))
-                        for n, out, s in zip(input.shape[2:], sizes, scales))
-    return NODES[mode, dims].apply(input, sources=sources)
+        return tuple(nearest_sources(xp, n, out, s)
+                     for n, out, s in zip(input.shape[2:], sizes, scales))
+    if mode == "nearest-exact":
+        return tuple(nearest_exact_sources(xp, n, out, s)
+                     for n, out, s in zip(input.shape[2:], sizes, scales))
+    per_dim = cubic_sources if mode == "bicubic" else linear_sources
+    return tuple(per_dim(xp, dt, n, out, s, align)
+                 for n, out, s in zip(input.shape[2:], sizes, scales))
 
 
 def _scaled_size(size: float) -> int:

@@ -1,7 +1,9 @@
-"""Upsampling by ``nearest`` and (bi)``linear`` interpolation over the last one or two dims,
-computed as torch's CPU kernels compute them: source positions and weights in the input's
-float type (float32 for float32), ``h0 * (w0 * x00 + w1 * x01) + h1 * (w0 * x10 + w1 * x11)``,
-and a backward that adds each output's share to its sources in output order.
+"""Upsampling by ``nearest`` (and ``nearest-exact``), (bi/tri)``linear`` and ``bicubic``
+interpolation over the last one, two or three dims, computed as torch's CPU kernels compute
+them: per dim, each output reads a few sources (one, two or four) with weights computed in
+the input's float type (float32 for float32), dims nested first outermost
+(``h0 * (w0 * x00 + w1 * x01) + h1 * (w0 * x10 + w1 * x11)``), and a backward that adds each
+output's share to its sources in output order.
 
 >>> import minitorch
 >>> from minitorch.nn import functional as F
@@ -17,7 +19,8 @@ from .._tensor import Tensor
 from ..backend import index_add
 from ._base import Op, wrap
 
-__all__ = ["NODES", "Upsample", "linear_sources", "nearest_sources"]
+__all__ = ["NODES", "Upsample", "cubic_sources", "linear_sources", "nearest_exact_sources",
+           "nearest_sources"]
 
 
 def _scale(xp: Any, dt: Any, size: int, out: int, scale: float | None, align: bool) -> Any:
@@ -43,6 +46,15 @@ def nearest_sources(xp: Any, size: int, out: int, scale: float | None) -> tuple:
     return (xp.minimum(index, size - 1),), (None,)
 
 
+def nearest_exact_sources(xp: Any, size: int, out: int, scale: float | None) -> tuple:
+    """Each output's source index, as torch's ``nearest_exact_idx``: the input pixel whose
+    centre is nearest, ``floor((i + 0.5) * scale)`` (the product rounded to float32)."""
+    step = _scale(xp, xp.float32, size, out, scale, False)
+    centres = xp.astype(xp.arange(out, dtype=xp.int64), xp.float64) + 0.5
+    index = xp.floor(xp.astype(centres * xp.astype(step, xp.float64), xp.float32))
+    return (xp.minimum(xp.astype(index, xp.int64), size - 1),), (None,)
+
+
 def linear_sources(xp: Any, dt: Any, size: int, out: int, scale: float | None,
                    align: bool) -> tuple:
     """The two source indices and weights of each output, as torch's
@@ -54,6 +66,33 @@ def linear_sources(xp: Any, dt: Any, size: int, out: int, scale: float | None,
     high = low + xp.astype(low < size - 1, xp.int64)
     upper = xp.clip(real - xp.astype(low, dt), 0, 1)
     return (low, high), (1 - upper, upper)
+
+
+_A = -0.75  # torch's bicubic convolution constant
+
+
+def cubic_sources(xp: Any, dt: Any, size: int, out: int, scale: float | None,
+                  align: bool) -> tuple:
+    """The four source indices (clamped to the input) and weights of each output, as torch's
+    ``compute_indices_weights_cubic``: Keys' cubic convolution with A = -0.75 around the
+    source position, which is not clamped at 0 as the linear one is."""
+    step = _scale(xp, dt, size, out, scale, align)
+    positions = xp.astype(xp.arange(out), dt)
+    real = positions * step if align else _fma(xp, step, positions + 0.5, -0.5)
+    low = xp.minimum(xp.astype(xp.floor(real), xp.int64), size - 1)
+    t = xp.clip(real - xp.astype(low, dt), 0, 1)
+    weights = (_far(t + 1), _near(t), _near(1 - t), _far((1 - t) + 1))
+    return tuple(xp.clip(low + j, 0, size - 1) for j in (-1, 0, 1, 2)), weights
+
+
+def _near(x: Any) -> Any:
+    """The cubic convolution kernel for a source within one pixel."""
+    return ((_A + 2) * x - (_A + 3)) * x * x + 1
+
+
+def _far(x: Any) -> Any:
+    """The cubic convolution kernel for a source one to two pixels away."""
+    return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
 
 
 class Upsample(Op):
@@ -74,11 +113,17 @@ class Upsample(Op):
         return (_BACKS[node].apply(g, shape=shape, sources=sources, node=node),)
 
 
-NODES = {(mode, dims): type(f"Upsample{name}", (Upsample,),
-                           {"node_name": f"Upsample{name}Backward0",
-                            "_profile_name": f"aten::upsample_{name.lower()}"})
-         for mode, dims, name in (("nearest", 1, "Nearest1D"), ("nearest", 2, "Nearest2D"),
-                                  ("linear", 1, "Linear1D"), ("bilinear", 2, "Bilinear2D"))}
+NODES = {(mode, dims): type(f"Upsample{name}{dims}D", (Upsample,),
+                           {"node_name": f"Upsample{name}{dims}DBackward0",
+                            "_profile_name": f"aten::{aten}{dims}d"})
+         for mode, dims, name, aten in (
+             *(("nearest", d, "Nearest", "upsample_nearest") for d in (1, 2, 3)),
+             *(("nearest-exact", d, "NearestExact", "_upsample_nearest_exact")
+               for d in (1, 2, 3)),
+             ("linear", 1, "Linear", "upsample_linear"),
+             ("bilinear", 2, "Bilinear", "upsample_bilinear"),
+             ("trilinear", 3, "Trilinear", "upsample_trilinear"),
+             ("bicubic", 2, "Bicubic", "upsample_bicubic"))}
 
 
 class _UpsampleBack(Op):
@@ -114,8 +159,13 @@ def _interpolate(xp: Any, x: Any, sources: tuple) -> Any:
         return parts[0]
     shape = [1] * x.ndim
     shape[axis] = -1
-    w0, w1 = (xp.reshape(xp.astype(w, x.dtype), tuple(shape)) for w in weights)
-    return _fma(xp, parts[0], w0, parts[1] * w1)
+    w = [xp.reshape(xp.astype(v, x.dtype), tuple(shape)) for v in weights]
+    if len(parts) == 2:
+        return _fma(xp, parts[0], w[0], parts[1] * w[1])
+    total = parts[0] * w[0]  # torch's loop: ``out += t_j * w_j``, fused
+    for part, weight in zip(parts[1:], w[1:]):
+        total = _fma(xp, part, weight, total)
+    return total
 
 
 def _fma(xp: Any, a: Any, b: Any, c: Any) -> Any:
