@@ -61,6 +61,8 @@ def _scale_factors(input: Tensor, mode: str, align_corners: Any, scale_factor: A
     """The scale factors as the parser of torch's upsampling kernel reads its ``tuple of
     floats``: the first a Python or numpy number (else no overload matches), then each as a
     float (a complex one refused by its 1-based position)."""
+    if not given:  # no spatial dims: torch's Input Error comes later
+        return []
     kernel = f"upsample_{mode}{input.dim() - 2}d"
     first = given[0]
     if not (isinstance(first, (int, float, complex)) or (
