@@ -801,6 +801,19 @@ def no_complex_kernel(kernel: str, a: Any, b: Any) -> None:
         raise not_implemented(f"{kernel}_cpu", kind)
 
 
+def floating_kernel(kernel: str, dt: Any) -> None:
+    """torch's refusal where an op has only floating-point kernels and gets integers or
+    bools.
+
+    >>> import minitorch
+    >>> floating_kernel("glu_cpu", minitorch.int16)
+    Traceback (most recent call last):
+    NotImplementedError: "glu_cpu" not implemented for 'Short'
+    """
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{legacy(dt)}\'')
+
+
 def number(fn: str, value: Any, name: str, position: int) -> Any:
     """A Python number argument (bool, int, float; a one-element tensor's value)."""
     if isinstance(value, int):

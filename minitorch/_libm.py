@@ -126,9 +126,10 @@ def fmaf(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
     # floats (its 29 bits below float32's are 1000...0): mend those few, exactly
     halfway = np.bitwise_and(s.view(np.uint64), _LOW_BITS) == _HALF_WAY
     if np.count_nonzero(halfway):  # cheaper than .any() on a small array
-        at = np.nonzero(halfway)
-        p = np.multiply(a, b, dtype=np.float64)
-        r[at] = _round_once(p[at], np.broadcast_to(np.asarray(c, np.float64), p.shape)[at])
+        p = np.multiply(a, b, dtype=np.float64)  # a mask, not nonzero(): 0-d arrays too
+        r = np.asarray(r)  # 0-d operands gave a numpy scalar
+        r[halfway] = _round_once(p[halfway],
+                                 np.broadcast_to(np.asarray(c, np.float64), p.shape)[halfway])
     return r
 
 

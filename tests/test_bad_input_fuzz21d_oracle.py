@@ -152,3 +152,45 @@ def test_optimizer_state_dict_of_odd_state_as_torch(key: str, value: str) -> Non
         program = f"try:\n    {program.replace(chr(10), chr(10) + '    ')}\n" \
                   "except KeyError:\n    R = 'KeyError'"
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "F.conv2d(L.ones(1, 2, 4, 4), L.ones(4, 2, 3, 3, dtype=L.float64))",
+    "F.conv1d(L.ones(1, 2, 4, dtype=L.float16), L.ones(4, 2, 3))",
+    "F.conv1d(L.ones(1, 2, 4, dtype=L.float16), L.ones(4, 2, 7), padding=2)",
+    "F.conv2d(L.ones(1, 2, 4, 4, dtype=L.float64), L.ones(4, 2, 3, 3))",
+    "F.conv3d(L.ones(1, 2, 4, 4, 4), L.ones(4, 2, 3, 3, 3, dtype=L.float16))",
+    "F.conv2d(L.ones(1, 2, 4, 4), L.ones(4, 2, 3, 3, dtype=L.int64))",
+    "F.conv2d(L.ones(2, 4, 4), L.ones(4, 2, 3, 3, dtype=L.float64))",
+    "F.conv1d(L.ones(1, 2, 4), L.ones(4, 2, 3, dtype=L.float64), padding='same')",
+    "F.conv2d(L.ones(1, 2, 4, 4), L.ones(4, 2, 3, 3, dtype=L.float64), L.ones(4, "
+    "dtype=L.float64))",
+    "F.conv2d(L.ones(1, 2, 4, 4), L.ones(4, 2, 3, 3, dtype=L.float64), L.ones(3))",
+    "F.conv2d(L.ones(1, 2, 2, 2), L.ones(4, 2, 3, 3, dtype=L.float64))",
+    "F.conv2d(L.ones(1, 3, 4, 4), L.ones(4, 2, 3, 3, dtype=L.float64))",
+    "F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3, dtype=L.float64))",
+    "F.glu(L.tensor([[2, -3, 2, -2]]))", "F.glu(L.tensor([[2, -3, 2, -2]], dtype=L.int16))",
+    "F.glu(L.tensor([[True, False]]))", "F.glu(L.ones(3, dtype=L.int64))",
+    "F.glu(L.ones(2, dtype=L.int64), dim=3)", "F.glu(L.tensor(1))",
+    "F.max_pool1d(L.arange(8).view(1, 2, 4), 2)", "F.max_pool1d(L.arange(8).view(2, 4), 2)",
+    "F.max_pool1d(L.arange(8, dtype=L.uint8).view(1, 2, 4), 2)",
+    "F.max_pool1d(L.arange(8).view(1, 2, 4), 2, return_indices=True)",
+    "F.max_pool1d(L.arange(8.).view(1, 2, 4), 2, return_indices=True)",
+    "F.max_pool1d(L.arange(8).view(1, 2, 4), 0)", "L.nn.MaxPool1d(2)(L.arange(8).view(1, 2, 4))",
+    "F.max_pool1d(L.ones(1, 2, 4, dtype=L.bool), 2)",
+    "F.max_pool2d(L.ones(1, 1, 4, 4, dtype=L.bool), 2)",
+    "F.max_pool2d(L.arange(16).view(1, 1, 4, 4), 2)",
+    "F.pixel_shuffle(L.arange(16.).view(1, 4, 2, 2), 2.0)",
+    "F.pixel_unshuffle(L.arange(16.).view(1, 1, 4, 4), 2.0)",
+    "F.pixel_shuffle(L.arange(16.).view(1, 4, 2, 2), '2')",
+    "F.pixel_shuffle(L.arange(16.).view(4, 4), 2.5)",
+    "F.pixel_shuffle(L.arange(16.).view(1, 4, 2, 2), True)",
+    "F.pixel_shuffle(L.arange(16.).view(1, 4, 2, 2), np.int64(2))",
+    "L.nn.PixelShuffle(2.0)(L.arange(16.).view(1, 4, 2, 2))",
+    "L.nn.LogSigmoid()(L.tensor(1.5))", "F.logsigmoid(L.tensor(-3.))",
+    "F.logsigmoid(L.tensor(0.7, requires_grad=True))"])
+def test_kernel_dtypes_and_factors_as_torch(program: str) -> None:
+    """A convolution's weight has the input's dtype; glu and max_pool1d (without indices)
+    have floating kernels only, max_pool2d none for bool; pixel_shuffle's factor is an int;
+    0-d inputs go through the float32 fma's mend: torch's results and errors."""
+    assert_as_torch(f"import numpy as np; F = L.nn.functional; R = {program}")

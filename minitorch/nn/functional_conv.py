@@ -200,6 +200,7 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
         input, padding = _same_padding(input, tuple(weight.shape[2:]), dilation)
     geometry = (stride, sizes(padding, dims), dilation)
     _check_window(input, weight, geometry)
+    _args.scalar_type(input.dtype, weight.dtype)  # torch's kernel reads both as the input's
     if dims == 1:  # torch's route: the 2-d convolution of height one
         geometry = tuple((low, *g) for low, g in zip((1, 0, 1), geometry))
         return Convolution1d.apply(input, weight, bias, geometry=geometry, groups=groups)
@@ -341,6 +342,8 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     if input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
+    if input.dtype.name == "bool":
+        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
     width = input.shape[-1]
     if ceil_mode:
         grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])

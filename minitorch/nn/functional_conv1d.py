@@ -93,8 +93,13 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
                                           single(padding), single(dilation, "dilation"))
     (stride,) = (kernel,) if unset else single(stride, "stride")
     _check_pool1d(input, (kernel, stride, padding, dilation), bool(ceil_mode))
-    return max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding),
-                      (1, dilation), ceil_mode, return_indices).squeeze(-2)
+    if not return_indices:  # torch's kernel without indices is floating-point only
+        _args.floating_kernel("max_pool1d_impl", input.dtype)
+    out = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding),
+                     (1, dilation), ceil_mode, return_indices)
+    if return_indices:  # values and indices, each of height one
+        return tuple(t.squeeze(-2) for t in out)
+    return out.squeeze(-2)
 
 
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,

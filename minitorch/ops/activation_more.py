@@ -223,6 +223,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if input.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size "
                            f"{input.shape[d]}")
+    _args.floating_kernel("glu_cpu", input.dtype)
     return Glu.apply(input, dim=d)
 
 
