@@ -22,3 +22,42 @@ def test_set_default_dtype_refusals_as_torch(d: str) -> None:
 def test_set_default_dtype_is_positional_only() -> None:
     """torch's ``d`` is positional-only: naming it is Python's error."""
     assert_as_torch("L.set_default_dtype(d=L.float64)")
+
+
+@pytest.mark.parametrize("call", [
+    "x.transpose()", "x.transpose(1)", "x.transpose(dim1=1)", "L.transpose(x)",
+    "L.transpose(x, 1)", "x.unsqueeze()", "L.unsqueeze(x)", "x.select(0)", "x.index_select(0)",
+    "x.gather(0)", "x.chunk()", "x.index_add(0)", "x.topk()", "x.kthvalue()", "x.type_as()",
+    "L.full((2,))", "L.full()", "L.cat()", "L.stack()", "L.tensor()",
+    "L.full_like(x)", "x.mul()", "L.reshape(x)", "L.permute(x)"])
+def test_missing_arguments_in_torch_words(call: str) -> None:
+    """A required argument left out is named as torch's parser names it: every required one
+    from the first missing, in double quotes, with its singular and plural swapped."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.repeat(2.0, 1)", "x.expand(2.0, 3)", "x.reshape(2.0, 3)", "x.permute(2.0, 0)",
+    "x.flip(2.0, 0)", "x.transpose(1, 0, 2)", "L.transpose(x, 1, 0, 1)", "x.unsqueeze(0, 1)",
+    "L.unsqueeze(x, 0, 1)", "x.unbind(0, 1)", "L.reshape(x, 2, 1)", "L.permute(x, (0,), 1)",
+    "x.view_as(x, x)"])
+def test_too_many_arguments_in_torch_words(call: str) -> None:
+    """torch counts a method's positional arguments after the tensor (in its own refusals of
+    spread-out sizes too), says "from ... to" where some are optional, and names the
+    function as its parser does."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "L.argmax(x, (0, 0))", "x.argmax((0, 0))", "L.argmin(x, 1.5)", "L.nanmedian(x, (0, 0))",
+    "L.index_add(x, (), L.tensor([0]), L.ones(1, 3))", "L.index_add(x, 0, [0], L.ones(1, 3))",
+    "L.scatter_add(x, (0, 0), L.tensor([[0]]), L.ones(1, 3))", "x.max(0, 1)", "x.min(0, 1)",
+    "L.reshape(x, ((),))", "L.reshape(x, (1, 2.0))", "L.permute(x, (0, 1.0))",
+    "L.transpose(x, 1.5, 0)", "L.transpose(x, 0, 1.5)", "L.unsqueeze(x, 1.5)",
+    "L.chunk(x, 2, 1.5)", "L.topk(x, 1, 1.5)", "L.kthvalue(x, 1, 1.5)",
+    "L.gather(x, 1.5, L.tensor([[0]]))", "L.index_select(x, 1.5, L.tensor([0]))",
+    "L.flatten(x, 1.5)", "L.cumsum(x, dim=1.5)", "L.randint(True, 5)"])
+def test_positions_where_the_caller_put_them(call: str) -> None:
+    """An argument of the wrong type is numbered where the call put it: the function form
+    counts the tensor, the method does not, a keyword has no number."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
