@@ -58,8 +58,11 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             return fn(*args, **kwargs)
         except TypeError as error:
             message = str(error)
+            if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # in-place twin
+                message = name + message[len(name) - 1:]  # of an op: torch says its name
             if _refused_by_binding(error, forwarders):
-                message = torch_arity(message, name, method, required) or message
+                message = torch_arity(message, name, method, required,
+                                      bare=method and len(parameters) == 1) or message
             message = as_called(message, name, args[1:] if method else args, kwargs,
                                 method, parameters, getattr(fn, "torch_signatures", ())) or message
             if message != str(error):
@@ -116,12 +119,15 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     return None
 
 
-def torch_arity(message: str, name: str, method: bool, required: list) -> str | None:
+def torch_arity(message: str, name: str, method: bool, required: list,
+                bare: bool = False) -> str | None:
     """Python's refusal of a call's argument count (``message``) in the words of torch's
     parser, for ``name`` with the ``required`` parameters (after ``self`` for a ``method``,
     whose count Python's message includes): torch counts the positional arguments after
     ``self`` and names every required one from the first missing, quoted as a C string
-    (its "argument" and "arguments" swapped, as in its source). None for other messages.
+    (its "argument" and "arguments" swapped, as in its source). A ``bare`` method, that
+    takes nothing but ``self``, is a C method in torch, refused in Python's words for one.
+    None for other messages.
 
     >>> torch_arity("f() missing 1 required positional argument: 'dim1'", "transpose", True,
     ...             ["dim0", "dim1"])
@@ -140,6 +146,8 @@ def torch_arity(message: str, name: str, method: bool, required: list) -> str | 
     takes = _PYTHON_TAKES.fullmatch(message)
     if takes:
         high, given = int(takes[1]) - method, int(takes[2]) - method
+        if bare:
+            return f"TensorBase.{name}() takes no arguments ({given} given)"
         if len(required) < high:
             return (f"{name}() takes from {len(required)} to {high} positional arguments but "
                     f"{given} were given")
@@ -188,7 +196,7 @@ def overloads(*signatures: str) -> Callable:
 
 def _plausible(signature: str, count: int) -> bool:
     """Whether torch's parser counts ``signature`` as one that takes ``count`` arguments."""
-    tokens = [t for t in signature.split(", ") if t != "*"]
+    tokens = [t for t in signature.split(", ") if t not in ("*", "")]
     return sum(" = " not in t for t in tokens) <= count <= len(tokens)
 
 

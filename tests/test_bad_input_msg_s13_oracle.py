@@ -61,3 +61,26 @@ def test_positions_where_the_caller_put_them(call: str) -> None:
     """An argument of the wrong type is numbered where the call put it: the function form
     counts the tensor, the method does not, a keyword has no number."""
     assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.round(decimals=1.5)", "x.round(decimals=None)", "x.round(decimals='a')",
+    "L.round(x, decimals=1.5)", "L.round(x, decimals=None)", "L.round(x, 1)", "x.round(1)",
+    "x.round(1, decimals=1)", "L.round(x, dec=1)", "L.round('a', decimals=1)", "L.round()",
+    "x.round_(decimals=1.5)", "x.round_(1)"])
+def test_round_decimals_as_torch(call: str) -> None:
+    """``decimals`` is keyword-only: a wrong type given by name is named without a position
+    where one overload takes that many arguments (the method), the combination where two do
+    (the function, which counts ``out``)."""
+    assert_as_torch(f"x = L.ones(2)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.tril_(1.5)", "x.triu_(1.5)", "x.atan2_('a')", "x.hypot_('a')",
+    "x.addcmul_(x, x, value='a')", "x.exp_(1)", "x.abs_(1)", "x.relu_(1)", "x.sigmoid_(1)",
+    "x.zero_(1)", "x.log_(1)", "x.t_(1)", "x.abs(0)", "x.exp(1, 2)", "x.t(0)",
+    "L.abs(x, 0)"])
+def test_in_place_and_bare_methods_in_torch_words(call: str) -> None:
+    """An in-place method's refusal names the in-place method, numbered as a method; a method
+    that takes nothing but the tensor is a C method in torch, refused in Python's words."""
+    assert_as_torch(f"x = L.ones(2, 2)\nR = {call}")
