@@ -325,6 +325,7 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
+@_call_form.overloads(*_methods.REDUCE_BOOL_SIGNATURES)
 @_args.numpy_aliases
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where every element is true (non-zero), over everything or over ``dim``.
@@ -338,6 +339,7 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return input.all(dim, keepdim)
 
 
+@_call_form.overloads(*_methods.REDUCE_BOOL_SIGNATURES)
 @_args.numpy_aliases
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where some element is true (non-zero), over everything or over ``dim``.

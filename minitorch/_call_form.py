@@ -82,18 +82,20 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     with one signature); else the message's position is the function form's, and a method's
     is one less unless the op's first parameter is ``self`` (worded for the method already).
     Where the op declares torch's
-    ``signatures`` (:func:`overloads`) and more than one takes that many arguments, torch
-    reports no single argument but the invalid combination (an unknown keyword too)."""
+    ``signatures`` (:func:`overloads`) and none or more than one takes that many arguments,
+    torch reports no single argument but the invalid combination (an unknown keyword too);
+    where one does, that one's refusal."""
     declared = method_signatures(list(signatures)) if method else list(signatures)
     refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message) or \
         _MISSING.fullmatch(message)
-    if declared and refusal and refusal[1] == name and \
+    if refusal and "failed to unpack" in message:  # an int list read after the parse matched
+        refusal = None
+    unexpected = _UNEXPECTED.fullmatch(message)
+    unexpected = unexpected if unexpected and unexpected[1] in kwargs else None
+    if declared and ((refusal and refusal[1] == name) or unexpected) and \
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
-    unexpected = _UNEXPECTED.fullmatch(message)
-    if unexpected and unexpected[1] in kwargs:  # Python's binding, in torch's words
-        if len(declared) > 1:
-            return combination_message(name, args, kwargs, declared)
+    if unexpected:  # Python's binding, in torch's words
         return f"{name}() got an unexpected keyword argument '{unexpected[1]}'"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
@@ -215,7 +217,7 @@ def method_signatures(signatures: list) -> list:
         tokens = signature.split(", ")
         if "Tensor input" not in tokens:
             continue
-        tokens = [t for t in tokens if t not in ("Tensor input", "Tensor out = None")]
+        tokens = [t for t in tokens if t != "Tensor input" and not t.endswith(" out = None")]
         out.append(", ".join(tokens[:-1] if tokens[-1:] == ["*"] else tokens))
     return out
 

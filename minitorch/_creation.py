@@ -429,6 +429,17 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     return _leaf(array, requires_grad)
 
 
+# the keywords of torch's creation signatures, as its messages list them
+_CREATION_KEYWORDS = ("torch.dtype dtype = None, torch.layout layout = None, "
+                      "torch.device device = None, bool pin_memory = False, "
+                      "bool requires_grad = False")
+# torch's overloads of rand and randn
+_RANDOM_SIGNATURES = ("tuple of ints size, *, torch.Generator generator, Tensor out = None, "
+                      f"{_CREATION_KEYWORDS}",
+                      f"tuple of ints size, *, Tensor out = None, {_CREATION_KEYWORDS}")
+
+
+@_call_form.overloads(*_RANDOM_SIGNATURES)
 @records("aten::rand")
 def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
@@ -440,15 +451,7 @@ def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device
     return _random("uniform", size, dtype, requires_grad, device, generator)
 
 
-# the keywords of torch's creation signatures, as its messages list them
-_CREATION_KEYWORDS = ("torch.dtype dtype = None, torch.layout layout = None, "
-                      "torch.device device = None, bool pin_memory = False, "
-                      "bool requires_grad = False")
-
-
-@_call_form.overloads("tuple of ints size, *, torch.Generator generator, Tensor out = None, "
-                      f"{_CREATION_KEYWORDS}",
-                      f"tuple of ints size, *, Tensor out = None, {_CREATION_KEYWORDS}")
+@_call_form.overloads(*_RANDOM_SIGNATURES)
 @records("aten::randn")
 def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:

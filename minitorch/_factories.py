@@ -16,9 +16,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _layout, backend
+from . import _args, _call_form, _layout, backend
 from . import _dtype as D
-from ._creation import _created, _leaf, as_array, empty, full, ones, zeros
+from ._creation import _CREATION_KEYWORDS, _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
 from .ops import _fused
 
@@ -79,6 +79,15 @@ def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> 
     return xp.astype(values, backend.array_dtype(xp, name))
 
 
+def _spaced_signatures(extra: str = "") -> tuple:
+    """torch's overloads of linspace (``extra``: logspace's ``base``): each of start and end
+    a Tensor or a Number."""
+    kinds = ("Tensor", "Number")
+    return tuple(f"{a} start, {b} end, int steps, {extra}*, Tensor out = None, "
+                 f"{_CREATION_KEYWORDS}" for b in kinds for a in kinds)
+
+
+@_call_form.overloads(*_spaced_signatures())
 def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``, both included.
@@ -92,6 +101,7 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
                  requires_grad)
 
 
+@_call_form.overloads(*_spaced_signatures("float base = 10.0, "))
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
              dtype: D.dtype | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:

@@ -84,3 +84,45 @@ def test_in_place_and_bare_methods_in_torch_words(call: str) -> None:
     """An in-place method's refusal names the in-place method, numbered as a method; a method
     that takes nothing but the tensor is a C method in torch, refused in Python's words."""
     assert_as_torch(f"x = L.ones(2, 2)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.max(None)", "x.min(1.5)", "x.max((0, 1))", "x.min(())", "x.max(0, 1)", "L.max(x, 0, 1)",
+    "L.max(x, None)", "L.min(x, 1.5)", "L.max(x, dim=None)", "x.max(dim=1.5)",
+    "x.min(0, keepdim=1)", "x.max(other=1)", "L.min(x, other=1)",
+    "x.prod(())", "L.prod(x, dim=None)", "x.prod(dim=None)", "x.prod(0, 1)", "L.prod(x, 'a')",
+    "x.all((0, 1), dtype=L.int64)", "x.all('a')", "L.all(x, 'a')", "x.any(0, 'a')",
+    "L.any(x, dim=1.5)", "x.squeeze(None)", "x.squeeze(1.5)", "L.squeeze(x, None)"])
+def test_reductions_with_overloads_as_torch(call: str) -> None:
+    """max, min, prod, all, any and squeeze have several overloads: an argument that fits none
+    is the invalid combination where more than one takes that many arguments (the function
+    counting ``out``), the single overload's own refusal where one does."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.view(2.0, 3)", "x.view(None)", "x.view('a')", "x.view()", "x.movedim(0, 1, 2)",
+    "x.movedim(0)", "L.movedim(x, 0)", "L.movedim(x, 0, 1.5)", "x.movedim((0,), 1.5)",
+    "x.narrow(0)", "L.narrow(x, 0)", "x.narrow(0, 0, 1, 1)", "L.narrow(x, 0, 0, 1.5)",
+    "x.narrow(0, 'a', 1)"])
+def test_views_with_overloads_as_torch(call: str) -> None:
+    """view, movedim and narrow list their overloads for a wrong count or type of arguments."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "L.linspace(0, 1, 2.5)", "L.linspace(0, 1, True)", "L.linspace(0, 1)", "L.linspace()",
+    "L.linspace(0, 1, '3')", "L.linspace(0, 1, dtype=L.bool)",
+    "L.linspace(0, 1, 2.5, dtype=L.int64)", "L.linspace(0, 1, steps=2.5)",
+    "L.linspace('a', 1, 3)", "L.logspace(0, 1)", "L.logspace(0, 1, dtype=L.float64)",
+    "L.logspace(0, 1, 2.5, dtype=L.int64, requires_grad=True)", "L.logspace(0, 1, 3, 'a')",
+    "L.logspace(0, 1, 3, base='a')", "L.rand((2.0, 3), dtype=L.int64)",
+    "L.rand(((2, 3),), dtype=L.int64)", "L.rand(((2, 3),), device='cpu')",
+    "L.rand(((2, 3),), generator=None)", "L.rand((2.0, 3))",
+    "L.randn((2.0, 3), requires_grad=True)", "L.rand(2.0)", "L.rand(2, 'a')",
+    "L.randn(2, 'a')"])
+def test_factories_with_overloads_as_torch(call: str) -> None:
+    """linspace, logspace (start and end each a Tensor or a Number) and rand, randn (with and
+    without a generator) list their overloads; a size read after the parse matched is refused
+    alone."""
+    assert_as_torch(f"R = {call}")
