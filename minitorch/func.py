@@ -523,13 +523,15 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
                            f"'same'. Got {randomness}")
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         _check_out_dims(out_dims, func)
         call = f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>)"
         leaves, spec = _flatten(args)
-        dims = _leaf_dims(in_dims, args, spec, call)
+        dims = _leaf_dims(in_dims, args, spec, call, _name(func))
         _check_dims(leaves, dims, call)
         size = _batch_size(leaves, dims)
         with vmapping(randomness):
@@ -654,14 +656,15 @@ def _moved(x: Tensor, source: int, destination: int) -> Tensor:
     return x.permute(*order)
 
 
-def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str) -> list:
+def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str, name: str) -> list:
     """The mapped dim of each leaf of ``args``: ``in_dims`` is an int (or None) for every
-    leaf, or a tuple shaped like a prefix of ``args`` (torch's broadcast of a pytree)."""
+    leaf, or a tuple shaped like a prefix of ``args`` (torch's broadcast of a pytree);
+    ``name``: the mapped function's."""
     if not isinstance(in_dims, (int, tuple)):
         raise ValueError(f"{call}: expected `in_dims` to be int or a (potentially nested) tuple "
                          f"matching the structure of inputs, got: {type(in_dims)}.")
     if not args:
-        raise ValueError(f"vmap({getattr(args, '__name__', '')})(<inputs>): got no inputs. "
+        raise ValueError(f"vmap({name})(<inputs>): got no inputs. "
                          "Maybe you forgot to add inputs, or you are trying to vmap over a "
                          "function with no inputs. The latter is unsupported.")
     dims = _broadcast(in_dims, spec)

@@ -126,3 +126,14 @@ def test_factories_with_overloads_as_torch(call: str) -> None:
     without a generator) list their overloads; a size read after the parse matched is refused
     alone."""
     assert_as_torch(f"R = {call}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.vmap(lambda x: x)()", "def f(x): return x\nR = L.vmap(f)()", "R = L.vmap(L.sin)()",
+    "R = L.func.vmap(lambda x: x, in_dims=1)()", "R = L.vmap(lambda x: x, in_dims='a')()",
+    "R = L.vmap(lambda x: x, chunk_size=-1)(L.ones(3))", "R = L.vmap(lambda x: x, chunk_size=0)",
+    "R = L.vmap(lambda x: x, randomness='a', chunk_size=-1)"])
+def test_vmap_refusals_name_the_function(program: str) -> None:
+    """vmap called with no inputs names the mapped function; a chunk_size below 1 is refused
+    when vmap is called, after the randomness."""
+    assert_as_torch(program)
