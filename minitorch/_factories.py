@@ -197,23 +197,32 @@ def _is_sizes(args: tuple) -> bool:
     return all(isinstance(a, int) and not isinstance(a, bool) for a in args)
 
 
-def legacy_array(args: tuple, dtype: D.dtype | None, device: Any = None) -> Any:
-    """The array of ``torch.Tensor(*args)`` (``dtype`` None: the default dtype, but a tensor
-    keeps its own): no argument is an empty tensor, integers (or a Size) a zero-filled tensor
-    of that shape, a tensor its own array (shared, as torch aliases it), anything else data
-    converted to ``dtype``.
+# the signatures of torch's legacy constructor, its parser's function ``new``
+_LEGACY_SIGNATURES = ("*, torch.device device = None", "torch.Storage storage", "Tensor other",
+                      "tuple of ints size, *, torch.device device = None",
+                      "object data, *, torch.device device = None")
 
-    >>> legacy_array((2, 3), D.float32).shape
+
+def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
+    """The array of ``torch.Tensor(*args, **keywords)`` (``dtype`` None: the default dtype,
+    but a tensor keeps its own; ``device`` the one keyword): no argument is an empty tensor,
+    integers (or a Size) a zero-filled tensor of that shape, a tensor its own array (shared,
+    as torch aliases it), anything else data converted to ``dtype``.
+
+    >>> legacy_array((2, 3), D.float32, {}).shape
     (2, 3)
+    >>> legacy_array((2, -1), D.float32, {})
+    Traceback (most recent call last):
+    RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
     """
+    device = keywords.get("device")
+    if keywords.keys() - {"device"} or (len(args) > 1 and _args.as_int(args[0]) is None):
+        raise _args.invalid_combination("new", args, *_LEGACY_SIGNATURES, keywords=keywords)
     if not args:
         args = (0,)
-    if _is_sizes(args):
-        return zeros(*args, dtype=dtype or D.get_default_dtype(), device=device)._data
-    if len(args) > 1:
-        raise TypeError(f"new() received an invalid combination of arguments - got "
-                        f"{tuple(type(a).__name__ for a in args)}, but expected one of: "
-                        f"(*, device), (tuple of ints size, *, device), (object data, *, device)")
+    if _is_sizes(args) or len(args) > 1:  # torch reads sizes when the first is an int
+        shape = _args.sizes("new", args)
+        return zeros(shape, dtype=dtype or D.get_default_dtype(), device=device)._data
     data = args[0]
     if isinstance(data, Tensor):
         return _aliased(data, dtype, device)
@@ -251,8 +260,8 @@ class _LegacyType(type):
 
     dtype: D.dtype
 
-    def __call__(cls, *args: Any, device: Any = None) -> Tensor:  # type: ignore[override]
-        return Tensor._make(legacy_array(args, cls.dtype, device))
+    def __call__(cls, *args: Any, **keywords: Any) -> Tensor:  # type: ignore[override]
+        return Tensor._make(legacy_array(args, cls.dtype, keywords))
 
     def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype

@@ -137,3 +137,34 @@ def test_vmap_refusals_name_the_function(program: str) -> None:
     """vmap called with no inputs names the mapped function; a chunk_size below 1 is refused
     when vmap is called, after the randomness."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "L.Tensor(2, -1)", "L.FloatTensor(2, -1)", "L.LongTensor(-1)", "L.DoubleTensor(2, -3, -1)",
+    "L.FloatTensor(2, dtype=L.float64)", "L.Tensor(2, dtype=L.float64)",
+    "L.Tensor(2, requires_grad=True)", "L.FloatTensor(2, device='cpu').shape", "L.Tensor(2, 'a')",
+    "L.Tensor(L.ones(2), 1)", "L.Tensor(foo=1)", "L.Tensor('a')", "L.Tensor(2.5)",
+    "L.Tensor([1, 'a'])", "L.FloatTensor([1, 'a'])", "L.LongTensor([1, 'a'])",
+    "L.BoolTensor([1, None])"])
+def test_legacy_constructors_as_torch(call: str) -> None:
+    """torch.Tensor and the typed constructors are the parser's ``new``: sizes when the first
+    argument is an int (a negative one refused with the shape), ``device`` the one keyword,
+    data converted to the constructor's dtype element by element."""
+    assert_as_torch(f"R = {call}")
+
+
+@pytest.mark.parametrize("data", ["[1, 'a']", "['a']", "[['a']]", "'a'", "['ab', 1]", "('a',)",
+                                  "[[1, 2], 'ab']", "[[1], 'a']", "[1, None]", "[1, object()]"])
+@pytest.mark.parametrize("dtype", ["None", "L.float32", "L.int64", "L.int32", "L.uint8",
+                                   "L.bool"])
+def test_tensor_of_non_numbers_as_torch(data: str, dtype: str) -> None:
+    """A string where torch reads the first item of each level is a sequence with no end;
+    elsewhere a non-number is refused as its type (inferred) or as the dtype converts it; a
+    string alone is no data whatever the dtype."""
+    assert_as_torch(f"R = L.tensor({data}, dtype={dtype})")
+
+
+@pytest.mark.parametrize("data", ["[b'a']", "['']", "[[1, 2], b'ab']"])
+def test_tensor_of_bytes_or_empty_strings_as_torch(data: str) -> None:
+    """Without a dtype torch infers none for bytes or an empty string."""
+    assert_as_torch(f"R = L.tensor({data})")
