@@ -258,8 +258,8 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
         return result
 
     fn.__name__ = name
-    fn.torch_signatures = getattr(_call_form.unwrapped(getattr(Tensor, name)),  # type: ignore
-                                  "torch_signatures", ())
+    fn.__wrapped__ = _call_form.unwrapped(getattr(Tensor, name))  # type: ignore[attr-defined]
+    fn.torch_signatures = getattr(fn.__wrapped__, "torch_signatures", ())  # type: ignore
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
     return fn
@@ -287,33 +287,33 @@ for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal
     globals()[_name] = _method(_name, _other)
 
 
-def _sizes_form(name: str, argument: str, what: str, example: str
-                ):  # type: ignore[no-untyped-def]
+def _sizes_form(name: str, input: Tensor, sizes: Any, argument: str) -> Tensor:
     """``minitorch.name(input, sizes)`` as ``input.name(sizes)``: torch's function takes the
-    sizes as one tuple (or list) of ints, where the method also takes them spread out."""
-    def fn(input: Tensor, sizes: Any = _args.OMITTED, **keywords: Any) -> Tensor:
-        position = " (position 2)"
-        if sizes is _args.OMITTED and argument in keywords:  # torch.permute(x, dims=(1, 0))
-            sizes, position = keywords.pop(argument), ""
-        for unexpected in keywords:
-            raise TypeError(f"{name}() got an unexpected keyword argument '{unexpected}'")
-        if sizes is _args.OMITTED:
-            raise TypeError(f'{name}() missing 1 required positional arguments: "{argument}"')
-        _args.tensor_args(name, (input, "input", 1))
-        if not isinstance(sizes, (tuple, list)):
-            raise TypeError(f"{name}(): argument '{argument}'{position} must be tuple of "
-                            f"ints, not {_args.type_name(sizes)}")
-        return getattr(input, name)(tuple(sizes))
-
-    fn.__name__ = name
-    fn.__doc__ = (f"``input`` {what}; ``{argument}`` is one tuple of ints, as in torch.\n\n"
-                  f"    >>> minitorch.{name}(minitorch.zeros(2, 3), {example}).shape\n"
-                  "    torch.Size([3, 2])\n    ")
-    return fn
+    sizes as one tuple (or list) of ints, its ``argument`` at position 2, where the method also
+    takes them spread out."""
+    _args.tensor_args(name, (input, "input", 1))
+    if not isinstance(sizes, (tuple, list)):
+        raise TypeError(f"{name}(): argument '{argument}' (position 2) must be tuple of "
+                        f"ints, not {_args.type_name(sizes)}")
+    return getattr(input, name)(_args.sizes(name, (sizes,), argument, False, position=2))
 
 
-permute = _sizes_form("permute", "dims", "with its dimensions reordered", "(1, 0)")
-reshape = _sizes_form("reshape", "shape", "with its values in a new shape", "(3, 2)")
+def permute(input: Tensor, dims: Any) -> Tensor:
+    """``input`` with its dimensions reordered; ``dims`` is one tuple of ints, as in torch.
+
+    >>> minitorch.permute(minitorch.zeros(2, 3), (1, 0)).shape
+    torch.Size([3, 2])
+    """
+    return _sizes_form("permute", input, dims, "dims")
+
+
+def reshape(input: Tensor, shape: Any) -> Tensor:
+    """``input`` with its values in a new shape; ``shape`` is one tuple of ints, as in torch.
+
+    >>> minitorch.reshape(minitorch.zeros(2, 3), (3, 2)).shape
+    torch.Size([3, 2])
+    """
+    return _sizes_form("reshape", input, shape, "shape")
 
 
 def is_tensor(obj: object) -> bool:
@@ -325,6 +325,7 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
+@_call_form.overloads(*_methods.REDUCE_BOOL_SIGNATURES)
 @_args.numpy_aliases
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where every element is true (non-zero), over everything or over ``dim``.
@@ -338,6 +339,7 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return input.all(dim, keepdim)
 
 
+@_call_form.overloads(*_methods.REDUCE_BOOL_SIGNATURES)
 @_args.numpy_aliases
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where some element is true (non-zero), over everything or over ``dim``.

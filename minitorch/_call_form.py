@@ -27,6 +27,13 @@ _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*
 _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
                     r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
                     r"(?:were|was) given")
+_MISSING = re.compile(r'(\w+)\(\) missing \d+ required positional arguments?: ".*')
+# Python's own refusals of a call's arguments (the function named by its qualified name)
+_PYTHON_TAKES = re.compile(r"\S+\(\) takes (?:from \d+ to )?(\d+) positional arguments? but "
+                           r"(\d+) (?:positional arguments? \(and \d+ keyword-only "
+                           r"arguments?\) )?(?:were|was) given")
+_PYTHON_MISSING = re.compile(r"\S+\(\) missing \d+ required (?:positional|keyword-only) "
+                             r"arguments?: '(\w+)'.*")
 _UNEXPECTED = re.compile(r"\S+\(\) got an unexpected keyword argument '(\w+)'")
 _COMBINATION = re.compile(r"(\w+)\(\) received an invalid combination of arguments - ")
 
@@ -42,15 +49,23 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
+    required = _required(fn)[method:]
+    forwarders = _forwarders(fn)
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except TypeError as error:
-            message = as_called(str(error), name, args[1:] if method else args, kwargs,
-                                method, parameters, getattr(fn, "torch_signatures", ()))
-            if message is not None:
+            message = str(error)
+            if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # in-place twin
+                message = name + message[len(name) - 1:]  # of an op: torch says its name
+            if _refused_by_binding(error, forwarders):
+                message = torch_arity(message, name, method, required,
+                                      bare=method and len(parameters) == 1) or message
+            message = as_called(message, name, args[1:] if method else args, kwargs,
+                                method, parameters, getattr(fn, "torch_signatures", ())) or message
+            if message != str(error):
                 error.args = (message,)
             raise
 
@@ -61,44 +76,45 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
               parameters: list, signatures: tuple = ()) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
-    ``args``, ``kwargs``; None when it is no parser message of ``name``. The message's
-    position is the function form's; a method counts a parameter that torch names alike from
-    the one after the tensor, and another one less, unless the op's first parameter is
-    ``self`` (worded for the method already). Where the op declares torch's
-    ``signatures`` (:func:`overloads`) and more than one takes that many arguments, torch
-    reports no single argument but the invalid combination (an unknown keyword too). An
+    ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
+    by position is numbered where the caller put it (a method counting from the one after the
+    tensor) when it is one of the ``parameters`` (of a method, or of a function on a tensor
+    with one signature); else the message's position is the function form's, and a method's
+    is one less unless the op's first parameter is ``self`` (worded for the method already).
+    Where the op declares torch's
+    ``signatures`` (:func:`overloads`) and none or more than one takes that many arguments,
+    torch reports no single argument but the invalid combination (an unknown keyword too);
+    where one does, that one's refusal. An
     in-place ``name_`` speaks for the out-of-place op it runs."""
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
     declared = method_signatures(list(signatures)) if method else list(signatures)
-    refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message)
-    if declared and refusal and refusal[1] == name and \
+    refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message) or \
+        _MISSING.fullmatch(message)
+    if refusal and "failed to unpack" in message:  # an int list read after the parse matched
+        refusal = None
+    unexpected = _UNEXPECTED.fullmatch(message)
+    unexpected = unexpected if unexpected and unexpected[1] in kwargs else None
+    if declared and ((refusal and refusal[1] == name) or unexpected) and \
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
-    unexpected = _UNEXPECTED.fullmatch(message)
-    if unexpected and unexpected[1] in kwargs:  # Python's binding, in torch's words
-        if len(declared) > 1:
-            return combination_message(name, args, kwargs, declared)
+    if unexpected:  # Python's binding, in torch's words
         return f"{name}() got an unexpected keyword argument '{unexpected[1]}'"
     refusal = _ARGUMENT.fullmatch(message)
-    if refusal and refusal[1] == name and refusal[3]:  # (some messages never have one)
-        fn, argument, position, should = refusal.groups()
+    if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
+        fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)
+        # the parameters passed by position, where their order is torch's: a method's, or a
+        # function's on a tensor with one signature (a factory's overloads shift them)
+        given = parameters[method:method + len(args)] \
+            if method or (parameters[:1] in (["input"], ["self"]) and not declared) else []
         if argument in kwargs:
             position = None
-        elif method and argument in parameters[1:]:
-            position = parameters.index(argument)
-        elif method and parameters[:1] != ["self"]:
+        elif argument in given:
+            position = given.index(argument) + 1
+        elif position and method and parameters[:1] != ["self"]:
             position = int(position) - 1
         where = f" (position {position})" if position else ""
         return f"{fn}(): argument '{argument}'{where} {should}"
-    takes = _TAKES.fullmatch(message)
-    if takes and takes[2] is not None and int(takes[2]) > int(takes[3]):
-        return None  # torch's own words for a method that takes keywords only ("from 1 to 0")
-    if takes and takes[1] == name:  # Python's words for too many arguments, as torch's
-        low, high, given = (None if n is None else int(n) - method for n in takes.groups()[1:])
-        counted = f"from {low} to {high}" if low is not None else str(high)
-        return (f"{name}() takes {counted} positional argument{'s' * (high != 1)} but {given} "
-                f"{'were' if given != 1 else 'was'} given")
     combination = _COMBINATION.match(message)
     if combination and combination[1] == name:
         listed = re.findall(r"^ \* \((.*)\)$", message, re.M) or \
@@ -106,6 +122,67 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         forms = declared or (method_signatures(listed) if method else listed)
         return combination_message(name, args, kwargs, forms)
     return None
+
+
+def torch_arity(message: str, name: str, method: bool, required: list,
+                bare: bool = False) -> str | None:
+    """Python's refusal of a call's argument count (``message``) in the words of torch's
+    parser, for ``name`` with the ``required`` parameters (after ``self`` for a ``method``,
+    whose count Python's message includes): torch counts the positional arguments after
+    ``self`` and names every required one from the first missing, quoted as a C string
+    (its "argument" and "arguments" swapped, as in its source). A ``bare`` method, that
+    takes nothing but ``self``, is a C method in torch, refused in Python's words for one.
+    None for other messages.
+
+    >>> torch_arity("f() missing 1 required positional argument: 'dim1'", "transpose", True,
+    ...             ["dim0", "dim1"])
+    'transpose() missing 1 required positional arguments: "dim1"'
+    >>> torch_arity("f() takes 2 positional arguments but 3 were given", "view_as", True,
+    ...             ["other"])
+    'view_as() takes 1 positional argument but 2 were given'
+    """
+    missing = _PYTHON_MISSING.fullmatch(message)
+    if missing:
+        names = required[required.index(missing[1]):] if missing[1] in required else \
+            re.findall(r"'(\w+)'", message)
+        quoted = ", ".join(f'"{n}"' for n in names)
+        return (f"{name}() missing {len(names)} required positional argument"
+                f"{'s' * (len(names) == 1)}: {quoted}")
+    takes = _PYTHON_TAKES.fullmatch(message)
+    if takes:
+        high, given = int(takes[1]) - method, int(takes[2]) - method
+        if bare:
+            return f"TensorBase.{name}() takes no arguments ({given} given)"
+        if len(required) < high:
+            return (f"{name}() takes from {len(required)} to {high} positional arguments but "
+                    f"{given} were given")
+        return (f"{name}() takes {high} positional argument{'s' * (high != 1)} but {given} "
+                f"{'were' if given != 1 else 'was'} given")
+    return None
+
+
+def _required(fn: Callable) -> list:
+    """The names of ``fn``'s parameters that have no default (through its wrappers)."""
+    return [p.name for p in inspect.signature(fn).parameters.values()
+            if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
+def _forwarders(fn: Callable) -> set:
+    """The code of the wrappers (``functools.wraps``) around the op ``fn`` passes a call to."""
+    codes = set()
+    while hasattr(fn, "__wrapped__") and hasattr(fn, "__code__"):
+        codes.add(fn.__code__)
+        fn = fn.__wrapped__
+    return codes
+
+
+def _refused_by_binding(error: TypeError, forwarders: set) -> bool:
+    """Whether Python refused the call's arguments (``error`` raised where :func:`entry`
+    or one of the ``forwarders`` called on) rather than the op's own code."""
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame is error.__traceback__ or frame.tb_frame.f_code in forwarders
 
 
 def overloads(*signatures: str) -> Callable:
@@ -124,7 +201,7 @@ def overloads(*signatures: str) -> Callable:
 
 def _plausible(signature: str, count: int) -> bool:
     """Whether torch's parser counts ``signature`` as one that takes ``count`` arguments."""
-    tokens = [t for t in signature.split(", ") if t != "*"]
+    tokens = [t for t in signature.split(", ") if t not in ("*", "")]
     return sum(" = " not in t for t in tokens) <= count <= len(tokens)
 
 
@@ -143,7 +220,7 @@ def method_signatures(signatures: list) -> list:
         tokens = signature.split(", ")
         if "Tensor input" not in tokens:
             continue
-        tokens = [t for t in tokens if t not in ("Tensor input", "Tensor out = None")]
+        tokens = [t for t in tokens if t != "Tensor input" and not t.endswith(" out = None")]
         out.append(", ".join(tokens[:-1] if tokens[-1:] == ["*"] else tokens))
     return out
 

@@ -78,7 +78,8 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
     torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
     leaves = _nested_leaves(data, dtype)
-    kinds = {_leaf_kind(kind, dtype) for kind in set(map(type, leaves))}
+    alone = not isinstance(data, list)  # one number, or a string: never a sequence of them
+    kinds = {_leaf_kind(kind, dtype, alone) for kind in set(map(type, leaves))}
     if dtype is None:
         if "complex" in kinds:
             raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
@@ -127,6 +128,11 @@ def _nested_leaves(data: Any, dtype: D.dtype | None) -> list:
     """The numbers of a nested list, after checking that every level is as long as the first
     one (torch's messages for ragged or mixed nesting)."""
     shape = _shape_of(data)
+    first = data
+    for _ in shape:
+        first = first[0] if first else None
+    if shape and isinstance(first, str) and first:  # torch reads a string's first item as a
+        raise ValueError("too many dimensions 'str'")  # sequence again, and again
     level, leaves = [data], []
     for depth in range(len(shape) + 1):
         nxt = []
@@ -135,6 +141,8 @@ def _nested_leaves(data: Any, dtype: D.dtype | None) -> list:
                 if isinstance(item, list):
                     _leaf_kind(list, dtype or D.int64)
                 leaves.append(item)
+            elif isinstance(item, (str, bytes)):  # a sequence to torch, of non-numbers
+                _leaf_kind(type(item), dtype)
             elif not isinstance(item, list):
                 raise TypeError("not a sequence")
             elif shape[depth] == 0:  # torch's quirk: what follows an empty list is not read
@@ -148,9 +156,9 @@ def _nested_leaves(data: Any, dtype: D.dtype | None) -> list:
     return leaves
 
 
-def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
-    """The category of a number type in a nested list, or torch's error for a non-number (or
-    for a numpy scalar an integer or bool dtype cannot read as an int)."""
+def _leaf_kind(kind: type, dtype: D.dtype | None, alone: bool = False) -> str:
+    """The category of a number type in a nested list (or ``alone``), or torch's error for a
+    non-number (or for a numpy scalar an integer or bool dtype cannot read as an int)."""
     if dtype is not None and not dtype.is_floating_point and issubclass(kind, np.generic) \
             and not issubclass(kind, (float, np.integer)) \
             and not (dtype is D.bool and issubclass(kind, np.bool_)):
@@ -163,9 +171,9 @@ def _leaf_kind(kind: type, dtype: D.dtype | None) -> str:
         return "float"
     if issubclass(kind, (complex, np.complexfloating)):
         return "complex"
-    if issubclass(kind, (str, bytes)):
+    if issubclass(kind, (str, bytes)) and (dtype is None or alone):
         raise TypeError(f"new(): invalid data type '{kind.__name__}'")
-    if dtype is D.int64 or dtype is D.bool:
+    if dtype is not None and not dtype.is_floating_point:
         raise TypeError(f"'{kind.__name__}' object cannot be interpreted as an integer")
     if dtype is not None and dtype.is_floating_point:
         raise TypeError(f"must be real number, not {kind.__name__}")
@@ -429,6 +437,17 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     return _leaf(array, requires_grad)
 
 
+# the keywords of torch's creation signatures, as its messages list them
+_CREATION_KEYWORDS = ("torch.dtype dtype = None, torch.layout layout = None, "
+                      "torch.device device = None, bool pin_memory = False, "
+                      "bool requires_grad = False")
+# torch's overloads of rand and randn
+_RANDOM_SIGNATURES = ("tuple of ints size, *, torch.Generator generator, Tensor out = None, "
+                      f"{_CREATION_KEYWORDS}",
+                      f"tuple of ints size, *, Tensor out = None, {_CREATION_KEYWORDS}")
+
+
+@_call_form.overloads(*_RANDOM_SIGNATURES)
 @records("aten::rand")
 def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
@@ -440,15 +459,7 @@ def rand(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device
     return _random("uniform", size, dtype, requires_grad, device, generator)
 
 
-# the keywords of torch's creation signatures, as its messages list them
-_CREATION_KEYWORDS = ("torch.dtype dtype = None, torch.layout layout = None, "
-                      "torch.device device = None, bool pin_memory = False, "
-                      "bool requires_grad = False")
-
-
-@_call_form.overloads("tuple of ints size, *, torch.Generator generator, Tensor out = None, "
-                      f"{_CREATION_KEYWORDS}",
-                      f"tuple of ints size, *, Tensor out = None, {_CREATION_KEYWORDS}")
+@_call_form.overloads(*_RANDOM_SIGNATURES)
 @records("aten::randn")
 def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:

@@ -201,15 +201,20 @@ def get_default_dtype() -> dtype:
     return _default[0]
 
 
-def set_default_dtype(d: dtype) -> None:
-    """Make ``d`` (float32 or float64) the dtype of new floating-point tensors.
+def set_default_dtype(d: dtype, /) -> None:
+    """Make ``d`` (float32 or float64) the dtype of new floating-point tensors; torch's
+    message says first when ``d`` is no dtype at all.
 
     >>> set_default_dtype(float64); minitorch.tensor([1.]).dtype
     torch.float64
     >>> set_default_dtype(float32)
+    >>> set_default_dtype("float64")
+    Traceback (most recent call last):
+    TypeError: invalid dtype object: only floating-point types are supported as the default type
     """
     if not isinstance(d, dtype) or not d.is_floating_point:
-        raise TypeError("only floating-point types are supported as the default type")
+        raise TypeError(("" if isinstance(d, dtype) else "invalid dtype object: ") +
+                        "only floating-point types are supported as the default type")
     _default[0] = d
 
 

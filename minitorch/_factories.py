@@ -16,9 +16,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _layout, backend
+from . import _args, _call_form, _layout, backend
 from . import _dtype as D
-from ._creation import _created, _leaf, as_array, empty, full, ones, zeros
+from ._creation import _CREATION_KEYWORDS, _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
 from .autograd import grad_mode
 from .ops import _fused
@@ -80,6 +80,15 @@ def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> 
     return xp.astype(values, backend.array_dtype(xp, name))
 
 
+def _spaced_signatures(extra: str = "") -> tuple:
+    """torch's overloads of linspace (``extra``: logspace's ``base``): each of start and end
+    a Tensor or a Number."""
+    kinds = ("Tensor", "Number")
+    return tuple(f"{a} start, {b} end, int steps, {extra}*, Tensor out = None, "
+                 f"{_CREATION_KEYWORDS}" for b in kinds for a in kinds)
+
+
+@_call_form.overloads(*_spaced_signatures())
 def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``, both included.
@@ -93,6 +102,7 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None,
                  requires_grad)
 
 
+@_call_form.overloads(*_spaced_signatures("float base = 10.0, "))
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
              dtype: D.dtype | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
@@ -213,23 +223,32 @@ def _is_sizes(args: tuple) -> bool:
     return all(isinstance(a, int) and not isinstance(a, bool) for a in args)
 
 
-def legacy_array(args: tuple, dtype: D.dtype | None, device: Any = None) -> Any:
-    """The array of ``torch.Tensor(*args)`` (``dtype`` None: the default dtype, but a tensor
-    keeps its own): no argument is an empty tensor, integers (or a Size) a zero-filled tensor
-    of that shape, a tensor its own array (shared, as torch aliases it), anything else data
-    converted to ``dtype``.
+# the signatures of torch's legacy constructor, its parser's function ``new``
+_LEGACY_SIGNATURES = ("*, torch.device device = None", "torch.Storage storage", "Tensor other",
+                      "tuple of ints size, *, torch.device device = None",
+                      "object data, *, torch.device device = None")
 
-    >>> legacy_array((2, 3), D.float32).shape
+
+def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
+    """The array of ``torch.Tensor(*args, **keywords)`` (``dtype`` None: the default dtype,
+    but a tensor keeps its own; ``device`` the one keyword): no argument is an empty tensor,
+    integers (or a Size) a zero-filled tensor of that shape, a tensor its own array (shared,
+    as torch aliases it), anything else data converted to ``dtype``.
+
+    >>> legacy_array((2, 3), D.float32, {}).shape
     (2, 3)
+    >>> legacy_array((2, -1), D.float32, {})
+    Traceback (most recent call last):
+    RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
     """
+    device = keywords.get("device")
+    if keywords.keys() - {"device"} or (len(args) > 1 and _args.as_int(args[0]) is None):
+        raise _args.invalid_combination("new", args, *_LEGACY_SIGNATURES, keywords=keywords)
     if not args:
         args = (0,)
-    if _is_sizes(args):
-        return zeros(*args, dtype=dtype or D.get_default_dtype(), device=device)._data
-    if len(args) > 1:
-        raise TypeError(f"new() received an invalid combination of arguments - got "
-                        f"{tuple(type(a).__name__ for a in args)}, but expected one of: "
-                        f"(*, device), (tuple of ints size, *, device), (object data, *, device)")
+    if _is_sizes(args) or len(args) > 1:  # torch reads sizes when the first is an int
+        shape = _args.sizes("new", args)
+        return zeros(shape, dtype=dtype or D.get_default_dtype(), device=device)._data
     data = args[0]
     if isinstance(data, Tensor):
         return _aliased(data, dtype, device)
@@ -267,8 +286,8 @@ class _LegacyType(type):
 
     dtype: D.dtype
 
-    def __call__(cls, *args: Any, device: Any = None) -> Tensor:  # type: ignore[override]
-        return Tensor._make(legacy_array(args, cls.dtype, device))
+    def __call__(cls, *args: Any, **keywords: Any) -> Tensor:  # type: ignore[override]
+        return Tensor._make(legacy_array(args, cls.dtype, keywords))
 
     def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype

@@ -222,6 +222,8 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
     return shape.Permute.apply(self, dims=order)
 
 
+@_call_form.overloads("Tensor input, int source, int destination",
+                      "Tensor input, tuple of ints source, tuple of ints destination")
 def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
     """The dims at ``source`` moved to ``destination`` (ints, or tuples of ints); the others
     keep their order in the places left. A permute: its grad_fn is ``PermuteBackward0``.
@@ -304,15 +306,14 @@ def unsqueeze(self: Tensor, dim: int) -> Tensor:
 _ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
 
 
+@_call_form.overloads("Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim")
 def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
     if dim is _ALL:
         dims = tuple(i for i, s in enumerate(self.shape) if s == 1)
         return shape.Squeeze.apply(self, dims=dims)
-    if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
-        raise TypeError(f"squeeze() received an invalid combination of arguments - got "
-                        f"({type(dim).__name__}), but expected one of: (), (int dim), "
-                        "(tuple of ints dim)")
+    if not isinstance(dim, (tuple, list)):
+        _args.integer("squeeze", dim, "dim", 1)
     dims = tuple(d for d in _args.dims("squeeze", dim, self.dim())
                  if self.dim() and self.shape[d] == 1)
     op = shape.SqueezeDims if isinstance(dim, (tuple, list)) else shape.SqueezeDim
@@ -396,6 +397,8 @@ def unbind(self: Tensor, dim: int = 0) -> tuple:
     return shape.Unbind.apply(self, dim=d)
 
 
+@_call_form.overloads("Tensor input, int dim, Tensor start, int length",
+                      "Tensor input, int dim, int start, int length")
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The slice ``start:start+length`` of ``dim`` (``start`` may be a 0-d integer tensor:
     torch's Tensor overload)."""
@@ -962,9 +965,17 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "reciprocal", "sign"):
     _METHODS[_name] = _unary(getattr(pointwise, _name.capitalize()))
 
+# torch's overloads of all and any (function form)
+REDUCE_BOOL_SIGNATURES = ("Tensor input, *, Tensor out = None",
+                          "Tensor input, tuple of ints dim = None, bool keepdim = False, *, "
+                          "Tensor out = None",
+                          "Tensor input, int dim, bool keepdim = False, *, Tensor out = None")
+
+
 def _reduce_bool(name: str) -> Any:
     """``all``/``any`` as a method, over everything or over ``dim``."""
 
+    @_call_form.overloads(*REDUCE_BOOL_SIGNATURES)
     def method(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         from .ops._base import wrap
 

@@ -150,14 +150,13 @@ class Tensor(metaclass=_TensorType):
     # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
     _fresh = False
 
-    def __init__(self, *data: Any, device: Any = None, requires_grad: bool = False) -> None:
+    def __init__(self, *data: Any, **keywords: Any) -> None:
         """torch's legacy constructor: ``Tensor(2, 3)`` is a zero-filled 2x3 tensor and
-        ``Tensor([1, 2])`` converts data, both of the default dtype; ``Tensor(t)`` shares t's."""
+        ``Tensor([1, 2])`` converts data, both of the default dtype; ``Tensor(t)`` shares t's;
+        ``device=`` is its one keyword."""
         from ._factories import legacy_array
 
-        self._init(legacy_array(data, None, device))
-        if requires_grad:
-            self.requires_grad_(True)
+        self._init(legacy_array(data, None, keywords))
 
     def _init(self, array: Any) -> None:
         if isinstance(array, HOST_SCALARS):  # numpy reductions return scalars, not 0-d arrays

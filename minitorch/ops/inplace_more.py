@@ -62,6 +62,7 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
 
     method.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
     method.__name__ = f"{name}_"
+    method.__wrapped__ = fn  # type: ignore[attr-defined]  # its parameters are fn's
     method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.ones(1).{name}_ " \
                      "is not None\n    True\n    "
     return method

@@ -1370,6 +1370,11 @@ class RoundDecimals(Round):
     node_name = "RoundBackward1"
 
 
+_ROUND_SIGNATURES = ("Tensor input, *, Tensor out = None",
+                     "Tensor input, *, int decimals, Tensor out = None")
+
+
+@_call_form.overloads(*_ROUND_SIGNATURES)
 @_args.tensors("round", input="input")
 def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     """Round half to even, to ``decimals`` places (a keyword, as in torch).
@@ -1377,18 +1382,14 @@ def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     >>> minitorch.round(minitorch.tensor([0.5, 1.5, 1.2345]), decimals=2)
     tensor([0.5000, 1.5000, 1.2300])
     """
-    places = None if decimals is _args.OMITTED else _args.as_int(decimals)
-    if args or (decimals is not _args.OMITTED and places is None):
-        given = ["Tensor", *map(_args.type_name, args)]
-        if decimals is not _args.OMITTED:
-            given.append(f"decimals={_args.type_name(decimals)}")
-        raise TypeError(
-            f"round() received an invalid combination of arguments - got ({', '.join(given)}), "
-            "but expected one of:\n * (Tensor input, *, Tensor out = None)\n"
-            " * (Tensor input, *, int decimals, Tensor out = None)\n")
-    if places is None:
+    if args:
+        given = (input, *args) + ((decimals,) if decimals is not _args.OMITTED else ())
+        raise _args.invalid_combination(
+            "round", given, *_ROUND_SIGNATURES,
+            keywords={} if decimals is _args.OMITTED else {"decimals": decimals})
+    if decimals is _args.OMITTED:
         return Round.apply(input)
-    places = _args.integer("round", places, "decimals", 0)
+    places = _args.integer("round", decimals, "decimals", None)
     if not input.dtype.is_floating_point:
         kernel = "round_cpu" if places else "round_vml_cpu"
         raise _args.not_implemented(kernel, input.dtype)
@@ -1397,6 +1398,7 @@ def round(input: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     return RoundDecimals.apply(input, decimals=max(-400, min(400, places)))
 
 
+@_call_form.overloads(*_ROUND_SIGNATURES)
 def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Tensor:
     """``Tensor.round``: ``minitorch.round`` with torch's messages for a positional decimals
     and, the method's one signature that takes it, for a decimals that is no int.

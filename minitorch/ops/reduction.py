@@ -13,7 +13,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, return_types
+from .. import _args, _call_form, return_types
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd import profiler, torch_events
@@ -416,6 +416,14 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
             no_dims=no_dims)
 
 
+# torch's overloads of max and min (function form)
+EXTREMUM_SIGNATURES = ("Tensor input, *, Tensor out = None",
+                       "Tensor input, Tensor other, *, Tensor out = None",
+                       "Tensor input, int dim, bool keepdim = False, *, "
+                       "tuple of Tensors out = None")
+
+
+@_call_form.overloads(*EXTREMUM_SIGNATURES)
 @_args.numpy_aliases
 def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
         other: Any = _args.OMITTED) -> Any:
@@ -425,6 +433,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
     tensor([5., 3.])
     """
     if other is not _args.OMITTED and dim is _args.OMITTED and keepdim is _args.OMITTED:
+        _args.tensor_args("max", (other, "other", 2))
         dim = other  # torch's max(input, other=...): the element-wise form
     if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import maximum
@@ -439,6 +448,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
     return return_types.max(*found)
 
 
+@_call_form.overloads(*EXTREMUM_SIGNATURES)
 @_args.numpy_aliases
 def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
         other: Any = _args.OMITTED) -> Any:
@@ -448,7 +458,8 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
     tensor(1.)
     """
     if other is not _args.OMITTED and dim is _args.OMITTED and keepdim is _args.OMITTED:
-        dim = other  # torch's max(input, other=...): the element-wise form
+        _args.tensor_args("min", (other, "other", 2))
+        dim = other  # torch's min(input, other=...): the element-wise form
     if isinstance(dim, Tensor) and keepdim is _args.OMITTED:
         from .pointwise import minimum
 

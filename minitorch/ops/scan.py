@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import int64
 from .._tensor import Tensor
 from ..backend import half_via_float
@@ -227,6 +227,9 @@ class ProdDim(Op):
         return (_prod_backward(g, a, result, ctx.dim),)
 
 
+@_call_form.overloads("Tensor input, *, torch.dtype dtype = None",
+                      "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+                      "Tensor out = None")
 @_args.numpy_aliases
 def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
          dtype: Any = None) -> Tensor:

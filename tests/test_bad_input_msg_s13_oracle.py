@@ -1,0 +1,170 @@
+"""Bad input on which minitorch raised torch's exception type with another message (found by
+the differential fuzz of seeds 2202-2203), against live torch. Each case is a small program
+run on torch and on minitorch (``L``); its outcome, the value of ``R`` or the exception's type
+and message, must be the same.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+
+@pytest.mark.parametrize("d", ["None", "'float64'", "float", "3", "L.ones(1)", "L.int64",
+                               "L.bool", "L.float16"])
+def test_set_default_dtype_refusals_as_torch(d: str) -> None:
+    """A non-dtype default is an "invalid dtype object" first; a dtype that is no floating
+    type is refused without that prefix."""
+    assert_as_torch(f"try:\n    L.set_default_dtype({d})\nfinally:\n"
+                    "    L.set_default_dtype(L.float32)\nR = L.get_default_dtype()")
+
+
+def test_set_default_dtype_is_positional_only() -> None:
+    """torch's ``d`` is positional-only: naming it is Python's error."""
+    assert_as_torch("L.set_default_dtype(d=L.float64)")
+
+
+@pytest.mark.parametrize("call", [
+    "x.transpose()", "x.transpose(1)", "x.transpose(dim1=1)", "L.transpose(x)",
+    "L.transpose(x, 1)", "x.unsqueeze()", "L.unsqueeze(x)", "x.select(0)", "x.index_select(0)",
+    "x.gather(0)", "x.chunk()", "x.index_add(0)", "x.topk()", "x.kthvalue()", "x.type_as()",
+    "L.full((2,))", "L.full()", "L.cat()", "L.stack()", "L.tensor()",
+    "L.full_like(x)", "x.mul()", "L.reshape(x)", "L.permute(x)"])
+def test_missing_arguments_in_torch_words(call: str) -> None:
+    """A required argument left out is named as torch's parser names it: every required one
+    from the first missing, in double quotes, with its singular and plural swapped."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.repeat(2.0, 1)", "x.expand(2.0, 3)", "x.reshape(2.0, 3)", "x.permute(2.0, 0)",
+    "x.flip(2.0, 0)", "x.transpose(1, 0, 2)", "L.transpose(x, 1, 0, 1)", "x.unsqueeze(0, 1)",
+    "L.unsqueeze(x, 0, 1)", "x.unbind(0, 1)", "L.reshape(x, 2, 1)", "L.permute(x, (0,), 1)",
+    "x.view_as(x, x)"])
+def test_too_many_arguments_in_torch_words(call: str) -> None:
+    """torch counts a method's positional arguments after the tensor (in its own refusals of
+    spread-out sizes too), says "from ... to" where some are optional, and names the
+    function as its parser does."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "L.argmax(x, (0, 0))", "x.argmax((0, 0))", "L.argmin(x, 1.5)", "L.nanmedian(x, (0, 0))",
+    "L.index_add(x, (), L.tensor([0]), L.ones(1, 3))", "L.index_add(x, 0, [0], L.ones(1, 3))",
+    "L.scatter_add(x, (0, 0), L.tensor([[0]]), L.ones(1, 3))", "x.max(0, 1)", "x.min(0, 1)",
+    "L.reshape(x, ((),))", "L.reshape(x, (1, 2.0))", "L.permute(x, (0, 1.0))",
+    "L.transpose(x, 1.5, 0)", "L.transpose(x, 0, 1.5)", "L.unsqueeze(x, 1.5)",
+    "L.chunk(x, 2, 1.5)", "L.topk(x, 1, 1.5)", "L.kthvalue(x, 1, 1.5)",
+    "L.gather(x, 1.5, L.tensor([[0]]))", "L.index_select(x, 1.5, L.tensor([0]))",
+    "L.flatten(x, 1.5)", "L.cumsum(x, dim=1.5)", "L.randint(True, 5)"])
+def test_positions_where_the_caller_put_them(call: str) -> None:
+    """An argument of the wrong type is numbered where the call put it: the function form
+    counts the tensor, the method does not, a keyword has no number."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.round(decimals=1.5)", "x.round(decimals=None)", "x.round(decimals='a')",
+    "L.round(x, decimals=1.5)", "L.round(x, decimals=None)", "L.round(x, 1)", "x.round(1)",
+    "x.round(1, decimals=1)", "L.round(x, dec=1)", "L.round('a', decimals=1)", "L.round()",
+    "x.round_(decimals=1.5)", "x.round_(1)"])
+def test_round_decimals_as_torch(call: str) -> None:
+    """``decimals`` is keyword-only: a wrong type given by name is named without a position
+    where one overload takes that many arguments (the method), the combination where two do
+    (the function, which counts ``out``)."""
+    assert_as_torch(f"x = L.ones(2)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.tril_(1.5)", "x.triu_(1.5)", "x.atan2_('a')", "x.hypot_('a')",
+    "x.addcmul_(x, x, value='a')", "x.exp_(1)", "x.abs_(1)", "x.relu_(1)", "x.sigmoid_(1)",
+    "x.zero_(1)", "x.log_(1)", "x.t_(1)", "x.abs(0)", "x.exp(1, 2)", "x.t(0)",
+    "L.abs(x, 0)"])
+def test_in_place_and_bare_methods_in_torch_words(call: str) -> None:
+    """An in-place method's refusal names the in-place method, numbered as a method; a method
+    that takes nothing but the tensor is a C method in torch, refused in Python's words."""
+    assert_as_torch(f"x = L.ones(2, 2)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.max(None)", "x.min(1.5)", "x.max((0, 1))", "x.min(())", "x.max(0, 1)", "L.max(x, 0, 1)",
+    "L.max(x, None)", "L.min(x, 1.5)", "L.max(x, dim=None)", "x.max(dim=1.5)",
+    "x.min(0, keepdim=1)", "x.max(other=1)", "L.min(x, other=1)",
+    "x.prod(())", "L.prod(x, dim=None)", "x.prod(dim=None)", "x.prod(0, 1)", "L.prod(x, 'a')",
+    "x.all((0, 1), dtype=L.int64)", "x.all('a')", "L.all(x, 'a')", "x.any(0, 'a')",
+    "L.any(x, dim=1.5)", "x.squeeze(None)", "x.squeeze(1.5)", "L.squeeze(x, None)"])
+def test_reductions_with_overloads_as_torch(call: str) -> None:
+    """max, min, prod, all, any and squeeze have several overloads: an argument that fits none
+    is the invalid combination where more than one takes that many arguments (the function
+    counting ``out``), the single overload's own refusal where one does."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "x.view(2.0, 3)", "x.view(None)", "x.view('a')", "x.view()", "x.movedim(0, 1, 2)",
+    "x.movedim(0)", "L.movedim(x, 0)", "L.movedim(x, 0, 1.5)", "x.movedim((0,), 1.5)",
+    "x.narrow(0)", "L.narrow(x, 0)", "x.narrow(0, 0, 1, 1)", "L.narrow(x, 0, 0, 1.5)",
+    "x.narrow(0, 'a', 1)"])
+def test_views_with_overloads_as_torch(call: str) -> None:
+    """view, movedim and narrow list their overloads for a wrong count or type of arguments."""
+    assert_as_torch(f"x = L.ones(2, 3)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "L.linspace(0, 1, 2.5)", "L.linspace(0, 1, True)", "L.linspace(0, 1)", "L.linspace()",
+    "L.linspace(0, 1, '3')", "L.linspace(0, 1, dtype=L.bool)",
+    "L.linspace(0, 1, 2.5, dtype=L.int64)", "L.linspace(0, 1, steps=2.5)",
+    "L.linspace('a', 1, 3)", "L.logspace(0, 1)", "L.logspace(0, 1, dtype=L.float64)",
+    "L.logspace(0, 1, 2.5, dtype=L.int64, requires_grad=True)", "L.logspace(0, 1, 3, 'a')",
+    "L.logspace(0, 1, 3, base='a')", "L.rand((2.0, 3), dtype=L.int64)",
+    "L.rand(((2, 3),), dtype=L.int64)", "L.rand(((2, 3),), device='cpu')",
+    "L.rand(((2, 3),), generator=None)", "L.rand((2.0, 3))",
+    "L.randn((2.0, 3), requires_grad=True)", "L.rand(2.0)", "L.rand(2, 'a')",
+    "L.randn(2, 'a')"])
+def test_factories_with_overloads_as_torch(call: str) -> None:
+    """linspace, logspace (start and end each a Tensor or a Number) and rand, randn (with and
+    without a generator) list their overloads; a size read after the parse matched is refused
+    alone."""
+    assert_as_torch(f"R = {call}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.vmap(lambda x: x)()", "def f(x): return x\nR = L.vmap(f)()", "R = L.vmap(L.sin)()",
+    "R = L.func.vmap(lambda x: x, in_dims=1)()", "R = L.vmap(lambda x: x, in_dims='a')()",
+    "R = L.vmap(lambda x: x, chunk_size=-1)(L.ones(3))", "R = L.vmap(lambda x: x, chunk_size=0)",
+    "R = L.vmap(lambda x: x, randomness='a', chunk_size=-1)"])
+def test_vmap_refusals_name_the_function(program: str) -> None:
+    """vmap called with no inputs names the mapped function; a chunk_size below 1 is refused
+    when vmap is called, after the randomness."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "L.Tensor(2, -1)", "L.FloatTensor(2, -1)", "L.LongTensor(-1)", "L.DoubleTensor(2, -3, -1)",
+    "L.FloatTensor(2, dtype=L.float64)", "L.Tensor(2, dtype=L.float64)",
+    "L.Tensor(2, requires_grad=True)", "L.FloatTensor(2, device='cpu').shape", "L.Tensor(2, 'a')",
+    "L.Tensor(L.ones(2), 1)", "L.Tensor(foo=1)", "L.Tensor('a')", "L.Tensor(2.5)",
+    "L.Tensor([1, 'a'])", "L.FloatTensor([1, 'a'])", "L.LongTensor([1, 'a'])",
+    "L.BoolTensor([1, None])"])
+def test_legacy_constructors_as_torch(call: str) -> None:
+    """torch.Tensor and the typed constructors are the parser's ``new``: sizes when the first
+    argument is an int (a negative one refused with the shape), ``device`` the one keyword,
+    data converted to the constructor's dtype element by element."""
+    assert_as_torch(f"R = {call}")
+
+
+@pytest.mark.parametrize("data", ["[1, 'a']", "['a']", "[['a']]", "'a'", "['ab', 1]", "('a',)",
+                                  "[[1, 2], 'ab']", "[[1], 'a']", "[1, None]", "[1, object()]"])
+@pytest.mark.parametrize("dtype", ["None", "L.float32", "L.int64", "L.int32", "L.uint8",
+                                   "L.bool"])
+def test_tensor_of_non_numbers_as_torch(data: str, dtype: str) -> None:
+    """A string where torch reads the first item of each level is a sequence with no end;
+    elsewhere a non-number is refused as its type (inferred) or as the dtype converts it; a
+    string alone is no data whatever the dtype."""
+    assert_as_torch(f"R = L.tensor({data}, dtype={dtype})")
+
+
+@pytest.mark.parametrize("data", ["[b'a']", "['']", "[[1, 2], b'ab']"])
+def test_tensor_of_bytes_or_empty_strings_as_torch(data: str) -> None:
+    """Without a dtype torch infers none for bytes or an empty string."""
+    assert_as_torch(f"R = L.tensor({data})")
