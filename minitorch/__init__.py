@@ -146,6 +146,7 @@ from .backend import device
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
+from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.dist import dist
 from .ops.einsum import einsum
@@ -191,6 +192,17 @@ from .ops.pointwise import (
     where,
 )
 from .ops.products import outer
+from .ops.rearrange import (
+    fliplr,
+    flipud,
+    narrow_copy,
+    ravel,
+    roll,
+    rot90,
+    swapaxes,
+    swapdims,
+    tile,
+)
 from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, sum, var
 from .ops.reduction_more import (
     amax,
@@ -207,7 +219,7 @@ from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
-from .ops.split import chunk, repeat_interleave, select, split
+from .ops.split import chunk, repeat_interleave, select, split, split_with_sizes
 from .ops.stacking import (
     atleast_1d,
     atleast_2d,
@@ -219,7 +231,7 @@ from .ops.stacking import (
     vstack,
 )
 from .ops.take import take_along_dim
-from .ops.tensor_split import tensor_split, unsafe_chunk, unsafe_split
+from .ops.tensor_split import dsplit, hsplit, tensor_split, unsafe_chunk, unsafe_split, vsplit
 from .ops.triangle import tril, triu
 from .ops.unique import unique, unique_consecutive
 from .serialization import load, save
@@ -272,7 +284,7 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "is_inference",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
-              "arcsinh", "arccosh", "arctanh", "inverse", "det"):
+              "arcsinh", "arccosh", "arctanh", "inverse", "det", "unflatten"):
     globals()[_name] = _method(_name)
 
 # torch's in-place functions: ``minitorch.relu_(x)`` is ``x.relu_()``

@@ -26,6 +26,7 @@ from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous, reinterpret
 from .ops import (
     binary_more,
+    broadcast,
     diagonal,
     dist,
     gather,
@@ -46,6 +47,7 @@ from .ops import (
     normalize,
     pointwise,
     products,
+    rearrange,
     reduction,
     reduction_more,
     scan,
@@ -309,15 +311,30 @@ _ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
 @_call_form.overloads("Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim")
 def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
-    if dim is _ALL:
-        dims = tuple(i for i, s in enumerate(self.shape) if s == 1)
-        return shape.Squeeze.apply(self, dims=dims)
-    if not isinstance(dim, (tuple, list)):
-        _args.integer("squeeze", dim, "dim", 1)
-    dims = tuple(d for d in _args.dims("squeeze", dim, self.dim())
-                 if self.dim() and self.shape[d] == 1)
-    op = shape.SqueezeDims if isinstance(dim, (tuple, list)) else shape.SqueezeDim
+    op, dims = _squeezed("squeeze", self, dim)
     return op.apply(self, dims=dims)
+
+
+def squeeze_(self: Tensor, dim: Any = _ALL) -> Tensor:
+    """In-place ``squeeze``: the tensor becomes a view of itself without those dims.
+
+    >>> minitorch.zeros(1, 2, 1).squeeze_().shape
+    torch.Size([2])
+    """
+    op, dims = _squeezed("squeeze_", self, dim)
+    return inplace_views.reshape_in_place(self, inplace_views.SQUEEZE_INPLACE[op], dims=dims)
+
+
+def _squeezed(name: str, self: Tensor, dim: Any) -> tuple:
+    """The squeeze op of torch's overload for ``dim`` (all, one, a tuple) and the dims it
+    removes."""
+    if dim is _ALL:
+        return shape.Squeeze, tuple(i for i, s in enumerate(self.shape) if s == 1)
+    if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
+        raise _args.invalid_combination(name, (dim,), "", "int dim", "tuple of ints dim")
+    dims = tuple(d for d in _args.dims(name, dim, self.dim())
+                 if self.dim() and self.shape[d] == 1)
+    return shape.SqueezeDims if isinstance(dim, (tuple, list)) else shape.SqueezeDim, dims
 
 
 @_args.sizes_by_keyword("size")
@@ -359,9 +376,9 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    d = _args.dim("unflatten", dim, self.dim())
+    d = _args.dim("unflatten", dim, self.dim(), position=2)  # (positions: the function's)
     # torch's parser reads None as no sizes
-    sizes = () if sizes is None else _args.int_tuple("unflatten", sizes, "sizes", 2)
+    sizes = () if sizes is None else _args.int_tuple("unflatten", sizes, "sizes", 3)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     # torch's infer_size of the sizes for dim d; its checks' errors reach the user wrapped
@@ -950,7 +967,8 @@ _METHODS = {
     "argmin": reduction.argmin, "logsumexp": reduction.logsumexp,
     "reshape": reshape, "view": view, "permute": permute, "movedim": movedim,
     "moveaxis": movedim, "transpose": transpose, "t": t,
-    "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
+    "unsqueeze": unsqueeze, "squeeze": squeeze, "squeeze_": squeeze_, "expand": expand,
+    "flatten": flatten,
     "expand_as": _shaped_as(expand, "expand_as"),
     "view_as": _shaped_as(view, "view_as"),
     "reshape_as": _shaped_as(reshape, "reshape_as"),
@@ -1034,6 +1052,9 @@ _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
+_METHODS.update(rearrange.METHODS)
+_METHODS.update(broadcast.METHODS)
+_METHODS.update({"split_with_sizes": split.split_with_sizes})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 

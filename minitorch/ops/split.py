@@ -24,7 +24,7 @@ from ._base import Op, wrap
 from .shape import Select, cat
 
 __all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_interleave",
-           "repeat_interleave_method", "select", "split"]
+           "repeat_interleave_method", "select", "split", "split_with_sizes"]
 
 
 class SplitWithSizes(Op):
@@ -101,10 +101,21 @@ def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
                                             "Tensor input, tuple of ints split_size, int dim = 0")
         size = _args.integer("split", size, "split_size", 2)
         return _equal_pieces(input, size, _split_dim("split", input, dim, size))
-    if not isinstance(size, (tuple, list)):
+    return split_with_sizes(input, size, dim)
+
+
+def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:
+    """Pieces of ``input`` of the listed sizes along ``dim`` (they must add up to its size),
+    each a view.
+
+    >>> [p.tolist() for p in minitorch.split_with_sizes(minitorch.arange(5), [2, 3])]
+    [[0, 1], [2, 3, 4]]
+    """
+    _args.tensor_args("split_with_sizes", (input, "input", 1))
+    if not isinstance(split_sizes, (tuple, list)):
         raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
-                        f"of ints, not {_args.type_name(size)}")
-    sizes = _args.int_list("split_with_sizes", size, "split_sizes", 2)
+                        f"of ints, not {_args.type_name(split_sizes)}")
+    sizes = _args.int_list("split_with_sizes", split_sizes, "split_sizes", 2)
     d = _split_dim("split", input, dim)  # torch names split in its 0-d refusal here too
     if any(s < 0 for s in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "

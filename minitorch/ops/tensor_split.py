@@ -17,7 +17,8 @@ from .._tensor import Tensor
 from .shape import Slice
 from .split import Split, _equal_pieces, _split_dim, chunk_with
 
-__all__ = ["UnsafeSplit", "tensor_split", "unsafe_chunk", "unsafe_split"]
+__all__ = ["UnsafeSplit", "dsplit", "hsplit", "tensor_split", "unsafe_chunk", "unsafe_split",
+           "vsplit"]
 
 _SIGNATURES = ("tuple of ints indices, int dim = 0",
                "Tensor tensor_indices_or_sections, int dim = 0", "int sections, int dim = 0")
@@ -106,3 +107,48 @@ def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     [[0, 1, 2], [3, 4]]
     """
     return chunk_with("unsafe_chunk", input, chunks, dim, UnsafeSplit)
+
+
+# the fewest dims each takes, the dim it cuts, and how its docstring says it
+_DIRECTIONS = {"hsplit": (1, 1, "along its columns (dim 1; dim 0 of a vector)"),
+               "vsplit": (2, 0, "along its rows (dim 0)"),
+               "dsplit": (3, 2, "along its depth (dim 2)")}
+
+
+def _directional(fn: str) -> Any:
+    """torch's ``hsplit``/``vsplit``/``dsplit``: ``tensor_split`` along one dim, an int
+    ``sections`` dividing that dim exactly."""
+    least, dim, where = _DIRECTIONS[fn]
+
+    @_call_form.overloads("Tensor input, int sections", "Tensor input, tuple of ints indices")
+    def split_along(input: Tensor, indices_or_sections: Any) -> tuple:
+        _args.tensor_args(fn, (input, "input", 1))
+        arg = indices_or_sections
+        if isinstance(arg, bool) or not (isinstance(arg, (tuple, list)) or
+                                         _args.as_int(arg) is not None):
+            raise _args.invalid_combination(fn, (input, arg), "Tensor input, int sections",
+                                            "Tensor input, tuple of ints indices")
+        if input.dim() < least:
+            raise RuntimeError(f"torch.{fn} requires a tensor with at least {least} dimension, "
+                               f"but got a tensor with {input.dim()} dimensions!")
+        d = min(dim, input.dim() - 1)  # a vector's hsplit cuts its only dim
+        if isinstance(arg, (tuple, list)):
+            return tensor_split(input, _args.int_list(fn, arg, "indices", 2), d)
+        sections = _args.integer(fn, arg, "sections", 2)
+        if not sections or input.shape[d] % sections:
+            raise RuntimeError(f"torch.{fn} attempted to split along dimension {d}, but the "
+                               f"size of the dimension {input.shape[d]} is not divisible by the "
+                               f"split_size {sections}!")
+        return tensor_split(input, sections, d)
+
+    split_along.__name__ = fn
+    split_along.__doc__ = (f"``input`` cut {where}: into ``sections`` equal pieces, or at "
+                           "the given indices; each piece a view.\n\n"
+                           f"    >>> [p.shape for p in minitorch.{fn}(minitorch.zeros(2, 2, 2), 2)]"
+                           "\n    [torch.Size(%s), torch.Size(%s)]\n    ")
+    piece = [[1, 2, 2], [2, 1, 2], [2, 2, 1]][dim]
+    split_along.__doc__ %= (piece, piece)
+    return split_along
+
+
+hsplit, vsplit, dsplit = (_directional(fn) for fn in _DIRECTIONS)
