@@ -129,6 +129,7 @@ from ._random import (
     set_rng_state,
 )
 from ._tensor import Size, Tensor
+from ._tensor_str import set_printoptions
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
