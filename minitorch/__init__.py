@@ -47,6 +47,8 @@ from ._aliases import (
     true_divide,
     typename,
 )
+from ._as_tensor import as_tensor, asarray
+from ._attributes import get_device, is_complex, is_nonzero, is_same_size, is_signed
 from ._creation import (
     arange,
     empty,
@@ -95,11 +97,14 @@ from ._factories import (
     LongTensor,
     ShortTensor,
     empty_like,
+    empty_strided,
     full_like,
     get_default_device,
     linspace,
     logspace,
+    scalar_tensor,
     set_default_device,
+    set_default_tensor_type,
     with_size_keyword,
 )
 from ._layout import (

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _aliases, _args, _call_form, _factories, _random, _storage
+from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
@@ -948,13 +948,15 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
-                 "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
+                 "storage": _storage.storage, "untyped_storage": _storage.untyped_storage,
+                 "storage_offset": _storage.storage_offset})
 
 _METHODS.update(logic.METHODS)
 _METHODS.update(binary_more.METHODS)
 _METHODS.update(reduction_more.METHODS)
 _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
+_METHODS.update(_attributes.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 

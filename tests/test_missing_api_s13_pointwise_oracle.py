@@ -7,6 +7,7 @@ gradients, or the exception's type and message.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -99,3 +100,193 @@ def test_sci_mode_resets_with_each_call(default_print_options: None) -> None:
         lib.set_printoptions(precision=3)
     assert repr(mt.tensor([1.5, 2.0])) == repr(torch.tensor([1.5, 2.0])) == \
         "tensor([1.500, 2.000])"
+
+
+# ------------------------------------------------------- constructors and tensor attributes
+
+A = "a = np.arange(6.).reshape(2, 3)\n"
+Y = "y = L.ones(2, requires_grad=True)\n"
+
+
+@pytest.mark.parametrize("program", [
+    # as_tensor shares a numpy array's memory when no conversion is needed, else copies
+    A + "t = L.as_tensor(a); a[0, 0] = 9.; R = t",
+    A + "t = L.as_tensor(a, dtype=L.float64, device='cpu'); a[0, 0] = 9.; R = t",
+    A + "t = L.as_tensor(a, dtype=L.float32); a[0, 0] = 9.; R = t",
+    A + "t = L.as_tensor(a[:, ::2]); a[0, 0] = 9.; R = (t, t.stride())",
+    A + "R = L.as_tensor(a[:, ::-1])", A + "R = repr(L.as_tensor(a, device='meta'))",
+    A + "R = L.as_tensor(a, 'cpu')", A + "R = L.as_tensor(a, dtype='float')",
+    "R = L.as_tensor([1, 2])", "R = L.as_tensor((1, 2.), dtype=L.float64)",
+    "R = L.as_tensor(3.5)", "R = L.as_tensor(np.float64(2.5))", "R = L.as_tensor(np.int32(2))",
+    "R = L.as_tensor([L.tensor(1.), L.tensor(2.)])", "R = L.as_tensor('a')",
+    "R = L.as_tensor(None)",
+    Y + "R = L.as_tensor(y) is y", Y + "R = L.as_tensor(y, dtype=L.float32) is y",
+    Y + "R = L.as_tensor(y, dtype=L.float64)", Y + "R = L.as_tensor(y, device='cpu') is y",
+    # asarray: copy=None shares where it can, copy=True never, copy=False refuses to copy
+    A + "t = L.asarray(a); a[0, 0] = 9.; R = t",
+    A + "t = L.asarray(a, copy=True); a[0, 0] = 9.; R = t",
+    A + "t = L.asarray(a, copy=False); a[0, 0] = 9.; R = t",
+    A + "R = L.asarray(a, dtype=L.float32)", A + "R = L.asarray(a, copy=False, dtype=L.float32)",
+    A + "R = L.asarray(a, dtype=L.int64, copy=False)", A + "R = repr(L.asarray(a, device='meta'))",
+    A + "R = L.asarray(a, device='meta', copy=False)", A + "R = L.asarray(a, copy=1)",
+    A + "R = L.asarray(a, requires_grad=1)", A + "R = L.asarray(a, dtype=3)",
+    A + "R = L.asarray(a, 'cpu')", A + "R = L.asarray(a[::-1])",
+    A + "R = L.asarray(a, requires_grad=True)",
+    "R = L.asarray([1, 2], requires_grad=True)", "R = L.asarray([1., 2.], requires_grad=True)",
+    "R = L.asarray([1, 2], copy=False)", "R = L.asarray(3.5, copy=False)", "R = L.asarray(True)",
+    "R = L.asarray(np.float64(2.5), copy=False)", "R = L.asarray(np.float32(2))",
+    "R = L.asarray([[1., 2.]], dtype=L.int32)", "R = L.asarray(None)",
+    "R = L.asarray([[1], [2, 3]])",
+    "R = L.asarray(L.ones(2, dtype=L.int32), dtype=L.int64, copy=False)",
+    "R = L.asarray(L.ones(2), device='meta', copy=False)",
+])
+def test_as_tensor_and_asarray_as_torch(program: str) -> None:
+    """Values, dtypes and memory sharing (a write to the array shows in the tensor), and
+    torch's refusals."""
+    assert_as_torch(program)
+
+
+_ASARRAY_GRAD = [f"{flag}{extra}" for flag in ("", ", requires_grad=True",
+                                                ", requires_grad=False")
+                 for extra in ("", ", copy=True", ", copy=False", ", dtype=L.float64",
+                               ", dtype=L.float64, copy=True")]
+
+
+@pytest.mark.parametrize("source", ["L.ones(2, requires_grad=True)", "L.ones(2)",
+                                    "L.ones(2, requires_grad=True) * 2"])
+@pytest.mark.parametrize("arguments", _ASARRAY_GRAD)
+def test_asarray_of_a_tensor_as_torch(source: str, arguments: str) -> None:
+    """asarray of a tensor: itself or a recorded copy (``CloneBackward0``,
+    ``ToCopyBackward0``), its ``requires_grad`` set in place where torch sets it."""
+    assert_as_torch(f"y = {source}; r = L.asarray(y{arguments})\n"
+                    "R = (r is y, r, y.requires_grad, r.is_leaf)")
+
+
+def test_asarray_warns_once_as_torch_where_it_returns_a_tensor_that_requires_grad(
+        monkeypatch) -> None:
+    """torch's warning, once a process: asked of a fresh torch, and of minitorch with its
+    memory of given warnings emptied."""
+    said = _fresh_torch_warnings("y = torch.ones(2, requires_grad=True)\n"
+                                 "torch.asarray(y); torch.asarray(y * 1); torch.asarray(y)")
+    from minitorch import _warn_once
+
+    monkeypatch.setattr(_warn_once, "_given", set())
+    with pytest.warns(UserWarning) as record:
+        y = mt.ones(2, requires_grad=True)
+        mt.asarray(y), mt.asarray(y * 1), mt.asarray(y)
+    assert [str(w.message) for w in record] == said
+
+
+def _fresh_torch_warnings(program: str) -> list[str]:
+    """The warnings ``program`` gets from torch in a new process (torch's C++ warns once a
+    process, so this one's may have warned already), without their C++ location."""
+    import subprocess
+    import sys
+
+    code = ("import json, warnings, torch\nwith warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n" + "".join(f"    {line}\n" for line in
+                                                         program.splitlines())
+            + "print(json.dumps([str(x.message).split(' (Triggered')[0] for x in w]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out)
+
+
+def test_asarray_refuses_python_buffers_clearly() -> None:
+    """torch reads a buffer's raw bytes; minitorch says so instead of reading its items."""
+    with pytest.raises(NotImplementedError, match=r"np\.frombuffer"):
+        mt.asarray(b"abcd")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.scalar_tensor(3)", "R = L.scalar_tensor(3, dtype=L.int64)",
+    "R = L.scalar_tensor(True)", "R = L.scalar_tensor(2.5, requires_grad=True)",
+    "R = L.scalar_tensor(L.tensor(2))", "R = L.scalar_tensor('a')", "R = L.scalar_tensor(2 ** 70)",
+    "R = L.scalar_tensor(1 + 2j)", "R = L.scalar_tensor(2.5, dtype=L.int32)",
+    "R = L.scalar_tensor(np.float64(2.5))", "R = L.scalar_tensor(None)",
+    "R = L.scalar_tensor(L.tensor([2.]))", "R = L.scalar_tensor(3, dtype=L.bool)",
+    "R = L.scalar_tensor(300, dtype=L.int8)", "R = L.scalar_tensor(1e40)",
+    "R = L.scalar_tensor(2, requires_grad=True, dtype=L.int64)",
+    # empty_strided: the values are not compared (torch leaves them uninitialised)
+    "t = L.empty_strided((2, 3), (1, 2)); R = (t.shape, t.stride(), t.is_contiguous(), t.dtype)",
+    "t = L.empty_strided((2, 3), (1, 2), dtype=L.int64); R = (t.stride(), t.dtype)",
+    "t = L.empty_strided((2, 3), (3, 1), requires_grad=True); R = (t.stride(), t.requires_grad)",
+    "R = L.empty_strided((2, 3), (1,))", "R = L.empty_strided((2, 3), (-1, 2))",
+    "R = L.empty_strided((2, -3), (1, 2))", "R = L.empty_strided((2, -3), (-1, 2))",
+    "R = L.empty_strided((0, 3), (-1, 2))", "R = L.empty_strided(2, 1)",
+    "R = L.empty_strided((2, 3), (1, 2.5))", "R = L.empty_strided((2, 3), None)",
+    "R = L.empty_strided((), ()).shape", "R = L.empty_strided((2, 3), (0, 0)).stride()",
+    "R = L.empty_strided((2, 3), (0, 0)).add_(1)",
+    "R = L.empty_strided((2, 3), (3, 1), dtype=L.int64, requires_grad=True)",
+    "t = L.empty_strided((2, 3), (1, 2)); t.copy_(L.arange(6.).view(2, 3)); R = (t, t + 1)",
+    "t = L.ones(2, dtype=L.int32).new_empty_strided((2, 2), (1, 2)); R = (t.dtype, t.stride())",
+    "t = L.ones(2).new_empty_strided((2, 2), (1, 2), dtype=L.float64, requires_grad=True)\n"
+    "R = (t.dtype, t.requires_grad, t.stride())",
+    "R = L.ones(2).new_empty_strided(2, 1)", "R = L.ones(2).new_empty_strided((2,), (1,), 3)",
+])
+def test_scalar_tensor_and_empty_strided_as_torch(program: str) -> None:
+    assert_as_torch(program)
+
+
+X6 = "x = L.arange(6.).reshape(2, 3)\n"
+
+
+@pytest.mark.parametrize("program", [
+    X6 + "R = (L.get_device(x), x.get_device(), x.ndimension(), x.nbytes, x.itemsize, x.is_cpu)",
+    "x = L.ones(2, 3, dtype=L.int16).expand(4, 2, 3); R = (x.nbytes, x.itemsize)",
+    "x = L.ones(2, device='meta'); R = (x.get_device(), x.is_cpu, x.nbytes)",
+    "R = L.get_device(3)", "R = L.is_complex(2)", X6 + "R = L.is_complex(x)",
+    "R = L.is_nonzero(L.tensor([0.]))", "R = L.is_nonzero(L.tensor(2))",
+    "R = L.is_nonzero(L.tensor([[True]]))", "R = L.is_nonzero(L.tensor(float('nan')))",
+    X6 + "R = L.is_nonzero(x)", "R = L.is_nonzero(L.ones(0))", "R = bool(L.ones(0))",
+    "R = L.is_nonzero(1)", X6 + "R = x.is_nonzero()",
+    "R = L.is_nonzero(L.tensor([1.], requires_grad=True))",
+    X6 + "R = (L.is_same_size(x, x.t()), L.is_same_size(x, x + 1), x.is_same_size(x))",
+    X6 + "R = L.is_same_size(x, 2)", X6 + "R = x.is_same_size([2, 3])",
+    *(f"R = L.is_signed(L.ones(1, dtype=L.{d})), L.ones(1, dtype=L.{d}).is_signed()"
+      for d in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+                "float64")),
+    X6 + "R = [v.storage_offset() for v in (x, x[1], x[:, 1:], x.t()[1], x.view(-1)[3:],\n"
+    "     x.diagonal(1), x.unbind(0)[1], x.split(1, 1)[2], x.narrow(1, 1, 2), x[1][2:],\n"
+    "     x[:, 1:][1, ::2], x.expand(2, 2, 3)[1, 1, 2:], x.T[2], x.unsqueeze(0)[0, 1])]",
+    "R = L.from_numpy(np.arange(4.)[1:]).storage_offset()",
+    "R = L.from_numpy(np.arange(4.))[2:].storage_offset()",
+])
+def test_tensor_attributes_as_torch(program: str) -> None:
+    """get_device, is_complex, is_nonzero, is_same_size, is_signed, ndimension, nbytes,
+    itemsize, is_cpu and views' storage offsets."""
+    assert_as_torch(program)
+
+
+@pytest.fixture
+def default_dtype_restored():
+    yield
+    for lib in (torch, mt):
+        lib.set_default_dtype(lib.float32)
+
+
+@pytest.mark.parametrize("program", [
+    "L.set_default_tensor_type(L.DoubleTensor); R = (L.tensor([1.]), L.Tensor(2).dtype, "
+    "L.get_default_dtype())",
+    "L.set_default_tensor_type('torch.DoubleTensor'); R = L.tensor([1.])",
+    "L.set_default_tensor_type('torch.HalfTensor'); R = L.get_default_dtype()",
+    "L.set_default_tensor_type(L.LongTensor)", "L.set_default_tensor_type('torch.IntTensor')",
+    "L.set_default_tensor_type(L.float64)", "L.set_default_tensor_type(3)",
+    "L.set_default_tensor_type('float')",
+])
+def test_set_default_tensor_type_as_torch(program: str, default_dtype_restored: None) -> None:
+    assert_as_torch(program)
+
+
+def test_set_default_tensor_type_warns_once_as_torch(monkeypatch, default_dtype_restored
+                                                     ) -> None:
+    """torch's deprecation warning, once a process (its C++ warns once)."""
+    said = _fresh_torch_warnings("torch.set_default_tensor_type(torch.DoubleTensor)\n"
+                                 "torch.set_default_tensor_type(torch.FloatTensor)")
+    from minitorch import _warn_once
+
+    monkeypatch.setattr(_warn_once, "_given", set())
+    with pytest.warns(UserWarning) as record:
+        mt.set_default_tensor_type(mt.DoubleTensor)
+        mt.set_default_tensor_type(mt.FloatTensor)
+    assert [str(w.message) for w in record] == said
