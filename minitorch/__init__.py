@@ -37,13 +37,18 @@ from . import (
     utils,
 )
 from ._aliases import (
+    absolute,
     concat,
     concatenate,
     divide,
+    fix,
     is_floating_point,
+    multiply,
+    negative,
     positive,
     rsub,
     sgn,
+    subtract,
     true_divide,
     typename,
 )
@@ -227,6 +232,18 @@ from .ops.stacking import (
 from .ops.take import take_along_dim
 from .ops.tensor_split import tensor_split, unsafe_chunk, unsafe_split
 from .ops.triangle import tril, triu
+from .ops.trig import (
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
+    deg2rad,
+    rad2deg,
+    sinc,
+    tan,
+)
 from .ops.unique import unique, unique_consecutive
 from .serialization import load, save
 
@@ -286,7 +303,9 @@ for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "a
               "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "detach_", "erf_",
               "exp2_", "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_",
               "log_", "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
-              "sinh_", "sqrt_", "square_", "tanh_", "trunc_", "zero_"):
+              "sinh_", "sqrt_", "square_", "tanh_", "trunc_", "zero_", "acos_", "asin_", "atan_",
+              "tan_", "arccos_", "arcsin_", "arctan_", "negative_", "deg2rad_", "rad2deg_",
+              "sinc_", "fix_", "xlogy_"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

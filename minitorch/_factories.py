@@ -331,10 +331,9 @@ def set_default_tensor_type(t: Any) -> None:
     device the default device. Deprecated in torch, which warns once: use
     ``set_default_dtype`` and ``set_default_device``.
 
-    >>> import warnings; warnings.simplefilter("ignore")
     >>> minitorch.set_default_tensor_type(minitorch.DoubleTensor); minitorch.tensor([1.]).dtype
     torch.float64
-    >>> minitorch.set_default_tensor_type("torch.FloatTensor"); warnings.resetwarnings()
+    >>> minitorch.set_default_tensor_type("torch.FloatTensor")
     """
     cuda = isinstance(t, str) and t.startswith("torch.cuda.")
     if isinstance(t, str):

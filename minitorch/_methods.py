@@ -57,6 +57,7 @@ from .ops import (
     take,
     tensor_split,
     triangle,
+    trig,
     unary_more,
     unique,
 )
@@ -828,7 +829,8 @@ def _format(self: Tensor, format_spec: str) -> str:
 
 _METHODS = {
     "__add__": _tensor_first(pointwise.Add), "__radd__": _tensor_first(pointwise.Add),
-    "__sub__": _tensor_first(pointwise.Sub), "__rsub__": _binary(pointwise.sub, reflected=True),
+    "__sub__": _tensor_first(pointwise.Sub),
+    "__rsub__": _binary(pointwise.rsub_number, reflected=True),
     "__mul__": _tensor_first(pointwise.Mul), "__rmul__": _tensor_first(pointwise.Mul),
     "__truediv__": _tensor_first(pointwise.Div),
     "__rtruediv__": _binary(pointwise.div, reflected=True),
@@ -956,8 +958,10 @@ _METHODS.update(binary_more.METHODS)
 _METHODS.update(reduction_more.METHODS)
 _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
+_METHODS.update(trig.METHODS)
 _METHODS.update(_attributes.METHODS)
-_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
+_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other),
+                 "multiply_": mul_, "subtract_": sub_})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))

@@ -290,3 +290,120 @@ def test_set_default_tensor_type_warns_once_as_torch(monkeypatch, default_dtype_
         mt.set_default_tensor_type(mt.DoubleTensor)
         mt.set_default_tensor_type(mt.FloatTensor)
     assert [str(w.message) for w in record] == said
+
+
+# --------------------------------------------------------------- element-wise functions
+
+# name -> the open interval its gradient is tested on (inside the function's domain)
+UNARY = {"acos": (-0.9, 0.9), "asin": (-0.9, 0.9), "atan": (-3, 3), "tan": (-1.4, 1.4),
+         "arccos": (-0.9, 0.9), "arcsin": (-0.9, 0.9), "arctan": (-3, 3),
+         "absolute": (-3, 3), "negative": (-3, 3), "deg2rad": (-400, 400),
+         "rad2deg": (-7, 7), "sinc": (-3, 3), "fix": (-3, 3)}
+# torch's in-place function (``torch.acos_``) besides the method (``x.acos_()``)
+INPLACE_FUNCTIONS = {"acos", "asin", "atan", "tan", "arccos", "arcsin", "arctan", "negative",
+                     "deg2rad", "rad2deg", "sinc", "fix"}
+VALUES = {
+    "float": "[0., -0., 0.5, -0.75, 1., -1., 2.5, -3., 1e-20, 100., float('inf'), "
+             "-float('inf'), float('nan')]",
+    "int": "[0, 1, -1, 2, 7, -3]", "uint8": "[0, 1, 2, 7, 200]", "bool": "[True, False]"}
+DTYPES = {"float64": "float", "float32": "float", "float16": "float", "int64": "int",
+          "int32": "int", "int16": "int", "int8": "int", "uint8": "uint8", "bool": "bool"}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_values_over_dtypes_as_torch(name: str, dtype: str) -> None:
+    """Every dtype, special values included: torch's values and result dtype (integers and
+    bools in the default float where torch computes in it), or torch's refusal; the method
+    too, and a non-tensor refused."""
+    values = f"L.tensor({VALUES[DTYPES[dtype]]}, dtype=L.{dtype})"
+    assert_as_torch(f"R = L.{name}({values})")
+    assert_as_torch(f"R = {values}.{name}()")
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_refuses_what_is_not_a_tensor_as_torch(name: str) -> None:
+    assert_as_torch(f"R = L.{name}([0.5])")
+    assert_as_torch(f"R = L.{name}(0.5)")
+
+
+def _twice_unary(expr: str, low: float, high: float, dtype: str = "float64") -> str:
+    """``R``: ``expr`` of ``x`` (values inside (low, high)), its gradient (with a graph) and
+    the gradient of that gradient."""
+    values = np.linspace(low, high, 7)[1:-1].round(6).tolist()
+    return (f"x = L.tensor({values}, dtype=L.{dtype}, requires_grad=True)\n"
+            f"r = {expr}\n"
+            "g, = L.autograd.grad((r * L.arange(5.)).sum(), x, create_graph=True)\n"
+            "gg = L.autograd.grad((g * g).sum(), x, allow_unused=True)[0]\n"
+            "R = (r, g.detach(), gg if gg is None else gg + 0)")  # (+ 0: torch's ZeroTensor)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_gradients_as_torch(name: str, dtype: str) -> None:
+    """The node's name, the gradient and the second-order gradient, as torch's formulas."""
+    low, high = UNARY[name]
+    assert_as_torch(_twice_unary(f"L.{name}(x)", low, high, dtype))
+    assert_as_torch(_twice_unary(f"x.{name}()", low, high, dtype))
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_gradcheck(name: str) -> None:
+    """Each backward against central differences, to the second order, in float64."""
+    low, high = UNARY[name]
+    x = mt.tensor(np.linspace(low, high, 9)[1:-1] + 1e-3, dtype=mt.float64,
+                  requires_grad=True)
+    fn = getattr(mt, name)
+    assert mt.autograd.gradcheck(fn, (x,))
+    assert mt.autograd.gradgradcheck(fn, (x,))
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_in_place_as_torch(name: str) -> None:
+    """``x.name_()`` (and ``torch.name_(x)`` where torch has it) writes into ``x`` with
+    torch's node, and refuses an integer tensor whose result would be a float."""
+    low, high = UNARY[name]
+    value = (low + high) / 2 + 0.25
+    assert_as_torch(f"x = L.tensor([{value}, {high / 2}], requires_grad=True)\n"
+                    f"y = x * 1; z = y.{name}_(); z.sum().backward()\n"
+                    "R = (z is y, y, x.grad, y._version)")
+    assert_as_torch(f"x = L.tensor([1, 2]); R = x.{name}_()")
+    assert_as_torch(f"x = L.tensor([{value}], requires_grad=True); R = x.{name}_()")
+    if name in INPLACE_FUNCTIONS:
+        assert_as_torch(f"x = L.tensor([{value}]); y = L.{name}_(x); R = (y is x, x)")
+
+
+@settings(SETTINGS, max_examples=20)
+@given(st.sampled_from(sorted(UNARY)), st.sampled_from(["float64", "float32"]),
+       st.lists(st.integers(1, 4), max_size=3), st.integers(0, 2 ** 16))
+def test_unary_any_shape_as_torch(name: str, dtype: str, shape: list, seed: int) -> None:
+    """Values and gradients (through a broadcast product) for any shape."""
+    low, high = UNARY[name]
+    rng = np.random.default_rng(seed)
+    values = rng.uniform(low, high, shape).round(5).tolist()
+    weight = rng.uniform(-1, 1, shape[-1:]).round(3).tolist()
+    assert_as_torch(f"x = L.tensor({values}, dtype=L.{dtype}, requires_grad=True)\n"
+                    f"r = L.{name}(x) * L.tensor({weight}, dtype=L.{dtype})\n"
+                    "r.sum().backward(); R = (r, x.grad)")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.tensor([0.5, -1.], requires_grad=True); R = L.multiply(x, 2)",
+    "x = L.tensor([0.5, -1.], requires_grad=True); R = x.multiply(x)",
+    "R = L.multiply(L.ones(2), 3, out=L.empty(2))",
+    "x = L.tensor([0.5, -1.], requires_grad=True); R = L.subtract(x, 1, alpha=2)",
+    "x = L.tensor([0.5, -1.], requires_grad=True); R = x.subtract(x * 2, alpha=3)",
+    "x = L.tensor([0.5, -1.], requires_grad=True); R = L.subtract(2, x)",
+    "x = L.tensor([0.5, -1.], requires_grad=True); r = L.sub(2, x)\n"
+    "R = (r, [f is None for f, _ in r.grad_fn.next_functions])",
+    "x = L.tensor([0.5, -1.], requires_grad=True); R = (2 - x, L.rsub(x, 2))",
+    "R = (L.sub(2, L.tensor([1, 2])), L.sub(2.5, L.tensor([1, 2])), L.sub(2, 3))",
+    "R = L.sub(True, L.ones(2))", "R = L.subtract(L.ones(2), True)",
+    "x = L.ones(2); R = (x.multiply_(3), x.subtract_(1, alpha=2), x)",
+    "R = L.tensor([1, 2]).subtract_(0.5)",
+])
+def test_multiply_and_subtract_as_torch(program: str) -> None:
+    """torch's other names for mul and sub, and a number minus a tensor by ``sub`` (torch's
+    ``SubBackward0``, the number an operand without an edge) against ``2 - x``
+    (``RsubBackward1``)."""
+    assert_as_torch(program)

@@ -1090,11 +1090,26 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
 
 
 def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
-    """``input - alpha * other``.
+    """``input - alpha * other`` (a number ``input`` is a 0-d operand, as torch wraps it:
+    ``SubBackward0``).
 
     >>> minitorch.sub(minitorch.ones(2), 1)
     tensor([0., 0.])
     """
+    return _difference(input, other, alpha, Sub)
+
+
+def rsub_number(number: Any, tensor: Any) -> Tensor:
+    """``number - tensor`` as torch's ``rsub`` of a number records it (``RsubBackward1``):
+    the operator ``2 - x`` and ``minitorch.rsub(x, 2)``.
+
+    >>> rsub_number(2, minitorch.ones(1, requires_grad=True)).grad_fn.name()
+    'RsubBackward1'
+    """
+    return _difference(number, tensor, 1, Rsub)
+
+
+def _difference(input: Any, other: Any, alpha: Any, number_first: type) -> Tensor:
     input = _number_input("sub", input, other)
     _args.tensor_or_number("sub", input, "input", 1)
     _args.tensor_or_number("sub", other, "other", 2)
@@ -1103,9 +1118,12 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
         if _fusable(input, other):
             return Sub.apply(input, other, alpha=alpha)
         other = _scaled(input, other, alpha)
-    if not isinstance(input, Tensor):
+    if isinstance(input, Tensor):
+        return Sub.apply(input, other)
+    if number_first is Rsub:
         return Rsub.apply(other, other=input)
-    return Sub.apply(input, other)
+    no_bool(input, other)  # (before the number is wrapped in the result's dtype)
+    return Sub.apply(like_tensor(other, input), other)
 
 
 @takes_out
