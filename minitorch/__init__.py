@@ -160,6 +160,7 @@ from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.dist import dist
 from .ops.einsum import einsum
+from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.householder import geqrf
 from .ops.inplace_more import index_add
@@ -218,6 +219,7 @@ from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
+from .ops.special_functions import erfc, erfinv, i0, logit, nan_to_num
 from .ops.split import chunk, repeat_interleave, select, split
 from .ops.stacking import (
     atleast_1d,
@@ -305,7 +307,7 @@ for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "a
               "log_", "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
               "sinh_", "sqrt_", "square_", "tanh_", "trunc_", "zero_", "acos_", "asin_", "atan_",
               "tan_", "arccos_", "arcsin_", "arctan_", "negative_", "deg2rad_", "rad2deg_",
-              "sinc_", "fix_", "xlogy_"):
+              "sinc_", "fix_", "xlogy_", "erfc_", "i0_", "logit_", "nan_to_num_"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

@@ -27,6 +27,7 @@ from .ops import (
     binary_more,
     diagonal,
     dist,
+    gamma,
     gather,
     hyperbolic,
     indexing,
@@ -53,6 +54,7 @@ from .ops import (
     shape,
     sorting,
     special,
+    special_functions,
     split,
     take,
     tensor_split,
@@ -959,6 +961,8 @@ _METHODS.update(reduction_more.METHODS)
 _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
 _METHODS.update(trig.METHODS)
+_METHODS.update(gamma.METHODS)
+_METHODS.update(special_functions.METHODS)
 _METHODS.update(_attributes.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other),
                  "multiply_": mul_, "subtract_": sub_})

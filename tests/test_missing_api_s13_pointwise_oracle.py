@@ -298,13 +298,15 @@ def test_set_default_tensor_type_warns_once_as_torch(monkeypatch, default_dtype_
 UNARY = {"acos": (-0.9, 0.9), "asin": (-0.9, 0.9), "atan": (-3, 3), "tan": (-1.4, 1.4),
          "arccos": (-0.9, 0.9), "arcsin": (-0.9, 0.9), "arctan": (-3, 3),
          "absolute": (-3, 3), "negative": (-3, 3), "deg2rad": (-400, 400),
-         "rad2deg": (-7, 7), "sinc": (-3, 3), "fix": (-3, 3)}
+         "rad2deg": (-7, 7), "sinc": (-3, 3), "fix": (-3, 3), "erfc": (-3, 3),
+         "erfinv": (-0.9, 0.9), "lgamma": (0.3, 4), "digamma": (0.3, 4), "i0": (-3, 3),
+         "logit": (0.1, 0.9), "nan_to_num": (-3, 3)}
 # torch's in-place function (``torch.acos_``) besides the method (``x.acos_()``)
 INPLACE_FUNCTIONS = {"acos", "asin", "atan", "tan", "arccos", "arcsin", "arctan", "negative",
-                     "deg2rad", "rad2deg", "sinc", "fix"}
+                     "deg2rad", "rad2deg", "sinc", "fix", "erfc", "i0", "logit", "nan_to_num"}
 VALUES = {
-    "float": "[0., -0., 0.5, -0.75, 1., -1., 2.5, -3., 1e-20, 100., float('inf'), "
-             "-float('inf'), float('nan')]",
+    "float": "[0., -0., 0.5, -0.75, 1., -1., 2.5, -3., 1e-20, -1e-20, 0.999, -0.9999, 7.5, "
+             "30., 100., float('inf'), -float('inf'), float('nan')]",
     "int": "[0, 1, -1, 2, 7, -3]", "uint8": "[0, 1, 2, 7, 200]", "bool": "[True, False]"}
 DTYPES = {"float64": "float", "float32": "float", "float16": "float", "int64": "int",
           "int32": "int", "int16": "int", "int8": "int", "uint8": "uint8", "bool": "bool"}
@@ -407,3 +409,76 @@ def test_multiply_and_subtract_as_torch(program: str) -> None:
     ``SubBackward0``, the number an operand without an edge) against ``2 - x``
     (``RsubBackward1``)."""
     assert_as_torch(program)
+
+
+SPECIAL = "L.tensor([0., -0., 0.5, 1., -1., 2., -2.5, 3.7, 10., 30., 1e-20, -1e-20, -0.9999, " \
+    "-1e4 + 0.5, float('inf'), -float('inf'), float('nan')], dtype=L.{dtype})"
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64", "bool"])
+@pytest.mark.parametrize("call", ["L.polygamma({n}, {x})", "{x}.polygamma({n})",
+                                  "L.mvlgamma({x}, {n})", "{x}.mvlgamma(p={n})"])
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_polygamma_and_mvlgamma_values_as_torch(call: str, n: int, dtype: str) -> None:
+    """Every order over special values (poles, negative numbers, infinities) and dtypes,
+    torch's refusals of a negative order, a p below 1 and a bool mvlgamma."""
+    values = ("L.tensor([True, False])" if dtype == "bool" else "L.tensor([1, 2, 0, -3])"
+              if dtype == "int64" else SPECIAL.format(dtype=dtype))
+    assert_as_torch(f"R = {call.format(n=n, x=values)}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.polygamma(-1, L.ones(2))", "R = L.polygamma(1.5, L.ones(2))",
+    "R = L.polygamma(1, [1.])", "R = L.mvlgamma(L.ones(2), 1.5)", "R = L.mvlgamma([1.], 2)",
+    "R = L.ones(2).polygamma_(1)", "R = L.ones(2).mvlgamma_(2)", "R = L.ones(2).mvlgamma_(p=3)",
+    "R = L.tensor([1, 2]).polygamma_(1)", "R = L.ones(2).polygamma_(-1)",
+    "R = L.ones(2).polygamma_(1.5)", "R = L.mvlgamma(L.tensor([True]), 0)",
+    "R = L.ones(2).mvlgamma_(0)",
+    "x = L.tensor([0.5, 2.], requires_grad=True); y = x * 1; y.polygamma_(2)\n"
+    "y.sum().backward(); R = (y, x.grad)",
+    "R = L.logit(L.tensor([0.05, 0.5, 0.95, 1.2, -0.1, float('nan')]), 0.1)",
+    "R = L.logit(L.tensor([0.05, 0.5, 0.95, 1.2, -0.1]), eps=-0.5)",
+    "R = L.logit(L.tensor([0.05, 0.5, 1.]), 0.)", "R = L.logit(L.tensor([1, 0]))",
+    "R = L.logit(L.ones(2), 'a')", "R = L.tensor([0.3]).logit(0.4)",
+    "R = (L.ones(2) * 0.3).logit_(0.1)", "R = L.logit_(L.ones(2) * 0.3, eps=0.4)",
+    "x = L.tensor([0.05, 0.5, 0.95, 1.2, -0.1, 0.], requires_grad=True)\n"
+    "R = (L.autograd.grad(L.logit(x, 0.1).sum(), x)[0],\n"
+    "     L.autograd.grad(L.logit(x).sum(), x)[0])",
+    "x = L.tensor([float('nan'), float('inf'), -float('inf'), 2.], requires_grad=True)\n"
+    "r = L.nan_to_num(x, 1., 2., -3.); r.sum().backward(); R = (r, x.grad)",
+    *(f"R = L.nan_to_num(L.tensor([float('nan'), float('inf'), -float('inf'), 2.], "
+      f"dtype=L.{d}){args})" for d in ("float64", "float32", "float16")
+      for args in ("", ", posinf=1e40", ", 3, -2, 2", ", neginf=1")),
+    "R = L.nan_to_num(L.tensor([1, 2]), 1.5)", "R = L.nan_to_num(L.tensor([True]))",
+    "R = L.nan_to_num(L.ones(1), 'a')", "R = L.ones(1).nan_to_num(nan=3)",
+    "R = L.nan_to_num_(L.tensor([float('nan')]), 2.)",
+    "R = L.tensor([float('inf')]).nan_to_num_(posinf=5)",
+])
+def test_special_functions_arguments_as_torch(program: str) -> None:
+    """polygamma's order, mvlgamma's p, logit's eps and nan_to_num's replacements: values,
+    gradients, in-place forms and torch's refusals."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_polygamma_and_mvlgamma_gradients_as_torch(n: int, dtype: str) -> None:
+    """Each order's gradient is the next order, to the second order; mvlgamma's is the sum
+    of digammas."""
+    assert_as_torch(_twice_unary(f"L.polygamma({n}, x)", 0.3, 4, dtype))
+    assert_as_torch(_twice_unary(f"L.mvlgamma(x, {n + 1})", 1.7, 4, dtype))
+
+
+def test_polygamma_and_mvlgamma_gradcheck() -> None:
+    x = mt.tensor(np.linspace(1.6, 4, 5), dtype=mt.float64, requires_grad=True)
+    for fn in (lambda t: mt.polygamma(2, t), lambda t: mt.mvlgamma(t, 3),
+               lambda t: mt.logit(t / 5, 0.01), lambda t: mt.nan_to_num(t)):
+        assert mt.autograd.gradcheck(fn, (x,))
+        assert mt.autograd.gradgradcheck(fn, (x,))
+
+
+def test_polygamma_refuses_an_input_it_would_take_too_many_steps_for() -> None:
+    """torch adds a term per unit from x up to 9: minitorch refuses beyond 100 000 steps
+    rather than hanging."""
+    with pytest.raises(NotImplementedError, match="polygamma"):
+        mt.polygamma(2, mt.tensor([-1e6 + 0.5]))

@@ -170,7 +170,8 @@ TWINS = ("addmm", "ceil", "clamp_min", "clamp_max", "clip", "cumprod", "cumsum",
          "exp2", "floor", "fmod", "frac", "log10", "log2", "remainder", "round", "square",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
-         "atan2", "arctan2", "copysign", "xlogy", "arccos", "arcsin", "arctan", "absolute")
+         "atan2", "arctan2", "copysign", "xlogy", "arccos", "arcsin", "arctan", "absolute",
+         "erfinv", "lgamma", "digamma")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
 # the tensor's dtype (``x.add_(1)``), which a dim is not
 _INT_PARAMETER = {"cumsum": "dim", "cumprod": "dim", "tril": "diagonal", "triu": "diagonal"}

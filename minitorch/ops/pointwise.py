@@ -676,6 +676,25 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
     return cls
 
 
+class ParametrizedUnary(_Unary):
+    """A unary op with keyword parameters (an order, an ``eps``) kept on its node, which
+    saves its input: a subclass gives ``compute(xp, array, **parameters)`` and
+    ``gradient(g, x, **parameters)``."""
+
+    saved_names = ("self",)
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, **parameters: Any) -> Tensor:
+        ctx.save_for_backward(a)
+        ctx.parameters = parameters
+        return wrap(cls.compute(a._xp, cls.prepare(a), **parameters))
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return (cls.gradient(g, x, **ctx.parameters),)
+
+
 def zero_grad(g: Tensor, saved: Any) -> Tensor:
     """The gradient of a step function (sign, floor, ...): torch's ``zeros_like(grad)``, +0
     everywhere and no graph (``g * 0`` would be -0 where ``g`` is negative).
