@@ -24,7 +24,7 @@ from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math, half_via_float
 from ._base import example, public_unary, wrap
-from .pointwise import ParametrizedUnary, _unary
+from .pointwise import _ParametrizedUnary, _unary
 
 __all__ = ["METHODS", "Digamma", "Lgamma", "Mvlgamma", "Polygamma", "PolygammaInPlace",
            "digamma", "lgamma", "mvlgamma", "polygamma"]
@@ -190,7 +190,7 @@ Digamma = _unary("Digamma", "digamma", digamma_array,
                  lambda g, x: g * Polygamma.apply(x, n=1), "self")
 
 
-class Polygamma(ParametrizedUnary):
+class Polygamma(_ParametrizedUnary):
     """``ψ⁽ⁿ⁾(x)``, whose gradient is ``ψ⁽ⁿ⁺¹⁾(x)``."""
 
     node_name = "PolygammaBackward0"
@@ -211,7 +211,7 @@ class PolygammaInPlace(Polygamma):
     node_name = "PolygammaBackward1"
 
 
-class Mvlgamma(ParametrizedUnary):
+class Mvlgamma(_ParametrizedUnary):
     """The multivariate log-gamma of order ``p``: ``Σᵢ lgamma(x - i/2) + p(p-1)/4 log π``
     over ``i < p``, and its gradient the sum of the digammas, as torch composes them."""
 

@@ -676,7 +676,7 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
     return cls
 
 
-class ParametrizedUnary(_Unary):
+class _ParametrizedUnary(_Unary):
     """A unary op with keyword parameters (an order, an ``eps``) kept on its node, which
     saves its input: a subclass gives ``compute(xp, array, **parameters)`` and
     ``gradient(g, x, **parameters)``."""

@@ -21,7 +21,7 @@ from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math, half_via_float
 from ._base import Op, example, public_unary, wrap
-from .pointwise import ParametrizedUnary, _unary, where
+from .pointwise import _ParametrizedUnary, _unary, where
 from .unary_more import _erf_small, _erfc_large, torch_erf
 
 __all__ = [
@@ -220,7 +220,7 @@ I0 = _unary("I0", "i0", lambda xp, a: bessel_array(xp, a, 0), lambda g, x: g * I
             "self")
 
 
-class Logit(ParametrizedUnary):
+class Logit(_ParametrizedUnary):
     """``log(x / (1 - x))``, ``x`` clamped to ``[eps, 1 - eps]`` first when ``eps`` is given
     (not negative); the gradient is 0 (NaN without ``eps``) outside that range."""
 
@@ -246,7 +246,7 @@ def _logit_array(xp: Any, x: Any, eps: float | None) -> Any:
     return cpu_math(xp.log, x / (1 - x))
 
 
-class NanToNum(ParametrizedUnary):
+class NanToNum(_ParametrizedUnary):
     """NaN, inf and -inf replaced by the given numbers (or the dtype's largest and lowest);
     the gradient passes where ``x`` is finite."""
 
