@@ -37,16 +37,23 @@ from . import (
     utils,
 )
 from ._aliases import (
+    absolute,
     concat,
     concatenate,
     divide,
+    fix,
     is_floating_point,
+    multiply,
+    negative,
     positive,
     rsub,
     sgn,
+    subtract,
     true_divide,
     typename,
 )
+from ._as_tensor import as_tensor, asarray
+from ._attributes import get_device, is_complex, is_nonzero, is_same_size, is_signed
 from ._creation import (
     arange,
     empty,
@@ -95,11 +102,14 @@ from ._factories import (
     LongTensor,
     ShortTensor,
     empty_like,
+    empty_strided,
     full_like,
     get_default_device,
     linspace,
     logspace,
+    scalar_tensor,
     set_default_device,
+    set_default_tensor_type,
     with_size_keyword,
 )
 from ._layout import (
@@ -129,6 +139,7 @@ from ._random import (
     set_rng_state,
 )
 from ._tensor import Size, Tensor
+from ._tensor_str import set_printoptions
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -150,6 +161,7 @@ from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.dist import dist
 from .ops.einsum import einsum
+from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from .ops.gather import gather, index_select, scatter, scatter_add, scatter_reduce
 from .ops.householder import geqrf
 from .ops.inplace_more import index_add
@@ -219,6 +231,7 @@ from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
+from .ops.special_functions import erfc, erfinv, i0, logit, nan_to_num
 from .ops.split import chunk, repeat_interleave, select, split, split_with_sizes
 from .ops.stacking import (
     atleast_1d,
@@ -233,6 +246,18 @@ from .ops.stacking import (
 from .ops.take import take_along_dim
 from .ops.tensor_split import dsplit, hsplit, tensor_split, unsafe_chunk, unsafe_split, vsplit
 from .ops.triangle import tril, triu
+from .ops.trig import (
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
+    deg2rad,
+    rad2deg,
+    sinc,
+    tan,
+)
 from .ops.unique import unique, unique_consecutive
 from .serialization import load, save
 
@@ -292,7 +317,9 @@ for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "a
               "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "detach_", "erf_",
               "exp2_", "exp_", "expm1_", "fill_", "floor_", "frac_", "log10_", "log1p_", "log2_",
               "log_", "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
-              "sinh_", "sqrt_", "square_", "tanh_", "trunc_", "zero_"):
+              "sinh_", "sqrt_", "square_", "tanh_", "trunc_", "zero_", "acos_", "asin_", "atan_",
+              "tan_", "arccos_", "arcsin_", "arctan_", "negative_", "deg2rad_", "rad2deg_",
+              "sinc_", "fix_", "xlogy_", "erfc_", "i0_", "logit_", "nan_to_num_"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

@@ -1,4 +1,5 @@
-"""torch's other names for ops minitorch has (``divide``, ``concat``, ``sgn``, ``rsub``, ...)
+"""torch's other names for ops minitorch has (``divide``, ``concat``, ``sgn``, ``rsub``,
+``absolute``, ``negative``, ``multiply``, ``subtract``, ``fix``, ...)
 and the Tensor attributes a dense, real, CPU tensor answers plainly (``layout``,
 ``is_sparse``, ``output_nr``, ``resolve_conj``, ``H``, ...), plus the element-wise Python
 callbacks ``map_`` and ``apply_``.
@@ -17,8 +18,8 @@ from typing import Any
 from . import _args
 from ._layout import strided
 from ._tensor import Tensor
-from .ops import pointwise, scan, shape
-from .ops._base import wrap
+from .ops import pointwise, scan, shape, unary_more
+from .ops._base import example, public_unary, wrap
 
 
 def divide(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
@@ -37,6 +38,35 @@ def true_divide(input: Any, other: Any) -> Tensor:
     tensor([1.5000])
     """
     return pointwise.div(input, other)
+
+
+def multiply(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """torch's other name for :func:`mul`.
+
+    >>> minitorch.multiply(minitorch.tensor([1., 2.]), 3)
+    tensor([3., 6.])
+    """
+    return pointwise.mul(input, other, out=out)
+
+
+def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
+    """torch's other name for :func:`sub`: ``input - alpha * other``.
+
+    >>> minitorch.subtract(minitorch.tensor([5., 6.]), 1, alpha=2)
+    tensor([3., 4.])
+    """
+    return pointwise.sub(input, other, alpha=alpha)
+
+
+absolute = public_unary(pointwise.Abs, "absolute", example(
+    "torch's other name for :func:`abs`.", "minitorch.absolute(minitorch.tensor([-1.5, 2.]))",
+    "tensor([1.5000, 2.0000])"))
+negative = public_unary(pointwise.Neg, "negative", example(
+    "torch's other name for :func:`neg`.", "minitorch.negative(minitorch.tensor([1, -2]))",
+    "tensor([-1,  2])"))
+fix = public_unary(unary_more.Trunc, "fix", example(
+    "torch's other name for :func:`trunc`.", "minitorch.fix(minitorch.tensor([-1.5, 2.7]))",
+    "tensor([-1.,  2.])"))
 
 
 def concat(tensors: Any, dim: int = 0) -> Tensor:
@@ -61,7 +91,7 @@ def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     if isinstance(other, Tensor):
         return pointwise.RsubTensors.apply(input, other, alpha=alpha)
     _args.tensor_or_number("rsub", other, "other", 2)
-    return pointwise.sub(other, input if alpha == 1 else input * alpha)
+    return pointwise.rsub_number(other, input if alpha == 1 else input * alpha)
 
 
 def positive(input: Tensor) -> Tensor:
@@ -200,10 +230,12 @@ def _no(self: Tensor) -> bool:
 
 
 FUNCTIONS = (divide, true_divide, concat, concatenate, rsub, positive, sgn, is_floating_point,
-             typename)
+             typename, multiply, subtract, absolute, negative, fix)
 
 METHODS = {
     "divide": divide, "true_divide": true_divide, "positive": positive,
+    "multiply": multiply, "subtract": subtract, "absolute": absolute, "negative": negative,
+    "fix": fix,
     "sgn": sgn, "where": _where, "__reversed__": _reversed,
     "H": property(_conjugate_transpose), "mH": property(_batched_conjugate_transpose),
     "adjoint": _batched_conjugate_transpose, "dim_order": _dim_order,

@@ -12,7 +12,9 @@ tensor([1., 2.])
 from __future__ import annotations
 
 import functools
+import importlib
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -20,13 +22,15 @@ from . import _args, _call_form, _layout, backend
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, as_array, empty, full, ones, zeros
 from ._tensor import Tensor
+from ._warn_once import warn_once
 from .autograd import grad_mode
 from .ops import _fused
 
 __all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
-           "IntTensor", "LongTensor", "ShortTensor", "empty_like",
+           "IntTensor", "LongTensor", "ShortTensor", "empty_like", "empty_strided",
            "full_like", "get_default_device", "legacy_array", "linspace", "logspace",
-           "set_default_device", "with_size_keyword"]
+           "scalar_tensor", "set_default_device", "set_default_tensor_type",
+           "with_size_keyword"]
 
 
 def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires_grad: Any,
@@ -193,6 +197,62 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
     return out
 
 
+def scalar_tensor(s: Any, *, dtype: D.dtype | None = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+    """A 0-d tensor holding the number ``s``, of the default float dtype unless ``dtype``.
+
+    >>> minitorch.scalar_tensor(3), minitorch.scalar_tensor(3, dtype=minitorch.int64)
+    (tensor(3.), tensor(3))
+    """
+    s, dtype, requires_grad = _args.parsed(
+        "scalar_tensor", ("number", s, "s", 1), ("dtype", dtype, "dtype", None),
+        ("flag", requires_grad, "requires_grad", None))
+    return full((), s, dtype=dtype or D.get_default_dtype(), device=device,
+                requires_grad=requires_grad)
+
+
+def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, device: Any = None,
+                  requires_grad: bool = False) -> Tensor:
+    """A new tensor of ``size`` laid out with the element steps ``stride`` (minitorch fills it
+    with zeros; torch leaves it uninitialised). Where the steps make elements overlap, it is
+    read-only here.
+
+    >>> x = minitorch.empty_strided((2, 3), (1, 2)); x.stride(), x.is_contiguous()
+    ((1, 2), False)
+    """
+    for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
+        _args.int_tuple("empty_strided", value, name, position)
+    size, stride, dtype, requires_grad = _args.parsed(
+        "empty_strided", ("ints", size, "size", 1), ("ints", stride, "stride", 2),
+        ("dtype", dtype, "dtype", None), ("flag", requires_grad, "requires_grad", None))
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
+    _args.non_negative("empty_strided", size)
+    if 0 not in size and any(step < 0 for step in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    dtype = dtype or D.get_default_dtype()
+    _args.check_alloc((backend.strided_storage(size, stride),), dtype.itemsize)
+    name = dtype.name
+    array = _created(lambda xp: backend.strided_zeros(xp, size, stride,
+                                                      backend.array_dtype(xp, name)), device)
+    return _leaf(array, requires_grad)
+
+
+def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | None = None,
+                      device: Any = None, requires_grad: bool = False) -> Tensor:
+    """:func:`empty_strided` with this tensor's dtype and device unless given.
+
+    >>> minitorch.ones(1, dtype=minitorch.int32).new_empty_strided((2,), (2,)).stride()
+    (2,)
+    """
+    for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
+        _args.int_tuple("new_empty_strided", value, name, position)
+    return empty_strided(size, stride, dtype=_args.dtype("new_empty_strided", dtype) or
+                         self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+
 # ---- the default device ---------------------------------------------------------------------
 def set_default_device(device: Any) -> None:
     """Make factories place new tensors on ``device`` (None: the CPU).
@@ -307,6 +367,50 @@ _LEGACY = {dt.name: _legacy(dt) for dt in D.ALL}
 FloatTensor, DoubleTensor, HalfTensor = _LEGACY["float32"], _LEGACY["float64"], _LEGACY["float16"]
 LongTensor, IntTensor, ShortTensor = _LEGACY["int64"], _LEGACY["int32"], _LEGACY["int16"]
 CharTensor, ByteTensor, BoolTensor = _LEGACY["int8"], _LEGACY["uint8"], _LEGACY["bool"]
+_LEGACY_NAMES = {t.__name__ for t in _LEGACY.values()}
+
+
+def set_default_tensor_type(t: Any) -> None:
+    """Make a legacy floating type (``minitorch.DoubleTensor``, or its name such as
+    ``"torch.DoubleTensor"``) the default: its dtype becomes the default dtype, a CUDA type's
+    device the default device. Deprecated in torch, which warns once: use
+    ``set_default_dtype`` and ``set_default_device``.
+
+    >>> minitorch.set_default_tensor_type(minitorch.DoubleTensor); minitorch.tensor([1.]).dtype
+    torch.float64
+    >>> minitorch.set_default_tensor_type("torch.FloatTensor")
+    """
+    cuda = isinstance(t, str) and t.startswith("torch.cuda.")
+    if isinstance(t, str):
+        t = _dotted_name(t)
+    warn_once("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+              "torch.set_default_dtype() and torch.set_default_device() as alternatives.")
+    if not isinstance(t, _LegacyType):
+        raise TypeError("invalid type object: only floating-point types are supported as the "
+                        "default type")
+    if not t.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    D.set_default_dtype(t.dtype)
+    if cuda:
+        set_default_device("cuda")
+
+
+def _dotted_name(name: str) -> Any:
+    """The object a dotted name such as ``"torch.FloatTensor"`` names, as torch imports it
+    (``torch.`` is minitorch; ``torch.cuda.`` names a CUDA type, where one is available)."""
+    first, *rest = name.split(".")
+    if first in ("torch", "minitorch"):
+        if rest[:1] == ["cuda"] and len(rest) == 2 and rest[1] in _LEGACY_NAMES:
+            if not backend.cuda_device_count():
+                raise TypeError(f"type {name} not available. Torch not compiled with CUDA "
+                                "enabled.")
+            rest = rest[1:]
+        obj: Any = importlib.import_module("minitorch")
+    else:
+        obj = importlib.import_module(first)
+    for component in rest:
+        obj = getattr(obj, component)
+    return obj
 
 
 def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
@@ -364,8 +468,6 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
     tensor([1., 2.], dtype=torch.float64)
     """
     if isinstance(data, Tensor):
-        import warnings
-
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()"
             ".clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
@@ -376,7 +478,7 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
 
 NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", zeros),
                "new_empty": _new("empty", empty), "new_full": _new("full", full),
-               "new_tensor": new_tensor}
+               "new_tensor": new_tensor, "new_empty_strided": new_empty_strided}
 
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _aliases, _args, _call_form, _factories, _random, _storage
+from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage
 from . import _dtype as D
 from ._dtype import result_type
 from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
@@ -29,6 +29,7 @@ from .ops import (
     broadcast,
     diagonal,
     dist,
+    gamma,
     gather,
     hyperbolic,
     indexing,
@@ -56,10 +57,12 @@ from .ops import (
     shape,
     sorting,
     special,
+    special_functions,
     split,
     take,
     tensor_split,
     triangle,
+    trig,
     unary_more,
     unique,
 )
@@ -913,7 +916,8 @@ def _format(self: Tensor, format_spec: str) -> str:
 
 _METHODS = {
     "__add__": _tensor_first(pointwise.Add), "__radd__": _tensor_first(pointwise.Add),
-    "__sub__": _tensor_first(pointwise.Sub), "__rsub__": _binary(pointwise.sub, reflected=True),
+    "__sub__": _tensor_first(pointwise.Sub),
+    "__rsub__": _binary(pointwise.rsub_number, reflected=True),
     "__mul__": _tensor_first(pointwise.Mul), "__rmul__": _tensor_first(pointwise.Mul),
     "__truediv__": _tensor_first(pointwise.Div),
     "__rtruediv__": _binary(pointwise.div, reflected=True),
@@ -1043,14 +1047,20 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
-                 "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
+                 "storage": _storage.storage, "untyped_storage": _storage.untyped_storage,
+                 "storage_offset": _storage.storage_offset})
 
 _METHODS.update(logic.METHODS)
 _METHODS.update(binary_more.METHODS)
 _METHODS.update(reduction_more.METHODS)
 _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
-_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
+_METHODS.update(trig.METHODS)
+_METHODS.update(gamma.METHODS)
+_METHODS.update(special_functions.METHODS)
+_METHODS.update(_attributes.METHODS)
+_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other),
+                 "multiply_": mul_, "subtract_": sub_})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 _METHODS.update(rearrange.METHODS)
 _METHODS.update(broadcast.METHODS)

@@ -12,13 +12,12 @@ counts values; both describe the whole array of the tensor the view was taken fr
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
-__all__ = ["TypedStorage", "UntypedStorage", "storage", "untyped_storage"]
+from . import backend
+from ._warn_once import warn_once
 
-_warned = [False]
-
+__all__ = ["TypedStorage", "UntypedStorage", "storage", "storage_offset", "untyped_storage"]
 
 def _root(t: Any) -> Any:
     return t._view_of[0] if t._view_of is not None else t
@@ -78,11 +77,24 @@ def untyped_storage(self: Any) -> UntypedStorage:
 def storage(self: Any) -> TypedStorage:
     """The memory this tensor lives in, counted in values; deprecated in torch, which warns
     once (use ``untyped_storage()``)."""
-    if not _warned[0]:
-        _warned[0] = True
-        warnings.warn("TypedStorage is deprecated. It will be removed in the future and "
-                      "UntypedStorage will be the only storage class. This should only matter "
-                      "to you if you are using storages directly.  To access UntypedStorage "
-                      "directly, use tensor.untyped_storage() instead of tensor.storage()",
-                      UserWarning, stacklevel=2)
+    warn_once("TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
+              "will be the only storage class. This should only matter to you if you are using "
+              "storages directly.  To access UntypedStorage directly, use "
+              "tensor.untyped_storage() instead of tensor.storage()")
     return TypedStorage(_root(self))
+
+
+def storage_offset(self: Any) -> int:
+    """Where this tensor's first element lies in its storage, counted in elements: 0 for a
+    tensor that owns its memory, the start of the slice for a view.
+
+    >>> x = minitorch.zeros(2, 3)
+    >>> x[1].storage_offset(), x[:, 1:].storage_offset(), x.t()[1].storage_offset()
+    (3, 1, 1)
+    """
+    root = _root(self)
+    here, start = backend.address(self._data), backend.address(root._data)
+    if here is None or start is None:
+        raise RuntimeError("storage_offset(): this array library does not expose its memory "
+                           "addresses")
+    return (here - start) // self.element_size()

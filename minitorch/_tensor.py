@@ -732,8 +732,8 @@ class Tensor(metaclass=_TensorType):
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
-            raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous")
+            many = "more than one value" if self.numel() else "no values"
+            raise RuntimeError(f"Boolean value of Tensor with {many} is ambiguous")
         return bool(self.item())
 
     def __float__(self) -> float:

@@ -1,27 +1,69 @@
-"""Printing tensors exactly as torch prints them (default print options only).
+"""Printing tensors exactly as torch prints them, under torch's print options.
 
 The layout follows torch's rules: every shown element of a tensor is formatted by one
 shared rule (plain integers, ``1.`` for integer-valued floats, ``0.1234`` fixed point or
-``1.2340e-05`` scientific), right-aligned to a common width, wrapped at 80 columns, with
-``...`` standing for the middle of any dimension longer than six once the tensor has more
-than 1000 elements. Suffixes such as ``dtype=...`` or ``grad_fn=<...>`` follow the values.
+``1.2340e-05`` scientific), right-aligned to a common width, wrapped at the line width, with
+``...`` standing for the middle of any dimension longer than twice ``edgeitems`` once the
+tensor has more than ``threshold`` elements. Suffixes such as ``dtype=...`` or
+``grad_fn=<...>`` follow the values. :func:`set_printoptions` changes the options, as
+``torch.set_printoptions`` does.
+
+>>> import minitorch
+>>> minitorch.set_printoptions(precision=2)
+>>> minitorch.tensor([1.12345])
+tensor([1.12])
+>>> minitorch.set_printoptions(profile="default")
 """
 
+import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ._dtype import get_default_dtype
 
-PRECISION = 4  # digits after the decimal point
-THRESHOLD = 1000  # more elements than this are summarised
-EDGEITEMS = 3  # elements kept at each end of a summarised dimension
-LINEWIDTH = 80
 
+@dataclasses.dataclass
+class _PrintOptions:
+    precision: Any = 4  # digits after the decimal point
+    threshold: Any = 1000  # more elements than this are summarised
+    edgeitems: Any = 3  # elements kept at each end of a summarised dimension
+    linewidth: Any = 80
+    sci_mode: Any = None  # None: chosen from the values
+
+
+PRINT_OPTS = _PrintOptions()
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
 _PREFIX = "tensor("
 _FLOATING = ("float16", "float32", "float64")
 _IMPLIED = ("int64", "bool")  # with the default float, the dtypes whose values show their kind
+
+
+def set_printoptions(precision: Any = None, threshold: Any = None, edgeitems: Any = None,
+                     linewidth: Any = None, profile: Any = None, sci_mode: Any = None) -> None:
+    """Set how tensors print: digits after the point, the element count past which they are
+    summarised, the elements kept at each end of a summarised dimension, the line width,
+    a ``profile`` (``"default"``, ``"short"`` or ``"full"``) that the other options then
+    override, and ``sci_mode`` (True or False forces scientific notation or not; None lets
+    the values choose). As in torch, ``sci_mode`` is reset by every call.
+
+    >>> minitorch.set_printoptions(threshold=5)
+    >>> minitorch.arange(10)
+    tensor([0, 1, 2,  ..., 7, 8, 9])
+    >>> minitorch.set_printoptions(profile="default")
+    >>> minitorch.arange(10)
+    tensor([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    """
+    if profile in _PROFILES:  # torch ignores a profile it does not know
+        (PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems,
+         PRINT_OPTS.linewidth) = _PROFILES[profile]
+    for name, value in (("precision", precision), ("threshold", threshold),
+                        ("edgeitems", edgeitems), ("linewidth", linewidth)):
+        if value is not None:
+            setattr(PRINT_OPTS, name, value)
+    PRINT_OPTS.sci_mode = sci_mode
 
 
 def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = (),
@@ -46,6 +88,8 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
         # no element shows whether an empty tensor holds integers, so only float32 is implied
         show_dtype = dtype_name != get_default_dtype().name
     else:
+        if not PRINT_OPTS.edgeitems:
+            extra.append(f"size={tuple(array.shape)}")
         body = _values_str(array, dtype_name in _FLOATING)
         show_dtype = dtype_name not in _IMPLIED and dtype_name != get_default_dtype().name
     if show_dtype:
@@ -67,75 +111,93 @@ def meta_repr(shape: tuple, dtype_name: str, suffixes: Sequence[str] = ()) -> st
 
 def _values_str(array: np.ndarray, floating: bool) -> str:
     """The bracketed values of a non-empty array, e.g. ``[[1., 2.],\\n        [3., 4.]]``."""
-    summarize = array.size > THRESHOLD
-    cut = [summarize and n > 2 * EDGEITEMS for n in array.shape]
-    if summarize:
-        array = array[np.ix_(*(_kept(n) if c else np.arange(n) for n, c in zip(array.shape, cut)))]
-    cells, width = _format_cells(array, floating)
-    return _nest(cells, cut, width, len(_PREFIX))
+    summarize = array.size > PRINT_OPTS.threshold
+    formatter = _Formatter(_summarized(array) if summarize else array, floating)
+    return _nested_str(array, len(_PREFIX), summarize, formatter)
 
 
-def _kept(n: int) -> np.ndarray:
-    """Indices shown along a summarised dimension of length ``n``: both edges."""
-    return np.r_[0:EDGEITEMS, n - EDGEITEMS : n]
+def _edges(n: int) -> list:
+    """The indices torch keeps along a dimension of ``n`` when summarising: ``edgeitems`` at
+    each end (sliced as torch slices, so 0 keeps everything)."""
+    e, indices = PRINT_OPTS.edgeitems, list(range(n))
+    return indices[:e] + indices[-e:] if n > 2 * e else indices
 
 
-def _format_cells(shown: np.ndarray, floating: bool) -> tuple[np.ndarray, int]:
-    """Format every shown element; return the strings (shaped like ``shown``) and the width.
+def _summarized(array: np.ndarray) -> np.ndarray:
+    """The elements a summarised print shows, which alone choose the format (torch's
+    ``get_summarized_data``); with ``edgeitems`` 0 a matrix shows none."""
+    if array.ndim >= 2 and not PRINT_OPTS.edgeitems:
+        return array[(slice(0, 0),) * array.ndim]
+    return array[np.ix_(*(_edges(n) for n in array.shape))] if array.ndim else array
 
-    The width is the one torch uses for alignment and line breaking; a few strings
-    (``nan``, ``-0.``) may be longer than it.
-    """
-    values = shown.ravel().tolist()
-    if floating:
-        to_str, width = _float_rule(shown)
+
+class _Formatter:
+    """torch's ``_Formatter``: one rule and one width for every shown element."""
+
+    def __init__(self, shown: np.ndarray, floating: bool) -> None:
+        self.floating, self.int_mode, self.sci_mode, self.width = floating, True, False, 1
+        values = shown.ravel()
+        if not floating:
+            self.width = max([1, *(len(f"{v}") for v in values.tolist())])
+            return
+        nonzero = values[np.isfinite(values) & (values != 0)].tolist()
+        if not nonzero:
+            return
+        small, large = min(map(abs, nonzero)), max(map(abs, nonzero))
+        self.int_mode = all(v.is_integer() for v in nonzero)
+        self.sci_mode = (large / small > 1000.0 or large > 1.0e8 or small < 1.0e-4
+                         if PRINT_OPTS.sci_mode is None else PRINT_OPTS.sci_mode)
+        precision = PRINT_OPTS.precision
+        if self.sci_mode:
+            widths = (len(f"{{:.{precision}e}}".format(v)) for v in nonzero)
+        elif self.int_mode:  # the trailing dot counts
+            widths = (len(f"{v:.0f}") + 1 for v in nonzero)
+        else:
+            widths = (len(f"{{:.{precision}f}}".format(v)) for v in nonzero)
+        self.width = max(1, *widths)
+
+    def format(self, value: Any) -> str:
+        precision = PRINT_OPTS.precision
+        if not self.floating:
+            text = f"{value}"
+        elif self.sci_mode:
+            text = f"{{:{self.width}.{precision}e}}".format(value)
+        elif self.int_mode:
+            text = f"{value:.0f}" + ("." if math.isfinite(value) else "")
+        else:
+            text = f"{{:.{precision}f}}".format(value)
+        return (self.width - len(text)) * " " + text
+
+
+def _nested_str(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+    """Bracket the formatted elements dimension by dimension; ``indent`` is the column of
+    ``[`` (torch's ``_tensor_str_with_formatter``)."""
+    if array.ndim == 0:
+        return formatter.format(array.item())
+    if array.ndim == 1:
+        return _vector_str(array, indent, summarize, formatter)
+    e, n = PRINT_OPTS.edgeitems, len(array)
+    if summarize and n > 2 * e:
+        rows = [*range(e), None, *range(n - e, n)]
     else:
-        to_str, width = str, max(len(str(v)) for v in values)
-    cells = [to_str(v).rjust(width) for v in values]
-    return np.array(cells, dtype=object).reshape(shown.shape), width
-
-
-def _float_rule(shown: np.ndarray) -> tuple[Callable[[float], str], int]:
-    """Choose how floats print, from their non-zero finite values: returns (to_str, width)."""
-    flat = shown.ravel()
-    nonzero = flat[np.isfinite(flat) & (flat != 0)].tolist()
-    if not nonzero:
-        return _int_valued, 1
-    small, large = min(map(abs, nonzero)), max(map(abs, nonzero))
-    if large / small > 1000.0 or large > 1.0e8 or small < 1.0e-4:
-        to_str = f"{{:.{PRECISION}e}}".format
-    elif all(v.is_integer() for v in nonzero):
-        to_str = _int_valued
-    else:
-        to_str = f"{{:.{PRECISION}f}}".format
-    return to_str, max(len(to_str(v)) for v in nonzero)
-
-
-def _int_valued(value: float) -> str:
-    """An integer-valued float with a trailing dot (``3.``); ``nan`` and ``inf`` as they are."""
-    text = f"{value:.0f}"
-    return text + "." if math.isfinite(value) else text
-
-
-def _nest(cells: np.ndarray, cut: list[bool], width: int, indent: int) -> str:
-    """Bracket the formatted cells dimension by dimension; ``indent`` is the column of ``[``."""
-    if cells.ndim == 0:
-        return cells[()]
-    if cells.ndim == 1:
-        return _row(list(cells), cut[0], width, indent)
-    parts = [_nest(sub, cut[1:], width, indent + 1) for sub in cells]
-    if cut[0]:
-        parts.insert(EDGEITEMS, "...")
+        rows = list(range(n))
+    parts = ["..." if i is None else _nested_str(array[i], indent + 1, summarize, formatter)
+             for i in rows]
     # blocks of higher dimensions are separated by blank lines, one per extra dimension
-    separator = "," + "\n" * (cells.ndim - 1) + " " * (indent + 1)
-    return "[" + separator.join(parts) + "]"
+    return "[" + ("," + "\n" * (array.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
-def _row(items: list[str], cut: bool, width: int, indent: int) -> str:
+def _vector_str(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
     """One innermost dimension, wrapped so each line holds as many elements as fit."""
-    if cut:
-        items.insert(EDGEITEMS, " ...")
-    per_line = max(1, (LINEWIDTH - indent) // (width + 2))
+    per_line = max(1, math.floor((PRINT_OPTS.linewidth - indent) / (formatter.width + 2)))
+    e = PRINT_OPTS.edgeitems
+    if summarize and not e:
+        items = ["..."]
+    elif summarize and len(array) > 2 * e:
+        items = ([formatter.format(v) for v in array[:e].tolist()] + [" ..."]
+                 + [formatter.format(v) for v in array[-e:].tolist()])
+    else:
+        items = [formatter.format(v) for v in array.tolist()]
     lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
@@ -146,7 +208,7 @@ def _add_suffixes(text: str, suffixes: Sequence[str]) -> str:
     line_length = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
         length = len(suffix)
-        if line_length + length + 2 > LINEWIDTH:
+        if line_length + length + 2 > PRINT_OPTS.linewidth:
             text += ",\n" + " " * len(_PREFIX) + suffix
             line_length = len(_PREFIX) + length
         else:

@@ -443,6 +443,46 @@ def sliding_windows(array: Any, dim: int, size: int, step: int) -> Any:
     return importlib.import_module("cupy.lib.stride_tricks").as_strided(array, shape, windowed)
 
 
+def strided_storage(shape: tuple, strides: tuple) -> int:
+    """How many elements a layout of ``shape`` with element ``strides`` reaches.
+
+    >>> strided_storage((2, 3), (1, 2)), strided_storage((0, 3), (1, 1))
+    (6, 0)
+    """
+    return 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+
+
+def _overlapping(shape: tuple, strides: tuple) -> bool:
+    """Whether two elements of the layout share a memory place."""
+    reach = 0
+    for step, n in sorted((s, n) for n, s in zip(shape, strides) if n > 1):
+        if step <= reach:
+            return True
+        reach += (n - 1) * step
+    return False
+
+
+def strided_zeros(xp: Any, shape: tuple, strides: tuple, dtype: Any) -> Any:
+    """Zeros of ``shape`` laid out with the element ``strides`` (torch's ``empty_strided``):
+    a strided view of a buffer as long as they reach, read-only where elements overlap; a
+    library without strides gets contiguous zeros.
+
+    >>> strided_zeros(np, (2, 3), (1, 2), np.float32).strides
+    (4, 8)
+    """
+    buffer = xp.zeros(strided_storage(shape, strides), dtype=dtype)
+    if getattr(buffer, "strides", None) is None:
+        return xp.zeros(shape, dtype=dtype)
+    steps = tuple(s * buffer.itemsize for s in strides)
+    if isinstance(buffer, np.ndarray):
+        return np.lib.stride_tricks.as_strided(buffer, shape, steps,
+                                               writeable=not _overlapping(shape, strides))
+    if _overlapping(shape, strides):  # CuPy cannot make such a view read-only
+        raise NotImplementedError("minitorch makes a layout whose elements overlap on the CPU "
+                                  "only; use device='cpu' or strides that do not overlap")
+    return importlib.import_module("cupy.lib.stride_tricks").as_strided(buffer, shape, steps)
+
+
 def to_device(array: Any, dev: device) -> Any:
     """``array``'s values on ``dev`` (the array itself when it is there already)."""
     if namespace(array) is factory_namespace(dev) and device_of(array) == dev:

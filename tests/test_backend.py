@@ -25,6 +25,8 @@ NUMPY_ALLOWED = {
     "_dtype.py": "numpy dtypes as descriptors (tensor.dtype.np)",
     "_tensor_str.py": "formats a host copy of the values",
     "_creation.py": "parses Python data (nested lists) on the host before it goes to a device",
+    "_as_tensor.py": "tells a host numpy array (whose memory a CPU tensor may share) and a "
+                     "numpy scalar from other data",
     "serialization.py": "a saved tensor's values are host bytes, read back on the host",
     "_generator.py": "torch's CPU random stream is host words (mt19937)",
     "_sampling.py": "torch's CPU sampling steps on those host words, then moved to the device",

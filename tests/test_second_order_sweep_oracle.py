@@ -49,6 +49,22 @@ Sin: x.sin()
 Sinh: x.sinh()
 Sqrt: x.sqrt()
 Tanh: x.tanh()
+Tan: x.tan()
+Acos: x.acos()
+Asin: x.asin()
+Atan: x.atan()
+Deg2Rad: x.deg2rad() * x
+Rad2Deg: x.rad2deg() * x
+Sinc: x.sinc()
+Erfc: x.erfc()
+Erfinv: x.erfinv()
+I0: x.i0()
+Lgamma: x.lgamma()
+Digamma: x.digamma()
+Polygamma: L.polygamma(2, x)
+Mvlgamma: L.mvlgamma(x + 1, 2)
+Logit: x.logit(0.3)
+NanToNum: x.nan_to_num() * x
 Ceil: (x * 3).ceil() * x
 Floor: (x * 3).floor() * x
 Round: (x * 3).round() * x
@@ -71,6 +87,8 @@ Clamp: x.clamp(0.3, 0.7) * x
 ClampMin: x.clamp(min=0.4) * x
 ClampTensor: x.clamp(min=y) * x
 ClampMinTensor: x.clamp_min(y) * x
+ClampMax: x.clamp_max(0.6) * x
+ClampMaxTensor: x.clamp_max(y) * x
 Add: x + y * x
 Sub: x - y * x
 Mul: x * y
@@ -249,7 +267,7 @@ Logcumsumexp: L.logcumsumexp(M, 1)
 EXCLUDED: dict[str, str] = {
     **dict.fromkeys(["Alias", "Copy", "CopySlices", "Fill", "Zero", "EluInplace",
                      "LeakyReluInplace", "SqueezeInplace", "UnsqueezeInplace", "TInplace",
-                     "TransposeInplace",
+                     "TransposeInplace", "PolygammaInPlace",
                      "AsStridedView"],
                     "in-place op, or an internal piece of one (forward_ad.inplace runs it)"),
     **dict.fromkeys(["Bernoulli", "BernoulliOfProbabilities", "Exponential", "Normal", "Random",
@@ -269,6 +287,7 @@ EXCLUDED: dict[str, str] = {
     "SliceEmbed": "the backward of a slice (Slice runs it)",
     "ReshapeAlias": "reshape's view under no_grad: no graph to differentiate twice",
     "Upsample": "the base of the Upsample* ops, never applied itself",
+    "I1": "i0's derivative (torch's special_i1, not public here): I0 runs it",
     **dict.fromkeys(["Unique2", "UniqueDim", "UniqueConsecutive", "FloorDivide"],
                     "not differentiable in torch (no derivative for _unique2 / unique_dim / "
                     "unique_consecutive / floor_divide)"),
@@ -443,9 +462,9 @@ def test_every_op_is_swept_or_excluded() -> None:
 SIGNS_DIFFER: dict[str, str] = {
     "hessian": "Atanh Cumprod LogSigmoid Rsub SafeSoftmax Sigmoid Solve Sub Tanh",
     "jacfwd(jacrev)": "Atanh Cumprod LogSigmoid Rsub SafeSoftmax Sigmoid Solve Sub Tanh",
-    "jacrev(jacrev)": "Atanh Cumprod Log Log10 Log1p Log2 LogSigmoid Neg Prod ProdDim "
+    "jacrev(jacrev)": "Atan Atanh Cumprod Log Log10 Log1p Log2 LogSigmoid Neg Prod ProdDim "
                       "Reciprocal Rsqrt Rsub Sigmoid Sqrt Sub Tanh",
-    "jacrev(jacfwd)": "Atanh Log Log10 Log1p Log2 LogSigmoid Neg Prod ProdDim Reciprocal "
+    "jacrev(jacfwd)": "Atan Atanh Log Log10 Log1p Log2 LogSigmoid Neg Prod ProdDim Reciprocal "
                       "Rsqrt Rsub Sigmoid Sqrt Sub Tanh",
     "hvp": "Celu Elu Selu",
     "vhp": "Celu Elu Selu",

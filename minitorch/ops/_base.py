@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._args import INT64_MAX, float_scalar, int_scalar, operand
+from .._args import INT64_MAX, float_scalar, int_scalar, operand, tensor_args
 from .._dtype import bool as bool_
 from .._dtype import dtype, result_type, wrapped
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
 from ..backend import array_dtype, to_device
 
-__all__ = ["Op", "array_of", "cast_operands", "check_same_device", "like", "sum_to", "wrap"]
+__all__ = ["Op", "array_of", "cast_operands", "check_same_device", "example", "like",
+           "public_binary", "public_unary", "sum_to", "wrap"]
 
 
 class Op(Function):
@@ -27,6 +28,37 @@ class Op(Function):
 
 wrap = Tensor._make
 """A new tensor (no grad) holding ``array``: ``Tensor._make`` itself (one call fewer per op)."""
+
+
+def example(summary: str, call: str, printed: str) -> str:
+    """A docstring: ``summary`` and a doctest of ``call`` printing ``printed``.
+
+    >>> example("Twice x.", "2 * x", "tensor([2.])").splitlines()
+    ['Twice x.', '', '    >>> 2 * x', '    tensor([2.])', '    ']
+    """
+    return f"{summary}\n\n    >>> {call}\n    {printed}\n    "
+
+
+def public_unary(op: Any, name: str, doc: str) -> Any:
+    """The public ``minitorch.<name>(input)``, also the method ``Tensor.<name>()``: ``op`` of
+    a tensor (anything else refused with torch's message)."""
+    def fn(input: Tensor) -> Tensor:
+        tensor_args(name, (input, "input", 1))
+        return op.apply(input)
+
+    fn.__name__, fn.__doc__ = name, doc
+    return fn
+
+
+def public_binary(op: Any, name: str, doc: str) -> Any:
+    """The public ``minitorch.<name>(input, other)`` of two tensors, also the method
+    ``Tensor.<name>(other)``."""
+    def fn(input: Tensor, other: Tensor) -> Tensor:
+        tensor_args(name, (input, "input", 1), (other, "other", 2))
+        return op.apply(input, other)
+
+    fn.__name__, fn.__doc__ = name, doc
+    return fn
 
 
 def array_of(value: Any) -> Any:

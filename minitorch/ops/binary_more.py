@@ -15,7 +15,7 @@ from .. import _args
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..backend import array_dtype
-from ._base import Op, cast_operands, wrap
+from ._base import Op, cast_operands, public_binary, wrap
 from .pointwise import _meta, _reduce, check_broadcast, where, zero_grad
 
 __all__ = ["Atan2", "Copysign", "CopysignScalar", "Hypot", "Logaddexp", "atan2", "copysign",
@@ -141,27 +141,17 @@ class CopysignScalar(Op):
         return (_copysign_gradient(g, a, out),)
 
 
-def _function(op: type, name: str, doc: str) -> Any:
-    def fn(input: Tensor, other: Tensor) -> Tensor:
-        _args.tensor_args(name, (input, "input", 1), (other, "other", 2))
-        return op.apply(input, other)
-
-    fn.__name__ = name
-    fn.__doc__ = doc
-    return fn
-
-
-hypot = _function(Hypot, "hypot", """``sqrt(input² + other²)``, without overflow.
+hypot = public_binary(Hypot, "hypot", """``sqrt(input² + other²)``, without overflow.
 
     >>> minitorch.hypot(minitorch.tensor([5.]), minitorch.tensor([12.]))
     tensor([13.])
     """)
-atan2 = _function(Atan2, "atan2", """The angle of the point ``(other, input)``, in radians.
+atan2 = public_binary(Atan2, "atan2", """The angle of the point ``(other, input)``, in radians.
 
     >>> minitorch.atan2(minitorch.tensor([1.]), minitorch.tensor([-1.]))
     tensor([2.3562])
     """)
-logaddexp = _function(Logaddexp, "logaddexp", """``log(exp(input) + exp(other))``, stably.
+logaddexp = public_binary(Logaddexp, "logaddexp", """``log(exp(input) + exp(other))``, stably.
 
     >>> minitorch.logaddexp(minitorch.tensor([0.]), minitorch.tensor([0.]))
     tensor([0.6931])

@@ -196,7 +196,8 @@ TWINS = ("addmm", "ceil", "clamp_max", "clip", "cumprod", "cumsum", "erf",
          "exp2", "floor", "fmod", "frac", "log10", "log2", "remainder", "round", "square",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
-         "atan2", "arctan2", "copysign", "xlogy")
+         "atan2", "arctan2", "copysign", "xlogy", "arccos", "arcsin", "arctan", "absolute",
+         "erfinv", "lgamma", "digamma")
 # ops whose ``other`` is a tensor only (no Number overload)
 _TENSOR_OTHER = ("hypot", "atan2", "arctan2")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of

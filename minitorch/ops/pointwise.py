@@ -676,6 +676,25 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
     return cls
 
 
+class _ParametrizedUnary(_Unary):
+    """A unary op with keyword parameters (an order, an ``eps``) kept on its node, which
+    saves its input: a subclass gives ``compute(xp, array, **parameters)`` and
+    ``gradient(g, x, **parameters)``."""
+
+    saved_names = ("self",)
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, **parameters: Any) -> Tensor:
+        ctx.save_for_backward(a)
+        ctx.parameters = parameters
+        return wrap(cls.compute(a._xp, cls.prepare(a), **parameters))
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return (cls.gradient(g, x, **ctx.parameters),)
+
+
 def zero_grad(g: Tensor, saved: Any) -> Tensor:
     """The gradient of a step function (sign, floor, ...): torch's ``zeros_like(grad)``, +0
     everywhere and no graph (``g * 0`` would be -0 where ``g`` is negative).
@@ -1089,11 +1108,26 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
 
 
 def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
-    """``input - alpha * other``.
+    """``input - alpha * other`` (a number ``input`` is a 0-d operand, as torch wraps it:
+    ``SubBackward0``).
 
     >>> minitorch.sub(minitorch.ones(2), 1)
     tensor([0., 0.])
     """
+    return _difference(input, other, alpha, Sub)
+
+
+def rsub_number(number: Any, tensor: Any) -> Tensor:
+    """``number - tensor`` as torch's ``rsub`` of a number records it (``RsubBackward1``):
+    the operator ``2 - x`` and ``minitorch.rsub(x, 2)``.
+
+    >>> rsub_number(2, minitorch.ones(1, requires_grad=True)).grad_fn.name()
+    'RsubBackward1'
+    """
+    return _difference(number, tensor, 1, Rsub)
+
+
+def _difference(input: Any, other: Any, alpha: Any, number_first: type) -> Tensor:
     input = _number_input("sub", input, other)
     _args.tensor_or_number("sub", input, "input", 1)
     _args.tensor_or_number("sub", other, "other", 2)
@@ -1102,9 +1136,12 @@ def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
         if _fusable(input, other):
             return Sub.apply(input, other, alpha=alpha)
         other = _scaled(input, other, alpha)
-    if not isinstance(input, Tensor):
+    if isinstance(input, Tensor):
+        return Sub.apply(input, other)
+    if number_first is Rsub:
         return Rsub.apply(other, other=input)
-    return Sub.apply(input, other)
+    no_bool(input, other)  # (before the number is wrapped in the result's dtype)
+    return Sub.apply(like_tensor(other, input), other)
 
 
 @takes_out

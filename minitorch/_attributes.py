@@ -1,0 +1,92 @@
+"""What a tensor tells about itself, as torch's functions and methods ask it: its GPU number
+(``get_device``), its size in bytes (``nbytes``, ``itemsize``), its kind (``is_signed``,
+``is_complex``, ``is_cpu``), whether it holds a true value (``is_nonzero``) and whether
+another tensor has its shape (``is_same_size``).
+
+>>> import minitorch
+>>> x = minitorch.ones(2, 3)
+>>> x.get_device(), x.nbytes, x.ndimension(), minitorch.is_signed(x)
+(-1, 24, 2, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _args
+from ._tensor import Tensor
+
+__all__ = ["METHODS", "get_device", "is_complex", "is_nonzero", "is_same_size", "is_signed"]
+
+
+def get_device(input: Tensor) -> int:
+    """The number of the GPU ``input`` is on, -1 for the CPU.
+
+    >>> minitorch.get_device(minitorch.ones(1))
+    -1
+    """
+    _args.tensor_args("get_device", (input, "input", 1))
+    dev = input.device
+    return dev.index or 0 if dev.type == "cuda" else -1
+
+
+def is_complex(input: Tensor) -> bool:
+    """False: minitorch has no complex dtypes.
+
+    >>> minitorch.is_complex(minitorch.ones(1))
+    False
+    """
+    _args.tensor_args("is_complex", (input, "input", 1))
+    return False
+
+
+def is_nonzero(input: Tensor) -> bool:
+    """Whether the one value of ``input`` is true (non-zero); other sizes are refused.
+
+    >>> minitorch.is_nonzero(minitorch.tensor([0.5]))
+    True
+    """
+    _args.tensor_args("is_nonzero", (input, "input", 1))
+    return bool(input)
+
+
+def is_same_size(input: Tensor, other: Tensor) -> bool:
+    """Whether both tensors have the same shape.
+
+    >>> minitorch.is_same_size(minitorch.ones(2, 3), minitorch.zeros(3, 2))
+    False
+    """
+    _args.tensor_args("is_same_size", (input, "input", 1), (other, "other", 2))
+    return input.shape == other.shape
+
+
+def is_signed(input: Tensor) -> bool:
+    """Whether ``input``'s dtype holds negative values (all but bool and uint8).
+
+    >>> minitorch.is_signed(minitorch.tensor([1], dtype=minitorch.uint8))
+    False
+    """
+    _args.tensor_args("is_signed", (input, "input", 1))
+    return input.dtype.name not in ("bool", "uint8")
+
+
+def _nbytes(self: Tensor) -> int:
+    """The bytes its elements take (a broadcast view counts each element it shows)."""
+    return self.numel() * self.element_size()
+
+
+def _ndimension(self: Tensor) -> int:
+    """The number of dimensions (``dim()``).
+
+    >>> minitorch.ones(2, 3).ndimension()
+    2
+    """
+    return self.dim()
+
+
+METHODS: dict[str, Any] = {
+    "get_device": get_device, "is_nonzero": is_nonzero, "is_signed": is_signed,
+    "is_same_size": is_same_size, "ndimension": _ndimension, "nbytes": property(_nbytes),
+    "itemsize": property(Tensor.element_size),
+    "is_cpu": property(lambda self: self.device.type == "cpu"),
+}
