@@ -241,17 +241,36 @@ _ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
 
 def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
+    dims = _squeeze_dims("squeeze", self, dim)
     if dim is _ALL:
-        dims = tuple(i for i, s in enumerate(self.shape) if s == 1)
         return shape.Squeeze.apply(self, dims=dims)
-    if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
-        raise TypeError(f"squeeze() received an invalid combination of arguments - got "
-                        f"({type(dim).__name__}), but expected one of: (), (int dim), "
-                        "(tuple of ints dim)")
-    dims = tuple(d for d in _args.dims("squeeze", dim, self.dim())
-                 if self.dim() and self.shape[d] == 1)
     op = shape.SqueezeDims if isinstance(dim, (tuple, list)) else shape.SqueezeDim
     return op.apply(self, dims=dims)
+
+
+def squeeze_(self: Tensor, dim: Any = _ALL) -> Tensor:
+    """In-place ``squeeze``: the tensor loses its size-one dims (all, or those in ``dim``).
+
+    >>> minitorch.ones(1, 2).squeeze_(0).shape
+    torch.Size([2])
+    """
+    dims = _squeeze_dims("squeeze_", self, dim)
+    op = inplace_views.SqueezeAllInplace if dim is _ALL else \
+        inplace_views.SqueezeDimsInplace if isinstance(dim, (tuple, list)) else \
+        shape.SqueezeInplace
+    return inplace_views.reshape_in_place(self, op, dims=dims)
+
+
+def _squeeze_dims(fn: str, self: Tensor, dim: Any) -> tuple:
+    """The size-one dims ``squeeze(dim)`` removes, with torch's errors for a bad ``dim``."""
+    if dim is _ALL:
+        return tuple(i for i, s in enumerate(self.shape) if s == 1)
+    if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
+        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
+                        f"({type(dim).__name__}), but expected one of: (), (int dim), "
+                        "(tuple of ints dim)")
+    return tuple(d for d in _args.dims(fn, dim, self.dim())
+                 if self.dim() and self.shape[d] == 1)
 
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
@@ -882,7 +901,8 @@ _METHODS = {
     "argmin": reduction.argmin, "logsumexp": reduction.logsumexp,
     "reshape": reshape, "view": view, "permute": permute, "movedim": movedim,
     "moveaxis": movedim, "transpose": transpose, "t": t,
-    "unsqueeze": unsqueeze, "squeeze": squeeze, "expand": expand, "flatten": flatten,
+    "unsqueeze": unsqueeze, "squeeze": squeeze, "squeeze_": squeeze_, "expand": expand,
+    "flatten": flatten,
     "expand_as": _shaped_as(expand, "expand_as"),
     "view_as": _shaped_as(view, "view_as"),
     "reshape_as": _shaped_as(reshape, "reshape_as"),

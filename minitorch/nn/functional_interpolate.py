@@ -9,13 +9,14 @@ tensor([[[0.0000, 0.5000, 1.0000]]])
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
 from ..ops.upsample import NODES, linear_sources, nearest_sources
 
-__all__ = ["interpolate"]
+__all__ = ["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"]
 
 _LINEAR = {"linear": 3, "bilinear": 4}
 
@@ -124,3 +125,42 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         sources = tuple(linear_sources(xp, input._data.dtype, n, out, s, bool(align_corners))
                         for n, out, s in zip(input.shape[2:], sizes, scales))
     return NODES[mode, dims].apply(input, sources=sources)
+
+
+def _deprecated(name: str) -> None:
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=3)
+
+
+def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
+    """Deprecated ``interpolate`` (torch warns so, and so does minitorch).
+
+    >>> with warnings.catch_warnings(action="ignore"):
+    ...     F.upsample(minitorch.ones(1, 1, 2), scale_factor=2).shape
+    torch.Size([1, 1, 4])
+    """
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Deprecated ``interpolate(..., mode="nearest")``.
+
+    >>> with warnings.catch_warnings(action="ignore"):
+    ...     F.upsample_nearest(minitorch.ones(1, 1, 1, 1), size=2).shape
+    torch.Size([1, 1, 2, 2])
+    """
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Deprecated ``interpolate(..., mode="bilinear", align_corners=True)``.
+
+    >>> with warnings.catch_warnings(action="ignore"):
+    ...     F.upsample_bilinear(minitorch.tensor([[[[0., 1.]]]]), size=(1, 3))
+    tensor([[[[0.0000, 0.5000, 1.0000]]]])
+    """
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

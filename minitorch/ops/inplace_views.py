@@ -22,10 +22,11 @@ from .. import _args
 from .._tensor import Tensor, check_inplace_allowed
 from ..autograd import grad_mode
 from .inplace import CopySlices
-from .shape import T, Transpose, Unsqueeze
+from .shape import Squeeze, T, Transpose, Unsqueeze
 
-__all__ = ["METHODS", "TInplace", "TransposeInplace", "UnsqueezeInplace", "fill_diagonal_",
-           "t_", "transpose_", "unsqueeze_"]
+__all__ = ["METHODS", "SqueezeAllInplace", "SqueezeDimsInplace", "TInplace", "TransposeInplace",
+           "UnsqueezeInplace", "fill_diagonal_", "reshape_in_place", "t_",
+           "transpose_", "unsqueeze_"]
 
 
 class TInplace(T):
@@ -40,7 +41,17 @@ class UnsqueezeInplace(Unsqueeze):
     node_name = "UnsqueezeBackward1"
 
 
-def _reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
+class SqueezeAllInplace(Squeeze):
+    node_name = "SqueezeBackward3"
+    _profile_name = "aten::squeeze_"
+
+
+class SqueezeDimsInplace(Squeeze):
+    node_name = "SqueezeBackward5"
+    _profile_name = "aten::squeeze_"
+
+
+def reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
     """``self`` becomes ``op``'s view of itself, recorded as its new grad_fn."""
     check_inplace_allowed(self)
     records = grad_mode._state.grad_enabled and self.requires_grad
@@ -69,7 +80,7 @@ def t_(self: Tensor) -> Tensor:
     if self.dim() > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
                            f"{self.dim()}D")
-    return _reshape_in_place(self, TInplace, dims=tuple(reversed(range(self.dim()))))
+    return reshape_in_place(self, TInplace, dims=tuple(reversed(range(self.dim()))))
 
 
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -82,9 +93,9 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     first = _args.dim("transpose_", dim0, max(self.dim(), 1))
     second = _args.dim("transpose_", dim1, max(self.dim(), 1))
     if self.dim() == 0:
-        return _reshape_in_place(self, TransposeInplace, dims=())
+        return reshape_in_place(self, TransposeInplace, dims=())
     dims[first], dims[second] = dims[second], dims[first]
-    return _reshape_in_place(self, TransposeInplace, dims=tuple(dims))
+    return reshape_in_place(self, TransposeInplace, dims=tuple(dims))
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
@@ -93,7 +104,7 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     >>> minitorch.ones(2).unsqueeze_(0).shape
     torch.Size([1, 2])
     """
-    return _reshape_in_place(self, UnsqueezeInplace,
+    return reshape_in_place(self, UnsqueezeInplace,
                              dim=_args.dim("unsqueeze_", dim, self.dim() + 1))
 
 

@@ -1,0 +1,223 @@
+"""Modules and functions torch programs use that minitorch lacked (corpus20e, fuzz21d),
+against torch: channel and alpha dropout, the padding modules, GLU, the deprecated upsample
+functions and modules."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same, assert_same_error, assert_same_grads, raised_by
+
+LIBS = (mt, torch)
+
+
+def _run_graph(L: Any, data: np.ndarray, call: Any, dtype: str = "float64") -> tuple:
+    """``call(L, x)`` on a leaf made of ``data``; the output, its node's name and x's grad
+    for a weighted sum (so every output element's gradient is distinct)."""
+    x = L.tensor(data, dtype=getattr(L, dtype), requires_grad=True)
+    out = call(L, x)
+    weights = L.arange(out.numel(), dtype=out.dtype).reshape(out.shape)
+    (out * weights).sum().backward()
+    return out, type(out.grad_fn).__name__ if out.grad_fn else None, x.grad
+
+
+def _same_graph(data: np.ndarray, call: Any, seed: int = 0, dtype: str = "float64") -> None:
+    mt.manual_seed(seed)
+    got = _run_graph(mt, data, call, dtype)
+    torch.manual_seed(seed)
+    want = _run_graph(torch, data, call, dtype)
+    assert_same(got[0], want[0])
+    assert got[1] == want[1]
+    assert_same_grads([got[2]], [want[2]], "x.grad")
+
+
+# ---- channel and alpha dropout -------------------------------------------------------------
+DROPOUTS = [("dropout1d", (2, 3, 4)), ("dropout1d", (3, 4)), ("dropout2d", (2, 3, 2, 2)),
+            ("dropout3d", (2, 3, 1, 2, 2)), ("dropout3d", (3, 1, 2, 2)),
+            ("alpha_dropout", (4, 5)), ("feature_alpha_dropout", (2, 5, 3)),
+            ("dropout", (3, 4))]
+
+
+@pytest.mark.parametrize("name, shape", DROPOUTS)
+@pytest.mark.parametrize("p", [0.0, 0.2, 0.5, 1.0])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_dropout_draws_values_and_gradients_are_torchs(name: str, shape: tuple, p: float,
+                                                       dtype: str) -> None:
+    data = np.random.default_rng(len(shape)).normal(size=shape)
+    for seed in range(3):
+        _same_graph(data, lambda L, x: getattr(L.nn.functional, name)(x, p, training=True),
+                    seed, dtype)
+
+
+@pytest.mark.parametrize("name, shape", DROPOUTS)
+def test_dropout_in_place_and_eval(name: str, shape: tuple) -> None:
+    data = np.random.default_rng(1).normal(size=shape)
+
+    def run(L: Any) -> tuple:
+        L.manual_seed(5)
+        fn = getattr(L.nn.functional, name)
+        x = L.tensor(data)
+        same = fn(x, 0.4, training=False) is x
+        y = L.tensor(data)
+        out = fn(y, 0.4, True, True)
+        return same, out, y, out is y
+    got, want = run(mt), run(torch)
+    assert got[0] == want[0] and got[3] == want[3]
+    assert_same(got[1], want[1])
+    assert_same(got[2], want[2])
+
+
+@pytest.mark.parametrize("cls, shape", [("Dropout1d", (2, 3, 4)), ("Dropout2d", (2, 3, 2, 2)),
+                                        ("Dropout3d", (3, 1, 2, 2)), ("AlphaDropout", (4, 5)),
+                                        ("FeatureAlphaDropout", (2, 5, 3))])
+def test_dropout_modules(cls: str, shape: tuple) -> None:
+    data = np.random.default_rng(2).normal(size=shape)
+
+    def run(L: Any) -> tuple:
+        module = getattr(L.nn, cls)(0.3)
+        _ = [repr(module), repr(getattr(L.nn, cls)(0.7, True)), repr(getattr(L.nn, cls)())]
+        L.manual_seed(9)
+        train = module(L.tensor(data))
+        return _, train, module.eval()(L.tensor(data))
+    got, want = run(mt), run(torch)
+    assert got[0] == want[0]
+    assert_same(got[1], want[1])
+    assert_same(got[2], want[2])
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.dropout1d(L.ones(2, 2, 2, 2)),
+    lambda L: L.nn.functional.dropout1d(L.ones(2)),
+    lambda L: L.nn.functional.dropout2d(L.ones(2, 2), p=1.5),
+    lambda L: L.nn.functional.feature_alpha_dropout(L.ones(3), 0.5, True),
+    lambda L: L.nn.functional.alpha_dropout(L.ones(3), -0.1),
+    lambda L: L.nn.functional.alpha_dropout([1.0], 0.5),
+    lambda L: L.nn.functional.dropout3d(L.ones(2, 2, 2, 2), 0.5, "yes"),
+    lambda L: L.nn.Dropout2d(2.0),
+    lambda L: L.nn.AlphaDropout(-1),
+])
+def test_dropout_errors(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+@pytest.mark.parametrize("name, shape", [("dropout2d", (2, 3, 4)), ("dropout2d", (2, 3)),
+                                         ("dropout2d", (1, 2, 2, 2, 2)), ("dropout3d", (2, 3)),
+                                         ("dropout3d", (2, 2, 3))])
+def test_channel_dropout_warnings_and_draws(name: str, shape: tuple) -> None:
+    data = np.random.default_rng(3).normal(size=shape)
+
+    def run(L: Any) -> tuple:
+        L.manual_seed(4)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = getattr(L.nn.functional, name)(L.tensor(data), 0.5)
+        return [(w.category, str(w.message), w.filename) for w in caught], out
+    got, want = run(mt), run(torch)
+    assert got[0] == want[0]  # the caller's file too: the warning names the user's line
+    assert_same(got[1], want[1])
+
+
+# ---- padding modules -----------------------------------------------------------------------
+PADS = [(kind, n) for kind in ("Reflection", "Replication", "Circular", "Constant", "Zero")
+        for n in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("kind, n", PADS)
+@pytest.mark.parametrize("batched", [True, False])
+def test_padding_modules(kind: str, n: int, batched: bool) -> None:
+    shape = (2, 3, *(4,) * n)[0 if batched else 1:]
+    data = np.random.default_rng(n).normal(size=shape)
+    for padding in (1, tuple(i % 3 for i in range(2 * n))):
+        args = (padding, 2.5) if kind == "Constant" else (padding,)
+
+        def call(L: Any, x: Any, args: tuple = args) -> Any:
+            return getattr(L.nn, f"{kind}Pad{n}d")(*args)(x)
+        _same_graph(data, call)
+        assert repr(getattr(mt.nn, f"{kind}Pad{n}d")(*args)) == \
+            repr(getattr(torch.nn, f"{kind}Pad{n}d")(*args))
+
+
+def test_padding_classes_are_torchs() -> None:
+    for kind, n in PADS:
+        name = f"{kind}Pad{n}d"
+        assert [c.__name__ for c in getattr(mt.nn, name).__mro__ if c.__name__[0] != "_"] \
+            == [c.__name__ for c in getattr(torch.nn, name).__mro__ if c.__name__[0] != "_"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.CircularPad2d(1)(L.ones(2, 2)),
+    lambda L: L.nn.CircularPad1d(1)(L.ones(1, 1, 1, 2)),
+    lambda L: L.nn.ReflectionPad1d(3)(L.ones(1, 2, 2)),
+    lambda L: L.nn.ZeroPad2d((1, 2, 3))(L.ones(1, 2, 2)),
+    lambda L: L.nn.ReplicationPad3d(1)(L.ones(2, 2)),
+])
+def test_padding_errors(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+# ---- GLU and the upsampling aliases --------------------------------------------------------
+@pytest.mark.parametrize("dim", [-1, 0, 1])
+def test_glu_module(dim: int) -> None:
+    data = np.random.default_rng(0).normal(size=(4, 6))
+    _same_graph(data, lambda L, x: L.nn.GLU(dim)(x))
+    assert repr(mt.nn.GLU(dim)) == repr(torch.nn.GLU(dim))
+    call = lambda L: L.nn.GLU(dim)(L.ones(3, 3))  # noqa: E731
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+UPSAMPLES = [("upsample", {"scale_factor": 2}), ("upsample", {"size": 5, "mode": "bilinear"}),
+             ("upsample", {"scale_factor": 1.5, "mode": "bilinear", "align_corners": True}),
+             ("upsample_nearest", {"size": (3, 5)}), ("upsample_nearest", {"scale_factor": 3}),
+             ("upsample_bilinear", {"size": (4, 3)}), ("upsample_bilinear", {"scale_factor": 2})]
+
+
+@pytest.mark.parametrize("name, kwargs", UPSAMPLES)
+def test_upsample_functions_warn_and_interpolate(name: str, kwargs: dict) -> None:
+    data = np.random.default_rng(1).normal(size=(1, 2, 3, 2))
+
+    def call(L: Any, x: Any) -> Any:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = getattr(L.nn.functional, name)(x, **kwargs)
+        messages[L.__name__] = [(w.category, str(w.message), w.filename) for w in caught]
+        return out
+    messages: dict = {}
+    _same_graph(data, call)
+    assert messages["minitorch"] == messages["torch"]
+
+
+@pytest.mark.parametrize("cls, kwargs", [("UpsamplingNearest2d", {"scale_factor": 2}),
+                                         ("UpsamplingNearest2d", {"size": (3, 4)}),
+                                         ("UpsamplingBilinear2d", {"scale_factor": 2}),
+                                         ("UpsamplingBilinear2d", {"size": 5})])
+def test_upsampling_modules(cls: str, kwargs: dict) -> None:
+    data = np.random.default_rng(2).normal(size=(2, 1, 2, 3))
+    _same_graph(data, lambda L, x: getattr(L.nn, cls)(**kwargs)(x))
+    assert repr(getattr(mt.nn, cls)(**kwargs)) == repr(getattr(torch.nn, cls)(**kwargs))
+
+
+@pytest.mark.parametrize("args", [(), (0,), ((0, 2),), (1,), (-1,), ([2],)])
+def test_squeeze_in_place(args: tuple) -> None:
+    """``squeeze_`` (which unbatched ``dropout1d``/``dropout3d`` use in place)."""
+    def run(L: Any) -> tuple:
+        x = L.tensor(np.arange(2.0).reshape(1, 2, 1), requires_grad=True)
+        y = x * 1
+        z = y.squeeze_(*args)
+        (z * L.arange(z.numel()).reshape(z.shape)).sum().backward()
+        return z, type(z.grad_fn).__name__, z is y, y._version, x.grad
+    got, want = run(mt), run(torch)
+    assert_same(got[0], want[0])
+    assert got[1:4] == want[1:4]
+    assert_same(got[4], want[4])
+
+
+@pytest.mark.parametrize("call", [lambda L: L.ones(1, 2).squeeze_(2),
+                                  lambda L: L.ones(1, 2).squeeze_((0, -3))])
+def test_squeeze_in_place_errors(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
