@@ -221,3 +221,129 @@ def test_squeeze_in_place(args: tuple) -> None:
                                   lambda L: L.ones(1, 2).squeeze_((0, -3))])
 def test_squeeze_in_place_errors(call: Any) -> None:
     assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+def test_dropout_of_a_transposed_input_draws_in_memory_order() -> None:
+    data = np.random.default_rng(0).normal(size=(3, 4, 2))
+    _same_graph(data, lambda L, x: L.nn.functional.dropout(x.permute(2, 0, 1), 0.5), seed=3)
+    _same_graph(data, lambda L, x: L.nn.functional.alpha_dropout(x.transpose(0, 1), 0.3, True))
+
+
+# ---- Transformer ---------------------------------------------------------------------------
+def _transformer_run(L: Any, norm_first: bool, batch_first: bool, activation: Any) -> tuple:
+    L.manual_seed(0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = L.nn.Transformer(8, 2, 2, 2, 16, dropout=0.2, batch_first=batch_first,
+                                 norm_first=norm_first, activation=activation).double()
+    rng = np.random.default_rng(0)
+    src, tgt = rng.normal(size=(3, 5, 8)), rng.normal(size=(3, 4, 8))
+    src, tgt = (L.tensor(a if batch_first else a.transpose(1, 0, 2), requires_grad=True)
+                for a in (src, tgt))
+    padding = L.tensor([[False] * 4 + [True], [False] * 5, [False] * 3 + [True] * 2])
+    L.manual_seed(1)
+    out = model(src, tgt, tgt_mask=L.nn.Transformer.generate_square_subsequent_mask(4),
+                src_key_padding_mask=padding, memory_key_padding_mask=padding)
+    (out * L.arange(out.numel(), dtype=out.dtype).reshape(out.shape)).sum().backward()
+    return (repr(model), [(w.category, str(w.message)) for w in caught], out,
+            type(out.grad_fn).__name__, [src.grad, tgt.grad],
+            [(n, p) for n, p in model.named_parameters()],
+            [p.grad for _, p in model.named_parameters()])
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("activation", ["relu", "gelu", "callable"])
+def test_transformer_seeded_weights_values_and_gradients(norm_first: bool, batch_first: bool,
+                                                         activation: str) -> None:
+    def act(L: Any) -> Any:
+        return L.nn.functional.silu if activation == "callable" else activation
+    got = _transformer_run(mt, norm_first, batch_first, act(mt))
+    want = _transformer_run(torch, norm_first, batch_first, act(torch))
+    assert got[0] == want[0] and got[1] == want[1] and got[3] == want[3]
+    assert_same(got[2], want[2])
+    assert_same_grads(got[4], want[4], "input grads")
+    assert [n for n, _ in got[5]] == [n for n, _ in want[5]]
+    for (name, g), (_, w) in zip(got[5], want[5]):
+        assert_same(g, w, name)
+    assert_same_grads(got[6], want[6], "parameter grads")
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"batch_first": True}, {"batch_first": True,
+                                                                 "norm_first": True},
+                                    {"batch_first": True, "bias": False},
+                                    {"batch_first": True, "activation": torch.tanh},
+                                    {"batch_first": True, "nhead": 1},
+                                    {"batch_first": True, "activation": "gelu"}])
+@pytest.mark.parametrize("enable_nested_tensor", [True, False])
+def test_encoder_nested_tensor_warning_and_forward(kwargs: dict,
+                                                   enable_nested_tensor: bool) -> None:
+    def run(L: Any) -> tuple:
+        options = {k: (L.tanh if v is torch.tanh else v) for k, v in kwargs.items()}
+        L.manual_seed(2)
+        nhead = options.pop("nhead", 2)
+        layer = L.nn.TransformerEncoderLayer(4, nhead, 6, dropout=0.0, **options).double()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            encoder = L.nn.TransformerEncoder(layer, 2, L.nn.LayerNorm(4).double(),
+                                              enable_nested_tensor=enable_nested_tensor)
+        data = np.random.default_rng(1).normal(size=(2, 3, 4))  # batch 2, sequence 3
+        first = options.get("batch_first", False)
+        src = L.tensor(data if first else data.transpose(1, 0, 2))
+        mask = L.nn.Transformer.generate_square_subsequent_mask(3, dtype=L.float64)
+        causal = encoder(src, mask=mask)
+        bool_mask = encoder(src, mask=mask.isinf(), is_causal=False)
+        unbatched = encoder.eval()(src[0] if first else src[:, 0])
+        return ([(w.category, str(w.message), w.filename) for w in caught],
+                encoder.use_nested_tensor, repr(encoder), causal, bool_mask, unbatched)
+    got, want = run(mt), run(torch)
+    assert got[:3] == want[:3]
+    for g, w in zip(got[3:], want[3:]):
+        assert_same(g, w)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.TransformerEncoderLayer(4, 2, activation="tanh"),
+    lambda L: L.nn.TransformerDecoderLayer(4, 2, activation="swish"),
+    lambda L: L.nn.Transformer(4, 2, 1, 1, 8)(L.ones(3, 2, 4), L.ones(3, 1, 4)),
+    lambda L: L.nn.Transformer(4, 2, 1, 1, 8, batch_first=True)(L.ones(2, 3, 4),
+                                                               L.ones(1, 3, 4)),
+    lambda L: L.nn.Transformer(4, 2, 1, 1, 8)(L.ones(3, 2, 4), L.ones(3, 2, 5)),
+    lambda L: L.nn.TransformerEncoderLayer(4, 2, 8)(L.ones(3, 2, 4),
+                                                    src_key_padding_mask=L.ones(2, 3)
+                                                    .long()),
+    lambda L: L.nn.TransformerEncoderLayer(4, 3),
+])
+def test_transformer_errors(call: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got, want = raised_by(call, mt), raised_by(call, torch)
+    assert_same_error(got, want)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"dtype": "float64"}])
+def test_generate_square_subsequent_mask(kwargs: dict) -> None:
+    def run(L: Any) -> Any:
+        options = {k: getattr(L, v) for k, v in kwargs.items()}
+        return L.nn.Transformer.generate_square_subsequent_mask(4, **options)
+    assert_same(run(mt), run(torch))
+
+
+def test_decoder_stack_with_bool_masks() -> None:
+    def run(L: Any) -> tuple:
+        L.manual_seed(4)
+        layer = L.nn.TransformerDecoderLayer(4, 2, 6, dropout=0.1, batch_first=True).double()
+        decoder = L.nn.TransformerDecoder(layer, 2)
+        rng = np.random.default_rng(5)
+        tgt = L.tensor(rng.normal(size=(2, 3, 4)), requires_grad=True)
+        memory = L.tensor(rng.normal(size=(2, 5, 4)), requires_grad=True)
+        causal = L.nn.Transformer.generate_square_subsequent_mask(3).isinf()
+        padding = L.tensor([[False] * 5, [False, False, True, True, True]])
+        L.manual_seed(6)
+        out = decoder(tgt, memory, tgt_mask=causal, memory_key_padding_mask=padding)
+        out.pow(2).sum().backward()
+        return repr(decoder), out, tgt.grad, memory.grad
+    got, want = run(mt), run(torch)
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:]):
+        assert_same(g, w)

@@ -94,6 +94,13 @@ from .pooling import (
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding, EmbeddingBag
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "ELU",
@@ -192,6 +199,11 @@ __all__ = [
     "Softmax2d",
     "Softplus",
     "Tanh",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "TripletMarginLoss",
     "Unflatten",
     "Unfold",

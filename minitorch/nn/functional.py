@@ -343,8 +343,8 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool = False,
         return input.mul_(noise) if inplace else input * noise
     # torch's steps: a mask by bernoulli_(1 - p), scaled in place (so an integer input's
     # mask cannot take the float quotient)
-    noise = _creation.empty(_noise_shape(input) if feature else input.shape,
-                            dtype=input.dtype, device=input.device).bernoulli_(1 - p)
+    noise = (_creation.empty(_noise_shape(input), dtype=input.dtype, device=input.device)
+             if feature else _empty_like(input)).bernoulli_(1 - p)
     if not alpha:
         noise.div_(1 - p)
         return input.mul_(noise) if inplace else input * noise
@@ -355,6 +355,18 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool = False,
 
 
 _SELU_ALPHA = 1.7580993408473766  # torch's alpha' = -SELU's scale * alpha
+
+
+def _empty_like(input: Tensor) -> Tensor:
+    """torch's ``empty_like``: a dense input's strides kept, so that a random fill draws in
+    the input's memory order (a transposed input gets a transposed mask)."""
+    strides = input.stride()
+    if not _creation._dense(tuple(input.shape), list(strides)):
+        return _creation.empty(input.shape, dtype=input.dtype, device=input.device)
+    order = sorted(range(input.dim()), key=lambda d: -strides[d])
+    outer_first = _creation.empty([input.shape[d] for d in order], dtype=input.dtype,
+                                  device=input.device)
+    return outer_first.permute(*sorted(range(input.dim()), key=order.__getitem__))
 
 
 def _noise_shape(input: Tensor) -> tuple:
