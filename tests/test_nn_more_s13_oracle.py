@@ -347,3 +347,116 @@ def test_decoder_stack_with_bool_masks() -> None:
     assert got[0] == want[0]
     for g, w in zip(got[1:], want[1:]):
         assert_same(g, w)
+
+
+# ---- Module.type, share_memory; Tensor.new; accelerator, DataParallel, onnx -----------------
+@pytest.mark.parametrize("dst", ["float64", "DoubleTensor", "torch.FloatTensor"])
+def test_module_type_converts_every_parameter_and_buffer(dst: str) -> None:
+    def run(L: Any) -> tuple:
+        L.manual_seed(0)
+        model = L.nn.Sequential(L.nn.Linear(2, 3), L.nn.BatchNorm1d(3))
+        model(L.ones(4, 2)).sum().backward()
+        target = getattr(L, dst) if hasattr(L, dst) else dst
+        weight = model[0].weight
+        same = model.type(target) is model
+        return same, weight is model[0].weight, weight.grad, dict(model.state_dict())
+    got, want = run(mt), run(torch)
+    assert got[:2] == want[:2]
+    assert_same(got[2], want[2])
+    assert list(got[3]) == list(want[3])
+    for key in want[3]:
+        assert_same(got[3][key], want[3][key], key)
+
+
+def test_module_type_to_integers_refuses_parameters_as_torch() -> None:
+    call = lambda L: L.nn.Linear(2, 3).type(L.int64)  # noqa: E731
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+def test_module_share_memory_keeps_the_module() -> None:
+    def run(L: Any) -> tuple:
+        L.manual_seed(0)
+        model = L.nn.Linear(2, 2)
+        weight = model.weight
+        return model.share_memory() is model, model.weight is weight, model(L.ones(1, 2))
+    got, want = run(mt), run(torch)
+    assert got[:2] == want[:2]
+    assert_same(got[2], want[2])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("call", [lambda L, x: x.new(), lambda L, x: x.new(2, 3).shape,
+                                  lambda L, x: x.new(L.Size([2, 1])).shape,
+                                  lambda L, x: x.new((2, 3)), lambda L, x: x.new([[1, 2]]),
+                                  lambda L, x: x.new(np.arange(3)),
+                                  lambda L, x: x.new(0).zero_(),
+                                  lambda L, x: x.new(2, device="cpu").zero_(),
+                                  lambda L, x: x.new(2, 2).zero_().dtype])
+def test_tensor_new_forms(dtype: str, call: Any) -> None:
+    def run(L: Any) -> Any:
+        return call(L, L.ones(2, dtype=getattr(L, dtype), requires_grad=dtype != "int64"))
+    got, want = run(mt), run(torch)
+    if isinstance(want, torch.Tensor):
+        assert_same(got, want)
+    else:
+        assert str(got) == str(want)
+
+
+def test_tensor_new_of_a_tensor_shares_its_memory() -> None:
+    def run(L: Any) -> tuple:
+        x = L.ones(3, requires_grad=True)
+        y = x.new(x.detach())
+        y[0] = 5.0
+        return y.requires_grad, x.detach().clone()
+    got, want = run(mt), run(torch)
+    assert got[0] == want[0]
+    assert_same(got[1], want[1])
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ones(2).new(2, dtype=L.int64),
+    lambda L: L.ones(2).new(2, requires_grad=True),
+    lambda L: L.ones(2).new(2.5),
+    lambda L: L.ones(2).new("a"),
+    lambda L: L.ones(2).new([1, 2], [3]),
+    lambda L: L.ones(2).new(-1),
+    lambda L: L.ones(2, dtype=L.float64).new(L.ones(2, dtype=L.int64)),
+])
+def test_tensor_new_errors(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+def test_accelerator_without_one() -> None:
+    if torch.accelerator.is_available() or mt.accelerator.is_available():
+        pytest.skip("this machine has an accelerator")
+
+    def run(L: Any) -> tuple:
+        acc = L.accelerator
+        return acc.is_available(), acc.current_accelerator(), \
+            acc.current_accelerator(check_available=True), acc.device_count()
+    assert run(mt) == run(torch)
+    for fn in ("current_device_index", "synchronize"):
+        assert_same_error(raised_by(lambda L, fn=fn: getattr(L.accelerator, fn)(), mt),
+                          raised_by(lambda L, fn=fn: getattr(L.accelerator, fn)(), torch))
+
+
+@pytest.mark.parametrize("device_ids", [[0, 1], ["cpu"], None])
+def test_data_parallel_ignores_device_ids_without_cuda(device_ids: Any) -> None:
+    if torch.cuda.is_available():
+        pytest.skip("torch splits over GPUs here")
+
+    def run(L: Any) -> tuple:
+        L.manual_seed(0)
+        ids = [L.device(d) if isinstance(d, str) else d for d in device_ids or []] or None
+        net = L.nn.DataParallel(L.nn.Linear(2, 1), device_ids=ids, output_device=0)
+        return repr(net), net.device_ids, net(L.ones(3, 2))
+    got, want = run(mt), run(torch)
+    assert got[:2] == want[:2]
+    assert_same(got[2], want[2])
+
+
+def test_onnx_imports_and_export_refuses() -> None:
+    import minitorch.onnx
+
+    with pytest.raises(NotImplementedError, match="minitorch cannot export ONNX"):
+        minitorch.onnx.export(mt.nn.Linear(2, 1), (mt.ones(1, 2),), "model.onnx")

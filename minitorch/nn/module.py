@@ -499,6 +499,24 @@ class Module:
         """
         return self.to(float16)
 
+    def type(self, dst_type: Any) -> Module:
+        """Convert every parameter and buffer (integer ones too) with ``Tensor.type``.
+
+        >>> nn.Linear(2, 1).type(minitorch.float64).weight.dtype
+        torch.float64
+        """
+        return self._convert(lambda t: t.type(dst_type))
+
+    def share_memory(self) -> Module:
+        """``share_memory_()`` of every parameter and buffer (minitorch's tensors live in one
+        process, so this changes nothing).
+
+        >>> model = nn.Linear(2, 1)
+        >>> model.share_memory() is model
+        True
+        """
+        return self._convert(lambda t: t.share_memory_())
+
     # ---- state_dict --------------------------------------------------------------------
     def state_dict(self, *, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> OrderedDict:
