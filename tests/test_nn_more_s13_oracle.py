@@ -460,3 +460,76 @@ def test_onnx_imports_and_export_refuses() -> None:
 
     with pytest.raises(NotImplementedError, match="minitorch cannot export ONNX"):
         minitorch.onnx.export(mt.nn.Linear(2, 1), (mt.ones(1, 2),), "model.onnx")
+
+
+# ---- optimizer hooks -----------------------------------------------------------------------
+def _optimizer_hooks_run(L: Any) -> tuple:
+    import importlib
+
+    module = importlib.import_module(f"{L.__name__}.optim.optimizer")
+    log: list = []
+    L.manual_seed(0)
+    model = L.nn.Linear(3, 2)
+    opt = L.optim.Adam(model.parameters(), lr=0.1)
+    handles = [
+        module.register_optimizer_step_pre_hook(
+            lambda o, a, k: log.append(("global pre", len(a), a[0] is o, dict(k)))),
+        module.register_optimizer_step_post_hook(
+            lambda o, a, k: log.append(("global post", len(a), dict(k)))),
+    ]
+    opt.register_step_pre_hook(lambda o, a, k: log.append(("pre", len(a), dict(k))))
+    post = opt.register_step_post_hook(lambda o, a, k: log.append(("post", dict(k))))
+    closure = None
+
+    def swap(o: Any, a: tuple, k: dict) -> tuple:
+        return a, {"closure": closure}
+    opt.register_step_pre_hook(swap)
+    for step in range(3):
+        model(L.ones(4, 3)).pow(2).sum().backward()
+        opt.step() if step != 1 else opt.step(closure=None)
+        opt.zero_grad()
+        if step == 1:
+            post.remove()
+    for handle in handles:
+        handle.remove()
+    opt.register_state_dict_pre_hook(lambda o: log.append("sd pre"))
+    opt.register_state_dict_pre_hook(lambda o: log.append("sd pre first"), prepend=True)
+    opt.register_state_dict_post_hook(lambda o, sd: {**sd, "extra": len(sd)})
+    opt.register_load_state_dict_pre_hook(
+        lambda o, sd: log.append(("load pre", sorted(sd))) or
+        {k: v for k, v in sd.items() if k != "extra"})
+    opt.register_load_state_dict_post_hook(lambda o: log.append("load post"))
+    saved = opt.state_dict()
+    log.append(sorted(saved))
+    opt.load_state_dict(saved)
+    opt.step()  # the global hooks are gone
+    return log, model.weight
+
+
+def test_optimizer_step_and_state_dict_hooks() -> None:
+    got, want = _optimizer_hooks_run(mt), _optimizer_hooks_run(torch)
+    assert got[0] == want[0]
+    assert_same(got[1], want[1])
+
+
+def test_optimizer_step_in_backward_with_post_accumulate_grad_hooks() -> None:
+    """The tutorial's fused step: one optimizer per parameter, stepped from its hook."""
+    def run(L: Any) -> list:
+        L.manual_seed(0)
+        model = L.nn.Sequential(L.nn.Linear(4, 3), L.nn.ReLU(), L.nn.Linear(3, 1))
+        optimizers = {p: L.optim.Adam([p], foreach=False) for p in model.parameters()}
+
+        def hook(p: Any) -> None:
+            optimizers[p].step()
+            optimizers[p].zero_grad()
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(hook)
+        for _ in range(3):
+            model(L.ones(2, 4)).sum().backward()
+        return [*model.parameters(), *(p.grad is None for p in model.parameters())]
+    got, want = run(mt), run(torch)
+    for g, w in zip(got, want):
+        if isinstance(w, bool):
+            assert g == w
+        else:
+            assert_same(g.detach(), w.detach())
