@@ -5,6 +5,7 @@ functions and modules."""
 from __future__ import annotations
 
 import warnings
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -533,3 +534,98 @@ def test_optimizer_step_in_backward_with_post_accumulate_grad_hooks() -> None:
             assert g == w
         else:
             assert_same(g.detach(), w.detach())
+
+
+# ---- Module hooks: forward hooks' options, state-dict hooks, _metadata ---------------------
+def _forward_hooks_run(L: Any) -> tuple:
+    log: list = []
+    L.manual_seed(0)
+    lin = L.nn.Linear(2, 2)
+
+    class Scaled(L.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lin = lin
+
+        def forward(self, x: Any, scale: float = 1.0) -> Any:
+            return self.lin(x) * scale
+    model = Scaled()
+    model.register_forward_pre_hook(lambda m, a: log.append(("pre", len(a))))
+    model.register_forward_pre_hook(lambda m, a, k: log.append(("pre kw", dict(k))) or
+                                    (a, {**k, "scale": 2.0}), with_kwargs=True)
+    model.register_forward_pre_hook(lambda m, a: log.append("pre first"), prepend=True)
+    model.register_forward_hook(lambda m, a, out: log.append(("post", out.shape[0])))
+    handle = model.register_forward_hook(lambda m, a, k, out: log.append(("post kw", k))
+                                         or out + 1, with_kwargs=True, prepend=True)
+    model.register_forward_hook(lambda m, a, out: log.append("always"), always_call=True)
+    x = L.ones(3, 2, requires_grad=True)
+    out = model(x, scale=3.0)
+    out.sum().backward()
+    handle.remove()
+    out2 = model(x)
+    return log, out, out2, x.grad
+
+
+def test_forward_hooks_with_kwargs_prepend_and_order() -> None:
+    got, want = _forward_hooks_run(mt), _forward_hooks_run(torch)
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:]):
+        assert_same(g, w)
+
+
+def _always_call_run(L: Any) -> tuple:
+    log: list = []
+
+    class Failing(L.nn.Module):
+        def forward(self, x: Any) -> Any:
+            raise ValueError("forward failed")
+    model = Failing()
+    model.register_forward_hook(lambda m, a, out: log.append(("plain", out)))
+    model.register_forward_hook(lambda m, a, out: log.append(("always", out)), always_call=True)
+
+    def broken(m: Any, a: tuple, k: dict, out: Any) -> None:
+        raise KeyError("hook failed")
+    model.register_forward_hook(broken, with_kwargs=True, always_call=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        error = raised_by(lambda L: model(L.ones(1)), L)
+    bad_pre = L.nn.Linear(1, 1)
+    bad_pre.register_forward_pre_hook(lambda m, a, k: 3, with_kwargs=True)
+    return log, (type(error), str(error)), [(w.category, str(w.message)) for w in caught], \
+        raised_by(lambda L: bad_pre(L.ones(1)), L)
+
+
+def test_forward_hooks_always_call_when_forward_raises() -> None:
+    got, want = _always_call_run(mt), _always_call_run(torch)
+    assert got[:3] == want[:3]
+    assert_same_error(got[3], want[3])
+
+
+def _state_dict_run(L: Any) -> tuple:
+    log: list = []
+    L.manual_seed(0)
+    model = L.nn.Sequential(L.nn.Linear(2, 3), L.nn.BatchNorm1d(3),
+                            L.nn.Sequential(L.nn.ReLU(), L.nn.Linear(3, 1)))
+    model.register_state_dict_pre_hook(lambda m, p, k: log.append(("pre", p, k)))
+    model[2].register_state_dict_pre_hook(lambda m, p, k: log.append(("inner pre", p, k)))
+    model[0].register_state_dict_post_hook(
+        lambda m, sd, p, meta: log.append(("post", p, dict(meta), sorted(sd))))
+    plain = model.state_dict()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        positional = model.state_dict(None, "net.", True)
+        into = OrderedDict()
+        same = model.state_dict(into) is into
+    bad = L.nn.Linear(1, 1)
+    bad.register_state_dict_post_hook(lambda m, sd, p, meta: sd)
+    return (log, dict(plain._metadata), list(plain), list(positional),
+            dict(positional._metadata), positional["net.0.weight"].requires_grad,
+            same, hasattr(into, "_metadata"),
+            [(w.category, str(w.message)) for w in caught],
+            raised_by(lambda L: bad.state_dict(), L))
+
+
+def test_state_dict_metadata_positional_form_and_hooks() -> None:
+    got, want = _state_dict_run(mt), _state_dict_run(torch)
+    assert got[:-1] == want[:-1]
+    assert_same_error(got[-1], want[-1])

@@ -95,17 +95,6 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
     return profiled
 
 
-def _add_hook(hooks: dict[int, Any], hook: Callable[..., Any],
-              prepend: bool) -> RemovableHandle:
-    """``add_hook``, first in line with ``prepend``."""
-    handle = add_hook(hooks, hook)
-    if prepend:
-        *others, new = hooks.items()
-        hooks.clear()
-        hooks.update([new, *others])
-    return handle
-
-
 class Optimizer:
     """Base class of optimizers: subclasses pass their ``defaults`` and define ``step``.
 
@@ -189,7 +178,7 @@ class Optimizer:
         >>> _ = opt.state_dict()
         saving
         """
-        return _add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook: Callable[..., Any],
                                       prepend: bool = False) -> RemovableHandle:
@@ -200,7 +189,7 @@ class Optimizer:
         >>> opt.state_dict()["note"]
         1
         """
-        return _add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook: Callable[..., Any],
                                           prepend: bool = False) -> RemovableHandle:
@@ -210,7 +199,7 @@ class Optimizer:
         >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
         >>> opt.register_load_state_dict_pre_hook(lambda o, sd: None).remove()
         """
-        return _add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook: Callable[..., Any],
                                            prepend: bool = False) -> RemovableHandle:
@@ -219,7 +208,7 @@ class Optimizer:
         >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
         >>> opt.register_load_state_dict_post_hook(lambda o: None).remove()
         """
-        return _add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters (to None by default)."""
