@@ -21,7 +21,7 @@ from typing import Any
 from . import _args, _call_form, _layout, backend
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, as_array, empty, full, ones, zeros
-from ._tensor import Tensor
+from ._tensor import Size, Tensor
 from ._warn_once import warn_once
 from .autograd import grad_mode
 from .ops import _fused
@@ -476,9 +476,57 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
     return _leaf(as_array(data, dtype or self.dtype, device or self.device), requires_grad)
 
 
+_NEW_FORMS = ("*, torch.device device = None", "torch.Storage storage", "Tensor other",
+              "tuple of ints size, *, torch.device device = None",
+              "object data, *, torch.device device = None")
+_CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
+
+
+def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """torch's legacy constructor: ``new()`` empty, ``new(*sizes)`` uninitialised, ``new(data)``
+    a copy of ``data``, ``new(tensor)`` that tensor's memory; self's dtype (and device unless
+    ``device=``), never requiring grad.
+
+    >>> x = minitorch.ones(2, dtype=minitorch.float64)
+    >>> x.new(2, 3).shape, x.new([1, 2]), x.new()
+    (torch.Size([2, 3]), tensor([1., 2.], dtype=torch.float64), tensor([], dtype=torch.float64))
+    """
+    if set(kwargs) - {"device"}:
+        raise TypeError(_call_form.combination_message("new", args, kwargs, _NEW_FORMS))
+    device = kwargs.get("device") or self.device
+    if not args:
+        return empty((0,), dtype=self.dtype, device=device)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return _aliased(self, args[0])
+    sizes = args[0] if len(args) == 1 and isinstance(args[0], Size) else args
+    if all(_args.as_int(n) is not None for n in sizes):
+        return empty(tuple(sizes), dtype=self.dtype, device=device)
+    if len(args) > 1:
+        raise TypeError(_call_form.combination_message("new", args, kwargs, _NEW_FORMS))
+    data = args[0]
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(data, (list, tuple)) and not _args.is_array(data):
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+    return _leaf(as_array(data, self.dtype, device), False)
+
+
+def _aliased(self: Tensor, other: Tensor) -> Tensor:
+    """``new(other)``: ``other``'s memory, which must already have self's dtype and device."""
+    if other.dtype is not self.dtype or other.device != self.device:
+        def options(t: Tensor) -> str:
+            return (f"TensorOptions(dtype={_CPP_NAMES[t.dtype.name]}, device={t.device.type}, "
+                    "layout=Strided, requires_grad=false (default), pinned_memory=false "
+                    "(default), memory_format=(nullopt))")
+        raise TypeError(f"expected {options(self)} (got {options(other)})")
+    return other.detach()
+
+
 NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", zeros),
                "new_empty": _new("empty", empty), "new_full": _new("full", full),
-               "new_tensor": new_tensor, "new_empty_strided": new_empty_strided}
+               "new_tensor": new_tensor, "new_empty_strided": new_empty_strided, "new": new}
 
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:

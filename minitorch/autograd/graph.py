@@ -58,10 +58,15 @@ class RemovableHandle:
         self._hooks.pop(self._key, None)
 
 
-def add_hook(hooks: dict[int, Any], fn: Any) -> RemovableHandle:
-    """Register ``fn`` in an ordered hook dict and return its handle."""
+def add_hook(hooks: dict[int, Any], fn: Any, prepend: bool = False) -> RemovableHandle:
+    """Register ``fn`` in an ordered hook dict (last, or first with ``prepend``) and return
+    its handle."""
     handle = RemovableHandle(hooks)
     hooks[handle._key] = fn
+    if prepend:
+        *others, new = hooks.items()
+        hooks.clear()
+        hooks.update([new, *others])
     return handle
 
 

@@ -13,6 +13,7 @@ from . import functional, init, utils
 from .activation import (
     ELU,
     GELU,
+    GLU,
     Hardtanh,
     LeakyReLU,
     LogSigmoid,
@@ -31,7 +32,7 @@ from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose2d
 from .distance import CosineSimilarity, PairwiseDistance
-from .dropout import Dropout
+from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyConv2d, LazyLinear
@@ -58,6 +59,23 @@ from .loss import (
 )
 from .module import Module
 from .normalization import LayerNorm
+from .padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from .parallel import DataParallel
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
@@ -70,26 +88,43 @@ from .pooling import (
     MaxPool2d,
     MaxUnpool2d,
     Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding, EmbeddingBag
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = [
     "ELU",
     "GELU",
+    "GLU",
     "GRU",
     "LSTM",
     "RNN",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
     "AdaptiveMaxPool2d",
+    "AlphaDropout",
     "AvgPool2d",
     "BCELoss",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
     "Bilinear",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
     "Conv1d",
     "Conv2d",
     "Conv3d",
@@ -99,8 +134,12 @@ __all__ = [
     "CrossEntropyLoss",
     "DataParallel",
     "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
     "Embedding",
     "EmbeddingBag",
+    "FeatureAlphaDropout",
     "Flatten",
     "Fold",
     "GRUCell",
@@ -145,6 +184,12 @@ __all__ = [
     "RNNCellBase",
     "ReLU",
     "ReLU6",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
     "Sequential",
     "SiLU",
     "Sigmoid",
@@ -154,12 +199,22 @@ __all__ = [
     "Softmax2d",
     "Softplus",
     "Tanh",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "TripletMarginLoss",
     "Unflatten",
     "Unfold",
     "UninitializedBuffer",
     "UninitializedParameter",
     "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
     "functional",
     "init",
     "utils",

@@ -13,8 +13,22 @@ from .._tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["ELU", "GELU", "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax", "ReLU", "ReLU6",
-           "SiLU", "Sigmoid", "Softmax", "Softmax2d", "Tanh"]
+__all__ = [
+    "ELU",
+    "GELU",
+    "GLU",
+    "Hardtanh",
+    "LeakyReLU",
+    "LogSigmoid",
+    "LogSoftmax",
+    "ReLU",
+    "ReLU6",
+    "SiLU",
+    "Sigmoid",
+    "Softmax",
+    "Softmax2d",
+    "Tanh",
+]
 
 
 class ReLU(Module):
@@ -242,3 +256,21 @@ class GELU(Module):
 
     def extra_repr(self) -> str:
         return f"approximate={self.approximate!r}"
+
+
+class GLU(Module):
+    """The gated linear unit ``F.glu``: halve ``dim`` into ``a, b``, return ``a * sigmoid(b)``.
+
+    >>> nn.GLU()(minitorch.tensor([1., 0.]))
+    tensor([0.5000])
+    """
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"

@@ -34,6 +34,7 @@ class _BatchNorm(Module):
     """What both batch norms share; they differ in the input ranks they accept."""
 
     _defaulted_buffers = ("num_batches_tracked",)  # a state dict without it keeps the count
+    _version = 2  # torch's: the version that added num_batches_tracked
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device: Any = None,

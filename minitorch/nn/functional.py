@@ -59,7 +59,7 @@ from .functional_conv import (
     pool_out_size,
 )
 from .functional_conv1d import conv1d, max_pool1d, max_unpool2d
-from .functional_interpolate import interpolate
+from .functional_interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest
 from .functional_losses import (
     _check_reduction,
     binary_cross_entropy,
@@ -92,6 +92,7 @@ __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "adaptive_max_pool2d",
+    "alpha_dropout",
     "avg_pool2d",
     "batch_norm",
     "bilinear",
@@ -106,10 +107,14 @@ __all__ = [
     "cosine_similarity",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
+    "dropout3d",
     "elu",
     "elu_",
     "embedding",
     "embedding_bag",
+    "feature_alpha_dropout",
     "fold",
     "gaussian_nll_loss",
     "gelu",
@@ -162,6 +167,9 @@ __all__ = [
     "threshold",
     "triplet_margin_loss",
     "unfold",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
 ]
 
 
@@ -318,26 +326,165 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         p = p.item()
     _dropout_range(p)  # torch's Python check, before its parser's
-    fn = "dropout_" if inplace else "dropout"  # the two C functions torch's Python calls
-    _args.tensor_args(fn, (input, "input", 1))
-    training = _args.flag(fn, training, "train", 3)
-    return _dropout(input, _args.real(fn, p, "p", 2), training, inplace)
+    return _vf_dropout("dropout", input, p, training, inplace, False, False)
 
 
-def _dropout(input: Tensor, p: float, training: bool, inplace: bool = False) -> Tensor:
+def _dropout(input: Tensor, p: float, training: bool, inplace: bool = False,
+             feature: bool = False, alpha: bool = False) -> Tensor:
     """torch's C++ dropout (which attention calls too): its own range check, which nan
-    fails, then the mask."""
+    fails, then the mask. ``feature`` draws one mask value per (sample, channel); ``alpha``
+    sends dropped values to SELU's saturation and rescales to keep mean and variance."""
     if not 0 <= p <= 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
         noise = _creation.zeros((), dtype=input.dtype, device=input.device)
-    else:  # torch's steps: a mask by bernoulli_(1 - p), divided in place by 1 - p (so an
-        # integer input's mask cannot take the float quotient)
-        mask = _creation.empty(input.shape, dtype=input.dtype, device=input.device)
-        noise = mask.bernoulli_(1 - p).div_(1 - p)
-    return input.mul_(noise) if inplace else input * noise
+        return input.mul_(noise) if inplace else input * noise
+    # torch's steps: a mask by bernoulli_(1 - p), scaled in place (so an integer input's
+    # mask cannot take the float quotient)
+    noise = (_creation.empty(_noise_shape(input), dtype=input.dtype, device=input.device)
+             if feature else _empty_like(input)).bernoulli_(1 - p)
+    if not alpha:
+        noise.div_(1 - p)
+        return input.mul_(noise) if inplace else input * noise
+    a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
+    shift = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+    noise.mul_(a)
+    return (input.mul_(noise) if inplace else input * noise).add_(shift)
+
+
+_SELU_ALPHA = 1.7580993408473766  # torch's alpha' = -SELU's scale * alpha
+
+
+def _empty_like(input: Tensor) -> Tensor:
+    """torch's ``empty_like``: a dense input's strides kept, so that a random fill draws in
+    the input's memory order (a transposed input gets a transposed mask)."""
+    strides = input.stride()
+    if not _creation._dense(tuple(input.shape), list(strides)):
+        return _creation.empty(input.shape, dtype=input.dtype, device=input.device)
+    order = sorted(range(input.dim()), key=lambda d: -strides[d])
+    outer_first = _creation.empty([input.shape[d] for d in order], dtype=input.dtype,
+                                  device=input.device)
+    return outer_first.permute(*sorted(range(input.dim()), key=order.__getitem__))
+
+
+def _noise_shape(input: Tensor) -> tuple:
+    """Feature dropout's mask: one value per sample and channel, broadcast over the rest."""
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return (*input.shape[:2], *(1,) * (input.dim() - 2))
+
+
+def _vf_dropout(fn: str, input: Tensor, p: Any, training: Any, inplace: bool,
+                feature: bool, alpha: bool) -> Tensor:
+    """The C function torch's Python dropouts call (``fn`` or ``fn_`` in place): its
+    parser's checks, then the mask."""
+    fn += "_" if inplace else ""
+    _args.tensor_args(fn, (input, "input", 1))
+    training = _args.flag(fn, training, "train", 3)
+    return _dropout(input, _args.real(fn, p, "p", 2), training, inplace, feature, alpha)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
+                  inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: dropped values become SELU's negative saturation, and
+    an affine map keeps mean 0 and variance 1. Node: ``AddBackward0``.
+
+    >>> F.alpha_dropout(minitorch.ones(3), p=0.5)  # training=False: the input itself
+    tensor([1., 1., 1.])
+    """
+    _dropout_range(p)
+    return _vf_dropout("alpha_dropout", input, p, training, inplace, False, True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
+                          inplace: bool = False) -> Tensor:
+    """``alpha_dropout`` of whole channels: one draw per ``input[i, j]``.
+
+    >>> F.feature_alpha_dropout(minitorch.ones(1, 2), p=0.5)
+    tensor([[1., 1.]])
+    """
+    _dropout_range(p)
+    return _vf_dropout("feature_alpha_dropout", input, p, training, inplace, True, True)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of ``(N, C, L)`` or ``(C, L)`` input with probability ``p``.
+
+    >>> F.dropout1d(minitorch.ones(2, 3), p=0.5, training=False)
+    tensor([[1., 1., 1.],
+            [1., 1., 1.]])
+    """
+    _dropout_range(p)
+    dims = input.dim()
+    if dims not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {dims}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    return _unbatched_feature_dropout(input, p, training, inplace, dims == 3)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of ``(N, C, H, W)`` input with probability ``p`` (a 3-D input
+    is read as ``(N, C, L)``, with torch's warning).
+
+    >>> F.dropout2d(minitorch.ones(1, 1, 2, 2), p=0.5, training=False).shape
+    torch.Size([1, 1, 2, 2])
+    """
+    if _channel_dims("dropout2d", input, p, 2) == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
+            "is the channel dim. This behavior will change in a future release to interpret "
+            "the input as one without a batch dimension, i.e. shape (C, H, W). To maintain "
+            "the 1D channel-wise dropout behavior, please switch to using dropout1d "
+            "instead.", stacklevel=2)
+    return _vf_dropout("feature_dropout", input, p, training, inplace, True, False)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input with
+    probability ``p``.
+
+    >>> F.dropout3d(minitorch.ones(1, 1, 1, 2), p=0.5, training=False).shape
+    torch.Size([1, 1, 1, 2])
+    """
+    batched = _channel_dims("dropout3d", input, p, 3) == 5
+    return _unbatched_feature_dropout(input, p, training, inplace, batched)
+
+
+def _channel_dims(fn: str, input: Tensor, p: Any, spatial: int) -> int:
+    """The checks of ``dropout2d``/``dropout3d``: ``p``'s range, then the input's rank,
+    which (for now, in torch) only warns when it is not ``spatial`` + 1 or 2."""
+    _dropout_range(p)
+    dims = input.dim()
+    if dims in (spatial + 1, spatial + 2):
+        return dims
+    expected = f"{spatial + 1}D or {spatial + 2}D"
+    warnings.warn(
+        f"{fn}: Received a {dims}-D input to {fn}, which is deprecated and will result in an "
+        "error in a future release. To retain the behavior and silence this warning, please "
+        f"use dropout instead. Note that {fn} exists to provide channel-wise dropout on "
+        f"inputs with {spatial} spatial dimensions, a channel dimension, and an optional "
+        f"batch dimension (i.e. {expected} inputs).", stacklevel=3)
+    return dims
+
+
+def _unbatched_feature_dropout(input: Tensor, p: Any, training: Any, inplace: bool,
+                               batched: bool) -> Tensor:
+    """Feature dropout, with an unbatched input given a batch of one for the draw."""
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _vf_dropout("feature_dropout", input, p, training, inplace, True, False)
+    if not batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
 
 
 def _dropout_range(p: Any) -> None:

@@ -11,6 +11,7 @@ tensor([[[0.0000, 0.5000, 1.0000]]])
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from .. import _args
@@ -25,7 +26,7 @@ from ..ops.upsample import (
     nearest_sources,
 )
 
-__all__ = ["interpolate"]
+__all__ = ["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"]
 
 _LINEAR = {"linear": 3, "bilinear": 4, "trilinear": 5}  # the rank each mode needs
 _KERNELS = {*((mode, rank) for mode in ("nearest", "nearest-exact") for rank in (3, 4, 5)),
@@ -223,3 +224,42 @@ def _scaled_size(size: float) -> int:
     if not _args.fits_int64(size):  # nan, inf or beyond int64
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return int(size)
+
+
+def _deprecated(name: str) -> None:
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=3)
+
+
+def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
+    """Deprecated ``interpolate`` (torch warns so, and so does minitorch).
+
+    >>> with warnings.catch_warnings(action="ignore"):
+    ...     F.upsample(minitorch.ones(1, 1, 2), scale_factor=2).shape
+    torch.Size([1, 1, 4])
+    """
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Deprecated ``interpolate(..., mode="nearest")``.
+
+    >>> with warnings.catch_warnings(action="ignore"):
+    ...     F.upsample_nearest(minitorch.ones(1, 1, 1, 1), size=2).shape
+    torch.Size([1, 1, 2, 2])
+    """
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Deprecated ``interpolate(..., mode="bilinear", align_corners=True)``.
+
+    >>> with warnings.catch_warnings(action="ignore"):
+    ...     F.upsample_bilinear(minitorch.tensor([[[[0., 1.]]]]), size=(1, 3))
+    tensor([[[[0.0000, 0.5000, 1.0000]]]])
+    """
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

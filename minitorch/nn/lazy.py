@@ -67,12 +67,12 @@ class LazyModuleMixin:
         if module.cls_to_become is not None:
             module.__class__ = module.cls_to_become
 
-    def state_dict(self, *, destination: dict | None = None, prefix: str = "",
+    def state_dict(self, *args: Any, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> Any:
         """As Module's; uninitialized parameters are kept as they are (they cannot be
         detached), as torch's lazy modules do."""
         return super().state_dict(  # type: ignore[misc]
-            destination=destination, prefix=prefix,
+            *args, destination=destination, prefix=prefix,
             keep_vars=keep_vars or self.has_uninitialized_params())
 
 

@@ -21,6 +21,7 @@ attribute read.
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
@@ -80,7 +81,12 @@ class Module:
         set_(self, "_non_persistent_buffers", set())
         set_(self, "_modules", {})
         set_(self, "_forward_pre_hooks", {})
+        set_(self, "_forward_pre_hooks_with_kwargs", {})
         set_(self, "_forward_hooks", {})
+        set_(self, "_forward_hooks_with_kwargs", {})
+        set_(self, "_forward_hooks_always_called", {})
+        set_(self, "_state_dict_pre_hooks", {})
+        set_(self, "_state_dict_hooks", {})
         set_(self, "_backward_pre_hooks", {})
         set_(self, "_backward_hooks", {})
 
@@ -91,38 +97,104 @@ class Module:
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._backward_hooks or self._backward_pre_hooks:
-            # as torch: the forward pre-hooks' inputs are the ones the backward hooks watch
-            return _backward_hooks.call(self, self._run_pre_hooks(args),
-                                        lambda a: self._run_forward(a, kwargs))
-        if self._forward_pre_hooks or self._forward_hooks:
-            return self._run_forward(self._run_pre_hooks(args), kwargs)
+        if self._backward_hooks or self._backward_pre_hooks or self._forward_pre_hooks \
+                or self._forward_hooks:
+            return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
-    def _run_pre_hooks(self, args: tuple) -> tuple:
-        for hook in list(self._forward_pre_hooks.values()):
-            new_args = hook(self, args)
-            if new_args is not None:
-                args = new_args if isinstance(new_args, tuple) else (new_args,)
-        return args
+    def _call_with_hooks(self, args: tuple, kwargs: dict) -> Any:
+        """torch's ``_call_impl``: pre-hooks, the backward hooks' input nodes, ``forward``,
+        the forward hooks, the output nodes; if anything raises, the ``always_call`` forward
+        hooks not yet run are run (their own errors only warned) before the error goes on."""
+        call = {"args": args, "kwargs": kwargs, "result": None, "called": set()}
+        try:
+            call["args"], call["kwargs"] = self._run_pre_hooks(args, kwargs)
+            if self._backward_hooks or self._backward_pre_hooks:
+                # as torch: the forward pre-hooks' inputs are the ones the backward hooks watch
+                return _backward_hooks.call(self, call["args"],
+                                            lambda a: self._run_forward(a, call))
+            return self._run_forward(call["args"], call)
+        except Exception:
+            self._run_always_called(call)
+            raise
 
-    def _run_forward(self, args: tuple, kwargs: dict) -> Any:
-        """``forward``, then the forward hooks."""
-        out = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            new_out = hook(self, args, out)
-            if new_out is not None:
-                out = new_out
-        return out
+    def _run_pre_hooks(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        for key, hook in list(self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        return args, kwargs
 
-    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
-        """Call ``hook(module, args)`` before ``forward``; a returned value replaces args."""
-        return add_hook(self._forward_pre_hooks, hook)
+    def _run_forward(self, args: tuple, call: dict) -> Any:
+        """``forward``, then the forward hooks (a returned value replaces the output)."""
+        call["args"] = args
+        call["result"] = self.forward(*args, **call["kwargs"])
+        for key, hook in list(self._forward_hooks.items()):
+            if key in self._forward_hooks_always_called:
+                call["called"].add(key)
+            self._run_forward_hook(key, hook, call)
+        return call["result"]
 
-    def register_forward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
-        """Call ``hook(module, args, output)`` after ``forward``; a returned value replaces
-        the output."""
-        return add_hook(self._forward_hooks, hook)
+    def _run_forward_hook(self, key: int, hook: Callable[..., Any], call: dict) -> None:
+        result = hook(self, call["args"], call["kwargs"], call["result"]) \
+            if key in self._forward_hooks_with_kwargs else hook(self, call["args"],
+                                                                call["result"])
+        if result is not None:
+            call["result"] = result
+
+    def _run_always_called(self, call: dict) -> None:
+        for key, hook in list(self._forward_hooks.items()):
+            if key in self._forward_hooks_always_called and key not in call["called"]:
+                try:
+                    self._run_forward_hook(key, hook, call)
+                except Exception as error:  # torch warns and goes on to the first error
+                    warnings.warn("module forward hook with ``always_call=True`` raised an "
+                                  "exception that was silenced as another error was raised in "
+                                  f"forward: {error}", stacklevel=4)
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """Call ``hook(module, args)`` before ``forward``; a returned value replaces args.
+        With ``with_kwargs``, ``hook(module, args, kwargs)`` may return ``(args, kwargs)``;
+        with ``prepend`` it runs before the hooks already there.
+
+        >>> lin = nn.Linear(2, 1)
+        >>> _ = lin.register_forward_pre_hook(lambda m, a, k: ((a[0] * 0,), k),
+        ...                                   with_kwargs=True)
+        >>> lin(minitorch.ones(1, 2)) == lin.bias
+        tensor([[True]])
+        """
+        handle = add_hook(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle._key] = True
+        return handle
+
+    def register_forward_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                              with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """Call ``hook(module, args, output)`` after ``forward`` (with ``with_kwargs``,
+        ``hook(module, args, kwargs, output)``); a returned value replaces the output. With
+        ``prepend`` it runs first; with ``always_call`` it runs even when ``forward`` raises.
+
+        >>> lin = nn.Linear(2, 1)
+        >>> _ = lin.register_forward_hook(lambda m, a, out: out.shape)
+        >>> lin(minitorch.ones(1, 2))
+        torch.Size([1, 1])
+        """
+        handle = add_hook(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle._key] = True
+        if always_call:
+            self._forward_hooks_always_called[handle._key] = True
+        return handle
 
     def register_full_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call ``hook(module, grad_input, grad_output)`` once the gradients w.r.t. the
@@ -499,23 +571,90 @@ class Module:
         """
         return self.to(float16)
 
+    def type(self, dst_type: Any) -> Module:
+        """Convert every parameter and buffer (integer ones too) with ``Tensor.type``.
+
+        >>> nn.Linear(2, 1).type(minitorch.float64).weight.dtype
+        torch.float64
+        """
+        return self._convert(lambda t: t.type(dst_type))
+
+    def share_memory(self) -> Module:
+        """``share_memory_()`` of every parameter and buffer (minitorch's tensors live in one
+        process, so this changes nothing).
+
+        >>> model = nn.Linear(2, 1)
+        >>> model.share_memory() is model
+        True
+        """
+        return self._convert(lambda t: t.share_memory_())
+
     # ---- state_dict --------------------------------------------------------------------
-    def state_dict(self, *, destination: dict | None = None, prefix: str = "",
+    def state_dict(self, *args: Any, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> OrderedDict:
-        """Every parameter and persistent buffer by dotted name, detached unless keep_vars.
+        """Every parameter and persistent buffer by dotted name, detached unless keep_vars;
+        its ``_metadata`` holds each module's ``{"version": ...}`` by prefix, as torch's.
+        (``destination, prefix, keep_vars`` may still come positionally, with torch's
+        FutureWarning.)
 
         >>> list(nn.BatchNorm1d(3).state_dict())
         ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
+        >>> dict(nn.BatchNorm1d(3).state_dict()._metadata)
+        {'': {'version': 2}}
         """
+        if args:
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                "#torch.nn.Module.state_dict for details.", FutureWarning, stacklevel=2)
+            destination = args[0] if destination is None else destination
+            prefix = args[1] if len(args) > 1 and prefix == "" else prefix
+            keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
         if destination is None:
             destination = OrderedDict()
+            destination._metadata = OrderedDict()  # type: ignore[attr-defined]
+        local_metadata = {"version": self._version}
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for pre_hook in list(self._state_dict_pre_hooks.values()):
+            pre_hook(self, prefix, keep_vars)
         for name, value in self._local_state():
             destination[prefix + name] = value if keep_vars else value.detach()
         for name, child in self._modules.items():
             if child is not None:
                 child.state_dict(destination=destination, prefix=f"{prefix}{name}.",
                                  keep_vars=keep_vars)
+        for hook in list(self._state_dict_hooks.values()):
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None:
+                if getattr(hook, "_from_public_api", False):
+                    raise RuntimeError("state_dict post-hook must return None")
+                destination = result
         return destination
+
+    _version: int = 1  # saved in a state dict's _metadata; a module bumps it on a format change
+
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, prefix, keep_vars)`` before ``state_dict`` saves the module.
+
+        >>> lin = nn.Linear(1, 1)
+        >>> _ = lin.register_state_dict_pre_hook(lambda m, prefix, keep: print("saving"))
+        >>> _ = lin.state_dict()
+        saving
+        """
+        return add_hook(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata)`` after the module is
+        saved; it may change ``state_dict`` in place, and must return None.
+
+        >>> lin = nn.Linear(1, 1)
+        >>> _ = lin.register_state_dict_post_hook(lambda m, sd, p, meta: sd.pop("bias") and None)
+        >>> list(lin.state_dict())
+        ['weight']
+        """
+        hook._from_public_api = True  # type: ignore[attr-defined]
+        return add_hook(self._state_dict_hooks, hook)
 
     def _local_state(self) -> Iterator[tuple[str, Tensor]]:
         for name, p in self._parameters.items():

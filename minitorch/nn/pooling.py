@@ -20,7 +20,8 @@ from .functional_interpolate import interpolate
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool2d",
-           "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample"]
+           "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d",
+           "UpsamplingNearest2d"]
 
 
 class AvgPool2d(Module):
@@ -182,3 +183,25 @@ class Upsample(Module):
         if self.scale_factor is not None:
             return f"scale_factor={self.scale_factor!r}, mode={self.mode!r}"
         return f"size={self.size!r}, mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    """``Upsample(size, scale_factor, mode="nearest")`` under torch's older name.
+
+    >>> nn.UpsamplingNearest2d(scale_factor=2)
+    UpsamplingNearest2d(scale_factor=2.0, mode='nearest')
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """``Upsample(size, scale_factor, mode="bilinear", align_corners=True)``.
+
+    >>> nn.UpsamplingBilinear2d(size=(2, 3))(minitorch.ones(1, 1, 1, 1)).shape
+    torch.Size([1, 1, 2, 3])
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)

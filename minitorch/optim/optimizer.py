@@ -24,14 +24,44 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..autograd import grad_mode, profiler
+from ..autograd.graph import RemovableHandle, add_hook
 from ..nn.module import typename
 from ..nn.parameter import zero_grad_
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "register_optimizer_step_post_hook",
+           "register_optimizer_step_pre_hook"]
 
 
-def _profiled_step(step: Callable[..., Any]) -> Callable[..., Any]:
-    """``step`` inside torch's ``record_function("Optimizer.step#<class>.step")``.
+_global_step_pre_hooks: dict[int, Any] = {}
+_global_step_post_hooks: dict[int, Any] = {}
+
+
+def register_optimizer_step_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` before every optimizer's ``step`` (before its
+    own pre-hooks); a returned ``(args, kwargs)`` replaces the step's arguments.
+
+    >>> from minitorch.optim.optimizer import register_optimizer_step_pre_hook
+    >>> handle = register_optimizer_step_pre_hook(lambda opt, args, kwargs: None)
+    >>> handle.remove()
+    """
+    return add_hook(_global_step_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` after every optimizer's ``step`` (after its own
+    post-hooks).
+
+    >>> from minitorch.optim.optimizer import register_optimizer_step_post_hook
+    >>> register_optimizer_step_post_hook(lambda opt, args, kwargs: None).remove()
+    """
+    return add_hook(_global_step_post_hooks, hook)
+
+
+def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
+    """``step`` with torch's step hooks around it (the global pre-hooks, the optimizer's,
+    the step, the optimizer's post-hooks, the global ones), all inside torch's
+    ``record_function("Optimizer.step#<class>.step")`` when profiling. The hooks see
+    ``args`` as torch passes them: starting with the optimizer itself.
 
     >>> from minitorch.autograd.profiler import profile
     >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
@@ -41,12 +71,27 @@ def _profiled_step(step: Callable[..., Any]) -> Callable[..., Any]:
     'Optimizer.step#SGD.step'
     """
 
+    def hooked(*args: Any, **kwargs: Any) -> Any:
+        self = args[0]
+        for hook in [*_global_step_pre_hooks.values(), *self._optimizer_step_pre_hooks.values()]:
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
+                                       f"new_kwargs), but got {result}.")
+                args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in [*self._optimizer_step_post_hooks.values(),
+                     *_global_step_post_hooks.values()]:
+            hook(self, args, kwargs)
+        return out
+
     @functools.wraps(step)
     def profiled(self: Optimizer, *args: Any, **kwargs: Any) -> Any:
         if profiler._active is None:
-            return step(self, *args, **kwargs)
+            return hooked(self, *args, **kwargs)
         with profiler.record_function(f"Optimizer.step#{type(self).__name__}.step"):
-            return step(self, *args, **kwargs)
+            return hooked(self, *args, **kwargs)
 
     return profiled
 
@@ -61,7 +106,7 @@ class Optimizer:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "step" in cls.__dict__:  # profiled as torch's: one labelled block per step
-            cls.step = _profiled_step(cls.__dict__["step"])
+            cls.step = _hooked_step(cls.__dict__["step"])
 
     # the group settings in the order torch's step reads them (a loaded group that lacks
     # one fails there, with torch's KeyError)
@@ -77,6 +122,12 @@ class Optimizer:
             raise TypeError("params argument given to the optimizer should be an iterable of "
                             f"Tensors or dicts, but got {typename(params)}")
         self.defaults = defaults
+        self._optimizer_step_pre_hooks: dict[int, Any] = {}
+        self._optimizer_step_post_hooks: dict[int, Any] = {}
+        self._optimizer_state_dict_pre_hooks: dict[int, Any] = {}
+        self._optimizer_state_dict_post_hooks: dict[int, Any] = {}
+        self._optimizer_load_state_dict_pre_hooks: dict[int, Any] = {}
+        self._optimizer_load_state_dict_post_hooks: dict[int, Any] = {}
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         groups = list(params)
@@ -109,6 +160,66 @@ class Optimizer:
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(group)
 
+    def register_step_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(optimizer, args, kwargs)`` before each ``step``; a returned
+        ``(args, kwargs)`` replaces the step's arguments.
+
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
+        >>> _ = opt.register_step_pre_hook(lambda o, args, kwargs: print("stepping"))
+        >>> opt.step()
+        stepping
+        """
+        return add_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(optimizer, args, kwargs)`` after each ``step``.
+
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
+        >>> opt.register_step_post_hook(lambda o, args, kwargs: None).remove()
+        """
+        return add_hook(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                     prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer)`` before ``state_dict`` builds its dict.
+
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
+        >>> _ = opt.register_state_dict_pre_hook(lambda o: print("saving"))
+        >>> _ = opt.state_dict()
+        saving
+        """
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable[..., Any],
+                                      prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer, state_dict)`` on the built dict; a returned dict replaces it.
+
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
+        >>> _ = opt.register_state_dict_post_hook(lambda o, sd: {**sd, "note": 1})
+        >>> opt.state_dict()["note"]
+        1
+        """
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                          prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer, state_dict)`` before loading; a returned dict is loaded
+        instead.
+
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
+        >>> opt.register_load_state_dict_pre_hook(lambda o, sd: None).remove()
+        """
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any],
+                                           prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer)`` after loading.
+
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
+        >>> opt.register_load_state_dict_post_hook(lambda o: None).remove()
+        """
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all parameters (to None by default)."""
         zero_grad_((p for g in self.param_groups for p in g["params"]), set_to_none)
@@ -131,16 +242,25 @@ class Optimizer:
         >>> sorted(optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1).state_dict())
         ['param_groups', 'state']
         """
+        for pre_hook in list(self._optimizer_state_dict_pre_hooks.values()):
+            pre_hook(self)
         index = {id(p): i for i, p in enumerate(self._params())}
         groups = [{**g, "params": [index[id(p)] for p in g["params"]]}
                   for g in self.param_groups]
         # torch's: the state's own values, keys that are not parameters kept as they are
         state = {index[id(p)] if isinstance(p, Tensor) else p: s for p, s in self.state.items()}
-        return {"state": state, "param_groups": groups}
+        state_dict = {"state": state, "param_groups": groups}
+        for post_hook in list(self._optimizer_state_dict_post_hooks.values()):
+            result = post_hook(self, state_dict)
+            state_dict = state_dict if result is None else result
+        return state_dict
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Restore the state and settings saved by ``state_dict`` (tensors are copied)."""
         state_dict = state_dict.copy()  # as torch's first step (a non-dict fails there)
+        for pre_hook in list(self._optimizer_load_state_dict_pre_hooks.values()):
+            result = pre_hook(self, state_dict)
+            state_dict = state_dict if result is None else result
         groups = state_dict["param_groups"]
         if len(groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -158,6 +278,8 @@ class Optimizer:
         self.param_groups = [{**saved, "params": group["params"]}
                              for group, saved in zip(self.param_groups, copy.deepcopy(groups))]
         self._settle_loaded()
+        for post_hook in list(self._optimizer_load_state_dict_post_hooks.values()):
+            post_hook(self)
 
     def _settle_loaded(self) -> None:
         """torch's __setstate__: a loaded group's missing flags take their defaults, and a
