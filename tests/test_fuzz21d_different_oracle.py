@@ -70,3 +70,77 @@ def test_einsum_sublist_errors_are_torchs(call: Any) -> None:
         return call(L, *_ab(L))
 
     assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+class _Log:
+    """A context manager that writes its name and the grad mode to a shared log."""
+
+    def __init__(self, L: Any, log: list, name: str, swallow: bool = False) -> None:
+        self.L, self.log, self.name, self.swallow = L, log, name, swallow
+
+    def __enter__(self) -> None:
+        self.log.append((self.name, self.L.is_grad_enabled()))
+
+    def __exit__(self, *exc: Any) -> bool:
+        self.log.append("exit " + self.name)  # torch's rerun may stop early by raising
+        return self.swallow
+
+
+def _checkpointed(keywords: dict, fn: Any = None, requires_grad: bool = True,
+                  backward: bool = True) -> Any:
+    def run(L: Any) -> list:
+        log: list = []
+        kw = {k: (v(L, log) if callable(v) else v) for k, v in keywords.items()}
+        x = L.tensor([1.0, -2.0, 3.0], requires_grad=requires_grad)
+        out = L.utils.checkpoint.checkpoint(fn or (lambda t: (t.exp() * 2, t.sum())), x, **kw)
+        o = out[0] if isinstance(out, tuple) else out
+        grads = L.autograd.grad(o.sum(), x) if backward else ()
+        return [log, o.detach().numpy(), *(g.numpy() for g in grads)]
+    return run
+
+
+def _contexts(swallow: bool = False) -> Any:
+    return lambda L, log: lambda: (_Log(L, log, "forward", swallow), _Log(L, log, "recompute"))
+
+
+CHECKPOINT_RUNS = {
+    "debug": _checkpointed({"use_reentrant": False, "debug": True}),
+    "determinism none": _checkpointed({"use_reentrant": False, "determinism_check": "none"}),
+    "determinism default": _checkpointed({"use_reentrant": False,
+                                          "determinism_check": "default"}),
+    "early_stop": _checkpointed({"use_reentrant": False, "early_stop": False}),
+    "context_fn": _checkpointed({"use_reentrant": False, "context_fn": _contexts()}),
+    "preserve_rng_state off": _checkpointed({"use_reentrant": False,
+                                             "preserve_rng_state": False}),
+    "keyword input": _checkpointed({"use_reentrant": False, "k": 3.0},
+                                   fn=lambda t, k=2: t * k),
+}
+CHECKPOINT_ERRORS = {
+    "bad determinism_check": _checkpointed({"use_reentrant": False,
+                                            "determinism_check": "bad"}),
+    "debug with context_fn": _checkpointed({"use_reentrant": False, "debug": True,
+                                            "context_fn": _contexts()}),
+    "debug when reentrant": _checkpointed({"use_reentrant": True, "debug": True}),
+    "context_fn when reentrant": _checkpointed({"use_reentrant": True,
+                                                "context_fn": _contexts()}),
+    "keyword when reentrant": _checkpointed({"use_reentrant": True, "k": 3.0, "debug": True},
+                                            fn=lambda t, k=2: t * k),
+    "no grad to take": _checkpointed({"use_reentrant": False, "debug": True},
+                                     requires_grad=False),
+    "context swallows the error": _checkpointed(
+        {"use_reentrant": False, "context_fn": _contexts(swallow=True)},
+        fn=lambda t: t.no_such_method()),
+}
+
+
+@pytest.mark.parametrize("run", CHECKPOINT_RUNS.values(), ids=CHECKPOINT_RUNS.keys())
+def test_checkpoint_keywords_are_torchs(run: Any) -> None:
+    got, want = run(mt), run(torch)
+    assert got[0] == want[0]
+    for g, w in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+@pytest.mark.parametrize("run", CHECKPOINT_ERRORS.values(), ids=CHECKPOINT_ERRORS.keys())
+def test_checkpoint_keyword_errors_are_torchs(run: Any) -> None:
+    assert_same_error(raised_by(run, mt), raised_by(run, torch))
