@@ -181,12 +181,20 @@ def _caller_aux(aux: Any, tracked: list, given: list) -> Any:
     return _tree_map(lambda t: originals.get(id(t), t), aux)
 
 
-def _check_vjp_outputs(outputs: list) -> None:
-    """torch's refusal of what ``vjp`` cannot differentiate: non-tensor or integer outputs."""
+def _check_tensor_outputs(outputs: list, api: str) -> None:
+    """torch's refusal of outputs a transform cannot differentiate: none, or not tensors."""
+    if len(outputs) < 1 or (len(outputs) == 1 and outputs[0] is None):
+        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got "
+                           f"output = {outputs})")
     for out in outputs:
         if not isinstance(out, Tensor):
-            raise RuntimeError("vjp(f, *primals): expected f(*primals) to return only tensors, "
-                               f"got unsupported type {type(out)}")
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got "
+                               f"unsupported type {type(out)}")
+
+
+def _check_vjp_outputs(outputs: list) -> None:
+    """torch's refusal of what ``vjp`` cannot differentiate: non-tensor or integer outputs."""
+    _check_tensor_outputs(outputs, "vjp(f, *primals)")
     for out in outputs:
         if not out.dtype.is_floating_point:
             raise RuntimeError("vjp(f, ...): All outputs of f must be floating-point or complex "
@@ -304,15 +312,19 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     return (*result, _release(aux, outermost, given)) if has_aux else result
 
 
-def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
-           has_aux: bool = False) -> Callable[..., Any]:
+def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
+           has_aux: bool = False, chunk_size: int | None = None) -> Callable[..., Any]:
     """A function returning the Jacobian of ``func`` with respect to ``argnums``, one row
-    (a ``vjp``) per output element: shape ``output.shape + input.shape``.
+    (a ``vjp``) per output element: shape ``output.shape + input.shape``. Rows are computed
+    one at a time whatever ``chunk_size`` (torch's batch of rows) says.
 
     >>> minitorch.func.jacrev(lambda t: t ** 2)(minitorch.tensor([1., 2.]))
     tensor([[2., 0.],
             [0., 4.]])
     """
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
@@ -370,6 +382,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")
         outputs, out_spec = _flatten(output)
+        _check_tensor_outputs(outputs, "jvp(f, primals, tangents)")
         pairs = [fwAD.unpack_dual(out) for out in outputs]
         values = _unflatten([pair.primal for pair in pairs], out_spec)
         slopes = _unflatten([minitorch.zeros_like(pair.primal) if pair.tangent is None
@@ -431,9 +444,11 @@ def _check_primals(primals: Any, tangents: Any) -> None:
 
 
 def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
-           has_aux: bool = False) -> Callable[..., Any]:
+           has_aux: bool = False, *, randomness: str = "error") -> Callable[..., Any]:
     """A function returning the Jacobian of ``func`` with respect to ``argnums``, one column
-    (a ``jvp``) per input element: shape ``output.shape + input.shape``.
+    (a ``jvp``) per input element: shape ``output.shape + input.shape``. The columns are
+    torch's vmap over the unit tangents: ``randomness`` is vmap's (random ops refused by
+    default; otherwise drawn once per column here).
 
     >>> minitorch.func.jacfwd(lambda t: t ** 2)(minitorch.tensor([1., 2.]))
     tensor([[2., 0.],
@@ -443,8 +458,10 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
         leaves, spec = _flatten([args[n] for n in nums])
-        columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
-                   for k in range(len(leaves))]
+        _check_randomness(randomness)
+        with vmapping(randomness):
+            columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
+                       for k in range(len(leaves))]
         first = next((c[1] for c in columns if c[1] is not None), None)  # none if all empty
         output, aux = first or _split_aux(func(*args), has_aux, "jvp(f, primals, tangents)")
         outputs, out_spec = _flatten(output)
@@ -520,9 +537,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     >>> minitorch.func.vmap(lambda r: r.sum())(minitorch.tensor([[1., 2.], [3., 4.]]))
     tensor([3., 7.])
     """
-    if randomness not in ("error", "different", "same"):
-        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
-                           f"'same'. Got {randomness}")
+    _check_randomness(randomness)
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -535,6 +550,12 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         with vmapping(randomness):
             return _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
     return wrapper
+
+
+def _check_randomness(randomness: str) -> None:
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
 
 
 def _name(func: Callable[..., Any]) -> str:

@@ -144,3 +144,80 @@ def test_checkpoint_keywords_are_torchs(run: Any) -> None:
 @pytest.mark.parametrize("run", CHECKPOINT_ERRORS.values(), ids=CHECKPOINT_ERRORS.keys())
 def test_checkpoint_keyword_errors_are_torchs(run: Any) -> None:
     assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+class _NoVmapRule:
+    """A Function with forward-mode support but no vmap rule: jacfwd (a vmap) refuses it."""
+
+    @staticmethod
+    def make(L: Any) -> Any:
+        class Double(L.autograd.Function):
+            @staticmethod
+            def forward(x: Any) -> Any:
+                return x * 2
+
+            @staticmethod
+            def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+                pass
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g * 2
+
+            @staticmethod
+            def jvp(ctx: Any, t: Any) -> Any:
+                return t * 2
+        return Double
+
+
+def _x(L: Any) -> Any:
+    return L.tensor([1.0, -2.0, 3.0])
+
+
+JACOBIAN_CALLS = {
+    "jacrev chunk_size 1": lambda L: L.func.jacrev(lambda t: t.sin() * 2, chunk_size=1)(_x(L)),
+    "jacrev chunk_size 2, argnums": lambda L: L.func.jacrev(
+        lambda t, u: (t * u, t.sum()), argnums=(0, 1), chunk_size=2)(_x(L), _x(L).exp()),
+    "jacfwd randomness same": lambda L: L.func.jacfwd(lambda t: t.cos(), randomness="same")(
+        _x(L)),
+    "jacfwd randomness different": lambda L: L.func.jacfwd(
+        lambda t, u: t * u, (0, 1), randomness="different")(_x(L), _x(L)),
+}
+JACOBIAN_ERRORS = {
+    "jacrev chunk_size 0": lambda L: L.func.jacrev(lambda t: t, chunk_size=0),
+    "jacrev chunk_size -1": lambda L: L.func.jacrev(lambda t: t, chunk_size=-1),
+    "jacrev chunk_size str": lambda L: L.func.jacrev(lambda t: t, chunk_size="a"),
+    "jacrev has_aux positional": lambda L: L.func.jacrev(lambda t: t, 0, False)(_x(L)),
+    "jacrev integer input": lambda L: L.func.jacrev(lambda t: t * 2, chunk_size=2)(
+        L.tensor([1, 2])),
+    "jacfwd bad randomness": lambda L: L.func.jacfwd(lambda t: t, randomness="bad")(_x(L)),
+    "jacfwd randomness positional": lambda L: L.func.jacfwd(lambda t: t, 0, False, "same"),
+    "jacfwd random op": lambda L: L.func.jacfwd(lambda t: t * L.rand(3))(_x(L)),
+    "jacfwd Function without vmap rule": lambda L: L.func.jacfwd(_NoVmapRule.make(L).apply)(
+        _x(L)),
+    "jacfwd float output": lambda L: L.func.jacfwd(lambda t, u: 3.0, argnums=(0, 1))(
+        _x(L), _x(L)),
+    "jvp float output": lambda L: L.func.jvp(lambda t: 3.0, (_x(L),), (_x(L),)),
+    "jvp tuple with a float": lambda L: L.func.jvp(lambda t: (t, 3.0), (_x(L),), (_x(L),)),
+    "jvp None output": lambda L: L.func.jvp(lambda t: None, (_x(L),), (_x(L),)),
+    "jvp empty output": lambda L: L.func.jvp(lambda t: (), (_x(L),), (_x(L),)),
+    "vjp empty output": lambda L: L.func.vjp(lambda t: (), _x(L)),
+    "vjp None output": lambda L: L.func.vjp(lambda t: None, _x(L)),
+}
+
+
+@pytest.mark.parametrize("call", JACOBIAN_CALLS.values(), ids=JACOBIAN_CALLS.keys())
+def test_jacobian_keywords_are_torchs(call: Any) -> None:
+    got, want = call(mt), call(torch)
+    for g, w in zip(_leaves(got), _leaves(want), strict=True):
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+
+
+def _leaves(tree: Any) -> list:
+    return [leaf for item in tree for leaf in _leaves(item)] if isinstance(tree, tuple) else [
+        tree]
+
+
+@pytest.mark.parametrize("call", JACOBIAN_ERRORS.values(), ids=JACOBIAN_ERRORS.keys())
+def test_jacobian_keyword_errors_are_torchs(call: Any) -> None:
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
