@@ -221,3 +221,60 @@ def _leaves(tree: Any) -> list:
 @pytest.mark.parametrize("call", JACOBIAN_ERRORS.values(), ids=JACOBIAN_ERRORS.keys())
 def test_jacobian_keyword_errors_are_torchs(call: Any) -> None:
     assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+_Pair = __import__("collections").namedtuple("_Pair", "a b")
+
+
+def _collated(L: Any, kind: str, data: list) -> Any:
+    if kind == "loader":
+        return list(L.utils.data.DataLoader(data, batch_size=2))
+    if kind == "unbatched loader":
+        return list(L.utils.data.DataLoader(data, batch_size=None))
+    return getattr(L.utils.data, kind)(data)
+
+
+COLLATE_CASES = {
+    "arrays": ("default_collate", [np.ones(2), np.zeros(2)]),
+    "float32 arrays": ("default_collate", [np.ones(2, np.float32), np.zeros(2, np.float32)]),
+    "float32 scalars": ("default_collate", [np.float32(1.0), np.float32(2.0)]),
+    "bool scalars": ("default_collate", [np.bool_(True), np.bool_(False)]),
+    "dict of arrays": ("default_collate", [{"a": np.ones(1)}, {"a": np.zeros(1)}]),
+    "tuples of int and str": ("default_collate", [(1, "a"), (2, "b")]),
+    "namedtuples": ("default_collate", [_Pair(1, 2.0), _Pair(3, 4.0)]),
+    "bytes": ("default_collate", [b"x", b"y"]),
+    "numpy strings": ("default_collate", [np.str_("a"), np.str_("b")]),
+    "ragged lists": ("default_collate", [[1, 2], [3]]),
+    "string arrays": ("default_collate", [np.array(["a"]), np.array(["b"])]),
+    "objects": ("default_collate", [object(), object()]),
+    "Nones": ("default_collate", [None, None]),
+    "convert scalars": ("default_convert", [np.float32(1.0), np.int64(2)]),
+    "convert tuple": ("default_convert", (np.ones(1), "a")),
+    "convert string array": ("default_convert", np.array(["a"])),
+    "loader of arrays": ("loader", [np.ones(2), np.ones(2)]),
+    "unbatched loader of scalars": ("unbatched loader", [np.float32(1.0), np.float32(2.0)]),
+}
+
+
+@pytest.mark.parametrize("kind,data", COLLATE_CASES.values(), ids=COLLATE_CASES.keys())
+def test_collate_of_numpy_values_is_torchs(kind: str, data: Any) -> None:
+    got, want = raised_by(lambda L: _collated(L, kind, data), mt), raised_by(
+        lambda L: _collated(L, kind, data), torch)
+    if want is not None:
+        assert_same_error(got, want)
+        return
+    got, want = _collated(mt, kind, data), _collated(torch, kind, data)
+    assert _structure(got) == _structure(want)
+
+
+def _structure(value: Any) -> Any:
+    """Containers and their types, tensors as (dtype, values), anything else as itself."""
+    if isinstance(value, (mt.Tensor, torch.Tensor)):
+        return str(value.dtype), value.tolist()
+    if isinstance(value, dict):
+        return {key: _structure(v) for key, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, [_structure(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return "ndarray", value.tolist()
+    return value

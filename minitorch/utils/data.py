@@ -161,18 +161,15 @@ def _lengths_of_fractions(fractions: Sequence[float], n: int) -> list[int]:
 
 
 def default_convert(data: Any) -> Any:
-    """A sample as a loader without batches gives it: numpy arrays made tensors, tuples made
-    lists, inside dicts and lists too.
+    """A sample as a loader without batches gives it: numpy arrays and scalars made tensors,
+    tuples made lists, inside dicts and lists too.
 
     >>> import numpy as np
     >>> default_convert((np.ones(2), 3))
     [tensor([1., 1.], dtype=torch.float64), 3]
     """
-    from .. import from_numpy
-
-    kind = type(data)
-    if kind.__module__ == "numpy" and kind.__name__ == "ndarray":  # torch's test, no import
-        return data if data.dtype.kind in "OSUa" else from_numpy(data)
+    if _is_numpy(data):
+        return data if _is_text_array(data) else _as_tensor(data)
     if isinstance(data, dict):
         return {key: default_convert(value) for key, value in data.items()}
     if isinstance(data, tuple) and hasattr(data, "_fields"):  # a namedtuple keeps its type
@@ -182,9 +179,30 @@ def default_convert(data: Any) -> Any:
     return data
 
 
-def default_collate(batch: list) -> Any:
-    """Samples stacked into batches: tensors stacked, numbers made tensors, tuples and
-    lists of fields collated field by field (into a list), dicts key by key.
+def _as_tensor(data: Any) -> Tensor:
+    """A numpy array shared (torch's ``as_tensor``), or numpy scalars copied."""
+    from .. import from_numpy, tensor
+
+    return from_numpy(data) if type(data).__name__ == "ndarray" else tensor(data)
+
+
+def _is_numpy(data: Any) -> bool:
+    """A numpy array or scalar, other than a string (torch's test, without importing numpy)."""
+    kind = type(data)
+    return kind.__module__ == "numpy" and kind.__name__ not in ("str_", "string_")
+
+
+def _is_text_array(data: Any) -> bool:
+    return type(data).__name__ == "ndarray" and data.dtype.kind in "OSUa"
+
+
+_COLLATE_ERROR = ("default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "
+                  "lists; found {}")
+
+
+def default_collate(batch: Sequence) -> Any:
+    """Samples stacked into batches: tensors and numpy arrays stacked, numbers made tensors,
+    tuples and lists of fields collated field by field (into a list), dicts key by key.
 
     >>> default_collate([(1., 2), (3., 4)])
     [tensor([1., 3.], dtype=torch.float64), tensor([2, 4])]
@@ -194,15 +212,27 @@ def default_collate(batch: list) -> Any:
     first = batch[0]
     if isinstance(first, Tensor):
         return stack(batch)
+    if _is_numpy(first) and type(first).__name__ == "ndarray":
+        if _is_text_array(first):
+            raise TypeError(_COLLATE_ERROR.format(first.dtype))
+        return default_collate([_as_tensor(b) for b in batch])
+    if _is_numpy(first):  # numpy scalars
+        return _as_tensor(batch)
     if isinstance(first, float):  # Python floats are doubles, as in torch
         return tensor(batch, dtype=float64)
     if isinstance(first, (bool, int)):
         return tensor(batch)
+    if isinstance(first, (str, bytes)):
+        return batch
     if isinstance(first, dict):
         return {key: default_collate([sample[key] for sample in batch]) for key in first}
+    if isinstance(first, tuple) and hasattr(first, "_fields"):  # a namedtuple keeps its type
+        return type(first)(*(default_collate(field) for field in zip(*batch)))
     if isinstance(first, (tuple, list)):
-        return [default_collate(list(field)) for field in zip(*batch)]
-    return batch
+        if any(len(sample) != len(first) for sample in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        return [default_collate(field) for field in zip(*batch)]
+    raise TypeError(_COLLATE_ERROR.format(type(first)))
 
 
 class DataLoader:
