@@ -111,9 +111,7 @@ class device:
     def __str__(self) -> str:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            other = device(other)
+    def __eq__(self, other: object) -> bool:  # as torch: never equal to a string
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:

@@ -326,15 +326,19 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     return (*result, _release(aux, outermost, given)) if has_aux else result
 
 
-def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
-           has_aux: bool = False) -> Callable[..., Any]:
+def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
+           has_aux: bool = False, chunk_size: int | None = None) -> Callable[..., Any]:
     """A function returning the Jacobian of ``func`` with respect to ``argnums``, one row
-    (a ``vjp``) per output element: shape ``output.shape + input.shape``.
+    (a ``vjp``) per output element: shape ``output.shape + input.shape``. Rows are computed
+    one at a time whatever ``chunk_size`` (torch's batch of rows) says.
 
     >>> minitorch.func.jacrev(lambda t: t ** 2)(minitorch.tensor([1., 2.]))
     tensor([[2., 0.],
             [0., 4.]])
     """
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
@@ -455,9 +459,11 @@ def _check_primals(primals: Any, tangents: Any) -> None:
 
 
 def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
-           has_aux: bool = False) -> Callable[..., Any]:
+           has_aux: bool = False, *, randomness: str = "error") -> Callable[..., Any]:
     """A function returning the Jacobian of ``func`` with respect to ``argnums``, one column
-    (a ``jvp``) per input element: shape ``output.shape + input.shape``.
+    (a ``jvp``) per input element: shape ``output.shape + input.shape``. The columns are
+    torch's vmap over the unit tangents: ``randomness`` is vmap's (random ops refused by
+    default; otherwise drawn once per column here).
 
     >>> minitorch.func.jacfwd(lambda t: t ** 2)(minitorch.tensor([1., 2.]))
     tensor([[2., 0.],
@@ -467,8 +473,10 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
         leaves, spec = _flatten([args[n] for n in nums])
-        columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
-                   for k in range(len(leaves))]
+        _check_randomness(randomness)
+        with vmapping(randomness):
+            columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
+                       for k in range(len(leaves))]
         first = next((c[1] for c in columns if c[1] is not None), None)
         output, aux = first or _first(_push(func, args, nums, spec, leaves, k=None,
                                             has_aux=has_aux), has_aux)  # all inputs empty
@@ -558,9 +566,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     >>> minitorch.func.vmap(lambda r: r.sum())(minitorch.tensor([[1., 2.], [3., 4.]]))
     tensor([3., 7.])
     """
-    if randomness not in ("error", "different", "same"):
-        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
-                           f"'same'. Got {randomness}")
+    _check_randomness(randomness)
     if not (chunk_size is None or chunk_size > 0):
         raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
@@ -596,6 +602,12 @@ def _check_chunks(size: int, chunk_size: Any) -> None:
                         f"'{type(chunk_size).__name__}'")
     if not size:
         raise AssertionError("arg_spec must not be None")
+
+
+def _check_randomness(randomness: str) -> None:
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
 
 
 def _name(func: Callable[..., Any]) -> str:

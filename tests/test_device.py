@@ -62,7 +62,10 @@ def test_device_equality_like_torch() -> None:
         for b in ("cpu", "cuda", "cuda:0"):
             assert (minitorch.device(a) == minitorch.device(b)) == (
                 torch.device(a) == torch.device(b)), (a, b)
-    assert minitorch.device("cuda", 1) == "cuda:1"
+    assert minitorch.device("cuda", 1) == minitorch.device("cuda:1")
+    for a, b in (("cpu", "cpu"), ("cuda:1", "cuda:1"), ("cpu", 0)):  # never equal to a string
+        assert (minitorch.device(a) == b) == (torch.device(a) == b)
+        assert (minitorch.device(a) != b) == (torch.device(a) != b)
 
 
 def test_bad_device_string() -> None:

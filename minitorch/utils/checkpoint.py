@@ -17,6 +17,7 @@ tensor([1.0806, 1.0806])
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +27,7 @@ from .. import _tensor as T
 from ..autograd import function, grad_mode
 from ..autograd.graph import saved_tensors_hooks
 
-__all__ = ["checkpoint", "checkpoint_sequential"]
+__all__ = ["checkpoint", "checkpoint_sequential", "noop_context_fn"]
 
 _NO_REENTRANT_GIVEN = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -36,11 +37,24 @@ _NO_REENTRANT_GIVEN = (
     "differences between the two variants.")
 
 
+def noop_context_fn() -> tuple[Any, Any]:
+    """The default ``context_fn``: no context around the forward nor around its rerun.
+
+    >>> noop_context_fn()[0].__class__.__name__
+    'nullcontext'
+    """
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
 def checkpoint(function: Callable[..., Any], *args: Any, use_reentrant: bool | None = None,
-               preserve_rng_state: bool = True, **kwargs: Any) -> Any:
+               context_fn: Callable[[], tuple[Any, Any]] = noop_context_fn,
+               determinism_check: str = "default", debug: bool = False,
+               early_stop: bool = True, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)``, its intermediate values recomputed in backward.
 
-    Without ``use_reentrant`` it warns as torch 2.13 does and takes ``True``.
+    Without ``use_reentrant`` it warns as torch 2.13 does and takes ``True``. The
+    non-reentrant form runs the call under ``context_fn()[0]`` and its rerun under
+    ``context_fn()[1]``; ``debug`` and ``early_stop`` change nothing observable here.
 
     >>> y = checkpoint(lambda t: t * 3, minitorch.ones(1, requires_grad=True), use_reentrant=True)
     >>> y.grad_fn.name()
@@ -49,11 +63,23 @@ def checkpoint(function: Callable[..., Any], *args: Any, use_reentrant: bool | N
     if use_reentrant is None:
         warnings.warn(_NO_REENTRANT_GIVEN, stacklevel=2)
         use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
     if use_reentrant:
         if kwargs:
             raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
-        return CheckpointFunction.apply(function, preserve_rng_state, *args)
-    return _Recomputed(function, args, kwargs, preserve_rng_state).run()
+        if context_fn is not noop_context_fn or debug is not False:
+            raise ValueError("Passing `context_fn` or `debug` is only supported when "
+                             "use_reentrant=False.")
+        return CheckpointFunction.apply(function, preserve, *args)
+    if debug and context_fn is not noop_context_fn:
+        raise ValueError("debug=True is incompatible with non-default context_fn")
+    if determinism_check not in _DETERMINISM_CHECKS:
+        raise ValueError(f"determinism_check should be one of {list(_DETERMINISM_CHECKS)}, "
+                         f"but got {determinism_check}")
+    return _Recomputed(function, args, kwargs, preserve).run(*context_fn())
+
+
+_DETERMINISM_CHECKS = ("default", "none")
 
 
 def checkpoint_sequential(functions: Any, segments: int, input: Any,
@@ -149,10 +175,17 @@ class _Recomputed:
         self.rng_state = _random.get_rng_state() if preserve_rng_state else None
         self.count = 0
         self.tensors: list | None = None
+        self.recompute_context: Any = None
 
-    def run(self) -> Any:
-        with saved_tensors_hooks(self._pack, self._unpack):
+    def run(self, forward_context: Any, recompute_context: Any) -> Any:
+        """The call under ``forward_context``; its rerun will be under ``recompute_context``."""
+        self.recompute_context = recompute_context
+        with saved_tensors_hooks(self._pack, self._unpack), forward_context:
             return self.function(*self.args, **self.kwargs)
+        raise RuntimeError(  # reached only when forward_context swallowed the call's error
+            "torch.utils.checkpoint: the forward context provided by context_fn suppressed an "
+            "exception raised during the checkpointed forward. This is not supported because "
+            "checkpoint cannot return a value for a failed forward.")
 
     def _pack(self, _tensor: T.Tensor) -> int:
         self.count += 1
@@ -161,8 +194,8 @@ class _Recomputed:
     def _unpack(self, index: int) -> T.Tensor:
         if self.tensors is None:
             self.tensors = []
-            with saved_tensors_hooks(self._keep, lambda t: t), \
-                    _random_state(self.rng_state), grad_mode.enable_grad():
+            with saved_tensors_hooks(self._keep, lambda t: t), _random_state(self.rng_state), \
+                    grad_mode.enable_grad(), self.recompute_context:
                 self.function(*self.args, **self.kwargs)
         return self.tensors[index]
 

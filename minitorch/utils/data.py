@@ -163,18 +163,15 @@ def _lengths_of_fractions(fractions: Sequence[float], n: int) -> list[int]:
 
 
 def default_convert(data: Any) -> Any:
-    """A sample as a loader without batches gives it: numpy arrays made tensors, tuples made
-    lists, inside dicts and lists too.
+    """A sample as a loader without batches gives it: numpy arrays and scalars made tensors,
+    tuples made lists, inside dicts and lists too.
 
     >>> import numpy as np
     >>> default_convert((np.ones(2), 3))
     [tensor([1., 1.], dtype=torch.float64), 3]
     """
-    from .. import from_numpy
-
-    kind = type(data)
-    if kind.__module__ == "numpy" and kind.__name__ == "ndarray":  # torch's test, no import
-        return data if data.dtype.kind in "OSUa" else from_numpy(data)
+    if _is_numpy(data):
+        return data if _is_text_array(data) else _as_tensor(data)
     if isinstance(data, dict):
         return {key: default_convert(value) for key, value in data.items()}
     if isinstance(data, tuple) and hasattr(data, "_fields"):  # a namedtuple keeps its type
@@ -182,6 +179,23 @@ def default_convert(data: Any) -> Any:
     if isinstance(data, (tuple, list)):
         return [default_convert(d) for d in data]
     return data
+
+
+def _as_tensor(data: Any) -> Tensor:
+    """A numpy array shared (torch's ``as_tensor``), or numpy scalars copied."""
+    from .. import from_numpy, tensor
+
+    return from_numpy(data) if type(data).__name__ == "ndarray" else tensor(data)
+
+
+def _is_numpy(data: Any) -> bool:
+    """A numpy array or scalar, other than a string (torch's test, without importing numpy)."""
+    kind = type(data)
+    return kind.__module__ == "numpy" and kind.__name__ not in ("str_", "string_")
+
+
+def _is_text_array(data: Any) -> bool:
+    return type(data).__name__ == "ndarray" and data.dtype.kind in "OSUa"
 
 
 def default_collate(batch: Sequence) -> Any:
@@ -214,6 +228,8 @@ def default_collate(batch: Sequence) -> Any:
         return batch
     if isinstance(first, dict):
         return {key: default_collate([sample[key] for sample in batch]) for key in first}
+    if isinstance(first, tuple) and hasattr(first, "_fields"):  # a namedtuple keeps its type
+        return type(first)(*(default_collate(field) for field in zip(*batch)))
     if isinstance(first, (tuple, list)):
         if any(len(sample) != len(first) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
