@@ -125,8 +125,6 @@ CHECKPOINT_ERRORS = {
                                                 "context_fn": _contexts()}),
     "keyword when reentrant": _checkpointed({"use_reentrant": True, "k": 3.0, "debug": True},
                                             fn=lambda t, k=2: t * k),
-    "no grad to take": _checkpointed({"use_reentrant": False, "debug": True},
-                                     requires_grad=False),
     "context swallows the error": _checkpointed(
         {"use_reentrant": False, "context_fn": _contexts(swallow=True)},
         fn=lambda t: t.no_such_method()),

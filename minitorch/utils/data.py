@@ -214,7 +214,7 @@ def default_collate(batch: Sequence) -> Any:
     first = batch[0]
     if isinstance(first, Tensor):
         return stack(batch)
-    if type(first).__module__ == "numpy" and type(first).__name__ != "memmap":
+    if _is_numpy(first) and type(first).__name__ != "memmap":  # numpy strings: as str below
         if first.dtype.kind in "OSUa":  # torch's pattern of strings and objects
             raise TypeError(_COLLATE_TYPES.format(first.dtype))
         if first.shape == ():  # numpy scalars: one array of them
