@@ -194,3 +194,29 @@ def test_kernel_dtypes_and_factors_as_torch(program: str) -> None:
     have floating kernels only, max_pool2d none for bool; pixel_shuffle's factor is an int;
     0-d inputs go through the float32 fma's mend: torch's results and errors."""
     assert_as_torch(f"import numpy as np; F = L.nn.functional; R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.linalg.qr(L.zeros(0, 0))", "L.linalg.qr(L.zeros(2, 0, 0))", "L.linalg.qr(L.zeros(0, 3))",
+    "L.linalg.qr(L.zeros(3, 0))", "L.linalg.qr(L.zeros(0, 3), mode='complete')",
+    "L.linalg.qr(L.zeros(3, 0), mode='r')", "L.linalg.qr(L.zeros(0, 2, 2))",
+    "L.geqrf(L.zeros(0, 0))", "L.linalg.householder_product(L.zeros(0, 0), L.zeros(0))",
+    "L.tensor([[1., 2.], [3., 4.]], dtype=L.float16).det()",
+    "L.linalg.inv(L.eye(2, dtype=L.float16))", "L.det(L.ones(2, 3, dtype=L.float16))",
+    "L.linalg.solve(L.eye(2, dtype=L.float16), L.ones(2, dtype=L.float16))",
+    "L.linalg.solve(L.eye(2, dtype=L.float16), L.ones(2))", "L.det(L.eye(2, dtype=L.int64))",
+    "L.linalg.qr(L.eye(2, dtype=L.float16))",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16), ord=2)",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16), ord='nuc')",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16))",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16), ord=1)",
+    "L.linalg.matrix_norm(L.tensor([[float('nan'), 1.], [1., 2.]]), ord=2)",
+    "L.linalg.matrix_norm(L.tensor([[float('inf'), 1.], [1., 2.]]), ord=-2)",
+    "L.linalg.matrix_norm(L.tensor([[float('nan'), 1.], [1., 2.]]), ord='nuc')",
+    "L.linalg.matrix_norm(L.tensor([[[1., 1.], [1., 2.]], [[float('nan'), 1.], [1., 2.]]]), "
+    "ord=2)",
+    "L.linalg.norm(L.tensor([[float('nan'), 1.], [1., 2.]]), ord=2)"])
+def test_linalg_empty_half_and_nan_as_torch(program: str) -> None:
+    """QR of empty matrices is empty; float16 gets torch's refusal per function (its LAPACK
+    kernel's name or its low-precision check); an SVD of a NaN matrix torch's LinAlgError."""
+    assert_as_torch(f"R = {program}")
