@@ -220,3 +220,20 @@ def test_linalg_empty_half_and_nan_as_torch(program: str) -> None:
     """QR of empty matrices is empty; float16 gets torch's refusal per function (its LAPACK
     kernel's name or its low-precision check); an SVD of a NaN matrix torch's LinAlgError."""
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "rf = L.autograd.profiler.record_function('x'); R = rf.__exit__(None, None, None)",
+    "rf = L.autograd.profiler.record_function('x'); rf.__enter__(); "
+    "R = (rf.__exit__(None, None, None), rf.__exit__(None, None, None))",
+    "with L.autograd.profiler.record_function(None): R = 1",
+    "with L.autograd.profiler.record_function(3): R = 1",
+    "with L.autograd.profiler.record_function('x', 3): R = 1",
+    "with L.autograd.profiler.record_function('x', 'a'): R = 1",
+    "with L.autograd.profiler.record_function(b'x'): R = 1",
+    "R = type(L.autograd.profiler.record_function(3)).__name__",
+    "R = L.autograd.profiler.record_function(None)(lambda: 2)()"])
+def test_record_function_misuse_as_torch(program: str) -> None:
+    """record_function's label is a string (checked on enter, as torch's operator schema)
+    and its exit needs an enter first: torch's errors."""
+    assert_as_torch(program)
