@@ -237,3 +237,36 @@ def test_record_function_misuse_as_torch(program: str) -> None:
     """record_function's label is a string (checked on enter, as torch's operator schema)
     and its exit needs an enter first: torch's errors."""
     assert_as_torch(program)
+
+
+INFERENCE = "with L.inference_mode():\n    i = L.ones(3)\n"
+
+
+@pytest.mark.parametrize("program", [
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), stride=1.0)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), stride=2.5)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), padding=1.0)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), dilation=1.0)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), output_padding=1.0)",
+    "R = L.nn.ConvTranspose2d(2, 4, 3, stride=2.5)(L.ones(1, 2, 4, 4))",
+    "R = L.ones(2).new_tensor([1, 2], dtype='float32')",
+    "R = L.ones(2).new_tensor([1, 2], dtype=float)",
+    "R = L.ones(2).new_tensor([1, 2], dtype=3)",
+    INFERENCE + "R = L.nn.Parameter(i)", INFERENCE + "R = L.nn.Parameter(i, requires_grad=False)",
+    INFERENCE + "R = L.nn.Parameter(i, requires_grad=False).requires_grad_()",
+    INFERENCE + "R = i.requires_grad_()",
+    "with L.inference_mode():\n    R = L.nn.Parameter(L.ones(3))",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=2); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=-3); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=-2); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=None); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.parametrizations.weight_norm(m, dim=2); R = m.weight",
+    "m = L.nn.Conv1d(2, 2, 3); L.nn.utils.weight_norm(m, dim=3); R = m.weight_g.shape"])
+def test_arguments_at_the_boundary_as_torch(program: str) -> None:
+    """Float strides and paddings of a transposed convolution, a dtype that is no dtype, a
+    Parameter of an inference tensor, weight_norm's dim out of range: torch's errors."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        assert_as_torch("F = L.nn.functional\n" + program)
