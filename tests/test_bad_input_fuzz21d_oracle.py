@@ -270,3 +270,19 @@ def test_arguments_at_the_boundary_as_torch(program: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         assert_as_torch("F = L.nn.functional\n" + program)
+
+
+BOTH = ("class Fn(L.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n"
+        "        return a * 2\n{vjp}    @staticmethod\n    def backward(ctx, g):\n"
+        "        return g * 5\na = L.tensor([1., 2., 3.], requires_grad=True)\n")
+VJP = "    @staticmethod\n    def vjp(ctx, g):\n        return g\n"
+
+
+@pytest.mark.parametrize("vjp", [VJP, ""])
+@pytest.mark.parametrize("use", ["Fn.apply(a).sum().backward(); R = a.grad",
+                                 "R = L.autograd.grad(Fn.apply(a).sum(), a)",
+                                 "R = Fn.apply(a)"])
+def test_function_with_backward_and_vjp_as_torch(vjp: str, use: str) -> None:
+    """A Function defining both backward and vjp is refused at its backward, in torch's
+    words; one defining backward alone runs it."""
+    assert_as_torch(BOTH.format(vjp=vjp) + use)
