@@ -286,3 +286,13 @@ def test_function_with_backward_and_vjp_as_torch(vjp: str, use: str) -> None:
     """A Function defining both backward and vjp is refused at its backward, in torch's
     words; one defining backward alone runs it."""
     assert_as_torch(BOTH.format(vjp=vjp) + use)
+
+
+@pytest.mark.parametrize("reduction", ["'mean'", "'sum'", "'none'"])
+@pytest.mark.parametrize("p", [1, 2])
+def test_multi_margin_loss_empty_batch_gradient_as_torch(reduction: str, p: int) -> None:
+    """An empty batch's multi-margin gradient is empty (torch's forward value of an empty
+    mean is uninitialised memory, so only the gradient is compared)."""
+    assert_as_torch("x = L.zeros(0, 3, requires_grad=True)\n"
+                    "y = L.nn.functional.multi_margin_loss(x, L.zeros(0, dtype=L.int64), "
+                    f"p={p}, reduction={reduction})\ny.sum().backward()\nR = x.grad")
