@@ -467,6 +467,7 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
     >>> minitorch.ones(1, dtype=minitorch.float64).new_tensor([1, 2])
     tensor([1., 2.], dtype=torch.float64)
     """
+    dtype = _args.dtype("new_tensor", dtype)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()"

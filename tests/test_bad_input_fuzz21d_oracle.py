@@ -194,3 +194,105 @@ def test_kernel_dtypes_and_factors_as_torch(program: str) -> None:
     have floating kernels only, max_pool2d none for bool; pixel_shuffle's factor is an int;
     0-d inputs go through the float32 fma's mend: torch's results and errors."""
     assert_as_torch(f"import numpy as np; F = L.nn.functional; R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.linalg.qr(L.zeros(0, 0))", "L.linalg.qr(L.zeros(2, 0, 0))", "L.linalg.qr(L.zeros(0, 3))",
+    "L.linalg.qr(L.zeros(3, 0))", "L.linalg.qr(L.zeros(0, 3), mode='complete')",
+    "L.linalg.qr(L.zeros(3, 0), mode='r')", "L.linalg.qr(L.zeros(0, 2, 2))",
+    "L.geqrf(L.zeros(0, 0))", "L.linalg.householder_product(L.zeros(0, 0), L.zeros(0))",
+    "L.tensor([[1., 2.], [3., 4.]], dtype=L.float16).det()",
+    "L.linalg.inv(L.eye(2, dtype=L.float16))", "L.det(L.ones(2, 3, dtype=L.float16))",
+    "L.linalg.solve(L.eye(2, dtype=L.float16), L.ones(2, dtype=L.float16))",
+    "L.linalg.solve(L.eye(2, dtype=L.float16), L.ones(2))", "L.det(L.eye(2, dtype=L.int64))",
+    "L.linalg.qr(L.eye(2, dtype=L.float16))",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16), ord=2)",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16), ord='nuc')",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16))",
+    "L.linalg.matrix_norm(L.eye(2, dtype=L.float16), ord=1)",
+    "L.linalg.matrix_norm(L.tensor([[float('nan'), 1.], [1., 2.]]), ord=2)",
+    "L.linalg.matrix_norm(L.tensor([[float('inf'), 1.], [1., 2.]]), ord=-2)",
+    "L.linalg.matrix_norm(L.tensor([[float('nan'), 1.], [1., 2.]]), ord='nuc')",
+    "L.linalg.matrix_norm(L.tensor([[[1., 1.], [1., 2.]], [[float('nan'), 1.], [1., 2.]]]), "
+    "ord=2)",
+    "L.linalg.norm(L.tensor([[float('nan'), 1.], [1., 2.]]), ord=2)"])
+def test_linalg_empty_half_and_nan_as_torch(program: str) -> None:
+    """QR of empty matrices is empty; float16 gets torch's refusal per function (its LAPACK
+    kernel's name or its low-precision check); an SVD of a NaN matrix torch's LinAlgError."""
+    assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "rf = L.autograd.profiler.record_function('x'); R = rf.__exit__(None, None, None)",
+    "rf = L.autograd.profiler.record_function('x'); rf.__enter__(); "
+    "R = (rf.__exit__(None, None, None), rf.__exit__(None, None, None))",
+    "with L.autograd.profiler.record_function(None): R = 1",
+    "with L.autograd.profiler.record_function(3): R = 1",
+    "with L.autograd.profiler.record_function('x', 3): R = 1",
+    "with L.autograd.profiler.record_function('x', 'a'): R = 1",
+    "with L.autograd.profiler.record_function(b'x'): R = 1",
+    "R = type(L.autograd.profiler.record_function(3)).__name__",
+    "R = L.autograd.profiler.record_function(None)(lambda: 2)()"])
+def test_record_function_misuse_as_torch(program: str) -> None:
+    """record_function's label is a string (checked on enter, as torch's operator schema)
+    and its exit needs an enter first: torch's errors."""
+    assert_as_torch(program)
+
+
+INFERENCE = "with L.inference_mode():\n    i = L.ones(3)\n"
+
+
+@pytest.mark.parametrize("program", [
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), stride=1.0)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), stride=2.5)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), padding=1.0)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), dilation=1.0)",
+    "R = F.conv_transpose2d(L.ones(1, 2, 4, 4), L.ones(2, 4, 3, 3), output_padding=1.0)",
+    "R = L.nn.ConvTranspose2d(2, 4, 3, stride=2.5)(L.ones(1, 2, 4, 4))",
+    "R = L.ones(2).new_tensor([1, 2], dtype='float32')",
+    "R = L.ones(2).new_tensor([1, 2], dtype=float)",
+    "R = L.ones(2).new_tensor([1, 2], dtype=3)",
+    INFERENCE + "R = L.nn.Parameter(i)", INFERENCE + "R = L.nn.Parameter(i, requires_grad=False)",
+    INFERENCE + "R = L.nn.Parameter(i, requires_grad=False).requires_grad_()",
+    INFERENCE + "R = i.requires_grad_()",
+    "with L.inference_mode():\n    R = L.nn.Parameter(L.ones(3))",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=2); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=-3); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=-2); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.weight_norm(m, dim=None); R = m.weight_g.shape",
+    "m = L.nn.Linear(2, 2); L.nn.utils.parametrizations.weight_norm(m, dim=2); R = m.weight",
+    "m = L.nn.Conv1d(2, 2, 3); L.nn.utils.weight_norm(m, dim=3); R = m.weight_g.shape"])
+def test_arguments_at_the_boundary_as_torch(program: str) -> None:
+    """Float strides and paddings of a transposed convolution, a dtype that is no dtype, a
+    Parameter of an inference tensor, weight_norm's dim out of range: torch's errors."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        assert_as_torch("F = L.nn.functional\n" + program)
+
+
+BOTH = ("class Fn(L.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n"
+        "        return a * 2\n{vjp}    @staticmethod\n    def backward(ctx, g):\n"
+        "        return g * 5\na = L.tensor([1., 2., 3.], requires_grad=True)\n")
+VJP = "    @staticmethod\n    def vjp(ctx, g):\n        return g\n"
+
+
+@pytest.mark.parametrize("vjp", [VJP, ""])
+@pytest.mark.parametrize("use", ["Fn.apply(a).sum().backward(); R = a.grad",
+                                 "R = L.autograd.grad(Fn.apply(a).sum(), a)",
+                                 "R = Fn.apply(a)"])
+def test_function_with_backward_and_vjp_as_torch(vjp: str, use: str) -> None:
+    """A Function defining both backward and vjp is refused at its backward, in torch's
+    words; one defining backward alone runs it."""
+    assert_as_torch(BOTH.format(vjp=vjp) + use)
+
+
+@pytest.mark.parametrize("reduction", ["'mean'", "'sum'", "'none'"])
+@pytest.mark.parametrize("p", [1, 2])
+def test_multi_margin_loss_empty_batch_gradient_as_torch(reduction: str, p: int) -> None:
+    """An empty batch's multi-margin gradient is empty (torch's forward value of an empty
+    mean is uninitialised memory, so only the gradient is compared)."""
+    assert_as_torch("x = L.zeros(0, 3, requires_grad=True)\n"
+                    "y = L.nn.functional.multi_margin_loss(x, L.zeros(0, dtype=L.int64), "
+                    f"p={p}, reduction={reduction})\ny.sum().backward()\nR = x.grad")

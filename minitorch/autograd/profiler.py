@@ -600,6 +600,20 @@ def op_event(name: str, inputs: Iterable = ()) -> Iterator[None]:
         prof._pop(0)
 
 
+def _check_label(value: Any, name: str, kind: str, position: int) -> None:
+    """torch's refusal of a label that is no string, in its operator schema's words."""
+    if isinstance(value, (str, bytes)):
+        return
+    raise RuntimeError(
+        f"profiler::_record_function_enter_new() Expected a value of type '{kind}' for "
+        f"argument '{name}' but instead found type '{type(value).__name__}'.\n"
+        f"Position: {position}\nValue: {value!r}\nDeclaration: profiler::"
+        "_record_function_enter_new(str name, str? args=None) -> __torch__.torch.classes."
+        "profiler._RecordFunction\nCast error details: Unable to cast Python instance of type "
+        f"{type(value)} to C++ type '?' (#define PYBIND11_DETAILED_ERROR_MESSAGES or compile "
+        "in debug mode for details)")
+
+
 class record_function:
     """Label a block of code (``with``) or every call of a function (decorator).
 
@@ -622,14 +636,21 @@ class record_function:
         self.name = name
         self.args = args
         self._profile: profile | None = None
+        self._entered = False
 
     def __enter__(self) -> record_function:
+        _check_label(self.name, "name", "str", 0)
+        if self.args is not None:
+            _check_label(self.args, "args", "Optional[str]", 1)
+        self._entered = True
         self._profile = _active
         if self._profile is not None:
             self._profile._push(self.name, "user_annotation", None)
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        if not self._entered:
+            raise AssertionError("Expected record to be set")
         if self._profile is not None:
             self._profile._pop(0)
             self._profile = None

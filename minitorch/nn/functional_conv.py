@@ -238,6 +238,13 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, "
                            f"but got input of size: {list(input.shape)}")
     _padding_ints(padding)
+    for value, name, position in ((stride, "stride", 4), (padding, "padding", 5),
+                                  (output_padding, "output_padding", 6),
+                                  (dilation, "dilation", 8)):
+        # torch's parser: a lone value comes as a keyword, a tuple from the module's call
+        packed = isinstance(value, (tuple, list))
+        _args.sizes("conv_transpose2d", (value,), name, check_negative=False,
+                    position=position if packed else None)
     geometry = (pair(stride, "stride"), pair(padding), pair(dilation, "dilation"))
     output_padding = pair(output_padding, "output_padding")
     _check_conv(input, weight, bias, groups, geometry, output_padding)

@@ -37,6 +37,7 @@ class Parameter(Tensor):
         _args.python_attribute(data, "detach")  # torch's Parameter detaches its data first
         self._init(data._data)
         self._version_counter = data._version_counter  # in-place updates show in both
+        self._inference = data._inference  # so requiring grad outside inference mode fails
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients")

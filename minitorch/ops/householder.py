@@ -17,13 +17,14 @@ tensor([[-1.],
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args, _mkl, return_types
 from .._creation import eye
 from .._tensor import Tensor
 from ._base import Op, wrap
-from .inverse import _check_floating, solve
+from .inverse import _check_floating, check_half, solve
 from .shape import cat
 
 __all__ = ["Geqrf", "LinalgHouseholderProduct", "LinalgQr", "geqrf", "householder_product", "qr"]
@@ -55,8 +56,8 @@ def _orgqr_matrix(xp: Any, a: Any, tau: Any) -> Any:
 def _each(xp: Any, fn: Any, a: Any, *more: Any) -> list:
     """``fn(xp, matrix, *vectors)`` for each matrix of the batch ``a``, with the matching
     rows of the batches of vectors ``more``."""
-    n = a.shape[-2:]
-    flat = [xp.reshape(a, (-1, *n))] + [xp.reshape(v, (-1, v.shape[-1])) for v in more]
+    n, batch = a.shape[-2:], math.prod(a.shape[:-2])  # not -1: empty matrices too
+    flat = [xp.reshape(a, (batch, *n))] + [xp.reshape(v, (batch, v.shape[-1])) for v in more]
     return [fn(xp, *items) for items in zip(*flat)]
 
 
@@ -258,6 +259,7 @@ def qr(A: Tensor, mode: str = "reduced") -> Any:
     if A.dim() < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
     _check_floating("qr", A)
+    check_half("qr", A)
     if mode not in ("reduced", "r", "complete"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            "'reduced' (default), 'r', or 'complete'")

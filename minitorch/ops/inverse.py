@@ -32,6 +32,24 @@ class LinAlgError(RuntimeError):
 LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"  # torch's class name
 
 
+# torch's float16 refusals: the LAPACK kernel it has none of, else its own check
+_HALF_KERNELS = {"det": "lu_cpu", "solve": "lu_cpu", "qr": "geqrf_cpu"}
+
+
+def check_half(fn: str, a: Tensor) -> None:
+    """torch's refusal of a float16 ``A`` in ``linalg.<fn>`` (LAPACK has no float16).
+
+    >>> check_half("inv", minitorch.eye(2, dtype=minitorch.float16))
+    Traceback (most recent call last):
+    RuntimeError: linalg.inv: Low precision dtypes not supported. Got Half
+    """
+    if a.dtype.name != "float16":
+        return
+    if fn in _HALF_KERNELS:
+        raise NotImplementedError(f'"{_HALF_KERNELS[fn]}" not implemented for \'Half\'')
+    raise RuntimeError(f"linalg.{fn}: Low precision dtypes not supported. Got Half")
+
+
 def _check_square(fn: str, a: Tensor) -> None:
     """torch's checks of ``A`` in ``linalg.<fn>``: a batch of square floating matrices."""
     if not isinstance(a, Tensor):
@@ -44,6 +62,7 @@ def _check_square(fn: str, a: Tensor) -> None:
         raise RuntimeError(f"linalg.{fn}: A must be batches of square matrices, but they are "
                            f"{rows} by {cols} matrices")
     _check_floating(fn, a)
+    check_half(fn, a)
 
 
 def _check_floating(fn: str, a: Tensor) -> None:
@@ -264,6 +283,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
         raise RuntimeError("linalg.solve: Expected A and B to have the same dtype, but found A "
                            f"of type {_args.legacy(A.dtype)} and B of type "
                            f"{_args.legacy(B.dtype)} instead")
+    check_half("solve", A)
     _check_square("solve", A)
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
     _check_right_side(A, B, vector, left)

@@ -271,8 +271,9 @@ class MultiMarginLoss(Op):
         a = x.reshape(-1, ctx.shape[-1] if x.dim() else 1)
         frames, dim = a.shape
         xp = a._xp
-        scale = float(xp.asarray(1.0 / (frames * dim) if ctx.reduction == "mean" else 1.0 / dim,
-                                 dtype=a._data.dtype))  # the kernel's g, in its dtype
+        count = frames * dim if ctx.reduction == "mean" else dim
+        # the kernel's g, in its dtype (an empty batch: no gradient to scale)
+        scale = float(xp.asarray(1.0 / count if count else 0.0, dtype=a._data.dtype))
         t = target.reshape(-1)
         z = (ctx.margin - a.gather(1, t[:, None])) + a
         others = xp.arange(dim)[None, :] != t._data[:, None]

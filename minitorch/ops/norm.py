@@ -19,6 +19,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
 from ._base import Op, wrap
 from ._norm_order import norm1, norm2
+from .inverse import LinAlgError, check_half
 from .pointwise import where
 from .reduction import _expand_back
 
@@ -243,13 +244,26 @@ def _singular_norm(A: Tensor, ord: Any, dims: tuple, keepdim: bool, dtype: Any) 
     largest or smallest singular value of ``A`` with ``dims`` moved to the end."""
     if dtype is not None:
         A = A.to(dtype)
+    check_half("matrix_norm", A)
     order = [d for d in range(A.dim()) if d not in dims] + list(dims)
-    values = LinalgSvdvals.apply(A.permute(*order))
+    A = A.permute(*order)
+    _check_converges(A)
+    values = LinalgSvdvals.apply(A)
     result = values.sum(-1, keepdim=keepdim) if ord == "nuc" else \
         _extremum(values, -1, ord > 0, keepdim)
     if keepdim:
         result = result.unsqueeze(-1).permute(*(order.index(d) for d in range(A.dim())))
     return result
+
+
+def _check_converges(a: Tensor) -> None:
+    """torch's error where its SVD fails: a matrix holding a NaN."""
+    nan = a._xp.any(a._xp.isnan(a._data), axis=(-2, -1))
+    if a._xp.any(nan):
+        at = int(a._xp.argmax(a._xp.reshape(nan, (-1,))))
+        batch = f"(Batch element {at}): " if a.dim() > 2 else ""
+        raise LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the "
+                          "input matrix contained non-finite values.")
 
 
 class LinalgSvdvals(Op):

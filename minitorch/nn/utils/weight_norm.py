@@ -15,6 +15,7 @@ from __future__ import annotations
 import warnings
 from typing import Any, TypeVar
 
+from ... import _args
 from ..._tensor import Tensor
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter
@@ -34,7 +35,7 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     """
     if dim == -1:
         return v.norm(pow)
-    dim = dim % v.dim()
+    dim = _args.dim("norm_except_dim", dim, v.dim())
     return v.norm(pow, dim=tuple(d for d in range(v.dim()) if d != dim), keepdim=True)
 
 
