@@ -629,3 +629,43 @@ def test_state_dict_metadata_positional_form_and_hooks() -> None:
     got, want = _state_dict_run(mt), _state_dict_run(torch)
     assert got[:-1] == want[:-1]
     assert_same_error(got[-1], want[-1])
+
+
+def _old_backward_hook_run(L: Any, make: Any, requires_grad: bool) -> tuple:
+    log: list = []
+    L.manual_seed(0)
+    module = make(L)
+
+    def hook(m: Any, grad_input: tuple, grad_output: tuple) -> Any:
+        log.append(([None if g is None else tuple(g.shape) for g in grad_input],
+                    [tuple(g.shape) for g in grad_output]))
+        return tuple(None if g is None else g * 2 for g in grad_input)
+    module.register_backward_hook(hook)
+    x = L.tensor(np.random.default_rng(0).normal(size=(3, 4)), dtype=L.float32,
+                 requires_grad=requires_grad)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = module(x)
+    out.pow(2).sum().backward()
+    grads = [p.grad for p in module.parameters()] + ([x.grad] if requires_grad else [])
+    return log, [(w.category, str(w.message)) for w in caught], grads, \
+        raised_by(lambda L: module.register_full_backward_hook(hook), L)
+
+
+@pytest.mark.parametrize("make", [lambda L: L.nn.Linear(4, 2), lambda L: L.nn.LayerNorm(4),
+                                  lambda L: L.nn.Sequential(L.nn.Linear(4, 2), L.nn.ReLU())])
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_old_backward_hook_runs_on_the_output_node(make: Any, requires_grad: bool) -> None:
+    got = _old_backward_hook_run(mt, make, requires_grad)
+    want = _old_backward_hook_run(torch, make, requires_grad)
+    assert got[:2] == want[:2]
+    assert_same_grads(got[2], want[2], "grads")
+    assert_same_error(got[3], want[3])
+
+
+def test_full_then_old_backward_hook_refused() -> None:
+    def call(L: Any) -> Any:
+        lin = L.nn.Linear(1, 1)
+        lin.register_full_backward_hook(lambda m, gi, go: None).remove()
+        return lin.register_backward_hook(lambda m, gi, go: None)
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))

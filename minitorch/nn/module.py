@@ -89,6 +89,8 @@ class Module:
         set_(self, "_state_dict_hooks", {})
         set_(self, "_backward_pre_hooks", {})
         set_(self, "_backward_hooks", {})
+        set_(self, "_non_full_backward_hooks", {})
+        set_(self, "_is_full_backward_hook", None)  # which kind was registered first
 
     # ---- running -----------------------------------------------------------------------
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -98,7 +100,7 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._backward_hooks or self._backward_pre_hooks or self._forward_pre_hooks \
-                or self._forward_hooks:
+                or self._forward_hooks or self._non_full_backward_hooks:
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -141,6 +143,8 @@ class Module:
             if key in self._forward_hooks_always_called:
                 call["called"].add(key)
             self._run_forward_hook(key, hook, call)
+        if self._non_full_backward_hooks:
+            _backward_hooks.set_non_full(self, call["args"], call["result"])
         return call["result"]
 
     def _run_forward_hook(self, key: int, hook: Callable[..., Any], call: dict) -> None:
@@ -205,7 +209,29 @@ class Module:
         >>> lin(minitorch.ones(1, 2, requires_grad=True)).sum().backward()
         tensor([[1.]])
         """
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_backward_hooks.BOTH_KINDS)
+        object.__setattr__(self, "_is_full_backward_hook", True)
         return add_hook(self._backward_hooks, hook)
+
+    def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """The deprecated backward hook: ``hook(module, grad_input, grad_output)`` on the
+        node that made the output (so ``grad_input`` is that node's, not the module's
+        inputs', with torch's FutureWarning when they differ); use
+        :meth:`register_full_backward_hook`.
+
+        >>> lin = minitorch.nn.Linear(2, 1)
+        >>> _ = lin.register_backward_hook(lambda m, gi, go: print(len(gi), go[0]))
+        >>> import warnings
+        >>> with warnings.catch_warnings(action="ignore"):  # torch's FutureWarning
+        ...     out = lin(minitorch.ones(1, 2))
+        >>> out.sum().backward()
+        3 tensor([[1.]])
+        """
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_backward_hooks.BOTH_KINDS)
+        object.__setattr__(self, "_is_full_backward_hook", False)
+        return add_hook(self._non_full_backward_hooks, hook)
 
     def register_full_backward_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call ``hook(module, grad_output)`` when the gradients w.r.t. the module's outputs
