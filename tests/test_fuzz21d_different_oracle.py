@@ -278,3 +278,21 @@ def _structure(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return "ndarray", value.tolist()
     return value
+
+
+@pytest.mark.parametrize("reduction", ["sum", "none", "mean"])
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"),
+                                    ("float32", "int64"), ("float16", "float32")])
+def test_soft_margin_loss_reads_the_target_in_the_inputs_dtype(dtypes: tuple,
+                                                               reduction: str) -> None:
+    def run(L: Any) -> list:
+        x = L.tensor([[0.85, -1.57, -1.16], [-1.45, -1.01, -0.66]], dtype=getattr(L, dtypes[0]),
+                     requires_grad=True)
+        y = L.tensor([[0.07, 0.0, 0.87]]).to(getattr(L, dtypes[1]))
+        loss = L.nn.functional.soft_margin_loss(x, y, reduction=reduction)
+        loss.sum().backward()
+        return [loss.detach().numpy(), x.grad.numpy()]
+
+    for g, w in zip(run(mt), run(torch), strict=True):
+        assert g.dtype == w.dtype
+        np.testing.assert_allclose(g, w, rtol=2e-3 if dtypes[0] == "float16" else 1e-6)
