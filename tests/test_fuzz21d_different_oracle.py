@@ -296,3 +296,20 @@ def test_soft_margin_loss_reads_the_target_in_the_inputs_dtype(dtypes: tuple,
     for g, w in zip(run(mt), run(torch), strict=True):
         assert g.dtype == w.dtype
         np.testing.assert_allclose(g, w, rtol=2e-3 if dtypes[0] == "float16" else 1e-6)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("targets", [[0, 0], [0, 2], [1, 2]], ids=["all ignored", "one", "none"])
+def test_cross_entropy_smoothing_with_ignored_targets_is_torchs(targets: list, reduction: str,
+                                                                weighted: bool) -> None:
+    def run(L: Any) -> list:
+        x = L.tensor([[-1.12, 1.97, -0.88], [0.5, 0.1, -0.3]], requires_grad=True)
+        weight = L.tensor([1.0, 2.0, 3.0]) if weighted else None
+        loss = L.nn.functional.cross_entropy(x, L.tensor(targets), weight, ignore_index=0,
+                                             reduction=reduction, label_smoothing=0.1)
+        loss.sum().backward()
+        return [loss.detach().numpy(), x.grad.numpy()]
+
+    for g, w in zip(run(mt), run(torch), strict=True):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
