@@ -3,6 +3,7 @@ minitorch answered otherwise (another value or dtype, another exception type, or
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -352,3 +353,17 @@ def test_save_takes_torchs_format_switches(keyword: dict, tmp_path: Any) -> None
     for L in (mt, torch):
         L.save({"w": L.arange(3.0)}, path, **keyword)
         assert L.load(path)["w"].tolist() == [0.0, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("kind", ["leaf with grad", "integer leaf", "non-leaf"])
+def test_del_grad_sets_it_to_none(kind: str) -> None:
+    def run(L: Any) -> Any:
+        x = L.ones(3, dtype=L.int64) if kind == "integer leaf" else L.ones(3, requires_grad=True)
+        (x.float() * 2).sum().backward() if kind == "leaf with grad" else None
+        t = x * 2 if kind == "non-leaf" else x
+        del t.grad
+        return t.grad
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # reading a non-leaf's .grad warns in both
+        assert run(mt) is None and run(torch) is None
