@@ -406,6 +406,10 @@ class Tensor(metaclass=_TensorType):
             )
         return self._grad
 
+    @grad.deleter
+    def grad(self) -> None:  # as torch: ``del x.grad`` is ``x.grad = None``
+        self.grad = None
+
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         if value is not None:

@@ -95,9 +95,12 @@ class _Pickler(pickle.Pickler):
         return storage, offset, values.strides
 
 
-def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2) -> None:
+def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2,
+         _use_new_zipfile_serialization: bool = True,
+         _disable_byteorder_record: bool = False) -> None:
     """Write ``obj`` (tensors, state dicts, containers of them) to a path or binary file;
-    tensors that share memory (a tensor and its views) share it again when loaded.
+    tensors that share memory (a tensor and its views) share it again when loaded. torch's
+    format switches are taken and change nothing: minitorch has one format.
 
     >>> minitorch.save(minitorch.zeros(1), io.BytesIO())
     """

@@ -323,15 +323,16 @@ class profile:
         _active = self
         return self
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, *exc_info: object) -> bool | None:
         global _active
         if not self.enabled:
-            return
+            return None
         self._t1 = perf_counter_ns()
         if self.use_device:
             backend.synchronize()  # every recorded CUDA event must have happened
         _active = None
         self._local = threading.local()  # a _pop arriving after the end is ignored
+        return False
 
     def _push(self, name: str, cat: str, shapes: list[tuple[int, ...]] | None) -> None:
         """Open an event on this thread; the caller must ``_pop`` it (in a ``finally``).
@@ -434,6 +435,11 @@ class profile:
             ...     pass
             >>> prof.export_chrome_trace("trace.json")  # doctest: +SKIP
         """
+        if not isinstance(path, (str, bytes)):  # torch's binding: a str, never a descriptor
+            raise TypeError("save(): incompatible function arguments. The following argument "
+                            "types are supported:\n    1. (self: torch._C._autograd."
+                            f"_ProfilerResult, arg0: str) -> None\n\nInvoked with: {self!r}, "
+                            f"{path!r}")
         self.function_events.export_chrome_trace(path)
 
     @property

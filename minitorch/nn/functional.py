@@ -986,7 +986,7 @@ def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: s
     kept = target != ignore_index
     if weight is not None:
         log_p = log_p * weight.reshape(-1, *[1] * (log_p.dim() - dim - 1))
-    each = -(log_p.sum(dim) / log_p.shape[dim]) * kept
+    each = (-(log_p.sum(dim) / log_p.shape[dim])).masked_fill(~kept, 0.0)  # ignored: grad 0
     if reduction != "mean":
         return each if reduction == "none" else each.sum()
     return each.sum() / (kept.sum() if weight is None else weight[target[kept]].sum())

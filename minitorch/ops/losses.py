@@ -210,6 +210,7 @@ class SoftMarginLoss(Op):
             raise RuntimeError("The function 'soft_margin_loss' is not differentiable with "
                                "respect to argument 'target'. This input cannot have "
                                "requires_grad True.")
+        t = t.to(x.dtype)  # torch's kernel reads the target in the input's dtype
         ctx.save_for_backward(x, t)
         ctx.reduction = reduction
         each = (-x * t).exp().log1p()
