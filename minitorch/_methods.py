@@ -27,8 +27,11 @@ from .ops import (
     binary_more,
     diagonal,
     dist,
+    divisors,
+    floating,
     gamma,
     gather,
+    hardshrink,
     hyperbolic,
     indexing,
     inplace,
@@ -963,6 +966,9 @@ _METHODS.update(_aliases.METHODS)
 _METHODS.update(trig.METHODS)
 _METHODS.update(gamma.METHODS)
 _METHODS.update(special_functions.METHODS)
+_METHODS.update(floating.METHODS)
+_METHODS.update(divisors.METHODS)
+_METHODS.update({"hardshrink": hardshrink.hardshrink})
 _METHODS.update(_attributes.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other),
                  "multiply_": mul_, "subtract_": sub_})

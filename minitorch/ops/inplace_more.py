@@ -13,6 +13,7 @@ tensor([1.0000, 2.7183], grad_fn=<ExpBackward0>)
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .. import _args, backend
@@ -51,8 +52,12 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
     """``x.<name>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...);
     a positional argument is passed as ``first=`` when ``first`` names it."""
     name = name or fn.__name__
+    required = [p.name for p in list(inspect.signature(fn).parameters.values())[1:]
+                if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        for missing in required[len(args):]:  # torch's parser's words, not Python's
+            _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
         return self._inplace(fn, *args, **kwargs)
@@ -171,7 +176,7 @@ TWINS = ("addmm", "ceil", "clamp_min", "clamp_max", "clip", "cumprod", "cumsum",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
          "atan2", "arctan2", "copysign", "xlogy", "arccos", "arcsin", "arctan", "absolute",
-         "erfinv", "lgamma", "digamma")
+         "erfinv", "lgamma", "digamma", "heaviside", "nextafter")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
 # the tensor's dtype (``x.add_(1)``), which a dim is not
 _INT_PARAMETER = {"cumsum": "dim", "cumprod": "dim", "tril": "diagonal", "triu": "diagonal"}
