@@ -314,7 +314,8 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "reciprocal", "sign", "square", "t", "transpose", "movedim", "moveaxis",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
               "is_inference",
-              "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
+              "numel", "lt", "le", "gt", "ge", "eq", "ne", "less", "less_equal", "greater",
+              "greater_equal", "not_equal", "floor", "ceil", "trunc", "frac", "log2",
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):
     globals()[_name] = _method(_name)

@@ -720,3 +720,44 @@ def test_new_ops_run_on_the_strict_array_namespace(call: str) -> None:
     assert len(want) == len(got)
     for a, b in zip(want, got):
         assert a.dtype == b.dtype and np.allclose(a, b, rtol=1e-12, equal_nan=True), call
+
+
+# ------------------------------------------------------------- comparisons by name, in place
+
+COMPARISONS = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+               "less_equal", "not_equal"]
+SELVES = ["L.tensor([0.5, -0.25, 2.], requires_grad=True) * 1", "L.tensor([1, 5, 0])",
+          "L.tensor([True, False, True])", "L.tensor([1, 2, 0], dtype=L.uint8)",
+          "L.tensor([1, 2, 0], dtype=L.int8)", "L.tensor([0.5, 1., 2.], dtype=L.float64)"]
+OTHERS = ["1.", "L.tensor([0., 0., 3.])", "L.tensor([1, 0, 2])", "True", "2 ** 64", "1 + 2j",
+          "1 + 0j", "'a'", "None", "L.ones(2, 2)", "np.float32(0.5)", "L.tensor(0.5)", "-1",
+          "300", "L.tensor([0.5, 1., 2.], dtype=L.float64)"]
+
+
+@pytest.mark.parametrize("other", OTHERS)
+@pytest.mark.parametrize("name", COMPARISONS)
+def test_comparisons_in_place_and_by_name_as_torch(name: str, other: str) -> None:
+    """``x.name_(other)`` writes 1/0 in x's own dtype (a Python int read in that dtype, as
+    torch's in-place ops read it; a complex for eq/ne only), with torch's refusals (shapes,
+    operand types); the out-of-place named forms give torch's bool result or refusal."""
+    for self_ in SELVES:
+        assert_as_torch(f"y = {self_}; z = y.{name}_({other}); R = (z is y, y, y._version)")
+    assert_as_torch(f"R = L.tensor([0.5, -0.25, 2.]).{name}({other})")
+    if name in ("greater", "greater_equal", "less", "less_equal", "not_equal"):
+        assert_as_torch(f"R = L.{name}(L.tensor([0.5, -0.25, 2.]), {other})")
+        assert_as_torch(f"R = L.{name}({other}, L.tensor([0.5, -0.25, 2.]))")
+
+
+@pytest.mark.parametrize("name", COMPARISONS)
+def test_comparisons_in_place_record_zero_gradients_as_torch(name: str) -> None:
+    """torch's node (``<Name>Backward0`` for a number, ``...Backward1`` for a tensor, its
+    edges), zero gradients for both operands, and a comparison on a view rewriting its
+    base's history (``CopySlices``)."""
+    x = "x = L.tensor([0.5, -0.25, 2.], requires_grad=True)\n"
+    assert_as_torch(x + f"y = x * 1; y.{name}_(1.)\n"
+                    "R = (y, [f is None for f, _ in y.grad_fn.next_functions],\n"
+                    "     L.autograd.grad(y.sum(), x, create_graph=True))")
+    assert_as_torch(x + f"y = x * 1; w = L.ones(3, requires_grad=True); y.{name}_(w * x)\n"
+                    "R = (y, L.autograd.grad(y.sum(), [x, w]))")
+    assert_as_torch(x + f"z = x * 1; z[1:].{name}_(1.); R = (z, L.autograd.grad(z.sum(), x))")
+    assert_as_torch(x + f"R = x.{name}_(1.)")

@@ -269,6 +269,8 @@ EXCLUDED: dict[str, str] = {
     **dict.fromkeys(["Alias", "Copy", "CopySlices", "Fill", "Zero", "EluInplace",
                      "LeakyReluInplace", "SqueezeInplace", "UnsqueezeInplace", "TInplace",
                      "TransposeInplace", "PolygammaInPlace",
+                     *(f"{n}InPlace{k}" for n in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")
+                       for k in ("Scalar", "Tensor")),
                      "AsStridedView"],
                     "in-place op, or an internal piece of one (forward_ad.inplace runs it)"),
     **dict.fromkeys(["Bernoulli", "BernoulliOfProbabilities", "Exponential", "Normal", "Random",
