@@ -158,26 +158,45 @@ from .autograd.grad_mode import (
 from .backend import device
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
-from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
+from .ops.binary_more import (
+    arctan2,
+    atan2,
+    copysign,
+    float_power,
+    fmax,
+    fmin,
+    heaviside,
+    hypot,
+    logaddexp,
+    logaddexp2,
+)
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
 from .ops.diagonal import diag, diag_embed, diagonal
 from .ops.dist import dist
+from .ops.divisors import gcd, lcm
 from .ops.einsum import einsum
+from .ops.floating import frexp, ldexp, nextafter
 from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from .ops.gather import gather, index_select, scatter, scatter_add, scatter_reduce
+from .ops.hardshrink import hardshrink
 from .ops.householder import geqrf
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
 from .ops.logic import (
     bitwise_and,
+    bitwise_left_shift,
     bitwise_not,
     bitwise_or,
+    bitwise_right_shift,
     bitwise_xor,
     count_nonzero,
     isclose,
     isfinite,
     isinf,
+    isneginf,
+    isposinf,
+    isreal,
     logical_and,
     logical_not,
     logical_or,
@@ -309,7 +328,8 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "reciprocal", "sign", "square", "t", "transpose", "movedim", "moveaxis",
               "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
               "is_inference",
-              "numel", "lt", "le", "gt", "ge", "eq", "ne", "floor", "ceil", "trunc", "frac", "log2",
+              "numel", "lt", "le", "gt", "ge", "eq", "ne", "less", "less_equal", "greater",
+              "greater_equal", "not_equal", "floor", "ceil", "trunc", "frac", "log2",
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det", "unflatten"):
     globals()[_name] = _method(_name)
@@ -321,7 +341,8 @@ for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "a
               "log_", "neg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_",
               "sinh_", "sqrt_", "square_", "tanh_", "trunc_", "zero_", "acos_", "asin_", "atan_",
               "tan_", "arccos_", "arcsin_", "arctan_", "negative_", "deg2rad_", "rad2deg_",
-              "sinc_", "fix_", "xlogy_", "erfc_", "i0_", "logit_", "nan_to_num_"):
+              "sinc_", "fix_", "xlogy_", "erfc_", "i0_", "logit_", "nan_to_num_", "ldexp_",
+              "gcd_", "lcm_"):
     globals()[_name] = _method(_name)
 for _name, _other in (("dot", "tensor"), ("mv", "vec"), ("bmm", "mat2"), ("equal", "other"),
                       ("allclose", "other")):

@@ -27,10 +27,14 @@ from .backend import element_strides, is_c_contiguous, reinterpret
 from .ops import (
     binary_more,
     broadcast,
+    compare_inplace,
     diagonal,
     dist,
+    divisors,
+    floating,
     gamma,
     gather,
+    hardshrink,
     hyperbolic,
     indexing,
     inplace,
@@ -791,9 +795,11 @@ def _shaped_as(reshaper: Callable, name: str) -> Callable:
     return method
 
 
-def _cmp(name: str, named: bool = False) -> Any:
+def _cmp(name: str, named: bool = False, public: str | None = None) -> Any:
     """The comparison ``name`` as an operator (NotImplemented for an operand it does not take,
-    so Python tries the other side) or, ``named``, as the method, which refuses it."""
+    so Python tries the other side) or, ``named``, as the method (called ``public``: torch's
+    longer names such as ``greater``), which refuses it."""
+    public = public or name
     def method(self: Tensor, other: Any) -> Any:
         if type(other).__name__ == "ndarray":  # torch: == and != take an array as a tensor
             if name not in ("eq", "ne"):
@@ -815,10 +821,10 @@ def _cmp(name: str, named: bool = False) -> Any:
     def named_method(self: Tensor, other: Any) -> Any:
         result = NotImplemented if type(other).__name__ == "ndarray" else method(self, other)
         if result is NotImplemented:  # (only the operators read an array as a tensor)
-            raise _args.invalid_combination(name, (self, other), *COMPARE_SIGNATURES)
+            raise _args.invalid_combination(public, (self, other), *COMPARE_SIGNATURES)
         return result
 
-    named_method.__name__ = name
+    named_method.__name__ = public
     named_method.torch_signatures = COMPARE_SIGNATURES  # type: ignore[attr-defined]
     return named_method if named else method
 
@@ -1055,9 +1061,14 @@ _METHODS.update(binary_more.METHODS)
 _METHODS.update(reduction_more.METHODS)
 _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
+_METHODS.update({public: _cmp(name, True, public) for name, public in compare_inplace.NAMES})
+_METHODS.update(compare_inplace.in_place_methods(_METHODS))
 _METHODS.update(trig.METHODS)
 _METHODS.update(gamma.METHODS)
 _METHODS.update(special_functions.METHODS)
+_METHODS.update(floating.METHODS)
+_METHODS.update(divisors.METHODS)
+_METHODS.update({"hardshrink": hardshrink.hardshrink})
 _METHODS.update(_attributes.METHODS)
 _METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other),
                  "multiply_": mul_, "subtract_": sub_})

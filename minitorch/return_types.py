@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["aminmax", "cummax", "cummin", "geqrf", "kthvalue", "linalg_eigh", "linalg_qr",
-           "max", "median", "min", "mode", "nanmedian", "sort", "topk"]
+__all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "linalg_eigh",
+           "linalg_qr", "max", "median", "min", "mode", "nanmedian", "sort", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -42,3 +42,4 @@ cummin = _return_type("cummin", ("values", "indices"))
 linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 linalg_qr = _return_type("linalg_qr", ("Q", "R"))
 geqrf = _return_type("geqrf", ("a", "tau"))
+frexp = _return_type("frexp", ("mantissa", "exponent"))

@@ -482,3 +482,282 @@ def test_polygamma_refuses_an_input_it_would_take_too_many_steps_for() -> None:
     rather than hanging."""
     with pytest.raises(NotImplementedError, match="polygamma"):
         mt.polygamma(2, mt.tensor([-1e6 + 0.5]))
+
+
+# ------------------------------------------------------------------- functions of two tensors
+
+BINARY = ["float_power", "fmax", "fmin", "heaviside", "ldexp", "logaddexp2", "nextafter", "gcd",
+          "lcm", "bitwise_left_shift", "bitwise_right_shift"]
+FIRST = ["L.tensor([0.5, -0.25, 0., float('nan')], requires_grad=True)",
+         "L.tensor([1, 2, -3, 0])", "L.tensor([True, False, True, False])",
+         "L.tensor([1.5, 2., -0., 3.], dtype=L.float64)",
+         "L.tensor([0.5, -0.25, 0., 2.], dtype=L.float16)", "2",
+         "L.tensor([1, 2, -3, 0]).to(L.int8)"]
+SECOND = ["L.tensor([2., 0.5, 0., 1.], requires_grad=True)", "L.tensor([1, 2, -3, 0])",
+          "L.tensor([True, False, True, False])", "L.tensor([1.5, 2., -0., 3.], dtype=L.float64)",
+          "2", "1.5", "L.tensor([1, 2, -3, 0]).to(L.int8)", "'a'", "L.ones(3)"]
+
+
+@pytest.mark.parametrize("first", FIRST)
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_values_over_operand_kinds_as_torch(name: str, first: str) -> None:
+    """Every pairing of dtypes (and numbers where torch takes them): torch's values, result
+    dtype and node, or its refusal (a dtype its kernel lacks, a number where it takes only
+    tensors, shapes that do not broadcast); the method form too."""
+    for second in SECOND:
+        assert_as_torch(f"R = L.{name}({first}, {second})")
+    if first[0] != "2":
+        assert_as_torch(f"R = ({first}).{name}({SECOND[1]})")
+
+
+SPECIALS = "[float('nan'), float('inf'), -float('inf'), 0., -0., 1., -2.5, 1e-30, 3e38]"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("name", ["fmax", "fmin", "logaddexp2", "nextafter", "heaviside",
+                                  "float_power"])
+def test_binary_special_values_as_torch(name: str, dtype: str) -> None:
+    """NaN, infinities and signed zeros against each other (ties keep the first operand)."""
+    values = f"L.tensor({SPECIALS}, dtype=L.{dtype})"
+    assert_as_torch(f"R = L.{name}({values}, {values}.flip(0))")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.ldexp(L.tensor([float('nan'), 0., 1e-30, 3., 1., 3e38, -0.]),\n"
+    "            L.tensor([1, 200, 130, -150, 128, 2, 7]))",
+    "R = L.ldexp(L.tensor([0., 1e-300, 1e300, 5e-324, -3.], dtype=L.float64),\n"
+    "            L.tensor([2000, 1500, -1400, 1100, -1074]))",
+    "R = L.ldexp(L.tensor([0., 1e-3, 3., 1.], dtype=L.float16), L.tensor([40, 20, -20, 16]))",
+    "R = L.ldexp(L.tensor([0., 1e-30, 3.]), L.tensor([200., 130., -150.]))",
+    "R = L.ldexp(L.ones(1), L.tensor([0.5], dtype=L.float64))",
+    "R = L.lcm(L.tensor([2 ** 40]), L.tensor([3 ** 20]))",
+    "R = L.gcd(L.tensor([-128], dtype=L.int8), L.tensor([0], dtype=L.int8))",
+    "R = L.gcd(L.tensor([[12], [-18], [0]]), L.tensor([8, 0, -7]))",
+    "R = L.lcm(L.tensor([[12], [-18], [0]]), L.tensor([8, 0, -7]))",
+    "R = L.float_power(2, 3)", "R = L.float_power(L.tensor([-8.]), 1 / 3)",
+    "R = L.float_power(L.tensor([True]), True)", "R = L.float_power(2.5, L.tensor([1, 2]))",
+    "x = L.tensor([0.5, 2.], requires_grad=True); r = L.float_power(x, 2)\n"
+    "R = (r, r.grad_fn.next_functions[0][0].name())",
+    "x = L.tensor([0.5, 2.], dtype=L.float64, requires_grad=True); r = L.float_power(x, x)\n"
+    "R = (r, r.grad_fn.next_functions[0][0] is not None)",
+    "R = L.heaviside(L.tensor([0, -2, 3]), L.tensor([7]))",
+    "R = L.heaviside(L.ones(2), L.ones(3))",
+    "x = L.tensor([0.5, 0.], requires_grad=True); L.heaviside(x, x).sum().backward()",
+    "x = L.tensor([0.5, 0.], requires_grad=True); R = L.heaviside(x, L.ones(2)).grad_fn.name()",
+    "x = L.tensor([0.5, -0.25, 0., float('nan')], requires_grad=True)\n"
+    "y = L.tensor([2., 0.5, 0., 1.], requires_grad=True)\n"
+    "R = L.autograd.grad(L.nextafter(x, y).sum(), [x, y])",
+    "R = L.bitwise_left_shift(2, 3)", "R = L.bitwise_right_shift(L.tensor([-8, 8]), 70)",
+    "R = L.tensor([1, 2]).bitwise_left_shift_(3)", "R = L.tensor([16]).bitwise_right_shift_(2)",
+    "R = L.ones(2).bitwise_left_shift_(1)",
+])
+def test_binary_cases_as_torch(program: str) -> None:
+    """ldexp exact for integer exponents (no overflowing power of two on the way), gcd/lcm
+    as torch's kernel (wrapping, the smallest int8), float_power's conversions, heaviside's
+    missing derivative and nextafter's flat one."""
+    assert_as_torch(program)
+
+
+# name -> the inputs' range for its gradients, and whether the second operand takes one
+GRADIENTS = {"fmax": "x, y", "fmin": "x, y", "logaddexp2": "x, y", "float_power": "x, y",
+             "ldexp": "x"}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(GRADIENTS))
+def test_binary_gradients_as_torch(name: str, dtype: str) -> None:
+    """Values, gradients (through a broadcast) and second-order gradients, as torch's
+    formulas; ties and NaN for fmax/fmin."""
+    other = ("L.tensor([[1], [3]])" if name == "ldexp" else
+             f"L.tensor([[0.5, 0.25, 1.5, float('nan'), 0.7]], dtype=L.{dtype}, "
+             "requires_grad=True)")
+    assert_as_torch(
+        f"x = L.tensor([[0.3, 0.25, 2., 1.1, 0.7], [1.2, 0.9, 0.4, 3., float('nan')]], "
+        f"dtype=L.{dtype}, requires_grad=True)\ny = {other}\n"
+        f"r = L.{name}(x, y)\n"
+        f"g = L.autograd.grad((r * r).sum(), [{GRADIENTS[name]}], create_graph=True)\n"
+        f"gg = L.autograd.grad(sum(v.sum() for v in g), [{GRADIENTS[name]}], "
+        "allow_unused=True)\n"
+        "R = (r, *(v.detach() for v in g), *(v if v is None else v + 0 for v in gg))")
+
+
+@pytest.mark.parametrize("name", sorted(GRADIENTS))
+def test_binary_gradcheck(name: str) -> None:
+    x = mt.tensor([[0.3, 0.6, 2.0], [1.2, 0.9, 0.45]], dtype=mt.float64, requires_grad=True)
+    y = mt.tensor([[0.5, 0.25, 1.5]], dtype=mt.float64, requires_grad=True)
+    fn = getattr(mt, name)
+    inputs = (x, mt.tensor([[1], [-2]])) if name == "ldexp" else (x, y)
+    assert mt.autograd.gradcheck(fn, inputs)
+    assert mt.autograd.gradgradcheck(fn, inputs)
+
+
+@pytest.mark.parametrize("name", ["fmax", "fmin", "logaddexp2", "float_power", "ldexp",
+                                  "nextafter", "heaviside", "gcd", "lcm"])
+def test_binary_in_place_as_torch(name: str) -> None:
+    """``x.name_(other)`` (and ``torch.name_`` where torch has it): written into ``x`` with
+    torch's node, or torch's refusal of a result ``x`` cannot hold."""
+    pairs = [("L.tensor([0.5, 2.], requires_grad=True) * 1", "L.tensor([1.5, 1.])"),
+             ("L.tensor([0.5, 2.], dtype=L.float64, requires_grad=True) * 1",
+              "L.tensor([1, 2])"),
+             ("L.tensor([4, 6])", "L.tensor([6, 4])"), ("L.tensor([4, 6])", "L.tensor([1.5])"),
+             ("L.tensor([0.5, 2.])", "L.tensor([1.5], dtype=L.float64)")]
+    for first, second in pairs:
+        assert_as_torch(f"x = {first}; y = x.{name}_({second}); R = (y is x, x, x._version)")
+        if name in ("ldexp", "gcd", "lcm"):
+            assert_as_torch(f"x = {first}; y = L.{name}_(x, {second}); R = (y is x, x)")
+
+
+def test_ldexp_gradient_of_a_negative_integer_exponent_is_the_true_one() -> None:
+    """torch's backward takes ``pow(2, other)`` in integers, so its gradient for a negative
+    integer exponent is 0; minitorch gives the true ``2 ** other`` (never a silently wrong
+    gradient), which is torch's for the same exponent as a float."""
+    grads = []
+    for lib, exponent in ((mt, "[1, -2]"), (torch, "[1., -2.]")):
+        x = lib.tensor([0.3, 1.2], requires_grad=True)
+        (g,) = lib.autograd.grad(lib.ldexp(x, lib.tensor(eval(exponent))).sum(), x)
+        grads.append(g.tolist())
+    assert grads[0] == grads[1] == [2.0, 0.25]
+
+
+@settings(SETTINGS, max_examples=20)
+@given(st.sampled_from(["fmax", "fmin", "logaddexp2", "float_power", "nextafter"]),
+       st.lists(st.integers(1, 3), min_size=1, max_size=3), st.integers(0, 2 ** 16))
+def test_binary_broadcast_shapes_as_torch(name: str, shape: list, seed: int) -> None:
+    """Any pair of broadcasting shapes: values and the gradients summed back to each."""
+    rng = np.random.default_rng(seed)
+    other = [1 if rng.random() < 0.5 else n for n in shape][rng.integers(0, len(shape)):]
+    x = rng.uniform(0.1, 3, shape).round(4).tolist()
+    y = rng.uniform(0.1, 3, other or [1]).round(4).tolist()
+    assert_as_torch(f"x = L.tensor({x}, dtype=L.float64, requires_grad=True)\n"
+                    f"y = L.tensor({y}, dtype=L.float64, requires_grad=True)\n"
+                    f"r = L.{name}(x, y); r.sum().backward(); R = (r, x.grad, y.grad)")
+
+
+FREXP_INPUTS = [f"L.tensor({SPECIALS}, dtype=L.{d})" for d in ("float32", "float64", "float16")] \
+    + ["L.tensor([1e-310, 5e-324, -7., 0.75], dtype=L.float64)", "L.tensor([1e-45, 3e-39])",
+       "L.tensor([1, 2])", "L.tensor([True])", "3."]
+
+
+@pytest.mark.parametrize("values", FREXP_INPUTS)
+def test_frexp_and_float_tests_as_torch(values: str) -> None:
+    """frexp's mantissa and int32 exponent (subnormals, zeros and non-finite values too),
+    isposinf/isneginf/isreal, as functions and methods."""
+    assert_as_torch(f"R = tuple(L.frexp({values}))")
+    for name in ("isposinf", "isneginf", "isreal"):
+        assert_as_torch(f"R = L.{name}({values})")
+        assert_as_torch(f"v = {values}; R = v.{name}() if isinstance(v, L.Tensor) else None")
+    assert_as_torch(f"v = {values}; R = tuple(v.frexp()) if isinstance(v, L.Tensor) else None")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.tensor([0.5, -0.25, 0., 8.], requires_grad=True); m, e = L.frexp(x)\n"
+    "R = (repr(L.frexp(x.detach())), L.autograd.grad(m.sum(), x), e.requires_grad, m)",
+    "x = L.tensor([0.5, 3.], dtype=L.float64, requires_grad=True); m, e = x.frexp()\n"
+    "g, = L.autograd.grad((m * m).sum(), x, create_graph=True)\n"
+    "R = (g, L.autograd.grad(g.sum(), x))",
+])
+def test_frexp_gradient_as_torch(program: str) -> None:
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.hardshrink(L.tensor([0.5, -0.6, float('nan'), -0.5, 0.]), 0.5)",
+    "R = L.hardshrink(L.tensor([0.5, -0.6, 0.]), -1.)", "R = L.hardshrink(L.ones(2), 'a')",
+    "R = L.hardshrink(L.tensor([0.5, -0.6, 0.7], dtype=L.float16))",
+    "R = L.hardshrink(L.tensor([1, 2]))", "R = L.hardshrink(L.tensor([True]))",
+    "R = L.tensor([0.5, -0.6]).hardshrink(0.55)", "R = L.tensor([0.5]).hardshrink(lambd=0.3)",
+    "R = L.hardshrink([0.5])",
+    "x = L.tensor([0.5, -0.25, 0.7, float('nan')], requires_grad=True)\n"
+    "g, = L.autograd.grad(L.hardshrink(x, 0.3).sum(), x, create_graph=True)\n"
+    "R = (g, L.autograd.grad((g * x).sum(), x, allow_unused=True))",
+    "x = L.tensor([0.5, -0.25, 0.7], dtype=L.float64, requires_grad=True)\n"
+    "g, = L.autograd.grad((L.hardshrink(x, 0.3) ** 2).sum(), x, create_graph=True)\n"
+    "R = (g, L.autograd.grad(g.sum(), x))",
+])
+def test_hardshrink_as_torch(program: str) -> None:
+    """Values (NaN kept, a negative lambd), the nodes of its gradient and of that gradient,
+    and torch's refusals."""
+    assert_as_torch(program)
+
+
+# ------------------------------------------------------------------------ the array seam
+
+STRICT_CALLS = [*(f"x.{name}()" for name in UNARY), "L.polygamma(1, x)", "L.polygamma(3, x)",
+                "L.mvlgamma(x + 2, 3)", "x.logit(0.1)", "L.fmax(x, y)", "L.fmin(x, y)",
+                "L.logaddexp2(x, y)", "L.float_power(x, y)", "L.ldexp(x, L.tensor([1, -2, 3]))",
+                "L.nextafter(x, y)", "L.frexp(x)[0]", "L.hardshrink(x, 0.4)", "L.sub(2, x)",
+                "L.subtract(x, y, alpha=2)"]
+NOT_DIFFERENTIABLE = ["L.heaviside(x, y)", "L.gcd(i, i * 3)", "L.lcm(i, i + 1)",
+                      "L.frexp(x)[1]", "L.isposinf(x / 0)", "L.isneginf(x / 0)", "L.isreal(x)",
+                      "L.bitwise_left_shift(i, 2)", "L.bitwise_right_shift(-i, 1)",
+                      "L.nan_to_num(x / 0)"]
+
+
+def _on(namespace: object, call: str, differentiable: bool) -> list:
+    """The values (and gradients) of ``call`` with tensors of ``namespace`` (numpy: None)."""
+    from contextlib import nullcontext
+
+    from minitorch import backend
+
+    with nullcontext() if namespace is None else backend.device_namespace("cpu", namespace):
+        x = mt.tensor([0.3, -0.6, 0.9], dtype=mt.float64, requires_grad=differentiable)
+        y = mt.tensor([0.5, 0.2, -0.4], dtype=mt.float64, requires_grad=differentiable)
+        i = mt.tensor([4, -6, 0])
+        r = eval(call, {"L": mt, "x": x, "y": y, "i": i})
+        assert namespace is None or backend.namespace(r._data) is namespace, call
+        grads = mt.autograd.grad(r.sum(), [x, y], allow_unused=True) if differentiable else ()
+        return [np.asarray(t.detach().numpy(force=True)) for t in (r, *grads) if t is not None]
+
+
+@pytest.mark.parametrize("call", [*STRICT_CALLS, *NOT_DIFFERENTIABLE])
+def test_new_ops_run_on_the_strict_array_namespace(call: str) -> None:
+    """Each op (forward and gradient) through the array-API seam alone: array-api-strict,
+    which refuses anything outside the standard, gives numpy's values (so CuPy can run it)."""
+    import array_api_strict
+
+    differentiable = call in STRICT_CALLS
+    want, got = _on(None, call, differentiable), _on(array_api_strict, call, differentiable)
+    assert len(want) == len(got)
+    for a, b in zip(want, got):
+        assert a.dtype == b.dtype and np.allclose(a, b, rtol=1e-12, equal_nan=True), call
+
+
+# ------------------------------------------------------------- comparisons by name, in place
+
+COMPARISONS = ["eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+               "less_equal", "not_equal"]
+SELVES = ["L.tensor([0.5, -0.25, 2.], requires_grad=True) * 1", "L.tensor([1, 5, 0])",
+          "L.tensor([True, False, True])", "L.tensor([1, 2, 0], dtype=L.uint8)",
+          "L.tensor([1, 2, 0], dtype=L.int8)", "L.tensor([0.5, 1., 2.], dtype=L.float64)"]
+OTHERS = ["1.", "L.tensor([0., 0., 3.])", "L.tensor([1, 0, 2])", "True", "2 ** 64", "1 + 2j",
+          "1 + 0j", "'a'", "None", "L.ones(2, 2)", "np.float32(0.5)", "L.tensor(0.5)", "-1",
+          "300", "L.tensor([0.5, 1., 2.], dtype=L.float64)"]
+
+
+@pytest.mark.parametrize("other", OTHERS)
+@pytest.mark.parametrize("name", COMPARISONS)
+def test_comparisons_in_place_and_by_name_as_torch(name: str, other: str) -> None:
+    """``x.name_(other)`` writes 1/0 in x's own dtype (a Python int read in that dtype, as
+    torch's in-place ops read it; a complex for eq/ne only), with torch's refusals (shapes,
+    operand types); the out-of-place named forms give torch's bool result or refusal."""
+    for self_ in SELVES:
+        assert_as_torch(f"y = {self_}; z = y.{name}_({other}); R = (z is y, y, y._version)")
+    assert_as_torch(f"R = L.tensor([0.5, -0.25, 2.]).{name}({other})")
+    if name in ("greater", "greater_equal", "less", "less_equal", "not_equal"):
+        assert_as_torch(f"R = L.{name}(L.tensor([0.5, -0.25, 2.]), {other})")
+        assert_as_torch(f"R = L.{name}({other}, L.tensor([0.5, -0.25, 2.]))")
+
+
+@pytest.mark.parametrize("name", COMPARISONS)
+def test_comparisons_in_place_record_zero_gradients_as_torch(name: str) -> None:
+    """torch's node (``<Name>Backward0`` for a number, ``...Backward1`` for a tensor, its
+    edges), zero gradients for both operands, and a comparison on a view rewriting its
+    base's history (``CopySlices``)."""
+    x = "x = L.tensor([0.5, -0.25, 2.], requires_grad=True)\n"
+    assert_as_torch(x + f"y = x * 1; y.{name}_(1.)\n"
+                    "R = (y, [f is None for f, _ in y.grad_fn.next_functions],\n"
+                    "     L.autograd.grad(y.sum(), x, create_graph=True))")
+    assert_as_torch(x + f"y = x * 1; w = L.ones(3, requires_grad=True); y.{name}_(w * x)\n"
+                    "R = (y, L.autograd.grad(y.sum(), [x, w]))")
+    assert_as_torch(x + f"z = x * 1; z[1:].{name}_(1.); R = (z, L.autograd.grad(z.sum(), x))")
+    assert_as_torch(x + f"R = x.{name}_(1.)")

@@ -1,6 +1,7 @@
-"""More element-wise functions of two tensors: ``hypot``, ``atan2``, ``copysign`` and
-``logaddexp``, each with torch's node and backward formula (written in Tensor operations, so
-they differentiate again).
+"""More element-wise functions of two tensors: ``hypot``, ``atan2``, ``copysign``,
+``logaddexp``/``logaddexp2``, the NaN-ignoring ``fmax``/``fmin``, the step ``heaviside`` and
+``float_power`` (in float64), each with torch's node and backward formula (written in Tensor
+operations, so they differentiate again).
 
 >>> import minitorch
 >>> minitorch.hypot(minitorch.tensor([3.]), minitorch.tensor([4.]))
@@ -9,17 +10,29 @@ tensor([5.])
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args
-from .._dtype import get_default_dtype
+from .._dtype import float64, get_default_dtype
 from .._tensor import Tensor
-from ..backend import array_dtype
-from ._base import Op, cast_operands, public_binary, wrap
-from .pointwise import _meta, _reduce, check_broadcast, where, zero_grad
+from ..backend import array_dtype, cpu_math, half_via_float
+from . import pointwise
+from ._base import Op, cast_operands, example, public_binary, wrap
+from .pointwise import (
+    _meta,
+    _NoDerivative,
+    _reduce,
+    _tensor_operand,
+    check_broadcast,
+    keep_ties,
+    where,
+    zero_grad,
+)
 
-__all__ = ["Atan2", "Copysign", "CopysignScalar", "Hypot", "Logaddexp", "atan2", "copysign",
-           "hypot", "logaddexp"]
+__all__ = ["Atan2", "Copysign", "CopysignScalar", "Fmax", "Fmin", "Heaviside", "Hypot",
+           "Logaddexp", "Logaddexp2", "atan2", "copysign", "float_power", "fmax", "fmin",
+           "heaviside", "hypot", "logaddexp", "logaddexp2"]
 
 
 def _floating_operands(name: str, a: Tensor, b: Any, integers: bool) -> tuple:
@@ -37,17 +50,28 @@ def _floating_operands(name: str, a: Tensor, b: Any, integers: bool) -> tuple:
 
 
 class _Binary(Op):
-    """Both inputs saved; ``compute(xp, x, y)`` on arrays, ``gradients(g, a, b, result)``."""
+    """Both inputs saved; ``compute(xp, x, y)`` on arrays, ``gradients(g, a, b, result)``.
+    Integer operands are computed in the default float (``integers``), refused (False), or
+    kept (``"kept"``)."""
 
-    integers = True
+    integers: bool | str = True
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, b: Tensor) -> Tensor:
-        x, y = _floating_operands(cls._profile_name[6:], a, b, cls.integers)
-        out = wrap(cls.compute(a._xp, x, y))
+        out = wrap(cls.result(a, b))
         ctx.a, ctx.b = _meta(a), _meta(b)
         ctx.save_for_backward(a, b, out)
         return out
+
+    @classmethod
+    def result(cls, a: Tensor, b: Tensor) -> Any:
+        """The result's array: ``compute`` of the operands as ``integers`` says."""
+        if cls.integers == "kept":
+            check_broadcast(a, b)
+            x, y, _ = cast_operands(a, b)
+        else:
+            x, y = _floating_operands(cls._profile_name[6:], a, b, cls.integers)
+        return cls.compute(a._xp, x, y)
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
@@ -100,6 +124,71 @@ class Logaddexp(_Binary):
     @staticmethod
     def gradients(g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:
         return g / (1 + (b - a).exp()), g / (1 + (a - b).exp())
+
+
+class Logaddexp2(_Binary):
+    node_name = "Logaddexp2Backward0"
+    saved_names = ("other", "self")
+    _profile_name = "aten::logaddexp2"
+    integers = False
+
+    @staticmethod
+    def compute(xp: Any, x: Any, y: Any) -> Any:
+        """torch's kernel: ``max + log1p(2^-|x-y|) / ln 2``, an infinity met by itself kept."""
+        def stable(xp: Any, x: Any, y: Any) -> Any:
+            gap = cpu_math(lambda d: xp.pow(2.0, d), -xp.abs(x - y))
+            out = xp.maximum(x, y) + cpu_math(xp.log1p, gap) * (1 / math.log(2))
+            return xp.where(xp.isinf(x) & (x == y), x, out)
+        return half_via_float(stable, xp, x, y)
+
+    @staticmethod
+    def gradients(g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:
+        return g / (1 + 2 ** (b - a)), g / (1 + 2 ** (a - b))
+
+
+class Fmax(_Binary):
+    """The larger of the two, NaN only where both are; the gradient goes to ``input`` where
+    it is the larger (ties too) or ``other`` is NaN, else to ``other``."""
+
+    node_name = "FmaxBackward0"
+    saved_names = ("other", "self")
+    _profile_name = "aten::fmax"
+    integers = "kept"
+    larger = True
+
+    @classmethod
+    def compute(cls, xp: Any, x: Any, y: Any) -> Any:
+        if x.dtype == xp.bool:
+            return (xp.logical_or if cls.larger else xp.logical_and)(x, y)
+        out = keep_ties(xp, x, (xp.maximum if cls.larger else xp.minimum)(x, y))
+        if not xp.isdtype(out.dtype, "real floating"):
+            return out
+        return xp.where(xp.isnan(x), y, xp.where(xp.isnan(y), x, out))
+
+    @classmethod
+    def gradients(cls, g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:
+        mine = ((a >= b) if cls.larger else (a <= b)) | b.isnan()
+        return where(mine, g, 0.0), where(mine, 0.0, g)
+
+
+class Fmin(Fmax):
+    node_name = "FminBackward0"
+    _profile_name = "aten::fmin"
+    larger = False
+
+
+class Heaviside(_NoDerivative):
+    """The step function: 0 below 0, 1 above, ``values`` at 0 (no derivative in torch)."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::heaviside"
+
+    @staticmethod
+    def compute(a: Tensor, values: Tensor) -> Any:
+        check_broadcast(a, values)
+        xp, x = a._xp, a._data
+        zero, positive = (~x, x) if x.dtype == xp.bool else (x == 0, x > 0)
+        return xp.where(zero, values._data, xp.astype(positive, x.dtype))
 
 
 def _copysign_gradient(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
@@ -172,6 +261,60 @@ def copysign(input: Tensor, other: Any) -> Tensor:
     return CopysignScalar.apply(input, other=other)
 
 
+logaddexp2 = public_binary(Logaddexp2, "logaddexp2", example(
+    "``log2(2**input + 2**other)``, stably.",
+    "minitorch.logaddexp2(minitorch.tensor([1.]), minitorch.tensor([1.]))", "tensor([2.])"))
+fmax = public_binary(Fmax, "fmax", example(
+    "The element-wise maximum, ignoring NaN (NaN only where both are).",
+    "minitorch.fmax(minitorch.tensor([1., float('nan')]), minitorch.tensor([2., 3.]))",
+    "tensor([2., 3.])"))
+fmin = public_binary(Fmin, "fmin", example(
+    "The element-wise minimum, ignoring NaN (NaN only where both are).",
+    "minitorch.fmin(minitorch.tensor([1., float('nan')]), minitorch.tensor([2., 3.]))",
+    "tensor([1., 3.])"))
+
+
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
+    """0 where ``input`` is negative, 1 where positive, ``values`` where it is zero (both of
+    one dtype).
+
+    >>> minitorch.heaviside(minitorch.tensor([-2., 0., 3.]), minitorch.tensor([0.5]))
+    tensor([0.0000, 0.5000, 1.0000])
+    """
+    _args.tensor_args("heaviside", (input, "input", 1), (values, "values", 2))
+    if input.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
+    return Heaviside.on(input, values)
+
+
+def float_power(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent`` in float64 (each operand converted first, recorded as ``to``).
+
+    >>> minitorch.float_power(minitorch.tensor([2, 3]), 2)
+    tensor([4., 9.], dtype=torch.float64)
+    """
+    _tensor_operand("float_power", input, exponent, "exponent", number_out=True)
+    base, power = (v.to(float64) if isinstance(v, Tensor) else float(v)
+                   for v in (_args.numpy_scalar(input), _args.numpy_scalar(exponent)))
+    return pointwise.pow(base, power)
+
+
+def float_power_(self: Tensor, exponent: Any) -> Tensor:
+    """In-place :func:`float_power`, of a float64 tensor only.
+
+    >>> minitorch.tensor([2.], dtype=minitorch.float64).float_power_(3)
+    tensor([8.], dtype=torch.float64)
+    """
+    _tensor_operand("float_power_", self, exponent, "exponent", number_out=True)
+    if self.dtype is not float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype "
+                           f"{_args.legacy(self.dtype)} but the operation's result requires "
+                           "dtype Double")
+    return self._inplace(float_power, exponent)
+
+
 arctan2 = atan2
 METHODS = {"hypot": hypot, "atan2": atan2, "arctan2": atan2, "logaddexp": logaddexp,
-           "copysign": copysign}
+           "copysign": copysign, "logaddexp2": logaddexp2, "fmax": fmax, "fmin": fmin,
+           "heaviside": heaviside, "float_power": float_power, "float_power_": float_power_}

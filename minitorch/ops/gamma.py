@@ -181,7 +181,7 @@ def polygamma_array(xp: Any, n: int, a: Any) -> Any:
     if n < 2:
         return half_via_float(digamma_array if n == 0 else trigamma_array, xp, a)
     factorial = xp.asarray((1 if n % 2 else -1) * math.exp(math.lgamma(n + 1)), dtype=a.dtype)
-    wide = xp.float32 if a.dtype == xp.float16 else xp.float64
+    wide = xp.float32 if a.dtype == getattr(xp, "float16", None) else xp.float64
     return factorial * xp.astype(zeta_array(xp, n + 1.0, xp.astype(a, wide)), a.dtype)
 
 

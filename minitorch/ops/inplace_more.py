@@ -52,10 +52,14 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
     with ``fn``'s parameters; a positional argument is passed as ``first=`` when ``first``
     names it. A tensor-only ``other`` is checked before the write's own checks."""
     name = name or fn.__name__
+    required = [p.name for p in list(inspect.signature(fn).parameters.values())[1:]
+                if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
             _args.tensor_args(name, (args[0] if args else kwargs["other"], "other", 2))
+        for missing in required[len(args):]:  # torch's parser's words, not Python's
+            _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
         return self._inplace(fn, *args, **kwargs)
@@ -197,7 +201,7 @@ TWINS = ("addmm", "ceil", "clamp_max", "clip", "cumprod", "cumsum", "erf",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
          "atan2", "arctan2", "copysign", "xlogy", "arccos", "arcsin", "arctan", "absolute",
-         "erfinv", "lgamma", "digamma")
+         "erfinv", "lgamma", "digamma", "heaviside", "nextafter")
 # ops whose ``other`` is a tensor only (no Number overload)
 _TENSOR_OTHER = ("hypot", "atan2", "arctan2")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of

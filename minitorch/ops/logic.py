@@ -1,6 +1,7 @@
 """Logical and bitwise functions and the float tests: ``logical_and/or/xor/not``,
-``bitwise_and/or/xor/not``, ``isinf``, ``isfinite``, ``signbit``, ``isclose`` and
-``count_nonzero``. Their results are bool or integer tensors, so they have no gradient.
+``bitwise_and/or/xor/not``, ``bitwise_left_shift/right_shift``, ``isinf``, ``isposinf``,
+``isneginf``, ``isfinite``, ``isreal``, ``signbit``, ``isclose`` and ``count_nonzero``.
+Their results are bool or integer tensors, so they have no gradient.
 
 >>> import minitorch
 >>> x = minitorch.tensor([0., 2., float("inf")])
@@ -15,10 +16,11 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor, broadcast_pair
 from ._base import cast_operands, wrap
-from .pointwise import logical
+from .pointwise import _tensor_operand, logical, shift
 
-__all__ = ["bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "count_nonzero",
-           "isclose", "isfinite", "isinf", "logical_and", "logical_not", "logical_or",
+__all__ = ["bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
+           "bitwise_right_shift", "bitwise_xor", "count_nonzero", "isclose", "isfinite", "isinf",
+           "isneginf", "isposinf", "isreal", "logical_and", "logical_not", "logical_or",
            "logical_xor", "signbit"]
 
 
@@ -73,6 +75,22 @@ def _bitwise(name: str) -> Any:
 bitwise_and, bitwise_or, bitwise_xor = (_bitwise(n) for n in ("and", "or", "xor"))
 
 
+def _shift(name: str, kernel: str, operator: str) -> Any:
+    def fn(input: Any, other: Any) -> Tensor:
+        _tensor_operand(name, input, other, "other")
+        return shift(kernel, input, other)
+
+    fn.__name__ = name
+    fn.__doc__ = (f"``input {operator} other``: integers' bits shifted (every bit out past the "
+                  f"width).\n\n    >>> minitorch.{name}(minitorch.tensor([8]), 2).dtype\n"
+                  "    torch.int64\n    ")
+    return fn
+
+
+bitwise_left_shift = _shift("bitwise_left_shift", "lshift", "<<")
+bitwise_right_shift = _shift("bitwise_right_shift", "rshift", ">>")
+
+
 def bitwise_not(input: Tensor) -> Tensor:
     """``~input``: each bit flipped (a bool negated).
 
@@ -104,6 +122,12 @@ isfinite = _float_test("isfinite", "is neither infinite nor NaN",
                        lambda xp, a: xp.isfinite(a), "[ True, False]")
 signbit = _float_test("signbit", "has its sign bit set (also -0.)",
                       lambda xp, a: xp.signbit(a), "[False,  True]")
+isposinf = _float_test("isposinf", "is +inf", lambda xp, a: a == float("inf"),
+                       "[False, False]")
+isneginf = _float_test("isneginf", "is -inf", lambda xp, a: a == -float("inf"),
+                       "[False,  True]")
+isreal = _float_test("isreal", "is real (every element of a real tensor)",
+                     lambda xp, a: xp.ones(a.shape, dtype=xp.bool), "[True, True]")
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
@@ -160,6 +184,7 @@ def _inplace_method(fn: Any) -> Any:
 
 
 _PUBLIC = (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
-           bitwise_xor, bitwise_not, isinf, isfinite, signbit, isclose, count_nonzero)
+           bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift, isinf, isfinite,
+           signbit, isposinf, isneginf, isreal, isclose, count_nonzero)
 METHODS = {fn.__name__: fn for fn in _PUBLIC}
-METHODS.update({f"{fn.__name__}_": _inplace_method(fn) for fn in _PUBLIC[:8]})
+METHODS.update({f"{fn.__name__}_": _inplace_method(fn) for fn in _PUBLIC[:10]})

@@ -442,7 +442,9 @@ class PowTensorExponent(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         b, a, out = ctx.saved_tensors
-        ga = _reduce(g * b * a ** (b - 1), _meta(a)) if ctx.needs_input_grad[0] else None
+        # torch's pow_backward_self: 0 where the exponent is 0 (not 0 * inf at a zero base)
+        ga = _reduce(where(b == 0, 0.0, g * (b * a ** (b - 1))), _meta(a)) \
+            if ctx.needs_input_grad[0] else None
         gb = None
         if ctx.needs_input_grad[1]:
             zero_base = (a == 0) & (b >= 0)
@@ -1624,16 +1626,19 @@ def _number_input(fn: str, input: Any, other: Any) -> Any:
     return make(_args.numpy_scalar(input))
 
 
-def _tensor_operand(fn: str, input: Any, other: Any, other_name: str) -> None:
+def _tensor_operand(fn: str, input: Any, other: Any, other_name: str,
+                    number_out: bool = False) -> None:
     """``fn(input, other)`` with a number in both places, or something that is neither a
-    tensor nor a number, matches none of torch's signatures (``remainder``, ``pow``)."""
+    tensor nor a number, matches none of torch's signatures (``remainder``, ``pow``; with
+    ``number_out`` its number-first form takes ``out=`` too, as ``float_power``'s)."""
     operands = (input, other)
     if not any(isinstance(v, Tensor) for v in operands) or not all(
             isinstance(v, (Tensor, complex)) or _args.is_real(v) for v in operands):
+        out = ", *, Tensor out = None"
         raise _args.invalid_combination(
-            fn, (input, other), f"Tensor input, Tensor {other_name}, *, Tensor out = None",
-            f"Number self, Tensor {other_name}",
-            f"Tensor input, Number {other_name}, *, Tensor out = None")
+            fn, (input, other), f"Tensor input, Tensor {other_name}{out}",
+            f"Number self, Tensor {other_name}{out if number_out else ''}",
+            f"Tensor input, Number {other_name}{out}")
 
 
 def like_tensor(tensor: Tensor, number: Any) -> Tensor:
