@@ -356,3 +356,35 @@ def test_view_arguments_as_torch(call: str) -> None:
     """view's argument is a dtype or sizes (torch's two overloads): anything else gets
     torch's invalid-combination message, a bad later size its unpack error."""
     assert_as_torch(f"x = L.zeros(2, 3)\nR = {call}")
+
+
+_EMPTY_VIEWS = ["x = x.transpose(0, -1)", "x = x.permute(*reversed(range(x.dim())))",
+                "x = x.t() if x.dim() <= 2 else x.mT", "x = x.view(*reversed(x.shape))",
+                "x = x.view(-1)", "x = x.reshape(*reversed(x.shape))", "x = x.unsqueeze(0)",
+                "x = x.unsqueeze(-1)", "x = x.unsqueeze(x.dim() // 2)",
+                "x = x.expand(2, *x.shape)", "x = x.contiguous()", "x = x[::2]",
+                "x = x[..., 1:]", "x = x[1:]", "x = x[..., ::3]", "x = x.movedim(0, -1)",
+                "x = x.squeeze()", "x = x.flatten()", "x = x.expand_as(x)", "x = x.select(0, 0)"]
+
+
+@settings(SETTINGS, max_examples=300)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=4).filter(lambda s: 0 in s),
+       st.lists(st.sampled_from(_EMPTY_VIEWS), min_size=1, max_size=3))
+def test_strides_of_empty_tensors_as_torch(shape: list, steps: list) -> None:
+    """A tensor with no elements has torch's strides (contiguous ones counting a size-0 dim
+    as 1, then whatever its views make of them: t, transpose, permute, view, reshape,
+    unsqueeze, expand, slicing, contiguous), not contiguous ones recomputed for each view."""
+    program = f"x = L.zeros({tuple(shape)})\n" + "\n".join(steps)
+    assert_as_torch(program + "\nR = (x.shape, x.stride(), x.is_contiguous())")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.zeros(1, 2)\nR = x.expand(1, 2).stride()",
+    "x = L.zeros(1, 2)\nR = x.unsqueeze(0).expand(3, 1, 2).stride()",
+    "x = L.zeros(1, 2)\nR = x.expand_as(x).stride()",
+    "x = L.zeros(3, 1)\nR = x.expand(3, 1).stride()",
+    "x = L.zeros(3, 1)\nR = x.expand(2, 3, 4).stride()",
+    "x = L.zeros(3, 1)\ny = x.expand(3, 4)\nR = (y.stride(), y.view(1, 3, 4).stride())"])
+def test_expand_strides_as_torch(program: str) -> None:
+    """expand keeps the stride of a size-1 dim it does not broadcast (numpy zeroes it)."""
+    assert_as_torch(program)
