@@ -343,7 +343,7 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
             args = list(args)
             for n in nums:
                 args[n] = _tree_map(_differentiable, args[n])
-            output, aux = _split_aux(func(*args), has_aux, "jacrev(f, ...)(*args)")
+            output, aux = _split_aux(func(*args), has_aux, "vjp(f, *primals)")  # torch's
             inputs, spec = _flatten([args[n] for n in nums])
             outputs, out_spec = _flatten(output)
             _check_vjp_outputs(outputs)
@@ -570,7 +570,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         _not_batched(leaves)
         _check_out_dims(out_dims, func)
         call = f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>)"
-        dims = _leaf_dims(in_dims, args, spec, call)
+        dims = _leaf_dims(in_dims, args, spec, call, _name(func))
         _check_dims(leaves, dims, call)
         size = _batch_size(leaves, dims)
         _check_chunks(size, chunk_size)
@@ -718,14 +718,14 @@ def _moved(x: Tensor, source: int, destination: int) -> Tensor:
     return x.permute(*order)
 
 
-def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str) -> list:
+def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str, name: str) -> list:
     """The mapped dim of each leaf of ``args``: ``in_dims`` is an int (or None) for every
     leaf, or a tuple shaped like a prefix of ``args`` (torch's broadcast of a pytree)."""
     if not isinstance(in_dims, (int, tuple)):
         raise ValueError(f"{call}: expected `in_dims` to be int or a (potentially nested) tuple "
                          f"matching the structure of inputs, got: {type(in_dims)}.")
     if not args:
-        raise ValueError(f"vmap({getattr(args, '__name__', '')})(<inputs>): got no inputs. "
+        raise ValueError(f"vmap({name})(<inputs>): got no inputs. "
                          "Maybe you forgot to add inputs, or you are trying to vmap over a "
                          "function with no inputs. The latter is unsupported.")
     dims = _broadcast(in_dims, spec)

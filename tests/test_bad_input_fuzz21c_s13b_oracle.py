@@ -56,6 +56,24 @@ def test_transforms_check_aux_as_torch(call: str, aux: str, output: str) -> None
     assert_as_torch(X + f"f = lambda x: ({output}, {aux})\n" + call)
 
 
+@pytest.mark.parametrize("output", ["x.long().sum()", "x.sin()", "(x.sin(),)", "[x, x]",
+                                    "(x.sin(), x, x)", "None"])
+@pytest.mark.parametrize("call", [
+    "R = L.func.jacfwd(f, has_aux=True)(x)", "R = L.func.jacrev(f, has_aux=True)(x)",
+    "R = L.func.grad(f, has_aux=True)(x)", "R = L.func.grad_and_value(f, has_aux=True)(x)",
+    "R = L.func.jvp(f, (x,), (x,), has_aux=True)", "R = L.func.vjp(f, x, has_aux=True)[2]"])
+def test_transforms_want_output_and_aux_as_torch(call: str, output: str) -> None:
+    """has_aux=True wants a pair (output, aux), refused in the words of the transform torch
+    runs (jacrev's are vjp's, jacfwd's jvp's)."""
+    assert_as_torch(X + f"f = lambda x: {output}\n" + call)
+
+
+@pytest.mark.parametrize("f", ["lambda x: x * 2", "L.sin", "L.func.grad(L.sin)"])
+def test_vmap_of_no_inputs_as_torch(f: str) -> None:
+    """vmap called with no inputs names the function it maps, as torch."""
+    assert_as_torch(f"R = L.vmap({f})()")
+
+
 @pytest.mark.parametrize("body", [
     "x.sum().item()", "x.item()", "float(x.sum())", "int(x.sum())", "x.tolist()",
     "x.sum().tolist()", "x.numpy()", "(x, x.sum().item())", "x.sum(0).item()",
