@@ -161,6 +161,8 @@ class Tensor(metaclass=_TensorType):
     def _init(self, array: Any) -> None:
         if isinstance(array, HOST_SCALARS):  # numpy reductions return scalars, not 0-d arrays
             array = namespace(array).asarray(array)
+        elif not array.size and array.ndim and not any(getattr(array, "strides", None) or (1,)):
+            array = backend.restrided(array, backend.contiguous_strides(array.shape))
         self._data = array
         self._requires_grad = False
         self._grad_fn = None
@@ -209,12 +211,8 @@ class Tensor(metaclass=_TensorType):
         ((3, 1), (1, 3), 1)
         """
         strides = backend.element_strides(self._data)
-        if strides is None or 0 in self._data.shape:  # no strides, or none that count: torch's
-            strides, step = [], 1  # contiguous ones
-            for n in reversed(self._data.shape):
-                strides.insert(0, step)
-                step *= max(n, 1)
-        strides = tuple(strides)
+        if strides is None:  # a library without strides: torch's contiguous ones
+            strides = backend.contiguous_strides(self._data.shape)
         if dim is None:
             return strides
         if self._data.ndim == 0 and _args.as_int(dim) is not None:

@@ -350,6 +350,34 @@ def address(array: Any) -> int | None:
     return getattr(data, "ptr", None)
 
 
+def contiguous_strides(shape: tuple) -> tuple:
+    """torch's contiguous strides of ``shape``, in elements (a dim of size 0 counts as 1).
+
+    >>> contiguous_strides((3, 0, 2))
+    (2, 2, 1)
+    """
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.insert(0, step)
+        step *= max(n, 1)
+    return tuple(strides)
+
+
+def restrided(array: Any, strides: tuple) -> Any:
+    """An empty ``array`` with element ``strides``: numpy keeps none for an array without
+    elements (it zeroes them), torch keeps its own, which its views then carry; arrays of
+    a library without strides come back as they are.
+
+    >>> restrided(np.zeros((0, 3)), (3, 1)).T.strides
+    (8, 24)
+    """
+    if getattr(array, "strides", None) is None:
+        return array
+    tricks = np.lib.stride_tricks if isinstance(array, np.ndarray) else \
+        importlib.import_module("cupy.lib.stride_tricks")
+    return tricks.as_strided(array, array.shape, tuple(s * array.itemsize for s in strides))
+
+
 def element_strides(array: Any) -> tuple | None:
     """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
     does not expose them (such arrays are taken as contiguous).

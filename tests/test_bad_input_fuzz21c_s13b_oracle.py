@@ -56,6 +56,24 @@ def test_transforms_check_aux_as_torch(call: str, aux: str, output: str) -> None
     assert_as_torch(X + f"f = lambda x: ({output}, {aux})\n" + call)
 
 
+@pytest.mark.parametrize("output", ["x.long().sum()", "x.sin()", "(x.sin(),)", "[x, x]",
+                                    "(x.sin(), x, x)", "None"])
+@pytest.mark.parametrize("call", [
+    "R = L.func.jacfwd(f, has_aux=True)(x)", "R = L.func.jacrev(f, has_aux=True)(x)",
+    "R = L.func.grad(f, has_aux=True)(x)", "R = L.func.grad_and_value(f, has_aux=True)(x)",
+    "R = L.func.jvp(f, (x,), (x,), has_aux=True)", "R = L.func.vjp(f, x, has_aux=True)[2]"])
+def test_transforms_want_output_and_aux_as_torch(call: str, output: str) -> None:
+    """has_aux=True wants a pair (output, aux), refused in the words of the transform torch
+    runs (jacrev's are vjp's, jacfwd's jvp's)."""
+    assert_as_torch(X + f"f = lambda x: {output}\n" + call)
+
+
+@pytest.mark.parametrize("f", ["lambda x: x * 2", "L.sin", "L.func.grad(L.sin)"])
+def test_vmap_of_no_inputs_as_torch(f: str) -> None:
+    """vmap called with no inputs names the function it maps, as torch."""
+    assert_as_torch(f"R = L.vmap({f})()")
+
+
 @pytest.mark.parametrize("body", [
     "x.sum().item()", "x.item()", "float(x.sum())", "int(x.sum())", "x.tolist()",
     "x.sum().tolist()", "x.numpy()", "(x, x.sum().item())", "x.sum(0).item()",
@@ -356,3 +374,35 @@ def test_view_arguments_as_torch(call: str) -> None:
     """view's argument is a dtype or sizes (torch's two overloads): anything else gets
     torch's invalid-combination message, a bad later size its unpack error."""
     assert_as_torch(f"x = L.zeros(2, 3)\nR = {call}")
+
+
+_EMPTY_VIEWS = ["x = x.transpose(0, -1)", "x = x.permute(*reversed(range(x.dim())))",
+                "x = x.t() if x.dim() <= 2 else x.mT", "x = x.view(*reversed(x.shape))",
+                "x = x.view(-1)", "x = x.reshape(*reversed(x.shape))", "x = x.unsqueeze(0)",
+                "x = x.unsqueeze(-1)", "x = x.unsqueeze(x.dim() // 2)",
+                "x = x.expand(2, *x.shape)", "x = x.contiguous()", "x = x[::2]",
+                "x = x[..., 1:]", "x = x[1:]", "x = x[..., ::3]", "x = x.movedim(0, -1)",
+                "x = x.squeeze()", "x = x.flatten()", "x = x.expand_as(x)", "x = x.select(0, 0)"]
+
+
+@settings(SETTINGS, max_examples=300)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=4).filter(lambda s: 0 in s),
+       st.lists(st.sampled_from(_EMPTY_VIEWS), min_size=1, max_size=3))
+def test_strides_of_empty_tensors_as_torch(shape: list, steps: list) -> None:
+    """A tensor with no elements has torch's strides (contiguous ones counting a size-0 dim
+    as 1, then whatever its views make of them: t, transpose, permute, view, reshape,
+    unsqueeze, expand, slicing, contiguous), not contiguous ones recomputed for each view."""
+    program = f"x = L.zeros({tuple(shape)})\n" + "\n".join(steps)
+    assert_as_torch(program + "\nR = (x.shape, x.stride(), x.is_contiguous())")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.zeros(1, 2)\nR = x.expand(1, 2).stride()",
+    "x = L.zeros(1, 2)\nR = x.unsqueeze(0).expand(3, 1, 2).stride()",
+    "x = L.zeros(1, 2)\nR = x.expand_as(x).stride()",
+    "x = L.zeros(3, 1)\nR = x.expand(3, 1).stride()",
+    "x = L.zeros(3, 1)\nR = x.expand(2, 3, 4).stride()",
+    "x = L.zeros(3, 1)\ny = x.expand(3, 4)\nR = (y.stride(), y.view(1, 3, 4).stride())"])
+def test_expand_strides_as_torch(program: str) -> None:
+    """expand keeps the stride of a size-1 dim it does not broadcast (numpy zeroes it)."""
+    assert_as_torch(program)

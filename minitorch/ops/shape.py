@@ -23,6 +23,7 @@ from ..backend import (
     getitem,
     is_c_contiguous,
     namespace,
+    restrided,
     to_device,
 )
 from ._base import Op, check_same_device, wrap
@@ -130,7 +131,12 @@ class Unsqueeze(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
         ctx.dim = dim
-        return a._view(a._xp.expand_dims(a._data, axis=dim))
+        array = a._xp.expand_dims(a._data, axis=dim)
+        if not array.size:  # torch's stride for the new dim, where numpy's is another
+            strides = a.stride()
+            step = strides[dim] * a.shape[dim] if dim < a.dim() else 1
+            array = restrided(array, (*strides[:dim], step, *strides[dim:]))
+        return a._view(array)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -179,13 +185,28 @@ class Expand(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
         ctx.shape = a._data.shape
-        return a._view(a._xp.broadcast_to(a._data, shape))
+        return a._view(_strided_as(a._xp.broadcast_to(a._data, shape), _expanded(a, shape)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         if profiler._active is not None:  # torch's formula, at::sum_to: its sum and view
             return (sum_to_as_torch(g, ctx.shape),)
         return (sum_to(g, ctx.shape),)
+
+
+def _expanded(a: Tensor, shape: tuple) -> tuple:
+    """torch's strides of ``a`` expanded to ``shape``: 0 where a dim is new or broadcast,
+    ``a``'s own elsewhere (numpy's broadcast zeroes every size-1 dim's)."""
+    lead = len(shape) - a.dim()
+    strides = a.stride()
+    return tuple(0 if i < lead or a.shape[i - lead] != n else strides[i - lead]
+                 for i, n in enumerate(shape))
+
+
+def _strided_as(array: Any, strides: tuple) -> Any:
+    """``array`` with torch's ``strides`` where numpy chose others for the same elements."""
+    given = element_strides(array)
+    return array if given is None or given == strides else restrided(array, strides)
 
 
 class Clone(Op):
@@ -327,6 +348,15 @@ class Select(_BasicIndex):
 class Slice(_BasicIndex):
     node_name = "SliceBackward0"
     _profile_name = "aten::slice"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+        ctx.shape, ctx.key = a.shape, key
+        array = a._data[(*key, ...)]
+        if not array.size:  # numpy keeps the stride of a slice of none, torch scales it
+            steps = [k.step or 1 for k in key] + [1] * (a.dim() - len(key))
+            array = _strided_as(array, tuple(st * n for st, n in zip(a.stride(), steps)))
+        return a._view(array)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
