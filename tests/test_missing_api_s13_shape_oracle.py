@@ -115,7 +115,7 @@ def test_shape_calls_print_like_torch(name: str) -> None:
     assert_prints_like_torch(call, data)
 
 
-@pytest.mark.parametrize("name", [n for n in SHAPE_CALLS if "_" != n[-1]])
+@pytest.mark.parametrize("name", [n for n in SHAPE_CALLS if n[-1] != "_"])
 def test_shape_calls_pass_gradcheck(name: str) -> None:
     call, data = SHAPE_CALLS[name]
     assert_gradcheck(call, data)
