@@ -500,7 +500,7 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if not args:
         return empty((0,), dtype=self.dtype, device=device)
     if len(args) == 1 and isinstance(args[0], Tensor):
-        return _aliased(self, args[0])
+        return _new_of(self, args[0])
     sizes = args[0] if len(args) == 1 and isinstance(args[0], Size) else args
     if all(_args.as_int(n) is not None for n in sizes):
         return empty(tuple(sizes), dtype=self.dtype, device=device)
@@ -514,7 +514,7 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return _leaf(as_array(data, self.dtype, device), False)
 
 
-def _aliased(self: Tensor, other: Tensor) -> Tensor:
+def _new_of(self: Tensor, other: Tensor) -> Tensor:
     """``new(other)``: ``other``'s memory, which must already have self's dtype and device."""
     if other.dtype is not self.dtype or other.device != self.device:
         def options(t: Tensor) -> str:

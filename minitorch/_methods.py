@@ -1053,8 +1053,7 @@ _METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,
-                 "storage": _storage.storage, "untyped_storage": _storage.untyped_storage,
-                 "storage_offset": _storage.storage_offset})
+                 "storage": _storage.storage, "untyped_storage": _storage.untyped_storage})
 
 _METHODS.update(logic.METHODS)
 _METHODS.update(binary_more.METHODS)

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import backend
 from ._warn_once import warn_once
 
-__all__ = ["TypedStorage", "UntypedStorage", "storage", "storage_offset", "untyped_storage"]
+__all__ = ["TypedStorage", "UntypedStorage", "storage", "untyped_storage"]
 
 def _root(t: Any) -> Any:
-    return t._view_of[0] if t._view_of is not None else t
+    return t._memory_root()
 
 
 class UntypedStorage:
@@ -82,19 +81,3 @@ def storage(self: Any) -> TypedStorage:
               "storages directly.  To access UntypedStorage directly, use "
               "tensor.untyped_storage() instead of tensor.storage()")
     return TypedStorage(_root(self))
-
-
-def storage_offset(self: Any) -> int:
-    """Where this tensor's first element lies in its storage, counted in elements: 0 for a
-    tensor that owns its memory, the start of the slice for a view.
-
-    >>> x = minitorch.zeros(2, 3)
-    >>> x[1].storage_offset(), x[:, 1:].storage_offset(), x.t()[1].storage_offset()
-    (3, 1, 1)
-    """
-    root = _root(self)
-    here, start = backend.address(self._data), backend.address(root._data)
-    if here is None or start is None:
-        raise RuntimeError("storage_offset(): this array library does not expose its memory "
-                           "addresses")
-    return (here - start) // self.element_size()

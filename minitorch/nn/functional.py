@@ -361,7 +361,7 @@ def _empty_like(input: Tensor) -> Tensor:
     """torch's ``empty_like``: a dense input's strides kept, so that a random fill draws in
     the input's memory order (a transposed input gets a transposed mask)."""
     strides = input.stride()
-    if not _creation._dense(tuple(input.shape), list(strides)):
+    if input.dim() < 2 or not _creation._dense(tuple(input.shape), list(strides)):
         return _creation.empty(input.shape, dtype=input.dtype, device=input.device)
     order = sorted(range(input.dim()), key=lambda d: -strides[d])
     outer_first = _creation.empty([input.shape[d] for d in order], dtype=input.dtype,

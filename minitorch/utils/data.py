@@ -20,8 +20,6 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-import numpy as np
-
 from .._random import randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
@@ -218,8 +216,8 @@ def default_collate(batch: Sequence) -> Any:
         if first.dtype.kind in "OSUa":  # torch's pattern of strings and objects
             raise TypeError(_COLLATE_TYPES.format(first.dtype))
         if first.shape == ():  # numpy scalars: one array of them
-            return from_numpy(np.asarray(batch))
-        return default_collate([from_numpy(np.asarray(b)) for b in batch])
+            return stack([from_numpy(b.__array__()) for b in batch])  # each scalar's dtype
+        return default_collate([_as_tensor(b) for b in batch])
     if isinstance(first, float):  # Python floats are doubles, as in torch
         return tensor(batch, dtype=float64)
     if isinstance(first, int):
