@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import _meta, _mkl
-from ._args import INT64_MAX, INT64_MIN, as_int, type_name
+from ._args import integer
 
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
 HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
@@ -60,12 +60,7 @@ def _index(index: Any) -> int | None:
     """A device's index as torch's parser takes it: an int, not negative (or None)."""
     if index is None:
         return None
-    n = as_int(index)
-    if n is None:
-        raise TypeError(f"device(): argument 'index' (position 2) must be int, not "
-                        f"{type_name(index)}")
-    if not INT64_MIN <= n <= INT64_MAX:
-        raise ValueError("Overflow when unpacking long long")
+    n = integer("device", index, "index", 2)
     if n < 0:
         raise RuntimeError("Device index must not be negative")
     return n
