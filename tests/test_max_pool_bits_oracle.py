@@ -62,3 +62,10 @@ def test_random_pool_gradients_are_torchs_bits(n: int, c: int, h: int, w: int, k
     x = np.random.default_rng(seed).standard_normal((n, c, h, w)).astype(np.float32)
     _check(x.round(1), seed, kernel_size=kernel, stride=stride, padding=padding,
            dilation=dilation, ceil_mode=ceil_mode)
+
+
+def test_a_tie_of_signed_zeros_keeps_the_first_as_torch() -> None:
+    """-0 and +0 compare equal: each window's value is its first maximum's, sign and all."""
+    x = np.array([[[[-0.0, 0.0, -0.0], [0.0, -0.0, -1.0]]]], dtype=np.float32)
+    _check(x, 3, kernel_size=2, stride=1)
+    _check(-x, 3, kernel_size=(1, 2), stride=1, dilation=(1, 2))

@@ -456,7 +456,7 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     now = tensor._version_counter.value
     if now == saved._version:
         return
-    creator = owner if saved._is_output else tensor.grad_fn
+    creator = owner if saved._is_output else _creator_of(tensor)
     which = ""
     if creator is not None:
         nr = saved._output_nr if saved._is_output else 0
@@ -470,6 +470,13 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
         f"operation: [torch.{tensor.dtype.legacy}Tensor [{shape}]]{which} is at "
         f"version {now}; expected version {saved._version} instead. {_anomaly_hint()}"
     )
+
+
+def _creator_of(tensor: Tensor) -> Node | None:
+    try:
+        return tensor.grad_fn  # a view written through takes a new one first, as torch's
+    except RuntimeError:  # ... which a namespace without strides cannot locate: name the old
+        return tensor._grad_fn
 
 
 def _anomaly_hint() -> str:

@@ -375,7 +375,8 @@ class MaxPool2DWithIndices(Op):
         ctx.winner = wrap(first == offsets)  # (..., K, OH, OW)
         ctx.meta = (tuple(x.shape), keys, geometry[1])
         ctx.first = first
-        return wrap(xp.max(cols, axis=-3))
+        # the first maximum's own value: of a -0 and a +0, torch keeps the first
+        return wrap(xp.squeeze(xp.take_along_axis(cols, first, axis=-3), axis=-3))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
