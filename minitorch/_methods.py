@@ -20,7 +20,7 @@ from typing import Any
 
 from . import _aliases, _args, _call_form, _factories, _random, _storage
 from ._dtype import result_type
-from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
+from ._tensor import Tensor, broadcast_pair, check_inplace_allowed, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous
 from .ops import (
@@ -412,7 +412,8 @@ def _binary_(self: Tensor, op: Callable[..., Tensor], other: Any, **kwargs: Any)
 
 def _inplace_cast(self: Tensor, other: Any, alpha: Any) -> None:
     """torch's refusal of an in-place result that ``self`` cannot hold (its shape, then its
-    dtype), made before add_'s and sub_'s checks of a given ``alpha``."""
+    dtype), made before add_'s and sub_'s checks of a given ``alpha``, after autograd's."""
+    check_inplace_allowed(self, (other,))
     if pointwise.is_unit(alpha) or isinstance(other, complex):
         return
     other = _args.numpy_scalar(other)
@@ -476,6 +477,7 @@ def zero_(self: Tensor) -> Tensor:
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
+        check_inplace_allowed(self, (value,))  # autograd's refusals before the kernel's
         if value.dim():
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
@@ -491,6 +493,7 @@ def copy_(self: Tensor, src: Any) -> Tensor:
     parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning)."""
     if not isinstance(src, Tensor):
         src = _wrapped_number("copy_", src)
+    check_inplace_allowed(self, (src,))  # autograd's refusals come before the kernel's
     _check_output_shape(self, src)
     return self._inplace(inplace.Copy.apply, src)
 
@@ -768,7 +771,8 @@ def _inplace_binary(op: Callable, *name: str) -> Callable:
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other):
             return NotImplemented
-        if isinstance(other, Tensor):  # torch checks the shapes, then the cast, then the kernel
+        check_inplace_allowed(self, (other,))  # torch checks autograd's rules, the shapes, then
+        if isinstance(other, Tensor):  # the cast, then the kernel
             _check_output_shape(self, other)
         if not isinstance(other, complex):
             result = result_type(self, other)

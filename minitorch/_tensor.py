@@ -138,8 +138,8 @@ class Tensor(metaclass=_TensorType):
     _post_acc_hooks: dict | None = None
     _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
     _inference = False
-    # How a view was made, when torch forbids recording an in-place op on it: "no_grad", or
-    # (op name, output number) for one of several views returned by one op (unbind, split).
+    # How a view was made, when torch forbids recording an in-place op on it: "no_grad" (or
+    # "no_grad_of_view"), or "multiple_outputs" for one of several views one op returned.
     _view_creation: Any = None
     # A gradient only the engine holds, whose array is its own: the leaf it is bound for may
     # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
@@ -765,7 +765,7 @@ class Tensor(metaclass=_TensorType):
         that is one ``ufunc`` of this tensor and ``others[0]`` writes in place, with no
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
-        check_inplace_allowed(self)
+        check_inplace_allowed(self, others)
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:
@@ -775,9 +775,6 @@ class Tensor(metaclass=_TensorType):
             return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
-        if self._base is not None and self._view_creation in ("no_grad", "no_grad_of_view") and (
-                records or (grad_mode._state.grad_enabled and self._base[0].requires_grad)):
-            return self._inplace_on_view(op, others, kwargs)  # torch's error
         if not records:
             if ufunc is not None and backend.ufunc_into(
                     ufunc, self._data, others[0]._data if isinstance(others[0], Tensor)
@@ -812,28 +809,6 @@ class Tensor(metaclass=_TensorType):
         from .ops.inplace import CopySlices
         from .ops.shape import AsStridedView
 
-        created = self._view_creation
-        if created == "no_grad_of_view":
-            raise RuntimeError(
-                "Output 0 of a view op is a view of a view which was created in no_grad mode "
-                "and is being modified inplace with grad mode enabled. Given that this use case "
-                "is ambiguous and error-prone, it is forbidden. You can clarify your code by "
-                "moving both the view and the inplace either both inside the no_grad block (if "
-                "you don't want the inplace to be tracked) or both outside (if you want the "
-                "inplace to be tracked).")
-        if created == "no_grad":
-            raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                "forbidden. You can clarify your code by moving both the view and the inplace "
-                "either both inside the no_grad block (if you don't want the inplace to be "
-                "tracked) or both outside (if you want the inplace to be tracked).")
-        if created is not None:
-            raise RuntimeError(
-                f"Output {created[1]} of {created[0]} is a view and is being modified inplace. "
-                "This view is the output of a function that returns multiple views. Such "
-                "functions do not allow the output views to be modified inplace. You should "
-                "replace the inplace operation by an out-of-place one.")
         self._rebased()
         root = self._base[0]
         key = backend.view_key(root._data, self._data)
@@ -952,22 +927,34 @@ def _check_view_fresh(view: Tensor) -> None:
     """torch's refusal of a view it does not regenerate (made in no_grad mode, or one of
     several views one op returned) once an in-place op changed its base's history."""
     base, grad_fn = view._base
-    if base._grad_fn is grad_fn:
-        return
-    created = view._view_creation
-    if created in ("no_grad", "no_grad_of_view"):
-        raise RuntimeError(
-            "A view was created in no_grad mode and its base or another view of its base has "
-            "been modified inplace with grad mode enabled. Given that this use case is "
-            "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-            "both the view and the inplace either both inside the no_grad block (if you don't "
-            "want the inplace to be tracked) or both outside (if you want the inplace to be "
-            "tracked).")
-    raise RuntimeError(
-        f"Output {created[1]} of {created[0]} is a view and its base or another view of its "
-        "base has been modified inplace. This view is the output of a function that returns "
-        "multiple views. Such functions do not allow the output views to be modified inplace. "
-        "You should replace the inplace operation by an out-of-place one.")
+    if base._grad_fn is not grad_fn:
+        raise _rebase_refusal(view, "its base or another view of its base has been")
+
+
+def _rebase_refusal(view: Tensor, modified: str) -> RuntimeError:
+    """torch's error for an in-place change (``modified``: of the view itself, or of its base)
+    that would rebase a view it cannot regenerate: its header names the view's node, if it
+    has one, its tail says why the view is one."""
+    no_grad = view._view_creation in ("no_grad", "no_grad_of_view")
+    grad_mode_enabled = " with grad mode enabled" if no_grad else ""
+    if view._grad_fn is None and view._view_creation != "no_grad_of_view":
+        head = (f"A view was created in no_grad mode and {modified} modified inplace with grad "
+                "mode enabled.")
+    else:  # (a view of a no_grad view has a node in torch, none in minitorch)
+        name = view._grad_fn.name().rsplit("Backward", 1)[0] if view._grad_fn else "a view op"
+        head = (f"Output {view._output_nr} of {name} is a view"
+                f"{' of a view which was created in no_grad mode' if no_grad else ''} and "
+                f"{modified} modified inplace{grad_mode_enabled}.")
+    if no_grad:
+        return RuntimeError(
+            f"{head} Given that this use case is ambiguous and error-prone, it is forbidden. You "
+            "can clarify your code by moving both the view and the inplace either both inside "
+            "the no_grad block (if you don't want the inplace to be tracked) or both outside "
+            "(if you want the inplace to be tracked).")
+    return RuntimeError(
+        f"{head} This view is the output of a function that returns multiple views. Such "
+        "functions do not allow the output views to be modified inplace. You should replace "
+        "the inplace operation by an out-of-place one.")
 
 
 def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
@@ -978,8 +965,10 @@ def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
     return view
 
 
-def check_inplace_allowed(t: Tensor) -> None:
-    """torch's rules for modifying a tensor in place under the current grad mode."""
+def check_inplace_allowed(t: Tensor, others: Sequence = ()) -> None:
+    """torch's rules for modifying a tensor in place (with ``others``) under the current grad
+    mode: where the write is recorded, a view it cannot rebase first, then a view of a leaf
+    that requires grad, then such a leaf."""
     if t._inference and not grad_mode._state.inference:
         raise RuntimeError(
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
@@ -987,13 +976,18 @@ def check_inplace_allowed(t: Tensor) -> None:
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
     if not grad_mode._state.grad_enabled:
         return
-    if t._grad_fn is None and t._requires_grad:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation.")
-    if t._base is not None and t._base[0]._grad_fn is None and t._base[0]._requires_grad:
+    base = t._base[0] if t._base is not None else None
+    if base is not None and t._view_creation is not None and (
+            t.requires_grad or base.requires_grad or
+            any(isinstance(o, Tensor) and o.requires_grad for o in others)):
+        raise _rebase_refusal(t, "is being")
+    if base is not None and base._grad_fn is None and base._requires_grad:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation.")
+    if t._grad_fn is None and t._requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def check_can_save(t: Tensor) -> None:

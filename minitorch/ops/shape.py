@@ -297,7 +297,7 @@ class Unbind(Op):
         for i in range(a.shape[dim]):
             index[dim] = i
             views.append(a._view(a._data[tuple(index)]))
-            views[-1]._view_creation = ("Unbind", i)  # torch forbids in-place ops on these
+            views[-1]._view_creation = views[-1]._view_creation or "multiple_outputs"
         return tuple(views)
 
     @staticmethod

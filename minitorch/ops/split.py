@@ -54,10 +54,11 @@ class Split(SplitWithSizes):
     _profile_name = "aten::split"
 
 
-def _multiple_views(name: str, pieces: tuple) -> tuple:
-    """Mark the pieces as torch does: an in-place op on one of them is refused."""
-    for i, piece in enumerate(pieces):
-        piece._view_creation = (name, i)
+def _multiple_views(pieces: tuple) -> tuple:
+    """Mark the pieces as torch does: an in-place op on one of them is refused (as on a view
+    made in no_grad mode, if they were)."""
+    for piece in pieces:
+        piece._view_creation = piece._view_creation or "multiple_outputs"
     return pieces
 
 
@@ -83,7 +84,7 @@ def _equal_pieces(input: Tensor, size: int, d: int, op: type[Op] | None = None) 
     sizes = tuple(min(size, length - i * size) for i in range(count))
     if op is not None:
         return op.apply(input, sizes=sizes, dim=d)
-    return _multiple_views("Split", Split.apply(input, sizes=sizes, dim=d))
+    return _multiple_views(Split.apply(input, sizes=sizes, dim=d))
 
 
 def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
@@ -120,7 +121,7 @@ def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
                            f"{input.shape[d]} (input tensor's size at dimension {dim}), but got "
                            f"split_sizes={list(sizes)}")
-    return _multiple_views("SplitWithSizes", SplitWithSizes.apply(input, sizes=sizes, dim=d))
+    return _multiple_views(SplitWithSizes.apply(input, sizes=sizes, dim=d))
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
@@ -144,8 +145,7 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _split_dim("chunk", input, dim)
     if input.shape[d] == 0 and op is None:  # as torch: ``chunks`` empty pieces
-        return _multiple_views("SplitWithSizes",
-                               SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d))
+        return _multiple_views(SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d))
     return _equal_pieces(input, -(-input.shape[d] // chunks), d, op)
 
 
