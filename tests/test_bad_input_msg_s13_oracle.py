@@ -208,3 +208,32 @@ def test_leaf_refused_before_the_kernel_checks(write: str) -> None:
     """Writing into a leaf that requires grad is autograd's refusal, made before the kernel
     checks the operand's shape or dtype."""
     assert_as_torch(f"x = L.ones(2, 2, requires_grad=True)\n{write}\nR = x")
+
+
+@pytest.mark.parametrize("key", [
+    "[[0, 1], [1, 0]], np.int64(1), 1.0", "0, 1, 1.0", "1.0, 0, 1", "1.0, 0", "1.0",
+    "1.0, 1:0, L.tensor([0, 9])", "'a', 0, 0", "L.tensor([1.]), 0, 0", "L.tensor([1.]), 0",
+    "L.tensor([]), L.tensor(1), L.tensor([1.])", "..., 0, 0, 1.0", "None, 0, 0, 1.0",
+    "0, None, 0, 1.0", "0, 1.0, None", "5, 0, 1.0", "5, 1.0", "..., 1.0, ...",
+    "0, 0, L.tensor(1.)", "L.tensor([1.]), 5", "L.tensor([True, False]), 5",
+    "[True, False], True", "True, [True, False]", "1:, [True, False, True, True, False]",
+    "None, L.tensor([True, False])", "L.tensor(True), L.tensor([True, False])",
+    "L.tensor([1.]), L.tensor([True, False])", "L.tensor([True, False, True]), L.tensor([5])",
+    "L.tensor([0, 1]), L.tensor([True, False])"])
+def test_index_checks_in_torch_order(key: str) -> None:
+    """torch counts the dims a key indexes first (a float or a string counts), then slices in
+    turn (ints' bounds, wrong kinds of index), then its index kernel checks the index tensors'
+    dtypes and the masks against the sliced tensor, then the values."""
+    assert_as_torch(f"x = L.zeros(3, 4)\nR = x[{key}]")
+    assert_as_torch(f"x = L.zeros(3, 4)\nx[{key}] = 1\nR = x")
+
+
+@pytest.mark.parametrize("key", [
+    ":1", "::0", "1:2:0", "'a':", "(slice(None),)", ":1, :1", "0", "5", "-1", "np.int64(0)",
+    "2 ** 70", "(0,)", "L.tensor(0)", "True", "None, :1", "..., :1", "1.0", "None, 1.0",
+    "..., 1.0", "L.tensor([1.]), -1", "::0, 1.0, ::0"])
+def test_index_of_a_0d_tensor_as_torch(key: str) -> None:
+    """A lone slice or int indexing a 0-d tensor is applied at once (refused by the slice, or
+    as an index of no dim); in a tuple the count of dims comes first."""
+    assert_as_torch(f"x = L.tensor(1.5)\nR = x[{key}]")
+    assert_as_torch(f"x = L.tensor(1.5)\nx[{key}] = 1\nR = x")
