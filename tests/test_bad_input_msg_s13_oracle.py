@@ -237,3 +237,13 @@ def test_index_of_a_0d_tensor_as_torch(key: str) -> None:
     as an index of no dim); in a tuple the count of dims comes first."""
     assert_as_torch(f"x = L.tensor(1.5)\nR = x[{key}]")
     assert_as_torch(f"x = L.tensor(1.5)\nx[{key}] = 1\nR = x")
+
+
+@pytest.mark.parametrize("args", [
+    "'a', L.tensor(1.)", "None, L.tensor(2.5)", "None, 2", "None, True", "L.tensor(1.), None",
+    "1, 'a'", "L.tensor(1.)", "", "1, 2, 3", "1, 2.5", "L.tensor(1), 2.5",
+    "tensor=L.tensor(1), other=2.5", "L.tensor(1), other=None", "[1], 2",
+    "np.float32(1), L.tensor(1)", "L.tensor([1, 2]), np.int64(3)"])
+def test_result_type_overloads_as_torch(args: str) -> None:
+    """result_type takes two operands, each a tensor or a number, as torch's four overloads."""
+    assert_as_torch(f"R = L.result_type({args})")
