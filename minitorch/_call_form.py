@@ -58,8 +58,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             return fn(*args, **kwargs)
         except TypeError as error:
             message = str(error)
-            if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # in-place twin
-                message = name + message[len(name) - 1:]  # of an op: torch says its name
+            source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
+            if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
+                message = name + message[len(source):]  # of an op: torch says its own name
             if _refused_by_binding(error, forwarders):
                 message = torch_arity(message, name, method, required,
                                       bare=method and len(parameters) == 1) or message
@@ -78,8 +79,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
     by position is numbered where the caller put it (a method counting from the one after the
-    tensor) when it is one of the ``parameters`` (of a method, or of a function on a tensor
-    with one signature); else the message's position is the function form's, and a method's
+    tensor) when it is one of the ``parameters`` (of a method, or of a function with one
+    signature); else the message's position is the function form's, and a method's
     is one less unless the op's first parameter is ``self`` (worded for the method already).
     Where the op declares torch's
     ``signatures`` (:func:`overloads`) and none or more than one takes that many arguments,
@@ -101,9 +102,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
         fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)
         # the parameters passed by position, where their order is torch's: a method's, or a
-        # function's on a tensor with one signature (a factory's overloads shift them)
-        given = parameters[method:method + len(args)] \
-            if method or (parameters[:1] in (["input"], ["self"]) and not declared) else []
+        # function's with one signature (overloads may shift them: randint(high, size))
+        given = parameters[method:method + len(args)] if method or not declared else []
         if argument in kwargs:
             position = None
         elif argument in given:
@@ -180,6 +180,20 @@ def _refused_by_binding(error: TypeError, forwarders: set) -> bool:
     while frame is not None and frame.tb_next is not None:
         frame = frame.tb_next
     return frame is error.__traceback__ or frame.tb_frame.f_code in forwarders
+
+
+def alias_of(op: str) -> Callable:
+    """Decorator: the function is torch's other name for ``op``, whose refusals it passes on
+    under its own name (:func:`entry`).
+
+    >>> alias_of("div")(lambda input, other: None).alias_of
+    'div'
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.alias_of = op  # type: ignore[attr-defined]
+        return fn
+
+    return declare
 
 
 def overloads(*signatures: str) -> Callable:

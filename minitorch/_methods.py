@@ -460,6 +460,17 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     return _binary_(self, pointwise.div, other, ufunc="divide")
 
 
+@_call_form.alias_of("div_")
+@_call_form.overloads(*_aliases.divide.torch_signatures)
+def divide_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
+    """In-place ``divide``: :meth:`div_` by torch's other name.
+
+    >>> minitorch.tensor([3.]).divide_(2)
+    tensor([1.5000])
+    """
+    return div_(self, other, rounding_mode=rounding_mode)
+
+
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """In-place clamp: torch's parser reads the bounds before its in-place checks."""
     min, max = pointwise.clamp_bounds("clamp_", min, max)
@@ -970,7 +981,7 @@ _METHODS.update(binary_more.METHODS)
 _METHODS.update(reduction_more.METHODS)
 _METHODS.update(scan_more.METHODS)
 _METHODS.update(_aliases.METHODS)
-_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other)})
+_METHODS.update({"divide_": divide_, "true_divide_": lambda self, other: div_(self, other)})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))

@@ -247,3 +247,47 @@ def test_index_of_a_0d_tensor_as_torch(key: str) -> None:
 def test_result_type_overloads_as_torch(args: str) -> None:
     """result_type takes two operands, each a tensor or a number, as torch's four overloads."""
     assert_as_torch(f"R = L.result_type({args})")
+
+
+@pytest.mark.parametrize("call", [
+    "L.divide(x, 'a', rounding_mode='floor')", "L.divide(x, x, rounding_mode=1)",
+    "L.divide(x, 2.5, rounding_mode=1)", "L.divide(x, 'a')", "L.divide(x)",
+    "L.div(x, 'a')", "L.div(x, 'a', rounding_mode='floor')", "L.div(x, None)", "L.div('a', x)",
+    "L.true_divide(x, 'a')", "x.divide(x, rounding_mode=1)", "x.divide('a')",
+    "x.divide_(x, rounding_mode=1)", "x.div('a')", "x.div_('a')", "L.mul(x, 'a')",
+    "L.mul('a', x)", "L.mul(x, None)", "x.mul('a')", "x.mul([1])", "L.add(x, 'a')",
+    "L.sub(x, 'a')", "L.floor_divide(x, 'a')", "L.concat(L.tensor(1.))",
+    "L.concatenate(L.tensor(1.))", "L.concat([x], 1.5)", "L.concat()",
+    "L.concatenate([x], dim='a')", "L.randint_like(x, 2.5, requires_grad=True)",
+    "L.randint_like(x, 2.5, dtype=L.float32)", "L.randint_like(x, 1, 2.5)",
+    "L.randint_like(x, 'a', 'b', 'c')", "L.randint_like(2, 3)", "L.randint_like(x)"])
+def test_aliases_and_number_operands_as_torch(call: str) -> None:
+    """An alias (divide, true_divide, concat, randint_like's randint) refuses in its own name
+    with its own overloads; the binary ops that read a number as a tensor refuse anything
+    else as their ``other`` (or ``input``) must be a Tensor."""
+    assert_as_torch(f"x = L.ones(2)\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "F.one_hot(L.tensor([0]), num_classes=4.0)", "F.one_hot(L.tensor([0]), 4.0)",
+    "F.one_hot(L.tensor([0]), 4, 5)",
+    "F.conv2d(L.ones(1, 3, 5, 5), L.ones(4, 1, 3, 3), stride=1.5)",
+    "F.conv2d(L.ones(1, 3, 5, 5), L.ones(4, 1, 3, 3), None, 1.5)",
+    "F.conv1d(L.ones(1, 3, 5), L.ones(4, 3, 3), stride=1.5)",
+    "F.conv3d(L.ones(1, 1, 3, 3, 3), L.ones(1, 1, 1, 1, 1), groups=1.5)",
+    "F.conv2d(L.ones(1, 3, 5, 5), L.ones(4, 1, 3, 3), padding='same', dilation=[1.5])",
+    "F.conv2d(L.ones(1, 3, 5, 5))", "F.conv2d(L.ones(1, 3, 5, 5), 'a')",
+    "F.softplus(L.ones(2), 'a')", "F.softplus(L.ones(2), beta='a')", "F.linear(L.ones(2), 'a')",
+    "F.linear(L.ones(2))", "F.linear(L.ones(2), L.ones(3, 2), 'a')",
+    "F.logsigmoid(L.ones(2), 1)", "F.logsigmoid('a')",
+    "F.pixel_shuffle(L.ones(1, 4, 2, 2), 1.5)",
+    "F.pixel_unshuffle(L.ones(1, 1, 2, 2), downscale_factor='a')", "F.prelu(L.ones(2), 'a')",
+    "F.cosine_similarity(L.ones(2), L.ones(2), 1.5)",
+    "F.pairwise_distance(L.ones(2), L.ones(2), 'a')",
+    "F.adaptive_avg_pool1d(L.ones(1, 2, 4), 1.5)", "F.bilinear(L.ones(2), L.ones(2), 'a')",
+    "L.randint(True, 5)", "L.randint(2.5, (2,), dtype=L.float32)", "L.randint(1, 2.5, (2,))"])
+def test_functional_c_functions_as_torch(call: str) -> None:
+    """The functions of torch.nn.functional that are C functions in torch refuse in its
+    parser's words, for the call as it was written (a keyword has no position, the
+    convolutions list the arguments given)."""
+    assert_as_torch(f"F = L.nn.functional\nR = {call}")

@@ -14,7 +14,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, _creation
+from .. import _args, _call_form, _creation
 from .._tensor import Tensor
 from ..ops import pad as _pad
 from ..ops.conv import (
@@ -66,8 +66,14 @@ def single(value: Any, name: str = "padding") -> tuple[int]:
     return sizes(value, 1, name)  # type: ignore[return-value]
 
 
-def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
-    """torch's parser on conv2d's geometry: ints or tuples of ints (``padding`` also
+# torch's overloads of conv1d, conv2d and conv3d
+CONV_SIGNATURES = tuple("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = "
+                        f"1, {padding}, tuple of ints dilation = 1, int groups = 1"
+                        for padding in ("tuple of ints padding = 0", 'str padding = "valid"'))
+
+
+def _conv_arg_types(fn: str, stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
+    """torch's parser on a convolution's geometry: ints or tuples of ints (``padding`` also
     'same'/'valid'), each int within int64, before any shape is looked at."""
     given = {"dilation": dilation, "groups": groups, "padding": padding, "stride": stride}
     for name, value in given.items():
@@ -75,17 +81,10 @@ def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> No
             continue
         values = (value,) if name == "groups" or not isinstance(value, (tuple, list)) \
             else value
-        if any(_args.as_int(v) is None for v in values):
-            got = ", ".join(f"{k}={_args.type_name(v)}" for k, v in given.items())
-            raise TypeError(
-                f"conv2d() received an invalid combination of arguments - got (Tensor, Tensor, "
-                f"{got}), but expected one of:\n * (Tensor input, Tensor weight, Tensor bias "
-                "= None, tuple of ints stride = 1, tuple of ints padding = 0, tuple of ints "
-                "dilation = 1, int groups = 1)\n * (Tensor input, Tensor weight, Tensor bias "
-                "= None, tuple of ints stride = 1, str padding = \"valid\", tuple of ints "
-                "dilation = 1, int groups = 1)")
+        if any(_args.as_int(v) is None for v in values):  # no overload's (the call's are
+            raise _args.invalid_combination(fn, (), *CONV_SIGNATURES)  # listed at the entry)
         for v in values:
-            _args.integer("conv2d", v, name, 0)  # an int past int64: torch's overflow
+            _args.integer(fn, v, name, 0)  # an int past int64: torch's overflow
 
 
 def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
@@ -165,6 +164,7 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
 
 
+@_call_form.overloads(*CONV_SIGNATURES)
 @_args.tensors("conv2d", input="input", weight="weight", bias="bias")
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
@@ -184,7 +184,7 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     batch of one."""
     name = f"conv{dims}d"
     stride, padding, dilation = geometry
-    _conv_arg_types(stride, padding, dilation, groups)
+    _conv_arg_types(name, stride, padding, dilation, groups)
     if input.dim() == dims + 1:
         return convolution(dims, input.unsqueeze(0), weight, bias, geometry, groups).squeeze(0)
     if input.dim() != dims + 2:
@@ -206,6 +206,7 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
+@_call_form.overloads(*CONV_SIGNATURES)
 @_args.tensors("conv3d", input="input", weight="weight", bias="bias")
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from ._base import Op, wrap
 
@@ -64,12 +65,17 @@ class PixelUnshuffle(Op):
         return (PixelShuffle.apply(g, factor=ctx.factor),)
 
 
-def _check(fn: str, input: Tensor, factor: int, argument: str) -> None:
+def _check(fn: str, input: Tensor, factor: Any, argument: str) -> int:
+    """``factor``, after torch's checks of the arguments' types, the input's rank and the
+    factor's sign."""
+    _args.tensor_args(fn, (input, "input", 1))
+    factor = _args.integer(fn, factor, argument, 2)
     if input.dim() < 3:
         raise RuntimeError(f"{fn} expects input to have at least 3 dimensions, but got input "
                            f"with {input.dim()} dimension(s)")
     if factor <= 0:
         raise RuntimeError(f"{fn} expects a positive {argument}, but got {factor}")
+    return factor
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
@@ -78,7 +84,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     >>> F.pixel_shuffle(minitorch.ones(1, 9, 2, 2), 3).shape
     torch.Size([1, 1, 6, 6])
     """
-    _check("pixel_shuffle", input, upscale_factor, "upscale_factor")
+    upscale_factor = _check("pixel_shuffle", input, upscale_factor, "upscale_factor")
     c = input.size(-3)
     if c % (upscale_factor * upscale_factor):
         raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be "
@@ -93,7 +99,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     >>> F.pixel_unshuffle(minitorch.ones(1, 1, 6, 6), 3).shape
     torch.Size([1, 9, 2, 2])
     """
-    _check("pixel_unshuffle", input, downscale_factor, "downscale_factor")
+    downscale_factor = _check("pixel_unshuffle", input, downscale_factor, "downscale_factor")
     for name, dim in (("height", -2), ("width", -1)):
         if input.size(dim) % downscale_factor:
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by "
