@@ -1126,7 +1126,7 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "Float") -> tuple:
                 f"The expanded size of the tensor ({full[lead + i]}) must match the existing "
                 f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(shape)}")
-    for i, s in enumerate(target[:lead] if shape else ()):
+    for i, s in reversed(list(enumerate(target[:lead] if shape else ()))):  # from the back
         if s == -1:
             raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                f"leading, non-existing dimension {i}")
