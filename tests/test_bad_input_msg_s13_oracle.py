@@ -308,3 +308,20 @@ def test_check_order_and_wording_as_torch(program: str) -> None:
     Buffer too; pad_sequence refuses no sequences before a bad side; diagonal wraps a 0-d
     tensor's dims as one dim's."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "F.interpolate(L.arange(6.).view(2, 3), size=0, mode='nearest-exact')",
+    "F.interpolate(L.arange(6.).view(2, 3), scale_factor=-1, mode='nearest')",
+    "F.interpolate(L.arange(6.).view(2, 3), scale_factor=1.5, mode='bicubic')",
+    "F.interpolate(L.arange(6.).view(2, 3), scale_factor=1.5, mode='linear')",
+    "F.interpolate(L.ones(1, 1, 1, 1, 1, 2), scale_factor=2)",
+    "F.interpolate(L.ones(1, 1, 1, 1, 1, 2), size=(2, 2, 2, 2))",
+    "F.interpolate(L.arange(12.).view(1, 1, 3, 4), scale_factor=2, mode='bad')",
+    "F.interpolate(L.arange(6.).view(1, 2, 3), scale_factor=2, mode='bad')",
+    "F.interpolate(L.ones(2), scale_factor=2)", "F.interpolate(L.ones(2), size=(2, 2))",
+    "F.interpolate(L.ones(1, 2, 3), scale_factor=2, mode='bilinear')"])
+def test_interpolate_rank_as_torch(call: str) -> None:
+    """interpolate refuses a rank other than 3, 4, 5 (or a mode it does not know) in torch's
+    words, after the size or scale factor."""
+    assert_as_torch(f"F = L.nn.functional\nR = {call}")

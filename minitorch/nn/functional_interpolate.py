@@ -18,6 +18,8 @@ from ..ops.upsample import NODES, linear_sources, nearest_sources
 __all__ = ["interpolate"]
 
 _LINEAR = {"linear": 3, "bilinear": 4}
+_TORCH_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "lanczos", "area",
+                "nearest-exact")
 
 
 def _per_dim(value: Any, dims: int, input: Tensor, scale: bool) -> list:
@@ -52,7 +54,12 @@ def _check_align(mode: str, align_corners: bool | None) -> None:
 
 def _check_mode(input: Tensor, mode: str) -> None:
     """Refuse a mode or rank minitorch has no kernel for; torch checks the ``size`` and
-    ``scale_factor`` counts before it dispatches, so this runs after them."""
+    ``scale_factor`` counts before it dispatches, so this runs after them. A rank or a mode
+    torch has no kernel for gets its message."""
+    if input.dim() not in (3, 4, 5) or mode not in _TORCH_MODES:
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
+            f"the modes: {' | '.join(_TORCH_MODES)} (got {mode})")
     if mode in _LINEAR and input.dim() != _LINEAR[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                   f"{_LINEAR[mode]}D input")
