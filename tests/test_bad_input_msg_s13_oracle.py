@@ -325,3 +325,31 @@ def test_interpolate_rank_as_torch(call: str) -> None:
     """interpolate refuses a rank other than 3, 4, 5 (or a mode it does not know) in torch's
     words, after the size or scale factor."""
     assert_as_torch(f"F = L.nn.functional\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "F.conv1d(L.ones(1, 2, 5), L.ones(4, 2), padding=(1, 1))",
+    "F.conv1d(L.ones(1, 2, 5), L.ones(4, 2), stride=(1, 2, 3))",
+    "F.conv1d(L.ones(1, 2, 5), L.ones(4))", "F.conv1d(L.ones(2, 5), L.ones(4, 2))",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3), padding='same', stride=2)",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3), padding='same', dilation=(1, 2, 3))",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3, 3), padding='same', dilation=(1, 2, 3), "
+    "stride=2)", "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3, 3), padding='same', "
+    "stride=(2, 1, 1))", "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3, 3), padding='same', "
+    "groups=0, stride=2)", "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3), stride=(1, 2, 3))",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3))",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3, 3, 3), stride=(1, 2, 3))",
+    "F.conv2d(L.ones(2, 5, 5), L.ones(4, 2, 3), padding=(1, 1, 1))",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3, 3), groups=0, stride=(1, 2, 3))",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2), padding='bad')",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2), groups=0)",
+    "F.conv2d(L.ones(5, 5), L.ones(4, 2), stride=0)",
+    "F.conv2d(L.ones(1, 2, 5, 5), L.ones(4, 2, 3, 3), stride=0, padding=(1, 1, 1))",
+    "F.conv3d(L.ones(1, 1, 3, 3, 3), L.ones(1, 1, 1, 1), stride=(1, 1))",
+    "F.conv3d(L.ones(1, 1, 3, 3, 3), L.ones(1, 1), stride=(1, 1))",
+    "F.conv_transpose2d(L.ones(1, 2, 5, 5), L.ones(2, 4), groups=0)"])
+def test_convolution_checks_in_torch_order(call: str) -> None:
+    """A convolution checks the padding string, the weight's rank (at least three dims), the
+    groups, then each of stride, padding, dilation against the weight's window dims ('same':
+    the ranks first, then lengths that cannot broadcast, then the stride)."""
+    assert_as_torch(f"F = L.nn.functional\nR = {call}")

@@ -100,6 +100,13 @@ def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
     return input, tuple(t // 2 for t in total)
 
 
+def _spread(value: Any, n: int) -> tuple:
+    """An int (as torch's parser reads it for an ``int[n]``) as ``n`` of it, a sequence as
+    its ints."""
+    k = _args.as_int(value)
+    return (k,) * n if k is not None else tuple(int(v) for v in value)
+
+
 def _check_lengths(weight: Tensor, geometry: tuple) -> None:
     """torch's check that the stride, padding and dilation each have one value or one per
     dim of the weight's window (a weight of another rank than the input's meets it first)."""
@@ -111,20 +118,38 @@ def _check_lengths(weight: Tensor, geometry: tuple) -> None:
                                f"{name}={list(value)}")
 
 
+def _check_same(input: Tensor, weight: Tensor, stride: tuple, dilation: tuple) -> None:
+    """torch's checks of ``padding='same'``: the weight's rank against the input's, the
+    dilation's and the stride's lengths, then the stride."""
+    if weight.dim() != input.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight{list(weight.shape)}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
+    n = weight.dim() - 2
+    for name, value in (("dilation", dilation), ("stride", stride)):
+        if len(value) not in (1, n):
+            raise RuntimeError(f"{name} cannot broadcast to {n} dimensions")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+
+
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
                 geometry: tuple, output_padding: tuple | None = None) -> None:
-    """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
-    padding, dilation)``: pairs, or the padding's string), the weight, the bias. A
+    """torch's checks of a convolution, in its order: the padding's string, the weight's
+    rank, groups, the geometry (``(stride, padding, dilation)``: one value or one per dim of
+    the weight's window, or the padding's string), the weight, the bias. A
     transposed one (given its ``output_padding``) reads its input channels from the
     weight's dim 0, its output channels from dim 1."""
     transposed = output_padding is not None
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
     stride, padding, dilation = geometry
     if isinstance(padding, str) and padding not in ("same", "valid"):
         raise RuntimeError(f"Invalid padding string: '{padding}'")
-    if padding == "same" and any(s != 1 for s in stride):
-        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if weight.dim() < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if padding == "same":
+        _check_same(input, weight, stride, dilation)
     _check_lengths(weight, geometry)
     if not isinstance(padding, str) and min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
@@ -135,8 +160,7 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     if min(dilation) < 0:  # a zero is checked later (_check_window)
         raise RuntimeError("dilation should be greater than zero")
     if weight.dim() != input.dim():
-        raise RuntimeError(f"weight should have at least three dimensions, got "
-                           f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
+        raise RuntimeError(
             f"Expected {input.dim()}-dimensional weight for {input.dim()}-dimensional input, "
             f"but got weight of size {list(weight.shape)} instead")
     if weight.shape[0] < groups:
@@ -190,10 +214,13 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     if input.dim() != dims + 2:
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
                            f"to {name}, but got input of size: {list(input.shape)}")
-    stride, dilation = sizes(stride, dims, "stride"), sizes(dilation, dims, "dilation")
+    # torch's parser spreads an int over the function's dims; the kernel checks the lengths
+    # against the weight's, then spreads a single value
+    stride, dilation = _spread(stride, dims), _spread(dilation, dims)
     _check_conv(input, weight, bias, groups,
-                (stride, padding if isinstance(padding, str) else sizes(padding, dims),
+                (stride, padding if isinstance(padding, str) else _spread(padding, dims),
                  dilation))
+    stride, dilation = sizes(stride, dims, "stride"), sizes(dilation, dims, "dilation")
     if padding == "valid":
         padding = 0
     elif padding == "same":
