@@ -173,7 +173,7 @@ class Module:
         elif params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+                                "(torch.Tensor or None expected)")
             self._register(self._buffers, name, value)
         else:
             object.__setattr__(self, name, value)
