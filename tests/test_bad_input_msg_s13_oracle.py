@@ -351,3 +351,15 @@ def test_convolution_checks_in_torch_order(call: str) -> None:
     groups, then each of stride, padding, dilation against the weight's window dims ('same':
     the ranks first, then lengths that cannot broadcast, then the stride)."""
     assert_as_torch(f"F = L.nn.functional\nR = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "L.ones(2, 2).sub(L.ones(3), alpha=True)", "L.add(L.ones(3, 1), L.ones(2, 3), alpha=True)",
+    "L.add(L.ones(3, 1, dtype=L.int64), L.ones(2, 3, dtype=L.int64), alpha=1.5)",
+    "L.add(L.ones(3, 1, dtype=L.int64), L.ones(2, 3, dtype=L.int64), alpha='a')",
+    "L.sub(L.ones(3, dtype=L.bool), L.ones(2, dtype=L.bool), alpha=2)",
+    "L.ones(3).add_(L.ones(2), alpha=True)", "L.ones(2, 2).add(L.ones(2), alpha=True)"])
+def test_alpha_checked_after_the_broadcast(call: str) -> None:
+    """add's and sub's alpha is checked against the result's dtype after the operands
+    broadcast (its type by the parser, first)."""
+    assert_as_torch(f"R = {call}")

@@ -1011,11 +1011,13 @@ def is_unit(alpha: Any) -> bool:
 
 def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes (a bool
-    for a bool result)."""
+    for a bool result), checked after the operands broadcast, as torch's kernel."""
     boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
     if fn == "sub":  # before alpha scales a bool into a number
         no_bool(input, other)
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        broadcast_pair(input, other)
     result = result_type(input, other)
     check_unsigned(input, other)
     if boolean and result is not bool_:
