@@ -215,10 +215,19 @@ def window_steps(kernel: tuple, stride: tuple) -> None:
 
 
 def size_types(fn: str, args: tuple) -> None:
-    """The type check of :func:`sizes` alone (its overflow and sign checks come after the
-    other arguments' types, as in torch's parser)."""
-    values = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-    if not values or any(type(v) is not int and as_int(v) is None for v in values):
+    """The type check of :func:`sizes` that torch's parser makes: the first size's (it reads
+    the others, and refuses them, after the other arguments' types, as it checks the
+    overflow and the signs).
+
+    >>> size_types("zeros", ((2, None),))  # refused later, by sizes()
+    >>> size_types("zeros", ((None, 2),))
+    Traceback (most recent call last):
+    TypeError: zeros(): argument 'size' (position 1) must be tuple of ints, but found element \
+of type NoneType at pos 0
+    """
+    packed = len(args) == 1 and isinstance(args[0], (tuple, list))
+    first = args[0][:1] if packed else args[:1]
+    if not args or any(type(v) is not int and as_int(v) is None for v in first):
         sizes(fn, args, check_negative=False)
 
 

@@ -28,6 +28,8 @@ _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional argume
                     r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
                     r"(?:were|was) given")
 _MISSING = re.compile(r'(\w+)\(\) missing \d+ required positional arguments?: ".*')
+_ELEMENT = re.compile(r"(must be .*), but found element of type \S+ at pos \d+")
+_MULTIPLE = re.compile(r"(\w+)\(\) got multiple values for argument '\w+'")
 # Python's own refusals of a call's arguments (the function named by its qualified name)
 _PYTHON_TAKES = re.compile(r"\S+\(\) takes (?:from \d+ to )?(\d+) positional arguments? but "
                            r"(\d+) (?:positional arguments? \(and \d+ keyword-only "
@@ -88,7 +90,7 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     where one does, that one's refusal."""
     declared = method_signatures(list(signatures)) if method else list(signatures)
     refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message) or \
-        _MISSING.fullmatch(message)
+        _MISSING.fullmatch(message) or _MULTIPLE.fullmatch(message)
     if refusal and "failed to unpack" in message:  # an int list read after the parse matched
         refusal = None
     unexpected = _UNEXPECTED.fullmatch(message)
@@ -104,10 +106,13 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         # the parameters passed by position, where their order is torch's: a method's, or a
         # function's with one signature (overloads may shift them: randint(high, size))
         given = parameters[method:method + len(args)] if method or not declared else []
-        if argument in kwargs:
-            position = None
-        elif argument in given:
+        if argument in given:  # (also by keyword: a wrapper's, the positional one refused)
             position = given.index(argument) + 1
+        elif argument in kwargs:  # torch names no bad element of a keyword's sequence
+            from ._args import type_name
+
+            position = None
+            should = _ELEMENT.sub(rf"\1, not {type_name(kwargs[argument])}", should)
         elif position and method and parameters[:1] != ["self"]:
             position = int(position) - 1
         where = f" (position {position})" if position else ""

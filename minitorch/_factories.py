@@ -157,9 +157,10 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     def sized(*args: Any, size: Any = None, generator: Any = None, out: Any = None,
               **kwargs: Any) -> Tensor:
         if size is not None:
-            if args:
+            if args:  # the positional sizes are parsed first
+                _args.size_types(factory.__name__, args)
                 raise TypeError(f"{factory.__name__}() got multiple values for argument 'size'")
-            args = (tuple(size),)
+            args = (size,)
         if generator is not None:  # rand and randn draw from it
             kwargs["generator"] = generator
         return factory(*args, **kwargs)

@@ -363,3 +363,17 @@ def test_alpha_checked_after_the_broadcast(call: str) -> None:
     """add's and sub's alpha is checked against the result's dtype after the operands
     broadcast (its type by the parser, first)."""
     assert_as_torch(f"R = {call}")
+
+
+@pytest.mark.parametrize("call", [
+    "L.empty((2, None), dtype='x')", "L.zeros((2, None), dtype='x')", "L.zeros(2, dtype='x')",
+    "L.rand((2, None), dtype='x')", "L.randn((2, 'a'), requires_grad=1)",
+    "L.empty(True, size=(2,))", "L.empty((2.0, 3), size=(2,))", "L.ones((2.0, 3), size=(2,))",
+    "L.empty(2, size=(2,))", "L.zeros(2, size=(2,))", "L.randn(2, size=(2,))",
+    "L.zeros(size=2.5)", "L.zeros(size=(2, 'a'))", "L.ones(size=[2.5])", "L.ones(size=(2.5,))",
+    "L.reshape(L.ones(2), shape=(2.5,))", "L.ones(2).view(size=(2.5,))"])
+def test_sizes_read_after_the_parse_as_torch(call: str) -> None:
+    """torch's parser checks the first size and the other arguments' types; the other sizes
+    are read (and refused) after; a size given twice is refused after the positional one's
+    type; a keyword's sequence is refused whole (torch names no bad element of it)."""
+    assert_as_torch(f"R = {call}")
