@@ -59,7 +59,7 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
     if steps > 1:  # torch converts both ends to the dtype
         for value in (start, end):
             _args.assigned(float(value), dt)
-    _args.check_alloc((steps,), 8)
+    _args.check_alloc((steps,), dt.itemsize)
     return float(start), float(end), steps, dtype_name, requires_grad, base
 
 

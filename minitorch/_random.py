@@ -196,6 +196,15 @@ def _check_probability(p: float) -> None:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
 
 
+_GENERATOR_OUT = "*, torch.Generator generator = None, Tensor out = None"
+_NORMAL_SIGNATURES = (f"Tensor mean, Tensor std, {_GENERATOR_OUT}",
+                      f"Tensor mean, float std = 1, {_GENERATOR_OUT}",
+                      f"float mean, Tensor std, {_GENERATOR_OUT}",
+                      f"float mean, float std, tuple of ints size, {_GENERATOR_OUT}, "
+                      f"{_CREATION_KEYWORDS}")
+
+
+@_call_form.overloads(*_NORMAL_SIGNATURES)
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None,
            dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
@@ -210,6 +219,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     key = _normal_overload(mean, std, size)
     mean, std = _args.numpy_scalar(mean), _args.numpy_scalar(std)  # no numpy promotion
     if key == (False, False):
+        dtype = _args.dtype("normal", dtype)
         shape = _args.sizes("normal", (size,), check_negative=False)
         mean, std = float(mean), float(std)  # torch's OverflowError for a huge int
         sample = empty(shape, dtype=dtype, device=device)
@@ -230,11 +240,7 @@ def _normal_overload(mean: Any, std: Any, size: Any) -> tuple[bool, bool]:
     if size is not None or key == (False, False) or not all(
             tensor or _args.is_real(v) for tensor, v in zip(key, (mean, std))):
         given = (mean, std) if size is None else (mean, std, size)
-        raise TypeError(
-            "normal() received an invalid combination of arguments - got "
-            f"({', '.join(_args.type_name(v) for v in given)}), but expected one of: "
-            "(Tensor mean, Tensor std), (Tensor mean, float std = 1), (float mean, Tensor std), "
-            "(float mean, float std, tuple of ints size)")
+        raise _args.invalid_combination("normal", given, *_NORMAL_SIGNATURES)
     return key
 
 

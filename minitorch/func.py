@@ -321,7 +321,7 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
             args = list(args)
             for n in nums:
                 args[n] = _tree_map(_differentiable, args[n])
-            output, aux = _split_aux(func(*args), has_aux, "jacrev(f, ...)(*args)")
+            output, aux = _split_aux(func(*args), has_aux, "vjp(f, *primals)")  # as torch's
             inputs, spec = _flatten([args[n] for n in nums])
             outputs, out_spec = _flatten(output)
             _check_vjp_outputs(outputs)

@@ -377,3 +377,21 @@ def test_sizes_read_after_the_parse_as_torch(call: str) -> None:
     are read (and refused) after; a size given twice is refused after the positional one's
     type; a keyword's sequence is refused whole (torch names no bad element of it)."""
     assert_as_torch(f"R = {call}")
+
+
+@pytest.mark.parametrize("program", [
+    "m = L.nn.Conv2d(2, 4, 3)\nR = m(L.ones(2, 4), 1, 2)", "m = L.nn.Conv1d(2, 4, 3)\nR = m()",
+    "m = L.nn.Conv3d(2, 4, 3)\nR = m(1, 2)",
+    "m = L.nn.Conv2d(2, 4, 3, padding_mode='reflect', padding=1)\nR = m(L.ones(1, 2, 5, 5)).shape",
+    "R = L.normal(0., 1.)", "R = L.normal(0., 1., (2,), 'a')", "R = L.normal('a', 1.)",
+    "R = L.normal(L.ones(2), 'a')", "R = L.normal(0., 1., size=(2,), dtype='x')",
+    "R = L.normal(0., L.ones(2), size=(2,))", "R = L.normal()",
+    "R = L.linspace(0, 1, 2 ** 40)", "R = L.linspace(0, 1, 2 ** 40, dtype=L.int32)",
+    "R = L.logspace(0, 1, 2 ** 40, dtype=L.float64)",
+    "R = L.func.jacrev(lambda x: 3.0, has_aux=True)(L.ones(2, 3))",
+    "R = L.func.jacrev(lambda x: (x, x, x), has_aux=True)(L.tensor(2.))"])
+def test_names_overloads_and_sizes_in_messages(program: str) -> None:
+    """Each convolution layer has its own forward (its name in Python's arity message);
+    normal lists its four overloads; linspace's allocation counts its dtype's bytes; jacrev's
+    aux check speaks as the vjp it runs."""
+    assert_as_torch(program)
