@@ -395,3 +395,15 @@ def test_names_overloads_and_sizes_in_messages(program: str) -> None:
     normal lists its four overloads; linspace's allocation counts its dtype's bytes; jacrev's
     aux check speaks as the vjp it runs."""
     assert_as_torch(program)
+
+
+_MODE_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4, "lanczos": 4}
+
+
+@pytest.mark.parametrize(("mode", "rank"), [(mode, rank) for mode, own in _MODE_RANK.items()
+                                            for rank in (3, 4, 5) if rank != own])
+def test_interpolate_mode_of_another_rank_as_torch(mode: str, rank: int) -> None:
+    """A mode of one rank on another: the linear modes name the rank they need, bicubic and
+    lanczos get torch's 'Input Error'."""
+    assert_as_torch(f"R = L.nn.functional.interpolate(L.ones(*([1] * {rank})), "
+                    f"scale_factor=2, mode='{mode}')")

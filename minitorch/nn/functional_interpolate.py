@@ -17,7 +17,8 @@ from ..ops.upsample import NODES, linear_sources, nearest_sources
 
 __all__ = ["interpolate"]
 
-_LINEAR = {"linear": 3, "bilinear": 4}
+# the rank of each of torch's modes that works on one (the others take 3-, 4- and 5-D inputs)
+_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4, "lanczos": 4}
 _TORCH_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "lanczos", "area",
                 "nearest-exact")
 
@@ -56,14 +57,16 @@ def _check_mode(input: Tensor, mode: str) -> None:
     """Refuse a mode or rank minitorch has no kernel for; torch checks the ``size`` and
     ``scale_factor`` counts before it dispatches, so this runs after them. A rank or a mode
     torch has no kernel for gets its message."""
-    if input.dim() not in (3, 4, 5) or mode not in _TORCH_MODES:
+    linear = mode in ("linear", "bilinear", "trilinear")  # named for a wrong rank
+    if input.dim() not in (3, 4, 5) or mode not in _TORCH_MODES or (
+            not linear and _RANK.get(mode, input.dim()) != input.dim()):
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
             f"the modes: {' | '.join(_TORCH_MODES)} (got {mode})")
-    if mode in _LINEAR and input.dim() != _LINEAR[mode]:
+    if linear and input.dim() != _RANK[mode]:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
-                                  f"{_LINEAR[mode]}D input")
-    if mode not in ("nearest", *_LINEAR) or input.dim() not in (3, 4):
+                                  f"{_RANK[mode]}D input")
+    if mode not in ("nearest", "linear", "bilinear") or input.dim() not in (3, 4):
         raise NotImplementedError(f"minitorch's interpolate supports 'nearest', 'linear' and "
                                   f"'bilinear' on 3-D and 4-D inputs, not {mode!r} on "
                                   f"{input.dim()}-D")
