@@ -407,3 +407,23 @@ def test_interpolate_mode_of_another_rank_as_torch(mode: str, rank: int) -> None
     lanczos get torch's 'Input Error'."""
     assert_as_torch(f"R = L.nn.functional.interpolate(L.ones(*([1] * {rank})), "
                     f"scale_factor=2, mode='{mode}')")
+
+
+@pytest.mark.parametrize("call", [
+    "nn.BCEWithLogitsLoss(pos_weight=L.ones(2))(L.ones(2, 3), L.ones(2, 3))",
+    "F.binary_cross_entropy_with_logits(L.ones(3), L.ones(3), weight=L.ones(2))",
+    "F.binary_cross_entropy_with_logits(L.ones(3), L.ones(3), pos_weight=L.ones(2))",
+    "F.binary_cross_entropy_with_logits(L.ones(2, 3), L.ones(2, 3), weight=L.ones(2))",
+    "F.binary_cross_entropy_with_logits(L.ones(2, 3), L.ones(2, 3), weight=L.ones(2), "
+    "pos_weight=L.ones(4))",
+    "F.binary_cross_entropy_with_logits(L.ones(2, 3), L.ones(2, 3), weight=L.ones(2, 1, 1))",
+    "F.binary_cross_entropy_with_logits(L.ones(2, 3), L.ones(2, 3), pos_weight=L.ones(2, 1, 1))",
+    "F.binary_cross_entropy(L.ones(3) / 2, L.ones(3), weight=L.ones(2))",
+    "F.binary_cross_entropy(L.ones(2, 3) / 2, L.ones(2, 3), weight=L.ones(2))",
+    "F.binary_cross_entropy(L.ones(2, 3) / 2, L.ones(2, 3), weight=L.ones(2, 1, 1))",
+    "nn.BCELoss(weight=L.ones(2))(L.ones(3) / 2, L.ones(3))"])
+def test_binary_cross_entropy_weights_as_torch(call: str) -> None:
+    """The weights broadcast as torch's code uses them: pos_weight with the target, then
+    into the loss in place, then weight into the loss in place (binary_cross_entropy's weight
+    first broadcast with the target by torch's Python)."""
+    assert_as_torch(f"F, nn = L.nn.functional, L.nn\nR = {call}")
