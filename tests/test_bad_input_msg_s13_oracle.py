@@ -427,3 +427,13 @@ def test_binary_cross_entropy_weights_as_torch(call: str) -> None:
     into the loss in place, then weight into the loss in place (binary_cross_entropy's weight
     first broadcast with the target by torch's Python)."""
     assert_as_torch(f"F, nn = L.nn.functional, L.nn\nR = {call}")
+
+
+@pytest.mark.parametrize("f", ["lambda x: 3.0", "lambda x: (x, 3.0)", "lambda x: [x]"])
+@pytest.mark.parametrize("x", ["L.tensor(2.)", "L.ones(0)", "(L.ones(2), L.ones(1))"])
+def test_forward_mode_jacobian_outputs_as_torch(f: str, x: str) -> None:
+    """jacobian's forward mode checks the outputs as torch's _jacfwd does (naming no
+    function), its reverse mode as jacobian."""
+    call = "L.autograd.functional.jacobian"
+    assert_as_torch(f"R = {call}({f}, {x}, strategy='forward-mode', vectorize=True)")
+    assert_as_torch(f"R = {call}({f}, {x})")
