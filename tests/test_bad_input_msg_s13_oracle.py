@@ -437,3 +437,14 @@ def test_forward_mode_jacobian_outputs_as_torch(f: str, x: str) -> None:
     call = "L.autograd.functional.jacobian"
     assert_as_torch(f"R = {call}({f}, {x}, strategy='forward-mode', vectorize=True)")
     assert_as_torch(f"R = {call}({f}, {x})")
+
+
+@pytest.mark.parametrize("key", [
+    "L.ones(2, 3).bool(), 9", "L.tensor([True, False]), 9", "..., 9", "0, ..., 9",
+    "None, ..., 9", "..., None, 9", "[0], ..., 9", "True, 0, 9", "0, None, None, 9", "0, 1, 9",
+    "..., 9, 0", "None, 0, 9, 0", "L.tensor([1.]), ..., 9"])
+def test_int_out_of_bounds_numbered_by_its_item(key: str) -> None:
+    """An int out of range is numbered by its item in the key (an ellipsis, None or a mask is
+    one item), as torch's slicing counts them."""
+    assert_as_torch(f"x = L.zeros(2, 3, 4)\nR = x[{key}]")
+    assert_as_torch(f"x = L.zeros(2, 3, 4)\nx[{key}] = 1\nR = x")

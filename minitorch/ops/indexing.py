@@ -119,7 +119,8 @@ def check_key(t: Tensor, key: Any, bounds: bool = True) -> tuple:
     if t.dim() == 0:
         _check_lone_part(key)
     parts = _ranges_as_lists(key_parts(key))
-    parts = _checked(t, _expand_ellipsis(parts, t.dim()), bounds=False)
+    parts, items = _expand_ellipsis(parts, t.dim())
+    parts = _checked(t, parts, bounds=False, items=items)
     for p in parts:  # the index kernel's checks, after the slicing: the dtypes, the masks
         if isinstance(p, Tensor) or _is_array(p):
             _part(p, t._xp)
@@ -256,19 +257,18 @@ def _multidimensional(p: Any) -> bool:
         _is_array(p)
 
 
-def _checked(t: Tensor, parts: tuple, bounds: bool) -> tuple:
-    # torch's messages count an int's dim in the key (new dims too), an index tensor's among
-    # the index tensors
-    shape, dim, added, tensors = t._data.shape, 0, 0, 0
-    for p in parts:
+def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -> tuple:
+    # torch's messages number an int by its item in the key (``items``: of each part), an
+    # index tensor among the index tensors
+    shape, dim, tensors = t._data.shape, 0, 0
+    for j, p in enumerate(parts):
         kind = type(p)
         if kind is int:  # the common cases first
             if not -shape[dim] <= p < shape[dim]:
-                _check_int(shape[dim], dim + added, p)
+                _check_int(shape[dim], items[j] if items else dim, p)
         elif kind is slice:  # slice's errors here; getitem and array_key clip it
             _clipped(p, 0)
         elif p is None or p is True or p is False:
-            added += 1
             continue
         elif (array := _index_array(p, t._xp)) is not None:  # not a 0-d integer tensor: an
             # int (a tensor's dtype is checked after the slicing)
@@ -282,7 +282,7 @@ def _checked(t: Tensor, parts: tuple, bounds: bool) -> tuple:
                 _check_bounds(array, shape[dim], tensors)
             tensors += 1
         else:
-            _check_int(shape[dim], dim + added, p)
+            _check_int(shape[dim], items[j] if items else dim, p)
         dim += 1
     return parts
 
@@ -332,7 +332,9 @@ def _consumed(p: Any) -> int:
     return p.dim() if _is_bool_mask(p) else 1
 
 
-def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
+def _expand_ellipsis(parts: tuple, ndim: int) -> tuple[tuple, list]:
+    """The parts with the ellipsis as the full slices it stands for, and the item of the key
+    each part comes from."""
     consumed, i = 0, None
     for j, p in enumerate(parts):
         kind = type(p)
@@ -345,10 +347,11 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     if i is None:
-        return parts
+        return parts, list(range(len(parts)))
     # torch lets the first ``...`` take every spare dim, so a later one takes none
-    rest = tuple(p for p in parts[i + 1:] if p is not Ellipsis)
-    return parts[:i] + (slice(None),) * (ndim - consumed) + rest
+    later = [j for j in range(i + 1, len(parts)) if parts[j] is not Ellipsis]
+    return (parts[:i] + (slice(None),) * (ndim - consumed) + tuple(parts[j] for j in later),
+            [*range(i), *[i] * (ndim - consumed), *later])
 
 
 def _clipped(s: slice, size: int) -> slice:
