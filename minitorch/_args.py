@@ -1006,6 +1006,17 @@ def legacy(dt: Any) -> str:
     return dt.legacy
 
 
+def type_string(dt: Any) -> str:
+    """torch's name of a CPU tensor's type of dtype ``dt`` in its messages (bool has no legacy
+    tensor type).
+
+    >>> import minitorch
+    >>> type_string(minitorch.float32), type_string(minitorch.bool)
+    ('torch.FloatTensor', 'CPUBoolType')
+    """
+    return "CPUBoolType" if dt.legacy == "Bool" else f"torch.{dt.legacy}Tensor"
+
+
 def scalar_type(expected: Any, found: Any) -> None:
     """torch's refusal where a kernel reads an array of dtype ``found`` as ``expected``.
 

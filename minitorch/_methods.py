@@ -259,7 +259,7 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
     target = _args.sizes("expand", sizes, check_negative=False)
-    out = expanded_shape(self._data.shape, target, _args.legacy(self.dtype))
+    out = expanded_shape(self._data.shape, target, _args.type_string(self.dtype))
     if math.prod(out) > _args.INT64_MAX:
         raise RuntimeError("numel: integer multiplication overflow")
     return shape.Expand.apply(self, shape=out)
@@ -629,7 +629,7 @@ def _check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
     if not fits:
-        expanded_shape(shape, target, _args.legacy(value.dtype))  # raises torch's error
+        expanded_shape(shape, target, _args.type_string(value.dtype))  # raises torch's error
     mask_fill = (len(arrays) == 1 and getattr(arrays[0], "ndim", 0) and _bool_array(arrays[0])
                  and value.numel() == 1)
     if arrays and not mask_fill and value.dtype is not self.dtype:

@@ -448,3 +448,12 @@ def test_int_out_of_bounds_numbered_by_its_item(key: str) -> None:
     one item), as torch's slicing counts them."""
     assert_as_torch(f"x = L.zeros(2, 3, 4)\nR = x[{key}]")
     assert_as_torch(f"x = L.zeros(2, 3, 4)\nx[{key}] = 1\nR = x")
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float32", "float64", "int64", "uint8"])
+@pytest.mark.parametrize("write", ["R = x.expand_as(L.ones(6))", "R = x.expand(6)",
+                                   "y = L.ones(2, 3)\ny[0] = L.ones(3, 1, 3, dtype=x.dtype)"])
+def test_expand_names_the_tensor_type(dtype: str, write: str) -> None:
+    """expand's refusal names the tensor's type as torch does: bool, which has no legacy
+    tensor type, as CPUBoolType."""
+    assert_as_torch(f"x = L.ones(2, 3, dtype=L.{dtype})\n{write}")
