@@ -89,10 +89,10 @@ from ._dtype import (
     int32,
     int64,
     promote_types,
-    result_type,
     set_default_dtype,
     uint8,
 )
+from ._dtype import result_type_of_two as result_type
 from ._factories import (
     BoolTensor,
     ByteTensor,

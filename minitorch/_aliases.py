@@ -15,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import _args
+from . import _args, _call_form
 from ._layout import strided
 from ._tensor import Tensor
 from .ops import pointwise, scan, shape, unary_more
 from .ops._base import example, public_unary, wrap
 
 
+@_call_form.alias_of("div")
+@_call_form.overloads(*pointwise.DIV_SIGNATURES[:2], "Tensor input, Number other",
+                      *pointwise.DIV_SIGNATURES[2:])
 def divide(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """torch's other name for :func:`div`.
 
@@ -31,6 +34,8 @@ def divide(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     return pointwise.div(input, other, rounding_mode=rounding_mode)
 
 
+@_call_form.alias_of("div")
+@_call_form.overloads(pointwise.DIV_SIGNATURES[0], "Tensor input, Number other")
 def true_divide(input: Any, other: Any) -> Tensor:
     """:func:`div` without rounding.
 
@@ -69,6 +74,7 @@ fix = public_unary(unary_more.Trunc, "fix", example(
     "tensor([-1.,  2.])"))
 
 
+@_call_form.alias_of("cat")
 def concat(tensors: Any, dim: int = 0) -> Tensor:
     """torch's other name for :func:`cat`.
 

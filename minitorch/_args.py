@@ -241,10 +241,19 @@ def window_steps(kernel: tuple, stride: tuple) -> None:
 
 
 def size_types(fn: str, args: tuple) -> None:
-    """The type check of :func:`sizes` alone (its overflow and sign checks come after the
-    other arguments' types, as in torch's parser)."""
-    values = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-    if not values or any(type(v) is not int and as_int(v) is None for v in values):
+    """The type check of :func:`sizes` that torch's parser makes: the first size's (it reads
+    the others, and refuses them, after the other arguments' types, as it checks the
+    overflow and the signs).
+
+    >>> size_types("zeros", ((2, None),))  # refused later, by sizes()
+    >>> size_types("zeros", ((None, 2),))
+    Traceback (most recent call last):
+    TypeError: zeros(): argument 'size' (position 1) must be tuple of ints, but found element \
+of type NoneType at pos 0
+    """
+    packed = len(args) == 1 and isinstance(args[0], (tuple, list))
+    first = args[0][:1] if packed else args[:1]
+    if not args or any(type(v) is not int and as_int(v) is None for v in first):
         sizes(fn, args, check_negative=False)
 
 
@@ -1068,6 +1077,17 @@ def c_name(dt: Any) -> str:
 def legacy(dt: Any) -> str:
     """torch's C++ name of a dtype, as its kernel errors print it: ``Float``, ``Long``."""
     return dt.legacy
+
+
+def type_string(dt: Any) -> str:
+    """torch's name of a CPU tensor's type of dtype ``dt`` in its messages (bool has no legacy
+    tensor type).
+
+    >>> import minitorch
+    >>> type_string(minitorch.float32), type_string(minitorch.bool)
+    ('torch.FloatTensor', 'CPUBoolType')
+    """
+    return "CPUBoolType" if dt.legacy == "Bool" else f"torch.{dt.legacy}Tensor"
 
 
 def scalar_type(expected: Any, found: Any) -> None:

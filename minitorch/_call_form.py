@@ -28,6 +28,8 @@ _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional argume
                     r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
                     r"(?:were|was) given")
 _MISSING = re.compile(r'(\w+)\(\) missing \d+ required positional arguments?: ".*')
+_ELEMENT = re.compile(r"(must be .*), but found element of type \S+ at pos \d+")
+_MULTIPLE = re.compile(r"(\w+)\(\) got multiple values for argument '\w+'")
 # Python's own refusals of a call's arguments (the function named by its qualified name)
 _PYTHON_TAKES = re.compile(r"\S+\(\) takes (?:from \d+ to )?(\d+) positional arguments? but "
                            r"(\d+) (?:positional arguments? \(and \d+ keyword-only "
@@ -58,8 +60,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             return fn(*args, **kwargs)
         except TypeError as error:
             message = str(error)
-            if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # in-place twin
-                message = name + message[len(name) - 1:]  # of an op: torch says its name
+            source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
+            if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
+                message = name + message[len(source):]  # of an op: torch says its own name
             if _refused_by_binding(error, forwarders):
                 message = torch_arity(message, name, method, required,
                                       bare=method and len(parameters) == 1) or message
@@ -78,8 +81,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
     by position is numbered where the caller put it (a method counting from the one after the
-    tensor) when it is one of the ``parameters`` (of a method, or of a function on a tensor
-    with one signature); else the message's position is the function form's, and a method's
+    tensor) when it is one of the ``parameters`` (of a method, or of a function with one
+    signature); else the message's position is the function form's, and a method's
     is one less unless the op's first parameter is ``self`` (worded for the method already).
     Where the op declares torch's
     ``signatures`` (:func:`overloads`) and none or more than one takes that many arguments,
@@ -90,7 +93,7 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         message = name + message[len(name) - 1:]
     declared = method_signatures(list(signatures)) if method else list(signatures)
     refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message) or \
-        _MISSING.fullmatch(message)
+        _MISSING.fullmatch(message) or _MULTIPLE.fullmatch(message)
     if refusal and "failed to unpack" in message:  # an int list read after the parse matched
         refusal = None
     unexpected = _UNEXPECTED.fullmatch(message)
@@ -104,13 +107,15 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
         fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)
         # the parameters passed by position, where their order is torch's: a method's, or a
-        # function's on a tensor with one signature (a factory's overloads shift them)
-        given = parameters[method:method + len(args)] \
-            if method or (parameters[:1] in (["input"], ["self"]) and not declared) else []
-        if argument in kwargs:
-            position = None
-        elif argument in given:
+        # function's with one signature (overloads may shift them: randint(high, size))
+        given = parameters[method:method + len(args)] if method or not declared else []
+        if argument in given:  # (also by keyword: a wrapper's, the positional one refused)
             position = given.index(argument) + 1
+        elif argument in kwargs:  # torch names no bad element of a keyword's sequence
+            from ._args import type_name
+
+            position = None
+            should = _ELEMENT.sub(rf"\1, not {type_name(kwargs[argument])}", should)
         elif position and method and parameters[:1] != ["self"]:
             position = int(position) - 1
         where = f" (position {position})" if position else ""
@@ -183,6 +188,20 @@ def _refused_by_binding(error: TypeError, forwarders: set) -> bool:
     while frame is not None and frame.tb_next is not None:
         frame = frame.tb_next
     return frame is error.__traceback__ or frame.tb_frame.f_code in forwarders
+
+
+def alias_of(op: str) -> Callable:
+    """Decorator: the function is torch's other name for ``op``, whose refusals it passes on
+    under its own name (:func:`entry`).
+
+    >>> alias_of("div")(lambda input, other: None).alias_of
+    'div'
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.alias_of = op  # type: ignore[attr-defined]
+        return fn
+
+    return declare
 
 
 def overloads(*signatures: str) -> Callable:

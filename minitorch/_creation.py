@@ -424,9 +424,10 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     if generator is not None and not isinstance(generator, Generator):
         raise _args.invalid_combination(fn, size, *_RANDOM_SIGNATURES,
                                         keywords={"generator": generator})
-    shape = _args.sizes(fn, size, check_negative=False)
+    _args.size_types(fn, size)
     dt = _args.dtype(fn, dtype) or D.get_default_dtype()
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
+    shape = _args.sizes(fn, size, check_negative=False)
     _args.non_negative(fn, shape)
     if not dt.is_floating_point and (kind == "uniform" or 0 not in shape):  # uniform checks
         # its bounds for the dtype first; normal runs no kernel for an empty tensor

@@ -18,7 +18,8 @@ import math
 
 import numpy as np
 
-from ._args import OMITTED, int_overflow, operand, required, type_name
+from ._args import OMITTED, int_overflow, operand, required, tensor_or_number, type_name
+from ._call_form import overloads
 
 __all__ = ["bool", "dtype", "finfo", "float16", "float32", "float64", "get_default_dtype", "iinfo",
            "int8", "int16", "int32", "int64", "promote_types", "result_type", "set_default_dtype",
@@ -289,6 +290,20 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     if higher is bool or lower._category == _FLOAT:
         return _promote(higher, lower)
     return higher
+
+
+@overloads("Tensor tensor, Tensor other", "Number scalar, Tensor tensor",
+           "Tensor tensor, Number other", "Number scalar1, Number scalar2")
+def result_type_of_two(tensor: object, other: object) -> dtype:
+    """torch's ``result_type``: the dtype of an operation on two operands, each a tensor or
+    a number (minitorch's ``result_type``).
+
+    >>> result_type_of_two(minitorch.tensor([1, 2]), 0.5)
+    torch.float32
+    """
+    tensor_or_number("result_type", tensor, "tensor", 1)
+    tensor_or_number("result_type", other, "other", 2)
+    return result_type(tensor, other)
 
 
 def result_type(*operands: object) -> dtype:

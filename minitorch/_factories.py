@@ -64,7 +64,7 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
     if steps > 1:  # torch converts both ends to the dtype
         for value in (start, end):
             _args.assigned(float(value), dt)
-    _args.check_alloc((steps,), 8)
+    _args.check_alloc((steps,), dt.itemsize)
     return float(start), float(end), steps, dtype_name, requires_grad, base
 
 
@@ -162,9 +162,10 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     def sized(*args: Any, size: Any = None, generator: Any = None, out: Any = None,
               **kwargs: Any) -> Tensor:
         if size is not None:
-            if args:
+            if args:  # the positional sizes are parsed first
+                _args.size_types(factory.__name__, args)
                 raise TypeError(f"{factory.__name__}() got multiple values for argument 'size'")
-            args = (tuple(size),)
+            args = (size,)
         if generator is not None:  # rand and randn draw from it
             kwargs["generator"] = generator
         if out is not None:

@@ -21,7 +21,7 @@ from typing import Any
 from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage
 from . import _dtype as D
 from ._dtype import result_type
-from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
+from ._tensor import Tensor, broadcast_pair, check_inplace_allowed, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous, reinterpret
 from .ops import (
@@ -348,7 +348,7 @@ def _squeezed(name: str, self: Tensor, dim: Any) -> tuple:
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Broadcast to a larger shape without copying (-1 keeps a size)."""
     target = _args.sizes("expand", sizes, check_negative=False)
-    out = expanded_shape(self._data.shape, target, _args.legacy(self.dtype))
+    out = expanded_shape(self._data.shape, target, _args.type_string(self.dtype))
     if math.prod(out) > _args.INT64_MAX:
         raise RuntimeError("numel: integer multiplication overflow")
     return shape.Expand.apply(self, shape=out)
@@ -501,7 +501,8 @@ def _binary_(self: Tensor, op: Callable[..., Tensor], other: Any, **kwargs: Any)
 
 def _inplace_cast(self: Tensor, other: Any, alpha: Any) -> None:
     """torch's refusal of an in-place result that ``self`` cannot hold (its shape, then its
-    dtype), made before add_'s and sub_'s checks of a given ``alpha``."""
+    dtype), made before add_'s and sub_'s checks of a given ``alpha``, after autograd's."""
+    check_inplace_allowed(self, other)
     if pointwise.is_unit(alpha) or isinstance(other, complex):
         return
     other = _args.numpy_scalar(other)
@@ -548,6 +549,17 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     return _binary_(self, pointwise.div, other, ufunc="divide")
 
 
+@_call_form.alias_of("div_")
+@_call_form.overloads(*_aliases.divide.torch_signatures)
+def divide_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
+    """In-place ``divide``: :meth:`div_` by torch's other name.
+
+    >>> minitorch.tensor([3.]).divide_(2)
+    tensor([1.5000])
+    """
+    return div_(self, other, rounding_mode=rounding_mode)
+
+
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """In-place clamp: torch's parser reads the bounds before its in-place checks."""
     min, max = pointwise.clamp_bounds("clamp_", min, max)
@@ -565,6 +577,7 @@ def zero_(self: Tensor) -> Tensor:
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
+        check_inplace_allowed(self, value)  # autograd's refusals before the kernel's
         if value.dim():
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
@@ -580,6 +593,7 @@ def copy_(self: Tensor, src: Any) -> Tensor:
     parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning)."""
     if not isinstance(src, Tensor):
         src = _wrapped_number("copy_", src)
+    check_inplace_allowed(self, src)  # autograd's refusals come before the kernel's
     _check_output_shape(self, src)
     return self._inplace(inplace.Copy.apply, src)
 
@@ -704,7 +718,7 @@ def _check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
     if not fits:
-        expanded_shape(shape, target, _args.legacy(value.dtype))  # raises torch's error
+        expanded_shape(shape, target, _args.type_string(value.dtype))  # raises torch's error
     mask_fill = (len(arrays) == 1 and getattr(arrays[0], "ndim", 0) and _bool_array(arrays[0])
                  and value.numel() == 1)
     if arrays and not mask_fill and value.dtype is not self.dtype:
@@ -858,7 +872,8 @@ def _inplace_binary(op: Callable, *name: str) -> Callable:
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other):
             return NotImplemented
-        if isinstance(other, Tensor):  # torch checks the shapes, then the cast, then the kernel
+        check_inplace_allowed(self, other)  # torch checks autograd's rules, the shapes, then
+        if isinstance(other, Tensor):  # the cast, then the kernel
             _check_output_shape(self, other)
         if not isinstance(other, complex):
             result = result_type(self, other)
@@ -1069,7 +1084,7 @@ _METHODS.update(floating.METHODS)
 _METHODS.update(divisors.METHODS)
 _METHODS.update({"hardshrink": hardshrink.hardshrink})
 _METHODS.update(_attributes.METHODS)
-_METHODS.update({"divide_": div_, "true_divide_": lambda self, other: div_(self, other),
+_METHODS.update({"divide_": divide_, "true_divide_": lambda self, other: div_(self, other),
                  "multiply_": mul_, "subtract_": sub_})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 _METHODS.update(rearrange.METHODS)

@@ -24,9 +24,9 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _batched_function, _sampling
+from . import _args, _batched_function, _call_form, _sampling
 from . import _dtype as D
-from ._creation import _created, _leaf, empty, rand, randn
+from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn
 from ._generator import Generator, default_generator
 from ._tensor import Tensor, broadcast_shapes
 from .autograd.profiler import records
@@ -196,6 +196,15 @@ def _check_probability(p: float) -> None:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
 
 
+_GENERATOR_OUT = "*, torch.Generator generator = None, Tensor out = None"
+_NORMAL_SIGNATURES = (f"Tensor mean, Tensor std, {_GENERATOR_OUT}",
+                      f"Tensor mean, float std = 1, {_GENERATOR_OUT}",
+                      f"float mean, Tensor std, {_GENERATOR_OUT}",
+                      f"float mean, float std, tuple of ints size, {_GENERATOR_OUT}, "
+                      f"{_CREATION_KEYWORDS}")
+
+
+@_call_form.overloads(*_NORMAL_SIGNATURES)
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None,
            dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
@@ -210,6 +219,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     key = _normal_overload(mean, std, size)
     mean, std = _args.numpy_scalar(mean), _args.numpy_scalar(std)  # no numpy promotion
     if key == (False, False):
+        dtype = _args.dtype("normal", dtype)
         shape = _args.sizes("normal", (size,), check_negative=False)
         mean, std = float(mean), float(std)  # torch's OverflowError for a huge int
         sample = empty(shape, dtype=dtype, device=device)
@@ -230,14 +240,17 @@ def _normal_overload(mean: Any, std: Any, size: Any) -> tuple[bool, bool]:
     if size is not None or key == (False, False) or not all(
             tensor or _args.is_real(v) for tensor, v in zip(key, (mean, std))):
         given = (mean, std) if size is None else (mean, std, size)
-        raise TypeError(
-            "normal() received an invalid combination of arguments - got "
-            f"({', '.join(_args.type_name(v) for v in given)}), but expected one of: "
-            "(Tensor mean, Tensor std), (Tensor mean, float std = 1), (float mean, Tensor std), "
-            "(float mean, float std, tuple of ints size)")
+        raise _args.invalid_combination("normal", given, *_NORMAL_SIGNATURES)
     return key
 
 
+_RANDINT_SIGNATURES = tuple(
+    f"{first}tuple of ints size, *, {gen}Tensor out = None, {_CREATION_KEYWORDS}"
+    for first in ("int high, ", "int low, int high, ")
+    for gen in ("torch.Generator generator, ", ""))
+
+
+@_call_form.overloads(*_RANDINT_SIGNATURES)
 def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
             generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
             requires_grad: bool = False) -> Tensor:
@@ -255,14 +268,6 @@ def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
     array = _created(lambda xp: _sampling.draw(xp, "randint", shape, name, generator, low=low,
                                                high=high), device)
     return _leaf(array, requires_grad)
-
-
-_RANDINT_OVERLOADS = "".join(
-    f" * ({first}tuple of ints size, *, {gen}Tensor out = None, torch.dtype dtype = None, "
-    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-    "bool requires_grad = False)\n"
-    for first in ("int high, ", "int low, int high, ")
-    for gen in ("torch.Generator generator, ", ""))
 
 
 def _randint_args(low: Any, high: Any, size: Any) -> tuple:
@@ -296,9 +301,7 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
 
 
 def _randint_mismatch(args: tuple) -> TypeError:
-    got = ", ".join(_args.type_name(v) for v in args)
-    return TypeError(f"randint() received an invalid combination of arguments - got ({got}), "
-                     f"but expected one of:\n{_RANDINT_OVERLOADS}")
+    return _args.invalid_combination("randint", args, *_RANDINT_SIGNATURES)
 
 
 def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
@@ -453,6 +456,10 @@ randn_like = _like(randn)
 
 
 @_args.tensors("randint_like", input="input")
+@_call_form.overloads(*(f"Tensor input, {bounds}, *, {generator}torch.memory_format memory_format "
+                        f"= None, {_CREATION_KEYWORDS}"
+                        for bounds in ("int low, int high", "Tensor high", "int high")
+                        for generator in ("torch.Generator generator, ", "")))
 def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | None = None,
                  device: Any = None, requires_grad: bool = False) -> Tensor:
     """``randint`` with the shape, dtype and device of ``input``.
@@ -460,8 +467,10 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | 
     >>> minitorch.randint_like(minitorch.ones(2), 1).tolist()
     [0.0, 0.0]
     """
+    _args.tensor_args("randint_like", (input, "input", 1))
     if high is None:
         low, high = 0, low
+    _args.integers("randint_like", (low, "low", 2), (high, "high", 3))
     return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
                    device=device or input.device, requires_grad=requires_grad)
 

@@ -1191,9 +1191,9 @@ def broadcast_error(a: Any, b: Any) -> RuntimeError:
     return RuntimeError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast")
 
 
-def expanded_shape(shape: tuple, target: tuple, kind: str = "Float") -> tuple:
+def expanded_shape(shape: tuple, target: tuple, kind: str = "torch.FloatTensor") -> tuple:
     """The shape ``expand(*target)`` gives a tensor of ``shape`` (-1 keeps a size), or torch's
-    error if it cannot (``kind``: the tensor's dtype as torch's C++ names it, ``Long``).
+    error if it cannot (``kind``: the tensor's type as torch's messages name it).
 
     >>> expanded_shape((3, 1), (2, -1, 4))
     (2, 3, 4)
@@ -1201,7 +1201,7 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "Float") -> tuple:
     lead = len(target) - len(shape)
     if lead < 0:
         raise RuntimeError(
-            f"expand(torch.{kind}Tensor{{{list(shape)}}}, size={list(target)}): the number "
+            f"expand({kind}{{{list(shape)}}}, size={list(target)}): the number "
             f"of sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})")
     full = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(target))
@@ -1211,7 +1211,7 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "Float") -> tuple:
                 f"The expanded size of the tensor ({full[lead + i]}) must match the existing "
                 f"size ({s}) at non-singleton dimension {lead + i}.  Target sizes: "
                 f"{list(target)}.  Tensor sizes: {list(shape)}")
-    for i, s in enumerate(target[:lead] if shape else ()):
+    for i, s in reversed(list(enumerate(target[:lead] if shape else ()))):  # from the back
         if s == -1:
             raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                f"leading, non-existing dimension {i}")

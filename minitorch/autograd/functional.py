@@ -301,8 +301,9 @@ def _grad(outputs: tuple, inputs: tuple, grad_outputs: Any, create_graph: bool,
                                    create_graph=create_graph, allow_unused=True)
 
 
-def _tensors(value: Any, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
-    """(whether ``value`` was a tuple, ``value`` as a tuple of tensors)."""
+def _tensors(value: Any, arg_name: str, fn_name: str | None) -> tuple[bool, tuple]:
+    """(whether ``value`` was a tuple, ``value`` as a tuple of tensors; torch's message names
+    ``fn_name``, None as it is where torch's code gives none)."""
     is_tuple = isinstance(value, tuple)
     items = value if is_tuple else (value,)
     for i, item in enumerate(items):
@@ -454,8 +455,7 @@ def _forward_columns(func: Callable[..., Any], inputs: tuple, i: int) -> tuple:
             duals = [forward_ad.make_dual(t, unit.reshape(x.shape) if k == i
                                           else minitorch.zeros_like(t))
                      for k, t in enumerate(inputs)]
-            outputs_tuple, outputs = _tensors(func(*duals), "outputs of the user-provided "
-                                              "function", "jacobian")
+            outputs_tuple, outputs = _tensors(func(*duals), "outputs", None)  # torch's _jacfwd
             pairs = [forward_ad.unpack_dual(out) for out in outputs]
         if called is None:
             called = (outputs_tuple, tuple(p.primal.detach() for p in pairs))
@@ -465,7 +465,6 @@ def _forward_columns(func: Callable[..., Any], inputs: tuple, i: int) -> tuple:
                        else minitorch.zeros_like(pair.primal))
             column.append(tangent.detach().reshape(-1))
     if called is None:  # an input with no elements: call once for the outputs' shapes
-        outputs_tuple, outputs = _tensors(func(*inputs), "outputs of the user-provided "
-                                          "function", "jacobian")
+        outputs_tuple, outputs = _tensors(func(*inputs), "outputs", None)
         called, columns = (outputs_tuple, outputs), [[] for _ in outputs]
     return called, columns

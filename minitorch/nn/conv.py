@@ -83,7 +83,8 @@ def _mode_padding(padding: Any, kernel: tuple, dilation: tuple) -> tuple:
 class _ConvNd(Module):
     """What the convolution layers share: torch's argument checks, the weight (out,
     in/groups, *kernel; transposed: in, out/groups, *kernel), its init and the padding mode;
-    ``_dims`` and ``_conv`` tell them apart."""
+    ``_dims`` and the convolution each one's ``forward`` passes to ``_conv_forward`` tell them
+    apart."""
 
     _dims = 2
     output_padding: tuple = ()
@@ -121,16 +122,14 @@ class _ConvNd(Module):
         """Draw fresh weights: kaiming_uniform_(a=sqrt(5)), bias in ±1/sqrt(fan_in)."""
         init._reset_layer(self.weight, self.bias)
 
-    def _conv(self, *args: Any) -> Tensor:
-        raise NotImplementedError
-
-    def forward(self, input: Tensor) -> Tensor:
+    def _conv_forward(self, input: Tensor, conv: Any) -> Tensor:
+        """``conv`` (conv1d, conv2d or conv3d) of ``input`` with this layer's parameters."""
         if self.padding_mode != "zeros":
             widths = _mode_padding(self.padding, self.kernel_size, self.dilation)
-            return self._conv(pad(input, widths, mode=self.padding_mode), self.weight,
-                              self.bias, self.stride, 0, self.dilation, self.groups)
-        return self._conv(input, self.weight, self.bias, self.stride, self.padding,
-                          self.dilation, self.groups)
+            return conv(pad(input, widths, mode=self.padding_mode), self.weight, self.bias,
+                        self.stride, 0, self.dilation, self.groups)
+        return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                    self.groups)
 
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -160,8 +159,8 @@ class Conv1d(_ConvNd):
 
     _dims = 1
 
-    def _conv(self, *args: Any) -> Tensor:
-        return conv1d(*args)
+    def forward(self, input: Tensor) -> Tensor:
+        return self._conv_forward(input, conv1d)
 
 
 class Conv2d(_ConvNd):
@@ -172,8 +171,8 @@ class Conv2d(_ConvNd):
     Conv2d(3, 8, kernel_size=(3, 5), stride=(2, 2), padding=(1, 1), bias=False)
     """
 
-    def _conv(self, *args: Any) -> Tensor:
-        return conv2d(*args)
+    def forward(self, input: Tensor) -> Tensor:
+        return self._conv_forward(input, conv2d)
 
 
 class Conv3d(_ConvNd):
@@ -186,8 +185,8 @@ class Conv3d(_ConvNd):
 
     _dims = 3
 
-    def _conv(self, *args: Any) -> Tensor:
-        return conv3d(*args)
+    def forward(self, input: Tensor) -> Tensor:
+        return self._conv_forward(input, conv3d)
 
 
 class ConvTranspose2d(_ConvNd):

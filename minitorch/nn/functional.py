@@ -213,6 +213,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     >>> F.bilinear(minitorch.ones(4, 2), minitorch.ones(4, 3), minitorch.ones(5, 2, 3)).shape
     torch.Size([4, 5])
     """
+    _args.tensor_args("bilinear", (input1, "input1", 1), (input2, "input2", 2),
+                      (weight, "weight", 3))
+    if bias is not None:
+        _args.tensor_args("bilinear", (bias, "bias", 4))
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
                            f"{input2.dim()}")
@@ -990,3 +994,15 @@ def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: s
     if reduction != "mean":
         return each if reduction == "none" else each.sum()
     return each.sum() / (kept.sum() if weight is None else weight[target[kept]].sum())
+
+
+# the functions of F that are C functions in torch: its argument parser's messages, as the call
+# was written, under the parser's name
+for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinear", "bilinear"),
+                       ("conv1d", "conv1d"), ("conv2d", "conv2d"), ("conv3d", "conv3d"),
+                       ("cosine_similarity", "cosine_similarity"), ("linear", "linear"),
+                       ("logsigmoid", "log_sigmoid"), ("one_hot", "one_hot"),
+                       ("pairwise_distance", "pairwise_distance"),
+                       ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
+                       ("prelu", "prelu"), ("softplus", "softplus")):
+    globals()[_name] = _call_form.entry(globals()[_name], _parsed, method=False)

@@ -14,7 +14,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, _creation
+from .. import _args, _call_form, _creation
 from .._tensor import Tensor
 from ..ops import pad as _pad
 from ..ops.conv import (
@@ -66,8 +66,14 @@ def single(value: Any, name: str = "padding") -> tuple[int]:
     return sizes(value, 1, name)  # type: ignore[return-value]
 
 
-def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
-    """torch's parser on conv2d's geometry: ints or tuples of ints (``padding`` also
+# torch's overloads of conv1d, conv2d and conv3d
+CONV_SIGNATURES = tuple("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = "
+                        f"1, {padding}, tuple of ints dilation = 1, int groups = 1"
+                        for padding in ("tuple of ints padding = 0", 'str padding = "valid"'))
+
+
+def _conv_arg_types(fn: str, stride: Any, padding: Any, dilation: Any, groups: Any) -> None:
+    """torch's parser on a convolution's geometry: ints or tuples of ints (``padding`` also
     'same'/'valid'), each int within int64, before any shape is looked at."""
     given = {"dilation": dilation, "groups": groups, "padding": padding, "stride": stride}
     for name, value in given.items():
@@ -75,17 +81,10 @@ def _conv_arg_types(stride: Any, padding: Any, dilation: Any, groups: Any) -> No
             continue
         values = (value,) if name == "groups" or not isinstance(value, (tuple, list)) \
             else value
-        if any(_args.as_int(v) is None for v in values):
-            got = ", ".join(f"{k}={_args.type_name(v)}" for k, v in given.items())
-            raise TypeError(
-                f"conv2d() received an invalid combination of arguments - got (Tensor, Tensor, "
-                f"{got}), but expected one of:\n * (Tensor input, Tensor weight, Tensor bias "
-                "= None, tuple of ints stride = 1, tuple of ints padding = 0, tuple of ints "
-                "dilation = 1, int groups = 1)\n * (Tensor input, Tensor weight, Tensor bias "
-                "= None, tuple of ints stride = 1, str padding = \"valid\", tuple of ints "
-                "dilation = 1, int groups = 1)")
+        if any(_args.as_int(v) is None for v in values):  # no overload's (the call's are
+            raise _args.invalid_combination(fn, (), *CONV_SIGNATURES)  # listed at the entry)
         for v in values:
-            _args.integer("conv2d", v, name, 0)  # an int past int64: torch's overflow
+            _args.integer(fn, v, name, 0)  # an int past int64: torch's overflow
 
 
 def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
@@ -101,6 +100,13 @@ def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
     return input, tuple(t // 2 for t in total)
 
 
+def _spread(value: Any, n: int) -> tuple:
+    """An int (as torch's parser reads it for an ``int[n]``) as ``n`` of it, a sequence as
+    its ints."""
+    k = _args.as_int(value)
+    return (k,) * n if k is not None else tuple(int(v) for v in value)
+
+
 def _check_lengths(weight: Tensor, geometry: tuple) -> None:
     """torch's check that the stride, padding and dilation each have one value or one per
     dim of the weight's window (a weight of another rank than the input's meets it first)."""
@@ -112,20 +118,38 @@ def _check_lengths(weight: Tensor, geometry: tuple) -> None:
                                f"{name}={list(value)}")
 
 
+def _check_same(input: Tensor, weight: Tensor, stride: tuple, dilation: tuple) -> None:
+    """torch's checks of ``padding='same'``: the weight's rank against the input's, the
+    dilation's and the stride's lengths, then the stride."""
+    if weight.dim() != input.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight{list(weight.shape)}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
+    n = weight.dim() - 2
+    for name, value in (("dilation", dilation), ("stride", stride)):
+        if len(value) not in (1, n):
+            raise RuntimeError(f"{name} cannot broadcast to {n} dimensions")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+
+
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
                 geometry: tuple, output_padding: tuple | None = None) -> None:
-    """torch's checks of a convolution, in its order: groups, the geometry (``(stride,
-    padding, dilation)``: pairs, or the padding's string), the weight, the bias. A
+    """torch's checks of a convolution, in its order: the padding's string, the weight's
+    rank, groups, the geometry (``(stride, padding, dilation)``: one value or one per dim of
+    the weight's window, or the padding's string), the weight, the bias. A
     transposed one (given its ``output_padding``) reads its input channels from the
     weight's dim 0, its output channels from dim 1."""
     transposed = output_padding is not None
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
     stride, padding, dilation = geometry
     if isinstance(padding, str) and padding not in ("same", "valid"):
         raise RuntimeError(f"Invalid padding string: '{padding}'")
-    if padding == "same" and any(s != 1 for s in stride):
-        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if weight.dim() < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if padding == "same":
+        _check_same(input, weight, stride, dilation)
     _check_lengths(weight, geometry)
     if not isinstance(padding, str) and min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
@@ -136,8 +160,7 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     if min(dilation) < 0:  # a zero is checked later (_check_window)
         raise RuntimeError("dilation should be greater than zero")
     if weight.dim() != input.dim():
-        raise RuntimeError(f"weight should have at least three dimensions, got "
-                           f"{weight.dim()}") if weight.dim() < 3 else RuntimeError(
+        raise RuntimeError(
             f"Expected {input.dim()}-dimensional weight for {input.dim()}-dimensional input, "
             f"but got weight of size {list(weight.shape)} instead")
     if weight.shape[0] < groups:
@@ -165,6 +188,7 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
 
 
+@_call_form.overloads(*CONV_SIGNATURES)
 @_args.tensors("conv2d", input="input", weight="weight", bias="bias")
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
@@ -184,16 +208,19 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     batch of one."""
     name = f"conv{dims}d"
     stride, padding, dilation = geometry
-    _conv_arg_types(stride, padding, dilation, groups)
+    _conv_arg_types(name, stride, padding, dilation, groups)
     if input.dim() == dims + 1:
         return convolution(dims, input.unsqueeze(0), weight, bias, geometry, groups).squeeze(0)
     if input.dim() != dims + 2:
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
                            f"to {name}, but got input of size: {list(input.shape)}")
-    stride, dilation = sizes(stride, dims, "stride"), sizes(dilation, dims, "dilation")
+    # torch's parser spreads an int over the function's dims; the kernel checks the lengths
+    # against the weight's, then spreads a single value
+    stride, dilation = _spread(stride, dims), _spread(dilation, dims)
     _check_conv(input, weight, bias, groups,
-                (stride, padding if isinstance(padding, str) else sizes(padding, dims),
+                (stride, padding if isinstance(padding, str) else _spread(padding, dims),
                  dilation))
+    stride, dilation = sizes(stride, dims, "stride"), sizes(dilation, dims, "dilation")
     if padding == "valid":
         padding = 0
     elif padding == "same":
@@ -207,6 +234,7 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     return Convolution.apply(input, weight, bias, geometry=geometry, groups=groups)
 
 
+@_call_form.overloads(*CONV_SIGNATURES)
 @_args.tensors("conv3d", input="input", weight="weight", bias="bias")
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor
 from ..ops.unpool import MaxUnpool2D
-from .functional_conv import convolution, max_pool2d, pair, single
+from .functional_conv import CONV_SIGNATURES, convolution, max_pool2d, pair, single
 
 __all__ = ["conv1d", "max_pool1d", "max_unpool2d"]
 
@@ -46,6 +46,7 @@ def _check_unpool(input: Tensor, indices: Tensor) -> None:
         raise _args.not_implemented("max_unpool2d", input.dtype)
 
 
+@_call_form.overloads(*CONV_SIGNATURES)
 @_args.tensors("conv1d", input="input", weight="weight", bias="bias")
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:

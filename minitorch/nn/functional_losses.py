@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import _args
 from .._dtype import dtype, result_type
-from .._tensor import Tensor, broadcast_pair, broadcast_shapes
+from .._tensor import Tensor, broadcast_pair, broadcast_shapes, checked_broadcast_shapes
 from ..ops import losses
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
@@ -163,10 +163,20 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if input.numel() and bool(xp.any((input._data < 0) | (input._data > 1))):
         raise RuntimeError("all elements of input should be between 0 and 1")
     if weight is not None:
-        _args.python_attribute(weight, "size")  # torch's Python reads weight.size()
+        _args.python_attribute(weight, "size")  # torch's Python reads weight.size(), then
+        weight = weight.expand(checked_broadcast_shapes((target.shape, weight.shape)))  # expands
+        _in_place_broadcast(input, weight)  # the kernel scales the loss in place
     # the kernels scale the loss in place: the weights in the input's dtype
     params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
+
+
+def _in_place_broadcast(result: Tensor, factor: Tensor) -> None:
+    """torch's checks of ``result.mul_(factor)``: the shapes broadcast, to ``result``'s."""
+    shape = broadcast_shapes(result.shape, factor.shape)
+    if tuple(shape) != tuple(result.shape):
+        raise RuntimeError(f"output with shape {list(result.shape)} doesn't match the "
+                           f"broadcast shape {list(shape)}")
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
@@ -191,15 +201,14 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     floating_kernel("log_sigmoid", input.dtype)
     if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
         raise _args.cast_error(result_type(input, target), target.dtype)
-    params: dict = {}
-    if weight is not None:
-        params["weight"] = weight.expand(input.shape).to(input.dtype)  # scaled in place
-    if pos_weight is not None:
-        shape = broadcast_shapes(input.shape, pos_weight.shape)
-        if tuple(shape) != tuple(input.shape):  # torch's in-place step cannot grow the result
-            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
-                               f"broadcast shape {list(shape)}")
+    params: dict = {}  # torch's kernel: (pos_weight - 1) * target, then into the log-sigmoid
+    if pos_weight is not None:  # in place, then the loss times weight in place
+        broadcast_shapes(pos_weight.shape, target.shape)
+        _in_place_broadcast(input, pos_weight)
         params["pos_weight"] = pos_weight.detach().to(input.dtype)
+    if weight is not None:
+        _in_place_broadcast(input, weight)
+        params["weight"] = weight.expand(input.shape).to(input.dtype)  # scaled in place
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)
 

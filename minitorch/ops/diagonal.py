@@ -84,7 +84,7 @@ class DiagonalBackward(DiagEmbed):
 
 
 def _dims(fn: str, ndim: int, dim1: int, dim2: int) -> tuple[int, int]:
-    d1, d2 = _args.wrap_dim(dim1, ndim, scalar=False), _args.wrap_dim(dim2, ndim, scalar=False)
+    d1, d2 = _args.wrap_dim(dim1, ndim), _args.wrap_dim(dim2, ndim)
     if d1 == d2:
         raise RuntimeError(f"{fn} dimensions cannot be identical {dim1}, {dim2}")
     return d1, d2

@@ -75,10 +75,9 @@ def _empty_rows_refusal(weight: Tensor, indices: Any) -> None:
 def _check_indices(fn: str, indices: Tensor, argument: int) -> None:
     """torch's check that ``indices`` (argument #``argument`` of ``fn``) are integers."""
     if indices.dtype.name not in ("int64", "int32"):
-        legacy = _args.legacy(indices.dtype)  # torch has no legacy tensor type for bool
-        kind = "CPUBoolType" if legacy == "Bool" else f"torch.{legacy}Tensor"
         raise RuntimeError(f"Expected tensor for argument #{argument} 'indices' to have one of "
-                           f"the following scalar types: Long, Int; but got {kind} instead "
+                           "the following scalar types: Long, Int; but got "
+                           f"{_args.type_string(indices.dtype)} instead "
                            f"(while checking arguments for {fn})")
 
 

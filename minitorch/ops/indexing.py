@@ -112,16 +112,34 @@ def _is_bool_mask(p: Any) -> bool:
 
 
 def check_key(t: Tensor, key: Any, bounds: bool = True) -> tuple:
-    """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: each part is
-    an index torch takes, ints in range, masks of the indexed shape, then (``bounds``) the
-    integer tensors in range (see :func:`check_bounds`)."""
+    """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: the count of
+    dims the key indexes, then each part in turn (an index torch takes, an int in range, a
+    mask of the indexed shape), then the index tensors' dtypes and (``bounds``) values (see
+    :func:`check_bounds`). A lone slice or int is applied at once (on a 0-d tensor too)."""
+    if t.dim() == 0:
+        _check_lone_part(key)
     parts = _ranges_as_lists(key_parts(key))
-    for p in parts:  # torch reports a wrong kind of index before a misplaced one (a
-        # slice's bounds are checked in their turn, after the count of dims)
-        if type(p) is not int and not isinstance(p, (list, str, bytes, slice)):
+    parts, items = _expand_ellipsis(parts, t.dim())
+    parts = _checked(t, parts, bounds=False, items=items)
+    for p in parts:  # the index kernel's checks, after the slicing: the dtypes, the masks
+        if isinstance(p, Tensor) or _is_array(p):
             _part(p, t._xp)
-    parts = _checked(t, _expand_ellipsis(parts, t.dim()), bounds=False)
+    _check_masks(t, parts)
     return check_bounds(t, parts) if bounds else parts
+
+
+def _check_lone_part(key: Any) -> None:
+    """torch's refusals of a lone slice or int indexing a 0-d tensor, which it applies before
+    any count of dims."""
+    if isinstance(key, slice):
+        _clipped(key, 0)
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    index = None if isinstance(key, (bool, Tensor)) else _args.as_int(key)
+    if index == 0:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if index is not None:
+        _check_int(0, 0, key)
 
 
 def check_bounds(t: Tensor, parts: tuple) -> tuple:
@@ -239,25 +257,24 @@ def _multidimensional(p: Any) -> bool:
         _is_array(p)
 
 
-def _checked(t: Tensor, parts: tuple, bounds: bool) -> tuple:
-    # torch's messages count an int's dim in the key (new dims too), an index tensor's among
-    # the index tensors
-    shape, dim, added, tensors = t._data.shape, 0, 0, 0
-    for p in parts:
+def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -> tuple:
+    # torch's messages number an int by its item in the key (``items``: of each part), an
+    # index tensor among the index tensors
+    shape, dim, tensors = t._data.shape, 0, 0
+    for j, p in enumerate(parts):
         kind = type(p)
         if kind is int:  # the common cases first
             if not -shape[dim] <= p < shape[dim]:
-                _check_int(shape[dim], dim + added, p)
+                _check_int(shape[dim], items[j] if items else dim, p)
         elif kind is slice:  # slice's errors here; getitem and array_key clip it
             _clipped(p, 0)
         elif p is None or p is True or p is False:
-            added += 1
             continue
-        elif _index_array(p, t._xp) is not None:  # not a 0-d integer tensor: an int
-            array = _part(p, t._xp)
-            if _args.kind_of(array.dtype) == "bool":  # a mask
-                _check_mask(array, shape, dim)
-                dim += array.ndim
+        elif (array := _index_array(p, t._xp)) is not None:  # not a 0-d integer tensor: an
+            # int (a tensor's dtype is checked after the slicing)
+            if _args.kind_of(array.dtype) == "bool":  # a mask (see _check_masks): an index
+                dim += array.ndim  # tensor per dim to torch's messages
+                tensors += array.ndim
                 continue
             if array.size and not shape[dim]:  # checked before the result is made
                 raise IndexError("index is out of bounds for dimension with size 0")
@@ -265,17 +282,38 @@ def _checked(t: Tensor, parts: tuple, bounds: bool) -> tuple:
                 _check_bounds(array, shape[dim], tensors)
             tensors += 1
         else:
-            _check_int(shape[dim], dim + added, p)
+            _check_int(shape[dim], items[j] if items else dim, p)
         dim += 1
     return parts
 
 
-def _check_mask(mask: Any, shape: tuple, dim: int) -> None:
-    for i, n in enumerate(mask.shape):
-        if n != shape[dim + i]:
-            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {i} does not "
-                             f"match the shape of the indexed tensor {list(shape)} at index "
-                             f"{dim + i}")
+def _check_masks(t: Tensor, parts: tuple) -> None:
+    """Each mask of the key against the tensor the basic indexing made (ints' dims dropped,
+    slices cut, a new dim of 1 for None or a bool), as torch's index kernel checks it."""
+    shape, sliced, dim, masks = t._data.shape, [], 0, []
+    for p in parts:
+        array = None if p is None or isinstance(p, (bool, int, slice)) else \
+            _index_array(p, t._xp)
+        if p is None or isinstance(p, bool) or (array is not None and array.ndim == 0):
+            sliced.append(1)
+            continue
+        if array is not None and _args.kind_of(array.dtype) == "bool":
+            masks.append((array.shape, len(sliced)))
+            sliced.extend(shape[dim:dim + array.ndim])
+            dim += array.ndim
+            continue
+        if isinstance(p, slice):
+            sliced.append(len(range(*p.indices(shape[dim]))))
+        elif array is not None:
+            sliced.append(shape[dim])
+        dim += 1
+    sliced.extend(shape[dim:])
+    for mask, at in masks:
+        for i, n in enumerate(mask):
+            if n != sliced[at + i]:
+                raise IndexError(f"The shape of the mask {list(mask)} at index {i} does not "
+                                 f"match the shape of the indexed tensor {sliced} at index "
+                                 f"{at + i}")
 
 
 def _check_bounds(index: Any, size: int, dim: int) -> None:
@@ -294,7 +332,9 @@ def _consumed(p: Any) -> int:
     return p.dim() if _is_bool_mask(p) else 1
 
 
-def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
+def _expand_ellipsis(parts: tuple, ndim: int) -> tuple[tuple, list]:
+    """The parts with the ellipsis as the full slices it stands for, and the item of the key
+    each part comes from."""
     consumed, i = 0, None
     for j, p in enumerate(parts):
         kind = type(p)
@@ -307,10 +347,11 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple:
     if consumed > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     if i is None:
-        return parts
+        return parts, list(range(len(parts)))
     # torch lets the first ``...`` take every spare dim, so a later one takes none
-    rest = tuple(p for p in parts[i + 1:] if p is not Ellipsis)
-    return parts[:i] + (slice(None),) * (ndim - consumed) + rest
+    later = [j for j in range(i + 1, len(parts)) if parts[j] is not Ellipsis]
+    return (parts[:i] + (slice(None),) * (ndim - consumed) + tuple(parts[j] for j in later),
+            [*range(i), *[i] * (ndim - consumed), *later])
 
 
 def _clipped(s: slice, size: int) -> slice:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, broadcast_pair
+from .._tensor import Tensor, broadcast_pair, check_inplace_allowed
 from ..backend import getitem, setitem
 from ._base import Op, sum_to, wrap
 from .pointwise import where
@@ -127,6 +127,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     tensor([0., 1.])
     """
     value = _check_value("masked_fill_", mask, value)
+    check_inplace_allowed(self, value)  # autograd's refusals come before the kernel's
     shape = broadcast_pair(self, mask)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "

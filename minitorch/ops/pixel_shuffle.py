@@ -66,6 +66,9 @@ class PixelUnshuffle(Op):
 
 
 def _check(fn: str, input: Tensor, factor: Any, argument: str) -> int:
+    """``factor``, after torch's checks of the arguments' types, the input's rank and the
+    factor's sign."""
+    _args.tensor_args(fn, (input, "input", 1))
     factor = _args.integer(fn, factor, argument, 2)
     if input.dim() < 3:
         raise RuntimeError(f"{fn} expects input to have at least 3 dimensions, but got input "

@@ -1039,11 +1039,13 @@ def is_unit(alpha: Any) -> bool:
 
 def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes (a bool
-    for a bool result)."""
+    for a bool result), checked after the operands broadcast, as torch's kernel."""
     boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
     if fn == "sub":  # before alpha scales a bool into a number
         no_bool(input, other)
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        broadcast_pair(input, other)
     result = result_type(input, other)
     check_unsigned(input, other)
     if boolean and result is not bool_:
@@ -1097,8 +1099,6 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     tensor([3., 3.])
     """
     input = _number_input("add", input, other)
-    _args.tensor_or_number("add", input, "input", 1)
-    _args.tensor_or_number("add", other, "other", 2)
     if not is_unit(alpha):
         alpha = _alpha("add", input, other, alpha)
         if _fusable(input, other):
@@ -1131,8 +1131,6 @@ def rsub_number(number: Any, tensor: Any) -> Tensor:
 
 def _difference(input: Any, other: Any, alpha: Any, number_first: type) -> Tensor:
     input = _number_input("sub", input, other)
-    _args.tensor_or_number("sub", input, "input", 1)
-    _args.tensor_or_number("sub", other, "other", 2)
     if not is_unit(alpha):
         alpha = _alpha("sub", input, other, alpha)
         if _fusable(input, other):
@@ -1159,9 +1157,14 @@ def mul(input: Any, other: Any) -> Tensor:
     return Mul.apply(input, other)
 
 
-@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
-                      "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
-                      "Tensor input, Number other, *, str rounding_mode")
+# torch's overloads of div (its others, the ones without rounding_mode that take a Number,
+# are hidden; divide and true_divide list one)
+DIV_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
+                  "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
+                  "Tensor input, Number other, *, str rounding_mode")
+
+
+@_call_form.overloads(*DIV_SIGNATURES)
 def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """True division (int / int gives float); with ``rounding_mode="trunc"`` or ``"floor"``
     the quotient rounded toward zero or down, in the operands' dtype, whose gradient is zero
@@ -1184,12 +1187,8 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
     return (Div if rounding_mode is _args.OMITTED else DivMode).apply(input, other)
 
 
-_DIV_SIGNATURES = {
-    "div": ("Tensor input, Tensor other, *, Tensor out = None",
-            "Tensor input, Tensor other, *, str rounding_mode, Tensor out = None",
-            "Tensor input, Number other, *, str rounding_mode"),
-    "div_": ("Tensor other", "Tensor other, *, str rounding_mode",
-             "Number other, *, str rounding_mode")}
+_DIV_SIGNATURES = {"div": DIV_SIGNATURES, "div_": tuple(_call_form.method_signatures(
+    list(DIV_SIGNATURES)))}
 
 
 def _rounding_mode(fn: str, args: tuple, rounding_mode: Any) -> None:
@@ -1602,6 +1601,8 @@ def _modulo(fn: str, op: Any, scalar_op: Any, input: Any, other: Any) -> Tensor:
     return (op if isinstance(other, Tensor) else scalar_op).apply(input, other)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other")
 def floor_divide(input: Any, other: Any) -> Tensor:
     """Python's ``//``: the quotient rounded down (recorded under torch's ``NotImplemented``
     node: it has no derivative).
@@ -1615,12 +1616,13 @@ def floor_divide(input: Any, other: Any) -> Tensor:
 
 
 def _number_input(fn: str, input: Any, other: Any) -> Any:
-    """``input`` of ``fn(input, other)``; with no tensor operand torch reads a number
+    """``input`` of ``fn(input, other)``, each operand a tensor or a number (torch's parser
+    reads a number as a tensor for these ops); with no tensor operand torch reads a number
     ``input`` as a 0-d tensor (``minitorch.sub(2.5, 2)`` is ``tensor(0.5000)``)."""
-    if isinstance(input, Tensor) or isinstance(other, Tensor):
-        return input
     _args.tensor_or_number(fn, input, "input", 1)
     _args.tensor_or_number(fn, other, "other", 2)
+    if isinstance(input, Tensor) or isinstance(other, Tensor):
+        return input
     from .._creation import tensor as make
 
     return make(_args.numpy_scalar(input))

@@ -37,11 +37,11 @@ def pad_sequence(sequences: Tensor | Iterable[Tensor], batch_first: bool = False
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg of "
                            f"type: {type(sequences)}")
     sequences = tuple(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
         raise RuntimeError(f"Expected padding_side to be one of left or right, but got "
                            f"{padding_side}.")
-    if not sequences:
-        raise RuntimeError("received an empty list of sequences")
     for i, s in enumerate(sequences):
         if not isinstance(s, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
