@@ -194,7 +194,7 @@ def test_index_ops_out_of_range_as_torch(op: str, shape: tuple, dim: int, index:
     otherwise "index out of range in self"); an empty tensor of several dims is not read."""
     size = list(shape) or [1]
     size[dim % len(size)] = len(index)
-    program = (f"x = L.zeros{shape}; d = {dim}; "
+    program = (f"x = L.zeros({shape}); d = {dim}; "
                f"i = L.tensor({index}{', dtype=L.int32' if int32 else ''}); S = {size}; "
                f"R = {_INDEX_OPS[op].format(alpha=alpha)}")
     assert_as_torch(program)
