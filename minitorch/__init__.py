@@ -68,6 +68,7 @@ from ._deterministic import (
 )
 from ._dtype import (
     bool,
+    can_cast,
     dtype,
     finfo,
     float16,

@@ -519,21 +519,22 @@ def py_flag(value: Any, none: bool = True) -> bool:
     return bool(n)
 
 
-def dtype(fn: str, value: Any) -> Any:
-    """A ``minitorch.dtype`` (or None); Python's ``float``/``int``/``bool`` types map to
-    float64, int64 and bool as in torch.
+def dtype(fn: str, value: Any, name: str = "dtype", position: int | None = None,
+          none: bool = True) -> Any:
+    """A ``minitorch.dtype`` (or None, where ``none``); Python's ``float``/``int``/``bool``
+    types map to float64, int64 and bool as in torch.
 
     >>> dtype("zeros", float)
     torch.float64
     """
     from . import _dtype as D
 
-    if value is None or isinstance(value, D.dtype):
+    if (value is None and none) or isinstance(value, D.dtype):
         return value
     python = {float: D.float64, int: D.int64, bool: D.bool}
     if isinstance(value, type) and value in python:
         return python[value]
-    raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not "
+    raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be torch.dtype, not "
                     f"{type_name(value)}")
 
 

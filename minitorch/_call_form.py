@@ -28,6 +28,7 @@ _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional argume
                     r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
                     r"(?:were|was) given")
 _UNEXPECTED = re.compile(r"\S+\(\) got an unexpected keyword argument '(\w+)'")
+_MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: ('\w+'.*)")
 _COMBINATION = re.compile(r"(\w+)\(\) received an invalid combination of arguments - ")
 
 
@@ -71,7 +72,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
     declared = method_signatures(list(signatures)) if method else list(signatures)
-    refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message)
+    refusal = _ARGUMENT.fullmatch(message) or _TAKES.fullmatch(message) or \
+        _MISSING.fullmatch(message)
     if declared and refusal and refusal[1] == name and \
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
@@ -91,6 +93,12 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
             position = int(position) - 1
         where = f" (position {position})" if position else ""
         return f"{fn}(): argument '{argument}'{where} {should}"
+    missing = _MISSING.fullmatch(message)
+    if missing and missing[1] == name:  # Python's words for missing arguments, as torch's
+        names = re.findall(r"'(\w+)'", missing[2])
+        plural = "s" * (len(names) == 1)  # (torch's code has them the wrong way round)
+        return (f"{name}() missing {len(names)} required positional argument{plural}: "
+                + ", ".join(f'"{n}"' for n in names))
     takes = _TAKES.fullmatch(message)
     if takes and takes[2] is not None and int(takes[2]) > int(takes[3]):
         return None  # torch's own words for a method that takes keywords only ("from 1 to 0")

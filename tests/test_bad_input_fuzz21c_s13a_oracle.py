@@ -339,3 +339,29 @@ def test_scatter_reduce_forms_as_torch(program: str) -> None:
     and kernel's refusals in torch's order, the in-place form, and the derivatives of its
     gradients (torch refuses prod's where two zeros of src meet)."""
     assert_as_torch(program)
+
+
+_DTYPES_ALL = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+               "float64"]
+
+
+@pytest.mark.parametrize("from_", _DTYPES_ALL)
+def test_can_cast_table_as_torch(from_: str) -> None:
+    """can_cast over every pair of minitorch's dtypes: no floating type into an integer,
+    no number into a bool."""
+    assert_as_torch(f"R = [L.can_cast(L.{from_}, getattr(L, to)) for to in {_DTYPES_ALL}]")
+
+
+@pytest.mark.parametrize("call", [
+    "L.can_cast(1, L.float32)", "L.can_cast(L.float32)", "L.can_cast(L.float32, 'a')",
+    "L.can_cast(from_=L.float32, to=L.int64)", "L.can_cast(L.float32, to=L.int64)",
+    "L.can_cast(float, L.int64)", "L.can_cast(int, bool)", "L.can_cast(L.float32, L.int64, 1)",
+    "L.can_cast()", "L.can_cast(L.tensor(1.), L.int64)", "L.can_cast(L.float32, None)",
+    "L.can_cast(None, L.float32)", "L.zeros(3).transpose(1)", "L.zeros(3, 3).transpose()",
+    "L.zeros(3).scatter_reduce(0, L.tensor([0]), L.ones(1))",
+    "L.scatter_reduce(L.zeros(3), 0, L.tensor([0]))"])
+def test_can_cast_and_missing_arguments_as_torch(call: str) -> None:
+    """can_cast's arguments are dtypes (Python's float, int and bool as torch's); a call
+    missing required arguments of a one-signature function is refused in torch's words."""
+    assert_as_torch(f"R = {call}")
+

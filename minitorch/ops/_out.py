@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _args
+from .._dtype import can_cast
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
@@ -45,14 +46,8 @@ def takes_out(fn: Callable) -> Callable:
     return with_out
 
 
-def _castable(src: Any, dst: Any) -> bool:
-    """torch's can_cast for an op's output: no float into an int, no number into a bool."""
-    order = {"bool": 0, "int64": 1}
-    return order.get(src.name, 2) <= order.get(dst.name, 2)
-
-
 def _write(result: Tensor, out: Tensor) -> Tensor:
-    if not _castable(result.dtype, out.dtype):
+    if not can_cast(result.dtype, out.dtype):
         raise RuntimeError(f"result type {_args.legacy(result.dtype)} can't be cast to the "
                            f"desired output type {_args.legacy(out.dtype)}")
     if out.shape != result.shape:
