@@ -862,10 +862,7 @@ class Tensor(metaclass=_TensorType):
     def _check_write(self, array: Any) -> None:
         """torch's refusals of writing ``array`` into this tensor's memory."""
         shape = tuple(self._data.shape)
-        if tuple(array.shape) != shape:
-            raise RuntimeError(
-                f"output with shape {list(shape)} doesn't match the broadcast shape "
-                f"{list(array.shape)}")
+        check_output_shape(shape, tuple(array.shape))
         src = D.from_array_dtype(array.dtype)
         if src._category > self.dtype._category:
             raise _args.cast_error(src, self.dtype)
@@ -1019,6 +1016,18 @@ def normalize_dims(dim: Any, ndim: int) -> tuple[int, ...]:
                 f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
         out.append(d % max(ndim, 1))
     return tuple(out)
+
+
+def check_output_shape(shape: tuple, result: tuple) -> None:
+    """torch's refusal of an in-place result whose (broadcast) shape is not the tensor's.
+
+    >>> check_output_shape((), (1,))
+    Traceback (most recent call last):
+    RuntimeError: output with shape [] doesn't match the broadcast shape [1]
+    """
+    if result != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(result)}")
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:

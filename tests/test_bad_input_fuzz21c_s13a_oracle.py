@@ -341,6 +341,32 @@ def test_scatter_reduce_forms_as_torch(program: str) -> None:
     assert_as_torch(program)
 
 
+_LERP_WEIGHTS = ["L.tensor(1)", "L.tensor(True)", "L.tensor(0.5)", "L.tensor(0.5, dtype=L.float64)",
+                 "L.tensor(0.5, dtype=L.float16)", "L.tensor([1])", "L.tensor([0.5])",
+                 "L.tensor([0.5], dtype=L.float64)", "L.tensor([True])", "0.5", "2", "True",
+                 "L.tensor(0.25, dtype=L.float64, requires_grad=True)",
+                 "L.tensor([0.5, 0.25, 1.], dtype=L.float64)"]
+
+
+@pytest.mark.parametrize("weight", _LERP_WEIGHTS)
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "float64"),
+                                    ("int64", "int64"), ("bool", "bool"),
+                                    ("float16", "float16"), ("float32", "float64")])
+@pytest.mark.parametrize("shape", ["3", "()"])
+def test_lerp_weight_types_as_torch(weight: str, dtypes: tuple, shape: str) -> None:
+    """lerp's ``end`` is of ``input``'s dtype, and so is a weight tensor of some dims; a 0-d
+    weight tensor promotes with them as a lower-rank operand (the result and kernel take the
+    promoted type: an integer one has no kernel), out of place and in place (where the
+    promoted type must cast back to ``input``'s), with torch's gradients."""
+    grad = dtypes[0].startswith("float")
+    made = (f"x = L.ones({shape}, dtype=L.{dtypes[0]}, requires_grad={grad}); "
+            f"y = L.zeros({shape}, dtype=L.{dtypes[1]}); w = {weight}; ")
+    assert_as_torch(made + "R = L.lerp(x, y, w)")
+    assert_as_torch(made + "r = x.lerp(y, w); r.sum().backward(); "
+                    "R = (r, x.grad, w.grad if isinstance(w, L.Tensor) else None)")
+    assert_as_torch(made + "z = x.detach().clone(); R = (z.lerp_(y, w), z)")
+
+
 _DTYPES_ALL = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
                "float64"]
 
