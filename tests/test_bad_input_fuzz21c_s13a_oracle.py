@@ -391,3 +391,30 @@ def test_can_cast_and_missing_arguments_as_torch(call: str) -> None:
     missing required arguments of a one-signature function is refused in torch's words."""
     assert_as_torch(f"R = {call}")
 
+
+_PROBABILITIES = "L.tensor([0.3, 0.7], requires_grad={})"
+
+
+@pytest.mark.parametrize("call", [
+    "L.bernoulli(p, p=0.5)", "L.bernoulli(p, 0.5)", "L.bernoulli(p)", "p.bernoulli()",
+    "p.bernoulli(0.5)", "p.bernoulli(p=0.5)", "p.bernoulli(generator=L.Generator().manual_seed(1))",
+    "L.bernoulli(p, generator=L.Generator().manual_seed(1))",
+    "L.bernoulli(p, 0.5, generator=L.Generator().manual_seed(1))",
+    "L.bernoulli(p.double(), p=0.5)", "L.bernoulli(p, 1j)", "L.bernoulli(p, 'a')",
+    "L.bernoulli(p, p='a')", "L.bernoulli(p, 1.5)", "p.bernoulli('a')",
+    "p.bernoulli(L.tensor([0.5, 0.5]))", "L.bernoulli(p, 0.5, out=L.zeros(2))",
+    "(lambda o: (L.bernoulli(p, out=o), o))(L.zeros(2))",
+    "L.bernoulli(p, out=L.zeros(2, requires_grad=True))",
+    "(lambda y: (y.bernoulli_(0.5), y))(p * 1)", "(lambda y: (y.bernoulli_(p), y))(L.zeros(2))",
+    "(lambda y: (y.bernoulli_(p), y))(L.zeros(2, requires_grad=True) * 1)",
+    "p.bernoulli_(1j)", "p.detach().bernoulli_('a')", "p.detach().bernoulli_(None)",
+    "L.bernoulli(p, p=0.5).sum().backward()", "L.bernoulli(p).sum().backward()",
+    "(lambda y: (y.bernoulli_(p), y.sum().backward(), p.grad))(L.zeros(2))"])
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_bernoulli_forms_as_torch(call: str, requires_grad: bool) -> None:
+    """Every bernoulli form records what torch records: probabilities as a tensor give
+    BernoulliBackward0 (bernoulli_: BernoulliBackward1, with an edge to them), a number p
+    leaves its input under torch's NotImplemented node (bernoulli_: BernoulliBackward2);
+    out= takes the tensor form only; p's type is refused with torch's overloads."""
+    assert_as_torch(f"L.manual_seed(0); p = {_PROBABILITIES.format(requires_grad)}; "
+                    f"R = {call}")

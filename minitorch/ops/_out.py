@@ -21,9 +21,9 @@ from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
 
-def takes_out(fn: Callable) -> Callable:
+def takes_out(fn: Callable, name: str | None = None) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
-    returned; autograd refuses it, as in torch.
+    returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -38,8 +38,8 @@ def takes_out(fn: Callable) -> Callable:
         tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)]
         if is_grad_enabled() and any(t.requires_grad for t in tensors):
             raise RuntimeError(
-                f"{fn.__name__}(): functions with out=... arguments don't support automatic "
-                "differentiation, but one of the arguments requires grad.")
+                f"{name or fn.__name__}(): functions with out=... arguments don't support "
+                "automatic differentiation, but one of the arguments requires grad.")
         with grad_mode._recording(False):
             return _write(fn(*args, **kwargs), out)
 
