@@ -418,3 +418,32 @@ def test_bernoulli_forms_as_torch(call: str, requires_grad: bool) -> None:
     out= takes the tensor form only; p's type is refused with torch's overloads."""
     assert_as_torch(f"L.manual_seed(0); p = {_PROBABILITIES.format(requires_grad)}; "
                     f"R = {call}")
+
+
+_LOSS_INPUTS = ["L.tensor(1., requires_grad=True)", "L.tensor(1)", "L.ones(3, requires_grad=True)",
+                "L.ones(2, 3, requires_grad=True)", "L.ones(2, 3, 2, requires_grad=True)",
+                "L.ones(2, 3, 2, 2, requires_grad=True)", "L.ones(2, 3, 2, 1, 1)"]
+_LOSS_TARGETS = ["L.tensor(1)", "L.tensor(1.)", "L.tensor([0, 2])", "L.tensor([0., 2.])",
+                 "L.tensor([True, False])", "L.tensor([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])",
+                 "L.tensor([[0, 1], [1, 0]])", "L.tensor([[0., 1.], [1., 0.]])",
+                 "L.ones(2, 3, 2)", "L.ones(2, 3, 2, dtype=L.float64)", "L.ones(2, 2, 2)",
+                 "L.ones(2, 2, 3)", "L.ones(2, 2, 3).long()", "L.ones(2, 2).long()",
+                 "L.ones(2, 2, 1)", "L.ones(2, 2, 1, 1).long()", "L.tensor([0, 3])"]
+
+
+@settings(SETTINGS, max_examples=150)
+@given(input=st.sampled_from(_LOSS_INPUTS), target=st.sampled_from(_LOSS_TARGETS),
+       call=st.sampled_from(["L.nn.functional.cross_entropy(x, t{})",
+                             "L.nn.CrossEntropyLoss({})(x, t)",
+                             "L.nn.functional.nll_loss(x, t{})", "L.nn.NLLLoss({})(x, t)"]),
+       options=st.sampled_from(["", "reduction='none', ignore_index=2", "label_smoothing=0.1",
+                                "ignore_index=-5", "weight=L.ones(2)"]))
+def test_loss_target_checks_as_torch(input: str, target: str, call: str, options: str) -> None:
+    """cross_entropy reads a target of the input's shape as class probabilities (a floating
+    one, without ignore_index; a 0-d input fails on its missing class dim), any other as
+    class indices; nll_loss checks a spatial target's shape before its dtype (a 4-D input
+    its rank before and its sizes after), in torch's order and words."""
+    if "label_smoothing" in options and "nll" in call.lower():
+        options = ""
+    given = (", " + options if options else "") if "functional" in call else options
+    assert_as_torch(f"x = {input}; t = {target}; R = {call.format(given)}")
