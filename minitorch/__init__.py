@@ -259,8 +259,9 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
         return result
 
     fn.__name__ = name
-    fn.torch_signatures = getattr(_call_form.unwrapped(getattr(Tensor, name)),  # type: ignore
-                                  "torch_signatures", ())
+    method = _call_form.unwrapped(getattr(Tensor, name))
+    fn.torch_signatures = getattr(method, "torch_signatures", ())  # type: ignore
+    fn.__signature__ = _call_form.function_signature(method)  # type: ignore
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
     return fn
@@ -319,7 +320,6 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
-@_args.numpy_aliases
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where every element is true (non-zero), over everything or over ``dim``.
 
@@ -332,7 +332,6 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return input.all(dim, keepdim)
 
 
-@_args.numpy_aliases
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where some element is true (non-zero), over everything or over ``dim``.
 

@@ -33,8 +33,9 @@ _COMBINATION = re.compile(r"(\w+)\(\) received an invalid combination of argumen
 
 
 def entry(fn: Callable, name: str, method: bool) -> Callable:
-    """``fn`` as the public ``name`` (a Tensor method where ``method``), its parser refusals
-    reworded for the call that was made.
+    """``fn`` as the public ``name`` (a Tensor method where ``method``), taking numpy's names
+    of its parameters as torch's parser does (:func:`numpy_keywords`; not for the functions
+    torch writes in Python), its parser refusals reworded for the call that was made.
 
     >>> def chunk(input, chunks, dim=0):
     ...     raise TypeError("chunk(): argument 'chunks' (position 2) must be int, not float")
@@ -43,14 +44,17 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
+    parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        given = numpy_keywords(kwargs, parameters, len(args)) if kwargs and parsed else kwargs
         try:
-            return fn(*args, **kwargs)
+            return fn(*args, **given)
         except TypeError as error:
             message = as_called(str(error), name, args[1:] if method else args, kwargs,
-                                method, parameters, getattr(fn, "torch_signatures", ()))
+                                method, parameters, getattr(fn, "torch_signatures", ()),
+                                keywords=given.keys())
             if message is not None:
                 error.args = (message,)
             raise
@@ -59,8 +63,33 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     return called
 
 
+# torch's parser takes these numpy names for its parameters of these names
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
+                "other": ("x2",)}
+
+
+def numpy_keywords(kwargs: dict, parameters: list, given: int) -> dict:
+    """``kwargs`` as torch's parser reads them for a function of ``parameters`` called with
+    ``given`` positional arguments: a parameter among dim, keepdim, input and other not
+    given by position nor by its own name takes the first of its numpy names present (the
+    others stay, as unexpected keywords).
+
+    >>> numpy_keywords({"axis": 0, "keepdims": True}, ["input", "dim", "keepdim"], 1)
+    {'dim': 0, 'keepdim': True}
+    >>> numpy_keywords({"axis": 1}, ["input", "dim"], 2)  # dim given by position
+    {'axis': 1}
+    """
+    out = dict(kwargs)
+    for name, aliases in _NUMPY_NAMES.items():
+        if name in parameters[given:] and name not in out:
+            alias = next((a for a in aliases if a in out and a not in parameters), None)
+            if alias is not None:
+                out[name] = out.pop(alias)
+    return out
+
+
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
-              parameters: list, signatures: tuple = ()) -> str | None:
+              parameters: list, signatures: tuple = (), keywords: Any = None) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. The message's
     position is the function form's; a method counts a parameter that torch names alike from
@@ -68,7 +97,10 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     ``self`` (worded for the method already). Where the op declares torch's
     ``signatures`` (:func:`overloads`) and more than one takes that many arguments, torch
     reports no single argument but the invalid combination (an unknown keyword too). An
-    in-place ``name_`` speaks for the out-of-place op it runs."""
+    in-place ``name_`` speaks for the out-of-place op it runs. ``keywords`` names the
+    parameters given by keyword (numpy's names read as torch's), ``kwargs``'s own keys by
+    default."""
+    keywords = kwargs.keys() if keywords is None else keywords
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
     declared = method_signatures(list(signatures)) if method else list(signatures)
@@ -81,11 +113,16 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     if unexpected and unexpected[1] in kwargs:  # Python's binding, in torch's words
         if len(declared) > 1:
             return combination_message(name, args, kwargs, declared)
-        return f"{name}() got an unexpected keyword argument '{unexpected[1]}'"
+        if method and name in PYTHON_METHODS:  # Python's own words for torch's Python method
+            return f"Tensor.{name}() got an unexpected keyword argument '{unexpected[1]}'"
+        # torch's parser names the first keyword that is no parameter's name, a numpy name
+        # it read included
+        unknown = next((k for k in kwargs if k not in parameters), unexpected[1])
+        return f"{name}() got an unexpected keyword argument '{unknown}'"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and refusal[3]:  # (some messages never have one)
         fn, argument, position, should = refusal.groups()
-        if argument in kwargs:
+        if argument in keywords:
             position = None
         elif method and argument in parameters[1:]:
             position = parameters.index(argument)
@@ -270,6 +307,14 @@ PYTHON_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
     "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
     "unique_consecutive"})
+# torch's functions written in Python (torch/functional.py, ...), which its parser never sees
+PYTHON_FUNCTIONS = frozenset({
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "einsum", "norm", "split",
+    "unique", "unique_consecutive", "is_tensor", "typename", "load", "save", "manual_seed",
+    "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_default_dtype",
+    "set_default_device", "get_default_device", "use_deterministic_algorithms",
+    "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+    "vmap"})
 # torch's Python functions, which its argument parser never sees (and which torch re-exports
 # as the same objects: ``torch.vmap is torch.func.vmap``)
 _PYTHON_LEVEL = ("minitorch.func", "minitorch.autograd", "minitorch.serialization")
@@ -283,6 +328,18 @@ def public_functions(namespace: dict, prefix: str = "") -> None:
                 value.__module__.startswith("minitorch") and \
                 not value.__module__.startswith(_PYTHON_LEVEL) and not hasattr(value, "op"):
             namespace[name] = entry(value, prefix + name, method=False)
+
+
+def function_signature(method: Callable) -> inspect.Signature:
+    """The signature of the function form of a Tensor method: its first parameter (``self``)
+    named ``input``.
+
+    >>> str(function_signature(lambda self, dim=0: None))
+    '(input, dim=0)'
+    """
+    signature = inspect.signature(method)
+    first, *rest = signature.parameters.values()
+    return signature.replace(parameters=[first.replace(name="input"), *rest])
 
 
 def unwrapped(fn: Callable) -> Callable:

@@ -363,7 +363,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
-@_args.numpy_aliases
 @reduction.variance_signature
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
@@ -912,7 +911,7 @@ def _reduce_bool(name: str) -> Any:
 
     method.__name__ = name
     method.__doc__ = f"True where {'every' if name == 'all' else 'some'} element is non-zero."
-    return _args.numpy_aliases(method)
+    return method
 
 
 _METHODS.update(_random.METHODS)

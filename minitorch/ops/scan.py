@@ -226,7 +226,6 @@ class ProdDim(Op):
         return (_prod_backward(g, a, result, ctx.dim),)
 
 
-@_args.numpy_aliases
 def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
          dtype: Any = None) -> Tensor:
     """The product of all elements, or over ``dim``; integer and bool inputs give int64.
