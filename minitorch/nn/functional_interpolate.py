@@ -50,6 +50,8 @@ def _scale_factors(input: Tensor, mode: str, align_corners: Any, scale_factor: A
     floats``: the first a Python or numpy number (else no overload matches), then each as a
     float (a complex one refused by its 1-based position)."""
     kernel = f"upsample_{mode}{input.dim() - 2}d"
+    if not given:  # no spatial dim: refused by the mode's check, after
+        return []
     first = given[0]
     if not (isinstance(first, (int, float, complex)) or (
             _args.holds_number(first) and not _args.is_tensor(first))):
