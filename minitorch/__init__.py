@@ -77,6 +77,7 @@ from ._deterministic import (
 )
 from ._dtype import (
     bool,
+    can_cast,
     dtype,
     finfo,
     float16,
@@ -318,6 +319,7 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
     fn.__name__ = name
     fn.__wrapped__ = _call_form.unwrapped(getattr(Tensor, name))  # type: ignore[attr-defined]
     fn.torch_signatures = getattr(fn.__wrapped__, "torch_signatures", ())  # type: ignore
+    fn.__signature__ = _call_form.function_signature(fn.__wrapped__)  # type: ignore
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
     return fn
@@ -388,7 +390,6 @@ def is_tensor(obj: object) -> bool:
 
 
 @_call_form.overloads(*_methods.REDUCE_BOOL_SIGNATURES)
-@_args.numpy_aliases
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where every element is true (non-zero), over everything or over ``dim``.
 
@@ -402,7 +403,6 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 
 @_call_form.overloads(*_methods.REDUCE_BOOL_SIGNATURES)
-@_args.numpy_aliases
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where some element is true (non-zero), over everything or over ``dim``.
 

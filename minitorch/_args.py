@@ -418,29 +418,6 @@ def dim(fn: str, value: Any, ndim: int, name: str = "dim", position: int = 1) ->
     return wrap_dim(value, ndim)
 
 
-def numpy_aliases(fn: Callable) -> Callable:
-    """``fn`` also taking numpy's ``axis=`` for its ``dim`` and ``keepdims=`` for its
-    ``keepdim``, as every torch function with those parameters does.
-
-    >>> numpy_aliases(lambda input, dim=None, keepdim=False: (dim, keepdim))(0, axis=1,
-    ...                                                                      keepdims=True)
-    (1, True)
-    """
-    positions = {name: i for i, name in enumerate(inspect.signature(fn).parameters)}
-
-    @functools.wraps(fn)
-    def with_aliases(*args: Any, **kwargs: Any) -> Any:
-        for alias, name in (("axis", "dim"), ("keepdims", "keepdim")):
-            if alias in kwargs:
-                if name in kwargs or len(args) > positions[name]:  # torch: given twice
-                    raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
-                                    f"'{alias}'")
-                kwargs[name] = kwargs.pop(alias)
-        return fn(*args, **kwargs)
-
-    return with_aliases
-
-
 def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:
     """An int dim wrapped into ``[0, ndim)``, with torch's range error (``scalar``: a 0-d
     tensor counts as one dim, as in most ops; otherwise it has none, as in pooling).
@@ -554,21 +531,22 @@ def py_flag(value: Any, none: bool = True) -> bool:
     return bool(n)
 
 
-def dtype(fn: str, value: Any) -> Any:
-    """A ``minitorch.dtype`` (or None); Python's ``float``/``int``/``bool`` types map to
-    float64, int64 and bool as in torch.
+def dtype(fn: str, value: Any, name: str = "dtype", position: int | None = None,
+          none: bool = True) -> Any:
+    """A ``minitorch.dtype`` (or None, where ``none``); Python's ``float``/``int``/``bool``
+    types map to float64, int64 and bool as in torch.
 
     >>> dtype("zeros", float)
     torch.float64
     """
     from . import _dtype as D
 
-    if value is None or isinstance(value, D.dtype):
+    if (value is None and none) or isinstance(value, D.dtype):
         return value
     python = {float: D.float64, int: D.int64, bool: D.bool}
     if isinstance(value, type) and value in python:
         return python[value]
-    raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not "
+    raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be torch.dtype, not "
                     f"{type_name(value)}")
 
 

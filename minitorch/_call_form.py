@@ -41,8 +41,9 @@ _COMBINATION = re.compile(r"(\w+)\(\) received an invalid combination of argumen
 
 
 def entry(fn: Callable, name: str, method: bool) -> Callable:
-    """``fn`` as the public ``name`` (a Tensor method where ``method``), its parser refusals
-    reworded for the call that was made.
+    """``fn`` as the public ``name`` (a Tensor method where ``method``), taking numpy's names
+    of its parameters as torch's parser does (:func:`numpy_keywords`; not for the functions
+    torch writes in Python), its parser refusals reworded for the call that was made.
 
     >>> def chunk(input, chunks, dim=0):
     ...     raise TypeError("chunk(): argument 'chunks' (position 2) must be int, not float")
@@ -53,11 +54,13 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     parameters = list(inspect.signature(fn).parameters)
     required = _required(fn)[method:]
     forwarders = _forwarders(fn)
+    parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        given = numpy_keywords(kwargs, parameters, len(args)) if kwargs and parsed else kwargs
         try:
-            return fn(*args, **kwargs)
+            return fn(*args, **given)
         except TypeError as error:
             message = str(error)
             source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
@@ -67,7 +70,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 message = torch_arity(message, name, method, required,
                                       bare=method and len(parameters) == 1) or message
             message = as_called(message, name, args[1:] if method else args, kwargs,
-                                method, parameters, getattr(fn, "torch_signatures", ())) or message
+                                method, parameters, getattr(fn, "torch_signatures", ()),
+                                keywords=given) or message
             if message != str(error):
                 error.args = (message,)
             raise
@@ -76,8 +80,33 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     return called
 
 
+# torch's parser takes these numpy names for its parameters of these names
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
+                "other": ("x2",)}
+
+
+def numpy_keywords(kwargs: dict, parameters: list, given: int) -> dict:
+    """``kwargs`` as torch's parser reads them for a function of ``parameters`` called with
+    ``given`` positional arguments: a parameter among dim, keepdim, input and other not
+    given by position nor by its own name takes the first of its numpy names present (the
+    others stay, as unexpected keywords).
+
+    >>> numpy_keywords({"axis": 0, "keepdims": True}, ["input", "dim", "keepdim"], 1)
+    {'dim': 0, 'keepdim': True}
+    >>> numpy_keywords({"axis": 1}, ["input", "dim"], 2)  # dim given by position
+    {'axis': 1}
+    """
+    out = dict(kwargs)
+    for name, aliases in _NUMPY_NAMES.items():
+        if name in parameters[given:] and name not in out:
+            alias = next((a for a in aliases if a in out and a not in parameters), None)
+            if alias is not None:
+                out[name] = out.pop(alias)
+    return out
+
+
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
-              parameters: list, signatures: tuple = ()) -> str | None:
+              parameters: list, signatures: tuple = (), keywords: Any = None) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
     by position is numbered where the caller put it (a method counting from the one after the
@@ -88,7 +117,9 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     ``signatures`` (:func:`overloads`) and none or more than one takes that many arguments,
     torch reports no single argument but the invalid combination (an unknown keyword too);
     where one does, that one's refusal. An
-    in-place ``name_`` speaks for the out-of-place op it runs."""
+    in-place ``name_`` speaks for the out-of-place op it runs. ``keywords`` are the arguments
+    given by keyword as the op read them (numpy's names as torch's), ``kwargs`` by default."""
+    keywords = kwargs if keywords is None else keywords
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
     declared = method_signatures(list(signatures)) if method else list(signatures)
@@ -102,7 +133,12 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
     if unexpected:  # Python's binding, in torch's words
-        return f"{name}() got an unexpected keyword argument '{unexpected[1]}'"
+        if method and name in PYTHON_METHODS:  # Python's own words for torch's Python method
+            return f"Tensor.{name}() got an unexpected keyword argument '{unexpected[1]}'"
+        # torch's parser names the first keyword that is no parameter's name, a numpy name
+        # it read included
+        unknown = next((k for k in kwargs if k not in parameters), unexpected[1])
+        return f"{name}() got an unexpected keyword argument '{unknown}'"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
         fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)
@@ -111,11 +147,11 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         given = parameters[method:method + len(args)] if method or not declared else []
         if argument in given:  # (also by keyword: a wrapper's, the positional one refused)
             position = given.index(argument) + 1
-        elif argument in kwargs:  # torch names no bad element of a keyword's sequence
+        elif argument in keywords:  # torch names no bad element of a keyword's sequence
             from ._args import type_name
 
             position = None
-            should = _ELEMENT.sub(rf"\1, not {type_name(kwargs[argument])}", should)
+            should = _ELEMENT.sub(rf"\1, not {type_name(keywords[argument])}", should)
         elif position and method and parameters[:1] != ["self"]:
             position = int(position) - 1
         where = f" (position {position})" if position else ""
@@ -358,6 +394,14 @@ PYTHON_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
     "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
     "unique_consecutive"})
+# torch's functions written in Python (torch/functional.py, ...), which its parser never sees
+PYTHON_FUNCTIONS = frozenset({
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "einsum", "norm", "split",
+    "unique", "unique_consecutive", "is_tensor", "typename", "load", "save", "manual_seed",
+    "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_default_dtype",
+    "set_default_device", "get_default_device", "use_deterministic_algorithms",
+    "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+    "vmap"})
 # torch's Python functions, which its argument parser never sees (and which torch re-exports
 # as the same objects: ``torch.vmap is torch.func.vmap``)
 _PYTHON_LEVEL = ("minitorch.func", "minitorch.autograd", "minitorch.serialization")
@@ -371,6 +415,18 @@ def public_functions(namespace: dict, prefix: str = "") -> None:
                 value.__module__.startswith("minitorch") and \
                 not value.__module__.startswith(_PYTHON_LEVEL) and not hasattr(value, "op"):
             namespace[name] = entry(value, prefix + name, method=False)
+
+
+def function_signature(method: Callable) -> inspect.Signature:
+    """The signature of the function form of a Tensor method: its first parameter (``self``)
+    named ``input``.
+
+    >>> str(function_signature(lambda self, dim=0: None))
+    '(input, dim=0)'
+    """
+    signature = inspect.signature(method)
+    first, *rest = signature.parameters.values()
+    return signature.replace(parameters=[first.replace(name="input"), *rest])
 
 
 def unwrapped(fn: Callable) -> Callable:

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from ._args import OMITTED, int_overflow, operand, required, tensor_or_number, type_name
+from ._args import dtype as dtype_argument
 from ._call_form import overloads
 
 __all__ = ["bool", "dtype", "finfo", "float16", "float32", "float64", "get_default_dtype", "iinfo",
@@ -249,6 +250,18 @@ def _promote(a: dtype, b: dtype) -> dtype:
         signed = a if a.is_signed else b
         return signed if signed.itemsize > 1 else int16
     return a if a.itemsize >= b.itemsize else b
+
+
+def can_cast(from_: dtype, to: dtype) -> _PY_BOOL:
+    """Whether torch's type promotion may cast ``from_`` to ``to``: no floating value into an
+    integer, no number into a bool.
+
+    >>> can_cast(float32, int64), can_cast(int64, int8), can_cast(uint8, bool)
+    (False, True, False)
+    """
+    from_, to = (dtype_argument("can_cast", value, name, position, none=False)
+                 for position, (name, value) in enumerate((("from_", from_), ("to", to)), 1))
+    return from_._category <= to._category
 
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:

@@ -21,7 +21,14 @@ from typing import Any
 from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage
 from . import _dtype as D
 from ._dtype import result_type
-from ._tensor import Tensor, broadcast_pair, check_inplace_allowed, expanded_shape, view_strides
+from ._tensor import (
+    Tensor,
+    broadcast_pair,
+    check_inplace_allowed,
+    check_output_shape,
+    expanded_shape,
+    view_strides,
+)
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous, reinterpret
 from .ops import (
@@ -456,7 +463,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
-@_args.numpy_aliases
 @reduction.variance_signature
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
@@ -601,10 +607,7 @@ def copy_(self: Tensor, src: Any) -> Tensor:
 def _check_output_shape(self: Tensor, other: Tensor) -> None:
     """torch's refusal of an in-place write whose operand broadcasts ``self`` to a new shape
     (after the broadcast itself is checked)."""
-    shape = broadcast_pair(self, other)
-    if shape != self._data.shape:
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
-                           f"shape {list(shape)}")
+    check_output_shape(tuple(self._data.shape), tuple(broadcast_pair(self, other)))
 
 
 def _wrapped_number(fn: str, value: Any) -> Tensor:
@@ -1032,7 +1035,7 @@ def _reduce_bool(name: str) -> Any:
 
     method.__name__ = name
     method.__doc__ = f"True where {'every' if name == 'all' else 'some'} element is non-zero."
-    return _args.numpy_aliases(method)
+    return method
 
 
 _METHODS.update(_random.METHODS)

@@ -26,12 +26,14 @@ from typing import Any
 
 from . import _args, _batched_function, _call_form, _sampling
 from . import _dtype as D
-from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn
+from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
 from ._tensor import Tensor, broadcast_shapes
 from .autograd.profiler import records
 from .backend import namespace
 from .ops._base import Op, wrap
+from .ops._out import takes_out
+from .ops.pointwise import _NoDerivative
 
 __all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed",
            "manual_seed", "multinomial", "normal", "rand_like", "randint", "randint_like",
@@ -320,16 +322,27 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     return _leaf(array, requires_grad)
 
 
+_BERNOULLI_SIGNATURES = ("Tensor input, *, torch.Generator generator = None, Tensor out = None",
+                         "Tensor input, float p, *, torch.Generator generator = None")
+
+
+@_call_form.overloads(*_BERNOULLI_SIGNATURES)
 @_args.tensors("bernoulli", input="input")
-def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
-    """1 with probability ``input`` (or ``p``), else 0, with ``input``'s dtype.
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
+    """1 with probability ``input`` (or the number ``p``), else 0, with ``input``'s dtype
+    (into ``out``, given the probabilities).
 
     >>> minitorch.bernoulli(minitorch.tensor([0., 1.]))
     tensor([0., 1.])
     """
-    if p is not None:
-        return bernoulli_(empty(input.shape, dtype=input.dtype, device=input.device), p,
-                          generator=generator)
+    if p is None:
+        return _of_probabilities(input, generator=generator, out=out)
+    if out is not None or not _args.is_real(p):
+        raise _args.invalid_combination("bernoulli", (input, p), *_BERNOULLI_SIGNATURES)
+    return BernoulliNumber.on(input, p=p, generator=generator)
+
+
+def _probabilities(input: Tensor, *, generator: Any) -> Tensor:
     _batched_function.check_random()  # torch's vmap refuses before the kernel's checks
     _check_float(input.dtype, "bernoulli_tensor_cpu_p_")
     data = input._data
@@ -339,6 +352,22 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
                            "enhancement request to PyTorch.)")
     return BernoulliOfProbabilities.apply(
         input, draw=lambda p: _sample("bernoulli", p, generator, p=p._data))
+
+
+_of_probabilities = takes_out(_probabilities, "bernoulli")
+
+
+class BernoulliNumber(_NoDerivative):
+    """``bernoulli(input, p)``: ``input``'s shape and dtype, 1 with probability ``p``; torch
+    records it without a derivative."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::bernoulli"
+
+    @staticmethod
+    def compute(input: Tensor, *, p: Any, generator: Any) -> Any:
+        sample = empty(input.shape, dtype=input.dtype, device=input.device)
+        return bernoulli_(sample, p, generator=generator)._data
 
 
 @_args.tensors("multinomial", input="input")
@@ -553,19 +582,42 @@ def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
                                                 low=low, high=high))
 
 
+@_call_form.overloads("Tensor p, *, torch.Generator generator = None",
+                      "float p = 0.5, *, torch.Generator generator = None")
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
-    """Fill with 1 (probability ``p``) or 0, in place.
+    """Fill with 1 (probability ``p``, a number or a tensor of them) or 0, in place.
 
     >>> minitorch.zeros(2).bernoulli_(1.0)
     tensor([1., 1.])
     """
     if isinstance(p, Tensor):
         prob = p._xp.broadcast_to(p._data, tuple(self.shape))
-    else:
-        prob = _args.real("bernoulli_", p, "p", 1)
-        _check_probability(prob)
+        return self._inplace(BernoulliTensor.apply, p, draw=lambda t: _sample(
+            "bernoulli", t, generator, self._data, p=prob))
+    if not _args.is_real(p):
+        raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
+    prob = _args.real("bernoulli_", p, "p", 1)
+    _check_probability(prob)
     return self._inplace(Bernoulli.apply,
                          draw=lambda t: _sample("bernoulli", t, generator, self._data, p=prob))
+
+
+class BernoulliTensor(Op):
+    """``bernoulli_`` with a tensor of probabilities: the overwritten values and the
+    probabilities both get a zero gradient (torch's BernoulliBackward1)."""
+
+    node_name = "BernoulliBackward1"
+    _profile_name = "aten::bernoulli_"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, p: Tensor, *, draw: Callable[[Tensor], Any]) -> Tensor:
+        ctx.p_meta = (tuple(p.shape), p.dtype)
+        return wrap(draw(a))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        shape, dtype = ctx.p_meta
+        return g * 0, zeros(shape, dtype=dtype, device=g.device)
 
 
 def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> Tensor:

@@ -921,10 +921,7 @@ class Tensor(metaclass=_TensorType):
     def _check_write(self, array: Any) -> None:
         """torch's refusals of writing ``array`` into this tensor's memory."""
         shape = tuple(self._data.shape)
-        if tuple(array.shape) != shape:
-            raise RuntimeError(
-                f"output with shape {list(shape)} doesn't match the broadcast shape "
-                f"{list(array.shape)}")
+        check_output_shape(shape, tuple(array.shape))
         src = D.from_array_dtype(array.dtype)
         if src._category > self.dtype._category:
             raise _args.cast_error(src, self.dtype)
@@ -1097,6 +1094,18 @@ def check_can_save(t: Tensor) -> None:
             "in inference mode in computation tracked by autograd. To work around this, you can "
             "make a clone to get a normal tensor and use it in autograd, or use "
             "`torch.no_grad()` instead of `torch.inference_mode()`.")
+
+
+def check_output_shape(shape: tuple, result: tuple) -> None:
+    """torch's refusal of an in-place result whose (broadcast) shape is not the tensor's.
+
+    >>> check_output_shape((), (1,))
+    Traceback (most recent call last):
+    RuntimeError: output with shape [] doesn't match the broadcast shape [1]
+    """
+    if result != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(result)}")
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:

@@ -194,7 +194,7 @@ def test_index_ops_out_of_range_as_torch(op: str, shape: tuple, dim: int, index:
     otherwise "index out of range in self"); an empty tensor of several dims is not read."""
     size = list(shape) or [1]
     size[dim % len(size)] = len(index)
-    program = (f"x = L.zeros{shape}; d = {dim}; "
+    program = (f"x = L.zeros({shape}); d = {dim}; "
                f"i = L.tensor({index}{', dtype=L.int32' if int32 else ''}); S = {size}; "
                f"R = {_INDEX_OPS[op].format(alpha=alpha)}")
     assert_as_torch(program)
@@ -339,3 +339,193 @@ def test_scatter_reduce_forms_as_torch(program: str) -> None:
     and kernel's refusals in torch's order, the in-place form, and the derivatives of its
     gradients (torch refuses prod's where two zeros of src meet)."""
     assert_as_torch(program)
+
+
+_LERP_WEIGHTS = ["L.tensor(1)", "L.tensor(True)", "L.tensor(0.5)", "L.tensor(0.5, dtype=L.float64)",
+                 "L.tensor(0.5, dtype=L.float16)", "L.tensor([1])", "L.tensor([0.5])",
+                 "L.tensor([0.5], dtype=L.float64)", "L.tensor([True])", "0.5", "2", "True",
+                 "L.tensor(0.25, dtype=L.float64, requires_grad=True)",
+                 "L.tensor([0.5, 0.25, 1.], dtype=L.float64)"]
+
+
+@pytest.mark.parametrize("weight", _LERP_WEIGHTS)
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "float64"),
+                                    ("int64", "int64"), ("bool", "bool"),
+                                    ("float16", "float16"), ("float32", "float64")])
+@pytest.mark.parametrize("shape", ["3", "()"])
+def test_lerp_weight_types_as_torch(weight: str, dtypes: tuple, shape: str) -> None:
+    """lerp's ``end`` is of ``input``'s dtype, and so is a weight tensor of some dims; a 0-d
+    weight tensor promotes with them as a lower-rank operand (the result and kernel take the
+    promoted type: an integer one has no kernel), out of place and in place (where the
+    promoted type must cast back to ``input``'s), with torch's gradients."""
+    grad = dtypes[0].startswith("float")
+    made = (f"x = L.ones({shape}, dtype=L.{dtypes[0]}, requires_grad={grad}); "
+            f"y = L.zeros({shape}, dtype=L.{dtypes[1]}); w = {weight}; ")
+    assert_as_torch(made + "R = L.lerp(x, y, w)")
+    assert_as_torch(made + "r = x.lerp(y, w); r.sum().backward(); "
+                    "R = (r, x.grad, w.grad if isinstance(w, L.Tensor) else None)")
+    assert_as_torch(made + "z = x.detach().clone(); R = (z.lerp_(y, w), z)")
+
+
+_DTYPES_ALL = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
+               "float64"]
+
+
+@pytest.mark.parametrize("from_", _DTYPES_ALL)
+def test_can_cast_table_as_torch(from_: str) -> None:
+    """can_cast over every pair of minitorch's dtypes: no floating type into an integer,
+    no number into a bool."""
+    assert_as_torch(f"R = [L.can_cast(L.{from_}, getattr(L, to)) for to in {_DTYPES_ALL}]")
+
+
+@pytest.mark.parametrize("call", [
+    "L.can_cast(1, L.float32)", "L.can_cast(L.float32)", "L.can_cast(L.float32, 'a')",
+    "L.can_cast(from_=L.float32, to=L.int64)", "L.can_cast(L.float32, to=L.int64)",
+    "L.can_cast(float, L.int64)", "L.can_cast(int, bool)", "L.can_cast(L.float32, L.int64, 1)",
+    "L.can_cast()", "L.can_cast(L.tensor(1.), L.int64)", "L.can_cast(L.float32, None)",
+    "L.can_cast(None, L.float32)", "L.zeros(3).transpose(1)", "L.zeros(3, 3).transpose()",
+    "L.zeros(3).scatter_reduce(0, L.tensor([0]), L.ones(1))",
+    "L.scatter_reduce(L.zeros(3), 0, L.tensor([0]))"])
+def test_can_cast_and_missing_arguments_as_torch(call: str) -> None:
+    """can_cast's arguments are dtypes (Python's float, int and bool as torch's); a call
+    missing required arguments of a one-signature function is refused in torch's words."""
+    assert_as_torch(f"R = {call}")
+
+
+_PROBABILITIES = "L.tensor([0.3, 0.7], requires_grad={})"
+
+
+@pytest.mark.parametrize("call", [
+    "L.bernoulli(p, p=0.5)", "L.bernoulli(p, 0.5)", "L.bernoulli(p)", "p.bernoulli()",
+    "p.bernoulli(0.5)", "p.bernoulli(p=0.5)", "p.bernoulli(generator=L.Generator().manual_seed(1))",
+    "L.bernoulli(p, generator=L.Generator().manual_seed(1))",
+    "L.bernoulli(p, 0.5, generator=L.Generator().manual_seed(1))",
+    "L.bernoulli(p.double(), p=0.5)", "L.bernoulli(p, 1j)", "L.bernoulli(p, 'a')",
+    "L.bernoulli(p, p='a')", "L.bernoulli(p, 1.5)", "p.bernoulli('a')",
+    "p.bernoulli(L.tensor([0.5, 0.5]))", "L.bernoulli(p, 0.5, out=L.zeros(2))",
+    "(lambda o: (L.bernoulli(p, out=o), o))(L.zeros(2))",
+    "L.bernoulli(p, out=L.zeros(2, requires_grad=True))",
+    "(lambda y: (y.bernoulli_(0.5), y))(p * 1)", "(lambda y: (y.bernoulli_(p), y))(L.zeros(2))",
+    "(lambda y: (y.bernoulli_(p), y))(L.zeros(2, requires_grad=True) * 1)",
+    "p.bernoulli_(1j)", "p.detach().bernoulli_('a')", "p.detach().bernoulli_(None)",
+    "L.bernoulli(p, p=0.5).sum().backward()", "L.bernoulli(p).sum().backward()",
+    "(lambda y: (y.bernoulli_(p), y.sum().backward(), p.grad))(L.zeros(2))"])
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_bernoulli_forms_as_torch(call: str, requires_grad: bool) -> None:
+    """Every bernoulli form records what torch records: probabilities as a tensor give
+    BernoulliBackward0 (bernoulli_: BernoulliBackward1, with an edge to them), a number p
+    leaves its input under torch's NotImplemented node (bernoulli_: BernoulliBackward2);
+    out= takes the tensor form only; p's type is refused with torch's overloads."""
+    assert_as_torch(f"L.manual_seed(0); p = {_PROBABILITIES.format(requires_grad)}; "
+                    f"R = {call}")
+
+
+_LOSS_INPUTS = ["L.tensor(1., requires_grad=True)", "L.tensor(1)", "L.ones(3, requires_grad=True)",
+                "L.ones(2, 3, requires_grad=True)", "L.ones(2, 3, 2, requires_grad=True)",
+                "L.ones(2, 3, 2, 2, requires_grad=True)", "L.ones(2, 3, 2, 1, 1)"]
+_LOSS_TARGETS = ["L.tensor(1)", "L.tensor(1.)", "L.tensor([0, 2])", "L.tensor([0., 2.])",
+                 "L.tensor([True, False])", "L.tensor([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])",
+                 "L.tensor([[0, 1], [1, 0]])", "L.tensor([[0., 1.], [1., 0.]])",
+                 "L.ones(2, 3, 2)", "L.ones(2, 3, 2, dtype=L.float64)", "L.ones(2, 2, 2)",
+                 "L.ones(2, 2, 3)", "L.ones(2, 2, 3).long()", "L.ones(2, 2).long()",
+                 "L.ones(2, 2, 1)", "L.ones(2, 2, 1, 1).long()", "L.tensor([0, 3])"]
+
+
+@settings(SETTINGS, max_examples=150)
+@given(input=st.sampled_from(_LOSS_INPUTS), target=st.sampled_from(_LOSS_TARGETS),
+       call=st.sampled_from(["L.nn.functional.cross_entropy(x, t{})",
+                             "L.nn.CrossEntropyLoss({})(x, t)",
+                             "L.nn.functional.nll_loss(x, t{})", "L.nn.NLLLoss({})(x, t)"]),
+       options=st.sampled_from(["", "reduction='none', ignore_index=2", "label_smoothing=0.1",
+                                "ignore_index=-5", "weight=L.ones(2)"]))
+def test_loss_target_checks_as_torch(input: str, target: str, call: str, options: str) -> None:
+    """cross_entropy reads a target of the input's shape as class probabilities (a floating
+    one, without ignore_index; a 0-d input fails on its missing class dim), any other as
+    class indices; nll_loss checks a spatial target's shape before its dtype (a 4-D input
+    its rank before and its sizes after), in torch's order and words."""
+    if "label_smoothing" in options and "nll" in call.lower():
+        options = ""
+    given = (", " + options if options else "") if "functional" in call else options
+    assert_as_torch(f"x = {input}; t = {target}; R = {call.format(given)}")
+
+
+@pytest.mark.parametrize("call", [
+    'x.sum(axis=0)',
+    'x.sum(0, axis=1)',
+    'x.sum(dim=0, axis=1)',
+    'L.sum(a=x, axis=0)',
+    'L.sum(x=x)',
+    'L.sum(x1=x)',
+    'L.add(x1=x, x2=x)',
+    'x.add(x2=x)',
+    'L.add(x, x2=x, other=x)',
+    'x.amin(dim=-2, keepdims=True)',
+    'x.amin(-2, keepdims=True, keepdim=False)',
+    'L.max(x, axis=1)',
+    'x.split(2, axis=0)',
+    'L.split(x, 2, axis=0)',
+    'x.norm(axis=0)',
+    'L.norm(x, axis=0)',
+    'L.relu(x=x)',
+    'L.exp(a=x)',
+    'L.cat([x], axis=0)',
+    'L.stack(tensors=[x], axis=0)',
+    'L.mean(x, axis=(0,1), keepdims=True)',
+    'L.where(x>1, x1=x, x2=x)',
+    'L.sum(x, axis=0, keepdims=True, keepdim=True)',
+    'x.unsqueeze(axis=0)',
+    'x.squeeze(axis=0)',
+    'L.squeeze(x, axis=0)',
+    'L.argmax(x, axis=1)',
+    'x.cumsum(axis=1)',
+    'x.cumsum_(axis=1)',
+    'L.softmax(x, axis=0)',
+    'x.softmax(axis=0)',
+    'x.log_softmax(axis=0)',
+    'x.var(axis=1, keepdims=True)',
+    'L.std(x, axis=1)',
+    'x.std(axis=1)',
+    'x.prod(axis=1)',
+    'x.all(axis=1)',
+    'L.any(x, axis=1, keepdims=True)',
+    'x.logsumexp(axis=1)',
+    'x.nanmedian(axis=1)',
+    'x.median(axis=1)',
+    'x.sort(axis=1)',
+    'x.flatten(axis=1)',
+    'x.size(axis=1)',
+    'x.narrow(axis=1, start=0, length=1)',
+    'x.select(axis=1, index=0)',
+    'x.unbind(axis=1)',
+    'x.chunk(2, axis=1)',
+    'x.gather(axis=1, index=L.tensor([[0], [1]]))',
+    'x.index_select(axis=1, index=L.tensor([0]))',
+    'x.mul(x2=2)',
+    'L.mul(x, x2=2)',
+    'x.eq(x2=x)',
+    'L.maximum(x1=x, x2=x)',
+    'L.linalg.vector_norm(x, axis=0)',
+    'L.linalg.norm(x, axis=0)',
+    'L.nn.functional.softmax(x, axis=0)',
+    'L.nn.functional.softplus(x=x)',
+    'L.clamp(a=x, min=0)',
+    'x.unique(axis=0)',
+    'L.atleast_2d(x=x)',
+    'x.sum(keepdims=True)',
+    'L.sum(x, keepdims=True)',
+    'x.amax(1, axis=0)',
+    'L.movedim(x, 0, 1)',
+    'x.cummax(axis=1)',
+    'x.kthvalue(1, axis=1)',
+    'x.topk(1, axis=1)',
+    'x.count_nonzero(axis=1)',
+    'x.mean(axis=1, keepdims=True, dtype=L.float64)',
+    'x.repeat_interleave(2, axis=1)',
+])
+def test_numpy_keyword_names_as_torch(call: str) -> None:
+    """torch's parser takes numpy's names for its parameters dim (axis), keepdim
+    (keepdims), input (x, a, x1) and other (x2), on every parsed function and method
+    (including in-place twins, torch.linalg and the parsed nn.functional ones), not on the
+    functions torch writes in Python (split, norm, unique); given twice, or next to a
+    positional argument, the numpy name is the unexpected keyword."""
+    assert_as_torch(f"x = L.arange(6.).reshape(2, 3); R = {call}")

@@ -847,6 +847,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    _check_spatial_target(input, target, before_dtype=True)
     if target.dtype.name == "uint8":  # torch's kernel takes bytes as class indices too
         target = target.long()
     if target.dtype is not int64:
@@ -855,9 +856,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if input.dim() == 1 and target.numel() != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.numel()}")
-    _check_spatial_target(input, target)
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
+    _check_spatial_target(input, target, before_dtype=False)
     _check_targets(target, classes, ignore_index)
     # torch's nll_loss is aten::nll_loss_nd, which calls aten::nll_loss (or nll_loss2d)
     return profiler.run_op("aten::nll_loss_nd", "aten::nll_loss_nd", lambda: _nll_loss(
@@ -868,7 +869,7 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index
               reduction: str, classes: int) -> Tensor:
     # target by keyword: it is no edge of the graph (torch's node has one next function)
     options = {"target": target, "reduction": reduction, "ignore_index": ignore_index,
-               "weight": weight}
+               "weight": weight if weight is None or input.dim() <= 2 else weight.reshape(-1)}
     if input.dim() <= 2:
         rows = input.unsqueeze(0) if input.dim() == 1 else input
         return nn_ops.NllLoss.apply(rows, shape=tuple(target.shape), **options)
@@ -888,15 +889,22 @@ def _cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None, ignore_
     return nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
 
 
-def _check_spatial_target(input: Tensor, target: Tensor) -> None:
-    """torch's errors for a target of input (N, C, d1, ...) not shaped (N, d1, ...)."""
+def _check_spatial_target(input: Tensor, target: Tensor, before_dtype: bool) -> None:
+    """torch's errors for a target of input (N, C, d1, ...) not shaped (N, d1, ...), in its
+    order around the target's dtype check: nll_loss_nd's own size check, or, for a 4-D
+    input (nll_loss2d), the target's rank before the dtype and its sizes after."""
     want = (input.shape[0], *input.shape[2:])
     if input.dim() < 3 or tuple(target.shape) == want:
         return
-    if input.dim() == 4:
+    if input.dim() != 4:
+        if before_dtype:
+            raise RuntimeError(f"Expected target size {list(want)}, got {list(target.shape)}")
+    elif target.dim() != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {target.dim()}")
+    elif not before_dtype:
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: "
                            f"{list(target.shape)}")
-    raise RuntimeError(f"Expected target size {list(want)}, got {list(target.shape)}")
 
 
 def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> None:
@@ -904,13 +912,17 @@ def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> 
     gradient asked for."""
     if weight is None:
         return
-    if weight.dim() != 1 or weight.numel() != classes:
+    spatial = input.dim() > 2  # torch's nll_loss2d kernel, which counts the weights only
+    if spatial and weight.numel() != classes:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if not spatial and (weight.dim() != 1 or weight.numel() != classes):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {list(weight.shape)}")
     _args.scalar_type(input.dtype, weight.dtype)
     if weight.requires_grad:
-        raise RuntimeError("The function 'nll_loss_forward' is not differentiable with respect "
-                           "to argument 'weight'. This input cannot have requires_grad True.")
+        raise RuntimeError(f"The function 'nll_loss{'2d' * spatial}_forward' is not "
+                           "differentiable with respect to argument 'weight'. This input "
+                           "cannot have requires_grad True.")
 
 
 def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> None:
@@ -937,8 +949,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     smoothing = _args.real("cross_entropy_loss", label_smoothing, "label_smoothing", 6)
     if smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {smoothing:g}")
-    if input.dim() == 0:
-        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     if target.shape == input.shape:  # torch reads the target as class probabilities
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
@@ -964,6 +974,8 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
     """
     if ignore_index >= 0:
         raise RuntimeError("ignore_index is not supported for floating point target")
+    if input.dim() == 0:  # torch asks the size of dim 1
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     dim = 0 if input.dim() == 1 else 1
     classes = input.shape[dim]
     log_p = log_softmax(input, dim)

@@ -65,6 +65,8 @@ def _scale_factors(input: Tensor, mode: str, align_corners: Any, scale_factor: A
     if not given:  # no spatial dims: torch's Input Error comes later
         return []
     kernel = f"upsample_{mode}{input.dim() - 2}d"
+    if not given:  # no spatial dim: refused by the mode's check, after
+        return []
     first = given[0]
     if not (isinstance(first, (int, float, complex)) or (
             _args.holds_number(first) and not _args.is_tensor(first))):

@@ -15,14 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _args
+from .._dtype import can_cast
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
 
-def takes_out(fn: Callable) -> Callable:
+def takes_out(fn: Callable, name: str | None = None) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
-    returned; autograd refuses it, as in torch.
+    returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -37,22 +38,16 @@ def takes_out(fn: Callable) -> Callable:
         tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)]
         if is_grad_enabled() and any(t.requires_grad for t in tensors):
             raise RuntimeError(
-                f"{fn.__name__}(): functions with out=... arguments don't support automatic "
-                "differentiation, but one of the arguments requires grad.")
+                f"{name or fn.__name__}(): functions with out=... arguments don't support "
+                "automatic differentiation, but one of the arguments requires grad.")
         with grad_mode._recording(False):
             return _write(fn(*args, **kwargs), out)
 
     return with_out
 
 
-def _castable(src: Any, dst: Any) -> bool:
-    """torch's can_cast for an op's output: no float into an int, no number into a bool."""
-    order = {"bool": 0, "int64": 1}
-    return order.get(src.name, 2) <= order.get(dst.name, 2)
-
-
 def _write(result: Tensor, out: Tensor) -> Tensor:
-    if not _castable(result.dtype, out.dtype):
+    if not can_cast(result.dtype, out.dtype):
         raise RuntimeError(f"result type {_args.legacy(result.dtype)} can't be cast to the "
                            f"desired output type {_args.legacy(out.dtype)}")
     if out.shape != result.shape:

@@ -221,6 +221,6 @@ def inplace_twins(methods: dict, tensor: type) -> dict:
 
 
 METHODS = {f"{name}_": _inplace_unary(name) for name in _UNARY}
-METHODS.update({f"{fn.__name__}_": _inplace_of(fn) for fn in (special.lerp, special.addcmul,
-                                                               special.addcdiv)})
+METHODS.update({f"{fn.__name__}_": _inplace_of(fn) for fn in (special.addcmul, special.addcdiv)})
+METHODS["lerp_"] = special.lerp_
 METHODS.update({"pow_": pow_, "index_add_": index_add_, "index_add": index_add})

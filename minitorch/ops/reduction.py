@@ -264,13 +264,12 @@ class MinDim(_ExtremumDim):
 
 
 def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
-    """``fn`` refusing ``keepdim`` (or ``keepdims``) given without ``dim`` (or ``axis``), as
-    none of torch's overloads takes it (``method``: with the Tensor method's message)."""
+    """``fn`` refusing ``keepdim`` given without ``dim``, as none of torch's overloads takes
+    it (``method``: with the Tensor method's message)."""
 
     @functools.wraps(fn)
     def checked(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        if not args and {"keepdim", "keepdims"} & kwargs.keys() and \
-                not {"dim", "axis"} & kwargs.keys():
+        if not args and "keepdim" in kwargs and "dim" not in kwargs:
             raise _args.keepdim_alone(fn.__name__, kwargs, method)
         return fn(input, *args, **kwargs)
 
@@ -322,10 +321,10 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
 
 
 _sum.__name__, _mean.__name__ = "sum", "mean"
-sum = _keepdim_needs_dim(_args.numpy_aliases(_sum), method=False)
-mean = _keepdim_needs_dim(_args.numpy_aliases(_mean), method=False)
-sum_method = _keepdim_needs_dim(_args.numpy_aliases(_sum), method=True)
-mean_method = _keepdim_needs_dim(_args.numpy_aliases(_mean), method=True)
+sum = _keepdim_needs_dim(_sum, method=False)
+mean = _keepdim_needs_dim(_mean, method=False)
+sum_method = _keepdim_needs_dim(_sum, method=True)
+mean_method = _keepdim_needs_dim(_mean, method=True)
 
 
 def variance_signature(fn: Any) -> Any:
@@ -343,7 +342,6 @@ def variance_signature(fn: Any) -> Any:
     return checked
 
 
-@_args.numpy_aliases
 @variance_signature
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
@@ -424,7 +422,6 @@ EXTREMUM_SIGNATURES = ("Tensor input, *, Tensor out = None",
 
 
 @_call_form.overloads(*EXTREMUM_SIGNATURES)
-@_args.numpy_aliases
 def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
         other: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
@@ -449,7 +446,6 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
 
 
 @_call_form.overloads(*EXTREMUM_SIGNATURES)
-@_args.numpy_aliases
 def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
         other: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
@@ -473,7 +469,6 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
     return return_types.min(*found)
 
 
-@_args.numpy_aliases
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the largest element (flattened without ``dim``); never requires grad.
 
@@ -483,7 +478,6 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     return _arg_extremum("argmax", input, dim, keepdim)
 
 
-@_args.numpy_aliases
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the smallest element (flattened without ``dim``); never requires grad.
 
@@ -561,7 +555,6 @@ class Logsumexp(Op):
         return (g * (a - result).exp(),)
 
 
-@_args.numpy_aliases
 @_args.tensors("logsumexp", input="input")
 def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, without overflow; integer inputs give the

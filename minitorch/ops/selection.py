@@ -229,7 +229,6 @@ def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) -> An
     return _median_dim(input, dim, keepdim, skip_nan=False)
 
 
-@_args.numpy_aliases
 def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) -> Any:
     """``median`` ignoring NaN (NaN only where a row holds nothing else).
 

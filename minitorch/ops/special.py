@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form
-from .._dtype import result_type
-from .._tensor import Tensor
+from .._creation import ones_like
+from .._dtype import can_cast, result_type
+from .._tensor import Tensor, broadcast_shapes, check_output_shape
 from ..backend import cpu_math, namespace
 from . import _fused
 from ._base import Op, check_same_device, like, wrap
@@ -129,7 +130,8 @@ class LerpTensor(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         end, start, weight = ctx.saved_tensors
         need = ctx.needs_input_grad
-        return (_reduce(g * (1 - weight), _meta(start)) if need[0] else None,
+        one = ones_like(weight)  # torch's C++ ``1 - weight`` reads 1 in weight's dtype
+        return (_reduce(g * (one - weight), _meta(start)) if need[0] else None,
                 _reduce(g * weight, _meta(end)) if need[1] else None,
                 _reduce(g * (end - start), _meta(weight)) if need[2] else None)
 
@@ -141,31 +143,51 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     tensor([0.2500, 1.0000])
     """
     weight = _args.numpy_scalar(weight)
+    common = _lerp_type(input, end, weight)
+    if not common.is_floating_point:
+        kernel = "tensor" if isinstance(weight, Tensor) else "scalar"
+        raise _args.not_implemented(f"lerp_kernel_{kernel}", common)
+    if isinstance(weight, Tensor):
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight=_args.kernel_scalar(weight, input.dtype, opmath=True))
+
+
+def lerp_(self: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
+    """In-place :func:`lerp`: the type a 0-d weight promotes to must cast back to
+    ``self``'s, which torch checks before its kernel's dtype.
+
+    >>> minitorch.zeros(2).lerp_(minitorch.ones(2), minitorch.tensor(0.25))
+    tensor([0.2500, 0.2500])
+    """
+    weight = _args.numpy_scalar(weight)
+    common = _lerp_type(self, end, weight)
+    shapes = [t.shape for t in (self, end, weight) if isinstance(t, Tensor)]
+    check_output_shape(tuple(self.shape), broadcast_shapes(*shapes))
+    if not can_cast(common, self.dtype):
+        raise _args.cast_error(common, self.dtype)
+    return self._inplace(lerp, end, weight)
+
+
+def _lerp_type(input: Any, end: Any, weight: Any) -> Any:
+    """lerp's arguments checked as torch does, and the type its kernel computes in: ``end``
+    (and a weight tensor of some dims) of ``input``'s dtype; a 0-d weight tensor promotes
+    with them as an operand of lower rank."""
     if not isinstance(input, Tensor) or not isinstance(end, Tensor) or \
             not isinstance(weight, (Tensor, int, float, complex)):
         raise _args.invalid_combination(
             "lerp", (input, end, weight),
             "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
             "Tensor input, Tensor end, Number weight, *, Tensor out = None")
-    _same_dtypes(input, end, weight)
+    promoted = isinstance(weight, Tensor) and not weight.dim()
+    for name, other in (("end", end), ("weight", None if promoted else weight)):
+        if isinstance(other, Tensor) and other.dtype is not input.dtype:
+            want, got = (_args.c_name(t.dtype) for t in (input, other))
+            raise RuntimeError(f"expected dtype {want} for `{name}` but got dtype {got}")
     check_same_device(input, end)
     check_broadcast(input, end)
     if isinstance(weight, Tensor):
         check_broadcast(input, weight)
-    if not input.dtype.is_floating_point:
-        kernel = "tensor" if isinstance(weight, Tensor) else "scalar"
-        raise _args.not_implemented(f"lerp_kernel_{kernel}", input.dtype)
-    if isinstance(weight, Tensor):
-        return LerpTensor.apply(input, end, weight)
-    return Lerp.apply(input, end, weight=_args.kernel_scalar(weight, input.dtype, opmath=True))
-
-
-def _same_dtypes(input: Tensor, end: Tensor, weight: Any) -> None:
-    """lerp's operands share input's dtype (torch does not promote them)."""
-    for name, other in (("end", end), ("weight", weight)):
-        if isinstance(other, Tensor) and other.dtype is not input.dtype:
-            want, got = (_args.c_name(t.dtype) for t in (input, other))
-            raise RuntimeError(f"expected dtype {want} for `{name}` but got dtype {got}")
+    return result_type(input, end, weight) if promoted else input.dtype
 
 
 class _Addc(Op):
