@@ -128,6 +128,7 @@ from ._random import (
     seed,
     set_rng_state,
 )
+from ._range import range
 from ._tensor import Size, Tensor
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
@@ -145,13 +146,30 @@ from .autograd.grad_mode import (
 from .backend import device
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
+from .ops.as_strided import as_strided
 from .ops.binary_more import arctan2, atan2, copysign, hypot, logaddexp
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
-from .ops.diagonal import diag, diag_embed, diagonal
-from .ops.dist import dist
+from .ops.counting import bincount, bucketize, histc, isin, searchsorted
+from .ops.cross import cross
+from .ops.decompositions import (
+    cholesky,
+    cholesky_inverse,
+    cholesky_solve,
+    logdet,
+    pinverse,
+    qr,
+    slogdet,
+    svd,
+)
+from .ops.diagonal import block_diag, diag, diag_embed, diagflat, diagonal, trace
+from .ops.differences import cumulative_trapezoid, diff, trapezoid, trapz
+from .ops.dist import cdist, dist
 from .ops.einsum import einsum
 from .ops.gather import gather, index_select, scatter, scatter_add
+from .ops.grids import cartesian_prod, combinations, vander
 from .ops.householder import geqrf
+from .ops.index_tables import tril_indices, triu_indices, unravel_index
+from .ops.index_write import index_copy, index_fill, index_put, index_put_, put, take
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
@@ -170,7 +188,7 @@ from .ops.logic import (
     logical_xor,
     signbit,
 )
-from .ops.masked import masked_select
+from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
@@ -191,7 +209,15 @@ from .ops.pointwise import (
     sub,
     where,
 )
-from .ops.products import outer
+from .ops.products import (
+    chain_matmul,
+    inner,
+    kron,
+    matrix_power,
+    outer,
+    tensordot,
+    vdot,
+)
 from .ops.rearrange import (
     fliplr,
     flipud,
@@ -213,6 +239,8 @@ from .ops.reduction_more import (
     std_mean,
     var_mean,
 )
+from .ops.renorm import renorm
+from .ops.scaled_products import addbmm, addmv, addmv_, addr, baddbmm
 from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.scan_more import cummax, cummin, logcumsumexp
 from .ops.selection import kthvalue, median, mode, msort, nanmedian
@@ -230,10 +258,12 @@ from .ops.stacking import (
     row_stack,
     vstack,
 )
+from .ops.statistics import corrcoef, cov, nanquantile, quantile
 from .ops.take import take_along_dim
 from .ops.tensor_split import dsplit, hsplit, tensor_split, unsafe_chunk, unsafe_split, vsplit
 from .ops.triangle import tril, triu
 from .ops.unique import unique, unique_consecutive
+from .ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 from .serialization import load, save
 
 ger = outer  # torch's older name

@@ -15,12 +15,13 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-__all__ = ["TypedStorage", "UntypedStorage", "storage", "untyped_storage"]
+__all__ = ["TypedStorage", "UntypedStorage", "storage", "storage_root", "untyped_storage"]
 
 _warned = [False]
 
 
-def _root(t: Any) -> Any:
+def storage_root(t: Any) -> Any:
+    """The tensor whose memory ``t`` lives in: its base if it is a view, else itself."""
     return t._base[0] if t._base is not None else t
 
 
@@ -72,7 +73,7 @@ class TypedStorage(UntypedStorage):
 
 def untyped_storage(self: Any) -> UntypedStorage:
     """The memory this tensor (and every view of its base) lives in, counted in bytes."""
-    return UntypedStorage(_root(self))
+    return UntypedStorage(storage_root(self))
 
 
 def storage(self: Any) -> TypedStorage:
@@ -85,4 +86,4 @@ def storage(self: Any) -> TypedStorage:
                       "to you if you are using storages directly.  To access UntypedStorage "
                       "directly, use tensor.untyped_storage() instead of tensor.storage()",
                       UserWarning, stacklevel=2)
-    return TypedStorage(_root(self))
+    return TypedStorage(storage_root(self))

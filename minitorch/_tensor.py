@@ -1108,8 +1108,9 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "Float") -> tuple:
     """
     lead = len(target) - len(shape)
     if lead < 0:
+        name = "CPUBoolType" if kind == "Bool" else f"torch.{kind}Tensor"  # torch's C++ names
         raise RuntimeError(
-            f"expand(torch.{kind}Tensor{{{list(shape)}}}, size={list(target)}): the number "
+            f"expand({name}{{{list(shape)}}}, size={list(target)}): the number "
             f"of sizes provided ({len(target)}) must be greater or equal to the number of "
             f"dimensions in the tensor ({len(shape)})")
     full = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(target))

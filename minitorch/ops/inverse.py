@@ -32,8 +32,8 @@ class LinAlgError(RuntimeError):
 LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"  # torch's class name
 
 
-def _check_square(fn: str, a: Tensor) -> None:
-    """torch's checks of ``A`` in ``linalg.<fn>``: a batch of square floating matrices."""
+def _check_square(fn: str, a: Tensor, floating: bool = True) -> None:
+    """torch's checks of ``A`` in ``linalg.<fn>``: a batch of square (floating) matrices."""
     if not isinstance(a, Tensor):
         raise TypeError(f"linalg_{fn}(): argument 'A' (position 1) must be Tensor, not "
                         f"{_args.type_name(a)}")
@@ -43,7 +43,8 @@ def _check_square(fn: str, a: Tensor) -> None:
     if rows != cols:
         raise RuntimeError(f"linalg.{fn}: A must be batches of square matrices, but they are "
                            f"{rows} by {cols} matrices")
-    _check_floating(fn, a)
+    if floating:
+        _check_floating(fn, a)
 
 
 def _check_floating(fn: str, a: Tensor) -> None:

@@ -1470,14 +1470,14 @@ class RemainderScalar(Remainder):
 class _NoDerivative(Op):
     """An op torch records under its ``NotImplemented`` node, having no derivative: one edge
     per operand that requires grad (none for the others), and a backward that refuses.
-    ``on(a, b)`` runs it; a subclass gives its array, ``compute(a, b)``."""
+    ``on(a, b, ...)`` runs it; a subclass gives its array, ``compute(a, b, ...)``."""
 
     node_name = "NotImplemented"
 
     @classmethod
-    def on(cls, a: Any, b: Any) -> Tensor:
-        recorded = [t for t in (a, b) if isinstance(t, Tensor) and t.requires_grad]
-        return cls.apply(*recorded, operands=(a, b))
+    def on(cls, *operands: Any) -> Tensor:
+        recorded = [t for t in operands if isinstance(t, Tensor) and t.requires_grad]
+        return cls.apply(*recorded, operands=operands)
 
     @classmethod
     def forward(cls, ctx: Any, *recorded: Tensor, operands: tuple) -> Tensor:
