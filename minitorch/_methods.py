@@ -24,6 +24,7 @@ from ._tensor import Tensor, broadcast_pair, expanded_shape, view_strides
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous
 from .ops import (
+    activation_more,
     as_strided,
     binary_more,
     broadcast,
@@ -956,6 +957,7 @@ _METHODS.update({"split_with_sizes": split.split_with_sizes,
 for _module in (index_write, view_scatter, as_strided, renorm):
     _METHODS.update(_module.METHODS)
 _METHODS.update(scaled_products.METHODS)
+_METHODS["prelu"] = activation_more.prelu
 _METHODS.update({name: getattr(decompositions, name) for name in (
     "svd", "qr", "slogdet", "logdet", "pinverse", "cholesky", "cholesky_solve",
     "cholesky_inverse")})

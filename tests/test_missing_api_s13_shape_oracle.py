@@ -1226,3 +1226,113 @@ def test_decomposition_errors_are_torchs(name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+# ---------------------------------------------------------- nn functions at the top level
+
+NCL = RNG.normal(size=(2, 3, 6))
+NN_CALLS = {
+    "dropout_eval": (lambda L, x: L.dropout(x, 0.5, False), NCL),
+    "dropout_p0": (lambda L, x: L.dropout(x, 0.0, True), NCL),
+    "dropout_p1": (lambda L, x: L.dropout(x, 1.0, True), NCL),
+    "dropout_": (lambda L, x: L.dropout_(x * 1, 0.0, False), NCL),
+    "conv1d": (lambda L, x: L.conv1d(x, x[0, :2, :3].reshape(2, 1, 3).expand(2, 3, 3) * 1,
+                                     x[1, 0, :2], 2, 1), NCL),
+    "conv1d_same": (lambda L, x: L.conv1d(x, x[:, :, :3], padding="same"), NCL),
+    "conv2d": (lambda L, x: L.conv2d(x[None], x[None, :, :2, :2]), NCL),
+    "conv3d": (lambda L, x: L.conv3d(x[None, None], x[None, None, :1, :2, :2]), NCL),
+    "conv_transpose2d": (lambda L, x: L.conv_transpose2d(x[None], x[:, None, :2, :2]), NCL),
+    "embedding": (lambda L, x: L.embedding(x[0], L.tensor([[2, 0], [1, 1]])), NCL),
+    "embedding_padding": (lambda L, x: L.embedding(x[0], L.tensor([2, 0]), 0), NCL),
+    "layer_norm": (lambda L, x: L.layer_norm(x, (6,), x[0, 0], x[0, 1], 1e-3, False), NCL),
+    "batch_norm": (lambda L, x: L.batch_norm(x, x[0, :, 0], x[0, :, 1], None, None, True,
+                                             0.1, 1e-5, False), NCL),
+    "pixel_shuffle": (lambda L, x: L.pixel_shuffle(x.reshape(1, 4, 3, 3), 2), NCL),
+    "pixel_unshuffle": (lambda L, x: L.pixel_unshuffle(x.reshape(1, 1, 6, 6), 2), NCL),
+    "cosine_similarity": (lambda L, x: L.cosine_similarity(x, x.flip(0), 2), NCL),
+    "pairwise_distance": (lambda L, x: L.pairwise_distance(x[0], x[1], 1.5, 1e-3, True), NCL),
+    "prelu": (lambda L, x: L.prelu(x, x[0, :, 0].abs()), NCL),
+    "prelu_method": (lambda L, x: x.prelu(L.tensor([0.25], dtype=L.float64)), NCL),
+    "selu": (lambda L, x: L.selu(x), NCL),
+    "selu_": (lambda L, x: L.selu_(x * 1), NCL),
+    "celu": (lambda L, x: L.celu(x, 0.5), NCL),
+    "celu_": (lambda L, x: L.celu_(x * 1), NCL),
+    "threshold": (lambda L, x: L.threshold(x, 0.1, -2.0), NCL),
+    "threshold_": (lambda L, x: L.threshold_(x * 1, 0.2, 5), NCL),
+    "kl_div": (lambda L, x: L.kl_div(x, x.detach().exp()), NCL),
+    "kl_div_sum": (lambda L, x: L.kl_div(x, x * 0.5, 2, log_target=True), NCL),
+    "margin_ranking_loss": (lambda L, x: L.margin_ranking_loss(x, x.flip(0), x.sign(), 0.5),
+                            NCL),
+    "margin_ranking_loss_mean": (lambda L, x: L.margin_ranking_loss(x, x.flip(0), x.sign(),
+                                                                    0.5, 1), NCL),
+    "hinge_embedding_loss": (lambda L, x: L.hinge_embedding_loss(x, x.sign().detach()), NCL),
+    "hinge_embedding_loss_other": (lambda L, x: L.hinge_embedding_loss(x, x.sign().detach(),
+                                                                       2.0, 7), NCL),
+    "cosine_embedding_loss": (lambda L, x: L.cosine_embedding_loss(x[0], x[1], L.tensor(
+        [1.0, -1.0, 1.0]), 0.1, 2), NCL),
+    "triplet_margin_loss": (lambda L, x: L.triplet_margin_loss(x[0], x[1], x[0] * 2), NCL),
+    "triplet_margin_loss_swap": (lambda L, x: L.triplet_margin_loss(x[0], x[1], x[0] * 2, 0.5,
+                                                                    1, 1e-6, True, 1), NCL),
+    "poisson_nll_loss": (lambda L, x: L.poisson_nll_loss(x, x.detach().exp(), True, False, 1e-8,
+                                                         1), NCL),
+    "poisson_nll_loss_full": (lambda L, x: L.poisson_nll_loss(x.exp(), x.detach().exp() + 2,
+                                                              False, True, 1e-6, 0), NCL),
+    "bce_with_logits": (lambda L, x: L.binary_cross_entropy_with_logits(x, x.detach().sigmoid()),
+                        NCL),
+    "bce_with_logits_weights": (lambda L, x: L.binary_cross_entropy_with_logits(
+        x, x.detach().sigmoid(), x[0, 0].detach().abs(), x[0, 1].detach().abs(), 2), NCL),
+    "max_pool1d": (lambda L, x: L.max_pool1d(x, 2), NCL),
+    "max_pool1d_options": (lambda L, x: L.max_pool1d(x, 3, 2, 1, 1, True), NCL),
+    "max_pool2d": (lambda L, x: L.max_pool2d(x, 2, (1, 2)), NCL),
+    "avg_pool1d": (lambda L, x: L.avg_pool1d(x, 2), NCL),
+    "avg_pool1d_options": (lambda L, x: L.avg_pool1d(x, 3, 2, 1, True, False), NCL),
+    "adaptive_avg_pool1d": (lambda L, x: L.adaptive_avg_pool1d(x, 4), NCL),
+    "adaptive_max_pool1d": (lambda L, x: L.adaptive_max_pool1d(x, 4), NCL),
+    "bilinear": (lambda L, x: L.bilinear(x[0], x[1], x[:, :, :1].reshape(1, 6, 1)
+                                         .expand(1, 6, 6) * 1, x[0, 0, :1]), NCL),
+}
+
+
+@pytest.mark.parametrize("name", NN_CALLS)
+def test_nn_functions_at_the_top_level_print_like_torch(name: str) -> None:
+    call, data = NN_CALLS[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got, want = _factors(mt, call, data), _factors(torch, call, data)
+    assert got[0] == want[0]
+    assert [o[:3] for o in got[1]] == [o[:3] for o in want[1]]
+    for g, w in zip(got[1], want[1]):
+        np.testing.assert_allclose(g[3], w[3], rtol=1e-9, atol=1e-12)
+    if isinstance(want[2], BaseException):
+        assert_same_error(got[2], want[2])
+    else:
+        np.testing.assert_allclose(numpy_of(got[2]), numpy_of(want[2]), rtol=1e-8, atol=1e-10)
+
+
+NN_ERRORS = {
+    "dropout_p": lambda L: L.dropout(L.ones(3), 1.5, True),
+    "dropout_train": lambda L: L.dropout(L.ones(3), 0.5),
+    "dropout_both": lambda L: L.dropout(L.ones(3)),
+    "bce_pos_weight_grad": lambda L: L.binary_cross_entropy_with_logits(
+        L.ones(2), L.ones(2), None, L.ones(2, requires_grad=True)),
+    "bce_weight_grad": lambda L: L.binary_cross_entropy_with_logits(
+        L.ones(2), L.ones(2), L.ones(2, requires_grad=True)),
+    "dropout_str": lambda L: L.dropout(L.ones(3), "a", True),
+    "batch_norm_cudnn": lambda L: L.batch_norm(L.ones(2, 3), None, None, None, None, True, 0.1,
+                                               1e-5),
+    "kl_div_reduction": lambda L: L.kl_div(L.ones(2), L.ones(2), "mean"),
+    "margin_reduction": lambda L: L.margin_ranking_loss(L.ones(2), L.ones(2), L.ones(2), 0.0,
+                                                        "mean"),
+    "poisson_missing": lambda L: L.poisson_nll_loss(L.ones(2), L.ones(2), True, False, 1e-8),
+    "embedding_order": lambda L: L.embedding(L.tensor([1, 0]), L.ones(3, 2)),
+    "avg_pool1d_dims": lambda L: L.avg_pool1d(L.ones(3), 2),
+    "avg_pool1d_kernel": lambda L: L.avg_pool1d(L.ones(1, 3), (2, 2)),
+    "adaptive_max_pool1d_dims": lambda L: L.adaptive_max_pool1d(L.ones(1, 1, 1, 3), 2),
+    "adaptive_max_pool1d_empty": lambda L: L.adaptive_max_pool1d(L.ones(1, 0), 2),
+}
+
+
+@pytest.mark.parametrize("name", NN_ERRORS)
+def test_nn_function_errors_are_torchs(name: str) -> None:
+    call = NN_ERRORS[name]
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))

@@ -277,6 +277,7 @@ EXCLUDED: dict[str, str] = {
     **dict.fromkeys(["Alias", "Copy", "CopySlices", "Fill", "Zero", "EluInplace",
                      "LeakyReluInplace", "SqueezeInplace", "UnsqueezeInplace", "TInplace",
                      "TransposeInplace", "SqueezeAllInplace", "SqueezeDimsInplace",
+                     "SeluInplace", "CeluInplace", "ThresholdInplace",
                      "AsStridedView"],
                     "in-place op, or an internal piece of one (forward_ad.inplace runs it)"),
     **dict.fromkeys(["Bernoulli", "BernoulliOfProbabilities", "Exponential", "Normal", "Random",

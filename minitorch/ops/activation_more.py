@@ -18,11 +18,12 @@ from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ._base import Op, wrap
-from .activation import _Activation, _activation, _check_kernel_dtype
+from .activation import _IN_PLACE, _Activation, _activation, _check_kernel_dtype
 from .pointwise import sum_to, where
 
-__all__ = ["Celu", "Glu", "Hardswish", "Mish", "Prelu", "Selu", "Threshold", "celu", "glu",
-           "hardswish", "mish", "prelu", "selu", "softsign", "tanhshrink", "threshold"]
+__all__ = ["Celu", "CeluInplace", "Glu", "Hardswish", "Mish", "Prelu", "Selu", "SeluInplace",
+           "Threshold", "ThresholdInplace", "celu", "glu", "hardswish", "mish", "prelu", "selu",
+           "softsign", "tanhshrink", "threshold"]
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
@@ -104,6 +105,21 @@ class Threshold(_Activation):
         return where(x <= threshold, 0.0, g)
 
 
+class SeluInplace(Selu):
+    node_name = "EluBackward1"  # torch's selu_ is elu_ with a scale
+
+
+class CeluInplace(Celu):
+    node_name = "CeluBackward1"
+
+
+class ThresholdInplace(Threshold):
+    node_name = "ThresholdBackward1"
+
+
+_IN_PLACE.update({Selu: SeluInplace, Celu: CeluInplace})
+
+
 def _elu_kernel(input: Any) -> None:
     """torch's selu and celu run elu's kernel, which names itself when it refuses a dtype."""
     if isinstance(input, Tensor):
@@ -162,7 +178,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     options = {"threshold": _args.number("threshold", threshold, "threshold", 2),
                "value": _args.number("threshold", value, "value", 3)}
     if inplace:
-        return input._inplace(lambda a: Threshold.apply(a, **options))
+        return input._inplace(lambda a: ThresholdInplace.apply(a, **options))
     return Threshold.apply(input, **options)
 
 
