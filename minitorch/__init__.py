@@ -114,6 +114,8 @@ from ._layout import (
 from ._nn_functions import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
+    alpha_dropout,
+    alpha_dropout_,
     avg_pool1d,
     batch_norm,
     bilinear,
@@ -129,6 +131,8 @@ from ._nn_functions import (
     dropout,
     dropout_,
     embedding,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
     hinge_embedding_loss,
     kl_div,
     layer_norm,

@@ -14,16 +14,19 @@ tensor([0.5000, 0.0000])
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import _args
 from ._tensor import Tensor
 from .nn import functional as F
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "avg_pool1d", "batch_norm",
+__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "alpha_dropout_",
+           "avg_pool1d", "batch_norm",
            "bilinear", "binary_cross_entropy_with_logits", "celu", "celu_", "conv1d", "conv2d",
            "conv3d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
-           "dropout", "dropout_", "embedding", "hinge_embedding_loss", "kl_div", "layer_norm",
+           "dropout", "dropout_", "embedding", "feature_alpha_dropout", "feature_alpha_dropout_",
+           "hinge_embedding_loss", "kl_div", "layer_norm",
            "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
            "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "selu", "selu_",
            "threshold", "threshold_", "triplet_margin_loss"]
@@ -329,3 +332,76 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
     values, indices = F.adaptive_max_pool2d(input.unsqueeze(-2), (1, size),
                                             return_indices=True)
     return values.squeeze(-2), indices.squeeze(-2)
+
+
+_ALPHA = 1.7580993408473766  # SELU's alpha times its scale: the value dropped units take
+
+
+def alpha_dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
+                  ) -> Tensor:
+    """Dropout that keeps SELU's mean and variance: dropped elements take ``-alpha``'s
+    value, then all are scaled and shifted back (torch's composition, its mask).
+
+    >>> minitorch.alpha_dropout(minitorch.ones(2), 0.5, False)
+    tensor([1., 1.])
+    """
+    return _alpha_dropout("alpha_dropout", input, p, train, feature=False, inplace=False)
+
+
+def alpha_dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
+                   ) -> Tensor:
+    """In-place ``alpha_dropout``.
+
+    >>> minitorch.alpha_dropout_(minitorch.ones(2), 0.0, True)
+    tensor([1., 1.])
+    """
+    return _alpha_dropout("alpha_dropout_", input, p, train, feature=False, inplace=True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = _args.OMITTED,
+                          train: bool = _args.OMITTED) -> Tensor:
+    """``alpha_dropout`` of whole channels (one draw per sample and channel).
+
+    >>> minitorch.feature_alpha_dropout(minitorch.ones(1, 2), 0.5, False)
+    tensor([[1., 1.]])
+    """
+    return _alpha_dropout("feature_alpha_dropout", input, p, train, feature=True,
+                          inplace=False)
+
+
+def feature_alpha_dropout_(input: Tensor, p: float = _args.OMITTED,
+                           train: bool = _args.OMITTED) -> Tensor:
+    """In-place ``feature_alpha_dropout``.
+
+    >>> minitorch.feature_alpha_dropout_(minitorch.ones(1, 2), 0.0, True)
+    tensor([[1., 1.]])
+    """
+    return _alpha_dropout("feature_alpha_dropout_", input, p, train, feature=True,
+                          inplace=True)
+
+
+def _alpha_dropout(fn: str, input: Any, p: Any, train: Any, feature: bool,
+                   inplace: bool) -> Tensor:
+    """torch's ``_dropout_impl`` for alpha dropout: a mask by ``bernoulli_(1 - p)`` (per
+    channel for ``feature``), scaled by ``a``, plus the shift ``b``."""
+    from ._creation import empty
+
+    _args.tensor_args(fn, (input, "input", 1))
+    _args.missing(fn, (p, "p"), (train, "train"))
+    (p,) = _args.reals(fn, (p, "p", 2))
+    train = _args.flag(fn, train, "train", 3)
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")
+    if p == 0 or not train or not input.numel():
+        return input
+    if p == 1:
+        zero = input.new_zeros(())
+        return input.mul_(zero) if inplace else input * zero
+    if feature and input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = (*input.shape[:2], *(1,) * (input.dim() - 2)) if feature else input.shape
+    noise = empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
+    a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
+    shift = noise.add(-1).mul_(_ALPHA * a).add_(_ALPHA * a * p)
+    noise.mul_(a)
+    return (input.mul_(noise) if inplace else input * noise).add_(shift)

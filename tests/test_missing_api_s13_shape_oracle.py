@@ -1166,11 +1166,9 @@ def _factors(L: Any, call: Any, data: np.ndarray) -> tuple:
     return type(result).__name__, outputs, error or grads[0]
 
 
-@pytest.mark.parametrize("name", DECOMPOSITION_CALLS)
-def test_decompositions_are_torchs(name: str) -> None:
+def assert_factors_like_torch(call: Any, data: np.ndarray) -> None:
     """Nodes, dtypes and values (to float64 rounding: LAPACK's paths differ in the last bits)
-    of the factors and of their gradient, or torch's refusal of it."""
-    call, data = DECOMPOSITION_CALLS[name]
+    of the results and of their gradient, or torch's refusal of it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got, want = _factors(mt, call, data), _factors(torch, call, data)
@@ -1182,6 +1180,11 @@ def test_decompositions_are_torchs(name: str) -> None:
         assert_same_error(got[2], want[2])
     else:
         np.testing.assert_allclose(numpy_of(got[2]), numpy_of(want[2]), rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("name", DECOMPOSITION_CALLS)
+def test_decompositions_are_torchs(name: str) -> None:
+    assert_factors_like_torch(*DECOMPOSITION_CALLS[name])
 
 
 @pytest.mark.parametrize("name", [n for n in DECOMPOSITION_CALLS if "negative" not in n and
@@ -1294,25 +1297,33 @@ NN_CALLS = {
 
 
 @pytest.mark.parametrize("name", NN_CALLS)
-def test_nn_functions_at_the_top_level_print_like_torch(name: str) -> None:
-    call, data = NN_CALLS[name]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got, want = _factors(mt, call, data), _factors(torch, call, data)
-    assert got[0] == want[0]
-    assert [o[:3] for o in got[1]] == [o[:3] for o in want[1]]
-    for g, w in zip(got[1], want[1]):
-        np.testing.assert_allclose(g[3], w[3], rtol=1e-9, atol=1e-12)
-    if isinstance(want[2], BaseException):
-        assert_same_error(got[2], want[2])
-    else:
-        np.testing.assert_allclose(numpy_of(got[2]), numpy_of(want[2]), rtol=1e-8, atol=1e-10)
+def test_nn_functions_at_the_top_level_are_torchs(name: str) -> None:
+    assert_factors_like_torch(*NN_CALLS[name])
+
+
+@pytest.mark.parametrize("call", [
+    "L.alpha_dropout(x, 0.3, True)", "L.feature_alpha_dropout(x, 0.4, True)",
+    "L.alpha_dropout_(x * 1, 0.3, True)", "L.feature_alpha_dropout_(x * 1, 0.6, True)",
+    "L.alpha_dropout(x, 1.0, True)", "L.feature_alpha_dropout(x, 0.0, True)",
+    "L.alpha_dropout(x, 0.5, False)", "L.dropout(x, 0.3, True)", "L.dropout_(x * 1, 0.3, True)"])
+def test_dropouts_at_the_top_level_draw_torchs_masks(call: str) -> None:
+    def printed(L: Any) -> list:
+        L.manual_seed(7)
+        x = L.tensor(NCL, requires_grad=True)
+        out = eval(call, {"L": L, "x": x})
+        return [repr(out), repr(L.autograd.grad((out * out).sum(), x)[0])] \
+            if out.grad_fn is not None else [repr(out)]
+
+    assert printed(mt) == printed(torch)
 
 
 NN_ERRORS = {
     "dropout_p": lambda L: L.dropout(L.ones(3), 1.5, True),
     "dropout_train": lambda L: L.dropout(L.ones(3), 0.5),
     "dropout_both": lambda L: L.dropout(L.ones(3)),
+    "alpha_dropout_p": lambda L: L.alpha_dropout(L.ones(3), -0.5, True),
+    "alpha_dropout_train": lambda L: L.alpha_dropout_(L.ones(3), 0.5),
+    "feature_alpha_dropout_vector": lambda L: L.feature_alpha_dropout(L.ones(3), 0.5, True),
     "bce_pos_weight_grad": lambda L: L.binary_cross_entropy_with_logits(
         L.ones(2), L.ones(2), None, L.ones(2, requires_grad=True)),
     "bce_weight_grad": lambda L: L.binary_cross_entropy_with_logits(
