@@ -134,6 +134,7 @@ from ._nn_functions import (
     feature_alpha_dropout,
     feature_alpha_dropout_,
     hinge_embedding_loss,
+    instance_norm,
     kl_div,
     layer_norm,
     margin_ranking_loss,
@@ -202,7 +203,7 @@ from .ops.decompositions import (
 )
 from .ops.diagonal import block_diag, diag, diag_embed, diagflat, diagonal, trace
 from .ops.differences import cumulative_trapezoid, diff, trapezoid, trapz
-from .ops.dist import cdist, dist
+from .ops.dist import cdist, dist, pdist
 from .ops.einsum import einsum
 from .ops.gather import gather, index_select, scatter, scatter_add
 from .ops.grids import cartesian_prod, combinations, vander

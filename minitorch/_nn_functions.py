@@ -26,7 +26,7 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "alpha
            "bilinear", "binary_cross_entropy_with_logits", "celu", "celu_", "conv1d", "conv2d",
            "conv3d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
            "dropout", "dropout_", "embedding", "feature_alpha_dropout", "feature_alpha_dropout_",
-           "hinge_embedding_loss", "kl_div", "layer_norm",
+           "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
            "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
            "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "selu", "selu_",
            "threshold", "threshold_", "triplet_margin_loss"]
@@ -405,3 +405,41 @@ def _alpha_dropout(fn: str, input: Any, p: Any, train: Any, feature: bool,
     shift = noise.add(-1).mul_(_ALPHA * a).add_(_ALPHA * a * p)
     noise.mul_(a)
     return (input.mul_(noise) if inplace else input * noise).add_(shift)
+
+
+def instance_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.OMITTED,
+                  running_mean: Any = _args.OMITTED, running_var: Any = _args.OMITTED,
+                  use_input_stats: Any = _args.OMITTED, momentum: Any = _args.OMITTED,
+                  eps: Any = _args.OMITTED, cudnn_enabled: Any = _args.OMITTED) -> Tensor:
+    """Each sample's channels normalised on their own: torch's composition, one
+    ``batch_norm`` of the input seen as one sample of ``N * C`` channels (the running
+    statistics updated with the mean over the samples).
+
+    >>> minitorch.instance_norm(minitorch.tensor([[[1., 3.]]]), None, None, None, None,
+    ...                         True, 0.1, 1e-5, False)
+    tensor([[[-1.0000,  1.0000]]])
+    """
+    _args.missing("instance_norm", (weight, "weight"), (bias, "bias"),
+                  (running_mean, "running_mean"), (running_var, "running_var"),
+                  (use_input_stats, "use_input_stats"), (momentum, "momentum"), (eps, "eps"),
+                  (cudnn_enabled, "cudnn_enabled"))
+    _args.tensor_args("instance_norm", (input, "input", 1))
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false")
+    samples, channels = input.shape[:2]
+
+    def repeated(t: Any) -> Any:
+        return None if t is None else t.repeat(samples)
+
+    mean, var = repeated(running_mean), repeated(running_var)
+    shape = (1, samples * channels, *input.shape[2:])
+    out = F.batch_norm(input.contiguous().view(shape), mean, var, repeated(weight),
+                       repeated(bias), use_input_stats, momentum, eps)
+    from .autograd.grad_mode import no_grad
+
+    with no_grad():
+        for given, updated in ((running_mean, mean), (running_var, var)):
+            if given is not None:
+                given.copy_(updated.view(samples, channels).mean(0))
+    return out.view(input.shape)

@@ -974,6 +974,11 @@ PRODUCT_CALLS = {
                       MATRIX),
     "cdist_mm": (lambda L, x: L.cdist(x, x * 0.5, compute_mode="use_mm_for_euclid_dist"),
                  MATRIX),
+    "pdist": (lambda L, x: L.pdist(x), MATRIX),
+    "pdist_p1": (lambda L, x: L.pdist(x.t(), 1), MATRIX),
+    "pdist_inf": (lambda L, x: L.pdist(x, float("inf")), MATRIX),
+    "pdist_p3": (lambda L, x: L.pdist(x, 3), MATRIX),
+    "pdist_one_row": (lambda L, x: L.pdist(x[:1]), MATRIX),
     "cdist_large": (lambda L, x: L.cdist(x.reshape(-1, 1).repeat(3, 2), x[:2, :2]), MATRIX),
     "addr": (lambda L, x: L.addr(x, x[:, 0], x[0]), MATRIX),
     "addr_scaled": (lambda L, x: x.addr(x[:, 1], x[0], beta=0.5, alpha=-2), MATRIX),
@@ -1014,7 +1019,7 @@ def test_products_print_like_torch(name: str) -> None:
         assert_prints_like_torch(call, data)
 
 
-@pytest.mark.parametrize("name", [n for n in PRODUCT_CALLS if n[-1] != "_" and "cdist" not in n
+@pytest.mark.parametrize("name", [n for n in PRODUCT_CALLS if n[-1] != "_" and "dist" not in n
                                   and "beta_zero" not in n])
 def test_products_pass_gradcheck(name: str) -> None:
     call, data = PRODUCT_CALLS[name]
@@ -1023,7 +1028,7 @@ def test_products_pass_gradcheck(name: str) -> None:
         assert_gradcheck(call, data)
 
 
-@pytest.mark.parametrize("name", [n for n in PRODUCT_CALLS if "cdist" in n])
+@pytest.mark.parametrize("name", [n for n in PRODUCT_CALLS if "dist" in n and "one_row" not in n])
 def test_cdist_gradient_passes_gradcheck_and_refuses_a_graph_as_torch(name: str) -> None:
     call, data = PRODUCT_CALLS[name]
     x = mt.tensor(data, requires_grad=True)
@@ -1077,6 +1082,10 @@ PRODUCT_ERRORS = {
     "cdist_int": lambda L: L.cdist(L.ones(3, 3).long(), L.ones(3, 3).long()),
     "cdist_dtypes": lambda L: L.cdist(L.ones(3, 3), L.ones(3, 3).double()),
     "cdist_mode": lambda L: L.cdist(L.ones(3, 3), L.ones(3, 3), compute_mode="foo"),
+    "pdist_vector": lambda L: L.pdist(L.ones(3)),
+    "pdist_cube": lambda L: L.pdist(L.ones(2, 3, 4)),
+    "pdist_p": lambda L: L.pdist(L.ones(3, 2), -1.0),
+    "pdist_int": lambda L: L.pdist(L.ones(3, 2, dtype=L.int64)),
     "addr_shape": lambda L: L.addr(L.ones(3, 3), L.ones(3), L.ones(2)),
     "addr_matrix": lambda L: L.addr(L.ones(3, 3), L.ones(3, 3), L.ones(3)),
     "addr_float_beta": lambda L: L.addr(L.ones(2, 2, dtype=L.int64), L.ones(2, dtype=L.int64),
@@ -1291,6 +1300,10 @@ NN_CALLS = {
     "avg_pool1d_options": (lambda L, x: L.avg_pool1d(x, 3, 2, 1, True, False), NCL),
     "adaptive_avg_pool1d": (lambda L, x: L.adaptive_avg_pool1d(x, 4), NCL),
     "adaptive_max_pool1d": (lambda L, x: L.adaptive_max_pool1d(x, 4), NCL),
+    "instance_norm": (lambda L, x: L.instance_norm(x, x[0, :, 0], x[1, :, 1], None, None, True,
+                                                   0.1, 1e-5, False), NCL),
+    "instance_norm_4d": (lambda L, x: L.instance_norm(x.reshape(2, 3, 2, 3), None, None, None,
+                                                      None, True, 0.1, 1e-3, True), NCL),
     "bilinear": (lambda L, x: L.bilinear(x[0], x[1], x[:, :, :1].reshape(1, 6, 1)
                                          .expand(1, 6, 6) * 1, x[0, 0, :1]), NCL),
 }
@@ -1317,6 +1330,16 @@ def test_dropouts_at_the_top_level_draw_torchs_masks(call: str) -> None:
     assert printed(mt) == printed(torch)
 
 
+def test_instance_norm_updates_running_statistics_as_torch() -> None:
+    printed = []
+    for L in (mt, torch):
+        mean, var = L.zeros(3, dtype=L.float64), L.ones(3, dtype=L.float64)
+        L.instance_norm(L.tensor(NCL), None, None, mean, var, True, 0.3, 1e-5, False)
+        out = L.instance_norm(L.tensor(NCL), None, None, mean, var, False, 0.3, 1e-5, False)
+        printed.append([repr(mean), repr(var), repr(out)])
+    assert printed[0] == printed[1]
+
+
 NN_ERRORS = {
     "dropout_p": lambda L: L.dropout(L.ones(3), 1.5, True),
     "dropout_train": lambda L: L.dropout(L.ones(3), 0.5),
@@ -1335,6 +1358,9 @@ NN_ERRORS = {
     "margin_reduction": lambda L: L.margin_ranking_loss(L.ones(2), L.ones(2), L.ones(2), 0.0,
                                                         "mean"),
     "poisson_missing": lambda L: L.poisson_nll_loss(L.ones(2), L.ones(2), True, False, 1e-8),
+    "instance_norm_statistics": lambda L: L.instance_norm(L.ones(2, 3, 4), None, None, None,
+                                                          None, False, 0.1, 1e-5, False),
+    "instance_norm_missing": lambda L: L.instance_norm(L.ones(2, 3, 4), None, None),
     "embedding_order": lambda L: L.embedding(L.tensor([1, 0]), L.ones(3, 2)),
     "avg_pool1d_dims": lambda L: L.avg_pool1d(L.ones(3), 2),
     "avg_pool1d_kernel": lambda L: L.avg_pool1d(L.ones(1, 3), (2, 2)),

@@ -18,11 +18,11 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import is_grad_enabled, no_grad
-from ..backend import quiet
+from ..backend import index_add, quiet
 from ._base import Op, sum_to, wrap
 from .norm import _norm_backward, _reduce
 
-__all__ = ["Cdist", "Dist", "EuclideanDist", "cdist", "dist"]
+__all__ = ["Cdist", "Dist", "EuclideanDist", "Pdist", "cdist", "dist", "pdist"]
 
 
 class Dist(Op):
@@ -92,6 +92,64 @@ class Cdist(Op):
         return (sum_to(wrap(xp.sum(each, axis=-2)), a.shape) if ctx.needs_input_grad[0] else None,
                 sum_to(wrap(-xp.sum(each, axis=-3)), b.shape) if ctx.needs_input_grad[1]
                 else None)
+
+
+class Pdist(Op):
+    """The ``p``-norm distances between the rows ``i < j`` of a matrix, in that order; its
+    backward (torch's ``_pdist_backward``, on arrays) has no derivative in torch either."""
+
+    node_name = "PdistBackward0"
+    _profile_name = "aten::_pdist_forward"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, p: float) -> Tensor:
+        xp, n = a._xp, a.shape[0]
+        first, second = (xp.asarray(k, dtype=xp.int64) for k in _pairs(n))
+        diff = xp.take(a._data, first, axis=0) - xp.take(a._data, second, axis=0)
+        out = xp.squeeze(_reduce(xp, xp.abs(diff), p, (1,)), axis=-1) if diff.shape[0] else \
+            xp.zeros((0,), dtype=a._data.dtype)
+        ctx.p, ctx.pairs = p, (first, second)
+        ctx.save_for_backward(a, wrap(out))
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if is_grad_enabled():
+            raise NotImplementedError("the derivative for '_pdist_backward' is not "
+                                      "implemented.")
+        a, out = ctx.saved_tensors
+        xp, (first, second) = g._xp, ctx.pairs
+        diff = xp.take(a._data, first, axis=0) - xp.take(a._data, second, axis=0)
+        each = _cdist_term(xp, diff, xp.expand_dims(out._data, axis=-1),
+                           xp.expand_dims(g._data, axis=-1), ctx.p)
+        grad = xp.zeros(a._data.shape, dtype=a._data.dtype)
+        index_add(xp, grad, (first,), each)
+        index_add(xp, grad, (second,), -each)
+        return (wrap(grad),)
+
+
+def _pairs(n: int) -> tuple:
+    """The rows ``i < j`` of ``n``, row by row."""
+    first = [i for i in range(n) for _ in range(i + 1, n)]
+    return first, [j for i in range(n) for j in range(i + 1, n)]
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """The ``p``-norm distance between each pair of rows ``i < j`` of a matrix, as one
+    vector (the upper triangle of ``cdist(input, input)``, row by row).
+
+    >>> minitorch.pdist(minitorch.tensor([[0., 0.], [3., 4.], [0., 1.]]))
+    tensor([5.0000, 1.0000, 4.2426])
+    """
+    _args.tensor_args("pdist", (input, "input", 1))
+    (p,) = _args.reals("pdist", (p, "p", 2))
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return Pdist.apply(input, p=float(p))
 
 
 def _cdist_term(xp: Any, diff: Any, dist: Any, grad: Any, p: float) -> Any:
