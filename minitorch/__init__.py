@@ -124,6 +124,46 @@ from ._layout import (
     preserve_format,
     strided,
 )
+from ._nn_functions import (
+    adaptive_avg_pool1d,
+    adaptive_max_pool1d,
+    alpha_dropout,
+    alpha_dropout_,
+    avg_pool1d,
+    batch_norm,
+    bilinear,
+    binary_cross_entropy_with_logits,
+    celu,
+    celu_,
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose2d,
+    cosine_embedding_loss,
+    cosine_similarity,
+    dropout,
+    dropout_,
+    embedding,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    margin_ranking_loss,
+    max_pool1d,
+    max_pool2d,
+    pairwise_distance,
+    pixel_shuffle,
+    pixel_unshuffle,
+    poisson_nll_loss,
+    prelu,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+    triplet_margin_loss,
+)
 from ._random import (
     Generator,
     bernoulli,
@@ -141,6 +181,7 @@ from ._random import (
     seed,
     set_rng_state,
 )
+from ._range import range
 from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
 from .autograd.anomaly_mode import (
@@ -159,6 +200,7 @@ from .autograd.grad_mode import (
 from .backend import device
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
+from .ops.as_strided import as_strided
 from .ops.binary_more import (
     arctan2,
     atan2,
@@ -172,15 +214,31 @@ from .ops.binary_more import (
     logaddexp2,
 )
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
-from .ops.diagonal import diag, diag_embed, diagonal
-from .ops.dist import dist
+from .ops.counting import bincount, bucketize, histc, isin, searchsorted
+from .ops.cross import cross
+from .ops.decompositions import (
+    cholesky,
+    cholesky_inverse,
+    cholesky_solve,
+    logdet,
+    pinverse,
+    qr,
+    slogdet,
+    svd,
+)
+from .ops.diagonal import block_diag, diag, diag_embed, diagflat, diagonal, trace
+from .ops.differences import cumulative_trapezoid, diff, trapezoid, trapz
+from .ops.dist import cdist, dist, pdist
 from .ops.divisors import gcd, lcm
 from .ops.einsum import einsum
 from .ops.floating import frexp, ldexp, nextafter
 from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from .ops.gather import gather, index_select, scatter, scatter_add, scatter_reduce
+from .ops.grids import cartesian_prod, combinations, vander
 from .ops.hardshrink import hardshrink
 from .ops.householder import geqrf
+from .ops.index_tables import tril_indices, triu_indices, unravel_index
+from .ops.index_write import index_copy, index_fill, index_put, index_put_, put, take
 from .ops.inplace_more import index_add
 from .ops.kl_div import xlogy
 from .ops.linalg import addmm, matmul, mm
@@ -204,7 +262,7 @@ from .ops.logic import (
     logical_xor,
     signbit,
 )
-from .ops.masked import masked_select
+from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
@@ -225,7 +283,15 @@ from .ops.pointwise import (
     sub,
     where,
 )
-from .ops.products import outer
+from .ops.products import (
+    chain_matmul,
+    inner,
+    kron,
+    matrix_power,
+    outer,
+    tensordot,
+    vdot,
+)
 from .ops.rearrange import (
     fliplr,
     flipud,
@@ -247,6 +313,8 @@ from .ops.reduction_more import (
     std_mean,
     var_mean,
 )
+from .ops.renorm import renorm
+from .ops.scaled_products import addbmm, addmv, addmv_, addr, baddbmm
 from .ops.scan import cumprod, cumsum, flip, prod
 from .ops.scan_more import cummax, cummin, logcumsumexp
 from .ops.selection import kthvalue, median, mode, msort, nanmedian
@@ -265,6 +333,7 @@ from .ops.stacking import (
     row_stack,
     vstack,
 )
+from .ops.statistics import corrcoef, cov, nanquantile, quantile
 from .ops.take import take_along_dim
 from .ops.tensor_split import dsplit, hsplit, tensor_split, unsafe_chunk, unsafe_split, vsplit
 from .ops.triangle import tril, triu
@@ -281,6 +350,7 @@ from .ops.trig import (
     tan,
 )
 from .ops.unique import unique, unique_consecutive
+from .ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 from .serialization import load, save
 
 ger = outer  # torch's older name

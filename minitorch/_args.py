@@ -45,6 +45,22 @@ def required(fn: str, value: Any, name: str) -> Any:
     return value
 
 
+def missing(fn: str, *given: tuple) -> None:
+    """torch's parser's refusal of required arguments left out, ``(value, name)`` pairs
+    (``OMITTED`` where left out), all named at once in its words (its plural: "argument"
+    for several, "arguments" for one).
+
+    >>> missing("dropout", (OMITTED, "p"), (OMITTED, "train"))
+    Traceback (most recent call last):
+    TypeError: dropout() missing 2 required positional argument: "p", "train"
+    """
+    names = [name for value, name in given if value is OMITTED]
+    if names:
+        listed = ", ".join(f'"{name}"' for name in names)
+        raise TypeError(f"{fn}() missing {len(names)} required positional argument"
+                        f"{'s' if len(names) == 1 else ''}: {listed}")
+
+
 def type_name(value: Any) -> str:
     """The type of ``value`` as torch's messages name it.
 

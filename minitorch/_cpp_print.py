@@ -26,7 +26,7 @@ def cpp_str(tensor: Any) -> str:
     kind = "CPUBoolType" if tensor.dtype.name == "bool" else _args._legacy_name(tensor)
     name = f"{kind}{{{','.join(map(str, shape))}}}"
     if not shape:
-        return f"{_general(float(values))}\n[ {name} ]"
+        return f"{cpp_float(float(values))}\n[ {name} ]"
     if not tensor.numel():
         return f"[ {name} ]"
     flat = _flat(values)
@@ -45,7 +45,7 @@ def _flat(values: Any) -> list:
     return [float(v) for v in values]
 
 
-def _general(value: float) -> str:
+def cpp_float(value: float) -> str:
     """C++'s default float format (``%g``), with its spellings of the specials."""
     if math.isnan(value):
         return "nan" if math.copysign(1, value) > 0 else "-nan"
@@ -62,16 +62,15 @@ def _format(flat: list) -> tuple:
     def exponent(v: float) -> float:
         return math.floor(math.log10(v)) + 1 if v else 1
 
-    low, high = (exponent(min(finite)), exponent(max(finite))) if finite else (1, 1)
-    scientific = (11, lambda v: f"{v:.4e}" if math.isfinite(v) else _general(v))
-
     def fixed(v: float) -> str:
-        return f"{v:.4f}" if math.isfinite(v) else _general(v)
+        return f"{v:.4f}" if math.isfinite(v) else cpp_float(v)
 
+    low, high = (exponent(min(finite)), exponent(max(finite))) if finite else (1, 1)
+    scientific = (11, lambda v: f"{v:.4e}" if math.isfinite(v) else cpp_float(v))
     if integral:
         if high > 9:
             return (1.0, *scientific)
-        return 1.0, int(high) + 1, _general
+        return 1.0, int(high) + 1, cpp_float
     if high - low > 4:
         width, number = scientific
         return 1.0, width + (abs(high) > 99 or abs(low) > 99), number

@@ -32,10 +32,16 @@ from ._tensor import (
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous, reinterpret
 from .ops import (
+    activation_more,
+    as_strided,
     binary_more,
     broadcast,
     compare_inplace,
+    counting,
+    cross,
+    decompositions,
     diagonal,
+    differences,
     dist,
     divisors,
     floating,
@@ -43,6 +49,7 @@ from .ops import (
     gather,
     hardshrink,
     hyperbolic,
+    index_write,
     indexing,
     inplace,
     inplace_more,
@@ -62,6 +69,8 @@ from .ops import (
     rearrange,
     reduction,
     reduction_more,
+    renorm,
+    scaled_products,
     scan,
     scan_more,
     selection,
@@ -70,12 +79,14 @@ from .ops import (
     special,
     special_functions,
     split,
+    statistics,
     take,
     tensor_split,
     triangle,
     trig,
     unary_more,
     unique,
+    view_scatter,
 )
 from .ops._base import check_unsigned
 from .ops.pointwise import compare, logical, shift
@@ -641,7 +652,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     parts = indexing.check_key(self, key, bounds=False)
     dims = value.dim() if isinstance(value, Tensor) else 0
     if isinstance(value, Tensor):  # its shape and dtype before the indices' values
-        value = _check_value_shape(self, parts, value)
+        value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
     key = indexing.readable_key(self, parts)
     self._inplace(_write_op(self, key, dims).apply, value, key=key)
@@ -672,7 +683,7 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
     indexed = any(indexing.is_index_array(p) or isinstance(p, bool) or (  # a bool's mask
         isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:
-        _check_value_shape(self, checked, value)
+        indexing.check_value_shape(self, checked, value)
     view = _sliced(self, indexing.array_key(checked, self._xp))
     raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
                        "being used in an in-place operation.")
@@ -700,41 +711,6 @@ def _sliced(self: Tensor, parts: tuple) -> bool:
         else:
             dim += p.ndim if _args.kind_of(getattr(p, "_data", p).dtype) == "bool" else 1
     return False
-
-
-def _check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
-    """torch's errors for a value that does not broadcast to ``self[parts]`` (its leading ones
-    dropped, as torch does), then for a value of another dtype written by
-    index_put (a tensor index, a 0-d bool one included), except through one boolean mask
-    of a one-element value, which torch writes with masked_fill_ (a cast). The value comes
-    back without its leading ones."""
-    key = indexing.array_key(parts, self._xp)
-    arrays = [k for k in key if getattr(k, "ndim", 0) or _bool_array(k) or
-              isinstance(k, bool)]  # a bool indexes a new dim with a mask
-    target = indexing.result_shape(self, parts)
-    shape = tuple(value.shape)
-    while shape and shape[0] == 1:
-        shape = shape[1:]
-    fits = len(shape) <= len(target) and all(
-        v in (1, t) for v, t in zip(reversed(shape), reversed(target)))
-    if not fits and arrays:
-        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
-                           f"be broadcast to indexing result of shape {list(target)}")
-    if not fits:
-        expanded_shape(shape, target, _args.type_string(value.dtype))  # raises torch's error
-    mask_fill = (len(arrays) == 1 and getattr(arrays[0], "ndim", 0) and _bool_array(arrays[0])
-                 and value.numel() == 1)
-    if arrays and not mask_fill and value.dtype is not self.dtype:
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
-            "for the source.")
-    return value if shape == value.shape else value.view(shape)
-
-
-def _bool_array(part: Any) -> bool:
-    """True if a key's part is a boolean array (a mask; a 0-d one is still a tensor index)."""
-    return type(part).__name__ == "ndarray" and _args.kind_of(part.dtype) == "bool"
 
 
 _OPERANDS = (Tensor, int, float, complex)  # bool is an int
@@ -1092,7 +1068,22 @@ _METHODS.update({"divide_": divide_, "true_divide_": lambda self, other: div_(se
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 _METHODS.update(rearrange.METHODS)
 _METHODS.update(broadcast.METHODS)
-_METHODS.update({"split_with_sizes": split.split_with_sizes})
+_METHODS.update({"split_with_sizes": split.split_with_sizes,
+                 "masked_scatter": masked.masked_scatter,
+                 "masked_scatter_": masked.masked_scatter_})
+for _module in (index_write, view_scatter, as_strided, renorm):
+    _METHODS.update(_module.METHODS)
+_METHODS.update(scaled_products.METHODS)
+_METHODS["prelu"] = activation_more.prelu
+_METHODS.update({name: getattr(decompositions, name) for name in (
+    "svd", "qr", "slogdet", "logdet", "pinverse", "cholesky", "cholesky_solve",
+    "cholesky_inverse")})
+_METHODS.update({"inner": products.inner, "kron": products.kron, "vdot": products.vdot,
+                 "matrix_power": products.matrix_power, "cross": cross.cross})
+_METHODS.update({"diff": differences.diff, "cov": statistics.cov,
+                 "corrcoef": statistics.corrcoef, "quantile": statistics.quantile,
+                 "nanquantile": statistics.nanquantile, "histc": counting.histc,
+                 "bincount": counting.bincount})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 

@@ -576,3 +576,42 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
             return None
         values[i], vecs[i] = w, work_a
     return values.reshape(a.shape[:-1]), vecs.reshape(a.shape)
+
+
+def svd(a: np.ndarray, full_matrices: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``U``, ``S``, ``Vh`` of each matrix of the float batch ``a`` as torch's
+    ``linalg.svd`` computes them on CPU: LAPACK's gesdd on a column-major copy (so the signs
+    of the singular vectors are torch's), workspace from a query. None without MKL.
+
+    >>> r = svd(np.float64([[3, 0], [0, 4]]), False)
+    >>> r is None or r[1].tolist() == [4.0, 3.0]
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or not a.size:
+        return None
+    _use_threads()
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    cols_u, rows_vh = (m, n) if full_matrices else (k, k)
+    flat = a.reshape(-1, m, n)
+    us = np.empty((flat.shape[0], m, cols_u), a.dtype)
+    ss = np.empty((flat.shape[0], k), a.dtype)
+    vhs = np.empty((flat.shape[0], rows_vh, n), a.dtype)
+    routine = getattr(library(), f"{kind}gesdd_")
+    jobz = ctypes.c_char(b"A" if full_matrices else b"S")
+    for i in range(flat.shape[0]):
+        work_a, s = _column_major(flat[i]), _empty((k,), a.dtype)
+        u, vh = _column_major(us[i]), _column_major(vhs[i])
+        iwork, info, optimal = np.empty(max(1, 8 * k), np.int32), ctypes.c_int(0), \
+            np.zeros(1, a.dtype)
+        args = (ctypes.byref(jobz), _ref(m), _ref(n), _pointer(work_a), _ref(max(1, m)),
+                _pointer(s), _pointer(u), _ref(max(1, m)), _pointer(vh), _ref(max(1, rows_vh)))
+        routine(*args, _pointer(optimal), _ref(-1), _pointer(iwork), ctypes.byref(info))
+        work = _empty((max(1, int(optimal[0])),), a.dtype)
+        routine(*args, _pointer(work), _ref(work.size), _pointer(iwork), ctypes.byref(info))
+        if info.value:
+            return None
+        us[i], ss[i], vhs[i] = u, s, vh
+    return (us.reshape(*a.shape[:-2], m, cols_u), ss.reshape(*a.shape[:-2], k),
+            vhs.reshape(*a.shape[:-2], rows_vh, n))

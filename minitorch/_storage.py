@@ -16,9 +16,11 @@ from typing import Any
 
 from ._warn_once import warn_once
 
-__all__ = ["TypedStorage", "UntypedStorage", "storage", "untyped_storage"]
+__all__ = ["TypedStorage", "UntypedStorage", "storage", "storage_root", "untyped_storage"]
 
-def _root(t: Any) -> Any:
+
+def storage_root(t: Any) -> Any:
+    """The tensor whose memory ``t`` lives in: its base if it is a view, else itself."""
     return t._memory_root()
 
 
@@ -70,7 +72,7 @@ class TypedStorage(UntypedStorage):
 
 def untyped_storage(self: Any) -> UntypedStorage:
     """The memory this tensor (and every view of its base) lives in, counted in bytes."""
-    return UntypedStorage(_root(self))
+    return UntypedStorage(storage_root(self))
 
 
 def storage(self: Any) -> TypedStorage:
@@ -80,4 +82,4 @@ def storage(self: Any) -> TypedStorage:
               "will be the only storage class. This should only matter to you if you are using "
               "storages directly.  To access UntypedStorage directly, use "
               "tensor.untyped_storage() instead of tensor.storage()")
-    return TypedStorage(_root(self))
+    return TypedStorage(storage_root(self))

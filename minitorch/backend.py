@@ -387,6 +387,36 @@ def element_strides(array: Any) -> tuple | None:
     return tuple(s // size for s in strides)
 
 
+def storage_view(array: Any) -> Any:
+    """``array``'s memory as a 1-d view in address order (torch's storage of a tensor that
+    owns ``array``), when ``array`` covers it densely (any order of its dims); None where it
+    does not, or where the array library exposes no strides.
+
+    >>> storage_view(np.arange(6.0).reshape(2, 3).T)
+    array([0., 1., 2., 3., 4., 5.])
+    """
+    strides = element_strides(array)
+    if strides is None or (not isinstance(array, np.ndarray) and not is_cupy(namespace(array))):
+        return None
+    xp = namespace(array)
+    order = sorted(range(array.ndim), key=lambda d: -strides[d])
+    dense = xp.permute_dims(array, tuple(order))
+    return xp.reshape(dense, (-1,)) if is_c_contiguous(dense) else None
+
+
+def strided_view(flat: Any, offset: int, sizes: tuple, strides: tuple) -> Any:
+    """The view of the 1-d ``flat`` with ``sizes`` and ``strides`` (in elements) from element
+    ``offset`` (checked to lie inside ``flat``), as torch's ``as_strided``.
+
+    >>> strided_view(np.arange(6.0), 1, (2, 2), (2, 1))
+    array([[1., 2.],
+           [3., 4.]])
+    """
+    tricks = np.lib.stride_tricks if isinstance(flat, np.ndarray) else \
+        importlib.import_module("cupy.lib.stride_tricks")
+    return tricks.as_strided(flat[offset:], sizes, tuple(s * flat.itemsize for s in strides))
+
+
 def dense_strides(sizes: tuple, strides: tuple) -> tuple:
     """torch's ``infer_dense_strides``: the contiguous strides that keep the order of
     ``strides`` (smallest innermost; a dim of stride 0 keeps its place), as ``clone()`` gives
@@ -683,9 +713,21 @@ def embed_diagonal(xp: ModuleType, values: Any, shape: tuple, offset: int, axis1
            [0, 0, 2]])
     """
     out = xp.zeros(shape, dtype=values.dtype)
-    key, at = _diagonal_key(xp, shape, offset, axis1, axis2)
-    setitem(xp, out, key, xp.moveaxis(values, -1, at))
+    write_diagonal(xp, out, values, offset, axis1, axis2)
     return out
+
+
+def write_diagonal(xp: ModuleType, target: Any, values: Any, offset: int, axis1: int,
+                   axis2: int) -> None:
+    """``values``' last axis written on the diagonal ``offset`` of ``target`` over ``axis1``
+    and ``axis2``, in place.
+
+    >>> a = np.zeros((2, 2), dtype=int); write_diagonal(np, a, np.array([3, 4]), 0, 0, 1); a
+    array([[3, 0],
+           [0, 4]])
+    """
+    key, at = _diagonal_key(xp, target.shape, offset, axis1, axis2)
+    setitem(xp, target, key, xp.moveaxis(values, -1, at))
 
 
 def setitem(xp: ModuleType, target: Any, key: Any, values: Any) -> None:

@@ -13,15 +13,22 @@ from typing import Any
 
 from . import _args, _call_form
 from ._tensor import Tensor
+from .ops.cross import linalg_cross as cross
+from .ops.decompositions import linalg_cholesky as cholesky
+from .ops.decompositions import linalg_pinv as pinv
+from .ops.decompositions import linalg_slogdet as slogdet
+from .ops.decompositions import linalg_svd as svd
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
 from .ops.inverse import LinAlgError, det, inv, solve
 from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
+from .ops.products import matrix_power, multi_dot
 
-__all__ = ["LinAlgError", "det", "eigh", "eigvalsh", "householder_product", "inv", "matrix_exp",
-           "matrix_norm", "norm", "qr", "solve", "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "householder_product",
+           "inv", "matrix_exp", "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "qr",
+           "slogdet", "solve", "svd", "vector_norm"]
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,

@@ -13,7 +13,8 @@ from collections import namedtuple
 from typing import Any
 
 __all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "linalg_eigh",
-           "linalg_qr", "max", "median", "min", "mode", "nanmedian", "sort", "topk"]
+           "linalg_qr", "linalg_slogdet", "linalg_svd", "max", "median", "min", "mode",
+           "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -43,3 +44,8 @@ linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 linalg_qr = _return_type("linalg_qr", ("Q", "R"))
 geqrf = _return_type("geqrf", ("a", "tau"))
 frexp = _return_type("frexp", ("mantissa", "exponent"))
+linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+svd = _return_type("svd", ("U", "S", "V"))
+qr = _return_type("qr", ("Q", "R"))
+linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+slogdet = _return_type("slogdet", ("sign", "logabsdet"))

@@ -15,6 +15,7 @@ from typing import Any
 from .. import _args
 from .._dtype import dtype, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, checked_broadcast_shapes
+from ..autograd.grad_mode import is_grad_enabled
 from ..ops import losses
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
@@ -198,6 +199,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     for value, name, position in ((weight, "weight", 3), (pos_weight, "pos_weight", 4)):
         if value is not None:  # torch's parser, after its Python's checks
             _args.tensor_args("binary_cross_entropy_with_logits", (value, name, position))
+    for value, name in ((weight, "weight"), (pos_weight, "pos_weight")):
+        if value is not None and value.requires_grad and is_grad_enabled():
+            raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
+                               f"differentiable with respect to argument '{name}'. This input "
+                               "cannot have requires_grad True.")
     floating_kernel("log_sigmoid", input.dtype)
     if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
         raise _args.cast_error(result_type(input, target), target.dtype)

@@ -19,11 +19,12 @@ from .._dtype import float64
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ._base import Op, wrap
-from .activation import _Activation, _activation, _check_kernel_dtype
+from .activation import _IN_PLACE, _Activation, _activation, _check_kernel_dtype
 from .pointwise import sum_to, where
 
-__all__ = ["Celu", "Glu", "Hardswish", "Mish", "Prelu", "Selu", "Threshold", "celu", "glu",
-           "hardswish", "mish", "prelu", "selu", "softsign", "tanhshrink", "threshold"]
+__all__ = ["Celu", "CeluInplace", "Glu", "Hardswish", "Mish", "Prelu", "Selu", "SeluInplace",
+           "Threshold", "ThresholdInplace", "celu", "glu", "hardswish", "mish", "prelu", "selu",
+           "softsign", "tanhshrink", "threshold"]
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
@@ -103,6 +104,21 @@ class Threshold(_Activation):
     @staticmethod
     def gradient(g: Tensor, x: Tensor, threshold: float, value: float) -> Tensor:
         return where(x <= threshold, 0.0, g)
+
+
+class SeluInplace(Selu):
+    node_name = "EluBackward1"  # torch's selu_ is elu_ with a scale
+
+
+class CeluInplace(Celu):
+    node_name = "CeluBackward1"
+
+
+class ThresholdInplace(Threshold):
+    node_name = "ThresholdBackward1"
+
+
+_IN_PLACE.update({Selu: SeluInplace, Celu: CeluInplace, Threshold: ThresholdInplace})
 
 
 def _elu_kernel(input: Any) -> None:

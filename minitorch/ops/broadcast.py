@@ -22,7 +22,7 @@ from .. import _args
 from .._cpp_print import cpp_str
 from .._tensor import Tensor, broadcast_pair
 from ._base import check_same_device
-from .shape import _tensor_list
+from .shape import tensor_list
 
 __all__ = ["METHODS", "broadcast_tensors", "broadcast_to", "meshgrid"]
 
@@ -49,7 +49,7 @@ def broadcast_tensors(*tensors: Tensor) -> tuple:
     >>> [t.shape for t in minitorch.broadcast_tensors(minitorch.ones(2, 1), minitorch.ones(3))]
     [torch.Size([2, 3]), torch.Size([2, 3])]
     """
-    tensors = _tensor_list("broadcast_tensors", tensors)
+    tensors = tensor_list("broadcast_tensors", tensors)
     check_same_device(*tensors)
     shape = SimpleNamespace(shape=tensors[0].shape if tensors else ())
     for t in tensors[1:]:  # torch's order: each tensor against the shape so far
@@ -70,7 +70,7 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
     """
     if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):  # torch's Python wrapper
         tensors = tuple(tensors[0])
-    tensors = _tensor_list("meshgrid", tensors)
+    tensors = tensor_list("meshgrid", tensors)
     if indexing is None:
         if not _warned[0]:
             _warned[0] = True

@@ -1,5 +1,7 @@
 """Diagonals: ``diagonal`` (a view, DiagonalBackward0, writes reach its base), ``diag``
-(a vector's matrix, or a matrix's diagonal as a copy) and ``diag_embed``.
+(a vector's matrix, or a matrix's diagonal as a copy), ``diag_embed``, ``diagflat``,
+``trace`` (the sum of the diagonal, TraceBackward0) and ``block_diag`` (matrices along the
+diagonal of a larger one, BlockDiagBackward0).
 
 A diagonal's gradient is zeros with the gradient on the diagonal (``diagonal_backward``),
 and the gradient of ``diag_embed`` is the diagonal of its gradient: the two are each
@@ -20,10 +22,10 @@ from typing import Any
 
 from .. import _args, backend
 from .._tensor import Tensor
-from ._base import Op, wrap
+from ._base import Op, check_same_device, wrap
 
-__all__ = ["METHODS", "DiagEmbed", "Diagonal", "DiagonalBackward", "DiagonalCopy", "diag",
-           "diag_embed", "diagonal"]
+__all__ = ["METHODS", "BlockDiag", "DiagEmbed", "Diagonal", "DiagonalBackward", "DiagonalCopy",
+           "Trace", "block_diag", "diag", "diag_embed", "diagflat", "diagonal", "trace"]
 
 
 class Diagonal(Op):
@@ -147,5 +149,118 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
     return DiagonalCopy.apply(input, offset=offset, dim1=0, dim2=1)
 
 
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """The square matrix with ``input``'s elements (flattened) on the diagonal ``offset``.
+
+    >>> minitorch.diagflat(minitorch.tensor([[1, 2]]))
+    tensor([[1, 0],
+            [0, 2]])
+    """
+    _args.tensor_args("diagflat", (input, "input", 1))
+    (offset,) = _args.integers("diagflat", (offset, "offset", 2))
+    return diag(input.contiguous().view(-1), offset)  # torch's composition
+
+
+class Trace(Op):
+    """The sum of a matrix's main diagonal, added up in the accumulating dtype (float64 for
+    float32, as torch's CPU loop); its gradient is ``grad`` on that diagonal."""
+
+    node_name = "TraceBackward0"
+    _profile_name = "aten::trace"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        ctx.shape = a.shape
+        xp, data = a._xp, a._data
+        values = backend.diagonal(xp, data, 0, 0, 1)
+        if a.dtype.is_floating_point:
+            wide = xp.float64 if a.dtype.name == "float32" else data.dtype
+            return wrap(xp.astype(xp.sum(xp.astype(values, wide)), data.dtype))
+        return wrap(xp.sum(xp.astype(values, xp.int64)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        n = min(ctx.shape)
+        return (DiagonalBackward.apply(g.expand(n), shape=ctx.shape, offset=0, dim1=0, dim2=1),)
+
+
+def trace(input: Tensor) -> Tensor:
+    """The sum of the main diagonal of a matrix (an integer matrix's as int64).
+
+    >>> minitorch.trace(minitorch.tensor([[1, 2], [3, 4]]))
+    tensor(5)
+    """
+    _args.tensor_args("trace", (input, "input", 1))
+    if input.dim() != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
+    if input.dtype.name == "bool":
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    return Trace.apply(input)
+
+
+def _block(shape: tuple) -> tuple:
+    """A block's rows and columns: a number is 1 x 1, a vector one row."""
+    return (1, 1) if not shape else (1, shape[0]) if len(shape) == 1 else tuple(shape)
+
+
+class BlockDiag(Op):
+    """The inputs' matrices one after the other along the diagonal, zeros elsewhere; each
+    input's gradient is its block of the gradient."""
+
+    node_name = "BlockDiagBackward0"
+    _profile_name = "aten::block_diag"
+
+    @staticmethod
+    def forward(ctx: Any, *tensors: Tensor, dtype: Any) -> Tensor:
+        ctx.shapes = [tuple(t.shape) for t in tensors]
+        ctx.dtypes = [t.dtype for t in tensors]
+        blocks = [_block(shape) for shape in ctx.shapes]
+        xp = tensors[0]._xp
+        kind = backend.array_dtype(xp, dtype.name)
+        out = xp.zeros((sum(b[0] for b in blocks), sum(b[1] for b in blocks)), dtype=kind)
+        row = column = 0
+        for t, (rows, columns) in zip(tensors, blocks):
+            block = xp.reshape(xp.astype(t._data, kind), (rows, columns))
+            backend.setitem(xp, out, (slice(row, row + rows), slice(column, column + columns)),
+                            block)
+            row, column = row + rows, column + columns
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        grads, row, column = [], 0, 0
+        for shape, dtype in zip(ctx.shapes, ctx.dtypes):
+            rows, columns = _block(shape)
+            block = g[row:row + rows, column:column + columns].reshape(shape)
+            grads.append(block if block.dtype is dtype else block.to(dtype))
+            row, column = row + rows, column + columns
+        return tuple(grads)
+
+
+def block_diag(*tensors: Tensor) -> Tensor:
+    """The matrices (numbers as 1 x 1, vectors as one row) along the diagonal of one matrix,
+    in their common dtype.
+
+    >>> minitorch.block_diag(minitorch.tensor([[1, 2]]), minitorch.tensor(3))
+    tensor([[1, 2, 0],
+            [0, 0, 3]])
+    """
+    from .._dtype import result_type
+    from .shape import tensor_list
+
+    tensors = tensor_list("block_diag", tensors)
+    for i, t in enumerate(tensors):
+        if t.dim() > 2:
+            raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer dimensions. "
+                               f"Input {i} has {t.dim()} dimensions")
+    if not tensors:  # torch's: one row of no columns
+        from .._creation import zeros
+
+        return zeros(1, 0)
+    check_same_device(*tensors)
+    return BlockDiag.apply(*tensors, dtype=result_type(*tensors))
+
+
 _diagonal_method.__name__, _diagonal_method.__doc__ = "diagonal", diagonal.__doc__
-METHODS = {"diagonal": _diagonal_method, "diag": diag, "diag_embed": diag_embed}
+METHODS = {"diagonal": _diagonal_method, "diag": diag, "diag_embed": diag_embed,
+           "diagflat": diagflat, "trace": trace}

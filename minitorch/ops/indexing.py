@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, broadcast_shapes
+from .._tensor import Tensor, broadcast_shapes, expanded_shape
 from ..backend import namespace, to_numpy
 from .shape import Alias, Index, Select, Slice, Unsqueeze
 
@@ -377,3 +377,38 @@ def _check_int(size: int, dim: int, index: Any) -> int:
         raise IndexError(
             f"index {i} is out of bounds for dimension {dim} with size {size}")
     return i
+
+
+def check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
+    """torch's errors for a value that does not broadcast to ``self[parts]`` (its leading ones
+    dropped, as torch does), then for a value of another dtype written by
+    index_put (a tensor index, a 0-d bool one included), except through one boolean mask
+    of a one-element value, which torch writes with masked_fill_ (a cast). The value comes
+    back without its leading ones."""
+    key = array_key(parts, self._xp)
+    arrays = [k for k in key if getattr(k, "ndim", 0) or _bool_array(k) or
+              isinstance(k, bool)]  # a bool indexes a new dim with a mask
+    target = result_shape(self, parts)
+    shape = tuple(value.shape)
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    fits = len(shape) <= len(target) and all(
+        v in (1, t) for v, t in zip(reversed(shape), reversed(target)))
+    if not fits and arrays:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(target)}")
+    if not fits:
+        expanded_shape(shape, target, _args.type_string(value.dtype))  # raises torch's error
+    mask_fill = (len(arrays) == 1 and getattr(arrays[0], "ndim", 0) and _bool_array(arrays[0])
+                 and value.numel() == 1)
+    if arrays and not mask_fill and value.dtype is not self.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
+            "for the source.")
+    return value if shape == value.shape else value.view(shape)
+
+
+def _bool_array(part: Any) -> bool:
+    """True if a key's part is a boolean array (a mask; a 0-d one is still a tensor index)."""
+    return type(part).__name__ == "ndarray" and _args.kind_of(part.dtype) == "bool"

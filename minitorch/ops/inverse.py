@@ -50,8 +50,8 @@ def check_half(fn: str, a: Tensor) -> None:
     raise RuntimeError(f"linalg.{fn}: Low precision dtypes not supported. Got Half")
 
 
-def _check_square(fn: str, a: Tensor) -> None:
-    """torch's checks of ``A`` in ``linalg.<fn>``: a batch of square floating matrices."""
+def _check_square(fn: str, a: Tensor, floating: bool = True) -> None:
+    """torch's checks of ``A`` in ``linalg.<fn>``: a batch of square (floating) matrices."""
     if not isinstance(a, Tensor):
         raise TypeError(f"linalg_{fn}(): argument 'A' (position 1) must be Tensor, not "
                         f"{_args.type_name(a)}")
@@ -61,7 +61,8 @@ def _check_square(fn: str, a: Tensor) -> None:
     if rows != cols:
         raise RuntimeError(f"linalg.{fn}: A must be batches of square matrices, but they are "
                            f"{rows} by {cols} matrices")
-    _check_floating(fn, a)
+    if floating:
+        _check_floating(fn, a)
     check_half(fn, a)
 
 

@@ -1,7 +1,8 @@
 """``masked_fill``: ``value`` where a boolean mask holds, the input elsewhere (one node,
 ``MaskedFillBackward0``; the filled places get no gradient, but a tensor ``value`` gets theirs,
 ``MaskedFillBackward1``); ``masked_select``: the elements where the (broadcast) mask holds, in
-order, as a 1-d tensor (``MaskedSelectBackward0``).
+order, as a 1-d tensor (``MaskedSelectBackward0``); ``masked_scatter``, its inverse: a
+source's elements written in order where the mask holds (``MaskedScatterBackward0``).
 
 >>> import minitorch
 >>> x = minitorch.tensor([1., 2., 3.], requires_grad=True)
@@ -11,16 +12,18 @@ tensor([1., 0., 0.], grad_fn=<MaskedFillBackward0>)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, broadcast_pair, check_inplace_allowed
+from .._tensor import Tensor, broadcast_pair, check_inplace_allowed, expanded_shape
 from ..backend import getitem, setitem
 from ._base import Op, sum_to, wrap
 from .pointwise import where
+from .shape import cat
 
-__all__ = ["MaskedFill", "MaskedFillTensor", "MaskedSelect", "masked_fill", "masked_fill_",
-           "masked_select"]
+__all__ = ["MaskedFill", "MaskedFillTensor", "MaskedScatter", "MaskedSelect", "masked_fill",
+           "masked_fill_", "masked_scatter", "masked_scatter_", "masked_select"]
 
 
 class MaskedFill(Op):
@@ -154,27 +157,85 @@ class MaskedSelect(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
         input_shape, shape = ctx.shapes
-        return sum_to(_MaskedScatter.apply(g, mask, shape=shape), input_shape), None
+        zeros = wrap(g._xp.zeros(shape, dtype=g._data.dtype))
+        return sum_to(MaskedScatter.apply(zeros, mask, g), input_shape), None
 
 
-class _MaskedScatter(Op):
-    """``masked_select``'s gradient: ``g`` put where the mask holds, zeros elsewhere."""
+class MaskedScatter(Op):
+    """``source``'s first elements written, in order, where the mask (broadcast with ``a``)
+    holds; the input's gradient skips those places, the source's elements get theirs (zeros
+    for the ones left unread)."""
 
     node_name = "MaskedScatterBackward0"
     _profile_name = "aten::masked_scatter"
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, mask: Tensor, *, shape: tuple) -> Tensor:
-        xp = g._xp
+    def forward(ctx: Any, a: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+        shape = broadcast_pair(mask, a)
+        xp = a._xp
         ctx.save_for_backward(mask)
-        out = xp.zeros(shape, dtype=g._data.dtype)
-        setitem(xp, out, xp.broadcast_to(mask._data, shape), g._data)
+        ctx.shapes = (a.shape, source.shape)
+        chosen = xp.broadcast_to(mask._data, shape)
+        out = xp.asarray(xp.broadcast_to(a._data, shape), copy=True)
+        count = int(xp.count_nonzero(chosen))
+        setitem(xp, out, chosen, xp.reshape(source._data, (-1,))[:count])
         return wrap(out)
 
     @staticmethod
-    def backward(ctx: Any, gg: Tensor) -> tuple:
+    def backward(ctx: Any, g: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
-        return MaskedSelect.apply(gg, mask), None
+        input_shape, source_shape = ctx.shapes
+        grad_source = None
+        if ctx.needs_input_grad[2]:
+            picked = MaskedSelect.apply(g, mask)
+            unread = math.prod(source_shape) - picked.numel()
+            if unread:
+                zeros = wrap(g._xp.zeros((unread,), dtype=g._data.dtype))
+                picked = cat([picked, zeros])
+            grad_source = picked.view(source_shape)
+        return sum_to(where(mask, 0.0, g), input_shape), None, grad_source
+
+
+def _masked_scatter_checked(fn: str, input: Any, mask: Any, source: Any) -> None:
+    """torch's checks of masked_scatter's operands in its order: the shapes (the mask
+    broadcast with the input, or expanded to it in place), the dtypes, the count."""
+    _args.tensor_args(fn, (input, "input", 1), (mask, "mask", 2), (source, "source", 3))
+    if fn.endswith("_"):
+        check_inplace_allowed(input)
+        expanded_shape(mask.shape, input.shape, _args.type_string(mask.dtype))
+    else:
+        broadcast_pair(mask, input)
+    if source.dtype is not input.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
+                           f"got{_args.legacy(input.dtype)} and {_args.legacy(source.dtype)}")
+    if mask.dtype.name != "bool":
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_args.legacy(mask.dtype)}")
+    shape = broadcast_pair(mask, input)
+    if int(mask._xp.count_nonzero(mask._xp.broadcast_to(mask._data, shape))) > source.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """A copy of ``input`` (broadcast with ``mask``) with ``source``'s elements, in order,
+    where ``mask`` is True.
+
+    >>> minitorch.zeros(3).masked_scatter(minitorch.tensor([True, False, True]),
+    ...                                   minitorch.tensor([1., 2., 3.]))
+    tensor([1., 0., 2.])
+    """
+    _masked_scatter_checked("masked_scatter", input, mask, source)
+    return MaskedScatter.apply(input, mask, source)
+
+
+def masked_scatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """In-place ``masked_scatter``.
+
+    >>> minitorch.zeros(2).masked_scatter_(minitorch.tensor([False, True]), minitorch.ones(2))
+    tensor([0., 1.])
+    """
+    _masked_scatter_checked("masked_scatter_", input, mask, source)
+    return input._inplace(MaskedScatter.apply, mask, source)
 
 
 def masked_select(input: Tensor, mask: Tensor) -> Tensor:

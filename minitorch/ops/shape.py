@@ -441,7 +441,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     >>> minitorch.cat([minitorch.ones(1), minitorch.zeros(2)])
     tensor([1., 0., 0.])
     """
-    tensors = _tensor_list("cat", tensors)
+    tensors = tensor_list("cat", tensors)
     d = _args.integer("cat", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -467,7 +467,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     >>> minitorch.stack([minitorch.ones(2), minitorch.zeros(2)]).shape
     torch.Size([2, 2])
     """
-    tensors = _tensor_list("stack", tensors)
+    tensors = tensor_list("stack", tensors)
     _args.integer("stack", dim, "dim", 2)  # the parser's check, before the list's
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -482,15 +482,16 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
     return Stack.apply(*_promoted(tensors), dim=d)
 
 
-def _tensor_list(fn: str, tensors: Any) -> tuple:
-    """The tensors of ``cat``/``stack``'s first argument: a sequence of tensors."""
+def tensor_list(fn: str, tensors: Any, name: str = "tensors", position: int = 1) -> tuple:
+    """The tensors of an argument that is a sequence of tensors (``cat``/``stack``'s first,
+    ``index_put``'s ``indices``), refused in torch's words otherwise."""
     if isinstance(tensors, Tensor) or not isinstance(tensors, (tuple, list)):
-        raise TypeError(f"{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, "
-                        f"not {_args.type_name(tensors)}")
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of "
+                        f"Tensors, not {_args.type_name(tensors)}")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(t).__name__}")
+            raise TypeError(f"expected Tensor as element {i} in argument {position - 1}, but "
+                            f"got {type(t).__name__}")
     return tuple(tensors)
 
 

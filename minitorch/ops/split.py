@@ -24,7 +24,7 @@ from ._base import Op, wrap
 from .shape import Select, cat
 
 __all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_interleave",
-           "repeat_interleave_method", "select", "split", "split_with_sizes"]
+           "repeat_interleave_method", "select", "select_key", "split", "split_with_sizes"]
 
 
 class SplitWithSizes(Op):
@@ -160,6 +160,11 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     """
     _args.tensor_args("select", (input, "input", 1))
     dim, index = _args.integers("select", (dim, "dim", 2), (index, "index", 3))
+    return Select.apply(input, key=select_key(input, dim, index))
+
+
+def select_key(input: Tensor, dim: int, index: int) -> tuple:
+    """The key of ``input.select(dim, index)`` (two ints), after torch's checks."""
     if input.dim() == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _args.wrap_dim(dim, input.dim())
@@ -167,7 +172,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input.shape)} at dimension {d}")
-    return Select.apply(input, key=(slice(None),) * d + (index % size,))
+    return (slice(None),) * d + (index % size,)
 
 
 class Repeat(Op):

@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from .shape import _tensor_list, cat
+from .shape import cat, tensor_list
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "dstack", "hstack",
            "row_stack", "vstack"]
@@ -26,7 +26,7 @@ def _each(name: str, fn: Any, tensors: tuple) -> Any:
     items = tensors[0] if len(tensors) == 1 else tensors
     if not isinstance(items, (tuple, list)):
         raise _args.invalid_combination(name, (items,), "Tensor input", "tuple of Tensors tensors")
-    return tuple(fn(t) for t in _tensor_list(name, items))
+    return tuple(fn(t) for t in tensor_list(name, items))
 
 
 def _1d(t: Tensor) -> Tensor:
@@ -73,7 +73,7 @@ def atleast_3d(*tensors: Any) -> Any:
 
 
 def _raised(fn: str, tensors: Any, raise_to: Any) -> list:
-    tensors = _tensor_list(fn, tensors)
+    tensors = tensor_list(fn, tensors)
     if not tensors:
         raise RuntimeError(f"{fn} expects a non-empty TensorList")
     return [raise_to(t) for t in tensors]

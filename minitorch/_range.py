@@ -1,0 +1,59 @@
+"""``torch.range``: the deprecated, end-inclusive ``arange`` (torch warns on every call).
+
+>>> import warnings
+>>> with warnings.catch_warnings():
+...     warnings.simplefilter("ignore")
+...     minitorch.range(1, 3)
+tensor([1., 2., 3.])
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+from . import _args, backend
+from . import _dtype as D
+from ._creation import _created, _leaf
+
+__all__ = ["range"]
+
+
+def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any = None,
+          requires_grad: bool = False, layout: Any = None) -> Any:
+    """``start, start + step, ...`` up to and including ``end``, in the default dtype (or
+    ``dtype``); deprecated in torch: use ``arange``, which stops before ``end``.
+
+    >>> import warnings; warnings.simplefilter("ignore")
+    >>> minitorch.range(0, 1, 0.5)
+    tensor([0.0000, 0.5000, 1.0000])
+    """
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=3)
+    start, end, step, dtype, requires_grad = _args.parsed(
+        "range", ("number", start, "start", 1), ("number", end, "end", 2),
+        ("number", step, "step", 3), ("dtype", dtype, "dtype", None),
+        ("flag", requires_grad, "requires_grad", None))
+    dt = dtype or D.get_default_dtype()
+    if dt is D.bool:
+        raise NotImplementedError("\"range_cpu\" not implemented for 'Bool'")
+    if not dt.is_floating_point:  # torch's kernel reads the bounds in int64
+        start, end, step = (int(v) for v in (start, end, step))
+    if not (step > 0 or step < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    size = int((end - start) / step + 1) if dt.is_floating_point else (end - start) // step + 1
+    name = dt.name
+    wide = "float64" if dt.is_floating_point else "int64"  # torch's accumulating type
+
+    def make(xp: Any) -> Any:
+        steps = xp.arange(size, dtype=backend.array_dtype(xp, wide))
+        return xp.astype(start + steps * step, backend.array_dtype(xp, name))
+
+    return _leaf(_created(make, device), requires_grad)

@@ -1,0 +1,136 @@
+"""``as_strided``: a view of a tensor's storage with any sizes, strides (in elements) and
+storage offset, as torch's: element ``i`` of dim ``k`` lies ``i * stride[k]`` elements after
+``storage_offset`` in the memory of the tensor the input was taken from (its *storage*).
+Writes through the view reach every tensor sharing that memory.
+
+Its gradient (``AsStridedBackward0``) is torch's ``as_strided_backward``: the output's
+gradient added up per storage element (elements the view shows twice add up), then read back
+in the input's own geometry, shared evenly where the input shows one storage element more
+than once.
+
+>>> import minitorch
+>>> x = minitorch.arange(6.)
+>>> x.as_strided((2, 2), (1, 2))
+tensor([[0., 2.],
+        [1., 3.]])
+>>> x.storage_offset(), x[2:].storage_offset()
+(0, 2)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, backend
+from .._storage import storage_root
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .inplace_more import IndexAdd
+from .shape import Index
+
+__all__ = ["METHODS", "AsStrided", "as_strided", "storage_offset"]
+
+
+def _storage(t: Tensor) -> Any:
+    """The 1-d view of the memory ``t`` lives in (its root tensor's array), or minitorch's
+    refusal where numpy cannot show that memory as one array."""
+    flat = backend.storage_view(storage_root(t)._data)
+    if flat is None:
+        raise RuntimeError("minitorch cannot take an as_strided view here: the tensor's memory "
+                           "is not one dense block that this array library can re-stride "
+                           "(numpy and CuPy can, for a tensor that owns its memory or a view "
+                           "of one); clone() it first.")
+    return flat
+
+
+def storage_offset(input: Tensor) -> int:
+    """Where ``input``'s first element lies in its storage, in elements.
+
+    >>> minitorch.arange(6.).reshape(2, 3)[1:, 1:].storage_offset()
+    4
+    """
+    return _offset(input)
+
+
+def _offset(t: Tensor) -> int:
+    if not t.numel():
+        return 0
+    flat = backend.storage_view(storage_root(t)._data)
+    if flat is None or not flat.size:
+        return 0
+    return (backend.address(t._data) - backend.address(flat)) // flat.itemsize
+
+
+def _positions(xp: Any, sizes: tuple, strides: tuple, offset: int) -> Any:
+    """The storage position of every element of the geometry, as an array of ``sizes``."""
+    out = xp.full(sizes, offset, dtype=xp.int64)
+    for d, (n, stride) in enumerate(zip(sizes, strides)):
+        shape = [1] * len(sizes)
+        shape[d] = n
+        out = out + xp.reshape(xp.arange(n, dtype=xp.int64) * stride, tuple(shape))
+    return out
+
+
+class AsStrided(Op):
+    node_name = "AsStridedBackward0"
+    _profile_name = "aten::as_strided"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, sizes: tuple, strides: tuple, offset: int) -> Tensor:
+        ctx.geometry = (sizes, strides, offset)
+        ctx.input_geometry = (tuple(a.shape), tuple(a.stride()), _offset(a))
+        return a._view(backend.strided_view(_storage(a), offset, sizes, strides))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        xp = g._xp
+        shown = _positions(xp, *ctx.geometry)
+        inside = _positions(xp, *ctx.input_geometry)
+        size = 1 + max(int(xp.max(p)) if p.size else -1 for p in (shown, inside))
+        storage = wrap(xp.zeros((size,), dtype=g._data.dtype))
+        storage = IndexAdd.apply(storage, g.reshape(-1), key=(xp.reshape(shown, (-1,)),),
+                                 alpha=1)
+        grad = Index.apply(storage, key=(inside,))
+        counts = xp.zeros((size,), dtype=g._data.dtype)
+        backend.index_add(xp, counts, (xp.reshape(inside, (-1,)),),
+                          xp.ones((inside.size,), dtype=g._data.dtype))
+        shared = counts[inside]
+        return (grad / wrap(shared) if bool(xp.any(shared > 1)) else grad,)
+
+
+def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+    """A view of ``input``'s storage with the given sizes, strides (in elements) and
+    storage offset (by default ``input``'s own).
+
+    >>> minitorch.as_strided(minitorch.arange(4.), (3, 2), (1, 1))
+    tensor([[0., 1.],
+            [1., 2.],
+            [2., 3.]])
+    """
+    _args.tensor_args("as_strided", (input, "input", 1))
+    sizes = _args.int_tuple("as_strided", size, "size", 2)
+    strides = _args.int_tuple("as_strided", stride, "stride", 3)
+    offset = _offset(input) if storage_offset is None else \
+        _args.integer("as_strided", storage_offset, "storage_offset", 4)
+    if len(sizes) != len(strides):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in strides):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {list(strides)}")
+    if any(n < 0 for n in sizes):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(sizes)} and "
+                           f"strides={list(strides)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    flat = _storage(input)
+    need = 0 if 0 in sizes else offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+    if need > flat.shape[0]:
+        item = input.element_size()
+        raise RuntimeError(f"setStorage: sizes {list(sizes)}, strides {list(strides)}, storage "
+                           f"offset {offset}, and itemsize {item} requiring a storage size of "
+                           f"{need * item} are out of bounds for storage of size "
+                           f"{flat.shape[0] * item}")
+    return AsStrided.apply(input, sizes=sizes, strides=strides, offset=offset)
+
+
+METHODS = {"as_strided": as_strided, "storage_offset": storage_offset}

@@ -1,0 +1,269 @@
+"""Counting and locating values: ``histc`` (a histogram of equal bins), ``bincount``
+(occurrences of each non-negative integer, or their summed weights), ``searchsorted`` and
+``bucketize`` (where values would go in a sorted sequence) and ``isin``. None of them has a
+gradient: their results are counts and positions (a weighted ``bincount`` that requires
+grad is recorded, as torch's, under a node that refuses backward).
+
+>>> import minitorch
+>>> minitorch.bincount(minitorch.tensor([0, 2, 2]))
+tensor([1, 0, 2])
+>>> minitorch.bucketize(minitorch.tensor([0.5, 3.]), minitorch.tensor([1., 2., 3.]))
+tensor([0, 2])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, _call_form
+from .._cpp_print import cpp_float
+from .._dtype import result_type
+from .._tensor import Tensor
+from ..backend import array_dtype, index_add
+from ._base import wrap
+from .pointwise import _NoDerivative
+
+__all__ = ["Bincount", "bincount", "bucketize", "histc", "isin", "searchsorted"]
+
+
+def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
+    """Counts of ``input``'s elements in ``bins`` equal bins between ``min`` and ``max``
+    (the data's own range when both are equal; elements outside are not counted).
+
+    >>> minitorch.histc(minitorch.tensor([1., 2., 1.]), bins=4, min=0, max=3)
+    tensor([0., 2., 1., 0.])
+    """
+    _args.tensor_args("histc", (input, "input", 1))
+    bins, low, high = _args.parsed("histc", ("int", bins, "bins", 2), ("number", min, "min", 3),
+                                   ("number", max, "max", 4))
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           "dimension 0")
+    xp = input._xp
+    data = xp.reshape(input._data, (-1,))
+    low, high = float(low), float(high)
+    if low == high and data.shape[0]:
+        low, high = float(xp.min(data)), float(xp.max(data))
+    if low == high:
+        low, high = low - 1, high + 1
+    if any(v != v or v in (float("inf"), float("-inf")) for v in (low, high)):
+        raise RuntimeError(f"torch.histc: range of [{cpp_float(low)}, {cpp_float(high)}] is "
+                           "not finite")
+    if low > high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    left, right = (xp.asarray(v, dtype=data.dtype) for v in (low, high))
+    kept = data[(data >= left) & (data <= right)]
+    # torch's linear interpolation, in the input's dtype; the right edge joins the last bin
+    where = xp.astype((kept - left) * bins / (right - left), xp.int64)
+    where = xp.where(where == bins, bins - 1, where)
+    counts = xp.zeros((bins,), dtype=data.dtype)
+    index_add(xp, counts, (where,), xp.ones(where.shape, dtype=data.dtype))
+    return wrap(counts)
+
+
+class Bincount(_NoDerivative):
+    """``bincount`` with weights that require grad: torch records it and refuses backward."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::bincount"
+
+    @staticmethod
+    def compute(input: Tensor, weights: Any, minlength: int) -> Any:
+        xp, data = input._xp, input._data
+        size = max(minlength, int(xp.max(data)) + 1 if data.shape[0] else 0)
+        if weights is None:
+            counts = xp.zeros((size,), dtype=xp.int64)
+            index_add(xp, counts, (data,), xp.ones(data.shape, dtype=xp.int64))
+            return counts
+        kind = weights._data.dtype if weights.dtype.name in ("float32", "float64") \
+            else xp.float64
+        counts = xp.zeros((size,), dtype=kind)
+        index_add(xp, counts, (data,), xp.astype(weights._data, kind))
+        return counts
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each non-negative integer occurs in the 1-d ``input`` (or the sum of the
+    ``weights`` of its occurrences), for ``0 .. max(input)`` and at least ``minlength`` of
+    them.
+
+    >>> minitorch.bincount(minitorch.tensor([1, 1, 3]), minitorch.tensor([.5, .5, 2.]))
+    tensor([0., 1., 0., 2.])
+    """
+    _args.tensor_args("bincount", (input, "input", 1))
+    if weights is not None:
+        _args.tensor_args("bincount", (weights, "weights", 2))
+    (minlength,) = _args.integers("bincount", (minlength, "minlength", 3))
+    if input.dtype.is_floating_point or input.dtype.name == "bool":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if input.dim() == 1 and not input.numel():
+        return wrap(input._xp.zeros((minlength,), dtype=input._xp.int64))
+    if input.dim() != 1 or bool(input._xp.any(input._data < 0)):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights.dim() != 1 or weights.shape[0] != input.shape[0]):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    return Bincount.on(input, weights, minlength)
+
+
+_SEARCH_SIGNATURES = (
+    "Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, "
+    "str side = None, Tensor sorter = None, Tensor out = None",
+    "Tensor sorted_sequence, Number self, *, bool out_int32 = False, bool right = False, "
+    "str side = None, Tensor sorter = None, Tensor out = None")
+
+
+def _common(a: Any, b: Any) -> tuple:
+    """The arrays of ``a`` and ``b`` (tensors, or a number and a tensor) in their torch
+    result dtype, as torch compares them (a number is 0-d)."""
+    dt = result_type(a, b)
+    like = a if isinstance(a, Tensor) else b
+    xp = like._xp
+    kind = array_dtype(xp, dt.name)
+    return tuple(xp.astype(v._data, kind) if isinstance(v, Tensor) else
+                 xp.asarray(v, dtype=kind) for v in (a, b))
+
+
+def _positions(boundaries: Tensor, values: Any, right: bool, sorter: Any,
+               out_int32: bool) -> Tensor:
+    """Where each value (a tensor or a number) would go in the sorted last dim of
+    ``boundaries`` (its rows matched with ``values``' leading dims), as int64 (int32 with
+    ``out_int32``)."""
+    xp = boundaries._xp
+    common = _common(boundaries, values)
+    side = "right" if right else "left"
+    order = None if sorter is None else sorter._data
+    if boundaries.dim() == 1:
+        flat = xp.reshape(common[1], (-1,))
+        out = xp.reshape(xp.searchsorted(common[0], flat, side=side, sorter=order),
+                         common[1].shape)
+    else:
+        rows = xp.reshape(common[0], (-1, boundaries.shape[-1]))
+        wanted = xp.reshape(common[1], (rows.shape[0], -1))
+        keys = None if order is None else xp.reshape(order, rows.shape)
+        out = xp.reshape(xp.stack([
+            xp.searchsorted(rows[i], wanted[i], side=side,
+                            sorter=None if keys is None else keys[i])
+            for i in range(rows.shape[0])]), common[1].shape)
+    return wrap(xp.astype(out, xp.int32 if out_int32 else xp.int64))
+
+
+@_call_form.overloads(*_SEARCH_SIGNATURES)
+def searchsorted(sorted_sequence: Tensor, input: Any, *, out_int32: bool = False,
+                 right: bool = False, side: str | None = None,
+                 sorter: Tensor | None = None) -> Tensor:
+    """The index where each value of ``input`` would be inserted into the sorted last dim
+    of ``sorted_sequence`` to keep it sorted (after equal values with ``right=True`` or
+    ``side="right"``); ``sorter`` sorts an unsorted sequence.
+
+    >>> minitorch.searchsorted(minitorch.tensor([1., 3., 5.]), minitorch.tensor([3., 4.]))
+    tensor([1, 2])
+    """
+    if not _args.is_tensor(sorted_sequence) or not (
+            _args.is_tensor(input) or _args.is_real(input)):
+        raise _args.invalid_combination("searchsorted", (sorted_sequence, input),
+                                        *_SEARCH_SIGNATURES)
+    out_int32, right = (_args.flag("searchsorted", v, name) for v, name in
+                        ((out_int32, "out_int32"), (right, "right")))
+    values = input
+    if side is not None and side not in ("left", "right"):
+        raise RuntimeError("torch.searchsorted(): side can only be 'left' or 'right' but got "
+                           f"{side}")
+    if side == "left" and right:
+        raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, "
+                           "got side of left while right was True")
+    if sorter is not None:
+        _check_sorter(sorted_sequence, sorter)
+    ndim = values.dim() if isinstance(values, Tensor) else 0
+    if not ndim and sorted_sequence.dim() != 1:
+        numel = values.numel() if isinstance(values, Tensor) else 1
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when "
+                           "boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({sorted_sequence.dim()}) and input value's dim({ndim}) "
+                           f"numel({numel})")
+    if not sorted_sequence.dim():
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    if sorted_sequence.dim() != 1 and (sorted_sequence.dim() != ndim or tuple(
+            sorted_sequence.shape[:-1]) != tuple(values.shape[:-1])):
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                           "the first N-1 dimensions of boundaries tensor and input value "
+                           f"tensor must match, but we got boundaries tensor "
+                           f"{list(sorted_sequence.shape)} and input value tensor "
+                           f"{list(values.shape)}")
+    return _positions(sorted_sequence, values, right or side == "right", sorter,
+                      out_int32)
+
+
+def _check_sorter(boundaries: Tensor, sorter: Any) -> None:
+    _args.tensor_args("searchsorted", (sorter, "sorter", None))
+    if tuple(sorter.shape) != tuple(boundaries.shape):
+        raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same size, "
+                           f"but got boundary tensor {list(boundaries.shape)}and got sorter "
+                           f"tensor {list(sorter.shape)}")
+    if sorter.dtype.name != "int64":
+        raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype but got "
+                           f"dtype {_args.legacy(sorter.dtype)}")
+    data = sorter._data
+    if sorter.numel() and (bool(sorter._xp.any(data < 0)) or
+                           bool(sorter._xp.any(data >= sorter.shape[-1]))):
+        raise RuntimeError("torch.searchsorted(): sorter index out of range")
+
+
+_BUCKET_SIGNATURES = (
+    "Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = False, "
+    "Tensor out = None",
+    "Number self, Tensor boundaries, *, bool out_int32 = False, bool right = False")
+
+
+@_call_form.overloads(*_BUCKET_SIGNATURES)
+def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False,
+              right: bool = False) -> Tensor:
+    """The bucket of each value of ``input`` between the sorted 1-d ``boundaries``:
+    ``boundaries[i-1] < x <= boundaries[i]`` gives ``i`` (``<=`` and ``<`` swapped with
+    ``right=True``).
+
+    >>> minitorch.bucketize(minitorch.tensor([1., 2.5]), minitorch.tensor([1., 2., 3.]))
+    tensor([0, 2])
+    """
+    if not _args.is_tensor(boundaries) or not (_args.is_tensor(input) or _args.is_real(input)):
+        raise _args.invalid_combination("bucketize", (input, boundaries), *_BUCKET_SIGNATURES)
+    out_int32, right = (_args.flag("bucketize", v, name) for v, name in
+                        ((out_int32, "out_int32"), (right, "right")))
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+                           f"{boundaries.dim()})")
+    return _positions(boundaries, input, right, None, out_int32)
+
+
+_ISIN_SIGNATURES = tuple(
+    f"{pair}, *, bool assume_unique = False, bool invert = False, Tensor out = None"
+    for pair in ("Tensor elements, Tensor test_elements", "Number element, Tensor test_elements",
+                 "Tensor elements, Number test_element"))
+
+
+@_call_form.overloads(*_ISIN_SIGNATURES)
+def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False,
+         invert: bool = False) -> Tensor:
+    """True where an element of ``elements`` equals some element of ``test_elements``
+    (either may be a number); ``invert`` gives the opposite.
+
+    >>> minitorch.isin(minitorch.tensor([1, 2, 3]), minitorch.tensor([3, 1]))
+    tensor([ True, False,  True])
+    """
+    tensors = [_args.is_tensor(elements), _args.is_tensor(test_elements)]
+    if not all(t or _args.is_real(v) for t, v in zip(tensors, (elements, test_elements))) or \
+            not any(tensors):
+        raise _args.invalid_combination("isin", (elements, test_elements), *_ISIN_SIGNATURES)
+    _args.flag("isin", assume_unique, "assume_unique")
+    invert = _args.flag("isin", invert, "invert")
+    a, b = _common(elements, test_elements)
+    xp = (elements if tensors[0] else test_elements)._xp
+    found = xp.any(xp.reshape(a, (-1, 1)) == xp.reshape(b, (1, -1)), axis=1)
+    found = xp.reshape(found, a.shape)
+    return wrap(xp.logical_not(found) if invert else found)

@@ -1,0 +1,507 @@
+"""Matrix decompositions at torch's top level and in ``linalg``: the singular value
+decomposition (``linalg.svd``; the old ``torch.svd`` returning ``V``), the old ``torch.qr``
+(``linalg.qr`` by a boolean), the sign and log of the determinant (``linalg.slogdet``,
+``logdet``), the pseudo-inverse (``linalg.pinv``, ``pinverse``) and the Cholesky factor with
+what it solves (``linalg.cholesky``, ``cholesky``, ``cholesky_solve``, ``cholesky_inverse``).
+
+Each has torch's node and torch's gradient formula written in ops, so a graph of the gradient
+can be differentiated again. The factors come from LAPACK as torch's CPU kernels call it
+(MKL's gesdd where MKL is installed, so the singular vectors have torch's signs).
+
+>>> import minitorch
+>>> a = minitorch.tensor([[3., 0.], [0., 4.]], requires_grad=True)
+>>> minitorch.linalg.svd(a).S
+tensor([4., 3.], grad_fn=<LinalgSvdBackward0>)
+>>> minitorch.logdet(a)
+tensor(2.4849, grad_fn=<WhereBackward0>)
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+from .. import _args, _mkl, return_types
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .diagonal import diag_embed
+from .inverse import LinAlgError, _check_floating, _check_square, inv, solve
+from .pointwise import where
+
+__all__ = ["CholeskyInverse", "CholeskySolve", "LinalgCholesky", "LinalgPinv", "LinalgSlogdet",
+           "LinalgSvd", "cholesky", "cholesky_inverse", "cholesky_solve", "linalg_cholesky",
+           "linalg_pinv", "linalg_slogdet", "linalg_svd", "logdet", "pinverse", "qr",
+           "slogdet", "svd"]
+
+
+def _svd_arrays(xp: Any, a: Any, full: bool) -> tuple:
+    found = _mkl.svd(a, full) if a.size else None
+    if found is not None:
+        return found
+    u, s, vh = xp.linalg.svd(a, full_matrices=full)
+    return u, s, vh
+
+
+class LinalgSvd(Op):
+    """``A = U diag(S) Vh``; the gradient is torch's ``svd_backward`` (the singular values
+    distinct, the matrix of full rank where it is not square)."""
+
+    node_name = "LinalgSvdBackward0"
+    _profile_name = "aten::_linalg_svd"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, full_matrices: bool) -> tuple:
+        out = tuple(wrap(x) for x in _svd_arrays(a._xp, a._data, full_matrices))
+        ctx.full = full_matrices
+        ctx.save_for_backward(*out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g_u: Tensor | None, g_s: Tensor | None, g_vh: Tensor | None
+                 ) -> tuple:
+        u, s, vh = ctx.saved_tensors
+        if ctx.full:  # only the first k singular vectors take part
+            k = s.shape[-1]
+            u, vh = u[..., :k], vh[..., :k, :]
+            g_u = None if g_u is None else g_u[..., :k]
+            g_vh = None if g_vh is None else g_vh[..., :k, :]
+        return (_svd_backward(g_u, g_s, g_vh, u, s, vh),)
+
+
+def _svd_backward(g_u: Any, g_s: Any, g_vh: Any, u: Tensor, s: Tensor, vh: Tensor) -> Tensor:
+    """torch's ``svd_backward`` for real matrices, in ops."""
+    m, n = u.shape[-2], vh.shape[-1]
+    if g_u is None and g_vh is None:
+        return u @ (g_s.unsqueeze(-1) * vh) if m >= n else (u * g_s.unsqueeze(-2)) @ vh
+    uhgu = None if g_u is None else _skew(u.mT @ g_u)
+    vhgv = None if g_vh is None else _skew(vh @ g_vh.mT)
+    squares = s * s
+    gaps = squares.unsqueeze(-2) - squares.unsqueeze(-1)
+    gaps = gaps + diag_embed(1 - gaps.diagonal(0, -2, -1))  # 1 on the diagonal: 0 / 1 there
+    if uhgu is not None and vhgv is not None:
+        inner = (uhgu * s.unsqueeze(-2) + s.unsqueeze(-1) * vhgv) / gaps
+    elif uhgu is not None:
+        inner = uhgu * (s.unsqueeze(-2) / gaps)
+    else:
+        inner = s.unsqueeze(-1) * (vhgv / gaps)
+    if g_s is not None:
+        inner = inner + diag_embed(g_s)
+    if m > n and g_u is not None:
+        ga = u @ inner
+        scaled = g_u / s.unsqueeze(-2)
+        ga = ga + scaled - u @ (u.mT @ scaled)
+        return ga @ vh
+    if m < n and g_vh is not None:
+        ga = inner @ vh
+        scaled = g_vh / s.unsqueeze(-1)
+        ga = ga + scaled - (scaled @ vh.mT) @ vh
+        return u @ ga
+    return u @ (inner @ vh) if m >= n else (u @ inner) @ vh
+
+
+def _skew(a: Tensor) -> Tensor:
+    return a - a.mT
+
+
+def _svd_checked(fn: str, A: Any) -> None:
+    linalg = fn.startswith("linalg")
+    _args.tensor_args(fn, (A, "A" if linalg else "input", 1))
+    if A.dim() < 2:
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions." if
+                           linalg else "linalg.svd: input should have at least 2 dimensions, "
+                           f"but has {A.dim()} dimensions instead")
+    _check_floating("svd", A)
+
+
+def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> Any:
+    """``U``, ``S``, ``Vh`` with ``A = U @ diag(S) @ Vh``: the singular values in descending
+    order, ``U`` and ``Vh`` square (``full_matrices``) or of ``min(m, n)`` vectors.
+
+    >>> minitorch.linalg.svd(minitorch.tensor([[0., 2.], [1., 0.]])).S
+    tensor([2., 1.])
+    """
+    _svd_checked("linalg_svd", A)
+    full = _args.flag("linalg_svd", full_matrices, "full_matrices", 2)
+    return return_types.linalg_svd(*LinalgSvd.apply(A, full_matrices=full))
+
+
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
+    """torch's older ``svd``: ``U``, ``S`` and ``V`` (not its transpose) with
+    ``input = U @ diag(S) @ V.mT``; ``some`` keeps ``min(m, n)`` vectors; without
+    ``compute_uv``, ``U`` and ``V`` are zeros.
+
+    >>> minitorch.svd(minitorch.tensor([[0., 2.], [1., 0.]]), compute_uv=False)
+    torch.return_types.svd(
+    U=tensor([[0., 0.],
+            [0., 0.]]),
+    S=tensor([2., 1.]),
+    V=tensor([[0., 0.],
+            [0., 0.]]))
+    """
+    _svd_checked("svd", input)
+    some, compute_uv = (_args.flag("svd", v, name, at) for v, name, at in
+                        ((some, "some", 2), (compute_uv, "compute_uv", 3)))
+    if compute_uv:
+        u, s, vh = LinalgSvd.apply(input, full_matrices=not some)
+        return return_types.svd(u, s, vh.mT)
+    _, s, _ = LinalgSvd.apply(input, full_matrices=False)
+    m, n = input.shape[-2:]
+    batch = tuple(input.shape[:-2])
+    u = input.new_zeros((*batch, m, m))
+    return return_types.svd(u, s, input.new_zeros((*batch, n, n)).mT)
+
+
+_qr_warned = [False]
+
+
+def qr(input: Tensor, some: bool = True) -> Any:
+    """torch's older ``qr``: ``linalg.qr`` with ``some`` for the reduced factors (else the
+    complete ones); deprecated in torch, which warns once.
+
+    >>> minitorch.qr(minitorch.tensor([[3., 0.], [4., 5.]])).R
+    tensor([[-5., -4.],
+            [ 0.,  3.]])
+    """
+    from .householder import qr as linalg_qr
+
+    if not _qr_warned[0]:
+        _qr_warned[0] = True
+        warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed "
+                      "in a future PyTorch release.\nThe boolean parameter 'some' has been "
+                      "replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\n"
+                      "should be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else "
+                      "'complete')", UserWarning, stacklevel=3)
+    _args.tensor_args("qr", (input, "input", 1))
+    some = _args.flag("qr", some, "some", 2)
+    return return_types.qr(*linalg_qr(input, "reduced" if some else "complete"))
+
+
+class LinalgSlogdet(Op):
+    """The sign and the log of the absolute value of the determinant, by LU; the gradient
+    of the log is ``g * A^{-T}`` (the sign's is zero)."""
+
+    node_name = "LinalgSlogdetBackward0"
+    _profile_name = "aten::_linalg_slogdet"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> tuple:
+        xp = a._xp
+        sign, log = xp.linalg.slogdet(a._data)
+        ctx.save_for_backward(a)
+        return wrap(xp.asarray(sign, dtype=a._data.dtype)), wrap(xp.asarray(log))
+
+    @staticmethod
+    def backward(ctx: Any, g_sign: Any, g_log: Tensor | None) -> tuple:
+        (a,) = ctx.saved_tensors
+        if g_log is None:
+            return (None,)
+        return (g_log.unsqueeze(-1).unsqueeze(-1) * inv(a).mT,)
+
+
+def linalg_slogdet(A: Tensor) -> Any:
+    """The sign (1, -1, or 0 for a singular matrix) and the log of the absolute value of the
+    determinant, which stays finite where the determinant under- or overflows.
+
+    >>> minitorch.linalg.slogdet(minitorch.tensor([[-2., 0.], [0., 3.]])).logabsdet
+    tensor(1.7918)
+    """
+    _args.tensor_args("linalg_slogdet", (A, "A", 1))
+    _check_square("slogdet", A)
+    return return_types.linalg_slogdet(*LinalgSlogdet.apply(A))
+
+
+def slogdet(input: Tensor) -> Any:
+    """``linalg.slogdet`` under torch's older name (and its return type's).
+
+    >>> minitorch.slogdet(minitorch.eye(2) * 2).logabsdet
+    tensor(1.3863)
+    """
+    _args.tensor_args("slogdet", (input, "input", 1))
+    _check_square("slogdet", input)
+    return return_types.slogdet(*LinalgSlogdet.apply(input))
+
+
+def logdet(input: Tensor) -> Tensor:
+    """The log of the determinant: nan where it is negative, -inf where it is 0.
+
+    >>> minitorch.logdet(minitorch.eye(2) * 3)
+    tensor(2.1972)
+    """
+    _args.tensor_args("logdet", (input, "input", 1))
+    _cholesky_checked("logdet", input)  # (the same shape checks, in logdet's words)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"logdet: Expected a floating point or complex tensor as input. Got "
+                           f"{_args.legacy(input.dtype)}")
+    sign, log = LinalgSlogdet.apply(input)
+    return where(sign == -1.0, math.nan, log)
+
+
+class LinalgPinv(Op):
+    """The pseudo-inverse ``V diag(1 / S) U^T`` over the singular values above the
+    tolerance; the gradient is torch's ``pinv_backward``."""
+
+    node_name = "LinalgPinvBackward0"
+    _profile_name = "aten::linalg_pinv"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, rtol: float) -> Tensor:
+        xp = a._xp
+        u, s, vh = _svd_arrays(xp, a._data, False)
+        if s.shape[-1]:
+            cut = rtol * xp.max(s, axis=-1, keepdims=True)
+            kept = s > cut
+            inverse = xp.where(kept, 1 / xp.where(kept, s, xp.ones_like(s)), xp.zeros_like(s))
+            out = xp.matmul(xp.matrix_transpose(vh) * xp.expand_dims(inverse, axis=-2),
+                            xp.matrix_transpose(u))
+        else:
+            out = xp.zeros((*a.shape[:-2], a.shape[-1], a.shape[-2]), dtype=a._data.dtype)
+        result = wrap(out)
+        ctx.save_for_backward(a, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        a, p = ctx.saved_tensors
+        m, n = a.shape[-2:]
+        ph, gh = p.mT, g.mT
+        if m <= n:
+            k = gh @ p
+            kph = k @ ph
+            return (-(p @ k).mT + kph - (a @ p) @ kph + (ph @ p) @ (gh - k @ a),)
+        k = p @ gh
+        phk = ph @ k
+        return (-(k @ p).mT + (gh - a @ k) @ p @ ph + phk - phk @ p @ a,)
+
+
+def _pinv(fn: str, A: Any, rtol: float) -> Tensor:
+    if A.dim() < 2 or not A.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.pinv({_args.legacy(A.dtype)}{{{list(A.shape)}}}): expected "
+                           "a tensor with 2 or more dimensions of float, double, cfloat or "
+                           "cdouble types")
+    return LinalgPinv.apply(A, rtol=rtol)
+
+
+def linalg_pinv(A: Tensor, *, atol: Any = None, rtol: Any = None,
+                hermitian: bool = False) -> Tensor:
+    """The Moore-Penrose pseudo-inverse: singular values up to ``rtol`` times the largest
+    (by default ``max(m, n) * eps``) count as zero.
+
+    >>> minitorch.linalg.pinv(minitorch.tensor([[2., 0.], [0., 0.]]))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.0000]])
+    """
+    _args.tensor_args("linalg_pinv", (A, "input", 1))
+    if atol is not None or hermitian:
+        raise NotImplementedError("minitorch's linalg.pinv takes rtol only (not atol or "
+                                  "hermitian=True)")
+    if rtol is None:
+        from .._dtype import finfo
+
+        rtol = max(A.shape[-2:]) * finfo(A.dtype).eps if A.dim() >= 2 and \
+            A.dtype.is_floating_point else 0.0
+    return _pinv("linalg_pinv", A, float(rtol))
+
+
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+    """The pseudo-inverse, singular values up to ``rcond`` times the largest counting as
+    zero (``linalg.pinv`` with ``rtol=rcond``).
+
+    >>> minitorch.pinverse(minitorch.tensor([[1., 2.]]))
+    tensor([[0.2000],
+            [0.4000]])
+    """
+    _args.tensor_args("pinverse", (input, "input", 1))
+    (rcond,) = _args.reals("pinverse", (rcond, "rcond", 2))
+    return _pinv("pinverse", input, float(rcond))
+
+
+class LinalgCholesky(Op):
+    """The lower (or upper) triangular ``L`` with ``A = L L^T``; torch's
+    ``cholesky_backward``."""
+
+    node_name = "LinalgCholeskyExBackward0"
+    _profile_name = "aten::linalg_cholesky_ex"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str) -> Tensor:
+        xp, data = a._xp, a._data
+        order = _not_positive(xp, data)
+        if order:
+            raise LinAlgError(f"{fn}: The factorization could not be completed because the "
+                              f"input is not positive-definite (the leading minor of order "
+                              f"{order} is not positive-definite).")
+        low = xp.linalg.cholesky(data)
+        out = wrap(xp.matrix_transpose(low) if upper else low)
+        ctx.upper = upper
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (factor,) = ctx.saved_tensors
+        low, g_low = (factor.mT, g.mT) if ctx.upper else (factor, g)
+        ga = (low.mT @ g_low).tril()
+        ga = 0.5 * (ga + ga.tril(-1).mT)
+        ga = solve(low.mT, ga)
+        return (solve(low, ga, left=False),)
+
+
+class Cholesky(LinalgCholesky):
+    """torch's older ``cholesky``: the same factor and gradient, its own node."""
+
+    node_name = "CholeskyBackward0"
+    _profile_name = "aten::cholesky"
+
+
+def _not_positive(xp: Any, a: Any) -> int:
+    """The order of the first leading minor that is not positive-definite (0 if none), of
+    the first matrix of the batch that has one: torch's message names it."""
+    flat = xp.reshape(a, (-1, *a.shape[-2:]))
+    for matrix in flat:
+        n = matrix.shape[-1]
+        for k in range(1, n + 1):
+            if not bool(xp.linalg.det(matrix[:k, :k]) > 0):
+                return k
+    return 0
+
+
+def _cholesky_checked(fn: str, A: Any) -> None:
+    if A.dim() < 2:
+        raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+
+
+def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+    """The Cholesky factor of a symmetric positive-definite matrix: lower triangular ``L``
+    with ``A = L @ L.mT`` (upper, ``L.mT``, with ``upper``).
+
+    >>> minitorch.linalg.cholesky(minitorch.tensor([[4., 2.], [2., 5.]]))
+    tensor([[2., 0.],
+            [1., 2.]])
+    """
+    _args.tensor_args("linalg_cholesky", (A, "A", 1))
+    upper = _args.flag("linalg_cholesky", upper, "upper")
+    _cholesky_checked("linalg.cholesky", A)
+    _check_floating("cholesky", A)
+    return LinalgCholesky.apply(A, upper=upper, fn="linalg.cholesky")
+
+
+_cholesky_warned = [False]
+
+
+def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+    """torch's older ``cholesky`` (deprecated in torch, which warns once): the factor of
+    ``linalg.cholesky``.
+
+    >>> import warnings; warnings.simplefilter("ignore")
+    >>> minitorch.cholesky(minitorch.tensor([[4., 2.], [2., 5.]]), upper=True)
+    tensor([[2., 1.],
+            [0., 2.]])
+    """
+    if not _cholesky_warned[0]:
+        _cholesky_warned[0] = True
+        warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will "
+                      "be removed in a future PyTorch release.\nL = torch.cholesky(A)\nshould "
+                      "be replaced with\nL = torch.linalg.cholesky(A)\nand\nU = "
+                      "torch.cholesky(A, upper=True)\nshould be replaced with\nU = "
+                      "torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
+                      "results for all valid (symmetric positive definite) inputs.",
+                      UserWarning, stacklevel=3)
+    _args.tensor_args("cholesky", (input, "input", 1))
+    upper = _args.flag("cholesky", upper, "upper", 2)
+    _cholesky_checked("cholesky", input)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"cholesky_cpu\" not implemented for "
+                                  f"'{_args.legacy(input.dtype)}'")
+    return Cholesky.apply(input, upper=upper, fn="cholesky")
+
+
+class CholeskyInverse(Op):
+    """``(L L^T)^{-1}`` from the Cholesky factor ``L`` (or ``U^T U`` with ``upper``)."""
+
+    node_name = "CholeskyInverseBackward0"
+    _profile_name = "aten::cholesky_inverse"
+
+    @staticmethod
+    def forward(ctx: Any, factor: Tensor, *, upper: bool) -> Tensor:
+        xp, f = factor._xp, factor._data
+        a = xp.matmul(xp.matrix_transpose(f), f) if upper else \
+            xp.matmul(f, xp.matrix_transpose(f))
+        out = wrap(xp.linalg.inv(a))
+        ctx.upper = upper
+        ctx.save_for_backward(factor, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        factor, out = ctx.saved_tensors
+        common = out @ ((g + g.mT) @ out)  # torch's: A^{-1} (G + G^T) A^{-1}
+        return (-(factor @ common) if ctx.upper else -(common @ factor),)
+
+
+def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
+    """The inverse of ``A`` from its Cholesky factor (``input`` lower triangular, or upper).
+
+    >>> minitorch.cholesky_inverse(minitorch.tensor([[2., 0.], [1., 2.]]))
+    tensor([[ 0.3125, -0.1250],
+            [-0.1250,  0.2500]])
+    """
+    _args.tensor_args("cholesky_inverse", (input, "input", 1))
+    upper = _args.flag("cholesky_inverse", upper, "upper", 2)
+    _cholesky_checked("cholesky_inverse", input)
+    _check_floating("cholesky_inverse", input)
+    return CholeskyInverse.apply(input, upper=upper)
+
+
+class CholeskySolve(Op):
+    """``X`` with ``A X = B`` given the Cholesky factor of ``A``; torch's
+    ``cholesky_solve_backward``."""
+
+    node_name = "CholeskySolveBackward0"
+    _profile_name = "aten::cholesky_solve"
+
+    @staticmethod
+    def forward(ctx: Any, b: Tensor, factor: Tensor, *, upper: bool) -> Tensor:
+        xp, f = factor._xp, factor._data
+        a = xp.matmul(xp.matrix_transpose(f), f) if upper else \
+            xp.matmul(f, xp.matrix_transpose(f))
+        out = wrap(xp.linalg.solve(a, b._data))
+        ctx.upper = upper
+        ctx.save_for_backward(b, factor, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        _, factor, x = ctx.saved_tensors
+        grad_b = CholeskySolve.apply(g, factor, upper=ctx.upper)
+        grad_factor = None
+        if ctx.needs_input_grad[1]:
+            common = -grad_b @ x.mT
+            common = common + common.mT
+            grad_factor = (factor @ common) if ctx.upper else (common @ factor)
+        return grad_b, grad_factor
+
+
+def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
+    """``X`` with ``A X = input``, ``input2`` the Cholesky factor of ``A`` (lower, or upper).
+
+    >>> minitorch.cholesky_solve(minitorch.tensor([[4.], [5.]]), minitorch.eye(2) * 2)
+    tensor([[1.0000],
+            [1.2500]])
+    """
+    _args.tensor_args("cholesky_solve", (input, "input", 1), (input2, "input2", 2))
+    upper = _args.flag("cholesky_solve", upper, "upper", 3)
+    if input.dim() < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {input.dim()} "
+                           "dimensions instead")
+    if input2.dim() < 2:
+        raise RuntimeError(f"u should have at least 2 dimensions, but has {input2.dim()} "
+                           "dimensions instead")
+    if input2.shape[-1] != input2.shape[-2] or input.shape[-2] != input2.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                           f"{input2.shape[-2]} by {input2.shape[-1]} but each b matrix is "
+                           f"{input.shape[-2]} by {input.shape[-1]}")
+    return CholeskySolve.apply(input, input2, upper=upper)

@@ -1,0 +1,430 @@
+"""Writing into a copy at positions an index tensor names: ``put`` and its reading twin
+``take`` (positions in the flattened tensor, negative ones counted from the end),
+``index_copy`` and ``index_fill`` (slices along one dim), ``index_put`` (advanced indexing,
+``accumulate=True`` adds). Each has its in-place twin; each node is torch's
+(``PutBackward0``, ``TakeBackward0``, ``IndexCopyBackward0``, ``IndexFillBackward0`` /
+``IndexFillBackward1`` for a tensor value, ``IndexPutBackward0``) with torch's gradient: the
+overwritten places get none, the written values get theirs.
+
+>>> import minitorch
+>>> x = minitorch.zeros(2, 3, requires_grad=True)
+>>> x.index_fill(1, minitorch.tensor([0, 2]), 5.)
+tensor([[5., 0., 5.],
+        [5., 0., 5.]], grad_fn=<IndexFillBackward0>)
+>>> minitorch.take(minitorch.tensor([[1, 2], [3, 4]]), minitorch.tensor([-1, 0]))
+tensor([4, 1])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor, check_inplace_allowed
+from ..backend import getitem, index_add, setitem, to_numpy
+from ._base import Op, sum_to, wrap
+from .gather import IndexSelect
+from .indexing import check_key, check_value_shape, readable_key
+from .inplace import IndexPut
+from .shape import Index, tensor_list
+from .unique import unique
+
+__all__ = ["METHODS", "IndexCopy", "IndexFill", "IndexFillTensor", "IndexPutAccumulate", "Put",
+           "Take", "index_copy", "index_fill", "index_put", "index_put_", "put", "take"]
+
+
+def _flat_positions(a: Tensor, index: Tensor) -> Any:
+    """``index`` as positions in the flattened ``a`` (negative ones from the end)."""
+    xp, data = index._xp, index._data
+    return xp.where(data < 0, data + a.numel(), data)
+
+
+class Take(Op):
+    """The elements at ``index`` of the flattened input, in ``index``'s shape."""
+
+    node_name = "TakeBackward0"
+    _profile_name = "aten::take"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, index: Tensor) -> Tensor:
+        ctx.shape = a.shape
+        ctx.save_for_backward(index)
+        flat = a._xp.reshape(a._data, (-1,))
+        return wrap(getitem(a._xp, flat, (_flat_positions(a, index),)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (index,) = ctx.saved_tensors
+        zeros = wrap(g._xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
+        return Put.apply(zeros, index, g, accumulate=True), None
+
+
+class Put(Op):
+    """A copy with ``source``'s elements written (or added) at ``index`` of the flattened
+    tensor."""
+
+    node_name = "PutBackward0"
+    _profile_name = "aten::put"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, index: Tensor, source: Tensor, *,
+                accumulate: bool) -> Tensor:
+        ctx.accumulate, ctx.source_shape = accumulate, source.shape
+        ctx.save_for_backward(index)
+        xp = a._xp
+        flat = xp.reshape(xp.asarray(a._data, copy=True), (-1,))
+        values = xp.reshape(source._data, (-1,))
+        positions = xp.reshape(_flat_positions(a, index), (-1,))
+        (index_add if accumulate else setitem)(xp, flat, (positions,), values)
+        return wrap(xp.reshape(flat, a._data.shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (index,) = ctx.saved_tensors
+        grad_self = g
+        if not ctx.accumulate:
+            zeros = wrap(g._xp.zeros(tuple(ctx.source_shape), dtype=g._data.dtype))
+            grad_self = Put.apply(g, index, zeros, accumulate=False)
+        grad_source = Take.apply(g, index).reshape(ctx.source_shape)
+        return grad_self, None, grad_source if ctx.needs_input_grad[2] else None
+
+
+def _check_flat_index(fn: str, input: Tensor, index: Tensor) -> None:
+    """torch's checks of ``take``/``put``'s index: int64, and in range of the elements."""
+    if index.dtype.name != "int64":
+        raise RuntimeError(f"{fn}(): Expected a long tensor for index, but got "
+                           f"{_args.legacy(index.dtype)}")
+    n, data = input.numel(), index._data
+    if not index.numel():
+        return
+    if not n:
+        raise IndexError("take(): tried to take from an empty tensor" if fn == "take" else
+                         "put_(): Tried to put elements into an empty tensor")
+    bad = (data < -n) | (data >= n)
+    if bool(index._xp.any(bad)):
+        first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
+        raise IndexError(f"out of range: tried to access index {first} on a tensor of {n} "
+                         "elements.")
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """The elements of the flattened ``input`` at ``index`` (negative ones from the end),
+    in ``index``'s shape.
+
+    >>> minitorch.take(minitorch.tensor([10, 20, 30]), minitorch.tensor([[2], [-3]]))
+    tensor([[30],
+            [10]])
+    """
+    _args.tensor_args("take", (input, "input", 1), (index, "index", 2))
+    _check_flat_index("take", input, index)
+    return Take.apply(input, index)
+
+
+def _put_checked(fn: str, input: Tensor, index: Any, source: Any, accumulate: Any) -> bool:
+    _args.tensor_args(fn, (input, "input", 1), (index, "index", 2), (source, "source", 3))
+    accumulate = _args.flag(fn, accumulate, "accumulate", 4)
+    if fn.endswith("_"):
+        check_inplace_allowed(input)
+    if source.numel() != index.numel():
+        raise IndexError("put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() = "
+                         f"{index.numel()}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError("put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_args.legacy(input.dtype)} and source.dtype = "
+                           f"{_args.legacy(source.dtype)}")
+    _check_flat_index("put_", input, index)
+    return accumulate
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with ``source``'s elements written at ``index`` of the flattened
+    tensor (added there with ``accumulate``).
+
+    >>> minitorch.put(minitorch.zeros(3), minitorch.tensor([2, 0]), minitorch.tensor([1., 2.]))
+    tensor([2., 0., 1.])
+    """
+    accumulate = _put_checked("put", input, index, source, accumulate)
+    return Put.apply(input, index, source, accumulate=accumulate)
+
+
+def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """In-place ``put``.
+
+    >>> minitorch.zeros(2).put_(minitorch.tensor([1]), minitorch.tensor([3.]))
+    tensor([0., 3.])
+    """
+    accumulate = _put_checked("put_", input, index, source, accumulate)
+    return input._inplace(Put.apply, index, source, accumulate=accumulate)
+
+
+def _slices(input: Tensor, d: int, index: Tensor) -> tuple:
+    """The key of the slices ``index`` (a vector or a scalar) of dim ``d``."""
+    positions = input._xp.reshape(index._data, (-1,))
+    return (positions,) if not input.dim() else (slice(None),) * d + (positions,)
+
+
+class IndexCopy(Op):
+    """A copy with ``source``'s slices written at the slices ``key``."""
+
+    node_name = "IndexCopyBackward0"
+    saved_slots = ("key",)  # torch saves the index
+    _profile_name = "aten::index_copy"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple) -> Tensor:
+        ctx.key, ctx.source_shape = key, source.shape
+        xp = a._xp
+        out = xp.asarray(a._data, copy=True)
+        target = xp.reshape(out, (1,)) if out.ndim == 0 else out
+        setitem(xp, target, key, xp.reshape(source._data, getitem(xp, target, key).shape))
+        return wrap(xp.reshape(target, out.shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        grad_source = None
+        if ctx.needs_input_grad[1]:
+            flat = g.reshape(1) if g.dim() == 0 else g
+            grad_source = IndexSelect.apply(flat, key=ctx.key).reshape(ctx.source_shape)
+        return IndexFill.apply(g, key=ctx.key, value=0), grad_source
+
+
+def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: Any) -> tuple:
+    _args.tensor_args(fn, (input, "input", 1), (index, "index", 3), (source, "source", 4))
+    d = _args.dim(fn, dim, input.dim())
+    if fn.endswith("_"):
+        check_inplace_allowed(input)
+    name = "index_copy_()"
+    if index.dim() >= 2:
+        raise IndexError(f"{name}: Index should have dimension 1 or 0 (got {index.dim()})")
+    if source.dim() == 0 and index.numel() != 1:
+        raise IndexError(f"{name}: When source is scalar, index should have one element (got "
+                         f"{index.numel()})")
+    if source.dim() != input.dim() and source.dim() and input.dim():
+        raise IndexError(f"{name}: When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.dim()}), "
+                         f"destination dimensionality ({input.dim()})")
+    if index.dtype.name != "int64":
+        raise RuntimeError(f"{name}: Expected a long tensor for index, but got "
+                           f"{_args.legacy(index.dtype)}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"{name}: self and source expected to have the same dtype, but got "
+                           f"(self) {_args.legacy(input.dtype)} and (source) "
+                           f"{_args.legacy(source.dtype)}")
+    own, given = list(input.shape), list(source.shape)
+    del own[d:d + 1], given[d:d + 1]
+    if own != given:
+        raise RuntimeError(f"{name}: Source/destination tensor must have same slice shapes. "
+                           f"Destination slice shape: {' '.join(map(str, own))} at dimension "
+                           f"{d} and source slice shape: {' '.join(map(str, given))} at "
+                           "dimension 0.")
+    if source.dim() and index.numel() != source.shape[d]:
+        raise IndexError(f"{name}: Number of indices ({index.numel()}) should be equal to "
+                         f"source.size(dim) ({source.shape[d]})")
+    size, data = (input.shape[d] if input.dim() else 1), index._data
+    bad = (data < 0) | (data >= size)
+    if index.numel() and bool(index._xp.any(bad)):
+        first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
+        raise IndexError(f"{name}: index {first} is out of bounds for dimension {d} with "
+                         f"size {size}")
+    return _slices(input, d, index)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """A copy of ``input`` whose slices ``index`` of ``dim`` are ``source``'s slices.
+
+    >>> minitorch.index_copy(minitorch.zeros(3), 0, minitorch.tensor([2]),
+    ...                      minitorch.tensor([7.]))
+    tensor([0., 0., 7.])
+    """
+    key = _index_copy_checked("index_copy", input, dim, index, source)
+    return IndexCopy.apply(input, source, key=key)
+
+
+def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """In-place ``index_copy``.
+
+    >>> minitorch.zeros(2).index_copy_(0, minitorch.tensor([1]), minitorch.tensor([4.]))
+    tensor([0., 4.])
+    """
+    key = _index_copy_checked("index_copy_", input, dim, index, source)
+    return input._inplace(IndexCopy.apply, source, key=key)
+
+
+class IndexFill(Op):
+    """A copy with the number ``value`` in the slices ``key``."""
+
+    node_name = "IndexFillBackward0"
+    saved_slots = ("key",)
+    _profile_name = "aten::index_fill"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, key: tuple, value: Any) -> Tensor:
+        ctx.key = key
+        xp = a._xp
+        out = xp.asarray(a._data, copy=True)
+        target = xp.reshape(out, (1,)) if out.ndim == 0 else out
+        setitem(xp, target, key, value._data if isinstance(value, Tensor) else value)
+        return wrap(xp.reshape(target, out.shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (IndexFill.apply(g, key=ctx.key, value=0),)
+
+
+class IndexFillTensor(IndexFill):
+    """``index_fill`` of a 0-d tensor value, which gets the gradient of the (distinct)
+    places it fills."""
+
+    node_name = "IndexFillBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, value: Tensor, *, key: tuple) -> Tensor:
+        ctx.value_dtype = value.dtype
+        return IndexFill.forward(ctx, a, key=key, value=value)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        grad_value = None
+        if ctx.needs_input_grad[1]:
+            *lead, positions = ctx.key
+            once = unique(wrap(positions))._data  # torch's: each slice counted once
+            flat = g.reshape(1) if g.dim() == 0 else g
+            grad_value = IndexSelect.apply(flat, key=(*lead, once)).sum().to(ctx.value_dtype)
+        return IndexFill.apply(g, key=ctx.key, value=0), grad_value
+
+
+_FILL_SIGNATURES = ("Tensor input, int dim, Tensor index, Tensor value",
+                    "Tensor input, int dim, Tensor index, Number value")
+
+
+def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -> tuple:
+    """The key of the filled slices and the value (a number in ``input``'s dtype, or a 0-d
+    tensor), after torch's checks."""
+    value = _args.numpy_scalar(value)
+    if not (_args.is_tensor(input) and _args.as_int(dim) is not None and
+            _args.is_tensor(index) and (_args.is_tensor(value) or _args.is_real(value))):
+        raise _args.invalid_combination(fn, (input, dim, index, value), *_FILL_SIGNATURES)
+    if fn.endswith("_"):
+        check_inplace_allowed(input)
+    if isinstance(value, Tensor) and value.dim():
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.dim()} dimension(s).")
+    if index.dtype.name != "int64":
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    d = _args.dim(fn, dim, input.dim())
+    if index.dim() > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    size, data = (input.shape[d] if input.dim() else 1), index._data
+    bad = (data < -size) | (data >= size)
+    if index.numel() and bool(index._xp.any(bad)):
+        first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
+        raise IndexError(f"index {first} is out of bounds for dimension {d} with size {size}")
+    if not isinstance(value, Tensor):
+        value = _args.assigned(value, input.dtype, unsigned=True)
+    return _slices(input, d, index), value
+
+
+def _filled(input: Tensor, key: tuple, value: Any) -> tuple:
+    """The op that fills ``value`` in, its positional operands and its keywords."""
+    if isinstance(value, Tensor):
+        return IndexFillTensor.apply, (value,), {"key": key}
+    return IndexFill.apply, (), {"key": key, "value": value}
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """A copy of ``input`` with ``value`` (a number or a 0-d tensor) in the slices ``index``
+    of ``dim``.
+
+    >>> minitorch.index_fill(minitorch.zeros(2, 2), 0, minitorch.tensor([1]), 3.)
+    tensor([[0., 0.],
+            [3., 3.]])
+    """
+    key, value = _index_fill_checked("index_fill", input, dim, index, value)
+    op, operands, keywords = _filled(input, key, value)
+    return op(input, *operands, **keywords)
+
+
+def index_fill_(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """In-place ``index_fill``.
+
+    >>> minitorch.zeros(3).index_fill_(0, minitorch.tensor([0, 2]), -1.)
+    tensor([-1.,  0., -1.])
+    """
+    key, value = _index_fill_checked("index_fill_", input, dim, index, value)
+    op, operands, keywords = _filled(input, key, value)
+    return input._inplace(op, *operands, **keywords)
+
+
+class IndexPutAccumulate(Op):
+    """``index_put(..., accumulate=True)``: ``values`` added at ``key`` (repeated indices add
+    up); the gradient passes to the input whole."""
+
+    node_name = "IndexPutBackward0"
+    _profile_name = "aten::index_put_"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, values: Tensor, *, key: tuple) -> Tensor:
+        ctx.key, ctx.values_shape = key, values.shape
+        xp = a._xp
+        out = xp.asarray(a._data, copy=True)
+        key = sum((xp.nonzero(k) if getattr(k, "dtype", None) == xp.bool else (k,)
+                   for k in key), ())  # a mask's positions: scatter-add takes integers
+        index_add(xp, out, key, xp.broadcast_to(values._data, getitem(xp, out, key).shape))
+        return wrap(out)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        grad_values = None
+        if ctx.needs_input_grad[1]:
+            grad_values = sum_to(Index.apply(g, key=ctx.key), ctx.values_shape)
+        return g, grad_values
+
+
+def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulate: Any
+                       ) -> tuple:
+    """The array key of ``indices`` and the values as written, after torch's checks."""
+    _args.tensor_args(fn, (input, "input", 1))
+    indices = tensor_list(fn, indices, "indices", 2)
+    _args.tensor_args(fn, (values, "values", 3))
+    accumulate = _args.flag(fn, accumulate, "accumulate", 4)
+    if fn.endswith("_"):
+        check_inplace_allowed(input)
+    if len(indices) > input.dim():
+        raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
+                         f"{len(indices)})")
+    parts = check_key(input, tuple(indices), bounds=False)
+    values = check_value_shape(input, parts, values)
+    parts = check_key(input, tuple(indices))
+    return readable_key(input, parts), values, accumulate
+
+
+def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with ``values`` written at ``input[indices]`` (a tuple of index
+    tensors), or added there with ``accumulate`` (repeated indices add up).
+
+    >>> minitorch.index_put(minitorch.zeros(3), (minitorch.tensor([0, 0]),),
+    ...                     minitorch.tensor(1.), accumulate=True)
+    tensor([2., 0., 0.])
+    """
+    key, values, accumulate = _index_put_checked("index_put", input, indices, values,
+                                                 accumulate)
+    return (IndexPutAccumulate if accumulate else IndexPut).apply(input, values, key=key)
+
+
+def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False
+               ) -> Tensor:
+    """In-place ``index_put``.
+
+    >>> minitorch.zeros(3).index_put_((minitorch.tensor([1]),), minitorch.tensor(5.))
+    tensor([0., 5., 0.])
+    """
+    key, values, accumulate = _index_put_checked("index_put_", input, indices, values,
+                                                 accumulate)
+    op = IndexPutAccumulate if accumulate else IndexPut
+    return input._inplace(op.apply, values, key=key)
+
+
+METHODS = {"take": take, "put": put, "put_": put_, "index_copy": index_copy,
+           "index_copy_": index_copy_, "index_fill": index_fill, "index_fill_": index_fill_,
+           "index_put": index_put, "index_put_": index_put_}

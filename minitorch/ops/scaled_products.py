@@ -1,0 +1,265 @@
+"""An input plus a scaled product, in one op each as torch (``beta * input + alpha * ...``):
+``addr`` (an outer product, ``AddrBackward0``), ``addmv`` (a matrix times a vector),
+``addbmm`` (the sum of a batch of matrix products) and ``baddbmm`` (a batch of them), each
+with its in-place twin. As torch, ``beta = 0`` ignores the input (its nans too).
+
+>>> import minitorch
+>>> minitorch.addr(minitorch.zeros(2, 2), minitorch.tensor([1., 2.]), minitorch.tensor([3., 4.]))
+tensor([[3., 4.],
+        [6., 8.]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args
+from .._tensor import Tensor, expanded_shape
+from ._base import Op, sum_to, wrap
+from .linalg import batched_product
+
+__all__ = [
+    "METHODS",
+    "Addbmm",
+    "Addmv",
+    "Addr",
+    "Baddbmm",
+    "addbmm",
+    "addmv",
+    "addmv_",
+    "addr",
+    "baddbmm",
+]
+
+
+def _scaled_sum(xp: Any, bias: Any, prod: Any, beta: Any, alpha: Any) -> Any:
+    """``beta * bias + alpha * prod``, ``bias`` left out where ``beta`` is 0."""
+    scaled = prod if alpha == 1 else prod * alpha
+    if beta == 0:
+        return xp.asarray(xp.broadcast_to(scaled, prod.shape), copy=True)
+    return scaled + (bias if beta == 1 else bias * beta)
+
+
+class _Scaled(Op):
+    """``beta * bias + alpha * product(a, b)``: a subclass gives the ``product`` of the
+    arrays and the gradients of ``a`` and ``b`` (``grads``, each a function, called only
+    where the gradient is needed)."""
+
+    @classmethod
+    def forward(cls, ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: Any,
+                alpha: Any) -> Tensor:
+        ctx.bias_shape, ctx.beta, ctx.alpha = tuple(bias.shape), beta, alpha
+        ctx.save_for_backward(a, b)
+        xp = a._xp
+        return wrap(_scaled_sum(xp, bias._data, cls.product(xp, a, b), beta, alpha))
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        a, b = ctx.saved_tensors
+        need_bias, need_a, need_b = ctx.needs_input_grad
+        grad_bias = sum_to(g if ctx.beta == 1 else g * ctx.beta, ctx.bias_shape) \
+            if need_bias else None
+        scaled = [None if not need else grad() if ctx.alpha == 1 else grad() * ctx.alpha
+                  for need, grad in zip((need_a, need_b), cls.grads(g, a, b))]
+        return (grad_bias, *scaled)
+
+
+class Addr(_Scaled):
+    node_name = "AddrBackward0"
+    _profile_name = "aten::addr"
+
+    @staticmethod
+    def product(xp: Any, v1: Tensor, v2: Tensor) -> Any:
+        return xp.reshape(v1._data, (-1, 1)) * xp.reshape(v2._data, (1, -1))
+
+    @staticmethod
+    def grads(g: Tensor, v1: Tensor, v2: Tensor) -> tuple:
+        return lambda: g.mv(v2), lambda: g.t().mv(v1)
+
+
+class Addmv(_Scaled):
+    node_name = "AddmvBackward0"
+    _profile_name = "aten::addmv"
+
+    @staticmethod
+    def product(xp: Any, m: Tensor, v: Tensor) -> Any:
+        return xp.matmul(m._data, v._data)
+
+    @staticmethod
+    def grads(g: Tensor, m: Tensor, v: Tensor) -> tuple:
+        return lambda: g.outer(v), lambda: m.t().mv(g)
+
+
+class Addbmm(_Scaled):
+    node_name = "AddbmmBackward0"
+    _profile_name = "aten::addbmm"
+
+    @staticmethod
+    def product(xp: Any, b1: Tensor, b2: Tensor) -> Any:
+        if not b1.shape[0]:
+            return xp.zeros((b1.shape[1], b2.shape[2]), dtype=b1._data.dtype)
+        return xp.sum(batched_product(b1._data, b2._data), axis=0)
+
+    @staticmethod
+    def grads(g: Tensor, b1: Tensor, b2: Tensor) -> tuple:
+        spread = g.unsqueeze(0).expand(b1.shape[0], *g.shape)
+        return lambda: spread.bmm(b2.transpose(1, 2)), lambda: b1.transpose(1, 2).bmm(spread)
+
+
+class Baddbmm(_Scaled):
+    node_name = "BaddbmmBackward0"
+    _profile_name = "aten::baddbmm"
+
+    @staticmethod
+    def product(xp: Any, b1: Tensor, b2: Tensor) -> Any:
+        return batched_product(b1._data, b2._data)
+
+    @staticmethod
+    def grads(g: Tensor, b1: Tensor, b2: Tensor) -> tuple:
+        return lambda: g.bmm(b2.transpose(1, 2)), lambda: b1.transpose(1, 2).bmm(g)
+
+
+def _scales(fn: str, input: Tensor, beta: Any, alpha: Any) -> tuple:
+    beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
+    if not input.dtype.is_floating_point:
+        for name, value in (("beta", beta), ("alpha", alpha)):
+            if isinstance(value, float):
+                raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                                   "floating point number.")
+    return beta, alpha
+
+
+def _fits(bias: Tensor, shape: tuple) -> None:
+    """torch's refusal of an input that does not broadcast to the product's shape."""
+    expanded_shape(tuple(bias.shape), shape, _args.type_string(bias.dtype))
+
+
+def _addr_checked(fn: str, input: Any, vec1: Any, vec2: Any, beta: Any, alpha: Any) -> tuple:
+    _args.tensor_args(fn, (input, "input", 1), (vec1, "vec1", 2), (vec2, "vec2", 3))
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.dim() != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
+    beta, alpha = _scales(fn, input, beta, alpha)
+    _fits(input, (vec1.shape[0], vec2.shape[0]))
+    return beta, alpha
+
+
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1
+         ) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)``.
+
+    >>> minitorch.addr(minitorch.ones(2, 2), minitorch.ones(2), minitorch.ones(2), beta=2)
+    tensor([[3., 3.],
+            [3., 3.]])
+    """
+    beta, alpha = _addr_checked("addr", input, vec1, vec2, beta, alpha)
+    return Addr.apply(*_common(input, vec1, vec2), beta=beta, alpha=alpha)
+
+
+def _common(*tensors: Tensor) -> tuple:
+    """The tensors in their common dtype (torch's addr promotes)."""
+    from .._dtype import result_type
+
+    dt = result_type(*tensors)
+    return tuple(t if t.dtype is dt else t.to(dt) for t in tensors)
+
+
+def _addmv_checked(fn: str, input: Any, mat: Any, vec: Any, beta: Any, alpha: Any) -> tuple:
+    _args.tensor_args(fn, (input, "input", 1), (mat, "mat", 2), (vec, "vec", 3))
+    beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
+    if mat.dim() != 2 or vec.dim() != 1 or input.dim() > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.dim()}, {mat.dim()}, "
+                           f"{vec.dim()}")
+    if mat.shape[1] != vec.shape[0] or (input.numel() != 1 and input.shape[0] != mat.shape[0]):
+        shown = "x".join(map(str, mat.shape))
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.dim() else 1}), "
+                           f"mat ({shown}), vec ({vec.shape[0]})")
+    if not (input.dtype is mat.dtype is vec.dtype):
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{_args.legacy(input.dtype)}, {_args.legacy(mat.dtype)}, and "
+                           f"{_args.legacy(vec.dtype)}")
+    return beta, alpha
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``.
+
+    >>> minitorch.addmv(minitorch.ones(2), minitorch.eye(2), minitorch.tensor([3., 4.]))
+    tensor([4., 5.])
+    """
+    beta, alpha = _addmv_checked("addmv", input, mat, vec, beta, alpha)
+    return Addmv.apply(input, mat, vec, beta=beta, alpha=alpha)
+
+
+def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
+                     alpha: Any) -> tuple:
+    _args.tensor_args(fn, (input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3))
+    beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
+    for t in (batch1, batch2):
+        if t.dim() != 3:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-max(t.dim(), 1)}, {max(t.dim(), 1) - 1}], but got 2)")
+    if fn.startswith("addbmm"):
+        if batch1.shape[0] != batch2.shape[0]:
+            raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                               f"{batch1.shape[0]} and {batch2.shape[0]}")
+        if batch1.shape[2] != batch2.shape[1]:
+            raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x"
+                               f"{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})")
+        shape = (batch1.shape[1], batch2.shape[2])
+    else:
+        if batch2.shape[:2] != (batch1.shape[0], batch1.shape[2]):
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{batch1.shape[0]}, {batch1.shape[2]}] but got: "
+                               f"[{batch2.shape[0]}, {batch2.shape[1]}].")
+        shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
+    for t in (batch1, batch2):
+        if t.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                               f"{_args.legacy(t.dtype)}")
+    _fits(input, shape)
+    return beta, alpha
+
+
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
+           alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * sum(batch1[i] @ batch2[i])``.
+
+    >>> minitorch.addbmm(minitorch.zeros(1, 1), minitorch.ones(3, 1, 2), minitorch.ones(3, 2, 1))
+    tensor([[6.]])
+    """
+    beta, alpha = _batches_checked("addbmm", input, batch1, batch2, beta, alpha)
+    return Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
+            alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)``, a batch of matrix products.
+
+    >>> minitorch.baddbmm(minitorch.zeros(1), minitorch.ones(2, 1, 3), minitorch.ones(2, 3, 1))
+    tensor([[[3.]],
+    <BLANKLINE>
+            [[3.]]])
+    """
+    beta, alpha = _batches_checked("baddbmm", input, batch1, batch2, beta, alpha)
+    return Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def _inplace(name: str, checked: Any, op: type) -> Any:
+    """``x.<name>_(...)``: the op written into ``x``, after its checks (torch's ``x`` must
+    have the result's shape)."""
+    def method(self: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        scales = checked(f"{name}_", self, a, b, beta, alpha)
+        return self._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
+
+    method.__name__ = f"{name}_"
+    method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.Tensor.{name}_ is not None\n" \
+                     "    True\n    "
+    return method
+
+
+addmv_ = _inplace("addmv", _addmv_checked, Addmv)  # torch has it as a function too
+METHODS = {"addr": addr, "addmv": addmv, "addbmm": addbmm, "baddbmm": baddbmm,
+           "addr_": _inplace("addr", _addr_checked, Addr), "addmv_": addmv_,
+           "addbmm_": _inplace("addbmm", _batches_checked, Addbmm),
+           "baddbmm_": _inplace("baddbmm", _batches_checked, Baddbmm)}
