@@ -28,7 +28,7 @@ from ._base import Op, wrap
 from .inplace_more import IndexAdd
 from .shape import Index
 
-__all__ = ["METHODS", "AsStrided", "as_strided", "storage_offset"]
+__all__ = ["METHODS", "AsStrided", "as_strided"]
 
 
 def _storage(t: Tensor) -> Any:
@@ -43,22 +43,10 @@ def _storage(t: Tensor) -> Any:
     return flat
 
 
-def storage_offset(input: Tensor) -> int:
-    """Where ``input``'s first element lies in its storage, in elements.
-
-    >>> minitorch.arange(6.).reshape(2, 3)[1:, 1:].storage_offset()
-    4
-    """
-    return _offset(input)
-
-
 def _offset(t: Tensor) -> int:
-    if not t.numel():
-        return 0
-    flat = backend.storage_view(storage_root(t)._data)
-    if flat is None or not flat.size:
-        return 0
-    return (backend.address(t._data) - backend.address(flat)) // flat.itemsize
+    """``t``'s storage offset (:meth:`Tensor.storage_offset`; 0 for an empty tensor, whose
+    array may lie anywhere)."""
+    return t.storage_offset() if t.numel() else 0
 
 
 def _positions(xp: Any, sizes: tuple, strides: tuple, offset: int) -> Any:
@@ -133,4 +121,4 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
     return AsStrided.apply(input, sizes=sizes, strides=strides, offset=offset)
 
 
-METHODS = {"as_strided": as_strided, "storage_offset": storage_offset}
+METHODS = {"as_strided": as_strided}
