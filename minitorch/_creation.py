@@ -512,14 +512,24 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     return _leaf(array, requires_grad)
 
 
-def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
-    """torch's checks of an arange; an integer dtype truncates the bounds and step first."""
+def check_range_bounds(start: Any, end: Any, step: Any) -> None:
+    """torch's checks of a range's bounds and step, shared by ``arange`` and ``range``.
+
+    >>> check_range_bounds(0, 1, -1)
+    Traceback (most recent call last):
+    RuntimeError: upper bound and lower bound inconsistent with step sign
+    """
     if not (step > 0 or step < 0):
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):
         raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
     if (step > 0 and end < start) or (step < 0 and end > start):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
+def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
+    """torch's checks of an arange; an integer dtype truncates the bounds and step first."""
+    check_range_bounds(start, end, step)
     if not dt.is_floating_point:
         if not all(_fits(v) for v in (start, end, step)):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")

@@ -9,13 +9,12 @@ tensor([1., 2., 3.])
 
 from __future__ import annotations
 
-import math
 import warnings
 from typing import Any
 
 from . import _args, backend
 from . import _dtype as D
-from ._creation import _created, _leaf
+from ._creation import _created, _leaf, check_range_bounds
 
 __all__ = ["range"]
 
@@ -42,12 +41,7 @@ def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any
         raise NotImplementedError("\"range_cpu\" not implemented for 'Bool'")
     if not dt.is_floating_point:  # torch's kernel reads the bounds in int64
         start, end, step = (int(v) for v in (start, end, step))
-    if not (step > 0 or step < 0):
-        raise RuntimeError("step must be nonzero")
-    if not (math.isfinite(start) and math.isfinite(end)):
-        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
-    if (step > 0 and end < start) or (step < 0 and end > start):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    check_range_bounds(start, end, step)
     size = int((end - start) / step + 1) if dt.is_floating_point else (end - start) // step + 1
     name = dt.name
     wide = "float64" if dt.is_floating_point else "int64"  # torch's accumulating type

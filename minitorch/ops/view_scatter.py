@@ -41,26 +41,23 @@ def _zeros(g: Tensor, shape: tuple) -> Tensor:
 class SelectScatter(Op):
     node_name = "SelectScatterBackward0"
     _profile_name = "aten::select_scatter"
+    view: Any = Select  # the view whose elements ``src`` replaces: its gradient goes there
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, src: Tensor, *, key: tuple) -> Tensor:
         ctx.key, ctx.src_shape, ctx.src_dtype = key, tuple(src.shape), src.dtype
         return _copy_with(a, src, lambda xp, out, values: backend.setitem(xp, out, key, values))
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        rest = SelectScatter.apply(g, _zeros(g, ctx.src_shape), key=ctx.key)
-        return rest, Select.apply(g, key=ctx.key).to(ctx.src_dtype)
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        rest = cls.apply(g, _zeros(g, ctx.src_shape), key=ctx.key)
+        return rest, cls.view.apply(g, key=ctx.key).to(ctx.src_dtype)
 
 
 class SliceScatter(SelectScatter):
     node_name = "SliceScatterBackward0"
     _profile_name = "aten::slice_scatter"
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        rest = SliceScatter.apply(g, _zeros(g, ctx.src_shape), key=ctx.key)
-        return rest, Slice.apply(g, key=ctx.key).to(ctx.src_dtype)
+    view = Slice
 
 
 class DiagonalScatter(Op):
