@@ -134,8 +134,9 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
     >>> minitorch.full_like(minitorch.ones(2), 7)
     tensor([7., 7.])
     """
-    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
-                device=device or input.device, requires_grad=requires_grad)
+    dtype = _args.dtype("full_like", dtype) or input.dtype
+    return full(tuple(input.shape), fill_value, dtype=dtype, device=device or input.device,
+                requires_grad=requires_grad)
 
 
 @_args.tensors("empty_like", input="input")
@@ -146,8 +147,9 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
     >>> minitorch.empty_like(minitorch.ones(2, 3)).shape
     torch.Size([2, 3])
     """
+    dtype = _args.dtype("empty_like", dtype) or input.dtype
     _layout.checked("empty_like", memory_format)  # (the new tensor is contiguous)
-    return zeros(tuple(input.shape), dtype=dtype or input.dtype,
+    return zeros(tuple(input.shape), dtype=dtype,
                  device=device or input.device, requires_grad=requires_grad)
 
 

@@ -466,12 +466,20 @@ def _check_rows(rows: Any, cum: Any, n: int, generator: Any) -> None:
     raise RuntimeError(f"invalid multinomial distribution ({message})")
 
 
+_LIKE_SIGNATURES = tuple(
+    f"Tensor input, *, {generator}torch.memory_format memory_format = None, {_CREATION_KEYWORDS}"
+    for generator in ("torch.Generator generator, ", ""))
+
+
 def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
     @_args.tensors(f"{kind.__name__}_like", input="input")
-    def like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
-             requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-        return kind(input.shape, dtype=dtype or input.dtype, device=device or input.device,
-                    requires_grad=requires_grad)
+    @_call_form.overloads(*_LIKE_SIGNATURES)
+    def like(input: Tensor, *, generator: Any = None, dtype: D.dtype | None = None,
+             device: Any = None, requires_grad: bool = False,
+             memory_format: Any = None) -> Tensor:
+        dtype = _args.dtype(like.__name__, dtype) or input.dtype
+        return kind(input.shape, dtype=dtype, device=device or input.device,
+                    requires_grad=requires_grad, generator=generator)
 
     like.__name__ = f"{kind.__name__}_like"
     like.__doc__ = (f"``{kind.__name__}`` with the shape, dtype and device of ``input``.\n\n"
