@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import _meta, _mkl
-from ._args import integer
+from ._args import integer, type_name
 
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
 HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
@@ -66,6 +66,43 @@ def _index(index: Any) -> int | None:
     return n
 
 
+_DEVICE_SIGNATURES = ("torch.device device", "str type, int index = -1")
+
+
+def _device_arguments(args: tuple, kwargs: dict) -> tuple:
+    """``device(...)``'s arguments as torch's parser takes them, of its two signatures (a
+    device, a device string or a GPU number; or a type and an index): ``(type, index)``.
+    Two arguments fit the second signature alone, so its own refusals are torch's words."""
+    if len(args) + len(kwargs) == 2:
+        return _type_and_index(args, kwargs)
+    if len(args) + len(kwargs) == 1:
+        key, value = next(iter(kwargs.items())) if kwargs else (None, args[0])
+        if (key in (None, "device") and isinstance(value, (device, str, int))
+                and not isinstance(value, bool)) or (key == "type" and isinstance(value, str)):
+            return value, None
+    from ._call_form import combination_message
+
+    raise TypeError(combination_message("device", args, kwargs, _DEVICE_SIGNATURES))
+
+
+def _type_and_index(args: tuple, kwargs: dict) -> tuple:
+    """``(str type, int index = -1)``'s arguments, refused in torch's parser's order."""
+    for position, name in enumerate(("type", "index")):
+        if position < len(args) and name in kwargs:
+            raise TypeError(f"device() got multiple values for argument '{name}'")
+    if not args and "type" not in kwargs:
+        raise TypeError('device() missing 1 required positional arguments: "type"')
+    kind = args[0] if args else kwargs["type"]
+    if not isinstance(kind, str):
+        where = " (position 1)" if args else ""
+        raise TypeError(f"device(): argument 'type'{where} must be str, not "
+                        f"{type_name(kind)}")
+    unknown = [k for k in kwargs if k not in ("type", "index")]
+    if unknown:
+        raise TypeError(f"device() got an unexpected keyword argument '{unknown[0]}'")
+    return kind, args[1] if len(args) > 1 else kwargs.get("index")
+
+
 class device:
     """Where a tensor's values live: ``device("cpu")``, ``device("cuda")``, ``device("cuda:1")``.
 
@@ -77,18 +114,15 @@ class device:
 
     __slots__ = ("index", "type")
 
-    def __init__(self, type: str | device, index: int | None = None) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        type, index = _device_arguments(args, kwargs)
         if isinstance(type, device):
             type, index = type.type, type.index
-        elif isinstance(type, int) and not isinstance(type, bool):  # a GPU number, as torch
+        elif isinstance(type, int):  # a GPU number, as torch
             index = _index(type)
             if not cuda_device_count():
                 raise RuntimeError("Cannot access accelerator device when none is available.")
             type = "cuda"
-        elif not isinstance(type, str):
-            raise TypeError(f"device() received an invalid combination of arguments - got "
-                            f"({type.__class__.__name__}), but expected a device string such "
-                            "as 'cpu' or 'cuda:0', or a GPU number")
         else:
             type, index = _parsed(type, _index(index))
         if type not in _TORCH_DEVICE_TYPES:
