@@ -40,6 +40,7 @@ from . import (
 )
 from ._aliases import (
     absolute,
+    clip,
     concat,
     concatenate,
     divide,
@@ -365,7 +366,6 @@ half = float16
 long = int64
 int = int32
 short = int16
-clip = clamp  # torch's alias
 
 _T = Tensor
 

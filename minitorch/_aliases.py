@@ -74,6 +74,17 @@ fix = public_unary(unary_more.Trunc, "fix", example(
     "tensor([-1.,  2.])"))
 
 
+@_call_form.alias_of("clamp")
+@_call_form.overloads(*pointwise.CLAMP_SIGNATURES["clamp"])
+def clip(input: Any, min: Any = None, max: Any = None) -> Tensor:
+    """torch's other name for :func:`clamp`.
+
+    >>> minitorch.clip(minitorch.tensor([-1., 2.]), 0, 1)
+    tensor([0., 1.])
+    """
+    return pointwise.clamp(input, min, max)
+
+
 @_call_form.alias_of("cat")
 def concat(tensors: Any, dim: int = 0) -> Tensor:
     """torch's other name for :func:`cat`.
@@ -235,7 +246,7 @@ def _no(self: Tensor) -> bool:
     return False
 
 
-FUNCTIONS = (divide, true_divide, concat, concatenate, rsub, positive, sgn, is_floating_point,
+FUNCTIONS = (divide, true_divide, clip, concat, concatenate, rsub, positive, sgn, is_floating_point,
              typename, multiply, subtract, absolute, negative, fix)
 
 METHODS = {

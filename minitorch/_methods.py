@@ -577,6 +577,7 @@ def divide_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> 
     return div_(self, other, rounding_mode=rounding_mode)
 
 
+@_call_form.overloads(*pointwise.CLAMP_SIGNATURES["clamp_"])
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """In-place clamp: torch's parser reads the bounds before its in-place checks."""
     min, max = pointwise.clamp_bounds("clamp_", min, max)
@@ -584,6 +585,17 @@ def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return self._inplace(pointwise.clamp, min, max)
     return self._inplace(pointwise.clamp, min=min, max=max)  # numbers as they are
+
+
+@_call_form.alias_of("clamp_")
+@_call_form.overloads(*pointwise.CLAMP_SIGNATURES["clamp_"])
+def clip_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    """torch's other name for ``clamp_``.
+
+    >>> minitorch.tensor([-1., 2.]).clip_(0, 1)
+    tensor([0., 1.])
+    """
+    return clamp_(self, min, max)
 
 
 def zero_(self: Tensor) -> Tensor:
@@ -942,7 +954,8 @@ _METHODS = {
     "__rlshift__": _shift("lshift", reflected=True),
     "__rrshift__": _shift("rshift", reflected=True),
     "__invert__": _invert,
-    "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "zero_": zero_,
+    "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "clip_": clip_,
+    "zero_": zero_,
     "fill_": fill_, "copy_": copy_,
     "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
     "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),
@@ -955,7 +968,7 @@ _METHODS = {
     "__irshift__": _inplace_binary(shift, "rshift"),
     "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
-    "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": pointwise.clamp,
+    "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": _aliases.clip,
     "round": pointwise.round_method,
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,
     "neg": _unary(pointwise.Neg),

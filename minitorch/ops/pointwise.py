@@ -1264,7 +1264,14 @@ def pow(input: Any, exponent: Any) -> Tensor:
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
+CLAMP_SIGNATURES = {
+    "clamp": ("Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+              "Tensor input, Number min = None, Number max = None, *, Tensor out = None"),
+    "clamp_": ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")}
+
+
 @_call_form.function
+@_call_form.overloads(*CLAMP_SIGNATURES["clamp"])
 @_args.tensors("clamp", input="input")
 def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
     """Limit values to ``[min, max]``; the gradient passes where the input is inside.
@@ -1278,12 +1285,6 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
         return ClampTensor.apply(input, min, max)
     min, max = (b.real if isinstance(b, complex) else b for b in (min, max))
     return Clamp.apply(input, min=min, max=max)
-
-
-CLAMP_SIGNATURES = {
-    "clamp": ("Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
-              "Tensor input, Number min = None, Number max = None, *, Tensor out = None"),
-    "clamp_": ("Tensor min = None, Tensor max = None", "Number min = None, Number max = None")}
 
 
 def clamp_bounds(fn: str, low: Any, high: Any, input: Tensor | None = None) -> tuple:
