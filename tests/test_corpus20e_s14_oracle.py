@@ -38,3 +38,25 @@ def test_clip_grad_norm_scales_bit_for_bit(sizes: list[int], max_norm: float, no
     np.testing.assert_array_equal(got_total, want_total)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+# ---------------------------------------------------------------------------- nn.modules paths
+
+
+def test_nn_modules_files_hold_torchs_classes() -> None:
+    """Every class minitorch.nn has is reachable under torch's ``nn.modules.<file>`` path (and
+    only there), and ``from ... import`` of that path works."""
+    import importlib
+    import types
+
+    have = {name for name in mt.nn.__all__ if isinstance(getattr(mt.nn, name), type)}
+    for file, module in vars(torch.nn.modules).items():
+        if not isinstance(module, types.ModuleType) or file.startswith("_"):
+            continue
+        wanted = sorted(set(getattr(module, "__all__", ())) & have)
+        if not wanted:
+            continue
+        ours = importlib.import_module(f"minitorch.nn.modules.{file}")
+        assert sorted(ours.__all__) == wanted, file
+        assert all(getattr(ours, name) is getattr(mt.nn, name) for name in wanted)
+    assert all(getattr(mt.nn.modules, name) is getattr(mt.nn, name) for name in have)

@@ -217,5 +217,9 @@ __all__ = [
     "ZeroPad3d",
     "functional",
     "init",
+    "modules",
     "utils",
 ]
+
+# last: it reads the classes above under torch's file paths
+from . import modules
