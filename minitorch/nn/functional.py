@@ -124,6 +124,7 @@ __all__ = [
     "hardtanh_",
     "hinge_embedding_loss",
     "huber_loss",
+    "instance_norm",
     "interpolate",
     "kl_div",
     "l1_loss",
@@ -738,6 +739,26 @@ def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each sample's channels on their own; see ``nn.InstanceNorm2d``.
+
+    >>> F.instance_norm(minitorch.tensor([[[1., 3.]]]))
+    tensor([[[-1.0000,  1.0000]]])
+    """
+    from .._nn_functions import instance_norm as native
+
+    if use_input_stats:  # torch's Python check, before its parser reads the arguments
+        _args.python_attribute(input, "size")
+        if math.prod(input.shape[2:]) == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input "
+                             f"size {input.shape}")
+    return native(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
+                  eps, False)
 
 
 def _values_per_channel(shape: tuple) -> int:

@@ -26,6 +26,7 @@ _FILES: dict[str, tuple[str, ...]] = {
                 "FeatureAlphaDropout"),
     "flatten": ("Flatten", "Unflatten"),
     "fold": ("Fold", "Unfold"),
+    "instancenorm": ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"),
     "linear": ("Bilinear", "Identity", "LazyLinear", "Linear"),
     "loss": ("BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
              "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
