@@ -1,5 +1,6 @@
 """Causes behind the corpus20e programs (issue #20), each against live torch: the last bit of
-``clip_grad_norm_``'s scaling; ...
+``clip_grad_norm_``'s scaling; ``nn.modules.<file>`` paths; ``InstanceNorm1d/2d/3d``;
+``avg_pool1d`` (and ``avg_pool2d``'s input-gradient order); ``affine_grid``/``grid_sample``.
 """
 
 from __future__ import annotations
