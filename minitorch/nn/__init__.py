@@ -35,6 +35,7 @@ from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyConv2d, LazyLinear
 from .linear import Bilinear, Identity, Linear
 from .loss import (
@@ -83,6 +84,7 @@ from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
     AdaptiveMaxPool2d,
+    AvgPool1d,
     AvgPool2d,
     MaxPool1d,
     MaxPool2d,
@@ -113,6 +115,7 @@ __all__ = [
     "AdaptiveAvgPool2d",
     "AdaptiveMaxPool2d",
     "AlphaDropout",
+    "AvgPool1d",
     "AvgPool2d",
     "BCELoss",
     "BCEWithLogitsLoss",
@@ -148,6 +151,9 @@ __all__ = [
     "HingeEmbeddingLoss",
     "HuberLoss",
     "Identity",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
     "KLDivLoss",
     "L1Loss",
     "LSTMCell",
@@ -217,5 +223,9 @@ __all__ = [
     "ZeroPad3d",
     "functional",
     "init",
+    "modules",
     "utils",
 ]
+
+# last: it reads the classes above under torch's file paths
+from . import modules

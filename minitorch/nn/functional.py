@@ -59,6 +59,7 @@ from .functional_conv import (
     pool_out_size,
 )
 from .functional_conv1d import conv1d, max_pool1d, max_unpool2d
+from .functional_grid import affine_grid, grid_sample
 from .functional_interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest
 from .functional_losses import (
     _check_reduction,
@@ -92,7 +93,9 @@ __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "adaptive_max_pool2d",
+    "affine_grid",
     "alpha_dropout",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "bilinear",
@@ -119,11 +122,13 @@ __all__ = [
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "grid_sample",
     "hardswish",
     "hardtanh",
     "hardtanh_",
     "hinge_embedding_loss",
     "huber_loss",
+    "instance_norm",
     "interpolate",
     "kl_div",
     "l1_loss",
@@ -543,6 +548,42 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
                                   divisor=divisor)
 
 
+@_args.tensors("avg_pool1d", input="input")
+def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               ceil_mode: Any = False, count_include_pad: Any = True) -> Tensor:
+    """The mean of each ``kernel_size`` window of the last dim, moved by ``stride`` (default:
+    the kernel): torch's ``avg_pool2d`` of the input seen with a height of one.
+
+    >>> F.avg_pool1d(minitorch.tensor([[1., 3., 2., 5., 4.]]), 2)
+    tensor([[2.0000, 3.5000]])
+    """
+    unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
+    specs = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
+             (padding, "padding", 4))
+    _args.window_types("avg_pool1d", *specs)
+    ceil_mode = _args.flag("avg_pool1d", ceil_mode, "ceil_mode", 5)
+    count_include_pad = _args.flag("avg_pool1d", count_include_pad, "count_include_pad", 6)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "avg_pool1d)")
+    kernel, steps, pad = (None if value is _args.OMITTED else _one_int(value, name, position)
+                          for value, name, position in specs)
+    out = avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, kernel if steps is None else steps),
+                     (0, pad), ceil_mode, count_include_pad)
+    return out.squeeze(-2)
+
+
+def _one_int(value: Any, name: str, position: int) -> int:
+    """A 1-d pooling's window argument: an int or a sequence of exactly one (torch's
+    ``check1d``)."""
+    values = (value,) if _args.as_int(value) is not None else tuple(value)
+    if len(values) != 1:
+        raise RuntimeError(f"avg_pool1d() argument '{name}' should contain one int (got "
+                           f"{len(values)})")
+    return _args.integer("avg_pool1d", values[0], name, position)
+
+
 def _pool_divisors(input: Tensor, out: list, kernel: tuple, stride: tuple, pad: tuple,
                    count_include_pad: bool) -> Any:
     """torch's divisor of each average-pooling window, an (OH, OW) array: the window's
@@ -738,6 +779,26 @@ def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each sample's channels on their own; see ``nn.InstanceNorm2d``.
+
+    >>> F.instance_norm(minitorch.tensor([[[1., 3.]]]))
+    tensor([[[-1.0000,  1.0000]]])
+    """
+    from .._nn_functions import instance_norm as native
+
+    if use_input_stats:  # torch's Python check, before its parser reads the arguments
+        _args.python_attribute(input, "size")
+        if math.prod(input.shape[2:]) == 1:
+            raise ValueError("Expected more than 1 spatial element when training, got input "
+                             f"size {input.shape}")
+    return native(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
+                  eps, False)
 
 
 def _values_per_channel(shape: tuple) -> int:

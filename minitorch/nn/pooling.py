@@ -19,9 +19,37 @@ from .functional_conv1d import max_pool1d, max_unpool2d
 from .functional_interpolate import interpolate
 from .module import Module
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool2d",
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d", "AvgPool2d",
            "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d",
            "UpsamplingNearest2d"]
+
+
+def _single(value: Any) -> tuple:
+    """torch's ``_single``: a sequence as a tuple, anything else as a 1-tuple."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+class AvgPool1d(Module):
+    """Average pooling of the last dim with a ``kernel_size`` window moved by ``stride``.
+
+    >>> nn.AvgPool1d(3, 2)
+    AvgPool1d(kernel_size=(3,), stride=(2,), padding=(0,))
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class AvgPool2d(Module):

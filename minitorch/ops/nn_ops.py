@@ -240,7 +240,9 @@ class AvgPool2d(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, inner, keys, divisor = ctx.meta
         g = g / (divisor if isinstance(divisor, int) else wrap(divisor))
-        parts = [Embed.apply(g, shape=shape, key=key) for key in keys]
+        # torch adds each output's share into its window, outputs in order: an input value
+        # hears from the window offsets in reverse
+        parts = [Embed.apply(g, shape=shape, key=key) for key in reversed(keys)]
         total = parts[0]
         for p in parts[1:]:
             total = total + p

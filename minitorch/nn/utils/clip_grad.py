@@ -51,7 +51,8 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
                                "`parameters` is non-finite, so it cannot be clipped. To disable "
                                "this error and scale the gradients by the non-finite norm "
                                "anyway, set `error_if_nonfinite=False`")
-        coef = min(float(max_norm) / (float(total) + 1e-6), 1.0)
+        # torch's order: a tensor reciprocal times max_norm, clamped, in the norm's dtype
+        coef = ((total + 1e-6).reciprocal() * max_norm).clamp(max=1.0)
         for g in grads:
             g.mul_(coef)
     return total

@@ -1,0 +1,69 @@
+"""``minitorch.nn.modules``: the classes of ``nn`` under torch's file paths, as programs name them
+(``torch.nn.modules.rnn.LSTM`` in ``torch.serialization.safe_globals`` lists, for one).
+
+>>> import minitorch
+>>> minitorch.nn.modules.rnn.LSTM is minitorch.nn.LSTM
+True
+>>> from minitorch.nn.modules.dropout import Dropout
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from .. import __all__ as _nn_names
+
+_FILES: dict[str, tuple[str, ...]] = {
+    "activation": ("ELU", "GELU", "GLU", "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax",
+                   "MultiheadAttention", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax",
+                   "Softmax2d", "Softplus", "Tanh"),
+    "batchnorm": ("BatchNorm1d", "BatchNorm2d", "LazyBatchNorm1d", "LazyBatchNorm2d"),
+    "container": ("ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"),
+    "conv": ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d", "LazyConv2d"),
+    "distance": ("CosineSimilarity", "PairwiseDistance"),
+    "dropout": ("AlphaDropout", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
+                "FeatureAlphaDropout"),
+    "flatten": ("Flatten", "Unflatten"),
+    "fold": ("Fold", "Unfold"),
+    "instancenorm": ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"),
+    "linear": ("Bilinear", "Identity", "LazyLinear", "Linear"),
+    "loss": ("BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
+             "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
+             "MSELoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+             "NLLLoss", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss"),
+    "module": ("Module",),
+    "normalization": ("LayerNorm",),
+    "padding": ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
+                "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d",
+                "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
+                "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"),
+    "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
+    "pooling": ("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d",
+                "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool2d"),
+    "rnn": ("GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"),
+    "sparse": ("Embedding", "EmbeddingBag"),
+    "transformer": ("Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+                    "TransformerEncoder", "TransformerEncoderLayer"),
+    "upsampling": ("Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"),
+}
+"""torch's file (``torch.nn.modules.<file>``) of each class minitorch has; a test checks the table
+against torch, so a new class that torch keeps in one of these files is added here."""
+
+
+_nn = sys.modules[__package__.rpartition(".")[0]]
+
+
+def _file_module(file: str, names: tuple[str, ...]) -> types.ModuleType:
+    """A module ``minitorch.nn.modules.<file>`` holding ``names``, importable by that name."""
+    module = types.ModuleType(f"{__name__}.{file}", f"``nn``'s classes in torch's {file}.py.")
+    module.__dict__.update({name: getattr(_nn, name) for name in names})
+    module.__all__ = list(names)
+    sys.modules[module.__name__] = module
+    return module
+
+
+globals().update({file: _file_module(file, names) for file, names in _FILES.items()})
+_classes = [name for name in _nn_names if isinstance(getattr(_nn, name, None), type)]
+globals().update({name: getattr(_nn, name) for name in _classes})
+__all__ = [*_FILES, *_classes]
