@@ -1,0 +1,68 @@
+"""Fuzz D (seeds 3301/3302) DIFFERENT and REFUSED causes found on s14's tree, against live
+torch: calls that both libraries run but answer differently (value, dtype, exception type),
+or that torch runs and minitorch refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same_error, raised_by
+
+
+def _scaled(L: Any, extra: float, times: float = 2.0) -> Any:
+    """``x * 2`` whose backward returns ``g * times + extra``."""
+    class Fn(L.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * times + extra
+
+    return Fn.apply
+
+
+def _x(L: Any, requires_grad: bool = True) -> Any:
+    return L.tensor([1.0, -2.0, 3.0], dtype=L.float64, requires_grad=requires_grad)
+
+
+MASKED_CALLS = {
+    "right backward": lambda L, m: L.autograd.gradcheck(_scaled(L, 0.0), (_x(L),), masked=m),
+    "offset below allclose's atol": lambda L, m: L.autograd.gradcheck(
+        _scaled(L, 1e-9), (_x(L),), masked=m),
+    "offset above allclose's atol": lambda L, m: L.autograd.gradcheck(
+        _scaled(L, 1e-7), (_x(L),), masked=m),
+    "wrong backward": lambda L, m: L.autograd.gradcheck(_scaled(L, 0.0, 3.0), (_x(L),), masked=m),
+    "fast mode": lambda L, m: L.autograd.gradcheck(
+        _scaled(L, 0.0, 3.0), (_x(L),), masked=m, fast_mode=True),
+    "no input requires grad": lambda L, m: L.autograd.gradcheck(
+        _scaled(L, 0.0), (_x(L, False),), masked=m),
+    "gradgradcheck": lambda L, m: L.autograd.gradgradcheck(
+        lambda t: t.exp() * t, (_x(L),), masked=m),
+    "gradgradcheck, offset": lambda L, m: L.autograd.gradgradcheck(
+        lambda t: _scaled(L, 1e-9)(t) * t, (_x(L),), (L.ones(3, dtype=L.float64),), masked=m),
+    "gradgradcheck, no input requires grad": lambda L, m: L.autograd.gradgradcheck(
+        _scaled(L, 0.0), (_x(L, False),), masked=m),
+}
+
+
+@pytest.mark.parametrize("masked", [True, False, None])
+@pytest.mark.parametrize("call", MASKED_CALLS.values(), ids=MASKED_CALLS.keys())
+def test_gradcheck_masked_on_dense_inputs_is_torchs(call: Any, masked: Any) -> None:
+    """On dense (strided) inputs torch's ``masked`` changes one thing: the zero-grad_output
+    check becomes ``allclose`` to zero instead of exact equality. minitorch's tensors are all
+    dense, so it is accepted, not refused."""
+    def run(L: Any) -> Any:
+        L.manual_seed(0)
+        return call(L, masked)
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, mt), want)
+    else:
+        assert run(mt) is run(torch)
