@@ -66,3 +66,26 @@ def test_gradcheck_masked_on_dense_inputs_is_torchs(call: Any, masked: Any) -> N
         assert_same_error(raised_by(run, mt), want)
     else:
         assert run(mt) is run(torch)
+
+
+@pytest.mark.parametrize("input_shape", [(1, 3), (3,), (2, 1, 3)], ids=str)
+@pytest.mark.parametrize("devices", [("cpu", "cpu", "meta"), ("cpu", "meta", "meta"),
+                                     ("meta", "cpu", "cpu"), ("meta", "meta", "cpu")], ids=str)
+def test_linear_bias_on_another_device_is_torchs_error(input_shape: tuple, devices: tuple) -> None:
+    """torch's linear checks the bias against the input's device before anything else: a
+    Linear moved to 'meta' called on a CPU batch (or the reverse) says which tensor is not
+    on the expected device."""
+    def run(L: Any) -> Any:
+        x, w, b = (L.ones(*s, device=d) for s, d in zip((input_shape, (2, 3), (2,)), devices))
+        return L.nn.functional.linear(x, w, b)
+
+    assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+def test_module_moved_to_meta_refuses_a_cpu_batch_as_torch() -> None:
+    def run(L: Any) -> Any:
+        m = L.nn.Sequential(L.nn.Linear(3, 2), L.nn.Tanh())
+        m.to("meta")
+        return m(L.ones(1, 3))
+
+    assert_same_error(raised_by(run, mt), raised_by(run, torch))

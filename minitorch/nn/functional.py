@@ -24,7 +24,7 @@ from ..autograd import profiler
 from ..backend import namespace
 from ..ops import _batch_norm_order as bn_order
 from ..ops import nn_ops
-from ..ops._base import Op, like, wrap
+from ..ops._base import Op, check_same_device, like, wrap
 from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
 from ..ops.activation_more import (
     celu,
@@ -184,6 +184,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
+    if bias is not None:  # torch checks the bias against the input (the weight it does not)
+        check_same_device(input, bias)
     return profiler.run_op("aten::linear", "aten::linear", lambda: _linear(input, weight, bias),
                            (input, weight, bias))
 
