@@ -89,3 +89,36 @@ def test_module_moved_to_meta_refuses_a_cpu_batch_as_torch() -> None:
         return m(L.ones(1, 3))
 
     assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+SHARE_CALLS = {
+    "the tensor": lambda L, x: (x.share_memory_() is x, x.is_shared()),
+    "a view of it": lambda L, x: (x.share_memory_(), x[1:].is_shared(), x.view(3).is_shared()),
+    "through a view": lambda L, x: (x[1:].share_memory_(), x.is_shared()),
+    "through detach": lambda L, x: (x.detach().share_memory_(), x.is_shared()),
+    "a copy is not": lambda L, x: (x.share_memory_(), x.clone().is_shared(), (x * 2).is_shared()),
+    "never shared": lambda L, x: x.is_shared(),
+    "the storage": lambda L, x: (x.untyped_storage().is_shared(),
+                                 x.untyped_storage().share_memory_() is not None, x.is_shared()),
+    "a module": lambda L, x: (
+        (m := L.nn.Sequential(L.nn.Linear(3, 2), L.nn.Tanh())).share_memory() is m,
+        all(p.is_shared() for p in m.parameters())),
+    "a meta tensor": lambda L, x: L.ones(2, device="meta").share_memory_(),
+    "a meta tensor's flag": lambda L, x: L.ones(2, device="meta").is_shared(),
+}
+
+
+@pytest.mark.parametrize("call", SHARE_CALLS.values(), ids=SHARE_CALLS.keys())
+def test_share_memory_marks_the_storage_as_torch(call: Any) -> None:
+    """``is_shared`` is a property of the storage: after ``share_memory_`` (of the tensor, a
+    view of it or its module) every tensor over that memory reports it, a copy does not."""
+    def run(L: Any) -> Any:
+        result = call(L, L.tensor([1.0, 2.0, 3.0]))
+        return tuple(r for r in result if not isinstance(r, L.Tensor)) \
+            if isinstance(result, tuple) else result
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, mt), want)
+    else:
+        assert run(mt) == run(torch)
