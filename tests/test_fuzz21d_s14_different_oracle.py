@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 
@@ -122,3 +123,30 @@ def test_share_memory_marks_the_storage_as_torch(call: Any) -> None:
         assert_same_error(raised_by(run, mt), want)
     else:
         assert run(mt) == run(torch)
+
+
+HALF_DRAWS = {
+    "rand": lambda L, n: L.rand(n, dtype=L.float16),
+    "rand requires_grad": lambda L, n: L.rand(n, dtype=L.float16, requires_grad=True),
+    "randn": lambda L, n: L.randn(n, dtype=L.float16),
+    "uniform_": lambda L, n: L.empty(n, dtype=L.float16).uniform_(-2.0, 3.0),
+    "uniform_ narrow": lambda L, n: L.empty(n, dtype=L.float16).uniform_(0.1, 0.2),
+    "normal_": lambda L, n: L.empty(n, dtype=L.float16).normal_(0.1, 0.3),
+    "normal_ strided": lambda L, n: L.empty(3, n, dtype=L.float16)[:, 0].normal_(2.0, 3.0),
+    "normal of a tensor": lambda L, n: L.normal(L.zeros(n, dtype=L.float16), 2.0),
+}
+
+
+@pytest.mark.parametrize("n", [1, 2, 15, 16, 17, 20, 32, 33, 5000])
+@pytest.mark.parametrize("draw", HALF_DRAWS.values(), ids=HALF_DRAWS.keys())
+def test_float16_samples_are_torchs(draw: Any, n: int) -> None:
+    """torch draws float16 samples as its float32 ones rounded (a uniform one that rounds up
+    to ``high`` gives ``low``; its half normal kernel draws the overlapping last 16 after the
+    whole blocks): the dtype stays float16 and the numbers are torch's for the same seed."""
+    def run(L: Any) -> Any:
+        L.manual_seed(0)
+        return draw(L, n)
+
+    got, want = run(mt), run(torch)
+    assert str(got.dtype) == str(want.dtype) and got.requires_grad == want.requires_grad
+    np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
