@@ -4,6 +4,7 @@ or that torch runs and minitorch refused."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -150,3 +151,48 @@ def test_float16_samples_are_torchs(draw: Any, n: int) -> None:
     got, want = run(mt), run(torch)
     assert str(got.dtype) == str(want.dtype) and got.requires_grad == want.requires_grad
     np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+
+
+TYPED_ITEMS = {
+    "float64 arrays": lambda L: [np.ones(2), np.zeros(2)],
+    "a tensor's array and an array": lambda L: [L.ones(2).numpy(), np.zeros(2)],
+    "numpy float64 scalar": lambda L: [np.float64(1.5)],
+    "numpy float32 scalar and a float": lambda L: [np.float32(1.0), 2.0],
+    "numpy float16 scalars": lambda L: [np.float16(1.0), np.float16(2.0)],
+    "numpy int32 scalars": lambda L: [np.int32(1), np.int32(-2)],
+    "numpy int32 and an int": lambda L: [np.int32(1), 2],
+    "int16 and int32 arrays": lambda L: [np.ones(2, np.int16), np.ones(2, np.int32)],
+    "float32 array and floats": lambda L: [np.ones(2, np.float32), [1.0, 2.0]],
+    "int32 array and floats": lambda L: [np.ones(2, np.int32), [1.5, 2.0]],
+    "uint8 and int8 scalars": lambda L: [np.uint8(1), np.int8(-2)],
+    "numpy float64 and a float32 tensor": lambda L: [np.float64(1.0), L.tensor(2.0)],
+    "a float64 tensor": lambda L: [L.tensor(2.0, dtype=L.float64)],
+    "an int32 tensor and an int": lambda L: [L.tensor(2, dtype=L.int32), 3],
+    "numpy bool and a float": lambda L: [np.bool_(True), 2.5],
+    "numpy bools": lambda L: [[np.bool_(True)], [np.bool_(False)]],
+    "an empty list beside an int32 array": lambda L: [[np.ones(0, np.int32)], [[]]],
+    "plain floats": lambda L: [[1.0, 2.0], [3.0, 4.0]],
+    "plain ints": lambda L: [1, 2],
+}
+
+
+@pytest.mark.parametrize("default", ["float32", "float64"])
+@pytest.mark.parametrize("make", ["tensor", "as_tensor"])
+@pytest.mark.parametrize("items", TYPED_ITEMS.values(), ids=TYPED_ITEMS.keys())
+def test_sequence_of_typed_items_gets_torchs_dtype(items: Any, make: str, default: str) -> None:
+    """torch infers a sequence's dtype by promoting its items' own dtypes (numpy arrays,
+    numpy scalars, tensors) with those of the Python numbers beside them; minitorch read the
+    numpy values as Python numbers and gave the default dtype."""
+    def run(L: Any) -> Any:
+        before = L.get_default_dtype()
+        L.set_default_dtype(getattr(L, default))
+        try:
+            with warnings.catch_warnings():  # torch: "a list of numpy.ndarrays is slow"
+                warnings.simplefilter("ignore")
+                return getattr(L, make)(items(L))
+        finally:
+            L.set_default_dtype(before)
+
+    got, want = run(mt), run(torch)
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
