@@ -196,3 +196,35 @@ def test_sequence_of_typed_items_gets_torchs_dtype(items: Any, make: str, defaul
     got, want = run(mt), run(torch)
     assert str(got.dtype) == str(want.dtype)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+NESTED_PROFILES = {
+    "op in the inner only": lambda L, P: (P.profile(), [lambda: L.ones(2) * 2], []),
+    "ops before, in and after": lambda L, P: (
+        P.profile(), [lambda: L.ones(2) * 2], [lambda: L.zeros(2) + 1]),
+    "record_function inside": lambda L, P: (
+        P.profile(), [lambda: P.record_function("block").__enter__()], []),
+}
+
+
+@pytest.mark.parametrize("case", NESTED_PROFILES.values(), ids=NESTED_PROFILES.keys())
+def test_nested_profile_takes_over_as_torch(case: Any) -> None:
+    """torch lets a profile start inside another: the session moves to the inner one, whose
+    end ends profiling, and the outer one ends with no events."""
+    def names(events: Any) -> list:
+        return sorted({e.name for e in events} & {"aten::mul", "aten::add", "block"})
+
+    def run(L: Any) -> tuple:
+        P = L.autograd.profiler
+        inner, inside, around = case(L, P)
+        with P.profile() as outer:
+            for f in around:
+                f()
+            with inner:
+                for f in inside:
+                    f()
+            for f in around:
+                f()
+        return names(outer.function_events), names(inner.function_events)
+
+    assert run(mt) == run(torch)
