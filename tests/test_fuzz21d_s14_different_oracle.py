@@ -228,3 +228,29 @@ def test_nested_profile_takes_over_as_torch(case: Any) -> None:
         return names(outer.function_events), names(inner.function_events)
 
     assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("shapes", [
+    ((1, 3, 1), (1, 1), 4), ((1, 3, 1), (1, 1), 1), ((2, 3), (2,), 1),
+    ((1, 3, 2, 2), (1, 2, 2), 1), ((1, 3, 2, 2), (1, 2, 2), 9), ((1, 3, 2, 2), (1, 2, 3), 0),
+    ((1, 3, 2), (1, 3), 0), ((0, 3, 2, 2), (0, 2, 2), 0), ((0, 3, 2), (0, 2), 0),
+    ((3,), (), 1)], ids=str)
+def test_byte_targets_of_k_dim_losses_are_refused_as_torch(shapes: tuple, loss: str,
+                                                         reduction: str) -> None:
+    """torch's nll_loss takes uint8 class indices for 1-D and 2-D inputs only: its K-dim
+    kernel wants int64 and says so after the shape checks, before reading a target (so also
+    before an out-of-range one is reported)."""
+    input_shape, target_shape, fill = shapes
+
+    def run(L: Any) -> Any:
+        x = L.ones(*input_shape)
+        target = L.full(target_shape, fill, dtype=L.uint8)
+        return getattr(L.nn.functional, loss)(x, target, reduction=reduction)
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, mt), want)
+    else:
+        np.testing.assert_array_equal(run(mt).numpy(), run(torch).numpy())

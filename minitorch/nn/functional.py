@@ -850,7 +850,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     _check_spatial_target(input, target, before_dtype=True)
-    if target.dtype.name == "uint8":  # torch's kernel takes bytes as class indices too
+    byte = target.dtype.name == "uint8"
+    if byte:  # torch's kernel takes bytes as class indices too (not its K-dim kernel)
         target = target.long()
     if target.dtype is not int64:
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
@@ -861,6 +862,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
     _check_spatial_target(input, target, before_dtype=False)
+    if byte and input.dim() > 2 and (target.numel() or reduction == "none"):
+        raise RuntimeError("expected scalar type Long but found Byte")
     _check_targets(target, classes, ignore_index)
     # torch's nll_loss is aten::nll_loss_nd, which calls aten::nll_loss (or nll_loss2d)
     return profiler.run_op("aten::nll_loss_nd", "aten::nll_loss_nd", lambda: _nll_loss(
