@@ -254,3 +254,45 @@ def test_byte_targets_of_k_dim_losses_are_refused_as_torch(shapes: tuple, loss: 
         assert_same_error(raised_by(run, mt), want)
     else:
         np.testing.assert_array_equal(run(mt).numpy(), run(torch).numpy())
+
+
+def _vjp_only(L: Any, both: bool = False) -> Any:
+    class Fn(L.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any, k: Any) -> Any:
+            ctx.k = k
+            return a * k
+
+        @staticmethod
+        def vjp(ctx: Any, g: Any) -> tuple:
+            return g * ctx.k, None
+
+    if both:
+        Fn.backward = staticmethod(lambda ctx, g: (g, None))
+    return Fn
+
+
+VJP_CALLS = {
+    "backward": lambda L, Fn, a: (Fn.apply(a, 3.0).sum().backward(), a.grad)[1],
+    "a tensor k": lambda L, Fn, a: (Fn.apply(a, L.tensor(2.0)).sum().backward(), a.grad)[1],
+    "autograd.grad": lambda L, Fn, a: L.autograd.grad(Fn.apply(a, 2.0).sum(), a)[0],
+    "gradcheck": lambda L, Fn, a: L.autograd.gradcheck(
+        lambda t: Fn.apply(t, 2.0), (a.detach().double().requires_grad_(),)),
+    "grad_fn name": lambda L, Fn, a: Fn.apply(a, 2.0).grad_fn.name(),
+}
+
+
+@pytest.mark.parametrize("both", [False, True])
+@pytest.mark.parametrize("call", VJP_CALLS.values(), ids=VJP_CALLS.keys())
+def test_function_with_only_vjp_differentiates_as_torch(call: Any, both: bool) -> None:
+    """``vjp`` is torch's other name for a Function's backward: defining only it is enough;
+    defining both is refused when the backward runs."""
+    def run(L: Any) -> Any:
+        result = call(L, _vjp_only(L, both), L.tensor([1.0, 2.0, 3.0], requires_grad=True))
+        return result.tolist() if isinstance(result, L.Tensor) else result
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, mt), want)
+    else:
+        assert run(mt) == run(torch)

@@ -184,10 +184,11 @@ class BackwardCFunction(Node, FunctionCtx):
                 return (None,) * (len(self._flat_next()) // 2)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
-        if getattr(cls, "vjp", None) is not None and cls.backward is not Function.backward:
+        vjp = getattr(cls, "vjp", None)  # torch's other name for backward
+        if vjp is not None and cls.backward is not Function.backward:
             raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
                                "not allowed. You should only implement one of them.")
-        result = cls.backward(self, *grads)
+        result = (vjp or cls.backward)(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         if cls._trusted:
