@@ -296,3 +296,41 @@ def test_function_with_only_vjp_differentiates_as_torch(call: Any, both: bool) -
         assert_same_error(raised_by(run, mt), want)
     else:
         assert run(mt) == run(torch)
+
+
+INFERENCE_ALIASES = {
+    "data": lambda t: t.data,
+    "detach": lambda t: t.detach(),
+    "data.data": lambda t: t.data.data,
+    "data.detach": lambda t: t.data.detach(),
+    "data.view": lambda t: t.data.view(3),
+    "detach.view": lambda t: t.detach().view(3),
+    "data[1:]": lambda t: t.data[1:],
+    "itself": lambda t: t,
+    "a view": lambda t: t.view(3),
+    "a view's data": lambda t: t.view(3).data,
+}
+
+
+@pytest.mark.parametrize("source", ["made inside", "view made inside", "requires grad"])
+@pytest.mark.parametrize("alias", INFERENCE_ALIASES.values(), ids=INFERENCE_ALIASES.keys())
+def test_data_and_detach_of_an_inference_tensor_take_inplace_writes(alias: Any,
+                                                                   source: str) -> None:
+    """Outside inference mode torch refuses in-place writes to an inference tensor, except
+    through ``.data`` or ``.detach()``, which get a version counter of their own (their
+    views do not)."""
+    def run(L: Any) -> Any:
+        with L.inference_mode():
+            base = L.ones(3, requires_grad=source == "requires grad") * 2 \
+                if source != "requires grad" else L.ones(3, requires_grad=True)
+            t = base.view(3) if source == "view made inside" else base
+        a = alias(t)
+        flags = (a.is_inference(), raised_by(lambda _: a._version, L) is None)
+        a.add_(1)
+        return flags, base.tolist(), a._version
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, mt), want)
+    else:
+        assert run(mt) == run(torch)
