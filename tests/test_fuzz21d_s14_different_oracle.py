@@ -334,3 +334,48 @@ def test_data_and_detach_of_an_inference_tensor_take_inplace_writes(alias: Any,
         assert_same_error(raised_by(run, mt), want)
     else:
         assert run(mt) == run(torch)
+
+
+OPTIMIZERS = ["SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "NAdam", "Adadelta", "Adamax"]
+
+
+@pytest.mark.parametrize(("name", "loaded"), [
+    *((name, None) for name in OPTIMIZERS), *((name, name) for name in OPTIMIZERS),
+    ("SGD", "Adagrad"), ("Adam", "RMSprop"), ("Adam", "NAdam")])
+def test_optimizer_group_keys_are_in_torchs_order(name: str, loaded: Any) -> None:
+    """torch's param_groups keep the given group's keys (params first) and add the defaults
+    after them; its state_dict packs each group's settings, then ``params``; a loaded state
+    dict's groups keep that order."""
+    def run(L: Any) -> Any:
+        w, v = (L.tensor([1.0, -2.0], requires_grad=True) for _ in range(2))
+        opt = getattr(L.optim, name)([{"params": [w], "lr": 0.1}, {"params": v}], lr=0.5)
+        order = [list(g) for g in opt.param_groups], [list(g) for g in
+                                                       opt.state_dict()["param_groups"]]
+        if loaded is not None:
+            other = getattr(L.optim, loaded)([w, v], lr=0.2)
+            ((w * w).sum() + v.exp().sum()).backward()
+            other.step()
+            opt2 = getattr(L.optim, name)([{"params": [w]}, {"params": [v]}], lr=0.5)
+            saved = other.state_dict()
+            saved["param_groups"] = [dict(saved["param_groups"][0], params=[0]),
+                                     dict(saved["param_groups"][0], params=[1])]
+            opt2.load_state_dict(saved)
+            order += [list(g) for g in opt2.param_groups], \
+                [list(g) for g in opt2.state_dict()["param_groups"]]
+        return order
+
+    assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("name", [*OPTIMIZERS, "RAdam"])
+def test_settings_a_loaded_group_lacks_come_in_torchs_order(name: str) -> None:
+    """torch's ``__setstate__`` adds the flags a loaded group lacks in its own order per
+    optimizer."""
+    def run(L: Any) -> list:
+        opt = getattr(L.optim, name)([L.ones(2, requires_grad=True)], lr=0.1)
+        saved = opt.state_dict()
+        saved["param_groups"] = [{"lr": 0.1, "params": [0]}]
+        opt.load_state_dict(saved)
+        return list(opt.param_groups[0])
+
+    assert run(mt) == run(torch)

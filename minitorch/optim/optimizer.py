@@ -147,8 +147,10 @@ class Optimizer:
             raise TypeError("optimizer parameters need to be organized in ordered collections, "
                             "but the ordering of tensors in sets will change between runs. "
                             "Please use a list instead.")
-        group = {**self.defaults, **param_group,
-                 "params": [params] if isinstance(params, Tensor) else list(params)}
+        # torch's key order: the group's own (params first, as usually given), then defaults
+        group = {**param_group, "params": [params] if isinstance(params, Tensor) else list(params)}
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
         for p in group["params"]:
             if not isinstance(p, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
@@ -245,8 +247,11 @@ class Optimizer:
         for pre_hook in list(self._optimizer_state_dict_pre_hooks.values()):
             pre_hook(self)
         index = {id(p): i for i, p in enumerate(self._params())}
-        groups = [{**g, "params": [index[id(p)] for p in g["params"]]}
-                  for g in self.param_groups]
+        groups = []  # torch's: the settings, then the parameters' positions
+        for g in self.param_groups:
+            packed = {k: v for k, v in g.items() if k != "params"}
+            packed["params"] = [index[id(p)] for p in g["params"]]
+            groups.append(packed)
         # torch's: the state's own values, keys that are not parameters kept as they are
         state = {index[id(p)] if isinstance(p, Tensor) else p: s for p, s in self.state.items()}
         state_dict = {"state": state, "param_groups": groups}
