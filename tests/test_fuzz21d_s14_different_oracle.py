@@ -379,3 +379,51 @@ def test_settings_a_loaded_group_lacks_come_in_torchs_order(name: str) -> None:
         return list(opt.param_groups[0])
 
     assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("name", [*OPTIMIZERS, "RAdam", "LBFGS"])
+def test_step_pre_hook_that_drops_the_arguments_fails_as_torch(name: str) -> None:
+    """A step pre-hook returning ``((), {})`` replaces the step's arguments, self included:
+    torch's grad-mode wrapper then reads ``args[0]`` (an IndexError)."""
+    def run(L: Any) -> Any:
+        w = L.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        opt = getattr(L.optim, name)([w], lr=0.1)
+        (w * w).sum().backward()
+        opt.register_step_pre_hook(lambda o, args, kwargs: ((), {}))
+        return opt.step(lambda: (w * w).sum())
+
+    got, want = raised_by(run, mt), raised_by(run, torch)
+    assert type(got).__name__ == type(want).__name__
+    if name != "LBFGS":  # the missing-arguments TypeError names the function
+        assert_same_error(got, want)
+
+
+NAMED_GROUPS = {
+    "all named": lambda L, w, b: [("w", w), ("b", b)],
+    "one unnamed": lambda L, w, b: [("w", w), b],
+    "groups of both kinds": lambda L, w, b: [{"params": [("w", w)]}, {"params": [b]}],
+    "named groups": lambda L, w, b: [{"params": [("w", w)], "lr": 0.5}, {"params": [("b", b)]}],
+    "named_parameters": lambda L, w, b: list(L.nn.Linear(2, 1).named_parameters()),
+}
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adagrad", "Adam", "LBFGS"])
+@pytest.mark.parametrize("params", NAMED_GROUPS.values(), ids=NAMED_GROUPS.keys())
+def test_named_parameters_fill_param_names_as_torch(params: Any, name: str) -> None:
+    """torch's optimizers take ``(name, tensor)`` pairs: the group keeps the tensors in
+    ``params`` and the names in ``param_names``, kept through state_dict and a load."""
+    def run(L: Any) -> Any:
+        w = L.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        b = L.tensor([0.5, -0.5], requires_grad=True)
+        opt = getattr(L.optim, name)(params(L, w, b), lr=0.1)
+        groups = [{k: (len(v) if k == "params" else v) for k, v in g.items()}
+                  for g in opt.param_groups]
+        saved = opt.state_dict()
+        opt.load_state_dict(saved)
+        return groups, saved["param_groups"], [list(g) for g in opt.param_groups]
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, mt), want)
+    else:
+        assert run(mt) == run(torch)

@@ -80,6 +80,8 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
                     raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
                                        f"new_kwargs), but got {result}.")
                 args, kwargs = result
+        if not args and self._step_reads_self:  # torch's grad-mode wrapper reads args[0]
+            raise IndexError("tuple index out of range")
         out = step(*args, **kwargs)
         for hook in [*self._optimizer_step_post_hooks.values(),
                      *_global_step_post_hooks.values()]:
@@ -94,6 +96,18 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
             return hooked(self, *args, **kwargs)
 
     return profiled
+
+
+def _take_names(group: dict[str, Any]) -> None:
+    """torch's named parameters: ``(name, tensor)`` pairs give the group its ``param_names``
+    (all of its parameters named, or none)."""
+    names = [p[0] for p in group["params"] if isinstance(p, tuple)]
+    group["params"] = [p[1] if isinstance(p, tuple) else p for p in group["params"]]
+    if names:
+        if len(names) != len(group["params"]):
+            raise ValueError("all optimizer params should be with/without names. Some param "
+                             "names are missing")
+        group["param_names"] = names
 
 
 class Optimizer:
@@ -116,6 +130,9 @@ class Optimizer:
     _loaded_defaults: dict[str, Any] = {"foreach": None, "maximize": False,
                                         "differentiable": False}
     _loaded_scalars: tuple[str, ...] = ("step",)
+    # whether torch wraps the step in _use_grad_for_differentiable, which takes its self
+    # from the arguments a step pre-hook may have replaced
+    _step_reads_self = True
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -149,6 +166,7 @@ class Optimizer:
                             "Please use a list instead.")
         # torch's key order: the group's own (params first, as usually given), then defaults
         group = {**param_group, "params": [params] if isinstance(params, Tensor) else list(params)}
+        _take_names(group)
         for name, default in self.defaults.items():
             group.setdefault(name, default)
         for p in group["params"]:
@@ -157,6 +175,12 @@ class Optimizer:
                                 f"{typename(p)}")
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
+        for other in self.param_groups:
+            if ("param_names" in group) != ("param_names" in other):
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 "cannot add param group "
+                                 f"{'with' if 'param_names' in group else 'without'} names to "
+                                 "the optimizer")
         taken = {p for g in self.param_groups for p in g["params"]}
         if any(p in taken for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -280,8 +304,9 @@ class Optimizer:
             else:
                 self.state[i] = saved
         # torch's: the saved settings replace the groups' (a setting left out stays out)
-        self.param_groups = [{**saved, "params": group["params"]}
-                             for group, saved in zip(self.param_groups, copy.deepcopy(groups))]
+        self.param_groups = [{**saved, "params": group["params"], **(
+            {"param_names": group["param_names"]} if "param_names" in group else {})}
+            for group, saved in zip(self.param_groups, copy.deepcopy(groups))]
         self._settle_loaded()
         for post_hook in list(self._optimizer_load_state_dict_post_hooks.values()):
             post_hook(self)
