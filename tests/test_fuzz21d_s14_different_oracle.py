@@ -427,3 +427,44 @@ def test_named_parameters_fill_param_names_as_torch(params: Any, name: str) -> N
         assert_same_error(raised_by(run, mt), want)
     else:
         assert run(mt) == run(torch)
+
+
+MODES = {
+    "enable_grad": lambda L: L.enable_grad(),
+    "no_grad": lambda L: L.no_grad(),
+    "set_grad_enabled(True)": lambda L: L.set_grad_enabled(True),
+    "set_grad_enabled(False)": lambda L: L.set_grad_enabled(False),
+    "inference_mode()": lambda L: L.inference_mode(),
+    "inference_mode(False)": lambda L: L.inference_mode(False),
+}
+
+
+@pytest.mark.parametrize("inner", MODES.values(), ids=MODES.keys())
+@pytest.mark.parametrize("middle", MODES.values(), ids=MODES.keys())
+@pytest.mark.parametrize("outer", ["inference_mode()", "no_grad", "enable_grad"])
+def test_grad_mode_inside_inference_mode_records_nothing(outer: str, middle: Any,
+                                                          inner: Any) -> None:
+    """Inside inference mode torch records nothing even where grad mode is back on
+    (``enable_grad``): ``is_grad_enabled()`` says True, results do not require grad; each
+    manager restores what it found."""
+    def run(L: Any) -> list:
+        w = L.ones(2, requires_grad=True)
+        seen = []
+
+        def look() -> None:
+            y = w * 2
+            seen.append((L.is_grad_enabled(), L.is_inference_mode_enabled(),
+                         y.requires_grad, y.is_inference()))
+
+        with MODES[outer](L):
+            look()
+            with middle(L):
+                look()
+                with inner(L):
+                    look()
+                look()
+            look()
+        look()
+        return seen
+
+    assert run(mt) == run(torch)
