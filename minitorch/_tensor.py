@@ -677,7 +677,7 @@ class Tensor(metaclass=_TensorType):
         except RuntimeError:  # torch's form for a view whose regeneration it refuses
             suffixes = ["grad_fn=<Invalid>"]
         else:
-            suffixes = ([f"grad_fn=<{type(node).__name__}>"] if node is not None else
+            suffixes = ([f"grad_fn=<{_printed_node_name(node)}>"] if node is not None else
                         ["requires_grad=True"] if self.requires_grad else [])
         if forward_ad.levels:
             suffixes += forward_ad.tangent_suffix(self)
@@ -1064,6 +1064,13 @@ def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
     if view._inference is not base._inference:
         view._inference = base._inference
     return view
+
+
+def _printed_node_name(node: Any) -> str:
+    """How a tensor prints its grad_fn, as torch: the node's class name, or for a node torch
+    builds in C++ with no Python class of its own (``CppFunction``) its C++ name's last part."""
+    name = type(node).__name__
+    return node.name().rsplit("::", 1)[-1] if name == "CppFunction" else name
 
 
 def _counted(alias: Tensor) -> Tensor:

@@ -468,3 +468,29 @@ def test_grad_mode_inside_inference_mode_records_nothing(outer: str, middle: Any
         return seen
 
     assert run(mt) == run(torch)
+
+
+PRIMALS = {
+    "the dual itself": lambda L, d: d,
+    "a product": lambda L, d: d * 2,
+    "sort's values": lambda L, d: d.sort()[0],
+    "a view": lambda L, d: d.view(3),
+    "a sum": lambda L, d: d.sum(),
+}
+
+
+@pytest.mark.parametrize("result", PRIMALS.values(), ids=PRIMALS.keys())
+def test_unpack_dual_primal_node_is_torchs_identity(result: Any) -> None:
+    """torch's primal of a dual tensor that requires grad hangs off a C++ ``Identity`` node
+    (class ``CppFunction``, printed ``grad_fn=<Identity>``) that passes the gradient on."""
+    def run(L: Any) -> tuple:
+        fwAD = L.autograd.forward_ad
+        p = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with fwAD.dual_level():
+            primal = fwAD.unpack_dual(result(L, fwAD.make_dual(p, L.ones(3)))).primal
+            node = primal.grad_fn
+            text = repr(primal)
+        primal.sum().backward()
+        return type(node).__name__, node.name(), text, p.grad.tolist()
+
+    assert run(mt) == run(torch)
