@@ -494,3 +494,42 @@ def test_unpack_dual_primal_node_is_torchs_identity(result: Any) -> None:
         return type(node).__name__, node.name(), text, p.grad.tolist()
 
     assert run(mt) == run(torch)
+
+
+INITS = ["kaiming_uniform_", "kaiming_normal_", "xavier_uniform_", "xavier_normal_"]
+
+
+@pytest.mark.parametrize("generator", ["own", "int", "none"])
+@pytest.mark.parametrize("target", ["plain", "expanded", "list"])
+@pytest.mark.parametrize("init", INITS)
+def test_kaiming_and_xavier_take_a_generator(init: str, target: str, generator: str) -> None:
+    """torch's kaiming_*/xavier_* take ``generator=`` and draw from it (the global one
+    untouched); a bad one or tensor is refused where torch's sampler refuses it."""
+    def run(L: Any) -> Any:
+        L.manual_seed(0)
+        x = {"plain": lambda: L.empty(3, 4), "expanded": lambda: L.empty(3, 4).expand(2, 3, 4),
+             "list": lambda: [[1.0, 2.0]]}[target]()
+        gen = {"own": lambda: L.Generator().manual_seed(1), "int": lambda: 3,
+               "none": lambda: None}[generator]()
+        out = getattr(L.nn.init, init)(x, generator=gen)
+        return out.tolist(), L.rand(2).tolist()
+
+    want = raised_by(run, torch)
+    if want is not None:
+        got = raised_by(run, mt)
+        assert type(got).__name__ == type(want).__name__
+    else:
+        np.testing.assert_allclose(run(mt)[0], run(torch)[0], rtol=1e-6)
+        assert run(mt)[1] == run(torch)[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+@pytest.mark.parametrize("bad", [3, "x", 1.5])
+@pytest.mark.parametrize("sampler", ["uniform_", "normal_", "exponential_"])
+def test_in_place_samplers_refuse_a_bad_generator_first(sampler: str, bad: Any,
+                                                        dtype: str) -> None:
+    """torch's parser refuses a ``generator=`` that is no Generator before any other check."""
+    def run(L: Any) -> Any:
+        return getattr(L.ones(2, dtype=getattr(L, dtype)), sampler)(generator=bad)
+
+    assert_same_error(raised_by(run, mt), raised_by(run, torch))
