@@ -533,3 +533,49 @@ def test_in_place_samplers_refuse_a_bad_generator_first(sampler: str, bad: Any,
         return getattr(L.ones(2, dtype=getattr(L, dtype)), sampler)(generator=bad)
 
     assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+def _setup_context_fn(L: Any) -> Any:
+    class Fn(L.autograd.Function):
+        @staticmethod
+        def forward(a: Any, k: float = 3.0) -> Any:
+            return a * k
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+            ctx.n, ctx.k = len(inputs), inputs[1]
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> tuple:
+            return g * ctx.k, None
+
+    return Fn
+
+
+SETUP_CONTEXT_CALLS = {
+    "keyword": lambda L, Fn, a: Fn.apply(a, k=2.0),
+    "positional": lambda L, Fn, a: Fn.apply(a, 2.0),
+    "default": lambda L, Fn, a: Fn.apply(a),
+    "tensor by keyword": lambda L, Fn, a: Fn.apply(a=a),
+    "unknown keyword": lambda L, Fn, a: Fn.apply(a, z=1),
+    "missing argument": lambda L, Fn, a: Fn.apply(),
+    "under vmap": lambda L, Fn, a: L.vmap(lambda t: Fn.apply(t, 2.0))(L.ones(2, 3)),
+}
+
+
+@pytest.mark.parametrize("call", SETUP_CONTEXT_CALLS.values(), ids=SETUP_CONTEXT_CALLS.keys())
+def test_setup_context_sees_the_call_bound_to_forward(call: Any) -> None:
+    """torch binds a setup_context-style Function's call to ``forward``'s signature (its
+    errors are the binding's) and passes it on all positional, defaults filled in: that is
+    ``inputs``."""
+    def run(L: Any) -> Any:
+        a = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = call(L, _setup_context_fn(L), a)
+        y.sum().backward()
+        return y.tolist(), a.grad.tolist(), y.grad_fn.n
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, mt), want)
+    else:
+        assert run(mt) == run(torch)

@@ -349,6 +349,8 @@ class Function(metaclass=_FunctionMeta):
         """Run the Function: forward now, backward when gradients flow through the result."""
         if forward_ad.levels and cls._trusted and forward_ad.has_tangents(args):
             return forward_ad.apply_op(cls, args, kwargs)
+        if cls.setup_context is not None and not cls._trusted:
+            args, kwargs = _bound(cls.forward, args, kwargs), {}
         run = _apply_op if cls._trusted else apply_custom  # the seam, looked up at each call
         if not cls._trusted and _batched_function.transformed():  # torch.func's rules
             run = functools.partial(_batched_function.apply, run=run)
@@ -366,6 +368,14 @@ class Function(metaclass=_FunctionMeta):
                 prof._pop(_nbytes(out) if prof.profile_memory else 0)
             return out
         return run(cls, args, kwargs)
+
+
+def _bound(forward: Callable[..., Any], args: tuple, kwargs: dict) -> tuple:
+    """A setup_context-style call as torch passes it on: bound to ``forward``'s signature,
+    defaults filled in, all positional (what ``setup_context`` sees as ``inputs``)."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args
 
 
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:
