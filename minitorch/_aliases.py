@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _call_form
+from . import _args, _call_form, _storage
 from ._layout import strided
 from ._tensor import Tensor
 from .ops import pointwise, scan, shape, unary_more
@@ -258,7 +258,8 @@ METHODS = {
     "adjoint": _batched_conjugate_transpose, "dim_order": _dim_order,
     "layout": property(lambda self: strided), "is_sparse": property(_no),
     "output_nr": property(lambda self: self._output_nr),
-    "pin_memory": _pin_memory, "is_pinned": _no, "share_memory_": _itself, "is_shared": _no,
+    "pin_memory": _pin_memory, "is_pinned": _no, "share_memory_": _storage.share_memory_,
+    "is_shared": _storage.is_shared,
     "resolve_conj": _itself, "resolve_neg": _itself, "conj": _itself, "is_conj": _no,
     "is_neg": _no, "is_complex": _no, "map_": _map_, "apply_": _apply_,
 }

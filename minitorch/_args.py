@@ -535,6 +535,21 @@ def flag(fn: str, value: Any, name: str, position: int | None = None,
     raise TypeError(f"{fn}(): argument '{name}'{where} must be bool, not {type_name(value)}")
 
 
+def generator(fn: str, value: Any) -> Any:
+    """A ``generator=`` keyword: None or a Generator, as torch's argument parser.
+
+    >>> generator("uniform_", 3)
+    Traceback (most recent call last):
+    TypeError: uniform_(): argument 'generator' must be torch.Generator, not int
+    """
+    from ._generator import Generator
+
+    if value is None or isinstance(value, Generator):
+        return value
+    raise TypeError(f"{fn}(): argument 'generator' must be torch.Generator, not "
+                    f"{type_name(value)}")
+
+
 def py_flag(value: Any, none: bool = True) -> bool:
     """A flag of a Python-level torch function (``backward``'s ``retain_graph``,
     ``create_graph``): anything ``int()`` takes, as torch's C++ binding converts it (None

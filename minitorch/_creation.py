@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -44,8 +45,46 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
             values = _copy_keeping_strides(np.asarray(data), target)
     else:
-        values = _python_values(_unwrap(data, index=dtype in (D.int64, D.bool)), dtype)
+        index = dtype in (D.int64, D.bool)
+        values = _python_values(_unwrap(data, index=index), dtype or _items_dtype(data))
     return backend.from_numpy(values, dev)
+
+
+_PYTHON_NUMBERS = {bool, int, float}
+
+
+def _items_dtype(data: Any) -> D.dtype | None:
+    """torch's dtype for a sequence holding numpy arrays, numpy scalars or tensors (its
+    ``infer_scalar_type``): their dtypes and those of the Python numbers beside them (bool,
+    int64, the default dtype; an empty sequence counts as the default dtype) promoted.
+    None where nothing in it has a dtype of its own: Python numbers' rules apply.
+
+    >>> _items_dtype([np.ones(2), [1.0, 2.0]]), _items_dtype([1, 2])
+    (torch.float64, None)
+    """
+    typed: list = []
+    numbers: set = set()
+
+    def walk(item: Any) -> None:
+        if isinstance(item, Tensor):
+            typed.append(item.dtype)
+        elif isinstance(item, (np.ndarray, np.generic)):
+            typed.append(_own_dtype("tensor", item))
+        elif not _is_sequence(item):
+            numbers.add(type(item))
+        elif not item:
+            numbers.add(float)
+        elif _PYTHON_NUMBERS.issuperset(kinds := set(map(type, item))):
+            numbers.update(kinds)
+        else:
+            for x in item:
+                walk(x)
+
+    walk(data)
+    if not typed or not _PYTHON_NUMBERS.issuperset(numbers):  # the errors are the others'
+        return None
+    return functools.reduce(D.promote_types, typed + [
+        D.bool if k is bool else D.int64 if k is int else D.get_default_dtype() for k in numbers])
 
 
 def _copy_keeping_strides(data: np.ndarray, dtype: Any) -> np.ndarray:

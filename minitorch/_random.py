@@ -545,6 +545,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     >>> minitorch.zeros(2).uniform_(3., 3.)
     tensor([3., 3.])
     """
+    generator = _args.generator("uniform_", generator)
     a, b = _args.reals("uniform_", (a, "from", 1), (b, "to", 2))
     _check_float(self.dtype, "check_uniform_bounds")
     _check_bounds(self.dtype, a, b)
@@ -559,6 +560,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     >>> minitorch.zeros(2).normal_(1., 0.)
     tensor([1., 1.])
     """
+    generator = _args.generator("normal_", generator)
     mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
     _check_std(std)
     _check_float(self.dtype, "normal_kernel_cpu")
@@ -634,6 +636,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     >>> bool(minitorch.all(minitorch.zeros(3).exponential_() >= 0))
     True
     """
+    generator = _args.generator("exponential_", generator)
     lambd = _args.real("exponential_", lambd, "lambd", 1)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")

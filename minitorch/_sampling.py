@@ -40,6 +40,9 @@ _BITS = {"float32": 24, "float64": 53}
 def uniform(gen: Generator, n: int, dtype: str, low: float = 0.0,
             high: float = 1.0) -> np.ndarray:
     """``n`` numbers from [low, high): ``uniform_`` / ``rand``."""
+    if dtype == "float16":  # torch's are its float32 numbers rounded; one that rounds up to
+        value = uniform(gen, n, "float32", low, high).astype(np.float16)  # ``high`` gives
+        return np.where(value == np.float16(high), np.float16(low), value)  # ``low``
     if dtype == "float64":
         x = (gen.words64(n) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
     else:
@@ -56,6 +59,13 @@ def uniform(gen: Generator, n: int, dtype: str, low: float = 0.0,
 def normal(gen: Generator, n: int, dtype: str, mean: float = 0.0, std: float = 1.0,
            contiguous: bool = True) -> np.ndarray:
     """``n`` normal numbers: ``normal_`` / ``randn``."""
+    if dtype == "float16":  # torch's are its float32 numbers rounded, but its half kernel
+        # draws the last, overlapping 16 after the whole blocks, not after all n
+        whole = -(-n // 16) * 16 if n >= 16 and contiguous else n
+        values = normal(gen, whole, "float32", mean, std, contiguous)
+        if whole != n:
+            values = np.concatenate([values[:n - 16], values[whole - 16:]])
+        return values.astype(np.float16)
     if n >= 16 and contiguous:
         return _normal_fill(gen, n, dtype, mean, std)
     values = np.array([_scalar_normal(gen) for _ in range(n)], dtype=np.float64)

@@ -16,7 +16,8 @@ from typing import Any
 
 from ._warn_once import warn_once
 
-__all__ = ["TypedStorage", "UntypedStorage", "storage", "storage_root", "untyped_storage"]
+__all__ = ["TypedStorage", "UntypedStorage", "is_shared", "share_memory_", "storage",
+           "storage_root", "untyped_storage"]
 
 
 def storage_root(t: Any) -> Any:
@@ -40,6 +41,19 @@ class UntypedStorage:
     @property
     def device(self) -> Any:
         return self._root.device
+
+    def is_shared(self) -> bool:
+        """Whether ``share_memory_()`` was called on this memory (through any view of it);
+        CUDA memory always is, as in torch."""
+        return self.device.type == "cuda" or self._root.__dict__.get("_shared_memory", False)
+
+    def share_memory_(self) -> UntypedStorage:
+        """Mark this memory shared. minitorch runs in one process, so nothing moves; torch
+        refuses it on the meta device."""
+        if self.device.type == "meta":
+            raise RuntimeError("_share_fd_: only available on CPU")
+        self._root._shared_memory = True
+        return self
 
 
 class TypedStorage(UntypedStorage):
@@ -73,6 +87,22 @@ class TypedStorage(UntypedStorage):
 def untyped_storage(self: Any) -> UntypedStorage:
     """The memory this tensor (and every view of its base) lives in, counted in bytes."""
     return UntypedStorage(storage_root(self))
+
+
+def share_memory_(self: Any) -> Any:
+    """Mark this tensor's storage shared (every view of it then reports ``is_shared()``).
+
+    >>> x = minitorch.ones(3)
+    >>> x.share_memory_() is x, x[1:].is_shared()
+    (True, True)
+    """
+    untyped_storage(self).share_memory_()
+    return self
+
+
+def is_shared(self: Any) -> bool:
+    """Whether this tensor's storage was shared with ``share_memory_()``."""
+    return untyped_storage(self).is_shared()
 
 
 def storage(self: Any) -> TypedStorage:

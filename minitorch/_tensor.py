@@ -142,6 +142,9 @@ class Tensor(metaclass=_TensorType):
     _post_acc_hooks: dict | None = None
     _accumulator: Any = None  # a weak reference to the leaf's AccumulateGrad node
     _inference = False
+    # An inference tensor from .data or .detach(): torch gives it a version counter of its own,
+    # so it may be written in place outside inference mode (a view of it may not).
+    _counted = False
     # How a view was made, when torch forbids an in-place op through it and the regeneration
     # of its grad_fn (torch's CreationMeta): "no_grad", "inference" (made in that mode, or a
     # view of such a view) or "multi_output" (one of several views of one op: unbind, split)
@@ -443,7 +446,7 @@ class Tensor(metaclass=_TensorType):
 
         In-place changes through ``.data`` are invisible to the saved-tensor check.
         """
-        return _inheriting_inference(Tensor._make(self._data), self)
+        return _counted(_inheriting_inference(Tensor._make(self._data), self))
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -456,7 +459,7 @@ class Tensor(metaclass=_TensorType):
 
     @property
     def _version(self) -> int:
-        if self._inference:
+        if self._inference and not self._counted:
             raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
 
@@ -510,7 +513,7 @@ class Tensor(metaclass=_TensorType):
     @autograd.profiler.records("aten::detach")
     def detach(self) -> Tensor:
         """A tensor with the same values (and version counter) outside the graph."""
-        return self._sharing(self._data)
+        return _counted(self._sharing(self._data))
 
     def _sharing(self, array: Any) -> Tensor:
         """A tensor over ``array``, this one's memory (perhaps read as another dtype), outside
@@ -674,7 +677,7 @@ class Tensor(metaclass=_TensorType):
         except RuntimeError:  # torch's form for a view whose regeneration it refuses
             suffixes = ["grad_fn=<Invalid>"]
         else:
-            suffixes = ([f"grad_fn=<{type(node).__name__}>"] if node is not None else
+            suffixes = ([f"grad_fn=<{_printed_node_name(node)}>"] if node is not None else
                         ["requires_grad=True"] if self.requires_grad else [])
         if forward_ad.levels:
             suffixes += forward_ad.tangent_suffix(self)
@@ -1063,27 +1066,41 @@ def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
     return view
 
 
+def _printed_node_name(node: Any) -> str:
+    """How a tensor prints its grad_fn, as torch: the node's class name, or for a node torch
+    builds in C++ with no Python class of its own (``CppFunction``) its C++ name's last part."""
+    name = type(node).__name__
+    return node.name().rsplit("::", 1)[-1] if name == "CppFunction" else name
+
+
+def _counted(alias: Tensor) -> Tensor:
+    """``.data`` or ``.detach()``: of an inference tensor, one with a version counter."""
+    if alias._inference:
+        alias._counted = True
+    return alias
+
+
 def check_inplace_allowed(t: Tensor, *others: Any) -> None:
     """torch's rules for modifying ``t`` in place (with ``others`` as the op's other operands)
-    under the current grad mode, in torch's order."""
-    if t._inference and not grad_mode._state.inference:
+    under the current grad mode, in torch's order: autograd's checks, then the version
+    counter's bump (which an inference tensor has not)."""
+    if grad_mode._state.grad_enabled and (
+            t.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
+        if t._view_of is not None and not t._inference:  # no view of an inference tensor is
+            if t._view_creation is not None:  # one to autograd
+                raise view_refusal(t, indirect=False)
+            if t.requires_grad and t._view_of[0].is_leaf:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation.")
+        if t.requires_grad and t.is_leaf:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation.")
+    if t._inference and not t._counted and not grad_mode._state.inference:
         raise RuntimeError(
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
             "make a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
-    if not grad_mode._state.grad_enabled or not (
-            t.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
-        return
-    if t._view_of is not None:
-        if t._view_creation is not None:
-            raise view_refusal(t, indirect=False)
-        if t.requires_grad and t._view_of[0].is_leaf:
-            raise RuntimeError(
-                "a view of a leaf Variable that requires grad is being used in an in-place "
-                "operation.")
-    if t.requires_grad and t.is_leaf:
-        raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def check_can_save(t: Tensor) -> None:

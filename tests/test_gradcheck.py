@@ -470,7 +470,7 @@ def test_bad_arguments_match_torch() -> None:
             scenario(mt)
 
 
-@pytest.mark.parametrize("option", ["check_batched_forward_grad", "masked"])
+@pytest.mark.parametrize("option", ["check_batched_forward_grad"])
 def test_unsupported_options_are_refused(option: str) -> None:
     x = leaf(mt, data(48, 2))
     with pytest.raises(NotImplementedError, match=option):

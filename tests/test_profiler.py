@@ -409,12 +409,13 @@ def test_profile_is_not_reentrant():
     assert profiler._active is None
 
 
-def test_nested_profiles_are_refused():
+def test_nested_profile_takes_the_session_over():
     with profile() as outer:
-        with pytest.raises(RuntimeError, match=r"^Profiler is already enabled on this thread$"):
-            profile().__enter__()
-        assert profiler._active is outer
+        with profile() as inner:
+            assert profiler._active is inner
+        assert profiler._active is None  # as torch: the inner one's end ends the session
     assert profiler._active is None
+    assert list(outer.function_events) == []
 
 
 def test_disabled_profile_records_nothing():

@@ -187,10 +187,10 @@ def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTe
         raise RuntimeError("Invalid level given to _fw_primal")
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    from ..ops.shape import Alias
+    from ..ops.shape import FwPrimal
 
     with _outer():
-        primal = Alias.apply(tensor)
+        primal = FwPrimal.apply(tensor)
     return UnpackedDualTensor(primal, tangent)
 
 

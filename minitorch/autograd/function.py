@@ -184,10 +184,11 @@ class BackwardCFunction(Node, FunctionCtx):
                 return (None,) * (len(self._flat_next()) // 2)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
-        if getattr(cls, "vjp", None) is not None and cls.backward is not Function.backward:
+        vjp = getattr(cls, "vjp", None)  # torch's other name for backward
+        if vjp is not None and cls.backward is not Function.backward:
             raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
                                "not allowed. You should only implement one of them.")
-        result = cls.backward(self, *grads)
+        result = (vjp or cls.backward)(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         if cls._trusted:
@@ -348,6 +349,8 @@ class Function(metaclass=_FunctionMeta):
         """Run the Function: forward now, backward when gradients flow through the result."""
         if forward_ad.levels and cls._trusted and forward_ad.has_tangents(args):
             return forward_ad.apply_op(cls, args, kwargs)
+        if cls.setup_context is not None and not cls._trusted:
+            args, kwargs = _bound(cls.forward, args, kwargs), {}
         run = _apply_op if cls._trusted else apply_custom  # the seam, looked up at each call
         if not cls._trusted and _batched_function.transformed():  # torch.func's rules
             run = functools.partial(_batched_function.apply, run=run)
@@ -365,6 +368,14 @@ class Function(metaclass=_FunctionMeta):
                 prof._pop(_nbytes(out) if prof.profile_memory else 0)
             return out
         return run(cls, args, kwargs)
+
+
+def _bound(forward: Callable[..., Any], args: tuple, kwargs: dict) -> tuple:
+    """A setup_context-style call as torch passes it on: bound to ``forward``'s signature,
+    defaults filled in, all positional (what ``setup_context`` sees as ``inputs``)."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args
 
 
 def _needs_input_grad(args: tuple) -> tuple[bool, ...]:

@@ -47,6 +47,7 @@ def _per_thread_state() -> Any:
 
         grad_enabled = True
         inference = False
+        grad_requested = True
 
     return ThreadState()
 
@@ -78,8 +79,9 @@ def set_state(grad_enabled: bool, inference: bool) -> None:
     False
     >>> set_state(True, False)
     """
-    _state.grad_enabled = grad_enabled
-    _state.inference = inference
+    _state.grad_enabled = grad_enabled and not inference  # what operations read: inference
+    _state.inference = inference  # mode records nothing, whatever grad mode says
+    _state.grad_requested = grad_enabled
 
 
 class _WithInference(threading.local):
@@ -148,12 +150,14 @@ def use(state: Any) -> Iterator[Any]:
 
 
 def is_grad_enabled() -> bool:
-    """True when operations in this thread are recorded for backward.
+    """True in grad mode: operations in this thread record for backward (except inside
+    inference mode, which records nothing whatever grad mode says).
 
     >>> minitorch.is_grad_enabled()
     True
     """
-    return _state.grad_enabled
+    return _state.grad_enabled or (  # inside inference mode, grad mode as set (torch's)
+        _state.inference and getattr(_state, "grad_requested", False))
 
 
 def is_inference_mode_enabled() -> bool:
@@ -170,7 +174,7 @@ class _Mode:
         raise NotImplementedError
 
     def __enter__(self) -> None:
-        self._saved = (_state.grad_enabled, _state.inference)
+        self._saved = (is_grad_enabled(), _state.inference)
         set_state(*self._target())
 
     def __exit__(self, *exc: object) -> None:
@@ -271,7 +275,7 @@ class set_grad_enabled(_Mode):
 
     def __init__(self, mode: bool) -> None:
         self.mode = flag("set_grad_enabled", mode, "enabled", 1)
-        self._saved = (_state.grad_enabled, _state.inference)
+        self._saved = (is_grad_enabled(), _state.inference)
         set_state(self.mode, _state.inference)
 
     def _target(self) -> tuple[bool, bool]:

@@ -316,7 +316,9 @@ class profile:
             return None
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
-        if _active is not None:
+        if isinstance(_active, profile):  # as torch: the session moves to this profile, and
+            _active._records = []  # the one it was in ends with no events at all
+        elif _active is not None:
             raise RuntimeError("Profiler is already enabled on this thread")
         self.entered = True
         self._t0 = perf_counter_ns()

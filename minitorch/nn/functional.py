@@ -24,7 +24,7 @@ from ..autograd import profiler
 from ..backend import namespace
 from ..ops import _batch_norm_order as bn_order
 from ..ops import nn_ops
-from ..ops._base import Op, like, wrap
+from ..ops._base import Op, check_same_device, like, wrap
 from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
 from ..ops.activation_more import (
     celu,
@@ -189,6 +189,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
+    if bias is not None:  # torch checks the bias against the input (the weight it does not)
+        check_same_device(input, bias)
     return profiler.run_op("aten::linear", "aten::linear", lambda: _linear(input, weight, bias),
                            (input, weight, bias))
 
@@ -909,7 +911,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     _check_spatial_target(input, target, before_dtype=True)
-    if target.dtype.name == "uint8":  # torch's kernel takes bytes as class indices too
+    byte = target.dtype.name == "uint8"
+    if byte:  # torch's kernel takes bytes as class indices too (not its K-dim kernel)
         target = target.long()
     if target.dtype is not int64:
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
@@ -920,6 +923,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
     _check_spatial_target(input, target, before_dtype=False)
+    if byte and input.dim() > 2 and (target.numel() or reduction == "none"):
+        raise RuntimeError("expected scalar type Long but found Byte")
     _check_targets(target, classes, ignore_index)
     # torch's nll_loss is aten::nll_loss_nd, which calls aten::nll_loss (or nll_loss2d)
     return profiler.run_op("aten::nll_loss_nd", "aten::nll_loss_nd", lambda: _nll_loss(

@@ -294,7 +294,7 @@ def _empty(tensor: Tensor) -> bool:
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
-                     nonlinearity: str = "leaky_relu") -> Tensor:
+                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
     """He initialisation: U(-b, b) with ``b = gain · sqrt(3 / fan)``.
 
     ``nn.Linear`` uses ``a=sqrt(5)``, which gives ``b = 1 / sqrt(in_features)``.
@@ -306,11 +306,11 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     if _empty(tensor):
         return tensor
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
-                    nonlinearity: str = "leaky_relu") -> Tensor:
+                    nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
     """He initialisation: N(0, std²) with ``std = gain / sqrt(fan)``.
 
     >>> nn.init.kaiming_normal_(minitorch.empty(5, 4)).shape
@@ -318,10 +318,10 @@ def kaiming_normal_(tensor: Tensor, a: float = 0.0, mode: str = "fan_in",
     """
     if _empty(tensor):
         return tensor
-    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot initialisation: U(-b, b) with ``b = gain · sqrt(6 / (fan_in + fan_out))``.
 
     >>> bool(minitorch.all(nn.init.xavier_uniform_(minitorch.empty(3, 3)).abs() <= 1))
@@ -329,17 +329,17 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
     """
     fan_in, fan_out = _fans(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot initialisation: N(0, std²) with ``std = gain · sqrt(2 / (fan_in + fan_out))``.
 
     >>> nn.init.xavier_normal_(minitorch.empty(3, 3)).shape
     torch.Size([3, 3])
     """
     fan_in, fan_out = _fans(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
 
 
 def _reset_layer(weight: Tensor, bias: Tensor | None) -> None:

@@ -607,7 +607,7 @@ class Module:
 
     def share_memory(self) -> Module:
         """``share_memory_()`` of every parameter and buffer (minitorch's tensors live in one
-        process, so this changes nothing).
+        process, so only their ``is_shared()`` changes).
 
         >>> model = nn.Linear(2, 1)
         >>> model.share_memory() is model

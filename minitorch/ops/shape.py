@@ -67,6 +67,17 @@ class Alias(Op):
         return (g,)
 
 
+class FwPrimal(Alias):
+    """Forward AD's primal of a dual tensor (``unpack_dual``): a view whose node torch builds
+    in C++ as ``Identity``, with no Python class of its own (``CppFunction``)."""
+
+    node_name = "CppFunction"
+    _profile_name = "aten::_fw_primal"
+
+
+FwPrimal._backward_cls._torch_name = "torch::autograd::Identity"
+
+
 class ReshapeAlias(View):
     """The view ``reshape`` makes with grad mode off: torch's ``aten::_reshape_alias``."""
 

@@ -38,8 +38,9 @@ class Adam(ElementwiseOptimizer):
 
     _settings = ("betas", "amsgrad", "lr", "weight_decay", "eps", "maximize", "foreach",
                  "capturable", "differentiable", "fused", "decoupled_weight_decay")
-    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False,
-                        "fused": None, "amsgrad": False, "decoupled_weight_decay": False}
+    _loaded_defaults = {"amsgrad": False, "maximize": False, "foreach": None,  # torch's order
+                        "capturable": False, "differentiable": False,
+                        "decoupled_weight_decay": False, "fused": None}
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,

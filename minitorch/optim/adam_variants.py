@@ -104,8 +104,8 @@ class NAdam(_AdamFamily):
     _settings = ("betas", "lr", "weight_decay", "momentum_decay", "eps", "maximize",
                  "decoupled_weight_decay", "foreach", "capturable", "differentiable")
     _state = ("exp_avg", "exp_avg_sq", "mu_product", "step")
-    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False,
-                        "decoupled_weight_decay": False}
+    _loaded_defaults = {"maximize": False, "foreach": None, "capturable": False,  # torch's
+                        "differentiable": False, "decoupled_weight_decay": False}  # order
     _loaded_scalars = ("step", "mu_product")
 
     def __init__(self, params: Iterable[Any], lr: float = 2e-3,
@@ -153,7 +153,8 @@ class RAdam(_AdamFamily):
     _settings = ("betas", "lr", "weight_decay", "eps", "maximize", "foreach", "capturable",
                  "differentiable", "decoupled_weight_decay")
     _state = ("exp_avg", "exp_avg_sq", "step")
-    _loaded_defaults = NAdam._loaded_defaults
+    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults,  # torch's order
+                        "decoupled_weight_decay": False, "capturable": False}
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,

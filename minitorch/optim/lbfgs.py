@@ -52,6 +52,9 @@ class LBFGS(Optimizer):
     25
     """
 
+    _step_reads_self = False  # torch's step is under no_grad only
+    _loaded_defaults: dict[str, Any] = {}  # torch's LBFGS adds no flags to a loaded group
+
     def __init__(self, params: Iterable[Any], lr: float | Tensor = 1, max_iter: int = 20,
                  max_eval: int | None = None, tolerance_grad: float = 1e-7,
                  tolerance_change: float = 1e-9, history_size: int = 100,

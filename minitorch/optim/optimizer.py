@@ -80,6 +80,8 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
                     raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
                                        f"new_kwargs), but got {result}.")
                 args, kwargs = result
+        if not args and self._step_reads_self:  # torch's grad-mode wrapper reads args[0]
+            raise IndexError("tuple index out of range")
         out = step(*args, **kwargs)
         for hook in [*self._optimizer_step_post_hooks.values(),
                      *_global_step_post_hooks.values()]:
@@ -94,6 +96,18 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
             return hooked(self, *args, **kwargs)
 
     return profiled
+
+
+def _take_names(group: dict[str, Any]) -> None:
+    """torch's named parameters: ``(name, tensor)`` pairs give the group its ``param_names``
+    (all of its parameters named, or none)."""
+    names = [p[0] for p in group["params"] if isinstance(p, tuple)]
+    group["params"] = [p[1] if isinstance(p, tuple) else p for p in group["params"]]
+    if names:
+        if len(names) != len(group["params"]):
+            raise ValueError("all optimizer params should be with/without names. Some param "
+                             "names are missing")
+        group["param_names"] = names
 
 
 class Optimizer:
@@ -116,6 +130,9 @@ class Optimizer:
     _loaded_defaults: dict[str, Any] = {"foreach": None, "maximize": False,
                                         "differentiable": False}
     _loaded_scalars: tuple[str, ...] = ("step",)
+    # whether torch wraps the step in _use_grad_for_differentiable, which takes its self
+    # from the arguments a step pre-hook may have replaced
+    _step_reads_self = True
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -147,14 +164,23 @@ class Optimizer:
             raise TypeError("optimizer parameters need to be organized in ordered collections, "
                             "but the ordering of tensors in sets will change between runs. "
                             "Please use a list instead.")
-        group = {**self.defaults, **param_group,
-                 "params": [params] if isinstance(params, Tensor) else list(params)}
+        # torch's key order: the group's own (params first, as usually given), then defaults
+        group = {**param_group, "params": [params] if isinstance(params, Tensor) else list(params)}
+        _take_names(group)
+        for name, default in self.defaults.items():
+            group.setdefault(name, default)
         for p in group["params"]:
             if not isinstance(p, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
                                 f"{typename(p)}")
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
+        for other in self.param_groups:
+            if ("param_names" in group) != ("param_names" in other):
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 "cannot add param group "
+                                 f"{'with' if 'param_names' in group else 'without'} names to "
+                                 "the optimizer")
         taken = {p for g in self.param_groups for p in g["params"]}
         if any(p in taken for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -245,8 +271,11 @@ class Optimizer:
         for pre_hook in list(self._optimizer_state_dict_pre_hooks.values()):
             pre_hook(self)
         index = {id(p): i for i, p in enumerate(self._params())}
-        groups = [{**g, "params": [index[id(p)] for p in g["params"]]}
-                  for g in self.param_groups]
+        groups = []  # torch's: the settings, then the parameters' positions
+        for g in self.param_groups:
+            packed = {k: v for k, v in g.items() if k != "params"}
+            packed["params"] = [index[id(p)] for p in g["params"]]
+            groups.append(packed)
         # torch's: the state's own values, keys that are not parameters kept as they are
         state = {index[id(p)] if isinstance(p, Tensor) else p: s for p, s in self.state.items()}
         state_dict = {"state": state, "param_groups": groups}
@@ -275,8 +304,9 @@ class Optimizer:
             else:
                 self.state[i] = saved
         # torch's: the saved settings replace the groups' (a setting left out stays out)
-        self.param_groups = [{**saved, "params": group["params"]}
-                             for group, saved in zip(self.param_groups, copy.deepcopy(groups))]
+        self.param_groups = [{**saved, "params": group["params"], **(
+            {"param_names": group["param_names"]} if "param_names" in group else {})}
+            for group, saved in zip(self.param_groups, copy.deepcopy(groups))]
         self._settle_loaded()
         for post_hook in list(self._optimizer_load_state_dict_post_hooks.values()):
             post_hook(self)

@@ -48,8 +48,8 @@ class RMSprop(ElementwiseOptimizer):
 
     _settings = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered", "foreach",
                  "maximize", "differentiable", "capturable")
-    _loaded_defaults = {**ElementwiseOptimizer._loaded_defaults, "capturable": False,
-                        "momentum": 0, "centered": False}
+    _loaded_defaults = {"momentum": 0, "centered": False,  # torch's order
+                        **ElementwiseOptimizer._loaded_defaults, "capturable": False}
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, alpha: float = 0.99,
                  eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0,

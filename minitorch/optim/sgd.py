@@ -39,7 +39,8 @@ class SGD(Optimizer):
 
     _settings = ("weight_decay", "momentum", "lr", "dampening", "nesterov", "maximize",
                  "foreach", "fused")
-    _loaded_defaults = {**Optimizer._loaded_defaults, "nesterov": False, "fused": False}
+    _loaded_defaults = {"nesterov": False, "maximize": False, "foreach": None,  # torch's order
+                        "differentiable": False, "fused": False}
     _loaded_scalars = ()
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0,
