@@ -33,3 +33,20 @@ def test_load_of_a_plain_pickle_is_refused_as_torch(obj: object, protocol: int,
 @pytest.mark.parametrize("data", [b"garbage", b"(N.", b"\x80\x02N.", b"\x80\x04\x95"])
 def test_load_of_bytes_that_are_no_checkpoint_as_torch(data: bytes) -> None:
     assert_as_torch(f"R = L.load(io.BytesIO({data!r}))")
+
+
+_CHECKPOINTED = ["t * 2", "t.detach() * 2", "(t * 2, t.sum())", "(t.detach(), t * 3)",
+                 "(t.detach(), 1)"]
+_BACKWARDS = ["R = L.autograd.grad(o.sum(), x)", "o.sum().backward(inputs=[x])\nR = x.grad",
+              "o.sum().backward()\nR = x.grad"]
+
+
+@settings(SETTINGS, max_examples=30)
+@given(st.sampled_from(_CHECKPOINTED), st.sampled_from(_BACKWARDS))
+def test_reentrant_checkpoint_refuses_as_torch(body: str, backward: str) -> None:
+    """The reentrant checkpoint reruns its function inside the backward: refused under
+    ``grad`` or ``backward(inputs=)``, and when no output of the rerun requires grad."""
+    assert_as_torch("x = L.ones(3, requires_grad=True)\n"
+                    f"out = L.utils.checkpoint.checkpoint(lambda t: {body}, x, "
+                    "use_reentrant=True)\n"
+                    "o = out[0] if isinstance(out, tuple) else out\n" + backward)
