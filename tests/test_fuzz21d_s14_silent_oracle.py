@@ -50,3 +50,27 @@ def test_reentrant_checkpoint_refuses_as_torch(body: str, backward: str) -> None
                     f"out = L.utils.checkpoint.checkpoint(lambda t: {body}, x, "
                     "use_reentrant=True)\n"
                     "o = out[0] if isinstance(out, tuple) else out\n" + backward)
+
+
+_SHAPES = ["()", "(1,)", "(3,)", "(2, 1)", "(1, 3)", "(2, 3)"]
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.sampled_from(["add", "mul"]), st.sampled_from(_SHAPES), st.sampled_from(_SHAPES),
+       st.booleans())
+def test_elementwise_out_that_is_an_operand_is_not_resized(op: str, a: str, b: str,
+                                                           first: bool) -> None:
+    """``out`` given as one of the operands is written in place: a broadcast shape larger
+    than it is refused, not resized (another tensor given as ``out`` is resized)."""
+    out = "a" if first else "b"
+    assert_as_torch(f"a = L.full({a}, 1.5)\nb = L.full({b}, 2.0)\n"
+                    f"L.{op}(a, b, out={out})\nR = {out}")
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.sampled_from(_SHAPES), st.sampled_from(_SHAPES),
+       st.sampled_from(["none", "mean", "sum"]))
+def test_soft_margin_loss_target_may_not_widen_the_input(a: str, b: str, reduction: str) -> None:
+    """torch's soft_margin_loss writes into a tensor of the input's shape."""
+    assert_as_torch(f"R = L.nn.functional.soft_margin_loss(L.full({a}, 0.5), "
+                    f"L.full({b}, -1.0), reduction={reduction!r})")
