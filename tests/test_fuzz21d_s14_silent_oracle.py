@@ -74,3 +74,13 @@ def test_soft_margin_loss_target_may_not_widen_the_input(a: str, b: str, reducti
     """torch's soft_margin_loss writes into a tensor of the input's shape."""
     assert_as_torch(f"R = L.nn.functional.soft_margin_loss(L.full({a}, 0.5), "
                     f"L.full({b}, -1.0), reduction={reduction!r})")
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.sampled_from(["float", "double", "half", "int", "long", "short", "char", "byte",
+                        "bool"]),
+       st.sampled_from(["1", "None", "L.preserve_format", "1, 2", "memory_format=1",
+                        "memory_format=None", "memory_format=L.contiguous_format", "foo=1"]))
+def test_dtype_conversion_methods_take_only_memory_format(method: str, call: str) -> None:
+    """``x.float()`` and its kin take no positional argument, only ``memory_format=``."""
+    assert_as_torch(f"R = L.tensor([[1.5, -2.0]]).{method}({call})")
