@@ -84,3 +84,20 @@ def test_soft_margin_loss_target_may_not_widen_the_input(a: str, b: str, reducti
 def test_dtype_conversion_methods_take_only_memory_format(method: str, call: str) -> None:
     """``x.float()`` and its kin take no positional argument, only ``memory_format=``."""
     assert_as_torch(f"R = L.tensor([[1.5, -2.0]]).{method}({call})")
+
+
+_INDEX_DTYPES = ["L.int64", "L.int32", "L.int16", "L.uint8", "L.bool", "L.float32",
+                 "L.float64"]
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.sampled_from(_INDEX_DTYPES), st.sampled_from(_INDEX_DTYPES),
+       st.sampled_from(["[0, 2]", "[1, 2]", "[0, 5]"]), st.sampled_from(["sum", "mean", "max"]))
+def test_embedding_bag_promotes_indices_with_offsets_as_torch(indices: str, offsets: str,
+                                                             starts: str, mode: str) -> None:
+    """Indices and offsets are promoted to one dtype before the integer check (float offsets
+    make the indices float, refused as 'indices'), as torch's promoteIndicesAndOffsets."""
+    assert_as_torch(f"m = L.nn.EmbeddingBag(4, 3, mode={mode!r})\n"
+                    "with L.no_grad():\n    m.weight.copy_(L.arange(12.).view(4, 3))\n"
+                    f"R = m(L.tensor([0, 1, 2, 3], dtype={indices}), "
+                    f"L.tensor({starts}, dtype={offsets}))")
