@@ -101,3 +101,15 @@ def test_embedding_bag_promotes_indices_with_offsets_as_torch(indices: str, offs
                     "with L.no_grad():\n    m.weight.copy_(L.arange(12.).view(4, 3))\n"
                     f"R = m(L.tensor([0, 1, 2, 3], dtype={indices}), "
                     f"L.tensor({starts}, dtype={offsets}))")
+
+
+@settings(SETTINGS, max_examples=30)
+@given(st.sampled_from(["a.mul_(2)", "a[:2].add_(1)", "a.detach().zero_()", "b.add_(1)"]),
+       st.sampled_from(["a.gather(0, L.tensor([0, 0]))",
+                        "L.take_along_dim(a, L.tensor([2, 0]))"]))
+def test_gather_saves_its_input_for_the_version_check(write: str, read: str) -> None:
+    """gather saves ``self`` (torch's GatherBackward0 does): writing to it in place before
+    backward is refused by the version counter."""
+    assert_as_torch("base = L.tensor([1., 2., 3.], requires_grad=True)\n"
+                    "a = base * 1\nb = base * 2\n"
+                    f"z = {read}\n{write}\nz.sum().backward()\nR = base.grad")
