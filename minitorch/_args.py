@@ -755,6 +755,20 @@ def is_tensor(value: Any) -> bool:
     return hasattr(value, "_version_counter")
 
 
+def generator(fn: str, value: Any) -> None:
+    """torch's parser check of a ``generator=`` argument: a Generator or None.
+
+    >>> generator("normal_", 3)
+    Traceback (most recent call last):
+    TypeError: normal_(): argument 'generator' must be torch.Generator, not int
+    """
+    from ._generator import Generator
+
+    if value is not None and not isinstance(value, Generator):
+        raise TypeError(f"{fn}(): argument 'generator' must be torch.Generator, not "
+                        f"{type(value).__name__}")
+
+
 def invalid_combination(fn: str, values: tuple, *signatures: str,
                         keywords: dict | None = None) -> TypeError:
     """torch's TypeError for arguments (positional ``values``, then ``keywords``) that match

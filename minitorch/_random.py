@@ -537,6 +537,7 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = N
     >>> minitorch.zeros(2).uniform_(3., 3.)
     tensor([3., 3.])
     """
+    _args.generator("uniform_", generator)
     a, b = _args.reals("uniform_", (a, "from", 1), (b, "to", 2))
     _check_float(self.dtype, "check_uniform_bounds")
     _check_bounds(self.dtype, a, b)
@@ -551,12 +552,17 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     >>> minitorch.zeros(2).normal_(1., 0.)
     tensor([1., 1.])
     """
+    _args.generator("normal_", generator)
     mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
     _check_std(std)
     _check_float(self.dtype, "normal_kernel_cpu")
     return self._inplace(Normal.apply,
                          draw=lambda t: _sample("normal", t, generator, self._data,
                                                 mean=mean, std=std))
+
+
+_RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
+                           for first in ("", "int from, int to, ", "int to, "))
 
 
 def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
@@ -567,6 +573,11 @@ def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
     tensor([0., 0.])
     """
     overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
+    if overload == 0:  # only (from, to) takes two: torch's parser names the argument
+        _args.generator("random_", generator)
+    elif generator is not None and not isinstance(generator, Generator):
+        raise _args.invalid_combination("random_", () if overload == 2 else (low,),
+                                        *_RANDOM_SIGNATURES, keywords={"generator": generator})
     if overload == 0:
         low, high = _args.integers("random_", (low, "from", 1), (high, "to", 2))
     if overload == 1:
@@ -590,12 +601,13 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     >>> minitorch.zeros(2).bernoulli_(1.0)
     tensor([1., 1.])
     """
+    if not isinstance(generator, (Generator, type(None))) or not (
+            isinstance(p, Tensor) or _args.is_real(p)):
+        raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     if isinstance(p, Tensor):
         prob = p._xp.broadcast_to(p._data, tuple(self.shape))
         return self._inplace(BernoulliTensor.apply, p, draw=lambda t: _sample(
             "bernoulli", t, generator, self._data, p=prob))
-    if not _args.is_real(p):
-        raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     prob = _args.real("bernoulli_", p, "p", 1)
     _check_probability(prob)
     return self._inplace(Bernoulli.apply,
@@ -626,6 +638,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     >>> bool(minitorch.all(minitorch.zeros(3).exponential_() >= 0))
     True
     """
+    _args.generator("exponential_", generator)
     lambd = _args.real("exponential_", lambd, "lambd", 1)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")

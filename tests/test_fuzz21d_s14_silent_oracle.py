@@ -113,3 +113,22 @@ def test_gather_saves_its_input_for_the_version_check(write: str, read: str) -> 
     assert_as_torch("base = L.tensor([1., 2., 3.], requires_grad=True)\n"
                     "a = base * 1\nb = base * 2\n"
                     f"z = {read}\n{write}\nz.sum().backward()\nR = base.grad")
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.sampled_from(["uniform_()", "normal_()", "normal_(0, -1)", "exponential_()",
+                        "random_()", "random_(5)", "random_(1, 5)", "bernoulli_()",
+                        "bernoulli_(0.5)", "bernoulli_(L.ones(3))"]),
+       st.sampled_from(["3", "'cpu'", "L.ones(1)"]))
+def test_random_fills_check_their_generator_as_torch(call: str, generator: str) -> None:
+    """A ``generator=`` that is no Generator is refused by the parser, before the values
+    (``nn.init``'s functions pass theirs on to these)."""
+    keyword = f"generator={generator})"
+    call = call[:-1] + (", " if call[-2] != "(" else "") + keyword
+    assert_as_torch(f"R = L.empty(3).{call}")
+
+
+@pytest.mark.parametrize("init", ["sparse_(t, 0.3", "trunc_normal_(t", "uniform_(t",
+                                  "normal_(t", "orthogonal_(t"])
+def test_init_functions_pass_a_bad_generator_to_torchs_refusal(init: str) -> None:
+    assert_as_torch(f"t = L.empty(3, 3)\nR = L.nn.init.{init}, generator=3)")
