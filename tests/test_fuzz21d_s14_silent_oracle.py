@@ -132,3 +132,13 @@ def test_random_fills_check_their_generator_as_torch(call: str, generator: str) 
                                   "normal_(t", "orthogonal_(t"])
 def test_init_functions_pass_a_bad_generator_to_torchs_refusal(init: str) -> None:
     assert_as_torch(f"t = L.empty(3, 3)\nR = L.nn.init.{init}, generator=3)")
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.sampled_from(["stride", "padding", "dilation"]),
+       st.sampled_from(["True", "2.5", "'a'", "None", "(1,)", "1"]))
+def test_max_pool1d_checks_its_window_types_as_max_pool2d(name: str, value: str) -> None:
+    """max_pool1d's window arguments get torch's parser checks (a bool or a float was
+    iterated: a raw TypeError)."""
+    assert_as_torch(f"R = L.nn.functional.max_pool1d(L.arange(8.).view(2, 4), 3, "
+                    f"**{{'{name}': {value}}})")
