@@ -52,7 +52,7 @@ def test_reentrant_checkpoint_refuses_as_torch(body: str, backward: str) -> None
                     "o = out[0] if isinstance(out, tuple) else out\n" + backward)
 
 
-_SHAPES = ["()", "(1,)", "(3,)", "(2, 1)", "(1, 3)", "(2, 3)"]
+_SHAPES = ["()", "(1,)", "(3,)", "(2, 1)", "(1, 3)", "(2, 3)", "(3, 2)"]
 
 
 @settings(SETTINGS, max_examples=60)
