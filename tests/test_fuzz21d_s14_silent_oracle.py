@@ -8,10 +8,13 @@ from __future__ import annotations
 import pickle
 
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import SETTINGS
 from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+import minitorch as mt
 
 # Objects whose pickles name no global (protocol 2's set and bytes name builtins that
 # minitorch's weights-only allowlist spells differently: not this file's case).
@@ -152,3 +155,20 @@ def test_max_pool1d_checks_its_window_types_as_max_pool2d(name: str, value: str)
 def test_selections_along_a_dim_check_keepdim_as_torch(call: str, keepdim: str) -> None:
     """mode, median, nanmedian and kthvalue take a bool keepdim, checked before the dim."""
     assert_as_torch(f"x = L.arange(24.).view(2, 3, 4)\nR = {call.format(keepdim)}")
+
+
+@settings(SETTINGS, max_examples=30)
+@given(st.sampled_from(["[1.5, -0.5]", "[-0.5, 1.5]", "[0.5, 0.5]", "[0.0, 1.0]", "[1.0]",
+                        "[0.2, 0.3, 0.5]", "[2, 3]", "[0.9, 0.2]"]))
+def test_random_split_checks_each_fraction_as_torch(lengths: str) -> None:
+    """Fractions that sum to 1 must each lie in [0, 1] (torch's ValueError names the first
+    that does not)."""
+    assert_as_torch("L.manual_seed(0)\n"
+                    f"R = [list(s) for s in L.utils.data.random_split(range(5), {lengths})]")
+
+
+def test_random_split_warns_of_an_empty_split_as_torch() -> None:
+    for library in (torch, mt):
+        with pytest.warns(UserWarning, match="Length of split at index 0 is 0. This might "
+                                             "result in an empty dataset."):
+            library.utils.data.random_split(range(5), [0.0, 1.0])
