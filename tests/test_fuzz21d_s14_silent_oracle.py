@@ -172,3 +172,18 @@ def test_random_split_warns_of_an_empty_split_as_torch() -> None:
         with pytest.warns(UserWarning, match="Length of split at index 0 is 0. This might "
                                              "result in an empty dataset."):
             library.utils.data.random_split(range(5), [0.0, 1.0])
+
+
+_PRELU_DTYPES = ["L.bool", "L.int64", "L.int32", "L.float16", "L.float32", "L.float64"]
+
+
+@settings(SETTINGS, max_examples=50)
+@given(st.sampled_from(_PRELU_DTYPES), st.sampled_from(_PRELU_DTYPES),
+       st.sampled_from(["(1,)", "(4,)", "(3,)", "(2, 2)"]))
+def test_prelu_promotes_no_dtype_as_torch(input_dtype: str, weight_dtype: str,
+                                          weight_shape: str) -> None:
+    """prelu's input and weight must share a floating dtype, checked before the weight's
+    shape; torch's kernel promotes neither."""
+    assert_as_torch(f"x = L.tensor([[1, 0, 1, 0]]).to({input_dtype})\n"
+                    f"w = L.full({weight_shape}, 0.25).to({weight_dtype})\n"
+                    "R = L.nn.functional.prelu(x, w)")
