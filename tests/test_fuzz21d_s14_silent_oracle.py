@@ -187,3 +187,16 @@ def test_prelu_promotes_no_dtype_as_torch(input_dtype: str, weight_dtype: str,
     assert_as_torch(f"x = L.tensor([[1, 0, 1, 0]]).to({input_dtype})\n"
                     f"w = L.full({weight_shape}, 0.25).to({weight_dtype})\n"
                     "R = L.nn.functional.prelu(x, w)")
+
+
+@settings(SETTINGS, max_examples=30)
+@given(st.sampled_from(["index_add", "index_add_"]),
+       st.sampled_from(["L.tensor(2.)", "L.tensor(3)", "L.tensor(True)", "L.tensor([2.])",
+                        "L.tensor(2.5)", "2", "1"]),
+       st.sampled_from(["L.float32", "L.int64"]))
+def test_index_add_reads_a_tensor_alpha_as_a_number(method: str, alpha: str,
+                                                    dtype: str) -> None:
+    """A 0-d tensor alpha is a Scalar to torch's parser: its value scales the source."""
+    assert_as_torch(f"x = L.arange(6).view(2, 3).to({dtype})\n"
+                    f"R = x.{method}(0, L.tensor([0, 1]), L.ones(2, 3, dtype={dtype}), "
+                    f"alpha={alpha})")
