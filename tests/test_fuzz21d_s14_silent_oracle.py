@@ -200,3 +200,18 @@ def test_index_add_reads_a_tensor_alpha_as_a_number(method: str, alpha: str,
     assert_as_torch(f"x = L.arange(6).view(2, 3).to({dtype})\n"
                     f"R = x.{method}(0, L.tensor([0, 1]), L.ones(2, 3, dtype={dtype}), "
                     f"alpha={alpha})")
+
+
+@settings(SETTINGS, max_examples=50)
+@given(st.sampled_from(["cross_entropy", "nll_loss"]),
+       st.sampled_from([("(2, 3)", "(2,)"), ("(3,)", "()"), ("(1, 3, 1)", "(1, 1)"),
+                        ("(1, 3, 2, 2)", "(1, 2, 2)"), ("(1, 3, 2, 2)", "(1, 2, 3)"),
+                        ("(1, 3, 2)", "(1, 3)")]),
+       st.sampled_from(["L.uint8", "L.int32", "L.int64"]), st.sampled_from(["0", "7"]))
+def test_spatial_losses_take_long_targets_only(fn: str, shapes: tuple, dtype: str,
+                                               value: str) -> None:
+    """Bytes are class indices for a 1-D or 2-D input only; torch's spatial kernel reads
+    Long targets (after its size checks, before the targets' range)."""
+    input_shape, target_shape = shapes
+    assert_as_torch(f"R = L.nn.functional.{fn}(L.zeros{input_shape}, "
+                    f"L.full({target_shape}, {value}).to({dtype}))")

@@ -848,9 +848,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     _check_spatial_target(input, target, before_dtype=True)
-    if target.dtype.name == "uint8":  # torch's kernel takes bytes as class indices too
+    if target.dtype.name == "uint8" and input.dim() <= 2:  # this kernel reads bytes too
         target = target.long()
-    if target.dtype is not int64:
+    if target.dtype.name not in ("int64", "uint8"):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{target.dtype.legacy}")
     if input.dim() == 1 and target.numel() != 1:
@@ -859,6 +859,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
     _check_spatial_target(input, target, before_dtype=False)
+    _args.scalar_type(int64, target.dtype)  # the spatial kernel reads Long targets only
     _check_targets(target, classes, ignore_index)
     # torch's nll_loss is aten::nll_loss_nd, which calls aten::nll_loss (or nll_loss2d)
     return profiler.run_op("aten::nll_loss_nd", "aten::nll_loss_nd", lambda: _nll_loss(
