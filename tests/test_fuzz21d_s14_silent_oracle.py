@@ -150,10 +150,13 @@ def test_max_pool1d_checks_its_window_types_as_max_pool2d(name: str, value: str)
 @settings(SETTINGS, max_examples=40)
 @given(st.sampled_from(["x.mode(1, {})", "x.median(1, {})", "x.nanmedian(1, {})",
                         "x.kthvalue(1, 1, {})", "L.mode(x, 1, {})", "L.kthvalue(x, 9, 1, {})",
-                        "x.mode(1, keepdim={})", "L.median(x, 5, keepdim={})"]),
+                        "x.mode(1, keepdim={})", "L.median(x, 5, keepdim={})",
+                        "x.mode(dim=[1], keepdim={})", "x.kthvalue(1, (1,), keepdim={})",
+                        "x.median(1.5, {})"]),
        st.sampled_from(["None", "1", "0", "'a'", "True", "1.0"]))
 def test_selections_along_a_dim_check_keepdim_as_torch(call: str, keepdim: str) -> None:
-    """mode, median, nanmedian and kthvalue take a bool keepdim, checked before the dim."""
+    """mode, median, nanmedian and kthvalue take a bool keepdim, its type checked after the
+    dim's type (as the parser reads them) and before the dim's range."""
     assert_as_torch(f"x = L.arange(24.).view(2, 3, 4)\nR = {call.format(keepdim)}")
 
 

@@ -184,6 +184,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     indices=tensor(2))
     """
     _args.integer("kthvalue", k, "k", 2)  # the arguments' types before dim's range
+    _args.integer("kthvalue", dim, "dim", 3)  # the parser reads dim's type, then keepdim's
     keepdim = _args.flag("kthvalue", keepdim, "keepdim", 4)
     d, x = _rows("kthvalue", input, dim)
     _nonempty("kthvalue", x, d)
@@ -197,6 +198,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
 
 def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
     fn = "nanmedian" if skip_nan else "median"
+    _args.integer(fn, dim, "dim", 2)  # the parser reads dim's type, then keepdim's
     keepdim = _args.flag(fn, keepdim, "keepdim", 3)
     d, x = _rows(fn, input, dim)
     _nonempty("median", x, d)  # nanmedian's message names median too
@@ -253,6 +255,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     values=tensor(1),
     indices=tensor(3))
     """
+    _args.integer("mode", dim, "dim", 2)  # the parser reads dim's type, then keepdim's
     keepdim = _args.flag("mode", keepdim, "keepdim", 3)
     d, x = _rows("mode", input, dim)
     _nonempty("mode", x, d)
