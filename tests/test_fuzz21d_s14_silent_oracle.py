@@ -218,3 +218,18 @@ def test_spatial_losses_take_long_targets_only(fn: str, shapes: tuple, dtype: st
     input_shape, target_shape = shapes
     assert_as_torch(f"R = L.nn.functional.{fn}(L.zeros{input_shape}, "
                     f"L.full({target_shape}, {value}).to({dtype}))")
+
+
+@settings(SETTINGS, max_examples=20)
+@given(st.sampled_from(["X[:1]", "X.t()[:, :1]", "X", "X.double()"]),
+       st.sampled_from(["X * 2", "X.sum(0, keepdim=True)", "X.float()"]))
+def test_registering_a_parametrization_checks_against_the_shape_before_right_inverse(
+        inverse: str, forward: str) -> None:
+    """The registered tensor's own shape and dtype, read before right_inverse replaced it,
+    are what forward(right_inverse(original)) must give back."""
+    assert_as_torch("m = L.nn.Linear(2, 2)\n"
+                    "class P(L.nn.Module):\n"
+                    f"    def forward(self, X):\n        return {forward}\n"
+                    f"    def right_inverse(self, X):\n        return {inverse}\n"
+                    "L.nn.utils.parametrize.register_parametrization(m, 'weight', P())\n"
+                    "R = tuple(m.parametrizations.weight.original.shape)")
