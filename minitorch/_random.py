@@ -569,6 +569,10 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
                                                 mean=mean, std=std))
 
 
+_RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
+                           for first in ("", "int from, int to, ", "int to, "))
+
+
 def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
             generator: Any = None) -> Tensor:
     """Fill with integers from ``[low, high)`` (``random_(high)`` starts at 0), in place.
@@ -577,6 +581,11 @@ def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
     tensor([0., 0.])
     """
     overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
+    if overload == 0:  # only (from, to) takes two: torch's parser names the argument
+        _args.generator("random_", generator)
+    elif generator is not None and not isinstance(generator, Generator):
+        raise _args.invalid_combination("random_", () if overload == 2 else (low,),
+                                        *_RANDOM_SIGNATURES, keywords={"generator": generator})
     if overload == 0:
         low, high = _args.integers("random_", (low, "from", 1), (high, "to", 2))
     if overload == 1:
@@ -600,12 +609,13 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     >>> minitorch.zeros(2).bernoulli_(1.0)
     tensor([1., 1.])
     """
+    if not isinstance(generator, (Generator, type(None))) or not (
+            isinstance(p, Tensor) or _args.is_real(p)):
+        raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     if isinstance(p, Tensor):
         prob = p._xp.broadcast_to(p._data, tuple(self.shape))
         return self._inplace(BernoulliTensor.apply, p, draw=lambda t: _sample(
             "bernoulli", t, generator, self._data, p=prob))
-    if not _args.is_real(p):
-        raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     prob = _args.real("bernoulli_", p, "p", 1)
     _check_probability(prob)
     return self._inplace(Bernoulli.apply,

@@ -953,7 +953,8 @@ class Tensor(metaclass=_TensorType):
 
 
 def _converter(dt: D.dtype) -> Callable[..., Tensor]:
-    def convert(self: Tensor, memory_format: Any = None) -> Tensor:
+    def convert(self: Tensor, *, memory_format: Any = None) -> Tensor:
+        _layout.checked(_CONVERTERS[dt.name], memory_format)
         return self.to(dt)
 
     convert.__doc__ = f"""This tensor as {dt.name}: ``self.to(torch.{dt.name})``.

@@ -20,6 +20,7 @@ import contextlib
 import io
 import os
 import pickle
+import pickletools
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -95,6 +96,9 @@ class _Pickler(pickle.Pickler):
         return storage, offset, values.strides
 
 
+_MAGIC_NUMBER = 0x1950A86A20F9469CFC6C  # torch's: a checkpoint starts with it, a stray pickle not
+
+
 def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2,
          _use_new_zipfile_serialization: bool = True,
          _disable_byteorder_record: bool = False) -> None:
@@ -105,6 +109,7 @@ def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2,
     >>> minitorch.save(minitorch.zeros(1), io.BytesIO())
     """
     buffer = io.BytesIO()
+    pickle.dump(_MAGIC_NUMBER, buffer, protocol=2)
     _Pickler(buffer, protocol=max(pickle_protocol, 3)).dump(obj)  # 2 spells bytes by a codec
     with _opened(f, "wb") as file:
         file.write(buffer.getbuffer())
@@ -230,7 +235,7 @@ _ZIP_ERROR = (
 def _checked_stream(data: Any, weights_only: bool) -> io.BytesIO:
     """``data``, read from the file, refused as torch refuses a stream that is not a
     checkpoint: text, nothing, a zip archive (minitorch writes none), or, for the weights-only
-    unpickler, something that does not start as a pickle."""
+    unpickler, an opcode it does not read."""
     if isinstance(data, str):  # the weights-only reader asserts, pickle refuses
         if weights_only:
             raise AssertionError("Expected bytes, got str")
@@ -239,9 +244,36 @@ def _checked_stream(data: Any, weights_only: bool) -> io.BytesIO:
         raise EOFError("" if weights_only else "Ran out of input")
     if data[:4] == b"PK\x03\x04":
         raise RuntimeError(_ZIP_ERROR)
-    if weights_only and data[0] != pickle.PROTO[0]:
-        raise _weights_only_failure(f"Unsupported operand {data[0]}")
+    if weights_only:
+        _check_opcodes(data)
     return io.BytesIO(data)
+
+
+# The opcodes torch's weights-only unpickler reads; it refuses any other (protocol 4's FRAME).
+_WEIGHTS_ONLY_OPCODES = frozenset(getattr(pickle, name)[0] for name in (
+    "GLOBAL", "NEWOBJ", "REDUCE", "BUILD", "APPEND", "APPENDS", "SETITEM", "SETITEMS", "MARK",
+    "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "NONE", "NEWFALSE", "NEWTRUE", "EMPTY_TUPLE",
+    "EMPTY_LIST", "EMPTY_DICT", "EMPTY_SET", "BININT", "BININT1", "BININT2", "BINFLOAT",
+    "BINUNICODE", "SHORT_BINSTRING", "BINPERSID", "BINGET", "LONG_BINGET", "BINPUT",
+    "LONG_BINPUT", "LONG1", "PROTO", "STOP"))
+
+
+def _check_opcodes(data: bytes) -> None:
+    """The first pickle of ``data`` (a checkpoint's magic number) read as torch's weights-only
+    unpickler reads it: each opcode is looked at before its argument, and one it does not know
+    is refused in its words. A stream that ends early is left to the unpickler's own error."""
+    stream = io.BytesIO(data)
+    for code in iter(lambda: stream.read(1), b""):
+        if code[0] not in _WEIGHTS_ONLY_OPCODES:
+            raise _weights_only_failure(f"Unsupported operand {code[0]}")
+        if code == pickle.STOP:
+            return
+        argument = pickletools.code2op[code.decode("latin-1")].arg
+        try:
+            if argument is not None:
+                argument.reader(stream)
+        except ValueError:  # a truncated argument
+            return
 
 
 def _check_mmap(f: Any, data: Any) -> None:
@@ -280,6 +312,11 @@ def load(f: Any, map_location: Any = None, pickle_module: Any = None, *,
     stream = _checked_stream(data, weights_only)
     _MAP_LOCATION[0] = map_location
     try:
+        magic = unpickler(stream, **pickle_load_args).load()
+        if type(magic) is not int or magic != _MAGIC_NUMBER:
+            raise RuntimeError("Invalid magic number; corrupt file?")
+        if stream.tell() == len(data):
+            raise EOFError("" if weights_only else "Ran out of input")
         return unpickler(stream, **pickle_load_args).load()
     finally:
         _MAP_LOCATION[0] = None

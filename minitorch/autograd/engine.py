@@ -42,11 +42,33 @@ from .graph import (
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
-__all__ = ["accumulate_into_leaf", "discover", "execute", "observe", "queue_callback", "use"]
+__all__ = ["accumulate_into_leaf", "discover", "execute", "is_checkpoint_valid", "observe",
+           "queue_callback", "use"]
 
 
 Edge = tuple[Node, int]
 _observers: list[Callable[..., None]] = []
+_capturing: list[bool] = []  # per running backward: was it given inputs (grad, inputs=)?
+
+
+def is_checkpoint_valid() -> bool:
+    """Whether the running backward (if any) computes every gradient it reaches, as
+    ``backward()`` without ``inputs`` does: torch's ``_is_checkpoint_valid``, which the
+    reentrant checkpoint needs to rerun its function inside the backward.
+
+    >>> is_checkpoint_valid()
+    True
+    """
+    return not _capturing or not _capturing[-1]
+
+
+@contextmanager
+def _task(capturing: bool) -> Iterator[None]:
+    _capturing.append(capturing)
+    try:
+        yield
+    finally:
+        _capturing.pop()
 
 
 @contextmanager
@@ -146,7 +168,7 @@ def execute(
         observer("start", dependencies=dict(deps), ready=[n for _, n in ready])
     pop, push = heapq.heappop, heapq.heappush  # once, not per node
     # inf/nan in backward stay silent, as in torch; the backward is recorded for create_graph
-    with quiet(), grad_mode._recording(create_graph):
+    with quiet(), grad_mode._recording(create_graph), _task(capture is not None):
         for (node, nr), grad in zip(roots, root_grads):
             _deliver(buffers, node, nr, grad)
         while ready:

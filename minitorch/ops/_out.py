@@ -16,14 +16,16 @@ from typing import Any
 
 from .. import _args
 from .._dtype import can_cast
-from .._tensor import Tensor
+from .._tensor import Tensor, check_output_shape
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
 
-def takes_out(fn: Callable, name: str | None = None) -> Callable:
+def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
     returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
+    An ``elementwise`` op given one of its operands as ``out`` works in place, as torch's
+    TensorIterator: that operand is not resized to the broadcast shape but refused.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -41,9 +43,23 @@ def takes_out(fn: Callable, name: str | None = None) -> Callable:
                 f"{name or fn.__name__}(): functions with out=... arguments don't support "
                 "automatic differentiation, but one of the arguments requires grad.")
         with grad_mode._recording(False):
-            return _write(fn(*args, **kwargs), out)
+            result = fn(*args, **kwargs)
+        if elementwise and any(t is out for t in tensors[:-1]):
+            check_output_shape(out.shape, result.shape)
+        return _write(result, out)
 
     return with_out
+
+
+def takes_out_elementwise(fn: Callable) -> Callable:
+    """``takes_out`` for an elementwise op (its ``out`` may be one of its operands).
+
+    >>> x = minitorch.ones(1)
+    >>> takes_out_elementwise(minitorch.add)(x, minitorch.ones(2), out=x)
+    Traceback (most recent call last):
+    RuntimeError: output with shape [1] doesn't match the broadcast shape [2]
+    """
+    return takes_out(fn, elementwise=True)
 
 
 def _write(result: Tensor, out: Tensor) -> Tensor:

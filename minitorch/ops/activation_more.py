@@ -281,6 +281,9 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     tensor([-0.5000,  3.0000])
     """
     _args.tensor_args("prelu", (input, "input", 1), (weight, "weight", 2))
+    if input.dtype != weight.dtype:  # torch's kernel promotes neither
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{_args.legacy(input.dtype)} and {_args.legacy(weight.dtype)}")
     if weight.dim() > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {weight.dim()}")
@@ -289,4 +292,6 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
                            f"parameter numbers = {weight.numel()} and channel size = "
                            f"{channels}.")
+    if not input.dtype.is_floating_point:
+        raise _args.not_implemented("prelu_cpu", input.dtype)
     return Prelu.apply(input, weight)

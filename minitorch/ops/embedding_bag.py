@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._creation import arange
+from .._dtype import promote_types
 from .._tensor import Tensor
 from ..backend import getitem, index_add
 from ._base import Op, wrap
@@ -147,12 +149,14 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("minitorch's embedding_bag has no scale_grad_by_freq or "
                                   "sparse gradients")
+    common = promote_types(input.dtype, offsets.dtype)  # torch's promoteIndicesAndOffsets
+    input, offsets = input.to(common), offsets.to(common)
     _check_indices("embedding_bag", input, 1)
     padding_idx = _padding_row(weight, padding_idx)
     xp = weight._xp
     indices, starts = input._data, offsets._data
     nbags = starts.shape[0] - (1 if include_last_offset else 0)
-    _check_offsets(xp, indices, starts, weight.shape[0])
+    _check_offsets(xp, indices, starts, weight.shape[0], common)
     bags = xp.searchsorted(starts[:nbags], xp.arange(indices.shape[0]), side="right") - 1
     keep = indices != padding_idx if padding_idx is not None else \
         xp.ones(indices.shape, dtype=bool)
@@ -202,12 +206,13 @@ _INDEX_SIZE = ("Expected i < index_size to be true, but got false.  (Could this 
                "be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-def _check_offsets(xp: Any, indices: Any, starts: Any, n: int) -> None:
-    """torch's checks of the offsets (which print offsets[0] as a 0-d tensor) and indices."""
+def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any) -> None:
+    """torch's checks of the offsets (which print offsets[0] as a 0-d tensor of ``dtype``)
+    and indices."""
     if starts.shape[0] and int(starts[0]) != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
                            f"has to start from position 0. However, got {int(starts[0])}\n"
-                           "[ torch.LongTensor{} ]")
+                           f"[ {_args.type_string(dtype)}{{}} ]")
     if starts.shape[0] and int(starts[-1]) > indices.shape[0]:
         raise RuntimeError(f"offsets[-1] can not be greater than input's length "
                            f"{indices.shape[0]} but got offsets[-1] of {int(starts[-1])}")

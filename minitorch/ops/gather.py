@@ -60,18 +60,19 @@ def _src_part(src: Any, index_shape: tuple) -> Any:
 class Gather(Op):
     node_name = "GatherBackward0"
     _profile_name = "aten::gather"
+    saved_names = ("self", "index")  # torch saves self too: an in-place write to it is refused
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int) -> Tensor:
         ctx.shape, ctx.dim = a.shape, dim
-        ctx.save_for_backward(index)
+        ctx.save_for_backward(a, index)
         if not index.numel():  # an empty index reads nothing, whatever its rank
             return wrap(a._xp.empty(index._data.shape, dtype=a._data.dtype))
         return wrap(getitem(a._xp, _flat(a._data), _positions(a._xp, index._data, dim)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        (index,) = ctx.saved_tensors
+        _, index = ctx.saved_tensors
         zeros = wrap(g._xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
         return ScatterAdd.apply(zeros, index, g, dim=ctx.dim), None
 

@@ -105,8 +105,9 @@ class IndexAdd(Op):
 
 
 def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: Any) -> tuple:
-    """The key of ``index_add``'s slices, after torch's checks: the arguments' types, then
-    (in place) the refusal of a leaf that requires grad, then the tensors."""
+    """The key of ``index_add``'s slices and its ``alpha`` as a number, after torch's checks:
+    the arguments' types, then (in place) the refusal of a leaf that requires grad, then the
+    tensors."""
     _args.tensor_args(fn, (self, "input", 0))
     dim, _, _, alpha = _args.parsed(fn, ("int", dim, "dim", 1), ("tensor", index, "index", 2),
                                     ("tensor", source, "source", 3),
@@ -117,7 +118,7 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     _check_index_add(self, d, index, source, alpha)
     if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype
         _args.assigned(alpha, self.dtype, unsigned=True)
-    return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),)
+    return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),), alpha
 
 
 def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor, alpha: Any) -> None:
@@ -178,7 +179,7 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
     >>> minitorch.zeros(3).index_add_(0, minitorch.tensor([0, 0, 2]), minitorch.ones(3))
     tensor([2., 0., 1.])
     """
-    key = _index_key("index_add_", self, dim, index, source, alpha)
+    key, alpha = _index_key("index_add_", self, dim, index, source, alpha)
     return self._inplace(IndexAdd.apply, source, key=key, alpha=alpha)
 
 
@@ -189,7 +190,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
     >>> minitorch.index_add(minitorch.zeros(2), 0, minitorch.tensor([1]), minitorch.ones(1))
     tensor([0., 1.])
     """
-    key = _index_key("index_add", input, dim, index, source, alpha)
+    key, alpha = _index_key("index_add", input, dim, index, source, alpha)
     return IndexAdd.apply(input, source, key=key, alpha=alpha)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from .. import _args
 from .._factories import full_like
 from .._libm import c_math_of
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_pair, check_output_shape
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
 from ._softmax_order import torch_log_sigmoid
@@ -210,6 +210,8 @@ class SoftMarginLoss(Op):
             raise RuntimeError("The function 'soft_margin_loss' is not differentiable with "
                                "respect to argument 'target'. This input cannot have "
                                "requires_grad True.")
+        # torch's kernel writes into a tensor of the input's shape: the target may not widen it
+        check_output_shape(x.shape, broadcast_pair(x, t))
         t = t.to(x.dtype)  # torch's kernel reads the target in the input's dtype
         ctx.save_for_backward(x, t)
         ctx.reduction = reduction

@@ -22,7 +22,7 @@ from ..autograd import profiler, torch_events
 from ..backend import array_dtype, cpu_math, half_via_float, namespace, quiet, zero_where
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, check_unsigned, like, wrap
-from ._out import takes_out
+from ._out import takes_out_elementwise
 from ._softmax_order import torch_pow, torch_sigmoid
 
 Number = int | float | bool
@@ -1091,7 +1091,7 @@ def _scaled(input: Any, other: Any, alpha: Any) -> Any:
     return other * alpha
 
 
-@takes_out
+@takes_out_elementwise
 def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting.
 
@@ -1144,7 +1144,7 @@ def _difference(input: Any, other: Any, alpha: Any, number_first: type) -> Tenso
     return Sub.apply(like_tensor(other, input), other)
 
 
-@takes_out
+@takes_out_elementwise
 def mul(input: Any, other: Any) -> Tensor:
     """Element-wise product.
 

@@ -184,6 +184,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     indices=tensor(2))
     """
     _args.integer("kthvalue", k, "k", 2)  # the arguments' types before dim's range
+    _args.integer("kthvalue", dim, "dim", 3)  # the parser reads dim's type, then keepdim's
+    keepdim = _args.flag("kthvalue", keepdim, "keepdim", 4)
     d, x = _rows("kthvalue", input, dim)
     _nonempty("kthvalue", x, d)
     if not 1 <= k <= x.shape[d]:
@@ -191,11 +193,13 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     _no_bool_kernel("kthvalue_cpu", input)
     positions = _kth_positions(input._xp, x, d, k - 1)
     return return_types.kthvalue(*Kthvalue.apply(input, positions=positions, dim=d,
-                                                 keepdim=bool(keepdim)))
+                                                 keepdim=keepdim))
 
 
 def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
     fn = "nanmedian" if skip_nan else "median"
+    _args.integer(fn, dim, "dim", 2)  # the parser reads dim's type, then keepdim's
+    keepdim = _args.flag(fn, keepdim, "keepdim", 3)
     d, x = _rows(fn, input, dim)
     _nonempty("median", x, d)  # nanmedian's message names median too
     _no_bool_kernel("median_out", input)
@@ -212,7 +216,7 @@ def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
                              _nth(xp, x, d, (x.shape[d] - 1) // 2))
     op, result = (NanmedianDim, return_types.nanmedian) if skip_nan else \
         (MedianDim, return_types.median)
-    return result(*op.apply(input, positions=positions, dim=d, keepdim=bool(keepdim)))
+    return result(*op.apply(input, positions=positions, dim=d, keepdim=keepdim))
 
 
 def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) -> Any:
@@ -251,6 +255,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     values=tensor(1),
     indices=tensor(3))
     """
+    _args.integer("mode", dim, "dim", 2)  # the parser reads dim's type, then keepdim's
+    keepdim = _args.flag("mode", keepdim, "keepdim", 3)
     d, x = _rows("mode", input, dim)
     _nonempty("mode", x, d)
     xp = input._xp
@@ -265,7 +271,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     last = n - 1 - xp.argmax(xp.flip(rows == value, axis=-1), axis=-1)
     positions = xp.moveaxis(last[..., None], -1, d)
     return return_types.mode(*Mode.apply(input, positions=positions, dim=d,
-                                         keepdim=bool(keepdim)))
+                                         keepdim=keepdim))
 
 
 def msort(input: Tensor) -> Tensor:

@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import _random, autograd
 from .. import _tensor as T
-from ..autograd import function, grad_mode
+from ..autograd import engine, function, grad_mode
 from ..autograd.graph import saved_tensors_hooks
 
 __all__ = ["checkpoint", "checkpoint_sequential", "noop_context_fn"]
@@ -133,13 +133,23 @@ class CheckpointFunction(function.Function):
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:
+        if not engine.is_checkpoint_valid():
+            raise RuntimeError(
+                "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() "
+                "or passing an `inputs` parameter to .backward(). To resolve this error, you "
+                "can either set use_reentrant=False, or call .backward() without passing the "
+                "`inputs` argument.")
         saved = iter(ctx.saved_tensors)
         inputs = [_detached(next(saved)) if isinstance(a, T.Tensor) else a for a in ctx.args]
         with _random_state(ctx.rng_state), grad_mode.enable_grad():
             outputs = ctx.run_function(*inputs)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         pairs = [(o, g) for o, g in zip(outputs, grads)
-                 if isinstance(o, T.Tensor) and o.requires_grad and g is not None]
+                 if isinstance(o, T.Tensor) and o.requires_grad]
+        if not pairs:
+            raise RuntimeError("none of output has requires_grad=True, this checkpoint() is "
+                               "not necessary")
+        pairs = [(o, g) for o, g in pairs if g is not None]
         if pairs:
             autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
         return (None, None, *[i.grad if isinstance(i, T.Tensor) else None for i in inputs])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -153,10 +154,18 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
 
 
 def _lengths_of_fractions(fractions: Sequence[float], n: int) -> list[int]:
-    """torch's rounding: floors, then the remainder one by one, round-robin."""
+    """torch's rounding: floors, then the remainder one by one, round-robin; each fraction
+    must lie in [0, 1] and an empty split is warned about, as torch does."""
+    for i, fraction in enumerate(fractions):
+        if fraction < 0 or fraction > 1:
+            raise ValueError(f"Fraction at index {i} is not between 0 and 1")
     lengths = [math.floor(n * f) for f in fractions]
     for i in range(n - sum(lengths)):
         lengths[i % len(lengths)] += 1
+    for i, length in enumerate(lengths):
+        if length == 0:
+            warnings.warn(f"Length of split at index {i} is 0. This might result in an empty "
+                          "dataset.", stacklevel=3)
     return lengths
 
 

@@ -117,6 +117,7 @@ class ParametrizationList(ModuleList):
             raise ValueError("ParametrizationList requires one or more modules.")
         super().__init__(modules)
         self.unsafe = unsafe
+        before = {"dtype": original.dtype, "shape": original.shape}  # right_inverse may set it
         with grad_mode.no_grad():
             new = original
             for module in reversed(self):
@@ -133,7 +134,7 @@ class ParametrizationList(ModuleList):
         else:
             self._adopt_several(original, new)
         if not self.unsafe:
-            self._check_forward(original)
+            self._check_forward(before)
 
     def _adopt_one(self, original: Tensor, new: Tensor) -> None:
         if original.dtype != new.dtype:
@@ -155,16 +156,16 @@ class ParametrizationList(ModuleList):
             originali.requires_grad_(original.requires_grad)
             _register_parameter_or_buffer(self, f"original{i}", originali)
 
-    def _check_forward(self, original: Tensor) -> None:
+    def _check_forward(self, before: dict) -> None:
         Z = self()
         if not isinstance(Z, Tensor):
             raise ValueError(f"A parametrization must return a tensor. Got {type(Z).__name__}.")
         for attr in ("dtype", "shape"):
-            if getattr(Z, attr) != getattr(original, attr):
+            if getattr(Z, attr) != before[attr]:
                 raise ValueError(
                     f"Registering a parametrization may not change the {attr} of the tensor, "
                     f"unless `unsafe` flag is enabled.\nunparametrized {attr}: "
-                    f"{getattr(original, attr)}\nparametrized {attr}: {getattr(Z, attr)}")
+                    f"{before[attr]}\nparametrized {attr}: {getattr(Z, attr)}")
 
     def right_inverse(self, value: Tensor) -> None:
         """Store in the original(s) the tensor(s) the parametrizations, run backwards through
