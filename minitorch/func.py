@@ -397,7 +397,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
                                  "jvp(f, primals, tangents)")
         outputs, out_spec = _flatten(output)
         _check_tensor_outputs(outputs, "jvp(f, primals, tangents)")
-        pairs = [fwAD.unpack_dual(out) for out in outputs]
+        pairs = [fwAD.unwrapped_for_grad(out) for out in outputs]
         values = _unflatten([pair.primal for pair in pairs], out_spec)
         slopes = _unflatten([minitorch.zeros_like(pair.primal) if pair.tangent is None
                              else pair.tangent for pair in pairs], out_spec)

@@ -189,8 +189,27 @@ def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTe
         return UnpackedDualTensor(tensor, None)
     from ..ops.shape import FwPrimal
 
+    return _unpacked(tensor, tangent, FwPrimal)
+
+
+def unwrapped_for_grad(tensor: T.Tensor) -> UnpackedDualTensor:
+    """``func.jvp``'s unpacking of an output at the current level: torch's functorch
+    unwraps it by an alias (``AliasBackward0``), not ``unpack_dual``'s ``Identity``.
+
+    >>> unwrapped_for_grad(minitorch.ones(1)).tangent is None
+    True
+    """
+    tangent = tangent_of(tensor)
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    from ..ops.shape import Alias
+
+    return _unpacked(tensor, tangent, Alias)
+
+
+def _unpacked(tensor: T.Tensor, tangent: T.Tensor, view: Any) -> UnpackedDualTensor:
     with _outer():
-        primal = FwPrimal.apply(tensor)
+        primal = view.apply(tensor)
     return UnpackedDualTensor(primal, tangent)
 
 
