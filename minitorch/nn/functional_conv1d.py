@@ -58,11 +58,33 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return convolution(1, input, weight, bias, (stride, padding, dilation), groups)
 
 
-def _check_pool1d(input: Tensor, window: tuple, ceil_mode: bool) -> None:
-    """torch's max_pool1d checks, with its messages."""
-    if input.dim() not in (2, 3):
+def _check_pool1d_input(input: Tensor) -> None:
+    """torch's max_pool1d input: 2-D or 3-D, only the batch dim may be empty."""
+    if input.dim() not in (2, 3) or 0 in input.shape[-2:]:
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
                            f"dim batch size for input, but got:{list(input.shape)}")
+
+
+# torch's check_max_pool1d: each window argument one int (stride may be empty)
+_POOL1D_SIZES = {"kernel_size": "an int, list of ints or tuple of ints",
+                 "stride": "None, an int, list of ints, or tuple of ints",
+                 "padding": "an int, list of ints, or tuple of ints",
+                 "dilation": "an int, list of ints or tuple of ints"}
+
+
+def _check_pool1d_sizes(indices: bool, *values: Any) -> None:
+    """Each window argument one int (``indices``: max_pool1d_with_indices's words)."""
+    for (name, kinds), value in zip(_POOL1D_SIZES.items(), values):
+        size = len(value) if isinstance(value, (list, tuple)) else 1
+        if value is not None and size != 1:
+            raise RuntimeError(f"max_pool1d() argument '{name}' should contain one int (got "
+                               f"{size})" if indices else
+                               f"max_pool1d() {name} must be {kinds} of size 1 but got size "
+                               f"{size}")
+
+
+def _check_pool1d(input: Tensor, window: tuple, ceil_mode: bool) -> None:
+    """torch's max_pool1d checks of the window, with its messages."""
     kernel, stride, padding, dilation = window
     for name, value, low in (("kernel_size", kernel, 1), ("stride", stride, 1),
                              ("padding", padding, 0), ("dilation", dilation, 1)):
@@ -93,10 +115,20 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     _args.window_types("max_pool1d", (kernel_size, "kernel_size", 2),
                        (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4),
                        (dilation, "dilation", 5))
+    if return_indices:  # torch's max_pool1d_with_indices: its rank check, then max_pool2d's
+        if input.dim() not in (2, 3):
+            raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                               "tensor for argument #1 'self' (while checking arguments for "
+                               "max_pool1d)")
+    else:
+        _check_pool1d_input(input)
+    _check_pool1d_sizes(bool(return_indices), kernel_size, None if unset else stride,
+                        padding, dilation)
     (kernel,), (padding,), (dilation,) = (single(kernel_size, "kernel_size"),
                                           single(padding), single(dilation, "dilation"))
     (stride,) = (kernel,) if unset else single(stride, "stride")
-    _check_pool1d(input, (kernel, stride, padding, dilation), bool(ceil_mode))
+    if not return_indices:
+        _check_pool1d(input, (kernel, stride, padding, dilation), bool(ceil_mode))
     if not return_indices:  # torch's kernel without indices is floating-point only
         _args.floating_kernel("max_pool1d_impl", input.dtype)
     out = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding),
