@@ -696,6 +696,19 @@ def tensor_args(fn: str, *specs: tuple) -> None:
                             f"{type_name(value)}")
 
 
+def string(fn: str, value: Any, name: str, position: int | None = None) -> str:
+    """A string argument, refused with torch's parser's message otherwise.
+
+    >>> string("pad", 3, "mode", 3)
+    Traceback (most recent call last):
+    TypeError: pad(): argument 'mode' (position 3) must be str, not int
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be str, not "
+                        f"{type_name(value)}")
+    return value
+
+
 def tensors(fn: str, **torch_names: Any) -> Callable:
     """Decorator: the parameters named in ``torch_names`` (as ``parameter="torch's name"``,
     or ``(name, position)`` where torch's order differs) must be tensors, or None where their

@@ -55,10 +55,14 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     required = _required(fn)[method:]
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
+    # the numpy names this function may be given (most have none: their calls skip the copy)
+    numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
+                            name in parameters for alias in aliases if alias not in parameters)
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
-        given = numpy_keywords(kwargs, parameters, len(args)) if kwargs and parsed else kwargs
+        given = numpy_keywords(kwargs, parameters, len(args)) \
+            if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
         try:
             return fn(*args, **given)
         except TypeError as error:

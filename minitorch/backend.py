@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from . import _meta, _mkl
-from ._args import integer, type_name
+from ._args import integer, string
 
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
 HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
@@ -93,10 +93,7 @@ def _type_and_index(args: tuple, kwargs: dict) -> tuple:
     if not args and "type" not in kwargs:
         raise TypeError('device() missing 1 required positional arguments: "type"')
     kind = args[0] if args else kwargs["type"]
-    if not isinstance(kind, str):
-        where = " (position 1)" if args else ""
-        raise TypeError(f"device(): argument 'type'{where} must be str, not "
-                        f"{type_name(kind)}")
+    string("device", kind, "type", 1 if args else None)
     unknown = [k for k in kwargs if k not in ("type", "index")]
     if unknown:
         raise TypeError(f"device() got an unexpected keyword argument '{unknown[0]}'")

@@ -18,6 +18,7 @@ from .ops.decompositions import linalg_cholesky as cholesky
 from .ops.decompositions import linalg_pinv as pinv
 from .ops.decompositions import linalg_slogdet as slogdet
 from .ops.decompositions import linalg_svd as svd
+from .ops.decompositions import linalg_svdvals as svdvals
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
 from .ops.inverse import LinAlgError, det, inv, solve
@@ -28,7 +29,7 @@ from .ops.products import matrix_power, multi_dot
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "householder_product",
            "inv", "matrix_exp", "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "qr",
-           "slogdet", "solve", "svd", "vector_norm"]
+           "slogdet", "solve", "svd", "svdvals", "vector_norm"]
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,

@@ -159,17 +159,42 @@ def test_singular_value_norm_edges_as_torch(program: str) -> None:
     assert_as_torch(program)
 
 
-def test_singular_value_gradient_graph_is_refused() -> None:
-    """minitorch's gradient of the singular values treats the singular vectors as constants:
-    right for one backward, so a graph of it (torch's works) is refused, never wrong."""
-    a = [[2.0, 1.0], [1.0, 3.0]]
-    x = mt.tensor(a, requires_grad=True)
-    mt.linalg.matrix_norm(x, "nuc").backward()
-    t = torch.tensor(a, requires_grad=True)
-    torch.linalg.matrix_norm(t, "nuc").backward()
-    np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-5, atol=1e-6)
-    with pytest.raises(NotImplementedError, match="create_graph=True"):
-        mt.autograd.grad(mt.linalg.matrix_norm(x, "nuc"), x, create_graph=True)
+@pytest.mark.parametrize("ord", ["nuc", 2, -2])
+def test_singular_value_gradient_graph_as_torch(ord: object) -> None:
+    """The spectral and nuclear norms differentiate through the whole SVD (torch's
+    LinalgSvdBackward0), so a graph of their gradient gives torch's second derivative."""
+    a = [[2.0, 1.0, 0.5], [1.0, 3.0, -1.0]]
+    results = []
+    for lib in (mt, torch):
+        x = lib.tensor(a, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(lib.linalg.matrix_norm(x, ord), x, create_graph=True)
+        gg, = lib.autograd.grad(g.pow(2).sum() + g[0, 1], x)
+        results.append((g.detach().numpy(), gg.numpy()))
+    for mine, theirs in zip(*results):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.linalg.svdvals(L.tensor([[2., 1.], [1., 3.]]))",
+    "R = L.linalg.svdvals(L.ones(2, 3, 4, dtype=L.float64))",
+    "R = L.linalg.svdvals(L.tensor([[float('inf'), 1.], [1., 1.]]))",
+    "R = L.linalg.svdvals(L.tensor([[[1., 1.], [1., 1.]], [[float('nan'), 1.], [1., 1.]]]))",
+    "R = L.linalg.svd(L.tensor([[float('nan'), 1.], [1., 1.]]))",
+    "R = L.svd(L.tensor([[float('nan'), 1.], [1., 1.]]))",
+    "R = L.linalg.svdvals(L.ones(3))",
+    "R = L.linalg.svdvals(L.ones(2, 2, dtype=L.int64))",
+    "R = L.linalg.svdvals(L.ones(2, 2, dtype=L.float16))",
+    "R = L.linalg.svd(L.ones(2, 2, dtype=L.float16))",
+    "R = L.svd(L.ones(2, 2, dtype=L.float16))",
+    "R = L.linalg.svd(L.ones(2, 2), driver='gesvd')",
+    "R = L.linalg.svdvals(L.ones(2, 2), driver=1)",
+    "R = L.linalg.svdvals([[1.]])",
+    "R = L.linalg.svdvals(L.ones(2, 2), 1)",
+])
+def test_svd_checks_as_torch(program: str) -> None:
+    """LAPACK's failure on a NaN, float16 and ``driver=`` on the CPU are refused in torch's
+    words (not numpy's); an infinity gives NaNs, as torch's."""
+    assert_as_torch(program)
 
 
 @pytest.mark.parametrize("program", [

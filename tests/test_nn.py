@@ -732,14 +732,7 @@ def test_assigning_a_non_tensor_to_a_buffer_is_refused() -> None:
         mt.nn.BatchNorm1d(2).running_mean = 3
 
 
-def _nuclear_norm_and_leaf() -> tuple:
-    x = mt.ones(2, 2, requires_grad=True)
-    return x.norm(p="nuc"), x
-
-
 UNSUPPORTED = {  # what torch accepts and minitorch lacks: a NotImplementedError that says so
-    "singular_value_gradient_graph": lambda: mt.autograd.grad(
-        *_nuclear_norm_and_leaf(), create_graph=True),
     "grouped_query_attention": lambda: minitorch.nn.functional.scaled_dot_product_attention(
         mt.ones(1, 4, 2, 3), mt.ones(1, 2, 2, 3), mt.ones(1, 2, 2, 3), enable_gqa=True),
     "hessian_forward_over_reverse": lambda: mt.autograd.functional.hessian(

@@ -353,8 +353,6 @@ EXCLUDED: dict[str, str] = {
     "Bincount": "not differentiable in torch (derivative for aten::bincount is not "
                 "implemented): test_missing_api_s13_shape_oracle.py checks that backward "
                 "refuses",
-    "LinalgSvdvals": "minitorch refuses a graph of its gradient (the singular vectors held "
-                     "constant); test_bad_input_fuzz21b_parser_oracle checks that refusal",
     "FwPrimal": "forward AD's primal view (unpack_dual), an alias: Alias's sweep covers it",
     "MultiplyAdd": "grid_sample's fused multiply-add, no public op of its own: "
                    "test_corpus20e_s14_oracle.py checks grid_sample's gradients",

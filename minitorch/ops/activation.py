@@ -399,9 +399,7 @@ def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
     tensor([-0.1587,  0.8413])
     """
     _args.tensor_args("gelu", (input, "input", 1))
-    if not isinstance(approximate, str):
-        raise TypeError("gelu(): argument 'approximate' must be str, not "
-                        f"{_args.type_name(approximate)}")
+    _args.string("gelu", approximate, "approximate")
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     return _activation("gelu", Gelu, input, approximate=approximate)

@@ -77,9 +77,8 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
             warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
                           "the indexing argument.", UserWarning, stacklevel=2)
         indexing = "ij"
-    elif not isinstance(indexing, str):
-        raise TypeError(f"meshgrid(): argument 'indexing' must be str, not "
-                        f"{_args.type_name(indexing)}")
+    else:
+        _args.string("meshgrid", indexing, "indexing")
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:

@@ -26,13 +26,13 @@ from .. import _args, _mkl, return_types
 from .._tensor import Tensor
 from ._base import Op, wrap
 from .diagonal import diag_embed
-from .inverse import LinAlgError, _check_floating, _check_square, inv, solve
+from .inverse import LinAlgError, _check_floating, _check_square, check_half, inv, solve
 from .pointwise import where
 
 __all__ = ["CholeskyInverse", "CholeskySolve", "LinalgCholesky", "LinalgPinv", "LinalgSlogdet",
            "LinalgSvd", "cholesky", "cholesky_inverse", "cholesky_solve", "linalg_cholesky",
-           "linalg_pinv", "linalg_slogdet", "linalg_svd", "logdet", "pinverse", "qr",
-           "slogdet", "svd"]
+           "linalg_pinv", "linalg_slogdet", "linalg_svd", "linalg_svdvals", "logdet", "pinverse",
+           "qr", "slogdet", "svd"]
 
 
 def _svd_arrays(xp: Any, a: Any, full: bool) -> tuple:
@@ -104,14 +104,45 @@ def _skew(a: Tensor) -> Tensor:
     return a - a.mT
 
 
-def _svd_checked(fn: str, A: Any) -> None:
+def _svd_checked(fn: str, A: Any, driver: Any = None) -> None:
+    """torch's checks of an SVD's input, in its order: a tensor of two dims or more, floating,
+    not float16 (LAPACK has none), ``driver`` only on CUDA, and no NaN (LAPACK's failure)."""
     linalg = fn.startswith("linalg")
     _args.tensor_args(fn, (A, "A" if linalg else "input", 1))
+    if driver is not None:
+        _args.string(fn, driver, "driver")
     if A.dim() < 2:
         raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions." if
                            linalg else "linalg.svd: input should have at least 2 dimensions, "
                            f"but has {A.dim()} dimensions instead")
     _check_floating("svd", A)
+    check_half("svd", A)
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
+                           "CUDA inputs with cuSOLVER backend.")
+    _check_converges(A)
+
+
+def _check_converges(a: Tensor) -> None:
+    """torch's error where LAPACK's SVD fails: a matrix holding a NaN (an infinity gives NaNs,
+    as torch's)."""
+    nan = a._xp.any(a._xp.isnan(a._data), axis=(-2, -1))
+    if a._xp.any(nan):
+        at = int(a._xp.argmax(a._xp.reshape(nan, (-1,))))
+        batch = f"(Batch element {at}): " if a.dim() > 2 else ""
+        raise LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the "
+                          "input matrix contained non-finite values.")
+
+
+def linalg_svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
+    """The singular values of the matrices in the last two dims, largest first: torch's
+    ``linalg.svdvals``, the ``S`` of ``linalg.svd`` with its node and gradient.
+
+    >>> minitorch.linalg.svdvals(minitorch.tensor([[0., 2.], [1., 0.]]))
+    tensor([2., 1.])
+    """
+    _svd_checked("linalg_svdvals", A, driver)
+    return LinalgSvd.apply(A, full_matrices=False)[1]
 
 
 def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> Any:
@@ -121,7 +152,7 @@ def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> 
     >>> minitorch.linalg.svd(minitorch.tensor([[0., 2.], [1., 0.]])).S
     tensor([2., 1.])
     """
-    _svd_checked("linalg_svd", A)
+    _svd_checked("linalg_svd", A, driver)
     full = _args.flag("linalg_svd", full_matrices, "full_matrices", 2)
     return return_types.linalg_svd(*LinalgSvd.apply(A, full_matrices=full))
 

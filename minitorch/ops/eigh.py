@@ -66,9 +66,7 @@ def _decompose(xp: Any, a: Any, uplo: str, vectors: bool) -> tuple:
 def _checked(fn: str, A: Tensor, UPLO: Any) -> str:
     """torch's checks of ``linalg.eigh``'s arguments, in its order; ``UPLO`` upper-cased."""
     _args.tensor_args(fn, (A, "input", 1))
-    if not isinstance(UPLO, str):
-        raise TypeError(f"{fn}(): argument 'UPLO' (position 2) must be str, not "
-                        f"{_args.type_name(UPLO)}")
+    _args.string(fn, UPLO, "UPLO", 2)
     if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
         _check_square("eigh", A)
     if len(UPLO) != 1 or UPLO.upper() not in "LU":

@@ -94,9 +94,7 @@ def _sublists_as_equation(args: tuple) -> tuple[str, tuple]:
 
 def _check_arguments(equation: Any, operands: tuple) -> None:
     """torch's parser: a string equation and a list of tensors."""
-    if not isinstance(equation, str):
-        raise TypeError("einsum(): argument 'equation' (position 1) must be str, not "
-                        f"{_args.type_name(equation)}")
+    _args.string("einsum", equation, "equation", 1)
     for i, op in enumerate(operands):
         if not _args.is_tensor(op):
             raise TypeError(f"expected Tensor as element {i} in argument 1, but got "

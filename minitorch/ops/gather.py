@@ -470,9 +470,7 @@ def _scatter_reduce_parsed(fn: str, input: Any, dim: Any, index: Any, src: Any, 
     _args.tensor_args(fn, (input, "input", 1))
     _args.parsed(fn, ("int", dim, "dim", 2), ("tensor", index, "index", 3),
                  ("tensor", src, "src", 4))
-    if not isinstance(reduce, str):
-        raise TypeError(f"{fn}(): argument 'reduce' (position 5) must be str, not "
-                        f"{_args.type_name(reduce)}")
+    _args.string(fn, reduce, "reduce", 5)
     return _args.flag(fn, include_self, "include_self")
 
 

@@ -33,7 +33,7 @@ LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"  # torch's clas
 
 
 # torch's float16 refusals: the LAPACK kernel it has none of, else its own check
-_HALF_KERNELS = {"det": "lu_cpu", "solve": "lu_cpu", "qr": "geqrf_cpu"}
+_HALF_KERNELS = {"det": "lu_cpu", "solve": "lu_cpu", "qr": "geqrf_cpu", "svd": "linalg_svd_cpu"}
 
 
 def check_half(fn: str, a: Tensor) -> None:

@@ -16,14 +16,14 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ..autograd.grad_mode import is_grad_enabled
 from ._base import Op, wrap
 from ._norm_order import norm1, norm2
-from .inverse import LinAlgError, check_half
+from .decompositions import linalg_svdvals
+from .inverse import check_half
 from .pointwise import where
 from .reduction import _expand_back
 
-__all__ = ["Amax", "Amin", "LinalgSvdvals", "LinalgVectorNorm", "Norm", "matrix_norm", "norm"]
+__all__ = ["Amax", "Amin", "LinalgVectorNorm", "Norm", "matrix_norm", "norm"]
 
 
 def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
@@ -247,47 +247,12 @@ def _singular_norm(A: Tensor, ord: Any, dims: tuple, keepdim: bool, dtype: Any) 
     check_half("matrix_norm", A)
     order = [d for d in range(A.dim()) if d not in dims] + list(dims)
     A = A.permute(*order)
-    _check_converges(A)
-    values = LinalgSvdvals.apply(A)
+    values = linalg_svdvals(A)
     result = values.sum(-1, keepdim=keepdim) if ord == "nuc" else \
         _extremum(values, -1, ord > 0, keepdim)
     if keepdim:
         result = result.unsqueeze(-1).permute(*(order.index(d) for d in range(A.dim())))
     return result
-
-
-def _check_converges(a: Tensor) -> None:
-    """torch's error where its SVD fails: a matrix holding a NaN."""
-    nan = a._xp.any(a._xp.isnan(a._data), axis=(-2, -1))
-    if a._xp.any(nan):
-        at = int(a._xp.argmax(a._xp.reshape(nan, (-1,))))
-        batch = f"(Batch element {at}): " if a.dim() > 2 else ""
-        raise LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the "
-                          "input matrix contained non-finite values.")
-
-
-class LinalgSvdvals(Op):
-    """The singular values of the matrices in the last two dims, largest first. Their
-    gradient is ``U diag(g) Vh``; that formula treats ``U`` and ``Vh`` as constants, so a
-    graph of it (``create_graph=True``) is refused rather than wrong."""
-
-    node_name = "LinalgSvdBackward0"
-    _profile_name = "aten::linalg_svdvals"
-
-    @staticmethod
-    def forward(ctx: Any, a: Tensor) -> Tensor:
-        u, s, vh = a._xp.linalg.svd(a._data, full_matrices=False)
-        ctx.save_for_backward(wrap(u), wrap(vh))
-        return wrap(s)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        if is_grad_enabled():
-            raise NotImplementedError("minitorch's singular values (the spectral and nuclear "
-                                      "norms) have no differentiable gradient: "
-                                      "create_graph=True through them is not supported")
-        u, vh = ctx.saved_tensors
-        return ((u * g.unsqueeze(-2)) @ vh,)
 
 
 def _extremum(sums: Tensor, dim: int, largest: bool, keepdim: bool) -> Tensor:

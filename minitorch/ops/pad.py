@@ -143,9 +143,7 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
         raise TypeError("pad(): argument 'pad' (position 2) must be tuple of ints, not "
                         f"{_args.type_name(pad)}")
     pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
-    if not isinstance(mode, str):
-        raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
-                        f"{_args.type_name(mode)}")
+    _args.string("pad", mode, "mode", 3)
     if value is not None:
         _args.real("pad", value, "value", 4)  # (a one-element tensor is read as its number)
         value = value.item() if _args.is_tensor(value) else value
