@@ -752,9 +752,9 @@ def _leaf_dims(in_dims: Any, args: tuple, spec: Any, call: str, name: str) -> li
 def _broadcast(prefix: Any, spec: Any) -> list | None:
     """``prefix``'s leaves repeated over the leaves of ``spec`` below them; None where
     ``prefix`` is not a prefix of that tree."""
-    if prefix is None or isinstance(prefix, int):
-        return [prefix] * _leaf_count(spec)
     _, sub_spec = _flatten(prefix)
+    if sub_spec is None:  # a leaf, whatever its type, stands for every leaf below it
+        return [prefix] * _leaf_count(spec)
     if spec is None or sub_spec[0] is not spec[0] or sub_spec[1] != spec[1]:
         return None
     items = prefix.values() if isinstance(prefix, dict) else prefix

@@ -81,9 +81,11 @@ def current_level() -> int:
 
 def exit_dual_level(*, level: int | None = None) -> None:
     """End the innermost level: the tangents made in it are gone."""
-    if not levels or (level is not None and level != current_level()):
+    if level is not None and level != current_level():
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
                            "was created. This is not supported.")
+    if not levels:
+        raise RuntimeError("Dual level must be a positive number.")
     if levels[-1] in _public:
         _public.remove(levels[-1])
     levels.pop()
@@ -156,14 +158,18 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
     if not tangent.is_floating_point():
         raise ValueError(f"Expected tangent to be floating point or complex, but got: "
                          f"{tangent.dtype}")
+    level = _args.integer("_make_dual", level, "level", None)
+    if level == current_level() and tangent_of(tensor) is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
+                           f"gradient at the same level {level} is not supported.")
+    if level != current_level():
+        raise RuntimeError("Invalid level given to _make_dual")
     if tuple(tangent.shape) != tuple(tensor.shape):
         raise RuntimeError(
             "Trying to set a forward gradient that has a different size than that of the "
             "original Tensor, this is not supported. Tensor is of size "
             f"{list(tensor.shape)} while the given forward gradient is of size "
             f"{list(tangent.shape)}.")
-    if _args.integer("_make_dual", level, "level", None) != current_level():
-        raise RuntimeError("Invalid level given to _make_dual")
     from ..ops.shape import View
 
     with _outer():  # the view carries the outer levels' tangents (jacfwd(jacfwd(f)))

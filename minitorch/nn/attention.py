@@ -80,7 +80,7 @@ class MultiheadAttention(Module):
     def _projections(self, bias: bool, device: Any, dtype: Any) -> None:
         """The in-projection's parameters, registered in torch's order."""
         def empty(*shape: int) -> Parameter:
-            return Parameter(_creation.empty(*shape, device=device, dtype=dtype))
+            return Parameter(_creation.empty(shape, device=device, dtype=dtype))
         e = self.embed_dim
         names = ("q_proj_weight", "k_proj_weight", "v_proj_weight")
         if self._qkv_same_embed_dim:

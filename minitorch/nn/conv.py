@@ -110,7 +110,7 @@ class _ConvNd(Module):
 
     def _parameters_of(self, shape: tuple, bias: bool, device: Any, dtype: Any) -> None:
         """The weight of ``shape`` and the bias of ``out_channels``, drawn as torch's."""
-        self.weight = Parameter(_creation.empty(*shape, device=device, dtype=dtype))
+        self.weight = Parameter(_creation.empty(shape, device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(_creation.empty(self.out_channels, device=device,
                                                   dtype=dtype))

@@ -224,6 +224,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
                       (weight, "weight", 3))
     if bias is not None:
         _args.tensor_args("bilinear", (bias, "bias", 4))
+    named = {"input1": input1, "input2": input2, "weight": weight, "bias": bias}
+    if len({t.dtype for t in named.values() if t is not None}) > 1:
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{name}: {_args.c_name(t.dtype)}" for name, t in named.items() if t is not None))
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
                            f"{input2.dim()}")
