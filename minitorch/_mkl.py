@@ -383,7 +383,11 @@ def vector_maths(fn: Any, array: Any) -> np.ndarray | None:
     name = VECTOR_MATHS.get(fn)
     if kind is None or name is None:
         return None
-    source = array if array.flags.c_contiguous else array.copy()
+    # MKL reads memory in order: a dense array is read as it lies and the result takes its
+    # layout (torch's element-wise results keep a transposed input's strides); others are
+    # made dense first, in their own dims' order
+    flags = array.flags
+    source = array if flags.c_contiguous or flags.f_contiguous else array.copy(order="K")
     result = np.empty_like(source)
     if source.size:
         getattr(library(), f"v{kind}{name}")(ctypes.c_int(source.size), _pointer(source),

@@ -640,6 +640,25 @@ def cpu_math(fn: Any, *operands: Any) -> Any:
 _HALF = np.dtype("float16")  # numpy's (and CuPy's) dtypes are singletons: compared by identity
 
 
+def in_memory_order(fn: Any, array: Any) -> Any:
+    """``fn(array)`` for an element-wise ``fn``, a dense ``array`` of permuted dims (a
+    transpose) taken with its dims in memory order: torch's kernels walk a dense tensor's
+    memory in order (which elements a vector loop takes can depend on it), and the result
+    keeps the input's layout, as torch's.
+
+    >>> in_memory_order(np.exp, np.zeros((2, 3)).T).strides
+    (8, 24)
+    """
+    flags = getattr(array, "flags", None)  # none in the strict array-API namespace
+    if flags is None or flags.c_contiguous:
+        return fn(array)
+    order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
+    dense = array.transpose(order)
+    if not dense.flags.c_contiguous:  # gaps in memory: computed as laid out in C order
+        return fn(array)
+    return fn(dense).transpose([order.index(d) for d in range(array.ndim)])
+
+
 def half_via_float(compute: Any, xp: ModuleType, *operands: Any) -> Any:
     """``compute(xp, *operands)`` as torch's CPU kernels compute float16: its operands read as
     float32 and the result rounded to float16 once (numpy's own float16 loops round each step

@@ -37,12 +37,18 @@ _BETA, _KAPPA = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5, 0.044715
 
 
 class _Activation(Op):
-    """One floating input saved for backward; ``compute(ctx, xp, x)`` makes the output."""
+    """One floating input saved for backward; ``compute(ctx, xp, x)`` makes the output, of
+    float16 in float32 (torch's opmath) unless ``exact`` (a clamp rounds nothing, and its
+    bounds are float16 numbers first in torch's kernel)."""
+
+    exact = False
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, **options: Any) -> Tensor:
         ctx.save_for_backward(a)
         ctx.options = options
+        if cls.exact:
+            return wrap(cls.compute(a._xp, a._data, **options))
         return wrap(half_via_float(lambda xp, x: cls.compute(xp, x, **options), a._xp, a._data))
 
     @classmethod
@@ -137,6 +143,7 @@ class LeakyRelu(_Activation):
 class Hardtanh(_Activation):
     node_name = "HardtanhBackward0"
     _profile_name = "aten::hardtanh"
+    exact = True
 
     @staticmethod
     def compute(xp: Any, x: Any, min_val: float, max_val: float) -> Any:

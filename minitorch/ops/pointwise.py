@@ -19,7 +19,15 @@ from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
-from ..backend import array_dtype, cpu_math, half_via_float, namespace, quiet, zero_where
+from ..backend import (
+    array_dtype,
+    cpu_math,
+    half_via_float,
+    in_memory_order,
+    namespace,
+    quiet,
+    zero_where,
+)
 from . import _fused
 from ._base import Op, cast_operands, check_same_device, check_unsigned, like, wrap
 from ._out import takes_out_elementwise
@@ -654,7 +662,8 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
     too. ``node`` is torch's node name where it is not ``<name>Backward0``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        out = wrap(half_via_float(compute, a._xp, cls.prepare(a)))
+        xp = a._xp
+        out = wrap(in_memory_order(lambda x: half_via_float(compute, xp, x), cls.prepare(a)))
         if saves is not None:
             ctx.save_for_backward(out if saves == "result" else a)
         return out
@@ -689,7 +698,8 @@ class _ParametrizedUnary(_Unary):
     def forward(cls, ctx: Any, a: Tensor, **parameters: Any) -> Tensor:
         ctx.save_for_backward(a)
         ctx.parameters = parameters
-        return wrap(cls.compute(a._xp, cls.prepare(a), **parameters))
+        return wrap(in_memory_order(lambda x: cls.compute(a._xp, x, **parameters),
+                                    cls.prepare(a)))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
