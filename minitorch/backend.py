@@ -659,6 +659,78 @@ def in_memory_order(fn: Any, array: Any) -> Any:
     return fn(dense).transpose([order.index(d) for d in range(array.ndim)])
 
 
+def torch_layout(result: Any, *operands: Any) -> Any:
+    """An element-wise ``result`` of ``operands`` laid out as torch's TensorIterator lays out
+    a new output: contiguous where every operand is; else its dims ordered by the operands'
+    strides, the first operand deciding where they disagree (broadcast dims ignored). numpy
+    lays out mixed inputs in C order instead.
+
+    >>> torch_layout(np.zeros((3, 2)), np.zeros((2, 3)).T, np.zeros((3, 2))).strides
+    (8, 24)
+    """
+    if getattr(result, "ndim", 0) < 2 or not hasattr(result, "flags"):  # strict: no strides
+        return result
+    arrays = [a for a in operands if hasattr(a, "flags")]
+    if all(a.flags.c_contiguous for a in arrays):
+        return result
+    strides = [_broadcast_strides(a, result.shape) for a in arrays]
+    order = _fastest_first(strides, result.shape)
+    if order == list(range(result.ndim))[::-1]:
+        return result if result.flags.c_contiguous else result.copy()
+    slowest_first = order[::-1]
+    laid = namespace(result).empty(tuple(result.shape[d] for d in slowest_first),
+                                   dtype=result.dtype)
+    laid = laid.transpose([slowest_first.index(d) for d in range(result.ndim)])
+    laid[...] = result
+    return laid
+
+
+def c_order(array: Any) -> Any:
+    """``array`` in C order: the layout of the results of torch's kernels that allocate their
+    output contiguous whatever their input's (softmax, cumsum, masked_fill, ...).
+
+    >>> c_order(np.zeros((2, 3)).T).strides
+    (16, 8)
+    """
+    flags = getattr(array, "flags", None)  # none in the strict array-API namespace
+    return array if flags is None or flags.c_contiguous else array.copy(order="C")
+
+
+def _broadcast_strides(a: Any, shape: tuple) -> tuple:
+    """``a``'s strides over the dims of ``shape``: 0 where it is broadcast."""
+    lead = len(shape) - a.ndim
+    return (0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else s
+                               for i, (n, s) in enumerate(zip(a.shape, a.strides)))
+
+
+def _fastest_first(strides: list, shape: tuple) -> list:
+    """TensorIterator's ``reorder_dimensions``: the dims from fastest to slowest, by an
+    insertion sort that asks the operands in turn (a broadcast dim tells nothing; equal
+    strides put the smaller dim first)."""
+
+    def should_swap(d0: int, d1: int) -> int:
+        for s in strides:
+            if s[d0] == 0 or s[d1] == 0:
+                continue
+            if s[d0] != s[d1]:
+                return -1 if s[d0] < s[d1] else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(len(shape)))[::-1]
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    return perm
+
+
 def half_via_float(compute: Any, xp: ModuleType, *operands: Any) -> Any:
     """``compute(xp, *operands)`` as torch's CPU kernels compute float16: its operands read as
     float32 and the result rounded to float16 once (numpy's own float16 loops round each step

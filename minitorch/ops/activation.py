@@ -20,7 +20,7 @@ from typing import Any
 from .. import _args
 from .._dtype import int64
 from .._tensor import Tensor
-from ..backend import cpu_math, half_via_float, namespace, zero_where
+from ..backend import c_order, cpu_math, half_via_float, namespace, zero_where
 from . import _fused
 from ._base import Op, like, wrap
 from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu
@@ -258,7 +258,7 @@ class LogSigmoid(Op):
     def forward(ctx: Any, x: Tensor) -> Tensor:
         out, buffer = torch_log_sigmoid(x._xp, x._data)
         ctx.save_for_backward(x, wrap(buffer))
-        return wrap(out)
+        return wrap(c_order(out))  # torch's kernel writes a contiguous result
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

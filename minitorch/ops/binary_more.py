@@ -16,7 +16,7 @@ from typing import Any
 from .. import _args
 from .._dtype import float64, get_default_dtype
 from .._tensor import Tensor
-from ..backend import array_dtype, cpu_math, half_via_float
+from ..backend import array_dtype, cpu_math, half_via_float, torch_layout
 from . import pointwise
 from ._base import Op, cast_operands, example, public_binary, wrap
 from .pointwise import (
@@ -71,7 +71,7 @@ class _Binary(Op):
             x, y, _ = cast_operands(a, b)
         else:
             x, y = _floating_operands(cls._profile_name[6:], a, b, cls.integers)
-        return cls.compute(a._xp, x, y)
+        return torch_layout(cls.compute(a._xp, x, y), x, y)
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:

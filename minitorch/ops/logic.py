@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor, broadcast_pair
+from ..backend import torch_layout
 from ._base import cast_operands, wrap
 from .pointwise import _tensor_operand, logical, shift
 
@@ -34,7 +35,8 @@ def _logical(name: str) -> Any:
         broadcast_pair(input, other)
         x, y, _ = cast_operands(input, other)
         xp = input._xp
-        return wrap(getattr(xp, f"logical_{name}")(_truth(xp, x), _truth(xp, y)))
+        return wrap(torch_layout(getattr(xp, f"logical_{name}")(_truth(xp, x), _truth(xp, y)),
+                                 x, y))
 
     fn.__name__ = f"logical_{name}"
     fn.__doc__ = (f"Element-wise logical {name} of the truth (non-zero) of two tensors.\n\n"

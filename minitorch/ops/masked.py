@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor, broadcast_pair, check_inplace_allowed, expanded_shape
-from ..backend import getitem, setitem
+from ..backend import c_order, getitem, setitem
 from ._base import Op, sum_to, wrap
 from .pointwise import where
 from .shape import cat
@@ -37,7 +37,7 @@ class MaskedFill(Op):
         xp = a._xp
         fill = xp.asarray(value._data if isinstance(value, Tensor) else value,
                           dtype=a._data.dtype)
-        return wrap(xp.where(mask._data, fill, a._data))
+        return wrap(c_order(xp.where(mask._data, fill, a._data)))  # contiguous, as torch's
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

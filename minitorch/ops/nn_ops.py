@@ -16,7 +16,7 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from ..autograd import torch_events
-from ..backend import half_via_float, namespace, quiet, setitem
+from ..backend import c_order, half_via_float, namespace, quiet, setitem, torch_layout
 from ._base import Op, check_same_device, like, wrap
 from ._cascade_sum import torch_sum
 from ._nll_order import nll_sum
@@ -37,7 +37,7 @@ class Softmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
-        out = wrap(half_via_float(torch_softmax, a._xp, a._data, dim))
+        out = wrap(c_order(half_via_float(torch_softmax, a._xp, a._data, dim)))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -72,7 +72,7 @@ class SafeSoftmax(Softmax):
         xp = a._xp
         out = torch_softmax(xp, a._data, dim)
         masked = xp.all(a._data == -xp.inf, axis=dim, keepdims=True)
-        out = wrap(xp.where(masked, xp.zeros((), dtype=out.dtype), out))
+        out = wrap(c_order(xp.where(masked, xp.zeros((), dtype=out.dtype), out)))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -87,7 +87,7 @@ class LogSoftmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int, cast: bool = False) -> Tensor:
-        out = wrap(half_via_float(torch_log_softmax, a._xp, a._data, dim))
+        out = wrap(c_order(half_via_float(torch_log_softmax, a._xp, a._data, dim)))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
@@ -191,7 +191,9 @@ class MseLoss(Op):
         ctx.save_for_backward(a, target)
         ctx.reduction = reduction
         xp = a._xp
-        sq = (a._data - target._data) ** 2
+        # the difference laid out as torch's (the input's layout first): a mean sums it in
+        # that memory order
+        sq = torch_layout(a._data - target._data, a._data, target._data) ** 2
         if reduction == "none":
             return wrap(sq)
         def reduce(xp: Any, sq: Any) -> Any:  # torch's mean is its sum over the count

@@ -17,6 +17,7 @@ from typing import Any
 from .. import _args
 from .._dtype import result_type
 from .._tensor import Tensor, broadcast_pair
+from ..backend import c_order
 from . import _layer_norm_order as ln_order
 from ._base import Op, like, wrap
 from .pointwise import Clamp, ClampTensor, clamp_result_type
@@ -44,7 +45,7 @@ class NativeLayerNorm(Op):
         ctx.kernel_stats = None
         if data.size and ln_order.applies(*arrays):
             out, *ctx.kernel_stats = ln_order.forward(*arrays, k, eps)
-            return wrap(out)
+            return wrap(c_order(out))  # torch's kernel writes a contiguous result
         wide = xp.astype(data, xp.float64)  # the statistics in double, rounded once
         mean = xp.mean(wide, axis=ctx.dims, keepdims=True)
         rstd = 1 / xp.sqrt(xp.mean((wide - mean) ** 2, axis=ctx.dims, keepdims=True) + eps)
@@ -53,7 +54,7 @@ class NativeLayerNorm(Op):
             out = out * weight._data
         if bias is not None:
             out = out + bias._data
-        return wrap(out)
+        return wrap(c_order(out))
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:

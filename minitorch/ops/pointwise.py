@@ -21,11 +21,13 @@ from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_a
 from ..autograd import profiler, torch_events
 from ..backend import (
     array_dtype,
+    c_order,
     cpu_math,
     half_via_float,
     in_memory_order,
     namespace,
     quiet,
+    torch_layout,
     zero_where,
 )
 from . import _fused
@@ -76,7 +78,8 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     x, y, _dt = cast_operands(a, b)
     check_broadcast(a, b)
     xp = namespace((a if isinstance(a, Tensor) else b)._data)
-    return wrap(getattr(xp, ufunc_name)(x, y))
+    out = getattr(xp, ufunc_name)(x, y)
+    return wrap(out if out.ndim < 2 else torch_layout(out, x, y))  # (a call fewer: hot path)
 
 
 # What torch records when its kernel copies an operand to the op's dtype first.
@@ -164,7 +167,8 @@ def _binary_scaled(a: Tensor, b: Tensor, alpha: Number) -> Tensor:
     """``a + alpha * b`` of two float tensors of one dtype, rounded as torch's kernel."""
     check_same_device(a, b)
     check_broadcast(a, b)
-    return wrap(_fused.add_scaled(a._xp, a._data, b._data, alpha))
+    return wrap(torch_layout(_fused.add_scaled(a._xp, a._data, b._data, alpha), a._data,
+                             b._data))
 
 
 class Sub(Op):
@@ -300,7 +304,7 @@ class Div(Op):
             ctx.save_for_backward(b if ctx.b else None, a if ctx.needs_input_grad[1] else None)
             ctx.scalar = None if ctx.b else b
         check_broadcast(a, b)
-        return wrap(a._xp.divide(x, y))
+        return wrap(torch_layout(a._xp.divide(x, y), x, y))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -495,8 +499,9 @@ def _power(base: Any, exponent: Tensor) -> Tensor:
     x, y, _ = cast_operands(base, exponent)
     check_broadcast(base, exponent)
     xp = exponent._xp
-    if dt.is_floating_point:
-        return wrap(cpu_math(xp.pow, x, y))
+    if dt.is_floating_point:  # torch's result of a number to a tensor power is contiguous
+        out = cpu_math(xp.pow, x, y)
+        return wrap(torch_layout(out, x, y) if isinstance(base, Tensor) else c_order(out))
     x = x if isinstance(base, Tensor) else xp.asarray(x, dtype=y.dtype)
     negative = y < 0
     powered = xp.pow(x, xp.where(negative, xp.zeros_like(y), y))
@@ -967,7 +972,7 @@ class _Extremum(Op):
         ctx.save_for_backward(b, a)
         x, y, _dt = cast_operands(a, b)
         check_broadcast(a, b)
-        return wrap(keep_ties(a._xp, x, getattr(a._xp, cls.ufunc)(x, y)))
+        return wrap(torch_layout(keep_ties(a._xp, x, getattr(a._xp, cls.ufunc)(x, y)), x, y))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
@@ -1002,7 +1007,7 @@ def compare(name: str, a: Any, b: Any) -> Tensor:
     x, y, _ = cast_operands(a, b)
     check_broadcast(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
-    return wrap(getattr(xp, _COMPARISONS[name])(x, y))
+    return wrap(torch_layout(getattr(xp, _COMPARISONS[name])(x, y), x, y))
 
 
 def logical(name: str, a: Tensor, b: Any) -> Tensor:
@@ -1015,7 +1020,7 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     if dt.is_floating_point:
         raise _args.not_implemented(f"bitwise_{name}_cpu", dt)
     op = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}[name]
-    return wrap(getattr(xp, op)(x, y))
+    return wrap(torch_layout(getattr(xp, op)(x, y), x, y))
 
 
 def shift(name: str, a: Any, b: Any) -> Tensor:

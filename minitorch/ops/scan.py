@@ -18,7 +18,7 @@ from typing import Any
 from .. import _args, _call_form
 from .._dtype import int64
 from .._tensor import Tensor
-from ..backend import half_via_float
+from ..backend import c_order, half_via_float
 from ._base import Op, wrap
 from .shape import cat
 
@@ -66,7 +66,8 @@ def _scanned(fn: Any, a: Tensor, dim: int) -> Any:
         out = fn(xp.astype(data, xp.float64), axis=dim)
     else:
         out = half_via_float(lambda xp, d: fn(d, axis=dim), xp, data)
-    return xp.astype(out, data.dtype, copy=False)  # float32, or bool (only when empty)
+    # float32, or bool (only when empty); contiguous, as torch's scans
+    return c_order(xp.astype(out, data.dtype, copy=False))
 
 
 class Cumsum(Op):
