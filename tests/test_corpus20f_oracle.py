@@ -34,3 +34,30 @@ def test_distribution_parameters_keep_their_own_grad_fn():
         d = L.distributions.Normal(mu, log_std.exp())
         return [repr(d.mean), repr(d.stddev), d.loc is mu]
     assert run(mt) == run(torch)
+
+
+def _node_apply(L):
+    class MultiplyAdd(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, w, x, b):
+            ctx.save_for_backward(w, x)
+            return w * x + b
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            w, x = ctx.saved_tensors
+            return grad_output * x, grad_output * w, grad_output
+
+    w = L.tensor([0.25], requires_grad=True)
+    b = L.tensor([0.5], requires_grad=True)
+    z = MultiplyAdd.apply(w, L.ones(1), b)
+    out = [repr(z.grad_fn.apply(L.ones(1))), hasattr(z.exp().grad_fn, "apply")]
+    try:
+        z.grad_fn.apply(L.ones(1), L.ones(1))
+    except TypeError as e:
+        out.append(type(e).__name__)
+    return out
+
+
+def test_custom_function_node_apply_runs_its_backward():
+    assert _node_apply(mt) == _node_apply(torch)
