@@ -3,8 +3,10 @@ case is run as a program sees it, through its printed form, under both libraries
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 from hypothesis import given
+from hypothesis import strategies as st
 
 import minitorch as mt
 from tests.oracle import SETTINGS, shapes
@@ -61,3 +63,102 @@ def _node_apply(L):
 
 def test_custom_function_node_apply_runs_its_backward():
     assert _node_apply(mt) == _node_apply(torch)
+
+
+@SETTINGS
+@given(st.integers(1, 6), st.integers(2, 6), st.floats(0.0, 1.0, width=32),
+       st.sampled_from(["mean", "sum", "none"]), st.booleans(), st.booleans(),
+       st.integers(0, 2**31 - 1))
+def test_cross_entropy_label_smoothing_bitwise(n, c, smoothing, reduction, weighted, ignore,
+                                               seed):
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(size=(n, c)).astype(np.float32)
+    target = rng.integers(0, c, size=n)
+    weight = rng.uniform(0.5, 2.0, size=c).astype(np.float32) if weighted else None
+
+    def run(L):
+        x = L.tensor(logits, requires_grad=True)
+        w = None if weight is None else L.tensor(weight)
+        loss = L.nn.functional.cross_entropy(x, L.tensor(target), weight=w,
+                                             ignore_index=int(target[0]) if ignore else -100,
+                                             reduction=reduction, label_smoothing=smoothing)
+        loss.sum().backward()
+        return [repr(loss), repr(x.grad)]
+    assert run(mt) == run(torch)
+
+
+@SETTINGS
+@given(st.sampled_from([(6, 5), (2, 5, 3), (2, 5, 3, 1), (3, 4, 2, 2), (4,)]), st.booleans(),
+       st.sampled_from(["mean", "sum", "none"]), st.floats(0.125, 3.0, width=32),
+       st.integers(0, 2**31 - 1))
+def test_nll_loss_backward_of_a_scaled_loss_bitwise(shape, weighted, reduction, factor, seed):
+    """torch's kernel divides the incoming gradient by the total weight, then multiplies by
+    the class weight: a loss scaled before backward (label smoothing's mix) shows the order."""
+    rng = np.random.default_rng(seed)
+    logp = rng.normal(size=shape).astype(np.float32)
+    classes = shape[1] if len(shape) > 1 else shape[0]
+    target = rng.integers(0, classes, size=(shape[0], *shape[2:]) if len(shape) > 1 else ())
+    weight = rng.uniform(0.5, 2.0, size=classes).astype(np.float32) if weighted else None
+
+    def run(L):
+        x = L.tensor(logp, requires_grad=True)
+        w = None if weight is None else L.tensor(weight)
+        loss = L.nn.functional.nll_loss(x, L.tensor(target), weight=w, reduction=reduction)
+        (loss * factor).sum().backward()
+        return [repr(loss), repr(x.grad)]
+    assert run(mt) == run(torch)
+
+
+@SETTINGS
+@given(st.integers(1, 4), st.integers(1, 5), st.booleans(),
+       st.sampled_from(["mean", "sum", "none"]),
+       st.sampled_from(["default", "cosine", "module"]), st.integers(0, 2**31 - 1))
+def test_triplet_margin_with_distance_loss(n, d, swap, reduction, distance, seed):
+    rng = np.random.default_rng(seed)
+    data = [rng.normal(size=(n, d)).astype(np.float32) for _ in range(3)]
+
+    def run(L):
+        a, p, q = (L.tensor(x, requires_grad=True) for x in data)
+        fn = {"default": None,
+              "cosine": lambda x, y: 1.0 - L.nn.functional.cosine_similarity(x, y),
+              "module": L.nn.PairwiseDistance(p=1)}[distance]
+        module = L.nn.TripletMarginWithDistanceLoss(distance_function=fn, swap=swap,
+                                                     reduction=reduction, margin=0.5)
+        loss = module(a, p, q)
+        loss.sum().backward()
+        functional = L.nn.functional.triplet_margin_with_distance_loss(
+            a, p, q, distance_function=fn, swap=swap, reduction=reduction, margin=0.5)
+        return [repr(module) if distance != "cosine" else "", repr(loss), repr(functional),
+                repr(a.grad), repr(q.grad)]
+    assert run(mt) == run(torch)
+
+
+def test_triplet_margin_with_distance_loss_errors():
+    def errors(L):
+        x = L.zeros(2, 3)
+        out = []
+        for call in (lambda: L.nn.TripletMarginWithDistanceLoss(margin=0),
+                     lambda: L.nn.functional.triplet_margin_with_distance_loss(x, x, x, margin=-1),
+                     lambda: L.nn.functional.triplet_margin_with_distance_loss(x, x, x[0]),
+                     lambda: L.nn.functional.triplet_margin_with_distance_loss(
+                         x, x, x, reduction="avg")):
+            try:
+                call()
+            except Exception as e:
+                out.append((type(e).__name__, str(e)))
+        return out
+    assert errors(mt) == errors(torch)
+
+
+@SETTINGS
+@given(shapes(1, 3), st.booleans(), st.sampled_from([1.0, 0.5, 2.0]), st.integers(0, 2**31 - 1))
+def test_gumbel_softmax_draws_and_grads(shape, hard, tau, seed):
+    logits = np.random.default_rng(seed).normal(size=shape).astype(np.float32)
+
+    def run(L):
+        L.manual_seed(seed)
+        x = L.tensor(logits, requires_grad=True)
+        y = L.nn.functional.gumbel_softmax(x, tau=tau, hard=hard, dim=0)
+        (y * L.arange(float(shape[0])).reshape(-1, *[1] * (len(shape) - 1))).sum().backward()
+        return [repr(y), repr(x.grad), repr(L.rand(2))]
+    assert run(mt) == run(torch)

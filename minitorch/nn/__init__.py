@@ -57,6 +57,7 @@ from .loss import (
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .module import Module
 from .normalization import LayerNorm
@@ -211,6 +212,7 @@ __all__ = [
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
     "Unflatten",
     "Unfold",
     "UninitializedBuffer",
