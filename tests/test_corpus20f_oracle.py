@@ -162,3 +162,20 @@ def test_gumbel_softmax_draws_and_grads(shape, hard, tau, seed):
         (y * L.arange(float(shape[0])).reshape(-1, *[1] * (len(shape) - 1))).sum().backward()
         return [repr(y), repr(x.grad), repr(L.rand(2))]
     assert run(mt) == run(torch)
+
+
+@SETTINGS
+@given(st.lists(shapes(0, 2), min_size=0, max_size=3), st.sampled_from([2.0, 1.0, float("inf"), 3]),
+       st.floats(0.125, 4.0, width=32), st.integers(0, 2**31 - 1))
+def test_get_total_norm_and_clip_grads_with_norm(shape_list, norm_type, max_norm, seed):
+    rng = np.random.default_rng(seed)
+    data = [rng.normal(size=s).astype(np.float32) for s in shape_list]
+
+    def run(L):
+        params = [L.nn.Parameter(L.zeros(d.shape)) for d in data]
+        for p, d in zip(params, data):
+            p.grad = L.tensor(d)
+        total = L.nn.utils.get_total_norm([p.grad for p in params], norm_type)
+        L.nn.utils.clip_grads_with_norm_(params, max_norm, total)
+        return [repr(total)] + [repr(p.grad) for p in params]
+    assert run(mt) == run(torch)
