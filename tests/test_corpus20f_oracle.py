@@ -179,3 +179,45 @@ def test_get_total_norm_and_clip_grads_with_norm(shape_list, norm_type, max_norm
         L.nn.utils.clip_grads_with_norm_(params, max_norm, total)
         return [repr(total)] + [repr(p.grad) for p in params]
     assert run(mt) == run(torch)
+
+
+OPTIMIZER_CASES = [
+    ("Rprop", {}), ("Rprop", {"lr": 0.1, "etas": (0.3, 1.5), "step_sizes": (1e-3, 0.2)}),
+    ("Rprop", {"maximize": True}),
+    ("ASGD", {}), ("ASGD", {"lr": 0.05, "t0": 3, "lambd": 0.01, "weight_decay": 0.1}),
+    ("ASGD", {"lr": 0.02, "t0": 0, "alpha": 0.5, "maximize": True}),
+]
+
+
+@SETTINGS
+@given(st.sampled_from(OPTIMIZER_CASES), shapes(1, 2), st.sampled_from(["float32", "float64"]),
+       st.integers(0, 2**31 - 1))
+def test_rprop_and_asgd_follow_torch_bit_for_bit(case, shape, dtype, seed):
+    name, options = case
+    rng = np.random.default_rng(seed)
+    start = rng.normal(size=shape)
+    target = rng.normal(size=shape)
+
+    def run(L):
+        p = L.nn.Parameter(L.tensor(start, dtype=getattr(L, dtype)))
+        opt = getattr(L.optim, name)([p], **options)
+        for _ in range(6):
+            opt.zero_grad()
+            ((p - L.tensor(target, dtype=p.dtype)) ** 2).sum().backward()
+            opt.step()
+        return [repr(p), repr(opt.state_dict()), repr(opt)]
+    assert run(mt) == run(torch)
+
+
+def test_rprop_and_asgd_errors():
+    def errors(L):
+        p = [L.nn.Parameter(L.ones(1))]
+        out = []
+        for call in (lambda: L.optim.Rprop(p, lr=-1), lambda: L.optim.Rprop(p, etas=(1.2, 0.5)),
+                     lambda: L.optim.ASGD(p, lr=-0.1), lambda: L.optim.ASGD(p, weight_decay=-1)):
+            try:
+                call()
+            except ValueError as e:
+                out.append(str(e))
+        return out
+    assert errors(mt) == errors(torch)
