@@ -221,3 +221,52 @@ def test_rprop_and_asgd_errors():
                 out.append(str(e))
         return out
     assert errors(mt) == errors(torch)
+
+
+def _global_hooks(L):
+    import importlib
+    mm = importlib.import_module(f"{L.__name__}.nn.modules.module")
+    seen = []
+    lin = L.nn.Linear(2, 2)
+    with L.no_grad():
+        lin.weight.fill_(0.5)
+        lin.bias.fill_(0.25)
+    lin.register_forward_hook(lambda m, a, out: seen.append(("own", repr(out))) or out * 2)
+    h1 = mm.register_module_forward_pre_hook(lambda m, args: (args[0] + 1,))
+    h2 = mm.register_module_forward_hook(
+        lambda m, a, kw, out: seen.append(("global", type(m).__name__, kw)) or out - 1,
+        with_kwargs=True)
+    h3 = mm.register_module_forward_hook(lambda m, a, out: 1 / 0, always_call=True)
+    try:
+        L.nn.Sequential(lin, L.nn.ReLU())(L.ones(1, 2))
+    except ZeroDivisionError:
+        seen.append("raised")
+    h3.remove()
+    seen.append(repr(L.nn.Sequential(lin, L.nn.ReLU())(L.ones(1, 2))))
+    h1.remove()
+    h2.remove()
+    seen.append(repr(lin(L.ones(1, 2))))
+    return seen
+
+
+def test_global_module_forward_hooks_run_before_the_modules_own():
+    assert _global_hooks(mt) == _global_hooks(torch)
+
+
+def _old_state_dict_hook(L):
+    lin = L.nn.Linear(1, 1)
+    lin._register_state_dict_hook(lambda m, sd, p, meta: {**sd, p + "extra": 1})
+
+    def public(m, sd, p, meta):
+        return None
+    lin.register_state_dict_post_hook(public)
+    out = [list(lin.state_dict())]
+    try:
+        lin._register_state_dict_hook(public)
+    except RuntimeError as e:
+        out.append(str(e))
+    return out
+
+
+def test_private_state_dict_hook_may_replace_the_dict():
+    assert _old_state_dict_hook(mt) == _old_state_dict_hook(torch)

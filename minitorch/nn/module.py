@@ -33,7 +33,45 @@ from ..autograd.graph import RemovableHandle, add_hook
 from . import _backward_hooks
 from .parameter import Parameter, UninitializedParameter, zero_grad_
 
-__all__ = ["Module", "typename"]
+__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook",
+           "typename"]
+
+# hooks every module runs before its own (torch's ``_global_forward_*`` dicts)
+_global_forward_pre_hooks: dict[int, Callable[..., Any]] = {}
+_global_forward_hooks: dict[int, Callable[..., Any]] = {}
+_global_forward_hooks_with_kwargs: dict[int, bool] = {}
+_global_forward_hooks_always_called: dict[int, bool] = {}
+
+
+def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """A forward pre-hook ``hook(module, args)`` of every module, run before the module's own.
+
+    >>> from minitorch.nn.modules.module import register_module_forward_pre_hook
+    >>> h = register_module_forward_pre_hook(lambda m, args: print(type(m).__name__))
+    >>> _ = minitorch.nn.ReLU()(minitorch.zeros(1))
+    ReLU
+    >>> h.remove()
+    """
+    return add_hook(_global_forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook: Callable[..., Any], *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """A forward hook ``hook(module, args, output)`` of every module (``hook(module, args,
+    kwargs, output)`` ``with_kwargs``), run before the module's own.
+
+    >>> from minitorch.nn.modules.module import register_module_forward_hook
+    >>> h = register_module_forward_hook(lambda m, args, out: out + 1)
+    >>> minitorch.nn.ReLU()(minitorch.zeros(1))
+    tensor([1.])
+    >>> h.remove()
+    """
+    handle = add_hook(_global_forward_hooks, hook)
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle._key] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle._key] = True
+    return handle
 
 
 def typename(value: Any) -> str:
@@ -100,7 +138,8 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._backward_hooks or self._backward_pre_hooks or self._forward_pre_hooks \
-                or self._forward_hooks or self._non_full_backward_hooks:
+                or self._forward_hooks or self._non_full_backward_hooks \
+                or _global_forward_pre_hooks or _global_forward_hooks:
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -121,7 +160,7 @@ class Module:
             raise
 
     def _run_pre_hooks(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
-        for key, hook in list(self._forward_pre_hooks.items()):
+        for key, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
             if key in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None:
@@ -139,8 +178,8 @@ class Module:
         """``forward``, then the forward hooks (a returned value replaces the output)."""
         call["args"] = args
         call["result"] = self.forward(*args, **call["kwargs"])
-        for key, hook in list(self._forward_hooks.items()):
-            if key in self._forward_hooks_always_called:
+        for key, hook in self._all_forward_hooks():
+            if self._always_called(key):
                 call["called"].add(key)
             self._run_forward_hook(key, hook, call)
         if self._non_full_backward_hooks:
@@ -148,15 +187,24 @@ class Module:
         return call["result"]
 
     def _run_forward_hook(self, key: int, hook: Callable[..., Any], call: dict) -> None:
-        result = hook(self, call["args"], call["kwargs"], call["result"]) \
-            if key in self._forward_hooks_with_kwargs else hook(self, call["args"],
-                                                                call["result"])
+        with_kwargs = key in self._forward_hooks_with_kwargs \
+            or key in _global_forward_hooks_with_kwargs
+        result = hook(self, call["args"], call["kwargs"], call["result"]) if with_kwargs \
+            else hook(self, call["args"], call["result"])
         if result is not None:
             call["result"] = result
 
+    def _all_forward_hooks(self) -> tuple:
+        """The global forward hooks, then the module's own, as torch runs them."""
+        return (*_global_forward_hooks.items(), *self._forward_hooks.items())
+
+    def _always_called(self, key: int) -> bool:
+        return key in self._forward_hooks_always_called \
+            or key in _global_forward_hooks_always_called
+
     def _run_always_called(self, call: dict) -> None:
-        for key, hook in list(self._forward_hooks.items()):
-            if key in self._forward_hooks_always_called and key not in call["called"]:
+        for key, hook in self._all_forward_hooks():
+            if self._always_called(key) and key not in call["called"]:
                 try:
                     self._run_forward_hook(key, hook, call)
                 except Exception as error:  # torch warns and goes on to the first error
@@ -680,6 +728,21 @@ class Module:
         ['weight']
         """
         hook._from_public_api = True  # type: ignore[attr-defined]
+        return add_hook(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """torch's older post-hook of ``state_dict``: as ``register_state_dict_post_hook``'s,
+        but a returned dict replaces the state dict.
+
+        >>> lin = nn.Linear(1, 1)
+        >>> _ = lin._register_state_dict_hook(lambda m, sd, p, meta: {"w": sd["weight"]})
+        >>> list(lin.state_dict())
+        ['w']
+        """
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
         return add_hook(self._state_dict_hooks, hook)
 
     def _local_state(self) -> Iterator[tuple[str, Tensor]]:
