@@ -270,3 +270,22 @@ def _old_state_dict_hook(L):
 
 def test_private_state_dict_hook_may_replace_the_dict():
     assert _old_state_dict_hook(mt) == _old_state_dict_hook(torch)
+
+
+@SETTINGS
+@given(shapes(0, 2), st.integers(0, 2**31 - 1), st.sampled_from(["float32", "float64"]))
+def test_normal_cdf_and_icdf(shape, seed, dtype):
+    rng = np.random.default_rng(seed)
+    loc, scale = rng.normal(size=shape), rng.uniform(0.2, 3.0, size=shape)
+    value, prob = rng.normal(size=shape), rng.uniform(0.01, 0.99, size=shape)
+
+    def run(L):
+        kind = getattr(L, dtype)
+        m = L.tensor(loc, dtype=kind, requires_grad=True)
+        s = L.tensor(scale, dtype=kind, requires_grad=True)
+        d = L.distributions.Normal(m, s)
+        c = d.cdf(L.tensor(value, dtype=kind))
+        q = d.icdf(L.tensor(prob, dtype=kind))
+        (c.sum() + q.sum()).backward()
+        return [repr(c), repr(q), repr(m.grad), repr(s.grad)]
+    assert run(mt) == run(torch)
