@@ -289,3 +289,37 @@ def test_normal_cdf_and_icdf(shape, seed, dtype):
         (c.sum() + q.sum()).backward()
         return [repr(c), repr(q), repr(m.grad), repr(s.grad)]
     assert run(mt) == run(torch)
+
+
+@SETTINGS
+@given(st.lists(shapes(0, 2), min_size=1, max_size=3),
+       st.sampled_from(["number", "numbers", "tensor", "tensors"]),
+       st.sampled_from(["_foreach_mul_", "_foreach_mul", "_foreach_add_", "_foreach_add"]),
+       st.integers(0, 2**31 - 1))
+def test_foreach_ops(shape_list, kind, name, seed):
+    rng = np.random.default_rng(seed)
+    data = [rng.normal(size=s).astype(np.float32) for s in shape_list]
+    numbers = [float(x) for x in rng.normal(size=len(data))]
+
+    def run(L):
+        tensors = [L.tensor(d) for d in data]
+        other = {"number": numbers[0], "numbers": numbers,
+                 "tensor": L.tensor(numbers[0]),
+                 "tensors": [L.tensor(d) * 0.5 for d in data]}[kind]
+        out = getattr(L, name)(tensors, other)
+        return [type(out).__name__, out is tensors, repr(out), repr(tensors)]
+    assert run(mt) == run(torch)
+
+
+def test_foreach_errors():
+    def errors(L):
+        a = [L.ones(2), L.ones(3)]
+        out = []
+        for call in (lambda: L._foreach_mul_([], 2.0), lambda: L._foreach_mul_(a, [1.0]),
+                     lambda: L._foreach_add_(a, [L.ones(2)])):
+            try:
+                call()
+            except RuntimeError as e:
+                out.append(str(e))
+        return out
+    assert errors(mt) == errors(torch)
