@@ -320,3 +320,31 @@ def test_foreach_errors():
         return _raised((lambda: L._foreach_mul_([], 2.0), lambda: L._foreach_mul_(a, [1.0]),
                         lambda: L._foreach_add_(a, [L.ones(2)])))
     assert errors(mt) == errors(torch)
+
+
+def _load_pre_hooks(L):
+    seen = []
+    net = L.nn.Sequential(L.nn.Linear(1, 1), L.nn.Sequential(L.nn.Linear(1, 2)))
+    net._register_state_dict_hook(lambda m, sd, p, meta: {**sd, "extra": L.zeros(1)})
+
+    def root_hook(sd, prefix, meta, strict, missing, unexpected, errors):
+        seen.append(("root", prefix, sorted(sd), strict, meta))
+        sd.pop("extra", None)
+
+    def child_hook(module, sd, prefix, meta, strict, missing, unexpected, errors):
+        seen.append(("child", type(module).__name__, prefix, sorted(sd)))
+        if prefix + "bias" in sd:
+            sd[prefix + "bias"] = sd[prefix + "bias"] + 1
+
+    net._register_load_state_dict_pre_hook(root_hook)
+    net[1][0].register_load_state_dict_pre_hook(child_hook)
+    saved = net.state_dict()
+    seen.append(list(saved))
+    seen.append(repr(net.load_state_dict(saved)))
+    seen.append(repr(net[1][0].bias - saved["1.0.bias"]))
+    seen.append(repr(net.load_state_dict({"0.weight": L.ones(1, 1)}, strict=False)))
+    return seen
+
+
+def test_load_state_dict_pre_hooks_and_own_keys():
+    assert _load_pre_hooks(mt) == _load_pre_hooks(torch)

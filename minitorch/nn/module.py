@@ -21,6 +21,7 @@ attribute read.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
@@ -125,6 +126,7 @@ class Module:
         set_(self, "_forward_hooks_always_called", {})
         set_(self, "_state_dict_pre_hooks", {})
         set_(self, "_state_dict_hooks", {})
+        set_(self, "_load_state_dict_pre_hooks", {})
         set_(self, "_backward_pre_hooks", {})
         set_(self, "_backward_hooks", {})
         set_(self, "_non_full_backward_hooks", {})
@@ -770,11 +772,16 @@ class Module:
             if not isinstance(key, str):
                 raise AttributeError(f"'{type(key).__name__}' object has no attribute "
                                      "'startswith'")
-        own = self.state_dict(keep_vars=True)
+        reported: tuple[list, list, list] = ([], [], [])  # what the pre-hooks add
+        state_dict = self._pre_hooked(state_dict, assign, reported)
+        # torch loads each module's own entries, not what state_dict (and its hooks) gives
+        own = {f"{prefix}.{name}" if prefix else name: value
+               for prefix, module in self.named_modules(remove_duplicate=False)
+               for name, value in module._local_state()}
         state_dict = {**self._defaulted_state(own), **state_dict}
-        missing = [key for key in own if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in own]
-        errors = []
+        missing = reported[0] + [key for key in own if key not in state_dict]
+        unexpected = reported[1] + [key for key in state_dict if key not in own]
+        errors = reported[2]
         with grad_mode._recording(False):
             for key, target in own.items():
                 if key in state_dict:
@@ -787,6 +794,49 @@ class Module:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
                                + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _pre_hooked(self, state_dict: Mapping[str, Any], assign: bool,
+                    reported: tuple[list, list, list]) -> Mapping[str, Any]:
+        """A copy of ``state_dict`` after the load pre-hooks of each module, in torch's order
+        (a module's, then its children's); a child's hooks get the entries under its prefix,
+        which then stand for those in the copy, as torch loads the child from them."""
+        hooked = [(prefix, m) for prefix, m in self.named_modules()
+                  if m._load_state_dict_pre_hooks]
+        if not hooked:
+            return state_dict
+        metadata = getattr(state_dict, "_metadata", None)
+        state = OrderedDict(state_dict)
+        for name, module in hooked:
+            prefix = f"{name}." if name else ""
+            local = {k: v for k, v in state.items() if k.startswith(prefix)} if name else state
+            local_metadata = {} if metadata is None else dict(metadata.get(name, {}))
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
+            for hook in list(module._load_state_dict_pre_hooks.values()):  # torch passes True
+                hook(local, prefix, local_metadata, True, *reported)
+            if name:
+                for key in [k for k in state if k.startswith(prefix)]:
+                    del state[key]
+                state.update(local)
+        return state
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` before ``load_state_dict`` loads the module; it may
+        change ``state_dict`` in place.
+
+        >>> lin = nn.Linear(1, 1)
+        >>> _ = lin.register_load_state_dict_pre_hook(lambda m, sd, *rest: sd.pop("extra"))
+        >>> lin.load_state_dict({**lin.state_dict(), "extra": 0})
+        <All keys matched successfully>
+        """
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                           with_module: bool = False) -> RemovableHandle:
+        """torch's load pre-hook, given the module first only ``with_module``."""
+        return add_hook(self._load_state_dict_pre_hooks,
+                        functools.partial(hook, self) if with_module else hook)
 
     # Buffers a state dict may leave out (torch's batch norms take their own
     # num_batches_tracked from a state dict that has none, as from before it existed).
