@@ -174,6 +174,7 @@ from ._random import (
     manual_seed,
     multinomial,
     normal,
+    poisson,
     rand_like,
     randint,
     randint_like,

@@ -348,3 +348,25 @@ def _load_pre_hooks(L):
 
 def test_load_state_dict_pre_hooks_and_own_keys():
     assert _load_pre_hooks(mt) == _load_pre_hooks(torch)
+
+
+@SETTINGS
+@given(shapes(0, 2, max_side=5), st.floats(0.0, 60.0), st.sampled_from(["float32", "float64"]),
+       st.integers(0, 2**31 - 1))
+def test_poisson_draws_torchs_counts(shape, top, dtype, seed):
+    """Both of torch's samplers (rates under 10, and from 10), then the generator's state."""
+    rates = np.random.default_rng(seed).uniform(0.0, top, size=shape)
+
+    def run(L):
+        L.manual_seed(seed)
+        x = L.tensor(rates, dtype=getattr(L, dtype), requires_grad=True)
+        counts = L.poisson(x)
+        counts.sum().backward()
+        return [repr(counts), repr(x.grad), repr(L.rand(2))]
+    assert run(mt) == run(torch)
+
+
+def test_poisson_errors():
+    def errors(L):
+        return _raised((lambda: L.poisson(L.tensor([-1.0])), lambda: L.poisson(L.tensor([1]))))
+    assert errors(mt) == errors(torch)
