@@ -370,3 +370,34 @@ def test_poisson_errors():
     def errors(L):
         return _raised((lambda: L.poisson(L.tensor([-1.0])), lambda: L.poisson(L.tensor([1]))))
     assert errors(mt) == errors(torch)
+
+
+@SETTINGS
+@given(st.sampled_from([(4, 3), (3,), (5, 6), (2, 1), (1, 4)]),
+       st.sampled_from(["mean", "sum", "none"]), st.sampled_from(["float32", "float64"]),
+       st.integers(0, 2**31 - 1))
+def test_multilabel_margin_loss_bitwise(shape, reduction, dtype, seed):
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=shape)
+    d = shape[-1]
+    rows = [rng.permutation(np.concatenate([rng.integers(0, d, d), [-1]]))[:d]
+            for _ in range(shape[0] if len(shape) == 2 else 1)]
+    target = np.stack(rows).reshape(shape)
+
+    def run(L):
+        x = L.tensor(scores, dtype=getattr(L, dtype), requires_grad=True)
+        loss = L.nn.MultiLabelMarginLoss(reduction=reduction)(x, L.tensor(target))
+        (loss * 1.5).sum().backward()
+        return [repr(loss), repr(x.grad)]
+    assert run(mt) == run(torch)
+
+
+def test_multilabel_margin_loss_errors():
+    def errors(L):
+        f = L.nn.functional.multilabel_margin_loss
+        return _raised((lambda: f(L.zeros(2, 3), L.zeros(2, 2, dtype=L.long)),
+                        lambda: f(L.zeros(2, 3), L.full((2, 3), 3)),
+                        lambda: f(L.zeros(2, 3), L.full((2, 3), -2)),
+                        lambda: f(L.zeros(2, 0), L.zeros(2, 0, dtype=L.long)),
+                        lambda: f(L.zeros(3), L.zeros(2, dtype=L.long))))
+    assert errors(mt) == errors(torch)

@@ -28,8 +28,9 @@ from .functional_losses import _check_reduction
 
 __all__ = ["cosine_embedding_loss", "cosine_similarity", "gaussian_nll_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
-           "multilabel_soft_margin_loss", "pairwise_distance", "poisson_nll_loss",
-           "soft_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss"]
+           "multilabel_margin_loss", "multilabel_soft_margin_loss", "pairwise_distance",
+           "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss",
+           "triplet_margin_with_distance_loss"]
 
 
 def _reduced(output: Tensor, reduction: str) -> Tensor:
@@ -228,6 +229,36 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, 
     if swap:
         dist_neg = dist_neg.minimum(distance(positive, negative))
     return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
+                           reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """The multi-label hinge loss: per sample, ``max(0, 1 - x[j] + x[i])`` summed over its
+    target classes ``j`` (``target``'s row up to the first -1) and the other classes ``i``,
+    over the class count.
+
+    >>> F.multilabel_margin_loss(minitorch.tensor([[0.1, 0.2, 0.4, 0.8]]),
+    ...                          minitorch.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+    reduction = _check_reduction(reduction, size_average, reduce)
+    ndim = input.dim()
+    if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
+            or ndim == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    fits = (target.dim() <= 1 and target.numel() == (input.numel() if ndim else 1)) \
+        if ndim <= 1 else tuple(target.shape) == tuple(input.shape)
+    if not fits:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
+                           f"size: {list(input.shape)}")
+    if input.dtype.name not in ("float32", "float64"):
+        raise _args.not_implemented("multilabel_margin_loss_forward_out_frame", input.dtype)
+    _args.scalar_type(int64, target.dtype)
+    if target.numel() and not (int(target.min()) >= -1 and int(target.max()) < max(
+            input.shape[-1] if ndim else 1, 1)):
+        raise RuntimeError("argument #2 'target' is out of range")
+    return losses.MultiLabelMarginLoss.apply(input, target, reduction=reduction)
 
 
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
