@@ -401,3 +401,31 @@ def test_multilabel_margin_loss_errors():
                         lambda: f(L.zeros(2, 0), L.zeros(2, 0, dtype=L.long)),
                         lambda: f(L.zeros(3), L.zeros(2, dtype=L.long))))
     assert errors(mt) == errors(torch)
+
+
+@SETTINGS
+@given(shapes(1, 3), st.integers(0, 3), st.integers(0, 2**31 - 1))
+def test_independent_normal(shape, ndims, seed):
+    ndims = min(ndims, len(shape))
+    rng = np.random.default_rng(seed)
+    loc, scale, value = rng.normal(size=shape), rng.uniform(0.5, 2, size=shape), \
+        rng.normal(size=shape)
+
+    def run(L):
+        m = L.tensor(loc, dtype=L.float32, requires_grad=True)
+        d = L.distributions.Independent(
+            L.distributions.Normal(m, L.tensor(scale, dtype=L.float32)), ndims)
+        lp = d.log_prob(L.tensor(value, dtype=L.float32))
+        lp.sum().backward()
+        L.manual_seed(seed)
+        return [repr(d), d.batch_shape, d.event_shape, repr(lp), repr(d.entropy()),
+                repr(m.grad), repr(d.rsample((2,))), d.has_rsample, repr(d.support),
+                repr(d.mean)]
+    assert run(mt) == run(torch)
+
+
+def test_independent_errors():
+    def errors(L):
+        base = L.distributions.Normal(L.zeros(2), L.ones(2))
+        return _raised((lambda: L.distributions.Independent(base, 2),))
+    assert errors(mt) == errors(torch)
