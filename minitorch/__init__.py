@@ -174,6 +174,7 @@ from ._random import (
     manual_seed,
     multinomial,
     normal,
+    poisson,
     rand_like,
     randint,
     randint_like,
@@ -233,6 +234,7 @@ from .ops.dist import cdist, dist, pdist
 from .ops.divisors import gcd, lcm
 from .ops.einsum import einsum
 from .ops.floating import frexp, ldexp, nextafter
+from .ops.foreach import _foreach_add, _foreach_add_, _foreach_mul, _foreach_mul_
 from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from .ops.gather import gather, index_select, scatter, scatter_add, scatter_reduce
 from .ops.grids import cartesian_prod, combinations, vander

@@ -36,8 +36,8 @@ from .ops._out import takes_out
 from .ops.pointwise import _NoDerivative
 
 __all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed",
-           "manual_seed", "multinomial", "normal", "rand_like", "randint", "randint_like",
-           "randn_like", "randperm", "seed", "set_rng_state"]
+           "manual_seed", "multinomial", "normal", "poisson", "rand_like", "randint",
+           "randint_like", "randn_like", "randperm", "seed", "set_rng_state"]
 
 
 def manual_seed(seed: int) -> Generator:
@@ -537,6 +537,25 @@ Bernoulli = _sampler_op("Bernoulli", "bernoulli_", "BernoulliBackward2")
 # bernoulli(p): the probabilities that require grad get a zero gradient, as torch's
 BernoulliOfProbabilities = _sampler_op("BernoulliOfProbabilities", "bernoulli",
                                        "BernoulliBackward0")
+
+
+# poisson(rates): the rates that require grad get a zero gradient, as torch's
+Poisson = _sampler_op("Poisson", "poisson")
+
+
+def poisson(input: Tensor, generator: Any = None) -> Tensor:
+    """Counts drawn from Poisson distributions of rates ``input``, in its dtype: torch's
+    sampler, so the same counts for the same seed.
+
+    >>> minitorch.poisson(minitorch.zeros(2))
+    tensor([0., 0.])
+    """
+    _args.tensor_args("poisson", (input, "input", 1))
+    _check_float(input.dtype, "poisson_cpu")
+    if not bool(input._xp.all(input._data >= 0)):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    return Poisson.apply(input, draw=lambda rates: _sample("poisson", rates, generator,
+                                                           rates=rates._data))
 
 
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:

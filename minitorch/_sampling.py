@@ -208,6 +208,48 @@ def exponential(gen: Generator, n: int, dtype: str, lambd: float) -> np.ndarray:
     return (-1.0 / lambd * _each(math.log1p, -u)).astype(dtype)
 
 
+def poisson(gen: Generator, n: int, dtype: str, rates: Any) -> np.ndarray:
+    """One Poisson count per rate, in order: torch's ``sample_poisson`` on each, drawing its
+    float64 uniforms one by one."""
+    rates = np.asarray(rates, dtype=np.float64).ravel()
+    return np.asarray([_poisson_count(gen, float(lam)) for lam in rates]).astype(dtype)
+
+
+def _uniform64(gen: Generator) -> float:
+    return float(gen.words64(1)[0] & np.uint64(2 ** 53 - 1)) * 2.0 ** -53
+
+
+def _poisson_count(gen: Generator, lam: float) -> int:
+    """A products-of-uniforms count below rate 10; from 10 Hoermann's transformed rejection
+    (1993), with torch's constants."""
+    if lam == 0:
+        return 0
+    if lam < 10:
+        count, prod, limit = 0, 1.0, math.exp(-lam)
+        while True:
+            prod *= _uniform64(gen)
+            if prod <= limit:
+                return count
+            count += 1
+    slam, loglam = math.sqrt(lam), math.log(lam)
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+    while True:
+        u = _uniform64(gen) - 0.5
+        v = _uniform64(gen)
+        us = 0.5 - abs(u)
+        k = math.floor((2 * a / us + b) * u + lam + 0.43)
+        if us >= 0.07 and v <= vr:
+            return k
+        if k < 0 or (us < 0.013 and v > us):
+            continue
+        if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+                <= -lam + k * loglam - math.lgamma(k + 1.0)):
+            return k
+
+
 def randperm(gen: Generator, n: int, dtype: str = "int64") -> np.ndarray:
     """A permutation of 0..n-1: torch's Fisher-Yates, swapping place i with one of i..n-1."""
     order = list(range(n))
@@ -232,15 +274,16 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
     n = math.prod(shape)
     if backend.is_cupy(xp):
         return _cupy_draw(gen.gpu_rng(), sample, shape, dtype, params)
-    if not isinstance(params.get("p", 0.0), (int, float)):  # probabilities of any module
-        params["p"] = backend.to_numpy(params["p"])
+    for key in ("p", "rates"):  # probabilities (rates) of any array module
+        if not isinstance(params.get(key, 0.0), (int, float)):
+            params[key] = backend.to_numpy(params[key])
     values = _SAMPLERS[sample](gen, n, dtype, **params).reshape(shape)
     return values if xp is np else xp.asarray(values)
 
 
 _SAMPLERS = {"uniform": uniform, "normal": normal, "randint": randint,
              "random_bits": random_bits, "bernoulli": bernoulli, "exponential": exponential,
-             "randperm": randperm}
+             "randperm": randperm, "poisson": poisson}
 
 
 def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) -> Any:

@@ -184,16 +184,23 @@ class BackwardCFunction(Node, FunctionCtx):
                 return (None,) * (len(self._flat_next()) // 2)
             grads = tuple(T.zeros_of_meta(m) if g is None else g
                           for g, m in zip(grads, self._outputs_meta))
-        vjp = getattr(cls, "vjp", None)  # torch's other name for backward
-        if vjp is not None and cls.backward is not Function.backward:
-            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
-                               "not allowed. You should only implement one of them.")
-        result = (vjp or cls.backward)(self, *grads)
+        result = _user_backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         if cls._trusted:
             return result
         return _validate_grads(self, result)
+
+
+def _user_backward(node: BackwardCFunction, *grads: Any) -> Any:
+    """The Function's ``backward`` (or ``vjp``) with the node as ctx, as it returns it; a
+    custom Function's node has it as ``apply``, as torch's ``BackwardCFunction.apply``."""
+    cls = node._forward_cls
+    vjp = getattr(cls, "vjp", None)  # torch's other name for backward
+    if vjp is not None and cls.backward is not Function.backward:
+        raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
+                           "not allowed. You should only implement one of them.")
+    return (vjp or cls.backward)(node, *grads)
 
 
 def _shared(saved: tuple) -> tuple:
@@ -267,6 +274,8 @@ class _FunctionMeta(type):
                      "__module__": where, "__slots__": attrs.get("node_slots", ())}
         if cls._trusted:  # a built-in op saves tensors or None: nothing to check
             namespace["save_for_backward"] = _save_unchecked
+        else:  # torch's built-in nodes have no ``apply``; a custom Function's node has
+            namespace["apply"] = _user_backward
         cls._backward_cls = type(node_name, (BackwardCFunction,), namespace)
 
 

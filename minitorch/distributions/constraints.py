@@ -142,4 +142,5 @@ simplex = _Simplex()
 greater_than = _GreaterThan
 less_than = _LessThan
 interval = _Interval
+independent = _IndependentConstraint
 integer_interval = _IntegerInterval

@@ -63,5 +63,24 @@ class Normal(Distribution):
         return (-((value - self.loc) ** 2) / (2 * self.scale ** 2) - self.scale.log()
                 - math.log(math.sqrt(2 * math.pi)))
 
+    def cdf(self, value: Tensor) -> Tensor:
+        """P(X <= value), through ``erf``.
+
+        >>> Normal(0., 1.).cdf(minitorch.tensor(0.))
+        tensor(0.5000)
+        """
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 * (1 + minitorch.erf((value - self.loc) * self.scale.reciprocal()
+                                        / math.sqrt(2)))
+
+    def icdf(self, value: Tensor) -> Tensor:
+        """The quantile of probability ``value``, through ``erfinv``.
+
+        >>> Normal(0., 1.).icdf(minitorch.tensor(0.5))
+        tensor(0.)
+        """
+        return self.loc + self.scale * minitorch.erfinv(2 * value - 1) * math.sqrt(2)
+
     def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()

@@ -24,8 +24,7 @@ def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
     dtype = next((v.dtype for v in values if isinstance(v, Tensor)),
                  minitorch.get_default_dtype())
     tensors = [v if isinstance(v, Tensor) else minitorch.tensor(v, dtype=dtype) for v in values]
-    shape = minitorch.broadcast_shapes(*(t.shape for t in tensors))
-    return tuple(t.expand(shape) for t in tensors)
+    return minitorch.broadcast_tensors(*tensors)
 
 
 def clamp_probs(probs: Tensor) -> Tensor:

@@ -50,6 +50,7 @@ from .loss import (
     L1Loss,
     MarginRankingLoss,
     MSELoss,
+    MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss,
     MultiMarginLoss,
     NLLLoss,
@@ -57,6 +58,7 @@ from .loss import (
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .module import Module
 from .normalization import LayerNorm
@@ -174,6 +176,7 @@ __all__ = [
     "Module",
     "ModuleDict",
     "ModuleList",
+    "MultiLabelMarginLoss",
     "MultiLabelSoftMarginLoss",
     "MultiMarginLoss",
     "MultiheadAttention",
@@ -211,6 +214,7 @@ __all__ = [
     "TransformerEncoder",
     "TransformerEncoderLayer",
     "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
     "Unflatten",
     "Unfold",
     "UninitializedBuffer",

@@ -17,7 +17,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, _call_form, _creation
+from .. import _args, _call_form, _creation, _factories
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd import profiler
@@ -82,11 +82,13 @@ from .functional_losses_more import (
     hinge_embedding_loss,
     margin_ranking_loss,
     multi_margin_loss,
+    multilabel_margin_loss,
     multilabel_soft_margin_loss,
     pairwise_distance,
     poisson_nll_loss,
     soft_margin_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
 )
 
 __all__ = [
@@ -123,6 +125,7 @@ __all__ = [
     "gelu",
     "glu",
     "grid_sample",
+    "gumbel_softmax",
     "hardswish",
     "hardtanh",
     "hardtanh_",
@@ -145,6 +148,7 @@ __all__ = [
     "mish",
     "mse_loss",
     "multi_margin_loss",
+    "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
@@ -171,6 +175,7 @@ __all__ = [
     "tanhshrink",
     "threshold",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "unfold",
     "upsample",
     "upsample_bilinear",
@@ -323,6 +328,27 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
     return input.log_softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """A differentiable draw from the categorical of ``logits``: ``softmax((logits + g) /
+    tau)``, g Gumbel noise (torch's draw: minus the log of ``exponential_``). ``hard`` gives
+    the one-hot of its argmax, with the soft draw's gradient (straight-through).
+
+    >>> _ = minitorch.manual_seed(0)
+    >>> F.gumbel_softmax(minitorch.zeros(2, 3), hard=True).sum(1)
+    tensor([1., 1.])
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_factories.empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 # ---- dropout and pooling -----------------------------------------------------------------
@@ -1030,8 +1056,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                                       reduction), (input, target, weight))
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
-    return (1 - smoothing) * nll + smoothing * _uniform_loss(log_p, target, ignore_index,
-                                                             reduction, weight)
+    uniform = _uniform_loss(log_p, target, ignore_index, reduction, weight)
+    return (1 - smoothing) * nll + uniform * (smoothing / log_p.shape[log_p.dim() > 1])
 
 
 def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, reduction: str,
@@ -1067,12 +1093,13 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
 def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: str,
                   weight: Tensor | None) -> Tensor:
     """The cross entropy against the uniform distribution (each class weighed by ``weight``),
-    over the targets kept; its mean is over their weights, as nll_loss's."""
+    times the number of classes, over the targets kept; its mean is over their weights, as
+    nll_loss's. torch divides by the classes last, in the mix with nll_loss."""
     dim = 0 if log_p.dim() == 1 else 1
     kept = target != ignore_index
     if weight is not None:
         log_p = log_p * weight.reshape(-1, *[1] * (log_p.dim() - dim - 1))
-    each = (-(log_p.sum(dim) / log_p.shape[dim])).masked_fill(~kept, 0.0)  # ignored: grad 0
+    each = (-log_p.sum(dim)).masked_fill(~kept, 0.0)  # ignored: grad 0
     if reduction != "mean":
         return each if reduction == "none" else each.sum()
     return each.sum() / (kept.sum() if weight is None else weight[target[kept]].sum())

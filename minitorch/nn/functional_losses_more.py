@@ -28,8 +28,9 @@ from .functional_losses import _check_reduction
 
 __all__ = ["cosine_embedding_loss", "cosine_similarity", "gaussian_nll_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
-           "multilabel_soft_margin_loss", "pairwise_distance", "poisson_nll_loss",
-           "soft_margin_loss", "triplet_margin_loss"]
+           "multilabel_margin_loss", "multilabel_soft_margin_loss", "pairwise_distance",
+           "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss",
+           "triplet_margin_with_distance_loss"]
 
 
 def _reduced(output: Tensor, reduction: str) -> Tensor:
@@ -193,6 +194,29 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     tensor(0.)
     """
     reduction = _check_reduction(reduction, size_average, reduce)
+    return _triplet(anchor, positive, negative, lambda a, b: pairwise_distance(a, b, p, eps),
+                    margin, swap, reduction)
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function: Any = None, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean") -> Tensor:
+    """``triplet_margin_loss`` under any ``distance_function`` (``pairwise_distance`` when
+    None).
+
+    >>> F.triplet_margin_with_distance_loss(minitorch.zeros(1, 2), minitorch.zeros(1, 2),
+    ...     minitorch.ones(1, 2), distance_function=lambda a, b: (a - b).abs().sum(1))
+    tensor(0.)
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    distance = pairwise_distance if distance_function is None else distance_function
+    return _triplet(anchor, positive, negative, distance, margin, swap, reduction)
+
+
+def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, margin: float,
+             swap: bool, reduction: str) -> Tensor:
+    """torch's composition of the triplet losses, its checks first."""
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = anchor.dim(), positive.dim(), negative.dim()
@@ -200,11 +224,41 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
                            f"same number of dimensions, but got: anchor {dims[0]}D, positive "
                            f"{dims[1]}D, and negative {dims[2]}D inputs")
-    dist_pos = pairwise_distance(anchor, positive, p, eps)
-    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    dist_pos = distance(anchor, positive)
+    dist_neg = distance(anchor, negative)
     if swap:
-        dist_neg = dist_neg.minimum(pairwise_distance(positive, negative, p, eps))
+        dist_neg = dist_neg.minimum(distance(positive, negative))
     return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
+                           reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """The multi-label hinge loss: per sample, ``max(0, 1 - x[j] + x[i])`` summed over its
+    target classes ``j`` (``target``'s row up to the first -1) and the other classes ``i``,
+    over the class count.
+
+    >>> F.multilabel_margin_loss(minitorch.tensor([[0.1, 0.2, 0.4, 0.8]]),
+    ...                          minitorch.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+    reduction = _check_reduction(reduction, size_average, reduce)
+    ndim = input.dim()
+    if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
+            or ndim == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    fits = (target.dim() <= 1 and target.numel() == (input.numel() if ndim else 1)) \
+        if ndim <= 1 else tuple(target.shape) == tuple(input.shape)
+    if not fits:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
+                           f"size: {list(input.shape)}")
+    if input.dtype.name not in ("float32", "float64"):
+        raise _args.not_implemented("multilabel_margin_loss_forward_out_frame", input.dtype)
+    _args.scalar_type(int64, target.dtype)
+    if target.numel() and not (int(target.min()) >= -1 and int(target.max()) < max(
+            input.shape[-1] if ndim else 1, 1)):
+        raise RuntimeError("argument #2 'target' is out of range")
+    return losses.MultiLabelMarginLoss.apply(input, target, reduction=reduction)
 
 
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,

@@ -14,12 +14,15 @@ from typing import Any
 
 from .._tensor import Tensor
 from . import functional as F
+from .distance import PairwiseDistance
 from .module import Module
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
            "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "MSELoss",
-           "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss",
-           "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss"]
+           "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
+           "MultiMarginLoss", "NLLLoss",
+           "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss"]
 
 
 class _Loss(Module):
@@ -272,6 +275,44 @@ class TripletMarginLoss(_Loss):
     def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
         return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p,
                                      eps=self.eps, swap=self.swap, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label hinge loss (see ``F.multilabel_margin_loss``).
+
+    >>> nn.MultiLabelMarginLoss()(minitorch.tensor([[0.1, 0.2, 0.4, 0.8]]),
+    ...                           minitorch.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """``TripletMarginLoss`` under any ``distance_function`` (a ``PairwiseDistance`` module when
+    None, then a child of this one).
+
+    >>> nn.TripletMarginWithDistanceLoss()
+    TripletMarginWithDistanceLoss(
+      (distance_function): PairwiseDistance()
+    )
+    """
+
+    def __init__(self, *, distance_function: Any = None, margin: float = 1.0,
+                 swap: bool = False, reduction: str = "mean") -> None:
+        super().__init__(reduction=reduction)
+        if margin <= 0:
+            raise ValueError("TripletMarginWithDistanceLoss: expected margin to be greater than "
+                             f"0, got {margin} instead")
+        self.distance_function = PairwiseDistance() if distance_function is None \
+            else distance_function
+        self.margin, self.swap = margin, swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return F.triplet_margin_with_distance_loss(
+            anchor, positive, negative, distance_function=self.distance_function,
+            margin=self.margin, swap=self.swap, reduction=self.reduction)
 
 
 class PoissonNLLLoss(_Loss):

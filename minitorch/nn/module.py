@@ -21,6 +21,7 @@ attribute read.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
@@ -33,7 +34,45 @@ from ..autograd.graph import RemovableHandle, add_hook
 from . import _backward_hooks
 from .parameter import Parameter, UninitializedParameter, zero_grad_
 
-__all__ = ["Module", "typename"]
+__all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook",
+           "typename"]
+
+# hooks every module runs before its own (torch's ``_global_forward_*`` dicts)
+_global_forward_pre_hooks: dict[int, Callable[..., Any]] = {}
+_global_forward_hooks: dict[int, Callable[..., Any]] = {}
+_global_forward_hooks_with_kwargs: dict[int, bool] = {}
+_global_forward_hooks_always_called: dict[int, bool] = {}
+
+
+def register_module_forward_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """A forward pre-hook ``hook(module, args)`` of every module, run before the module's own.
+
+    >>> from minitorch.nn.modules.module import register_module_forward_pre_hook
+    >>> h = register_module_forward_pre_hook(lambda m, args: print(type(m).__name__))
+    >>> _ = minitorch.nn.ReLU()(minitorch.zeros(1))
+    ReLU
+    >>> h.remove()
+    """
+    return add_hook(_global_forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook: Callable[..., Any], *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """A forward hook ``hook(module, args, output)`` of every module (``hook(module, args,
+    kwargs, output)`` ``with_kwargs``), run before the module's own.
+
+    >>> from minitorch.nn.modules.module import register_module_forward_hook
+    >>> h = register_module_forward_hook(lambda m, args, out: out + 1)
+    >>> minitorch.nn.ReLU()(minitorch.zeros(1))
+    tensor([1.])
+    >>> h.remove()
+    """
+    handle = add_hook(_global_forward_hooks, hook)
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle._key] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle._key] = True
+    return handle
 
 
 def typename(value: Any) -> str:
@@ -87,6 +126,7 @@ class Module:
         set_(self, "_forward_hooks_always_called", {})
         set_(self, "_state_dict_pre_hooks", {})
         set_(self, "_state_dict_hooks", {})
+        set_(self, "_load_state_dict_pre_hooks", {})
         set_(self, "_backward_pre_hooks", {})
         set_(self, "_backward_hooks", {})
         set_(self, "_non_full_backward_hooks", {})
@@ -100,7 +140,8 @@ class Module:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._backward_hooks or self._backward_pre_hooks or self._forward_pre_hooks \
-                or self._forward_hooks or self._non_full_backward_hooks:
+                or self._forward_hooks or self._non_full_backward_hooks \
+                or _global_forward_pre_hooks or _global_forward_hooks:
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -121,7 +162,7 @@ class Module:
             raise
 
     def _run_pre_hooks(self, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
-        for key, hook in list(self._forward_pre_hooks.items()):
+        for key, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
             if key in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None:
@@ -139,8 +180,8 @@ class Module:
         """``forward``, then the forward hooks (a returned value replaces the output)."""
         call["args"] = args
         call["result"] = self.forward(*args, **call["kwargs"])
-        for key, hook in list(self._forward_hooks.items()):
-            if key in self._forward_hooks_always_called:
+        for key, hook in self._all_forward_hooks():
+            if self._always_called(key):
                 call["called"].add(key)
             self._run_forward_hook(key, hook, call)
         if self._non_full_backward_hooks:
@@ -148,15 +189,24 @@ class Module:
         return call["result"]
 
     def _run_forward_hook(self, key: int, hook: Callable[..., Any], call: dict) -> None:
-        result = hook(self, call["args"], call["kwargs"], call["result"]) \
-            if key in self._forward_hooks_with_kwargs else hook(self, call["args"],
-                                                                call["result"])
+        with_kwargs = key in self._forward_hooks_with_kwargs \
+            or key in _global_forward_hooks_with_kwargs
+        result = hook(self, call["args"], call["kwargs"], call["result"]) if with_kwargs \
+            else hook(self, call["args"], call["result"])
         if result is not None:
             call["result"] = result
 
+    def _all_forward_hooks(self) -> tuple:
+        """The global forward hooks, then the module's own, as torch runs them."""
+        return (*_global_forward_hooks.items(), *self._forward_hooks.items())
+
+    def _always_called(self, key: int) -> bool:
+        return key in self._forward_hooks_always_called \
+            or key in _global_forward_hooks_always_called
+
     def _run_always_called(self, call: dict) -> None:
-        for key, hook in list(self._forward_hooks.items()):
-            if key in self._forward_hooks_always_called and key not in call["called"]:
+        for key, hook in self._all_forward_hooks():
+            if self._always_called(key) and key not in call["called"]:
                 try:
                     self._run_forward_hook(key, hook, call)
                 except Exception as error:  # torch warns and goes on to the first error
@@ -682,6 +732,21 @@ class Module:
         hook._from_public_api = True  # type: ignore[attr-defined]
         return add_hook(self._state_dict_hooks, hook)
 
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """torch's older post-hook of ``state_dict``: as ``register_state_dict_post_hook``'s,
+        but a returned dict replaces the state dict.
+
+        >>> lin = nn.Linear(1, 1)
+        >>> _ = lin._register_state_dict_hook(lambda m, sd, p, meta: {"w": sd["weight"]})
+        >>> list(lin.state_dict())
+        ['w']
+        """
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
+        return add_hook(self._state_dict_hooks, hook)
+
     def _local_state(self) -> Iterator[tuple[str, Tensor]]:
         for name, p in self._parameters.items():
             if p is not None:
@@ -707,11 +772,16 @@ class Module:
             if not isinstance(key, str):
                 raise AttributeError(f"'{type(key).__name__}' object has no attribute "
                                      "'startswith'")
-        own = self.state_dict(keep_vars=True)
+        reported: tuple[list, list, list] = ([], [], [])  # what the pre-hooks add
+        state_dict = self._pre_hooked(state_dict, assign, reported)
+        # torch loads each module's own entries, not what state_dict (and its hooks) gives
+        own = {f"{prefix}.{name}" if prefix else name: value
+               for prefix, module in self.named_modules(remove_duplicate=False)
+               for name, value in module._local_state()}
         state_dict = {**self._defaulted_state(own), **state_dict}
-        missing = [key for key in own if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in own]
-        errors = []
+        missing = reported[0] + [key for key in own if key not in state_dict]
+        unexpected = reported[1] + [key for key in state_dict if key not in own]
+        errors = reported[2]
         with grad_mode._recording(False):
             for key, target in own.items():
                 if key in state_dict:
@@ -724,6 +794,49 @@ class Module:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
                                + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _pre_hooked(self, state_dict: Mapping[str, Any], assign: bool,
+                    reported: tuple[list, list, list]) -> Mapping[str, Any]:
+        """A copy of ``state_dict`` after the load pre-hooks of each module, in torch's order
+        (a module's, then its children's); a child's hooks get the entries under its prefix,
+        which then stand for those in the copy, as torch loads the child from them."""
+        hooked = [(prefix, m) for prefix, m in self.named_modules()
+                  if m._load_state_dict_pre_hooks]
+        if not hooked:
+            return state_dict
+        metadata = getattr(state_dict, "_metadata", None)
+        state = OrderedDict(state_dict)
+        for name, module in hooked:
+            prefix = f"{name}." if name else ""
+            local = {k: v for k, v in state.items() if k.startswith(prefix)} if name else state
+            local_metadata = {} if metadata is None else dict(metadata.get(name, {}))
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
+            for hook in list(module._load_state_dict_pre_hooks.values()):  # torch passes True
+                hook(local, prefix, local_metadata, True, *reported)
+            if name:
+                for key in [k for k in state if k.startswith(prefix)]:
+                    del state[key]
+                state.update(local)
+        return state
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` before ``load_state_dict`` loads the module; it may
+        change ``state_dict`` in place.
+
+        >>> lin = nn.Linear(1, 1)
+        >>> _ = lin.register_load_state_dict_pre_hook(lambda m, sd, *rest: sd.pop("extra"))
+        >>> lin.load_state_dict({**lin.state_dict(), "extra": 0})
+        <All keys matched successfully>
+        """
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable[..., Any],
+                                           with_module: bool = False) -> RemovableHandle:
+        """torch's load pre-hook, given the module first only ``with_module``."""
+        return add_hook(self._load_state_dict_pre_hooks,
+                        functools.partial(hook, self) if with_module else hook)
 
     # Buffers a state dict may leave out (torch's batch norms take their own
     # num_batches_tracked from a state dict that has none, as from before it existed).

@@ -44,7 +44,8 @@ def _broadcast_to_method(self: Tensor, *size: Any) -> Tensor:
 
 
 def broadcast_tensors(*tensors: Tensor) -> tuple:
-    """The tensors expanded to the shape they broadcast to, each a view.
+    """The tensors expanded to the shape they broadcast to, each a view; as torch's
+    ``expand_outplace``, a tensor already of that shape is returned itself, not a view.
 
     >>> [t.shape for t in minitorch.broadcast_tensors(minitorch.ones(2, 1), minitorch.ones(3))]
     [torch.Size([2, 3]), torch.Size([2, 3])]
@@ -54,7 +55,7 @@ def broadcast_tensors(*tensors: Tensor) -> tuple:
     shape = SimpleNamespace(shape=tensors[0].shape if tensors else ())
     for t in tensors[1:]:  # torch's order: each tensor against the shape so far
         shape.shape = broadcast_pair(shape, t)
-    return tuple(t.expand(shape.shape) for t in tensors)
+    return tuple(t if t.shape == shape.shape else t.expand(shape.shape) for t in tensors)
 
 
 _warned = [False]  # torch warns once per process

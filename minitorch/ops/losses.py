@@ -31,6 +31,7 @@ __all__ = [
     "BinaryCrossEntropy",
     "BinaryCrossEntropyWithLogits",
     "HuberLoss",
+    "MultiLabelMarginLoss",
     "MultiMarginLoss",
     "SmoothL1Loss",
     "SoftMarginLoss",
@@ -290,3 +291,69 @@ class MultiMarginLoss(Op):
         grad = where(wrap(others), h, target_grad[:, None])
         grad = grad * (g[:, None] if ctx.reduction == "none" and g.dim() > 0 else g)
         return grad.reshape(ctx.shape), None, None
+
+
+class MultiLabelMarginLoss(Op):
+    """The multi-label hinge loss of scores ``x`` (frames, classes) against each frame's target
+    classes (listed first in its target row, up to a -1), as torch's CPU kernel: per frame
+    ``1 - x[j] + x[i]`` where positive, for each target ``j`` and each non-target ``i``, summed
+    in double and rounded to the frame's dtype, over the class count; frames summed in double
+    for 'mean' and 'sum'.
+
+    >>> MultiLabelMarginLoss.apply(minitorch.tensor([[0.1, 0.2, 0.4, 0.8]]),
+    ...                            minitorch.tensor([[3, 0, -1, 1]]), reduction="mean")
+    tensor(0.8500)
+    """
+
+    node_name = "MultilabelMarginLossBackward0"
+    _profile_name = "aten::multilabel_margin_loss"
+
+    @staticmethod
+    def _hinges(xp: Any, a: Any, t: Any) -> Any:
+        """Each (target, class) step of the kernel in its order: the frames it adds for, the
+        target's class and the positive ``z``s (0 elsewhere)."""
+        rows = xp.arange(a.shape[0])
+        valid = xp.cumprod(xp.astype(t >= 0, xp.int64), axis=1) > 0  # up to the first -1
+        is_target = xp.zeros(a.shape, dtype=bool)
+        for k in range(t.shape[1]):
+            is_target[rows, xp.where(valid[:, k], t[:, k], 0)] |= valid[:, k]
+        one = xp.asarray(1, dtype=a.dtype)
+        for k in range(t.shape[1]):
+            idx = xp.where(valid[:, k], t[:, k], 0)
+            for d in range(a.shape[1]):
+                z = (one - a[rows, idx]) + a[:, d]
+                yield valid[:, k] & ~is_target[:, d] & (z > 0), idx, z, d
+
+    @classmethod
+    def forward(cls, ctx: Any, x: Tensor, target: Tensor, *, reduction: str) -> Tensor:
+        ctx.save_for_backward(x, target)
+        ctx.reduction = reduction
+        xp = x._xp
+        dim = x.shape[-1] if x.dim() else 1
+        a, t = xp.reshape(x._data, (-1, dim)), xp.reshape(target._data, (-1, dim))
+        sums = xp.zeros(a.shape[0], dtype=xp.float64)
+        for add, _, z, _ in cls._hinges(xp, a, t):
+            sums = xp.where(add, sums + xp.astype(z, xp.float64), sums)
+        each = xp.astype(sums, a.dtype)  # the kernel returns each frame's sum in its dtype
+        if reduction == "none" and x.dim() == 2:
+            return wrap(each / xp.asarray(dim, dtype=a.dtype))
+        total = xp.cumsum(xp.astype(each, xp.float64))[-1] / dim  # frame by frame, in double
+        if reduction == "mean":
+            total = total / a.shape[0]
+        return wrap(xp.astype(xp.asarray(total), a.dtype))
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        x, target = ctx.saved_tensors
+        xp = x._xp
+        dim = x.shape[-1] if x.dim() else 1
+        a, t = xp.reshape(x._data, (-1, dim)), xp.reshape(target._data, (-1, dim))
+        count = a.shape[0] * dim if ctx.reduction == "mean" else dim
+        step = xp.asarray(1.0 / count, dtype=a.dtype)
+        grad = xp.zeros(a.shape, dtype=a.dtype)
+        rows = xp.arange(a.shape[0])
+        for add, idx, _, d in cls._hinges(xp, a, t):  # the kernel's -= g and += g, in turn
+            grad[rows, idx] = xp.where(add, grad[rows, idx] - step, grad[rows, idx])
+            grad[:, d] = xp.where(add, grad[:, d] + step, grad[:, d])
+        scale = g.reshape(-1, 1) if ctx.reduction == "none" and g.dim() > 0 else g
+        return (wrap(grad) * scale).reshape(x.shape), None

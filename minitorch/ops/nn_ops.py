@@ -156,8 +156,12 @@ class NllLoss(Op):
         shape, input_shape, rows, classes, scale, reduction, total_weight, flat = ctx.meta
         xp = g._xp
         onehot = xp.zeros(shape, dtype=g._data.dtype)
-        with quiet():
-            setitem(xp, onehot, (rows, classes), -scale / total_weight)
+        if reduction == "mean" and total_weight:  # torch's order: weight * -(g / total_weight)
+            setitem(xp, onehot, (rows, classes), -scale)
+            g = g / float(total_weight)
+        else:  # a zero total weight: nan where a target was kept, as torch's -(g / 0) there
+            with quiet():
+                setitem(xp, onehot, (rows, classes), -scale / total_weight)
         g = g.reshape(flat).unsqueeze(1) if reduction == "none" else g
         return cls.from_rows(wrap(onehot) * g, input_shape), None
 

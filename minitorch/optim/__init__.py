@@ -16,7 +16,8 @@ from .adam_variants import Adamax, NAdam, RAdam
 from .lbfgs import LBFGS
 from .optimizer import Optimizer
 from .rmsprop import Adadelta, Adagrad, RMSprop
+from .rprop_asgd import ASGD, Rprop
 from .sgd import SGD
 
-__all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "lr_scheduler", "swa_utils"]
+__all__ = ["ASGD", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam",
+           "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler", "swa_utils"]

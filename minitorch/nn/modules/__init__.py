@@ -13,6 +13,7 @@ import sys
 import types
 
 from .. import __all__ as _nn_names
+from .. import module as _module
 
 _FILES: dict[str, tuple[str, ...]] = {
     "activation": ("ELU", "GELU", "GLU", "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax",
@@ -30,8 +31,10 @@ _FILES: dict[str, tuple[str, ...]] = {
     "linear": ("Bilinear", "Identity", "LazyLinear", "Linear"),
     "loss": ("BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
              "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
-             "MSELoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
-             "NLLLoss", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss"),
+             "MSELoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
+             "MultiMarginLoss",
+             "NLLLoss", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss",
+             "TripletMarginWithDistanceLoss"),
     "module": ("Module",),
     "normalization": ("LayerNorm",),
     "padding": ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
@@ -64,6 +67,9 @@ def _file_module(file: str, names: tuple[str, ...]) -> types.ModuleType:
 
 
 globals().update({file: _file_module(file, names) for file, names in _FILES.items()})
+# torch's module.py also holds the hooks of every module (not among its classes' names)
+for _hook in ("register_module_forward_hook", "register_module_forward_pre_hook"):
+    setattr(sys.modules[f"{__name__}.module"], _hook, getattr(_module, _hook))
 _classes = [name for name in _nn_names if isinstance(getattr(_nn, name, None), type)]
 globals().update({name: getattr(_nn, name) for name in _classes})
 __all__ = [*_FILES, *_classes]

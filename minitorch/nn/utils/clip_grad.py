@@ -17,7 +17,7 @@ from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...ops.norm import norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
 
 
 def _grads(parameters: Any) -> list[Tensor]:
@@ -38,24 +38,55 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
                     foreach: Any = None) -> Tensor:
     """Scale the gradients together so that their joint ``norm_type``-norm is at most
     ``max_norm``; returns the norm they had."""
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    parameters = list(parameters)
+    norm_type, max_norm = float(norm_type), float(max_norm)  # as torch's, before anything
+    total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(parameters, max_norm, total, foreach)
+    return total
+
+
+def get_total_norm(tensors: Iterable[Tensor] | Tensor, norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach: Any = None) -> Tensor:
+    """The ``norm_type``-norm of the tensors seen as one vector (the norm of their norms).
+
+    >>> nn.utils.get_total_norm([minitorch.tensor([3.]), minitorch.tensor([4.])])
+    tensor(5.)
+    """
     from ... import stack, tensor
 
-    grads = _grads(parameters)
-    norm_type, max_norm = float(norm_type), float(max_norm)  # as torch's, before anything
-    if not grads:
+    tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    norm_type = float(norm_type)
+    if not tensors:
         return tensor(0.0)
     with grad_mode._recording(False):
-        total = norm(stack([norm(g, norm_type) for g in grads]), norm_type)
-        if error_if_nonfinite and not math.isfinite(float(total)):
-            raise RuntimeError(f"The total norm of order {float(norm_type)} for gradients from "
-                               "`parameters` is non-finite, so it cannot be clipped. To disable "
-                               "this error and scale the gradients by the non-finite norm "
-                               "anyway, set `error_if_nonfinite=False`")
+        total = norm(stack([norm(g, norm_type) for g in tensors]), norm_type)
+    if error_if_nonfinite and not math.isfinite(float(total)):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from "
+                           "`parameters` is non-finite, so it cannot be clipped. To disable "
+                           "this error and scale the gradients by the non-finite norm "
+                           "anyway, set `error_if_nonfinite=False`")
+    return total
+
+
+def clip_grads_with_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
+                          total_norm: Tensor, foreach: Any = None) -> None:
+    """Scale the gradients by ``max_norm / (total_norm + 1e-6)`` when that is below 1.
+
+    >>> p = nn.Parameter(minitorch.tensor([3., 4.])); p.grad = minitorch.tensor([3., 4.])
+    >>> nn.utils.clip_grads_with_norm_([p], 1.0, minitorch.tensor(5.)); p.grad
+    tensor([0.6000, 0.8000])
+    """
+    grads = _grads(parameters)
+    max_norm = float(max_norm)
+    if not grads:
+        return
+    with grad_mode._recording(False):
         # torch's order: a tensor reciprocal times max_norm, clamped, in the norm's dtype
-        coef = ((total + 1e-6).reciprocal() * max_norm).clamp(max=1.0)
+        coef = ((total_norm + 1e-6).reciprocal() * max_norm).clamp(max=1.0)
         for g in grads:
             g.mul_(coef)
-    return total
 
 
 def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float,
