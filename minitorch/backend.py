@@ -448,33 +448,17 @@ def strided_view(flat: Any, offset: int, sizes: tuple, strides: tuple) -> Any:
     return tricks.as_strided(flat[offset:], sizes, tuple(s * flat.itemsize for s in strides))
 
 
-def dense_strides(sizes: tuple, strides: tuple) -> tuple:
+def dense_strides(sizes: tuple, *strides: tuple) -> tuple:
     """torch's ``infer_dense_strides``: the contiguous strides that keep the order of
     ``strides`` (smallest innermost; a dim of stride 0 keeps its place), as ``clone()`` gives
-    a tensor that is not dense (expanded, or a strided slice).
+    a tensor that is not dense (expanded, or a strided slice); of several operands' strides,
+    the order TensorIterator gives its output (:func:`fastest_first`).
 
     >>> dense_strides((2, 3, 3), (3, 0, 1)), dense_strides((2, 3, 2), (0, 1, 3))
     ((9, 3, 1), (6, 1, 3))
     """
-    def order(d0: int, d1: int) -> int:
-        if strides[d0] == 0 or strides[d1] == 0:
-            return 0
-        if strides[d0] != strides[d1]:
-            return 1 if strides[d0] > strides[d1] else -1
-        return 1 if sizes[d0] > sizes[d1] else 0
-
-    perm = list(reversed(range(len(sizes))))  # innermost first
-    for i in range(1, len(perm)):  # torch's insertion sort, stable
-        moving = i
-        for before in range(i - 1, -1, -1):
-            swap = order(perm[before], perm[moving])
-            if swap > 0:
-                perm[before], perm[moving] = perm[moving], perm[before]
-                moving = before
-            elif swap < 0:
-                break
     out, step = [0] * len(sizes), 1
-    for d in perm:
+    for d in fastest_first(list(strides), sizes):
         out[d] = step
         if sizes[d] > 1:
             step *= sizes[d]
@@ -673,14 +657,10 @@ def torch_layout(result: Any, *operands: Any) -> Any:
     arrays = [a for a in operands if hasattr(a, "flags")]
     if all(a.flags.c_contiguous for a in arrays):
         return result
-    strides = [_broadcast_strides(a, result.shape) for a in arrays]
-    order = _fastest_first(strides, result.shape)
-    if order == list(range(result.ndim))[::-1]:
-        return result if result.flags.c_contiguous else result.copy()
-    slowest_first = order[::-1]
-    laid = namespace(result).empty(tuple(result.shape[d] for d in slowest_first),
-                                   dtype=result.dtype)
-    laid = laid.transpose([slowest_first.index(d) for d in range(result.ndim)])
+    strides = dense_strides(result.shape, *(_broadcast_strides(a, result.shape) for a in arrays))
+    if strides == element_strides(result):
+        return result
+    laid = strided_zeros(namespace(result), result.shape, strides, result.dtype)
     laid[...] = result
     return laid
 
@@ -700,10 +680,10 @@ def _broadcast_strides(a: Any, shape: tuple) -> tuple:
     """``a``'s strides over the dims of ``shape``: 0 where it is broadcast."""
     lead = len(shape) - a.ndim
     return (0,) * lead + tuple(0 if n == 1 and shape[lead + i] != 1 else s
-                               for i, (n, s) in enumerate(zip(a.shape, a.strides)))
+                               for i, (n, s) in enumerate(zip(a.shape, element_strides(a))))
 
 
-def _fastest_first(strides: list, shape: tuple) -> list:
+def fastest_first(strides: list, shape: tuple) -> list:
     """TensorIterator's ``reorder_dimensions``: the dims from fastest to slowest, by an
     insertion sort that asks the operands in turn (a broadcast dim tells nothing; equal
     strides put the smaller dim first)."""

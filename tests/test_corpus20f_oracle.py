@@ -4,6 +4,7 @@ case is run as a program sees it, through its printed form, under both libraries
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
@@ -429,3 +430,20 @@ def test_independent_errors():
         base = L.distributions.Normal(L.zeros(2), L.ones(2))
         return _raised((lambda: L.distributions.Independent(base, 2),))
     assert errors(mt) == errors(torch)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_multilabel_margin_loss_has_no_double_backward(reduction):
+    """A graph of its gradient is made (through grad_output) and refused when differentiated,
+    in torch's words: its backward has no derivative in torch."""
+    def run(L):
+        x = L.tensor([[0.1, 0.2, 0.4, 0.8], [0.3, -1.0, 2.0, 0.0]], dtype=L.float64,
+                     requires_grad=True)
+        loss = L.nn.functional.multilabel_margin_loss(x * x, L.tensor([[3, 0, -1, 1],
+                                                                       [1, -1, 0, 0]]),
+                                                      reduction=reduction)
+        g, = L.autograd.grad(loss.sum(), x, create_graph=True)
+        with pytest.raises(RuntimeError) as error:
+            L.autograd.grad(g.sum(), x)
+        return g.detach().tolist(), str(error.value)
+    assert run(mt) == run(torch)

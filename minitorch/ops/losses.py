@@ -25,7 +25,7 @@ from ._base import Op, wrap
 from ._cascade_sum import torch_sum
 from ._softmax_order import torch_log_sigmoid
 from .activation import LogSigmoid
-from .pointwise import where
+from .pointwise import _NoDerivative, where
 
 __all__ = [
     "BinaryCrossEntropy",
@@ -345,15 +345,26 @@ class MultiLabelMarginLoss(Op):
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         x, target = ctx.saved_tensors
+        return MultiLabelMarginLossBackward.on(g, x, target, reduction=ctx.reduction), None
+
+
+class MultiLabelMarginLossBackward(_NoDerivative):
+    """torch's ``multilabel_margin_loss_backward``, which has no derivative: a graph of the
+    loss's gradient is refused when differentiated, in torch's words."""
+
+    _profile_name = "aten::multilabel_margin_loss_backward"
+
+    @staticmethod
+    def compute(g: Tensor, x: Tensor, target: Tensor, *, reduction: str) -> Any:
         xp = x._xp
         dim = x.shape[-1] if x.dim() else 1
         a, t = xp.reshape(x._data, (-1, dim)), xp.reshape(target._data, (-1, dim))
-        count = a.shape[0] * dim if ctx.reduction == "mean" else dim
+        count = a.shape[0] * dim if reduction == "mean" else dim
         step = xp.asarray(1.0 / count, dtype=a.dtype)
         grad = xp.zeros(a.shape, dtype=a.dtype)
         rows = xp.arange(a.shape[0])
-        for add, idx, _, d in cls._hinges(xp, a, t):  # the kernel's -= g and += g, in turn
+        for add, idx, _, d in MultiLabelMarginLoss._hinges(xp, a, t):  # -= g, += g in turn
             grad[rows, idx] = xp.where(add, grad[rows, idx] - step, grad[rows, idx])
             grad[:, d] = xp.where(add, grad[:, d] + step, grad[:, d])
-        scale = g.reshape(-1, 1) if ctx.reduction == "none" and g.dim() > 0 else g
-        return (wrap(grad) * scale).reshape(x.shape), None
+        scale = xp.reshape(g._data, (-1, 1)) if reduction == "none" and g.dim() > 0 else g._data
+        return xp.reshape(grad * scale, x.shape)
