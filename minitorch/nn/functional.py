@@ -29,6 +29,7 @@ from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6,
 from ..ops.activation_more import (
     celu,
     glu,
+    hardsigmoid,
     hardswish,
     mish,
     prelu,
@@ -41,6 +42,7 @@ from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adapti
 from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
 from ..ops.embedding_bag import embedding_bag
+from ..ops.hardshrink import hardshrink, softshrink
 from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
 from ..ops.normalize import layer_norm, normalize
@@ -102,6 +104,7 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "celu_",
     "conv1d",
     "conv2d",
     "conv3d",
@@ -123,6 +126,8 @@ __all__ = [
     "gelu",
     "glu",
     "grid_sample",
+    "hardshrink",
+    "hardsigmoid",
     "hardswish",
     "hardtanh",
     "hardtanh_",
@@ -160,16 +165,20 @@ __all__ = [
     "relu_",
     "scaled_dot_product_attention",
     "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
     "soft_margin_loss",
     "softmax",
+    "softmin",
     "softplus",
+    "softshrink",
     "softsign",
     "tanh",
     "tanhshrink",
     "threshold",
+    "threshold_",
     "triplet_margin_loss",
     "unfold",
     "upsample",
@@ -254,19 +263,22 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu()
 
 
-def _inplace_form(fn: Any) -> Any:
-    """``F.<fn>_(input, ...)``: ``fn(input, ..., inplace=True)``, as torch's in-place forms."""
+def _inplace_form(fn: Any, example: str = "") -> Any:
+    """``F.<fn>_(input, ...)``: ``fn(input, ..., inplace=True)``, as torch's in-place forms
+    (``example``: the arguments after the input in its docstring's example)."""
 
     def inplace(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return fn(input, *args, **kwargs, inplace=True)
 
     inplace.__name__ = f"{fn.__name__}_"
     inplace.__doc__ = f"In-place ``{fn.__name__}``.\n\n    >>> F.{fn.__name__}_(" \
-                      f"minitorch.tensor([-1., 2.])).shape\n    torch.Size([2])\n    "
+                      f"minitorch.tensor([-1., 2.]){example}).shape\n    torch.Size([2])\n    "
     return inplace
 
 
-relu_, elu_, leaky_relu_, hardtanh_ = map(_inplace_form, (relu, elu, leaky_relu, hardtanh))
+relu_, elu_, leaky_relu_, hardtanh_, selu_, celu_ = map(
+    _inplace_form, (relu, elu, leaky_relu, hardtanh, selu, celu))
+threshold_ = _inplace_form(threshold, ", 0., 1.")
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -306,6 +318,19 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
     return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: Any = None) -> Tensor:
+    """``softmax(-x, dim)`` (nodes ``SoftmaxBackward0`` over ``NegBackward0``).
+
+    >>> F.softmin(minitorch.tensor([0., 0.]), dim=0)
+    tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        _args.python_attribute(input, "dim")
+        dim = _softmax_dim("softmin", input.dim())
+    return (-input).softmax(dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
