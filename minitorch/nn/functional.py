@@ -94,6 +94,7 @@ from .functional_losses_more import (
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
     "adaptive_max_pool2d",
     "affine_grid",
     "alpha_dropout",
@@ -318,6 +319,20 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
     return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any,
+                        return_indices: bool = False) -> Any:
+    """The maxima of ``output_size`` adaptive windows along the last dim (and, with
+    ``return_indices``, where they are: ``minitorch.adaptive_max_pool1d``).
+
+    >>> F.adaptive_max_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 1)
+    tensor([[3.]])
+    """
+    from .. import _nn_functions  # it reads this module's functions at its import
+
+    values, indices = _nn_functions.adaptive_max_pool1d(input, output_size)
+    return (values, indices) if return_indices else values
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,

@@ -19,9 +19,9 @@ from .functional_conv1d import max_pool1d, max_unpool2d
 from .functional_interpolate import interpolate
 from .module import Module
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d", "AvgPool2d",
-           "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d",
-           "UpsamplingNearest2d"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample",
+           "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
 def _single(value: Any) -> tuple:
@@ -183,6 +183,18 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    """Max pooling of the last dim to a fixed ``output_size``; with ``return_indices`` also
+    where each maximum is.
+
+    >>> nn.AdaptiveMaxPool1d(2)(minitorch.tensor([[1., 3., 2., 0.]]))
+    tensor([[3., 2.]])
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
 
 
 class Upsample(Module):

@@ -15,10 +15,13 @@ import types
 from .. import __all__ as _nn_names
 
 _FILES: dict[str, tuple[str, ...]] = {
-    "activation": ("ELU", "GELU", "GLU", "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax",
-                   "MultiheadAttention", "ReLU", "ReLU6", "SiLU", "Sigmoid", "Softmax",
-                   "Softmax2d", "Softplus", "Tanh"),
-    "batchnorm": ("BatchNorm1d", "BatchNorm2d", "LazyBatchNorm1d", "LazyBatchNorm2d"),
+    "activation": ("CELU", "ELU", "GELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish",
+                   "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax", "Mish",
+                   "MultiheadAttention", "PReLU", "ReLU", "ReLU6", "SELU", "SiLU", "Sigmoid",
+                   "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign",
+                   "Tanh", "Tanhshrink", "Threshold"),
+    "batchnorm": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
+                  "LazyBatchNorm2d"),
     "container": ("ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"),
     "conv": ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d", "LazyConv2d"),
     "distance": ("CosineSimilarity", "PairwiseDistance"),
@@ -39,7 +42,8 @@ _FILES: dict[str, tuple[str, ...]] = {
                 "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
                 "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"),
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
-    "pooling": ("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d",
+    "pooling": ("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d",
+                "AdaptiveMaxPool2d", "AvgPool1d",
                 "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool2d"),
     "rnn": ("GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"),
     "sparse": ("Embedding", "EmbeddingBag"),
