@@ -296,7 +296,8 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
-    return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+    fan = _calculate_correct_fan(tensor, mode)  # torch's order: the mode's errors first
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
 
 def _empty(tensor: Tensor) -> bool:
