@@ -73,6 +73,7 @@ Nextafter: L.nextafter(x, y) * x
 Frexp: L.frexp(x * 3)[0] * x
 Hardshrink: L.hardshrink(x, 0.5) * x
 Softshrink: F.softshrink(x, 0.25) * x
+RreluWithNoise: F.rrelu(x - 0.5, 0.1, 0.3) * x
 Ceil: (x * 3).ceil() * x
 Floor: (x * 3).floor() * x
 Round: (x * 3).round() * x
@@ -313,7 +314,7 @@ EXCLUDED: dict[str, str] = {
                      "LeakyReluInplace", "SqueezeInplace", "UnsqueezeInplace", "TInplace",
                      "TransposeInplace", "PolygammaInPlace", "SqueezeAllInplace",
                      "SqueezeDimsInplace", "SeluInplace", "CeluInplace",
-                     "ThresholdInplace",
+                     "ThresholdInplace", "RreluWithNoiseInplace",
                      *(f"{n}InPlace{k}" for n in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")
                        for k in ("Scalar", "Tensor")),
                      "AsStridedView"],
@@ -445,6 +446,8 @@ TORCH_REFUSES: dict[tuple[str, str], str] = {
     ("BinaryCrossEntropy", "jacrev(jacfwd)"): "torch: 'ZeroTensors are immutable'",
     **{(op, t): f"torch: no forward AD of {name}"
        for op, name in (("EuclideanDist", "_euclidean_dist"), ("Cholesky", "cholesky"))
+       for t in ("hessian", "jacfwd(jacrev)", "jacrev(jacfwd)", "jacfwd(jacfwd)")},
+    **{("RreluWithNoise", t): "torch: 'vmap: we do not yet support aten::rrelu_with_noise'"
        for t in ("hessian", "jacfwd(jacrev)", "jacrev(jacfwd)", "jacfwd(jacfwd)")},
 }
 

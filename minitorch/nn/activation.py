@@ -33,6 +33,7 @@ __all__ = [
     "LogSoftmax",
     "Mish",
     "PReLU",
+    "RReLU",
     "ReLU",
     "ReLU6",
     "SiLU",
@@ -477,3 +478,23 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """The randomized leaky ReLU: in training each negative value gets a slope drawn from
+    ``U(lower, upper)``, in eval the mean slope.
+
+    >>> nn.RReLU(0.1, 0.3)
+    RReLU(lower=0.1, upper=0.3)
+    """
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace(f"lower={self.lower}, upper={self.upper}", self.inplace)

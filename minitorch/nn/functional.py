@@ -49,6 +49,7 @@ from ..ops.normalize import layer_norm, normalize
 from ..ops.pad import pad
 from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ..ops.pointwise import DivScalar
+from ..ops.rrelu import rrelu
 from ..ops.special import softplus
 from ..ops.unfold import fold, unfold
 from .functional_attention import scaled_dot_product_attention
@@ -164,6 +165,8 @@ __all__ = [
     "relu",
     "relu6",
     "relu_",
+    "rrelu",
+    "rrelu_",
     "scaled_dot_product_attention",
     "selu",
     "selu_",
@@ -280,6 +283,7 @@ def _inplace_form(fn: Any, example: str = "") -> Any:
 relu_, elu_, leaky_relu_, hardtanh_, selu_, celu_ = map(
     _inplace_form, (relu, elu, leaky_relu, hardtanh, selu, celu))
 threshold_ = _inplace_form(threshold, ", 0., 1.")
+rrelu_ = _inplace_form(rrelu)
 
 
 def sigmoid(input: Tensor) -> Tensor:

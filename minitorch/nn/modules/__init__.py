@@ -17,9 +17,9 @@ from .. import __all__ as _nn_names
 _FILES: dict[str, tuple[str, ...]] = {
     "activation": ("CELU", "ELU", "GELU", "GLU", "Hardshrink", "Hardsigmoid", "Hardswish",
                    "Hardtanh", "LeakyReLU", "LogSigmoid", "LogSoftmax", "Mish",
-                   "MultiheadAttention", "PReLU", "ReLU", "ReLU6", "SELU", "SiLU", "Sigmoid",
-                   "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign",
-                   "Tanh", "Tanhshrink", "Threshold"),
+                   "MultiheadAttention", "PReLU", "RReLU", "ReLU", "ReLU6", "SELU", "SiLU",
+                   "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink",
+                   "Softsign", "Tanh", "Tanhshrink", "Threshold"),
     "batchnorm": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
                   "LazyBatchNorm2d"),
     "container": ("ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"),
