@@ -61,7 +61,7 @@ from .functional_conv import (
     max_pool2d,
     pool_out_size,
 )
-from .functional_conv1d import conv1d, max_pool1d, max_unpool2d
+from .functional_conv1d import conv1d, max_pool1d, max_unpool1d, max_unpool2d
 from .functional_grid import affine_grid, grid_sample
 from .functional_interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest
 from .functional_losses import (
@@ -148,6 +148,7 @@ __all__ = [
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
+    "max_unpool1d",
     "max_unpool2d",
     "mish",
     "mse_loss",

@@ -20,8 +20,8 @@ from .functional_interpolate import interpolate
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample",
-           "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+           "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d",
+           "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
 def _single(value: Any) -> tuple:
@@ -133,6 +133,24 @@ class MaxUnpool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(MaxUnpool2d):
+    """``max_unpool1d``: undo a ``MaxPool1d(return_indices=True)``.
+
+    >>> nn.MaxUnpool1d(2, stride=1)
+    MaxUnpool1d(kernel_size=(2,), stride=(1,), padding=(0,))
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        Module.__init__(self)
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
 
 
 class _AdaptivePool(Module):

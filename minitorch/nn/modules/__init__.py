@@ -44,7 +44,7 @@ _FILES: dict[str, tuple[str, ...]] = {
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
     "pooling": ("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d",
                 "AdaptiveMaxPool2d", "AvgPool1d",
-                "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool2d"),
+                "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d"),
     "rnn": ("GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"),
     "sparse": ("Embedding", "EmbeddingBag"),
     "transformer": ("Transformer", "TransformerDecoder", "TransformerDecoderLayer",
