@@ -8,7 +8,7 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import SETTINGS, raised_by
+from oracle import SETTINGS, node_chain, raised_by
 
 import minitorch
 
@@ -16,19 +16,11 @@ SHAPES = [((3, 3), 1), ((4, 2, 2), 1), ((2, 2, 4), 2), ((2, 3, 6), 2), ((6, 2, 3
           ((2, 2, 2, 2), 2), ((1, 1), 1)]
 
 
-def _chain(node) -> list[str]:
-    names = []
-    while node is not None:
-        names.append(type(node).__name__)
-        node = node.next_functions[0][0] if node.next_functions else None
-    return names
-
-
 def _run(L, data: np.ndarray, weights: np.ndarray, ind: int):
     A = L.tensor(data, requires_grad=True)
     B = L.linalg.tensorinv(A, ind=ind)
     (B * L.tensor(weights)).sum().backward()
-    return B, A.grad, _chain(B.grad_fn)
+    return B, A.grad, node_chain(B.grad_fn)
 
 
 @SETTINGS

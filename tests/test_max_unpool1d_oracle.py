@@ -7,17 +7,9 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import SETTINGS, arrays, raised_by
+from oracle import SETTINGS, arrays, node_chain, raised_by
 
 import minitorch
-
-
-def _chain(node) -> list:
-    names = []
-    while node is not None:
-        names.append(type(node).__name__)
-        node = node.next_functions[0][0] if node.next_functions else None
-    return names
 
 
 def _run(L, data, kernel, stride, extra, module):
@@ -29,7 +21,7 @@ def _run(L, data, kernel, stride, extra, module):
     else:
         y = L.nn.functional.max_unpool1d(v, i, kernel, stride, output_size=size)
     (y * L.arange(y.numel(), dtype=y.dtype).reshape(y.shape)).sum().backward()
-    return y.tolist(), x.grad.tolist(), _chain(y.grad_fn)
+    return y.tolist(), x.grad.tolist(), node_chain(y.grad_fn)
 
 
 @SETTINGS

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _call_form, _creation
@@ -145,6 +146,8 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
@@ -619,6 +622,46 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     out = avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, kernel if steps is None else steps),
                      (0, pad), ceil_mode, count_include_pad)
     return out.squeeze(-2)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each window of the last dim: torch's composition,
+    ``(kernel · avg_pool1d(x ** p)) ** (1 / p)`` (a max pool of ``|x|`` for ``p = ±inf``).
+
+    >>> F.lp_pool1d(minitorch.tensor([[3., 4., 0., 1.]]), 2, 2)
+    tensor([[5., 1.]])
+    """
+    return _lp_pool(avg_pool1d, max_pool1d, input, norm_type, kernel_size, stride, ceil_mode,
+                    kernel_size)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each window of the last two dims (see :func:`lp_pool1d`).
+
+    >>> F.lp_pool2d(minitorch.tensor([[[3., 4.], [0., 0.]]]), 2, 2)
+    tensor([[[5.]]])
+    """
+    # torch's _pair: a sequence as it is, anything else twice
+    kw, kh = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * 2
+    return _lp_pool(avg_pool2d, max_pool2d, input, norm_type, kernel_size, stride, ceil_mode,
+                    kw * kh)
+
+
+def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kernel_size: Any,
+             stride: Any, ceil_mode: bool, window: Any) -> Tensor:
+    """torch's lp_pool1d/2d, step for step (so its graph's nodes)."""
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * relu(out.abs())).mul(window).pow(1.0 / norm_type)
 
 
 def _one_int(value: Any, name: str, position: int) -> int:

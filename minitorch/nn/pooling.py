@@ -20,8 +20,8 @@ from .functional_interpolate import interpolate
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d",
-           "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+           "AvgPool1d", "AvgPool2d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
+           "MaxUnpool1d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
 def _single(value: Any) -> tuple:
@@ -151,6 +151,44 @@ class MaxUnpool1d(MaxUnpool2d):
     def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
         return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
                               output_size)
+
+
+class _LPPool(Module):
+    """What LPPool1d and LPPool2d share: the norm, the window, its stride, ``ceil_mode``."""
+
+    def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type, self.kernel_size = norm_type, kernel_size
+        self.stride, self.ceil_mode = stride, ceil_mode
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self).function(input, float(self.norm_type), self.kernel_size,
+                                   self.stride, self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPool):
+    """The ``norm_type``-norm of each window of the last dim (``F.lp_pool1d``).
+
+    >>> nn.LPPool1d(2, 3, stride=2)
+    LPPool1d(norm_type=2, kernel_size=3, stride=2, ceil_mode=False)
+    """
+
+    function = staticmethod(F.lp_pool1d)
+
+
+class LPPool2d(_LPPool):
+    """The ``norm_type``-norm of each window of the last two dims (``F.lp_pool2d``).
+
+    >>> nn.LPPool2d(2, 2)(minitorch.tensor([[[3., 4.], [0., 0.]]]))
+    tensor([[[5.]]])
+    """
+
+    function = staticmethod(F.lp_pool2d)
 
 
 class _AdaptivePool(Module):

@@ -43,7 +43,7 @@ _FILES: dict[str, tuple[str, ...]] = {
                 "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"),
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
     "pooling": ("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d",
-                "AdaptiveMaxPool2d", "AvgPool1d",
+                "AdaptiveMaxPool2d", "AvgPool1d", "LPPool1d", "LPPool2d",
                 "AvgPool2d", "MaxPool1d", "MaxPool2d", "MaxUnpool1d", "MaxUnpool2d"),
     "rnn": ("GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase"),
     "sparse": ("Embedding", "EmbeddingBag"),
