@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from oracle import raised_by
+from oracle import assert_same_error, raised_by
 
 import minitorch
 
@@ -42,7 +42,7 @@ def test_set_multithreading_enabled_refuses_non_bools_as_torch(mode) -> None:
         return L.autograd.grad_mode.set_multithreading_enabled(mode)
 
     want, got = raised_by(call, torch), raised_by(call, minitorch)
-    assert type(got) is type(want) and str(got) == str(want)
+    assert_same_error(got, want)
 
 
 @pytest.mark.parametrize("default", ["ones", "none", "int", "existing"])

@@ -13,6 +13,7 @@ tensor(1.)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from .. import _args, _call_form, _creation
@@ -23,13 +24,14 @@ from ..linalg import vector_norm
 from ..ops import losses
 from ..ops.activation import logsigmoid
 from ..ops.norm import Norm
-from ..ops.pointwise import where
+from ..ops.normalize import clamp_min
+from ..ops.pointwise import minimum, where
 from .functional_losses import _check_reduction
 
 __all__ = ["cosine_embedding_loss", "cosine_similarity", "gaussian_nll_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
            "multilabel_soft_margin_loss", "pairwise_distance", "poisson_nll_loss",
-           "soft_margin_loss", "triplet_margin_loss"]
+           "soft_margin_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss"]
 
 
 def _reduced(output: Tensor, reduction: str) -> Tensor:
@@ -304,3 +306,35 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     return losses.MultiMarginLoss.apply(input, target, p=p, margin=margin,
                                         weight=None if weight is None else weight.detach(),
                                         reduction=reduction)
+
+
+def triplet_margin_with_distance_loss(
+        anchor: Tensor, positive: Tensor, negative: Tensor, *,
+        distance_function: Callable[[Tensor, Tensor], Tensor] | None = None,
+        margin: float = 1.0, swap: bool = False, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(a, p) - d(a, n))`` for any distance ``d`` (default
+    ``pairwise_distance``): torch's composition, so its graph.
+
+    >>> F.triplet_margin_with_distance_loss(minitorch.zeros(1, 2), minitorch.zeros(1, 2),
+    ...                                     minitorch.ones(1, 2))
+    tensor(0.)
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
+                           f"same number of dimensions, but got: anchor {a_dim}D, positive "
+                           f"{p_dim}D, and negative {n_dim}D inputs")
+    if distance_function is None:
+        distance_function = pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = minimum(dist_neg, distance_function(positive, negative))
+    loss = clamp_min(margin + dist_pos - dist_neg, 0)
+    if reduction == "sum":
+        return loss.sum()
+    return loss.mean() if reduction == "mean" else loss
