@@ -28,9 +28,30 @@ from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
 from .ops.products import matrix_power, multi_dot
 
-__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "householder_product",
-           "inv", "matrix_exp", "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "qr",
-           "slogdet", "solve", "svd", "tensorinv", "vector_norm"]
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "householder_product",
+    "inv",
+    "matrix_exp",
+    "matrix_norm",
+    "matrix_power",
+    "multi_dot",
+    "norm",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "tensorinv",
+    "vecdot",
+    "vector_norm",
+]
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
@@ -97,3 +118,32 @@ def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
     # memory, a plain view where that is also row-major (one element or none)
     view = _shape.View if rows <= 1 else _shape.ReshapeAlias
     return view.apply(inverse, shape=(*A.shape[ind:], *A.shape[:ind]))
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """The diagonal of each matrix of ``A`` (a view): ``A.diagonal`` with torch.linalg's
+    defaults, the last two dims.
+
+    >>> minitorch.linalg.diagonal(minitorch.eye(2))
+    tensor([1., 1.])
+    """
+    _args.tensor_args("linalg_diagonal", (A, "A", 1))
+    offset = _args.integer("linalg_diagonal", offset, "offset", None)
+    return A.diagonal(offset, dim1, dim2)
+
+
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot product of ``x`` and ``y`` along ``dim`` (batches broadcast): torch's
+    ``(x * y).sum(dim)`` for real tensors, ``vdot`` for two vectors.
+
+    >>> minitorch.linalg.vecdot(minitorch.tensor([1., 2.]), minitorch.tensor([3., 4.]))
+    tensor(11.)
+    """
+    _args.tensor_args("linalg_vecdot", (x, "x", 1), (y, "y", 2))
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {_args.legacy(x.dtype)} and y of type "
+                           f"{_args.legacy(y.dtype)} instead")
+    if x.dim() == 1 and y.dim() == 1:  # torch's route: vdot, whatever dim says
+        return x.vdot(y)
+    return (x * y).sum(dim)
