@@ -9,10 +9,12 @@ tensor([1., 1.], grad_fn=<LinalgSolveExBackward0>)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import _args, _call_form
 from ._tensor import Tensor
+from .ops import shape as _shape
 from .ops.cross import linalg_cross as cross
 from .ops.decompositions import linalg_cholesky as cholesky
 from .ops.decompositions import linalg_pinv as pinv
@@ -21,15 +23,37 @@ from .ops.decompositions import linalg_svd as svd
 from .ops.decompositions import linalg_svdvals as svdvals
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
-from .ops.inverse import LinAlgError, det, inv, solve
+from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, solve
 from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
 from .ops.products import matrix_power, multi_dot
 
-__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "householder_product",
-           "inv", "matrix_exp", "matrix_norm", "matrix_power", "multi_dot", "norm", "pinv", "qr",
-           "slogdet", "solve", "svd", "svdvals", "vector_norm"]
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "householder_product",
+    "inv",
+    "matrix_exp",
+    "matrix_norm",
+    "matrix_power",
+    "multi_dot",
+    "norm",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensorinv",
+    "vecdot",
+    "vector_norm",
+]
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
@@ -68,3 +92,60 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
 
 
 _call_form.public_functions(globals(), "linalg_")  # parser messages as the call was written
+
+
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+    """The inverse of ``A`` for ``tensordot`` over ``ind`` dims: ``A`` read as a square
+    matrix of rows ``A.shape[:ind]`` and columns ``A.shape[ind:]``, inverted, and shaped
+    ``A.shape[ind:] + A.shape[:ind]`` (torch's nodes: ReshapeAliasBackward0 over
+    LinalgInvExBackward0 over ViewBackward0).
+
+    >>> minitorch.linalg.tensorinv(minitorch.eye(4).reshape(4, 2, 2), ind=1).shape
+    torch.Size([2, 2, 4])
+    """
+    _args.tensor_args("linalg_tensorinv", (A, "input", 1))
+    ind = _args.integer("linalg_tensorinv", ind, "ind", None)
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    if ind > A.dim():
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.dim()}")
+    rows, cols = math.prod(A.shape[:ind]), math.prod(A.shape[ind:])
+    if rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    matrix = A.reshape(rows, rows)
+    _check_square("inv", matrix)
+    inverse = Inv.apply(matrix, caller="inv")
+    # torch's inverse is column-major: its reshape is a view (_reshape_alias) of strided
+    # memory, a plain view where that is also row-major (one element or none)
+    view = _shape.View if rows <= 1 else _shape.ReshapeAlias
+    return view.apply(inverse, shape=(*A.shape[ind:], *A.shape[:ind]))
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """The diagonal of each matrix of ``A`` (a view): ``A.diagonal`` with torch.linalg's
+    defaults, the last two dims.
+
+    >>> minitorch.linalg.diagonal(minitorch.eye(2))
+    tensor([1., 1.])
+    """
+    _args.tensor_args("linalg_diagonal", (A, "A", 1))
+    offset = _args.integer("linalg_diagonal", offset, "offset", None)
+    return A.diagonal(offset, dim1, dim2)
+
+
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot product of ``x`` and ``y`` along ``dim`` (batches broadcast): torch's
+    ``(x * y).sum(dim)`` for real tensors, ``vdot`` for two vectors.
+
+    >>> minitorch.linalg.vecdot(minitorch.tensor([1., 2.]), minitorch.tensor([3., 4.]))
+    tensor(11.)
+    """
+    _args.tensor_args("linalg_vecdot", (x, "x", 1), (y, "y", 2))
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {_args.legacy(x.dtype)} and y of type "
+                           f"{_args.legacy(y.dtype)} instead")
+    if x.dim() == 1 and y.dim() == 1:  # torch's route: vdot, whatever dim says
+        return x.vdot(y)
+    return (x * y).sum(dim)

@@ -157,6 +157,15 @@ def next_functions_summary(node: Any, inputs: Sequence[Any]) -> list[tuple[Any, 
     return rows
 
 
+def node_chain(node: Any) -> list[str]:
+    """The names of ``node`` and of each first input's node below it, down to the leaf."""
+    names = []
+    while node is not None:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
 def same_structure(got: list[tuple[Any, ...]], want: list[tuple[Any, ...]]) -> bool:
     """Rows of :func:`next_functions_summary` match, ignoring the names of inner nodes."""
     def key(row: tuple[Any, ...]) -> tuple[Any, ...]:

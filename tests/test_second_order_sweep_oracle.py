@@ -72,6 +72,8 @@ Ldexp: L.ldexp(x, y)
 Nextafter: L.nextafter(x, y) * x
 Frexp: L.frexp(x * 3)[0] * x
 Hardshrink: L.hardshrink(x, 0.5) * x
+Softshrink: F.softshrink(x, 0.25) * x
+RreluWithNoise: F.rrelu(x - 0.5, 0.1, 0.3) * x
 Ceil: (x * 3).ceil() * x
 Floor: (x * 3).floor() * x
 Round: (x * 3).round() * x
@@ -312,7 +314,7 @@ EXCLUDED: dict[str, str] = {
                      "LeakyReluInplace", "SqueezeInplace", "UnsqueezeInplace", "TInplace",
                      "TransposeInplace", "PolygammaInPlace", "SqueezeAllInplace",
                      "SqueezeDimsInplace", "SeluInplace", "CeluInplace",
-                     "ThresholdInplace",
+                     "ThresholdInplace", "RreluWithNoiseInplace",
                      *(f"{n}InPlace{k}" for n in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")
                        for k in ("Scalar", "Tensor")),
                      "AsStridedView"],
@@ -326,6 +328,8 @@ EXCLUDED: dict[str, str] = {
                     "runs it"),
     "Embed": "the backward of basic indexing (Select, Slice, Index run it)",
     "ScatterLegacyReduce": "scatter(reduce=) is a NotImplemented node in torch: no derivative",
+    "Hardsigmoid": "torch's backward of hardsigmoid is a NotImplemented node: no second "
+                   "derivative (first order in test_activation_modules_oracle.py)",
     "ScatterReduce": "first-order values and gradients against torch in "
                      "test_bad_input_fuzz21c_s13a_oracle.py; not yet swept to second order",
     "EmbeddingBag": "torch has no second derivative of embedding_bag (the derivative for "
@@ -445,6 +449,8 @@ TORCH_REFUSES: dict[tuple[str, str], str] = {
     ("BinaryCrossEntropy", "jacrev(jacfwd)"): "torch: 'ZeroTensors are immutable'",
     **{(op, t): f"torch: no forward AD of {name}"
        for op, name in (("EuclideanDist", "_euclidean_dist"), ("Cholesky", "cholesky"))
+       for t in ("hessian", "jacfwd(jacrev)", "jacrev(jacfwd)", "jacfwd(jacfwd)")},
+    **{("RreluWithNoise", t): "torch: 'vmap: we do not yet support aten::rrelu_with_noise'"
        for t in ("hessian", "jacfwd(jacrev)", "jacrev(jacfwd)", "jacfwd(jacfwd)")},
 }
 

@@ -35,8 +35,10 @@ from .grad_mode import (
     inference_mode,
     is_grad_enabled,
     is_inference_mode_enabled,
+    is_multithreading_enabled,
     no_grad,
     set_grad_enabled,
+    set_multithreading_enabled,
 )
 from .gradcheck import gradcheck, gradgradcheck
 
@@ -47,8 +49,9 @@ __all__ = [
     "Function", "FunctionCtx", "Variable", "anomaly_mode", "backward", "detect_anomaly",
     "enable_grad", "engine", "functional", "grad", "grad_mode", "gradcheck", "gradgradcheck",
     "graph", "inference_mode", "is_anomaly_enabled",
-    "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "once_differentiable", "profiler",
-    "set_detect_anomaly", "set_grad_enabled",
+    "is_grad_enabled", "is_inference_mode_enabled", "is_multithreading_enabled", "no_grad",
+    "once_differentiable", "profiler", "set_detect_anomaly", "set_grad_enabled",
+    "set_multithreading_enabled",
 ]
 
 is_anomaly_enabled = anomaly_mode.is_anomaly_enabled

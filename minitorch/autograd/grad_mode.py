@@ -32,7 +32,7 @@ from .._args import flag
 
 __all__ = [
     "enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
-    "no_grad", "set_grad_enabled", "set_state", "use",
+    "no_grad", "set_grad_enabled", "set_multithreading_enabled", "set_state", "use",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -322,3 +322,45 @@ class inference_mode(_Mode):
 
     def clone(self) -> inference_mode:
         return inference_mode(self.mode)
+
+
+class _MultithreadingState(threading.local):
+    enabled = True
+
+
+_multithreading = _MultithreadingState()
+
+
+def is_multithreading_enabled() -> bool:
+    """Whether backward may run on device worker threads (this thread's setting).
+
+    >>> minitorch.autograd.is_multithreading_enabled()
+    True
+    """
+    return _multithreading.enabled
+
+
+class set_multithreading_enabled(_Mode):
+    """torch's switch for multithreaded backward, set now and restored on exit. minitorch's
+    backward always runs on the calling thread; the setting is kept and read back only.
+
+    >>> with minitorch.autograd.grad_mode.set_multithreading_enabled(False):
+    ...     minitorch.autograd.is_multithreading_enabled()
+    False
+    >>> minitorch.autograd.is_multithreading_enabled()
+    True
+    """
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _multithreading.enabled
+        _multithreading.enabled = flag("set_multithreading_enabled", mode, "enabled", 1)
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _multithreading.enabled = self.prev
+
+    def clone(self) -> set_multithreading_enabled:
+        return set_multithreading_enabled(self.mode)

@@ -165,11 +165,13 @@ class FunctionEventAvg(_EventStats):
 
     __slots__ = ()
 
-    def __init__(self, first: _EventStats) -> None:
-        self.key = first.key
-        self.is_user_annotation = first.is_user_annotation
-        self.input_shapes = first.input_shapes
-        self.stack = first.stack
+    def __init__(self, first: _EventStats | None = None) -> None:
+        """Empty, with the key, shapes and stack of ``first``; without it none of them and,
+        as torch's, no ``is_user_annotation`` at all."""
+        self.key = self.input_shapes = self.stack = None
+        if first is not None:
+            self.key, self.input_shapes, self.stack = first.key, first.input_shapes, first.stack
+            self.is_user_annotation = first.is_user_annotation
         self.count = 0
         self.cpu_time_total = self.self_cpu_time_total = 0.0
         self.device_time_total = self.self_device_time_total = 0.0
@@ -230,6 +232,25 @@ class EventList(list):
             [('a', 2)]
         """
         return average_events(self, group_by_input_shapes, group_by_stack_n)
+
+    def total_average(self) -> FunctionEventAvg:
+        """All the events summed into one, whose key is ``"Total"``.
+
+        Example:
+            >>> with profile() as prof:
+            ...     for _ in range(2):
+            ...         with record_function("a"):
+            ...             pass
+            >>> total = prof.events().total_average()
+            >>> total.key, total.count
+            ('Total', 2)
+        """
+        # torch's sum forgets its key after each event, so takes the last one's fields
+        total = FunctionEventAvg(self[-1] if self else None)
+        for evt in self:
+            total.add(evt)
+        total.key = "Total"
+        return total
 
     def table(self, sort_by: str | None = None, row_limit: int = 100,
               max_src_column_width: int = 75, max_name_column_width: int = 55,
@@ -416,6 +437,18 @@ class profile:
             'block'
         """
         return self.function_events.key_averages(group_by_input_shape, group_by_stack_n)
+
+    def total_average(self) -> FunctionEventAvg:
+        """All the events summed into one (see :meth:`EventList.total_average`).
+
+        Example:
+            >>> with profile() as prof:
+            ...     with record_function("block"):
+            ...         pass
+            >>> prof.total_average().count
+            1
+        """
+        return self.function_events.total_average()
 
     def table(self, sort_by: str | None = None, row_limit: int = 100, **kwargs: Any) -> str:
         """The table of the raw events (see :meth:`EventList.table`).

@@ -1,4 +1,5 @@
-"""Element-wise activations and softmax as modules: ReLU, Sigmoid, Tanh, Softmax, LogSoftmax.
+"""Element-wise activations and softmax as modules: ReLU, Sigmoid, Tanh, Softmax, LogSoftmax,
+Softmin and the rest of torch's.
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -8,26 +9,44 @@ tensor([0., 1.])
 
 from __future__ import annotations
 
-from .. import _args
+from typing import Any
+
+from .. import _args, _creation
 from .._tensor import Tensor
 from . import functional as F
+from . import init
 from .module import Module
+from .parameter import Parameter
 
 __all__ = [
+    "CELU",
     "ELU",
     "GELU",
     "GLU",
+    "SELU",
+    "Hardshrink",
+    "Hardsigmoid",
+    "Hardswish",
     "Hardtanh",
     "LeakyReLU",
     "LogSigmoid",
     "LogSoftmax",
+    "Mish",
+    "PReLU",
+    "RReLU",
     "ReLU",
     "ReLU6",
     "SiLU",
     "Sigmoid",
     "Softmax",
     "Softmax2d",
+    "Softmin",
+    "Softplus",
+    "Softshrink",
+    "Softsign",
     "Tanh",
+    "Tanhshrink",
+    "Threshold",
 ]
 
 
@@ -274,3 +293,208 @@ class GLU(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class Softmin(Module):
+    """``softmax(-x)`` along ``dim``.
+
+    >>> nn.Softmin(dim=0)(minitorch.zeros(2))
+    tensor([0.5000, 0.5000])
+    """
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class _InplaceOnly(Module):
+    """An activation whose only setting is ``inplace`` (``function(input, inplace)``), which
+    it prints when set unless ``prints_inplace`` is False (as torch's Hardswish)."""
+
+    prints_inplace = True
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self).function(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace("", self.inplace and self.prints_inplace)
+
+
+class SELU(_InplaceOnly):
+    """``scale * elu(x, alpha)`` with the self-normalising constants.
+
+    >>> nn.SELU(inplace=True)
+    SELU(inplace=True)
+    """
+
+    function = staticmethod(F.selu)
+
+
+class Mish(_InplaceOnly):
+    """``x * tanh(softplus(x))``.
+
+    >>> nn.Mish()(minitorch.tensor([0.]))
+    tensor([0.])
+    """
+
+    function = staticmethod(F.mish)
+
+
+class Hardswish(_InplaceOnly):
+    """``x * relu6(x + 3) / 6`` (torch prints no settings).
+
+    >>> nn.Hardswish(inplace=True)
+    Hardswish()
+    """
+
+    function = staticmethod(F.hardswish)
+    prints_inplace = False
+
+
+class Hardsigmoid(_InplaceOnly):
+    """``relu6(x + 3) / 6`` (torch prints no settings).
+
+    >>> nn.Hardsigmoid()(minitorch.tensor([0.]))
+    tensor([0.5000])
+    """
+
+    function = staticmethod(F.hardsigmoid)
+    prints_inplace = False
+
+
+class CELU(ELU):
+    """``x`` where positive, else ``alpha * (exp(x / alpha) - 1)``.
+
+    >>> nn.CELU(2.)
+    CELU(alpha=2.0)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha, self.inplace)
+
+
+class Threshold(Module):
+    """``x`` where above ``threshold``, else ``value``.
+
+    >>> nn.Threshold(0.1, 20.)
+    Threshold(threshold=0.1, value=20.0)
+    """
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
+
+
+class Hardshrink(Module):
+    """``x`` where ``|x| > lambd``, else 0.
+
+    >>> nn.Hardshrink(0.3)
+    Hardshrink(0.3)
+    """
+
+    function = staticmethod(F.hardshrink)
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self).function(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """``x`` moved ``lambd`` towards 0, and 0 within ``lambd`` of it.
+
+    >>> nn.Softshrink()(minitorch.tensor([-1., 0.2]))
+    tensor([-0.5000,  0.0000])
+    """
+
+    function = staticmethod(F.softshrink)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``.
+
+    >>> nn.Tanhshrink()
+    Tanhshrink()
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``.
+
+    >>> nn.Softsign()(minitorch.tensor([1.]))
+    tensor([0.5000])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class PReLU(Module):
+    """``x`` where positive, else ``weight * x``, with a learnt ``weight`` (one, or one per
+    channel) that starts at ``init``.
+
+    >>> nn.PReLU(3).weight
+    Parameter containing:
+    tensor([0.2500, 0.2500, 0.2500], requires_grad=True)
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None,
+                 dtype: Any = None) -> None:
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(_creation.empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class RReLU(Module):
+    """The randomized leaky ReLU: in training each negative value gets a slope drawn from
+    ``U(lower, upper)``, in eval the mean slope.
+
+    >>> nn.RReLU(0.1, 0.3)
+    RReLU(lower=0.1, upper=0.3)
+    """
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return _inplace(f"lower={self.lower}, upper={self.upper}", self.inplace)

@@ -27,7 +27,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 class _BatchNorm(Module):
@@ -120,5 +120,17 @@ class BatchNorm2d(_BatchNorm):
     """
 
     def _check_input_dim(self, x: Tensor) -> None:
-        if x.dim() != 4:
-            raise ValueError(f"expected 4D input (got {x.dim()}D input)")
+        if x.dim() != self._dims:
+            raise ValueError(f"expected {self._dims}D input (got {x.dim()}D input)")
+
+    _dims = 4
+
+
+class BatchNorm3d(BatchNorm2d):
+    """Batch norm of (batch, channels, depth, height, width) input.
+
+    >>> nn.BatchNorm3d(2)(minitorch.ones(2, 2, 1, 1, 3)).shape
+    torch.Size([2, 2, 1, 1, 3])
+    """
+
+    _dims = 5

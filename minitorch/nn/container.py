@@ -509,6 +509,18 @@ class ParameterDict(Module):
         """
         return getattr(self, key) if key in self._keys else default
 
+    def setdefault(self, key: str, default: Any | None = None) -> Any:
+        """The value of ``key``; if it has none, ``default`` stored under ``key`` first (a
+        tensor as a Parameter).
+
+        >>> nn.ParameterDict().setdefault("w", minitorch.ones(1))
+        Parameter containing:
+        tensor([1.], requires_grad=True)
+        """
+        if key not in self:
+            self[key] = default
+        return self[key]
+
     def pop(self, key: str) -> Any:
         """Remove ``key`` and return its value.
 

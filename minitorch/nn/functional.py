@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _call_form, _creation, _factories
@@ -29,6 +30,7 @@ from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6,
 from ..ops.activation_more import (
     celu,
     glu,
+    hardsigmoid,
     hardswish,
     mish,
     prelu,
@@ -41,12 +43,14 @@ from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adapti
 from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
 from ..ops.embedding_bag import embedding_bag
+from ..ops.hardshrink import hardshrink, softshrink
 from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
 from ..ops.normalize import layer_norm, normalize
 from ..ops.pad import pad
 from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ..ops.pointwise import DivScalar
+from ..ops.rrelu import rrelu
 from ..ops.special import softplus
 from ..ops.unfold import fold, unfold
 from .functional_attention import scaled_dot_product_attention
@@ -58,7 +62,7 @@ from .functional_conv import (
     max_pool2d,
     pool_out_size,
 )
-from .functional_conv1d import conv1d, max_pool1d, max_unpool2d
+from .functional_conv1d import conv1d, max_pool1d, max_unpool1d, max_unpool2d
 from .functional_grid import affine_grid, grid_sample
 from .functional_interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest
 from .functional_losses import (
@@ -94,6 +98,7 @@ from .functional_losses_more import (
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
     "adaptive_max_pool2d",
     "affine_grid",
     "alpha_dropout",
@@ -104,6 +109,7 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "celu",
+    "celu_",
     "conv1d",
     "conv2d",
     "conv3d",
@@ -126,6 +132,8 @@ __all__ = [
     "glu",
     "grid_sample",
     "gumbel_softmax",
+    "hardshrink",
+    "hardsigmoid",
     "hardswish",
     "hardtanh",
     "hardtanh_",
@@ -141,9 +149,12 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
+    "max_unpool1d",
     "max_unpool2d",
     "mish",
     "mse_loss",
@@ -162,18 +173,24 @@ __all__ = [
     "relu",
     "relu6",
     "relu_",
+    "rrelu",
+    "rrelu_",
     "scaled_dot_product_attention",
     "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
     "soft_margin_loss",
     "softmax",
+    "softmin",
     "softplus",
+    "softshrink",
     "softsign",
     "tanh",
     "tanhshrink",
     "threshold",
+    "threshold_",
     "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
     "unfold",
@@ -263,19 +280,23 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu()
 
 
-def _inplace_form(fn: Any) -> Any:
-    """``F.<fn>_(input, ...)``: ``fn(input, ..., inplace=True)``, as torch's in-place forms."""
+def _inplace_form(fn: Any, example: str = "") -> Any:
+    """``F.<fn>_(input, ...)``: ``fn(input, ..., inplace=True)``, as torch's in-place forms
+    (``example``: the arguments after the input in its docstring's example)."""
 
     def inplace(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return fn(input, *args, **kwargs, inplace=True)
 
     inplace.__name__ = f"{fn.__name__}_"
     inplace.__doc__ = f"In-place ``{fn.__name__}``.\n\n    >>> F.{fn.__name__}_(" \
-                      f"minitorch.tensor([-1., 2.])).shape\n    torch.Size([2])\n    "
+                      f"minitorch.tensor([-1., 2.]){example}).shape\n    torch.Size([2])\n    "
     return inplace
 
 
-relu_, elu_, leaky_relu_, hardtanh_ = map(_inplace_form, (relu, elu, leaky_relu, hardtanh))
+relu_, elu_, leaky_relu_, hardtanh_, selu_, celu_ = map(
+    _inplace_form, (relu, elu, leaky_relu, hardtanh, selu, celu))
+threshold_ = _inplace_form(threshold, ", 0., 1.")
+rrelu_ = _inplace_form(rrelu)
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -315,6 +336,33 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
     return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any,
+                        return_indices: bool = False) -> Any:
+    """The maxima of ``output_size`` adaptive windows along the last dim (and, with
+    ``return_indices``, where they are: ``minitorch.adaptive_max_pool1d``).
+
+    >>> F.adaptive_max_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 1)
+    tensor([[3.]])
+    """
+    from .. import _nn_functions  # it reads this module's functions at its import
+
+    values, indices = _nn_functions.adaptive_max_pool1d(input, output_size)
+    return (values, indices) if return_indices else values
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: Any = None) -> Tensor:
+    """``softmax(-x, dim)`` (nodes ``SoftmaxBackward0`` over ``NegBackward0``).
+
+    >>> F.softmin(minitorch.tensor([0., 0.]), dim=0)
+    tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        _args.python_attribute(input, "dim")
+        dim = _softmax_dim("softmin", input.dim())
+    return (-input).softmax(dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
@@ -604,6 +652,46 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     out = avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, kernel if steps is None else steps),
                      (0, pad), ceil_mode, count_include_pad)
     return out.squeeze(-2)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each window of the last dim: torch's composition,
+    ``(kernel · avg_pool1d(x ** p)) ** (1 / p)`` (a max pool of ``|x|`` for ``p = ±inf``).
+
+    >>> F.lp_pool1d(minitorch.tensor([[3., 4., 0., 1.]]), 2, 2)
+    tensor([[5., 1.]])
+    """
+    return _lp_pool(avg_pool1d, max_pool1d, input, norm_type, kernel_size, stride, ceil_mode,
+                    kernel_size)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each window of the last two dims (see :func:`lp_pool1d`).
+
+    >>> F.lp_pool2d(minitorch.tensor([[[3., 4.], [0., 0.]]]), 2, 2)
+    tensor([[[5.]]])
+    """
+    # torch's _pair: a sequence as it is, anything else twice
+    kw, kh = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * 2
+    return _lp_pool(avg_pool2d, max_pool2d, input, norm_type, kernel_size, stride, ceil_mode,
+                    kw * kh)
+
+
+def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kernel_size: Any,
+             stride: Any, ceil_mode: bool, window: Any) -> Tensor:
+    """torch's lp_pool1d/2d, step for step (so its graph's nodes)."""
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (out.sign() * relu(out.abs())).mul(window).pow(1.0 / norm_type)
 
 
 def _one_int(value: Any, name: str, position: int) -> int:

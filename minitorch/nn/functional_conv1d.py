@@ -1,5 +1,5 @@
 """``conv1d`` and ``max_pool1d``: the 2-d operations on ``(N, C, 1, L)``, as torch runs them;
-and ``max_unpool2d``, ``max_pool2d``'s inverse.
+and ``max_unpool2d``, ``max_pool2d``'s inverse (``max_unpool1d`` through it).
 
 torch's 1-d convolution is its 2-d kernels on the input with a height of one (one
 ``ConvolutionBackward0`` node); its ``max_pool1d`` is ``max_pool2d`` of ``input.unsqueeze(-2)``
@@ -21,7 +21,7 @@ from .._tensor import Tensor
 from ..ops.unpool import MaxUnpool2D
 from .functional_conv import CONV_SIGNATURES, convolution, max_pool2d, pair, single
 
-__all__ = ["conv1d", "max_pool1d", "max_unpool2d"]
+__all__ = ["conv1d", "max_pool1d", "max_unpool1d", "max_unpool2d"]
 
 
 def _check_unpool(input: Tensor, indices: Tensor) -> None:
@@ -149,22 +149,45 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
     """
     kernel = pair(kernel_size, "kernel_size")
     stride = kernel if stride is None else pair(stride, "stride")
-    padding = pair(padding)
-    default = [(input.shape[-2 + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
-               for d in range(2)]
-    if output_size is None:
-        size = tuple(default)
-    else:
-        if len(output_size) == 4:
-            output_size = output_size[2:]
-        if len(output_size) != 2:
-            raise ValueError("output_size should be a sequence containing 2 or 4 elements, but "
-                             f"it has a length of '{len(output_size)}'")
-        size = tuple(output_size)
-        for d in range(2):
-            low, high = default[d] - stride[d], default[d] + stride[d]
-            if not low < size[d] < high:
-                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must '
-                                 f"be between {low} and {high})")
+    size = _unpool_output_size(input, kernel, stride, pair(padding), output_size)
     _check_unpool(input, indices)
     return MaxUnpool2D.apply(input, indices, size=size)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,
+                 padding: Any = 0, output_size: Any = None) -> Tensor:
+    """``max_pool1d``'s inverse: torch's route, ``max_unpool2d`` of a width-1 input,
+    squeezed back (nodes ``SqueezeBackward1`` over ``MaxUnpool2DBackward0``).
+
+    >>> v, i = F.max_pool1d(minitorch.tensor([[[1., 3., 2., 0.]]]), 2, return_indices=True)
+    >>> F.max_unpool1d(v, i, 2)
+    tensor([[[0., 3., 2., 0.]]])
+    """
+    kernel = single(kernel_size, "kernel_size")
+    stride = kernel if stride is None else single(stride, "stride")
+    size = _unpool_output_size(input, kernel, stride, single(padding), output_size)
+    input, indices = input.unsqueeze(-1), indices.unsqueeze(-1)
+    _check_unpool(input, indices)  # torch's kernel: it takes the size as it is
+    return MaxUnpool2D.apply(input, indices, size=(*size, 1)).squeeze(-1)
+
+
+def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tuple,
+                        output_size: Any) -> tuple:
+    """torch's output size of an unpooling: from the pooling's geometry, or ``output_size``
+    (the spatial sizes, or with the batch and channel in front) within a stride of it."""
+    dims = len(kernel)
+    default = [(input.shape[-dims + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+               for d in range(dims)]
+    if output_size is None:
+        return tuple(default)
+    if len(output_size) == dims + 2:
+        output_size = output_size[2:]
+    if len(output_size) != dims:
+        raise ValueError(f"output_size should be a sequence containing {dims} or {dims + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(dims):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{low} and {high})")
+    return tuple(output_size)

@@ -16,19 +16,22 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 
-from .. import _args, _mkl
-from .._creation import empty, eye
+from .. import _args, _creation, _mkl
+from .._creation import empty
 from .._factories import empty_like
 from .._random import randperm
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..ops.pointwise import where
 
-__all__ = ["calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_",
-           "kaiming_uniform_", "normal_", "ones_", "orthogonal_", "sparse_", "trunc_normal_",
-           "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+__all__ = ["calculate_gain", "constant", "constant_", "dirac", "dirac_", "eye", "eye_",
+           "kaiming_normal", "kaiming_normal_", "kaiming_uniform", "kaiming_uniform_", "normal",
+           "normal_", "ones_", "orthogonal", "orthogonal_", "sparse", "sparse_",
+           "trunc_normal_", "uniform", "uniform_", "xavier_normal", "xavier_normal_",
+           "xavier_uniform", "xavier_uniform_", "zeros_"]
 
 
 def _fill_(tensor: Tensor, values: Tensor) -> Tensor:
@@ -161,7 +164,7 @@ def eye_(tensor: Tensor) -> Tensor:
     """
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    return _fill_(tensor, eye(*tensor.shape, dtype=tensor.dtype))
+    return _fill_(tensor, _creation.eye(*tensor.shape, dtype=tensor.dtype))
 
 
 def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
@@ -266,8 +269,12 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _fans(tensor: Tensor) -> tuple[int, int]:
-    """(fan_in, fan_out): inputs and outputs feeding one weight entry of a layer."""
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """(fan_in, fan_out): inputs and outputs feeding one weight entry of a layer.
+
+    >>> nn.init._calculate_fan_in_and_fan_out(minitorch.empty(4, 3, 5))
+    (15, 20)
+    """
     if tensor.dim() < 2:
         raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
                          "dimensions")
@@ -275,12 +282,22 @@ def _fans(tensor: Tensor) -> tuple[int, int]:
     return tensor.shape[1] * receptive, tensor.shape[0] * receptive
 
 
-def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    """``fan_in`` or ``fan_out`` of ``tensor``, as ``mode`` names.
+
+    >>> nn.init._calculate_correct_fan(minitorch.empty(4, 3), "fan_out")
+    4
+    """
     mode = mode.lower()  # as torch: a mode that is no string fails here
     if mode not in ("fan_in", "fan_out"):
         raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
-    fan_in, fan_out = _fans(tensor)
-    return calculate_gain(nonlinearity, a) / math.sqrt(fan_in if mode == "fan_in" else fan_out)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+    fan = _calculate_correct_fan(tensor, mode)  # torch's order: the mode's errors first
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
 
 def _empty(tensor: Tensor) -> bool:
@@ -327,7 +344,7 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) ->
     >>> bool(minitorch.all(nn.init.xavier_uniform_(minitorch.empty(3, 3)).abs() <= 1))
     True
     """
-    fan_in, fan_out = _fans(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
     return uniform_(tensor, -bound, bound, generator)
 
@@ -338,7 +355,7 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> 
     >>> nn.init.xavier_normal_(minitorch.empty(3, 3)).shape
     torch.Size([3, 3])
     """
-    fan_in, fan_out = _fans(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
 
 
@@ -353,6 +370,47 @@ def _reset_layer(weight: Tensor, bias: Tensor | None) -> None:
     """
     kaiming_uniform_(weight, a=math.sqrt(5))
     if bias is not None:
-        fan_in = _fans(weight)[0]
+        fan_in = _calculate_fan_in_and_fan_out(weight)[0]
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
         uniform_(bias, -bound, bound)
+
+
+def _make_deprecate(method: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """torch's old name for ``method`` (its name without the trailing ``_``): it warns with
+    a ``FutureWarning`` and calls ``method``.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     w = nn.init.constant(minitorch.empty(2), 3.)
+    >>> caught[0].category.__name__, w
+    ('FutureWarning', tensor([3., 3.]))
+    """
+    new_name = method.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args: Any, **kwargs: Any) -> Tensor:
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
+                      f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
+        return method(*args, **kwargs)
+
+    deprecated_init.__doc__ = f"""{old_name}(...): deprecated, see :func:`{new_name}`.
+
+    >>> nn.init.{old_name}.__name__
+    '{old_name}'
+    """
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)

@@ -127,6 +127,7 @@ class Module:
         set_(self, "_state_dict_pre_hooks", {})
         set_(self, "_state_dict_hooks", {})
         set_(self, "_load_state_dict_pre_hooks", {})
+        set_(self, "_load_state_dict_post_hooks", {})
         set_(self, "_backward_pre_hooks", {})
         set_(self, "_backward_hooks", {})
         set_(self, "_non_full_backward_hooks", {})
@@ -647,6 +648,17 @@ class Module:
         """
         return self.to(float16)
 
+    def bfloat16(self) -> Module:
+        """torch's conversion to bfloat16, a dtype minitorch does not have: refused.
+
+        >>> nn.Linear(1, 1).bfloat16()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        NotImplementedError: Module.bfloat16(): torch's bfloat16 is not supported in minitorch...
+        """
+        raise NotImplementedError("Module.bfloat16(): torch's bfloat16 is not supported in "
+                                  "minitorch; its floating dtypes are float16, float32 and "
+                                  "float64")
+
     def type(self, dst_type: Any) -> Module:
         """Convert every parameter and buffer (integer ones too) with ``Tensor.type``.
 
@@ -786,6 +798,7 @@ class Module:
             for key, target in own.items():
                 if key in state_dict:
                     errors += self._load_one(key, target, state_dict[key], assign)
+        _run_load_post_hooks(self, _IncompatibleKeys(missing, unexpected))
         if strict and unexpected:
             errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
         if strict and missing:
@@ -837,6 +850,20 @@ class Module:
         """torch's load pre-hook, given the module first only ``with_module``."""
         return add_hook(self._load_state_dict_pre_hooks,
                         functools.partial(hook, self) if with_module else hook)
+    def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Call ``hook(module, incompatible_keys)`` after ``load_state_dict`` has loaded the
+        module (a child's hooks before its parent's). The hook may edit
+        ``incompatible_keys.missing_keys`` and ``.unexpected_keys`` in place, which decides
+        what a strict load refuses; it must return None. Each hook sees the lists of the
+        whole load (torch's a child's hook sees only the keys met so far).
+
+        >>> lin = nn.Linear(1, 1)
+        >>> _ = lin.register_load_state_dict_post_hook(
+        ...     lambda m, keys: keys.missing_keys.clear())
+        >>> lin.load_state_dict({})
+        <All keys matched successfully>
+        """
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     # Buffers a state dict may leave out (torch's batch norms take their own
     # num_batches_tracked from a state dict that has none, as from before it existed).
@@ -895,6 +922,21 @@ class Module:
             return f"{type(self).__name__}({lines[0]})"
         body = "".join(f"\n  {line}" for line in lines + children)
         return f"{type(self).__name__}({body}\n)" if body else f"{type(self).__name__}()"
+
+
+def _run_load_post_hooks(module: Module, keys: _IncompatibleKeys) -> None:
+    """The load_state_dict post-hooks of ``module``'s tree, children first, as torch's
+    loader calls them."""
+    for child in module._modules.values():
+        if child is not None:
+            _run_load_post_hooks(child, keys)
+    # a module unpickled from before the hooks existed has no table of them
+    for hook in list(getattr(module, "_load_state_dict_post_hooks", {}).values()):
+        if hook(module, keys) is not None:
+            raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook``"
+                                 " are not expected to return new values, if "
+                                 "incompatible_keys need to be modified, it should be done "
+                                 "inplace.")
 
 
 def _indent(text: str) -> str:

@@ -19,9 +19,9 @@ from .functional_conv1d import max_pool1d, max_unpool2d
 from .functional_interpolate import interpolate
 from .module import Module
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d", "AvgPool2d",
-           "MaxPool1d", "MaxPool2d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d",
-           "UpsamplingNearest2d"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AvgPool1d", "AvgPool2d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
+           "MaxUnpool1d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
 def _single(value: Any) -> tuple:
@@ -135,6 +135,62 @@ class MaxUnpool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+class MaxUnpool1d(MaxUnpool2d):
+    """``max_unpool1d``: undo a ``MaxPool1d(return_indices=True)``.
+
+    >>> nn.MaxUnpool1d(2, stride=1)
+    MaxUnpool1d(kernel_size=(2,), stride=(1,), padding=(0,))
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        Module.__init__(self)
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+
+class _LPPool(Module):
+    """What LPPool1d and LPPool2d share: the norm, the window, its stride, ``ceil_mode``."""
+
+    def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type, self.kernel_size = norm_type, kernel_size
+        self.stride, self.ceil_mode = stride, ceil_mode
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self).function(input, float(self.norm_type), self.kernel_size,
+                                   self.stride, self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPool):
+    """The ``norm_type``-norm of each window of the last dim (``F.lp_pool1d``).
+
+    >>> nn.LPPool1d(2, 3, stride=2)
+    LPPool1d(norm_type=2, kernel_size=3, stride=2, ceil_mode=False)
+    """
+
+    function = staticmethod(F.lp_pool1d)
+
+
+class LPPool2d(_LPPool):
+    """The ``norm_type``-norm of each window of the last two dims (``F.lp_pool2d``).
+
+    >>> nn.LPPool2d(2, 2)(minitorch.tensor([[[3., 4.], [0., 0.]]]))
+    tensor([[[5.]]])
+    """
+
+    function = staticmethod(F.lp_pool2d)
+
+
 class _AdaptivePool(Module):
     """What the adaptive poolings share: a fixed ``output_size``, whatever the input's."""
 
@@ -183,6 +239,18 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+    """Max pooling of the last dim to a fixed ``output_size``; with ``return_indices`` also
+    where each maximum is.
+
+    >>> nn.AdaptiveMaxPool1d(2)(minitorch.tensor([[1., 3., 2., 0.]]))
+    tensor([[3., 2.]])
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
 
 
 class Upsample(Module):

@@ -1,7 +1,8 @@
-"""More activations: ``selu``, ``celu``, ``mish``, ``hardswish``, ``threshold``, ``glu``,
-``prelu``, ``softsign`` and ``tanhshrink``, with torch's nodes (``softsign`` and
-``tanhshrink`` are compositions in torch too, so their nodes are ``DivBackward0`` and
-``SubBackward0``). Gradients are written in Tensor operations: they differentiate again.
+"""More activations: ``selu``, ``celu``, ``mish``, ``hardswish``, ``hardsigmoid``,
+``threshold``, ``glu``, ``prelu``, ``softsign`` and ``tanhshrink``, with torch's nodes
+(``softsign`` and ``tanhshrink`` are compositions in torch too, so their nodes are
+``DivBackward0`` and ``SubBackward0``). Gradients are written in Tensor operations: they
+differentiate again.
 
 >>> import minitorch
 >>> import minitorch.nn.functional as F
@@ -17,13 +18,20 @@ from typing import Any
 from .. import _args
 from .._dtype import float64
 from .._tensor import Tensor
-from ..backend import cpu_math
+from ..backend import cpu_math, zero_where
 from ._base import Op, wrap
-from .activation import _IN_PLACE, _Activation, _activation, _check_kernel_dtype
-from .pointwise import sum_to, where
+from .activation import (
+    _IN_PLACE,
+    _Activation,
+    _activation,
+    _check_kernel_dtype,
+    _PiecewiseLinearBackward,
+)
+from .pointwise import _NoDerivative, sum_to, where
 
-__all__ = ["Celu", "CeluInplace", "Glu", "Hardswish", "Mish", "Prelu", "Selu", "SeluInplace",
-           "Threshold", "ThresholdInplace", "celu", "glu", "hardswish", "mish", "prelu", "selu",
+__all__ = ["Celu", "CeluInplace", "Glu", "Hardsigmoid", "HardsigmoidBackward", "Hardswish",
+           "Mish", "Prelu", "Selu", "SeluInplace", "Threshold", "ThresholdBackward",
+           "ThresholdInplace", "celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu",
            "softsign", "tanhshrink", "threshold"]
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -93,6 +101,35 @@ class Hardswish(_Activation):
         return where(x <= -3, 0.0, where(x < 3, g * (x / 3 + 0.5), g))
 
 
+class Hardsigmoid(_Activation):
+    node_name = "HardsigmoidBackward0"  # in place too: torch has no HardsigmoidBackward1
+    _profile_name = "aten::hardsigmoid"
+
+    @staticmethod
+    def compute(xp: Any, x: Any) -> Any:
+        return xp.clip(x + 3, 0, 6) / 6
+
+    @staticmethod
+    def gradient(g: Tensor, x: Tensor) -> Tensor:
+        return HardsigmoidBackward.on(g, x)
+
+
+_ONE_SIXTH = struct.unpack("f", struct.pack("f", 1 / 6))[0]  # torch's 1.0f / 6.0f, any dtype
+
+
+class HardsigmoidBackward(_NoDerivative):
+    """torch's kernel: ``g * (1/6)`` strictly inside (-3, 3), else 0; torch has no derivative
+    of it."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::hardsigmoid_backward"
+
+    @staticmethod
+    def compute(g: Tensor, x: Tensor) -> Any:
+        x = x._data
+        return zero_where(g._xp, g._data * _ONE_SIXTH, ~((x > -3) & (x < 3)))
+
+
 class Threshold(_Activation):
     node_name = "ThresholdBackward0"
     _profile_name = "aten::threshold"
@@ -103,7 +140,16 @@ class Threshold(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, threshold: float, value: float) -> Tensor:
-        return where(x <= threshold, 0.0, g)
+        return ThresholdBackward.apply(g, x, threshold=threshold, value=value)
+
+
+class ThresholdBackward(_PiecewiseLinearBackward):
+    node_name = "ThresholdBackwardBackward0"
+    _profile_name = "aten::threshold_backward"
+
+    @staticmethod
+    def kernel(xp: Any, g: Any, x: Any, threshold: float, value: float) -> Any:
+        return zero_where(xp, g, x <= threshold)
 
 
 class SeluInplace(Selu):
@@ -167,6 +213,15 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     tensor([-0.3333,  0.6667])
     """
     return _activation("hardswish", Hardswish, input, inplace)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``relu6(x + 3) / 6``: 0 up to -3, 1 from 3 on, linear between.
+
+    >>> F.hardsigmoid(minitorch.tensor([-3., 0., 1.5]))
+    tensor([0.0000, 0.5000, 0.7500])
+    """
+    return _activation("hardsigmoid", Hardsigmoid, input, inplace)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:

@@ -1,5 +1,7 @@
 """``hardshrink``: ``x`` where ``|x| > lambd``, else 0, with torch's nodes for its gradient
-and the gradient of that (``HardshrinkBackward0``, ``HardshrinkBackwardBackward0``).
+and the gradient of that (``HardshrinkBackward0``, ``HardshrinkBackwardBackward0``); and
+``softshrink``, which also moves the kept values ``lambd`` towards 0 and has the same
+gradient (``SoftshrinkBackward0``, ``SoftshrinkBackwardBackward0``).
 
 >>> import minitorch
 >>> x = minitorch.tensor([-1., 0.2, 0.7], requires_grad=True)
@@ -12,15 +14,28 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._dtype import finfo
 from .._tensor import Tensor
 from ._base import Op, wrap
 
-__all__ = ["Hardshrink", "HardshrinkBackward", "hardshrink"]
+__all__ = ["Hardshrink", "HardshrinkBackward", "Softshrink", "SoftshrinkBackward", "hardshrink",
+           "softshrink"]
+
+
+def _vector_body(xp: Any, x: Any) -> Any:
+    """Where torch's CPU loop runs its vectorised form on ``x``: the values in blocks of 64
+    bytes from the start, in memory order; the rest (the tail) runs its scalar form. The two
+    differ on NaN and on the sign of a zero. (One thread's loop: tensors of fewer than 32768
+    values.)"""
+    block = 512 // xp.finfo(x.dtype).bits
+    index = xp.reshape(xp.arange(x.size), x.shape)
+    return index < x.size - x.size % block
 
 
 def _shrunk(xp: Any, x: Any, lambd: Any, kept: Any) -> Any:
-    """``kept`` where ``x`` is outside ``[-lambd, lambd]`` (NaN too), else 0."""
-    inside = (x >= -lambd) & (x <= lambd)
+    """``kept`` where ``x`` is outside ``[-lambd, lambd]``, else 0; NaN counts as outside in
+    torch's scalar tail and as inside in its vectorised body."""
+    inside = ((x >= -lambd) & (x <= lambd)) | (xp.isnan(x) & _vector_body(xp, x))
     return xp.where(inside, xp.zeros_like(kept), kept)
 
 
@@ -29,16 +44,20 @@ class Hardshrink(Op):
     saved_names = ("self",)
     _profile_name = "aten::hardshrink"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, lambd: Any) -> Tensor:
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, lambd: Any) -> Tensor:
         ctx.save_for_backward(a)
         ctx.lambd = lambd
-        return wrap(_shrunk(a._xp, a._data, lambd, a._data))
+        return wrap(cls.shrink(a._xp, a._data, lambd))
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def shrink(xp: Any, x: Any, lambd: Any) -> Any:
+        return xp.where((x >= -lambd) & (x <= lambd), xp.zeros_like(x), x)
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
-        return (HardshrinkBackward.apply(g, x, lambd=ctx.lambd),)
+        return (cls.gradient.apply(g, x, lambd=ctx.lambd),)
 
 
 class HardshrinkBackward(Op):
@@ -55,11 +74,34 @@ class HardshrinkBackward(Op):
         ctx.lambd = lambd
         return wrap(_shrunk(g._xp, x._data, lambd, g._data))
 
-    @staticmethod
-    def backward(ctx: Any, gg: Tensor) -> tuple:
+    @classmethod
+    def backward(cls, ctx: Any, gg: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
-        return (HardshrinkBackward.apply(gg, x, lambd=ctx.lambd) if ctx.needs_input_grad[0]
+        return (cls.apply(gg, x, lambd=ctx.lambd) if ctx.needs_input_grad[0]
                 else None, gg.new_zeros(gg.shape) if ctx.needs_input_grad[1] else None)
+
+
+Hardshrink.gradient = HardshrinkBackward
+
+
+class Softshrink(Hardshrink):
+    node_name = "SoftshrinkBackward0"
+    _profile_name = "aten::softshrink"
+
+    @staticmethod
+    def shrink(xp: Any, x: Any, lambd: Any) -> Any:
+        # torch's kernel: inside the band +0., or x * 0 in its scalar tail (-0. for a
+        # negative x); NaN stays NaN
+        band = xp.where(_vector_body(xp, x) & ~xp.isnan(x), xp.zeros_like(x), x * 0)
+        return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, band))
+
+
+class SoftshrinkBackward(HardshrinkBackward):
+    node_name = "SoftshrinkBackwardBackward0"
+    _profile_name = "aten::softshrink_backward"
+
+
+Softshrink.gradient = SoftshrinkBackward
 
 
 def hardshrink(input: Tensor, lambd: Any = 0.5) -> Tensor:
@@ -74,3 +116,20 @@ def hardshrink(input: Tensor, lambd: Any = 0.5) -> Tensor:
         raise NotImplementedError(f'"hardshrink_cpu" not implemented for '
                                   f"'{_args.legacy(input.dtype)}'")
     return Hardshrink.apply(input, lambd=lambd)
+
+
+def softshrink(input: Tensor, lambd: Any = 0.5) -> Tensor:
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0.
+
+    >>> minitorch.nn.functional.softshrink(minitorch.tensor([-2., 0.3, 1.]))
+    tensor([-1.5000,  0.0000,  0.5000])
+    """
+    _, lambd = _args.parsed("softshrink", ("tensor", input, "input", 1),
+                            ("number", lambd, "lambd", 2))
+    if not input.dtype.is_floating_point:
+        raise _args.not_implemented("softshrink_check", input.dtype)
+    largest = finfo(input.dtype).max
+    if not 0 <= lambd <= largest:
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
+                           f"{_args.legacy(input.dtype)}, but found {lambd:g}")
+    return Softshrink.apply(input, lambd=lambd)

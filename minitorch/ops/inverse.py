@@ -143,11 +143,12 @@ class Inv(Op):
     _profile_name = "aten::linalg_inv_ex"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, caller: str = "linalg.inv") -> Tensor:
+        """``caller``: the name a singular matrix's error starts with (tensorinv's: inv)."""
         xp = a._xp
         identity = xp.broadcast_to(xp.eye(a.shape[-1], dtype=a._data.dtype), a._data.shape)
         out = wrap(_solve(xp, a._data, identity, lambda where, k: (
-            f"linalg.inv: {where}The diagonal element {k} is zero, the inversion could not "
+            f"{caller}: {where}The diagonal element {k} is zero, the inversion could not "
             "be completed because the input matrix is singular.")))
         ctx.save_for_backward(out)
         return out

@@ -79,7 +79,10 @@ FwPrimal._backward_cls._torch_name = "torch::autograd::Identity"
 
 
 class ReshapeAlias(View):
-    """The view ``reshape`` makes with grad mode off: torch's ``aten::_reshape_alias``."""
+    """The view ``reshape`` makes with grad mode off: torch's ``aten::_reshape_alias``; its
+    node where torch's C++ functions reshape in grad mode (``linalg.tensorinv``)."""
+
+    node_name = "ReshapeAliasBackward0"
 
     _profile_name = "aten::_reshape_alias"
 
