@@ -1,0 +1,32 @@
+"""Bad input found by issue #21's fuzz D on new seeds (3305-3307), against live torch: each
+program runs on torch and on minitorch (``L``) and must end the same way (the value of ``R``,
+or the exception's type and message).
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import SETTINGS
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+_VALUES = ["L.tensor(5.)", "L.ones(3)", "L.ones(1)", "L.ones(4)", "L.ones(1, 3)", "L.ones(2, 3)",
+           "L.ones(0)", "L.ones(1, 1)", "L.ones(3, dtype=L.float64)", "L.tensor(5)"]
+
+
+@settings(SETTINGS, max_examples=80)
+@given(st.sampled_from(["L.zeros(3)", "L.zeros(())", "L.zeros(2, 3)", "L.zeros(0)",
+                        "L.zeros(1)", "L.zeros(3, requires_grad=True)"]),
+       st.sampled_from(["()", "[]"]), st.sampled_from(_VALUES), st.booleans(),
+       st.sampled_from(["x.index_put_", "x.index_put", "L.index_put"]))
+def test_index_put_without_indices_is_refused_as_torch(x: str, key: str, value: str,
+                                                       accumulate: bool, call: str) -> None:
+    """index_put with an empty index tuple: torch checks the value against the whole tensor,
+    then its kernel fails on the missing index (it never fills the whole tensor)."""
+    if call == "L.index_put":
+        program = f"x = {x}; R = L.index_put(x, {key}, {value}, accumulate={accumulate})"
+    else:
+        program = f"x = {x}; R = {call}({key}, {value}, accumulate={accumulate})"
+    if call == "x.index_put_" and "requires_grad" in x:
+        program = program.replace("x = ", "x = 1 * ", 1)
+    assert_as_torch(program)
