@@ -30,3 +30,15 @@ def test_index_put_without_indices_is_refused_as_torch(x: str, key: str, value: 
     if call == "x.index_put_" and "requires_grad" in x:
         program = program.replace("x = ", "x = 1 * ", 1)
     assert_as_torch(program)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.sampled_from(["x * {n}", "{n} * x", "x.mul({n})", "L.mul(x, {n})", "x / {n}",
+                        "x.div({n})"]),
+       st.sampled_from(["2", "2.5", "True", "-3"]), st.booleans())
+def test_saved_number_operand_as_torch(expr: str, number: str, freed: bool) -> None:
+    """A number operand of mul/div is saved as torch's wrapped-number tensor (int64, float64,
+    bool), and reading it after the graph was freed is torch's 'second time' error."""
+    free = "y.sum().backward(); " if freed else ""
+    assert_as_torch(f"x = L.ones(3, requires_grad=True); y = {expr.format(n=number)}; {free}"
+                    "R = y.grad_fn._saved_other")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import numbers
 import sys
 import traceback
 import warnings
@@ -134,8 +135,23 @@ class BackwardCFunction(Node, FunctionCtx):
                 if self._saved == () and self._to_save:
                     return self._to_save[i]
                 saved = self._saved[i] if i < len(self._saved) else None
+                if saved is None and key == "other":
+                    return self._saved_number()
                 return None if saved is None else saved.unpack(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _saved_number(self) -> T.Tensor | None:
+        """A number operand (``x * 2``'s 2) as torch saves it for ``_saved_other``: a 0-d
+        tensor of its Python type's dtype (int64, float64, bool), freed with the graph."""
+        number = getattr(self, "scalar", None)  # Mul's and Div's slot for it
+        if number is None:
+            return None
+        self._check_not_released()
+        from .._creation import tensor
+        from .._dtype import bool as bool_
+        from .._dtype import float64, int64
+        return tensor(number, dtype=bool_ if isinstance(number, bool) else
+                      int64 if isinstance(number, numbers.Integral) else float64)
 
     def _release(self) -> None:
         saved = self._saved
