@@ -306,6 +306,8 @@ def _randint_mismatch(args: tuple) -> TypeError:
     return _args.invalid_combination("randint", args, *_RANDINT_SIGNATURES)
 
 
+@_call_form.overloads(*(f"int n, *, {gen}Tensor out = None, {_CREATION_KEYWORDS}"
+                        for gen in ("torch.Generator generator, ", "")))
 def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0 .. n-1`` (int64).
@@ -314,6 +316,7 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     [0, 1, 2, 3]
     """
     n = _args.integer("randperm", n, "n", 1)
+    generator = _args.generator("randperm", generator)
     name = (_args.dtype("randperm", dtype) or D.int64).name  # every type before any value
     _args.non_negative("randperm", (n,))
     if name == "bool":

@@ -5,7 +5,7 @@ or the exception's type and message).
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import SETTINGS
 from test_bad_input_fuzz21b_oracle import assert_as_torch
@@ -42,3 +42,34 @@ def test_saved_number_operand_as_torch(expr: str, number: str, freed: bool) -> N
     free = "y.sum().backward(); " if freed else ""
     assert_as_torch(f"x = L.ones(3, requires_grad=True); y = {expr.format(n=number)}; {free}"
                     "R = y.grad_fn._saved_other")
+
+
+_FACTORIES = ["L.zeros(2)", "L.ones(2, 3)", "L.empty(0)", "L.full((2,), 1.5)", "L.arange(3)",
+              "L.eye(2)", "L.linspace(0, 1, 3)", "L.logspace(0, 1, 3)", "L.rand(2).shape",
+              "L.randn(2).shape", "L.randint(3, (2,)).shape", "L.randperm(3).sort().values",
+              "L.range(0, 2)", "L.zeros_like(L.ones(2))", "L.full_like(L.ones(2), 2)",
+              "L.empty_like(L.ones(2)).shape", "L.rand_like(L.ones(2)).shape",
+              "L.empty_strided((2,), (1,)).shape", "L.scalar_tensor(1.)",
+              "L.tril_indices(3, 3)", "L.tensor([1.])", "L.ones(2).new_zeros(2)",
+              "L.ones(2).new_full((2,), 3.)", "L.ones(2).new_tensor([1.])", "L.zeros(-1)",
+              "L.full((2,), 'a')", "L.zeros(2, dtype=3)"]
+_OPTIONS = ["layout=L.strided", "layout=None", "layout=1", "layout=L.contiguous_format",
+            "pin_memory=False", "pin_memory=None", "pin_memory=True", "pin_memory=1",
+            "out=None", "generator=None", "out=L.empty(3)", "out=L.empty(2, dtype=L.int64)"]
+
+
+@settings(SETTINGS, max_examples=150)
+@given(st.sampled_from(_FACTORIES), st.sampled_from(_OPTIONS))
+def test_factory_tensor_options_as_torch(call: str, option: str) -> None:
+    """torch's tensor-option keywords (layout, pin_memory, out) are taken, type-checked and
+    refused (pin_memory=True, without an accelerator) where its factory's signature has
+    them, and are unexpected keywords where it does not (generator= on zeros)."""
+    head, _, tail = call.partition(")")
+    args = head.split("(", 1)[1]
+    called = f"{head}{', ' if args.strip() else ''}{option}){tail}"
+    if option.startswith("out=L.empty"):  # (torch resizes ``out`` before its size check)
+        assume("-1" not in call)
+        called = f"o = {option[4:]}; R = ({called.replace(option, 'out=o')}, o.shape, o.dtype)"
+    else:
+        called = f"R = {called}"
+    assert_as_torch(called)
