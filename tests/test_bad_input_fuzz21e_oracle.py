@@ -5,10 +5,14 @@ or the exception's type and message).
 
 from __future__ import annotations
 
+import pytest
+import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import SETTINGS
 from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+import minitorch as mt
 
 _VALUES = ["L.tensor(5.)", "L.ones(3)", "L.ones(1)", "L.ones(4)", "L.ones(1, 3)", "L.ones(2, 3)",
            "L.ones(0)", "L.ones(1, 1)", "L.ones(3, dtype=L.float64)", "L.tensor(5)"]
@@ -73,3 +77,20 @@ def test_factory_tensor_options_as_torch(call: str, option: str) -> None:
     else:
         called = f"R = {called}"
     assert_as_torch(called)
+
+
+@pytest.mark.parametrize("program", [
+    "L.nn.utils.rnn.pack_padded_sequence(L.ones(3, 2, 1), L.tensor([5, 2]))",
+    "L.nn.utils.rnn.pack_padded_sequence(L.ones(3, 2, 1), [2, 5], enforce_sorted=False)",
+    "L.nn.utils.rnn.pack_padded_sequence(L.arange(8.).view(4, 2), L.tensor([3, 2]), "
+    "batch_first=True, enforce_sorted=False)",
+    "L.nn.utils.rnn.pack_padded_sequence(L.arange(8.).view(4, 2), [3], batch_first=True, "
+    "enforce_sorted=False)"])
+def test_pack_padded_sequence_length_past_the_input_is_refused(program: str) -> None:
+    """A length longer than the input's time steps: torch packs what lies past the input's
+    memory (undefined values, batch sizes that do not add up to its data); minitorch refuses
+    it plainly instead of failing inside numpy's indexing."""
+    torch_packed = eval(program, {"L": torch})  # accepted, with undefined contents
+    assert int(torch_packed.batch_sizes.sum()) > 0
+    with pytest.raises(RuntimeError, match="is longer than the input's"):
+        eval(program, {"L": mt})
