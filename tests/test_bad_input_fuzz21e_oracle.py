@@ -10,7 +10,7 @@ import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import SETTINGS
-from test_bad_input_fuzz21b_oracle import assert_as_torch
+from test_bad_input_fuzz21b_oracle import assert_as_torch, run
 
 import minitorch as mt
 
@@ -94,3 +94,23 @@ def test_pack_padded_sequence_length_past_the_input_is_refused(program: str) -> 
     assert int(torch_packed.batch_sizes.sum()) > 0
     with pytest.raises(RuntimeError, match="is longer than the input's"):
         eval(program, {"L": mt})
+
+
+_TO_ARGS = ["L.float64", "L.int64", "float", "'cpu'", "None", "True", "False", "1.5", "[1]",
+            "L.ones(1, dtype=L.int32)", "L.device('cpu')", "'b'"]
+_TO_KEYWORDS = ["", "dtype=L.float64", "device='cpu'", "copy=True", "non_blocking=1",
+                "foo=1", "copy=False, dtype=L.int32"]
+
+
+@settings(SETTINGS, max_examples=150)
+@given(st.lists(st.sampled_from(_TO_ARGS), max_size=5), st.sampled_from(_TO_KEYWORDS))
+def test_to_binds_torch_signatures(args: list, keywords: str) -> None:
+    """``Tensor.to`` binds its arguments to one of torch's three signatures (device and
+    dtype; dtype; tensor; each then non_blocking and copy) or refuses the combination as
+    torch's parser does, never reading a second dtype as the one to convert to."""
+    given_args = ", ".join([*args, *([keywords] if keywords else [])])
+    program = f"x = L.ones(2); y = x.to({given_args}); R = (y, y is x)"
+    if run(torch, program)[0] == "TypeError":  # (which signature torch words its refusal
+        assert run(mt, program)[0] == "TypeError", program  # by is not this test's point)
+    else:
+        assert_as_torch(program)
