@@ -114,3 +114,23 @@ def test_to_binds_torch_signatures(args: list, keywords: str) -> None:
         assert run(mt, program)[0] == "TypeError", program  # by is not this test's point)
     else:
         assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "m = L.nn.Sequential(L.nn.ReLU()); m += [L.nn.Tanh()]; R = repr(m)",
+    "m = L.nn.Sequential(L.nn.ReLU()); m += (); R = len(m)",
+    "R = repr(L.nn.Sequential(L.nn.ReLU()) + L.nn.Sequential(L.nn.Tanh(), L.nn.ReLU()))",
+    "m = L.nn.Sequential(L.nn.ReLU()); m += L.nn.Sequential(L.nn.Tanh()); R = repr(m)",
+    "m = L.nn.Sequential(L.nn.ReLU()); m += m; R = repr(m)",
+    "R = repr([L.nn.Tanh()] + L.nn.Sequential(L.nn.ReLU()))",
+    "m = L.nn.Sequential(L.nn.Linear(2, 2), L.nn.ReLU()); "
+    "R = [n for n, _ in m.named_modules(prefix=3)]",
+    "m = L.nn.Sequential(L.nn.Linear(2, 2)); R = [n for n, _ in m.named_modules(prefix='a')]",
+    "m = L.nn.Sequential(L.nn.Linear(2, 2)); R = [n for n, _ in m.named_parameters(prefix=3)]",
+    "R = L.nn.Hardtanh(None, 1)", "R = L.nn.Hardtanh(1, 1)", "R = L.nn.Hardtanh(1, None)",
+    "R = repr(L.nn.Hardtanh(-2, 2))"])
+def test_module_python_checks_as_torch(program: str) -> None:
+    """torch's Python-level checks of nn containers and modules: Sequential's + and += take
+    only a Sequential (a list is refused, not appended), a non-str prefix fails in its own
+    concatenation, Hardtanh compares its bounds as torch does."""
+    assert_as_torch(program)

@@ -375,7 +375,7 @@ class Module:
         yield prefix, self
         for name, child in self._modules.items():
             if child is not None:
-                child_prefix = f"{prefix}.{name}" if prefix else name
+                child_prefix = prefix + ("." if prefix else "") + name  # torch's own expression
                 yield from child.named_modules(memo, child_prefix, remove_duplicate)
 
     def get_parameter(self, target: str) -> Any:
