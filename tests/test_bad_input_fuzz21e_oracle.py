@@ -134,3 +134,21 @@ def test_module_python_checks_as_torch(program: str) -> None:
     only a Sequential (a list is refused, not appended), a non-str prefix fails in its own
     concatenation, Hardtanh compares its bounds as torch does."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "opt = L.optim.Adagrad([w], lr=0.1); w.grad = None; opt.step(); "
+    "R = (w, opt.state_dict()['state'])",
+    "opt = L.optim.Adagrad([w], lr=0.1, initial_accumulator_value=0.5); R = opt.state_dict()",
+    "opt = L.optim.Adagrad([w], lr=0.1); opt.add_param_group({'params': [v], "
+    "'initial_accumulator_value': 2.}); (w.sum() + v.sum()).backward(); opt.step(); "
+    "R = (w, v, opt.state_dict())",
+    "opt = L.optim.Adagrad([w]); sd = opt.state_dict(); sd['state'][0]['step'] = 3; "
+    "b = L.optim.Adagrad([w]); b.load_state_dict(sd); R = b.state_dict()",
+    "opt = L.optim.Adagrad([w]); sd = opt.state_dict(); sd['state'][0].pop('sum'); "
+    "b = L.optim.Adagrad([w]); b.load_state_dict(sd); (w * w).sum().backward(); b.step()"])
+def test_adagrad_state_from_its_constructor_as_torch(program: str) -> None:
+    """Adagrad fills each parameter's state (step 0, the initial sum) in its constructor, as
+    torch's: a step with no gradient and a state_dict before any step show it."""
+    assert_as_torch("w = L.tensor([1., -2., 3.], requires_grad=True)\n"
+                    "v = L.tensor([0.5, 0.25], requires_grad=True)\n" + program)
