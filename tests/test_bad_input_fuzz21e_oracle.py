@@ -152,3 +152,24 @@ def test_adagrad_state_from_its_constructor_as_torch(program: str) -> None:
     torch's: a step with no gradient and a state_dict before any step show it."""
     assert_as_torch("w = L.tensor([1., -2., 3.], requires_grad=True)\n"
                     "v = L.tensor([0.5, 0.25], requires_grad=True)\n" + program)
+
+
+_OPTIMIZERS = ["SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "Adamax", "NAdam", "RAdam",
+               "Adadelta"]
+_FLAGS = ["fused=True, foreach=True", "fused=True, differentiable=True", "fused=True",
+          "capturable=True", "differentiable=True", "foreach=True", "fused=False, foreach=True",
+          "betas=(0.9, 0.999, 0.5)", "betas=[0.9, 0.99]"]
+
+
+@settings(SETTINGS, max_examples=80)
+@given(st.sampled_from(_OPTIMIZERS), st.sampled_from(_FLAGS), st.booleans(), st.booleans())
+def test_optimizer_flags_refused_as_torch(name: str, flags: str, step: bool,
+                                          empty: bool) -> None:
+    """torch's refusals of an optimizer's flags: fused with foreach or differentiable at
+    construction; at the step, capturable=True on the CPU, differentiable=True writing into
+    a leaf that requires grad, and betas that do not unpack into two (for every group, one
+    without parameters too)."""
+    params = '[{"params": []}]' if empty else "[w]"
+    then = "(w * w).sum().backward(); opt.step(); " if step else ""
+    assert_as_torch(f"w = L.tensor([1., -2., 3.], requires_grad=True); "
+                    f"opt = L.optim.{name}({params}, lr=0.1, {flags}); {then}R = w")

@@ -160,6 +160,8 @@ class Adadelta(ElementwiseOptimizer):
     0.9
     """
 
+    _capturable_devices = ("cuda", "xpu", "hpu", "privateuseone")  # torch's list here
+
     _settings = ("lr", "rho", "eps", "weight_decay", "foreach", "maximize", "differentiable",
                  "capturable")
     _state = ("square_avg", "acc_delta", "step")
