@@ -173,3 +173,14 @@ def test_optimizer_flags_refused_as_torch(name: str, flags: str, step: bool,
     then = "(w * w).sum().backward(); opt.step(); " if step else ""
     assert_as_torch(f"w = L.tensor([1., -2., 3.], requires_grad=True); "
                     f"opt = L.optim.{name}({params}, lr=0.1, {flags}); {then}R = w")
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "Adagrad", "RMSprop", "NAdam"])
+@pytest.mark.parametrize("args", ["(1,)", "()", "({'a': 1},)", "(None,)"])
+def test_step_pre_hook_replacing_self_fails_as_torch(name: str, args: str) -> None:
+    """A step pre-hook that replaces the optimizer in the step's arguments: torch's
+    grad-mode wrapper reads ``self.defaults['differentiable']`` from what it got."""
+    assert_as_torch(f"w = L.tensor([1., -2., 3.], requires_grad=True)\n"
+                    f"opt = L.optim.{name}([w], lr=0.1)\n(w * w).sum().backward()\n"
+                    f"h = opt.register_step_pre_hook(lambda o, args, kwargs: ({args}, {{}}))\n"
+                    "opt.step()\nR = w")

@@ -80,8 +80,8 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
                     raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
                                        f"new_kwargs), but got {result}.")
                 args, kwargs = result
-        if not args and self._step_reads_self:  # torch's grad-mode wrapper reads args[0]
-            raise IndexError("tuple index out of range")
+        if self._step_reads_self:  # torch's grad-mode wrapper reads its self from args: a
+            _ = args[0].defaults["differentiable"]  # hook's replacement fails as there
         out = step(*args, **kwargs)
         for hook in [*self._optimizer_step_post_hooks.values(),
                      *_global_step_post_hooks.values()]:
