@@ -404,6 +404,10 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     xp = input._xp
     if 0 in shape:
         return wrap(xp.zeros(shape, dtype=xp.int64))
+    if not categories:  # rows with no category: where each of torch's two draws stops
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity." if n == 1 else
+                           "invalid multinomial distribution (sum of probabilities <= 0)")
     if not replacement or n == 1:
         return _largest_over_exponential(input, n, generator)
     return wrap(_cumulative_lookup(input._data, n, generator))

@@ -184,3 +184,20 @@ def test_step_pre_hook_replacing_self_fails_as_torch(name: str, args: str) -> No
                     f"opt = L.optim.{name}([w], lr=0.1)\n(w * w).sum().backward()\n"
                     f"h = opt.register_step_pre_hook(lambda o, args, kwargs: ({args}, {{}}))\n"
                     "opt.step()\nR = w")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.multinomial(L.tensor([], dtype=L.float64), 3, True)",
+    "R = L.multinomial(L.tensor([]), 1, True)", "R = L.multinomial(L.zeros(2, 0), 3, True)",
+    "R = L.multinomial(L.zeros(2, 0), 1, True)", "R = L.multinomial(L.zeros(0, 0), 3, True)",
+    "R = list(L.utils.data.WeightedRandomSampler([], 3, replacement=True, "
+    "generator=L.Generator().manual_seed(0)))",
+    "x = L.zeros((0, 3), requires_grad=True); y = L.nn.functional.soft_margin_loss(x, "
+    "L.zeros(0, 3)); y.backward(); R = (y, x.grad)",
+    "x = L.zeros((0, 3), requires_grad=True); y = L.nn.functional.soft_margin_loss(x, "
+    "L.zeros(0, 3), reduction='sum'); y.backward(); R = (y, x.grad)"])
+def test_empty_inputs_as_torch(program: str) -> None:
+    """Empty inputs: multinomial over no category fails where torch's draw does (not in a
+    numpy reshape); soft_margin_loss of an empty batch has an empty gradient (no Python
+    division by zero)."""
+    assert_as_torch(program)

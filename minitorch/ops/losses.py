@@ -223,7 +223,8 @@ class SoftMarginLoss(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, t = ctx.saved_tensors
-        norm = 1.0 / x.numel() if ctx.reduction == "mean" else 1.0
+        # an empty input has an empty gradient: torch divides by zero into nothing
+        norm = 1.0 / (x.numel() or 1) if ctx.reduction == "mean" else 1.0
         z = (-t * x).exp()
         return (t * z) * -norm / (1 + z) * g, None
 
