@@ -201,3 +201,22 @@ def test_empty_inputs_as_torch(program: str) -> None:
     numpy reshape); soft_margin_loss of an empty batch has an empty gradient (no Python
     division by zero)."""
     assert_as_torch(program)
+
+
+_FN = ("class Fn(L.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n"
+       "        {body}\n    @staticmethod\n    def backward(ctx, g):\n        return g\n")
+
+
+@pytest.mark.parametrize("body", [
+    "return a.clone().requires_grad_()", "return a.requires_grad_()",
+    "return a.view(3).requires_grad_()", "return L.ones(2, requires_grad=True)", "return a",
+    "ctx.mark_dirty(a); return a.mul_(2)", "return a * 2"])
+@pytest.mark.parametrize("call", [
+    "x = L.ones(3); y = Fn.apply(x)",
+    "x = L.ones(3, requires_grad=True)\nwith L.no_grad():\n    y = Fn.apply(x * 1)"])
+def test_unrecorded_function_outputs_as_torch(body: str, call: str) -> None:
+    """A custom Function called where torch records nothing (no input requires grad, or
+    grad mode is off): an input returned is a new alias without grad, another output that
+    requires grad is detached in place (a view is left as it is)."""
+    assert_as_torch(_FN.format(body=body) + call +
+                    "\nR = (y, y is x, y.requires_grad, y.grad_fn is None, y.is_leaf)")

@@ -511,6 +511,7 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     outputs = _run_forward(cls, node, args, kwargs)
     if not record:
         _check_dirty(node, outputs if isinstance(outputs, tuple) else (outputs,))
+        outputs = _unrecorded(node, args, outputs)
     else:
         node.next_functions = tuple(a._edge() for a in args if isinstance(a, T.Tensor))
         node._input_shapes = tuple(
@@ -598,6 +599,23 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     outputs._set_grad_fn(node, 0)
     _finish(node, (outputs,))
     return outputs
+
+
+def _unrecorded(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
+    """The outputs (one or a tuple) of a call torch does not record (no input requires grad,
+    or grad mode is off) as torch gives them: an input returned comes back as a new alias
+    without grad (unless it was modified in place and needs none), any other output that
+    requires grad is detached in place, unless it is a view."""
+    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    given = []
+    for out in outs:
+        if isinstance(out, T.Tensor) and _among(out, args) and (
+                out.requires_grad or not _among(out, node.__dict__.get("_dirty", ()))):
+            out = out.detach()
+        elif isinstance(out, T.Tensor) and out.requires_grad and out._base is None:
+            out.detach_()
+        given.append(out)
+    return tuple(given) if isinstance(outputs, tuple) else given[0]
 
 
 def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:
