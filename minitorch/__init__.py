@@ -317,7 +317,8 @@ from .ops.reduction_more import (
 )
 from .ops.renorm import renorm
 from .ops.scaled_products import addbmm, addmv, addmv_, addr, baddbmm
-from .ops.scan import cumprod, cumsum, flip, prod
+from .ops.scan import cumprod, cumsum, prod
+from .ops.scan import flip_function as flip
 from .ops.scan_more import cummax, cummin, logcumsumexp
 from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack

@@ -220,3 +220,49 @@ def test_unrecorded_function_outputs_as_torch(body: str, call: str) -> None:
     requires grad is detached in place (a view is left as it is)."""
     assert_as_torch(_FN.format(body=body) + call +
                     "\nR = (y, y is x, y.requires_grad, y.grad_fn is None, y.is_leaf)")
+
+
+@settings(SETTINGS, max_examples=80)
+@given(st.sampled_from(["L.arange(24.).view(2, 3, 4)", "L.arange(24).view(2, 3, 4)",
+                        "L.zeros(2, 0, 3)"]),
+       st.sampled_from(["L.flip(x, {d})", "x.flip({d})", "L.nanmean(x, {d})",
+                        "x.nanmean({d}, dtype=L.int32)", "x.nanmean({d}, dtype=L.float64)",
+                        "L.std_mean(x, {d})", "L.var_mean(x, {d})"]),
+       st.sampled_from(["2", "(2,)", "[0, 1]", "(0, 'a')", "(1.0,)", "5", "(0, 0)"]))
+def test_reduction_argument_checks_in_torch_order(x: str, call: str, dims: str) -> None:
+    """torch's parser checks the dims' types first, then the op its dtypes and ranges:
+    ``torch.flip`` takes one tuple (the method also single ints), nanmean refuses an
+    integer input and an integer ``dtype``."""
+    program = f"x = {x}; R = {call.format(d=dims)}"
+    if run(torch, program)[0] == "TypeError":  # (its parser's exact wording aside)
+        assert run(mt, program)[0] == "TypeError", program
+    else:
+        assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.arange(24.).view(2, 3, 4).requires_grad_(); R = x.prod((1.0,), dtype=L.int32)",
+    "x = L.arange(24.).view(2, 3, 4).requires_grad_(); R = x.prod(5, dtype=L.int32)",
+    "x = L.arange(24.).view(2, 3, 4).requires_grad_(); R = x.prod(1, keepdim=1, "
+    "dtype=L.int32)",
+    "x = L.arange(24.).view(2, 3, 4); R = x.prod(1, dtype=L.int32)",
+    "R = L.nn.functional.kl_div(L.tensor(0.24, requires_grad=True), L.tensor([1, 0]), "
+    "reduction='elementwise_mean')",
+    "R = L.nn.functional.kl_div(L.tensor([0.24, 1.]), L.tensor([1., 0]), "
+    "reduction='elementwise_mean')",
+    "R = L.nn.functional.kl_div(L.tensor([0.24, 1.]), L.tensor([1., 0]), size_average=False)",
+    "R = L.nn.functional.kl_div(L.tensor([0.24, 1.], requires_grad=True), L.tensor([1., 0]), "
+    "reduce=False, reduction='batchmean')",
+    "R = L.nn.functional.kl_div(L.tensor([1, 2]), L.tensor([1., 0]), reduction='bad')",
+    "x = L.arange(6).view(2, 3); R = x.put_(L.tensor([[0, 1]]), L.tensor([9.]), "
+    "accumulate=True)",
+    "x = L.arange(6).view(2, 3); R = x.put_(L.tensor([[0., 1]]), L.tensor([9.]))",
+    "x = L.arange(6.).view(2, 3); R = x.put_(L.tensor([0]), L.tensor([9, 8]))",
+    "x = L.arange(6.).view(2, 3); R = x.put_(L.tensor([0]), L.tensor([9., 8]))",
+    "x = L.arange(6.).view(2, 3); R = x.put(L.tensor([7]), L.tensor([9.]))"])
+def test_checks_in_torch_order(program: str) -> None:
+    """Which refusal comes first, as in torch: prod's dim type before the dtype conversion,
+    kl_div's reduction read as torch's (a deprecated 'elementwise_mean' or size_average
+    taken; batchmean divides after any) before its integral-input check, put_'s dtypes
+    before its counts."""
+    assert_as_torch(program)

@@ -89,11 +89,15 @@ class Put(Op):
         return grad_self, None, grad_source if ctx.needs_input_grad[2] else None
 
 
-def _check_flat_index(fn: str, input: Tensor, index: Tensor) -> None:
-    """torch's checks of ``take``/``put``'s index: int64, and in range of the elements."""
+def _check_long_index(fn: str, index: Tensor) -> None:
     if index.dtype.name != "int64":
         raise RuntimeError(f"{fn}(): Expected a long tensor for index, but got "
                            f"{_args.legacy(index.dtype)}")
+
+
+def _check_flat_index(fn: str, input: Tensor, index: Tensor) -> None:
+    """torch's checks of ``take``/``put``'s index: int64, and in range of the elements."""
+    _check_long_index(fn, index)
     n, data = input.numel(), index._data
     if not index.numel():
         return
@@ -125,14 +129,15 @@ def _put_checked(fn: str, input: Tensor, index: Any, source: Any, accumulate: An
     accumulate = _args.flag(fn, accumulate, "accumulate", 4)
     if fn.endswith("_"):
         check_inplace_allowed(input)
-    if source.numel() != index.numel():
-        raise IndexError("put_(): Expected source and index to have the same number of "
-                         f"elements, but got source.numel() = {source.numel()}, index.numel() = "
-                         f"{index.numel()}")
+    _check_long_index("put_", index)  # torch's order: the dtypes, then the counts
     if source.dtype is not input.dtype:
         raise RuntimeError("put_(): self and source expected to have the same dtype, but got "
                            f"self.dtype = {_args.legacy(input.dtype)} and source.dtype = "
                            f"{_args.legacy(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError("put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() = "
+                         f"{index.numel()}")
     _check_flat_index("put_", input, index)
     return accumulate
 
