@@ -266,3 +266,16 @@ def test_checks_in_torch_order(program: str) -> None:
     taken; batchmean divides after any) before its integral-input check, put_'s dtypes
     before its counts."""
     assert_as_torch(program)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.sampled_from(["L.tensor([0, 4, 5], dtype=L.uint8)", "L.tensor([0, 4, 5])",
+                        "L.tensor([True, False, True])", "L.tensor([0., 4., 5.])"]),
+       st.sampled_from(["bitwise_and_", "bitwise_or_", "bitwise_xor_", "bitwise_left_shift_",
+                        "bitwise_right_shift_"]),
+       st.sampled_from(["1.5", "2", "True", "L.tensor([1.5])", "L.tensor([3])",
+                        "L.tensor(True)"]))
+def test_inplace_bitwise_cast_check_as_torch(x: str, method: str, other: str) -> None:
+    """An in-place bitwise op or shift refuses a promoted result its tensor cannot hold
+    (torch's cast check) before the kernel's refusal of a float dtype."""
+    assert_as_torch(f"x = {x}; y = x.{method}({other}); R = (y is x, x)")
