@@ -135,7 +135,8 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
     tensor([7., 7.])
     """
     dtype = _args.dtype("full_like", dtype) or input.dtype
-    return full(tuple(input.shape), fill_value, dtype=dtype, device=device or input.device,
+    return full(tuple(input.shape), fill_value, dtype=dtype,
+                device=input.device if device is None else device,
                 requires_grad=requires_grad)
 
 
@@ -150,7 +151,7 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
     dtype = _args.dtype("empty_like", dtype) or input.dtype
     _layout.checked("empty_like", memory_format)  # (the new tensor is contiguous)
     return zeros(tuple(input.shape), dtype=dtype,
-                 device=device or input.device, requires_grad=requires_grad)
+                 device=input.device if device is None else device, requires_grad=requires_grad)
 
 
 def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -282,7 +283,8 @@ def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | 
     for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
         _args.int_tuple("new_empty_strided", value, name, position)
     return empty_strided(size, stride, dtype=_args.dtype("new_empty_strided", dtype) or
-                         self.dtype, device=device or self.device, requires_grad=requires_grad)
+                         self.dtype, device=self.device if device is None else device,
+                         requires_grad=requires_grad)
 
 
 # ---- the default device ---------------------------------------------------------------------
@@ -481,7 +483,8 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, **kwargs: Any) -> Tensor:
         try:
-            return options(*size, dtype=dtype or self.dtype, device=device or self.device,
+            return options(*size, dtype=dtype or self.dtype,
+                           device=self.device if device is None else device,
                            requires_grad=requires_grad, **kwargs)
         except TypeError as error:  # torch names the method in its argument errors
             raise TypeError(str(error).replace(f"{factory.__name__}()", f"new_{name}()", 1)
@@ -508,7 +511,8 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
             ".clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
         data = data.detach()
-    return _leaf(as_array(data, dtype or self.dtype, device or self.device), requires_grad)
+    where = self.device if device is None else device
+    return _leaf(as_array(data, dtype or self.dtype, where), requires_grad)
 
 
 _NEW_FORMS = ("*, torch.device device = None", "torch.Storage storage", "Tensor other",

@@ -485,7 +485,7 @@ def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
              device: Any = None, requires_grad: bool = False,
              memory_format: Any = None) -> Tensor:
         dtype = _args.dtype(like.__name__, dtype) or input.dtype
-        return kind(input.shape, dtype=dtype, device=device or input.device,
+        return kind(input.shape, dtype=dtype, device=input.device if device is None else device,
                     requires_grad=requires_grad, generator=generator)
 
     like.__name__ = f"{kind.__name__}_like"
@@ -516,7 +516,7 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | 
         low, high = 0, low
     _args.integers("randint_like", (low, "low", 2), (high, "high", 3))
     return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
-                   device=device or input.device, requires_grad=requires_grad)
+                   device=input.device if device is None else device, requires_grad=requires_grad)
 
 
 # ---- in-place samplers (Tensor methods) ---------------------------------------------------

@@ -279,3 +279,16 @@ def test_inplace_bitwise_cast_check_as_torch(x: str, method: str, other: str) ->
     """An in-place bitwise op or shift refuses a promoted result its tensor cannot hold
     (torch's cast check) before the kernel's refusal of a float dtype."""
     assert_as_torch(f"x = {x}; y = x.{method}({other}); R = (y is x, x)")
+
+
+@pytest.mark.parametrize("call", [
+    "L.ones(2).new_zeros(3, device={d})", "L.full_like(L.ones(2), 7, device={d})",
+    "L.zeros_like(L.ones(2), device={d})", "L.ones_like(L.ones(2), device={d})",
+    "L.rand_like(L.ones(2), device={d}).shape", "L.empty_like(L.ones(2), device={d}).shape",
+    "L.ones(2).new_tensor([1.], device={d})",
+    "L.ones(2).new_empty_strided((2,), (1,), device={d}).shape"])
+@pytest.mark.parametrize("device", ["0", "'cpu'", "None"])
+def test_like_factories_read_device_zero_as_torch(call: str, device: str) -> None:
+    """``device=0`` is a device (the first accelerator), not a missing one: the *_like and
+    new_* factories take the tensor's own device only for None."""
+    assert_as_torch(f"R = {call.format(d=device)}")
