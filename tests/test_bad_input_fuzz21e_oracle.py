@@ -292,3 +292,15 @@ def test_like_factories_read_device_zero_as_torch(call: str, device: str) -> Non
     """``device=0`` is a device (the first accelerator), not a missing one: the *_like and
     new_* factories take the tensor's own device only for None."""
     assert_as_torch(f"R = {call.format(d=device)}")
+
+
+@pytest.mark.parametrize("target", ["L.tensor([True, False, True])", "L.tensor([1, -1, 1])",
+                                    "L.tensor([1., -1., 1.])"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_soft_margin_loss_backward_negates_the_target_as_torch(target: str,
+                                                               reduction: str) -> None:
+    """soft_margin_loss takes a bool target forward; its backward negates the target as
+    given, as torch's, so a bool one meets torch's refusal of negating a bool."""
+    assert_as_torch(f"x = L.tensor([[0.69, 1.62, 0.37]], requires_grad=True); y = {target}\n"
+                    f"r = L.nn.functional.soft_margin_loss(x, y, reduction='{reduction}')\n"
+                    "r.sum().backward(); R = (r, x.grad)")
