@@ -105,6 +105,7 @@ from ._factories import (
     IntTensor,
     LongTensor,
     ShortTensor,
+    creation_options,
     empty_like,
     empty_strided,
     full_like,
@@ -318,7 +319,8 @@ from .ops.reduction_more import (
 )
 from .ops.renorm import renorm
 from .ops.scaled_products import addbmm, addmv, addmv_, addr, baddbmm
-from .ops.scan import cumprod, cumsum, flip, prod
+from .ops.scan import cumprod, cumsum, prod
+from .ops.scan import flip_function as flip
 from .ops.scan_more import cummax, cummin, logcumsumexp
 from .ops.selection import kthvalue, median, mode, msort, nanmedian
 from .ops.shape import cat, stack
@@ -361,6 +363,17 @@ ger = outer  # torch's older name
 __version__ = "0.1.0"
 
 zeros, ones, empty, rand, randn = (with_size_keyword(f) for f in (zeros, ones, empty, rand, randn))
+# torch's layout=, pin_memory= and out= keywords, where its signature has them
+(zeros, ones, empty, rand, randn, full, arange, eye, linspace, logspace, randint, randperm) = (
+    creation_options(f) for f in (zeros, ones, empty, rand, randn, full, arange, eye, linspace,
+                                  logspace, randint, randperm))
+range = creation_options(range, pin_memory=False)
+(zeros_like, ones_like, full_like, empty_like, rand_like, randn_like, randint_like,
+ empty_strided, scalar_tensor, tril_indices, triu_indices) = (
+    creation_options(f, out=False) for f in (
+        zeros_like, ones_like, full_like, empty_like, rand_like, randn_like, randint_like,
+        empty_strided, scalar_tensor, tril_indices, triu_indices))
+tensor = creation_options(tensor, layout=False, out=False)
 
 float = float32
 double = float64

@@ -432,7 +432,7 @@ def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     """
     dtype = _args.dtype("zeros_like", dtype) or t.dtype
     _layout.checked("zeros_like", memory_format)  # (the new tensor is contiguous)
-    return zeros(tuple(t.shape), dtype=dtype, device=device or t.device,
+    return zeros(tuple(t.shape), dtype=dtype, device=t.device if device is None else device,
                  requires_grad=requires_grad)
 
 
@@ -446,7 +446,7 @@ def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     tensor([1., 1.])
     """
     dtype = _args.dtype("ones_like", dtype) or t.dtype
-    return ones(tuple(t.shape), dtype=dtype, device=device or t.device,
+    return ones(tuple(t.shape), dtype=dtype, device=t.device if device is None else device,
                 requires_grad=requires_grad)
 
 

@@ -27,9 +27,9 @@ from .autograd import grad_mode
 from .ops import _fused
 
 __all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
-           "IntTensor", "LongTensor", "ShortTensor", "empty_like", "empty_strided",
-           "full_like", "get_default_device", "legacy_array", "linspace", "logspace",
-           "scalar_tensor", "set_default_device", "set_default_tensor_type",
+           "IntTensor", "LongTensor", "ShortTensor", "creation_options", "empty_like",
+           "empty_strided", "full_like", "get_default_device", "legacy_array", "linspace",
+           "logspace", "scalar_tensor", "set_default_device", "set_default_tensor_type",
            "with_size_keyword"]
 
 
@@ -135,7 +135,8 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
     tensor([7., 7.])
     """
     dtype = _args.dtype("full_like", dtype) or input.dtype
-    return full(tuple(input.shape), fill_value, dtype=dtype, device=device or input.device,
+    return full(tuple(input.shape), fill_value, dtype=dtype,
+                device=input.device if device is None else device,
                 requires_grad=requires_grad)
 
 
@@ -150,31 +151,60 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
     dtype = _args.dtype("empty_like", dtype) or input.dtype
     _layout.checked("empty_like", memory_format)  # (the new tensor is contiguous)
     return zeros(tuple(input.shape), dtype=dtype,
-                 device=device or input.device, requires_grad=requires_grad)
+                 device=input.device if device is None else device, requires_grad=requires_grad)
 
 
 def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    """``factory(*size)`` that also takes torch's ``size=`` and ``out=`` keywords.
+    """``factory(*size)`` that also takes torch's ``size=`` keyword.
 
     >>> with_size_keyword(minitorch.zeros)(size=(1, 2)).shape
     torch.Size([1, 2])
     """
 
     @functools.wraps(factory)
-    def sized(*args: Any, size: Any = None, generator: Any = None, out: Any = None,
-              **kwargs: Any) -> Tensor:
+    def sized(*args: Any, size: Any = None, **kwargs: Any) -> Tensor:
         if size is not None:
             if args:  # the positional sizes are parsed first
                 _args.size_types(factory.__name__, args)
                 raise TypeError(f"{factory.__name__}() got multiple values for argument 'size'")
             args = (size,)
-        if generator is not None:  # rand and randn draw from it
-            kwargs["generator"] = generator
-        if out is not None:
-            return _created_into(factory, args, kwargs, out)
         return factory(*args, **kwargs)
 
     return sized
+
+
+def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
+                     pin_memory: bool = True, out: bool = True) -> Callable[..., Tensor]:
+    """``factory`` taking torch's tensor options that minitorch answers one way, each where
+    its flag says torch's signature has it: ``layout`` (``strided``, minitorch's only one),
+    ``pin_memory`` (True refused once the factory's own checks pass: there is no pinned
+    memory without an accelerator; a meta tensor has none to pin) and ``out=``
+    (:func:`_created_into`).
+
+    >>> creation_options(minitorch.zeros)(2, layout=minitorch.strided, pin_memory=False)
+    tensor([0., 0.])
+    """
+    name = factory.__name__
+    options = {"layout": layout, "pin_memory": pin_memory, "out": out}
+
+    @functools.wraps(factory)
+    def made(*args: Any, **kwargs: Any) -> Tensor:
+        given = {k: kwargs.pop(k, None) for k, taken in options.items() if taken}
+        kind = given.get("layout")
+        _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
+        if kind is not None and (not isinstance(kind, _layout.layout) or
+                                 isinstance(kind, _layout.memory_format)):
+            raise TypeError(f"{name}(): argument 'layout' must be torch.layout, not "
+                            f"{_args.type_name(kind)}")
+        if _args.flag(name, given.get("pin_memory"), "pin_memory", none=True) and \
+                factory(*args, **kwargs).device.type != "meta":
+            raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
+                               "no pinned memory allocator is available on this system.")
+        if given.get("out") is not None:
+            return _created_into(factory, args, kwargs, given["out"])
+        return factory(*args, **kwargs)
+
+    return made
 
 
 def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
@@ -253,7 +283,8 @@ def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | 
     for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
         _args.int_tuple("new_empty_strided", value, name, position)
     return empty_strided(size, stride, dtype=_args.dtype("new_empty_strided", dtype) or
-                         self.dtype, device=device or self.device, requires_grad=requires_grad)
+                         self.dtype, device=self.device if device is None else device,
+                         requires_grad=requires_grad)
 
 
 # ---- the default device ---------------------------------------------------------------------
@@ -447,10 +478,13 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
 def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     """``Tensor.new_<name>``: ``factory`` with self's dtype and device unless given."""
 
+    options = creation_options(factory, out=False)
+
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, **kwargs: Any) -> Tensor:
         try:
-            return factory(*size, dtype=dtype or self.dtype, device=device or self.device,
+            return options(*size, dtype=dtype or self.dtype,
+                           device=self.device if device is None else device,
                            requires_grad=requires_grad, **kwargs)
         except TypeError as error:  # torch names the method in its argument errors
             raise TypeError(str(error).replace(f"{factory.__name__}()", f"new_{name}()", 1)
@@ -477,7 +511,8 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
             ".clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
         data = data.detach()
-    return _leaf(as_array(data, dtype or self.dtype, device or self.device), requires_grad)
+    where = self.device if device is None else device
+    return _leaf(as_array(data, dtype or self.dtype, where), requires_grad)
 
 
 _NEW_FORMS = ("*, torch.device device = None", "torch.Storage storage", "Tensor other",

@@ -306,6 +306,8 @@ def _randint_mismatch(args: tuple) -> TypeError:
     return _args.invalid_combination("randint", args, *_RANDINT_SIGNATURES)
 
 
+@_call_form.overloads(*(f"int n, *, {gen}Tensor out = None, {_CREATION_KEYWORDS}"
+                        for gen in ("torch.Generator generator, ", "")))
 def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0 .. n-1`` (int64).
@@ -314,6 +316,7 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     [0, 1, 2, 3]
     """
     n = _args.integer("randperm", n, "n", 1)
+    generator = _args.generator("randperm", generator)
     name = (_args.dtype("randperm", dtype) or D.int64).name  # every type before any value
     _args.non_negative("randperm", (n,))
     if name == "bool":
@@ -401,6 +404,10 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     xp = input._xp
     if 0 in shape:
         return wrap(xp.zeros(shape, dtype=xp.int64))
+    if not categories:  # rows with no category: where each of torch's two draws stops
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity." if n == 1 else
+                           "invalid multinomial distribution (sum of probabilities <= 0)")
     if not replacement or n == 1:
         return _largest_over_exponential(input, n, generator)
     return wrap(_cumulative_lookup(input._data, n, generator))
@@ -478,7 +485,7 @@ def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
              device: Any = None, requires_grad: bool = False,
              memory_format: Any = None) -> Tensor:
         dtype = _args.dtype(like.__name__, dtype) or input.dtype
-        return kind(input.shape, dtype=dtype, device=device or input.device,
+        return kind(input.shape, dtype=dtype, device=input.device if device is None else device,
                     requires_grad=requires_grad, generator=generator)
 
     like.__name__ = f"{kind.__name__}_like"
@@ -509,7 +516,7 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | 
         low, high = 0, low
     _args.integers("randint_like", (low, "low", 2), (high, "high", 3))
     return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
-                   device=device or input.device, requires_grad=requires_grad)
+                   device=input.device if device is None else device, requires_grad=requires_grad)
 
 
 # ---- in-place samplers (Tensor methods) ---------------------------------------------------

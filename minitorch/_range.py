@@ -20,7 +20,7 @@ __all__ = ["range"]
 
 
 def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any = None,
-          requires_grad: bool = False, layout: Any = None) -> Any:
+          requires_grad: bool = False) -> Any:
     """``start, start + step, ...`` up to and including ``end``, in the default dtype (or
     ``dtype``); deprecated in torch: use ``arange``, which stops before ``end``.
 
@@ -31,7 +31,7 @@ def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any
     warnings.warn("torch.range is deprecated and will be removed in a future release because "
                   "its behavior is inconsistent with Python's range builtin. Instead, use "
                   "torch.arange, which produces values in [start, end).", UserWarning,
-                  stacklevel=3)
+                  stacklevel=4)  # the caller, past _call_form's and creation_options's
     start, end, step, dtype, requires_grad = _args.parsed(
         "range", ("number", start, "start", 1), ("number", end, "end", 2),
         ("number", step, "step", 3), ("dtype", dtype, "dtype", None),

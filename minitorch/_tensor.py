@@ -778,9 +778,9 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(1).to("cpu").device
         device(type='cpu')
         """
-        dtype, dev = _to_arguments(args, kwargs)
+        dtype, dev, copy = _to_arguments(args, kwargs)
         moves = dev is not None and dev != self.device
-        if not moves and (dtype is None or dtype is self.dtype) and not kwargs.get("copy"):
+        if not moves and (dtype is None or dtype is self.dtype) and not copy:
             if autograd.profiler._active is not None:  # torch records a to() that copies nothing
                 autograd.profiler._mark("aten::to")
             return self
@@ -983,23 +983,38 @@ _TO_SIGNATURES = tuple(
                            "torch.dtype dtype, ", "Tensor tensor, "))
 
 
-def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.device | None]:
-    """The dtype and device of a ``to(...)`` call: ``to(dtype)``, ``to(device, dtype)``,
-    ``to(other_tensor)``, or keywords."""
-    for flag in ("non_blocking", "copy"):
-        if not isinstance(kwargs.get(flag, False), bool):
-            raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
-    dtype, dev = kwargs.get("dtype"), kwargs.get("device")
-    if isinstance(dtype, type):
-        dtype = _args.dtype("to", dtype)
-    for a in args:
-        if isinstance(a, (D.dtype, type)):
-            dtype = _args.dtype("to", a)
-        elif isinstance(a, Tensor):
-            dtype, dev = a.dtype, a.device
-        elif a is not None:
-            dev = a
-    return dtype, backend.as_device(dev)
+def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.device | None,
+                                                      bool]:
+    """The dtype, device and copy flag of a ``to(...)`` call, bound to one of torch's three
+    signatures as its parser does: ``to(device=None, dtype=None, non_blocking, copy)``,
+    ``to(dtype, non_blocking, copy)``, ``to(tensor, non_blocking, copy)``; any other
+    combination (two dtypes, a dtype then a keyword dtype or device, ...) is its TypeError."""
+    if len(args) > 4:
+        raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were "
+                        "given")
+    first = args[0] if args else None
+    if isinstance(first, (bool, float)):  # torch's parser reads a Python scalar as its type
+        args = (type(first), *args[1:])
+        first = args[0]
+    leading = 1 if isinstance(first, (D.dtype, type, Tensor)) else 2
+    lead, flags = args[:leading], args[leading:]
+    named = [k for k in ("device", "dtype")[len(lead) if leading == 2 else 0:] if k in kwargs]
+    dtype = kwargs.get("dtype", lead[1] if leading == 2 and len(lead) > 1 else None)
+    dev = kwargs.get("device", lead[0] if leading == 2 and lead else None)
+    values = (*flags, kwargs.get("non_blocking", False), kwargs.get("copy", False))
+    if (leading == 1 and ({"dtype", "device"} & kwargs.keys())) or len(flags) > 2 or \
+            len(named) != len({"dtype", "device"} & kwargs.keys()) or \
+            any(not isinstance(v, bool) for v in values) or \
+            (dtype is not None and not isinstance(dtype, (D.dtype, type))) or \
+            not isinstance(dev, (str, int, backend.device, type(None))) or \
+            kwargs.keys() - {"dtype", "device", "non_blocking", "copy", "memory_format"}:
+        raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
+    if isinstance(first, Tensor):
+        dtype, dev = first.dtype, first.device
+    elif leading == 1:
+        dtype = first
+    copy = (flags[1] if len(flags) > 1 else False) or kwargs.get("copy", False)
+    return (None if dtype is None else _args.dtype("to", dtype)), backend.as_device(dev), copy
 
 
 def _cuda_device(device: Any) -> Any:

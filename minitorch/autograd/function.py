@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import numbers
 import sys
 import traceback
 import warnings
@@ -134,8 +135,23 @@ class BackwardCFunction(Node, FunctionCtx):
                 if self._saved == () and self._to_save:
                     return self._to_save[i]
                 saved = self._saved[i] if i < len(self._saved) else None
+                if saved is None and key == "other":
+                    return self._saved_number()
                 return None if saved is None else saved.unpack(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _saved_number(self) -> T.Tensor | None:
+        """A number operand (``x * 2``'s 2) as torch saves it for ``_saved_other``: a 0-d
+        tensor of its Python type's dtype (int64, float64, bool), freed with the graph."""
+        number = getattr(self, "scalar", None)  # Mul's and Div's slot for it
+        if number is None:
+            return None
+        self._check_not_released()
+        from .._creation import tensor
+        from .._dtype import bool as bool_
+        from .._dtype import float64, int64
+        return tensor(number, dtype=bool_ if isinstance(number, bool) else
+                      int64 if isinstance(number, numbers.Integral) else float64)
 
     def _release(self) -> None:
         saved = self._saved
@@ -504,6 +520,7 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     outputs = _run_forward(cls, node, args, kwargs)
     if not record:
         _check_dirty(node, outputs if isinstance(outputs, tuple) else (outputs,))
+        outputs = _unrecorded(node, args, outputs)
     else:
         node.next_functions = tuple(a._edge() for a in args if isinstance(a, T.Tensor))
         node._input_shapes = tuple(
@@ -591,6 +608,23 @@ def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     outputs._set_grad_fn(node, 0)
     _finish(node, (outputs,))
     return outputs
+
+
+def _unrecorded(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
+    """The outputs (one or a tuple) of a call torch does not record (no input requires grad,
+    or grad mode is off) as torch gives them: an input returned comes back as a new alias
+    without grad (unless it was modified in place and needs none), any other output that
+    requires grad is detached in place, unless it is a view."""
+    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    given = []
+    for out in outs:
+        if isinstance(out, T.Tensor) and _among(out, args) and (
+                out.requires_grad or not _among(out, node.__dict__.get("_dirty", ()))):
+            out = out.detach()
+        elif isinstance(out, T.Tensor) and out.requires_grad and out._base is None:
+            out.detach_()
+        given.append(out)
+    return tuple(given) if isinstance(outputs, tuple) else given[0]
 
 
 def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:

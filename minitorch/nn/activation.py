@@ -218,7 +218,9 @@ class Hardtanh(Module):
                  inplace: bool = False) -> None:
         super().__init__()
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
-        assert self.max_val > self.min_val
+        if self.max_val <= self.min_val:  # torch's comparison (its TypeError for a None too)
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val "
+                                 f"({self.min_val})")
 
     def forward(self, x: Tensor) -> Tensor:
         return F.hardtanh(x, self.min_val, self.max_val, self.inplace)

@@ -124,6 +124,26 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def __add__(self, other: Sequential) -> Sequential:
+        """A new Sequential of these modules, then ``other``'s.
+
+        >>> len(nn.Sequential(nn.ReLU()) + nn.Sequential(nn.Tanh()))
+        2
+        """
+        return Sequential(*self, *self._addend(other))
+
+    def __iadd__(self, other: Sequential) -> Sequential:
+        """``other``'s modules appended to this Sequential."""
+        return self.extend(self._addend(other))
+
+    @staticmethod
+    def _addend(other: Any) -> Sequential:
+        """``other`` if it is a Sequential, else torch's refusal."""
+        if not isinstance(other, Sequential):
+            raise ValueError("add operator supports only objects of Sequential class, but "
+                             f"{type(other)} is given.")
+        return other
+
     def __mul__(self, other: int) -> Sequential:
         """A new Sequential of these modules ``other`` times over (the same modules).
 

@@ -426,7 +426,7 @@ class Module:
         yield prefix, self
         for name, child in self._modules.items():
             if child is not None:
-                child_prefix = f"{prefix}.{name}" if prefix else name
+                child_prefix = prefix + ("." if prefix else "") + name  # torch's own expression
                 yield from child.named_modules(memo, child_prefix, remove_duplicate)
 
     def get_parameter(self, target: str) -> Any:
@@ -584,13 +584,13 @@ class Module:
         >>> nn.Linear(2, 1).to("cpu").weight.device
         device(type='cpu')
         """
-        dtype, device = _to_arguments(args, kwargs)
+        dtype, device, _ = _to_arguments(args, kwargs)
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                             f"desired dtype={dtype}")
 
         return self._convert(
-            lambda t: t.to(dtype if t.is_floating_point() else None, device))
+            lambda t: t.to(device, dtype if t.is_floating_point() else None))
 
     def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
         """Give parameters and buffers new, uninitialised memory on ``device`` (their shapes

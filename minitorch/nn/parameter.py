@@ -135,7 +135,7 @@ class _Uninitialized:
     def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
         """Become a ``cls_to_become`` of ``shape`` (uninitialized values, as ``empty``)."""
         data = _creation.empty(tuple(shape) if isinstance(shape, (tuple, list)) else shape,
-                               device=device or self.device,  # type: ignore[attr-defined]
+                               device=self.device if device is None else device,  # type: ignore[attr-defined]
                                dtype=dtype or self.dtype)  # type: ignore[attr-defined]
         self._data = data._data
         self.__class__ = self.cls_to_become

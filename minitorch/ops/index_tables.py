@@ -43,8 +43,8 @@ def _triangle(fn: str, row: Any, col: Any, offset: Any, dtype: Any, device: Any,
     return stack([rows, cols]).to(dtype)
 
 
-def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None,
-                 layout: Any = None) -> Tensor:
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None
+                 ) -> Tensor:
     """The coordinates (a 2 x N tensor: rows, then columns) of the lower triangle of a
     ``row`` x ``col`` matrix, on and below the diagonal ``offset``.
 
@@ -55,8 +55,8 @@ def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, devi
     return _triangle("tril_indices", row, col, offset, dtype, device, lower=True)
 
 
-def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None,
-                 layout: Any = None) -> Tensor:
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None
+                 ) -> Tensor:
     """The coordinates (a 2 x N tensor) of the upper triangle of a ``row`` x ``col`` matrix,
     on and above the diagonal ``offset``.
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, check_inplace_allowed
+from .._tensor import Tensor, check_inplace_allowed, expandable_to
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
-from .indexing import check_key, check_value_shape, readable_key
+from .indexing import check_key, check_put_dtype, check_value_shape, readable_key
 from .inplace import IndexPut
 from .shape import Index, tensor_list
 from .unique import unique
@@ -89,11 +89,15 @@ class Put(Op):
         return grad_self, None, grad_source if ctx.needs_input_grad[2] else None
 
 
-def _check_flat_index(fn: str, input: Tensor, index: Tensor) -> None:
-    """torch's checks of ``take``/``put``'s index: int64, and in range of the elements."""
+def _check_long_index(fn: str, index: Tensor) -> None:
     if index.dtype.name != "int64":
         raise RuntimeError(f"{fn}(): Expected a long tensor for index, but got "
                            f"{_args.legacy(index.dtype)}")
+
+
+def _check_flat_index(fn: str, input: Tensor, index: Tensor) -> None:
+    """torch's checks of ``take``/``put``'s index: int64, and in range of the elements."""
+    _check_long_index(fn, index)
     n, data = input.numel(), index._data
     if not index.numel():
         return
@@ -125,14 +129,15 @@ def _put_checked(fn: str, input: Tensor, index: Any, source: Any, accumulate: An
     accumulate = _args.flag(fn, accumulate, "accumulate", 4)
     if fn.endswith("_"):
         check_inplace_allowed(input)
-    if source.numel() != index.numel():
-        raise IndexError("put_(): Expected source and index to have the same number of "
-                         f"elements, but got source.numel() = {source.numel()}, index.numel() = "
-                         f"{index.numel()}")
+    _check_long_index("put_", index)  # torch's order: the dtypes, then the counts
     if source.dtype is not input.dtype:
         raise RuntimeError("put_(): self and source expected to have the same dtype, but got "
                            f"self.dtype = {_args.legacy(input.dtype)} and source.dtype = "
                            f"{_args.legacy(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError("put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() = "
+                         f"{index.numel()}")
     _check_flat_index("put_", input, index)
     return accumulate
 
@@ -393,10 +398,32 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")
+    if not indices:
+        _refuse_no_indices(input, values, accumulate)
     parts = check_key(input, tuple(indices), bounds=False)
     values = check_value_shape(input, parts, values)
     parts = check_key(input, tuple(indices))
     return readable_key(input, parts), values, accumulate
+
+
+def _refuse_no_indices(input: Tensor, values: Tensor, accumulate: bool) -> None:
+    """torch's refusal of ``index_put`` with no index tensor, where its kernel fails on the
+    missing index: a one-element value (not accumulated) goes to masked_fill_ first; any other
+    meets the value checks against the whole of ``input`` (no leading ones dropped), and only
+    an empty ``input`` gets through (nothing is written)."""
+    if not accumulate and values.numel() == 1:
+        if not input.dim():
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with "
+                               "dtype nullptr (uninitialized)")
+        raise RuntimeError("sym_strides() called on an undefined Tensor")
+    if not expandable_to(tuple(values.shape), tuple(input.shape)):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(input.shape)}")
+    check_put_dtype(input, values)
+    if input.numel():
+        raise RuntimeError(
+            'ntensor >= 3 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+            'cpu/IndexKernelUtils.h":8, please report a bug to PyTorch. ')
 
 
 def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:

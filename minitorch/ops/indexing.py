@@ -401,12 +401,18 @@ def check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
         expanded_shape(shape, target, _args.type_string(value.dtype))  # raises torch's error
     mask_fill = (len(arrays) == 1 and getattr(arrays[0], "ndim", 0) and _bool_array(arrays[0])
                  and value.numel() == 1)
-    if arrays and not mask_fill and value.dtype is not self.dtype:
+    if arrays and not mask_fill:
+        check_put_dtype(self, value)
+    return value if shape == value.shape else value.view(shape)
+
+
+def check_put_dtype(self: Tensor, value: Tensor) -> None:
+    """torch's index_put refusal of a value whose dtype is not ``self``'s."""
+    if value.dtype is not self.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{_args.legacy(self.dtype)} for the destination and {_args.legacy(value.dtype)} "
             "for the source.")
-    return value if shape == value.shape else value.view(shape)
 
 
 def _bool_array(part: Any) -> bool:

@@ -52,7 +52,7 @@ class Copy(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, dtype, device = ctx.src_meta
-        return g * 0, sum_to(g, shape).to(dtype, device)
+        return g * 0, sum_to(g, shape).to(device, dtype)
 
 
 def _device_if_other(src: Tensor, dst: Tensor) -> Any:
@@ -95,7 +95,7 @@ class CopySlices(Op):
             shape, dtype, device = ctx.value_meta
             from .shape import Index
 
-            grad_value = sum_to(Index.apply(g, key=ctx.key), shape).to(dtype, device)
+            grad_value = sum_to(Index.apply(g, key=ctx.key), shape).to(device, dtype)
         return g * mask, grad_value
 
 

@@ -142,13 +142,13 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
     >>> F.kl_div(p.log(), p, reduction="batchmean")
     tensor(0.)
     """
-    if size_average is not None or reduce is not None:
-        raise NotImplementedError("minitorch's kl_div takes reduction=, not the deprecated "
-                                  "size_average and reduce")
-    if reduction not in ("none", "mean", "sum", "batchmean"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    if reduction == "mean":
+    from ..nn.functional_losses import _check_reduction  # (nn builds on ops)
+
+    legacy = size_average is not None or reduce is not None
+    if reduction == "mean" and not legacy:
         warnings.warn(_MEAN_WARNING, UserWarning, stacklevel=2)
+    batch = reduction == "batchmean"  # torch divides by the batch after any reduction
+    kind = "sum" if batch and not legacy else _check_reduction(reduction, size_average, reduce)
     _args.tensor_args("kl_div", (input, "input", 1), (target, "target", 2))
     if not (input.is_floating_point() and target.is_floating_point()):
         raise RuntimeError("kl_div: Integral inputs not supported.")
@@ -160,9 +160,6 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
     else:
         product = target * input
         pointwise = xlogy(target, target) - product
-    if reduction == "none":
-        return pointwise
-    if reduction == "mean":
-        return pointwise.mean()
-    total = pointwise.sum()
-    return total / input.shape[0] if reduction == "batchmean" and input.dim() else total
+    reduced = pointwise if kind == "none" else pointwise.mean() if kind == "mean" else \
+        pointwise.sum()
+    return reduced / input.shape[0] if batch and input.dim() else reduced

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._dtype import result_type
 from .._tensor import Tensor, broadcast_pair
 from ..backend import torch_layout
 from ._base import cast_operands, wrap
@@ -178,6 +179,10 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
 
 def _inplace_method(fn: Any) -> Any:
     def method(self: Tensor, *args: Any) -> Tensor:
+        if fn in _BITS and args and isinstance(args[0], (Tensor, int, float)):
+            result = result_type(self, args[0])  # torch's cast check precedes its kernel's
+            if result._category > self.dtype._category:
+                raise _args.cast_error(result, self.dtype)
         return self._inplace(fn, *args)
 
     method.__name__ = f"{fn.__name__}_"
@@ -185,6 +190,7 @@ def _inplace_method(fn: Any) -> Any:
     return method
 
 
+_BITS = (bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift)
 _PUBLIC = (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
            bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift, isinf, isfinite,
            signbit, isposinf, isneginf, isreal, isclose, count_nonzero)

@@ -213,8 +213,8 @@ class SoftMarginLoss(Op):
                                "requires_grad True.")
         # torch's kernel writes into a tensor of the input's shape: the target may not widen it
         check_output_shape(x.shape, broadcast_pair(x, t))
+        ctx.save_for_backward(x, t)  # as given: torch's backward negates it (not a bool)
         t = t.to(x.dtype)  # torch's kernel reads the target in the input's dtype
-        ctx.save_for_backward(x, t)
         ctx.reduction = reduction
         each = (-x * t).exp().log1p()
         if reduction == "none":
@@ -223,9 +223,11 @@ class SoftMarginLoss(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        x, t = ctx.saved_tensors
-        norm = 1.0 / x.numel() if ctx.reduction == "mean" else 1.0
-        z = (-t * x).exp()
+        x, target = ctx.saved_tensors
+        # an empty input has an empty gradient: torch divides by zero into nothing
+        norm = 1.0 / (x.numel() or 1) if ctx.reduction == "mean" else 1.0
+        z = ((-target).to(x.dtype) * x).exp()
+        t = target.to(x.dtype)
         return (t * z) * -norm / (1 + z) * g, None
 
 

@@ -162,11 +162,20 @@ class Nansum(Op):
         return (where(a.isnan(), 0.0, _expand_back(g, a.shape, ctx.dims, ctx.keepdim)),)
 
 
-def _sum_dims(fn: str, input: Tensor, dim: Any) -> tuple | None:
+def _sum_dims(fn: str, input: Tensor, dim: Any, dtype: Any = None) -> tuple | None:
+    """The dims of nansum or nanmean after torch's checks in its order: the parser's types,
+    then nanmean's dtypes (of ``input``, of ``dtype``), then the dims' range."""
     _args.tensor_args(fn, (input, "input", 1))
-    if not input.dtype.is_floating_point and fn == "nanmean":
-        raise RuntimeError("nanmean(): expected input to have floating point or complex "
-                           f"dtype but got {_args.legacy(input.dtype)}")
+    _args.dims(fn, dim, None)
+    if fn == "nanmean":
+        if not input.dtype.is_floating_point:
+            raise RuntimeError("nanmean(): expected input to have floating point or complex "
+                               f"dtype but got {_args.legacy(input.dtype)}")
+        wanted = _args.dtype(fn, dtype)
+        if wanted is not None and not wanted.is_floating_point:
+            raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must "
+                               "be either a floating point or complex dtype. Got: "
+                               f"{_args.legacy(wanted)}")
     dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
     return dims if dims and input.dim() else None
 
@@ -195,7 +204,7 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     >>> minitorch.nanmean(minitorch.tensor([1., float("nan"), 2.]))
     tensor(1.5000)
     """
-    _sum_dims("nanmean", input, dim)
+    _sum_dims("nanmean", input, dim, dtype)
     count = input.isnan().logical_not().sum(dim, keepdim=keepdim) if dim is not None else \
         input.isnan().logical_not().sum()
     if keepdim and dim is None:
@@ -237,6 +246,8 @@ class VarMean(_StatMean):
 def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keepdim: Any,
                correction: Any) -> tuple:
     _args.tensor_args(f"{name}_mean", (input, "input", 1))
+    if not isinstance(dim, bool):  # (std_mean(x, unbiased)) the parser's type checks first
+        _args.dims(f"{name}_mean", dim, None)
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{name}_mean only support floating point and complex dtypes")
     keep = False if keepdim is _args.OMITTED else keepdim

@@ -56,6 +56,18 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
     return Flip.apply(input, dims=tuple(d for d in wrapped if input.dim()))
 
 
+def flip_function(input: Tensor, dims: Any) -> Tensor:
+    """``torch.flip(input, dims)``: unlike the method's, its ``dims`` is one tuple (or list).
+
+    >>> minitorch.flip(minitorch.tensor([1, 2]), (0,))
+    tensor([2, 1])
+    """
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not "
+                        f"{_args.type_name(dims)}")
+    return flip(input, dims)
+
+
 def _scanned(fn: Any, a: Tensor, dim: int) -> Any:
     """``fn`` (cumulative_sum or cumulative_prod) along ``dim``; float32 runs in float64,
     float16 in float32 (torch's accumulator types)."""
@@ -245,9 +257,8 @@ def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, 
         raise _args.invalid_combination("prod", given, "*, torch.dtype dtype = None",
                                         "int dim, bool keepdim = False, *, torch.dtype dtype "
                                         "= None")
-    input = _as_dtype(input, _args.dtype("prod", dtype))
     if dim is _args.OMITTED:
-        return Prod.apply(input)
-    d = _args.dim("prod", dim, input.dim())
-    keepdim = False if keepdim is _args.OMITTED else keepdim
-    return ProdDim.apply(input, dim=d, keepdim=_args.flag("prod", keepdim, "keepdim"))
+        return Prod.apply(_as_dtype(input, _args.dtype("prod", dtype)))
+    d = _args.dim("prod", dim, input.dim())  # the parser's checks before the conversion
+    keepdim = _args.flag("prod", False if keepdim is _args.OMITTED else keepdim, "keepdim")
+    return ProdDim.apply(_as_dtype(input, _args.dtype("prod", dtype)), dim=d, keepdim=keepdim)

@@ -258,7 +258,7 @@ class ToCopy(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (g.to(ctx.dtype, ctx.device),)
+        return (g.to(ctx.device, ctx.dtype),)
 
 
 class Cat(Op):

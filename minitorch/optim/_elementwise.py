@@ -80,6 +80,7 @@ class ElementwiseOptimizer(Optimizer):
                     continue
                 grad = p._grad._data
                 state = self._loaded_state(p, self.state[p], group)
+                self._check_update(p, group)
                 self._update(p, -grad if group["maximize"] else grad, state, group)
                 p._version_counter.value += 1
         return loss

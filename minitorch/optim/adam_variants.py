@@ -101,6 +101,8 @@ class NAdam(_AdamFamily):
     0.004
     """
 
+    _capturable_what = "params, mu_products and state_steps"
+
     _settings = ("betas", "lr", "weight_decay", "momentum_decay", "eps", "maximize",
                  "decoupled_weight_decay", "foreach", "capturable", "differentiable")
     _state = ("exp_avg", "exp_avg_sq", "mu_product", "step")

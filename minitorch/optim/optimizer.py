@@ -80,8 +80,8 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
                     raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
                                        f"new_kwargs), but got {result}.")
                 args, kwargs = result
-        if not args and self._step_reads_self:  # torch's grad-mode wrapper reads args[0]
-            raise IndexError("tuple index out of range")
+        if self._step_reads_self:  # torch's grad-mode wrapper reads its self from args: a
+            _ = args[0].defaults["differentiable"]  # hook's replacement fails as there
         out = step(*args, **kwargs)
         for hook in [*self._optimizer_step_post_hooks.values(),
                      *_global_step_post_hooks.values()]:
@@ -133,6 +133,9 @@ class Optimizer:
     # whether torch wraps the step in _use_grad_for_differentiable, which takes its self
     # from the arguments a step pre-hook may have replaced
     _step_reads_self = True
+    # torch's capturable=True refusal off the devices its kernels capture on: what it names
+    _capturable_what = "params and state_steps"
+    _capturable_devices: tuple[str, ...] = ("cuda", "xpu", "hpu", "privateuseone", "xla")
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -154,6 +157,22 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        if defaults.get("fused"):
+            if defaults.get("differentiable"):
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if defaults.get("foreach"):
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+    def _check_update(self, p: Tensor, group: dict[str, Any]) -> None:
+        """torch's refusals of updating ``p`` as its group asks: capturable=True off the
+        devices torch captures on; with ``differentiable`` (torch's step runs in grad mode)
+        an in-place write into a leaf that requires grad."""
+        if group.get("capturable") and p.device.type not in self._capturable_devices:
+            raise AssertionError(f"If capturable=True, {self._capturable_what} must be on "
+                                 f"supported devices: {list(self._capturable_devices)}.")
+        if self.defaults.get("differentiable") and p.requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                               "in-place operation.")
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group of parameters with its own settings (e.g. a smaller ``lr``)."""
@@ -332,6 +351,8 @@ class Optimizer:
         for key in self._settings:
             if key not in group:
                 raise KeyError(key)
+        if "betas" in self._settings:  # torch's step unpacks them for every group, even empty
+            _beta1, _beta2 = group["betas"]
         return plain_settings(group)
 
     def _params(self) -> list[Tensor]:

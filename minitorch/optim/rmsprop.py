@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
+
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
@@ -116,13 +118,32 @@ class Adagrad(ElementwiseOptimizer):
                     "foreach": foreach, "maximize": maximize,
                     "differentiable": differentiable, "fused": fused}
         super().__init__(params, defaults)
+        for group in self.param_groups:  # torch fills the state here, before any step
+            for p in group["params"]:
+                self._initial_state(p, self.state[p])
+
+    def _initial_state(self, p: Tensor, state: dict) -> None:
+        """A step count of 0 and the sum at the default ``initial_accumulator_value`` (torch
+        reads the defaults', not the group's, when a step meets an empty state)."""
+        xp = p._xp
+        state["step"] = state_tensor(xp.zeros((), dtype=xp.float32))
+        state["sum"] = state_tensor(xp.full(p._data.shape, self.defaults[
+            "initial_accumulator_value"], dtype=p._data.dtype))
+
+    def _settle_loaded(self) -> None:
+        """torch's __setstate__, which in Adagrad also reads the first state's step, whatever
+        parameter (or key) it is for, and makes every step a tensor if that one is not."""
+        super()._settle_loaded()
+        states = list(self.state.values())
+        if states and not isinstance(states[0]["step"], Tensor):
+            for state in states:
+                state["step"] = state_tensor(np.asarray(float(state["step"]), dtype=np.float32))
 
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         xp = p._xp
+        if not state:  # a parameter of a group added after the constructor
+            self._initial_state(p, state)
         step = self._count_step(p, state)
-        if "sum" not in state:
-            state["sum"] = state_tensor(xp.full(p._data.shape, group[
-                "initial_accumulator_value"], dtype=p._data.dtype))
         if group["weight_decay"] != 0:
             grad = add_scaled(xp, grad, p._data, group["weight_decay"])
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
@@ -138,6 +159,8 @@ class Adadelta(ElementwiseOptimizer):
     >>> optim.Adadelta([nn.Parameter(minitorch.ones(1))]).defaults["rho"]
     0.9
     """
+
+    _capturable_devices = ("cuda", "xpu", "hpu", "privateuseone")  # torch's list here
 
     _settings = ("lr", "rho", "eps", "weight_decay", "foreach", "maximize", "differentiable",
                  "capturable")

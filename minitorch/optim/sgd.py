@@ -70,6 +70,7 @@ class SGD(Optimizer):
         for group in map(self._settings_of, self.param_groups):
             for p in group["params"]:
                 if p._grad is not None:
+                    self._check_update(p, group)
                     self._update(p, group)
         return loss
 
