@@ -7,6 +7,8 @@ minitorch: the same result, or the same exception type and message."""
 import pytest
 from test_bad_input_fuzz21b_oracle import assert_as_torch
 
+import minitorch as mt
+
 VMAP = "L.vmap(lambda x, y: x + y, in_dims={dims})(L.ones(2), L.ones(2))"
 
 
@@ -79,3 +81,30 @@ def test_layer_weight_sizes_as_torch(program: str) -> None:
     """A layer's weight is ``empty((sizes...))``: a float or bool size is refused by torch's
     size parser in its own words, not by Python's arity."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.Bilinear(0, 3, 4)", "R = L.nn.Bilinear(-1, 3, 4)",
+    "R = L.nn.Bilinear(2, 0, 4).weight.shape",
+    "x = L.zeros(0, 3, requires_grad=True)\n"
+    "l = L.nn.functional.multilabel_margin_loss(x, L.zeros(0, 3, dtype=L.int64), "
+    "reduction='none')\nl.sum().backward()\nR = (l, x.grad)",
+    "R = L.nn.functional.multilabel_margin_loss(L.ones(2, 4), L.zeros(2, 4, dtype=L.int64), "
+    "reduction='elementwise_mean')",
+])
+def test_empty_layers_and_losses_as_torch(program: str) -> None:
+    """Bilinear refuses no first input feature in torch's words (not by dividing by zero); a
+    multi-label margin loss of no frames is empty, and so is its gradient."""
+    assert_as_torch(program)
+
+
+def test_multilabel_margin_loss_of_no_frames_reduces_without_error() -> None:
+    """torch's mean and sum of no frames are undefined memory; minitorch's are the sum (0) and
+    that sum over no frames (NaN), and the gradient is empty."""
+    for reduction, want in (("sum", 0.0), ("mean", None)):
+        x = mt.zeros(0, 3, requires_grad=True)
+        loss = mt.nn.functional.multilabel_margin_loss(x, mt.zeros(0, 3, dtype=mt.int64),
+                                                       reduction=reduction)
+        loss.backward()
+        assert (loss.item() == want) if want is not None else loss.isnan().item()
+        assert tuple(x.grad.shape) == (0, 3)

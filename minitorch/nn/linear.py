@@ -93,6 +93,9 @@ class Bilinear(Module):
 
     def reset_parameters(self) -> None:
         """Draw weight and bias uniform in ±1/sqrt(in1_features), as torch."""
+        if self.in1_features <= 0:  # torch's check (the bound below divides by it)
+            raise ValueError(f"in1_features must be > 0, but got (in1_features="
+                             f"{self.in1_features})")
         bound = 1 / math.sqrt(self.weight.size(1))
         init.uniform_(self.weight, -bound, bound)
         if self.bias is not None:

@@ -339,7 +339,8 @@ class MultiLabelMarginLoss(Op):
         each = xp.astype(sums, a.dtype)  # the kernel returns each frame's sum in its dtype
         if reduction == "none" and x.dim() == 2:
             return wrap(each / xp.asarray(dim, dtype=a.dtype))
-        total = xp.cumsum(xp.astype(each, xp.float64))[-1] / dim  # frame by frame, in double
+        # frame by frame, in double (no frames: 0, over none for a mean, as torch's sums)
+        total = xp.sum(xp.cumsum(xp.astype(each, xp.float64))[-1:]) / dim
         if reduction == "mean":
             total = total / a.shape[0]
         return wrap(xp.astype(xp.asarray(total), a.dtype))
@@ -362,7 +363,7 @@ class MultiLabelMarginLossBackward(_NoDerivative):
         dim = x.shape[-1] if x.dim() else 1
         a, t = xp.reshape(x._data, (-1, dim)), xp.reshape(target._data, (-1, dim))
         count = a.shape[0] * dim if reduction == "mean" else dim
-        step = xp.asarray(1.0 / count, dtype=a.dtype)
+        step = xp.asarray(1.0 / max(count, 1), dtype=a.dtype)  # no frames: an empty gradient
         grad = xp.zeros(a.shape, dtype=a.dtype)
         rows = xp.arange(a.shape[0])
         for add, idx, _, d in MultiLabelMarginLoss._hinges(xp, a, t):  # -= g, += g in turn
