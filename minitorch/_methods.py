@@ -943,7 +943,7 @@ _METHODS = {
     "__matmul__": _binary(linalg.matmul, kinds=(Tensor,)),
     "__rmatmul__": _binary(linalg.matmul, reflected=True, kinds=(Tensor,)),
     "__neg__": _unary(pointwise.Neg),
-    "__pos__": lambda self: self,
+    "__pos__": _aliases.positive,  # the tensor itself, refused on bool as torch
     "__abs__": _unary(pointwise.Abs),
     "__lt__": _cmp("lt"), "__le__": _cmp("le"), "__gt__": _cmp("gt"), "__ge__": _cmp("ge"),
     "__eq__": _cmp("eq"), "__ne__": _cmp("ne"),

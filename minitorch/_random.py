@@ -28,7 +28,7 @@ from . import _args, _batched_function, _call_form, _sampling
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
-from ._tensor import Tensor, broadcast_shapes
+from ._tensor import Tensor, broadcast_shapes, expanded_shape
 from .autograd.profiler import records
 from .backend import namespace
 from .ops._base import Op, wrap
@@ -639,6 +639,7 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
             isinstance(p, Tensor) or _args.is_real(p)):
         raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     if isinstance(p, Tensor):
+        expanded_shape(tuple(p.shape), tuple(self.shape), _args.type_string(p.dtype))
         prob = p._xp.broadcast_to(p._data, tuple(self.shape))
         return self._inplace(BernoulliTensor.apply, p, draw=lambda t: _sample(
             "bernoulli", t, generator, self._data, p=prob))

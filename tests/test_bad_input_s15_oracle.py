@@ -108,3 +108,17 @@ def test_multilabel_margin_loss_of_no_frames_reduces_without_error() -> None:
         loss.backward()
         assert (loss.item() == want) if want is not None else loss.isnan().item()
         assert tuple(x.grad.shape) == (0, 3)
+
+
+@pytest.mark.parametrize("program", [
+    "R = +L.tensor([True, False])", "x = L.ones(2, requires_grad=True); R = (+x) is x",
+    "R = L.tensor(2.0).bernoulli_(L.tensor([0.2]))",
+    "R = L.tensor([2.0, 1.0]).bernoulli_(L.tensor([0.2, 0.3, 0.4]))",
+    "L.manual_seed(0); R = L.ones(2, 3).bernoulli_(L.tensor([0.0, 1.0, 0.0]))",
+    "R = L.nn.ConvTranspose2d(2, 3, 3, output_padding=2)(L.ones(3), L.ones(3))",
+])
+def test_operators_samplers_and_output_sizes_as_torch(program: str) -> None:
+    """``+`` refuses a bool tensor (as ``positive``); bernoulli_'s probabilities expand to
+    the tensor with torch's expand errors (not numpy's broadcast error); an output size read
+    from a dim the input lacks is torch's dim error."""
+    assert_as_torch(program)

@@ -232,7 +232,7 @@ class ConvTranspose2d(_ConvNd):
         if len(output_size) != 2:
             raise ValueError(f"ConvTranspose2D: for {input.dim()}D input, output_size must "
                              f"have 2 or {lead + 2} elements (got {len(output_size)})")
-        smallest = [(input.shape[lead + d] - 1) * self.stride[d] - 2 * self.padding[d]
+        smallest = [(input.size(lead + d) - 1) * self.stride[d] - 2 * self.padding[d]
                     + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(2)]
         largest = [n + s - 1 for n, s in zip(smallest, self.stride)]
         if any(not lo <= n <= hi for n, lo, hi in zip(output_size, smallest, largest)):
