@@ -21,6 +21,7 @@ from .. import _args
 from .._factories import full_like
 from .._libm import c_math_of
 from .._tensor import Tensor, broadcast_pair, check_output_shape
+from ..backend import from_numpy, namespace, to_numpy
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
 from ._softmax_order import torch_log_sigmoid
@@ -315,7 +316,7 @@ class MultiLabelMarginLoss(Op):
         """Each (target, class) step of the kernel in its order: the frames it adds for, the
         target's class and the positive ``z``s (0 elsewhere)."""
         rows = xp.arange(a.shape[0])
-        valid = xp.cumprod(xp.astype(t >= 0, xp.int64), axis=1) > 0  # up to the first -1
+        valid = xp.cumulative_prod(xp.astype(t >= 0, xp.int64), axis=1) > 0  # to the first -1
         is_target = xp.zeros(a.shape, dtype=bool)
         for k in range(t.shape[1]):
             is_target[rows, xp.where(valid[:, k], t[:, k], 0)] |= valid[:, k]
@@ -330,20 +331,19 @@ class MultiLabelMarginLoss(Op):
     def forward(cls, ctx: Any, x: Tensor, target: Tensor, *, reduction: str) -> Tensor:
         ctx.save_for_backward(x, target)
         ctx.reduction = reduction
-        xp = x._xp
         dim = x.shape[-1] if x.dim() else 1
-        a, t = xp.reshape(x._data, (-1, dim)), xp.reshape(target._data, (-1, dim))
+        xp, a, t = _on_host(x, target, dim)
         sums = xp.zeros(a.shape[0], dtype=xp.float64)
         for add, _, z, _ in cls._hinges(xp, a, t):
             sums = xp.where(add, sums + xp.astype(z, xp.float64), sums)
         each = xp.astype(sums, a.dtype)  # the kernel returns each frame's sum in its dtype
         if reduction == "none" and x.dim() == 2:
-            return wrap(each / xp.asarray(dim, dtype=a.dtype))
+            return wrap(from_numpy(each / xp.asarray(dim, dtype=a.dtype), x.device))
         # frame by frame, in double (no frames: 0, over none for a mean, as torch's sums)
         total = xp.sum(xp.cumsum(xp.astype(each, xp.float64))[-1:]) / dim
         if reduction == "mean":
             total = total / a.shape[0]
-        return wrap(xp.astype(xp.asarray(total), a.dtype))
+        return wrap(from_numpy(xp.astype(xp.asarray(total), a.dtype), x.device))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
@@ -359,9 +359,8 @@ class MultiLabelMarginLossBackward(_NoDerivative):
 
     @staticmethod
     def compute(g: Tensor, x: Tensor, target: Tensor, *, reduction: str) -> Any:
-        xp = x._xp
         dim = x.shape[-1] if x.dim() else 1
-        a, t = xp.reshape(x._data, (-1, dim)), xp.reshape(target._data, (-1, dim))
+        xp, a, t = _on_host(x, target, dim)
         count = a.shape[0] * dim if reduction == "mean" else dim
         step = xp.asarray(1.0 / max(count, 1), dtype=a.dtype)  # no frames: an empty gradient
         grad = xp.zeros(a.shape, dtype=a.dtype)
@@ -369,5 +368,15 @@ class MultiLabelMarginLossBackward(_NoDerivative):
         for add, idx, _, d in MultiLabelMarginLoss._hinges(xp, a, t):  # -= g, += g in turn
             grad[rows, idx] = xp.where(add, grad[rows, idx] - step, grad[rows, idx])
             grad[:, d] = xp.where(add, grad[:, d] + step, grad[:, d])
-        scale = xp.reshape(g._data, (-1, 1)) if reduction == "none" and g.dim() > 0 else g._data
-        return xp.reshape(grad * scale, x.shape)
+        scale = to_numpy(g._data)
+        scale = xp.reshape(scale, (-1, 1)) if reduction == "none" and g.dim() > 0 else scale
+        return from_numpy(xp.reshape(grad * scale, x.shape), x.device)
+
+
+def _on_host(x: Tensor, target: Tensor, dim: int) -> tuple:
+    """The host namespace and the scores and targets as frames: the kernel's steps, element
+    by element and in its order, use numpy's fancy indexing (a CUDA tensor's go there and
+    back)."""
+    a = to_numpy(x._data)
+    xp = namespace(a)
+    return xp, xp.reshape(a, (-1, dim)), xp.reshape(to_numpy(target._data), (-1, dim))

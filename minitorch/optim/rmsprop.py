@@ -31,10 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from .._tensor import Tensor
-from ..backend import cpu_math
+from ..backend import cpu_math, factory_namespace
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
 
@@ -136,8 +134,10 @@ class Adagrad(ElementwiseOptimizer):
         super()._settle_loaded()
         states = list(self.state.values())
         if states and not isinstance(states[0]["step"], Tensor):
+            cpu = factory_namespace(None)  # torch keeps the step count on the CPU
             for state in states:
-                state["step"] = state_tensor(np.asarray(float(state["step"]), dtype=np.float32))
+                state["step"] = state_tensor(cpu.asarray(float(state["step"]),
+                                                         dtype=cpu.float32))
 
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         xp = p._xp
