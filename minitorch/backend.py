@@ -636,7 +636,7 @@ def in_memory_order(fn: Any, array: Any) -> Any:
     flags = getattr(array, "flags", None)  # none in the strict array-API namespace
     if flags is None or flags.c_contiguous:
         return fn(array)
-    order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
+    order = fastest_first([array.strides], array.shape)[::-1]  # TensorIterator's dim order
     dense = array.transpose(order)
     if not dense.flags.c_contiguous:  # gaps in memory: computed as laid out in C order
         return fn(array)
