@@ -465,6 +465,93 @@ def lu_det(a: np.ndarray) -> np.ndarray | None:
     return out.reshape(a.shape[:-2])
 
 
+def cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, list[int]] | None:
+    """The Cholesky factor of each matrix of the float batch ``a`` (..., n, n) as torch's
+    ``linalg.cholesky_ex`` computes it on CPU: potrf on a column-major copy of the triangle it
+    reads (the other triangle zero), into a column-major result as torch's; with potrf's infos
+    (the order of each matrix's first leading minor that is not positive-definite, or 0).
+    None without MKL.
+
+    >>> r = cholesky(np.float32([[4, 2], [2, 5]]), upper=False)
+    >>> r is None or (r[0].tolist(), r[1]) == ([[2.0, 0.0], [1.0, 2.0]], [0])
+    True
+    """
+    kind = _kernel(a)
+    if kind is None:
+        return None
+    _use_threads()
+    n = a.shape[-1]
+    flat = a.reshape(-1, n, n)
+    out = np.empty((flat.shape[0], n, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
+    routine, uplo, infos = getattr(library(), kind + "potrf_"), b"U" if upper else b"L", []
+    for i in range(flat.shape[0]):
+        factor = _column_major(np.triu(flat[i]) if upper else np.tril(flat[i]))
+        info = ctypes.c_int(0)
+        routine(ctypes.c_char_p(uplo), _ref(n), _pointer(factor), _ref(max(1, n)),
+                ctypes.byref(info))
+        out[i], infos = factor, [*infos, info.value]
+    return out.reshape(a.shape), infos
+
+
+def triangular_solve(a: np.ndarray, b: np.ndarray, upper: bool, left: bool,
+                     unitriangular: bool) -> np.ndarray | None:
+    """``X`` with ``A X = B`` (``X A = B`` unless ``left``) for the triangular ``A`` of each
+    matrix of ``a`` and ``B`` of ``b`` (batch dims broadcast already), as torch's
+    ``linalg.solve_triangular`` calls MKL's trsm: ``B`` copied column-major (an equation
+    transposed when that copy's rows are one element apart), ``A`` read in place when stored
+    row by row or column by column (copied otherwise), the flags from those layouts. The
+    result is column-major, as torch's. None without MKL.
+
+    >>> r = triangular_solve(np.float32([[2, 0], [1, 1]]), np.float32([[2], [3]]),
+    ...                      upper=False, left=True, unitriangular=False)
+    >>> r is None or r.ravel().tolist() == [1.0, 2.0]
+    True
+    """
+    kind = _kernel(a)
+    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+        return None
+    _use_threads()
+    out = _column_major_batch(b)
+    if not out.size or not a.size:
+        return out
+    solved, transpose = out, _strides(out)[-1] == 1
+    if transpose:  # X A = B is Aᵀ Xᵀ = Bᵀ
+        left, solved = not left, out.swapaxes(-1, -2)
+    rows_first = (_strides(a)[-1] == 1) == transpose  # A's layout reads as A's flag
+    if not (a.flags.c_contiguous or a.swapaxes(-1, -2).flags.c_contiguous):
+        a = _c_order_copy(a) if transpose else _column_major_batch(a)
+        rows_first = True
+    a = _aligned(a)  # where torch's twin would lie: MKL's vector loops start by address
+    if _strides(a)[-1] == 1:  # a matrix stored by rows is its transpose by columns
+        upper = not upper
+    m, n, order = a.shape[-1] if left else solved.shape[-2], solved.shape[-1], a.shape[-1]
+    flags = [ctypes.c_char(c) for c in (b"L" if left else b"R", b"U" if upper else b"L",
+                                        b"N" if rows_first else b"T",
+                                        b"U" if unitriangular else b"N")]
+    routine, one = getattr(library(), kind + "trsm_"), _C_TYPE[kind](1.0)
+    step_a, step_b = order * order * a.itemsize, solved.shape[-2] * n * a.itemsize
+    for i in range(math.prod(b.shape[:-2])):
+        routine(*map(ctypes.byref, flags), _ref(m), _ref(n), ctypes.byref(one),
+                ctypes.c_void_p(a.ctypes.data + i * step_a), _ref(max(1, order)),
+                ctypes.c_void_p(solved.ctypes.data + i * step_b),
+                _ref(max(1, solved.shape[-2])))
+    return out
+
+
+def _c_order_copy(array: np.ndarray) -> np.ndarray:
+    copy = _empty(array.shape, array.dtype)
+    copy[...] = array
+    return copy
+
+
+def _column_major_batch(batch: np.ndarray) -> np.ndarray:
+    """A copy of a batch of matrices, each stored column by column, one after another."""
+    copy = _empty((*batch.shape[:-2], batch.shape[-1], batch.shape[-2]), batch.dtype)
+    copy = copy.swapaxes(-1, -2)
+    copy[...] = batch
+    return copy
+
+
 def _lapack(kind: str, name: str, *args: Any) -> None:
     """LAPACK's ``name`` with torch's workspace: a query (lwork -1), then the call with
     ``max(1, optimal)`` elements of work."""

@@ -22,7 +22,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, _mkl, return_types
+from .. import _args, _mkl, backend, return_types
 from .._tensor import Tensor
 from ._base import Op, wrap
 from .diagonal import diag_embed
@@ -356,14 +356,14 @@ class LinalgCholesky(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str) -> Tensor:
-        xp, data = a._xp, a._data
-        order = _not_positive(xp, data)
-        if order:
-            raise LinAlgError(f"{fn}: The factorization could not be completed because the "
-                              f"input is not positive-definite (the leading minor of order "
-                              f"{order} is not positive-definite).")
-        low = xp.linalg.cholesky(data)
-        out = wrap(xp.matrix_transpose(low) if upper else low)
+        factor, infos = _cholesky_factor(a._xp, a._data, upper)
+        for i, order in enumerate(infos):
+            if order:
+                where = f"(Batch element {i}): " if a.dim() > 2 else ""
+                raise LinAlgError(f"{fn}: {where}The factorization could not be completed "
+                                  "because the input is not positive-definite (the leading "
+                                  f"minor of order {order} is not positive-definite).")
+        out = wrap(factor)
         ctx.upper = upper
         ctx.save_for_backward(out)
         return out
@@ -385,15 +385,43 @@ class Cholesky(LinalgCholesky):
     _profile_name = "aten::cholesky"
 
 
-def _not_positive(xp: Any, a: Any) -> int:
-    """The order of the first leading minor that is not positive-definite (0 if none), of
-    the first matrix of the batch that has one: torch's message names it."""
-    flat = xp.reshape(a, (-1, *a.shape[-2:]))
-    for matrix in flat:
-        n = matrix.shape[-1]
-        for k in range(1, n + 1):
-            if not bool(xp.linalg.det(matrix[:k, :k]) > 0):
-                return k
+def _cholesky_factor(xp: Any, a: Any, upper: bool) -> tuple[Any, list[int]]:
+    """The factor of each matrix of the batch ``a``, from the triangle torch reads (the
+    lower, or the upper with ``upper``), column-major as torch's; with each matrix's order of
+    its first leading minor that is not positive-definite (0 if none). By MKL's potrf, as
+    torch, where MKL is installed; else by the backend's ``linalg.cholesky``."""
+    found = _mkl.cholesky(a, upper)
+    if found is not None:
+        return found
+    low = xp.tril(xp.matrix_transpose(a) if upper else a)
+    symmetric = low + xp.matrix_transpose(xp.tril(low, k=-1))
+    try:
+        factor = xp.linalg.cholesky(symmetric)
+    except Exception:  # the backend's refusal (numpy's); potrf's orders below say where
+        factor = None
+    if factor is None or not bool(xp.all(xp.isfinite(factor))):
+        flat = xp.reshape(symmetric, (-1, *a.shape[-2:]))
+        infos = [_not_positive(xp, flat[i, ...]) for i in range(flat.shape[0])]
+        if factor is None and not any(infos):  # the backend's rounding met the bad pivot
+            infos[-1] = a.shape[-1]
+        if any(infos):
+            return a, infos
+    infos = [0] * math.prod(a.shape[:-2])
+    column_major = backend.c_order(factor if upper else xp.matrix_transpose(factor))
+    return xp.matrix_transpose(column_major), infos
+
+
+def _not_positive(xp: Any, matrix: Any) -> int:
+    """The order of the first leading minor of the symmetric ``matrix`` that is not
+    positive-definite, or 0: where the column-by-column factorization (LAPACK's potrf) meets
+    a pivot that is not positive (NaN included)."""
+    low = xp.asarray(matrix, copy=True)
+    for j in range(low.shape[0]):
+        pivot = low[j, j] - xp.sum(low[j, :j] * low[j, :j])
+        if not bool(pivot > 0):
+            return j + 1
+        low[j, j] = xp.sqrt(pivot)
+        low[j + 1:, j] = (low[j + 1:, j] - low[j + 1:, :j] @ low[j, :j]) / low[j, j]
     return 0
 
 
