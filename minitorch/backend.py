@@ -518,6 +518,22 @@ def strided_storage(shape: tuple, strides: tuple) -> int:
     return 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
 
 
+def is_dense(shape: tuple, strides: tuple) -> bool:
+    """Whether element ``strides`` lay out ``shape`` without gaps or overlaps, in some order
+    of the dims (torch's ``is_non_overlapping_and_dense``).
+
+    >>> is_dense((2, 3), (1, 2)), is_dense((2, 3), (4, 1))
+    (True, False)
+    """
+    expected = 1
+    for size, stride in sorted((pair for pair in zip(shape, strides) if pair[0] != 1),
+                               key=lambda pair: pair[1]):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def _overlapping(shape: tuple, strides: tuple) -> bool:
     """Whether two elements of the layout share a memory place."""
     reach = 0
@@ -674,6 +690,17 @@ def c_order(array: Any) -> Any:
     """
     flags = getattr(array, "flags", None)  # none in the strict array-API namespace
     return array if flags is None or flags.c_contiguous else array.copy(order="C")
+
+
+def column_major(array: Any) -> Any:
+    """``array``'s matrices (its last two dims) stored column by column, one after another:
+    the layout of the results of torch's LAPACK calls (factors, solutions, inverses).
+
+    >>> column_major(np.zeros((2, 3))).strides
+    (8, 16)
+    """
+    xp = namespace(array)
+    return xp.matrix_transpose(c_order(xp.matrix_transpose(array)))
 
 
 def _broadcast_strides(a: Any, shape: tuple) -> tuple:

@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .. import _layout, course
 from .. import _tensor as T
-from .. import course
 from .._args import hook_result, post_accumulate_hook_result
-from ..backend import element_strides, is_c_contiguous
+from ..backend import element_strides, is_c_contiguous, is_dense, strided_zeros
 from . import grad_mode, profiler, torch_events
 
 if TYPE_CHECKING:
@@ -243,10 +243,36 @@ def _accumulate_events(variable: Tensor, grad: Tensor) -> tuple:
     its layout is the variable's, else copied into one that is; a later one is added."""
     if variable._grad is not None:
         return torch_events.ACCUMULATE_GRAD["added"]
-    if is_c_contiguous(grad._data) or element_strides(grad._data) == element_strides(
-            variable._data):
+    if _obeys_layout(grad, variable):
         return torch_events.ACCUMULATE_GRAD["first"]
     return torch_events.ACCUMULATE_GRAD["copied"]
+
+
+def _obeys_layout(grad: Tensor, variable: Tensor) -> bool:
+    """torch's gradient layout contract: the ``.grad`` of a dense variable has its strides
+    (a dim of size 1 aside, unless broadcast there), any other's is contiguous. Sums over a
+    gradient (a norm to clip by) walk its memory in order, so its layout shows in their bits."""
+    strides, own = element_strides(grad._data), element_strides(variable._data)
+    if strides is None:  # an array library without strides: all is contiguous
+        return True
+    if not is_dense(variable.shape, own):
+        return is_c_contiguous(grad._data)
+    for n, stride, wanted in zip(grad.shape, strides, own):
+        if (stride != wanted) if n != 1 else stride == 0:
+            return False
+    return True
+
+
+def _copy_in_layout(grad: Tensor, variable: Tensor) -> Tensor:
+    """``grad`` copied into the layout the contract gives ``variable.grad`` (torch's
+    ``clone_obey_contract``): into the dense variable's strides (recorded as ``CopyBackwards``
+    when grad mode is on), else a contiguous clone."""
+    own = element_strides(variable._data)
+    if own is not None and not is_dense(variable.shape, own):
+        return grad.clone(memory_format=_layout.contiguous_format)
+    data = strided_zeros(grad._xp, tuple(variable.shape), own, grad._data.dtype) \
+        if own is not None else grad._xp.zeros_like(grad._data)
+    return T.Tensor._make(data).copy_(grad)
 
 
 _accumulate_lock = threading.Lock()
@@ -317,8 +343,8 @@ def _accumulate(variable: Tensor, grad: Tensor) -> None:
         grad = grad.to(variable.dtype)
     old = variable._grad
     if old is None:
-        if grad_mode._state.grad_enabled:
-            variable._grad = grad
+        if grad_mode._state.grad_enabled or not _obeys_layout(grad, variable):
+            variable._grad = _copy_in_layout(grad, variable)
         elif grad._fresh:  # nothing else holds it (see Tensor._fresh): no copy needed
             grad._fresh = False
             variable._grad = grad
