@@ -443,12 +443,30 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
 
 def lu_det(a: np.ndarray) -> np.ndarray | None:
     """The determinant of each square matrix of ``a`` (..., n, n) as torch's ``linalg.det``
-    takes it: getrf on the transpose when ``a`` is contiguous (torch's shortcut, as
-    ``det Aᵀ = det A``), else on ``A``, then the permutation's sign times the product of U's
-    diagonal. None without MKL.
+    takes it: the permutation's sign times the product of U's diagonal (see
+    :func:`lu_diagonals`). None without MKL.
 
     >>> r = lu_det(np.float32([[2, 1], [1, 3]]))
     >>> r is None or float(r) == 5.0
+    True
+    """
+    found = lu_diagonals(a)
+    if found is None:
+        return None
+    out = np.empty(len(found), a.dtype)
+    for i, (diagonal, sign) in enumerate(found):
+        out[i] = a.dtype.type(sign) * np.prod(diagonal)
+    return out.reshape(a.shape[:-2])
+
+
+def lu_diagonals(a: np.ndarray) -> list[tuple[np.ndarray, int]] | None:
+    """For each square matrix of ``a`` (..., n, n): U's diagonal and the sign (1 or -1) of
+    the row permutation of its LU factorization, as torch's ``linalg.det`` and
+    ``linalg.slogdet`` factor it: getrf on the transpose when ``a`` is contiguous (torch's
+    shortcut, as ``det Aᵀ = det A``), else on ``A``. None without MKL.
+
+    >>> r = lu_diagonals(np.float32([[0, 1], [2, 0]]))
+    >>> r is None or [(d.tolist(), s) for d, s in r] == [([1.0, 2.0], -1)]
     True
     """
     kind = _kernel(a)
@@ -456,13 +474,12 @@ def lu_det(a: np.ndarray) -> np.ndarray | None:
         return None
     _use_threads()
     n = a.shape[-1]
-    flat = a.reshape(int(np.prod(a.shape[:-2])), n, n)
-    out = np.empty(flat.shape[0], a.dtype)
-    for i in range(flat.shape[0]):
-        lu, pivots, _ = _lu_factor(flat[i].T if a.flags.c_contiguous else flat[i], kind)
+    found = []
+    for matrix in a.reshape(int(np.prod(a.shape[:-2])), n, n):
+        lu, pivots, _ = _lu_factor(matrix.T if a.flags.c_contiguous else matrix, kind)
         swaps = int(np.count_nonzero(pivots != np.arange(1, n + 1)))
-        out[i] = a.dtype.type(-1 if swaps % 2 else 1) * np.prod(np.diagonal(lu))
-    return out.reshape(a.shape[:-2])
+        found.append((np.diagonal(lu), -1 if swaps % 2 else 1))
+    return found
 
 
 def cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, list[int]] | None:
@@ -491,6 +508,56 @@ def cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, list[int]] | None:
                 ctypes.byref(info))
         out[i], infos = factor, [*infos, info.value]
     return out.reshape(a.shape), infos
+
+
+def cholesky_solve(b: np.ndarray, factor: np.ndarray, upper: bool) -> np.ndarray | None:
+    """``X`` with ``A X = B`` for each ``B`` of ``b`` and Cholesky factor of ``A`` of
+    ``factor`` (batch dims broadcast already), as torch's ``cholesky_solve`` calls MKL: potrs
+    on column-major copies of both; the result column-major, as torch's. None without MKL.
+
+    >>> r = cholesky_solve(np.float32([[4], [5]]), np.float32([[2, 0], [0, 2]]), False)
+    >>> r is None or r.ravel().tolist() == [1.0, 1.25]
+    True
+    """
+    kind = _kernel(factor)
+    if kind is None or type(b) is not np.ndarray or b.dtype != factor.dtype:
+        return None
+    _use_threads()
+    out, factors = _column_major_batch(b), _column_major_batch(factor)
+    n, k = b.shape[-2:]
+    if not out.size or not n:
+        return out
+    routine, info = getattr(library(), kind + "potrs_"), ctypes.c_int(0)
+    for i in range(math.prod(b.shape[:-2])):
+        routine(ctypes.c_char_p(b"U" if upper else b"L"), _ref(n), _ref(k),
+                ctypes.c_void_p(factors.ctypes.data + i * n * n * b.itemsize), _ref(n),
+                ctypes.c_void_p(out.ctypes.data + i * n * k * b.itemsize), _ref(n),
+                ctypes.byref(info))
+    return out
+
+
+def cholesky_inverse(factor: np.ndarray, upper: bool) -> np.ndarray | None:
+    """``(L Lᵀ)⁻¹`` (``(Uᵀ U)⁻¹`` with ``upper``) of each Cholesky factor of ``factor``, as
+    torch's ``cholesky_inverse`` calls MKL: potri on a column-major copy, then the triangle it
+    wrote mirrored onto the other; the result column-major, as torch's. None without MKL.
+
+    >>> r = cholesky_inverse(np.float32([[2, 0], [0, 4]]), False)
+    >>> r is None or r.tolist() == [[0.25, 0.0], [0.0, 0.0625]]
+    True
+    """
+    kind = _kernel(factor)
+    if kind is None:
+        return None
+    _use_threads()
+    out, n = _column_major_batch(factor), factor.shape[-1]
+    routine, info = getattr(library(), kind + "potri_"), ctypes.c_int(0)
+    for i in range(math.prod(factor.shape[:-2]) if n else 0):
+        routine(ctypes.c_char_p(b"U" if upper else b"L"), _ref(n),
+                ctypes.c_void_p(out.ctypes.data + i * n * n * factor.itemsize), _ref(n),
+                ctypes.byref(info))
+    written = np.triu(out) if upper else np.tril(out)
+    out[...] = written + np.swapaxes(np.triu(out, 1) if upper else np.tril(out, -1), -1, -2)
+    return out
 
 
 def triangular_solve(a: np.ndarray, b: np.ndarray, upper: bool, left: bool,
@@ -546,10 +613,15 @@ def _c_order_copy(array: np.ndarray) -> np.ndarray:
 
 def _column_major_batch(batch: np.ndarray) -> np.ndarray:
     """A copy of a batch of matrices, each stored column by column, one after another."""
-    copy = _empty((*batch.shape[:-2], batch.shape[-1], batch.shape[-2]), batch.dtype)
-    copy = copy.swapaxes(-1, -2)
+    copy = _empty_column_major(batch.shape, batch.dtype)
     copy[...] = batch
     return copy
+
+
+def _empty_column_major(shape: tuple, dtype: Any) -> np.ndarray:
+    """An uninitialised batch of matrices, each stored column by column (torch's
+    batched column-major layout), aligned as torch's."""
+    return _empty((*shape[:-2], shape[-1], shape[-2]), dtype).swapaxes(-1, -2)
 
 
 def _lapack(kind: str, name: str, *args: Any) -> None:
@@ -647,17 +719,14 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
         return None
     _use_threads()
     n = a.shape[-1]
-    flat = a.reshape(-1, n, n)
-    values = np.empty((flat.shape[0], n), a.dtype)
-    vecs = np.empty_like(flat)
+    vecs = _column_major_batch(a.reshape(-1, n, n))  # torch's working copy, one buffer
+    values = _empty((vecs.shape[0], n), a.dtype)
     routine = getattr(library(), f"{kind}syevd_")
     jobz, side = ctypes.c_char(b"V" if vectors else b"N"), ctypes.c_char(uplo.encode())
-    for i in range(flat.shape[0]):
-        work_a = _column_major(flat[i])
+    for i in range(vecs.shape[0]):
         info, lwork, liwork = ctypes.c_int(0), np.zeros(1, a.dtype), np.zeros(1, np.int32)
-        w = _empty((n,), a.dtype)
-        args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), _pointer(work_a),
-                _ref(max(1, n)), _pointer(w))
+        args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), _at(vecs, i), _ref(max(1, n)),
+                _at(values, i))
         routine(*args, _pointer(lwork), _ref(-1), _pointer(liwork), _ref(-1), ctypes.byref(info))
         work = _empty((max(1, int(lwork[0])),), a.dtype)
         iwork = np.empty(max(1, int(liwork[0])), np.int32)
@@ -665,14 +734,22 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
                 ctypes.byref(info))
         if info.value:
             return None
-        values[i], vecs[i] = w, work_a
     return values.reshape(a.shape[:-1]), vecs.reshape(a.shape)
 
 
-def svd(a: np.ndarray, full_matrices: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _at(batch: np.ndarray, i: int) -> ctypes.c_void_p:
+    """The address of item ``i`` of a batch stored item after item (torch's pointer
+    arithmetic: where a matrix lies modulo 64 bytes changes how MKL's vector loops split it)."""
+    return ctypes.c_void_p(batch.ctypes.data + i * math.prod(batch.shape[1:]) * batch.itemsize)
+
+
+def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
+        ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None] | None:
     """``U``, ``S``, ``Vh`` of each matrix of the float batch ``a`` as torch's
     ``linalg.svd`` computes them on CPU: LAPACK's gesdd on a column-major copy (so the signs
-    of the singular vectors are torch's), workspace from a query. None without MKL.
+    of the singular vectors are torch's), workspace from a query. Without ``vectors``, ``S``
+    alone (``U`` and ``Vh`` None) by gesdd's values-only job, as torch's ``linalg.svdvals``
+    asks for it when no gradient is wanted (its rounding differs). None without MKL.
 
     >>> r = svd(np.float64([[3, 0], [0, 4]]), False)
     >>> r is None or r[1].tolist() == [4.0, 3.0]
@@ -685,24 +762,26 @@ def svd(a: np.ndarray, full_matrices: bool) -> tuple[np.ndarray, np.ndarray, np.
     m, n = a.shape[-2:]
     k = min(m, n)
     cols_u, rows_vh = (m, n) if full_matrices else (k, k)
-    flat = a.reshape(-1, m, n)
-    us = np.empty((flat.shape[0], m, cols_u), a.dtype)
-    ss = np.empty((flat.shape[0], k), a.dtype)
-    vhs = np.empty((flat.shape[0], rows_vh, n), a.dtype)
+    work_a = _column_major_batch(a.reshape(-1, m, n))  # torch's working copy, one buffer
+    count = work_a.shape[0]
+    ss = _empty((count, k), a.dtype)
+    us = _empty_column_major((count, m, cols_u), a.dtype) if vectors else ss
+    vhs = _empty_column_major((count, rows_vh, n), a.dtype) if vectors else ss
     routine = getattr(library(), f"{kind}gesdd_")
-    jobz = ctypes.c_char(b"A" if full_matrices else b"S")
-    for i in range(flat.shape[0]):
-        work_a, s = _column_major(flat[i]), _empty((k,), a.dtype)
-        u, vh = _column_major(us[i]), _column_major(vhs[i])
+    jobz = ctypes.c_char(b"N" if not vectors else b"A" if full_matrices else b"S")
+    for i in range(count):
         iwork, info, optimal = np.empty(max(1, 8 * k), np.int32), ctypes.c_int(0), \
             np.zeros(1, a.dtype)
-        args = (ctypes.byref(jobz), _ref(m), _ref(n), _pointer(work_a), _ref(max(1, m)),
-                _pointer(s), _pointer(u), _ref(max(1, m)), _pointer(vh), _ref(max(1, rows_vh)))
+        args = (ctypes.byref(jobz), _ref(m), _ref(n), _at(work_a, i), _ref(max(1, m)),
+                _at(ss, i), _at(us, i), _ref(max(1, m)), _at(vhs, i), _ref(max(1, rows_vh)))
         routine(*args, _pointer(optimal), _ref(-1), _pointer(iwork), ctypes.byref(info))
         work = _empty((max(1, int(optimal[0])),), a.dtype)
         routine(*args, _pointer(work), _ref(work.size), _pointer(iwork), ctypes.byref(info))
         if info.value:
             return None
-        us[i], ss[i], vhs[i] = u, s, vh
-    return (us.reshape(*a.shape[:-2], m, cols_u), ss.reshape(*a.shape[:-2], k),
-            vhs.reshape(*a.shape[:-2], rows_vh, n))
+    if not vectors:
+        us = vhs = None
+    batch = a.shape[:-2]
+    return (None if us is None else us.reshape(*batch, m, cols_u), ss.reshape(*batch, k),
+            None if vhs is None else vhs.reshape(*batch, rows_vh, n))
+

@@ -1204,13 +1204,13 @@ def _size_item(i: int, n: Any) -> int:
 
 
 def broadcast_pair(a: Any, b: Any) -> tuple:
-    """The shape tensors ``a`` and ``b`` broadcast to, or torch's error for the two (which
-    names the last dim where they differ).
+    """The shape tensors (or shapes) ``a`` and ``b`` broadcast to, or torch's error for the
+    two (which names the last dim where they differ).
 
     >>> broadcast_pair(minitorch.ones(2, 1), minitorch.ones(3))
     (2, 3)
     """
-    sa, sb = tuple(a.shape), tuple(b.shape)
+    sa, sb = _shape_of(a), _shape_of(b)
     n = max(len(sa), len(sb))
     out = []
     for x, y in zip((1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb):
@@ -1220,9 +1220,14 @@ def broadcast_pair(a: Any, b: Any) -> tuple:
     return tuple(out)
 
 
+def _shape_of(a: Any) -> tuple:
+    """The shape of a tensor or array, a shape itself, or a number's ``()``."""
+    return a if isinstance(a, tuple) else tuple(getattr(a, "shape", ()))
+
+
 def broadcast_error(a: Any, b: Any) -> RuntimeError:
     """The error torch gives when two operands do not broadcast."""
-    sa, sb = tuple(getattr(a, "shape", ())), tuple(getattr(b, "shape", ()))
+    sa, sb = _shape_of(a), _shape_of(b)
     ndim = max(len(sa), len(sb))
     pa, pb = (1,) * (ndim - len(sa)) + sa, (1,) * (ndim - len(sb)) + sb
     for i in range(ndim - 1, -1, -1):

@@ -24,9 +24,19 @@ from typing import Any
 
 from .. import _args, _mkl, backend, return_types
 from .._tensor import Tensor
+from ..autograd import forward_ad, grad_mode
 from ._base import Op, wrap
+from ._cascade_sum import cascade_sum
 from .diagonal import diag_embed
-from .inverse import LinAlgError, _check_floating, _check_square, check_half, inv, solve
+from .inverse import (
+    LinAlgError,
+    _broadcast_batch,
+    _check_floating,
+    _check_square,
+    check_half,
+    inv,
+    solve,
+)
 from .pointwise import where
 
 __all__ = ["CholeskyInverse", "CholeskySolve", "LinalgCholesky", "LinalgPinv", "LinalgSlogdet",
@@ -40,7 +50,7 @@ def _svd_arrays(xp: Any, a: Any, full: bool) -> tuple:
     if found is not None:
         return found
     u, s, vh = xp.linalg.svd(a, full_matrices=full)
-    return u, s, vh
+    return backend.column_major(u), s, backend.column_major(vh)
 
 
 class LinalgSvd(Op):
@@ -142,7 +152,10 @@ def linalg_svdvals(A: Tensor, *, driver: Any = None) -> Tensor:
     tensor([2., 1.])
     """
     _svd_checked("linalg_svdvals", A, driver)
-    return LinalgSvd.apply(A, full_matrices=False)[1]
+    if (grad_mode._state.grad_enabled and A.requires_grad) or forward_ad.has_tangents((A,)):
+        return LinalgSvd.apply(A, full_matrices=False)[1]
+    found = _mkl.svd(A._data, False, vectors=False)  # torch asks LAPACK for the values alone
+    return wrap(_svd_arrays(A._xp, A._data, False)[1] if found is None else found[1])
 
 
 def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> Any:
@@ -176,7 +189,7 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
     if compute_uv:
         u, s, vh = LinalgSvd.apply(input, full_matrices=not some)
         return return_types.svd(u, s, vh.mT)
-    _, s, _ = LinalgSvd.apply(input, full_matrices=False)
+    s = linalg_svdvals(input)
     m, n = input.shape[-2:]
     batch = tuple(input.shape[:-2])
     u = input.new_zeros((*batch, m, m))
@@ -218,9 +231,14 @@ class LinalgSlogdet(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> tuple:
         xp = a._xp
-        sign, log = xp.linalg.slogdet(a._data)
+        found = _mkl.lu_diagonals(a._data) if a.numel() else None
+        if found is None:
+            sign, log = xp.linalg.slogdet(a._data)
+            sign, log = xp.asarray(sign, dtype=a._data.dtype), xp.asarray(log)
+        else:
+            sign, log = _slogdet_of_lu(xp, a._data, found)
         ctx.save_for_backward(a)
-        return wrap(xp.asarray(sign, dtype=a._data.dtype)), wrap(xp.asarray(log))
+        return wrap(sign), wrap(log)
 
     @staticmethod
     def backward(ctx: Any, g_sign: Any, g_log: Tensor | None) -> tuple:
@@ -228,6 +246,18 @@ class LinalgSlogdet(Op):
         if g_log is None:
             return (None,)
         return (g_log.unsqueeze(-1).unsqueeze(-1) * inv(a).mT,)
+
+
+def _slogdet_of_lu(xp: Any, a: Any, found: list) -> tuple[Any, Any]:
+    """torch's sign and log of the determinants from U's diagonals and the permutations'
+    signs (``_mkl.lu_diagonals``): the product of the diagonal's signs times the permutation's,
+    and the sum of the logs of its absolute values (the log of torch's kernel, the sum in
+    torch's order)."""
+    diagonals = xp.stack([d for d, _ in found])
+    signs = xp.asarray([s for _, s in found], dtype=a.dtype) * xp.prod(xp.sign(diagonals), axis=-1)
+    logs = cascade_sum(xp, backend.cpu_math(xp.log, xp.abs(diagonals)), (-1,), False)
+    batch = a.shape[:-2]
+    return xp.reshape(signs, batch), xp.reshape(logs, batch)
 
 
 def linalg_slogdet(A: Tensor) -> Any:
@@ -283,8 +313,8 @@ class LinalgPinv(Op):
             cut = rtol * xp.max(s, axis=-1, keepdims=True)
             kept = s > cut
             inverse = xp.where(kept, 1 / xp.where(kept, s, xp.ones_like(s)), xp.zeros_like(s))
-            out = xp.matmul(xp.matrix_transpose(vh) * xp.expand_dims(inverse, axis=-2),
-                            xp.matrix_transpose(u))
+            scaled = wrap(xp.matrix_transpose(vh) * xp.expand_dims(inverse, axis=-2))
+            out = (scaled @ wrap(xp.matrix_transpose(u)))._data  # torch's product, its bits
         else:
             out = xp.zeros((*a.shape[:-2], a.shape[-1], a.shape[-2]), dtype=a._data.dtype)
         result = wrap(out)
@@ -407,8 +437,7 @@ def _cholesky_factor(xp: Any, a: Any, upper: bool) -> tuple[Any, list[int]]:
         if any(infos):
             return a, infos
     infos = [0] * math.prod(a.shape[:-2])
-    column_major = backend.c_order(factor if upper else xp.matrix_transpose(factor))
-    return xp.matrix_transpose(column_major), infos
+    return backend.column_major(xp.matrix_transpose(factor) if upper else factor), infos
 
 
 def _not_positive(xp: Any, matrix: Any) -> int:
@@ -486,10 +515,9 @@ class CholeskyInverse(Op):
 
     @staticmethod
     def forward(ctx: Any, factor: Tensor, *, upper: bool) -> Tensor:
-        xp, f = factor._xp, factor._data
-        a = xp.matmul(xp.matrix_transpose(f), f) if upper else \
-            xp.matmul(f, xp.matrix_transpose(f))
-        out = wrap(xp.linalg.inv(a))
+        found = _mkl.cholesky_inverse(factor._data, upper)
+        out = wrap(_from_factor(factor, upper, lambda xp, a: xp.linalg.inv(a))
+                   if found is None else found)
         ctx.upper = upper
         ctx.save_for_backward(factor, out)
         return out
@@ -499,6 +527,14 @@ class CholeskyInverse(Op):
         factor, out = ctx.saved_tensors
         common = out @ ((g + g.mT) @ out)  # torch's: A^{-1} (G + G^T) A^{-1}
         return (-(factor @ common) if ctx.upper else -(common @ factor),)
+
+
+def _from_factor(factor: Tensor, upper: bool, fn: Any) -> Any:
+    """``fn(xp, A)`` for ``A`` rebuilt from its Cholesky factor, by the backend (without MKL),
+    column-major as torch's result."""
+    xp, f = factor._xp, factor._data
+    a = xp.matmul(xp.matrix_transpose(f), f) if upper else xp.matmul(f, xp.matrix_transpose(f))
+    return backend.column_major(fn(xp, a))
 
 
 def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
@@ -524,10 +560,13 @@ class CholeskySolve(Op):
 
     @staticmethod
     def forward(ctx: Any, b: Tensor, factor: Tensor, *, upper: bool) -> Tensor:
-        xp, f = factor._xp, factor._data
-        a = xp.matmul(xp.matrix_transpose(f), f) if upper else \
-            xp.matmul(f, xp.matrix_transpose(f))
-        out = wrap(xp.linalg.solve(a, b._data))
+        xp = factor._xp
+        batch = _broadcast_batch(b.shape[:-2], factor.shape[:-2])
+        rhs = xp.broadcast_to(b._data, (*batch, *b.shape[-2:]))
+        found = _mkl.cholesky_solve(
+            rhs, xp.broadcast_to(factor._data, (*batch, *factor.shape[-2:])), upper)
+        out = wrap(_from_factor(factor, upper, lambda xp, a: xp.linalg.solve(a, rhs))
+                   if found is None else found)
         ctx.upper = upper
         ctx.save_for_backward(b, factor, out)
         return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, _mkl, return_types
+from .. import _args, _mkl, backend, return_types
 from .._tensor import Tensor
 from ..autograd import forward_ad
 from ..autograd.grad_mode import is_grad_enabled
@@ -56,11 +56,13 @@ def _decompose(xp: Any, a: Any, uplo: str, vectors: bool) -> tuple:
     call, as torch makes when no gradient is wanted), by MKL's syevd as torch where MKL is
     installed, else by the backend's LAPACK."""
     found = _mkl.symmetric_eigen(a, uplo, vectors) if a.size else None
-    if found is not None:
-        return found if vectors else (found[0], xp.zeros((0,), a.dtype))
-    if vectors:
-        return xp.linalg.eigh(a, UPLO=uplo)
-    return xp.linalg.eigvalsh(a, UPLO=uplo), xp.zeros((0,), a.dtype)
+    if found is None and vectors:
+        found = xp.linalg.eigh(a, UPLO=uplo)
+    if found is None:
+        return xp.linalg.eigvalsh(a, UPLO=uplo), xp.zeros((0,), a.dtype)
+    if not vectors:
+        return found[0], xp.zeros((0,), a.dtype)
+    return found[0], backend.column_major(found[1])  # the vectors column-major, as torch's
 
 
 def _checked(fn: str, A: Tensor, UPLO: Any) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args, _mkl, return_types
+from .. import _args, _mkl, backend, return_types
 from .._creation import eye
 from .._tensor import Tensor
 from ._base import Op, wrap
@@ -74,7 +74,8 @@ class Geqrf(Op):
         xp, data = a._xp, a._data
         pairs = _each(xp, _geqrf_matrix, data)
         tau_shape = (*data.shape[:-2], min(data.shape[-2:]))
-        return (wrap(_stack(xp, [p[0] for p in pairs], data.shape, data.dtype)),
+        return (wrap(backend.column_major(_stack(xp, [p[0] for p in pairs], data.shape,
+                                                 data.dtype))),
                 wrap(_stack(xp, [p[1] for p in pairs], tau_shape, data.dtype)))
 
     @staticmethod
@@ -109,8 +110,8 @@ class LinalgHouseholderProduct(Op):
     def forward(ctx: Any, a: Tensor, tau: Tensor) -> Tensor:
         ctx.save_for_backward(a, tau)
         xp, data = a._xp, a._data
-        return wrap(_stack(xp, _each(xp, _orgqr_matrix, data, tau._data), data.shape,
-                           data.dtype))
+        return wrap(backend.column_major(_stack(xp, _each(xp, _orgqr_matrix, data, tau._data),
+                                                data.shape, data.dtype)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -194,10 +195,11 @@ class LinalgQr(Op):
             q = xp.zeros((0,), dtype=data.dtype)
         else:
             cols = m if mode == "complete" else k
-            q = _stack(xp, [_orgqr_matrix(xp, _columns(xp, p[0], cols), p[1]) for p in packed],
-                       (*data.shape[:-2], m, cols), data.dtype)
+            q = backend.column_major(_stack(
+                xp, [_orgqr_matrix(xp, _columns(xp, p[0], cols), p[1]) for p in packed],
+                (*data.shape[:-2], m, cols), data.dtype))
         ctx.mode = mode
-        out = wrap(q), wrap(r)
+        out = wrap(q), wrap(backend.column_major(r))  # R column-major, as torch's
         ctx.save_for_backward(*out)
         return out
 

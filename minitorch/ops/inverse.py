@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _args, _mkl
 from .._creation import eye
-from .._tensor import Tensor, checked_broadcast_shapes, sum_to
+from .._tensor import Tensor, broadcast_pair, sum_to
 from ._base import Op, check_same_device, wrap
 from .pointwise import where
 
@@ -195,7 +195,7 @@ class Solve(Op):
         ``adjoint`` solves ``Aᵀ X = B`` with the factors of ``A`` (the backward's solve)."""
         xp = a._xp
         right = b._data[..., None] if vector else b._data
-        batch = _broadcast_batch(a.shape[:-2], right.shape[:-2])
+        batch = _broadcast_batch(right.shape[:-2], a.shape[:-2])
         left = xp.broadcast_to(a._data, (*batch, *a.shape[-2:]))
         out = _solve(xp, left, xp.broadcast_to(right, (*batch, *right.shape[-2:])),
                      lambda where, _: (f"torch.linalg.solve: {where}The solver failed because "
@@ -245,8 +245,9 @@ class SolveRight(Op):
         return ga, sum_to(gb, b_shape)
 
 
-def _broadcast_batch(a: tuple, b: tuple) -> tuple:
-    return tuple(checked_broadcast_shapes((a, b)))
+def _broadcast_batch(b: tuple, a: tuple) -> tuple:
+    """The batch dims of ``B`` and ``A`` broadcast, with torch's error (``infer_size``'s)."""
+    return broadcast_pair(b, a)
 
 
 def inv(A: Tensor) -> Tensor:
