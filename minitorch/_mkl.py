@@ -663,44 +663,46 @@ def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """LAPACK's geqrf of one float matrix ``a`` (m, n) on a column-major copy, as torch's
-    ``geqrf``: R above the diagonal, the Householder vectors below, and their scales ``tau``
-    (min(m, n)). None without MKL.
+    """LAPACK's geqrf of each float matrix of ``a`` (..., m, n), as torch's ``geqrf`` and
+    ``linalg.qr`` run it: on a column-major copy of the batch in one buffer, R above the
+    diagonal and the Householder vectors below, with their scales ``tau`` (..., min(m, n)).
+    None without MKL.
 
     >>> r = geqrf(np.float32([[3, 0], [4, 5]]))
     >>> r is None or float(r[0][0, 0]) == -5.0
     True
     """
     kind = _kernel(a)
-    if kind is None or a.ndim != 2:
+    if kind is None:
         return None
     _use_threads()
-    m, n = a.shape
-    qr = _column_major(a)
-    tau = _empty((min(m, n),), a.dtype)
-    if a.size:
-        _lapack(kind, "geqrf", _ref(m), _ref(n), _pointer(qr), _ref(max(1, m)), _pointer(tau))
+    m, n = a.shape[-2:]
+    qr = _column_major_batch(a)
+    tau = _empty((*a.shape[:-2], min(m, n)), a.dtype)
+    for i in range(math.prod(a.shape[:-2]) if a.size else 0):
+        _lapack(kind, "geqrf", _ref(m), _ref(n), _at(qr, i), _ref(max(1, m)), _at(tau, i))
     return qr, tau
 
 
 def orgqr(a: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
-    """LAPACK's orgqr: the first n columns of the product of the ``len(tau)`` Householder
-    reflectors stored below the diagonal of ``a`` (m, n), as torch's
-    ``linalg.householder_product``. None without MKL.
+    """LAPACK's orgqr on each matrix of ``a`` (..., m, n): the first n columns of the product
+    of the ``tau.shape[-1]`` Householder reflectors stored below its diagonal, as torch's
+    ``linalg.householder_product`` (and ``linalg.qr``) run it on a column-major copy of the
+    batch. None without MKL.
 
     >>> q = orgqr(np.zeros((2, 1), np.float32), np.float32([2]))
     >>> q is None or q.ravel().tolist() == [-1.0, 0.0]
     True
     """
     kind = _kernel(a)
-    if kind is None or a.ndim != 2:
+    if kind is None:
         return None
     _use_threads()
-    m, n = a.shape
-    q = _column_major(a)
-    if q.size:
-        _lapack(kind, "orgqr", _ref(m), _ref(n), _ref(tau.shape[0]), _pointer(q),
-                _ref(max(1, m)), _pointer(np.ascontiguousarray(tau, a.dtype)))
+    m, n = a.shape[-2:]
+    q, scales = _column_major_batch(a), np.ascontiguousarray(tau, a.dtype)
+    for i in range(math.prod(a.shape[:-2]) if a.size else 0):
+        _lapack(kind, "orgqr", _ref(m), _ref(n), _ref(tau.shape[-1]), _at(q, i),
+                _ref(max(1, m)), _at(scales, i))
     return q
 
 

@@ -30,19 +30,27 @@ from .shape import cat
 __all__ = ["Geqrf", "LinalgHouseholderProduct", "LinalgQr", "geqrf", "householder_product", "qr"]
 
 
-def _geqrf_matrix(xp: Any, a: Any) -> tuple:
+def _geqrf(xp: Any, a: Any) -> tuple:
+    """The packed QR factors and their scales of each matrix of ``a`` (LAPACK's geqrf)."""
     found = _mkl.geqrf(a)
     if found is not None:
         return found
-    h, tau = xp.linalg.qr(a, mode="raw")
-    return h.T, tau
+    pairs = _each(xp, lambda xp, m: xp.linalg.qr(m, mode="raw"), a)
+    tau_shape = (*a.shape[:-2], min(a.shape[-2:]))
+    return (_stack(xp, [xp.matrix_transpose(h) for h, _ in pairs], a.shape, a.dtype),
+            _stack(xp, [t for _, t in pairs], tau_shape, a.dtype))
 
 
-def _orgqr_matrix(xp: Any, a: Any, tau: Any) -> Any:
-    """The first n columns of H₁ ⋯ Hₖ from the reflectors below ``a``'s diagonal."""
+def _orgqr(xp: Any, a: Any, tau: Any) -> Any:
+    """The first n columns of H₁ ⋯ Hₖ from the reflectors below the diagonal of each matrix
+    of ``a`` (LAPACK's orgqr)."""
     found = _mkl.orgqr(a, tau)
     if found is not None:
         return found
+    return _stack(xp, _each(xp, _orgqr_matrix, a, tau), a.shape, a.dtype)
+
+
+def _orgqr_matrix(xp: Any, a: Any, tau: Any) -> Any:
     m, n = a.shape
     q = xp.eye(m, n, dtype=a.dtype)
     for i in reversed(range(tau.shape[0])):  # Hᵢ (Hᵢ₊₁ ⋯ Hₖ E)
@@ -71,12 +79,8 @@ class Geqrf(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> tuple:
-        xp, data = a._xp, a._data
-        pairs = _each(xp, _geqrf_matrix, data)
-        tau_shape = (*data.shape[:-2], min(data.shape[-2:]))
-        return (wrap(backend.column_major(_stack(xp, [p[0] for p in pairs], data.shape,
-                                                 data.dtype))),
-                wrap(_stack(xp, [p[1] for p in pairs], tau_shape, data.dtype)))
+        packed, tau = _geqrf(a._xp, a._data)
+        return wrap(backend.column_major(packed)), wrap(tau)
 
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:
@@ -109,9 +113,7 @@ class LinalgHouseholderProduct(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, tau: Tensor) -> Tensor:
         ctx.save_for_backward(a, tau)
-        xp, data = a._xp, a._data
-        return wrap(backend.column_major(_stack(xp, _each(xp, _orgqr_matrix, data, tau._data),
-                                                data.shape, data.dtype)))
+        return wrap(backend.column_major(_orgqr(a._xp, a._data, tau._data)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -188,18 +190,15 @@ class LinalgQr(Op):
         xp, data = a._xp, a._data
         m, n = data.shape[-2:]
         k = min(m, n)
-        packed = _each(xp, _geqrf_matrix, data)
-        r = _stack(xp, [xp.triu(p[0] if mode == "complete" else p[0][:k]) for p in packed],
-                   (*data.shape[:-2], m if mode == "complete" else k, n), data.dtype)
+        packed, tau = _geqrf(xp, data)
+        r = xp.triu(packed if mode == "complete" else packed[..., :k, :])
         if mode == "r":
             q = xp.zeros((0,), dtype=data.dtype)
         else:
-            cols = m if mode == "complete" else k
-            q = backend.column_major(_stack(
-                xp, [_orgqr_matrix(xp, _columns(xp, p[0], cols), p[1]) for p in packed],
-                (*data.shape[:-2], m, cols), data.dtype))
+            q = backend.column_major(
+                _orgqr(xp, _columns(xp, packed, m if mode == "complete" else k), tau))
         ctx.mode = mode
-        out = wrap(q), wrap(backend.column_major(r))  # R column-major, as torch's
+        out = wrap(q), wrap(backend.column_major(r))  # column-major, as torch's
         ctx.save_for_backward(*out)
         return out
 
@@ -228,11 +227,13 @@ class LinalgQr(Op):
 
 
 def _columns(xp: Any, packed: Any, cols: int) -> Any:
-    """The first ``cols`` columns of geqrf's packed matrix, zero-padded when it has fewer."""
-    m, n = packed.shape
+    """The first ``cols`` columns of geqrf's packed matrices, zero-padded when they have
+    fewer."""
+    n = packed.shape[-1]
     if cols <= n:
-        return packed[:, :cols]
-    return xp.concat([packed, xp.zeros((m, cols - n), dtype=packed.dtype)], axis=1)
+        return packed[..., :cols]
+    pad = xp.zeros((*packed.shape[:-1], cols - n), dtype=packed.dtype)
+    return xp.concat([packed, pad], axis=-1)
 
 
 def _qr_tall_grad(q: Tensor, r: Tensor, g_q: Tensor | None, g_r: Tensor | None) -> Tensor:
