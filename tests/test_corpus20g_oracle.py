@@ -1,0 +1,80 @@
+"""APIs that the corpus20g programs (others' autograd code) use, against live torch: each case
+is run as a program sees it, through its printed form, under both libraries."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+import minitorch as mt
+from tests.oracle import SETTINGS, shapes
+
+
+def _raised(call) -> tuple | None:
+    """The type and words of what a call raised (None where it did not)."""
+    try:
+        call()
+    except Exception as e:
+        return type(e).__name__, str(e)
+    return None
+
+
+@SETTINGS
+@given(shape=shapes(min_dims=1, max_dims=3), k=st.integers(1, 3), weighted=st.booleans(),
+       eps=st.sampled_from([None, 1e-5, 0.5]), dtype=st.sampled_from(["float32", "float64"]),
+       seed=st.integers(0, 2**16))
+def test_rms_norm_values_grads_and_graph_bitwise(shape, k, weighted, eps, dtype, seed):
+    """torch's CPU rms_norm is a composite of pointwise ops and a mean: the same bits."""
+    k = min(k, len(shape))
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=shape).astype(dtype)
+    w = rng.normal(size=shape[len(shape) - k:]).astype(dtype)
+
+    def run(L):
+        xt = L.tensor(x, requires_grad=True)
+        wt = L.tensor(w, requires_grad=True) if weighted else None
+        y = L.nn.functional.rms_norm(xt, tuple(shape[len(shape) - k:]), wt, eps)
+        y.pow(2).sum().backward()
+        return repr(y.detach()), y.grad_fn.name(), repr(xt.grad), wt is None or repr(wt.grad)
+
+    assert run(mt) == run(torch)
+
+
+def test_rms_norm_module_and_errors():
+    def run(L):
+        x = L.ones(2, 3, 4)
+        m = L.nn.RMSNorm([3, 4], eps=1e-5, elementwise_affine=False)
+        return (repr(L.nn.RMSNorm(4)), repr(m), m.weight, list(L.nn.RMSNorm(4).state_dict()),
+                repr(L.rms_norm(x, (4,))),
+                _raised(lambda: L.nn.functional.rms_norm(x, (3,))),
+                _raised(lambda: L.nn.functional.rms_norm(x, 4)),
+                _raised(lambda: L.nn.functional.rms_norm(x, (4,), L.ones(3))),
+                _raised(lambda: L.nn.functional.rms_norm(x, (4,), eps="a")),
+                _raised(lambda: L.nn.functional.rms_norm(x.int(), (4,))))
+
+    assert run(mt) == run(torch)
+
+
+def test_batchnorm_private_base_is_importable_for_isinstance():
+    def run(L):
+        bn = importlib.import_module(f"{L.__name__}.nn.modules.batchnorm")
+        return [isinstance(m, bn._BatchNorm) for m in
+                (L.nn.BatchNorm1d(2), L.nn.BatchNorm2d(2), L.nn.LayerNorm(2), L.nn.Linear(1, 1))]
+
+    assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_grad_materialized_zeros_follow_create_graph(create_graph):
+    def run(L):
+        a = L.tensor(2.0, requires_grad=True)
+        b = L.ones(2, 3, requires_grad=True)
+        return repr(L.autograd.grad(a ** 3, (a, b), create_graph=create_graph,
+                                    materialize_grads=True))
+
+    assert run(mt) == run(torch)
