@@ -217,7 +217,7 @@ from .ops.binary_more import (
     logaddexp2,
 )
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
-from .ops.counting import bincount, bucketize, histc, isin, searchsorted
+from .ops.counting import bincount, bucketize, histc, histogram, isin, searchsorted
 from .ops.cross import cross
 from .ops.decompositions import (
     cholesky,

@@ -78,3 +78,35 @@ def test_grad_materialized_zeros_follow_create_graph(create_graph):
                                     materialize_grads=True))
 
     assert run(mt) == run(torch)
+
+
+@SETTINGS
+@given(n=st.integers(0, 40), bins=st.integers(1, 9), ranged=st.booleans(),
+       density=st.booleans(), weighted=st.booleans(), edges=st.booleans(),
+       dtype=st.sampled_from(["float32", "float64"]), seed=st.integers(0, 2**16))
+def test_histogram_counts_edges_and_density(n, bins, ranged, density, weighted, edges, dtype,
+                                            seed):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n).round(1).astype(dtype)  # rounded: values on the edges too
+    w = rng.uniform(size=n).astype(dtype)
+    cuts = np.sort(rng.normal(size=bins + 1)).astype(dtype)
+
+    def run(L):
+        kw = {"range": (-1.0, 1.0)} if ranged and not edges else {}
+        b = L.tensor(cuts) if edges else bins
+        wt = L.tensor(w) if weighted else None
+        return repr(L.histogram(L.tensor(x), b, weight=wt, density=density, **kw))
+
+    assert run(mt) == run(torch)
+
+
+def test_histogram_errors_and_method():
+    def run(L):
+        x = L.tensor([1.0, 2.0, 1.0, 5.0, 3.0])
+        return (repr(x.histogram(3)), repr(L.histogram(L.ones(3), bins=2)),
+                _raised(lambda: L.histogram(x.int(), 2)), _raised(lambda: L.histogram(x, 0)),
+                _raised(lambda: L.histogram(x, 2, range=(3.0, 1.0))),
+                _raised(lambda: L.histogram(x, 2, weight=L.ones(3))),
+                _raised(lambda: L.histogram(x, L.tensor([[1.0, 2.0]]))))
+
+    assert run(mt) == run(torch)
