@@ -110,3 +110,51 @@ def test_histogram_errors_and_method():
                 _raised(lambda: L.histogram(x, L.tensor([[1.0, 2.0]]))))
 
     assert run(mt) == run(torch)
+
+
+@SETTINGS
+@given(batch=st.sampled_from([(), (2,)]), n=st.integers(1, 4),
+       p=st.sampled_from([None, 2, -2, 1, -1, float("inf"), -float("inf"), "fro", "nuc"]),
+       seed=st.integers(0, 2**16))
+def test_cond_values_graph_and_grads(batch, n, p, seed):
+    a = np.random.default_rng(seed).normal(size=(*batch, n, n)) + 3 * np.eye(n)
+
+    def run(L):
+        A = L.tensor(a, requires_grad=True)
+        c = L.linalg.cond(A, p)
+        grad = _raised(lambda: L.autograd.grad(c.sum(), A))  # torch refuses the filled inverse
+        return c.grad_fn.name(), c.shape, grad, c.detach().numpy()
+
+    got, want = run(mt), run(torch)
+    assert got[:3] == want[:3]
+    np.testing.assert_allclose(got[3], want[3], rtol=1e-10)
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(3, 3), (2, 3, 4), (4, 2)]), rank=st.integers(0, 3),
+       atol=st.sampled_from([None, 0.0, 1e-3]), rtol=st.sampled_from([None, 0.0, 0.1]),
+       hermitian=st.booleans(), seed=st.integers(0, 2**16))
+def test_matrix_rank_of_low_rank_products(shape, rank, atol, rtol, hermitian, seed):
+    rng = np.random.default_rng(seed)
+    m, n = shape[-2:]
+    a = rng.normal(size=(*shape[:-2], m, rank)) @ rng.normal(size=(*shape[:-2], rank, n))
+    if hermitian:
+        a = a[..., :m] @ np.swapaxes(a[..., :m], -1, -2)
+
+    def run(L):
+        return repr(L.linalg.matrix_rank(L.tensor(a), atol=atol, rtol=rtol, hermitian=hermitian))
+
+    assert run(mt) == run(torch)
+
+
+def test_cond_and_matrix_rank_errors():
+    def run(L):
+        B = L.ones(2, 3, 4)
+        return [_raised(call) for call in (
+            lambda: L.linalg.cond(B, 1), lambda: L.linalg.cond(B, -1.0),
+            lambda: L.linalg.cond(B, float("inf")), lambda: L.linalg.cond(B, "abc"),
+            lambda: L.linalg.cond(B, 3), lambda: L.linalg.cond(L.ones(3)),
+            lambda: L.linalg.matrix_rank(L.ones(3)),
+            lambda: L.linalg.matrix_rank(L.ones(2, 2, dtype=L.long)))]
+
+    assert run(mt) == run(torch)
