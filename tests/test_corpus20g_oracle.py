@@ -158,3 +158,43 @@ def test_cond_and_matrix_rank_errors():
             lambda: L.linalg.matrix_rank(L.ones(2, 2, dtype=L.long)))]
 
     assert run(mt) == run(torch)
+
+
+_FUNCTIONS = {
+    "cube": lambda L: (lambda a: a.pow(3).sum(), L.tensor([[0.5, 1.5], [2.0, -1.0]])),
+    "two_inputs": lambda L: (lambda a, b: (a.sin() * b.exp()).sum(),
+                             (L.tensor([0.1, 0.7, 1.2]), L.tensor([0.3, -0.2, 0.4]))),
+    "matrix": lambda L: (lambda a: L.tanh(a @ a.T).sum(),
+                         L.tensor([[0.2, 0.4], [0.6, 0.8]], dtype=L.float64)),
+}
+
+
+@pytest.mark.parametrize("name", _FUNCTIONS)
+def test_hessian_forward_over_reverse(name):
+    """The outer jacobian by forward mode over the inner reverse one: torch's values, its
+    graph on the result (the tangents keep theirs), the inputs left as they were."""
+    def run(L):
+        func, inputs = _FUNCTIONS[name](L)
+        h = L.autograd.functional.hessian(func, inputs, vectorize=True,
+                                          outer_jacobian_strategy="forward-mode")
+        leaves = inputs if isinstance(inputs, tuple) else (inputs,)
+        return repr(h), [x.requires_grad for x in leaves]
+
+    assert run(mt) == run(torch)
+
+
+def test_forward_mode_jacobian_keeps_the_tangents_graph_and_refusals():
+    def run(L):
+        F = L.autograd.functional
+        x, y = L.tensor([0.5, 2.0]), L.tensor([1.5, -0.5], requires_grad=True)
+        cube = lambda a: a.pow(3).sum()  # noqa: E731
+        return (repr(F.jacobian(lambda a: a.pow(3) * y, x, vectorize=True,
+                                strategy="forward-mode")),
+                repr(F.jacobian(lambda a, b: (a * y, a * b), (x, y.detach()), vectorize=True,
+                                strategy="forward-mode")),
+                [_raised(lambda kw=kw: F.hessian(cube, x, outer_jacobian_strategy="forward-mode",
+                                                 **kw))
+                 for kw in ({}, {"create_graph": True, "vectorize": True},
+                            {"strict": True, "vectorize": True}, {"strict": True})])
+
+    assert run(mt) == run(torch)
