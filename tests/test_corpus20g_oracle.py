@@ -198,3 +198,39 @@ def test_forward_mode_jacobian_keeps_the_tangents_graph_and_refusals():
                             {"strict": True, "vectorize": True}, {"strict": True})])
 
     assert run(mt) == run(torch)
+
+
+@SETTINGS
+@given(shape=st.sampled_from([(3,), (2, 3), (2, 3, 4), ()]), steps=st.integers(1, 4),
+       lr=st.sampled_from([1e-2, 0.3]), weight_decay=st.sampled_from([0.0, 0.05]),
+       eps=st.sampled_from([(None, 1e-3), (1e-6, 0.5)]), d=st.sampled_from([1.0, 3.0]),
+       maximize=st.booleans(), seed=st.integers(0, 2**16))
+def test_adafactor_steps_bitwise(shape, steps, lr, weight_decay, eps, d, maximize, seed):
+    rng = np.random.default_rng(seed)
+    start = rng.normal(size=shape).astype(np.float32)
+    grads = [rng.normal(size=shape).astype(np.float32) for _ in range(steps)]
+
+    def run(L):
+        p = L.nn.Parameter(L.tensor(start))
+        opt = L.optim.Adafactor([p], lr=lr, weight_decay=weight_decay, eps=eps, d=d,
+                                maximize=maximize)
+        for g in grads:
+            p.grad = L.tensor(g)
+            opt.step()
+        return p.detach().numpy().tobytes(), sorted(opt.state[p]), repr(opt.state[p]["step"])
+
+    assert run(mt) == run(torch)
+
+
+def test_adafactor_settings_and_refusals():
+    def run(L):
+        p = [L.nn.Parameter(L.ones(2, 2))]
+        opt = L.optim.Adafactor(p)
+        return (list(opt.param_groups[0]), opt.defaults, [_raised(
+            lambda kw=kw: L.optim.Adafactor(p, **kw)) for kw in (
+                {"lr": -1}, {"beta2_decay": 0.5}, {"eps": (-1, 1e-3)}, {"eps": (None, -1)},
+                {"d": 0.5}, {"weight_decay": -1}, {"lr": L.ones(2)})])
+
+    assert run(mt) == run(torch)
+    assert [n for n in dir(mt.optim) if n[0].isupper()][:5] == \
+        [n for n in dir(torch.optim) if n[0].isupper()][:5]
