@@ -93,17 +93,8 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
     if not shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
                            "containing at least one element, but got normalized_shape = []")
-    for name, param in (("weight", weight), ("bias", bias)):
-        if param is not None and tuple(param.shape) != shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
-                               f"got {name} of shape {list(param.shape)} and normalized_shape "
-                               f"= {list(shape)}")
-    if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size"
-                           f"{list(input.shape)}")
-    if not input.dtype.is_floating_point:
-        raise _args.not_implemented("LayerNormKernelImpl", input.dtype)
+    _check_normalized(input, shape, {"weight": weight, "bias": bias}, "*, ",
+                      "LayerNormKernelImpl")
     if bias is not None:
         _args.scalar_type(input.dtype, bias.dtype)
 
@@ -151,7 +142,7 @@ def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
         _args.tensor_args("rms_norm", (weight, "weight", 3))
     if eps is not None:
         eps = _args.real("rms_norm", eps, "eps", 4)
-    _check_rms_norm(input, shape, weight)
+    _check_normalized(input, shape, {"weight": weight}, "*", "rms_norm")
     upcast = input.float() if input.dtype.itemsize < 4 else input  # torch's opmath type
     eps = finfo(upcast.dtype).eps if eps is None else eps
     dims = tuple(range(-len(shape), 0))
@@ -159,17 +150,21 @@ def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
     return result if weight is None else result.mul(weight)
 
 
-def _check_rms_norm(input: Tensor, shape: tuple, weight: Tensor | None) -> None:
-    if weight is not None and tuple(weight.shape) != shape:
-        raise RuntimeError("Expected weight to be of same shape as normalized_shape, but got "
-                           f"weight of shape {list(weight.shape)} and normalized_shape = "
-                           f"{list(shape)}")
+def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
+                      kernel: str) -> None:
+    """The checks layer_norm and rms_norm share: the parameters' shapes are ``shape``, so
+    are the input's last dims (torch writes the batch ``star``), then a floating kernel."""
+    for name, param in params.items():
+        if param is not None and tuple(param.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(param.shape)} and normalized_shape "
+                               f"= {list(shape)}")
     if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*{', '.join(map(str, shape))}], but got input of size"
+                           f"[{star}{', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
     if not input.dtype.is_floating_point:
-        raise _args.not_implemented("rms_norm", input.dtype)
+        raise _args.not_implemented(kernel, input.dtype)
 
 
 class ClampMin(Clamp):
