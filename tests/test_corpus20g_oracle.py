@@ -234,3 +234,34 @@ def test_adafactor_settings_and_refusals():
     assert run(mt) == run(torch)
     assert [n for n in dir(mt.optim) if n[0].isupper()][:5] == \
         [n for n in dir(torch.optim) if n[0].isupper()][:5]
+
+
+@SETTINGS
+@given(tolerance_change=st.sampled_from([1e-12, 1e-9, 1e-5]), steps=st.integers(1, 3),
+       seed=st.integers(0, 2**16))
+def test_lbfgs_strong_wolfe_keeps_its_own_tolerance(tolerance_change, steps, seed):
+    """torch's step hands the line search none of the group's tolerance_change: the closure
+    calls, the state's counts and the weights follow from that; ``_params`` is torch's list."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(40, 3)).astype(np.float32)
+    y = (rng.uniform(size=40) > 0.5).astype(np.float32)
+
+    def run(L):
+        w = L.zeros(3, requires_grad=True)
+        opt = L.optim.LBFGS([w], max_iter=30, line_search_fn="strong_wolfe",
+                            tolerance_grad=1e-9, tolerance_change=tolerance_change)
+        calls = []
+
+        def closure():
+            opt.zero_grad()
+            loss = L.nn.functional.binary_cross_entropy_with_logits(L.tensor(x) @ w, L.tensor(y))
+            loss = loss + 1e-3 * w.pow(2).sum()
+            loss.backward()
+            calls.append(1)
+            return loss
+
+        out = [(opt.step(closure).item(), len(calls)) for _ in range(steps)]
+        state = opt.state[opt._params[0]]
+        return out, state["func_evals"], state["n_iter"], w.detach().numpy().tobytes()
+
+    assert run(mt) == run(torch)
