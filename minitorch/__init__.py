@@ -217,7 +217,7 @@ from .ops.binary_more import (
     logaddexp2,
 )
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
-from .ops.counting import bincount, bucketize, histc, isin, searchsorted
+from .ops.counting import bincount, bucketize, histc, histogram, isin, searchsorted
 from .ops.cross import cross
 from .ops.decompositions import (
     cholesky,
@@ -271,7 +271,7 @@ from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
 from .ops.norm import norm
-from .ops.normalize import clamp_max, clamp_min
+from .ops.normalize import clamp_max, clamp_min, rms_norm
 from .ops.pointwise import (
     add,
     clamp,

@@ -1096,6 +1096,7 @@ _METHODS.update({"inner": products.inner, "kron": products.kron, "vdot": product
 _METHODS.update({"diff": differences.diff, "cov": statistics.cov,
                  "corrcoef": statistics.corrcoef, "quantile": statistics.quantile,
                  "nanquantile": statistics.nanquantile, "histc": counting.histc,
+                 "histogram": counting.histogram,
                  "bincount": counting.bincount})
 
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "linalg_eigh",
+__all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "histogram", "kthvalue", "linalg_eigh",
            "linalg_qr", "linalg_slogdet", "linalg_svd", "max", "median", "min", "mode",
            "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
 
@@ -49,3 +49,4 @@ svd = _return_type("svd", ("U", "S", "V"))
 qr = _return_type("qr", ("Q", "R"))
 linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 slogdet = _return_type("slogdet", ("sign", "logabsdet"))
+histogram = _return_type("histogram", ("hist", "bin_edges"))

@@ -28,7 +28,7 @@ SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test
           "test_optim_more_oracle", "test_forward_ad_oracle", "test_saved_tools_oracle",
           "test_more_apis_oracle", "test_tutorial_apis_more_oracle",
           "test_tutorial_apis_linalg_oracle", "test_conv_transpose_oracle",
-          "test_multihead_attention_oracle")
+          "test_multihead_attention_oracle", "test_corpus20g_oracle")
 SKIPPED = {
     # the engine's memory and depth, not array calls: 50 s on the strict namespace
     "test_engine": {"test_100k_chain_backpropagates_and_frees_memory",
@@ -40,6 +40,10 @@ SKIPPED = {
     # torch's float32 bits come from numpy's kernels; other namespaces keep their own sums
     "test_conv_transpose_oracle": {"test_conv_transpose2d_float32_is_torchs_bits",
                                    "test_conv_transpose2d_float32_gradients_are_torchs_bits"},
+    # the same (a norm's float32 sum); and a hermitian rank reads one triangle by numpy's UPLO,
+    # which ops/eigh.py asks of the namespace outside the array API
+    "test_corpus20g_oracle": {"test_adafactor_steps_bitwise",
+                              "test_matrix_rank_of_low_rank_products"},
 }
 # Not yet on CuPy: gradcheck compares host copies made with np.asarray, which CuPy refuses.
 GPU_REASON = "needs a CUDA GPU with CuPy: minitorch.cuda.is_available() is False here"

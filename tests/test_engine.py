@@ -295,6 +295,13 @@ def _materialize(L: Any) -> tuple:
     return L.autograd.grad((x * w).sum(), [x, unused], materialize_grads=True)
 
 
+def _materialize_create_graph(L: Any) -> tuple:
+    """Under create_graph the zeros of an unused input are a leaf that requires grad."""
+    x, w, unused = leaves(L)
+    return L.autograd.grad((x * w).sum(), [x, unused], materialize_grads=True,
+                           create_graph=True)
+
+
 def _non_leaf_inputs(L: Any) -> tuple:
     x, w, _ = leaves(L)
     y = x * w
@@ -370,7 +377,8 @@ def _autograd_backward_several(L: Any) -> tuple:
 
 
 OPTIONS = {f.__name__.strip("_"): f for f in [
-    _grad_outputs, _several_outputs, _allow_unused, _materialize, _non_leaf_inputs,
+    _grad_outputs, _several_outputs, _allow_unused, _materialize, _materialize_create_graph,
+    _non_leaf_inputs,
     _output_as_input, _leaf_as_output, _subset_leaves_untouched, _retain_then_backward,
     _create_graph_grad, _backward_inputs_leaf, _backward_inputs_single_tensor,
     _backward_inputs_accumulate, _backward_inputs_create_graph, _autograd_backward_several,

@@ -216,7 +216,9 @@ def grad(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                g = T.Tensor._make(t._xp.zeros(t._data.shape, dtype=t._data.dtype))
+                # torch's zeros_like(input, requires_grad=create_graph): a leaf under create_graph
+                from .._creation import zeros_like  # _creation imports the Tensor this file serves
+                g = zeros_like(t, requires_grad=create_graph)
         result.append(g)
     return tuple(result)
 

@@ -145,7 +145,7 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
             'function has more outputs than inputs, "forward-mode" tends to be more performant. '
             'Otherwise, prefer to use "reverse-mode".')
     if strategy == "forward-mode":
-        return _forward_jacobian(func, inputs, create_graph, vectorize)
+        return _forward_jacobian(func, inputs, create_graph, strict, vectorize)
     with grad_mode._recording(True):
         inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
         inputs = _differentiable_copies(inputs, create_graph, need_graph=True)
@@ -173,7 +173,6 @@ def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
     inputs_tuple, inputs = _tensors(inputs, "inputs", "hessian")
     if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
-    _refuse_forward_mode(outer_jacobian_strategy)
 
     def scalar(*xs: Any) -> Any:
         out = func(*xs)
@@ -184,12 +183,14 @@ def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
         return out.squeeze()
 
     def gradient(*xs: Any) -> Any:
+        if outer_jacobian_strategy == "forward-mode":  # the duals must enter the graph
+            xs = tuple(x.requires_grad_(True) for x in xs)
         grads = jacobian(scalar, xs, create_graph=True)
         _check_requires_grad(grads, "jacobian", strict)
         return grads
 
     result = jacobian(gradient, inputs, create_graph=create_graph, strict=strict,
-                      vectorize=vectorize)
+                      vectorize=vectorize, strategy=outer_jacobian_strategy)
     return _unpack(result, (inputs_tuple, inputs_tuple))
 
 
@@ -406,33 +407,33 @@ _VECTORIZE_ONLY = ("Computing Jacobian using forward-AD or forward-over-reverse 
                    "only implemented for `vectorize=True`.")  # sic: torch's message
 
 
-def _refuse_forward_mode(strategy: str) -> None:
-    """hessian's forward-over-reverse, which minitorch does not have."""
-    if strategy == "forward-mode":
-        raise NotImplementedError(
-            "minitorch's hessian has no forward-over-reverse strategy: use "
-            'outer_jacobian_strategy="reverse-mode" (the default).')
-
-
 def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
-                      vectorize: bool) -> Any:
+                      strict: bool, vectorize: bool) -> Any:
     """jacobian's forward-mode strategy: one forward pass (:mod:`forward_ad`) per input
     element, its tangent a unit vector; the tangents of the outputs are the columns. As in
     torch, the results over inputs come as lists."""
-    if not vectorize:
-        raise NotImplementedError(_VECTORIZE_ONLY)
     if create_graph:
         raise NotImplementedError(
             'torch.autograd.functional.jacobian: `create_graph=True` and `strategy="forward-'
             'mode"` are not supported together (yet). Please either set `create_graph=False` '
             'or `strategy="reverse-mode"`.')
+    if strict:
+        raise RuntimeError(
+            'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are '
+            'not supported together (yet). Please either set `strict=False` or `strategy='
+            '"reverse-mode"`.')
+    if not vectorize:
+        raise NotImplementedError(_VECTORIZE_ONLY)
     inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
     inputs = tuple(x.detach() for x in inputs)
     per_input = [_forward_columns(func, inputs, i) for i in range(len(inputs))]
     outputs_tuple, outputs = per_input[0][0]
     result = []
     for k, out in enumerate(outputs):
-        blocks = [minitorch.stack(columns[k], -1).reshape((*out.shape, *x.shape))
+        # the tangents keep their graph (forward-over-reverse); torch's reshape of its
+        # permuted batch is an alias
+        alias = minitorch.ops.shape.ReshapeAlias
+        blocks = [alias.apply(minitorch.stack(columns[k], -1), shape=(*out.shape, *x.shape))
                   if columns[k] else minitorch.zeros((*out.shape, *x.shape), dtype=out.dtype)
                   for (_, columns), x in zip(per_input, inputs)]
         result.append(blocks if inputs_tuple else blocks[0])
@@ -463,7 +464,7 @@ def _forward_columns(func: Callable[..., Any], inputs: tuple, i: int) -> tuple:
         for column, pair in zip(columns, pairs):
             tangent = (pair.tangent if pair.tangent is not None
                        else minitorch.zeros_like(pair.primal))
-            column.append(tangent.detach().reshape(-1))
+            column.append(tangent.reshape(-1))
     if called is None:  # an input with no elements: call once for the outputs' shapes
         outputs_tuple, outputs = _tensors(func(*inputs), "outputs", None)
         called, columns = (outputs_tuple, outputs), [[] for _ in outputs]

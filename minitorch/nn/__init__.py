@@ -74,7 +74,7 @@ from .loss import (
     TripletMarginWithDistanceLoss,
 )
 from .module import Module
-from .normalization import LayerNorm
+from .normalization import LayerNorm, RMSNorm
 from .padding import (
     CircularPad1d,
     CircularPad2d,
@@ -217,6 +217,7 @@ __all__ = [
     "PixelShuffle",
     "PixelUnshuffle",
     "PoissonNLLLoss",
+    "RMSNorm",
     "RNNBase",
     "RNNCell",
     "RNNCellBase",

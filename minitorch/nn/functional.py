@@ -46,7 +46,7 @@ from ..ops.embedding_bag import embedding_bag
 from ..ops.hardshrink import hardshrink, softshrink
 from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
-from ..ops.normalize import layer_norm, normalize
+from ..ops.normalize import layer_norm, normalize, rms_norm
 from ..ops.pad import pad
 from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ..ops.pointwise import DivScalar
@@ -173,6 +173,7 @@ __all__ = [
     "relu",
     "relu6",
     "relu_",
+    "rms_norm",
     "rrelu",
     "rrelu_",
     "scaled_dot_product_attention",

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, _call_form
+from .. import _args, _call_form, return_types
 from .._cpp_print import cpp_float
 from .._dtype import result_type
 from .._tensor import Tensor
-from ..backend import array_dtype, index_add
+from ..backend import array_dtype, index_add, quiet
 from ._base import wrap
+from ._fused import linspace
 from .pointwise import _NoDerivative
 
-__all__ = ["Bincount", "bincount", "bucketize", "histc", "isin", "searchsorted"]
+__all__ = ["Bincount", "bincount", "bucketize", "histc", "histogram", "isin", "searchsorted"]
 
 
 def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
@@ -62,6 +63,65 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
     counts = xp.zeros((bins,), dtype=data.dtype)
     index_add(xp, counts, (where,), xp.ones(where.shape, dtype=data.dtype))
     return wrap(counts)
+
+
+def histogram(input: Tensor, bins: Any = 100, *, range: Any = None, weight: Tensor | None = None,
+              density: bool = False) -> Any:
+    """Counts (or summed ``weight``) of ``input``'s elements in bins: ``bins`` equal bins over
+    ``range`` (the data's own range by default), or the edges in a 1-D tensor ``bins``. Each
+    bin holds its left edge, the last its right edge too; ``density`` divides by the total
+    and the bin widths. Returns ``(hist, bin_edges)``.
+
+    >>> minitorch.histogram(minitorch.tensor([1., 2., 1.]), bins=2).hist
+    tensor([2., 1.])
+    """
+    _args.tensor_args("histogram", (input, "input", 1))
+    if not input.dtype.is_floating_point:
+        raise _args.not_implemented("histogramdd", input.dtype)
+    xp = input._xp
+    data = xp.reshape(input._data, (-1,))
+    edges = _histogram_edges(xp, data, bins, range)
+    if weight is not None and tuple(weight.shape) != tuple(input.shape):
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
+                           "same shape as the input tensor excluding its innermost dimension, "
+                           f"but got input with shape {[*input.shape, 1]} and weight with "
+                           f"shape {list(weight.shape)}")
+    kept = (data >= edges[0]) & (data <= edges[-1])
+    where = xp.searchsorted(edges, data[kept], side="right") - 1
+    where = xp.where(where == edges.shape[0] - 1, where - 1, where)  # the right edge's own bin
+    hist = xp.zeros((edges.shape[0] - 1,), dtype=data.dtype)
+    counted = (xp.ones(where.shape, dtype=data.dtype) if weight is None
+               else xp.astype(xp.reshape(weight._data, (-1,)), data.dtype)[kept])
+    index_add(xp, hist, (where,), counted)
+    if density:  # torch divides by the total, then by each bin's width (no counts: nan)
+        with quiet():
+            hist = hist / xp.sum(hist) / (edges[1:] - edges[:-1])
+    return return_types.histogram(wrap(hist), wrap(edges))
+
+
+def _histogram_edges(xp: Any, data: Any, bins: Any, range: Any) -> Any:
+    """The bin edges of :func:`histogram`, in the input's dtype."""
+    if isinstance(bins, Tensor):
+        if bins.dim() != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
+                               f"got {bins.dim()} dimensions in the bins tensor for dimension 0")
+        return xp.astype(bins._data, data.dtype)
+    (count,) = _args.integers("histogram", (bins, "bins", 2))
+    if count <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
+                           "dimension 0")
+    if range is not None:
+        low, high = (float(v) for v in range)
+    elif data.shape[0]:
+        low, high = float(xp.min(data)), float(xp.max(data))
+    else:
+        low, high = 0.0, 1.0
+    if low > high:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                           f"{cpp_float(low)} max {cpp_float(high)} for dimension 0")
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return linspace(xp, low, high, count + 1, data.dtype)
 
 
 class Bincount(_NoDerivative):

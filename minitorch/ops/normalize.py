@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._dtype import result_type
+from .._dtype import finfo, result_type
 from .._tensor import Tensor, broadcast_pair
 from ..backend import c_order
 from . import _layer_norm_order as ln_order
@@ -23,7 +23,8 @@ from ._base import Op, like, wrap
 from .pointwise import Clamp, ClampTensor, clamp_result_type
 
 __all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeLayerNorm",
-           "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "layer_norm", "normalize"]
+           "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "layer_norm", "normalize",
+           "rms_norm"]
 
 
 class NativeLayerNorm(Op):
@@ -92,17 +93,8 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
     if not shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
                            "containing at least one element, but got normalized_shape = []")
-    for name, param in (("weight", weight), ("bias", bias)):
-        if param is not None and tuple(param.shape) != shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
-                               f"got {name} of shape {list(param.shape)} and normalized_shape "
-                               f"= {list(shape)}")
-    if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size"
-                           f"{list(input.shape)}")
-    if not input.dtype.is_floating_point:
-        raise _args.not_implemented("LayerNormKernelImpl", input.dtype)
+    _check_normalized(input, shape, {"weight": weight, "bias": bias}, "*, ",
+                      "LayerNormKernelImpl")
     if bias is not None:
         _args.scalar_type(input.dtype, bias.dtype)
 
@@ -133,6 +125,46 @@ def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = Non
     eps = _args.real("layer_norm", eps, "eps", 5)
     _check_layer_norm(input, shape, weight, bias)
     return NativeLayerNorm.apply(input, weight, bias, k=len(shape), eps=eps)
+
+
+def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
+             eps: float | None = None) -> Tensor:
+    """Each sample divided by its root mean square over the last ``len(normalized_shape)``
+    dims (plus ``eps``, by default the machine epsilon of the computation), then scaled by
+    ``weight``: torch's composite on the CPU, so the graph is its MulBackward0 chain.
+
+    >>> F.rms_norm(minitorch.tensor([[3., 4.]]), (2,))
+    tensor([[0.8485, 1.1314]])
+    """
+    _args.tensor_args("rms_norm", (input, "input", 1))
+    shape = _args.int_tuple("rms_norm", normalized_shape, "normalized_shape", 2)
+    if weight is not None:
+        _args.tensor_args("rms_norm", (weight, "weight", 3))
+    if eps is not None:
+        eps = _args.real("rms_norm", eps, "eps", 4)
+    _check_normalized(input, shape, {"weight": weight}, "*", "rms_norm")
+    upcast = input.float() if input.dtype.itemsize < 4 else input  # torch's opmath type
+    eps = finfo(upcast.dtype).eps if eps is None else eps
+    dims = tuple(range(-len(shape), 0))
+    result = upcast.mul(upcast.pow(2).mean(dims, keepdim=True).add(eps).rsqrt()).type_as(input)
+    return result if weight is None else result.mul(weight)
+
+
+def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
+                      kernel: str) -> None:
+    """The checks layer_norm and rms_norm share: the parameters' shapes are ``shape``, so
+    are the input's last dims (torch writes the batch ``star``), then a floating kernel."""
+    for name, param in params.items():
+        if param is not None and tuple(param.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(param.shape)} and normalized_shape "
+                               f"= {list(shape)}")
+    if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[{star}{', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise _args.not_implemented(kernel, input.dtype)
 
 
 class ClampMin(Clamp):

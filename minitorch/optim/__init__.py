@@ -11,6 +11,7 @@ learning-rate schedulers (``optim.lr_scheduler``) that adjust them between epoch
 from __future__ import annotations
 
 from . import lr_scheduler, swa_utils
+from .adafactor import Adafactor
 from .adam import Adam, AdamW
 from .adam_variants import Adamax, NAdam, RAdam
 from .lbfgs import LBFGS
@@ -19,5 +20,5 @@ from .rmsprop import Adadelta, Adagrad, RMSprop
 from .rprop_asgd import ASGD, Rprop
 from .sgd import SGD
 
-__all__ = ["ASGD", "LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "NAdam",
-           "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler", "swa_utils"]
+__all__ = ["ASGD", "LBFGS", "SGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax",
+           "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "lr_scheduler", "swa_utils"]

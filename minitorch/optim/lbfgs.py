@@ -71,17 +71,18 @@ class LBFGS(Optimizer):
         super().__init__(params, defaults)
         if len(self.param_groups) != 1:
             raise ValueError("LBFGS doesn't support per-parameter options (parameter groups)")
+        self._params = self.param_groups[0]["params"]  # torch's attribute, which programs read
 
     # ---------------------------------------------------------------- the flat vector x
 
     def _flat_grad(self) -> Tensor:
         return cat([p.new_zeros(p.numel()) if p.grad is None else p.grad.view(-1)
-                    for p in self._params()], 0)
+                    for p in self._params], 0)
 
     def _move(self, step: Any, direction: Tensor) -> None:
         """``x += step * direction``, parameter by parameter."""
         offset = 0
-        for p in self._params():
+        for p in self._params:
             p.add_(direction[offset:offset + p.numel()].view_as(p), alpha=step)
             offset += p.numel()
 
@@ -92,7 +93,7 @@ class LBFGS(Optimizer):
         self._move(step, direction)
         loss = float(self._closure_loss(closure))
         grad = self._flat_grad()
-        for p, saved in zip(self._params(), x):
+        for p, saved in zip(self._params, x):
             p.copy_(saved)
         return loss, grad
 
@@ -106,7 +107,7 @@ class LBFGS(Optimizer):
     def _iterate(self, closure: Callable[[], Any], group: dict[str, Any]) -> Any:
         lr, max_iter, max_eval = _plain(group["lr"]), group["max_iter"], group["max_eval"]
         tol_grad, tol_change = group["tolerance_grad"], group["tolerance_change"]
-        state = self.state[self._params()[0]]
+        state = self.state[self._params[0]]
         state.setdefault("func_evals", 0)
         state.setdefault("n_iter", 0)
         first_loss = self._closure_loss(closure)
@@ -180,9 +181,9 @@ class LBFGS(Optimizer):
         if line_search is not None:
             if line_search != "strong_wolfe":
                 raise RuntimeError("only 'strong_wolfe' is supported")
-            x = [p.clone() for p in self._params()]
+            x = [p.clone() for p in self._params]
             search = _StrongWolfe(lambda step: self._evaluate_at(closure, x, step, d),
-                                  d, loss, grad, gtd, group["tolerance_change"], evals_left)
+                                  d, loss, grad, gtd, evals_left)
             loss, grad, t, used = search.run(t)
             self._move(t, d)
         else:
@@ -220,12 +221,13 @@ class _StrongWolfe:
     the step until a bracket holds such a point, then shrink the bracket by cubic
     interpolation (Nocedal and Wright, algorithms 3.5 and 3.6)."""
 
-    c1, c2 = 1e-4, 0.9
+    # torch's step leaves the search its own tolerance, not the optimizer's tolerance_change
+    c1, c2, tolerance_change = 1e-4, 0.9, 1e-9
 
     def __init__(self, evaluate: Callable[[Any], tuple[float, Tensor]], d: Tensor, f: float,
-                 g: Tensor, gtd: Tensor, tolerance_change: float, max_ls: int) -> None:
+                 g: Tensor, gtd: Tensor, max_ls: int) -> None:
         self.evaluate, self.d, self.f, self.g, self.gtd = evaluate, d, f, g.clone(), gtd
-        self.tolerance_change, self.max_ls = tolerance_change, max_ls
+        self.max_ls = max_ls
         self.evals = 0
 
     def _at(self, t: Any) -> tuple[float, Tensor, Tensor]:

@@ -289,7 +289,7 @@ class Optimizer:
         """
         for pre_hook in list(self._optimizer_state_dict_pre_hooks.values()):
             pre_hook(self)
-        index = {id(p): i for i, p in enumerate(self._params())}
+        index = {id(p): i for i, p in enumerate(self._all_params())}
         groups = []  # torch's: the settings, then the parameters' positions
         for g in self.param_groups:
             packed = {k: v for k, v in g.items() if k != "params"}
@@ -315,7 +315,7 @@ class Optimizer:
         if any(len(a["params"]) != len(b["params"]) for a, b in zip(groups, self.param_groups)):
             raise ValueError("loaded state dict contains a parameter group that doesn't match "
                              "the size of optimizer's group")
-        param_of = dict(zip((i for g in groups for i in g["params"]), self._params()))
+        param_of = dict(zip((i for g in groups for i in g["params"]), self._all_params()))
         self.state = defaultdict(dict)
         for i, saved in state_dict["state"].items():  # state of no parameter kept as it is
             if i in param_of:
@@ -355,7 +355,7 @@ class Optimizer:
             _beta1, _beta2 = group["betas"]
         return plain_settings(group)
 
-    def _params(self) -> list[Tensor]:
+    def _all_params(self) -> list[Tensor]:
         return [p for g in self.param_groups for p in g["params"]]
 
     def __repr__(self) -> str:

@@ -13,6 +13,7 @@ import sys
 import types
 
 from .. import __all__ as _nn_names
+from .. import batchnorm as _batchnorm
 from .. import module as _module
 
 _FILES: dict[str, tuple[str, ...]] = {
@@ -39,7 +40,7 @@ _FILES: dict[str, tuple[str, ...]] = {
              "NLLLoss", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss",
              "TripletMarginWithDistanceLoss"),
     "module": ("Module",),
-    "normalization": ("LayerNorm",),
+    "normalization": ("LayerNorm", "RMSNorm"),
     "padding": ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
                 "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d",
                 "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
@@ -74,6 +75,8 @@ globals().update({file: _file_module(file, names) for file, names in _FILES.item
 # torch's module.py also holds the hooks of every module (not among its classes' names)
 for _hook in ("register_module_forward_hook", "register_module_forward_pre_hook"):
     setattr(sys.modules[f"{__name__}.module"], _hook, getattr(_module, _hook))
+# the private base programs test with isinstance (``nn.modules.batchnorm._BatchNorm``)
+sys.modules[f"{__name__}.batchnorm"]._BatchNorm = _batchnorm._BatchNorm
 _classes = [name for name in _nn_names if isinstance(getattr(_nn, name, None), type)]
 globals().update({name: getattr(_nn, name) for name in _classes})
 __all__ = [*_FILES, *_classes]
