@@ -419,23 +419,24 @@ def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     tensor([0., 0.])
     """
     dtype = _args.dtype("zeros_like", dtype) or t.dtype
-    _layout.checked("zeros_like", memory_format)  # (the new tensor is contiguous)
-    return zeros(tuple(t.shape), dtype=dtype, device=t.device if device is None else device,
-                 requires_grad=requires_grad)
+    strides = _layout.preserved_strides("zeros_like", t, memory_format)
+    return _layout.laid_out(zeros(tuple(t.shape), dtype=dtype, device=t.device if device is None
+                                  else device, requires_grad=requires_grad), strides)
 
 
 @records("aten::ones_like")
 @_args.tensors("ones_like", t="input")
 def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
-              requires_grad: bool = False) -> Tensor:
+              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """Ones with the shape (and dtype, device) of ``t``.
 
     >>> minitorch.ones_like(minitorch.zeros(2))
     tensor([1., 1.])
     """
     dtype = _args.dtype("ones_like", dtype) or t.dtype
-    return ones(tuple(t.shape), dtype=dtype, device=t.device if device is None else device,
-                requires_grad=requires_grad)
+    strides = _layout.preserved_strides("ones_like", t, memory_format)
+    return _layout.laid_out(ones(tuple(t.shape), dtype=dtype, device=t.device if device is None
+                                 else device, requires_grad=requires_grad), strides)
 
 
 _RANDOM_SIGNATURES = tuple(

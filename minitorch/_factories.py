@@ -135,9 +135,10 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
     tensor([7., 7.])
     """
     dtype = _args.dtype("full_like", dtype) or input.dtype
-    return full(tuple(input.shape), fill_value, dtype=dtype,
-                device=input.device if device is None else device,
-                requires_grad=requires_grad)
+    strides = _layout.preserved_strides("full_like", input, memory_format)
+    return _layout.laid_out(full(tuple(input.shape), fill_value, dtype=dtype,
+                                 device=input.device if device is None else device,
+                                 requires_grad=requires_grad), strides)
 
 
 @_args.tensors("empty_like", input="input")
@@ -149,9 +150,10 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
     torch.Size([2, 3])
     """
     dtype = _args.dtype("empty_like", dtype) or input.dtype
-    _layout.checked("empty_like", memory_format)  # (the new tensor is contiguous)
-    return zeros(tuple(input.shape), dtype=dtype,
-                 device=input.device if device is None else device, requires_grad=requires_grad)
+    strides = _layout.preserved_strides("empty_like", input, memory_format)
+    return _layout.laid_out(zeros(tuple(input.shape), dtype=dtype, device=input.device
+                                  if device is None else device, requires_grad=requires_grad),
+                            strides)
 
 
 def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .backend import contiguous_strides, element_strides, is_dense, strided_zeros
+
 
 class layout:
     """A tensor's memory layout.
@@ -53,3 +55,30 @@ def checked(fn: str, value: Any) -> memory_format:
         raise NotImplementedError(f"{fn}(): minitorch lays tensors out in "
                                   f"torch.contiguous_format only, not {value}")
     return value
+
+
+def preserved_strides(fn: str, t: Any, value: Any) -> tuple | None:
+    """The element strides of a new tensor made like ``t`` (``*_like``, ``memory_format``
+    ``value``): ``t``'s own under ``preserve_format`` when ``t`` lies densely in memory (a
+    transpose, a permutation), as torch's ``empty_like``; None for contiguous.
+
+    >>> preserved_strides("zeros_like", minitorch.ones(2, 3).t(), None)
+    (1, 3)
+    """
+    if checked(fn, value) is not preserve_format:
+        return None
+    strides, shape = element_strides(t._data), tuple(t.shape)
+    if strides is None or not is_dense(shape, strides) or strides == contiguous_strides(shape):
+        return None
+    return strides
+
+
+def laid_out(made: Any, strides: tuple | None) -> Any:
+    """The new tensor ``made`` with its values in the layout of element ``strides`` (None:
+    as it is), for the ``*_like`` factories under ``preserve_format``."""
+    if strides is None:
+        return made
+    data = strided_zeros(made._xp, tuple(made.shape), strides, made._data.dtype)
+    data[...] = made._data
+    made._data = data
+    return made

@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _batched_function, _call_form, _sampling
+from . import _args, _batched_function, _call_form, _layout, _sampling
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
@@ -478,15 +478,25 @@ _LIKE_SIGNATURES = tuple(
     for generator in ("torch.Generator generator, ", ""))
 
 
-def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
+def _like(kind: Callable[..., Tensor], sampler: str) -> Callable[..., Tensor]:
+    """``kind``'s ``*_like``: torch's ``empty_like(input)`` filled in place by ``sampler``,
+    which for a contiguous result is ``kind(input.shape)``; a result in a transposed layout
+    (``preserve_format``) is sampled in memory order, as torch's."""
+
     @_args.tensors(f"{kind.__name__}_like", input="input")
     @_call_form.overloads(*_LIKE_SIGNATURES)
     def like(input: Tensor, *, generator: Any = None, dtype: D.dtype | None = None,
              device: Any = None, requires_grad: bool = False,
              memory_format: Any = None) -> Tensor:
         dtype = _args.dtype(like.__name__, dtype) or input.dtype
-        return kind(input.shape, dtype=dtype, device=input.device if device is None else device,
-                    requires_grad=requires_grad, generator=generator)
+        strides = _layout.preserved_strides(like.__name__, input, memory_format)
+        device = input.device if device is None else device
+        if strides is None:
+            return kind(input.shape, dtype=dtype, device=device, requires_grad=requires_grad,
+                        generator=generator)
+        made = _layout.laid_out(zeros(tuple(input.shape), dtype=dtype, device=device), strides)
+        getattr(made, sampler)(generator=generator)
+        return made.requires_grad_(requires_grad)
 
     like.__name__ = f"{kind.__name__}_like"
     like.__doc__ = (f"``{kind.__name__}`` with the shape, dtype and device of ``input``.\n\n"
@@ -495,8 +505,8 @@ def _like(kind: Callable[..., Tensor]) -> Callable[..., Tensor]:
     return records(f"aten::{like.__name__}")(like)
 
 
-rand_like = _like(rand)
-randn_like = _like(randn)
+rand_like = _like(rand, "uniform_")
+randn_like = _like(randn, "normal_")
 
 
 @_args.tensors("randint_like", input="input")
@@ -505,7 +515,8 @@ randn_like = _like(randn)
                         for bounds in ("int low, int high", "Tensor high", "int high")
                         for generator in ("torch.Generator generator, ", "")))
 def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | None = None,
-                 device: Any = None, requires_grad: bool = False) -> Tensor:
+                 device: Any = None, requires_grad: bool = False,
+                 memory_format: Any = None) -> Tensor:
     """``randint`` with the shape, dtype and device of ``input``.
 
     >>> minitorch.randint_like(minitorch.ones(2), 1).tolist()
@@ -515,8 +526,14 @@ def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | 
     if high is None:
         low, high = 0, low
     _args.integers("randint_like", (low, "low", 2), (high, "high", 3))
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype,
-                   device=input.device if device is None else device, requires_grad=requires_grad)
+    device = input.device if device is None else device
+    strides = _layout.preserved_strides("randint_like", input, memory_format)
+    if strides is None:
+        return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device,
+                       requires_grad=requires_grad)
+    made = _layout.laid_out(zeros(tuple(input.shape), dtype=dtype or input.dtype,
+                                  device=device), strides)
+    return made.random_(low, high).requires_grad_(requires_grad)
 
 
 # ---- in-place samplers (Tensor methods) ---------------------------------------------------
