@@ -31,8 +31,8 @@ from .pointwise import where
 
 __all__ = ["CholeskyInverse", "CholeskySolve", "LinalgCholesky", "LinalgPinv", "LinalgSlogdet",
            "LinalgSvd", "cholesky", "cholesky_inverse", "cholesky_solve", "linalg_cholesky",
-           "linalg_pinv", "linalg_slogdet", "linalg_svd", "linalg_svdvals", "logdet", "pinverse",
-           "qr", "slogdet", "svd"]
+           "linalg_cholesky_ex", "linalg_pinv", "linalg_slogdet", "linalg_svd", "linalg_svdvals",
+           "logdet", "pinverse", "qr", "slogdet", "svd"]
 
 
 def _svd_arrays(xp: Any, a: Any, full: bool) -> tuple:
@@ -349,27 +349,26 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
 
 class LinalgCholesky(Op):
     """The lower (or upper) triangular ``L`` with ``A = L L^T``; torch's
-    ``cholesky_backward``."""
+    ``cholesky_backward``. With ``info`` it also returns LAPACK's ``info`` (``cholesky_ex``)."""
 
     node_name = "LinalgCholeskyExBackward0"
+    saved_names = ("L",)
     _profile_name = "aten::linalg_cholesky_ex"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str) -> Tensor:
-        xp, data = a._xp, a._data
-        order = _not_positive(xp, data)
-        if order:
-            raise LinAlgError(f"{fn}: The factorization could not be completed because the "
-                              f"input is not positive-definite (the leading minor of order "
-                              f"{order} is not positive-definite).")
-        low = xp.linalg.cholesky(data)
+    def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str, check_errors: bool = True,
+                info: bool = False) -> Any:
+        xp = a._xp
+        low, codes = _factor(xp, a._data)
+        if check_errors:
+            _raise_not_positive(xp, fn, codes)
         out = wrap(xp.matrix_transpose(low) if upper else low)
         ctx.upper = upper
         ctx.save_for_backward(out)
-        return out
+        return (out, wrap(codes)) if info else out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def backward(ctx: Any, g: Tensor, *_info: Any) -> tuple:
         (factor,) = ctx.saved_tensors
         low, g_low = (factor.mT, g.mT) if ctx.upper else (factor, g)
         ga = (low.mT @ g_low).tril()
@@ -382,19 +381,48 @@ class Cholesky(LinalgCholesky):
     """torch's older ``cholesky``: the same factor and gradient, its own node."""
 
     node_name = "CholeskyBackward0"
+    saved_names = ("result",)
     _profile_name = "aten::cholesky"
 
 
-def _not_positive(xp: Any, a: Any) -> int:
-    """The order of the first leading minor that is not positive-definite (0 if none), of
-    the first matrix of the batch that has one: torch's message names it."""
-    flat = xp.reshape(a, (-1, *a.shape[-2:]))
-    for matrix in flat:
-        n = matrix.shape[-1]
-        for k in range(1, n + 1):
-            if not bool(xp.linalg.det(matrix[:k, :k]) > 0):
-                return k
-    return 0
+def _factor(xp: Any, a: Any) -> tuple:
+    """The lower factor and LAPACK's ``info`` per matrix (int32: 0, or the order of the first
+    leading minor that is not positive-definite). Where a matrix fails, its factor is what
+    LAPACK's column-by-column potf2 leaves: the columns before the failing one factored, that
+    column's pivot unrooted, the rest of ``A``'s lower triangle as it was."""
+    n = a.shape[-1]
+    info = xp.zeros(a.shape[:-2], dtype=xp.int32)
+    rows = xp.arange(n)
+    zero = xp.zeros((), dtype=a.dtype)
+    cols: list = []
+    for j in range(n):
+        col = a[..., :, j]
+        if cols:
+            done = xp.stack(cols, axis=-1)
+            col = col - xp.matmul(done, done[..., j, :, None])[..., 0]
+        pivot = col[..., j:j + 1]
+        running = (info == 0)[..., None]
+        ok = running & (pivot > 0)
+        root = xp.sqrt(xp.where(ok, pivot, xp.ones_like(pivot)))
+        below = xp.where(ok, col / root, a[..., :, j])
+        diagonal = xp.where(ok, root, xp.where(running, pivot, a[..., j:j + 1, j]))
+        cols.append(xp.where(rows < j, zero, xp.where(rows == j, diagonal, below)))
+        info = xp.where(running[..., 0] & ~ok[..., 0], xp.asarray(j + 1, dtype=xp.int32),
+                        info)
+    if not bool(xp.any(info != 0)):  # LAPACK's own numbers where every matrix factors
+        return xp.linalg.cholesky(a), info
+    return (xp.stack(cols, axis=-1) if cols else a), info
+
+
+def _raise_not_positive(xp: Any, fn: str, info: Any) -> None:
+    flat = xp.reshape(info, (-1,))
+    failed = xp.nonzero(flat != 0)[0]
+    if failed.shape[0]:
+        i = int(failed[0])
+        where = f"(Batch element {i}): " if info.ndim else ""
+        raise LinAlgError(f"{fn}: {where}The factorization could not be completed because "
+                          f"the input is not positive-definite (the leading minor of order "
+                          f"{int(flat[i])} is not positive-definite).")
 
 
 def _cholesky_checked(fn: str, A: Any) -> None:
@@ -418,6 +446,23 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     _cholesky_checked("linalg.cholesky", A)
     _check_floating("cholesky", A)
     return LinalgCholesky.apply(A, upper=upper, fn="linalg.cholesky")
+
+
+def linalg_cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
+    """``linalg.cholesky`` that reports instead of raising: ``(L, info)``, ``info`` 0 where a
+    matrix factors, else the order of its first leading minor that is not positive-definite
+    (raised as ``linalg.cholesky`` does with ``check_errors``).
+
+    >>> minitorch.linalg.cholesky_ex(minitorch.tensor([[4., 2.], [2., -5.]])).info
+    tensor(2, dtype=torch.int32)
+    """
+    _args.tensor_args("linalg_cholesky_ex", (A, "A", 1))
+    upper = _args.flag("linalg_cholesky_ex", upper, "upper")
+    check_errors = _args.flag("linalg_cholesky_ex", check_errors, "check_errors")
+    _cholesky_checked("linalg.cholesky", A)
+    _check_floating("cholesky", A)
+    return return_types.linalg_cholesky_ex(*LinalgCholesky.apply(
+        A, upper=upper, fn="linalg.cholesky_ex", check_errors=check_errors, info=True))
 
 
 _cholesky_warned = [False]
