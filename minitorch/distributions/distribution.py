@@ -41,6 +41,19 @@ class Distribution:
         if self._validate_args:
             self._check_parameters()
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        """A view of this distribution over a larger ``batch_shape``: each subclass's own."""
+        raise NotImplementedError
+
+    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+        """A bare instance of ``self``'s class for ``expand`` to fill; a subclass with its
+        own ``__init__`` must have its own ``expand``."""
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(f"Subclass {type(self).__name__} of {cls.__name__} that "
+                                      "defines a custom __init__ method must also define a "
+                                      "custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
+
     def _check_parameters(self) -> None:
         for param, constraint in self.arg_constraints.items():
             if constraints.is_dependent(constraint):
