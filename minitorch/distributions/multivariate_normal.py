@@ -110,17 +110,11 @@ class MultivariateNormal(Distribution):
         >>> MultivariateNormal(minitorch.zeros(2), minitorch.eye(2)).expand([3]).batch_shape
         torch.Size([3])
         """
-        new = self._get_checked_instance(MultivariateNormal, _instance)
-        batch_shape = Size(batch_shape)
-        cov_shape = batch_shape + self.event_shape + self.event_shape
-        new.loc = self.loc.expand(batch_shape + self.event_shape)
-        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
-        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
-            if name in self.__dict__:
-                setattr(new, name, self.__dict__[name].expand(cov_shape))
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        event, matrix = tuple(self.event_shape), tuple(self.event_shape) * 2
+        return self._expanded(MultivariateNormal, batch_shape, _instance,
+                              {"loc": event, "covariance_matrix": matrix, "scale_tril": matrix,
+                               "precision_matrix": matrix},
+                              _unbroadcasted_scale_tril=self._unbroadcasted_scale_tril)
 
     def _matrix_shape(self) -> Size:
         return self._batch_shape + self._event_shape + self._event_shape
