@@ -24,7 +24,7 @@ from typing import Any
 
 from .. import _args, _mkl, return_types
 from .._tensor import Tensor
-from ._base import Op, wrap
+from ._base import Op, kept, wrap
 from .diagonal import diag_embed
 from .inverse import LinAlgError, _check_floating, _check_square, check_half, inv, solve
 from .pointwise import where
@@ -353,6 +353,7 @@ class LinalgCholesky(Op):
 
     node_name = "LinalgCholeskyExBackward0"
     saved_names = ("L",)
+    saved_values = {"upper": kept("upper")}
     _profile_name = "aten::linalg_cholesky_ex"
 
     @staticmethod

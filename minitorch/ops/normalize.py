@@ -21,7 +21,7 @@ from .._dtype import result_type
 from .._tensor import Tensor, broadcast_pair
 from ..backend import c_order
 from . import _layer_norm_order as ln_order
-from ._base import Op, like, wrap
+from ._base import Op, kept, like, wrap
 from .pointwise import Clamp, ClampTensor, clamp_result_type
 
 __all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeGroupNorm",
@@ -100,6 +100,7 @@ class NativeGroupNorm(Op):
 
     node_name = "NativeGroupNormBackward0"
     saved_names = ("input", "weight")
+    saved_values = {name: kept(name) for name in ("N", "C", "HxW", "group", "eps")}
     _profile_name = "aten::native_group_norm"
 
     @staticmethod

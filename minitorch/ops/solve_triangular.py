@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor, broadcast_shapes, sum_to
-from ._base import Op, check_same_device, wrap
+from ._base import Op, check_same_device, kept, wrap
 
 __all__ = ["LinalgSolveTriangular", "solve_triangular"]
 
@@ -42,6 +42,7 @@ class LinalgSolveTriangular(Op):
 
     node_name = "LinalgSolveTriangularBackward0"
     saved_names = ("self", "result")
+    saved_values = {name: kept(name) for name in ("upper", "left", "unitriangular")}
     _profile_name = "aten::linalg_solve_triangular"
 
     @staticmethod
