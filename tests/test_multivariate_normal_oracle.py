@@ -109,3 +109,24 @@ def test_gradcheck_of_log_prob() -> None:
         return mt.distributions.MultivariateNormal(m, cov).log_prob(value)
     assert mt.autograd.gradcheck(log_prob, (loc, a))
     assert mt.autograd.gradgradcheck(log_prob, (loc, a))
+
+
+@pytest.mark.parametrize("program", [
+    "p = D.MultivariateNormal(L.tensor([1., -1.]), L.tensor([[2., .5], [.5, 1.]])); "
+    "q = D.MultivariateNormal(L.zeros(3, 2), scale_tril=L.tensor([[1., 0.], [.3, 2.]])); "
+    "R = (D.kl_divergence(p, q), D.kl_divergence(q, p))",
+    "p = D.MultivariateNormal(L.zeros(2), L.eye(2)); "
+    "q = D.MultivariateNormal(L.zeros(3), L.eye(3)); R = D.kl_divergence(p, q)",
+    "p = D.MultivariateNormal(L.zeros(2, 2), L.eye(2)); "
+    "q = D.MultivariateNormal(L.zeros(3, 2), L.eye(2)); R = D.kl_divergence(p, q)",
+])
+def test_kl_divergence(program: str) -> None:
+    assert_as_torch("D = L.distributions; " + program)
+
+
+def test_kl_divergence_gradients() -> None:
+    def fn(L: Any, mu: Any, m: Any) -> Any:
+        p = L.distributions.MultivariateNormal(mu, m)
+        q = L.distributions.MultivariateNormal(mu.flip(-1), precision_matrix=m)
+        return L.distributions.kl_divergence(p, q)
+    _assert_grads_match([RNG.standard_normal((2, 3)), _spd((2,), 3)], fn)
