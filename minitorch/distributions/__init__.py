@@ -1,6 +1,6 @@
 """``minitorch.distributions``: the distributions tutorials sample from (REINFORCE's
-``Categorical``, ``Normal``, ``Bernoulli``, ``Uniform``) and ``kl_divergence`` between them;
-a seed gives torch's samples.
+``Categorical``, ``Normal``, ``Bernoulli``, ``Uniform``, a VAE's ``MultivariateNormal``) and
+``kl_divergence`` between them; a seed gives torch's samples.
 
 >>> import minitorch
 >>> from minitorch.distributions import Categorical
