@@ -271,7 +271,7 @@ from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero
 from .ops.norm import norm
-from .ops.normalize import clamp_max, clamp_min, rms_norm
+from .ops.normalize import clamp_max, clamp_min, group_norm, rms_norm
 from .ops.pointwise import (
     add,
     clamp,

@@ -26,7 +26,7 @@ from typing import Any
 
 from . import _args, _batched_function, _call_form, _layout, _sampling
 from . import _dtype as D
-from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
+from ._creation import _CREATION_KEYWORDS, _created, _dense, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
 from ._tensor import Tensor, broadcast_shapes, expanded_shape
 from .autograd.profiler import records
@@ -88,9 +88,11 @@ def set_rng_state(new_state: Tensor) -> None:
 def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None,
             **params: Any) -> Any:
     """``sample``'s numbers with the shape, dtype and array module of ``like``; a ``layout``
-    array that is not C-contiguous (a transposed view) gets them in its memory order, as
-    torch fills it (and its normals one by one)."""
-    strided = getattr(layout, "flags", None) is not None and not layout.flags.c_contiguous
+    array that is not C-contiguous but dense (a transposed view) gets them in its memory
+    order, as torch fills it (and its normals one by one); one with gaps or overlaps (an
+    expanded view) gets them in C order, as torch's ``empty_like`` makes it contiguous."""
+    strided = getattr(layout, "flags", None) is not None and not layout.flags.c_contiguous \
+        and _dense(layout.shape, [s // layout.itemsize for s in layout.strides])
     if sample == "normal":
         params["contiguous"] = not strided
     values = _sampling.draw(like._xp, sample, tuple(like.shape), like.dtype.name, generator,

@@ -19,6 +19,7 @@ from ._tensor import Tensor
 from .ops import shape as _shape
 from .ops.cross import linalg_cross as cross
 from .ops.decompositions import linalg_cholesky as cholesky
+from .ops.decompositions import linalg_cholesky_ex as cholesky_ex
 from .ops.decompositions import linalg_pinv as pinv
 from .ops.decompositions import linalg_slogdet as slogdet
 from .ops.decompositions import linalg_svd as svd
@@ -30,10 +31,12 @@ from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
 from .ops.products import matrix_power, multi_dot
+from .ops.solve_triangular import solve_triangular
 
 __all__ = [
     "LinAlgError",
     "cholesky",
+    "cholesky_ex",
     "cond",
     "cross",
     "det",
@@ -52,6 +55,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_triangular",
     "svd",
     "svdvals",
     "tensorinv",

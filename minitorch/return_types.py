@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "histogram", "kthvalue", "linalg_eigh",
-           "linalg_qr", "linalg_slogdet", "linalg_svd", "max", "median", "min", "mode",
-           "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
+__all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "histogram", "kthvalue",
+           "linalg_cholesky_ex", "linalg_eigh", "linalg_qr", "linalg_slogdet", "linalg_svd", "max",
+           "median", "min", "mode", "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -48,5 +48,6 @@ linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
 svd = _return_type("svd", ("U", "S", "V"))
 qr = _return_type("qr", ("Q", "R"))
 linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
 slogdet = _return_type("slogdet", ("sign", "logabsdet"))
 histogram = _return_type("histogram", ("hist", "bin_edges"))

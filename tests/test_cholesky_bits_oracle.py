@@ -82,10 +82,10 @@ def test_without_mkl_the_factor_is_torchs_within_rounding_and_layout(
     assert got.stride() == want.stride()
 
 
-def test_not_positive_finds_potrfs_order() -> None:
-    a = np.diag([1.0, 2.0, -1.0, 3.0])
-    assert decompositions._not_positive(np, a) == 3
-    assert decompositions._not_positive(np, _spd((6, 6), np.float64)) == 0
+def test_the_column_by_column_factor_finds_potrfs_order() -> None:
+    a = np.stack([np.diag([1.0, 2.0, -1.0, 3.0]), _spd((4, 4), np.float64)])
+    _, info = decompositions._factor(np, a)
+    assert info.tolist() == [3, 0]
 
 
 @st.composite

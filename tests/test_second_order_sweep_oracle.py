@@ -213,6 +213,7 @@ AdaptiveAvgPool2D: F.adaptive_avg_pool2d(x.view(1, 1, 2, 3), 1) ** 2
 AdaptiveMaxPool2D: F.adaptive_max_pool2d(x.view(1, 1, 2, 3), 1) ** 2
 NativeBatchNorm: F.batch_norm(M.t(), None, None, x[:2], x[2:4], training=True)
 NativeLayerNorm: F.layer_norm(M, (3,), x[:3], x[3:])
+NativeGroupNorm: F.group_norm(M.view(1, 2, 3), 2, x[:2], x[2:4]) ** 2
 MseLoss: F.mse_loss(x, y)
 HuberLoss: F.huber_loss(x * 3, y, delta=0.5)
 SmoothL1Loss: F.smooth_l1_loss(x * 3, y, beta=0.5)
@@ -297,6 +298,7 @@ LinalgCholesky: L.linalg.cholesky(A @ A.mT + L.eye(2, dtype=x.dtype)) ** 2
 Cholesky: L.cholesky(A @ A.mT + L.eye(2, dtype=x.dtype), upper=True) ** 2
 CholeskyInverse: L.cholesky_inverse(A.tril() + L.eye(2, dtype=x.dtype))
 CholeskySolve: L.cholesky_solve(M.mT, A.tril() + L.eye(2, dtype=x.dtype))
+LinalgSolveTriangular: L.linalg.solve_triangular(A + 3 * L.eye(2, dtype=x.dtype), M, upper=False)
 Aminmax: M.aminmax(dim=1).max * M.aminmax(dim=1).min
 Nansum: L.nansum(M * y.view(2, 3), 1)
 StdMean: L.std_mean(M, 1)[0] * L.std_mean(M, 1)[1]

@@ -84,6 +84,7 @@ class BackwardCFunction(Node, FunctionCtx):
     __slots__ = ("_saved", "_to_save", "needs_input_grad")
     _forward_cls: type[Function]
     _saved_names: tuple[str, ...] = ()
+    _saved_values: dict[str, Any] = {}
     # Defaults most calls keep, read from the class until a call sets its own.
     _input_shapes: tuple = ()
     _outputs_meta: tuple = ()
@@ -138,6 +139,9 @@ class BackwardCFunction(Node, FunctionCtx):
                 if saved is None and key == "other":
                     return self._saved_number()
                 return None if saved is None else saved.unpack(self)
+            read = type(self)._saved_values.get(key)
+            if read is not None:  # a number, flag or size the forward kept, in torch's form
+                return read(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def _saved_number(self) -> T.Tensor | None:
@@ -287,6 +291,7 @@ class _FunctionMeta(type):
         # a custom Function's node lives in torch.autograd.function, as torch's does
         where = cls.__module__ if cls._trusted else "torch.autograd.function"
         namespace = {"_forward_cls": cls, "_saved_names": attrs.get("saved_names", ()),
+                     "_saved_values": getattr(cls, "saved_values", {}),
                      "__module__": where, "__slots__": attrs.get("node_slots", ())}
         if cls._trusted:  # a built-in op saves tensors or None: nothing to check
             namespace["save_for_backward"] = _save_unchecked
@@ -321,6 +326,9 @@ class Function(metaclass=_FunctionMeta):
     # one is set, the node counts as having saved something: released after backward, so a
     # second backward through it raises as in torch, whether or not it reads them.
     saved_slots: tuple[str, ...] = ()
+    # What torch's node shows as ``_saved_<name>`` beyond tensors (a dim, a flag, the input's
+    # sizes): name -> a function of the node reading it from what the forward kept.
+    saved_values: dict[str, Callable[[Any], Any]] = {}
     _profile_name: str | None = None
     # The key of torch_events.FORWARD naming the events torch records inside a call, from
     # its arguments, when it is not the op's event name (torch_events.variant).

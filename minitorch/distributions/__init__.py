@@ -1,6 +1,6 @@
 """``minitorch.distributions``: the distributions tutorials sample from (REINFORCE's
-``Categorical``, ``Normal``, ``Bernoulli``, ``Uniform``) and ``kl_divergence`` between them;
-a seed gives torch's samples.
+``Categorical``, ``Normal``, ``Bernoulli``, ``Uniform``, a VAE's ``MultivariateNormal``) and
+``kl_divergence`` between them; a seed gives torch's samples.
 
 >>> import minitorch
 >>> from minitorch.distributions import Categorical
@@ -16,9 +16,9 @@ from .categorical import Categorical
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Independent", "Normal", "Uniform",
-           "constraints",
-           "kl_divergence", "register_kl"]
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Independent", "MultivariateNormal",
+           "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]

@@ -40,6 +40,25 @@ class Bernoulli(Distribution):
         batch = Size() if isinstance(given, Number) else self._param.shape
         super().__init__(batch, validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Bernoulli:
+        """The same coins repeated over a larger ``batch_shape`` (views, no copy).
+
+        >>> Bernoulli(0.25).expand([2]).probs
+        tensor([0.2500, 0.2500])
+        """
+        new = self._expanded(Bernoulli, batch_shape, _instance, {"probs": (), "logits": ()})
+        new._param = new.__dict__.get("logits", new.__dict__.get("probs"))
+        return new
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        """The two values, 0 and 1, along a new first dim.
+
+        >>> Bernoulli(minitorch.tensor([0.25, 0.5])).enumerate_support()
+        tensor([[0., 0.],
+                [1., 1.]])
+        """
+        return self._enumerate(2, self._param.dtype, self._param.device, expand)
+
     @lazy_property
     def logits(self) -> Tensor:
         return probs_to_logits(self.probs, is_binary=True)

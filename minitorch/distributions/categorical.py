@@ -45,6 +45,18 @@ class Categorical(Distribution):
         batch = self._param.shape[:-1] if self._param.dim() > 1 else Size()
         super().__init__(batch, validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Categorical:
+        """The same classes' probabilities repeated over a larger ``batch_shape``.
+
+        >>> Categorical(minitorch.ones(3)).expand([2]).probs.shape
+        torch.Size([2, 3])
+        """
+        events = (self._num_events,)
+        new = self._expanded(Categorical, batch_shape, _instance,
+                             {"probs": events, "logits": events}, _num_events=events[0])
+        new._param = new.__dict__.get("logits", new.__dict__.get("probs"))
+        return new
+
     @property
     def support(self) -> constraints.Constraint:
         return constraints.integer_interval(0, self._num_events - 1)
@@ -91,5 +103,11 @@ class Categorical(Distribution):
         return -(logits * self.probs).sum(-1)
 
     def enumerate_support(self, expand: bool = True) -> Tensor:
-        values = minitorch.arange(self._num_events).view((-1,) + (1,) * len(self._batch_shape))
-        return values.expand((-1, *self._batch_shape)) if expand else values
+        """The classes ``0 .. K-1`` along a new first dim.
+
+        >>> Categorical(minitorch.ones(2, 3)).enumerate_support(expand=False)
+        tensor([[0],
+                [1],
+                [2]])
+        """
+        return self._enumerate(self._num_events, minitorch.long, self._param.device, expand)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import minitorch
+
 from .._tensor import Tensor
 
 
@@ -116,6 +118,42 @@ class _Simplex(Constraint):
         return (value >= 0).all(dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
 
 
+class _LowerCholesky(Constraint):
+    """Lower-triangular square matrices with a positive diagonal."""
+
+    event_dim = 2
+
+    def check(self, value: Tensor) -> Tensor:
+        lower = (value.tril() == value).reshape((*value.shape[:-2], -1)).all(-1)
+        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
+
+
+class _Square(Constraint):
+    event_dim = 2
+
+    def check(self, value: Tensor) -> Tensor:
+        return minitorch.full(value.shape[:-2], value.shape[-2] == value.shape[-1],
+                              dtype=minitorch.bool, device=value.device)
+
+
+class _Symmetric(_Square):
+    def check(self, value: Tensor) -> Tensor:
+        square = super().check(value)
+        if not bool(square.all()):
+            return square
+        return minitorch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+
+
+class _PositiveDefinite(_Symmetric):
+    """Symmetric matrices whose Cholesky factorisation succeeds."""
+
+    def check(self, value: Tensor) -> Tensor:
+        symmetric = super().check(value)
+        if not bool(symmetric.all()):
+            return symmetric
+        return minitorch.linalg.cholesky_ex(value).info.eq(0)
+
+
 class _IndependentConstraint(Constraint):
     """``base`` checked per element, then all of the last ``reinterpreted_batch_ndims``."""
 
@@ -139,6 +177,10 @@ boolean = _Boolean()
 positive = _GreaterThan(0.0)
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
+lower_cholesky = _LowerCholesky()
+square = _Square()
+symmetric = _Symmetric()
+positive_definite = _PositiveDefinite()
 greater_than = _GreaterThan
 less_than = _LessThan
 interval = _Interval

@@ -41,6 +41,44 @@ class Distribution:
         if self._validate_args:
             self._check_parameters()
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Distribution:
+        """A view of this distribution over a larger ``batch_shape``: each subclass's own."""
+        raise NotImplementedError
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        """Every value of a discrete support, along a new first dim: each subclass's own."""
+        raise NotImplementedError
+
+    def _enumerate(self, count: int, dtype: Any, device: Any, expand: bool) -> Tensor:
+        """``0 .. count-1`` along dim 0 with a dim per batch dim (of size 1, or expanded)."""
+        values = minitorch.arange(count, dtype=dtype, device=device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1, *self._batch_shape)) if expand else values
+
+    def _expanded(self, cls: type, batch_shape: Any, _instance: Any, params: dict,
+                  **copied: Any) -> Any:
+        """``expand``'s steps: a bare ``cls`` instance whose parameters (those of ``params``
+        this one holds, each expanded to ``batch_shape`` plus its trailing shape) are views
+        of these, with the ``copied`` attributes, shapes set and no check run again."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = Size(batch_shape)
+        for name, tail in params.items():
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand((*batch_shape, *tail)))
+        new.__dict__.update(copied)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _get_checked_instance(self, cls: type, _instance: Any = None) -> Any:
+        """A bare instance of ``self``'s class for ``expand`` to fill; a subclass with its
+        own ``__init__`` must have its own ``expand``."""
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(f"Subclass {type(self).__name__} of {cls.__name__} that "
+                                      "defines a custom __init__ method must also define a "
+                                      "custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
+
     def _check_parameters(self) -> None:
         for param, constraint in self.arg_constraints.items():
             if constraints.is_dependent(constraint):

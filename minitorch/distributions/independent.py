@@ -48,9 +48,30 @@ class Independent(Distribution):
         super().__init__(shape[:len(shape) - event_dim], shape[len(shape) - event_dim:],
                          validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Independent:
+        """The base distribution expanded, its reinterpreted dims kept as event dims.
+
+        >>> Independent(Normal(minitorch.zeros(3), 1.), 1).expand([2]).batch_shape
+        torch.Size([2])
+        """
+        n = self.reinterpreted_batch_ndims
+        base = self.base_dist.expand((*batch_shape, *self.event_shape[:n]))
+        return self._expanded(Independent, batch_shape, _instance, {}, base_dist=base,
+                              reinterpreted_batch_ndims=n)
+
     @property
     def has_rsample(self) -> bool:  # type: ignore[override]
         return self.base_dist.has_rsample
+
+    @property
+    def has_enumerate_support(self) -> bool:  # type: ignore[override]
+        return self.reinterpreted_batch_ndims == 0 and self.base_dist.has_enumerate_support
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        """The base distribution's support, when no dim is reinterpreted."""
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
 
     @property
     def support(self) -> constraints.Constraint:

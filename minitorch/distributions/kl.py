@@ -11,12 +11,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import minitorch
 from minitorch.nn.functional import softplus
 
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_shapes
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .distribution import Distribution
+from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .uniform import Uniform
 
@@ -82,3 +84,22 @@ def _kl_uniform_normal(p: Any, q: Any) -> Tensor:
     t1 = (math.sqrt(math.pi * 2) * q.scale / width).log()
     t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
     return t1 + 0.5 * (width.pow(2) / 12 + t3) / q.scale.pow(2)
+
+
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _kl_multivariate_normal(p: Any, q: Any) -> Tensor:
+    """Through the factors: their log-diagonals, ``|Lq⁻¹ Lp|²`` and the Mahalanobis distance
+    of the means."""
+    if p.event_shape != q.event_shape:  # torch's message, with its source's indent
+        raise ValueError("KL-divergence between two Multivariate Normals with" + " " * 26
+                         + "different event shapes cannot be computed")
+    p_tril, q_tril = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    half_term1 = (q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+                  - p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1))
+    n = p.event_shape[0]
+    batch = broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(p_tril.shape[:-2]))
+    ratio = minitorch.linalg.solve_triangular(q_tril.expand((*batch, n, n)),
+                                              p_tril.expand((*batch, n, n)), upper=False)
+    term2 = ratio.reshape(-1, n * n).pow(2).sum(-1).reshape(ratio.shape[:-2])
+    term3 = _batch_mahalanobis(q_tril, q.loc - p.loc)
+    return half_term1 + 0.5 * (term2 + term3 - n)

@@ -33,6 +33,14 @@ class Normal(Distribution):
         scalars = isinstance(loc, Number) and isinstance(scale, Number)
         super().__init__(Size() if scalars else self.loc.shape, validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
+        """The same Gaussians repeated over a larger ``batch_shape`` (views, no copy).
+
+        >>> Normal(0., 1.).expand([2]).loc
+        tensor([0., 0.])
+        """
+        return self._expanded(Normal, batch_shape, _instance, {"loc": (), "scale": ()})
+
     @property
     def mean(self) -> Tensor:
         return self.loc

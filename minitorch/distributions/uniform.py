@@ -29,6 +29,14 @@ class Uniform(Distribution):
         scalars = isinstance(low, Number) and isinstance(high, Number)
         super().__init__(Size() if scalars else self.low.shape, validate_args=validate_args)
 
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:
+        """The same intervals repeated over a larger ``batch_shape`` (views, no copy).
+
+        >>> Uniform(0., 1.).expand([2]).high
+        tensor([1., 1.])
+        """
+        return self._expanded(Uniform, batch_shape, _instance, {"low": (), "high": ()})
+
     @property
     def arg_constraints(self) -> dict:  # type: ignore[override]
         return {"low": constraints.less_than(self.high),

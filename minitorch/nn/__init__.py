@@ -74,7 +74,7 @@ from .loss import (
     TripletMarginWithDistanceLoss,
 )
 from .module import Module
-from .normalization import LayerNorm, RMSNorm
+from .normalization import GroupNorm, LayerNorm, RMSNorm
 from .padding import (
     CircularPad1d,
     CircularPad2d,
@@ -170,6 +170,7 @@ __all__ = [
     "Fold",
     "GRUCell",
     "GaussianNLLLoss",
+    "GroupNorm",
     "Hardshrink",
     "Hardsigmoid",
     "Hardswish",

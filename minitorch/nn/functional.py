@@ -131,6 +131,7 @@ __all__ = [
     "gelu",
     "glu",
     "grid_sample",
+    "group_norm",
     "gumbel_softmax",
     "hardshrink",
     "hardsigmoid",
@@ -900,6 +901,26 @@ def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
     return NativeBatchNorm.apply(input, weight, bias, running_mean=running_mean,
                                  running_var=running_var, training=training,
                                  momentum=momentum, eps=eps)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Normalise each sample's groups of channels; see ``nn.GroupNorm``.
+
+    >>> F.group_norm(minitorch.tensor([[1., 3., 0., 4.]]), 2)
+    tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
+    """
+    from ..ops.normalize import group_norm as native
+
+    _args.python_attribute(input, "dim")  # torch's Python reads these before its parser
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    size = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
+    if math.prod(size[:1] + size[2:]) == 1:  # torch's _verify_batch_size
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
+    return native(input, num_groups, weight, bias, eps, True)
 
 
 def instance_norm(input: Tensor, running_mean: Tensor | None = None,

@@ -1,4 +1,6 @@
-"""``LayerNorm``: normalise each sample over its last dims, then scale and shift it.
+"""``LayerNorm``: normalise each sample over its last dims, then scale and shift it;
+``GroupNorm``: the same over each group of a sample's channels; ``RMSNorm``: scale each
+sample by its root mean square over its last dims.
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -17,7 +19,25 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["LayerNorm", "RMSNorm"]
+__all__ = ["GroupNorm", "LayerNorm", "RMSNorm"]
+
+
+def _affine_parameters(module: Module, shape: Any, affine: bool, bias: bool, device: Any,
+                       dtype: Any) -> None:
+    """A normalisation's learnable ``weight`` and ``bias`` of ``shape`` (each registered as
+    None where absent), set to ones and zeros."""
+    weight = Parameter(_creation.empty(shape, device=device, dtype=dtype)) if affine else None
+    module.register_parameter("weight", weight)
+    module.register_parameter("bias", Parameter(_creation.empty(
+        shape, device=device, dtype=dtype)) if affine and bias else None)
+    module.reset_parameters()
+
+
+def _reset_affine(module: Module) -> None:
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
 
 
 class LayerNorm(Module):
@@ -41,25 +61,11 @@ class LayerNorm(Module):
                                                "normalized_shape", 1)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_creation.empty(self.normalized_shape, device=device,
-                                                    dtype=dtype))
-            if bias:
-                self.bias = Parameter(_creation.empty(self.normalized_shape, device=device,
-                                                      dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
 
     def reset_parameters(self) -> None:
         """Weight back to ones, bias to zeros."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -103,3 +109,34 @@ class RMSNorm(Module):
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, "
                 f"elementwise_affine={self.elementwise_affine}")
+
+
+class GroupNorm(Module):
+    """``F.group_norm`` of ``num_channels`` channels in ``num_groups`` groups, with a
+    learnable per-channel weight (ones) and bias (zeros) unless ``affine=False``.
+
+    >>> nn.GroupNorm(2, 4)
+    GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
+    """
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
+                 affine: bool = True, device: Any = None, dtype: Any = None, *,
+                 bias: bool = True) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups, self.num_channels = num_groups, num_channels
+        self.eps, self.affine = eps, affine
+        _affine_parameters(self, num_channels, affine, bias, device, dtype)
+
+    def reset_parameters(self) -> None:
+        """Weight back to ones, bias to zeros."""
+        _reset_affine(self)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
+                f"affine={self.affine}, bias={self.bias is not None}")

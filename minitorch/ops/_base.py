@@ -16,8 +16,22 @@ from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
 from ..backend import array_dtype, to_device
 
-__all__ = ["Op", "array_of", "cast_operands", "check_same_device", "example", "like",
-           "public_binary", "public_unary", "sum_to", "wrap"]
+__all__ = [
+    "INPUT_SIZES",
+    "REDUCED",
+    "Op",
+    "array_of",
+    "c_ints",
+    "cast_operands",
+    "check_same_device",
+    "example",
+    "kept",
+    "like",
+    "public_binary",
+    "public_unary",
+    "sum_to",
+    "wrap",
+]
 
 
 class Op(Function):
@@ -28,6 +42,30 @@ class Op(Function):
 
 wrap = Tensor._make
 """A new tensor (no grad) holding ``array``: ``Tensor._make`` itself (one call fewer per op)."""
+
+
+def kept(name: str, form: Any = None) -> Any:
+    """A ``saved_values`` reader: the node's attribute ``name`` (in ``form``, a function, when
+    torch shows it otherwise).
+
+    >>> y = minitorch.ones(2, 3, requires_grad=True).sum(1)
+    >>> y.grad_fn._saved_dim, y.grad_fn._saved_keepdim, y.grad_fn._saved_self_sym_sizes
+    ((1,), False, (2, 3))
+    """
+    return (lambda node: getattr(node, name)) if form is None else \
+        (lambda node: form(getattr(node, name)))
+
+
+def c_ints(value: Any) -> Any:
+    """An int (or a tuple of them) as torch's nodes show a saved int64: a negative one read
+    back as unsigned (-1 is 2**64 - 1)."""
+    return tuple(v % 2 ** 64 for v in value) if isinstance(value, tuple) else value % 2 ** 64
+
+
+# what torch's reduction nodes save, from the ``meta`` (shape, dims, keepdim) they keep
+REDUCED = {"dim": kept("meta", lambda m: m[1]), "keepdim": kept("meta", lambda m: m[2]),
+           "self_sym_sizes": kept("meta", lambda m: tuple(m[0]))}
+INPUT_SIZES = {"self_sym_sizes": kept("shape", tuple)}
 
 
 def example(summary: str, call: str, printed: str) -> str:

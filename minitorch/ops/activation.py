@@ -22,7 +22,7 @@ from .._dtype import int64
 from .._tensor import Tensor
 from ..backend import c_order, cpu_math, half_via_float, namespace, zero_where
 from . import _fused
-from ._base import Op, like, wrap
+from ._base import Op, kept, like, wrap
 from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu
 from .pointwise import clamped, where, zero_grad
 from .unary_more import erf_array
@@ -129,6 +129,7 @@ class Elu(_Activation):
 
 class LeakyRelu(_Activation):
     node_name = "LeakyReluBackward0"
+    saved_values = {"negative_slope": kept("options", lambda o: o["negative_slope"])}
     _profile_name = "aten::leaky_relu"
 
     @staticmethod
@@ -186,6 +187,7 @@ class Gelu(_Activation):
     kernels fuse its multiply-adds: :func:`_gelu_tanh_inner`, :meth:`backward_arrays`)."""
 
     node_name = "GeluBackward0"
+    saved_values = {"approximate": kept("options", lambda o: o["approximate"])}
     _profile_name = "aten::gelu"
 
     @staticmethod

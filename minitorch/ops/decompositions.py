@@ -25,7 +25,7 @@ from typing import Any
 from .. import _args, _mkl, backend, return_types
 from .._tensor import Tensor
 from ..autograd import forward_ad, grad_mode
-from ._base import Op, wrap
+from ._base import Op, kept, wrap
 from ._cascade_sum import cascade_sum
 from .diagonal import diag_embed
 from .inverse import (
@@ -41,8 +41,8 @@ from .pointwise import where
 
 __all__ = ["CholeskyInverse", "CholeskySolve", "LinalgCholesky", "LinalgPinv", "LinalgSlogdet",
            "LinalgSvd", "cholesky", "cholesky_inverse", "cholesky_solve", "linalg_cholesky",
-           "linalg_pinv", "linalg_slogdet", "linalg_svd", "linalg_svdvals", "logdet", "pinverse",
-           "qr", "slogdet", "svd"]
+           "linalg_cholesky_ex", "linalg_pinv", "linalg_slogdet", "linalg_svd", "linalg_svdvals",
+           "logdet", "pinverse", "qr", "slogdet", "svd"]
 
 
 def _svd_arrays(xp: Any, a: Any, full: bool) -> tuple:
@@ -379,27 +379,27 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
 
 class LinalgCholesky(Op):
     """The lower (or upper) triangular ``L`` with ``A = L L^T``; torch's
-    ``cholesky_backward``."""
+    ``cholesky_backward``. With ``info`` it also returns LAPACK's ``info`` (``cholesky_ex``)."""
 
     node_name = "LinalgCholeskyExBackward0"
+    saved_names = ("L",)
+    saved_values = {"upper": kept("upper")}
     _profile_name = "aten::linalg_cholesky_ex"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str, check_errors: bool = True,
+                info: bool = False) -> Any:
         factor, infos = _cholesky_factor(a._xp, a._data, upper)
-        for i, order in enumerate(infos):
-            if order:
-                where = f"(Batch element {i}): " if a.dim() > 2 else ""
-                raise LinAlgError(f"{fn}: {where}The factorization could not be completed "
-                                  "because the input is not positive-definite (the leading "
-                                  f"minor of order {order} is not positive-definite).")
+        if check_errors:
+            _raise_not_positive(fn, infos, a.dim() > 2)
         out = wrap(factor)
         ctx.upper = upper
         ctx.save_for_backward(out)
-        return out
+        codes = a._xp.reshape(a._xp.asarray(infos, dtype=a._xp.int32), tuple(a.shape[:-2]))
+        return (out, wrap(codes)) if info else out
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
+    def backward(ctx: Any, g: Tensor, *_info: Any) -> tuple:
         (factor,) = ctx.saved_tensors
         low, g_low = (factor.mT, g.mT) if ctx.upper else (factor, g)
         ga = (low.mT @ g_low).tril()
@@ -412,14 +412,17 @@ class Cholesky(LinalgCholesky):
     """torch's older ``cholesky``: the same factor and gradient, its own node."""
 
     node_name = "CholeskyBackward0"
+    saved_names = ("result",)
     _profile_name = "aten::cholesky"
 
 
 def _cholesky_factor(xp: Any, a: Any, upper: bool) -> tuple[Any, list[int]]:
     """The factor of each matrix of the batch ``a``, from the triangle torch reads (the
-    lower, or the upper with ``upper``), column-major as torch's; with each matrix's order of
-    its first leading minor that is not positive-definite (0 if none). By MKL's potrf, as
-    torch, where MKL is installed; else by the backend's ``linalg.cholesky``."""
+    lower, or the upper with ``upper``), column-major as torch's; with LAPACK's ``info`` of
+    each matrix (0, or the order of its first leading minor that is not positive-definite,
+    where the factor is what potrf leaves). By MKL's potrf, as torch, where MKL is installed;
+    else by the backend's ``linalg.cholesky``, or the column-by-column factorization where a
+    matrix fails."""
     found = _mkl.cholesky(a, upper)
     if found is not None:
         return found
@@ -427,31 +430,52 @@ def _cholesky_factor(xp: Any, a: Any, upper: bool) -> tuple[Any, list[int]]:
     symmetric = low + xp.matrix_transpose(xp.tril(low, k=-1))
     try:
         factor = xp.linalg.cholesky(symmetric)
-    except Exception:  # the backend's refusal (numpy's); potrf's orders below say where
+    except Exception:  # the backend's refusal (numpy's); potf2's infos below say where
         factor = None
-    if factor is None or not bool(xp.all(xp.isfinite(factor))):
-        flat = xp.reshape(symmetric, (-1, *a.shape[-2:]))
-        infos = [_not_positive(xp, flat[i, ...]) for i in range(flat.shape[0])]
-        if factor is None and not any(infos):  # the backend's rounding met the bad pivot
-            infos[-1] = a.shape[-1]
-        if any(infos):
-            return a, infos
     infos = [0] * math.prod(a.shape[:-2])
+    if factor is None or not bool(xp.all(xp.isfinite(factor))):
+        partial, codes = _factor(xp, symmetric)
+        if factor is None or bool(xp.any(codes != 0)):
+            factor, infos = partial, [int(c) for c in xp.reshape(codes, (-1,))]
     return backend.column_major(xp.matrix_transpose(factor) if upper else factor), infos
 
 
-def _not_positive(xp: Any, matrix: Any) -> int:
-    """The order of the first leading minor of the symmetric ``matrix`` that is not
-    positive-definite, or 0: where the column-by-column factorization (LAPACK's potrf) meets
-    a pivot that is not positive (NaN included)."""
-    low = xp.asarray(matrix, copy=True)
-    for j in range(low.shape[0]):
-        pivot = low[j, j] - xp.sum(low[j, :j] * low[j, :j])
-        if not bool(pivot > 0):
-            return j + 1
-        low[j, j] = xp.sqrt(pivot)
-        low[j + 1:, j] = (low[j + 1:, j] - low[j + 1:, :j] @ low[j, :j]) / low[j, j]
-    return 0
+def _factor(xp: Any, a: Any) -> tuple:
+    """The lower factor and LAPACK's ``info`` per matrix (int32: 0, or the order of the first
+    leading minor that is not positive-definite) of the symmetric batch ``a``, column by
+    column. Where a matrix fails, its factor is what LAPACK's potf2 leaves: the columns
+    before the failing one factored, that column's pivot unrooted, the rest of ``A``'s lower
+    triangle as it was."""
+    n = a.shape[-1]
+    info = xp.zeros(a.shape[:-2], dtype=xp.int32)
+    rows = xp.arange(n)
+    zero = xp.zeros((), dtype=a.dtype)
+    cols: list = []
+    for j in range(n):
+        col = a[..., :, j]
+        if cols:
+            done = xp.stack(cols, axis=-1)
+            col = col - xp.matmul(done, done[..., j, :, None])[..., 0]
+        pivot = col[..., j:j + 1]
+        running = (info == 0)[..., None]
+        ok = running & (pivot > 0)
+        root = xp.sqrt(xp.where(ok, pivot, xp.ones_like(pivot)))
+        below = xp.where(ok, col / root, a[..., :, j])
+        diagonal = xp.where(ok, root, xp.where(running, pivot, a[..., j:j + 1, j]))
+        cols.append(xp.where(rows < j, zero, xp.where(rows == j, diagonal, below)))
+        info = xp.where(running[..., 0] & ~ok[..., 0], xp.asarray(j + 1, dtype=xp.int32),
+                        info)
+    return (xp.stack(cols, axis=-1) if cols else a), info
+
+
+def _raise_not_positive(fn: str, infos: list[int], batched: bool) -> None:
+    """torch's error for the first matrix whose factorization failed, if any."""
+    for i, order in enumerate(infos):
+        if order:
+            where = f"(Batch element {i}): " if batched else ""
+            raise LinAlgError(f"{fn}: {where}The factorization could not be completed because "
+                              "the input is not positive-definite (the leading minor of order "
+                              f"{order} is not positive-definite).")
 
 
 def _cholesky_checked(fn: str, A: Any) -> None:
@@ -475,6 +499,23 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     _cholesky_checked("linalg.cholesky", A)
     _check_floating("cholesky", A)
     return LinalgCholesky.apply(A, upper=upper, fn="linalg.cholesky")
+
+
+def linalg_cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
+    """``linalg.cholesky`` that reports instead of raising: ``(L, info)``, ``info`` 0 where a
+    matrix factors, else the order of its first leading minor that is not positive-definite
+    (raised as ``linalg.cholesky`` does with ``check_errors``).
+
+    >>> minitorch.linalg.cholesky_ex(minitorch.tensor([[4., 2.], [2., -5.]])).info
+    tensor(2, dtype=torch.int32)
+    """
+    _args.tensor_args("linalg_cholesky_ex", (A, "A", 1))
+    upper = _args.flag("linalg_cholesky_ex", upper, "upper")
+    check_errors = _args.flag("linalg_cholesky_ex", check_errors, "check_errors")
+    _cholesky_checked("linalg.cholesky", A)
+    _check_floating("cholesky", A)
+    return return_types.linalg_cholesky_ex(*LinalgCholesky.apply(
+        A, upper=upper, fn="linalg.cholesky_ex", check_errors=check_errors, info=True))
 
 
 _cholesky_warned = [False]

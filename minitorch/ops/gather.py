@@ -21,7 +21,7 @@ from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
 from ..autograd.function import delayed_error, reduce_to_shape
 from ..backend import getitem, index_reduce, setitem, to_numpy
-from ._base import Op, wrap
+from ._base import Op, kept, wrap
 from .inplace_more import IndexAdd
 from .pointwise import _NoDerivative, where
 
@@ -59,6 +59,7 @@ def _src_part(src: Any, index_shape: tuple) -> Any:
 
 class Gather(Op):
     node_name = "GatherBackward0"
+    saved_values = {"dim": kept("dim"), "sparse_grad": lambda node: False}
     _profile_name = "aten::gather"
     saved_names = ("self", "index")  # torch saves self too: an in-place write to it is refused
 

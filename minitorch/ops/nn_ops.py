@@ -17,7 +17,7 @@ from .. import _args
 from .._tensor import Tensor
 from ..autograd import torch_events
 from ..backend import c_order, half_via_float, namespace, quiet, setitem, torch_layout
-from ._base import Op, check_same_device, like, wrap
+from ._base import Op, check_same_device, kept, like, wrap
 from ._cascade_sum import torch_sum
 from ._nll_order import nll_sum
 from ._softmax_order import (
@@ -32,6 +32,7 @@ from .shape import Embed
 
 class Softmax(Op):
     node_name = "SoftmaxBackward0"
+    saved_values = {"dim": kept("dim")}
     saved_names = ("result",)
     _profile_name = "aten::softmax"
 
@@ -80,6 +81,7 @@ class SafeSoftmax(Softmax):
 
 class LogSoftmax(Op):
     node_name = "LogSoftmaxBackward0"
+    saved_values = {"dim": kept("dim")}
     saved_names = ("result",)
     _profile_name = "aten::log_softmax"
     # (``cast``: a dtype was given, which torch's kernel converts to, aten::to, first)

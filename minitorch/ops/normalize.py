@@ -1,5 +1,6 @@
-"""Normalising: ``layer_norm`` (each sample over its last dims, as in transformers) and
-``normalize`` (vectors scaled to unit p-norm).
+"""Normalising: ``layer_norm`` (each sample over its last dims, as in transformers),
+``group_norm`` (each sample's groups of channels) and ``normalize`` (vectors scaled to unit
+p-norm).
 
 ``layer_norm``'s backward recomputes the statistics from the saved input in Tensor
 operations, as ``batch_norm``'s does, so gradients of gradients are right too.
@@ -12,6 +13,7 @@ tensor([[-1.0000,  1.0000]], grad_fn=<NativeLayerNormBackward0>)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args
@@ -19,12 +21,12 @@ from .._dtype import finfo, result_type
 from .._tensor import Tensor, broadcast_pair
 from ..backend import c_order
 from . import _layer_norm_order as ln_order
-from ._base import Op, like, wrap
+from ._base import Op, kept, like, wrap
 from .pointwise import Clamp, ClampTensor, clamp_result_type
 
-__all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeLayerNorm",
-           "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "layer_norm", "normalize",
-           "rms_norm"]
+__all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeGroupNorm",
+           "NativeLayerNorm", "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "group_norm",
+           "layer_norm", "normalize", "rms_norm"]
 
 
 class NativeLayerNorm(Op):
@@ -79,11 +81,101 @@ class NativeLayerNorm(Op):
         grad_x = None
         if need_x:
             gw = g if weight is None else g * weight
-            grad_x = rstd * (gw - gw.mean(dims, keepdim=True)
-                             - xhat * (gw * xhat).mean(dims, keepdim=True))
+            grad_x = _through_normalisation(gw, xhat, rstd, dims)
         grad_w = (g * xhat).sum(batch) if need_w and batch else g * xhat if need_w else None
         grad_b = g.sum(batch) if need_b and batch else g if need_b else None
         return grad_x, grad_w, grad_b
+
+
+def _through_normalisation(g: Tensor, xhat: Tensor, rstd: Tensor, dims: tuple) -> Tensor:
+    """The gradient through ``xhat = (x - mean) * rstd`` (statistics over ``dims``) of the
+    gradient ``g`` of ``xhat``."""
+    return rstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+class NativeGroupNorm(Op):
+    """Each sample's channels in ``group`` groups, each group normalised over its channels
+    and spatial positions, then a per-channel scale and shift; the backward is layer norm's
+    over a group, written in ops so it can be differentiated again."""
+
+    node_name = "NativeGroupNormBackward0"
+    saved_names = ("input", "weight")
+    saved_values = {name: kept(name) for name in ("N", "C", "HxW", "group", "eps")}
+    _profile_name = "aten::native_group_norm"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, *,
+                group: int, eps: float) -> Tensor:
+        xp, data = x._xp, x._data
+        n, c = data.shape[:2]
+        ctx.group, ctx.eps = group, eps
+        ctx.N, ctx.C, ctx.HxW = n, c, math.prod(data.shape[2:])
+        ctx.save_for_backward(x, weight)
+        wide = xp.reshape(xp.astype(data, xp.float64), (n, group, c // group * ctx.HxW))
+        mean = xp.mean(wide, axis=-1, keepdims=True) if wide.shape[-1] else wide
+        var = xp.mean((wide - mean) ** 2, axis=-1, keepdims=True) if wide.shape[-1] else wide
+        out = xp.reshape(xp.astype((wide - mean) / xp.sqrt(var + eps), data.dtype),
+                         data.shape)
+        channel = (c,) + (1,) * (data.ndim - 2)
+        if weight is not None:
+            out = out * xp.reshape(weight._data, channel)
+        if bias is not None:
+            out = out + xp.reshape(bias._data, channel)
+        return wrap(c_order(out))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, weight = ctx.saved_tensors
+        shape, channel = tuple(x.shape), (ctx.C,) + (1,) * (x.dim() - 2)
+        grouped = x.reshape(ctx.N, ctx.group, ctx.C // ctx.group * ctx.HxW)
+        centred = grouped - grouped.mean(-1, keepdim=True)
+        rstd = ((centred * centred).mean(-1, keepdim=True) + ctx.eps) ** -0.5
+        xhat = (centred * rstd).reshape(shape)
+        need_x, need_w, need_b = ctx.needs_input_grad
+        others = (0, *range(2, x.dim()))
+        grad_x = None
+        if need_x:
+            gw = (g if weight is None else g * weight.reshape(channel)).reshape(grouped.shape)
+            xg = xhat.reshape(grouped.shape)
+            grad_x = _through_normalisation(gw, xg, rstd, (-1,)).reshape(shape)
+        grad_w = (g * xhat).sum(others) if need_w else None
+        grad_b = g.sum(others) if need_b else None
+        return grad_x, grad_w, grad_b
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5,
+               cudnn_enabled: bool = True) -> Tensor:
+    """``torch.group_norm``: the channels (dim 1) of each sample in ``num_groups`` groups,
+    each normalised to mean 0 and variance 1, then scaled by ``weight`` and shifted by
+    ``bias`` per channel (``cudnn_enabled`` has no effect on the CPU).
+
+    >>> minitorch.group_norm(minitorch.tensor([[1., 3., 0., 4.]]), 2)
+    tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
+    """
+    _args.tensor_args("group_norm", (input, "input", 1))
+    num_groups = _args.integer("group_norm", num_groups, "num_groups", 2)
+    _args.tensor_args("group_norm", *((p, name, i) for p, name, i in
+                                      ((weight, "weight", 3), (bias, "bias", 4)) if p is not None))
+    eps = _args.real("group_norm", eps, "eps", 5)
+    _args.flag("group_norm", cudnn_enabled, "cudnn_enabled", 6)
+    channels = input.shape[1] if input.dim() > 1 else 1
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
+    if channels % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
+                           f"num_groups={num_groups}")
+    for name, param in (("weight", weight), ("bias", bias)):
+        if param is not None and (param.dim() != 1 or param.numel() != channels):
+            shown = [0] if weight is None else list(weight.shape)  # torch's (weight's) shape
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
+                               f"of channels in input, but got {name} of shape {shown} and "
+                               f"input of shape {list(input.shape)}")
+    _check_mixed_dtype(input, weight, bias)
+    if not input.dtype.is_floating_point:
+        raise _args.not_implemented("GroupNormKernelImpl", input.dtype)
+    return NativeGroupNorm.apply(input, weight, bias, group=num_groups, eps=eps)
 
 
 def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> None:

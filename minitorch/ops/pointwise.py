@@ -31,7 +31,7 @@ from ..backend import (
     zero_where,
 )
 from . import _fused
-from ._base import Op, cast_operands, check_same_device, check_unsigned, like, wrap
+from ._base import Op, cast_operands, check_same_device, check_unsigned, kept, like, wrap
 from ._out import takes_out_elementwise
 from ._softmax_order import torch_pow, torch_sigmoid
 
@@ -136,6 +136,7 @@ class Add(Op):
     float tensors only: ``add`` scales a number or an integer tensor itself)."""
 
     node_name = "AddBackward0"
+    saved_values = {"alpha": kept("alpha")}
     node_slots = ("a", "b", "alpha")  # what forward keeps on the node (see BackwardCFunction)
     _profile_name = "aten::add"
 
@@ -173,6 +174,7 @@ def _binary_scaled(a: Tensor, b: Tensor, alpha: Number) -> Tensor:
 
 class Sub(Op):
     node_name = "SubBackward0"
+    saved_values = {"alpha": kept("alpha")}
     node_slots = ("a", "b", "alpha")  # what forward keeps on the node (see BackwardCFunction)
     _profile_name = "aten::sub"
 
@@ -878,6 +880,7 @@ class ThresholdBackward(Op):
 
 class Clamp(Op):
     node_name = "ClampBackward1"
+    saved_values = {"min": kept("bounds", lambda b: b[0]), "max": kept("bounds", lambda b: b[1])}
     saved_names = ("self",)
     _profile_name = "aten::clamp"
 

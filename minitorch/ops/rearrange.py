@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ._base import Op, wrap
+from ._base import Op, c_ints, kept, wrap
 from .inplace_views import transpose_
 from .scan import flip
 from .shape import SliceEmbed
@@ -35,6 +35,7 @@ class Roll(Op):
     is empty), wrapping around; its gradient is the opposite shift."""
 
     node_name = "RollBackward0"
+    saved_values = {"dims": kept("dims"), "shifts": kept("shifts", c_ints)}
     _profile_name = "aten::roll"
 
     @staticmethod

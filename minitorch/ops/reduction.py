@@ -18,7 +18,7 @@ from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd import profiler, torch_events
 from ..backend import half_via_float, namespace, quiet
-from ._base import Op, wrap
+from ._base import REDUCED, Op, kept, wrap
 from ._cascade_sum import torch_sum
 from ._variance_order import torch_variance
 from .pointwise import where
@@ -44,6 +44,7 @@ def _expand_back_array(g: Any, shape: tuple, dims: tuple[int, ...] | None,
 
 class Sum(Op):
     node_name = "SumBackward0"
+    saved_values = {"self_sym_sizes": REDUCED["self_sym_sizes"]}
     _profile_name = "aten::sum"
     _profile_inner = staticmethod(torch_events.variant("aten::sum", "keepdim"))
 
@@ -68,10 +69,13 @@ class Sum(Op):
 
 class SumDim(Sum):
     node_name = "SumBackward1"
+    saved_values = REDUCED
 
 
 class Mean(Op):
     node_name = "MeanBackward0"
+    saved_values = {"self_sym_sizes": REDUCED["self_sym_sizes"],
+                    "self_sym_numel": kept("meta", lambda m: math.prod(m[0]))}
     _profile_name = "aten::mean"
     _profile_inner = staticmethod(torch_events.variant("aten::mean", "keepdim"))
 
@@ -96,6 +100,7 @@ class Mean(Op):
 
 class MeanDim(Mean):
     node_name = "MeanBackward1"
+    saved_values = {**Mean.saved_values, "dim": REDUCED["dim"], "keepdim": REDUCED["keepdim"]}
 
 
 def _check_mean_dtype(a: Tensor, dt: Any = None) -> None:
@@ -250,6 +255,7 @@ class _ExtremumDim(Op):
 
 class MaxDim(_ExtremumDim):
     node_name = "MaxBackward0"
+    saved_values = REDUCED
     saved_names = ("indices",)
     _profile_name = "aten::max"
     _profile_inner = staticmethod(torch_events.variant("aten::max.dim", "keepdim"))
@@ -257,6 +263,7 @@ class MaxDim(_ExtremumDim):
 
 class MinDim(_ExtremumDim):
     node_name = "MinBackward0"
+    saved_values = REDUCED
     saved_names = ("indices",)
     fn = "min"
     _profile_name = "aten::min"
@@ -527,6 +534,7 @@ class Logsumexp(Op):
     out before ``exp`` and added back after ``log``."""
 
     node_name = "LogsumexpBackward0"
+    saved_values = {"dim": kept("meta", lambda m: m[0]), "keepdim": kept("meta", lambda m: m[1])}
     saved_names = ("self", "result")
     _profile_name = "aten::logsumexp"
 

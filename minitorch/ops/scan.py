@@ -19,7 +19,7 @@ from .. import _args, _call_form
 from .._dtype import int64
 from .._tensor import Tensor
 from ..backend import c_order, half_via_float
-from ._base import Op, wrap
+from ._base import Op, kept, wrap
 from .shape import cat
 
 __all__ = ["Cumprod", "Cumsum", "Flip", "Prod", "ProdDim", "cumprod", "cumsum", "flip", "prod"]
@@ -27,6 +27,7 @@ __all__ = ["Cumprod", "Cumsum", "Flip", "Prod", "ProdDim", "cumprod", "cumsum", 
 
 class Flip(Op):
     node_name = "FlipBackward0"
+    saved_values = {"dims": kept("dims")}
     _profile_name = "aten::flip"
 
     @staticmethod
@@ -84,6 +85,7 @@ def _scanned(fn: Any, a: Tensor, dim: int) -> Any:
 
 class Cumsum(Op):
     node_name = "CumsumBackward0"
+    saved_values = {"dim": kept("dim")}
     _profile_name = "aten::cumsum"
 
     @staticmethod
@@ -218,6 +220,7 @@ class Prod(Op):
 
 class ProdDim(Op):
     node_name = "ProdBackward1"
+    saved_values = {"dim": kept("dim"), "keepdim": kept("keepdim")}
     _profile_name = "aten::prod"
 
     @staticmethod

@@ -26,11 +26,12 @@ from ..backend import (
     restrided,
     to_device,
 )
-from ._base import Op, check_same_device, wrap
+from ._base import INPUT_SIZES, Op, check_same_device, kept, wrap
 
 
 class View(Op):
     node_name = "ViewBackward0"
+    saved_values = INPUT_SIZES
     _profile_name = "aten::view"
 
     @staticmethod
@@ -102,6 +103,8 @@ class UnsafeView(View):
 
 class Permute(Op):
     node_name = "PermuteBackward0"
+    saved_values = {"dims": kept("inverse", lambda inverse: tuple(
+        sorted(range(len(inverse)), key=inverse.__getitem__)))}
     _profile_name = "aten::permute"
 
     @staticmethod
@@ -140,6 +143,7 @@ class T(Permute):
 
 class Unsqueeze(Op):
     node_name = "UnsqueezeBackward0"
+    saved_values = {"dim": kept("dim")}
     _profile_name = "aten::unsqueeze"
 
     @staticmethod
@@ -163,6 +167,7 @@ class Unsqueeze(Op):
 
 class Squeeze(Op):
     node_name = "SqueezeBackward0"
+    saved_values = INPUT_SIZES
     _profile_name = "aten::squeeze"
 
     @staticmethod
@@ -194,6 +199,7 @@ class SqueezeInplace(Squeeze):
 
 class Expand(Op):
     node_name = "ExpandBackward0"
+    saved_values = INPUT_SIZES
     _profile_name = "aten::expand"
 
     @staticmethod
@@ -263,6 +269,7 @@ class ToCopy(Op):
 
 class Cat(Op):
     node_name = "CatBackward0"
+    saved_values = {"dim": kept("dim")}
     _profile_name = "aten::cat"
 
     @staticmethod
@@ -307,6 +314,7 @@ def _check_cat_sizes(tensors: tuple, dim: int) -> None:
 
 class Stack(Op):
     node_name = "StackBackward0"
+    saved_values = {"dim": kept("dim")}
     _profile_name = "aten::stack"
 
     @staticmethod

@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor, mark_multi_output
-from ._base import Op, wrap
+from ._base import Op, kept, wrap
 from .shape import Select, cat
 
 __all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_interleave",
@@ -179,6 +179,8 @@ class Repeat(Op):
     """``input`` tiled ``repeats[i]`` times along dim ``i`` (leading repeats add dims)."""
 
     node_name = "RepeatBackward0"
+    saved_values = {"repeats": kept("repeats"),
+                    "self_sym_sizes": lambda node: tuple(node.shape[node.added:])}
     _profile_name = "aten::repeat"
 
     @staticmethod

@@ -16,13 +16,14 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from ._base import Op, wrap
+from ._base import Op, c_ints, kept, wrap
 
 __all__ = ["Tril", "Triu", "tril", "triu"]
 
 
 class Tril(Op):
     node_name = "TrilBackward0"
+    saved_values = {"diagonal": kept("diagonal", c_ints)}
     _profile_name = "aten::tril"
     lower = True
 
