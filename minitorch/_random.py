@@ -26,11 +26,11 @@ from typing import Any
 
 from . import _args, _batched_function, _call_form, _layout, _sampling
 from . import _dtype as D
-from ._creation import _CREATION_KEYWORDS, _created, _dense, _leaf, empty, rand, randn, zeros
+from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
 from ._tensor import Tensor, broadcast_shapes, expanded_shape
 from .autograd.profiler import records
-from .backend import namespace
+from .backend import is_dense, namespace
 from .ops._base import Op, wrap
 from .ops._out import takes_out
 from .ops.pointwise import _NoDerivative
@@ -92,7 +92,7 @@ def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None
     order, as torch fills it (and its normals one by one); one with gaps or overlaps (an
     expanded view) gets them in C order, as torch's ``empty_like`` makes it contiguous."""
     strided = getattr(layout, "flags", None) is not None and not layout.flags.c_contiguous \
-        and _dense(layout.shape, [s // layout.itemsize for s in layout.strides])
+        and is_dense(layout.shape, [s // layout.itemsize for s in layout.strides])
     if sample == "normal":
         params["contiguous"] = not strided
     values = _sampling.draw(like._xp, sample, tuple(like.shape), like.dtype.name, generator,

@@ -129,3 +129,35 @@ def test_mkl_triangular_solve_is_torchs_bits_and_layout(system: tuple) -> None:
     got = _mkl.triangular_solve(a, b, upper, left, unit)
     np.testing.assert_array_equal(got, want)
     assert got.strides == want.strides
+
+
+@pytest.mark.skipif(not MKL, reason="torch's bits come from MKL's potrf and trsm")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_gradient_is_torchs_bits(dtype: Any, upper: bool) -> None:
+    """torch's cholesky_backward solves with the triangular factor (trsm), not by LU."""
+    a = _spd((12, 12), dtype)
+    weights = RNG.standard_normal((12, 12)).astype(dtype)
+    grads = []
+    for L in (mt, torch):
+        k = L.tensor(a, requires_grad=True)
+        (L.linalg.cholesky(k, upper=upper) * L.tensor(weights)).sum().backward()
+        grads.append(k.grad)
+    np.testing.assert_array_equal(numpy_of(grads[0]), numpy_of(grads[1]))
+    assert grads[0].stride() == grads[1].stride()
+
+
+@pytest.mark.skipif(not MKL, reason="torch's bits come from MKL")
+def test_a_gradient_keeps_torchs_layout_through_pointwise_backwards() -> None:
+    """A column-major gradient (from the factor's backward) through exp and a product with a
+    0-d float64 scale: each backward product is laid out as torch's, so the sum that reduces
+    it to the scale's shape runs in torch's order and gives its bits."""
+    x = RNG.standard_normal((30, 30)).astype(np.float32)
+    grads = []
+    for L in (mt, torch):
+        scale = L.tensor(0.0, dtype=L.float64, requires_grad=True)
+        q = L.tensor(-0.5 * x * x) / L.exp(scale)
+        k = L.exp(scale) * L.exp(q) + 30 * L.eye(30)
+        L.log(L.diagonal(L.linalg.cholesky(k))).sum().backward()
+        grads.append(scale.grad)
+    assert grads[0].item() == grads[1].item()

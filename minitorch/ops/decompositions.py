@@ -35,9 +35,9 @@ from .inverse import (
     _check_square,
     check_half,
     inv,
-    solve,
 )
 from .pointwise import where
+from .solve_triangular import LinalgSolveTriangular
 
 __all__ = ["CholeskyInverse", "CholeskySolve", "LinalgCholesky", "LinalgPinv", "LinalgSlogdet",
            "LinalgSvd", "cholesky", "cholesky_inverse", "cholesky_solve", "linalg_cholesky",
@@ -404,8 +404,9 @@ class LinalgCholesky(Op):
         low, g_low = (factor.mT, g.mT) if ctx.upper else (factor, g)
         ga = (low.mT @ g_low).tril()
         ga = 0.5 * (ga + ga.tril(-1).mT)
-        ga = solve(low.mT, ga)
-        return (solve(low, ga, left=False),)
+        ga = LinalgSolveTriangular.apply(low.mT, ga, upper=True, left=True, unitriangular=False)
+        return (LinalgSolveTriangular.apply(low, ga, upper=False, left=False,
+                                            unitriangular=False),)
 
 
 class Cholesky(LinalgCholesky):

@@ -82,6 +82,13 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     return wrap(out if out.ndim < 2 else torch_layout(out, x, y))  # (a call fewer: hot path)
 
 
+def _laid(ufunc_name: str, x: Any, y: Any) -> Any:
+    """``ufunc(x, y)`` on arrays (a backward's product), laid out as torch's kernel lays its
+    result (the first operand's dim order): a sum over it then runs in torch's order."""
+    out = getattr(namespace(x), ufunc_name)(x, y)
+    return out if out.ndim < 2 else torch_layout(out, x, y)
+
+
 # What torch records when its kernel copies an operand to the op's dtype first.
 
 
@@ -273,8 +280,10 @@ class Mul(Op):
         if (operands := _operands_like(ctx, g)) is NotImplemented:
             return operands
         xp, other, mine = operands
-        return (sum_to_array(xp, xp.multiply(g, other), ctx.a[0]) if other is not None else None,
-                sum_to_array(xp, xp.multiply(g, mine), ctx.b[0]) if mine is not None else None)
+        return (sum_to_array(xp, _laid("multiply", g, other), ctx.a[0])
+                if other is not None else None,
+                sum_to_array(xp, _laid("multiply", g, mine), ctx.b[0])
+                if mine is not None else None)
 
 
 class MulScalar(Mul):
@@ -322,12 +331,12 @@ class Div(Op):
         if (operands := _operands_like(ctx, g, divisor=True)) is NotImplemented:
             return operands
         xp, divisor, mine = operands
-        ga = (sum_to_array(xp, xp.divide(g, divisor), ctx.a[0]) if ctx.needs_input_grad[0]
-              else None)
+        ga = (sum_to_array(xp, _laid("divide", g, divisor), ctx.a[0])
+              if ctx.needs_input_grad[0] else None)
         if mine is None:
             return ga, None
-        ratio = xp.divide(xp.divide(mine, divisor), divisor)
-        return ga, sum_to_array(xp, xp.multiply(xp.negative(g), ratio), ctx.b[0])
+        ratio = _laid("divide", _laid("divide", mine, divisor), divisor)
+        return ga, sum_to_array(xp, _laid("multiply", xp.negative(g), ratio), ctx.b[0])
 
 
 def _to_default_float(array: Any, like: Any) -> Any:
@@ -682,7 +691,8 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
         (saved,) = ctx.saved_tensors
         if not like(g, saved._data):  # a dtype to promote: left to backward's rules
             return NotImplemented
-        return (grad(g, saved._data),)
+        out = grad(g, saved._data)  # laid out as torch's kernels lay it: g's dim order first
+        return (out if out.ndim < 2 else torch_layout(out, g, saved._data),)
 
     cls = type(name, (_Unary,), {
         "node_name": node or f"{name}Backward0", "saved_names": (saves,) if saves else (),

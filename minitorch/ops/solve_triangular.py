@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _mkl, backend
 from .._tensor import Tensor, broadcast_shapes, sum_to
 from ._base import Op, check_same_device, kept, wrap
 
@@ -52,12 +52,13 @@ class LinalgSolveTriangular(Op):
         batch = broadcast_shapes(b.shape[:-2], a.shape[:-2])  # torch's order in its message
         a_data = xp.broadcast_to(a._data, (*batch, *a.shape[-2:]))
         b_data = xp.broadcast_to(b._data, (*batch, *b.shape[-2:]))
-        if left:
-            out = _substitute(xp, a_data, b_data, upper, unitriangular)
-        else:  # X A = B is Aᵀ Xᵀ = Bᵀ, Aᵀ of the other triangle
-            out = xp.matrix_transpose(_substitute(
+        out = _mkl.triangular_solve(a_data, b_data, upper, left, unitriangular)  # torch's trsm
+        if out is None and left:
+            out = backend.column_major(_substitute(xp, a_data, b_data, upper, unitriangular))
+        elif out is None:  # X A = B is Aᵀ Xᵀ = Bᵀ, Aᵀ of the other triangle
+            out = xp.matrix_transpose(backend.c_order(_substitute(
                 xp, xp.matrix_transpose(a_data), xp.matrix_transpose(b_data), not upper,
-                unitriangular))
+                unitriangular)))
         ctx.upper, ctx.left, ctx.unitriangular = upper, left, unitriangular
         ctx.shapes = tuple(a.shape), tuple(b.shape)
         result = wrap(out)
