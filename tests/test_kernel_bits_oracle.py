@@ -82,6 +82,20 @@ def test_fused_helpers_are_torchs_kernels(n: int, value: float, seed: int) -> No
     _same_bits(_fused.lerp(np, a, b, weight), ta.lerp(tb, weight))
 
 
+@SETTINGS
+@given(n=SIZES, value=SCALARS, seed=st.integers(0, 2**32 - 1))
+def test_fused_helpers_are_torchs_float64_kernels(n: int, value: float, seed: int) -> None:
+    """torch's float64 kernels fuse as its float32 ones do (an Adam step on float64
+    parameters drifted by a last bit a step)."""
+    rng = np.random.default_rng(seed)
+    a, b = (rng.standard_normal(n) * np.exp(rng.uniform(-30, 30, n)) for _ in range(2))
+    c, weights = rng.standard_normal(n), rng.uniform(-1, 2, n)
+    ta, tb, tc, tw = (torch.tensor(x) for x in (a, b, c, weights))
+    _same_bits(_fused.addcmul(np, a, b, c, value), ta.addcmul(tb, tc, value=value))
+    _same_bits(_fused.lerp(np, a, b, min(abs(value), 1.0)), ta.lerp(tb, min(abs(value), 1.0)))
+    _same_bits(_fused.lerp(np, a, b, weights), ta.lerp(tb, tw))
+
+
 OPTIMIZERS = [
     ("SGD", {"lr": 0.01}), ("SGD", {"lr": 0.1, "momentum": 0.9}),
     ("SGD", {"lr": 0.05, "momentum": 0.9, "nesterov": True, "weight_decay": 1e-3}),
@@ -112,6 +126,22 @@ def test_optimizers_follow_torch_for_20_steps(name: str, settings: dict) -> None
         results.append(p.detach().numpy())
     same = (results[0].view(np.uint32) == results[1].view(np.uint32)).mean()
     assert same == 1.0 if name in EXACT else same > 0.98, same
+
+
+@pytest.mark.parametrize(("name", "settings"), OPTIMIZERS, ids=lambda v: str(v))
+def test_float64_optimizers_follow_torch_for_20_steps(name: str, settings: dict) -> None:
+    """float64 square roots are correctly rounded in both libraries: every step is exact."""
+    rng = np.random.default_rng(8)
+    p0, results = rng.standard_normal(300), []
+    grads = [rng.standard_normal(300) * 10 ** rng.uniform(-3, 1) for _ in range(20)]
+    for lib in (mt, torch):
+        p = lib.nn.Parameter(lib.tensor(p0.copy()))
+        opt = getattr(lib.optim, name)([p], **settings)
+        for g in grads:
+            p.grad = lib.tensor(g.copy())
+            opt.step()
+        results.append(p.detach().numpy())
+    np.testing.assert_array_equal(results[0].view(np.int64), results[1].view(np.int64))
 
 
 # ---- C, D. linspace and float arange: torch's multiply-adds in the dtype / in float64 ----

@@ -1,4 +1,5 @@
-"""torch's CPU float32 ``add(alpha=)``, ``addcmul``, ``addcdiv`` and ``lerp``, bit for bit.
+"""torch's CPU float32 and float64 ``add(alpha=)``, ``addcmul``, ``addcdiv`` and ``lerp``, bit
+for bit.
 
 torch's CPU kernels for these ops are compiled with fused multiply-adds: a product that feeds
 a sum is rounded once, with the sum. An optimizer's step is made of them (``SGD`` is
@@ -92,6 +93,11 @@ def _float32(*arrays: Any) -> bool:
     return fuses() and all(type(a) is np.ndarray and a.dtype == np.float32 for a in arrays)
 
 
+def _float64(*arrays: Any) -> bool:
+    """Every array is a float64 numpy array, and torch fuses (its float64 kernels too)."""
+    return fuses() and all(type(a) is np.ndarray and a.dtype == np.float64 for a in arrays)
+
+
 def _fma(a: np.ndarray, b: Any, c: np.ndarray) -> np.ndarray:
     """``a*b + c`` rounded once, broadcast; a float32 array (0-d where all are)."""
     a, b, c = np.broadcast_arrays(np.asarray(a, np.float32), np.asarray(b, np.float32),
@@ -110,7 +116,7 @@ def add_scaled(xp: Any, a: Any, b: Any, alpha: float) -> Any:
         return a + b
     if _float32(a, b):
         return _fma(b, np.float32(alpha), a)
-    if fuses() and all(type(x) is np.ndarray and x.dtype == np.float64 for x in (a, b)):
+    if _float64(a, b):
         return fma(b, alpha, a)
     return a + b * alpha
 
@@ -124,6 +130,8 @@ def addcmul(xp: Any, a: Any, b: Any, c: Any, value: float = 1) -> Any:
     if _float32(a, b, c):
         scaled = b if value == 1 else b * np.float32(value)
         return _fma(scaled, c, a)
+    if _float64(a, b, c):
+        return fma(b if value == 1 else b * value, c, a)
     return a + (b if value == 1 else b * value) * c
 
 
@@ -153,12 +161,16 @@ def lerp(xp: Any, a: Any, b: Any, weight: Any) -> Any:
             if abs(w) < 0.5:
                 return _fma(w, b - a, a)
             return _fma(a - b, np.float32(1) - w, b)
+        if _float64(a, b):
+            return fma(weight, b - a, a) if abs(weight) < 0.5 else fma(a - b, 1 - weight, b)
         if abs(weight) < 0.5:
             return a + weight * (b - a)
         return b - (b - a) * (1 - weight)
     near = xp.abs(weight) < 0.5
     if _float32(a, b, weight):
         return np.where(near, _fma(weight, b - a, a), _fma(a - b, np.float32(1) - weight, b))
+    if _float64(a, b, weight):
+        return np.where(near, fma(weight, b - a, a), fma(a - b, 1 - weight, b))
     return xp.where(near, a + weight * (b - a), b - (b - a) * (1 - weight))
 
 
