@@ -412,7 +412,8 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
     """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) for each square ``A`` of the
     batch ``a`` (..., n, n) and ``b`` (..., n, k) of the same batch, as torch's
     ``linalg.solve`` (and so ``linalg.inv``, and their backwards) calls MKL: getrf on a
-    column-major copy of each ``A``, then getrs, into a column-major result as torch's; with
+    column-major copy of each ``A``, then getrs (even with a zero pivot, as torch's
+    ``solve_ex``), into a column-major result as torch's; with
     the getrf infos (the first zero pivot of each matrix, or 0). None when MKL is absent or
     for other arrays.
 
@@ -432,7 +433,7 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
     for i in range(flat_a.shape[0]):
         lu, pivots, info = _lu_factor(flat_a[i], kind)
         column = np.array(flat_b[i], order="F")
-        if not info and n and k:
+        if n and k:  # a singular U too, to torch's infs (it solves before checking infos)
             done = ctypes.c_int(0)
             getattr(library(), kind + "getrs_")(
                 ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),

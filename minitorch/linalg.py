@@ -23,7 +23,7 @@ from .ops.decompositions import linalg_svd as svd
 from .ops.decompositions import linalg_svdvals as svdvals
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
-from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, solve
+from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, inv_ex, solve, solve_ex
 from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
@@ -39,6 +39,7 @@ __all__ = [
     "eigvalsh",
     "householder_product",
     "inv",
+    "inv_ex",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",
@@ -48,6 +49,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_ex",
     "svd",
     "svdvals",
     "tensorinv",

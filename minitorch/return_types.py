@@ -13,8 +13,8 @@ from collections import namedtuple
 from typing import Any
 
 __all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "linalg_eigh",
-           "linalg_qr", "linalg_slogdet", "linalg_svd", "max", "median", "min", "mode",
-           "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
+           "linalg_inv_ex", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd",
+           "max", "median", "min", "mode", "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -49,3 +49,5 @@ svd = _return_type("svd", ("U", "S", "V"))
 qr = _return_type("qr", ("Q", "R"))
 linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 slogdet = _return_type("slogdet", ("sign", "logabsdet"))
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
