@@ -442,6 +442,35 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
     return x.reshape(b.shape), infos  # splitting the batch dim keeps the layout
 
 
+def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``LU``, ``pivots`` and ``info`` of each matrix of the float batch ``a`` (..., m, n) as
+    torch's ``linalg.lu_factor_ex`` computes them on CPU: getrf on each matrix of a
+    column-major copy of the batch (getrf's packed unit-lower L and U, torch's layout), its
+    1-based int32 pivots (..., min(m, n)) and its infos (the first zero pivot, or 0). None
+    without MKL.
+
+    >>> r = lu_factor(np.float32([[1, 2], [3, 4]]))
+    >>> r is None or (r[1].tolist(), int(r[2])) == ([2, 2], 0)
+    True
+    """
+    kind = _kernel(a)
+    if kind is None:
+        return None
+    _use_threads()
+    m, n = a.shape[-2:]
+    count = int(np.prod(a.shape[:-2]))
+    lu = _column_major_batch(a.reshape(count, m, n))
+    pivots = np.zeros((count, min(m, n)), np.int32)
+    infos = np.zeros(count, np.int32)
+    for i in range(count):
+        info = ctypes.c_int(0)
+        getattr(library(), kind + "getrf_")(_ref(m), _ref(n), _pointer(lu[i]), _ref(max(m, 1)),
+                                            _pointer(pivots[i]), ctypes.byref(info))
+        infos[i] = info.value
+    batch = a.shape[:-2]
+    return lu.reshape(a.shape), pivots.reshape(*batch, min(m, n)), infos.reshape(batch)
+
+
 def lu_det(a: np.ndarray) -> np.ndarray | None:
     """The determinant of each square matrix of ``a`` (..., n, n) as torch's ``linalg.det``
     takes it: getrf on the transpose when ``a`` is contiguous (torch's shortcut, as

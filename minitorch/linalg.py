@@ -24,6 +24,9 @@ from .ops.decompositions import linalg_svdvals as svdvals
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
 from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, inv_ex, solve, solve_ex
+from .ops.lu import linalg_lu as lu
+from .ops.lu import linalg_lu_factor as lu_factor
+from .ops.lu import linalg_lu_factor_ex as lu_factor_ex
 from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
@@ -40,6 +43,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "lu",
+    "lu_factor",
+    "lu_factor_ex",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",

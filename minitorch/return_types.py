@@ -13,8 +13,10 @@ from collections import namedtuple
 from typing import Any
 
 __all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "linalg_eigh",
-           "linalg_inv_ex", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd",
-           "max", "median", "min", "mode", "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
+           "linalg_inv_ex", "linalg_lu", "linalg_lu_factor",
+           "linalg_lu_factor_ex", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd",
+           "lu_unpack", "max", "median", "min", "mode", "nanmedian", "qr", "slogdet", "sort",
+           "svd", "topk"]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -51,3 +53,7 @@ linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 slogdet = _return_type("slogdet", ("sign", "logabsdet"))
 linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
 linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
+linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu = _return_type("linalg_lu", ("P", "L", "U"))
+lu_unpack = _return_type("lu_unpack", ("P", "L", "U"))

@@ -97,15 +97,11 @@ def test_without_mkl_the_backend_solves_within_rounding_with_the_same_infos(monk
 
 
 def test_printed_forms_and_nodes() -> None:
-    a = np.array([[1.0, 2.0], [2.0, 4.0]])
+    a = np.array([[2.0, 1.0], [1.0, 4.0]])
     for fn in (lambda L: L.linalg.solve_ex(L.tensor(a), L.ones(2, dtype=L.float64)),
                lambda L: L.linalg.inv_ex(L.tensor(a)),
                lambda L: L.linalg.inv_ex(L.eye(2, requires_grad=True))):
-        got, want = fn(mt), fn(torch)
-        if MKL:
-            assert repr(got) == repr(want)
-        assert type(got).__name__ == type(want).__name__
-        assert [type(x).__name__ for x in got] == [type(x).__name__ for x in want]
+        assert repr(fn(mt)) == repr(fn(torch))
     nodes = [mt.linalg.inv_ex(mt.eye(2, requires_grad=True)).inverse.grad_fn.name(),
              mt.linalg.solve_ex(mt.eye(2, requires_grad=True), mt.ones(2)).result.grad_fn.name()]
     assert nodes == ["LinalgInvExBackward0", "LinalgSolveExBackward0"]

@@ -90,30 +90,30 @@ def _check_right_side(A: Tensor, B: Tensor, vector: bool, left: bool) -> None:
                            "to B / A.squeeze(-1)")
 
 
-def _zero_pivot(xp: Any, matrix: Any) -> int:
-    """The 1-based column where LU with partial pivoting (LAPACK's getrf) meets a zero pivot,
-    or 0: the number torch's singular-matrix message names."""
-    lu = xp.asarray(matrix, copy=True)
-    n = lu.shape[0]
-    for j in range(n):
-        p = j + int(xp.argmax(xp.abs(lu[j:, j])))
-        if float(lu[p, j]) == 0.0:
-            return j + 1
-        if p != j:
-            rows = xp.asarray(lu[p, :], copy=True)
-            lu[p, :] = lu[j, :]
-            lu[j, :] = rows
-        lu[j + 1:, j] = lu[j + 1:, j] / lu[j, j]
-        lu[j + 1:, j + 1:] = lu[j + 1:, j + 1:] - lu[j + 1:, j:j + 1] * lu[j:j + 1, j + 1:]
-    return 0
-
-
-def _host_infos(xp: Any, a: Any) -> Any:
-    """The getrf info of each matrix of the batch ``a`` by the backend (no MKL): its first zero
-    pivot, 1-based, or 0; an int32 array of the batch shape."""
-    flat = xp.reshape(a, (-1, *a.shape[-2:]))
-    infos = [_zero_pivot(xp, flat[i, ...]) for i in range(flat.shape[0])]
-    return xp.reshape(xp.asarray(infos, dtype=xp.int32), a.shape[:-2])
+def getrf(xp: Any, a: Any) -> tuple[Any, Any, Any]:
+    """LAPACK's getrf by the backend: ``LU`` (unit-lower L below the diagonal, U on and above
+    it), the 1-based int32 ``pivots`` (..., min(m, n)) and ``info`` (the first zero pivot, or
+    0) of each matrix of the batch ``a`` (..., m, n): Gaussian elimination with the row of the
+    largest magnitude as pivot, the batch at once, a column at a time."""
+    lu = xp.asarray(a, copy=True)
+    m, n = lu.shape[-2:]
+    rows = xp.arange(m)
+    info = xp.zeros(a.shape[:-2], dtype=xp.int32)
+    pivots = []
+    for j in range(min(m, n)):
+        p = j + xp.argmax(xp.abs(lu[..., j:, j]), axis=-1)
+        pivots.append(xp.astype(p + 1, xp.int32))
+        order = xp.where(rows == j, p[..., None], xp.where(rows == p[..., None], j, rows))
+        lu = xp.take_along_axis(lu, xp.broadcast_to(order[..., None], lu.shape), axis=-2)
+        pivot = lu[..., j, j]
+        info = xp.where((info == 0) & (pivot == 0), j + 1, info)
+        below = lu[..., j + 1:, j] / xp.where(pivot == 0, 1, pivot)[..., None]
+        lu[..., j + 1:, j] = below
+        rest = lu[..., j + 1:, j + 1:] - below[..., None] * lu[..., j:j + 1, j + 1:]
+        lu[..., j + 1:, j + 1:] = rest
+    if not pivots:
+        return lu, xp.zeros((*a.shape[:-2], 0), dtype=xp.int32), info
+    return lu, xp.stack(pivots, axis=-1), info
 
 
 def _solve_ex(xp: Any, a: Any, b: Any, adjoint: bool = False) -> tuple[Any, Any]:
@@ -130,22 +130,22 @@ def _solve_ex(xp: Any, a: Any, b: Any, adjoint: bool = False) -> tuple[Any, Any]
     try:
         return xp.linalg.solve(square, b), xp.zeros(a.shape[:-2], dtype=xp.int32)
     except Exception:  # LAPACK's refusal of a singular matrix, whatever the backend calls it
-        infos = _host_infos(xp, a)
+        infos = getrf(xp, a)[2]
     singular = (infos != 0)[..., None, None]
     identity = xp.eye(a.shape[-1], dtype=a.dtype)
     out = xp.linalg.solve(xp.where(singular, identity, square), b)
     return xp.where(singular, xp.asarray(float("nan"), dtype=out.dtype), out), infos
 
 
-def raise_first_failure(xp: Any, info: Any, message: Any) -> None:
-    """torch's ``_linalg_check_errors``: a LinAlgError for the first nonzero ``info`` of the
+def raise_first_failure(xp: Any, info: Any, message: Any, error: type = LinAlgError) -> None:
+    """torch's ``_linalg_check_errors``: an ``error`` for the first nonzero ``info`` of the
     batch, worded by ``message(where, k)``, ``where`` being ``(Batch element i): `` for a
     batch and ``k`` the info."""
     flat = xp.reshape(info, (-1,))
     bad = xp.nonzero(flat)[0]
     if bad.shape[0]:
         i = int(bad[0])
-        raise LinAlgError(message(f"(Batch element {i}): " if info.ndim else "", int(flat[i])))
+        raise error(message(f"(Batch element {i}): " if info.ndim else "", int(flat[i])))
 
 
 def _report(xp: Any, info: Any, infos: list | None, message: Any) -> None:

@@ -1,0 +1,242 @@
+"""LU factorization with partial pivoting, ``A = P L U``: ``linalg.lu_factor(_ex)`` (LAPACK's
+packed factors, ``LinalgLuFactorExBackward0``), ``linalg.lu`` (``LinalgLuBackward0``) and
+``lu_unpack`` (``LuUnpackBackward0``).
+
+The forward is MKL's getrf as torch calls it where MKL is here (torch's bits), else the
+backend's elimination column by column (getrf's pivots, values within rounding). The backward
+is torch's ``linalg_lu_backward``, written in Tensor ops so higher derivatives come free: for a
+square ``A``, ``dA = P L⁻ᴴ (tril₋₁(Lᴴ dL) + triu(dU Uᴴ)) U⁻ᴴ``, with the tall and wide cases'
+extra blocks.
+
+>>> import minitorch
+>>> minitorch.linalg.lu_factor(minitorch.tensor([[1., 2.], [3., 4.]])).pivots
+tensor([2, 2], dtype=torch.int32)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, _mkl, return_types
+from .._tensor import Tensor
+from ._base import Op, wrap
+from .inverse import Solve, SolveRight, getrf, raise_first_failure
+from .shape import cat
+
+__all__ = ["linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex", "lu_unpack"]
+
+
+def _factor(xp: Any, a: Any) -> tuple[Any, Any, Any]:
+    """getrf of each matrix of ``a``: MKL's where it is here, else the backend's."""
+    factored = _mkl.lu_factor(a)
+    return getrf(xp, a) if factored is None else factored
+
+
+def _permutation(xp: Any, pivots: Any, m: int, dtype: Any) -> Any:
+    """``P`` (..., m, m) of LAPACK's row swaps ``pivots`` (row i with row pivots[i] - 1, in
+    turn): ``A = P L U``, column i of ``P`` holding its 1 in the row that went to place i."""
+    place = xp.arange(m)
+    perm = xp.broadcast_to(place, (*pivots.shape[:-1], m))
+    for i in range(pivots.shape[-1]):
+        p = xp.astype(pivots[..., i:i + 1], xp.int64) - 1
+        here, there = perm[..., i:i + 1], xp.take_along_axis(perm, p, axis=-1)
+        perm = xp.where(place == i, there, xp.where(place == p, here, perm))
+    return xp.astype(perm[..., None, :] == place[:, None], dtype)
+
+
+def _unpack(xp: Any, lu: Any) -> tuple[Any, Any]:
+    """``L`` (..., m, k), unit lower, and ``U`` (..., k, n) of getrf's packed ``lu``."""
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    lower = xp.tril(lu[..., :, :k], k=-1) + xp.eye(m, k, dtype=lu.dtype)
+    return lower, xp.triu(lu[..., :k, :])
+
+
+def _lu_backward(gl: Tensor | None, gu: Tensor | None, p: Tensor, lower: Tensor, upper: Tensor
+                 ) -> Tensor:
+    """torch's ``linalg_lu_backward`` (pivoted): the gradient of ``A = P L U`` from those of
+    ``L`` and ``U`` (None: zero)."""
+    m, n = lower.shape[-2], upper.shape[-1]
+    k = min(m, n)
+    gl = lower.new_zeros(lower.shape) if gl is None else gl
+    gu = upper.new_zeros(upper.shape) if gu is None else gu
+    if m == n:
+        inner = (lower.mH @ gl).tril(-1) + (gu @ upper.mH).triu()
+        grad = _left(lower.mH, SolveRight.apply(upper.mH, inner))
+    elif m < n:  # wide: U = [U1 U2]
+        u1 = upper[..., :k]
+        inner = SolveRight.apply(u1.mH, ((lower.mH @ gl) - gu.triu() @ upper.mH).tril(-1))
+        grad = _left(lower.mH, cat([inner + gu[..., :k].triu(), gu[..., k:]], -1))
+    else:  # tall: L = [L1; L2]
+        l1 = lower[..., :k, :]
+        inner = _left(l1.mH, ((gu @ upper.mH) - lower.mH @ gl.tril(-1)).triu())
+        grad = SolveRight.apply(upper.mH, cat([inner + gl[..., :k, :].tril(-1), gl[..., k:, :]],
+                                              -2))
+    return p @ grad
+
+
+def _left(a: Tensor, b: Tensor) -> Tensor:
+    """``a⁻¹ b`` (a triangular ``a``; the solve of ``linalg.solve``)."""
+    return Solve.apply(a, b, vector=False)
+
+
+class LuFactor(Op):
+    node_name = "LinalgLuFactorExBackward0"
+    saved_names = ("LU", "pivots")
+    _profile_name = "aten::linalg_lu_factor_ex"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> tuple:
+        lu, pivots, info = (wrap(x) for x in _factor(a._xp, a._data))
+        ctx.mark_non_differentiable(pivots, info)
+        ctx.save_for_backward(lu, pivots)
+        return lu, pivots, info
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _g_pivots: Any, _g_info: Any) -> tuple:
+        lu, pivots = ctx.saved_tensors
+        m, n = lu.shape[-2:]
+        k = min(m, n)
+        lower = lu[..., :, :k].tril(-1) + _eye_like(lu, m, k)
+        p = wrap(_permutation(lu._xp, pivots._data, m, lu._data.dtype))
+        return (_lu_backward(g[..., :, :k], g[..., :k, :], p, lower, lu[..., :k, :].triu()),)
+
+
+def _eye_like(t: Tensor, m: int, k: int) -> Tensor:
+    return wrap(t._xp.eye(m, k, dtype=t._data.dtype))
+
+
+class Lu(Op):
+    node_name = "LinalgLuBackward0"
+    saved_names = ("L", "P", "U")
+    _profile_name = "aten::linalg_lu"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> tuple:
+        xp = a._xp
+        lu, pivots, _ = _factor(xp, a._data)
+        p = wrap(_permutation(xp, pivots, a.shape[-2], a._data.dtype))
+        lower, upper = (wrap(x) for x in _unpack(xp, lu))
+        ctx.mark_non_differentiable(p)
+        ctx.save_for_backward(p, lower, upper)
+        return p, lower, upper
+
+    @staticmethod
+    def backward(ctx: Any, _g_p: Any, gl: Tensor | None, gu: Tensor | None) -> tuple:
+        p, lower, upper = ctx.saved_tensors
+        return (_lu_backward(gl, gu, p, lower, upper),)
+
+
+class LuUnpack(Op):
+    node_name = "LuUnpackBackward0"
+    _profile_name = "aten::lu_unpack"
+
+    @staticmethod
+    def forward(ctx: Any, lu: Tensor, pivots: Tensor) -> tuple:
+        xp = lu._xp
+        p = wrap(_permutation(xp, pivots._data, lu.shape[-2], lu._data.dtype))
+        lower, upper = (wrap(x) for x in _unpack(xp, lu._data))
+        ctx.mark_non_differentiable(p)
+        ctx.shape = tuple(lu.shape)
+        return p, lower, upper
+
+    @staticmethod
+    def backward(ctx: Any, _g_p: Any, gl: Tensor | None, gu: Tensor | None) -> tuple:
+        """torch's ``lu_unpack_backward``: L's strict lower triangle and U's upper one, each
+        where it sits in the packed ``LU``."""
+        m, n = ctx.shape[-2:]
+        k = min(m, n)
+        grad = None
+        if gl is not None:
+            grad = gl.tril(-1)
+            grad = cat([grad, grad.new_zeros((*grad.shape[:-1], n - k))], -1) if n > k else grad
+        if gu is not None:
+            upper = gu.triu()
+            upper = cat([upper, upper.new_zeros((*upper.shape[:-2], m - k, n))], -2) if m > k \
+                else upper
+            grad = upper if grad is None else grad + upper
+        return grad, None
+
+
+def _check_lu_input(fn: str, A: Tensor, pivot: Any) -> bool:
+    """torch's checks of ``linalg.lu_factor``'s and ``linalg.lu``'s ``A`` and ``pivot``."""
+    _args.tensor_args(f"linalg_{fn}", (A, "A", 1))
+    pivot = _args.flag(f"linalg_{fn}", pivot, "pivot")
+    if A.dim() < 2:
+        raise RuntimeError(f"{'linalg.lu' if fn == 'lu' else 'torch.lu_factor'}: Expected tensor "
+                           f"with 2 or more dimensions. Got size: {list(A.shape)} instead")
+    if A.dtype.name == "float16" or not A.dtype.is_floating_point:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{_args.legacy(A.dtype)}'")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    return pivot
+
+
+def _singular_factor(fn: str) -> Any:
+    """torch's words for a zero pivot in ``<fn>`` with ``check_errors``."""
+    return lambda where, k: (
+        f"torch.linalg.{fn}: {where}U[{k},{k}] is zero and using it on lu_solve would result in "
+        "a division by zero. If you still want to perform the factorization, consider calling "
+        "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+
+
+def linalg_lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -> Any:
+    """``(LU, pivots, info)``: the LU factorization of each matrix of ``A`` with partial
+    pivoting, packed as LAPACK's getrf packs it, its 1-based pivots and getrf's info (the first
+    zero pivot, or 0; an error for one when ``check_errors``).
+
+    >>> minitorch.linalg.lu_factor_ex(minitorch.tensor([[0., 1.], [2., 0.]])).LU
+    tensor([[2., 0.],
+            [0., 1.]])
+    """
+    _check_lu_input("lu_factor_ex", A, pivot)
+    check = _args.flag("linalg_lu_factor_ex", check_errors, "check_errors")
+    lu, pivots, info = LuFactor.apply(A)
+    if check:
+        raise_first_failure(A._xp, info._data, _singular_factor("lu_factor_ex"),
+                            RuntimeError)
+    return return_types.linalg_lu_factor_ex(lu, pivots, info)
+
+
+def linalg_lu_factor(A: Tensor, *, pivot: bool = True) -> Any:
+    """``(LU, pivots)``: :func:`linalg_lu_factor_ex` that refuses a matrix with a zero pivot.
+
+    >>> minitorch.linalg.lu_factor(minitorch.tensor([[1., 2.], [3., 4.]])).LU
+    tensor([[3.0000, 4.0000],
+            [0.3333, 0.6667]])
+    """
+    _check_lu_input("lu_factor", A, pivot)
+    lu, pivots, info = LuFactor.apply(A)
+    raise_first_failure(A._xp, info._data, _singular_factor("lu_factor"), RuntimeError)
+    return return_types.linalg_lu_factor(lu, pivots)
+
+
+def linalg_lu(A: Tensor, *, pivot: bool = True) -> Any:
+    """``(P, L, U)`` with ``A = P L U``: ``P`` a permutation, ``L`` unit lower triangular
+    (..., m, k), ``U`` upper triangular (..., k, n), k = min(m, n).
+
+    >>> minitorch.linalg.lu(minitorch.tensor([[0., 1.], [2., 0.]])).P
+    tensor([[0., 1.],
+            [1., 0.]])
+    """
+    _check_lu_input("lu", A, pivot)
+    return return_types.linalg_lu(*Lu.apply(A))
+
+
+def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,
+              unpack_pivots: bool = True) -> Any:
+    """``(P, L, U)`` from :func:`linalg_lu_factor`'s packed ``LU`` and ``pivots``; an
+    unrequested part is an empty tensor, as torch's.
+
+    >>> lu = minitorch.linalg.lu_factor(minitorch.tensor([[0., 1.], [2., 0.]]))
+    >>> minitorch.lu_unpack(*lu).U
+    tensor([[2., 0.],
+            [0., 1.]])
+    """
+    _args.tensor_args("lu_unpack", (LU_data, "LU_data", 1), (LU_pivots, "LU_pivots", 2))
+    unpack_data = _args.flag("lu_unpack", unpack_data, "unpack_data")
+    unpack_pivots = _args.flag("lu_unpack", unpack_pivots, "unpack_pivots")
+    p, lower, upper = LuUnpack.apply(LU_data, LU_pivots)
+    empty = LU_data.new_empty((0,))
+    return return_types.lu_unpack(p if unpack_pivots else empty,
+                                  lower if unpack_data else empty, upper if unpack_data else empty)
