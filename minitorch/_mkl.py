@@ -421,25 +421,50 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
     >>> r is None or (r[0].ravel().tolist(), r[1]) == ([1.0, 0.5], [0])
     True
     """
-    kind = _kernel(a)
-    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+    factored = lu_factor(a)
+    if factored is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+        return None
+    lu, pivots, infos = factored
+    solved = lu_factored_solve(lu, pivots, b, adjoint)  # a singular U too, to torch's infs
+    return solved, [int(info) for info in infos.reshape(-1)]
+
+
+def _getrs(kind: str, lu: np.ndarray, pivots: np.ndarray, column: np.ndarray, adjoint: bool
+           ) -> None:
+    """LAPACK's getrs: ``column`` (n, k), column-major, overwritten by ``A⁻¹ column`` (``A⁻ᵀ``
+    when ``adjoint``) for getrf's column-major ``lu`` (n, n) and its ``pivots``."""
+    n, k = column.shape
+    if n and k:
+        done = ctypes.c_int(0)
+        getattr(library(), kind + "getrs_")(
+            ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),
+            _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
+
+
+def lu_factored_solve(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, adjoint: bool
+                      ) -> np.ndarray | None:
+    """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) from getrf's ``lu`` (..., n, n)
+    and ``pivots`` (..., n) and ``b`` (..., n, k), all of one batch, as torch's
+    ``linalg.lu_solve`` calls MKL: getrs on column-major copies, into a column-major result.
+    None without MKL or for other arrays.
+
+    >>> r = lu_factored_solve(np.float32([[2, 0], [0, 4]]), np.int32([1, 2]),
+    ...                       np.float32([[2], [2]]), False)
+    >>> r is None or r.ravel().tolist() == [1.0, 0.5]
+    True
+    """
+    kind = _kernel(lu)
+    if kind is None or type(b) is not np.ndarray or b.dtype != lu.dtype:
         return None
     _use_threads()
     n, k = b.shape[-2:]
-    count = int(np.prod(a.shape[:-2]))
-    flat_a, flat_b = a.reshape(count, n, n), b.reshape(count, n, k)
-    x = np.empty((flat_b.shape[0], k, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
-    infos = []
-    for i in range(flat_a.shape[0]):
-        lu, pivots, info = _lu_factor(flat_a[i], kind)
-        column = np.array(flat_b[i], order="F")
-        if n and k:  # a singular U too, to torch's infs (it solves before checking infos)
-            done = ctypes.c_int(0)
-            getattr(library(), kind + "getrs_")(
-                ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),
-                _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
-        x[i], infos = column, [*infos, info]
-    return x.reshape(b.shape), infos  # splitting the batch dim keeps the layout
+    count = int(np.prod(b.shape[:-2]))
+    factors = _column_major_batch(lu.reshape(count, n, n))
+    rows = np.ascontiguousarray(pivots.reshape(count, n), dtype=np.int32)
+    x = _column_major_batch(b.reshape(count, n, k))
+    for i in range(count):
+        _getrs(kind, factors[i], rows[i], x[i], adjoint)
+    return x.reshape(b.shape)
 
 
 def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

@@ -27,6 +27,7 @@ from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, inv_ex, solv
 from .ops.lu import linalg_lu as lu
 from .ops.lu import linalg_lu_factor as lu_factor
 from .ops.lu import linalg_lu_factor_ex as lu_factor_ex
+from .ops.lu import linalg_lu_solve as lu_solve
 from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
@@ -46,6 +47,7 @@ __all__ = [
     "lu",
     "lu_factor",
     "lu_factor_ex",
+    "lu_solve",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",

@@ -144,3 +144,85 @@ def test_gradients_first_and_second_order(form: str, shape: tuple) -> None:
     assert len(got_all) == len(want_all)
     for got, want in zip(got_all, want_all):
         np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-10)
+
+
+# ---------------------------------------------------------------------------- lu_solve
+
+
+def _lu_system(draw: Any) -> tuple:
+    """A factored batch, a right side of another (broadcast) batch, left and adjoint."""
+    n = draw(st.integers(0, 4))
+    batch_a = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+    batch_b = draw(st.sampled_from([batch_a, (2, *[1] * len(batch_a)), ()]))
+    left, adjoint = draw(st.booleans()), draw(st.booleans())
+    dtype = draw(st.sampled_from(["float32", "float64"]))
+    a = (RNG.standard_normal((*batch_a, n, n)) + 2 * np.eye(n)).astype(dtype)
+    b = RNG.standard_normal((*batch_b, n, 3) if left else (*batch_b, 3, n)).astype(dtype)
+    return a, b, left, adjoint
+
+
+def _lu_solved(L: Any, a: np.ndarray, b: np.ndarray, left: bool, adjoint: bool) -> Any:
+    lu, pivots = L.linalg.lu_factor(L.tensor(a))
+    return L.linalg.lu_solve(lu, pivots, L.tensor(b), left=left, adjoint=adjoint)
+
+
+@pytest.mark.skipif(not MKL, reason="torch's bits come from MKL's getrf and getrs")
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_lu_solve_is_torchs_bits(data: Any) -> None:
+    system = _lu_system(data.draw)
+    _assert_layout_and_bits(_lu_solved(mt, *system), _lu_solved(torch, *system))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_lu_solve_without_mkl_is_torchs_within_rounding(data: Any) -> None:
+    a, b, left, adjoint = _lu_system(data.draw)
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_mkl, "lu_factored_solve", lambda *args: None)
+        got = _lu_solved(mt, a, b, left, adjoint)
+    assert_same(got, _lu_solved(torch, a, b, left, adjoint))
+
+
+LU_SOLVE_ERRORS = [
+    lambda L, lu, p: L.linalg.lu_solve(lu, p, L.randn(3)),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p, L.randn(2, 4, 3)),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p, L.randn(2, 3, 4), left=False),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p.long(), L.randn(2, 3, 3)),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p, L.randn(2, 3, 3, dtype=L.float64)),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p * 0, L.randn(2, 3, 3)),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p + 3, L.randn(2, 3, 3)),
+    lambda L, lu, p: L.linalg.lu_solve(lu[..., :2], p, L.randn(2, 3, 3)),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p[..., :2], L.randn(2, 3, 3)),
+    lambda L, lu, p: L.linalg.lu_solve(3, p, 4),
+    lambda L, lu, p: L.linalg.lu_solve(lu, p, L.randn(2, 3, 3), adjoint=1),
+]
+
+
+@pytest.mark.parametrize("case", range(len(LU_SOLVE_ERRORS)))
+def test_lu_solve_errors_are_torchs(case: int) -> None:
+    a = RNG.standard_normal((2, 3, 3)).astype(np.float32)
+    errors = [raised_by(lambda L: LU_SOLVE_ERRORS[case](L, *L.linalg.lu_factor(L.tensor(a))), L)
+              for L in (mt, torch)]
+    assert_same_error(*errors)
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("adjoint", [True, False])
+def test_lu_solve_gradients_first_and_second_order(left: bool, adjoint: bool) -> None:
+    a = RNG.standard_normal((2, 3, 3)) + 2 * np.eye(3)
+    b = RNG.standard_normal((3, 2) if left else (2, 3))
+
+    def run(L: Any) -> list:
+        x, y = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
+        lu, pivots = L.linalg.lu_factor(x)
+        out = L.linalg.lu_solve(lu, pivots, y, left=left, adjoint=adjoint)
+        assert out.grad_fn.name() == "LinalgLuSolveBackward0"
+        w = L.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)))
+        grads = L.autograd.grad((out * w).sum(), [x, y], create_graph=True)
+        second = L.autograd.grad(sum((g * g).sum() for g in grads), [x, y])
+        return [numpy_of(g) for g in (*grads, *second)]
+
+    for got, want in zip(run(mt), run(torch)):
+        np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-10)

@@ -18,12 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _mkl, return_types
-from .._tensor import Tensor
+from .._tensor import Tensor, checked_broadcast_shapes, sum_to
 from ._base import Op, wrap
 from .inverse import Solve, SolveRight, getrf, raise_first_failure
 from .shape import cat
 
-__all__ = ["linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex", "lu_unpack"]
+__all__ = ["linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu_solve",
+           "lu_unpack"]
 
 
 def _factor(xp: Any, a: Any) -> tuple[Any, Any, Any]:
@@ -158,6 +159,59 @@ class LuUnpack(Op):
         return grad, None
 
 
+class LuSolve(Op):
+    node_name = "LinalgLuSolveBackward0"
+    saved_names = ("LU", "pivots", "result")
+    _profile_name = "aten::linalg_lu_solve"
+
+    @staticmethod
+    def forward(ctx: Any, lu: Tensor, pivots: Tensor, b: Tensor, *, left: bool, adjoint: bool
+                ) -> Tensor:
+        """``X A = B`` (not ``left``) is solved as torch solves it: ``Aᵀ Xᵀ = Bᵀ``."""
+        xp = lu._xp
+        right = b._data if left else xp.matrix_transpose(b._data)
+        transposed = adjoint == left  # Aᵀ is the matrix solved with
+        batch = tuple(checked_broadcast_shapes((lu.shape[:-2], right.shape[:-2])))
+        n = lu.shape[-1]
+        factors = xp.broadcast_to(lu._data, (*batch, n, n))
+        rows = xp.broadcast_to(pivots._data, (*batch, n))
+        right = xp.broadcast_to(right, (*batch, *right.shape[-2:]))
+        x = _mkl.lu_factored_solve(factors, rows, right, transposed)
+        if x is None:
+            lower, upper = _unpack(xp, factors)
+            a = _permutation(xp, rows, n, factors.dtype) @ lower @ upper
+            x = xp.linalg.solve(xp.matrix_transpose(a) if transposed else a, right)
+        result = wrap(x if left else xp.matrix_transpose(x))
+        ctx.meta = left, adjoint, tuple(lu.shape), tuple(b.shape)
+        ctx.save_for_backward(lu, pivots, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        lu, pivots, x = ctx.saved_tensors
+        left, adjoint, lu_shape, b_shape = ctx.meta
+        gb = sum_to(LuSolve.apply(lu, pivots, g, left=left, adjoint=not adjoint), b_shape)
+        glu = None
+        if ctx.needs_input_grad[0]:
+            glu = sum_to(_lu_solve_lu_grad(g, lu, pivots, x, left, adjoint), lu_shape)
+        return glu, None, gb
+
+
+def _lu_solve_lu_grad(gx: Tensor, lu: Tensor, pivots: Tensor, x: Tensor, left: bool,
+                      adjoint: bool) -> Tensor:
+    """torch's ``linalg_lu_solve_LU``: the gradient of the packed ``LU`` from ``X``'s."""
+    n = lu.shape[-1]
+    lower = lu.tril(-1) + _eye_like(lu, n, n)
+    upper = lu.triu()
+    if left != adjoint:
+        gr = _left(upper.mH, -(gx if left else gx.mH) @ (x.mH if left else x))
+        return _left(lower.mH, gr @ upper.mH).tril(-1) + gr.triu()
+    p = wrap(_permutation(lu._xp, pivots._data, n, lu._data.dtype))
+    gr = -(p.mT @ (x if left else x.mH) @ (gx.mH if left else gx) @ p)
+    gr = SolveRight.apply(lower.mH, gr)
+    return gr.tril(-1) + SolveRight.apply(upper.mH, lower.mH @ gr).triu()
+
+
 def _check_lu_input(fn: str, A: Tensor, pivot: Any) -> bool:
     """torch's checks of ``linalg.lu_factor``'s and ``linalg.lu``'s ``A`` and ``pivot``."""
     _args.tensor_args(f"linalg_{fn}", (A, "A", 1))
@@ -221,6 +275,54 @@ def linalg_lu(A: Tensor, *, pivot: bool = True) -> Any:
     """
     _check_lu_input("lu", A, pivot)
     return return_types.linalg_lu(*Lu.apply(A))
+
+
+def linalg_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,
+                    adjoint: bool = False) -> Tensor:
+    """``X`` with ``A X = B`` (``X A = B`` unless ``left``; ``Aᴴ`` for ``A`` when ``adjoint``)
+    from ``A``'s :func:`linalg_lu_factor`; batches broadcast.
+
+    >>> lu = minitorch.linalg.lu_factor(minitorch.tensor([[2., 0.], [0., 4.]]))
+    >>> minitorch.linalg.lu_solve(*lu, minitorch.ones(2, 1))
+    tensor([[0.5000],
+            [0.2500]])
+    """
+    fn = "linalg_lu_solve"
+    _args.tensor_args(fn, (LU, "LU", 1), (pivots, "pivots", 2), (B, "B", 3))
+    left, adjoint = _args.flag(fn, left, "left"), _args.flag(fn, adjoint, "adjoint")
+    _check_lu_solve(LU, pivots, B, left)
+    return LuSolve.apply(LU, pivots, B, left=left, adjoint=adjoint)
+
+
+def _check_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
+    """torch's checks of ``linalg.lu_solve``'s ``LU``, ``pivots`` and ``B``."""
+    if LU.dim() < 2 or LU.shape[-1] != LU.shape[-2]:
+        raise RuntimeError("torch.linalg.lu_solve: A must be batches of square matrices, but "
+                           f"they are {LU.shape[-2]} by {LU.shape[-1]} matrices")
+    if B.dim() < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
+    n = LU.shape[-1]
+    rows, cols = B.shape[-2:]
+    if (rows if left else cols) != n:
+        raise RuntimeError("linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX' if left else 'XA'} = B ({n}x{n} and {rows}x{cols})")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError("linalg.lu_solve: Expected LU and B to have the same dtype, but found "
+                           f"LU of type {_args.legacy(LU.dtype)} and B of type "
+                           f"{_args.legacy(B.dtype)} instead")
+    if pivots.dtype.name != "int32":
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
+                           "torch.int32")
+    if pivots.dim() < 1 or pivots.shape[-1] != n:
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
+                           "dimension of the matrix")
+    xp = pivots._xp
+    if not bool(xp.all(pivots._data >= 1)):
+        raise RuntimeError("Pivots given to lu_solve must all be greater or equal to 1. Did you "
+                           "properly pass the result of lu_factor?")
+    if not bool(xp.all(pivots._data <= n)):
+        raise RuntimeError("Pivots given to lu_solve must all be smaller or equal to LU.size(-2). "
+                           "Did you properly pass the result of lu_factor?")
 
 
 def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,
