@@ -15,6 +15,7 @@ from typing import Any
 from . import _args, _call_form
 from ._tensor import Tensor
 from .ops import shape as _shape
+from .ops.conditioning import cond, matrix_rank
 from .ops.cross import linalg_cross as cross
 from .ops.decompositions import linalg_cholesky as cholesky
 from .ops.decompositions import linalg_pinv as pinv
@@ -36,6 +37,7 @@ from .ops.products import matrix_power, multi_dot
 __all__ = [
     "LinAlgError",
     "cholesky",
+    "cond",
     "cross",
     "det",
     "diagonal",
@@ -51,6 +53,7 @@ __all__ = [
     "matrix_exp",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
     "pinv",
