@@ -441,6 +441,16 @@ def _getrs(kind: str, lu: np.ndarray, pivots: np.ndarray, column: np.ndarray, ad
             _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
 
 
+def _system_kernel(a: np.ndarray, b: Any) -> str | None:
+    """The LAPACK prefix for a system of float numpy arrays ``a`` and ``b`` of one dtype (MKL
+    given torch's thread count), or None."""
+    kind = _kernel(a)
+    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+        return None
+    _use_threads()
+    return kind
+
+
 def lu_factored_solve(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, adjoint: bool
                       ) -> np.ndarray | None:
     """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) from getrf's ``lu`` (..., n, n)
@@ -453,10 +463,9 @@ def lu_factored_solve(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, adjoint
     >>> r is None or r.ravel().tolist() == [1.0, 0.5]
     True
     """
-    kind = _kernel(lu)
-    if kind is None or type(b) is not np.ndarray or b.dtype != lu.dtype:
+    kind = _system_kernel(lu, b)
+    if kind is None:
         return None
-    _use_threads()
     n, k = b.shape[-2:]
     count = int(np.prod(b.shape[:-2]))
     factors = _column_major_batch(lu.reshape(count, n, n))
@@ -562,10 +571,9 @@ def triangular_solve(a: np.ndarray, b: np.ndarray, upper: bool, left: bool,
     >>> r is None or r.ravel().tolist() == [1.0, 2.0]
     True
     """
-    kind = _kernel(a)
-    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+    kind = _system_kernel(a, b)
+    if kind is None:
         return None
-    _use_threads()
     out = _column_major_batch(b)
     if not out.size or not a.size:
         return out
@@ -607,16 +615,64 @@ def _column_major_batch(batch: np.ndarray) -> np.ndarray:
     return copy
 
 
-def _lapack(kind: str, name: str, *args: Any) -> None:
+def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> None:
     """LAPACK's ``name`` with torch's workspace: a query (lwork -1), then the call with
-    ``max(1, optimal)`` elements of work."""
+    ``max(1, optimal)`` elements of work; ``after_work``: arguments between lwork and info."""
     optimal = np.zeros(1, np.float32 if kind == "s" else np.float64)
     info = ctypes.c_int(0)
     routine = getattr(library(), f"{kind}{name}_")
-    routine(*args, _pointer(optimal), _ref(-1), ctypes.byref(info))
+    routine(*args, _pointer(optimal), _ref(-1), *after_work, ctypes.byref(info))
     lwork = max(1, int(optimal[0]))
     work = _empty((lwork,), optimal.dtype)
-    routine(*args, _pointer(work), _ref(lwork), ctypes.byref(info))
+    routine(*args, _pointer(work), _ref(lwork), *after_work, ctypes.byref(info))
+
+
+def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The least-squares solutions of ``A X = B`` for the float batches ``a`` (..., m, n) and
+    ``b`` (..., m, k) of one batch, as torch's ``linalg.lstsq`` calls LAPACK's ``driver``
+    (gels, gelsy, gelsd or gelss): on column-major copies, ``B`` padded to max(m, n) rows; the
+    solution buffer (..., max(m, n), k) (its first n rows the solution, below them what
+    LAPACK leaves there), the ranks and the singular values (gelsd, gelss). None without MKL.
+
+    >>> r = lstsq(np.float64([[2, 0], [0, 4], [0, 0]]), np.float64([[2], [4], [1]]), "gelsy",
+    ...           1e-15)
+    >>> r is None or (r[0].ravel().tolist(), r[1].tolist()) == ([1.0, 1.0, 1.0], [2])
+    True
+    """
+    kind = _system_kernel(a, b)
+    if kind is None:
+        return None
+    m, n = a.shape[-2:]
+    k, rows = b.shape[-1], max(m, n, 1)
+    count = int(np.prod(a.shape[:-2]))
+    factors = _column_major_batch(a.reshape(count, m, n))
+    solution = _column_major_batch(np.zeros((count, rows, k), a.dtype))
+    solution[:, :m] = b.reshape(count, m, k)
+    ranks = np.zeros(count, np.int64)
+    singular = np.zeros((count, min(m, n)), a.dtype)
+    real = np.float32 if kind == "s" else np.float64
+    for i in range(count):
+        head = (_ref(m), _ref(n), _ref(k), _pointer(factors[i]), _ref(max(m, 1)),
+                _pointer(solution[i]), _ref(rows))
+        rank = ctypes.c_int(0)
+        cond = np.array([rcond], real)
+        if driver == "gels":
+            _lapack(kind, "gels", ctypes.c_char_p(b"N"), *head)
+        elif driver == "gelsy":
+            pivots = np.ones(max(n, 1), np.int32)
+            _lapack(kind, "gelsy", *head, _pointer(pivots), _pointer(cond), ctypes.byref(rank))
+        else:
+            values = np.zeros(max(min(m, n), 1), a.dtype)
+            tail = (_pointer(values), _pointer(cond), ctypes.byref(rank))
+            iwork = np.zeros(max(1, 203 * min(m, n)), np.int32)  # held while LAPACK writes
+            _lapack(kind, driver, *head, *tail,
+                    after_work=(_pointer(iwork),) if driver == "gelsd" else ())
+            singular[i] = values[:min(m, n)]
+        ranks[i] = rank.value
+    batch = a.shape[:-2]
+    return (solution.reshape(*batch, rows, k), ranks.reshape(batch),
+            singular.reshape(*batch, min(m, n)))
 
 
 def _column_major(matrix: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ from .ops.decompositions import linalg_svdvals as svdvals
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
 from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, inv_ex, solve, solve_ex
+from .ops.lstsq import lstsq
 from .ops.lu import linalg_lu as lu
 from .ops.lu import linalg_lu_factor as lu_factor
 from .ops.lu import linalg_lu_factor_ex as lu_factor_ex
@@ -46,6 +47,7 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "lstsq",
     "lu",
     "lu_factor",
     "lu_factor_ex",

@@ -12,11 +12,35 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "linalg_eigh",
-           "linalg_inv_ex", "linalg_lu", "linalg_lu_factor",
-           "linalg_lu_factor_ex", "linalg_qr", "linalg_slogdet", "linalg_solve_ex", "linalg_svd",
-           "lu_unpack", "max", "median", "min", "mode", "nanmedian", "qr", "slogdet", "sort",
-           "svd", "topk"]
+__all__ = [
+    "aminmax",
+    "cummax",
+    "cummin",
+    "frexp",
+    "geqrf",
+    "kthvalue",
+    "linalg_eigh",
+    "linalg_inv_ex",
+    "linalg_lstsq",
+    "linalg_lu",
+    "linalg_lu_factor",
+    "linalg_lu_factor_ex",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve_ex",
+    "linalg_svd",
+    "lu_unpack",
+    "max",
+    "median",
+    "min",
+    "mode",
+    "nanmedian",
+    "qr",
+    "slogdet",
+    "sort",
+    "svd",
+    "topk",
+]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -57,3 +81,5 @@ linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 linalg_lu = _return_type("linalg_lu", ("P", "L", "U"))
 lu_unpack = _return_type("lu_unpack", ("P", "L", "U"))
+linalg_lstsq = _return_type("linalg_lstsq",
+                            ("solution", "residuals", "rank", "singular_values"))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import minitorch as mt
 from minitorch import _mkl
+from tests.linalg_grads import assert_grads_match
 from tests.oracle import assert_same, assert_same_error, numpy_of, raised_by
 
 MKL = _mkl.library() is not None
@@ -126,24 +127,7 @@ FORMS = {
 @pytest.mark.parametrize("form", sorted(FORMS))
 @pytest.mark.parametrize("shape", [(2, 3, 3), (3, 5), (5, 3)])
 def test_gradients_first_and_second_order(form: str, shape: tuple) -> None:
-    a = RNG.standard_normal(shape)
-
-    def run(L: Any) -> list:
-        x = L.tensor(a, requires_grad=True)
-        outs = FORMS[form](L, x)
-        outs = outs if isinstance(outs, tuple) else (outs,)
-        loss = sum((o * L.tensor(np.linspace(-1, 1, o.numel()).reshape(tuple(o.shape)))).sum()
-                   for o in outs)
-        (grad,) = L.autograd.grad(loss, [x], create_graph=True)
-        if not grad.requires_grad:  # lu_unpack's gradient is linear in the output's
-            return [numpy_of(grad)]
-        (second,) = L.autograd.grad((grad * grad).sum(), [x])
-        return [numpy_of(grad), numpy_of(second)]
-
-    got_all, want_all = run(mt), run(torch)
-    assert len(got_all) == len(want_all)
-    for got, want in zip(got_all, want_all):
-        np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-10)
+    assert_grads_match([RNG.standard_normal(shape)], FORMS[form])
 
 
 # ---------------------------------------------------------------------------- lu_solve
@@ -214,15 +198,9 @@ def test_lu_solve_gradients_first_and_second_order(left: bool, adjoint: bool) ->
     a = RNG.standard_normal((2, 3, 3)) + 2 * np.eye(3)
     b = RNG.standard_normal((3, 2) if left else (2, 3))
 
-    def run(L: Any) -> list:
-        x, y = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
-        lu, pivots = L.linalg.lu_factor(x)
-        out = L.linalg.lu_solve(lu, pivots, y, left=left, adjoint=adjoint)
+    def solved(L: Any, x: Any, y: Any) -> Any:
+        out = L.linalg.lu_solve(*L.linalg.lu_factor(x), y, left=left, adjoint=adjoint)
         assert out.grad_fn.name() == "LinalgLuSolveBackward0"
-        w = L.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)))
-        grads = L.autograd.grad((out * w).sum(), [x, y], create_graph=True)
-        second = L.autograd.grad(sum((g * g).sum() for g in grads), [x, y])
-        return [numpy_of(g) for g in (*grads, *second)]
+        return out
 
-    for got, want in zip(run(mt), run(torch)):
-        np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-10)
+    assert_grads_match([a, b], solved)

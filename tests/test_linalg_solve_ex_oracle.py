@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import minitorch as mt
 from minitorch import _mkl
+from tests.linalg_grads import assert_grads_match
 from tests.oracle import assert_same, assert_same_error, numpy_of, raised_by
 
 MKL = _mkl.library() is not None
@@ -137,18 +138,9 @@ def test_errors_are_torchs(case: int) -> None:
 @pytest.mark.parametrize("form", ["vector", "matrix", "right", "inv"])
 def test_gradients_first_and_second_order(form: str) -> None:
     a = RNG.standard_normal((2, 3, 3)) + 3 * np.eye(3)
-    b = RNG.standard_normal({"vector": (2, 3), "matrix": (2, 3, 2), "right": (2, 2, 3),
-                             "inv": (1,)}[form])
-
-    def run(L: Any) -> list:
-        x, y = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
-        out = (L.linalg.inv_ex(x).inverse if form == "inv"
-               else L.linalg.solve_ex(x, y, left=form != "right").result)
-        w = L.tensor(np.linspace(-1, 1, out.numel()).reshape(tuple(out.shape)))
-        inputs = [x] if form == "inv" else [x, y]
-        grads = L.autograd.grad((out * w).sum(), inputs, create_graph=True)
-        second = L.autograd.grad(sum((g * g).sum() for g in grads), inputs)
-        return [numpy_of(g) for g in (*grads, *second)]
-
-    for got, want in zip(run(mt), run(torch)):
-        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-11)
+    if form == "inv":
+        assert_grads_match([a], lambda L, x: L.linalg.inv_ex(x).inverse, 1e-9, 1e-11)
+        return
+    b = RNG.standard_normal({"vector": (2, 3), "matrix": (2, 3, 2), "right": (2, 2, 3)}[form])
+    assert_grads_match([a, b], lambda L, x, y: L.linalg.solve_ex(x, y, left=form != "right")
+                       .result, 1e-9, 1e-11)
