@@ -637,7 +637,7 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
 
     >>> r = lstsq(np.float64([[2, 0], [0, 4], [0, 0]]), np.float64([[2], [4], [1]]), "gelsy",
     ...           1e-15)
-    >>> r is None or (r[0].ravel().tolist(), r[1].tolist()) == ([1.0, 1.0, 1.0], [2])
+    >>> r is None or (r[0].ravel().tolist(), int(r[1])) == ([1.0, 1.0, 1.0], 2)
     True
     """
     kind = _system_kernel(a, b)
