@@ -343,6 +343,7 @@ from .ops.statistics import corrcoef, cov, nanquantile, quantile
 from .ops.take import take_along_dim
 from .ops.tensor_split import dsplit, hsplit, tensor_split, unsafe_chunk, unsafe_split, vsplit
 from .ops.triangle import tril, triu
+from .ops.triangular_solve import triangular_solve
 from .ops.trig import (
     acos,
     arccos,

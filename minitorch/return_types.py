@@ -40,6 +40,7 @@ __all__ = [
     "sort",
     "svd",
     "topk",
+    "triangular_solve",
 ]
 
 
@@ -81,5 +82,6 @@ linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
 linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 linalg_lu = _return_type("linalg_lu", ("P", "L", "U"))
 lu_unpack = _return_type("lu_unpack", ("P", "L", "U"))
+triangular_solve = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
 linalg_lstsq = _return_type("linalg_lstsq",
                             ("solution", "residuals", "rank", "singular_values"))

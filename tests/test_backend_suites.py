@@ -30,7 +30,7 @@ SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test
           "test_tutorial_apis_linalg_oracle", "test_conv_transpose_oracle",
           "test_multihead_attention_oracle", "test_linalg_solve_ex_oracle",
           "test_linalg_lu_oracle", "test_linalg_cond_rank_oracle",
-          "test_linalg_lstsq_oracle")
+          "test_linalg_lstsq_oracle", "test_triangular_solve_oracle")
 SKIPPED = {
     # the engine's memory and depth, not array calls: 50 s on the strict namespace
     "test_engine": {"test_100k_chain_backpropagates_and_frees_memory",
