@@ -102,6 +102,12 @@ ERRORS = [
     lambda L: L.linalg.lu_factor_ex(L.eye(2), check_errors=1),
     lambda L: L.lu_unpack(3, L.ones(2, dtype=L.int32)),
     lambda L: L.lu_unpack(L.eye(2), L.ones(2, dtype=L.int32), unpack_data=2),
+    lambda L: L.lu_unpack(L.eye(3), L.ones(3, dtype=L.int64)),
+    lambda L: L.lu_unpack(L.eye(3), L.ones(3)),
+    lambda L: L.lu_unpack(L.eye(3), L.ones(2, dtype=L.int32)),
+    lambda L: L.lu_unpack(L.eye(3), L.ones(3, dtype=L.int32) * 4),
+    lambda L: L.lu_unpack(L.eye(3), L.zeros(3, dtype=L.int32)),
+    lambda L: L.lu_unpack(L.ones(3), L.ones(3, dtype=L.int32)),
 ]
 
 

@@ -212,6 +212,24 @@ def _lu_solve_lu_grad(gx: Tensor, lu: Tensor, pivots: Tensor, x: Tensor, left: b
     return gr.tril(-1) + SolveRight.apply(upper.mH, lower.mH @ gr).triu()
 
 
+def _check_unpack(lu: Tensor, pivots: Tensor) -> None:
+    """torch's checks of ``lu_unpack``'s ``LU_data`` and ``LU_pivots``."""
+    if lu.dim() < 2:
+        raise RuntimeError("torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(lu.shape)} instead")
+    if pivots.dtype.name != "int32":
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
+                           "torch.int32 dtype.\nNote: this function is intended to be used with "
+                           "the output produced by torch.linalg.lu_factor")
+    m = lu.shape[-2]
+    data = pivots._data
+    xp = pivots._xp
+    if pivots.dim() < 1 or pivots.shape[-1] != min(lu.shape[-2:]) or \
+            not bool(xp.all((data >= 1) & (data <= m))):
+        raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
+                           "inclusive.Did you properly pass the result of lu_factor?")
+
+
 def _check_lu_input(fn: str, A: Tensor, pivot: Any) -> bool:
     """torch's checks of ``linalg.lu_factor``'s and ``linalg.lu``'s ``A`` and ``pivot``."""
     _args.tensor_args(f"linalg_{fn}", (A, "A", 1))
@@ -338,6 +356,7 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,
     _args.tensor_args("lu_unpack", (LU_data, "LU_data", 1), (LU_pivots, "LU_pivots", 2))
     unpack_data = _args.flag("lu_unpack", unpack_data, "unpack_data")
     unpack_pivots = _args.flag("lu_unpack", unpack_pivots, "unpack_pivots")
+    _check_unpack(LU_data, LU_pivots)
     p, lower, upper = LuUnpack.apply(LU_data, LU_pivots)
     empty = LU_data.new_empty((0,))
     return return_types.lu_unpack(p if unpack_pivots else empty,
