@@ -266,6 +266,7 @@ from .ops.logic import (
     logical_xor,
     signbit,
 )
+from .ops.lu import lu_unpack
 from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
@@ -342,6 +343,7 @@ from .ops.statistics import corrcoef, cov, nanquantile, quantile
 from .ops.take import take_along_dim
 from .ops.tensor_split import dsplit, hsplit, tensor_split, unsafe_chunk, unsafe_split, vsplit
 from .ops.triangle import tril, triu
+from .ops.triangular_solve import triangular_solve
 from .ops.trig import (
     acos,
     arccos,

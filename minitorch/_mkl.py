@@ -412,7 +412,8 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
     """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) for each square ``A`` of the
     batch ``a`` (..., n, n) and ``b`` (..., n, k) of the same batch, as torch's
     ``linalg.solve`` (and so ``linalg.inv``, and their backwards) calls MKL: getrf on a
-    column-major copy of each ``A``, then getrs, into a column-major result as torch's; with
+    column-major copy of each ``A``, then getrs (even with a zero pivot, as torch's
+    ``solve_ex``), into a column-major result as torch's; with
     the getrf infos (the first zero pivot of each matrix, or 0). None when MKL is absent or
     for other arrays.
 
@@ -420,25 +421,88 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
     >>> r is None or (r[0].ravel().tolist(), r[1]) == ([1.0, 0.5], [0])
     True
     """
+    factored = lu_factor(a)
+    if factored is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+        return None
+    lu, pivots, infos = factored
+    solved = lu_factored_solve(lu, pivots, b, adjoint)  # a singular U too, to torch's infs
+    return solved, [int(info) for info in infos.reshape(-1)]
+
+
+def _getrs(kind: str, lu: np.ndarray, pivots: np.ndarray, column: np.ndarray, adjoint: bool
+           ) -> None:
+    """LAPACK's getrs: ``column`` (n, k), column-major, overwritten by ``A⁻¹ column`` (``A⁻ᵀ``
+    when ``adjoint``) for getrf's column-major ``lu`` (n, n) and its ``pivots``."""
+    n, k = column.shape
+    if n and k:
+        done = ctypes.c_int(0)
+        getattr(library(), kind + "getrs_")(
+            ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),
+            _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
+
+
+def _system_kernel(a: np.ndarray, b: Any) -> str | None:
+    """The LAPACK prefix for a system of float numpy arrays ``a`` and ``b`` of one dtype (MKL
+    given torch's thread count), or None."""
     kind = _kernel(a)
     if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
         return None
     _use_threads()
+    return kind
+
+
+def lu_factored_solve(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, adjoint: bool
+                      ) -> np.ndarray | None:
+    """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) from getrf's ``lu`` (..., n, n)
+    and ``pivots`` (..., n) and ``b`` (..., n, k), all of one batch, as torch's
+    ``linalg.lu_solve`` calls MKL: getrs on column-major copies, into a column-major result.
+    None without MKL or for other arrays.
+
+    >>> r = lu_factored_solve(np.float32([[2, 0], [0, 4]]), np.int32([1, 2]),
+    ...                       np.float32([[2], [2]]), False)
+    >>> r is None or r.ravel().tolist() == [1.0, 0.5]
+    True
+    """
+    kind = _system_kernel(lu, b)
+    if kind is None:
+        return None
     n, k = b.shape[-2:]
+    count = int(np.prod(b.shape[:-2]))
+    factors = _column_major_batch(lu.reshape(count, n, n))
+    rows = np.ascontiguousarray(pivots.reshape(count, n), dtype=np.int32)
+    x = _column_major_batch(b.reshape(count, n, k))
+    for i in range(count):
+        _getrs(kind, factors[i], rows[i], x[i], adjoint)
+    return x.reshape(b.shape)
+
+
+def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``LU``, ``pivots`` and ``info`` of each matrix of the float batch ``a`` (..., m, n) as
+    torch's ``linalg.lu_factor_ex`` computes them on CPU: getrf on each matrix of a
+    column-major copy of the batch (getrf's packed unit-lower L and U, torch's layout), its
+    1-based int32 pivots (..., min(m, n)) and its infos (the first zero pivot, or 0). None
+    without MKL.
+
+    >>> r = lu_factor(np.float32([[1, 2], [3, 4]]))
+    >>> r is None or (r[1].tolist(), int(r[2])) == ([2, 2], 0)
+    True
+    """
+    kind = _kernel(a)
+    if kind is None:
+        return None
+    _use_threads()
+    m, n = a.shape[-2:]
     count = int(np.prod(a.shape[:-2]))
-    flat_a, flat_b = a.reshape(count, n, n), b.reshape(count, n, k)
-    x = np.empty((flat_b.shape[0], k, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
-    infos = []
-    for i in range(flat_a.shape[0]):
-        lu, pivots, info = _lu_factor(flat_a[i], kind)
-        column = np.array(flat_b[i], order="F")
-        if not info and n and k:
-            done = ctypes.c_int(0)
-            getattr(library(), kind + "getrs_")(
-                ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),
-                _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
-        x[i], infos = column, [*infos, info]
-    return x.reshape(b.shape), infos  # splitting the batch dim keeps the layout
+    lu = _column_major_batch(a.reshape(count, m, n))
+    pivots = np.zeros((count, min(m, n)), np.int32)
+    infos = np.zeros(count, np.int32)
+    for i in range(count):
+        info = ctypes.c_int(0)
+        getattr(library(), kind + "getrf_")(_ref(m), _ref(n), _pointer(lu[i]), _ref(max(m, 1)),
+                                            _pointer(pivots[i]), ctypes.byref(info))
+        infos[i] = info.value
+    batch = a.shape[:-2]
+    return lu.reshape(a.shape), pivots.reshape(*batch, min(m, n)), infos.reshape(batch)
 
 
 def lu_det(a: np.ndarray) -> np.ndarray | None:
@@ -574,10 +638,9 @@ def triangular_solve(a: np.ndarray, b: np.ndarray, upper: bool, left: bool,
     >>> r is None or r.ravel().tolist() == [1.0, 2.0]
     True
     """
-    kind = _kernel(a)
-    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+    kind = _system_kernel(a, b)
+    if kind is None:
         return None
-    _use_threads()
     out = _column_major_batch(b)
     if not out.size or not a.size:
         return out
@@ -624,16 +687,64 @@ def _empty_column_major(shape: tuple, dtype: Any) -> np.ndarray:
     return _empty((*shape[:-2], shape[-1], shape[-2]), dtype).swapaxes(-1, -2)
 
 
-def _lapack(kind: str, name: str, *args: Any) -> None:
+def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> None:
     """LAPACK's ``name`` with torch's workspace: a query (lwork -1), then the call with
-    ``max(1, optimal)`` elements of work."""
+    ``max(1, optimal)`` elements of work; ``after_work``: arguments between lwork and info."""
     optimal = np.zeros(1, np.float32 if kind == "s" else np.float64)
     info = ctypes.c_int(0)
     routine = getattr(library(), f"{kind}{name}_")
-    routine(*args, _pointer(optimal), _ref(-1), ctypes.byref(info))
+    routine(*args, _pointer(optimal), _ref(-1), *after_work, ctypes.byref(info))
     lwork = max(1, int(optimal[0]))
     work = _empty((lwork,), optimal.dtype)
-    routine(*args, _pointer(work), _ref(lwork), ctypes.byref(info))
+    routine(*args, _pointer(work), _ref(lwork), *after_work, ctypes.byref(info))
+
+
+def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The least-squares solutions of ``A X = B`` for the float batches ``a`` (..., m, n) and
+    ``b`` (..., m, k) of one batch, as torch's ``linalg.lstsq`` calls LAPACK's ``driver``
+    (gels, gelsy, gelsd or gelss): on column-major copies, ``B`` padded to max(m, n) rows; the
+    solution buffer (..., max(m, n), k) (its first n rows the solution, below them what
+    LAPACK leaves there), the ranks and the singular values (gelsd, gelss). None without MKL.
+
+    >>> r = lstsq(np.float64([[2, 0], [0, 4], [0, 0]]), np.float64([[2], [4], [1]]), "gelsy",
+    ...           1e-15)
+    >>> r is None or (r[0].ravel().tolist(), int(r[1])) == ([1.0, 1.0, 1.0], 2)
+    True
+    """
+    kind = _system_kernel(a, b)
+    if kind is None:
+        return None
+    m, n = a.shape[-2:]
+    k, rows = b.shape[-1], max(m, n, 1)
+    count = int(np.prod(a.shape[:-2]))
+    factors = _column_major_batch(a.reshape(count, m, n))
+    solution = _column_major_batch(np.zeros((count, rows, k), a.dtype))
+    solution[:, :m] = b.reshape(count, m, k)
+    ranks = np.zeros(count, np.int64)
+    singular = np.zeros((count, min(m, n)), a.dtype)
+    real = np.float32 if kind == "s" else np.float64
+    for i in range(count):
+        head = (_ref(m), _ref(n), _ref(k), _pointer(factors[i]), _ref(max(m, 1)),
+                _pointer(solution[i]), _ref(rows))
+        rank = ctypes.c_int(0)
+        cond = np.array([rcond], real)
+        if driver == "gels":
+            _lapack(kind, "gels", ctypes.c_char_p(b"N"), *head)
+        elif driver == "gelsy":
+            pivots = np.ones(max(n, 1), np.int32)
+            _lapack(kind, "gelsy", *head, _pointer(pivots), _pointer(cond), ctypes.byref(rank))
+        else:
+            values = np.zeros(max(min(m, n), 1), a.dtype)
+            tail = (_pointer(values), _pointer(cond), ctypes.byref(rank))
+            iwork = np.zeros(max(1, 203 * min(m, n)), np.int32)  # held while LAPACK writes
+            _lapack(kind, driver, *head, *tail,
+                    after_work=(_pointer(iwork),) if driver == "gelsd" else ())
+            singular[i] = values[:min(m, n)]
+        ranks[i] = rank.value
+    batch = a.shape[:-2]
+    return (solution.reshape(*batch, rows, k), ranks.reshape(batch),
+            singular.reshape(*batch, min(m, n)))
 
 
 def _column_major(matrix: np.ndarray) -> np.ndarray:

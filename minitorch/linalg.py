@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import _args, _call_form, _creation
-from ._dtype import bool as bool_
-from ._dtype import finfo
+from . import _args, _call_form
 from ._tensor import Tensor
 from .ops import shape as _shape
+from .ops.conditioning import cond, matrix_rank
 from .ops.cross import linalg_cross as cross
 from .ops.decompositions import linalg_cholesky as cholesky
 from .ops.decompositions import linalg_cholesky_ex as cholesky_ex
@@ -26,7 +25,12 @@ from .ops.decompositions import linalg_svd as svd
 from .ops.decompositions import linalg_svdvals as svdvals
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
-from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, solve
+from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, inv_ex, solve, solve_ex
+from .ops.lstsq import lstsq
+from .ops.lu import linalg_lu as lu
+from .ops.lu import linalg_lu_factor as lu_factor
+from .ops.lu import linalg_lu_factor_ex as lu_factor_ex
+from .ops.lu import linalg_lu_solve as lu_solve
 from .ops.matrix_exp import linalg_matrix_exp as matrix_exp
 from .ops.norm import matrix_norm
 from .ops.norm import norm as _norm
@@ -45,6 +49,12 @@ __all__ = [
     "eigvalsh",
     "householder_product",
     "inv",
+    "inv_ex",
+    "lstsq",
+    "lu",
+    "lu_factor",
+    "lu_factor_ex",
+    "lu_solve",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",
@@ -55,6 +65,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_ex",
     "solve_triangular",
     "svd",
     "svdvals",
@@ -97,60 +108,6 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
     if isinstance(ord, str) or (ord is not None and matrix):
         return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
-
-
-def cond(A: Tensor, p: Any = None) -> Tensor:
-    """The condition number of each matrix of ``A`` in the norm ``p``: the ratio of its extreme
-    singular values for ``p`` None or +-2, else ``norm(A, p) * norm(inv(A), p)``.
-
-    >>> minitorch.linalg.cond(minitorch.tensor([[2., 0.], [0., 0.5]]))
-    tensor(4.)
-    """
-    _args.tensor_args("linalg_cond", (A, "input", 1))
-    if A.dim() < 2:
-        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
-    if p is None or (not isinstance(p, str) and abs(p) == 2):
-        S = svdvals(A)  # descending
-        big, small = S.narrow(-1, 0, 1), S.narrow(-1, -1, 1)
-        return (small.div(big) if p == -2 else big.div(small)).squeeze(-1)
-    if not isinstance(p, str) and abs(p) not in (1, math.inf):
-        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    # torch names the order as C++'s to_string writes it (a float: -1.000000)
-    _check_square(f"cond(ord={p:f})" if isinstance(p, float) else f"cond(ord={p})", A)
-    if isinstance(p, str) and p not in ("fro", "nuc"):
-        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
-    if p == "nuc":  # torch's definition, not matrix_norm's
-        S = svdvals(A)
-        return S.sum(-1) * S.reciprocal().sum(-1)
-    inverse = inv(A)
-    # torch fills the inverses of singular matrices with inf, in place (minitorch's inv refuses
-    # them): its backward then refuses the modified inverse
-    inverse.masked_fill_(_creation.zeros((*A.shape[:-2], 1, 1), dtype=bool_), math.inf)
-    # zero times infinity is infinity, as numpy's
-    return (matrix_norm(A, p) * matrix_norm(inverse, p)).nan_to_num_(math.inf, math.inf,
-                                                                       -math.inf)
-
-
-def matrix_rank(A: Tensor, *, atol: Any = None, rtol: Any = None,
-                hermitian: bool = False) -> Tensor:
-    """How many singular values of each matrix of ``A`` pass ``max(atol, rtol * largest)``
-    (``rtol`` by default the dtype's epsilon times the larger side, unless ``atol`` > 0).
-
-    >>> minitorch.linalg.matrix_rank(minitorch.ones(3, 3))
-    tensor(1)
-    """
-    _args.tensor_args("linalg_matrix_rank", (A, "input", 1))
-    if A.dim() < 2:
-        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least "
-                           "2 dimensions.")
-    if not A.dtype.is_floating_point:
-        raise RuntimeError("This function doesn't handle types other than float and double")
-    S = eigvalsh(A).abs() if hermitian else svdvals(A)
-    if rtol is None:
-        rtol = 0.0 if atol is not None and atol > 0 else \
-            finfo(A.dtype).eps * max(A.shape[-2], A.shape[-1])
-    tol = S.amax(-1, keepdim=True).mul(rtol).clamp_min(0.0 if atol is None else atol)
-    return (tol < S).sum(-1)
 
 
 _call_form.public_functions(globals(), "linalg_")  # parser messages as the call was written

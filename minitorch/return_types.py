@@ -12,9 +12,38 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["aminmax", "cummax", "cummin", "frexp", "geqrf", "histogram", "kthvalue",
-           "linalg_cholesky_ex", "linalg_eigh", "linalg_qr", "linalg_slogdet", "linalg_svd", "max",
-           "median", "min", "mode", "nanmedian", "qr", "slogdet", "sort", "svd", "topk"]
+__all__ = [
+    "aminmax",
+    "cummax",
+    "cummin",
+    "frexp",
+    "geqrf",
+    "histogram",
+    "kthvalue",
+    "linalg_cholesky_ex",
+    "linalg_eigh",
+    "linalg_inv_ex",
+    "linalg_lstsq",
+    "linalg_lu",
+    "linalg_lu_factor",
+    "linalg_lu_factor_ex",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve_ex",
+    "linalg_svd",
+    "lu_unpack",
+    "max",
+    "median",
+    "min",
+    "mode",
+    "nanmedian",
+    "qr",
+    "slogdet",
+    "sort",
+    "svd",
+    "topk",
+    "triangular_solve",
+]
 
 
 def _return_type(name: str, fields: tuple[str, ...]) -> type:
@@ -51,3 +80,12 @@ linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
 slogdet = _return_type("slogdet", ("sign", "logabsdet"))
 histogram = _return_type("histogram", ("hist", "bin_edges"))
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
+linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu = _return_type("linalg_lu", ("P", "L", "U"))
+lu_unpack = _return_type("lu_unpack", ("P", "L", "U"))
+triangular_solve = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
+linalg_lstsq = _return_type("linalg_lstsq",
+                            ("solution", "residuals", "rank", "singular_values"))

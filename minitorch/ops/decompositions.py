@@ -324,15 +324,20 @@ class LinalgPinv(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, p = ctx.saved_tensors
-        m, n = a.shape[-2:]
-        ph, gh = p.mT, g.mT
-        if m <= n:
-            k = gh @ p
-            kph = k @ ph
-            return (-(p @ k).mT + kph - (a @ p) @ kph + (ph @ p) @ (gh - k @ a),)
-        k = p @ gh
-        phk = ph @ k
-        return (-(k @ p).mT + (gh - a @ k) @ p @ ph + phk - phk @ p @ a,)
+        return (pinv_backward(g, p, a),)
+
+
+def pinv_backward(g: Tensor, p: Tensor, a: Tensor) -> Tensor:
+    """torch's ``pinv_backward``: the gradient of ``A`` from ``g``, that of ``p = pinv(A)``."""
+    m, n = a.shape[-2:]
+    ph, gh = p.mT, g.mT
+    if m <= n:
+        k = gh @ p
+        kph = k @ ph
+        return -(p @ k).mT + kph - (a @ p) @ kph + (ph @ p) @ (gh - k @ a)
+    k = p @ gh
+    phk = ph @ k
+    return -(k @ p).mT + (gh - a @ k) @ p @ ph + phk - phk @ p @ a
 
 
 def _pinv(fn: str, A: Any, rtol: float) -> Tensor:

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, _mkl
+from .. import _args, _mkl, return_types
 from .._creation import eye
 from .._tensor import Tensor, broadcast_pair, sum_to
 from ._base import Op, check_same_device, wrap
 from .pointwise import where
 
-__all__ = ["Det", "Inv", "LinAlgError", "Solve", "det", "inv", "solve"]
+__all__ = ["Det", "Inv", "LinAlgError", "Solve", "det", "inv", "inv_ex", "solve", "solve_ex"]
 
 
 class LinAlgError(RuntimeError):
@@ -90,51 +90,83 @@ def _check_right_side(A: Tensor, B: Tensor, vector: bool, left: bool) -> None:
                            "to B / A.squeeze(-1)")
 
 
-def _zero_pivot(xp: Any, matrix: Any) -> int:
-    """The 1-based column where LU with partial pivoting (LAPACK's getrf) meets a zero pivot,
-    or 0: the number torch's singular-matrix message names."""
-    lu = xp.asarray(matrix, copy=True)
-    n = lu.shape[0]
-    for j in range(n):
-        p = j + int(xp.argmax(xp.abs(lu[j:, j])))
-        if float(lu[p, j]) == 0.0:
-            return j + 1
-        if p != j:
-            rows = xp.asarray(lu[p, :], copy=True)
-            lu[p, :] = lu[j, :]
-            lu[j, :] = rows
-        lu[j + 1:, j] = lu[j + 1:, j] / lu[j, j]
-        lu[j + 1:, j + 1:] = lu[j + 1:, j + 1:] - lu[j + 1:, j:j + 1] * lu[j:j + 1, j + 1:]
-    return 0
+def getrf(xp: Any, a: Any) -> tuple[Any, Any, Any]:
+    """LAPACK's getrf by the backend: ``LU`` (unit-lower L below the diagonal, U on and above
+    it), the 1-based int32 ``pivots`` (..., min(m, n)) and ``info`` (the first zero pivot, or
+    0) of each matrix of the batch ``a`` (..., m, n): Gaussian elimination with the row of the
+    largest magnitude as pivot, the batch at once, a column at a time."""
+    lu = xp.asarray(a, copy=True)
+    m, n = lu.shape[-2:]
+    rows = xp.arange(m)
+    info = xp.zeros(a.shape[:-2], dtype=xp.int32)
+    pivots = []
+    for j in range(min(m, n)):
+        p = j + xp.argmax(xp.abs(lu[..., j:, j]), axis=-1)
+        pivots.append(xp.astype(p + 1, xp.int32))
+        order = xp.where(rows == j, p[..., None], xp.where(rows == p[..., None], j, rows))
+        lu = xp.take_along_axis(lu, xp.broadcast_to(order[..., None], lu.shape), axis=-2)
+        pivot = lu[..., j, j]
+        info = xp.where((info == 0) & (pivot == 0), j + 1, info)
+        below = lu[..., j + 1:, j] / xp.where(pivot == 0, 1, pivot)[..., None]
+        lu[..., j + 1:, j] = below
+        rest = lu[..., j + 1:, j + 1:] - below[..., None] * lu[..., j:j + 1, j + 1:]
+        lu[..., j + 1:, j + 1:] = rest
+    if not pivots:
+        return lu, xp.zeros((*a.shape[:-2], 0), dtype=xp.int32), info
+    return lu, xp.stack(pivots, axis=-1), info
 
 
-def _singular(xp: Any, a: Any, message: Any) -> LinAlgError:
-    """torch's error for the first singular matrix of the batch ``a``: ``message(where, k)``
-    words it, ``where`` being ``(Batch element i): `` for a batch and ``k`` the zero pivot."""
-    flat = xp.reshape(a, (-1, *a.shape[-2:]))
-    for i in range(flat.shape[0]):
-        pivot = _zero_pivot(xp, flat[i, ...])
-        if pivot:
-            return LinAlgError(message(f"(Batch element {i}): " if a.ndim > 2 else "", pivot))
-    return LinAlgError(message("", a.shape[-1]))  # the backend's own refusal, not getrf's
-
-
-def _solve(xp: Any, a: Any, b: Any, message: Any, adjoint: bool = False) -> Any:
+def _solve_ex(xp: Any, a: Any, b: Any, adjoint: bool = False) -> tuple[Any, Any]:
     """``X`` with ``A X = B`` (``Aᵀ X = B`` when ``adjoint``) for batches ``a`` and ``b``
-    (broadcast already), as torch: by MKL's getrf and getrs where MKL is here, else the
-    backend's ``linalg.solve``; torch's error, worded by ``message(where, k)``, for the first
-    singular matrix."""
+    (broadcast already), and the getrf info of each ``A`` (int32, the batch's shape), as torch's
+    ``linalg.solve_ex``: by MKL's getrf and getrs where MKL is here (a singular matrix solved
+    all the same, to torch's infs and NaNs), else the backend's ``linalg.solve`` (NaN for a
+    singular matrix)."""
     solved = _mkl.lu_solve(a, b, adjoint)
-    if solved is None:
-        try:
-            return xp.linalg.solve(xp.matrix_transpose(a) if adjoint else a, b)
-        except Exception as error:  # LAPACK's refusal, whatever the backend calls it
-            raise _singular(xp, a, message) from error
-    out, infos = solved
-    for i, k in enumerate(infos):
-        if k:
-            raise LinAlgError(message(f"(Batch element {i}): " if a.ndim > 2 else "", k))
-    return out
+    if solved is not None:
+        out, infos = solved
+        return out, xp.reshape(xp.asarray(infos, dtype=xp.int32), a.shape[:-2])
+    square = xp.matrix_transpose(a) if adjoint else a
+    try:
+        return xp.linalg.solve(square, b), xp.zeros(a.shape[:-2], dtype=xp.int32)
+    except Exception:  # LAPACK's refusal of a singular matrix, whatever the backend calls it
+        infos = getrf(xp, a)[2]
+    singular = (infos != 0)[..., None, None]
+    identity = xp.eye(a.shape[-1], dtype=a.dtype)
+    out = xp.linalg.solve(xp.where(singular, identity, square), b)
+    return xp.where(singular, xp.asarray(float("nan"), dtype=out.dtype), out), infos
+
+
+def raise_first_failure(xp: Any, info: Any, message: Any, error: type = LinAlgError) -> None:
+    """torch's ``_linalg_check_errors``: an ``error`` for the first nonzero ``info`` of the
+    batch, worded by ``message(where, k)``, ``where`` being ``(Batch element i): `` for a
+    batch and ``k`` the info."""
+    flat = xp.reshape(info, (-1,))
+    bad = xp.nonzero(flat)[0]
+    if bad.shape[0]:
+        i = int(bad[0])
+        raise error(message(f"(Batch element {i}): " if info.ndim else "", int(flat[i])))
+
+
+def _report(xp: Any, info: Any, infos: list | None, message: Any) -> None:
+    """The infos go to the caller's list ``infos`` (the ``_ex`` forms), else become torch's
+    error for the first singular matrix."""
+    if infos is None:
+        raise_first_failure(xp, info, message)
+    else:
+        infos.append(info)
+
+
+def inverse_failure(caller: str) -> Any:
+    """torch's words for a singular matrix in ``<caller>`` (``linalg.inv`` and its kin)."""
+    return lambda where, k: (f"{caller}: {where}The diagonal element {k} is zero, the inversion "
+                             "could not be completed because the input matrix is singular.")
+
+
+def solve_failure(caller: str) -> Any:
+    """torch's words for a singular matrix in ``<caller>`` (``torch.linalg.solve``, ...)."""
+    return lambda where, _: (f"{caller}: {where}The solver failed because the input matrix is "
+                             "singular.")
 
 
 class Inv(Op):
@@ -143,13 +175,15 @@ class Inv(Op):
     _profile_name = "aten::linalg_inv_ex"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, caller: str = "linalg.inv") -> Tensor:
-        """``caller``: the name a singular matrix's error starts with (tensorinv's: inv)."""
+    def forward(ctx: Any, a: Tensor, *, caller: str = "linalg.inv",
+                infos: list | None = None) -> Tensor:
+        """``caller``: the name a singular matrix's error starts with (tensorinv's: inv);
+        ``infos``: a list that takes getrf's infos in place of that error (``inv_ex``)."""
         xp = a._xp
         identity = xp.broadcast_to(xp.eye(a.shape[-1], dtype=a._data.dtype), a._data.shape)
-        out = wrap(_solve(xp, a._data, identity, lambda where, k: (
-            f"{caller}: {where}The diagonal element {k} is zero, the inversion could not "
-            "be completed because the input matrix is singular.")))
+        out, info = _solve_ex(xp, a._data, identity)
+        _report(xp, info, infos, inverse_failure(caller))
+        out = wrap(out)
         ctx.save_for_backward(out)
         return out
 
@@ -189,19 +223,21 @@ class Solve(Op):
     _profile_name = "aten::linalg_solve_ex"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, b: Tensor, *, vector: bool, adjoint: bool = False
-                ) -> Tensor:
+    def forward(ctx: Any, a: Tensor, b: Tensor, *, vector: bool, adjoint: bool = False,
+                infos: list | None = None) -> Tensor:
         """``b`` is a batch of matrices, or of vectors (one column each) when ``vector``;
-        ``adjoint`` solves ``Aᵀ X = B`` with the factors of ``A`` (the backward's solve)."""
+        ``adjoint`` solves ``Aᵀ X = B`` with the factors of ``A`` (the backward's solve);
+        ``infos``: a list that takes getrf's infos of ``A``'s batch in place of torch's error
+        for a singular matrix (``solve_ex``)."""
         xp = a._xp
         right = b._data[..., None] if vector else b._data
         batch = _broadcast_batch(right.shape[:-2], a.shape[:-2])
         left = xp.broadcast_to(a._data, (*batch, *a.shape[-2:]))
-        out = _solve(xp, left, xp.broadcast_to(right, (*batch, *right.shape[-2:])),
-                     lambda where, _: (f"torch.linalg.solve: {where}The solver failed because "
-                                       "the input matrix is singular."), adjoint)
+        out, info = _solve_ex(xp, left, xp.broadcast_to(right, (*batch, *right.shape[-2:])),
+                              adjoint)
+        _report(xp, _own_batch(info, a.shape[:-2]), infos, solve_failure("torch.linalg.solve"))
         ctx.meta = tuple(a.shape), tuple(b.shape), vector, adjoint
-        result = wrap(out[..., 0] if vector else out)
+        result = wrap(_as_matrices(xp, out[..., 0]) if vector else out)
         ctx.save_for_backward(a, result)
         return result
 
@@ -227,10 +263,10 @@ class SolveRight(Op):
     _profile_name = "aten::linalg_solve_ex"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
+    def forward(ctx: Any, a: Tensor, b: Tensor, *, infos: list | None = None) -> Tensor:
         xp = a._xp
         transposed = wrap(xp.matrix_transpose(b._data))
-        out = Solve.forward(ctx, a, transposed, vector=False, adjoint=True)
+        out = Solve.forward(ctx, a, transposed, vector=False, adjoint=True, infos=infos)
         result = wrap(xp.matrix_transpose(out._data))
         ctx.shapes = tuple(a.shape), tuple(b.shape)
         ctx.save_for_backward(a, result)
@@ -248,6 +284,24 @@ class SolveRight(Op):
 def _broadcast_batch(b: tuple, a: tuple) -> tuple:
     """The batch dims of ``B`` and ``A`` broadcast, with torch's error (``infer_size``'s)."""
     return broadcast_pair(b, a)
+
+
+def _as_matrices(xp: Any, vectors: Any) -> Any:
+    """A batch of solution vectors laid out as torch's ``linalg.solve`` lays them out: the
+    last two dims column-major, as if the vectors of the last batch dim were a matrix's rows."""
+    if vectors.ndim < 2:
+        return vectors
+    buffer = xp.empty(vectors.shape[:-2] + vectors.shape[::-1][:2], dtype=vectors.dtype)
+    buffer[...] = xp.matrix_transpose(vectors)
+    return xp.matrix_transpose(buffer)
+
+
+def _own_batch(info: Any, batch: tuple) -> Any:
+    """The infos of a broadcast batch cut back to ``A``'s own batch dims ``batch`` (a dim that
+    ``A`` broadcast repeats the same matrix)."""
+    extra = info.ndim - len(batch)
+    return info[(0,) * extra + tuple(slice(None) if size == full else slice(0, 1)
+                                     for size, full in zip(batch, info.shape[extra:]))]
 
 
 def inv(A: Tensor) -> Tensor:
@@ -271,6 +325,23 @@ def det(A: Tensor) -> Tensor:
     return Det.apply(A)
 
 
+def inv_ex(A: Tensor, *, check_errors: bool = False) -> Any:
+    """``(inverse, info)``: :func:`inv` with getrf's info of each matrix (its first zero pivot,
+    1-based, or 0) in place of the error for a singular one, unless ``check_errors``.
+
+    >>> minitorch.linalg.inv_ex(minitorch.tensor([[1., 2.], [2., 4.]])).info
+    tensor(2, dtype=torch.int32)
+    """
+    _args.tensor_args("linalg_inv_ex", (A, "A", 1))
+    check = _args.flag("linalg_inv_ex", check_errors, "check_errors")
+    _check_square("inv", A)
+    infos: list = []
+    inverse = Inv.apply(A, infos=infos)
+    if check:
+        raise_first_failure(A._xp, infos[0], inverse_failure("linalg.inv_ex"))
+    return return_types.linalg_inv_ex(inverse, wrap(infos[0]))
+
+
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     """``X`` with ``A X = B`` (``X A = B`` when ``left`` is False): ``B`` a vector (one per
     matrix of ``A``) or a batch of matrices, batches broadcast.
@@ -278,8 +349,35 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     >>> minitorch.linalg.solve(minitorch.tensor([[2., 0.], [0., 4.]]), minitorch.ones(2))
     tensor([0.5000, 0.2500])
     """
-    _args.tensor_args("linalg_solve", (A, "A", 1), (B, "B", 2))
-    left = _args.flag("linalg_solve", left, "left")
+    return _checked_solve("linalg_solve", A, B, left)
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> Any:
+    """``(result, info)``: :func:`solve` with getrf's info of each matrix of ``A`` (its first
+    zero pivot, 1-based, or 0) in place of the error for a singular one, unless
+    ``check_errors``.
+
+    >>> minitorch.linalg.solve_ex(minitorch.eye(2) * 2, minitorch.ones(2))
+    torch.return_types.linalg_solve_ex(
+    result=tensor([0.5000, 0.5000]),
+    info=tensor(0, dtype=torch.int32))
+    """
+    _args.tensor_args("linalg_solve_ex", (A, "A", 1), (B, "B", 2))
+    left = _args.flag("linalg_solve_ex", left, "left")
+    check = _args.flag("linalg_solve_ex", check_errors, "check_errors")
+    infos: list = []
+    result = _checked_solve("linalg_solve_ex", A, B, left, infos)
+    if check:
+        raise_first_failure(A._xp, infos[0], solve_failure("torch.linalg.solve_ex"))
+    return return_types.linalg_solve_ex(result, wrap(infos[0]))
+
+
+def _checked_solve(fn: str, A: Tensor, B: Tensor, left: bool, infos: list | None = None
+                   ) -> Tensor:
+    """torch's checks of ``linalg.solve``'s arguments (``fn`` naming the entry point), then
+    the solve; ``infos`` as :class:`Solve`'s."""
+    _args.tensor_args(fn, (A, "A", 1), (B, "B", 2))
+    left = _args.flag(fn, left, "left")
     check_same_device(A, B)
     _check_floating("solve", A)
     if A.dtype is not B.dtype:
@@ -291,5 +389,5 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
     _check_right_side(A, B, vector, left)
     if not left:
-        return SolveRight.apply(A, B)
-    return Solve.apply(A, B, vector=vector)
+        return SolveRight.apply(A, B, infos=infos)
+    return Solve.apply(A, B, vector=vector, infos=infos)

@@ -1,0 +1,125 @@
+"""Least squares: ``linalg.lstsq`` (``LinalgLstsqBackward0``), the ``X`` minimising
+``‖A X - B‖``, with LAPACK's drivers as torch calls them on the CPU (gelsy by default).
+
+Where MKL is here the forward is torch's LAPACK call (torch's bits for gels, gelsd and gelss;
+gelsy's column pivoting starts from an array torch leaves uninitialised, so its bits follow
+torch's only where that memory is nonzero, which is usual); else the backend's pseudo-inverse,
+within rounding. The gradient is torch's, through ``pinv(A)``: ``dB = pinv(A)ᴴ dX`` and
+``pinv_backward`` for ``A``.
+
+>>> import minitorch
+>>> a = minitorch.tensor([[1., 0.], [0., 1.], [0., 0.]])
+>>> minitorch.linalg.lstsq(a, minitorch.tensor([[1.], [2.], [3.]])).solution
+tensor([[1.],
+        [2.]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _args, _mkl, return_types
+from .._dtype import finfo
+from .._tensor import Tensor, checked_broadcast_shapes, sum_to
+from ._base import Op, wrap
+from .decompositions import linalg_pinv, pinv_backward
+
+__all__ = ["lstsq"]
+
+_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+class Lstsq(Op):
+    node_name = "LinalgLstsqBackward0"
+    saved_names = ("self", "b")
+    _profile_name = "aten::linalg_lstsq"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, b: Tensor, *, driver: str, rcond: float, vector: bool
+                ) -> tuple:
+        xp = a._xp
+        right = b._data[..., None] if vector else b._data
+        batch = tuple(checked_broadcast_shapes((a.shape[:-2], right.shape[:-2])))
+        left = xp.broadcast_to(a._data, (*batch, *a.shape[-2:]))
+        right = xp.broadcast_to(right, (*batch, *right.shape[-2:]))
+        m, n = a.shape[-2:]
+        solved = _mkl.lstsq(left, right, driver, rcond)
+        if solved is None:
+            solution, tail, ranks, values = _backend_lstsq(xp, left, right, rcond)
+        else:
+            buffer, ranks, values = solved
+            solution, tail = buffer[..., :n, :], buffer[..., n:, :]
+        full = driver in ("gels", "gelsy") or bool(xp.all(ranks == min(m, n)))
+        if m > n and driver != "gelsy" and full:
+            residuals = xp.sum(tail * tail, axis=-2)
+        else:
+            residuals = xp.zeros((0,), dtype=left.dtype)
+        if driver not in ("gelsd", "gelss"):
+            values = xp.zeros((0,), dtype=left.dtype)
+        if driver == "gels":
+            ranks = xp.zeros((0,), dtype=xp.int64)
+        outputs = (wrap(solution[..., 0] if vector else solution), wrap(residuals),
+                   wrap(ranks), wrap(values))
+        ctx.mark_non_differentiable(*outputs[1:])
+        ctx.save_for_backward(a, b)
+        ctx.vector = vector
+        return outputs
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, *_: Any) -> tuple:
+        a, b = ctx.saved_tensors
+        gx = g[..., None] if ctx.vector else g
+        right = b[..., None] if ctx.vector else b
+        pinv = linalg_pinv(a)
+        ga = gb = None
+        if ctx.needs_input_grad[0]:
+            ga = sum_to(pinv_backward(gx @ right.mT, pinv, a), tuple(a.shape))
+        if ctx.needs_input_grad[1]:
+            gb = pinv.mT @ gx
+            gb = sum_to(gb[..., 0] if ctx.vector else gb, tuple(b.shape))
+        return ga, gb
+
+
+def _backend_lstsq(xp: Any, a: Any, b: Any, rcond: float) -> tuple:
+    """The minimum-norm solution by the backend's pseudo-inverse, the residual rows
+    ``A X - B`` (their squares sum to LAPACK's residuals), the ranks and singular values."""
+    values = xp.linalg.svdvals(a)
+    solution = xp.linalg.pinv(a, rtol=rcond) @ b
+    ranks = xp.zeros(a.shape[:-2], dtype=xp.int64)
+    if values.shape[-1]:
+        cut = rcond * xp.max(values, axis=-1, keepdims=True)
+        ranks = xp.sum(xp.astype(values > cut, xp.int64), axis=-1)
+    return solution, a @ solution - b, ranks, values
+
+
+def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None
+          ) -> Any:
+    """``(solution, residuals, rank, singular_values)`` of the least-squares problem
+    ``min ‖A X - B‖`` for each matrix of ``A`` (..., m, n) and ``B`` (..., m, k) or a vector
+    (..., m), batches broadcast: residuals (squared, per column) when m > n, A is full rank
+    and the driver is not gelsy; ranks unless gels; singular values for gelsd and gelss.
+
+    >>> minitorch.linalg.lstsq(minitorch.eye(2) * 2, minitorch.ones(2, 1)).solution
+    tensor([[0.5000],
+            [0.5000]])
+    """
+    _args.tensor_args("linalg_lstsq", (A, "input", 1), (B, "b", 2))
+    driver = "gelsy" if driver is None else driver
+    if driver not in _DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, "
+                           "gelsd, gelss)")
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector = B.dim() == A.dim() - 1
+    if B.dim() < 1 or A.shape[-2] != (B.shape[-1] if vector else B.shape[-2]):
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    if A.dtype is not B.dtype:
+        raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, "
+                           f"but got input's dtype {_args.legacy(A.dtype)} and other's dtype "
+                           f"{_args.legacy(B.dtype)}")
+    if A.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if rcond is None:
+        rcond = finfo(A.dtype).eps * max(A.shape[-2:])
+    outputs = Lstsq.apply(A, B, driver=driver, rcond=float(rcond), vector=vector)
+    return return_types.linalg_lstsq(*outputs)
