@@ -1,9 +1,11 @@
 """The activations after ReLU: ``elu``, ``leaky_relu``, ``hardtanh`` (and ``relu6``),
 ``silu`` and ``gelu``, each with torch's node and torch's backward formula.
 
-float32 ``gelu`` differs from torch in the last bits, and by up to about 1e-3 relative far out
-in its negative tail (x < -3): torch's vectorised float32 erf is Abramowitz and Stegun's
-7.1.26 approximation, this one is nearly correctly rounded.
+float32 ``gelu`` of a contiguous tensor of two or more elements, and its backward, are
+oneDNN's kernels bit for bit, as in torch (:mod:`minitorch._onednn`). Of a strided or
+one-element float32 tensor, ``gelu`` differs from torch in the last bits, and by up to about
+1e-3 relative far out in its negative tail (x < -3): torch's own vectorised float32 erf is
+Abramowitz and Stegun's 7.1.26 approximation, this one is nearly correctly rounded.
 
 >>> import minitorch
 >>> import minitorch.nn.functional as F
@@ -17,7 +19,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+import numpy as np
+
+from .. import _args, _onednn
 from .._dtype import int64
 from .._tensor import Tensor
 from ..backend import c_order, cpu_math, half_via_float, namespace, zero_where
@@ -184,11 +188,20 @@ class Silu(_Activation):
 
 class Gelu(_Activation):
     """``x·Φ(x)`` with the normal CDF Φ from erf, or torch's tanh approximation (whose
-    kernels fuse its multiply-adds: :func:`_gelu_tanh_inner`, :meth:`backward_arrays`)."""
+    kernels fuse its multiply-adds: :func:`_gelu_tanh_inner`, :meth:`backward_arrays`).
+    Where torch hands the erf form to oneDNN (:func:`_uses_onednn`), oneDNN's kernels."""
 
     node_name = "GeluBackward0"
     saved_values = {"approximate": kept("options", lambda o: o["approximate"])}
     _profile_name = "aten::gelu"
+
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, **options: Any) -> Tensor:
+        if not _uses_onednn(a, options["approximate"]):
+            return super().forward(ctx, a, **options)
+        ctx.save_for_backward(a)
+        ctx.options = options
+        return wrap(_onednn.gelu_erf(a._data))
 
     @staticmethod
     def compute(xp: Any, x: Any, approximate: str) -> Any:
@@ -211,10 +224,15 @@ class Gelu(_Activation):
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        """torch's ``gelu_backward`` kernel for the tanh approximation, its multiply-adds
-        fused (``1 - t*t``, ``1 + 3κ·x²`` and the inner ``x + κ·x³``); erf's on tensors."""
+        """torch's ``gelu_backward`` kernel: oneDNN's where the forward was, for the tanh
+        approximation ATen's, its multiply-adds fused (``1 - t*t``, ``1 + 3κ·x²`` and the
+        inner ``x + κ·x³``); the erf form's others on tensors."""
         (x,) = ctx.saved_tensors
-        if ctx.options["approximate"] != "tanh" or not like(g, x._data):
+        if not like(g, x._data):
+            return NotImplemented
+        if _uses_onednn(x, ctx.options["approximate"]):
+            return (_onednn.gelu_erf_backward(x._data, g),)
+        if ctx.options["approximate"] != "tanh":
             return NotImplemented
         xp, x = namespace(g), x._data
         t = cpu_math(xp.tanh, _gelu_tanh_inner(xp, x))
@@ -222,6 +240,14 @@ class Gelu(_Activation):
         inner_derivative = _BETA * _fused.multiply_add(xp, x * x, three_kappa, 1)
         right_derivative = 0.5 * x * _fused.one_minus_square(xp, t) * inner_derivative
         return (g * (0.5 * (1 + t) + right_derivative),)
+
+
+def _uses_onednn(x: Tensor, approximate: str) -> bool:
+    """torch's ``use_mkldnn`` for gelu: the erf form of a contiguous float32 CPU tensor of more
+    than one element goes to oneDNN (its backward too, whatever the gradient's layout)."""
+    data = x._data
+    return (approximate == "none" and type(data) is np.ndarray and data.dtype == np.float32
+            and data.size > 1 and x.is_contiguous())
 
 
 def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
