@@ -735,8 +735,6 @@ def test_assigning_a_non_tensor_to_a_buffer_is_refused() -> None:
 UNSUPPORTED = {  # what torch accepts and minitorch lacks: a NotImplementedError that says so
     "grouped_query_attention": lambda: minitorch.nn.functional.scaled_dot_product_attention(
         mt.ones(1, 4, 2, 3), mt.ones(1, 2, 2, 3), mt.ones(1, 2, 2, 3), enable_gqa=True),
-    "hessian_forward_over_reverse": lambda: mt.autograd.functional.hessian(
-        lambda t: t.sum(), mt.ones(2), outer_jacobian_strategy="forward-mode"),
 }
 
 
