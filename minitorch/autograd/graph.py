@@ -272,7 +272,10 @@ def _copy_in_layout(grad: Tensor, variable: Tensor) -> Tensor:
         return grad.clone(memory_format=_layout.contiguous_format)
     data = strided_zeros(grad._xp, tuple(variable.shape), own, grad._data.dtype) \
         if own is not None else grad._xp.zeros_like(grad._data)
-    return T.Tensor._make(data).copy_(grad)
+    if grad_mode._state.grad_enabled:
+        return T.Tensor._make(data).copy_(grad)
+    data[...] = grad._data  # (the profiler has AccumulateGrad's events for it already)
+    return T.Tensor._make(data)
 
 
 _accumulate_lock = threading.Lock()
