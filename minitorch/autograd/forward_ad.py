@@ -356,7 +356,11 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
 
 def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.Tensor:
     """An in-place op on dual tensors: the op runs as usual, and ``t`` takes the tangent the
-    same op computes out of place on a copy of its old values."""
+    same op computes out of place on a copy of its old values. That tangent is written in
+    place, as torch does: refused, in torch's words, where it is a leaf that requires grad
+    (or a view of one)."""
+    for tangent in t.__dict__.get("_fw_tangents", {}).values():
+        T.check_inplace_allowed(tangent)
     old = copy_tangents(t, T.Tensor._make(t._xp.asarray(t._data, copy=True)))
     with grad_mode._recording(False):
         result = op(old, *others, **kwargs)
