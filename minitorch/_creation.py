@@ -92,25 +92,13 @@ def _copy_keeping_strides(data: np.ndarray, dtype: Any) -> np.ndarray:
     ``torch.tensor`` keeps a numpy array's layout (numpy's own copy resets the strides of
     size-1 dims). A layout chooses which BLAS kernel a matrix product runs, so its rounding."""
     elements = [stride // data.itemsize for stride in data.strides]
-    if not data.size or not _dense(data.shape, elements):
+    if not data.size or not backend.dense_layout(data.shape, elements):
         return np.array(data, dtype=dtype)
     dtype = np.dtype(dtype)
     copy = np.ndarray(data.shape, dtype, buffer=np.empty(data.size, dtype),
                       strides=[e * dtype.itemsize for e in elements])
     copy[...] = data
     return copy
-
-
-def _dense(shape: tuple, strides: list) -> bool:
-    """Whether the strides lay the elements out without gaps or overlaps, in some order
-    (torch's is_non_overlapping_and_dense)."""
-    expected = 1
-    for size, stride in sorted((pair for pair in zip(shape, strides) if pair[0] != 1),
-                               key=lambda pair: pair[1]):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:

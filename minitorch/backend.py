@@ -518,6 +518,22 @@ def strided_storage(shape: tuple, strides: tuple) -> int:
     return 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
 
 
+def dense_layout(shape: tuple, strides: Any) -> bool:
+    """Whether element ``strides`` lay ``shape`` out without gaps or overlaps, in some order
+    (torch's is_non_overlapping_and_dense).
+
+    >>> dense_layout((2, 3), (1, 2)), dense_layout((2, 3), (4, 1))
+    (True, False)
+    """
+    expected = 1
+    for size, stride in sorted((pair for pair in zip(shape, strides) if pair[0] != 1),
+                               key=lambda pair: pair[1]):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def _overlapping(shape: tuple, strides: tuple) -> bool:
     """Whether two elements of the layout share a memory place."""
     reach = 0

@@ -80,3 +80,84 @@ RULE = ("class Fn(L.autograd.Function):\n"
 def test_a_vmap_rules_out_dim_is_checked_against_its_output(out_dim: str) -> None:
     """torch counts a negative out_dim once from the output's end, then checks it as a dim."""
     assert_as_torch(RULE.format(out_dim=out_dim))
+
+
+JVP = ("class Fn(L.autograd.Function):\n"
+       "    @staticmethod\n    def forward(ctx, a): return {out}\n"
+       "    @staticmethod\n    def backward(ctx, *g): return g[0]\n"
+       "    @staticmethod\n    def jvp(ctx, ta): return {ret}\n"
+       "fw = L.autograd.forward_ad\n"
+       "with fw.dual_level():\n"
+       "    y = Fn.apply(fw.make_dual(L.ones(3), L.ones(3)))\n"
+       "    y = y if isinstance(y, tuple) else (y,)\n"
+       "    R = tuple(fw.unpack_dual(o).tangent for o in y)\n")
+
+
+@pytest.mark.parametrize("out", ["a * 2", "(a * 2, a * 3)", "a.long()", "(a * 2, a.long())"])
+@pytest.mark.parametrize("ret", ["ta * 2", "(ta, ta)", "(ta,)", "()", "None", "(ta, ta, ta)",
+                                 "[ta]", "3", "L.ones(2)", "(ta, None)", "(None, ta)"])
+def test_a_functions_jvp_gives_one_tangent_per_output(out: str, ret: str) -> None:
+    """What jvp returns is checked as torch does: as many tangents as outputs, each a tensor
+    of its output's size, None exactly where the output is not differentiable."""
+    assert_as_torch(JVP.format(out=out, ret=ret))
+
+
+@pytest.mark.parametrize("write", [
+    "x[[0, 2]] = x[0]", "x[[0, 2]] = x[0, 0]", "x[[0, 1, 2]] = x", "x[[0, 2]] = x",
+    "x[L.tensor([True, False, True])] = x[0]", "x[L.tensor([True, False, True])] = x[0, 0]",
+    "x[[0, 2]] = x[0].clone()", "x[[0, 2]] = x[[1, 1]]", "x[0] = x[1]", "x[...] = x",
+    "x[:, [0]] = x[:, 1:2]", "x[[0, 2], 0] = x[0, 1]", "x[1:][[0]] = x[0]", "x[[5]] = x[0]",
+    "x.t()[[0, 1]] = x.t()[2]", "x.index_put_((L.tensor([0, 2]),), x[0])",
+    "x.index_put_((L.tensor([0, 2]),), x[0], accumulate=True)",
+    "x.index_copy_(0, L.tensor([0]), x[1:2])", "x.index_copy_(0, L.tensor([5]), x[1:2])",
+    "x = x.index_copy(0, L.tensor([0]), x[1:2])"])
+def test_a_write_from_the_written_tensors_own_memory_as_torch(write: str) -> None:
+    """index_put_ (advanced-index assignment) and index_copy_ refuse a source sharing memory
+    with what they write, when both are laid out densely (torch's check gives up on others);
+    copy_ and slicing writes allow it."""
+    assert_as_torch(f"x = L.arange(12.).view(3, 4)\n{write}\nR = x")
+
+
+@pytest.mark.parametrize("indices, offsets", [([], [0]), ([], [0, 0]), ([1, 2], [0, 0]),
+                                              ([1, 2, 3], [0, 2]), ([3, 3], [0, 1, 1])])
+def test_max_embedding_bag_with_empty_bags_backward(indices: list, offsets: list) -> None:
+    assert_as_torch("m = L.nn.EmbeddingBag(4, 3, mode='max')\n"
+                    "with L.no_grad(): m.weight.copy_(L.arange(12.).view(4, 3) * "
+                    "L.tensor([1., -1., 1.]))\n"
+                    f"y = m(L.tensor({indices}, dtype=L.int64), L.tensor({offsets}))\n"
+                    "y.sum().backward()\nR = (y, m.weight.grad)")
+
+
+@pytest.mark.parametrize("matrix", ["[[inf, 1.], [1., 2.]]", "[[nan, 0.], [0., 1.]]",
+                                    "[[-inf, 0.], [0., 1.]]", "[[1e30, 0.], [0., 1.]]",
+                                    "[[[inf, 1.], [1., 2.]], [[1., 0.], [0., 1.]]]"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_matrix_exp_of_a_non_finite_matrix(matrix: str, dtype: str) -> None:
+    """A NaN or infinite norm takes torch's scaling-and-squaring path: NaN, not an error."""
+    assert_as_torch(f"inf, nan = float('inf'), float('nan')\n"
+                    f"A = L.tensor({matrix}, dtype=L.{dtype}, requires_grad=True)\n"
+                    "r = L.matrix_exp(A)\nr.sum().backward()\nR = (r.detach(), A.grad)")
+
+
+@pytest.mark.parametrize("dim", ["()", "[]", "(0,)", "None"])
+@pytest.mark.parametrize("shape", ["(0,)", "(2, 3)", "()"])
+def test_count_nonzero_over_no_dims_counts_all(dim: str, shape: str) -> None:
+    assert_as_torch(f"R = L.ones({shape}).count_nonzero({dim})")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-3, 4), st.integers(-3, 4), st.integers(1, 4))
+def test_circular_padding_with_negative_pads_as_torch(left: int, right: int, n: int) -> None:
+    """A negative pad crops first, then the rest wraps around what is left, as torch's copy
+    does (refused where that copy would read what it writes)."""
+    if n - max(-left, 0) - max(-right, 0) < 1:
+        return  # torch reads memory it never wrote: nothing to compare
+    assert_as_torch(f"x = L.arange({n}.).view(1, 1, {n}).requires_grad_()\n"
+                    f"r = L.nn.functional.pad(x, ({left}, {right}), mode='circular')\n"
+                    "r.sum().backward()\nR = (r.detach(), x.grad)")
+
+
+@pytest.mark.parametrize("alpha", ["'a'", "0", "0.", "None", "2."])
+@pytest.mark.parametrize("x", ["L.tensor([True])", "L.tensor([1])", "L.tensor([-1.])"])
+def test_celu_parses_alpha_before_its_division_and_dtype_check(x: str, alpha: str) -> None:
+    assert_as_torch(f"R = L.nn.functional.celu({x}, alpha={alpha})")

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
-from .. import _args, _call_form, _creation, _factories
+from .. import _args, _call_form, _creation, _factories, backend
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd import profiler
@@ -450,7 +450,7 @@ def _empty_like(input: Tensor) -> Tensor:
     """torch's ``empty_like``: a dense input's strides kept, so that a random fill draws in
     the input's memory order (a transposed input gets a transposed mask)."""
     strides = input.stride()
-    if input.dim() < 2 or not _creation._dense(tuple(input.shape), list(strides)):
+    if input.dim() < 2 or not backend.dense_layout(tuple(input.shape), strides):
         return _creation.empty(input.shape, dtype=input.dtype, device=input.device)
     order = sorted(range(input.dim()), key=lambda d: -strides[d])
     outer_first = _creation.empty([input.shape[d] for d in order], dtype=input.dtype,
