@@ -161,3 +161,14 @@ def test_circular_padding_with_negative_pads_as_torch(left: int, right: int, n: 
 @pytest.mark.parametrize("x", ["L.tensor([True])", "L.tensor([1])", "L.tensor([-1.])"])
 def test_celu_parses_alpha_before_its_division_and_dtype_check(x: str, alpha: str) -> None:
     assert_as_torch(f"R = L.nn.functional.celu({x}, alpha={alpha})")
+
+
+@pytest.mark.parametrize("p", ["L.tensor(0.5)", "L.tensor(1.5)", "L.tensor([0.5])",
+                               "L.tensor([0.5, 0.2])", "L.tensor(1)", "L.tensor(True)",
+                               "L.tensor(0.5, requires_grad=True)", "L.tensor(-0.5)"])
+@pytest.mark.parametrize("fn", ["dropout", "alpha_dropout", "feature_alpha_dropout",
+                                "dropout1d", "dropout2d", "dropout3d"])
+def test_every_dropout_takes_a_zero_dim_tensor_probability(fn: str, p: str) -> None:
+    """torch's Python range check compares a one-element tensor p, then its parser reads a
+    0-d one (not requiring grad) as a double: the same for each dropout."""
+    assert_as_torch(f"R = L.nn.functional.{fn}(L.ones(2, 2, 2), {p}, training=False)")
