@@ -1,8 +1,14 @@
-"""Refusals torch makes that minitorch let pass (fuzz 21, session 16): writes to a recorded
+"""Fuzz 21, session 16: refusals torch makes that minitorch let pass (writes to a recorded
 node's read-only attributes, a convolution's kernel or weight with an empty dim, an in-place
-op on a dual tensor whose tangent is a leaf that requires grad, and a Function's vmap rule
-returning an out_dim outside its output. Each program runs under torch and minitorch: the
-same result, or the same exception type and message."""
+op on a dual tensor whose tangent is a leaf that requires grad, a Function's vmap out_dim
+outside its output or jvp tangents that do not fit its outputs, an index write from the
+written tensor's own memory), numpy errors that escaped (max EmbeddingBag's empty bags,
+matrix_exp of a non-finite matrix) and results unlike torch's (circular padding by a negative
+pad, count_nonzero over no dims, dropout's tensor p, forward's parameter names). Each
+program runs under torch and minitorch: the same result, or the same exception type and
+message."""
+
+import inspect
 
 import pytest
 from hypothesis import given, settings
@@ -172,3 +178,29 @@ def test_every_dropout_takes_a_zero_dim_tensor_probability(fn: str, p: str) -> N
     """torch's Python range check compares a one-element tensor p, then its parser reads a
     0-d one (not requiring grad) as a double: the same for each dropout."""
     assert_as_torch(f"R = L.nn.functional.{fn}(L.ones(2, 2, 2), {p}, training=False)")
+
+
+def _forward_parameters(module_type: type) -> list:
+    return list(inspect.signature(module_type.forward).parameters)[1:]
+
+
+def test_module_forwards_take_torchs_parameter_names() -> None:
+    """``m(input=x)`` works and ``m(x=x)`` is refused as in torch: each layer's forward
+    names its parameters as torch's does (the base Module's forward, abstract, aside)."""
+    import torch
+
+    import minitorch as mt
+
+    for name in dir(torch.nn):
+        theirs, ours = getattr(torch.nn, name), getattr(mt.nn, name, None)
+        if name == "Module" or not (isinstance(theirs, type) and isinstance(ours, type)
+                                    and issubclass(theirs, torch.nn.Module)
+                                    and "forward" in theirs.__dict__):
+            continue
+        assert _forward_parameters(ours) == _forward_parameters(theirs), name
+
+
+@pytest.mark.parametrize("layer", ["ELU()", "GELU()", "Hardtanh()", "LeakyReLU()", "SiLU()"])
+@pytest.mark.parametrize("keyword", ["input", "x"])
+def test_an_activation_layer_called_by_keyword(layer: str, keyword: str) -> None:
+    assert_as_torch(f"R = L.nn.{layer}({keyword}=L.tensor([-1., 2.]))")
