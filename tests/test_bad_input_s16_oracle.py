@@ -204,3 +204,17 @@ def test_module_forwards_take_torchs_parameter_names() -> None:
 @pytest.mark.parametrize("keyword", ["input", "x"])
 def test_an_activation_layer_called_by_keyword(layer: str, keyword: str) -> None:
     assert_as_torch(f"R = L.nn.{layer}({keyword}=L.tensor([-1., 2.]))")
+
+
+@pytest.mark.parametrize("call", ["elu(y, -2., True)", "elu(y, 0., True)", "elu(y, 2., True)",
+                                  "elu_(y, -1.)", "celu(y, -2., True)", "celu(y, 2., True)",
+                                  "leaky_relu(y, -2., True)", "leaky_relu(y, 0., True)",
+                                  "leaky_relu(y, 0.1, True)", "elu(y, -2., 'a')",
+                                  "leaky_relu_(y, -0.5)", "selu(y, True)"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_in_place_activation_with_a_negative_slope_has_no_backward(call: str,
+                                                                    create_graph: bool) -> None:
+    """Its backward reads the result, ambiguous under a negative slope: refused as torch."""
+    assert_as_torch("x = L.tensor([[-2., -0.5, 0., 0.5, 3.]], requires_grad=True)\n"
+                    f"y = x * 1\nr = L.nn.functional.{call}\n"
+                    f"R = L.autograd.grad(r.sum(), x, create_graph={create_graph})")

@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..backend import cpu_math, zero_where
 from ._base import Op, wrap
 from .activation import (
+    _ELU_RESULT,
     _IN_PLACE,
     _Activation,
     _activation,
@@ -158,6 +159,7 @@ class SeluInplace(Selu):
 
 class CeluInplace(Celu):
     node_name = "CeluBackward1"
+    result_slope = ("alpha", _ELU_RESULT)  # torch's celu_ is an elu_
 
 
 class ThresholdInplace(Threshold):
