@@ -218,3 +218,9 @@ def test_in_place_activation_with_a_negative_slope_has_no_backward(call: str,
     assert_as_torch("x = L.tensor([[-2., -0.5, 0., 0.5, 3.]], requires_grad=True)\n"
                     f"y = x * 1\nr = L.nn.functional.{call}\n"
                     f"R = L.autograd.grad(r.sum(), x, create_graph={create_graph})")
+
+
+@pytest.mark.parametrize("fn", ["eye_", "dirac_", "orthogonal_", "sparse_"])
+def test_init_of_a_list_fails_as_torchs_does(fn: str) -> None:
+    args = ", 0.3" if fn == "sparse_" else ""
+    assert_as_torch(f"R = L.nn.init.{fn}([[1., 2.]]{args})")
