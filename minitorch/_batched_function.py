@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
+from ._args import wrap_dim
+
 _DOCS = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
 _state = threading.local()
 
@@ -160,4 +162,14 @@ def _batched(x: Any, dim: int | None, size: int) -> Any:
 
     if not isinstance(x, Tensor):
         return x
-    return BatchedTensor.at(x, dim) if dim is not None else BatchedTensor(x.expand(size, *x.shape))
+    if dim is None:
+        return BatchedTensor(x.expand(size, *x.shape))
+    if not isinstance(dim, int):  # torch's binding refuses it (a str fails its dim < 0 first)
+        raise TypeError("'<' not supported between instances of 'str' and 'int'"
+                        if isinstance(dim, str) else
+                        "_add_batch_dim(): incompatible function arguments. The following "
+                        "argument types are supported:\n    1. (arg0: torch.Tensor, arg1: "
+                        "typing.SupportsInt | typing.SupportsIndex, arg2: typing.SupportsInt | "
+                        f"typing.SupportsIndex) -> torch.Tensor\n\nInvoked with: {x!r}, {dim!r}")
+    # torch counts a negative out_dim from the output's end once, then checks it as a dim
+    return BatchedTensor.at(x, wrap_dim(dim + x.dim() if dim < 0 else dim, x.dim()))

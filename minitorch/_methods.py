@@ -25,6 +25,7 @@ from ._tensor import (
     Tensor,
     broadcast_pair,
     check_inplace_allowed,
+    check_no_overlap,
     check_output_shape,
     expanded_shape,
     view_strides,
@@ -662,12 +663,24 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if grad_mode._state.grad_enabled and self._grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
+    if isinstance(value, Tensor) and _writes_by_index(self, parts, value):
+        check_no_overlap(self, value)  # index_put_'s check, before its value's shape
     dims = value.dim() if isinstance(value, Tensor) else 0
     if isinstance(value, Tensor):  # its shape and dtype before the indices' values
         value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
     key = indexing.readable_key(self, parts)
     self._inplace(_write_op(self, key, dims).apply, value, key=key)
+
+
+def _writes_by_index(self: Tensor, parts: tuple, value: Tensor) -> bool:
+    """Whether ``self[key] = value`` is torch's index_put_ into ``self`` itself (no view
+    made first) rather than its masked_fill_ of one value through one mask."""
+    key = indexing.readable_key(self, parts)
+    if _sliced(self, key) or not any(getattr(k, "ndim", 0) for k in key):
+        return False
+    masks = [p for p in parts if isinstance(p, Tensor) and p.dtype.name == "bool"]
+    return not (value.numel() == 1 and len(masks) == 1 and len(parts) == 1)
 
 
 def _write_op(self: Tensor, key: Any, dims: int) -> type:

@@ -1096,6 +1096,34 @@ def _counted(alias: Tensor) -> Tensor:
     return alias
 
 
+def check_no_overlap(written: Tensor, source: Tensor) -> None:
+    """torch's refusal to write ``source`` into ``written`` (index_put_, index_copy_) where
+    their memory overlaps; as torch, only densely laid-out tensors are compared (others are
+    'too hard' for its check and pass).
+
+    >>> x = minitorch.zeros(3)
+    >>> x.index_put_((minitorch.tensor([0]),), x[1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: unsupported operation: some elements of the input tensor and the written-to...
+    """
+    if not (written._data.size and source._data.size):
+        return
+    start, other = backend.address(written._data), backend.address(source._data)
+    if start is None or other is None or not (
+            backend.is_dense(written.shape, written.stride())
+            and backend.is_dense(source.shape, source.stride())):
+        return
+    if start < other + source._data.nbytes and other < start + written._data.nbytes:
+        raise overlap_error()
+
+
+def overlap_error() -> RuntimeError:
+    """torch's refusal of a write whose source shares memory with its destination."""
+    return RuntimeError("unsupported operation: some elements of the input tensor and the "
+                        "written-to tensor refer to a single memory location. Please clone() "
+                        "the tensor before performing the operation.")
+
+
 def check_inplace_allowed(t: Tensor, *others: Any) -> None:
     """torch's rules for modifying ``t`` in place (with ``others`` as the op's other operands)
     under the current grad mode, in torch's order: autograd's checks, then the version

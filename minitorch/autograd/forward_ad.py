@@ -347,16 +347,55 @@ def custom_jvp(cls: Any, ctx: Any, args: tuple, outputs: Any) -> Any:
         finally:
             ctx._in_jvp = False
     results = outputs if isinstance(outputs, tuple) else (outputs,)
-    jvps = result if isinstance(result, tuple) else (result,)
-    for out, tangent in zip(results, jvps):
-        if isinstance(out, T.Tensor) and tangent is not None:
+    for out, tangent in zip(results, _checked_jvps(result, results)):
+        if tangent is not None:
             give(out, level, tangent)
     return outputs
 
 
+def _checked_jvps(result: Any, outputs: tuple) -> tuple:
+    """What a Function's ``jvp`` returned, one tangent per output, checked as torch does: as
+    many as outputs, each a tensor of its output's size, None where (and only where) the
+    output is not a differentiable tensor."""
+    jvps = result if isinstance(result, tuple) else (result,)
+    for i, tangent in enumerate(jvps):
+        if tangent is not None and not isinstance(tangent, T.Tensor):
+            raise RuntimeError(f"expected Variable or None (got {type(tangent).__name__}) for "
+                               f"grad output {i}.")
+    if len(jvps) != len(outputs):
+        raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(outputs)} but got {len(jvps)})")
+    for i, (out, tangent) in enumerate(zip(outputs, jvps)):
+        differentiable = isinstance(out, T.Tensor) and (out.is_floating_point()
+                                                        or out.is_complex())
+        if tangent is None and differentiable:  # torch's assert on an undefined tangent
+            raise RuntimeError(
+                "(new_grad_base.is_floating_point() || new_grad_base.is_complex()) && "
+                "(self_base.is_floating_point() || self_base.is_complex()) INTERNAL ASSERT "
+                'FAILED at "/__w/pytorch/pytorch/torch/csrc/autograd/autograd_meta.cpp":159, '
+                "please report a bug to PyTorch. Expected both tensor and its forward grad to "
+                "be floating point or complex")
+        if tangent is not None and not differentiable:
+            raise RuntimeError(
+                f"Function's jvp returned a gradient at position {i}, but  the corresponding "
+                "forward output is not a differentiable Tensor.You should return None at "
+                "that position instead.")
+        if tangent is not None and tangent.shape != out.shape:
+            raise RuntimeError(
+                "Trying to set a forward gradient that has a different size than that of the "
+                "original Tensor, this is not supported. Tensor is of size "
+                f"{list(out.shape)} while the given forward gradient is of size "
+                f"{list(tangent.shape)}.")
+    return jvps
+
+
 def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.Tensor:
     """An in-place op on dual tensors: the op runs as usual, and ``t`` takes the tangent the
-    same op computes out of place on a copy of its old values."""
+    same op computes out of place on a copy of its old values. That tangent is written in
+    place, as torch does: refused, in torch's words, where it is a leaf that requires grad
+    (or a view of one)."""
+    for tangent in t.__dict__.get("_fw_tangents", {}).values():
+        T.check_inplace_allowed(tangent)
     old = copy_tangents(t, T.Tensor._make(t._xp.asarray(t._data, copy=True)))
     with grad_mode._recording(False):
         result = op(old, *others, **kwargs)

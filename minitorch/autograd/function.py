@@ -40,7 +40,16 @@ from .. import _batched_function, course
 from .. import _tensor as T
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
-from .graph import FREED, Node, SavedTensor, _sequence, _tensors
+from .graph import (
+    FREED,
+    Node,
+    SavedTensor,
+    _sequence,
+    _tensors,
+    flat_edges,
+    not_writable,
+    refuse_write,
+)
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once_differentiable",
            "use"]
@@ -85,6 +94,8 @@ class BackwardCFunction(Node, FunctionCtx):
     _forward_cls: type[Function]
     _saved_names: tuple[str, ...] = ()
     _saved_values: dict[str, Any] = {}
+    _recorded = True
+    _getset_owner = "torch._C._FunctionBase"
     # Defaults most calls keep, read from the class until a call sets its own.
     _input_shapes: tuple = ()
     _outputs_meta: tuple = ()
@@ -121,6 +132,10 @@ class BackwardCFunction(Node, FunctionCtx):
         for s in self._saved:
             tensors.append(None if s is None else s.unpack(self))
         return tuple(tensors)
+
+    @saved_tensors.setter
+    def saved_tensors(self, value: Any) -> None:
+        raise not_writable(self, "saved_tensors")
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_raw_saved_"):  # the SavedTensor itself, for register_hooks
@@ -297,6 +312,8 @@ class _FunctionMeta(type):
             namespace["save_for_backward"] = _save_unchecked
         else:  # torch's built-in nodes have no ``apply``; a custom Function's node has
             namespace["apply"] = _user_backward
+        if cls._trusted:  # torch's C++ node (a write to an unknown name is not refused:
+            namespace["_getset_owner"] = None  # a __setattr__ would double an op's time)
         cls._backward_cls = type(node_name, (BackwardCFunction,), namespace)
 
 
@@ -530,7 +547,7 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
         _check_dirty(node, outputs if isinstance(outputs, tuple) else (outputs,))
         outputs = _unrecorded(node, args, outputs)
     else:
-        node.next_functions = tuple(a._edge() for a in args if isinstance(a, T.Tensor))
+        node._next = flat_edges(a._edge() for a in args if isinstance(a, T.Tensor))
         node._input_shapes = tuple(
             (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
         )
@@ -738,6 +755,9 @@ class Error(Node):
     """Stands after a once-differentiable backward (torch's ``Error`` node): differentiating
     it again fails."""
 
+    _recorded = True
+    __setattr__ = refuse_write
+
     def __init__(self, message: str) -> None:
         super().__init__()
         self._message = message
@@ -758,7 +778,7 @@ def delayed_error(grad: T.Tensor, message: str) -> T.Tensor:
     if not grad.requires_grad:
         return grad
     node = Error(message)
-    node.next_functions = (grad._edge(),)
+    node._next = grad._edge()
     out = grad.detach()
     out._set_grad_fn(node, 0)
     return out
@@ -797,7 +817,7 @@ def _after_delayed_error(result: Any, grads: tuple) -> Any:
     err = Error(
         "trying to differentiate twice a function that was marked with @once_differentiable"
     )
-    err.next_functions = tuple(g._edge() if isinstance(g, T.Tensor) else (None, 0) for g in grads)
+    err._next = flat_edges(g._edge() if isinstance(g, T.Tensor) else (None, 0) for g in grads)
     wrapped = []
     for nr, g in enumerate(outs):
         if isinstance(g, T.Tensor):

@@ -76,6 +76,11 @@ CPP_NODES = frozenset({"AccumulateGrad", "CopyBackwards", "CopySlices", "Error",
 name, with its namespace (``torch::autograd::AccumulateGrad``)."""
 
 
+# What torch's C++ nodes read from their type: a write to one is refused
+_GETSETS = frozenset({"next_functions", "metadata", "requires_grad"})
+_METHODS = frozenset({"name", "register_hook", "register_prehook"})
+
+
 class _NodeType(type):
     """Node's metaclass: node classes print as torch's, bare for its C++ nodes
     (``<class 'MulBackward0'>``), with their module for a custom Function's. Each class
@@ -121,6 +126,9 @@ class Node(metaclass=_NodeType):
     _retain_grad_hooks: dict[int, Any] | None = None
     _anomaly_trace: list[str] | None = None
     _n_outputs = 1
+    _recorded = False  # True for the nodes torch writes in C++ (see ``next_functions``)
+    _getset_owner: str | None = None  # the C++ type torch names when refusing a write
+    _getsets = _GETSETS
 
     def __init__(self) -> None:
         self._next: tuple = ()
@@ -139,16 +147,11 @@ class Node(metaclass=_NodeType):
 
     @next_functions.setter
     def next_functions(self, edges: Iterable[tuple[Node | None, int]]) -> None:
-        flat: list = []
-        for i, edge in enumerate(edges):
-            if not isinstance(edge, (tuple, list)) or len(edge) != 2:
-                raise TypeError(
-                    f"next_functions takes one (node_or_None, output_nr) pair per input, but "
-                    f"entry {i} is {_describe(edge)}: give (t.grad_fn, t._output_nr) for a "
-                    f"tensor t made by an op, (its AccumulateGrad, 0) for a leaf that requires "
-                    f"grad, (None, 0) otherwise")
-            flat += edge
-        self._next = tuple(flat)
+        # Your own Node subclass (the course's) lists its edges here; a node recorded by an
+        # op, a Function or a leaf is torch's C++ node, whose edges are not writable.
+        if self._recorded:
+            raise not_writable(self, "next_functions")
+        self._next = flat_edges(edges)
 
     def _flat_next(self) -> tuple:
         """``next_functions``, flat: ``(node0, nr0, node1, nr1, ...)``."""
@@ -167,6 +170,10 @@ class Node(metaclass=_NodeType):
     def metadata(self) -> dict:
         """A dict for the user's own annotations, as in torch."""
         return self.__dict__.setdefault("_metadata", {})
+
+    @metadata.setter
+    def metadata(self, value: Any) -> None:
+        raise not_writable(self, "metadata")
 
     def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
         raise NotImplementedError
@@ -203,6 +210,47 @@ class Node(metaclass=_NodeType):
         return add_hook(self._tensor_pre_hooks, (output_nr, fn))
 
 
+def flat_edges(edges: Iterable[tuple[Node | None, int]]) -> tuple:
+    """``next_functions`` pairs, checked, as a node keeps them: ``(node0, nr0, node1, ...)``."""
+    flat: list = []
+    for i, edge in enumerate(edges):
+        if not isinstance(edge, (tuple, list)) or len(edge) != 2:
+            raise TypeError(
+                f"next_functions takes one (node_or_None, output_nr) pair per input, but "
+                f"entry {i} is {_describe(edge)}: give (t.grad_fn, t._output_nr) for a "
+                f"tensor t made by an op, (its AccumulateGrad, 0) for a leaf that requires "
+                f"grad, (None, 0) otherwise")
+        flat += edge
+    return tuple(flat)
+
+
+def not_writable(node: Node, name: str) -> AttributeError:
+    """torch's refusal to write one of a C++ node's attributes (``next_functions``, ...)."""
+    owner = node._getset_owner or type(node).__name__
+    return AttributeError(f"attribute '{name}' of '{owner}' objects is not writable")
+
+
+def refuse_write(node: Node, name: str, value: Any) -> None:
+    """``__setattr__`` of AccumulateGrad and Error: torch's C++ nodes have no instance
+    dict, so a user's write is refused in torch's words. The engine's own bookkeeping
+    (its ``_``-names) is written as usual.
+
+    >>> x = minitorch.ones(1, requires_grad=True)
+    >>> (x * 2).grad_fn.next_functions[0][0].foo = 1
+    Traceback (most recent call last):
+    AttributeError: 'AccumulateGrad' object has no attribute 'foo'
+    """
+    if name[0] == "_" and not name.startswith(("_saved_", "_raw_saved_")):  # torch's getters
+        object.__setattr__(node, name, value)
+        return
+    kind = type(node).__name__
+    if name in type(node)._getsets:
+        raise not_writable(node, name)
+    if name in _METHODS:
+        raise AttributeError(f"'{kind}' object attribute '{name}' is read-only")
+    raise AttributeError(f"'{kind}' object has no attribute '{name}'")
+
+
 def _describe(value: Any) -> str:
     if isinstance(value, (tuple, list)):
         return f"a {type(value).__name__} of {len(value)} items"
@@ -219,10 +267,13 @@ class AccumulateGrad(Node):
     """
 
     __slots__ = ("variable",)
+    _recorded = True
+    _getsets = _GETSETS | {"variable"}
+    __setattr__ = refuse_write
 
     def __init__(self, variable: Tensor) -> None:
         super().__init__()
-        self.variable = variable
+        object.__setattr__(self, "variable", variable)
         self._seq = _LAST  # torch's UINT64_MAX: a ready leaf's gradient is stored first
 
     def __lt__(self, other: Node) -> bool:

@@ -182,8 +182,8 @@ class ELU(Module):
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.elu(x, self.alpha, self.inplace)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
         return _inplace(f"alpha={self.alpha}", self.inplace)
@@ -200,8 +200,8 @@ class LeakyReLU(Module):
         super().__init__()
         self.negative_slope, self.inplace = negative_slope, inplace
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.leaky_relu(x, self.negative_slope, self.inplace)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
         return _inplace(f"negative_slope={self.negative_slope}", self.inplace)
@@ -222,8 +222,8 @@ class Hardtanh(Module):
             raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val "
                                  f"({self.min_val})")
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.hardtanh(x, self.min_val, self.max_val, self.inplace)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self) -> str:
         return _inplace(f"min_val={self.min_val}, max_val={self.max_val}", self.inplace)
@@ -254,8 +254,8 @@ class SiLU(Module):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.silu(x, self.inplace)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.silu(input, self.inplace)
 
     def extra_repr(self) -> str:
         return _inplace("", self.inplace)
@@ -272,8 +272,8 @@ class GELU(Module):
         super().__init__()
         self.approximate = approximate
 
-    def forward(self, x: Tensor) -> Tensor:
-        return F.gelu(x, approximate=self.approximate)
+    def forward(self, input: Tensor) -> Tensor:
+        return F.gelu(input, approximate=self.approximate)
 
     def extra_repr(self) -> str:
         return f"approximate={self.approximate!r}"

@@ -412,10 +412,6 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     >>> F.dropout(minitorch.ones(3), p=0.5, training=False)
     tensor([1., 1., 1.])
     """
-    if isinstance(p, Tensor):  # torch compares it, then its parser reads it as a double
-        if p.numel() != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        p = p.item()
     _dropout_range(p)  # torch's Python check, before its parser's
     return _vf_dropout("dropout", input, p, training, inplace, False, False)
 
@@ -580,16 +576,18 @@ def _unbatched_feature_dropout(input: Tensor, p: Any, training: Any, inplace: bo
 
 def _dropout_range(p: Any) -> None:
     """torch's Python-level range check of dropout's ``p``, which runs before its argument
-    parser: numbers and numpy values compare, anything else cannot."""
+    parser: numbers, numpy values and one-element tensors compare, anything else cannot."""
     if _args.is_array(p) and p.size > 1:
         raise ValueError("The truth value of an array with more than one element is "
                          "ambiguous. Use a.any() or a.all()")
-    value = p.item() if _args.is_array(p) and p.size == 1 else p
-    if not isinstance(value, (int, float)) or isinstance(value, Tensor):
+    if isinstance(p, Tensor) and p.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    value = p.item() if (_args.is_array(p) and p.size == 1) or isinstance(p, Tensor) else p
+    if not isinstance(value, (int, float)):
         raise TypeError(f"'<' not supported between instances of '{type(p).__name__}' and "
                         "'float'")
     if value < 0 or value > 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {value}")
 
 
 @_call_form.function

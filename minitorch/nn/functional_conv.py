@@ -294,8 +294,15 @@ def _padding_ints(padding: Any) -> None:
 
 
 def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
-    """torch's checks of a transposed convolution after the shared ones: no zero dilation,
-    the weight of the input's dtype."""
+    """torch's checks of a transposed convolution after the shared ones: a kernel of at least
+    one element, a weight not empty, no zero dilation, the weight of the input's dtype."""
+    _check_kernel(input, weight)
+    if not weight.numel():
+        if not input.numel():
+            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
+                             "dimension 0")
+        raise RuntimeError("non-empty 2D or 4D weight tensor expected, but got: "
+                           f"{list(weight.shape)}")
     if min(dilation) == 0:
         raise RuntimeError("dilation should be greater than zero, but got dilation_height: "
                            f"{dilation[0]}, dilation_width: {dilation[1]}")
@@ -344,12 +351,24 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
     if not input.numel() and input.shape[0] and input.shape[1]:
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {list(input.shape)}")
-    if 0 in weight.shape[2:]:
-        if not input.numel():
-            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
-                             "dimension 0")
-        raise RuntimeError("kernel size should be greater than zero, but got kernel_height: "
-                           f"{weight.shape[2]} kernel_width: {weight.shape[3]}")
+    _check_kernel(input, weight)
+
+
+def _check_kernel(input: Tensor, weight: Tensor) -> None:
+    """torch's refusal of a kernel with an empty side (a 1-d one is its 2-d kernel of height
+    1, a 3-d one is told T x H x W); with an empty input, the IndexError of torch's empty
+    path, which reads the kernel's first element."""
+    kernel = tuple(weight.shape[2:])
+    if 0 not in kernel:
+        return
+    if not input.numel():
+        raise IndexError("select(): index 0 out of range for tensor of size [0] at dimension 0")
+    if len(kernel) == 3:
+        raise RuntimeError("kernel size should be greater than zero, but got: "
+                           f"{' x '.join(map(str, kernel))} (TxHxW)")
+    height, width = (1, *kernel)[-2:]
+    raise RuntimeError("kernel size should be greater than zero, but got kernel_height: "
+                       f"{height} kernel_width: {width}")
 
 
 @_args.tensors("max_pool2d", input="input")

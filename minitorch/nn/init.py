@@ -162,7 +162,7 @@ def eye_(tensor: Tensor) -> Tensor:
     tensor([[1., 0., 0.],
             [0., 1., 0.]])
     """
-    if tensor.dim() != 2:
+    if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     return _fill_(tensor, _creation.eye(*tensor.shape, dtype=tensor.dtype))
 
@@ -178,7 +178,7 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
             [[0., 0., 0.],
              [0., 1., 0.]]])
     """
-    if tensor.dim() not in (3, 4, 5):
+    if tensor.ndimension() not in (3, 4, 5):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
     sizes = tensor.shape
     if sizes[0] % groups != 0:
@@ -202,7 +202,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     >>> bool(minitorch.allclose(w @ w.t(), minitorch.eye(3), atol=1e-6))
     True
     """
-    if tensor.dim() < 2:
+    if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
@@ -234,7 +234,7 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01,
     >>> (w == 0).sum(0).tolist()
     [2, 2, 2]
     """
-    if tensor.dim() != 2:
+    if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
     num_zeros = math.ceil(sparsity * rows)

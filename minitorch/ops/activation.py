@@ -57,8 +57,27 @@ class _Activation(Op):
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        refuse_negative_slope(cls, ctx)
         (a,) = ctx.saved_tensors
         return (cls.gradient(g, a, **ctx.options),)
+
+
+_ELU_RESULT = ("In-place elu backward calculation is triggered with a negative slope which is "
+               "not supported. This is caused by calling in-place forward function with a "
+               "negative slope, please call out-of-place version instead.")
+_LEAKY_RESULT = ("In-place leakyReLu backward calculation is triggered with a negative slope "
+                 "which is not supported. This is caused by calling in-place forward function "
+                 "with a negative slope, please call out-of-place version instead. File an "
+                 "issue at https://github.com/pytorch/pytorch if you do require supporting "
+                 "in-place leakRelu backward calculation with negative slope")
+
+
+def refuse_negative_slope(cls: Any, ctx: Any) -> None:
+    """torch's refusal to differentiate an in-place elu, celu or leaky_relu with a negative
+    slope: its backward reads the result, which a negative slope makes ambiguous."""
+    slope = getattr(cls, "result_slope", None)  # (option, message) of an in-place op's node
+    if slope is not None and ctx.options[slope[0]] < 0:
+        raise RuntimeError(slope[1])
 
 
 class _PiecewiseLinearBackward(Op):
@@ -257,11 +276,13 @@ def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
 
 class EluInplace(Elu):
     node_name = "EluBackward1"  # torch's elu_ computes its gradient from the result
+    result_slope = ("alpha", _ELU_RESULT)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
         """torch's ``elu_backward`` from the result ``r`` (what ``elu_`` keeps):
         ``g * (r + alpha)`` where ``r <= 0``, else ``g``; ``r`` computed again, bit for bit."""
+        refuse_negative_slope(EluInplace, ctx)
         (x,) = ctx.saved_tensors
         if not like(g, x._data):
             return NotImplemented
@@ -272,6 +293,7 @@ class EluInplace(Elu):
 
 class LeakyReluInplace(LeakyRelu):
     node_name = "LeakyReluBackward1"
+    result_slope = ("negative_slope", _LEAKY_RESULT)
 
 
 class LogSigmoid(Op):

@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..backend import cpu_math, zero_where
 from ._base import Op, wrap
 from .activation import (
+    _ELU_RESULT,
     _IN_PLACE,
     _Activation,
     _activation,
@@ -158,6 +159,7 @@ class SeluInplace(Selu):
 
 class CeluInplace(Celu):
     node_name = "CeluBackward1"
+    result_slope = ("alpha", _ELU_RESULT)  # torch's celu_ is an elu_
 
 
 class ThresholdInplace(Threshold):
@@ -189,8 +191,11 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     >>> F.celu(minitorch.tensor([-1., 1.]), alpha=2.)
     tensor([-0.7869,  1.0000])
     """
+    name = "celu_" if inplace else "celu"  # torch's parser first, then its 1 / alpha
+    _args.tensor_args(name, (input, "input", 1))
+    _args.numbers(name, (alpha, "alpha", 2))
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     if isinstance(alpha, complex):  # torch's celu reads alpha as a double for 1 / alpha
         _args.kernel_scalar(alpha, float64)
     _elu_kernel(input)

@@ -113,9 +113,10 @@ def _bag_max(xp: Any, rows: Any, bags: Any, keep: Any, nbags: int) -> tuple[Any,
 def _max_backward(ctx: Any, g: Tensor) -> Tensor:
     """Each output element's gradient into the weight element it was the maximum of."""
     xp, d = g._xp, ctx.weight_shape[1]
-    found = xp.reshape(ctx.argmax >= 0, (-1,))
-    rows = ctx.indices[xp.maximum(ctx.argmax, 0)]
-    flat = xp.reshape(rows * d + xp.arange(d), (-1,))[found]
+    argmax = xp.reshape(ctx.argmax, (-1,))
+    found = argmax >= 0  # an empty bag's elements have no maximum (and no index to read)
+    columns = xp.arange(argmax.shape[0]) % d
+    flat = ctx.indices[argmax[found]] * d + columns[found]
     picked = Index.apply(g.reshape(-1), key=(xp.nonzero(found)[0],))
     zeros = wrap(xp.zeros((ctx.weight_shape[0] * d,), dtype=g._data.dtype))
     return IndexAdd.apply(zeros, picked, key=(flat,), alpha=1).reshape(ctx.weight_shape)

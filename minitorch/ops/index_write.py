@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, check_inplace_allowed, expandable_to
+from .._tensor import Tensor, check_inplace_allowed, check_no_overlap, expandable_to
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
@@ -226,6 +226,8 @@ def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: An
     if source.dim() and index.numel() != source.shape[d]:
         raise IndexError(f"{name}: Number of indices ({index.numel()}) should be equal to "
                          f"source.size(dim) ({source.shape[d]})")
+    if fn.endswith("_"):
+        check_no_overlap(input, source)
     size, data = (input.shape[d] if input.dim() else 1), index._data
     bad = (data < 0) | (data >= size)
     if index.numel() and bool(index._xp.any(bad)):
@@ -395,6 +397,7 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     accumulate = _args.flag(fn, accumulate, "accumulate", 4)
     if fn.endswith("_"):
         check_inplace_allowed(input)
+        check_no_overlap(input, values)
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")

@@ -125,8 +125,9 @@ def _scaled_squared(xp: Any, a: Any, norms: Any, theta: float) -> Any:
     """Degree 18 on ``A / 2ˢ``, then squared ``s`` times: ``s`` brings each norm under
     ``theta``."""
     ratio = norms / norms.dtype.type(theta)
-    s = xp.astype(xp.maximum(xp.zeros_like(ratio), xp.ceil(xp.log2(ratio))), xp.int64)
+    s = xp.maximum(xp.zeros_like(ratio), xp.ceil(xp.log2(ratio)))  # inf, nan: not finite
     out = _taylor18(xp, a / xp.astype(2 ** s, a.dtype)[:, None, None])
+    s = xp.where(xp.isfinite(s), s, xp.zeros_like(s))  # such a matrix is NaN already
     for i in range(out.shape[0]):
         for _ in range(int(s[i])):
             out[i] = product(out[i], out[i])
@@ -147,7 +148,7 @@ def _mexp(xp: Any, a: Any) -> Any:
         if picked.size:
             out[picked] = taylor(xp, a[picked])
         lower = theta
-    large = xp.nonzero(norms >= thetas[-2])[0]
+    large = xp.nonzero(~(norms < thetas[-2]))[0]  # a NaN norm too, as torch's comparisons
     if large.size:
         out[large] = _scaled_squared(xp, a[large], norms[large], thetas[-1])
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor
+from .._tensor import Tensor, overlap_error
 from ..backend import getitem
 from ._base import Op, wrap
 from .shape import IndexAdd
@@ -82,7 +82,9 @@ def _source(mode: str, xp: Any, n: int, left: int, right: int) -> Any:
         return n - 1 - xp.abs(n - 1 - xp.abs(i))
     if mode == "replicate":
         return xp.clip(i, 0, n - 1)
-    return i % n
+    lo, hi = max(-left, 0), max(-right, 0)  # torch crops by a negative pad, then wraps
+    kept = n - lo - hi
+    return xp.arange(-max(left, 0), kept + max(right, 0)) % kept + lo
 
 
 def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
@@ -104,6 +106,10 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
         n = input.shape[d]
         if mode == "circular" and (left > n or right > n):
             raise RuntimeError("Padding value causes wrapping around more than once.")
+        if mode == "circular" and max(left, right) > n - max(-left, 0) - max(-right, 0):
+            # torch wraps by copying the cropped output into itself: here the copy would
+            # read what it writes
+            raise overlap_error()
         shape = [1] * k
         shape[d - lead] = n + left + right
         key.append(xp.reshape(_source(mode, xp, n, left, right), tuple(shape)))
