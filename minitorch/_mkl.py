@@ -473,7 +473,7 @@ def lu_factored_solve(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, adjoint
     x = _column_major_batch(b.reshape(count, n, k))
     for i in range(count):
         _getrs(kind, factors[i], rows[i], x[i], adjoint)
-    return x.reshape(b.shape)
+    return _torch_column_major(x.reshape(b.shape))
 
 
 def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -502,7 +502,8 @@ def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
                                             _pointer(pivots[i]), ctypes.byref(info))
         infos[i] = info.value
     batch = a.shape[:-2]
-    return lu.reshape(a.shape), pivots.reshape(*batch, min(m, n)), infos.reshape(batch)
+    return (_torch_column_major(lu.reshape(a.shape)), pivots.reshape(*batch, min(m, n)),
+            infos.reshape(batch))
 
 
 def lu_det(a: np.ndarray) -> np.ndarray | None:
@@ -571,7 +572,7 @@ def cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, list[int]] | None:
         routine(ctypes.c_char_p(uplo), _ref(n), _pointer(factor), _ref(max(1, n)),
                 ctypes.byref(info))
         out[i], infos = factor, [*infos, info.value]
-    return out.reshape(a.shape), infos
+    return _torch_column_major(out.reshape(a.shape)), infos
 
 
 def cholesky_solve(b: np.ndarray, factor: np.ndarray, upper: bool) -> np.ndarray | None:
@@ -681,10 +682,24 @@ def _column_major_batch(batch: np.ndarray) -> np.ndarray:
     return copy
 
 
+def _torch_column_major(batch: np.ndarray) -> np.ndarray:
+    """``batch`` (its matrices stored column by column, one after another) with the strides
+    torch gives such a tensor on its dims of size 1 too (numpy's reshape sets those as it
+    likes): torch's later products read them to choose their BLAS calls, and their bits."""
+    m, k = batch.shape[-2:]
+    strides, step = [1, max(m, 1)], max(m, 1) * max(k, 1)
+    for n in reversed(batch.shape[:-2]):
+        strides.insert(0, step)
+        step *= max(n, 1)
+    return np.lib.stride_tricks.as_strided(
+        batch, batch.shape, tuple(s * batch.itemsize for s in strides),
+        writeable=batch.flags.writeable)
+
+
 def _empty_column_major(shape: tuple, dtype: Any) -> np.ndarray:
     """An uninitialised batch of matrices, each stored column by column (torch's
     batched column-major layout), aligned as torch's."""
-    return _empty((*shape[:-2], shape[-1], shape[-2]), dtype).swapaxes(-1, -2)
+    return _torch_column_major(_empty((*shape[:-2], shape[-1], shape[-2]), dtype).swapaxes(-1, -2))
 
 
 def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> None:
@@ -847,7 +862,7 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
                 ctypes.byref(info))
         if info.value:
             return None
-    return values.reshape(a.shape[:-1]), vecs.reshape(a.shape)
+    return values.reshape(a.shape[:-1]), _torch_column_major(vecs.reshape(a.shape))
 
 
 def _at(batch: np.ndarray, i: int) -> ctypes.c_void_p:
@@ -895,6 +910,7 @@ def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
     if not vectors:
         us = vhs = None
     batch = a.shape[:-2]
-    return (None if us is None else us.reshape(*batch, m, cols_u), ss.reshape(*batch, k),
-            None if vhs is None else vhs.reshape(*batch, rows_vh, n))
+    return (None if us is None else _torch_column_major(us.reshape(*batch, m, cols_u)),
+            ss.reshape(*batch, k),
+            None if vhs is None else _torch_column_major(vhs.reshape(*batch, rows_vh, n)))
 

@@ -117,3 +117,21 @@ def test_cholesky_solve_broadcasts_batches_as_torch() -> None:
     got, want = (L.cholesky_solve(L.tensor(b), L.linalg.cholesky(L.tensor(a)))
                  for L in (mt, torch))
     assert_same(got, want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, a, b: L.linalg.solve(a, b), lambda L, a, b: L.linalg.solve(a, b[..., :1]),
+    lambda L, a, b: L.linalg.solve_triangular(a.triu(), b[..., :1], upper=True),
+    lambda L, a, b: L.cholesky_solve(b[..., :1], L.linalg.cholesky(a @ a.mT + 4 * L.eye(4))),
+    lambda L, a, b: L.linalg.svd(a[..., :1])[0], lambda L, a, b: L.linalg.qr(a[..., :1])[0],
+])
+def test_a_single_column_result_has_torchs_strides(call: Any) -> None:
+    """torch strides a column-major (n, 1) result (1, n); a later product reads those strides
+    to choose its BLAS call, so they show in its bits."""
+    a, b = _matrix((4, 4), np.float32) + 4 * np.eye(4, dtype=np.float32), _matrix((4, 2),
+                                                                                 np.float32)
+    got, want = (call(L, L.tensor(a), L.tensor(b)) for L in (mt, torch))
+    assert got.stride() == want.stride()
+    products = [numpy_of(L.tensor(b[:, :1]).T @ r) for L, r in ((mt, got), (torch, want))]
+    if MKL:
+        np.testing.assert_array_equal(products[0], products[1])
