@@ -84,6 +84,16 @@ def _horner(coefficients: Any, x: np.ndarray, start: Any) -> np.ndarray:
     return value
 
 
+def takes(array: Any) -> bool:
+    """Whether torch would hand ``array`` to oneDNN: a float32 CPU (numpy) array of more than
+    one element (the caller checks its layout as a tensor's).
+
+    >>> takes(np.zeros(2, np.float32)), takes(np.zeros(1, np.float32))
+    (True, False)
+    """
+    return type(array) is np.ndarray and array.dtype == np.float32 and array.size > 1
+
+
 def gelu_erf(x: np.ndarray) -> np.ndarray:
     """oneDNN's AVX-512 ``gelu_erf`` forward of a float32 array.
 

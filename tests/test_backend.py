@@ -36,6 +36,8 @@ NUMPY_ALLOWED = {
     "_sleef.py": "SLEEF's float32 exp, log, log1p, pow, sinh, cosh and atanh (torch's "
                  "vectorised CPU kernels) on numpy arrays; callers take them only for float32 "
                  "numpy arrays",
+    "_onednn.py": "oneDNN's float32 gelu kernels (torch's for contiguous CPU tensors), "
+                  "emulated instruction by instruction on numpy arrays",
     "_mkl.py": "Intel MKL's products and vector maths on numpy arrays (torch's CPU kernels); "
                "it answers None for any other array, which then takes the xp path",
     "autograd/gradcheck.py": "host random numbers for fast mode's directions (copied to the "

@@ -51,6 +51,7 @@ class Independent(Distribution):
     def expand(self, batch_shape: Any, _instance: Any = None) -> Independent:
         """The base distribution expanded, its reinterpreted dims kept as event dims.
 
+        >>> from minitorch.distributions import Normal
         >>> Independent(Normal(minitorch.zeros(3), 1.), 1).expand([2]).batch_shape
         torch.Size([2])
         """

@@ -19,8 +19,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from .. import _args, _onednn
 from .._dtype import int64
 from .._tensor import Tensor
@@ -265,8 +263,7 @@ def _uses_onednn(x: Tensor, approximate: str) -> bool:
     """torch's ``use_mkldnn`` for gelu: the erf form of a contiguous float32 CPU tensor of more
     than one element goes to oneDNN (its backward too, whatever the gradient's layout)."""
     data = x._data
-    return (approximate == "none" and type(data) is np.ndarray and data.dtype == np.float32
-            and data.size > 1 and x.is_contiguous())
+    return approximate == "none" and _onednn.takes(data) and x.is_contiguous()
 
 
 def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
