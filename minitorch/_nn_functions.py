@@ -24,7 +24,8 @@ from .nn import functional as F
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "alpha_dropout_",
            "avg_pool1d", "batch_norm",
            "bilinear", "binary_cross_entropy_with_logits", "celu", "celu_", "conv1d", "conv2d",
-           "conv3d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
+           "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+           "cosine_embedding_loss", "cosine_similarity",
            "dropout", "dropout_", "embedding", "feature_alpha_dropout", "feature_alpha_dropout_",
            "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
            "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
@@ -33,8 +34,9 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "alpha
 
 # the same functions under the same names and arguments as F's
 conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
-conv_transpose2d, pixel_shuffle, pixel_unshuffle = F.conv_transpose2d, F.pixel_shuffle, \
-    F.pixel_unshuffle
+conv_transpose1d, conv_transpose2d, conv_transpose3d = F.conv_transpose1d, \
+    F.conv_transpose2d, F.conv_transpose3d
+pixel_shuffle, pixel_unshuffle = F.pixel_shuffle, F.pixel_unshuffle
 cosine_similarity, pairwise_distance, prelu, bilinear = F.cosine_similarity, \
     F.pairwise_distance, F.prelu, F.bilinear
 adaptive_avg_pool1d = F.adaptive_avg_pool1d

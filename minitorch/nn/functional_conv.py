@@ -26,7 +26,8 @@ from ..ops.conv import (
 )
 from ..ops.shape import cat
 
-__all__ = ["conv2d", "conv3d", "conv_transpose2d", "convolution", "max_pool2d", "pair",
+__all__ = ["conv2d", "conv3d", "conv_transpose", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "convolution", "max_pool2d", "pair",
            "pool_out_size", "single", "sizes"]
 
 
@@ -247,89 +248,144 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return convolution(3, input, weight, bias, (stride, padding, dilation), groups)
 
 
-@_args.tensors("conv_transpose2d", input="input", weight="weight", bias="bias")
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
-                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
-                     groups: int = 1, dilation: Any = 1) -> Tensor:
-    """The transposed convolution (conv2d's input gradient) of ``input`` (N, C_in, H, W) or
-    (C_in, H, W) by ``weight`` (C_in, C_out/groups, kh, kw): each output side is
-    ``(H - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1``.
+def _transposed_form(dims: int, doc: str) -> Any:
+    """torch's ``conv_transpose{dims}d(input, weight, bias, stride, padding, output_padding,
+    groups, dilation)``, with ``doc``: :func:`conv_transpose` of ``dims`` spatial dims."""
+    def form(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+             padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+             dilation: Any = 1) -> Tensor:
+        return conv_transpose(dims, input, weight, bias, (stride, padding, dilation),
+                              output_padding, groups)
+    form.__name__ = form.__qualname__ = f"conv_transpose{dims}d"
+    form.__doc__ = doc
+    return _args.tensors(form.__name__, input="input", weight="weight", bias="bias")(form)
+
+
+conv_transpose1d = _transposed_form(1, """The transposed convolution (conv1d's input gradient)
+    of ``input`` (N, C_in, L) or (C_in, L) by ``weight`` (C_in, C_out/groups, k).
+
+    >>> F.conv_transpose1d(minitorch.ones(1, 1, 3), minitorch.ones(1, 1, 2))
+    tensor([[[1., 2., 2., 1.]]])
+    """)
+conv_transpose2d = _transposed_form(2, """The transposed convolution (conv2d's input gradient)
+    of ``input`` (N, C_in, H, W) or (C_in, H, W) by ``weight`` (C_in, C_out/groups, kh, kw):
+    each output side is ``(H - 1) * stride - 2 * padding + dilation * (k - 1) +
+    output_padding + 1``.
 
     >>> F.conv_transpose2d(minitorch.ones(1, 2, 3, 3), minitorch.ones(2, 4, 3, 3),
     ...                    stride=2, output_padding=1).shape
     torch.Size([1, 4, 8, 8])
-    """
-    if input.dim() == 3:  # as torch's: a batch of one, squeezed after
-        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,
-                                output_padding, groups, dilation).squeeze(0)
-    if input.dim() != 4:
-        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, "
-                           f"but got input of size: {list(input.shape)}")
-    _padding_ints(padding)
-    for value, name, position in ((stride, "stride", 4), (padding, "padding", 5),
-                                  (output_padding, "output_padding", 6),
-                                  (dilation, "dilation", 8)):
+    """)
+conv_transpose3d = _transposed_form(3, """The transposed convolution (conv3d's input gradient)
+    of ``input`` (N, C_in, D, H, W) or (C_in, D, H, W) by ``weight`` (C_in, C_out/groups,
+    kd, kh, kw).
+
+    >>> F.conv_transpose3d(minitorch.ones(1, 2, 2, 3, 3), minitorch.ones(2, 4, 2, 2, 2),
+    ...                    stride=2).shape
+    torch.Size([1, 4, 4, 6, 6])
+    """)
+
+
+def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
+                   geometry: tuple, output_padding: Any, groups: int) -> Tensor:
+    """``conv_transpose1d``, ``2d`` or ``3d`` (``dims`` 1, 2, 3) after torch's checks;
+    ``geometry`` is the user's ``(stride, padding, dilation)``. An unbatched input gets a
+    batch of one, squeezed after, as torch's."""
+    name = f"conv_transpose{dims}d"
+    if input.dim() == dims + 1:
+        return conv_transpose(dims, input.unsqueeze(0), weight, bias, geometry,
+                              output_padding, groups).squeeze(0)
+    if input.dim() != dims + 2:
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
+                           f"to {name}, but got input of size: {list(input.shape)}")
+    stride, padding, dilation = geometry
+    _padding_ints(name, padding)
+    for value, arg, position in ((stride, "stride", 4), (padding, "padding", 5),
+                                 (output_padding, "output_padding", 6),
+                                 (dilation, "dilation", 8)):
         # torch's parser: a lone value comes as a keyword, a tuple from the module's call
         packed = isinstance(value, (tuple, list))
-        _args.sizes("conv_transpose2d", (value,), name, check_negative=False,
+        _args.sizes(name, (value,), arg, check_negative=False,
                     position=position if packed else None)
-    geometry = (pair(stride, "stride"), pair(padding), pair(dilation, "dilation"))
-    output_padding = pair(output_padding, "output_padding")
+    geometry = (sizes(stride, dims, "stride"), sizes(padding, dims),
+                sizes(dilation, dims, "dilation"))
+    output_padding = sizes(output_padding, dims, "output_padding")
     _check_conv(input, weight, bias, groups, geometry, output_padding)
-    _check_transposed(input, weight, geometry[2])
-    out = _transposed_size(tuple(input.shape[2:]), tuple(weight.shape[2:]), geometry,
-                           output_padding)
+    # torch runs a 1-d one as the 2-d one of height 1: its later checks speak of that one
+    lift = (lambda t: t.unsqueeze(2)) if dims == 1 else (lambda t: t)
+    seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
+    seen_padding = (0, *output_padding) if dims == 1 else output_padding
+    _check_transposed(lift(input), lift(weight), seen[2])
+    out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
+                           seen_padding)[-dims:]
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
 
 
-def _padding_ints(padding: Any) -> None:
+def _padding_ints(name: str, padding: Any) -> None:
     """torch's parser on a transposed convolution's padding: no string, nor a tuple of them
     (what ``_pair('same')`` makes)."""
     if isinstance(padding, str):
-        raise TypeError("conv_transpose2d(): argument 'padding' must be tuple of ints, not str")
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
     if isinstance(padding, (tuple, list)) and padding and isinstance(padding[0], str):
-        raise TypeError("conv_transpose2d(): argument 'padding' (position 5) must be tuple of "
+        raise TypeError(f"{name}(): argument 'padding' (position 5) must be tuple of "
                         "ints, but found element of type str at pos 0")
+
+
+def _spatial_names(prefix: str, values: tuple) -> list[str]:
+    """torch's labels of per-dim values: ``prefix_depth``, ``prefix_height``, ``prefix_width``
+    (the last ``len(values)``) with each value.
+
+    >>> _spatial_names("stride", (2, 1))
+    ['stride_height: 2', 'stride_width: 1']
+    """
+    names = ("depth", "height", "width")[-len(values):]
+    return [f"{prefix}_{n}: {v}" for n, v in zip(names, values)]
 
 
 def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
     """torch's checks of a transposed convolution after the shared ones: a kernel of at least
-    one element, a weight not empty, no zero dilation, the weight of the input's dtype."""
-    _check_kernel(input, weight)
+    one element, a weight not empty, no zero dilation (the 3-d kernel checks that first), the
+    weight of the input's dtype."""
+    zero_dilation = RuntimeError("dilation should be greater than zero, but got "
+                                 + ", ".join(_spatial_names("dilation", dilation)))
+    if min(dilation) == 0 and len(dilation) == 3:
+        raise zero_dilation
+    if len(dilation) == 2:
+        _check_kernel(input, weight)
     if not weight.numel():
         if not input.numel():
             raise IndexError("select(): index 0 out of range for tensor of size [0] at "
                              "dimension 0")
-        raise RuntimeError("non-empty 2D or 4D weight tensor expected, but got: "
-                           f"{list(weight.shape)}")
+        expected = ("2D or 4D weight tensor expected" if len(dilation) == 2 else
+                    "5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x "
+                    "kernel_width) tensor expected for weight")
+        raise RuntimeError(f"non-empty {expected}, but got: {list(weight.shape)}")
     if min(dilation) == 0:
-        raise RuntimeError("dilation should be greater than zero, but got dilation_height: "
-                           f"{dilation[0]}, dilation_width: {dilation[1]}")
+        raise zero_dilation
     _args.scalar_type(input.dtype, weight.dtype)
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
-                     output_padding: tuple) -> tuple[int, int]:
-    """A transposed convolution's output (H, W), after torch's checks: an output padding
-    smaller than the stride or the dilation, an output of at least one element.
+                     output_padding: tuple) -> tuple:
+    """A transposed convolution's output spatial size, after torch's checks: an output
+    padding smaller than the stride or the dilation, an output of at least one element.
 
     >>> _transposed_size((3, 3), (3, 3), ((2, 2), (1, 1), (1, 1)), (1, 1))
     (6, 6)
     """
     stride, padding, dilation = geometry
     if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
-        raise RuntimeError(
-            "output padding must be smaller than either stride or dilation, but got "
-            f"output_padding_height: {output_padding[0]} output_padding_width: "
-            f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
-            f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
+        given = [*_spatial_names("output_padding", output_padding),
+                 *_spatial_names("stride", stride), *_spatial_names("dilation", dilation)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(given)}")
     out = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, k, s, p, d, q
                 in zip(size, kernel, stride, padding, dilation, output_padding))
     if min(out) < 1:
-        raise RuntimeError(f"Given input size per channel: ({size[0]} x {size[1]}). "
-                           f"Calculated output size per channel: ({out[0]} x {out[1]}). "
-                           "Output size is too small")
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, size))}). "
+                           f"Calculated output size per channel: "
+                           f"({' x '.join(map(str, out))}). Output size is too small")
     return out
 
 

@@ -278,11 +278,12 @@ def weight_grad(g: Tensor, x: Tensor, w_shape: tuple, keys: list, padding: Pair,
 
 
 class ConvolutionTranspose(Op):
-    """``conv_transpose2d``: the adjoint of ``conv2d`` by the same ``weight`` (here read as
-    (C_in, C_out/G, kh, kw)), so its output is conv2d's input gradient with ``x`` as the
-    output gradient; its own gradients are conv2d (for ``x``) and conv2d's weight gradient
-    with the roles of input and output swapped. ``out`` is the output's (H, W). In float32
-    the forward is torch's bits: torch's kernel for conv2d's input gradient (:mod:`._conv_order`).
+    """``conv_transpose1d``, ``2d`` or ``3d``: the adjoint of the convolution by the same
+    ``weight`` (here read as (C_in, C_out/G, *kernel)), so its output is the convolution's
+    input gradient with ``x`` as the output gradient; its own gradients are the convolution
+    (for ``x``) and its weight gradient with the roles of input and output swapped. ``out``
+    is the output's spatial size. In 2-d float32 the forward is torch's bits: torch's kernel
+    for conv2d's input gradient (:mod:`._conv_order`).
 
     >>> x = minitorch.ones(1, 1, 2, 2, requires_grad=True)
     >>> y = ConvolutionTranspose.apply(x, minitorch.ones(1, 1, 2, 2), None,
@@ -308,7 +309,7 @@ class ConvolutionTranspose(Op):
             y = input_grad(wrap(x._data), wrap(w._data), shape, keys, geometry[1],
                            groups)._data
         if b is not None:
-            y = y + x._xp.reshape(b._data, (-1, 1, 1))
+            y = y + x._xp.reshape(b._data, (-1,) + (1,) * len(out))
         return wrap(y)
 
     @staticmethod
@@ -321,11 +322,11 @@ class ConvolutionTranspose(Op):
             grad_x = Convolution.apply(g, w, None, geometry=geometry, groups=groups)
             if tuple(grad_x.shape) != tuple(x.shape):
                 grad_x = Slice.apply(grad_x, key=(slice(None), slice(None),
-                                                  slice(0, x.shape[2]), slice(0, x.shape[3])))
+                                                  *(slice(0, n) for n in x.shape[2:])))
         if need_w:
             grad_w = weight_grad(x, g, tuple(w.shape), keys, geometry[1], groups)
         if need_b and has_bias:
-            grad_b = g.sum((0, 2, 3))
+            grad_b = g.sum((0, *range(2, g.dim())))
         return grad_x, grad_w, grad_b
 
     @staticmethod
