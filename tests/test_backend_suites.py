@@ -28,7 +28,7 @@ SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test
           "test_optim_more_oracle", "test_forward_ad_oracle", "test_saved_tools_oracle",
           "test_more_apis_oracle", "test_tutorial_apis_more_oracle",
           "test_tutorial_apis_linalg_oracle", "test_conv_transpose_oracle",
-          "test_conv_transpose_nd_oracle",
+          "test_conv_transpose_nd_oracle", "test_max_pool3d_oracle",
           "test_multihead_attention_oracle", "test_corpus20g_oracle",
           "test_solve_triangular_oracle", "test_multivariate_normal_oracle",
           "test_distribution_expand_oracle", "test_group_norm_oracle",

@@ -62,6 +62,7 @@ from .functional_conv import (
     conv_transpose2d,
     conv_transpose3d,
     max_pool2d,
+    max_pool3d,
     pool_out_size,
 )
 from .functional_conv1d import conv1d, max_pool1d, max_unpool1d, max_unpool2d
@@ -159,6 +160,7 @@ __all__ = [
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
+    "max_pool3d",
     "max_unpool1d",
     "max_unpool2d",
     "mish",

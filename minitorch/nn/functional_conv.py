@@ -21,13 +21,15 @@ from ..ops.conv import (
     Convolution,
     Convolution1d,
     ConvolutionTranspose,
-    MaxPool2DReturningIndices,
-    MaxPool2DWithIndices,
+    MaxPool3DReturningIndices,
+    MaxPool3DWithIndices,
+    MaxPoolReturningIndices,
+    MaxPoolWithIndices,
 )
 from ..ops.shape import cat
 
 __all__ = ["conv2d", "conv3d", "conv_transpose", "conv_transpose1d", "conv_transpose2d",
-           "conv_transpose3d", "convolution", "max_pool2d", "pair",
+           "conv_transpose3d", "convolution", "max_pool", "max_pool2d", "max_pool3d", "pair",
            "pool_out_size", "single", "sizes"]
 
 
@@ -437,32 +439,51 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     tensor([[[[ 5.,  7.],
               [13., 15.]]]])
     """
+    return max_pool(2, input, (kernel_size, stride, padding, dilation), ceil_mode,
+                    return_indices)
+
+
+@_args.tensors("max_pool3d", input="input")
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor:
+    """The maximum of each ``kernel_size`` window over the last three dims of a 4-D or 5-D
+    input, moved by ``stride`` (default: the kernel).
+
+    >>> F.max_pool3d(minitorch.arange(8.).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[7.]]]]])
+    """
+    return max_pool(3, input, (kernel_size, stride, padding, dilation), ceil_mode,
+                    return_indices)
+
+
+def max_pool(dims: int, input: Tensor, window: tuple, ceil_mode: Any,
+             return_indices: bool) -> Any:
+    """``max_pool2d`` or ``max_pool3d`` (``dims`` 2, 3) after torch's checks; ``window`` is
+    the user's ``(kernel_size, stride, padding, dilation)``."""
+    name = f"max_pool{dims}d"
+    kernel_size, stride, padding, dilation = window
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
     windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
                (padding, "padding", 4))
-    _args.window_types("max_pool2d", *windows, (dilation, "dilation", 5))
-    ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)  # before the values
-    kernel, stride, pad = _args.windows("max_pool2d", *windows)
+    _args.window_types(name, *windows, (dilation, "dilation", 5))
+    ceil_mode = _args.flag(name, ceil_mode, "ceil_mode", 6)  # before the values
+    kernel, stride, pad = _args.windows(name, *windows, n=dims)
     stride = stride or kernel
-    dilation = (dilation,) if _args.as_int(dilation) is not None else tuple(dilation)
-    if len(dilation) not in (1, 2):
-        raise RuntimeError("max_pool2d: dilation must be either a single int, or a tuple of "
-                           "two ints")
-    dilation = (_args.as_int(dilation[0]), _args.as_int(dilation[-1]))
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    dilation = _args.window(name, dilation, "dilation", 5, dims)
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected "
+                           "for input")
     check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
     if input.dtype.name == "bool":
-        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
-    width = input.shape[-1]
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+    plane = tuple(input.shape[-dims:])
     if ceil_mode:
-        grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
-                for i, d in enumerate((-2, -1))]
-        input = _grown(input, *grow)
-    if return_indices:
-        return MaxPool2DReturningIndices.apply(input, kernel=kernel,
-                                               geometry=(stride, pad, dilation), width=width)
-    return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
+        input = _grown(input, [_ceil_rows(n, *w) for n, *w in
+                               zip(plane, kernel, stride, pad, dilation)])
+    op = ((MaxPoolWithIndices, MaxPoolReturningIndices), (MaxPool3DWithIndices,
+          MaxPool3DReturningIndices))[dims - 2][bool(return_indices)]
+    return op.apply(input, kernel=kernel, geometry=(stride, pad, dilation), plane=plane)
 
 
 def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
@@ -486,6 +507,7 @@ def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
     half the effective kernel), then the shape check's (the window, an input empty only by
     its batch, the padding, an output of at least one element)."""
     kernel, stride, pad, dilation = window
+    n = len(kernel)
     for k, s, p, d in zip(kernel, stride, pad, dilation):
         if s == 0:
             raise RuntimeError("stride should not be zero")
@@ -496,21 +518,34 @@ def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
                                f"pad={p}, kernel_size={k} and dilation={d}")
     _args.window_steps(kernel, stride)
     if min(dilation) <= 0:
-        raise RuntimeError("dilation should be greater than zero, but got dilationH: "
-                           f"{dilation[0]} dilationW: {dilation[1]}")
-    if len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]:
+        raise RuntimeError("dilation should be greater than zero, but got "
+                           + _args.per_dim("dilation", dilation))
+    _check_pool_input(shape, n)
+    if any(p > k // 2 for p, k in zip(pad, kernel)):
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
+                           + (f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
+                              f"kH = {kernel[0]}" if n == 2 else
+                              f"got kT: {kernel[0]} kW: {kernel[2]} kH: {kernel[1]} padT: "
+                              f"{pad[0]} padW: {pad[2]} padH: {pad[1]}"))
+    out = [pool_out_size(*args, ceil_mode)
+           for args in zip(shape[-n:], kernel, stride, pad, dilation)]
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape[-n - 1:]))}). "
+                           f"Calculated output size: "
+                           f"({'x'.join(map(str, (shape[-n - 1], *out)))}). Output "
+                           "size is too small")
+
+
+def _check_pool_input(shape: tuple, n: int) -> None:
+    """torch's refusal of an input of ``n`` spatial dims (a channel dim before them, a batch
+    dim optional) with an empty dim other than the batch's."""
+    if n == 2 and (len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{list(shape)}")
-    if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
-        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
-                           f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
-                           f"kH = {kernel[0]}")
-    out = [pool_out_size(shape[d], kernel[i], stride[i], pad[i], dilation[i], ceil_mode)
-           for i, d in enumerate((-2, -1))]
-    if min(out) < 1:
-        raise RuntimeError(f"Given input size: ({shape[-3]}x{shape[-2]}x{shape[-1]}). "
-                           f"Calculated output size: ({shape[-3]}x{out[0]}x{out[1]}). Output "
-                           "size is too small")
+    if n == 3 and 0 in shape[1:]:
+        raise RuntimeError("max_pool3d_with_indices_out_cpu_template(): Expected input's "
+                           "non-batch dimensions to have positive length, but input has a "
+                           f"shape of {list(shape)} and non-batch dimension 0 has length zero!")
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
@@ -525,10 +560,10 @@ def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int)
     return max(0, (out - 1) * stride + dilation * (kernel - 1) + 1 - (size + 2 * padding))
 
 
-def _grown(x: Tensor, rows: int, cols: int) -> Tensor:
-    """``x`` with ``rows`` and ``cols`` of -inf after its last row and column: windows that
-    reach there take their maximum from the real values only."""
-    for dim, extra in ((-2, rows), (-1, cols)):
+def _grown(x: Tensor, extras: list[int]) -> Tensor:
+    """``x`` with ``extras`` (one per spatial dim) rows (columns, planes) of -inf after its
+    last: windows that reach there take their maximum from the real values only."""
+    for dim, extra in zip(range(-len(extras), 0), extras):
         if extra:
             shape = list(x.shape)
             shape[dim] = extra
