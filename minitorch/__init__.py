@@ -157,6 +157,7 @@ from ._nn_functions import (
     margin_ranking_loss,
     max_pool1d,
     max_pool2d,
+    max_pool3d,
     pairwise_distance,
     pixel_shuffle,
     pixel_unshuffle,

@@ -103,3 +103,10 @@ def test_bad_max_pool3d_raises_like_torch(make: Any) -> None:
     want = raised_by(make, torch)
     assert want is not None
     assert_same_error(raised_by(make, mt), want)
+
+
+@pytest.mark.parametrize("args", [(2,), (2, ()), (3, (), 1, 1, True), (2, (1, 2, 1))])
+def test_top_level_max_pool3d_like_torch(args: tuple) -> None:
+    x = np.random.default_rng(3).standard_normal((2, 3, 4, 5))
+    got, want = (numpy_of(L.max_pool3d(L.tensor(x), *args)) for L in (mt, torch))
+    np.testing.assert_array_equal(got, want)
