@@ -30,7 +30,8 @@ SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test
           "test_tutorial_apis_linalg_oracle", "test_conv_transpose_oracle",
           "test_multihead_attention_oracle", "test_corpus20g_oracle",
           "test_solve_triangular_oracle", "test_multivariate_normal_oracle",
-          "test_distribution_expand_oracle", "test_group_norm_oracle",
+          "test_distribution_expand_oracle", "test_exponential_laplace_oracle",
+          "test_group_norm_oracle",
           "test_linalg_solve_ex_oracle", "test_linalg_lu_oracle", "test_linalg_cond_rank_oracle",
           "test_linalg_lstsq_oracle", "test_triangular_solve_oracle")
 SKIPPED = {
@@ -39,6 +40,8 @@ SKIPPED = {
                     # numpy's arrays are not tracked by the collector; the strict namespace's
                     # Python wrappers around them are, so it counts more than one per node
                     "test_a_chain_node_is_one_object_for_the_garbage_collector"},
+    # a float32 exp's bits (MKL's, or numpy's float64 rounded once) in the KL formula
+    "test_exponential_laplace_oracle": {"test_kl_pairs_through_float32_exp_as_torch"},
     # its examples print numpy values
     "test_gradcheck": {"test_docstring_examples"},
     # torch's float32 bits come from numpy's kernels; other namespaces keep their own sums
