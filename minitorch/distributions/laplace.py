@@ -7,44 +7,17 @@ tensor(-0.6931)
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 import minitorch
 
-from .._tensor import Size, Tensor
-from . import constraints
-from .distribution import Distribution
-from .utils import broadcast_all
+from .._tensor import Tensor
+from .loc_scale import LocScale
 
 
-class Laplace(Distribution):
+class Laplace(LocScale):
     """``rsample`` inverts the cdf at ``uniform_(eps - 1, 1)``, as torch draws it: torch's
     numbers for a seed."""
-
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc: Tensor | float, scale: Tensor | float,
-                 validate_args: bool | None = None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        scalars = isinstance(loc, Number) and isinstance(scale, Number)
-        super().__init__(Size() if scalars else self.loc.shape, validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> Laplace:
-        """The same distributions repeated over a larger ``batch_shape`` (views, no copy).
-
-        >>> Laplace(0., 1.).expand([2]).scale
-        tensor([1., 1.])
-        """
-        return self._expanded(Laplace, batch_shape, _instance, {"loc": (), "scale": ()})
-
-    @property
-    def mean(self) -> Tensor:
-        return self.loc
-
-    mode = mean
 
     @property
     def variance(self) -> Tensor:
