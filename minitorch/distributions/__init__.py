@@ -20,7 +20,9 @@ from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .poisson import Poisson
 from .uniform import Uniform
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent", "Laplace",
-           "MultivariateNormal", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
+           "MultivariateNormal", "Normal", "Poisson", "Uniform", "constraints", "kl_divergence",
+           "register_kl"]

@@ -7,36 +7,21 @@ tensor(-1.3069)
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 import minitorch
 
-from .._tensor import Size, Tensor
+from .._tensor import Tensor
 from . import constraints
-from .distribution import Distribution
-from .utils import broadcast_all
+from .rate import RateFamily
 
 
-class Exponential(Distribution):
+class Exponential(RateFamily):
     """``rsample`` is ``exponential_() / rate``, as torch draws it: torch's numbers for a seed."""
 
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
-
-    def __init__(self, rate: Tensor | float, validate_args: bool | None = None) -> None:
-        (self.rate,) = broadcast_all(rate)
-        super().__init__(Size() if isinstance(rate, Number) else self.rate.shape,
-                         validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> Exponential:
-        """The same rates repeated over a larger ``batch_shape`` (views, no copy).
-
-        >>> Exponential(1.).expand([2]).rate
-        tensor([1., 1.])
-        """
-        return self._expanded(Exponential, batch_shape, _instance, {"rate": ()})
 
     @property
     def mean(self) -> Tensor:

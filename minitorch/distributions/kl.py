@@ -22,6 +22,7 @@ from .exponential import Exponential
 from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
+from .poisson import Poisson
 from .uniform import Uniform
 
 _KL: dict[tuple[type, type], Callable] = {}
@@ -125,6 +126,16 @@ def _kl_laplace_laplace(p: Any, q: Any) -> Tensor:
     t2 = loc_abs_diff / q.scale
     t3 = scale_ratio * minitorch.exp(-loc_abs_diff / p.scale)
     return t1 + t2 + t3 - 1
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p: Any, q: Any) -> Tensor:
+    return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+
+
+@register_kl(Poisson, Bernoulli)
+def _kl_poisson_infinity(p: Any, q: Any) -> Tensor:
+    return _infinite_like(p.rate)
 
 
 @register_kl(Exponential, Uniform)
