@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import constraints
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exponential import Exponential
 from .independent import Independent
@@ -21,8 +22,10 @@ from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .poisson import Poisson
+from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transform
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent", "Laplace",
-           "MultivariateNormal", "Normal", "Poisson", "Uniform", "constraints", "kl_divergence",
-           "register_kl"]
+__all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution",
+           "ExpTransform", "Exponential", "Independent", "Laplace", "MultivariateNormal", "Normal",
+           "Poisson", "Transform", "Uniform", "biject_to", "constraints", "kl_divergence",
+           "register_kl", "transform_to"]

@@ -121,8 +121,8 @@ class _IntegerInterval(_Interval):
         return (value % 1 == 0) & super().check(value)
 
 
-class _IntegerGreaterThanEq(_GreaterThanEq):
-    """Torch's ``_IntegerGreaterThan``: whole numbers from ``lower_bound`` up."""
+class _IntegerGreaterThan(_GreaterThanEq):
+    """Whole numbers from ``lower_bound`` up."""
 
     is_discrete = True
 
@@ -198,8 +198,8 @@ real_vector = _IndependentConstraint(real, 1)
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
 nonnegative = _GreaterThanEq(0.0)
-nonnegative_integer = _IntegerGreaterThanEq(0)
-positive_integer = _IntegerGreaterThanEq(1)
+nonnegative_integer = _IntegerGreaterThan(0)
+positive_integer = _IntegerGreaterThan(1)
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 lower_cholesky = _LowerCholesky()
