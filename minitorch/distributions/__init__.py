@@ -19,13 +19,15 @@ from .exponential import Exponential
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
+from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .poisson import Poisson
+from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transform
 from .uniform import Uniform
 
 __all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution",
-           "ExpTransform", "Exponential", "Independent", "Laplace", "MultivariateNormal", "Normal",
-           "Poisson", "Transform", "Uniform", "biject_to", "constraints", "kl_divergence",
-           "register_kl", "transform_to"]
+           "ExpTransform", "Exponential", "Independent", "Laplace", "LogNormal",
+           "MultivariateNormal", "Normal", "Poisson", "Transform", "TransformedDistribution",
+           "Uniform", "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to"]
