@@ -16,6 +16,7 @@ from .categorical import Categorical
 from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exponential import Exponential
+from .gamma import Gamma
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -28,6 +29,6 @@ from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transfo
 from .uniform import Uniform
 
 __all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution",
-           "ExpTransform", "Exponential", "Independent", "Laplace", "LogNormal",
+           "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace", "LogNormal",
            "MultivariateNormal", "Normal", "Poisson", "Transform", "TransformedDistribution",
            "Uniform", "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to"]

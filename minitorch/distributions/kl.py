@@ -19,6 +19,7 @@ from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .distribution import Distribution
 from .exponential import Exponential
+from .gamma import Gamma
 from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
@@ -154,6 +155,38 @@ def _kl_exponential_normal(p: Any, q: Any) -> Tensor:
     return t1 - 1 + (t2 - t3 + t4) / var_normal
 
 
+@register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(p: Any, q: Any) -> Tensor:
+    t1 = q.concentration * (p.rate / q.rate).log()
+    t2 = minitorch.lgamma(q.concentration) - minitorch.lgamma(p.concentration)
+    t3 = (p.concentration - q.concentration) * minitorch.digamma(p.concentration)
+    t4 = (q.rate - p.rate) * (p.concentration / p.rate)
+    return t1 + t2 + t3 + t4
+
+
+_EULER_GAMMA = 0.57721566490153286060
+
+
+@register_kl(Exponential, Gamma)
+def _kl_exponential_gamma(p: Any, q: Any) -> Tensor:
+    ratio = q.rate / p.rate
+    t1 = -q.concentration * minitorch.log(ratio)
+    return (t1 + ratio + q.concentration.lgamma() + q.concentration * _EULER_GAMMA
+            - (1 + _EULER_GAMMA))
+
+
+@register_kl(Gamma, Exponential)
+def _kl_gamma_exponential(p: Any, q: Any) -> Tensor:
+    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
+
+
+@register_kl(Gamma, Uniform)
+def _kl_gamma_infinity(p: Any, q: Any) -> Tensor:
+    return _infinite_like(p.concentration)
+
+
+@register_kl(Laplace, Gamma)
+@register_kl(Normal, Gamma)
 @register_kl(Laplace, Exponential)
 @register_kl(Laplace, Uniform)
 @register_kl(Normal, Exponential)
