@@ -33,6 +33,7 @@ SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test
           "test_distribution_expand_oracle", "test_exponential_laplace_oracle",
           "test_poisson_oracle", "test_transform_to_oracle",
           "test_log_normal_oracle", "test_gamma_oracle",
+          "test_student_t_oracle", "test_clone_contiguous_oracle",
           "test_group_norm_oracle",
           "test_linalg_solve_ex_oracle", "test_linalg_lu_oracle", "test_linalg_cond_rank_oracle",
           "test_linalg_lstsq_oracle", "test_triangular_solve_oracle")

@@ -16,7 +16,7 @@ from .categorical import Categorical
 from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exponential import Exponential
-from .gamma import Gamma
+from .gamma import Chi2, Gamma
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -24,11 +24,13 @@ from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .poisson import Poisson
+from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transform
 from .uniform import Uniform
 
-__all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution",
-           "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace", "LogNormal",
-           "MultivariateNormal", "Normal", "Poisson", "Transform", "TransformedDistribution",
-           "Uniform", "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to"]
+__all__ = ["AffineTransform", "Bernoulli", "Categorical", "Chi2", "ComposeTransform",
+           "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace",
+           "LogNormal", "MultivariateNormal", "Normal", "Poisson", "StudentT", "Transform",
+           "TransformedDistribution", "Uniform", "biject_to", "constraints", "kl_divergence",
+           "register_kl", "transform_to"]

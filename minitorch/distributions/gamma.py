@@ -71,3 +71,23 @@ class Gamma(Distribution):
         return (self.concentration - minitorch.log(self.rate)
                 + minitorch.lgamma(self.concentration)
                 + (1.0 - self.concentration) * minitorch.digamma(self.concentration))
+
+
+class Chi2(Gamma):
+    """``Gamma(0.5 * df, 0.5)``: chi-squared with ``df`` degrees of freedom.
+
+    >>> Chi2(2.).mean
+    tensor(2.)
+    """
+
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df: Tensor | float, validate_args: bool | None = None) -> None:
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Chi2:
+        return super().expand(batch_shape, self._get_checked_instance(Chi2, _instance))
+
+    @property
+    def df(self) -> Tensor:
+        return self.concentration * 2
