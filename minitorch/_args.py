@@ -203,8 +203,9 @@ def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:
     return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
-def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
-    """A pooling window's ``kernel_size`` or ``stride``: one int, or a tuple of one or two.
+def window(fn: str, value: Any, name: str, position: int, n: int = 2) -> tuple:
+    """A pooling window's ``kernel_size`` or ``stride``: one int, or a tuple of one or ``n``
+    (two, or three for a 3-d pool).
 
     >>> window("avg_pool2d", 2, "kernel_size", 2), window("avg_pool2d", [1, 3], "stride", 3)
     ((2, 2), (1, 3))
@@ -214,14 +215,15 @@ def window(fn: str, value: Any, name: str, position: int) -> tuple[int, int]:
         raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, not "
                         f"{type_name(value)}")
     sizes_ = tuple(integer(fn, v, name, position) for v in values)
-    if len(sizes_) not in (1, 2):
+    if len(sizes_) not in (1, n):
         omitted = " omitted," if name == "stride" else ""
-        raise RuntimeError(f"{fn}: {name} must either be{omitted} a single int, or a tuple of "
-                           "two ints")
-    return (sizes_[0], sizes_[-1])
+        must = "must be either" if name == "dilation" else f"must either be{omitted}"
+        raise RuntimeError(f"{fn}: {name} {must} a single int, or a tuple of "
+                           f"{('two', 'three')[n - 2]} ints")
+    return sizes_ if len(sizes_) == n else sizes_ * n
 
 
-def windows(fn: str, *specs: tuple) -> tuple:
+def windows(fn: str, *specs: tuple, n: int = 2) -> tuple:
     """Several window arguments ``(value, name, position)`` (``OMITTED``: left out, comes
     back as None): every type first, then every value, as torch's parser.
 
@@ -230,7 +232,7 @@ def windows(fn: str, *specs: tuple) -> tuple:
     TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
     """
     window_types(fn, *specs)
-    return tuple(None if spec[0] is OMITTED else window(fn, *spec) for spec in specs)
+    return tuple(None if spec[0] is OMITTED else window(fn, *spec, n) for spec in specs)
 
 
 def window_types(fn: str, *specs: tuple) -> None:
@@ -249,11 +251,21 @@ def window_steps(kernel: tuple, stride: tuple) -> None:
     if 0 in stride:
         raise RuntimeError("stride should not be zero")
     if min(kernel) <= 0:
-        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kernel[0]} "
-                           f"kW: {kernel[1]}")
+        raise RuntimeError(f"kernel size should be greater than zero, but got "
+                           f"{per_dim('k', kernel)}")
     if min(stride) < 0:
-        raise RuntimeError(f"stride should be greater than zero, but got dH: {stride[0]} "
-                           f"dW: {stride[1]}")
+        raise RuntimeError(f"stride should be greater than zero, but got "
+                           f"{per_dim('d', stride)}")
+
+
+def per_dim(prefix: str, values: tuple) -> str:
+    """torch's pooling labels of per-dim values: T(ime), H(eight), W(idth), the last
+    ``len(values)`` of them.
+
+    >>> per_dim("k", (2, 3)), per_dim("dilation", (1, 2, 3))
+    ('kH: 2 kW: 3', 'dilationT: 1 dilationH: 2 dilationW: 3')
+    """
+    return " ".join(f"{prefix}{d}: {v}" for d, v in zip("THW"[-len(values):], values))
 
 
 def size_types(fn: str, args: tuple) -> None:

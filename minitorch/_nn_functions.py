@@ -24,17 +24,19 @@ from .nn import functional as F
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "alpha_dropout_",
            "avg_pool1d", "batch_norm",
            "bilinear", "binary_cross_entropy_with_logits", "celu", "celu_", "conv1d", "conv2d",
-           "conv3d", "conv_transpose2d", "cosine_embedding_loss", "cosine_similarity",
+           "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+           "cosine_embedding_loss", "cosine_similarity",
            "dropout", "dropout_", "embedding", "feature_alpha_dropout", "feature_alpha_dropout_",
            "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
-           "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
+           "margin_ranking_loss", "max_pool1d", "max_pool2d", "max_pool3d", "pairwise_distance",
            "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "selu", "selu_",
            "threshold", "threshold_", "triplet_margin_loss"]
 
 # the same functions under the same names and arguments as F's
 conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
-conv_transpose2d, pixel_shuffle, pixel_unshuffle = F.conv_transpose2d, F.pixel_shuffle, \
-    F.pixel_unshuffle
+conv_transpose1d, conv_transpose2d, conv_transpose3d = F.conv_transpose1d, \
+    F.conv_transpose2d, F.conv_transpose3d
+pixel_shuffle, pixel_unshuffle = F.pixel_shuffle, F.pixel_unshuffle
 cosine_similarity, pairwise_distance, prelu, bilinear = F.cosine_similarity, \
     F.pairwise_distance, F.prelu, F.bilinear
 adaptive_avg_pool1d = F.adaptive_avg_pool1d
@@ -262,24 +264,34 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         reduction=_reduction("binary_cross_entropy_with_logits", reduction, 5))
 
 
-def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False) -> Tensor:
-    """``F.max_pool1d`` (an empty ``stride``: the kernel size).
+def _top_level_pool(dims: int, doc: str) -> Any:
+    """torch's ``max_pool{dims}d(input, kernel_size, stride=(), padding, dilation,
+    ceil_mode)``: ``F``'s, an empty ``stride`` being the kernel size; with ``doc``."""
+    pool = getattr(F, f"max_pool{dims}d")
+
+    def form(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
+             dilation: Any = 1, ceil_mode: bool = False) -> Tensor:
+        return pool(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+    form.__name__ = form.__qualname__ = f"max_pool{dims}d"
+    form.__doc__ = doc
+    return form
+
+
+max_pool1d = _top_level_pool(1, """``F.max_pool1d`` (an empty ``stride``: the kernel size).
 
     >>> minitorch.max_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 2)
     tensor([[3., 2.]])
-    """
-    return F.max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
-
-
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False) -> Tensor:
-    """``F.max_pool2d`` (an empty ``stride``: the kernel size).
+    """)
+max_pool2d = _top_level_pool(2, """``F.max_pool2d`` (an empty ``stride``: the kernel size).
 
     >>> minitorch.max_pool2d(minitorch.arange(4.).view(1, 2, 2), 2)
     tensor([[[3.]]])
-    """
-    return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+    """)
+max_pool3d = _top_level_pool(3, """``F.max_pool3d`` (an empty ``stride``: the kernel size).
+
+    >>> minitorch.max_pool3d(minitorch.arange(8.).view(1, 2, 2, 2), 2)
+    tensor([[[[7.]]]])
+    """)
 
 
 def _one(fn: str, name: str, value: Any, position: int) -> int:

@@ -1,5 +1,6 @@
 """conv_transpose2d and nn.ConvTranspose2d against torch: values, gradients, grad_fn names,
-the layer's start and printed form, output_size, and torch's errors."""
+the layer's start and printed form, output_size (nn.ConvTranspose1d's and 3d's too), and
+torch's errors."""
 
 from __future__ import annotations
 
@@ -103,13 +104,16 @@ def test_module_starts_and_prints_like_torch() -> None:
         assert mine.transposed and mine.output_padding == theirs.output_padding
 
 
-@pytest.mark.parametrize("size", [[8, 8], [7, 8], [1, 2, 8, 7], [9, 9], [6, 6], [6]])
+@pytest.mark.parametrize(("dims", "size"), [
+    (2, [8, 8]), (2, [7, 8]), (2, [1, 2, 8, 7]), (2, [9, 9]), (2, [6, 6]), (2, [6]),
+    (1, [8]), (1, [7]), (1, [1, 2, 8]), (1, [9]), (1, [8, 8]),
+    (3, [8, 8, 8]), (3, [7, 8, 7]), (3, [1, 2, 8, 7, 8]), (3, [9, 9, 9]), (3, [8, 8])])
 @pytest.mark.parametrize("batched", [True, False])
-def test_module_output_size_like_torch(size: list, batched: bool) -> None:
+def test_module_output_size_like_torch(dims: int, size: list, batched: bool) -> None:
     def run(L: Any) -> Any:
         L.manual_seed(0)
-        up = L.nn.ConvTranspose2d(4, 2, 3, stride=2)
-        x = L.ones(*((1, 4, 3, 3) if batched else (4, 3, 3)))
+        up = getattr(L.nn, f"ConvTranspose{dims}d")(4, 2, 3, stride=2)
+        x = L.ones(*((1,) if batched else ()), 4, *(3,) * dims)
         return numpy_of(up(x, output_size=size))
     want = raised_by(run, torch)
     if want is not None:

@@ -1,4 +1,4 @@
-"""max_pool2d's backward on the CPU, bit for bit as torch's (see ``MaxPool2DWithIndices``).
+"""max_pool2d's backward on the CPU, bit for bit as torch's (see ``MaxPoolWithIndices``).
 
 Overlapping windows (d2l's ResNet stem: kernel 3, stride 2, padding 1) send an input the
 gradients of several windows; torch adds them window after window in row-major order into

@@ -208,7 +208,8 @@ Im2Col: F.unfold(x.view(1, 1, 2, 3), (2, 2)) ** 2
 Col2Im: F.fold(x.view(1, 2, 3), (2, 4), (2, 1)) ** 2
 Convolution: F.conv2d(x.view(1, 1, 2, 3), x[:4].view(1, 1, 2, 2))
 AvgPool2d: F.avg_pool2d(x.view(1, 1, 2, 3), 2, 1) ** 2
-MaxPool2DWithIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1) ** 2
+MaxPoolWithIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1) ** 2
+MaxPool3DWithIndices: F.max_pool3d(x.view(1, 1, 1, 2, 3), (1, 2, 2), 1) ** 2
 AdaptiveAvgPool2D: F.adaptive_avg_pool2d(x.view(1, 1, 2, 3), 1) ** 2
 AdaptiveMaxPool2D: F.adaptive_max_pool2d(x.view(1, 1, 2, 3), 1) ** 2
 NativeBatchNorm: F.batch_norm(M.t(), None, None, x[:2], x[2:4], training=True)
@@ -228,7 +229,8 @@ ConvolutionTranspose: F.conv_transpose2d(x.view(1, 1, 2, 3), x[:4].view(1, 1, 2,
 Kthvalue: x.kthvalue(2).values * x
 MaskedFillTensor: x.masked_fill(x > 0.5, x[0]) * x
 MaskedSelect: x.masked_select(x > 0.3) ** 2
-MaxPool2DReturningIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1, return_indices=True)[0] ** 2
+MaxPoolReturningIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1, return_indices=True)[0] ** 2
+MaxPool3DReturningIndices: F.max_pool3d(x.view(1, 2, 3), 2, 1, return_indices=True)[0] ** 2
 MaxUnpool2D: F.max_unpool2d(x[:2].view(1, 1, 1, 2) ** 2, L.tensor([[[[0, 3]]]]), 2) ** 2
 Median: x.median() * x
 Mode: x.mode().values * x

@@ -174,8 +174,22 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
 
     with _outer():  # the view carries the outer levels' tangents (jacfwd(jacfwd(f)))
         dual = View.apply(tensor, shape=tuple(tensor.shape))
-    _set_tangent(dual, tangent)  # kept as given: unpack_dual returns this very tensor
+    _set_tangent(dual, _laid_out_as(tangent, tensor))
     return dual
+
+
+def _laid_out_as(tangent: T.Tensor, primal: T.Tensor) -> T.Tensor:
+    """The tangent as torch keeps it: this very tensor (dtype and all) where its strides are
+    the primal's, else a copy in the primal's layout and dtype, so that a view op gives the view's
+    tangent as the same view of it."""
+    from ..backend import element_strides
+
+    if element_strides(tangent._data) == element_strides(primal._data):
+        return tangent
+    from .._factories import empty_like
+
+    with _outer():
+        return empty_like(primal).copy_(tangent)
 
 
 def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTensor:
@@ -261,12 +275,27 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
         outputs = cls.apply(*args, **kwargs)
         if all(t is None for t in tangents):
             return outputs
-        out_tangents = _op_tangents(cls, args, kwargs, tangents)
+        out_tangents = _view_tangent(cls, args, kwargs, tangents, outputs) or \
+            _op_tangents(cls, args, kwargs, tangents)
     results = outputs if isinstance(outputs, tuple) else (outputs,)
     for out, tangent in zip(results, out_tangents):
         if tangent is not None:
             give(out, level, tangent)
     return outputs
+
+
+def _view_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: Any
+                  ) -> list | None:
+    """A view's tangent, as torch's: the same view of its input's tangent (which make_dual
+    laid out as the primal), of the tangent's own dtype and sharing its memory, so an in-place
+    op on the view or on its base changes both. None for an op that makes no view."""
+    from ..backend import element_strides
+
+    if not isinstance(out, T.Tensor) or out._view_of is None or tangents[0] is None \
+            or any(t is not None for t in tangents[1:]) \
+            or element_strides(tangents[0]._data) != element_strides(args[0]._data):
+        return None
+    return [cls.apply(tangents[0], *args[1:], **kwargs)]
 
 
 def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
@@ -401,7 +430,30 @@ def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.
         result = op(old, *others, **kwargs)
     with _suspended():
         t._inplace(op, *others, ufunc=ufunc, **kwargs)
-    return copy_tangents(result, t)
+    for level, tangent in result.__dict__.get("_fw_tangents", {}).items():
+        _write_tangent(t, level, tangent)
+    return t
+
+
+def _write_tangent(t: T.Tensor, level: int, new: T.Tensor) -> None:
+    """After an in-place op, ``t``'s tangent at ``level`` holds ``new``, written in place as
+    torch's ``self_t.copy_(...)``: a view's tangent is a view of its base's, so the base's
+    tangent changes too. A plain view of a tensor without a tangent gives its base a zero
+    tangent first, as torch does; a tangent that requires grad is replaced instead."""
+    own = t.__dict__.get("_fw_tangents", {}).get(level)
+    if own is None and t._base is not None \
+            and t._base.__dict__.get("_fw_tangents", {}).get(level) is None:
+        base = t._base
+        give(base, level, _zeros(base))
+        from ..backend import view_key
+
+        base._fw_tangents[level]._data[view_key(base._data, t._data)] = new._data
+        new = new.to(base.dtype)
+    if own is None or own.requires_grad:
+        give(t, level, new)
+        return
+    with _suspended(), grad_mode._recording(False):
+        own.copy_(new)
 
 
 def tangent_suffix(t: T.Tensor) -> list[str]:

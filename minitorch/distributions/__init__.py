@@ -13,12 +13,24 @@ from __future__ import annotations
 from . import constraints
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
+from .exponential import Exponential
+from .gamma import Chi2, Gamma
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .laplace import Laplace
+from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .poisson import Poisson
+from .studentT import StudentT
+from .transformed_distribution import TransformedDistribution
+from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transform
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Independent", "MultivariateNormal",
-           "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
+__all__ = ["AffineTransform", "Bernoulli", "Categorical", "Chi2", "ComposeTransform",
+           "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace",
+           "LogNormal", "MultivariateNormal", "Normal", "Poisson", "StudentT", "Transform",
+           "TransformedDistribution", "Uniform", "biject_to", "constraints", "kl_divergence",
+           "register_kl", "transform_to"]

@@ -84,6 +84,16 @@ class _GreaterThan(_Bounded):
         return self.lower_bound < value
 
 
+class _GreaterThanEq(_Bounded):
+    _names = ("lower_bound",)
+
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+
+    def check(self, value: Tensor) -> Tensor:
+        return self.lower_bound <= value
+
+
 class _LessThan(_Bounded):
     _names = ("upper_bound",)
 
@@ -109,6 +119,18 @@ class _IntegerInterval(_Interval):
 
     def check(self, value: Tensor) -> Tensor:
         return (value % 1 == 0) & super().check(value)
+
+
+class _IntegerGreaterThan(_GreaterThanEq):
+    """Whole numbers from ``lower_bound`` up."""
+
+    is_discrete = True
+
+    def __repr__(self) -> str:
+        return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
+
+    def check(self, value: Tensor) -> Tensor:
+        return (value % 1 == 0) & (value >= self.lower_bound)
 
 
 class _Simplex(Constraint):
@@ -175,6 +197,9 @@ real = _Real()
 real_vector = _IndependentConstraint(real, 1)
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+nonnegative_integer = _IntegerGreaterThan(0)
+positive_integer = _IntegerGreaterThan(1)
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 lower_cholesky = _LowerCholesky()
@@ -182,6 +207,7 @@ square = _Square()
 symmetric = _Symmetric()
 positive_definite = _PositiveDefinite()
 greater_than = _GreaterThan
+greater_than_eq = _GreaterThanEq
 less_than = _LessThan
 interval = _Interval
 independent = _IndependentConstraint

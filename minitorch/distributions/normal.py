@@ -8,44 +8,18 @@ tensor(-0.9189)
 from __future__ import annotations
 
 import math
-from numbers import Number
 from typing import Any
 
 import minitorch
 
-from .._tensor import Size, Tensor
-from . import constraints
-from .distribution import Distribution
-from .utils import _standard_normal, broadcast_all
+from .._tensor import Tensor
+from .loc_scale import LocScale
+from .utils import _standard_normal
 
 
-class Normal(Distribution):
+class Normal(LocScale):
     """Gaussian; ``sample`` draws with ``minitorch.normal`` and ``rsample`` as
     ``loc + eps * scale``, both torch's numbers for the same seed."""
-
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc: Tensor | float, scale: Tensor | float,
-                 validate_args: bool | None = None) -> None:
-        self.loc, self.scale = broadcast_all(loc, scale)
-        scalars = isinstance(loc, Number) and isinstance(scale, Number)
-        super().__init__(Size() if scalars else self.loc.shape, validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> Normal:
-        """The same Gaussians repeated over a larger ``batch_shape`` (views, no copy).
-
-        >>> Normal(0., 1.).expand([2]).loc
-        tensor([0., 0.])
-        """
-        return self._expanded(Normal, batch_shape, _instance, {"loc": (), "scale": ()})
-
-    @property
-    def mean(self) -> Tensor:
-        return self.loc
-
-    mode = mean
 
     @property
     def stddev(self) -> Tensor:

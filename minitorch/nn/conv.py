@@ -1,4 +1,4 @@
-"""``Conv1d``, ``Conv2d``, ``Conv3d`` and ``ConvTranspose2d``: learnable convolution layers; a
+"""``Conv1d``, ``Conv2d``, ``Conv3d`` and ``ConvTranspose1d/2d/3d``: learnable convolution layers; a
 ``padding_mode`` other than 'zeros' pads with ``F.pad`` first, as torch does.
 
 >>> import minitorch
@@ -17,12 +17,13 @@ from .. import _creation
 from .._tensor import Tensor
 from ..ops.pad import pad
 from . import init
-from .functional_conv import conv2d, conv3d, conv_transpose2d
+from .functional_conv import conv2d, conv3d, conv_transpose
 from .functional_conv1d import conv1d
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose3d"]
 
 
 def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
@@ -189,15 +190,10 @@ class Conv3d(_ConvNd):
         return self._conv_forward(input, conv3d)
 
 
-class ConvTranspose2d(_ConvNd):
-    """``out = conv_transpose2d(x, weight, bias)`` with ``weight`` of shape (in, out/groups,
-    kh, kw), started as torch's (fan_in from ``weight.size(1) * kh * kw``); ``forward``
-    takes an ``output_size`` that picks the output padding.
-
-    >>> up = nn.ConvTranspose2d(4, 2, 3, stride=2)
-    >>> up, up(minitorch.ones(1, 4, 3, 3), output_size=[8, 8]).shape
-    (ConvTranspose2d(4, 2, kernel_size=(3, 3), stride=(2, 2)), torch.Size([1, 2, 8, 8]))
-    """
+class _ConvTransposeNd(_ConvNd):
+    """What the transposed convolution layers share: the weight (in, out/groups, *kernel),
+    started as torch's (fan_in from ``weight.size(1) * prod(kernel)``), and a ``forward``
+    that takes an ``output_size`` that picks the output padding."""
 
     transposed = True
 
@@ -206,11 +202,13 @@ class ConvTranspose2d(_ConvNd):
                  bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros",
                  device: Any = None, dtype: Any = None) -> None:
         Module.__init__(self)
+        n = self._dims
         if padding_mode != "zeros":
-            raise ValueError('Only "zeros" padding mode is supported for ConvTranspose2d')
-        self.kernel_size, self.stride = _ntuple(kernel_size, 2), _ntuple(stride, 2)
-        self.padding, self.dilation = _ntuple(padding, 2), _ntuple(dilation, 2)
-        self.output_padding = _ntuple(output_padding, 2)
+            raise ValueError('Only "zeros" padding mode is supported for '
+                             f"{type(self).__name__}")
+        self.kernel_size, self.stride = _ntuple(kernel_size, n), _ntuple(stride, n)
+        self.padding, self.dilation = _ntuple(padding, n), _ntuple(dilation, n)
+        self.output_padding = _ntuple(output_padding, n)
         _check_groups(in_channels, out_channels, groups)
         self.in_channels, self.out_channels = in_channels, out_channels
         self.groups, self.padding_mode = groups, padding_mode
@@ -220,23 +218,61 @@ class ConvTranspose2d(_ConvNd):
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
         output_padding = self.output_padding if output_size is None else \
             self._output_padding(input, output_size)
-        return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                output_padding, self.groups, self.dilation)
+        return conv_transpose(self._dims, input, self.weight, self.bias,
+                              (self.stride, self.padding, self.dilation), output_padding,
+                              self.groups)
 
     def _output_padding(self, input: Tensor, output_size: Any) -> list[int]:
         """torch's ``_output_padding``: the output padding that gives ``output_size`` (its
-        last two entries), which must lie within one stride of the smallest output."""
-        lead = 2 if input.dim() == 4 else 1
-        if len(output_size) == lead + 2:
+        last ``_dims`` entries), which must lie within one stride of the smallest output."""
+        n = self._dims
+        lead = 2 if input.dim() == n + 2 else 1
+        if len(output_size) == lead + n:
             output_size = output_size[lead:]
-        if len(output_size) != 2:
-            raise ValueError(f"ConvTranspose2D: for {input.dim()}D input, output_size must "
-                             f"have 2 or {lead + 2} elements (got {len(output_size)})")
+        if len(output_size) != n:
+            raise ValueError(f"ConvTranspose{n}D: for {input.dim()}D input, output_size must "
+                             f"have {n} or {lead + n} elements (got {len(output_size)})")
         smallest = [(input.size(lead + d) - 1) * self.stride[d] - 2 * self.padding[d]
-                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(2)]
-        largest = [n + s - 1 for n, s in zip(smallest, self.stride)]
-        if any(not lo <= n <= hi for n, lo, hi in zip(output_size, smallest, largest)):
+                    + self.dilation[d] * (self.kernel_size[d] - 1) + 1 for d in range(n)]
+        largest = [k + s - 1 for k, s in zip(smallest, self.stride)]
+        if any(not lo <= k <= hi for k, lo, hi in zip(output_size, smallest, largest)):
             raise ValueError(f"requested an output size of {output_size}, but valid sizes "
                              f"range from {smallest} to {largest} (for an input of "
                              f"{input.shape[2:]})")
-        return [n - lo for n, lo in zip(output_size, smallest)]
+        return [k - lo for k, lo in zip(output_size, smallest)]
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """``out = conv_transpose1d(x, weight, bias)`` with ``weight`` of shape (in,
+    out/groups, k).
+
+    >>> nn.ConvTranspose1d(2, 3, 3, stride=2, output_padding=1)
+    ConvTranspose1d(2, 3, kernel_size=(3,), stride=(2,), output_padding=(1,))
+    """
+
+    _dims = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """``out = conv_transpose2d(x, weight, bias)`` with ``weight`` of shape (in, out/groups,
+    kh, kw); ``forward`` takes an ``output_size`` that picks the output padding.
+
+    >>> up = nn.ConvTranspose2d(4, 2, 3, stride=2)
+    >>> up, up(minitorch.ones(1, 4, 3, 3), output_size=[8, 8]).shape
+    (ConvTranspose2d(4, 2, kernel_size=(3, 3), stride=(2, 2)), torch.Size([1, 2, 8, 8]))
+    """
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """``out = conv_transpose3d(x, weight, bias)`` with ``weight`` of shape (in,
+    out/groups, kd, kh, kw).
+
+    >>> nn.ConvTranspose3d(2, 4, (1, 2, 3), padding=1)
+    ConvTranspose3d(2, 4, kernel_size=(1, 2, 3), stride=(1, 1, 1), padding=(1, 1, 1))
+    """
+
+    _dims = 3
+
+
+# torch's spectral norms treat these as (in, out) matrices: their dim 1 is the rows
+TRANSPOSED_LAYERS = (ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)

@@ -21,12 +21,15 @@ from ..ops.conv import (
     Convolution,
     Convolution1d,
     ConvolutionTranspose,
-    MaxPool2DReturningIndices,
-    MaxPool2DWithIndices,
+    MaxPool3DReturningIndices,
+    MaxPool3DWithIndices,
+    MaxPoolReturningIndices,
+    MaxPoolWithIndices,
 )
 from ..ops.shape import cat
 
-__all__ = ["conv2d", "conv3d", "conv_transpose2d", "convolution", "max_pool2d", "pair",
+__all__ = ["conv2d", "conv3d", "conv_transpose", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "convolution", "max_pool", "max_pool2d", "max_pool3d", "pair",
            "pool_out_size", "single", "sizes"]
 
 
@@ -247,89 +250,144 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return convolution(3, input, weight, bias, (stride, padding, dilation), groups)
 
 
-@_args.tensors("conv_transpose2d", input="input", weight="weight", bias="bias")
-def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
-                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
-                     groups: int = 1, dilation: Any = 1) -> Tensor:
-    """The transposed convolution (conv2d's input gradient) of ``input`` (N, C_in, H, W) or
-    (C_in, H, W) by ``weight`` (C_in, C_out/groups, kh, kw): each output side is
-    ``(H - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1``.
+def _transposed_form(dims: int, doc: str) -> Any:
+    """torch's ``conv_transpose{dims}d(input, weight, bias, stride, padding, output_padding,
+    groups, dilation)``, with ``doc``: :func:`conv_transpose` of ``dims`` spatial dims."""
+    def form(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+             padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+             dilation: Any = 1) -> Tensor:
+        return conv_transpose(dims, input, weight, bias, (stride, padding, dilation),
+                              output_padding, groups)
+    form.__name__ = form.__qualname__ = f"conv_transpose{dims}d"
+    form.__doc__ = doc
+    return _args.tensors(form.__name__, input="input", weight="weight", bias="bias")(form)
+
+
+conv_transpose1d = _transposed_form(1, """The transposed convolution (conv1d's input gradient)
+    of ``input`` (N, C_in, L) or (C_in, L) by ``weight`` (C_in, C_out/groups, k).
+
+    >>> F.conv_transpose1d(minitorch.ones(1, 1, 3), minitorch.ones(1, 1, 2))
+    tensor([[[1., 2., 2., 1.]]])
+    """)
+conv_transpose2d = _transposed_form(2, """The transposed convolution (conv2d's input gradient)
+    of ``input`` (N, C_in, H, W) or (C_in, H, W) by ``weight`` (C_in, C_out/groups, kh, kw):
+    each output side is ``(H - 1) * stride - 2 * padding + dilation * (k - 1) +
+    output_padding + 1``.
 
     >>> F.conv_transpose2d(minitorch.ones(1, 2, 3, 3), minitorch.ones(2, 4, 3, 3),
     ...                    stride=2, output_padding=1).shape
     torch.Size([1, 4, 8, 8])
-    """
-    if input.dim() == 3:  # as torch's: a batch of one, squeezed after
-        return conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,
-                                output_padding, groups, dilation).squeeze(0)
-    if input.dim() != 4:
-        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, "
-                           f"but got input of size: {list(input.shape)}")
-    _padding_ints(padding)
-    for value, name, position in ((stride, "stride", 4), (padding, "padding", 5),
-                                  (output_padding, "output_padding", 6),
-                                  (dilation, "dilation", 8)):
+    """)
+conv_transpose3d = _transposed_form(3, """The transposed convolution (conv3d's input gradient)
+    of ``input`` (N, C_in, D, H, W) or (C_in, D, H, W) by ``weight`` (C_in, C_out/groups,
+    kd, kh, kw).
+
+    >>> F.conv_transpose3d(minitorch.ones(1, 2, 2, 3, 3), minitorch.ones(2, 4, 2, 2, 2),
+    ...                    stride=2).shape
+    torch.Size([1, 4, 4, 6, 6])
+    """)
+
+
+def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
+                   geometry: tuple, output_padding: Any, groups: int) -> Tensor:
+    """``conv_transpose1d``, ``2d`` or ``3d`` (``dims`` 1, 2, 3) after torch's checks;
+    ``geometry`` is the user's ``(stride, padding, dilation)``. An unbatched input gets a
+    batch of one, squeezed after, as torch's."""
+    name = f"conv_transpose{dims}d"
+    if input.dim() == dims + 1:
+        return conv_transpose(dims, input.unsqueeze(0), weight, bias, geometry,
+                              output_padding, groups).squeeze(0)
+    if input.dim() != dims + 2:
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
+                           f"to {name}, but got input of size: {list(input.shape)}")
+    stride, padding, dilation = geometry
+    _padding_ints(name, padding)
+    for value, arg, position in ((stride, "stride", 4), (padding, "padding", 5),
+                                 (output_padding, "output_padding", 6),
+                                 (dilation, "dilation", 8)):
         # torch's parser: a lone value comes as a keyword, a tuple from the module's call
         packed = isinstance(value, (tuple, list))
-        _args.sizes("conv_transpose2d", (value,), name, check_negative=False,
+        _args.sizes(name, (value,), arg, check_negative=False,
                     position=position if packed else None)
-    geometry = (pair(stride, "stride"), pair(padding), pair(dilation, "dilation"))
-    output_padding = pair(output_padding, "output_padding")
+    geometry = (sizes(stride, dims, "stride"), sizes(padding, dims),
+                sizes(dilation, dims, "dilation"))
+    output_padding = sizes(output_padding, dims, "output_padding")
     _check_conv(input, weight, bias, groups, geometry, output_padding)
-    _check_transposed(input, weight, geometry[2])
-    out = _transposed_size(tuple(input.shape[2:]), tuple(weight.shape[2:]), geometry,
-                           output_padding)
+    # torch runs a 1-d one as the 2-d one of height 1: its later checks speak of that one
+    lift = (lambda t: t.unsqueeze(2)) if dims == 1 else (lambda t: t)
+    seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
+    seen_padding = (0, *output_padding) if dims == 1 else output_padding
+    _check_transposed(lift(input), lift(weight), seen[2])
+    out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
+                           seen_padding)[-dims:]
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
 
 
-def _padding_ints(padding: Any) -> None:
+def _padding_ints(name: str, padding: Any) -> None:
     """torch's parser on a transposed convolution's padding: no string, nor a tuple of them
     (what ``_pair('same')`` makes)."""
     if isinstance(padding, str):
-        raise TypeError("conv_transpose2d(): argument 'padding' must be tuple of ints, not str")
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
     if isinstance(padding, (tuple, list)) and padding and isinstance(padding[0], str):
-        raise TypeError("conv_transpose2d(): argument 'padding' (position 5) must be tuple of "
+        raise TypeError(f"{name}(): argument 'padding' (position 5) must be tuple of "
                         "ints, but found element of type str at pos 0")
+
+
+def _spatial_names(prefix: str, values: tuple) -> list[str]:
+    """torch's labels of per-dim values: ``prefix_depth``, ``prefix_height``, ``prefix_width``
+    (the last ``len(values)``) with each value.
+
+    >>> _spatial_names("stride", (2, 1))
+    ['stride_height: 2', 'stride_width: 1']
+    """
+    names = ("depth", "height", "width")[-len(values):]
+    return [f"{prefix}_{n}: {v}" for n, v in zip(names, values)]
 
 
 def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
     """torch's checks of a transposed convolution after the shared ones: a kernel of at least
-    one element, a weight not empty, no zero dilation, the weight of the input's dtype."""
-    _check_kernel(input, weight)
+    one element, a weight not empty, no zero dilation (the 3-d kernel checks that first), the
+    weight of the input's dtype."""
+    zero_dilation = RuntimeError("dilation should be greater than zero, but got "
+                                 + ", ".join(_spatial_names("dilation", dilation)))
+    if min(dilation) == 0 and len(dilation) == 3:
+        raise zero_dilation
+    if len(dilation) == 2:
+        _check_kernel(input, weight)
     if not weight.numel():
         if not input.numel():
             raise IndexError("select(): index 0 out of range for tensor of size [0] at "
                              "dimension 0")
-        raise RuntimeError("non-empty 2D or 4D weight tensor expected, but got: "
-                           f"{list(weight.shape)}")
+        expected = ("2D or 4D weight tensor expected" if len(dilation) == 2 else
+                    "5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x "
+                    "kernel_width) tensor expected for weight")
+        raise RuntimeError(f"non-empty {expected}, but got: {list(weight.shape)}")
     if min(dilation) == 0:
-        raise RuntimeError("dilation should be greater than zero, but got dilation_height: "
-                           f"{dilation[0]}, dilation_width: {dilation[1]}")
+        raise zero_dilation
     _args.scalar_type(input.dtype, weight.dtype)
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
-                     output_padding: tuple) -> tuple[int, int]:
-    """A transposed convolution's output (H, W), after torch's checks: an output padding
-    smaller than the stride or the dilation, an output of at least one element.
+                     output_padding: tuple) -> tuple:
+    """A transposed convolution's output spatial size, after torch's checks: an output
+    padding smaller than the stride or the dilation, an output of at least one element.
 
     >>> _transposed_size((3, 3), (3, 3), ((2, 2), (1, 1), (1, 1)), (1, 1))
     (6, 6)
     """
     stride, padding, dilation = geometry
     if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
-        raise RuntimeError(
-            "output padding must be smaller than either stride or dilation, but got "
-            f"output_padding_height: {output_padding[0]} output_padding_width: "
-            f"{output_padding[1]} stride_height: {stride[0]} stride_width: {stride[1]} "
-            f"dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
+        given = [*_spatial_names("output_padding", output_padding),
+                 *_spatial_names("stride", stride), *_spatial_names("dilation", dilation)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(given)}")
     out = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, k, s, p, d, q
                 in zip(size, kernel, stride, padding, dilation, output_padding))
     if min(out) < 1:
-        raise RuntimeError(f"Given input size per channel: ({size[0]} x {size[1]}). "
-                           f"Calculated output size per channel: ({out[0]} x {out[1]}). "
-                           "Output size is too small")
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, size))}). "
+                           f"Calculated output size per channel: "
+                           f"({' x '.join(map(str, out))}). Output size is too small")
     return out
 
 
@@ -381,32 +439,51 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     tensor([[[[ 5.,  7.],
               [13., 15.]]]])
     """
+    return max_pool(2, input, (kernel_size, stride, padding, dilation), ceil_mode,
+                    return_indices)
+
+
+@_args.tensors("max_pool3d", input="input")
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Tensor:
+    """The maximum of each ``kernel_size`` window over the last three dims of a 4-D or 5-D
+    input, moved by ``stride`` (default: the kernel).
+
+    >>> F.max_pool3d(minitorch.arange(8.).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[7.]]]]])
+    """
+    return max_pool(3, input, (kernel_size, stride, padding, dilation), ceil_mode,
+                    return_indices)
+
+
+def max_pool(dims: int, input: Tensor, window: tuple, ceil_mode: Any,
+             return_indices: bool) -> Any:
+    """``max_pool2d`` or ``max_pool3d`` (``dims`` 2, 3) after torch's checks; ``window`` is
+    the user's ``(kernel_size, stride, padding, dilation)``."""
+    name = f"max_pool{dims}d"
+    kernel_size, stride, padding, dilation = window
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
     windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
                (padding, "padding", 4))
-    _args.window_types("max_pool2d", *windows, (dilation, "dilation", 5))
-    ceil_mode = _args.flag("max_pool2d", ceil_mode, "ceil_mode", 6)  # before the values
-    kernel, stride, pad = _args.windows("max_pool2d", *windows)
+    _args.window_types(name, *windows, (dilation, "dilation", 5))
+    ceil_mode = _args.flag(name, ceil_mode, "ceil_mode", 6)  # before the values
+    kernel, stride, pad = _args.windows(name, *windows, n=dims)
     stride = stride or kernel
-    dilation = (dilation,) if _args.as_int(dilation) is not None else tuple(dilation)
-    if len(dilation) not in (1, 2):
-        raise RuntimeError("max_pool2d: dilation must be either a single int, or a tuple of "
-                           "two ints")
-    dilation = (_args.as_int(dilation[0]), _args.as_int(dilation[-1]))
-    if input.dim() not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    dilation = _args.window(name, dilation, "dilation", 5, dims)
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected "
+                           "for input")
     check_pool_geometry(tuple(input.shape), (kernel, stride, pad, dilation), ceil_mode)
     if input.dtype.name == "bool":
-        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
-    width = input.shape[-1]
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+    plane = tuple(input.shape[-dims:])
     if ceil_mode:
-        grow = [_ceil_rows(input.shape[d], kernel[i], stride[i], pad[i], dilation[i])
-                for i, d in enumerate((-2, -1))]
-        input = _grown(input, *grow)
-    if return_indices:
-        return MaxPool2DReturningIndices.apply(input, kernel=kernel,
-                                               geometry=(stride, pad, dilation), width=width)
-    return MaxPool2DWithIndices.apply(input, kernel=kernel, geometry=(stride, pad, dilation))
+        input = _grown(input, [_ceil_rows(n, *w) for n, *w in
+                               zip(plane, kernel, stride, pad, dilation)])
+    op = ((MaxPoolWithIndices, MaxPoolReturningIndices), (MaxPool3DWithIndices,
+          MaxPool3DReturningIndices))[dims - 2][bool(return_indices)]
+    return op.apply(input, kernel=kernel, geometry=(stride, pad, dilation), plane=plane)
 
 
 def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
@@ -430,6 +507,7 @@ def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
     half the effective kernel), then the shape check's (the window, an input empty only by
     its batch, the padding, an output of at least one element)."""
     kernel, stride, pad, dilation = window
+    n = len(kernel)
     for k, s, p, d in zip(kernel, stride, pad, dilation):
         if s == 0:
             raise RuntimeError("stride should not be zero")
@@ -440,21 +518,34 @@ def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
                                f"pad={p}, kernel_size={k} and dilation={d}")
     _args.window_steps(kernel, stride)
     if min(dilation) <= 0:
-        raise RuntimeError("dilation should be greater than zero, but got dilationH: "
-                           f"{dilation[0]} dilationW: {dilation[1]}")
-    if len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]:
+        raise RuntimeError("dilation should be greater than zero, but got "
+                           + _args.per_dim("dilation", dilation))
+    _check_pool_input(shape, n)
+    if any(p > k // 2 for p, k in zip(pad, kernel)):
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
+                           + (f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
+                              f"kH = {kernel[0]}" if n == 2 else
+                              f"got kT: {kernel[0]} kW: {kernel[2]} kH: {kernel[1]} padT: "
+                              f"{pad[0]} padW: {pad[2]} padH: {pad[1]}"))
+    out = [pool_out_size(*args, ceil_mode)
+           for args in zip(shape[-n:], kernel, stride, pad, dilation)]
+    if min(out) < 1:
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape[-n - 1:]))}). "
+                           f"Calculated output size: "
+                           f"({'x'.join(map(str, (shape[-n - 1], *out)))}). Output "
+                           "size is too small")
+
+
+def _check_pool_input(shape: tuple, n: int) -> None:
+    """torch's refusal of an input of ``n`` spatial dims (a channel dim before them, a batch
+    dim optional) with an empty dim other than the batch's."""
+    if n == 2 and (len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{list(shape)}")
-    if pad[0] > kernel[0] // 2 or pad[1] > kernel[1] // 2:
-        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
-                           f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
-                           f"kH = {kernel[0]}")
-    out = [pool_out_size(shape[d], kernel[i], stride[i], pad[i], dilation[i], ceil_mode)
-           for i, d in enumerate((-2, -1))]
-    if min(out) < 1:
-        raise RuntimeError(f"Given input size: ({shape[-3]}x{shape[-2]}x{shape[-1]}). "
-                           f"Calculated output size: ({shape[-3]}x{out[0]}x{out[1]}). Output "
-                           "size is too small")
+    if n == 3 and 0 in shape[1:]:
+        raise RuntimeError("max_pool3d_with_indices_out_cpu_template(): Expected input's "
+                           "non-batch dimensions to have positive length, but input has a "
+                           f"shape of {list(shape)} and non-batch dimension 0 has length zero!")
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
@@ -469,10 +560,10 @@ def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int)
     return max(0, (out - 1) * stride + dilation * (kernel - 1) + 1 - (size + 2 * padding))
 
 
-def _grown(x: Tensor, rows: int, cols: int) -> Tensor:
-    """``x`` with ``rows`` and ``cols`` of -inf after its last row and column: windows that
-    reach there take their maximum from the real values only."""
-    for dim, extra in ((-2, rows), (-1, cols)):
+def _grown(x: Tensor, extras: list[int]) -> Tensor:
+    """``x`` with ``extras`` (one per spatial dim) rows (columns, planes) of -inf after its
+    last: windows that reach there take their maximum from the real values only."""
+    for dim, extra in zip(range(-len(extras), 0), extras):
         if extra:
             shape = list(x.shape)
             shape[dim] = extra

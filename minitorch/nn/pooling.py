@@ -14,14 +14,15 @@ from typing import Any
 
 from .._tensor import Tensor
 from . import functional as F
-from .functional_conv import max_pool2d, pair
+from .functional_conv import max_pool2d, max_pool3d, pair
 from .functional_conv1d import max_pool1d, max_unpool2d
 from .functional_interpolate import interpolate
 from .module import Module
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "AvgPool1d", "AvgPool2d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
-           "MaxUnpool1d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+           "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d",
+           "UpsamplingNearest2d"]
 
 
 def _single(value: Any) -> tuple:
@@ -84,6 +85,8 @@ class MaxPool2d(Module):
     MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)
     """
 
+    _pool = staticmethod(max_pool2d)
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  dilation: Any = 1, return_indices: bool = False,
                  ceil_mode: bool = False) -> None:
@@ -94,7 +97,7 @@ class MaxPool2d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input: Tensor) -> Tensor:
-        return max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.dilation,
                           self.ceil_mode, self.return_indices)
 
     def extra_repr(self) -> str:
@@ -109,9 +112,17 @@ class MaxPool1d(MaxPool2d):
     MaxPool1d(kernel_size=3, stride=3, padding=0, dilation=1, ceil_mode=False)
     """
 
-    def forward(self, input: Tensor) -> Tensor:
-        return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                          self.ceil_mode, self.return_indices)
+    _pool = staticmethod(max_pool1d)
+
+
+class MaxPool3d(MaxPool2d):
+    """Max pooling over the last three dims of (N, C, D, H, W) or (C, D, H, W).
+
+    >>> nn.MaxPool3d((2, 3, 1), stride=1)
+    MaxPool3d(kernel_size=(2, 3, 1), stride=1, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    _pool = staticmethod(max_pool3d)
 
 
 class MaxUnpool2d(Module):

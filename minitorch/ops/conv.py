@@ -27,7 +27,8 @@ from ._base import Op, like, wrap
 from .pointwise import where
 from .shape import Embed, Slice, stack
 
-__all__ = ["Convolution", "ConvolutionTranspose", "MaxPool2DWithIndices", "out_size"]
+__all__ = ["Convolution", "ConvolutionTranspose", "MaxPool3DReturningIndices",
+           "MaxPool3DWithIndices", "MaxPoolReturningIndices", "MaxPoolWithIndices", "out_size"]
 
 Pair = tuple[int, int]
 Geometry = tuple[Pair, Pair, Pair]  # stride, padding, dilation
@@ -278,11 +279,12 @@ def weight_grad(g: Tensor, x: Tensor, w_shape: tuple, keys: list, padding: Pair,
 
 
 class ConvolutionTranspose(Op):
-    """``conv_transpose2d``: the adjoint of ``conv2d`` by the same ``weight`` (here read as
-    (C_in, C_out/G, kh, kw)), so its output is conv2d's input gradient with ``x`` as the
-    output gradient; its own gradients are conv2d (for ``x``) and conv2d's weight gradient
-    with the roles of input and output swapped. ``out`` is the output's (H, W). In float32
-    the forward is torch's bits: torch's kernel for conv2d's input gradient (:mod:`._conv_order`).
+    """``conv_transpose1d``, ``2d`` or ``3d``: the adjoint of the convolution by the same
+    ``weight`` (here read as (C_in, C_out/G, *kernel)), so its output is the convolution's
+    input gradient with ``x`` as the output gradient; its own gradients are the convolution
+    (for ``x``) and its weight gradient with the roles of input and output swapped. ``out``
+    is the output's spatial size. In 2-d float32 the forward is torch's bits: torch's kernel
+    for conv2d's input gradient (:mod:`._conv_order`).
 
     >>> x = minitorch.ones(1, 1, 2, 2, requires_grad=True)
     >>> y = ConvolutionTranspose.apply(x, minitorch.ones(1, 1, 2, 2), None,
@@ -308,7 +310,7 @@ class ConvolutionTranspose(Op):
             y = input_grad(wrap(x._data), wrap(w._data), shape, keys, geometry[1],
                            groups)._data
         if b is not None:
-            y = y + x._xp.reshape(b._data, (-1, 1, 1))
+            y = y + x._xp.reshape(b._data, (-1,) + (1,) * len(out))
         return wrap(y)
 
     @staticmethod
@@ -321,11 +323,11 @@ class ConvolutionTranspose(Op):
             grad_x = Convolution.apply(g, w, None, geometry=geometry, groups=groups)
             if tuple(grad_x.shape) != tuple(x.shape):
                 grad_x = Slice.apply(grad_x, key=(slice(None), slice(None),
-                                                  slice(0, x.shape[2]), slice(0, x.shape[3])))
+                                                  *(slice(0, n) for n in x.shape[2:])))
         if need_w:
             grad_w = weight_grad(x, g, tuple(w.shape), keys, geometry[1], groups)
         if need_b and has_bias:
-            grad_b = g.sum((0, 2, 3))
+            grad_b = g.sum((0, *range(2, g.dim())))
         return grad_x, grad_w, grad_b
 
     @staticmethod
@@ -358,58 +360,75 @@ class ConvolutionTranspose(Op):
         return grad_x, grad_w, grad_b
 
 
-class MaxPool2DWithIndices(Op):
-    """The largest value of each window; the gradient goes to the first largest element."""
+class MaxPoolWithIndices(Op):
+    """The largest value of each window (over the last two or three dims); the gradient
+    goes to the first largest element."""
 
     node_name = "MaxPool2DWithIndicesBackward0"
     saved_slots = ("winner",)  # torch saves the input and the indices
     _profile_name = "aten::max_pool2d_with_indices"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, *, kernel: Pair, geometry: Geometry) -> Tensor:
+    def forward(ctx: Any, x: Tensor, *, kernel: tuple, geometry: Geometry,
+                plane: tuple = ()) -> Tensor:
         xp = x._xp
         keys = _slices(tuple(x.shape), kernel, geometry)
         cols = _columns_array(xp, x._data, keys, geometry[1], -float("inf"))
-        first = xp.argmax(cols, axis=-3, keepdims=True)
-        offsets = xp.reshape(xp.arange(len(keys), dtype=first.dtype), (len(keys), 1, 1))
-        ctx.winner = wrap(first == offsets)  # (..., K, OH, OW)
+        axis = -1 - len(kernel)
+        first = xp.argmax(cols, axis=axis, keepdims=True)
+        offsets = xp.reshape(xp.arange(len(keys), dtype=first.dtype),
+                             (len(keys),) + (1,) * len(kernel))
+        ctx.winner = wrap(first == offsets)  # (..., K, *out)
         ctx.meta = (tuple(x.shape), keys, geometry[1])
         ctx.first = first
         # the first maximum's own value: of a -0 and a +0, torch keeps the first
-        return wrap(xp.squeeze(xp.take_along_axis(cols, first, axis=-3), axis=-3))
+        return wrap(xp.squeeze(xp.take_along_axis(cols, first, axis=axis), axis=axis))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, keys, padding = ctx.meta
         # torch adds each window's gradient to its winner, window after window, into zeros:
         # losers add +0 here (a product by 0 could leave a -0 where torch has +0)
-        parts = where(ctx.winner, g.unsqueeze(-3), 0.0)
+        parts = where(ctx.winner, g.unsqueeze(-1 - len(padding)), 0.0)
         return (_fold(parts, shape, keys, padding, last_first=True),)
 
 
-class MaxPool2DReturningIndices(MaxPool2DWithIndices):
-    """``max_pool2d(return_indices=True)``: also each maximum's flat position in its plane of
-    the input (``width`` wide, before any ceil-mode growth), as torch returns it."""
+class MaxPoolReturningIndices(MaxPoolWithIndices):
+    """``max_pool2d(return_indices=True)`` (3d too): also each maximum's flat position in
+    its ``plane`` of the input (before any ceil-mode growth), as torch returns it."""
 
     node_name = "MaxPool2DWithIndicesBackward0"
     _profile_name = "aten::max_pool2d_with_indices"
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, *, kernel: Pair, geometry: Geometry,
-                width: int = 0) -> tuple:
-        values = MaxPool2DWithIndices.forward(ctx, x, kernel=kernel, geometry=geometry)
+    def forward(ctx: Any, x: Tensor, *, kernel: tuple, geometry: Geometry,
+                plane: tuple = ()) -> tuple:
+        values = MaxPoolWithIndices.forward(ctx, x, kernel=kernel, geometry=geometry)
         xp = x._xp
-        (sh, sw), (ph, pw), (dh, dw) = geometry
-        first = xp.squeeze(ctx.first, axis=-3)
-        rows = xp.reshape(xp.arange(first.shape[-2]), (-1, 1)) * sh - ph + first // kernel[1] * dh
-        cols = xp.reshape(xp.arange(first.shape[-1]), (1, -1)) * sw - pw + first % kernel[1] * dw
-        indices = wrap(xp.astype(rows * width + cols, xp.int64))
+        n = len(kernel)
+        first = xp.squeeze(ctx.first, axis=-1 - n)
+        flat = xp.zeros(first.shape, dtype=xp.int64)
+        for d, (k, s, p, dil) in enumerate(zip(kernel, *geometry)):
+            offset = first // math.prod(kernel[d + 1:]) % k
+            starts = xp.reshape(xp.arange(first.shape[d - n]), (-1,) + (1,) * (n - 1 - d))
+            flat = flat * plane[d] + xp.astype(starts * s - p + offset * dil, xp.int64)
+        indices = wrap(flat)
         ctx.mark_non_differentiable(indices)
         return values, indices
 
     @staticmethod
     def backward(ctx: Any, g: Tensor, _g_indices: Any = None) -> tuple:
-        return MaxPool2DWithIndices.backward(ctx, g)
+        return MaxPoolWithIndices.backward(ctx, g)
+
+
+class MaxPool3DWithIndices(MaxPoolWithIndices):
+    node_name = "MaxPool3DWithIndicesBackward0"
+    _profile_name = "aten::max_pool3d_with_indices"
+
+
+class MaxPool3DReturningIndices(MaxPoolReturningIndices):
+    node_name = "MaxPool3DWithIndicesBackward0"
+    _profile_name = "aten::max_pool3d_with_indices"
 
 
 def _as_2d(t: Tensor) -> Tensor:

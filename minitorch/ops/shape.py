@@ -239,7 +239,8 @@ class Clone(Op):
         """A copy keeping the memory layout, or in row-major order when ``contiguous``."""
         xp = a._xp
         if contiguous and hasattr(xp, "ascontiguousarray"):  # numpy and CuPy
-            return wrap(xp.ascontiguousarray(a._data))
+            # not ascontiguousarray: it returns a contiguous input itself, and 0-d as 1-d
+            return wrap(xp.array(a._data, copy=True, order="C"))
         return wrap(copy_preserving_layout(xp, a._data))
 
     @staticmethod

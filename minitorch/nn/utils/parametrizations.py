@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from .. import functional as F
-from ..conv import ConvTranspose2d
+from ..conv import TRANSPOSED_LAYERS
 from ..module import Module
 from . import parametrize
 from ._orthogonal import orthogonal
@@ -104,7 +104,7 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
     if not isinstance(weight, Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
     if dim is None:
-        dim = 1 if isinstance(module, ConvTranspose2d) else 0
+        dim = 1 if isinstance(module, TRANSPOSED_LAYERS) else 0
     parametrize.register_parametrization(
         module, name, _SpectralNorm(weight, n_power_iterations, dim, eps))
     return module

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from .. import functional as F
-from ..conv import ConvTranspose2d
+from ..conv import TRANSPOSED_LAYERS
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter
 from ._norm_hook import refuse_second_norm_hook, remove_norm_hook
@@ -119,7 +119,7 @@ def spectral_norm(module: T_module, name: str = "weight", n_power_iterations: in
     (torch.Size([2]), torch.Size([3]))
     """
     if dim is None:
-        dim = 1 if isinstance(module, ConvTranspose2d) else 0
+        dim = 1 if isinstance(module, TRANSPOSED_LAYERS) else 0
     SpectralNorm.apply(module, name, n_power_iterations, dim, eps)
     return module
 

@@ -1,0 +1,72 @@
+"""``transform_to`` and ``biject_to``: from a constraint to a transform that maps the reals
+onto it, so an optimizer can work on an unconstrained parameter.
+
+>>> import minitorch
+>>> transform_to(constraints.positive)(minitorch.tensor(0.))
+tensor(1.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import constraints
+from .transforms import (
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    Transform,
+    identity_transform,
+)
+
+
+class ConstraintRegistry:
+    """Constraint class to transform factory."""
+
+    def __init__(self) -> None:
+        self._registry: dict[type, Callable] = {}
+
+    def register(self, constraint: Any, factory: Callable | None = None) -> Any:
+        """Register ``factory`` for ``constraint``'s class (a class or an instance).
+
+        >>> r = ConstraintRegistry(); _ = r.register(constraints.real, lambda c: ExpTransform())
+        >>> r(constraints.real)
+        ExpTransform()
+        """
+        if factory is None:
+            return lambda factory: self.register(constraint, factory)
+        if isinstance(constraint, constraints.Constraint):
+            constraint = type(constraint)
+        if not isinstance(constraint, type) or not issubclass(constraint,
+                                                              constraints.Constraint):
+            raise TypeError("Expected constraint to be either a Constraint subclass or "
+                            f"instance, but got {constraint}")
+        self._registry[constraint] = factory
+        return factory
+
+    def __call__(self, constraint: constraints.Constraint) -> Transform:
+        try:
+            factory = self._registry[type(constraint)]
+        except KeyError:
+            raise NotImplementedError(
+                f"Cannot transform {type(constraint).__name__} constraints") from None
+        return factory(constraint)
+
+
+biject_to = ConstraintRegistry()
+transform_to = ConstraintRegistry()
+
+
+@biject_to.register(constraints.real)
+@transform_to.register(constraints.real)
+def _transform_to_real(constraint: Any) -> Transform:
+    return identity_transform
+
+
+@biject_to.register(constraints.greater_than)
+@biject_to.register(constraints.greater_than_eq)
+@transform_to.register(constraints.greater_than)
+@transform_to.register(constraints.greater_than_eq)
+def _transform_to_greater_than(constraint: Any) -> Transform:
+    return ComposeTransform([ExpTransform(), AffineTransform(constraint.lower_bound, 1)])

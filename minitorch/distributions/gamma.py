@@ -1,0 +1,93 @@
+"""``Gamma``: the waiting time for ``concentration`` events at ``rate``; scores, moments and
+KL as torch computes them. Sampling is refused: torch's ``_standard_gamma`` kernel is not
+reproduced, so a draw could not be torch's for a seed.
+
+>>> import minitorch
+>>> Gamma(2., 1.).log_prob(minitorch.tensor(1.))
+tensor(-1.)
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any
+
+import minitorch
+
+from .._tensor import Size, Tensor
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+
+class Gamma(Distribution):
+    """Gamma with shape ``concentration`` and inverse scale ``rate``."""
+
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, concentration: Tensor | float, rate: Tensor | float,
+                 validate_args: bool | None = None) -> None:
+        self.concentration, self.rate = broadcast_all(concentration, rate)
+        scalars = isinstance(concentration, Number) and isinstance(rate, Number)
+        super().__init__(Size() if scalars else self.concentration.shape,
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Gamma:
+        """The same distributions repeated over a larger ``batch_shape`` (views, no copy).
+
+        >>> Gamma(2., 1.).expand([2]).concentration
+        tensor([2., 2.])
+        """
+        return self._expanded(Gamma, batch_shape, _instance, {"concentration": (), "rate": ()})
+
+    @property
+    def mean(self) -> Tensor:
+        return self.concentration / self.rate
+
+    @property
+    def mode(self) -> Tensor:
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
+
+    @property
+    def variance(self) -> Tensor:
+        return self.concentration / self.rate.pow(2)
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        raise NotImplementedError(
+            "minitorch does not sample Gamma (nor StudentT, Beta, Dirichlet): torch's "
+            "_standard_gamma kernel is not reproduced, so the draws could not be torch's")
+
+    def log_prob(self, value: Any) -> Tensor:
+        value = minitorch.as_tensor(value, dtype=self.rate.dtype, device=self.rate.device)
+        if self._validate_args:
+            self._validate_sample(value)
+        return (minitorch.xlogy(self.concentration, self.rate)
+                + minitorch.xlogy(self.concentration - 1, value)
+                - self.rate * value - minitorch.lgamma(self.concentration))
+
+    def entropy(self) -> Tensor:
+        return (self.concentration - minitorch.log(self.rate)
+                + minitorch.lgamma(self.concentration)
+                + (1.0 - self.concentration) * minitorch.digamma(self.concentration))
+
+
+class Chi2(Gamma):
+    """``Gamma(0.5 * df, 0.5)``: chi-squared with ``df`` degrees of freedom.
+
+    >>> Chi2(2.).mean
+    tensor(2.)
+    """
+
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df: Tensor | float, validate_args: bool | None = None) -> None:
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> Chi2:
+        return super().expand(batch_shape, self._get_checked_instance(Chi2, _instance))
+
+    @property
+    def df(self) -> Tensor:
+        return self.concentration * 2
