@@ -64,7 +64,12 @@ SKIPPED = {
     # the same (a norm's float32 sum); and a hermitian rank reads one triangle by numpy's UPLO,
     # which ops/eigh.py asks of the namespace outside the array API
     "test_corpus20g_oracle": {"test_adafactor_steps_bitwise",
-                              "test_matrix_rank_of_low_rank_products"},
+                              "test_matrix_rank_of_low_rank_products",
+                              # compares float32 bytes of the steps (numpy's and MKL's bits)
+                              "test_lbfgs_strong_wolfe_keeps_its_own_tolerance"},
+    # the rank of a nearly rank-deficient draw: the namespace's own singular values decide it
+    # against torch's gelsy (numpy's agree; the strict namespace's differ in the last bits)
+    "test_linalg_lstsq_oracle": {"test_lstsq_without_mkl_is_torchs_within_rounding"},
 }
 # Not yet on CuPy: gradcheck compares host copies made with np.asarray, which CuPy refuses.
 GPU_REASON = "needs a CUDA GPU with CuPy: minitorch.cuda.is_available() is False here"
