@@ -269,7 +269,7 @@ from .ops.logic import (
     logical_xor,
     signbit,
 )
-from .ops.lu import lu_unpack
+from .ops.lu import lu, lu_unpack
 from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax

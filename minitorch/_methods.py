@@ -89,6 +89,7 @@ from .ops import (
     unique,
     view_scatter,
 )
+from .ops import lu as lu_factorization
 from .ops._base import check_unsigned
 from .ops.pointwise import compare, logical, shift
 from .ops.unfold import unfold_method
@@ -1104,6 +1105,7 @@ _METHODS["prelu"] = activation_more.prelu
 _METHODS.update({name: getattr(decompositions, name) for name in (
     "svd", "qr", "slogdet", "logdet", "pinverse", "cholesky", "cholesky_solve",
     "cholesky_inverse")})
+_METHODS["lu"] = lu_factorization.lu
 _METHODS.update({"inner": products.inner, "kron": products.kron, "vdot": products.vdot,
                  "matrix_power": products.matrix_power, "cross": cross.cross})
 _METHODS.update({"diff": differences.diff, "cov": statistics.cov,

@@ -26,11 +26,11 @@ from .normal import Normal
 from .poisson import Poisson
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transforms import AffineTransform, ComposeTransform, ExpTransform, Transform
+from .transforms import AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform
 from .uniform import Uniform
 
 __all__ = ["AffineTransform", "Bernoulli", "Categorical", "Chi2", "ComposeTransform",
            "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace",
-           "LogNormal", "MultivariateNormal", "Normal", "Poisson", "StudentT", "Transform",
-           "TransformedDistribution", "Uniform", "biject_to", "constraints", "kl_divergence",
-           "register_kl", "transform_to"]
+           "LogNormal", "MultivariateNormal", "Normal", "Poisson", "SigmoidTransform", "StudentT",
+           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
+           "kl_divergence", "register_kl", "transform_to"]

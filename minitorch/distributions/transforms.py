@@ -133,6 +133,37 @@ class ExpTransform(Transform):
         return x
 
 
+class SigmoidTransform(Transform):
+    """``y = sigmoid(x)``, clipped into the open unit interval as torch clips it, from the
+    reals onto (0, 1); its inverse is the logit.
+
+    >>> SigmoidTransform()(minitorch.tensor(0.))
+    tensor(0.5000)
+    """
+
+    domain = constraints.real
+    codomain = constraints.unit_interval
+    bijective = True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SigmoidTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        finfo = minitorch.finfo(x.dtype)
+        return x.sigmoid().clamp(min=finfo.tiny, max=1.0 - finfo.eps)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        finfo = minitorch.finfo(y.dtype)
+        y = y.clamp(min=finfo.tiny, max=1.0 - finfo.eps)
+        return y.log() - (-y).log1p()
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        softplus = minitorch.nn.functional.softplus
+        return -softplus(-x) - softplus(x)
+
+
 class AffineTransform(Transform):
     """``y = loc + scale * x``, element-wise.
 

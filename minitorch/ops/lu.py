@@ -15,6 +15,7 @@ tensor([2, 2], dtype=torch.int32)
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from .. import _args, _mkl, return_types
@@ -268,6 +269,33 @@ def linalg_lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = F
         raise_first_failure(A._xp, info._data, _singular_factor("lu_factor_ex"),
                             RuntimeError)
     return return_types.linalg_lu_factor_ex(lu, pivots, info)
+
+
+_lu_warned = [False]
+
+
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> tuple:
+    """torch's deprecated ``lu`` (and ``Tensor.lu``): ``(LU, pivots)`` of
+    :func:`linalg_lu_factor_ex`, with its ``info`` too when ``get_infos``; a zero pivot is
+    not refused. torch warns once.
+
+    >>> import warnings; warnings.simplefilter("ignore")
+    >>> minitorch.lu(minitorch.tensor([[0., 1.], [2., 0.]]))[1]
+    tensor([2, 2], dtype=torch.int32)
+    """
+    if not _lu_warned[0]:
+        _lu_warned[0] = True
+        warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
+                      "torch.linalg.lu_factor_ex and will be removed in a future PyTorch "
+                      "release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+                      "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
+                      "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be "
+                      "replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
+                      "compute_pivots)", UserWarning, stacklevel=2)
+    if out is not None:
+        raise NotImplementedError("minitorch's lu takes no out=; use the tensors it returns")
+    factors = linalg_lu_factor_ex(A, pivot=pivot)
+    return tuple(factors) if get_infos else (factors.LU, factors.pivots)
 
 
 def linalg_lu_factor(A: Tensor, *, pivot: bool = True) -> Any:
