@@ -135,3 +135,22 @@ def test_a_single_column_result_has_torchs_strides(call: Any) -> None:
     products = [numpy_of(L.tensor(b[:, :1]).T @ r) for L, r in ((mt, got), (torch, want))]
     if MKL:
         np.testing.assert_array_equal(products[0], products[1])
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, a: L.linalg.matrix_norm(a, ord=2),
+    lambda L, a: L.linalg.svdvals(a).amax(-1),
+    lambda L, a: L.linalg.svd(a, full_matrices=False).S.sum(-1),
+    lambda L, a: L.linalg.eigh(a).eigenvalues.sum(-1),
+    lambda L, a: L.linalg.eigvalsh(a).amax(-1),
+])
+def test_repeated_values_of_an_unused_factor_give_torchs_finite_gradient(call: Any) -> None:
+    """The gradient of singular values or eigenvalues alone, where they repeat: torch's
+    backward gets no gradient for the unused vectors, so it never divides by their gaps (a
+    zero gradient in their place gave 0 / 0 = nan)."""
+    grads = []
+    for L in (mt, torch):
+        a = L.eye(3, dtype=L.float64).expand(2, 3, 3).requires_grad_()
+        call(L, a).sum().backward()
+        grads.append(a.grad)
+    assert_same(grads[0], grads[1])

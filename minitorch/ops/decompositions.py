@@ -63,6 +63,7 @@ class LinalgSvd(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, full_matrices: bool) -> tuple:
         out = tuple(wrap(x) for x in _svd_arrays(a._xp, a._data, full_matrices))
+        ctx.set_materialize_grads(False)  # as torch's: no U or Vh gradient is not a zero one
         ctx.full = full_matrices
         ctx.save_for_backward(*out)
         return out

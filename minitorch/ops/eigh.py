@@ -33,6 +33,7 @@ class LinalgEigh(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, uplo: str, vectors: bool) -> tuple:
         out = tuple(wrap(x) for x in _decompose(a._xp, a._data, uplo, vectors))
+        ctx.set_materialize_grads(False)  # as torch's: no vectors' gradient is not a zero one
         ctx.save_for_backward(*out)
         return out
 
