@@ -80,10 +80,13 @@ class LinalgSvd(Op):
         return (_svd_backward(g_u, g_s, g_vh, u, s, vh),)
 
 
-def _svd_backward(g_u: Any, g_s: Any, g_vh: Any, u: Tensor, s: Tensor, vh: Tensor) -> Tensor:
+def _svd_backward(g_u: Any, g_s: Any, g_vh: Any, u: Tensor, s: Tensor, vh: Tensor
+                  ) -> Tensor | None:
     """torch's ``svd_backward`` for real matrices, in ops."""
     m, n = u.shape[-2], vh.shape[-1]
     if g_u is None and g_vh is None:
+        if g_s is None:  # no gradient reached any factor (torch's node is not run then)
+            return None
         return u @ (g_s.unsqueeze(-1) * vh) if m >= n else (u * g_s.unsqueeze(-2)) @ vh
     uhgu = None if g_u is None else _skew(u.mT @ g_u)
     vhgv = None if g_vh is None else _skew(vh @ g_vh.mT)
