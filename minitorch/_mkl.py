@@ -429,26 +429,26 @@ def lu_solve(a: np.ndarray, b: np.ndarray, adjoint: bool = False
     return solved, [int(info) for info in infos.reshape(-1)]
 
 
-def _getrs(kind: str, lu: np.ndarray, pivots: np.ndarray, column: np.ndarray, adjoint: bool
-           ) -> None:
-    """LAPACK's getrs: ``column`` (n, k), column-major, overwritten by ``A⁻¹ column`` (``A⁻ᵀ``
-    when ``adjoint``) for getrf's column-major ``lu`` (n, n) and its ``pivots``."""
-    n, k = column.shape
-    if n and k:
-        done = ctypes.c_int(0)
-        getattr(library(), kind + "getrs_")(
-            ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), _pointer(lu), _ref(n),
-            _pointer(pivots), _pointer(column), _ref(n), ctypes.byref(done))
 
 
-def _system_kernel(a: np.ndarray, b: Any) -> str | None:
-    """The LAPACK prefix for a system of float numpy arrays ``a`` and ``b`` of one dtype (MKL
-    given torch's thread count), or None."""
+def _lapack_kernel(a: np.ndarray, b: Any = None) -> str | None:
+    """The LAPACK prefix for the float numpy array ``a`` (and ``b``, when given, a numpy
+    array of its dtype), with MKL given torch's thread count; None without MKL or for other
+    arrays."""
     kind = _kernel(a)
-    if kind is None or type(b) is not np.ndarray or b.dtype != a.dtype:
+    if kind is None or (b is not None and (type(b) is not np.ndarray or b.dtype != a.dtype)):
         return None
     _use_threads()
     return kind
+
+
+def _items(batch: np.ndarray, item_dims: int = 2) -> list[ctypes.c_void_p]:
+    """The address of each item (the last ``item_dims`` dims) of a batch stored item after
+    item, in order (torch's pointer arithmetic: where a matrix lies modulo 64 bytes changes
+    how MKL's vector loops split it)."""
+    step = math.prod(batch.shape[-item_dims:]) * batch.itemsize
+    start = batch.ctypes.data
+    return [ctypes.c_void_p(start + i * step) for i in range(math.prod(batch.shape[:-item_dims]))]
 
 
 def lu_factored_solve(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, adjoint: bool
@@ -463,17 +463,17 @@ def lu_factored_solve(lu: np.ndarray, pivots: np.ndarray, b: np.ndarray, adjoint
     >>> r is None or r.ravel().tolist() == [1.0, 0.5]
     True
     """
-    kind = _system_kernel(lu, b)
+    kind = _lapack_kernel(lu, b)
     if kind is None:
         return None
     n, k = b.shape[-2:]
-    count = int(np.prod(b.shape[:-2]))
-    factors = _column_major_batch(lu.reshape(count, n, n))
-    rows = np.ascontiguousarray(pivots.reshape(count, n), dtype=np.int32)
-    x = _column_major_batch(b.reshape(count, n, k))
-    for i in range(count):
-        _getrs(kind, factors[i], rows[i], x[i], adjoint)
-    return _torch_column_major(x.reshape(b.shape))
+    factors, x = _column_major_batch(lu), _column_major_batch(b)
+    rows = np.ascontiguousarray(pivots, dtype=np.int32)
+    routine, done = getattr(library(), kind + "getrs_"), ctypes.c_int(0)
+    for factor, pivot, column in zip(_items(factors), _items(rows, 1), _items(x)) if k else ():
+        routine(ctypes.c_char_p(b"T" if adjoint else b"N"), _ref(n), _ref(k), factor,
+                _ref(max(1, n)), pivot, column, _ref(max(1, n)), ctypes.byref(done))
+    return x
 
 
 def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -487,23 +487,19 @@ def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
     >>> r is None or (r[1].tolist(), int(r[2])) == ([2, 2], 0)
     True
     """
-    kind = _kernel(a)
+    kind = _lapack_kernel(a)
     if kind is None:
         return None
-    _use_threads()
     m, n = a.shape[-2:]
-    count = int(np.prod(a.shape[:-2]))
-    lu = _column_major_batch(a.reshape(count, m, n))
-    pivots = np.zeros((count, min(m, n)), np.int32)
-    infos = np.zeros(count, np.int32)
-    for i in range(count):
+    lu = _column_major_batch(a)
+    pivots = np.zeros((*a.shape[:-2], min(m, n)), np.int32)
+    infos = np.zeros(a.shape[:-2], np.int32)
+    routine = getattr(library(), kind + "getrf_")
+    for i, (factor, rows) in enumerate(zip(_items(lu), _items(pivots, 1))):
         info = ctypes.c_int(0)
-        getattr(library(), kind + "getrf_")(_ref(m), _ref(n), _pointer(lu[i]), _ref(max(m, 1)),
-                                            _pointer(pivots[i]), ctypes.byref(info))
-        infos[i] = info.value
-    batch = a.shape[:-2]
-    return (_torch_column_major(lu.reshape(a.shape)), pivots.reshape(*batch, min(m, n)),
-            infos.reshape(batch))
+        routine(_ref(m), _ref(n), factor, _ref(max(m, 1)), rows, ctypes.byref(info))
+        infos.flat[i] = info.value
+    return lu, pivots, infos
 
 
 def lu_det(a: np.ndarray) -> np.ndarray | None:
@@ -534,10 +530,9 @@ def lu_diagonals(a: np.ndarray) -> list[tuple[np.ndarray, int]] | None:
     >>> r is None or [(d.tolist(), s) for d, s in r] == [([1.0, 2.0], -1)]
     True
     """
-    kind = _kernel(a)
+    kind = _lapack_kernel(a)
     if kind is None:
         return None
-    _use_threads()
     n = a.shape[-1]
     found = []
     for matrix in a.reshape(int(np.prod(a.shape[:-2])), n, n):
@@ -558,21 +553,17 @@ def cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, list[int]] | None:
     >>> r is None or (r[0].tolist(), r[1]) == ([[2.0, 0.0], [1.0, 2.0]], [0])
     True
     """
-    kind = _kernel(a)
+    kind = _lapack_kernel(a)
     if kind is None:
         return None
-    _use_threads()
     n = a.shape[-1]
-    flat = a.reshape(-1, n, n)
-    out = np.empty((flat.shape[0], n, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
+    out = _column_major_batch(np.triu(a) if upper else np.tril(a))
     routine, uplo, infos = getattr(library(), kind + "potrf_"), b"U" if upper else b"L", []
-    for i in range(flat.shape[0]):
-        factor = _column_major(np.triu(flat[i]) if upper else np.tril(flat[i]))
+    for factor in _items(out):
         info = ctypes.c_int(0)
-        routine(ctypes.c_char_p(uplo), _ref(n), _pointer(factor), _ref(max(1, n)),
-                ctypes.byref(info))
-        out[i], infos = factor, [*infos, info.value]
-    return _torch_column_major(out.reshape(a.shape)), infos
+        routine(ctypes.c_char_p(uplo), _ref(n), factor, _ref(max(1, n)), ctypes.byref(info))
+        infos.append(info.value)
+    return out, infos
 
 
 def cholesky_solve(b: np.ndarray, factor: np.ndarray, upper: bool) -> np.ndarray | None:
@@ -584,20 +575,17 @@ def cholesky_solve(b: np.ndarray, factor: np.ndarray, upper: bool) -> np.ndarray
     >>> r is None or r.ravel().tolist() == [1.0, 1.25]
     True
     """
-    kind = _kernel(factor)
-    if kind is None or type(b) is not np.ndarray or b.dtype != factor.dtype:
+    kind = _lapack_kernel(factor, b)
+    if kind is None:
         return None
-    _use_threads()
     out, factors = _column_major_batch(b), _column_major_batch(factor)
     n, k = b.shape[-2:]
     if not out.size or not n:
         return out
     routine, info = getattr(library(), kind + "potrs_"), ctypes.c_int(0)
-    for i in range(math.prod(b.shape[:-2])):
-        routine(ctypes.c_char_p(b"U" if upper else b"L"), _ref(n), _ref(k),
-                ctypes.c_void_p(factors.ctypes.data + i * n * n * b.itemsize), _ref(n),
-                ctypes.c_void_p(out.ctypes.data + i * n * k * b.itemsize), _ref(n),
-                ctypes.byref(info))
+    for matrix, column in zip(_items(factors), _items(out)):
+        routine(ctypes.c_char_p(b"U" if upper else b"L"), _ref(n), _ref(k), matrix, _ref(n),
+                column, _ref(n), ctypes.byref(info))
     return out
 
 
@@ -610,15 +598,13 @@ def cholesky_inverse(factor: np.ndarray, upper: bool) -> np.ndarray | None:
     >>> r is None or r.tolist() == [[0.25, 0.0], [0.0, 0.0625]]
     True
     """
-    kind = _kernel(factor)
+    kind = _lapack_kernel(factor)
     if kind is None:
         return None
-    _use_threads()
     out, n = _column_major_batch(factor), factor.shape[-1]
     routine, info = getattr(library(), kind + "potri_"), ctypes.c_int(0)
-    for i in range(math.prod(factor.shape[:-2]) if n else 0):
-        routine(ctypes.c_char_p(b"U" if upper else b"L"), _ref(n),
-                ctypes.c_void_p(out.ctypes.data + i * n * n * factor.itemsize), _ref(n),
+    for matrix in _items(out) if n else ():
+        routine(ctypes.c_char_p(b"U" if upper else b"L"), _ref(n), matrix, _ref(n),
                 ctypes.byref(info))
     written = np.triu(out) if upper else np.tril(out)
     out[...] = written + np.swapaxes(np.triu(out, 1) if upper else np.tril(out, -1), -1, -2)
@@ -639,7 +625,7 @@ def triangular_solve(a: np.ndarray, b: np.ndarray, upper: bool, left: bool,
     >>> r is None or r.ravel().tolist() == [1.0, 2.0]
     True
     """
-    kind = _system_kernel(a, b)
+    kind = _lapack_kernel(a, b)
     if kind is None:
         return None
     out = _column_major_batch(b)
@@ -660,12 +646,9 @@ def triangular_solve(a: np.ndarray, b: np.ndarray, upper: bool, left: bool,
                                         b"N" if rows_first else b"T",
                                         b"U" if unitriangular else b"N")]
     routine, one = getattr(library(), kind + "trsm_"), _C_TYPE[kind](1.0)
-    step_a, step_b = order * order * a.itemsize, solved.shape[-2] * n * a.itemsize
-    for i in range(math.prod(b.shape[:-2])):
-        routine(*map(ctypes.byref, flags), _ref(m), _ref(n), ctypes.byref(one),
-                ctypes.c_void_p(a.ctypes.data + i * step_a), _ref(max(1, order)),
-                ctypes.c_void_p(solved.ctypes.data + i * step_b),
-                _ref(max(1, solved.shape[-2])))
+    for matrix, rhs in zip(_items(a), _items(solved)):
+        routine(*map(ctypes.byref, flags), _ref(m), _ref(n), ctypes.byref(one), matrix,
+                _ref(max(1, order)), rhs, _ref(max(1, solved.shape[-2])))
     return out
 
 
@@ -727,21 +710,20 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
     >>> r is None or (r[0].ravel().tolist(), int(r[1])) == ([1.0, 1.0, 1.0], 2)
     True
     """
-    kind = _system_kernel(a, b)
+    kind = _lapack_kernel(a, b)
     if kind is None:
         return None
     m, n = a.shape[-2:]
     k, rows = b.shape[-1], max(m, n, 1)
-    count = int(np.prod(a.shape[:-2]))
-    factors = _column_major_batch(a.reshape(count, m, n))
-    solution = _column_major_batch(np.zeros((count, rows, k), a.dtype))
-    solution[:, :m] = b.reshape(count, m, k)
-    ranks = np.zeros(count, np.int64)
-    singular = np.zeros((count, min(m, n)), a.dtype)
+    batch = a.shape[:-2]
+    factors = _column_major_batch(a)
+    solution = _column_major_batch(np.zeros((*batch, rows, k), a.dtype))
+    solution[..., :m, :] = b
+    ranks = np.zeros(batch, np.int64)
+    singular = np.zeros((*batch, min(m, n)), a.dtype)
     real = np.float32 if kind == "s" else np.float64
-    for i in range(count):
-        head = (_ref(m), _ref(n), _ref(k), _pointer(factors[i]), _ref(max(m, 1)),
-                _pointer(solution[i]), _ref(rows))
+    for i, (factor, rhs) in enumerate(zip(_items(factors), _items(solution))):
+        head = (_ref(m), _ref(n), _ref(k), factor, _ref(max(m, 1)), rhs, _ref(rows))
         rank = ctypes.c_int(0)
         cond = np.array([rcond], real)
         if driver == "gels":
@@ -755,20 +737,9 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
             iwork = np.zeros(max(1, 203 * min(m, n)), np.int32)  # held while LAPACK writes
             _lapack(kind, driver, *head, *tail,
                     after_work=(_pointer(iwork),) if driver == "gelsd" else ())
-            singular[i] = values[:min(m, n)]
-        ranks[i] = rank.value
-    batch = a.shape[:-2]
-    return (solution.reshape(*batch, rows, k), ranks.reshape(batch),
-            singular.reshape(*batch, min(m, n)))
-
-
-def _column_major(matrix: np.ndarray) -> np.ndarray:
-    """A copy of ``matrix`` in column-major order at a torch-aligned address, as torch hands
-    LAPACK its matrices (the routines overwrite it)."""
-    rows, cols = matrix.shape
-    copy = _empty((cols, rows), matrix.dtype).T
-    copy[...] = matrix
-    return copy
+            singular.reshape(-1, min(m, n))[i] = values[:min(m, n)]
+        ranks.flat[i] = rank.value
+    return solution, ranks, singular
 
 
 def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -798,15 +769,14 @@ def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     >>> r is None or float(r[0][0, 0]) == -5.0
     True
     """
-    kind = _kernel(a)
+    kind = _lapack_kernel(a)
     if kind is None:
         return None
-    _use_threads()
     m, n = a.shape[-2:]
     qr = _column_major_batch(a)
     tau = _empty((*a.shape[:-2], min(m, n)), a.dtype)
-    for i in range(math.prod(a.shape[:-2]) if a.size else 0):
-        _lapack(kind, "geqrf", _ref(m), _ref(n), _at(qr, i), _ref(max(1, m)), _at(tau, i))
+    for matrix, scales in zip(_items(qr), _items(tau, 1)) if a.size else ():
+        _lapack(kind, "geqrf", _ref(m), _ref(n), matrix, _ref(max(1, m)), scales)
     return qr, tau
 
 
@@ -820,15 +790,14 @@ def orgqr(a: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
     >>> q is None or q.ravel().tolist() == [-1.0, 0.0]
     True
     """
-    kind = _kernel(a)
+    kind = _lapack_kernel(a)
     if kind is None:
         return None
-    _use_threads()
     m, n = a.shape[-2:]
     q, scales = _column_major_batch(a), np.ascontiguousarray(tau, a.dtype)
-    for i in range(math.prod(a.shape[:-2]) if a.size else 0):
-        _lapack(kind, "orgqr", _ref(m), _ref(n), _ref(tau.shape[-1]), _at(q, i),
-                _ref(max(1, m)), _at(scales, i))
+    for matrix, reflectors in zip(_items(q), _items(scales, 1)) if a.size else ():
+        _lapack(kind, "orgqr", _ref(m), _ref(n), _ref(tau.shape[-1]), matrix, _ref(max(1, m)),
+                reflectors)
     return q
 
 
@@ -842,19 +811,17 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
     >>> r is None or r[0].tolist() == [1.0, 3.0]
     True
     """
-    kind = _kernel(a)
+    kind = _lapack_kernel(a)
     if kind is None:
         return None
-    _use_threads()
     n = a.shape[-1]
-    vecs = _column_major_batch(a.reshape(-1, n, n))  # torch's working copy, one buffer
-    values = _empty((vecs.shape[0], n), a.dtype)
+    vecs = _column_major_batch(a)  # torch's working copy, one buffer
+    values = _empty(a.shape[:-1], a.dtype)
     routine = getattr(library(), f"{kind}syevd_")
     jobz, side = ctypes.c_char(b"V" if vectors else b"N"), ctypes.c_char(uplo.encode())
-    for i in range(vecs.shape[0]):
+    for matrix, found in zip(_items(vecs), _items(values, 1)):
         info, lwork, liwork = ctypes.c_int(0), np.zeros(1, a.dtype), np.zeros(1, np.int32)
-        args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), _at(vecs, i), _ref(max(1, n)),
-                _at(values, i))
+        args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), matrix, _ref(max(1, n)), found)
         routine(*args, _pointer(lwork), _ref(-1), _pointer(liwork), _ref(-1), ctypes.byref(info))
         work = _empty((max(1, int(lwork[0])),), a.dtype)
         iwork = np.empty(max(1, int(liwork[0])), np.int32)
@@ -862,13 +829,7 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
                 ctypes.byref(info))
         if info.value:
             return None
-    return values.reshape(a.shape[:-1]), _torch_column_major(vecs.reshape(a.shape))
-
-
-def _at(batch: np.ndarray, i: int) -> ctypes.c_void_p:
-    """The address of item ``i`` of a batch stored item after item (torch's pointer
-    arithmetic: where a matrix lies modulo 64 bytes changes how MKL's vector loops split it)."""
-    return ctypes.c_void_p(batch.ctypes.data + i * math.prod(batch.shape[1:]) * batch.itemsize)
+    return values, vecs
 
 
 def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
@@ -883,34 +844,30 @@ def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
     >>> r is None or r[1].tolist() == [4.0, 3.0]
     True
     """
-    kind = _kernel(a)
-    if kind is None or not a.size:
+    kind = _lapack_kernel(a) if a.size else None
+    if kind is None:
         return None
-    _use_threads()
     m, n = a.shape[-2:]
     k = min(m, n)
     cols_u, rows_vh = (m, n) if full_matrices else (k, k)
-    work_a = _column_major_batch(a.reshape(-1, m, n))  # torch's working copy, one buffer
-    count = work_a.shape[0]
-    ss = _empty((count, k), a.dtype)
-    us = _empty_column_major((count, m, cols_u), a.dtype) if vectors else ss
-    vhs = _empty_column_major((count, rows_vh, n), a.dtype) if vectors else ss
+    batch = a.shape[:-2]
+    work_a = _column_major_batch(a)  # torch's working copy, one buffer
+    ss = _empty((*batch, k), a.dtype)
+    us = _empty_column_major((*batch, m, cols_u), a.dtype) if vectors else None
+    vhs = _empty_column_major((*batch, rows_vh, n), a.dtype) if vectors else None
     routine = getattr(library(), f"{kind}gesdd_")
     jobz = ctypes.c_char(b"N" if not vectors else b"A" if full_matrices else b"S")
-    for i in range(count):
+    values_at = _items(ss, 1)  # also where gesdd's values-only job gets U and Vh: unread
+    lefts, rights = (_items(us), _items(vhs)) if vectors else (values_at, values_at)
+    for matrix, values, left, right in zip(_items(work_a), values_at, lefts, rights):
         iwork, info, optimal = np.empty(max(1, 8 * k), np.int32), ctypes.c_int(0), \
             np.zeros(1, a.dtype)
-        args = (ctypes.byref(jobz), _ref(m), _ref(n), _at(work_a, i), _ref(max(1, m)),
-                _at(ss, i), _at(us, i), _ref(max(1, m)), _at(vhs, i), _ref(max(1, rows_vh)))
+        args = (ctypes.byref(jobz), _ref(m), _ref(n), matrix, _ref(max(1, m)), values, left,
+                _ref(max(1, m)), right, _ref(max(1, rows_vh)))
         routine(*args, _pointer(optimal), _ref(-1), _pointer(iwork), ctypes.byref(info))
         work = _empty((max(1, int(optimal[0])),), a.dtype)
         routine(*args, _pointer(work), _ref(work.size), _pointer(iwork), ctypes.byref(info))
         if info.value:
             return None
-    if not vectors:
-        us = vhs = None
-    batch = a.shape[:-2]
-    return (None if us is None else _torch_column_major(us.reshape(*batch, m, cols_u)),
-            ss.reshape(*batch, k),
-            None if vhs is None else _torch_column_major(vhs.reshape(*batch, rows_vh, n)))
+    return us, ss, vhs
 

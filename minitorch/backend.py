@@ -694,13 +694,17 @@ def c_order(array: Any) -> Any:
 
 def column_major(array: Any) -> Any:
     """``array``'s matrices (its last two dims) stored column by column, one after another:
-    the layout of the results of torch's LAPACK calls (factors, solutions, inverses).
+    the layout of the results of torch's LAPACK calls (factors, solutions, inverses), with
+    torch's strides on dims of size 1 too (numpy keeps any there; torch's next product reads
+    them to choose its BLAS call).
 
-    >>> column_major(np.zeros((2, 3))).strides
-    (8, 16)
+    >>> column_major(np.zeros((2, 3))).strides, column_major(np.zeros((4, 1))).strides
+    ((8, 16), (8, 32))
     """
     xp = namespace(array)
-    return xp.matrix_transpose(c_order(xp.matrix_transpose(array)))
+    out = xp.matrix_transpose(c_order(xp.matrix_transpose(array)))
+    *batch, rows, cols = contiguous_strides((*array.shape[:-2], *array.shape[:-3:-1]))
+    return restrided(out, (*batch, cols, rows))
 
 
 def _broadcast_strides(a: Any, shape: tuple) -> tuple:

@@ -19,6 +19,7 @@ from typing import Any
 from .. import _args, _mkl, return_types
 from .._creation import eye
 from .._tensor import Tensor, broadcast_pair, sum_to
+from ..backend import column_major
 from ._base import Op, check_same_device, wrap
 from .pointwise import where
 
@@ -121,20 +122,20 @@ def _solve_ex(xp: Any, a: Any, b: Any, adjoint: bool = False) -> tuple[Any, Any]
     (broadcast already), and the getrf info of each ``A`` (int32, the batch's shape), as torch's
     ``linalg.solve_ex``: by MKL's getrf and getrs where MKL is here (a singular matrix solved
     all the same, to torch's infs and NaNs), else the backend's ``linalg.solve`` (NaN for a
-    singular matrix)."""
+    singular matrix); column-major, as torch's."""
     solved = _mkl.lu_solve(a, b, adjoint)
     if solved is not None:
         out, infos = solved
         return out, xp.reshape(xp.asarray(infos, dtype=xp.int32), a.shape[:-2])
     square = xp.matrix_transpose(a) if adjoint else a
     try:
-        return xp.linalg.solve(square, b), xp.zeros(a.shape[:-2], dtype=xp.int32)
+        return column_major(xp.linalg.solve(square, b)), xp.zeros(a.shape[:-2], dtype=xp.int32)
     except Exception:  # LAPACK's refusal of a singular matrix, whatever the backend calls it
         infos = getrf(xp, a)[2]
     singular = (infos != 0)[..., None, None]
     identity = xp.eye(a.shape[-1], dtype=a.dtype)
     out = xp.linalg.solve(xp.where(singular, identity, square), b)
-    return xp.where(singular, xp.asarray(float("nan"), dtype=out.dtype), out), infos
+    return column_major(xp.where(singular, xp.asarray(float("nan"), dtype=out.dtype), out)), infos
 
 
 def raise_first_failure(xp: Any, info: Any, message: Any, error: type = LinAlgError) -> None:
