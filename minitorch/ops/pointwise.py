@@ -85,8 +85,7 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
 def _laid(ufunc_name: str, x: Any, y: Any) -> Any:
     """``ufunc(x, y)`` on arrays (a backward's product), laid out as torch's kernel lays its
     result (the first operand's dim order): a sum over it then runs in torch's order."""
-    out = getattr(namespace(x), ufunc_name)(x, y)
-    return out if out.ndim < 2 else torch_layout(out, x, y)
+    return torch_layout(getattr(namespace(x), ufunc_name)(x, y), x, y)
 
 
 # What torch records when its kernel copies an operand to the op's dtype first.
@@ -691,8 +690,8 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
         (saved,) = ctx.saved_tensors
         if not like(g, saved._data):  # a dtype to promote: left to backward's rules
             return NotImplemented
-        out = grad(g, saved._data)  # laid out as torch's kernels lay it: g's dim order first
-        return (out if out.ndim < 2 else torch_layout(out, g, saved._data),)
+        # laid out as torch's kernels lay it: g's dim order first
+        return (torch_layout(grad(g, saved._data), g, saved._data),)
 
     cls = type(name, (_Unary,), {
         "node_name": node or f"{name}Backward0", "saved_names": (saves,) if saves else (),
