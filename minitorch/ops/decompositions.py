@@ -23,7 +23,7 @@ import warnings
 from typing import Any
 
 from .. import _args, _mkl, backend, return_types
-from .._tensor import Tensor
+from .._tensor import Tensor, sum_to
 from ..autograd import forward_ad, grad_mode
 from ._base import Op, kept, wrap
 from ._cascade_sum import cascade_sum
@@ -624,14 +624,15 @@ class CholeskySolve(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        _, factor, x = ctx.saved_tensors
+        b, factor, x = ctx.saved_tensors
         grad_b = CholeskySolve.apply(g, factor, upper=ctx.upper)
         grad_factor = None
         if ctx.needs_input_grad[1]:
             common = -grad_b @ x.mT
             common = common + common.mT
-            grad_factor = (factor @ common) if ctx.upper else (common @ factor)
-        return grad_b, grad_factor
+            grad_factor = sum_to((factor @ common) if ctx.upper else (common @ factor),
+                                 factor.shape)
+        return sum_to(grad_b, b.shape), grad_factor  # batches broadcast: summed back
 
 
 def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:

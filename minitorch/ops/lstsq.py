@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import _args, _mkl, return_types
 from .._dtype import finfo
-from .._tensor import Tensor, checked_broadcast_shapes, sum_to
+from .._tensor import Tensor, broadcast_pair, sum_to
 from ._base import Op, wrap
 from .decompositions import linalg_pinv, pinv_backward
 
@@ -39,7 +39,9 @@ class Lstsq(Op):
                 ) -> tuple:
         xp = a._xp
         right = b._data[..., None] if vector else b._data
-        batch = tuple(checked_broadcast_shapes((a.shape[:-2], right.shape[:-2])))
+        # torch reads B's batch as its first dims as many as A's (for a B of one dim fewer
+        # that is no vector batch, its own leading dims: that B is broadcast along them)
+        batch = tuple(broadcast_pair(a.shape[:-2], b.shape[:a.dim() - 2]))
         left = xp.broadcast_to(a._data, (*batch, *a.shape[-2:]))
         right = xp.broadcast_to(right, (*batch, *right.shape[-2:]))
         m, n = a.shape[-2:]
@@ -110,9 +112,15 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
                            "gelsd, gelss)")
     if A.dim() < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
-    vector = B.dim() == A.dim() - 1
-    if B.dim() < 1 or A.shape[-2] != (B.shape[-1] if vector else B.shape[-2]):
-        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    if B.dim() < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if not 0 <= A.dim() - B.dim() <= 1:
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
+                           "other.dim() and (input.dim() - other.dim()) <= 1")
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
+    rows = -1 if vector else -2
+    if A.shape[-2] != B.shape[rows]:
+        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size({rows})")
     if A.dtype is not B.dtype:
         raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, "
                            f"but got input's dtype {_args.legacy(A.dtype)} and other's dtype "
