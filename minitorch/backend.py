@@ -762,6 +762,22 @@ def half_via_float(compute: Any, xp: ModuleType, *operands: Any) -> Any:
     return xp.astype(result, xp.float16) if result.dtype == xp.float32 else result
 
 
+def add_into(target: Any, values: Any) -> None:
+    """``target += values``, in place, for ``values`` of ``target``'s shape and dtype.
+
+    numpy's in-place add of a single element takes a slow path (about 0.6 µs against 0.25
+    for the sum made anew and written back), and a one-leaf scalar graph's backward adds
+    one gradient into its leaf per op; both give the same bits.
+
+    >>> t = np.ones(()); add_into(t, np.ones(())); float(t)
+    2.0
+    """
+    if target.size == 1:
+        target[...] = target + values
+    else:
+        target += values
+
+
 def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:
     """``target[index] += values`` with repeated indices adding up (scatter-add)."""
     index_reduce(xp, target, index, values, "add")

@@ -110,6 +110,29 @@ def test_index_add_adds_repeated_indices(xp) -> None:
     assert backend.namespace(target) is xp
 
 
+
+@pytest.mark.parametrize("xp", [np, xs], ids=["numpy", "strict"])
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1), (3,), (2, 3)], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_add_into_writes_the_sum_in_place(xp, shape: tuple, dtype: str) -> None:
+    """One element or many (numpy's single-element in-place add is done another way), the
+    target's own memory ends up holding ``target + values``, bit for bit."""
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
+    target = xp.asarray(a.copy())
+    written = target
+    backend.add_into(target, xp.asarray(b))
+    assert written is target and backend.namespace(target) is xp
+    assert backend.to_numpy(target).tobytes() == (a + b).tobytes()
+
+
+def test_add_into_writes_through_a_view() -> None:
+    """A view's sum lands in its base's memory, one element or several (float16 too)."""
+    base = np.zeros((2, 4), np.float16)
+    backend.add_into(base[1, 2:3], np.ones(1, np.float16))  # one element, inside a row
+    backend.add_into(base[:, 0], np.full(2, 2, np.float16))  # a strided column
+    assert base.tolist() == [[2, 0, 0, 0], [2, 0, 1, 0]]
+
 KEYS = [
     (slice(None), [1, 0]),           # a slice before an integer array: outside the standard
     ([0, 1], [2, 0]),                # two integer arrays

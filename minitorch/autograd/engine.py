@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .. import _tensor as T
 from .. import course
 from .._args import node_hook_result
-from ..backend import quiet
+from ..backend import add_into, quiet
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
     AccumulateGrad,
@@ -386,7 +386,7 @@ def _sum(old: Any, grad: Any, for_leaf: bool) -> Any:
         old, grad = _tensors((old, grad))
         return old + grad
     if for_leaf and old._fresh and a.shape == b.shape:
-        a += b
+        add_into(a, b)
         return old
     if not for_leaf:
         return a + b
