@@ -25,6 +25,7 @@ from . import (
     _methods,
     accelerator,
     autograd,
+    backends,
     course,
     cuda,
     distributions,
@@ -57,6 +58,7 @@ from ._aliases import (
 )
 from ._as_tensor import as_tensor, asarray
 from ._attributes import get_device, is_complex, is_nonzero, is_same_size, is_signed
+from ._compile import compile
 from ._creation import (
     arange,
     empty,
@@ -204,6 +206,7 @@ from .autograd.grad_mode import (
     set_grad_enabled,
 )
 from .backend import device
+from .backends.cuda import get_float32_matmul_precision, set_float32_matmul_precision
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.as_strided import as_strided

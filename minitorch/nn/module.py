@@ -549,6 +549,13 @@ class Module:
         """Evaluation mode: ``train(False)``. It does not turn off autograd (see no_grad)."""
         return self.train(False)
 
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        """``minitorch.compile`` in place. minitorch compiles nothing: the module keeps
+        running eagerly; the arguments are checked as ``minitorch.compile`` checks them."""
+        from .. import _compile  # (that module builds on this one)
+
+        _compile.compile(self, *args, **kwargs)
+
     def requires_grad_(self, requires_grad: bool = True) -> Module:
         """Set ``requires_grad`` on every parameter (``False`` freezes the module).
 
