@@ -35,6 +35,7 @@ from . import (
     onnx,
     optim,
     profiler,
+    random,
     return_types,
     serialization,
     utils,
@@ -525,12 +526,12 @@ _UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cflo
 
 
 def __getattr__(name: str):  # type: ignore[no-untyped-def]
-    """``minitorch.viz`` loads on first use: it needs graphviz, which the core does not.
-    torch's dtypes that minitorch lacks are refused by name."""
-    if name == "viz":
+    """``minitorch.viz`` loads on first use: it needs graphviz, which the core does not;
+    ``minitorch.special`` too. torch's dtypes that minitorch lacks are refused by name."""
+    if name in ("viz", "special"):  # (special builds on this namespace, complete by then)
         import importlib
 
-        return importlib.import_module(".viz", __name__)
+        return importlib.import_module(f".{name}", __name__)
     if name in _UNSUPPORTED_DTYPES:
         raise AttributeError(f"module 'minitorch' has no attribute {name!r}: torch's {name} is "
                              "not supported; minitorch's dtypes are bool, uint8, int8, int16, "
