@@ -274,6 +274,7 @@ from .ops.logic import (
     signbit,
 )
 from .ops.lu import lu, lu_unpack
+from .ops.masked import masked_fill_function as masked_fill
 from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax

@@ -14,6 +14,8 @@ from typing import Any
 
 from . import _args, _call_form
 from ._tensor import Tensor
+from .ops import linalg as _products
+from .ops import scan as _scan
 from .ops import shape as _shape
 from .ops.conditioning import cond, matrix_rank
 from .ops.cross import linalg_cross as cross
@@ -55,6 +57,7 @@ __all__ = [
     "lu_factor",
     "lu_factor_ex",
     "lu_solve",
+    "matmul",
     "matrix_exp",
     "matrix_norm",
     "matrix_power",
@@ -70,9 +73,44 @@ __all__ = [
     "svd",
     "svdvals",
     "tensorinv",
+    "vander",
     "vecdot",
     "vector_norm",
 ]
+
+
+@_call_form.alias_of("matmul")
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """torch.linalg's name for :func:`minitorch.matmul`.
+
+    >>> minitorch.linalg.matmul(minitorch.eye(2), minitorch.ones(2))
+    tensor([1., 1.])
+    """
+    return _products.matmul(input, other)
+
+
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:
+    """The Vandermonde matrix of ``x``: its powers ``x⁰ … x^(N-1)`` (N = ``x.shape[-1]``) side
+    by side, each made by multiplying the one before by ``x``, as torch's (a cumulative
+    product after a column of ones: the same rounding, and the gradient through them).
+
+    >>> minitorch.linalg.vander(minitorch.tensor([1., 2., 3.]))
+    tensor([[1., 1., 1.],
+            [1., 2., 4.],
+            [1., 3., 9.]])
+    """
+    _args.tensor_args("linalg_vander", (x, "x", 1))
+    if N is not None:
+        N = _args.integer("linalg_vander", N, "N", None)
+    if x.dtype.name == "bool":
+        raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, "
+                           "but got Bool")
+    columns = x.unsqueeze(-1) if x.dim() == 0 else x
+    n = columns.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = _scan.cumprod(columns.unsqueeze(-1).expand(*columns.shape, n - 1), -1)
+    return _shape.cat([powers.new_ones(*columns.shape, 1), powers], -1)
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,

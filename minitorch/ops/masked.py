@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor, broadcast_pair, check_inplace_allowed, expanded_shape
 from ..backend import c_order, getitem, setitem
 from ._base import Op, sum_to, wrap
@@ -121,6 +121,23 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         _args.differentiable_dtype(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
     return op(self, *values, **keywords)
+
+
+_FILL_SIGNATURES = ("Tensor input, Tensor mask, Tensor value",
+                    "Tensor input, Tensor mask, Number value")
+
+
+@_call_form.overloads(*_FILL_SIGNATURES)
+def masked_fill_function(input: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """``torch.masked_fill(input, mask, value)``: :meth:`Tensor.masked_fill` as a function.
+
+    >>> minitorch.masked_fill(minitorch.zeros(2), minitorch.tensor([False, True]), 1.)
+    tensor([0., 1.])
+    """
+    if not (isinstance(input, Tensor) and isinstance(mask, Tensor)
+            and (isinstance(value, (Tensor, int, float)) or _args.holds_number(value))):
+        raise _args.invalid_combination("masked_fill", (input, mask, value), *_FILL_SIGNATURES)
+    return masked_fill(input, mask, value)
 
 
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:

@@ -1,0 +1,113 @@
+"""Function forms and torch.linalg names that programs call, against live torch:
+``torch.masked_fill``, ``torch.linalg.matmul`` and ``torch.linalg.vander`` (values, gradients,
+dtypes and refusals)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same, assert_same_error, raised_by
+
+
+def _outcome(call: Any, L: Any) -> Any:
+    error = raised_by(call, L)
+    return error if error is not None else call(L)
+
+
+def _assert_like_torch(call: Any) -> None:
+    want, got = _outcome(call, torch), _outcome(call, mt)
+    if isinstance(want, Exception):
+        assert_same_error(got if isinstance(got, Exception) else None, want)
+    else:
+        assert not isinstance(got, Exception), f"minitorch raised {got!r}"
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            assert_same(g, w)
+
+
+def _x(L: Any) -> Any:
+    return L.arange(6.0).reshape(2, 3).requires_grad_()
+
+
+MASKED_FILL = [
+    lambda L: L.masked_fill(_x(L), _x(L) > 2, 0.5),
+    lambda L: L.masked_fill(_x(L), _x(L) > 2, L.tensor(1.0)),
+    lambda L: L.masked_fill(_x(L), mask=_x(L) > 2, value=2),
+    lambda L: L.masked_fill("a", _x(L) > 2, 1),
+    lambda L: L.masked_fill(_x(L), "m", 1),
+    lambda L: L.masked_fill(_x(L), _x(L) > 2),
+    lambda L: L.masked_fill(_x(L), _x(L) > 2, "v"),
+    lambda L: L.masked_fill(_x(L), _x(L)[0] > 2, L.ones(2)),
+    lambda L: L.masked_fill(_x(L), mask=_x(L) > 2, value=1, foo=2),
+    lambda L: L.masked_fill(L.arange(4), L.arange(4) > 1, 2.5),
+]
+
+
+@pytest.mark.parametrize("call", MASKED_FILL)
+def test_masked_fill_as_a_function_is_torchs(call: Any) -> None:
+    _assert_like_torch(lambda L: _with_grad(call(L)))
+
+
+def _with_grad(out: Any) -> Any:
+    if not out.requires_grad:
+        return out
+    leaf = out.grad_fn.next_functions[0][0].variable
+    out.sum().backward()
+    return out, leaf.grad
+
+
+VANDER = [
+    lambda L: L.linalg.vander(L.tensor([0.5, 1.7, -2.3], requires_grad=True)),
+    lambda L: L.linalg.vander(L.tensor([0.5, 1.7, -2.3]), N=5),
+    lambda L: L.linalg.vander(L.tensor(3.0), N=3),
+    lambda L: L.linalg.vander(L.tensor([2], dtype=L.uint8), N=10),
+    lambda L: L.linalg.vander(L.tensor([[1, 2], [3, 4]], dtype=L.int32)),
+    lambda L: L.linalg.vander(L.ones(2, dtype=L.float64) * 1.1, N=4),
+    lambda L: L.linalg.vander(L.zeros(0, 3)),
+    lambda L: L.linalg.vander("a"),
+    lambda L: L.linalg.vander(L.tensor([True])),
+    lambda L: L.linalg.vander(L.ones(2), N=1.5),
+    lambda L: L.linalg.vander(L.ones(2), 3),
+    lambda L: L.linalg.vander(L.ones(1)),
+    lambda L: L.linalg.vander(L.ones(2), N=-1),
+    lambda L: L.linalg.vander(L.zeros(0)),
+]
+
+
+@pytest.mark.parametrize("call", VANDER)
+def test_linalg_vander_is_torchs(call: Any) -> None:
+    _assert_like_torch(call)
+
+
+def test_linalg_vanders_gradient_is_torchs() -> None:
+    def run(L: Any) -> tuple:
+        x = L.tensor([0.5, 1.7, -2.3], requires_grad=True)
+        out = L.linalg.vander(x, N=4)
+        weights = L.tensor(np.arange(12.0).reshape(3, 4), dtype=L.float32)
+        return out, *L.autograd.grad((out * weights).sum(), x)
+
+    _assert_like_torch(run)
+
+
+@pytest.mark.parametrize("values", [np.linspace(-3, 3, 7), np.linspace(0.9, 1.1, 5)], ids=str)
+def test_vander_powers_round_as_torchs(values: np.ndarray) -> None:
+    """Each power is the one before times x: float32 rounding as torch's, not x ** k's."""
+    _assert_like_torch(lambda L: L.linalg.vander(L.tensor(values, dtype=L.float32), N=12))
+
+
+MATMUL = [
+    lambda L: L.linalg.matmul(L.ones(2, 3), L.ones(3)),
+    lambda L: L.linalg.matmul("a", L.ones(2, 2)),
+    lambda L: L.linalg.matmul(L.ones(2, 2), L.ones(3)),
+    lambda L: L.linalg.matmul(L.ones(2, 2)),
+]
+
+
+@pytest.mark.parametrize("call", MATMUL)
+def test_linalg_matmul_is_torchs_matmul(call: Any) -> None:
+    _assert_like_torch(call)
