@@ -111,3 +111,18 @@ MATMUL = [
 @pytest.mark.parametrize("call", MATMUL)
 def test_linalg_matmul_is_torchs_matmul(call: Any) -> None:
     _assert_like_torch(call)
+
+
+def test_an_iterable_dataset_split_by_worker_info_loads_as_torch_in_the_main_process() -> None:
+    """The sharding idiom of torch's IterableDataset docs: no worker info in the main process,
+    so the dataset yields its whole range."""
+    def load(L: Any) -> list:
+        class Range(L.utils.data.IterableDataset):
+            def __iter__(self) -> Any:
+                info = L.utils.data.get_worker_info()
+                start, step = (0, 1) if info is None else (info.id, info.num_workers)
+                return iter(range(start, 7, step))
+
+        return [batch.tolist() for batch in L.utils.data.DataLoader(Range(), batch_size=3)]
+
+    assert load(mt) == load(torch)

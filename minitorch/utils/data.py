@@ -38,7 +38,7 @@ from .sampler import (
 __all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
            "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
            "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert",
-           "random_split"]
+           "get_worker_info", "random_split"]
 
 
 class Dataset:
@@ -331,6 +331,17 @@ class DataLoader:
         if self.batch_size is None:
             return n
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+
+
+def get_worker_info() -> None:
+    """The loading worker's id, count, seed and dataset copy inside a worker process; None in
+    the main process, which is where minitorch's single-process loading always runs (a
+    dataset's ``__iter__`` that splits its work by worker then takes all of it, once).
+
+    >>> minitorch.utils.data.get_worker_info() is None
+    True
+    """
+    return None
 
 
 def _check_worker_options(num_workers: int, timeout: float, prefetch_factor: int | None,
