@@ -27,7 +27,10 @@ def _assert_like_torch(call: Any) -> None:
         assert not isinstance(got, Exception), f"minitorch raised {got!r}"
         for g, w in zip(got if isinstance(got, tuple) else (got,),
                         want if isinstance(want, tuple) else (want,)):
-            assert_same(g, w)
+            if w is None:
+                assert g is None
+            else:
+                assert_same(g, w)
 
 
 def _x(L: Any) -> Any:
@@ -126,3 +129,53 @@ def test_an_iterable_dataset_split_by_worker_info_loads_as_torch_in_the_main_pro
         return [batch.tolist() for batch in L.utils.data.DataLoader(Range(), batch_size=3)]
 
     assert load(mt) == load(torch)
+
+
+def _edge_program(L: Any) -> list:
+    """autograd.grad and backward taking gradient edges in place of tensors."""
+    edge_of, Edge = L.autograd.graph.get_gradient_edge, L.autograd.graph.GradientEdge
+    seen = []
+    a = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = a * 2
+    z = (y ** 2).sum()
+    edge = edge_of(y)
+    seen += [edge.output_nr, edge.ownership_token, edge.node.name(), edge_of(a).node.name()]
+    seen += L.autograd.grad(z, edge, retain_graph=True)
+    seen += L.autograd.grad(z, [edge_of(a), y], retain_graph=True)
+    seen += L.autograd.grad(z, Edge(y.grad_fn, 0), retain_graph=True)
+    L.autograd.backward(z, inputs=edge_of(a), retain_graph=True)
+    z.backward(inputs=[edge_of(a)], retain_graph=True)
+    seen.append(a.grad)
+    u, v = L.tensor([1.5, -2.0], requires_grad=True).unbind()
+    seen += [edge_of(v).output_nr, *L.autograd.grad(u * v * 3, edge_of(v))]
+    x = L.tensor([0.1, 0.2], requires_grad=True)
+    p = x.sin()
+    q, gone = p.cos(), edge_of(p)
+    del p  # the edge outlives the tensor
+    seen += L.autograd.grad(q.sum(), gone, create_graph=True)
+    return seen
+
+
+def test_gradient_edges_stand_for_tensors_as_in_torch() -> None:
+    got, want = _edge_program(mt), _edge_program(torch)
+    for g, w in zip(got, want):
+        if isinstance(w, torch.Tensor):
+            assert_same(g, w, "gradient")
+        else:
+            assert g == w
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.autograd.graph.get_gradient_edge(L.ones(2)),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(),
+                              L.autograd.graph.get_gradient_edge(L.ones(2, requires_grad=True))),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(),
+                              L.autograd.graph.get_gradient_edge(L.ones(2, requires_grad=True)),
+                              materialize_grads=True),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(),
+                              L.autograd.graph.get_gradient_edge(L.ones(2, requires_grad=True)),
+                              allow_unused=True),
+    lambda L: L.autograd.grad((L.ones(2, requires_grad=True) * 2).sum(), [3]),
+], ids=["no grad", "unused", "unused, materialized", "unused, allowed", "not an edge"])
+def test_gradient_edge_refusals_are_torchs(call: Any) -> None:
+    _assert_like_torch(call)

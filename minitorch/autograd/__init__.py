@@ -59,8 +59,9 @@ TensorOrTensors = Any
 
 
 def _as_tuple(value: Any) -> tuple:
-    """One tensor, or an iterable of them, as a tuple (None is no iterable, as in torch)."""
-    if isinstance(value, T.Tensor):
+    """One tensor (or gradient edge), or an iterable of them, as a tuple (None is no
+    iterable, as in torch)."""
+    if isinstance(value, (T.Tensor, graph.GradientEdge)):
         return (value,)
     return tuple(value)
 
@@ -103,11 +104,18 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
 
 
 def _check_inputs(inputs: tuple) -> None:
-    """``inputs`` of ``backward`` or ``grad``: tensors only, with torch's message."""
+    """``inputs`` of ``backward`` or ``grad``: tensors or gradient edges, with torch's
+    message."""
     for t in inputs:
-        if not isinstance(t, T.Tensor):
+        if not isinstance(t, (T.Tensor, graph.GradientEdge)):
             raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
                                f"{type(t).__name__}")
+
+
+def _edge_of(input: Tensor | graph.GradientEdge) -> tuple:
+    """Where the gradient of an input of ``backward`` or ``grad`` is taken: a tensor's
+    edge, or the edge given."""
+    return input[:2] if isinstance(input, graph.GradientEdge) else input._edge()
 
 
 def _as_grads(grads: Any) -> tuple:
@@ -160,9 +168,10 @@ def backward(
         return
     _check_inputs(targets)
     for t in targets:
-        t.retain_grad()  # as torch: a non-leaf input gets .grad; one without grad is refused
+        if isinstance(t, T.Tensor):  # as torch: a non-leaf input gets .grad; one without
+            t.retain_grad()  # grad is refused
     engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph,
-                   capture=[t._edge() for t in targets], accumulate=True)
+                   capture=[_edge_of(t) for t in targets], accumulate=True)
 
 
 def grad(
@@ -200,9 +209,9 @@ def grad(
     _check_inputs(ins)
     grads = _make_grads(outs, grad_outputs, is_grads_batched)
     edges, _ = _roots(outs, grads)  # outputs checked first
-    if any(not t.requires_grad for t in ins):
+    if any(isinstance(t, T.Tensor) and not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
-    capture = [t._edge() for t in ins]
+    capture = [_edge_of(t) for t in ins]
     if is_grads_batched:
         captured = _batched_grads(edges, grads, capture, retain_graph, create_graph)
     else:
@@ -215,6 +224,9 @@ def grad(
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads and isinstance(t, graph.GradientEdge):
+                raise RuntimeError("materialize_grads cannot be used when the given input is "
+                                   "a GradientEdge")
             if materialize_grads:
                 # torch's zeros_like(input, requires_grad=create_graph): a leaf under create_graph
                 from .._creation import zeros_like  # _creation imports the Tensor this file serves

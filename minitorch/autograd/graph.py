@@ -20,7 +20,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _layout, course
 from .. import _tensor as T
@@ -31,9 +31,10 @@ from . import grad_mode, profiler, torch_events
 if TYPE_CHECKING:
     from .._tensor import Tensor
 
-__all__ = ["AccumulateGrad", "Node", "RemovableHandle", "SavedTensor", "accumulate_into_leaf",
-           "allow_mutation_on_saved_tensors", "check_version", "disable_saved_tensors_hooks",
-           "register_multi_grad_hook", "save_on_cpu", "saved_tensors_hooks", "use"]
+__all__ = ["AccumulateGrad", "GradientEdge", "Node", "RemovableHandle", "SavedTensor",
+           "accumulate_into_leaf", "allow_mutation_on_saved_tensors", "check_version",
+           "disable_saved_tensors_hooks", "get_gradient_edge", "register_multi_grad_hook",
+           "save_on_cpu", "saved_tensors_hooks", "use"]
 
 _sequence = itertools.count()
 _LAST = sys.maxsize  # the sequence number of every AccumulateGrad
@@ -208,6 +209,35 @@ class Node(metaclass=_NodeType):
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
         return add_hook(self._tensor_pre_hooks, (output_nr, fn))
+
+
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient enters the graph: its ``node`` and the input of that node it
+    arrives at (``output_nr``), as :func:`get_gradient_edge` gives it. ``autograd.grad`` and
+    ``backward`` take one in place of the tensor in ``inputs``: the gradient that reaches
+    that edge, though the tensor itself may be gone.
+
+    >>> x = minitorch.ones(2, requires_grad=True); y = x * 3
+    >>> minitorch.autograd.grad(y.sum() * 2, GradientEdge(y.grad_fn, 0))
+    (tensor([2., 2.]),)
+    """
+
+    node: Node
+    output_nr: int
+    ownership_token: Any = None
+
+
+def get_gradient_edge(tensor: T.Tensor) -> GradientEdge:
+    """``tensor``'s :class:`GradientEdge`: its ``grad_fn`` and output number, or for a leaf
+    that requires grad its AccumulateGrad.
+
+    >>> get_gradient_edge(minitorch.ones(1, requires_grad=True)).node.name()
+    'torch::autograd::AccumulateGrad'
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    return GradientEdge(*tensor._edge())
 
 
 def flat_edges(edges: Iterable[tuple[Node | None, int]]) -> tuple:
