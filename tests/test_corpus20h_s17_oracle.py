@@ -1,0 +1,189 @@
+"""Corpus H (session 17) against live torch: what its programs and probes needed.
+
+``distributions.MixtureSameFamily`` (Gaussian mixtures, mixture density networks): log_prob
+and its gradients for every parameter, mean, variance, cdf, samples for a seed, expand, the
+support's check and repr, and torch's errors, for several component families and batch
+layouts (weights shared by every batch, or one set per batch).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from oracle import assert_same, assert_same_error, numpy_of, raised_by
+
+import minitorch as mt
+
+RNG = np.random.default_rng(20)
+LOGITS = {"shared": RNG.normal(size=(4,)), "per batch": RNG.normal(size=(3, 4))}
+LOC = RNG.normal(size=(3, 4, 2))
+SCALE = RNG.uniform(0.3, 1.5, size=(3, 4, 2))
+PROBS = RNG.uniform(0.1, 0.9, size=(3, 4, 2))
+
+# each: a component distribution of batch (3, 4) (events of 2 where Independent)
+COMPONENTS = {
+    "normal": lambda L, t: L.distributions.Normal(t["loc"][..., 0], t["scale"][..., 0]),
+    "independent normal": lambda L, t: L.distributions.Independent(
+        L.distributions.Normal(t["loc"], t["scale"]), 1),
+    "laplace": lambda L, t: L.distributions.Laplace(t["loc"][..., 0], t["scale"][..., 0]),
+    "independent bernoulli": lambda L, t: L.distributions.Independent(
+        L.distributions.Bernoulli(probs=t["probs"]), 1),
+}
+
+
+def _leaves(L: Any, layout: str) -> dict:
+    return {"logits": L.tensor(LOGITS[layout], requires_grad=True),
+            "loc": L.tensor(LOC, requires_grad=True),
+            "scale": L.tensor(SCALE, requires_grad=True),
+            "probs": L.tensor(PROBS, requires_grad=True)}
+
+
+def _mixture(L: Any, layout: str, family: str) -> tuple[Any, dict]:
+    t = _leaves(L, layout)
+    mix = L.distributions.Categorical(logits=t["logits"])
+    return L.distributions.MixtureSameFamily(mix, COMPONENTS[family](L, t)), t
+
+
+def _value(L: Any, family: str) -> Any:
+    x = RNG_VALUES[family]
+    return L.tensor(x)
+
+
+RNG_VALUES = {
+    "normal": np.random.default_rng(1).normal(size=(5, 3)),
+    "independent normal": np.random.default_rng(2).normal(size=(5, 3, 2)),
+    "laplace": np.random.default_rng(3).normal(size=(5, 1)),
+    "independent bernoulli": np.random.default_rng(4).integers(0, 2, size=(5, 3, 2)) * 1.0,
+}
+
+
+@pytest.mark.parametrize("layout", list(LOGITS))
+@pytest.mark.parametrize("family", list(COMPONENTS))
+def test_log_prob_and_its_gradients_as_torch(layout: str, family: str) -> None:
+    """log_prob is a logsumexp over the components: torch's values, and torch's gradients
+    for the weights' logits and every component parameter."""
+    results = []
+    for L in (mt, torch):
+        d, t = _mixture(L, layout, family)
+        lp = d.log_prob(_value(L, family))
+        names = [n for n in ("logits", "loc", "scale", "probs")
+                 if (n == "probs") == (family == "independent bernoulli")]
+        grads = L.autograd.grad(lp.sum(), [t[n] for n in names])
+        results.append((lp, grads, d.batch_shape, d.event_shape))
+    (lp, grads, bs, es), (want_lp, want_grads, want_bs, want_es) = results
+    assert (tuple(bs), tuple(es)) == (tuple(want_bs), tuple(want_es))
+    assert_same(lp, want_lp, "log_prob")
+    for g, w in zip(grads, want_grads):
+        assert_same(g, w, "gradient")
+
+
+@pytest.mark.parametrize("layout", list(LOGITS))
+@pytest.mark.parametrize("family", list(COMPONENTS))
+def test_moments_samples_and_support_as_torch(layout: str, family: str) -> None:
+    """mean and variance (the law of total variance), the support's check and repr, the
+    repr, has_rsample; samples for a seed (the component drawn, then gathered) or torch's
+    error where its gather refuses shared weights over batched components."""
+    results = []
+    for L in (mt, torch):
+        d, _ = _mixture(L, layout, family)
+        results.append((d.mean, d.variance, d.stddev, d.support.check(_value(L, family)),
+                        repr(d.support), repr(d), d.has_rsample))
+    got, want = results
+    for g, w in zip(got[:4], want[:4]):
+        assert_same(g, w)
+    assert got[4:] == want[4:]
+    samples = []
+    for L in (mt, torch):
+        L.manual_seed(3)
+        d, _ = _mixture(L, layout, family)
+        samples.append([_sample(d, shape) for shape in ((), (2, 5))])
+    for g, w in zip(*samples):
+        if isinstance(w, BaseException):  # torch's gather refuses weights without the batch
+            assert_same_error(g, w)
+        else:
+            assert_same(g, w, "sample")
+
+
+def _sample(d: Any, shape: tuple) -> Any:
+    try:
+        return d.sample(shape)
+    except Exception as error:  # the error is the observation
+        return error
+
+
+@pytest.mark.parametrize("shape", [[2, 3], [5, 1, 3]])
+def test_expand_as_torch(shape: list) -> None:
+    """expand: both the weights and the components over the larger batch."""
+    results = []
+    for L in (mt, torch):
+        d, _ = _mixture(L, "per batch", "independent normal")
+        e = d.expand(shape)
+        L.manual_seed(0)
+        results.append((e.batch_shape, e.sample(), e.log_prob(L.zeros(2, dtype=L.float64)),
+                        e.mean))
+    (bs, *got), (want_bs, *want) = results
+    assert tuple(bs) == tuple(want_bs)
+    for g, w in zip(got, want):
+        assert_same(g, w)
+
+
+def test_cdf_as_torch() -> None:
+    """cdf: the components' cdfs weighted by the mixture's probabilities."""
+    results = []
+    for L in (mt, torch):
+        d, t = _mixture(L, "shared", "normal")
+        c = d.cdf(L.tensor([[-0.5], [0.25]], dtype=L.float64))
+        results.append((c, L.autograd.grad(c.sum(), t["loc"])[0]))
+    for g, w in zip(*results):
+        assert_same(g, w)
+
+
+_BAD = [
+    "D.MixtureSameFamily(D.Normal(L.zeros(2), 1.), D.Normal(L.zeros(2), 1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), 3)",
+    "D.MixtureSameFamily(D.Categorical(L.ones(3)), D.Normal(L.zeros(2), 1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(4, 2)), D.Normal(L.zeros(3, 2), 1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), D.Exponential(L.ones(2)), "
+    "validate_args=True).log_prob(L.tensor(-1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), D.Normal(L.zeros(3, 2), 1.), "
+    "validate_args=True).log_prob(L.zeros(4))",
+    "D.constraints.MixtureSameFamilyConstraint(3)",
+]
+
+
+@pytest.mark.parametrize("program", _BAD)
+def test_errors_as_torch(program: str) -> None:
+    """torch's exception type and message: a weights distribution that is no Categorical, a
+    component that is no distribution, mismatched component counts or batches, a value
+    outside the support or of a shape that does not broadcast."""
+    def run(L: Any) -> Any:
+        return eval(program, {"L": L, "D": L.distributions})
+
+    want = raised_by(run, torch)
+    assert want is not None
+    assert_same_error(raised_by(run, mt), want)
+
+
+def test_fit_a_gaussian_mixture_as_torch() -> None:
+    """A few Adam steps fitting a two-component mixture to data end where torch's do."""
+    data = np.random.default_rng(7).normal(size=64)
+    ends = []
+    for L in (mt, torch):
+        params = [L.zeros(2, requires_grad=True), L.tensor([-1.0, 1.0], requires_grad=True),
+                  L.zeros(2, requires_grad=True)]
+        opt = L.optim.Adam(params, lr=0.1)
+        x = L.tensor(data, dtype=L.float32)
+        for _ in range(5):
+            gmm = L.distributions.MixtureSameFamily(
+                L.distributions.Categorical(logits=params[0]),
+                L.distributions.Normal(params[1], params[2].exp()))
+            loss = -gmm.log_prob(x).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        ends.append([numpy_of(p) for p in params] + [numpy_of(loss)])
+    for g, w in zip(*ends):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
