@@ -4,6 +4,10 @@
 and its gradients for every parameter, mean, variance, cdf, samples for a seed, expand, the
 support's check and repr, and torch's errors, for several component families and batch
 layouts (weights shared by every batch, or one set per batch).
+
+``nn.functional.local_response_norm`` and ``nn.LocalResponseNorm`` (AlexNet's normalisation
+across channels): values, gradients and the graph's last node for inputs of rank 3 to 5 and
+windows wider than the channels, the module's repr, and torch's errors.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from oracle import assert_same, assert_same_error, numpy_of, raised_by
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS, assert_same, assert_same_error, numpy_of, raised_by
 
 import minitorch as mt
 
@@ -187,3 +193,50 @@ def test_fit_a_gaussian_mixture_as_torch() -> None:
         ends.append([numpy_of(p) for p in params] + [numpy_of(loss)])
     for g, w in zip(*ends):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+@SETTINGS
+@given(st.lists(st.integers(1, 4), min_size=3, max_size=5), st.integers(1, 6),
+       st.sampled_from([(1e-4, 0.75, 1.0), (0.5, 0.6, 1.5), (2.0, 1.0, 0.5)]),
+       st.sampled_from(["float32", "float64"]))
+def test_local_response_norm_as_torch(shape: list, size: int, params: tuple, dtype: str
+                                      ) -> None:
+    """Each value over a power of its neighbouring channels' mean square: torch's values,
+    gradient and last node (a division), for any rank from 3 and any window."""
+    data = np.random.default_rng(len(shape) * 10 + size).normal(size=shape)
+    results = []
+    for L in (mt, torch):
+        x = L.tensor(data, dtype=getattr(L, dtype), requires_grad=True)
+        y = L.nn.functional.local_response_norm(x, size, *params)
+        results.append((y, L.autograd.grad(y.pow(2).sum(), x)[0], y.grad_fn.name()))
+    (y, g, node), (want_y, want_g, want_node) = results
+    assert_same(y, want_y, "output")
+    assert_same(g, want_g, "gradient")
+    assert node == want_node
+
+
+def test_local_response_norm_module_as_torch() -> None:
+    """The module: torch's repr, constants and output; an empty input comes back as is."""
+    data = np.random.default_rng(0).normal(size=(2, 5, 3, 3))
+    results = []
+    for L in (mt, torch):
+        m = L.nn.LocalResponseNorm(3, alpha=1e-3, beta=0.5, k=2.0)
+        empty = L.zeros(0, 3, 2)
+        results.append((repr(m), m.__constants__, m(L.tensor(data, dtype=L.float32)),
+                        L.nn.functional.local_response_norm(empty, 2) is empty))
+    (r, c, y, e), (want_r, want_c, want_y, want_e) = results
+    assert (r, c, e) == (want_r, want_c, want_e)
+    assert_same(y, want_y)
+
+
+@pytest.mark.parametrize("program", ["F.local_response_norm(L.ones(2, 3), 2)",
+                                     "F.local_response_norm(L.ones(3), 2)",
+                                     "L.nn.LocalResponseNorm(2)(L.ones(4))"])
+def test_local_response_norm_errors_as_torch(program: str) -> None:
+    """Fewer than 3 dims: torch's ValueError and its message (spaces and all)."""
+    def run(L: Any) -> Any:
+        return eval(program, {"L": L, "F": L.nn.functional})
+
+    want = raised_by(run, torch)
+    assert want is not None
+    assert_same_error(raised_by(run, mt), want)

@@ -41,7 +41,7 @@ _FILES: dict[str, tuple[str, ...]] = {
              "NLLLoss", "PoissonNLLLoss", "SmoothL1Loss", "SoftMarginLoss", "TripletMarginLoss",
              "TripletMarginWithDistanceLoss"),
     "module": ("Module",),
-    "normalization": ("GroupNorm", "LayerNorm", "RMSNorm"),
+    "normalization": ("GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"),
     "padding": ("CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d",
                 "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d",
                 "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
