@@ -8,10 +8,14 @@ layouts (weights shared by every batch, or one set per batch).
 ``nn.functional.local_response_norm`` and ``nn.LocalResponseNorm`` (AlexNet's normalisation
 across channels): values, gradients and the graph's last node for inputs of rank 3 to 5 and
 windows wider than the channels, the module's repr, and torch's errors.
+
+``torch.utils.data``'s files (``dataset``, ``dataloader``, ``sampler``) as import paths:
+each holds torch's names (the same objects as ``data``'s).
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -240,3 +244,31 @@ def test_local_response_norm_errors_as_torch(program: str) -> None:
     want = raised_by(run, torch)
     assert want is not None
     assert_same_error(raised_by(run, mt), want)
+
+
+@pytest.mark.parametrize("file", ["dataset", "dataloader", "sampler"])
+def test_data_files_hold_torchs_names(file: str) -> None:
+    """``from torch.utils.data.<file> import X`` works where torch's does: each name is in
+    torch's file, is ``data.X`` itself, and is reached by import and by attribute; a file
+    torch does not have is a ModuleNotFoundError."""
+    from minitorch.utils.data_files import FILES
+
+    mine = importlib.import_module(f"minitorch.utils.data.{file}")
+    theirs = importlib.import_module(f"torch.utils.data.{file}")
+    assert mine is getattr(mt.utils.data, file)
+    for name in FILES[file]:
+        assert getattr(theirs, name) is getattr(torch.utils.data, name), name
+        assert getattr(mine, name) is getattr(mt.utils.data, name), name
+    with pytest.raises(ModuleNotFoundError, match=r"'minitorch\.utils\.data\.nope'"):
+        importlib.import_module("minitorch.utils.data.nope")
+
+
+def test_data_files_list_every_name_torch_keeps_there() -> None:
+    """Every public name of ``data`` that torch defines in one of these files is listed in
+    that file here."""
+    from minitorch.utils.data_files import FILES
+
+    for file, names in FILES.items():
+        theirs = importlib.import_module(f"torch.utils.data.{file}")
+        kept = {n for n in mt.utils.data.__all__ if hasattr(theirs, n)}
+        assert kept <= set(names), (file, kept - set(names))
