@@ -9,6 +9,9 @@ layouts (weights shared by every batch, or one set per batch).
 across channels): values, gradients and the graph's last node for inputs of rank 3 to 5 and
 windows wider than the channels, the module's repr, and torch's errors.
 
+``nn.functional.channel_shuffle`` and ``nn.ChannelShuffle`` (ShuffleNet): values, the
+gradient and its own double backward through ``ChannelShuffleBackward0``, torch's errors.
+
 ``torch.utils.data``'s files (``dataset``, ``dataloader``, ``sampler``) as import paths:
 each holds torch's names (the same objects as ``data``'s).
 """
@@ -272,3 +275,54 @@ def test_data_files_list_every_name_torch_keeps_there() -> None:
         theirs = importlib.import_module(f"torch.utils.data.{file}")
         kept = {n for n in mt.utils.data.__all__ if hasattr(theirs, n)}
         assert kept <= set(names), (file, kept - set(names))
+
+
+@SETTINGS
+@given(st.integers(1, 3), st.sampled_from([(1, 6), (2, 6), (3, 6), (6, 6), (2, 4), (4, 8)]),
+       st.lists(st.integers(0, 3), min_size=1, max_size=2))
+def test_channel_shuffle_as_torch(batch: int, groups_channels: tuple, rest: list) -> None:
+    """The channels interleaved group by group, any batch and trailing dims (empty ones
+    too); the gradient and the gradient of the gradient, each through the shuffle back."""
+    groups, channels = groups_channels
+    data = np.random.default_rng(channels * 7 + groups).normal(size=(batch, channels, *rest))
+    results = []
+    for L in (mt, torch):
+        x = L.tensor(data, requires_grad=True)
+        y = L.nn.functional.channel_shuffle(x, groups)
+        weight = L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)
+        (g,) = L.autograd.grad((y * y * weight).sum(), x, create_graph=True)
+        (gg,) = L.autograd.grad(g.sum(), x, allow_unused=True)
+        results.append((y, g, gg, y.grad_fn.name(), g.grad_fn.name(), y.is_contiguous()))
+    (y, g, gg, *names), (want_y, want_g, want_gg, *want_names) = results
+    assert_same(y, want_y, "output")
+    assert_same(g, want_g, "gradient")
+    assert_same(gg, want_gg, "second gradient")
+    assert names == want_names
+
+
+@pytest.mark.parametrize("program", [
+    "F.channel_shuffle(L.ones(1, 6), 2)", "F.channel_shuffle(L.ones(6), 0)",
+    "F.channel_shuffle(L.ones(1, 6, 2), 4)", "F.channel_shuffle(L.ones(1, 6, 2), 0)",
+    "F.channel_shuffle(L.ones(1, 6, 2), -3)", "F.channel_shuffle(L.ones(1, 6, 2), True)",
+    "F.channel_shuffle(L.ones(1, 6, 2), 2.0)", "F.channel_shuffle([1.0], 2)",
+    "F.channel_shuffle(L.ones(1, 6, 2), 12)", "L.nn.ChannelShuffle(4)(L.ones(2, 6, 1))"])
+def test_channel_shuffle_errors_as_torch(program: str) -> None:
+    """torch's checks in torch's order: the types, at least 3 dims, positive groups, the
+    channels divisible by them."""
+    def run(L: Any) -> Any:
+        return eval(program, {"L": L, "F": L.nn.functional})
+
+    want = raised_by(run, torch)
+    assert want is not None
+    assert_same_error(raised_by(run, mt), want)
+
+
+def test_channel_shuffle_module_as_torch() -> None:
+    """The module's repr, constants and output (an integer input keeps its dtype)."""
+    results = []
+    for L in (mt, torch):
+        m = L.nn.ChannelShuffle(3)
+        results.append((repr(m), m.__constants__, m(L.arange(12).view(2, 6, 1))))
+    (r, c, y), (want_r, want_c, want_y) = results
+    assert (r, c) == (want_r, want_c)
+    assert_same(y, want_y)

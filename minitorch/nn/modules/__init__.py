@@ -24,6 +24,7 @@ _FILES: dict[str, tuple[str, ...]] = {
                    "Softsign", "Tanh", "Tanhshrink", "Threshold"),
     "batchnorm": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d",
                   "LazyBatchNorm2d"),
+    "channelshuffle": ("ChannelShuffle",),
     "container": ("ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"),
     "conv": ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
              "ConvTranspose3d", "LazyConv2d"),
