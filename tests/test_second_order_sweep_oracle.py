@@ -197,6 +197,7 @@ Unfold: x.unfold(0, 2, 1) ** 2
 Embedding: F.embedding(L.tensor([1, 0, 1]), M) ** 2
 PixelShuffle: F.pixel_shuffle(L.cat([x, x[:2]]).view(2, 4, 1, 1), 2) ** 2
 PixelUnshuffle: F.pixel_unshuffle(L.cat([x, x[:2]]).view(2, 1, 2, 2), 2) ** 2
+ChannelShuffle: F.channel_shuffle(L.cat([x, x[:2]]).view(2, 4, 1), 2) ** 2
 ConstantPadNd: F.pad(x.view(1, 1, 6), (1, 2), value=0.5) ** 2
 ReflectionPad1D: F.pad(x.view(1, 1, 6), (1, 2), mode='reflect') ** 2
 ReflectionPad2D: F.pad(x.view(1, 1, 2, 3), (1, 1, 1, 1), mode='reflect') ** 2

@@ -21,6 +21,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .mixture_same_family import MixtureSameFamily
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .poisson import Poisson
@@ -31,6 +32,6 @@ from .uniform import Uniform
 
 __all__ = ["AffineTransform", "Bernoulli", "Categorical", "Chi2", "ComposeTransform",
            "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace",
-           "LogNormal", "MultivariateNormal", "Normal", "Poisson", "SigmoidTransform", "StudentT",
-           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
-           "kl_divergence", "register_kl", "transform_to"]
+           "LogNormal", "MixtureSameFamily", "MultivariateNormal", "Normal", "Poisson",
+           "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
+           "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to"]

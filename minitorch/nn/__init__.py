@@ -42,6 +42,7 @@ from .activation import (
 )
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .channelshuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .distance import CosineSimilarity, PairwiseDistance
@@ -74,7 +75,7 @@ from .loss import (
     TripletMarginWithDistanceLoss,
 )
 from .module import Module
-from .normalization import GroupNorm, LayerNorm, RMSNorm
+from .normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
 from .padding import (
     CircularPad1d,
     CircularPad2d,
@@ -146,6 +147,7 @@ __all__ = [
     "BatchNorm2d",
     "BatchNorm3d",
     "Bilinear",
+    "ChannelShuffle",
     "CircularPad1d",
     "CircularPad2d",
     "CircularPad3d",
@@ -196,6 +198,7 @@ __all__ = [
     "LazyLinear",
     "LeakyReLU",
     "Linear",
+    "LocalResponseNorm",
     "LogSigmoid",
     "LogSoftmax",
     "MSELoss",

@@ -40,6 +40,7 @@ from ..ops.activation_more import (
     threshold,
 )
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
+from ..ops.channel_shuffle import channel_shuffle
 from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
 from ..ops.embedding_bag import embedding_bag
@@ -113,6 +114,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "celu",
     "celu_",
+    "channel_shuffle",
     "conv1d",
     "conv2d",
     "conv3d",
@@ -153,6 +155,7 @@ __all__ = [
     "leaky_relu",
     "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "lp_pool1d",
@@ -925,6 +928,30 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
         raise ValueError(f"Expected more than 1 value per channel when training, got input "
                          f"size {size}")
     return native(input, num_groups, weight, bias, eps, True)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    """Each value divided by ``(k + alpha * mean of the squares of the ``size`` channels
+    around it) ** beta`` (AlexNet's normalisation across channels), as torch composes it:
+    its graph ends in a division.
+
+    >>> F.local_response_norm(minitorch.tensor([[[1.], [2.]]]), 2, alpha=1.)
+    tensor([[[0.7378],
+             [0.7816]]])
+    """
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality                          "
+                         f"input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    # torch pools a (N, 1, C, H, rest) view over (size, 1, 1) windows: the same windows as
+    # (size, 1) ones over (N, 1, C, H * rest)
+    div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], -1)
+    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
+    return input / div.mul(alpha).add(k).pow(beta)
 
 
 def instance_norm(input: Tensor, running_mean: Tensor | None = None,

@@ -1,6 +1,7 @@
 """``LayerNorm``: normalise each sample over its last dims, then scale and shift it;
 ``GroupNorm``: the same over each group of a sample's channels; ``RMSNorm``: scale each
-sample by its root mean square over its last dims.
+sample by its root mean square over its last dims; ``LocalResponseNorm``: divide each value
+by a power of the mean square of its neighbouring channels.
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -19,7 +20,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["GroupNorm", "LayerNorm", "RMSNorm"]
+__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"]
 
 
 def _affine_parameters(module: Module, shape: Any, affine: bool, bias: bool, device: Any,
@@ -140,3 +141,24 @@ class GroupNorm(Module):
     def extra_repr(self) -> str:
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
                 f"affine={self.affine}, bias={self.bias is not None}")
+
+
+class LocalResponseNorm(Module):
+    """``F.local_response_norm`` over windows of ``size`` channels; no parameters.
+
+    >>> nn.LocalResponseNorm(2)
+    LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
+    """
+
+    __constants__ = ["size", "alpha", "beta", "k"]
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                 k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

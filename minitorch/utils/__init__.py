@@ -5,6 +5,6 @@
 3
 """
 
-from . import checkpoint, data
+from . import checkpoint, data, data_files  # noqa: F401  (data_files: data's submodules)
 
 __all__ = ["checkpoint", "data"]
