@@ -23,7 +23,8 @@ FILES: dict[str, tuple[str, ...]] = {
     "dataset": ("ConcatDataset", "Dataset", "IterableDataset", "Subset", "TensorDataset",
                 "random_split"),
     "dataloader": ("BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler",
-                   "Sampler", "SequentialSampler", "default_collate", "default_convert"),
+                   "Sampler", "SequentialSampler", "default_collate", "default_convert",
+                   "get_worker_info"),
     "sampler": ("BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
                 "SubsetRandomSampler", "WeightedRandomSampler"),
 }
