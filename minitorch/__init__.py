@@ -37,6 +37,7 @@ from . import (
     profiler,
     return_types,
     serialization,
+    testing,
     utils,
 )
 from ._aliases import (
