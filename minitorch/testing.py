@@ -23,20 +23,25 @@ from __future__ import annotations
 
 import cmath
 import contextlib
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from . import _dtype, backend
 from ._as_tensor import as_tensor
+from ._creation import tensor
 from ._tensor import Tensor
 from .autograd.grad_mode import no_grad
 from .ops.logic import isclose
 
-__all__ = ["assert_close"]
+__all__ = ["assert_allclose", "assert_close"]
 
 # torch's default (rtol, atol) per dtype; every other dtype (integers, bool) is compared exactly
 _TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
                "complex128": (1e-7, 1e-7)}
+# the deprecated assert_allclose's looser defaults
+_ALLCLOSE_TOLERANCES = {"float16": (1e-3, 1e-3), "float32": (1e-4, 1e-5),
+                        "float64": (1e-5, 1e-8)}
 _NUMBER_DTYPES = {int: "int64", float: "float64", complex: "complex128"}
 Where = tuple  # the indices and keys that lead from the inputs to a leaf pair
 
@@ -103,6 +108,29 @@ def assert_close(actual: Any, expected: Any, *, allow_subclasses: bool = True,
         mismatch = compare()
         if mismatch is not None:
             raise _Failure(AssertionError, mismatch, where).error(msg) from None
+
+
+def assert_allclose(actual: Any, expected: Any, rtol: float | None = None,
+                    atol: float | None = None, equal_nan: bool = True, msg: str = "") -> None:
+    """torch's deprecated form of :func:`assert_close` (it warns): the inputs become tensors,
+    ``expected`` of ``actual``'s dtype; the defaults are looser (float16 1e-3/1e-3, float32
+    1e-4/1e-5, float64 1e-5/1e-8), NaN equals NaN, and the dtypes are not compared.
+
+    >>> with warnings.catch_warnings(action="ignore"):  # torch's FutureWarning
+    ...     assert_allclose([1.0, float("nan")], [1.00001, float("nan")])
+    """
+    warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be "
+                  "removed in a future release. Please use `torch.testing.assert_close()` "
+                  "instead. You can find detailed upgrade instructions in "
+                  "https://github.com/pytorch/pytorch/issues/61844.", FutureWarning,
+                  stacklevel=2)
+    actual = actual if isinstance(actual, Tensor) else tensor(actual)
+    expected = expected if isinstance(expected, Tensor) else tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        rtol, atol = _default_tolerances([actual.dtype.name, expected.dtype.name],
+                                         _ALLCLOSE_TOLERANCES)
+    assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                 check_dtype=False, msg=msg or None)
 
 
 # ---------------------------------------------------------------------------- the leaf pairs
@@ -188,7 +216,13 @@ def _tolerances(dtype_names: list[str], rules: _Rules, where: Where) -> tuple[fl
                        f"omitted, but got no {missing}.", where)
     if rules.rtol is not None:
         return rules.rtol, rules.atol
-    defaults = [_TOLERANCES.get(name, (0.0, 0.0)) for name in dtype_names]
+    return _default_tolerances(dtype_names, _TOLERANCES)
+
+
+def _default_tolerances(dtype_names: list[str],
+                        table: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """The loosest (rtol, atol) of the dtypes in ``table``; other dtypes are exact."""
+    defaults = [table.get(name, (0.0, 0.0)) for name in dtype_names]
     return max(r for r, _ in defaults), max(a for _, a in defaults)
 
 

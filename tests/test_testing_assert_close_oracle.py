@@ -165,9 +165,9 @@ HOST_CASES: dict[str, Case] = {
 }
 
 
-def _outcome(case: Case, L: Any) -> BaseException | None:
+def _outcome(case: Case, L: Any, check: str = "assert_close") -> BaseException | None:
     actual, expected, options = case(L)
-    return raised_by(lambda lib: lib.testing.assert_close(actual, expected, **options), L)
+    return raised_by(lambda lib: getattr(lib.testing, check)(actual, expected, **options), L)
 
 
 def _same_outcome(got: BaseException | None, want: BaseException | None) -> None:
@@ -190,6 +190,36 @@ def test_float16_and_strides_as_torch(name: str) -> None:
 def test_cases_cover_passing_and_each_exception_type() -> None:
     kinds = {type(_outcome(case, torch)).__name__ for case in CASES.values()}
     assert kinds == {"NoneType", "AssertionError", "TypeError", "ValueError"}
+
+
+# the deprecated assert_allclose: tensors of actual's dtype, looser defaults, NaN equal
+ALLCLOSE_CASES: dict[str, Case] = {
+    "lists": lambda L: ([1.0, NAN], [1.00001, NAN], {}),
+    "lists nan unequal": lambda L: ([1.0, NAN], [1.0, NAN], {"equal_nan": False}),
+    "ints vs floats": lambda L: ([1, 2], [1.5, 2.0], {}),
+    "float32 loose": lambda L: (_t(L, [1.0, 2.0]), [1.0, 2.0001], {}),
+    "float32 too far": lambda L: (_t(L, [1.0, 2.0]), [1.0, 2.001], {}),
+    "float32 vs float64": lambda L: (_t(L, [1.0]), _t(L, [1.00005], "float64"), {}),
+    "float64": lambda L: (_t(L, [1.0], "float64"), _t(L, [1.0001], "float64"), {}),
+    "scalars": lambda L: (1.0, 1.5, {}),
+    "shape": lambda L: (_t(L, [1.0, 2.0]), [1.0], {}),
+    "msg": lambda L: (_t(L, [1.0, 2.0]), [1.5, 2.0], {"msg": "m"}),
+    "rtol without atol": lambda L: (1.0, 1.5, {"rtol": 0.1}),
+    "both tolerances": lambda L: (1.0, 1.5, {"rtol": 0.1, "atol": 0.5}),
+}
+
+
+@pytest.mark.parametrize("name", ALLCLOSE_CASES)
+def test_assert_allclose_warns_passes_and_fails_as_torch(name: str) -> None:
+    outcomes = []
+    for L in (mt, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            outcomes.append(_outcome(ALLCLOSE_CASES[name], L, "assert_allclose"))
+        outcomes.append([(w.category, str(w.message), w.filename) for w in caught])
+    got, got_warnings, want, want_warnings = outcomes
+    _same_outcome(got, want)
+    assert got_warnings == want_warnings
 
 
 # ---------------------------------------------------------------------------- drawn pairs
