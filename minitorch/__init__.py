@@ -38,6 +38,7 @@ from . import (
     random,
     return_types,
     serialization,
+    testing,
     utils,
 )
 from ._aliases import (

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._dtype import result_type
+from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair
-from ..backend import torch_layout
+from ..backend import array_dtype, quiet, torch_layout
 from ._base import cast_operands, wrap
 from .pointwise import _tensor_operand, logical, shift
 
@@ -149,15 +149,18 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     _args.tolerances(rtol, atol)
     broadcast_pair(input, other)
     xp, a, b = input._xp, input._data, other._data
-    if input.dtype.name == "bool":
-        return wrap(a == b)
     close = a == b
-    if equal_nan:
+    if input.dtype.name == "bool":
+        if rtol == 0 and atol == 0:
+            return wrap(close)
+        # torch measures the distance of bools as numbers of the default dtype
+        a, b = (xp.astype(x, array_dtype(xp, get_default_dtype().name)) for x in (a, b))
+    elif equal_nan:
         close = close | (xp.isnan(a) & xp.isnan(b))
-    if input.dtype.is_floating_point:
-        diff = xp.abs(a - b)
-        finite = xp.isfinite(diff)
-        close = close | (finite & (diff <= atol + rtol * xp.abs(b)))
+    if xp.isdtype(a.dtype, "real floating"):
+        with quiet():  # inf - inf and 0 * inf are NaN, which is not close, silently as in torch
+            diff = xp.abs(a - b)
+            close = close | (xp.isfinite(diff) & (diff <= atol + rtol * xp.abs(b)))
     else:
         diff = xp.abs(xp.astype(a, xp.float64) - xp.astype(b, xp.float64))
         close = close | (diff <= atol + rtol * xp.abs(xp.astype(b, xp.float64)))
