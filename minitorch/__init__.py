@@ -117,6 +117,7 @@ from ._factories import (
     set_default_tensor_type,
     with_size_keyword,
 )
+from ._gamma_random import _dirichlet_grad, _sample_dirichlet, _standard_gamma, _standard_gamma_grad
 from ._layout import (
     channels_last,
     channels_last_3d,

@@ -32,7 +32,7 @@ from ._batched_function import check_random
 from ._generator import Generator
 
 __all__ = ["bernoulli", "draw", "exponential", "normal", "randint", "random_bits",
-           "randperm", "uniform"]
+           "randperm", "standard_gamma", "uniform"]
 
 _BITS = {"float32": 24, "float64": 53}
 
@@ -250,6 +250,51 @@ def _poisson_count(gen: Generator, lam: float) -> int:
             return k
 
 
+def standard_gamma(gen: Generator, n: int, dtype: str, alphas: Any) -> np.ndarray:
+    """One Gamma(alpha, 1) number per alpha, in order: torch's ``sample_gamma`` on each, which
+    takes its float64 uniforms and normals one by one (so no two numbers are drawn at once),
+    in ``dtype``'s precision where torch computes in it; a result below the smallest normal
+    number (or NaN) becomes that number."""
+    ftype = np.float32 if dtype == "float32" else float
+    tiny = ftype(np.finfo(dtype).tiny)
+    values = []
+    for alpha in np.asarray(alphas, dtype=dtype).ravel().tolist():
+        value = ftype(_gamma_number(gen, ftype(alpha), ftype))
+        values.append(value if tiny < value else tiny)  # C++'s std::max(tiny, value)
+    return np.array(values, dtype=dtype)
+
+
+_LOG, _POW = _libm.scalar("log"), _libm.scalar("pow", 2)
+# C++ float literals of torch's sample_gamma (1.0f / 3.0f and 0.0331f), as float64
+_THIRD, _SQUEEZE = float(np.float32(1) / np.float32(3)), float(np.float32(0.0331))
+
+
+def _gamma_number(gen: Generator, alpha: Any, ftype: Any) -> float:
+    """Marsaglia and Tsang's (2000) rejection method as torch runs it: an alpha below 1 is
+    raised by 1 and the result scaled by ``u ** (1 / alpha)`` (one uniform first); then
+    each try takes normals until ``1 + c x`` is positive and one uniform. ``alpha`` and its
+    reciprocal are of ``ftype`` (torch's scalar type), the rest float64."""
+    scale = 1.0
+    if alpha < 1:
+        if alpha == 0:
+            return 0.0
+        scale = _POW(1 - _uniform64(gen), float(ftype(1) / alpha))
+        alpha += ftype(1)
+    d = float(alpha - ftype(_THIRD))
+    c = 1.0 / math.sqrt(9.0 * d) if d > 0 else math.inf if d == 0 else math.nan  # C's
+    while True:
+        x = _scalar_normal(gen)
+        y = 1.0 + c * x
+        while y <= 0:
+            x = _scalar_normal(gen)
+            y = 1.0 + c * x
+        v = y * y * y
+        u = 1 - _uniform64(gen)
+        xx = x * x
+        if u < 1.0 - _SQUEEZE * xx * xx or _LOG(u) < 0.5 * xx + d * (1.0 - v + _LOG(v)):
+            return scale * d * v
+
+
 def randperm(gen: Generator, n: int, dtype: str = "int64") -> np.ndarray:
     """A permutation of 0..n-1: torch's Fisher-Yates, swapping place i with one of i..n-1."""
     order = list(range(n))
@@ -274,7 +319,7 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
     n = math.prod(shape)
     if backend.is_cupy(xp):
         return _cupy_draw(gen.gpu_rng(), sample, shape, dtype, params)
-    for key in ("p", "rates"):  # probabilities (rates) of any array module
+    for key in ("p", "rates", "alphas"):  # probabilities (rates...) of any array module
         if not isinstance(params.get(key, 0.0), (int, float)):
             params[key] = backend.to_numpy(params[key])
     values = _SAMPLERS[sample](gen, n, dtype, **params).reshape(shape)
@@ -283,7 +328,7 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
 
 _SAMPLERS = {"uniform": uniform, "normal": normal, "randint": randint,
              "random_bits": random_bits, "bernoulli": bernoulli, "exponential": exponential,
-             "randperm": randperm, "poisson": poisson}
+             "randperm": randperm, "poisson": poisson, "standard_gamma": standard_gamma}
 
 
 def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) -> Any:
@@ -293,6 +338,8 @@ def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) ->
         values = rng.standard_normal(shape) * params.get("std", 1.0) + params.get("mean", 0.0)
     elif sample == "randperm":
         values = rng.random(n).argsort()
+    elif sample == "standard_gamma":
+        values = rng.standard_gamma(params["alphas"])
     else:
         u = rng.random(shape)
         if sample == "uniform":
