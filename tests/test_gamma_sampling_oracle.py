@@ -198,3 +198,96 @@ def test_chi2_and_student_t_scores() -> None:
 
     for g, w in zip(scores(mt), scores(torch)):
         np.testing.assert_allclose(numpy_of(g), numpy_of(w), rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(8))
+def test_sample_dirichlet_draws(seed: int, dtype: str) -> None:
+    """Rows of 1 to 40 concentrations, tiny to large: float64 gamma draws, torch's float64
+    sum, the ratio clamped below 1 and above the smallest normal number."""
+    rs = np.random.RandomState(seed)
+    rows = [rs.gamma(0.5, 2.0, (3, k)) for k in (1, 2, 5, 40)] + [np.array([[1e-4, 1e-3]])]
+
+    def draws(L: Any) -> tuple:
+        return (*(L._sample_dirichlet(L.tensor(r.astype(dtype))) for r in rows),
+                L._sample_dirichlet(L.tensor(2.0)), L.randn(1, dtype=L.float64))
+
+    got, want = both(draws, seed)
+    for g, w in zip(got, want):
+        assert_bits(g, w)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dirichlet_grad_of_every_branch(dtype: str) -> None:
+    """x near 0 and near 1 (the Taylor series, in float32 where torch's are), both
+    concentrations above 6 (the saddle point), the rational correction elsewhere."""
+    rs = np.random.RandomState(5)
+    alpha = np.concatenate([rs.gamma(1, 3, 2000), rs.uniform(6, 60, 1000)]) + 1e-3
+    other = np.concatenate([rs.gamma(1, 5, 2000), rs.uniform(6, 60, 1000)]) + 1e-3
+    x = rs.beta(alpha, other).clip(1e-7, 1 - 1e-7)
+    args = [a.astype(dtype) for a in (x, alpha, alpha + other)]
+    assert_bits(mt._dirichlet_grad(*map(mt.tensor, args)),
+                torch._dirichlet_grad(*map(torch.tensor, args)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(4))
+def test_beta_and_dirichlet_rsample_gradients(seed: int, dtype: str) -> None:
+    rs = np.random.RandomState(seed)
+    c1, c0 = rs.gamma(1.0, 3.0, 5).astype(dtype), rs.gamma(1.0, 3.0, 5).astype(dtype)
+    conc = rs.gamma(1.0, 4.0, (2, 4)).astype(dtype)
+
+    def draws(L: Any) -> tuple:
+        D = L.distributions
+        a, b = L.tensor(c1, requires_grad=True), L.tensor(c0, requires_grad=True)
+        x = D.Beta(a, b).rsample((3,))
+        k = L.tensor(conc, requires_grad=True)
+        y = D.Dirichlet(k).rsample((2,))
+        wx = L.arange(15, dtype=x.dtype).reshape(3, 5)
+        wy = L.arange(16, dtype=y.dtype).reshape(2, 2, 4)
+        return (x, y, *L.autograd.grad((x * wx).sum() + (y * wy).sum(), (a, b, k)),
+                D.Beta(2.0, 3.0).sample((4,)), D.Dirichlet(k).expand((3, 2)).sample())
+
+    got, want = both(draws, seed)
+    assert got[1].grad_fn.name() == want[1].grad_fn.name() == "_DirichletBackward"
+    for g, w in zip(got, want):
+        assert_bits(g.detach(), w.detach())
+
+
+SCORES = [
+    "D.Beta(2.0, 3.0)", "D.Beta(L.tensor([0.5, 2.0]), L.tensor([0.5, 3.0]))",
+    "D.Dirichlet(L.tensor([[0.2, 1.0, 3.0], [5.0, 6.0, 7.0]], dtype=L.float64))",
+    "D.Dirichlet(L.tensor([0.5, 0.5]))", "D.Beta(L.tensor(2.0), L.tensor(3.0)).expand([2])",
+]
+
+
+@pytest.mark.parametrize("made", SCORES)
+def test_beta_and_dirichlet_scores_and_printed_forms(made: str) -> None:
+    def scores(L: Any) -> tuple:
+        d = eval(made, {"D": L.distributions, "L": L})
+        value = d.mean * 0.5 + 0.5 / d.event_shape.numel()  # inside the support
+        return (repr(d), tuple(d.batch_shape), tuple(d.event_shape), d.mean, d.variance,
+                d.mode, d.entropy(), d.log_prob(value))
+
+    got, want = scores(mt), scores(torch)
+    assert got[:3] == want[:3]
+    for g, w in zip(got[3:], want[3:]):
+        np.testing.assert_allclose(numpy_of(g), numpy_of(w), rtol=1e-6, atol=0)
+
+
+BAD_PARAMETERS = [
+    "D.Dirichlet(L.tensor(1.0))", "D.Dirichlet(L.tensor([1.0, -1.0]))", "D.Beta(1.0, -1.0)",
+    "D.Beta(L.tensor([1.0]), L.tensor([0.0]))", "D.Beta(2.0, 3.0).log_prob(L.tensor(1.5))",
+    "D.Dirichlet(L.ones(3)).log_prob(L.tensor([0.5, 0.5, 0.5]))",
+    "D.Beta(L.ones(2), L.ones(3))",
+]
+
+
+@pytest.mark.parametrize("program", BAD_PARAMETERS)
+def test_bad_parameters_raise_torchs_errors(program: str) -> None:
+    def build(L: Any) -> Any:
+        return eval(program, {"D": L.distributions, "L": L})
+
+    want = raised_by(build, torch)
+    assert want is not None
+    assert_same_error(raised_by(build, mt), want)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from . import constraints
 from .bernoulli import Bernoulli
+from .beta import Beta
 from .categorical import Categorical
 from .constraint_registry import biject_to, transform_to
+from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Chi2, Gamma
@@ -29,8 +31,8 @@ from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform
 from .uniform import Uniform
 
-__all__ = ["AffineTransform", "Bernoulli", "Categorical", "Chi2", "ComposeTransform",
-           "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace",
-           "LogNormal", "MultivariateNormal", "Normal", "Poisson", "SigmoidTransform", "StudentT",
-           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
-           "kl_divergence", "register_kl", "transform_to"]
+__all__ = ["AffineTransform", "Bernoulli", "Beta", "Categorical", "Chi2", "ComposeTransform",
+           "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent",
+           "Laplace", "LogNormal", "MultivariateNormal", "Normal", "Poisson", "SigmoidTransform",
+           "StudentT", "Transform", "TransformedDistribution", "Uniform", "biject_to",
+           "constraints", "kl_divergence", "register_kl", "transform_to"]
