@@ -22,7 +22,31 @@ MAKERS: dict[str, Callable[[Any], Any]] = {
     "Bernoulli probs": lambda L: L.distributions.Bernoulli(L.tensor([0.25, 0.9])),
     "Bernoulli logits": lambda L: L.distributions.Bernoulli(logits=0.3),
     "Uniform": lambda L: L.distributions.Uniform(L.tensor([0.0, -1.0]), 2.0),
+    "OneHotCategorical probs": lambda L: L.distributions.OneHotCategorical(
+        L.tensor([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]])),
+    "OneHotCategorical logits": lambda L: L.distributions.OneHotCategorical(
+        logits=L.tensor([1.0, -0.5, 2.0, 0.0])),
+    "OneHotCategoricalStraightThrough": lambda L: L.distributions.OneHotCategoricalStraightThrough(
+        L.tensor([0.3, 0.3, 0.4])),
 }
+
+
+@pytest.mark.parametrize("name", [name for name in MAKERS if name.startswith("OneHot")])
+def test_one_hot_categorical_moments_support_and_checks(name: str) -> None:
+    def run(L: Any) -> list:
+        L.manual_seed(3)
+        d = MAKERS[name](L)
+        e = d.expand((2, *d.batch_shape))
+        return [d.mean, d.mode, d.variance, d.probs, d.logits, d.enumerate_support(),
+                d.enumerate_support(expand=False), e.sample(), e.log_prob(e.mode),
+                repr(d.support), d.param_shape]
+
+    L, T = run(mt), run(torch)
+    assert L[-2:] == T[-2:]
+    for got, want in zip(L[:-2], T[:-2], strict=True):
+        assert_same(got, want)
+    bad = lambda L: MAKERS[name](L).log_prob(L.full(MAKERS[name](L).event_shape, 0.5))  # noqa: E731
+    assert_same_error(raised_by(bad, mt), raised_by(bad, torch))
 
 
 @pytest.mark.parametrize("name", MAKERS)

@@ -25,6 +25,7 @@ from .laplace import Laplace
 from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
@@ -33,6 +34,7 @@ from .uniform import Uniform
 
 __all__ = ["AffineTransform", "Bernoulli", "Beta", "Categorical", "Chi2", "ComposeTransform",
            "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent",
-           "Laplace", "LogNormal", "MultivariateNormal", "Normal", "Poisson", "SigmoidTransform",
-           "StudentT", "Transform", "TransformedDistribution", "Uniform", "biject_to",
-           "constraints", "kl_divergence", "register_kl", "transform_to"]
+           "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Poisson", "SigmoidTransform", "StudentT",
+           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
+           "kl_divergence", "register_kl", "transform_to"]
