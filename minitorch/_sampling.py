@@ -158,12 +158,13 @@ def _two_product_error(a: np.ndarray, b: np.float64, p: np.ndarray) -> np.ndarra
     return ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
-def _scalar_normal(gen: Generator) -> float:
-    """One float64 normal number; a Box-Muller pair's sine is kept for the next call."""
+def _scalar_normal(gen: Generator, draw: Any = None) -> float:
+    """One float64 normal number; a Box-Muller pair's sine is kept for the next call. Its
+    uniforms come from ``draw()`` (a ``_Uniforms`` reading ``gen``) where given."""
     if gen.next_double_normal is not None:
         value, gen.next_double_normal = gen.next_double_normal, None
         return value
-    u1, u2 = uniform(gen, 2, "float64").tolist()
+    u1, u2 = (draw(), draw()) if draw else uniform(gen, 2, "float64").tolist()
     r = math.sqrt(-2.0 * math.log1p(-u2))
     theta = 2.0 * math.pi * u1
     gen.next_double_normal = r * math.sin(theta)
@@ -252,16 +253,43 @@ def _poisson_count(gen: Generator, lam: float) -> int:
 
 def standard_gamma(gen: Generator, n: int, dtype: str, alphas: Any) -> np.ndarray:
     """One Gamma(alpha, 1) number per alpha, in order: torch's ``sample_gamma`` on each, which
-    takes its float64 uniforms and normals one by one (so no two numbers are drawn at once),
-    in ``dtype``'s precision where torch computes in it; a result below the smallest normal
-    number (or NaN) becomes that number."""
+    takes its float64 uniforms and normals one by one (how many depends on the numbers, so
+    no number can be drawn before the last is done), in ``dtype``'s precision where torch
+    computes in it; a result below the smallest normal number (or NaN) becomes that
+    number."""
     ftype = np.float32 if dtype == "float32" else float
     tiny = ftype(np.finfo(dtype).tiny)
+    draw = _Uniforms(gen, ahead=min(max(64, 3 * n), 2 ** 16))
     values = []
     for alpha in np.asarray(alphas, dtype=dtype).ravel().tolist():
-        value = ftype(_gamma_number(gen, ftype(alpha), ftype))
+        value = ftype(_gamma_number(gen, draw, ftype(alpha), ftype))
         values.append(value if tiny < value else tiny)  # C++'s std::max(tiny, value)
+    draw.close()
     return np.array(values, dtype=dtype)
+
+
+class _Uniforms:
+    """torch's float64 uniforms one at a time, read from blocks drawn ahead (one call to the
+    generator per block, not per number); ``close`` gives back those not read, leaving the
+    generator where torch's would be."""
+
+    def __init__(self, gen: Generator, ahead: int) -> None:
+        self.gen, self.ahead = gen, ahead
+        self._next_block()
+
+    def _next_block(self) -> None:
+        self.start = self.gen._tell()
+        self.block, self.used = uniform(self.gen, self.ahead, "float64").tolist(), 0
+
+    def __call__(self) -> float:
+        if self.used == len(self.block):
+            self._next_block()
+        self.used += 1
+        return self.block[self.used - 1]
+
+    def close(self) -> None:
+        self.gen._seek(self.start)
+        self.gen.words64(self.used)
 
 
 _LOG, _POW = _libm.scalar("log"), _libm.scalar("pow", 2)
@@ -269,7 +297,7 @@ _LOG, _POW = _libm.scalar("log"), _libm.scalar("pow", 2)
 _THIRD, _SQUEEZE = float(np.float32(1) / np.float32(3)), float(np.float32(0.0331))
 
 
-def _gamma_number(gen: Generator, alpha: Any, ftype: Any) -> float:
+def _gamma_number(gen: Generator, draw: _Uniforms, alpha: Any, ftype: Any) -> float:
     """Marsaglia and Tsang's (2000) rejection method as torch runs it: an alpha below 1 is
     raised by 1 and the result scaled by ``u ** (1 / alpha)`` (one uniform first); then
     each try takes normals until ``1 + c x`` is positive and one uniform. ``alpha`` and its
@@ -278,18 +306,18 @@ def _gamma_number(gen: Generator, alpha: Any, ftype: Any) -> float:
     if alpha < 1:
         if alpha == 0:
             return 0.0
-        scale = _POW(1 - _uniform64(gen), float(ftype(1) / alpha))
+        scale = _POW(1 - draw(), float(ftype(1) / alpha))
         alpha += ftype(1)
     d = float(alpha - ftype(_THIRD))
     c = 1.0 / math.sqrt(9.0 * d) if d > 0 else math.inf if d == 0 else math.nan  # C's
     while True:
-        x = _scalar_normal(gen)
+        x = _scalar_normal(gen, draw)
         y = 1.0 + c * x
         while y <= 0:
-            x = _scalar_normal(gen)
+            x = _scalar_normal(gen, draw)
             y = 1.0 + c * x
         v = y * y * y
-        u = 1 - _uniform64(gen)
+        u = 1 - draw()
         xx = x * x
         if u < 1.0 - _SQUEEZE * xx * xx or _LOG(u) < 0.5 * xx + d * (1.0 - v + _LOG(v)):
             return scale * d * v

@@ -291,3 +291,16 @@ def test_bad_parameters_raise_torchs_errors(program: str) -> None:
     want = raised_by(build, torch)
     assert want is not None
     assert_same_error(raised_by(build, mt), want)
+
+
+def test_a_long_run_of_draws_leaves_the_stream_where_torch_does() -> None:
+    """More uniforms than one block minitorch reads ahead: the block after it, and the words
+    read ahead but not used given back."""
+    alphas = np.tile([0.3, 2.5, 0.9, 40.0], 9000).astype("float32")
+
+    def draws(L: Any) -> tuple:
+        return L._standard_gamma(L.tensor(alphas)), L.randn(3, dtype=L.float64), L.rand(5)
+
+    got, want = both(draws, 11)
+    for g, w in zip(got, want):
+        assert_bits(g, w)
