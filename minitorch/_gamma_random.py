@@ -94,13 +94,14 @@ class SampleDirichlet(_NoDerivative):
     @staticmethod
     def compute(alpha: Tensor, generator: Any = None) -> Any:
         xp = alpha._xp
+        wide, narrow = backend.array_dtype(xp, "float64"), backend.array_dtype(xp, alpha.dtype.name)
         gammas = wrap(_sampling.draw(xp, "standard_gamma", tuple(alpha.shape), "float64",
-                                     generator, alphas=alpha._data.astype("float64")))
+                                     generator, alphas=xp.astype(alpha._data, wide)))
         with no_grad():  # torch's own sum of the float64 draws
             total = gammas.sum(-1, keepdim=True)._data
-        ratio = (gammas._data / total).astype(alpha.dtype.name)
-        tiny = xp.asarray(xp.finfo(ratio.dtype).tiny, dtype=ratio.dtype)
-        below_one = xp.nextafter(xp.asarray(1, dtype=ratio.dtype), xp.asarray(0, dtype=ratio.dtype))
+        ratio = xp.astype(gammas._data / total, narrow)
+        tiny = xp.asarray(xp.finfo(narrow).smallest_normal, dtype=narrow)
+        below_one = xp.nextafter(xp.asarray(1, dtype=narrow), xp.asarray(0, dtype=narrow))
         ratio = xp.where(tiny < ratio, ratio, tiny)  # C++'s std::max: NaN becomes tiny
         return xp.where(ratio < below_one, ratio, below_one)
 

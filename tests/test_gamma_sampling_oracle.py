@@ -146,14 +146,12 @@ def test_standard_gamma_nodes_and_their_refusals() -> None:
 
 BAD_CALLS = [
     lambda L: L._standard_gamma(L.tensor([1, 2])),
-    lambda L: L._standard_gamma(L.tensor([1.0], dtype=L.float16)),
     lambda L: L._standard_gamma([1.0]),
     lambda L: L._standard_gamma(L.ones(2), 3),
     lambda L: L._standard_gamma_grad(L.tensor([1, 2]), L.tensor([1, 2])),
     lambda L: L._standard_gamma_grad(L.ones(2), L.ones(3)),
     lambda L: L._standard_gamma_grad(L.ones(2), L.ones(2, dtype=L.float64)),
     lambda L: L._sample_dirichlet(L.tensor([1, 2])),
-    lambda L: L._sample_dirichlet(L.tensor([1.0], dtype=L.float16)),
     lambda L: L._sample_dirichlet(L.ones(2), "g"),
     lambda L: L._dirichlet_grad(L.ones(2), L.ones(3), L.ones(2)),
     lambda L: L._dirichlet_grad(L.ones(2), L.ones(2), L.ones(2, dtype=L.float64)),
@@ -163,6 +161,14 @@ BAD_CALLS = [
     lambda L: L._standard_gamma_grad(L.tensor([0.5], requires_grad=True),
                                      L.tensor([0.3])).sum().backward(),
 ]
+
+
+@pytest.mark.parametrize("sampler", ["_standard_gamma", "_sample_dirichlet"])
+def test_half_is_refused_as_torch(sampler: str) -> None:
+    def draw(L: Any) -> Any:
+        return getattr(L, sampler)(L.tensor([1.0], dtype=L.float16))
+
+    assert_same_error(raised_by(draw, mt), raised_by(draw, torch))
 
 
 @pytest.mark.parametrize("call", range(len(BAD_CALLS)))
