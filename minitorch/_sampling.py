@@ -209,18 +209,41 @@ def exponential(gen: Generator, n: int, dtype: str, lambd: float) -> np.ndarray:
     return (-1.0 / lambd * _each(math.log1p, -u)).astype(dtype)
 
 
+class _Uniforms:
+    """torch's float64 uniforms one at a time, read from blocks drawn ahead (one call to the
+    generator per block, not per number); ``close`` gives back those not read, leaving the
+    generator where torch's would be."""
+
+    def __init__(self, gen: Generator, ahead: int) -> None:
+        self.gen, self.ahead = gen, ahead
+        self._next_block()
+
+    def _next_block(self) -> None:
+        self.start = self.gen._tell()
+        self.block, self.used = uniform(self.gen, self.ahead, "float64").tolist(), 0
+
+    def __call__(self) -> float:
+        if self.used == len(self.block):
+            self._next_block()
+        self.used += 1
+        return self.block[self.used - 1]
+
+    def close(self) -> None:
+        self.gen._seek(self.start)
+        self.gen.words64(self.used)
+
+
 def poisson(gen: Generator, n: int, dtype: str, rates: Any) -> np.ndarray:
     """One Poisson count per rate, in order: torch's ``sample_poisson`` on each, drawing its
     float64 uniforms one by one."""
     rates = np.asarray(rates, dtype=np.float64).ravel()
-    return np.asarray([_poisson_count(gen, float(lam)) for lam in rates]).astype(dtype)
+    draw = _Uniforms(gen, ahead=min(max(64, 2 * len(rates)), 2 ** 16))
+    counts = [_poisson_count(draw, lam) for lam in rates.tolist()]
+    draw.close()
+    return np.asarray(counts).astype(dtype)
 
 
-def _uniform64(gen: Generator) -> float:
-    return float(gen.words64(1)[0] & np.uint64(2 ** 53 - 1)) * 2.0 ** -53
-
-
-def _poisson_count(gen: Generator, lam: float) -> int:
+def _poisson_count(draw: _Uniforms, lam: float) -> int:
     """A products-of-uniforms count below rate 10; from 10 Hoermann's transformed rejection
     (1993), with torch's constants."""
     if lam == 0:
@@ -228,7 +251,7 @@ def _poisson_count(gen: Generator, lam: float) -> int:
     if lam < 10:
         count, prod, limit = 0, 1.0, math.exp(-lam)
         while True:
-            prod *= _uniform64(gen)
+            prod *= draw()
             if prod <= limit:
                 return count
             count += 1
@@ -238,8 +261,8 @@ def _poisson_count(gen: Generator, lam: float) -> int:
     invalpha = 1.1239 + 1.1328 / (b - 3.4)
     vr = 0.9277 - 3.6224 / (b - 2)
     while True:
-        u = _uniform64(gen) - 0.5
-        v = _uniform64(gen)
+        u = draw() - 0.5
+        v = draw()
         us = 0.5 - abs(u)
         k = math.floor((2 * a / us + b) * u + lam + 0.43)
         if us >= 0.07 and v <= vr:
@@ -266,30 +289,6 @@ def standard_gamma(gen: Generator, n: int, dtype: str, alphas: Any) -> np.ndarra
         values.append(value if tiny < value else tiny)  # C++'s std::max(tiny, value)
     draw.close()
     return np.array(values, dtype=dtype)
-
-
-class _Uniforms:
-    """torch's float64 uniforms one at a time, read from blocks drawn ahead (one call to the
-    generator per block, not per number); ``close`` gives back those not read, leaving the
-    generator where torch's would be."""
-
-    def __init__(self, gen: Generator, ahead: int) -> None:
-        self.gen, self.ahead = gen, ahead
-        self._next_block()
-
-    def _next_block(self) -> None:
-        self.start = self.gen._tell()
-        self.block, self.used = uniform(self.gen, self.ahead, "float64").tolist(), 0
-
-    def __call__(self) -> float:
-        if self.used == len(self.block):
-            self._next_block()
-        self.used += 1
-        return self.block[self.used - 1]
-
-    def close(self) -> None:
-        self.gen._seek(self.start)
-        self.gen.words64(self.used)
 
 
 _LOG, _POW = _libm.scalar("log"), _libm.scalar("pow", 2)
