@@ -310,3 +310,31 @@ def test_a_long_run_of_draws_leaves_the_stream_where_torch_does() -> None:
     got, want = both(draws, 11)
     for g, w in zip(got, want):
         assert_bits(g, w)
+
+
+SCORES_REFUSED = ["D.Beta(2.0, 3.0).cdf(L.tensor(0.5))", "D.StudentT(2.0).cdf(L.tensor(0.5))",
+                  "D.Dirichlet(L.ones(2)).icdf(L.tensor(0.5))",
+                  "D.Beta(2.0, 3.0).icdf(L.tensor(0.5))"]
+
+
+@pytest.mark.parametrize("program", SCORES_REFUSED)
+def test_scores_torch_does_not_define_are_refused_as_torch(program: str) -> None:
+    def score(L: Any) -> Any:
+        return eval(program, {"D": L.distributions, "L": L})
+
+    assert_same_error(raised_by(score, mt), raised_by(score, torch))
+
+
+def test_gamma_cdf_is_refused_with_a_reason() -> None:
+    """torch's is ``special.gammainc``, which minitorch does not compute."""
+    with pytest.raises(NotImplementedError, match="gammainc"):
+        mt.distributions.Chi2(2.0).cdf(mt.tensor(0.5))
+
+
+def test_sample_n_warns_and_draws_as_torch() -> None:
+    def draws(L: Any) -> Any:
+        with pytest.warns(FutureWarning, match=r"sample_n\(n\)` will be deprecated"):
+            return L.distributions.Gamma(L.tensor([2.0, 0.5]), 1.0).sample_n(3)
+
+    got, want = both(draws, 4)
+    assert_bits(got, want)
