@@ -1,7 +1,12 @@
 """torch's CPU sampling kernels: how 32- and 64-bit words of a ``Generator`` become uniform,
-normal, integer, Bernoulli and exponential numbers and permutations, step for step as in
-torch 2.13 (``ATen/core/TransformationHelper.h``, ``ATen/native/cpu/DistributionTemplates.h``,
-``randperm_cpu``), so every sample equals torch's for the same seed.
+normal, integer, Bernoulli, exponential, Poisson and Gamma numbers and permutations, step for
+step as in torch 2.13 (``ATen/core/TransformationHelper.h``,
+``ATen/native/cpu/DistributionTemplates.h``, ``randperm_cpu``, ``Distributions.h``), so every
+sample equals torch's for the same seed.
+
+Poisson and Gamma numbers come from rejection methods that take float64 uniforms (and, for
+Gamma, normals) one at a time, as many as each number needs: they are drawn one number after
+another, reading the uniforms from blocks drawn ahead (``_Uniforms``).
 
 A float32 uniform takes one word and keeps 24 bits, a float64 one a 64-bit draw and 53
 bits. Normals of a contiguous tensor of 16 or more take uniforms in blocks of 16, each block a
