@@ -89,6 +89,7 @@ class StandardGammaGrad(Op):
 class SampleDirichlet(_NoDerivative):
     """``_sample_dirichlet``: gamma draws in float64 normalised along the last dimension."""
 
+    node_name = "NotImplemented"
     _profile_name = "aten::_sample_dirichlet"
 
     @staticmethod
@@ -109,6 +110,7 @@ class SampleDirichlet(_NoDerivative):
 class DirichletGrad(_NoDerivative):
     """``_dirichlet_grad``: d x / d alpha of Beta(alpha, total - alpha) draws, over 1 - x."""
 
+    node_name = "NotImplemented"
     _profile_name = "aten::_dirichlet_grad"
 
     @staticmethod

@@ -171,6 +171,17 @@ def test_half_is_refused_as_torch(sampler: str) -> None:
     assert_same_error(raised_by(draw, mt), raised_by(draw, torch))
 
 
+def test_nodes_without_a_derivative_are_torchs() -> None:
+    def nodes(L: Any) -> list:
+        a = L.tensor([[0.5, 1.5]], requires_grad=True)
+        x = L.tensor([0.3], requires_grad=True)
+        return [L._sample_dirichlet(a).grad_fn.name(),
+                L._dirichlet_grad(x, x + 1, x + 2).grad_fn.name(),
+                L._standard_gamma_grad(x, x).grad_fn.name()]
+
+    assert nodes(mt) == nodes(torch)
+
+
 @pytest.mark.parametrize("call", range(len(BAD_CALLS)))
 def test_bad_calls_raise_torchs_errors(call: int) -> None:
     fn = BAD_CALLS[call]
