@@ -173,6 +173,7 @@ from ._nn_functions import (
 from ._random import (
     Generator,
     bernoulli,
+    binomial,
     default_generator,
     get_rng_state,
     initial_seed,

@@ -279,6 +279,94 @@ def _poisson_count(draw: _Uniforms, lam: float) -> int:
             return k
 
 
+def binomial(gen: Generator, n: int, dtype: str, counts: Any, probs: Any) -> np.ndarray:
+    """One Binomial(count, prob) number per pair, in order: torch's ``sample_binomial`` on
+    each (inversion of geometric waiting times while ``count * prob`` is below 10, else
+    Hoermann's BTRS rejection), its uniforms float64 and its parameters' steps in ``dtype``."""
+    ftype = np.float32 if dtype == "float32" else np.float64
+    pairs = zip(np.asarray(counts, dtype=dtype).ravel().tolist(),
+                np.asarray(probs, dtype=dtype).ravel().tolist())
+    draw = _Uniforms(gen, ahead=min(max(64, 2 * n), 2 ** 16))
+    with np.errstate(all="ignore"):
+        values = [_binomial_count(draw, ftype(count), ftype(prob)) for count, prob in pairs]
+    draw.close()
+    return np.array(values, dtype=dtype)
+
+
+def _binomial_count(draw: _Uniforms, count: Any, prob: Any) -> Any:
+    if count <= 0 or prob <= 0:
+        return 0
+    if prob >= 1:
+        return count
+    if prob <= 0.5:
+        sampler = _btrs if count * prob >= 10 else _binomial_inversion
+        return sampler(draw, count, prob)
+    if prob > 0.5:
+        q = 1 - prob
+        sampler = _btrs if count * q >= 10 else _binomial_inversion
+        return count - sampler(draw, count, q)
+    return math.nan  # a NaN probability
+
+
+_LOG1P, _LOG1PF = _libm.scalar("log1p"), _libm.scalar("log1pf", single=True)
+
+
+def _binomial_inversion(draw: _Uniforms, count: Any, prob: Any) -> Any:
+    """Geometric waiting times for a success, summed until past ``count``."""
+    logprob = (_LOG1PF if type(prob) is np.float32 else _LOG1P)(-prob)
+    geom_sum, successes = 0.0, type(count)(0)
+    while True:
+        geom_sum += math.ceil(_LOG(draw()) / logprob) if logprob else math.inf
+        if geom_sum > count:
+            return successes
+        successes += 1
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_tail(k: float) -> float:
+    """log(k!) minus its Stirling approximation."""
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _btrs(draw: _Uniforms, count: Any, prob: Any) -> Any:
+    """Hoermann's transformed rejection with squeeze (BTRS, 1993), as torch (after
+    TensorFlow): the parameters' products in their own type, the rest in float64."""
+    stddev = float(np.sqrt(count * prob * (1 - prob)))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = float(prob / (1 - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = float(math.floor((count + 1) * prob))
+    n = float(count)
+    while True:
+        u = draw() - 0.5
+        v = draw()
+        us = 0.5 - abs(u)
+        k = type(count)(math.floor((2 * a / us + b) * u + c))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = _LOG(v * alpha / (a / (us * us) + b))
+        upperbound = ((m + 0.5) * _LOG((m + 1) / (r * (n - m + 1)))
+                      + float(count + 1) * _LOG((n - m + 1) / float(count - k + 1))
+                      + float(k + 0.5) * _LOG(r * float(count - k + 1) / float(k + 1))
+                      + _stirling_tail(m) + _stirling_tail(n - m)
+                      - _stirling_tail(float(k)) - _stirling_tail(float(count - k)))
+        if v <= upperbound:
+            return k
+
+
 def standard_gamma(gen: Generator, n: int, dtype: str, alphas: Any) -> np.ndarray:
     """One Gamma(alpha, 1) number per alpha, in order: torch's ``sample_gamma`` on each, which
     takes its float64 uniforms and normals one by one (how many depends on the numbers, so
@@ -351,7 +439,7 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
     n = math.prod(shape)
     if backend.is_cupy(xp):
         return _cupy_draw(gen.gpu_rng(), sample, shape, dtype, params)
-    for key in ("p", "rates", "alphas"):  # probabilities (rates...) of any array module
+    for key in ("p", "rates", "alphas", "counts", "probs"):  # parameters of any array module
         if not isinstance(params.get(key, 0.0), (int, float)):
             params[key] = backend.to_numpy(params[key])
     values = _SAMPLERS[sample](gen, n, dtype, **params).reshape(shape)
@@ -360,7 +448,8 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
 
 _SAMPLERS = {"uniform": uniform, "normal": normal, "randint": randint,
              "random_bits": random_bits, "bernoulli": bernoulli, "exponential": exponential,
-             "randperm": randperm, "poisson": poisson, "standard_gamma": standard_gamma}
+             "randperm": randperm, "poisson": poisson, "standard_gamma": standard_gamma,
+             "binomial": binomial}
 
 
 def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) -> Any:
