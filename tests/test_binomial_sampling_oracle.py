@@ -87,3 +87,58 @@ def test_half_is_refused_as_torch() -> None:
         return L.binomial(L.ones(2, dtype=L.float16), L.ones(2, dtype=L.float16))
 
     assert_same_error(raised_by(draw, mt), raised_by(draw, torch))
+
+
+MAKERS = ["D.Binomial(10, L.tensor([0.2, 0.5, 0.9], requires_grad=True))",
+          "D.Binomial(L.tensor([5.0, 50.0]), logits=L.tensor([0.3, -1.0], requires_grad=True))",
+          "D.Binomial(L.tensor(4.0, dtype=L.float64),"
+          " L.tensor(0.25, dtype=L.float64, requires_grad=True))"]
+
+
+@pytest.mark.parametrize("made", MAKERS)
+def test_binomial_distribution_as_torch(made: str) -> None:
+    def run(L: Any) -> list:
+        L.manual_seed(2)
+        d = eval(made, {"D": L.distributions, "L": L})
+        x = d.sample((4,))
+        lp = d.log_prob(x)
+        (g,) = L.autograd.grad(lp.sum(), d._param)
+        return [repr(d), tuple(d.batch_shape), repr(d.support), x, lp, g, d.mean, d.mode,
+                d.variance, d.probs, d.logits, d.expand((2, *d.batch_shape)).sample()]
+
+    got, want = run(mt), run(torch)
+    assert got[:3] == want[:3]
+    for g, w in zip(got[3:], want[3:]):
+        np.testing.assert_allclose(numpy_of(g), numpy_of(w), rtol=1e-6, atol=1e-7)
+
+
+def test_binomial_entropy_support_and_kl_as_torch() -> None:
+    def run(L: Any) -> list:
+        D = L.distributions
+        b = D.Binomial(5, L.tensor([0.3, 0.8]))
+        other = D.Binomial(L.tensor([5.0, 4.0]), L.tensor([0.6, 0.5]))
+        return [b.entropy(), b.enumerate_support(), b.enumerate_support(expand=False),
+                D.kl_divergence(b, other), D.kl_divergence(D.Poisson(L.tensor([2.0])), b)]
+
+    for g, w in zip(run(mt), run(torch)):
+        np.testing.assert_allclose(numpy_of(g), numpy_of(w), rtol=1e-6, atol=0)
+
+
+BAD_DISTRIBUTIONS = [
+    "D.Binomial(L.tensor([3.0, 5.0]), L.tensor([0.5, 0.5])).entropy()",
+    "D.Binomial(L.tensor([3.0, 5.0]), L.tensor([0.5, 0.5])).enumerate_support()",
+    "D.Binomial(2.5, L.tensor(0.5))", "D.Binomial(3, L.tensor(1.5))", "D.Binomial(3)",
+    "D.Binomial(3, L.tensor(0.5)).log_prob(L.tensor(4.0))",
+    "D.Binomial(3, L.tensor(0.5), L.tensor(0.0))",
+    "D.kl_divergence(D.Binomial(5, L.tensor(0.3)), D.Binomial(6, L.tensor(0.6)))",
+]
+
+
+@pytest.mark.parametrize("program", BAD_DISTRIBUTIONS)
+def test_binomial_distribution_errors_as_torch(program: str) -> None:
+    def build(L: Any) -> Any:
+        return eval(program, {"D": L.distributions, "L": L})
+
+    want = raised_by(build, torch)
+    assert want is not None
+    assert_same_error(raised_by(build, mt), want)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import constraints
 from .bernoulli import Bernoulli
 from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .constraint_registry import biject_to, transform_to
 from .dirichlet import Dirichlet
@@ -32,9 +33,9 @@ from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform
 from .uniform import Uniform
 
-__all__ = ["AffineTransform", "Bernoulli", "Beta", "Categorical", "Chi2", "ComposeTransform",
-           "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent",
-           "Laplace", "LogNormal", "MultivariateNormal", "Normal", "OneHotCategorical",
-           "OneHotCategoricalStraightThrough", "Poisson", "SigmoidTransform", "StudentT",
-           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
-           "kl_divergence", "register_kl", "transform_to"]
+__all__ = ["AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Chi2",
+           "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma",
+           "Independent", "Laplace", "LogNormal", "MultivariateNormal", "Normal",
+           "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "SigmoidTransform",
+           "StudentT", "Transform", "TransformedDistribution", "Uniform", "biject_to",
+           "constraints", "kl_divergence", "register_kl", "transform_to"]

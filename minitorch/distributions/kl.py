@@ -17,6 +17,7 @@ from minitorch.nn.functional import softplus
 from .._tensor import Tensor, broadcast_shapes
 from .bernoulli import Bernoulli
 from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .dirichlet import Dirichlet
 from .distribution import Distribution
@@ -63,6 +64,18 @@ def _kl_categorical(p: Any, q: Any) -> Tensor:
 @register_kl(OneHotCategorical, OneHotCategorical)
 def _kl_one_hot_categorical(p: Any, q: Any) -> Tensor:
     return _kl_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p: Any, q: Any) -> Tensor:
+    if (p.total_count < q.total_count).any():
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is "
+                                  "not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p()
+                          - (-q.probs).log1p())
+    more = p.total_count > q.total_count
+    kl[more] = _infinite_like(kl[more])
+    return kl
 
 
 @register_kl(Beta, Beta)
@@ -220,6 +233,7 @@ def _kl_poisson_poisson(p: Any, q: Any) -> Tensor:
 
 
 @register_kl(Poisson, Bernoulli)
+@register_kl(Poisson, Binomial)
 def _kl_poisson_infinity(p: Any, q: Any) -> Tensor:
     return _infinite_like(p.rate)
 
