@@ -13,10 +13,10 @@ from typing import Any
 
 import minitorch
 
-from .._tensor import Size, Tensor
+from .._tensor import Tensor
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParameters, broadcast_all
 
 
 def _clamp_by_zero(x: Tensor) -> Tensor:
@@ -24,7 +24,7 @@ def _clamp_by_zero(x: Tensor) -> Tensor:
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class Binomial(Distribution):
+class Binomial(BinaryParameters, Distribution):
     """Binomial with ``total_count`` trials and ``probs`` or ``logits`` (one of them)."""
 
     arg_constraints = {"total_count": constraints.nonnegative_integer,
@@ -70,18 +70,6 @@ class Binomial(Distribution):
     @property
     def variance(self) -> Tensor:
         return self.total_count * self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self) -> Size:
-        return self._param.size()
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         shape = self._extended_shape(sample_shape)
