@@ -121,6 +121,7 @@ from ._factories import (
     set_default_tensor_type,
     with_size_keyword,
 )
+from ._gamma_random import _dirichlet_grad, _sample_dirichlet, _standard_gamma, _standard_gamma_grad
 from ._layout import (
     channels_last,
     channels_last_3d,
@@ -176,6 +177,7 @@ from ._nn_functions import (
 from ._random import (
     Generator,
     bernoulli,
+    binomial,
     default_generator,
     get_rng_state,
     initial_seed,

@@ -91,6 +91,14 @@ class Generator:
         self._fresh = self._fresh and n == 0
         return self._bits.random_raw(n)
 
+    def _tell(self) -> tuple:
+        """Where the stream of words is now (not the spare normal), for ``_seek``."""
+        return self._bits.state, self._fresh
+
+    def _seek(self, place: tuple) -> None:
+        """Go back to a place ``_tell`` gave: the words after it come again."""
+        self._bits.state, self._fresh = place
+
     def words64(self, n: int) -> np.ndarray:
         """The next ``n`` 64-bit draws (torch's ``random64()``): two words each, high first."""
         pairs = self.words(2 * n)

@@ -34,12 +34,14 @@ from typing import Any
 import numpy as np
 
 __all__ = ["avx_log", "avx_sincos", "c_math", "c_math_of", "cosf", "expf", "fma", "fmaf", "logf",
-           "sinf"]
+           "scalar", "sinf"]
 
 
 @functools.cache
-def _c_math(name: str, ctype: Any = ctypes.c_float) -> Callable[[float], float] | None:
-    """The C library's function ``name`` of one ``ctype``, or None where none can be loaded."""
+def _c_math(name: str, ctype: Any = ctypes.c_float,
+            arity: int = 1) -> Callable[..., float] | None:
+    """The C library's function ``name`` of ``arity`` ``ctype`` arguments, or None where none
+    can be loaded."""
     for library in ("m", "c", "ucrtbase"):
         path = ctypes.util.find_library(library)
         try:
@@ -47,7 +49,7 @@ def _c_math(name: str, ctype: Any = ctypes.c_float) -> Callable[[float], float] 
         except (OSError, AttributeError):
             continue
         if function is not None:
-            function.restype, function.argtypes = ctype, [ctype]
+            function.restype, function.argtypes = ctype, [ctype] * arity
             return function
     return None
 
@@ -85,6 +87,28 @@ def c_math_of(xp: Any, name: str, x: Any) -> Any:
     if type(x) is np.ndarray and x.dtype.char in "fd":
         return c_math(name, x)
     return getattr(xp, name)(x)
+
+
+def scalar(name: str, arity: int = 1, single: bool = False) -> Callable[..., float]:
+    """The C library's float64 ``name`` of ``arity`` arguments (its float32 one, ``name``
+    ending in ``f``, where ``single``) on Python numbers, as torch's scalar loops call it: no
+    Python exception where C gives an infinity or a NaN (``math.log(0.0)`` raises); numpy's
+    where no C library loads.
+
+    >>> scalar("log")(0.0), scalar("pow", 2)(2.0, 0.5) == 2 ** 0.5
+    (-inf, True)
+    """
+    function = _c_math(name, ctypes.c_float if single else ctypes.c_double, arity)
+    if function is not None:
+        return function
+    base = name.removesuffix("f") if single else name
+    ufunc = getattr(np, "power" if base == "pow" else base)
+    ftype = np.float32 if single else np.float64
+
+    def fallback(*x: float) -> float:
+        with np.errstate(all="ignore"):
+            return float(ufunc(*map(ftype, x)))
+    return fallback
 
 
 def expf(x: np.ndarray) -> np.ndarray:

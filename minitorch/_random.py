@@ -35,9 +35,9 @@ from .ops._base import Op, wrap
 from .ops._out import takes_out
 from .ops.pointwise import _NoDerivative
 
-__all__ = ["Generator", "bernoulli", "default_generator", "get_rng_state", "initial_seed",
-           "manual_seed", "multinomial", "normal", "poisson", "rand_like", "randint",
-           "randint_like", "randn_like", "randperm", "seed", "set_rng_state"]
+__all__ = ["Generator", "bernoulli", "binomial", "default_generator", "get_rng_state",
+           "initial_seed", "manual_seed", "multinomial", "normal", "poisson", "rand_like",
+           "randint", "randint_like", "randn_like", "randperm", "seed", "set_rng_state"]
 
 
 def manual_seed(seed: int) -> Generator:
@@ -582,6 +582,41 @@ def poisson(input: Tensor, generator: Any = None) -> Tensor:
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     return Poisson.apply(input, draw=lambda rates: _sample("poisson", rates, generator,
                                                            rates=rates._data))
+
+
+class Binomial(_NoDerivative):
+    """``binomial(count, prob)``: torch has no derivative of it (a NotImplemented node)."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::binomial"
+
+    @staticmethod
+    def compute(count: Tensor, prob: Tensor, generator: Any = None) -> Any:
+        shape = broadcast_shapes(tuple(count.shape), tuple(prob.shape))
+        xp = count._xp
+        return _sampling.draw(xp, "binomial", shape, count.dtype.name, generator,
+                              counts=xp.broadcast_to(count._data, shape),
+                              probs=xp.broadcast_to(prob._data, shape))
+
+
+@_args.tensors("binomial", count="count", prob="prob")
+def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
+    """The number of successes in ``count`` trials of probability ``prob`` (float tensors
+    that broadcast together): torch's sampler, so the same counts for the same seed.
+
+    >>> minitorch.binomial(minitorch.tensor([4.0, 0.0]), minitorch.tensor([1.0, 0.5]))
+    tensor([4., 0.])
+    """
+    generator = _args.generator("binomial", generator)
+    if not count.dtype.is_floating_point:
+        raise ValueError("binomial only supports floating-point dtypes for count, got: "
+                         f"{_args.legacy(count.dtype)}")
+    if prob.dtype != count.dtype:
+        raise RuntimeError(f"Found dtype {_args.legacy(prob.dtype)} but expected "
+                           f"{_args.legacy(count.dtype)}")
+    if count.dtype.name not in ("float32", "float64"):
+        raise _args.not_implemented("binomial_cpu", count.dtype)
+    return Binomial.on(count, prob, generator=generator)
 
 
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:

@@ -1,7 +1,12 @@
 """torch's CPU sampling kernels: how 32- and 64-bit words of a ``Generator`` become uniform,
-normal, integer, Bernoulli and exponential numbers and permutations, step for step as in
-torch 2.13 (``ATen/core/TransformationHelper.h``, ``ATen/native/cpu/DistributionTemplates.h``,
-``randperm_cpu``), so every sample equals torch's for the same seed.
+normal, integer, Bernoulli, exponential, Poisson and Gamma numbers and permutations, step for
+step as in torch 2.13 (``ATen/core/TransformationHelper.h``,
+``ATen/native/cpu/DistributionTemplates.h``, ``randperm_cpu``, ``Distributions.h``), so every
+sample equals torch's for the same seed.
+
+Poisson and Gamma numbers come from rejection methods that take float64 uniforms (and, for
+Gamma, normals) one at a time, as many as each number needs: they are drawn one number after
+another, reading the uniforms from blocks drawn ahead (``_Uniforms``).
 
 A float32 uniform takes one word and keeps 24 bits, a float64 one a 64-bit draw and 53
 bits. Normals of a contiguous tensor of 16 or more take uniforms in blocks of 16, each block a
@@ -32,7 +37,7 @@ from ._batched_function import check_random
 from ._generator import Generator
 
 __all__ = ["bernoulli", "draw", "exponential", "normal", "randint", "random_bits",
-           "randperm", "uniform"]
+           "randperm", "standard_gamma", "uniform"]
 
 _BITS = {"float32": 24, "float64": 53}
 
@@ -158,12 +163,13 @@ def _two_product_error(a: np.ndarray, b: np.float64, p: np.ndarray) -> np.ndarra
     return ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
-def _scalar_normal(gen: Generator) -> float:
-    """One float64 normal number; a Box-Muller pair's sine is kept for the next call."""
+def _scalar_normal(gen: Generator, draw: Any = None) -> float:
+    """One float64 normal number; a Box-Muller pair's sine is kept for the next call. Its
+    uniforms come from ``draw()`` (a ``_Uniforms`` reading ``gen``) where given."""
     if gen.next_double_normal is not None:
         value, gen.next_double_normal = gen.next_double_normal, None
         return value
-    u1, u2 = uniform(gen, 2, "float64").tolist()
+    u1, u2 = (draw(), draw()) if draw else uniform(gen, 2, "float64").tolist()
     r = math.sqrt(-2.0 * math.log1p(-u2))
     theta = 2.0 * math.pi * u1
     gen.next_double_normal = r * math.sin(theta)
@@ -208,18 +214,41 @@ def exponential(gen: Generator, n: int, dtype: str, lambd: float) -> np.ndarray:
     return (-1.0 / lambd * _each(math.log1p, -u)).astype(dtype)
 
 
+class _Uniforms:
+    """torch's float64 uniforms one at a time, read from blocks drawn ahead (one call to the
+    generator per block, not per number); ``close`` gives back those not read, leaving the
+    generator where torch's would be."""
+
+    def __init__(self, gen: Generator, ahead: int) -> None:
+        self.gen, self.ahead = gen, ahead
+        self._next_block()
+
+    def _next_block(self) -> None:
+        self.start = self.gen._tell()
+        self.block, self.used = uniform(self.gen, self.ahead, "float64").tolist(), 0
+
+    def __call__(self) -> float:
+        if self.used == len(self.block):
+            self._next_block()
+        self.used += 1
+        return self.block[self.used - 1]
+
+    def close(self) -> None:
+        self.gen._seek(self.start)
+        self.gen.words64(self.used)
+
+
 def poisson(gen: Generator, n: int, dtype: str, rates: Any) -> np.ndarray:
     """One Poisson count per rate, in order: torch's ``sample_poisson`` on each, drawing its
     float64 uniforms one by one."""
     rates = np.asarray(rates, dtype=np.float64).ravel()
-    return np.asarray([_poisson_count(gen, float(lam)) for lam in rates]).astype(dtype)
+    draw = _Uniforms(gen, ahead=min(max(64, 2 * len(rates)), 2 ** 16))
+    counts = [_poisson_count(draw, lam) for lam in rates.tolist()]
+    draw.close()
+    return np.asarray(counts).astype(dtype)
 
 
-def _uniform64(gen: Generator) -> float:
-    return float(gen.words64(1)[0] & np.uint64(2 ** 53 - 1)) * 2.0 ** -53
-
-
-def _poisson_count(gen: Generator, lam: float) -> int:
+def _poisson_count(draw: _Uniforms, lam: float) -> int:
     """A products-of-uniforms count below rate 10; from 10 Hoermann's transformed rejection
     (1993), with torch's constants."""
     if lam == 0:
@@ -227,7 +256,7 @@ def _poisson_count(gen: Generator, lam: float) -> int:
     if lam < 10:
         count, prod, limit = 0, 1.0, math.exp(-lam)
         while True:
-            prod *= _uniform64(gen)
+            prod *= draw()
             if prod <= limit:
                 return count
             count += 1
@@ -237,8 +266,8 @@ def _poisson_count(gen: Generator, lam: float) -> int:
     invalpha = 1.1239 + 1.1328 / (b - 3.4)
     vr = 0.9277 - 3.6224 / (b - 2)
     while True:
-        u = _uniform64(gen) - 0.5
-        v = _uniform64(gen)
+        u = draw() - 0.5
+        v = draw()
         us = 0.5 - abs(u)
         k = math.floor((2 * a / us + b) * u + lam + 0.43)
         if us >= 0.07 and v <= vr:
@@ -248,6 +277,142 @@ def _poisson_count(gen: Generator, lam: float) -> int:
         if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
                 <= -lam + k * loglam - math.lgamma(k + 1.0)):
             return k
+
+
+def binomial(gen: Generator, n: int, dtype: str, counts: Any, probs: Any) -> np.ndarray:
+    """One Binomial(count, prob) number per pair, in order: torch's ``sample_binomial`` on
+    each (inversion of geometric waiting times while ``count * prob`` is below 10, else
+    Hoermann's BTRS rejection), its uniforms float64 and its parameters' steps in ``dtype``."""
+    ftype = np.float32 if dtype == "float32" else np.float64
+    pairs = zip(np.asarray(counts, dtype=dtype).ravel().tolist(),
+                np.asarray(probs, dtype=dtype).ravel().tolist())
+    draw = _Uniforms(gen, ahead=min(max(64, 2 * n), 2 ** 16))
+    with np.errstate(all="ignore"):
+        values = [_binomial_count(draw, ftype(count), ftype(prob)) for count, prob in pairs]
+    draw.close()
+    return np.array(values, dtype=dtype)
+
+
+def _binomial_count(draw: _Uniforms, count: Any, prob: Any) -> Any:
+    if count <= 0 or prob <= 0:
+        return 0
+    if prob >= 1:
+        return count
+    if prob <= 0.5:
+        sampler = _btrs if count * prob >= 10 else _binomial_inversion
+        return sampler(draw, count, prob)
+    if prob > 0.5:
+        q = 1 - prob
+        sampler = _btrs if count * q >= 10 else _binomial_inversion
+        return count - sampler(draw, count, q)
+    return math.nan  # a NaN probability
+
+
+_LOG1P, _LOG1PF = _libm.scalar("log1p"), _libm.scalar("log1pf", single=True)
+
+
+def _binomial_inversion(draw: _Uniforms, count: Any, prob: Any) -> Any:
+    """Geometric waiting times for a success, summed until past ``count``."""
+    logprob = (_LOG1PF if type(prob) is np.float32 else _LOG1P)(-prob)
+    geom_sum, successes = 0.0, type(count)(0)
+    while True:
+        geom_sum += math.ceil(_LOG(draw()) / logprob) if logprob else math.inf
+        if geom_sum > count:
+            return successes
+        successes += 1
+
+
+_STIRLING_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983,
+                  0.02079067210376509, 0.0166446911898211, 0.0138761288230707,
+                  0.0118967099458917, 0.0104112652619720, 0.00925546218271273,
+                  0.00833056343336287)
+
+
+def _stirling_tail(k: float) -> float:
+    """log(k!) minus its Stirling approximation."""
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _btrs(draw: _Uniforms, count: Any, prob: Any) -> Any:
+    """Hoermann's transformed rejection with squeeze (BTRS, 1993), as torch (after
+    TensorFlow): the parameters' products in their own type, the rest in float64."""
+    stddev = float(np.sqrt(count * prob * (1 - prob)))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = float(prob / (1 - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = float(math.floor((count + 1) * prob))
+    n = float(count)
+    while True:
+        u = draw() - 0.5
+        v = draw()
+        us = 0.5 - abs(u)
+        k = type(count)(math.floor((2 * a / us + b) * u + c))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = _LOG(v * alpha / (a / (us * us) + b))
+        upperbound = ((m + 0.5) * _LOG((m + 1) / (r * (n - m + 1)))
+                      + float(count + 1) * _LOG((n - m + 1) / float(count - k + 1))
+                      + float(k + 0.5) * _LOG(r * float(count - k + 1) / float(k + 1))
+                      + _stirling_tail(m) + _stirling_tail(n - m)
+                      - _stirling_tail(float(k)) - _stirling_tail(float(count - k)))
+        if v <= upperbound:
+            return k
+
+
+def standard_gamma(gen: Generator, n: int, dtype: str, alphas: Any) -> np.ndarray:
+    """One Gamma(alpha, 1) number per alpha, in order: torch's ``sample_gamma`` on each, which
+    takes its float64 uniforms and normals one by one (how many depends on the numbers, so
+    no number can be drawn before the last is done), in ``dtype``'s precision where torch
+    computes in it; a result below the smallest normal number (or NaN) becomes that
+    number."""
+    ftype = np.float32 if dtype == "float32" else float
+    tiny = ftype(np.finfo(dtype).tiny)
+    draw = _Uniforms(gen, ahead=min(max(64, 3 * n), 2 ** 16))
+    values = []
+    for alpha in np.asarray(alphas, dtype=dtype).ravel().tolist():
+        value = ftype(_gamma_number(gen, draw, ftype(alpha), ftype))
+        values.append(value if tiny < value else tiny)  # C++'s std::max(tiny, value)
+    draw.close()
+    return np.array(values, dtype=dtype)
+
+
+_LOG, _POW = _libm.scalar("log"), _libm.scalar("pow", 2)
+# C++ float literals of torch's sample_gamma (1.0f / 3.0f and 0.0331f), as float64
+_THIRD, _SQUEEZE = float(np.float32(1) / np.float32(3)), float(np.float32(0.0331))
+
+
+def _gamma_number(gen: Generator, draw: _Uniforms, alpha: Any, ftype: Any) -> float:
+    """Marsaglia and Tsang's (2000) rejection method as torch runs it: an alpha below 1 is
+    raised by 1 and the result scaled by ``u ** (1 / alpha)`` (one uniform first); then
+    each try takes normals until ``1 + c x`` is positive and one uniform. ``alpha`` and its
+    reciprocal are of ``ftype`` (torch's scalar type), the rest float64."""
+    scale = 1.0
+    if alpha < 1:
+        if alpha == 0:
+            return 0.0
+        scale = _POW(1 - draw(), float(ftype(1) / alpha))
+        alpha += ftype(1)
+    d = float(alpha - ftype(_THIRD))
+    c = 1.0 / math.sqrt(9.0 * d) if d > 0 else math.inf if d == 0 else math.nan  # C's
+    while True:
+        x = _scalar_normal(gen, draw)
+        y = 1.0 + c * x
+        while y <= 0:
+            x = _scalar_normal(gen, draw)
+            y = 1.0 + c * x
+        v = y * y * y
+        u = 1 - draw()
+        xx = x * x
+        if u < 1.0 - _SQUEEZE * xx * xx or _LOG(u) < 0.5 * xx + d * (1.0 - v + _LOG(v)):
+            return scale * d * v
 
 
 def randperm(gen: Generator, n: int, dtype: str = "int64") -> np.ndarray:
@@ -274,7 +439,7 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
     n = math.prod(shape)
     if backend.is_cupy(xp):
         return _cupy_draw(gen.gpu_rng(), sample, shape, dtype, params)
-    for key in ("p", "rates"):  # probabilities (rates) of any array module
+    for key in ("p", "rates", "alphas", "counts", "probs"):  # parameters of any array module
         if not isinstance(params.get(key, 0.0), (int, float)):
             params[key] = backend.to_numpy(params[key])
     values = _SAMPLERS[sample](gen, n, dtype, **params).reshape(shape)
@@ -283,7 +448,8 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
 
 _SAMPLERS = {"uniform": uniform, "normal": normal, "randint": randint,
              "random_bits": random_bits, "bernoulli": bernoulli, "exponential": exponential,
-             "randperm": randperm, "poisson": poisson}
+             "randperm": randperm, "poisson": poisson, "standard_gamma": standard_gamma,
+             "binomial": binomial}
 
 
 def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) -> Any:
@@ -293,6 +459,8 @@ def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) ->
         values = rng.standard_normal(shape) * params.get("std", 1.0) + params.get("mean", 0.0)
     elif sample == "randperm":
         values = rng.random(n).argsort()
+    elif sample == "standard_gamma":
+        values = rng.standard_gamma(params["alphas"])
     else:
         u = rng.random(shape)
         if sample == "uniform":

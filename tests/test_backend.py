@@ -31,6 +31,9 @@ NUMPY_ALLOWED = {
     "_generator.py": "torch's CPU random stream is host words (mt19937)",
     "_sampling.py": "torch's CPU sampling steps on those host words, then moved to the device",
     "_libm.py": "glibc's float32 logf/sinf/cosf, host math for torch's normal numbers",
+    "_gamma_grad.py": "torch's reparameterised Gamma and Dirichlet gradients, one host number "
+                      "at a time in its scalar kernels' float32 and float64 steps, then moved "
+                      "to the device",
     "ops/rrelu.py": "torch's rrelu slopes: one host random word per value (its CPU kernel's "
                     "draws), then moved to the device",
     "_sleef.py": "SLEEF's float32 exp, log, log1p, pow, sinh, cosh and atanh (torch's "

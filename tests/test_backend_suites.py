@@ -33,7 +33,8 @@ SUITES = ("test_ops_oracle", "test_engine", "test_function", "test_hooks", "test
           "test_solve_triangular_oracle", "test_multivariate_normal_oracle",
           "test_distribution_expand_oracle", "test_exponential_laplace_oracle",
           "test_poisson_oracle", "test_transform_to_oracle",
-          "test_log_normal_oracle", "test_gamma_oracle",
+          "test_log_normal_oracle", "test_gamma_oracle", "test_gamma_sampling_oracle",
+          "test_binomial_sampling_oracle",
           "test_student_t_oracle", "test_clone_contiguous_oracle",
           "test_group_norm_oracle",
           "test_linalg_solve_ex_oracle", "test_linalg_lu_oracle", "test_linalg_cond_rank_oracle",
@@ -58,6 +59,8 @@ SKIPPED = {
     "test_linalg_lu_oracle": {"test_factors_are_torchs_bits", "test_lu_solve_is_torchs_bits",
                               # the strict namespace has no float16
                               "test_half_is_refused_as_torch"},
+    "test_gamma_sampling_oracle": {"test_half_is_refused_as_torch"},  # the same
+    "test_binomial_sampling_oracle": {"test_half_is_refused_as_torch"},
     # eigvalsh's backend call passes numpy's UPLO keyword
     "test_linalg_cond_rank_oracle": {"test_matrix_rank_hermitian"},
     "test_conv_transpose_oracle": {"test_conv_transpose2d_float32_is_torchs_bits",

@@ -22,7 +22,31 @@ MAKERS: dict[str, Callable[[Any], Any]] = {
     "Bernoulli probs": lambda L: L.distributions.Bernoulli(L.tensor([0.25, 0.9])),
     "Bernoulli logits": lambda L: L.distributions.Bernoulli(logits=0.3),
     "Uniform": lambda L: L.distributions.Uniform(L.tensor([0.0, -1.0]), 2.0),
+    "OneHotCategorical probs": lambda L: L.distributions.OneHotCategorical(
+        L.tensor([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]])),
+    "OneHotCategorical logits": lambda L: L.distributions.OneHotCategorical(
+        logits=L.tensor([1.0, -0.5, 2.0, 0.0])),
+    "OneHotCategoricalStraightThrough": lambda L: L.distributions.OneHotCategoricalStraightThrough(
+        L.tensor([0.3, 0.3, 0.4])),
 }
+
+
+@pytest.mark.parametrize("name", [name for name in MAKERS if name.startswith("OneHot")])
+def test_one_hot_categorical_moments_support_and_checks(name: str) -> None:
+    def run(L: Any) -> list:
+        L.manual_seed(3)
+        d = MAKERS[name](L)
+        e = d.expand((2, *d.batch_shape))
+        return [d.mean, d.mode, d.variance, d.probs, d.logits, d.enumerate_support(),
+                d.enumerate_support(expand=False), e.sample(), e.log_prob(e.mode),
+                repr(d.support), d.param_shape]
+
+    L, T = run(mt), run(torch)
+    assert L[-2:] == T[-2:]
+    for got, want in zip(L[:-2], T[:-2], strict=True):
+        assert_same(got, want)
+    bad = lambda L: MAKERS[name](L).log_prob(L.full(MAKERS[name](L).event_shape, 0.5))  # noqa: E731
+    assert_same_error(raised_by(bad, mt), raised_by(bad, torch))
 
 
 @pytest.mark.parametrize("name", MAKERS)
@@ -94,6 +118,15 @@ def test_validate_args_false_skips_checks() -> None:
     assert repr(got) == repr(want)
 
 
+def _with_beta(other: str, beta_first: bool) -> Callable[[Any], tuple]:
+    """A pair of a Beta and the distribution ``other`` (made in ``L.distributions``)."""
+    def pair(L: Any) -> tuple:
+        beta = L.distributions.Beta(L.tensor([0.5, 2.0, 3.0]), L.tensor([1.5, 2.0, 0.7]))
+        made = eval(other, {"L": L, **vars(L.distributions)})
+        return (beta, made) if beta_first else (made, beta)
+    return pair
+
+
 PAIRS: dict[str, Callable[[Any], tuple]] = {
     "Categorical": lambda L: (L.distributions.Categorical(L.tensor([0.2, 0.8, 0.0])),
                               L.distributions.Categorical(L.tensor([0.5, 0.25, 0.25]))),
@@ -105,6 +138,19 @@ PAIRS: dict[str, Callable[[Any], tuple]] = {
                           L.distributions.Uniform(L.tensor([-1.0, 0.0]), 2.0)),
     "Uniform Normal": lambda L: (L.distributions.Uniform(0.0, L.tensor([1.0, 3.0])),
                                  L.distributions.Normal(0.5, 2.0)),
+    **{f"Beta {other.split('(')[0]}": _with_beta(other, beta_first=True) for other in (
+        "Beta(L.tensor([1.0, 4.0, 2.0]), 0.5)", "Exponential(L.tensor(2.0))",
+        "Gamma(L.tensor(2.0), L.tensor(3.0))", "Normal(0.3, 2.0)",
+        "Uniform(L.tensor([0.0, 0.1, -1.0]), 2.0)")},
+    **{f"{other.split('(')[0]} Beta": _with_beta(other, beta_first=False) for other in (
+        "Uniform(L.tensor([0.1, 0.2, -0.5]), L.tensor([0.9, 1.0, 0.5]))",
+        "Exponential(L.tensor([1.0]))", "Gamma(2.0, 1.0)", "Normal(L.zeros(3), 1.0)",
+        "Laplace(L.zeros(3), 1.0)")},
+    "Dirichlet": lambda L: (L.distributions.Dirichlet(L.tensor([[0.5, 1.0, 2.0]])),
+                            L.distributions.Dirichlet(L.ones(2, 3))),
+    "OneHotCategorical": lambda L: (L.distributions.OneHotCategorical(L.tensor([0.2, 0.8])),
+                                    L.distributions.OneHotCategorical(
+                                        logits=L.tensor([0.0, 1.0]))),
 }
 
 

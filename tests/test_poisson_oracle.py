@@ -48,3 +48,10 @@ def test_expand_as_torch(make: str) -> None:
 ])
 def test_edges_as_torch(program: str) -> None:
     assert_as_torch("D = L.distributions\n" + program)
+
+
+def test_a_long_run_of_counts_leaves_the_stream_where_torch_does() -> None:
+    """More uniforms than one block minitorch reads ahead (small and large rates: products
+    of uniforms, and the rejection method), then torch's next numbers."""
+    assert_as_torch("L.manual_seed(9); rates = L.arange(30000, dtype=L.float64) % 37 * 0.7; "
+                    "R = (L.poisson(rates), L.rand(3, dtype=L.float64), L.randn(2))")

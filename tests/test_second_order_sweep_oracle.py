@@ -376,6 +376,14 @@ EXCLUDED: dict[str, str] = {
     "MultiLabelMarginLoss": "torch has no double backward (the derivative for "
                             "multilabel_margin_loss_backward is not implemented): "
                             "test_corpus20f_oracle.py checks both refuse in its words",
+    **dict.fromkeys(["StandardGamma", "StandardGammaGrad"],
+                    "torch has no second derivative of a gamma draw (the derivative for "
+                    "'_standard_gamma_grad' is not implemented): test_gamma_sampling_oracle.py "
+                    "checks the first and that both refuse"),
+    **dict.fromkeys(["SampleDirichlet", "DirichletGrad", "Binomial"],
+                    "not differentiable in torch (no derivative for _sample_dirichlet / "
+                    "_dirichlet_grad / binomial): test_gamma_sampling_oracle.py and "
+                    "test_binomial_sampling_oracle.py check that backward refuses"),
     "Poisson": "a sample: its gradient is zero in torch, and so its second "
                "(test_corpus20f_oracle.py checks PoissonBackward0's zero gradient)",
 }

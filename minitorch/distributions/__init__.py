@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from . import constraints
 from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .constraint_registry import biject_to, transform_to
+from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Chi2, Gamma
@@ -24,14 +27,16 @@ from .log_normal import LogNormal
 from .mixture_same_family import MixtureSameFamily
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform
 from .uniform import Uniform
 
-__all__ = ["AffineTransform", "Bernoulli", "Categorical", "Chi2", "ComposeTransform",
-           "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace",
-           "LogNormal", "MixtureSameFamily", "MultivariateNormal", "Normal", "Poisson",
+__all__ = ["AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Chi2",
+           "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma",
+           "Independent", "Laplace", "LogNormal", "MixtureSameFamily", "MultivariateNormal",
+           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson",
            "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
            "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to"]

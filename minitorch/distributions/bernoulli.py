@@ -16,10 +16,10 @@ from minitorch.nn.functional import binary_cross_entropy_with_logits
 from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import BinaryParameters, broadcast_all
 
 
-class Bernoulli(Distribution):
+class Bernoulli(BinaryParameters, Distribution):
     """A coin: ``sample`` draws with ``minitorch.bernoulli``, torch's numbers for a seed."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -58,18 +58,6 @@ class Bernoulli(Distribution):
                 [1., 1.]])
         """
         return self._enumerate(2, self._param.dtype, self._param.device, expand)
-
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self) -> Size:
-        return self._param.shape
 
     @property
     def mean(self) -> Tensor:

@@ -9,6 +9,7 @@ Normal(loc: 0.0, scale: 1.0)
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import minitorch
@@ -111,6 +112,26 @@ class Distribution:
             return self.rsample(sample_shape)
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
+        raise NotImplementedError
+
+    def sample_n(self, n: int) -> Tensor:
+        """``n`` samples along a new first dimension: ``sample((n,))``, with torch's
+        deprecation warning."""
+        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
+                      FutureWarning, stacklevel=2)
+        return self.sample(Size((n,)))
+
+    # the scores a subclass defines; torch's base class refuses them as these do
+    def log_prob(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def cdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def icdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def entropy(self) -> Tensor:
         raise NotImplementedError
 
     def perplexity(self) -> Tensor:

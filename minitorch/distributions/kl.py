@@ -16,13 +16,17 @@ from minitorch.nn.functional import softplus
 
 from .._tensor import Tensor, broadcast_shapes
 from .bernoulli import Bernoulli
+from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
+from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Gamma
 from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
 from .poisson import Poisson
 from .uniform import Uniform
 
@@ -55,6 +59,100 @@ def _kl_categorical(p: Any, q: Any) -> Tensor:
     t[(q.probs == 0).expand_as(t)] = math.inf
     t[(p.probs == 0).expand_as(t)] = 0
     return t.sum(-1)
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_one_hot_categorical(p: Any, q: Any) -> Tensor:
+    return _kl_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p: Any, q: Any) -> Tensor:
+    if (p.total_count < q.total_count).any():
+        raise NotImplementedError("KL between Binomials where q.total_count > p.total_count is "
+                                  "not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p()
+                          - (-q.probs).log1p())
+    more = p.total_count > q.total_count
+    kl[more] = _infinite_like(kl[more])
+    return kl
+
+
+@register_kl(Beta, Beta)
+def _kl_beta_beta(p: Any, q: Any) -> Tensor:
+    sum_p = p.concentration1 + p.concentration0
+    sum_q = q.concentration1 + q.concentration0
+    t1 = q.concentration1.lgamma() + q.concentration0.lgamma() + sum_p.lgamma()
+    t2 = p.concentration1.lgamma() + p.concentration0.lgamma() + sum_q.lgamma()
+    t3 = (p.concentration1 - q.concentration1) * minitorch.digamma(p.concentration1)
+    t4 = (p.concentration0 - q.concentration0) * minitorch.digamma(p.concentration0)
+    t5 = (sum_q - sum_p) * minitorch.digamma(sum_p)
+    return t1 - t2 + t3 + t4 + t5
+
+
+@register_kl(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(p: Any, q: Any) -> Tensor:
+    sum_p = p.concentration.sum(-1)
+    sum_q = q.concentration.sum(-1)
+    t1 = sum_p.lgamma() - sum_q.lgamma()
+    t2 = (p.concentration.lgamma() - q.concentration.lgamma()).sum(-1)
+    t3 = p.concentration - q.concentration
+    t4 = p.concentration.digamma() - sum_p.digamma().unsqueeze(-1)
+    return t1 - t2 + (t3 * t4).sum(-1)
+
+
+@register_kl(Beta, Exponential)
+def _kl_beta_exponential(p: Any, q: Any) -> Tensor:
+    return (-p.entropy() - q.rate.log()
+            + q.rate * (p.concentration1 / (p.concentration1 + p.concentration0)))
+
+
+@register_kl(Beta, Gamma)
+def _kl_beta_gamma(p: Any, q: Any) -> Tensor:
+    t1 = -p.entropy()
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = (q.concentration - 1) * (p.concentration1.digamma()
+                                  - (p.concentration1 + p.concentration0).digamma())
+    t4 = q.rate * p.concentration1 / (p.concentration1 + p.concentration0)
+    return t1 + t2 - t3 + t4
+
+
+@register_kl(Beta, Normal)
+def _kl_beta_normal(p: Any, q: Any) -> Tensor:
+    e_beta = p.concentration1 / (p.concentration1 + p.concentration0)
+    var_normal = q.scale.pow(2)
+    t1 = -p.entropy()
+    t2 = 0.5 * (var_normal * 2 * math.pi).log()
+    t3 = (e_beta * (1 - e_beta) / (p.concentration1 + p.concentration0 + 1)
+          + e_beta.pow(2)) * 0.5
+    t4 = q.loc * e_beta
+    t5 = q.loc.pow(2) * 0.5
+    return t1 + t2 + (t3 - t4 + t5) / var_normal
+
+
+@register_kl(Beta, Uniform)
+def _kl_beta_uniform(p: Any, q: Any) -> Tensor:
+    result = -p.entropy() + (q.high - q.low).log()
+    result[(q.low > p.support.lower_bound) | (q.high < p.support.upper_bound)] = math.inf
+    return result
+
+
+@register_kl(Uniform, Beta)
+def _kl_uniform_beta(p: Any, q: Any) -> Tensor:
+    width = p.high - p.low
+    t1 = minitorch.log(width)
+    t2 = (q.concentration1 - 1) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    t3 = ((q.concentration0 - 1) * (_x_log_x(1 - p.high) - _x_log_x(1 - p.low) + width)
+          / width)
+    t4 = (q.concentration1.lgamma() + q.concentration0.lgamma()
+          - (q.concentration1 + q.concentration0).lgamma())
+    result = t3 + t4 - t1 - t2
+    result[(p.high > q.support.upper_bound) | (p.low < q.support.lower_bound)] = math.inf
+    return result
+
+
+def _x_log_x(tensor: Tensor) -> Tensor:
+    return minitorch.xlogy(tensor, tensor)  # 0 at 0
 
 
 @register_kl(Normal, Normal)
@@ -135,11 +233,13 @@ def _kl_poisson_poisson(p: Any, q: Any) -> Tensor:
 
 
 @register_kl(Poisson, Bernoulli)
+@register_kl(Poisson, Binomial)
 def _kl_poisson_infinity(p: Any, q: Any) -> Tensor:
     return _infinite_like(p.rate)
 
 
 @register_kl(Exponential, Uniform)
+@register_kl(Exponential, Beta)
 def _kl_exponential_infinity(p: Any, q: Any) -> Tensor:
     return _infinite_like(p.rate)
 
@@ -181,11 +281,14 @@ def _kl_gamma_exponential(p: Any, q: Any) -> Tensor:
 
 
 @register_kl(Gamma, Uniform)
+@register_kl(Gamma, Beta)
 def _kl_gamma_infinity(p: Any, q: Any) -> Tensor:
     return _infinite_like(p.concentration)
 
 
 @register_kl(Laplace, Gamma)
+@register_kl(Laplace, Beta)
+@register_kl(Normal, Beta)
 @register_kl(Normal, Gamma)
 @register_kl(Laplace, Exponential)
 @register_kl(Laplace, Uniform)

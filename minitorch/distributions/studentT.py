@@ -1,6 +1,6 @@
-"""``StudentT``: heavy-tailed ``loc``/``scale`` family with ``df`` degrees of freedom; scores
-and moments as torch computes them. Sampling is refused, as ``Gamma``'s is (torch draws
-through ``_standard_gamma``).
+"""``StudentT``: heavy-tailed ``loc``/``scale`` family with ``df`` degrees of freedom; draws
+(a normal over the root of a ``Chi2``'s, torch's for the same seed), scores and moments as
+torch computes them.
 
 >>> import minitorch
 >>> StudentT(4.).log_prob(minitorch.tensor(0.))
@@ -17,8 +17,8 @@ import minitorch
 from .._tensor import Tensor
 from . import constraints
 from .distribution import Distribution
-from .gamma import Chi2, Gamma
-from .utils import broadcast_all
+from .gamma import Chi2
+from .utils import _standard_normal, broadcast_all
 
 
 class StudentT(Distribution):
@@ -64,7 +64,11 @@ class StudentT(Distribution):
         m[self.df <= 1] = math.nan
         return m
 
-    rsample = Gamma.rsample
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
+        x = _standard_normal(shape, dtype=self.df.dtype, device=self.df.device)
+        z = self._chi2.rsample(sample_shape)
+        return self.loc + self.scale * (x * minitorch.rsqrt(z / self.df))
 
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:

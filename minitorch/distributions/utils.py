@@ -61,3 +61,22 @@ class lazy_property:
             value = self.fn(instance)
         instance.__dict__[self.fn.__name__] = value
         return value
+
+
+class BinaryParameters:
+    """``probs`` and ``logits`` of yes-or-no trials, each derived from the other where only
+    one was given (a class holding ``_param``, the given one: Bernoulli, Binomial)."""
+
+    _param: Tensor
+
+    @lazy_property
+    def logits(self) -> Tensor:
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self) -> Tensor:
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self) -> Any:
+        return self._param.shape
