@@ -541,8 +541,10 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     >>> y.grad_fn.name(), len(y.grad_fn.next_functions)
     ('ScaleBackward', 1)
     """
+    if kwargs:
+        args = _placed(cls.forward, args, kwargs)
     node, record = _new_node(cls, args)
-    outputs = _run_forward(cls, node, args, kwargs)
+    outputs = _run_forward(cls, node, args)
     if not record:
         _check_dirty(node, outputs if isinstance(outputs, tuple) else (outputs,))
         outputs = _unrecorded(node, args, outputs)
@@ -595,28 +597,37 @@ def use(student_apply: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
         yield adapted
 
 
-def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
-    _check_keywords(cls.forward, kwargs)
+def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple) -> Any:
     with grad_mode._recording(False):
         if cls.setup_context is not None:
-            out = cls.forward(*args, **kwargs)
+            out = cls.forward(*args)
             cls.setup_context(node, args, out)
             return out
-        return cls.forward(node, *args, **kwargs)
+        return cls.forward(node, *args)
 
 
-def _check_keywords(forward: Callable[..., Any], kwargs: dict) -> None:
-    """torch's refusal of a keyword argument that ``forward`` does not take (in its words,
-    which name ``forward()`` without its class)."""
-    if not kwargs:
-        return
-    parameters = inspect.signature(forward).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return
-    names = {p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY}
-    for name in kwargs:
+def _placed(forward: Callable[..., Any], args: tuple, kwargs: dict) -> tuple:
+    """A ctx-style call's keyword arguments put in the places of ``forward``'s parameters
+    they name, as torch places them (so a tensor given by keyword is an input like any
+    other): no defaults filled in, and torch's refusals, which name ``forward()`` alone."""
+    code = forward.__code__
+    names = code.co_varnames[1:code.co_argcount]  # after ctx; not keyword-only, not **kwargs
+    placed: list[Any] = list(args)
+    for name, value in kwargs.items():
         if name not in names:
             raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+        at = names.index(name)
+        if at < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{name}'")
+        placed.extend([_MISSING] * (at + 1 - len(placed)))
+        placed[at] = value
+    for at, value in enumerate(placed):
+        if value is _MISSING:
+            raise TypeError(f"forward() missing required argument: '{names[at]}' (position {at})")
+    return tuple(placed)
+
+
+_MISSING = object()
 
 
 def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:

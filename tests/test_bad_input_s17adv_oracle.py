@@ -1,0 +1,48 @@
+"""Issue #21, session 17's adversary: misuse of the autograd and stateful API a random fuzzer
+does not reach, against live torch. Each case is a small program run on torch and on
+minitorch (``L``); its outcome, the value of ``R`` or the exception's type and message, must
+be the same: a custom Function's tensors given by keyword are inputs like positional ones
+(no gradient silently lost)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+SIGNATURES = ["x", "x, y", "x, y=2.0", "x, y, z=3.0", "x, /, y", "x, *, y", "x, **kw", "*xs"]
+
+
+def _function(signature: str) -> str:
+    """A ctx-style Function whose forward takes ``signature`` and multiplies every tensor it
+    is given; backward gives each input its own gradient (2, 3, 4, ... times g)."""
+    return ("class Fn(L.autograd.Function):\n"
+            "    @staticmethod\n"
+            f"    def forward(ctx, {signature}):\n"
+            "        ts = [v for v in dict(locals()).values() if isinstance(v, L.Tensor)]\n"
+            "        ctx.n = len(ctx.needs_input_grad)\n"
+            "        return ts[0] * ts[-1] if ts else L.ones(2)\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, g):\n"
+            "        return tuple(g * (i + 2) for i in range(ctx.n))\n"
+            "a = L.ones(2, requires_grad=True)\nb = L.ones(2, requires_grad=True)\n")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(SIGNATURES), st.lists(st.sampled_from(["a", "b", "1.5"]), max_size=2),
+       st.dictionaries(st.sampled_from(["x", "y", "z", "kw", "ctx", "xs"]),
+                       st.sampled_from(["a", "b", "1.5"]), max_size=3))
+def test_a_functions_keyword_arguments_are_its_inputs(signature: str, args: list,
+                                                      kwargs: dict) -> None:
+    """torch puts each keyword argument in the place of the forward parameter it names (its
+    gradient flows like a positional one's) and refuses the rest in its own words: a name
+    forward does not take positionally, a place given twice, a place left empty."""
+    call = ", ".join([*args, *(f"{k}={v}" for k, v in kwargs.items())])
+    assert_as_torch(_function(signature) + f"y = Fn.apply({call})\n"
+                    "(y + a + b).sum().backward()\nR = (y, a.grad, b.grad, y.grad_fn.n)")
+
+
+@pytest.mark.parametrize("call", ["Fn.apply(x=a)", "Fn.apply(a, y=b)", "Fn.apply(y=b, x=a)",
+                                  "Fn.apply(a, z=b)", "Fn.apply(a, x=b)", "Fn.apply(a, k=b)"])
+def test_keyword_tensor_inputs_get_their_gradient(call: str) -> None:
+    assert_as_torch(_function("x, y=2.0") + f"y = {call}\n"
+                    "(y + a).sum().backward()\nR = (y, a.grad, b.grad)")
