@@ -46,3 +46,18 @@ def test_a_functions_keyword_arguments_are_its_inputs(signature: str, args: list
 def test_keyword_tensor_inputs_get_their_gradient(call: str) -> None:
     assert_as_torch(_function("x, y=2.0") + f"y = {call}\n"
                     "(y + a).sum().backward()\nR = (y, a.grad, b.grad)")
+
+
+@pytest.mark.parametrize("op", ["y.clamp_(0, 1)", "y.clamp_(min=0)", "y.t_()", "y.squeeze_()",
+                                "y.transpose_(0, 1)", "y.div_(2, rounding_mode='floor')",
+                                "y.fill_(2)", "y.scatter_(0, L.tensor([[0, 1]]), 1.0)",
+                                "y.mul_(2)", "y.exp_()", "y.copy_(L.zeros(2, 2))", "y[0] = 1",
+                                "y = F.apply(x); z = y * y; y.mul_(2)"])
+def test_a_modified_saved_tensor_is_named_by_its_node_with_overload(op: str) -> None:
+    """The version-counter refusal names the node that wrote the tensor as torch does: its
+    name less ``Backward``, keeping an overload's number (``Clamp1``, ``T1``, ``Fill2``)."""
+    assert_as_torch("class F(L.autograd.Function):\n"
+                    "    @staticmethod\n    def forward(ctx, x): return x * 1\n"
+                    "    @staticmethod\n    def backward(ctx, g): return g\n"
+                    "x = L.ones(2, 2, requires_grad=True)\ny = x * 1\nz = y * y\n"
+                    f"{op}\nz.sum().backward()\nR = x.grad")

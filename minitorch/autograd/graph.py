@@ -542,7 +542,8 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
         nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
         if type(creator).__name__ not in CPP_NODES and "Backward" in name:
-            name = name[: name.rfind("Backward")]
+            head, _, overload = name.rpartition("Backward")  # ClampBackward1: Clamp1
+            name = head if overload == "0" else head + overload
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)
     raise RuntimeError(
