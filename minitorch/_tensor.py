@@ -1036,18 +1036,23 @@ _REFUSAL_ADVICE = {
                  "can clarify your code by moving both the view and the inplace either both "
                  "inside the inference_mode block (if you don't want the inplace to be tracked) "
                  "or both outside (if you want the inplace to be tracked).",
+    "custom_function": " This view was created inside a custom Function (or because an input "
+                       "was returned as-is) and the autograd logic to handle view+inplace would "
+                       "override the custom backward associated with the custom Function, "
+                       "leading to incorrect gradients. This behavior is forbidden. You can fix "
+                       "this by cloning the output of the custom Function.",
 }
 
 
 def view_refusal(view: Tensor, indirect: bool) -> RuntimeError:
-    """torch's error for a view made in no_grad or inference mode, or by an op that returns
-    several views, written in place with grad mode on (``indirect``: through its base or
-    another view, found when its grad_fn would be regenerated). Its own grad_fn, when it has
-    one, names the op: "Output 0 of Slice"."""
+    """torch's error for a view made in no_grad or inference mode, by an op that returns
+    several views or by a custom Function, written in place with grad mode on
+    (``indirect``: through its base or another view, found when its grad_fn would be
+    regenerated). Its own grad_fn, when it has one, names the op: "Output 0 of Slice"."""
     created, node = view._view_creation, view._grad_fn
     what = "its base or another view of its base has been" if indirect else "is being"
     op = None if node is None else f"Output {view._output_nr} of {_op_name(node)}"
-    if created == "multi_output" and op is not None:
+    if created in ("multi_output", "custom_function") and op is not None:
         message = f"{op} is a view and {what} modified inplace."
     else:
         prefix = "A view" if op is None else f"{op} is a view of a view which"

@@ -61,3 +61,38 @@ def test_a_modified_saved_tensor_is_named_by_its_node_with_overload(op: str) -> 
                     "    @staticmethod\n    def backward(ctx, g): return g\n"
                     "x = L.ones(2, 2, requires_grad=True)\ny = x * 1\nz = y * y\n"
                     f"{op}\nz.sum().backward()\nR = x.grad")
+
+
+def _view_function(body: str, non_differentiable: str = "") -> str:
+    mark = f"        ctx.mark_non_differentiable(outs[{non_differentiable}])\n" \
+        if non_differentiable else ""
+    return ("class F(L.autograd.Function):\n"
+            "    @staticmethod\n    def forward(ctx, x):\n"
+            f"        outs = {body}\n{mark}        return outs\n"
+            "    @staticmethod\n    def backward(ctx, *gs): return L.ones(2, 2)\n")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(["x", "x.view(2, 2)", "(x * 2).t()", "(x[0],)", "(x[0], 5)",
+                        "(x[0], x[1])", "(x[0], x * 2)", "(x * 2, x[1])",
+                        "(x[0], x[1], x * 2)"]),
+       st.sampled_from(["", "0", "1"]), st.integers(0, 2),
+       st.sampled_from(["o.mul_(2)", "o[:1].mul_(2)", "o.mul_(L.ones(o.shape, "
+                        "requires_grad=True))", "o.zero_()"]),
+       st.booleans(), st.booleans())
+def test_writing_in_place_to_a_functions_view_output(body: str, non_differentiable: str,
+                                                     which: int, write: str, no_grad: bool,
+                                                     requires_grad: bool) -> None:
+    """A custom Function's output that is a view (or an input returned as-is) is refused an
+    in-place write in torch's words: made inside a custom Function, or one of several
+    views when the node has several differentiable outputs; made in no_grad mode when the
+    call was not recorded."""
+    if non_differentiable and not body.startswith("(x[0], x"):
+        non_differentiable = ""
+    mode = "L.no_grad()" if no_grad else "L.enable_grad()"
+    assert_as_torch(_view_function(body, non_differentiable) +
+                    f"x = L.ones(2, 2, requires_grad={requires_grad})\n"
+                    f"with {mode}:\n    outs = F.apply(x)\n"
+                    "outs = outs if isinstance(outs, tuple) else (outs,)\n"
+                    f"o = outs[{which} % len(outs)]\n"
+                    f"R = {write} if isinstance(o, L.Tensor) else 0")

@@ -554,6 +554,7 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
             (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
         )
         outputs = _link(node, args, outputs)
+    _mark_views(node, outputs if isinstance(outputs, tuple) else (outputs,))
     if forward_ad.levels:  # forward-mode AD: the Function's jvp gives the outputs' tangents
         return forward_ad.custom_jvp(cls, node, args, outputs)
     return outputs
@@ -656,11 +657,24 @@ def _unrecorded(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     for out in outs:
         if isinstance(out, T.Tensor) and _among(out, args) and (
                 out.requires_grad or not _among(out, node.__dict__.get("_dirty", ()))):
-            out = out.detach()
+            out = out.detach() if out.requires_grad else out._alias()  # torch's: a view
         elif isinstance(out, T.Tensor) and out.requires_grad and out._base is None:
             out.detach_()
         given.append(out)
     return tuple(given) if isinstance(outputs, tuple) else given[0]
+
+
+def _mark_views(node: BackwardCFunction, outs: tuple) -> None:
+    """torch's refusal to come of writing in place to a Function's output that is a view (the
+    write's backward would override the Function's): each such output, unless forward wrote
+    it in place itself, is marked as made by a custom Function, or, when the node has
+    several differentiable outputs, as one of them."""
+    linked = sum(isinstance(out, T.Tensor) and out._grad_fn is node for out in outs)
+    creation = "multi_output" if linked > 1 else "custom_function"
+    dirty = node.__dict__.get("_dirty", ())
+    for out in outs:
+        if isinstance(out, T.Tensor) and out._view_of is not None and not _among(out, dirty):
+            out._view_creation = creation
 
 
 def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:
