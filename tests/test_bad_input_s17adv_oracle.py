@@ -96,3 +96,33 @@ def test_writing_in_place_to_a_functions_view_output(body: str, non_differentiab
                     "outs = outs if isinstance(outs, tuple) else (outs,)\n"
                     f"o = outs[{which} % len(outs)]\n"
                     f"R = {write} if isinstance(o, L.Tensor) else 0")
+
+
+DIRTY = ("class F(L.autograd.Function):\n"
+         "    @staticmethod\n    def forward(ctx, x):\n"
+         "        ctx.mark_dirty(x)\n        return x.mul_(2)\n"
+         "    @staticmethod\n    def backward(ctx, g): return g * 3\n")
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(["b[:2]", "b[1]", "b.t()", "b.view(6)", "b[:, 1:]", "b.t()[0]"]),
+       st.sampled_from(["", "y.mul_(5)", "b.add_(1)", "y.sin_()"]),
+       st.sampled_from(["(x * 1)", "x.clone()", "L.ones(3, 2)", "x", "x.detach()"]),
+       st.sampled_from(["y.sum()", "b.sum()", "(b * b).sum()", "y.sum() + b.sum()"]))
+def test_a_view_a_function_marks_dirty_is_written_into_its_base(view: str, then: str,
+                                                                  base: str, loss: str) -> None:
+    """A view a Function writes in place (mark_dirty) is a write into its base, as a
+    built-in in-place op on a view: the base's gradient passes the view's elements
+    through the Function's backward (not silently around it), the versions count as
+    torch's, and a leaf's view is refused."""
+    assert_as_torch(DIRTY + f"x = L.ones(3, 2, requires_grad=True)\nb = {base}\n"
+                    f"v = {view}\ny = F.apply(v)\n{then}\n"
+                    f"({loss}).backward()\n"
+                    "R = (x.grad, y, b, y._version, b._version, y.grad_fn.name())")
+
+
+@pytest.mark.parametrize("base", ["x.detach()", "x * 1", "x.detach()[:2]", "(x * 1)[:2]", "x"])
+@pytest.mark.parametrize("mode", ["L.no_grad()", "L.enable_grad()"])
+def test_a_dirty_input_counts_one_more_version_recorded_or_not(base: str, mode: str) -> None:
+    assert_as_torch(DIRTY + f"x = L.ones(3, 2, requires_grad=True)\nb = {base}\n"
+                    f"with {mode}:\n    y = F.apply(b)\nR = (y._version, b._version, y)")

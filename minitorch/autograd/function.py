@@ -38,7 +38,7 @@ from typing import Any
 
 from .. import _batched_function, course
 from .. import _tensor as T
-from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
+from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace, view_key
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
     FREED,
@@ -652,11 +652,13 @@ def _unrecorded(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     or grad mode is off) as torch gives them: an input returned comes back as a new alias
     without grad (unless it was modified in place and needs none), any other output that
     requires grad is detached in place, unless it is a view."""
-    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    outs, dirty = outputs if isinstance(outputs, tuple) else (outputs,), node._dirty
+    for written in dirty:  # torch counts the write recorded or not
+        written._version_counter.value += 1
     given = []
     for out in outs:
         if isinstance(out, T.Tensor) and _among(out, args) and (
-                out.requires_grad or not _among(out, node.__dict__.get("_dirty", ()))):
+                out.requires_grad or not _among(out, dirty)):
             out = out.detach() if out.requires_grad else out._alias()  # torch's: a view
         elif isinstance(out, T.Tensor) and out.requires_grad and out._base is None:
             out.detach_()
@@ -701,6 +703,9 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                 if out._grad_fn is None and out._requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
+                if out._view_of is not None and out._view_of[0]._requires_grad:
+                    raise RuntimeError("a view of a leaf Variable that requires grad is being "
+                                       "used in an in-place operation.")
                 out._version_counter.value += 1
             elif _among(out, args):  # a view of it; one marked non-differentiable detached
                 out = out._alias() if differentiable or not out.requires_grad else \
@@ -709,9 +714,33 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                 out._set_grad_fn(node, nr)
                 if out._view_of is not None:  # the node is this version's grad_fn
                     out._view_of = (out._view_of[0], out._version_counter.value)
+                    if _among(out, dirty):
+                        _rebase_written_view(out)
         linked.append(out)
     _finish(node, linked)
     return linked
+
+
+def _rebase_written_view(view: T.Tensor) -> None:
+    """A view forward wrote in place (marked dirty) is, as after a built-in in-place op, a
+    write into its base: the base's history passes the view's elements through the node.
+
+    >>> import minitorch
+    >>> class Double(Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x): ctx.mark_dirty(x); return x.mul_(2)
+    ...     @staticmethod
+    ...     def backward(ctx, g): return g * 2
+    >>> base = minitorch.ones(3, requires_grad=True) * 1
+    >>> _ = Double.apply(base[:2])
+    >>> base.grad_fn.name()
+    'torch::autograd::CopySlices'
+    """
+    from ..ops.inplace import CopySlices
+
+    root = view._view_of[0]
+    key = view_key(root._data, view._data)
+    view._rebase_view(CopySlices.apply(root._history_alias(), view, key=key), key)
 
 
 def _finish(node: BackwardCFunction, linked: Any) -> None:
