@@ -126,3 +126,28 @@ def test_a_view_a_function_marks_dirty_is_written_into_its_base(view: str, then:
 def test_a_dirty_input_counts_one_more_version_recorded_or_not(base: str, mode: str) -> None:
     assert_as_torch(DIRTY + f"x = L.ones(3, 2, requires_grad=True)\nb = {base}\n"
                     f"with {mode}:\n    y = F.apply(b)\nR = (y._version, b._version, y)")
+
+
+@pytest.mark.parametrize("pack", ["lambda t: t.add_(1)", "lambda t: t.mul_(1)",
+                                  "lambda t: t.detach().zero_()", "lambda t: t.clone().add_(1)",
+                                  "lambda t: t"])
+@pytest.mark.parametrize("op", ["x.exp()", "x * x", "x.sin()"])
+@pytest.mark.parametrize("where", ["context", "register_hooks"])
+def test_a_pack_hook_may_not_write_its_input(pack: str, op: str, where: str) -> None:
+    """A pack hook writing into the tensor it is given (or an alias of it) is refused as
+    torch refuses it, by the context manager or ``SavedTensor.register_hooks``; writing
+    into a copy is allowed."""
+    if where == "context":
+        program = (f"with L.autograd.graph.saved_tensors_hooks({pack}, lambda t: t):\n"
+                   f"    y = {op}\n")
+    else:
+        saved = "result" if op == "x.exp()" else "self"
+        program = (f"y = {op}\n"
+                   f"y.grad_fn._raw_saved_{saved}.register_hooks({pack}, lambda t: t)\n")
+    assert_as_torch(f"x = L.ones(2, requires_grad=True) * 1\n{program}"
+                    "y.sum().backward()\nR = (y, x)")
+
+
+@pytest.mark.parametrize("hooks", ["3, 4", "lambda t: t, None", "'a', lambda t: t"])
+def test_saved_tensors_hooks_must_be_callables(hooks: str) -> None:
+    assert_as_torch(f"with L.autograd.graph.saved_tensors_hooks({hooks}):\n    R = 1")

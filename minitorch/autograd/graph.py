@@ -625,6 +625,12 @@ class saved_tensors_hooks:
     def __enter__(self) -> None:
         if _hook_state.disabled is not None:
             raise RuntimeError(_hook_state.disabled)
+        if not callable(self.pack_hook) or not callable(self.unpack_hook):
+            raise TypeError(
+                "_push_saved_tensors_default_hooks(): incompatible function arguments. The "
+                "following argument types are supported:\n    1. (arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                f"Invoked with: {self.pack_hook!r}, {self.unpack_hook!r}")
         _hook_state.stack = (*_hook_state.stack, (self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc: object) -> None:
@@ -632,9 +638,18 @@ class saved_tensors_hooks:
 
 
 def _pack_without_grad(pack_hook: Callable[[Tensor], Any], tensor: Tensor) -> Any:
-    """Run a pack hook with grad mode off, as torch does (its operations are not recorded)."""
+    """Run a pack hook with grad mode off, as torch does (its operations are not recorded);
+    one that writes into the tensor it packs is refused, as torch refuses it."""
+    version = tensor._version_counter.value
     with grad_mode._recording(False):
-        return pack_hook(tensor)
+        packed = pack_hook(tensor)
+    if tensor._version_counter.value != version:
+        raise RuntimeError(
+            "A saved tensor pack hook is modifying its input in place. Tensors provided as "
+            "input to pack hook cannot be modified by in-place operations as this can lead to "
+            "unexpected side-effects. Please open an issue if you need to perform in-place "
+            "operations on the input to a pack hook.")
+    return packed
 
 
 def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tensor:
