@@ -151,3 +151,17 @@ def test_a_pack_hook_may_not_write_its_input(pack: str, op: str, where: str) -> 
 @pytest.mark.parametrize("hooks", ["3, 4", "lambda t: t, None", "'a', lambda t: t"])
 def test_saved_tensors_hooks_must_be_callables(hooks: str) -> None:
     assert_as_torch(f"with L.autograd.graph.saved_tensors_hooks({hooks}):\n    R = 1")
+
+
+@pytest.mark.parametrize("value", ["'no'", "1", "0", "None", "1.0", "L.tensor(True)",
+                                   "np.bool_(True)", "True", "False", "value=False"])
+def test_set_materialize_grads_takes_a_bool(value: str) -> None:
+    """Anything but a Python bool is refused, as torch's C++ argument parser refuses it
+    (not taken as truthy, which would silently change what backward receives)."""
+    assert_as_torch("class F(L.autograd.Function):\n"
+                    "    @staticmethod\n    def forward(ctx, x):\n"
+                    f"        ctx.set_materialize_grads({value})\n        return x * 2, x * 3\n"
+                    "    @staticmethod\n    def backward(ctx, g, h):\n"
+                    "        return g if h is None else g + h\n"
+                    "x = L.ones(2, requires_grad=True)\nF.apply(x)[0].sum().backward()\n"
+                    "R = x.grad")

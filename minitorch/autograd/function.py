@@ -80,6 +80,9 @@ class FunctionCtx:
 
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None instead of zeros for unused outputs."""
+        if type(value) is not bool:  # torch's C++ argument: a Python bool, nothing else
+            raise TypeError("set_materialize_grads received an invalid combination of "
+                            "arguments - got (), but expected (bool)")
         self._materialize_grads = value
 
 
