@@ -165,3 +165,20 @@ def test_set_materialize_grads_takes_a_bool(value: str) -> None:
                     "        return g if h is None else g + h\n"
                     "x = L.ones(2, requires_grad=True)\nF.apply(x)[0].sum().backward()\n"
                     "R = x.grad")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(["(x * 2)", "x.exp()", "x.sum()", "x.sort()[0]", "x.topk(2)[0]",
+                        "x.max(0).values", "L.aminmax(x)[0]", "L.frexp(x)[0]",
+                        "x.split(1)[0]", "x.unbind()[0]",
+                        "(x * 1).grad_fn.next_functions[0][0].variable.__mul__(1)"]),
+       st.lists(st.sampled_from(["None", "3", "'a'", "L.ones(3)", "L.tensor(1.0)",
+                                 "L.ones(2)"]), max_size=3),
+       st.sampled_from(["", "grad=None"]))
+def test_a_node_called_by_hand_checks_its_gradients(made: str, grads: list,
+                                                   keyword: str) -> None:
+    """``y.grad_fn(...)`` takes one gradient, a tensor or None, per differentiable output of
+    the node, positionally; anything else is refused as torch's binding refuses it (no
+    Python error from inside the backward), and a fitting call returns torch's gradients."""
+    call = ", ".join([*grads, *([keyword] if keyword else [])])
+    assert_as_torch(f"x = L.ones(3, requires_grad=True)\ny = {made}\nR = y.grad_fn({call})")

@@ -187,7 +187,9 @@ class Node(metaclass=_NodeType):
     def _release(self) -> None:
         """Free what backward needed (saved tensors); called unless retain_graph."""
 
-    def __call__(self, *grads: Tensor | None) -> Any:
+    def __call__(self, *grads: Tensor | None, **kwargs: Any) -> Any:
+        if self._recorded:  # torch's C++ node: its binding's checks of the gradients
+            grads = _call_grads(self, grads, kwargs)
         out = self._apply(grads)
         _shown(out)  # the caller holds them now
         return out[0] if len(out) == 1 else out
@@ -208,6 +210,23 @@ class Node(metaclass=_NodeType):
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
         return add_hook(self._tensor_pre_hooks, (output_nr, fn))
+
+
+def _call_grads(node: Node, grads: tuple, kwargs: dict) -> tuple:
+    """torch's refusals of a C++ node called by hand (one gradient, a tensor or None, per
+    differentiable output, all positional), and the gradients as the node's backward takes
+    them: None for an output such as sort's indices."""
+    if kwargs:
+        raise TypeError("keyword arguments are not supported")
+    floating = [True] if node._n_outputs == 1 else [
+        meta is not None and meta[1].kind in "fc" for meta in node._outputs_meta]
+    if len(grads) != sum(floating):
+        raise TypeError(f"expected {sum(floating)} arguments, got {len(grads)} instead")
+    for i, grad in enumerate(grads):
+        if grad is not None and not isinstance(grad, T.Tensor):
+            raise TypeError(f"argument {i} is not a Variable")
+    given = iter(grads)
+    return tuple(next(given) if f else None for f in floating)
 
 
 def flat_edges(edges: Iterable[tuple[Node | None, int]]) -> tuple:
