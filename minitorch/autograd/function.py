@@ -313,11 +313,16 @@ class _FunctionMeta(type):
                      "__module__": where, "__slots__": attrs.get("node_slots", ())}
         if cls._trusted:  # a built-in op saves tensors or None: nothing to check
             namespace["save_for_backward"] = _save_unchecked
-        else:  # torch's built-in nodes have no ``apply``; a custom Function's node has
-            namespace["apply"] = _user_backward
+        else:  # torch's built-in nodes have no ``apply``; a custom Function's node has,
+            namespace["apply"] = _user_backward  # and is not callable (``node.apply(g)`` is)
+            namespace["__call__"] = _not_callable
         if cls._trusted:  # torch's C++ node (a write to an unknown name is not refused:
             namespace["_getset_owner"] = None  # a __setattr__ would double an op's time)
         cls._backward_cls = type(node_name, (BackwardCFunction,), namespace)
+
+
+def _not_callable(node: BackwardCFunction, *args: Any, **kwargs: Any) -> None:
+    raise TypeError(f"'{type(node).__name__}' object is not callable")
 
 
 def _save_unchecked(ctx: BackwardCFunction, *tensors: T.Tensor | None) -> None:
