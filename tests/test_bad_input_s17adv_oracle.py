@@ -193,3 +193,21 @@ def test_a_custom_functions_node_is_not_callable(call: str) -> None:
                     "    @staticmethod\n    def forward(ctx, x): return x * 2\n"
                     "    @staticmethod\n    def backward(ctx, g): return g * 3\n"
                     f"node = F.apply(L.ones(2, requires_grad=True)).grad_fn\nR = {call}")
+
+
+NODES = ["node = (L.ones(2, requires_grad=True) * 2).grad_fn\n",
+         "x = L.ones(3, requires_grad=True)\nnode = (x * 2).grad_fn.next_functions[0][0]\n",
+         "class Fn(L.autograd.Function):\n"
+         "    @staticmethod\n    def forward(ctx, x):\n        ctx.k = 1\n        return x * 2\n"
+         "    @staticmethod\n    def backward(ctx, g): return g\n"
+         "node = Fn.apply(L.ones(3, requires_grad=True)).grad_fn\n"]
+
+
+@pytest.mark.parametrize("node, name", [
+    (node, name) for node in NODES
+    for name in ["metadata", "next_functions", "variable", "foo", "k", "name", "register_hook",
+                 *(["saved_tensors"] if "Fn" in node else [])]])
+def test_deleting_a_nodes_attribute_as_torch(node: str, name: str) -> None:
+    """A getter of a node (a leaf's ``variable`` too) is no more deletable than writable; a
+    custom node's own attribute is."""
+    assert_as_torch(node + f"del node.{name}\nR = hasattr(node, '{name}')")

@@ -194,6 +194,18 @@ class Node(metaclass=_NodeType):
         _shown(out)  # the caller holds them now
         return out[0] if len(out) == 1 else out
 
+    def __delattr__(self, name: str) -> None:
+        # a getter of torch's C++ node (metadata, next_functions, a leaf's variable, a
+        # Function's saved_tensors) cannot be deleted any more than written
+        if self._recorded:
+            if name in type(self)._getsets or (self._getset_owner is not None and isinstance(
+                    getattr(type(self), name, None), property)):
+                raise not_writable(self, name)
+            if name in _METHODS and self._getset_owner is None:  # a C++ type's method
+                raise AttributeError(f"'{type(self).__name__}' object attribute '{name}' is "
+                                     "read-only")
+        object.__delattr__(self, name)
+
     def register_prehook(self, fn: Callable[[tuple], tuple | None]) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before the node; a returned tuple replaces them."""
         if self._pre_hooks is None:
