@@ -900,21 +900,32 @@ class Tensor(metaclass=_TensorType):
         self._rebased()
         root = self._view_of[0]
         key = backend.view_key(root._data, self._data)
-        old_root = Tensor._make(root._data)  # CopySlices copies it before the write below
-        old_root._grad_fn, old_root._output_nr = root._grad_fn, root._output_nr
-        old_root._requires_grad, old_root._accumulator = root._requires_grad, root._accumulator
+        old_root = root._history_alias()  # CopySlices copies it before the write below
         old_view = AsStridedView.apply(old_root, key=key)
         out = op(old_view, *others, **kwargs)
         self._check_write(out._data)  # before CopySlices writes it into the base
         new_root = CopySlices.apply(old_root, out, key=key)
         self._write(out._data)
+        self._rebase_view(new_root, key)
+        return self
+
+    def _rebase_view(self, new_root: Tensor, key: Any) -> None:
+        """After a recorded write into this view: its base's grad_fn becomes ``new_root``'s
+        (CopySlices), the view's its elements taken from the new base (AsStridedBackward0)."""
+        from .ops.shape import AsStridedView
+
+        root = self._view_of[0]
         root._take_grad_fn(new_root._grad_fn, new_root._output_nr)
-        alias = Tensor._make(root._data)
-        alias._grad_fn, alias._output_nr = root._grad_fn, root._output_nr
-        new_view = AsStridedView.apply(alias, key=key)
+        new_view = AsStridedView.apply(root._history_alias(), key=key)
         self._take_grad_fn(new_view._grad_fn, new_view._output_nr)
         self._view_of = (root, self._version_counter.value)
-        return self
+
+    def _history_alias(self) -> Tensor:
+        """A new tensor over this one's memory with its place in the graph."""
+        alias = Tensor._make(self._data)
+        alias._grad_fn, alias._output_nr = self._grad_fn, self._output_nr
+        alias._requires_grad, alias._accumulator = self._requires_grad, self._accumulator
+        return alias
 
     def _write(self, array: Any) -> None:
         self._check_write(array)
@@ -1036,18 +1047,23 @@ _REFUSAL_ADVICE = {
                  "can clarify your code by moving both the view and the inplace either both "
                  "inside the inference_mode block (if you don't want the inplace to be tracked) "
                  "or both outside (if you want the inplace to be tracked).",
+    "custom_function": " This view was created inside a custom Function (or because an input "
+                       "was returned as-is) and the autograd logic to handle view+inplace would "
+                       "override the custom backward associated with the custom Function, "
+                       "leading to incorrect gradients. This behavior is forbidden. You can fix "
+                       "this by cloning the output of the custom Function.",
 }
 
 
 def view_refusal(view: Tensor, indirect: bool) -> RuntimeError:
-    """torch's error for a view made in no_grad or inference mode, or by an op that returns
-    several views, written in place with grad mode on (``indirect``: through its base or
-    another view, found when its grad_fn would be regenerated). Its own grad_fn, when it has
-    one, names the op: "Output 0 of Slice"."""
+    """torch's error for a view made in no_grad or inference mode, by an op that returns
+    several views or by a custom Function, written in place with grad mode on
+    (``indirect``: through its base or another view, found when its grad_fn would be
+    regenerated). Its own grad_fn, when it has one, names the op: "Output 0 of Slice"."""
     created, node = view._view_creation, view._grad_fn
     what = "its base or another view of its base has been" if indirect else "is being"
     op = None if node is None else f"Output {view._output_nr} of {_op_name(node)}"
-    if created == "multi_output" and op is not None:
+    if created in ("multi_output", "custom_function") and op is not None:
         message = f"{op} is a view and {what} modified inplace."
     else:
         prefix = "A view" if op is None else f"{op} is a view of a view which"

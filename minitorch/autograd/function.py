@@ -38,7 +38,7 @@ from typing import Any
 
 from .. import _batched_function, course
 from .. import _tensor as T
-from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace
+from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace, view_key
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
     FREED,
@@ -80,6 +80,9 @@ class FunctionCtx:
 
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None instead of zeros for unused outputs."""
+        if type(value) is not bool:  # torch's C++ argument: a Python bool, nothing else
+            raise TypeError("set_materialize_grads received an invalid combination of "
+                            "arguments - got (), but expected (bool)")
         self._materialize_grads = value
 
 
@@ -310,11 +313,16 @@ class _FunctionMeta(type):
                      "__module__": where, "__slots__": attrs.get("node_slots", ())}
         if cls._trusted:  # a built-in op saves tensors or None: nothing to check
             namespace["save_for_backward"] = _save_unchecked
-        else:  # torch's built-in nodes have no ``apply``; a custom Function's node has
-            namespace["apply"] = _user_backward
+        else:  # torch's built-in nodes have no ``apply``; a custom Function's node has,
+            namespace["apply"] = _user_backward  # and is not callable (``node.apply(g)`` is)
+            namespace["__call__"] = _not_callable
         if cls._trusted:  # torch's C++ node (a write to an unknown name is not refused:
             namespace["_getset_owner"] = None  # a __setattr__ would double an op's time)
         cls._backward_cls = type(node_name, (BackwardCFunction,), namespace)
+
+
+def _not_callable(node: BackwardCFunction, *args: Any, **kwargs: Any) -> None:
+    raise TypeError(f"'{type(node).__name__}' object is not callable")
 
 
 def _save_unchecked(ctx: BackwardCFunction, *tensors: T.Tensor | None) -> None:
@@ -541,8 +549,10 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
     >>> y.grad_fn.name(), len(y.grad_fn.next_functions)
     ('ScaleBackward', 1)
     """
+    if kwargs:
+        args = _placed(cls.forward, args, kwargs)
     node, record = _new_node(cls, args)
-    outputs = _run_forward(cls, node, args, kwargs)
+    outputs = _run_forward(cls, node, args)
     if not record:
         _check_dirty(node, outputs if isinstance(outputs, tuple) else (outputs,))
         outputs = _unrecorded(node, args, outputs)
@@ -552,6 +562,7 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
             (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
         )
         outputs = _link(node, args, outputs)
+    _mark_views(node, outputs if isinstance(outputs, tuple) else (outputs,))
     if forward_ad.levels:  # forward-mode AD: the Function's jvp gives the outputs' tangents
         return forward_ad.custom_jvp(cls, node, args, outputs)
     return outputs
@@ -595,28 +606,37 @@ def use(student_apply: Callable[..., Any]) -> Iterator[Callable[..., Any]]:
         yield adapted
 
 
-def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple, kwargs: dict) -> Any:
-    _check_keywords(cls.forward, kwargs)
+def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple) -> Any:
     with grad_mode._recording(False):
         if cls.setup_context is not None:
-            out = cls.forward(*args, **kwargs)
+            out = cls.forward(*args)
             cls.setup_context(node, args, out)
             return out
-        return cls.forward(node, *args, **kwargs)
+        return cls.forward(node, *args)
 
 
-def _check_keywords(forward: Callable[..., Any], kwargs: dict) -> None:
-    """torch's refusal of a keyword argument that ``forward`` does not take (in its words,
-    which name ``forward()`` without its class)."""
-    if not kwargs:
-        return
-    parameters = inspect.signature(forward).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return
-    names = {p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY}
-    for name in kwargs:
+def _placed(forward: Callable[..., Any], args: tuple, kwargs: dict) -> tuple:
+    """A ctx-style call's keyword arguments put in the places of ``forward``'s parameters
+    they name, as torch places them (so a tensor given by keyword is an input like any
+    other): no defaults filled in, and torch's refusals, which name ``forward()`` alone."""
+    code = forward.__code__
+    names = code.co_varnames[1:code.co_argcount]  # after ctx; not keyword-only, not **kwargs
+    placed: list[Any] = list(args)
+    for name, value in kwargs.items():
         if name not in names:
             raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+        at = names.index(name)
+        if at < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{name}'")
+        placed.extend([_MISSING] * (at + 1 - len(placed)))
+        placed[at] = value
+    for at, value in enumerate(placed):
+        if value is _MISSING:
+            raise TypeError(f"forward() missing required argument: '{names[at]}' (position {at})")
+    return tuple(placed)
+
+
+_MISSING = object()
 
 
 def _link(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
@@ -640,16 +660,31 @@ def _unrecorded(node: BackwardCFunction, args: tuple, outputs: Any) -> Any:
     or grad mode is off) as torch gives them: an input returned comes back as a new alias
     without grad (unless it was modified in place and needs none), any other output that
     requires grad is detached in place, unless it is a view."""
-    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    outs, dirty = outputs if isinstance(outputs, tuple) else (outputs,), node._dirty
+    for written in dirty:  # torch counts the write recorded or not
+        written._version_counter.value += 1
     given = []
     for out in outs:
         if isinstance(out, T.Tensor) and _among(out, args) and (
-                out.requires_grad or not _among(out, node.__dict__.get("_dirty", ()))):
-            out = out.detach()
+                out.requires_grad or not _among(out, dirty)):
+            out = out.detach() if out.requires_grad else out._alias()  # torch's: a view
         elif isinstance(out, T.Tensor) and out.requires_grad and out._base is None:
             out.detach_()
         given.append(out)
     return tuple(given) if isinstance(outputs, tuple) else given[0]
+
+
+def _mark_views(node: BackwardCFunction, outs: tuple) -> None:
+    """torch's refusal to come of writing in place to a Function's output that is a view (the
+    write's backward would override the Function's): each such output, unless forward wrote
+    it in place itself, is marked as made by a custom Function, or, when the node has
+    several differentiable outputs, as one of them."""
+    linked = sum(isinstance(out, T.Tensor) and out._grad_fn is node for out in outs)
+    creation = "multi_output" if linked > 1 else "custom_function"
+    dirty = node.__dict__.get("_dirty", ())
+    for out in outs:
+        if isinstance(out, T.Tensor) and out._view_of is not None and not _among(out, dirty):
+            out._view_creation = creation
 
 
 def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:
@@ -676,6 +711,9 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                 if out._grad_fn is None and out._requires_grad:
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
+                if out._view_of is not None and out._view_of[0]._requires_grad:
+                    raise RuntimeError("a view of a leaf Variable that requires grad is being "
+                                       "used in an in-place operation.")
                 out._version_counter.value += 1
             elif _among(out, args):  # a view of it; one marked non-differentiable detached
                 out = out._alias() if differentiable or not out.requires_grad else \
@@ -684,9 +722,33 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
                 out._set_grad_fn(node, nr)
                 if out._view_of is not None:  # the node is this version's grad_fn
                     out._view_of = (out._view_of[0], out._version_counter.value)
+                    if _among(out, dirty):
+                        _rebase_written_view(out)
         linked.append(out)
     _finish(node, linked)
     return linked
+
+
+def _rebase_written_view(view: T.Tensor) -> None:
+    """A view forward wrote in place (marked dirty) is, as after a built-in in-place op, a
+    write into its base: the base's history passes the view's elements through the node.
+
+    >>> import minitorch
+    >>> class Double(Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x): ctx.mark_dirty(x); return x.mul_(2)
+    ...     @staticmethod
+    ...     def backward(ctx, g): return g * 2
+    >>> base = minitorch.ones(3, requires_grad=True) * 1
+    >>> _ = Double.apply(base[:2])
+    >>> base.grad_fn.name()
+    'torch::autograd::CopySlices'
+    """
+    from ..ops.inplace import CopySlices
+
+    root = view._view_of[0]
+    key = view_key(root._data, view._data)
+    view._rebase_view(CopySlices.apply(root._history_alias(), view, key=key), key)
 
 
 def _finish(node: BackwardCFunction, linked: Any) -> None:

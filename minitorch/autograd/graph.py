@@ -188,10 +188,24 @@ class Node(metaclass=_NodeType):
     def _release(self) -> None:
         """Free what backward needed (saved tensors); called unless retain_graph."""
 
-    def __call__(self, *grads: Tensor | None) -> Any:
+    def __call__(self, *grads: Tensor | None, **kwargs: Any) -> Any:
+        if self._recorded:  # torch's C++ node: its binding's checks of the gradients
+            grads = _call_grads(self, grads, kwargs)
         out = self._apply(grads)
         _shown(out)  # the caller holds them now
         return out[0] if len(out) == 1 else out
+
+    def __delattr__(self, name: str) -> None:
+        # a getter of torch's C++ node (metadata, next_functions, a leaf's variable, a
+        # Function's saved_tensors) cannot be deleted any more than written
+        if self._recorded:
+            if name in type(self)._getsets or (self._getset_owner is not None and isinstance(
+                    getattr(type(self), name, None), property)):
+                raise not_writable(self, name)
+            if name in _METHODS and self._getset_owner is None:  # a C++ type's method
+                raise AttributeError(f"'{type(self).__name__}' object attribute '{name}' is "
+                                     "read-only")
+        object.__delattr__(self, name)
 
     def register_prehook(self, fn: Callable[[tuple], tuple | None]) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before the node; a returned tuple replaces them."""
@@ -238,6 +252,23 @@ def get_gradient_edge(tensor: T.Tensor) -> GradientEdge:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
                            "not require gradients")
     return GradientEdge(*tensor._edge())
+
+
+def _call_grads(node: Node, grads: tuple, kwargs: dict) -> tuple:
+    """torch's refusals of a C++ node called by hand (one gradient, a tensor or None, per
+    differentiable output, all positional), and the gradients as the node's backward takes
+    them: None for an output such as sort's indices."""
+    if kwargs:
+        raise TypeError("keyword arguments are not supported")
+    floating = [True] if node._n_outputs == 1 else [
+        meta is not None and meta[1].kind in "fc" for meta in node._outputs_meta]
+    if len(grads) != sum(floating):
+        raise TypeError(f"expected {sum(floating)} arguments, got {len(grads)} instead")
+    for i, grad in enumerate(grads):
+        if grad is not None and not isinstance(grad, T.Tensor):
+            raise TypeError(f"argument {i} is not a Variable")
+    given = iter(grads)
+    return tuple(next(given) if f else None for f in floating)
 
 
 def flat_edges(edges: Iterable[tuple[Node | None, int]]) -> tuple:
@@ -572,7 +603,8 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
         nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
         if type(creator).__name__ not in CPP_NODES and "Backward" in name:
-            name = name[: name.rfind("Backward")]
+            head, _, overload = name.rpartition("Backward")  # ClampBackward1: Clamp1
+            name = head if overload == "0" else head + overload
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)
     raise RuntimeError(
@@ -654,6 +686,12 @@ class saved_tensors_hooks:
     def __enter__(self) -> None:
         if _hook_state.disabled is not None:
             raise RuntimeError(_hook_state.disabled)
+        if not callable(self.pack_hook) or not callable(self.unpack_hook):
+            raise TypeError(
+                "_push_saved_tensors_default_hooks(): incompatible function arguments. The "
+                "following argument types are supported:\n    1. (arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\n"
+                f"Invoked with: {self.pack_hook!r}, {self.unpack_hook!r}")
         _hook_state.stack = (*_hook_state.stack, (self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc: object) -> None:
@@ -661,9 +699,18 @@ class saved_tensors_hooks:
 
 
 def _pack_without_grad(pack_hook: Callable[[Tensor], Any], tensor: Tensor) -> Any:
-    """Run a pack hook with grad mode off, as torch does (its operations are not recorded)."""
+    """Run a pack hook with grad mode off, as torch does (its operations are not recorded);
+    one that writes into the tensor it packs is refused, as torch refuses it."""
+    version = tensor._version_counter.value
     with grad_mode._recording(False):
-        return pack_hook(tensor)
+        packed = pack_hook(tensor)
+    if tensor._version_counter.value != version:
+        raise RuntimeError(
+            "A saved tensor pack hook is modifying its input in place. Tensors provided as "
+            "input to pack hook cannot be modified by in-place operations as this can lead to "
+            "unexpected side-effects. Please open an issue if you need to perform in-place "
+            "operations on the input to a pack hook.")
+    return packed
 
 
 def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tensor:
