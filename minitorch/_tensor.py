@@ -922,7 +922,9 @@ class Tensor(metaclass=_TensorType):
         self._version_counter.value += 1
 
     def _check_write(self, array: Any) -> None:
-        """torch's refusals of writing ``array`` into this tensor's memory."""
+        """torch's refusals of writing ``array`` into this tensor's memory (where numpy's view
+        of it is read-only only for coming from a broadcast, the tensor takes a writeable
+        one)."""
         shape = tuple(self._data.shape)
         check_output_shape(shape, tuple(array.shape))
         src = D.from_array_dtype(array.dtype)
@@ -935,12 +937,14 @@ class Tensor(metaclass=_TensorType):
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation.")
-        if backend.read_only(self._data):
+        writable = backend.writable(self._data) if backend.read_only(self._data) else self._data
+        if writable is None:
             raise RuntimeError(
                 "minitorch cannot write in place into this tensor: its elements overlap in "
                 "memory (a view from unfold with a step smaller than its size, where torch "
                 "writes each element once per window) or its memory is read-only. Please "
                 "clone() the tensor before performing the operation.")
+        self._data = writable
 
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum broadcast dimensions away until the shape is ``shape``."""

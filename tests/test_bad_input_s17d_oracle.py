@@ -2,7 +2,12 @@
 Each program runs under torch and minitorch (``L``): the same result ``R``, or the same
 exception type and message."""
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import SETTINGS
 from test_bad_input_fuzz21b_oracle import assert_as_torch
 
 
@@ -20,3 +25,34 @@ def test_transpose_properties_on_every_rank(attribute: str, shape: tuple,
 def test_transpose_of_vmapped_elements() -> None:
     assert_as_torch("R = L.vmap(lambda x, y: x.T * y, in_dims=(-1, 0))(L.arange(3.), "
                     "L.ones(3))")
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=3), st.data())
+def test_in_place_into_one_element_of_an_expansion(shape: list, data: st.DataObject) -> None:
+    """A view that picks one element along each expanded dim of an expansion (or of
+    overlapping unfold windows) has no two elements in one memory place: written in place as
+    torch writes it, through to the expanded tensor; the expansion itself is refused
+    (torch's fill_ and zero_ write into it: not drawn here)."""
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    shape[dim] = 1
+    wide = [*shape[:dim], 3, *shape[dim + 1:]]
+    index = data.draw(st.integers(-3, 2))
+    grad = data.draw(st.booleans())
+    op = data.draw(st.sampled_from(["add_(1)", "mul_(2)", "uniform_()", "neg_()",
+                                    "copy_(L.ones(()))"]))
+    start = (f"L.manual_seed(0)\nb = L.arange(float({math.prod(shape)})).reshape({shape})"
+             f".requires_grad_({grad})\nx = b * 1\ny = x.expand({wide})\n")
+    assert_as_torch(start + f"z = y.select({dim}, {index})\nz.{op}\nR = (x, y, z)")
+    assert_as_torch(start + f"y.{op}\nR = x")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.tensor(0.19)\nx.expand_as(L.tensor(1.8)).add_(1)\nR = x",
+    "x = L.arange(6.)\nw = x.unfold(0, 3, 1)\nw[1].mul_(2)\nR = (x, w)",
+    "x = L.arange(6.)\nw = x.unfold(0, 3, 1)\nw[:, 2].add_(1)\nR = x",
+    "x = L.ones(3, 1)\nz = x.expand(3, 2).t()[1]\nz.add_(1)\nR = x",
+    "b = L.tensor([1., 2., 3.], requires_grad=True)\nx = (b * 1)[None].expand(2, 3)[0]\n"
+    "x.uniform_()\nx.sum().backward()\nR = (x.shape, b.grad)"])
+def test_in_place_into_views_without_overlap(program: str) -> None:
+    assert_as_torch(program)
