@@ -56,3 +56,20 @@ def test_in_place_into_one_element_of_an_expansion(shape: list, data: st.DataObj
     "x.uniform_()\nx.sum().backward()\nR = (x.shape, b.grad)"])
 def test_in_place_into_views_without_overlap(program: str) -> None:
     assert_as_torch(program)
+
+
+_BOUND = st.sampled_from([-2.5, -1, -0.5, 0, 0.5, 1, 2.7, 3, 300, True])
+
+
+@settings(SETTINGS, max_examples=80)
+@given(st.sampled_from(["bool", "uint8", "int8", "int32", "int64", "float16", "float32"]),
+       _BOUND, _BOUND, st.sampled_from(["F.hardtanh({})", "F.hardtanh_({})",
+                                        "F.hardtanh({}, inplace=True)", "F.relu6(x)"]))
+def test_hardtanh_bounds_for_every_dtype(dtype: str, low: float, high: float,
+                                         form: str) -> None:
+    """An integer input's bounds are read as int64 (truncated), none negative for uint8; a
+    bool input is refused; F.hardtanh_ (torch's C++ form) takes crossed bounds that
+    F.hardtanh refuses."""
+    call = form.format(f"x, {low!r}, {high!r}")
+    assert_as_torch("F = L.nn.functional\n"
+                    f"x = L.tensor([-3, 0, 2, 5, 200]).to(L.{dtype})\nR = ({call}, x)")
