@@ -70,9 +70,11 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
-            if _refused_by_binding(error, forwarders):
+            if _refused_by_binding(error, forwarders) and parsed:
                 message = torch_arity(message, name, method, required,
                                       bare=method and len(parameters) == 1) or message
+            elif _refused_by_binding(error, forwarders) and method:
+                message = python_method(message, name)
             message = as_called(message, name, args[1:] if method else args, kwargs,
                                 method, parameters, getattr(fn, "torch_signatures", ()),
                                 keywords=given) or message
@@ -176,8 +178,8 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     whose count Python's message includes): torch counts the positional arguments after
     ``self`` and names every required one from the first missing, quoted as a C string
     (its "argument" and "arguments" swapped, as in its source). A ``bare`` method, that
-    takes nothing but ``self``, is a C method in torch, refused in Python's words for one.
-    None for other messages.
+    takes nothing but ``self``, is a C method in torch, refused in Python's words for one
+    (any keyword too). None for other messages.
 
     >>> torch_arity("f() missing 1 required positional argument: 'dim1'", "transpose", True,
     ...             ["dim0", "dim1"])
@@ -186,6 +188,8 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     ...             ["other"])
     'view_as() takes 1 positional argument but 2 were given'
     """
+    if bare and _UNEXPECTED.fullmatch(message):
+        return f"TensorBase.{name}() takes no keyword arguments"
     missing = _PYTHON_MISSING.fullmatch(message)
     if missing:
         names = required[required.index(missing[1]):] if missing[1] in required else \
@@ -204,6 +208,16 @@ def torch_arity(message: str, name: str, method: bool, required: list,
         return (f"{name}() takes {high} positional argument{'s' * (high != 1)} but {given} "
                 f"{'were' if given != 1 else 'was'} given")
     return None
+
+
+def python_method(message: str, name: str) -> str:
+    """Python's refusal of a call's arguments (``message``) to the Tensor method ``name``
+    that torch writes in Python: under its qualified name, as Python words it.
+
+    >>> python_method("_storage() takes 1 positional argument but 2 were given", "storage")
+    'Tensor.storage() takes 1 positional argument but 2 were given'
+    """
+    return re.sub(r"^[\w.<>]+\(\)", f"Tensor.{name}()", message)
 
 
 def _required(fn: Callable) -> list:

@@ -2,13 +2,18 @@
 Each program runs under torch and minitorch (``L``): the same result ``R``, or the same
 exception type and message."""
 
+import inspect
 import math
 
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import SETTINGS
 from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+import minitorch as mt
+from minitorch import _call_form
 
 
 @pytest.mark.parametrize("attribute", ["T", "mT", "H", "mH"])
@@ -73,3 +78,33 @@ def test_hardtanh_bounds_for_every_dtype(dtype: str, low: float, high: float,
     call = form.format(f"x, {low!r}, {high!r}")
     assert_as_torch("F = L.nn.functional\n"
                     f"x = L.tensor([-3, 0, 2, 5, 200]).to(L.{dtype})\nR = ({call}, x)")
+
+
+def _bare_methods() -> list:
+    """The Tensor methods torch parses in C that take nothing but the tensor (in-place twins
+    included), as minitorch declares them (the class's own, dim() and item() among them,
+    are left unwrapped, as they are on every op's path)."""
+    ops = {name: getattr(getattr(mt.Tensor, name), "op", None) for name in dir(mt.Tensor)
+           if not name.startswith("_") and hasattr(torch.Tensor, name)}
+    return sorted(name for name, op in ops.items() if op is not None and
+                  name not in _call_form.PYTHON_METHODS and
+                  name != "is_pinned" and  # torch's takes a device
+                  len(inspect.signature(op).parameters) == 1)
+
+
+@pytest.mark.parametrize("name", _bare_methods())
+def test_methods_that_take_nothing_refuse_arguments_in_torchs_words(name: str) -> None:
+    """torch's C method refuses any keyword ("takes no keyword arguments") and any argument
+    (an in-place twin of a one-input op refused it from inside minitorch). Not under
+    hypothesis: while a tracer runs, CPython names such a method's class ``Tensor``, not
+    ``TensorBase``."""
+    for call in ["(bad=1)", "(out=None)", "(1)", "(1, 2)"]:
+        assert_as_torch(f"R = L.ones(2, 2).{name}{call}")
+
+
+@pytest.mark.parametrize("call", ["storage(1)", "is_shared(1)", "share_memory_(1)",
+                                  "unflatten(1, (2,), 2)", "dim_order(1, 2)", "norm(*[1] * 7)",
+                                  "unique(bad=1)", "register_hook()"])
+def test_python_methods_refuse_arguments_in_pythons_words(call: str) -> None:
+    """The methods torch writes in Python are refused by Python, under ``Tensor.``."""
+    assert_as_torch(f"R = L.ones(2, 2).{call}")
