@@ -689,12 +689,13 @@ class Tensor(metaclass=_TensorType):
 
     @autograd.profiler.records("aten::item")
     def item(self) -> Any:
-        """The value of a one-element tensor as a Python number."""
-        if is_meta(self._data):
-            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+        """The value of a one-element tensor as a Python number (its element count checked
+        first, on meta tensors too)."""
         n = self.numel()
         if n != 1:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        if is_meta(self._data):
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return to_numpy(self._data).reshape(()).item()
 
     def tolist(self) -> Any:
