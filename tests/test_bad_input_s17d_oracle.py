@@ -126,3 +126,25 @@ def test_a_chrome_trace_path_that_is_no_string(path: str) -> None:
                f"p.export_chrome_trace({path})\nR = 1")
     want, got = run(torch, program), run(mt, program)
     assert (got[0], _ADDRESS.sub("0x", got[1])) == (want[0], _ADDRESS.sub("0x", want[1]))
+
+
+def _layers() -> list:
+    return sorted(name for name in dir(mt.nn) if isinstance(getattr(mt.nn, name), type) and
+                  issubclass(getattr(mt.nn, name), mt.nn.Module) and hasattr(torch.nn, name) and
+                  name not in ("Hardtanh",))  # torch's takes two deprecated bounds more
+
+
+@pytest.mark.parametrize("name", _layers())
+def test_a_layers_constructor_is_refused_under_torchs_class_name(name: str) -> None:
+    """Python names the class whose ``__init__`` refused the call: the layer's own where
+    torch's defines one (Conv2d, not minitorch's _ConvNd; Sigmoid, whose Module.__init__
+    says its name), the base's where torch's shares one (_MaxPoolNd, _Loss)."""
+    for call in ["(zz_bad=1)", "()", "(*[1] * 12)"]:
+        assert_as_torch(f"R = L.nn.{name}{call}\nR = 0")
+
+
+@pytest.mark.parametrize("call", ["super().__init__(3)", "super().__init__(bad=1)",
+                                  "super().__init__()"])
+def test_a_subclass_calling_modules_constructor_with_arguments(call: str) -> None:
+    assert_as_torch("class Net(L.nn.Module):\n    def __init__(self):\n"
+                    f"        {call}\nR = (Net(), 0)[1]")
