@@ -148,3 +148,18 @@ def test_a_layers_constructor_is_refused_under_torchs_class_name(name: str) -> N
 def test_a_subclass_calling_modules_constructor_with_arguments(call: str) -> None:
     assert_as_torch("class Net(L.nn.Module):\n    def __init__(self):\n"
                     f"        {call}\nR = (Net(), 0)[1]")
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.integers(1, 3), st.integers(3, 5), st.booleans(), st.booleans(),
+       st.sampled_from(["", ", stride=(1, 1)", ", dilation=0", ", dilation=(1, 1)",
+                        ", padding=(0, 0, 0)"]))
+def test_a_convolutions_weight_of_another_rank(rank: int, weight_dim: int, transposed: bool,
+                                               batched: bool, extra: str) -> None:
+    """The geometry's lengths are checked against the weight's dims, then the weight's rank
+    against the input's, in torch's words (the input told with its batch); a 1-d
+    convolution's zero dilation is told as the 2-d one of height one torch runs."""
+    fn = f"conv_transpose{rank}d" if transposed else f"conv{rank}d"
+    shape = (1, 2, *[4] * rank)[0 if batched else 1:]
+    weight = (2, 2, *[3] * (weight_dim - 2))
+    assert_as_torch(f"R = L.nn.functional.{fn}(L.ones{shape}, L.ones{weight}{extra})")
