@@ -52,6 +52,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
+    positional = _positional(fn)
     required = _required(fn)[method:]
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
@@ -77,7 +78,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 message = python_method(message, name)
             message = as_called(message, name, args[1:] if method else args, kwargs,
                                 method, parameters, getattr(fn, "torch_signatures", ()),
-                                keywords=given) or message
+                                keywords=given, positional=positional) or message
             if message != str(error):
                 error.args = (message,)
             raise
@@ -112,7 +113,8 @@ def numpy_keywords(kwargs: dict, parameters: list, given: int) -> dict:
 
 
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
-              parameters: list, signatures: tuple = (), keywords: Any = None) -> str | None:
+              parameters: list, signatures: tuple = (), keywords: Any = None,
+              positional: list | None = None) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
     by position is numbered where the caller put it (a method counting from the one after the
@@ -124,7 +126,9 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     torch reports no single argument but the invalid combination (an unknown keyword too);
     where one does, that one's refusal. An
     in-place ``name_`` speaks for the out-of-place op it runs. ``keywords`` are the arguments
-    given by keyword as the op read them (numpy's names as torch's), ``kwargs`` by default."""
+    given by keyword as the op read them (numpy's names as torch's), ``kwargs`` by default;
+    ``positional`` the parameters an argument by position fills (a ``*args`` last, filled by
+    all after it; ``parameters`` by default)."""
     keywords = kwargs if keywords is None else keywords
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
@@ -150,7 +154,9 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)
         # the parameters passed by position, where their order is torch's: a method's, or a
         # function's with one signature (overloads may shift them: randint(high, size))
-        given = parameters[method:method + len(args)] if method or not declared else []
+        names = parameters if positional is None else positional
+        given = [names[min(i, len(names) - 1)] for i in range(method, method + len(args))] \
+            if (method or not declared) and names else []
         if argument in given:  # (also by keyword: a wrapper's, the positional one refused)
             position = given.index(argument) + 1
         elif argument in keywords:  # torch names no bad element of a keyword's sequence
@@ -218,6 +224,14 @@ def python_method(message: str, name: str) -> str:
     'Tensor.storage() takes 1 positional argument but 2 were given'
     """
     return re.sub(r"^[\w.<>]+\(\)", f"Tensor.{name}()", message)
+
+
+def _positional(fn: Callable) -> list:
+    """The names of ``fn``'s parameters an argument passed by position fills, in order (a
+    ``*args`` one last: the keyword-only ones after it never are)."""
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+             inspect.Parameter.VAR_POSITIONAL)
+    return [p.name for p in inspect.signature(fn).parameters.values() if p.kind in kinds]
 
 
 def _required(fn: Callable) -> list:

@@ -163,3 +163,16 @@ def test_a_convolutions_weight_of_another_rank(rank: int, weight_dim: int, trans
     shape = (1, 2, *[4] * rank)[0 if batched else 1:]
     weight = (2, 2, *[3] * (weight_dim - 2))
     assert_as_torch(f"R = L.nn.functional.{fn}(L.ones{shape}, L.ones{weight}{extra})")
+
+
+@settings(SETTINGS, max_examples=60)
+@given(st.sampled_from(["L.zeros(S, dtype=D)", "L.ones(S, dtype=D)", "L.empty(S, dtype=D)",
+                        "L.ones(2).new_zeros(S, dtype=D)", "L.ones(2).new_ones(S, dtype=D)",
+                        "L.ones(2).new_empty(S, dtype=D)",
+                        "L.ones(2).new_full((S,), 3, dtype=D)", "L.full((S,), 3, dtype=D)"]),
+       st.integers(1, 3), st.sampled_from(["'float32'", "np.float32", "3", "float"]))
+def test_a_keyword_only_dtype_is_refused_without_a_position(form: str, count: int,
+                                                            dtype: str) -> None:
+    """dtype is keyword-only (after ``*size``): torch names no position, however many sizes
+    came before it."""
+    assert_as_torch("R = " + form.replace("S", ", ".join(["2"] * count)).replace("D", dtype))
