@@ -170,9 +170,21 @@ def test_a_convolutions_weight_of_another_rank(rank: int, weight_dim: int, trans
                         "L.ones(2).new_zeros(S, dtype=D)", "L.ones(2).new_ones(S, dtype=D)",
                         "L.ones(2).new_empty(S, dtype=D)",
                         "L.ones(2).new_full((S,), 3, dtype=D)", "L.full((S,), 3, dtype=D)"]),
-       st.integers(1, 3), st.sampled_from(["'float32'", "np.float32", "3", "float"]))
+       st.integers(1, 3), st.sampled_from(["'float32'", "np.float32", "3", "L.ones(1)"]))
 def test_a_keyword_only_dtype_is_refused_without_a_position(form: str, count: int,
                                                             dtype: str) -> None:
     """dtype is keyword-only (after ``*size``): torch names no position, however many sizes
     came before it."""
     assert_as_torch("R = " + form.replace("S", ", ".join(["2"] * count)).replace("D", dtype))
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.sampled_from(["F.adaptive_max_pool1d(x, S)", "F.adaptive_avg_pool1d(x, S)",
+                        "L.adaptive_max_pool1d(x, S)", "L.nn.AdaptiveMaxPool1d(S)(x)",
+                        "L.nn.AdaptiveMaxPool1d(S, return_indices=True)(x)"]),
+       st.sampled_from([(5,), (1, 5), (2, 1, 5), (1, 1, 1, 5)]),
+       st.sampled_from(["None", "2", "2.5", "(None,)", "'a'"]))
+def test_an_adaptive_1d_pools_output_size_is_parsed_before_the_input_is_checked(
+        form: str, shape: tuple, size: str) -> None:
+    assert_as_torch("F = L.nn.functional\n"
+                    f"x = L.ones{shape}\nR = " + form.replace("S", size))
