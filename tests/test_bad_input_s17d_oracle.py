@@ -188,3 +188,16 @@ def test_an_adaptive_1d_pools_output_size_is_parsed_before_the_input_is_checked(
         form: str, shape: tuple, size: str) -> None:
     assert_as_torch("F = L.nn.functional\n"
                     f"x = L.ones{shape}\nR = " + form.replace("S", size))
+
+
+@settings(SETTINGS, max_examples=50)
+@given(st.sampled_from(["b * 1", "b.exp()", "b.sum(1, keepdim=True)", "b.max(1)[0]",
+                        "b.unsqueeze(0) * 1", "b.clamp(0, 1)", "b.pow(2)", "b.mean(1)"]),
+       st.sampled_from(["add_(1)", "mul_(2)", "unsqueeze_(0)", "t_()", "squeeze_()",
+                        "transpose_(0, 0)", "clamp_(0, 1)"]))
+def test_a_saved_tensor_modified_in_place_names_its_creators_op(make: str,
+                                                                change: str) -> None:
+    """torch names the op behind the node that made it: the node's name without
+    "Backward0", an overload's number kept (UnsqueezeBackward1 of unsqueeze_ is Unsqueeze1)."""
+    assert_as_torch(f"b = L.ones(2, 3, requires_grad=True)\na = {make}\nz = a.abs()\n"
+                    f"a.{change}\nz.sum().backward()\nR = b.grad")

@@ -542,7 +542,10 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
         nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
         if type(creator).__name__ not in CPP_NODES and "Backward" in name:
-            name = name[: name.rfind("Backward")]
+            # torch says the op: the node's name without "Backward0", a later overload's
+            # number kept (UnsqueezeBackward1 is Unsqueeze1)
+            at = name.rfind("Backward")
+            name = name[:at] + name[at + len("Backward"):].removeprefix("0")
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)
     raise RuntimeError(
