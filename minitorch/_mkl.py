@@ -563,7 +563,7 @@ def cholesky(a: np.ndarray, upper: bool) -> tuple[np.ndarray, list[int]] | None:
         return None
     _use_threads()
     n = a.shape[-1]
-    flat = a.reshape(-1, n, n)
+    flat = a.reshape(math.prod(a.shape[:-2]), n, n)  # (-1 cannot be read off no elements)
     out = np.empty((flat.shape[0], n, n), a.dtype).swapaxes(-1, -2)  # column-major matrices
     routine, uplo, infos = getattr(library(), kind + "potrf_"), b"U" if upper else b"L", []
     for i in range(flat.shape[0]):

@@ -201,3 +201,15 @@ def test_a_saved_tensor_modified_in_place_names_its_creators_op(make: str,
     "Backward0", an overload's number kept (UnsqueezeBackward1 of unsqueeze_ is Unsqueeze1)."""
     assert_as_torch(f"b = L.ones(2, 3, requires_grad=True)\na = {make}\nz = a.abs()\n"
                     f"a.{change}\nz.sum().backward()\nR = b.grad")
+
+
+@settings(SETTINGS, max_examples=30)
+@given(st.lists(st.integers(0, 2), max_size=2),
+       st.sampled_from(["L.linalg.cholesky(A)", "L.linalg.cholesky(A, upper=True)",
+                        "L.linalg.cholesky_ex(A).L", "L.cholesky(A)", "A.cholesky()"]),
+       st.sampled_from(["float32", "float64"]))
+def test_cholesky_of_empty_matrices(batch: list, call: str, dtype: str) -> None:
+    """0 x 0 matrices (in any batch, an empty one too) factor to themselves; the kernel's
+    batch of them was a numpy reshape error."""
+    assert_as_torch(f"A = L.zeros({(*batch, 0, 0)!r}, dtype=L.{dtype}, requires_grad=True)\n"
+                    f"R = {call}\nR.sum().backward()\nR = (R, A.grad)")
