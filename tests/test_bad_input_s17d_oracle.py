@@ -213,3 +213,14 @@ def test_cholesky_of_empty_matrices(batch: list, call: str, dtype: str) -> None:
     batch of them was a numpy reshape error."""
     assert_as_torch(f"A = L.zeros({(*batch, 0, 0)!r}, dtype=L.{dtype}, requires_grad=True)\n"
                     f"R = {call}\nR.sum().backward()\nR = (R, A.grad)")
+
+
+@settings(SETTINGS, max_examples=30)
+@given(st.lists(st.integers(1, 2), max_size=2), st.sampled_from(["nan", "inf", "1."]),
+       st.sampled_from(["L.linalg.pinv(A)", "L.pinverse(A)", "A.pinverse()",
+                        "L.linalg.pinv(A, rtol=0.1)"]))
+def test_pinv_of_a_matrix_holding_a_nan(batch: list, value: str, call: str) -> None:
+    """torch's pinv is its SVD's: a NaN is refused in linalg.svd's words (numpy's own
+    LinAlgError escaped)."""
+    assert_as_torch(f"A = L.ones({(*batch, 2, 3)!r})\nA[..., 0, 0] = float('{value}')\n"
+                    f"R = {call}")
