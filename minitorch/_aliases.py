@@ -18,6 +18,7 @@ from typing import Any
 from . import _args, _call_form, _storage
 from ._layout import strided
 from ._tensor import Tensor
+from ._warn_once import warn_once
 from .ops import pointwise, scan, shape, unary_more
 from .ops._base import example, public_unary, wrap
 
@@ -172,8 +173,10 @@ def _reversed(self: Tensor) -> Tensor:
 
 
 def _conjugate_transpose(self: Tensor) -> Tensor:
-    """``x.H``: the transpose of a matrix (real tensors have nothing to conjugate)."""
+    """``x.H``: the transpose of a matrix (real tensors have nothing to conjugate); a 0-D
+    tensor itself, as torch's, which warns once."""
     if self.dim() == 0:
+        warn_once("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
         return self
     if self.dim() != 2:
         hint = " For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""
@@ -183,6 +186,10 @@ def _conjugate_transpose(self: Tensor) -> Tensor:
 
 
 def _batched_conjugate_transpose(self: Tensor) -> Tensor:
+    """``x.mH``: ``x.mT`` (real tensors have nothing to conjugate), with its own words."""
+    if self.dim() == 0:
+        warn_once("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
+        return self
     if self.dim() < 2:
         raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
                            f"Got {self.dim()}-D tensor.")

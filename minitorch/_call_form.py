@@ -52,6 +52,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
+    positional = _positional(fn)
     required = _required(fn)[method:]
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
@@ -70,12 +71,14 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
-            if _refused_by_binding(error, forwarders):
+            if _refused_by_binding(error, forwarders) and parsed:
                 message = torch_arity(message, name, method, required,
                                       bare=method and len(parameters) == 1) or message
+            elif _refused_by_binding(error, forwarders) and method:
+                message = python_method(message, name)
             message = as_called(message, name, args[1:] if method else args, kwargs,
                                 method, parameters, getattr(fn, "torch_signatures", ()),
-                                keywords=given) or message
+                                keywords=given, positional=positional) or message
             if message != str(error):
                 error.args = (message,)
             raise
@@ -110,7 +113,8 @@ def numpy_keywords(kwargs: dict, parameters: list, given: int) -> dict:
 
 
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
-              parameters: list, signatures: tuple = (), keywords: Any = None) -> str | None:
+              parameters: list, signatures: tuple = (), keywords: Any = None,
+              positional: list | None = None) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
     by position is numbered where the caller put it (a method counting from the one after the
@@ -122,7 +126,9 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     torch reports no single argument but the invalid combination (an unknown keyword too);
     where one does, that one's refusal. An
     in-place ``name_`` speaks for the out-of-place op it runs. ``keywords`` are the arguments
-    given by keyword as the op read them (numpy's names as torch's), ``kwargs`` by default."""
+    given by keyword as the op read them (numpy's names as torch's), ``kwargs`` by default;
+    ``positional`` the parameters an argument by position fills (a ``*args`` last, filled by
+    all after it; ``parameters`` by default)."""
     keywords = kwargs if keywords is None else keywords
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
@@ -148,7 +154,9 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)
         # the parameters passed by position, where their order is torch's: a method's, or a
         # function's with one signature (overloads may shift them: randint(high, size))
-        given = parameters[method:method + len(args)] if method or not declared else []
+        names = parameters if positional is None else positional
+        given = [names[min(i, len(names) - 1)] for i in range(method, method + len(args))] \
+            if (method or not declared) and names else []
         if argument in given:  # (also by keyword: a wrapper's, the positional one refused)
             position = given.index(argument) + 1
         elif argument in keywords:  # torch names no bad element of a keyword's sequence
@@ -176,8 +184,8 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     whose count Python's message includes): torch counts the positional arguments after
     ``self`` and names every required one from the first missing, quoted as a C string
     (its "argument" and "arguments" swapped, as in its source). A ``bare`` method, that
-    takes nothing but ``self``, is a C method in torch, refused in Python's words for one.
-    None for other messages.
+    takes nothing but ``self``, is a C method in torch, refused in Python's words for one
+    (any keyword too). None for other messages.
 
     >>> torch_arity("f() missing 1 required positional argument: 'dim1'", "transpose", True,
     ...             ["dim0", "dim1"])
@@ -186,6 +194,8 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     ...             ["other"])
     'view_as() takes 1 positional argument but 2 were given'
     """
+    if bare and _UNEXPECTED.fullmatch(message):
+        return f"TensorBase.{name}() takes no keyword arguments"
     missing = _PYTHON_MISSING.fullmatch(message)
     if missing:
         names = required[required.index(missing[1]):] if missing[1] in required else \
@@ -204,6 +214,24 @@ def torch_arity(message: str, name: str, method: bool, required: list,
         return (f"{name}() takes {high} positional argument{'s' * (high != 1)} but {given} "
                 f"{'were' if given != 1 else 'was'} given")
     return None
+
+
+def python_method(message: str, name: str) -> str:
+    """Python's refusal of a call's arguments (``message``) to the Tensor method ``name``
+    that torch writes in Python: under its qualified name, as Python words it.
+
+    >>> python_method("_storage() takes 1 positional argument but 2 were given", "storage")
+    'Tensor.storage() takes 1 positional argument but 2 were given'
+    """
+    return re.sub(r"^[\w.<>]+\(\)", f"Tensor.{name}()", message)
+
+
+def _positional(fn: Callable) -> list:
+    """The names of ``fn``'s parameters an argument passed by position fills, in order (a
+    ``*args`` one last: the keyword-only ones after it never are)."""
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+             inspect.Parameter.VAR_POSITIONAL)
+    return [p.name for p in inspect.signature(fn).parameters.values() if p.kind in kinds]
 
 
 def _required(fn: Callable) -> list:

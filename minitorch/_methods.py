@@ -30,6 +30,7 @@ from ._tensor import (
     expanded_shape,
     view_strides,
 )
+from ._warn_once import warn_once
 from .autograd import grad_mode, profiler
 from .backend import element_strides, is_c_contiguous, reinterpret
 from .ops import (
@@ -782,12 +783,27 @@ def _factories_tensor(array: Any) -> Tensor:
     return tensor(array)
 
 
-def _matrix_transpose(self: Tensor) -> Tensor:
-    """``x.mT``: the last two dims swapped, on matrices or batches of them only."""
+def _reversed_dims(self: Tensor) -> Tensor:
+    """``x.T``: the dims reversed (torch warns once where there are not two; a 0-D tensor's
+    is a permutation of nothing)."""
     if self.dim() == 0:
-        warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the identity "
-                      "in these cases.", stacklevel=2)
-        return self.transpose(0, 0)
+        warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                  "these cases.")
+    elif self.dim() != 2:
+        warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                  "shape is deprecated and it will throw an error in a future release. "
+                  "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                  "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
+    return self.permute(tuple(reversed(range(self.dim()))))
+
+
+def _matrix_transpose(self: Tensor) -> Tensor:
+    """``x.mT``: the last two dims swapped, on matrices or batches of them only (a 0-D
+    tensor itself, as torch's, which warns once)."""
+    if self.dim() == 0:
+        warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in "
+                  "these cases.")
+        return self
     if self.dim() < 2:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
                            f"Got {self.dim()}-D tensor.")
@@ -1005,7 +1021,7 @@ _METHODS = {
     "reshape_as": _shaped_as(reshape, "reshape_as"),
     "unbind": unbind, "narrow": narrow, "unflatten": unflatten,
     "softmax": nn_ops.softmax, "log_softmax": nn_ops.log_softmax,
-    "T": property(lambda self: self.permute(*reversed(range(self.dim())))),
+    "T": property(_reversed_dims),
     "mT": property(_matrix_transpose),
 }
 

@@ -689,12 +689,13 @@ class Tensor(metaclass=_TensorType):
 
     @autograd.profiler.records("aten::item")
     def item(self) -> Any:
-        """The value of a one-element tensor as a Python number."""
-        if is_meta(self._data):
-            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+        """The value of a one-element tensor as a Python number (its element count checked
+        first, on meta tensors too)."""
         n = self.numel()
         if n != 1:
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
+        if is_meta(self._data):
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return to_numpy(self._data).reshape(()).item()
 
     def tolist(self) -> Any:
@@ -933,7 +934,9 @@ class Tensor(metaclass=_TensorType):
         self._version_counter.value += 1
 
     def _check_write(self, array: Any) -> None:
-        """torch's refusals of writing ``array`` into this tensor's memory."""
+        """torch's refusals of writing ``array`` into this tensor's memory (where numpy's view
+        of it is read-only only for coming from a broadcast, the tensor takes a writeable
+        one)."""
         shape = tuple(self._data.shape)
         check_output_shape(shape, tuple(array.shape))
         src = D.from_array_dtype(array.dtype)
@@ -946,12 +949,14 @@ class Tensor(metaclass=_TensorType):
                 "unsupported operation: more than one element of the written-to tensor refers "
                 "to a single memory location. Please clone() the tensor before performing the "
                 "operation.")
-        if backend.read_only(self._data):
+        writable = backend.writable(self._data) if backend.read_only(self._data) else self._data
+        if writable is None:
             raise RuntimeError(
                 "minitorch cannot write in place into this tensor: its elements overlap in "
                 "memory (a view from unfold with a step smaller than its size, where torch "
                 "writes each element once per window) or its memory is read-only. Please "
                 "clone() the tensor before performing the operation.")
+        self._data = writable
 
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum broadcast dimensions away until the shape is ``shape``."""

@@ -313,6 +313,29 @@ def read_only(array: Any) -> bool:
     return type(array) is np.ndarray and not array.flags.writeable
 
 
+def writable(array: Any) -> Any:
+    """``array``'s memory as a writeable view, where numpy marked it read-only only for how it
+    was viewed (an index of a broadcast, as of torch's expand, or one window of overlapping
+    ones) and its own elements do not overlap; None where they overlap or the memory was
+    lent read-only (its owner is read-only, or no array).
+
+    >>> writable(np.broadcast_to(np.ones(3), (2, 3))[0]).flags.writeable
+    True
+    >>> writable(np.broadcast_to(np.ones(3), (2, 3))) is None
+    True
+    """
+    if any(step < 0 for step in array.strides) or _overlapping(array.shape, array.strides):
+        return None
+    owner = array.base  # through the views, and as_strided's stand-ins, to the owner
+    while owner is not None and not (isinstance(owner, np.ndarray) and owner.base is None):
+        owner = getattr(owner, "base", None)
+    if owner is None or not owner.flags.writeable:
+        return None
+    offset = array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return np.ndarray(array.shape, array.dtype, buffer=owner, offset=offset,
+                      strides=array.strides)
+
+
 def view_key(root: Any, view: Any) -> tuple:
     """Where ``view``'s elements lie in ``root`` (an array it shares memory with): a tuple
     of integer index arrays of the view's shape, one per dim of ``root``.

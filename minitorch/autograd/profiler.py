@@ -470,11 +470,12 @@ class profile:
             ...     pass
             >>> prof.export_chrome_trace("trace.json")  # doctest: +SKIP
         """
-        if not isinstance(path, (str, bytes)):  # torch's binding: a str, never a descriptor
+        if not isinstance(path, (str, bytes)):  # torch's binding (of the profiler's result,
+            # the object it names): a str, never a descriptor
             raise TypeError("save(): incompatible function arguments. The following argument "
                             "types are supported:\n    1. (self: torch._C._autograd."
-                            f"_ProfilerResult, arg0: str) -> None\n\nInvoked with: {self!r}, "
-                            f"{path!r}")
+                            "_ProfilerResult, arg0: str) -> None\n\nInvoked with: <torch._C."
+                            f"_autograd._ProfilerResult object at {id(self):#x}>, {path!r}")
         self.function_events.export_chrome_trace(path)
 
     @property

@@ -26,7 +26,7 @@ from ..backend import namespace
 from ..ops import _batch_norm_order as bn_order
 from ..ops import nn_ops
 from ..ops._base import Op, check_same_device, like, wrap
-from ..ops.activation import elu, gelu, hardtanh, leaky_relu, logsigmoid, relu6, silu
+from ..ops.activation import elu, gelu, hardtanh, hardtanh_, leaky_relu, logsigmoid, relu6, silu
 from ..ops.activation_more import (
     celu,
     glu,
@@ -304,8 +304,8 @@ def _inplace_form(fn: Any, example: str = "") -> Any:
     return inplace
 
 
-relu_, elu_, leaky_relu_, hardtanh_, selu_, celu_ = map(
-    _inplace_form, (relu, elu, leaky_relu, hardtanh, selu, celu))
+relu_, elu_, leaky_relu_, selu_, celu_ = map(
+    _inplace_form, (relu, elu, leaky_relu, selu, celu))
 threshold_ = _inplace_form(threshold, ", 0., 1.")
 rrelu_ = _inplace_form(rrelu)
 

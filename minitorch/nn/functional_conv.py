@@ -163,9 +163,9 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     if min(dilation) < 0:  # a zero is checked later (_check_window)
         raise RuntimeError("dilation should be greater than zero")
     if weight.dim() != input.dim():
-        raise RuntimeError(
-            f"Expected {input.dim()}-dimensional weight for {input.dim()}-dimensional input, "
-            f"but got weight of size {list(weight.shape)} instead")
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for {weight.dim()}-"
+                           f"dimensional weight {list(weight.shape)}, but got {input.dim()}-"
+                           f"dimensional input of size {list(input.shape)} instead")
     if weight.shape[0] < groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
@@ -309,10 +309,12 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
         packed = isinstance(value, (tuple, list))
         _args.sizes(name, (value,), arg, check_negative=False,
                     position=position if packed else None)
+    # as convolution's: the lengths checked against the weight's dims, then spread
+    _check_conv(input, weight, bias, groups, tuple(_spread(g, dims) for g in geometry),
+                _spread(output_padding, dims))
     geometry = (sizes(stride, dims, "stride"), sizes(padding, dims),
                 sizes(dilation, dims, "dilation"))
     output_padding = sizes(output_padding, dims, "output_padding")
-    _check_conv(input, weight, bias, groups, geometry, output_padding)
     # torch runs a 1-d one as the 2-d one of height 1: its later checks speak of that one
     lift = (lambda t: t.unsqueeze(2)) if dims == 1 else (lambda t: t)
     seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
@@ -397,8 +399,10 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
     its batch or its channels, a kernel of at least one element (torch's empty path reads
     its first)."""
     _, padding, dilation = geometry
-    if min(dilation) == 0 and input.numel():  # an empty input passes
-        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+    if min(dilation) == 0 and input.numel():  # an empty input passes; a 1-d one is told as
+        # the 2-d convolution of height one torch runs
+        shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
     kernel = [(k - 1) * d + 1 for k, d in zip(weight.shape[2:], dilation)]
     if any(p < k for p, k in zip(padded, kernel)):

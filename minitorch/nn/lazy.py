@@ -162,7 +162,7 @@ class LazyConv2d(LazyModuleMixin, Conv2d):
             self.reset_parameters()
 
 
-class _LazyBatchNorm(LazyModuleMixin):
+class _LazyNormBase(LazyModuleMixin):
     """What both lazy batch norms share: ``num_features`` from the input's dim 1."""
 
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
@@ -196,7 +196,7 @@ class _LazyBatchNorm(LazyModuleMixin):
             self.reset_parameters()
 
 
-class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):
+class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
     """A :class:`BatchNorm1d` whose ``num_features`` is its first input's dim 1.
 
     >>> bn = nn.LazyBatchNorm1d()
@@ -207,7 +207,7 @@ class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):
     cls_to_become = BatchNorm1d
 
 
-class LazyBatchNorm2d(_LazyBatchNorm, BatchNorm2d):
+class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
     """A :class:`BatchNorm2d` whose ``num_features`` is its first input's channels.
 
     >>> nn.LazyBatchNorm2d()(minitorch.ones(2, 3, 4, 4)).shape

@@ -22,6 +22,7 @@ attribute read.
 from __future__ import annotations
 
 import functools
+import types
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
@@ -103,6 +104,23 @@ class _IncompatibleKeys(NamedTuple):
                 f"unexpected_keys={self.unexpected_keys})")
 
 
+# torch's bases whose constructor its subclasses share: Python's refusals name them
+_TORCH_BASES = frozenset({"_AdaptiveAvgPoolNd", "_AdaptiveMaxPoolNd", "_BatchNorm", "_DropoutNd",
+                          "_InstanceNorm", "_LazyNormBase", "_Loss", "_LPPoolNd", "_MaxPoolNd",
+                          "_WeightedLoss"})
+
+
+def _renamed(fn: Callable, qualname: str) -> Callable:
+    """A copy of the function ``fn`` (the same code, defaults and closure, so ``super()``
+    still means its class's) under ``qualname``."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                              fn.__closure__)
+    functools.update_wrapper(copy, fn)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__qualname__ = qualname
+    return copy
+
+
 class Module:
     """Base class for all layers and models: subclass it and define ``forward``.
 
@@ -112,7 +130,13 @@ class Module:
 
     training: bool
 
-    def __init__(self) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs:  # torch's words, for the class that inherits this constructor
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
+                            f"but {len(args) + 1} were given")
         set_ = object.__setattr__
         set_(self, "training", True)
         set_(self, "_parameters", {})
@@ -132,6 +156,19 @@ class Module:
         set_(self, "_backward_hooks", {})
         set_(self, "_non_full_backward_hooks", {})
         set_(self, "_is_full_backward_hook", None)  # which kind was registered first
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A layer of minitorch's that inherits its constructor from a base torch does not
+        name (``_ConvNd``, ``Softmax`` for ``LogSoftmax``) gets it under its own name, as
+        torch's class defines its own: Python's refusals of its arguments say
+        ``Conv2d.__init__()``, as torch's."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__init__
+        owner = init.__qualname__.split(".")[0]
+        if cls.__module__.startswith("minitorch.") and not cls.__name__.startswith("_") and \
+                "__init__" not in vars(cls) and init is not Module.__init__ and \
+                owner not in _TORCH_BASES:
+            cls.__init__ = _renamed(init, f"{cls.__name__}.__init__")
 
     # ---- running -----------------------------------------------------------------------
     def forward(self, *args: Any, **kwargs: Any) -> Any:

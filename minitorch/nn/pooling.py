@@ -78,14 +78,9 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class MaxPool2d(Module):
-    """Max pooling with a ``kernel_size`` window moved by ``stride`` (default: kernel).
-
-    >>> nn.MaxPool2d(3, 2, 1)
-    MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)
-    """
-
-    _pool = staticmethod(max_pool2d)
+class _MaxPoolNd(Module):
+    """What the max pools of every rank share: the window, its stride, padding and
+    dilation, ``return_indices`` and ``ceil_mode``."""
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  dilation: Any = 1, return_indices: bool = False,
@@ -105,7 +100,17 @@ class MaxPool2d(Module):
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
-class MaxPool1d(MaxPool2d):
+class MaxPool2d(_MaxPoolNd):
+    """Max pooling with a ``kernel_size`` window moved by ``stride`` (default: kernel).
+
+    >>> nn.MaxPool2d(3, 2, 1)
+    MaxPool2d(kernel_size=3, stride=2, padding=1, dilation=1, ceil_mode=False)
+    """
+
+    _pool = staticmethod(max_pool2d)
+
+
+class MaxPool1d(_MaxPoolNd):
     """Max pooling over the last dim of (N, C, L) or (C, L).
 
     >>> nn.MaxPool1d(3)
@@ -115,7 +120,7 @@ class MaxPool1d(MaxPool2d):
     _pool = staticmethod(max_pool1d)
 
 
-class MaxPool3d(MaxPool2d):
+class MaxPool3d(_MaxPoolNd):
     """Max pooling over the last three dims of (N, C, D, H, W) or (C, D, H, W).
 
     >>> nn.MaxPool3d((2, 3, 1), stride=1)
@@ -164,7 +169,7 @@ class MaxUnpool1d(MaxUnpool2d):
                               output_size)
 
 
-class _LPPool(Module):
+class _LPPoolNd(Module):
     """What LPPool1d and LPPool2d share: the norm, the window, its stride, ``ceil_mode``."""
 
     def __init__(self, norm_type: float, kernel_size: Any, stride: Any = None,
@@ -182,7 +187,7 @@ class _LPPool(Module):
                 f"stride={self.stride}, ceil_mode={self.ceil_mode}")
 
 
-class LPPool1d(_LPPool):
+class LPPool1d(_LPPoolNd):
     """The ``norm_type``-norm of each window of the last dim (``F.lp_pool1d``).
 
     >>> nn.LPPool1d(2, 3, stride=2)
@@ -192,7 +197,7 @@ class LPPool1d(_LPPool):
     function = staticmethod(F.lp_pool1d)
 
 
-class LPPool2d(_LPPool):
+class LPPool2d(_LPPoolNd):
     """The ``norm_type``-norm of each window of the last two dims (``F.lp_pool2d``).
 
     >>> nn.LPPool2d(2, 2)(minitorch.tensor([[[3., 4.], [0., 0.]]]))
@@ -202,7 +207,7 @@ class LPPool2d(_LPPool):
     function = staticmethod(F.lp_pool2d)
 
 
-class _AdaptivePool(Module):
+class _AdaptiveAvgPoolNd(Module):
     """What the adaptive poolings share: a fixed ``output_size``, whatever the input's."""
 
     def __init__(self, output_size: Any) -> None:
@@ -213,7 +218,7 @@ class _AdaptivePool(Module):
         return f"output_size={self.output_size}"
 
 
-class AdaptiveAvgPool2d(_AdaptivePool):
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     """Average pooling to a fixed ``output_size`` (an int, or a pair whose None keeps the
     input's size), whatever the input's size.
 
@@ -225,7 +230,7 @@ class AdaptiveAvgPool2d(_AdaptivePool):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
-class AdaptiveAvgPool1d(_AdaptivePool):
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     """Average pooling of the last dim to a fixed ``output_size``.
 
     >>> nn.AdaptiveAvgPool1d(2)(minitorch.ones(1, 3, 5)).shape
@@ -236,7 +241,15 @@ class AdaptiveAvgPool1d(_AdaptivePool):
         return F.adaptive_avg_pool1d(input, self.output_size)
 
 
-class AdaptiveMaxPool2d(_AdaptivePool):
+class _AdaptiveMaxPoolNd(_AdaptiveAvgPoolNd):
+    """What the adaptive max poolings add: ``return_indices``."""
+
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     """Max pooling to a fixed ``output_size`` (an int, or a pair whose None keeps the input's
     size); with ``return_indices`` also each maximum's flat index in its plane.
 
@@ -244,15 +257,11 @@ class AdaptiveMaxPool2d(_AdaptivePool):
     tensor([[[3.]]])
     """
 
-    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
-        super().__init__(output_size)
-        self.return_indices = return_indices
-
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
 
-class AdaptiveMaxPool1d(AdaptiveMaxPool2d):
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     """Max pooling of the last dim to a fixed ``output_size``; with ``return_indices`` also
     where each maximum is.
 

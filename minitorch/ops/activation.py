@@ -30,8 +30,8 @@ from .pointwise import clamped, where, zero_grad
 from .unary_more import erf_array
 
 __all__ = ["Elu", "EluInplace", "Gelu", "Hardtanh", "LeakyRelu", "LeakyReluInplace",
-           "LogSigmoid", "LogSigmoidBackward", "Silu", "elu", "gelu", "hardtanh", "leaky_relu",
-           "logsigmoid", "relu6", "silu"]
+           "LogSigmoid", "LogSigmoidBackward", "Silu", "elu", "gelu", "hardtanh", "hardtanh_",
+           "leaky_relu", "logsigmoid", "relu6", "silu"]
 
 _SQRT1_2 = 1 / math.sqrt(2)
 # gelu's tanh form: β is torch's M_SQRT2 * M_2_SQRTPI * 0.5 (one ulp below √2·2/√π·0.5)
@@ -355,6 +355,8 @@ def _activation(fn: str, op: Any, input: Any, inplace: bool = False, *,
     values = _args.numbers(name, *((value, key, position) for position, (key, value)
                                    in enumerate(numbers.items(), 2)))
     _check_kernel_dtype(fn, input)
+    if fn == "hardtanh" and not input.dtype.is_floating_point:
+        values = _integer_bounds(values, input.dtype)
     options.update((key, _kernel_number(fn, key, value, input.dtype))
                    for key, value in zip(numbers, values))
     if inplace:
@@ -363,12 +365,18 @@ def _activation(fn: str, op: Any, input: Any, inplace: bool = False, *,
     return op.apply(input, **options)
 
 
+def _integer_bounds(bounds: tuple, dt: Any) -> tuple:
+    """hardtanh's bounds for an integer input, as torch reads them: int64 first (a float
+    truncated), none negative for uint8."""
+    bounds = tuple(int(_args.kernel_scalar(value, int64)) for value in bounds)
+    if dt.name == "uint8" and min(bounds) < 0:
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    return bounds
+
+
 def _kernel_number(fn: str, key: str, value: Any, dt: Any) -> Any:
     """A Number argument of ``fn`` as its kernel reads it: in float32 for a float16 input
-    (threshold's ``value`` and hardtanh's bounds in float16 itself), hardtanh's bounds of an
-    integer input first as int64."""
-    if fn == "hardtanh" and not dt.is_floating_point:
-        _args.kernel_scalar(value, int64)
+    (threshold's ``value`` and hardtanh's bounds in float16 itself)."""
     opmath = fn != "hardtanh" and key != "value"
     return _args.kernel_scalar(value, dt, opmath)
 
@@ -416,6 +424,17 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
     if min_val > max_val:  # torch's Python check, before its parser's
         raise ValueError("min_val cannot be greater than max_val")
     return _activation("hardtanh", Hardtanh, input, inplace,
+                       numbers={"min_val": min_val, "max_val": max_val})
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """:func:`hardtanh` in place, torch's C++ form: bounds in either order (everything ends
+    at ``max_val`` where they cross).
+
+    >>> F.hardtanh_(minitorch.tensor([-2., 0.5]), 1., -1.)
+    tensor([-1., -1.])
+    """
+    return _activation("hardtanh", Hardtanh, input, True,
                        numbers={"min_val": min_val, "max_val": max_val})
 
 

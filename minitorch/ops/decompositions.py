@@ -349,6 +349,7 @@ def _pinv(fn: str, A: Any, rtol: float) -> Tensor:
         raise RuntimeError(f"linalg.pinv({_args.legacy(A.dtype)}{{{list(A.shape)}}}): expected "
                            "a tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
+    _check_converges(A)  # torch's pinv is its SVD's
     return LinalgPinv.apply(A, rtol=rtol)
 
 

@@ -55,6 +55,9 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
     required = [p.name for p in list(inspect.signature(fn).parameters.values())[1:]
                 if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
 
+    def bare(self: Tensor) -> Tensor:  # Python refuses any argument, as torch's C method
+        return self._inplace(fn)
+
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
             _args.tensor_args(name, (args[0] if args else kwargs["other"], "other", 2))
@@ -64,6 +67,8 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
             args, kwargs = args[1:], {first: args[0], **kwargs}
         return self._inplace(fn, *args, **kwargs)
 
+    if len(inspect.signature(fn).parameters) == 1:
+        method = bare
     method.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
     method.__name__ = f"{name}_"
     method.__wrapped__ = fn  # type: ignore[attr-defined]  # its parameters are fn's
