@@ -24,7 +24,7 @@ from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
 from .autograd import forward_ad, grad_mode
-from .autograd.graph import AccumulateGrad, add_hook
+from .autograd.graph import AccumulateGrad, add_hook, exposed
 from .backend import HOST_SCALARS, namespace, to_numpy
 from .ops._cascade_sum import torch_sum
 
@@ -292,6 +292,11 @@ class Tensor(metaclass=_TensorType):
         >>> x.grad_fn.name()
         'AsStridedBackward0'
         """
+        return exposed(self._current_grad_fn())
+
+    def _current_grad_fn(self) -> Any:
+        """``grad_fn`` for minitorch's own reads: the node, regenerated for a view written
+        through, without marking it as handed to user code (see ``graph.exposed``)."""
         if self._view_of is not None:
             self._rebased()
         return self._grad_fn
@@ -299,7 +304,7 @@ class Tensor(metaclass=_TensorType):
     @property
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded operation."""
-        return self.grad_fn is None
+        return self._current_grad_fn() is None
 
     @property
     def _base(self) -> Tensor | None:
@@ -474,7 +479,7 @@ class Tensor(metaclass=_TensorType):
         """Keep ``.grad`` on this non-leaf tensor during backward."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        node = self.grad_fn
+        node = self._current_grad_fn()
         if node is None:
             return
         if node._retain_grad_hooks is None:
@@ -487,7 +492,7 @@ class Tensor(metaclass=_TensorType):
         if not self.requires_grad:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
+        if self._current_grad_fn() is not None:
             return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
@@ -673,7 +678,7 @@ class Tensor(metaclass=_TensorType):
     # ---- conversion --------------------------------------------------------------------
     def __repr__(self) -> str:
         try:
-            node = self.grad_fn
+            node = self._current_grad_fn()
         except RuntimeError:  # torch's form for a view whose regeneration it refuses
             suffixes = ["grad_fn=<Invalid>"]
         else:

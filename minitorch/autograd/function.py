@@ -316,9 +316,24 @@ class _FunctionMeta(type):
         else:  # torch's built-in nodes have no ``apply``; a custom Function's node has,
             namespace["apply"] = _user_backward  # and is not callable (``node.apply(g)`` is)
             namespace["__call__"] = _not_callable
-        if cls._trusted:  # torch's C++ node (a write to an unknown name is not refused:
-            namespace["_getset_owner"] = None  # a __setattr__ would double an op's time)
+        if cls._trusted:  # torch's C++ node
+            namespace["_getset_owner"] = None
         cls._backward_cls = type(node_name, (BackwardCFunction,), namespace)
+        if cls._trusted:
+            cls._backward_cls._write_refusing = _write_refusing(cls._backward_cls)
+
+
+def _write_refusing(node_cls: type) -> type:
+    """The twin of a built-in op's node class that a node becomes once user code holds it
+    (``graph.exposed``): writes refused in torch's words, the ``_saved_*`` getters among the
+    attributes torch calls not writable."""
+    saved = {f"{prefix}{name}" for name in (*node_cls._saved_names, *node_cls._saved_values)
+             for prefix in ("_saved_", "_raw_saved_")}
+    twin = type(node_cls.__name__, (node_cls,), {
+        "__slots__": (), "__module__": node_cls.__module__, "__setattr__": refuse_write,
+        "_write_refusing": None, "_getsets": node_cls._getsets | saved})
+    del twin._torch_name  # the op class's own, which an op may rename after this
+    return twin
 
 
 def _not_callable(node: BackwardCFunction, *args: Any, **kwargs: Any) -> None:

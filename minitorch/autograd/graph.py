@@ -128,6 +128,7 @@ class Node(metaclass=_NodeType):
     _anomaly_trace: list[str] | None = None
     _n_outputs = 1
     _recorded = False  # True for the nodes torch writes in C++ (see ``next_functions``)
+    _write_refusing: type | None = None  # a built-in op's node class's twin (see ``exposed``)
     _getset_owner: str | None = None  # the C++ type torch names when refusing a write
     _getsets = _GETSETS
 
@@ -144,7 +145,7 @@ class Node(metaclass=_NodeType):
         ((<AccumulateGrad object at 0x...>, 0), (None, 0))
         """
         flat = self._flat_next()
-        return tuple(zip(flat[::2], flat[1::2]))
+        return tuple(zip(map(exposed, flat[::2]), flat[1::2]))
 
     @next_functions.setter
     def next_functions(self, edges: Iterable[tuple[Node | None, int]]) -> None:
@@ -289,6 +290,24 @@ def not_writable(node: Node, name: str) -> AttributeError:
     """torch's refusal to write one of a C++ node's attributes (``next_functions``, ...)."""
     owner = node._getset_owner or type(node).__name__
     return AttributeError(f"attribute '{name}' of '{owner}' objects is not writable")
+
+
+def exposed(node: Node | None) -> Node | None:
+    """``node`` as user code gets it (``grad_fn``, ``next_functions``): a built-in op's node
+    becomes its class's twin that refuses writes as torch's C++ node does (``refuse_write``).
+    Only then: a ``__setattr__`` on every node would double the cost of recording an op,
+    whose forward sets a dozen attributes, and a write to one (``scalar``) would change its
+    gradient.
+
+    >>> y = minitorch.ones(2, requires_grad=True) * 2
+    >>> y.grad_fn.scalar = 5
+    Traceback (most recent call last):
+    AttributeError: 'MulBackward0' object has no attribute 'scalar'
+    """
+    twin = getattr(node, "_write_refusing", None)
+    if twin is not None:
+        node.__class__ = twin
+    return node
 
 
 def refuse_write(node: Node, name: str, value: Any) -> None:
