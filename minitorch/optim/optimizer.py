@@ -110,6 +110,10 @@ def _take_names(group: dict[str, Any]) -> None:
         group["param_names"] = names
 
 
+# the devices torch captures on, as its foreach kernels (and some optimizers) list them
+CAPTURABLE_NO_XLA = ("cuda", "xpu", "hpu", "privateuseone")
+
+
 class Optimizer:
     """Base class of optimizers: subclasses pass their ``defaults`` and define ``step``.
 
@@ -135,7 +139,9 @@ class Optimizer:
     _step_reads_self = True
     # torch's capturable=True refusal off the devices its kernels capture on: what it names
     _capturable_what = "params and state_steps"
-    _capturable_devices: tuple[str, ...] = ("cuda", "xpu", "hpu", "privateuseone", "xla")
+    _capturable_devices: tuple[str, ...] = (*CAPTURABLE_NO_XLA, "xla")
+    # what torch's foreach kernel names instead, and its devices, where they differ
+    _foreach_capturable: tuple[str, tuple[str, ...]] | None = None
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -167,9 +173,12 @@ class Optimizer:
         """torch's refusals of updating ``p`` as its group asks: capturable=True off the
         devices torch captures on; with ``differentiable`` (torch's step runs in grad mode)
         an in-place write into a leaf that requires grad."""
-        if group.get("capturable") and p.device.type not in self._capturable_devices:
-            raise AssertionError(f"If capturable=True, {self._capturable_what} must be on "
-                                 f"supported devices: {list(self._capturable_devices)}.")
+        what, devices = self._capturable_what, self._capturable_devices
+        if group.get("foreach") and self._foreach_capturable is not None:
+            what, devices = self._foreach_capturable
+        if group.get("capturable") and p.device.type not in devices:
+            raise AssertionError(f"If capturable=True, {what} must be on "
+                                 f"supported devices: {list(devices)}.")
         if self.defaults.get("differentiable") and p.requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
