@@ -65,3 +65,46 @@ def test_embedding_bag_offsets_as_torch(indices: list, offsets: list, mode: str,
         f"L.tensor({offsets}, dtype=L.int64), mode='{mode}', include_last_offset={last}, "
         f"padding_idx={padding_idx})\n"
         + ("R = r" if garbage else "r.sum().backward()\nR = (r, w.grad)"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["L.norm(x{}, dim=-2{})", "x.norm(2, 0{})", "L.norm(x, p='fro'{}{})",
+                        "L.norm(x, p='nuc'{}{})", "L.linalg.vector_norm(x{}{})",
+                        "L.linalg.matrix_norm(x{}{})", "L.linalg.norm(x{}{})",
+                        "L.norm(x, p=1{}{})"]),
+       st.sampled_from(["", ", dtype=L.float64"]),
+       st.sampled_from(["1", "0", "None", "1.0", "True", "L.tensor(True)"]))
+def test_norms_keepdim_is_a_bool_as_torch(call: str, dtype: str, keepdim: str) -> None:
+    """keepdim that is no bool: the vector norm's parser refusal, or the matrix norms'
+    (no overload), worded for the call as torch words it."""
+    assert_as_torch(f"x = L.ones(2, 2)\nR = {call.format(dtype, f', keepdim={keepdim}')}"
+                    if call.count("{}") == 2 else
+                    f"x = L.ones(2, 2)\nR = {call.format(f', keepdim={keepdim}')}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.3, 1.0, -0.5, 1.5, float("nan")]), min_size=1,
+                max_size=4).flatmap(lambda x: st.tuples(st.just(x), st.lists(
+                    st.sampled_from([0.0, 0.3, 1.0, -0.5, 1.5, float("nan")]),
+                    min_size=len(x), max_size=len(x)))),
+       st.booleans())
+def test_binary_cross_entropy_checks_each_element_as_torch(pair: tuple, weighted: bool) -> None:
+    """Each element's input then target must lie in [0, 1] (NaN does not), the first bad
+    element naming which: torch's kernel's order."""
+    x, y = pair
+    weight = f", weight=L.ones({len(x)})" if weighted else ""
+    assert_as_torch(f"R = L.nn.functional.binary_cross_entropy(L.tensor({x}), "
+                    f"L.tensor({y}){weight})".replace("nan", "float('nan')"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["()", "(1,)", "(2,)", "(2, 1)"]),
+       st.sampled_from(["None", "L.zeros(2)", "L.zeros(3)", "L.zeros(3, 1)", "L.zeros(1)"]),
+       st.sampled_from(["None", "L.ones(2)", "L.ones(3)", "L.ones(4, 1, 1)"]),
+       st.sampled_from(["", ", dtype=L.int64"]), st.booleans())
+def test_clamp_tensor_bounds_broadcast_together_as_torch(shape: str, low: str, high: str,
+                                                         dtype: str, inplace: bool) -> None:
+    """Tensor bounds broadcast with the input and with each other, or torch's error."""
+    call = "x.clamp_" if inplace else "L.clamp"
+    first = "" if inplace else "x, "
+    assert_as_torch(f"x = L.ones({shape}{dtype})\nR = {call}({first}{low}, {high})")
