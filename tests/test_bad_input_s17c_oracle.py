@@ -2,6 +2,7 @@
 live torch (pad's sizes per mode and rank, ...). Each program runs under torch and minitorch
 (``L``): the same result, or the same exception type and message."""
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_bad_input_fuzz21b_oracle import assert_as_torch
@@ -32,7 +33,8 @@ def test_optimizers_tensor_settings_as_torch(name: str, lr: str, betas: str, for
                                              capturable: bool, late: bool) -> None:
     """A tensor lr (or Adam's tensor betas) with foreach and without capturable: refused at
     construction, or at the step where the group's lr became a tensor later, as torch."""
-    if ("Adam" not in name and "betas" in betas) or (name in ("SGD", "Adagrad") and capturable):
+    if (name not in ("Adam", "AdamW") and "betas" in betas) or \
+            (name in ("SGD", "Adagrad") and capturable):
         return
     if late and "[" in lr:  # (each update's own refusal of a tensor of several: not here)
         lr = "L.tensor(0.1)"
@@ -108,3 +110,30 @@ def test_clamp_tensor_bounds_broadcast_together_as_torch(shape: str, low: str, h
     call = "x.clamp_" if inplace else "L.clamp"
     first = "" if inplace else "x, "
     assert_as_torch(f"x = L.ones({shape}{dtype})\nR = {call}({first}{low}, {high})")
+
+
+_LINEAR = ["d.sum()", "d.reshape(3, 1)", "d[0]", "L.stack([d, d])", "d.mean()"]
+_FORMULAS = ["d.sin()", "d.exp()", "d * 2", "d * d", "d.tanh()", "d / 7", "d.relu()",
+             "d.softmax(0)", "d.to(L.float16)", "d.double()"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["float32", "float64"]), st.sampled_from(["float16", "float32", "float64"]),
+       st.sampled_from(_LINEAR + _FORMULAS))
+def test_forward_ad_tangent_dtypes_as_torch(primal: str, tangent: str, op: str) -> None:
+    """A tangent takes the dtype torch's formula gives it: the input tangent's promoted with
+    the primals' (a float64 tangent of a float32 primal stays float64), converted by a
+    dtype conversion. (A linear formula keeps a narrower tangent's own dtype in torch:
+    left out.)"""
+    assume(op not in _LINEAR or tangent >= primal)  # (float16 < float32 < float64)
+    assert_as_torch("fw = L.autograd.forward_ad\nwith fw.dual_level():\n"
+                    f"    d = fw.make_dual(L.ones(3, dtype=L.{primal}), "
+                    f"L.ones(3, dtype=L.{tangent}) / 3)\n"
+                    f"    R = fw.unpack_dual({op}).tangent")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.func.jvp(lambda x: (x.sin().sum(), x), (L.ones(3),), (L.ones(3).double(),))",
+    "R = L.autograd.functional.jvp(lambda x: x.exp(), L.ones(2), L.ones(2).double())"])
+def test_function_transforms_keep_tangent_dtypes_as_torch(program: str) -> None:
+    assert_as_torch(program)
