@@ -137,3 +137,21 @@ def test_forward_ad_tangent_dtypes_as_torch(primal: str, tangent: str, op: str) 
     "R = L.autograd.functional.jvp(lambda x: x.exp(), L.ones(2), L.ones(2).double())"])
 def test_function_transforms_keep_tangent_dtypes_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(["x", "x * 2", "y", "y.sum()", "(y * x).sum()"]).map(lambda p: p[:3]),
+       st.sampled_from(["()", "(2,)"]), st.booleans())
+def test_gradients_of_outputs_that_lead_to_each_other_as_torch(outputs: list, shape: str,
+                                                                 functional: bool) -> None:
+    """Outputs where one is on another's path (the input itself, an intermediate and what
+    follows it), in any order: every path is summed, as torch's (an output that leads to
+    an earlier one was left out of the walk)."""
+    if functional:
+        body = ", ".join(o.replace("y", "(x * 3)") for o in outputs)
+        assert_as_torch(f"R = L.autograd.functional.jvp(lambda x: ({body},), L.ones({shape}), "
+                        f"L.ones({shape}))")
+        return
+    outs = ", ".join(outputs)
+    assert_as_torch(f"x = L.ones({shape}, requires_grad=True)\ny = x * 3\nouts = [{outs}]\n"
+                    "R = L.autograd.grad(outs, [x], [L.ones_like(o) for o in outs])")
