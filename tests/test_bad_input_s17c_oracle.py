@@ -155,3 +155,33 @@ def test_gradients_of_outputs_that_lead_to_each_other_as_torch(outputs: list, sh
     outs = ", ".join(outputs)
     assert_as_torch(f"x = L.ones({shape}, requires_grad=True)\ny = x * 3\nouts = [{outs}]\n"
                     "R = L.autograd.grad(outs, [x], [L.ones_like(o) for o in outs])")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["bool", "int64", "float32", "float64"]), min_size=3,
+                max_size=3),
+       st.sampled_from(["L.baddbmm(a, b, c)", "a.baddbmm_(b, c)", "L.addbmm(a[0], b, c)",
+                        "a[0].addbmm_(b, c)", "L.bmm(b, c)", "L.matmul(b, c)"]))
+def test_batched_products_dtypes_as_torch(dtypes: list, call: str) -> None:
+    """bmm, baddbmm and addbmm (and their in-place forms) over mixed and bool dtypes: torch's
+    checks in torch's order (a bool product no kernel has was computed)."""
+    a, b, c = dtypes
+    assert_as_torch(f"a = L.ones(2, 2, 2, dtype=L.{a})\nb = L.ones(2, 2, 3, dtype=L.{b})\n"
+                    f"c = L.ones(2, 3, 2, dtype=L.{c})\nR = {call}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["bool", "int64", "float32"]),
+       st.sampled_from([("(2, 3)", "(2,)"), ("(3,)", "()"), ("(2, 3, 4)", "(2, 4)"),
+                        ("(2, 3, 4, 5)", "(2, 4, 5)"), ("(0, 3)", "(0,)"),
+                        ("(2, 3, 4)", "(2, 5)")]),
+       st.sampled_from(["int64", "uint8"]),
+       st.sampled_from(["", ", weight=L.ones(3)", ", weight=L.ones(3, dtype=L.int64)",
+                        ", weight=L.ones(4)"]))
+def test_nll_loss_input_dtypes_as_torch(dtype: str, shapes: tuple, target: str,
+                                        weight: str) -> None:
+    """An input that is not floating: torch's kernels have none (an integer loss was
+    computed), refused after the shape and weight-size checks, before the weight's dtype."""
+    x, t = shapes
+    assert_as_torch(f"R = L.nn.functional.nll_loss(L.ones({x}, dtype=L.{dtype}), "
+                    f"L.zeros({t}, dtype=L.{target}){weight})")
