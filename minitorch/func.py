@@ -681,8 +681,9 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
         raise raised.error from None
     except Unbatched:
         return None
-    except Exception:
-        if any(isinstance(b, BatchedTensor) and not b.value.shape[0] for b in batched):
+    except Exception as error:
+        if any(isinstance(b, BatchedTensor) and not b.value.shape[0] for b in batched) \
+                and "BatchedTensor" not in str(error):  # (an op that has no rule names it)
             raise  # a batch of none: no example's call would say why
         return None
     values, out_spec = _flatten(out)

@@ -185,3 +185,15 @@ def test_nll_loss_input_dtypes_as_torch(dtype: str, shapes: tuple, target: str,
     x, t = shapes
     assert_as_torch(f"R = L.nn.functional.nll_loss(L.ones({x}, dtype=L.{dtype}), "
                     f"L.zeros({t}, dtype=L.{target}){weight})")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.vmap(lambda x: L.dot(x, x))(L.ones(0, 2))",
+    "R = L.vmap(lambda x: L.dot(x, x), out_dims=2)(L.ones(0, 2))",
+    "R = L.vmap(lambda x: (L.dot(x, x), x), out_dims=(0, 1))(L.ones(0, 2))",
+    "R = L.vmap(lambda x, y: L.dot(x, y), in_dims=(0, None))(L.ones(0, 2), L.ones(2))"])
+def test_vmap_over_no_examples_of_an_op_without_a_rule_as_torch(program: str) -> None:
+    """A batch of none through an op minitorch has no batching rule for: the stand-in
+    example tells the shapes, as for any other batch (its refusal of a BatchedTensor
+    argument escaped)."""
+    assert_as_torch(program)
