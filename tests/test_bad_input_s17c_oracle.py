@@ -197,3 +197,19 @@ def test_vmap_over_no_examples_of_an_op_without_a_rule_as_torch(program: str) ->
     example tells the shapes, as for any other batch (its refusal of a BatchedTensor
     argument escaped)."""
     assert_as_torch(program)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["True", "False", "None", "[0, 1]", "L.tensor(1)", "0",
+                                 "1:", "[[0], [2]]"]), min_size=1, max_size=3),
+       st.sampled_from(["2.", "L.ones(2)", "L.ones(2, 1)", "L.ones(1, 4)", "L.ones(2, 3, 4)",
+                        "L.ones(0)"]),
+       st.booleans())
+def test_python_bools_in_keys_index_with_the_other_tensors_as_torch(key: list, value: str,
+                                                                     write: bool) -> None:
+    """A Python bool in a key is torch's 0-d mask: a new dim indexed together with the
+    other index tensors, so False among them does not broadcast (the write took it for a
+    new dim of none)."""
+    index = ", ".join(key)
+    assert_as_torch(f"x = L.ones(3, 4)\nx[{index}] = {value}\nR = x" if write else
+                    f"x = L.ones(3, 4)\nR = x[{index}]")
