@@ -2,6 +2,8 @@
 live torch (pad's sizes per mode and rank, ...). Each program runs under torch and minitorch
 (``L``): the same result, or the same exception type and message."""
 
+from typing import Any
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -213,3 +215,19 @@ def test_python_bools_in_keys_index_with_the_other_tensors_as_torch(key: list, v
     index = ", ".join(key)
     assert_as_torch(f"x = L.ones(3, 4)\nx[{index}] = {value}\nR = x" if write else
                     f"x = L.ones(3, 4)\nR = x[{index}]")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.load(io.BytesIO(b'garbage'), mmap=True)",
+    "R = L.load(io.BytesIO(b''), mmap=True)",
+    "b = io.BytesIO()\nL.save(L.ones(2), b)\nb.seek(0)\nR = L.load(b, mmap=True)"])
+def test_load_with_mmap_of_what_is_no_checkpoint_as_torch(program: str) -> None:
+    """mmap=True of a stream that is no checkpoint: torch's refusal of a file it cannot map,
+    before its refusal of a file object."""
+    assert_as_torch(program)
+
+
+def test_load_with_mmap_of_a_garbage_file_as_torch(tmp_path: Any) -> None:
+    path = tmp_path / "garbage.pt"
+    path.write_bytes(b"garbage")
+    assert_as_torch(f"R = L.load({str(path)!r}, mmap=True)")
