@@ -231,3 +231,17 @@ def test_load_with_mmap_of_a_garbage_file_as_torch(tmp_path: Any) -> None:
     path = tmp_path / "garbage.pt"
     path.write_bytes(b"garbage")
     assert_as_torch(f"R = L.load({str(path)!r}, mmap=True)")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["L.linspace(0, 300, {n}, dtype=L.{d})",
+                        "L.logspace(0, 1, {n}, dtype=L.{d})", "L.rand(({n},), dtype=L.{d})",
+                        "L.randn(({n},), dtype=L.{d})",
+                        "L.rand(({n}, {n}), dtype=L.{d})"]),
+       st.sampled_from(["0", "5", "2**38", "2**40", "2**62"]),
+       st.sampled_from(["bool", "int8", "int64", "float32"]))
+def test_factories_allocate_before_their_kernels_dtype_checks_as_torch(call: str, n: str,
+                                                                     dtype: str) -> None:
+    """A size past what can be held is refused before a dtype the kernel lacks, as torch
+    makes its output before the kernel runs."""
+    assert_as_torch("L.manual_seed(0)\nR = " + call.format(n=n, d=dtype))
