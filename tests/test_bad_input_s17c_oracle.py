@@ -245,3 +245,29 @@ def test_factories_allocate_before_their_kernels_dtype_checks_as_torch(call: str
     """A size past what can be held is refused before a dtype the kernel lacks, as torch
     makes its output before the kernel runs."""
     assert_as_torch("L.manual_seed(0)\nR = " + call.format(n=n, d=dtype))
+
+
+_GROUPS = {"[p, p]": lambda p, q: [p, p], "[p, q, p]": lambda p, q: [p, q, p],
+           "one group twice": lambda p, q: [{"params": [p, p]}], "[p, q]": lambda p, q: [p, q],
+           "second group": lambda p, q: [{"params": [p]}, {"params": [q, q]}]}
+
+
+@pytest.mark.parametrize("groups", list(_GROUPS))
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop"])
+def test_optimizer_warns_of_duplicate_parameters_as_torch(groups: str, name: str) -> None:
+    """A group that lists a parameter twice: torch's warning (and the group as given)."""
+    import warnings
+
+    import torch
+
+    import minitorch
+
+    caught = []
+    for lib in (torch, minitorch):
+        params = _GROUPS[groups](lib.nn.Parameter(lib.ones(2)), lib.nn.Parameter(lib.ones(3)))
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            optimizer = getattr(lib.optim, name)(params, lr=0.1)
+        caught.append(([(w.category, str(w.message)) for w in seen],
+                       [len(g["params"]) for g in optimizer.param_groups]))
+    assert caught[0] == caught[1]

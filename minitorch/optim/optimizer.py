@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -203,6 +204,11 @@ class Optimizer:
                                 f"{typename(p)}")
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
+        if len(set(group["params"])) != len(group["params"]):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
         for other in self.param_groups:
             if ("param_names" in group) != ("param_names" in other):
                 raise ValueError("all optimizer param groups should be with/without names. "
