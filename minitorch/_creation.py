@@ -457,11 +457,11 @@ def _random(kind: str, size: tuple, dtype: D.dtype | None, requires_grad: bool,
     requires_grad = _args.flag(fn, requires_grad, "requires_grad", none=True)
     shape = _args.sizes(fn, size, check_negative=False)
     _args.non_negative(fn, shape)
+    _args.check_alloc(shape, dt.itemsize)  # torch's output, made before its kernel runs
     if not dt.is_floating_point and (kind == "uniform" or 0 not in shape):  # uniform checks
-        # its bounds for the dtype first; normal runs no kernel for an empty tensor
+        # its bounds for the dtype even of none; normal runs no kernel for an empty tensor
         kernel = "check_uniform_bounds" if kind == "uniform" else "normal_kernel_cpu"
         raise _args.not_implemented(kernel, dt)
-    _args.check_alloc(shape, dt.itemsize)
     array = _created(lambda xp: _sampling.draw(xp, kind, shape, dt.name, generator), device)
     return _leaf(array, requires_grad)
 

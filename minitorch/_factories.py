@@ -59,12 +59,12 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
                         "be real numbers")
     dt = dt or D.get_default_dtype()
     dtype_name = dt.name
-    if dtype_name == "bool":
+    _args.check_alloc((steps,), dt.itemsize)  # torch's output, made before its kernel runs
+    if dtype_name == "bool" and steps:  # (no kernel runs for no steps)
         raise _args.not_implemented(f"{fn}_cpu", dt)
     if steps > 1:  # torch converts both ends to the dtype
         for value in (start, end):
             _args.assigned(float(value), dt)
-    _args.check_alloc((steps,), dt.itemsize)
     return float(start), float(end), steps, dtype_name, requires_grad, base
 
 

@@ -681,9 +681,11 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
         raise raised.error from None
     except Unbatched:
         return None
-    except Exception:
-        if any(isinstance(b, BatchedTensor) and not b.value.shape[0] for b in batched):
-            raise  # a batch of none: no example's call would say why
+    except Exception as error:
+        none = out_dims is None or (isinstance(out_dims, (tuple, list)) and None in out_dims)
+        if any(isinstance(b, BatchedTensor) and not b.value.shape[0] for b in batched) \
+                and (none or "BatchedTensor" not in str(error)):  # (an op with no rule names
+            raise  # it) a batch of none: no example's call would say why
         return None
     values, out_spec = _flatten(out)
     flat = _out_dims(out_dims, out, func)

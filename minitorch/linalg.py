@@ -134,6 +134,12 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
     tensor(6.)
     """
     _args.tensor_args("linalg_norm", (A, "input", 1))
+    if keepdim is not True and keepdim is not False:  # (no signature takes it)
+        raise _args.invalid_combination(
+            "linalg_norm", (A, ord, dim, keepdim),
+            *(f"Tensor input, {kind}, tuple of ints dim = None, bool keepdim = False, *, "
+              "torch.dtype dtype = None, Tensor out = None"
+              for kind in ("Number ord = None", "str ord")), keywords={"dtype": dtype})
     if dim is not None:
         dim = _args.int_list("linalg_norm", dim, "dim", 3)
         if len(dim) not in (1, 2):

@@ -277,15 +277,17 @@ def _check_opcodes(data: bytes) -> None:
 
 
 def _check_mmap(f: Any, data: Any) -> None:
-    """torch maps only a checkpoint file named by a path: an empty stream is no checkpoint
-    torch could map, and a file object (minitorch's files stand for torch's default zip
-    checkpoints) has no path to map. With a path, minitorch just reads the file.
+    """torch maps only a checkpoint file named by a path: what is not one of minitorch's
+    checkpoints (which stand for torch's default zip ones: nothing, garbage) is none torch
+    could map, and a file object has no path to map. With a path, minitorch just reads the
+    file.
 
-    >>> _check_mmap(io.BytesIO(b"x"), b"x")
+    >>> _check_mmap(io.BytesIO(b"x"), pickle.dumps(_MAGIC_NUMBER, protocol=2))
     Traceback (most recent call last):
     ValueError: f must be a file path in order to use the mmap argument
     """
-    if not data:
+    if not isinstance(data, bytes) or not data.startswith(pickle.dumps(_MAGIC_NUMBER,
+                                                                       protocol=2)):
         f_name = f"{f}, " if isinstance(f, str) else ""
         raise RuntimeError("mmap can only be used with files saved with "
                            f"`torch.save({f_name}_use_new_zipfile_serialization=True), please "

@@ -91,10 +91,18 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
     (every node after all nodes it leads to)."""
     deps: dict[Node, int] = {}
     order: list[Node] = []
-    seen = set(roots)
-    # The path from a root, and how many edges of each of its nodes are walked: two flat
+    seen: set[Node] = set()
+    for root in roots:  # one walk per root not reached yet: a root another leads to comes
+        if root not in seen:  # first in the order, as any node
+            seen.add(root)
+            _walk(root, deps, order, seen)
+    return deps, order
+
+
+def _walk(root: Node, deps: dict[Node, int], order: list[Node], seen: set[Node]) -> None:
+    # The path from the root, and how many edges of each of its nodes are walked: two flat
     # lists, not a tuple per level, so a 100 000-deep chain leaves the garbage collector alone.
-    path, walked = list(roots), [0] * len(roots)
+    path, walked = [root], [0]
     while path:
         node, i = path[-1], walked[-1]
         edges = _walked_edges(node)  # next_functions, flat: (node0, nr0, node1, nr1, ...)
@@ -111,7 +119,6 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
                 seen.add(child)
                 path.append(child)
                 walked.append(0)
-    return deps, order
 
 
 def _walked_edges(node: Node) -> tuple:

@@ -19,12 +19,14 @@ tensor(2.)
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections import namedtuple
 from collections.abc import Iterator
 from typing import Any
 
 from .. import _args
 from .. import _tensor as T
+from .._dtype import promote_types
 from . import grad_mode
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
@@ -276,7 +278,7 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
         if all(t is None for t in tangents):
             return outputs
         out_tangents = _view_tangent(cls, args, kwargs, tangents, outputs) or \
-            _op_tangents(cls, args, kwargs, tangents)
+            _promoted(cls, _op_tangents(cls, args, kwargs, tangents), tangents)
     results = outputs if isinstance(outputs, tuple) else (outputs,)
     for out, tangent in zip(results, out_tangents):
         if tangent is not None:
@@ -296,6 +298,23 @@ def _view_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: Any
             or element_strides(tangents[0]._data) != element_strides(args[0]._data):
         return None
     return [cls.apply(tangents[0], *args[1:], **kwargs)]
+
+
+def _promoted(cls: Any, jvps: list, tangents: list) -> list:
+    """The op's tangents in the dtype torch's formulas give them: computed from the input
+    tangents with the primals, they take the tangents' dtypes promoted with the output's (a
+    float64 tangent of a float32 primal stays float64 through ``sin``, ``*``, ``sum``); a
+    dtype conversion converts its tangent too."""
+    from ..ops.shape import ToCopy
+
+    given = [t.dtype for t in tangents if t is not None]
+    if cls is ToCopy:
+        return jvps
+    promoted = []
+    for jvp in jvps:
+        dtype = None if jvp is None else functools.reduce(promote_types, given, jvp.dtype)
+        promoted.append(jvp if dtype is None or dtype is jvp.dtype else jvp.to(dtype))
+    return promoted
 
 
 def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:

@@ -1094,6 +1094,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     classes = input.shape[1] if input.dim() > 1 else input.shape[0]
     _check_class_weights(input, weight, classes)
     _check_spatial_target(input, target, before_dtype=False)
+    if not input.dtype.is_floating_point:  # torch's kernels: floating inputs only
+        raise _args.not_implemented(f"nll_loss{'2d_forward' if input.dim() > 2 else ''}"
+                                    "_out_frame", input.dtype)
+    if weight is not None:
+        _args.scalar_type(input.dtype, weight.dtype)
     if byte and input.dim() > 2 and (target.numel() or reduction == "none"):
         raise RuntimeError("expected scalar type Long but found Byte")
     _check_targets(target, classes, ignore_index)
@@ -1145,8 +1150,8 @@ def _check_spatial_target(input: Tensor, target: Tensor, before_dtype: bool) -> 
 
 
 def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> None:
-    """torch's checks of nll_loss's ``weight``: one per class, of the input's dtype, with no
-    gradient asked for."""
+    """torch's checks of nll_loss's ``weight``: one per class, with no gradient asked for
+    (its dtype is checked after the input's)."""
     if weight is None:
         return
     spatial = input.dim() > 2  # torch's nll_loss2d kernel, which counts the weights only
@@ -1155,7 +1160,6 @@ def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> 
     if not spatial and (weight.dim() != 1 or weight.numel() != classes):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {list(weight.shape)}")
-    _args.scalar_type(input.dtype, weight.dtype)
     if weight.requires_grad:
         raise RuntimeError(f"The function 'nll_loss{'2d' * spatial}_forward' is not "
                            "differentiable with respect to argument 'weight'. This input "

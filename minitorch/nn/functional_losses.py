@@ -160,9 +160,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_args.legacy(target.dtype)} but expected "
                            f"{_args.legacy(input.dtype)}")
-    xp = input._xp
-    if input.numel() and bool(xp.any((input._data < 0) | (input._data > 1))):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    _check_probabilities(input, target)
     if weight is not None:
         _args.python_attribute(weight, "size")  # torch's Python reads weight.size(), then
         weight = weight.expand(checked_broadcast_shapes((target.shape, weight.shape)))  # expands
@@ -170,6 +168,17 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     # the kernels scale the loss in place: the weights in the input's dtype
     params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
+
+
+def _check_probabilities(input: Tensor, target: Tensor) -> None:
+    """torch's kernel's check, element by element (the input's, then the target's), that
+    each lies in [0, 1] (NaN does not)."""
+    xp = input._xp
+    bad_input = ~((input._data >= 0) & (input._data <= 1))
+    bad = xp.reshape(bad_input | ~((target._data >= 0) & (target._data <= 1)), (-1,))
+    if input.numel() and bool(xp.any(bad)):
+        which = "input" if bool(xp.reshape(bad_input, (-1,))[xp.argmax(bad)]) else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
 def _in_place_broadcast(result: Tensor, factor: Tensor) -> None:

@@ -33,18 +33,21 @@ _MODES = ("sum", "mean", "max")
 
 class EmbeddingBag(Op):
     """One bag's reduction per output row; ``bags`` gives each index's bag, ``keep`` marks
-    the indices that are not ``padding_idx``."""
+    the indices that are not ``padding_idx``, ``summed`` those of them a sum adds. With
+    ``include_last_offset`` the last bag runs on to the end of the indices, past the last
+    offset, as in torch; only torch's float32 kernel without ``padding_idx`` stops a sum (not
+    a mean's count, not a gradient) at the last offset."""
 
     node_name = "EmbeddingBagBackward0"
     _profile_name = "aten::embedding_bag"
 
     @staticmethod
     def forward(ctx: Any, weight: Tensor, per_sample_weights: Tensor | None, *, indices: Any,
-                bags: Any, keep: Any, nbags: int, mode: str) -> Tensor:
+                bags: Any, keep: Any, summed: Any, nbags: int, mode: str) -> Tensor:
         xp = weight._xp
         rows = getitem(xp, weight._data, indices)
         ctx.weight_shape, ctx.mode = weight.shape, mode
-        ctx.indices, ctx.bags, ctx.keep = indices, bags, keep
+        ctx.indices, ctx.bags, ctx.keep, ctx.summed = indices, bags, keep, summed
         if mode == "max":
             out, ctx.argmax = _bag_max(xp, rows, bags, keep, nbags)
             return wrap(out)
@@ -53,7 +56,7 @@ class EmbeddingBag(Op):
             ctx.save_for_backward(weight, per_sample_weights)
         ctx.counts = _bag_counts(xp, bags, keep, nbags, rows.dtype)
         out = xp.zeros((nbags, weight.shape[1]), dtype=rows.dtype)
-        index_add(xp, out, (bags[keep],), rows[keep])
+        index_add(xp, out, (bags[summed],), rows[summed])
         if mode == "mean":
             out = out / xp.reshape(xp.maximum(ctx.counts, 1), (-1, 1))
         return wrap(out)
@@ -73,6 +76,9 @@ class EmbeddingBag(Op):
                 picked = Index.apply(weight, key=(ctx.indices[keep],))
                 grad_psw = _scatter(g._xp, (picked * grad_rows).sum(1), keep, psw.shape[0])
             grad_rows = grad_rows * Index.apply(psw, key=(keep,)).unsqueeze(1)
+        if ctx.mode == "sum":
+            grad_rows = Index.apply(grad_rows, key=(ctx.summed[keep],))
+            keep = ctx.summed
         zeros = wrap(g._xp.zeros(tuple(ctx.weight_shape), dtype=g._data.dtype))
         grad_weight = IndexAdd.apply(zeros, grad_rows, key=(ctx.indices[keep],), alpha=1)
         return grad_weight, grad_psw
@@ -157,14 +163,16 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     xp = weight._xp
     indices, starts = input._data, offsets._data
     nbags = starts.shape[0] - (1 if include_last_offset else 0)
-    _check_offsets(xp, indices, starts, weight.shape[0], common)
+    _check_offsets(xp, indices, starts, weight.shape[0], common, include_last_offset)
     bags = xp.searchsorted(starts[:nbags], xp.arange(indices.shape[0]), side="right") - 1
-    keep = indices != padding_idx if padding_idx is not None else \
-        xp.ones(indices.shape, dtype=bool)
-    if include_last_offset:
-        keep = keep & (xp.arange(indices.shape[0]) < starts[-1])
+    keep = bags >= 0  # (no offsets: no bag, and none of the indices is read)
+    if padding_idx is not None:
+        keep = keep & (indices != padding_idx)
+    summed = keep
+    if include_last_offset and padding_idx is None and weight.dtype.name == "float32":
+        summed = keep & (xp.arange(indices.shape[0]) < starts[-1])
     return EmbeddingBag.apply(weight, per_sample_weights, indices=indices, bags=bags,
-                              keep=keep, nbags=nbags, mode=mode)
+                              keep=keep, summed=summed, nbags=nbags, mode=mode)
 
 
 def _flat_bags(input: Tensor, offsets: Any, include_last_offset: bool,
@@ -207,7 +215,8 @@ _INDEX_SIZE = ("Expected i < index_size to be true, but got false.  (Could this 
                "be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any) -> None:
+def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any,
+                   include_last_offset: bool) -> None:
     """torch's checks of the offsets (which print offsets[0] as a 0-d tensor of ``dtype``)
     and indices."""
     if starts.shape[0] and int(starts[0]) != 0:
@@ -217,6 +226,8 @@ def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any) -> No
     if starts.shape[0] and int(starts[-1]) > indices.shape[0]:
         raise RuntimeError(f"offsets[-1] can not be greater than input's length "
                            f"{indices.shape[0]} but got offsets[-1] of {int(starts[-1])}")
+    if include_last_offset and not starts.shape[0]:
+        raise RuntimeError("include_last_offset: number of offset should be at least 1")
     outside = indices.shape[0] and bool(xp.any((indices < 0) | (indices >= n)))
     if outside or bool(xp.any(starts[1:] < starts[:-1])):
         raise RuntimeError(_INDEX_SIZE)

@@ -169,13 +169,15 @@ def result_shape(t: Tensor, parts: tuple) -> tuple:
     adjacent, else in front."""
     shape, out, where, indexes, dim = t._data.shape, [], [], [], 0
     for p in parts:
-        array = None if p is None or isinstance(p, (bool, slice)) else _index_array(p, t._xp)
+        # a bool is torch's 0-d mask: a new dim, indexed with the other index tensors
+        array = None if p is None or isinstance(p, slice) else t._xp.asarray(p) if \
+            isinstance(p, bool) else _index_array(p, t._xp)
         if array is None and isinstance(p, slice):
             out.append(len(range(*_clipped(p, shape[dim]).indices(shape[dim]))))
-        elif array is None and p is not None and not isinstance(p, bool):  # an int
+        elif array is None and p is not None:  # an int
             pass
-        elif array is None:  # a new dim: None or a bool
-            out.append(int(p is None or p))
+        elif array is None:  # a new dim
+            out.append(1)
             dim -= 1
         else:
             mask = _args.kind_of(array.dtype) == "bool"  # a 0-d one indexes a new dim

@@ -23,6 +23,8 @@ from .shape import Clone, SqueezeInplace, UnsafeView
 def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
     """Both operands on one device, of one dtype that ``kernel`` has (not bool, as torch)."""
     check_same_device(a, b)
+    if kernel == "bmm" and a.dtype.name == "bool":  # bmm's kernel is chosen by a's dtype
+        raise _args.not_implemented(kernel, a.dtype)
     if a.dtype is not b.dtype and kernel in ("dot", "addmv_impl_cpu", "bmm"):
         x, y = legacy(a.dtype), legacy(b.dtype)
         raise RuntimeError({

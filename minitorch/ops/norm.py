@@ -134,9 +134,12 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if p is not None and not isinstance(p, str):  # every type, then the values, as torch
         _args.number_types("linalg_vector_norm", (p, "ord", 2))
     given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
+    matrix = isinstance(p, str) and (p != "fro" or (given is not None and len(given) > 2))
+    if not matrix:
+        keepdim = _args.flag("linalg_vector_norm", keepdim, "keepdim", 4)
     dtype = _args.dtype("linalg_vector_norm", dtype)
-    if isinstance(p, str) and (p != "fro" or (given is not None and len(given) > 2)):
-        return matrix_norm(input, p, given or tuple(range(input.dim())), keepdim, dtype=dtype)
+    if matrix:
+        return matrix_norm(input, p, given or list(range(input.dim())), keepdim, dtype=dtype)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
@@ -216,6 +219,8 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     _args.tensor_args("linalg_matrix_norm", (A, "A", 1))
     if isinstance(dim, int) or not isinstance(ord, (str, int, float, complex)):
         _refuse_matrix_norm_arguments(A, ord, dim, keepdim)
+    if keepdim is not True and keepdim is not False:
+        raise _matrix_norm_combination((A, ord, dim, keepdim), {"dtype": dtype})
     if isinstance(ord, complex):
         raise RuntimeError("linalg.matrix_norm: Expected a non-complex scalar as the order of "
                            "norm.")
@@ -268,14 +273,19 @@ def _extremum(sums: Tensor, dim: int, largest: bool, keepdim: bool) -> Tensor:
     return (Amax if largest else Amin).apply(sums, dim=dim % sums.dim(), keepdim=keepdim)
 
 
+def _matrix_norm_combination(values: tuple, keywords: dict) -> TypeError:
+    """torch's parser's refusal of ``linalg_matrix_norm(*values, **keywords)``."""
+    return _args.invalid_combination(
+        "linalg_matrix_norm", values,
+        *(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
+          "torch.dtype dtype = None, Tensor out = None"
+          for kind in ("Number ord", 'str ord = "fro"')), keywords=keywords)
+
+
 def _refuse_matrix_norm_arguments(A: Tensor, ord: Any, dim: Any, keepdim: bool) -> None:
     """torch's parser's refusal of an ``ord`` that is neither a number nor a string, or of
     one int as ``dim`` (a 2-tuple there), dim and keepdim taken as given by keyword."""
-    error = _args.invalid_combination(
-        "linalg_matrix_norm", (A, ord),
-        *(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
-          "torch.dtype dtype = None, Tensor out = None"
-          for kind in ("Number ord", 'str ord = "fro"')))
+    error = _matrix_norm_combination((A, ord), {})
     if not isinstance(dim, int):
         raise error
     keywords = (", keepdim=bool" if keepdim else "") + ", dim=int"

@@ -89,7 +89,7 @@ def _source(mode: str, xp: Any, n: int, left: int, right: int) -> Any:
 
 def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
     k = len(pad) // 2
-    if input.dim() not in (k + 1, k + 2) or k > 3:
+    if input.dim() not in (k + 1, k + 2) or not 0 < k <= 3:
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
             "Supported combinations for non-constant padding:\n"
@@ -102,14 +102,12 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
         _check_nonempty(input, k)
     if mode == "reflect":
         _check_reflect(input, pad)
+    if mode == "circular":
+        _check_circular(input, pad)
+    else:
+        _check_output(input, pad, mode)
     for d, left, right in reversed(_pairs(pad, input.dim())):
         n = input.shape[d]
-        if mode == "circular" and (left > n or right > n):
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-        if mode == "circular" and max(left, right) > n - max(-left, 0) - max(-right, 0):
-            # torch wraps by copying the cropped output into itself: here the copy would
-            # read what it writes
-            raise overlap_error()
         shape = [1] * k
         shape[d - lead] = n + left + right
         key.append(xp.reshape(_source(mode, xp, n, left, right), tuple(shape)))
@@ -122,10 +120,46 @@ def _indexed(input: Tensor, pad: tuple, mode: str) -> Tensor:
 def _check_nonempty(input: Tensor, k: int) -> None:
     """torch's refusal of an empty dim but the batch in a reflection or replication pad over
     ``k`` dims."""
-    if 0 in input.shape[input.dim() - k - 1 + (input.dim() == k + 2):]:
+    if 0 in input.shape[input.dim() == k + 2:]:
         raise RuntimeError(f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 "
                            "batch size and other non-zero dimensions for input, but got: "
                            f"{list(input.shape)}")
+
+
+def _check_circular(input: Tensor, pad: tuple) -> None:
+    """torch's checks of a circular pad: each dim wraps at most once into a size not below
+    zero, then (with elements to copy) no wrap reads what it writes."""
+    pairs = list(reversed(_pairs(pad, input.dim())))
+    for d, left, right in pairs:
+        n = input.shape[d]
+        if left > n or right > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if n + left + right < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    for d, left, right in pairs:
+        kept = input.shape[d] - max(-left, 0) - max(-right, 0)
+        if max(left, right) > kept and 0 not in input.shape:
+            # torch wraps by copying the cropped output into itself: here the copy would
+            # read what it writes
+            raise overlap_error()
+
+
+def _check_output(input: Tensor, pad: tuple, mode: str) -> None:
+    """torch's checks of a reflection or replication pad's output sizes: refused when no
+    padded dim keeps an element, then when any would be negative."""
+    pairs = list(reversed(_pairs(pad, input.dim())))
+    sides = [input.shape[d] for d, _, _ in pairs]
+    outs = [n + left + right for n, (_, left, right) in zip(sides, pairs)]
+    if max(outs) < 1:
+        names = "DHW"[-len(pairs):]
+        given = " ".join(f"{name}: {n}," for name, n in zip(names, sides))[:-1]
+        given = given.replace(",", "", len(pairs) - 2)  # torch's "(D: 2 H: 2, W: 2)"
+        space = " " if (mode, len(pairs)) == ("replicate", 2) else ""
+        wanted = " ".join(f"{name}: {n}" for name, n in zip(names, outs))
+        raise RuntimeError(f"input ({given}{space}) is too small. Calculated output {wanted}")
+    if min(outs) < 0 and (mode, len(pairs)) == ("reflect", 2):
+        raise RuntimeError("numel: integer multiplication overflow")
+    _args.non_negative("pad", (*input.shape[:input.dim() - len(pairs)], *outs))
 
 
 def _check_reflect(input: Tensor, pad: tuple) -> None:
@@ -162,8 +196,8 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                            f"dimension but got padding length {len(pad)} and input of "
                            f"dimension {input.dim()}")
     if mode == "constant":
-        for d, left, right in _pairs(pad, input.dim()):
-            if input.shape[d] + left + right < 0:
+        for d, left, right in _pairs(pad, input.dim()):  # torch crops by narrowing each side
+            if input.shape[d] + min(left, 0) + min(right, 0) < 0:
                 raise RuntimeError("narrow(): length must be non-negative.")
         fill = 0 if value is None else value
         return ConstantPadNd.apply(input, pad=pad, value=_args.assigned(fill, input.dtype))

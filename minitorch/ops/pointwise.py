@@ -1367,9 +1367,10 @@ def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
 def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
     """clamp's number bounds as torch's kernel checks them (after :func:`clamp_bounds`):
     complex values, then what the result's dtype can hold."""
+    shape = tuple(input.shape)
     for bound in (low, high):
-        if isinstance(bound, Tensor):  # torch's error where the shapes do not broadcast
-            broadcast_pair(input, bound)
+        if isinstance(bound, Tensor):  # torch's error where the shapes do not broadcast,
+            shape = broadcast_pair(shape, bound)  # the bounds' to each other's too
     bounds = [b for b in (low, high) if b is not None and not isinstance(b, Tensor)]
     floating = input.dtype.is_floating_point
     for bound in bounds:

@@ -213,12 +213,38 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
                                f"[{batch1.shape[0]}, {batch1.shape[2]}] but got: "
                                f"[{batch2.shape[0]}, {batch2.shape[1]}].")
         shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
-    for t in (batch1, batch2):
-        if t.dtype is not input.dtype:
-            raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                               f"{_args.legacy(t.dtype)}")
+    (_addbmm_dtypes if fn.startswith("addbmm") else _baddbmm_dtypes)(fn, input, batch1, batch2)
     _fits(input, shape)
     return beta, alpha
+
+
+def _baddbmm_dtypes(fn: str, input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
+    """torch's checks of baddbmm's dtypes: the input's and batch1's first, then batch2's
+    (which gives the result's), then the kernel's (none for bool)."""
+    if input.dtype is not batch1.dtype:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {_args.c_name(input.dtype)}"
+                           f", batch1: {_args.c_name(batch1.dtype)}, batch2: "
+                           f"{_args.c_name(batch2.dtype)}")
+    if batch2.dtype is not input.dtype and fn.endswith("_"):
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {_args.c_name(input.dtype)} "
+                           f"and output tensor dtype {_args.c_name(batch2.dtype)} should match")
+    if input.dtype.name == "bool":
+        raise _args.not_implemented("baddbmm", input.dtype)
+    if batch2.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
+                           f"{_args.legacy(batch2.dtype)}")
+
+
+def _addbmm_dtypes(fn: str, input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
+    """torch's checks of addbmm's dtypes (its addmm's): the input's and batch2's, batch1's
+    and batch2's, then the kernel's (none for bool)."""
+    for (first, a), (second, b) in ((("self", input), ("mat2", batch2)),
+                                    (("mat1", batch1), ("mat2", batch2))):
+        if a.dtype is not b.dtype:
+            raise RuntimeError(f"{first} and {second} must have the same dtype, but got "
+                               f"{_args.legacy(a.dtype)} and {_args.legacy(b.dtype)}")
+    if input.dtype.name == "bool":
+        raise _args.not_implemented("addmm_impl_cpu_", input.dtype)
 
 
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,

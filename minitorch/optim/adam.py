@@ -24,9 +24,12 @@ from typing import Any
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
-from ._elementwise import ElementwiseOptimizer, check_settings
+from ._elementwise import ElementwiseOptimizer, check_settings, check_tensor_lr
+from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adam", "AdamW"]
+
+_FOREACH_LR = "lr as a Tensor is not supported for capturable=False and foreach=True"
 
 
 class Adam(ElementwiseOptimizer):
@@ -35,6 +38,8 @@ class Adam(ElementwiseOptimizer):
     >>> optim.Adam([nn.Parameter(minitorch.ones(1))]).defaults["betas"]
     (0.9, 0.999)
     """
+
+    _foreach_capturable = ("params and state_steps", CAPTURABLE_NO_XLA)
 
     _settings = ("betas", "amsgrad", "lr", "weight_decay", "eps", "maximize", "foreach",
                  "capturable", "differentiable", "fused", "decoupled_weight_decay")
@@ -48,7 +53,15 @@ class Adam(ElementwiseOptimizer):
                  maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False, fused: Any = None,
                  decoupled_weight_decay: bool = False) -> None:
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            raise ValueError(_FOREACH_LR)
         check_settings(betas=betas, lr=lr, eps=eps, weight_decay=weight_decay)
+        for i, beta in enumerate(betas[:2]):
+            if isinstance(beta, Tensor) and foreach and not capturable:
+                raise ValueError(f"betas[{i}] as a Tensor is not supported for capturable=False "
+                                 "and foreach=True")
+            if isinstance(beta, Tensor) and beta.numel() != 1:
+                raise ValueError(f"Tensor betas[{i}] must be 1-element")
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
                     "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
                     "capturable": capturable, "differentiable": differentiable,
@@ -58,6 +71,15 @@ class Adam(ElementwiseOptimizer):
     def _state_keys(self, group: dict) -> tuple[str, ...]:
         peak = ("max_exp_avg_sq",) if group["amsgrad"] else ()
         return ("exp_avg", "exp_avg_sq", *peak, "step")
+
+    def _settings_of(self, group: dict[str, Any]) -> dict[str, Any]:
+        lr = group.get("lr")  # (a group's lr made a tensor after __init__)
+        if group.get("foreach") and isinstance(lr, Tensor) \
+                and any(p._grad is not None for p in group["params"]):
+            if not group.get("capturable"):
+                raise RuntimeError(_FOREACH_LR)
+            check_tensor_lr(lr)
+        return super()._settings_of(group)
 
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         xp = p._xp

@@ -32,6 +32,7 @@ from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adamax", "NAdam", "RAdam"]
 
@@ -39,6 +40,8 @@ __all__ = ["Adamax", "NAdam", "RAdam"]
 class _AdamFamily(ElementwiseOptimizer):
     """What the three share: the weight decay (added to ``g``, or decoupled: ``p`` shrunk)
     and the first moment ``m = lerp(m, g, 1 - beta1)``."""
+
+    _foreach_capturable = ("params and state_steps", CAPTURABLE_NO_XLA)
 
     def _decayed_grad(self, p: Tensor, grad: Any, group: dict) -> Any:
         wd = group["weight_decay"]
@@ -102,6 +105,7 @@ class NAdam(_AdamFamily):
     """
 
     _capturable_what = "params, mu_products and state_steps"
+    _foreach_capturable = ("params, mu_products, and state_steps", CAPTURABLE_NO_XLA)
 
     _settings = ("betas", "lr", "weight_decay", "momentum_decay", "eps", "maximize",
                  "decoupled_weight_decay", "foreach", "capturable", "differentiable")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -110,6 +111,10 @@ def _take_names(group: dict[str, Any]) -> None:
         group["param_names"] = names
 
 
+# the devices torch captures on, as its foreach kernels (and some optimizers) list them
+CAPTURABLE_NO_XLA = ("cuda", "xpu", "hpu", "privateuseone")
+
+
 class Optimizer:
     """Base class of optimizers: subclasses pass their ``defaults`` and define ``step``.
 
@@ -135,7 +140,9 @@ class Optimizer:
     _step_reads_self = True
     # torch's capturable=True refusal off the devices its kernels capture on: what it names
     _capturable_what = "params and state_steps"
-    _capturable_devices: tuple[str, ...] = ("cuda", "xpu", "hpu", "privateuseone", "xla")
+    _capturable_devices: tuple[str, ...] = (*CAPTURABLE_NO_XLA, "xla")
+    # what torch's foreach kernel names instead, and its devices, where they differ
+    _foreach_capturable: tuple[str, tuple[str, ...]] | None = None
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         if isinstance(params, Tensor):
@@ -167,9 +174,12 @@ class Optimizer:
         """torch's refusals of updating ``p`` as its group asks: capturable=True off the
         devices torch captures on; with ``differentiable`` (torch's step runs in grad mode)
         an in-place write into a leaf that requires grad."""
-        if group.get("capturable") and p.device.type not in self._capturable_devices:
-            raise AssertionError(f"If capturable=True, {self._capturable_what} must be on "
-                                 f"supported devices: {list(self._capturable_devices)}.")
+        what, devices = self._capturable_what, self._capturable_devices
+        if group.get("foreach") and self._foreach_capturable is not None:
+            what, devices = self._foreach_capturable
+        if group.get("capturable") and p.device.type not in devices:
+            raise AssertionError(f"If capturable=True, {what} must be on "
+                                 f"supported devices: {list(devices)}.")
         if self.defaults.get("differentiable") and p.requires_grad:
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
@@ -194,6 +204,11 @@ class Optimizer:
                                 f"{typename(p)}")
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
+        if len(set(group["params"])) != len(group["params"]):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
         for other in self.param_groups:
             if ("param_names" in group) != ("param_names" in other):
                 raise ValueError("all optimizer param groups should be with/without names. "

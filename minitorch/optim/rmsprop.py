@@ -35,6 +35,7 @@ from .._tensor import Tensor
 from ..backend import cpu_math, factory_namespace
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adadelta", "Adagrad", "RMSprop"]
 
@@ -160,7 +161,7 @@ class Adadelta(ElementwiseOptimizer):
     0.9
     """
 
-    _capturable_devices = ("cuda", "xpu", "hpu", "privateuseone")  # torch's list here
+    _capturable_devices = CAPTURABLE_NO_XLA  # torch's list here
 
     _settings = ("lr", "rho", "eps", "weight_decay", "foreach", "maximize", "differentiable",
                  "capturable")

@@ -29,6 +29,7 @@ from typing import Any
 from .._tensor import Tensor
 from ..ops._fused import add_scaled, addcmul
 from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["ASGD", "Rprop"]
 
@@ -84,6 +85,9 @@ class ASGD(ElementwiseOptimizer):
     >>> optim.ASGD([nn.Parameter(minitorch.ones(1))]).defaults["t0"]
     1000000.0
     """
+
+    _capturable_what = "params, mus, etas, and state_steps"
+    _foreach_capturable = (_capturable_what, CAPTURABLE_NO_XLA)
 
     _settings = ("lr", "lambd", "t0", "alpha", "weight_decay", "foreach", "maximize",
                  "differentiable", "capturable")
