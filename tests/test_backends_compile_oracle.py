@@ -17,8 +17,12 @@ from tests.oracle import assert_same, assert_same_error, raised_by
 
 @pytest.fixture(autouse=True)
 def _restore_switches() -> Any:
-    """Each test starts from torch's defaults, in both libraries."""
+    """Each test starts from torch's defaults, in both libraries, and leaves them so: torch's
+    compile turns off its distributions' argument checks for the whole process (its graph
+    capture cannot trace them), which later tests compare against."""
+    validating = torch.distributions.Distribution._validate_args
     yield
+    torch.distributions.Distribution.set_default_validate_args(validating)
     for L in (torch, mt):
         L.backends.cudnn.enabled, L.backends.cudnn.benchmark = True, False
         L.backends.cudnn.deterministic, L.backends.cudnn.allow_tf32 = False, True

@@ -7,9 +7,8 @@ as on torch's CPU build. They exist so that the usual set-up lines of a training
 unchanged (not to be confused with ``minitorch.backend``, the array namespaces):
 
 >>> import minitorch
->>> minitorch.backends.cudnn.deterministic = True
->>> minitorch.backends.mps.is_available()
-False
+>>> minitorch.backends.cudnn.deterministic, minitorch.backends.mps.is_available()
+(False, False)
 """
 
 from . import cuda, cudnn, mkl, mps

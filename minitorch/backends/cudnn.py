@@ -3,7 +3,9 @@ convolutions are CuPy's), so, as on torch's CPU build, cuDNN is not available an
 switches are kept and checked only.
 
 >>> import minitorch
->>> minitorch.backends.cudnn.benchmark = True
+>>> with minitorch.backends.cudnn.flags(enabled=True, benchmark=True):
+...     minitorch.backends.cudnn.benchmark
+True
 >>> minitorch.backends.cudnn.is_available(), minitorch.backends.cudnn.version()
 (False, None)
 """
