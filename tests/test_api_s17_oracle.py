@@ -179,3 +179,22 @@ def test_gradient_edges_stand_for_tensors_as_in_torch() -> None:
 ], ids=["no grad", "unused", "unused, materialized", "unused, allowed", "not an edge"])
 def test_gradient_edge_refusals_are_torchs(call: Any) -> None:
     _assert_like_torch(call)
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((1, 5, 2), {}), ((1, 0, 2), {}), ((1, 0, True, 1), {}), ((1,), {"largest": None}),
+    ((1,), {"sorted": "a"}), ((1, 0, 1.0), {}), ((2, 0, False, False), {}), ((1, "a", 2), {}),
+], ids=repr)
+@pytest.mark.parametrize("form", ["method", "function"])
+def test_topk_checks_its_flags_as_torchs_parser(args: tuple, kwargs: dict, form: str) -> None:
+    """An int for ``largest`` had been taken for a bool (fuzz D seed 5506)."""
+    def call(L: Any) -> Any:
+        x = L.tensor([1.0, 3.0, 2.0])
+        return (x.topk(*args, **kwargs) if form == "method" else
+                L.topk(x, *args, **kwargs)).values
+
+    want = raised_by(call, torch)
+    if want is None:
+        assert_same(call(mt), call(torch))
+    else:
+        assert_same_error(raised_by(call, mt), want)

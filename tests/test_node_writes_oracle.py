@@ -87,3 +87,4 @@ def test_a_custom_functions_node_keeps_its_ctx_attributes() -> None:
         return x.grad
 
     assert_same(run(mt), run(torch), "x.grad")
+

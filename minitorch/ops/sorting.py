@@ -175,11 +175,14 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,
     tensor([5., 3.])
     """
     _args.tensor_args("topk", (input, "input", 1))
-    _args.integer("topk", k, "k", 2)  # the parser's order: k before dim
+    # the parser's order: every type (k, dim, then the flags) before any range
+    _args.integers("topk", (k, "k", 2), (dim, "dim", 3))
+    largest = _args.flag("topk", largest, "largest", 4)
+    _args.flag("topk", sorted, "sorted", 5)
     d = _sort_dim("topk", input, dim)
     size = input._data.shape[d] if input.dim() else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     if input.dtype.name == "bool":
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    return return_types.topk(*Topk.apply(input, k=k, dim=d, largest=bool(largest)))
+    return return_types.topk(*Topk.apply(input, k=k, dim=d, largest=largest))
