@@ -31,8 +31,8 @@ from . import _libm, backend
 from ._batched_function import check_random
 from ._generator import Generator
 
-__all__ = ["bernoulli", "draw", "exponential", "normal", "randint", "random_bits",
-           "randperm", "uniform"]
+__all__ = ["bernoulli", "cauchy", "draw", "exponential", "geometric", "log_normal", "normal",
+           "randint", "random_bits", "randperm", "uniform"]
 
 _BITS = {"float32": 24, "float64": 53}
 
@@ -69,8 +69,13 @@ def normal(gen: Generator, n: int, dtype: str, mean: float = 0.0, std: float = 1
     if n >= 16 and contiguous:
         return _normal_fill(gen, n, dtype, mean, std)
     values = np.array([_scalar_normal(gen) for _ in range(n)], dtype=np.float64)
-    moved = _fma64(values, std, mean) if _torch_avx() else values * std + mean
-    return moved.astype(dtype)
+    return _moved(values, std, mean).astype(dtype)
+
+
+def _moved(x: np.ndarray, scale: float, shift: float) -> np.ndarray:
+    """``x * scale + shift`` in float64 as torch's compiled kernels round it: one fma on its
+    AVX builds."""
+    return _fma64(x, scale, shift) if _torch_avx() else x * scale + shift
 
 
 @functools.cache
@@ -208,6 +213,25 @@ def exponential(gen: Generator, n: int, dtype: str, lambd: float) -> np.ndarray:
     return (-1.0 / lambd * _each(math.log1p, -u)).astype(dtype)
 
 
+def cauchy(gen: Generator, n: int, dtype: str, median: float, sigma: float) -> np.ndarray:
+    """``n`` Cauchy numbers: ``median + sigma * tan(pi * (u - 0.5))`` of float64 uniforms."""
+    u = uniform(gen, n, "float64")
+    return _moved(_each(math.tan, math.pi * (u - 0.5)), sigma, median).astype(dtype)
+
+
+def log_normal(gen: Generator, n: int, dtype: str, mean: float, std: float) -> np.ndarray:
+    """``n`` numbers ``exp(normal)``: float64 normals one by one (sharing the Box-Muller
+    pair's sine kept between calls), as torch's serial kernel draws them."""
+    normals = np.array([_scalar_normal(gen) for _ in range(n)], dtype=np.float64)
+    return _each(math.exp, _moved(normals, std, mean)).astype(dtype)
+
+
+def geometric(gen: Generator, n: int, dtype: str, p: float) -> np.ndarray:
+    """``n`` counts of trials to the first success: ``ceil(log(u) / log1p(-p))``."""
+    u = uniform(gen, n, "float64")
+    return np.ceil(_each(math.log, u) / math.log1p(-p)).astype(dtype)
+
+
 def poisson(gen: Generator, n: int, dtype: str, rates: Any) -> np.ndarray:
     """One Poisson count per rate, in order: torch's ``sample_poisson`` on each, drawing its
     float64 uniforms one by one."""
@@ -283,14 +307,17 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
 
 _SAMPLERS = {"uniform": uniform, "normal": normal, "randint": randint,
              "random_bits": random_bits, "bernoulli": bernoulli, "exponential": exponential,
-             "randperm": randperm, "poisson": poisson}
+             "randperm": randperm, "poisson": poisson, "cauchy": cauchy,
+             "log_normal": log_normal, "geometric": geometric}
 
 
 def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) -> Any:
     """``sample`` from CuPy's generator, by the plain formulas (not torch's numbers)."""
     n = math.prod(shape)
-    if sample == "normal":
+    if sample in ("normal", "log_normal"):
         values = rng.standard_normal(shape) * params.get("std", 1.0) + params.get("mean", 0.0)
+        if sample == "log_normal":
+            values = importlib.import_module("cupy").exp(values)
     elif sample == "randperm":
         values = rng.random(n).argsort()
     else:
@@ -302,6 +329,12 @@ def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) ->
             values = u < params["p"]
         elif sample == "exponential":
             values = -importlib.import_module("cupy").log1p(-u) / params["lambd"]
+        elif sample == "cauchy":
+            values = params["median"] + params["sigma"] * importlib.import_module("cupy").tan(
+                math.pi * (u - 0.5))
+        elif sample == "geometric":
+            cp = importlib.import_module("cupy")
+            values = cp.ceil(cp.log(u) / math.log1p(-params["p"]))
         else:  # randint, random_bits
             low, high = params.get("low", 0), params.get("high", 2 ** _BITS.get(dtype, 31))
             values = u * (high - low) // 1 + low

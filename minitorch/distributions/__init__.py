@@ -13,24 +13,38 @@ from __future__ import annotations
 from . import constraints
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Chi2, Gamma
+from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transforms import AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform
+from .transforms import (
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    SigmoidTransform,
+    Transform,
+)
 from .uniform import Uniform
 
-__all__ = ["AffineTransform", "Bernoulli", "Categorical", "Chi2", "ComposeTransform",
-           "Distribution", "ExpTransform", "Exponential", "Gamma", "Independent", "Laplace",
-           "LogNormal", "MultivariateNormal", "Normal", "Poisson", "SigmoidTransform", "StudentT",
+__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
+           "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Gumbel",
+           "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
+           "MultivariateNormal", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Poisson", "SigmoidTransform", "StudentT",
            "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
            "kl_divergence", "register_kl", "transform_to"]

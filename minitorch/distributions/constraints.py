@@ -140,6 +140,16 @@ class _Simplex(Constraint):
         return (value >= 0).all(dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
 
 
+class _OneHot(Constraint):
+    """Vectors of zeros with a single one."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value: Tensor) -> Tensor:
+        return ((value == 0) | (value == 1)).all(-1) & (value.sum(-1) == 1)
+
+
 class _LowerCholesky(Constraint):
     """Lower-triangular square matrices with a positive diagonal."""
 
@@ -202,6 +212,7 @@ nonnegative_integer = _IntegerGreaterThan(0)
 positive_integer = _IntegerGreaterThan(1)
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
+one_hot = _OneHot()
 lower_cholesky = _LowerCholesky()
 square = _Square()
 symmetric = _Symmetric()

@@ -113,6 +113,18 @@ class Distribution:
     def rsample(self, sample_shape: Any = ()) -> Tensor:
         raise NotImplementedError
 
+    def log_prob(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def cdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def icdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def entropy(self) -> Tensor:
+        raise NotImplementedError
+
     def perplexity(self) -> Tensor:
         return self.entropy().exp()
 

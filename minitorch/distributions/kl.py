@@ -17,13 +17,18 @@ from minitorch.nn.functional import softplus
 from .._tensor import Tensor, broadcast_shapes
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Gamma
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
 from .poisson import Poisson
+from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 
 _KL: dict[tuple[type, type], Callable] = {}
@@ -223,3 +228,72 @@ def _kl_uniform_exponential(p: Any, q: Any) -> Tensor:
     result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
     result[p.low < q.support.lower_bound] = math.inf
     return result
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_one_hot_categorical(p: Any, q: Any) -> Tensor:
+    return _kl_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p: Any, q: Any) -> Tensor:
+    ratio, q_loc, p_loc = p.scale / q.scale, q.loc / q.scale, p.loc / q.scale
+    return (-ratio.log() - q_loc + p_loc + ratio * _EULER_GAMMA
+            + minitorch.exp(q_loc + (1 + ratio).lgamma() - p_loc) - (1 + _EULER_GAMMA))
+
+
+@register_kl(Gumbel, Normal)
+def _kl_gumbel_normal(p: Any, q: Any) -> Tensor:
+    ratio = p.scale / q.scale
+    t1 = (ratio / math.sqrt(2 * math.pi)).log()
+    t2 = (math.pi * ratio * 0.5).pow(2) / 3
+    t3 = ((p.loc + p.scale * _EULER_GAMMA - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (_EULER_GAMMA + 1)
+
+
+@register_kl(Normal, Gumbel)
+def _kl_normal_gumbel(p: Any, q: Any) -> Tensor:
+    mean_ratio, var_ratio = p.loc / q.scale, (p.scale / q.scale).pow(2)
+    loc_ratio = q.loc / q.scale
+    t3 = minitorch.exp(-mean_ratio + 0.5 * var_ratio + loc_ratio)
+    return (-var_ratio.log() * 0.5 + (mean_ratio - loc_ratio) + t3
+            - (0.5 * (1 + math.log(2 * math.pi))))
+
+
+@register_kl(Exponential, Gumbel)
+def _kl_exponential_gumbel(p: Any, q: Any) -> Tensor:
+    prod, loc_ratio = p.rate * q.scale, q.loc / q.scale
+    return (prod.log() - 1 - loc_ratio + minitorch.exp(loc_ratio) * prod / (prod + 1)
+            + prod.reciprocal())
+
+
+@register_kl(Uniform, Gumbel)
+def _kl_uniform_gumbel(p: Any, q: Any) -> Tensor:
+    common = q.scale / (p.high - p.low)
+    high, low = (p.high - q.loc) / q.scale, (p.low - q.loc) / q.scale
+    return (common.log() + 0.5 * (high + low)
+            - common * (minitorch.exp(-high) - minitorch.exp(-low)))
+
+
+for _q in (Exponential, Gamma, Uniform):  # a Gumbel reaches below 0 or outside an interval
+    register_kl(Gumbel, _q)(_kl_loc_infinity)
+
+
+@register_kl(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p: Any, q: Any) -> Tensor:
+    """The base distributions' KL, when both go through the same transforms."""
+    if p.transforms != q.transforms or p.event_shape != q.event_shape:
+        raise NotImplementedError
+    return kl_divergence(p.base_dist, q.base_dist)
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_half_normal(p: Any, q: Any) -> Tensor:
+    return _kl_normal(p.base_dist, q.base_dist)
+
+
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p: Any, q: Any) -> Tensor:
+    """Chyzak and Nielsen (2019), arXiv:1905.10965."""
+    spread = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    return spread - (4 * p.scale * q.scale).log()

@@ -133,6 +133,29 @@ class ExpTransform(Transform):
         return x
 
 
+class AbsTransform(Transform):
+    """``y = |x|``, folding the reals onto the positive numbers (not invertible: ``inv``
+    gives back ``y``).
+
+    >>> AbsTransform()(minitorch.tensor(-2.))
+    tensor(2.)
+    """
+
+    domain = constraints.real
+    codomain = constraints.positive
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbsTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.abs()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y
+
+
 class SigmoidTransform(Transform):
     """``y = sigmoid(x)``, clipped into the open unit interval as torch clips it, from the
     reals onto (0, 1); its inverse is the logit.

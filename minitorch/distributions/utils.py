@@ -15,6 +15,8 @@ import minitorch
 
 from .._tensor import Tensor
 
+euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant
+
 
 def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
     """The values as tensors of one shape; numbers take the first tensor's dtype."""

@@ -1,0 +1,120 @@
+"""``OneHotCategorical``: a ``Categorical`` whose values are one-hot vectors, and its
+straight-through twin whose ``rsample`` passes gradients to the probabilities.
+
+>>> import minitorch
+>>> _ = minitorch.manual_seed(0)
+>>> m = OneHotCategorical(minitorch.tensor([0.3, 0.7]))
+>>> a = m.sample()
+>>> a, m.log_prob(a)
+(tensor([0., 1.]), tensor(-0.3567))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import minitorch
+from minitorch.nn.functional import one_hot
+
+from .._tensor import Size, Tensor
+from . import constraints
+from .categorical import Categorical
+from .distribution import Distribution
+
+
+class OneHotCategorical(Distribution):
+    """One of ``K`` classes as a vector of ``K`` with a single 1; ``probs`` or ``logits`` as
+    ``Categorical`` takes them (it draws the classes: torch's numbers for a seed)."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    support = constraints.one_hot
+    has_enumerate_support = True
+
+    def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
+                 validate_args: bool | None = None) -> None:
+        self._categorical = Categorical(probs, logits)
+        super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape: Any, _instance: Any = None) -> OneHotCategorical:
+        """The same classes' probabilities repeated over a larger ``batch_shape``.
+
+        >>> OneHotCategorical(minitorch.ones(3)).expand([2]).probs.shape
+        torch.Size([2, 3])
+        """
+        new = self._get_checked_instance(OneHotCategorical, _instance)
+        new._categorical = self._categorical.expand(batch_shape)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def _param(self) -> Tensor:
+        return self._categorical._param
+
+    @property
+    def probs(self) -> Tensor:
+        return self._categorical.probs
+
+    @property
+    def logits(self) -> Tensor:
+        return self._categorical.logits
+
+    @property
+    def param_shape(self) -> Size:
+        return self._categorical.param_shape
+
+    @property
+    def mean(self) -> Tensor:
+        return self.probs
+
+    @property
+    def mode(self) -> Tensor:
+        return one_hot(self.probs.argmax(dim=-1), self.probs.shape[-1]).to(self.probs)
+
+    @property
+    def variance(self) -> Tensor:
+        return self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape: Any = ()) -> Tensor:
+        classes = self._categorical.sample(sample_shape)
+        return one_hot(classes, self._categorical._num_events).to(self.probs)
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        return self._categorical.log_prob(value.max(-1)[1])
+
+    def entropy(self) -> Tensor:
+        return self._categorical.entropy()
+
+    def enumerate_support(self, expand: bool = True) -> Tensor:
+        """The ``K`` one-hot vectors along a new first dim.
+
+        >>> OneHotCategorical(minitorch.ones(2)).enumerate_support()
+        tensor([[1., 0.],
+                [0., 1.]])
+        """
+        n = self.event_shape[0]
+        values = minitorch.eye(n, dtype=self._param.dtype, device=self._param.device)
+        values = values.view((n,) + (1,) * len(self.batch_shape) + (n,))
+        return values.expand((n, *self.batch_shape, n)) if expand else values
+
+
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """``rsample`` is a one-hot sample whose gradient flows to ``probs`` as if it were
+    ``probs`` (the straight-through estimator of Bengio et al., 2013).
+
+    >>> p = minitorch.tensor([0.3, 0.7], requires_grad=True)
+    >>> x = OneHotCategoricalStraightThrough(p).rsample()
+    >>> (x * minitorch.tensor([1., 2.])).sum().backward()
+    >>> p.grad
+    tensor([-0.7000,  0.3000])
+    """
+
+    has_rsample = True
+
+    def rsample(self, sample_shape: Any = ()) -> Tensor:
+        samples = self.sample(sample_shape)
+        probs = self.probs
+        return samples + (probs - probs.detach())

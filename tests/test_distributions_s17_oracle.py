@@ -1,0 +1,210 @@
+"""The distributions tutorials reach for beyond the basic ones (OneHotCategorical and its
+straight-through twin, Gumbel, HalfNormal, Cauchy, HalfCauchy) and the in-place samplers
+under them (``Tensor.cauchy_``, ``log_normal_``, ``geometric_``), against live torch: samples
+bit for bit for a seed, scores, moments, gradients, printed forms, ``expand``, KL pairs and
+validation errors."""
+
+from __future__ import annotations
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+# ---- the in-place samplers ----------------------------------------------------------------
+SAMPLERS = ["cauchy_()", "cauchy_(1.5, 2.5)", "cauchy_(-1, 1e-3)", "log_normal_()",
+            "log_normal_(0.5, 0.3)", "log_normal_(-2, 1)", "geometric_(0.3)",
+            "geometric_(0.9)", "geometric_(1e-3)"]
+
+
+@pytest.mark.parametrize("call", SAMPLERS)
+@pytest.mark.parametrize("tensor", ["L.empty(7)", "L.empty(3, 17, dtype=L.float64)",
+                                    "L.empty(40, dtype=L.float16)", "L.empty(5, 4).t()",
+                                    "L.empty(2, 9, dtype=L.float64)[:, ::2]"])
+@pytest.mark.parametrize("seed", [0, 3, 12345])
+def test_inplace_samplers_draw_torchs_numbers(call: str, tensor: str, seed: int) -> None:
+    """The same numbers for a seed and for the draws after them (a log-normal keeps the
+    Box-Muller pair's sine for the next normal, as torch's generator does)."""
+    assert_as_torch(f"L.manual_seed({seed}); x = {tensor}; y = x.{call}; "
+                    "R = (x, y is x, L.randn(3), L.rand(2))")
+
+
+@pytest.mark.parametrize("dtype", ["L.int64", "L.int32", "L.uint8"])
+def test_geometric_fills_integer_tensors_as_torch(dtype: str) -> None:
+    assert_as_torch(f"L.manual_seed(2); R = L.zeros(12, dtype={dtype}).geometric_(0.2)")
+
+
+@pytest.mark.parametrize("call", ["cauchy_()", "log_normal_()", "geometric_(0.5)"])
+def test_inplace_samplers_node_and_zero_gradient_as_torch(call: str) -> None:
+    assert_as_torch(f"a = L.ones(3, requires_grad=True); L.manual_seed(0); x = a * 2; "
+                    f"y = x.{call}; (g,) = L.autograd.grad(y.sum(), a); "
+                    "R = (type(y.grad_fn).__name__, g)")
+
+
+@pytest.mark.parametrize("program", [
+    "L.zeros(2).cauchy_(0, -1)", "L.zeros(2).cauchy_(0, 0)", "L.zeros(2, dtype=L.long).cauchy_()",
+    "L.zeros(2, dtype=L.int16).cauchy_()", "L.zeros(2, dtype=L.bool).cauchy_()",
+    "L.zeros(2).cauchy_('a')", "L.zeros(2).cauchy_(generator=1)",
+    "L.zeros(2, requires_grad=True).cauchy_()", "L.zeros(2).log_normal_(0, 0)",
+    "L.zeros(2).log_normal_(0, -1.5)", "L.zeros(2, dtype=L.long).log_normal_()",
+    "L.zeros(2).log_normal_(std='x')", "L.zeros(2).geometric_(0)", "L.zeros(2).geometric_(1)",
+    "L.zeros(2).geometric_(1.5)", "L.zeros(2).geometric_(-0.5)", "L.zeros(2).geometric_()",
+    "L.zeros(2, dtype=L.bool).geometric_(0.5)", "L.zeros(2).geometric_(L.tensor(0.5))",
+])
+def test_inplace_sampler_errors_as_torch(program: str) -> None:
+    assert_as_torch(f"R = {program}")
+
+
+# ---- the distributions ----------------------------------------------------------------------
+MAKERS = [
+    "D.OneHotCategorical(L.tensor([0.2, 0.3, 0.5]))",
+    "D.OneHotCategorical(logits=L.tensor([[0.2, -0.3, 0.5], [1., 2., 3.]]))",
+    "D.OneHotCategorical(L.tensor([[0.1, 0.9], [0.6, 0.4]], dtype=L.float64, "
+    "requires_grad=True))",
+    "D.OneHotCategoricalStraightThrough(L.tensor([[0.2, 0.3, 0.5]], requires_grad=True))",
+    "D.Gumbel(1., 2.)", "D.Gumbel(L.tensor([0., 1.], requires_grad=True), L.tensor([[1.], [2.]]))",
+    "D.Gumbel(L.tensor([0.5], dtype=L.float64), L.tensor(3., dtype=L.float64, "
+    "requires_grad=True))",
+    "D.HalfNormal(2.)", "D.HalfNormal(L.tensor([1., 2., 3.], requires_grad=True))",
+    "D.HalfNormal(L.tensor([[1.5]], dtype=L.float64))",
+    "D.Cauchy(0., 1.)",
+    "D.Cauchy(L.tensor([0., 1.], requires_grad=True), L.tensor([[1.], [2.]], requires_grad=True))",
+    "D.Cauchy(L.tensor([0.5], dtype=L.float64), 3.)",
+    "D.HalfCauchy(1.)", "D.HalfCauchy(L.tensor([1., 2.], requires_grad=True))",
+    "D.HalfCauchy(L.tensor([[0.1], [3.]], dtype=L.float64))",
+]
+CONTINUOUS = [m for m in MAKERS if "OneHot" not in m]
+
+
+def _grads(expr: str) -> str:
+    """``out = expr`` and its gradients to every parameter of ``d`` that requires one."""
+    return (f"out = {expr}; ps = [v for v in vars(d).values() if isinstance(v, L.Tensor) "
+            "and v.requires_grad]; "
+            "ps += [v for v in vars(getattr(d, 'base_dist', d)).values() "
+            "if isinstance(v, L.Tensor) and v.requires_grad and v.is_leaf]; "
+            "ps += [v for v in vars(getattr(d, '_categorical', d)).values() "
+            "if isinstance(v, L.Tensor) and v.requires_grad and v.is_leaf]; "
+            "ps = list({id(p): p for p in ps}.values()); "
+            "g = L.autograd.grad(out.sum(), ps, allow_unused=True) if ps else None")
+
+
+@pytest.mark.parametrize("make", MAKERS)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_samples_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
+    """``sample`` (and ``rsample`` with its gradients where there is one) draw torch's numbers,
+    and leave the generator where torch leaves it."""
+    draw = "rsample" if "OneHot" not in make or "Straight" in make else "sample"
+    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
+                    f"s = d.sample({shape}); {_grads(f'd.{draw}({shape})')}; "
+                    "R = (s, out, g, L.rand(2))")
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_log_prob_of_own_samples_with_grads_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed(4); x = d.sample((3,)); "
+                    f"{_grads('d.log_prob(x)')}; R = (out, g)")
+
+
+@pytest.mark.parametrize("make", CONTINUOUS)
+@pytest.mark.parametrize("method", ["log_prob", "cdf"])
+@pytest.mark.parametrize("value", ["L.tensor(0.5)", "L.tensor([0.25, 3.])", "L.tensor(0.)"])
+def test_density_and_cdf_with_grads_as_torch(make: str, method: str, value: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; {_grads(f'd.{method}({value})')}; "
+                    "R = (out, g)")
+
+
+@pytest.mark.parametrize("make", CONTINUOUS)
+@pytest.mark.parametrize("value", ["L.tensor(0.3)", "L.tensor([0.01, 0.99])"])
+def test_icdf_as_torch(make: str, value: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; {_grads(f'd.icdf({value})')}; "
+                    "R = (out, g)")
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_moments_printed_form_and_support_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    "R = (d.mean, d.mode, d.stddev, d.variance, d.entropy(), repr(d), "
+                    "repr(d.support), d.arg_constraints, d.batch_shape, d.event_shape, "
+                    "d.has_rsample, d.has_enumerate_support, "
+                    "sorted(k for k in vars(d) if not k.startswith('_')))")
+
+
+@pytest.mark.parametrize("make", [m for m in MAKERS if "OneHot" in m])
+@pytest.mark.parametrize("expand", [True, False])
+def test_one_hot_parameters_and_support_as_torch(make: str, expand: bool) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    f"R = (d.probs, d.logits, d.param_shape, d.enumerate_support({expand}), "
+                    "d.perplexity())")
+
+
+@pytest.mark.parametrize("make", MAKERS)
+@pytest.mark.parametrize("shape", ["[3, 2]", "(4, 1, 2)"])
+def test_expand_as_torch(make: str, shape: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; e = d.expand({shape} if d.batch_shape "
+                    "else [3]); L.manual_seed(1); x = e.sample(); "
+                    "R = (repr(e), e.batch_shape, e.event_shape, x, e.log_prob(x), e.mean, "
+                    "e.entropy(), type(e).__name__)")
+
+
+PAIRS = [
+    ("D.OneHotCategorical(L.tensor([0.2, 0.8]))",
+     "D.OneHotCategorical(logits=L.tensor([[0., 1.], [2., 1.]]))"),
+    ("D.OneHotCategoricalStraightThrough(L.tensor([0.2, 0.8]))",
+     "D.OneHotCategorical(L.tensor([0.5, 0.5]))"),
+    ("D.Gumbel(L.tensor([0., 1.]), 2.)", "D.Gumbel(1., L.tensor([[1.], [3.]]))"),
+    ("D.Gumbel(L.tensor([0., 1.]), 2.)", "D.Normal(1., L.tensor([[1.], [3.]]))"),
+    ("D.Normal(L.tensor([0., 1.]), 2.)", "D.Gumbel(1., L.tensor([[1.], [3.]]))"),
+    ("D.Exponential(L.tensor([0.5, 1.]))", "D.Gumbel(1., L.tensor([[1.], [3.]]))"),
+    ("D.Uniform(L.tensor([0., 1.]), 3.)", "D.Gumbel(1., L.tensor([[1.], [3.]]))"),
+    ("D.Gumbel(1., 2.)", "D.Exponential(L.tensor([1., 2.]))"),
+    ("D.Gumbel(1., 2.)", "D.Uniform(0., 1.)"), ("D.Gumbel(1., 2.)", "D.Gamma(1., 1.)"),
+    ("D.HalfNormal(L.tensor([0.5, 1.]))", "D.HalfNormal(2.)"),
+    ("D.Cauchy(L.tensor([0., 1.]), 2.)", "D.Cauchy(1., L.tensor([[1.], [3.]]))"),
+    ("D.HalfCauchy(L.tensor([1., 2.]))", "D.HalfCauchy(3.)"),
+    ("D.LogNormal(1., 2.)", "D.LogNormal(L.tensor([0., 1.]), 1.)"),
+    ("D.HalfCauchy(1.)", "D.HalfNormal(3.)"), ("D.Gumbel(1., 2.)", "D.HalfNormal(1.)"),
+    ("D.HalfNormal(1.)", "D.Normal(0., 1.)"),
+]
+
+
+@pytest.mark.parametrize(("p", "q"), PAIRS)
+def test_kl_pairs_as_torch(p: str, q: str) -> None:
+    assert_as_torch(f"D = L.distributions; R = D.kl_divergence({p}, {q})")
+
+
+@pytest.mark.parametrize("program", [
+    "D.Gumbel(1., -2.)", "D.Gumbel(L.tensor([1., float('nan')]), 2.)", "D.HalfNormal(0.)",
+    "D.HalfNormal(L.tensor([-1., 2.]))", "D.Cauchy(0., L.tensor([0.]))", "D.HalfCauchy(-1.)",
+    "D.Cauchy('a', 1.)", "D.OneHotCategorical(L.tensor([-0.2, 0.8]))", "D.OneHotCategorical()",
+    "D.OneHotCategorical(L.tensor(0.5))",
+    "D.OneHotCategorical(L.tensor([0.2, 0.8]), logits=L.tensor([0., 1.]))",
+    "D.OneHotCategorical(L.tensor([0.2, 0.8])).log_prob(L.tensor([0.5, 0.5]))",
+    "D.OneHotCategorical(L.tensor([0.2, 0.8])).log_prob(L.tensor([1., 0., 0.]))",
+    "D.OneHotCategorical(L.tensor([0.2, 0.8])).rsample()",
+    "D.OneHotCategorical(L.tensor([0.2, 0.8])).cdf(L.tensor([1., 0.]))",
+    "D.HalfNormal(1.).log_prob(L.tensor(-1.))", "D.HalfCauchy(1.).cdf(L.tensor([1., -1.]))",
+    "D.HalfNormal(1., validate_args=False).log_prob(L.tensor([-1., 2.]))",
+    "D.HalfCauchy(1., validate_args=False).log_prob(L.tensor([-1., 2.]))",
+    "D.Gumbel(0., 1.).log_prob(1.)", "D.Cauchy(0., 1.).log_prob(L.tensor(float('nan')))",
+    "D.Gumbel(0., 1.).log_prob(L.ones(2, 1)).shape",
+    "D.Cauchy(L.ones(2), 1.).log_prob(L.ones(3))",
+    "(D.constraints.one_hot, D.constraints.one_hot.check(L.tensor([[0., 1.], [1., 1.], "
+    "[0.5, 0.5]])), D.constraints.one_hot.event_dim, D.constraints.one_hot.is_discrete)",
+    "(D.AbsTransform(), D.AbsTransform()(L.tensor([-2., 3.])), "
+    "D.AbsTransform().inv(L.tensor(2.)), D.AbsTransform() == D.AbsTransform())",
+])
+def test_validation_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "D.Uniform(0., 2.).cdf(L.tensor([0.5, 3.]))",
+    "D.Uniform(L.tensor([0., 1.]), 4.).icdf(L.tensor(0.3))",
+    "D.Uniform(0., 2.).cdf(L.tensor(-1.))",
+    "D.LogNormal(0., 1.).cdf(L.tensor([0.5, 2.]))", "D.LogNormal(0., 1.).icdf(L.tensor(0.3))",
+    "D.TransformedDistribution(D.Normal(0., 1.), [D.AffineTransform(1., -2.)]).cdf(L.tensor(0.5))",
+    "D.TransformedDistribution(D.Normal(0., 1.), [D.AffineTransform(1., -2.)]).icdf(L.tensor(0.2))",
+])
+def test_cdf_and_icdf_through_uniform_and_transforms_as_torch(program: str) -> None:
+    """What Gumbel's ``cdf``/``icdf`` stand on: Uniform's, and a transformed distribution's
+    (through its transforms, flipped where they reverse the order)."""
+    assert_as_torch(f"D = L.distributions\nR = {program}")
