@@ -208,3 +208,40 @@ def test_cdf_and_icdf_through_uniform_and_transforms_as_torch(program: str) -> N
     """What Gumbel's ``cdf``/``icdf`` stand on: Uniform's, and a transformed distribution's
     (through its transforms, flipped where they reverse the order)."""
     assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+# ---- Geometric ------------------------------------------------------------------------------
+GEOMETRIC = ["D.Geometric(0.3)", "D.Geometric(L.tensor([0.2, 0.9, 1.], requires_grad=True))",
+             "D.Geometric(logits=L.tensor([[0.5], [-1.]], dtype=L.float64, requires_grad=True))",
+             "D.Geometric(L.tensor([1e-3, 0.5], dtype=L.float64))"]
+
+
+@pytest.mark.parametrize("make", GEOMETRIC)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_geometric_samples_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
+                    f"R = (d.sample({shape}), d.expand([4, *d.batch_shape]).sample(), "
+                    "L.rand(2))")
+
+
+@pytest.mark.parametrize("make", GEOMETRIC)
+@pytest.mark.parametrize("value", ["L.tensor(0.)", "L.tensor([0., 1., 5.])", "L.tensor(3.)"])
+def test_geometric_scores_moments_and_grads_as_torch(make: str, value: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    f"{_grads(f'd.log_prob({value}) + d.entropy() + d.mean + d.variance')}; "
+                    "R = (out, g, d.mode, d.probs, d.logits, repr(d), repr(d.support), "
+                    "d.has_rsample, d.batch_shape, hasattr(d, 'param_shape'))")
+
+
+@pytest.mark.parametrize("program", [
+    "D.Geometric(0.)", "D.Geometric(L.tensor([0., 0.5]))", "D.Geometric(1.5)",
+    "D.Geometric(0.3, 0.2)", "D.Geometric()", "D.Geometric(L.tensor([0., 0.5]), "
+    "validate_args=False).mean", "D.Geometric(0.5).log_prob(L.tensor(0.5))",
+    "D.Geometric(0.5).log_prob(L.tensor(-1.))", "D.Geometric(0.5).rsample()",
+    "D.kl_divergence(D.Geometric(L.tensor([0.2, 0.7])), D.Geometric(logits=L.tensor([[0.], "
+    "[1.]])))", "(repr(D.Bernoulli(logits=L.zeros(3)).expand([2, 3])), "
+    "D.Bernoulli(0.3).expand([2]).param_shape)",
+])
+def test_geometric_validation_and_kl_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")

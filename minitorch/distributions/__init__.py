@@ -18,6 +18,7 @@ from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Chi2, Gamma
+from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_cauchy import HalfCauchy
 from .half_normal import HalfNormal
@@ -42,7 +43,8 @@ from .transforms import (
 from .uniform import Uniform
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
-           "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Gumbel",
+           "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
+           "Gumbel",
            "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
            "MultivariateNormal", "Normal", "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Poisson", "SigmoidTransform", "StudentT",

@@ -21,6 +21,7 @@ from .cauchy import Cauchy
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Gamma
+from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_normal import HalfNormal
 from .laplace import Laplace
@@ -297,3 +298,8 @@ def _kl_cauchy_cauchy(p: Any, q: Any) -> Tensor:
     """Chyzak and Nielsen (2019), arXiv:1905.10965."""
     spread = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
     return spread - (4 * p.scale * q.scale).log()
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p: Any, q: Any) -> Tensor:
+    return -p.entropy() - minitorch.log1p(-q.probs) / p.probs - q.logits
