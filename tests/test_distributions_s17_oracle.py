@@ -6,8 +6,12 @@ validation errors."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from test_bad_input_fuzz21b_oracle import assert_as_torch
+import torch
+from test_bad_input_fuzz21b_oracle import assert_as_torch, run
+
+import minitorch
 
 # ---- the in-place samplers ----------------------------------------------------------------
 SAMPLERS = ["cauchy_()", "cauchy_(1.5, 2.5)", "cauchy_(-1, 1e-3)", "log_normal_()",
@@ -244,4 +248,60 @@ def test_geometric_scores_moments_and_grads_as_torch(make: str, value: str) -> N
     "D.Bernoulli(0.3).expand([2]).param_shape)",
 ])
 def test_geometric_validation_and_kl_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+# ---- Multinomial ----------------------------------------------------------------------------
+MULTINOMIAL = ["D.Multinomial(5, L.tensor([0.2, 0.3, 0.5]))",
+               "D.Multinomial(3, logits=L.tensor([[0.5, -1., 0.], [1., 2., 3.]]))",
+               "D.Multinomial(10, L.tensor([[0., 0.4, 0.6]], dtype=L.float64))",
+               "D.Multinomial(probs=L.tensor([0.9, 0.1, 0.]))"]
+
+
+@pytest.mark.parametrize("make", MULTINOMIAL)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_multinomial_samples_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
+                    f"R = (d.sample({shape}), d.expand([4, *d.batch_shape]).sample(), "
+                    "L.rand(2))")
+
+
+@pytest.mark.parametrize("make", MULTINOMIAL)
+def test_multinomial_moments_and_form_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    "R = (d.mean, d.variance, d.stddev, d.probs, d.logits, d.param_shape, "
+                    "repr(d), repr(d.support), d.batch_shape, d.event_shape, d.has_rsample, "
+                    "d.total_count)")
+
+
+@pytest.mark.parametrize("make", MULTINOMIAL)
+def test_multinomial_scores_and_grads_close_to_torch(make: str) -> None:
+    """Close, not bit for bit: torch's float64 ``lgamma`` is the C library's, minitorch's
+    differs from it in the last bits."""
+    program = (f"D = L.distributions; d = {make}; L.manual_seed(2); x = d.sample((3,)); "
+               "p = d._categorical._param.detach().requires_grad_(); "
+               "e = D.Multinomial(d.total_count, **{'probs' if 'probs' in "
+               "vars(d._categorical) else 'logits': p}); "
+               "out = (e.log_prob(x), e.entropy()); "
+               "R = (*out, L.autograd.grad(out[0].sum() + out[1].sum(), p)[0])")
+    want, got = run(torch, program), run(minitorch, program)
+    assert want[0] == got[0] == "ok", (want, got)
+    for w, g in zip(want[1], got[1]):
+        assert str(w.dtype) == str(g.dtype) and tuple(w.shape) == tuple(g.shape)
+        np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("program", [
+    "D.Multinomial(2.5, L.tensor([0.5, 0.5]))", "D.Multinomial(2, L.tensor([-0.5, 0.5]))",
+    "D.Multinomial(2)", "D.Multinomial(L.tensor(2), L.tensor([0.5, 0.5]))",
+    "D.Multinomial(2, L.tensor([0.5, 0.5])).support.check(L.tensor([[1., 1.], [2., 1.], "
+    "[-1., 1.]]))", "D.Multinomial(0, L.tensor([0.5, 0.5])).sample()",
+    "D.Multinomial(2, L.tensor([0.5, 0.5])).log_prob(L.tensor([1.5, 0.]))",
+    "D.Multinomial(2, L.tensor([0.5, 0.5])).log_prob(L.tensor([3., 0.]))",
+    "D.Multinomial(2, L.tensor([0.5, 0.5])).log_prob(L.tensor([1., 1., 0.]))",
+    "D.Multinomial(2, L.tensor([0.5, 0.5])).rsample()",
+    "D.Multinomial(2, L.tensor([1., 0.])).log_prob(L.tensor([2., 0.]))",
+])
+def test_multinomial_validation_as_torch(program: str) -> None:
     assert_as_torch(f"D = L.distributions\nR = {program}")

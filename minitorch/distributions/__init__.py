@@ -26,6 +26,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
@@ -44,9 +45,8 @@ from .uniform import Uniform
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
            "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
-           "Gumbel",
-           "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
-           "MultivariateNormal", "Normal", "OneHotCategorical",
+           "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
+           "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Poisson", "SigmoidTransform", "StudentT",
            "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
            "kl_divergence", "register_kl", "transform_to"]
