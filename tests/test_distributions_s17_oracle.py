@@ -285,6 +285,11 @@ def test_multinomial_scores_and_grads_close_to_torch(make: str) -> None:
                "vars(d._categorical) else 'logits': p}); "
                "out = (e.log_prob(x), e.entropy()); "
                "R = (*out, L.autograd.grad(out[0].sum() + out[1].sum(), p)[0])")
+    assert_close_to_torch(program)
+
+
+def assert_close_to_torch(program: str) -> None:
+    """``program``'s tensors ``R`` of torch's dtypes and shapes, and close to its values."""
     want, got = run(torch, program), run(minitorch, program)
     assert want[0] == got[0] == "ok", (want, got)
     for w, g in zip(want[1], got[1]):
@@ -304,4 +309,68 @@ def test_multinomial_scores_and_grads_close_to_torch(make: str) -> None:
     "D.Multinomial(2, L.tensor([1., 0.])).log_prob(L.tensor([2., 0.]))",
 ])
 def test_multinomial_validation_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+# ---- RelaxedBernoulli and RelaxedOneHotCategorical ---------------------------------------
+RELAXED = ["D.RelaxedBernoulli(L.tensor(0.5), 0.3)",
+           "D.RelaxedBernoulli(L.tensor([0.2, 2.]), logits=L.tensor([[0.5, -1.]]))",
+           "D.RelaxedBernoulli(L.tensor(1., dtype=L.float64), L.tensor([0.1, 0.9], "
+           "dtype=L.float64))",
+           "D.RelaxedOneHotCategorical(L.tensor(0.5), L.tensor([0.2, 0.3, 0.5]))",
+           "D.RelaxedOneHotCategorical(L.tensor([[0.5], [2.]]), logits=L.tensor([[0.5, -1., 0.], "
+           "[1., 2., 3.]]))",
+           "D.RelaxedOneHotCategorical(L.tensor(1., dtype=L.float64), L.tensor([0.2, 0.8], "
+           "dtype=L.float64))"]
+_RELAXED_GRADS = ("t = d.temperature.detach().requires_grad_(); "
+                  "inner = getattr(d.base_dist, '_categorical', d.base_dist); "
+                  "p = inner._param.detach().requires_grad_(); "
+                  "e = type(d)(t, **{'probs' if 'probs' in vars(inner) else 'logits': p}); ")
+
+
+@pytest.mark.parametrize("make", RELAXED)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_relaxed_samples_and_grads_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; {_RELAXED_GRADS} L.manual_seed({seed}); "
+                    f"s = e.sample({shape}); x = e.rsample({shape}); "
+                    "g = L.autograd.grad((x * L.arange(1., x.shape[-1] + 1)).sum(), [t, p]); "
+                    "R = (s, x, g, e.expand([4, *e.batch_shape]).sample(), L.rand(2))")
+
+
+@pytest.mark.parametrize("make", [m for m in RELAXED if "float64" not in m])
+def test_relaxed_log_prob_and_grads_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; {_RELAXED_GRADS} L.manual_seed(1); "
+                    "x = e.sample((3,)); out = e.log_prob(x); "
+                    "R = (out, L.autograd.grad(out.sum(), [t, p]))")
+
+
+@pytest.mark.parametrize("make", [m for m in RELAXED if "float64" in m])
+def test_relaxed_float64_log_prob_close_to_torch(make: str) -> None:
+    """Close, not bit for bit: minitorch's float64 ``log1p`` differs from torch's (the C
+    library's) in the last bit now and then."""
+    assert_close_to_torch(f"D = L.distributions; d = {make}; {_RELAXED_GRADS} "
+                          "L.manual_seed(1); x = e.sample((3,)); out = e.log_prob(x); "
+                          "R = (out, *L.autograd.grad(out.sum(), [t, p]))")
+
+
+@pytest.mark.parametrize("make", RELAXED)
+def test_relaxed_form_and_parameters_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    "R = (repr(d), repr(d.support), d.has_rsample, d.batch_shape, "
+                    "d.event_shape, d.temperature, d.probs, d.logits, d.base_dist.param_shape, "
+                    "repr(d.base_dist), d.expand([3, *d.batch_shape]).temperature)")
+
+
+@pytest.mark.parametrize("program", [
+    "D.RelaxedBernoulli(L.tensor(0.5), 1.3)", "D.RelaxedBernoulli(L.tensor(0.5))",
+    "D.RelaxedBernoulli(L.tensor(0.5), 0.3, 0.2)",
+    "D.RelaxedOneHotCategorical(L.tensor(0.5), L.tensor([-0.2, 1.2]))",
+    "D.RelaxedOneHotCategorical(L.tensor(0.5))",
+    "D.RelaxedBernoulli(0.5, 0.3).log_prob(L.tensor(0.5))",
+    "D.RelaxedBernoulli(L.tensor(0.5), 0.3).log_prob(L.tensor(1.5))",
+    "D.RelaxedOneHotCategorical(L.tensor(0.5), L.ones(2)).log_prob(L.tensor([0.7, 0.7]))",
+    "D.RelaxedBernoulli(0.5, 0.3).sample()",
+])
+def test_relaxed_validation_as_torch(program: str) -> None:
     assert_as_torch(f"D = L.distributions\nR = {program}")

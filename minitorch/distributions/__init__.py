@@ -31,6 +31,8 @@ from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import (
@@ -47,6 +49,7 @@ __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauch
            "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
            "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
            "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
-           "OneHotCategoricalStraightThrough", "Poisson", "SigmoidTransform", "StudentT",
-           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
-           "kl_divergence", "register_kl", "transform_to"]
+           "OneHotCategoricalStraightThrough", "Poisson", "RelaxedBernoulli",
+           "RelaxedOneHotCategorical", "SigmoidTransform", "StudentT", "Transform",
+           "TransformedDistribution", "Uniform", "biject_to", "constraints", "kl_divergence",
+           "register_kl", "transform_to"]

@@ -13,56 +13,28 @@ from typing import Any
 
 import minitorch
 
-from .._tensor import Size, Tensor
+from .._tensor import Tensor
 from . import constraints
-from .categorical import Categorical
-from .distribution import Distribution
+from .over_categorical import OverCategorical
 from .utils import broadcast_all, probs_to_logits
 
 
-class Multinomial(Distribution):
+class Multinomial(OverCategorical):
     """``sample`` draws ``total_count`` classes from the inner ``Categorical`` (torch's numbers
     for a seed) and counts them."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    _copied = ("total_count",)
 
     def __init__(self, total_count: int = 1, probs: Tensor | None = None,
                  logits: Tensor | None = None, validate_args: bool | None = None) -> None:
         if not isinstance(total_count, int):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
-        self._categorical = Categorical(probs=probs, logits=logits)
-        super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
-                         validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> Multinomial:
-        """The same counts' law repeated over a larger ``batch_shape``.
-
-        >>> Multinomial(3, minitorch.ones(2)).expand([4]).probs.shape
-        torch.Size([4, 2])
-        """
-        new = self._get_checked_instance(Multinomial, _instance)
-        new.total_count = self.total_count
-        new._categorical = self._categorical.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        super().__init__(probs, logits, validate_args=validate_args)
 
     @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self) -> constraints.Constraint:
         return constraints.multinomial(self.total_count)
-
-    @property
-    def probs(self) -> Tensor:
-        return self._categorical.probs
-
-    @property
-    def logits(self) -> Tensor:
-        return self._categorical.logits
-
-    @property
-    def param_shape(self) -> Size:
-        return self._categorical.param_shape
 
     @property
     def mean(self) -> Tensor:

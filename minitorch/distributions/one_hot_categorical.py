@@ -16,53 +16,17 @@ from typing import Any
 import minitorch
 from minitorch.nn.functional import one_hot
 
-from .._tensor import Size, Tensor
+from .._tensor import Tensor
 from . import constraints
-from .categorical import Categorical
-from .distribution import Distribution
+from .over_categorical import OverCategorical
 
 
-class OneHotCategorical(Distribution):
+class OneHotCategorical(OverCategorical):
     """One of ``K`` classes as a vector of ``K`` with a single 1; ``probs`` or ``logits`` as
     ``Categorical`` takes them (it draws the classes: torch's numbers for a seed)."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     support = constraints.one_hot
     has_enumerate_support = True
-
-    def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
-                 validate_args: bool | None = None) -> None:
-        self._categorical = Categorical(probs, logits)
-        super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
-                         validate_args=validate_args)
-
-    def expand(self, batch_shape: Any, _instance: Any = None) -> OneHotCategorical:
-        """The same classes' probabilities repeated over a larger ``batch_shape``.
-
-        >>> OneHotCategorical(minitorch.ones(3)).expand([2]).probs.shape
-        torch.Size([2, 3])
-        """
-        new = self._get_checked_instance(OneHotCategorical, _instance)
-        new._categorical = self._categorical.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
-
-    @property
-    def _param(self) -> Tensor:
-        return self._categorical._param
-
-    @property
-    def probs(self) -> Tensor:
-        return self._categorical.probs
-
-    @property
-    def logits(self) -> Tensor:
-        return self._categorical.logits
-
-    @property
-    def param_shape(self) -> Size:
-        return self._categorical.param_shape
 
     @property
     def mean(self) -> Tensor:
