@@ -374,3 +374,59 @@ def test_relaxed_form_and_parameters_as_torch(make: str) -> None:
 ])
 def test_relaxed_validation_as_torch(program: str) -> None:
     assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+# ---- MixtureSameFamily ----------------------------------------------------------------------
+MIXTURES = [
+    "D.MixtureSameFamily(D.Categorical(L.tensor([0.3, 0.7])), D.Normal(L.tensor([-1., 2.]), "
+    "L.tensor([0.5, 1.])))",
+    "D.MixtureSameFamily(D.Categorical(logits=L.tensor([[0., 1., 2.], [1., 1., 0.]])), "
+    "D.Normal(L.randn(2, 3), L.rand(2, 3) + 0.5))",
+    "D.MixtureSameFamily(D.Categorical(L.tensor([0.3, 0.7])), "
+    "D.Independent(D.Normal(L.tensor([[-1., 2.], [0., 1.]]), 1.), 1))",
+    "D.MixtureSameFamily(D.Categorical(L.tensor([0.3, 0.7])), "
+    "D.MultivariateNormal(L.tensor([[-1., 2.], [0., 1.]]), L.eye(2)))",
+    "D.MixtureSameFamily(D.Categorical(L.tensor([0.3, 0.7], dtype=L.float64)), "
+    "D.Exponential(L.tensor([[1., 2.], [3., 0.5]], dtype=L.float64)))",
+]
+
+
+@pytest.mark.parametrize("make", MIXTURES)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_mixture_samples_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
+    assert_as_torch(f"D = L.distributions; L.manual_seed(9); d = {make}; L.manual_seed({seed}); "
+                    f"x = d.sample({shape}); "
+                    "R = (x, d.log_prob(x), d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
+
+
+@pytest.mark.parametrize("make", MIXTURES)
+def test_mixture_moments_form_and_grads_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; L.manual_seed(9); d = {make}; "
+                    "ps = [p.requires_grad_() for p in (d.mixture_distribution._param, "
+                    "*[v for v in vars(getattr(d.component_distribution, 'base_dist', "
+                    "d.component_distribution)).values() if isinstance(v, L.Tensor) "
+                    "and v.is_leaf and v.is_floating_point()])]; "
+                    "out = d.log_prob(d.mean) + d.variance.sum(); "
+                    "R = (out, L.autograd.grad(out.sum(), ps, allow_unused=True), d.stddev, "
+                    "repr(d), repr(d.support), d.batch_shape, d.event_shape, d.has_rsample, "
+                    "repr(d.expand([3, *d.batch_shape])))")
+
+
+@pytest.mark.parametrize("program", [
+    "D.MixtureSameFamily(D.Normal(0., 1.), D.Normal(L.zeros(2), 1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), 3)",
+    "D.MixtureSameFamily(D.Categorical(L.ones(3)), D.Normal(L.zeros(2), 1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(4, 2)), D.Normal(L.zeros(3, 2), 1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), D.Normal(L.zeros(2), 1.)).log_prob(L.zeros(3))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), D.Normal(L.zeros(2), 1.)).cdf(L.tensor([0., "
+    "1.]))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), D.Normal(L.zeros(2), 1.)).rsample()",
+    "D.constraints.MixtureSameFamilyConstraint(1)",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), D.Exponential(L.ones(2))).log_prob("
+    "L.tensor(-1.))",
+    "D.MixtureSameFamily(D.Categorical(L.ones(2)), D.Exponential(L.ones(2))).support.check("
+    "L.tensor([[1., -1.]]))",
+])
+def test_mixture_validation_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")

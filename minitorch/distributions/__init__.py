@@ -26,6 +26,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
@@ -48,7 +49,7 @@ from .uniform import Uniform
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
            "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
            "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
-           "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
+           "MixtureSameFamily", "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Poisson", "RelaxedBernoulli",
            "RelaxedOneHotCategorical", "SigmoidTransform", "StudentT", "Transform",
            "TransformedDistribution", "Uniform", "biject_to", "constraints", "kl_divergence",

@@ -164,6 +164,39 @@ class _Multinomial(Constraint):
         return (value >= 0).all(dim=-1) & (value.sum(dim=-1) <= self.upper_bound)
 
 
+class MixtureSameFamilyConstraint(Constraint):
+    """A mixture's values: each in its components' support (checked with the component dim
+    put back).
+
+    >>> MixtureSameFamilyConstraint(positive).check(minitorch.tensor([1., -1.]))
+    tensor([ True, False])
+    """
+
+    def __init__(self, base_constraint: Constraint) -> None:
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError("base_constraint must be a Constraint, got "
+                                 f"{type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        return self.base_constraint.event_dim
+
+    def check(self, value: Tensor) -> Tensor:
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        kept = value.dim() - self.event_dim
+        return result.reshape((*result.shape[:kept], -1)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_constraint!r})"
+
+
 class _LowerCholesky(Constraint):
     """Lower-triangular square matrices with a positive diagonal."""
 
