@@ -430,3 +430,58 @@ def test_mixture_moments_form_and_grads_as_torch(make: str) -> None:
 ])
 def test_mixture_validation_as_torch(program: str) -> None:
     assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+# ---- LowRankMultivariateNormal --------------------------------------------------------------
+LOW_RANK = [
+    "D.LowRankMultivariateNormal(L.tensor([0., 1., 2.]), L.tensor([[1.], [0.5], [-1.]]), "
+    "L.tensor([1., 2., 0.5]))",
+    "D.LowRankMultivariateNormal(L.zeros(2, 3), L.tensor([[[1., 0.], [0.5, 1.], [-1., 2.]]]), "
+    "L.tensor([1., 2., 0.5]))",
+    "D.LowRankMultivariateNormal(L.tensor([0., 1.], dtype=L.float64), L.tensor([[1., 2.], "
+    "[0.5, 0.3]], dtype=L.float64), L.tensor([[1., 2.], [0.1, 3.]], dtype=L.float64))",
+]
+
+
+@pytest.mark.parametrize("make", LOW_RANK)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_low_rank_samples_and_grads_for_a_seed_as_torch(make: str, shape: str,
+                                                        seed: int) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    "ps = [t.detach().requires_grad_() for t in (d.loc, "
+                    "d._unbroadcasted_cov_factor, d._unbroadcasted_cov_diag)]; "
+                    f"e = D.LowRankMultivariateNormal(*ps); L.manual_seed({seed}); "
+                    f"s = e.sample({shape}); x = e.rsample({shape}); "
+                    "out = (x * L.arange(1., x.shape[-1] + 1)).sum() + e.log_prob(x).sum(); "
+                    "R = (s, x, L.autograd.grad(out, ps), "
+                    "e.expand([4, *e.batch_shape]).sample(), L.randn(2))")
+
+
+@pytest.mark.parametrize("make", LOW_RANK)
+def test_low_rank_matrices_moments_and_grads_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    "ps = [t.detach().requires_grad_() for t in (d.loc, "
+                    "d._unbroadcasted_cov_factor, d._unbroadcasted_cov_diag)]; "
+                    "e = D.LowRankMultivariateNormal(*ps); "
+                    "out = (e.entropy().sum() + e.precision_matrix.sum() + e.scale_tril.sum() "
+                    "+ e.covariance_matrix.sum() + e.variance.sum() + e.log_prob(L.zeros(3, "
+                    "1, *e.event_shape)).sum()); "
+                    "R = (e.entropy(), e.precision_matrix, e.scale_tril, e.covariance_matrix, "
+                    "e.variance, e.stddev, e.mean, e.mode, L.autograd.grad(out, ps), repr(e), "
+                    "repr(e.support), e.batch_shape, e.event_shape, e.has_rsample, "
+                    "repr(e.expand([2, *e.batch_shape])), e.expand([2, *e.batch_shape]).entropy())")
+
+
+@pytest.mark.parametrize("program", [
+    "D.LowRankMultivariateNormal(L.tensor(0.), L.ones(1, 1), L.ones(1))",
+    "D.LowRankMultivariateNormal(L.zeros(2), L.ones(2), L.ones(2))",
+    "D.LowRankMultivariateNormal(L.zeros(2), L.ones(3, 1), L.ones(2))",
+    "D.LowRankMultivariateNormal(L.zeros(2), L.ones(2, 1), L.ones(3))",
+    "D.LowRankMultivariateNormal(L.zeros(3, 2), L.ones(4, 2, 1), L.ones(2))",
+    "D.LowRankMultivariateNormal(L.zeros(2), L.ones(2, 1), L.tensor([1., -1.]))",
+    "D.LowRankMultivariateNormal(L.zeros(2), L.ones(2, 1), L.tensor([1., 0.]))",
+    "D.LowRankMultivariateNormal(L.zeros(2), L.ones(2, 1), L.ones(2)).log_prob(L.zeros(3))",
+])
+def test_low_rank_validation_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")

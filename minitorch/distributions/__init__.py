@@ -26,6 +26,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
@@ -49,8 +50,8 @@ from .uniform import Uniform
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
            "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
            "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
-           "MixtureSameFamily", "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
-           "OneHotCategoricalStraightThrough", "Poisson", "RelaxedBernoulli",
-           "RelaxedOneHotCategorical", "SigmoidTransform", "StudentT", "Transform",
-           "TransformedDistribution", "Uniform", "biject_to", "constraints", "kl_divergence",
-           "register_kl", "transform_to"]
+           "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
+           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson",
+           "RelaxedBernoulli", "RelaxedOneHotCategorical", "SigmoidTransform", "StudentT",
+           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
+           "kl_divergence", "register_kl", "transform_to"]
