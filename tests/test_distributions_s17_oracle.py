@@ -485,3 +485,19 @@ def test_low_rank_matrices_moments_and_grads_as_torch(make: str) -> None:
 ])
 def test_low_rank_validation_as_torch(program: str) -> None:
     assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+_MVN = "D.MultivariateNormal(L.tensor([0.5, 0., 1.]), L.tensor([[2., 0.3, 0.], [0.3, 1., 0.2], " \
+    "[0., 0.2, 1.5]]))"
+
+
+@pytest.mark.parametrize(("p", "q"), [
+    (LOW_RANK[0], LOW_RANK[1]), (LOW_RANK[1], LOW_RANK[0]), (LOW_RANK[0], _MVN),
+    (_MVN, LOW_RANK[0]), (LOW_RANK[1], "D.MultivariateNormal(L.zeros(2, 3), L.eye(3) * 2)"),
+    ("D.MultivariateNormal(L.zeros(2, 3), L.eye(3) * 2)", LOW_RANK[1]),
+    (LOW_RANK[0], "D.LowRankMultivariateNormal(L.zeros(2), L.ones(2, 1), L.ones(2))"),
+    (_MVN, "D.LowRankMultivariateNormal(L.zeros(2), L.ones(2, 1), L.ones(2))"),
+    ("D.LowRankMultivariateNormal(L.zeros(2), L.ones(2, 1), L.ones(2))", _MVN),
+])
+def test_low_rank_kl_pairs_as_torch(p: str, q: str) -> None:
+    assert_as_torch(f"D = L.distributions; R = D.kl_divergence({p}, {q})")

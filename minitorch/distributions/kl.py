@@ -25,6 +25,11 @@ from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_normal import HalfNormal
 from .laplace import Laplace
+from .lowrank_multivariate_normal import (
+    LowRankMultivariateNormal,
+    _lowrank_logdet,
+    _lowrank_mahalanobis,
+)
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
@@ -303,3 +308,68 @@ def _kl_cauchy_cauchy(p: Any, q: Any) -> Tensor:
 @register_kl(Geometric, Geometric)
 def _kl_geometric_geometric(p: Any, q: Any) -> Tensor:
     return -p.entropy() - minitorch.log1p(-q.probs) / p.probs - q.logits
+
+
+def _trace_xxt(bmat: Tensor) -> Tensor:
+    """``trace(X Xᵀ)`` for a batch of matrices ``X``: the sum of their squared entries."""
+    n, m = bmat.size(-1), bmat.size(-2)
+    return bmat.reshape(-1, m * n).pow(2).sum(-1).reshape(bmat.shape[:-2])
+
+
+def _check_events(p: Any, q: Any, which: str) -> None:
+    if p.event_shape != q.event_shape:  # torch's message, with its source's indent
+        raise ValueError(f"KL-divergence between two {which} Normals with" + " " * 26
+                         + "different event shapes cannot be computed")
+
+
+def _lowrank_terms(q: Any) -> tuple[Tensor, Tensor]:
+    """``q``'s log-determinant and ``A = C⁻¹ Wᵀ D⁻¹``, with which ``Σq⁻¹ = D⁻¹ - Aᵀ A``."""
+    w, d = q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag
+    a = minitorch.linalg.solve_triangular(q._capacitance_tril, w.mT / d.unsqueeze(-2),
+                                          upper=False)
+    return _lowrank_logdet(w, d, q._capacitance_tril), a
+
+
+def _lowrank_distance(p: Any, q: Any) -> Tensor:
+    return _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag,
+                                q.loc - p.loc, q._capacitance_tril)
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrank_lowrank(p: Any, q: Any) -> Tensor:
+    _check_events(p, q, "Low Rank Multivariate")
+    q_logdet, a = _lowrank_terms(q)
+    p_w, p_d, q_d = (p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag,
+                     q._unbroadcasted_cov_diag)
+    term1 = q_logdet - _lowrank_logdet(p_w, p_d, p._capacitance_tril)
+    term2 = ((p_d / q_d).sum(-1) + _trace_xxt(p_w * q_d.rsqrt().unsqueeze(-1))
+             - _trace_xxt(a * p_d.sqrt().unsqueeze(-2)) - _trace_xxt(a.matmul(p_w)))
+    return 0.5 * (term1 + term2 + _lowrank_distance(p, q) - p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_normal_lowrank(p: Any, q: Any) -> Tensor:
+    _check_events(p, q, "(Low Rank) Multivariate")
+    q_logdet, a = _lowrank_terms(q)
+    p_tril = p._unbroadcasted_scale_tril
+    term1 = q_logdet - 2 * p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    term2 = (_trace_xxt(p_tril * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
+             - _trace_xxt(a.matmul(p_tril)))
+    return 0.5 * (term1 + term2 + _lowrank_distance(p, q) - p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrank_normal(p: Any, q: Any) -> Tensor:
+    _check_events(p, q, "(Low Rank) Multivariate")
+    q_tril, p_w = q._unbroadcasted_scale_tril, p._unbroadcasted_cov_factor
+    term1 = (2 * q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+             - _lowrank_logdet(p_w, p._unbroadcasted_cov_diag, p._capacitance_tril))
+    term3 = _batch_mahalanobis(q_tril, q.loc - p.loc)
+    batch = broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(p_w.shape[:-2]))
+    n = p.event_shape[0]
+    q_tril = q_tril.expand((*batch, n, n))
+    p_w = p_w.expand((*batch, n, p.cov_factor.size(-1)))
+    p_d = minitorch.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand((*batch, n, n))
+    term2 = (_trace_xxt(minitorch.linalg.solve_triangular(q_tril, p_w, upper=False))
+             + _trace_xxt(minitorch.linalg.solve_triangular(q_tril, p_d, upper=False)))
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
