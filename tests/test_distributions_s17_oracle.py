@@ -501,3 +501,58 @@ _MVN = "D.MultivariateNormal(L.tensor([0.5, 0., 1.]), L.tensor([[2., 0.3, 0.], [
 ])
 def test_low_rank_kl_pairs_as_torch(p: str, q: str) -> None:
     assert_as_torch(f"D = L.distributions; R = D.kl_divergence({p}, {q})")
+
+
+# ---- Pareto ---------------------------------------------------------------------------------
+PARETO = ["D.Pareto(1., 2.)", "D.Pareto(L.tensor([1., 2.], requires_grad=True), "
+          "L.tensor([[0.5], [3.]], requires_grad=True))",
+          "D.Pareto(L.tensor([0.5], dtype=L.float64), L.tensor(2.5, dtype=L.float64, "
+          "requires_grad=True))"]
+
+
+@pytest.mark.parametrize("make", PARETO)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_pareto_samples_and_grads_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
+                    f"s = d.sample({shape}); {_grads(f'd.rsample({shape})')}; "
+                    "R = (s, out, g, d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
+
+
+@pytest.mark.parametrize("make", PARETO)
+@pytest.mark.parametrize("method", ["log_prob", "cdf"])
+@pytest.mark.parametrize("value", ["L.tensor(2.5)", "L.tensor([1., 3.])"])
+def test_pareto_scores_with_grads_as_torch(make: str, method: str, value: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; {_grads(f'd.{method}({value})')}; "
+                    "R = (out, g)")
+
+
+@pytest.mark.parametrize("make", PARETO)
+def test_pareto_moments_and_form_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    f"{_grads('d.mean + d.variance + d.entropy() + d.icdf(L.tensor(0.3))')}; "
+                    "R = (out, g, d.mean, d.mode, d.variance, d.stddev, d.entropy(), repr(d), "
+                    "repr(d.support), d.batch_shape, d.has_rsample, "
+                    "repr(d.expand([3, *d.batch_shape])))")
+
+
+_PARETO = "D.Pareto(L.tensor([1., 2.]), L.tensor([[0.5], [3.]]))"
+
+
+@pytest.mark.parametrize("other", [
+    "D.Pareto(1.5, L.tensor([2., 0.7]))", "D.Exponential(L.tensor([1., 2.]))", "D.Gamma(2., 3.)",
+    "D.Normal(0., L.tensor([1., 2.]))", "D.Uniform(0., 1.)", "D.Gumbel(0., 1.)",
+    "D.Laplace(0., 1.)"])
+def test_pareto_kl_pairs_as_torch(other: str) -> None:
+    assert_as_torch(f"D = L.distributions; R = (D.kl_divergence({_PARETO}, {other}) "
+                    f"if not isinstance({other}, (D.Gumbel, D.Laplace)) else None, "
+                    f"D.kl_divergence({other}, {_PARETO}) if not isinstance({other}, D.Uniform) "
+                    "else None)")
+
+
+@pytest.mark.parametrize("program", [
+    "D.Pareto(0., 1.)", "D.Pareto(1., -1.)", "D.Pareto(1., 2.).log_prob(L.tensor(0.5))",
+    "D.Pareto('a', 1.)", "D.Pareto(1., 2., validate_args=False).log_prob(L.tensor(0.5))",
+])
+def test_pareto_validation_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")

@@ -32,6 +32,7 @@ from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .pareto import Pareto
 from .poisson import Poisson
 from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
@@ -51,7 +52,7 @@ __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauch
            "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
            "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
            "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
-           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson",
+           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
            "RelaxedBernoulli", "RelaxedOneHotCategorical", "SigmoidTransform", "StudentT",
            "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
            "kl_divergence", "register_kl", "transform_to"]

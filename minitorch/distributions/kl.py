@@ -33,6 +33,7 @@ from .lowrank_multivariate_normal import (
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
@@ -373,3 +374,54 @@ def _kl_lowrank_normal(p: Any, q: Any) -> Tensor:
     term2 = (_trace_xxt(minitorch.linalg.solve_triangular(q_tril, p_w, upper=False))
              + _trace_xxt(minitorch.linalg.solve_triangular(q_tril, p_d, upper=False)))
     return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+def _infinite_where(result: Tensor, mask: Tensor) -> Tensor:
+    return minitorch.where(mask, math.inf, result)
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p: Any, q: Any) -> Tensor:
+    """Infinite where ``p`` reaches below ``q``'s scale."""
+    scale_ratio, alpha_ratio = p.scale / q.scale, q.alpha / p.alpha
+    result = q.alpha * scale_ratio.log() - alpha_ratio.log() + alpha_ratio - 1
+    return _infinite_where(result, p.support.lower_bound < q.support.lower_bound)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p: Any, q: Any) -> Tensor:
+    prod = p.scale * q.rate
+    result = ((p.alpha / prod).log() - p.alpha.reciprocal() + p.alpha * prod / (p.alpha - 1)
+              - 1)
+    return _infinite_where(result, p.alpha <= 1)
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p: Any, q: Any) -> Tensor:
+    common = p.scale.log() + p.alpha.reciprocal()
+    result = (p.alpha.log() - common + q.concentration.lgamma()
+              - q.concentration * q.rate.log() + (1 - q.concentration) * common
+              + q.rate * p.alpha * p.scale / (p.alpha - 1) - 1)
+    return _infinite_where(result, p.alpha <= 1)
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p: Any, q: Any) -> Tensor:
+    var_normal = 2 * q.scale.pow(2)
+    common = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t3 = p.alpha * common.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common - q.loc).pow(2)
+    result = t1 - p.alpha.reciprocal() + (t3 + t4) / var_normal - 1
+    return _infinite_where(result, p.alpha <= 2)
+
+
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p: Any, q: Any) -> Tensor:
+    return _infinite_like(p.scale)
+
+
+register_kl(Exponential, Pareto)(_kl_exponential_infinity)
+register_kl(Gamma, Pareto)(_kl_gamma_infinity)
+for _p in (Gumbel, Laplace, Normal):  # a law over all the reals against one above a scale
+    register_kl(_p, Pareto)(_kl_loc_infinity)
