@@ -556,3 +556,50 @@ def test_pareto_kl_pairs_as_torch(other: str) -> None:
 ])
 def test_pareto_validation_as_torch(program: str) -> None:
     assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+# ---- Weibull (and PowerTransform) -----------------------------------------------------------
+WEIBULL = ["D.Weibull(1., 2.)", "D.Weibull(L.tensor([1., 2.], requires_grad=True), "
+           "L.tensor([[0.5], [3.]], requires_grad=True))"]
+WEIBULL64 = "D.Weibull(L.tensor([0.5], dtype=L.float64), L.tensor(2.5, dtype=L.float64))"
+
+
+@pytest.mark.parametrize("make", WEIBULL)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_weibull_samples_and_grads_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
+                    f"s = d.sample({shape}); {_grads(f'd.rsample({shape})')}; "
+                    "R = (s, out, g, d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
+
+
+@pytest.mark.parametrize("make", WEIBULL)
+def test_weibull_scores_moments_and_form_as_torch(make: str) -> None:
+    assert_as_torch(f"D = L.distributions; d = {make}; "
+                    f"{_grads('d.log_prob(L.tensor(2.5)) + d.cdf(L.tensor(0.7)) + d.mean + d.variance + d.entropy() + d.icdf(L.tensor(0.3))')}; "  # noqa: E501
+                    "R = (out, g, d.mean, d.mode, d.variance, d.stddev, d.entropy(), repr(d), "
+                    "repr(d.support), d.batch_shape, d.has_rsample, d.concentration_reciprocal, "
+                    "repr(d.expand([3, *d.batch_shape])), d.expand([3, *d.batch_shape]).log_prob("
+                    "L.tensor(1.)))")
+
+
+@pytest.mark.parametrize("shape", ["()", "(3,)"])
+def test_weibull_float64_close_to_torch(shape: str) -> None:
+    """Close, not bit for bit: minitorch's float64 ``pow`` and ``lgamma`` differ from torch's
+    (the C library's) in the last bits now and then."""
+    assert_close_to_torch(f"D = L.distributions; d = {WEIBULL64}; L.manual_seed(3); "
+                          f"x = d.sample({shape}); R = (x, d.log_prob(x), d.mean, d.variance, "
+                          "d.entropy(), d.cdf(x), d.icdf(L.tensor(0.3, dtype=L.float64)))")
+
+
+@pytest.mark.parametrize("program", [
+    "D.Weibull(0., 1.)", "D.Weibull(1., -1.)", "D.Weibull(1., 2.).log_prob(L.tensor(-0.5))",
+    "(repr(D.PowerTransform(2.)), D.PowerTransform(L.tensor([2., -1.])).sign, "
+    "D.PowerTransform(2.) == D.PowerTransform(L.tensor(2.)), D.PowerTransform(2.) == 2)",
+    "(D.PowerTransform(L.tensor(0.5)).inv(L.tensor(3.)), "
+    "D.PowerTransform(L.tensor(0.5)).log_abs_det_jacobian(L.tensor(4.), L.tensor(2.)))",
+    "D.TransformedDistribution(D.Exponential(1.), D.PowerTransform(L.tensor([2., 3.])))"
+    ".batch_shape",
+])
+def test_weibull_validation_and_power_transform_as_torch(program: str) -> None:
+    assert_as_torch(f"D = L.distributions\nR = {program}")

@@ -43,16 +43,18 @@ from .transforms import (
     AffineTransform,
     ComposeTransform,
     ExpTransform,
+    PowerTransform,
     SigmoidTransform,
     Transform,
 )
 from .uniform import Uniform
+from .weibull import Weibull
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
            "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
            "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
            "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
            "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
-           "RelaxedBernoulli", "RelaxedOneHotCategorical", "SigmoidTransform", "StudentT",
-           "Transform", "TransformedDistribution", "Uniform", "biject_to", "constraints",
-           "kl_divergence", "register_kl", "transform_to"]
+           "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "SigmoidTransform",
+           "StudentT", "Transform", "TransformedDistribution", "Uniform", "Weibull", "biject_to",
+           "constraints", "kl_divergence", "register_kl", "transform_to"]
