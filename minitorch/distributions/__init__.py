@@ -15,6 +15,7 @@ from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .cauchy import Cauchy
 from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Chi2, Gamma
@@ -52,9 +53,9 @@ from .uniform import Uniform
 from .weibull import Weibull
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "Chi2",
-           "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
-           "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Kumaraswamy", "Laplace",
-           "LogNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
+           "ComposeTransform", "ContinuousBernoulli", "Distribution", "ExpTransform", "Exponential",
+           "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Kumaraswamy",
+           "Laplace", "LogNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
            "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
            "Pareto", "Poisson", "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical",
            "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
