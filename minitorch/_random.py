@@ -104,6 +104,15 @@ def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None
     return placed
 
 
+def _check_continuous(distribution: str, dt: D.dtype, naming: Callable[[D.dtype], str]) -> None:
+    """A continuous sampler's refusal of an integer or bool tensor (each names the dtype its
+    own way: ``Long`` or ``long int``)."""
+    if not dt.is_floating_point:
+        raise RuntimeError(f"{distribution} distribution is a continuous probability "
+                           "distribution. dtype must be a floating point but you specified "
+                           f"{naming(dt)}")
+
+
 def _check_float(dt: D.dtype, kernel: str) -> None:
     if not dt.is_floating_point:
         raise _args.not_implemented(kernel, dt)
@@ -699,10 +708,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     lambd = _args.real("exponential_", lambd, "lambd", 1)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
-    if not self.dtype.is_floating_point:
-        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
-                           f"dtype must be a floating point but you specified "
-                           f"{_args.legacy(self.dtype)}")
+    _check_continuous("Exponential", self.dtype, _args.legacy)
     return self._inplace(Exponential.apply,
                          draw=lambda t: _sample("exponential", t, generator, self._data,
                                                 lambd=lambd))
@@ -720,10 +726,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
     median, sigma = _args.reals("cauchy_", (median, "median", 1), (sigma, "sigma", 2))
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
-    if not self.dtype.is_floating_point:
-        raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
-                           f"dtype must be a floating point but you specified "
-                           f"{_args.c_name(self.dtype)}")
+    _check_continuous("Cauchy", self.dtype, _args.c_name)
     return self._inplace(Cauchy.apply, draw=lambda t: _sample(
         "cauchy", t, generator, self._data, median=median, sigma=sigma))
 

@@ -221,15 +221,6 @@ GEOMETRIC = ["D.Geometric(0.3)", "D.Geometric(L.tensor([0.2, 0.9, 1.], requires_
 
 
 @pytest.mark.parametrize("make", GEOMETRIC)
-@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_geometric_samples_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
-    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
-                    f"R = (d.sample({shape}), d.expand([4, *d.batch_shape]).sample(), "
-                    "L.rand(2))")
-
-
-@pytest.mark.parametrize("make", GEOMETRIC)
 @pytest.mark.parametrize("value", ["L.tensor(0.)", "L.tensor([0., 1., 5.])", "L.tensor(3.)"])
 def test_geometric_scores_moments_and_grads_as_torch(make: str, value: str) -> None:
     assert_as_torch(f"D = L.distributions; d = {make}; "
@@ -256,15 +247,6 @@ MULTINOMIAL = ["D.Multinomial(5, L.tensor([0.2, 0.3, 0.5]))",
                "D.Multinomial(3, logits=L.tensor([[0.5, -1., 0.], [1., 2., 3.]]))",
                "D.Multinomial(10, L.tensor([[0., 0.4, 0.6]], dtype=L.float64))",
                "D.Multinomial(probs=L.tensor([0.9, 0.1, 0.]))"]
-
-
-@pytest.mark.parametrize("make", MULTINOMIAL)
-@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_multinomial_samples_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
-    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
-                    f"R = (d.sample({shape}), d.expand([4, *d.batch_shape]).sample(), "
-                    "L.rand(2))")
 
 
 @pytest.mark.parametrize("make", MULTINOMIAL)
@@ -511,15 +493,6 @@ PARETO = ["D.Pareto(1., 2.)", "D.Pareto(L.tensor([1., 2.], requires_grad=True), 
 
 
 @pytest.mark.parametrize("make", PARETO)
-@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_pareto_samples_and_grads_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
-    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
-                    f"s = d.sample({shape}); {_grads(f'd.rsample({shape})')}; "
-                    "R = (s, out, g, d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
-
-
-@pytest.mark.parametrize("make", PARETO)
 @pytest.mark.parametrize("method", ["log_prob", "cdf"])
 @pytest.mark.parametrize("value", ["L.tensor(2.5)", "L.tensor([1., 3.])"])
 def test_pareto_scores_with_grads_as_torch(make: str, method: str, value: str) -> None:
@@ -565,15 +538,6 @@ WEIBULL64 = "D.Weibull(L.tensor([0.5], dtype=L.float64), L.tensor(2.5, dtype=L.f
 
 
 @pytest.mark.parametrize("make", WEIBULL)
-@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_weibull_samples_and_grads_for_a_seed_as_torch(make: str, shape: str, seed: int) -> None:
-    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
-                    f"s = d.sample({shape}); {_grads(f'd.rsample({shape})')}; "
-                    "R = (s, out, g, d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
-
-
-@pytest.mark.parametrize("make", WEIBULL)
 def test_weibull_scores_moments_and_form_as_torch(make: str) -> None:
     assert_as_torch(f"D = L.distributions; d = {make}; "
                     f"{_grads('d.log_prob(L.tensor(2.5)) + d.cdf(L.tensor(0.7)) + d.mean + d.variance + d.entropy() + d.icdf(L.tensor(0.3))')}; "  # noqa: E501
@@ -611,16 +575,6 @@ KUMARASWAMY = ["D.Kumaraswamy(1., 2.)",
                "requires_grad=True))",
                "D.Kumaraswamy(L.tensor([0.5], dtype=L.float64), 2.5)",
                "D.Kumaraswamy(L.tensor([2., 3.]), L.tensor([4., 1.5], requires_grad=True))"]
-
-
-@pytest.mark.parametrize("make", KUMARASWAMY)
-@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_kumaraswamy_samples_and_grads_for_a_seed_as_torch(make: str, shape: str,
-                                                           seed: int) -> None:
-    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
-                    f"s = d.sample({shape}); {_grads(f'd.rsample({shape})')}; "
-                    "R = (s, out, g, d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
 
 
 @pytest.mark.parametrize("make", KUMARASWAMY)
@@ -663,16 +617,6 @@ CONTINUOUS_BERNOULLI_CLOSE = ["D.ContinuousBernoulli(L.tensor([0.2, 0.5, 0.5005,
 
 
 @pytest.mark.parametrize("make", CONTINUOUS_BERNOULLI)
-@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_continuous_bernoulli_samples_and_grads_as_torch(make: str, shape: str,
-                                                         seed: int) -> None:
-    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
-                    f"s = d.sample({shape}); {_grads(f'd.rsample({shape})')}; "
-                    "R = (s, out, g, d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
-
-
-@pytest.mark.parametrize("make", CONTINUOUS_BERNOULLI)
 def test_continuous_bernoulli_scores_moments_and_form_as_torch(make: str) -> None:
     assert_as_torch(f"D = L.distributions; d = {make}; "
                     f"{_grads('d.log_prob(L.tensor(0.25)) + d.cdf(L.tensor(0.7)) + d.entropy() + d.icdf(L.tensor(0.3)) + d.mean + d.variance')}; "  # noqa: E501
@@ -697,3 +641,17 @@ def test_continuous_bernoulli_float32_close_to_torch(make: str) -> None:
 ])
 def test_continuous_bernoulli_validation_as_torch(program: str) -> None:
     assert_as_torch(f"D = L.distributions\nR = {program}")
+
+
+@pytest.mark.parametrize("make", GEOMETRIC + MULTINOMIAL + PARETO + WEIBULL + KUMARASWAMY
+                         + CONTINUOUS_BERNOULLI)
+@pytest.mark.parametrize("shape", ["()", "(3,)", "L.Size([2, 5])"])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_more_families_samples_and_grads_for_a_seed_as_torch(make: str, shape: str,
+                                                             seed: int) -> None:
+    """``sample`` and (with its gradients, where there is one) ``rsample`` draw torch's
+    numbers for a seed, also once expanded, and leave the generator where torch leaves it."""
+    draw = f"(d.rsample({shape}) if d.has_rsample else d.sample({shape}).requires_grad_())"
+    assert_as_torch(f"D = L.distributions; d = {make}; L.manual_seed({seed}); "
+                    f"s = d.sample({shape}); {_grads(draw)}; "
+                    "R = (s, out, g, d.expand([4, *d.batch_shape]).sample(), L.rand(2))")
