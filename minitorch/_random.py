@@ -104,6 +104,15 @@ def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None
     return placed
 
 
+def _check_continuous(distribution: str, dt: D.dtype, naming: Callable[[D.dtype], str]) -> None:
+    """A continuous sampler's refusal of an integer or bool tensor (each names the dtype its
+    own way: ``Long`` or ``long int``)."""
+    if not dt.is_floating_point:
+        raise RuntimeError(f"{distribution} distribution is a continuous probability "
+                           "distribution. dtype must be a floating point but you specified "
+                           f"{naming(dt)}")
+
+
 def _check_float(dt: D.dtype, kernel: str) -> None:
     if not dt.is_floating_point:
         raise _args.not_implemented(kernel, dt)
@@ -559,6 +568,9 @@ Normal = _sampler_op("Normal", "normal_")
 # random_(from, to), random_(to) and random_() are three overloads, three node names
 Randoms = [_sampler_op("Random", "random_", f"RandomBackward{i}") for i in range(3)]
 Exponential = _sampler_op("Exponential", "exponential_")
+Cauchy = _sampler_op("Cauchy", "cauchy_")
+LogNormal = _sampler_op("LogNormal", "log_normal_")
+Geometric = _sampler_op("Geometric", "geometric_")
 Bernoulli = _sampler_op("Bernoulli", "bernoulli_", "BernoulliBackward2")
 # bernoulli(p): the probabilities that require grad get a zero gradient, as torch's
 BernoulliOfProbabilities = _sampler_op("BernoulliOfProbabilities", "bernoulli",
@@ -731,15 +743,62 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     lambd = _args.real("exponential_", lambd, "lambd", 1)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
-    if not self.dtype.is_floating_point:
-        raise RuntimeError("Exponential distribution is a continuous probability distribution. "
-                           f"dtype must be a floating point but you specified "
-                           f"{_args.legacy(self.dtype)}")
+    _check_continuous("Exponential", self.dtype, _args.legacy)
     return self._inplace(Exponential.apply,
                          draw=lambda t: _sample("exponential", t, generator, self._data,
                                                 lambd=lambd))
 
 
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
+            generator: Any = None) -> Tensor:
+    """Fill with Cauchy samples about ``median`` of half-width ``sigma``, in place: torch's
+    numbers for a seed.
+
+    >>> minitorch.zeros(2).cauchy_(1., 1e-30)
+    tensor([1., 1.])
+    """
+    generator = _args.generator("cauchy_", generator)
+    median, sigma = _args.reals("cauchy_", (median, "median", 1), (sigma, "sigma", 2))
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    _check_continuous("Cauchy", self.dtype, _args.c_name)
+    return self._inplace(Cauchy.apply, draw=lambda t: _sample(
+        "cauchy", t, generator, self._data, median=median, sigma=sigma))
+
+
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
+                generator: Any = None) -> Tensor:
+    """Fill with ``exp`` of normal samples of ``mean`` and ``std``, in place.
+
+    >>> bool(minitorch.all(minitorch.zeros(3).log_normal_() > 0))
+    True
+    """
+    generator = _args.generator("log_normal_", generator)
+    mean, std = _args.reals("log_normal_", (mean, "mean", 1), (std, "std", 2))
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    _check_float(self.dtype, "log_normal_cpu")
+    return self._inplace(LogNormal.apply, draw=lambda t: _sample(
+        "log_normal", t, generator, self._data, mean=mean, std=std))
+
+
+def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
+    """Fill with the number of trials to a first success of probability ``p``, in place.
+
+    >>> minitorch.zeros(2).geometric_(1 - 1e-12)
+    tensor([1., 1.])
+    """
+    generator = _args.generator("geometric_", generator)
+    p = _args.real("geometric_", p, "p", 1)
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    if self.dtype == D.bool:
+        raise _args.not_implemented("geometric_cpu", self.dtype)
+    return self._inplace(Geometric.apply, draw=lambda t: _sample(
+        "geometric", t, generator, self._data, p=p))
+
+
 METHODS = {"uniform_": uniform_, "normal_": normal_, "random_": random_,
-           "bernoulli_": bernoulli_, "exponential_": exponential_,
+           "bernoulli_": bernoulli_, "exponential_": exponential_, "cauchy_": cauchy_,
+           "log_normal_": log_normal_, "geometric_": geometric_,
            "bernoulli": bernoulli, "multinomial": multinomial}

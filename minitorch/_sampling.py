@@ -36,8 +36,8 @@ from . import _libm, backend
 from ._batched_function import check_random
 from ._generator import Generator
 
-__all__ = ["bernoulli", "draw", "exponential", "normal", "randint", "random_bits",
-           "randperm", "standard_gamma", "uniform"]
+__all__ = ["bernoulli", "cauchy", "draw", "exponential", "geometric", "log_normal", "normal",
+           "randint", "random_bits", "randperm", "standard_gamma", "uniform"]
 
 _BITS = {"float32": 24, "float64": 53}
 
@@ -74,8 +74,13 @@ def normal(gen: Generator, n: int, dtype: str, mean: float = 0.0, std: float = 1
     if n >= 16 and contiguous:
         return _normal_fill(gen, n, dtype, mean, std)
     values = np.array([_scalar_normal(gen) for _ in range(n)], dtype=np.float64)
-    moved = _fma64(values, std, mean) if _torch_avx() else values * std + mean
-    return moved.astype(dtype)
+    return _moved(values, std, mean).astype(dtype)
+
+
+def _moved(x: np.ndarray, scale: float, shift: float) -> np.ndarray:
+    """``x * scale + shift`` in float64 as torch's compiled kernels round it: one fma on its
+    AVX builds."""
+    return _fma64(x, scale, shift) if _torch_avx() else x * scale + shift
 
 
 @functools.cache
@@ -236,6 +241,25 @@ class _Uniforms:
     def close(self) -> None:
         self.gen._seek(self.start)
         self.gen.words64(self.used)
+
+
+def cauchy(gen: Generator, n: int, dtype: str, median: float, sigma: float) -> np.ndarray:
+    """``n`` Cauchy numbers: ``median + sigma * tan(pi * (u - 0.5))`` of float64 uniforms."""
+    u = uniform(gen, n, "float64")
+    return _moved(_each(math.tan, math.pi * (u - 0.5)), sigma, median).astype(dtype)
+
+
+def log_normal(gen: Generator, n: int, dtype: str, mean: float, std: float) -> np.ndarray:
+    """``n`` numbers ``exp(normal)``: float64 normals one by one (sharing the Box-Muller
+    pair's sine kept between calls), as torch's serial kernel draws them."""
+    normals = np.array([_scalar_normal(gen) for _ in range(n)], dtype=np.float64)
+    return _each(math.exp, _moved(normals, std, mean)).astype(dtype)
+
+
+def geometric(gen: Generator, n: int, dtype: str, p: float) -> np.ndarray:
+    """``n`` counts of trials to the first success: ``ceil(log(u) / log1p(-p))``."""
+    u = uniform(gen, n, "float64")
+    return np.ceil(_each(math.log, u) / math.log1p(-p)).astype(dtype)
 
 
 def poisson(gen: Generator, n: int, dtype: str, rates: Any) -> np.ndarray:
@@ -449,14 +473,17 @@ def draw(xp: Any, sample: str, shape: tuple, dtype: str, generator: Generator | 
 _SAMPLERS = {"uniform": uniform, "normal": normal, "randint": randint,
              "random_bits": random_bits, "bernoulli": bernoulli, "exponential": exponential,
              "randperm": randperm, "poisson": poisson, "standard_gamma": standard_gamma,
-             "binomial": binomial}
+             "binomial": binomial, "cauchy": cauchy, "log_normal": log_normal,
+             "geometric": geometric}
 
 
 def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) -> Any:
     """``sample`` from CuPy's generator, by the plain formulas (not torch's numbers)."""
     n = math.prod(shape)
-    if sample == "normal":
+    if sample in ("normal", "log_normal"):
         values = rng.standard_normal(shape) * params.get("std", 1.0) + params.get("mean", 0.0)
+        if sample == "log_normal":
+            values = importlib.import_module("cupy").exp(values)
     elif sample == "randperm":
         values = rng.random(n).argsort()
     elif sample == "standard_gamma":
@@ -470,6 +497,12 @@ def _cupy_draw(rng: Any, sample: str, shape: tuple, dtype: str, params: dict) ->
             values = u < params["p"]
         elif sample == "exponential":
             values = -importlib.import_module("cupy").log1p(-u) / params["lambd"]
+        elif sample == "cauchy":
+            values = params["median"] + params["sigma"] * importlib.import_module("cupy").tan(
+                math.pi * (u - 0.5))
+        elif sample == "geometric":
+            cp = importlib.import_module("cupy")
+            values = cp.ceil(cp.log(u) / math.log1p(-params["p"]))
         else:  # randint, random_bits
             low, high = params.get("low", 0), params.get("high", 2 ** _BITS.get(dtype, 31))
             values = u * (high - low) // 1 + low

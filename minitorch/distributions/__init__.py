@@ -15,28 +15,52 @@ from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Chi2, Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .mixture_same_family import MixtureSameFamily
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .pareto import Pareto
 from .poisson import Poisson
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
 from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transforms import AffineTransform, ComposeTransform, ExpTransform, SigmoidTransform, Transform
+from .transforms import (
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    PowerTransform,
+    SigmoidTransform,
+    Transform,
+)
 from .uniform import Uniform
+from .weibull import Weibull
 
-__all__ = ["AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Chi2",
-           "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma",
-           "Independent", "Laplace", "LogNormal", "MixtureSameFamily", "MultivariateNormal",
-           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson",
-           "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
-           "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to"]
+__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical",
+           "Cauchy", "Chi2", "ComposeTransform", "ContinuousBernoulli", "Dirichlet", "Distribution",
+           "ExpTransform", "Exponential", "Gamma", "Geometric", "Gumbel", "HalfCauchy",
+           "HalfNormal", "Independent", "Kumaraswamy", "Laplace", "LogNormal",
+           "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
+           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
+           "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical", "SigmoidTransform",
+           "StudentT", "Transform", "TransformedDistribution", "Uniform", "Weibull", "biject_to",
+           "constraints", "kl_divergence", "register_kl", "transform_to"]

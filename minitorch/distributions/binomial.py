@@ -13,7 +13,7 @@ from typing import Any
 
 import minitorch
 
-from .._tensor import Tensor
+from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
 from .utils import BinaryParameters, broadcast_all
@@ -58,6 +58,10 @@ class Binomial(BinaryParameters, Distribution):
     @property
     def support(self) -> constraints.Constraint:
         return constraints.integer_interval(0, self.total_count)
+
+    @property
+    def param_shape(self) -> Size:
+        return self._param.shape
 
     @property
     def mean(self) -> Tensor:

@@ -150,6 +150,20 @@ class _OneHot(Constraint):
         return ((value == 0) | (value == 1)).all(-1) & value.sum(-1).eq(1)
 
 
+class _Multinomial(Constraint):
+    """Vectors of nonnegative counts summing to at most ``upper_bound`` (torch's weaker check
+    than equal)."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound: int) -> None:
+        self.upper_bound = upper_bound
+
+    def check(self, value: Tensor) -> Tensor:
+        return (value >= 0).all(dim=-1) & (value.sum(dim=-1) <= self.upper_bound)
+
+
 class _LowerCholesky(Constraint):
     """Lower-triangular square matrices with a positive diagonal."""
 
@@ -246,6 +260,7 @@ positive_integer = _IntegerGreaterThan(1)
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 one_hot = _OneHot()
+multinomial = _Multinomial
 lower_cholesky = _LowerCholesky()
 square = _Square()
 symmetric = _Symmetric()

@@ -19,15 +19,26 @@ from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exponential import Exponential
 from .gamma import Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .laplace import Laplace
+from .lowrank_multivariate_normal import (
+    LowRankMultivariateNormal,
+    _lowrank_logdet,
+    _lowrank_mahalanobis,
+)
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
 from .poisson import Poisson
+from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 
 _KL: dict[tuple[type, type], Callable] = {}
@@ -326,3 +337,193 @@ def _kl_uniform_exponential(p: Any, q: Any) -> Tensor:
     result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
     result[p.low < q.support.lower_bound] = math.inf
     return result
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_one_hot_categorical(p: Any, q: Any) -> Tensor:
+    return _kl_categorical(p._categorical, q._categorical)
+
+
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p: Any, q: Any) -> Tensor:
+    ratio, q_loc, p_loc = p.scale / q.scale, q.loc / q.scale, p.loc / q.scale
+    return (-ratio.log() - q_loc + p_loc + ratio * _EULER_GAMMA
+            + minitorch.exp(q_loc + (1 + ratio).lgamma() - p_loc) - (1 + _EULER_GAMMA))
+
+
+@register_kl(Gumbel, Normal)
+def _kl_gumbel_normal(p: Any, q: Any) -> Tensor:
+    ratio = p.scale / q.scale
+    t1 = (ratio / math.sqrt(2 * math.pi)).log()
+    t2 = (math.pi * ratio * 0.5).pow(2) / 3
+    t3 = ((p.loc + p.scale * _EULER_GAMMA - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (_EULER_GAMMA + 1)
+
+
+@register_kl(Normal, Gumbel)
+def _kl_normal_gumbel(p: Any, q: Any) -> Tensor:
+    mean_ratio, var_ratio = p.loc / q.scale, (p.scale / q.scale).pow(2)
+    loc_ratio = q.loc / q.scale
+    t3 = minitorch.exp(-mean_ratio + 0.5 * var_ratio + loc_ratio)
+    return (-var_ratio.log() * 0.5 + (mean_ratio - loc_ratio) + t3
+            - (0.5 * (1 + math.log(2 * math.pi))))
+
+
+@register_kl(Exponential, Gumbel)
+def _kl_exponential_gumbel(p: Any, q: Any) -> Tensor:
+    prod, loc_ratio = p.rate * q.scale, q.loc / q.scale
+    return (prod.log() - 1 - loc_ratio + minitorch.exp(loc_ratio) * prod / (prod + 1)
+            + prod.reciprocal())
+
+
+@register_kl(Uniform, Gumbel)
+def _kl_uniform_gumbel(p: Any, q: Any) -> Tensor:
+    common = q.scale / (p.high - p.low)
+    high, low = (p.high - q.loc) / q.scale, (p.low - q.loc) / q.scale
+    return (common.log() + 0.5 * (high + low)
+            - common * (minitorch.exp(-high) - minitorch.exp(-low)))
+
+
+for _q in (Exponential, Gamma, Uniform):  # a Gumbel reaches below 0 or outside an interval
+    register_kl(Gumbel, _q)(_kl_loc_infinity)
+
+
+@register_kl(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p: Any, q: Any) -> Tensor:
+    """The base distributions' KL, when both go through the same transforms."""
+    if p.transforms != q.transforms or p.event_shape != q.event_shape:
+        raise NotImplementedError
+    return kl_divergence(p.base_dist, q.base_dist)
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_half_normal(p: Any, q: Any) -> Tensor:
+    return _kl_normal(p.base_dist, q.base_dist)
+
+
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p: Any, q: Any) -> Tensor:
+    """Chyzak and Nielsen (2019), arXiv:1905.10965."""
+    spread = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    return spread - (4 * p.scale * q.scale).log()
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p: Any, q: Any) -> Tensor:
+    return -p.entropy() - minitorch.log1p(-q.probs) / p.probs - q.logits
+
+
+def _trace_xxt(bmat: Tensor) -> Tensor:
+    """``trace(X Xᵀ)`` for a batch of matrices ``X``: the sum of their squared entries."""
+    n, m = bmat.size(-1), bmat.size(-2)
+    return bmat.reshape(-1, m * n).pow(2).sum(-1).reshape(bmat.shape[:-2])
+
+
+def _check_events(p: Any, q: Any, which: str) -> None:
+    if p.event_shape != q.event_shape:  # torch's message, with its source's indent
+        raise ValueError(f"KL-divergence between two {which} Normals with" + " " * 26
+                         + "different event shapes cannot be computed")
+
+
+def _lowrank_terms(q: Any) -> tuple[Tensor, Tensor]:
+    """``q``'s log-determinant and ``A = C⁻¹ Wᵀ D⁻¹``, with which ``Σq⁻¹ = D⁻¹ - Aᵀ A``."""
+    w, d = q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag
+    a = minitorch.linalg.solve_triangular(q._capacitance_tril, w.mT / d.unsqueeze(-2),
+                                          upper=False)
+    return _lowrank_logdet(w, d, q._capacitance_tril), a
+
+
+def _lowrank_distance(p: Any, q: Any) -> Tensor:
+    return _lowrank_mahalanobis(q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag,
+                                q.loc - p.loc, q._capacitance_tril)
+
+
+@register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
+def _kl_lowrank_lowrank(p: Any, q: Any) -> Tensor:
+    _check_events(p, q, "Low Rank Multivariate")
+    q_logdet, a = _lowrank_terms(q)
+    p_w, p_d, q_d = (p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag,
+                     q._unbroadcasted_cov_diag)
+    term1 = q_logdet - _lowrank_logdet(p_w, p_d, p._capacitance_tril)
+    term2 = ((p_d / q_d).sum(-1) + _trace_xxt(p_w * q_d.rsqrt().unsqueeze(-1))
+             - _trace_xxt(a * p_d.sqrt().unsqueeze(-2)) - _trace_xxt(a.matmul(p_w)))
+    return 0.5 * (term1 + term2 + _lowrank_distance(p, q) - p.event_shape[0])
+
+
+@register_kl(MultivariateNormal, LowRankMultivariateNormal)
+def _kl_normal_lowrank(p: Any, q: Any) -> Tensor:
+    _check_events(p, q, "(Low Rank) Multivariate")
+    q_logdet, a = _lowrank_terms(q)
+    p_tril = p._unbroadcasted_scale_tril
+    term1 = q_logdet - 2 * p_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    term2 = (_trace_xxt(p_tril * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
+             - _trace_xxt(a.matmul(p_tril)))
+    return 0.5 * (term1 + term2 + _lowrank_distance(p, q) - p.event_shape[0])
+
+
+@register_kl(LowRankMultivariateNormal, MultivariateNormal)
+def _kl_lowrank_normal(p: Any, q: Any) -> Tensor:
+    _check_events(p, q, "(Low Rank) Multivariate")
+    q_tril, p_w = q._unbroadcasted_scale_tril, p._unbroadcasted_cov_factor
+    term1 = (2 * q_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+             - _lowrank_logdet(p_w, p._unbroadcasted_cov_diag, p._capacitance_tril))
+    term3 = _batch_mahalanobis(q_tril, q.loc - p.loc)
+    batch = broadcast_shapes(tuple(q_tril.shape[:-2]), tuple(p_w.shape[:-2]))
+    n = p.event_shape[0]
+    q_tril = q_tril.expand((*batch, n, n))
+    p_w = p_w.expand((*batch, n, p.cov_factor.size(-1)))
+    p_d = minitorch.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand((*batch, n, n))
+    term2 = (_trace_xxt(minitorch.linalg.solve_triangular(q_tril, p_w, upper=False))
+             + _trace_xxt(minitorch.linalg.solve_triangular(q_tril, p_d, upper=False)))
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+def _infinite_where(result: Tensor, mask: Tensor) -> Tensor:
+    return minitorch.where(mask, math.inf, result)
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p: Any, q: Any) -> Tensor:
+    """Infinite where ``p`` reaches below ``q``'s scale."""
+    scale_ratio, alpha_ratio = p.scale / q.scale, q.alpha / p.alpha
+    result = q.alpha * scale_ratio.log() - alpha_ratio.log() + alpha_ratio - 1
+    return _infinite_where(result, p.support.lower_bound < q.support.lower_bound)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p: Any, q: Any) -> Tensor:
+    prod = p.scale * q.rate
+    result = ((p.alpha / prod).log() - p.alpha.reciprocal() + p.alpha * prod / (p.alpha - 1)
+              - 1)
+    return _infinite_where(result, p.alpha <= 1)
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p: Any, q: Any) -> Tensor:
+    common = p.scale.log() + p.alpha.reciprocal()
+    result = (p.alpha.log() - common + q.concentration.lgamma()
+              - q.concentration * q.rate.log() + (1 - q.concentration) * common
+              + q.rate * p.alpha * p.scale / (p.alpha - 1) - 1)
+    return _infinite_where(result, p.alpha <= 1)
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p: Any, q: Any) -> Tensor:
+    var_normal = 2 * q.scale.pow(2)
+    common = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t3 = p.alpha * common.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common - q.loc).pow(2)
+    result = t1 - p.alpha.reciprocal() + (t3 + t4) / var_normal - 1
+    return _infinite_where(result, p.alpha <= 2)
+
+
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p: Any, q: Any) -> Tensor:
+    return _infinite_like(p.scale)
+
+
+register_kl(Exponential, Pareto)(_kl_exponential_infinity)
+register_kl(Gamma, Pareto)(_kl_gamma_infinity)
+for _p in (Gumbel, Laplace, Normal):  # a law over all the reals against one above a scale
+    register_kl(_p, Pareto)(_kl_loc_infinity)

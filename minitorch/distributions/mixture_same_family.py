@@ -1,14 +1,12 @@
-"""``MixtureSameFamily``: a mixture of ``k`` components of one family (a Gaussian mixture
-model, a mixture density network's head), the weights a ``Categorical`` over the
-components' rightmost batch dim. Its ``log_prob`` is a ``logsumexp`` over the components, so
-it is differentiable in every parameter.
+"""``MixtureSameFamily``: a ``Categorical`` picks one of ``K`` components of one family (the
+last batch dim of ``component_distribution``), which gives the value.
 
 >>> import minitorch
->>> from minitorch.distributions import Categorical, MixtureSameFamily, Normal
->>> gmm = MixtureSameFamily(Categorical(minitorch.tensor([0.3, 0.7])),
-...                         Normal(minitorch.tensor([-1., 1.]), minitorch.tensor([0.5, 0.5])))
->>> gmm.log_prob(minitorch.tensor([0., 1.]))
-tensor([-2.2258, -0.5823])
+>>> from minitorch.distributions import Categorical, Normal
+>>> mix = Categorical(minitorch.ones(2))
+>>> m = MixtureSameFamily(mix, Normal(minitorch.tensor([-1., 1.]), 1.))
+>>> m.mean
+tensor(0.)
 """
 
 from __future__ import annotations
@@ -22,18 +20,19 @@ from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
 
-__all__ = ["MixtureSameFamily"]
-
 
 class MixtureSameFamily(Distribution):
-    """A (batch of) mixture(s): ``mixture_distribution`` picks one of the ``k`` components
-    that the rightmost batch dim of ``component_distribution`` indexes."""
+    """``sample`` draws the classes first and then every component, as torch does, and
+    gathers the picked ones: torch's numbers for a seed."""
 
-    arg_constraints: dict[str, constraints.Constraint] = {}
+    arg_constraints: dict = {}
     has_rsample = False
 
-    def __init__(self, mixture_distribution: Categorical, component_distribution: Distribution,
+    def __init__(self, mixture_distribution: Categorical,
+                 component_distribution: Distribution,
                  validate_args: bool | None = None) -> None:
+        self._mixture_distribution = mixture_distribution
+        self._component_distribution = component_distribution
         if not isinstance(mixture_distribution, Categorical):
             raise ValueError(" The Mixture distribution needs to be an  instance of "
                              "torch.distributions.Categorical")
@@ -51,30 +50,32 @@ class MixtureSameFamily(Distribution):
         if km != kc:
             raise ValueError(f"`mixture_distribution component` ({km}) does not equal "
                              f"`component_distribution.batch_shape[-1]` ({kc})")
-        self._mixture_distribution = mixture_distribution
-        self._component_distribution = component_distribution
         self._num_component = km
-        self._event_ndims = len(component_distribution.event_shape)
-        super().__init__(cdbs, component_distribution.event_shape, validate_args=validate_args)
+        event_shape = component_distribution.event_shape
+        self._event_ndims = len(event_shape)
+        super().__init__(cdbs, event_shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> MixtureSameFamily:
-        """Both the weights and the components expanded to ``batch_shape``.
+        """The same mixture over a larger ``batch_shape`` (its parts expanded).
 
-        >>> from minitorch.distributions import Normal
-        >>> MixtureSameFamily(Categorical(minitorch.ones(2)),
-        ...                   Normal(minitorch.zeros(2), 1.)).expand([3]).batch_shape
+        >>> from minitorch.distributions import Categorical, Normal
+        >>> m = MixtureSameFamily(Categorical(minitorch.ones(2)), Normal(minitorch.zeros(2), 1.))
+        >>> m.expand([3]).batch_shape
         torch.Size([3])
         """
         batch_shape = Size(batch_shape)
-        components = self._component_distribution.expand((*batch_shape, self._num_component))
-        return self._expanded(MixtureSameFamily, batch_shape, _instance, {},
-                              _component_distribution=components,
-                              _mixture_distribution=self._mixture_distribution.expand(batch_shape),
-                              _num_component=self._num_component,
-                              _event_ndims=self._event_ndims)
+        new = self._get_checked_instance(MixtureSameFamily, _instance)
+        new._component_distribution = self._component_distribution.expand(
+            (*batch_shape, self._num_component))
+        new._mixture_distribution = self._mixture_distribution.expand(batch_shape)
+        new._num_component, new._event_ndims = self._num_component, self._event_ndims
+        Distribution.__init__(new, batch_shape, new._component_distribution.event_shape,
+                              validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     @constraints.dependent_property
-    def support(self) -> constraints.Constraint:
+    def support(self) -> constraints.Constraint:  # type: ignore[override]
         return constraints.MixtureSameFamilyConstraint(self._component_distribution.support)
 
     @property
@@ -93,15 +94,22 @@ class MixtureSameFamily(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        """The law of total variance: the mean of the components' variances plus the
-        variance of their means."""
+        """The mean of the components' variances plus the variance of their means."""
         probs = self._pad_mixture_dimensions(self.mixture_distribution.probs)
-        dim = -1 - self._event_ndims
-        mean_cond_var = minitorch.sum(probs * self.component_distribution.variance, dim=dim)
-        spread = (self.component_distribution.mean - self._pad(self.mean)).pow(2.0)
-        return mean_cond_var + minitorch.sum(probs * spread, dim=dim)
+        components = self.component_distribution
+        mean_cond_var = minitorch.sum(probs * components.variance, dim=-1 - self._event_ndims)
+        var_cond_mean = minitorch.sum(probs * (components.mean - self._pad(self.mean)).pow(2.0),
+                                      dim=-1 - self._event_ndims)
+        return mean_cond_var + var_cond_mean
 
     def cdf(self, x: Tensor) -> Tensor:
+        """P(X <= x): the components' cdfs weighted by the mixture.
+
+        >>> from minitorch.distributions import Categorical, Normal
+        >>> m = MixtureSameFamily(Categorical(minitorch.ones(2)), Normal(minitorch.zeros(2), 1.))
+        >>> m.cdf(minitorch.tensor(0.))
+        tensor(0.5000)
+        """
         cdf_x = self.component_distribution.cdf(self._pad(x))
         return minitorch.sum(cdf_x * self.mixture_distribution.probs, dim=-1)
 
@@ -113,27 +121,26 @@ class MixtureSameFamily(Distribution):
         return minitorch.logsumexp(log_prob_x + log_mix_prob, dim=-1)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
-        """torch's draws: the component indices first, then every component's sample, the
-        chosen one gathered."""
         with minitorch.no_grad():
             gather_dim = len(sample_shape) + len(self.batch_shape)
-            es = tuple(self.event_shape)
+            es = self.event_shape
             mix_sample = self.mixture_distribution.sample(sample_shape)
             comp_samples = self.component_distribution.sample(sample_shape)
-            index = mix_sample.reshape(*mix_sample.shape, *([1] * (len(es) + 1)))
-            index = index.repeat(*([1] * mix_sample.dim()), 1, *es)
-            return minitorch.gather(comp_samples, gather_dim, index).squeeze(gather_dim)
+            picks = mix_sample.reshape(mix_sample.shape + Size([1] * (len(es) + 1)))
+            picks = picks.repeat(Size([1] * len(mix_sample.shape)) + Size([1]) + es)
+            return minitorch.gather(comp_samples, gather_dim, picks).squeeze(gather_dim)
 
     def _pad(self, x: Tensor) -> Tensor:
         return x.unsqueeze(-1 - self._event_ndims)
 
     def _pad_mixture_dimensions(self, x: Tensor) -> Tensor:
-        """The weights with size-1 dims for the batch dims they lack and for the event."""
+        """The mixture's probabilities shaped to broadcast against the components'."""
         cat_batch_ndims = len(self.mixture_distribution.batch_shape)
         pad_ndims = 0 if cat_batch_ndims == 1 else len(self.batch_shape) - cat_batch_ndims
-        xs = tuple(x.shape)
-        return x.reshape(*xs[:-1], *([1] * pad_ndims), *xs[-1:], *([1] * self._event_ndims))
+        xs = x.shape
+        return x.reshape(xs[:-1] + Size(pad_ndims * [1]) + xs[-1:]
+                         + Size(self._event_ndims * [1]))
 
     def __repr__(self) -> str:
-        return (f"MixtureSameFamily(\n  {self.mixture_distribution},\n"
-                f"  {self.component_distribution})")
+        return (f"MixtureSameFamily(\n  {self.mixture_distribution},\n  "
+                f"{self.component_distribution})")

@@ -104,3 +104,34 @@ class TransformedDistribution(Distribution):
             y = x
         return log_prob + _sum_rightmost(self.base_dist.log_prob(y),
                                          event_dim - len(self.base_dist.event_shape))
+
+    def _monotonize_cdf(self, value: Tensor) -> Tensor:
+        """``value``, or ``1 - value`` where the transforms reverse the order."""
+        sign = 1
+        for transform in self.transforms:
+            sign = sign * transform.sign
+        if isinstance(sign, int) and sign == 1:
+            return value
+        return sign * (value - 0.5) + 0.5
+
+    def cdf(self, value: Tensor) -> Tensor:
+        """P(Y <= value): the base's ``cdf`` at the transforms' inverse of ``value``.
+
+        >>> from minitorch.distributions import ExpTransform, Normal
+        >>> TransformedDistribution(Normal(0., 1.), ExpTransform()).cdf(minitorch.tensor(1.))
+        tensor(0.5000)
+        """
+        for transform in reversed(self.transforms):
+            value = transform.inv(value)
+        if self._validate_args:
+            self.base_dist._validate_sample(value)
+        return self._monotonize_cdf(self.base_dist.cdf(value))
+
+    def icdf(self, value: Tensor) -> Tensor:
+        """The quantile of probability ``value``: the base's, through the transforms.
+
+        >>> from minitorch.distributions import ExpTransform, Normal
+        >>> TransformedDistribution(Normal(0., 1.), ExpTransform()).icdf(minitorch.tensor(0.5))
+        tensor(1.)
+        """
+        return self._through_transforms(self.base_dist.icdf(self._monotonize_cdf(value)))

@@ -19,6 +19,7 @@ import minitorch
 
 from .._tensor import Size, Tensor
 from . import constraints
+from .utils import broadcast_all
 
 
 class Transform:
@@ -133,6 +134,29 @@ class ExpTransform(Transform):
         return x
 
 
+class AbsTransform(Transform):
+    """``y = |x|``, folding the reals onto the positive numbers (not invertible: ``inv``
+    gives back ``y``).
+
+    >>> AbsTransform()(minitorch.tensor(-2.))
+    tensor(2.)
+    """
+
+    domain = constraints.real
+    codomain = constraints.positive
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbsTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.abs()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y
+
+
 class SigmoidTransform(Transform):
     """``y = sigmoid(x)``, clipped into the open unit interval as torch clips it, from the
     reals onto (0, 1); its inverse is the logit.
@@ -203,6 +227,46 @@ class AffineTransform(Transform):
     def forward_shape(self, shape: Any) -> Any:
         return Size(minitorch.broadcast_shapes(shape, getattr(self.loc, "shape", ()),
                                                getattr(self.scale, "shape", ())))
+
+    inverse_shape = forward_shape
+
+
+class PowerTransform(Transform):
+    """``y = x ** exponent``, element-wise on the positive numbers.
+
+    >>> PowerTransform(minitorch.tensor(2.))(minitorch.tensor(3.))
+    tensor(9.)
+    """
+
+    domain = constraints.positive
+    codomain = constraints.positive
+    bijective = True
+
+    def __init__(self, exponent: Tensor | float) -> None:
+        super().__init__()
+        (self.exponent,) = broadcast_all(exponent)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PowerTransform) and bool(
+            self.exponent.eq(other.exponent).all())
+
+    __hash__ = object.__hash__
+
+    @property
+    def sign(self) -> Any:  # type: ignore[override]
+        return self.exponent.sign()
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.pow(self.exponent)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y.pow(1 / self.exponent)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return (self.exponent * y / x).abs().log()
+
+    def forward_shape(self, shape: Any) -> Any:
+        return Size(minitorch.broadcast_shapes(shape, self.exponent.shape))
 
     inverse_shape = forward_shape
 

@@ -64,5 +64,23 @@ class Uniform(Distribution):
         inside = self.low.le(value).type_as(self.low) * self.high.gt(value).type_as(self.low)
         return inside.log() - (self.high - self.low).log()
 
+    def cdf(self, value: Tensor) -> Tensor:
+        """P(X <= value), clamped to ``[0, 1]``.
+
+        >>> Uniform(0., 2.).cdf(minitorch.tensor(0.5))
+        tensor(0.2500)
+        """
+        if self._validate_args:
+            self._validate_sample(value)
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value: Tensor) -> Tensor:
+        """The quantile of probability ``value``.
+
+        >>> Uniform(0., 2.).icdf(minitorch.tensor(0.25))
+        tensor(0.5000)
+        """
+        return value * (self.high - self.low) + self.low
+
     def entropy(self) -> Tensor:
         return (self.high - self.low).log()

@@ -15,6 +15,8 @@ import minitorch
 
 from .._tensor import Tensor
 
+euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant
+
 
 def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
     """The values as tensors of one shape; numbers take the first tensor's dtype."""
@@ -65,7 +67,8 @@ class lazy_property:
 
 class BinaryParameters:
     """``probs`` and ``logits`` of yes-or-no trials, each derived from the other where only
-    one was given (a class holding ``_param``, the given one: Bernoulli, Binomial)."""
+    one was given (a class holding ``_param``, the given one: Bernoulli, Binomial, Geometric,
+    ...)."""
 
     _param: Tensor
 
@@ -76,7 +79,3 @@ class BinaryParameters:
     @lazy_property
     def probs(self) -> Tensor:
         return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self) -> Any:
-        return self._param.shape
