@@ -79,3 +79,13 @@ def test_rrelu_draws_only_for_values_not_above_zero() -> None:
     t = torch.nn.functional.rrelu(torch.tensor([1.0, -1.0, float("nan"), -2.0],
                                                dtype=torch.float64), training=True)
     np.testing.assert_array_equal(y.numpy(), t.numpy())
+
+
+@pytest.mark.parametrize("lower, upper", [(0.0, 1e-7), (0.1, 0.1 + 1e-7), (0.25, 0.25)])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_training_gradient_is_the_drawn_noise_however_narrow_the_range(lower, upper, dtype):
+    """torch multiplies by the drawn slopes even for a range under 1e-6 (minitorch took the
+    mean slope there: hypothesis found x = 0 with U(0, 1e-7))."""
+    values, weights = np.array([0.0, -1.0, 2.0, -3.5]), np.ones(4)
+    args = (values, weights, dtype, lower, upper, True, False)
+    assert _run(minitorch, *args) == _run(torch, *args)

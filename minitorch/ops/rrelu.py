@@ -34,16 +34,16 @@ class RreluWithNoiseBackward(_PiecewiseLinearBackward):
 
 
 class RreluWithNoise(Op):
-    """``x * noise``, ``noise`` 1 where ``x > 0`` and the slope elsewhere; ``slopes``: what
-    the backward multiplies by (the noise, or the mean slope where torch's backward uses it)."""
+    """``x * noise``, ``noise`` 1 where ``x > 0`` and the slope elsewhere (drawn in training,
+    the mean slope outside it); the backward multiplies by the same noise."""
 
     node_name = "RreluWithNoiseBackward0"
     _profile_name = "aten::rrelu_with_noise"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, noise: Any, slopes: Any) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, noise: Any) -> Tensor:
         ctx.save_for_backward(a)
-        ctx.slopes = slopes
+        ctx.slopes = noise
         return wrap(a._data * noise)
 
     @staticmethod
@@ -96,9 +96,9 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     xp, x = input._xp, input._data
     mean = xp.where(x > 0, xp.ones((), dtype=x.dtype), xp.asarray((lower + upper) / 2,
                                                                    dtype=x.dtype))
+    # torch 2.13's gradient is the drawn noise however narrow the range (the mean-slope branch
+    # of its backward kernel for a range under 1e-6 is not the one autograd calls)
     noise = _drawn_slopes(x, lower, upper, None) if training else mean
-    slopes = noise if training and upper - lower > 1e-6 else mean
     if inplace:
-        return input._inplace(lambda a: RreluWithNoiseInplace.apply(a, noise=noise,
-                                                                     slopes=slopes))
-    return RreluWithNoise.apply(input, noise=noise, slopes=slopes)
+        return input._inplace(lambda a: RreluWithNoiseInplace.apply(a, noise=noise))
+    return RreluWithNoise.apply(input, noise=noise)
