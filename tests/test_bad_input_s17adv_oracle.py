@@ -184,17 +184,6 @@ def test_a_node_called_by_hand_checks_its_gradients(made: str, grads: list,
     assert_as_torch(f"x = L.ones(3, requires_grad=True)\ny = {made}\nR = y.grad_fn({call})")
 
 
-@pytest.mark.parametrize("call", ["node(L.ones(2))", "node(3)", "node()",
-                                  "node.apply(L.ones(2))", "node.apply(L.ones(2), 1)"])
-def test_a_custom_functions_node_is_not_callable(call: str) -> None:
-    """torch's node of a custom Function is no C++ node: calling it is refused (its backward
-    runs through ``node.apply``), not run unchecked."""
-    assert_as_torch("class F(L.autograd.Function):\n"
-                    "    @staticmethod\n    def forward(ctx, x): return x * 2\n"
-                    "    @staticmethod\n    def backward(ctx, g): return g * 3\n"
-                    f"node = F.apply(L.ones(2, requires_grad=True)).grad_fn\nR = {call}")
-
-
 NODES = ["node = (L.ones(2, requires_grad=True) * 2).grad_fn\n",
          "x = L.ones(3, requires_grad=True)\nnode = (x * 2).grad_fn.next_functions[0][0]\n",
          "class Fn(L.autograd.Function):\n"

@@ -313,9 +313,8 @@ class _FunctionMeta(type):
                      "__module__": where, "__slots__": attrs.get("node_slots", ())}
         if cls._trusted:  # a built-in op saves tensors or None: nothing to check
             namespace["save_for_backward"] = _save_unchecked
-        else:  # torch's built-in nodes have no ``apply``; a custom Function's node has,
-            namespace["apply"] = _user_backward  # and is not callable (``node.apply(g)`` is)
-            namespace["__call__"] = _not_callable
+        else:  # torch's built-in nodes have no ``apply``; a custom Function's node has
+            namespace["apply"] = _user_backward
         if cls._trusted:  # torch's C++ node
             namespace["_getset_owner"] = None
         cls._backward_cls = type(node_name, (BackwardCFunction,), namespace)
@@ -334,10 +333,6 @@ def _write_refusing(node_cls: type) -> type:
         "_write_refusing": None, "_getsets": node_cls._getsets | saved})
     del twin._torch_name  # the op class's own, which an op may rename after this
     return twin
-
-
-def _not_callable(node: BackwardCFunction, *args: Any, **kwargs: Any) -> None:
-    raise TypeError(f"'{type(node).__name__}' object is not callable")
 
 
 def _save_unchecked(ctx: BackwardCFunction, *tensors: T.Tensor | None) -> None:
