@@ -177,7 +177,8 @@ def _check_probabilities(input: Tensor, target: Tensor) -> None:
     bad_input = ~((input._data >= 0) & (input._data <= 1))
     bad = xp.reshape(bad_input | ~((target._data >= 0) & (target._data <= 1)), (-1,))
     if input.numel() and bool(xp.any(bad)):
-        which = "input" if bool(xp.reshape(bad_input, (-1,))[xp.argmax(bad)]) else "target"
+        first = xp.argmax(xp.astype(bad, xp.int8))  # (the array API has no argmax of bools)
+        which = "input" if bool(xp.reshape(bad_input, (-1,))[first]) else "target"
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
