@@ -25,6 +25,16 @@ class Switch:
         return self if module is None else module.__dict__.get(self.name, self.default)
 
     def __set__(self, module: Any, value: Any) -> None:
-        if type(value) is not bool:
-            raise RuntimeError(f"{self.setter} expects a bool, but got {type(value).__name__}")
-        module.__dict__[self.name] = value
+        module.__dict__[self.name] = checked_bool(self.setter, value)
+
+
+def checked_bool(setter: str, value: Any) -> bool:
+    """``value`` if it is a bool, else torch's refusal by its C++ ``setter``'s name.
+
+    >>> checked_bool("set_flag", 1)
+    Traceback (most recent call last):
+    RuntimeError: set_flag expects a bool, but got int
+    """
+    if type(value) is not bool:
+        raise RuntimeError(f"{setter} expects a bool, but got {type(value).__name__}")
+    return value

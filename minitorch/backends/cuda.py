@@ -16,6 +16,7 @@ import warnings
 from typing import Any
 
 from .. import cuda
+from ._flags import checked_bool
 
 __all__ = ["get_float32_matmul_precision", "is_built", "matmul",
            "set_float32_matmul_precision"]
@@ -65,10 +66,8 @@ class cuBLASModule:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "allow_tf32":
-            if type(value) is not bool:
-                raise RuntimeError(f"set_allow_tf32_cublas expects a bool, but got "
-                                   f"{type(value).__name__}")
-            _precision[0] = "high" if value else "highest"
+            allowed = checked_bool("set_allow_tf32_cublas", value)
+            _precision[0] = "high" if allowed else "highest"
         elif name in self._reductions:
             self._allowed[name] = _reduction_switch(name, value)
         else:
