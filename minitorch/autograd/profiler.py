@@ -303,6 +303,8 @@ class profile:
         with_stack: keep a short Python stack (your code, not minitorch's) per event.
         use_device: ``"cuda"`` also times each event on the GPU with CUDA events (the
             ``Self CUDA`` / ``CUDA total`` columns); without a GPU it warns and times the CPU.
+        use_cuda: torch's older spelling of ``use_device="cuda"`` (it warns that it is
+            deprecated); False leaves ``use_device`` as given.
 
     Example:
         >>> import minitorch
@@ -314,7 +316,11 @@ class profile:
 
     def __init__(self, enabled: bool = True, *, record_shapes: bool = False,
                  profile_memory: bool = False, with_stack: bool = False,
-                 use_device: str | None = None) -> None:
+                 use_device: str | None = None, use_cuda: bool = False) -> None:
+        if use_cuda:
+            warnings.warn("The attribute `use_cuda` will be deprecated soon, please use "
+                          "``use_device = 'cuda'`` instead.", FutureWarning, stacklevel=2)
+            use_device = "cuda"
         if use_device not in (None, "cuda"):
             raise ValueError(f"use_device must be None or 'cuda', got {use_device!r}")
         if use_device == "cuda" and not backend.cuda_device_count():
