@@ -4,7 +4,9 @@ A meta tensor's array is a :class:`MetaArray`, whose namespace (:data:`namespace
 backend seam's way of saying where it lives. It serves what programs do with meta tensors
 while they hold no data: create them (``empty``/``zeros``/... with ``device="meta"``,
 ``Tensor.to("meta")``, ``Module.to("meta")``), print them, read their shape and dtype, and
-swap them out (``functional_call``, ``Module.to_empty``). An op on one, which torch would
+swap them out (``functional_call``, ``Module.to_empty``), and write into them, which changes
+nothing (so a module's in-place initialization runs on the meta device, drawing no random
+numbers, as torch's). An op on one, which torch would
 answer with a meta result of the right shape, is refused with a NotImplementedError, as is
 reading values (torch's errors).
 
@@ -64,7 +66,8 @@ class MetaArray:
         raise _refused("indexing")
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        raise _refused("writing")
+        """A write has nothing to change (torch's meta kernels write nothing either), so
+        in-place initialization of a module built on the meta device goes through."""
 
     def __len__(self) -> int:
         if not self.shape:

@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _batched_function, _call_form, _layout, _sampling
+from . import _args, _batched_function, _call_form, _layout, _meta, _sampling
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
@@ -91,6 +91,8 @@ def _sample(sample: str, like: Tensor, generator: Any = None, layout: Any = None
     array that is not C-contiguous but dense (a transposed view) gets them in its memory
     order, as torch fills it (and its normals one by one); one with gaps or overlaps (an
     expanded view) gets them in C order, as torch's ``empty_like`` makes it contiguous."""
+    if _meta.is_meta(like._data):  # torch draws nothing for a meta tensor: the seed's
+        return like._data  # stream is left for the next real sample
     strided = getattr(layout, "flags", None) is not None and not layout.flags.c_contiguous \
         and is_dense(layout.shape, [s // layout.itemsize for s in layout.strides])
     if sample == "normal":

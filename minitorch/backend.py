@@ -143,7 +143,28 @@ class device:
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
+    def __enter__(self) -> device:
+        """``with device(...)``: factories inside the block place tensors here (torch's
+        device context; modules built inside get their parameters here too).
 
+        >>> import minitorch
+        >>> with minitorch.device("meta"):
+        ...     minitorch.ones(2).device
+        device(type='meta')
+        >>> minitorch.ones(2).device
+        device(type='cpu')
+        """
+        global default_device
+        _ENTERED_DEFAULTS.append(default_device)
+        default_device = as_device(self)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        global default_device
+        default_device = _ENTERED_DEFAULTS.pop()
+
+
+_ENTERED_DEFAULTS: list = []  # the defaults that open ``with device(...)`` blocks replaced
 CPU = device("cpu")
 META = device("meta")
 
