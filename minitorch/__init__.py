@@ -20,6 +20,7 @@ from math import e, inf, nan, pi  # torch's constants are these very floats
 from typing import Any
 
 from . import (
+    __future__,
     _args,
     _call_form,
     _methods,

@@ -649,14 +649,13 @@ class Module:
 
     def _convert(self, convert: Callable[[Tensor], Tensor], recurse: bool = True) -> Module:
         """Replace each parameter's data (and gradient) and each buffer by ``convert`` of it;
-        the Parameter objects stay the same."""
+        the Parameter objects stay the same unless ``minitorch.__future__`` says otherwise."""
         with grad_mode._recording(False):
             for module in self.modules() if recurse else (self,):
-                for p in module._parameters.values():
+                for name, p in list(module._parameters.items()):
                     if p is not None:
-                        p.data = convert(p)
-                        if p._grad is not None:
-                            p._grad = convert(p._grad)
+                        module._register(module._parameters, name,
+                                         _converted_parameter(p, convert))
                 for name, b in module._buffers.items():
                     if b is not None:
                         module._register(module._buffers, name, convert(b))
@@ -990,3 +989,21 @@ def _indent(text: str) -> str:
 
 def _quoted(keys: list[str]) -> str:
     return ", ".join(f'"{k}"' for k in keys)
+
+
+def _converted_parameter(p: Parameter, convert: Callable[[Tensor], Tensor]) -> Parameter:
+    """``p`` with its values (and gradient) converted: by default the same object with new
+    ``.data``; a new Parameter, or the same object with the new one swapped in, where
+    ``minitorch.__future__``'s switches say so (torch's choices)."""
+    from .. import __future__ as future
+    from ..utils import swap_tensors
+
+    grad = None if p._grad is None else convert(p._grad)
+    if future.get_swap_module_params_on_conversion():
+        swap_tensors(p, Parameter(convert(p), p.requires_grad))
+    elif future.get_overwrite_module_params_on_conversion():
+        p = Parameter(convert(p), p.requires_grad)
+    else:
+        p.data = convert(p)
+    p._grad = grad
+    return p

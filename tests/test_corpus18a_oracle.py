@@ -1,0 +1,170 @@
+"""Corpus 18a (PyTorch's own tutorials, docs and examples) against live torch: what its
+programs needed.
+
+``utils.swap_tensors`` and ``__future__``'s conversion switches (the swap_tensors recipe):
+two tensors exchange contents and keep identities; ``Module.double()`` and friends set
+``.data``, assign new Parameters, or swap, as the switches say.
+
+The meta device in module construction (the ensembling and swap_tensors recipes):
+``with device("meta")`` as a factory default, in-place initialization of meta tensors
+(writing nothing and drawing no random numbers, so the seed's stream is torch's), and
+``nn.utils.skip_init``.
+
+``autograd.profiler.profile(use_cuda=...)``, torch's deprecated keyword (the autograd
+tutorial of the "Introduction to PyTorch" series).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS, assert_same, assert_same_error, numpy_of, raised_by
+
+import minitorch as mt
+
+LIBS = pytest.mark.parametrize("L", [mt, torch], ids=["minitorch", "torch"])
+
+
+# ---- swap_tensors ----------------------------------------------------------------------
+@given(n1=st.integers(0, 4), n2=st.integers(0, 4), grad=st.booleans())
+@SETTINGS
+def test_swap_tensors_exchanges_values_and_autograd_state(n1: int, n2: int, grad: bool) -> None:
+    def run(L: Any) -> tuple:
+        a = L.arange(float(n1)).requires_grad_(grad)
+        b = L.arange(float(n2)) * 2
+        ida, idb = id(a), id(b)
+        L.utils.swap_tensors(a, b)
+        return (id(a) == ida, id(b) == idb, a, b, a.requires_grad, b.requires_grad,
+                a.is_leaf, b.is_leaf)
+
+    got, want = run(mt), run(torch)
+    assert got[:2] == want[:2] and got[4:] == want[4:]
+    assert_same(got[2], want[2])
+    assert_same(got[3], want[3])
+
+
+def test_swap_tensors_swaps_python_attributes_and_refuses_weakrefs() -> None:
+    import weakref
+
+    def run(L: Any) -> Any:
+        a, b = L.ones(1), L.zeros(2)
+        a.tag = "a"
+        L.utils.swap_tensors(a, b)
+        return b.tag, hasattr(a, "tag")
+
+    assert run(mt) == run(torch)
+
+    def refused(L: Any) -> None:
+        a, b = L.ones(1), L.zeros(1)
+        keep = weakref.ref(b)  # noqa: F841  (the weak reference must be alive)
+        L.utils.swap_tensors(a, b)
+
+    assert_same_error(raised_by(refused, mt), raised_by(refused, torch))
+
+
+@pytest.mark.parametrize("switch", ["none", "overwrite", "swap"])
+def test_module_conversion_follows_the_future_switches(switch: str) -> None:
+    def run(L: Any) -> tuple:
+        L.manual_seed(0)
+        m = L.nn.Linear(2, 3)
+        m(L.ones(1, 2)).sum().backward()
+        w, opt = m.weight, L.optim.SGD(m.parameters(), lr=0.1)
+        L.__future__.set_overwrite_module_params_on_conversion(switch == "overwrite")
+        L.__future__.set_swap_module_params_on_conversion(switch == "swap")
+        try:
+            m.double()
+        finally:
+            L.__future__.set_overwrite_module_params_on_conversion(False)
+            L.__future__.set_swap_module_params_on_conversion(False)
+        held = opt.param_groups[0]["params"][0]
+        return (m.weight is w, held is m.weight, str(held.dtype), str(m.weight.dtype),
+                str(m.weight.grad.dtype), type(m.weight).__name__, m.weight.requires_grad,
+                numpy_of(m.weight))
+
+    got, want = run(mt), run(torch)
+    assert got[:-1] == want[:-1]
+    np.testing.assert_array_equal(got[-1], want[-1])
+
+
+def test_future_switches_default_off() -> None:
+    for name in ("get_overwrite_module_params_on_conversion",
+                 "get_swap_module_params_on_conversion"):
+        assert getattr(mt.__future__, name)() is getattr(torch.__future__, name)() is False
+
+
+# ---- the meta device while modules are built --------------------------------------------
+def test_device_context_places_factories_and_restores() -> None:
+    def run(L: Any) -> tuple:
+        with L.device("meta") as d:
+            inside = L.ones(2).device
+            lin = L.nn.Linear(3, 4)
+        return str(d), str(inside), str(lin.weight.device), str(L.ones(1).device), \
+            tuple(lin.weight.shape)
+
+    assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("init", ["uniform_", "normal_", "kaiming_uniform_", "xavier_normal_"])
+def test_initializing_a_meta_tensor_draws_no_random_numbers(init: str) -> None:
+    def run(L: Any) -> Any:
+        L.manual_seed(3)
+        w = L.empty(4, 5, device="meta")
+        out = getattr(L.nn.init, init)(w)
+        return out is w, str(out.device), numpy_of(L.rand(3))
+
+    got, want = run(mt), run(torch)
+    assert got[:2] == want[:2]
+    np.testing.assert_array_equal(got[2], want[2])
+
+
+def test_module_on_meta_then_seeded_stream_matches() -> None:
+    def run(L: Any) -> Any:
+        L.manual_seed(0)
+        L.nn.Linear(3, 5, device="meta")
+        return numpy_of(L.rand(4))
+
+    np.testing.assert_array_equal(run(mt), run(torch))
+
+
+@given(i=st.integers(1, 4), o=st.integers(1, 4))
+@SETTINGS
+def test_skip_init_builds_the_module_without_initializing(i: int, o: int) -> None:
+    def run(L: Any) -> tuple:
+        L.manual_seed(1)
+        m = L.nn.utils.skip_init(L.nn.Linear, i, out_features=o)
+        after = numpy_of(L.rand(2))  # no parameter initialization drew from the stream
+        return (tuple(m.weight.shape), str(m.weight.device), m.weight.requires_grad,
+                type(m.weight).__name__, after)
+
+    got, want = run(mt), run(torch)
+    assert got[:-1] == want[:-1]
+    np.testing.assert_array_equal(got[-1], want[-1])
+
+
+@pytest.mark.parametrize("bad", ["not a module", "no device"])
+def test_skip_init_errors(bad: str) -> None:
+    def call(L: Any) -> Any:
+        if bad == "not a module":
+            return L.nn.utils.skip_init(int)
+        return L.nn.utils.skip_init(L.nn.ReLU)
+
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+# ---- autograd.profiler.profile(use_cuda=) -----------------------------------------------
+@pytest.mark.parametrize("use_cuda", [False, True])
+def test_profile_use_cuda_keyword(use_cuda: bool) -> None:
+    def run(L: Any) -> tuple:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with L.autograd.profiler.profile(use_cuda=use_cuda) as prof:
+                L.ones(2).sum()
+        return prof.use_device, [(w.category.__name__, str(w.message)) for w in caught]
+
+    assert run(mt) == run(torch)
