@@ -168,3 +168,75 @@ def test_profile_use_cuda_keyword(use_cuda: bool) -> None:
         return prof.use_device, [(w.category.__name__, str(w.message)) for w in caught]
 
     assert run(mt) == run(torch)
+
+
+# ---- profiler.schedule, ProfilerAction, on_trace_ready, step() ----------------------------
+@given(wait=st.integers(0, 3), warmup=st.integers(1, 2), active=st.integers(1, 3),
+       repeat=st.integers(0, 2), skip_first=st.integers(0, 3), skip_first_wait=st.integers(0, 1))
+@SETTINGS
+def test_schedule_actions(wait: int, warmup: int, active: int, repeat: int, skip_first: int,
+                          skip_first_wait: int) -> None:
+    def run(L: Any) -> list:
+        s = L.profiler.schedule(wait=wait, warmup=warmup, active=active, repeat=repeat,
+                                skip_first=skip_first, skip_first_wait=skip_first_wait)
+        return [repr(s(i)) for i in range(20)]
+
+    assert run(mt) == run(torch)
+
+
+@pytest.mark.parametrize("args", [dict(wait=-1, warmup=1, active=1),
+                                  dict(wait=0, warmup=1, active=0),
+                                  dict(wait=0, warmup=1, active=1, repeat=-1),
+                                  dict(wait=0, warmup=1, active=1, skip_first=-2)])
+def test_schedule_errors(args: dict) -> None:
+    assert_same_error(raised_by(lambda L: L.profiler.schedule(**args), mt),
+                      raised_by(lambda L: L.profiler.schedule(**args), torch))
+
+
+def test_schedule_without_warmup_warns_and_negative_step_fails() -> None:
+    def run(L: Any) -> tuple:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            s = L.profiler.schedule(wait=1, warmup=0, active=1)
+        return [str(w.message) for w in caught], str(raised_by(lambda _: s(-1), L))
+
+    assert run(mt) == run(torch)
+
+
+def _steps_seen(L: Any, steps: int, **schedule_args: int) -> tuple:
+    seen = []
+
+    def ready(p: Any) -> None:
+        keys = sorted({e.key for e in p.key_averages()} & {"ProfilerStep*", "aten::mul",
+                                                            "aten::add", "my block"})
+        seen.append((p.step_num, keys, [e.name for e in p.events() if e.name == "ProfilerStep*"]))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sched = L.profiler.schedule(**schedule_args) if schedule_args else None
+        with L.profiler.profile(schedule=sched, on_trace_ready=ready) as p:
+            for i in range(steps):
+                with L.profiler.record_function("my block"):
+                    L.ones(2) * i if i % 2 else L.ones(2) + i
+                p.step()
+    return seen, p.step_num, sorted({e.key for e in p.key_averages()} & {"ProfilerStep*",
+                                                                         "my block"})
+
+
+@given(steps=st.integers(0, 9), wait=st.integers(0, 2), warmup=st.integers(1, 2),
+       active=st.integers(1, 3), repeat=st.integers(0, 2))
+@SETTINGS
+def test_scheduled_profile_records_the_active_steps(steps: int, wait: int, warmup: int,
+                                                    active: int, repeat: int) -> None:
+    args = dict(wait=wait, warmup=warmup, active=active, repeat=repeat)
+    assert _steps_seen(mt, steps, **args) == _steps_seen(torch, steps, **args)
+
+
+@pytest.mark.parametrize("steps", [0, 3])
+def test_profile_without_schedule_calls_on_trace_ready_once(steps: int) -> None:
+    assert _steps_seen(mt, steps) == _steps_seen(torch, steps)
+
+
+def test_profiler_action_members() -> None:
+    assert [repr(a) for a in mt.profiler.ProfilerAction] == \
+        [repr(a) for a in torch.profiler.ProfilerAction]

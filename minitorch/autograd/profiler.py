@@ -126,7 +126,9 @@ class FunctionEvent(_EventStats):
     def __init__(self, id: int, record: list, thread: int, t0: int,
                  record_shapes: bool) -> None:
         self.id = id
-        self.name = self.key = record[_NAME]
+        # torch names every step of a scheduled profile alike, so the steps sum into one row
+        self.name = self.key = "ProfilerStep*" if record[_NAME].startswith("ProfilerStep#") \
+            else record[_NAME]
         self.cat = record[_CAT]
         self.is_user_annotation = self.cat == "user_annotation"
         self.thread = thread
