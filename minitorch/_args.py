@@ -68,12 +68,20 @@ def type_name(value: Any) -> str:
     >>> import minitorch
     >>> type_name(2.5), type_name(np.int64(2)), type_name(minitorch.Size([2]))
     ('float', 'numpy.int64', 'torch.Size')
+    >>> from fractions import Fraction
+    >>> type_name(Fraction(1))  # a class written in Python: its bare name, as torch's
+    'Fraction'
     """
     kind = type(value)
     module, name = kind.__module__, kind.__name__
     if module.split(".")[0] in ("minitorch", "torch"):  # torch's C types say "torch."
         return _TORCH_C_TYPES.get(name, name)
-    return name if module == "builtins" else f"{module.split('.')[0]}.{name}"
+    if module == "builtins" or kind.__flags__ & _HEAP_TYPE:
+        return name  # the type object's name, which for a class defined in Python is bare
+    return f"{module.split('.')[0]}.{name}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: set on classes made by a class statement
 
 
 # the classes that torch defines in C, by the name their type object gives (Python classes,
