@@ -35,6 +35,7 @@ from . import (
     nn,
     onnx,
     optim,
+    overrides,
     profiler,
     random,
     return_types,

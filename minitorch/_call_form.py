@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from . import overrides
+
 _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*)", re.S)
 _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
                     r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
@@ -67,6 +69,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         try:
             return fn(*args, **given)
         except TypeError as error:
+            # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
+            if not method and (handled := overrides.dispatch_public(
+                    called, _api_name(name), args, kwargs)) is not NotImplemented:
+                return handled
             message = str(error)
             source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
@@ -85,6 +91,18 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
     return called
+
+
+def _api_name(name: str) -> str:
+    """The dotted name torch gives the public function its parser calls ``name``.
+
+    >>> _api_name("linalg_norm"), _api_name("mean")  # torch's linalg functions keep the prefix
+    ('torch.linalg.linalg_norm', 'torch.mean')
+    """
+    for module in ("linalg", "special"):
+        if name.startswith(module + "_"):
+            return f"torch.{module}.{name}"
+    return f"torch.{name}"
 
 
 # torch's parser takes these numpy names for its parameters of these names
@@ -447,6 +465,8 @@ def public_functions(namespace: dict, prefix: str = "") -> None:
                 value.__module__.startswith("minitorch") and \
                 not value.__module__.startswith(_PYTHON_LEVEL) and not hasattr(value, "op"):
             namespace[name] = entry(value, prefix + name, method=False)
+            if prefix:  # torch's linalg and special functions are named with their prefix
+                namespace[name].__name__ = prefix + name
 
 
 def function_signature(method: Callable) -> inspect.Signature:

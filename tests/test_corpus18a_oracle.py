@@ -240,3 +240,84 @@ def test_profile_without_schedule_calls_on_trace_ready_once(steps: int) -> None:
 def test_profiler_action_members() -> None:
     assert [repr(a) for a in mt.profiler.ProfilerAction] == \
         [repr(a) for a in torch.profiler.ProfilerAction]
+
+
+# ---- tensor-like types: __torch_function__ (torch's notes, "Extending torch") --------------
+class _Diag:
+    """The notes' ScalarTensor: a handler table keyed by the public functions."""
+
+    handled: dict = {}
+    calls: list = []
+
+    def __init__(self, n: int, value: float) -> None:
+        self.n, self.value = n, value
+
+    @classmethod
+    def __torch_function__(cls, func: Any, types: tuple, args: tuple = (), kwargs: Any = None):
+        cls.calls.append((func.__name__, [t.__name__ for t in types], len(args), kwargs))
+        if func not in cls.handled:
+            return NotImplemented
+        return cls.handled[func](*args, **(kwargs or {}))
+
+
+class _SubDiag(_Diag):
+    pass
+
+
+def _dispatch_run(L: Any, call: Any) -> tuple:
+    _Diag.handled = {L.mean: lambda d: float(d.value) / d.n,
+                     L.add: lambda a, b, alpha=1: ("add", alpha),
+                     L.linalg.norm: lambda d: "norm"}
+    _Diag.calls = []
+    try:
+        result: Any = call(L)
+    except TypeError as error:
+        result = ("TypeError", str(error))
+    return result, _Diag.calls
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.mean(_Diag(5, 2)),
+    lambda L: L.add(_Diag(1, 1), _Diag(2, 2), alpha=3),
+    lambda L: L.add(L.ones(1), _SubDiag(2, 2)),
+    lambda L: L.add(_Diag(1, 1), _SubDiag(2, 2)),
+    lambda L: L.sum(_Diag(1, 1)),
+    lambda L: L.sum(_Diag(1, 1), dim=0),
+    lambda L: L.cat([_Diag(1, 1), _SubDiag(1, 1)]),
+    lambda L: L.linalg.norm(_Diag(1, 1)),
+    lambda L: L.linalg.det(_Diag(1, 1)),
+], ids=["mean handled", "add handled, kwargs", "tensor and subclass", "subclass asked first",
+        "sum not handled", "sum with kwargs", "cat of a list", "linalg handled",
+        "linalg not handled"])
+def test_tensor_like_arguments_dispatch_to_their_torch_function(call: Any) -> None:
+    assert _dispatch_run(mt, call) == _dispatch_run(torch, call)
+
+
+def test_has_and_handle_torch_function() -> None:
+    for L in (mt, torch):
+        assert L.overrides.has_torch_function((L.ones(1), 2, _Diag(1, 1)))
+        assert not L.overrides.has_torch_function((L.ones(1), 2))
+
+    def scale(x: Any, by: int = 2) -> None:
+        pass
+
+    def run(L: Any) -> Any:
+        _Diag.handled = {scale: lambda x, by=2: by}
+        return L.overrides.handle_torch_function(scale, (_Diag(1, 1),), _Diag(1, 1), by=7)
+
+    assert run(mt) == run(torch)
+
+
+class _Plain:
+    pass
+
+
+@pytest.mark.parametrize("value", [_Plain(), __import__("fractions").Fraction(1, 2),
+                                   __import__("decimal").Decimal(1), np.float64(1.0)],
+                         ids=["class of this file", "Fraction", "Decimal", "numpy float"])
+def test_refused_argument_names_its_type_as_torch(value: Any) -> None:
+    assert_same_error(raised_by(lambda L: L.mean(value), mt),
+                      raised_by(lambda L: L.mean(value), torch))
+    if not isinstance(value, np.floating):  # a numpy float is a number to add
+        assert_same_error(raised_by(lambda L: L.ones(2).add(value), mt),
+                          raised_by(lambda L: L.ones(2).add(value), torch))
