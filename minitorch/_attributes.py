@@ -84,7 +84,22 @@ def _ndimension(self: Tensor) -> int:
     return self.dim()
 
 
+def _never(self: Tensor) -> bool:
+    """False: minitorch has no tensors on this device, of this layout or quantized, so torch's
+    ``is_xpu``, ``is_mps``, ``is_quantized``, ``is_nested`` ... always read False.
+
+    >>> minitorch.ones(1).is_xpu, minitorch.ones(1).is_quantized
+    (False, False)
+    """
+    return False
+
+
+# the kinds of tensor torch can tell apart and minitorch never makes
+_NEVER = ("is_ipu", "is_maia", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized",
+          "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu")
+
 METHODS: dict[str, Any] = {
+    **{name: property(_never) for name in _NEVER},
     "get_device": get_device, "is_nonzero": is_nonzero, "is_signed": is_signed,
     "is_same_size": is_same_size, "ndimension": _ndimension, "nbytes": property(_nbytes),
     "itemsize": property(Tensor.element_size),

@@ -321,3 +321,15 @@ def test_refused_argument_names_its_type_as_torch(value: Any) -> None:
     if not isinstance(value, np.floating):  # a numpy float is a number to add
         assert_same_error(raised_by(lambda L: L.ones(2).add(value), mt),
                           raised_by(lambda L: L.ones(2).add(value), torch))
+
+
+# ---- the device/layout flags torch reads (DCGAN's ``input.is_xpu``) ------------------------
+@pytest.mark.parametrize("flag", ["is_ipu", "is_maia", "is_mkldnn", "is_mps", "is_mtia",
+                                  "is_nested", "is_quantized", "is_sparse_csr", "is_vulkan",
+                                  "is_xla", "is_xpu", "is_cpu", "is_cuda", "is_meta"])
+@pytest.mark.parametrize("make", [lambda L: L.ones(2, 3), lambda L: L.nn.Parameter(L.zeros(1)),
+                                  lambda L: L.ones(2, requires_grad=True) * 2,
+                                  lambda L: L.empty(2, device="meta")],
+                         ids=["tensor", "parameter", "non-leaf", "meta"])
+def test_device_and_layout_flags(flag: str, make: Any) -> None:
+    assert getattr(make(mt), flag) is getattr(make(torch), flag)
