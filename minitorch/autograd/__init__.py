@@ -199,6 +199,16 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
+    if not is_grads_batched and _vmapped_over(grad_outputs):
+        # vmap's rule (a vector-Jacobian product per example of grad_outputs): one batched
+        # backward of the shared graph, as torch's, not one backward per example
+        from .._batched import BatchedTensor
+
+        given = grad_outputs if isinstance(grad_outputs, (tuple, list)) else (grad_outputs,)
+        batch = tuple(g.value for g in given)
+        return tuple(None if g is None else BatchedTensor(g) for g in grad(
+            outputs, inputs, batch, retain_graph, create_graph, only_inputs, allow_unused,
+            True, materialize_grads))
     outs, ins = _as_tuple(outputs), _as_tuple(inputs)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
@@ -233,6 +243,14 @@ def grad(
                 g = zeros_like(t, requires_grad=create_graph)
         result.append(g)
     return tuple(result)
+
+
+def _vmapped_over(grad_outputs: Any) -> bool:
+    """Whether every gradient given is one example of a vmap batch (a BatchedTensor)."""
+    from .._batched import BatchedTensor
+
+    given = grad_outputs if isinstance(grad_outputs, (tuple, list)) else (grad_outputs,)
+    return bool(given) and all(isinstance(g, BatchedTensor) for g in given)
 
 
 def _batched_grads(edges: list, grads: list, capture: list, retain_graph: bool,
