@@ -645,9 +645,13 @@ def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwarg
             size: int, out_dims: Any, randomness: str) -> Any:
     """vmap's work: one call on the whole batch where it can, else one per example."""
     if randomness != "different":  # one draw per example
+        before = minitorch.get_rng_state()
         once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
         if once is not None:
             return once
+        # what the batched attempt drew before an op sent it to the per-example calls is
+        # drawn again by them: torch draws once
+        minitorch.set_rng_state(before)
     results = []
     state = minitorch.get_rng_state() if randomness == "same" else None
     for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes

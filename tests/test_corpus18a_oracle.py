@@ -333,3 +333,48 @@ def test_refused_argument_names_its_type_as_torch(value: Any) -> None:
                          ids=["tensor", "parameter", "non-leaf", "meta"])
 def test_device_and_layout_flags(flag: str, make: Any) -> None:
     assert getattr(make(mt), flag) is getattr(make(torch), flag)
+
+
+# ---- vmap over autograd.grad's grad_outputs; vmap's random draws (torch.vmap's docstring) ---
+@given(n=st.integers(1, 5), create_graph=st.booleans(), two_outputs=st.booleans())
+@SETTINGS
+def test_vmap_of_autograd_grad_is_one_batched_backward(n: int, create_graph: bool,
+                                                       two_outputs: bool) -> None:
+    data = np.linspace(-1.0, 1.5, n)
+
+    def run(L: Any) -> tuple:
+        x = L.tensor(data, requires_grad=True)
+        y = x.sin() * x
+        outs = (y, y * 2) if two_outputs else y
+
+        def vjp(v: Any) -> Any:
+            return L.autograd.grad(outs, x, (v, v) if two_outputs else v,
+                                   create_graph=create_graph)
+
+        jac, = L.vmap(vjp)(L.eye(n, dtype=L.float64))
+        again = raised_by(lambda _: L.autograd.grad(y.sum(), x), L)  # the graph was freed once
+        return numpy_of(jac), jac.requires_grad, type(again).__name__
+
+    got, want = run(mt), run(torch)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+    assert got[1:] == want[1:]
+
+
+@pytest.mark.parametrize("randomness", ["same", "different", "error"])
+def test_vmap_falling_back_to_examples_draws_as_torch(randomness: str) -> None:
+    def run(L: Any) -> tuple:
+        L.manual_seed(0)
+        mapped: Any
+        try:
+            mapped = numpy_of(L.vmap(lambda t: L.rand(2) + t, randomness=randomness)(
+                L.zeros(3)))
+        except RuntimeError as error:
+            mapped = str(error)
+        return mapped, numpy_of(L.rand(3))
+
+    got, want = run(mt), run(torch)
+    if isinstance(want[0], str):
+        assert got[0] == want[0]
+    else:
+        np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
