@@ -378,3 +378,68 @@ def test_vmap_falling_back_to_examples_draws_as_torch(randomness: str) -> None:
     else:
         np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
+
+
+# ---- ctc_loss / nn.CTCLoss (the CTCLoss docstring) ----------------------------------------
+@st.composite
+def _ctc_case(draw: Any) -> dict:
+    n, c = draw(st.integers(1, 3)), draw(st.integers(2, 5))
+    frames = draw(st.integers(1, 7))
+    blank = draw(st.integers(0, c - 1))
+    labels = [k for k in range(c) if k != blank]
+    lengths = [draw(st.integers(0, 4)) for _ in range(n)]
+    targets = [[draw(st.sampled_from(labels)) for _ in range(m)] for m in lengths]
+    inputs = [draw(st.integers(1, frames)) for _ in range(n)]
+    seed = draw(st.integers(0, 2 ** 16))
+    return dict(n=n, c=c, frames=frames, blank=blank, lengths=lengths, targets=targets,
+                inputs=inputs, seed=seed, padded=draw(st.booleans()),
+                as_tensors=draw(st.booleans()),
+                reduction=draw(st.sampled_from(["mean", "sum", "none"])),
+                zero_infinity=draw(st.booleans()),
+                dtype=draw(st.sampled_from(["float32", "float64"])))
+
+
+def _ctc_run(L: Any, case: dict) -> tuple:
+    rng = np.random.default_rng(case["seed"])
+    raw = rng.normal(size=(case["frames"], case["n"], case["c"])).astype(case["dtype"])
+    log_probs = L.tensor(raw).log_softmax(2).detach().requires_grad_()
+    width = max(max(case["lengths"]), 1)
+    if case["padded"]:
+        targets = L.tensor([t + [case["blank"] if case["blank"] else 1] * (width - len(t))
+                            for t in case["targets"]], dtype=L.int64)
+    else:
+        targets = L.tensor([k for t in case["targets"] for k in t], dtype=L.int64)
+    lengths = (L.tensor(case["inputs"]), L.tensor(case["lengths"])) if case["as_tensors"] \
+        else (case["inputs"], case["lengths"])
+    loss = L.nn.CTCLoss(blank=case["blank"], reduction=case["reduction"],
+                        zero_infinity=case["zero_infinity"])(log_probs, targets, *lengths)
+    weights = L.arange(1.0, loss.numel() + 1, dtype=loss.dtype).reshape(loss.shape)
+    (loss * weights).sum().backward()
+    return numpy_of(loss), numpy_of(log_probs.grad), type(loss.grad_fn).__name__
+
+
+@given(case=_ctc_case())
+@SETTINGS
+def test_ctc_loss_values_gradients_and_nodes(case: dict) -> None:
+    got, want = _ctc_run(mt, case), _ctc_run(torch, case)
+    tol = dict(rtol=1e-5, atol=1e-5) if case["dtype"] == "float32" else dict(rtol=1e-10,
+                                                                             atol=1e-12)
+    np.testing.assert_allclose(got[0], want[0], **tol)
+    np.testing.assert_allclose(got[1], want[1], **tol)
+    assert got[2] == want[2]
+
+
+def test_ctc_loss_unbatched_nodes_and_no_double_backward() -> None:
+    data = np.random.default_rng(1).normal(size=(5, 4))
+
+    def run(L: Any) -> tuple:
+        lp = L.tensor(data).log_softmax(1).detach().requires_grad_()
+        each = L.nn.functional.ctc_loss(lp, L.tensor([1, 2, 2]), [5], [3], reduction="none")
+        g, = L.autograd.grad(each, lp, create_graph=True)
+        second = raised_by(lambda _: L.autograd.grad(g.sum(), lp), L)
+        return (numpy_of(each), tuple(each.shape), each.grad_fn.name(), g.grad_fn.name(),
+                str(second), repr(L.nn.CTCLoss(blank=1, zero_infinity=True)))
+
+    got, want = run(mt), run(torch)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+    assert got[1:] == want[1:]

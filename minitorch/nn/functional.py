@@ -86,6 +86,7 @@ from .functional_losses import (
 from .functional_losses_more import (
     cosine_embedding_loss,
     cosine_similarity,
+    ctc_loss,
     gaussian_nll_loss,
     hinge_embedding_loss,
     margin_ranking_loss,
@@ -124,6 +125,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",

@@ -22,11 +22,12 @@ from ..autograd.grad_mode import no_grad
 from ..linalg import vector_norm
 from ..ops import losses
 from ..ops.activation import logsigmoid
+from ..ops.ctc import CtcLoss
 from ..ops.norm import Norm
 from ..ops.pointwise import where
 from .functional_losses import _check_reduction
 
-__all__ = ["cosine_embedding_loss", "cosine_similarity", "gaussian_nll_loss",
+__all__ = ["cosine_embedding_loss", "cosine_similarity", "ctc_loss", "gaussian_nll_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
            "multilabel_margin_loss", "multilabel_soft_margin_loss", "pairwise_distance",
            "poisson_nll_loss", "soft_margin_loss", "triplet_margin_loss",
@@ -358,3 +359,37 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     return losses.MultiMarginLoss.apply(input, target, p=p, margin=margin,
                                         weight=None if weight is None else weight.detach(),
                                         reduction=reduction)
+
+
+def _lengths(lengths: Any) -> list:
+    """Lengths given as a tensor, a list or a tuple, as a list of ints."""
+    return [int(n) for n in (lengths.reshape(-1).tolist() if isinstance(lengths, Tensor)
+                             else lengths)]
+
+
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any,
+             blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
+    """The connectionist temporal classification loss: the negative log likelihood of each
+    target sequence (padded rows of ``targets``, or all of them end to end) under
+    ``log_probs`` (frames, batch, classes: a log_softmax), summing over every alignment.
+    'mean' divides each sample's loss by its target length first; ``zero_infinity`` gives
+    0 (and a zero gradient) where a target cannot be aligned.
+
+    >>> lp = minitorch.zeros(2, 1, 2).log_softmax(2)
+    >>> F.ctc_loss(lp, minitorch.tensor([[1]]), [2], [1])
+    tensor(0.2877)
+    """
+    unbatched = log_probs.dim() == 2
+    if unbatched:
+        log_probs, targets = log_probs.unsqueeze(1), targets.unsqueeze(0)
+    input_lengths, target_lengths = _lengths(input_lengths), _lengths(target_lengths)
+    nll = CtcLoss.apply(log_probs, targets, input_lengths=input_lengths,
+                        target_lengths=target_lengths, blank=blank, zero_infinity=zero_infinity)
+    if zero_infinity:
+        nll = where(nll == math.inf, _creation.zeros((), dtype=nll.dtype), nll)
+    if reduction == "mean":
+        lengths = _creation.tensor(target_lengths, dtype=nll.dtype).clamp_min(1)
+        return (nll / lengths).mean()
+    if reduction == "sum":
+        return nll.sum()
+    return nll.squeeze(0) if unbatched else nll

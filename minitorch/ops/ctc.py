@@ -1,0 +1,157 @@
+"""The connectionist temporal classification loss (``ctc_loss``) as torch's CPU kernel: the
+forward (alpha) recursion over the extended target (blanks between and around the labels) in
+log space, the backward (beta) recursion for the gradient, one sample at a time.
+
+>>> import minitorch
+>>> lp = minitorch.zeros(2, 1, 2).log_softmax(2)  # two frames, classes blank and 1
+>>> CtcLoss.apply(lp, minitorch.tensor([[1]]), input_lengths=[2], target_lengths=[1], blank=0)
+tensor([0.2877])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..backend import from_numpy, to_numpy
+from ._base import Op, wrap
+from .pointwise import _NoDerivative
+
+__all__ = ["CtcLoss"]
+
+
+def _primes(labels: Any, blank: int) -> Any:
+    """The extended target: blank, label 1, blank, label 2, ..., blank."""
+    primes = np.full(2 * len(labels) + 1, blank, dtype=np.int64)
+    primes[1::2] = labels
+    return primes
+
+
+def _log_sum(terms: list, dtype: Any) -> Any:
+    """torch's ``log(sum exp(x - max)) + max`` of a few log values, a max of -inf read as 0."""
+    top = np.maximum.reduce(terms)
+    top = np.where(top == -np.inf, dtype.type(0), top)
+    with np.errstate(invalid="ignore"):
+        return np.log(sum(np.exp(t - top) for t in terms)) + top
+
+
+def _shifted(row: Any, by: int, skip: Any) -> Any:
+    """``row[s - by]`` at each ``s`` (-inf where out of range or where ``skip``)."""
+    out = np.full_like(row, -np.inf)
+    out[by:] = row[:len(row) - by] if by else row
+    return np.where(skip, -np.inf, out)
+
+
+def _ahead(row: Any, by: int, skip: Any) -> Any:
+    """``row[s + by]`` at each ``s`` (-inf where out of range or where ``skip``)."""
+    out = np.full_like(row, -np.inf)
+    out[:len(row) - by] = row[by:]
+    return np.where(skip, -np.inf, out)
+
+
+def _alphas(lp: Any, primes: Any, frames: int) -> Any:
+    """log alpha (frames x extended length): the log probability of each prefix path."""
+    alpha = np.full((max(frames, 1), len(primes)), -np.inf, dtype=lp.dtype)
+    alpha[0, 0] = lp[0, primes[0]]
+    if len(primes) > 1:
+        alpha[0, 1] = lp[0, primes[1]]
+    same = np.zeros(len(primes), dtype=bool)
+    same[2:] = primes[2:] == primes[:-2]  # no skip over a blank between equal labels
+    for t in range(1, frames):
+        prev = alpha[t - 1]
+        alpha[t] = _log_sum([prev, _shifted(prev, 1, False), _shifted(prev, 2, same)],
+                            lp.dtype) + lp[t, primes]
+    return alpha
+
+
+def _betas(lp: Any, primes: Any, frames: int) -> Any:
+    """log beta: the log probability of each suffix path (from the last frame back)."""
+    n = len(primes)
+    beta = np.full((max(frames, 1), n), -np.inf, dtype=lp.dtype)
+    beta[frames - 1, n - 1] = lp[frames - 1, primes[n - 1]]
+    if n > 1:
+        beta[frames - 1, n - 2] = lp[frames - 1, primes[n - 2]]
+    same = np.zeros(n, dtype=bool)
+    same[:-2] = primes[:-2] == primes[2:]
+    for t in range(frames - 2, -1, -1):
+        nxt = beta[t + 1]
+        beta[t] = _log_sum([nxt, _ahead(nxt, 1, False), _ahead(nxt, 2, same)],
+                           lp.dtype) + lp[t, primes]
+    return beta
+
+
+def _nll(alpha: Any, frames: int, length: int, dtype: Any) -> Any:
+    last = alpha[frames - 1]
+    if length == 0:
+        return -last[0]
+    return -_log_sum([last[2 * length:2 * length + 1], last[2 * length - 1:2 * length]],
+                     dtype)[0]
+
+
+def _samples(lp: Any, targets: Any, input_lengths: list, target_lengths: list,
+             blank: int) -> Any:
+    """Each sample's frames, extended target and length (padded or concatenated targets)."""
+    offset = 0
+    for b, (frames, length) in enumerate(zip(input_lengths, target_lengths)):
+        if targets.ndim == 2:
+            labels = targets[b, :length]
+        else:
+            labels, offset = targets[offset:offset + length], offset + length
+        yield b, lp[:, b], _primes(labels, blank), frames, length
+
+
+class CtcLoss(Op):
+    """Each sample's negative log likelihood of its target under ``log_probs`` (frames,
+    batch, classes); the gradient is torch's (``exp(lp) - occupancy / exp(lp - nll)``, which
+    is the gradient through a log_softmax that made ``log_probs``)."""
+
+    node_name = "CtcLossBackward0"
+    _profile_name = "aten::_ctc_loss"
+
+    @staticmethod
+    def forward(ctx: Any, log_probs: Tensor, targets: Tensor, *, input_lengths: list,
+                target_lengths: list, blank: int, zero_infinity: bool = False) -> Tensor:
+        lp, tg = to_numpy(log_probs._data), to_numpy(targets._data).astype(np.int64)
+        nll = np.zeros(lp.shape[1], dtype=lp.dtype)
+        for b, sample, primes, frames, length in _samples(lp, tg, input_lengths,
+                                                          target_lengths, blank):
+            nll[b] = _nll(_alphas(sample, primes, frames), frames, length, lp.dtype)
+        ctx.save_for_backward(log_probs, targets)
+        ctx.lengths = (input_lengths, target_lengths, blank, zero_infinity)
+        ctx.nll = nll
+        return wrap(from_numpy(nll, log_probs.device))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        log_probs, targets = ctx.saved_tensors
+        input_lengths, target_lengths, blank, zero_infinity = ctx.lengths
+        return CtcLossBackward.on(g, log_probs, targets, nll=ctx.nll, input_lengths=input_lengths,
+                                  target_lengths=target_lengths, blank=blank,
+                                  zero_infinity=zero_infinity), None
+
+
+class CtcLossBackward(_NoDerivative):
+    """torch's ``_ctc_loss_backward``, which has no derivative."""
+
+    _profile_name = "aten::_ctc_loss_backward"
+
+    @staticmethod
+    def compute(g: Tensor, log_probs: Tensor, targets: Tensor, *, nll: Any, input_lengths: list,
+                target_lengths: list, blank: int, zero_infinity: bool) -> Any:
+        lp, tg = to_numpy(log_probs._data), to_numpy(targets._data).astype(np.int64)
+        scale = to_numpy(g._data)
+        grad = np.zeros_like(lp)
+        for b, sample, primes, frames, _ in _samples(lp, tg, input_lengths, target_lengths,
+                                                     blank):
+            if frames == 0 or (zero_infinity and nll[b] == np.inf):
+                continue  # an impossible target's gradient is 0 where asked
+            both = _alphas(sample, primes, frames)[:frames] + _betas(sample, primes, frames)
+            occupancy = np.full((frames, lp.shape[2]), -np.inf, dtype=lp.dtype)
+            for s, c in enumerate(primes):  # log-add each extended position into its class
+                occupancy[:, c] = _log_sum([occupancy[:, c], both[:, s]], lp.dtype)
+            here = sample[:frames]
+            with np.errstate(over="ignore"):
+                grad[:frames, b] = (np.exp(here) - np.exp(occupancy + nll[b] - here)) * scale[b]
+        return from_numpy(grad, log_probs.device)
