@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args, _call_form, _creation
+from .. import _args, _call_form, _creation, _dtype
 from .._dtype import int64, result_type
 from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import no_grad
@@ -361,10 +361,39 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
                                         reduction=reduction)
 
 
-def _lengths(lengths: Any) -> list:
-    """Lengths given as a tensor, a list or a tuple, as a list of ints."""
-    return [int(n) for n in (lengths.reshape(-1).tolist() if isinstance(lengths, Tensor)
-                             else lengths)]
+_CTC_SIGNATURES = tuple(
+    f"Tensor log_probs, Tensor targets, {kind} input_lengths, {kind} target_lengths, "
+    "int blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity = False"
+    for kind in ("tuple of ints", "Tensor"))
+_REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _int_list(value: Any) -> bool:
+    """Whether torch's parser matches ``value`` as a tuple of ints (its first item decides;
+    the others are read when unpacked)."""
+    return isinstance(value, (tuple, list)) and (not value or _args.as_int(value[0]) is not None)
+
+
+def _ctc_call(log_probs: Any, targets: Any, input_lengths: Any, target_lengths: Any,
+              blank: Any, reduction: str, zero_infinity: Any) -> tuple[list, list, int]:
+    """The lengths (as lists) and blank of a ``ctc_loss`` call, read as torch reads them:
+    the reduction in Python, then one of the two overloads (both lengths int lists, or both
+    tensors) with an int blank and a bool ``zero_infinity``."""
+    enum = _REDUCTION_ENUM[_check_reduction(reduction)]
+    args = (log_probs, targets, input_lengths, target_lengths, blank, enum, zero_infinity)
+    as_tensors = all(isinstance(n, Tensor) for n in (input_lengths, target_lengths))
+    if not (isinstance(log_probs, Tensor) and isinstance(targets, Tensor)
+            and (as_tensors or (_int_list(input_lengths) and _int_list(target_lengths)))
+            and _args.as_int(blank) is not None and isinstance(zero_infinity, bool)):
+        raise TypeError(_call_form.combination_message("ctc_loss", args, {}, _CTC_SIGNATURES))
+    if as_tensors:
+        for lengths, name in ((input_lengths, "input_lengths"), (target_lengths, "target_lengths")):
+            if lengths.dtype.is_floating_point or lengths.dtype == _dtype.bool:
+                raise RuntimeError(f"{name} must be integral")
+        return input_lengths.reshape(-1).tolist(), target_lengths.reshape(-1).tolist(), int(blank)
+    target_list = _args.sizes("ctc_loss", (target_lengths,), "target_lengths", False)
+    input_list = _args.sizes("ctc_loss", (input_lengths,), "input_lengths", False)
+    return list(input_list), list(target_list), _args.as_int(blank)
 
 
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any,
@@ -379,10 +408,11 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
     >>> F.ctc_loss(lp, minitorch.tensor([[1]]), [2], [1])
     tensor(0.2877)
     """
-    unbatched = log_probs.dim() == 2
+    input_lengths, target_lengths, blank = _ctc_call(
+        log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+    unbatched = log_probs.dim() != 3  # (torch's kernel then finds the wrong rank, one more)
     if unbatched:
-        log_probs, targets = log_probs.unsqueeze(1), targets.unsqueeze(0)
-    input_lengths, target_lengths = _lengths(input_lengths), _lengths(target_lengths)
+        log_probs = log_probs.unsqueeze(1)
     nll = CtcLoss.apply(log_probs, targets, input_lengths=input_lengths,
                         target_lengths=target_lengths, blank=blank, zero_infinity=zero_infinity)
     if zero_infinity:

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _args
+from .._dtype import float32, float64
 from .._tensor import Tensor
 from ..backend import from_numpy, to_numpy
 from ._base import Op, wrap
@@ -90,6 +92,53 @@ def _nll(alpha: Any, frames: int, length: int, dtype: Any) -> Any:
                      dtype)[0]
 
 
+_CHECKING = " (while checking arguments for ctc_loss_allocate_outputs)"
+
+
+def _check(log_probs: Tensor, targets: Tensor, input_lengths: list, target_lengths: list,
+           blank: int) -> None:
+    """torch's checks of a CPU ``ctc_loss`` call, in its order."""
+    if log_probs.dtype not in (float32, float64):
+        raise _args.not_implemented("ctc_loss_cpu", log_probs.dtype)
+    if log_probs.numel() == 0:
+        raise RuntimeError("log_probs tensor must not be empty")
+    if log_probs.dim() != 3:
+        raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.dim()}-dimensional "
+                           f"tensor for argument #1 'log_probs'{_CHECKING}")
+    if not 1 <= targets.dim() <= 2:
+        raise RuntimeError(f"Expected 1 to 2 dimensions, but got {targets.dim()}-dimensional "
+                           f"tensor for argument #2 'targets'{_CHECKING}")
+    frames, batch, classes = log_probs.shape
+    if not 0 <= blank < classes:
+        raise RuntimeError("blank must be in label range")
+    for lengths, name in ((input_lengths, "input_lengths"), (target_lengths, "target_lengths")):
+        if len(lengths) != batch:
+            raise RuntimeError(f"{name} must be of size batch_size")
+    _check_range("target_lengths", target_lengths, None)
+    if targets.dim() == 1:  # the targets end to end
+        _check_size(targets, 0, sum(target_lengths), "")
+    else:  # a padded row a sample
+        _check_size(targets, 0, batch, "")
+        if targets.shape[1] < max(target_lengths, default=0):
+            _check_size(targets, 1, max(target_lengths), "at least ")
+    _check_range("input_lengths", input_lengths, frames)
+
+
+def _check_range(name: str, lengths: list, most: int | None) -> None:
+    for n in lengths:
+        if n < 0 or (most is not None and n > most):
+            bound = "least 0" if n < 0 else f"most {most}"
+            raise RuntimeError(f"Expected {name} to have value at {bound}, but got value {n}"
+                               f"{_CHECKING}")
+
+
+def _check_size(targets: Tensor, dim: int, size: int, at_least: str) -> None:
+    if at_least or targets.shape[dim] != size:
+        raise RuntimeError(f"Expected tensor to have size {at_least}{size} at dimension {dim}, "
+                           f"but got size {targets.shape[dim]} for argument #2 'targets'"
+                           f"{_CHECKING}")
+
+
 def _samples(lp: Any, targets: Any, input_lengths: list, target_lengths: list,
              blank: int) -> Any:
     """Each sample's frames, extended target and length (padded or concatenated targets)."""
@@ -99,7 +148,18 @@ def _samples(lp: Any, targets: Any, input_lengths: list, target_lengths: list,
             labels = targets[b, :length]
         else:
             labels, offset = targets[offset:offset + length], offset + length
+        _check_labels(labels, lp.shape[2], b)
         yield b, lp[:, b], _primes(labels, blank), frames, length
+
+
+def _check_labels(labels: Any, classes: int, sample: int) -> None:
+    """A label outside the classes: torch's kernel reads past ``log_probs`` there and returns
+    whatever it finds; minitorch refuses."""
+    bad = labels[(labels < 0) | (labels >= classes)]
+    if bad.size:
+        raise RuntimeError(f"ctc_loss(): sample {sample} has the target label {bad[0]}, outside "
+                           f"the {classes} classes of log_probs (valid labels are 0 to "
+                           f"{classes - 1}); torch would read out of bounds here")
 
 
 class CtcLoss(Op):
@@ -113,6 +173,7 @@ class CtcLoss(Op):
     @staticmethod
     def forward(ctx: Any, log_probs: Tensor, targets: Tensor, *, input_lengths: list,
                 target_lengths: list, blank: int, zero_infinity: bool = False) -> Tensor:
+        _check(log_probs, targets, input_lengths, target_lengths, blank)
         lp, tg = to_numpy(log_probs._data), to_numpy(targets._data).astype(np.int64)
         nll = np.zeros(lp.shape[1], dtype=lp.dtype)
         for b, sample, primes, frames, length in _samples(lp, tg, input_lengths,
