@@ -54,9 +54,28 @@ class RemovableHandle:
         self._hooks = hooks
         self._key = next(RemovableHandle._ids)
 
+    @property
+    def id(self) -> int:
+        """This handle's number, unique in the process (torch's ``RemovableHandle.id``)."""
+        return self._key
+
     def remove(self) -> None:
         """Unregister the hook (a second call does nothing)."""
         self._hooks.pop(self._key, None)
+
+    def __enter__(self) -> RemovableHandle:
+        """``with t.register_hook(fn):`` keeps the hook for the block only.
+
+        >>> x = minitorch.ones(1, requires_grad=True)
+        >>> with x.register_hook(lambda g: g * 10):
+        ...     (x * 2).sum().backward()
+        >>> x.grad
+        tensor([20.])
+        """
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
 
 
 def add_hook(hooks: dict[int, Any], fn: Any, prepend: bool = False) -> RemovableHandle:

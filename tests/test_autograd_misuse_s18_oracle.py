@@ -1,0 +1,255 @@
+"""Issue #21, session 18's adversary: misuse of torch.autograd's entry points and hook handles,
+run on live torch and on minitorch (each case takes the library as ``L``); values, keys,
+warnings and errors (type and message) must be torch's."""
+
+from __future__ import annotations
+
+import collections
+import subprocess
+import sys
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS, arrays, assert_same, assert_same_error, shapes
+
+import minitorch as mt
+from minitorch import _warn_once
+
+
+def _outcome(fn: Callable[[Any], Any], L: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """What ``fn(L)`` returns (or raises) and the warnings it gives, as (category, message)."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            result: Any = fn(L)
+        except Exception as error:  # the exception is the observation
+            result = error
+    return result, [(w.category.__name__, str(w.message)) for w in seen]
+
+
+def _same_outcome(fn: Callable[[Any], Any]) -> Any:
+    """``fn`` does on minitorch what it does on torch: the same warnings, and the same error
+    or the same result (returned, for the caller to compare)."""
+    got, got_warnings = _outcome(fn, mt)
+    want, want_warnings = _outcome(fn, torch)
+    assert got_warnings == want_warnings
+    if isinstance(want, Exception):
+        assert_same_error(got if isinstance(got, Exception) else None, want)
+        return None
+    assert not isinstance(got, Exception), f"minitorch raised {got!r}; torch returned {want!r}"
+    return got, want
+
+
+# ------------------------------------------------------------ a hook's handle as a context
+
+
+def _tensor_hook_in_block(L: Any) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    with x.register_hook(lambda g: g * 10) as handle:
+        (x * 2).sum().backward()
+    (x * 2).sum().backward()  # the hook is gone: + 2, not + 20
+    return x.grad, type(handle).__name__, isinstance(handle.id, int)
+
+
+def _node_hook_in_block(L: Any) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    with y.grad_fn.register_prehook(lambda go: (go[0] * 7,)):
+        pass
+    y.sum().backward()
+    return x.grad
+
+
+def _post_accumulate_hook_in_block(L: Any) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    calls: list[int] = []
+    with x.register_post_accumulate_grad_hook(lambda t: calls.append(1)):
+        (x * 2).sum().backward()
+    (x * 2).sum().backward()
+    return x.grad, calls
+
+
+def _module_hook_in_block(L: Any) -> Any:
+    layer = L.nn.Linear(1, 1)
+    calls: list[int] = []
+    with layer.register_forward_hook(lambda *args: calls.append(1)):
+        layer(L.ones(1, 1))
+    layer(L.ones(1, 1))
+    return calls
+
+
+@pytest.mark.parametrize("case", [_tensor_hook_in_block, _node_hook_in_block,
+                                  _post_accumulate_hook_in_block, _module_hook_in_block])
+def test_a_hooks_handle_removes_it_at_the_end_of_a_with_block(case: Callable) -> None:
+    """torch's RemovableHandle is a context manager (``__exit__`` removes the hook); without
+    it minitorch raised TypeError on ``with``."""
+    got, want = _same_outcome(case)
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        if isinstance(w, torch.Tensor):
+            assert_same(g, w)
+        else:
+            assert g == w
+
+
+# ------------------------------------------------------------ dict inputs (torch 2.13)
+
+
+@SETTINGS
+@given(st.data())
+def test_grad_of_a_dict_of_inputs_is_a_dict_with_their_keys(data: st.DataObject) -> None:
+    """torch 2.13: ``grad(out, dict(model.named_parameters()))`` answers a dict with the same
+    keys, in order; minitorch took the dict's keys for inputs and refused them."""
+    shape = data.draw(shapes(max_dims=2))
+    a, b = data.draw(arrays(shape)), data.draw(arrays(shape))
+    keys = data.draw(st.permutations(["w", "b", "z"]))
+    create_graph = data.draw(st.booleans())
+
+    def run(L: Any) -> Any:
+        w, c = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
+        unused = L.tensor(b, requires_grad=True)
+        inputs = dict(zip(keys, [w, c, unused]))
+        return L.autograd.grad((w * c * c).sum(), inputs, materialize_grads=True,
+                               create_graph=create_graph)
+
+    got, want = _same_outcome(run)
+    assert type(got) is dict and list(got) == list(want) == keys
+    for key in keys:
+        assert_same(got[key], want[key], key)
+
+
+def test_batched_grad_of_a_dict_of_inputs() -> None:
+    def run(L: Any) -> Any:
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        return L.autograd.grad(x * x, {"x": x}, L.eye(2), is_grads_batched=True)
+
+    got, want = _same_outcome(run)
+    assert list(got) == ["x"]
+    assert_same(got["x"], want["x"])
+
+
+@pytest.mark.parametrize("inputs", [
+    "{'a': x, 'b': y}",  # y unused: torch's index 1
+    "{'a': x, 'b': 3}",  # a value that is no tensor: named by its type
+    "{}",
+    "collections.OrderedDict(a=x)",  # only a dict itself is accepted
+    "types.MappingProxyType({'a': x})",
+])
+@pytest.mark.parametrize("call", ["grad", "backward"])
+def test_inputs_given_as_a_mapping_are_refused_as_torch_refuses(inputs: str, call: str) -> None:
+    def run(L: Any) -> Any:
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = L.tensor([3.0, 4.0], requires_grad=True)
+        given_inputs = eval(inputs, {"collections": collections, "types": types, "x": x, "y": y})
+        if call == "grad":
+            return L.autograd.grad((x * 2).sum(), given_inputs)
+        (x * 2).sum().backward(inputs=given_inputs)
+        return x.grad, y.grad
+
+    outcome = _same_outcome(run)
+    if outcome is not None:  # backward with {'a': x, 'b': y}: y is simply not reached
+        (gx, gy), (wx, wy) = outcome
+        assert_same(gx, wx)
+        assert gy is None and wy is None
+
+
+def test_backward_with_a_dict_of_inputs_accumulates_into_them_only() -> None:
+    def run(L: Any) -> Any:
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        y = L.tensor([3.0, 4.0], requires_grad=True)
+        (x * y).sum().backward(inputs={"x": x})
+        return x.grad, y.grad
+
+    (gx, gy), (wx, wy) = _same_outcome(run)
+    assert_same(gx, wx)
+    assert gy is None and wy is None
+
+
+# ------------------------------------------------------------ deprecated arguments
+
+
+def test_grad_with_only_inputs_false_warns_and_answers() -> None:
+    def run(L: Any) -> Any:
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        return L.autograd.grad((x * 3).sum(), x, only_inputs=False)
+
+    (got,), (want,) = _same_outcome(run)
+    assert_same(got, want)
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_backward_warns_that_grad_variables_is_deprecated(both: bool) -> None:
+    """torch warns for ``grad_variables`` and refuses it next to ``grad_tensors``; minitorch
+    used ``grad_tensors`` silently."""
+    def run(L: Any) -> Any:
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        gradient = L.tensor([1.0, 3.0])
+        L.autograd.backward(x * 2, gradient if both else None, grad_variables=gradient * 2)
+        return x.grad
+
+    outcome = _same_outcome(run)
+    if not both:
+        assert_same(*outcome)
+
+
+# ------------------------------------------------------------ backward(create_graph=True)
+
+_TORCH_WARNING = """
+import warnings, torch
+with warnings.catch_warnings(record=True) as seen:
+    warnings.simplefilter("always")
+    x = torch.ones(2, requires_grad=True)
+    {call}
+print(repr([(w.category.__name__, str(w.message).split(" (Triggered internally")[0])
+            for w in seen]))
+"""
+
+
+@pytest.mark.parametrize("call", [
+    "(x ** 2).sum().backward(create_graph=True); (x ** 2).sum().backward(create_graph=True)",
+    "torch.autograd.backward((x * 2).sum(), create_graph=True, inputs=[x])",
+    "torch.autograd.grad((x ** 2).sum(), x, create_graph=True)",
+    "(x ** 2).sum().backward(retain_graph=True)",
+])
+def test_backward_with_create_graph_warns_once_about_the_reference_cycle(call: str) -> None:
+    """torch's engine warns (once per process) when backward records the graph of ``.grad``;
+    autograd.grad does not. torch runs in its own process, so its once is not spent."""
+    want = eval(subprocess.run([sys.executable, "-c", _TORCH_WARNING.format(call=call)],
+                               capture_output=True, text=True, check=True).stdout)
+    _warn_once._given.clear()  # a fresh process for minitorch too
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        x = mt.ones(2, requires_grad=True)
+        exec(call, {"torch": mt, "x": x})
+    assert [(w.category.__name__, str(w.message)) for w in seen] == want
+
+
+def test_the_values_of_a_backward_with_create_graph_are_torchs() -> None:
+    def run(L: Any) -> Any:
+        x = L.tensor(np.array([1.0, 2.0]), requires_grad=True)
+        (x ** 3).sum().backward(create_graph=True)
+        first = x.grad.clone()
+        x.grad.sum().backward()
+        return first, x.grad
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for lib_got, lib_want in zip(run(mt), run(torch)):
+            assert_same(lib_got, lib_want)
+
+
+def test_a_removed_handle_can_be_removed_again_even_after_its_block() -> None:
+    for L in (mt, torch):
+        x = L.ones(1, requires_grad=True)
+        with x.register_hook(lambda g: g * 0) as handle:
+            handle.remove()
+        handle.remove()
+        (x * 2).sum().backward()
+        assert x.grad.tolist() == [2.0]
