@@ -23,6 +23,7 @@ from . import _args, _layout, autograd, backend
 from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
+from ._warn_once import warn_once
 from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook, exposed
 from .backend import HOST_SCALARS, namespace, to_numpy
@@ -401,13 +402,14 @@ class Tensor(metaclass=_TensorType):
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until backward reaches it)."""
-        if not self.is_leaf and not self.retains_grad:
-            warnings.warn(
+        if self._grad is None and not self.is_leaf and not self.retains_grad:
+            warnings.warn(  # (torch stays quiet once a .grad was set by hand)
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
                 "Its .grad attribute won't be populated during autograd.backward(). If you "
                 "indeed want the .grad field to be populated for a non-leaf Tensor, use "
                 ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
-                "mistake, make sure you access the leaf Tensor instead.", UserWarning,
+                "mistake, make sure you access the leaf Tensor instead. See "
+                "github.com/pytorch/pytorch/pull/30531 for more information.", UserWarning,
                 stacklevel=2,
             )
         return self._grad
@@ -748,6 +750,9 @@ class Tensor(metaclass=_TensorType):
         return bool(self.item())
 
     def __float__(self) -> float:
+        if self.requires_grad and grad_mode.is_grad_enabled():  # torch's C++, once
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
         return float(self._one_element())
 
     def __int__(self) -> int:

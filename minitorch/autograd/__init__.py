@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import _batched_function
 from .. import _tensor as T
 from .._args import py_flag
 from .._warn_once import warn_once
@@ -179,6 +180,10 @@ def backward(
     tensor([2., 4.])
     """
     # torch's order: the inputs first
+    if _batched_function.transformed():  # torch.func's gradients are its own: refused first
+        raise RuntimeError("backward() called inside a functorch transform. This is not "
+                           "supported, please use functorch.grad or functorch.vjp instead or "
+                           "call backward() outside of functorch transforms.")
     if grad_variables is not None:
         warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
                       FutureWarning, stacklevel=2)
