@@ -654,7 +654,11 @@ class Tensor(metaclass=_TensorType):
         return Tensor._make(self._xp.asarray(self._data, copy=True))
 
     def _accumulate_(self, grad: Tensor) -> None:
+        """``self += grad`` for AccumulateGrad: checked and counted as any in-place write, so
+        that a graph that saved this ``.grad`` refuses the changed value."""
+        self._check_write(grad._data)
         self._data += grad._data
+        self._version_counter.value += 1
 
     def _has_nan(self) -> bool:
         xp = self._xp

@@ -353,3 +353,84 @@ def test_a_non_leafs_grad_set_by_hand_is_read_without_a_warning() -> None:
     (got, got_none), (want, want_none) = _same_outcome(_grad_of_a_non_leaf)
     assert_same(got, want)
     assert got_none is None and want_none is None
+
+
+# ------------------------------------------------------------ AccumulateGrad's corners
+
+
+def _saved_grad_changed_by_a_later_backward(L: Any) -> Any:
+    x = L.ones(2, requires_grad=True)
+    (x * 2).sum().backward()
+    w = L.ones(2, requires_grad=True)
+    z = (x.grad * w).sum()  # saves x.grad for w's gradient
+    (x * 3).sum().backward()  # accumulates into x.grad in place
+    z.backward()
+    return w.grad
+
+
+@SETTINGS
+@given(st.integers(1, 4), st.booleans())
+def test_accumulating_into_grad_counts_as_an_in_place_write(n: int, saved: bool) -> None:
+    """torch's AccumulateGrad adds in place (``grad += new``), which moves the version
+    counter: a graph that saved the old ``.grad`` refuses it. minitorch added without
+    counting, and the graph silently used the changed value (a wrong gradient)."""
+    def run(L: Any) -> Any:
+        x = L.ones(n, requires_grad=True)
+        (x * 2).sum().backward()
+        versions = [x.grad._version]
+        (x * 2).sum().backward()
+        versions.append(x.grad._version)
+        return versions, _saved_grad_changed_by_a_later_backward(L) if saved else None
+
+    outcome = _same_outcome(run)
+    if outcome is not None:
+        assert outcome[0] == outcome[1]
+
+
+def _expanded_grad(L: Any) -> Any:
+    x = L.ones(2, 3, requires_grad=True)
+    x.grad = L.ones(2, 1).expand(2, 3)
+    (x * 2).sum().backward()
+
+
+def test_accumulating_into_an_expanded_grad_is_refused_as_torch_does() -> None:
+    assert _same_outcome(_expanded_grad) is None
+
+
+def _dropped_after_requires_grad_false(L: Any) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    z = L.tensor([3.0, 4.0], requires_grad=True)
+    calls: list[Any] = []
+    x.register_hook(lambda g: calls.append(g.tolist()))
+    x.register_post_accumulate_grad_hook(lambda t: calls.append("post"))
+    y = x * z
+    x.requires_grad_(False)  # after the graph was built
+    y.sum().backward()
+    return x.grad, z.grad, calls
+
+
+def test_a_leaf_that_stopped_requiring_grad_gets_no_gradient() -> None:
+    """torch's AccumulateGrad drops the gradient of a leaf whose requires_grad was turned off
+    after the graph was built (its hooks still run); minitorch accumulated it."""
+    (gx, gz, calls), (wx, wz, want_calls) = _same_outcome(_dropped_after_requires_grad_false)
+    assert gx is None and wx is None
+    assert_same(gz, wz)
+    assert calls == want_calls
+
+
+@pytest.mark.parametrize("call", [
+    "x.grad = torch.ones(3, 2).t().clone(); (x * 2).sum().backward()",
+    "x.grad = torch.ones(3, 2).t(); (x * 2).sum().backward(create_graph=True)",
+    "x.grad = torch.ones(2, 3); (x * 2).sum().backward()",
+    "y = torch.ones(3, 2).t().requires_grad_(); y.grad = torch.ones(2, 3); y.sum().backward()",
+])
+def test_a_grad_that_breaks_the_layout_contract_warns_once(call: str) -> None:
+    want = eval(subprocess.run(
+        [sys.executable, "-c", _TORCH_WARNING.format(call=call).replace(
+            "torch.ones(2, requires_grad=True)", "torch.ones(2, 3, requires_grad=True)")],
+        capture_output=True, text=True, check=True).stdout)
+    _warn_once._given.clear()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        exec(call, {"torch": mt, "x": mt.ones(2, 3, requires_grad=True)})
+    assert [(w.category.__name__, str(w.message)) for w in seen] == want

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .. import _layout, course
 from .. import _tensor as T
 from .._args import hook_result, post_accumulate_hook_result
+from .._warn_once import warn_once
 from ..backend import element_strides, is_c_contiguous, is_dense, strided_zeros
 from . import grad_mode, profiler, torch_events
 
@@ -437,8 +438,11 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
         return
     if getattr(_hooks_ran, "variable", None) is not variable:
         grad = _leaf_hooks(variable, grad)
-    with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
-        _accumulate(variable, grad)
+    # requires_grad_(False) since the graph was built: torch drops the gradient (its hooks,
+    # post-accumulate ones too, still run)
+    if variable._requires_grad:
+        with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not
+            _accumulate(variable, grad)  # interleave
     for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
         post_accumulate_hook_result(variable, hook(variable))
 
@@ -504,9 +508,22 @@ def _accumulate(variable: Tensor, grad: Tensor) -> None:
         else:
             variable._grad = grad._detached_copy()
     elif grad_mode._state.grad_enabled:
-        variable._grad = old + grad
+        variable._grad = _layout_checked(old + grad, variable)
     else:
         old._accumulate_(grad)
+        _layout_checked(old, variable)
+
+
+def _layout_checked(grad: Tensor, variable: Tensor) -> Tensor:
+    """A sum of gradients, with torch's warning (once per process) where it breaks the layout
+    contract: a ``.grad`` set by hand in another layout stays in it."""
+    if not _obeys_layout(grad, variable):
+        warn_once("grad and param do not obey the gradient layout contract. This is not an "
+                  "error, but may impair performance.\n"
+                  f"grad.sizes() = {list(grad.shape)}, strides() = {list(grad.stride())}\n"
+                  f"param.sizes() = {list(variable.shape)}, strides() = "
+                  f"{list(variable.stride())}", stacklevel=2)
+    return grad
 
 
 _FREED = object()
