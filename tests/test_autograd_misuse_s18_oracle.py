@@ -434,3 +434,39 @@ def test_a_grad_that_breaks_the_layout_contract_warns_once(call: str) -> None:
         warnings.simplefilter("always")
         exec(call, {"torch": mt, "x": mt.ones(2, 3, requires_grad=True)})
     assert [(w.category.__name__, str(w.message)) for w in seen] == want
+
+
+# ------------------------------------------------------------ retain_grad's own sums
+
+
+def _retained_grads(L: Any, transpose: bool, set_first: bool, create_graph: bool) -> Any:
+    x = L.ones(3, 2, requires_grad=True)
+    y = x.t() if transpose else x * 2
+    y.retain_grad()
+    if set_first:
+        y.grad = L.zeros(tuple(y.shape))
+    s = (y ** 2).sum()
+    s.backward(retain_graph=True, create_graph=create_graph)
+    first = y.grad
+    s.backward(create_graph=create_graph)
+    return first, y.grad, first is y.grad, first._version, y.grad.stride(), y.grad.grad_fn
+
+
+@SETTINGS
+@given(st.booleans(), st.booleans(), st.booleans())
+def test_a_retained_grad_is_summed_into_a_new_tensor(transpose: bool, set_first: bool,
+                                                     create_graph: bool) -> None:
+    """torch's retain_grad hook keeps a contiguous clone, then ``grad + new`` (a new tensor):
+    a .grad read or set before a later backward keeps its value. minitorch accumulated into
+    it in place as into a leaf's, so the tensor the user held changed under them."""
+    def run(L: Any) -> Any:
+        first, last, same, version, stride, node = _retained_grads(L, transpose, set_first,
+                                                                   create_graph)
+        return first, last, same, version, stride, type(node).__name__
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # backward(create_graph=True)'s reference cycle
+        got, want = run(mt), run(torch)
+    assert_same(got[0], want[0], "first")
+    assert_same(got[1], want[1], "last")
+    assert got[2:] == want[2:]

@@ -514,6 +514,14 @@ def _accumulate(variable: Tensor, grad: Tensor) -> None:
         _layout_checked(old, variable)
 
 
+def retain_into(tensor: Tensor, grad: Tensor) -> None:
+    """``retain_grad``'s work (torch's hook): a contiguous copy first, then ``old + grad``, a
+    new tensor each time, so a ``.grad`` read (or set) earlier keeps its value."""
+    old = tensor._grad
+    tensor._grad = grad.clone(memory_format=_layout.contiguous_format) if old is None \
+        else old + grad
+
+
 def _layout_checked(grad: Tensor, variable: Tensor) -> Tensor:
     """A sum of gradients, with torch's warning (once per process) where it breaks the layout
     contract: a ``.grad`` set by hand in another layout stays in it."""
