@@ -470,3 +470,34 @@ def test_a_retained_grad_is_summed_into_a_new_tensor(transpose: bool, set_first:
     assert_same(got[0], want[0], "first")
     assert_same(got[1], want[1], "last")
     assert got[2:] == want[2:]
+
+
+# ------------------------------------------------------------ checkpoint's saved inputs
+
+_CHANGES = {
+    "a non-leaf argument": "a = x * 1; y = cp(lambda t: t.exp(), a, use_reentrant=False); "
+                           "a.add_(1)",
+    "a leaf in no_grad": "a = x; y = cp(lambda t: t.exp(), a, use_reentrant=False)\n"
+                         "with L.no_grad(): a.add_(1)",
+    "a view's base": "a = (x * 1)[1:]; y = cp(lambda t: t.exp(), a, use_reentrant=False); "
+                     "a._base.mul_(2)",
+    "nothing saved": "a = x * 1; y = cp(lambda t: t * 2, a, use_reentrant=False); a.add_(1)",
+    "reentrant": "a = x * 1; y = cp(lambda t: t.exp(), a, use_reentrant=True); a.add_(1)",
+}
+
+
+@pytest.mark.parametrize("change", sorted(_CHANGES))
+def test_checkpoint_refuses_an_argument_changed_before_backward(change: str) -> None:
+    """torch's non-reentrant checkpoint saves its tensor arguments for backward, so one
+    changed in place before backward is refused; minitorch reran the function on the new
+    values and returned their gradient (a silently wrong one)."""
+    def run(L: Any) -> Any:
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        scope = {"L": L, "x": x, "cp": L.utils.checkpoint.checkpoint}
+        exec(_CHANGES[change], scope)
+        scope["y"].sum().backward()
+        return x.grad
+
+    outcome = _same_outcome(run)
+    if outcome is not None:
+        assert_same(*outcome)

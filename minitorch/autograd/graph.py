@@ -657,13 +657,26 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     ...
     RuntimeError: one of the variables ... [torch.FloatTensor [2]] is at version 1; expected...
     """
+    if saved._is_output:
+        refuse_changed(tensor, saved._version, owner, saved._output_nr)
+    else:
+        refuse_changed(tensor, saved._version)
+
+
+def refuse_changed(tensor: Tensor, version: int, creator: Node | None = None,
+                   nr: int = 0) -> None:
+    """torch's error if ``tensor`` is no longer at ``version``: an input kept for backward
+    (named after its current ``grad_fn``), or output ``nr`` of ``creator``.
+
+    >>> refuse_changed(minitorch.ones(1), 0)
+    """
     now = tensor._version_counter.value
-    if now == saved._version:
+    if now == version:
         return
-    creator = owner if saved._is_output else _creator_of(tensor)
+    if creator is None:
+        creator = _creator_of(tensor)
     which = ""
     if creator is not None:
-        nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
         if type(creator).__name__ not in CPP_NODES and "Backward" in name:
             head, _, overload = name.rpartition("Backward")  # ClampBackward1: Clamp1
@@ -673,7 +686,7 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [torch.{tensor.dtype.legacy}Tensor [{shape}]]{which} is at "
-        f"version {now}; expected version {saved._version} instead. {_anomaly_hint()}"
+        f"version {now}; expected version {version} instead. {_anomaly_hint()}"
     )
 
 
