@@ -501,3 +501,13 @@ def test_checkpoint_refuses_an_argument_changed_before_backward(change: str) -> 
     outcome = _same_outcome(run)
     if outcome is not None:
         assert_same(*outcome)
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_reentrant_checkpoint_warns_when_no_argument_requires_grad(requires_grad: bool) -> None:
+    def run(L: Any) -> Any:
+        w = L.tensor([2.0], requires_grad=True)
+        x = L.tensor([1.0, 2.0], requires_grad=requires_grad)
+        return L.utils.checkpoint.checkpoint(lambda a: a * w, x, use_reentrant=True)
+
+    assert_same(*_same_outcome(run))

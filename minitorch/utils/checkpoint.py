@@ -124,6 +124,9 @@ class CheckpointFunction(function.Function):
     @staticmethod
     def forward(ctx: Any, run_function: Callable[..., Any], preserve_rng_state: bool,
                 *args: Any) -> Any:
+        if not any(a.requires_grad for a in args if isinstance(a, T.Tensor)):
+            warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
+                          stacklevel=2)
         ctx.run_function = run_function
         ctx.rng_state = _random.get_rng_state() if preserve_rng_state else None
         ctx.args = args
