@@ -207,11 +207,24 @@ _TORCH_WARNING = """
 import warnings, torch
 with warnings.catch_warnings(record=True) as seen:
     warnings.simplefilter("always")
-    x = torch.ones(2, requires_grad=True)
+    x = torch.ones({shape}, requires_grad=True)
     {call}
 print(repr([(w.category.__name__, str(w.message).split(" (Triggered internally")[0])
             for w in seen]))
 """
+
+
+def _assert_warns_once_as_torch(call: str, shape: tuple[int, ...]) -> None:
+    """``call`` (on ``x``, ones of ``shape`` that require grad) gives torch's warnings, each
+    given once per process: torch runs in a fresh process, minitorch forgets what it said."""
+    script = _TORCH_WARNING.format(call=call, shape=shape)
+    want = eval(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                               check=True).stdout)
+    _warn_once._given.clear()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        exec(call, {"torch": mt, "x": mt.ones(shape, requires_grad=True)})
+    assert [(w.category.__name__, str(w.message)) for w in seen] == want
 
 
 @pytest.mark.parametrize("call", [
@@ -223,14 +236,7 @@ print(repr([(w.category.__name__, str(w.message).split(" (Triggered internally")
 def test_backward_with_create_graph_warns_once_about_the_reference_cycle(call: str) -> None:
     """torch's engine warns (once per process) when backward records the graph of ``.grad``;
     autograd.grad does not. torch runs in its own process, so its once is not spent."""
-    want = eval(subprocess.run([sys.executable, "-c", _TORCH_WARNING.format(call=call)],
-                               capture_output=True, text=True, check=True).stdout)
-    _warn_once._given.clear()  # a fresh process for minitorch too
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        x = mt.ones(2, requires_grad=True)
-        exec(call, {"torch": mt, "x": x})
-    assert [(w.category.__name__, str(w.message)) for w in seen] == want
+    _assert_warns_once_as_torch(call, (2,))
 
 
 def test_the_values_of_a_backward_with_create_graph_are_torchs() -> None:
@@ -330,15 +336,7 @@ def test_inference_mode_turns_forward_ad_off() -> None:
 def test_a_python_float_of_a_tensor_that_requires_grad_warns_once(call: str) -> None:
     """torch warns (once per process) that the float of a tensor which requires grad leaves
     the graph; int(), item() and bool() do not, nor float() with grad mode off."""
-    want = eval(subprocess.run(
-        [sys.executable, "-c", _TORCH_WARNING.format(call=call).replace(
-            "torch.ones(2, requires_grad=True)", "torch.ones(1, requires_grad=True)")],
-        capture_output=True, text=True, check=True).stdout)
-    _warn_once._given.clear()
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        exec(call, {"torch": mt, "x": mt.ones(1, requires_grad=True)})
-    assert [(w.category.__name__, str(w.message)) for w in seen] == want
+    _assert_warns_once_as_torch(call, (1,))
 
 
 def _grad_of_a_non_leaf(L: Any) -> Any:
@@ -425,15 +423,9 @@ def test_a_leaf_that_stopped_requiring_grad_gets_no_gradient() -> None:
     "y = torch.ones(3, 2).t().requires_grad_(); y.grad = torch.ones(2, 3); y.sum().backward()",
 ])
 def test_a_grad_that_breaks_the_layout_contract_warns_once(call: str) -> None:
-    want = eval(subprocess.run(
-        [sys.executable, "-c", _TORCH_WARNING.format(call=call).replace(
-            "torch.ones(2, requires_grad=True)", "torch.ones(2, 3, requires_grad=True)")],
-        capture_output=True, text=True, check=True).stdout)
-    _warn_once._given.clear()
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        exec(call, {"torch": mt, "x": mt.ones(2, 3, requires_grad=True)})
-    assert [(w.category.__name__, str(w.message)) for w in seen] == want
+    """A sum of gradients in another layout than the parameter's: torch's once-only
+    warning."""
+    _assert_warns_once_as_torch(call, (2, 3))
 
 
 # ------------------------------------------------------------ retain_grad's own sums
