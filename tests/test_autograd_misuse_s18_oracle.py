@@ -421,6 +421,9 @@ def test_a_leaf_that_stopped_requiring_grad_gets_no_gradient() -> None:
     "x.grad = torch.ones(3, 2).t(); (x * 2).sum().backward(create_graph=True)",
     "x.grad = torch.ones(2, 3); (x * 2).sum().backward()",
     "y = torch.ones(3, 2).t().requires_grad_(); y.grad = torch.ones(2, 3); y.sum().backward()",
+    # once in all: the second, with other sizes and strides, is not told
+    "x.grad = torch.ones(3, 2).t().clone(); x.sum().backward(); "
+    "y = torch.ones(2, requires_grad=True); y.grad = torch.ones(4)[::2]; y.sum().backward()",
 ])
 def test_a_grad_that_breaks_the_layout_contract_warns_once(call: str) -> None:
     """A sum of gradients in another layout than the parameter's: torch's once-only

@@ -530,7 +530,7 @@ def _layout_checked(grad: Tensor, variable: Tensor) -> Tensor:
                   "error, but may impair performance.\n"
                   f"grad.sizes() = {list(grad.shape)}, strides() = {list(grad.stride())}\n"
                   f"param.sizes() = {list(variable.shape)}, strides() = "
-                  f"{list(variable.stride())}", stacklevel=2)
+                  f"{list(variable.stride())}", stacklevel=2, key="layout contract")
     return grad
 
 
