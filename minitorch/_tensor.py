@@ -318,6 +318,14 @@ class Tensor(metaclass=_TensorType):
         """
         return None if self._view_of is None or self._inference else self._view_of[0]
 
+    def _is_view(self) -> bool:
+        """Whether this tensor is a view with a ``_base`` (torch's private test of it).
+
+        >>> minitorch.ones(2)[1:]._is_view(), minitorch.ones(2)._is_view()
+        (True, False)
+        """
+        return self._base is not None
+
     def is_floating_point(self) -> bool:
         """True for float32 and float64 tensors."""
         return self.dtype.is_floating_point

@@ -506,3 +506,18 @@ def test_reentrant_checkpoint_warns_when_no_argument_requires_grad(requires_grad
         return L.utils.checkpoint.checkpoint(lambda a: a * w, x, use_reentrant=True)
 
     assert_same(*_same_outcome(run))
+
+
+def _views_made_in_each_mode(L: Any) -> list[bool]:
+    x = L.ones(3)
+    seen = [x._is_view(), x[1:]._is_view(), x.view(3)._is_view(), x.clone()._is_view()]
+    with L.inference_mode():
+        seen += [x[:2]._is_view(), L.ones(2)[1:]._is_view()]
+    with L.no_grad():
+        seen.append(x[:2]._is_view())
+    return seen
+
+
+def test_is_view_tells_views_as_torch_does() -> None:
+    got, want = _same_outcome(_views_made_in_each_mode)
+    assert got == want
