@@ -23,6 +23,7 @@ from . import _args, _layout, autograd, backend
 from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
+from ._warn_once import warn_once
 from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook, exposed
 from .backend import HOST_SCALARS, namespace, to_numpy
@@ -317,6 +318,14 @@ class Tensor(metaclass=_TensorType):
         """
         return None if self._view_of is None or self._inference else self._view_of[0]
 
+    def _is_view(self) -> bool:
+        """Whether this tensor is a view with a ``_base`` (torch's private test of it).
+
+        >>> minitorch.ones(2)[1:]._is_view(), minitorch.ones(2)._is_view()
+        (True, False)
+        """
+        return self._base is not None
+
     def is_floating_point(self) -> bool:
         """True for float32 and float64 tensors."""
         return self.dtype.is_floating_point
@@ -401,13 +410,14 @@ class Tensor(metaclass=_TensorType):
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until backward reaches it)."""
-        if not self.is_leaf and not self.retains_grad:
-            warnings.warn(
+        if self._grad is None and not self.is_leaf and not self.retains_grad:
+            warnings.warn(  # (torch stays quiet once a .grad was set by hand)
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
                 "Its .grad attribute won't be populated during autograd.backward(). If you "
                 "indeed want the .grad field to be populated for a non-leaf Tensor, use "
                 ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
-                "mistake, make sure you access the leaf Tensor instead.", UserWarning,
+                "mistake, make sure you access the leaf Tensor instead. See "
+                "github.com/pytorch/pytorch/pull/30531 for more information.", UserWarning,
                 stacklevel=2,
             )
         return self._grad
@@ -652,7 +662,11 @@ class Tensor(metaclass=_TensorType):
         return Tensor._make(self._xp.asarray(self._data, copy=True))
 
     def _accumulate_(self, grad: Tensor) -> None:
+        """``self += grad`` for AccumulateGrad: checked and counted as any in-place write, so
+        that a graph that saved this ``.grad`` refuses the changed value."""
+        self._check_write(grad._data)
         self._data += grad._data
+        self._version_counter.value += 1
 
     def _has_nan(self) -> bool:
         xp = self._xp
@@ -748,6 +762,9 @@ class Tensor(metaclass=_TensorType):
         return bool(self.item())
 
     def __float__(self) -> float:
+        if self.requires_grad and grad_mode.is_grad_enabled():  # torch's C++, once
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
         return float(self._one_element())
 
     def __int__(self) -> int:

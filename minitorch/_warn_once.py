@@ -18,8 +18,11 @@ __all__ = ["warn_once"]
 _given: set[str] = set()
 
 
-def warn_once(message: str, stacklevel: int = 3) -> None:
-    """A UserWarning with ``message``, unless it was given before in this process."""
-    if message not in _given:
-        _given.add(message)
+def warn_once(message: str, stacklevel: int = 3, key: str | None = None) -> None:
+    """A UserWarning with ``message``, unless it (or another with the same ``key``: torch's
+    once is per place in its code, whatever values the message shows) was given before in
+    this process."""
+    key = message if key is None else key
+    if key not in _given:
+        _given.add(key)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)

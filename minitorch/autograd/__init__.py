@@ -13,11 +13,14 @@ without touching ``.grad``. Both hand the graph to the engine (:mod:`.engine`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import _batched_function
 from .. import _tensor as T
 from .._args import py_flag
+from .._warn_once import warn_once
 from . import (
     anomaly_mode,
     engine,
@@ -64,6 +67,26 @@ def _as_tuple(value: Any) -> tuple:
     if isinstance(value, (T.Tensor, graph.GradientEdge)):
         return (value,)
     return tuple(value)
+
+
+def _inputs_tuple(inputs: Any, caller: str) -> tuple:
+    """The ``inputs`` of ``backward`` or ``grad`` as a tuple: as :func:`_as_tuple`, and a
+    ``dict`` (``dict(model.named_parameters())``) gives its values; torch refuses other
+    mappings."""
+    if type(inputs) is dict:
+        return tuple(inputs.values())
+    if isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{caller}()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    return _as_tuple(inputs)
+
+
+_REFERENCE_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak.")
 
 
 def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) -> list:
@@ -156,13 +179,27 @@ def backward(
     >>> minitorch.autograd.backward((x * x).sum()); x.grad
     tensor([2., 4.])
     """
-    targets = () if inputs is None else _as_tuple(inputs)  # torch's order: the inputs first
+    # torch's order: the inputs first
+    if _batched_function.transformed():  # torch.func's gradients are its own: refused first
+        raise RuntimeError("backward() called inside a functorch transform. This is not "
+                           "supported, please use functorch.grad or functorch.vjp instead or "
+                           "call backward() outside of functorch transforms.")
+    if grad_variables is not None:
+        warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
+                      FutureWarning, stacklevel=2)
+        if grad_tensors is not None:
+            raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both "
+                               "passed to `backward()`. Please only use `grad_tensors`.")
+        grad_tensors = grad_variables
+    targets = () if inputs is None else _inputs_tuple(inputs, "backward")
     if inputs is not None and not targets:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     outputs = _as_tuple(tensors)
-    grads = _make_grads(outputs, grad_tensors if grad_tensors is not None else grad_variables)
+    grads = _make_grads(outputs, grad_tensors)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
     edges, root_grads = _roots(outputs, grads)
+    if create_graph:  # torch's engine, once per process: .grad will hold a graph
+        warn_once(_REFERENCE_CYCLE)
     if not targets:
         engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
         return
@@ -184,13 +221,15 @@ def grad(
     allow_unused: bool | None = None,
     is_grads_batched: bool = False,
     materialize_grads: bool = False,
-) -> tuple[Tensor | None, ...]:
-    """The gradients of ``outputs`` with respect to ``inputs``, as a tuple; ``.grad`` is
-    left alone.
+) -> tuple[Tensor | None, ...] | dict[Any, Tensor | None]:
+    """The gradients of ``outputs`` with respect to ``inputs``, as a tuple (a dict with the
+    same keys when ``inputs`` is a dict); ``.grad`` is left alone.
 
     >>> x = minitorch.tensor(5., requires_grad=True)
     >>> g, = minitorch.autograd.grad(x ** 3, x, create_graph=True); g
     tensor(75., grad_fn=<MulBackward0>)
+    >>> minitorch.autograd.grad(x ** 2, {"x": x})
+    {'x': tensor(10.)}
     >>> v = minitorch.tensor([1., 2.], requires_grad=True)  # a Jacobian, one row per grad_output
     >>> minitorch.autograd.grad(v * v, v, minitorch.eye(2), is_grads_batched=True)
     (tensor([[2., 0.],
@@ -206,12 +245,18 @@ def grad(
 
         given = grad_outputs if isinstance(grad_outputs, (tuple, list)) else (grad_outputs,)
         batch = tuple(g.value for g in given)
-        return tuple(None if g is None else BatchedTensor(g) for g in grad(
-            outputs, inputs, batch, retain_graph, create_graph, only_inputs, allow_unused,
-            True, materialize_grads))
-    outs, ins = _as_tuple(outputs), _as_tuple(inputs)
+        result = grad(outputs, inputs, batch, retain_graph, create_graph, only_inputs,
+                      allow_unused, True, materialize_grads)
+        if isinstance(result, dict):
+            return {k: None if g is None else BatchedTensor(g) for k, g in result.items()}
+        return tuple(None if g is None else BatchedTensor(g) for g in result)
+    outs, ins = _as_tuple(outputs), _inputs_tuple(inputs, "grad")
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     # torch hands allow_unused (materialize_grads when not given) to C++, which reads an int
     allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
                            none=False)
@@ -242,6 +287,8 @@ def grad(
                 from .._creation import zeros_like  # _creation imports the Tensor this file serves
                 g = zeros_like(t, requires_grad=create_graph)
         result.append(g)
+    if type(inputs) is dict:  # torch answers a dict of inputs with the same keys
+        return dict(zip(inputs.keys(), result))
     return tuple(result)
 
 

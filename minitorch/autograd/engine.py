@@ -29,7 +29,6 @@ from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
     AccumulateGrad,
     Node,
-    _accumulate,
     _array_of,
     _call_tensor_hook,
     _leaf_hooks,
@@ -37,6 +36,7 @@ from .graph import (
     _tensors,
     accumulate_into_leaf,
     leaf_hooks_first,
+    retain_into,
 )
 
 if TYPE_CHECKING:
@@ -421,7 +421,7 @@ def _run_tensor_hooks(node: Node, grads: list) -> list:
         for nr, ref in list(node._retain_grad_hooks.items()):
             tensor = ref()
             if tensor is not None and nr < len(grads) and grads[nr] is not None:
-                _accumulate(tensor, grads[nr])
+                retain_into(tensor, grads[nr])
     return grads
 
 

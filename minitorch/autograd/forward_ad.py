@@ -108,9 +108,10 @@ def dual_level() -> Iterator[int]:
 
 
 def tangent_of(t: Any) -> T.Tensor | None:
-    """The tangent ``t`` carries at the current (innermost) level, or None."""
+    """The tangent ``t`` carries at the current (innermost) level, or None (always None in
+    inference mode, which turns forward AD off as it turns off recording)."""
     held = t.__dict__.get("_fw_tangents") if isinstance(t, T.Tensor) else None
-    if held is None or not levels:
+    if held is None or not levels or grad_mode._state.inference:
         return None
     return held.get(levels[-1])
 
@@ -160,6 +161,10 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
     if not tangent.is_floating_point():
         raise ValueError(f"Expected tangent to be floating point or complex, but got: "
                          f"{tangent.dtype}")
+    from ..ops.shape import View
+
+    if grad_mode._state.inference:  # torch's C++ checks and tangent are autograd's: skipped
+        return View.apply(tensor, shape=tuple(tensor.shape))
     level = _args.integer("_make_dual", level, "level", None)
     if level == current_level() and tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
@@ -172,8 +177,6 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
             "original Tensor, this is not supported. Tensor is of size "
             f"{list(tensor.shape)} while the given forward gradient is of size "
             f"{list(tangent.shape)}.")
-    from ..ops.shape import View
-
     with _outer():  # the view carries the outer levels' tangents (jacfwd(jacfwd(f)))
         dual = View.apply(tensor, shape=tuple(tensor.shape))
     _set_tangent(dual, _laid_out_as(tangent, tensor))
@@ -259,6 +262,8 @@ def _outer() -> Iterator[None]:
 
 def has_tangents(args: tuple) -> bool:
     """Whether an op's arguments carry tangents at an active level (the cheap check)."""
+    if grad_mode._state.inference:  # torch skips its autograd kernels, forward AD's too
+        return False
     for a in args:
         held = a.__dict__.get("_fw_tangents") if isinstance(a, T.Tensor) else None
         if held and any(level in held for level in levels):

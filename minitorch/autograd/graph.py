@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .. import _layout, course
 from .. import _tensor as T
 from .._args import hook_result, post_accumulate_hook_result
+from .._warn_once import warn_once
 from ..backend import element_strides, is_c_contiguous, is_dense, strided_zeros
 from . import grad_mode, profiler, torch_events
 
@@ -54,9 +55,28 @@ class RemovableHandle:
         self._hooks = hooks
         self._key = next(RemovableHandle._ids)
 
+    @property
+    def id(self) -> int:
+        """This handle's number, unique in the process (torch's ``RemovableHandle.id``)."""
+        return self._key
+
     def remove(self) -> None:
         """Unregister the hook (a second call does nothing)."""
         self._hooks.pop(self._key, None)
+
+    def __enter__(self) -> RemovableHandle:
+        """``with t.register_hook(fn):`` keeps the hook for the block only.
+
+        >>> x = minitorch.ones(1, requires_grad=True)
+        >>> with x.register_hook(lambda g: g * 10):
+        ...     (x * 2).sum().backward()
+        >>> x.grad
+        tensor([20.])
+        """
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
 
 
 def add_hook(hooks: dict[int, Any], fn: Any, prepend: bool = False) -> RemovableHandle:
@@ -418,8 +438,11 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
         return
     if getattr(_hooks_ran, "variable", None) is not variable:
         grad = _leaf_hooks(variable, grad)
-    with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not interleave
-        _accumulate(variable, grad)
+    # requires_grad_(False) since the graph was built: torch drops the gradient (its hooks,
+    # post-accumulate ones too, still run)
+    if variable._requires_grad:
+        with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not
+            _accumulate(variable, grad)  # interleave
     for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
         post_accumulate_hook_result(variable, hook(variable))
 
@@ -485,9 +508,30 @@ def _accumulate(variable: Tensor, grad: Tensor) -> None:
         else:
             variable._grad = grad._detached_copy()
     elif grad_mode._state.grad_enabled:
-        variable._grad = old + grad
+        variable._grad = _layout_checked(old + grad, variable)
     else:
         old._accumulate_(grad)
+        _layout_checked(old, variable)
+
+
+def retain_into(tensor: Tensor, grad: Tensor) -> None:
+    """``retain_grad``'s work (torch's hook): a contiguous copy first, then ``old + grad``, a
+    new tensor each time, so a ``.grad`` read (or set) earlier keeps its value."""
+    old = tensor._grad
+    tensor._grad = grad.clone(memory_format=_layout.contiguous_format) if old is None \
+        else old + grad
+
+
+def _layout_checked(grad: Tensor, variable: Tensor) -> Tensor:
+    """A sum of gradients, with torch's warning (once per process) where it breaks the layout
+    contract: a ``.grad`` set by hand in another layout stays in it."""
+    if not _obeys_layout(grad, variable):
+        warn_once("grad and param do not obey the gradient layout contract. This is not an "
+                  "error, but may impair performance.\n"
+                  f"grad.sizes() = {list(grad.shape)}, strides() = {list(grad.stride())}\n"
+                  f"param.sizes() = {list(variable.shape)}, strides() = "
+                  f"{list(variable.stride())}", stacklevel=2, key="layout contract")
+    return grad
 
 
 _FREED = object()
@@ -613,13 +657,26 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     ...
     RuntimeError: one of the variables ... [torch.FloatTensor [2]] is at version 1; expected...
     """
+    if saved._is_output:
+        refuse_changed(tensor, saved._version, owner, saved._output_nr)
+    else:
+        refuse_changed(tensor, saved._version)
+
+
+def refuse_changed(tensor: Tensor, version: int, creator: Node | None = None,
+                   nr: int = 0) -> None:
+    """torch's error if ``tensor`` is no longer at ``version``: an input kept for backward
+    (named after its current ``grad_fn``), or output ``nr`` of ``creator``.
+
+    >>> refuse_changed(minitorch.ones(1), 0)
+    """
     now = tensor._version_counter.value
-    if now == saved._version:
+    if now == version:
         return
-    creator = owner if saved._is_output else _creator_of(tensor)
+    if creator is None:
+        creator = _creator_of(tensor)
     which = ""
     if creator is not None:
-        nr = saved._output_nr if saved._is_output else 0
         name = creator.name()
         if type(creator).__name__ not in CPP_NODES and "Backward" in name:
             head, _, overload = name.rpartition("Backward")  # ClampBackward1: Clamp1
@@ -629,7 +686,7 @@ def check_version(saved: SavedTensor, tensor: Tensor, owner: Node) -> None:
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [torch.{tensor.dtype.legacy}Tensor [{shape}]]{which} is at "
-        f"version {now}; expected version {saved._version} instead. {_anomaly_hint()}"
+        f"version {now}; expected version {version} instead. {_anomaly_hint()}"
     )
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from .. import _random, autograd
 from .. import _tensor as T
 from ..autograd import engine, function, grad_mode
-from ..autograd.graph import saved_tensors_hooks
+from ..autograd.graph import refuse_changed, saved_tensors_hooks
 
 __all__ = ["checkpoint", "checkpoint_sequential", "noop_context_fn"]
 
@@ -124,6 +124,9 @@ class CheckpointFunction(function.Function):
     @staticmethod
     def forward(ctx: Any, run_function: Callable[..., Any], preserve_rng_state: bool,
                 *args: Any) -> Any:
+        if not any(a.requires_grad for a in args if isinstance(a, T.Tensor)):
+            warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
+                          stacklevel=2)
         ctx.run_function = run_function
         ctx.rng_state = _random.get_rng_state() if preserve_rng_state else None
         ctx.args = args
@@ -184,6 +187,9 @@ class _Recomputed:
         self.function, self.args, self.kwargs = function, args, kwargs
         self.rng_state = _random.get_rng_state() if preserve_rng_state else None
         self.count = 0
+        # torch saves the call's tensor arguments for backward: changed in place before the
+        # rerun, they are refused (the rerun would differentiate other values)
+        self.versions = [(a, a._version) for a in args if isinstance(a, T.Tensor)]
         self.tensors: list | None = None
         self.recompute_context: Any = None
 
@@ -203,6 +209,8 @@ class _Recomputed:
 
     def _unpack(self, index: int) -> T.Tensor:
         if self.tensors is None:
+            for tensor, version in self.versions:
+                refuse_changed(tensor, version)
             self.tensors = []
             with saved_tensors_hooks(self._keep, lambda t: t), _random_state(self.rng_state), \
                     grad_mode.enable_grad(), self.recompute_context:
