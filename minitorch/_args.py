@@ -460,6 +460,8 @@ def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:
         raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     n = ndim if ndim > 0 else 1
     if not -n <= d < n:
+        if not INT64_MIN <= d <= INT64_MAX:  # torch's parser could not read it as an int64
+            raise ValueError("Overflow when unpacking long long")
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d % n
@@ -482,6 +484,9 @@ def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
                 raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
                                 f"{i + 1} with error \"type must be tuple of ints,but got "
                                 f"{type_name(v)}\"")
+            if not INT64_MIN <= n <= INT64_MAX:
+                raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
+                                f"{i + 1} with error \"Overflow when unpacking long long\"")
             if ndim is None:
                 continue
             d = wrap_dim(n, ndim)

@@ -81,6 +81,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                                 keywords=given, positional=positional) or message
             if message != str(error):
                 error.args = (message,)
+            if _refused_by_binding(error, forwarders):
+                raise error.with_traceback(None)  # the refusal is this entry's, not the op's
             raise
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it

@@ -1135,10 +1135,9 @@ _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
     is_method = inspect.isfunction(_fn) and not _name.startswith("__")
     setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
-for _name, _fn in list(vars(Tensor).items()):  # the class's own methods that take arguments
+for _name, _fn in list(vars(Tensor).items()):  # the class's own methods: torch's C ones refuse
     if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \
-            _name not in _call_form.PYTHON_METHODS and \
-            len(inspect.signature(_fn).parameters) > 1:
+            _name not in _call_form.PYTHON_METHODS:  # in its parser's words, or CPython's
         setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True))
 
 

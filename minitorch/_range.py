@@ -43,6 +43,10 @@ def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any
         start, end, step = (int(v) for v in (start, end, step))
     check_range_bounds(start, end, step)
     size = int((end - start) / step + 1) if dt.is_floating_point else (end - start) // step + 1
+    if size > _args.INT64_MAX:  # torch's int64 count wraps to a value no SymInt holds
+        raise RuntimeError("IntArrayRef contains an int that cannot be represented as a "
+                           f"SymInt: {_args.INT64_MIN}")
+    _args.check_alloc((size,), dt.itemsize)
     name = dt.name
     wide = "float64" if dt.is_floating_point else "int64"  # torch's accumulating type
 

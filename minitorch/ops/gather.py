@@ -226,6 +226,9 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     >>> minitorch.gather(minitorch.tensor([10, 20, 30]), 0, minitorch.tensor([2, 0]))
     tensor([30, 10])
     """
+    _args.tensor_args("gather", (input, "input", 1), (index, "index", 3))
+    _args.integer("gather", dim, "dim", 2)
+    _args.flag("gather", sparse_grad, "sparse_grad")  # the parser's, before any value check
     d = _check_index("gather", input, dim, index)
     _check_gather_shape(input, d, index)
     _check_in_range(input, d, index)

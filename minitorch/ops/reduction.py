@@ -443,9 +443,11 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
         from .pointwise import maximum
 
         return maximum(input, dim)
-    keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is _args.OMITTED:
+        if keepdim is not _args.OMITTED:  # keepdim alone matches none of torch's overloads
+            _args.missing("max", (dim, "dim"))
         return MaxAll.apply(input)
+    keepdim = False if keepdim is _args.OMITTED else keepdim
     _args.integer("max", dim, "dim", 1)
     keepdim = _args.flag("max", keepdim, "keepdim")
     found = MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim)
@@ -467,9 +469,11 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
         from .pointwise import minimum
 
         return minimum(input, dim)
-    keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is _args.OMITTED:
+        if keepdim is not _args.OMITTED:  # keepdim alone matches none of torch's overloads
+            _args.missing("min", (dim, "dim"))
         return MinAll.apply(input)
+    keepdim = False if keepdim is _args.OMITTED else keepdim
     _args.integer("min", dim, "dim", 1)
     keepdim = _args.flag("min", keepdim, "keepdim")
     found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim)
