@@ -495,10 +495,9 @@ def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
             out.append(d)
         return tuple(out)
     n = as_int(value)
-    if n is None:
-        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
-                        f"({type_name(value)}), but expected one of: (int dim), "
-                        "(tuple of ints dim)")
+    if n is None:  # the function form's words: _call_form.entry words it for the call made
+        raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, not "
+                        f"{type_name(value)}")
     return None if ndim is None else (wrap_dim(n, ndim),)
 
 

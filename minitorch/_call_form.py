@@ -68,7 +68,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             return fn(*args, **given)
         except TypeError as error:
             message = str(error)
-            source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
+            source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else
+                             fn.__name__)  # a function under another name (row_stack, ger)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
             if _refused_by_binding(error, forwarders) and parsed:
@@ -82,7 +83,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             if message != str(error):
                 error.args = (message,)
             if _refused_by_binding(error, forwarders):
-                raise error.with_traceback(None)  # the refusal is this entry's, not the op's
+                raise error.with_traceback(None) from None  # this entry refuses, not the op
             raise
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it

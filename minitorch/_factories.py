@@ -20,7 +20,17 @@ from typing import Any
 
 from . import _args, _call_form, _layout, backend
 from . import _dtype as D
-from ._creation import _CREATION_KEYWORDS, _created, _leaf, as_array, empty, full, ones, zeros
+from ._creation import (
+    _CREATION_KEYWORDS,
+    _created,
+    _filled,
+    _leaf,
+    as_array,
+    empty,
+    full,
+    ones,
+    zeros,
+)
 from ._tensor import Size, Tensor
 from ._warn_once import warn_once
 from .autograd import grad_mode
@@ -125,6 +135,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     return _leaf(_created(make, device), requires_grad)
 
 
+@_call_form.alias_of("full")  # full's refusals of the fill value and flags are its own
 @_args.tensors("full_like", input="input")
 def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
               device: Any = None, requires_grad: bool = False,
@@ -565,7 +576,15 @@ def _new_of(self: Tensor, other: Tensor) -> Tensor:
     return other.detach()
 
 
-NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", zeros),
+def _zeroed(*size: Any, dtype: D.dtype | None = None, device: Any = None,
+            requires_grad: bool = False) -> Tensor:
+    """``zeros`` as ``new_zeros`` makes them: torch's empty, then zero_, so a negative size
+    gets empty's message, not zeros' own."""
+    return _filled("new_zeros", 0, size, dtype, requires_grad, device)
+
+
+_zeroed.__name__ = "new_zeros"
+NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", _zeroed),
                "new_empty": _new("empty", empty), "new_full": _new("full", full),
                "new_tensor": new_tensor, "new_empty_strided": new_empty_strided, "new": new}
 

@@ -477,6 +477,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
+@_call_form.overloads(*reduction.VARIANCE_SIGNATURES)
 @reduction.variance_signature
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
@@ -1137,7 +1138,8 @@ for _name, _fn in _METHODS.items():  # torch counts a method's arguments after s
     setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
 for _name, _fn in list(vars(Tensor).items()):  # the class's own methods: torch's C ones refuse
     if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \
-            _name not in _call_form.PYTHON_METHODS:  # in its parser's words, or CPython's
+            _name not in _call_form.PYTHON_METHODS and \
+            _name not in ("cpu", "is_contiguous"):  # (torch's take a memory_format)
         setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True))
 
 

@@ -283,6 +283,20 @@ def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
     return checked
 
 
+# torch's overloads (function form) of the reductions whose dim may be left out
+SUM_SIGNATURES = ("Tensor input, *, torch.dtype dtype = None",
+                  "Tensor input, tuple of ints dim, bool keepdim = False, *, "
+                  "torch.dtype dtype = None, Tensor out = None")
+MEAN_SIGNATURES = ("Tensor input, *, torch.dtype dtype = None, Tensor out = None",
+                   SUM_SIGNATURES[1])
+VARIANCE_SIGNATURES = ("Tensor input, tuple of ints dim, bool unbiased = True, "
+                       "bool keepdim = False, *, Tensor out = None",
+                       "Tensor input, tuple of ints dim = None, *, Number correction = None, "
+                       "bool keepdim = False, Tensor out = None",
+                       "Tensor input, bool unbiased = True")
+
+
+@_call_form.overloads(*SUM_SIGNATURES)
 @_args.tensors("sum", input="input")
 def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
@@ -305,6 +319,7 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     return total.to(dt) if dt is not None and dt is not total.dtype else total
 
 
+@_call_form.overloads(*MEAN_SIGNATURES)
 @_args.tensors("mean", input="input")
 def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
           dtype: Any = None) -> Tensor:
@@ -349,6 +364,7 @@ def variance_signature(fn: Any) -> Any:
     return checked
 
 
+@_call_form.overloads(*VARIANCE_SIGNATURES)
 @variance_signature
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
@@ -448,8 +464,10 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
             _args.missing("max", (dim, "dim"))
         return MaxAll.apply(input)
     keepdim = False if keepdim is _args.OMITTED else keepdim
-    _args.integer("max", dim, "dim", 1)
+    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's), then int64
+        _args.integer("max", dim, "dim", 1)
     keepdim = _args.flag("max", keepdim, "keepdim")
+    _args.integer("max", dim, "dim", 1)
     found = MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim)
     return return_types.max(*found)
 
@@ -474,8 +492,10 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
             _args.missing("min", (dim, "dim"))
         return MinAll.apply(input)
     keepdim = False if keepdim is _args.OMITTED else keepdim
-    _args.integer("min", dim, "dim", 1)
+    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's), then int64
+        _args.integer("min", dim, "dim", 1)
     keepdim = _args.flag("min", keepdim, "keepdim")
+    _args.integer("min", dim, "dim", 1)
     found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim)
     return return_types.min(*found)
 
@@ -507,6 +527,8 @@ def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Ten
 
 def _arg_extremum_of(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
     xp = input._xp
+    if dim is not None and _args.as_int(dim) is None:  # the parser's order: dim, keepdim
+        _args.integer(fn, dim, "dim", 1)
     keepdim = _args.flag(fn, keepdim, "keepdim")
     if dim is not None:
         _args.integer(fn, dim, "dim", 1)

@@ -63,19 +63,23 @@ class Amin(_Extremum):
     _profile_name = "aten::amin"
 
 
-def _extremum_dims(fn: str, input: Tensor, dim: Any) -> tuple | None:
+def _extremum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any) -> tuple:
+    """amax's or amin's dims and keepdim after torch's checks: the parser's types (input,
+    dim, keepdim), then the dims' range and sizes."""
     _args.tensor_args(fn, (input, "input", 1))
+    _args.dims(fn, dim, None)
+    keepdim = _args.flag(fn, keepdim, "keepdim")
     dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
     if not dims or input.dim() == 0:
         if input.numel() == 0:
             raise RuntimeError(f"{fn}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        return None
+        return None, keepdim
     for d in dims:
         if input.shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
-    return dims
+    return dims, keepdim
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -84,8 +88,8 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     >>> minitorch.amax(minitorch.tensor([[1., 5.], [3., 2.]]), 1)
     tensor([5., 3.])
     """
-    dims = _extremum_dims("amax", input, dim)
-    return Amax.apply(input, dims=dims, keepdim=_args.flag("amax", keepdim, "keepdim"))
+    dims, keepdim = _extremum_dims("amax", input, dim, keepdim)
+    return Amax.apply(input, dims=dims, keepdim=keepdim)
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -94,8 +98,8 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     >>> minitorch.amin(minitorch.tensor([[1., 5.], [3., 2.]]), 1)
     tensor([1., 2.])
     """
-    dims = _extremum_dims("amin", input, dim)
-    return Amin.apply(input, dims=dims, keepdim=_args.flag("amin", keepdim, "keepdim"))
+    dims, keepdim = _extremum_dims("amin", input, dim, keepdim)
+    return Amin.apply(input, dims=dims, keepdim=keepdim)
 
 
 class Aminmax(Op):
@@ -127,6 +131,9 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     tensor(3.)
     """
     _args.tensor_args("aminmax", (input, "input", 1))
+    if dim is not None and _args.as_int(dim) is None:  # the parser's types before values
+        _args.integer("aminmax", dim, "dim", None)
+    keepdim = _args.flag("aminmax", keepdim, "keepdim")
     if dim is None:
         if input.numel() == 0:
             raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
@@ -162,11 +169,12 @@ class Nansum(Op):
         return (where(a.isnan(), 0.0, _expand_back(g, a.shape, ctx.dims, ctx.keepdim)),)
 
 
-def _sum_dims(fn: str, input: Tensor, dim: Any, dtype: Any = None) -> tuple | None:
-    """The dims of nansum or nanmean after torch's checks in its order: the parser's types,
-    then nanmean's dtypes (of ``input``, of ``dtype``), then the dims' range."""
+def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None) -> tuple:
+    """The dims and keepdim of nansum or nanmean after torch's checks in its order: the
+    parser's types, then nanmean's dtypes (of ``input``, of ``dtype``), then the dims' range."""
     _args.tensor_args(fn, (input, "input", 1))
     _args.dims(fn, dim, None)
+    keepdim = _args.flag(fn, keepdim, "keepdim")
     if fn == "nanmean":
         if not input.dtype.is_floating_point:
             raise RuntimeError("nanmean(): expected input to have floating point or complex "
@@ -177,7 +185,7 @@ def _sum_dims(fn: str, input: Tensor, dim: Any, dtype: Any = None) -> tuple | No
                                "be either a floating point or complex dtype. Got: "
                                f"{_args.legacy(wanted)}")
     dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
-    return dims if dims and input.dim() else None
+    return dims if dims and input.dim() else None, keepdim
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
@@ -187,8 +195,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     >>> minitorch.nansum(minitorch.tensor([1., float("nan"), 2.]))
     tensor(3.)
     """
-    dims = _sum_dims("nansum", input, dim)
-    keepdim = _args.flag("nansum", keepdim, "keepdim")
+    dims, keepdim = _sum_dims("nansum", input, dim, keepdim)
     if not input.dtype.is_floating_point:
         return input.sum(dim, keepdim=keepdim) if dim is not None else input.sum()
     if keepdim and dims is None and input.dim():
@@ -204,7 +211,7 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     >>> minitorch.nanmean(minitorch.tensor([1., float("nan"), 2.]))
     tensor(1.5000)
     """
-    _sum_dims("nanmean", input, dim, dtype)
+    _sum_dims("nanmean", input, dim, keepdim, dtype)
     count = input.isnan().logical_not().sum(dim, keepdim=keepdim) if dim is not None else \
         input.isnan().logical_not().sum()
     if keepdim and dim is None:
