@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import math
 import warnings
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from ._creation import (
     _CREATION_KEYWORDS,
     _created,
     _filled,
+    _is_sequence,
     _leaf,
     as_array,
     empty,
@@ -199,11 +201,15 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
     """
     name = factory.__name__
     options = {"layout": layout, "pin_memory": pin_memory, "out": out}
+    first = next(iter(inspect.signature(factory).parameters.values()), None)
+    sized = first is not None and first.kind is first.VAR_POSITIONAL  # zeros(*size)
 
     @functools.wraps(factory)
     def made(*args: Any, **kwargs: Any) -> Tensor:
         given = {k: kwargs.pop(k, None) for k, taken in options.items() if taken}
         kind = given.get("layout")
+        if sized and "size" not in kwargs:  # the parser reads the positional sizes' types first
+            _args.size_types(name, args)
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         if kind is not None and (not isinstance(kind, _layout.layout) or
                                  isinstance(kind, _layout.memory_format)):
@@ -360,8 +366,8 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
     if isinstance(data, Tensor):
         return _aliased(data, dtype, device)
     dtype = dtype or D.get_default_dtype()
-    if isinstance(data, (bool, float, complex)) or (_args.is_array(data) and data.shape == ()
-                                                    and type(data).__name__ != "ndarray"):
+    if not (isinstance(data, (str, bytes)) or _is_sequence(data) or _args.is_array(data)) or (
+            _args.is_array(data) and data.shape == () and type(data).__name__ != "ndarray"):
         raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
     return as_array(data, dtype, device)
 

@@ -180,3 +180,31 @@ def test_refusals_name_the_function_called(program: str) -> None:
     """new_zeros is torch's empty then zero_ (empty's size message); an alias's parser names
     the alias."""
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int32", "int64", "float16"])
+@pytest.mark.parametrize("value", ["2 ** 63", "-2 ** 63 - 1", "2 ** 64", "2 ** 63 - 1", "300"])
+def test_an_int_past_int64_in_data_for_any_integer_dtype(dtype: str, value: str) -> None:
+    """torch unpacks a Python int into int64 for every integer dtype (then casts)."""
+    assert_as_torch(f"R = L.tensor([{value}, 1], dtype=L.{dtype})")
+    assert_as_torch(f"R = L.as_tensor({value}, dtype=L.{dtype})")
+
+
+@pytest.mark.parametrize("data", ["None", "{1, 2}", "{1: 2}", "2.5", "True", "range(3)", "b'ab'",
+                                  "'ab'", "(x for x in [1])", "(1, 2)", "object()"])
+@pytest.mark.parametrize("constructor", ["Tensor", "ByteTensor", "FloatTensor"])
+def test_a_legacy_constructors_data_must_be_a_sequence(data: str, constructor: str) -> None:
+    assert_as_torch(f"R = L.{constructor}({data})")
+
+
+@pytest.mark.parametrize("program", [
+    "L.range('a')", "L.range(5)", "L.range()", "L.range(1, 'a')", "L.range(start=1)",
+    "L.range(end=1)", "L.range(1, 3, 0.5, dtype=L.float64)",
+    "L.zeros(2.5, dtype='float32')", "L.zeros(dtype=L.bool, requires_grad=1, layout='meta')",
+    "L.zeros()", "L.rand(2.5, dtype=3)", "L.randn(None, layout=3)", "L.empty((2, 3), dtype='a')",
+    "L.zeros(size=(2,), dtype='a')",
+])
+def test_factories_read_positional_arguments_first(program: str) -> None:
+    """torch's parser reads the positional arguments (their types, a missing one) before the
+    keywords."""
+    assert_as_torch(f"R = {program}")
