@@ -19,7 +19,8 @@ from ._creation import _created, _leaf, check_range_bounds
 __all__ = ["range"]
 
 
-def range(start: Any = _args.OMITTED, end: Any = _args.OMITTED, step: Any = 1, *, dtype: Any = None, device: Any = None,
+def range(start: Any = _args.OMITTED, end: Any = _args.OMITTED, step: Any = 1, *,
+          dtype: Any = None, device: Any = None,
           requires_grad: bool = False) -> Any:
     """``start, start + step, ...`` up to and including ``end``, in the default dtype (or
     ``dtype``); deprecated in torch: use ``arange``, which stops before ``end``.

@@ -208,3 +208,23 @@ def test_factories_read_positional_arguments_first(program: str) -> None:
     """torch's parser reads the positional arguments (their types, a missing one) before the
     keywords."""
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.where(L.ones(4, dtype=L.bool), L.ones(1, 3, 1), L.ones(3, 3))",
+    "L.where(L.ones(3, 3, dtype=L.bool), 1.0, L.ones(2, 4))",
+    "L.where(L.ones(2, 3, dtype=L.bool), L.ones(5, 3, 2), L.ones(3))",
+    "L.ones(4).addcmul(L.ones(1, 3, 1), L.ones(3, 3))",
+    "L.ones(4).addcdiv(L.ones(3, 3), L.ones(1, 3, 1))",
+    "L.ones(4).lerp(L.ones(1, 3, 1), L.ones(3, 3))",
+    "L.ldexp(L.ones(2, 3, dtype=L.float16), L.ones(4, dtype=L.bool))",
+    "L.fmod(L.ones(3, 3, dtype=L.bool), L.ones(2, 1, 2, dtype=L.bool))",
+    "L.ones(3, 3, dtype=L.int8) // L.zeros(2, 1, 2, dtype=L.uint8)",
+    "L.ones(3, 3, dtype=L.int8).remainder(L.zeros(2, 1, 2, dtype=L.uint8))",
+    "L.ones(3, dtype=L.int8) // L.zeros(3, dtype=L.uint8)",
+    "L.ones(0).aminmax(dim=0)", "L.ones(2, 0).aminmax(dim=1, keepdim=True)",
+])
+def test_operands_broadcast_before_the_kernel_looks_at_them(program: str) -> None:
+    """torch's TensorIterator broadcasts each operand against those before it (its error
+    counts dims in that shape) before the kernel checks dtypes or divisors."""
+    assert_as_torch(f"R = {program}")

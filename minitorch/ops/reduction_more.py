@@ -142,7 +142,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     else:
         d = _args.dim("aminmax", dim, input.dim())
         if input.dim() and input.shape[d] == 0:
-            raise IndexError(f"aminmax(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
         dims = (d,) if input.dim() else None
     keepdim = _args.flag("aminmax", keepdim, "keepdim")
     if dims is None and keepdim and input.dim():
