@@ -467,13 +467,21 @@ def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:
     return d % n
 
 
-def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
+def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> tuple | None:
     """The dims of a reduction: None (all), an int, or a tuple/list of ints, no repeats
-    (with ``ndim`` None, only their types are checked).
+    (with ``ndim`` None, only their types are checked). A repeat is refused as it is met,
+    or (``ranges_first``, torch's dim mask of sum, amax, all, ...) after every range.
 
     >>> dims("sum", [0, -1], 3), dims("sum", None, 3)
     ((0, 2), None)
+    >>> dims("sum", [0, -2, 5], 2, ranges_first=True)
+    Traceback (most recent call last):
+    IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 5)
     """
+    if ranges_first and isinstance(value, (tuple, list)) and ndim is not None:
+        dims(fn, value, None)
+        for v in value:
+            wrap_dim(as_int(v), ndim)
     if value is None:
         return None
     if isinstance(value, (tuple, list)):

@@ -277,10 +277,10 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
     size, stride, dtype, requires_grad = _args.parsed(
         "empty_strided", ("ints", size, "size", 1), ("ints", stride, "stride", 2),
         ("dtype", dtype, "dtype", None), ("flag", requires_grad, "requires_grad", None))
+    _args.non_negative("empty_strided", size)  # torch's check of the sizes comes first
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
                            f"of strides ({len(stride)})")
-    _args.non_negative("empty_strided", size)
     if 0 not in size and any(step < 0 for step in stride):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")

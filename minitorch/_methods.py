@@ -246,10 +246,12 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not "
             f"equal to len(dims) = {len(order)}")
-    order = tuple(_args.wrap_dim(d, ndim) for d in order)
-    if len(set(order)) != ndim:
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return shape.Permute.apply(self, dims=order)
+    seen: list = []
+    for d in order:  # wrapped and compared one by one, as torch: a repeat before a later range
+        seen.append(_args.wrap_dim(d, ndim))
+        if seen[-1] in seen[:-1]:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return shape.Permute.apply(self, dims=tuple(seen))
 
 
 @_call_form.overloads("Tensor input, int source, int destination",
@@ -262,13 +264,13 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
     torch.Size([3, 1, 2])
     """
     src, dst = _movedim_dims(source, destination)
-    ndim = self.dim()
-    src = [_args.wrap_dim(d, ndim) for d in src]
-    dst = [_args.wrap_dim(d, ndim) for d in dst]
-    if len(src) != len(dst):
+    if len(src) != len(dst):  # before any range, with the dims as given
         raise RuntimeError(
             f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
             f"the same number of dims as destination ({dst} dims)")
+    ndim = self.dim()
+    src = [_args.wrap_dim(d, ndim) for d in src]
+    dst = [_args.wrap_dim(d, ndim) for d in dst]
     for dims, name in ((src, "source"), (dst, "destination")):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
@@ -404,11 +406,11 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    d = _args.dim("unflatten", dim, self.dim(), position=2)  # (positions: the function's)
-    # torch's parser reads None as no sizes
+    # torch's method (Python) reads None as no sizes and checks them before the dim
     sizes = () if sizes is None else _args.int_tuple("unflatten", sizes, "sizes", 3)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    d = _args.dim("unflatten", dim, self.dim(), position=2)
     # torch's infer_size of the sizes for dim d; its checks' errors reach the user wrapped
     unexpected = "unflatten got an unexpected error:\n"
     if not self.dim():
@@ -1046,8 +1048,9 @@ def _reduce_bool(name: str) -> Any:
         from .ops._base import wrap
 
         xp = self._xp
-        axis = _args.dims(name, dim, self.dim())
+        _args.dims(name, dim, None)  # the parser's types, then the dims' ranges
         keepdim = _args.flag(name, keepdim, "keepdim")
+        axis = _args.dims(name, dim, self.dim(), ranges_first=True)
         found = getattr(xp, name)(xp.astype(self._data, xp.bool),
                                   axis=axis if self.dim() else None, keepdims=keepdim)
         # torch's uint8 all/any keep uint8 (from the days before bool tensors)

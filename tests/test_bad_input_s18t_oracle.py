@@ -228,3 +228,36 @@ def test_operands_broadcast_before_the_kernel_looks_at_them(program: str) -> Non
     """torch's TensorIterator broadcasts each operand against those before it (its error
     counts dims in that shape) before the kernel checks dtypes or divisors."""
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.ones(2, 3).sum((0, -2, -3))", "L.ones(2, 3).amax((0, -2, -3))",
+    "L.ones(2, 3).amin((0, -2, -3))",
+    "L.ones(2, 3).logsumexp((0, -2, 5))", "L.ones(2, 3).mean((0, -2, -3))",
+    "L.ones(2, 3).count_nonzero((0, -2, -3))", "L.ones(2, 3).all((0, -2, -3))",
+    "L.ones(2, 3).any((0, -2, -3))", "L.ones(2, 3).nanmean((0, -2, -3))",
+    "L.ones(2, 3).std((0, -2, -3))", "L.ones(2, 3).nansum((0, -2, -3))",
+    "L.ones(2, 3).norm(dim=(0, -2, -3))", "L.ones(2, 3).sum((0, 0))",
+    "L.ones(3).any(-2, keepdim=None)", "L.any(L.ones(3), dim=(1, -1), keepdim=None)",
+    "L.all(L.ones(1, dtype=L.int32), 2 ** 63, keepdim=None)",
+])
+def test_a_repeated_dim_against_one_out_of_range(program: str) -> None:
+    """torch's dim mask (sum, amax, all, ...) wraps every dim before it looks for repeats;
+    var, std, nansum and norm refuse a repeat as they meet it."""
+    assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.ones(2, 1, 2).permute(-3, -3, -4)", "L.ones(2, 1, 2).permute(0, 5, 0)",
+    "L.ones(4).unflatten(-2, ())", "L.ones(4).unflatten(1.5, ())",
+    "L.ones(4).unflatten(-2, (2, 2))",
+    "L.ones(4).movedim((-1,), (0, 1))", "L.ones(4).movedim((5,), (0, 1))",
+    "L.ones(3, dtype=L.bool).trace()", "L.ones(3).trace()",
+    "L.tensordot(L.ones(4), 3, dims=([1], [0]))", "L.tensordot(L.ones(4), 3, dims=1)",
+    "L.tensordot(3, L.ones(4), dims=([1], [0]))", "L.tensordot(L.ones(4), 3, dims=L.tensor(1))",
+    "L.tensordot(L.ones(4), L.ones(4), dims=L.tensor(3))",
+    "L.ones(1, 3, 1, dtype=L.int64).renorm(True, -4, float('nan'))",
+    "L.empty_strided((-1,), (3, 1))", "L.empty_strided((2,), (3, 1))",
+])
+def test_shape_ops_check_in_torchs_order(program: str) -> None:
+    assert_as_torch(f"R = {program}")

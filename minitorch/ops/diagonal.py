@@ -192,10 +192,10 @@ def trace(input: Tensor) -> Tensor:
     tensor(5)
     """
     _args.tensor_args("trace", (input, "input", 1))
+    if input.dtype.name == "bool":  # torch's dispatch, before the kernel's rank check
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.dim() != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
-    if input.dtype.name == "bool":
-        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     return Trace.apply(input)
 
 

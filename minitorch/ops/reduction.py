@@ -309,7 +309,7 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     _args.dims("sum", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("sum", keepdim, "keepdim")
     whole = dim is None and not keepdim
-    dims = None if whole else _args.dims("sum", dim, input.dim()) or None
+    dims = None if whole else _args.dims("sum", dim, input.dim(), ranges_first=True) or None
     if dt is not None:
         _args.differentiable_dtype(input, dt)
         input = input.to(dt)
@@ -338,7 +338,7 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         return Mean.apply(input)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
     _check_mean_dtype(input)
-    dims = _args.dims("mean", dim, input.dim()) or None
+    dims = _args.dims("mean", dim, input.dim(), ranges_first=True) or None
     return MeanDim.apply(input, dims=dims, keepdim=keepdim)
 
 
@@ -602,7 +602,7 @@ def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -
         dim = _args.int_tuple("logsumexp", dim, "dim", 2)
     keepdim = _args.flag("logsumexp", keepdim, "keepdim")
     # () reduces every dim, and without keepdim torch's kernel then fails adding the maxima
-    dims = _args.dims("logsumexp", dim, input.dim()) or None
+    dims = _args.dims("logsumexp", dim, input.dim(), ranges_first=True) or None
     if dims is None and not keepdim and input.numel() and input.dim():
         raise RuntimeError("output with shape [] doesn't match the broadcast shape "
                            f"{[1] * input.dim()}")

@@ -69,7 +69,7 @@ def _extremum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1))
     _args.dims(fn, dim, None)
     keepdim = _args.flag(fn, keepdim, "keepdim")
-    dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
+    dims = _args.dims(fn, dim, input.dim(), ranges_first=True) if dim is not None else None
     if not dims or input.dim() == 0:
         if input.numel() == 0:
             raise RuntimeError(f"{fn}(): Expected reduction dim to be specified for "
@@ -184,7 +184,8 @@ def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None)
             raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must "
                                "be either a floating point or complex dtype. Got: "
                                f"{_args.legacy(wanted)}")
-    dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
+    dims = _args.dims(fn, dim, input.dim(), ranges_first=fn == "nanmean") \
+        if dim is not None else None
     return dims if dims and input.dim() else None, keepdim
 
 
