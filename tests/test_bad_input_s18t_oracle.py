@@ -261,3 +261,25 @@ def test_a_repeated_dim_against_one_out_of_range(program: str) -> None:
 ])
 def test_shape_ops_check_in_torchs_order(program: str) -> None:
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("b", [
+    "L.ones(2, 2, 2)", "L.ones(2, 1, 2)", "L.ones(2, 0, 3)", "L.ones(0, 2, 3)",
+    "L.ones(2, 2, 2).permute(1, 0, 2)", "L.ones(2, 2, 2).transpose(-1, -2)",
+    "L.ones(3, 2, 2, 2)[:, 0:1]", "L.arange(12.).reshape(2, 3, 2)"])
+@pytest.mark.parametrize("a", ["L.tensor([1., 2., 3.])", "L.tensor([1., 2.])", "L.ones(0)"])
+def test_a_vector_times_a_batch_folds_where_torch_folds(a: str, b: str) -> None:
+    """torch folds a batch into one matrix for a vector when its transpose's layout allows
+    it without a copy, or when it is empty: its size error is then mv's."""
+    assert_as_torch(f"R = {a} @ {b}")
+    assert_as_torch(f"r = {a} @ {b}.requires_grad_()\nR = (r, r.grad_fn.name())")
+
+
+@pytest.mark.parametrize("program", [
+    "L.meshgrid(L.ones(3, 3, dtype=L.bool), L.ones(3, 3), indexing=None)",
+    "L.meshgrid(L.ones(2, 3), indexing='bad')",
+    "L.meshgrid(L.ones(2, 3), L.ones(2), indexing='ij')",
+    "L.meshgrid(L.ones(4, dtype=L.int8), L.ones(4, dtype=L.bool), L.ones(2, 3, dtype=L.bool))",
+])
+def test_meshgrid_checks_in_torchs_order(program: str) -> None:
+    assert_as_torch(f"R = {program}")
