@@ -288,8 +288,11 @@ def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
         return isinstance(v, (tuple, list)) and all(is_int(d) for d in v)
 
     if is_int(source) and is_int(destination):
+        _args.integers("movedim", (source, "source", 1), (destination, "destination", 2))
         return [source], [destination]
     if is_ints(source) and is_ints(destination):
+        for v, name in ((source, "source"), (destination, "destination")):
+            _args.sizes("movedim", (v,), name, check_negative=False)  # int64 each, as parsed
         return list(source), list(destination)
     values = (source, destination)
 

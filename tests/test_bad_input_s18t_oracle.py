@@ -283,3 +283,19 @@ def test_a_vector_times_a_batch_folds_where_torch_folds(a: str, b: str) -> None:
 ])
 def test_meshgrid_checks_in_torchs_order(program: str) -> None:
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.var_mean(L.tensor(1, dtype=L.int16), correction=-1, keepdim='a')",
+    "L.var_mean(L.tensor(1, dtype=L.int16), dim=(0,), unbiased=None, correction=None)",
+    "L.std_mean(L.tensor(1, dtype=L.int16), keepdim='a')", "L.std_mean(L.ones(3), keepdim=None)",
+    "L.std_mean(L.ones(3), True)", "L.var_mean(L.ones(3, 2), 1, True, True)",
+    "L.std_mean(L.ones(3, 2, dtype=L.int32), 1)",
+    "L.ones(3).movedim(1, 2 ** 63)", "L.ones(4).moveaxis(3, 2 ** 63)",
+    "L.ones(3).movedim(2 ** 63, 1)",
+    "L.ones(2, 3).movedim((0, 1), [-1, 0])",
+])
+def test_the_parser_reads_before_the_kernel(program: str) -> None:
+    """std_mean/var_mean match an overload (and read keepdim) before refusing an integer
+    input; movedim's ints are unpacked into int64 before any range is checked."""
+    assert_as_torch(f"R = {program}")

@@ -294,6 +294,9 @@ VARIANCE_SIGNATURES = ("Tensor input, tuple of ints dim, bool unbiased = True, "
                        "Tensor input, tuple of ints dim = None, *, Number correction = None, "
                        "bool keepdim = False, Tensor out = None",
                        "Tensor input, bool unbiased = True")
+VARIANCE_MEAN_SIGNATURES = tuple(s.replace(", *, Tensor out = None", "")
+                                 .replace(", Tensor out = None", "")
+                                 for s in VARIANCE_SIGNATURES)  # std_mean, var_mean: no out
 
 
 @_call_form.overloads(*SUM_SIGNATURES)

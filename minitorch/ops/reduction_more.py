@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, return_types
+from .. import _args, _call_form, return_types
 from .._tensor import Tensor
 from ._base import Op, wrap
 from .pointwise import where
-from .reduction import _expand_back, variance
+from .reduction import (
+    VARIANCE_MEAN_SIGNATURES,
+    _expand_back,
+    _variance_overload,
+    variance,
+)
 
 __all__ = ["Amax", "Amin", "Aminmax", "Nansum", "StdMean", "VarMean", "amax", "amin",
            "aminmax", "nanmean", "nansum", "std_mean", "var_mean"]
@@ -256,6 +261,8 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
     _args.tensor_args(f"{name}_mean", (input, "input", 1))
     if not isinstance(dim, bool):  # (std_mean(x, unbiased)) the parser's type checks first
         _args.dims(f"{name}_mean", dim, None)
+    _variance_overload(f"{name}_mean", dim, unbiased, keepdim, correction)
+    _args.flag(f"{name}_mean", False if keepdim is _args.OMITTED else keepdim, "keepdim")
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{name}_mean only support floating point and complex dtypes")
     keep = False if keepdim is _args.OMITTED else keepdim
@@ -273,6 +280,7 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
     return op.apply(input, stat=stat, mean=mean)
 
 
+@_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(std, mean)`` over ``dim`` (or everything).
@@ -283,6 +291,7 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
     return _stat_mean("std", StdMean, input, dim, unbiased, keepdim, correction)
 
 
+@_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(var, mean)`` over ``dim`` (or everything).
