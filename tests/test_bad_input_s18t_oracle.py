@@ -299,3 +299,17 @@ def test_the_parser_reads_before_the_kernel(program: str) -> None:
     """std_mean/var_mean match an overload (and read keepdim) before refusing an integer
     input; movedim's ints are unpacked into int64 before any range is checked."""
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.ones(2, 3).sort(-1, stable=True)", "L.sort(L.ones(2, 3), -1, stable=True)",
+    "L.ones(2, 3).argsort(-1, stable=True)", "L.argsort(L.ones(2, 3), -1, stable=True)",
+    "L.ones(2).argsort(-1, descending=False, stable=False)",
+    "L.argsort(L.ones(2), -1, descending=False, stable=False)",
+    "L.ones(2, 3).sort(-1, True, stable=True)", "L.sort(L.ones(2), -1, True, stable=True)",
+    "L.ones(2, 3).sort(dim=-1, stable=True)", "L.sort(L.ones(2, 3), stable=True)",
+    "L.ones(2, 3).sort(-1, descending=True)",
+])
+def test_stable_takes_the_other_options_by_keyword(program: str) -> None:
+    """torch's overload with ``stable`` takes dim and descending by keyword only."""
+    assert_as_torch(f"R = {program}")

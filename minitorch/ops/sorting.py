@@ -145,6 +145,7 @@ def _sort_flags(fn: str, descending: Any, stable: Any) -> None:
                       "tuple of Tensors out = None",
                       "Tensor input, int dim = -1, bool descending = False, *, "
                       "tuple of Tensors out = None")
+@_call_form.keyword_alone("stable")
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *,
          stable: bool | None = _args.OMITTED) -> Any:
     """The values along ``dim`` in order, with the indices they came from (always a stable
@@ -168,6 +169,7 @@ class SortStable(Sort):
 @_call_form.overloads("Tensor input, *, bool stable, int dim = -1, bool descending = False, "
                       "Tensor out = None",
                       "Tensor input, int dim = -1, bool descending = False")
+@_call_form.keyword_alone("stable")
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,
             stable: bool = False) -> Tensor:
     """The indices that sort ``input`` along ``dim``.
