@@ -313,3 +313,14 @@ def test_the_parser_reads_before_the_kernel(program: str) -> None:
 def test_stable_takes_the_other_options_by_keyword(program: str) -> None:
     """torch's overload with ``stable`` takes dim and descending by keyword only."""
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.scatter(L.ones(2, 0, 3), [0], L.zeros(0, dtype=L.int32), -2.5)",
+    "L.ones(3).scatter([0], L.zeros(0, dtype=L.int64), -2.5)",
+    "L.scatter(L.ones(3), 0, L.zeros(0, dtype=L.int64), 'a')",
+    "L.ones(3).scatter(0, L.zeros(1, dtype=L.int64), 2.0, reduce=3)",
+    "L.scatter(L.ones(3), 0, L.zeros(1, dtype=L.int64), value=L.ones(2))",
+])
+def test_scatter_lists_the_overloads_of_the_form_called(program: str) -> None:
+    assert_as_torch(f"R = {program}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
 from ..autograd.function import delayed_error, reduce_to_shape
@@ -284,6 +284,8 @@ def _is_number(value: Any) -> bool:
     return _args.is_real(value) or isinstance(value, complex)
 
 
+@_call_form.overloads(*(f"Tensor input, {s}{', *' if '*' not in s else ''}, Tensor out = None"
+                        for s in SCATTER_SIGNATURES))
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
             value: Any = None, reduce: str | None = None) -> Tensor:
     """A copy of ``input`` with ``src`` (a tensor or a number) written at ``index`` along

@@ -39,10 +39,11 @@ def _part(p: Any, xp: Any) -> Any:
         if p.dtype.is_floating_point:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return p._data
-    if isinstance(p, list) and p:
-        p = _creation.as_array(p, None)  # torch reads a list in a key as torch.tensor does
     if isinstance(p, list) or _is_array(p):
-        array = xp.asarray(p) if len(p) else xp.zeros((0,), dtype=xp.int64)
+        if isinstance(p, list) and p:  # torch reads a list in a key as torch.tensor does
+            array = xp.asarray(_creation.as_array(p, None))
+        else:
+            array = xp.asarray(p) if len(p) else xp.zeros((0,), dtype=xp.int64)
         kind = _args.kind_of(array.dtype)
         if kind == "float":
             return _truncated(xp, array)
