@@ -324,3 +324,14 @@ def test_stable_takes_the_other_options_by_keyword(program: str) -> None:
 ])
 def test_scatter_lists_the_overloads_of_the_form_called(program: str) -> None:
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.ones(4).narrow_copy(1, 0, 1)", "L.ones(2, 2).narrow_copy(3, 0, 1)",
+    "L.ones(4).narrow_copy(-2, 0, 1)", "L.tensor(1.).narrow_copy(1, 0, 1)",
+    "L.ones(4).narrow_copy(0, 1, 2)",
+])
+def test_narrow_copy_of_a_dim_past_the_rank(program: str) -> None:
+    """torch's narrow_copy kernel wraps only a negative dim; a positive one past the rank
+    fails its internal check."""
+    assert_as_torch(f"R = {program}")
