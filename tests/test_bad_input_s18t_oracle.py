@@ -335,3 +335,13 @@ def test_narrow_copy_of_a_dim_past_the_rank(program: str) -> None:
     """torch's narrow_copy kernel wraps only a negative dim; a positive one past the rank
     fails its internal check."""
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.ones(2, 3).index_fill_(2 ** 63, L.tensor(1.), L.tensor(1.))",
+    "L.ones(3).index_fill_(2 ** 63, L.tensor([0, 1]), L.tensor([1, 0]))",
+    "L.index_fill(L.ones(3), -2 ** 63 - 1, L.tensor([0]), 1.)",
+    "L.ones(3).requires_grad_().index_fill_(2 ** 63, L.tensor([0]), 1.)",
+])
+def test_index_fill_unpacks_its_dim_first(program: str) -> None:
+    assert_as_torch(f"R = {program}")
