@@ -345,3 +345,12 @@ def test_narrow_copy_of_a_dim_past_the_rank(program: str) -> None:
 ])
 def test_index_fill_unpacks_its_dim_first(program: str) -> None:
     assert_as_torch(f"R = {program}")
+
+
+@pytest.mark.parametrize("program", [
+    "L.normal(L.ones(3, dtype=L.int32), L.ones(4, dtype=L.float16))",
+    "L.normal(L.ones(3, dtype=L.int64), L.ones(3))", "L.normal(L.ones(3), -L.ones(4))",
+    "L.normal(L.ones(2, 1), L.ones(3)).shape",
+])
+def test_normal_broadcasts_before_its_kernel(program: str) -> None:
+    assert_as_torch(f"R = {program}")
