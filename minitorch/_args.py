@@ -468,18 +468,28 @@ def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:
         raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     n = ndim if ndim > 0 else 1
     if not -n <= d < n:
+        if not INT64_MIN <= d <= INT64_MAX:  # torch's parser could not read it as an int64
+            raise ValueError("Overflow when unpacking long long")
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d % n
 
 
-def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
+def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> tuple | None:
     """The dims of a reduction: None (all), an int, or a tuple/list of ints, no repeats
-    (with ``ndim`` None, only their types are checked).
+    (with ``ndim`` None, only their types are checked). A repeat is refused as it is met,
+    or (``ranges_first``, torch's dim mask of sum, amax, all, ...) after every range.
 
     >>> dims("sum", [0, -1], 3), dims("sum", None, 3)
     ((0, 2), None)
+    >>> dims("sum", [0, -2, 5], 2, ranges_first=True)
+    Traceback (most recent call last):
+    IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 5)
     """
+    if ranges_first and isinstance(value, (tuple, list)) and ndim is not None:
+        dims(fn, value, None)
+        for v in value:
+            wrap_dim(as_int(v), ndim)
     if value is None:
         return None
     if isinstance(value, (tuple, list)):
@@ -490,6 +500,9 @@ def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
                 raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
                                 f"{i + 1} with error \"type must be tuple of ints,but got "
                                 f"{type_name(v)}\"")
+            if not INT64_MIN <= n <= INT64_MAX:
+                raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
+                                f"{i + 1} with error \"Overflow when unpacking long long\"")
             if ndim is None:
                 continue
             d = wrap_dim(n, ndim)
@@ -498,10 +511,9 @@ def dims(fn: str, value: Any, ndim: int | None) -> tuple | None:
             out.append(d)
         return tuple(out)
     n = as_int(value)
-    if n is None:
-        raise TypeError(f"{fn}() received an invalid combination of arguments - got "
-                        f"({type_name(value)}), but expected one of: (int dim), "
-                        "(tuple of ints dim)")
+    if n is None:  # the function form's words: _call_form.entry words it for the call made
+        raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, not "
+                        f"{type_name(value)}")
     return None if ndim is None else (wrap_dim(n, ndim),)
 
 

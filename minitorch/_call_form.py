@@ -62,8 +62,15 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
                             name in parameters for alias in aliases if alias not in parameters)
 
+    alone = getattr(fn, "keyword_alone", None)
+    signatures = getattr(fn, "torch_signatures", ())
+
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        if alone in kwargs and len(args) > 1:  # no overload takes it with positional options
+            raise TypeError(_alone_refusal(name, args[1:] if method else args, kwargs,
+                                           method_signatures(list(signatures)) if method
+                                           else list(signatures)))
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
         try:
@@ -74,7 +81,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                     called, _api_name(name), args, kwargs)) is not NotImplemented:
                 return handled
             message = str(error)
-            source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
+            source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else
+                             fn.__name__)  # a function under another name (row_stack, ger)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
             if _refused_by_binding(error, forwarders) and parsed:
@@ -87,6 +95,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                                 keywords=given, positional=positional) or message
             if message != str(error):
                 error.args = (message,)
+            if _refused_by_binding(error, forwarders):
+                raise error.with_traceback(None) from None  # this entry refuses, not the op
             raise
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
@@ -302,6 +312,40 @@ def overloads(*signatures: str) -> Callable:
         return fn
 
     return declare
+
+
+def keyword_alone(keyword: str) -> Callable:
+    """Decorator: torch's overload that takes ``keyword`` takes the other options by keyword
+    only (``sort(stable=...)``), and its other overloads do not take ``keyword``: given with
+    an option by position, it matches none of the function's :func:`overloads`.
+
+    >>> keyword_alone("stable")(lambda input, dim=-1, *, stable=None: None).keyword_alone
+    'stable'
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.keyword_alone = keyword  # type: ignore[attr-defined]
+        return fn
+
+    return declare
+
+
+def _alone_refusal(name: str, args: tuple, kwargs: dict, forms: list) -> str:
+    """torch's refusal of a :func:`keyword_alone` keyword given with positional options: the
+    one overload that takes that many arguments counts the positional ones (in its words,
+    "were" even for one), or the invalid combination of them all.
+
+    >>> _alone_refusal("f", (1,), {"s": True, "e": 1}, ["*, bool s, int d = 0, int e = 0",
+    ...                                                 "int d = 0, int e = 0"])
+    'f() takes from 1 to 0 positional arguments but 1 were given'
+    """
+    count = len(args) + len(kwargs)
+    plausible = [f for f in forms if _plausible(f, count)]
+    if len(plausible) != 1:
+        return combination_message(name, args, kwargs, forms)
+    tokens = plausible[0].split(", ")
+    required = sum(" = " not in t for t in tokens if t != "*")
+    return (f"{name}() takes from {required} to {tokens.index('*')} positional arguments but "
+            f"{len(args)} were given")
 
 
 def _plausible(signature: str, count: int) -> bool:

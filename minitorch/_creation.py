@@ -209,7 +209,8 @@ def _leaf_kind(kind: type, dtype: D.dtype | None, alone: bool = False) -> str:
 
 def _check_fits(value: Any, dtype: D.dtype) -> None:
     """torch's errors for a Python int that ``dtype`` cannot hold."""
-    if dtype is D.int64 and not _args.INT64_MIN <= value <= _args.INT64_MAX:
+    if not dtype.is_floating_point and dtype is not D.bool and \
+            not _args.INT64_MIN <= value <= _args.INT64_MAX:  # every int dtype reads an int64
         raise ValueError("Overflow when unpacking long long")
     if dtype.is_floating_point and abs(value) >= 2 ** 1024:
         raise OverflowError("int too large to convert to float")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import math
 import warnings
 from collections.abc import Callable
@@ -20,7 +21,18 @@ from typing import Any
 
 from . import _args, _call_form, _layout, backend
 from . import _dtype as D
-from ._creation import _CREATION_KEYWORDS, _created, _leaf, as_array, empty, full, ones, zeros
+from ._creation import (
+    _CREATION_KEYWORDS,
+    _created,
+    _filled,
+    _is_sequence,
+    _leaf,
+    as_array,
+    empty,
+    full,
+    ones,
+    zeros,
+)
 from ._tensor import Size, Tensor
 from ._warn_once import warn_once
 from .autograd import grad_mode
@@ -125,6 +137,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     return _leaf(_created(make, device), requires_grad)
 
 
+@_call_form.alias_of("full")  # full's refusals of the fill value and flags are its own
 @_args.tensors("full_like", input="input")
 def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
               device: Any = None, requires_grad: bool = False,
@@ -188,11 +201,15 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
     """
     name = factory.__name__
     options = {"layout": layout, "pin_memory": pin_memory, "out": out}
+    first = next(iter(inspect.signature(factory).parameters.values()), None)
+    sized = first is not None and first.kind is first.VAR_POSITIONAL  # zeros(*size)
 
     @functools.wraps(factory)
     def made(*args: Any, **kwargs: Any) -> Tensor:
         given = {k: kwargs.pop(k, None) for k, taken in options.items() if taken}
         kind = given.get("layout")
+        if sized and "size" not in kwargs:  # the parser reads the positional sizes' types first
+            _args.size_types(name, args)
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         if kind is not None and (not isinstance(kind, _layout.layout) or
                                  isinstance(kind, _layout.memory_format)):
@@ -260,10 +277,10 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
     size, stride, dtype, requires_grad = _args.parsed(
         "empty_strided", ("ints", size, "size", 1), ("ints", stride, "stride", 2),
         ("dtype", dtype, "dtype", None), ("flag", requires_grad, "requires_grad", None))
+    _args.non_negative("empty_strided", size)  # torch's check of the sizes comes first
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
                            f"of strides ({len(stride)})")
-    _args.non_negative("empty_strided", size)
     if 0 not in size and any(step < 0 for step in stride):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
@@ -349,8 +366,8 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
     if isinstance(data, Tensor):
         return _aliased(data, dtype, device)
     dtype = dtype or D.get_default_dtype()
-    if isinstance(data, (bool, float, complex)) or (_args.is_array(data) and data.shape == ()
-                                                    and type(data).__name__ != "ndarray"):
+    if not (isinstance(data, (str, bytes)) or _is_sequence(data) or _args.is_array(data)) or (
+            _args.is_array(data) and data.shape == () and type(data).__name__ != "ndarray"):
         raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
     return as_array(data, dtype, device)
 
@@ -565,7 +582,15 @@ def _new_of(self: Tensor, other: Tensor) -> Tensor:
     return other.detach()
 
 
-NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", zeros),
+def _zeroed(*size: Any, dtype: D.dtype | None = None, device: Any = None,
+            requires_grad: bool = False) -> Tensor:
+    """``zeros`` as ``new_zeros`` makes them: torch's empty, then zero_, so a negative size
+    gets empty's message, not zeros' own."""
+    return _filled("new_zeros", 0, size, dtype, requires_grad, device)
+
+
+_zeroed.__name__ = "new_zeros"
+NEW_METHODS = {"new_ones": _new("ones", ones), "new_zeros": _new("zeros", _zeroed),
                "new_empty": _new("empty", empty), "new_full": _new("full", full),
                "new_tensor": new_tensor, "new_empty_strided": new_empty_strided, "new": new}
 

@@ -246,10 +246,12 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
             f"length of the desired ordering of dimensions i.e. input.dim() = {ndim} is not "
             f"equal to len(dims) = {len(order)}")
-    order = tuple(_args.wrap_dim(d, ndim) for d in order)
-    if len(set(order)) != ndim:
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return shape.Permute.apply(self, dims=order)
+    seen: list = []
+    for d in order:  # wrapped and compared one by one, as torch: a repeat before a later range
+        seen.append(_args.wrap_dim(d, ndim))
+        if seen[-1] in seen[:-1]:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return shape.Permute.apply(self, dims=tuple(seen))
 
 
 @_call_form.overloads("Tensor input, int source, int destination",
@@ -262,13 +264,13 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
     torch.Size([3, 1, 2])
     """
     src, dst = _movedim_dims(source, destination)
-    ndim = self.dim()
-    src = [_args.wrap_dim(d, ndim) for d in src]
-    dst = [_args.wrap_dim(d, ndim) for d in dst]
-    if len(src) != len(dst):
+    if len(src) != len(dst):  # before any range, with the dims as given
         raise RuntimeError(
             f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
             f"the same number of dims as destination ({dst} dims)")
+    ndim = self.dim()
+    src = [_args.wrap_dim(d, ndim) for d in src]
+    dst = [_args.wrap_dim(d, ndim) for d in dst]
     for dims, name in ((src, "source"), (dst, "destination")):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
@@ -286,8 +288,11 @@ def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
         return isinstance(v, (tuple, list)) and all(is_int(d) for d in v)
 
     if is_int(source) and is_int(destination):
+        _args.integers("movedim", (source, "source", 1), (destination, "destination", 2))
         return [source], [destination]
     if is_ints(source) and is_ints(destination):
+        for v, name in ((source, "source"), (destination, "destination")):
+            _args.sizes("movedim", (v,), name, check_negative=False)  # int64 each, as parsed
         return list(source), list(destination)
     values = (source, destination)
 
@@ -404,11 +409,11 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    d = _args.dim("unflatten", dim, self.dim(), position=2)  # (positions: the function's)
-    # torch's parser reads None as no sizes
+    # torch's method (Python) reads None as no sizes and checks them before the dim
     sizes = () if sizes is None else _args.int_tuple("unflatten", sizes, "sizes", 3)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    d = _args.dim("unflatten", dim, self.dim(), position=2)
     # torch's infer_size of the sizes for dim d; its checks' errors reach the user wrapped
     unexpected = "unflatten got an unexpected error:\n"
     if not self.dim():
@@ -477,6 +482,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
+@_call_form.overloads(*reduction.VARIANCE_SIGNATURES)
 @reduction.variance_signature
 def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
@@ -1045,8 +1051,9 @@ def _reduce_bool(name: str) -> Any:
         from .ops._base import wrap
 
         xp = self._xp
-        axis = _args.dims(name, dim, self.dim())
+        _args.dims(name, dim, None)  # the parser's types, then the dims' ranges
         keepdim = _args.flag(name, keepdim, "keepdim")
+        axis = _args.dims(name, dim, self.dim(), ranges_first=True)
         found = getattr(xp, name)(xp.astype(self._data, xp.bool),
                                   axis=axis if self.dim() else None, keepdims=keepdim)
         # torch's uint8 all/any keep uint8 (from the days before bool tensors)
@@ -1135,10 +1142,10 @@ _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
     is_method = inspect.isfunction(_fn) and not _name.startswith("__")
     setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
-for _name, _fn in list(vars(Tensor).items()):  # the class's own methods that take arguments
+for _name, _fn in list(vars(Tensor).items()):  # the class's own methods: torch's C ones refuse
     if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \
             _name not in _call_form.PYTHON_METHODS and \
-            len(inspect.signature(_fn).parameters) > 1:
+            _name not in ("cpu", "is_contiguous"):  # (torch's take a memory_format)
         setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True))
 
 

@@ -28,7 +28,7 @@ from . import _args, _batched_function, _call_form, _layout, _meta, _sampling
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
-from ._tensor import Tensor, broadcast_shapes, expanded_shape
+from ._tensor import Tensor, broadcast_pair, broadcast_shapes, expanded_shape
 from .autograd.profiler import records
 from .backend import is_dense, namespace
 from .ops._base import Op, wrap
@@ -241,6 +241,8 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
         _check_std(std)
         return _leaf(normal_(sample, mean, std, generator=generator)._data, requires_grad)
     _check_std(std)
+    if key == (True, True):  # torch's output shape before its kernel's dtype
+        broadcast_pair(mean, std)
     _check_float((mean if key[0] else std).dtype, "normal_kernel_cpu")
     return _NormalOps[key].apply(mean, std, generator)
 

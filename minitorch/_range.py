@@ -19,7 +19,8 @@ from ._creation import _created, _leaf, check_range_bounds
 __all__ = ["range"]
 
 
-def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any = None,
+def range(start: Any = _args.OMITTED, end: Any = _args.OMITTED, step: Any = 1, *,
+          dtype: Any = None, device: Any = None,
           requires_grad: bool = False) -> Any:
     """``start, start + step, ...`` up to and including ``end``, in the default dtype (or
     ``dtype``); deprecated in torch: use ``arange``, which stops before ``end``.
@@ -32,6 +33,11 @@ def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any
                   "its behavior is inconsistent with Python's range builtin. Instead, use "
                   "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=4)  # the caller, past _call_form's and creation_options's
+    if start is _args.OMITTED:  # torch's parser names every required one from the first
+        _args.missing("range", (start, "start"), (_args.OMITTED, "end"))
+    if end is _args.OMITTED:  # missing, after start's type and before the keywords'
+        _args.parsed("range", ("number", start, "start", 1))
+        _args.missing("range", (end, "end"))
     start, end, step, dtype, requires_grad = _args.parsed(
         "range", ("number", start, "start", 1), ("number", end, "end", 2),
         ("number", step, "step", 3), ("dtype", dtype, "dtype", None),
@@ -43,6 +49,10 @@ def range(start: Any, end: Any, step: Any = 1, *, dtype: Any = None, device: Any
         start, end, step = (int(v) for v in (start, end, step))
     check_range_bounds(start, end, step)
     size = int((end - start) / step + 1) if dt.is_floating_point else (end - start) // step + 1
+    if size > _args.INT64_MAX:  # torch's int64 count wraps to a value no SymInt holds
+        raise RuntimeError("IntArrayRef contains an int that cannot be represented as a "
+                           f"SymInt: {_args.INT64_MIN}")
+    _args.check_alloc((size,), dt.itemsize)
     name = dt.name
     wide = "float64" if dt.is_floating_point else "int64"  # torch's accumulating type
 

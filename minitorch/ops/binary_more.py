@@ -258,6 +258,8 @@ def copysign(input: Tensor, other: Any) -> Tensor:
         return Copysign.apply(input, other)
     _args.tensor_or_number("copysign", other, "other", 2)
     _args.no_complex_kernel("copysign", input, other)
+    if type(other) is int:
+        _args.float_scalar(other)  # torch's overflow past int64/uint64
     return CopysignScalar.apply(input, other=other)
 
 

@@ -14,6 +14,7 @@ tensor([[3, 4, 5],
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from types import SimpleNamespace
 from typing import Any
@@ -82,17 +83,18 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple:
         _args.string("meshgrid", indexing, "indexing")
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t, u in itertools.pairwise(tensors):  # torch's order: neighbours, indexing, ranks
+        if t.dtype is not u.dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        if t.device != u.device:
+            raise RuntimeError("meshgrid expects all tensors to have the same device")
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but received: '
+                           f"{indexing}")
     for t in tensors:
         if t.dim() > 1:
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but "
                                f"got: {cpp_str(t)}")
-    if any(t.dtype is not tensors[0].dtype for t in tensors):
-        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
-    if any(t.device != tensors[0].device for t in tensors):
-        raise RuntimeError("meshgrid expects all tensors to have the same device")
-    if indexing not in ("xy", "ij"):
-        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but received: '
-                           f"{indexing}")
     order = list(tensors)
     swap = indexing == "xy" and len(order) >= 2
     if swap:

@@ -129,6 +129,7 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     rest = iter(input.shape[:-1])
     shape = tuple(n if d in (d1, d2) else next(rest) for d in range(input.dim() + 1))
     source = input.reshape(1) if input.dim() == 0 else input
+    _args.check_alloc(shape, input.dtype.itemsize)
     return DiagEmbed.apply(source, shape=shape, offset=offset, dim1=d1, dim2=d2)
 
 
@@ -191,10 +192,10 @@ def trace(input: Tensor) -> Tensor:
     tensor(5)
     """
     _args.tensor_args("trace", (input, "input", 1))
+    if input.dtype.name == "bool":  # torch's dispatch, before the kernel's rank check
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.dim() != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
-    if input.dtype.name == "bool":
-        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     return Trace.apply(input)
 
 

@@ -19,7 +19,7 @@ from .._tensor import Tensor
 from ..backend import cpu_math, half_via_float
 from ._base import Op, example, public_binary, wrap
 from .binary_more import _Binary, _floating_operands
-from .pointwise import where, zero_grad
+from .pointwise import check_broadcast, where, zero_grad
 
 __all__ = ["METHODS", "Frexp", "Ldexp", "Nextafter", "frexp", "frexp_arrays", "ldexp",
            "nextafter"]
@@ -36,6 +36,7 @@ class Ldexp(_Binary):
     @classmethod
     def result(cls, a: Tensor, b: Tensor) -> Any:
         exact = a.dtype.is_floating_point and not b.dtype.is_floating_point
+        check_broadcast(a, b)  # torch's iterator before its kernel's dtype check
         if exact and b.dtype.name == "bool":
             raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
         x, y = _floating_operands("ldexp", a, b, True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
 from ..autograd.function import delayed_error, reduce_to_shape
@@ -226,6 +226,9 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     >>> minitorch.gather(minitorch.tensor([10, 20, 30]), 0, minitorch.tensor([2, 0]))
     tensor([30, 10])
     """
+    _args.tensor_args("gather", (input, "input", 1), (index, "index", 3))
+    _args.integer("gather", dim, "dim", 2)
+    _args.flag("gather", sparse_grad, "sparse_grad")  # the parser's, before any value check
     d = _check_index("gather", input, dim, index)
     _check_gather_shape(input, d, index)
     _check_in_range(input, d, index)
@@ -281,6 +284,8 @@ def _is_number(value: Any) -> bool:
     return _args.is_real(value) or isinstance(value, complex)
 
 
+@_call_form.overloads(*(f"Tensor input, {s}{', *' if '*' not in s else ''}, Tensor out = None"
+                        for s in SCATTER_SIGNATURES))
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
             value: Any = None, reduce: str | None = None) -> Tensor:
     """A copy of ``input`` with ``src`` (a tensor or a number) written at ``index`` along

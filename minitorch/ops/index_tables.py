@@ -34,6 +34,10 @@ def _triangle(fn: str, row: Any, col: Any, offset: Any, dtype: Any, device: Any,
     for name, n in (("row", row), ("col", col)):
         if n < 0:
             raise RuntimeError(f"{name} must be non-negative, got{n}")
+    if lower:  # only the columns (rows) that can hold an index: a wide matrix costs nothing
+        col = min(col, max(row + offset, 0))
+    else:
+        row = min(row, max(col - offset, 0))
     rows = arange(row, device=device).unsqueeze(1)
     cols = arange(col, device=device).unsqueeze(0)
     inside = cols - rows <= offset if lower else cols - rows >= offset

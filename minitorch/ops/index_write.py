@@ -312,6 +312,7 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     if not (_args.is_tensor(input) and _args.as_int(dim) is not None and
             _args.is_tensor(index) and (_args.is_tensor(value) or _args.is_real(value))):
         raise _args.invalid_combination(fn, (input, dim, index, value), *_FILL_SIGNATURES)
+    _args.integer(fn, dim, "dim", 1)  # the binding unpacks it into int64 before any check
     if fn.endswith("_"):
         check_inplace_allowed(input)
     if isinstance(value, Tensor) and value.dim():

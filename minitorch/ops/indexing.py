@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _args
+from .. import _args, _creation
 from .._tensor import Tensor, broadcast_shapes, expanded_shape
 from ..backend import namespace, to_numpy
 from .shape import Alias, Index, Select, Slice, Unsqueeze
@@ -40,7 +40,10 @@ def _part(p: Any, xp: Any) -> Any:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return p._data
     if isinstance(p, list) or _is_array(p):
-        array = xp.asarray(p) if len(p) else xp.zeros((0,), dtype=xp.int64)
+        if isinstance(p, list) and p:  # torch reads a list in a key as torch.tensor does
+            array = xp.asarray(_creation.as_array(p, None))
+        else:
+            array = xp.asarray(p) if len(p) else xp.zeros((0,), dtype=xp.int64)
         kind = _args.kind_of(array.dtype)
         if kind == "float":
             return _truncated(xp, array)

@@ -352,16 +352,29 @@ def _small_times_batch(a: Tensor, b: Tensor) -> Tensor:
     ``a`` needs a gradient, b's batch is folded into one matrix, which spares the backward a
     batch of copies of ``a``: bᵀ·a for a vector; for a matrix (bᵀ aᵀ)ᵀ made contiguous (a
     clone, unless a size-1 dim makes the transpose contiguous already). Otherwise a batched
-    product (torch also folds an empty batch for a vector, and one whose memory layout allows
-    it without a copy: minitorch does not look at layouts)."""
-    if not a.requires_grad and (a.dim() == 2 or b.numel()):
+    product, but for a vector torch also folds an empty batch and one whose memory layout
+    allows it without a copy (:func:`_folds_as_is`), which its errors show."""
+    if not a.requires_grad and (a.dim() == 2 or (b.numel() and not _folds_as_is(b))):
         return _batched(a, b)
     if a.dim() == 1:
-        folded = b.transpose(-1, -2).reshape(-1, b.shape[-2])
+        # the rows' count, not -1: with an empty matrix, -1 would be ambiguous
+        folded = b.transpose(-1, -2).reshape(_prod(b.shape[:-2]) * b.shape[-1], b.shape[-2])
         return UnsafeView.apply(Mv.apply(folded, a), shape=(*b.shape[:-2], b.shape[-1]))
     out = matmul(b.transpose(-1, -2), a.t()).transpose(-1, -2)
     n, m = out.shape[-2:]
     return Clone.apply(out) if n > 1 and m > 1 and out.numel() else out
+
+
+def _folds_as_is(b: Tensor) -> bool:
+    """Whether torch folds the batch of ``b``'s transpose into one matrix without a copy (its
+    ``should_fold``): each batch stride spans the dims after it.
+
+    >>> _folds_as_is(minitorch.ones(2, 1, 2)), _folds_as_is(minitorch.ones(2, 2, 2))
+    (True, False)
+    """
+    shape, strides = list(b.shape), list(b.stride())
+    shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(b.dim() - 2))
 
 
 def _batched(a: Tensor, b: Tensor) -> Tensor:

@@ -115,10 +115,20 @@ def _record_conversions(a: Any, b: Any, common: Any = None) -> None:
             profiler._mark(*chain)
 
 
-def check_broadcast(a: Any, b: Any) -> None:
-    """torch's error if tensors ``a`` and ``b`` do not broadcast (numbers always do)."""
-    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.shape != b._data.shape:
-        broadcast_pair(a, b)
+def check_broadcast(*operands: Any) -> None:
+    """torch's error if the tensors among ``operands`` do not broadcast (numbers always do),
+    found as its TensorIterator finds it: each one's shape against that of those before.
+
+    >>> check_broadcast(minitorch.ones(4), minitorch.ones(1, 3, 1), minitorch.ones(3, 3))
+    Traceback (most recent call last):
+    RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton \
+dimension 2
+    """
+    shape = None
+    for value in operands:
+        if isinstance(value, Tensor):
+            here = value._data.shape
+            shape = here if shape is None or shape == here else broadcast_pair(shape, here)
 
 
 def _is_bool(v: Any) -> bool:
@@ -580,8 +590,7 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     if condition.dtype is not bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")
-    for a, b in ((condition, input), (condition, other), (input, other)):
-        check_broadcast(a, b)
+    check_broadcast(condition, input, other)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
         dt = result_type(input, other)
@@ -1485,13 +1494,13 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     """``a`` and ``b`` cast for ``//`` or ``%`` with torch's refusals: bool operands, and an
     integer division by zero (which numpy would answer with 0)."""
     _args.no_complex_kernel(kernel, a, b)
+    check_broadcast(a, b)  # torch's iterator, before its kernel's dtype and divisor checks
     x, y, dt = cast_operands(a, b)
     if dt is bool_:
         raise _args.not_implemented(f"{kernel}_cpu", dt)
     xp = (a if isinstance(a, Tensor) else b)._xp
     if not dt.is_floating_point and bool(xp.any(xp.asarray(y) == 0)):
         raise RuntimeError("ZeroDivisionError")
-    check_broadcast(a, b)
     return xp, x, y
 
 

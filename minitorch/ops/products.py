@@ -48,7 +48,10 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple:
     if isinstance(dims, Tensor):
         if dims.numel() > 1:
             return dims[0].tolist(), dims[1].tolist()
-        dims = int(dims.item())
+        count = int(dims.item())  # torch checks its sign only, not the ranks
+        if count < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        return list(range(-count, 0)), list(range(count))
     if isinstance(dims, (tuple, list)):
         first, second = dims
         return list(first) if isinstance(first, (tuple, list)) else [first], \
@@ -58,6 +61,9 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple:
                            f"list[list[int]] containing two lists, but got dims={dims}")
     if dims < 0:
         raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+    for operand in (a, b):  # torch's Python wrapper reads their ranks here, unchecked
+        if not isinstance(operand, Tensor):
+            raise AttributeError(f"'{type(operand).__name__}' object has no attribute 'dim'")
     if dims > min(a.dim(), b.dim()):
         raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
     return list(range(-dims, 0)), list(range(dims))
@@ -70,8 +76,8 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     >>> minitorch.tensordot(minitorch.ones(2, 3), minitorch.ones(3, 4), dims=1).shape
     torch.Size([2, 4])
     """
-    _args.tensor_args("tensordot", (a, "a", 1), (b, "b", 2))
-    first, second = _tensordot_dims(a, b, dims)
+    first, second = _tensordot_dims(a, b, dims)  # torch's Python, before its parser's checks
+    _args.tensor_args("tensordot", (a, "input", 1), (b, "other", 2))
     if len(first) != len(second):
         raise RuntimeError("both dimension lists should have same length")
     if a.dtype is not b.dtype:

@@ -283,6 +283,23 @@ def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
     return checked
 
 
+# torch's overloads (function form) of the reductions whose dim may be left out
+SUM_SIGNATURES = ("Tensor input, *, torch.dtype dtype = None",
+                  "Tensor input, tuple of ints dim, bool keepdim = False, *, "
+                  "torch.dtype dtype = None, Tensor out = None")
+MEAN_SIGNATURES = ("Tensor input, *, torch.dtype dtype = None, Tensor out = None",
+                   SUM_SIGNATURES[1])
+VARIANCE_SIGNATURES = ("Tensor input, tuple of ints dim, bool unbiased = True, "
+                       "bool keepdim = False, *, Tensor out = None",
+                       "Tensor input, tuple of ints dim = None, *, Number correction = None, "
+                       "bool keepdim = False, Tensor out = None",
+                       "Tensor input, bool unbiased = True")
+VARIANCE_MEAN_SIGNATURES = tuple(s.replace(", *, Tensor out = None", "")
+                                 .replace(", Tensor out = None", "")
+                                 for s in VARIANCE_SIGNATURES)  # std_mean, var_mean: no out
+
+
+@_call_form.overloads(*SUM_SIGNATURES)
 @_args.tensors("sum", input="input")
 def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
@@ -295,7 +312,7 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     _args.dims("sum", dim, None)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag("sum", keepdim, "keepdim")
     whole = dim is None and not keepdim
-    dims = None if whole else _args.dims("sum", dim, input.dim()) or None
+    dims = None if whole else _args.dims("sum", dim, input.dim(), ranges_first=True) or None
     if dt is not None:
         _args.differentiable_dtype(input, dt)
         input = input.to(dt)
@@ -305,6 +322,7 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     return total.to(dt) if dt is not None and dt is not total.dtype else total
 
 
+@_call_form.overloads(*MEAN_SIGNATURES)
 @_args.tensors("mean", input="input")
 def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
           dtype: Any = None) -> Tensor:
@@ -323,7 +341,7 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         return Mean.apply(input)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
     _check_mean_dtype(input)
-    dims = _args.dims("mean", dim, input.dim()) or None
+    dims = _args.dims("mean", dim, input.dim(), ranges_first=True) or None
     return MeanDim.apply(input, dims=dims, keepdim=keepdim)
 
 
@@ -349,6 +367,7 @@ def variance_signature(fn: Any) -> Any:
     return checked
 
 
+@_call_form.overloads(*VARIANCE_SIGNATURES)
 @variance_signature
 def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
         keepdim: Any = _args.OMITTED, *,
@@ -443,11 +462,15 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
         from .pointwise import maximum
 
         return maximum(input, dim)
-    keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is _args.OMITTED:
+        if keepdim is not _args.OMITTED:  # keepdim alone matches none of torch's overloads
+            _args.missing("max", (dim, "dim"))
         return MaxAll.apply(input)
-    _args.integer("max", dim, "dim", 1)
+    keepdim = False if keepdim is _args.OMITTED else keepdim
+    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's), then int64
+        _args.integer("max", dim, "dim", 1)
     keepdim = _args.flag("max", keepdim, "keepdim")
+    _args.integer("max", dim, "dim", 1)
     found = MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim)
     return return_types.max(*found)
 
@@ -467,11 +490,15 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
         from .pointwise import minimum
 
         return minimum(input, dim)
-    keepdim = False if keepdim is _args.OMITTED else keepdim
     if dim is _args.OMITTED:
+        if keepdim is not _args.OMITTED:  # keepdim alone matches none of torch's overloads
+            _args.missing("min", (dim, "dim"))
         return MinAll.apply(input)
-    _args.integer("min", dim, "dim", 1)
+    keepdim = False if keepdim is _args.OMITTED else keepdim
+    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's), then int64
+        _args.integer("min", dim, "dim", 1)
     keepdim = _args.flag("min", keepdim, "keepdim")
+    _args.integer("min", dim, "dim", 1)
     found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim)
     return return_types.min(*found)
 
@@ -503,6 +530,8 @@ def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Ten
 
 def _arg_extremum_of(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
     xp = input._xp
+    if dim is not None and _args.as_int(dim) is None:  # the parser's order: dim, keepdim
+        _args.integer(fn, dim, "dim", 1)
     keepdim = _args.flag(fn, keepdim, "keepdim")
     if dim is not None:
         _args.integer(fn, dim, "dim", 1)
@@ -576,7 +605,7 @@ def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -
         dim = _args.int_tuple("logsumexp", dim, "dim", 2)
     keepdim = _args.flag("logsumexp", keepdim, "keepdim")
     # () reduces every dim, and without keepdim torch's kernel then fails adding the maxima
-    dims = _args.dims("logsumexp", dim, input.dim()) or None
+    dims = _args.dims("logsumexp", dim, input.dim(), ranges_first=True) or None
     if dims is None and not keepdim and input.numel() and input.dim():
         raise RuntimeError("output with shape [] doesn't match the broadcast shape "
                            f"{[1] * input.dim()}")

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, return_types
+from .. import _args, _call_form, return_types
 from .._tensor import Tensor
 from ._base import Op, wrap
 from .pointwise import where
-from .reduction import _expand_back, variance
+from .reduction import (
+    VARIANCE_MEAN_SIGNATURES,
+    _expand_back,
+    _variance_overload,
+    variance,
+)
 
 __all__ = ["Amax", "Amin", "Aminmax", "Nansum", "StdMean", "VarMean", "amax", "amin",
            "aminmax", "nanmean", "nansum", "std_mean", "var_mean"]
@@ -63,19 +68,23 @@ class Amin(_Extremum):
     _profile_name = "aten::amin"
 
 
-def _extremum_dims(fn: str, input: Tensor, dim: Any) -> tuple | None:
+def _extremum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any) -> tuple:
+    """amax's or amin's dims and keepdim after torch's checks: the parser's types (input,
+    dim, keepdim), then the dims' range and sizes."""
     _args.tensor_args(fn, (input, "input", 1))
-    dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
+    _args.dims(fn, dim, None)
+    keepdim = _args.flag(fn, keepdim, "keepdim")
+    dims = _args.dims(fn, dim, input.dim(), ranges_first=True) if dim is not None else None
     if not dims or input.dim() == 0:
         if input.numel() == 0:
             raise RuntimeError(f"{fn}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        return None
+        return None, keepdim
     for d in dims:
         if input.shape[d] == 0:
             raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
-    return dims
+    return dims, keepdim
 
 
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -84,8 +93,8 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     >>> minitorch.amax(minitorch.tensor([[1., 5.], [3., 2.]]), 1)
     tensor([5., 3.])
     """
-    dims = _extremum_dims("amax", input, dim)
-    return Amax.apply(input, dims=dims, keepdim=_args.flag("amax", keepdim, "keepdim"))
+    dims, keepdim = _extremum_dims("amax", input, dim, keepdim)
+    return Amax.apply(input, dims=dims, keepdim=keepdim)
 
 
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
@@ -94,8 +103,8 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     >>> minitorch.amin(minitorch.tensor([[1., 5.], [3., 2.]]), 1)
     tensor([1., 2.])
     """
-    dims = _extremum_dims("amin", input, dim)
-    return Amin.apply(input, dims=dims, keepdim=_args.flag("amin", keepdim, "keepdim"))
+    dims, keepdim = _extremum_dims("amin", input, dim, keepdim)
+    return Amin.apply(input, dims=dims, keepdim=keepdim)
 
 
 class Aminmax(Op):
@@ -127,6 +136,9 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     tensor(3.)
     """
     _args.tensor_args("aminmax", (input, "input", 1))
+    if dim is not None and _args.as_int(dim) is None:  # the parser's types before values
+        _args.integer("aminmax", dim, "dim", None)
+    keepdim = _args.flag("aminmax", keepdim, "keepdim")
     if dim is None:
         if input.numel() == 0:
             raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
@@ -135,7 +147,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     else:
         d = _args.dim("aminmax", dim, input.dim())
         if input.dim() and input.shape[d] == 0:
-            raise IndexError(f"aminmax(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
         dims = (d,) if input.dim() else None
     keepdim = _args.flag("aminmax", keepdim, "keepdim")
     if dims is None and keepdim and input.dim():
@@ -162,11 +174,12 @@ class Nansum(Op):
         return (where(a.isnan(), 0.0, _expand_back(g, a.shape, ctx.dims, ctx.keepdim)),)
 
 
-def _sum_dims(fn: str, input: Tensor, dim: Any, dtype: Any = None) -> tuple | None:
-    """The dims of nansum or nanmean after torch's checks in its order: the parser's types,
-    then nanmean's dtypes (of ``input``, of ``dtype``), then the dims' range."""
+def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None) -> tuple:
+    """The dims and keepdim of nansum or nanmean after torch's checks in its order: the
+    parser's types, then nanmean's dtypes (of ``input``, of ``dtype``), then the dims' range."""
     _args.tensor_args(fn, (input, "input", 1))
     _args.dims(fn, dim, None)
+    keepdim = _args.flag(fn, keepdim, "keepdim")
     if fn == "nanmean":
         if not input.dtype.is_floating_point:
             raise RuntimeError("nanmean(): expected input to have floating point or complex "
@@ -176,8 +189,9 @@ def _sum_dims(fn: str, input: Tensor, dim: Any, dtype: Any = None) -> tuple | No
             raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must "
                                "be either a floating point or complex dtype. Got: "
                                f"{_args.legacy(wanted)}")
-    dims = _args.dims(fn, dim, input.dim()) if dim is not None else None
-    return dims if dims and input.dim() else None
+    dims = _args.dims(fn, dim, input.dim(), ranges_first=fn == "nanmean") \
+        if dim is not None else None
+    return dims if dims and input.dim() else None, keepdim
 
 
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
@@ -187,8 +201,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     >>> minitorch.nansum(minitorch.tensor([1., float("nan"), 2.]))
     tensor(3.)
     """
-    dims = _sum_dims("nansum", input, dim)
-    keepdim = _args.flag("nansum", keepdim, "keepdim")
+    dims, keepdim = _sum_dims("nansum", input, dim, keepdim)
     if not input.dtype.is_floating_point:
         return input.sum(dim, keepdim=keepdim) if dim is not None else input.sum()
     if keepdim and dims is None and input.dim():
@@ -204,7 +217,7 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     >>> minitorch.nanmean(minitorch.tensor([1., float("nan"), 2.]))
     tensor(1.5000)
     """
-    _sum_dims("nanmean", input, dim, dtype)
+    _sum_dims("nanmean", input, dim, keepdim, dtype)
     count = input.isnan().logical_not().sum(dim, keepdim=keepdim) if dim is not None else \
         input.isnan().logical_not().sum()
     if keepdim and dim is None:
@@ -248,6 +261,8 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
     _args.tensor_args(f"{name}_mean", (input, "input", 1))
     if not isinstance(dim, bool):  # (std_mean(x, unbiased)) the parser's type checks first
         _args.dims(f"{name}_mean", dim, None)
+    _variance_overload(f"{name}_mean", dim, unbiased, keepdim, correction)
+    _args.flag(f"{name}_mean", False if keepdim is _args.OMITTED else keepdim, "keepdim")
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{name}_mean only support floating point and complex dtypes")
     keep = False if keepdim is _args.OMITTED else keepdim
@@ -265,6 +280,7 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
     return op.apply(input, stat=stat, mean=mean)
 
 
+@_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(std, mean)`` over ``dim`` (or everything).
@@ -275,6 +291,7 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
     return _stat_mean("std", StdMean, input, dim, unbiased, keepdim, correction)
 
 
+@_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(var, mean)`` over ``dim`` (or everything).

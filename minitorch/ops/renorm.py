@@ -61,7 +61,7 @@ def _checked(fn: str, input: Any, p: Any, dim: Any, maxnorm: Any) -> dict:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if isinstance(maxnorm, complex):
         raise RuntimeError("renorm: maxnorm must be real-valued")
-    if maxnorm < 0:
+    if not maxnorm >= 0:  # NaN too
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {cpp_float(maxnorm)}")
     if input.dim() <= 1:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.dim()} "

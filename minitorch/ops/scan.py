@@ -262,6 +262,8 @@ def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, 
                                         "= None")
     if dim is _args.OMITTED:
         return Prod.apply(_as_dtype(input, _args.dtype("prod", dtype)))
-    d = _args.dim("prod", dim, input.dim())  # the parser's checks before the conversion
+    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's) before values
+        _args.integer("prod", dim, "dim", 2)
     keepdim = _args.flag("prod", False if keepdim is _args.OMITTED else keepdim, "keepdim")
+    d = _args.dim("prod", dim, input.dim())  # the parser's checks before the conversion
     return ProdDim.apply(_as_dtype(input, _args.dtype("prod", dtype)), dim=d, keepdim=keepdim)

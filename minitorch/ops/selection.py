@@ -78,7 +78,7 @@ class Median(Op):
         count = int(flat.shape[0] - xp.sum(nan)) if skip_nan else flat.shape[0]
         ordered = xp.sort(flat)  # NaN last
         if flat.shape[0] == 0 or (not skip_nan and bool(xp.any(nan))) or count == 0:
-            value = xp.asarray(float("nan"), dtype=flat.dtype)
+            value = wrap(xp.asarray(float("nan"))).to(a.dtype)._data  # NaN cast as torch casts
         else:
             value = ordered[(count - 1) // 2]
         ctx.save_for_backward(a, wrap(xp.reshape(value, ())))  # a twin, not the output
@@ -219,7 +219,7 @@ def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
     return result(*op.apply(input, positions=positions, dim=d, keepdim=keepdim))
 
 
-def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) -> Any:
+def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The lower median of all elements, or along ``dim`` with its index (NaN if the row
     has NaN).
 
@@ -228,12 +228,15 @@ def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) -> An
     """
     if dim is _args.OMITTED:
         _args.tensor_args("median", (input, "input", 1))
+        if keepdim is not _args.OMITTED:  # torch's overload without dim takes no keepdim
+            _args.missing("median", (dim, "dim"))
         _no_bool_kernel("median_cpu", input)
         return Median.apply(input, skip_nan=False)
-    return _median_dim(input, dim, keepdim, skip_nan=False)
+    return _median_dim(input, dim, keepdim is not _args.OMITTED and keepdim,
+                       skip_nan=False)
 
 
-def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) -> Any:
+def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """``median`` ignoring NaN (NaN only where a row holds nothing else).
 
     >>> minitorch.tensor([1., float('nan'), 3., 2.]).nanmedian()
@@ -241,9 +244,12 @@ def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: bool = False) ->
     """
     if dim is _args.OMITTED:
         _args.tensor_args("nanmedian", (input, "input", 1))
+        if keepdim is not _args.OMITTED:  # torch's overload without dim takes no keepdim
+            _args.missing("nanmedian", (dim, "dim"))
         _no_bool_kernel("median_cpu", input)
         return Nanmedian.apply(input, skip_nan=True)
-    return _median_dim(input, dim, keepdim, skip_nan=True)
+    return _median_dim(input, dim, keepdim is not _args.OMITTED and keepdim,
+                       skip_nan=True)
 
 
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:

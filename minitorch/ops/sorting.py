@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, return_types
+from .. import _args, _call_form, return_types
 from .._tensor import Tensor
 from ._base import Op, wrap
 
@@ -133,6 +133,19 @@ def _sort_dim(fn: str, input: Tensor, dim: Any) -> int:
     return _args.dim(fn, dim, input.dim(), position=2)
 
 
+def _sort_flags(fn: str, descending: Any, stable: Any) -> None:
+    """The parser's bool checks of ``descending`` and ``stable`` (sort's may be None);
+    :func:`_call_form.as_called` words a refusal as torch's, over its two overloads."""
+    _args.flag(fn, descending, "descending", 3)
+    if stable is not _args.OMITTED:
+        _args.flag(fn, stable, "stable", none=fn == "sort")
+
+
+@_call_form.overloads("Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+                      "tuple of Tensors out = None",
+                      "Tensor input, int dim = -1, bool descending = False, *, "
+                      "tuple of Tensors out = None")
+@_call_form.keyword_alone("stable")
 def sort(input: Tensor, dim: int = -1, descending: bool = False, *,
          stable: bool | None = _args.OMITTED) -> Any:
     """The values along ``dim`` in order, with the indices they came from (always a stable
@@ -141,6 +154,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *,
     >>> minitorch.tensor([3., 1., 2.]).sort(descending=True).indices
     tensor([0, 2, 1])
     """
+    _sort_flags("sort", descending, stable)
     d = _sort_dim("sort", input, dim)
     op = Sort if stable is _args.OMITTED else SortStable
     return return_types.sort(*op.apply(input, dim=d, descending=bool(descending)))
@@ -152,6 +166,10 @@ class SortStable(Sort):
     node_name = "SortBackward1"
 
 
+@_call_form.overloads("Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+                      "Tensor out = None",
+                      "Tensor input, int dim = -1, bool descending = False")
+@_call_form.keyword_alone("stable")
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,
             stable: bool = False) -> Tensor:
     """The indices that sort ``input`` along ``dim``.
@@ -159,6 +177,7 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,
     >>> minitorch.argsort(minitorch.tensor([3., 1., 2.]))
     tensor([1, 2, 0])
     """
+    _sort_flags("argsort", descending, stable)
     d = _sort_dim("argsort", input, dim)
     xp = input._xp
     x = input._data if input.dim() else xp.reshape(input._data, (1,))

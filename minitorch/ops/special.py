@@ -184,9 +184,7 @@ def _lerp_type(input: Any, end: Any, weight: Any) -> Any:
             want, got = (_args.c_name(t.dtype) for t in (input, other))
             raise RuntimeError(f"expected dtype {want} for `{name}` but got dtype {got}")
     check_same_device(input, end)
-    check_broadcast(input, end)
-    if isinstance(weight, Tensor):
-        check_broadcast(input, weight)
+    check_broadcast(input, end, weight)
     return result_type(input, end, weight) if promoted else input.dtype
 
 
@@ -251,8 +249,7 @@ def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor
             "tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
     check_same_device(input, tensor1, tensor2)
-    for a, b in ((input, tensor1), (input, tensor2), (tensor1, tensor2)):
-        check_broadcast(a, b)
+    check_broadcast(input, tensor1, tensor2)
     dt = result_type(input, tensor1, tensor2)
     if dt.name == "bool":
         raise _args.not_implemented(f"{fn}_cpu_out", dt)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor
 from .shape import cat, tensor_list
 
@@ -98,6 +98,7 @@ def vstack(tensors: Any) -> Tensor:
     return cat(_raised("vstack", tensors, _2d), 0)
 
 
+@_call_form.alias_of("vstack")  # torch's parser names row_stack, its kernel vstack
 def row_stack(tensors: Any) -> Tensor:
     """``vstack``'s other name.
 
