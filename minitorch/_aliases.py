@@ -99,6 +99,10 @@ def concat(tensors: Any, dim: int = 0) -> Tensor:
 concatenate = concat
 
 
+_RSUB_SIGNATURES = ("Tensor input, Tensor other, *, Number alpha = 1",
+                    "Tensor input, Number other, Number alpha = 1")
+
+
 def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """``other - alpha * input``: :func:`sub` with its operands swapped.
 
@@ -106,10 +110,16 @@ def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     tensor([4., 3.])
     """
     _args.tensor_args("rsub", (input, "input", 1))
+    if not isinstance(other, Tensor):
+        _args.tensor_or_number("rsub", other, "other", 2)
+    if not (_args.is_real(alpha) or isinstance(alpha, complex)):
+        raise TypeError(_call_form.combination_message("rsub", (input, other), {"alpha": alpha},
+                                                       _RSUB_SIGNATURES))
+    if not pointwise.is_unit(alpha):
+        alpha = pointwise._alpha("sub", other, input, alpha)  # sub's checks, operands swapped
     if isinstance(other, Tensor):
         return pointwise.RsubTensors.apply(input, other, alpha=alpha)
-    _args.tensor_or_number("rsub", other, "other", 2)
-    return pointwise.rsub_number(other, input if alpha == 1 else input * alpha)
+    return pointwise.rsub_number(other, input if pointwise.is_unit(alpha) else input * alpha)
 
 
 def positive(input: Tensor) -> Tensor:

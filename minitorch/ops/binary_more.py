@@ -297,6 +297,9 @@ def float_power(input: Any, exponent: Any) -> Tensor:
     tensor([4., 9.], dtype=torch.float64)
     """
     _tensor_operand("float_power", input, exponent, "exponent", number_out=True)
+    for v in (input, exponent):  # a Scalar the parser cannot hold
+        if type(v) is int and not _args.INT64_MIN <= v < 2 ** 64:
+            raise _args.int_overflow(v)
     base, power = (v.to(float64) if isinstance(v, Tensor) else float(v)
                    for v in (_args.numpy_scalar(input), _args.numpy_scalar(exponent)))
     return pointwise.pow(base, power)

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import _args, _call_form, return_types
 from .._cpp_print import cpp_float
+from .._dtype import bool as bool_
 from .._dtype import result_type
 from .._tensor import Tensor
 from ..backend import array_dtype, index_add, quiet
@@ -322,6 +323,9 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False,
         raise _args.invalid_combination("isin", (elements, test_elements), *_ISIN_SIGNATURES)
     _args.flag("isin", assume_unique, "assume_unique")
     invert = _args.flag("isin", invert, "invert")
+    if any(v.dtype is bool_ if isinstance(v, Tensor) else isinstance(v, bool)
+           for v in (elements, test_elements)):
+        raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     a, b = _common(elements, test_elements)
     xp = (elements if tensors[0] else test_elements)._xp
     found = xp.any(xp.reshape(a, (-1, 1)) == xp.reshape(b, (1, -1)), axis=1)

@@ -591,9 +591,12 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")
     check_broadcast(condition, input, other)
+    dt = result_type(input, other)
+    for value in (input, other):  # a number is read into the result's type (float16's in float)
+        if not isinstance(value, Tensor):
+            _args.kernel_scalar(value, dt, opmath=True)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
-        dt = result_type(input, other)
         input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
     return Where.apply(condition, input, other)
 
