@@ -14,8 +14,8 @@ from typing import Any
 
 from . import backend
 
-__all__ = ["current_device", "device_count", "is_available", "manual_seed", "manual_seed_all",
-           "synchronize"]
+__all__ = ["current_device", "device_count", "empty_cache", "is_available", "manual_seed",
+           "manual_seed_all", "synchronize"]
 
 
 def is_available() -> bool:
@@ -51,6 +51,16 @@ def synchronize(device: Any = None) -> None:
     >>> minitorch.cuda.synchronize()
     """
     backend.synchronize(backend.as_device(device) if device is not None else None)
+
+
+def empty_cache() -> None:
+    """Release the GPU memory the allocator keeps cached but unused (CuPy's memory pool), as
+    training loops call between phases. Without a GPU it does nothing, as in torch.
+
+    >>> minitorch.cuda.empty_cache() is None
+    True
+    """
+    backend.release_cached_memory()
 
 
 def manual_seed(seed: int) -> None:

@@ -51,3 +51,17 @@ def test_cuda_seeding_names_are_public() -> None:
     for name in ("manual_seed", "manual_seed_all"):
         assert name in mt.cuda.__all__
         assert callable(getattr(torch.cuda, name))
+
+
+@cpu_only
+def test_empty_cache_is_a_no_op_without_a_gpu() -> None:
+    def program(L):
+        L.manual_seed(1)
+        x = L.rand(3)
+        returned = L.cuda.empty_cache()
+        return returned, x, L.rand(2)
+
+    got, want = program(mt), program(torch)
+    assert got[0] is None and want[0] is None
+    assert_same(got[1], want[1])
+    assert_same(got[2], want[2])
