@@ -113,6 +113,12 @@ class Generator:
             self._gpu_rng = importlib.import_module("cupy").random.default_rng(self._seed)
         return self._gpu_rng
 
+    def manual_seed_gpu(self, seed: int) -> None:
+        """Reseed only the GPU stream (``torch.cuda.manual_seed``); the CPU stream goes on."""
+        import importlib
+
+        self._gpu_rng = importlib.import_module("cupy").random.default_rng(_unsigned_seed(seed))
+
 
     def get_state(self) -> Any:
         """The state as torch keeps it: its 5056 bytes, a uint8 tensor that torch's

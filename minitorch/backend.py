@@ -280,6 +280,13 @@ def synchronize(dev: device | None = None) -> None:
         cupy.cuda.Device(current_cuda_index() if dev is None else dev.index).synchronize()
 
 
+def release_cached_memory() -> None:
+    """Give CuPy's cached, unused GPU blocks back to the driver (a no-op without CuPy)."""
+    cupy = _cupy() if "cuda" in _FACTORY else None
+    if cupy is not None:
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
 def cuda_event() -> Any:
     """A CUDA event recorded now on the current stream (profiler timing; needs CuPy and a
     GPU). Pair two with :func:`cuda_elapsed_us`."""

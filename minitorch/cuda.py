@@ -14,7 +14,8 @@ from typing import Any
 
 from . import backend
 
-__all__ = ["current_device", "device_count", "is_available", "synchronize"]
+__all__ = ["current_device", "device_count", "empty_cache", "is_available", "manual_seed",
+           "manual_seed_all", "synchronize"]
 
 
 def is_available() -> bool:
@@ -50,3 +51,38 @@ def synchronize(device: Any = None) -> None:
     >>> minitorch.cuda.synchronize()
     """
     backend.synchronize(backend.as_device(device) if device is not None else None)
+
+
+def empty_cache() -> None:
+    """Release the GPU memory the allocator keeps cached but unused (CuPy's memory pool), as
+    training loops call between phases. Without a GPU it does nothing, as in torch.
+
+    >>> minitorch.cuda.empty_cache() is None
+    True
+    """
+    backend.release_cached_memory()
+
+
+def manual_seed(seed: int) -> None:
+    """Seed the GPU's random numbers only. Without a GPU it does nothing and returns None, as
+    torch's does (torch queues the seed until CUDA starts), so CPU-only programs that seed
+    both devices run unchanged.
+
+    >>> minitorch.cuda.manual_seed(0) is None
+    True
+    """
+    seed = int(seed)  # torch's Python converts first: a bad seed fails on any machine
+    if is_available():
+        from ._random import default_generator
+
+        default_generator.manual_seed_gpu(seed)
+
+
+def manual_seed_all(seed: int) -> None:
+    """Seed every GPU's random numbers (minitorch drives one GPU stream, so the same as
+    :func:`manual_seed`).
+
+    >>> minitorch.cuda.manual_seed_all(0) is None
+    True
+    """
+    manual_seed(seed)
