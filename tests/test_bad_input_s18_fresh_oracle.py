@@ -57,3 +57,11 @@ def test_isin_refuses_bools(program: str) -> None:
 def test_rsub_checks_alpha_as_sub(program: str) -> None:
     """``alpha=True`` equals 1 to Python: it was taken as the default."""
     assert_as_torch(f"x = L.ones(2)\nR = {program}")
+
+
+@pytest.mark.parametrize("p", ["-1", "-0.5", "float('inf')", "-float('inf')", "0", "2"])
+@pytest.mark.parametrize("dtype", ["L.float64", "L.int32"])
+def test_dist_of_empty_tensors_has_no_identity(p: str, dtype: str) -> None:
+    """Fuzz seed 18004: an inf or negative norm over no elements is refused, as torch's
+    vector_norm (it returned 0 or inf)."""
+    assert_as_torch(f"a = L.zeros(2, 0, 3, dtype={dtype})\nR = L.dist(a, a.double(), {p})")

@@ -20,7 +20,7 @@ from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from ..backend import index_add, quiet
 from ._base import Op, sum_to, wrap
-from .norm import _norm_backward, _reduce, real_order
+from .norm import _check_identity, _norm_backward, _reduce, real_order
 
 __all__ = ["Cdist", "Dist", "EuclideanDist", "Pdist", "cdist", "dist", "pdist"]
 
@@ -37,6 +37,7 @@ class Dist(Op):
             raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                                f"Got {_args.legacy(diff.dtype)} instead.")
         p = real_order(p)
+        _check_identity(diff.shape, p, None)
         xp = diff._xp
         out = wrap(xp.reshape(_reduce(xp, xp.abs(diff._data), p, None), ()))
         ctx.p = p
