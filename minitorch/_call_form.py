@@ -56,12 +56,16 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     required = _required(fn)[method:]
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
+    varargs = method and getattr(fn, "int_varargs", False)
+    required_all, overloaded = _required(fn), hasattr(fn, "torch_signatures")
     # the numpy names this function may be given (most have none: their calls skip the copy)
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
                             name in parameters for alias in aliases if alias not in parameters)
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        if varargs and len(args) > 2:
+            args = _packed_ints(args)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
         try:
@@ -71,6 +75,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else None)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
+            if _refused_by_binding(error, forwarders) and parsed and not overloaded:
+                message = _missing_first(message, name, required_all, positional, args, given)
             if _refused_by_binding(error, forwarders) and parsed:
                 message = torch_arity(message, name, method, required,
                                       bare=method and len(parameters) == 1) or message
@@ -85,6 +91,26 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
     return called
+
+
+def int_varargs(fn: Callable) -> Callable:
+    """Decorator: ``fn(self, dims)`` whose Tensor method, as torch's parser allows where the
+    only positional parameter is a tuple of ints, also takes them one by one
+    (``x.squeeze(0, 1)``), when the first is an int (see :func:`entry`).
+
+    >>> int_varargs(lambda self, dim=None: dim).int_varargs
+    True
+    """
+    fn.int_varargs = True  # type: ignore[attr-defined]
+    return fn
+
+
+def _packed_ints(args: tuple) -> tuple:
+    """A method call's ``(self, d0, d1, ...)`` as ``(self, (d0, d1, ...))`` when ``d0`` is
+    an int as torch's parser reads one (a bool is not), else as it is."""
+    from ._args import as_int
+
+    return (args[0], args[1:]) if as_int(args[1]) is not None else args
 
 
 # torch's parser takes these numpy names for its parameters of these names
@@ -214,6 +240,24 @@ def torch_arity(message: str, name: str, method: bool, required: list,
         return (f"{name}() takes {high} positional argument{'s' * (high != 1)} but {given} "
                 f"{'were' if given != 1 else 'was'} given")
     return None
+
+
+def _missing_first(message: str, name: str, required: list, positional: list, args: tuple,
+                   kwargs: dict) -> str:
+    """Python's refusal of an unknown keyword (``message``) as a missing argument where the
+    call lacks one of the ``required`` parameters: torch's parser reads its parameters before
+    it looks for keywords left over. ``message`` itself otherwise.
+
+    >>> _missing_first("f() got an unexpected keyword argument 'dim'", "permute",
+    ...                ["input", "dims"], ["input", "dims"], (None,), {"dim": 0})
+    "permute() missing 1 required positional argument: 'dims'"
+    """
+    if not _UNEXPECTED.fullmatch(message):
+        return message
+    filled = {*positional[:len(args)], *kwargs}
+    lacking = next((r for r in required if r not in filled), None)
+    return f"{name}() missing 1 required positional argument: '{lacking}'" if lacking else \
+        message
 
 
 def python_method(message: str, name: str) -> str:

@@ -336,6 +336,7 @@ def unsqueeze(self: Tensor, dim: int) -> Tensor:
 _ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
 
 
+@_call_form.int_varargs
 @_call_form.overloads("Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim")
 def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
@@ -366,8 +367,14 @@ def _squeezed(name: str, self: Tensor, dim: Any) -> tuple:
 
 
 @_args.sizes_by_keyword("size")
-def expand(self: Tensor, *sizes: Any) -> Tensor:
-    """Broadcast to a larger shape without copying (-1 keeps a size)."""
+def expand(self: Tensor, *sizes: Any, implicit: bool = False) -> Tensor:
+    """Broadcast to a larger shape without copying (-1 keeps a size). ``implicit`` (for
+    torch's tracer) changes nothing.
+
+    >>> minitorch.ones(1, 2).expand(3, -1, implicit=True).shape
+    torch.Size([3, 2])
+    """
+    _args.flag("expand", implicit, "implicit")
     target = _args.sizes("expand", sizes, check_negative=False)
     out = expanded_shape(self._data.shape, target, _args.type_string(self.dtype))
     if math.prod(out) > _args.INT64_MAX:

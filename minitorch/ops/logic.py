@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair
 from ..backend import array_dtype, quiet, torch_layout
@@ -167,6 +167,8 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     return wrap(close)
 
 
+@_call_form.int_varargs
+@_call_form.overloads("Tensor input, int dim = None", "Tensor input, tuple of ints dim")
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """How many elements are non-zero, over everything or over ``dim`` (an int or a tuple).
 
