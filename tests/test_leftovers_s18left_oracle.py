@@ -86,3 +86,87 @@ def test_the_argument_torchs_parser_reads_first_wins(call):
     """A bad or missing parameter is refused before an unknown keyword, as torch's parser
     reads the parameters before it looks for keywords left over."""
     same_outcome(eval(call))
+
+
+# ---------------------------------------------------------------- 2. reductions' dtype=
+
+INPUTS = {
+    "int": lambda L: L.tensor([[1, 2], [3, 4]]),
+    "bool": lambda L: L.tensor([[True, False], [True, True]]),
+    "float": lambda L: L.tensor([[1.5, float("nan")], [3.25, 2.75]]),
+    "double": lambda L: L.tensor([[0.1, 0.2], [0.3, 1e-9]], dtype=L.float64),
+    "int8": lambda L: L.tensor([[100, 100], [3, 4]], dtype=L.int8),
+}
+DTYPES = ["int64", "int32", "int8", "uint8", "bool", "float16", "float32", "float64"]
+
+
+def _exact(got, want) -> None:
+    """Same dtype, shape and bits (NaNs where torch has them)."""
+    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+
+
+@pytest.mark.parametrize("op", ["sum", "nansum", "prod", "mean", "nanmean"])
+@pytest.mark.parametrize("given", list(INPUTS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_reduction_dtype_keyword_is_torchs(op, given, dtype):
+    for call in (lambda L: getattr(L, op)(INPUTS[given](L), dtype=getattr(L, dtype)),
+                 lambda L: getattr(L, op)(INPUTS[given](L), 0, dtype=getattr(L, dtype)),
+                 lambda L: getattr(INPUTS[given](L), op)(dim=1, keepdim=True,
+                                                         dtype=getattr(L, dtype))):
+        want = raised_by(call, torch)
+        if want is not None:
+            assert_same_error(raised_by(call, mt), want)
+        else:
+            _exact(call(mt), call(torch))
+
+
+@pytest.mark.parametrize("op", ["cumsum", "cumprod", "softmax", "log_softmax"])
+@pytest.mark.parametrize("given", list(INPUTS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dim_op_dtype_keyword_is_torchs(op, given, dtype):
+    def call(L):
+        return getattr(L, op)(INPUTS[given](L), 1, dtype=getattr(L, dtype))
+
+    want = raised_by(call, torch)
+    if want is not None:
+        assert_same_error(raised_by(call, mt), want)
+    else:
+        _exact(call(mt), call(torch))
+
+
+@pytest.mark.parametrize("op", ["sum", "nansum"])
+def test_a_reductions_cast_is_inside_its_node(op):
+    """torch casts as it reduces: ``SumBackward0``/``NansumBackward0`` right above the leaf,
+    and the leaf's gradient in its own dtype."""
+    results = {}
+    for L in (mt, torch):
+        x = L.tensor([0.1, float("nan"), 0.3], requires_grad=True)
+        y = getattr(L, op)(x, dtype=L.float64)
+        y.backward()
+        below = type(y.grad_fn.next_functions[0][0]).__name__
+        results[L.__name__] = (type(y.grad_fn).__name__, below, str(x.grad.dtype)[6:],
+                               repr(y.item()))
+    assert results["minitorch"] == results["torch"]
+
+
+def test_nansum_to_an_integer_dtype_refuses_grad_and_skips_nans():
+    same_outcome(lambda L: L.nansum(L.tensor([1.5, float("nan")], requires_grad=True),
+                                    dtype=L.int64))
+    same_outcome(lambda L: L.nansum(L.tensor([1.5, float("nan"), 2.75]), dtype=L.int64))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_float64_softmax_last_dim_is_torchs_bits(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(tuple(rng.integers(1, 40, size=rng.integers(1, 4)))) * 3
+    _exact(mt.softmax(mt.tensor(a), -1), torch.softmax(torch.tensor(a), -1))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_float16_log_softmax_is_torchs_bits(seed):
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(tuple(rng.integers(2, 30, size=rng.integers(2, 4)))) * 3
+         ).astype(np.float16)
+    for dim in (-1, 0):
+        _exact(mt.log_softmax(mt.tensor(a), dim), torch.log_softmax(torch.tensor(a), dim))
