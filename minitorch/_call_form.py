@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ._batched_function import vmapped
+
 _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*)", re.S)
 _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
                     r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?"
@@ -57,6 +59,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
+    inplace = method and name.endswith("_") and not name.startswith("_")
     required_all, overloaded = _required(fn), hasattr(fn, "torch_signatures")
     # the numpy names this function may be given (most have none: their calls skip the copy)
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
@@ -66,6 +69,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     def called(*args: Any, **kwargs: Any) -> Any:
         if varargs and len(args) > 2:
             args = _packed_ints(args)
+        if inplace and vmapped() and _binds(fn, args, kwargs):  # (the parser's errors first)
+            from ._batched import refuse_inplace  # a batched value into an unbatched tensor
+
+            refuse_inplace(name, args[0], args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
         try:
@@ -91,6 +98,15 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
     return called
+
+
+def _binds(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether Python would bind ``args`` and ``kwargs`` to ``fn``'s parameters."""
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
 
 
 def int_varargs(fn: Callable) -> Callable:

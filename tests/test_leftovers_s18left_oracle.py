@@ -170,3 +170,58 @@ def test_float16_log_softmax_is_torchs_bits(seed):
          ).astype(np.float16)
     for dim in (-1, 0):
         _exact(mt.log_softmax(mt.tensor(a), dim), torch.log_softmax(torch.tensor(a), dim))
+
+
+# ---------------------------------------------------------------- 3. vmap: in-place into the
+# unbatched
+
+INPLACE_UNDER_VMAP = [f"lambda y, x: y.{op}(x)" for op in (
+    "add_", "sub_", "mul_", "div_", "copy_", "clamp_min_", "clamp_max_", "atan2_",
+    "copysign_", "fmod_", "remainder_", "pow_", "hypot_", "eq_", "lt_", "float_power_",
+    "xlogy_", "floor_divide_", "true_divide_", "subtract_", "multiply_", "divide_",
+    "nextafter_", "heaviside_", "ldexp_", "__iadd__", "__isub__", "__imul__",
+    "__itruediv__", "__ipow__", "__ifloordiv__", "__imod__", "lerp_")] + [
+    "lambda y, x: y.add_(x, alpha=2)",
+    "lambda y, x: y.sub_(x, alpha=2)",
+    "lambda y, x: y.mul_(x.sum())",
+    "lambda y, x: y.add_(x.sum())",
+    "lambda y, x: y.fill_(x.sum())",
+    "lambda y, x: y.masked_fill_(x > 0, 1.)",
+    "lambda y, x: y.masked_fill_(y > 0, x.sum())",
+    "lambda y, x: y.index_add_(0, torch_.tensor([0, 1, 2]), x)",
+    "lambda y, x: y.index_copy_(0, torch_.tensor([0, 1, 2]), x)",
+    "lambda y, x: y.scatter_add_(0, torch_.tensor([0, 1, 2]), x)",
+    "lambda y, x: y.addcmul_(x, x)",
+    "lambda y, x: y.lerp_(y, x)",
+    "lambda y, x: y.clamp_(min=x)",
+    "lambda y, x: y.__setitem__(0, x[0])",
+    "lambda y, x: y.zero_() + x",
+    "lambda y, x: x.clone().add_(y)",
+]
+INTS_UNDER_VMAP = [f"lambda y, x: y.{op}(x)" for op in (
+    "bitwise_and_", "bitwise_or_", "gcd_", "bitwise_left_shift_", "__iand__", "__ior__",
+    "__ixor__", "__ilshift__", "__irshift__")]
+
+
+@pytest.mark.parametrize("body", INPLACE_UNDER_VMAP + INTS_UNDER_VMAP)
+def test_vmap_refuses_a_batched_value_into_an_unbatched_tensor(body):
+    ints = body in INTS_UNDER_VMAP
+
+    def call(L):
+        fn = eval(body, {"torch_": L})
+        y = L.full((3,), 3 if ints else 0.5)
+        return L.func.vmap(lambda x: fn(y, x))(L.full((2, 3), 2 if ints else 0.25))
+
+    same_outcome(call)
+
+
+@pytest.mark.parametrize("self_shape, batch", [((2, 3), (2, 3)), ((4, 3), (2, 3)),
+                                                ((3,), (2, 1))])
+def test_vmap_add_into_unbatched_names_the_broadcast_shape(self_shape, batch):
+    same_outcome(lambda L: L.func.vmap(lambda x: L.zeros(*self_shape).add_(x))(L.ones(*batch)))
+
+
+def test_lerp_missing_weight_is_an_invalid_combination():
+    same_outcome(lambda L: L.ones(3).lerp_(L.ones(3)))
+    same_outcome(lambda L: L.lerp(L.ones(3), L.ones(3)))
+    same_outcome(lambda L: L.ones(3).lerp_(L.ones(3), 0.5, foo=1))
