@@ -225,3 +225,52 @@ def test_lerp_missing_weight_is_an_invalid_combination():
     same_outcome(lambda L: L.ones(3).lerp_(L.ones(3)))
     same_outcome(lambda L: L.lerp(L.ones(3), L.ones(3)))
     same_outcome(lambda L: L.ones(3).lerp_(L.ones(3), 0.5, foo=1))
+
+
+# ---------------------------------------------------------------- 4. weight_norm's fused node
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_weight_norm_is_torchs_fused_node_bit_for_bit(seed, dtype):
+    """torch's ``_weight_norm`` over dim 0 or the last: one ``WeightNormInterfaceBackward0``
+    over ``v`` and ``g``; its values and both gradients bit for bit."""
+    rng = np.random.default_rng(seed)
+    nd = int(rng.integers(1, 4))
+    shape = tuple(int(s) for s in rng.integers(1, 30, size=nd))
+    v = rng.standard_normal(shape).astype(dtype)
+    grad = rng.standard_normal(shape).astype(dtype)
+    for dim in sorted({0, nd - 1}):
+        g = (rng.random([n if d == dim else 1 for d, n in enumerate(shape)]) + 0.5
+             ).astype(dtype)
+        got = []
+        for L, fn in ((mt, mt.nn.utils.weight_norm.__globals__["_weight_norm"]),
+                      (torch, torch._weight_norm)):
+            V, G = L.tensor(v, requires_grad=True), L.tensor(g, requires_grad=True)
+            w = fn(V, G, dim)
+            w.backward(L.tensor(grad))
+            nodes = [type(w.grad_fn).__name__] + [type(f).__name__.rsplit(":", 1)[-1]
+                                                  for f, _ in w.grad_fn.next_functions]
+            got.append((nodes, w.detach().numpy(), V.grad.numpy(), G.grad.numpy()))
+        assert got[0][0] == got[1][0]
+        for mine, torchs in zip(got[0][1:], got[1][1:]):
+            np.testing.assert_array_equal(mine, torchs)
+
+
+@pytest.mark.parametrize("parametrized", [False, True])
+def test_weight_norm_modules_print_torchs_node(parametrized):
+    def weight(L):
+        L.manual_seed(0)
+        lin = L.nn.Linear(4, 3)
+        with L.no_grad():
+            lin.weight.copy_(L.tensor(np.random.default_rng(0).standard_normal((3, 4))))
+        if parametrized:
+            return L.nn.utils.parametrizations.weight_norm(lin).weight
+        with pytest.warns(FutureWarning):
+            lin = L.nn.utils.weight_norm(lin)
+        lin(L.ones(2, 4))
+        return lin.weight
+
+    got, want = weight(mt), weight(torch)
+    assert str(got.grad_fn).split(" ")[0] == str(want.grad_fn).split(" ")[0]
+    np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
