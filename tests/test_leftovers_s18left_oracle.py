@@ -274,3 +274,29 @@ def test_weight_norm_modules_print_torchs_node(parametrized):
     got, want = weight(mt), weight(torch)
     assert str(got.grad_fn).split(" ")[0] == str(want.grad_fn).split(" ")[0]
     np.testing.assert_array_equal(got.detach().numpy(), want.detach().numpy())
+
+
+# ---------------------------------------------------------------- 5. GroupNorm's bits
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("affine", ["none", "weight", "bias", "both"])
+def test_group_norm_forward_is_torchs_bits(seed, dtype, affine):
+    rng = np.random.default_rng(seed)
+    groups, per_group = int(rng.choice([1, 2, 3])), int(rng.integers(1, 5))
+    shape = (int(rng.integers(1, 4)), groups * per_group,
+             *(int(s) for s in rng.integers(1, 40, size=rng.integers(0, 3))))
+    x = (rng.standard_normal(shape) * 2 + 0.5).astype(dtype)
+    w = rng.standard_normal(shape[1]).astype(dtype) if affine in ("weight", "both") else None
+    b = rng.standard_normal(shape[1]).astype(dtype) if affine in ("bias", "both") else None
+
+    def out(L):
+        given = [None if a is None else L.tensor(a) for a in (w, b)]
+        return L.nn.functional.group_norm(L.tensor(x), groups, *given, eps=1e-5)
+
+    want = raised_by(out, torch)  # (one value per group: torch refuses it)
+    if want is not None:
+        assert_same_error(raised_by(out, mt), want)
+    else:
+        _exact(out(mt), out(torch))
