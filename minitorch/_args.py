@@ -108,18 +108,26 @@ def as_int(value: Any) -> int | None:
         return None
 
 
-def sizes_by_keyword(keyword: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``fn(input, *values)`` that also takes its values by torch's keyword, as a tuple or list
-    (``x.permute(dims=(1, 0))``); a bare int is refused there, as torch's parser does.
+def sizes_by_keyword(keyword: str, name: str | None = None
+                     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``fn(input, *values)`` (torch's ``name``, ``fn``'s own by default) that also takes its
+    values by torch's keyword, as a tuple or list (``x.permute(dims=(1, 0))``); a bare int is
+    refused there, as torch's parser does. An unknown keyword is refused after the values,
+    as torch's parser reads its parameters before it looks for keywords left over.
 
     >>> import minitorch
     >>> minitorch.arange(6).reshape(shape=(2, 3)).shape
     torch.Size([2, 3])
+    >>> minitorch.arange(6).reshape(2.5, foo=1)
+    Traceback (most recent call last):
+    TypeError: reshape(): argument 'shape' (position 1) must be tuple of ints, not float
     """
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(fn)
         def called(input: Any, *values: Any, **kwargs: Any) -> Any:
             if keyword not in kwargs:
+                if kwargs:  # the values' refusals before the keywords' (unknown ones too)
+                    sizes(name or fn.__name__, values, keyword, check_negative=False)
                 return fn(input, *values, **kwargs)
             given = kwargs.pop(keyword)
             if values:
@@ -496,6 +504,9 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
         out = []
         for i, v in enumerate(value):
             n = as_int(v)
+            if n is None and not i:  # torch's parser then finds no tuple of ints at all
+                raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, "
+                                f"but found element of type {type_name(v)} at pos 0")
             if n is None:
                 raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
                                 f"{i + 1} with error \"type must be tuple of ints,but got "

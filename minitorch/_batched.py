@@ -25,7 +25,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ._tensor import Tensor
+from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
 
@@ -305,3 +305,53 @@ for _name in _BINARY:
     if _name not in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
         _reflected = "__r" + _name[2:]
         setattr(BatchedTensor, _reflected, _binary(_reflected, reflected=True))
+
+
+# ---------------------------------------------------------------- in-place ops on the unbatched
+# An in-place op on a tensor vmap does not batch, given a batched value, would write a whole
+# batch into one example's memory: torch refuses it, in words that depend on the op's rule.
+
+# ops whose rule runs the op on the batch as it is: the write's broadcast check refuses it
+_BROADCASTING = frozenset({
+    "add_", "atan2_", "arctan2_", "bitwise_and_", "bitwise_or_", "bitwise_xor_",
+    "bitwise_left_shift_", "bitwise_right_shift_", "copysign_", "gcd_", "lcm_"})
+# ops of torch's in-place arithmetic rule
+_ARITHMETIC = frozenset({
+    "sub_", "mul_", "multiply_", "div_", "divide_", "true_divide_", "copy_", "clamp_min_",
+    "clamp_max_", "logical_and_", "logical_or_", "logical_xor_"})
+# ops with a rule of their own, named bare
+_OWN_RULE = frozenset({"fill_", "index_add_", "index_fill_", "scatter_add_"})
+_RANDOM = frozenset({"bernoulli_", "normal_", "uniform_", "random_", "exponential_",
+                     "cauchy_", "geometric_", "log_normal_"})
+
+
+def refuse_inplace(name: str, self: Any, args: tuple, kwargs: dict) -> None:
+    """torch's refusal of the in-place method ``name`` on ``self``, a tensor vmap does not
+    batch, given a batched argument; nothing when there is none.
+
+    >>> y = minitorch.zeros(3)
+    >>> refuse_inplace("add_", y, (BatchedTensor(minitorch.ones(2, 3)),), {})
+    Traceback (most recent call last):
+    minitorch._batched.Refused: output with shape [3] doesn't match the broadcast shape [2, 3]
+    """
+    batched = [a for a in (*args, *kwargs.values()) if isinstance(a, BatchedTensor)]
+    if not batched or isinstance(self, BatchedTensor) or name in _RANDOM:
+        return
+    if name in _BROADCASTING:
+        shape = [batched[0].value.shape[0],
+                 *broadcast_shapes(self.shape, *(b.shape for b in batched))]
+        raise Refused(f"output with shape {list(self.shape)} doesn't match the broadcast "
+                      f"shape {shape}")
+    if name in _ARITHMETIC or (name == "masked_fill_" and args and
+                               isinstance(args[0], BatchedTensor)):  # (a batched mask)
+        op, where = "inplace arithmetic", "in a vmap"
+    elif name in _OWN_RULE:
+        op, where = name, "in a vmap"
+    else:
+        op, where = f"aten::{name}", "at level 1"
+    raise Refused(f"vmap: {op}(self, *extra_args) is not possible because there exists a "
+                  "Tensor `other` in extra_args that has more elements than `self`. This "
+                  f"happened due to `other` being vmapped over but `self` not being vmapped "
+                  f"over {where}. Please try to use out-of-place operators instead of {op}. "
+                  "If said operator is being called inside the PyTorch framework, please "
+                  "file a bug report instead.")

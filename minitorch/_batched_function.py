@@ -59,6 +59,15 @@ def vmapping(randomness: str) -> Iterator[None]:
         levels.pop()
 
 
+def vmapped() -> bool:
+    """Whether a vmap is running (cheap: checked on every in-place method call).
+
+    >>> vmapped()
+    False
+    """
+    return bool(getattr(_state, "levels", None))
+
+
 def _levels() -> list[str]:
     if not hasattr(_state, "levels"):
         _state.levels = []

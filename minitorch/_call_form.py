@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import overrides
+from ._batched_function import vmapped
 
 _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*)", re.S)
 _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
@@ -58,6 +59,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     required = _required(fn)[method:]
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
+    varargs = method and getattr(fn, "int_varargs", False)
+    inplace = method and name.endswith("_") and not name.startswith("_")
+    required_all, overloaded = _required(fn), hasattr(fn, "torch_signatures")
     # the numpy names this function may be given (most have none: their calls skip the copy)
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
                             name in parameters for alias in aliases if alias not in parameters)
@@ -67,10 +71,16 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        if varargs and len(args) > 2:
+            args = _packed_ints(args)
         if alone in kwargs and len(args) > 1:  # no overload takes it with positional options
             raise TypeError(_alone_refusal(name, args[1:] if method else args, kwargs,
                                            method_signatures(list(signatures)) if method
                                            else list(signatures)))
+        if inplace and vmapped() and _binds(fn, args, kwargs):  # (the parser's errors first)
+            from ._batched import refuse_inplace  # a batched value into an unbatched tensor
+
+            refuse_inplace(name, args[0], args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
         try:
@@ -85,6 +95,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                              fn.__name__)  # a function under another name (row_stack, ger)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
+            if _refused_by_binding(error, forwarders) and parsed and not overloaded:
+                message = _missing_first(message, name, required_all, positional, args, given)
             if _refused_by_binding(error, forwarders) and parsed:
                 message = torch_arity(message, name, method, required,
                                       bare=method and len(parameters) == 1) or message
@@ -113,6 +125,35 @@ def _api_name(name: str) -> str:
         if name.startswith(module + "_"):
             return f"torch.{module}.{name}"
     return f"torch.{name}"
+
+
+def _binds(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether Python would bind ``args`` and ``kwargs`` to ``fn``'s parameters."""
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
+def int_varargs(fn: Callable) -> Callable:
+    """Decorator: ``fn(self, dims)`` whose Tensor method, as torch's parser allows where the
+    only positional parameter is a tuple of ints, also takes them one by one
+    (``x.squeeze(0, 1)``), when the first is an int (see :func:`entry`).
+
+    >>> int_varargs(lambda self, dim=None: dim).int_varargs
+    True
+    """
+    fn.int_varargs = True  # type: ignore[attr-defined]
+    return fn
+
+
+def _packed_ints(args: tuple) -> tuple:
+    """A method call's ``(self, d0, d1, ...)`` as ``(self, (d0, d1, ...))`` when ``d0`` is
+    an int as torch's parser reads one (a bool is not), else as it is."""
+    from ._args import as_int
+
+    return (args[0], args[1:]) if as_int(args[1]) is not None else args
 
 
 # torch's parser takes these numpy names for its parameters of these names
@@ -242,6 +283,24 @@ def torch_arity(message: str, name: str, method: bool, required: list,
         return (f"{name}() takes {high} positional argument{'s' * (high != 1)} but {given} "
                 f"{'were' if given != 1 else 'was'} given")
     return None
+
+
+def _missing_first(message: str, name: str, required: list, positional: list, args: tuple,
+                   kwargs: dict) -> str:
+    """Python's refusal of an unknown keyword (``message``) as a missing argument where the
+    call lacks one of the ``required`` parameters: torch's parser reads its parameters before
+    it looks for keywords left over. ``message`` itself otherwise.
+
+    >>> _missing_first("f() got an unexpected keyword argument 'dim'", "permute",
+    ...                ["input", "dims"], ["input", "dims"], (None,), {"dim": 0})
+    "permute() missing 1 required positional argument: 'dims'"
+    """
+    if not _UNEXPECTED.fullmatch(message):
+        return message
+    filled = {*positional[:len(args)], *kwargs}
+    lacking = next((r for r in required if r not in filled), None)
+    return f"{name}() missing 1 required positional argument: '{lacking}'" if lacking else \
+        message
 
 
 def python_method(message: str, name: str) -> str:

@@ -504,6 +504,8 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, **kwargs: Any) -> Tensor:
+        if name != "full":  # torch's new_zeros allocates first: empty's message for -1
+            _args.sizes(f"new_{name}", size)
         try:
             return options(*size, dtype=dtype or self.dtype,
                            device=self.device if device is None else device,
@@ -513,6 +515,8 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
                             ) from None
 
     method.__name__ = f"new_{name}"
+    if name != "full":  # new_full's size is one tuple, not the sizes one by one
+        method = _args.sizes_by_keyword("size")(method)
     method.__doc__ = (f"``minitorch.{factory.__name__}(...)`` with this tensor's dtype and "
                       f"device.\n\n    >>> minitorch.ones(1, dtype=minitorch.float64).new_{name}("
                       f"{'(2,), 0' if name == 'full' else '2'}).dtype\n    torch.float64\n    ")
@@ -608,6 +612,7 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
     return tensor_type(self, other.type())
 
 
+@_args.sizes_by_keyword("size")
 def resize_(self: Tensor, *sizes: Any) -> Tensor:
     """Give ``self`` a new shape in place, keeping its first elements in row-major order (new
     ones are zeros here, uninitialised in torch); refused for a tensor that requires grad.

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage
 from . import _dtype as D
+from ._batched_function import vmapped
 from ._dtype import result_type
 from ._tensor import (
     Tensor,
@@ -341,6 +342,7 @@ def unsqueeze(self: Tensor, dim: int) -> Tensor:
 _ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
 
 
+@_call_form.int_varargs
 @_call_form.overloads("Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim")
 def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
@@ -371,8 +373,14 @@ def _squeezed(name: str, self: Tensor, dim: Any) -> tuple:
 
 
 @_args.sizes_by_keyword("size")
-def expand(self: Tensor, *sizes: Any) -> Tensor:
-    """Broadcast to a larger shape without copying (-1 keeps a size)."""
+def expand(self: Tensor, *sizes: Any, implicit: bool = False) -> Tensor:
+    """Broadcast to a larger shape without copying (-1 keeps a size). ``implicit`` (for
+    torch's tracer) changes nothing.
+
+    >>> minitorch.ones(1, 2).expand(3, -1, implicit=True).shape
+    torch.Size([3, 2])
+    """
+    _args.flag("expand", implicit, "implicit")
     target = _args.sizes("expand", sizes, check_negative=False)
     out = expanded_shape(self._data.shape, target, _args.type_string(self.dtype))
     if math.prod(out) > _args.INT64_MAX:
@@ -506,6 +514,7 @@ def _inplace_operator(inplace_op: Any) -> Any:
     write into ``x``), as in torch."""
 
     def method(self: Tensor, other: Any) -> Tensor:
+        _refuse_batched(inplace_op.__name__, self, other)
         if not _operand(other):
             return NotImplemented
         return inplace_op(self, other)
@@ -662,6 +671,7 @@ def _wrapped_number(fn: str, value: Any) -> Tensor:
 
 
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
+    _refuse_batched("copy_", self, value)
     if not isinstance(value, Tensor):
         value = _args.item_assigned(value, self.dtype)
     if key is False:  # torch writes nothing, and checks nothing more
@@ -893,10 +903,21 @@ def _shift(name: str, reflected: bool = False) -> Any:
     return method
 
 
-def _inplace_binary(op: Callable, *name: str) -> Callable:
+def _refuse_batched(inplace: str, self: Tensor, value: Any) -> None:
+    """Inside vmap, torch's refusal of the in-place op ``inplace`` writing a batched ``value``
+    into ``self`` (a batched value is no operand of the operators, but torch refuses it)."""
+    if vmapped():
+        from ._batched import refuse_inplace
+
+        refuse_inplace(inplace, self, (value,), {})
+
+
+def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
     """``x op= other`` for an op with no in-place method of its own (``&=``, ``<<=``, ...):
-    ``op(x, other)`` written into ``x``, with torch's casting and broadcast checks."""
+    ``op(x, other)`` written into ``x``, with torch's casting and broadcast checks (torch's
+    op ``inplace``)."""
     def method(self: Tensor, other: Any) -> Tensor:
+        _refuse_batched(inplace, self, other)
         if not _operand(other):
             return NotImplemented
         check_inplace_allowed(self, other)  # torch checks autograd's rules, the shapes, then
@@ -997,11 +1018,13 @@ _METHODS = {
     "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),
     "floor_divide_": floor_divide_, "remainder_": remainder_,
     "__ifloordiv__": _inplace_operator(floor_divide_),
-    "__imod__": _inplace_operator(remainder_), "__ipow__": _inplace_binary(pointwise.pow),
-    "__iand__": _inplace_binary(logical, "and"), "__ior__": _inplace_binary(logical, "or"),
-    "__ixor__": _inplace_binary(logical, "xor"),
-    "__ilshift__": _inplace_binary(shift, "lshift"),
-    "__irshift__": _inplace_binary(shift, "rshift"),
+    "__imod__": _inplace_operator(remainder_),
+    "__ipow__": _inplace_binary(pointwise.pow, inplace="pow_"),
+    "__iand__": _inplace_binary(logical, "and", inplace="bitwise_and_"),
+    "__ior__": _inplace_binary(logical, "or", inplace="bitwise_or_"),
+    "__ixor__": _inplace_binary(logical, "xor", inplace="bitwise_xor_"),
+    "__ilshift__": _inplace_binary(shift, "lshift", inplace="bitwise_left_shift_"),
+    "__irshift__": _inplace_binary(shift, "rshift", inplace="bitwise_right_shift_"),
     "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": _aliases.clip,

@@ -980,6 +980,7 @@ class Tensor(metaclass=_TensorType):
                 "clone() the tensor before performing the operation.")
         self._data = writable
 
+    @_args.sizes_by_keyword("size")
     def sum_to_size(self, *shape: Any) -> Tensor:
         """Sum broadcast dimensions away until the shape is ``shape``."""
         shape = _args.sizes("sum_to_size", shape, check_negative=False)

@@ -41,7 +41,7 @@ from .._sleef import expf as sleef_expf
 from .._sleef import log1pf as sleef_log1pf
 from .._sleef import logf as sleef_logf
 from .._sleef import powf as sleef_powf
-from ..backend import cpu_math
+from ..backend import cpu_math, half_via_float
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
 from ._fused import cpu_features, fuses, multiply_add
 
@@ -277,6 +277,9 @@ def _in_turn_sum(e: np.ndarray, dim: int) -> np.ndarray:
 def torch_softmax(xp: Any, a: Any, dim: int) -> Any:
     """softmax of ``a`` along ``dim``; for a float32 numpy array in torch's CPU order."""
     z = _minus_max(xp, a, dim)
+    if _ours(a, np.float64) and _last(a, dim):  # torch's vectorised exp and lanes for doubles
+        e = sleef_expd(z)
+        return e * (1.0 / lane_sum(e))
     if not _ours(a):
         e = xp.exp(z)
         return e / torch_sum(xp, e, _dims(a, dim), keepdim=True)
@@ -300,6 +303,21 @@ def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
     if _last(a, dim):
         return z - sleef_logf(lane_sum(sleef_expf(z)))
     return z - sleef_logf(_in_turn_sum(_exp_by_kernel(z, dim, _chunk_vectors), dim))
+
+
+def half_log_softmax(xp: Any, a: Any, dim: int) -> Any:
+    """log_softmax of a float16 ``a``: along the last dim, torch's kernel keeps each row's sum
+    of exps, then its log, in float16 (each rounded there), the rest in float32; along
+    another dim, everything in float32.
+
+    >>> half_log_softmax(np, np.float16([[1, 2]]), 1).tolist()  # -0.3132 in float32 then
+    [[-1.3134765625, -0.3134765625]]
+    """
+    if not (_ours(a, np.float16) and _last(a, dim)):
+        return half_via_float(torch_log_softmax, xp, a, dim)
+    z = _minus_max(np, a.astype(np.float32), dim)
+    total = np.exp(z).sum(-1, keepdims=True, dtype=np.float32).astype(np.float16)
+    return (z - np.log(total.astype(np.float32)).astype(np.float16)).astype(np.float16)
 
 
 def _exp_by_kernel(z: np.ndarray, dim: int, vectors: Any) -> np.ndarray:
@@ -407,5 +425,5 @@ def _dims(a: Any, dim: int) -> tuple[int, ...] | None:
     return (dim,) if a.ndim else None  # a 0-d array: its one value
 
 
-def _ours(a: Any) -> bool:
-    return type(a) is np.ndarray and a.dtype == np.float32 and a.size > 0 and a.ndim > 0
+def _ours(a: Any, dtype: Any = np.float32) -> bool:
+    return type(a) is np.ndarray and a.dtype == dtype and a.size > 0 and a.ndim > 0

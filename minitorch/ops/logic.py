@@ -167,6 +167,7 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
     return wrap(close)
 
 
+@_call_form.int_varargs
 @_call_form.overloads("Tensor input, int dim = None", "Tensor input, tuple of ints dim")
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """How many elements are non-zero, over everything or over ``dim`` (an int or a tuple).

@@ -21,7 +21,7 @@ from ._base import Op, check_same_device, kept, like, wrap
 from ._cascade_sum import torch_sum
 from ._nll_order import nll_sum
 from ._softmax_order import (
-    torch_log_softmax,
+    half_log_softmax,
     torch_log_softmax_backward,
     torch_softmax,
     torch_softmax_backward,
@@ -89,7 +89,7 @@ class LogSoftmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int, cast: bool = False) -> Tensor:
-        out = wrap(c_order(half_via_float(torch_log_softmax, a._xp, a._data, dim)))
+        out = wrap(c_order(half_log_softmax(a._xp, a._data, dim)))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out

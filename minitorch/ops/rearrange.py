@@ -131,6 +131,7 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     return _tiled(input, _args.int_tuple("tile", dims, "dims", 2))
 
 
+@_args.sizes_by_keyword("dims", "tile")
 def _tile_method(self: Tensor, *dims: Any) -> Tensor:
     """``tile``: the method also takes the counts one by one (``x.tile(2, 2)``)."""
     return _tiled(self, _args.sizes("tile", dims, "dims", check_negative=False))

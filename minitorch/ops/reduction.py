@@ -14,10 +14,11 @@ import warnings
 from typing import Any
 
 from .. import _args, _call_form, return_types
+from .. import _dtype as D
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd import profiler, torch_events
-from ..backend import half_via_float, namespace, quiet
+from ..backend import array_dtype, half_via_float, namespace, quiet
 from ._base import REDUCED, Op, kept, wrap
 from ._cascade_sum import torch_sum
 from ._variance_order import torch_variance
@@ -49,22 +50,36 @@ class Sum(Op):
     _profile_inner = staticmethod(torch_events.variant("aten::sum", "keepdim"))
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False,
+                dtype: Any = None) -> Tensor:
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
-        data = a._data
         xp = a._xp
-        if not a.dtype.is_floating_point:
+        data, ctx.input_dtype = accumulated(a, dtype)
+        if not xp.isdtype(data.dtype, "real floating"):
             data = xp.astype(data, xp.int64)
         return wrap(torch_sum(xp, data, dims, keepdim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (_expand_back(g, *ctx.meta),)
+        grad = _expand_back(g, *ctx.meta)
+        return (grad if ctx.input_dtype is None else grad.to(ctx.input_dtype),)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        return (_expand_back_array(g, *ctx.meta),)
+        grad = _expand_back_array(g, *ctx.meta)
+        if ctx.input_dtype is not None:
+            grad = namespace(g).astype(grad, array_dtype(namespace(g), ctx.input_dtype.name))
+        return (grad,)
+
+
+def accumulated(a: Tensor, dtype: Any) -> tuple:
+    """``a``'s array in the floating ``dtype`` a reduction's ``dtype=`` asks for, and the dtype
+    its gradient goes back to (None where there is no cast): torch's reduction casts as it
+    reads, inside its one node (no ``ToCopyBackward0`` below it)."""
+    if dtype is None or dtype is a.dtype:
+        return a._data, None
+    return a._xp.astype(a._data, array_dtype(a._xp, dtype.name)), a.dtype
 
 
 class SumDim(Sum):
@@ -315,6 +330,10 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     dims = None if whole else _args.dims("sum", dim, input.dim(), ranges_first=True) or None
     if dt is not None:
         _args.differentiable_dtype(input, dt)
+    if dt is not None and dt.is_floating_point:  # cast inside the sum's node, as torch
+        return Sum.apply(input, dtype=dt) if whole else \
+            SumDim.apply(input, dims=dims, keepdim=keepdim, dtype=dt)
+    if dt is not None:
         input = input.to(dt)
     total = Sum.apply(input) if whole else SumDim.apply(input, dims=dims, keepdim=keepdim)
     # an integer sum runs in int64 (its low bits are the narrower sum's); a bool sum stays
@@ -336,6 +355,10 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     keepdim = _args.flag("mean", keepdim, "keepdim")
     if dt is not None:
         _check_mean_dtype(input, dt)
+    if dt is D.float16 and input.dtype is not dt:  # torch: the mean of float32 values, rounded
+        given = {} if dim is None and not keepdim else {"dim": dim, "keepdim": keepdim}
+        return _mean(input, **given, dtype=D.float32).to(dt)
+    if dt is not None:
         input = input.to(dt)
     if dim is None and not keepdim:
         return Mean.apply(input)

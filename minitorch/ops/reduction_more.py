@@ -15,11 +15,13 @@ from typing import Any
 from .. import _args, _call_form, return_types
 from .._tensor import Tensor
 from ._base import Op, wrap
+from ._cascade_sum import torch_sum
 from .pointwise import where
 from .reduction import (
     VARIANCE_MEAN_SIGNATURES,
     _expand_back,
     _variance_overload,
+    accumulated,
     variance,
 )
 
@@ -161,17 +163,20 @@ class Nansum(Op):
     _profile_name = "aten::nansum"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool,
+                dtype: Any = None) -> Tensor:
         xp = a._xp
         ctx.dims, ctx.keepdim = dims, keepdim
         ctx.save_for_backward(a)
-        data = xp.where(xp.isnan(a._data), xp.zeros((), dtype=a._data.dtype), a._data)
-        return wrap(xp.sum(data, axis=dims, keepdims=keepdim, dtype=a._data.dtype))
+        data, ctx.input_dtype = accumulated(a, dtype)
+        data = xp.where(xp.isnan(data), xp.zeros((), dtype=data.dtype), data)
+        return wrap(torch_sum(xp, data, dims, keepdim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (a,) = ctx.saved_tensors
-        return (where(a.isnan(), 0.0, _expand_back(g, a.shape, ctx.dims, ctx.keepdim)),)
+        grad = where(a.isnan(), 0.0, _expand_back(g, a.shape, ctx.dims, ctx.keepdim))
+        return (grad if ctx.input_dtype is None else grad.to(ctx.input_dtype),)
 
 
 def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None) -> tuple:
@@ -202,12 +207,19 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     tensor(3.)
     """
     dims, keepdim = _sum_dims("nansum", input, dim, keepdim)
-    if not input.dtype.is_floating_point:
-        return input.sum(dim, keepdim=keepdim) if dim is not None else input.sum()
+    dtype = _args.dtype("nansum", dtype)
+    if dtype is not None:
+        _args.differentiable_dtype(input, dtype)
+    if not input.dtype.is_floating_point or (dtype is not None and
+                                             not dtype.is_floating_point):
+        # torch skips a NaN before it casts each element to the sum's dtype
+        whole = input if not input.dtype.is_floating_point else \
+            where(input.isnan(), 0.0, input)
+        given = {} if dim is None else {"dim": dim, "keepdim": keepdim}
+        return whole.sum(**given, dtype=dtype)
     if keepdim and dims is None and input.dim():
         dims = tuple(range(input.dim()))
-    out = Nansum.apply(input, dims=dims, keepdim=keepdim)
-    return out if dtype is None else out.to(dtype)
+    return Nansum.apply(input, dims=dims, keepdim=keepdim, dtype=dtype)
 
 
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *,

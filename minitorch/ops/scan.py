@@ -52,8 +52,9 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
     _args.tensor_args("flip", (input, "input", 1))
     given = _args.sizes("flip", dims, "dims", check_negative=False, position=2)
     wrapped = [_args.wrap_dim(d, input.dim()) for d in given]
-    if len(set(wrapped)) != len(wrapped):
-        raise RuntimeError(f"dim {wrapped[0]} appears multiple times in the list of dims")
+    repeated = next((d for i, d in enumerate(wrapped) if d in wrapped[:i]), None)
+    if repeated is not None:  # torch names the first dim seen twice
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
     return Flip.apply(input, dims=tuple(d for d in wrapped if input.dim()))
 
 

@@ -136,6 +136,8 @@ class LerpTensor(Op):
                 _reduce(g * (end - start), _meta(weight)) if need[2] else None)
 
 
+@_call_form.overloads("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+                      "Tensor input, Tensor end, Number weight, *, Tensor out = None")
 def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     """``input + weight * (end - input)``.
 
@@ -152,6 +154,7 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     return Lerp.apply(input, end, weight=_args.kernel_scalar(weight, input.dtype, opmath=True))
 
 
+@_call_form.overloads(*lerp.torch_signatures)
 def lerp_(self: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     """In-place :func:`lerp`: the type a 0-d weight promotes to must cast back to
     ``self``'s, which torch checks before its kernel's dtype.

@@ -16,7 +16,9 @@ import warnings
 from typing import Any, TypeVar
 
 from ... import _args
+from ... import _dtype as D
 from ..._tensor import Tensor
+from ...ops.weight_norm import weight_norm_interface
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter
 from ._norm_hook import refuse_second_norm_hook, remove_norm_hook
@@ -46,6 +48,9 @@ def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     >>> _weight_norm(minitorch.tensor([[3., 4.]]), minitorch.tensor([[10.]]), 0)
     tensor([[6., 8.]])
     """
+    fused = dim in (0, v.dim() - 1) and D.float16 not in (v.dtype, g.dtype)
+    if fused:  # torch's one node, over contiguous copies
+        return weight_norm_interface(v.contiguous(), g.contiguous(), dim)
     return v * (g / norm_except_dim(v, 2, dim))
 
 
