@@ -68,6 +68,14 @@ NUMPY_ALLOWED = {
     "ops/_conv_order.py": "torch's CPU float32 convolution kernels' order of adding (and "
                           "MKL's gemm through _mkl) on numpy arrays; any other array module "
                           "takes conv.py's xp path",
+    "ops/_group_norm_order.py": "torch's CPU group norm forward (layer norm's row moments, "
+                                "its fused scale and shift) on numpy arrays; any other array "
+                                "module takes NativeGroupNorm's formulas",
+    "ops/weight_norm.py": "torch's CPU order of the fused weight norm's dot products on numpy "
+                          "arrays; any other array module takes xp.sum",
+    "ops/ctc.py": "CTC's alpha and beta recursions, one sample at a time on host arrays as "
+                  "torch's CPU kernel runs them; a device tensor's log_probs go to the host and "
+                  "the loss and gradient come back",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
                            "for numpy arrays; any other array module takes the xp path "
                            "(test_backend_suites runs the sums on array-api-strict)",
