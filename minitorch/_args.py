@@ -210,11 +210,10 @@ def window(fn: str, value: Any, name: str, position: int, n: int = 2) -> tuple:
     >>> window("avg_pool2d", 2, "kernel_size", 2), window("avg_pool2d", [1, 3], "stride", 3)
     ((2, 2), (1, 3))
     """
-    values = (value,) if as_int(value) is not None else value
-    if not isinstance(values, (tuple, list)):
-        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, not "
-                        f"{type_name(value)}")
-    sizes_ = tuple(integer(fn, v, name, position) for v in values)
+    if as_int(value) is not None:
+        sizes_ = (integer(fn, value, name, position),)
+    else:  # torch's int-list parse: the first item's type, then each item's when unpacked
+        sizes_ = int_tuple(fn, value, name, position)
     if len(sizes_) not in (1, n):
         omitted = " omitted," if name == "stride" else ""
         must = "must be either" if name == "dilation" else f"must either be{omitted}"
@@ -237,13 +236,19 @@ def windows(fn: str, *specs: tuple, n: int = 2) -> tuple:
 
 def window_types(fn: str, *specs: tuple) -> None:
     """The type check alone of window arguments ``(value, name, position)``: torch's parser
-    reads every argument's type (a flag after them too) before any window's length."""
+    reads every argument's type (a flag after them too) before any window's length; of a
+    list it reads the first item only, the others when it unpacks the list.
+
+    >>> window_types("avg_pool2d", ((2, "a"), "kernel_size", 2))  # refused later, by window()
+    >>> window_types("avg_pool2d", ((True, 2), "kernel_size", 2))
+    Traceback (most recent call last):
+    TypeError: avg_pool2d(): argument 'kernel_size' (position 2) must be tuple of ints, but \
+found element of type bool at pos 0
+    """
     for value, name, position in specs:
         if value is OMITTED:
             continue
-        values = (value,) if as_int(value) is not None else value
-        if not isinstance(values, (tuple, list)) or any(as_int(v) is None for v in values):
-            window(fn, value, name, position)  # raises the type's error
+        _ints_type(fn, value, name, position)  # the parser's match: the first item alone
 
 
 def window_steps(kernel: tuple, stride: tuple) -> None:

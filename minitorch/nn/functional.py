@@ -706,7 +706,8 @@ def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kern
 def _one_int(value: Any, name: str, position: int) -> int:
     """A 1-d pooling's window argument: an int or a sequence of exactly one (torch's
     ``check1d``)."""
-    values = (value,) if _args.as_int(value) is not None else tuple(value)
+    values = ((value,) if _args.as_int(value) is not None
+              else _args.int_tuple("avg_pool1d", value, name, position))
     if len(values) != 1:
         raise RuntimeError(f"avg_pool1d() argument '{name}' should contain one int (got "
                            f"{len(values)})")
@@ -1254,6 +1255,9 @@ def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: s
 # was written, under the parser's name
 for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinear", "bilinear"),
                        ("conv1d", "conv1d"), ("conv2d", "conv2d"), ("conv3d", "conv3d"),
+                       ("conv_transpose1d", "conv_transpose1d"),
+                       ("conv_transpose2d", "conv_transpose2d"),
+                       ("conv_transpose3d", "conv_transpose3d"),
                        ("cosine_similarity", "cosine_similarity"), ("linear", "linear"),
                        ("logsigmoid", "log_sigmoid"), ("one_hot", "one_hot"),
                        ("pairwise_distance", "pairwise_distance"),

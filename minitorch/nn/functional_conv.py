@@ -79,15 +79,20 @@ def _conv_arg_types(fn: str, stride: Any, padding: Any, dilation: Any, groups: A
     """torch's parser on a convolution's geometry: ints or tuples of ints (``padding`` also
     'same'/'valid'), each int within int64, before any shape is looked at."""
     given = {"dilation": dilation, "groups": groups, "padding": padding, "stride": stride}
-    for name, value in given.items():
-        if name == "padding" and isinstance(value, str):
-            continue
-        values = (value,) if name == "groups" or not isinstance(value, (tuple, list)) \
-            else value
-        if any(_args.as_int(v) is None for v in values):  # no overload's (the call's are
-            raise _args.invalid_combination(fn, (), *CONV_SIGNATURES)  # listed at the entry)
-        for v in values:
-            _args.integer(fn, v, name, 0)  # an int past int64: torch's overflow
+    lists = {name: value for name, value in given.items()
+             if name != "groups" and not isinstance(value, str)}
+    # the parser's match reads an int list's first item alone: no overload's (the call's
+    # are listed at the entry)
+    if _args.as_int(groups) is None or any(
+            _args.as_int(v) is None and (not isinstance(v, (tuple, list)) or (
+                len(v) and _args.as_int(v[0]) is None)) for v in lists.values()):
+        raise _args.invalid_combination(fn, (), *CONV_SIGNATURES)
+    _args.integer(fn, groups, "groups", 0)  # an int past int64: torch's overflow
+    for name, value in lists.items():  # the other items, read as the lists are unpacked
+        if _args.as_int(value) is None:
+            _args.int_tuple(fn, value, name, 0)
+        else:
+            _args.integer(fn, value, name, 0)
 
 
 def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
@@ -294,21 +299,18 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     ``geometry`` is the user's ``(stride, padding, dilation)``. An unbatched input gets a
     batch of one, squeezed after, as torch's."""
     name = f"conv_transpose{dims}d"
+    stride, padding, dilation = geometry
+    # torch's parser, in its words for arguments by position (the public form rewords them
+    # for keywords): every type first, a list's first item alone, then the lists unpacked
+    _args.parsed(name, ("ints", stride, "stride", 4), ("ints", padding, "padding", 5),
+                 ("ints", output_padding, "output_padding", 6), ("int", groups, "groups", 7),
+                 ("ints", dilation, "dilation", 8))
     if input.dim() == dims + 1:
         return conv_transpose(dims, input.unsqueeze(0), weight, bias, geometry,
                               output_padding, groups).squeeze(0)
     if input.dim() != dims + 2:
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
                            f"to {name}, but got input of size: {list(input.shape)}")
-    stride, padding, dilation = geometry
-    _padding_ints(name, padding)
-    for value, arg, position in ((stride, "stride", 4), (padding, "padding", 5),
-                                 (output_padding, "output_padding", 6),
-                                 (dilation, "dilation", 8)):
-        # torch's parser: a lone value comes as a keyword, a tuple from the module's call
-        packed = isinstance(value, (tuple, list))
-        _args.sizes(name, (value,), arg, check_negative=False,
-                    position=position if packed else None)
     # as convolution's: the lengths checked against the weight's dims, then spread
     _check_conv(input, weight, bias, groups, tuple(_spread(g, dims) for g in geometry),
                 _spread(output_padding, dims))
@@ -324,16 +326,6 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
                            seen_padding)[-dims:]
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
-
-
-def _padding_ints(name: str, padding: Any) -> None:
-    """torch's parser on a transposed convolution's padding: no string, nor a tuple of them
-    (what ``_pair('same')`` makes)."""
-    if isinstance(padding, str):
-        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
-    if isinstance(padding, (tuple, list)) and padding and isinstance(padding[0], str):
-        raise TypeError(f"{name}(): argument 'padding' (position 5) must be tuple of "
-                        "ints, but found element of type str at pos 0")
 
 
 def _spatial_names(prefix: str, values: tuple) -> list[str]:
@@ -470,11 +462,12 @@ def max_pool(dims: int, input: Tensor, window: tuple, ceil_mode: Any,
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
     windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
                (padding, "padding", 4))
-    _args.window_types(name, *windows, (dilation, "dilation", 5))
-    ceil_mode = _args.flag(name, ceil_mode, "ceil_mode", 6)  # before the values
-    kernel, stride, pad = _args.windows(name, *windows, n=dims)
+    parser = f"{name}_with_indices" if return_indices else name  # the op torch's wrapper calls
+    _args.window_types(parser, *windows, (dilation, "dilation", 5))
+    ceil_mode = _args.flag(parser, ceil_mode, "ceil_mode", 6)  # before the values
+    kernel, stride, pad = _args.windows(parser, *windows, n=dims)
     stride = stride or kernel
-    dilation = _args.window(name, dilation, "dilation", 5, dims)
+    dilation = _args.window(parser, dilation, "dilation", 5, dims)
     if input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected "
                            "for input")
