@@ -242,7 +242,8 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
                                f"broadcast shape {list(result.shape)}")
         return result
     # Other ranks go through a matrix of rows, as torch does (ViewBackward0 ← AddmmBackward0).
-    rows = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    # the row count spelled out: -1 is ambiguous for an input with no features
+    rows = addmm(bias, input.reshape(math.prod(input.shape[:-1]), input.shape[-1]), weight.t())
     return rows.reshape(*input.shape[:-1], weight.shape[0])
 
 

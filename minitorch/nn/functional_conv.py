@@ -80,7 +80,7 @@ def _conv_arg_types(fn: str, stride: Any, padding: Any, dilation: Any, groups: A
     'same'/'valid'), each int within int64, before any shape is looked at."""
     given = {"dilation": dilation, "groups": groups, "padding": padding, "stride": stride}
     lists = {name: value for name, value in given.items()
-             if name != "groups" and not isinstance(value, str)}
+             if name != "groups" and not (name == "padding" and isinstance(value, str))}
     # the parser's match reads an int list's first item alone: no overload's (the call's
     # are listed at the entry)
     if _args.as_int(groups) is None or any(
