@@ -439,6 +439,7 @@ def instance_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
+    _args.wrap_dim(1, input.dim())  # torch's kernel reads the channels, input.size(1)
     samples, channels = input.shape[:2]
 
     def repeated(t: Any) -> Any:

@@ -904,6 +904,7 @@ def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
         raise ValueError("running_mean and running_var must either both be None or neither "
                          "be None")
     _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var), training)
+    _args.wrap_dim(1, input.dim())  # torch's kernel reads the channels, input.size(1)
     for stat in (running_mean, running_var):  # torch's kernel reads them as 1-d arrays
         if stat is not None and stat.dim() != 1:
             raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {stat.dim()}")
