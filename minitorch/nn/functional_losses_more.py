@@ -22,7 +22,7 @@ from ..autograd.grad_mode import no_grad
 from ..linalg import vector_norm
 from ..ops import losses
 from ..ops.activation import logsigmoid
-from ..ops.norm import Norm
+from ..ops.norm import Norm, _check_identity
 from ..ops.pointwise import where
 from .functional_losses import _check_reduction
 
@@ -148,7 +148,10 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     p, eps = _args.reals(fn, (p, "p", 3), (eps, "eps", 4))
     keepdim = _args.flag(fn, keepdim, "keepdim", 5)
     dim = max(x1.dim(), x2.dim()) - 1
-    return Norm.apply(x1 - x2 + eps, p=p, dims=(dim,) if dim >= 0 else None, keepdim=keepdim)
+    diff = x1 - x2 + eps
+    if dim >= 0:  # torch's norm refuses an inf or negative p over an empty last dim
+        _check_identity(tuple(diff.shape), p, (dim,))
+    return Norm.apply(diff, p=p, dims=(dim,) if dim >= 0 else None, keepdim=keepdim)
 
 
 @_call_form.function
