@@ -1256,6 +1256,7 @@ def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: s
 # the functions of F that are C functions in torch: its argument parser's messages, as the call
 # was written, under the parser's name
 for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinear", "bilinear"),
+                       ("avg_pool1d", "avg_pool1d"),
                        ("conv1d", "conv1d"), ("conv2d", "conv2d"), ("conv3d", "conv3d"),
                        ("conv_transpose1d", "conv_transpose1d"),
                        ("conv_transpose2d", "conv_transpose2d"),

@@ -391,10 +391,6 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
     its batch or its channels, a kernel of at least one element (torch's empty path reads
     its first)."""
     _, padding, dilation = geometry
-    if min(dilation) == 0 and input.numel():  # an empty input passes; a 1-d one is told as
-        # the 2-d convolution of height one torch runs
-        shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
-        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
     kernel = [(k - 1) * d + 1 for k, d in zip(weight.shape[2:], dilation)]
     if any(p < k for p, k in zip(padded, kernel)):
@@ -402,6 +398,10 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater "
             "than actual input size")
+    if min(dilation) == 0 and input.numel():  # an empty input passes; a 1-d one is told as
+        # the 2-d convolution of height one torch runs
+        shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     if not input.numel() and input.shape[0] and input.shape[1]:
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {list(input.shape)}")

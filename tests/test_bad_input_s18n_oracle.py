@@ -1,0 +1,157 @@
+"""Fuzz 21, session 18 (fuzz N: torch.nn.functional, nn modules, optim, autograd.grad/backward,
+nn.init; seeds 18101 and 18102): refusals and results unlike torch's. Each program runs under
+torch and minitorch (``L``): the same result ``R``, or the same exception type and message."""
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+F = "L.nn.functional"
+
+
+@pytest.mark.parametrize("call", [
+    # the parser reads a list's first item at the match, the others when it unpacks the list
+    "avg_pool2d(L.ones(1, 1, 4, 4), (2, 'a'))",
+    "avg_pool2d(L.ones(1, 1, 4, 4), (True, 2))",
+    "max_pool1d(L.ones(2, 4), (True,))",
+    "max_pool1d(L.ones(2, 4), ((2,),), stride=2)",
+    "avg_pool1d(L.ones(2, 4), ('a',))",
+    "avg_pool1d(L.ones(2, 4), 2, padding=2.0)",
+    "max_pool3d(L.ones(1, 2, 2, 2), (2, 2, [1, 2]), return_indices=True)",
+    "lp_pool2d(L.ones(1, 1, 4, 4), 2.0, (False, 2))",
+])
+def test_pool_window_items_are_read_as_torch_parser(call: str) -> None:
+    assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "max_pool2d(L.ones(1, 1, 4, 4), 2, stride=2.0, return_indices=True)",
+    "max_pool2d(L.ones(1, 1, 4, 4), 2, return_indices=True, ceil_mode='a')",
+    "max_pool1d(L.ones(1, 2, 4), 2, padding='a', return_indices=True)",
+    "max_pool3d(L.ones(1, 2, 2, 2), 2, padding=False, return_indices=True)",
+])
+def test_max_pool_with_indices_is_named_as_torch_op(call: str) -> None:
+    """With return_indices torch's wrapper calls ``max_poolNd_with_indices``: its name."""
+    assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "conv3d(L.ones(2, 2, 1, 5, 4), L.ones(1, 2, 1, 1, 1), stride=(1, 2.0, ()))",
+    "conv2d(L.ones(1, 2, 4, 4), L.ones(1, 2, 1, 1), padding=(0, 1.5))",
+    "conv2d(L.ones(1, 2, 4, 4), L.ones(1, 2, 1, 1), dilation=(1, (2,)))",
+    "conv2d(L.ones(1, 2, 4, 4), L.ones(1, 2, 1, 1), stride='a')",
+    "conv2d(L.ones(1, 2, 4, 4), L.ones(1, 2, 1, 1), padding='valid', dilation='a')",
+    "conv3d(L.ones(1, 1, 2, 5, 1), L.ones(1, 1, 1, 1, 3), dilation=(1, False, 1))",
+])
+def test_conv_geometry_lists_are_unpacked_as_torch(call: str) -> None:
+    """A first item that is no int: no overload matches (invalid combination); a later one:
+    the list fails to unpack; a bool after the first reads as an int."""
+    assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "conv_transpose2d(L.ones(1, 2, 3, 3), L.ones(2, 1, 1, 1), stride=((), 1))",
+    "conv_transpose2d(L.ones(1, 2, 3, 3), L.ones(2, 1, 1, 1), None, ((), 1))",
+    "conv_transpose3d(L.ones(1, 2, 3, 3, 1), L.ones(2, 1, 1, 1, 1), padding=(None, 0, 1))",
+    "conv_transpose1d(L.ones(1, 2, 3), L.ones(2, 1, 1), stride=(1.5,))",
+    "conv_transpose2d(L.ones(1, 2, 3, 3), L.ones(2, 1, 1), padding=(0, (2,)), dilation='a')",
+    "conv_transpose2d(L.ones(1, 2, 3, 3), L.ones(2, 1, 1, 1), padding='same')",
+    "conv_transpose2d(L.ones(2, 3), L.ones(2, 1, 1, 1), stride=1.5)",
+])
+def test_conv_transpose_arguments_as_called(call: str) -> None:
+    """By keyword torch names no position and no bad item; every type before any shape."""
+    assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "adaptive_avg_pool2d(L.ones(6, 5, 3, 3), True)",
+    "adaptive_max_pool2d(L.ones(1, 1, 4, 6), False)",
+    "adaptive_avg_pool2d(L.ones(6, 1, 3, 4), (1.5, 2))",
+    "adaptive_avg_pool2d(L.ones(1, 1, 1), (2, [1, 2]))",
+    "adaptive_max_pool2d(L.ones(3, 4, 6, 3), (2, ()))",
+    "adaptive_max_pool2d(L.ones(2, 4, 4, 4, 1), 1.5, return_indices=True)",
+    "adaptive_avg_pool2d(L.ones(6, 2), 'a')",
+    "adaptive_avg_pool2d(L.ones(2, 5, 3, 1), (True, -1))",
+    "adaptive_avg_pool2d(L.ones(1, 4, 6), (2, None))",
+])
+def test_adaptive_pool_output_size_through_torch_wrapper(call: str) -> None:
+    """torch's wrapper fills the Nones in (taking len of the value), then its parser reads
+    an ``int[2]``."""
+    assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "unfold(L.ones(1, 1, 4, 2), kernel_size=None)",
+    "unfold(L.ones(3, 4, 4), kernel_size=2, stride=1.5)",
+    "unfold(L.ones(1, 1, 4, 4), kernel_size=1.5)",
+    "fold(L.ones(1, 3, 4), output_size=(3, 3), kernel_size=True)",
+    "fold(L.ones(1, 4, 6), output_size=2, kernel_size='a')",
+    "fold(L.ones(1, 3, 4), output_size=None, kernel_size=1.5)",
+    "fold(L.ones(4, 4), output_size=(-1, 3), kernel_size=2, stride=False)",
+    "fold(L.ones(1, 4, 4), output_size=(3, 3, 3), kernel_size=2)",
+    "fold(L.ones(1, 4, 4), output_size=(3, 3), kernel_size=2)",
+])
+def test_fold_unfold_arguments_as_torch_pairs_them(call: str) -> None:
+    """torch's wrapper makes each a pair (``_pair``), then im2col/col2im's parser reads them
+    at their own positions."""
+    assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("bounds", ["-math.inf, 0.3", "0.1, math.inf", "math.nan, 0.3",
+                                    "0.1, math.nan", "0.5, 0.1"])
+@pytest.mark.parametrize("training", [False, True])
+def test_rrelu_bounds_must_be_finite(bounds: str, training: bool) -> None:
+    assert_as_torch(f"import math\nR = {F}.rrelu(L.ones(3), {bounds}, {training})")
+
+
+@pytest.mark.parametrize("program", [
+    f"R = {F}.linear(L.ones(0), L.ones(2, 0), L.tensor(1.))",
+    f"R = {F}.linear(L.ones(2, 3, 0), L.ones(2, 0), L.ones(2))",
+    "R = L.nn.Unflatten(1, (-1, 2))(L.ones(0, 6))",
+    "R = L.ones(0, 6).unflatten(1, (3, -1))",
+])
+def test_no_elements_infer_sizes_from_the_dims(program: str) -> None:
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("form", [
+    "L.autograd.backward(y, L.ones(1), inputs=[y])",
+    "y.backward(L.ones(1), inputs=[y])",
+])
+def test_backward_into_a_non_leaf_input_frees_its_node(form: str) -> None:
+    """torch runs the node of a non-leaf input too: a second backward finds it freed."""
+    assert_as_torch(f"x = L.tensor([0.5], requires_grad=True)\ny = x * x\n{form}\n"
+                    "g = y.grad\ny.backward(L.ones(1))\nR = x.grad")
+
+
+def test_backward_into_a_non_leaf_input_keeps_the_graph_when_told() -> None:
+    assert_as_torch("x = L.tensor([0.5], requires_grad=True)\ny = x * x\nz = y * 3\n"
+                    "z.backward(L.ones(1), inputs=[y], retain_graph=True)\n"
+                    "z.backward(L.ones(1))\nR = (x.grad, y.grad, y.retains_grad)")
+
+
+@pytest.mark.parametrize("call", [
+    "batch_norm(L.ones(3), None, None, training=True)",
+    "batch_norm(L.ones(2), None, None, training=True, momentum=0.1)",
+    "instance_norm(L.ones(4), L.zeros(4), L.ones(4), use_input_stats=False)",
+])
+def test_norms_of_one_dim_read_the_channels(call: str) -> None:
+    assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "Adadelta", "RAdam", "Rprop"])
+@pytest.mark.parametrize("differentiable", ["None", "1", "'yes'"])
+def test_optimizer_step_reads_differentiable_as_grad_mode(name: str,
+                                                          differentiable: str) -> None:
+    assert_as_torch(f"w = L.zeros(3, requires_grad=True)\n"
+                    f"o = L.optim.{name}([w], differentiable={differentiable})\n"
+                    "w.grad = L.ones(3)\no.step()\nR = w")
+
+
+@pytest.mark.parametrize("call", [
+    "pairwise_distance(L.ones(1), L.ones(0), p=-1.0)",
+    "pairwise_distance(L.ones(2, 0), L.ones(2, 0), p=math.inf)",
+    "pairwise_distance(L.ones(2, 0), L.ones(2, 0), p=0.0)",
+    "triplet_margin_loss(L.ones(1), L.ones(0), L.ones(1), p=-1.0, reduction='none')",
+])
+def test_distance_with_no_identity_over_an_empty_dim(call: str) -> None:
+    assert_as_torch(f"import math\nR = {F}.{call}")
