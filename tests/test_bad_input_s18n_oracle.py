@@ -155,3 +155,53 @@ def test_optimizer_step_reads_differentiable_as_grad_mode(name: str,
 ])
 def test_distance_with_no_identity_over_an_empty_dim(call: str) -> None:
     assert_as_torch(f"import math\nR = {F}.{call}")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.ones(1, requires_grad=True)\n"
+    "R = L.autograd.grad([x * x, (x * 3).sum()], (x,), (L.ones(1), L.ones(1)))",
+    "x = L.ones(2, 1, requires_grad=True)\n"
+    "R = L.autograd.grad([x * x, (x * 3).sum()], [x], (L.ones(2, 1), L.ones(2, 1)))",
+    "x = L.ones(2, requires_grad=True)\nR = L.autograd.grad(x * x, [1.0])",
+    "x = L.ones(2)\nR = L.autograd.grad(x * x, [1.0])",
+    "x = L.ones(2, requires_grad=True)\nR = L.autograd.grad(x * x, [1.0], 1.0)",
+    "x = L.ones(2, requires_grad=True)\nR = L.autograd.grad(x * x, [x], L.ones(2, 2))",
+    "x = L.ones(3, 3, requires_grad=True)\n"
+    "L.autograd.backward([x * x, (x * 3).sum()], (L.ones(3, 3), L.ones(3, 3)), inputs=(x,))",
+])
+def test_grad_checks_outputs_before_inputs_and_numbers_as_torch(program: str) -> None:
+    """torch makes the root gradients (numbering a mismatch by ``list.index``, which compares
+    with ==) and checks the outputs before it looks at the inputs' types."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "multi_margin_loss(L.ones(2, 3), L.tensor([0, 1]), p=3, reduction='avg')",
+    "multi_margin_loss(L.ones(2, 3), L.tensor([0, 1]), p=1.5, reduction=None)",
+    "cross_entropy(L.eye(3), L.tensor([0, 1, 1]), label_smoothing=math.nan)",
+    "cross_entropy(L.eye(3), L.tensor([0, 1, 1]), label_smoothing=-0.5)",
+    "cross_entropy(L.eye(3), L.eye(3) / 2, label_smoothing=math.nan)",
+])
+def test_loss_options_read_as_torch(call: str) -> None:
+    """multi_margin_loss reads the reduction before p; cross entropy smooths only for a
+    label_smoothing above 0 (not for nan)."""
+    assert_as_torch(f"import math\nR = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "conv2d(L.ones(1, 4, 3, 4, dtype=L.float64), L.ones(4, 1, 3, 1), L.ones(5), "
+    "stride=(100, -2), groups=2)",
+    "conv2d(L.ones(1, 4, 3, 4, dtype=L.float64), L.ones(0, 4, 2, 1), L.ones(2))",
+    "conv2d(L.ones(1, 4, 3, 4, dtype=L.float64), L.ones(2, 2), L.ones(2))",
+    "conv3d(L.ones(2, 1, 4, 5, 1), L.ones(2, 1, 3, 2, 3), L.ones((), dtype=L.float64), "
+    "padding='valid')",
+    "conv_transpose2d(L.ones(2, 4, 4, 5), L.ones(4, 4, 1, 2, dtype=L.float64))",
+    "conv_transpose2d(L.ones(1, 4, 4, 5), L.ones(4, 4, 1, 2, dtype=L.float64))",
+    "conv_transpose1d(L.ones(2, 4, 3), L.ones(4, 2, 3, dtype=L.float64))",
+    "conv_transpose2d(L.ones(2, 4, 4, 5), L.ones(4, 4, 1, 2), L.ones(4, dtype=L.float64))",
+    "conv_transpose2d(L.ones(2, 4, 4, 5), L.ones(4, 4, 1, 2, dtype=L.int64))",
+])
+def test_conv_dtype_checks_in_torch_order(call: str) -> None:
+    """A bias of another dtype is torch's first check of a convolution with int padding; a
+    transposed one over a batch of several floats goes through oneDNN, with its words."""
+    assert_as_torch(f"R = {F}.{call}")

@@ -1198,7 +1198,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_args.legacy(target.dtype)}")
         return _cross_entropy_soft(input, target, weight, reduction, smoothing, ignore_index)
-    if not smoothing:  # torch's aten::cross_entropy_loss: log_softmax, then nll_loss_nd
+    if not smoothing > 0.0:  # (nan too) torch's aten::cross_entropy_loss: log_softmax,
+        # then nll_loss_nd
         return profiler.run_op("aten::cross_entropy_loss", "aten::cross_entropy_loss",
                                lambda: _cross_entropy(input, target, weight, ignore_index,
                                                       reduction), (input, target, weight))

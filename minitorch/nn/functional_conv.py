@@ -152,6 +152,8 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     stride, padding, dilation = geometry
     if isinstance(padding, str) and padding not in ("same", "valid"):
         raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if not transposed and not isinstance(padding, str):  # torch's first check there
+        _check_bias_type(input, bias)
     if weight.dim() < 3:
         raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
@@ -187,13 +189,26 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
             f"Given {given}, weight of size {list(weight.shape)}, expected input"
             f"{list(input.shape)} to have {channels} channels, but got "
             f"{input.shape[1]} channels instead")
-    if bias is not None and bias.dtype is not input.dtype:
-        raise RuntimeError(f"Input type ({_args.c_name(input.dtype)}) and bias type "
-                           f"({_args.c_name(bias.dtype)}) should be the same")
     if bias is not None and tuple(bias.shape) != (out,):
         raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
+    if transposed and input.dtype.name == "float32" and input.shape[0] > 1:  # torch goes
+        # through oneDNN for a batch of several float inputs, whose messages differ
+        for what, t in (("weight", weight), ("bias", bias)):
+            if t is not None and t.dtype is not input.dtype:
+                raise RuntimeError(
+                    f"Input type ({_args.type_string(input.dtype)}) and {what} type "
+                    f"({_args.type_string(t.dtype)}) should be the same or input should be a "
+                    f"MKLDNN tensor and {what} is a dense tensor")
+    _check_bias_type(input, bias)
+
+
+def _check_bias_type(input: Tensor, bias: Tensor | None) -> None:
+    """torch's refusal of a bias of another dtype than the input."""
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_args.c_name(input.dtype)}) and bias type "
+                           f"({_args.c_name(bias.dtype)}) should be the same")
 
 
 @_call_form.overloads(*CONV_SIGNATURES)

@@ -327,11 +327,11 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     """
     if size_average is not None or reduce is not None:
         reduction = _check_reduction(reduction, size_average, reduce)
+    reduction = _check_reduction(reduction)  # torch reads it before p and the weight
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
-    reduction = _check_reduction(reduction)
     (margin,) = _args.numbers("multi_margin_loss", (margin, "margin", 4))
     ndim = input.dim()
     if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)

@@ -13,7 +13,6 @@ tensor([-1.,  3.])
 from __future__ import annotations
 
 import math
-
 from typing import Any
 
 import numpy as np
