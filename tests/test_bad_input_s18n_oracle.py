@@ -205,3 +205,18 @@ def test_conv_dtype_checks_in_torch_order(call: str) -> None:
     """A bias of another dtype is torch's first check of a convolution with int padding; a
     transposed one over a batch of several floats goes through oneDNN, with its words."""
     assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "interpolate(L.ones(2, 3, 4, 4), scale_factor='x', mode='cubic')",
+    "interpolate(L.ones(1, 4, 2, 4, 3, 2), scale_factor=(None, -0.5, 2.0, (0.5,)), "
+    "mode='linear')",
+    "interpolate(L.ones(3, 4, 4), scale_factor=1e30, mode='bicubic')",
+    "interpolate(L.ones(3, 4, 4), scale_factor=math.inf, mode='bilinear')",
+    "interpolate(L.ones(2, 1, 2, 4), size='a', mode='linear')",
+    "interpolate(L.ones(2, 1, 2, 4), size=3, mode='linear', antialias=True)",
+])
+def test_interpolate_without_a_kernel_reads_no_sizes(call: str) -> None:
+    """A mode torch has no kernel for at that rank is refused before any size or scale is
+    computed."""
+    assert_as_torch(f"import math\nR = {F}.{call}")
