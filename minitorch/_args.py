@@ -203,9 +203,11 @@ def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:
     return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
-def window(fn: str, value: Any, name: str, position: int, n: int = 2) -> tuple:
+def window(fn: str, value: Any, name: str, position: int, n: int = 2,
+           kernel: str | None = None) -> tuple:
     """A pooling window's ``kernel_size`` or ``stride``: one int, or a tuple of one or ``n``
-    (two, or three for a 3-d pool).
+    (two, or three for a 3-d pool); a wrong length is refused in the words of the
+    ``kernel`` (``fn``, the parser's name, by default).
 
     >>> window("avg_pool2d", 2, "kernel_size", 2), window("avg_pool2d", [1, 3], "stride", 3)
     ((2, 2), (1, 3))
@@ -217,12 +219,12 @@ def window(fn: str, value: Any, name: str, position: int, n: int = 2) -> tuple:
     if len(sizes_) not in (1, n):
         omitted = " omitted," if name == "stride" else ""
         must = "must be either" if name == "dilation" else f"must either be{omitted}"
-        raise RuntimeError(f"{fn}: {name} {must} a single int, or a tuple of "
+        raise RuntimeError(f"{kernel or fn}: {name} {must} a single int, or a tuple of "
                            f"{('two', 'three')[n - 2]} ints")
     return sizes_ if len(sizes_) == n else sizes_ * n
 
 
-def windows(fn: str, *specs: tuple, n: int = 2) -> tuple:
+def windows(fn: str, *specs: tuple, n: int = 2, kernel: str | None = None) -> tuple:
     """Several window arguments ``(value, name, position)`` (``OMITTED``: left out, comes
     back as None): every type first, then every value, as torch's parser.
 
@@ -231,7 +233,8 @@ def windows(fn: str, *specs: tuple, n: int = 2) -> tuple:
     TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
     """
     window_types(fn, *specs)
-    return tuple(None if spec[0] is OMITTED else window(fn, *spec, n) for spec in specs)
+    return tuple(None if spec[0] is OMITTED else window(fn, *spec, n, kernel)
+                 for spec in specs)
 
 
 def window_types(fn: str, *specs: tuple) -> None:

@@ -220,3 +220,26 @@ def test_interpolate_without_a_kernel_reads_no_sizes(call: str) -> None:
     """A mode torch has no kernel for at that rank is refused before any size or scale is
     computed."""
     assert_as_torch(f"import math\nR = {F}.{call}")
+
+
+@pytest.mark.parametrize("call", [
+    "instance_norm(L.ones(2, 2, 2), momentum='x')",
+    "instance_norm(L.ones(2, 2, 2), eps=None)",
+    "instance_norm(L.ones(2, 2, 2), use_input_stats=None)",
+    "instance_norm(L.ones(2, 2, 2), weight=3)",
+    "instance_norm(L.ones(2, 2, 2), momentum=1)",
+    "local_response_norm(L.ones(3, 1, 1, 3), 0)",
+    "local_response_norm(L.ones(3, 1, 3), 0)",
+    "max_pool3d(L.ones(5, 2, 2, 3), [1, 2], return_indices=True)",
+    "max_pool2d(L.ones(4, 1, 5), 1, dilation=(1, 2, 3), return_indices=True)",
+    "adaptive_avg_pool1d(L.ones(5, 1), True)",
+    "softshrink(L.ones(2, 1, 2), lambd=(0.5,))",
+    "prelu(L.ones(()), L.ones(4, 1))",
+    "prelu(L.ones(2, 3), L.ones(2, 2))",
+    "prelu(L.ones(2, 3), L.ones(3, 1))",
+    "prelu(L.ones(()), L.ones(1, 1))",
+])
+def test_refusals_named_and_ordered_as_torch(call: str) -> None:
+    """instance_norm's parser speaks of itself; LRN over 4-D pools in 3-d; a pool's window
+    length is its kernel's refusal; prelu checks several weights against the input first."""
+    assert_as_torch(f"R = {F}.{call}")

@@ -951,6 +951,9 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         return input
     # torch pools a (N, 1, C, H, rest) view over (size, 1, 1) windows: the same windows as
     # (size, 1) ones over (N, 1, C, H * rest)
+    if dim > 3 and size == 0:  # torch pools those with avg_pool3d, and says so
+        raise RuntimeError("kernel size should be greater than zero, but got "
+                           f"{_args.per_dim('k', (0, 1, 1))}")
     div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], -1)
     div = pad(div, (0, 0, size // 2, (size - 1) // 2))
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
@@ -1266,5 +1269,6 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("logsigmoid", "log_sigmoid"), ("one_hot", "one_hot"),
                        ("pairwise_distance", "pairwise_distance"),
                        ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
-                       ("prelu", "prelu"), ("softplus", "softplus")):
+                       ("prelu", "prelu"), ("softplus", "softplus"),
+                       ("softshrink", "softshrink")):
     globals()[_name] = _call_form.entry(globals()[_name], _parsed, method=False)

@@ -166,7 +166,8 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     tensor([[1., 4.]])
     """
     _args.tensor_args("adaptive_avg_pool1d", (input, "input", 1))
-    sizes = _args.int_list("adaptive_avg_pool1d", output_size, "output_size", 2)
+    sizes = ((output_size,) if _args.as_int(output_size) is not None else
+             _args.int_tuple("adaptive_avg_pool1d", output_size, "output_size", 2))
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            "tensor for argument #1 'self' (while checking arguments for "
