@@ -243,3 +243,16 @@ def test_refusals_named_and_ordered_as_torch(call: str) -> None:
     """instance_norm's parser speaks of itself; LRN over 4-D pools in 3-d; a pool's window
     length is its kernel's refusal; prelu checks several weights against the input first."""
     assert_as_torch(f"R = {F}.{call}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.Conv1d(0, 0, 1, padding=2.0)(L.ones(1, 4, 4))",
+    "R = L.nn.Conv3d(2, 2, 1, dilation=None)(L.ones(2, 4, 4, 4))",
+    "R = L.nn.Conv1d(2, 2, 3, dilation='a')(L.ones(1, 2, 4))",
+    "R = L.nn.Conv2d(2, 2, 3, stride=(1, 2.5), bias=False)(L.ones(1, 2, 4, 4))",
+    "R = L.nn.Conv2d(2, 2, 3, padding_mode='reflect', stride=1.5)(L.ones(1, 2, 4, 4))",
+])
+def test_conv_modules_refused_as_their_call(program: str) -> None:
+    """A layer calls ``F.convNd`` with its parameters and tuples, by position: torch's
+    invalid combination lists those."""
+    assert_as_torch(program)
