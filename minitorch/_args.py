@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers as _numbers
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -1190,3 +1191,61 @@ def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
         if new is not None:
             hook_result(name, was, new)
     return result
+
+
+# Python's operators, for the checks torch writes in Python (see python_op)
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "%": operator.mod, "//": operator.floordiv, "/": operator.truediv, "*": operator.mul,
+    "+": operator.add, "-": operator.sub}
+# Python 3.11's words for a zero divisor: (operator, a float among the operands) -> message
+_ZERO_DIVISION = {("%", False): "integer modulo by zero", ("%", True): "float modulo",
+                  ("//", False): "integer division or modulo by zero",
+                  ("//", True): "float floor division by zero",
+                  ("/", False): "division by zero", ("/", True): "float division by zero"}
+
+
+def python_op(a: Any, symbol: str, b: Any) -> Any:
+    """``a symbol b`` where torch's own check is Python code (``groups <= 0``,
+    ``in_channels % groups``): its value, or the TypeError or ZeroDivisionError Python
+    raises there, in Python's words, raised here as minitorch's refusal. Numbers and
+    tensors are operands; a sequence or string keeps Python's own meaning of ``%``, ``*``
+    and ``+`` (:func:`_sequence_meaning`).
+
+    >>> python_op(4, "%", 3), python_op(2.0, "<=", 0)
+    (1, False)
+    >>> python_op((1,), "<=", 0)
+    Traceback (most recent call last):
+    TypeError: '<=' not supported between instances of 'tuple' and 'int'
+    >>> python_op(4, "//", 0)
+    Traceback (most recent call last):
+    ZeroDivisionError: integer division or modulo by zero
+    """
+    compare = symbol in ("<", "<=", ">", ">=")
+    if _sequence_meaning(a, symbol, b):
+        return _OPERATORS[symbol](a, b)
+    if not (_python_operand(a, compare) and _python_operand(b, compare)):
+        names = f"'{type(a).__name__}' and '{type(b).__name__}'"
+        raise TypeError(f"'{symbol}' not supported between instances of {names}" if compare
+                        else f"unsupported operand type(s) for {symbol}: {names}")
+    if symbol in ("%", "//", "/") and not is_tensor(b) and b == 0 and not is_tensor(a):
+        floats = isinstance(a, float) or isinstance(b, float)
+        raise ZeroDivisionError(_ZERO_DIVISION[symbol, floats])
+    return _OPERATORS[symbol](a, b)
+
+
+def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
+    """Whether Python gives ``a symbol b`` a meaning for sequences: formatting (``%`` of a
+    string), repetition (``*`` by an int), concatenation (``+`` of two of a kind)."""
+    sequences = (str, bytes, list, tuple)
+    if symbol == "%":
+        return isinstance(a, (str, bytes))
+    if symbol == "*":
+        return (isinstance(a, sequences) and isinstance(b, int)) or \
+            (isinstance(b, sequences) and isinstance(a, int))
+    return symbol == "+" and isinstance(a, sequences) and type(a) is type(b)
+
+
+def _python_operand(value: Any, ordered: bool) -> bool:
+    """A number (a real one where it is ordered) or a tensor."""
+    return is_tensor(value) or isinstance(value, _numbers.Real if ordered else _numbers.Number)

@@ -256,3 +256,28 @@ def test_conv_modules_refused_as_their_call(program: str) -> None:
     """A layer calls ``F.convNd`` with its parameters and tuples, by position: torch's
     invalid combination lists those."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.Conv2d(2, 2, 1, groups='a')",
+    "R = L.nn.Conv2d((2,), 4, 1, groups=1)",
+    "R = L.nn.Conv2d(2, 4, 1, groups=0)",
+    "R = L.nn.MultiheadAttention([4], 2)",
+    "R = L.nn.LSTM(4, 2, proj_size=None)",
+    "R = L.nn.GroupNorm(None, 4)",
+    "R = L.nn.GroupNorm(0, 4)",
+    f"R = {F}.group_norm(L.ones(2, 4), 0)",
+    f"R = {F}.group_norm(L.ones(2, 4), 'a')",
+    f"R = {F}.batch_norm(L.ones(3, 3), None, None, training=True, eps=None)",
+    f"R = {F}.hardtanh(L.ones(3), min_val='x')",
+    f"R = {F}.triplet_margin_loss(L.ones(2, 3), L.ones(2, 3), L.ones(2, 3), margin=None)",
+    "R = L.nn.GRUCell(1, None)",
+    "R = L.nn.RNNCell(1, 'a')",
+    "R = L.nn.Sequential(L.nn.ReLU())[1.5]",
+    "R = L.nn.ModuleList([L.nn.ReLU()])['0']",
+    "R = L.nn.ModuleDict({'a': L.nn.ReLU()})['training']",
+])
+def test_python_checks_refuse_as_python_does_in_torch(program: str) -> None:
+    """Where torch's check is Python code, a value of the wrong type gets Python's own
+    TypeError (or ZeroDivisionError), which minitorch raises as a refusal."""
+    assert_as_torch(program)

@@ -28,6 +28,8 @@ __all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequen
 def _position(index: Any, size: int) -> int:
     """``index`` as a position in ``[0, size)`` (negative counts from the end), with torch's
     TypeError and IndexError."""
+    if not hasattr(type(index), "__index__"):  # what operator.index says of it
+        raise TypeError(f"'{type(index).__name__}' object cannot be interpreted as an integer")
     index = operator.index(index)
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of range")
@@ -332,6 +334,8 @@ class ModuleDict(Module):
             self.update(modules)
 
     def __getitem__(self, key: str) -> Module:
+        if key not in self._modules:  # the dict's KeyError, as torch's
+            raise KeyError(key)
         return self._modules[key]
 
     def __setitem__(self, key: str, module: Module) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._tensor import Tensor
 from ..ops.pad import pad
 from . import functional, init
@@ -26,11 +26,11 @@ __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
 
 
 def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
-    if groups <= 0:
+    if _args.python_op(groups, "<=", 0):  # torch's Python: its own TypeErrors for other types
         raise ValueError("groups must be a positive integer")
-    if in_channels % groups:
+    if _args.python_op(in_channels, "%", groups):
         raise ValueError("in_channels must be divisible by groups")
-    if out_channels % groups:
+    if _args.python_op(out_channels, "%", groups):
         raise ValueError("out_channels must be divisible by groups")
 
 

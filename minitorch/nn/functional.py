@@ -878,9 +878,9 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if _values_per_channel(input.shape) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got "
                              f"input size {input.shape}")
-    if training and eps <= 0.0:
+    if training and _args.python_op(eps, "<=", 0.0):
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
-    if eps < 0.0:
+    if _args.python_op(eps, "<", 0.0):
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     return _native_batch_norm(input, running_mean, running_var, weight, bias, training,
                               momentum, eps)
@@ -926,7 +926,8 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
-    size = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
+    size = [_args.python_op(input.shape[0] * input.shape[1], "//", num_groups), num_groups,
+            *input.shape[2:]]
     if math.prod(size[:1] + size[2:]) == 1:  # torch's _verify_batch_size
         raise ValueError(f"Expected more than 1 value per channel when training, got input "
                          f"size {size}")

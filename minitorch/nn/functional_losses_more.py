@@ -220,7 +220,7 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
 def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, margin: float,
              swap: bool, reduction: str) -> Tensor:
     """torch's composition of the triplet losses, its checks first."""
-    if margin <= 0:
+    if _args.python_op(margin, "<=", 0):
         raise ValueError(f"margin must be greater than 0, got {margin}")
     dims = anchor.dim(), positive.dim(), negative.dim()
     if not dims[0] == dims[1] == dims[2]:

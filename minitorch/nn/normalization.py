@@ -124,7 +124,7 @@ class GroupNorm(Module):
                  affine: bool = True, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:
         super().__init__()
-        if num_channels % num_groups != 0:
+        if _args.python_op(num_channels, "%", num_groups) != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
                              f"({num_groups})")
         self.num_groups, self.num_channels = num_groups, num_channels
