@@ -281,3 +281,22 @@ def test_python_checks_refuse_as_python_does_in_torch(program: str) -> None:
     """Where torch's check is Python code, a value of the wrong type gets Python's own
     TypeError (or ZeroDivisionError), which minitorch raises as a refusal."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.Embedding(1, 3, padding_idx=-2)",
+    "R = L.nn.Embedding(3, 3, padding_idx=3)",
+    "w = L.zeros(2, requires_grad=True)\nR = L.optim.SGD([{'param': [w]}], lr=0.1)",
+    "R = L.nn.Linear(2, 2).get_parameter(1)",
+    "R = L.nn.Linear(2, 2).get_submodule(1)",
+    "R = L.nn.init.trunc_normal_(L.ones(3, 2), std=None)",
+    "R = L.nn.init.trunc_normal_(L.ones(()), mean=(0.5,))",
+    "R = L.nn.init.trunc_normal_(L.ones(()), std=0.0)",
+    "R = L.nn.init.kaiming_normal_(L.ones(3, 4), mode=None)",
+    "R = L.nn.init.xavier_uniform_(L.ones(3, 4), gain=None)",
+    "R = L.nn.init.xavier_normal_(L.ones(0, 0))",
+])
+def test_python_level_refusals_of_modules_optim_and_init(program: str) -> None:
+    """torch's asserts, dict reads, attribute reads and arithmetic in Python: the same
+    exceptions, raised by minitorch as refusals."""
+    assert_as_torch(program)

@@ -190,6 +190,8 @@ class Optimizer:
         """Add a group of parameters with its own settings (e.g. a smaller ``lr``)."""
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        if "params" not in param_group:  # torch reads it as a dict's item
+            raise KeyError("params")
         params = param_group["params"]
         if isinstance(params, set):
             raise TypeError("optimizer parameters need to be organized in ordered collections, "
