@@ -1249,3 +1249,38 @@ def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
 def _python_operand(value: Any, ordered: bool) -> bool:
     """A number (a real one where it is ordered) or a tensor."""
     return is_tensor(value) or isinstance(value, _numbers.Real if ordered else _numbers.Number)
+
+
+def python_float(value: Any) -> float:
+    """``float(value)`` where torch's Python takes it (a scheduler's metric), Python's own
+    refusal raised here.
+
+    >>> python_float("2.5"), python_float(3)
+    (2.5, 3.0)
+    >>> python_float(None)
+    Traceback (most recent call last):
+    TypeError: float() argument must be a string or a real number, not 'NoneType'
+    """
+    if isinstance(value, (str, bytes, bytearray)):
+        try:
+            return float(value)
+        except ValueError:  # Python's words for a string that is no number
+            raise ValueError(f"could not convert string to float: {value!r}") from None
+    if not (is_tensor(value) or hasattr(type(value), "__float__") or
+            hasattr(type(value), "__index__")):
+        raise TypeError("float() argument must be a string or a real number, not "
+                        f"'{type(value).__name__}'")
+    return float(value)
+
+
+def python_call(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` where torch's Python calls a user's value (an ``lr_lambda``): Python's
+    TypeError for one that is not callable, raised here.
+
+    >>> python_call(1, 0)
+    Traceback (most recent call last):
+    TypeError: 'int' object is not callable
+    """
+    if not callable(fn):
+        raise TypeError(f"'{type(fn).__name__}' object is not callable")
+    return fn(*args)

@@ -300,3 +300,29 @@ def test_python_level_refusals_of_modules_optim_and_init(program: str) -> None:
     """torch's asserts, dict reads, attribute reads and arithmetic in Python: the same
     exceptions, raised by minitorch as refusals."""
     assert_as_torch(program)
+
+
+_SCHEDULER = ("w = L.zeros(2, requires_grad=True)\n"
+              "o = L.optim.SGD([w], lr=0.1, momentum=0.9)\nS = L.optim.lr_scheduler\n")
+
+
+@pytest.mark.parametrize("program", [
+    "s = S.ReduceLROnPlateau(o)\ns.step('a')\nR = o.param_groups[0]['lr']",
+    "s = S.ReduceLROnPlateau(o)\ns.step(None)\nR = o.param_groups[0]['lr']",
+    "s = S.ReduceLROnPlateau(o)\ns.step('1.5')\nR = o.param_groups[0]['lr']",
+    "s = S.ReduceLROnPlateau(o, patience=None)\ns.step(1.0)\ns.step(2.0)\nR = 1",
+    "s = S.LambdaLR(o, lr_lambda=1)\nR = 1",
+    "s = S.StepLR(o, step_size=0)\no.step()\ns.step()\nR = o.param_groups[0]['lr']",
+    "s = S.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=(1,))\nR = 1",
+    "s = S.CosineAnnealingWarmRestarts(o, T_0='a')\nR = 1",
+    "s = S.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=(2,))\nR = 1",
+    "s = S.CyclicLR(o, base_lr=0.01, max_lr=None)\no.step()\ns.step()\nR = 1",
+    "s = S.OneCycleLR(o, max_lr=0.1, total_steps=5, pct_start=(0.5,))\nR = 1",
+    "s = S.OneCycleLR(o, max_lr=0.1, total_steps='a')\nR = 1",
+    "s = S.LinearLR(o, end_factor='x')\nR = 1",
+    "s = S.SequentialLR(o, [S.ConstantLR(o), S.ExponentialLR(o, 0.9)], milestones=2)\nR = 1",
+])
+def test_scheduler_python_refusals(program: str) -> None:
+    """torch's schedulers are Python: a wrongly typed setting fails in Python's words (float(),
+    a call, a comparison, len), which minitorch raises as a refusal."""
+    assert_as_torch(_SCHEDULER + program)

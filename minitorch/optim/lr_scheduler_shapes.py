@@ -19,6 +19,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import _args
 from .lr_scheduler import LambdaLR, LRScheduler, ReduceLROnPlateau, _set_lr, _values
 from .optimizer import Optimizer
 
@@ -92,7 +93,7 @@ class LinearLR(LRScheduler):
         if start_factor > 1.0 or start_factor <= 0:
             raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
                              "less or equal to 1.")
-        if end_factor > 1.0 or end_factor < 0:
+        if _args.python_op(end_factor, ">", 1.0) or _args.python_op(end_factor, "<", 0):
             raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
         self.start_factor, self.end_factor = start_factor, end_factor
         self.total_iters = total_iters
@@ -195,6 +196,7 @@ class SequentialLR(_Combined):
     def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler],
                  milestones: list[int], last_epoch: int = -1) -> None:
         self._check(optimizer, schedulers, "")
+        _args.python_len(milestones)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more "
