@@ -1284,3 +1284,18 @@ def python_call(fn: Any, *args: Any) -> Any:
     if not callable(fn):
         raise TypeError(f"'{type(fn).__name__}' object is not callable")
     return fn(*args)
+
+
+def python_index(value: Any) -> int:
+    """``value`` as Python reads an index where torch's Python uses it as one (``range(n)``,
+    a list position): Python's TypeError for one that is none, raised here.
+
+    >>> python_index(2)
+    2
+    >>> python_index(2.0)
+    Traceback (most recent call last):
+    TypeError: 'float' object cannot be interpreted as an integer
+    """
+    if not hasattr(type(value), "__index__"):
+        raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
+    return operator.index(value)

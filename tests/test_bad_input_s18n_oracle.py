@@ -326,3 +326,20 @@ def test_scheduler_python_refusals(program: str) -> None:
     """torch's schedulers are Python: a wrongly typed setting fails in Python's words (float(),
     a call, a comparison, len), which minitorch raises as a refusal."""
     assert_as_torch(_SCHEDULER + program)
+
+
+@pytest.mark.parametrize("program", [
+    f"R = {F}.softplus(L.ones(3), inplace=False)",
+    f"R = {F}.local_response_norm(L.ones(2, 2, 3), ())",
+    f"R = {F}.lp_pool2d(L.ones(3, 6, 4, 1), 2.0, None, stride=2)",
+    f"R = {F}.lp_pool2d(L.ones(6, 4, 1, 5), 2.0, (2,), stride=-2)",
+    f"R = {F}.lp_pool2d(L.ones(6, 4, 2, 5), 2.0, (2, 1, 1))",
+    f"R = {F}.lp_pool2d(L.ones(2, 6, 1, 6), 0, 1, stride=1)",
+    f"R = {F}.lp_pool1d(L.ones(2, 6, 6), 0, 1, stride=1)",
+    f"R = {F}.lp_pool2d(L.ones(2, 6, 2, 6), 2, 2)",
+    "R = L.nn.LSTM(1, 4, num_layers=2.0)",
+])
+def test_more_python_level_refusals(program: str) -> None:
+    """lp_pool's unpacking of its window, its 1 / norm_type after the pool, LRN's size // 2,
+    an RNN's range(num_layers), an unknown keyword: Python's exceptions, as in torch."""
+    assert_as_torch(program)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from .module import Module, _indent, typename
 from .parameter import Parameter
@@ -28,9 +29,7 @@ __all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequen
 def _position(index: Any, size: int) -> int:
     """``index`` as a position in ``[0, size)`` (negative counts from the end), with torch's
     TypeError and IndexError."""
-    if not hasattr(type(index), "__index__"):  # what operator.index says of it
-        raise TypeError(f"'{type(index).__name__}' object cannot be interpreted as an integer")
-    index = operator.index(index)
+    index = _args.python_index(index)
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of range")
     return index % size

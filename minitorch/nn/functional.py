@@ -673,7 +673,7 @@ def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = N
     tensor([[5., 1.]])
     """
     return _lp_pool(avg_pool1d, max_pool1d, input, norm_type, kernel_size, stride, ceil_mode,
-                    kernel_size)
+                    (kernel_size,))
 
 
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
@@ -683,15 +683,19 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
     >>> F.lp_pool2d(minitorch.tensor([[[3., 4.], [0., 0.]]]), 2, 2)
     tensor([[[5.]]])
     """
-    # torch's _pair: a sequence as it is, anything else twice
-    kw, kh = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * 2
+    # torch's `kw, kh = _pair(kernel_size)`: a sequence as it is, anything else twice
+    pair = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * 2
+    if len(pair) != 2:  # Python's refusal of that unpacking
+        raise ValueError(f"not enough values to unpack (expected 2, got {len(pair)})"
+                         if len(pair) < 2 else "too many values to unpack (expected 2)")
     return _lp_pool(avg_pool2d, max_pool2d, input, norm_type, kernel_size, stride, ceil_mode,
-                    kw * kh)
+                    pair)
 
 
 def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kernel_size: Any,
-             stride: Any, ceil_mode: bool, window: Any) -> Tensor:
-    """torch's lp_pool1d/2d, step for step (so its graph's nodes)."""
+             stride: Any, ceil_mode: bool, window: tuple) -> Tensor:
+    """torch's lp_pool1d/2d, step for step (so its graph's nodes); ``window``: the kernel's
+    sides, multiplied (in Python, as torch) after the pool."""
     if isinstance(norm_type, (int, float)):
         if norm_type == float("inf"):
             return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
@@ -701,7 +705,8 @@ def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kern
         out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return (out.sign() * relu(out.abs())).mul(window).pow(1.0 / norm_type)
+    size = window[0] if len(window) == 1 else _args.python_op(window[0], "*", window[1])
+    return (out.sign() * relu(out.abs())).mul(size).pow(_args.python_op(1.0, "/", norm_type))
 
 
 def _one_int(value: Any, name: str, position: int) -> int:
@@ -956,7 +961,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         raise RuntimeError("kernel size should be greater than zero, but got "
                            f"{_args.per_dim('k', (0, 1, 1))}")
     div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], -1)
-    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    half = _args.python_op(size, "//", 2)  # torch's Python: its TypeError for no int
+    div = pad(div, (0, 0, half, (size - 1) // 2))
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
     return input / div.mul(alpha).add(k).pow(beta)
 

@@ -108,7 +108,7 @@ class RNNBase(Module):
         # initialisation walks _flat_weights_names)
         self._flat_weights_names: list[str] = []
         self._all_weights: list[list[str]] = []
-        for layer in range(num_layers):
+        for layer in range(_args.python_index(num_layers)):
             fan_in = input_size if layer == 0 else real_hidden * directions
             for suffix in ("", "_reverse")[:directions]:
                 shapes = {"weight_ih": (gate_size, fan_in), "weight_hh": (gate_size, real_hidden)}
