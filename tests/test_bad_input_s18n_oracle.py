@@ -343,3 +343,14 @@ def test_more_python_level_refusals(program: str) -> None:
     """lp_pool's unpacking of its window, its 1 / norm_type after the pool, LRN's size // 2,
     an RNN's range(num_layers), an unknown keyword: Python's exceptions, as in torch."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"),
+                                    ("float16", "float32"), ("float16", "float16")])
+def test_rms_norm_scales_then_casts_to_the_input_dtype(dtypes: tuple) -> None:
+    """torch's composite multiplies by the weight in the computation's dtype and casts the
+    result to the input's last."""
+    x, w = dtypes
+    assert_as_torch(f"x = L.arange(6.).reshape(2, 3).to(L.{x}) / 7\n"
+                    f"w = L.tensor([0.3, 1.7, -2.1]).to(L.{w})\n"
+                    f"R = {F}.rms_norm(x, (3,), weight=w)")
