@@ -354,3 +354,32 @@ def test_rms_norm_scales_then_casts_to_the_input_dtype(dtypes: tuple) -> None:
     assert_as_torch(f"x = L.arange(6.).reshape(2, 3).to(L.{x}) / 7\n"
                     f"w = L.tensor([0.3, 1.7, -2.1]).to(L.{w})\n"
                     f"R = {F}.rms_norm(x, (3,), weight=w)")
+
+
+@pytest.mark.parametrize("program", [
+    "s = S.ConstantLR(o, factor='x')\nR = 1",
+    "s = S.LinearLR(o, start_factor=None)\nR = 1",
+    "s = S.PolynomialLR(o, total_iters=[1, 2])\no.step()\ns.step()\nR = 1",
+    "s = S.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=0)\nR = 1",
+])
+def test_more_scheduler_python_refusals(program: str) -> None:
+    assert_as_torch(_SCHEDULER + program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.ones(2, 4, 0).matmul(L.ones(0, 1))",
+    "R = L.ones(2, 4, 0, requires_grad=True).matmul(L.ones(0, 1))",
+    "R = L.ones(2).matmul(L.ones(0, 2, 0, requires_grad=True))",
+    f"R = {F}.linear(L.ones(2, 4, 0), L.ones(1, 0))",
+    "R = L.nn.LayerNorm([1.5, 3])",
+    "R = L.nn.LayerNorm([1.5, 3], elementwise_affine=False)(L.ones(2, 3))",
+    "R = L.nn.LayerNorm([(1, 2, 3), 3], elementwise_affine=False)(L.ones(2, 3))",
+    "R = L.nn.LayerNorm(True)",
+    "R = L.nn.LayerNorm(L.tensor(3))(L.ones(2, 3))",
+    "R = L.nn.Dropout((0.5,))",
+    "R = L.nn.Dropout(math.nan).p",
+])
+def test_fresh_seed_findings(program: str) -> None:
+    """matmul folds a batch whose rows are empty; LayerNorm keeps its shape as torch's Python
+    does (torch.empty and layer_norm refuse it); Dropout compares p in Python."""
+    assert_as_torch("import math\n" + program)

@@ -158,7 +158,7 @@ class CyclicLR(LRScheduler):
         up = _args.python_float(step_size_up)
         down = _args.python_float(step_size_down) if step_size_down is not None else up
         self.total_size = up + down
-        self.step_ratio = up / self.total_size
+        self.step_ratio = _args.python_op(up, "/", self.total_size)
         if mode not in ["triangular", "triangular2", "exp_range"] and scale_fn is None:
             raise ValueError("mode is invalid and scale_fn is None")
         self.mode, self.gamma = mode, gamma

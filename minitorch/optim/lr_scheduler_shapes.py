@@ -59,7 +59,7 @@ class ConstantLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
                  last_epoch: int = -1) -> None:
-        if factor > 1.0 or factor < 0:
+        if _args.python_op(factor, ">", 1.0) or _args.python_op(factor, "<", 0):
             raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
         self.factor = factor
         self.total_iters = total_iters
@@ -90,7 +90,7 @@ class LinearLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3,
                  end_factor: float = 1.0, total_iters: int = 5, last_epoch: int = -1) -> None:
-        if start_factor > 1.0 or start_factor <= 0:
+        if _args.python_op(start_factor, ">", 1.0) or _args.python_op(start_factor, "<=", 0):
             raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
                              "less or equal to 1.")
         if _args.python_op(end_factor, ">", 1.0) or _args.python_op(end_factor, "<", 0):
@@ -133,7 +133,7 @@ class PolynomialLR(LRScheduler):
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
         epoch, total = self.last_epoch, self.total_iters
-        if self._is_initial or epoch > total:
+        if self._is_initial or _args.python_op(epoch, ">", total):
             return _values(self.optimizer, "lr")
         decay = ((1.0 - epoch / total) / (1.0 - (epoch - 1) / total)) ** self.power
         return [g["lr"] * decay for g in self.optimizer.param_groups]
