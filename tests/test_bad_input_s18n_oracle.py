@@ -383,3 +383,9 @@ def test_fresh_seed_findings(program: str) -> None:
     """matmul folds a batch whose rows are empty; LayerNorm keeps its shape as torch's Python
     does (torch.empty and layer_norm refuse it); Dropout compares p in Python."""
     assert_as_torch("import math\n" + program)
+
+
+@pytest.mark.parametrize("shape", [(0, 6, 6, 6), (1, 0, 6, 6), (2, 0, 4, 4)])
+def test_pixel_unshuffle_of_nothing_keeps_the_shape(shape: tuple) -> None:
+    """torch's kernel returns a copy of an empty input, without rearranging its shape."""
+    assert_as_torch(f"R = {F}.pixel_unshuffle(L.ones{shape}.requires_grad_(), 2)")
