@@ -2,6 +2,8 @@
 nn.init; seeds 18101 and 18102): refusals and results unlike torch's. Each program runs under
 torch and minitorch (``L``): the same result ``R``, or the same exception type and message."""
 
+from typing import Any
+
 import pytest
 from test_bad_input_fuzz21b_oracle import assert_as_torch
 
@@ -389,3 +391,18 @@ def test_fresh_seed_findings(program: str) -> None:
 def test_pixel_unshuffle_of_nothing_keeps_the_shape(shape: tuple) -> None:
     """torch's kernel returns a copy of an empty input, without rearranging its shape."""
     assert_as_torch(f"R = {F}.pixel_unshuffle(L.ones{shape}.requires_grad_(), 2)")
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("padding_idx", [None, 0])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("bags", [("[[0, 2]]", "None"), ("[2, 1, 1]", "L.tensor([0, 2])"),
+                                  ("[[-1, 0]]", "None")])
+def test_embedding_bag_index_out_of_range(mode: str, padding_idx: Any, dtype: str,
+                                          bags: tuple) -> None:
+    """The generic kernel (max, a padding row, not float32) names the first bad value; the
+    float32 sum/mean one its position (bad indices in the first bag only: torch's threads
+    may otherwise report another check first)."""
+    indices, offsets = bags
+    assert_as_torch(f"R = {F}.embedding_bag(L.tensor({indices}), L.ones(2, 3, dtype=L.{dtype}), "
+                    f"{offsets}, mode='{mode}', padding_idx={padding_idx})")
