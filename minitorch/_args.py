@@ -1299,3 +1299,18 @@ def python_index(value: Any) -> int:
     if not hasattr(type(value), "__index__"):
         raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
     return operator.index(value)
+
+
+def python_negative(value: Any) -> Any:
+    """``-value`` where torch's Python negates a user's value (``-num_embeddings``): Python's
+    TypeError for one that is no number, raised here.
+
+    >>> python_negative(3)
+    -3
+    >>> python_negative(None)
+    Traceback (most recent call last):
+    TypeError: bad operand type for unary -: 'NoneType'
+    """
+    if not _python_operand(value, False):
+        raise TypeError(f"bad operand type for unary -: '{type(value).__name__}'")
+    return -value

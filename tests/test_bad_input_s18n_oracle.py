@@ -406,3 +406,18 @@ def test_embedding_bag_index_out_of_range(mode: str, padding_idx: Any, dtype: st
     indices, offsets = bags
     assert_as_torch(f"R = {F}.embedding_bag(L.tensor({indices}), L.ones(2, 3, dtype=L.{dtype}), "
                     f"{offsets}, mode='{mode}', padding_idx={padding_idx})")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.Embedding(None, 1, padding_idx=-1)",
+    "R = L.nn.EmbeddingBag('a', 'a', padding_idx=-2)",
+    f"R = {F}.triplet_margin_loss(L.ones(1), L.ones(1), L.ones(0), p='x')",
+    f"R = {F}.triplet_margin_loss(L.ones(1), L.ones(1), L.ones(1), eps=None)",
+    f"R = {F}.triplet_margin_loss(L.ones(1), L.ones(1), L.ones(1), swap=None)",
+    f"R = {F}.triplet_margin_loss(L.ones(1), L.ones(1), L.ones(1), margin=-1, p='x')",
+    f"R = {F}.triplet_margin_loss(L.ones(2, 3), 1, L.zeros(2, 3))",
+])
+def test_embedding_negation_and_triplet_parser(program: str) -> None:
+    """-num_embeddings in torch's Python; torch.triplet_margin_loss's parser after the
+    Python's margin check, under its own name and positions."""
+    assert_as_torch(program)
