@@ -421,3 +421,12 @@ def test_embedding_negation_and_triplet_parser(program: str) -> None:
     """-num_embeddings in torch's Python; torch.triplet_margin_loss's parser after the
     Python's margin check, under its own name and positions."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("kernel", [1, 2, 3])
+@pytest.mark.parametrize("dilation", [-2, -1, 0, (1, -1), (0, 1)])
+def test_same_padding_with_bad_dilation(kernel: int, dilation: Any) -> None:
+    """'same' pads by half of dilation * (kernel - 1) (C++'s division) before the checks:
+    a negative padding first, then a zero dilation, then a negative one."""
+    assert_as_torch(f"R = {F}.conv2d(L.ones(2, 1, 4, 4), L.ones(4, 1, {kernel}, {kernel}), "
+                    f"padding='same', dilation={dilation!r})")

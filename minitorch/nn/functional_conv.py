@@ -139,6 +139,13 @@ def _check_same(input: Tensor, weight: Tensor, stride: tuple, dilation: tuple) -
             raise RuntimeError(f"{name} cannot broadcast to {n} dimensions")
     if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
+    spread = dilation * n if len(dilation) == 1 else dilation
+    if any(int(d * (k - 1) / 2) < 0 for d, k in zip(spread, weight.shape[2:])):
+        # torch pads by half of dilation * (kernel - 1) (C++'s division, toward zero) on
+        # each side, and checks that padding first
+        raise RuntimeError("negative padding is not supported")
+    if 0 in spread:  # (a negative one is refused later, as for any padding)
+        raise RuntimeError("non-positive dilation is not supported")
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
