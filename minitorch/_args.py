@@ -1236,8 +1236,11 @@ def python_op(a: Any, symbol: str, b: Any) -> Any:
 
 def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
     """Whether Python gives ``a symbol b`` a meaning for sequences: formatting (``%`` of a
-    string), repetition (``*`` by an int), concatenation (``+`` of two of a kind)."""
+    string), repetition (``*`` by an int), concatenation (``+``) and ordering (``<``...) of
+    two of a kind."""
     sequences = (str, bytes, list, tuple)
+    if symbol in ("<", "<=", ">", ">="):
+        return isinstance(a, sequences) and type(a) is type(b)
     if symbol == "%":
         return isinstance(a, (str, bytes))
     if symbol == "*":

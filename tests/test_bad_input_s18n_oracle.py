@@ -430,3 +430,10 @@ def test_same_padding_with_bad_dilation(kernel: int, dilation: Any) -> None:
     a negative padding first, then a zero dilation, then a negative one."""
     assert_as_torch(f"R = {F}.conv2d(L.ones(2, 1, 4, 4), L.ones(4, 1, {kernel}, {kernel}), "
                     f"padding='same', dilation={dilation!r})")
+
+
+@pytest.mark.parametrize("bounds", ["'a', 'b'", "'b', 'a'", "(1,), (2,)", "'a', 1.0"])
+def test_python_compares_sequences_of_a_kind(bounds: str) -> None:
+    """hardtanh's Python check orders two strings (or tuples) as Python does; the parser then
+    refuses them."""
+    assert_as_torch(f"R = {F}.hardtanh(L.ones(2), {bounds})")
