@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers as _numbers
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -219,27 +220,28 @@ def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:
     return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
-def window(fn: str, value: Any, name: str, position: int, n: int = 2) -> tuple:
+def window(fn: str, value: Any, name: str, position: int, n: int = 2,
+           kernel: str | None = None) -> tuple:
     """A pooling window's ``kernel_size`` or ``stride``: one int, or a tuple of one or ``n``
-    (two, or three for a 3-d pool).
+    (two, or three for a 3-d pool); a wrong length is refused in the words of the
+    ``kernel`` (``fn``, the parser's name, by default).
 
     >>> window("avg_pool2d", 2, "kernel_size", 2), window("avg_pool2d", [1, 3], "stride", 3)
     ((2, 2), (1, 3))
     """
-    values = (value,) if as_int(value) is not None else value
-    if not isinstance(values, (tuple, list)):
-        raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, not "
-                        f"{type_name(value)}")
-    sizes_ = tuple(integer(fn, v, name, position) for v in values)
+    if as_int(value) is not None:
+        sizes_ = (integer(fn, value, name, position),)
+    else:  # torch's int-list parse: the first item's type, then each item's when unpacked
+        sizes_ = int_tuple(fn, value, name, position)
     if len(sizes_) not in (1, n):
         omitted = " omitted," if name == "stride" else ""
         must = "must be either" if name == "dilation" else f"must either be{omitted}"
-        raise RuntimeError(f"{fn}: {name} {must} a single int, or a tuple of "
+        raise RuntimeError(f"{kernel or fn}: {name} {must} a single int, or a tuple of "
                            f"{('two', 'three')[n - 2]} ints")
     return sizes_ if len(sizes_) == n else sizes_ * n
 
 
-def windows(fn: str, *specs: tuple, n: int = 2) -> tuple:
+def windows(fn: str, *specs: tuple, n: int = 2, kernel: str | None = None) -> tuple:
     """Several window arguments ``(value, name, position)`` (``OMITTED``: left out, comes
     back as None): every type first, then every value, as torch's parser.
 
@@ -248,18 +250,25 @@ def windows(fn: str, *specs: tuple, n: int = 2) -> tuple:
     TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
     """
     window_types(fn, *specs)
-    return tuple(None if spec[0] is OMITTED else window(fn, *spec, n) for spec in specs)
+    return tuple(None if spec[0] is OMITTED else window(fn, *spec, n, kernel)
+                 for spec in specs)
 
 
 def window_types(fn: str, *specs: tuple) -> None:
     """The type check alone of window arguments ``(value, name, position)``: torch's parser
-    reads every argument's type (a flag after them too) before any window's length."""
+    reads every argument's type (a flag after them too) before any window's length; of a
+    list it reads the first item only, the others when it unpacks the list.
+
+    >>> window_types("avg_pool2d", ((2, "a"), "kernel_size", 2))  # refused later, by window()
+    >>> window_types("avg_pool2d", ((True, 2), "kernel_size", 2))
+    Traceback (most recent call last):
+    TypeError: avg_pool2d(): argument 'kernel_size' (position 2) must be tuple of ints, but \
+found element of type bool at pos 0
+    """
     for value, name, position in specs:
         if value is OMITTED:
             continue
-        values = (value,) if as_int(value) is not None else value
-        if not isinstance(values, (tuple, list)) or any(as_int(v) is None for v in values):
-            window(fn, value, name, position)  # raises the type's error
+        _ints_type(fn, value, name, position)  # the parser's match: the first item alone
 
 
 def window_steps(kernel: tuple, stride: tuple) -> None:
@@ -1213,3 +1222,129 @@ def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
         if new is not None:
             hook_result(name, was, new)
     return result
+
+
+# Python's operators, for the checks torch writes in Python (see python_op)
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "%": operator.mod, "//": operator.floordiv, "/": operator.truediv, "*": operator.mul,
+    "+": operator.add, "-": operator.sub}
+# Python 3.11's words for a zero divisor: (operator, a float among the operands) -> message
+_ZERO_DIVISION = {("%", False): "integer modulo by zero", ("%", True): "float modulo",
+                  ("//", False): "integer division or modulo by zero",
+                  ("//", True): "float floor division by zero",
+                  ("/", False): "division by zero", ("/", True): "float division by zero"}
+
+
+def python_op(a: Any, symbol: str, b: Any) -> Any:
+    """``a symbol b`` where torch's own check is Python code (``groups <= 0``,
+    ``in_channels % groups``): its value, or the TypeError or ZeroDivisionError Python
+    raises there, in Python's words, raised here as minitorch's refusal. Numbers and
+    tensors are operands; a sequence or string keeps Python's own meaning of ``%``, ``*``
+    and ``+`` (:func:`_sequence_meaning`).
+
+    >>> python_op(4, "%", 3), python_op(2.0, "<=", 0)
+    (1, False)
+    >>> python_op((1,), "<=", 0)
+    Traceback (most recent call last):
+    TypeError: '<=' not supported between instances of 'tuple' and 'int'
+    >>> python_op(4, "//", 0)
+    Traceback (most recent call last):
+    ZeroDivisionError: integer division or modulo by zero
+    """
+    compare = symbol in ("<", "<=", ">", ">=")
+    if _sequence_meaning(a, symbol, b):
+        return _OPERATORS[symbol](a, b)
+    if not (_python_operand(a, compare) and _python_operand(b, compare)):
+        names = f"'{type(a).__name__}' and '{type(b).__name__}'"
+        raise TypeError(f"'{symbol}' not supported between instances of {names}" if compare
+                        else f"unsupported operand type(s) for {symbol}: {names}")
+    if symbol in ("%", "//", "/") and not is_tensor(b) and b == 0 and not is_tensor(a):
+        floats = isinstance(a, float) or isinstance(b, float)
+        raise ZeroDivisionError(_ZERO_DIVISION[symbol, floats])
+    return _OPERATORS[symbol](a, b)
+
+
+def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
+    """Whether Python gives ``a symbol b`` a meaning for sequences: formatting (``%`` of a
+    string), repetition (``*`` by an int), concatenation (``+``) and ordering (``<``...) of
+    two of a kind."""
+    sequences = (str, bytes, list, tuple)
+    if symbol in ("<", "<=", ">", ">="):
+        return isinstance(a, sequences) and type(a) is type(b)
+    if symbol == "%":
+        return isinstance(a, (str, bytes))
+    if symbol == "*":
+        return (isinstance(a, sequences) and isinstance(b, int)) or \
+            (isinstance(b, sequences) and isinstance(a, int))
+    return symbol == "+" and isinstance(a, sequences) and type(a) is type(b)
+
+
+def _python_operand(value: Any, ordered: bool) -> bool:
+    """A number (a real one where it is ordered) or a tensor."""
+    return is_tensor(value) or isinstance(value, _numbers.Real if ordered else _numbers.Number)
+
+
+def python_float(value: Any) -> float:
+    """``float(value)`` where torch's Python takes it (a scheduler's metric), Python's own
+    refusal raised here.
+
+    >>> python_float("2.5"), python_float(3)
+    (2.5, 3.0)
+    >>> python_float(None)
+    Traceback (most recent call last):
+    TypeError: float() argument must be a string or a real number, not 'NoneType'
+    """
+    if isinstance(value, (str, bytes, bytearray)):
+        try:
+            return float(value)
+        except ValueError:  # Python's words for a string that is no number
+            raise ValueError(f"could not convert string to float: {value!r}") from None
+    if not (is_tensor(value) or hasattr(type(value), "__float__") or
+            hasattr(type(value), "__index__")):
+        raise TypeError("float() argument must be a string or a real number, not "
+                        f"'{type(value).__name__}'")
+    return float(value)
+
+
+def python_call(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` where torch's Python calls a user's value (an ``lr_lambda``): Python's
+    TypeError for one that is not callable, raised here.
+
+    >>> python_call(1, 0)
+    Traceback (most recent call last):
+    TypeError: 'int' object is not callable
+    """
+    if not callable(fn):
+        raise TypeError(f"'{type(fn).__name__}' object is not callable")
+    return fn(*args)
+
+
+def python_index(value: Any) -> int:
+    """``value`` as Python reads an index where torch's Python uses it as one (``range(n)``,
+    a list position): Python's TypeError for one that is none, raised here.
+
+    >>> python_index(2)
+    2
+    >>> python_index(2.0)
+    Traceback (most recent call last):
+    TypeError: 'float' object cannot be interpreted as an integer
+    """
+    if not hasattr(type(value), "__index__"):
+        raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
+    return operator.index(value)
+
+
+def python_negative(value: Any) -> Any:
+    """``-value`` where torch's Python negates a user's value (``-num_embeddings``): Python's
+    TypeError for one that is no number, raised here.
+
+    >>> python_negative(3)
+    -3
+    >>> python_negative(None)
+    Traceback (most recent call last):
+    TypeError: bad operand type for unary -: 'NoneType'
+    """
+    if not _python_operand(value, False):
+        raise TypeError(f"bad operand type for unary -: '{type(value).__name__}'")
+    return -value

@@ -105,6 +105,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             message = as_called(message, name, args[1:] if method else args, kwargs,
                                 method, parameters, getattr(fn, "torch_signatures", ()),
                                 keywords=given, positional=positional) or message
+            if _refused_by_binding(error, forwarders):  # Python's refusal of the call, as
+                raise TypeError(message) from None  # torch's parser's: the entry refuses it
             if message != str(error):
                 error.args = (message,)
             if _refused_by_binding(error, forwarders):

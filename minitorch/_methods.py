@@ -444,6 +444,8 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
         raise RuntimeError(f"{unexpected}cannot reshape tensor of {n} elements into shape "
                            f"{list(sizes)} because the unspecified dimension size -1 can be any "
                            "value and is ambiguous")
+    if inferred is not None:  # inferred within dim d (the whole view may hold no element)
+        sizes = tuple(n // known if i == inferred else s for i, s in enumerate(sizes))
     return self.view(*self.shape[:d], *sizes, *self.shape[d + 1:])
 
 

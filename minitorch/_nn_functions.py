@@ -436,9 +436,18 @@ def instance_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.
                   (use_input_stats, "use_input_stats"), (momentum, "momentum"), (eps, "eps"),
                   (cudnn_enabled, "cudnn_enabled"))
     _args.tensor_args("instance_norm", (input, "input", 1))
+    # its parser's types (optional tensors, then numbers), before its own checks; the
+    # batch_norm it runs reads them again
+    _args.tensor_args("instance_norm", *((t, name, i) for i, (t, name) in enumerate(
+        ((weight, "weight"), (bias, "bias"), (running_mean, "running_mean"),
+         (running_var, "running_var")), start=2) if t is not None))
+    use_input_stats = _args.flag("instance_norm", use_input_stats, "use_input_stats", 6)
+    momentum, eps = _args.reals("instance_norm", (momentum, "momentum", 7), (eps, "eps", 8))
+    _args.flag("instance_norm", cudnn_enabled, "cudnn_enabled", 9)
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")
+    _args.wrap_dim(1, input.dim())  # torch's kernel reads the channels, input.size(1)
     samples, channels = input.shape[:2]
 
     def repeated(t: Any) -> Any:

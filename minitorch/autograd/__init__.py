@@ -95,7 +95,7 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
     each gradient is a batch of them along dim 0 (``is_grads_batched``)."""
     grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
     out = []
-    for i, (t, g) in enumerate(zip(outputs, grads)):
+    for t, g in zip(outputs, grads):
         if not (g is None or isinstance(g, T.Tensor)):
             raise TypeError("gradients can be either Tensors or None, but got "
                             f"{type(g).__name__}")
@@ -107,23 +107,32 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
             profiler._mark(*torch_events.IMPLICIT_GRAD)
         elif batched and g[0].shape != t.shape:  # torch's message shows g[0].shape[1:]
+            gi, ti = _numbered(grads, g), _numbered(outputs, t)
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
                 "grad_output as the batch dimension. The sizes of the remaining dimensions are "
                 f"expected to match the shape of corresponding output, but a mismatch was "
-                f"detected: grad_output[{i}] has a shape of {g[0].shape[1:]!r} and output[{i}] "
-                f"has a shape of {t.shape!r}. If you only want some tensors in `grad_output` "
-                "to be considered batched, consider using vmap.")
+                f"detected: grad_output[{gi}] has a shape of {g[0].shape[1:]!r} and "
+                f"output[{ti}] has a shape of {t.shape!r}. If you only want some tensors in "
+                "`grad_output` to be considered batched, consider using vmap.")
         elif not batched and g.shape != t.shape:
+            gi, ti = _numbered(grads, g), _numbered(outputs, t)
             raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape!r} and "
-                f"output[{i}] has a shape of {t.shape!r}.")
+                f"Mismatch in shape: grad_output[{gi}] has a shape of {g.shape!r} and "
+                f"output[{ti}] has a shape of {t.shape!r}.")
         elif g.dtype is not t.dtype and t.dtype.is_floating_point:
             g = g.to(t.dtype)  # torch's engine casts a root's gradient to the root's dtype
         out.append(g)
     if len(out) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(out)} gradients")
     return out
+
+
+def _numbered(items: Sequence[Tensor], item: Tensor) -> int:
+    """Where torch's messages say ``item`` is in ``items``: ``list.index``, which compares
+    with ``==``, so an equal earlier tensor takes its number (and one of several values
+    is refused as ambiguous), as in torch's ``_make_grads``."""
+    return list(items).index(item)
 
 
 def _check_inputs(inputs: tuple) -> None:
@@ -144,6 +153,8 @@ def _edge_of(input: Tensor | graph.GradientEdge) -> tuple:
 def _as_grads(grads: Any) -> tuple:
     if isinstance(grads, T.Tensor):
         return (grads,)
+    if not hasattr(grads, "__iter__"):  # torch's tuple(grads), in Python
+        raise TypeError(f"'{type(grads).__name__}' object is not iterable")
     return tuple(grads)
 
 
@@ -261,9 +272,9 @@ def grad(
     allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
                            none=False)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
-    _check_inputs(ins)
     grads = _make_grads(outs, grad_outputs, is_grads_batched)
-    edges, _ = _roots(outs, grads)  # outputs checked first
+    edges, _ = _roots(outs, grads)  # outputs checked first, then the inputs (torch's engine)
+    _check_inputs(ins)
     if any(isinstance(t, T.Tensor) and not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     capture = [_edge_of(t) for t in ins]

@@ -168,6 +168,9 @@ def execute(
     buffers: dict[Node, list] = {}
     captured: dict[Edge, Any] = {}
     wanted = set(capture or ())
+    # backward(inputs=...) runs the nodes of its non-leaf inputs too (their gradients go no
+    # further), freeing their saved tensors, as torch's engine does; autograd.grad does not
+    ran_targets = {n for n, _ in wanted} if accumulate else set()
     ready = [(-n._seq, n) for n in root_nodes if deps.get(n, 0) == 0]
     heapq.heapify(ready)
     observer = _observers[-1] if _observers else None
@@ -191,7 +194,8 @@ def execute(
                     if (node, nr) in wanted:
                         captured[(node, nr)] = grad
                         _shown((grad,))
-            if needed is not None and not _must_run(node, needed, accumulate):
+            if needed is not None and not _must_run(node, needed, accumulate) and \
+                    node not in ran_targets:
                 continue
             if observer:
                 grads = _tensors(grads)

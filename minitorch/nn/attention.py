@@ -17,7 +17,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _creation, _dtype
+from .. import _args, _creation, _dtype
 from .._tensor import Tensor
 from ..ops import shape as shape_ops
 from . import functional as F
@@ -54,7 +54,7 @@ class MultiheadAttention(Module):
                  bias: bool = True, add_bias_kv: bool = False, add_zero_attn: bool = False,
                  kdim: int | None = None, vdim: int | None = None, batch_first: bool = False,
                  device: Any = None, dtype: Any = None) -> None:
-        if embed_dim <= 0 or num_heads <= 0:
+        if _args.python_op(embed_dim, "<=", 0) or _args.python_op(num_heads, "<=", 0):
             raise ValueError(f"embed_dim and num_heads must be greater than 0, got "
                              f"embed_dim={embed_dim} and num_heads={num_heads} instead")
         super().__init__()

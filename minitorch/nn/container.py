@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from .module import Module, _indent, typename
 from .parameter import Parameter
@@ -28,7 +29,7 @@ __all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequen
 def _position(index: Any, size: int) -> int:
     """``index`` as a position in ``[0, size)`` (negative counts from the end), with torch's
     TypeError and IndexError."""
-    index = operator.index(index)
+    index = _args.python_index(index)
     if not -size <= index < size:
         raise IndexError(f"index {index} is out of range")
     return index % size
@@ -332,6 +333,8 @@ class ModuleDict(Module):
             self.update(modules)
 
     def __getitem__(self, key: str) -> Module:
+        if key not in self._modules:  # the dict's KeyError, as torch's
+            raise KeyError(key)
         return self._modules[key]
 
     def __setitem__(self, key: str, module: Module) -> None:

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._tensor import Tensor
 from ..ops.pad import pad
-from . import init
-from .functional_conv import conv2d, conv3d, conv_transpose
-from .functional_conv1d import conv1d
+from . import functional, init
+from .functional_conv import conv_transpose
 from .module import Module
 from .parameter import Parameter
 
@@ -27,11 +26,11 @@ __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
 
 
 def _check_groups(in_channels: int, out_channels: int, groups: int) -> None:
-    if groups <= 0:
+    if _args.python_op(groups, "<=", 0):  # torch's Python: its own TypeErrors for other types
         raise ValueError("groups must be a positive integer")
-    if in_channels % groups:
+    if _args.python_op(in_channels, "%", groups):
         raise ValueError("in_channels must be divisible by groups")
-    if out_channels % groups:
+    if _args.python_op(out_channels, "%", groups):
         raise ValueError("out_channels must be divisible by groups")
 
 
@@ -128,7 +127,7 @@ class _ConvNd(Module):
         if self.padding_mode != "zeros":
             widths = _mode_padding(self.padding, self.kernel_size, self.dilation)
             return conv(pad(input, widths, mode=self.padding_mode), self.weight, self.bias,
-                        self.stride, 0, self.dilation, self.groups)
+                        self.stride, (0,) * self._dims, self.dilation, self.groups)
         return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                     self.groups)
 
@@ -161,7 +160,7 @@ class Conv1d(_ConvNd):
     _dims = 1
 
     def forward(self, input: Tensor) -> Tensor:
-        return self._conv_forward(input, conv1d)
+        return self._conv_forward(input, functional.conv1d)  # refusals worded for its call
 
 
 class Conv2d(_ConvNd):
@@ -173,7 +172,7 @@ class Conv2d(_ConvNd):
     """
 
     def forward(self, input: Tensor) -> Tensor:
-        return self._conv_forward(input, conv2d)
+        return self._conv_forward(input, functional.conv2d)  # refusals worded for its call
 
 
 class Conv3d(_ConvNd):
@@ -187,7 +186,7 @@ class Conv3d(_ConvNd):
     _dims = 3
 
     def forward(self, input: Tensor) -> Tensor:
-        return self._conv_forward(input, conv3d)
+        return self._conv_forward(input, functional.conv3d)  # refusals worded for its call
 
 
 class _ConvTransposeNd(_ConvNd):

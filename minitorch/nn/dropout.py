@@ -10,6 +10,7 @@ tensor([1., 1., 1.])
 
 from __future__ import annotations
 
+from .. import _args
 from .._tensor import Tensor
 from . import functional as F
 from .module import Module
@@ -23,7 +24,8 @@ class _DropoutNd(Module):
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
-        if p < 0 or p > 1:  # torch's comparisons: a non-number fails as in torch, nan passes
+        # torch's comparisons: a non-number fails as in torch, nan passes
+        if _args.python_op(p, "<", 0) or _args.python_op(p, ">", 1):
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p = p
         self.inplace = inplace

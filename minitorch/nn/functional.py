@@ -244,7 +244,8 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
                                f"broadcast shape {list(result.shape)}")
         return result
     # Other ranks go through a matrix of rows, as torch does (ViewBackward0 ← AddmmBackward0).
-    rows = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    # the row count spelled out: -1 is ambiguous for an input with no features
+    rows = addmm(bias, input.reshape(math.prod(input.shape[:-1]), input.shape[-1]), weight.t())
     return rows.reshape(*input.shape[:-1], weight.shape[0])
 
 
@@ -674,7 +675,7 @@ def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Any = N
     tensor([[5., 1.]])
     """
     return _lp_pool(avg_pool1d, max_pool1d, input, norm_type, kernel_size, stride, ceil_mode,
-                    kernel_size)
+                    (kernel_size,))
 
 
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
@@ -684,15 +685,19 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
     >>> F.lp_pool2d(minitorch.tensor([[[3., 4.], [0., 0.]]]), 2, 2)
     tensor([[[5.]]])
     """
-    # torch's _pair: a sequence as it is, anything else twice
-    kw, kh = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * 2
+    # torch's `kw, kh = _pair(kernel_size)`: a sequence as it is, anything else twice
+    pair = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * 2
+    if len(pair) != 2:  # Python's refusal of that unpacking
+        raise ValueError(f"not enough values to unpack (expected 2, got {len(pair)})"
+                         if len(pair) < 2 else "too many values to unpack (expected 2)")
     return _lp_pool(avg_pool2d, max_pool2d, input, norm_type, kernel_size, stride, ceil_mode,
-                    kw * kh)
+                    pair)
 
 
 def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kernel_size: Any,
-             stride: Any, ceil_mode: bool, window: Any) -> Tensor:
-    """torch's lp_pool1d/2d, step for step (so its graph's nodes)."""
+             stride: Any, ceil_mode: bool, window: tuple) -> Tensor:
+    """torch's lp_pool1d/2d, step for step (so its graph's nodes); ``window``: the kernel's
+    sides, multiplied (in Python, as torch) after the pool."""
     if isinstance(norm_type, (int, float)):
         if norm_type == float("inf"):
             return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
@@ -702,13 +707,15 @@ def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kern
         out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    return (out.sign() * relu(out.abs())).mul(window).pow(1.0 / norm_type)
+    size = window[0] if len(window) == 1 else _args.python_op(window[0], "*", window[1])
+    return (out.sign() * relu(out.abs())).mul(size).pow(_args.python_op(1.0, "/", norm_type))
 
 
 def _one_int(value: Any, name: str, position: int) -> int:
     """A 1-d pooling's window argument: an int or a sequence of exactly one (torch's
     ``check1d``)."""
-    values = (value,) if _args.as_int(value) is not None else tuple(value)
+    values = ((value,) if _args.as_int(value) is not None
+              else _args.int_tuple("avg_pool1d", value, name, position))
     if len(values) != 1:
         raise RuntimeError(f"avg_pool1d() argument '{name}' should contain one int (got "
                            f"{len(values)})")
@@ -878,9 +885,9 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if _values_per_channel(input.shape) == 1:
             raise ValueError("Expected more than 1 value per channel when training, got "
                              f"input size {input.shape}")
-    if training and eps <= 0.0:
+    if training and _args.python_op(eps, "<=", 0.0):
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
-    if eps < 0.0:
+    if _args.python_op(eps, "<", 0.0):
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     return _native_batch_norm(input, running_mean, running_var, weight, bias, training,
                               momentum, eps)
@@ -904,6 +911,7 @@ def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
         raise ValueError("running_mean and running_var must either both be None or neither "
                          "be None")
     _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var), training)
+    _args.wrap_dim(1, input.dim())  # torch's kernel reads the channels, input.size(1)
     for stat in (running_mean, running_var):  # torch's kernel reads them as 1-d arrays
         if stat is not None and stat.dim() != 1:
             raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {stat.dim()}")
@@ -925,7 +933,8 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{input.dim()}")
-    size = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
+    size = [_args.python_op(input.shape[0] * input.shape[1], "//", num_groups), num_groups,
+            *input.shape[2:]]
     if math.prod(size[:1] + size[2:]) == 1:  # torch's _verify_batch_size
         raise ValueError(f"Expected more than 1 value per channel when training, got input "
                          f"size {size}")
@@ -950,8 +959,12 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         return input
     # torch pools a (N, 1, C, H, rest) view over (size, 1, 1) windows: the same windows as
     # (size, 1) ones over (N, 1, C, H * rest)
+    if dim > 3 and size == 0:  # torch pools those with avg_pool3d, and says so
+        raise RuntimeError("kernel size should be greater than zero, but got "
+                           f"{_args.per_dim('k', (0, 1, 1))}")
     div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], -1)
-    div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+    half = _args.python_op(size, "//", 2)  # torch's Python: its TypeError for no int
+    div = pad(div, (0, 0, half, (size - 1) // 2))
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
     return input / div.mul(alpha).add(k).pow(beta)
 
@@ -1197,7 +1210,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_args.legacy(target.dtype)}")
         return _cross_entropy_soft(input, target, weight, reduction, smoothing, ignore_index)
-    if not smoothing:  # torch's aten::cross_entropy_loss: log_softmax, then nll_loss_nd
+    if not smoothing > 0.0:  # (nan too) torch's aten::cross_entropy_loss: log_softmax,
+        # then nll_loss_nd
         return profiler.run_op("aten::cross_entropy_loss", "aten::cross_entropy_loss",
                                lambda: _cross_entropy(input, target, weight, ignore_index,
                                                       reduction), (input, target, weight))
@@ -1255,10 +1269,15 @@ def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: s
 # the functions of F that are C functions in torch: its argument parser's messages, as the call
 # was written, under the parser's name
 for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinear", "bilinear"),
+                       ("avg_pool1d", "avg_pool1d"),
                        ("conv1d", "conv1d"), ("conv2d", "conv2d"), ("conv3d", "conv3d"),
+                       ("conv_transpose1d", "conv_transpose1d"),
+                       ("conv_transpose2d", "conv_transpose2d"),
+                       ("conv_transpose3d", "conv_transpose3d"),
                        ("cosine_similarity", "cosine_similarity"), ("linear", "linear"),
                        ("logsigmoid", "log_sigmoid"), ("one_hot", "one_hot"),
                        ("pairwise_distance", "pairwise_distance"),
                        ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
-                       ("prelu", "prelu"), ("softplus", "softplus")):
+                       ("prelu", "prelu"), ("softplus", "softplus"),
+                       ("softshrink", "softshrink")):
     globals()[_name] = _call_form.entry(globals()[_name], _parsed, method=False)

@@ -79,15 +79,20 @@ def _conv_arg_types(fn: str, stride: Any, padding: Any, dilation: Any, groups: A
     """torch's parser on a convolution's geometry: ints or tuples of ints (``padding`` also
     'same'/'valid'), each int within int64, before any shape is looked at."""
     given = {"dilation": dilation, "groups": groups, "padding": padding, "stride": stride}
-    for name, value in given.items():
-        if name == "padding" and isinstance(value, str):
-            continue
-        values = (value,) if name == "groups" or not isinstance(value, (tuple, list)) \
-            else value
-        if any(_args.as_int(v) is None for v in values):  # no overload's (the call's are
-            raise _args.invalid_combination(fn, (), *CONV_SIGNATURES)  # listed at the entry)
-        for v in values:
-            _args.integer(fn, v, name, 0)  # an int past int64: torch's overflow
+    lists = {name: value for name, value in given.items()
+             if name != "groups" and not (name == "padding" and isinstance(value, str))}
+    # the parser's match reads an int list's first item alone: no overload's (the call's
+    # are listed at the entry)
+    if _args.as_int(groups) is None or any(
+            _args.as_int(v) is None and (not isinstance(v, (tuple, list)) or (
+                len(v) and _args.as_int(v[0]) is None)) for v in lists.values()):
+        raise _args.invalid_combination(fn, (), *CONV_SIGNATURES)
+    _args.integer(fn, groups, "groups", 0)  # an int past int64: torch's overflow
+    for name, value in lists.items():  # the other items, read as the lists are unpacked
+        if _args.as_int(value) is None:
+            _args.int_tuple(fn, value, name, 0)
+        else:
+            _args.integer(fn, value, name, 0)
 
 
 def _same_padding(input: Tensor, kernel: tuple, dilation: tuple) -> tuple:
@@ -134,6 +139,13 @@ def _check_same(input: Tensor, weight: Tensor, stride: tuple, dilation: tuple) -
             raise RuntimeError(f"{name} cannot broadcast to {n} dimensions")
     if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
+    spread = dilation * n if len(dilation) == 1 else dilation
+    if any(int(d * (k - 1) / 2) < 0 for d, k in zip(spread, weight.shape[2:])):
+        # torch pads by half of dilation * (kernel - 1) (C++'s division, toward zero) on
+        # each side, and checks that padding first
+        raise RuntimeError("negative padding is not supported")
+    if 0 in spread:  # (a negative one is refused later, as for any padding)
+        raise RuntimeError("non-positive dilation is not supported")
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
@@ -147,6 +159,8 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     stride, padding, dilation = geometry
     if isinstance(padding, str) and padding not in ("same", "valid"):
         raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if not transposed and not isinstance(padding, str):  # torch's first check there
+        _check_bias_type(input, bias)
     if weight.dim() < 3:
         raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
@@ -182,13 +196,26 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
             f"Given {given}, weight of size {list(weight.shape)}, expected input"
             f"{list(input.shape)} to have {channels} channels, but got "
             f"{input.shape[1]} channels instead")
-    if bias is not None and bias.dtype is not input.dtype:
-        raise RuntimeError(f"Input type ({_args.c_name(input.dtype)}) and bias type "
-                           f"({_args.c_name(bias.dtype)}) should be the same")
     if bias is not None and tuple(bias.shape) != (out,):
         raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
+    if transposed and input.dtype.name == "float32" and input.shape[0] > 1:  # torch goes
+        # through oneDNN for a batch of several float inputs, whose messages differ
+        for what, t in (("weight", weight), ("bias", bias)):
+            if t is not None and t.dtype is not input.dtype:
+                raise RuntimeError(
+                    f"Input type ({_args.type_string(input.dtype)}) and {what} type "
+                    f"({_args.type_string(t.dtype)}) should be the same or input should be a "
+                    f"MKLDNN tensor and {what} is a dense tensor")
+    _check_bias_type(input, bias)
+
+
+def _check_bias_type(input: Tensor, bias: Tensor | None) -> None:
+    """torch's refusal of a bias of another dtype than the input."""
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({_args.c_name(input.dtype)}) and bias type "
+                           f"({_args.c_name(bias.dtype)}) should be the same")
 
 
 @_call_form.overloads(*CONV_SIGNATURES)
@@ -294,21 +321,18 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     ``geometry`` is the user's ``(stride, padding, dilation)``. An unbatched input gets a
     batch of one, squeezed after, as torch's."""
     name = f"conv_transpose{dims}d"
+    stride, padding, dilation = geometry
+    # torch's parser, in its words for arguments by position (the public form rewords them
+    # for keywords): every type first, a list's first item alone, then the lists unpacked
+    _args.parsed(name, ("ints", stride, "stride", 4), ("ints", padding, "padding", 5),
+                 ("ints", output_padding, "output_padding", 6), ("int", groups, "groups", 7),
+                 ("ints", dilation, "dilation", 8))
     if input.dim() == dims + 1:
         return conv_transpose(dims, input.unsqueeze(0), weight, bias, geometry,
                               output_padding, groups).squeeze(0)
     if input.dim() != dims + 2:
         raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input "
                            f"to {name}, but got input of size: {list(input.shape)}")
-    stride, padding, dilation = geometry
-    _padding_ints(name, padding)
-    for value, arg, position in ((stride, "stride", 4), (padding, "padding", 5),
-                                 (output_padding, "output_padding", 6),
-                                 (dilation, "dilation", 8)):
-        # torch's parser: a lone value comes as a keyword, a tuple from the module's call
-        packed = isinstance(value, (tuple, list))
-        _args.sizes(name, (value,), arg, check_negative=False,
-                    position=position if packed else None)
     # as convolution's: the lengths checked against the weight's dims, then spread
     _check_conv(input, weight, bias, groups, tuple(_spread(g, dims) for g in geometry),
                 _spread(output_padding, dims))
@@ -324,16 +348,6 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
                            seen_padding)[-dims:]
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
-
-
-def _padding_ints(name: str, padding: Any) -> None:
-    """torch's parser on a transposed convolution's padding: no string, nor a tuple of them
-    (what ``_pair('same')`` makes)."""
-    if isinstance(padding, str):
-        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
-    if isinstance(padding, (tuple, list)) and padding and isinstance(padding[0], str):
-        raise TypeError(f"{name}(): argument 'padding' (position 5) must be tuple of "
-                        "ints, but found element of type str at pos 0")
 
 
 def _spatial_names(prefix: str, values: tuple) -> list[str]:
@@ -399,10 +413,6 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
     its batch or its channels, a kernel of at least one element (torch's empty path reads
     its first)."""
     _, padding, dilation = geometry
-    if min(dilation) == 0 and input.numel():  # an empty input passes; a 1-d one is told as
-        # the 2-d convolution of height one torch runs
-        shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
-        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
     kernel = [(k - 1) * d + 1 for k, d in zip(weight.shape[2:], dilation)]
     if any(p < k for p, k in zip(padded, kernel)):
@@ -410,6 +420,10 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater "
             "than actual input size")
+    if min(dilation) == 0 and input.numel():  # an empty input passes; a 1-d one is told as
+        # the 2-d convolution of height one torch runs
+        shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     if not input.numel() and input.shape[0] and input.shape[1]:
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {list(input.shape)}")
@@ -470,11 +484,12 @@ def max_pool(dims: int, input: Tensor, window: tuple, ceil_mode: Any,
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
     windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
                (padding, "padding", 4))
-    _args.window_types(name, *windows, (dilation, "dilation", 5))
-    ceil_mode = _args.flag(name, ceil_mode, "ceil_mode", 6)  # before the values
-    kernel, stride, pad = _args.windows(name, *windows, n=dims)
+    parser = f"{name}_with_indices" if return_indices else name  # the op torch's wrapper calls
+    _args.window_types(parser, *windows, (dilation, "dilation", 5))
+    ceil_mode = _args.flag(parser, ceil_mode, "ceil_mode", 6)  # before the values
+    kernel, stride, pad = _args.windows(parser, *windows, n=dims, kernel=name)
     stride = stride or kernel
-    dilation = _args.window(name, dilation, "dilation", 5, dims)
+    dilation = _args.window(parser, dilation, "dilation", 5, dims, name)
     if input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected "
                            "for input")

@@ -181,6 +181,10 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     given = _per_dim(size if size is not None else scale_factor, dims, input, size is None)
     if recompute_scale_factor and size is not None:
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if not recompute_scale_factor and mode != "area" and (mode, input.dim()) not in _KERNELS \
+            and (mode, input.dim()) != ("lanczos", 4):  # torch's Python reaches no kernel: the
+        _check_antialias(mode, input, antialias)  # sizes and scales are never read
+        _unsupported(input, mode)
     if size is not None:
         sizes, scales = [int(s) for s in given], [None] * dims
     elif recompute_scale_factor:  # torch's Python computes the sizes, its kernel gets none
@@ -188,9 +192,7 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     else:
         scales = _scale_factors(input, mode, align_corners, scale_factor, given)
         sizes = [_scaled_size(n * s) for n, s in zip(input.shape[2:], scales)]
-    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
-        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
-                         "modes and requires a 4-D tensor as input")
+    _check_antialias(mode, input, antialias)
     if mode == "area" and input.dim() in (3, 4, 5):
         return _area(input, sizes)
     if mode == "lanczos" and input.dim() == 4:  # antialias only: refused after the checks
@@ -204,6 +206,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     _check_sizes(input, sizes, mode, antialias)
     return NODES[mode, dims].apply(input, sources=_sources(input, mode, sizes, scales,
                                                            bool(align_corners)))
+
+
+def _check_antialias(mode: str, input: Tensor, antialias: bool) -> None:
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
 
 
 def _sources(input: Tensor, mode: str, sizes: list, scales: list, align: bool) -> tuple:

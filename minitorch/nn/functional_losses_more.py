@@ -23,7 +23,7 @@ from ..linalg import vector_norm
 from ..ops import losses
 from ..ops.activation import logsigmoid
 from ..ops.ctc import CtcLoss
-from ..ops.norm import Norm
+from ..ops.norm import Norm, _check_identity
 from ..ops.pointwise import where
 from .functional_losses import _check_reduction
 
@@ -149,7 +149,10 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     p, eps = _args.reals(fn, (p, "p", 3), (eps, "eps", 4))
     keepdim = _args.flag(fn, keepdim, "keepdim", 5)
     dim = max(x1.dim(), x2.dim()) - 1
-    return Norm.apply(x1 - x2 + eps, p=p, dims=(dim,) if dim >= 0 else None, keepdim=keepdim)
+    diff = x1 - x2 + eps
+    if dim >= 0:  # torch's norm refuses an inf or negative p over an empty last dim
+        _check_identity(tuple(diff.shape), p, (dim,))
+    return Norm.apply(diff, p=p, dims=(dim,) if dim >= 0 else None, keepdim=keepdim)
 
 
 @_call_form.function
@@ -195,8 +198,15 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     tensor(0.)
     """
     reduction = _check_reduction(reduction, size_average, reduce)
+
+    def parsed() -> None:  # torch.triplet_margin_loss's parser, after the Python's margin
+        _args.tensor_args("triplet_margin_loss", (anchor, "anchor", 1),
+                          (positive, "positive", 2), (negative, "negative", 3))
+        _args.reals("triplet_margin_loss", (margin, "margin", 4), (p, "p", 5), (eps, "eps", 6))
+        _args.flag("triplet_margin_loss", swap, "swap", 7)
+
     return _triplet(anchor, positive, negative, lambda a, b: pairwise_distance(a, b, p, eps),
-                    margin, swap, reduction)
+                    margin, swap, reduction, parsed)
 
 
 def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
@@ -216,10 +226,13 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
 
 
 def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, margin: float,
-             swap: bool, reduction: str) -> Tensor:
-    """torch's composition of the triplet losses, its checks first."""
-    if margin <= 0:
+             swap: bool, reduction: str, parsed: Any = None) -> Tensor:
+    """torch's composition of the triplet losses, its checks first (``parsed``: a C++ op's
+    argument parser, after the margin's)."""
+    if _args.python_op(margin, "<=", 0):
         raise ValueError(f"margin must be greater than 0, got {margin}")
+    if parsed is not None:
+        parsed()
     dims = anchor.dim(), positive.dim(), negative.dim()
     if not dims[0] == dims[1] == dims[2]:
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
@@ -325,11 +338,11 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     """
     if size_average is not None or reduce is not None:
         reduction = _check_reduction(reduction, size_average, reduce)
+    reduction = _check_reduction(reduction)  # torch reads it before p and the weight
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
-    reduction = _check_reduction(reduction)
     (margin,) = _args.numbers("multi_margin_loss", (margin, "margin", 4))
     ndim = input.dim()
     if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)

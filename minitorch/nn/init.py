@@ -70,10 +70,13 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     >>> bool(minitorch.all(nn.init.trunc_normal_(minitorch.empty(100), a=-1, b=1).abs() <= 1))
     True
     """
-    if mean < a - 2 * std or mean > b + 2 * std:
+    # torch's Python arithmetic: its TypeError or ZeroDivisionError for other values
+    if _args.python_op(mean, "<", _args.python_op(a, "-", _args.python_op(2, "*", std))) or \
+            _args.python_op(mean, ">", _args.python_op(b, "+", _args.python_op(2, "*", std))):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                       "distribution of values may be incorrect.", stacklevel=2)
-    mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
+    mass = _normal_cdf(_args.python_op(_args.python_op(b, "-", mean), "/", std)) - \
+        _normal_cdf(_args.python_op(_args.python_op(a, "-", mean), "/", std))
     with grad_mode._recording(False):
         if mass > 0.3:
             return _redraw_outside(tensor, mean, std, a, b, generator)
@@ -288,7 +291,9 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
     >>> nn.init._calculate_correct_fan(minitorch.empty(4, 3), "fan_out")
     4
     """
-    mode = mode.lower()  # as torch: a mode that is no string fails here
+    if not isinstance(mode, str):  # as torch: a mode that is no string fails here
+        _args.python_attribute(mode, "lower")
+    mode = mode.lower()
     if mode not in ("fan_in", "fan_out"):
         raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
@@ -345,7 +350,7 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) ->
     True
     """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    bound = _args.python_op(gain, "*", math.sqrt(_args.python_op(6.0, "/", fan_in + fan_out)))
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -356,7 +361,8 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> 
     torch.Size([3, 3])
     """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
+    std = _args.python_op(gain, "*", math.sqrt(_args.python_op(2.0, "/", fan_in + fan_out)))
+    return normal_(tensor, 0.0, std, generator)
 
 
 def _reset_layer(weight: Tensor, bias: Tensor | None) -> None:

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from .. import _args
 from .._dtype import float16, float32, float64
 from .._tensor import Tensor, _cuda_device, _to_arguments
 from ..autograd import grad_mode
@@ -491,6 +492,8 @@ class Module:
 
     def _owner_of(self, target: str) -> tuple[Module, str]:
         """The submodule holding the attribute named by ``target``'s last part, and that name."""
+        if not isinstance(target, str):  # torch's Python reads target.rpartition
+            _args.python_attribute(target, "rpartition")
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
         if not hasattr(module, name):
@@ -504,6 +507,8 @@ class Module:
         'Linear'
         """
         module = self
+        if target and not isinstance(target, str):  # torch's Python reads target.split
+            _args.python_attribute(target, "split")
         for name in target.split(".") if target else ():
             if not hasattr(module, name):
                 raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")

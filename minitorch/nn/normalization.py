@@ -11,6 +11,7 @@ LayerNorm((4,), eps=1e-05, elementwise_affine=True, bias=True)
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from .. import _args, _creation
@@ -58,8 +59,10 @@ class LayerNorm(Module):
                 and not hasattr(normalized_shape, "__iter__"):
             # torch's Python takes tuple(normalized_shape) of anything but an int
             raise TypeError(f"'{type(normalized_shape).__name__}' object is not iterable")
-        self.normalized_shape = _args.int_list("LayerNorm", normalized_shape,
-                                               "normalized_shape", 1)
+        # torch's Python: an Integral as a one-tuple, anything else tuple(); its values are
+        # read where they are used (torch.empty of the weight, then layer_norm)
+        self.normalized_shape = (normalized_shape,) if isinstance(
+            normalized_shape, numbers.Integral) else tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
@@ -124,7 +127,7 @@ class GroupNorm(Module):
                  affine: bool = True, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:
         super().__init__()
-        if num_channels % num_groups != 0:
+        if _args.python_op(num_channels, "%", num_groups) != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
                              f"({num_groups})")
         self.num_groups, self.num_channels = num_groups, num_channels

@@ -28,7 +28,7 @@ from functools import partial
 from itertools import accumulate
 from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._tensor import Tensor
 from ..ops import shape
 from ..ops.inplace_views import TransposeInplace
@@ -74,9 +74,9 @@ def _check_sizes(input_size: Any, hidden_size: Any, num_layers: int, bias: Any,
             raise TypeError(f"{name} should be of type int, got: {type(value).__name__}")
         if value <= 0:
             raise ValueError(f"{name} must be greater than zero")
-    if num_layers <= 0:
+    if _args.python_op(num_layers, "<=", 0):
         raise ValueError("num_layers must be greater than zero")
-    if proj_size < 0:
+    if _args.python_op(proj_size, "<", 0):
         raise ValueError("proj_size should be a positive integer or zero to disable projections")
     if proj_size >= hidden_size:
         raise ValueError("proj_size has to be smaller than hidden_size")
@@ -108,7 +108,7 @@ class RNNBase(Module):
         # initialisation walks _flat_weights_names)
         self._flat_weights_names: list[str] = []
         self._all_weights: list[list[str]] = []
-        for layer in range(num_layers):
+        for layer in range(_args.python_index(num_layers)):
             fan_in = input_size if layer == 0 else real_hidden * directions
             for suffix in ("", "_reverse")[:directions]:
                 shapes = {"weight_ih": (gate_size, fan_in), "weight_hh": (gate_size, real_hidden)}

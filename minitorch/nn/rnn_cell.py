@@ -41,7 +41,7 @@ class RNNCellBase(Module):
                  device: Any = None, dtype: Any = None) -> None:
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
-        rows = num_chunks * hidden_size
+        rows = _args.python_op(num_chunks, "*", hidden_size)
         kwargs = {"device": device, "dtype": dtype}
         self.weight_ih = Parameter(_creation.empty((rows, input_size), **kwargs))
         self.weight_hh = Parameter(_creation.empty((rows, hidden_size), **kwargs))

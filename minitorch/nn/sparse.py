@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _creation
+from .. import _args, _creation
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from . import functional as F
@@ -40,11 +40,12 @@ class Embedding(Module):
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         if padding_idx is not None:
-            if padding_idx > 0:
-                assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
-            elif padding_idx < 0:
-                assert padding_idx >= -num_embeddings, \
-                    "Padding_idx must be within num_embeddings"
+            # torch asserts these (an AssertionError, with its message)
+            if padding_idx > 0 and not padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < 0 and not padding_idx >= _args.python_negative(num_embeddings):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < 0:
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm = max_norm
@@ -121,7 +122,8 @@ class EmbeddingBag(Module):
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None and not -num_embeddings <= padding_idx < num_embeddings:
+        if padding_idx is not None and \
+                not _args.python_negative(num_embeddings) <= padding_idx < num_embeddings:
             raise AssertionError("padding_idx must be within num_embeddings")
         self.padding_idx = padding_idx % num_embeddings if padding_idx is not None else None
         if _weight is None:

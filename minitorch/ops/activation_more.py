@@ -344,14 +344,17 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if input.dtype != weight.dtype:  # torch's kernel promotes neither
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{_args.legacy(input.dtype)} and {_args.legacy(weight.dtype)}")
+    channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.numel() != 1:  # torch checks the input against several weights first
+        if not input.dim():
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        if weight.numel() != channels:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
     if weight.dim() > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {weight.dim()}")
-    channels = input.shape[1] if input.dim() >= 2 else 1
-    if weight.numel() != 1 and weight.numel() != channels:
-        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
-                           f"parameter numbers = {weight.numel()} and channel size = "
-                           f"{channels}.")
     if not input.dtype.is_floating_point:
         raise _args.not_implemented("prelu_cpu", input.dtype)
     return Prelu.apply(input, weight)

@@ -113,16 +113,28 @@ class AdaptiveAvgPool2DBackward(Op):
         return AdaptiveAvgPool2D.apply(gg, output_size=ctx.output_size), zeros_like(a)
 
 
-def _output_size(input: Tensor, output_size: Any) -> tuple:
+def _output_size(fn: str, input: Tensor, output_size: Any) -> tuple:
     """``output_size`` as a tuple, a None taking the input's size there (torch's Python
-    wrapper, which reads ``input.size()`` first)."""
+    wrapper, which reads ``input.size()`` first), then read by ``fn``'s parser as an
+    ``int[2]`` (one int is spread; no bool, no float).
+
+    >>> _output_size("adaptive_avg_pool2d", minitorch.ones(1, 4, 6), (2, None))
+    (2, 6)
+    >>> _output_size("adaptive_avg_pool2d", minitorch.ones(1, 4, 6), (2.5, None))
+    Traceback (most recent call last):
+    TypeError: adaptive_avg_pool2d(): argument 'output_size' (position 2) must be tuple of \
+ints, but found element of type float at pos 0
+    """
     _args.python_attribute(input, "size")
-    if isinstance(output_size, int):
+    if not isinstance(output_size, int):  # torch's wrapper fills the Nones in
+        _args.python_len(output_size)
+        if len(input.shape) <= len(output_size):
+            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+        output_size = [d if v is None else v for v, d in
+                       zip(output_size, input.shape[-len(output_size):])]
+    if _args.as_int(output_size) is not None:
         return (output_size, output_size)
-    if len(input.shape) <= len(output_size):
-        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-    return tuple(d if v is None else v for v, d in
-                 zip(output_size, input.shape[-len(output_size):]))
+    return _args.int_tuple(fn, output_size, "output_size", 2)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
@@ -132,7 +144,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     >>> F.adaptive_avg_pool2d(minitorch.ones(1, 4, 6), (2, None)).shape
     torch.Size([1, 2, 6])
     """
-    size = _output_size(input, output_size)
+    size = _output_size("adaptive_avg_pool2d", input, output_size)
     if len(size) != 2:
         raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
     if size[0] < 0 or size[1] < 0:
@@ -154,7 +166,8 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     tensor([[1., 4.]])
     """
     _args.tensor_args("adaptive_avg_pool1d", (input, "input", 1))
-    sizes = _args.int_list("adaptive_avg_pool1d", output_size, "output_size", 2)
+    sizes = ((output_size,) if _args.as_int(output_size) is not None else
+             _args.int_tuple("adaptive_avg_pool1d", output_size, "output_size", 2))
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            "tensor for argument #1 'self' (while checking arguments for "
@@ -224,7 +237,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     >>> F.adaptive_max_pool2d(minitorch.arange(6.).reshape(1, 2, 3), (1, 2), True)
     (tensor([[[4., 5.]]]), tensor([[[4, 5]]]))
     """
-    size = _output_size(input, output_size)
+    size = _output_size("adaptive_max_pool2d", input, output_size)
     _check_input("adaptive_max_pool2d", input, "but got:", any_dtype=True)  # the shape first
     if len(size) != 2:
         raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")

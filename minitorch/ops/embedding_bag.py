@@ -164,6 +164,9 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     indices, starts = input._data, offsets._data
     nbags = starts.shape[0] - (1 if include_last_offset else 0)
     _check_offsets(xp, indices, starts, weight.shape[0], common, include_last_offset)
+    _check_indices_in_range(xp, indices, starts, weight.shape[0],
+                            mode == "max" or padding_idx is not None or
+                            weight.dtype.name != "float32")
     bags = xp.searchsorted(starts[:nbags], xp.arange(indices.shape[0]), side="right") - 1
     keep = bags >= 0  # (no offsets: no bag, and none of the indices is read)
     if padding_idx is not None:
@@ -228,6 +231,26 @@ def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any,
                            f"{indices.shape[0]} but got offsets[-1] of {int(starts[-1])}")
     if include_last_offset and not starts.shape[0]:
         raise RuntimeError("include_last_offset: number of offset should be at least 1")
-    outside = indices.shape[0] and bool(xp.any((indices < 0) | (indices >= n)))
-    if outside or bool(xp.any(starts[1:] < starts[:-1])):
+    if bool(xp.any(starts[1:] < starts[:-1])):
         raise RuntimeError(_INDEX_SIZE)
+
+
+def _check_indices_in_range(xp: Any, indices: Any, starts: Any, n: int, generic: bool
+                            ) -> None:
+    """torch's refusal of an index outside ``[0, n)``, in the words of the kernel it takes:
+    the ``generic`` one (max mode, a padding row, weights other than float32) names the
+    first bad value; the float32 sum/mean kernel (fbgemm) names its position when all the
+    bad ones lie in the first bag, else fails its own check."""
+    bad = (indices < 0) | (indices >= n)
+    if not indices.shape[0] or not bool(xp.any(bad)):
+        return
+    first = int(xp.argmax(xp.astype(bad, xp.int8)))
+    value = int(indices[first])
+    if generic:
+        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
+                           f"idx to be {value}")
+    end = int(starts[1]) if starts.shape[0] > 1 else indices.shape[0]
+    if bool(xp.any(bad[end:])):
+        raise RuntimeError(_INDEX_SIZE)
+    raise RuntimeError(f"Index {first} of input takes value {value} which is not in the valid "
+                       f"range [0, {n})")

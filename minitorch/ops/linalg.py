@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args, _mkl
@@ -336,7 +337,8 @@ def _matmul(a: Tensor, b: Tensor, da: int, db: int) -> Tensor:
     if da <= 2 and db >= 3:
         return _small_times_batch(a, b)
     if da >= 3 and db <= 2:
-        folded = a.reshape(-1, a.shape[-1])
+        # the rows spelled out: -1 is ambiguous where a row has no element
+        folded = a.reshape(math.prod(a.shape[:-1]), a.shape[-1])
         out = Mv.apply(folded, b) if db == 1 else Mm.apply(folded, b)
         shape = a.shape[:-1] + (() if db == 1 else (b.shape[-1],))
         return UnsafeView.apply(out, shape=shape)

@@ -244,8 +244,10 @@ def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
     upcast = input.float() if input.dtype.itemsize < 4 else input  # torch's opmath type
     eps = finfo(upcast.dtype).eps if eps is None else eps
     dims = tuple(range(-len(shape), 0))
-    result = upcast.mul(upcast.pow(2).mean(dims, keepdim=True).add(eps).rsqrt()).type_as(input)
-    return result if weight is None else result.mul(weight)
+    result = upcast.mul(upcast.pow(2).mean(dims, keepdim=True).add(eps).rsqrt())
+    if weight is not None:  # scaled in the computation's dtype, then cast back, as torch's
+        result = result.mul(weight)
+    return result.type_as(input)
 
 
 def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,

@@ -58,6 +58,8 @@ class PixelUnshuffle(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, factor: int) -> Tensor:
         ctx.factor = factor
+        if not a._data.size:  # torch's kernel returns an empty input's copy, its shape kept
+            return wrap(a._xp.asarray(a._data, copy=True))
         return wrap(_unshuffled(a._xp, a._data, factor))
 
     @staticmethod

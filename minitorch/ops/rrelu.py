@@ -12,6 +12,7 @@ tensor([-1.,  3.])
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -86,6 +87,9 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     _args.tensor_args(name, (input, "input", 1))
     lower, upper = _args.numbers(name, (lower, "lower", 2), (upper, "upper", 3))
     training = _args.flag(name, training, "training", 4)
+    for bound, value in (("lower", lower), ("upper", upper)):
+        if not math.isfinite(value):
+            raise RuntimeError(f"rrelu: {bound} bound must be finite, got {value}")
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training:

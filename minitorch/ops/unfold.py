@@ -14,6 +14,7 @@ tensor([[0., 1.],
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from .. import _args
@@ -119,20 +120,26 @@ def _blocks(size: tuple, kernel: Pair, geometry: Any) -> tuple[int, int]:
                  for i in range(2))  # type: ignore[return-value]
 
 
-def _geometry(fn: str, kernel_size: Any, dilation: Any, padding: Any, stride: Any
-              ) -> tuple[Pair, Any]:
-    """The kernel and (stride, padding, dilation) pairs, with torch's checks."""
+def _pair(value: Any) -> Any:
+    """torch's wrapper's ``_pair``: an iterable as a tuple, anything else twice."""
+    return tuple(value) if isinstance(value, Iterable) else (value, value)
+
+
+def _geometry(fn: str, *values: Any) -> tuple[Pair, Any]:
+    """The kernel and (stride, padding, dilation) pairs, with torch's checks; ``values``:
+    (col2im's output_size,) kernel_size, dilation, padding, stride, each made a pair by
+    torch's wrapper, then read by its parser (every type first). col2im's output size comes
+    back first."""
+    names = ("output_size",) * (len(values) == 5) + ("kernel_size", "dilation", "padding",
+                                                     "stride")
+    given = tuple(("ints", _pair(v), name, i + 2) for i, (v, name) in enumerate(zip(values,
+                                                                                   names)))
     pairs = []
-    for value, name, position in ((kernel_size, "kernel_size", 2), (dilation, "dilation", 3),
-                                  (padding, "padding", 4), (stride, "stride", 5)):
-        single = isinstance(value, int)
-        value = _args.int_list(fn, value, name, position)
-        if single:
-            value = value * 2
+    for value, name in zip(_args.parsed(fn, *given), names):
         if len(value) != 2:
             raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(value)}")
         pairs.append(tuple(value))
-    kernel, dil, pad, strd = pairs
+    size, (kernel, dil, pad, strd) = pairs[:-4], pairs[-4:]
     checks = [(kernel, "kernel size", 1, "kernel"), (strd, "stride", 1, "stride"),
               (dil, "dilation", 1, "dilation"), (pad, "padding", 0, "pad")]
     if fn == "im2col":  # unfold checks the stride last, fold right after the kernel
@@ -142,7 +149,7 @@ def _geometry(fn: str, kernel_size: Any, dilation: Any, padding: Any, stride: An
             need = "greater than zero" if least else "non-negative"
             raise RuntimeError(f"{what} should be {need}, but got {words}_height: {h} "
                                f"{words}_width: {w}")
-    return kernel, (strd, pad, dil)
+    return (*size, kernel, (strd, pad, dil))
 
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
@@ -185,9 +192,8 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
             [1., 2., 1.]])
     """
     _args.tensor_args("col2im", (input, "input", 1))
-    size = _args.int_list("col2im", output_size, "output_size", 2)
-    size = size * 2 if isinstance(output_size, int) else size
-    kernel, geometry = _geometry("col2im", kernel_size, dilation, padding, stride)
+    size, kernel, geometry = _geometry("col2im", output_size, kernel_size, dilation, padding,
+                                       stride)
     if input.dim() not in (2, 3) or 0 in input.shape[-2:]:
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
                            "batch size and non-zero dimensions for input, but got: "

@@ -29,6 +29,7 @@ from functools import wraps
 from typing import Any
 from weakref import ref
 
+from .. import _args
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
@@ -255,7 +256,7 @@ class LambdaLR(LRScheduler):
 
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
-        return [base * fn(self.last_epoch) for fn, base in
+        return [base * _args.python_call(fn, self.last_epoch) for fn, base in
                 zip(self.lr_lambdas, self.base_lrs, strict=True)]
 
 
@@ -275,7 +276,7 @@ class StepLR(LRScheduler):
 
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
-        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+        if self.last_epoch == 0 or _args.python_op(self.last_epoch, "%", self.step_size) != 0:
             return _values(self.optimizer, "lr")
         return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
 

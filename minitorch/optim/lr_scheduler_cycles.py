@@ -20,6 +20,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from .lr_scheduler import LRScheduler, _set_lr, _values
 from .optimizer import Optimizer
@@ -73,9 +74,9 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1,
                  eta_min: float = 0.0, last_epoch: int = -1) -> None:
-        if T_0 <= 0 or not isinstance(T_0, int):
+        if _args.python_op(T_0, "<=", 0) or not isinstance(T_0, int):
             raise ValueError(f"Expected positive integer T_0, but got {T_0}")
-        if T_mult < 1 or not isinstance(T_mult, int):
+        if _args.python_op(T_mult, "<", 1) or not isinstance(T_mult, int):
             raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
         if not isinstance(eta_min, (float, int)):
             raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
@@ -154,10 +155,10 @@ class CyclicLR(LRScheduler):
             for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
                 _set_lr(group, lr)
         self.max_lrs = _format_param("max_lr", optimizer, max_lr)
-        up = float(step_size_up)
-        down = float(step_size_down) if step_size_down is not None else up
+        up = _args.python_float(step_size_up)
+        down = _args.python_float(step_size_down) if step_size_down is not None else up
         self.total_size = up + down
-        self.step_ratio = up / self.total_size
+        self.step_ratio = _args.python_op(up, "/", self.total_size)
         if mode not in ["triangular", "triangular2", "exp_range"] and scale_fn is None:
             raise ValueError("mode is invalid and scale_fn is None")
         self.mode, self.gamma = mode, gamma
@@ -195,7 +196,8 @@ class CyclicLR(LRScheduler):
         factor = x / self.step_ratio if x <= self.step_ratio else \
             (x - 1) / (self.step_ratio - 1)
         scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
-        lrs = [base + (top - base) * factor * scale
+        op = _args.python_op  # torch's Python arithmetic: its TypeError for a None
+        lrs = [op(base, "+", op(op(op(top, "-", base), "*", factor), "*", scale))
                for base, top in zip(self.base_lrs, self.max_lrs, strict=True)]
         if self.cycle_momentum:
             for bottom, top, group in zip(self.base_momentums, self.max_momentums,
@@ -244,7 +246,7 @@ class OneCycleLR(LRScheduler):
             raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
         self.optimizer = optimizer
         self.total_steps = _total_steps(total_steps, epochs, steps_per_epoch)
-        end_up = float(pct_start * self.total_steps) - 1
+        end_up = _args.python_float(_args.python_op(pct_start, "*", self.total_steps)) - 1
         last = self.total_steps - 1
         if three_phase:
             self._schedule_phases = [
@@ -312,7 +314,7 @@ def _phase(end_step: float, start_lr: str, end_lr: str, start_momentum: str,
 def _total_steps(total_steps: int | None, epochs: int | None,
                  steps_per_epoch: int | None) -> int:
     if total_steps is not None:
-        if total_steps <= 0 or not isinstance(total_steps, int):
+        if _args.python_op(total_steps, "<=", 0) or not isinstance(total_steps, int):
             raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
         return total_steps
     if epochs is not None and steps_per_epoch is not None:

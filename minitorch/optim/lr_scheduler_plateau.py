@@ -15,6 +15,7 @@ import warnings
 from math import inf
 from typing import Any, SupportsFloat
 
+from .. import _args
 from .lr_scheduler import _EPOCH_DEPRECATED, LRScheduler, _set_lr, _values
 from .optimizer import Optimizer
 
@@ -64,7 +65,7 @@ class ReduceLROnPlateau(LRScheduler):
 
     def step(self, metrics: SupportsFloat, epoch: int | None = None) -> None:  # type: ignore[override]
         """Note one value of the metric (a number or a one-element tensor)."""
-        current = float(metrics)
+        current = _args.python_float(metrics)
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
@@ -78,7 +79,7 @@ class ReduceLROnPlateau(LRScheduler):
         if self.in_cooldown:
             self.cooldown_counter -= 1
             self.num_bad_epochs = 0  # bad epochs in cooldown do not count
-        if self.num_bad_epochs > self.patience:
+        if _args.python_op(self.num_bad_epochs, ">", self.patience):
             self._reduce_lr()
             self.cooldown_counter = self.cooldown
             self.num_bad_epochs = 0

@@ -19,6 +19,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import _args
 from .lr_scheduler import LambdaLR, LRScheduler, ReduceLROnPlateau, _set_lr, _values
 from .optimizer import Optimizer
 
@@ -58,7 +59,7 @@ class ConstantLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
                  last_epoch: int = -1) -> None:
-        if factor > 1.0 or factor < 0:
+        if _args.python_op(factor, ">", 1.0) or _args.python_op(factor, "<", 0):
             raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
         self.factor = factor
         self.total_iters = total_iters
@@ -89,10 +90,10 @@ class LinearLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3,
                  end_factor: float = 1.0, total_iters: int = 5, last_epoch: int = -1) -> None:
-        if start_factor > 1.0 or start_factor <= 0:
+        if _args.python_op(start_factor, ">", 1.0) or _args.python_op(start_factor, "<=", 0):
             raise ValueError("Starting multiplicative factor expected to be greater than 0 and "
                              "less or equal to 1.")
-        if end_factor > 1.0 or end_factor < 0:
+        if _args.python_op(end_factor, ">", 1.0) or _args.python_op(end_factor, "<", 0):
             raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
         self.start_factor, self.end_factor = start_factor, end_factor
         self.total_iters = total_iters
@@ -132,7 +133,7 @@ class PolynomialLR(LRScheduler):
     def get_lr(self) -> list[Any]:
         self._warn_outside_step()
         epoch, total = self.last_epoch, self.total_iters
-        if self._is_initial or epoch > total:
+        if self._is_initial or _args.python_op(epoch, ">", total):
             return _values(self.optimizer, "lr")
         decay = ((1.0 - epoch / total) / (1.0 - (epoch - 1) / total)) ** self.power
         return [g["lr"] * decay for g in self.optimizer.param_groups]
@@ -195,6 +196,7 @@ class SequentialLR(_Combined):
     def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler],
                  milestones: list[int], last_epoch: int = -1) -> None:
         self._check(optimizer, schedulers, "")
+        _args.python_len(milestones)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more "

@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from ..autograd import grad_mode, profiler
 from ..autograd.graph import RemovableHandle, add_hook
@@ -82,7 +83,8 @@ def _hooked_step(step: Callable[..., Any]) -> Callable[..., Any]:
                                        f"new_kwargs), but got {result}.")
                 args, kwargs = result
         if self._step_reads_self:  # torch's grad-mode wrapper reads its self from args: a
-            _ = args[0].defaults["differentiable"]  # hook's replacement fails as there
+            # hook's replacement fails as there; then it sets grad mode to that setting
+            _args.flag("set_grad_enabled", args[0].defaults["differentiable"], "enabled", 1)
         out = step(*args, **kwargs)
         for hook in [*self._optimizer_step_post_hooks.values(),
                      *_global_step_post_hooks.values()]:
@@ -188,6 +190,8 @@ class Optimizer:
         """Add a group of parameters with its own settings (e.g. a smaller ``lr``)."""
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        if "params" not in param_group:  # torch reads it as a dict's item
+            raise KeyError("params")
         params = param_group["params"]
         if isinstance(params, set):
             raise TypeError("optimizer parameters need to be organized in ordered collections, "
