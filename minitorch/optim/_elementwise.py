@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import _args
 from .._args import OMITTED
 from .._tensor import Tensor, broadcast_error
 from .optimizer import Optimizer
@@ -47,7 +48,7 @@ def check_settings(betas: Any = OMITTED, same_kind_betas: bool = True, **setting
     setting that is no number fails as in torch."""
     check_tensor_lr(settings.get("lr"))
     for key, value in settings.items():
-        if not 0.0 <= value:  # noqa: SIM300 (torch's operand order names the types)
+        if not _args.python_op(0.0, "<=", value):  # (torch's operand order names the types)
             raise ValueError(f"Invalid {_NAMES[key]}: {value}")
     if betas is OMITTED:
         return

@@ -35,7 +35,7 @@ class ReduceLROnPlateau(LRScheduler):
                  cooldown: int = 0, min_lr: float | list[float] = 0,
                  eps: float = 1e-8) -> None:
         # no call to LRScheduler.__init__, as in torch: there is no schedule to start
-        if factor >= 1.0:
+        if _args.python_op(factor, ">=", 1.0):
             raise ValueError("Factor should be < 1.0.")
         self.factor = factor
         if not isinstance(optimizer, Optimizer):
