@@ -35,7 +35,7 @@ _FILES: dict[str, tuple[str, ...]] = {
     "fold": ("Fold", "Unfold"),
     "instancenorm": ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"),
     "linear": ("Bilinear", "Identity", "LazyLinear", "Linear"),
-    "loss": ("BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
+    "loss": ("BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
              "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss",
              "MSELoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
              "MultiMarginLoss",
