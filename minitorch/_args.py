@@ -130,17 +130,32 @@ def sizes_by_keyword(keyword: str, name: str | None = None
                 if kwargs:  # the values' refusals before the keywords' (unknown ones too)
                     sizes(name or fn.__name__, values, keyword, check_negative=False)
                 return fn(input, *values, **kwargs)
-            given = kwargs.pop(keyword)
-            if values:
-                raise TypeError(f"{fn.__name__}() got multiple values for argument '{keyword}'")
-            if not isinstance(given, (tuple, list)):
-                raise TypeError(f"{fn.__name__}(): argument '{keyword}' must be tuple of ints, "
-                                f"not {type_name(given)}")
-            return fn(input, given, **kwargs)
+            return fn(input, by_keyword(name or fn.__name__, keyword, values, kwargs.pop(keyword)),
+                      **kwargs)
 
         return called
 
     return decorate
+
+
+def by_keyword(fn: str, keyword: str, values: tuple, given: Any) -> Any:
+    """``given``, the values that ``fn`` took by torch's ``keyword``, refused as torch's parser
+    refuses them: values given by position too (whose types it reads first), or one bare int,
+    which is a size only by position.
+
+    >>> by_keyword("zeros", "size", (), [2, 3])
+    [2, 3]
+    >>> by_keyword("zeros", "size", (2,), (2, 3))
+    Traceback (most recent call last):
+    TypeError: zeros() got multiple values for argument 'size'
+    """
+    if values:
+        size_types(fn, values, keyword)
+        raise TypeError(f"{fn}() got multiple values for argument '{keyword}'")
+    if not isinstance(given, (tuple, list)):
+        raise TypeError(f"{fn}(): argument '{keyword}' must be tuple of ints, "
+                        f"not {type_name(given)}")
+    return given
 
 
 def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
@@ -293,7 +308,7 @@ def per_dim(prefix: str, values: tuple) -> str:
     return " ".join(f"{prefix}{d}: {v}" for d, v in zip("THW"[-len(values):], values))
 
 
-def size_types(fn: str, args: tuple) -> None:
+def size_types(fn: str, args: tuple, name: str = "size") -> None:
     """The type check of :func:`sizes` that torch's parser makes: the first size's (it reads
     the others, and refuses them, after the other arguments' types, as it checks the
     overflow and the signs).
@@ -307,7 +322,7 @@ of type NoneType at pos 0
     packed = len(args) == 1 and isinstance(args[0], (tuple, list))
     first = args[0][:1] if packed else args[:1]
     if not args or any(type(v) is not int and as_int(v) is None for v in first):
-        sizes(fn, args, check_negative=False)
+        sizes(fn, args, name, check_negative=False)
 
 
 def non_negative(fn: str, shape: tuple) -> None:

@@ -179,13 +179,7 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     @functools.wraps(factory)
     def sized(*args: Any, size: Any = _args.OMITTED, **kwargs: Any) -> Tensor:
         if size is not _args.OMITTED:
-            if args:  # the positional sizes are parsed first
-                _args.size_types(factory.__name__, args)
-                raise TypeError(f"{factory.__name__}() got multiple values for argument 'size'")
-            if not isinstance(size, (tuple, list)):  # one int is a size only by position
-                raise TypeError(f"{factory.__name__}(): argument 'size' must be tuple of ints, "
-                                f"not {_args.type_name(size)}")
-            args = (size,)
+            args = (_args.by_keyword(factory.__name__, "size", args, size),)
         return factory(*args, **kwargs)
 
     return sized

@@ -65,3 +65,17 @@ def test_dist_of_empty_tensors_has_no_identity(p: str, dtype: str) -> None:
     """Fuzz seed 18004: an inf or negative norm over no elements is refused, as torch's
     vector_norm (it returned 0 or inf)."""
     assert_as_torch(f"a = L.zeros(2, 0, 3, dtype={dtype})\nR = L.dist(a, a.double(), {p})")
+
+
+SIZE_KEYWORD_TWICE = [
+    "L.zeros(2.5, size=(2,))", "L.zeros(2, size=(2,))", "L.randn(None, size=(1,))",
+    "L.arange(6).tile(0.5, dims=(1,))", "L.arange(6).permute(0.5, dims=(0,))",
+    "L.arange(6).reshape(2, shape=(2, 3))", "L.arange(6).tile(dims=1)", "L.ones(size=2)",
+]
+
+
+@pytest.mark.parametrize("call", SIZE_KEYWORD_TWICE)
+def test_sizes_by_keyword_and_position_read_the_positional_types_first(call):
+    """Values given both by position and by keyword: torch's parser reads the positional
+    values' types first, then refuses the second value, for factories and methods alike."""
+    assert_as_torch(f"R = {call}")
