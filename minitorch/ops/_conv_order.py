@@ -173,9 +173,10 @@ def _grouped_plan(cg: int, og: int, geometry: Geometry, kernel: Pair) -> Plan:
     return Plan("gemm", None, None)
 
 
-def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-    """``acc = round(acc + a * b)`` in place, a fused multiply-add on float32 arrays."""
-    np.add(acc, np.multiply(a, b, dtype=_F64), out=acc, casting="unsafe")
+def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray, product: Any = None) -> None:
+    """``acc = round(acc + a * b)`` in place, a fused multiply-add on float32 arrays (or their
+    float64 copies); ``product``: a float64 array of ``acc``'s shape to reuse for ``a * b``."""
+    np.add(acc, np.multiply(a, b, dtype=_F64, out=product), out=acc, casting="unsafe")
 
 
 def _windows(shape: tuple, kernel: Pair, geometry: Geometry) -> list[tuple]:
@@ -191,8 +192,23 @@ def _padded(x: np.ndarray, padding: Pair) -> np.ndarray:
     return np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
 
 
-def _blocks(size: int, block: int) -> Iterator[range]:
-    return (range(start, min(start + block, size)) for start in range(0, size, block))
+def _blocked(a: np.ndarray, axis: int, width: int) -> np.ndarray:
+    """``a`` with its ``axis`` cut into (blocks, ``width``), the last block padded with zeros:
+    the blocks' chains, which oneDNN runs one after another, run side by side here."""
+    size = a.shape[axis]
+    blocks = -(-size // width)
+    if blocks * width != size:
+        pad = [(0, 0)] * a.ndim
+        pad[axis] = (0, blocks * width - size)
+        a = np.pad(a, pad)
+    return a.reshape(*a.shape[:axis], blocks, width, *a.shape[axis + 1:])
+
+
+def _live(blocks: int, size: int, width: int) -> list[int]:
+    """Per step of a block's chain, how many of the ``blocks`` (of ``size`` channels in all)
+    take part: a shorter last block leaves once its channels are spent."""
+    last = size - (blocks - 1) * width
+    return [blocks if i < last else blocks - 1 for i in range(width)]
 
 
 def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: Geometry,
@@ -210,23 +226,28 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
     padded = _padded(x, geometry[1])
     cg, og = w.shape[1], o // groups
     oh, ow = padded[keys[0]].shape[-2:]
-    # (N, G, 1, C/G, OH, OW) images against (G, O/G, C/G) weights per kernel offset
-    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
-    out = None
-    for block in _blocks(cg, cg if bias_first else width):
-        acc = np.zeros((n, groups, og, oh, ow), np.float32)
-        if bias_first and b is not None:
-            acc[...] = b.reshape(1, groups, og, 1, 1)
-            b = None
-        for k, key in enumerate(keys):
-            seen = padded[key].reshape(n, groups, 1, cg, oh, ow)
-            for ci in block:
-                _fma(acc, seen[:, :, :, ci], taps[:, :, :, ci, k])
-        if out is None:
-            out = acc if b is None else acc + b.reshape(1, groups, og, 1, 1)
-        else:
-            out += acc
-    return out.reshape(n, o, oh, ow)
+    width = cg if bias_first else width
+    # all blocks' chains side by side, output channels last (numpy's inner loop runs along
+    # them); per channel of a block (blocks, N, G, H, W, 1) images, and per kernel offset
+    # (blocks, 1, G, 1, 1, O/G) weights, in float64 once rather than at every step
+    images = _blocked(padded.reshape(n, groups, cg, *padded.shape[2:]), 2, width)
+    images = images.transpose(3, 2, 0, 1, 4, 5).astype(_F64)[..., None]
+    taps = _blocked(w.reshape(groups, og, cg, len(keys)), 2, width)
+    taps = np.ascontiguousarray(taps.transpose(3, 4, 2, 0, 1), _F64)
+    taps = taps[:, :, :, None, :, None, None, :]
+    blocks = images.shape[1]
+    acc = np.zeros((blocks, n, groups, oh, ow, og), np.float32)
+    if bias_first and b is not None:
+        acc[...] = b.reshape(groups, 1, 1, og)
+        b = None
+    product = np.empty(acc.shape)
+    live = _live(blocks, cg, width)
+    for k, key in enumerate(keys):
+        for ci, m in enumerate(live):
+            _fma(acc[:m], images[ci, :m, :, :, key[2], key[3]], taps[ci, k, :m], product[:m])
+    first = acc[0] if b is None else acc[0] + b.reshape(groups, 1, 1, og)
+    out = _parts_sum([first, *acc[1:]]).transpose(0, 1, 4, 2, 3)
+    return np.ascontiguousarray(out).reshape(n, o, oh, ow)
 
 
 def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Geometry,
@@ -242,24 +263,55 @@ def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Ge
     array([1., 1., 1., 1.], dtype=float32)
     """
     n, c, h, wd = x_shape
-    (ph, pw), o, kw = geometry[1], g.shape[1], w.shape[3]
-    keys = _windows(x_shape, w.shape[2:], geometry)
-    cg, og = w.shape[1], o // groups
-    if per_column:  # (offset, channels) per chain: each column's offsets, all channels
-        chains = [[(k, range(og)) for k in range(j, len(keys), kw)] for j in range(kw)]
-    else:
-        chains = [[(k, block) for k in range(len(keys))] for block in _blocks(og, width)]
-    grads = g.reshape(n, groups, og, 1, *g.shape[2:])
-    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
-    total = None
-    for chain in chains:
-        acc = np.zeros((n, groups, cg, h + 2 * ph, wd + 2 * pw), np.float32)
-        for k, channels in chain:
-            window = acc[(slice(None), *keys[k])]
-            for oc in channels:
-                _fma(window, grads[:, :, oc], taps[:, :, oc, :, k])
-        total = acc if total is None else total + acc
-    return total.reshape(n, c, h + 2 * ph, wd + 2 * pw)[:, :, ph:ph + h, pw:pw + wd]
+    (ph, pw), kh, kw = geometry[1], *w.shape[2:]
+    og, cg = g.shape[1] // groups, w.shape[1]
+    # input channels last (numpy's inner loop runs along them); per output channel
+    # (N, G, OH, OW, 1) gradients and (kh, kw, 1, G, 1, 1, C/G) weights, in float64 once
+    grads = g.reshape(n, groups, og, *g.shape[2:]).transpose(2, 0, 1, 3, 4).astype(_F64)
+    taps = np.ascontiguousarray(w.reshape(groups, og, cg, kh, kw).transpose(1, 3, 4, 0, 2), _F64)
+    shape = (n, groups, h + 2 * ph, wd + 2 * pw, cg)
+    keys = [key[2:] for key in _windows(x_shape, (kh, kw), geometry)]
+    chains = (_column_chains(grads[..., None], taps[:, :, :, None, :, None, None], shape, keys)
+              if per_column else
+              _block_chains(grads[..., None], taps[:, :, :, None, :, None, None], shape, keys,
+                            width))
+    total = _parts_sum(chains).transpose(0, 1, 4, 2, 3).reshape(n, c, *shape[2:4])
+    return total[:, :, ph:ph + h, pw:pw + wd]
+
+
+def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple, keys: list[tuple],
+                  width: int) -> list[np.ndarray]:
+    """:func:`direct_grad_input`'s chains, one per block of ``width`` output channels, side
+    by side in one array: their sums (each of the padded input's ``shape``) in block order."""
+    og, kw = len(grads), taps.shape[2]
+    grads, taps = _blocked(grads, 0, width), _blocked(taps, 0, width)
+    acc = np.zeros((len(grads), *shape), np.float32)
+    product = np.empty((len(grads), *shape[:2], *grads.shape[-3:-1], shape[-1]))
+    live = _live(len(grads), og, width)
+    for k, (rows, cols) in enumerate(keys):
+        row, col = divmod(k, kw)
+        for oc, m in enumerate(live):
+            _fma(acc[:m, :, :, rows, cols], grads[:m, oc], taps[:m, oc, row, col], product[:m])
+    return list(acc)
+
+
+def _column_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
+                   keys: list[tuple]) -> list[np.ndarray]:
+    """:func:`direct_grad_input`'s chains, one per kernel column, side by side in one array:
+    their sums (each of the padded input's ``shape``) in column order. Column ``j``'s chain
+    keeps input column ``x`` at ``x + (kw - 1 - j) * dilation``, which puts every column's
+    windows of a kernel row where the last column's windows are."""
+    kh, kw = taps.shape[1:3]
+    starts = [cols.start for _, cols in keys[:kw]]  # each column's first input column
+    acc = np.zeros((kw, *shape[:3], shape[3] + starts[-1], shape[4]), np.float32)
+    product = np.empty((kw, *shape[:2], *grads.shape[-3:-1], shape[-1]))
+    columns = np.moveaxis(taps, 2, 0)  # (kw, O/G, kh, 1, G, 1, 1, C/G)
+    for row in range(kh):
+        window = acc[(slice(None),) * 3 + keys[row * kw + kw - 1]]
+        for oc in range(len(grads)):
+            _fma(window, grads[oc], columns[:, oc, row], product)
+    return [acc[:, :, :, :, starts[-1] - start:][j, :, :, :, :shape[3]]
+            for j, start in enumerate(starts)]
 
 
 def _balance211(n: int, parts: int) -> list[int]:
