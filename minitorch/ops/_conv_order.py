@@ -192,6 +192,33 @@ def _padded(x: np.ndarray, padding: Pair) -> np.ndarray:
     return np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
 
 
+Reads = tuple[tuple[slice, slice], tuple[slice, slice]]  # outputs, padded input's values
+
+
+def _inside(size: int, out: int, offset: int, stride: int, pad: int,
+            dilation: int) -> tuple[slice, slice] | None:
+    """Along one dim, at kernel ``offset``: the outputs whose windows read the input itself
+    rather than its padding, and the padded input's positions they read (None: no output)."""
+    start = offset * dilation
+    low = max(0, -((start - pad) // stride))
+    high = min(out, (pad + size - 1 - start) // stride + 1)
+    if high <= low:
+        return None
+    return slice(low, high), slice(start + low * stride, start + (high - 1) * stride + 1, stride)
+
+
+def _reads(x_shape: tuple, kernel: Pair, geometry: Geometry, out_hw: Pair) -> list[Reads | None]:
+    """Per kernel offset (row-major) the outputs (rows, columns) whose windows read the input
+    there, and the padded input's values they read; None where all read padding. oneDNN's
+    kernels skip the padding (no ``0 * inf``), and a chain from zero stays as it is when it
+    adds a zero product, so a chain skips them too."""
+    (sh, sw), (ph, pw), (dh, dw) = geometry
+    rows = [_inside(x_shape[2], out_hw[0], i, sh, ph, dh) for i in range(kernel[0])]
+    cols = [_inside(x_shape[3], out_hw[1], j, sw, pw, dw) for j in range(kernel[1])]
+    return [None if r is None or c is None else ((r[0], c[0]), (r[1], c[1]))
+            for r in rows for c in cols]
+
+
 def _blocked(a: np.ndarray, axis: int, width: int) -> np.ndarray:
     """``a`` with its ``axis`` cut into (blocks, ``width``), the last block padded with zeros:
     the blocks' chains, which oneDNN runs one after another, run side by side here."""
@@ -242,9 +269,13 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
         b = None
     product = np.empty(acc.shape)
     live = _live(blocks, cg, width)
-    for k, key in enumerate(keys):
+    # a chain from the bias (which may be -0) adds the padding's zero products, as oneDNN's
+    whole = [((slice(None),) * 2, key[2:]) for key in keys]
+    reads = whole if bias_first else _reads(x.shape, w.shape[2:], geometry, (oh, ow))
+    for k, (outs, ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
         for ci, m in enumerate(live):
-            _fma(acc[:m], images[ci, :m, :, :, key[2], key[3]], taps[ci, k, :m], product[:m])
+            _fma(acc[:m, :, :, outs[0], outs[1]], images[ci, :m, :, :, ins[0], ins[1]],
+                 taps[ci, k, :m], product[:m, :, :, outs[0], outs[1]])
     first = acc[0] if b is None else acc[0] + b.reshape(groups, 1, 1, og)
     out = _parts_sum([first, *acc[1:]]).transpose(0, 1, 4, 2, 3)
     return np.ascontiguousarray(out).reshape(n, o, oh, ow)
@@ -270,17 +301,19 @@ def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Ge
     grads = g.reshape(n, groups, og, *g.shape[2:]).transpose(2, 0, 1, 3, 4).astype(_F64)
     taps = np.ascontiguousarray(w.reshape(groups, og, cg, kh, kw).transpose(1, 3, 4, 0, 2), _F64)
     shape = (n, groups, h + 2 * ph, wd + 2 * pw, cg)
-    keys = [key[2:] for key in _windows(x_shape, (kh, kw), geometry)]
-    chains = (_column_chains(grads[..., None], taps[:, :, :, None, :, None, None], shape, keys)
-              if per_column else
-              _block_chains(grads[..., None], taps[:, :, :, None, :, None, None], shape, keys,
-                            width))
+    grads, taps = grads[..., None], taps[:, :, :, None, :, None, None]
+    if per_column:
+        keys = [key[2:] for key in _windows(x_shape, (kh, kw), geometry)]
+        chains = _column_chains(grads, taps, shape, keys)
+    else:  # the values only padding would get are cut off: skipped
+        reads = _reads(x_shape, (kh, kw), geometry, g.shape[2:])
+        chains = _block_chains(grads, taps, shape, reads, width)
     total = _parts_sum(chains).transpose(0, 1, 4, 2, 3).reshape(n, c, *shape[2:4])
     return total[:, :, ph:ph + h, pw:pw + wd]
 
 
-def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple, keys: list[tuple],
-                  width: int) -> list[np.ndarray]:
+def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
+                  reads: list[Reads | None], width: int) -> list[np.ndarray]:
     """:func:`direct_grad_input`'s chains, one per block of ``width`` output channels, side
     by side in one array: their sums (each of the padded input's ``shape``) in block order."""
     og, kw = len(grads), taps.shape[2]
@@ -288,10 +321,11 @@ def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple, keys: list[
     acc = np.zeros((len(grads), *shape), np.float32)
     product = np.empty((len(grads), *shape[:2], *grads.shape[-3:-1], shape[-1]))
     live = _live(len(grads), og, width)
-    for k, (rows, cols) in enumerate(keys):
+    for k, ((rows, cols), ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
         row, col = divmod(k, kw)
         for oc, m in enumerate(live):
-            _fma(acc[:m, :, :, rows, cols], grads[:m, oc], taps[:m, oc, row, col], product[:m])
+            _fma(acc[:m, :, :, ins[0], ins[1]], grads[:m, oc, :, :, rows, cols],
+                 taps[:m, oc, row, col], product[:m, :, :, rows, cols])
     return list(acc)
 
 
@@ -437,7 +471,13 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
         if split.rows:  # the units are rows, not images
             items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
         sizes = _balance211(len(items), split.mb_threads)
-        weight = _chains(items, cols, sizes)
+        (sh, sw), (ph, pw), (dh, dw) = geometry
+        rows = [_kernel_inside(x.shape[2], y, sh, ph, dh, w_shape[2]) for y in range(oh)]
+        columns = [_kernel_inside(x.shape[3], c, sw, pw, dw, w_shape[3]) for c in range(ow)]
+        # per position of an item; rows of several images (all kernel rows) share a step
+        reach = ([(slice(None), c) for c in columns] if split.rows else
+                 [(r, c) for r in rows for c in columns])
+        weight = _chains(items, cols, sizes, w_shape[2:], reach)
         if bias and split.rows:  # its 2-d harness sums the bias with the weights
             return weight.reshape(w_shape), _sums_in_order(items, sizes)
     grad_bias = None
@@ -467,25 +507,56 @@ def _parts_sum(parts: list[np.ndarray]) -> np.ndarray:
     return total
 
 
-def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int]) -> np.ndarray:
+def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int], kernel: Pair,
+            reach: list[Pair]) -> np.ndarray:
     """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` (N, positions,
     G, ·) over its images and positions, all threads in one loop, then the threads' sums
-    added."""
-    positions, groups, og, ck = grads.shape[1], grads.shape[2], grads.shape[3], cols.shape[3]
+    added. ``reach``: per position, the kernel rows and columns (slices) whose inputs are
+    not padding; the others' products are zeros, which leave a chain from zero as it is."""
+    positions, groups, og = grads.shape[1:]
+    kh, kw = kernel
+    cg = cols.shape[3] // (kh * kw)
     threads = len(sizes)
     starts = [a for a, _ in _ranges(sizes)]
-    total = np.zeros((threads, groups, og, ck), np.float32)
+    # input channels last: a slice of kernel rows and columns keeps numpy's inner loop long
+    total = np.zeros((threads, groups, og, kh, kw, cg), np.float32)
+    product = np.empty(total.shape)
+    chunks = _chunks(og, threads * groups * cols.shape[3])
     for i in range(max(sizes)):
-        # (positions, thread, G, O/G, 1) and (..., 1, C/G*K); a thread without image i adds 0
-        g_i = np.zeros((positions, threads, groups, og, 1))
-        x_i = np.zeros((positions, threads, groups, 1, ck))
+        # (positions, thread, G, O/G, ·) and (..., 1, kh, kw, C/G); a thread without image i
+        # adds 0
+        g_i = np.zeros((positions, threads, groups, og, 1, 1, 1))
+        x_i = np.zeros((positions, threads, groups, 1, kh, kw, cg))
         for t in range(threads):
             if i < sizes[t]:
-                g_i[:, t, :, :, 0] = grads[starts[t] + i]
-                x_i[:, t, :, 0, :] = cols[starts[t] + i]
-        for gs, xs in zip(g_i, x_i):
-            np.add(total, gs * xs, out=total, casting="unsafe")
-    return _parts_sum(list(total))
+                g_i[:, t, :, :, 0, 0, 0] = grads[starts[t] + i]
+                x_i[:, t, :, 0] = cols[starts[t] + i].reshape(
+                    positions, groups, cg, kh, kw).transpose(0, 1, 3, 4, 2)
+        for part in chunks:  # a part's arrays stay in the cache along its chain
+            for (rows, columns), gs, xs in zip(reach, g_i[:, :, :, part], x_i):
+                _fma(total[:, :, part, rows, columns], gs, xs[:, :, :, rows, columns],
+                     product[:, :, part, rows, columns])
+    weight = total.transpose(0, 1, 2, 5, 3, 4).reshape(threads, groups, og, -1)
+    return _parts_sum(list(weight))
+
+
+def _kernel_inside(size: int, out: int, stride: int, pad: int, dilation: int,
+                   kernel: int) -> slice:
+    """Along one dim, the kernel offsets at which output ``out``'s window reads the input
+    itself rather than its padding."""
+    start = out * stride - pad
+    low = max(0, -(start // dilation))
+    high = min(kernel, (size - 1 - start) // dilation + 1)
+    return slice(low, max(low, high))
+
+
+_CACHED = 1 << 17  # values of a step's arrays that stay in a core's cache (float64 and float32)
+
+
+def _chunks(size: int, per_item: int) -> list[slice]:
+    """``range(size)`` cut into slices of at most ``_CACHED`` values of ``per_item`` each."""
+    step = max(1, _CACHED // per_item)
+    return [slice(start, start + step) for start in range(0, size, step)]
 
 
 Run = tuple[int, int, int]  # an image, its first position, the position after its last
@@ -590,8 +661,9 @@ def _run_chains(grads: np.ndarray, cols: np.ndarray, runs: list[list[Run]]) -> n
             g_j[:b - a, i, :, :, 0] = grads[image, a:b]
             x_j[:b - a, i, :, 0, :] = cols[image, a:b]
         acc = np.zeros((len(active), groups, og, ck), np.float32)
+        product = np.empty(acc.shape)
         for gs, xs in zip(g_j, x_j):
-            np.add(acc, gs * xs, out=acc, casting="unsafe")
+            _fma(acc, gs, xs, product)
         for i, t in enumerate(active):
             sums[t] = acc[i] if sums[t] is None else acc[i] + sums[t]
     return _parts_sum([total for total in sums if total is not None])
