@@ -60,7 +60,6 @@ array([[3., 3.],
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
