@@ -17,6 +17,7 @@ from oracle import SETTINGS
 from test_conv_bits_oracle import PARTS, _check, pytestmark  # noqa: F401  (its skips)
 
 import minitorch as mt
+from minitorch.ops import _conv_order
 
 
 @pytest.fixture(autouse=True)
@@ -69,3 +70,19 @@ def test_padding_is_skipped_as_onednn_skips_it() -> None:
     np.testing.assert_array_equal(*outs)
     assert outs[0][0, 0, 0, 0] == outs[0][0, 1, 0, 0] == 64  # the inf and nan read padding
     assert np.isinf(outs[0][0, 0, 1, 1]) and np.isnan(outs[0][0, 1, 1, 1])
+
+
+def test_depthwise_skips_the_padding_from_its_bias() -> None:
+    """oneDNN's depthwise kernel starts each chain from the bias and skips the padding too:
+    a -0 bias stays -0 at the border, where the products of +1 with padding are left out."""
+    geometry = ((1, 1), (1, 1), (1, 1))
+    assert _conv_order.plan((2, 4, 6, 6), (4, 1, 3, 3), geometry, 4).forward == "bias-first"
+    outs = []
+    for lib in (mt, torch):
+        w = -lib.ones(4, 1, 3, 3)
+        w[:, :, 0, 0] = 1.0  # 0 * 1 = +0 would make the -0 sum +0
+        y = lib.nn.functional.conv2d(lib.zeros(2, 4, 6, 6), w, lib.full((4,), -0.0),
+                                     padding=1, groups=4)
+        outs.append(y.numpy().view(np.uint32))
+    np.testing.assert_array_equal(*outs)
+    assert outs[0][0, 0, 0, 0] == 1 << 31  # -0

@@ -35,6 +35,10 @@ of at most 3 in some dim, no groups and at most 20480 input values, which its ow
 A fused multiply-add is ``round(acc + a * b)``: here the product and sum in float64 (the
 product of two float32 is exact there) rounded to float32, which differs from the hardware's
 single rounding only when the float64 sum lands on a float32 tie, a chance below 1e-8.
+A chain is sequential, but a kernel's chains are independent until their sums are added:
+every output's, and every block's (or kernel column's, or thread's) of one output, so one
+numpy call takes one step of all of them. A tap that reads padding is skipped, as oneDNN's
+kernels skip it (a zero product would turn an inf weight into nan, a -0 bias into +0).
 
 oneDNN chooses among its kernels by shape; :func:`plan` names the kernel it runs for each of
 forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12) with
@@ -208,9 +212,8 @@ def _inside(size: int, out: int, offset: int, stride: int, pad: int,
 
 def _reads(x_shape: tuple, kernel: Pair, geometry: Geometry, out_hw: Pair) -> list[Reads | None]:
     """Per kernel offset (row-major) the outputs (rows, columns) whose windows read the input
-    there, and the padded input's values they read; None where all read padding. oneDNN's
-    kernels skip the padding (no ``0 * inf``), and a chain from zero stays as it is when it
-    adds a zero product, so a chain skips them too."""
+    there, and the padded input's values they read; None where all read padding: oneDNN's
+    kernels skip the padding's products (no ``0 * inf``; a -0 bias stays -0)."""
     (sh, sw), (ph, pw), (dh, dw) = geometry
     rows = [_inside(x_shape[2], out_hw[0], i, sh, ph, dh) for i in range(kernel[0])]
     cols = [_inside(x_shape[3], out_hw[1], j, sw, pw, dw) for j in range(kernel[1])]
@@ -268,9 +271,7 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
         b = None
     product = np.empty(acc.shape)
     live = _live(blocks, cg, width)
-    # a chain from the bias (which may be -0) adds the padding's zero products, as oneDNN's
-    whole = [((slice(None),) * 2, key[2:]) for key in keys]
-    reads = whole if bias_first else _reads(x.shape, w.shape[2:], geometry, (oh, ow))
+    reads = _reads(x.shape, w.shape[2:], geometry, (oh, ow))
     for k, (outs, ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
         for ci, m in enumerate(live):
             _fma(acc[:m, :, :, outs[0], outs[1]], images[ci, :m, :, :, ins[0], ins[1]],
