@@ -1,7 +1,7 @@
 """float32 conv2d bit for bit as torch's on the shapes of real networks: many blocks of 16
 channels (a ragged last one), kernels mostly on padding (a ResNet's last layers on a small
-image), strides. ``_conv_order`` runs oneDNN's independent chains side
-by side and skips the padding's zero products; these check that no output bit moved.
+image), strides. ``_conv_order`` runs oneDNN's independent chains side by side and skips
+the padding's products, as oneDNN does; these check that no output bit moved.
 """
 
 from __future__ import annotations
