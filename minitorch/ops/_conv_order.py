@@ -240,6 +240,16 @@ def _live(blocks: int, size: int, width: int) -> list[int]:
     return [blocks if i < last else blocks - 1 for i in range(width)]
 
 
+_MOST = 1 << 24  # values in a kernel's chains side by side (128 MiB of float64 products)
+
+
+def _batch_parts(n: int, per_image: int) -> list[slice]:
+    """The batch in parts whose chains hold at most ``_MOST`` values: all blocks' chains
+    side by side take that many times one chain's memory (images are independent)."""
+    step = max(1, _MOST // per_image)
+    return [slice(start, start + step) for start in range(0, n, step)]
+
+
 def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: Geometry,
                    groups: int, width: int, bias_first: bool = False) -> np.ndarray:
     """oneDNN's direct convolution: per block of ``width`` input channels a fused chain over
@@ -256,6 +266,10 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
     cg, og = w.shape[1], o // groups
     oh, ow = padded[keys[0]].shape[-2:]
     width = cg if bias_first else width
+    parts = _batch_parts(n, -(-cg // width) * o * oh * ow)
+    if len(parts) > 1:
+        return np.concatenate([direct_forward(x[part], w, b, geometry, groups, width,
+                                              bias_first) for part in parts])
     # all blocks' chains side by side, output channels last (numpy's inner loop runs along
     # them); per channel of a block (blocks, N, G, H, W, 1) images, and per kernel offset
     # (blocks, 1, G, 1, 1, O/G) weights, in float64 once rather than at every step
@@ -296,6 +310,12 @@ def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Ge
     n, c, h, wd = x_shape
     (ph, pw), kh, kw = geometry[1], *w.shape[2:]
     og, cg = g.shape[1] // groups, w.shape[1]
+    chains = kw if per_column else -(-og // width)
+    parts = _batch_parts(n, chains * c * (h + 2 * ph) * (wd + 2 * pw))
+    if len(parts) > 1:
+        return np.concatenate([direct_grad_input(g[part], w, (len(range(n)[part]), c, h, wd),
+                                                 geometry, groups, width, per_column)
+                               for part in parts])
     # input channels last (numpy's inner loop runs along them); per output channel
     # (N, G, OH, OW, 1) gradients and (kh, kw, 1, G, 1, 1, C/G) weights, in float64 once
     grads = g.reshape(n, groups, og, *g.shape[2:]).transpose(2, 0, 1, 3, 4).astype(_F64)
