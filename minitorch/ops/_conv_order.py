@@ -35,6 +35,10 @@ of at most 3 in some dim, no groups and at most 20480 input values, which its ow
 A fused multiply-add is ``round(acc + a * b)``: here the product and sum in float64 (the
 product of two float32 is exact there) rounded to float32, which differs from the hardware's
 single rounding only when the float64 sum lands on a float32 tie, a chance below 1e-8.
+A chain is sequential, but a kernel's chains are independent until their sums are added:
+every output's, and every block's (or kernel column's, or thread's) of one output, so one
+numpy call takes one step of all of them. A tap that reads padding is skipped, as oneDNN's
+kernels skip it (a zero product would turn an inf weight into nan, a -0 bias into +0).
 
 oneDNN chooses among its kernels by shape; :func:`plan` names the kernel it runs for each of
 forward, grad_input and grad_weight, as measured against torch 2.13 (oneDNN 3.12) with
@@ -60,7 +64,6 @@ array([[3., 3.],
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache, lru_cache
 from itertools import pairwise
 from pathlib import Path
@@ -173,9 +176,10 @@ def _grouped_plan(cg: int, og: int, geometry: Geometry, kernel: Pair) -> Plan:
     return Plan("gemm", None, None)
 
 
-def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-    """``acc = round(acc + a * b)`` in place, a fused multiply-add on float32 arrays."""
-    np.add(acc, np.multiply(a, b, dtype=_F64), out=acc, casting="unsafe")
+def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray, product: Any = None) -> None:
+    """``acc = round(acc + a * b)`` in place, a fused multiply-add on float32 arrays (or their
+    float64 copies); ``product``: a float64 array of ``acc``'s shape to reuse for ``a * b``."""
+    np.add(acc, np.multiply(a, b, dtype=_F64, out=product), out=acc, casting="unsafe")
 
 
 def _windows(shape: tuple, kernel: Pair, geometry: Geometry) -> list[tuple]:
@@ -191,8 +195,59 @@ def _padded(x: np.ndarray, padding: Pair) -> np.ndarray:
     return np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
 
 
-def _blocks(size: int, block: int) -> Iterator[range]:
-    return (range(start, min(start + block, size)) for start in range(0, size, block))
+Reads = tuple[tuple[slice, slice], tuple[slice, slice]]  # outputs, padded input's values
+
+
+def _inside(size: int, out: int, offset: int, stride: int, pad: int,
+            dilation: int) -> tuple[slice, slice] | None:
+    """Along one dim, at kernel ``offset``: the outputs whose windows read the input itself
+    rather than its padding, and the padded input's positions they read (None: no output)."""
+    start = offset * dilation
+    low = max(0, -((start - pad) // stride))
+    high = min(out, (pad + size - 1 - start) // stride + 1)
+    if high <= low:
+        return None
+    return slice(low, high), slice(start + low * stride, start + (high - 1) * stride + 1, stride)
+
+
+def _reads(x_shape: tuple, kernel: Pair, geometry: Geometry, out_hw: Pair) -> list[Reads | None]:
+    """Per kernel offset (row-major) the outputs (rows, columns) whose windows read the input
+    there, and the padded input's values they read; None where all read padding: oneDNN's
+    kernels skip the padding's products (no ``0 * inf``; a -0 bias stays -0)."""
+    (sh, sw), (ph, pw), (dh, dw) = geometry
+    rows = [_inside(x_shape[2], out_hw[0], i, sh, ph, dh) for i in range(kernel[0])]
+    cols = [_inside(x_shape[3], out_hw[1], j, sw, pw, dw) for j in range(kernel[1])]
+    return [None if r is None or c is None else ((r[0], c[0]), (r[1], c[1]))
+            for r in rows for c in cols]
+
+
+def _blocked(a: np.ndarray, axis: int, width: int) -> np.ndarray:
+    """``a`` with its ``axis`` cut into (blocks, ``width``), the last block padded with zeros:
+    the blocks' chains, which oneDNN runs one after another, run side by side here."""
+    size = a.shape[axis]
+    blocks = -(-size // width)
+    if blocks * width != size:
+        pad = [(0, 0)] * a.ndim
+        pad[axis] = (0, blocks * width - size)
+        a = np.pad(a, pad)
+    return a.reshape(*a.shape[:axis], blocks, width, *a.shape[axis + 1:])
+
+
+def _live(blocks: int, size: int, width: int) -> list[int]:
+    """Per step of a block's chain, how many of the ``blocks`` (of ``size`` channels in all)
+    take part: a shorter last block leaves once its channels are spent."""
+    last = size - (blocks - 1) * width
+    return [blocks if i < last else blocks - 1 for i in range(width)]
+
+
+_MOST = 1 << 24  # values in a kernel's chains side by side (128 MiB of float64 products)
+
+
+def _batch_parts(n: int, per_image: int) -> list[slice]:
+    """The batch in parts whose chains hold at most ``_MOST`` values: all blocks' chains
+    side by side take that many times one chain's memory (images are independent)."""
+    step = max(1, _MOST // per_image)
+    return [slice(start, start + step) for start in range(0, n, step)]
 
 
 def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: Geometry,
@@ -210,23 +265,34 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
     padded = _padded(x, geometry[1])
     cg, og = w.shape[1], o // groups
     oh, ow = padded[keys[0]].shape[-2:]
-    # (N, G, 1, C/G, OH, OW) images against (G, O/G, C/G) weights per kernel offset
-    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
-    out = None
-    for block in _blocks(cg, cg if bias_first else width):
-        acc = np.zeros((n, groups, og, oh, ow), np.float32)
-        if bias_first and b is not None:
-            acc[...] = b.reshape(1, groups, og, 1, 1)
-            b = None
-        for k, key in enumerate(keys):
-            seen = padded[key].reshape(n, groups, 1, cg, oh, ow)
-            for ci in block:
-                _fma(acc, seen[:, :, :, ci], taps[:, :, :, ci, k])
-        if out is None:
-            out = acc if b is None else acc + b.reshape(1, groups, og, 1, 1)
-        else:
-            out += acc
-    return out.reshape(n, o, oh, ow)
+    width = cg if bias_first else width
+    parts = _batch_parts(n, -(-cg // width) * o * oh * ow)
+    if len(parts) > 1:
+        return np.concatenate([direct_forward(x[part], w, b, geometry, groups, width,
+                                              bias_first) for part in parts])
+    # all blocks' chains side by side, output channels last (numpy's inner loop runs along
+    # them); per channel of a block (blocks, N, G, H, W, 1) images, and per kernel offset
+    # (blocks, 1, G, 1, 1, O/G) weights, in float64 once rather than at every step
+    images = _blocked(padded.reshape(n, groups, cg, *padded.shape[2:]), 2, width)
+    images = images.transpose(3, 2, 0, 1, 4, 5).astype(_F64)[..., None]
+    taps = _blocked(w.reshape(groups, og, cg, len(keys)), 2, width)
+    taps = np.ascontiguousarray(taps.transpose(3, 4, 2, 0, 1), _F64)
+    taps = taps[:, :, :, None, :, None, None, :]
+    blocks = images.shape[1]
+    acc = np.zeros((blocks, n, groups, oh, ow, og), np.float32)
+    if bias_first and b is not None:
+        acc[...] = b.reshape(groups, 1, 1, og)
+        b = None
+    product = np.empty(acc.shape)
+    live = _live(blocks, cg, width)
+    reads = _reads(x.shape, w.shape[2:], geometry, (oh, ow))
+    for k, (outs, ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
+        for ci, m in enumerate(live):
+            _fma(acc[:m, :, :, outs[0], outs[1]], images[ci, :m, :, :, ins[0], ins[1]],
+                 taps[ci, k, :m], product[:m, :, :, outs[0], outs[1]])
+    first = acc[0] if b is None else acc[0] + b.reshape(groups, 1, 1, og)
+    out = _parts_sum([first, *acc[1:]]).transpose(0, 1, 4, 2, 3)
+    return np.ascontiguousarray(out).reshape(n, o, oh, ow)
 
 
 def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Geometry,
@@ -242,24 +308,64 @@ def direct_grad_input(g: np.ndarray, w: np.ndarray, x_shape: tuple, geometry: Ge
     array([1., 1., 1., 1.], dtype=float32)
     """
     n, c, h, wd = x_shape
-    (ph, pw), o, kw = geometry[1], g.shape[1], w.shape[3]
-    keys = _windows(x_shape, w.shape[2:], geometry)
-    cg, og = w.shape[1], o // groups
-    if per_column:  # (offset, channels) per chain: each column's offsets, all channels
-        chains = [[(k, range(og)) for k in range(j, len(keys), kw)] for j in range(kw)]
-    else:
-        chains = [[(k, block) for k in range(len(keys))] for block in _blocks(og, width)]
-    grads = g.reshape(n, groups, og, 1, *g.shape[2:])
-    taps = w.reshape(1, groups, og, cg, len(keys), 1, 1)
-    total = None
-    for chain in chains:
-        acc = np.zeros((n, groups, cg, h + 2 * ph, wd + 2 * pw), np.float32)
-        for k, channels in chain:
-            window = acc[(slice(None), *keys[k])]
-            for oc in channels:
-                _fma(window, grads[:, :, oc], taps[:, :, oc, :, k])
-        total = acc if total is None else total + acc
-    return total.reshape(n, c, h + 2 * ph, wd + 2 * pw)[:, :, ph:ph + h, pw:pw + wd]
+    (ph, pw), kh, kw = geometry[1], *w.shape[2:]
+    og, cg = g.shape[1] // groups, w.shape[1]
+    chains = kw if per_column else -(-og // width)
+    parts = _batch_parts(n, chains * c * (h + 2 * ph) * (wd + 2 * pw))
+    if len(parts) > 1:
+        return np.concatenate([direct_grad_input(g[part], w, (len(range(n)[part]), c, h, wd),
+                                                 geometry, groups, width, per_column)
+                               for part in parts])
+    # input channels last (numpy's inner loop runs along them); per output channel
+    # (N, G, OH, OW, 1) gradients and (kh, kw, 1, G, 1, 1, C/G) weights, in float64 once
+    grads = g.reshape(n, groups, og, *g.shape[2:]).transpose(2, 0, 1, 3, 4).astype(_F64)
+    taps = np.ascontiguousarray(w.reshape(groups, og, cg, kh, kw).transpose(1, 3, 4, 0, 2), _F64)
+    shape = (n, groups, h + 2 * ph, wd + 2 * pw, cg)
+    grads, taps = grads[..., None], taps[:, :, :, None, :, None, None]
+    if per_column:
+        keys = [key[2:] for key in _windows(x_shape, (kh, kw), geometry)]
+        chains = _column_chains(grads, taps, shape, keys)
+    else:  # the values only padding would get are cut off: skipped
+        reads = _reads(x_shape, (kh, kw), geometry, g.shape[2:])
+        chains = _block_chains(grads, taps, shape, reads, width)
+    total = _parts_sum(chains).transpose(0, 1, 4, 2, 3).reshape(n, c, *shape[2:4])
+    return total[:, :, ph:ph + h, pw:pw + wd]
+
+
+def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
+                  reads: list[Reads | None], width: int) -> list[np.ndarray]:
+    """:func:`direct_grad_input`'s chains, one per block of ``width`` output channels, side
+    by side in one array: their sums (each of the padded input's ``shape``) in block order."""
+    og, kw = len(grads), taps.shape[2]
+    grads, taps = _blocked(grads, 0, width), _blocked(taps, 0, width)
+    acc = np.zeros((len(grads), *shape), np.float32)
+    product = np.empty((len(grads), *shape[:2], *grads.shape[-3:-1], shape[-1]))
+    live = _live(len(grads), og, width)
+    for k, ((rows, cols), ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
+        row, col = divmod(k, kw)
+        for oc, m in enumerate(live):
+            _fma(acc[:m, :, :, ins[0], ins[1]], grads[:m, oc, :, :, rows, cols],
+                 taps[:m, oc, row, col], product[:m, :, :, rows, cols])
+    return list(acc)
+
+
+def _column_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
+                   keys: list[tuple]) -> list[np.ndarray]:
+    """:func:`direct_grad_input`'s chains, one per kernel column, side by side in one array:
+    their sums (each of the padded input's ``shape``) in column order. Column ``j``'s chain
+    keeps input column ``x`` at ``x + (kw - 1 - j) * dilation``, which puts every column's
+    windows of a kernel row where the last column's windows are."""
+    kh, kw = taps.shape[1:3]
+    starts = [cols.start for _, cols in keys[:kw]]  # each column's first input column
+    acc = np.zeros((kw, *shape[:3], shape[3] + starts[-1], shape[4]), np.float32)
+    product = np.empty((kw, *shape[:2], *grads.shape[-3:-1], shape[-1]))
+    columns = np.moveaxis(taps, 2, 0)  # (kw, O/G, kh, 1, G, 1, 1, C/G)
+    for row in range(kh):
+        window = acc[(slice(None),) * 3 + keys[row * kw + kw - 1]]
+        for oc in range(len(grads)):
+            _fma(window, grads[oc], columns[:, oc, row], product)
+    return [acc[:, :, :, :, starts[-1] - start:][j, :, :, :, :shape[3]]
+            for j, start in enumerate(starts)]
 
 
 def _balance211(n: int, parts: int) -> list[int]:
@@ -385,7 +491,13 @@ def direct_grad_weight(g: np.ndarray, x: np.ndarray, w_shape: tuple, geometry: G
         if split.rows:  # the units are rows, not images
             items, cols = (a.reshape(n * oh, ow, *a.shape[2:]) for a in (grads, cols))
         sizes = _balance211(len(items), split.mb_threads)
-        weight = _chains(items, cols, sizes)
+        (sh, sw), (ph, pw), (dh, dw) = geometry
+        rows = [_kernel_inside(x.shape[2], y, sh, ph, dh, w_shape[2]) for y in range(oh)]
+        columns = [_kernel_inside(x.shape[3], c, sw, pw, dw, w_shape[3]) for c in range(ow)]
+        # per position of an item; rows of several images (all kernel rows) share a step
+        reach = ([(slice(None), c) for c in columns] if split.rows else
+                 [(r, c) for r in rows for c in columns])
+        weight = _chains(items, cols, sizes, w_shape[2:], reach)
         if bias and split.rows:  # its 2-d harness sums the bias with the weights
             return weight.reshape(w_shape), _sums_in_order(items, sizes)
     grad_bias = None
@@ -415,25 +527,56 @@ def _parts_sum(parts: list[np.ndarray]) -> np.ndarray:
     return total
 
 
-def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int]) -> np.ndarray:
+def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int], kernel: Pair,
+            reach: list[Pair]) -> np.ndarray:
     """Per thread (its images ``sizes``), the fused chain of ``grads ⊗ cols`` (N, positions,
     G, ·) over its images and positions, all threads in one loop, then the threads' sums
-    added."""
-    positions, groups, og, ck = grads.shape[1], grads.shape[2], grads.shape[3], cols.shape[3]
+    added. ``reach``: per position, the kernel rows and columns (slices) whose inputs are
+    not padding; the others' products are zeros, which leave a chain from zero as it is."""
+    positions, groups, og = grads.shape[1:]
+    kh, kw = kernel
+    cg = cols.shape[3] // (kh * kw)
     threads = len(sizes)
     starts = [a for a, _ in _ranges(sizes)]
-    total = np.zeros((threads, groups, og, ck), np.float32)
+    # input channels last: a slice of kernel rows and columns keeps numpy's inner loop long
+    total = np.zeros((threads, groups, og, kh, kw, cg), np.float32)
+    product = np.empty(total.shape)
+    chunks = _chunks(og, threads * groups * cols.shape[3])
     for i in range(max(sizes)):
-        # (positions, thread, G, O/G, 1) and (..., 1, C/G*K); a thread without image i adds 0
-        g_i = np.zeros((positions, threads, groups, og, 1))
-        x_i = np.zeros((positions, threads, groups, 1, ck))
+        # (positions, thread, G, O/G, ·) and (..., 1, kh, kw, C/G); a thread without image i
+        # adds 0
+        g_i = np.zeros((positions, threads, groups, og, 1, 1, 1))
+        x_i = np.zeros((positions, threads, groups, 1, kh, kw, cg))
         for t in range(threads):
             if i < sizes[t]:
-                g_i[:, t, :, :, 0] = grads[starts[t] + i]
-                x_i[:, t, :, 0, :] = cols[starts[t] + i]
-        for gs, xs in zip(g_i, x_i):
-            np.add(total, gs * xs, out=total, casting="unsafe")
-    return _parts_sum(list(total))
+                g_i[:, t, :, :, 0, 0, 0] = grads[starts[t] + i]
+                x_i[:, t, :, 0] = cols[starts[t] + i].reshape(
+                    positions, groups, cg, kh, kw).transpose(0, 1, 3, 4, 2)
+        for part in chunks:  # a part's arrays stay in the cache along its chain
+            for (rows, columns), gs, xs in zip(reach, g_i[:, :, :, part], x_i):
+                _fma(total[:, :, part, rows, columns], gs, xs[:, :, :, rows, columns],
+                     product[:, :, part, rows, columns])
+    weight = total.transpose(0, 1, 2, 5, 3, 4).reshape(threads, groups, og, -1)
+    return _parts_sum(list(weight))
+
+
+def _kernel_inside(size: int, out: int, stride: int, pad: int, dilation: int,
+                   kernel: int) -> slice:
+    """Along one dim, the kernel offsets at which output ``out``'s window reads the input
+    itself rather than its padding."""
+    start = out * stride - pad
+    low = max(0, -(start // dilation))
+    high = min(kernel, (size - 1 - start) // dilation + 1)
+    return slice(low, max(low, high))
+
+
+_CACHED = 1 << 17  # values of a step's arrays that stay in a core's cache (float64 and float32)
+
+
+def _chunks(size: int, per_item: int) -> list[slice]:
+    """``range(size)`` cut into slices of at most ``_CACHED`` values of ``per_item`` each."""
+    step = max(1, _CACHED // per_item)
+    return [slice(start, start + step) for start in range(0, size, step)]
 
 
 Run = tuple[int, int, int]  # an image, its first position, the position after its last
@@ -538,8 +681,9 @@ def _run_chains(grads: np.ndarray, cols: np.ndarray, runs: list[list[Run]]) -> n
             g_j[:b - a, i, :, :, 0] = grads[image, a:b]
             x_j[:b - a, i, :, 0, :] = cols[image, a:b]
         acc = np.zeros((len(active), groups, og, ck), np.float32)
+        product = np.empty(acc.shape)
         for gs, xs in zip(g_j, x_j):
-            np.add(acc, gs * xs, out=acc, casting="unsafe")
+            _fma(acc, gs, xs, product)
         for i, t in enumerate(active):
             sums[t] = acc[i] if sums[t] is None else acc[i] + sums[t]
     return _parts_sum([total for total in sums if total is not None])
