@@ -214,6 +214,7 @@ from .autograd.grad_mode import (
 from .backend import device
 from .backends.cuda import get_float32_matmul_precision, set_float32_matmul_precision
 from .func import vmap  # torch.vmap is torch.func.vmap
+from .ops import _out
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.as_strided import as_strided
 from .ops.binary_more import (
@@ -526,6 +527,7 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     return Size(checked_broadcast_shapes(shapes))
 
 
+_out.add_out_keywords(globals())  # before their entries: the parser checks out
 _call_form.public_functions(globals())  # torch's parser messages as the call was written
 _UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",
                        "chalf", "uint16", "uint32", "uint64", "BFloat16Tensor")

@@ -270,7 +270,16 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     tensor([[1., 2.]], requires_grad=True)
     """
     requires_grad = _args.flag("tensor", requires_grad, "requires_grad")
-    return _leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad)
+    return _numpy_layout(_leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad),
+                         data)
+
+
+def _numpy_layout(t: Tensor, data: Any) -> Tensor:
+    """``t`` made from ``data`` with the zero strides numpy gives an empty array, which
+    torch keeps (so ``view`` to a wider dtype refuses it, as torch's does)."""
+    if isinstance(data, np.ndarray) and not data.size and data.ndim and not any(data.strides):
+        t._data = backend.restrided(t._data, (0,) * data.ndim)
+    return t
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -283,7 +292,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {_args.type_name(array)})")
     _check_numpy(array)
     _own_dtype("from_numpy", array)
-    return Tensor._make(backend.borrow(backend.from_numpy(array, None)))
+    return _numpy_layout(Tensor._make(backend.borrow(backend.from_numpy(array, None))), array)
 
 
 _TORCH_NUMPY_TYPES = ("float64", "float32", "float16", "complex64", "complex128", "int64",
