@@ -195,10 +195,12 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
                      alpha: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3))
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
-    for t in (batch1, batch2):
+    # torch reads the sizes it needs (baddbmm the batch count too), then checks the dims
+    for t, dim in ((batch1, 0), (batch1, 1), (batch2, 2))[fn.startswith("addbmm"):]:
+        t.size(dim)
+    for t, name in ((batch1, "batch1"), (batch2, "batch2")):
         if t.dim() != 3:
-            raise IndexError(f"Dimension out of range (expected to be in range of "
-                             f"[{-max(t.dim(), 1)}, {max(t.dim(), 1) - 1}], but got 2)")
+            raise RuntimeError(f"{name} must be a 3D tensor")
     if fn.startswith("addbmm"):
         if batch1.shape[0] != batch2.shape[0]:
             raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
