@@ -343,8 +343,8 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
     RuntimeError: Storage size calculation overflowed with sizes=[4611686018427387904, 8]
     >>> check_alloc((2 ** 38,), 4)
     Traceback (most recent call last):
-    RuntimeError: [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't \
-allocate memory: you tried to allocate 1099511627776 bytes. Error code 12 (Cannot allocate memory)
+    RuntimeError: DefaultCPUAllocator: can't allocate memory: you tried to allocate \
+1099511627776 bytes. Error code 12 (Cannot allocate memory)
     """
     numel = 1
     for s in shape:  # torch's running product: it overflows even before a later 0
@@ -360,8 +360,7 @@ allocate memory: you tried to allocate 1099511627776 bytes. Error code 12 (Canno
         raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
                            "numpy refuses sizes whose product (leaving out the 0) overflows")
     if numel * itemsize > ALLOC_LIMIT:
-        raise RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. "  # torch's check
-                           f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
                            f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")
 
 
