@@ -68,6 +68,7 @@ from ._creation import (
     empty,
     eye,
     from_numpy,
+    frombuffer,
     full,
     ones,
     ones_like,
