@@ -421,6 +421,8 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
     fn.__name__ = name
     fn.__wrapped__ = _call_form.unwrapped(getattr(Tensor, name))  # type: ignore[attr-defined]
     fn.torch_signatures = getattr(fn.__wrapped__, "torch_signatures", ())  # type: ignore
+    if fn.__wrapped__.__name__ != name and hasattr(Tensor, fn.__wrapped__.__name__):  # an alias
+        fn.alias_of = fn.__wrapped__.__name__  # type: ignore  # (moveaxis): torch names its own
     fn.__signature__ = _call_form.function_signature(fn.__wrapped__)  # type: ignore
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
