@@ -271,6 +271,7 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     tensor([[1., 2.]], requires_grad=True)
     """
     requires_grad = _args.flag("tensor", requires_grad, "requires_grad")
+    _args.device_type("tensor", device)
     return _numpy_layout(_leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad),
                          data)
 
