@@ -123,14 +123,16 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
                             f"{_args.type_name(out)}")
         if name in _BOOL_OUT and out.dtype is not D.bool:
             raise RuntimeError(f"{name} does not support non-boolean outputs.")
-        if name in _SAME_DTYPE and args and isinstance(args[0], Tensor):
-            _check_out_dtype(name, args[0], None, out)
         if name in _NOT_DIFFERENTIABLE and args and isinstance(args[0], Tensor):
             args = (args[0].detach(), *args[1:])
 
-        def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:
+        def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:  # (after autograd's refusal)
+            input = args[0] if args else kwargs.get("input")
+            if name in _SAME_DTYPE and isinstance(input, Tensor) and not (
+                    name in ("neg", "negative") and input.dtype is D.bool):  # its own refusal
+                _check_out_dtype(name, input, None, out)
             result = fn(*args, **kwargs)
-            _check_out_dtype(name, args[0] if args else kwargs.get("input"), result, out)
+            _check_out_dtype(name, input, result, out)
             return result
 
         return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True)(

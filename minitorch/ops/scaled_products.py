@@ -195,9 +195,11 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
                      alpha: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3))
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
-    # torch reads the sizes it needs (baddbmm the batch count too), then checks the dims
-    for t, dim in ((batch1, 0), (batch1, 1), (batch2, 2))[fn.startswith("addbmm"):]:
-        t.size(dim)
+    # torch reads the sizes it needs (baddbmm the batch count too), expands the input to
+    # them, then checks the dims
+    sizes = tuple(t.size(dim) for t, dim in ((batch1, 0), (batch1, 1), (batch2, 2))[
+        fn.startswith("addbmm"):])
+    _fits(input, sizes)
     for t, name in ((batch1, "batch1"), (batch2, "batch2")):
         if t.dim() != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
