@@ -208,3 +208,42 @@ def test_frombuffer_shares_a_writable_buffer() -> None:
 def test_parser_refusals(program: Any) -> None:
     assert_as_torch(lambda L: tuple(program(L).shape) if isinstance(program(L), L.Tensor)
                     else program(L))
+
+
+# ---- found by the widened fuzzer (in-place binary ops, more methods) ---------------------------
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor([[0.1, 0.9]], dtype=L.float64).histogram(L.tensor([0.0, 0.5, 1.0])),
+    lambda L: L.tensor([[0.1, 0.9]]).histogram(L.tensor([0.0, 0.5, 1.0]), range=(0.0, 1.0)),
+    lambda L: L.histogram(L.tensor([[0.1, 0.9]]), L.tensor([0.0, 0.5, 1.0]), range=None),
+    lambda L: L.tensor([1, 2]).histogram(L.tensor([0.0, 0.5, 1.0])),
+    lambda L: L.tensor([0.1, 0.9]).histogram(L.tensor([0.0, 0.5, 1.0])).hist,
+    lambda L: L.tensor([0.1, 0.9]).histogram(3, range=None).hist,
+    lambda L: L.take_along_dim(L.tensor(3), L.tensor(0), -1),
+    lambda L: L.take_along_dim(L.tensor(3), L.tensor(0), 0),
+    lambda L: L.take_along_dim(L.tensor(3), L.tensor(0)),
+])
+def test_widened_refusals(program: Any) -> None:
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("fn", ["tril_indices", "triu_indices"])
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "float32", "bool"])
+@pytest.mark.parametrize("row", [3, -1])
+def test_triangle_indices_only_in_int32_and_int64(fn: str, dtype: str, row: int) -> None:
+    assert_as_torch(lambda L: getattr(L, fn)(row, 3, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("name", ["logical_and_", "logical_or_", "logical_xor_", "bitwise_and_",
+                                  "bitwise_or_", "bitwise_xor_", "addmv_", "addr_", "addbmm_",
+                                  "baddbmm_"])
+@pytest.mark.parametrize("args", [("x",), (1.0,), ("y", "z"), (1, 2, 3)])
+def test_in_place_methods_number_their_arguments_as_methods(name: str, args: tuple) -> None:
+    assert_as_torch(lambda L: getattr(L.ones(2, 2, dtype=L.int64), name)(*args))
+
+
+@pytest.mark.parametrize("name, operands", [
+    ("addmv_", lambda L: (L.ones(2, 2), 1)), ("addr_", lambda L: (L.ones(2), 1.0)),
+    ("addmv_", lambda L: (L.ones(2, 2),)),
+])
+def test_in_place_products_refuse_as_their_one_signature(name: str, operands: Any) -> None:
+    assert_as_torch(lambda L: getattr(L.ones(2), name)(*operands(L)))

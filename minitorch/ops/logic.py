@@ -184,15 +184,19 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
 
 
 def _inplace_method(fn: Any) -> Any:
-    def method(self: Tensor, *args: Any) -> Tensor:
-        if fn in _BITS and args and isinstance(args[0], (Tensor, int, float)):
-            result = result_type(self, args[0])  # torch's cast check precedes its kernel's
-            if result._category > self.dtype._category:
-                raise _args.cast_error(result, self.dtype)
-        return self._inplace(fn, *args)
+    # (``input``, not ``self``: the op's refusals are worded for the function form, which
+    # the method's entry renumbers; bitwise ones take a tensor or a number, two overloads)
+    def method(input: Tensor, other: Any) -> Tensor:
+        if fn in _BITS and isinstance(other, (Tensor, int, float)):
+            result = result_type(input, other)  # torch's cast check precedes its kernel's
+            if result._category > input.dtype._category:
+                raise _args.cast_error(result, input.dtype)
+        return input._inplace(fn, other)
 
     method.__name__ = f"{fn.__name__}_"
     method.__doc__ = f"In-place ``{fn.__name__}``."
+    if fn in _BITS:
+        method.torch_signatures = ("Tensor other", "Number other")  # type: ignore[attr-defined]
     return method
 
 

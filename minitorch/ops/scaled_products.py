@@ -278,14 +278,22 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
 def _inplace(name: str, checked: Any, op: type) -> Any:
     """``x.<name>_(...)``: the op written into ``x``, after its checks (torch's ``x`` must
     have the result's shape)."""
-    def method(self: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        scales = checked(f"{name}_", self, a, b, beta, alpha)
-        return self._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
+    def method(input: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        # (``input``: the checks word the function form, which the method's entry renumbers)
+        scales = checked(f"{name}_", input, a, b, beta, alpha)
+        return input._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
 
     method.__name__ = f"{name}_"
     method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.Tensor.{name}_ is not None\n" \
                      "    True\n    "
+    first, second = _OPERANDS[name]  # torch's one signature: a refused call names it whole
+    method.torch_signatures = (  # type: ignore[attr-defined]
+        f"Tensor {first}, Tensor {second}, *, Number beta = 1, Number alpha = 1",)
     return method
+
+
+_OPERANDS = {"addmv": ("mat", "vec"), "addr": ("vec1", "vec2"), "addbmm": ("batch1", "batch2"),
+             "baddbmm": ("batch1", "batch2")}
 
 
 addmv_ = _inplace("addmv", _addmv_checked, Addmv)  # torch has it as a function too
