@@ -247,3 +247,10 @@ def test_in_place_methods_number_their_arguments_as_methods(name: str, args: tup
 ])
 def test_in_place_products_refuse_as_their_one_signature(name: str, operands: Any) -> None:
     assert_as_torch(lambda L: getattr(L.ones(2), name)(*operands(L)))
+
+
+@pytest.mark.parametrize("name", ["logical_not_", "bitwise_not_"])
+@pytest.mark.parametrize("args", [(), (1,)])
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+def test_unary_logic_in_place(name: str, args: tuple, dtype: str) -> None:
+    assert_as_torch(lambda L: getattr(L.tensor([0, 3], dtype=getattr(L, dtype)), name)(*args))

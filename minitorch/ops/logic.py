@@ -193,6 +193,11 @@ def _inplace_method(fn: Any) -> Any:
                 raise _args.cast_error(result, input.dtype)
         return input._inplace(fn, other)
 
+    def unary(input: Tensor) -> Tensor:
+        return input._inplace(fn)
+
+    if fn in (logical_not, bitwise_not):
+        method = unary
     method.__name__ = f"{fn.__name__}_"
     method.__doc__ = f"In-place ``{fn.__name__}``."
     if fn in _BITS:
