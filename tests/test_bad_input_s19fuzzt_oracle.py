@@ -26,6 +26,8 @@ def assert_as_torch(fn: Any) -> None:
         want = raised_by(fn, torch)
         got = raised_by(fn, mt)
         if want is not None:
+            if got is not None and type(got) is type(want) and _cpython(got) == _cpython(want):
+                return
             assert_same_error(got, want)
             return
         assert got is None, f"minitorch raised {got!r}; torch gave a result"
@@ -34,6 +36,12 @@ def assert_as_torch(fn: Any) -> None:
         assert_same(a, b)
     else:
         assert a == b
+
+
+def _cpython(error: BaseException) -> str:
+    """CPython names a C method's class Tensor or TensorBase depending on how it was reached
+    (in torch itself too)."""
+    return str(error).replace("TensorBase.", "Tensor.")
 
 
 INTS = ["uint8", "int8", "int16", "int32", "int64"]
