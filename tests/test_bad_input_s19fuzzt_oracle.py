@@ -262,3 +262,33 @@ def test_in_place_products_refuse_as_their_one_signature(name: str, operands: An
 @pytest.mark.parametrize("dtype", ["int64", "bool"])
 def test_unary_logic_in_place(name: str, args: tuple, dtype: str) -> None:
     assert_as_torch(lambda L: getattr(L.tensor([0, 3], dtype=getattr(L, dtype)), name)(*args))
+
+
+IN_PLACE_SHAPES = [(1,), (2, 3), (3,), (0,), ()]
+IN_PLACE_DTYPES = ["float32", "int32", "uint8", "bool", "float64"]
+
+
+@SETTINGS
+@given(name=st.sampled_from(["bitwise_or_", "bitwise_and_", "gcd_", "lcm_", "hypot_", "atan2_",
+                             "arctan2_", "logical_or_", "logical_xor_"]),
+       shapes=st.tuples(st.sampled_from(IN_PLACE_SHAPES), st.sampled_from(IN_PLACE_SHAPES)),
+       dtypes=st.tuples(st.sampled_from(IN_PLACE_DTYPES), st.sampled_from(IN_PLACE_DTYPES)),
+       requires_grad=st.booleans())
+def test_in_place_binary_checks_in_torchs_order(name: str, shapes: tuple, dtypes: tuple,
+                                                requires_grad: bool) -> None:
+    """Autograd's refusal (none for the logical ops, which have no derivative), then the
+    operands' broadcast to the tensor's shape, then the cast, then the kernel's dtypes."""
+    def run(L: Any) -> Any:
+        x = L.ones(shapes[0], dtype=getattr(L, dtypes[0]))
+        if requires_grad and dtypes[0].startswith("float"):
+            x.requires_grad_(True)
+        result = getattr(x, name)(L.ones(shapes[1], dtype=getattr(L, dtypes[1])))
+        return result.detach()
+    assert_as_torch(run)
+
+
+def test_logical_in_place_keeps_the_history() -> None:
+    a = mt.ones(2, requires_grad=True)
+    v = a * 2
+    v.logical_or_(mt.zeros(2))
+    assert type(v.grad_fn).__name__ == "MulBackward0" and v._version == 1

@@ -15,7 +15,8 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._dtype import get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_pair
+from .._tensor import Tensor, broadcast_pair, check_inplace_operands
+from ..autograd import grad_mode
 from ..backend import array_dtype, quiet, torch_layout
 from ._base import cast_operands, wrap
 from .pointwise import _tensor_operand, logical, shift
@@ -188,12 +189,19 @@ def _inplace_method(fn: Any) -> Any:
     # the method's entry renumbers; bitwise ones take a tensor or a number, two overloads)
     def method(input: Tensor, other: Any) -> Tensor:
         if fn in _BITS and isinstance(other, (Tensor, int, float)):
+            check_inplace_operands(input, other)
             result = result_type(input, other)  # torch's cast check precedes its kernel's
             if result._category > input.dtype._category:
                 raise _args.cast_error(result, input.dtype)
+        if fn in _LOGICAL:
+            with grad_mode._recording(False):
+                return input._inplace(fn, other)
         return input._inplace(fn, other)
 
     def unary(input: Tensor) -> Tensor:
+        if fn is logical_not:
+            with grad_mode._recording(False):
+                return input._inplace(fn)
         return input._inplace(fn)
 
     if fn in (logical_not, bitwise_not):
@@ -205,6 +213,8 @@ def _inplace_method(fn: Any) -> Any:
     return method
 
 
+# no derivative: torch writes them into a tensor that requires grad, leaving its history
+_LOGICAL = (logical_and, logical_or, logical_xor)
 _BITS = (bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift)
 _PUBLIC = (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
            bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift, isinf, isfinite,
