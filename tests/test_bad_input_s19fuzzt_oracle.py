@@ -243,7 +243,7 @@ def test_triangle_indices_only_in_int32_and_int64(fn: str, dtype: str, row: int)
 
 @pytest.mark.parametrize("name", ["logical_and_", "logical_or_", "logical_xor_", "bitwise_and_",
                                   "bitwise_or_", "bitwise_xor_", "addmv_", "addr_", "addbmm_",
-                                  "baddbmm_"])
+                                  "baddbmm_", "floor_divide_", "remainder_"])
 @pytest.mark.parametrize("args", [("x",), (1.0,), ("y", "z"), (1, 2, 3)])
 def test_in_place_methods_number_their_arguments_as_methods(name: str, args: tuple) -> None:
     assert_as_torch(lambda L: getattr(L.ones(2, 2, dtype=L.int64), name)(*args))
@@ -270,7 +270,8 @@ IN_PLACE_DTYPES = ["float32", "int32", "uint8", "bool", "float64"]
 
 @SETTINGS
 @given(name=st.sampled_from(["bitwise_or_", "bitwise_and_", "gcd_", "lcm_", "hypot_", "atan2_",
-                             "arctan2_", "logical_or_", "logical_xor_"]),
+                             "arctan2_", "logical_or_", "logical_xor_", "floor_divide_",
+                             "remainder_"]),
        shapes=st.tuples(st.sampled_from(IN_PLACE_SHAPES), st.sampled_from(IN_PLACE_SHAPES)),
        dtypes=st.tuples(st.sampled_from(IN_PLACE_DTYPES), st.sampled_from(IN_PLACE_DTYPES)),
        requires_grad=st.booleans())
