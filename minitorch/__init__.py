@@ -68,6 +68,7 @@ from ._creation import (
     empty,
     eye,
     from_numpy,
+    frombuffer,
     full,
     ones,
     ones_like,
@@ -214,6 +215,7 @@ from .autograd.grad_mode import (
 from .backend import device
 from .backends.cuda import get_float32_matmul_precision, set_float32_matmul_precision
 from .func import vmap  # torch.vmap is torch.func.vmap
+from .ops import _out
 from .ops._cascade_sum import get_num_threads, set_num_threads
 from .ops.as_strided import as_strided
 from .ops.binary_more import (
@@ -419,6 +421,8 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
     fn.__name__ = name
     fn.__wrapped__ = _call_form.unwrapped(getattr(Tensor, name))  # type: ignore[attr-defined]
     fn.torch_signatures = getattr(fn.__wrapped__, "torch_signatures", ())  # type: ignore
+    if fn.__wrapped__.__name__ != name and hasattr(Tensor, fn.__wrapped__.__name__):  # an alias
+        fn.alias_of = fn.__wrapped__.__name__  # type: ignore  # (moveaxis): torch names its own
     fn.__signature__ = _call_form.function_signature(fn.__wrapped__)  # type: ignore
     fn.__doc__ = f"``minitorch.{name}(x, ...)`` is ``x.{name}(...)``.\n\n    >>> " \
                  f"minitorch.{name} is not None\n    True\n    "
@@ -526,6 +530,7 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     return Size(checked_broadcast_shapes(shapes))
 
 
+_out.add_out_keywords(globals())  # before their entries: the parser checks out
 _call_form.public_functions(globals())  # torch's parser messages as the call was written
 _UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",
                        "chalf", "uint16", "uint32", "uint64", "BFloat16Tensor")

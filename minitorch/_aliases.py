@@ -119,7 +119,10 @@ def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
         alpha = pointwise._alpha("sub", other, input, alpha)  # sub's checks, operands swapped
     if isinstance(other, Tensor):
         return pointwise.RsubTensors.apply(input, other, alpha=alpha)
-    return pointwise.rsub_number(other, input if pointwise.is_unit(alpha) else input * alpha)
+    if pointwise.is_unit(alpha):
+        return pointwise.rsub_number(other, input)
+    # scaled in the result's dtype: an int tensor times alpha must not wrap before a float other
+    return pointwise.rsub_number(other, pointwise._scaled(other, input, alpha))
 
 
 def positive(input: Tensor) -> Tensor:

@@ -629,6 +629,21 @@ def py_flag(value: Any, none: bool = True) -> bool:
     return bool(n)
 
 
+def device_type(fn: str, value: Any) -> None:
+    """torch's parser's refusal of a ``device`` argument that is no device, device string
+    or device index (its values are checked later, as the device is made).
+
+    >>> device_type("zeros", True)
+    Traceback (most recent call last):
+    TypeError: zeros(): argument 'device' must be torch.device, not bool
+    """
+    from .backend import device
+
+    if value is None or isinstance(value, (str, device)) or as_int(value) is not None:
+        return
+    raise TypeError(f"{fn}(): argument 'device' must be torch.device, not {type_name(value)}")
+
+
 def dtype(fn: str, value: Any, name: str = "dtype", position: int | None = None,
           none: bool = True) -> Any:
     """A ``minitorch.dtype`` (or None, where ``none``); Python's ``float``/``int``/``bool``

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -270,7 +271,17 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     tensor([[1., 2.]], requires_grad=True)
     """
     requires_grad = _args.flag("tensor", requires_grad, "requires_grad")
-    return _leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad)
+    _args.device_type("tensor", device)
+    return _numpy_layout(_leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad),
+                         data)
+
+
+def _numpy_layout(t: Tensor, data: Any) -> Tensor:
+    """``t`` made from ``data`` with the zero strides numpy gives an empty array, which
+    torch keeps (so ``view`` to a wider dtype refuses it, as torch's does)."""
+    if isinstance(data, np.ndarray) and not data.size and data.ndim and not any(data.strides):
+        t._data = backend.restrided(t._data, (0,) * data.ndim)
+    return t
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -283,7 +294,61 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {_args.type_name(array)})")
     _check_numpy(array)
     _own_dtype("from_numpy", array)
-    return Tensor._make(backend.borrow(backend.from_numpy(array, None)))
+    return _numpy_layout(Tensor._make(backend.borrow(backend.from_numpy(array, None))), array)
+
+
+def frombuffer(buffer: Any, *, dtype: D.dtype, count: int = -1, offset: int = 0,
+               requires_grad: bool = False) -> Tensor:
+    """A 1-d CPU tensor of ``count`` elements of ``dtype`` read from an object with Python's
+    buffer protocol, from byte ``offset`` on (``count=-1``: to its end); it shares the
+    memory of a writable buffer.
+
+    >>> minitorch.frombuffer(bytearray(b"ab"), dtype=minitorch.uint8)
+    tensor([97, 98], dtype=torch.uint8)
+    """
+    dtype = _args.dtype("frombuffer", dtype, none=False)
+    count, offset = _args.integers("frombuffer", (count, "count", None), (offset, "offset", None))
+    requires_grad = _args.flag("frombuffer", requires_grad, "requires_grad")
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    length, size = view.nbytes, dtype.itemsize
+    _check_buffer_span(length, size, count, offset)
+    n = (length - offset) // size if count < 0 else count
+    if view.readonly:
+        _warn_once_not_writable()
+    array = np.frombuffer(view.cast("B"), dtype=dtype.np, count=n, offset=offset)
+    return _leaf(array if not view.readonly else array.copy(), requires_grad)
+
+
+def _check_buffer_span(length: int, size: int, count: int, offset: int) -> None:
+    """torch's refusals of a ``count`` and ``offset`` (bytes) that a buffer of ``length``
+    bytes cannot give elements of ``size`` bytes for."""
+    if length <= 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({length} bytes) minus 1")
+    if count < 0 and (length - offset) % size:
+        raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
+                         f"bytes) must be a multiple of element size ({size})")
+    n = (length - offset) // size if count < 0 else count
+    if offset + n * size > length:
+        raise ValueError(f"requested buffer length ({n} * {size} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({length} bytes)")
+
+
+@functools.cache
+def _warn_once_not_writable() -> None:
+    """torch's warning for a read-only buffer, which it gives once per program (minitorch
+    copies such a buffer: numpy cannot write into it)."""
+    warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable "
+                  "tensors. This means you can write to the underlying (supposedly non-writable)"
+                  " buffer using the tensor. You may want to copy the buffer to protect its data "
+                  "or make it writable before converting it to a tensor. This type of warning "
+                  "will be suppressed for the rest of this program.", UserWarning, stacklevel=4)
 
 
 _TORCH_NUMPY_TYPES = ("float64", "float32", "float16", "complex64", "complex128", "int64",

@@ -212,6 +212,7 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
                                  isinstance(kind, _layout.memory_format)):
             raise TypeError(f"{name}(): argument 'layout' must be torch.layout, not "
                             f"{_args.type_name(kind)}")
+        _args.device_type(name, kwargs.get("device"))
         if _args.flag(name, given.get("pin_memory"), "pin_memory", none=True) and \
                 factory(*args, **kwargs).device.type != "meta":
             raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
@@ -330,7 +331,8 @@ def get_default_device() -> backend.device:
 def _is_sizes(args: tuple) -> bool:
     if len(args) == 1 and isinstance(args[0], tuple) and all(isinstance(a, int) for a in args[0]):
         return type(args[0]).__name__ == "Size"
-    return all(isinstance(a, int) and not isinstance(a, bool) for a in args)
+    # numpy's ints (a 0-d integer array too) are sizes to torch, a tensor is data
+    return all(not isinstance(a, Tensor) and _args.as_int(a) is not None for a in args)
 
 
 # the signatures of torch's legacy constructor, its parser's function ``new``

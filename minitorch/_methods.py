@@ -922,18 +922,25 @@ def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
         _refuse_batched(inplace, self, other)
         if not _operand(other):
             return NotImplemented
-        check_inplace_allowed(self, other)  # torch checks autograd's rules, the shapes, then
-        if isinstance(other, Tensor):  # the cast, then the kernel
-            _check_output_shape(self, other)
-        if not isinstance(other, complex):
-            result = result_type(self, other)
-            if result._category > self.dtype._category:
-                raise _args.cast_error(result, self.dtype)
+        _inplace_checks(self, other)
         return self._inplace(functools.partial(op, *name) if name else op, other)
 
     return method
 
 
+def _inplace_checks(self: Tensor, other: Any) -> None:
+    """torch's checks of ``self.op_(other)`` before its kernel's: autograd's rules, the
+    shapes, then the cast of the result into ``self``."""
+    check_inplace_allowed(self, other)
+    if isinstance(other, Tensor):
+        _check_output_shape(self, other)
+    if not isinstance(other, complex):
+        result = result_type(self, other)
+        if result._category > self.dtype._category:
+            raise _args.cast_error(result, self.dtype)
+
+
+@_call_form.overloads("Tensor other", "Number other")
 def floor_divide_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self //= other``.
 
@@ -941,9 +948,11 @@ def floor_divide_(self: Tensor, other: Any) -> Tensor:
     tensor([2, 3])
     """
     _inplace_other("floor_divide_", other)
+    _inplace_checks(self, other)  # before the kernel's division by an integer zero
     return self._inplace(pointwise.floor_divide, other)
 
 
+@_call_form.overloads("Tensor other", "Number other")
 def remainder_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self %= other``.
 
@@ -951,6 +960,7 @@ def remainder_(self: Tensor, other: Any) -> Tensor:
     tensor([2, 1])
     """
     _inplace_other("remainder_", other)
+    _inplace_checks(self, other)
     return self._inplace(pointwise.remainder, other)
 
 

@@ -39,7 +39,7 @@ from ._generator import Generator
 __all__ = ["bernoulli", "cauchy", "draw", "exponential", "geometric", "log_normal", "normal",
            "randint", "random_bits", "randperm", "standard_gamma", "uniform"]
 
-_BITS = {"float32": 24, "float64": 53}
+_BITS = {"float16": 11, "float32": 24, "float64": 53}
 
 
 def uniform(gen: Generator, n: int, dtype: str, low: float = 0.0,

@@ -1213,6 +1213,19 @@ def check_output_shape(shape: tuple, result: tuple) -> None:
                            f"{list(result)}")
 
 
+def check_inplace_operands(t: Tensor, other: Any) -> None:
+    """torch's checks of ``t.op_(other)`` before the op's dtype checks: autograd's, then
+    its TensorIterator's (the operands broadcast, to ``t``'s own shape).
+
+    >>> check_inplace_operands(minitorch.ones(1), minitorch.ones(2))
+    Traceback (most recent call last):
+    RuntimeError: output with shape [1] doesn't match the broadcast shape [2]
+    """
+    check_inplace_allowed(t, other)
+    if isinstance(other, Tensor):
+        check_output_shape(tuple(t.shape), broadcast_pair(t, other))
+
+
 def broadcast_shapes(*shapes: tuple) -> tuple:
     """The shape that all ``shapes`` broadcast to (torch's message when none exists)."""
     ndim = max(len(s) for s in shapes)

@@ -10,11 +10,13 @@ out=t)``.
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 from .. import _args
+from .. import _dtype as D
 from .._dtype import can_cast
 from .._tensor import Tensor, check_output_shape
 from ..autograd import grad_mode
@@ -60,6 +62,92 @@ def takes_out_elementwise(fn: Callable) -> Callable:
     RuntimeError: output with shape [1] doesn't match the broadcast shape [2]
     """
     return takes_out(fn, elementwise=True)
+
+
+# torch's one-signature elementwise functions of one tensor that take ``out=``
+UNARY_WITH_OUT = (
+    "abs", "absolute", "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
+    "arctanh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh",
+    "deg2rad", "digamma", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "fix", "floor",
+    "frac", "i0", "isneginf", "isposinf", "lgamma", "log", "log10", "log1p", "log2",
+    "logical_not", "logit", "msort", "nan_to_num", "neg", "negative", "rad2deg", "reciprocal",
+    "rsqrt", "sgn", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square",
+    "tan", "tanh", "trunc")
+
+
+# the op an alias runs, which torch's autograd refusal names
+_RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", "msort": "sort",
+         "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
+         "arctan": "atan", "arctanh": "atanh"}
+# ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
+_SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
+                         "frac", "sign", "sgn", "bitwise_not"})
+_BOOL_OUT = frozenset({"isneginf", "isposinf", "signbit"})
+_NOT_DIFFERENTIABLE = _BOOL_OUT | {"logical_not", "bitwise_not"}  # no autograd refusal
+
+
+def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) -> None:
+    """torch's refusal of an ``out`` whose dtype ``name`` does not write into (``result``
+    None: before the op runs)."""
+    written = input if result is None else result
+    if name in _SAME_DTYPE and written.dtype is not out.dtype:  # (before the kernel runs)
+        raise RuntimeError(f"Found dtype {_args.legacy(out.dtype)} but expected "
+                           f"{_args.legacy(written.dtype)}")
+    if result is None:
+        return
+    if name == "nan_to_num" and input.dtype is not out.dtype:
+        raise RuntimeError(f"nan_to_num: dtype of out: {_args.legacy(out.dtype)} should be same "
+                           f"as input: {_args.legacy(input.dtype)}")
+    if name == "msort" and result.dtype is not out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
+                           f"but got {_args.c_name(out.dtype)} instead")
+
+
+def with_out_keyword(fn: Callable, name: str) -> Callable:
+    """``fn`` (a function of one tensor, elementwise) taking torch's keyword ``out``, which
+    its parser checks is a Tensor before anything else.
+
+    >>> minitorch.exp(minitorch.zeros(1), out=2.0)
+    Traceback (most recent call last):
+    TypeError: exp(): argument 'out' must be Tensor, not float
+    >>> minitorch.floor(minitorch.zeros(1), out=minitorch.zeros(1, dtype=minitorch.float64))
+    Traceback (most recent call last):
+    RuntimeError: Found dtype Double but expected Float
+    """
+    @functools.wraps(fn)
+    def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
+                            f"{_args.type_name(out)}")
+        if name in _BOOL_OUT and out.dtype is not D.bool:
+            raise RuntimeError(f"{name} does not support non-boolean outputs.")
+        if name in _NOT_DIFFERENTIABLE and args and isinstance(args[0], Tensor):
+            args = (args[0].detach(), *args[1:])
+
+        def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:  # (after autograd's refusal)
+            input = args[0] if args else kwargs.get("input")
+            if name in _SAME_DTYPE and isinstance(input, Tensor) and not (
+                    name in ("neg", "negative") and input.dtype is D.bool):  # its own refusal
+                _check_out_dtype(name, input, None, out)
+            result = fn(*args, **kwargs)
+            _check_out_dtype(name, input, result, out)
+            return result
+
+        return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True)(
+            *args, out=out, **kwargs)
+
+    return checked
+
+
+def add_out_keywords(namespace: dict) -> None:
+    """The functions of :data:`UNARY_WITH_OUT` in ``namespace`` (the package's globals), each
+    taking ``out=`` (those that do not already)."""
+    for name in UNARY_WITH_OUT:
+        fn = namespace.get(name)
+        if fn is not None and "out" not in inspect.signature(fn).parameters:
+            namespace[name] = with_out_keyword(fn, name)
 
 
 def _write(result: Tensor, out: Tensor) -> Tensor:

@@ -66,8 +66,15 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
     return wrap(counts)
 
 
-def histogram(input: Tensor, bins: Any = 100, *, range: Any = None, weight: Tensor | None = None,
-              density: bool = False) -> Any:
+_HISTOGRAM_SIGNATURES = (
+    "Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, "
+    "tuple of Tensors out = None",
+    "Tensor input, int bins = 100, *, tuple of floats range = None, Tensor weight = None, "
+    "bool density = False, tuple of Tensors out = None")
+
+
+def histogram(input: Tensor, bins: Any = 100, *, range: Any = _args.OMITTED,
+              weight: Tensor | None = None, density: bool = False) -> Any:
     """Counts (or summed ``weight``) of ``input``'s elements in bins: ``bins`` equal bins over
     ``range`` (the data's own range by default), or the edges in a 1-D tensor ``bins``. Each
     bin holds its left edge, the last its right edge too; ``density`` divides by the total
@@ -77,6 +84,14 @@ def histogram(input: Tensor, bins: Any = 100, *, range: Any = None, weight: Tens
     tensor([2., 1.])
     """
     _args.tensor_args("histogram", (input, "input", 1))
+    if isinstance(bins, Tensor) and range is not _args.OMITTED:  # no overload takes both
+        raise TypeError(_call_form.combination_message(
+            "histogram", (input, bins), {"range": range}, _HISTOGRAM_SIGNATURES))
+    range = None if range is _args.OMITTED else range
+    if isinstance(bins, Tensor) and bins.dtype is not input.dtype:
+        raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the "
+                           f"same dtype, but got input with dtype {_args.c_name(input.dtype)} "
+                           f"and bins for dimension 0 with dtype {_args.c_name(bins.dtype)}")
     if not input.dtype.is_floating_point:
         raise _args.not_implemented("histogramdd", input.dtype)
     xp = input._xp

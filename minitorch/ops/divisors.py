@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import _args
 from .._dtype import result_type
-from .._tensor import Tensor
+from .._tensor import Tensor, check_inplace_operands
 from ._base import cast_operands, wrap
 from .pointwise import check_broadcast, int_trunc_divide
 
@@ -73,6 +73,7 @@ def _in_place(fn: Any) -> Any:
     dtype before its kernel checks the dtype."""
     def method(self: Tensor, other: Tensor) -> Tensor:
         _args.tensor_args(f"{fn.__name__}_", (other, "other", 1))
+        check_inplace_operands(self, other)
         result = result_type(self, other)
         if result._category > self.dtype._category:
             raise _args.cast_error(result, self.dtype)

@@ -29,11 +29,11 @@ def _triangle(fn: str, row: Any, col: Any, offset: Any, dtype: Any, device: Any,
     row, col, offset = _args.integers(fn, (row, "row", 1), (col, "col", 2),
                                       (offset, "offset", 3))
     dtype = _args.dtype(fn, dtype) or _dtype.int64
-    if dtype.is_floating_point or dtype is _dtype.bool:
-        raise NotImplementedError(f"\"{fn}\" not implemented for '{_args.legacy(dtype)}'")
     for name, n in (("row", row), ("col", col)):
         if n < 0:
             raise RuntimeError(f"{name} must be non-negative, got{n}")
+    if dtype not in (_dtype.int32, _dtype.int64):  # torch's kernel has these two only
+        raise NotImplementedError(f"\"{fn}\" not implemented for '{_args.legacy(dtype)}'")
     if lower:  # only the columns (rows) that can hold an index: a wide matrix costs nothing
         col = min(col, max(row + offset, 0))
     else:

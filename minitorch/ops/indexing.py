@@ -36,8 +36,7 @@ def _ranges_as_lists(parts: tuple) -> tuple:
 
 def _part(p: Any, xp: Any) -> Any:
     if isinstance(p, Tensor):
-        if p.dtype.is_floating_point:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        _check_index_dtype(p)
         return p._data
     if isinstance(p, list) or _is_array(p):
         if isinstance(p, list) and p:  # torch reads a list in a key as torch.tensor does
@@ -239,14 +238,19 @@ def key_parts(key: Any) -> tuple:
     return (key,)
 
 
+def _check_index_dtype(p: Tensor) -> None:
+    """torch's index kernel's refusal of a tensor of indices that are no integers of its
+    kinds (int8 and int16 ones are none; a 0-d one of them is an int to torch)."""
+    if p.dtype.is_floating_point or (p.dim() and p.dtype.name in ("int8", "int16")):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
 def _narrow_index_tensors(parts: tuple) -> tuple:
     """The parts as torch reads them: a uint8 tensor is a mask (deprecated, with torch's
-    warning); int8 and int16 tensors are no index at all (int32 ones index as int64)."""
-    if not any(isinstance(p, Tensor) and p.dtype.name in _NARROW for p in parts):
+    warning); int8 and int16 tensors are no index at all (refused after the dims are
+    counted, :func:`_check_index_dtype`; int32 ones index as int64)."""
+    if not any(isinstance(p, Tensor) and p.dtype.name == "uint8" for p in parts):
         return parts
-    for p in parts:
-        if isinstance(p, Tensor) and p.dtype.name in ("int8", "int16"):
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
                   "torch.bool instead.", UserWarning, stacklevel=5)
     return tuple(p.bool() if isinstance(p, Tensor) and p.dtype.name == "uint8" else p
@@ -264,8 +268,9 @@ def _multidimensional(p: Any) -> bool:
 
 def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -> tuple:
     # torch's messages number an int by its item in the key (``items``: of each part), an
-    # index tensor among the index tensors
-    shape, dim, tensors = t._data.shape, 0, 0
+    # index tensor among the index tensors; the ints are checked as torch slices, the index
+    # tensors after (their dtypes first)
+    shape, dim, tensors, indexed = t._data.shape, 0, 0, []
     for j, p in enumerate(parts):
         kind = type(p)
         if kind is int:  # the common cases first
@@ -276,19 +281,24 @@ def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -
         elif p is None or p is True or p is False:
             continue
         elif (array := _index_array(p, t._xp)) is not None:  # not a 0-d integer tensor: an
-            # int (a tensor's dtype is checked after the slicing)
+            # int
             if _args.kind_of(array.dtype) == "bool":  # a mask (see _check_masks): an index
                 dim += array.ndim  # tensor per dim to torch's messages
                 tensors += array.ndim
                 continue
-            if array.size and not shape[dim]:  # checked before the result is made
-                raise IndexError("index is out of bounds for dimension with size 0")
-            if bounds:
-                _check_bounds(array, shape[dim], tensors)
+            indexed.append((array, shape[dim], tensors))
             tensors += 1
         else:
             _check_int(shape[dim], items[j] if items else dim, p)
         dim += 1
+    for p in parts:
+        if isinstance(p, Tensor):
+            _check_index_dtype(p)
+    for array, size, position in indexed:
+        if array.size and not size:  # checked before the result is made
+            raise IndexError("index is out of bounds for dimension with size 0")
+        if bounds:
+            _check_bounds(array, size, position)
     return parts
 
 

@@ -17,7 +17,8 @@ import inspect
 from typing import Any
 
 from .. import _args, backend
-from .._tensor import Tensor, check_inplace_allowed
+from .._dtype import get_default_dtype, result_type
+from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands
 from . import pointwise, special
 from ._base import Op, wrap
 
@@ -47,6 +48,16 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     return self._inplace(pointwise.pow, exponent)
 
 
+def _check_cast(name: str, self: Tensor, other: Tensor) -> None:
+    """torch's refusal of ``self.<name>_(other)`` whose result ``self`` cannot hold (atan2's
+    result is floating), made before its kernel's dtype check."""
+    result = result_type(self, other)
+    if name != "hypot" and not result.is_floating_point:
+        result = get_default_dtype()
+    if result._category > self.dtype._category:
+        raise _args.cast_error(result, self.dtype)
+
+
 def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> Any:
     """``x.<name>_(...)``: ``fn(x, ...)`` written into ``x`` (``lerp_``, ``addcmul_``, ...),
     with ``fn``'s parameters; a positional argument is passed as ``first=`` when ``first``
@@ -60,7 +71,10 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
-            _args.tensor_args(name, (args[0] if args else kwargs["other"], "other", 2))
+            other = args[0] if args else kwargs["other"]
+            _args.tensor_args(name, (other, "other", 2))
+            check_inplace_operands(self, other)  # before the kernel's dtype checks
+            _check_cast(name, self, other)
         for missing in required[len(args):]:  # torch's parser's words, not Python's
             _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:

@@ -15,7 +15,8 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._dtype import get_default_dtype, result_type
-from .._tensor import Tensor, broadcast_pair
+from .._tensor import Tensor, broadcast_pair, check_inplace_operands
+from ..autograd import grad_mode
 from ..backend import array_dtype, quiet, torch_layout
 from ._base import cast_operands, wrap
 from .pointwise import _tensor_operand, logical, shift
@@ -184,18 +185,36 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
 
 
 def _inplace_method(fn: Any) -> Any:
-    def method(self: Tensor, *args: Any) -> Tensor:
-        if fn in _BITS and args and isinstance(args[0], (Tensor, int, float)):
-            result = result_type(self, args[0])  # torch's cast check precedes its kernel's
-            if result._category > self.dtype._category:
-                raise _args.cast_error(result, self.dtype)
-        return self._inplace(fn, *args)
+    # (``input``, not ``self``: the op's refusals are worded for the function form, which
+    # the method's entry renumbers; bitwise ones take a tensor or a number, two overloads)
+    def method(input: Tensor, other: Any) -> Tensor:
+        if fn in _BITS and isinstance(other, (Tensor, int, float)):
+            check_inplace_operands(input, other)
+            result = result_type(input, other)  # torch's cast check precedes its kernel's
+            if result._category > input.dtype._category:
+                raise _args.cast_error(result, input.dtype)
+        if fn in _LOGICAL:
+            with grad_mode._recording(False):
+                return input._inplace(fn, other)
+        return input._inplace(fn, other)
 
+    def unary(input: Tensor) -> Tensor:
+        if fn is logical_not:
+            with grad_mode._recording(False):
+                return input._inplace(fn)
+        return input._inplace(fn)
+
+    if fn in (logical_not, bitwise_not):
+        method = unary
     method.__name__ = f"{fn.__name__}_"
     method.__doc__ = f"In-place ``{fn.__name__}``."
+    if fn in _BITS:
+        method.torch_signatures = ("Tensor other", "Number other")  # type: ignore[attr-defined]
     return method
 
 
+# no derivative: torch writes them into a tensor that requires grad, leaving its history
+_LOGICAL = (logical_and, logical_or, logical_xor)
 _BITS = (bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift)
 _PUBLIC = (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
            bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift, isinf, isfinite,

@@ -195,10 +195,14 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
                      alpha: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3))
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
-    for t in (batch1, batch2):
+    # torch reads the sizes it needs (baddbmm the batch count too), expands the input to
+    # them, then checks the dims
+    sizes = tuple(t.size(dim) for t, dim in ((batch1, 0), (batch1, 1), (batch2, 2))[
+        fn.startswith("addbmm"):])
+    _fits(input, sizes)
+    for t, name in ((batch1, "batch1"), (batch2, "batch2")):
         if t.dim() != 3:
-            raise IndexError(f"Dimension out of range (expected to be in range of "
-                             f"[{-max(t.dim(), 1)}, {max(t.dim(), 1) - 1}], but got 2)")
+            raise RuntimeError(f"{name} must be a 3D tensor")
     if fn.startswith("addbmm"):
         if batch1.shape[0] != batch2.shape[0]:
             raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
@@ -274,14 +278,22 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
 def _inplace(name: str, checked: Any, op: type) -> Any:
     """``x.<name>_(...)``: the op written into ``x``, after its checks (torch's ``x`` must
     have the result's shape)."""
-    def method(self: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        scales = checked(f"{name}_", self, a, b, beta, alpha)
-        return self._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
+    def method(input: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        # (``input``: the checks word the function form, which the method's entry renumbers)
+        scales = checked(f"{name}_", input, a, b, beta, alpha)
+        return input._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
 
     method.__name__ = f"{name}_"
     method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.Tensor.{name}_ is not None\n" \
                      "    True\n    "
+    first, second = _OPERANDS[name]  # torch's one signature: a refused call names it whole
+    method.torch_signatures = (  # type: ignore[attr-defined]
+        f"Tensor {first}, Tensor {second}, *, Number beta = 1, Number alpha = 1",)
     return method
+
+
+_OPERANDS = {"addmv": ("mat", "vec"), "addr": ("vec1", "vec2"), "addbmm": ("batch1", "batch2"),
+             "baddbmm": ("batch1", "batch2")}
 
 
 addmv_ = _inplace("addmv", _addmv_checked, Addmv)  # torch has it as a function too

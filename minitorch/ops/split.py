@@ -116,6 +116,7 @@ def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:
         raise TypeError("split_with_sizes(): argument 'split_sizes' (position 2) must be tuple "
                         f"of ints, not {_args.type_name(split_sizes)}")
     sizes = _args.int_list("split_with_sizes", split_sizes, "split_sizes", 2)
+    _args.integer("split_with_sizes", dim, "dim", 3)  # the parser's (torch's split calls it)
     d = _split_dim("split", input, dim)  # torch names split in its 0-d refusal here too
     if any(s < 0 for s in sizes):
         raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "

@@ -39,6 +39,8 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{_args.legacy(indices.dtype)}")
     d = _args.dim("take_along_dim", dim, input.dim())
+    if not input.dim():  # torch reads the size at the (wrapped) dim of a 0-d tensor
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     indices = indices.expand(*_sizes_except(input.shape, indices.shape, d))
     input = input.expand(*_sizes_except(indices.shape, input.shape, d))
     return gather(input, d, indices)
