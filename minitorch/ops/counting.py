@@ -18,7 +18,7 @@ from typing import Any
 from .. import _args, _call_form, return_types
 from .._cpp_print import cpp_float
 from .._dtype import bool as bool_
-from .._dtype import result_type
+from .._dtype import result_type, wrapped
 from .._tensor import Tensor
 from ..backend import array_dtype, index_add, quiet
 from ._base import wrap
@@ -196,13 +196,20 @@ _SEARCH_SIGNATURES = (
 
 def _common(a: Any, b: Any) -> tuple:
     """The arrays of ``a`` and ``b`` (tensors, or a number and a tensor) in their torch
-    result dtype, as torch compares them (a number is 0-d)."""
+    result dtype, as torch compares them (a number is 0-d; an int the integer dtype cannot
+    hold keeps its low bits, as torch's cast of a Scalar does)."""
     dt = result_type(a, b)
     like = a if isinstance(a, Tensor) else b
     xp = like._xp
     kind = array_dtype(xp, dt.name)
     return tuple(xp.astype(v._data, kind) if isinstance(v, Tensor) else
-                 xp.asarray(v, dtype=kind) for v in (a, b))
+                 xp.asarray(_number_in(v, dt), dtype=kind) for v in (a, b))
+
+
+def _number_in(value: Any, dt: Any) -> Any:
+    """``value`` as a ``dt`` array holds it: an int wrapped into an integer ``dt``."""
+    whole = _args.as_int(value)
+    return value if whole is None or _args.kind_of(dt) != "int" else wrapped(whole, dt)
 
 
 def _positions(boundaries: Tensor, values: Any, right: bool, sorter: Any,

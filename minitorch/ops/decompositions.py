@@ -34,6 +34,7 @@ from .inverse import (
     _check_floating,
     _check_square,
     check_half,
+    check_lapack,
     inv,
 )
 from .pointwise import where
@@ -298,6 +299,7 @@ def logdet(input: Tensor) -> Tensor:
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"logdet: Expected a floating point or complex tensor as input. Got "
                            f"{_args.legacy(input.dtype)}")
+    check_half("logdet", input, module="")
     sign, log = LinalgSlogdet.apply(input)
     return where(sign == -1.0, math.nan, log)
 
@@ -345,7 +347,7 @@ def pinv_backward(g: Tensor, p: Tensor, a: Tensor) -> Tensor:
 
 
 def _pinv(fn: str, A: Any, rtol: float) -> Tensor:
-    if A.dim() < 2 or not A.dtype.is_floating_point:
+    if A.dim() < 2 or A.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({_args.legacy(A.dtype)}{{{list(A.shape)}}}): expected "
                            "a tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
@@ -509,6 +511,7 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     upper = _args.flag("linalg_cholesky", upper, "upper")
     _cholesky_checked("linalg.cholesky", A)
     _check_floating("cholesky", A)
+    check_half("cholesky", A)
     return LinalgCholesky.apply(A, upper=upper, fn="linalg.cholesky")
 
 
@@ -525,6 +528,7 @@ def linalg_cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = F
     check_errors = _args.flag("linalg_cholesky_ex", check_errors, "check_errors")
     _cholesky_checked("linalg.cholesky", A)
     _check_floating("cholesky", A)
+    check_half("cholesky", A)
     return return_types.linalg_cholesky_ex(*LinalgCholesky.apply(
         A, upper=upper, fn="linalg.cholesky_ex", check_errors=check_errors, info=True))
 
@@ -553,9 +557,7 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
     _args.tensor_args("cholesky", (input, "input", 1))
     upper = _args.flag("cholesky", upper, "upper", 2)
     _cholesky_checked("cholesky", input)
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"cholesky_cpu\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
+    check_lapack("cholesky_cpu", input)
     return Cholesky.apply(input, upper=upper, fn="cholesky")
 
 
@@ -599,7 +601,7 @@ def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
     _args.tensor_args("cholesky_inverse", (input, "input", 1))
     upper = _args.flag("cholesky_inverse", upper, "upper", 2)
     _cholesky_checked("cholesky_inverse", input)
-    _check_floating("cholesky_inverse", input)
+    check_lapack("cholesky_inverse_out_cpu", input)
     return CholeskyInverse.apply(input, upper=upper)
 
 
@@ -651,8 +653,13 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
     if input2.dim() < 2:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {input2.dim()} "
                            "dimensions instead")
+    if input.dtype is not input2.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_args.legacy(input.dtype)} and A of type "
+                           f"{_args.legacy(input2.dtype)} instead.")
     if input2.shape[-1] != input2.shape[-2] or input.shape[-2] != input2.shape[-1]:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
                            f"{input2.shape[-2]} by {input2.shape[-1]} but each b matrix is "
                            f"{input.shape[-2]} by {input.shape[-1]}")
+    check_lapack("cholesky_solve_cpu", input)
     return CholeskySolve.apply(input, input2, upper=upper)

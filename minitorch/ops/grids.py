@@ -87,9 +87,10 @@ def vander(x: Tensor, N: Any = None, increasing: bool = False) -> Tensor:
             [1, 3, 9]])
     """
     _args.tensor_args("vander", (x, "x", 1))
-    n = x.shape[0] if N is None or x.dim() != 1 else _args.integer("vander", N, "N", 2)
+    n = None if N is None else _args.integer("vander", N, "N", 2)
     if x.dim() != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if n is None else n
     if n < 0:
         raise RuntimeError("N must be non-negative.")
     result = x.new_empty((x.shape[0], n), dtype=promote_types(x.dtype, int64))

@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, backend
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands
-from . import pointwise, special
+from . import pointwise, scan, special
 from ._base import Op, wrap
 
 __all__ = ["METHODS", "IndexAdd", "index_add", "index_add_"]
@@ -216,7 +216,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
 # torch's in-place twins of methods minitorch has, each writing ``x.<name>(...)`` back into
 # ``x``. Not among them: squeeze_/transpose_ (they change the shape in place), the comparisons
 # (torch records a node with zero gradients), floor_divide_ (torch refuses its derivative).
-TWINS = ("addmm", "ceil", "clamp_max", "cumprod", "cumsum", "erf",
+TWINS = ("addmm", "ceil", "clamp_max", "erf",
          "exp2", "floor", "fmod", "frac", "log10", "log2", "remainder", "round", "square",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
@@ -226,7 +226,7 @@ TWINS = ("addmm", "ceil", "clamp_max", "cumprod", "cumsum", "erf",
 _TENSOR_OTHER = ("hypot", "atan2", "arctan2")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
 # the tensor's dtype (``x.add_(1)``), which a dim is not
-_INT_PARAMETER = {"cumsum": "dim", "cumprod": "dim", "tril": "diagonal", "triu": "diagonal"}
+_INT_PARAMETER = {"tril": "diagonal", "triu": "diagonal"}
 
 
 def inplace_twins(methods: dict, tensor: type) -> dict:
@@ -243,4 +243,5 @@ def inplace_twins(methods: dict, tensor: type) -> dict:
 METHODS = {f"{name}_": _inplace_unary(name) for name in _UNARY}
 METHODS.update({f"{fn.__name__}_": _inplace_of(fn) for fn in (special.addcmul, special.addcdiv)})
 METHODS["lerp_"] = special.lerp_
-METHODS.update({"pow_": pow_, "index_add_": index_add_, "index_add": index_add})
+METHODS.update({"pow_": pow_, "index_add_": index_add_, "index_add": index_add,
+                "cumsum_": scan.cumsum_, "cumprod_": scan.cumprod_})

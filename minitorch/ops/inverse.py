@@ -34,11 +34,13 @@ LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"  # torch's clas
 
 
 # torch's float16 refusals: the LAPACK kernel it has none of, else its own check
-_HALF_KERNELS = {"det": "lu_cpu", "solve": "lu_cpu", "qr": "geqrf_cpu", "svd": "linalg_svd_cpu"}
+_HALF_KERNELS = {"det": "lu_cpu", "solve": "lu_cpu", "qr": "geqrf_cpu", "svd": "linalg_svd_cpu",
+                 "cholesky": "cholesky_cpu"}
 
 
-def check_half(fn: str, a: Tensor) -> None:
-    """torch's refusal of a float16 ``A`` in ``linalg.<fn>`` (LAPACK has no float16).
+def check_half(fn: str, a: Tensor, module: str = "linalg.") -> None:
+    """torch's refusal of a float16 ``A`` in ``linalg.<fn>`` (LAPACK has no float16), or in
+    ``<module><fn>``.
 
     >>> check_half("inv", minitorch.eye(2, dtype=minitorch.float16))
     Traceback (most recent call last):
@@ -48,7 +50,19 @@ def check_half(fn: str, a: Tensor) -> None:
         return
     if fn in _HALF_KERNELS:
         raise NotImplementedError(f'"{_HALF_KERNELS[fn]}" not implemented for \'Half\'')
-    raise RuntimeError(f"linalg.{fn}: Low precision dtypes not supported. Got Half")
+    raise RuntimeError(f"{module}{fn}: Low precision dtypes not supported. Got Half")
+
+
+def check_lapack(kernel: str, a: Tensor) -> None:
+    """torch's refusal of a dtype its LAPACK ``kernel`` has no version of: all but float32
+    and float64.
+
+    >>> check_lapack("cholesky_solve_cpu", minitorch.eye(2, dtype=minitorch.int64))
+    Traceback (most recent call last):
+    NotImplementedError: "cholesky_solve_cpu" not implemented for 'Long'
+    """
+    if a.dtype.name not in ("float32", "float64"):
+        raise _args.not_implemented(kernel, a.dtype)
 
 
 def _check_square(fn: str, a: Tensor, floating: bool = True) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from .. import _args, _mkl, return_types
 from .._tensor import Tensor, checked_broadcast_shapes, sum_to
 from ._base import Op, wrap
-from .inverse import Solve, SolveRight, getrf, raise_first_failure
+from .inverse import Solve, SolveRight, check_lapack, getrf, raise_first_failure
 from .shape import cat
 
 __all__ = ["linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu_solve",
@@ -342,6 +342,9 @@ def linalg_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,
 
 def _check_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     """torch's checks of ``linalg.lu_solve``'s ``LU``, ``pivots`` and ``B``."""
+    if not LU.dtype.is_floating_point:
+        raise RuntimeError("torch.linalg.lu_solve: Expected a floating point or complex tensor as "
+                           f"input. Got {_args.legacy(LU.dtype)}")
     if LU.dim() < 2 or LU.shape[-1] != LU.shape[-2]:
         raise RuntimeError("torch.linalg.lu_solve: A must be batches of square matrices, but "
                            f"they are {LU.shape[-2]} by {LU.shape[-1]} matrices")
@@ -362,6 +365,7 @@ def _check_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     if pivots.dim() < 1 or pivots.shape[-1] != n:
         raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
                            "dimension of the matrix")
+    check_lapack("linalg.lu_solve_cpu", LU)
     xp = pivots._xp
     if not bool(xp.all(pivots._data >= 1)):
         raise RuntimeError("Pivots given to lu_solve must all be greater or equal to 1. Did you "

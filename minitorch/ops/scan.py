@@ -13,6 +13,7 @@ tensor(6., grad_fn=<ProdBackward0>)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import _args, _call_form
@@ -137,19 +138,23 @@ def _cumprod_backward_at_zeros(g: Tensor, a: Tensor, dim: int) -> Tensor:
     return terms.sum(-1).transpose(dim, -1)
 
 
-def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any) -> tuple:
+def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any, into: Any = None) -> tuple:
     """cumsum's or cumprod's arguments checked as torch does: the types (dim, then dtype),
-    dim's range, a kernel for the result's dtype (none for bool, unless there is nothing to
-    scan) and a differentiable dtype where a gradient is recorded."""
+    dim's range, an in-place call's dtype (``into``, the tensor's own: the only one it
+    computes in), a kernel for the result's dtype (none for bool, unless there is nothing
+    to scan) and a differentiable dtype where a gradient is recorded."""
     _args.tensor_args(fn, (input, "input", 1))
-    if dim is _args.OMITTED:
-        raise TypeError(f'{fn}() missing 1 required positional arguments: "dim"')
     _args.integer(fn, dim, "dim", 1)
     dt = _args.dtype(fn, dtype)
     d = _args.dim(fn, dim, input.dim())
+    if into is not None:
+        if dt not in (None, into):
+            raise RuntimeError(f"Bad in-place call: input tensor dtype {_args.c_name(into)} "
+                               f"and output tensor dtype {_args.c_name(dt)} should match")
+        dt = into
     if dt is not None and dt.name == "bool":  # no kernel, unless there is nothing to scan
         if input.numel():
-            raise _args.not_implemented(f"{fn}_out_cpu", dt)
+            raise _args.not_implemented(f"{fn.rstrip('_')}_out_cpu", dt)
         _args.differentiable_dtype(input, dt)
     return _as_dtype(input, dt), d
 
@@ -165,7 +170,7 @@ def _as_dtype(input: Tensor, dt: Any) -> Tensor:
     return input.to(dt)
 
 
-def cumsum(input: Tensor, dim: Any = _args.OMITTED, *, dtype: Any = None) -> Tensor:
+def cumsum(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
     """Running sums along ``dim``; integer and bool inputs give int64.
 
     >>> minitorch.tensor([[1, 2], [3, 4]]).cumsum(1)
@@ -176,7 +181,7 @@ def cumsum(input: Tensor, dim: Any = _args.OMITTED, *, dtype: Any = None) -> Ten
     return Cumsum.apply(input, dim=d)
 
 
-def cumprod(input: Tensor, dim: Any = _args.OMITTED, *, dtype: Any = None) -> Tensor:
+def cumprod(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
     """Running products along ``dim``; integer and bool inputs give int64.
 
     >>> minitorch.tensor([1., 2., 3.]).cumprod(0)
@@ -184,6 +189,26 @@ def cumprod(input: Tensor, dim: Any = _args.OMITTED, *, dtype: Any = None) -> Te
     """
     input, d = _scan_args("cumprod", input, dim, dtype)
     return Cumprod.apply(input, dim=d)
+
+
+def _in_place(op: type, name: str) -> Callable[..., Tensor]:
+    """``x.<name>_(dim)``: the scan ``op`` written into ``x``, in ``x``'s own dtype."""
+    def scan_(self: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
+        _args.integer(f"{name}_", dim, "dim", 1)  # the parser's checks, before the
+        _args.dtype(f"{name}_", dtype)  # in-place ones
+        def written(old: Tensor, dim: Any, dtype: Any) -> Tensor:
+            input, d = _scan_args(f"{name}_", old, dim, dtype, into=self.dtype)
+            return op.apply(input, dim=d)
+
+        return self._inplace(written, dim=dim, dtype=dtype)
+
+    scan_.__name__ = scan_.__qualname__ = f"{name}_"
+    scan_.__doc__ = f"In-place ``{name}``, in the tensor's own dtype.\n\n    >>> " \
+                    f"minitorch.ones(2).{name}_(0) is not None\n    True\n    "
+    return scan_
+
+
+cumsum_, cumprod_ = _in_place(Cumsum, "cumsum"), _in_place(Cumprod, "cumprod")
 
 
 def _prod_backward(g: Tensor, a: Tensor, result: Tensor, dim: int) -> Tensor:

@@ -16,6 +16,7 @@ from typing import Any
 from .. import _args, _mkl, backend
 from .._tensor import Tensor, broadcast_shapes, sum_to
 from ._base import Op, check_same_device, kept, wrap
+from .inverse import check_lapack
 
 __all__ = ["LinalgSolveTriangular", "solve_triangular"]
 
@@ -101,9 +102,7 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: Any = _REQUIRED, left: bool
     unitriangular = _args.flag(fn, unitriangular, "unitriangular")
     check_same_device(A, B)
     _check_shapes(A, B, left)
-    if not A.dtype.is_floating_point:
-        raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for "
-                                  f"'{_args.legacy(A.dtype)}'")
+    check_lapack("triangular_solve_cpu", A)
     if B.dtype is not A.dtype:  # torch solves in A's dtype
         B = B.to(A.dtype)
     return LinalgSolveTriangular.apply(A, B, upper=upper, left=left,
