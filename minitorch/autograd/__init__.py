@@ -66,6 +66,13 @@ def _as_tuple(value: Any) -> tuple:
     iterable, as in torch)."""
     if isinstance(value, (T.Tensor, graph.GradientEdge)):
         return (value,)
+    return _iterated(value)
+
+
+def _iterated(value: Any) -> tuple:
+    """``tuple(value)``, which torch calls in Python: its TypeError for a non-iterable."""
+    if not hasattr(value, "__iter__"):
+        raise TypeError(f"'{type(value).__name__}' object is not iterable")
     return tuple(value)
 
 
@@ -96,11 +103,11 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
     grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
     out = []
     for t, g in zip(outputs, grads):
+        if not isinstance(t, T.Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
         if not (g is None or isinstance(g, T.Tensor)):
             raise TypeError("gradients can be either Tensors or None, but got "
                             f"{type(g).__name__}")
-        if not isinstance(t, T.Tensor):
-            raise AssertionError("Expected output to be a torch.Tensor")
         if g is None:
             if t.requires_grad and t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -153,9 +160,7 @@ def _edge_of(input: Tensor | graph.GradientEdge) -> tuple:
 def _as_grads(grads: Any) -> tuple:
     if isinstance(grads, T.Tensor):
         return (grads,)
-    if not hasattr(grads, "__iter__"):  # torch's tuple(grads), in Python
-        raise TypeError(f"'{type(grads).__name__}' object is not iterable")
-    return tuple(grads)
+    return _iterated(grads)
 
 
 def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
@@ -268,11 +273,13 @@ def grad(
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
+    grads = _make_grads(outs, grad_outputs, is_grads_batched)
+    if is_grads_batched:  # torch's vmap looks at the batch before the engine reads a flag
+        _check_batch(grads)
     # torch hands allow_unused (materialize_grads when not given) to C++, which reads an int
     allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
                            none=False)
     retain_graph, create_graph = _flags(retain_graph, create_graph)
-    grads = _make_grads(outs, grad_outputs, is_grads_batched)
     edges, _ = _roots(outs, grads)  # outputs checked first, then the inputs (torch's engine)
     _check_inputs(ins)
     if any(isinstance(t, T.Tensor) and not t.requires_grad for t in ins):
@@ -315,6 +322,20 @@ def _batched_grads(edges: list, grads: list, capture: list, retain_graph: bool,
                    create_graph: bool) -> list:
     """``is_grads_batched``: one backward per row of the gradients (torch maps its backward
     over them with vmap), each input's gradients stacked; None where an input is unused."""
+    size = grads[0].shape[0]
+    rows = [engine.execute(edges, [g[i] for g in grads], create_graph=create_graph,
+                           keep_graph=retain_graph or i < size - 1, capture=capture,
+                           accumulate=False) for i in range(size)]
+    from ..ops.shape import stack
+
+    return [None if row is None else stack(list(column))
+            for row, column in zip(rows[0], zip(*rows))]
+
+
+def _check_batch(grads: list) -> None:
+    """vmap's checks of the batched gradients: each has a dim 0, all of one size."""
+    if not grads:  # vmap reads the first argument's batch size
+        raise IndexError("list index out of range")
     for g in grads:
         if g.dim() == 0:
             raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
@@ -324,13 +345,6 @@ def _batched_grads(edges: list, grads: list, capture: list, retain_graph: bool,
     if any(n != sizes[0] for n in sizes):
         raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                          f"dimension, got sizes {sizes} for the mapped dimension")
-    rows = [engine.execute(edges, [g[i] for g in grads], create_graph=create_graph,
-                           keep_graph=retain_graph or i < sizes[0] - 1, capture=capture,
-                           accumulate=False) for i in range(sizes[0])]
-    from ..ops.shape import stack
-
-    return [None if row is None else stack(list(column))
-            for row, column in zip(rows[0], zip(*rows))]
 
 
 class _VariableMeta(type):
