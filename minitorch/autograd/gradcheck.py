@@ -307,7 +307,9 @@ class _Call:
 
     @classmethod
     def of(cls, func: Callable[..., Any], inputs: tuple) -> _Call:
-        floats = [o for o in _as_tuple(func(*inputs)) if _is_float(o)]
+        out = func(*inputs)
+        _differentiable(out)  # torch reads every output's requires_grad first
+        floats = [o for o in _as_tuple(out) if _is_float(o)]
         return cls(func, inputs, floats,
                    [i for i, x in enumerate(inputs) if _needs_grad(x)],
                    [k for k, o in enumerate(floats) if o.requires_grad])
@@ -805,7 +807,11 @@ def _is_float(value: Any) -> bool:
 
 
 def _differentiable(out: Any) -> list:
-    return [o for o in _as_tuple(out) if o.requires_grad]
+    outs = _as_tuple(out)
+    for o in outs:
+        if not hasattr(o, "requires_grad"):  # torch's bare ``o.requires_grad`` on any output
+            raise AttributeError(f"'{type(o).__name__}' object has no attribute 'requires_grad'")
+    return [o for o in outs if o.requires_grad]
 
 
 def _tensor(array: Any) -> Any:
