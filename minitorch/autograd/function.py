@@ -132,8 +132,12 @@ class BackwardCFunction(Node, FunctionCtx):
         if self._saved == () and self._to_save:  # read inside forward, before packing
             return tuple(self._to_save)
         tensors = []
-        for s in self._saved:
-            tensors.append(None if s is None else s.unpack(self))
+        try:
+            for s in self._saved:
+                tensors.append(None if s is None else s.unpack(self))
+        except AttributeError as error:  # an unpack hook's: Python would answer it by calling
+            self.__dict__["_getter_error"] = error  # __getattr__, which raises it instead
+            raise
         return tuple(tensors)
 
     @saved_tensors.setter
@@ -141,6 +145,9 @@ class BackwardCFunction(Node, FunctionCtx):
         raise not_writable(self, "saved_tensors")
 
     def __getattr__(self, name: str) -> Any:
+        error = self.__dict__.pop("_getter_error", None)
+        if error is not None:
+            raise error
         if name.startswith("_raw_saved_"):  # the SavedTensor itself, for register_hooks
             names = type(self)._saved_names
             key = name[len("_raw_saved_"):]
@@ -712,6 +719,7 @@ def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:
 
 def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
     dirty, non_diff = node._dirty, node._non_differentiable
+    _check_saveable(node._to_save)  # torch collects what to save before the marks
     _check_dirty(node, outs)
     linked = []
     for nr, out in enumerate(outs):
@@ -777,13 +785,16 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
 
 def _pack(to_save: tuple, outputs: Any) -> tuple:
     """A SavedTensor for each tensor forward saved (None stays None)."""
-    saved = []
+    _check_saveable(to_save)
+    return tuple(None if t is None else SavedTensor(t, _among(t, outputs)) for t in to_save)
+
+
+def _check_saveable(to_save: tuple) -> None:
+    """``save_for_backward`` takes tensors and None only (checked when the call is recorded)."""
     for i, t in enumerate(to_save):
         if t is not None and not isinstance(t, T.Tensor):
             raise TypeError("save_for_backward can only save variables, but argument "
                             f"{i} is of type {type(t).__name__}")
-        saved.append(None if t is None else SavedTensor(t, _among(t, outputs)))
-    return tuple(saved)
 
 
 def _only_none(values: tuple) -> bool:
