@@ -36,8 +36,10 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 def _set(mode: bool, check_nan: bool) -> None:
     global _enabled, _check_nan
-    _enabled = _args.flag("set_anomaly_enabled", mode, "enabled", 1)
+    # both read before either is set: a bad argument changes nothing, as in torch
+    enabled = _args.flag("set_anomaly_enabled", mode, "enabled", 1)
     _check_nan = _args.flag("set_anomaly_enabled", check_nan, "check_nan", 2)
+    _enabled = enabled
 
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
