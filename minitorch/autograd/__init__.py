@@ -276,10 +276,12 @@ def grad(
     grads = _make_grads(outs, grad_outputs, is_grads_batched)
     if is_grads_batched:  # torch's vmap looks at the batch before the engine reads a flag
         _check_batch(grads)
-    # torch hands allow_unused (materialize_grads when not given) to C++, which reads an int
+    given_create_graph = create_graph  # zeros_like reads it for materialize_grads, unparsed
+    retain_graph, create_graph = _flags(retain_graph, create_graph)
+    # torch hands allow_unused (materialize_grads when not given) to C++, which reads an int,
+    # after retain_graph and create_graph
     allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
                            none=False)
-    retain_graph, create_graph = _flags(retain_graph, create_graph)
     edges, _ = _roots(outs, grads)  # outputs checked first, then the inputs (torch's engine)
     _check_inputs(ins)
     if any(isinstance(t, T.Tensor) and not t.requires_grad for t in ins):
@@ -303,7 +305,7 @@ def grad(
             if materialize_grads:
                 # torch's zeros_like(input, requires_grad=create_graph): a leaf under create_graph
                 from .._creation import zeros_like  # _creation imports the Tensor this file serves
-                g = zeros_like(t, requires_grad=create_graph)
+                g = zeros_like(t, requires_grad=given_create_graph)
         result.append(g)
     if type(inputs) is dict:  # torch answers a dict of inputs with the same keys
         return dict(zip(inputs.keys(), result))
