@@ -63,6 +63,10 @@ class FunctionCtx:
 
     def save_for_forward(self, *tensors: T.Tensor | None) -> None:
         """Save tensors for ``jvp`` (forward-mode AD), read back there as ``ctx.saved_tensors``."""
+        for tensor in tensors:
+            if not (tensor is None or isinstance(tensor, T.Tensor)):
+                raise AssertionError("save_for_forward expects all arguments to be tensors; you "
+                                     "should save non-tensors as attributes on ctx.")
         self._saved_for_forward = tensors
 
     def save_for_backward(self, *tensors: T.Tensor | None) -> None:
