@@ -393,3 +393,23 @@ def test_oracle_helpers_see_a_difference() -> None:
     with pytest.raises(AssertionError):
         assert_same_error(RuntimeError("a"), RuntimeError("b"))
     assert np.isfinite(1.0)
+
+
+@pytest.mark.parametrize("mode", ["all", "any"])
+def test_multi_grad_hook_over_a_tensor_without_grad(mode: str) -> None:
+    def run(L: Any) -> Any:
+        graph = import_module(f"{L.__name__}.autograd.graph")
+        t, seen = _leaf(L), []
+        graph.register_multi_grad_hook((t, L.ones(2)), lambda g: seen.append(type(g).__name__),
+                                       mode=mode)
+        (t * 2).sum().backward()
+        return seen
+    _same(run)
+
+
+def test_allow_mutation_on_saved_tensors_not_nested() -> None:
+    def run(L: Any) -> Any:
+        graph = import_module(f"{L.__name__}.autograd.graph")
+        with graph.allow_mutation_on_saved_tensors(), graph.allow_mutation_on_saved_tensors():
+            pass
+    _same(run)
