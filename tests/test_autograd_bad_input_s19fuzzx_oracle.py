@@ -413,3 +413,16 @@ def test_allow_mutation_on_saved_tensors_not_nested() -> None:
         with graph.allow_mutation_on_saved_tensors(), graph.allow_mutation_on_saved_tensors():
             pass
     _same(run)
+
+
+@pytest.mark.parametrize("eps", [True, False])
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_gradcheck_bool_eps(eps: bool, fast_mode: bool) -> None:
+    _same(lambda L: L.autograd.gradcheck(lambda u: u.sin(), (_leaf(L),), eps=eps,
+                                         fast_mode=fast_mode))
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_gradcheck_not_reentrant_message(fast_mode: bool) -> None:
+    _same(lambda L: L.autograd.gradcheck(lambda u: u.sin(), (_leaf(L),), nondet_tol=-1.0,
+                                         fast_mode=fast_mode))

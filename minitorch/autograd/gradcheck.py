@@ -347,6 +347,23 @@ def _check(func: Callable[..., Any], inputs: tuple, settings: _Settings, fast_mo
             _check_undefined_grad(func, inputs, call.diff_inputs)
 
 
+_FAILED_NONDET = """
+
+NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
+https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+this failure might be expected.
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `nondet_tol=<tol>` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_nondet_tol=<tol>`.
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_nondet_tol=<tol>`
+"""
+
 _FAILED_BATCHED_GRAD = """
 gradcheck or gradgradcheck failed while testing batched gradient computation.
 This could have been invoked in a number of ways (via a test that calls
@@ -525,6 +542,8 @@ def _step(eps: Any) -> float:
     Traceback (most recent call last):
     TypeError: unsupported operand type(s) for -: 'Tensor' and 'NoneType'
     """
+    if isinstance(eps, bool):  # a bool is subtracted as a bool tensor, which torch refuses
+        minitorch.ops.pointwise.no_bool(None, eps)
     if _args.is_real(eps):
         return float(eps)
     if isinstance(eps, complex):
@@ -731,8 +750,7 @@ def _analytical(output: Any, inputs: list, cotangents: Any, settings: _Settings)
                 "Backward is not reentrant, i.e., running backward with same input and "
                 "grad_output multiple times gives different values, although analytical "
                 "gradient matches numerical gradient.The tolerance for nondeterminism was "
-                f"{settings.nondet_tol}.\n\nIf the backward is nondeterministic on purpose, call "
-                "gradcheck/gradgradcheck with `nondet_tol=<tol>` as a keyword argument.")
+                f"{settings.nondet_tol}." + _FAILED_NONDET)
     return first
 
 

@@ -602,8 +602,8 @@ class SavedTensor:
         if self._unpack_hook is not None:
             return _unpack_with_hook(self._unpack_hook, self._packed)
         tensor = self._tensor
-        if not self._is_output and tensor._view_of is not None:
-            tensor._rebased()  # torch reads a saved view's grad_fn first: its refusals come first
+        if not self._is_output and tensor._view_creation is not None:
+            tensor._rebased()  # torch reads a saved view's grad_fn first: its refusal comes first
         check_version(self, tensor, owner)  # the course's seam: looked up here at each call
         if self._is_output:
             return tensor._rewrap_output(owner, self._output_nr)
