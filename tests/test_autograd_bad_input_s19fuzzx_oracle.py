@@ -426,3 +426,26 @@ def test_gradcheck_bool_eps(eps: bool, fast_mode: bool) -> None:
 def test_gradcheck_not_reentrant_message(fast_mode: bool) -> None:
     _same(lambda L: L.autograd.gradcheck(lambda u: u.sin(), (_leaf(L),), nondet_tol=-1.0,
                                          fast_mode=fast_mode))
+
+
+@pytest.mark.parametrize("made", ["view of a leaf", "slice of a leaf", "view of a non-leaf",
+                                  "input view of a leaf"])
+def test_mark_dirty_on_a_view(made: str) -> None:
+    """torch refuses a dirty output that is a leaf requiring grad, as a view made inside
+    forward (no_grad) of a tensor that requires grad is."""
+    def run(L: Any) -> Any:
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, a: Any) -> Any:
+                out = a if made == "input view of a leaf" else \
+                    a[:2] if made == "slice of a leaf" else a.view(-1)
+                ctx.mark_dirty(out)
+                return out
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g
+        t = _leaf(L)
+        return F.apply(t * 1 if made == "view of a non-leaf" else
+                       t[:2] if made == "input view of a leaf" else t)
+    _same(run)

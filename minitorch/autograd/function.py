@@ -730,7 +730,7 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
         if isinstance(out, T.Tensor):
             differentiable = not _among(out, non_diff)  # the tensor forward marked, not its alias
             if _among(out, dirty):
-                if out._grad_fn is None and out._requires_grad:
+                if out._grad_fn is None and out.requires_grad:  # (a view's: its base's too)
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
                 if out._view_of is not None and out._view_of[0]._requires_grad:
