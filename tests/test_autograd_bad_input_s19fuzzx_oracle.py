@@ -449,3 +449,12 @@ def test_mark_dirty_on_a_view(made: str) -> None:
         return F.apply(t * 1 if made == "view of a non-leaf" else
                        t[:2] if made == "input view of a leaf" else t)
     _same(run)
+
+
+@pytest.mark.parametrize("inputs", ["None", "list", "int", "tensor"])
+def test_forward_mode_jacobian_reads_inputs_before_vectorize(inputs: str) -> None:
+    def run(L: Any) -> Any:
+        t = L.ones(2, dtype=L.float64)
+        given = {"None": None, "list": [t], "int": 3, "tensor": t}[inputs]
+        return L.autograd.functional.jacobian(lambda u: u * 2, given, strategy="forward-mode")
+    _same(run)

@@ -422,9 +422,9 @@ def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
             'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are '
             'not supported together (yet). Please either set `strict=False` or `strategy='
             '"reverse-mode"`.')
-    if not vectorize:
-        raise NotImplementedError(_VECTORIZE_ONLY)
     inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
+    if not vectorize:  # torch's loop form, after it reads the inputs
+        raise NotImplementedError(_VECTORIZE_ONLY)
     inputs = tuple(x.detach() for x in inputs)
     per_input = [_forward_columns(func, inputs, i) for i in range(len(inputs))]
     outputs_tuple, outputs = per_input[0][0]
