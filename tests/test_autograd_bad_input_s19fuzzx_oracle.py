@@ -458,3 +458,19 @@ def test_forward_mode_jacobian_reads_inputs_before_vectorize(inputs: str) -> Non
         given = {"None": None, "list": [t], "int": 3, "tensor": t}[inputs]
         return L.autograd.functional.jacobian(lambda u: u * 2, given, strategy="forward-mode")
     _same(run)
+
+
+@given(shape=shapes(min_dims=0, max_dims=2, max_side=3))
+@SETTINGS
+def test_forward_mode_jacobian_keeps_the_inputs_graph(shape: tuple) -> None:
+    """torch's forward-mode jacobian does not detach its inputs: the Jacobian of an input
+    that requires grad has a graph back to it."""
+    data = np.linspace(0.5, 1.5, int(np.prod(shape))).reshape(shape)
+
+    def run(L: Any) -> Any:
+        t = L.tensor(data, requires_grad=True)
+        j = L.autograd.functional.jacobian(lambda u: u.sin() * u, t, strategy="forward-mode",
+                                           vectorize=True)
+        j.sum().backward()
+        return j, t.grad
+    _same(run)

@@ -425,7 +425,7 @@ def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
     inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
     if not vectorize:  # torch's loop form, after it reads the inputs
         raise NotImplementedError(_VECTORIZE_ONLY)
-    inputs = tuple(x.detach() for x in inputs)
+    # the inputs as given: torch's tangents keep a graph back to inputs that require grad
     per_input = [_forward_columns(func, inputs, i) for i in range(len(inputs))]
     outputs_tuple, outputs = per_input[0][0]
     result = []
