@@ -1189,6 +1189,19 @@ def _legacy_name(t: Any) -> str:
     return f"{prefix}{legacy(t.dtype)}Tensor"
 
 
+def no_arguments(name: str, args: tuple, kwargs: dict) -> None:
+    """torch's refusal of arguments to its builtin ``name`` that takes none.
+
+    >>> no_arguments("torch.is_grad_enabled", (1,), {})
+    Traceback (most recent call last):
+    TypeError: torch.is_grad_enabled() takes no arguments (1 given)
+    """
+    if kwargs:
+        raise TypeError(f"{name}() takes no keyword arguments")
+    if args:
+        raise TypeError(f"{name}() takes no arguments ({len(args)} given)")
+
+
 def hook_name(hook: Any) -> str:
     """A hook as torch's messages name it: its ``__name__``, else its class's.
 

@@ -474,3 +474,32 @@ def test_forward_mode_jacobian_keeps_the_inputs_graph(shape: tuple) -> None:
         j.sum().backward()
         return j, t.grad
     _same(run)
+
+
+@pytest.mark.parametrize("name", ["is_grad_enabled", "is_inference_mode_enabled",
+                                  "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+                                  "autograd.is_multithreading_enabled"])
+@pytest.mark.parametrize("given", ["one", "two", "keyword"])
+def test_mode_queries_take_no_arguments(name: str, given: str) -> None:
+    args, kwargs = {"one": ((True,), {}), "two": ((1, 2), {}), "keyword": ((), {"a": 1})}[given]
+
+    def run(L: Any) -> Any:
+        f = L
+        for part in name.split("."):
+            f = getattr(f, part)
+        return f(*args, **kwargs)
+    _same(run)
+
+
+def test_set_grad_enabled_sets_its_mode_again_on_enter() -> None:
+    def run(L: Any) -> Any:
+        t = _leaf(L)
+        manager = L.set_grad_enabled(False)
+        copy = manager.clone()
+        L.set_grad_enabled(True)
+        with copy:
+            inside = (t * 2).requires_grad
+        after = L.is_grad_enabled()
+        L.set_grad_enabled(True)
+        return inside, after
+    _same(run)

@@ -24,13 +24,17 @@ _enabled = False
 _check_nan = True
 
 
-def is_anomaly_enabled() -> bool:
+def is_anomaly_enabled(*args: Any, **kwargs: Any) -> bool:
     """True while anomaly detection is on."""
+    if args or kwargs:  # torch's is a builtin
+        _args.no_arguments("torch.is_anomaly_enabled", args, kwargs)
     return _enabled
 
 
-def is_anomaly_check_nan_enabled() -> bool:
+def is_anomaly_check_nan_enabled(*args: Any, **kwargs: Any) -> bool:
     """True while anomaly detection also checks backward outputs for NaN."""
+    if args or kwargs:  # torch's is a builtin
+        _args.no_arguments("torch.is_anomaly_check_nan_enabled", args, kwargs)
     return _check_nan
 
 
