@@ -503,3 +503,15 @@ def test_set_grad_enabled_sets_its_mode_again_on_enter() -> None:
         L.set_grad_enabled(True)
         return inside, after
     _same(run)
+
+
+@pytest.mark.parametrize("given", [None, [None, "batch"]])
+def test_batched_grad_of_an_output_without_grad(given: Any) -> None:
+    """torch leaves the gradient of an output that does not require grad None, which vmap
+    refuses before the engine refuses the output."""
+    def run(L: Any) -> Any:
+        x = _leaf(L)
+        grads = None if given is None else [None, L.ones(2, 3, dtype=L.float64)]
+        return L.autograd.grad([x.detach().sum(), x * 2], [x], grad_outputs=grads,
+                               is_grads_batched=True)
+    _same(run)

@@ -108,8 +108,10 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
         if not (g is None or isinstance(g, T.Tensor)):
             raise TypeError("gradients can be either Tensors or None, but got "
                             f"{type(g).__name__}")
-        if g is None:
-            if t.requires_grad and t.numel() != 1:
+        if g is None and not t.requires_grad:  # torch leaves it None (the engine refuses t)
+            pass
+        elif g is None:
+            if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
             profiler._mark(*torch_events.IMPLICIT_GRAD)
@@ -339,6 +341,10 @@ def _check_batch(grads: list) -> None:
     if not grads:  # vmap reads the first argument's batch size
         raise IndexError("list index out of range")
     for g in grads:
+        if g is None:
+            raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for an input but "
+                             "the input is of type <class 'NoneType'>. We cannot vmap over "
+                             "non-Tensor arguments, please use None as the respective in_dim")
         if g.dim() == 0:
             raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
                              "but that input is a Tensor of dimensionality 0 so expected in_dim "
