@@ -1157,14 +1157,11 @@ def hook_result(name: str, grad: Any, result: Any) -> Any:
         raise TypeError(f"expected Variable, but hook returned '{type_name(result)}'")
     if grad is None:
         return result
+    if result.dtype is not grad.dtype or result.device != grad.device:  # torch: type, then size
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
+                           f"{_legacy_name(grad)} got {_legacy_name(result)})")
     if result.shape != grad.shape:
         raise RuntimeError(f"hook '{name}' has changed the size of value")
-    if result.dtype is not grad.dtype:
-        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
-                           f"{_legacy_name(grad)} got {_legacy_name(result)})")
-    if result.device != grad.device:
-        raise RuntimeError(f"hook '{name}' has changed the type of value (was "
-                           f"{_legacy_name(grad)} got {_legacy_name(result)})")
     return result
 
 
@@ -1222,25 +1219,47 @@ def _legacy_name(t: Any) -> str:
     return f"{prefix}{legacy(t.dtype)}Tensor"
 
 
-def post_accumulate_hook_result(variable: Any, result: Any) -> None:
-    """What a post-accumulate-grad hook of ``variable`` returned, checked as torch: None (or
-    the tensor itself); another tensor is refused, anything else is no tensor at all.
+def no_arguments(name: str, args: tuple, kwargs: dict) -> None:
+    """torch's refusal of arguments to its builtin ``name`` that takes none.
 
-    >>> post_accumulate_hook_result(None, [1])
+    >>> no_arguments("torch.is_grad_enabled", (1,), {})
+    Traceback (most recent call last):
+    TypeError: torch.is_grad_enabled() takes no arguments (1 given)
+    """
+    if kwargs:
+        raise TypeError(f"{name}() takes no keyword arguments")
+    if args:
+        raise TypeError(f"{name}() takes no arguments ({len(args)} given)")
+
+
+def hook_name(hook: Any) -> str:
+    """A hook as torch's messages name it: its ``__name__``, else its class's.
+
+    >>> hook_name(print)
+    'print'
+    """
+    return getattr(hook, "__name__", type(hook).__name__)
+
+
+def post_accumulate_hook_result(name: str, variable: Any, result: Any) -> None:
+    """What a post-accumulate-grad hook ``name`` of ``variable`` returned, checked as torch:
+    None (or the tensor itself); another tensor is checked as any hook's result against
+    ``variable``, then refused; anything else is no tensor at all.
+
+    >>> post_accumulate_hook_result("hook", None, [1])
     Traceback (most recent call last):
     TypeError: expected Variable, but hook returned 'list'
     """
     if result is None or result is variable:
         return
-    if not is_tensor(result):
-        raise TypeError(f"expected Variable, but hook returned '{type_name(result)}'")
+    hook_result(name, variable, result)
     raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
     """What a Node's (pre)hook returned in place of ``old``: a tuple of the same length whose
     tensors keep their shape, dtype and device (None keeps ``old``)."""
-    name = getattr(hook, "__name__", type(hook).__name__)
+    name = hook_name(hook)
     if not isinstance(result, tuple):
         raise TypeError(f"expected tuple, but hook returned '{type_name(result)}'")
     if len(result) != len(old):

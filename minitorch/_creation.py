@@ -485,6 +485,7 @@ def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     tensor([0., 0.])
     """
     dtype = _args.dtype("zeros_like", dtype) or t.dtype
+    requires_grad = _args.flag("zeros_like", requires_grad, "requires_grad", none=True)
     strides = _layout.preserved_strides("zeros_like", t, memory_format)
     return _layout.laid_out(zeros(tuple(t.shape), dtype=dtype, device=t.device if device is None
                                   else device, requires_grad=requires_grad), strides)
@@ -500,6 +501,7 @@ def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
     tensor([1., 1.])
     """
     dtype = _args.dtype("ones_like", dtype) or t.dtype
+    requires_grad = _args.flag("ones_like", requires_grad, "requires_grad", none=True)
     strides = _layout.preserved_strides("ones_like", t, memory_format)
     return _layout.laid_out(ones(tuple(t.shape), dtype=dtype, device=t.device if device is None
                                  else device, requires_grad=requires_grad), strides)

@@ -163,6 +163,7 @@ def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
     torch.Size([2, 3])
     """
     dtype = _args.dtype("empty_like", dtype) or input.dtype
+    requires_grad = _args.flag("empty_like", requires_grad, "requires_grad", none=True)
     strides = _layout.preserved_strides("empty_like", input, memory_format)
     return _layout.laid_out(zeros(tuple(input.shape), dtype=dtype, device=input.device
                                   if device is None else device, requires_grad=requires_grad),

@@ -395,6 +395,8 @@ def view_key(root: Any, view: Any) -> tuple:
                        or (table[where] < 0).any()):
         raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
                            "cannot record an in-place operation on it; clone() it first.")
+    if root.ndim == 0 and view.size:  # no dim to index: the one element, under new axes
+        return (None,) * view.ndim
     flat = table[where] if where.size else np.zeros(view.shape, int)
     xp = namespace(root)
     return tuple(xp.asarray(k) for k in np.unravel_index(flat, root.shape))

@@ -66,6 +66,13 @@ def _as_tuple(value: Any) -> tuple:
     iterable, as in torch)."""
     if isinstance(value, (T.Tensor, graph.GradientEdge)):
         return (value,)
+    return _iterated(value)
+
+
+def _iterated(value: Any) -> tuple:
+    """``tuple(value)``, which torch calls in Python: its TypeError for a non-iterable."""
+    if not hasattr(value, "__iter__"):
+        raise TypeError(f"'{type(value).__name__}' object is not iterable")
     return tuple(value)
 
 
@@ -96,13 +103,15 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
     grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
     out = []
     for t, g in zip(outputs, grads):
+        if not isinstance(t, T.Tensor):
+            raise AssertionError("Expected output to be a torch.Tensor")
         if not (g is None or isinstance(g, T.Tensor)):
             raise TypeError("gradients can be either Tensors or None, but got "
                             f"{type(g).__name__}")
-        if not isinstance(t, T.Tensor):
-            raise AssertionError("Expected output to be a torch.Tensor")
-        if g is None:
-            if t.requires_grad and t.numel() != 1:
+        if g is None and not t.requires_grad:  # torch leaves it None (the engine refuses t)
+            pass
+        elif g is None:
+            if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
             profiler._mark(*torch_events.IMPLICIT_GRAD)
@@ -153,9 +162,7 @@ def _edge_of(input: Tensor | graph.GradientEdge) -> tuple:
 def _as_grads(grads: Any) -> tuple:
     if isinstance(grads, T.Tensor):
         return (grads,)
-    if not hasattr(grads, "__iter__"):  # torch's tuple(grads), in Python
-        raise TypeError(f"'{type(grads).__name__}' object is not iterable")
-    return tuple(grads)
+    return _iterated(grads)
 
 
 def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
@@ -268,11 +275,15 @@ def grad(
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    # torch hands allow_unused (materialize_grads when not given) to C++, which reads an int
+    grads = _make_grads(outs, grad_outputs, is_grads_batched)
+    if is_grads_batched:  # torch's vmap looks at the batch before the engine reads a flag
+        _check_batch(grads)
+    given_create_graph = create_graph  # zeros_like reads it for materialize_grads, unparsed
+    retain_graph, create_graph = _flags(retain_graph, create_graph)
+    # torch hands allow_unused (materialize_grads when not given) to C++, which reads an int,
+    # after retain_graph and create_graph
     allow_unused = py_flag(materialize_grads if allow_unused is None else allow_unused,
                            none=False)
-    retain_graph, create_graph = _flags(retain_graph, create_graph)
-    grads = _make_grads(outs, grad_outputs, is_grads_batched)
     edges, _ = _roots(outs, grads)  # outputs checked first, then the inputs (torch's engine)
     _check_inputs(ins)
     if any(isinstance(t, T.Tensor) and not t.requires_grad for t in ins):
@@ -296,7 +307,7 @@ def grad(
             if materialize_grads:
                 # torch's zeros_like(input, requires_grad=create_graph): a leaf under create_graph
                 from .._creation import zeros_like  # _creation imports the Tensor this file serves
-                g = zeros_like(t, requires_grad=create_graph)
+                g = zeros_like(t, requires_grad=given_create_graph)
         result.append(g)
     if type(inputs) is dict:  # torch answers a dict of inputs with the same keys
         return dict(zip(inputs.keys(), result))
@@ -315,7 +326,25 @@ def _batched_grads(edges: list, grads: list, capture: list, retain_graph: bool,
                    create_graph: bool) -> list:
     """``is_grads_batched``: one backward per row of the gradients (torch maps its backward
     over them with vmap), each input's gradients stacked; None where an input is unused."""
+    size = grads[0].shape[0]
+    rows = [engine.execute(edges, [g[i] for g in grads], create_graph=create_graph,
+                           keep_graph=retain_graph or i < size - 1, capture=capture,
+                           accumulate=False) for i in range(size)]
+    from ..ops.shape import stack
+
+    return [None if row is None else stack(list(column))
+            for row, column in zip(rows[0], zip(*rows))]
+
+
+def _check_batch(grads: list) -> None:
+    """vmap's checks of the batched gradients: each has a dim 0, all of one size."""
+    if not grads:  # vmap reads the first argument's batch size
+        raise IndexError("list index out of range")
     for g in grads:
+        if g is None:
+            raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for an input but "
+                             "the input is of type <class 'NoneType'>. We cannot vmap over "
+                             "non-Tensor arguments, please use None as the respective in_dim")
         if g.dim() == 0:
             raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, "
                              "but that input is a Tensor of dimensionality 0 so expected in_dim "
@@ -324,13 +353,6 @@ def _batched_grads(edges: list, grads: list, capture: list, retain_graph: bool,
     if any(n != sizes[0] for n in sizes):
         raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
                          f"dimension, got sizes {sizes} for the mapped dimension")
-    rows = [engine.execute(edges, [g[i] for g in grads], create_graph=create_graph,
-                           keep_graph=retain_graph or i < sizes[0] - 1, capture=capture,
-                           accumulate=False) for i in range(sizes[0])]
-    from ..ops.shape import stack
-
-    return [None if row is None else stack(list(column))
-            for row, column in zip(rows[0], zip(*rows))]
 
 
 class _VariableMeta(type):

@@ -24,20 +24,26 @@ _enabled = False
 _check_nan = True
 
 
-def is_anomaly_enabled() -> bool:
+def is_anomaly_enabled(*args: Any, **kwargs: Any) -> bool:
     """True while anomaly detection is on."""
+    if args or kwargs:  # torch's is a builtin
+        _args.no_arguments("torch.is_anomaly_enabled", args, kwargs)
     return _enabled
 
 
-def is_anomaly_check_nan_enabled() -> bool:
+def is_anomaly_check_nan_enabled(*args: Any, **kwargs: Any) -> bool:
     """True while anomaly detection also checks backward outputs for NaN."""
+    if args or kwargs:  # torch's is a builtin
+        _args.no_arguments("torch.is_anomaly_check_nan_enabled", args, kwargs)
     return _check_nan
 
 
 def _set(mode: bool, check_nan: bool) -> None:
     global _enabled, _check_nan
-    _enabled = _args.flag("set_anomaly_enabled", mode, "enabled", 1)
+    # both read before either is set: a bad argument changes nothing, as in torch
+    enabled = _args.flag("set_anomaly_enabled", mode, "enabled", 1)
     _check_nan = _args.flag("set_anomaly_enabled", check_nan, "check_nan", 2)
+    _enabled = enabled
 
 
 def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:

@@ -93,18 +93,19 @@ def exit_dual_level(*, level: int | None = None) -> None:
     levels.pop()
 
 
-@contextlib.contextmanager
-def dual_level() -> Iterator[int]:
-    """The block in which dual tensors exist.
+class dual_level(contextlib.ContextDecorator):
+    """The block in which dual tensors exist. Each exit ends the innermost level, as torch's
+    does (a second exit finds none: torch's error).
 
     >>> with dual_level():
     ...     pass
     """
-    level = enter_dual_level()
-    try:
-        yield level
-    finally:
-        exit_dual_level(level=level)
+
+    def __enter__(self) -> int:
+        return enter_dual_level()
+
+    def __exit__(self, *exc: object) -> None:
+        exit_dual_level()
 
 
 def tangent_of(t: Any) -> T.Tensor | None:
@@ -143,6 +144,17 @@ def copy_tangents(source: T.Tensor, target: T.Tensor) -> T.Tensor:
     return target
 
 
+def _check_floating(value: Any, what: str) -> None:
+    """torch's own Python check of make_dual's ``what``: a non-tensor fails on the method
+    ``is_floating_point``, as there."""
+    if not hasattr(value, "is_floating_point"):
+        raise AttributeError(f"'{type(value).__name__}' object has no attribute "
+                             "'is_floating_point'")
+    if not value.is_floating_point():
+        raise ValueError(f"Expected {what} to be floating point or complex, but got: "
+                         f"{value.dtype}")
+
+
 def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) -> T.Tensor:
     """``tensor`` (as a view) carrying ``tangent``, the direction of the derivative.
 
@@ -154,13 +166,8 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
     if level < 0:  # torch's comparison: a level that is no number fails on it
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
                            "make sure to enter_dual_level() first.")
-    # torch's own Python checks: a non-tensor fails on the method, as there
-    if not tensor.is_floating_point():
-        raise ValueError(f"Expected primal to be floating point or complex, but got: "
-                         f"{tensor.dtype}")
-    if not tangent.is_floating_point():
-        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
-                         f"{tangent.dtype}")
+    _check_floating(tensor, "primal")
+    _check_floating(tangent, "tangent")
     from ..ops.shape import View
 
     if grad_mode._state.inference:  # torch's C++ checks and tangent are autograd's: skipped

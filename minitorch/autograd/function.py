@@ -63,6 +63,10 @@ class FunctionCtx:
 
     def save_for_forward(self, *tensors: T.Tensor | None) -> None:
         """Save tensors for ``jvp`` (forward-mode AD), read back there as ``ctx.saved_tensors``."""
+        for tensor in tensors:
+            if not (tensor is None or isinstance(tensor, T.Tensor)):
+                raise AssertionError("save_for_forward expects all arguments to be tensors; you "
+                                     "should save non-tensors as attributes on ctx.")
         self._saved_for_forward = tensors
 
     def save_for_backward(self, *tensors: T.Tensor | None) -> None:
@@ -132,8 +136,12 @@ class BackwardCFunction(Node, FunctionCtx):
         if self._saved == () and self._to_save:  # read inside forward, before packing
             return tuple(self._to_save)
         tensors = []
-        for s in self._saved:
-            tensors.append(None if s is None else s.unpack(self))
+        try:
+            for s in self._saved:
+                tensors.append(None if s is None else s.unpack(self))
+        except AttributeError as error:  # an unpack hook's: Python would answer it by calling
+            self.__dict__["_getter_error"] = error  # __getattr__, which raises it instead
+            raise
         return tuple(tensors)
 
     @saved_tensors.setter
@@ -141,6 +149,9 @@ class BackwardCFunction(Node, FunctionCtx):
         raise not_writable(self, "saved_tensors")
 
     def __getattr__(self, name: str) -> Any:
+        error = self.__dict__.pop("_getter_error", None)
+        if error is not None:
+            raise error
         if name.startswith("_raw_saved_"):  # the SavedTensor itself, for register_hooks
             names = type(self)._saved_names
             key = name[len("_raw_saved_"):]
@@ -712,13 +723,14 @@ def _check_dirty(node: BackwardCFunction, outs: tuple) -> None:
 
 def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
     dirty, non_diff = node._dirty, node._non_differentiable
+    _check_saveable(node._to_save)  # torch collects what to save before the marks
     _check_dirty(node, outs)
     linked = []
     for nr, out in enumerate(outs):
         if isinstance(out, T.Tensor):
             differentiable = not _among(out, non_diff)  # the tensor forward marked, not its alias
             if _among(out, dirty):
-                if out._grad_fn is None and out._requires_grad:
+                if out._grad_fn is None and out.requires_grad:  # (a view's: its base's too)
                     raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                        "in-place operation.")
                 if out._view_of is not None and out._view_of[0]._requires_grad:
@@ -777,13 +789,16 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
 
 def _pack(to_save: tuple, outputs: Any) -> tuple:
     """A SavedTensor for each tensor forward saved (None stays None)."""
-    saved = []
+    _check_saveable(to_save)
+    return tuple(None if t is None else SavedTensor(t, _among(t, outputs)) for t in to_save)
+
+
+def _check_saveable(to_save: tuple) -> None:
+    """``save_for_backward`` takes tensors and None only (checked when the call is recorded)."""
     for i, t in enumerate(to_save):
         if t is not None and not isinstance(t, T.Tensor):
             raise TypeError("save_for_backward can only save variables, but argument "
                             f"{i} is of type {type(t).__name__}")
-        saved.append(None if t is None else SavedTensor(t, _among(t, outputs)))
-    return tuple(saved)
 
 
 def _only_none(values: tuple) -> bool:

@@ -422,10 +422,10 @@ def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
             'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` are '
             'not supported together (yet). Please either set `strict=False` or `strategy='
             '"reverse-mode"`.')
-    if not vectorize:
-        raise NotImplementedError(_VECTORIZE_ONLY)
     inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
-    inputs = tuple(x.detach() for x in inputs)
+    if not vectorize:  # torch's loop form, after it reads the inputs
+        raise NotImplementedError(_VECTORIZE_ONLY)
+    # the inputs as given: torch's tangents keep a graph back to inputs that require grad
     per_input = [_forward_columns(func, inputs, i) for i in range(len(inputs))]
     outputs_tuple, outputs = per_input[0][0]
     result = []

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from .. import course
-from .._args import flag
+from .._args import flag, no_arguments
 
 __all__ = [
     "enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
@@ -149,19 +149,23 @@ def use(state: Any) -> Iterator[Any]:
         yield plugged
 
 
-def is_grad_enabled() -> bool:
+def is_grad_enabled(*args: Any, **kwargs: Any) -> bool:
     """True in grad mode: operations in this thread record for backward (except inside
     inference mode, which records nothing whatever grad mode says).
 
     >>> minitorch.is_grad_enabled()
     True
     """
+    if args or kwargs:  # torch's is a builtin
+        no_arguments("torch.is_grad_enabled", args, kwargs)
     return _state.grad_enabled or (  # inside inference mode, grad mode as set (torch's)
         _state.inference and getattr(_state, "grad_requested", False))
 
 
-def is_inference_mode_enabled() -> bool:
+def is_inference_mode_enabled(*args: Any, **kwargs: Any) -> bool:
     """True inside ``inference_mode()`` in this thread."""
+    if args or kwargs:  # torch's is a builtin
+        no_arguments("torch.is_inference_mode_enabled", args, kwargs)
     return _state.inference
 
 
@@ -281,8 +285,8 @@ class set_grad_enabled(_Mode):
     def _target(self) -> tuple[bool, bool]:
         return self.mode, _state.inference
 
-    def __enter__(self) -> None:
-        pass
+    def __enter__(self) -> None:  # as torch's: the mode again (it may have changed since)
+        set_state(self.mode, _state.inference)
 
     def clone(self) -> set_grad_enabled:
         return set_grad_enabled(self.mode)
@@ -331,12 +335,14 @@ class _MultithreadingState(threading.local):
 _multithreading = _MultithreadingState()
 
 
-def is_multithreading_enabled() -> bool:
+def is_multithreading_enabled(*args: Any, **kwargs: Any) -> bool:
     """Whether backward may run on device worker threads (this thread's setting).
 
     >>> minitorch.autograd.is_multithreading_enabled()
     True
     """
+    if args or kwargs:  # torch's is a builtin
+        no_arguments("torch._C._is_multithreading_enabled", args, kwargs)
     return _multithreading.enabled
 
 

@@ -307,7 +307,9 @@ class _Call:
 
     @classmethod
     def of(cls, func: Callable[..., Any], inputs: tuple) -> _Call:
-        floats = [o for o in _as_tuple(func(*inputs)) if _is_float(o)]
+        out = func(*inputs)
+        _differentiable(out)  # torch reads every output's requires_grad first
+        floats = [o for o in _as_tuple(out) if _is_float(o)]
         return cls(func, inputs, floats,
                    [i for i, x in enumerate(inputs) if _needs_grad(x)],
                    [k for k, o in enumerate(floats) if o.requires_grad])
@@ -344,6 +346,23 @@ def _check(func: Callable[..., Any], inputs: tuple, settings: _Settings, fast_mo
         if check_undefined_grad:
             _check_undefined_grad(func, inputs, call.diff_inputs)
 
+
+_FAILED_NONDET = """
+
+NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
+https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+this failure might be expected.
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `nondet_tol=<tol>` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_nondet_tol=<tol>`.
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_nondet_tol=<tol>`
+"""
 
 _FAILED_BATCHED_GRAD = """
 gradcheck or gradgradcheck failed while testing batched gradient computation.
@@ -523,6 +542,8 @@ def _step(eps: Any) -> float:
     Traceback (most recent call last):
     TypeError: unsupported operand type(s) for -: 'Tensor' and 'NoneType'
     """
+    if isinstance(eps, bool):  # a bool is subtracted as a bool tensor, which torch refuses
+        minitorch.ops.pointwise.no_bool(None, eps)
     if _args.is_real(eps):
         return float(eps)
     if isinstance(eps, complex):
@@ -722,13 +743,14 @@ def _analytical(output: Any, inputs: list, cotangents: Any, settings: _Settings)
     first = _vjp_columns(output, inputs, cotangents, settings.check_grad_dtypes)
     second = _vjp_columns(output, inputs, cotangents, settings.check_grad_dtypes)
     for a, b in zip(first, second):
-        if 0 not in a.shape and float(_xp(a).max(_xp(a).abs(a - b))) > settings.nondet_tol:
+        # torch compares a tensor with nondet_tol: a bad one fails as there
+        xp = _xp(a)
+        if 0 not in a.shape and _tensor(xp.asarray(xp.max(xp.abs(a - b)))) > settings.nondet_tol:
             raise GradcheckError(
                 "Backward is not reentrant, i.e., running backward with same input and "
                 "grad_output multiple times gives different values, although analytical "
                 "gradient matches numerical gradient.The tolerance for nondeterminism was "
-                f"{settings.nondet_tol}.\n\nIf the backward is nondeterministic on purpose, call "
-                "gradcheck/gradgradcheck with `nondet_tol=<tol>` as a keyword argument.")
+                f"{settings.nondet_tol}." + _FAILED_NONDET)
     return first
 
 
@@ -805,7 +827,11 @@ def _is_float(value: Any) -> bool:
 
 
 def _differentiable(out: Any) -> list:
-    return [o for o in _as_tuple(out) if o.requires_grad]
+    outs = _as_tuple(out)
+    for o in outs:
+        if not hasattr(o, "requires_grad"):  # torch's bare ``o.requires_grad`` on any output
+            raise AttributeError(f"'{type(o).__name__}' object has no attribute 'requires_grad'")
+    return [o for o in outs if o.requires_grad]
 
 
 def _tensor(array: Any) -> Any:

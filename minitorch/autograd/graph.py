@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _layout, course
 from .. import _tensor as T
-from .._args import hook_result, post_accumulate_hook_result
+from .._args import hook_name, hook_result, post_accumulate_hook_result
 from .._warn_once import warn_once
 from ..backend import element_strides, is_c_contiguous, is_dense, strided_zeros
 from . import grad_mode, profiler, torch_events
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["AccumulateGrad", "GradientEdge", "Node", "RemovableHandle", "SavedTensor",
            "accumulate_into_leaf", "allow_mutation_on_saved_tensors", "check_version",
-           "disable_saved_tensors_hooks", "get_gradient_edge", "register_multi_grad_hook",
+           "disable_saved_tensors_hooks", "get_gradient_edge", "increment_version",
+           "register_multi_grad_hook",
            "save_on_cpu", "saved_tensors_hooks", "use"]
 
 _sequence = itertools.count()
@@ -275,6 +276,26 @@ def get_gradient_edge(tensor: T.Tensor) -> GradientEdge:
     return GradientEdge(*tensor._edge())
 
 
+def increment_version(tensor: T.Tensor | Iterable[T.Tensor]) -> None:
+    """Note that ``tensor`` (or each of several) was written in place behind autograd's back:
+    its version moves on, so a copy of it saved for backward is refused (an inference tensor
+    has no version to move).
+
+    >>> t = minitorch.ones(2)
+    >>> increment_version(t); increment_version([t, t]); t._version
+    3
+    """
+    tensors = (tensor,) if isinstance(tensor, T.Tensor) else tensor
+    if not hasattr(tensors, "__iter__"):
+        raise RuntimeError("increment_version expect a Iterable[Tensor] as input")
+    for t in tensors:
+        if not isinstance(t, T.Tensor):
+            raise RuntimeError("increment_version expects each element of the iterable to be a "
+                               "tensor")
+        if not t._inference:
+            t._version_counter.value += 1
+
+
 def _call_grads(node: Node, grads: tuple, kwargs: dict) -> tuple:
     """torch's refusals of a C++ node called by hand (one gradient, a tensor or None, per
     differentiable output, all positional), and the gradients as the node's backward takes
@@ -444,7 +465,7 @@ def accumulate_into_leaf(variable: Tensor, grad: Tensor | None) -> None:
         with _accumulate_lock:  # threads may share a leaf: the read-modify-write must not
             _accumulate(variable, grad)  # interleave
     for hook in list(variable._post_acc_hooks.values()) if variable._post_acc_hooks else ():
-        post_accumulate_hook_result(variable, hook(variable))
+        post_accumulate_hook_result(hook_name(hook), variable, hook(variable))
 
 
 _hooks_ran = threading.local()  # the leaf whose tensor hooks this thread has run already
@@ -492,7 +513,7 @@ def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor:
     result = hook(grad)
     if result is None:
         return grad
-    return hook_result(getattr(hook, "__name__", type(hook).__name__), grad, result)
+    return hook_result(hook_name(hook), grad, result)
 
 
 def _accumulate(variable: Tensor, grad: Tensor) -> None:
@@ -581,6 +602,8 @@ class SavedTensor:
         if self._unpack_hook is not None:
             return _unpack_with_hook(self._unpack_hook, self._packed)
         tensor = self._tensor
+        if not self._is_output and tensor._view_creation is not None:
+            tensor._rebased()  # torch reads a saved view's grad_fn first: its refusal comes first
         check_version(self, tensor, owner)  # the course's seam: looked up here at each call
         if self._is_output:
             return tensor._rewrap_output(owner, self._output_nr)

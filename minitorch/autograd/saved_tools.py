@@ -81,8 +81,20 @@ class allow_mutation_on_saved_tensors(graph.saved_tensors_hooks):
     tensor([2., 4.])
     """
 
+    _active = False  # torch's blocks cannot be nested
+
     def __init__(self) -> None:
         super().__init__(lambda tensor: tensor.detach().clone(), lambda copy: copy)
+
+    def __enter__(self) -> None:
+        if allow_mutation_on_saved_tensors._active:
+            raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+        super().__enter__()
+        allow_mutation_on_saved_tensors._active = True
+
+    def __exit__(self, *exc: object) -> None:
+        allow_mutation_on_saved_tensors._active = False
+        super().__exit__(*exc)
 
 
 class _MultiHandle:
@@ -118,6 +130,12 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable[[Any], None
     """
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "all":  # torch finds each tensor's node first: one without is refused
+        for t in tensors:
+            if not t.requires_grad:
+                raise AssertionError("Expected gradient function to be set")
+    else:  # a tensor that does not require grad is left out
+        tensors = [t for t in tensors if t.requires_grad]
     grads: list = [None] * len(tensors)
     pass_open = [False]
 

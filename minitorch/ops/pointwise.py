@@ -85,6 +85,9 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
 def _laid(ufunc_name: str, x: Any, y: Any) -> Any:
     """``ufunc(x, y)`` on arrays (a backward's product), laid out as torch's kernel lays its
     result (the first operand's dim order): a sum over it then runs in torch's order."""
+    shapes = getattr(x, "shape", ()), getattr(y, "shape", ())  # (a Python number has none)
+    if shapes[0] != shapes[1]:  # a saved tensor's unpack hook may answer any shape
+        broadcast_pair(*shapes)
     return torch_layout(getattr(namespace(x), ufunc_name)(x, y), x, y)
 
 
