@@ -1166,6 +1166,8 @@ _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
 for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
     is_method = inspect.isfunction(_fn) and not _name.startswith("__")
+    if inspect.isfunction(_fn) and _fn.__name__ == "method":  # an operator made by a factory:
+        _fn.__name__, _fn.__qualname__ = _name, f"Tensor.{_name}"  # __torch_function__ sees it
     setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
 for _name, _fn in list(vars(Tensor).items()):  # the class's own methods: torch's C ones refuse
     if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \

@@ -175,6 +175,46 @@ class Tensor(metaclass=_TensorType):
         if grad_mode._state.inference:
             self._inference = True
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass dispatches its methods to ``__torch_function__`` (see overrides)."""
+        super().__init_subclass__(**kwargs)
+        from . import overrides
+
+        overrides.subclassed(cls)
+
+    @classmethod
+    def __torch_function__(cls, func: Callable, types: tuple, args: tuple = (),
+                           kwargs: dict | None = None) -> Any:
+        """Run ``func`` and give its tensors back as ``cls`` (torch's default for subclasses).
+
+        >>> class Mine(minitorch.Tensor): pass
+        >>> type(minitorch.ones(2).as_subclass(Mine).sum()).__name__
+        'Mine'
+        """
+        from .overrides import tensor_torch_function
+
+        return tensor_torch_function(cls, func, types, args, kwargs)
+
+    def as_subclass(self, cls: type) -> Tensor:
+        """This tensor as an instance of the Tensor subclass ``cls``: the same memory, still in
+        the graph (an alias, AliasBackward0 where it requires grad).
+
+        >>> class Mine(minitorch.Tensor): pass
+        >>> type(minitorch.ones(1).as_subclass(Mine)).__name__
+        'Mine'
+        """
+        from .ops.shape import Alias
+
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
+                            "Tensor is not possible. Make sure your class inherits from Tensor.")
+        alias = Alias.apply(self) if self.requires_grad else self._alias()
+        out = object.__new__(cls)
+        for slot in Tensor.__slots__[2:]:
+            object.__setattr__(out, slot, object.__getattribute__(alias, slot))
+        out.__dict__.update(alias.__dict__)
+        return out
+
     @classmethod
     def _make(cls, array: Any) -> Tensor:
         """Wrap an array without copying or checking (internal fast path)."""

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Iterable
 from typing import Any
 
-from .. import _args, _call_form, _creation, _factories, backend
+from .. import _args, _call_form, _creation, _factories, backend, overrides
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd import profiler
@@ -1281,3 +1281,9 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("prelu", "prelu"), ("softplus", "softplus"),
                        ("softshrink", "softshrink")):
     globals()[_name] = _call_form.entry(globals()[_name], _parsed, method=False)
+
+# torch's Python functions of F hand a tensor-like argument to its __torch_function__ (the C
+# ones above do so through their parser's entry)
+for _name in __all__:
+    if not hasattr(globals()[_name], "op") and callable(globals()[_name]):
+        globals()[_name] = overrides.dispatched(globals()[_name])
