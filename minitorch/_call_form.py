@@ -24,8 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import overrides
-from .overrides import _state as _overriding
 from ._batched_function import vmapped
+from .overrides import _state as _overriding
 
 _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*)", re.S)
 _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
@@ -69,7 +69,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     alone = getattr(fn, "keyword_alone", None)
     signatures = getattr(fn, "torch_signatures", ())
-    api_name = f"Tensor.{name}" if method else _api_name(name)
+    api_name = f"torch.Tensor.{name}" if method else _api_name(name)
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage
+from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage, overrides
 from . import _dtype as D
 from ._batched_function import vmapped
 from ._dtype import result_type
@@ -518,7 +518,7 @@ def _inplace_operator(inplace_op: Any) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         _refuse_batched(inplace_op.__name__, self, other)
         if not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return inplace_op(self, other)
 
     method.__name__ = f"__i{inplace_op.__name__[:-1]}__"
@@ -777,7 +777,7 @@ def _operand(other: Any, kinds: tuple = _OPERANDS) -> bool:
 def _binary(op: Any, reflected: bool = False, kinds: tuple = _OPERANDS) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other, kinds):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return op(other, self) if reflected else op(self, other)
 
     return method
@@ -789,7 +789,7 @@ def _tensor_first(op: Any) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         kind = type(other)
         if kind is not Tensor and kind is not float and kind is not int and not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return op.apply(self, other)
 
     return method
@@ -868,7 +868,7 @@ def _cmp(name: str, named: bool = False, public: str | None = None) -> Any:
         if not isinstance(other, (Tensor, int, float)):
             if name not in ("eq", "ne"):
                 _args.no_complex_kernel(name, self, other)
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return compare(name, self, other)
 
     def named_method(self: Tensor, other: Any) -> Any:
@@ -889,7 +889,7 @@ COMPARE_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
 def _logic(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return logical(name, self, other)
 
     return method
@@ -899,7 +899,7 @@ def _shift(name: str, reflected: bool = False) -> Any:
     """``<<`` (``name`` "lshift") or ``>>`` ("rshift"), or their reflected forms."""
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return shift(name, other, self) if reflected else shift(name, self, other)
 
     return method

@@ -170,8 +170,15 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable, *args: 
     >>> handle_torch_function(scale, (Loud(),), Loud(), by=3)
     ('scale', 1, {'by': 3})
     """
-    return _dispatch(public_api, f"{public_api.__module__}.{public_api.__name__}",
-                     relevant_args, args, kwargs)
+    overloaded = _overloaded(relevant_args)
+    types = tuple(type(arg) for arg in overloaded)
+    for arg in overloaded:
+        result = type(arg).__torch_function__(public_api, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    name = f"{public_api.__module__}.{public_api.__name__}".replace("minitorch.", "torch.", 1)
+    raise TypeError(f"no implementation found for '{name}' on types that implement "
+                    f"__torch_function__: {list(types)}")
 
 
 def _dispatch(public_api: Callable, name: str, relevant_args: Iterable, args: tuple,
@@ -276,6 +283,20 @@ def _method_dispatcher(name: str, func: Callable) -> Callable:
     return dispatching
 
 
+def operand_refused(operator: Callable, self: Any, other: Any) -> Any:
+    """What Tensor's ``operator`` (a dunder) answers for an ``other`` it does not take: the
+    answer of ``other``'s ``__torch_function__`` where it has one (reported as the method torch
+    runs, ``Tensor.mul`` for ``*``), else NotImplemented (Python tries ``other``'s side)."""
+    from ._tensor import Tensor
+
+    name = operator.__name__
+    called = getattr(Tensor, {"__eq__": "eq"}.get(name, _OPERATOR_METHODS.get(name, name)), None)
+    if called is None or not _is_tensor_like(type(other)):
+        return NotImplemented
+    return _dispatch(called, f"torch.Tensor.{called.__name__}", (self, other), (self, other),
+                     None)
+
+
 def _property_dispatcher(prop: property) -> property:
     """A subclass's property: its getter and setter through ``__torch_function__`` (torch
     reports ``Tensor.grad.__get__`` and ``__set__``)."""
@@ -344,8 +365,7 @@ def dispatched(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def handled(*args: Any, **kwargs: Any) -> Any:
         if not _plain(args, kwargs) and _overloaded((*args, *kwargs.values())):
-            return _dispatch(handled, f"{fn.__module__}.{fn.__name__}",
-                             (*args, *kwargs.values()), args, kwargs)
+            return handle_torch_function(handled, (*args, *kwargs.values()), *args, **kwargs)
         return fn(*args, **kwargs)
 
     return handled
@@ -361,7 +381,4 @@ def _plain(args: tuple, kwargs: dict) -> bool:
     for value in args:
         if type(value) not in _PLAIN:
             return False
-    for value in kwargs.values():
-        if type(value) not in _PLAIN:
-            return False
-    return True
+    return not kwargs or all(type(value) in _PLAIN for value in kwargs.values())

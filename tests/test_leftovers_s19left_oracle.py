@@ -1,0 +1,163 @@
+"""``__torch_function__`` beyond top-level functions, against torch: Tensor subclasses (their
+methods, operators, properties; results converted by ``Tensor.__torch_function__``), tensor-like
+objects passed to a plain tensor's methods and operators and to ``nn.functional``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same_error, numpy_of, raised_by
+
+
+def _logging(L: Any) -> tuple[type, list]:
+    """The docs' logging subclass: records each func's name, then runs it as Tensor does."""
+    log: list = []
+
+    class LoggingTensor(L.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            log.append(func.__name__)
+            return super().__torch_function__(func, types, args, kwargs or {})
+
+    return LoggingTensor, log
+
+
+CALLS = {
+    "x * p": lambda L, x, p: x * p,
+    "p * x": lambda L, x, p: p * x,
+    "p - x": lambda L, x, p: p - x,
+    "2 - x": lambda L, x, p: 2 - x,
+    "x / 2": lambda L, x, p: x / 2,
+    "-x": lambda L, x, p: -x,
+    "x.add(1)": lambda L, x, p: x.add(1),
+    "p.add(x)": lambda L, x, p: p.add(x),
+    "L.add(p, x)": lambda L, x, p: L.add(p, x),
+    "L.cat": lambda L, x, p: L.cat([p, x]),
+    "x.sum()": lambda L, x, p: x.sum(),
+    "x.exp_()": lambda L, x, p: x.exp_(),
+    "x += 1": lambda L, x, p: x.__iadd__(1),
+    "x.shape": lambda L, x, p: x.shape,
+    "x.dtype": lambda L, x, p: x.dtype,
+    "x.requires_grad": lambda L, x, p: x.requires_grad,
+    "x.split": lambda L, x, p: x.split(1),
+    "x.max(0)": lambda L, x, p: x.max(0),
+    "x.detach()": lambda L, x, p: x.detach(),
+    "F.relu": lambda L, x, p: L.nn.functional.relu(x),
+    "F.linear": lambda L, x, p: L.nn.functional.linear(x, L.ones(3, 2)),
+    "F.mse_loss": lambda L, x, p: L.nn.functional.mse_loss(x, p),
+}
+
+
+def _kinds(result: Any) -> Any:
+    if isinstance(result, (tuple, list)):
+        return type(result).__name__, [_kinds(r) for r in result]
+    return type(result).__name__
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_a_logging_subclass_sees_each_call_and_gets_its_type_back(call: str) -> None:
+    seen = {}
+    for L in (torch, mt):
+        kind, log = _logging(L)
+        x, p = L.ones(2).as_subclass(kind), L.ones(2)
+        result = CALLS[call](L, x, p)
+        seen[L] = (log, _kinds(result))
+    assert seen[mt] == seen[torch]
+
+
+def test_a_subclass_without_handler_converts_results_and_keeps_the_graph() -> None:
+    for L in (torch, mt):
+        class Mine(L.Tensor):
+            pass
+
+        leaf = L.tensor([1.0, 2.0], requires_grad=True)
+        x = leaf.as_subclass(Mine)
+        y = (x * x).sum()
+        assert type(y) is Mine and type(x.max(0).values) is Mine
+        assert type(x.grad_fn).__name__ == "AliasBackward0"
+        y.backward()
+        assert numpy_of(leaf.grad).tolist() == [2.0, 4.0]
+        assert x.grad is None and type(leaf.grad) is L.Tensor
+
+
+def test_the_default_nowrap_functions_return_unconverted() -> None:
+    for L in (torch, mt):
+        class Mine(L.Tensor):
+            pass
+
+        leaf = L.ones(2).as_subclass(Mine).requires_grad_()
+        leaf.sum().backward()
+        assert type(leaf.grad) is L.Tensor  # grad's getter: not wrapped
+        assert L.Tensor.grad.__get__ in L.overrides.get_default_nowrap_functions()
+
+
+def test_parameter_turns_dispatch_off() -> None:
+    for L in (torch, mt):
+        w = L.nn.Parameter(L.ones(2))
+        assert type(w * 2) is L.Tensor and type(w.sum()) is L.Tensor
+
+
+def _duck(L: Any, answer: Any = "duck") -> tuple[Any, list]:
+    log: list = []
+
+    class Duck:
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            log.append(func.__name__)
+            return answer
+
+    return Duck(), log
+
+
+DUCK_CALLS = {
+    "p * d": lambda L, p, d: p * d, "d * p": lambda L, p, d: d * p,
+    "p - d": lambda L, p, d: p - d, "p == d": lambda L, p, d: p == d,
+    "p < d": lambda L, p, d: p < d, "p @ d": lambda L, p, d: p @ d,
+    "p ** d": lambda L, p, d: p ** d, "p.add(d)": lambda L, p, d: p.add(d),
+    "p.mul_(d)": lambda L, p, d: p.mul_(d), "F.relu": lambda L, p, d: L.nn.functional.relu(d),
+    "F.mse_loss": lambda L, p, d: L.nn.functional.mse_loss(p, d),
+    "L.cat": lambda L, p, d: L.cat([p, d]),
+}
+
+
+@pytest.mark.parametrize("call", sorted(DUCK_CALLS))
+def test_a_tensor_like_argument_answers_for_methods_operators_and_functional(call: str) -> None:
+    seen = {}
+    for L in (torch, mt):
+        d, log = _duck(L)
+        seen[L] = (DUCK_CALLS[call](L, L.ones(2), d), log)
+    assert seen[mt] == seen[torch]
+
+
+@pytest.mark.parametrize("call", ["L.mean(d)", "p.add(d)", "F.relu(d)"])
+def test_every_handler_declining_is_refused_as_torch(call: str) -> None:
+    calls = {"L.mean(d)": lambda L, d: L.mean(d), "p.add(d)": lambda L, d: L.ones(1).add(d),
+             "F.relu(d)": lambda L, d: L.nn.functional.relu(d)}
+
+    def run(L: Any) -> Any:
+        return calls[call](L, _duck(L, NotImplemented)[0])
+
+    assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+def test_as_subclass_refuses_a_class_that_is_no_tensor() -> None:
+    assert_same_error(raised_by(lambda L: L.ones(1).as_subclass(int), mt),
+                      raised_by(lambda L: L.ones(1).as_subclass(int), torch))
+
+
+def test_has_torch_function_helpers() -> None:
+    for L in (torch, mt):
+        class Mine(L.Tensor):
+            pass
+
+        d, _ = _duck(L)
+        x = L.ones(1).as_subclass(Mine)
+        o = L.overrides
+        assert (o.has_torch_function_unary(x), o.has_torch_function_unary(L.ones(1)),
+                o.has_torch_function_variadic(1, d), o.is_tensor_like(d),
+                o.is_tensor_like(L.ones(1)), o.is_tensor_like(2.0)) == \
+            (True, False, True, True, True, False)
