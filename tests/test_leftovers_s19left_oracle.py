@@ -161,3 +161,16 @@ def test_has_torch_function_helpers() -> None:
                 o.has_torch_function_variadic(1, d), o.is_tensor_like(d),
                 o.is_tensor_like(L.ones(1)), o.is_tensor_like(2.0)) == \
             (True, False, True, True, True, False)
+
+
+def test_sequence_numbers_count_nodes_as_torch() -> None:
+    seen = {}
+    for L in (torch, mt):
+        a = L.ones(2, requires_grad=True)
+        b = a * 2
+        c = (b + 1).exp()
+        d = c.sum()
+        start = b.grad_fn._sequence_nr()
+        seen[L] = ([n.grad_fn._sequence_nr() - start for n in (c, d)],
+                   b.grad_fn.next_functions[0][0]._sequence_nr())
+    assert seen[mt] == seen[torch]

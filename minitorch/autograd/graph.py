@@ -156,6 +156,17 @@ class Node(metaclass=_NodeType):
         self._next: tuple = ()
         self._seq = next(_sequence)
 
+    def _sequence_nr(self) -> int:
+        """The node's place in creation order, by which the engine runs ready nodes (latest
+        first); an AccumulateGrad's is torch's largest, UINT64_MAX.
+
+        >>> x = minitorch.ones(1, requires_grad=True)
+        >>> y = x * 2; z = y + 1
+        >>> z.grad_fn._sequence_nr() - y.grad_fn._sequence_nr()
+        1
+        """
+        return 2 ** 64 - 1 if self._seq == _LAST else self._seq
+
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
         """One ``(node_or_None, output_nr)`` pair per input: where each input's gradient goes.
@@ -372,7 +383,8 @@ class AccumulateGrad(Node):
     __setattr__ = refuse_write
 
     def __init__(self, variable: Tensor) -> None:
-        super().__init__()
+        # (no Node.__init__: as in torch, an AccumulateGrad takes no number from the sequence)
+        self._next = ()
         object.__setattr__(self, "variable", variable)
         self._seq = _LAST  # torch's UINT64_MAX: a ready leaf's gradient is stored first
 
