@@ -48,7 +48,8 @@ CALLS = {
     "x.detach()": lambda L, x, p: x.detach(),
     "F.relu": lambda L, x, p: L.nn.functional.relu(x),
     "F.linear": lambda L, x, p: L.nn.functional.linear(x, L.ones(3, 2)),
-    "F.mse_loss": lambda L, x, p: L.nn.functional.mse_loss(x, p),
+    "F.layer_norm": lambda L, x, p: L.nn.functional.layer_norm(x, (2,)),
+    "F.softmax": lambda L, x, p: L.nn.functional.softmax(x, 0),
 }
 
 
@@ -119,7 +120,8 @@ DUCK_CALLS = {
     "p < d": lambda L, p, d: p < d, "p @ d": lambda L, p, d: p @ d,
     "p ** d": lambda L, p, d: p ** d, "p.add(d)": lambda L, p, d: p.add(d),
     "p.mul_(d)": lambda L, p, d: p.mul_(d), "F.relu": lambda L, p, d: L.nn.functional.relu(d),
-    "F.mse_loss": lambda L, p, d: L.nn.functional.mse_loss(p, d),
+    "F.gelu": lambda L, p, d: L.nn.functional.gelu(d),
+    "F.log_softmax": lambda L, p, d: L.nn.functional.log_softmax(d, 0),
     "L.cat": lambda L, p, d: L.cat([p, d]),
 }
 
