@@ -1,15 +1,20 @@
-"""``__torch_function__`` beyond top-level functions, against torch: Tensor subclasses (their
-methods, operators, properties; results converted by ``Tensor.__torch_function__``), tensor-like
-objects passed to a plain tensor's methods and operators and to ``nn.functional``."""
+"""Leftovers of the parity work, against torch: ``__torch_function__`` beyond top-level
+functions (Tensor subclasses' methods, operators and properties, results converted by
+``Tensor.__torch_function__``; tensor-like objects passed to a plain tensor's methods and
+operators and to ``nn.functional``), nodes' sequence numbers, and scaled_dot_product_attention
+bit for bit as torch's CPU flash kernel."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 
 import minitorch as mt
+from minitorch import _mkl
+from minitorch.ops._softmax_order import lanes
 from tests.oracle import assert_same_error, numpy_of, raised_by
 
 
@@ -176,3 +181,58 @@ def test_sequence_numbers_count_nodes_as_torch() -> None:
         seen[L] = ([n.grad_fn._sequence_nr() - start for n in (c, d)],
                    b.grad_fn.next_functions[0][0]._sequence_nr())
     assert seen[mt] == seen[torch]
+
+
+# ---------------------------------------------------------------------------- flash attention
+
+
+needs_mkl_avx512 = pytest.mark.skipif(
+    _mkl.library() is None or lanes() != 16,
+    reason="torch's flash kernel's products are MKL's, its exp_u20 the AVX-512 one")
+
+
+def _attention_inputs(seed: int, shape: tuple, mask: str) -> tuple:
+    batch, heads, queries, keys, dim = shape
+    rng = np.random.default_rng(seed)
+    q, k, v = (rng.standard_normal((batch, heads, n, dim)).astype(np.float32)
+               for n in (queries, keys, keys))
+    masks = {"none": None, "float": rng.standard_normal((queries, keys)).astype(np.float32),
+             "bool": rng.random((queries, keys)) > 0.3,
+             "log_tril": np.where(np.tril(np.ones((queries, keys))) > 0, 0,
+                                  -np.inf).astype(np.float32)}
+    return q, k, v, masks.get(mask)
+
+
+@needs_mkl_avx512
+@pytest.mark.parametrize("shape", [(2, 2, 5, 5, 8), (2, 1, 17, 33, 16), (1, 1, 40, 40, 4),
+                                   (1, 1, 200, 70, 8)])
+@pytest.mark.parametrize("mask", ["none", "float", "bool", "log_tril", "causal"])
+def test_sdpa_without_grad_is_torchs_flash_kernel_bit_for_bit(shape: tuple, mask: str) -> None:
+    """4-D float32 inputs without dropout take torch's CPU flash kernel (its block order, its
+    exp_u20, its fused scale and mask): the math path differs in the last bits."""
+    q, k, v, m = _attention_inputs(5, shape, mask)
+    got = {}
+    for L in (torch, mt):
+        with L.no_grad():
+            got[L] = L.nn.functional.scaled_dot_product_attention(
+                L.tensor(q), L.tensor(k), L.tensor(v),
+                attn_mask=None if m is None else L.tensor(m), is_causal=mask == "causal")
+    assert np.array_equal(numpy_of(got[mt]), numpy_of(got[torch]))
+
+
+@needs_mkl_avx512
+def test_multihead_attention_in_eval_is_torchs_bit_for_bit() -> None:
+    """examples/word_language_model's validation: nn.MultiheadAttention under no_grad."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((5, 2, 16)).astype(np.float32)
+    mask = np.where(np.tril(np.ones((5, 5))) > 0, 0, -np.inf).astype(np.float32)
+    torch.manual_seed(0)
+    theirs = torch.nn.MultiheadAttention(16, 2).eval()
+    ours = mt.nn.MultiheadAttention(16, 2).eval()
+    ours.load_state_dict({k: mt.tensor(numpy_of(v)) for k, v in theirs.state_dict().items()})
+    out = {}
+    for L, module in ((torch, theirs), (mt, ours)):
+        with L.no_grad():
+            t = L.tensor(x)
+            out[L] = module(t, t, t, attn_mask=L.tensor(mask), need_weights=False)[0]
+    assert np.array_equal(numpy_of(out[mt]), numpy_of(out[torch]))
