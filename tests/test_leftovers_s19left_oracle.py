@@ -236,3 +236,32 @@ def test_multihead_attention_in_eval_is_torchs_bit_for_bit() -> None:
             t = L.tensor(x)
             out[L] = module(t, t, t, attn_mask=L.tensor(mask), need_weights=False)[0]
     assert np.array_equal(numpy_of(out[mt]), numpy_of(out[torch]))
+
+
+# ---------------------------------------------------------------------------- group norm backward
+
+
+@pytest.mark.skipif(lanes() != 16, reason="the kernels' lane counts are measured on AVX-512")
+@pytest.mark.parametrize("shape, groups", [((2, 4, 3, 3), 2), ((3, 6, 5), 3), ((2, 32, 4, 4), 4),
+                                           ((4, 20, 7, 3), 5), ((1, 8, 17), 1), ((3, 10), 5),
+                                           ((2, 64, 9), 8), ((1, 1, 37), 1)])
+@pytest.mark.parametrize("affine", [True, False])
+def test_group_norm_gradients_are_torchs_bit_for_bit(shape: tuple, groups: int,
+                                                     affine: bool) -> None:
+    """float32 on torch's two threads (one thread runs another compiled copy: not yet)."""
+    rng = np.random.default_rng(1)
+    x, g = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    w, b = (rng.standard_normal(shape[1]).astype(np.float32) for _ in range(2))
+    before = torch.get_num_threads(), mt.get_num_threads()
+    grads = {}
+    try:
+        for L in (torch, mt):
+            L.set_num_threads(2)
+            leaves = [L.tensor(a, requires_grad=True) for a in ((x, w, b) if affine else (x,))]
+            L.nn.functional.group_norm(leaves[0], groups, *leaves[1:]).backward(L.tensor(g))
+            grads[L] = [numpy_of(t.grad) for t in leaves]
+    finally:
+        torch.set_num_threads(before[0])
+        mt.set_num_threads(before[1])
+    for ours, theirs in zip(grads[mt], grads[torch]):
+        assert np.array_equal(ours, theirs)
