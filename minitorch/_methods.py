@@ -618,6 +618,46 @@ def clip_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     return clamp_(self, min, max)
 
 
+SET_SIGNATURES = ("", "torch.Storage source",
+                  "torch.Storage source, int storage_offset, tuple of ints size, "
+                  "tuple of ints stride = None", "Tensor source",
+                  "Tensor source, int storage_offset, tuple of ints size, "
+                  "tuple of ints stride = None")
+
+
+@_call_form.overloads(*SET_SIGNATURES)
+def set_(self: Tensor, source: Any = None) -> Tensor:
+    """This tensor made to hold ``source``'s memory (its shape too), or, without one, an
+    empty storage: writes through either show in the other; an in-place op, recorded under
+    ``NotImplemented`` where autograd records it (its backward is refused, as torch's).
+    (torch's storage forms are not supported.)
+
+    >>> s = minitorch.arange(3.); t = minitorch.ones(1).set_(s); t[0] = 9; s
+    tensor([9., 1., 2.])
+    """
+    from .ops.pointwise import SetNotImplemented
+
+    if source is not None and not isinstance(source, Tensor):
+        raise TypeError(_call_form.combination_message(
+            "set_", (source,), {}, ["no arguments", *SET_SIGNATURES[1:]]))
+    if source is not None and source.dtype is not self.dtype:
+        raise RuntimeError(f"Could not set tensor of type {source.dtype.c_type} to a tensor "
+                           f"of type {self.dtype.c_type}")
+    check_inplace_allowed(self)
+    array = self._xp.empty((0,), dtype=self._data.dtype) if source is None else source._data
+    operands = (self,) if source is None else (self, source)
+    if grad_mode._state.grad_enabled and any(t.requires_grad for t in operands):
+        old = self._detached_copy()
+        old._grad_fn, old._output_nr, old._requires_grad = (
+            self._grad_fn, self._output_nr, self._requires_grad)
+        old._accumulator = self._accumulator
+        recorded = SetNotImplemented.on(old, *operands[1:])
+        self._take_grad_fn(recorded._grad_fn, recorded._output_nr)
+    self._data = array
+    self._version_counter.value += 1
+    return self
+
+
 def zero_(self: Tensor) -> Tensor:
     """Fill with zeros, in place."""
     return self._inplace(inplace.Zero.apply, value=0)
@@ -1014,7 +1054,7 @@ _METHODS = {
     "__rrshift__": _shift("rshift", reflected=True),
     "__invert__": _invert,
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "clip_": clip_,
-    "zero_": zero_,
+    "zero_": zero_, "set_": set_,
     "fill_": fill_, "copy_": copy_,
     "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
     "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),

@@ -265,3 +265,67 @@ def test_group_norm_gradients_are_torchs_bit_for_bit(shape: tuple, groups: int,
         mt.set_num_threads(before[1])
     for ours, theirs in zip(grads[mt], grads[torch]):
         assert np.array_equal(ours, theirs)
+
+
+# ---------------------------------------------------------------------------- set_ and unpack hooks
+
+
+def _set_story(L: Any) -> list:
+    """set_ on a recorded tensor, on plain ones, with and without a source, and its refusals."""
+    out = []
+    a = L.ones(2, requires_grad=True)
+    b, s = a * 1, L.zeros(3)
+    b.set_(s)
+    out.append((b.tolist(), b._version, s._version, b.grad_fn.name(), b.requires_grad))
+    out.append(raised_by(lambda L: b.sum().backward(), L))
+    for bad in (lambda L: L.ones(2).set_(L.zeros(3, dtype=L.float64)),
+                lambda L: L.ones(2, requires_grad=True).set_(L.zeros(3)),
+                lambda L: L.ones(2).set_(5)):
+        out.append(raised_by(bad, L))
+    t, s = L.ones(2), L.arange(4.0)
+    t.set_(s)
+    t[0] = 9
+    out.append((s.tolist(), t._version, s._version))
+    t.set_()
+    out.append((t.tolist(), tuple(t.shape), t._version))
+    with L.no_grad():
+        leaf = L.ones(2, requires_grad=True)
+        leaf.set_(L.zeros(3))
+    out.append((leaf.tolist(), leaf.requires_grad))
+    t = L.ones(2)
+    out.append((t.set_(L.zeros(3, requires_grad=True)) is t, t.requires_grad, t.grad_fn.name()))
+    return out
+
+
+def test_set_as_torch() -> None:
+    for ours, theirs in zip(_set_story(mt), _set_story(torch)):
+        if isinstance(theirs, BaseException):
+            assert_same_error(ours, theirs)
+        else:
+            assert ours == theirs
+
+
+UNPACKED = {"an int tensor": lambda L, t: t.long(), "a double": lambda L, t: t.double(),
+            "a number": lambda L, t: 3, "None": lambda L, t: None,
+            "another shape": lambda L, t: t.reshape(-1)[:1]}
+
+
+@pytest.mark.parametrize("saved", ["leaf", "non-leaf", "no grad"])
+@pytest.mark.parametrize("unpacked", sorted(UNPACKED))
+def test_an_unpack_hook_giving_another_tensor_as_torch(saved: str, unpacked: str) -> None:
+    """torch makes the unpacked value a variable again (one requiring grad where a leaf that
+    requires grad was saved: refused for an integer tensor) and checks it is a Tensor."""
+    def run(L: Any) -> Any:
+        a = L.ones(2, 3, requires_grad=True)
+        with L.autograd.graph.saved_tensors_hooks(lambda t: t,
+                                                  lambda t: UNPACKED[unpacked](L, t)):
+            other = {"leaf": a, "non-leaf": a * 2, "no grad": L.ones(2, 3)}[saved]
+            y = (a * other).sum()
+        y.backward()
+        return a.grad
+
+    theirs = raised_by(run, torch)
+    if theirs is not None:
+        assert_same_error(raised_by(run, mt), theirs)
+    else:
+        assert np.array_equal(numpy_of(run(mt)), numpy_of(run(torch)))

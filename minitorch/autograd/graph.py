@@ -565,8 +565,8 @@ class SavedTensor:
     and is rebuilt as a new tensor on unpack.
     """
 
-    __slots__ = ("_is_output", "_output_nr", "_packed", "_tensor", "_unpack_hook",
-                 "_version")
+    __slots__ = ("_is_output", "_leaf_requiring_grad", "_output_nr", "_packed", "_tensor",
+                 "_unpack_hook", "_version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         if tensor._inference:
@@ -579,6 +579,9 @@ class SavedTensor:
         hooks = _hook_state.stack
         if hooks:
             pack, self._unpack_hook = hooks[-1]
+            # torch makes the unpacked value a variable again: one that requires grad where
+            # the saved tensor was such a leaf (refused for an integer value)
+            self._leaf_requiring_grad = tensor._grad_fn is None and tensor._requires_grad
             self._packed = _pack_without_grad(pack, tensor)
             self._tensor = None
             return
@@ -591,7 +594,12 @@ class SavedTensor:
         if self._tensor is _FREED:
             raise RuntimeError(_FREED_MESSAGE)
         if self._unpack_hook is not None:
-            return _unpack_with_hook(self._unpack_hook, self._packed)
+            tensor = _unpack_with_hook(self._unpack_hook, self._packed)
+            if self._leaf_requiring_grad and not (tensor.dtype.is_floating_point or
+                                                  tensor.dtype.is_complex):
+                raise RuntimeError("Only Tensors of floating point and complex dtype can "
+                                   "require gradients")
+            return tensor
         tensor = self._tensor
         check_version(self, tensor, owner)  # the course's seam: looked up here at each call
         if self._is_output:
