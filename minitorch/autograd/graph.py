@@ -581,7 +581,7 @@ class SavedTensor:
             pack, self._unpack_hook = hooks[-1]
             # torch makes the unpacked value a variable again: one that requires grad where
             # the saved tensor was such a leaf (refused for an integer value)
-            self._leaf_requiring_grad = tensor._grad_fn is None and tensor._requires_grad
+            self._leaf_requiring_grad = _leaf_requiring_grad(tensor, is_output)
             self._packed = _pack_without_grad(pack, tensor)
             self._tensor = None
             return
@@ -635,6 +635,7 @@ class SavedTensor:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
+        self._leaf_requiring_grad = _leaf_requiring_grad(self._tensor, self._is_output)
         self._packed = _pack_without_grad(pack_hook, self._tensor.detach())  # torch's: the data
         self._unpack_hook, self._tensor = unpack_hook, None
 
@@ -807,6 +808,11 @@ def _pack_without_grad(pack_hook: Callable[[Tensor], Any], tensor: Tensor) -> An
             "unexpected side-effects. Please open an issue if you need to perform in-place "
             "operations on the input to a pack hook.")
     return packed
+
+
+def _leaf_requiring_grad(tensor: Tensor, is_output: bool) -> bool:
+    """Whether a saved tensor is a leaf that requires grad: what torch unpacks as one again."""
+    return not is_output and tensor._grad_fn is None and tensor._requires_grad
 
 
 def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tensor:
