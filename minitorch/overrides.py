@@ -25,16 +25,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["get_default_nowrap_functions", "handle_torch_function", "has_torch_function",
-           "has_torch_function_unary", "has_torch_function_variadic", "is_tensor_like"]
+__all__ = ["TorchFunctionMode", "get_default_nowrap_functions", "handle_torch_function",
+           "has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
+           "is_tensor_like"]
 
 
 class _State:
-    """Whether a dispatching Tensor subclass was ever defined (the functions then look for
-    one among their arguments), and how deep runs code that turned subclasses' dispatch off."""
+    """Whether a dispatching Tensor subclass or a mode was ever used (the functions then look
+    for one), how deep runs code that turned subclasses' dispatch off, and the modes active
+    (innermost last)."""
 
     subclassed = False
     disabled = 0
+    modes: tuple = ()
 
 
 _state = _State()
@@ -172,6 +175,9 @@ def handle_torch_function(public_api: Callable, relevant_args: Iterable, *args: 
     """
     overloaded = _overloaded(relevant_args)
     types = tuple(type(arg) for arg in overloaded)
+    if _state.modes and (result := _mode_answer(public_api, types or (_tensor_type(),), args,
+                                                kwargs)) is not NotImplemented:
+        return result
     for arg in overloaded:
         result = type(arg).__torch_function__(public_api, types, args, kwargs)
         if result is not NotImplemented:
@@ -185,6 +191,9 @@ def _dispatch(public_api: Callable, name: str, relevant_args: Iterable, args: tu
               kwargs: dict | None) -> Any:
     overloaded = _overloaded(relevant_args)
     types = tuple(type(arg) for arg in overloaded)
+    if _state.modes and (result := _mode_answer(public_api, types, args, kwargs)) \
+            is not NotImplemented:
+        return result
     for arg in overloaded:
         result = type(arg).__torch_function__(public_api, types, args, kwargs)
         if result is not NotImplemented:
@@ -268,7 +277,8 @@ def _method_dispatcher(name: str, func: Callable) -> Callable:
     forward = _REFLECTED.get(name)
 
     def dispatching(*args: Any, **kwargs: Any) -> Any:
-        if _state.disabled:
+        if not _state.modes and (_state.disabled or
+                                 not _overloaded((*args, *kwargs.values()))):
             return func(*args, **kwargs)
         if forward is not None and len(args) == 2 and isinstance(args[1], Tensor):
             called = getattr(Tensor, _OPERATOR_METHODS.get(forward, forward))
@@ -302,12 +312,12 @@ def _property_dispatcher(prop: property) -> property:
     reports ``Tensor.grad.__get__`` and ``__set__``)."""
 
     def get(self: Any) -> Any:
-        if _state.disabled:
+        if not _state.modes and (_state.disabled or not _is_tensor_like(type(self))):
             return prop.__get__(self)
         return _dispatch(prop.__get__, "__get__", (self,), (self,), None)
 
     def set(self: Any, value: Any) -> None:
-        if _state.disabled:
+        if not _state.modes and (_state.disabled or not _is_tensor_like(type(self))):
             return prop.__set__(self, value)
         return _dispatch(prop.__set__, "__set__", (self, value), (self, value), None)
 
@@ -340,7 +350,7 @@ def dispatch_subclassed(public_api: Callable, name: str, args: tuple, kwargs: di
     """How a public function or a plain Tensor's method called with a dispatching Tensor
     subclass among its arguments answers; NotImplemented when there is none (or dispatch is
     off)."""
-    if _state.disabled or not _overloaded((*args, *kwargs.values())):
+    if not _state.modes and (_state.disabled or not _overloaded((*args, *kwargs.values()))):
         return NotImplemented
     return _dispatch(public_api, name, (*args, *kwargs.values()), args, kwargs or None)
 
@@ -364,7 +374,8 @@ def dispatched(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def handled(*args: Any, **kwargs: Any) -> Any:
-        if not _plain(args, kwargs) and _overloaded((*args, *kwargs.values())):
+        if _state.modes or (not _plain(args, kwargs) and
+                            _overloaded((*args, *kwargs.values()))):
             return handle_torch_function(handled, (*args, *kwargs.values()), *args, **kwargs)
         return fn(*args, **kwargs)
 
@@ -382,3 +393,90 @@ def _plain(args: tuple, kwargs: dict) -> bool:
         if type(value) not in _PLAIN:
             return False
     return not kwargs or all(type(value) in _PLAIN for value in kwargs.values())
+
+
+# ---------------------------------------------------------------------------- modes
+
+
+class TorchFunctionMode:
+    """A context manager whose ``__torch_function__`` sees every call of minitorch's public
+    functions, Tensor methods, operators and properties made inside it (as
+    ``torch.overrides.TorchFunctionMode``); it runs with itself popped, so calling ``func``
+    there runs the function (or the next mode out).
+
+    >>> import minitorch
+    >>> class Names(TorchFunctionMode):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.seen = []
+    ...     def __torch_function__(self, func, types, args=(), kwargs=None):
+    ...         self.seen.append(func.__name__)
+    ...         return func(*args, **(kwargs or {}))
+    >>> with Names() as mode:
+    ...     y = minitorch.ones(2) * 3
+    >>> mode.seen
+    ['ones', 'mul']
+    """
+
+    def __init__(self) -> None:
+        pass
+
+    def __torch_function__(self, func: Callable, types: tuple, args: tuple = (),
+                           kwargs: dict | None = None) -> Any:
+        raise NotImplementedError()
+
+    def __enter__(self) -> TorchFunctionMode:
+        if not _state.modes:
+            _install_mode_dispatch()
+        _state.modes = (*_state.modes, self)
+        _state.subclassed = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _state.modes = tuple(m for m in _state.modes if m is not self)
+        if not _state.modes:
+            _remove_mode_dispatch()
+
+
+def _mode_answer(func: Callable, types: tuple, args: tuple, kwargs: dict | None) -> Any:
+    """The innermost mode's answer, given with that mode popped."""
+    active = _state.modes
+    _state.modes = active[:-1]
+    try:
+        return active[-1].__torch_function__(func, types, args, kwargs)
+    finally:
+        _state.modes = active
+
+
+def _tensor_type() -> type:
+    from ._tensor import Tensor
+
+    return Tensor
+
+
+# Tensor's own attributes that a mode needs to see and that do not dispatch themselves (the
+# operators, properties and the class's plain methods), replaced while a mode is active
+_swapped: dict = {}
+
+
+def _install_mode_dispatch() -> None:
+    from ._tensor import Tensor
+
+    for name, attribute in list(vars(Tensor).items()):
+        if name in _UNDISPATCHED or (name[0] == "_" and name[:2] != "__") or \
+                hasattr(attribute, "op"):  # a parser entry: it dispatches itself
+            continue
+        if isinstance(attribute, property) or callable(attribute):
+            _swapped[name] = attribute
+    dispatchers = {name: _property_dispatcher(a) if isinstance(a, property) else
+                   _method_dispatcher(name, a) for name, a in _swapped.items()}
+    for name, dispatcher in dispatchers.items():
+        setattr(Tensor, name, dispatcher)
+
+
+def _remove_mode_dispatch() -> None:
+    from ._tensor import Tensor
+
+    for name, attribute in _swapped.items():
+        setattr(Tensor, name, attribute)
+    _swapped.clear()

@@ -329,3 +329,47 @@ def test_an_unpack_hook_giving_another_tensor_as_torch(saved: str, unpacked: str
         assert_same_error(raised_by(run, mt), theirs)
     else:
         assert np.array_equal(numpy_of(run(mt)), numpy_of(run(torch)))
+
+
+# ---------------------------------------------------------------------------- modes
+
+MODE_CALLS = {
+    "a * b": lambda L, a, b: a * b, "L.add": lambda L, a, b: L.add(a, b),
+    "a.sum()": lambda L, a, b: a.sum(), "a.shape": lambda L, a, b: a.shape,
+    "F.relu": lambda L, a, b: L.nn.functional.relu(a), "L.ones": lambda L, a, b: L.ones(3),
+    "a + 1": lambda L, a, b: a + 1, "-a": lambda L, a, b: -a, "2 - a": lambda L, a, b: 2 - a,
+    "a.exp()": lambda L, a, b: a.exp(), "a.add_(b)": lambda L, a, b: a.add_(b),
+}
+
+
+def _logging_mode(L: Any, log: list, tag: str | None = None) -> Any:
+    """A mode that records each func's name (with ``tag``) and runs it."""
+    class Logging(L.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            log.append(func.__name__ if tag is None else (tag, func.__name__))
+            return func(*args, **(kwargs or {}))
+
+    return Logging()
+
+
+@pytest.mark.parametrize("call", sorted(MODE_CALLS))
+def test_a_torch_function_mode_sees_each_call(call: str) -> None:
+    seen = {}
+    for L in (torch, mt):
+        log: list = []
+        a, b = L.ones(2), L.ones(2)
+        with _logging_mode(L, log):
+            result = MODE_CALLS[call](L, a, b)
+        after = MODE_CALLS[call](L, L.ones(2), L.ones(2))  # nothing logged once it is over
+        seen[L] = (log, type(result).__name__, type(after).__name__)
+    assert seen[mt] == seen[torch]
+
+
+def test_nested_modes_run_innermost_first_each_without_itself() -> None:
+    seen = {}
+    for L in (torch, mt):
+        log: list = []
+        with _logging_mode(L, log, "outer"), _logging_mode(L, log, "inner"):
+            L.ones(2).sum()
+        seen[L] = log
+    assert seen[mt] == seen[torch]
