@@ -740,11 +740,13 @@ class Tensor(metaclass=_TensorType):
                         ["requires_grad=True"] if self.requires_grad else [])
         if forward_ad.levels:
             suffixes += forward_ad.tangent_suffix(self)
+        prefix = "tensor(" if type(self) is Tensor or _is_parameter_class(type(self)) else \
+            f"{type(self).__name__}("  # torch names a subclass
         if is_meta(self._data):
-            return meta_repr(self._data.shape, self.dtype.name, suffixes)
+            return meta_repr(self._data.shape, self.dtype.name, suffixes, prefix=prefix)
         dev = self.device
         return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
-                           device=str(dev) if dev.type != "cpu" else "")
+                           device=str(dev) if dev.type != "cpu" else "", prefix=prefix)
 
     @autograd.profiler.records("aten::item")
     def item(self) -> Any:
@@ -1048,6 +1050,13 @@ _CONVERTERS = {"float32": "float", "float64": "double", "float16": "half", "int6
                "int32": "int", "int16": "short", "int8": "char", "uint8": "byte", "bool": "bool"}
 for _name, _method in _CONVERTERS.items():
     setattr(Tensor, _method, _converter(getattr(D, _name)))
+
+def _is_parameter_class(kind: type) -> bool:
+    """Whether ``kind`` is nn.Parameter itself, which prints as a plain tensor."""
+    from .nn.parameter import Parameter
+
+    return kind is Parameter
+
 
 def _rebuild(array: Any, requires_grad: bool, device: str = "cpu") -> Tensor:
     """Unpickle a tensor (a leaf with its values, requires_grad and device)."""

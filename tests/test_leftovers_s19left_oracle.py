@@ -373,3 +373,15 @@ def test_nested_modes_run_innermost_first_each_without_itself() -> None:
             L.ones(2).sum()
         seen[L] = log
     assert seen[mt] == seen[torch]
+
+
+@pytest.mark.parametrize("make", ["L.arange(30.).reshape(3, 10)", "L.ones(2, requires_grad=True)",
+                                  "L.tensor([1, 2])", "L.zeros(0, 3)", "L.arange(2000.)"])
+def test_a_subclass_prints_under_its_name(make: str) -> None:
+    printed = {}
+    for L in (torch, mt):
+        class Mine(L.Tensor):
+            pass
+
+        printed[L] = repr(eval(make, {"L": L}).as_subclass(Mine))
+    assert printed[mt] == printed[torch]
