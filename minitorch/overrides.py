@@ -330,6 +330,7 @@ def subclassed(cls: type) -> None:
     where neither it nor a class between it and Tensor defines them."""
     from ._tensor import Tensor
 
+    _PLAIN.add(Tensor)
     if getattr(cls, "__torch_function__", None) is _disabled_torch_function_impl:
         _PLAIN.add(cls)
         return
@@ -350,7 +351,8 @@ def dispatch_subclassed(public_api: Callable, name: str, args: tuple, kwargs: di
     """How a public function or a plain Tensor's method called with a dispatching Tensor
     subclass among its arguments answers; NotImplemented when there is none (or dispatch is
     off)."""
-    if not _state.modes and (_state.disabled or not _overloaded((*args, *kwargs.values()))):
+    if not _state.modes and (_state.disabled or _plain(args, kwargs) or
+                             not _overloaded((*args, *kwargs.values()))):
         return NotImplemented
     return _dispatch(public_api, name, (*args, *kwargs.values()), args, kwargs or None)
 
