@@ -25,6 +25,7 @@ from typing import Any
 
 from . import overrides
 from ._batched_function import vmapped
+from .overrides import _state as _overriding
 
 _ARGUMENT = re.compile(r"(\w+)\(\): argument '(\w+)'(?: \(position (\d+)\))? (.*)", re.S)
 _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
@@ -68,6 +69,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     alone = getattr(fn, "keyword_alone", None)
     signatures = getattr(fn, "torch_signatures", ())
+    api_name = f"torch.Tensor.{name}" if method else _api_name(name)
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
@@ -83,12 +85,15 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             refuse_inplace(name, args[0], args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
+        if _overriding.subclassed and (handled := overrides.dispatch_subclassed(
+                called, api_name, args, kwargs)) is not NotImplemented:
+            return handled  # a Tensor subclass's __torch_function__ answers
         try:
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
-            if not method and (handled := overrides.dispatch_public(
-                    called, _api_name(name), args, kwargs)) is not NotImplemented:
+            if (handled := overrides.dispatch_public(
+                    called, api_name, args, kwargs)) is not NotImplemented:
                 return handled
             message = str(error)
             source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else

@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage
+from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage, overrides
 from . import _dtype as D
 from ._batched_function import vmapped
 from ._dtype import result_type
@@ -518,7 +518,7 @@ def _inplace_operator(inplace_op: Any) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         _refuse_batched(inplace_op.__name__, self, other)
         if not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return inplace_op(self, other)
 
     method.__name__ = f"__i{inplace_op.__name__[:-1]}__"
@@ -616,6 +616,46 @@ def clip_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     tensor([0., 1.])
     """
     return clamp_(self, min, max)
+
+
+SET_SIGNATURES = ("", "torch.Storage source",
+                  "torch.Storage source, int storage_offset, tuple of ints size, "
+                  "tuple of ints stride = None", "Tensor source",
+                  "Tensor source, int storage_offset, tuple of ints size, "
+                  "tuple of ints stride = None")
+
+
+@_call_form.overloads(*SET_SIGNATURES)
+def set_(self: Tensor, source: Any = None) -> Tensor:
+    """This tensor made to hold ``source``'s memory (its shape too), or, without one, an
+    empty storage: writes through either show in the other; an in-place op, recorded under
+    ``NotImplemented`` where autograd records it (its backward is refused, as torch's).
+    (torch's storage forms are not supported.)
+
+    >>> s = minitorch.arange(3.); t = minitorch.ones(1).set_(s); t[0] = 9; s
+    tensor([9., 1., 2.])
+    """
+    from .ops.pointwise import SetNotImplemented
+
+    if source is not None and not isinstance(source, Tensor):
+        raise TypeError(_call_form.combination_message(
+            "set_", (source,), {}, ["no arguments", *SET_SIGNATURES[1:]]))
+    if source is not None and source.dtype is not self.dtype:
+        raise RuntimeError(f"Could not set tensor of type {source.dtype.c_type} to a tensor "
+                           f"of type {self.dtype.c_type}")
+    check_inplace_allowed(self)
+    array = self._xp.empty((0,), dtype=self._data.dtype) if source is None else source._data
+    operands = (self,) if source is None else (self, source)
+    if grad_mode._state.grad_enabled and any(t.requires_grad for t in operands):
+        old = self._detached_copy()
+        old._grad_fn, old._output_nr, old._requires_grad = (
+            self._grad_fn, self._output_nr, self._requires_grad)
+        old._accumulator = self._accumulator
+        recorded = SetNotImplemented.on(old, *operands[1:])
+        self._take_grad_fn(recorded._grad_fn, recorded._output_nr)
+    self._data = array
+    self._version_counter.value += 1
+    return self
 
 
 def zero_(self: Tensor) -> Tensor:
@@ -777,7 +817,7 @@ def _operand(other: Any, kinds: tuple = _OPERANDS) -> bool:
 def _binary(op: Any, reflected: bool = False, kinds: tuple = _OPERANDS) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other, kinds):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return op(other, self) if reflected else op(self, other)
 
     return method
@@ -789,7 +829,7 @@ def _tensor_first(op: Any) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         kind = type(other)
         if kind is not Tensor and kind is not float and kind is not int and not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return op.apply(self, other)
 
     return method
@@ -868,7 +908,7 @@ def _cmp(name: str, named: bool = False, public: str | None = None) -> Any:
         if not isinstance(other, (Tensor, int, float)):
             if name not in ("eq", "ne"):
                 _args.no_complex_kernel(name, self, other)
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return compare(name, self, other)
 
     def named_method(self: Tensor, other: Any) -> Any:
@@ -889,7 +929,7 @@ COMPARE_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
 def _logic(name: str) -> Any:
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return logical(name, self, other)
 
     return method
@@ -899,7 +939,7 @@ def _shift(name: str, reflected: bool = False) -> Any:
     """``<<`` (``name`` "lshift") or ``>>`` ("rshift"), or their reflected forms."""
     def method(self: Tensor, other: Any) -> Tensor:
         if not _operand(other):
-            return NotImplemented
+            return overrides.operand_refused(method, self, other)
         return shift(name, other, self) if reflected else shift(name, self, other)
 
     return method
@@ -1024,7 +1064,7 @@ _METHODS = {
     "__rrshift__": _shift("rshift", reflected=True),
     "__invert__": _invert,
     "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "clip_": clip_,
-    "zero_": zero_,
+    "zero_": zero_, "set_": set_,
     "fill_": fill_, "copy_": copy_,
     "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
     "__imul__": _inplace_operator(mul_), "__itruediv__": _inplace_operator(div_),
@@ -1176,6 +1216,8 @@ _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
 for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
     is_method = inspect.isfunction(_fn) and not _name.startswith("__")
+    if inspect.isfunction(_fn) and _fn.__name__ == "method":  # an operator made by a factory:
+        _fn.__name__, _fn.__qualname__ = _name, f"Tensor.{_name}"  # __torch_function__ sees it
     setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
 for _name, _fn in list(vars(Tensor).items()):  # the class's own methods: torch's C ones refuse
     if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \

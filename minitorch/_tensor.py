@@ -175,6 +175,46 @@ class Tensor(metaclass=_TensorType):
         if grad_mode._state.inference:
             self._inference = True
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass dispatches its methods to ``__torch_function__`` (see overrides)."""
+        super().__init_subclass__(**kwargs)
+        from . import overrides
+
+        overrides.subclassed(cls)
+
+    @classmethod
+    def __torch_function__(cls, func: Callable, types: tuple, args: tuple = (),
+                           kwargs: dict | None = None) -> Any:
+        """Run ``func`` and give its tensors back as ``cls`` (torch's default for subclasses).
+
+        >>> class Mine(minitorch.Tensor): pass
+        >>> type(minitorch.ones(2).as_subclass(Mine).sum()).__name__
+        'Mine'
+        """
+        from .overrides import tensor_torch_function
+
+        return tensor_torch_function(cls, func, types, args, kwargs)
+
+    def as_subclass(self, cls: type) -> Tensor:
+        """This tensor as an instance of the Tensor subclass ``cls``: the same memory, still in
+        the graph (an alias, AliasBackward0 where it requires grad).
+
+        >>> class Mine(minitorch.Tensor): pass
+        >>> type(minitorch.ones(1).as_subclass(Mine)).__name__
+        'Mine'
+        """
+        from .ops.shape import Alias
+
+        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+            raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
+                            "Tensor is not possible. Make sure your class inherits from Tensor.")
+        alias = Alias.apply(self) if self.requires_grad else self._alias()
+        out = object.__new__(cls)
+        for slot in Tensor.__slots__[2:]:
+            object.__setattr__(out, slot, object.__getattribute__(alias, slot))
+        out.__dict__.update(alias.__dict__)
+        return out
+
     @classmethod
     def _make(cls, array: Any) -> Tensor:
         """Wrap an array without copying or checking (internal fast path)."""
@@ -700,11 +740,13 @@ class Tensor(metaclass=_TensorType):
                         ["requires_grad=True"] if self.requires_grad else [])
         if forward_ad.levels:
             suffixes += forward_ad.tangent_suffix(self)
+        prefix = "tensor(" if type(self) is Tensor or _is_parameter_class(type(self)) else \
+            f"{type(self).__name__}("  # torch names a subclass
         if is_meta(self._data):
-            return meta_repr(self._data.shape, self.dtype.name, suffixes)
+            return meta_repr(self._data.shape, self.dtype.name, suffixes, prefix=prefix)
         dev = self.device
         return tensor_repr(to_numpy(self._data), self.dtype.name, suffixes,
-                           device=str(dev) if dev.type != "cpu" else "")
+                           device=str(dev) if dev.type != "cpu" else "", prefix=prefix)
 
     @autograd.profiler.records("aten::item")
     def item(self) -> Any:
@@ -1008,6 +1050,13 @@ _CONVERTERS = {"float32": "float", "float64": "double", "float16": "half", "int6
                "int32": "int", "int16": "short", "int8": "char", "uint8": "byte", "bool": "bool"}
 for _name, _method in _CONVERTERS.items():
     setattr(Tensor, _method, _converter(getattr(D, _name)))
+
+def _is_parameter_class(kind: type) -> bool:
+    """Whether ``kind`` is nn.Parameter itself, which prints as a plain tensor."""
+    from .nn.parameter import Parameter
+
+    return kind is Parameter
+
 
 def _rebuild(array: Any, requires_grad: bool, device: str = "cpu") -> Tensor:
     """Unpickle a tensor (a leaf with its values, requires_grad and device)."""

@@ -67,12 +67,12 @@ def set_printoptions(precision: Any = None, threshold: Any = None, edgeitems: An
 
 
 def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = (),
-                device: str = "") -> str:
+                device: str = "", prefix: str = _PREFIX) -> str:
     """Return torch's ``repr`` of a tensor holding ``array``, spelled ``minitorch.``.
 
     ``dtype_name`` names the array's dtype ("float32", "int32"...); the ``dtype=`` suffix is
     added where torch shows it, after ``device=`` (given for non-CPU tensors) and before the
-    caller's ``suffixes``.
+    caller's ``suffixes``. A Tensor subclass's ``prefix`` is its name (``"Mine("``), as torch's.
 
     >>> tensor_repr(np.array([1.0, 2.5]), "float32", ["requires_grad=True"])
     'tensor([1.0000, 2.5000], requires_grad=True)'
@@ -90,14 +90,15 @@ def tensor_repr(array: np.ndarray, dtype_name: str, suffixes: Sequence[str] = ()
     else:
         if not PRINT_OPTS.edgeitems:
             extra.append(f"size={tuple(array.shape)}")
-        body = _values_str(array, dtype_name in _FLOATING)
+        body = _values_str(array, dtype_name in _FLOATING, len(prefix))
         show_dtype = dtype_name not in _IMPLIED and dtype_name != get_default_dtype().name
     if show_dtype:
         extra.append(f"dtype=torch.{dtype_name}")
-    return _add_suffixes(_PREFIX + body, [*extra, *suffixes])
+    return _add_suffixes(prefix + body, [*extra, *suffixes], len(prefix))
 
 
-def meta_repr(shape: tuple, dtype_name: str, suffixes: Sequence[str] = ()) -> str:
+def meta_repr(shape: tuple, dtype_name: str, suffixes: Sequence[str] = (),
+              prefix: str = _PREFIX) -> str:
     """torch's ``repr`` of a meta tensor, which has no values: its size instead.
 
     >>> meta_repr((2, 3), "int64", ["requires_grad=True"])
@@ -106,14 +107,14 @@ def meta_repr(shape: tuple, dtype_name: str, suffixes: Sequence[str] = ()) -> st
     extra = ["device='meta'", f"size={tuple(shape)}"]
     if dtype_name != get_default_dtype().name:
         extra.append(f"dtype=torch.{dtype_name}")
-    return _add_suffixes(_PREFIX + "...", [*extra, *suffixes])
+    return _add_suffixes(prefix + "...", [*extra, *suffixes], len(prefix))
 
 
-def _values_str(array: np.ndarray, floating: bool) -> str:
+def _values_str(array: np.ndarray, floating: bool, indent: int = len(_PREFIX)) -> str:
     """The bracketed values of a non-empty array, e.g. ``[[1., 2.],\\n        [3., 4.]]``."""
     summarize = array.size > PRINT_OPTS.threshold
     formatter = _Formatter(_summarized(array) if summarize else array, floating)
-    return _nested_str(array, len(_PREFIX), summarize, formatter)
+    return _nested_str(array, indent, summarize, formatter)
 
 
 def _edges(n: int) -> list:
@@ -202,15 +203,15 @@ def _vector_str(array: np.ndarray, indent: int, summarize: bool, formatter: _For
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _add_suffixes(text: str, suffixes: Sequence[str]) -> str:
+def _add_suffixes(text: str, suffixes: Sequence[str], indent: int = len(_PREFIX)) -> str:
     """Append ``, suffix`` items, moving one to a new line when it would pass the line width."""
     # breaks fall where torch's do: torch counts two characters more than the last line holds
     line_length = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
         length = len(suffix)
         if line_length + length + 2 > PRINT_OPTS.linewidth:
-            text += ",\n" + " " * len(_PREFIX) + suffix
-            line_length = len(_PREFIX) + length
+            text += ",\n" + " " * indent + suffix
+            line_length = indent + length
         else:
             text += ", " + suffix
             line_length += length + 2

@@ -71,6 +71,9 @@ NUMPY_ALLOWED = {
     "ops/_group_norm_order.py": "torch's CPU group norm forward (layer norm's row moments, "
                                 "its fused scale and shift) on numpy arrays; any other array "
                                 "module takes NativeGroupNorm's formulas",
+    "ops/_flash_attention_order.py": "torch's CPU float32 flash attention (MKL's gemm through "
+                                     "_mkl, its exp_u20 and lane sums) on numpy arrays; any "
+                                     "other array module takes the math path",
     "ops/weight_norm.py": "torch's CPU order of the fused weight norm's dot products on numpy "
                           "arrays; any other array module takes xp.sum",
     "ops/ctc.py": "CTC's alpha and beta recursions, one sample at a time on host arrays as "

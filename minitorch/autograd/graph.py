@@ -157,6 +157,17 @@ class Node(metaclass=_NodeType):
         self._next: tuple = ()
         self._seq = next(_sequence)
 
+    def _sequence_nr(self) -> int:
+        """The node's place in creation order, by which the engine runs ready nodes (latest
+        first); an AccumulateGrad's is torch's largest, UINT64_MAX.
+
+        >>> x = minitorch.ones(1, requires_grad=True)
+        >>> y = x * 2; z = y + 1
+        >>> z.grad_fn._sequence_nr() - y.grad_fn._sequence_nr()
+        1
+        """
+        return 2 ** 64 - 1 if self._seq == _LAST else self._seq
+
     @property
     def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
         """One ``(node_or_None, output_nr)`` pair per input: where each input's gradient goes.
@@ -393,7 +404,8 @@ class AccumulateGrad(Node):
     __setattr__ = refuse_write
 
     def __init__(self, variable: Tensor) -> None:
-        super().__init__()
+        # (no Node.__init__: as in torch, an AccumulateGrad takes no number from the sequence)
+        self._next = ()
         object.__setattr__(self, "variable", variable)
         self._seq = _LAST  # torch's UINT64_MAX: a ready leaf's gradient is stored first
 
@@ -574,8 +586,8 @@ class SavedTensor:
     and is rebuilt as a new tensor on unpack.
     """
 
-    __slots__ = ("_is_output", "_output_nr", "_packed", "_tensor", "_unpack_hook",
-                 "_version")
+    __slots__ = ("_is_output", "_leaf_requiring_grad", "_output_nr", "_packed", "_tensor",
+                 "_unpack_hook", "_version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         if tensor._inference:
@@ -588,6 +600,9 @@ class SavedTensor:
         hooks = _hook_state.stack
         if hooks:
             pack, self._unpack_hook = hooks[-1]
+            # torch makes the unpacked value a variable again: one that requires grad where
+            # the saved tensor was such a leaf (refused for an integer value)
+            self._leaf_requiring_grad = _leaf_requiring_grad(tensor, is_output)
             self._packed = _pack_without_grad(pack, tensor)
             self._tensor = None
             return
@@ -600,7 +615,12 @@ class SavedTensor:
         if self._tensor is _FREED:
             raise RuntimeError(_FREED_MESSAGE)
         if self._unpack_hook is not None:
-            return _unpack_with_hook(self._unpack_hook, self._packed)
+            tensor = _unpack_with_hook(self._unpack_hook, self._packed)
+            if self._leaf_requiring_grad and not (tensor.dtype.is_floating_point or
+                                                  tensor.dtype.is_complex):
+                raise RuntimeError("Only Tensors of floating point and complex dtype can "
+                                   "require gradients")
+            return tensor
         tensor = self._tensor
         if not self._is_output and tensor._view_creation is not None:
             tensor._rebased()  # torch reads a saved view's grad_fn first: its refusal comes first
@@ -638,6 +658,7 @@ class SavedTensor:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
+        self._leaf_requiring_grad = _leaf_requiring_grad(self._tensor, self._is_output)
         self._packed = _pack_without_grad(pack_hook, self._tensor.detach())  # torch's: the data
         self._unpack_hook, self._tensor = unpack_hook, None
 
@@ -810,6 +831,11 @@ def _pack_without_grad(pack_hook: Callable[[Tensor], Any], tensor: Tensor) -> An
             "unexpected side-effects. Please open an issue if you need to perform in-place "
             "operations on the input to a pack hook.")
     return packed
+
+
+def _leaf_requiring_grad(tensor: Tensor, is_output: bool) -> bool:
+    """Whether a saved tensor is a leaf that requires grad: what torch unpacks as one again."""
+    return not is_output and tensor._grad_fn is None and tensor._requires_grad
 
 
 def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tensor:

@@ -13,12 +13,13 @@ Each function builds the same backward nodes as torch's, so a model's graph read
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from collections.abc import Iterable
 from typing import Any
 
-from .. import _args, _call_form, _creation, _factories, backend
+from .. import _args, _call_form, _creation, _factories, backend, overrides
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd import profiler
@@ -346,6 +347,9 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     >>> F.softmax(minitorch.zeros(1, 2), dim=1)
     tensor([[0.5000, 0.5000]])
     """
+    if overrides.has_torch_function_unary(input):  # (in the body: it warns, see below)
+        return overrides.handle_torch_function(softmax, (input,), input, dim=dim,
+                                           _stacklevel=_stacklevel, dtype=dtype)
     _args.python_attribute(input, "dim" if dim is None else "softmax")  # what torch reads
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
@@ -373,6 +377,9 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     >>> F.softmin(minitorch.tensor([0., 0.]), dim=0)
     tensor([0.5000, 0.5000])
     """
+    if overrides.has_torch_function_unary(input):  # (in the body: it warns, see below)
+        return overrides.handle_torch_function(softmin, (input,), input, dim=dim,
+                                           _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         _args.python_attribute(input, "dim")
         dim = _softmax_dim("softmin", input.dim())
@@ -386,6 +393,9 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     >>> F.log_softmax(minitorch.zeros(2), dim=0)
     tensor([-0.6931, -0.6931])
     """
+    if overrides.has_torch_function_unary(input):  # (in the body: it warns, see below)
+        return overrides.handle_torch_function(log_softmax, (input,), input, dim=dim,
+                                           _stacklevel=_stacklevel, dtype=dtype)
     _args.python_attribute(input, "dim" if dim is None else "log_softmax")  # what torch reads
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
@@ -1266,6 +1276,8 @@ def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: s
     return each.sum() / (kept.sum() if weight is None else weight[target[kept]].sum())
 
 
+_WARNS = frozenset({"warnings", "warn", "warn_once"})
+
 # the functions of F that are C functions in torch: its argument parser's messages, as the call
 # was written, under the parser's name
 for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinear", "bilinear"),
@@ -1281,3 +1293,24 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("prelu", "prelu"), ("softplus", "softplus"),
                        ("softshrink", "softshrink")):
     globals()[_name] = _call_form.entry(globals()[_name], _parsed, method=False)
+
+def _may_warn(fn: Any, seen: set) -> bool:
+    """Whether ``fn`` or a function of F's modules it calls warns: a warning's stack level
+    counts the frames up to the caller's line, which a wrapper around ``fn`` would shift."""
+    code = fn.__code__
+    if code in seen:
+        return False
+    seen.add(code)
+    if not _WARNS.isdisjoint(code.co_names):
+        return True
+    called = (fn.__globals__.get(name) for name in code.co_names)
+    return any(inspect.isfunction(f) and f.__module__.startswith(__name__) and
+               _may_warn(f, seen) for f in called)
+
+
+# torch's Python functions of F hand a tensor-like argument to its __torch_function__ (the C
+# ones above do so through their parser's entry); not yet those that may warn (_may_warn)
+for _name in __all__:
+    _fn = globals()[_name]
+    if inspect.isfunction(_fn) and not hasattr(_fn, "op") and not _may_warn(_fn, set()):
+        globals()[_name] = overrides.dispatched(_fn)

@@ -18,6 +18,9 @@ from typing import Any
 from .. import _args, _creation
 from .._dtype import bool as bool_
 from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..ops import _flash_attention_order as flash_order
+from ..ops._base import wrap
 from ..ops.linalg import matmul
 from ..ops.nn_ops import SafeSoftmax
 from ..ops.pointwise import MulScalar, where
@@ -46,6 +49,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     if enable_gqa and query.shape[-3:-2] != key.shape[-3:-2]:
         raise NotImplementedError("minitorch's scaled_dot_product_attention does not support "
                                   "grouped-query attention (enable_gqa with fewer key heads)")
+    if dropout_p == 0.0 and not _records(query, key, value, attn_mask):
+        fused = flash_order.fused(query._data, key._data, value._data,
+                                  None if attn_mask is None else attn_mask._data, is_causal,
+                                  scale)
+        if fused is not None:  # torch's CPU flash kernel, in its order of rounding
+            return wrap(fused)
     negative = scale is not None and scale < 0.0
     width = query.shape[-1]  # torch's double arithmetic: an empty width scales by inf
     softmax_scale = (1.0 / math.sqrt(width) if width else math.inf) if scale is None else \
@@ -66,6 +75,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         from .functional import _dropout
         attn = _dropout(attn, dropout_p, True)
     return matmul(attn, value)
+
+
+def _records(*tensors: Tensor | None) -> bool:
+    """Whether autograd records an op of these tensors (the fused path records none)."""
+    return grad_mode._state.grad_enabled and any(
+        t is not None and t.requires_grad for t in tensors)
 
 
 def _check_arguments(query: Any, key: Any, value: Any, attn_mask: Any, dropout_p: Any,

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import _args, _creation
 from .._tensor import Size, Tensor
+from ..overrides import _disabled_torch_function_impl
 
 __all__ = ["Parameter", "UninitializedBuffer", "UninitializedParameter"]
 
@@ -30,6 +31,7 @@ class Parameter(Tensor):
     """
 
     __slots__ = ()
+    __torch_function__ = _disabled_torch_function_impl  # its results are plain tensors
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
@@ -111,6 +113,7 @@ class _Uninitialized:
 
     __slots__ = ()
     cls_to_become: type
+    __torch_function__ = _disabled_torch_function_impl  # refusing is done by __getattribute__
 
     def __getattribute__(self, name: str) -> Any:
         if name == "shape":

@@ -113,7 +113,8 @@ class NativeGroupNorm(Op):
         ctx.N, ctx.C, ctx.HxW = n, c, math.prod(data.shape[2:])
         ctx.save_for_backward(x, weight)
         arrays = (data, *(p._data for p in (weight, bias) if p is not None))
-        if data.size and ln_order.applies(*arrays):  # torch's CPU kernel, bit for bit
+        ctx.kernel = bool(data.size) and ln_order.applies(*arrays)
+        if ctx.kernel:  # torch's CPU kernel, bit for bit
             return wrap(group_norm_order.forward(
                 data, None if weight is None else weight._data,
                 None if bias is None else bias._data, group, eps))
@@ -128,6 +129,15 @@ class NativeGroupNorm(Op):
         if bias is not None:
             out = out + xp.reshape(bias._data, channel)
         return wrap(c_order(out))
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        """torch's float32 kernel (:mod:`._group_norm_order`) where the forward ran it."""
+        x, weight = ctx.saved_tensors
+        if not ctx.kernel or x.dtype.name != "float32" or not like(g, x._data):
+            return NotImplemented
+        return group_norm_order.backward(g, x._data, None if weight is None else weight._data,
+                                         ctx.group, ctx.eps, ctx.needs_input_grad)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

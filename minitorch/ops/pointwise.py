@@ -1575,6 +1575,21 @@ class _NoDerivative(Op):
         raise RuntimeError(f"derivative for {cls._profile_name} is not implemented")
 
 
+class SetNotImplemented(_NoDerivative):
+    """``set_``'s record: torch has no derivative for it."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::set_"
+
+    @staticmethod
+    def compute(a: Any, b: Any = None) -> Any:
+        return (a if b is None else b)._data
+
+    @classmethod
+    def backward(cls, ctx: Any, *grads: Any) -> tuple:
+        raise RuntimeError("derivative for set_ is not implemented")
+
+
 class RemainderNumber(_NoDerivative):
     """``remainder`` of a number by a tensor (torch's ``remainder.Scalar_Tensor``)."""
 
