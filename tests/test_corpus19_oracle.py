@@ -1,0 +1,85 @@
+"""Oracle tests for what the corpus19 programs (MorvanZhou, patrickloeber, yunjey, rasbt, dlwpt,
+d2l-zh, PyTorch tutorials) needed.
+
+``torch.autograd.Variable`` keeps its pre-0.4 signature ``Variable(data=None, requires_grad=False,
+volatile=False, _grad_fn=None, name=None)``: old programs still pass ``volatile=True`` for test
+batches (torch warns that it has no effect) and ``name=``; torch checks the data and the
+argument count with its own messages.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+import minitorch as mt
+from tests.oracle import SETTINGS, assert_same, assert_same_error, raised_by
+
+
+def _variable(L, args, kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = L.autograd.Variable(*args(L), **kwargs)
+    return out, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+@given(requires_grad=st.booleans(), volatile=st.booleans(),
+       shape=st.sampled_from([(), (3,), (2, 2)]), keyword=st.booleans())
+@SETTINGS
+def test_variable_signature_values_and_volatile_warning(requires_grad, volatile, shape, keyword):
+    data = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+
+    def call(L):
+        if keyword:
+            return _variable(L, lambda L: (L.tensor(data),),
+                             {"requires_grad": requires_grad, "volatile": volatile, "name": "v"})
+        return _variable(L, lambda L: (L.tensor(data), requires_grad, volatile), {})
+
+    want_error = raised_by(call, torch)
+    if want_error is not None:
+        assert_same_error(raised_by(call, mt), want_error)
+        return
+    (got, got_warn), (want, want_warn) = call(mt), call(torch)
+    assert_same(got, want)
+    assert got.requires_grad == want.requires_grad
+    assert got_warn == want_warn
+
+
+def test_variable_shares_the_data_but_not_the_graph():
+    def program(L):
+        x = L.ones(3, requires_grad=True)
+        y = x * 2
+        v = L.autograd.Variable(y, volatile=False)
+        v.add_(1)  # detached alias: writes through to y
+        return y.detach(), v.grad_fn, v.requires_grad, v
+
+    got, want = program(mt), program(torch)
+    assert_same(got[0], want[0])
+    assert got[1] is None and want[1] is None
+    assert got[2] == want[2]
+    assert repr(got[3]) == repr(want[3])
+
+
+def test_variable_without_data_is_an_empty_float_tensor():
+    got, want = mt.autograd.Variable(), torch.autograd.Variable()
+    assert repr(got) == repr(want)
+    assert str(got.dtype) == str(want.dtype)
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    (lambda L: ([1.0],), {}),
+    (lambda L: (np.ones(2),), {}),
+    (lambda L: (L.ones(2), True, False, None, "n", 5), {}),
+    (lambda L: (L.ones(2),), {"foo": 1}),
+    (lambda L: (L.ones(2), True, True), {}),
+    (lambda L: (L.ones(2),), {"requires_grad": True, "volatile": True}),
+])
+def test_variable_errors(args, kwargs):
+    want = raised_by(lambda L: _variable(L, args, kwargs), torch)
+    got = raised_by(lambda L: _variable(L, args, kwargs), mt)
+    assert_same_error(got, want)
