@@ -19,6 +19,11 @@ from hypothesis import strategies as st
 
 import minitorch as mt
 from tests.oracle import SETTINGS, assert_same, assert_same_error, raised_by
+from tests.test_conv_bits_oracle import (
+    _check,
+    threads,  # noqa: F401  (autouse: torch's thread count)
+)
+from tests.test_conv_bits_oracle import pytestmark as _bits_marks
 
 
 def _variable(L, args, kwargs):
@@ -83,3 +88,36 @@ def test_variable_errors(args, kwargs):
     want = raised_by(lambda L: _variable(L, args, kwargs), torch)
     got = raised_by(lambda L: _variable(L, args, kwargs), mt)
     assert_same_error(got, want)
+
+
+# ---------------------------------------------------------------- 1x1 convolutions' reduce blocks
+# d2l's DenseNet transition layers and GoogLeNet's 1x1 branches: oneDNN's 1x1 kernel sums at
+# most ``reduce_block_1x1`` channels per chain (80 for images of 11 to 27 rows, 256 or 512
+# otherwise, fewer where the block's image rows would alias in L2); one chain over all the
+# channels missed torch's last bits from 96 input channels on a 12x12 image.
+
+
+@pytest.mark.parametrize(("n", "c", "o", "size"), [
+    (32, 192, 96, (12, 12)),   # DenseNet's first transition at 48x48 inputs
+    (4, 96, 32, (12, 12)), (4, 128, 32, (11, 11)), (4, 128, 32, (10, 10)),
+    (4, 512, 32, (7, 7)), (4, 300, 32, (7, 7)), (8, 1024, 64, (4, 4)),
+    (2, 256, 64, (56, 56)),    # past the L2 aliasing bound
+    (4, 64, 192, (12, 12)),    # many output channels: the input gradient's blocks
+])
+def test_1x1_convolutions_sum_in_onednns_reduce_blocks(n, c, o, size):
+    for mark in _bits_marks:
+        if mark.args[0]:
+            pytest.skip(mark.kwargs["reason"])
+    compared = _check(n, c, o, size, (1, 1), 1, 0, 1, seed=n + c + o)
+    assert {"forward", "grad_input"} <= set(compared)
+
+
+@SETTINGS
+@given(n=st.sampled_from([2, 4, 16]), c=st.sampled_from([32, 80, 96, 112, 160, 272]),
+       o=st.sampled_from([16, 48, 144, 272]), h=st.integers(8, 30), w=st.integers(1, 16),
+       seed=st.integers(0, 2**16))
+def test_random_1x1_convolutions_are_torchs_bits(n, c, o, h, w, seed):
+    for mark in _bits_marks:
+        if mark.args[0]:
+            pytest.skip(mark.kwargs["reason"])
+    _check(n, c, o, (h, w), (1, 1), 1, 0, 1, seed)
