@@ -10,6 +10,7 @@ argument count with its own messages.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -121,3 +122,66 @@ def test_random_1x1_convolutions_are_torchs_bits(n, c, o, h, w, seed):
         if mark.args[0]:
             pytest.skip(mark.kwargs["reason"])
     _check(n, c, o, (h, w), (1, 1), 1, 0, 1, seed)
+
+
+# ----------------------------------------- add/sub with the scale first (deprecated overload)
+# The char-RNN tutorial's update ``p.data.add_(-learning_rate, p.grad.data)``: torch still reads
+# ``add(Number alpha, Tensor other)`` (and sub's, and the in-place forms), with a warning.
+
+def _scale_first(L, name, alpha, a, b, other_by_name):
+    x, y = L.tensor(a), L.tensor(b)
+    target = getattr(x.clone(), name) if not name.startswith("torch.") else None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if target is None:
+            out = getattr(L, name[6:])(x, alpha, y)
+        elif other_by_name:
+            out = target(alpha, other=y)
+        else:
+            out = target(alpha, y)
+    return out, [str(w.message) for w in caught if "deprecated" in str(w.message)]
+
+
+@given(name=st.sampled_from(["add", "add_", "sub", "sub_", "torch.add", "torch.sub"]),
+       alpha=st.sampled_from([2, -0.005, 0.5, True]), shape=st.sampled_from([(3,), (2, 3)]),
+       other_by_name=st.booleans())
+@SETTINGS
+def test_scale_first_overload_reads_alpha_then_other(name, alpha, shape, other_by_name):
+    a = np.linspace(-1, 2, int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    b = np.arange(shape[-1], dtype=np.float32)
+    call = lambda L: _scale_first(L, name, alpha, a, b, other_by_name)  # noqa: E731
+    want = raised_by(call, torch)
+    if want is not None:
+        assert_same_error(raised_by(call, mt), want)
+        return
+    (got, got_warn), (want, want_warn) = call(mt), call(torch)
+    assert_same(got, want)
+    assert len(got_warn) <= 1 and len(want_warn) <= 1  # once per process, for any overload
+
+
+def test_scale_first_warning_text_and_once():
+    """torch warns once per process, for whichever deprecated signature comes first."""
+    import subprocess
+    import sys
+
+    code = ("import warnings\nimport {m} as L\nx = L.ones(2)\n"
+            "with warnings.catch_warnings(record=True) as seen:\n"
+            "    warnings.simplefilter('always')\n"
+            "    x.add_(2, x); x.sub(3, x); L.add(x, 1, x); x.sub_(1, other=x)\n"
+            "print(repr([str(w.message) for w in seen]))")
+
+    def messages(module):
+        done = subprocess.run([sys.executable, "-c", code.format(m=module)], check=True,
+                              capture_output=True, text=True, cwd=Path(mt.__file__).parents[1])
+        return [m.split(" (Triggered internally")[0] for m in eval(done.stdout)]
+
+    assert messages("minitorch") == messages("torch")
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ones(2).add(L.ones(2), L.ones(2)),
+    lambda L: L.ones(2).add_(L.ones(2), 2),
+    lambda L: L.add(L.ones(2), L.ones(2), 2),
+])
+def test_scale_first_needs_a_number_first(call):
+    assert_same_error(raised_by(call, mt), raised_by(call, torch))
