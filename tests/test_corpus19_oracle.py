@@ -27,6 +27,15 @@ from tests.test_conv_bits_oracle import (
 from tests.test_conv_bits_oracle import pytestmark as _bits_marks
 
 
+def _both(call):
+    """``(call(minitorch), call(torch))``, or None once torch's error was checked to be ours."""
+    want_error = raised_by(call, torch)
+    if want_error is not None:
+        assert_same_error(raised_by(call, mt), want_error)
+        return None
+    return call(mt), call(torch)
+
+
 def _variable(L, args, kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -46,11 +55,10 @@ def test_variable_signature_values_and_volatile_warning(requires_grad, volatile,
                              {"requires_grad": requires_grad, "volatile": volatile, "name": "v"})
         return _variable(L, lambda L: (L.tensor(data), requires_grad, volatile), {})
 
-    want_error = raised_by(call, torch)
-    if want_error is not None:
-        assert_same_error(raised_by(call, mt), want_error)
+    outcomes = _both(call)
+    if outcomes is None:
         return
-    (got, got_warn), (want, want_warn) = call(mt), call(torch)
+    (got, got_warn), (want, want_warn) = outcomes
     assert_same(got, want)
     assert got.requires_grad == want.requires_grad
     assert got_warn == want_warn
@@ -149,12 +157,10 @@ def _scale_first(L, name, alpha, a, b, other_by_name):
 def test_scale_first_overload_reads_alpha_then_other(name, alpha, shape, other_by_name):
     a = np.linspace(-1, 2, int(np.prod(shape)), dtype=np.float32).reshape(shape)
     b = np.arange(shape[-1], dtype=np.float32)
-    call = lambda L: _scale_first(L, name, alpha, a, b, other_by_name)  # noqa: E731
-    want = raised_by(call, torch)
-    if want is not None:
-        assert_same_error(raised_by(call, mt), want)
+    outcomes = _both(lambda L: _scale_first(L, name, alpha, a, b, other_by_name))
+    if outcomes is None:
         return
-    (got, got_warn), (want, want_warn) = call(mt), call(torch)
+    (got, got_warn), (want, want_warn) = outcomes
     assert_same(got, want)
     assert len(got_warn) <= 1 and len(want_warn) <= 1  # once per process, for any overload
 
