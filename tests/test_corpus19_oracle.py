@@ -191,3 +191,13 @@ def test_scale_first_warning_text_and_once():
 ])
 def test_scale_first_needs_a_number_first(call):
     assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+@pytest.mark.parametrize(("n", "c", "o", "size"), [(4, 192, 96, (24, 24)), (4, 160, 32, (22, 22))])
+def test_strided_1x1_convolutions_sum_in_reduce_blocks_of_their_output_rows(n, c, o, size):
+    """Strided, the kernel first copies the windows' inputs to a dense image (12 or 11 rows
+    here: blocks of 80 channels)."""
+    for mark in _bits_marks:
+        if mark.args[0]:
+            pytest.skip(mark.kwargs["reason"])
+    assert "forward" in _check(n, c, o, size, (1, 1), 2, 0, 1, seed=c)
