@@ -60,6 +60,7 @@ from ._aliases import (
     true_divide,
     typename,
 )
+from ._alpha_first import alpha_first
 from ._as_tensor import as_tensor, asarray
 from ._attributes import get_device, is_complex, is_nonzero, is_same_size, is_signed
 from ._compile import compile
@@ -376,6 +377,7 @@ from .ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 from .serialization import load, save
 
 ger = outer  # torch's older name
+add, sub = alpha_first("add")(add), alpha_first("sub")(sub)  # also (Number alpha, other)
 
 __version__ = "0.1.0"
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage, overrides
 from . import _dtype as D
+from ._alpha_first import alpha_first
 from ._batched_function import vmapped
 from ._dtype import result_type
 from ._tensor import (
@@ -1063,7 +1064,8 @@ _METHODS = {
     "__rlshift__": _shift("lshift", reflected=True),
     "__rrshift__": _shift("rshift", reflected=True),
     "__invert__": _invert,
-    "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "clip_": clip_,
+    "add_": alpha_first("add_")(add_), "sub_": alpha_first("sub_")(sub_),
+    "mul_": mul_, "div_": div_, "clamp_": clamp_, "clip_": clip_,
     "zero_": zero_, "set_": set_,
     "fill_": fill_, "copy_": copy_,
     "__iadd__": _inplace_operator(add_), "__isub__": _inplace_operator(sub_),
@@ -1078,7 +1080,8 @@ _METHODS = {
     "__ilshift__": _inplace_binary(shift, "lshift", inplace="bitwise_left_shift_"),
     "__irshift__": _inplace_binary(shift, "rshift", inplace="bitwise_right_shift_"),
     "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
-    "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
+    "add": alpha_first("add")(pointwise.add), "sub": alpha_first("sub")(pointwise.sub),
+    "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": _aliases.clip,
     "round": pointwise.round_method,
     "maximum": pointwise.maximum, "minimum": pointwise.minimum,

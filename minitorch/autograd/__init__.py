@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _batched_function
 from .. import _tensor as T
-from .._args import py_flag
+from .._args import py_flag, type_name
 from .._warn_once import warn_once
 from . import (
     anomaly_mode,
@@ -367,7 +367,33 @@ class Variable(metaclass=_VariableMeta):
     tensor([[1., 1.]], requires_grad=True)
     """
 
-    def __new__(cls, data: Tensor, requires_grad: bool = False) -> Tensor:  # type: ignore[misc]
+    _PARAMS = ("data", "requires_grad", "volatile", "_grad_fn", "name")
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:  # type: ignore[misc]
+        if len(args) > len(cls._PARAMS):
+            raise TypeError(f"function takes at most {len(cls._PARAMS)} arguments "
+                            f"({len(args)} given)")
+        for key in kwargs:
+            if key not in cls._PARAMS:
+                raise TypeError(f"'{key}' is an invalid keyword argument for this function")
+        bound = dict(zip(cls._PARAMS, args), **kwargs)
+        data = bound.get("data")
+        requires_grad = bool(bound.get("requires_grad", False))
+        if bound.get("volatile", False):
+            warnings.warn("volatile was removed and now has no effect. Use `with "
+                          "torch.no_grad():` instead.", UserWarning, stacklevel=2)
+            if requires_grad:
+                raise ValueError("Variable can't be volatile and require_grad at the same time!")
+        if data is None:
+            data = _empty()
+        elif not isinstance(data, T.Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type_name(data)}")
         t = data.detach()
         t.requires_grad_(requires_grad)
         return t
+
+
+def _empty() -> Tensor:
+    from .._creation import empty
+
+    return empty(0)

@@ -76,8 +76,8 @@ from ._cascade_sum import _in_order, get_num_threads
 from ._softmax_order import lanes
 
 __all__ = ["Plan", "direct_forward", "direct_grad_input", "direct_grad_weight", "gemm_blocks",
-           "gemm_forward", "gemm_grad_input", "plan", "plan_of", "slow_forward",
-           "slow_grad_input", "slow_grad_weight"]
+           "gemm_forward", "gemm_grad_input", "plan", "plan_of", "reduce_block_1x1",
+           "slow_forward", "slow_grad_input", "slow_grad_weight"]
 
 Pair = tuple[int, int]
 Geometry = tuple[Pair, Pair, Pair]  # stride, padding, dilation
@@ -250,11 +250,86 @@ def _batch_parts(n: int, per_image: int) -> list[slice]:
     return [slice(start, start + step) for start in range(0, n, step)]
 
 
+def reduce_block_1x1(reduce_dim: int, load_dim: int, rows: int, positions: int, images: int,
+                     threads: int) -> int:
+    """How many channels oneDNN's 1x1 kernel (``jit_avx512_common_1x1``, forward and
+    backward-data) sums in one chain: its ``reduce_blocking``. The forward reduces over the
+    input channels (``load_dim`` the output channels), backward-data over the output channels;
+    ``rows`` the image's rows, ``positions`` its rows times columns. The first block's chain
+    starts from the bias, each later block's chain from zero and is added to the sum so far.
+
+    >>> reduce_block_1x1(192, 96, 12, 144, 32, 2), reduce_block_1x1(192, 96, 8, 64, 32, 2)
+    (80, 192)
+    """
+    if (8 * images) // threads >= 1:  # the kernel broadcasts explicitly
+        if load_dim <= 256 and 10 < rows < 28:
+            block = min(reduce_dim, 80)
+        else:
+            block = min(reduce_dim, 512 if rows > 10 else 256)
+        ur = _unroll_1x1(load_dim, rows, positions, (6, 5) if 128 < load_dim < 256
+                         and 10 < rows < 28 else (9, 6))
+    else:
+        blocks = -(-reduce_dim // 16)
+        most = blocks if reduce_dim < 1024 else 16 if rows <= 10 else 8
+        block = _best_divider(blocks, 1, most) * 16
+        ur = _unroll_1x1(load_dim, rows, positions, (30, 9))
+    return _unaliased_block(block, positions, ur)
+
+
+def _unroll_1x1(load_dim: int, rows: int, positions: int, regs: Pair) -> int:
+    """The kernel's ``ur``: how many image positions one register block holds."""
+    most, least = regs
+    for ur in range(most, least - 1, -1):
+        if (rows >= 14 and rows % ur == 0) or (rows < 14 and positions % ur == 0):
+            return ur
+    ur, tail = min(most, positions), positions % most
+    for i in range(most, least - 1, -1):
+        if positions % i > tail or positions % i == 0:
+            ur, tail = i, positions % i
+            if tail == 0:
+                break
+    return ur
+
+
+def _unaliased_block(block: int, positions: int, ur: int) -> int:
+    """The kernel's check of L2 cache aliasing: a smaller block where the block's image rows
+    would hit one cache set too often (64 KiB ways, at most 7 hits)."""
+    way, hits_most = 16384, 7
+    if positions * block <= way * hits_most:
+        return block
+    rows_of_16, stride = block // 16, way // 16
+    for start in range(ur):
+        off, hits = start, 0
+        while off < positions * rows_of_16:
+            if off % positions < ur:
+                hits += 1
+                if hits >= hits_most:
+                    block = min(block, 16 * max(1, (off + stride) // positions))
+                    break
+            off += stride
+    return block
+
+
+def _best_divider(value: int, least: int, most: int) -> int:
+    """oneDNN's ``best_divider(find_max=true)``: the divider in [least, most] that wastes the
+    smallest share of ``value`` rounded up to it, the largest one on ties."""
+    most = max(1, min(most, value))
+    least = max(1, min(least, most))
+    best, best_loss = most, float("inf")
+    for divider in range(most, least - 1, -1):
+        padded = -(-value // divider) * divider
+        loss = (padded - value) / padded
+        if loss < best_loss:
+            best, best_loss = divider, loss
+    return best
+
+
 def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry: Geometry,
                    groups: int, width: int, bias_first: bool = False) -> np.ndarray:
     """oneDNN's direct convolution: per block of ``width`` input channels a fused chain over
     kernel rows, kernel columns, channels; the first block's plus the bias, then the others.
-    ``bias_first``: one chain that starts from the bias (oneDNN's 1x1 kernel).
+    ``bias_first``: oneDNN's 1x1 kernel, chains over :func:`reduce_block_1x1` channels, the
+    first from the bias.
 
     >>> x, w = np.ones((1, 1, 2, 2), np.float32), np.ones((1, 1, 2, 2), np.float32)
     >>> direct_forward(x, w, None, ((1, 1), (0, 0), (1, 1)), 1, 16).ravel()
@@ -263,13 +338,26 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
     n, o = x.shape[0], w.shape[0]
     keys = _windows(x.shape, w.shape[2:], geometry)
     padded = _padded(x, geometry[1])
+    cg = w.shape[1]
+    oh, ow = padded[keys[0]].shape[-2:]
+    if bias_first:  # oneDNN's 1x1 kernel (one chain: its depthwise kernel)
+        width = cg if groups > 1 else reduce_block_1x1(cg, o, oh, oh * ow, n,
+                                                       get_num_threads())
+    outs = [_direct_forward(padded[part], w, b, geometry, groups, width, bias_first,
+                            x.shape[2:]) for part in _batch_parts(n, -(-cg // width) * o * oh * ow)]
+    return outs[0] if len(outs) == 1 else np.concatenate(outs)
+
+
+def _direct_forward(padded: np.ndarray, w: np.ndarray, b: np.ndarray | None,
+                    geometry: Geometry, groups: int, width: int, bias_first: bool,
+                    image: Pair) -> np.ndarray:
+    """:func:`direct_forward` of the padded images ``padded`` (each ``image`` rows by
+    columns before padding), all blocks' chains side by side."""
+    n, o = padded.shape[0], w.shape[0]
+    x_shape = (n, padded.shape[1], *image)
+    keys = _windows(x_shape, w.shape[2:], geometry)
     cg, og = w.shape[1], o // groups
     oh, ow = padded[keys[0]].shape[-2:]
-    width = cg if bias_first else width
-    parts = _batch_parts(n, -(-cg // width) * o * oh * ow)
-    if len(parts) > 1:
-        return np.concatenate([direct_forward(x[part], w, b, geometry, groups, width,
-                                              bias_first) for part in parts])
     # all blocks' chains side by side, output channels last (numpy's inner loop runs along
     # them); per channel of a block (blocks, N, G, H, W, 1) images, and per kernel offset
     # (blocks, 1, G, 1, 1, O/G) weights, in float64 once rather than at every step
@@ -280,12 +368,12 @@ def direct_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, geometry:
     taps = taps[:, :, :, None, :, None, None, :]
     blocks = images.shape[1]
     acc = np.zeros((blocks, n, groups, oh, ow, og), np.float32)
-    if bias_first and b is not None:
-        acc[...] = b.reshape(groups, 1, 1, og)
+    if bias_first and b is not None:  # the first block's chain starts from the bias
+        acc[0] = b.reshape(groups, 1, 1, og)
         b = None
     product = np.empty(acc.shape)
     live = _live(blocks, cg, width)
-    reads = _reads(x.shape, w.shape[2:], geometry, (oh, ow))
+    reads = _reads(x_shape, w.shape[2:], geometry, (oh, ow))
     for k, (outs, ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
         for ci, m in enumerate(live):
             _fma(acc[:m, :, :, outs[0], outs[1]], images[ci, :m, :, :, ins[0], ins[1]],

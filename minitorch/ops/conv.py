@@ -191,6 +191,10 @@ def _torch_grad_input(plan: order.Plan, g: Any, w: Any, x_shape: tuple, geometry
         return order.slow_grad_input(g, w, x_shape, geometry, groups)
     if plan.grad_input in ("direct", "chain", "columns"):
         block = 16 if plan.grad_input == "direct" else w.shape[0]
+        if plan.grad_weight == "1x1" and geometry[0] == (1, 1):  # oneDNN's 1x1 kernel
+            block = order.reduce_block_1x1(w.shape[0], x_shape[1], x_shape[2],
+                                           x_shape[2] * x_shape[3], x_shape[0],
+                                           order.get_num_threads())
         return order.direct_grad_input(g, w, x_shape, geometry, groups, block,
                                        per_column=plan.grad_input == "columns")
     if plan.grad_input == "gemm":
