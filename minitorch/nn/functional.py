@@ -405,7 +405,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
     gumbels = -_factories.empty_like(logits).exponential_().log()
-    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    y_soft = _args.python_op(logits + gumbels, "/", tau).softmax(dim)
     if not hard:
         return y_soft
     index = y_soft.max(dim, keepdim=True)[1]
@@ -1235,6 +1235,10 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
         raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     dim = 0 if input.dim() == 1 else 1
     classes = input.shape[dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{classes} classes or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
     log_p = log_softmax(input, dim)
     if smoothing > 0.0:
         target = target * (1 - smoothing) + smoothing / classes

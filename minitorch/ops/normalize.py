@@ -188,9 +188,6 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
     """torch's checks in its order: the parameters' dtype against the input's, then the
     last dims of ``input`` are ``shape`` and so are the parameters', then a floating kernel."""
     _check_mixed_dtype(input, weight, bias)
-    if not shape:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
-                           "containing at least one element, but got normalized_shape = []")
     _check_normalized(input, shape, {"weight": weight, "bias": bias}, "*, ",
                       "LayerNormKernelImpl")
     if bias is not None:
@@ -253,7 +250,11 @@ def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
 def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
                       kernel: str) -> None:
     """The checks layer_norm and rms_norm share: the parameters' shapes are ``shape``, so
-    are the input's last dims (torch writes the batch ``star``), then a floating kernel."""
+    are the input's last dims (torch writes the batch ``star``), then a floating kernel;
+    first of all, ``shape`` names a dim."""
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     for name, param in params.items():
         if param is not None and tuple(param.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
