@@ -18,7 +18,7 @@ import inspect
 import math
 import numbers as _numbers
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -1418,6 +1418,16 @@ def python_unpack(value: Any, n: int) -> tuple:
     if len(values) > n:
         raise ValueError(f"too many values to unpack (expected {n})")
     return values
+
+
+def python_ntuple(value: Any, n: int) -> tuple:
+    """torch's ``_pair``/``_single`` (Python code): an iterable as a tuple, anything else
+    ``n`` times; the values are read where they are used.
+
+    >>> python_ntuple(3, 2), python_ntuple([1, 2], 2), python_ntuple(2.5, 1)
+    ((3, 3), (1, 2), (2.5,))
+    """
+    return tuple(value) if isinstance(value, Iterable) else (value,) * n
 
 
 def python_negative(value: Any) -> Any:

@@ -159,3 +159,19 @@ def test_convolution_dtype_refusal_follows_torchs_backend(
 ])
 def test_convolution_checks_see_the_padded_input(call: str) -> None:
     assert_as_torch(f"R = {F}.{call}")
+
+
+@SETTINGS
+@given(st.sampled_from([1, 2]), st.sampled_from(["2", "2.0", "()", "(2, 2, 2)", "None", "-2"]),
+       st.sampled_from(["", ", stride=2.0", ", output_size=(4.0, 4.0)", ", output_size=3",
+                        ", output_size=(1, 2, 4, 4)", ", output_size=(4, 4.0)"]),
+       st.sampled_from(["int64", "int32"]))
+def test_max_unpool_sizes_are_python_then_parsed(d: int, kernel: str, extra: str, dt: str
+                                                 ) -> None:
+    """torch's _pair/_single and output size arithmetic are Python; its kernel's parser then
+    reads the sizes as a tuple of ints."""
+    extra = extra.replace("(4.0, 4.0)", "(4.0,) * d")
+    extra = extra.replace("(1, 2, 4, 4)", "(1, 2, 4) + (4,) * (d - 1)")
+    shape = (1, 2) + (2,) * d
+    assert_as_torch(f"d = {d}; R = {F}.max_unpool{d}d(L.zeros{shape}, L.zeros({shape}, "
+                    f"dtype=L.{dt}), {kernel}{extra})")

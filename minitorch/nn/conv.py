@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _creation
@@ -42,7 +41,7 @@ def _ntuple(value: Any, n: int) -> tuple:
     >>> _ntuple(3, 2), _ntuple([1, 2], 2), _ntuple(3, 1)
     ((3, 3), (1, 2), (3,))
     """
-    return tuple(value) if isinstance(value, Iterable) else (value,) * n
+    return _args.python_ntuple(value, n)
 
 
 def _padding_string(padding: str, stride: tuple) -> str:
