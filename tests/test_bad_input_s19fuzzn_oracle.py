@@ -175,3 +175,21 @@ def test_max_unpool_sizes_are_python_then_parsed(d: int, kernel: str, extra: str
     shape = (1, 2) + (2,) * d
     assert_as_torch(f"d = {d}; R = {F}.max_unpool{d}d(L.zeros{shape}, L.zeros({shape}, "
                     f"dtype=L.{dt}), {kernel}{extra})")
+
+
+@pytest.mark.parametrize("program", [
+    # torch's instance_norm calls its C++ batch_norm: no Python eps check, and no variance
+    # with no eps normalises to 0 (its InvStd)
+    f"R = {F}.instance_norm(L.ones(2, 2, 4), eps=0)",
+    f"R = {F}.instance_norm(L.ones(2, 2, 4), L.zeros(2), L.ones(2), eps=0)",
+    f"R = {F}.instance_norm(L.ones(2, 2, 4), eps=-float('inf'))",
+    f"R = {F}.batch_norm(L.ones(2, 2, 4), None, None, training=True, eps=0)",
+    # oneDNN (a batch of float32 images) takes an empty transposed output, words a negative one
+    f"R = {F}.conv_transpose1d(L.ones(2, 2, 1), L.ones(2, 4, 2), padding=1)",
+    f"R = {F}.conv_transpose3d(L.ones(2, 2, 1, 1, 1), L.ones(2, 4, 2, 2, 2), padding=1)",
+    f"R = {F}.conv_transpose2d(L.ones(2, 2, 1, 1), L.ones(2, 4, 2, 2), padding=2)",
+    f"R = {F}.conv_transpose1d(L.ones(1, 2, 1), L.ones(2, 4, 2), padding=1)",
+    "R = L.nn.Hardtanh(min_val=None)", "R = L.nn.LSTM(4, 3, dropout='x')",
+])
+def test_norms_and_transposed_sizes_as_torchs_kernels(program: str) -> None:
+    assert_as_torch(program)

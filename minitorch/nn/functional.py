@@ -858,6 +858,8 @@ def _plain_batch_norm(x: Any, w: Any, b: Any, running_mean: Tensor | None,
         mean = xp.reshape(xp.asarray(running_mean._data, copy=True), stat_shape)
         var = xp.reshape(running_var._data, stat_shape)
     invstd = 1 / xp.sqrt(var + eps)
+    if training and eps == 0:  # torch's InvStd: 0 for no variance and no eps (instance_norm)
+        invstd = xp.where(var == 0, xp.zeros_like(invstd), invstd)
     out = (x - mean) * invstd
     if w is not None:
         out = out * xp.reshape(w, stat_shape)

@@ -380,8 +380,9 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
     seen_padding = (0, *output_padding) if dims == 1 else output_padding
     _check_transposed(lift(input), lift(weight), seen[2])
+    onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
-                           seen_padding)[-dims:]
+                           seen_padding, onednn)[-dims:]
     if dims == 3 and bias is not None:  # torch's 3-d kernel reads the bias as the input's
         _args.scalar_type(input.dtype, bias.dtype)
     bias = _kernel_bias(input, bias)
@@ -424,9 +425,10 @@ def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
-                     output_padding: tuple) -> tuple:
+                     output_padding: tuple, onednn: bool = False) -> tuple:
     """A transposed convolution's output spatial size, after torch's checks: an output
-    padding smaller than the stride or the dilation, an output of at least one element.
+    padding smaller than the stride or the dilation, an output of at least one element
+    (oneDNN, ``onednn``, takes an empty one and words a negative one its way).
 
     >>> _transposed_size((3, 3), (3, 3), ((2, 2), (1, 1), (1, 1)), (1, 1))
     (6, 6)
@@ -439,6 +441,10 @@ def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
                            f"got {' '.join(given)}")
     out = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, k, s, p, d, q
                 in zip(size, kernel, stride, padding, dilation, output_padding))
+    if onednn and min(out) >= 0:
+        return out
+    if onednn:
+        raise RuntimeError("could not construct a memory descriptor using a format tag")
     if min(out) < 1:
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, size))}). "
                            f"Calculated output size per channel: "

@@ -99,7 +99,8 @@ class RNNBase(Module):
         self.mode = mode
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.bias, self.batch_first = bias, batch_first
-        self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, proj_size
+        self.dropout = _args.python_float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
         _check_sizes(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size)
         gate_size = _GATES[mode] * hidden_size
         real_hidden = proj_size or hidden_size
