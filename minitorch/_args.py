@@ -1228,7 +1228,7 @@ def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "%": operator.mod, "//": operator.floordiv, "/": operator.truediv, "*": operator.mul,
-    "+": operator.add, "-": operator.sub}
+    "+": operator.add, "-": operator.sub, "**": operator.pow}
 # Python 3.11's words for a zero divisor: (operator, a float among the operands) -> message
 _ZERO_DIVISION = {("%", False): "integer modulo by zero", ("%", True): "float modulo",
                   ("//", False): "integer division or modulo by zero",
@@ -1261,7 +1261,8 @@ def python_op(a: Any, symbol: str, b: Any) -> Any:
     if not (_python_operand(a, compare) and _python_operand(b, compare)):
         names = f"'{type(a).__name__}' and '{type(b).__name__}'"
         raise TypeError(f"'{symbol}' not supported between instances of {names}" if compare
-                        else f"unsupported operand type(s) for {symbol}: {names}")
+                        else f"unsupported operand type(s) for "
+                        f"{'** or pow()' if symbol == '**' else symbol}: {names}")
     if symbol in ("%", "//", "/") and not is_tensor(b) and b == 0 and not is_tensor(a):
         floats = isinstance(a, float) or isinstance(b, float)
         raise ZeroDivisionError(_ZERO_DIVISION[symbol, floats])

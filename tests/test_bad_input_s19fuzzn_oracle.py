@@ -193,3 +193,20 @@ def test_max_unpool_sizes_are_python_then_parsed(d: int, kernel: str, extra: str
 ])
 def test_norms_and_transposed_sizes_as_torchs_kernels(program: str) -> None:
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    # F's in-place activations are torch's C functions: a keyword argument has no position
+    f"R = {F}.hardtanh_(L.zeros(2), min_val='x')", f"R = {F}.hardtanh_(L.zeros(2), 'x')",
+    f"R = {F}.elu_(L.zeros(2), alpha=None)",
+    f"R = {F}.leaky_relu_(L.zeros(2), negative_slope=None)",
+    f"R = {F}.threshold_(L.zeros(2), threshold=None, value=1)",
+    f"R = {F}.celu_(L.zeros(2), alpha='a')", f"R = {F}.rrelu_(L.zeros(2), lower='a')",
+    # torch's Python: output_padding's length with the others, pow and a dropout compare
+    f"R = {F}.conv_transpose1d(L.ones(2, 4, 4), L.ones(4, 1, 1), output_padding=())",
+    "w = L.zeros(2, requires_grad=True); o = L.optim.SGD([w], lr=1.0)\n"
+    "s = L.optim.lr_scheduler.PolynomialLR(o, total_iters=3, power='x'); o.step(); s.step()\nR = 0",
+    "q = L.ones(3, 2, 4); R = L.nn.MultiheadAttention(4, 1, dropout='x')(q, q, q)",
+])
+def test_more_refusals_worded_as_torch(program: str) -> None:
+    assert_as_torch(program)

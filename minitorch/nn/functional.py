@@ -13,6 +13,7 @@ Each function builds the same backward nodes as torch's, so a model's graph read
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from collections.abc import Iterable
@@ -302,6 +303,9 @@ def _inplace_form(fn: Any, example: str = "") -> Any:
         return fn(input, *args, **kwargs, inplace=True)
 
     inplace.__name__ = f"{fn.__name__}_"
+    signature = inspect.signature(fn)  # (for the call form: which argument came where)
+    inplace.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
+        p for name, p in signature.parameters.items() if name != "inplace"])
     inplace.__doc__ = f"In-place ``{fn.__name__}``.\n\n    >>> F.{fn.__name__}_(" \
                       f"minitorch.tensor([-1., 2.]){example}).shape\n    torch.Size([2])\n    "
     return inplace
@@ -1285,5 +1289,8 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("pairwise_distance", "pairwise_distance"),
                        ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
                        ("prelu", "prelu"), ("softplus", "softplus"),
-                       ("softshrink", "softshrink")):
+                       ("softshrink", "softshrink"),
+                       *((name, name) for name in ("hardtanh_", "elu_", "leaky_relu_",
+                                                   "threshold_", "relu_", "selu_", "celu_",
+                                                   "rrelu_"))):
     globals()[_name] = _call_form.entry(globals()[_name], _parsed, method=False)

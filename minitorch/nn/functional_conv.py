@@ -117,10 +117,11 @@ def _spread(value: Any, n: int) -> tuple:
 
 
 def _check_lengths(weight: Tensor, geometry: tuple) -> None:
-    """torch's check that the stride, padding and dilation each have one value or one per
-    dim of the weight's window (a weight of another rank than the input's meets it first)."""
+    """torch's check that the stride, padding and dilation (and a transposed one's output
+    padding) each have one value or one per dim of the weight's window (a weight of another
+    rank than the input's meets it first)."""
     n = weight.dim() - 2
-    for name, value in zip(("stride", "padding", "dilation"), geometry):
+    for name, value in zip(("stride", "padding", "dilation", "output_padding"), geometry):
         if weight.dim() >= 3 and not isinstance(value, str) and len(value) not in (1, n):
             raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} "
                                "values to match the convolution dimensions, but got "
@@ -171,7 +172,7 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         _check_same(input, weight, stride, dilation)
         spread = dilation * (weight.dim() - 2) if len(dilation) == 1 else dilation
         shown[2:] = [n + d * (k - 1) % 2 for n, d, k in zip(shown[2:], spread, weight.shape[2:])]
-    _check_lengths(weight, geometry)
+    _check_lengths(weight, geometry if output_padding is None else (*geometry, output_padding))
     if not isinstance(padding, str) and min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
     if transposed and min(output_padding) < 0:
