@@ -210,3 +210,15 @@ def test_norms_and_transposed_sizes_as_torchs_kernels(program: str) -> None:
 ])
 def test_more_refusals_worded_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.nn.Conv2d(3, 3, (None, 2), padding='same')",
+    "L.manual_seed(0); R = L.nn.Conv2d(3, 3, (3, 2), padding='same', "
+    "padding_mode='reflect')(L.ones(1, 3, 4, 4))",
+    f"R = {F}.local_response_norm(L.ones(1, 3, 2, 1), 2.0)",
+    f"R = {F}.local_response_norm(L.ones(1, 3, 2), 2.0)",
+    f"R = {F}.local_response_norm(L.arange(48.).view(1, 3, 2, 4, 2), 3)",
+])
+def test_python_widths_as_torch(program: str) -> None:
+    assert_as_torch(program)
