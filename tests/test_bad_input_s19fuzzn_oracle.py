@@ -79,7 +79,10 @@ def test_python_errors_are_raised_as_torchs(program: str) -> None:
 
 @pytest.mark.parametrize("call", [
     "rms_norm(L.zeros(4), ())", "rms_norm(L.zeros(4), [], weight=L.zeros(2))",
-    "rms_norm(L.zeros(4, dtype=L.int64), ())", "layer_norm(L.zeros(4), (), weight=L.zeros(2))",
+    "rms_norm(L.zeros(4, dtype=L.int64), ())", "rms_norm(L.zeros(3, 1), (1, 2, 3))",
+    "rms_norm(L.zeros(3, 1, dtype=L.int64), (1, 2, 3))",
+    "rms_norm(L.zeros(3, 1), (1, 2, 3), weight=L.zeros(2))",
+    "layer_norm(L.zeros(4), (), weight=L.zeros(2))",
     "rrelu(L.zeros(1, 1, dtype=L.float16), training=True)",
     "rrelu(L.zeros(0, dtype=L.float16), training=True)",
     "cross_entropy(L.zeros(2, 1), L.zeros(2, 1), weight=L.zeros(()))",

@@ -260,6 +260,9 @@ def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(param.shape)} and normalized_shape "
                                f"= {list(shape)}")
+    if kernel == "rms_norm" and input.dim() < len(shape):  # its composite's own check
+        raise ValueError(f"Input tensor must have at least {len(shape)} dimensions, but got "
+                         f"{input.dim()}")
     if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[{star}{', '.join(map(str, shape))}], but got input of size"
