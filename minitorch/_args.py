@@ -18,7 +18,7 @@ import inspect
 import math
 import numbers as _numbers
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -1277,7 +1277,7 @@ def node_hook_result(hook: Any, old: tuple, result: Any) -> tuple:
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
     "%": operator.mod, "//": operator.floordiv, "/": operator.truediv, "*": operator.mul,
-    "+": operator.add, "-": operator.sub}
+    "+": operator.add, "-": operator.sub, "**": operator.pow}
 # Python 3.11's words for a zero divisor: (operator, a float among the operands) -> message
 _ZERO_DIVISION = {("%", False): "integer modulo by zero", ("%", True): "float modulo",
                   ("//", False): "integer division or modulo by zero",
@@ -1303,11 +1303,15 @@ def python_op(a: Any, symbol: str, b: Any) -> Any:
     """
     compare = symbol in ("<", "<=", ">", ">=")
     if _sequence_meaning(a, symbol, b):
-        return _OPERATORS[symbol](a, b)
+        try:
+            return _OPERATORS[symbol](a, b)
+        except TypeError as error:  # a string's formatting: Python's own words, as torch's
+            raise TypeError(str(error)) from None
     if not (_python_operand(a, compare) and _python_operand(b, compare)):
         names = f"'{type(a).__name__}' and '{type(b).__name__}'"
         raise TypeError(f"'{symbol}' not supported between instances of {names}" if compare
-                        else f"unsupported operand type(s) for {symbol}: {names}")
+                        else f"unsupported operand type(s) for "
+                        f"{'** or pow()' if symbol == '**' else symbol}: {names}")
     if symbol in ("%", "//", "/") and not is_tensor(b) and b == 0 and not is_tensor(a):
         floats = isinstance(a, float) or isinstance(b, float)
         raise ZeroDivisionError(_ZERO_DIVISION[symbol, floats])
@@ -1382,6 +1386,98 @@ def python_index(value: Any) -> int:
     if not hasattr(type(value), "__index__"):
         raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
     return operator.index(value)
+
+
+def python_int(value: Any) -> int:
+    """``int(value)`` where torch's Python truncates a user's value (``int(size * scale)``):
+    Python's refusal of a nan, an infinity, a string that is no integer or no number at all,
+    raised here.
+
+    >>> python_int(2.7), python_int("3")
+    (2, 3)
+    >>> python_int(float("nan"))
+    Traceback (most recent call last):
+    ValueError: cannot convert float NaN to integer
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        if math.isnan(value):
+            raise ValueError("cannot convert float NaN to integer")
+        raise OverflowError("cannot convert float infinity to integer")
+    if isinstance(value, (str, bytes, bytearray)):
+        try:
+            return int(value)
+        except ValueError:  # Python's words for a string that is no integer
+            raise ValueError(f"invalid literal for int() with base 10: {value!r}") from None
+    if not (is_tensor(value) or any(hasattr(type(value), name) for name in
+                                      ("__int__", "__index__", "__trunc__"))):
+        raise TypeError("int() argument must be a string, a bytes-like object or a real "
+                        f"number, not '{type(value).__name__}'")
+    return int(value)
+
+
+def python_ceil(value: Any) -> int:
+    """``math.ceil(value)`` where torch's Python rounds a user's value up
+    (``ceil(sparsity * rows)``): Python's refusal of a nan, an infinity or no number.
+
+    >>> python_ceil(0.5)
+    1
+    >>> python_ceil("aa")
+    Traceback (most recent call last):
+    TypeError: must be real number, not str
+    """
+    if not (is_tensor(value) or isinstance(value, _numbers.Real) or
+            hasattr(type(value), "__ceil__") or hasattr(type(value), "__float__")):
+        raise TypeError(f"must be real number, not {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        return python_int(value)  # Python's words for a nan or an infinity
+    return math.ceil(value)
+
+
+def python_item(value: Any, index: int) -> Any:
+    """``value[index]`` where torch's Python indexes a user's setting (``eps[0]``): Python's
+    TypeError for a value that is not subscriptable, its IndexError for a short sequence.
+
+    >>> python_item((1e-3, 0.1), 1)
+    0.1
+    >>> python_item(1e-8, 0)
+    Traceback (most recent call last):
+    TypeError: 'float' object is not subscriptable
+    """
+    if not hasattr(type(value), "__getitem__"):
+        raise TypeError(f"'{type(value).__name__}' object is not subscriptable")
+    if isinstance(value, (tuple, list, str)) and not -len(value) <= index < len(value):
+        raise IndexError(f"{type(value).__name__} index out of range")
+    return value[index]
+
+
+def python_unpack(value: Any, n: int) -> tuple:
+    """``a, b = value`` where torch's Python unpacks a user's setting (``betas``): Python's
+    refusal of a value that is no iterable or holds too few or too many.
+
+    >>> python_unpack((0.9, 0.99), 2)
+    (0.9, 0.99)
+    >>> python_unpack((0.9, 0.99, 0.1), 2)
+    Traceback (most recent call last):
+    ValueError: too many values to unpack (expected 2)
+    """
+    if not hasattr(type(value), "__iter__") and not hasattr(type(value), "__getitem__"):
+        raise TypeError(f"cannot unpack non-iterable {type(value).__name__} object")
+    values = tuple(value)
+    if len(values) < n:
+        raise ValueError(f"not enough values to unpack (expected {n}, got {len(values)})")
+    if len(values) > n:
+        raise ValueError(f"too many values to unpack (expected {n})")
+    return values
+
+
+def python_ntuple(value: Any, n: int) -> tuple:
+    """torch's ``_pair``/``_single`` (Python code): an iterable as a tuple, anything else
+    ``n`` times; the values are read where they are used.
+
+    >>> python_ntuple(3, 2), python_ntuple([1, 2], 2), python_ntuple(2.5, 1)
+    ((3, 3), (1, 2), (2.5,))
+    """
+    return tuple(value) if isinstance(value, Iterable) else (value,) * n
 
 
 def python_negative(value: Any) -> Any:

@@ -296,6 +296,9 @@ max_pool3d = _top_level_pool(3, """``F.max_pool3d`` (an empty ``stride``: the ke
 
 def _one(fn: str, name: str, value: Any, position: int) -> int:
     """A 1-d pooling's size: an int or a one-int tuple, as torch's ``check1d``."""
+    if isinstance(value, bool):  # the parser's refusal of a lone bool for a tuple of ints
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of "
+                        "ints, not bool")
     values = _args.int_list(fn, value, name, position)
     if len(values) != 1:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got "
@@ -455,8 +458,9 @@ def instance_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.
 
     mean, var = repeated(running_mean), repeated(running_var)
     shape = (1, samples * channels, *input.shape[2:])
-    out = F.batch_norm(input.contiguous().view(shape), mean, var, repeated(weight),
-                       repeated(bias), use_input_stats, momentum, eps)
+    # torch's C++ batch_norm: not the Python function's checks (an eps of 0 runs)
+    out = F._native_batch_norm(input.contiguous().view(shape), mean, var, repeated(weight),
+                               repeated(bias), use_input_stats, momentum, eps)
     from .autograd.grad_mode import no_grad
 
     with no_grad():

@@ -218,7 +218,7 @@ class Hardtanh(Module):
                  inplace: bool = False) -> None:
         super().__init__()
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
-        if self.max_val <= self.min_val:  # torch's comparison (its TypeError for a None too)
+        if _args.python_op(self.max_val, "<=", self.min_val):  # torch's comparison
             raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val "
                                  f"({self.min_val})")
 

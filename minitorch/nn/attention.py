@@ -194,7 +194,7 @@ def _attend(mha: MultiheadAttention, query: Tensor, key: Tensor, value: Tensor,
         if attn_mask is not None:  # torch's baddbmm(attn_mask, q, kᵀ)
             scores = attn_mask + scores
         weights = F.softmax(scores, dim=-1)
-        if dropout_p > 0.0:
+        if _args.python_op(dropout_p, ">", 0.0):
             weights = F.dropout(weights, p=dropout_p)
         out = weights.bmm(v)
         out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)

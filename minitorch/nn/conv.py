@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _creation
@@ -42,7 +41,7 @@ def _ntuple(value: Any, n: int) -> tuple:
     >>> _ntuple(3, 2), _ntuple([1, 2], 2), _ntuple(3, 1)
     ((3, 3), (1, 2), (3,))
     """
-    return tuple(value) if isinstance(value, Iterable) else (value,) * n
+    return _args.python_ntuple(value, n)
 
 
 def _padding_string(padding: str, stride: tuple) -> str:
@@ -74,9 +73,10 @@ def _mode_padding(padding: Any, kernel: tuple, dilation: tuple) -> tuple:
     ``_reversed_padding_repeated_twice``; 'same' puts the odd one after."""
     if padding == "valid":
         return (0, 0) * len(kernel)
-    if padding == "same":
-        totals = [d * (k - 1) for k, d in zip(kernel, dilation)]
-        return tuple(n for t in reversed(totals) for n in (t // 2, t - t // 2))
+    if padding == "same":  # torch's Python arithmetic (its TypeError for a None in the kernel)
+        op = _args.python_op
+        totals = [op(d, "*", op(k, "-", 1)) for k, d in zip(kernel, dilation)]
+        return tuple(n for t in reversed(totals) for n in (op(t, "//", 2), t - t // 2))
     return tuple(p for p in reversed(padding) for _ in range(2))
 
 
@@ -105,6 +105,8 @@ class _ConvNd(Module):
             else padding
         _check_padding_mode(padding_mode)
         self.groups, self.padding_mode = groups, padding_mode
+        if isinstance(self.padding, str):  # torch's constructor works out the widths here
+            _mode_padding(self.padding, self.kernel_size, self.dilation)
         self._parameters_of((out_channels, in_channels // groups, *self.kernel_size), bias,
                             device, dtype)
 

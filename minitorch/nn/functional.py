@@ -303,6 +303,9 @@ def _inplace_form(fn: Any, example: str = "") -> Any:
         return fn(input, *args, **kwargs, inplace=True)
 
     inplace.__name__ = f"{fn.__name__}_"
+    signature = inspect.signature(fn)  # (for the call form: which argument came where)
+    inplace.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
+        p for name, p in signature.parameters.items() if name != "inplace"])
     inplace.__doc__ = f"In-place ``{fn.__name__}``.\n\n    >>> F.{fn.__name__}_(" \
                       f"minitorch.tensor([-1., 2.]){example}).shape\n    torch.Size([2])\n    "
     return inplace
@@ -415,7 +418,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
     gumbels = -_factories.empty_like(logits).exponential_().log()
-    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    y_soft = _args.python_op(logits + gumbels, "/", tau).softmax(dim)
     if not hard:
         return y_soft
     index = y_soft.max(dim, keepdim=True)[1]
@@ -868,6 +871,8 @@ def _plain_batch_norm(x: Any, w: Any, b: Any, running_mean: Tensor | None,
         mean = xp.reshape(xp.asarray(running_mean._data, copy=True), stat_shape)
         var = xp.reshape(running_var._data, stat_shape)
     invstd = 1 / xp.sqrt(var + eps)
+    if training and eps == 0:  # torch's InvStd: 0 for no variance and no eps (instance_norm)
+        invstd = xp.where(var == 0, xp.zeros_like(invstd), invstd)
     out = (x - mean) * invstd
     if w is not None:
         out = out * xp.reshape(w, stat_shape)
@@ -972,9 +977,13 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     if dim > 3 and size == 0:  # torch pools those with avg_pool3d, and says so
         raise RuntimeError("kernel size should be greater than zero, but got "
                            f"{_args.per_dim('k', (0, 1, 1))}")
-    div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], -1)
     half = _args.python_op(size, "//", 2)  # torch's Python: its TypeError for no int
-    div = pad(div, (0, 0, half, (size - 1) // 2))
+    if dim == 3:
+        div = pad(input.mul(input).unsqueeze(1), (0, 0, half, (size - 1) // 2))
+    else:  # torch pads the (N, 1, C, H, rest) view: its pad's words count six widths
+        div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], input.shape[2], -1)
+        div = pad(div, (0, 0, 0, 0, half, (size - 1) // 2))
+    div = div.reshape(div.shape[0], 1, div.shape[2], math.prod(div.shape[3:]))
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
     return input / div.mul(alpha).add(k).pow(beta)
 
@@ -1245,6 +1254,10 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
         raise IndexError("Dimension specified as 1 but tensor has no dimensions")
     dim = 0 if input.dim() == 1 else 1
     classes = input.shape[dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{classes} classes or no classes but got weight tensor of shape: "
+                           f"{list(weight.shape)}")
     log_p = log_softmax(input, dim)
     if smoothing > 0.0:
         target = target * (1 - smoothing) + smoothing / classes
@@ -1291,7 +1304,10 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("pairwise_distance", "pairwise_distance"),
                        ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
                        ("prelu", "prelu"), ("softplus", "softplus"),
-                       ("softshrink", "softshrink")):
+                       ("softshrink", "softshrink"),
+                       *((name, name) for name in ("hardtanh_", "elu_", "leaky_relu_",
+                                                   "threshold_", "relu_", "selu_", "celu_",
+                                                   "rrelu_"))):
     globals()[_name] = _call_form.entry(globals()[_name], _parsed, method=False)
 
 def _may_warn(fn: Any, seen: set) -> bool:

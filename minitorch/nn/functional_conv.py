@@ -17,6 +17,7 @@ from typing import Any
 from .. import _args, _call_form, _creation
 from .._tensor import Tensor
 from ..ops import pad as _pad
+from ..ops._cascade_sum import get_num_threads
 from ..ops.conv import (
     Convolution,
     Convolution1d,
@@ -116,10 +117,11 @@ def _spread(value: Any, n: int) -> tuple:
 
 
 def _check_lengths(weight: Tensor, geometry: tuple) -> None:
-    """torch's check that the stride, padding and dilation each have one value or one per
-    dim of the weight's window (a weight of another rank than the input's meets it first)."""
+    """torch's check that the stride, padding and dilation (and a transposed one's output
+    padding) each have one value or one per dim of the weight's window (a weight of another
+    rank than the input's meets it first)."""
     n = weight.dim() - 2
-    for name, value in zip(("stride", "padding", "dilation"), geometry):
+    for name, value in zip(("stride", "padding", "dilation", "output_padding"), geometry):
         if weight.dim() >= 3 and not isinstance(value, str) and len(value) not in (1, n):
             raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} "
                                "values to match the convolution dimensions, but got "
@@ -165,9 +167,12 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    shown = list(input.shape)  # the input torch's later checks see
     if padding == "same":
         _check_same(input, weight, stride, dilation)
-    _check_lengths(weight, geometry)
+        spread = dilation * (weight.dim() - 2) if len(dilation) == 1 else dilation
+        shown[2:] = [n + d * (k - 1) % 2 for n, d, k in zip(shown[2:], spread, weight.shape[2:])]
+    _check_lengths(weight, geometry if output_padding is None else (*geometry, output_padding))
     if not isinstance(padding, str) and min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
     if transposed and min(output_padding) < 0:
@@ -194,21 +199,51 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
     if input.shape[1] != channels:
         raise RuntimeError(
             f"Given {given}, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {channels} channels, but got "
+            f"{shown} to have {channels} channels, but got "
             f"{input.shape[1]} channels instead")
     if bias is not None and tuple(bias.shape) != (out,):
         raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
-    if transposed and input.dtype.name == "float32" and input.shape[0] > 1:  # torch goes
-        # through oneDNN for a batch of several float inputs, whose messages differ
+    if transposed:  # (a convolution checks the window first: _check_kernel_dtypes)
+        _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
+
+
+def _check_onednn_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
+                         dilation: Any, groups: int) -> None:
+    """Where torch picks oneDNN, its check that the weight and bias have the input's dtype."""
+    if _uses_onednn(input, weight, stride, dilation, groups):
         for what, t in (("weight", weight), ("bias", bias)):
             if t is not None and t.dtype is not input.dtype:
                 raise RuntimeError(
                     f"Input type ({_args.type_string(input.dtype)}) and {what} type "
                     f"({_args.type_string(t.dtype)}) should be the same or input should be a "
                     f"MKLDNN tensor and {what} is a dense tensor")
-    _check_bias_type(input, bias)
+
+
+def _uses_onednn(input: Tensor, weight: Tensor, stride: Any, dilation: Any,
+                 groups: int) -> bool:
+    """Whether torch's CPU convolution picks oneDNN (whose dtype check words differ from its
+    own kernels'): a float32 input, unless a single small image meets a small kernel, or a
+    1x1 kernel runs unstrided on one thread. A 1-d convolution is seen as 2-d of height 1."""
+    if input.dtype.name != "float32":
+        return False
+    strided = any(s != 1 for s in _spread(stride, 1))
+    dilated = any(d != 1 for d in _spread(dilation, 1))
+    image = (*input.shape, 1)[:4] if input.dim() > 3 else (*input.shape[:2], 1, input.shape[2])
+    kernel = weight.shape[-2:] if weight.dim() > 3 else (1, weight.shape[-1])
+    worth_it = (strided or dilated or input.shape[0] >= 16 or tuple(kernel) != (1, 1)
+                or get_num_threads() > 1)
+    return worth_it and (groups > 1 or min(kernel) > 3 or input.shape[0] > 1
+                         or math.prod(image) > 20480)
+
+
+def _kernel_bias(input: Tensor, bias: Tensor | None) -> Tensor | None:
+    """The bias as torch's own kernels add it: one of another dtype (let through where no
+    check read it) cast to the input's."""
+    if bias is None or bias.dtype is input.dtype:
+        return bias
+    return bias.to(input.dtype)
 
 
 def _check_bias_type(input: Tensor, bias: Tensor | None) -> None:
@@ -257,7 +292,9 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
         input, padding = _same_padding(input, tuple(weight.shape[2:]), dilation)
     geometry = (stride, sizes(padding, dims), dilation)
     _check_window(input, weight, geometry)
+    _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
     _args.scalar_type(input.dtype, weight.dtype)  # torch's kernel reads both as the input's
+    bias = _kernel_bias(input, bias)
     if dims == 1:  # torch's route: the 2-d convolution of height one
         geometry = tuple((low, *g) for low, g in zip((1, 0, 1), geometry))
         return Convolution1d.apply(input, weight, bias, geometry=geometry, groups=groups)
@@ -344,8 +381,12 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
     seen_padding = (0, *output_padding) if dims == 1 else output_padding
     _check_transposed(lift(input), lift(weight), seen[2])
+    onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
-                           seen_padding)[-dims:]
+                           seen_padding, onednn)[-dims:]
+    if dims == 3 and bias is not None:  # torch's 3-d kernel reads the bias as the input's
+        _args.scalar_type(input.dtype, bias.dtype)
+    bias = _kernel_bias(input, bias)
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
 
@@ -385,9 +426,10 @@ def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
-                     output_padding: tuple) -> tuple:
+                     output_padding: tuple, onednn: bool = False) -> tuple:
     """A transposed convolution's output spatial size, after torch's checks: an output
-    padding smaller than the stride or the dilation, an output of at least one element.
+    padding smaller than the stride or the dilation, an output of at least one element
+    (oneDNN, ``onednn``, takes an empty one and words a negative one its way).
 
     >>> _transposed_size((3, 3), (3, 3), ((2, 2), (1, 1), (1, 1)), (1, 1))
     (6, 6)
@@ -400,6 +442,10 @@ def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
                            f"got {' '.join(given)}")
     out = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, k, s, p, d, q
                 in zip(size, kernel, stride, padding, dilation, output_padding))
+    if onednn and min(out) >= 0:
+        return out
+    if onednn:
+        raise RuntimeError("could not construct a memory descriptor using a format tag")
     if min(out) < 1:
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, size))}). "
                            f"Calculated output size per channel: "

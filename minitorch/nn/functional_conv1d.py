@@ -19,17 +19,23 @@ from typing import Any
 from .. import _args, _call_form
 from .._tensor import Tensor
 from ..ops.unpool import MaxUnpool2D
-from .functional_conv import CONV_SIGNATURES, convolution, max_pool2d, pair, single
+from .functional_conv import CONV_SIGNATURES, convolution, max_pool2d, single
 
 __all__ = ["conv1d", "max_pool1d", "max_unpool1d", "max_unpool2d"]
 
 
-def _check_unpool(input: Tensor, indices: Tensor) -> None:
-    """torch's max_unpool2d checks, in its order, with its messages."""
+def _check_unpool(input: Tensor, indices: Tensor, size: Any) -> tuple:
+    """torch's max_unpool2d checks, in its order, with its messages: its parser's reading of
+    ``size`` (a tuple of ints), returned, then its kernel's checks."""
     _args.tensor_args("max_unpool2d", (indices, "indices", 2))
+    size = _args.sizes("max_unpool2d", (list(size),), "output_size", check_negative=False,
+                       position=3)
     if indices.dtype.name != "int64":
         raise RuntimeError("elements in indices should be type int64 but got: "
                            f"{_args.legacy(indices.dtype)}")
+    if len(size) != 2:
+        raise RuntimeError("There should be exactly two elements (height, width) in "
+                           f"output_size, but got {len(size)} elements.")
     if input.dim() not in (3, 4):
         raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a "
                            f"tensor with {input.dim()} dimensions.")
@@ -44,6 +50,7 @@ def _check_unpool(input: Tensor, indices: Tensor) -> None:
                                f"{list(input.shape)} with dimension {d} being empty.")
     if not input.dtype.is_floating_point:
         raise _args.not_implemented("max_unpool2d", input.dtype)
+    return size
 
 
 @_call_form.overloads(*CONV_SIGNATURES)
@@ -148,10 +155,11 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
     >>> F.max_unpool2d(v, i, 2).shape
     torch.Size([1, 1, 2, 2])
     """
-    kernel = pair(kernel_size, "kernel_size")
-    stride = kernel if stride is None else pair(stride, "stride")
-    size = _unpool_output_size(input, kernel, stride, pair(padding), output_size)
-    _check_unpool(input, indices)
+    kernel = _args.python_ntuple(kernel_size, 2)  # torch's _pair: read as Python reads it
+    stride = kernel if stride is None else _args.python_ntuple(stride, 2)
+    size = _unpool_output_size(input, kernel, stride, _args.python_ntuple(padding, 2),
+                               output_size)
+    size = _check_unpool(input, indices, size)
     return MaxUnpool2D.apply(input, indices, size=size)
 
 
@@ -164,23 +172,35 @@ def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
     >>> F.max_unpool1d(v, i, 2)
     tensor([[[0., 3., 2., 0.]]])
     """
-    kernel = single(kernel_size, "kernel_size")
-    stride = kernel if stride is None else single(stride, "stride")
-    size = _unpool_output_size(input, kernel, stride, single(padding), output_size)
+    kernel = _args.python_ntuple(kernel_size, 1)  # torch's _single
+    stride = kernel if stride is None else _args.python_ntuple(stride, 1)
+    size = _unpool_output_size(input, kernel, stride, _args.python_ntuple(padding, 1),
+                               output_size)
     input, indices = input.unsqueeze(-1), indices.unsqueeze(-1)
-    _check_unpool(input, indices)  # torch's kernel: it takes the size as it is
-    return MaxUnpool2D.apply(input, indices, size=(*size, 1)).squeeze(-1)
+    size = _check_unpool(input, indices, (*size, 1))  # torch's kernel: the size as it is
+    return MaxUnpool2D.apply(input, indices, size=size).squeeze(-1)
 
 
 def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tuple,
                         output_size: Any) -> tuple:
     """torch's output size of an unpooling: from the pooling's geometry, or ``output_size``
     (the spatial sizes, or with the batch and channel in front) within a stride of it."""
-    dims = len(kernel)
-    default = [(input.shape[-dims + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
-               for d in range(dims)]
-    if output_size is None:
-        return tuple(default)
+    dims, op, item = len(kernel), _args.python_op, _args.python_item
+    default = [op(op(op(item(tuple(input.shape), d - dims) - 1, "*", item(stride, d)), "+",
+                     item(kernel, d)), "-", op(2, "*", item(padding, d))) for d in range(dims)]
+    if output_size is not None:
+        default = _given_output_size(default, dims, stride, output_size)
+    for d, n in enumerate(default):
+        if op(n, "<", 0):
+            raise ValueError("max_unpooling: output_size must contain non-negative spatial "
+                             f"dimensions, but got output_size[{d}]={n}")
+    return tuple(default)
+
+
+def _given_output_size(default: list, dims: int, stride: tuple, output_size: Any) -> Any:
+    """A given ``output_size`` (the spatial sizes, or with the batch and channel in front)
+    within a stride of ``default``."""
+    _args.python_len(output_size)
     if len(output_size) == dims + 2:
         output_size = output_size[2:]
     if len(output_size) != dims:
@@ -188,7 +208,8 @@ def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tu
                          f"elements, but it has a length of '{len(output_size)}'")
     for d in range(dims):
         low, high = default[d] - stride[d], default[d] + stride[d]
-        if not low < output_size[d] < high:
+        if not (_args.python_op(low, "<", output_size[d]) and
+                _args.python_op(output_size[d], "<", high)):
             raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
                              f"{low} and {high})")
     return tuple(output_size)

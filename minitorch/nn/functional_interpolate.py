@@ -49,7 +49,7 @@ def _per_dim(value: Any, dims: int, input: Tensor, scale: bool) -> list:
             f"input with spatial dimensions of {list(input.shape[2:])} and {form} {value}. "
             f"Please provide input tensor in (N, C, d1, d2, ...,dK) format and {example} "
             "format.")
-    if not scale and not all(_args.as_int(v) is not None or (
+    if not scale and not all(_args.as_int(v) is not None or isinstance(v, bool) or (
             _args.is_tensor(v) and not v.is_floating_point()) for v in value):
         raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or "
                         "Tuple[int, int, int], but got size with types "
@@ -64,28 +64,56 @@ def _scale_factors(input: Tensor, mode: str, align_corners: Any, scale_factor: A
     float (a complex one refused by its 1-based position)."""
     if not given:  # no spatial dims: torch's Input Error comes later
         return []
-    kernel = f"upsample_{mode}{input.dim() - 2}d"
+    kernel = _upsample_kernel(mode, input.dim() - 2)
     if not given:  # no spatial dim: refused by the mode's check, after
         return []
     first = given[0]
     if not (isinstance(first, (int, float, complex)) or (
             _args.holds_number(first) and not _args.is_tensor(first))):
         listed = scale_factor if isinstance(scale_factor, (tuple, list)) else given
-        flag = ("bool align_corners, ",) if mode != "nearest" else ("",)
-        scales = ", ".join(f"float scales_{d} = None" for d in "dhw"[-len(given):]) \
-            if len(given) > 1 else "float scales = None"
-        given_args = (input, None, *([bool(align_corners)] if flag[0] else []), listed)
-        raise _args.invalid_combination(
-            kernel, given_args,
-            f"Tensor input, tuple of ints output_size, {flag[0]}tuple of floats scale_factors",
-            f"Tensor input, tuple of ints output_size, {flag[0]}{scales}, *, "
-            "Tensor out = None")
+        raise _no_overload(input, mode, align_corners, None, listed)
     for position, value in enumerate(given, 1):
         if not _args.is_real(value) or (isinstance(value, int) and abs(value) >= _NO_DOUBLE):
             raise TypeError(f"{kernel}(): argument 'scale_factors' must be tuple of floats, "
                             f"but found element of type {_args.type_name(value)} at pos "
                             f"{position}")
     return [float(v) for v in given]
+
+
+def _upsample_kernel(mode: str, dims: int) -> str:
+    """The name of torch's upsampling kernel for ``mode`` in ``dims`` spatial dims."""
+    return f"{'_' if mode == 'nearest-exact' else ''}upsample_{mode.replace('-', '_')}{dims}d"
+
+
+def _no_overload(input: Tensor, mode: str, align_corners: Any, output_size: Any,
+                 scale_factors: Any) -> TypeError:
+    """The TypeError of torch's upsampling kernel for ``mode`` when neither of its overloads
+    takes the sizes or scales it was given."""
+    dims = input.dim() - 2
+    flag = "bool align_corners, " if mode not in ("nearest", "nearest-exact") else ""
+    scales = ", ".join(f"float scales_{d} = None" for d in "dhw"[-dims:]) \
+        if dims > 1 else "float scales = None"
+    given_args = (input, output_size, *([bool(align_corners)] if flag else []), scale_factors)
+    return _args.invalid_combination(
+        _upsample_kernel(mode, dims), given_args,
+        f"Tensor input, tuple of ints output_size, {flag}tuple of floats scale_factors",
+        f"Tensor input, tuple of ints output_size, {flag}{scales}, *, Tensor out = None")
+
+
+def _output_size(input: Tensor, mode: str, align_corners: Any, size: Any,
+                 given: list) -> list:
+    """``size`` as the kernel's parser of a ``tuple of ints`` reads it (each an int, never a
+    bool or a float): torch hands ``area`` to adaptive_avg_pool, the others to an upsampling
+    kernel, and each refuses in its own words."""
+    listed = size if isinstance(size, (tuple, list)) else given
+    for position, value in enumerate(given):
+        if _args.as_int(value) is None:
+            if mode == "area":
+                raise TypeError(f"adaptive_avg_pool{input.dim() - 2}d(): argument "
+                                "'output_size' (position 2) must be tuple of ints, but found "
+                                f"element of type {_args.type_name(value)} at pos {position}")
+            raise _no_overload(input, mode, align_corners, listed, None)
+    return [_args.as_int(value) for value in given]
 
 
 def _check_align(mode: str, align_corners: bool | None) -> None:
@@ -186,9 +214,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         _check_antialias(mode, input, antialias)  # sizes and scales are never read
         _unsupported(input, mode)
     if size is not None:
-        sizes, scales = [int(s) for s in given], [None] * dims
-    elif recompute_scale_factor:  # torch's Python computes the sizes, its kernel gets none
-        sizes, scales = [int(n * s) for n, s in zip(input.shape[2:], given)], [None] * dims
+        sizes, scales = _output_size(input, mode, align_corners, size, given), [None] * dims
+    elif recompute_scale_factor or mode == "area":  # torch's Python computes the sizes (as
+        # int(size * scale), its TypeError or ValueError for a scale of the wrong kind)
+        sizes = [_args.python_int(_args.python_op(n, "*", s))
+                 for n, s in zip(input.shape[2:], given)]
+        scales = [None] * dims
     else:
         scales = _scale_factors(input, mode, align_corners, scale_factor, given)
         sizes = [_scaled_size(n * s) for n, s in zip(input.shape[2:], scales)]

@@ -238,10 +238,10 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, 
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
                            f"same number of dimensions, but got: anchor {dims[0]}D, positive "
                            f"{dims[1]}D, and negative {dims[2]}D inputs")
-    dist_pos = distance(anchor, positive)
-    dist_neg = distance(anchor, negative)
+    dist_pos = _args.python_call(distance, anchor, positive)
+    dist_neg = _args.python_call(distance, anchor, negative)
     if swap:
-        dist_neg = dist_neg.minimum(distance(positive, negative))
+        dist_neg = dist_neg.minimum(_args.python_call(distance, positive, negative))
     return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
 
 

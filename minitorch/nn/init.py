@@ -189,6 +189,9 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     per_group = sizes[0] // groups
     values = tensor._xp.zeros(sizes, dtype=tensor._data.dtype)
     centre = tuple(n // 2 for n in sizes[2:])
+    if per_group and sizes[1] and 0 in sizes[2:]:  # torch's first write, to an empty dim
+        raise IndexError(f"index 0 is out of bounds for dimension {sizes.index(0, 2)} with "
+                         "size 0")
     for g in range(groups):
         for d in range(min(per_group, sizes[1])):
             values[(g * per_group + d, d, *centre)] = 1
@@ -240,7 +243,7 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01,
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
-    num_zeros = math.ceil(sparsity * rows)
+    num_zeros = _args.python_ceil(_args.python_op(sparsity, "*", rows))
     with grad_mode._recording(False):
         tensor.normal_(0, std, generator=generator)
         for col in range(cols):

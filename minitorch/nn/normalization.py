@@ -42,6 +42,17 @@ def _reset_affine(module: Module) -> None:
         init.zeros_(module.bias)
 
 
+
+def _shape_tuple(normalized_shape: Any) -> tuple:
+    """torch's Python reading of a norm module's ``normalized_shape``: an Integral as a
+    one-tuple, anything else through ``tuple()`` (its TypeError for no iterable); the values
+    are read where they are used (torch.empty of the weight, then the function)."""
+    if isinstance(normalized_shape, numbers.Integral):
+        return (normalized_shape,)
+    if _args.as_int(normalized_shape) is None and not hasattr(normalized_shape, "__iter__"):
+        raise TypeError(f"'{type(normalized_shape).__name__}' object is not iterable")
+    return tuple(normalized_shape)
+
 class LayerNorm(Module):
     """``F.layer_norm`` over the last dims ``normalized_shape``, with a learnable weight
     (ones) and bias (zeros) of that shape unless ``elementwise_affine=False``.
@@ -55,14 +66,7 @@ class LayerNorm(Module):
                  elementwise_affine: bool = True, bias: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
         super().__init__()
-        if not isinstance(normalized_shape, int) and _args.as_int(normalized_shape) is None \
-                and not hasattr(normalized_shape, "__iter__"):
-            # torch's Python takes tuple(normalized_shape) of anything but an int
-            raise TypeError(f"'{type(normalized_shape).__name__}' object is not iterable")
-        # torch's Python: an Integral as a one-tuple, anything else tuple(); its values are
-        # read where they are used (torch.empty of the weight, then layer_norm)
-        self.normalized_shape = (normalized_shape,) if isinstance(
-            normalized_shape, numbers.Integral) else tuple(normalized_shape)
+        self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
@@ -90,9 +94,7 @@ class RMSNorm(Module):
     def __init__(self, normalized_shape: Any, eps: float | None = None,
                  elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
+        self.normalized_shape = _shape_tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from . import functional as F
 from .functional_conv import max_pool2d, max_pool3d, pair
@@ -179,7 +180,7 @@ class _LPPoolNd(Module):
         self.stride, self.ceil_mode = stride, ceil_mode
 
     def forward(self, input: Tensor) -> Tensor:
-        return type(self).function(input, float(self.norm_type), self.kernel_size,
+        return type(self).function(input, _args.python_float(self.norm_type), self.kernel_size,
                                    self.stride, self.ceil_mode)
 
     def extra_repr(self) -> str:

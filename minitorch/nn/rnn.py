@@ -99,7 +99,8 @@ class RNNBase(Module):
         self.mode = mode
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.bias, self.batch_first = bias, batch_first
-        self.dropout, self.bidirectional, self.proj_size = float(dropout), bidirectional, proj_size
+        self.dropout = _args.python_float(dropout)
+        self.bidirectional, self.proj_size = bidirectional, proj_size
         _check_sizes(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size)
         gate_size = _GATES[mode] * hidden_size
         real_hidden = proj_size or hidden_size
@@ -193,6 +194,7 @@ class RNNBase(Module):
         returns the last layer's output and the stacked last states, laid out as the input.
         With ``batch_sizes``, ``input`` is a PackedSequence's data, stepped as torch's
         ``PackedLayer``."""
+        self._check_kernel_args(input, states, batch_sizes)
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
         directions = 2 if self.bidirectional else 1
@@ -215,6 +217,25 @@ class RNNBase(Module):
             transpose = shape.Transpose if self.mode == "LSTM" else TransposeInplace
             output = transpose.apply(output, dims=(1, 0, 2))
         return output, last
+
+    def _check_kernel_args(self, input: Tensor, states: tuple,
+                           batch_sizes: list[int] | None) -> None:
+        """The parse of torch's kernel call (``_VF.lstm``...): a ``num_layers`` that Python
+        takes for an int (a bool) is no int to its parser, so no overload matches."""
+        if _args.as_int(self.num_layers) is not None:
+            return
+        lstm = self.mode == "LSTM"
+        hx = "tuple of Tensors hx" if lstm else "Tensor hx"
+        settings = ("tuple of Tensors params, bool has_biases, int num_layers, float dropout, "
+                    "bool train, bool bidirectional")
+        given = (tuple(states) if lstm else states[0], self._flat_weights, self.bias,
+                 self.num_layers, float(self.dropout), self.training, self.bidirectional)
+        values = (input, *given, self.batch_first) if batch_sizes is None else \
+            (input, _creation.tensor(batch_sizes), *given)
+        raise _args.invalid_combination(
+            self.mode.lower(), values,
+            f"Tensor data, Tensor batch_sizes, {hx}, {settings}",
+            f"Tensor input, {hx}, {settings}, bool batch_first")
 
     def _direction(self, input: Tensor, state: tuple, layer: int, direction: int
                    ) -> tuple[Tensor, tuple]:

@@ -132,9 +132,12 @@ def batch_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def invstd_of(var_sum: np.ndarray, n: int, eps: float) -> np.ndarray:
-    """``1 / sqrt(var_sum / n + eps)``: the quotient in the dtype, the rest in double."""
+    """``1 / sqrt(var_sum / n + eps)``: the quotient in the dtype, the rest in double; 0
+    where both the variance and ``eps`` are 0 (torch's InvStd)."""
     var = (var_sum / var_sum.dtype.type(n)).astype(np.float64)
-    return (1 / np.sqrt(var + eps)).astype(var_sum.dtype)
+    with np.errstate(divide="ignore"):
+        invstd = 1 / np.sqrt(var + eps)
+    return np.where((var == 0) & (eps == 0), 0.0, invstd).astype(var_sum.dtype)
 
 
 def eval_invstd(running_var: np.ndarray, eps: float, forward: bool) -> np.ndarray:

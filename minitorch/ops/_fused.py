@@ -112,6 +112,8 @@ def add_scaled(xp: Any, a: Any, b: Any, alpha: float) -> Any:
     >>> add_scaled(np, np.float32([1.0]), np.float32([3.0]), 0.5)
     array([2.5], dtype=float32)
     """
+    if isinstance(alpha, bool) and a.dtype != bool:  # torch's add checks a Python bool alpha
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if alpha == 1:
         return a + b
     if _float32(a, b):

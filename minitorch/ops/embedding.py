@@ -116,6 +116,8 @@ def _padding_row(weight: Any, padding_idx: Any) -> Any:
     from the end."""
     if padding_idx is None:
         return None
+    if padding_idx == 0:  # torch's Python reads no size for it
+        return padding_idx
     _args.python_attribute(weight, "size")
     n = weight.size(0)
     if (padding_idx > 0 and padding_idx >= n) or (padding_idx < 0 and padding_idx < -n):
@@ -141,6 +143,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
         _args.integer(fn, padding_idx, "padding_idx", 3)
     scale_grad_by_freq = _args.flag(fn, scale_grad_by_freq, "scale_grad_by_freq", 4)
     sparse = _args.flag(fn, sparse, "sparse", 5)
+    if weight.dim() == 0 and weight.requires_grad and grad_mode.is_grad_enabled():
+        # torch's autograd notes the weight's row count before its kernel checks the rank
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     _check_indices(fn, input, 1)

@@ -198,9 +198,6 @@ def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> No
     """torch's checks in its order: the parameters' dtype against the input's, then the
     last dims of ``input`` are ``shape`` and so are the parameters', then a floating kernel."""
     _check_mixed_dtype(input, weight, bias)
-    if not shape:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
-                           "containing at least one element, but got normalized_shape = []")
     _check_normalized(input, shape, {"weight": weight, "bias": bias}, "*, ",
                       "LayerNormKernelImpl")
     if bias is not None:
@@ -263,12 +260,19 @@ def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
 def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
                       kernel: str) -> None:
     """The checks layer_norm and rms_norm share: the parameters' shapes are ``shape``, so
-    are the input's last dims (torch writes the batch ``star``), then a floating kernel."""
+    are the input's last dims (torch writes the batch ``star``), then a floating kernel;
+    first of all, ``shape`` names a dim."""
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     for name, param in params.items():
         if param is not None and tuple(param.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
                                f"got {name} of shape {list(param.shape)} and normalized_shape "
                                f"= {list(shape)}")
+    if kernel == "rms_norm" and input.dim() < len(shape):  # its composite's own check
+        raise ValueError(f"Input tensor must have at least {len(shape)} dimensions, but got "
+                         f"{input.dim()}")
     if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[{star}{', '.join(map(str, shape))}], but got input of size"

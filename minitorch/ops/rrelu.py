@@ -93,7 +93,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training:
-        if not input.dtype.is_floating_point:
+        if not input.dtype.is_floating_point or input.dtype.name == "float16":  # no half kernel
             raise _args.not_implemented("rrelu_with_noise_out_cpu", input.dtype)
     else:
         _check_kernel_dtype("leaky_relu", input)

@@ -53,10 +53,9 @@ def check_settings(betas: Any = OMITTED, same_kind_betas: bool = True, **setting
     if betas is OMITTED:
         return
     for i in range(2):  # torch reads betas[0] and betas[1]
-        if not hasattr(betas, "__getitem__"):
-            raise TypeError(f"'{type(betas).__name__}' object is not subscriptable")
-        if not 0.0 <= betas[i] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+        beta = _args.python_item(betas, i)
+        if not (_args.python_op(0.0, "<=", beta) and _args.python_op(beta, "<", 1.0)):
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
     if same_kind_betas and not (all(isinstance(b, float) for b in betas[:2]) or
             all(isinstance(b, Tensor) for b in betas[:2])):
         raise ValueError("betas must be either both floats or both Tensors")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .. import _args
 from .._dtype import finfo
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -32,18 +33,21 @@ __all__ = ["Adafactor"]
 
 def _check_settings(lr: Any, beta2_decay: float, eps: tuple, d: float,
                     weight_decay: float) -> None:
-    """torch's checks, one after another in its order and operand order (a nan fails each)."""
-    if not 0.0 <= lr:  # noqa: SIM300
+    """torch's checks, one after another in its order and operand order (a nan fails each);
+    torch's Python comparisons and indexing, so a setting of the wrong kind fails as there."""
+    op = _args.python_op
+    if not op(0.0, "<=", lr):
         raise ValueError(f"Learning rate should be >= 0 but is: {lr}")
-    if not 0.0 >= beta2_decay:  # noqa: SIM300
+    if not op(0.0, ">=", beta2_decay):
         raise ValueError(f"beta2_decay should be <= 0 but is: {beta2_decay}")
-    if eps[0] is not None and not 0.0 <= eps[0]:  # noqa: SIM300
-        raise ValueError(f"epsilon1 should be >= 0 but is: {eps[0]}")
-    if not 0.0 <= eps[1]:  # noqa: SIM300
+    eps1 = _args.python_item(eps, 0)
+    if eps1 is not None and not op(0.0, "<=", eps1):
+        raise ValueError(f"epsilon1 should be >= 0 but is: {eps1}")
+    if not op(0.0, "<=", _args.python_item(eps, 1)):
         raise ValueError(f"epsilon2 should be >= 0 but is: {eps[1]}")
-    if not 1.0 <= d:  # noqa: SIM300
+    if not op(1.0, "<=", d):
         raise ValueError(f"Clipping threshold d should be >= 1 but is: {d}")
-    if not 0.0 <= weight_decay:  # noqa: SIM300
+    if not op(0.0, "<=", weight_decay):
         raise ValueError(f"weight_decay should be >= 0 but is: {weight_decay}")
 
 

@@ -356,14 +356,15 @@ class CosineAnnealingLR(LRScheduler):
         groups, epoch, low = self.optimizer.param_groups, self.last_epoch, self.eta_min
         if self._is_initial:
             return _values(self.optimizer, "lr")
+        op, period = _args.python_op, self.T_max  # torch's Python arithmetic on T_max
         if self._step_count == 1 and epoch > 0:  # resumed: the closed form
-            return [low + (base - low) * (1 + math.cos(epoch * math.pi / self.T_max)) / 2
+            return [low + (base - low) * (1 + math.cos(op(epoch * math.pi, "/", period))) / 2
                     for base, _ in zip(self.base_lrs, groups, strict=True)]
-        if (epoch - 1 - self.T_max) % (2 * self.T_max) == 0:  # the bottom: turn back up
-            return [g["lr"] + (base - low) * (1 - math.cos(math.pi / self.T_max)) / 2
+        if op(op(epoch - 1, "-", period), "%", op(2, "*", period)) == 0:  # the bottom: turn up
+            return [g["lr"] + (base - low) * (1 - math.cos(math.pi / period)) / 2
                     for base, g in zip(self.base_lrs, groups, strict=True)]
-        return [(1 + math.cos(math.pi * epoch / self.T_max))
-                / (1 + math.cos(math.pi * (epoch - 1) / self.T_max)) * (g["lr"] - low) + low
+        return [(1 + math.cos(op(math.pi * epoch, "/", period)))
+                / (1 + math.cos(math.pi * (epoch - 1) / period)) * (g["lr"] - low) + low
                 for g in groups]
 
     def _get_closed_form_lr(self) -> list[Any]:

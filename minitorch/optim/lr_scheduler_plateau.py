@@ -104,7 +104,7 @@ class ReduceLROnPlateau(LRScheduler):
 
     @property
     def in_cooldown(self) -> bool:
-        return self.cooldown_counter > 0
+        return _args.python_op(self.cooldown_counter, ">", 0)  # a cooldown of the wrong kind
 
     def _is_better(self, a: float, best: float) -> bool:
         if self.mode == "min" and self.threshold_mode == "rel":

@@ -104,7 +104,7 @@ class LinearLR(LRScheduler):
         groups, epoch = self.optimizer.param_groups, self.last_epoch
         if epoch == 0:
             return [g["lr"] * self.start_factor for g in groups]
-        if self._is_initial or epoch > self.total_iters:
+        if self._is_initial or _args.python_op(epoch, ">", self.total_iters):
             return _values(self.optimizer, "lr")
         change = self.end_factor - self.start_factor
         ratio = 1.0 + change / (self.total_iters * self.start_factor + (epoch - 1) * change)
@@ -135,7 +135,8 @@ class PolynomialLR(LRScheduler):
         epoch, total = self.last_epoch, self.total_iters
         if self._is_initial or _args.python_op(epoch, ">", total):
             return _values(self.optimizer, "lr")
-        decay = ((1.0 - epoch / total) / (1.0 - (epoch - 1) / total)) ** self.power
+        decay = _args.python_op((1.0 - epoch / total) / (1.0 - (epoch - 1) / total), "**",
+                                self.power)
         return [g["lr"] * decay for g in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self) -> list[Any]:

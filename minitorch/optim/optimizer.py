@@ -371,7 +371,7 @@ class Optimizer:
             if key not in group:
                 raise KeyError(key)
         if "betas" in self._settings:  # torch's step unpacks them for every group, even empty
-            _beta1, _beta2 = group["betas"]
+            _args.python_unpack(group["betas"], 2)
         return plain_settings(group)
 
     def _all_params(self) -> list[Tensor]:

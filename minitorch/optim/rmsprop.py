@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math, factory_namespace
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
@@ -173,7 +174,7 @@ class Adadelta(ElementwiseOptimizer):
                  capturable: bool = False, maximize: bool = False,
                  differentiable: bool = False) -> None:
         check_settings(lr=lr)
-        if not 0.0 <= rho <= 1.0:
+        if not (_args.python_op(0.0, "<=", rho) and _args.python_op(rho, "<=", 1.0)):
             raise ValueError(f"Invalid rho value: {rho}")
         check_settings(eps=eps, weight_decay=weight_decay)
         defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor, broadcast_error
 from ..autograd import profiler
 from ..ops._fused import add_scaled
@@ -51,11 +52,12 @@ class SGD(Optimizer):
             raise TypeError(f"'<' not supported between instances of '{type(lr).__name__}' "
                             "and 'float'")
         check_tensor_lr(lr)
-        if lr < 0.0:
+        op = _args.python_op  # torch's Python comparisons: its TypeError for a non-number
+        if op(lr, "<", 0.0):
             raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0.0:
+        if op(momentum, "<", 0.0):
             raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
+        if op(weight_decay, "<", 0.0):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from typing import Any
 
-from .. import _creation, _dtype
+from .. import _args, _creation, _dtype
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..nn.batchnorm import _BatchNorm
@@ -43,7 +43,7 @@ ParamList = Sequence[Tensor]
 
 
 def _check_decay(decay: float) -> None:
-    if decay < 0.0 or decay > 1.0:
+    if _args.python_op(decay, "<", 0.0) or _args.python_op(decay, ">", 1.0):
         raise ValueError(f"Invalid decay value {decay} provided. Please provide a value in "
                          "[0,1] range.")
 

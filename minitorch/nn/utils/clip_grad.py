@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from ... import _args
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...ops.norm import norm
@@ -41,7 +42,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     parameters = list(parameters)
-    norm_type, max_norm = float(norm_type), float(max_norm)  # as torch's, before anything
+    norm_type, max_norm = _args.python_float(norm_type), _args.python_float(max_norm)
     total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
     return total
@@ -57,7 +58,7 @@ def get_total_norm(tensors: Iterable[Tensor] | Tensor, norm_type: float = 2.0,
     from ... import stack, tensor
 
     tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
-    norm_type = float(norm_type)
+    norm_type = _args.python_float(norm_type)
     if not tensors:
         return tensor(0.0)
     with grad_mode._recording(False):
@@ -79,7 +80,7 @@ def clip_grads_with_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float
     tensor([0.6000, 0.8000])
     """
     grads = _grads(parameters)
-    max_norm = float(max_norm)
+    max_norm = _args.python_float(max_norm)
     if not grads:
         return
     with grad_mode._recording(False):
@@ -99,7 +100,7 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float,
     """
     if isinstance(parameters, Tensor):
         parameters = [parameters]
-    clip_value = float(clip_value)  # as torch's, before anything
+    clip_value = _args.python_float(clip_value)  # as torch's, before anything
     grads = _grads(parameters)
     if not grads:
         raise RuntimeError(_NO_GRADS)
