@@ -293,14 +293,24 @@ def _poisson_count(draw: _Uniforms, lam: float) -> int:
         u = draw() - 0.5
         v = draw()
         us = 0.5 - abs(u)
-        k = math.floor((2 * a / us + b) * u + lam + 0.43)
+        k = _floor((2 * a / us + b) * u + lam + 0.43)
         if us >= 0.07 and v <= vr:
-            return k
+            return _int64(k)
         if k < 0 or (us < 0.013 and v > us):
             continue
         if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
                 <= -lam + k * loglam - math.lgamma(k + 1.0)):
-            return k
+            return _int64(k)
+
+
+def _floor(x: float) -> float:
+    """C's ``floor``: an infinite or NaN ``x`` (an infinite rate's) is itself."""
+    return math.floor(x) if math.isfinite(x) else x
+
+
+def _int64(k: float) -> int:
+    """C's cast of a double to int64 on x86-64: out of range (inf, NaN) gives INT64_MIN."""
+    return int(k) if math.isfinite(k) and -2 ** 63 <= k < 2 ** 63 else -2 ** 63
 
 
 def binomial(gen: Generator, n: int, dtype: str, counts: Any, probs: Any) -> np.ndarray:

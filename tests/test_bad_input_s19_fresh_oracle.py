@@ -60,3 +60,13 @@ def _lapack_programs() -> list:
 @pytest.mark.parametrize("program", _lapack_programs())
 def test_lapack_kernels_refuse_the_dtypes_they_have_no_version_of(program):
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("rates", ["[float('inf')]", "[float('inf'), 2.0, 30.0, float('inf')]",
+                                   "[1e30]", "[5e18, 1e19]"])
+@pytest.mark.parametrize("dtype", ["L.float32", "L.float64"])
+def test_poisson_of_an_infinite_or_huge_rate_is_torchs_int64_cast(rates, dtype):
+    """torch's sampler returns its double count cast to int64 (INT64_MIN where it is
+    infinite or NaN) and draws the same uniforms; numpy's floor of inf raised ValueError."""
+    assert_as_torch(f"L.manual_seed(3); R = (L.poisson(L.tensor({rates}, dtype={dtype})), "
+                    "L.rand(3))")
