@@ -70,3 +70,15 @@ def test_poisson_of_an_infinite_or_huge_rate_is_torchs_int64_cast(rates, dtype):
     infinite or NaN) and draws the same uniforms; numpy's floor of inf raised ValueError."""
     assert_as_torch(f"L.manual_seed(3); R = (L.poisson(L.tensor({rates}, dtype={dtype})), "
                     "L.rand(3))")
+
+
+@pytest.mark.parametrize("output", ["(t * 2).long()", "t > 1", "(t * 2).to(L.uint8)",
+                                    "(t * 0).long()", "(t.long(), t > 0)", "t.sum().long()",
+                                    "(t * 2).detach()"])
+@pytest.mark.parametrize("nondet_tol", ["None", "0.0", "1e10", "'a'"])
+def test_fast_gradcheck_moves_every_output_when_none_is_differentiable(output, nondet_tol):
+    """With no differentiable output, torch's fast gradcheck differences every output,
+    integer ones too (bool ones refused by the subtraction), against nondet_tol: an integer
+    output that jumps under the step is 'expected to be zero' (minitorch skipped it)."""
+    assert_as_torch(f"R = L.autograd.gradcheck(lambda t: {output}, (L.ones(2, dtype=L.float64, "
+                    f"requires_grad=True),), nondet_tol={nondet_tol}, fast_mode=True)")
