@@ -82,3 +82,23 @@ def test_fast_gradcheck_moves_every_output_when_none_is_differentiable(output, n
     output that jumps under the step is 'expected to be zero' (minitorch skipped it)."""
     assert_as_torch(f"R = L.autograd.gradcheck(lambda t: {output}, (L.ones(2, dtype=L.float64, "
                     f"requires_grad=True),), nondet_tol={nondet_tol}, fast_mode=True)")
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 255.0])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("maxnorm", [1.0, 5.0, 2.0 ** 63])
+def test_renorm_scales_as_torchs_kernel(p, dtype, maxnorm):
+    """renorm's norm in torch's accumulating type (a huge p overflows there: every slice
+    scaled to 0), its factor divided in double and rounded to the tensor's dtype: bit for
+    bit (fuzz seed 19004 found the overflow; float32 and float16 differed in the last bit)."""
+    assert_as_torch(f"x = L.tensor([[1., -0.2, 2.], [-0.46, 0., 2.88], [0.3, 7.5, -1.]], "
+                    f"dtype=L.{dtype}); R = (x.renorm({p}, 0, {maxnorm}), "
+                    f"x.renorm({p}, 1, {maxnorm}), x.clone().renorm_({p}, 0, {maxnorm}))")
+
+
+@pytest.mark.parametrize("p", [0.5, 3.0, 4.5, 50.0, 255.0])
+@pytest.mark.parametrize("dim", ["None", "0", "1"])
+def test_a_half_tensors_p_norm_is_computed_in_float(p, dim):
+    """torch computes a float16 tensor's p-norm in float32 (minitorch overflowed to inf)."""
+    assert_as_torch("L.manual_seed(0); x = (L.randn(4, 9) * 3).half(); "
+                    f"R = L.linalg.vector_norm(x, {p}, {dim})")

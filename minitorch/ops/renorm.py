@@ -14,9 +14,11 @@ from typing import Any
 
 from .. import _args
 from .._cpp_print import cpp_float
+from .._dtype import float16, float32
 from .._tensor import Tensor
 from ._base import Op, wrap
-from .norm import LinalgVectorNorm, _norm_backward, _reduce
+from .norm import LinalgVectorNorm, _norm_backward
+from .norm import norm as vector_norm
 from .pointwise import where
 
 __all__ = ["METHODS", "Renorm", "renorm", "renorm_"]
@@ -31,13 +33,15 @@ class Renorm(Op):
         ctx.options = (p, dims, maxnorm)
         ctx.save_for_backward(a)
         xp, data = a._xp, a._data
-        # the norm in torch's accumulating dtype, the scale in the tensor's
-        wide = xp.float64 if a.dtype.name == "float32" else (
-            xp.float32 if a.dtype.name == "float16" else data.dtype)
-        norm = xp.astype(_reduce(xp, xp.abs(xp.astype(data, wide)), p, dims), data.dtype)
-        one = xp.ones((), dtype=data.dtype)
-        factor = xp.where(norm > maxnorm, xp.astype(maxnorm / (norm + 1e-7), data.dtype), one)
-        return wrap(data * factor)
+        # torch's kernel: the norm in its accumulating type (float32 for float16; |x|^p
+        # there, so a huge p overflows to inf), maxnorm / (norm + 1e-7) divided in double,
+        # the factor then rounded to the tensor's dtype and multiplied in it
+        acc = float32 if a.dtype is float16 else a.dtype
+        norm = vector_norm(a.detach(), p, dims, True, dtype=acc)._data
+        denominator = xp.astype(norm + xp.asarray(1e-7, dtype=norm.dtype), xp.float64)
+        factor = xp.where(xp.astype(norm, xp.float64) > maxnorm,
+                          maxnorm / denominator, xp.ones((), dtype=xp.float64))
+        return wrap(data * xp.astype(xp.astype(factor, norm.dtype), data.dtype))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
