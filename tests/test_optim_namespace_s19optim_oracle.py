@@ -53,7 +53,8 @@ def test_sparse_adam_refuses_dense_gradients_and_skips_gradless():
         opt = L.optim.SparseAdam([p, q], lr=0.1)
         assert opt.step() is None  # no gradients: nothing to refuse
         q.grad = L.ones(3)
-        out[L] = (raised_by(lambda L: opt.step(), L), opt.defaults, repr(opt), dict(opt.state))
+        out[L] = (raised_by(lambda L, opt=opt: opt.step(), L), opt.defaults, repr(opt),
+                  dict(opt.state))
     assert_same_error(out[mt][0], out[torch][0])
     assert out[mt][1:] == out[torch][1:]
 
