@@ -108,7 +108,7 @@ def swap_in_optimizer_params_and_state(optimizer: Any, swapin_parameters: dict[s
     state's tensors are updated in place; anything else done to it is not kept.
 
     >>> opt = optim.SGD([nn.Parameter(minitorch.ones(1))], lr=0.1)
-    >>> with swap_in_optimizer_params_and_state(opt, {}, opt.state_dict()):
+    >>> with optim.swap_in_optimizer_params_and_state(opt, {}, opt.state_dict()):
     ...     pass
     Traceback (most recent call last):
     RuntimeError: swap_in_optimizer_params_and_state requires initialized optimizer state.

@@ -400,6 +400,7 @@ def plain_settings(group: dict[str, Any]) -> dict[str, Any]:
     """``group`` for an update on arrays: its tensor settings (torch takes a tensor ``lr`` or
     ``betas``) read as the numbers they hold.
 
+    >>> from minitorch.optim.optimizer import plain_settings
     >>> plain_settings({"params": [], "lr": minitorch.tensor(0.5)})["lr"]
     0.5
     """
