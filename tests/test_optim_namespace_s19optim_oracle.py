@@ -186,3 +186,44 @@ def test_swap_in_refuses_uninitialized_state_as_torch():
         with L.optim.swap_in_optimizer_params_and_state(opt, {}, opt.state_dict()):
             pass
     assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+# ----------------------------------------------------------------------------- _functional
+
+def test_functional_names_are_torchs_that_work():
+    # torch's functional forms: minitorch offers sgd, and lists none it cannot run
+    forms = {n for n in dir(torch.optim._functional) if n.islower() and n.isidentifier()
+             and callable(getattr(torch.optim._functional, n)) and not n.startswith("_")}
+    assert forms & set(dir(mt.optim._functional)) == {"sgd"}
+    assert mt.optim._functional.__all__ == ["sgd"]
+
+
+@FEW
+@given(seed=st.integers(0, 2**16), momentum=st.sampled_from([0.0, 0.9]),
+       nesterov=st.booleans(), maximize=st.booleans(), weight_decay=st.sampled_from([0, 0.1]))
+def test_functional_sgd_as_torch(seed, momentum, nesterov, maximize, weight_decay):
+    nesterov = nesterov and momentum > 0
+    rng = np.random.default_rng(seed)
+    start = rng.standard_normal((2, 3)).astype(np.float32)
+    grads = [rng.standard_normal((2, 3)).astype(np.float32) for _ in range(3)]
+    out = {}
+    for L in (mt, torch):
+        F = importlib.import_module(f"{L.__name__}.optim._functional")
+        p, bufs = L.tensor(start.copy()), [None]
+        for g in grads:
+            F.sgd([p], [L.tensor(g.copy())], bufs, weight_decay=weight_decay,
+                  momentum=momentum, lr=0.1, dampening=0.0, nesterov=nesterov,
+                  maximize=maximize)
+        out[L] = (numpy_of(p), bufs)
+    np.testing.assert_array_equal(out[mt][0], out[torch][0])
+    assert (out[mt][1][0] is None) == (out[torch][1][0] is None)
+    if out[torch][1][0] is not None:
+        np.testing.assert_array_equal(numpy_of(out[mt][1][0]), numpy_of(out[torch][1][0]))
+
+
+def test_functional_sgd_refuses_grad_scale_as_torch():
+    def run(L):
+        F = importlib.import_module(f"{L.__name__}.optim._functional")
+        F.sgd([L.ones(2)], [L.ones(2)], [None], grad_scale=L.ones(()), weight_decay=0,
+              momentum=0, lr=0.1, dampening=0, nesterov=False, maximize=False)
+    assert_same_error(raised_by(run, mt), raised_by(run, torch))
