@@ -227,3 +227,10 @@ def test_functional_sgd_refuses_grad_scale_as_torch():
         F.sgd([L.ones(2)], [L.ones(2)], [None], grad_scale=L.ones(()), weight_decay=0,
               momentum=0, lr=0.1, dampening=0, nesterov=False, maximize=False)
     assert_same_error(raised_by(run, mt), raised_by(run, torch))
+
+
+@pytest.mark.parametrize("name", ["Adafactor", "Muon", "SparseAdam", "Adam",
+                                  "swap_in_optimizer_params_and_state"])
+def test_public_names_say_torchs_module(name):
+    got, want = getattr(mt.optim, name).__module__, getattr(torch.optim, name).__module__
+    assert got.replace("minitorch", "torch", 1) == want

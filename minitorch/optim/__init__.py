@@ -25,6 +25,9 @@ from .rprop_asgd import ASGD, Rprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
 
+# torch's names for these three (their modules are private)
+Adafactor.__module__ = Muon.__module__ = "minitorch.optim"
+
 # torch imports its classes from submodules and then drops the submodule names, so that
 # ``dir(torch.optim)`` lists the optimizers only; the submodules stay importable by path.
 del adam, adam_variants, lbfgs, optimizer, rmsprop, rprop_asgd, sgd, sparse_adam  # noqa: F821
