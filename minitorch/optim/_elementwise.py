@@ -33,7 +33,8 @@ _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight
 def check_tensor_lr(lr: Any) -> None:
     """torch takes a tensor ``lr`` of one element only.
 
-    >>> minitorch.optim._elementwise.check_tensor_lr(minitorch.ones(2))
+    >>> from minitorch.optim._elementwise import check_tensor_lr
+    >>> check_tensor_lr(minitorch.ones(2))
     Traceback (most recent call last):
     ValueError: Tensor lr must be 1-element
     """

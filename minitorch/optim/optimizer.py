@@ -400,7 +400,8 @@ def plain_settings(group: dict[str, Any]) -> dict[str, Any]:
     """``group`` for an update on arrays: its tensor settings (torch takes a tensor ``lr`` or
     ``betas``) read as the numbers they hold.
 
-    >>> minitorch.optim.optimizer.plain_settings({"params": [], "lr": minitorch.tensor(0.5)})["lr"]
+    >>> from minitorch.optim.optimizer import plain_settings
+    >>> plain_settings({"params": [], "lr": minitorch.tensor(0.5)})["lr"]
     0.5
     """
     return {key: value if key == "params" else _plain(value) for key, value in group.items()}

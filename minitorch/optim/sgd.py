@@ -28,7 +28,7 @@ from ..ops._fused import add_scaled
 from ._elementwise import check_tensor_lr
 from .optimizer import Optimizer
 
-__all__ = ["SGD"]
+__all__ = ["SGD", "sgd_update"]
 
 
 class SGD(Optimizer):
@@ -77,27 +77,45 @@ class SGD(Optimizer):
         return loss
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
-        # Arrays in, arrays out: the update is not recorded, so it needs no autograd ops
-        # (which cost ~7x more here); the version bump keeps saved-tensor checks honest.
-        # Each step is torch's op, rounded as its kernel (``add(alpha=)`` is one fused
-        # multiply-add: see ops/_fused.py).
-        xp = p._xp
-        d = -p._grad._data if group["maximize"] else p._grad._data
-        if group["weight_decay"] != 0:
-            d = add_scaled(xp, d, p._data, group["weight_decay"])  # grad.add(p, alpha=wd)
-        momentum = group["momentum"]
-        if momentum != 0:
-            state = self.state[p]
-            buf = state.get("momentum_buffer")
-            if buf is None:
-                buf = state["momentum_buffer"] = Tensor._make(xp.asarray(d, copy=True))
-            elif buf.shape != p.shape:  # another parameter's, loaded
-                raise broadcast_error(buf, p)
-            else:  # buf.mul_(momentum).add_(d, alpha=1 - dampening)
-                buf._data[...] = add_scaled(xp, buf._data * momentum, d,
-                                            1 - group["dampening"])
-                buf._version_counter.value += 1
-            d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data
-        with profiler.op_event("aten::add_"):  # torch's p.add_(d, alpha=-lr)
-            p._data[...] = add_scaled(xp, p._data, d, -group["lr"])
-        p._version_counter.value += 1
+        state = self.state[p] if group["momentum"] != 0 else {}
+        buf = state.get("momentum_buffer")
+        if buf is not None and buf.shape != p.shape:  # another parameter's, loaded
+            raise broadcast_error(buf, p)
+        buf = sgd_update(p, p._grad, buf, group)
+        if buf is not None:
+            state["momentum_buffer"] = buf
+
+
+def sgd_update(p: Tensor, grad: Tensor, buf: Tensor | None,
+               group: dict[str, Any]) -> Tensor | None:
+    """One SGD step of ``p`` from ``grad`` with the settings of ``group``; returns the momentum
+    buffer (``buf`` updated in place, or a new one when ``buf`` is None; None without
+    momentum).
+
+    >>> from minitorch.optim.sgd import sgd_update
+    >>> p = nn.Parameter(minitorch.tensor([1.0]))
+    >>> settings = {"lr": 0.5, "momentum": 0.9, "dampening": 0, "weight_decay": 0,
+    ...             "nesterov": False, "maximize": False}
+    >>> sgd_update(p, minitorch.tensor([2.0]), None, settings), p.data
+    (tensor([2.]), tensor([0.]))
+    """
+    # Arrays in, arrays out: the update is not recorded, so it needs no autograd ops
+    # (which cost ~7x more here); the version bump keeps saved-tensor checks honest.
+    # Each step is torch's op, rounded as its kernel (``add(alpha=)`` is one fused
+    # multiply-add: see ops/_fused.py).
+    xp = p._xp
+    d = -grad._data if group["maximize"] else grad._data
+    if group["weight_decay"] != 0:
+        d = add_scaled(xp, d, p._data, group["weight_decay"])  # grad.add(p, alpha=wd)
+    momentum = group["momentum"]
+    if momentum != 0:
+        if buf is None:
+            buf = Tensor._make(xp.asarray(d, copy=True))
+        else:  # buf.mul_(momentum).add_(d, alpha=1 - dampening)
+            buf._data[...] = add_scaled(xp, buf._data * momentum, d, 1 - group["dampening"])
+            buf._version_counter.value += 1
+        d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data
+    with profiler.op_event("aten::add_"):  # torch's p.add_(d, alpha=-lr)
+        p._data[...] = add_scaled(xp, p._data, d, -group["lr"])
+    p._version_counter.value += 1
+    return buf
