@@ -38,7 +38,7 @@ def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
         return norm1(xp, a, dims)
     if p == 2:
         return norm2(xp, a, dims)
-    if a.dtype == xp.float16:  # torch's kernel computes a half's norm in float
+    if str(a.dtype) == "float16":  # torch's kernel computes a half's norm in float
         return xp.astype(_reduce(xp, xp.astype(a, xp.float32), p, dims), a.dtype)
     return xp.sum(a ** p, axis=dims, keepdims=True) ** (1.0 / p)
 

@@ -25,7 +25,7 @@ from .rprop_asgd import ASGD, Rprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
 
-# torch's names for these three (their modules are private)
+# torch's names for these two (their modules are private)
 Adafactor.__module__ = Muon.__module__ = "minitorch.optim"
 
 # torch imports its classes from submodules and then drops the submodule names, so that
