@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import _args
-from ._elementwise import check_tensor_lr
+from ._elementwise import check_settings, check_tensor_lr
 from .optimizer import Optimizer
 
 __all__ = ["SparseAdam"]
@@ -44,10 +44,7 @@ class SparseAdam(Optimizer):
             raise ValueError(f"Invalid learning rate: {lr}")
         if not op(0.0, "<", eps):
             raise ValueError(f"Invalid epsilon value: {eps}")
-        for i in range(2):
-            beta = _args.python_item(betas, i)
-            if not (op(0.0, "<=", beta) and op(beta, "<", 1.0)):
-                raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+        check_settings(betas=betas, same_kind_betas=False)  # (lr and eps: strictly above)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "maximize": maximize}
         super().__init__(params, defaults)
         complex_params = [[i, j] for i, group in enumerate(self.param_groups)
