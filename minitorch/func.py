@@ -130,17 +130,40 @@ def _track(x: Any) -> Any:
         return x
     if x.requires_grad:
         return x.view_as(x)
-    fresh = x.detach().requires_grad_()
+    fresh = fwAD.internal_leaf(x.detach().requires_grad_())
     tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
     return fresh if tangent is None else fwAD.make_dual(fresh, tangent)  # jacfwd(jacrev(f))
 
 
-def _release(tree: Any, outermost: bool, inputs: list) -> Any:
-    """What a transform returns: detached at the outermost level unless the caller's own
-    inputs require grad (then the result is part of the caller's graph, as in torch)."""
-    if not outermost or any(isinstance(t, Tensor) and t.requires_grad for t in inputs):
+def _release(tree: Any, outermost: bool) -> Any:
+    """What a transform returns: at the outermost level each tensor leaves the transforms'
+    graphs behind, detached unless it depends on a tensor of the caller's that requires grad
+    (an input, or one ``func`` closes over: the result is then part of the caller's graph,
+    as in torch)."""
+    if not outermost:
         return tree
-    return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, tree)
+    return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) and not _reaches_caller(t)
+                     else t, tree)
+
+
+def _reaches_caller(t: Tensor) -> bool:
+    """Whether ``t``'s graph reaches a leaf that requires grad other than the transforms'
+    own (their fresh inputs, forward AD's helpers)."""
+    if not t.requires_grad:
+        return False
+    todo, seen = [t.grad_fn], set()
+    if t.grad_fn is None:
+        return not fwAD.is_internal_leaf(t)
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if variable is not None and not fwAD.is_internal_leaf(variable):
+            return True
+        todo.extend(next_node for next_node, _ in node.next_functions)
+    return False
 
 
 def _argnums(argnums: int | tuple[int, ...], count: int) -> tuple[int, ...]:
@@ -263,7 +286,7 @@ def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
             if has_aux:  # torch checks grad's aux after its output and gradients
                 _check_aux(aux)
             result = (grads, (value, aux) if has_aux else value)
-        return _release(result, outermost, given)
+        return _release(result, outermost)
     return wrapper
 
 
@@ -320,10 +343,10 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
                                f"{_spec_pprint(out_spec)}")
         with _transform():
             grads = _unflatten(_gradients(outputs, inputs, leaves), in_spec)
-        return _release(tuple(grads), outermost, given)
+        return _release(tuple(grads), outermost)
 
-    result = (_release(output, outermost, given), vjp_fn)
-    return (*result, _release(aux, outermost, given)) if has_aux else result
+    result = (_release(output, outermost), vjp_fn)
+    return (*result, _release(aux, outermost)) if has_aux else result
 
 
 def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
@@ -357,7 +380,7 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
             jac = [j[0] if isinstance(argnums, int) else tuple(j) for j in jac]
             jac = _unflatten(jac, out_spec)
         result = (jac, aux) if has_aux else jac
-        return _release(result, outermost, given)
+        return _release(result, outermost)
     return wrapper
 
 
@@ -402,7 +425,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
         slopes = _unflatten([minitorch.zeros_like(pair.primal) if pair.tangent is None
                              else pair.tangent for pair in pairs], out_spec)
     result = (values, slopes, aux) if has_aux else (values, slopes)
-    return _release(result, outermost, given)
+    return _release(result, outermost)
 
 
 def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..., Any]]:

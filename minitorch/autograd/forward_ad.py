@@ -357,12 +357,13 @@ def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> 
     with grad_mode._recording(True):
         # each input its own node (x * x has two), joined to the primal if it is recorded
         inputs = [(Alias.apply(a) if record and a.requires_grad else
-                   copy_tangents(a, a.detach()).requires_grad_()) if t is not None else a
+                   internal_leaf(copy_tangents(a, a.detach()).requires_grad_()))
+                  if t is not None else a
                   for a, t in zip(args, tangents)]
         outs = cls.apply(*inputs, **kwargs)
         outs = outs if isinstance(outs, tuple) else (outs,)
         live = [o for o in outs if o.requires_grad]
-        us = [o.detach().mul(0).requires_grad_() for o in live]
+        us = [internal_leaf(o.detach().mul(0).requires_grad_()) for o in live]
         wrt = [i for i, t in zip(inputs, tangents) if t is not None]
         grads = autograd.grad(live, wrt, grad_outputs=us, create_graph=True, allow_unused=True)
         total = None
@@ -377,6 +378,22 @@ def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> 
     by_output = dict(zip(map(id, live), jvps))
     return [_zero_if_none(by_output.get(id(o)), o, record) if o.requires_grad else None
             for o in outs]
+
+
+def internal_leaf(t: T.Tensor) -> T.Tensor:
+    """``t``, a leaf a transform made for its own graph: a result that reaches no other leaf
+    leaves the transforms detached (``func``'s release), as torch's would not require grad.
+
+    >>> is_internal_leaf(internal_leaf(minitorch.ones(1).requires_grad_()))
+    True
+    """
+    t._transform_input = True
+    return t
+
+
+def is_internal_leaf(t: T.Tensor) -> bool:
+    """Whether ``t`` is a leaf a transform made (:func:`internal_leaf`)."""
+    return getattr(t, "_transform_input", False)
 
 
 def _zeros(t: T.Tensor) -> T.Tensor:
