@@ -119,12 +119,13 @@ class BatchedTensor:
     (torch.Size([3]), torch.Size([5]))
     """
 
-    __slots__ = ("_source", "value")
+    __slots__ = ("_source", "shared", "value")
     __hash__ = object.__hash__  # __eq__ is an element-wise rule
 
-    def __init__(self, value: Tensor) -> None:
+    def __init__(self, value: Tensor, shared: bool = False) -> None:
         self.value = value
         self._source: tuple[Tensor, int] | None = None
+        self.shared = shared  # one tensor expanded to the batch: the same in every example
 
     @classmethod
     def at(cls, tensor: Tensor, dim: int) -> BatchedTensor:
@@ -267,11 +268,16 @@ class BatchedTensor:
 
     # products
     def dot(self, other: Any) -> BatchedTensor:
-        """torch's rule: a batch of vectors times a vector is ``mv``, two batches a ``bmm``."""
+        """torch's rule: a batch of vectors times a vector is ``mv``, two batches a ``bmm``.
+        A vector ``grad`` expanded to the batch (:attr:`shared`) is torch's unbatched vector
+        there: the products summed, whose backward is the per-example dot's (``grad * self``,
+        torch's ``MulBackward0`` at the end of the gradient)."""
         if self.dim() != 1 or not isinstance(other, (Tensor, BatchedTensor)) or other.dim() != 1:
             raise Unbatched("dot")
         if isinstance(other, Tensor):
             return BatchedTensor(self.value.mv(other))
+        if self.shared or other.shared:
+            return BatchedTensor((self.value * other.value).sum(-1))
         product = self.value.unsqueeze(-2) @ other.value.unsqueeze(-1)
         return BatchedTensor(product.squeeze(-1).squeeze(-1))
 

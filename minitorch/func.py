@@ -142,8 +142,13 @@ def _release(tree: Any, outermost: bool) -> Any:
     as in torch)."""
     if not outermost:
         return tree
-    return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) and not _reaches_caller(t)
-                     else t, tree)
+    return _tree_map(_released, tree)
+
+
+def _released(t: Any) -> Any:
+    if isinstance(t, BatchedTensor):
+        return BatchedTensor(_released(t.value))
+    return t.detach() if isinstance(t, Tensor) and not _reaches_caller(t) else t
 
 
 def _reaches_caller(t: Tensor) -> bool:
@@ -189,9 +194,15 @@ def _argnum(n: Any, count: int) -> int:
     return n % count
 
 
-def _differentiable(x: Any) -> Any:
+def _differentiable(x: Any, size: int | None = None) -> Any:
     """``x``, an input a transform differentiates, tracked (see :func:`_track`): torch's
-    transforms take only tensors there."""
+    transforms take only tensors there. Inside vmap's call on the whole batch (``size``
+    examples: only ``grad`` is batched here), ``x`` is batched, its rows tracked, an unbatched
+    ``x`` expanded to one row per example first."""
+    if size is not None and isinstance(x, BatchedTensor):
+        return BatchedTensor(_track(x.value))
+    if size is not None and isinstance(x, Tensor):
+        return BatchedTensor(_track(x).expand(size, *x.shape), shared=True)
     _not_batched([x])
     if not isinstance(x, Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
@@ -272,16 +283,17 @@ def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
+        size = _batch_of(_flatten(args)[0])
         with _transform() as outermost:
             args = list(args)
             for n in nums:
-                args[n] = _tree_map(_differentiable, args[n])
+                args[n] = _tree_map(functools.partial(_differentiable, size=size), args[n])
             value, aux = _split_aux(func(*args, **kwargs), has_aux,
                                     "grad_and_value(f)(*args)", check=False)
             _check_scalar(value)
             leaves, spec = _flatten([args[n] for n in nums])
             aux = _caller_aux(aux, leaves, given)
-            grads = _unflatten(_gradients([value], leaves), spec)
+            grads = _unflatten(_batched_gradients(value, leaves), spec)
             grads = grads[0] if isinstance(argnums, int) else tuple(grads)
             if has_aux:  # torch checks grad's aux after its output and gradients
                 _check_aux(aux)
@@ -307,8 +319,31 @@ def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
     return wrapper
 
 
+def _batch_of(leaves: list) -> int | None:
+    """The batch size where a vmap calls a transform on its whole batch at once (some of the
+    arguments are batched), else None."""
+    return next((x.value.shape[0] for x in leaves if isinstance(x, BatchedTensor)), None)
+
+
+def _batched_gradients(value: Any, leaves: list) -> list:
+    """The gradients of ``value`` for ``leaves``, where both may be batched (``grad`` inside
+    vmap's one call, as torch batches it): every example's value depends only on its own row
+    of the batched inputs, so the gradient of their sum is each example's gradient."""
+    if not any(isinstance(x, BatchedTensor) for x in leaves):
+        return _gradients([value], leaves)
+    output = value.value if isinstance(value, BatchedTensor) else value
+    found = _gradients([output], [_unwrapped(x) for x in leaves],
+                       [minitorch.ones_like(output)])
+    return [BatchedTensor(g) if isinstance(x, BatchedTensor) else g
+            for g, x in zip(found, leaves)]
+
+
+def _unwrapped(x: Any) -> Any:
+    return x.value if isinstance(x, BatchedTensor) else x
+
+
 def _check_scalar(value: Any) -> None:
-    if not isinstance(value, Tensor):
+    if not isinstance(value, (Tensor, BatchedTensor)):
         raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, "
                            f"got {type(value)}")
     if value.dim() != 0:

@@ -289,8 +289,9 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
         outputs = cls.apply(*args, **kwargs)
         if all(t is None for t in tangents):
             return outputs
-        out_tangents = _view_tangent(cls, args, kwargs, tangents, outputs) or \
-            _promoted(cls, _op_tangents(cls, args, kwargs, tangents), tangents)
+        out_tangents = _view_tangent(cls, args, kwargs, tangents, outputs) \
+            or _linear_tangent(cls, args, kwargs, tangents) \
+            or _promoted(cls, kwargs, _op_tangents(cls, args, kwargs, tangents), tangents)
     results = outputs if isinstance(outputs, tuple) else (outputs,)
     for out, tangent in zip(results, out_tangents):
         if tangent is not None:
@@ -312,16 +313,29 @@ def _view_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: Any
     return [cls.apply(tangents[0], *args[1:], **kwargs)]
 
 
-def _promoted(cls: Any, jvps: list, tangents: list) -> list:
+def _linear_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list | None:
+    """A linear op's tangent, as torch's ``auto_linear`` formula: the op itself on its input's
+    tangent (``sum``'s tangent is ``self_t.sum(dtype=dtype)``: its dtype, its ``SumBackward0``
+    where it records a graph). None for another op, or tangents beyond the first input's."""
+    if not getattr(cls, "auto_linear", False) or tangents[0] is None \
+            or any(t is not None for t in tangents[1:]):
+        return None
+    return [cls.apply(tangents[0], *args[1:], **kwargs)]
+
+
+def _promoted(cls: Any, kwargs: dict, jvps: list, tangents: list) -> list:
     """The op's tangents in the dtype torch's formulas give them: computed from the input
     tangents with the primals, they take the tangents' dtypes promoted with the output's (a
     float64 tangent of a float32 primal stays float64 through ``sin``, ``*``, ``sum``); a
-    dtype conversion converts its tangent too."""
+    dtype conversion converts its tangent too, and so does a reduction's ``dtype=``
+    (torch's formula is the op itself on the tangent: ``self_t.sum(dtype=dtype)``)."""
     from ..ops.shape import ToCopy
 
     given = [t.dtype for t in tangents if t is not None]
     if cls is ToCopy:
         return jvps
+    if kwargs.get("dtype") is not None:
+        return [None if jvp is None else jvp.to(kwargs["dtype"]) for jvp in jvps]
     promoted = []
     for jvp in jvps:
         dtype = None if jvp is None else functools.reduce(promote_types, given, jvp.dtype)

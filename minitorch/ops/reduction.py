@@ -45,6 +45,7 @@ def _expand_back_array(g: Any, shape: tuple, dims: tuple[int, ...] | None,
 
 class Sum(Op):
     node_name = "SumBackward0"
+    auto_linear = True  # forward AD: the tangent is this op on the input's tangent
     saved_values = {"self_sym_sizes": REDUCED["self_sym_sizes"]}
     _profile_name = "aten::sum"
     _profile_inner = staticmethod(torch_events.variant("aten::sum", "keepdim"))
@@ -89,6 +90,7 @@ class SumDim(Sum):
 
 class Mean(Op):
     node_name = "MeanBackward0"
+    auto_linear = True  # forward AD: the tangent is this op on the input's tangent
     saved_values = {"self_sym_sizes": REDUCED["self_sym_sizes"],
                     "self_sym_numel": kept("meta", lambda m: math.prod(m[0]))}
     _profile_name = "aten::mean"

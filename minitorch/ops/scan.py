@@ -87,6 +87,7 @@ def _scanned(fn: Any, a: Tensor, dim: int) -> Any:
 
 class Cumsum(Op):
     node_name = "CumsumBackward0"
+    auto_linear = True  # forward AD: the tangent is this op on the input's tangent
     saved_values = {"dim": kept("dim")}
     _profile_name = "aten::cumsum"
 

@@ -231,6 +231,7 @@ def _strided_as(array: Any, strides: tuple) -> Any:
 
 class Clone(Op):
     node_name = "CloneBackward0"
+    auto_linear = True  # forward AD: the tangent is this op on the input's tangent
     _profile_name = "aten::clone"
     _profile_inner = staticmethod(torch_events.variant("aten::clone", "contiguous"))
 
