@@ -410,7 +410,8 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
             outputs, out_spec = _flatten(output)
             _check_vjp_outputs(outputs)
             aux = _caller_aux(aux, inputs, given)
-            per_output = [[_stack_rows(out, x, _rows(out, x)) for x in inputs] for out in outputs]
+            per_output = [[_stack_rows(out, x, _rows(outputs, k, x)) for x in inputs]
+                          for k, out in enumerate(outputs)]
             jac = [_unflatten(row, spec) for row in per_output]
             jac = [j[0] if isinstance(argnums, int) else tuple(j) for j in jac]
             jac = _unflatten(jac, out_spec)
@@ -419,14 +420,21 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
     return wrapper
 
 
-def _rows(out: Tensor, x: Any) -> list:
-    """One backward per element of ``out``: the gradient of that element for ``x``."""
+def _rows(outputs: list, k: int, x: Any) -> list:
+    """One backward per element of output ``k``: the gradient of that element for ``x``.
+    Where there are other outputs, torch's backward goes through them too, with zero
+    cotangents (their ``+0.`` added to a ``-0.`` entry makes it ``+0.``)."""
     if not isinstance(x, Tensor):
         return []
     rows = []
-    flat = out.reshape(-1)
+    flat = outputs[k].reshape(-1)
     for i in range(flat.numel()):
-        (g,) = _gradients([flat[i]], [x])
+        if len(outputs) == 1:
+            (g,) = _gradients([flat[i]], [x])
+        else:
+            cotangents = [minitorch.zeros_like(o) for o in outputs]
+            cotangents[k].view(-1)[i] = 1
+            (g,) = _gradients(outputs, [x], cotangents)
         rows.append(g)
     return rows
 

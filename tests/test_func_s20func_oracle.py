@@ -215,6 +215,12 @@ program("jacrev dict output", """
 j = torch.func.jacrev(lambda x: {"a": x.sin(), "b": x.sum()})(torch.randn(3))
 print(j)
 """)
+program("jacrev tuple outputs", """
+f = lambda x, y: (x.sin() * y, (x * y).sum(), y.exp())
+x, y = torch.randn(3), torch.randn(3)
+print(torch.func.jacrev(f, argnums=(0, 1))(x, y))
+print(torch.autograd.functional.jacobian(f, (x, y)))
+""")
 program("jacrev int input", """
 torch.func.jacrev(torch.sin)(torch.arange(3))
 """)
