@@ -121,6 +121,7 @@ class BatchedTensor:
 
     __slots__ = ("_source", "shared", "value")
     __hash__ = object.__hash__  # __eq__ is an element-wise rule
+    vmap_example = True  # the argument parser takes it for a tensor (F.linear has a rule)
 
     def __init__(self, value: Tensor, shared: bool = False) -> None:
         self.value = value
@@ -329,6 +330,26 @@ _ARITHMETIC = frozenset({
 _OWN_RULE = frozenset({"fill_", "index_add_", "index_fill_", "scatter_add_"})
 _RANDOM = frozenset({"bernoulli_", "normal_", "uniform_", "random_", "exponential_",
                      "cauchy_", "geometric_", "log_normal_"})
+
+
+def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:
+    """``F.linear`` with a batched weight or bias (an ensemble's, through functional_call):
+    the product of each example with its own weight, then its own bias added (torch's
+    batched linear ends in that add: ``AddBackward0``) for an example of one or two dims.
+    Anything else has no rule here."""
+    if bias is None or not (isinstance(weight, BatchedTensor) or isinstance(bias, BatchedTensor)) \
+            or weight.dim() != 2 or not 1 <= input.dim() <= 2 or bias.dim() != 1:
+        raise Unbatched("linear")
+    x = input.value if isinstance(input, BatchedTensor) else input
+    w = weight.value if isinstance(weight, BatchedTensor) else weight
+    rows = x.reshape(*x.shape[:1], -1, x.shape[-1]) if isinstance(input, BatchedTensor) \
+        else x.reshape(-1, x.shape[-1])
+    product = rows @ w.transpose(-1, -2)
+    size = max(b.value.shape[0] for b in (input, weight, bias) if isinstance(b, BatchedTensor))
+    product = product.expand(size, *product.shape[-2:]).reshape(size, *input.shape[:-1], -1)
+    b = bias.value.reshape(size, *[1] * (input.dim() - 1), -1) \
+        if isinstance(bias, BatchedTensor) else bias
+    return BatchedTensor(product + b)
 
 
 def refuse_inplace(name: str, self: Any, args: tuple, kwargs: dict) -> None:

@@ -963,7 +963,7 @@ def _swapped(module: Any, replacements: dict) -> Iterator[None]:
     saved = []
     try:
         for name, value in replacements.items():
-            if value is not None and not isinstance(value, Tensor):
+            if value is not None and not isinstance(value, (Tensor, BatchedTensor)):
                 raise TypeError(f"{value} is not an instance of torch.Tensor")
             owner, _, leaf = name.rpartition(".")
             sub = module.get_submodule(owner) if owner else module

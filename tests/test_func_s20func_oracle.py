@@ -454,6 +454,31 @@ print(torch.func.vmap(fmodel)(params, buffers, minibatches))
 minibatch = minibatches[0]
 print(torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch))
 """)
+program("ensemble shapes", """
+models = [nn.Sequential(nn.Linear(4, 3), nn.Tanh(), nn.Linear(3, 2)) for _ in range(2)]
+params, buffers = torch.func.stack_module_state(models)
+base = models[0]
+def fmodel(params, buffers, x):
+    return torch.func.functional_call(base, (params, buffers), (x,))
+print(torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, torch.randn(4)))
+print(torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, torch.randn(3, 4)))
+print(torch.func.vmap(lambda w, b, x: F.linear(x, w, b), in_dims=(None, 0, 0))(
+    torch.randn(2, 3), torch.randn(4, 2), torch.randn(4, 3)))
+print(torch.func.vmap(lambda w, b, x: F.linear(x, w, b), in_dims=(0, 0, 0))(
+    torch.randn(4, 2, 3), torch.randn(4, 2), torch.randn(4, 5, 3)))
+""")
+program("ensemble without bias, 3-d examples", """
+models = [nn.Linear(4, 3, bias=False) for _ in range(2)]
+params, buffers = torch.func.stack_module_state(models)
+def fmodel(params, buffers, x):
+    return torch.func.functional_call(models[0], (params, buffers), (x,))
+print(torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, torch.randn(4)))
+print(torch.func.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, torch.randn(2, 3, 4)))
+""")
+program("batched linear bias mismatch", """
+torch.func.vmap(lambda w, x: F.linear(x, w, w), in_dims=(0, None))(torch.randn(4, 2, 3),
+                                                                  torch.randn(3))
+""")
 program("ntk tutorial", """
 torch.manual_seed(0)
 net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))

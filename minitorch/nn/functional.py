@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _call_form, _creation, _factories, backend, overrides
+from .._batched import BatchedTensor
+from .._batched import linear as batched_linear
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd import profiler
@@ -222,6 +224,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     >>> F.linear(minitorch.ones(3), minitorch.ones(2, 3), minitorch.zeros(2))
     tensor([3., 3.])
     """
+    if isinstance(weight, BatchedTensor) or isinstance(bias, BatchedTensor):
+        return batched_linear(input, weight, bias)  # vmap over an ensemble's weights
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
