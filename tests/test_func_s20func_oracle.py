@@ -619,30 +619,6 @@ with fwAD.dual_level():
     jvp = fwAD.unpack_dual(out).tangent
 print(jvp[:2])
 """)
-program("forward ad custom function", """
-class Fn(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, foo):
-        result = torch.exp(foo)
-        ctx.result = result
-        return result
-    @staticmethod
-    def jvp(ctx, gI):
-        gO = gI * ctx.result
-        del ctx.result
-        return gO
-fn = Fn.apply
-primal = torch.randn(10, 10, dtype=torch.double, requires_grad=True)
-tangent = torch.randn(10, 10)
-with fwAD.dual_level():
-    dual_input = fwAD.make_dual(primal, tangent)
-    dual_output = fn(dual_input)
-    jvp = fwAD.unpack_dual(dual_output).tangent
-print(jvp[0, :3])
-print(torch.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True,
-                               check_backward_ad=False, check_undefined_grad=False,
-                               check_batched_grad=False))
-""")
 program("forward ad custom function no jvp", """
 class Fn(torch.autograd.Function):
     @staticmethod
