@@ -88,7 +88,8 @@ def _laid(ufunc_name: str, x: Any, y: Any) -> Any:
     shapes = getattr(x, "shape", ()), getattr(y, "shape", ())  # (a Python number has none)
     if shapes[0] != shapes[1]:  # a saved tensor's unpack hook may answer any shape
         broadcast_pair(*shapes)
-    return torch_layout(getattr(namespace(x), ufunc_name)(x, y), x, y)
+    out = getattr(namespace(x), ufunc_name)(x, y)
+    return out if getattr(out, "ndim", 0) < 2 else torch_layout(out, x, y)  # (as _binary)
 
 
 # What torch records when its kernel copies an operand to the op's dtype first.
