@@ -1023,7 +1023,11 @@ def zero_where(xp: ModuleType, values: Any, mask: Any) -> Any:
     # all ones (kept) or all zeros (dropped), which is just as exact.
     ints = np.dtype(f"i{values.itemsize}")
     keep = np.subtract(mask, 1, dtype=ints)  # dropped: 1 - 1 = 0; kept: 0 - 1 = -1 (all ones)
-    return np.bitwise_and(values.view(ints), keep).view(values.dtype)
+    if keep.shape != values.shape:  # a mask that broadcasts the values
+        return np.bitwise_and(values.view(ints), keep).view(values.dtype)
+    out = np.empty_like(values)  # written through an integer view: the result owns its memory
+    np.bitwise_and(values.view(ints), keep, out=out.view(ints))
+    return out
 
 
 class _PublicErrstate:

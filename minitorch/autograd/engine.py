@@ -102,23 +102,29 @@ def discover(roots: Sequence[Node]) -> tuple[dict[Node, int], list[Node]]:
 def _walk(root: Node, deps: dict[Node, int], order: list[Node], seen: set[Node]) -> None:
     # The path from the root, and how many edges of each of its nodes are walked: two flat
     # lists, not a tuple per level, so a 100 000-deep chain leaves the garbage collector alone.
+    # A node's edges are read in one inner loop up to the first child not seen yet, which the
+    # walk then enters (its edges are read again, from where it stopped, when it comes back).
     path, walked = [root], [0]
     while path:
         node, i = path[-1], walked[-1]
         edges = _walked_edges(node)  # next_functions, flat: (node0, nr0, node1, nr1, ...)
-        if i == len(edges):  # every edge walked: the node comes after all it leads to
+        end = len(edges)
+        while i < end:
+            child = edges[i]
+            i += 2
+            if child is not None:
+                deps[child] = deps.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    break
+        else:  # every edge walked: the node comes after all it leads to
             path.pop()
             walked.pop()
             order.append(node)
             continue
-        walked[-1] = i + 2
-        child = edges[i]
-        if child is not None:
-            deps[child] = deps.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                path.append(child)
-                walked.append(0)
+        walked[-1] = i
+        path.append(child)
+        walked.append(0)
 
 
 def _walked_edges(node: Node) -> tuple:

@@ -789,8 +789,13 @@ def _finish(node: BackwardCFunction, linked: Any) -> None:
 
 def _pack(to_save: tuple, outputs: Any) -> tuple:
     """A SavedTensor for each tensor forward saved (None stays None)."""
-    _check_saveable(to_save)
-    return tuple(None if t is None else SavedTensor(t, _among(t, outputs)) for t in to_save)
+    for t in to_save:  # refused before any is packed (a pack hook runs for none of them)
+        if t is not None and not isinstance(t, T.Tensor):
+            _check_saveable(to_save)  # raises, naming the argument
+    packed = []  # plain loops, no generator frame: every recorded op that saves comes here
+    for t in to_save:
+        packed.append(None if t is None else SavedTensor(t, _among(t, outputs)))
+    return tuple(packed)
 
 
 def _check_saveable(to_save: tuple) -> None:
