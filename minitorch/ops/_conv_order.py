@@ -66,6 +66,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from itertools import pairwise
+from math import prod
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -256,7 +257,7 @@ def _tiles(chains: int, images: int, per_chain: int) -> list[tuple[slice, slice]
 (slice(0, 2, None), slice(2, 3, None)), (slice(2, 4, None), slice(0, 1, None)), \
 (slice(2, 4, None), slice(1, 2, None)), (slice(2, 4, None), slice(2, 3, None))]
     """
-    per_tile = max(1, _CACHED // per_chain)
+    per_tile = max(1, _CACHED // max(1, per_chain))
     chain_step = min(chains, per_tile)
     image_step = max(1, per_tile // chain_step)
     return [(slice(c, c + chain_step), slice(i, i + image_step))
@@ -399,7 +400,7 @@ def _direct_forward(padded: np.ndarray, w: np.ndarray, b: np.ndarray | None,
     live = _live(blocks, cg, width)
     reads = [(k, r) for k, r in enumerate(_reads(x_shape, w.shape[2:], geometry, (oh, ow)))
              if r is not None]
-    for chains, part in _tiles(blocks, n, acc[0, 0].size):
+    for chains, part in _tiles(blocks, n, prod(acc.shape[2:])):
         tile = acc[chains, part]
         product = np.empty(tile.shape)
         for k, (outs, ins) in reads:
@@ -460,7 +461,7 @@ def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     acc = np.zeros((len(grads), *shape), np.float32)
     live = _live(len(grads), og, width)
     reads = [(k, r) for k, r in enumerate(reads) if r is not None]
-    for chains, part in _tiles(len(grads), shape[0], acc[0, 0].size):
+    for chains, part in _tiles(len(grads), shape[0], prod(acc.shape[2:])):
         tile = acc[chains, part]
         first = chains.start
         product = np.empty((*tile.shape[:3], *grads.shape[-3:-1], shape[-1]))
@@ -484,7 +485,7 @@ def _column_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     starts = [cols.start for _, cols in keys[:kw]]  # each column's first input column
     acc = np.zeros((kw, *shape[:3], shape[3] + starts[-1], shape[4]), np.float32)
     columns = np.moveaxis(taps, 2, 0)  # (kw, O/G, kh, 1, G, 1, 1, C/G)
-    for chains, part in _tiles(kw, shape[0], acc[0, 0].size):
+    for chains, part in _tiles(kw, shape[0], prod(acc.shape[2:])):
         tile = acc[chains, part]
         product = np.empty((*tile.shape[:3], *grads.shape[-3:-1], shape[-1]))
         for row in range(kh):
