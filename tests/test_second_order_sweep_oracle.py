@@ -379,6 +379,8 @@ EXCLUDED: dict[str, str] = {
                 "implemented): test_missing_api_s13_shape_oracle.py checks that backward "
                 "refuses",
     "FwPrimal": "forward AD's primal view (unpack_dual), an alias: Alias's sweep covers it",
+    "GridSampler2d": "grid_sample's node, whose graph of gradients is its composition's: "
+                     "test_grid_sample_s20conv_oracle.py differentiates it twice with torch",
     "MultiplyAdd": "grid_sample's fused multiply-add, no public op of its own: "
                    "test_corpus20e_s14_oracle.py checks grid_sample's gradients",
     "MultiLabelMarginLoss": "torch has no double backward (the derivative for "

@@ -26,8 +26,13 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy as np
+
 from .. import _args
 from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..ops._base import Op, wrap
+from ..ops._grid_sample_order import bilinear_backward
 from ..ops.multiply_add import MultiplyAdd
 
 __all__ = ["affine_grid", "grid_sample"]
@@ -124,6 +129,57 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     if input.dim() != 4 or mode == "bicubic" or padding_mode == "reflection":
         raise NotImplementedError("minitorch's grid_sample reads 4-D inputs, in the modes "
                                   "'bilinear' and 'nearest' with padding 'zeros' or 'border'")
+    return GridSampler2d.apply(input, grid, mode=mode, padding_mode=padding_mode,
+                               align_corners=align_corners)
+
+
+class GridSampler2d(Op):
+    """``grid_sample``'s node. Its values are the composition :func:`_sampled` (ATen's
+    kernel's, in its order); its gradients, where no graph of them is wanted, ATen's backward
+    kernel's bits (:mod:`..ops._grid_sample_order`: bilinear float32), else the composition's
+    own, which can be differentiated again."""
+
+    node_name = "GridSampler2DBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, grid: Tensor, *, mode: str, padding_mode: str,
+                align_corners: bool) -> Tensor:
+        ctx.save_for_backward(input, grid)
+        ctx.settings = (mode, padding_mode, align_corners)
+        with grad_mode.no_grad():
+            return wrap(_sampled(input, grid, *ctx.settings)._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        from .. import autograd
+
+        input, grid = ctx.saved_tensors
+        needs = ctx.needs_input_grad[:2]
+        wanted = [t for t, need in zip((input, grid), needs) if need]
+        with grad_mode.enable_grad():
+            out = _sampled(input, grid, *ctx.settings)
+        grads = autograd.grad(out, wanted, g, create_graph=grad_mode.is_grad_enabled(),
+                              allow_unused=True)  # nearest: the grid's gradient is zero
+        grads = iter([t.new_zeros(t.shape) if d is None else d for t, d in zip(wanted, grads)])
+        return tuple(next(grads) if need else None for need in needs)
+
+    @staticmethod
+    def backward_arrays(ctx: Any, g: Any) -> Any:
+        input, grid = ctx.saved_tensors
+        mode, padding_mode, align_corners = ctx.settings
+        arrays = (g, input._data, grid._data)
+        if (mode != "bilinear" or not g.size
+                or any(type(a) is not np.ndarray or a.dtype != np.float32 for a in arrays)):
+            return NotImplemented
+        need_input, need_grid = ctx.needs_input_grad[:2]
+        grad_input, grad_grid = bilinear_backward(g, *arrays[1:], padding_mode == "border",
+                                                  align_corners, need_input)
+        return grad_input, grad_grid if need_grid else None
+
+
+def _sampled(input: Tensor, grid: Tensor, mode: str, padding_mode: str,
+             align_corners: bool) -> Tensor:
+    """The kernel's forward as a composition of ops (see the module's docstring)."""
     n, c, h, w = input.shape
     x = _unnormalize(grid.select(-1, 0), w, align_corners, padding_mode)
     y = _unnormalize(grid.select(-1, 1), h, align_corners, padding_mode)

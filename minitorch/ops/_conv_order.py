@@ -66,6 +66,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from itertools import pairwise
+from math import prod
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -240,7 +241,32 @@ def _live(blocks: int, size: int, width: int) -> list[int]:
     return [blocks if i < last else blocks - 1 for i in range(width)]
 
 
+_CACHED = 1 << 17  # values of a step's arrays that stay in a core's cache (float64 and float32)
 _MOST = 1 << 24  # values in a kernel's chains side by side (128 MiB of float64 products)
+
+
+def _tiles(chains: int, images: int, per_chain: int) -> list[tuple[slice, slice]]:
+    """A kernel's ``chains`` (blocks, columns) of ``images`` images (``per_chain`` values
+    each) in tiles of at most ``_CACHED`` values: a tile runs its chains from first step to
+    last before the next tile starts, so that its sums and products stay in a core's cache
+    rather than stream through memory at every step (several times faster); every chain
+    still adds in its own order, so the bits are the same.
+
+    >>> _tiles(4, 3, _CACHED // 2)
+    [(slice(0, 2, None), slice(0, 1, None)), (slice(0, 2, None), slice(1, 2, None)), \
+(slice(0, 2, None), slice(2, 3, None)), (slice(2, 4, None), slice(0, 1, None)), \
+(slice(2, 4, None), slice(1, 2, None)), (slice(2, 4, None), slice(2, 3, None))]
+    """
+    per_tile = max(1, _CACHED // max(1, per_chain))
+    chain_step = min(chains, per_tile)
+    image_step = max(1, per_tile // chain_step)
+    return [(slice(c, c + chain_step), slice(i, i + image_step))
+            for c in range(0, chains, chain_step) for i in range(0, images, image_step)]
+
+
+def _live_in(live: int, chains: slice) -> int:
+    """Of the first ``live`` chains, how many fall in the tile ``chains`` (a prefix of it)."""
+    return max(0, min(live, chains.stop) - chains.start)
 
 
 def _batch_parts(n: int, per_image: int) -> list[slice]:
@@ -371,13 +397,19 @@ def _direct_forward(padded: np.ndarray, w: np.ndarray, b: np.ndarray | None,
     if bias_first and b is not None:  # the first block's chain starts from the bias
         acc[0] = b.reshape(groups, 1, 1, og)
         b = None
-    product = np.empty(acc.shape)
     live = _live(blocks, cg, width)
-    reads = _reads(x_shape, w.shape[2:], geometry, (oh, ow))
-    for k, (outs, ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
-        for ci, m in enumerate(live):
-            _fma(acc[:m, :, :, outs[0], outs[1]], images[ci, :m, :, :, ins[0], ins[1]],
-                 taps[ci, k, :m], product[:m, :, :, outs[0], outs[1]])
+    reads = [(k, r) for k, r in enumerate(_reads(x_shape, w.shape[2:], geometry, (oh, ow)))
+             if r is not None]
+    for chains, part in _tiles(blocks, n, prod(acc.shape[2:])):
+        tile = acc[chains, part]
+        product = np.empty(tile.shape)
+        for k, (outs, ins) in reads:
+            for ci, m in enumerate(live):
+                m = _live_in(m, chains)
+                _fma(tile[:m, :, :, outs[0], outs[1]],
+                     images[ci, chains.start:chains.start + m, part, :, ins[0], ins[1]],
+                     taps[ci, k, chains.start:chains.start + m],
+                     product[:m, :, :, outs[0], outs[1]])
     first = acc[0] if b is None else acc[0] + b.reshape(groups, 1, 1, og)
     out = _parts_sum([first, *acc[1:]]).transpose(0, 1, 4, 2, 3)
     return np.ascontiguousarray(out).reshape(n, o, oh, ow)
@@ -427,13 +459,19 @@ def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     og, kw = len(grads), taps.shape[2]
     grads, taps = _blocked(grads, 0, width), _blocked(taps, 0, width)
     acc = np.zeros((len(grads), *shape), np.float32)
-    product = np.empty((len(grads), *shape[:2], *grads.shape[-3:-1], shape[-1]))
     live = _live(len(grads), og, width)
-    for k, ((rows, cols), ins) in ((k, r) for k, r in enumerate(reads) if r is not None):
-        row, col = divmod(k, kw)
-        for oc, m in enumerate(live):
-            _fma(acc[:m, :, :, ins[0], ins[1]], grads[:m, oc, :, :, rows, cols],
-                 taps[:m, oc, row, col], product[:m, :, :, rows, cols])
+    reads = [(k, r) for k, r in enumerate(reads) if r is not None]
+    for chains, part in _tiles(len(grads), shape[0], prod(acc.shape[2:])):
+        tile = acc[chains, part]
+        first = chains.start
+        product = np.empty((*tile.shape[:3], *grads.shape[-3:-1], shape[-1]))
+        for k, ((rows, cols), ins) in reads:
+            row, col = divmod(k, kw)
+            for oc, m in enumerate(live):
+                m = _live_in(m, chains)
+                _fma(tile[:m, :, :, ins[0], ins[1]],
+                     grads[first:first + m, oc, part, :, rows, cols],
+                     taps[first:first + m, oc, row, col], product[:m, :, :, rows, cols])
     return list(acc)
 
 
@@ -446,12 +484,14 @@ def _column_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     kh, kw = taps.shape[1:3]
     starts = [cols.start for _, cols in keys[:kw]]  # each column's first input column
     acc = np.zeros((kw, *shape[:3], shape[3] + starts[-1], shape[4]), np.float32)
-    product = np.empty((kw, *shape[:2], *grads.shape[-3:-1], shape[-1]))
     columns = np.moveaxis(taps, 2, 0)  # (kw, O/G, kh, 1, G, 1, 1, C/G)
-    for row in range(kh):
-        window = acc[(slice(None),) * 3 + keys[row * kw + kw - 1]]
-        for oc in range(len(grads)):
-            _fma(window, grads[oc], columns[:, oc, row], product)
+    for chains, part in _tiles(kw, shape[0], prod(acc.shape[2:])):
+        tile = acc[chains, part]
+        product = np.empty((*tile.shape[:3], *grads.shape[-3:-1], shape[-1]))
+        for row in range(kh):
+            window = tile[(slice(None),) * 3 + keys[row * kw + kw - 1]]
+            for oc in range(len(grads)):
+                _fma(window, grads[oc, part], columns[chains, oc, row], product)
     return [acc[:, :, :, :, starts[-1] - start:][j, :, :, :, :shape[3]]
             for j, start in enumerate(starts)]
 
@@ -656,9 +696,6 @@ def _kernel_inside(size: int, out: int, stride: int, pad: int, dilation: int,
     low = max(0, -(start // dilation))
     high = min(kernel, (size - 1 - start) // dilation + 1)
     return slice(low, max(low, high))
-
-
-_CACHED = 1 << 17  # values of a step's arrays that stay in a core's cache (float64 and float32)
 
 
 def _chunks(size: int, per_item: int) -> list[slice]:
