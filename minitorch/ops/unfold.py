@@ -86,7 +86,8 @@ class Im2Col(Op):
         cols = _columns_array(x._xp, x._data, keys, geometry[1], 0.0)  # (.., C, K, OH, OW)
         ctx.meta = tuple(x.shape[-2:]), kernel, geometry
         lead = cols.shape[:-4]
-        return wrap(x._xp.reshape(cols, (*lead, -1, cols.shape[-2] * cols.shape[-1])))
+        rows = cols.shape[-4] * cols.shape[-3]  # named, not -1: an empty batch has no -1
+        return wrap(x._xp.reshape(cols, (*lead, rows, cols.shape[-2] * cols.shape[-1])))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -1,0 +1,95 @@
+"""Bad input found by the s20 fuzzn fuzz (nn, functional, init, utils): minitorch answers as
+torch 2.13 does, with its exception type and message or its result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+import minitorch as mt
+from tests.oracle import FEW, assert_same, assert_same_error, raised_by
+
+
+def F(L: Any) -> Any:
+    return L.nn.functional
+
+
+def sdpa(L: Any, q: tuple, k: tuple, v: tuple, **kw: Any) -> Any:
+    mask = kw.pop("mask", None)
+    if mask is not None:
+        kw["attn_mask"] = L.ones(*mask)
+    return F(L).scaled_dot_product_attention(L.ones(*q), L.ones(*k), L.ones(*v), **kw)
+
+
+REFUSED = {
+    # fill_ has a Tensor and a Number overload: torch's message names both
+    "fill_none": lambda L: L.ones(2).fill_(None),
+    "fill_tuple": lambda L: L.ones(2).fill_((1,)),
+    "fill_list": lambda L: L.ones(2).fill_([1.0]),
+    "prelu_init_none": lambda L: L.nn.PReLU(init=None),
+    "constant_nested": lambda L: L.nn.init.constant_(L.ones(()), ((0.5,),)),
+    # a functional's unknown keyword: the caller's TypeError, not the dispatcher's
+    "sigmoid_inplace": lambda L: F(L).sigmoid(L.ones(2), inplace=True),
+    "gelu_inplace": lambda L: F(L).gelu(L.ones(2), inplace=False),
+    # sdpa: an empty batch takes torch's math path, which checks the shapes
+    "sdpa_empty_batch": lambda L: sdpa(L, (0, 3, 4), (2, 5, 4), (2, 5, 4)),
+    "sdpa_empty_batch_4d": lambda L: sdpa(L, (0, 3, 4), (2, 2, 3, 4), (2, 3, 4), is_causal=True),
+    "sdpa_empty_causal_mask": lambda L: sdpa(L, (0, 3, 2), (1, 2), (2, 1, 2), mask=(3, 1),
+                                             is_causal=True),
+    "sdpa_mask_grows_scores": lambda L: sdpa(L, (2, 3, 4), (2, 5, 4), (2, 5, 4),
+                                             mask=(3, 2, 1, 1)),
+    "sdpa_mask_grows_scores_grad": lambda L: F(L).scaled_dot_product_attention(
+        L.ones(2, 3, 2), L.ones(1, 2, requires_grad=True), L.ones(2, 1, 3),
+        attn_mask=L.ones(3, 2, dtype=L.bool)),
+    "sdpa_mask_last_dim_first": lambda L: sdpa(L, (2, 3, 0), (2, 5, 0), (2, 5, 4),
+                                               mask=(3, 5, 5)),
+    "sdpa_gqa_2d_key": lambda L: sdpa(L, (2, 3, 4), (5, 4), (2, 5, 4), enable_gqa=True),
+}
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_refused_as_torch(name: str) -> None:
+    want = raised_by(REFUSED[name], torch)
+    assert want is not None, "torch accepts this: the case is wrong"
+    assert_same_error(raised_by(REFUSED[name], mt), want)
+
+
+def test_functional_binding_error_points_at_the_caller() -> None:
+    """The dispatcher adds no frame of its own to a call that did not bind."""
+    with pytest.raises(TypeError) as info:
+        mt.nn.functional.sigmoid(mt.ones(2), inplace=True)
+    assert info.traceback[-1].statement.lines[-1].strip().startswith("raise")
+
+
+ACCEPTED = {
+    "sdpa_empty_rows": lambda L: sdpa(L, (2, 0, 4), (2, 5, 4), (3, 5, 4)),
+    "sdpa_empty_width_out": lambda L: sdpa(L, (2, 3, 4), (3, 5, 4), (2, 5, 0), mask=(3, 5, 5)),
+    "sdpa_empty_keys": lambda L: sdpa(L, (2, 3, 4), (3, 0, 4), (2, 0, 4)),
+    "sdpa_empty_batch_fits": lambda L: sdpa(L, (0, 3, 4), (5, 4), (5, 4)),
+    "sdpa_gqa_same_heads": lambda L: sdpa(L, (2, 3, 4), (2, 5, 4), (2, 5, 4), enable_gqa=True),
+    "fill_numpy_scalar": lambda L: L.ones(2).fill_(np.float32(2.5)),
+}
+
+
+@pytest.mark.parametrize("name", ACCEPTED)
+def test_accepted_as_torch(name: str) -> None:
+    assert_same(ACCEPTED[name](mt), ACCEPTED[name](torch))
+
+
+@FEW
+@given(st.integers(1, 3), st.integers(1, 2), st.integers(2, 3))
+def test_unfold_of_an_empty_batch(channels: int, kernel: int, side: int) -> None:
+    """An empty batch unfolds to an empty batch of columns (it failed in numpy's reshape)."""
+    def run(L: Any) -> Any:
+        x = L.ones(0, channels, side, side, requires_grad=True)
+        out = F(L).unfold(x, kernel)
+        out.sum().backward()
+        return out, x.grad
+    (got, got_grad), (want, want_grad) = run(mt), run(torch)
+    assert_same(got, want)
+    assert_same(got_grad, want_grad)
