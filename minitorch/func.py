@@ -581,7 +581,12 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         size = _batch_size(leaves, dims)
         _check_chunks(size, chunk_size)
         with vmapping(randomness):
-            return _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
+            out = _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
+        if chunk_size is not None and isinstance(out, Tensor) and isinstance(out_dims, tuple):
+            # torch's chunks are joined by a stricter reading of out_dims: no 1-tuple for a
+            # lone tensor
+            raise AssertionError("flat_out_dims must not be None")
+        return out
     return wrapper
 
 

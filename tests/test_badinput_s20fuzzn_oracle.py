@@ -49,6 +49,50 @@ REFUSED = {
     "sdpa_mask_last_dim_first": lambda L: sdpa(L, (2, 3, 0), (2, 5, 0), (2, 5, 4),
                                                mask=(3, 5, 5)),
     "sdpa_gqa_2d_key": lambda L: sdpa(L, (2, 3, 4), (5, 4), (2, 5, 4), enable_gqa=True),
+    # rnn packing: ATen's parser reads batch_first, padding_value, total_length first
+    "pack_batch_first_int": lambda L: L.nn.utils.rnn.pack_padded_sequence(
+        L.ones(0, 2), [1, 1], batch_first=1),
+    "pack_batch_first_none": lambda L: L.nn.utils.rnn.pack_padded_sequence(
+        L.ones(3, 2), [1, 1], batch_first=None),
+    "pad_packed_batch_first": lambda L: L.nn.utils.rnn.pad_packed_sequence(
+        L.nn.utils.rnn.pack_sequence([L.ones(2)]), batch_first=1, padding_value="a"),
+    "pad_packed_padding_value": lambda L: L.nn.utils.rnn.pad_packed_sequence(
+        L.nn.utils.rnn.pack_sequence([L.ones(2)]), padding_value=None),
+    "pad_packed_total_float": lambda L: L.nn.utils.rnn.pad_packed_sequence(
+        L.nn.utils.rnn.pack_sequence([L.ones(2)]), total_length=2.5),
+    "pad_packed_total_bool": lambda L: L.nn.utils.rnn.pad_packed_sequence(
+        L.nn.utils.rnn.pack_sequence([L.ones(1)]), total_length=True),
+    "pad_sequence_batch_first": lambda L: L.nn.utils.rnn.pad_sequence([L.ones(2)], batch_first=1),
+    "pad_sequence_value_none": lambda L: L.nn.utils.rnn.pad_sequence([L.ones(2)],
+                                                                     padding_value=None),
+    "pad_sequence_side_none": lambda L: L.nn.utils.rnn.pad_sequence([], padding_side=None),
+    "pad_sequence_item_first": lambda L: L.nn.utils.rnn.pad_sequence([1], padding_side="mid"),
+    # the target's range is read before either dtype
+    "multilabel_range_int32": lambda L: F(L).multilabel_margin_loss(
+        L.ones(2, 1), L.ones(2, 1, dtype=L.int32)),
+    "multilabel_range_long_input": lambda L: F(L).multilabel_margin_loss(
+        L.ones(2, 1, dtype=L.int64), L.ones(2, 1, dtype=L.int32)),
+    "multilabel_range_float": lambda L: F(L).multilabel_margin_loss(
+        L.ones(2, 1), L.ones(2, 1, dtype=L.float32)),
+    # a transposed convolution checks its sizes before the weight's dtype
+    "conv_t1d_small": lambda L: F(L).conv_transpose1d(
+        L.ones(2, 4, 3, dtype=L.float64), L.ones(4, 2, 1), stride=2, padding=100),
+    "conv_t2d_small": lambda L: F(L).conv_transpose2d(
+        L.ones(2, 4, 1, 3, dtype=L.float64), L.ones(4, 2, 1, 1), stride=2, padding=100),
+    "conv_t3d_small": lambda L: F(L).conv_transpose3d(
+        L.ones(2, 4, 1, 3, 3, dtype=L.float64), L.ones(4, 2, 1, 1, 1), stride=2, padding=100),
+    "conv_t2d_output_padding": lambda L: F(L).conv_transpose2d(
+        L.ones(2, 4, 1, 3, dtype=L.float64), L.ones(4, 2, 1, 1), stride=2, output_padding=3),
+    # local_response_norm of 4-d input pools with avg_pool3d, after its pad
+    "lrn_negative_4d": lambda L: F(L).local_response_norm(L.ones(1, 2, 3, 2), -1),
+    "lrn_negative_5d_pad_first": lambda L: F(L).local_response_norm(L.ones(1, 2, 3, 2, 2), -3),
+    # fold: negative block counts whose product is right
+    "fold_negative_blocks": lambda L: F(L).fold(L.ones(0, 4, 4), output_size=-1, kernel_size=2),
+    "fold_negative_blocks_mismatch": lambda L: F(L).fold(L.ones(1, 4, 1), output_size=(-1, -1),
+                                                         kernel_size=2),
+    # vmap's chunks are joined by a stricter reading of out_dims
+    "vmap_chunked_1tuple": lambda L: L.func.vmap(lambda u: u.sum(), out_dims=(0,),
+                                                 chunk_size=1)(L.ones(2, 3)),
 }
 
 
@@ -73,6 +117,12 @@ ACCEPTED = {
     "sdpa_empty_batch_fits": lambda L: sdpa(L, (0, 3, 4), (5, 4), (5, 4)),
     "sdpa_gqa_same_heads": lambda L: sdpa(L, (2, 3, 4), (2, 5, 4), (2, 5, 4), enable_gqa=True),
     "fill_numpy_scalar": lambda L: L.ones(2).fill_(np.float32(2.5)),
+    "pad_sequence_int_float_value": lambda L: L.nn.utils.rnn.pad_sequence(
+        [L.ones(2, dtype=L.int64), L.ones(1, dtype=L.int64)], padding_value=1.5),
+    "vmap_chunked_tuple_out": lambda L: L.func.vmap(lambda u: (u.sum(),), out_dims=(0,),
+                                                    chunk_size=5)(L.ones(2, 3))[0],
+    "vmap_unchunked_1tuple": lambda L: L.func.vmap(lambda u: u.sum(), out_dims=(0,))(
+        L.ones(2, 3)),
 }
 
 

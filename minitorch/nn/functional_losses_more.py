@@ -266,12 +266,13 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = No
     if not fits:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
                            f"size: {list(input.shape)}")
-    if input.dtype.name not in ("float32", "float64"):
-        raise _args.not_implemented("multilabel_margin_loss_forward_out_frame", input.dtype)
-    _args.scalar_type(int64, target.dtype)
+    # torch reads the target's range (as int64s) before it dispatches on either dtype
     if target.numel() and not (int(target.min()) >= -1 and int(target.max()) < max(
             input.shape[-1] if ndim else 1, 1)):
         raise RuntimeError("argument #2 'target' is out of range")
+    if input.dtype.name not in ("float32", "float64"):
+        raise _args.not_implemented("multilabel_margin_loss_forward_out_frame", input.dtype)
+    _args.scalar_type(int64, target.dtype)
     return losses.MultiLabelMarginLoss.apply(input, target, reduction=reduction)
 
 
