@@ -424,6 +424,8 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
     """
     input_lengths, target_lengths, blank = _ctc_call(
         log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+    if reduction == "elementwise_mean":  # _ctc_call read (and warned of) the old name
+        reduction = "mean"
     unbatched = log_probs.dim() != 3  # (torch's kernel then finds the wrong rank, one more)
     if unbatched:
         log_probs = log_probs.unsqueeze(1)
