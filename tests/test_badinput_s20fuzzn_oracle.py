@@ -105,6 +105,20 @@ REFUSED = {
     "p2v_int": lambda L: L.nn.utils.parameters_to_vector([L.ones(2), 2]),
     "v2p_int": lambda L: L.nn.utils.vector_to_parameters(L.ones(2), [1]),
     "get_submodule_none": lambda L: L.nn.Linear(2, 2).get_submodule(None),
+    # MaxUnpool2d keeps torch's _pair of its sizes: the functional reads them
+    "unpool2d_padding_float": lambda L: L.nn.MaxUnpool2d(2, padding=1.5)(
+        L.ones(1, 2, 2, 2), L.zeros(1, 2, 2, 2, dtype=L.int64)),
+    "unpool2d_kernel_3": lambda L: L.nn.MaxUnpool2d((1, 2, 3))(
+        L.ones(1, 2, 2, 2), L.zeros(1, 2, 2, 2, dtype=L.int64)),
+    "unpool2d_padding_1": lambda L: L.nn.MaxUnpool2d(2, padding=(2,))(
+        L.ones(1, 2, 2, 2), L.zeros(1, 2, 2, 2, dtype=L.int64), output_size=(1, 2, 4, 4)),
+    # a packed LSTM without states reaches its kernel unchecked
+    "lstm_packed_double": lambda L: L.nn.LSTM(2, 3)(
+        L.nn.utils.rnn.pack_sequence([L.ones(2, 2, dtype=L.float64)])),
+    "lstm_packed_long": lambda L: L.nn.LSTM(2, 3)(
+        L.nn.utils.rnn.pack_sequence([L.ones(2, 2, dtype=L.int64)])),
+    "lstm_packed_double_weights": lambda L: L.nn.LSTM(2, 3, dtype=L.float64)(
+        L.nn.utils.rnn.pack_sequence([L.ones(2, 2)])),
 }
 
 
@@ -137,6 +151,8 @@ ACCEPTED = {
     "ctc_elementwise_mean": lambda L: F(L).ctc_loss(
         L.zeros(5, 2, 4).log_softmax(2), L.tensor([[1, 2], [1, 1]]), (5, 5), (2, 2),
         reduction="elementwise_mean"),
+    "unpool2d_kernel_bool": lambda L: L.nn.MaxUnpool2d(True, stride=2)(
+        L.ones(1, 2, 2, 2), L.zeros(1, 2, 2, 2, dtype=L.int64)),
     "vmap_unchunked_1tuple": lambda L: L.func.vmap(lambda u: u.sum(), out_dims=(0,))(
         L.ones(2, 3)),
 }
