@@ -430,8 +430,21 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
                     raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
                                        f"doesn't match the {what} {want} of the "
                                        "corresponding primal.")
-        return jvp(func, primals, tangents)[1]
+        if len(tensor_at) == len(out_leaves):
+            return jvp(func, primals, tangents)[1]
+        # torch traces func once: what in its output is no tensor is a constant of the trace
 
+        def tensors_only(*args: Any) -> tuple:
+            leaves = _flatten(func(*args))[0]
+            return tuple(leaves[i] for i in tensor_at)
+        slopes = jvp(tensors_only, primals, tangents)[1] if tensor_at else ()
+        leaves = list(out_leaves)
+        for i, slope in zip(tensor_at, slopes):
+            leaves[i] = slope
+        return _unflatten(leaves, out_spec)
+
+    out_leaves, out_spec = _flatten(output)
+    tensor_at = [i for i, leaf in enumerate(out_leaves) if isinstance(leaf, Tensor)]
     return output, jvp_fn
 
 
@@ -474,11 +487,13 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         nums = _argnums(argnums, len(args))
         leaves, spec = _flatten([args[n] for n in nums])
         _check_randomness(randomness)
+        given = argnums if isinstance(argnums, tuple) else (argnums,)
+        target = _unplaced(func, args, [n % len(args) for n in given if n < 0])
         with vmapping(randomness):
-            columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
+            columns = [_columns(target, args, nums, spec, leaves, k, has_aux)
                        for k in range(len(leaves))]
         first = next((c[1] for c in columns if c[1] is not None), None)
-        output, aux = first or _first(_push(func, args, nums, spec, leaves, k=None,
+        output, aux = first or _first(_push(target, args, nums, spec, leaves, k=None,
                                             has_aux=has_aux), has_aux)  # all inputs empty
         outputs, out_spec = _flatten(output)
         jac = []
@@ -489,6 +504,21 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         jac = _unflatten(jac, out_spec)
         return (jac, aux) if has_aux else jac
     return wrapper
+
+
+def _unplaced(func: Callable[..., Any], args: tuple, positions: list) -> Callable[..., Any]:
+    """``func`` with the arguments at ``positions`` kept as given: torch's jacfwd puts its
+    duals in by comparing each position with ``argnums`` as written, which a negative one
+    never equals, so that input counts as a constant (its Jacobian zeros)."""
+    if not positions:
+        return func
+
+    def call(*full: Any) -> Any:
+        full = list(full)
+        for p in positions:
+            full[p] = args[p]
+        return func(*full)
+    return call
 
 
 def _stack_columns(columns: list, i: int, out: Tensor, x: Tensor) -> Tensor:

@@ -200,3 +200,41 @@ def test_unfold_of_an_empty_batch(channels: int, kernel: int, side: int) -> None
     (got, got_grad), (want, want_grad) = run(mt), run(torch)
     assert_same(got, want)
     assert_same(got_grad, want_grad)
+
+
+def _jacfwd_negative(L: Any, argnums: Any) -> Any:
+    x, y = L.tensor([-1.78, 1.0], dtype=L.float64), L.tensor([2.0, 3.0], dtype=L.float64)
+    return L.func.jacfwd(lambda u, v: u * v * u, argnums=argnums)(x, y)
+
+
+@pytest.mark.parametrize("argnums", [-1, -2, (0, -1), (-2, 1)])
+def test_jacfwd_negative_argnums_as_torch(argnums: Any) -> None:
+    """torch's jacfwd compares positions with argnums as written: a negative one names an
+    input it never replaces with its dual, whose Jacobian is then zeros (jacrev and grad
+    are right; this is torch's answer all the same)."""
+    got, want = _jacfwd_negative(mt, argnums), _jacfwd_negative(torch, argnums)
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        assert_same(g, w)
+
+
+@pytest.mark.parametrize("output", ["float", "none", "mixed_tuple", "mixed_list", "dict"])
+def test_linearize_keeps_what_is_no_tensor(output: str) -> None:
+    """torch's linearize traces func once: its non-tensor outputs are constants of the
+    trace, given back by jvp_fn as they are (minitorch's jvp refused them)."""
+    def run(L: Any) -> Any:
+        def f(u: Any) -> Any:
+            return {"float": 3.0, "none": None, "mixed_tuple": (u.sum(), 3.0),
+                    "mixed_list": [u * 2, "a", None], "dict": {"a": u * 2, "b": 1}}[output]
+        return L.func.linearize(f, L.ones(2))[1](L.ones(2))
+    got, want = run(mt), run(torch)
+    flat_want = torch.utils._pytree.tree_flatten(want)[0]
+    flat_got = torch.utils._pytree.tree_flatten(
+        got, is_leaf=lambda v: isinstance(v, mt.Tensor))[0]
+    assert type(got) is type(want)
+    assert len(flat_got) == len(flat_want)
+    for g, w in zip(flat_got, flat_want):
+        if isinstance(w, torch.Tensor):
+            assert_same(g, w)
+        else:
+            assert g == w
