@@ -119,6 +119,11 @@ REFUSED = {
         L.nn.utils.rnn.pack_sequence([L.ones(2, 2, dtype=L.int64)])),
     "lstm_packed_double_weights": lambda L: L.nn.LSTM(2, 3, dtype=L.float64)(
         L.nn.utils.rnn.pack_sequence([L.ones(2, 2)])),
+    # interpolate: torch's Python refuses antialias before its kernel parses the scales
+    "interp_antialias_before_scale": lambda L: F(L).interpolate(
+        L.ones(1, 3, 1), scale_factor="x", mode="nearest-exact", antialias=True),
+    "interp_antialias_3d_nearest": lambda L: F(L).interpolate(
+        L.ones(3, 1, 2), scale_factor="x", mode="nearest", antialias=True),
 }
 
 
