@@ -124,6 +124,12 @@ REFUSED = {
         L.ones(1, 3, 1), scale_factor="x", mode="nearest-exact", antialias=True),
     "interp_antialias_3d_nearest": lambda L: F(L).interpolate(
         L.ones(3, 1, 2), scale_factor="x", mode="nearest", antialias=True),
+    # EmbeddingBag reads num_embeddings only on the side padding_idx is on
+    "embedding_bag_str_size_pad0": lambda L: L.nn.EmbeddingBag("a", None, padding_idx=0),
+    "embedding_bag_str_size_pad1": lambda L: L.nn.EmbeddingBag("a", 2, padding_idx=1),
+    "embedding_bag_str_size_neg": lambda L: L.nn.EmbeddingBag("a", 2, padding_idx=-1),
+    "embedding_bag_pad_high": lambda L: L.nn.EmbeddingBag(4, 2, padding_idx=4),
+    "embedding_bag_pad_low": lambda L: L.nn.EmbeddingBag(4, 2, padding_idx=-5),
 }
 
 
