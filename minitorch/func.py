@@ -430,21 +430,8 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
                     raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
                                        f"doesn't match the {what} {want} of the "
                                        "corresponding primal.")
-        if len(tensor_at) == len(out_leaves):
-            return jvp(func, primals, tangents)[1]
-        # torch traces func once: what in its output is no tensor is a constant of the trace
+        return jvp(func, primals, tangents)[1]
 
-        def tensors_only(*args: Any) -> tuple:
-            leaves = _flatten(func(*args))[0]
-            return tuple(leaves[i] for i in tensor_at)
-        slopes = jvp(tensors_only, primals, tangents)[1] if tensor_at else ()
-        leaves = list(out_leaves)
-        for i, slope in zip(tensor_at, slopes):
-            leaves[i] = slope
-        return _unflatten(leaves, out_spec)
-
-    out_leaves, out_spec = _flatten(output)
-    tensor_at = [i for i, leaf in enumerate(out_leaves) if isinstance(leaf, Tensor)]
     return output, jvp_fn
 
 
