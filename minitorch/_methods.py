@@ -672,6 +672,10 @@ def fill_(self: Tensor, value: Any) -> Tensor:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
         return self._inplace(inplace.Copy.apply, value)
+    if not isinstance(value, (int, float, complex)) and not _args.holds_number(value):
+        # fill_ has a Tensor and a Number overload: torch names neither alone
+        raise TypeError(_call_form.combination_message("fill_", (value,), {},
+                                                       ["Tensor value", "Number value"]))
     (value,) = _args.numbers("fill_", (value, "value", 1))
     if not (self.numel() == 1 and self.dtype.name == "float16"):  # torch's unchecked fast path
         value = _args.assigned(value, self.dtype, unsigned=True)

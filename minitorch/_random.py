@@ -163,16 +163,25 @@ def _check_std(std: Any) -> None:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
 
 
+_BOUNDS = {"float16": ("c10::Half", 65504.0), "float32": ("float", 3.4028234663852886e38),
+           "float64": ("double", 1.7976931348623157e308)}  # torch's C++ names, largest finite
+_C_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
+
+
 def _check_bounds(dt: D.dtype, low: float, high: float) -> None:
     """torch's checks of ``uniform_``'s bounds: finite in the dtype, and in order."""
-    largest = 3.4028234663852886e38 if dt.name == "float32" else 1.7976931348623157e308
+    kind, largest = _BOUNDS.get(dt.name, _BOUNDS["float64"])
     for value, name in ((low, "from"), (high, "to")):
         if not -largest <= value <= largest:
-            kind = "float" if dt.name == "float32" else "double"
             raise RuntimeError(f"{name} is out of bounds for {kind}")
     if low > high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={low:g} > to={high:g}")
+    if high - low > largest:
+        name = _C_NAMES.get(dt.name, "Double")
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{name}>::max(), "
+                           f"but found to={high:g} and from={low:g} which result in to-from to "
+                           "exceed the limit")
 
 
 _NOT_GIVEN = object()  # random_'s overloads: random_(), random_(to), random_(from, to)

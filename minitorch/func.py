@@ -540,11 +540,13 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         nums = _argnums(argnums, len(args))
         leaves, spec = _flatten([args[n] for n in nums])
         _check_randomness(randomness)
+        given = argnums if isinstance(argnums, tuple) else (argnums,)
+        target = _unplaced(func, args, [n % len(args) for n in given if n < 0])
         with vmapping(randomness):
-            columns = [_columns(func, args, nums, spec, leaves, k, has_aux)
+            columns = [_columns(target, args, nums, spec, leaves, k, has_aux)
                        for k in range(len(leaves))]
         first = next((c[1] for c in columns if c[1] is not None), None)
-        output, aux = first or _first(_push(func, args, nums, spec, leaves, k=None,
+        output, aux = first or _first(_push(target, args, nums, spec, leaves, k=None,
                                             has_aux=has_aux), has_aux)  # all inputs empty
         outputs, out_spec = _flatten(output)
         jac = []
@@ -555,6 +557,21 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         jac = _unflatten(jac, out_spec)
         return (jac, aux) if has_aux else jac
     return wrapper
+
+
+def _unplaced(func: Callable[..., Any], args: tuple, positions: list) -> Callable[..., Any]:
+    """``func`` with the arguments at ``positions`` kept as given: torch's jacfwd puts its
+    duals in by comparing each position with ``argnums`` as written, which a negative one
+    never equals, so that input counts as a constant (its Jacobian zeros)."""
+    if not positions:
+        return func
+
+    def call(*full: Any) -> Any:
+        full = list(full)
+        for p in positions:
+            full[p] = args[p]
+        return func(*full)
+    return call
 
 
 def _stack_columns(columns: list, i: int, out: Tensor, x: Tensor) -> Tensor:
@@ -647,7 +664,12 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
         size = _batch_size(leaves, dims)
         _check_chunks(size, chunk_size)
         with vmapping(randomness):
-            return _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
+            out = _mapped(func, leaves, dims, spec, kwargs, size, out_dims, randomness)
+        if chunk_size is not None and isinstance(out, Tensor) and isinstance(out_dims, tuple):
+            # torch's chunks are joined by a stricter reading of out_dims: no 1-tuple for a
+            # lone tensor
+            raise AssertionError("flat_out_dims must not be None")
+        return out
     return wrapper
 
 

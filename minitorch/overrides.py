@@ -379,7 +379,12 @@ def dispatched(fn: Callable) -> Callable:
         if _state.modes or (not _plain(args, kwargs) and
                             _overloaded((*args, *kwargs.values()))):
             return handle_torch_function(handled, (*args, *kwargs.values()), *args, **kwargs)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as error:
+            if error.__traceback__.tb_next is None:  # the call did not bind: the caller's
+                raise error.with_traceback(None) from None  # mistake, as torch reports it
+            raise
 
     return handled
 

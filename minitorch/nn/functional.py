@@ -978,15 +978,15 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         return input
     # torch pools a (N, 1, C, H, rest) view over (size, 1, 1) windows: the same windows as
     # (size, 1) ones over (N, 1, C, H * rest)
-    if dim > 3 and size == 0:  # torch pools those with avg_pool3d, and says so
-        raise RuntimeError("kernel size should be greater than zero, but got "
-                           f"{_args.per_dim('k', (0, 1, 1))}")
     half = _args.python_op(size, "//", 2)  # torch's Python: its TypeError for no int
     if dim == 3:
         div = pad(input.mul(input).unsqueeze(1), (0, 0, half, (size - 1) // 2))
     else:  # torch pads the (N, 1, C, H, rest) view: its pad's words count six widths
         div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], input.shape[2], -1)
         div = pad(div, (0, 0, 0, 0, half, (size - 1) // 2))
+        if size <= 0:  # torch pools those with avg_pool3d, and says so
+            raise RuntimeError("kernel size should be greater than zero, but got "
+                               f"{_args.per_dim('k', (size, 1, 1))}")
     div = div.reshape(div.shape[0], 1, div.shape[2], math.prod(div.shape[3:]))
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
     return input / div.mul(alpha).add(k).pow(beta)

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import _args, _creation
 from .._dtype import bool as bool_
-from .._tensor import Tensor
+from .._tensor import Tensor, broadcast_pair, check_output_shape
 from ..autograd import grad_mode
 from ..ops import _flash_attention_order as flash_order
 from ..ops._base import wrap
@@ -41,14 +41,21 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     """
     _check_arguments(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     _check_inputs(query, key, value, attn_mask)
-    if value.numel() == 0 or 0 in (*query.shape[:-1], value.shape[-1]):
-        return _empty_attention(query, key, value)
+    empty = value.numel() == 0 or 0 in (*query.shape[:-1], value.shape[-1])
+    if empty and 0 in (query.shape[-2], key.shape[-2], *value.shape[-2:]):  # torch's shortcut
+        return _empty_attention(query, key, value)  # (an empty batch takes its math path)
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")
-    if enable_gqa and query.shape[-3:-2] != key.shape[-3:-2]:
-        raise NotImplementedError("minitorch's scaled_dot_product_attention does not support "
-                                  "grouped-query attention (enable_gqa with fewer key heads)")
+    if enable_gqa:
+        heads = [t.shape[_args.wrap_dim(-3, t.dim())] for t in (query, key, value)]
+        if heads[0] != heads[1]:
+            raise NotImplementedError("minitorch's scaled_dot_product_attention does not support"
+                                      " grouped-query attention (enable_gqa with fewer key heads)")
+    if query.shape[-1] == key.shape[-1]:  # else the product's own refusal comes first
+        _check_scores_shape(query, key, attn_mask)
+    if empty:
+        return _empty_attention(query, key, value)
     if dropout_p == 0.0 and not _records(query, key, value, attn_mask):
         fused = flash_order.fused(query._data, key._data, value._data,
                                   None if attn_mask is None else attn_mask._data, is_causal,
@@ -114,6 +121,15 @@ def _check_inputs(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor |
         raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {_args.c_name(attn_mask.dtype)} "
                            f"and  query.dtype: {_args.c_name(query.dtype)} instead.")
+
+
+def _check_scores_shape(query: Tensor, key: Tensor, attn_mask: Tensor | None) -> None:
+    """torch's refusals of the scores ``query @ key.T``: batches that do not broadcast, and a
+    mask that does not fit them (torch adds it in place)."""
+    scores = (*broadcast_pair(tuple(query.shape[:-2]), tuple(key.shape[:-2])),
+              query.shape[-2], key.shape[-2])
+    if attn_mask is not None:
+        check_output_shape(scores, broadcast_pair(scores, tuple(attn_mask.shape)))
 
 
 def _empty_attention(query: Tensor, key: Tensor, value: Tensor) -> Tensor:

@@ -384,6 +384,7 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
                            seen_padding, onednn)[-dims:]
+    _args.scalar_type(input.dtype, weight.dtype)  # read by the kernel, after the sizes
     if dims == 3 and bias is not None:  # torch's 3-d kernel reads the bias as the input's
         _args.scalar_type(input.dtype, bias.dtype)
     bias = _kernel_bias(input, bias)
@@ -404,8 +405,7 @@ def _spatial_names(prefix: str, values: tuple) -> list[str]:
 
 def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
     """torch's checks of a transposed convolution after the shared ones: a kernel of at least
-    one element, a weight not empty, no zero dilation (the 3-d kernel checks that first), the
-    weight of the input's dtype."""
+    one element, a weight not empty, no zero dilation (the 3-d kernel checks that first)."""
     zero_dilation = RuntimeError("dilation should be greater than zero, but got "
                                  + ", ".join(_spatial_names("dilation", dilation)))
     if min(dilation) == 0 and len(dilation) == 3:
@@ -422,7 +422,6 @@ def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
         raise RuntimeError(f"non-empty {expected}, but got: {list(weight.shape)}")
     if min(dilation) == 0:
         raise zero_dilation
-    _args.scalar_type(input.dtype, weight.dtype)
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,

@@ -220,7 +220,8 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         sizes = [_args.python_int(_args.python_op(n, "*", s))
                  for n, s in zip(input.shape[2:], given)]
         scales = [None] * dims
-    else:
+    else:  # torch's Python checks antialias before its kernel's parser reads the scales
+        _check_antialias(mode, input, antialias)
         scales = _scale_factors(input, mode, align_corners, scale_factor, given)
         sizes = [_scaled_size(n * s) for n, s in zip(input.shape[2:], scales)]
     _check_antialias(mode, input, antialias)

@@ -266,12 +266,13 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = No
     if not fits:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of "
                            f"size: {list(input.shape)}")
-    if input.dtype.name not in ("float32", "float64"):
-        raise _args.not_implemented("multilabel_margin_loss_forward_out_frame", input.dtype)
-    _args.scalar_type(int64, target.dtype)
+    # torch reads the target's range (as int64s) before it dispatches on either dtype
     if target.numel() and not (int(target.min()) >= -1 and int(target.max()) < max(
             input.shape[-1] if ndim else 1, 1)):
         raise RuntimeError("argument #2 'target' is out of range")
+    if input.dtype.name not in ("float32", "float64"):
+        raise _args.not_implemented("multilabel_margin_loss_forward_out_frame", input.dtype)
+    _args.scalar_type(int64, target.dtype)
     return losses.MultiLabelMarginLoss.apply(input, target, reduction=reduction)
 
 
@@ -423,6 +424,8 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
     """
     input_lengths, target_lengths, blank = _ctc_call(
         log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
+    if reduction == "elementwise_mean":  # _ctc_call read (and warned of) the old name
+        reduction = "mean"
     unbatched = log_probs.dim() != 3  # (torch's kernel then finds the wrong rank, one more)
     if unbatched:
         log_probs = log_probs.unsqueeze(1)

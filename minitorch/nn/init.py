@@ -216,6 +216,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     cols = tensor.numel() // rows
     with grad_mode._recording(False):
         flat = empty(rows, cols, dtype=tensor.dtype).normal_(0, 1, generator=generator)._data
+    if tensor.dtype.name == "float16":  # drawn in it, then factored by a kernel without it
+        raise _args.not_implemented("geqrf_cpu", tensor.dtype)
     xp = tensor._xp
     wide = rows < cols
     q, r = (Tensor._make(a) for a in _qr(xp, flat.T if wide else flat))

@@ -507,7 +507,7 @@ class Module:
         'Linear'
         """
         module = self
-        if target and not isinstance(target, str):  # torch's Python reads target.split
+        if not isinstance(target, str):  # torch's Python reads target.split (None too)
             _args.python_attribute(target, "split")
         for name in target.split(".") if target else ():
             if not hasattr(module, name):

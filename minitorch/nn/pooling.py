@@ -15,7 +15,7 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from . import functional as F
-from .functional_conv import max_pool2d, max_pool3d, pair
+from .functional_conv import max_pool2d, max_pool3d
 from .functional_conv1d import max_pool1d, max_unpool2d
 from .functional_interpolate import interpolate
 from .module import Module
@@ -140,9 +140,10 @@ class MaxUnpool2d(Module):
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
         super().__init__()
-        self.kernel_size = pair(kernel_size, "kernel_size")
-        self.stride = self.kernel_size if stride is None else pair(stride, "stride")
-        self.padding = pair(padding)
+        # torch's _pair: the values are read (and refused) where the functional uses them
+        self.kernel_size = _args.python_ntuple(kernel_size, 2)
+        self.stride = _args.python_ntuple(kernel_size if stride is None else stride, 2)
+        self.padding = _args.python_ntuple(padding, 2)
 
     def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
         return max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,

@@ -154,6 +154,17 @@ class RNNBase(Module):
     def flatten_parameters(self) -> None:
         """Nothing to do: torch packs the weights for cuDNN here, which minitorch has not."""
 
+    def _check_kernel_dtype(self, input: Tensor) -> None:
+        """The LSTM kernel's refusal of input and weights of two dtypes (oneDNN takes a
+        float32 input, and then refuses other weights)."""
+        weight = self.weight_ih_l0
+        if input.dtype == weight.dtype:
+            return
+        if input.dtype.name == "float32":
+            raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+        raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
+                           f"{_args.legacy(input.dtype)} and {_args.legacy(weight.dtype)}")
+
     def _check_input(self, input: Tensor) -> None:
         weight = self.weight_ih_l0
         if input.dtype != weight.dtype:
@@ -297,6 +308,8 @@ class RNNBase(Module):
                   else (self.hidden_size,))
         if data.dim() != 2:
             raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        if lstm and hx is None:  # torch's LSTM checks nothing here: its kernel refuses
+            self._check_kernel_dtype(data)
         self._check_input(data)
         shapes = [(self.num_layers * (2 if self.bidirectional else 1), sizes[0], w)
                   for w in widths]

@@ -122,10 +122,15 @@ class EmbeddingBag(Module):
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None and \
-                not _args.python_negative(num_embeddings) <= padding_idx < num_embeddings:
-            raise AssertionError("padding_idx must be within num_embeddings")
-        self.padding_idx = padding_idx % num_embeddings if padding_idx is not None else None
+        if padding_idx is not None:  # torch's asserts, each side read only where it applies
+            if padding_idx > 0:
+                if padding_idx >= num_embeddings:
+                    raise AssertionError("padding_idx must be within num_embeddings")
+            elif padding_idx < 0:
+                if padding_idx < _args.python_negative(num_embeddings):
+                    raise AssertionError("padding_idx must be within num_embeddings")
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx = padding_idx
         if _weight is None:
             self.weight = Parameter(_creation.empty((num_embeddings, embedding_dim),
                                                     device=device, dtype=dtype))

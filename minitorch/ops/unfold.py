@@ -86,7 +86,8 @@ class Im2Col(Op):
         cols = _columns_array(x._xp, x._data, keys, geometry[1], 0.0)  # (.., C, K, OH, OW)
         ctx.meta = tuple(x.shape[-2:]), kernel, geometry
         lead = cols.shape[:-4]
-        return wrap(x._xp.reshape(cols, (*lead, -1, cols.shape[-2] * cols.shape[-1])))
+        rows = cols.shape[-4] * cols.shape[-3]  # named, not -1: an empty batch has no -1
+        return wrap(x._xp.reshape(cols, (*lead, rows, cols.shape[-2] * cols.shape[-1])))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -204,12 +205,15 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
                            f"of kernel_size, but got input.size(1)={input.shape[-2]} and "
                            f"kernel_size=({kernel[0]}, {kernel[1]}).")
     blocks = _blocks(size, kernel, geometry)
+    (sh, sw), (ph, pw), (dh, dw) = geometry
+    given = (f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, "
+             f"{kernel[1]}), dilation=({dh}, {dw}), padding=({ph}, {pw}), stride=({sh}, {sw}), ")
     if blocks[0] * blocks[1] != input.shape[-1]:
-        (sh, sw), (ph, pw), (dh, dw) = geometry
         raise RuntimeError(
-            f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, "
-            f"{kernel[1]}), dilation=({dh}, {dw}), padding=({ph}, {pw}), stride=({sh}, {sw}), "
-            f"expected size of input's dimension 2 to match the calculated number of sliding "
-            f"blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
+            f"{given}expected size of input's dimension 2 to match the calculated number of "
+            f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
             f"input.size(2)={input.shape[-1]}.")
+    if min(blocks) < 1:  # two negative counts can multiply to the right one
+        raise RuntimeError(f"{given}calculated shape of the array of sliding blocks as "
+                           f"({blocks[0]}, {blocks[1]}), which is too small (non-positive)")
     return Col2Im.apply(input, size=tuple(size), kernel=kernel, geometry=geometry)

@@ -50,12 +50,12 @@ def _bfloat16(xp: Any, x: Any) -> Any:
     """``x`` (float32) rounded to bfloat16's 8 significant bits, nearest, ties to even.
 
     >>> import numpy as np
-    >>> _bfloat16(np, np.float32([1.0 + 2**-8, 1.0 + 3 * 2**-8, 3.0]))
-    array([1.      , 1.015625, 3.      ], dtype=float32)
+    >>> _bfloat16(np, np.float32([1.0 + 2**-8, 1.0 + 3 * 2**-8, 3.0, np.inf]))
+    array([1.      , 1.015625, 3.      ,      inf], dtype=float32)
     """
     wide = xp.astype(x, xp.float64)
     size = xp.abs(wide)
-    tiny = size < 2.0 ** -126
+    tiny = (size < 2.0 ** -126) | ~xp.isfinite(size)  # kept as they are (inf: no ulp)
     exponent = xp.floor(xp.log2(xp.where(tiny, 1.0, size)))
     exponent = xp.where(size >= 2.0 ** (exponent + 1), exponent + 1, exponent)  # log2's
     exponent = xp.where(size < 2.0 ** exponent, exponent - 1, exponent)        # rounding

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ... import _args
 from ..._tensor import Tensor
 from ...ops.shape import cat
 
@@ -27,7 +28,11 @@ def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     >>> nn.utils.parameters_to_vector([minitorch.ones(2, 2), minitorch.zeros(1)])
     tensor([1., 1., 1., 1., 0.])
     """
-    return cat([p.view(-1) for p in parameters])
+    flat = []
+    for p in parameters:
+        _args.python_attribute(p, "device")  # torch reads each one's device first
+        flat.append(p.view(-1))
+    return cat(flat)
 
 
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
@@ -41,6 +46,7 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
     pointer = 0
     for param in parameters:
+        _args.python_attribute(param, "device")  # torch reads each one's device first
         n = param.numel()
         param.data = vec[pointer:pointer + n].view_as(param).data
         pointer += n

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from itertools import pairwise
 from typing import Any
 
-from ... import _creation, _dtype, _factories
+from ... import _args, _creation, _dtype, _factories
 from ..._tensor import Tensor, broadcast_shapes
 from ...ops._base import Op, wrap
 
@@ -37,15 +37,20 @@ def pad_sequence(sequences: Tensor | Iterable[Tensor], batch_first: bool = False
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg of "
                            f"type: {type(sequences)}")
     sequences = tuple(sequences)
+    for i, s in enumerate(sequences):  # torch's parser reads every argument first
+        if not isinstance(s, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(s).__name__}")
+    _args.flag("pad_sequence", batch_first, "batch_first", 2)
+    padding_value = _args.real("pad_sequence", padding_value, "padding_value", 3)
+    if not isinstance(padding_side, str):
+        raise TypeError("pad_sequence(): argument 'padding_side' (position 4) must be str, not "
+                        f"{_args.type_name(padding_side)}")
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
         raise RuntimeError(f"Expected padding_side to be one of left or right, but got "
                            f"{padding_side}.")
-    for i, s in enumerate(sequences):
-        if not isinstance(s, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(s).__name__}")
     if not sequences[0].dim():  # torch slices the first one's trailing sizes off
         raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
     longest = max(s.size(0) for s in sequences)
@@ -182,6 +187,7 @@ def pack_padded_sequence(input: Tensor, lengths: Tensor | list[int], batch_first
 
 def _pack(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[Tensor, Tensor]:
     """ATen's ``_pack_padded_sequence``: its checks, then the packed data and batch sizes."""
+    _args.flag("_pack_padded_sequence", batch_first, "batch_first", 3)
     batch = input.shape[0 if batch_first else 1] if input.dim() > 1 else 0
     if input.numel() == 0:
         raise RuntimeError("Cannot pack empty tensors.")
@@ -225,6 +231,10 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False,
                              f"sequence in input, but got total_length={total_length} and max "
                              f"sequence length being {steps}")
         steps = total_length
+    fn = "_pad_packed_sequence"  # ATen's parser, after the Python check above
+    _args.flag(fn, batch_first, "batch_first", 3)
+    _args.number_types(fn, (padding_value, "padding_value", 4))
+    steps = _args.integer(fn, steps, "total_length", 5)
     data = sequence.data
     output = data.new_full((steps, sizes[0], *data.shape[1:]), padding_value)
     offset, start = 0, 0
