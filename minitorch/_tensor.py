@@ -809,6 +809,12 @@ class Tensor(metaclass=_TensorType):
                       "unexpected behavior.\nConsider using tensor.detach() first.")
         return float(self._one_element())
 
+    def __complex__(self) -> complex:
+        if self.requires_grad and grad_mode.is_grad_enabled():  # torch's C++, once
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
+        return complex(self._one_element())
+
     def __int__(self) -> int:
         return int(self._one_element())
 

@@ -66,7 +66,7 @@ def takes_out_elementwise(fn: Callable) -> Callable:
 
 # torch's one-signature elementwise functions of one tensor that take ``out=``
 UNARY_WITH_OUT = (
-    "abs", "absolute", "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
+    "abs", "absolute", "acos", "acosh", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
     "arctanh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh",
     "deg2rad", "digamma", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "fix", "floor",
     "frac", "i0", "isneginf", "isposinf", "lgamma", "log", "log10", "log1p", "log2",
