@@ -46,6 +46,9 @@ def true_divide(input: Any, other: Any) -> Tensor:
     return pointwise.div(input, other)
 
 
+@_call_form.alias_of("mul")
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other")
 def multiply(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     """torch's other name for :func:`mul`.
 
@@ -55,6 +58,9 @@ def multiply(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     return pointwise.mul(input, other, out=out)
 
 
+@_call_form.alias_of("sub")
+@_call_form.overloads("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",
+                      "Tensor input, Number other, Number alpha = 1")
 def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """torch's other name for :func:`sub`: ``input - alpha * other``.
 

@@ -598,6 +598,39 @@ def divide_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> 
     return div_(self, other, rounding_mode=rounding_mode)
 
 
+@_call_form.alias_of("div_")
+@_call_form.overloads("Tensor other", "Number other")
+def true_divide_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``true_divide``: :meth:`div_` by torch's other name.
+
+    >>> minitorch.tensor([3]).float().true_divide_(2)
+    tensor([1.5000])
+    """
+    return div_(self, other)
+
+
+@_call_form.alias_of("mul_")
+@_call_form.overloads("Tensor other", "Number other")
+def multiply_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``multiply``: :meth:`mul_` by torch's other name.
+
+    >>> minitorch.tensor([3.]).multiply_(2)
+    tensor([6.])
+    """
+    return mul_(self, other)
+
+
+@_call_form.alias_of("sub_")
+@_call_form.overloads("Tensor other, *, Number alpha = 1", "Number other, Number alpha = 1")
+def subtract_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """In-place ``subtract``: :meth:`sub_` by torch's other name.
+
+    >>> minitorch.tensor([3.]).subtract_(1, alpha=2)
+    tensor([1.])
+    """
+    return sub_(self, other, alpha=alpha)
+
+
 @_call_form.overloads(*pointwise.CLAMP_SIGNATURES["clamp_"])
 def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """In-place clamp: torch's parser reads the bounds before its in-place checks."""
@@ -1191,8 +1224,8 @@ _METHODS.update(floating.METHODS)
 _METHODS.update(divisors.METHODS)
 _METHODS.update({"hardshrink": hardshrink.hardshrink})
 _METHODS.update(_attributes.METHODS)
-_METHODS.update({"divide_": divide_, "true_divide_": lambda self, other: div_(self, other),
-                 "multiply_": mul_, "subtract_": sub_})
+_METHODS.update({"divide_": divide_, "true_divide_": true_divide_, "multiply_": multiply_,
+                 "subtract_": subtract_})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 _METHODS.update(rearrange.METHODS)
 _METHODS.update(broadcast.METHODS)

@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from . import _args, _layout, autograd, backend
+from . import _args, _call_form, _layout, autograd, backend
 from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
@@ -926,6 +926,8 @@ class Tensor(metaclass=_TensorType):
         """
         check_inplace_allowed(self, *others)
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
+            if typed := _call_form.types_first(op, op.__name__, (self, *others), kwargs, False):
+                raise TypeError(typed)  # (the parser refuses it by its type, before that)
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:
             raise RuntimeError("result type ComplexFloat can't be cast to the desired output "
