@@ -263,6 +263,7 @@ from .ops.gather import gather, index_select, scatter, scatter_add, scatter_redu
 from .ops.grids import cartesian_prod, combinations, vander
 from .ops.hardshrink import hardshrink
 from .ops.householder import geqrf
+from .ops.index_reduce import index_reduce
 from .ops.index_tables import tril_indices, triu_indices, unravel_index
 from .ops.index_write import index_copy, index_fill, index_put, index_put_, put, take
 from .ops.inplace_more import index_add

@@ -340,7 +340,10 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
 
 @functools.lru_cache(maxsize=1024)
 def _parameters(fn: Callable) -> tuple:
-    return tuple(inspect.signature(fn).parameters.values())
+    try:
+        return tuple(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # a callable of no signature: nothing to check
+        return ()
 
 
 def _int(value: Any) -> int | None:

@@ -53,6 +53,7 @@ from .ops import (
     gather,
     hardshrink,
     hyperbolic,
+    index_reduce,
     index_write,
     indexing,
     inplace,
@@ -1177,6 +1178,7 @@ def _reduce_bool(name: str) -> Any:
 
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
+_METHODS.update(index_reduce.METHODS)
 _METHODS.update(inplace_views.METHODS)
 _METHODS.update(hyperbolic.METHODS)
 _METHODS.update(nonzero.METHODS)

@@ -926,7 +926,8 @@ class Tensor(metaclass=_TensorType):
         """
         check_inplace_allowed(self, *others)
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
-            if typed := _call_form.types_first(op, op.__name__, (self, *others), kwargs, False):
+            if hasattr(op, "__name__") and (typed := _call_form.types_first(
+                    op, op.__name__, (self, *others), kwargs, False)):
                 raise TypeError(typed)  # (the parser refuses it by its type, before that)
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:

@@ -39,6 +39,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False) 
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
+        _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
         tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)]
         if is_grad_enabled() and any(t.requires_grad for t in tensors):
             raise RuntimeError(
