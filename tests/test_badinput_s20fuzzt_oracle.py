@@ -204,3 +204,36 @@ def test_index_reduce_in_place_records_the_node() -> None:
         x.index_reduce_(0, L.tensor([1]), L.tensor([5.]), "amax")
         assert type(x.grad_fn).__name__ == "IndexReduceBackward0"
         assert x._version == 1
+
+
+# ---- silent acceptances and internal errors -------------------------------------------------
+@_cases("L.linspace(-1.12, -2.5, 1, dtype=L.uint8)", "L.linspace(1., 300., 1, dtype=L.uint8)",
+        "L.linspace(300., 1., 1, dtype=L.uint8)", "L.logspace(300., 1., 1, dtype=L.uint8)",
+        "L.logspace(1., 300., 1, dtype=L.uint8)", "L.linspace(-1.5, 1., 0, dtype=L.uint8)",
+        "L.vander(L.ones(4), increasing=1)", "L.vander(L.ones(4), 2 ** 63, increasing=1)",
+        "L.vander(L.ones(4), 'a', increasing=1)", "L.vander(L.ones(4), 3, 1)",
+        "L.vander(L.ones(4), None, True)",
+        "L.combinations(L.arange(0), r=65)", "L.combinations(L.arange(2), r=65)",
+        "L.combinations(L.arange(3.), r=40)", "L.combinations(L.arange(1.), r=70)",
+        "L.combinations(L.arange(3.), r=4)", "L.combinations(L.arange(2.), r=3, "
+        "with_replacement=True)")
+def test_silent_and_internal(source: str) -> None:
+    """linspace of one step kept an unrepresentable start, vander took increasing=1,
+    combinations failed inside numpy (more than 64 dims, or memory)."""
+    assert_as_torch(eval(f"lambda L: {source}"))
+
+
+def test_combinations_beyond_memory_are_refused() -> None:
+    """r grids of r dims: torch's allocator fails (with the machine's memory, not run here)."""
+    with pytest.raises(RuntimeError, match="std::bad_alloc"):
+        mt.combinations(mt.arange(0), r=2 ** 40)
+    with pytest.raises(RuntimeError, match="SizesAndStrides"):
+        mt.combinations(mt.arange(0), r=2 ** 25)
+
+
+def test_log_normal_overflows_to_inf() -> None:
+    """Python's exp raised OverflowError where the C library's gives inf."""
+    for L in (mt, torch):
+        L.manual_seed(0)
+        x = L.ones(2, 3, dtype=L.float64).log_normal_(1e40)
+        assert x.isinf().all()
