@@ -237,3 +237,18 @@ def test_log_normal_overflows_to_inf() -> None:
         L.manual_seed(0)
         x = L.ones(2, 3, dtype=L.float64).log_normal_(1e40)
         assert x.isinf().all()
+
+
+# ---- in place: the leaf check after the parser, before the kernel's checks -----------------
+@_cases("L.tensor(1., requires_grad=True).transpose_(-1, -2 ** 63)",
+        "L.tensor(1.).transpose_(-1, True)", "L.ones(2, 3).transpose_(0, 5)",
+        "L.ones(2, 3).transpose_(dim0=0, dim1=1.5)", "L.ones(2, 3).transpose_(0, 2 ** 63)",
+        "L.ones(2, 3, requires_grad=True).transpose_(0, 5)",
+        "L.ones(3, requires_grad=True).baddbmm_(L.ones(3, 3, dtype=L.int32), "
+        "L.ones(3, dtype=L.bool), alpha=0)",
+        "L.ones(3, requires_grad=True).addmv_(L.ones(3, 3, 3), L.ones(3))",
+        "L.ones(2, 3, requires_grad=True).renorm_(0, 5, 3)",
+        "L.ones(2, 3, requires_grad=True).renorm_('x', 5, 3)")
+def test_inplace_leaf_check_order(source: str) -> None:
+    """A leaf that requires grad was refused only after the dims' and shapes' checks."""
+    assert_as_torch(eval(f"lambda L: {source}"))
