@@ -419,8 +419,13 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    # torch's method (Python) reads None as no sizes and checks them before the dim
-    sizes = () if sizes is None else _args.int_tuple("unflatten", sizes, "sizes", 3)
+    # torch's method (Python) refuses no sizes (None too) first; its parser then reads dim's
+    # type, then the sizes', then dim's value
+    if sizes is None or (isinstance(sizes, (tuple, list)) and not sizes):
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if _args.as_int(dim) is None:
+        _args.integer("unflatten", dim, "dim", 2)
+    sizes = _args.int_tuple("unflatten", sizes, "sizes", 3)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     d = _args.dim("unflatten", dim, self.dim(), position=2)

@@ -252,3 +252,20 @@ def test_log_normal_overflows_to_inf() -> None:
 def test_inplace_leaf_check_order(source: str) -> None:
     """A leaf that requires grad was refused only after the dims' and shapes' checks."""
     assert_as_torch(eval(f"lambda L: {source}"))
+
+
+# ---- each argument's type before any value, the parser's before the kernel's ---------------
+@_cases("L.kthvalue(L.tensor(1, dtype=L.uint8), 2 ** 63, dim=-1, keepdim='a')",
+        "L.kthvalue(L.ones(3), 'x', dim=2 ** 63)",
+        "L.ones(2, 0, 3).fill_diagonal_(float('nan'), wrap=1)",
+        "L.ones(2, 3).fill_diagonal_('x', wrap=1)",
+        "L.quantile(L.tensor(1, dtype=L.uint8), 0.0, 0, interpolation='bad')",
+        "L.nanquantile(L.tensor(1, dtype=L.uint8), 0.0, 0, interpolation='bad')",
+        "L.quantile(L.tensor([1.]), 2., interpolation='bad')",
+        "L.quantile(L.tensor([], dtype=L.int64), 0.5)",
+        "L.unflatten(L.ones(1, 3, 1), (0, 0), (1.0, 2))", "L.ones(3).unflatten((), (1.0, 2))",
+        "L.unflatten(L.ones(3), 'x', (1.0, 2))", "L.ones(3).unflatten('x', [])",
+        "L.ones(3).unflatten(0, None)", "L.ones(3).unflatten(2 ** 63, (1.0,))",
+        "L.ones(3).unflatten(5, (3,))", "L.ones(6).unflatten(0, (2, -1))")
+def test_types_before_values(source: str) -> None:
+    assert_as_torch(eval(f"lambda L: {source}"))

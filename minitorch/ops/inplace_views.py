@@ -135,6 +135,7 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
             [0., 0.]])
     """
     _args.number("fill_diagonal_", fill_value, "fill_value", 1)
+    wrap = _args.flag("fill_diagonal_", wrap, "wrap", 2)
     if self.dim() < 2:
         raise RuntimeError("dimensions must larger than 1")
     if self.dim() > 2 and len(set(self.shape)) != 1:
