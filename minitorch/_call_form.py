@@ -113,6 +113,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             message = as_called(message, name, args[1:] if method else args, kwargs,
                                 method, parameters, getattr(fn, "torch_signatures", ()),
                                 keywords=given, positional=positional) or message
+            if _refused_by_binding(error, forwarders) and not method and \
+                    hasattr(fn, "python_dispatch"):
+                message = re.sub(r"^[\w.<>]+\(\)", f"{fn.python_dispatch(args, kwargs)}()",
+                                 message)  # Python's words, under the function torch runs
             if _refused_by_binding(error, forwarders):  # Python's refusal of the call, as
                 raise TypeError(message) from None  # torch's parser's: the entry refuses it
             if message != str(error):
@@ -441,6 +445,21 @@ def overloads(*signatures: str) -> Callable:
     """
     def declare(fn: Callable) -> Callable:
         fn.torch_signatures = signatures  # type: ignore[attr-defined]
+        return fn
+
+    return declare
+
+
+def python_dispatch(namer: Callable) -> Callable:
+    """Decorator: torch's Python function picks one of several by its flags
+    (``boolean_dispatch``), whose name Python's refusal of the call's arguments gives:
+    ``namer(args, kwargs)`` (see :func:`entry`).
+
+    >>> python_dispatch(lambda args, kwargs: "_f")(lambda x: x).python_dispatch((), {})
+    '_f'
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.python_dispatch = namer  # type: ignore[attr-defined]
         return fn
 
     return declare

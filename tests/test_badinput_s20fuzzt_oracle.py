@@ -269,3 +269,19 @@ def test_inplace_leaf_check_order(source: str) -> None:
         "L.ones(3).unflatten(5, (3,))", "L.ones(6).unflatten(0, (2, -1))")
 def test_types_before_values(source: str) -> None:
     assert_as_torch(eval(f"lambda L: {source}"))
+
+
+# ---- Python's refusal under the name of the function torch's boolean_dispatch runs ---------
+_U = "L.ones(3, dtype=L.int16)"
+
+
+@_cases(f"L.unique_consecutive({_U}, return_inverse=False, sorted=True)",
+        f"L.unique_consecutive({_U}, sorted=False)",
+        f"L.unique_consecutive({_U}, return_inverse=True, sorted=True)",
+        f"L.unique_consecutive({_U}, True, bad=1)", f"{_U}.unique_consecutive(sorted=True)",
+        f"L.unique({_U}, bad=1)", f"L.unique({_U}, return_inverse=True, bad=1)",
+        f"{_U}.unique(bad=1)", f"L.unique_consecutive({_U}, 1, 2, 3, 4)",
+        f"L.unique({_U}, True, True, True, None, 5)",
+        f"L.unique({_U}, return_counts=True, return_inverse=True, bad=1)")
+def test_unique_refusals_name_the_dispatched_function(source: str) -> None:
+    assert_as_torch(eval(f"lambda L: {source}"))
