@@ -285,3 +285,13 @@ _U = "L.ones(3, dtype=L.int16)"
         f"L.unique({_U}, return_counts=True, return_inverse=True, bad=1)")
 def test_unique_refusals_name_the_dispatched_function(source: str) -> None:
     assert_as_torch(eval(f"lambda L: {source}"))
+
+
+@_cases("L.ones(0, dtype=L.float64).prod(dtype=L.float64, keepdim=True)",
+        "L.prod(L.ones(2), dtype=L.float64, keepdim=True)", "L.prod(L.ones(2), keepdim=True)",
+        "L.ones(2).prod(keepdim=True)", "L.prod(L.ones(2), None)",
+        "L.prod(L.ones(2), None, dtype=L.float64)", "L.ones(2).prod(keepdim=1, dtype=L.int64)")
+def test_prod_without_dim_names_the_one_overload(source: str) -> None:
+    """With dtype too, only prod's dim overload takes three arguments: torch's parser refuses
+    the call by it (a missing dim, a None dim), not by the invalid combination."""
+    assert_as_torch(eval(f"lambda L: {source}"))
