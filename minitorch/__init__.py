@@ -45,15 +45,21 @@ from . import (
 )
 from ._aliases import (
     absolute,
+    adjoint,
     clip,
     concat,
     concatenate,
+    conj,
     divide,
     fix,
+    is_conj,
     is_floating_point,
+    is_neg,
     multiply,
     negative,
     positive,
+    resolve_conj,
+    resolve_neg,
     rsub,
     sgn,
     subtract,
@@ -64,6 +70,7 @@ from ._alpha_first import alpha_first
 from ._as_tensor import as_tensor, asarray
 from ._attributes import get_device, is_complex, is_nonzero, is_same_size, is_signed
 from ._compile import compile
+from ._complex import complex, polar
 from ._creation import (
     arange,
     empty,
@@ -256,6 +263,7 @@ from .ops.gather import gather, index_select, scatter, scatter_add, scatter_redu
 from .ops.grids import cartesian_prod, combinations, vander
 from .ops.hardshrink import hardshrink
 from .ops.householder import geqrf
+from .ops.index_reduce import index_reduce
 from .ops.index_tables import tril_indices, triu_indices, unravel_index
 from .ops.index_write import index_copy, index_fill, index_put, index_put_, put, take
 from .ops.inplace_more import index_add
@@ -362,6 +370,7 @@ from .ops.triangle import tril, triu
 from .ops.triangular_solve import triangular_solve
 from .ops.trig import (
     acos,
+    angle,
     arccos,
     arcsin,
     arctan,

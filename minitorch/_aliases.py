@@ -46,6 +46,9 @@ def true_divide(input: Any, other: Any) -> Tensor:
     return pointwise.div(input, other)
 
 
+@_call_form.alias_of("mul")
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other")
 def multiply(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     """torch's other name for :func:`mul`.
 
@@ -55,6 +58,9 @@ def multiply(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     return pointwise.mul(input, other, out=out)
 
 
+@_call_form.alias_of("sub")
+@_call_form.overloads("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",
+                      "Tensor input, Number other, Number alpha = 1")
 def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """torch's other name for :func:`sub`: ``input - alpha * other``.
 
@@ -198,15 +204,77 @@ def _conjugate_transpose(self: Tensor) -> Tensor:
     return self.transpose(0, 1)
 
 
-def _batched_conjugate_transpose(self: Tensor) -> Tensor:
-    """``x.mH``: ``x.mT`` (real tensors have nothing to conjugate), with its own words."""
+def _batched_conjugate_transpose(self: Tensor, called: str = "mH") -> Tensor:
+    """``x.mH``: ``x.mT`` (real tensors have nothing to conjugate), with its own words (those
+    of ``adjoint()`` where ``called`` so)."""
     if self.dim() == 0:
-        warn_once("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
+        warn_once(f"{'Tensor.mH' if called == 'mH' else called} is deprecated on 0-D tensors. "
+                  "Consider using x.conj().")
         return self
     if self.dim() < 2:
-        raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
-                           f"Got {self.dim()}-D tensor.")
+        raise RuntimeError(f"tensor.{called} is only supported on matrices or batches of "
+                           f"matrices. Got {self.dim()}-D tensor.")
     return self.transpose(-2, -1)
+
+
+def adjoint(input: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dims: their transpose, for a real tensor.
+
+    >>> minitorch.adjoint(minitorch.ones(2, 3)).shape
+    torch.Size([3, 2])
+    """
+    _args.tensor_args("adjoint", (input, "input", 1))
+    return _batched_conjugate_transpose(input, "adjoint()")
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate: ``input`` itself, for a real tensor.
+
+    >>> x = minitorch.ones(2); minitorch.conj(x) is x
+    True
+    """
+    _args.tensor_args("conj", (input, "input", 1))
+    return input
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` with its conjugate bit resolved: itself, a real tensor has none.
+
+    >>> x = minitorch.ones(2); minitorch.resolve_conj(x) is x
+    True
+    """
+    _args.tensor_args("resolve_conj", (input, "input", 1))
+    return input
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` with its negative bit resolved: itself, minitorch never sets one.
+
+    >>> x = minitorch.ones(2); minitorch.resolve_neg(x) is x
+    True
+    """
+    _args.tensor_args("resolve_neg", (input, "input", 1))
+    return input
+
+
+def is_conj(input: Tensor) -> bool:
+    """Whether ``input``'s conjugate bit is set: never, for a real tensor.
+
+    >>> minitorch.is_conj(minitorch.ones(2))
+    False
+    """
+    _args.tensor_args("is_conj", (input, "input", 1))
+    return False
+
+
+def is_neg(input: Tensor) -> bool:
+    """Whether ``input``'s negative bit is set: never, in minitorch.
+
+    >>> minitorch.is_neg(minitorch.ones(2))
+    False
+    """
+    _args.tensor_args("is_neg", (input, "input", 1))
+    return False
 
 
 def _dim_order(self: Tensor, *, ambiguity_check: bool = False) -> tuple:
@@ -266,7 +334,8 @@ def _no(self: Tensor) -> bool:
     return False
 
 
-FUNCTIONS = (divide, true_divide, clip, concat, concatenate, rsub, positive, sgn, is_floating_point,
+FUNCTIONS = (adjoint, conj, resolve_conj, resolve_neg, is_conj, is_neg, divide, true_divide,
+             clip, concat, concatenate, rsub, positive, sgn, is_floating_point,
              typename, multiply, subtract, absolute, negative, fix)
 
 METHODS = {
@@ -275,7 +344,8 @@ METHODS = {
     "fix": fix,
     "sgn": sgn, "where": _where, "__reversed__": _reversed,
     "H": property(_conjugate_transpose), "mH": property(_batched_conjugate_transpose),
-    "adjoint": _batched_conjugate_transpose, "dim_order": _dim_order,
+    "adjoint": lambda self: _batched_conjugate_transpose(self, "adjoint()"),
+    "dim_order": _dim_order,
     "layout": property(lambda self: strided), "is_sparse": property(_no),
     "output_nr": property(lambda self: self._output_nr),
     "pin_memory": _pin_memory, "is_pinned": _no, "share_memory_": _storage.share_memory_,

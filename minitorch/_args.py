@@ -385,8 +385,8 @@ def parsed(fn: str, *specs: tuple) -> tuple:
     the order in which GCC evaluates the arguments of the call torch generates (an int past
     int64 overflows there); the kernel's own checks (negative sizes, dims in range) come
     after. Kinds: "int", "ints" (a size), "number" (a Scalar: complex comes back as it is),
-    "float", "tensor", "dtype", "flag" (None reads as False); an ``OMITTED`` value comes back
-    as it is.
+    "float", "tensor", "dtype", "flag" (None reads as False), "bool", "str"; an ``OMITTED``
+    value comes back as it is.
 
     >>> parsed("full", ("ints", (2 ** 63,), "size", 1), ("number", 2 ** 64, "fill_value", 2))
     Traceback (most recent call last):
@@ -433,7 +433,9 @@ _TYPE_CHECKS: dict[str, Callable] = {
     "float": lambda fn, value, name, at: real(fn, value, name, at),
     "tensor": lambda fn, value, name, at: tensor_args(fn, (value, name, at)),
     "dtype": lambda fn, value, name, at: dtype(fn, value),
-    "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True)}
+    "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True),
+    "bool": lambda fn, value, name, at: flag(fn, value, name, at),
+    "str": lambda fn, value, name, at: string(fn, value, name, at)}
 _UNPACKS: dict[str, Callable] = {
     "int": lambda fn, value, name, at: integer(fn, value, name, at),
     "ints": lambda fn, value, name, at: sizes(fn, (value,), name, check_negative=False,
@@ -442,7 +444,9 @@ _UNPACKS: dict[str, Callable] = {
     "float": lambda fn, value, name, at: real(fn, value, name, at),
     "tensor": lambda fn, value, name, at: value,
     "dtype": lambda fn, value, name, at: dtype(fn, value),
-    "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True)}
+    "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True),
+    "bool": lambda fn, value, name, at: flag(fn, value, name, at),
+    "str": lambda fn, value, name, at: string(fn, value, name, at)}
 
 
 def integers(fn: str, *specs: tuple) -> tuple:

@@ -100,6 +100,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                              fn.__name__)  # a function under another name (row_stack, ger)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
+            if _refused_by_binding(error, forwarders) and parsed and not overloaded and \
+                    (typed := types_first(fn, name, args, given, method)):
+                raise TypeError(typed) from None  # torch's parser checks types as it binds
             if _refused_by_binding(error, forwarders) and parsed and not overloaded:
                 message = _missing_first(message, name, required_all, positional, args, given)
             if _refused_by_binding(error, forwarders) and parsed:
@@ -110,6 +113,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             message = as_called(message, name, args[1:] if method else args, kwargs,
                                 method, parameters, getattr(fn, "torch_signatures", ()),
                                 keywords=given, positional=positional) or message
+            if _refused_by_binding(error, forwarders) and not method and \
+                    hasattr(fn, "python_dispatch"):
+                message = re.sub(r"^[\w.<>]+\(\)", f"{fn.python_dispatch(args, kwargs)}()",
+                                 message)  # Python's words, under the function torch runs
             if _refused_by_binding(error, forwarders):  # Python's refusal of the call, as
                 raise TypeError(message) from None  # torch's parser's: the entry refuses it
             if message != str(error):
@@ -292,6 +299,69 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     return None
 
 
+# the parameter annotations whose torch type the parser checks plainly: (its name, the check)
+_PARSER_TYPES = {"int": ("int", lambda v: _int(v) is not None),
+                 "bool": ("bool", lambda v: v is True or v is False),
+                 "Tensor": ("Tensor", lambda v: _is_tensor(v))}
+
+
+def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
+                ) -> str | None:
+    """torch's refusal of an argument of the wrong type, where Python refused the call's
+    binding (a keyword unknown or given twice, an argument missing) and torch's parser, which
+    checks each parameter's type as it binds it in order, finds a type error first: at a
+    parameter before the first missing one, annotated with a plain type (int, bool, Tensor,
+    optionally None). None otherwise.
+
+    >>> def transpose_(self: Tensor, dim0: int, dim1: int): ...
+    >>> types_first(transpose_, "transpose_", (None, "x"), {}, method=True)
+    "transpose_(): argument 'dim0' (position 1) must be int, not str"
+    """
+    from ._args import type_name
+
+    taken = 0
+    for i, p in enumerate(_parameters(fn)):
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            return None
+        if taken < len(args) and p.kind is not p.KEYWORD_ONLY:
+            value, where = args[taken], f" (position {taken + (not method)})"
+            taken += 1
+        elif p.name in kwargs:
+            value, where = kwargs[p.name], ""
+        elif p.default is p.empty:
+            return None  # missing: Python's (torch's) message stands
+        else:
+            continue
+        annotation = str(p.annotation)
+        optional = annotation.endswith(" | None")
+        kind = _PARSER_TYPES.get(annotation[:-7] if optional else annotation)
+        if (method and i == 0) or kind is None or (optional and value is None) or \
+                kind[1](value):
+            continue
+        return f"{name}(): argument '{p.name}'{where} must be {kind[0]}, not {type_name(value)}"
+    return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _parameters(fn: Callable) -> tuple:
+    try:
+        return tuple(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # a callable of no signature: nothing to check
+        return ()
+
+
+def _int(value: Any) -> int | None:
+    from ._args import as_int
+
+    return as_int(value)
+
+
+def _is_tensor(value: Any) -> bool:
+    from ._args import is_tensor
+
+    return is_tensor(value)
+
+
 def _missing_first(message: str, name: str, required: list, positional: list, args: tuple,
                    kwargs: dict) -> str:
     """Python's refusal of an unknown keyword (``message``) as a missing argument where the
@@ -375,6 +445,21 @@ def overloads(*signatures: str) -> Callable:
     """
     def declare(fn: Callable) -> Callable:
         fn.torch_signatures = signatures  # type: ignore[attr-defined]
+        return fn
+
+    return declare
+
+
+def python_dispatch(namer: Callable) -> Callable:
+    """Decorator: torch's Python function picks one of several by its flags
+    (``boolean_dispatch``), whose name Python's refusal of the call's arguments gives:
+    ``namer(args, kwargs)`` (see :func:`entry`).
+
+    >>> python_dispatch(lambda args, kwargs: "_f")(lambda x: x).python_dispatch((), {})
+    '_f'
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.python_dispatch = namer  # type: ignore[attr-defined]
         return fn
 
     return declare

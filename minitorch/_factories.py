@@ -74,9 +74,8 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
     _args.check_alloc((steps,), dt.itemsize)  # torch's output, made before its kernel runs
     if dtype_name == "bool" and steps:  # (no kernel runs for no steps)
         raise _args.not_implemented(f"{fn}_cpu", dt)
-    if steps > 1:  # torch converts both ends to the dtype
-        for value in (start, end):
-            _args.assigned(float(value), dt)
+    for value in (start, end)[:steps]:  # torch converts the ends it uses to the dtype: both,
+        _args.assigned(float(value), dt)  # one for one step (fills with start), none for none
     return float(start), float(end), steps, dtype_name, requires_grad, base
 
 

@@ -53,6 +53,7 @@ from .ops import (
     gather,
     hardshrink,
     hyperbolic,
+    index_reduce,
     index_write,
     indexing,
     inplace,
@@ -418,8 +419,13 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    # torch's method (Python) reads None as no sizes and checks them before the dim
-    sizes = () if sizes is None else _args.int_tuple("unflatten", sizes, "sizes", 3)
+    # torch's method (Python) refuses no sizes (None too) first; its parser then reads dim's
+    # type, then the sizes', then dim's value
+    if sizes is None or (isinstance(sizes, (tuple, list)) and not sizes):
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if _args.as_int(dim) is None:
+        _args.integer("unflatten", dim, "dim", 2)
+    sizes = _args.int_tuple("unflatten", sizes, "sizes", 3)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     d = _args.dim("unflatten", dim, self.dim(), position=2)
@@ -596,6 +602,39 @@ def divide_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> 
     tensor([1.5000])
     """
     return div_(self, other, rounding_mode=rounding_mode)
+
+
+@_call_form.alias_of("div_")
+@_call_form.overloads("Tensor other", "Number other")
+def true_divide_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``true_divide``: :meth:`div_` by torch's other name.
+
+    >>> minitorch.tensor([3]).float().true_divide_(2)
+    tensor([1.5000])
+    """
+    return div_(self, other)
+
+
+@_call_form.alias_of("mul_")
+@_call_form.overloads("Tensor other", "Number other")
+def multiply_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``multiply``: :meth:`mul_` by torch's other name.
+
+    >>> minitorch.tensor([3.]).multiply_(2)
+    tensor([6.])
+    """
+    return mul_(self, other)
+
+
+@_call_form.alias_of("sub_")
+@_call_form.overloads("Tensor other, *, Number alpha = 1", "Number other, Number alpha = 1")
+def subtract_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """In-place ``subtract``: :meth:`sub_` by torch's other name.
+
+    >>> minitorch.tensor([3.]).subtract_(1, alpha=2)
+    tensor([1.])
+    """
+    return sub_(self, other, alpha=alpha)
 
 
 @_call_form.overloads(*pointwise.CLAMP_SIGNATURES["clamp_"])
@@ -1148,6 +1187,7 @@ def _reduce_bool(name: str) -> Any:
 
 _METHODS.update(_random.METHODS)
 _METHODS.update(inplace_more.METHODS)
+_METHODS.update(index_reduce.METHODS)
 _METHODS.update(inplace_views.METHODS)
 _METHODS.update(hyperbolic.METHODS)
 _METHODS.update(nonzero.METHODS)
@@ -1195,8 +1235,8 @@ _METHODS.update(floating.METHODS)
 _METHODS.update(divisors.METHODS)
 _METHODS.update({"hardshrink": hardshrink.hardshrink})
 _METHODS.update(_attributes.METHODS)
-_METHODS.update({"divide_": divide_, "true_divide_": lambda self, other: div_(self, other),
-                 "multiply_": mul_, "subtract_": sub_})
+_METHODS.update({"divide_": divide_, "true_divide_": true_divide_, "multiply_": multiply_,
+                 "subtract_": subtract_})
 _METHODS.update({"dist": dist.dist, "matrix_exp": matrix_exp.matrix_exp})
 _METHODS.update(rearrange.METHODS)
 _METHODS.update(broadcast.METHODS)

@@ -144,6 +144,14 @@ def _each(fn: Any, x: np.ndarray) -> np.ndarray:
     return np.fromiter(map(fn, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
 
 
+def _exp(x: float) -> float:
+    """The C library's ``exp``: infinity where the result overflows (Python's raises)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
 def _fma64(a: np.ndarray, b: Any, c: Any) -> np.ndarray:
     """float64 ``a*b + c`` rounded once (C's fma), from an exact product (Dekker)."""
     if b == 1 and c == 0:
@@ -253,7 +261,7 @@ def log_normal(gen: Generator, n: int, dtype: str, mean: float, std: float) -> n
     """``n`` numbers ``exp(normal)``: float64 normals one by one (sharing the Box-Muller
     pair's sine kept between calls), as torch's serial kernel draws them."""
     normals = np.array([_scalar_normal(gen) for _ in range(n)], dtype=np.float64)
-    return _each(math.exp, _moved(normals, std, mean)).astype(dtype)
+    return _each(_exp, _moved(normals, std, mean)).astype(dtype)
 
 
 def geometric(gen: Generator, n: int, dtype: str, p: float) -> np.ndarray:

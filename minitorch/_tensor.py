@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from . import _args, _layout, autograd, backend
+from . import _args, _call_form, _layout, autograd, backend
 from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
@@ -809,6 +809,12 @@ class Tensor(metaclass=_TensorType):
                       "unexpected behavior.\nConsider using tensor.detach() first.")
         return float(self._one_element())
 
+    def __complex__(self) -> complex:
+        if self.requires_grad and grad_mode.is_grad_enabled():  # torch's C++, once
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
+        return complex(self._one_element())
+
     def __int__(self) -> int:
         return int(self._one_element())
 
@@ -920,6 +926,9 @@ class Tensor(metaclass=_TensorType):
         """
         check_inplace_allowed(self, *others)
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
+            if hasattr(op, "__name__") and (typed := _call_form.types_first(
+                    op, op.__name__, (self, *others), kwargs, False)):
+                raise TypeError(typed)  # (the parser refuses it by its type, before that)
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:
             raise RuntimeError("result type ComplexFloat can't be cast to the desired output "

@@ -39,6 +39,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False) 
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
+        _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
         tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)]
         if is_grad_enabled() and any(t.requires_grad for t in tensors):
             raise RuntimeError(
@@ -66,7 +67,7 @@ def takes_out_elementwise(fn: Callable) -> Callable:
 
 # torch's one-signature elementwise functions of one tensor that take ``out=``
 UNARY_WITH_OUT = (
-    "abs", "absolute", "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
+    "abs", "absolute", "acos", "acosh", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
     "arctanh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh",
     "deg2rad", "digamma", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "fix", "floor",
     "frac", "i0", "isneginf", "isposinf", "lgamma", "log", "log10", "log1p", "log2",

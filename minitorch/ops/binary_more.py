@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import float64, get_default_dtype
 from .._tensor import Tensor
 from ..backend import array_dtype, cpu_math, half_via_float, torch_layout
@@ -247,6 +247,8 @@ logaddexp = public_binary(Logaddexp, "logaddexp", """``log(exp(input) + exp(othe
     """)
 
 
+@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor input, Number other, *, Tensor out = None")
 def copysign(input: Tensor, other: Any) -> Tensor:
     """``input``'s magnitude with ``other``'s sign (a tensor or a number).
 

@@ -73,6 +73,7 @@ _HISTOGRAM_SIGNATURES = (
     "bool density = False, tuple of Tensors out = None")
 
 
+@_call_form.overloads(*_HISTOGRAM_SIGNATURES)
 def histogram(input: Tensor, bins: Any = 100, *, range: Any = _args.OMITTED,
               weight: Tensor | None = None, density: bool = False) -> Any:
     """Counts (or summed ``weight``) of ``input``'s elements in bins: ``bins`` equal bins over

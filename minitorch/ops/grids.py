@@ -67,6 +67,12 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return input.new_empty(0)
+    _check_grid_memory(r)
+    n = input.shape[0]
+    if n > 1 and n ** r > _args.INT64_MAX:  # torch's grid of n ** r elements
+        raise RuntimeError("numel: integer multiplication overflow")
+    if not n or (r > n and not with_replacement):  # no tuple: r empty columns (numpy's
+        return stack([input[:0]] * r, 1)  # grid would have r dims, at most 64)
     from .._creation import arange
 
     positions = meshgrid(*[arange(input.shape[0], device=input.device)] * r, indexing="ij")
@@ -75,6 +81,15 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
         mask = mask * (earlier <= later if with_replacement else earlier < later)
     return stack([masked_select(grid, mask) for grid in meshgrid(*[input] * r, indexing="ij")],
                  1)
+
+
+def _check_grid_memory(r: int) -> None:
+    """torch's refusals of ``r`` grids of ``r`` dims each that the machine's memory cannot
+    hold: the list of their tensors, else their sizes and strides (its allocator's words)."""
+    if r * 32 > _args.ALLOC_LIMIT:
+        raise RuntimeError("std::bad_alloc")
+    if r * r * 16 > _args.ALLOC_LIMIT:
+        raise RuntimeError("Could not allocate memory to change Tensor SizesAndStrides!")
 
 
 def vander(x: Tensor, N: Any = None, increasing: bool = False) -> Tensor:
@@ -87,7 +102,9 @@ def vander(x: Tensor, N: Any = None, increasing: bool = False) -> Tensor:
             [1, 3, 9]])
     """
     _args.tensor_args("vander", (x, "x", 1))
-    n = None if N is None else _args.integer("vander", N, "N", 2)
+    n, increasing = _args.parsed("vander", ("int", _args.OMITTED if N is None else N, "N", 2),
+                                 ("bool", increasing, "increasing", 3))
+    n = None if n is _args.OMITTED else n
     if x.dim() != 1:
         raise RuntimeError("x must be a one-dimensional tensor.")
     n = x.shape[0] if n is None else n

@@ -86,6 +86,8 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
     method.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
     method.__name__ = f"{name}_"
     method.__wrapped__ = fn  # type: ignore[attr-defined]  # its parameters are fn's
+    if hasattr(fn, "torch_signatures"):  # its overloads too (the method's forms of them)
+        method.torch_signatures = fn.torch_signatures  # type: ignore[attr-defined]
     method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.ones(1).{name}_ " \
                      "is not None\n    True\n    "
     return method
@@ -134,32 +136,34 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     if fn.endswith("_"):
         check_inplace_allowed(self, source)
     d = _args.wrap_dim(dim, self.dim())
-    _check_index_add(self, d, index, source, alpha)
+    check_index_add(self, d, index, source, alpha)
     if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype
         _args.assigned(alpha, self.dtype, unsigned=True)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),), alpha
 
 
-def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor, alpha: Any) -> None:
-    """torch's checks of ``index_add``'s tensors, in torch's order; the range of the indices
-    last, in the words of the kernel that runs (see :func:`_check_index_range`)."""
+def check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor, alpha: Any,
+                    fn: str = "index_add_", ranged: bool = True) -> None:
+    """torch's checks of ``index_add``'s tensors (``fn``'s, which shares them), in torch's
+    order; the range of the indices last (unless not ``ranged``), in the words of the kernel
+    that runs (see :func:`check_index_range`)."""
     name = _args.legacy
     if index.dim() > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{fn}(): Index is supposed to be a vector, but got dim: "
                          f"{index.dim()} with type: {name(index.dtype)} and size: "
                          f"{list(index.shape)}")
     if index.dtype.name not in ("int64", "int32"):
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index but got: "
                            f"{name(index.dtype)}")
     if self.dtype is not source.dtype:
-        raise RuntimeError(f"index_add_(): self ({name(self.dtype)}) and source "
+        raise RuntimeError(f"{fn}(): self ({name(self.dtype)}) and source "
                            f"({name(source.dtype)}) must have the same scalar type")
     if d and d >= source.dim():
-        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source "
+        raise RuntimeError(f"{fn}(): Indexing dim {d} is out of bounds of the source "
                            f"tensor with dim {source.dim()}")
     if index.numel() != (source.shape[d] if source.dim() else 1):
         size = source.shape[_args.wrap_dim(d, source.dim(), scalar=False)]  # torch's message
-        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
+        raise RuntimeError(f"{fn}(): Number of indices ({index.numel()}) should be equal "
                            f"to source.size(dim): ({size}), for dim: {d}")
     rest = [list(self.shape), list(source.shape)]
     if self.dim() and source.dim():
@@ -168,10 +172,11 @@ def _check_index_add(self: Tensor, d: int, index: Tensor, source: Tensor, alpha:
         raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(self.shape)} "
                            f"source.shape = {list(source.shape)}")
-    _check_index_range(self, d, index, alpha)
+    if ranged:
+        check_index_range(self, d, index, alpha)
 
 
-def _check_index_range(self: Tensor, d: int, index: Tensor, alpha: Any) -> None:
+def check_index_range(self: Tensor, d: int, index: Tensor, alpha: Any) -> None:
     """The indices in range of ``self``'s dim ``d``, as torch's index_add kernel checks them:
     an empty ``self`` of more than one dim is not read at all; along its first or last dim,
     an int64 index with ``alpha`` 1 runs scatter_add, which names the first index out of

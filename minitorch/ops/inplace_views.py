@@ -96,8 +96,9 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     torch.Size([3, 2, 1])
     """
     dims = list(range(self.dim()))
-    first = _args.dim("transpose_", dim0, max(self.dim(), 1))
-    second = _args.dim("transpose_", dim1, max(self.dim(), 1))
+    dim0, dim1 = _args.integers("transpose_", (dim0, "dim0", 1), (dim1, "dim1", 2))
+    check_inplace_allowed(self)  # (torch's leaf check comes before the dims' range)
+    first, second = (_args.wrap_dim(d, max(self.dim(), 1)) for d in (dim0, dim1))
     if self.dim() == 0:
         return reshape_in_place(self, TransposeInplace, dims=())
     dims[first], dims[second] = dims[second], dims[first]
@@ -134,6 +135,7 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
             [0., 0.]])
     """
     _args.number("fill_diagonal_", fill_value, "fill_value", 1)
+    wrap = _args.flag("fill_diagonal_", wrap, "wrap", 2)
     if self.dim() < 2:
         raise RuntimeError("dimensions must larger than 1")
     if self.dim() > 2 and len(set(self.shape)) != 1:

@@ -60,6 +60,12 @@ def logical_not(input: Tensor) -> Tensor:
     return wrap(input._xp.logical_not(_truth(input._xp, input._data)))
 
 
+# torch's overloads of the bitwise functions of two operands
+BITWISE_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other",
+                      "Tensor input, Number other, *, Tensor out = None")
+
+
 def _bitwise(name: str) -> Any:
     def fn(input: Any, other: Any) -> Tensor:
         if not isinstance(input, Tensor):
@@ -69,6 +75,7 @@ def _bitwise(name: str) -> Any:
         return logical(name, input, other)
 
     fn.__name__ = f"bitwise_{name}"
+    fn.torch_signatures = BITWISE_SIGNATURES  # type: ignore[attr-defined]
     fn.__doc__ = (f"Element-wise bitwise {name} of integer or bool tensors (``"
                   f"{ {'and': '&', 'or': '|', 'xor': '^'}[name]}``).\n\n"
                   f"    >>> minitorch.bitwise_{name}(minitorch.tensor([12]), 10).dtype\n"

@@ -15,7 +15,7 @@ from typing import Any
 from .. import _args
 from .._cpp_print import cpp_float
 from .._dtype import float16, float32
-from .._tensor import Tensor
+from .._tensor import Tensor, check_inplace_allowed
 from ._base import Op, wrap
 from .norm import LinalgVectorNorm, _norm_backward
 from .norm import norm as vector_norm
@@ -59,6 +59,8 @@ def _checked(fn: str, input: Any, p: Any, dim: Any, maxnorm: Any) -> dict:
     _args.tensor_args(fn, (input, "input", 1))
     p, dim, maxnorm = _args.parsed(fn, ("number", p, "p", 2), ("int", dim, "dim", 3),
                                    ("number", maxnorm, "maxnorm", 4))
+    if fn.endswith("_"):  # torch's autograd refuses a leaf that requires grad before the kernel
+        check_inplace_allowed(input)
     if isinstance(p, complex):
         raise RuntimeError("renorm: p must be real-valued")
     if p <= 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor, expanded_shape
+from .._tensor import Tensor, check_inplace_allowed, expanded_shape
 from ._base import Op, sum_to, wrap
 from .linalg import batched_product
 
@@ -129,6 +129,13 @@ def _scales(fn: str, input: Tensor, beta: Any, alpha: Any) -> tuple:
     return beta, alpha
 
 
+def _leaf_check(fn: str, input: Tensor) -> None:
+    """An in-place form's refusal of a leaf that requires grad: torch's autograd checks it
+    after the parser, before the kernel's checks."""
+    if fn.endswith("_"):
+        check_inplace_allowed(input)
+
+
 def _fits(bias: Tensor, shape: tuple) -> None:
     """torch's refusal of an input that does not broadcast to the product's shape."""
     expanded_shape(tuple(bias.shape), shape, _args.type_string(bias.dtype))
@@ -167,6 +174,7 @@ def _common(*tensors: Tensor) -> tuple:
 def _addmv_checked(fn: str, input: Any, mat: Any, vec: Any, beta: Any, alpha: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (mat, "mat", 2), (vec, "vec", 3))
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
+    _leaf_check(fn, input)
     if mat.dim() != 2 or vec.dim() != 1 or input.dim() > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.dim()}, {mat.dim()}, "
                            f"{vec.dim()}")
@@ -195,6 +203,7 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
                      alpha: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3))
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
+    _leaf_check(fn, input)
     # torch reads the sizes it needs (baddbmm the batch count too), expands the input to
     # them, then checks the dims
     sizes = tuple(t.size(dim) for t, dim in ((batch1, 0), (batch1, 1), (batch2, 2))[

@@ -284,6 +284,10 @@ def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, 
     if (dim is None and keepdim is _args.OMITTED) or (
             dim is _args.OMITTED and keepdim is not _args.OMITTED):  # no overload of torch's
         given = tuple(v for v in (dim, keepdim) if v is not _args.OMITTED)
+        if dtype is not None and dim is _args.OMITTED:  # three arguments: only the dim
+            raise TypeError('prod() missing 1 required positional arguments: "dim"')  # overload
+        if dtype is not None:  # takes them, which refuses its dim
+            _args.integer("prod", dim, "dim", 2)
         raise _args.invalid_combination("prod", given, "*, torch.dtype dtype = None",
                                         "int dim, bool keepdim = False, *, torch.dtype dtype "
                                         "= None")

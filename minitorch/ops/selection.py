@@ -183,9 +183,9 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     values=tensor(2.),
     indices=tensor(2))
     """
-    _args.integer("kthvalue", k, "k", 2)  # the arguments' types before dim's range
-    _args.integer("kthvalue", dim, "dim", 3)  # the parser reads dim's type, then keepdim's
-    keepdim = _args.flag("kthvalue", keepdim, "keepdim", 4)
+    # the parser reads every type (k, dim, keepdim), then the values, before dim's range
+    k, dim, keepdim = _args.parsed("kthvalue", ("int", k, "k", 2), ("int", dim, "dim", 3),
+                                   ("bool", keepdim, "keepdim", 4))
     d, x = _rows("kthvalue", input, dim)
     _nonempty("kthvalue", x, d)
     if not 1 <= k <= x.shape[d]:

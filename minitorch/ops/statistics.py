@@ -131,11 +131,11 @@ def _quantile(fn: str, input: Any, q: Any, dim: Any, keepdim: Any, interpolation
         from .._creation import tensor
 
         q = tensor(float(q), dtype=input.dtype)
-    _check_quantile(input, q)
-    wrapped = _args.wrap_dim(0 if dim is None else dim, input.dim())
-    if not isinstance(interpolation, str) or interpolation not in _MODES:
+    if not isinstance(interpolation, str) or interpolation not in _MODES:  # before the tensors
         raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
+    _check_quantile(input, q)
+    wrapped = _args.wrap_dim(0 if dim is None else dim, input.dim())
     if not bool(((q >= 0) & (q <= 1)).all().item()):
         raise RuntimeError("quantile() q values must be in the range [0, 1]")
     shape = _output_shape(input, q, dim, keepdim, wrapped)

@@ -1,7 +1,8 @@
 """The trigonometric functions besides ``sin`` and ``cos``: ``tan``, the inverses ``asin``,
-``acos``, ``atan`` (also under numpy's names ``arcsin``, ...), ``deg2rad``/``rad2deg`` and
-the normalised ``sinc``, each with torch's node and the backward of ``derivatives.yaml``.
-Integer and bool inputs are computed in the default float dtype, as torch's.
+``acos``, ``atan`` (also under numpy's names ``arcsin``, ...), ``deg2rad``/``rad2deg``, the
+normalised ``sinc`` and a real number's ``angle`` (0, or π where negative), each with torch's
+node and the backward of ``derivatives.yaml``. Integer and bool inputs are computed in the
+default float dtype, as torch's.
 
 >>> import minitorch
 >>> x = minitorch.tensor([0.5], requires_grad=True)
@@ -18,10 +19,11 @@ from typing import Any
 
 from ..backend import cpu_math
 from ._base import example, public_unary
-from .pointwise import _unary, where
+from .pointwise import _unary, where, zero_grad
 
-__all__ = ["METHODS", "Acos", "Asin", "Atan", "Deg2Rad", "Rad2Deg", "Sinc", "Tan", "acos",
-           "arccos", "arcsin", "arctan", "asin", "atan", "deg2rad", "rad2deg", "sinc", "tan"]
+__all__ = ["METHODS", "Acos", "Angle", "Asin", "Atan", "Deg2Rad", "Rad2Deg", "Sinc", "Tan",
+           "acos", "angle", "arccos", "arcsin", "arctan", "asin", "atan", "deg2rad", "rad2deg",
+           "sinc", "tan"]
 
 # the backward formulas multiply in torch's order, so that they round as torch's do
 Acos = _unary("Acos", "acos", lambda xp, a: cpu_math(xp.acos, a),
@@ -58,6 +60,16 @@ def _sinc_grad(g: Any, x: Any) -> Any:
 Sinc = _unary("Sinc", "sinc", _sinc, _sinc_grad, "self")
 
 
+def _angle(xp: Any, a: Any) -> Any:
+    """The argument of a real number: π where it is negative, else 0 (NaN stays NaN)."""
+    out = xp.where(a < 0, xp.full_like(a, math.pi), xp.zeros_like(a))
+    return xp.where(a != a, a, out)
+
+
+# torch saves self, whose real values have a zero gradient (its angle_backward)
+Angle = _unary("Angle", "angle", _angle, zero_grad, "self")
+
+
 def _public(op: Any, name: str, summary: str, values: str, printed: str) -> Any:
     return public_unary(op, name, example(summary, f"minitorch.{name}(minitorch.tensor({values}))",
                                           printed))
@@ -79,6 +91,8 @@ deg2rad = _public(Deg2Rad, "deg2rad", "Degrees to radians.", "[180., 90.]",
 rad2deg = _public(Rad2Deg, "rad2deg", "Radians to degrees.", "[3.1415927]", "tensor([180.])")
 sinc = _public(Sinc, "sinc", "The normalised sinc, ``sin(πx) / (πx)`` (1 at 0).", "[0., 0.5]",
                "tensor([1.0000, 0.6366])")
+angle = _public(Angle, "angle", "The argument of each (real) element: π where negative, else 0.",
+                "[-2, 3]", "tensor([3.1416, 0.0000])")
 
-METHODS = {fn.__name__: fn for fn in (acos, arccos, asin, arcsin, atan, arctan, tan, deg2rad,
-                                      rad2deg, sinc)}
+METHODS = {fn.__name__: fn for fn in (acos, angle, arccos, asin, arcsin, atan, arctan, tan,
+                                      deg2rad, rad2deg, sinc)}

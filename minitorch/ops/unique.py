@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor
 from ..backend import setitem
 from ._base import Op, wrap
@@ -103,6 +103,21 @@ def _check_dim(input: Tensor, dim: int) -> int:
     return d
 
 
+def _dispatched(prefix: str, inverse_at: int, counts_at: int) -> Any:
+    """The name of the function torch's ``boolean_dispatch`` runs for a call: by the truth of
+    return_inverse and return_counts, by keyword or at torch's (odd) positions."""
+    def name(args: tuple, kwargs: dict) -> str:
+        inverse, counts = (kwargs[k] if k in kwargs else len(args) > at and args[at]
+                           for k, at in (("return_inverse", inverse_at),
+                                         ("return_counts", counts_at)))
+        kind = {(False, False): "output", (True, False): "inverse", (False, True): "counts",
+                (True, True): "inverse_and_counts"}[bool(inverse), bool(counts)]
+        return f"{prefix}_return_{kind}"
+
+    return name
+
+
+@_call_form.python_dispatch(_dispatched("", 2, 3))
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
            return_counts: bool = False, dim: int | None = None) -> Any:
     """The sorted distinct elements of ``input`` (or its distinct slices along ``dim``); with
@@ -123,6 +138,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     return (values, *extras) if extras else values
 
 
+@_call_form.python_dispatch(_dispatched("_consecutive", 2, 1))
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
                        dim: int | None = None) -> Any:
     """``input`` with each run of equal neighbours (elements, or slices along ``dim``) kept
