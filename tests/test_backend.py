@@ -79,6 +79,9 @@ NUMPY_ALLOWED = {
     "ops/ctc.py": "CTC's alpha and beta recursions, one sample at a time on host arrays as "
                   "torch's CPU kernel runs them; a device tensor's log_probs go to the host and "
                   "the loss and gradient come back",
+    "ops/_grid_sample_order.py": "torch's CPU grid_sampler_2d backward order (bilinear) on "
+                                 "float32 numpy arrays; any other array module differentiates "
+                                 "grid_sample's composition",
     "ops/_cascade_sum.py": "torch's CPU sum order: numpy's in-order reductions as a fast path "
                            "for numpy arrays; any other array module takes the xp path "
                            "(test_backend_suites runs the sums on array-api-strict)",

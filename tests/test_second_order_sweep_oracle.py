@@ -190,6 +190,7 @@ Triu: A.triu() ** 2
 Gather: M.gather(1, L.tensor([[0, 2], [1, 1]])) ** 2
 IndexSelect: x.index_select(0, L.tensor([1, 1, 4])) ** 2
 IndexAdd: x.index_add(0, L.tensor([1, 1]), y[:2] * x[:2])
+IndexReduce: x.index_reduce(0, L.tensor([1, 1, 0]), y[:3] * x[:3], 'prod')
 Scatter: x.scatter(0, L.tensor([1, 3]), y[:2] * x[:2])
 ScatterAdd: x.scatter_add(0, L.tensor([1, 1]), y[:2] * x[:2])
 ScatterValue: x.scatter(0, L.tensor([1, 3]), 0.5) * x
@@ -254,6 +255,7 @@ UpsampleTrilinear3D: F.interpolate(x.view(1, 1, 1, 2, 3), scale_factor=2, mode='
 UpsampleBicubic2D: F.interpolate(x.view(1, 1, 2, 3), scale_factor=2, mode='bicubic') ** 2
 RsubTensors: L.rsub(x, y, alpha=2) * x
 Sgn: (x - 0.5).sgn() * x
+Angle: (x - 0.5).angle() * x
 Hypot: L.hypot(x, y)
 Atan2: L.atan2(x, y)
 Logaddexp: L.logaddexp(x, y)

@@ -285,6 +285,8 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
     each carries their tangents too (nested ``jacfwd``)."""
     level = levels[-1]
     tangents = [tangent_of(a) for a in args]
+    if any(t is not None for t in tangents):
+        _check_formula(cls)
     with _outer():
         outputs = cls.apply(*args, **kwargs)
         if all(t is None for t in tangents):
@@ -297,6 +299,19 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
         if tangent is not None:
             give(out, level, tangent)
     return outputs
+
+
+def _check_formula(cls: Any) -> None:
+    """Refuse, as torch does, an op whose derivatives torch gives no forward formula (its
+    class names it in ``no_forward_ad``), rather than derive a tangent torch would not."""
+    name = getattr(cls, "no_forward_ad", None)
+    if name is not None:
+        raise NotImplementedError(
+            f"Trying to use forward AD with {name} that does not support it because it has "
+            "not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/"
+            "pytorch/pytorch/issues/new?template=feature-request.yml so that we can "
+            "prioritize its implementation or submit a PR adding the implementation to "
+            "derivatives.yaml")
 
 
 def _view_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: Any

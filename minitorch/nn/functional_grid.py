@@ -26,13 +26,11 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-import numpy as np
-
 from .. import _args
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..ops._base import Op, wrap
-from ..ops._grid_sample_order import bilinear_backward
+from ..ops._grid_sample_order import bilinear_backward, replays
 from ..ops.multiply_add import MultiplyAdd
 
 __all__ = ["affine_grid", "grid_sample"]
@@ -168,8 +166,7 @@ class GridSampler2d(Op):
         input, grid = ctx.saved_tensors
         mode, padding_mode, align_corners = ctx.settings
         arrays = (g, input._data, grid._data)
-        if (mode != "bilinear" or not g.size
-                or any(type(a) is not np.ndarray or a.dtype != np.float32 for a in arrays)):
+        if mode != "bilinear" or not replays(*arrays):
             return NotImplemented
         need_input, need_grid = ctx.needs_input_grad[:2]
         grad_input, grad_grid = bilinear_backward(g, *arrays[1:], padding_mode == "border",

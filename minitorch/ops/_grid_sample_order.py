@@ -29,10 +29,18 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["bilinear_backward"]
+__all__ = ["bilinear_backward", "replays"]
 
 _F32, _F64 = np.float32, np.float64
 _LANES = 8  # the kernel's float32 vector
+
+
+def replays(*arrays: object) -> bool:
+    """Whether torch's order can be replayed on ``arrays``: float32 numpy arrays, the first
+    (the output's gradient) not empty; any other array module takes the composition's
+    backward."""
+    return (all(type(a) is np.ndarray and a.dtype == _F32 for a in arrays)
+            and arrays[0].size > 0)
 
 
 def _fma(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:

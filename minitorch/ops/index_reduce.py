@@ -32,6 +32,7 @@ class IndexReduce(Op):
     node_name = "IndexReduceBackward0"
     saved_names = ("self", "source", "result")
     _profile_name = "aten::index_reduce"
+    no_forward_ad = "index_reduce"  # derivatives.yaml gives it no forward formula
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, source: Tensor, *, dim: int, index: Tensor, reduce: str,
