@@ -679,6 +679,18 @@ def numbers(fn: str, *specs: tuple) -> tuple:
                  for spec in specs)
 
 
+def unpack_int(value: Any) -> None:
+    """torch's parser unpacking a Python int given as a Number: outside what int64 and
+    uint64 hold it overflows, before any check of the op's.
+
+    >>> unpack_int(2 ** 64)
+    Traceback (most recent call last):
+    OverflowError: int too big to convert
+    """
+    if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+        raise int_overflow(value)
+
+
 def number_types(fn: str, *specs: tuple) -> None:
     """The type check of number arguments ``(value, name, position)`` alone: torch's parser
     checks every argument's type before it reads any value.
@@ -909,9 +921,19 @@ def no_complex_kernel(kernel: str, a: Any, b: Any) -> None:
     """
     if isinstance(a, complex) or isinstance(b, complex):
         tensor = a if hasattr(a, "dtype") else b
-        name = getattr(getattr(tensor, "dtype", None), "name", "")
-        kind = {"float64": "ComplexDouble", "float16": "ComplexHalf"}.get(name, "ComplexFloat")
-        raise not_implemented(f"{kernel}_cpu", kind)
+        raise not_implemented(f"{kernel}_cpu", complex_name(getattr(tensor, "dtype", None)))
+
+
+def complex_name(dt: Any) -> str:
+    """torch's name of the complex type a tensor of dtype ``dt`` and a complex number
+    promote to.
+
+    >>> import minitorch
+    >>> complex_name(minitorch.float16), complex_name(minitorch.int64)
+    ('ComplexHalf', 'ComplexFloat')
+    """
+    name = getattr(dt, "name", "")
+    return {"float64": "ComplexDouble", "float16": "ComplexHalf"}.get(name, "ComplexFloat")
 
 
 def floating_kernel(kernel: str, dt: Any) -> None:

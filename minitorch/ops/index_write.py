@@ -24,7 +24,7 @@ from .._tensor import Tensor, check_inplace_allowed, check_no_overlap, expandabl
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
-from .indexing import check_key, check_put_dtype, check_value_shape, readable_key
+from .indexing import check_key, check_put_dtype, readable_key, result_shape
 from .inplace import IndexPut
 from .shape import Index, tensor_list
 from .unique import unique
@@ -310,8 +310,10 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     tensor), after torch's checks."""
     value = _args.numpy_scalar(value)
     if not (_args.is_tensor(input) and _args.as_int(dim) is not None and
-            _args.is_tensor(index) and (_args.is_tensor(value) or _args.is_real(value))):
+            _args.is_tensor(index) and (_args.is_tensor(value) or _args.is_real(value)
+                                        or isinstance(value, complex))):
         raise _args.invalid_combination(fn, (input, dim, index, value), *_FILL_SIGNATURES)
+    _args.unpack_int(value)
     _args.integer(fn, dim, "dim", 1)  # the binding unpacks it into int64 before any check
     if fn.endswith("_"):
         check_inplace_allowed(input)
@@ -320,6 +322,9 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
                            f"tensor with {value.dim()} dimension(s).")
     if index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, complex):  # (minitorch has no complex tensors)
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
+                           "not supported")
     d = _args.dim(fn, dim, input.dim())
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
@@ -405,9 +410,26 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     if not indices:
         _refuse_no_indices(input, values, accumulate)
     parts = check_key(input, tuple(indices), bounds=False)
-    values = check_value_shape(input, parts, values)
+    _check_put_value(input, parts, indices, values, accumulate)
     parts = check_key(input, tuple(indices))
     return readable_key(input, parts), values, accumulate
+
+
+def _check_put_value(input: Tensor, parts: tuple, indices: list, values: Tensor,
+                     accumulate: bool) -> None:
+    """torch's index_put value checks: unlike ``x[key] = value`` every index is a tensor
+    index (a 0-d one too) and the value's leading ones count, so its whole shape must
+    broadcast to the indexing result; then its dtype must be ``input``'s, except where torch
+    writes a one-element value through a single boolean mask with masked_fill_ (a cast)."""
+    target = tuple(result_shape(input, parts))
+    if not expandable_to(tuple(values.shape), target):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(target)}")
+    mask = indices[0] if len(indices) == 1 else None
+    mask_fill = (not accumulate and isinstance(mask, Tensor) and mask.dtype.name == "bool"
+                 and mask.dim() and values.numel() == 1)
+    if not mask_fill:
+        check_put_dtype(input, values)
 
 
 def _refuse_no_indices(input: Tensor, values: Tensor, accumulate: bool) -> None:
