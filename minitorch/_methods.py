@@ -27,6 +27,7 @@ from ._tensor import (
     Tensor,
     broadcast_pair,
     check_inplace_allowed,
+    check_inplace_operands,
     check_no_overlap,
     check_output_shape,
     expanded_shape,
@@ -583,6 +584,8 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     pointwise._rounding_mode("div_", (other,), rounding_mode)
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
+        if isinstance(other, Tensor):  # its shapes before the kernel's division by zero
+            check_inplace_operands(self, other)
         return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)
     return _binary_(self, pointwise.div, other, ufunc="divide")
 

@@ -82,6 +82,35 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     return wrap(out if out.ndim < 2 else torch_layout(out, x, y))  # (a call fewer: hot path)
 
 
+def _half_by_one_value(ufunc_name: str, a: Any, b: Any) -> Tensor | None:
+    """``a * b`` or ``a / b`` of a float16 result whose second operand holds one value (a
+    number, a tensor of one element) of another dtype, as torch's CPU kernels compute it: that
+    value read from its own dtype into float32 (not rounded to float16 first: ``x * 1e6`` of
+    a zero is 0, not nan), the product in float32, rounded once. None where that does not
+    apply.
+
+    >>> import minitorch
+    >>> _half_by_one_value("multiply", minitorch.tensor([397.], dtype=minitorch.float16), 0.001)
+    tensor([0.3970], dtype=torch.float16)
+    """
+    if type(b) is float or type(b) is int:
+        if not isinstance(a, Tensor) or a.dtype.name != "float16":
+            return None
+        xp = a._xp
+        y = xp.asarray(_args.float_scalar(b), dtype=xp.float32)
+    elif (isinstance(a, Tensor) and isinstance(b, Tensor) and b.numel() == 1
+          and b.dtype.name not in ("float16", "bool") and result_type(a, b).name == "float16"):
+        check_same_device(a, b)
+        check_broadcast(a, b)
+        xp = a._xp
+        y = xp.astype(b._data, xp.float32)
+    else:
+        return None
+    x = xp.astype(a._data, xp.float32)
+    out = xp.astype(getattr(xp, ufunc_name)(x, y), xp.float16)
+    return wrap(torch_layout(out, a._data, y))
+
+
 def _laid(ufunc_name: str, x: Any, y: Any) -> Any:
     """``ufunc(x, y)`` on arrays (a backward's product), laid out as torch's kernel lays its
     result (the first operand's dim order): a sum over it then runs in torch's order."""
@@ -277,7 +306,8 @@ class Mul(Op):
             ctx.a, ctx.b = _meta(a), _meta(b)
             ctx.save_for_backward(b if need_a and ctx.b else None, a if need_b else None)
             ctx.scalar = None if ctx.b else b
-        return _binary("multiply", a, b)
+        half = _half_by_one_value("multiply", a, b)
+        return _binary("multiply", a, b) if half is None else half
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -327,7 +357,8 @@ class Div(Op):
             ctx.save_for_backward(b if ctx.b else None, a if ctx.needs_input_grad[1] else None)
             ctx.scalar = None if ctx.b else b
         check_broadcast(a, b)
-        return wrap(torch_layout(a._xp.divide(x, y), x, y))
+        half = _half_by_one_value("divide", a, b)
+        return wrap(torch_layout(a._xp.divide(x, y), x, y)) if half is None else half
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -583,8 +614,12 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
                                   for v in (input, other)):
         raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
     for value in (input, other):
-        if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
-            raise _args.int_overflow(value)
+        _args.unpack_int(value)
+    check_unsigned(input, other)
+    dt = result_type(input, other)  # torch converts the numbers before it reads the condition
+    for value in (input, other):  # a number is read into the result's type (float16's in float)
+        if not isinstance(value, Tensor):
+            _args.kernel_scalar(value, dt, opmath=True)
     if condition.dtype.name == "uint8":
         warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
                       "will be removed in a future version of PyTorch. Use a boolean condition "
@@ -594,10 +629,6 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")
     check_broadcast(condition, input, other)
-    dt = result_type(input, other)
-    for value in (input, other):  # a number is read into the result's type (float16's in float)
-        if not isinstance(value, Tensor):
-            _args.kernel_scalar(value, dt, opmath=True)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
         input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
@@ -1505,8 +1536,9 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     if dt is bool_:
         raise _args.not_implemented(f"{kernel}_cpu", dt)
     xp = (a if isinstance(a, Tensor) else b)._xp
-    if not dt.is_floating_point and bool(xp.any(xp.asarray(y) == 0)):
-        raise RuntimeError("ZeroDivisionError")
+    if not dt.is_floating_point and 0 not in broadcast_shapes(
+            getattr(x, "shape", ()), getattr(y, "shape", ())) and bool(xp.any(xp.asarray(y) == 0)):
+        raise RuntimeError("ZeroDivisionError")  # of a divisor it reads: none of an empty result
     return xp, x, y
 
 
