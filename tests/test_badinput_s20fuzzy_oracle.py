@@ -224,3 +224,32 @@ def test_index_fill_value_parsing(program: Callable[[Any], Any]) -> None:
 def test_lerp_weight_overflows_before_the_dtype_checks(weight: int) -> None:
     _same(lambda L: L.tensor([1, 4], dtype=L.int64).lerp_(L.zeros(0, dtype=L.int8), weight))
     _same(lambda L: L.lerp(L.zeros(2), L.zeros(2, dtype=L.float64), weight))
+
+
+# torch 2.13's take_along_dim(dim=) wraps each index into the dim (Python's modulo)
+@pytest.mark.parametrize("index", [[0, 1, 4], [-1, -5], [5], [9], [-6], [-7], [100], [-100]])
+def test_take_along_dim_wraps_indices(index: list) -> None:
+    _same(lambda L: L.take_along_dim(L.arange(5) * 10, L.tensor(index), dim=0))
+    _same(lambda L: L.take_along_dim(L.arange(5) * 10, L.tensor(index)))  # flat: refused
+
+
+def test_take_along_dim_wrapped_gradient_and_empty_dim() -> None:
+    def program(L: Any) -> Any:
+        x = L.arange(6.0).reshape(2, 3).requires_grad_()
+        y = L.take_along_dim(x, L.tensor([[3, -1, 5]]), dim=0)
+        y.sum().backward()
+        return y.detach(), x.grad
+    _same(program)
+    _same(lambda L: L.take_along_dim(L.zeros(0, 3), L.tensor([[1, 0, 0]]), 0))
+    _same(lambda L: L.take_along_dim(L.zeros(0, 3), L.zeros(0, 3, dtype=L.long), 0))
+
+
+# scatter checks the index range before it converts its number to the tensor's dtype
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor(-1, dtype=L.int16).scatter(-1, L.tensor(1), float("inf")),
+    lambda L: L.tensor([9, 0, 0, 7], dtype=L.uint8).scatter(-1, L.tensor(4), 256),
+    lambda L: L.zeros(0, dtype=L.int32).scatter(0, L.tensor(-2), 2 ** 63),
+    lambda L: L.zeros(3, dtype=L.int32).scatter(0, L.tensor([1]), 2 ** 63),
+    lambda L: L.zeros(3, dtype=L.int32).scatter_(0, L.tensor([7]), 2 ** 31, reduce="add")])
+def test_scatter_value_after_the_index_range(program: Callable[[Any], Any]) -> None:
+    _same(program)
