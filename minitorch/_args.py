@@ -1140,7 +1140,8 @@ def check_overflow(value: float, dt: Any) -> None:
 
 def item_assigned(value: Any, dt: Any) -> Any:
     """A number written by ``x[key] = value``: as :func:`assigned`, but torch's indexing reads
-    only Python numbers and what has ``__index__``, so other numpy scalars are refused.
+    only Python numbers and what has ``__index__``, so other numpy scalars are refused; into
+    float16 it is checked as a double (70000 becomes inf, as in torch).
 
     >>> import numpy as np, minitorch
     >>> item_assigned(np.float32(2), minitorch.float32)
@@ -1150,6 +1151,11 @@ def item_assigned(value: Any, dt: Any) -> Any:
     if is_array(value) and type(value).__name__ != "ndarray" and \
             not isinstance(value, (float, complex)) and as_int(value) is None:
         raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+    if dt.name == "float16":  # torch reads it into a double first, then casts unchecked
+        from ._dtype import float64
+
+        assigned(value, float64)
+        return value
     return assigned(value, dt)
 
 

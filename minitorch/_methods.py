@@ -727,6 +727,10 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if grad_mode._state.grad_enabled and self._grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
+    mask = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool", "uint8") and (
+            not isinstance(value, Tensor) or value.numel() == 1):
+        masked.check_fill_through_mask(self, mask, value if isinstance(value, Tensor) else None)
     if isinstance(value, Tensor) and _writes_by_index(self, parts, value):
         check_no_overlap(self, value)  # index_put_'s check, before its value's shape
     dims = value.dim() if isinstance(value, Tensor) else 0

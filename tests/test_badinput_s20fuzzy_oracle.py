@@ -253,3 +253,67 @@ def test_take_along_dim_wrapped_gradient_and_empty_dim() -> None:
     lambda L: L.zeros(3, dtype=L.int32).scatter_(0, L.tensor([7]), 2 ** 31, reduce="add")])
 def test_scatter_value_after_the_index_range(program: Callable[[Any], Any]) -> None:
     _same(program)
+
+
+# one value through one mask is torch's masked_fill_: a uint8 index is refused there, a tensor
+# value must fit the dtype; a number is checked as x[key] = number converts it (into float16
+# as a double, cast unchecked: 70000 becomes inf)
+@pytest.mark.parametrize("dtype, key, value", [
+    ("float32", "u8", 5), ("float32", "u8", "t[5.]"), ("float32", "u8", "t[5,6,7,8]"),
+    ("float32", "u8-short", 5), ("float32", "u8-0d", 5), ("int64", "mask", float("nan")),
+    ("int64", "mask", "t(nan)"), ("int8", "mask", "t[300]"), ("int8", "mask", 300),
+    ("int8", "mask", "t[3.5]"), ("uint8", "mask", "t(-3)"), ("float16", "mask", 70000),
+    ("float16", "mask", "t(70000.)"), ("float16", "mask", 1j), ("float16", "idx", 70000),
+    ("float16", "0", 1e300), ("float16", "0", 2 ** 31), ("float16", "0", 2 ** 63),
+    ("float16", "0,0", 1j), ("float16", "0,0", 2 ** 31)])
+def test_setitem_through_one_mask_and_float16_numbers(dtype: str, key: str, value: Any) -> None:
+    def program(L: Any) -> Any:
+        x = L.zeros(3, 4, dtype=getattr(L, dtype)) if key.startswith("u8") else \
+            L.zeros(3, dtype=getattr(L, dtype))
+        k = {"u8": L.tensor([1, 0, 1], dtype=L.uint8), "u8-short": L.tensor([1, 0],
+             dtype=L.uint8), "u8-0d": L.tensor(1, dtype=L.uint8),
+             "mask": L.tensor([True, False, True]), "idx": L.tensor([0, 1]), "0": 0,
+             "0,0": (0, 0)}[key]
+        v = value
+        if isinstance(value, str):
+            _, _, text = value.partition("[") if "[" in value else value.partition("(")
+            v = L.tensor([float(n) for n in text.rstrip("]").split(",")] if "[" in value
+                         else float(text.rstrip(")")))
+        x[k] = v
+        return x
+    _same(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.zeros(3, 4).index_put_((L.tensor([1, 0, 1], dtype=L.uint8),), L.tensor(5.0)),
+    lambda L: L.zeros(3, 4).index_put_((L.tensor([1, 0, 1], dtype=L.uint8),), L.tensor(5.0),
+                                       accumulate=True),
+    lambda L: L.index_put(L.zeros(4, dtype=L.int8), (L.tensor(0, dtype=L.uint8),),
+                          L.tensor(float("inf"))),
+    lambda L: L.zeros(3, dtype=L.int64).index_put_((L.tensor([True, False, True]),),
+                                                   L.tensor(float("nan"))),
+    lambda L: L.zeros(3, dtype=L.int64).index_put_((L.tensor([True, False, True]),),
+                                                   L.tensor(2.5)),
+    lambda L: L.zeros(3, dtype=L.int8).index_put_((L.tensor([True, False, True]),),
+                                                  L.tensor(300))])
+def test_index_put_through_one_mask(program: Callable[[Any], Any]) -> None:
+    _same(program)
+
+
+# add/sub scale a tensor ``other`` by alpha in the result's dtype (int8 beside a 0-d int8)
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor(-3, dtype=L.int8).add(L.tensor([[False, True, False]]), alpha=-1),
+    lambda L: L.tensor(-3, dtype=L.int8).add(L.tensor([[1, 2, 100]], dtype=L.uint8), alpha=3),
+    lambda L: L.tensor([-3, 4], dtype=L.int16).add(L.tensor(1000), alpha=100),
+    lambda L: L.tensor([-3, 4], dtype=L.int16).add(L.tensor([1000]), alpha=100),
+    lambda L: L.tensor([-3, 4], dtype=L.int8).add_(L.tensor([True, False]), alpha=-1)])
+def test_add_alpha_in_the_result_dtype(program: Callable[[Any], Any]) -> None:
+    _same(program)
+
+
+# a float16 power reads a float exponent as a float16 (a double for float32): 1e300 overflows
+@pytest.mark.parametrize("exponent", [1e300, -1e10, float("inf"), 65504.0, 70000, 2 ** 31])
+def test_float16_power_exponent_fits(exponent: Any) -> None:
+    _same(lambda L: L.tensor([-3.0, 2], dtype=L.float16) ** exponent)
+    _same(lambda L: L.tensor([-3.0, 2], dtype=L.float16).pow_(exponent))
+    _same(lambda L: L.tensor([-3.0, 2], dtype=L.float32) ** exponent)

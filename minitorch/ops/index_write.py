@@ -26,6 +26,7 @@ from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
 from .indexing import check_key, check_put_dtype, readable_key, result_shape
 from .inplace import IndexPut
+from .masked import check_fill_through_mask
 from .shape import Index, tensor_list
 from .unique import unique
 
@@ -426,9 +427,10 @@ def _check_put_value(input: Tensor, parts: tuple, indices: list, values: Tensor,
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
     mask = indices[0] if len(indices) == 1 else None
-    mask_fill = (not accumulate and isinstance(mask, Tensor) and mask.dtype.name == "bool"
-                 and mask.dim() and values.numel() == 1)
-    if not mask_fill:
+    if not accumulate and isinstance(mask, Tensor) and values.numel() == 1 and (
+            mask.dtype.name == "uint8" or (mask.dtype.name == "bool" and mask.dim())):
+        check_fill_through_mask(input, mask, values)
+    else:
         check_put_dtype(input, values)
 
 

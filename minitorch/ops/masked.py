@@ -22,8 +22,9 @@ from ._base import Op, sum_to, wrap
 from .pointwise import where
 from .shape import cat
 
-__all__ = ["MaskedFill", "MaskedFillTensor", "MaskedScatter", "MaskedSelect", "masked_fill",
-           "masked_fill_", "masked_scatter", "masked_scatter_", "masked_select"]
+__all__ = ["MaskedFill", "MaskedFillTensor", "MaskedScatter", "MaskedSelect",
+           "check_fill_through_mask", "masked_fill", "masked_fill_", "masked_scatter",
+           "masked_scatter_", "masked_select"]
 
 
 class MaskedFill(Op):
@@ -103,9 +104,26 @@ def _check_fits(value: Any, dt: Any) -> Any:
     maximum; a float or bool tensor takes ints up to 2**64, as torch's parser reads them); a
     0-d tensor value is checked by its item and kept."""
     if isinstance(value, Tensor):
-        _args.assigned(value.item(), dt, unsigned=True)
+        _args.assigned(value.reshape(()).item() if value.dim() else value.item(), dt,
+                        unsigned=True)
         return value
     return _args.assigned(value, dt, unsigned=True)
+
+
+def check_fill_through_mask(self: Tensor, mask: Tensor, value: Any = None) -> None:
+    """torch's checks where ``self[mask] = value`` or ``index_put_`` writes one value through
+    one mask with masked_fill_: a uint8 index is a mask to indexing but not to masked_fill_,
+    and a tensor value must fit ``self``'s dtype (nan into int64, 300 into int8 are refused;
+    a number, None here, was checked as ``x[key] = number`` converts it first).
+
+    >>> check_fill_through_mask(minitorch.zeros(2, dtype=minitorch.int8),
+    ...                         minitorch.tensor([True, False]), minitorch.tensor(300))
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type int8_t without overflow
+    """
+    _check_mask(mask)
+    if value is not None:
+        _check_fits(value, self.dtype)
 
 
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:

@@ -462,7 +462,8 @@ class PowScalarExponent(Op):
         _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        if type(exponent) is int and dt.itemsize < 8 and dt is not bool_:
+        if (type(exponent) is int and dt.itemsize < 8 and dt is not bool_) or \
+                (type(exponent) is float and dt.itemsize == 2):  # float16 reads it as its own
             _args.check_overflow(exponent, dt)
         if a.dtype.is_floating_point:
             return wrap(_scalar_power(a._xp, x, exponent))
@@ -1147,18 +1148,19 @@ def _fusable(input: Any, other: Any) -> bool:
 
 
 def _scaled(input: Any, other: Any, alpha: Any) -> Any:
-    """``alpha * other``; two Python bools stay a bool, as in torch's bool arithmetic; for a
-    floating result, in its dtype (numbers as doubles), else two ints multiply in int64,
+    """``alpha * other``, a tensor in the result's dtype; two Python bools stay a bool, as in
+    torch's bool arithmetic; for a floating result numbers read as doubles, else two ints
+    multiply in int64,
     wrapping (an int past int64 is read as uint64, as torch does)."""
     if type(other) is bool and type(alpha) is bool:
         return other and alpha
     result = result_type(input, other)
+    if isinstance(other, Tensor) and other.dtype is not result:
+        other = other.to(result)  # (a bool tensor times an int is int8 beside a 0-d int8)
     if result.is_floating_point:  # in the result's dtype, numbers read as doubles
         alpha = float(alpha) if type(alpha) is int else alpha
         if type(other) is int:
             other = _args.float_scalar(other)
-        elif isinstance(other, Tensor) and other.dtype is not result:
-            other = other.to(result)
     elif type(other) is int and type(alpha) is int:
         return _args.int_scalar(_args.int_scalar(other) * alpha % 2 ** 64)
     return other * alpha
