@@ -971,6 +971,8 @@ def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
         if not _operand(other):
             return NotImplemented
         _inplace_checks(self, other)
+        if op is pointwise.pow:  # before _inplace wraps an int past int64
+            pointwise.check_uint64_exponent(self, other)
         return self._inplace(functools.partial(op, *name) if name else op, other)
 
     return method

@@ -317,3 +317,32 @@ def test_float16_power_exponent_fits(exponent: Any) -> None:
     _same(lambda L: L.tensor([-3.0, 2], dtype=L.float16) ** exponent)
     _same(lambda L: L.tensor([-3.0, 2], dtype=L.float16).pow_(exponent))
     _same(lambda L: L.tensor([-3.0, 2], dtype=L.float32) ** exponent)
+
+
+# ops that promote integers to float read each operand from its own dtype: a number or a 0-d
+# int64 -3 beside uint8 is -3., not 253. (xlogy and atan2 gave silently wrong values)
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor([7, 6, 9], dtype=L.uint8).xlogy(-3),
+    lambda L: L.xlogy(-3, L.tensor([7, 6, 9], dtype=L.uint8)),
+    lambda L: L.xlogy(300, L.tensor([7, 6, 9], dtype=L.int8)),
+    lambda L: L.tensor([7, 0, 9], dtype=L.int8).xlogy(300),
+    lambda L: L.tensor([7, 6, 9], dtype=L.uint8).atan2(L.tensor(-3)),
+    lambda L: L.atan2(L.tensor(-300), L.tensor([7, 6, 9], dtype=L.int8)),
+    lambda L: L.tensor([7.0, 6, 9]).atan2(L.tensor(-3)),
+    lambda L: L.tensor([7, 6, 9], dtype=L.uint8).logaddexp(L.tensor(-3))])
+def test_integer_to_float_ops_read_numbers_as_they_are(program: Callable[[Any], Any]) -> None:
+    _same(program)
+
+
+# an int exponent past int64 is read as uint64 and does not convert to int64 for an integer
+# tensor (minitorch wrapped it to a negative power); logical_and_ takes tensors only
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor(5, dtype=L.int16).__ipow__(2 ** 63),
+    lambda L: L.zeros(0, dtype=L.int8).pow_(2 ** 63),
+    lambda L: L.tensor([1, 2]) ** (2 ** 64 - 1),
+    lambda L: L.tensor(5.0, dtype=L.float64).__ipow__(2 ** 63),
+    lambda L: L.tensor([[0, 9, 6]], dtype=L.uint8).logical_and_(-2 ** 63 - 1),
+    lambda L: L.tensor([-2.0, 4.8]).logical_and_(0),
+    lambda L: L.tensor([-2.0, 4.8]).logical_or_(L.tensor(0))])
+def test_uint64_exponent_and_logical_in_place_number(program: Callable[[Any], Any]) -> None:
+    _same(program)

@@ -45,6 +45,7 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     >>> minitorch.tensor([2.]).pow_(3)
     tensor([8.])
     """
+    pointwise.check_uint64_exponent(self, exponent)  # before _inplace wraps it
     return self._inplace(pointwise.pow, exponent)
 
 

@@ -440,6 +440,18 @@ def _scalar_power(xp: Any, x: Any, p: Any) -> Any:
     return torch_pow(xp, x, p)
 
 
+def check_uint64_exponent(a: Tensor, exponent: Any) -> None:
+    """torch's refusal of an int exponent past int64 for an integer tensor: read as uint64,
+    it does not convert to int64 (minitorch would wrap it negative).
+
+    >>> check_uint64_exponent(minitorch.tensor([2]), 2 ** 63)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type int64_t without overflow
+    """
+    if type(exponent) is int and exponent > _args.INT64_MAX and not a.dtype.is_floating_point:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+
+
 class PowScalarExponent(Op):
     """``tensor ** number`` (PowBackward0)."""
 
@@ -456,6 +468,7 @@ class PowScalarExponent(Op):
             profiler._mark("aten::to")
             if exponent == 1:  # x ** 1 is a copy of x
                 profiler._mark("aten::copy_")
+        check_uint64_exponent(a, exponent)
         x, p, dt = cast_operands(a, exponent)
         if isinstance(exponent, bool) and dt is bool_:  # x ** True is x, x ** False is True
             return wrap(a._xp.logical_or(x, not exponent))
