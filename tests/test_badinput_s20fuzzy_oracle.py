@@ -346,3 +346,27 @@ def test_integer_to_float_ops_read_numbers_as_they_are(program: Callable[[Any], 
     lambda L: L.tensor([-2.0, 4.8]).logical_or_(L.tensor(0))])
 def test_uint64_exponent_and_logical_in_place_number(program: Callable[[Any], Any]) -> None:
     _same(program)
+
+
+# index_put reads its index tensors in order (a mask's shape, another tensor's dtype) after
+# it counts them and before the dims they index
+@pytest.mark.parametrize("program", [
+    lambda L: L.zeros(2, 3, dtype=L.int32).index_put_(
+        (L.tensor([[True, False, True], [False] * 3]), L.tensor([3, 3], dtype=L.int8)),
+        L.tensor([7, 8, 4, 6], dtype=L.int32)),
+    lambda L: L.zeros(3, 4).index_put_(
+        (L.tensor([False]), L.tensor([[0, 3], [1, 2]], dtype=L.int8)), L.tensor(2.0)),
+    lambda L: L.zeros(3, 4, dtype=L.uint8).index_put_(
+        (L.tensor(3, dtype=L.int16), L.tensor([[-1, 1]])), L.tensor(7, dtype=L.uint8)),
+    lambda L: L.index_put(L.zeros(2, 3, dtype=L.float64), (L.tensor([[3, 2, 1], [2, 2, 3]],
+                          dtype=L.uint8), L.tensor([[False, True, True], [False] * 3])),
+                          L.tensor([3.6, -2.0], dtype=L.float64), accumulate=True),
+    lambda L: L.zeros(3, 4).index_put_((L.tensor([0, 1]), L.tensor([1.0, 2.0])), L.tensor(1.0)),
+    lambda L: L.zeros(3, 4).index_put_((L.tensor([True, False, True, True]),), L.tensor(1.0)),
+    lambda L: L.zeros(3).index_put_((L.tensor([True, False, True]), L.tensor([True])),
+                                    L.tensor(1.0)),
+    lambda L: L.tensor(3.0).index_put_((L.tensor([True]),), L.tensor(1.0)),
+    lambda L: L.zeros(3, 4).index_put_((L.tensor([0, 2]), L.tensor([True, False, True, True])),
+                                       L.tensor(1.0))])
+def test_index_put_index_tensors_in_order(program: Callable[[Any], Any]) -> None:
+    _same(program)

@@ -408,12 +408,37 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")
+    _check_index_tensors(input, indices)
     if not indices:
         _refuse_no_indices(input, values, accumulate)
     parts = check_key(input, tuple(indices), bounds=False)
     _check_put_value(input, parts, indices, values, accumulate)
     parts = check_key(input, tuple(indices))
     return readable_key(input, parts), values, accumulate
+
+
+def _check_index_tensors(input: Tensor, indices: list) -> None:
+    """index_put's kernel reads its index tensors in order before it counts the dims the masks
+    index: a mask's shape against ``input``'s dims from where it stands, any other tensor's
+    dtype (int8, int16 and floats are no index, a 0-d one neither)."""
+    at = 0
+    for index in indices:
+        if not isinstance(index, Tensor):
+            at += 1
+            continue
+        if index.dtype.name in ("bool", "uint8"):
+            for i, n in enumerate(index.shape):
+                if at + i >= input.dim():  # torch reads the size of a dim input lacks
+                    _args.wrap_dim(at + i, input.dim())
+                if n != input.shape[at + i]:
+                    raise IndexError(f"The shape of the mask {list(index.shape)} at index {i} "
+                                     "does not match the shape of the indexed tensor "
+                                     f"{list(input.shape)} at index {at + i}")
+            at += index.dim()
+            continue
+        if index.dtype.name not in ("int64", "int32"):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        at += 1
 
 
 def _check_put_value(input: Tensor, parts: tuple, indices: list, values: Tensor,
