@@ -1051,7 +1051,7 @@ _METHODS = {
     "__rsub__": _binary(pointwise.rsub_number, reflected=True),
     "__mul__": _tensor_first(pointwise.Mul), "__rmul__": _tensor_first(pointwise.Mul),
     "__truediv__": _tensor_first(pointwise.Div),
-    "__rtruediv__": _binary(pointwise.div, reflected=True),
+    "__rtruediv__": _binary(pointwise.rdiv_number, reflected=True),
     "__pow__": _binary(pointwise.pow), "__rpow__": _binary(pointwise.pow, reflected=True),
     "__mod__": _binary(pointwise.remainder),
     "__rmod__": _binary(pointwise.remainder, reflected=True),

@@ -370,3 +370,28 @@ def test_uint64_exponent_and_logical_in_place_number(program: Callable[[Any], An
                                        L.tensor(1.0))])
 def test_index_put_index_tensors_in_order(program: Callable[[Any], Any]) -> None:
     _same(program)
+
+
+# div(number, tensor) is a division of the wrapped number (DivBackward0); only the operator
+# ``number / tensor`` is torch's reciprocal product (MulBackward0), and they round apart
+@pytest.mark.parametrize("program", [
+    lambda L: L.true_divide(255, L.tensor(7, dtype=L.int16)),
+    lambda L: L.div(255, L.tensor([7], dtype=L.int16)),
+    lambda L: 255 / L.tensor([7], dtype=L.int16),
+    lambda L: L.div(300, L.tensor([7], dtype=L.int8)),
+    lambda L: L.div(2.5, L.tensor([7, 3], dtype=L.float16)),
+    lambda L: 2.5 / L.tensor([7, 3], dtype=L.float16),
+    lambda L: L.div(True, L.tensor([7, 0], dtype=L.int16)),
+    lambda L: L.divide(3, L.tensor([2.0], dtype=L.float64))])
+def test_number_over_tensor(program: Callable[[Any], Any]) -> None:
+    _same(program)
+
+
+@pytest.mark.parametrize("form", ["div", "operator"])
+def test_number_over_tensor_node_and_gradient(form: str) -> None:
+    def program(L: Any) -> Any:
+        x = L.tensor([7.0, 3.0], requires_grad=True)
+        y = L.div(2.0, x) if form == "div" else 2.0 / x
+        y.sum().backward()
+        return y.detach(), x.grad, y.grad_fn.name()
+    _same(program)

@@ -448,7 +448,8 @@ def check_uint64_exponent(a: Tensor, exponent: Any) -> None:
     Traceback (most recent call last):
     RuntimeError: value cannot be converted to type int64_t without overflow
     """
-    if type(exponent) is int and exponent > _args.INT64_MAX and not a.dtype.is_floating_point:
+    if type(exponent) is int and _args.INT64_MAX < exponent < 2 ** 64 and \
+            not a.dtype.is_floating_point:  # (past 2**64 the parser's OverflowError)
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
 
 
@@ -1270,9 +1271,36 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
                            f"but found '{rounding_mode}'")
     if rounding_mode in ("trunc", "floor"):
         return DivRounded.apply(input, other, rounding_mode=rounding_mode)
-    if not isinstance(input, Tensor):
-        return other.reciprocal() * input
+    if not isinstance(input, Tensor):  # torch wraps the number: a division (DivBackward0),
+        input = _number_operand(input, other)  # not ``number / x``'s reciprocal product
     return (Div if rounding_mode is _args.OMITTED else DivMode).apply(input, other)
+
+
+def rdiv_number(number: Any, tensor: Tensor) -> Tensor:
+    """``number / tensor`` as the operator: torch's ``__rtruediv__`` is the reciprocal times
+    the number (``MulBackward0``), which rounds otherwise than ``div(number, tensor)``.
+
+    >>> rdiv_number(2, minitorch.ones(1, requires_grad=True)).grad_fn.name()
+    'MulBackward0'
+    """
+    number = _number_input("div", number, tensor)
+    if isinstance(number, Tensor):
+        return div(number, tensor)
+    return tensor.reciprocal() * number
+
+
+def _number_operand(number: Any, other: Tensor) -> Tensor:
+    """A number dividend as a 0-d tensor of the division's float type (read from the number
+    itself: 300 beside int8 is 300., not int8's 44.).
+
+    >>> _number_operand(300, minitorch.tensor([7], dtype=minitorch.int8))
+    tensor(300.)
+    """
+    dt = result_type(number, other)
+    if not dt.is_floating_point:
+        dt = get_default_dtype()
+    xp = other._xp
+    return Tensor._make(xp.asarray(_args.float_scalar(number), dtype=array_dtype(xp, dt.name)))
 
 
 _DIV_SIGNATURES = {"div": DIV_SIGNATURES, "div_": tuple(_call_form.method_signatures(
