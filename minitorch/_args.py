@@ -683,6 +683,18 @@ def numbers(fn: str, *specs: tuple) -> tuple:
                  for spec in specs)
 
 
+def unpack_int(value: Any) -> None:
+    """torch's parser unpacking a Python int given as a Number: outside what int64 and
+    uint64 hold it overflows, before any check of the op's.
+
+    >>> unpack_int(2 ** 64)
+    Traceback (most recent call last):
+    OverflowError: int too big to convert
+    """
+    if type(value) is int and not INT64_MIN <= value < 2 ** 64:
+        raise int_overflow(value)
+
+
 def number_types(fn: str, *specs: tuple) -> None:
     """The type check of number arguments ``(value, name, position)`` alone: torch's parser
     checks every argument's type before it reads any value.
@@ -913,9 +925,19 @@ def no_complex_kernel(kernel: str, a: Any, b: Any) -> None:
     """
     if isinstance(a, complex) or isinstance(b, complex):
         tensor = a if hasattr(a, "dtype") else b
-        name = getattr(getattr(tensor, "dtype", None), "name", "")
-        kind = {"float64": "ComplexDouble", "float16": "ComplexHalf"}.get(name, "ComplexFloat")
-        raise not_implemented(f"{kernel}_cpu", kind)
+        raise not_implemented(f"{kernel}_cpu", complex_name(getattr(tensor, "dtype", None)))
+
+
+def complex_name(dt: Any) -> str:
+    """torch's name of the complex type a tensor of dtype ``dt`` and a complex number
+    promote to.
+
+    >>> import minitorch
+    >>> complex_name(minitorch.float16), complex_name(minitorch.int64)
+    ('ComplexHalf', 'ComplexFloat')
+    """
+    name = getattr(dt, "name", "")
+    return {"float64": "ComplexDouble", "float16": "ComplexHalf"}.get(name, "ComplexFloat")
 
 
 def floating_kernel(kernel: str, dt: Any) -> None:
@@ -1122,7 +1144,8 @@ def check_overflow(value: float, dt: Any) -> None:
 
 def item_assigned(value: Any, dt: Any) -> Any:
     """A number written by ``x[key] = value``: as :func:`assigned`, but torch's indexing reads
-    only Python numbers and what has ``__index__``, so other numpy scalars are refused.
+    only Python numbers and what has ``__index__``, so other numpy scalars are refused; into
+    float16 it is checked as a double (70000 becomes inf, as in torch).
 
     >>> import numpy as np, minitorch
     >>> item_assigned(np.float32(2), minitorch.float32)
@@ -1132,6 +1155,11 @@ def item_assigned(value: Any, dt: Any) -> Any:
     if is_array(value) and type(value).__name__ != "ndarray" and \
             not isinstance(value, (float, complex)) and as_int(value) is None:
         raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+    if dt.name == "float16":  # torch reads it into a double first, then casts unchecked
+        from ._dtype import float64
+
+        assigned(value, float64)
+        return value
     return assigned(value, dt)
 
 

@@ -27,6 +27,7 @@ from ._tensor import (
     Tensor,
     broadcast_pair,
     check_inplace_allowed,
+    check_inplace_operands,
     check_no_overlap,
     check_output_shape,
     expanded_shape,
@@ -589,6 +590,8 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     pointwise._rounding_mode("div_", (other,), rounding_mode)
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
+        if isinstance(other, Tensor):  # its shapes before the kernel's division by zero
+            check_inplace_operands(self, other)
         return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)
     return _binary_(self, pointwise.div, other, ufunc="divide")
 
@@ -767,6 +770,10 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if grad_mode._state.grad_enabled and self._grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
+    mask = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool", "uint8") and (
+            not isinstance(value, Tensor) or value.numel() == 1):
+        masked.check_fill_through_mask(self, mask, value if isinstance(value, Tensor) else None)
     if isinstance(value, Tensor) and _writes_by_index(self, parts, value):
         check_no_overlap(self, value)  # index_put_'s check, before its value's shape
     dims = value.dim() if isinstance(value, Tensor) else 0
@@ -1007,6 +1014,8 @@ def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
         if not _operand(other):
             return NotImplemented
         _inplace_checks(self, other)
+        if op is pointwise.pow:  # before _inplace wraps an int past int64
+            pointwise.check_uint64_exponent(self, other)
         return self._inplace(functools.partial(op, *name) if name else op, other)
 
     return method
@@ -1085,7 +1094,7 @@ _METHODS = {
     "__rsub__": _binary(pointwise.rsub_number, reflected=True),
     "__mul__": _tensor_first(pointwise.Mul), "__rmul__": _tensor_first(pointwise.Mul),
     "__truediv__": _tensor_first(pointwise.Div),
-    "__rtruediv__": _binary(pointwise.div, reflected=True),
+    "__rtruediv__": _binary(pointwise.rdiv_number, reflected=True),
     "__pow__": _binary(pointwise.pow), "__rpow__": _binary(pointwise.pow, reflected=True),
     "__mod__": _binary(pointwise.remainder),
     "__rmod__": _binary(pointwise.remainder, reflected=True),

@@ -931,8 +931,8 @@ class Tensor(metaclass=_TensorType):
                 raise TypeError(typed)  # (the parser refuses it by its type, before that)
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:
-            raise RuntimeError("result type ComplexFloat can't be cast to the desired output "
-                               f"type {_args.legacy(self.dtype)}")
+            raise RuntimeError(f"result type {_args.complex_name(self.dtype)} can't be cast to "
+                               f"the desired output type {_args.legacy(self.dtype)}")
         if forward_ad.levels and forward_ad.has_tangents((self, *others)):
             return forward_ad.inplace(self, op, others, kwargs, ufunc)
         records = grad_mode._state.grad_enabled and (

@@ -977,8 +977,9 @@ def _numpy_key(key: Any) -> Any:
 
 def ufunc_into(name: str, target: Any, operand: Any) -> bool:
     """``target[...] = name(target, operand)`` with no temporary array, where that is exactly
-    the op's result: a writable numpy float array, and an operand that is an array of its dtype
-    or a Python number that broadcasts to it. Returns False (having written nothing) otherwise;
+    the op's result: a writable numpy float32 or float64 array (torch computes float16 with a
+    number in float32), and an operand that is an array of its dtype or a Python number that
+    broadcasts to it. Returns False (having written nothing) otherwise;
     the caller then computes the result and writes it, with torch's checks.
 
     >>> a = np.ones(2)
@@ -987,7 +988,8 @@ def ufunc_into(name: str, target: Any, operand: Any) -> bool:
     >>> ufunc_into("add", a, np.ones(3))
     False
     """
-    if type(target) is not np.ndarray or target.dtype.kind != "f" or not target.flags.writeable:
+    if type(target) is not np.ndarray or target.dtype.kind != "f" or \
+            target.dtype.itemsize < 4 or not target.flags.writeable:
         return False
     kind = type(operand)
     if kind is int:

@@ -172,7 +172,14 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
 
 
 def check_unsigned(a: Any, b: Any) -> None:
-    """An int above int64 reads as uint64 in torch, which a bool tensor cannot promote with."""
+    """An int above int64 reads as uint64 in torch, which a bool tensor cannot promote with,
+    nor (both numbers, as ``where`` takes them) a bool or an int64 number."""
+    if type(a) in (int, bool) and type(b) in (int, bool):
+        names = ["UInt64" if type(v) is int and INT64_MAX < v < 2 ** 64 else
+                 "Bool" if type(v) is bool else "Long" for v in (a, b)]
+        if names.count("UInt64") == 1:
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               f"attempted to promote {names[0]} and {names[1]}")
     for value, other in ((a, b), (b, a)):
         if type(value) is int and INT64_MAX < value < 2 ** 64 and isinstance(other, Tensor) and \
                 other.dtype.name == "bool":

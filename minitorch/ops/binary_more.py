@@ -37,7 +37,8 @@ __all__ = ["Atan2", "Copysign", "CopysignScalar", "Fmax", "Fmin", "Heaviside", "
 
 def _floating_operands(name: str, a: Tensor, b: Any, integers: bool) -> tuple:
     """The operands' arrays in their float result type: integers become the default float
-    where torch's kernel takes them (``integers``), else torch's "not implemented" error."""
+    where torch's kernel takes them (``integers``, each operand converted from its own dtype,
+    as torch promotes integer inputs to float), else torch's "not implemented" error."""
     check_broadcast(a, b)
     x, y, dt = cast_operands(a, b)
     if not dt.is_floating_point:
@@ -45,7 +46,9 @@ def _floating_operands(name: str, a: Tensor, b: Any, integers: bool) -> tuple:
             raise _args.not_implemented(f"{name}_cpu", dt)
         xp = a._xp
         float_dt = array_dtype(xp, get_default_dtype().name)
-        x, y = xp.astype(xp.asarray(x), float_dt), xp.astype(xp.asarray(y), float_dt)
+        # each operand read as it is (a 0-d int64 -3 beside uint8 is -3., not 253.)
+        x, y = (xp.astype(o._data, float_dt) if isinstance(o, Tensor) else
+                xp.asarray(_args.float_scalar(o), dtype=float_dt) for o in (a, b))
     return x, y
 
 
@@ -103,7 +106,7 @@ class Atan2(_Binary):
 
     @staticmethod
     def compute(xp: Any, x: Any, y: Any) -> Any:
-        return xp.atan2(x, y)
+        return cpu_math(xp.atan2, x, y)  # float32 in float64: most of torch's bits
 
     @staticmethod
     def gradients(g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:

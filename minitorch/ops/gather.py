@@ -162,10 +162,11 @@ class ScatterValue(Op):
 
 def _check_index(fn: str, input: Tensor, dim: Any, index: Any, src: Any = None) -> int:
     """``dim`` wrapped, after torch's checks in torch's order: the dim, an integer index, a
-    tensor ``src`` of ``input``'s dtype, an index of ``input``'s rank."""
+    tensor ``src`` of ``input``'s dtype, an index of ``input``'s rank (an empty index's dtype
+    is not read)."""
     _args.tensor_args(fn, (input, "input", 1), (index, "index", 3))  # types, then values
     d = _args.dim(fn, dim, input.dim())
-    if index.dtype.name not in ("int64", "int32"):
+    if index.numel() and index.dtype.name not in ("int64", "int32"):
         raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src.dtype is not input.dtype:
         raise RuntimeError(f"{fn}(): Expected self.dtype to be equal to src.dtype")
@@ -299,9 +300,9 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     _check_scatter_shape(input, d, index, src if isinstance(src, Tensor) else None)
     if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
         raise RuntimeError("reduce argument must be either add or multiply.")
-    if not isinstance(src, Tensor):  # the kernel converts the value per element written
-        src = _args.kernel_scalar(src if index.numel() else 0, input.dtype)
     _check_in_range(input, d, index)
+    if not isinstance(src, Tensor):  # the kernel converts the value per element written,
+        src = _args.kernel_scalar(src if index.numel() else 0, input.dtype)  # in range
     if reduce is not None:
         return ScatterLegacyReduce.on(input, src, index=index, dim=d, op=reduce)
     if isinstance(src, Tensor):

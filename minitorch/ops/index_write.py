@@ -24,8 +24,9 @@ from .._tensor import Tensor, check_inplace_allowed, check_no_overlap, expandabl
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
-from .indexing import check_key, check_put_dtype, check_value_shape, readable_key
+from .indexing import check_key, check_put_dtype, readable_key, result_shape
 from .inplace import IndexPut
+from .masked import check_fill_through_mask
 from .shape import Index, tensor_list
 from .unique import unique
 
@@ -310,8 +311,10 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     tensor), after torch's checks."""
     value = _args.numpy_scalar(value)
     if not (_args.is_tensor(input) and _args.as_int(dim) is not None and
-            _args.is_tensor(index) and (_args.is_tensor(value) or _args.is_real(value))):
+            _args.is_tensor(index) and (_args.is_tensor(value) or _args.is_real(value)
+                                        or isinstance(value, complex))):
         raise _args.invalid_combination(fn, (input, dim, index, value), *_FILL_SIGNATURES)
+    _args.unpack_int(value)
     _args.integer(fn, dim, "dim", 1)  # the binding unpacks it into int64 before any check
     if fn.endswith("_"):
         check_inplace_allowed(input)
@@ -320,6 +323,9 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
                            f"tensor with {value.dim()} dimension(s).")
     if index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, complex):  # (minitorch has no complex tensors)
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
+                           "not supported")
     d = _args.dim(fn, dim, input.dim())
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
@@ -402,12 +408,55 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")
+    _check_index_tensors(input, indices)
     if not indices:
         _refuse_no_indices(input, values, accumulate)
     parts = check_key(input, tuple(indices), bounds=False)
-    values = check_value_shape(input, parts, values)
+    _check_put_value(input, parts, indices, values, accumulate)
     parts = check_key(input, tuple(indices))
     return readable_key(input, parts), values, accumulate
+
+
+def _check_index_tensors(input: Tensor, indices: list) -> None:
+    """index_put's kernel reads its index tensors in order before it counts the dims the masks
+    index: a mask's shape against ``input``'s dims from where it stands, any other tensor's
+    dtype (int8, int16 and floats are no index, a 0-d one neither)."""
+    at = 0
+    for index in indices:
+        if not isinstance(index, Tensor):
+            at += 1
+            continue
+        if index.dtype.name in ("bool", "uint8"):
+            for i, n in enumerate(index.shape):
+                if at + i >= input.dim():  # torch reads the size of a dim input lacks
+                    _args.wrap_dim(at + i, input.dim())
+                if n != input.shape[at + i]:
+                    raise IndexError(f"The shape of the mask {list(index.shape)} at index {i} "
+                                     "does not match the shape of the indexed tensor "
+                                     f"{list(input.shape)} at index {at + i}")
+            at += index.dim()
+            continue
+        if index.dtype.name not in ("int64", "int32"):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        at += 1
+
+
+def _check_put_value(input: Tensor, parts: tuple, indices: list, values: Tensor,
+                     accumulate: bool) -> None:
+    """torch's index_put value checks: unlike ``x[key] = value`` every index is a tensor
+    index (a 0-d one too) and the value's leading ones count, so its whole shape must
+    broadcast to the indexing result; then its dtype must be ``input``'s, except where torch
+    writes a one-element value through a single boolean mask with masked_fill_ (a cast)."""
+    target = tuple(result_shape(input, parts))
+    if not expandable_to(tuple(values.shape), target):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(target)}")
+    mask = indices[0] if len(indices) == 1 else None
+    if not accumulate and isinstance(mask, Tensor) and values.numel() == 1 and (
+            mask.dtype.name == "uint8" or (mask.dtype.name == "bool" and mask.dim())):
+        check_fill_through_mask(input, mask, values)
+    else:
+        check_put_dtype(input, values)
 
 
 def _refuse_no_indices(input: Tensor, values: Tensor, accumulate: bool) -> None:

@@ -199,10 +199,12 @@ def result_shape(t: Tensor, parts: tuple) -> tuple:
 
 
 def _index_array(p: Any, xp: Any) -> Any:
-    """The array of an index part with dims, or of a 0-d bool tensor (a mask); None for a
-    part that is an int to torch (a 0-d integer tensor too)."""
+    """The array of an index part with dims, or of a 0-d bool tensor (a mask) or 0-d float
+    tensor (an index tensor torch's kernel refuses); None for a part that is an int to torch
+    (a 0-d integer tensor too)."""
     if isinstance(p, Tensor):
-        return p._data if p.dim() or p.dtype.name == "bool" else None
+        return p._data if p.dim() or p.dtype.name == "bool" or p.dtype.is_floating_point \
+            else None
     return _part(p, xp) if isinstance(p, list) or _is_array(p) else None
 
 

@@ -45,6 +45,7 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     >>> minitorch.tensor([2.]).pow_(3)
     tensor([8.])
     """
+    pointwise.check_uint64_exponent(self, exponent)  # before _inplace wraps it
     return self._inplace(pointwise.pow, exponent)
 
 
@@ -75,6 +76,8 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
             _args.tensor_args(name, (other, "other", 2))
             check_inplace_operands(self, other)  # before the kernel's dtype checks
             _check_cast(name, self, other)
+        elif name in _BINARY and args and isinstance(args[0], Tensor):
+            check_inplace_operands(self, args[0])  # before the kernel's (a divisor's zeros)
         for missing in required[len(args):]:  # torch's parser's words, not Python's
             _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:
@@ -229,6 +232,8 @@ TWINS = ("addmm", "ceil", "clamp_max", "erf",
          "erfinv", "lgamma", "digamma", "heaviside", "nextafter")
 # ops whose ``other`` is a tensor only (no Number overload)
 _TENSOR_OTHER = ("hypot", "atan2", "arctan2")
+# the other binary element-wise ops: a tensor ``other`` broadcasts to ``x`` before their kernel
+_BINARY = ("fmod", "remainder", "copysign", "xlogy", "heaviside", "nextafter")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
 # the tensor's dtype (``x.add_(1)``), which a dim is not
 _INT_PARAMETER = {"tril": "diagonal", "triu": "diagonal"}

@@ -52,6 +52,9 @@ def _xlogy(a: Any, b: Any) -> Tensor:
     """``a * log(b)``, 0 where ``a`` is 0; one of them may be a number."""
     x, y, dt = cast_operands(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
+    if not dt.is_floating_point:  # a number is read as it is (-3 beside uint8: not 253)
+        x, y = (v if isinstance(o, Tensor) else _args.float_scalar(o)
+                for v, o in ((x, a), (y, b)))
     if isinstance(x, (int, float)) or isinstance(y, (int, float)) or not dt.is_floating_point:
         # numbers and integers in the result's float dtype (integers: the default one)
         result = array_dtype(xp, (dt if dt.is_floating_point else get_default_dtype()).name)

@@ -201,6 +201,8 @@ def _inplace_method(fn: Any) -> Any:
             if result._category > input.dtype._category:
                 raise _args.cast_error(result, input.dtype)
         if fn in _LOGICAL:
+            if not isinstance(other, Tensor):  # before _inplace reads a number as self's
+                _args.tensor_args(fn.__name__, (other, "other", 2))
             with grad_mode._recording(False):
                 return input._inplace(fn, other)
         return input._inplace(fn, other)

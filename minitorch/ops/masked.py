@@ -22,8 +22,9 @@ from ._base import Op, sum_to, wrap
 from .pointwise import where
 from .shape import cat
 
-__all__ = ["MaskedFill", "MaskedFillTensor", "MaskedScatter", "MaskedSelect", "masked_fill",
-           "masked_fill_", "masked_scatter", "masked_scatter_", "masked_select"]
+__all__ = ["MaskedFill", "MaskedFillTensor", "MaskedScatter", "MaskedSelect",
+           "check_fill_through_mask", "masked_fill", "masked_fill_", "masked_scatter",
+           "masked_scatter_", "masked_select"]
 
 
 class MaskedFill(Op):
@@ -87,8 +88,7 @@ def _check_value(fn: str, mask: Tensor, value: Any, shapes: Any = None) -> Any:
     if not isinstance(mask, Tensor) or not isinstance(value, (Tensor, int, float, complex)):
         raise _args.invalid_combination(fn, (mask, value), "Tensor mask, Tensor value",
                                         "Tensor mask, Number value")
-    if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
-        raise _args.int_overflow(value)
+    _args.unpack_int(value)
     if shapes is not None:
         shapes()
     if isinstance(value, Tensor) and value.dim():
@@ -98,14 +98,32 @@ def _check_value(fn: str, mask: Tensor, value: Any, shapes: Any = None) -> Any:
     return value
 
 
-def _check_fits(value: Any, dt: Any) -> None:
-    """After the shapes: a number the tensor's dtype cannot hold (a float out of range, a
-    complex, an int past int64 for an int64 tensor; a float or bool tensor takes ints up
-    to 2**64, as torch's parser reads them)."""
-    if isinstance(value, (float, complex)):
-        _args.assigned(value, dt)
-    elif type(value) is int and value > _args.INT64_MAX and dt.name == "int64":
-        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+def _check_fits(value: Any, dt: Any) -> Any:
+    """After the shapes: the value as the tensor's dtype holds it, refused as torch's checked
+    fill refuses what ``dt`` cannot hold (an int wraps into an unsigned type down to minus its
+    maximum; a float or bool tensor takes ints up to 2**64, as torch's parser reads them); a
+    0-d tensor value is checked by its item and kept."""
+    if isinstance(value, Tensor):
+        _args.assigned(value.reshape(()).item() if value.dim() else value.item(), dt,
+                        unsigned=True)
+        return value
+    return _args.assigned(value, dt, unsigned=True)
+
+
+def check_fill_through_mask(self: Tensor, mask: Tensor, value: Any = None) -> None:
+    """torch's checks where ``self[mask] = value`` or ``index_put_`` writes one value through
+    one mask with masked_fill_: a uint8 index is a mask to indexing but not to masked_fill_,
+    and a tensor value must fit ``self``'s dtype (nan into int64, 300 into int8 are refused;
+    a number, None here, was checked as ``x[key] = number`` converts it first).
+
+    >>> check_fill_through_mask(minitorch.zeros(2, dtype=minitorch.int8),
+    ...                         minitorch.tensor([True, False]), minitorch.tensor(300))
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type int8_t without overflow
+    """
+    _check_mask(mask)
+    if value is not None:
+        _check_fits(value, self.dtype)
 
 
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
@@ -116,7 +134,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """
     # torch's broadcast of the mask and the tensor comes first (its clone to fill)
     value = _check_value("masked_fill", mask, value, lambda: broadcast_pair(mask, self))
-    _check_fits(value, self.dtype)
+    value = _check_fits(value, self.dtype)
     if isinstance(value, Tensor):  # its gradient would flow into an integer result
         _args.differentiable_dtype(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
@@ -152,7 +170,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
-    _check_fits(value, self.dtype)
+    value = _check_fits(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
     return self._inplace(op, *values, **keywords)
 

@@ -82,6 +82,35 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     return wrap(out if out.ndim < 2 else torch_layout(out, x, y))  # (a call fewer: hot path)
 
 
+def _half_by_one_value(ufunc_name: str, a: Any, b: Any) -> Tensor | None:
+    """``a * b`` or ``a / b`` of a float16 result whose second operand holds one value (a
+    number, a tensor of one element) of another dtype, as torch's CPU kernels compute it: that
+    value read from its own dtype into float32 (not rounded to float16 first: ``x * 1e6`` of
+    a zero is 0, not nan), the product in float32, rounded once. None where that does not
+    apply.
+
+    >>> import minitorch
+    >>> _half_by_one_value("multiply", minitorch.tensor([397.], dtype=minitorch.float16), 0.001)
+    tensor([0.3970], dtype=torch.float16)
+    """
+    if type(b) is float or type(b) is int:
+        if not isinstance(a, Tensor) or a.dtype.name != "float16":
+            return None
+        xp = a._xp
+        y = xp.asarray(_args.float_scalar(b), dtype=xp.float32)
+    elif (isinstance(a, Tensor) and isinstance(b, Tensor) and b.numel() == 1
+          and b.dtype.name not in ("float16", "bool") and result_type(a, b).name == "float16"):
+        check_same_device(a, b)
+        check_broadcast(a, b)
+        xp = a._xp
+        y = xp.astype(b._data, xp.float32)
+    else:
+        return None
+    x = xp.astype(a._data, xp.float32)
+    out = xp.astype(getattr(xp, ufunc_name)(x, y), xp.float16)
+    return wrap(torch_layout(out, a._data, y))
+
+
 def _laid(ufunc_name: str, x: Any, y: Any) -> Any:
     """``ufunc(x, y)`` on arrays (a backward's product), laid out as torch's kernel lays its
     result (the first operand's dim order): a sum over it then runs in torch's order."""
@@ -278,7 +307,8 @@ class Mul(Op):
             ctx.a, ctx.b = _meta(a), _meta(b)
             ctx.save_for_backward(b if need_a and ctx.b else None, a if need_b else None)
             ctx.scalar = None if ctx.b else b
-        return _binary("multiply", a, b)
+        half = _half_by_one_value("multiply", a, b)
+        return _binary("multiply", a, b) if half is None else half
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -328,7 +358,8 @@ class Div(Op):
             ctx.save_for_backward(b if ctx.b else None, a if ctx.needs_input_grad[1] else None)
             ctx.scalar = None if ctx.b else b
         check_broadcast(a, b)
-        return wrap(torch_layout(a._xp.divide(x, y), x, y))
+        half = _half_by_one_value("divide", a, b)
+        return wrap(torch_layout(a._xp.divide(x, y), x, y)) if half is None else half
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -410,6 +441,19 @@ def _scalar_power(xp: Any, x: Any, p: Any) -> Any:
     return torch_pow(xp, x, p)
 
 
+def check_uint64_exponent(a: Tensor, exponent: Any) -> None:
+    """torch's refusal of an int exponent past int64 for an integer tensor: read as uint64,
+    it does not convert to int64 (minitorch would wrap it negative).
+
+    >>> check_uint64_exponent(minitorch.tensor([2]), 2 ** 63)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type int64_t without overflow
+    """
+    if type(exponent) is int and _args.INT64_MAX < exponent < 2 ** 64 and \
+            not a.dtype.is_floating_point:  # (past 2**64 the parser's OverflowError)
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+
+
 class PowScalarExponent(Op):
     """``tensor ** number`` (PowBackward0)."""
 
@@ -426,13 +470,15 @@ class PowScalarExponent(Op):
             profiler._mark("aten::to")
             if exponent == 1:  # x ** 1 is a copy of x
                 profiler._mark("aten::copy_")
+        check_uint64_exponent(a, exponent)
         x, p, dt = cast_operands(a, exponent)
         if isinstance(exponent, bool) and dt is bool_:  # x ** True is x, x ** False is True
             return wrap(a._xp.logical_or(x, not exponent))
         _pow_supported(dt)
         if not isinstance(exponent, float) and exponent < 0 and not a.dtype.is_floating_point:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        if type(exponent) is int and dt.itemsize < 8 and dt is not bool_:
+        if (type(exponent) is int and dt.itemsize < 8 and dt is not bool_) or \
+                (type(exponent) is float and dt.itemsize == 2):  # float16 reads it as its own
             _args.check_overflow(exponent, dt)
         if a.dtype.is_floating_point:
             return wrap(_scalar_power(a._xp, x, exponent))
@@ -584,8 +630,12 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
                                   for v in (input, other)):
         raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
     for value in (input, other):
-        if type(value) is int and not _args.INT64_MIN <= value < 2 ** 64:
-            raise _args.int_overflow(value)
+        _args.unpack_int(value)
+    check_unsigned(input, other)
+    dt = result_type(input, other)  # torch converts the numbers before it reads the condition
+    for value in (input, other):  # a number is read into the result's type (float16's in float)
+        if not isinstance(value, Tensor):
+            _args.kernel_scalar(value, dt, opmath=True)
     if condition.dtype.name == "uint8":
         warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
                       "will be removed in a future version of PyTorch. Use a boolean condition "
@@ -595,10 +645,6 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")
     check_broadcast(condition, input, other)
-    dt = result_type(input, other)
-    for value in (input, other):  # a number is read into the result's type (float16's in float)
-        if not isinstance(value, Tensor):
-            _args.kernel_scalar(value, dt, opmath=True)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
         input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
@@ -1119,18 +1165,19 @@ def _fusable(input: Any, other: Any) -> bool:
 
 
 def _scaled(input: Any, other: Any, alpha: Any) -> Any:
-    """``alpha * other``; two Python bools stay a bool, as in torch's bool arithmetic; for a
-    floating result, in its dtype (numbers as doubles), else two ints multiply in int64,
+    """``alpha * other``, a tensor in the result's dtype; two Python bools stay a bool, as in
+    torch's bool arithmetic; for a floating result numbers read as doubles, else two ints
+    multiply in int64,
     wrapping (an int past int64 is read as uint64, as torch does)."""
     if type(other) is bool and type(alpha) is bool:
         return other and alpha
     result = result_type(input, other)
+    if isinstance(other, Tensor) and other.dtype is not result:
+        other = other.to(result)  # (a bool tensor times an int is int8 beside a 0-d int8)
     if result.is_floating_point:  # in the result's dtype, numbers read as doubles
         alpha = float(alpha) if type(alpha) is int else alpha
         if type(other) is int:
             other = _args.float_scalar(other)
-        elif isinstance(other, Tensor) and other.dtype is not result:
-            other = other.to(result)
     elif type(other) is int and type(alpha) is int:
         return _args.int_scalar(_args.int_scalar(other) * alpha % 2 ** 64)
     return other * alpha
@@ -1227,9 +1274,36 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
                            f"but found '{rounding_mode}'")
     if rounding_mode in ("trunc", "floor"):
         return DivRounded.apply(input, other, rounding_mode=rounding_mode)
-    if not isinstance(input, Tensor):
-        return other.reciprocal() * input
+    if not isinstance(input, Tensor):  # torch wraps the number: a division (DivBackward0),
+        input = _number_operand(input, other)  # not ``number / x``'s reciprocal product
     return (Div if rounding_mode is _args.OMITTED else DivMode).apply(input, other)
+
+
+def rdiv_number(number: Any, tensor: Tensor) -> Tensor:
+    """``number / tensor`` as the operator: torch's ``__rtruediv__`` is the reciprocal times
+    the number (``MulBackward0``), which rounds otherwise than ``div(number, tensor)``.
+
+    >>> rdiv_number(2, minitorch.ones(1, requires_grad=True)).grad_fn.name()
+    'MulBackward0'
+    """
+    number = _number_input("div", number, tensor)
+    if isinstance(number, Tensor):
+        return div(number, tensor)
+    return tensor.reciprocal() * number
+
+
+def _number_operand(number: Any, other: Tensor) -> Tensor:
+    """A number dividend as a 0-d tensor of the division's float type (read from the number
+    itself: 300 beside int8 is 300., not int8's 44.).
+
+    >>> _number_operand(300, minitorch.tensor([7], dtype=minitorch.int8))
+    tensor(300.)
+    """
+    dt = result_type(number, other)
+    if not dt.is_floating_point:
+        dt = get_default_dtype()
+    xp = other._xp
+    return Tensor._make(xp.asarray(_args.float_scalar(number), dtype=array_dtype(xp, dt.name)))
 
 
 _DIV_SIGNATURES = {"div": DIV_SIGNATURES, "div_": tuple(_call_form.method_signatures(
@@ -1508,8 +1582,9 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     if dt is bool_:
         raise _args.not_implemented(f"{kernel}_cpu", dt)
     xp = (a if isinstance(a, Tensor) else b)._xp
-    if not dt.is_floating_point and bool(xp.any(xp.asarray(y) == 0)):
-        raise RuntimeError("ZeroDivisionError")
+    if not dt.is_floating_point and 0 not in broadcast_shapes(
+            getattr(x, "shape", ()), getattr(y, "shape", ())) and bool(xp.any(xp.asarray(y) == 0)):
+        raise RuntimeError("ZeroDivisionError")  # of a divisor it reads: none of an empty result
     return xp, x, y
 
 

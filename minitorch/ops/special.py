@@ -181,6 +181,7 @@ def _lerp_type(input: Any, end: Any, weight: Any) -> Any:
             "lerp", (input, end, weight),
             "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
             "Tensor input, Tensor end, Number weight, *, Tensor out = None")
+    _args.unpack_int(weight)
     promoted = isinstance(weight, Tensor) and not weight.dim()
     for name, other in (("end", end), ("weight", None if promoted else weight)):
         if isinstance(other, Tensor) and other.dtype is not input.dtype:

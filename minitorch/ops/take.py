@@ -43,7 +43,9 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     indices = indices.expand(*_sizes_except(input.shape, indices.shape, d))
     input = input.expand(*_sizes_except(indices.shape, input.shape, d))
-    return gather(input, d, indices)
+    # torch 2.13 wraps each index into the dim (Python's modulo: -6 and 9 of 5 are 4), so
+    # none is out of range; a dim of size 0 is an integer division by zero
+    return gather(input, d, indices.remainder(input.shape[d]))
 
 
 def _sizes_except(other: Any, own: Any, d: int) -> tuple:
