@@ -131,3 +131,31 @@ def test_old_lr_scheduler_base_runs_a_subclass():
         assert L.optim.lr_scheduler._LRScheduler.__name__ == "_LRScheduler"
         assert isinstance(sched, L.optim.lr_scheduler.LRScheduler)
     assert lrs["minitorch"] == lrs["torch"]
+
+
+_SCATTER_WARNINGS = """
+import warnings, {lib} as L
+a, i = L.ones(2, 3), L.tensor([[0, 1, 0]])
+with warnings.catch_warnings(record=True) as seen:
+    warnings.simplefilter("always")
+    a.scatter(0, i, 2.0, reduce="add")
+    print(len(seen))
+    a.scatter(0, i, a[:1], reduce="add")
+    L.scatter(a, 0, i, a[:1], reduce="multiply")
+    print([str(w.message).split(" (Triggered")[0] for w in seen], [w.category for w in seen])
+"""
+
+
+def test_scatter_reduce_with_a_tensor_warns_once_as_torch():
+    """torch deprecates ``scatter(..., src_tensor, reduce=...)`` with a warning given once a
+    process (its number form does not warn); the message ends, in torch, with where in its C++
+    it was raised, which minitorch has no counterpart for."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(mt.__file__).parents[1]  # the tree under test, not an installed minitorch
+    outs = [subprocess.run([sys.executable, "-c", _SCATTER_WARNINGS.format(lib=lib)],
+                           capture_output=True, text=True, check=True, cwd=root).stdout
+            for lib in ("minitorch", "torch")]
+    assert outs[0] == outs[1]
+    assert "deprecated" in outs[1]
