@@ -44,6 +44,7 @@ KEYWORD_CALLS = {
     "Tensor.where": lambda L: _t(L, A).where(condition=_t(L, A) > 2, other=_t(L, -A)),
     "F.one_hot": lambda L: L.nn.functional.one_hot(input=L.tensor([0, 2]), num_classes=4),
     "linalg.norm": lambda L: L.linalg.norm(input=_t(L, A), ord="fro"),
+    "linalg.pinv": lambda L: L.linalg.pinv(input=_t(L, A)),
 }
 
 
