@@ -177,13 +177,13 @@ def typename(obj: Any) -> str:
         f"{module}.{kind.__qualname__}"
 
 
-def _where(self: Tensor, condition: Tensor, y: Any) -> Tensor:
-    """``where(condition, self, y)``.
+def _where(self: Tensor, condition: Tensor, other: Any) -> Tensor:
+    """``where(condition, self, other)`` (torch's docs write ``y``; its keyword is ``other``).
 
     >>> minitorch.tensor([1., 2.]).where(minitorch.tensor([True, False]), 0.)
     tensor([1., 0.])
     """
-    return pointwise.where(condition, self, y)
+    return pointwise.where(condition, self, other)
 
 
 def _reversed(self: Tensor) -> Tensor:

@@ -476,35 +476,37 @@ def _fits(value: Any) -> bool:
 
 
 @records("aten::zeros_like")
-@_args.tensors("zeros_like", t="input")
-def zeros_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
+@_args.tensors("zeros_like", input="input")
+def zeros_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    """Zeros with the shape (and dtype, device) of ``t``.
+    """Zeros with the shape (and dtype, device) of ``input``.
 
     >>> minitorch.zeros_like(minitorch.ones(2))
     tensor([0., 0.])
     """
-    dtype = _args.dtype("zeros_like", dtype) or t.dtype
+    dtype = _args.dtype("zeros_like", dtype) or input.dtype
     requires_grad = _args.flag("zeros_like", requires_grad, "requires_grad", none=True)
-    strides = _layout.preserved_strides("zeros_like", t, memory_format)
-    return _layout.laid_out(zeros(tuple(t.shape), dtype=dtype, device=t.device if device is None
-                                  else device, requires_grad=requires_grad), strides)
+    strides = _layout.preserved_strides("zeros_like", input, memory_format)
+    device = input.device if device is None else device
+    return _layout.laid_out(zeros(tuple(input.shape), dtype=dtype, device=device,
+                                  requires_grad=requires_grad), strides)
 
 
 @records("aten::ones_like")
-@_args.tensors("ones_like", t="input")
-def ones_like(t: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
+@_args.tensors("ones_like", input="input")
+def ones_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-    """Ones with the shape (and dtype, device) of ``t``.
+    """Ones with the shape (and dtype, device) of ``input``.
 
     >>> minitorch.ones_like(minitorch.zeros(2))
     tensor([1., 1.])
     """
-    dtype = _args.dtype("ones_like", dtype) or t.dtype
+    dtype = _args.dtype("ones_like", dtype) or input.dtype
     requires_grad = _args.flag("ones_like", requires_grad, "requires_grad", none=True)
-    strides = _layout.preserved_strides("ones_like", t, memory_format)
-    return _layout.laid_out(ones(tuple(t.shape), dtype=dtype, device=t.device if device is None
-                                 else device, requires_grad=requires_grad), strides)
+    strides = _layout.preserved_strides("ones_like", input, memory_format)
+    device = input.device if device is None else device
+    return _layout.laid_out(ones(tuple(input.shape), dtype=dtype, device=device,
+                                 requires_grad=requires_grad), strides)
 
 
 _RANDOM_SIGNATURES = tuple(

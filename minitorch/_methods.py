@@ -919,14 +919,22 @@ def _matrix_transpose(self: Tensor) -> Tensor:
     return self.transpose(-2, -1)
 
 
-def _two_tensors(apply: Callable, name: str, other: str) -> Callable:
-    """The method ``name(self, other)`` of a two-tensor op, its operand checked as torch's."""
-    @_args.tensors(name, other=other)
-    def method(self: Tensor, other: Tensor) -> Tensor:
-        return apply(self, other)
+@_args.tensors("mv", vec="vec")
+def mv(self: Tensor, vec: Tensor) -> Tensor:
+    """``x.mv(vec)``: torch's keyword is ``vec``."""
+    return linalg.Mv.apply(self, vec)
 
-    method.__name__ = name
-    return method
+
+@_args.tensors("dot", tensor="tensor")
+def dot(self: Tensor, tensor: Tensor) -> Tensor:
+    """``x.dot(tensor)``: torch's keyword is ``tensor``."""
+    return linalg.Dot.apply(self, tensor)
+
+
+@_args.tensors("bmm", mat2="mat2")
+def bmm(self: Tensor, mat2: Tensor) -> Tensor:
+    """``x.bmm(mat2)``: torch's keyword is ``mat2``."""
+    return linalg.Bmm.apply(self, mat2)
 
 
 def _shaped_as(reshaper: Callable, name: str) -> Callable:
@@ -1142,9 +1150,7 @@ _METHODS = {
     "lt": _cmp("lt", True), "le": _cmp("le", True), "gt": _cmp("gt", True),
     "ge": _cmp("ge", True), "eq": _cmp("eq", True), "ne": _cmp("ne", True),
     "matmul": linalg.matmul, "mm": linalg.mm, "addmm": linalg.addmm,
-    "mv": _two_tensors(linalg.Mv.apply, "mv", "vec"),
-    "dot": _two_tensors(linalg.Dot.apply, "dot", "tensor"),
-    "bmm": _two_tensors(linalg.Bmm.apply, "bmm", "mat2"),
+    "mv": mv, "dot": dot, "bmm": bmm,
     "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
     "argmin": reduction.argmin, "logsumexp": reduction.logsumexp,
@@ -1206,7 +1212,7 @@ _METHODS.update({"log1p": _unary(special.Log1p), "expm1": _unary(special.Expm1),
                  "rsqrt": _unary(special.Rsqrt), "lerp": special.lerp,
                  "addcmul": special.addcmul, "addcdiv": special.addcdiv,
                  "sort": sorting.sort, "argsort": sorting.argsort, "topk": sorting.topk})
-_METHODS.update({"split": split.split, "chunk": split.chunk, "select": split.select,
+_METHODS.update({"split": split.split_method, "chunk": split.chunk, "select": split.select,
                  "repeat": split.repeat, "repeat_interleave": split.repeat_interleave_method,
                  "nelement": Tensor.numel, "tril": triangle.tril, "triu": triangle.triu})
 _METHODS.update({name: getattr(gather, name) for name in gather.__all__ if name.islower()})

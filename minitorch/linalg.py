@@ -125,7 +125,7 @@ def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,
     return _norm(x, ord, dim, keepdim, dtype)
 
 
-def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
+def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
     """A vector norm or, for a string ``ord``, a 2-tuple ``dim`` or an ``ord`` on a matrix, a
     matrix norm; with neither ``ord`` nor ``dim``, the 2-norm of all entries.
@@ -133,10 +133,10 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
     >>> minitorch.linalg.norm(minitorch.tensor([[1., -2.], [3., 4.]]), 1)
     tensor(6.)
     """
-    _args.tensor_args("linalg_norm", (A, "input", 1))
+    _args.tensor_args("linalg_norm", (input, "input", 1))
     if keepdim is not True and keepdim is not False:  # (no signature takes it)
         raise _args.invalid_combination(
-            "linalg_norm", (A, ord, dim, keepdim),
+            "linalg_norm", (input, ord, dim, keepdim),
             *(f"Tensor input, {kind}, tuple of ints dim = None, bool keepdim = False, *, "
               "torch.dtype dtype = None, Tensor out = None"
               for kind in ("Number ord = None", "str ord")), keywords={"dtype": dtype})
@@ -145,13 +145,13 @@ def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
         if len(dim) not in (1, 2):
             raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. "
                                f"Got {list(dim)}")
-    elif ord is not None and A.dim() not in (1, 2):
+    elif ord is not None and input.dim() not in (1, 2):
         raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
-                           f"1D or 2D. Got {A.dim()}D.")
-    matrix = len(dim) == 2 if dim is not None else A.dim() == 2
+                           f"1D or 2D. Got {input.dim()}D.")
+    matrix = len(dim) == 2 if dim is not None else input.dim() == 2
     if isinstance(ord, str) or (ord is not None and matrix):
-        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
-    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+        return matrix_norm(input, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
+    return vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
 _call_form.public_functions(globals(), "linalg_")  # parser messages as the call was written

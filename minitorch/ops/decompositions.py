@@ -355,7 +355,7 @@ def _pinv(fn: str, A: Any, rtol: float) -> Tensor:
     return LinalgPinv.apply(A, rtol=rtol)
 
 
-def linalg_pinv(A: Tensor, *, atol: Any = None, rtol: Any = None,
+def linalg_pinv(input: Tensor, *, atol: Any = None, rtol: Any = None,
                 hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse: singular values up to ``rtol`` times the largest
     (by default ``max(m, n) * eps``) count as zero.
@@ -364,16 +364,16 @@ def linalg_pinv(A: Tensor, *, atol: Any = None, rtol: Any = None,
     tensor([[0.5000, 0.0000],
             [0.0000, 0.0000]])
     """
-    _args.tensor_args("linalg_pinv", (A, "input", 1))
+    _args.tensor_args("linalg_pinv", (input, "input", 1))
     if atol is not None or hermitian:
         raise NotImplementedError("minitorch's linalg.pinv takes rtol only (not atol or "
                                   "hermitian=True)")
     if rtol is None:
         from .._dtype import finfo
 
-        rtol = max(A.shape[-2:]) * finfo(A.dtype).eps if A.dim() >= 2 and \
-            A.dtype.is_floating_point else 0.0
-    return _pinv("linalg_pinv", A, float(rtol))
+        rtol = max(input.shape[-2:]) * finfo(input.dtype).eps if input.dim() >= 2 and \
+            input.dtype.is_floating_point else 0.0
+    return _pinv("linalg_pinv", input, float(rtol))
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:

@@ -159,7 +159,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
                            scale_grad_by_freq=scale_grad_by_freq)
 
 
-def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
     """An int64 tensor with one more dim of size ``num_classes`` (default: max + 1) holding
     a 1 at each index and 0 elsewhere.
 
@@ -167,18 +167,18 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     tensor([[1, 0, 0],
             [0, 0, 1]])
     """
-    _args.tensor_args("one_hot", (tensor, "input", 1))
+    _args.tensor_args("one_hot", (input, "input", 1))
     num_classes = _args.integer("one_hot", num_classes, "num_classes", 2)
-    if tensor.dtype.name != "int64":
+    if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    xp, data = tensor._xp, tensor._data
-    if num_classes == -1 or (not tensor.numel() and num_classes < 1):
-        if not tensor.numel():
+    xp, data = input._xp, input._data
+    if num_classes == -1 or (not input.numel() and num_classes < 1):
+        if not input.numel():
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
         num_classes = int(xp.max(data)) + 1
-    if tensor.numel() and int(xp.min(data)) < 0:
+    if input.numel() and int(xp.min(data)) < 0:
         raise RuntimeError("Class values must be non-negative.")
-    if tensor.numel() and int(xp.max(data)) >= num_classes:
+    if input.numel() and int(xp.max(data)) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     classes = xp.arange(num_classes, dtype=data.dtype)
     return wrap(xp.astype(data[..., None] == classes, data.dtype))

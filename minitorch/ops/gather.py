@@ -19,6 +19,7 @@ from typing import Any
 from .. import _args, _call_form
 from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
+from .._warn_once import warn_once
 from ..autograd.function import delayed_error, reduce_to_shape
 from ..backend import getitem, index_reduce, setitem, to_numpy
 from ._base import Op, kept, wrap
@@ -304,6 +305,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     if not isinstance(src, Tensor):  # the kernel converts the value per element written,
         src = _args.kernel_scalar(src if index.numel() else 0, input.dtype)  # in range
     if reduce is not None:
+        if isinstance(src, Tensor):  # torch deprecates only the tensor form, once a process
+            warn_once(_REDUCE_DEPRECATED, stacklevel=4)
         return ScatterLegacyReduce.on(input, src, index=index, dim=d, op=reduce)
     if isinstance(src, Tensor):
         return Scatter.apply(input, index, src, dim=d)
@@ -312,6 +315,9 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
 
 # scatter's deprecated reductions, by the ufunc each runs
 _LEGACY_REDUCTIONS = {"add": "add", "multiply": "multiply"}
+_REDUCE_DEPRECATED = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+    "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
 
 
 class ScatterLegacyReduce(_NoDerivative):

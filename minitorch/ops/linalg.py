@@ -309,20 +309,20 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
 
 
 @takes_out
-@_args.tensors("matmul", a="input", b="other")
-def matmul(a: Tensor, b: Tensor) -> Tensor:
+@_args.tensors("matmul", input="input", other="other")
+def matmul(input: Tensor, other: Tensor) -> Tensor:
     """Matrix product with torch's rules for 1-D, 2-D and batched operands.
 
     >>> minitorch.matmul(minitorch.ones(3), minitorch.ones(3))
     tensor(3.)
     """
-    da, db = a.dim(), b.dim()
+    da, db = input.dim(), other.dim()
     if da == 0 or db == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
     # torch's aten::matmul holds the events of the ops it calls (aten::mm, ...)
-    return profiler.run_op("aten::matmul", "aten::matmul", lambda: _matmul(a, b, da, db),
-                           (a, b))
+    return profiler.run_op("aten::matmul", "aten::matmul", lambda: _matmul(input, other, da, db),
+                           (input, other))
 
 
 def _matmul(a: Tensor, b: Tensor, da: int, db: int) -> Tensor:

@@ -24,7 +24,8 @@ from ._base import Op, kept, wrap
 from .shape import Select, cat
 
 __all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_interleave",
-           "repeat_interleave_method", "select", "select_key", "split", "split_with_sizes"]
+           "repeat_interleave_method", "select", "select_key", "split", "split_method",
+           "split_with_sizes"]
 
 
 class SplitWithSizes(Op):
@@ -79,29 +80,41 @@ def _equal_pieces(input: Tensor, size: int, d: int, op: type[Op] | None = None) 
     return mark_multi_output(Split.apply(input, sizes=sizes, dim=d))
 
 
-def split(input: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
-    """Pieces of ``input`` along ``dim``: of equal size (an int; the last may be shorter) or
-    of the sizes listed.
+def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
+    """Pieces of ``tensor`` (torch's function's name for it) along ``dim``: of equal size (an
+    int; the last may be shorter) or of the sizes listed.
 
     >>> [p.tolist() for p in minitorch.arange(5).split(2)]
     [[0, 1], [2, 3], [4]]
     """
-    _args.tensor_args("split", (input, "input", 1))
+    _args.tensor_args("split", (tensor, "input", 1))
     size = split_size_or_sections
     if isinstance(size, Tensor) and size.numel() == 1:  # torch's Tensor.split: int(size)
         size = int(size.item())
     if isinstance(size, bool):  # torch reads an int (a bool too), else a list of sizes
-        raise _args.invalid_combination("split", (input, size, dim),
+        raise _args.invalid_combination("split", (tensor, size, dim),
                                         "Tensor input, int split_size, int dim = 0",
                                         "Tensor input, tuple of ints split_size, int dim = 0")
     if isinstance(size, int):
         if _args.as_int(dim) is None:  # every type before any value, as torch's parser
-            raise _args.invalid_combination("split", (input, size, dim),
+            raise _args.invalid_combination("split", (tensor, size, dim),
                                             "Tensor input, int split_size, int dim = 0",
                                             "Tensor input, tuple of ints split_size, int dim = 0")
         size = _args.integer("split", size, "split_size", 2)
-        return _equal_pieces(input, size, _split_dim("split", input, dim, size))
-    return split_with_sizes(input, size, dim)
+        return _equal_pieces(tensor, size, _split_dim("split", tensor, dim, size))
+    return split_with_sizes(tensor, size, dim)
+
+
+def split_method(self: Tensor, split_size: Any, dim: int = 0) -> tuple:
+    """``x.split(split_size, dim)``: torch's method names the size ``split_size``.
+
+    >>> [p.tolist() for p in minitorch.arange(3).split(split_size=2)]
+    [[0, 1], [2]]
+    """
+    return split(self, split_size, dim)
+
+
+split_method.__name__ = "split"  # the name torch's __torch_function__ handlers see
 
 
 def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:

@@ -389,3 +389,13 @@ from .lr_scheduler_shapes import (  # noqa: E402
     PolynomialLR,
     SequentialLR,
 )
+
+
+class _LRScheduler(LRScheduler):
+    """torch's old name of :class:`LRScheduler`, kept so that schedulers written against it
+    (``class MyScheduler(optim.lr_scheduler._LRScheduler)``) still run; a subclass, not an
+    alias, so that its ``__name__`` is its own, as in torch.
+
+    >>> issubclass(optim.lr_scheduler._LRScheduler, optim.lr_scheduler.LRScheduler)
+    True
+    """
