@@ -14,22 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracle import SETTINGS
 from test_conv_bits_oracle import PARTS, _check, pytestmark  # noqa: F401  (its skips)
+from test_conv_order_s19perf_oracle import two_threads  # noqa: F401  (autouse: torch's two threads)
 
-import minitorch as mt
 from minitorch.ops import _conv_order
-
-
-@pytest.fixture(autouse=True)
-def two_threads() -> Any:
-    """The kernel choice and the weight gradient's split are two threads' here, as torch's."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(2)
-    mt.set_num_threads(2)
-    yield
-    torch.set_num_threads(before)
-    mt.set_num_threads(before)
 
 
 def _check_in_tiles(budget: int, *args: Any, **kwargs: Any) -> list[str]:
