@@ -507,7 +507,7 @@ class Tensor(metaclass=_TensorType):
     def data(self, value: Tensor) -> None:
         if not _args.is_tensor(value):
             raise TypeError(f"Variable data has to be a tensor, but got {_args.type_name(value)}")
-        if self._requires_grad and not value.dtype.is_floating_point:
+        if self.requires_grad and not value.dtype.is_floating_point:  # a non-leaf too
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         self._data = value._data

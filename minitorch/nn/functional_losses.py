@@ -13,10 +13,12 @@ import warnings
 from typing import Any
 
 from .. import _args
+from .._dtype import bool as bool_
 from .._dtype import dtype, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, checked_broadcast_shapes
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import losses
+from ..ops.pointwise import no_bool
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
            "l1_loss", "smooth_l1_loss"]
@@ -215,6 +217,10 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                f"differentiable with respect to argument '{name}'. This input "
                                "cannot have requires_grad True.")
     floating_kernel("log_sigmoid", input.dtype)
+    if pos_weight is not None:  # torch's kernel starts with (pos_weight - 1)
+        no_bool(pos_weight, 1)
+    if target.dtype is bool_:  # then (1 - target), whose 1 torch takes as a second bool
+        no_bool(True, target)
     if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
         raise _args.cast_error(result_type(input, target), target.dtype)
     params: dict = {}  # torch's kernel: (pos_weight - 1) * target, then into the log-sigmoid

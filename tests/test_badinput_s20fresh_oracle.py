@@ -1,0 +1,68 @@
+"""Fresh fuzz seeds of session 20 (tensor API 20003, nn 20103): the three silent acceptances
+they found. Each case runs under torch and minitorch (``L``) and must raise torch's
+exception with torch's message, or give torch's result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same, assert_same_error, raised_by
+
+
+def _as_torch(fn: Any) -> None:
+    want, got = raised_by(fn, torch), raised_by(fn, mt)
+    if want is not None:
+        assert_same_error(got, want)
+    else:
+        assert got is None, f"minitorch raised {got!r}; torch gave a result"
+        assert_same(fn(mt), fn(torch))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.bucketize(L.tensor([True, False]), L.tensor([False, True])),
+    lambda L: L.bucketize(True, L.tensor([False, True])),
+    lambda L: L.bucketize(1, L.tensor([False, True])),
+    lambda L: L.bucketize(L.tensor([True]), L.tensor([0.5, 1.0])),
+    lambda L: L.searchsorted(L.tensor([False, True]), L.tensor([True, False])),
+    lambda L: L.searchsorted(L.tensor([False, True]), True),
+    lambda L: L.searchsorted(L.tensor([0, 1]), True),
+], ids=["bool-bool", "True-bool", "1-bool", "bool-float", "sorted-bool", "sorted-True",
+        "int-True"])
+def test_searching_bools_has_no_kernel(fn: Any) -> None:
+    _as_torch(fn)
+
+
+@pytest.mark.parametrize("target, pos_weight", [
+    ("float32", "bool"), ("bool", "bool"), ("bool", "float32"), ("bool", None),
+    ("int64", None), ("float32", "int64"),
+], ids=str)
+def test_bce_with_logits_subtracts_as_torch(target: str, pos_weight: str | None) -> None:
+    def fn(L: Any) -> Any:
+        F = L.nn.functional
+        weight = None if pos_weight is None else L.ones(4, dtype=getattr(L, pos_weight))
+        return F.binary_cross_entropy_with_logits(
+            L.zeros(2, 4), L.ones(2, 4, dtype=getattr(L, target)), pos_weight=weight)
+    _as_torch(fn)
+
+
+@pytest.mark.parametrize("view", [
+    lambda w: next(iter(w)), lambda w: w[0], lambda w: w * 2,
+], ids=["iterated row", "indexed row", "product"])
+def test_data_of_a_non_leaf_that_requires_grad_stays_floating(view: Any) -> None:
+    def fn(L: Any) -> Any:
+        L.manual_seed(0)
+        target = view(L.nn.Linear(3, 2).weight)
+        target.data = L.zeros(target.shape, dtype=L.int64)
+        return target
+    _as_torch(fn)
+
+
+def test_vector_to_parameters_refuses_an_integer_vector_for_rows() -> None:
+    def fn(L: Any) -> Any:
+        w = L.nn.Linear(3, 2).weight
+        L.nn.utils.vector_to_parameters(L.arange(6), w)  # iterating w gives its rows
+    _as_torch(fn)
