@@ -598,14 +598,14 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     start, end, step = (v.real if isinstance(v, complex) else v  # them as doubles
                         for v in (start, end, step))
     dt = dtype or D.result_type(start, end, step)
-    start, end, step = _range_checked(start, end, step, dt)
+    start, end, step, length = _range_checked(start, end, step, dt)
     name = dt.name
     if name in ("float32", "float64"):  # torch's float64 steps, as its kernel rounds them
-        length = math.ceil((end - start) / step)
         array = _created(lambda xp: _fused.arange(xp, float(start), float(step), length,
                                                   backend.array_dtype(xp, name)), device)
-    else:
-        array = _created(lambda xp: xp.astype(xp.arange(start, end, step),
+    else:  # an integer dtype: the truncated start and step in int64 as torch's kernel, then
+        # cast (wrapping); float16: in float64, then rounded
+        array = _created(lambda xp: xp.astype(start + step * xp.arange(length, dtype=xp.int64),
                                               backend.array_dtype(xp, name)), device)
     return _leaf(array, requires_grad)
 
@@ -626,8 +626,12 @@ def check_range_bounds(start: Any, end: Any, step: Any) -> None:
 
 
 def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
-    """torch's checks of an arange; an integer dtype truncates the bounds and step first."""
+    """torch's checks of an arange, and its bounds, step and length; an integer dtype
+    truncates the bounds and step first. The length comes from the truncated numbers for
+    int64, but from the numbers as given for the narrower integer dtypes, as torch's kernel
+    counts (``arange(3.5, dtype=int64)`` has 3 values, ``arange(3.5, dtype=int32)`` 4)."""
     check_range_bounds(start, end, step)
+    given = (start, end, step)
     if not dt.is_floating_point:
         if not all(_fits(v) for v in (start, end, step)):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
@@ -636,11 +640,14 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
             raise ValueError("step must be nonzero")
     if (end - start) / step > _args.INT64_MAX:
         raise RuntimeError("invalid size, possible overflow?")
-    length = math.ceil((end - start) / step)
-    if length <= 0:  # numpy takes an infinite step one step far
-        end = start
+    if dt is D.int64:
+        length = -((start - end) // step)
+    else:
+        length = math.ceil((given[1] - given[0]) / given[2] if not dt.is_floating_point
+                           else (end - start) / step)
+    length = max(length, 0)
     _args.check_alloc((length,), dt.itemsize)
-    return start, end, step
+    return start, end, step, length
 
 
 _FACTORY_KEYWORDS = f"*, Tensor out = None, {_CREATION_KEYWORDS}"

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 import torch
+from hypothesis import given
+from hypothesis import strategies as st
 
 import minitorch as mt
-from tests.oracle import assert_same, assert_same_error, raised_by
+from tests.oracle import SETTINGS, assert_same, assert_same_error, raised_by
 
 
 def _as_torch(fn: Any) -> None:
@@ -66,3 +68,15 @@ def test_vector_to_parameters_refuses_an_integer_vector_for_rows() -> None:
         w = L.nn.Linear(3, 2).weight
         L.nn.utils.vector_to_parameters(L.arange(6), w)  # iterating w gives its rows
     _as_torch(fn)
+
+
+@SETTINGS
+@given(start=st.floats(-6, 6), span=st.floats(0, 12), step=st.sampled_from([1, 2, 1.5, 3.7]),
+       dtype=st.sampled_from(["uint8", "int8", "int16", "int32", "int64"]))
+def test_arange_of_floats_counts_as_torch_per_integer_dtype(start: float, span: float,
+                                                            step: float, dtype: str) -> None:
+    """int64 counts from the truncated bounds; the narrower integers from the numbers given
+    (fresh seed 20003: ``arange(3.99, dtype=uint8)`` has 4 values)."""
+    if dtype == "uint8":
+        start = abs(start)
+    _as_torch(lambda L: L.arange(start, start + span, step, dtype=getattr(L, dtype)))
