@@ -553,6 +553,8 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
     if n is None:  # the function form's words: _call_form.entry words it for the call made
         raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, not "
                         f"{type_name(value)}")
+    if not INT64_MIN <= n <= INT64_MAX:  # the parser's unpacking, before any dtype check
+        raise ValueError("Overflow when unpacking long long")
     return None if ndim is None else (wrap_dim(n, ndim),)
 
 
@@ -1075,10 +1077,11 @@ def kind_of(array_dtype: Any) -> str:
     return "float" if name.startswith("float") else "other"
 
 
-def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
+def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> Any:
     """A Python number written into a tensor of dtype ``dt`` (``x[i] = value``, ``fill_``),
     refused as torch when the dtype cannot hold it (``unsigned``: ints up to 2**64 are read,
-    as ``fill_`` and ``full`` do for floating tensors).
+    as ``fill_`` and ``full`` do for floating tensors); a non-number is refused naming the
+    tensor's type (``named``, where ``dt`` is only the type it is read in).
 
     >>> import minitorch
     >>> assigned(float("nan"), minitorch.int64)
@@ -1111,7 +1114,7 @@ def assigned(value: Any, dt: Any, unsigned: bool = False) -> Any:
         if dt.name not in ("int64", "float64"):
             check_overflow(real, dt)
         return value
-    raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(dt)}Tensor")
+    raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(named or dt)}Tensor")
 
 
 def kernel_scalar(value: Any, dt: Any, opmath: bool = False) -> Any:
@@ -1158,7 +1161,7 @@ def item_assigned(value: Any, dt: Any) -> Any:
     if dt.name == "float16":  # torch reads it into a double first, then casts unchecked
         from ._dtype import float64
 
-        assigned(value, float64)
+        assigned(value, float64, named=dt)
         return value
     return assigned(value, dt)
 

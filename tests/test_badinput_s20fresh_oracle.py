@@ -80,3 +80,36 @@ def test_arange_of_floats_counts_as_torch_per_integer_dtype(start: float, span: 
     if dtype == "uint8":
         start = abs(start)
     _as_torch(lambda L: L.arange(start, start + span, step, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "bool", "uint8", "int8", "float32"])
+@pytest.mark.parametrize("kwargs", [
+    {"min": 1}, {"bins": 2}, {"bins": 2, "min": 0, "max": 3}, {"bins": 0}, {"bins": 0, "min": 1},
+    {"min": float("inf"), "max": 2}, {"min": float("nan")}, {"bins": -1, "min": 3, "max": 1},
+    {"min": 200, "max": 300}, {"min": -1, "max": 2},
+], ids=str)
+@pytest.mark.parametrize("empty", [False, True], ids=["data", "empty"])
+def test_histc_checks_bins_then_range_then_dtype(dtype: str, kwargs: dict, empty: bool) -> None:
+    """Fresh seed 20003: torch checks the bins and the range before the dtype's refusal; bool
+    fails making its bin edges, uint8 reading an empty input's widened range."""
+    def fn(L: Any) -> Any:
+        x = L.zeros(0) if empty else L.tensor([[1.0, 0.0, 1.0]])
+        return L.histc(x.to(getattr(L, dtype)), **kwargs)
+    _as_torch(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(2, dtype=L.int8).mean(2**63),
+    lambda L: L.zeros(2, dtype=L.int8).mean(-2**63 - 1, keepdim=True),
+], ids=["int", "negative"])
+def test_a_dim_that_overflows_is_refused_before_the_dtype(fn: Any) -> None:
+    _as_torch(fn)
+
+
+@pytest.mark.parametrize("value", [None, "a", [1], object()], ids=str)
+def test_setitem_into_half_names_the_half_tensor(value: Any) -> None:
+    def fn(L: Any) -> Any:
+        x = L.zeros(3, dtype=L.float16)
+        x[L.tensor([0])] = value
+        return x
+    _as_torch(fn)

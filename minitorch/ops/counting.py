@@ -28,6 +28,15 @@ from .pointwise import _NoDerivative
 __all__ = ["Bincount", "bincount", "bucketize", "histc", "histogram", "isin", "searchsorted"]
 
 
+def _check_histc_range(low: float, high: float) -> None:
+    """torch's refusals of a histc range: not finite, or ``min`` above ``max``."""
+    if any(v != v or v in (float("inf"), float("-inf")) for v in (low, high)):
+        raise RuntimeError(f"torch.histc: range of [{cpp_float(low)}, {cpp_float(high)}] is "
+                           "not finite")
+    if low > high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+
+
 def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
     """Counts of ``input``'s elements in ``bins`` equal bins between ``min`` and ``max``
     (the data's own range when both are equal; elements outside are not counted).
@@ -38,24 +47,26 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
     _args.tensor_args("histc", (input, "input", 1))
     bins, low, high = _args.parsed("histc", ("int", bins, "bins", 2), ("number", min, "min", 3),
                                    ("number", max, "max", 4))
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
+    low, high = float(low), float(high)
+    if low != high:  # equal bounds ask for the data's own range, checked once it is read
+        _check_histc_range(low, high)
+    dt = input.dtype
+    if dt is bool_:  # its bin edges are made in the input's dtype first
+        raise _args.not_implemented("linspace_cpu", dt)
     xp = input._xp
     data = xp.reshape(input._data, (-1,))
-    low, high = float(low), float(high)
     if low == high and data.shape[0]:
         low, high = float(xp.min(data)), float(xp.max(data))
     if low == high:
         low, high = low - 1, high + 1
-    if any(v != v or v in (float("inf"), float("-inf")) for v in (low, high)):
-        raise RuntimeError(f"torch.histc: range of [{cpp_float(low)}, {cpp_float(high)}] is "
-                           "not finite")
-    if low > high:
-        raise RuntimeError("torch.histc: max must be larger than min")
+    if not dt.is_floating_point:  # the widened range is read into the dtype, then refused
+        for bound in (low, high):
+            _args.check_overflow(bound, dt)
+        raise _args.not_implemented("histogram_cpu", dt)
+    _check_histc_range(low, high)
     left, right = (xp.asarray(v, dtype=data.dtype) for v in (low, high))
     kept = data[(data >= left) & (data <= right)]
     # torch's linear interpolation, in the input's dtype; the right edge joins the last bin
