@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given
@@ -113,3 +114,33 @@ def test_setitem_into_half_names_the_half_tensor(value: Any) -> None:
         x[L.tensor([0])] = value
         return x
     _as_torch(fn)
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+@pytest.mark.parametrize("divisor", [
+    "tensor", 255, 0.3, 7, -2.5, 1e-8, 0, True, "0-d float16", "0-d float64", "(1,) int32",
+    "(1, 1) float16",
+], ids=str)
+def test_half_rounded_division_as_torch_kernels(mode: str, divisor: Any) -> None:
+    """Fresh seed 20303: ``float16 / 255`` truncated gave 257 where torch gives 256. A divisor
+    of one value is read into float32 and the quotient computed there; two tensors round each
+    step to float16 (floor's formula included)."""
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal(4000) * rng.choice([1, 100, 10000], 4000)).astype(np.float16)
+    b = (rng.standard_normal(4000) * rng.choice([0.01, 1, 300], 4000)).astype(np.float16)
+    a[:4] = [np.inf, -np.inf, np.nan, -0.0]
+    b[4:8] = [0, -0.0, np.inf, np.nan]
+
+    def fn(L: Any) -> Any:
+        if divisor == "tensor":
+            d = L.tensor(b)
+        elif isinstance(divisor, str):
+            shape, dtype = divisor.rsplit(" ", 1)
+            d = L.full(() if shape == "0-d" else eval(shape), -3.7, dtype=getattr(L, dtype))
+        else:
+            d = divisor
+        x = L.tensor(a)
+        return (x // d if mode == "floor" else L.div(x, d, rounding_mode=mode)).numpy()
+    got, want = fn(mt), fn(torch)
+    same = (got.view(np.int16) == want.view(np.int16)) | (np.isnan(got) & np.isnan(want))
+    assert same.all(), f"{(~same).sum()} differ: {got[~same][:5]} vs torch {want[~same][:5]}"

@@ -1335,6 +1335,41 @@ def int_trunc_divide(xp: Any, x: Any, y: Any) -> Any:
     return q + xp.astype((q * y != x) & ((x < 0) != (y < 0)), q.dtype)
 
 
+def _rounded_quotient(a: Any, b: Any, mode: str) -> Any:
+    """The array of ``div(a, b, rounding_mode=mode)`` (``"floor"`` is also ``a // b``)."""
+    xp, x, y = _floor_operands(f"div_{mode}", a, b)
+    with quiet():
+        if str(getattr(x, "dtype", getattr(y, "dtype", None))) == "float16":  # (a number x)
+            return _half_rounded_quotient(xp, x, y, b, mode)
+        if mode == "floor":
+            return xp.floor_divide(x, y)
+        if xp.isdtype(x.dtype, "real floating"):
+            return xp.trunc(x / y)
+        return int_trunc_divide(xp, x, y)
+
+
+def _half_rounded_quotient(xp: Any, x: Any, y: Any, divisor: Any, mode: str) -> Any:
+    """``div(x, y, rounding_mode=mode)`` of float16 arrays as torch's CPU kernels: a divisor of
+    one value (a number, a one-element tensor) is read from its own dtype into float32 and the
+    whole quotient computed there, rounded once; otherwise each step rounds to float16 (numpy's
+    float16 ``floor_divide`` computes in float32 throughout, so floor is written out)."""
+    if isinstance(divisor, Tensor) and divisor.numel() == 1:
+        x, y = xp.astype(x, xp.float32), xp.astype(divisor._data, xp.float32)
+    elif isinstance(divisor, (int, float)):
+        x, y = xp.astype(x, xp.float32), xp.asarray(_args.float_scalar(divisor), dtype=xp.float32)
+    if mode == "trunc":
+        out = xp.trunc(x / y)
+    else:  # torch's div_floor_floating: (a - fmod(a, b)) / b, moved to the floor's side
+        mod = xp.fmod(x, y)
+        div = (x - mod) / y
+        div = xp.where((mod != 0) & ((y < 0) != (mod < 0)), div - 1, div)
+        low = xp.floor(div)
+        low = xp.where(div - low > 0.5, low + 1, low)
+        out = xp.where(div != 0, low, xp.copysign(xp.zeros_like(div), x / y))
+        out = xp.where(y == 0, x / y, out)
+    return xp.astype(out, xp.float16)
+
+
 class DivRounded(Op):
     """``div`` rounding its quotient: ``trunc(a / b)`` (integers: toward zero) or Python's
     ``a // b``, as torch's ``div_trunc`` and ``div_floor`` kernels; zero gradients."""
@@ -1345,14 +1380,8 @@ class DivRounded(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor | Number, *, rounding_mode: str) -> Tensor:
-        xp, x, y = _floor_operands(f"div_{rounding_mode}", a, b)
         ctx.a, ctx.b = _meta(a), _meta(b)
-        with quiet():
-            if rounding_mode == "floor":
-                return wrap(xp.floor_divide(x, y))
-            if xp.isdtype(x.dtype, "real floating"):
-                return wrap(xp.trunc(x / y))
-            return wrap(int_trunc_divide(xp, x, y))
+        return wrap(_rounded_quotient(a, b, rounding_mode))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -1687,9 +1716,7 @@ class FloorDivide(_NoDerivative):
 
     @staticmethod
     def compute(a: Any, b: Any) -> Any:
-        xp, x, y = _floor_operands("div_floor", a, b)
-        with quiet():
-            return xp.floor_divide(x, y)
+        return _rounded_quotient(a, b, "floor")
 
 
 class Fmod(Remainder):
