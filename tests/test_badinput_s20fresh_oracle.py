@@ -107,7 +107,8 @@ def test_a_dim_that_overflows_is_refused_before_the_dtype(fn: Any) -> None:
     _as_torch(fn)
 
 
-@pytest.mark.parametrize("value", [None, "a", [1], object()], ids=str)
+@pytest.mark.parametrize("value", [None, "a", [1], object()],
+                         ids=["None", "str", "list", "object"])
 def test_setitem_into_half_names_the_half_tensor(value: Any) -> None:
     def fn(L: Any) -> Any:
         x = L.zeros(3, dtype=L.float16)
@@ -144,3 +145,18 @@ def test_half_rounded_division_as_torch_kernels(mode: str, divisor: Any) -> None
     got, want = fn(mt), fn(torch)
     same = (got.view(np.int16) == want.view(np.int16)) | (np.isnan(got) & np.isnan(want))
     assert same.all(), f"{(~same).sum()} differ: {got[~same][:5]} vs torch {want[~same][:5]}"
+
+
+@pytest.mark.parametrize("index", [[[0, 5], [1, 2]], [[5, 0], [1, 2]], [[0, 1], [7, 2]],
+                                   [[-1, 1], [0, 2]]], ids=str)
+@pytest.mark.parametrize("value, dtype", [(2**63, "int64"), (1e300, "int64"),
+                                          (float("nan"), "int64"), (300, "int8")], ids=str)
+@pytest.mark.parametrize("inplace", [False, True], ids=["scatter", "scatter_"])
+def test_scatter_value_converted_at_the_first_write(index: list, value: Any, dtype: str,
+                                                    inplace: bool) -> None:
+    """Fresh seed 20303: torch's kernel converts the value as it writes the first element, so
+    a value that does not fit is refused first unless that first index is out of range."""
+    def fn(L: Any) -> Any:
+        x = L.zeros(2, 4, dtype=getattr(L, dtype))
+        return (x.scatter_ if inplace else x.scatter)(1, L.tensor(index), value)
+    _as_torch(fn)

@@ -222,6 +222,13 @@ def _check_in_range(input: Tensor, d: int, index: Tensor) -> None:
                            f"{size}")
 
 
+def _first_in_range(input: Tensor, d: int, index: Tensor) -> bool:
+    """Whether the kernel's first element (the index's first entry) is inside dim ``d``: it
+    is written, so a value that does not fit is refused before any later index's range."""
+    first = int(index._xp.reshape(index._data, (-1,))[0])
+    return 0 <= first < _size(input, d)
+
+
 def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = input[i][index[i][j]]`` for ``dim=1`` (likewise for any dim).
 
@@ -301,6 +308,8 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     _check_scatter_shape(input, d, index, src if isinstance(src, Tensor) else None)
     if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
         raise RuntimeError("reduce argument must be either add or multiply.")
+    if not isinstance(src, Tensor) and index.numel() and _first_in_range(input, d, index):
+        src = _args.kernel_scalar(src, input.dtype)  # the kernel's first write converts it
     _check_in_range(input, d, index)
     if not isinstance(src, Tensor):  # the kernel converts the value per element written,
         src = _args.kernel_scalar(src if index.numel() else 0, input.dtype)  # in range
