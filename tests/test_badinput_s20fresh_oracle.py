@@ -160,3 +160,15 @@ def test_scatter_value_converted_at_the_first_write(index: list, value: Any, dty
         x = L.zeros(2, 4, dtype=getattr(L, dtype))
         return (x.scatter_ if inplace else x.scatter)(1, L.tensor(index), value)
     _as_torch(fn)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint8", "bool", "float16", "float32"])
+@pytest.mark.parametrize("value", [2**63, 2**64, -2**63, 300, -1, 1e300, float("nan"),
+                                   float("inf"), 2.7, True, 1 + 0j, 1j, -0.5], ids=str)
+def test_fill_diagonal_reads_its_value_as_fill_does(dtype: str, value: Any) -> None:
+    """Fresh seed 20004: ``fill_diagonal_(2**63)`` of an int8 tensor leaked numpy's
+    OverflowError; torch fills the diagonal's view, converting the value as ``fill_`` does
+    (a complex by its real part)."""
+    def fn(L: Any) -> Any:
+        return L.zeros(3, 3, dtype=getattr(L, dtype)).fill_diagonal_(value).float()
+    _as_torch(fn)

@@ -134,7 +134,8 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
             [0., 1.],
             [0., 0.]])
     """
-    _args.number("fill_diagonal_", fill_value, "fill_value", 1)
+    if not isinstance(fill_value, complex):  # a Scalar: the kernel reads a complex below
+        _args.number("fill_diagonal_", fill_value, "fill_value", 1)
     wrap = _args.flag("fill_diagonal_", wrap, "wrap", 2)
     if self.dim() < 2:
         raise RuntimeError("dimensions must larger than 1")
@@ -144,6 +145,7 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
         # torch writes through a diagonal view of the leaf
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
+    fill_value = _args.kernel_scalar(fill_value, self.dtype)  # fill_ on the diagonal's view
     xp = self._xp
     key = tuple(xp.asarray(k, dtype=xp.int64) for k in _diagonal(tuple(self.shape), wrap))
     return self._inplace(lambda a: CopySlices.apply(a, fill_value, key=key))
