@@ -1166,6 +1166,9 @@ _METHODS = {
     "T": property(_reversed_dims),
     "mT": property(_matrix_transpose),
 }
+# Python 2's names, which torch's Tensor still answers to
+_METHODS.update(__div__=_METHODS["__truediv__"], __rdiv__=_METHODS["__rtruediv__"],
+                __idiv__=_METHODS["__itruediv__"])
 
 
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu",

@@ -818,6 +818,9 @@ class Tensor(metaclass=_TensorType):
     def __int__(self) -> int:
         return int(self._one_element())
 
+    __long__ = __int__  # Python 2's names, which torch's Tensor still answers to
+    __nonzero__ = __bool__
+
     def _one_element(self) -> Any:
         """The value for ``int(t)`` or ``float(t)``, which refuse other sizes as torch's."""
         if self.numel() != 1:

@@ -22,7 +22,11 @@ def _as_torch(fn: Any) -> None:
         assert_same_error(got, want)
     else:
         assert got is None, f"minitorch raised {got!r}; torch gave a result"
-        assert_same(fn(mt), fn(torch))
+        mine, want = fn(mt), fn(torch)
+        if isinstance(want, torch.Tensor):
+            assert_same(mine, want)
+        else:
+            assert (type(mine), mine) == (type(want), want)
 
 
 @pytest.mark.parametrize("fn", [
@@ -171,4 +175,34 @@ def test_fill_diagonal_reads_its_value_as_fill_does(dtype: str, value: Any) -> N
     (a complex by its real part)."""
     def fn(L: Any) -> Any:
         return L.zeros(3, 3, dtype=getattr(L, dtype)).fill_diagonal_(value).float()
+    _as_torch(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.zeros(0, dtype=L.uint8).nansum(keepdim=True),
+    lambda L: L.ones(2, 3, dtype=L.int32).nansum(keepdim=True),
+    lambda L: L.ones(2, 3, dtype=L.int32).nansum(None, True),
+    lambda L: L.tensor(3).nansum(keepdim=True),
+    lambda L: L.tensor([1.0, float("nan")]).nansum(keepdim=True, dtype=L.int32),
+], ids=["empty uint8", "int32", "positional", "0-d", "float to int32"])
+def test_integer_nansum_keeps_every_dim_with_keepdim(fn: Any) -> None:
+    """Fresh seed 20004: an integer nansum dropped ``keepdim`` without a dim."""
+    _as_torch(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(2, 1, 2, dtype=L.float64).__rtruediv__(L.ones(2, 3)),
+    lambda L: L.tensor([1.5, 3.0], requires_grad=True).__rtruediv__(L.tensor([0.7, 0.3])),
+    lambda L: L.tensor([1, 2]).__rtruediv__(L.tensor([3, 4])),
+    lambda L: L.tensor([2.0, 4.0]).__rdiv__(8),
+    lambda L: L.tensor([2.0, 4.0]).__div__(2),
+    lambda L: L.tensor([2.0, 4.0]).clone().__idiv__(2),
+    lambda L: L.tensor(3.5).__long__(),
+    lambda L: L.tensor(0.0).__nonzero__(),
+], ids=["broadcast message", "values and node", "ints", "rdiv", "div", "idiv", "long",
+        "nonzero"])
+def test_reflected_division_is_the_reciprocal_times_other(fn: Any) -> None:
+    """Fresh seed 20004: torch's ``__rtruediv__`` is ``self.reciprocal() * other`` for a
+    tensor ``other`` too (its broadcast message names ``self`` first), and the Python 2
+    names answer as torch's."""
     _as_torch(fn)

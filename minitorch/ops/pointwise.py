@@ -1287,9 +1287,7 @@ def rdiv_number(number: Any, tensor: Tensor) -> Tensor:
     'MulBackward0'
     """
     number = _number_input("div", number, tensor)
-    if isinstance(number, Tensor):
-        return div(number, tensor)
-    return tensor.reciprocal() * number
+    return tensor.reciprocal() * number  # a tensor "number" too (an explicit __rtruediv__)
 
 
 def _number_operand(number: Any, other: Tensor) -> Tensor:

@@ -215,7 +215,9 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
         # torch skips a NaN before it casts each element to the sum's dtype
         whole = input if not input.dtype.is_floating_point else \
             where(input.isnan(), 0.0, input)
-        given = {} if dim is None else {"dim": dim, "keepdim": keepdim}
+        every = tuple(range(input.dim()))  # nansum's keepdim alone keeps every dim
+        given = {} if dim is None and not keepdim else \
+            {"dim": every if dim is None else dim, "keepdim": keepdim}
         return whole.sum(**given, dtype=dtype)
     if keepdim and dims is None and input.dim():
         dims = tuple(range(input.dim()))
