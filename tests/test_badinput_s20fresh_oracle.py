@@ -206,3 +206,24 @@ def test_reflected_division_is_the_reciprocal_times_other(fn: Any) -> None:
     tensor ``other`` too (its broadcast message names ``self`` first), and the Python 2
     names answer as torch's."""
     _as_torch(fn)
+
+
+@pytest.mark.parametrize("settings", [{"max_iter": 1.5}, {"max_iter": 2.5, "history_size": 3},
+                                      {"max_iter": 0}, {"max_iter": 1.5, "max_eval": 4}],
+                         ids=str)
+def test_lbfgs_counts_iterations_as_torch(settings: dict) -> None:
+    """Fresh seed 20104: ``LBFGS(max_iter=1.5)`` failed inside ``range``; torch counts its
+    iterations up to any number."""
+    def fn(L: Any) -> Any:
+        w = L.nn.Parameter(L.tensor([[1.0, -2.0], [0.5, 3.0]], dtype=L.float64))
+        opt = L.optim.LBFGS([w], **settings)
+
+        def closure() -> Any:
+            opt.zero_grad()
+            loss = ((w - 0.3) ** 4).sum()
+            loss.backward()
+            return loss
+        opt.step(closure)
+        return L.stack([w.detach().flatten(), L.tensor([1.0, 1.0, 1.0, 1.0], dtype=L.float64)
+                        * opt.state[w]["func_evals"]])
+    _as_torch(fn)

@@ -117,7 +117,9 @@ class LBFGS(Optimizer):
         if grad.abs().max() <= tol_grad:
             return first_loss
         d, t = state.get("d"), state.get("t")
-        for n_iter in range(1, max_iter + 1):
+        n_iter = 0
+        while n_iter < max_iter:  # torch's count: max_iter may be any number
+            n_iter += 1
             state["n_iter"] += 1
             d = self._direction(state, group, grad, d, t)
             if state.get("prev_flat_grad") is None:
