@@ -11,13 +11,13 @@ tensor([3., 3.])
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from .. import _args, _call_form
 from .._dtype import bool as bool_
 from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
+from .._warn_once import warn_once
 from ..autograd import profiler, torch_events
 from ..backend import (
     array_dtype,
@@ -637,9 +637,9 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
         if not isinstance(value, Tensor):
             _args.kernel_scalar(value, dt, opmath=True)
     if condition.dtype.name == "uint8":
-        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
-                      "will be removed in a future version of PyTorch. Use a boolean condition "
-                      "instead.", UserWarning, stacklevel=2)
+        warn_once("where received a uint8 condition tensor. This behavior is deprecated and "
+                  "will be removed in a future version of PyTorch. Use a boolean condition "
+                  "instead.", stacklevel=4)  # torch's TORCH_WARN_ONCE, at the caller
         condition = condition.bool()
     if condition.dtype is not bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
