@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import overrides
+from . import _args, overrides
 from ._batched_function import vmapped
 from .overrides import _state as _overriding
 
@@ -300,9 +300,9 @@ def torch_arity(message: str, name: str, method: bool, required: list,
 
 
 # the parameter annotations whose torch type the parser checks plainly: (its name, the check)
-_PARSER_TYPES = {"int": ("int", lambda v: _int(v) is not None),
+_PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "bool": ("bool", lambda v: v is True or v is False),
-                 "Tensor": ("Tensor", lambda v: _is_tensor(v))}
+                 "Tensor": ("Tensor", _args.is_tensor)}
 
 
 def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
@@ -317,10 +317,11 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     >>> types_first(transpose_, "transpose_", (None, "x"), {}, method=True)
     "transpose_(): argument 'dim0' (position 1) must be int, not str"
     """
-    from ._args import type_name
-
+    params = _parser_parameters(fn)
+    if not any(kind for _, kind, _ in params):  # most ops (the in-place path asks each call)
+        return None
     taken = 0
-    for i, p in enumerate(_parameters(fn)):
+    for i, (p, kind, optional) in enumerate(params):
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             return None
         if taken < len(args) and p.kind is not p.KEYWORD_ONLY:
@@ -332,34 +333,28 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
             return None  # missing: Python's (torch's) message stands
         else:
             continue
-        annotation = str(p.annotation)
-        optional = annotation.endswith(" | None")
-        kind = _PARSER_TYPES.get(annotation[:-7] if optional else annotation)
         if (method and i == 0) or kind is None or (optional and value is None) or \
                 kind[1](value):
             continue
-        return f"{name}(): argument '{p.name}'{where} must be {kind[0]}, not {type_name(value)}"
+        return (f"{name}(): argument '{p.name}'{where} must be {kind[0]}, not "
+                f"{_args.type_name(value)}")
     return None
 
 
 @functools.lru_cache(maxsize=1024)
-def _parameters(fn: Callable) -> tuple:
+def _parser_parameters(fn: Callable) -> tuple:
+    """Each parameter of ``fn`` with the plain type :func:`types_first` checks (an entry of
+    ``_PARSER_TYPES``, or None) and whether its annotation also allows None."""
     try:
-        return tuple(inspect.signature(fn).parameters.values())
+        params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):  # a callable of no signature: nothing to check
         return ()
-
-
-def _int(value: Any) -> int | None:
-    from ._args import as_int
-
-    return as_int(value)
-
-
-def _is_tensor(value: Any) -> bool:
-    from ._args import is_tensor
-
-    return is_tensor(value)
+    typed = []
+    for p in params:
+        annotation = str(p.annotation)
+        optional = annotation.endswith(" | None")
+        typed.append((p, _PARSER_TYPES.get(annotation.removesuffix(" | None")), optional))
+    return tuple(typed)
 
 
 def _missing_first(message: str, name: str, required: list, positional: list, args: tuple,
