@@ -804,16 +804,19 @@ class Tensor(metaclass=_TensorType):
         return bool(self.item())
 
     def __float__(self) -> float:
-        if self.requires_grad and grad_mode.is_grad_enabled():  # torch's C++, once
-            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
-                      "unexpected behavior.\nConsider using tensor.detach() first.")
-        return float(self._one_element())
+        return float(self._scalar_of_graph())
 
     def __complex__(self) -> complex:
-        if self.requires_grad and grad_mode.is_grad_enabled():  # torch's C++, once
+        return complex(self._scalar_of_graph())
+
+    def _scalar_of_graph(self) -> Any:
+        """The value for ``float(t)`` or ``complex(t)``, with torch's warning (its C++'s,
+        once) where ``t`` requires grad."""
+        if self.requires_grad and grad_mode.is_grad_enabled():
             warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
-                      "unexpected behavior.\nConsider using tensor.detach() first.")
-        return complex(self._one_element())
+                      "unexpected behavior.\nConsider using tensor.detach() first.",
+                      stacklevel=4)  # the line that converts
+        return self._one_element()
 
     def __int__(self) -> int:
         return int(self._one_element())
