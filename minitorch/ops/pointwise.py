@@ -96,19 +96,24 @@ def _half_by_one_value(ufunc_name: str, a: Any, b: Any) -> Tensor | None:
     if type(b) is float or type(b) is int:
         if not isinstance(a, Tensor) or a.dtype.name != "float16":
             return None
-        xp = a._xp
-        y = xp.asarray(_args.float_scalar(b), dtype=xp.float32)
     elif (isinstance(a, Tensor) and isinstance(b, Tensor) and b.numel() == 1
           and b.dtype.name not in ("float16", "bool") and result_type(a, b).name == "float16"):
         check_same_device(a, b)
         check_broadcast(a, b)
-        xp = a._xp
-        y = xp.astype(b._data, xp.float32)
     else:
         return None
-    x = xp.astype(a._data, xp.float32)
+    xp = a._xp
+    x, y = xp.astype(a._data, xp.float32), _in_float32(xp, b)
     out = xp.astype(getattr(xp, ufunc_name)(x, y), xp.float16)
     return wrap(torch_layout(out, a._data, y))
+
+
+def _in_float32(xp: Any, value: Any) -> Any:
+    """A number or a one-element tensor read from its own dtype into float32, as torch's
+    kernels read a CPU scalar operand (not rounded to the other operand's float16 first)."""
+    if isinstance(value, Tensor):
+        return xp.astype(value._data, xp.float32)
+    return xp.asarray(_args.float_scalar(value), dtype=xp.float32)
 
 
 def _laid(ufunc_name: str, x: Any, y: Any) -> Any:
@@ -1335,9 +1340,9 @@ def int_trunc_divide(xp: Any, x: Any, y: Any) -> Any:
 
 def _rounded_quotient(a: Any, b: Any, mode: str) -> Any:
     """The array of ``div(a, b, rounding_mode=mode)`` (``"floor"`` is also ``a // b``)."""
-    xp, x, y = _floor_operands(f"div_{mode}", a, b)
+    xp, x, y, dt = _floor_operands(f"div_{mode}", a, b)
     with quiet():
-        if str(getattr(x, "dtype", getattr(y, "dtype", None))) == "float16":  # (a number x)
+        if dt.name == "float16":
             return _half_rounded_quotient(xp, x, y, b, mode)
         if mode == "floor":
             return xp.floor_divide(x, y)
@@ -1351,10 +1356,9 @@ def _half_rounded_quotient(xp: Any, x: Any, y: Any, divisor: Any, mode: str) -> 
     one value (a number, a one-element tensor) is read from its own dtype into float32 and the
     whole quotient computed there, rounded once; otherwise each step rounds to float16 (numpy's
     float16 ``floor_divide`` computes in float32 throughout, so floor is written out)."""
-    if isinstance(divisor, Tensor) and divisor.numel() == 1:
-        x, y = xp.astype(x, xp.float32), xp.astype(divisor._data, xp.float32)
-    elif isinstance(divisor, (int, float)):
-        x, y = xp.astype(x, xp.float32), xp.asarray(_args.float_scalar(divisor), dtype=xp.float32)
+    if isinstance(divisor, (int, float)) or (isinstance(divisor, Tensor)
+                                            and divisor.numel() == 1):
+        x, y = xp.astype(x, xp.float32), _in_float32(xp, divisor)
     if mode == "trunc":
         out = xp.trunc(x / y)
     else:  # torch's div_floor_floating: (a - fmod(a, b)) / b, moved to the floor's side
@@ -1600,9 +1604,9 @@ def round_method(self: Tensor, *args: Any, decimals: Any = _args.OMITTED) -> Ten
     return round(self, decimals=decimals)
 
 
-def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
-    """``a`` and ``b`` cast for ``//`` or ``%`` with torch's refusals: bool operands, and an
-    integer division by zero (which numpy would answer with 0)."""
+def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any, Any]:
+    """``a`` and ``b`` cast for ``//`` or ``%`` (and their dtype) with torch's refusals: bool
+    operands, and an integer division by zero (which numpy would answer with 0)."""
     _args.no_complex_kernel(kernel, a, b)
     check_broadcast(a, b)  # torch's iterator, before its kernel's dtype and divisor checks
     x, y, dt = cast_operands(a, b)
@@ -1612,12 +1616,12 @@ def _floor_operands(kernel: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     if not dt.is_floating_point and 0 not in broadcast_shapes(
             getattr(x, "shape", ()), getattr(y, "shape", ())) and bool(xp.any(xp.asarray(y) == 0)):
         raise RuntimeError("ZeroDivisionError")  # of a divisor it reads: none of an empty result
-    return xp, x, y
+    return xp, x, y, dt
 
 
 def _modulo_array(kernel: str, a: Any, b: Any) -> Any:
     """The array of ``remainder(a, b)`` or ``fmod(a, b)`` (``kernel``)."""
-    xp, x, y = _floor_operands(kernel, a, b)
+    xp, x, y, _dt = _floor_operands(kernel, a, b)
     with quiet():
         out = getattr(xp, kernel)(x, y)
     if kernel == "remainder" and xp.isdtype(out.dtype, "real floating"):
