@@ -308,11 +308,10 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     _check_scatter_shape(input, d, index, src if isinstance(src, Tensor) else None)
     if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
         raise RuntimeError("reduce argument must be either add or multiply.")
-    if not isinstance(src, Tensor) and index.numel() and _first_in_range(input, d, index):
-        src = _args.kernel_scalar(src, input.dtype)  # the kernel's first write converts it
+    if not isinstance(src, Tensor):  # the kernel converts it as it writes its first element:
+        first = index.numel() and _first_in_range(input, d, index)  # none for an empty index,
+        src = _args.kernel_scalar(src, input.dtype) if first else 0  # the range's error first
     _check_in_range(input, d, index)
-    if not isinstance(src, Tensor):  # the kernel converts the value per element written,
-        src = _args.kernel_scalar(src if index.numel() else 0, input.dtype)  # in range
     if reduce is not None:
         if isinstance(src, Tensor):  # torch deprecates only the tensor form, once a process
             warn_once(_REDUCE_DEPRECATED, stacklevel=4)
