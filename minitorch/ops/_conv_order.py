@@ -177,9 +177,13 @@ def _grouped_plan(cg: int, og: int, geometry: Geometry, kernel: Pair) -> Plan:
     return Plan("gemm", None, None)
 
 
-def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray, product: Any = None) -> None:
+def _fma(acc: np.ndarray, a: np.ndarray, b: np.ndarray, scratch: Any = None) -> None:
     """``acc = round(acc + a * b)`` in place, a fused multiply-add on float32 arrays (or their
-    float64 copies); ``product``: a float64 array of ``acc``'s shape to reuse for ``a * b``."""
+    float64 copies); ``scratch``: a flat float64 array of at least ``acc.size`` values to reuse
+    for ``a * b``. The product goes to its first values, contiguous even where ``acc`` is a
+    strided slice (a window's outputs): numpy's add then reads one operand straight through,
+    a quarter faster on the windows of a padded image, and the same bits."""
+    product = None if scratch is None else scratch[:acc.size].reshape(acc.shape)
     np.add(acc, np.multiply(a, b, dtype=_F64, out=product), out=acc, casting="unsafe")
 
 
@@ -402,14 +406,13 @@ def _direct_forward(padded: np.ndarray, w: np.ndarray, b: np.ndarray | None,
              if r is not None]
     for chains, part in _tiles(blocks, n, prod(acc.shape[2:])):
         tile = acc[chains, part]
-        product = np.empty(tile.shape)
+        product = np.empty(tile.size)
         for k, (outs, ins) in reads:
             for ci, m in enumerate(live):
                 m = _live_in(m, chains)
                 _fma(tile[:m, :, :, outs[0], outs[1]],
                      images[ci, chains.start:chains.start + m, part, :, ins[0], ins[1]],
-                     taps[ci, k, chains.start:chains.start + m],
-                     product[:m, :, :, outs[0], outs[1]])
+                     taps[ci, k, chains.start:chains.start + m], product)
     first = acc[0] if b is None else acc[0] + b.reshape(groups, 1, 1, og)
     out = _parts_sum([first, *acc[1:]]).transpose(0, 1, 4, 2, 3)
     return np.ascontiguousarray(out).reshape(n, o, oh, ow)
@@ -464,14 +467,14 @@ def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     for chains, part in _tiles(len(grads), shape[0], prod(acc.shape[2:])):
         tile = acc[chains, part]
         first = chains.start
-        product = np.empty((*tile.shape[:3], *grads.shape[-3:-1], shape[-1]))
+        product = np.empty(prod((*tile.shape[:3], *grads.shape[-3:-1], shape[-1])))
         for k, ((rows, cols), ins) in reads:
             row, col = divmod(k, kw)
             for oc, m in enumerate(live):
                 m = _live_in(m, chains)
                 _fma(tile[:m, :, :, ins[0], ins[1]],
                      grads[first:first + m, oc, part, :, rows, cols],
-                     taps[first:first + m, oc, row, col], product[:m, :, :, rows, cols])
+                     taps[first:first + m, oc, row, col], product)
     return list(acc)
 
 
@@ -487,7 +490,7 @@ def _column_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     columns = np.moveaxis(taps, 2, 0)  # (kw, O/G, kh, 1, G, 1, 1, C/G)
     for chains, part in _tiles(kw, shape[0], prod(acc.shape[2:])):
         tile = acc[chains, part]
-        product = np.empty((*tile.shape[:3], *grads.shape[-3:-1], shape[-1]))
+        product = np.empty(prod((*tile.shape[:3], *grads.shape[-3:-1], shape[-1])))
         for row in range(kh):
             window = tile[(slice(None),) * 3 + keys[row * kw + kw - 1]]
             for oc in range(len(grads)):
@@ -668,7 +671,7 @@ def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int], kernel: Pair,
     starts = [a for a, _ in _ranges(sizes)]
     # input channels last: a slice of kernel rows and columns keeps numpy's inner loop long
     total = np.zeros((threads, groups, og, kh, kw, cg), np.float32)
-    product = np.empty(total.shape)
+    product = np.empty(total.size)
     chunks = _chunks(og, threads * groups * cols.shape[3])
     for i in range(max(sizes)):
         # (positions, thread, G, O/G, ·) and (..., 1, kh, kw, C/G); a thread without image i
@@ -682,8 +685,7 @@ def _chains(grads: np.ndarray, cols: np.ndarray, sizes: list[int], kernel: Pair,
                     positions, groups, cg, kh, kw).transpose(0, 1, 3, 4, 2)
         for part in chunks:  # a part's arrays stay in the cache along its chain
             for (rows, columns), gs, xs in zip(reach, g_i[:, :, :, part], x_i):
-                _fma(total[:, :, part, rows, columns], gs, xs[:, :, :, rows, columns],
-                     product[:, :, part, rows, columns])
+                _fma(total[:, :, part, rows, columns], gs, xs[:, :, :, rows, columns], product)
     weight = total.transpose(0, 1, 2, 5, 3, 4).reshape(threads, groups, og, -1)
     return _parts_sum(list(weight))
 
@@ -806,7 +808,7 @@ def _run_chains(grads: np.ndarray, cols: np.ndarray, runs: list[list[Run]]) -> n
             g_j[:b - a, i, :, :, 0] = grads[image, a:b]
             x_j[:b - a, i, :, 0, :] = cols[image, a:b]
         acc = np.zeros((len(active), groups, og, ck), np.float32)
-        product = np.empty(acc.shape)
+        product = np.empty(acc.size)
         for gs, xs in zip(g_j, x_j):
             _fma(acc, gs, xs, product)
         for i, t in enumerate(active):
