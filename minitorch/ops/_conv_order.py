@@ -64,6 +64,8 @@ array([[3., 3.],
 
 from __future__ import annotations
 
+import contextvars
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache, lru_cache
 from itertools import pairwise
 from math import prod
@@ -268,6 +270,22 @@ def _tiles(chains: int, images: int, per_chain: int) -> list[tuple[slice, slice]
             for c in range(0, chains, chain_step) for i in range(0, images, image_step)]
 
 
+def _each_tile(work: Any, tiles: list) -> None:
+    """``work(chains, images)`` for every tile of :func:`_tiles`. Tiles are independent (each
+    its own chains from first step to last), so as many run at once as torch would use threads
+    (numpy lets go of the GIL inside each step); which thread runs a tile changes no bit. Each
+    runs in a copy of the caller's context: numpy's error state is a context variable."""
+    threads = min(get_num_threads(), len(tiles))
+    if threads < 2:
+        for tile in tiles:
+            work(*tile)
+        return
+    context = contextvars.copy_context()
+    with ThreadPoolExecutor(threads) as pool:  # a pool a call: nothing left over for a fork
+        for done in [pool.submit(context.copy().run, work, *tile) for tile in tiles]:
+            done.result()
+
+
 def _live_in(live: int, chains: slice) -> int:
     """Of the first ``live`` chains, how many fall in the tile ``chains`` (a prefix of it)."""
     return max(0, min(live, chains.stop) - chains.start)
@@ -404,7 +422,8 @@ def _direct_forward(padded: np.ndarray, w: np.ndarray, b: np.ndarray | None,
     live = _live(blocks, cg, width)
     reads = [(k, r) for k, r in enumerate(_reads(x_shape, w.shape[2:], geometry, (oh, ow)))
              if r is not None]
-    for chains, part in _tiles(blocks, n, prod(acc.shape[2:])):
+
+    def run(chains: slice, part: slice) -> None:
         tile = acc[chains, part]
         product = np.empty(tile.size)
         for k, (outs, ins) in reads:
@@ -413,6 +432,8 @@ def _direct_forward(padded: np.ndarray, w: np.ndarray, b: np.ndarray | None,
                 _fma(tile[:m, :, :, outs[0], outs[1]],
                      images[ci, chains.start:chains.start + m, part, :, ins[0], ins[1]],
                      taps[ci, k, chains.start:chains.start + m], product)
+
+    _each_tile(run, _tiles(blocks, n, prod(acc.shape[2:])))
     first = acc[0] if b is None else acc[0] + b.reshape(groups, 1, 1, og)
     out = _parts_sum([first, *acc[1:]]).transpose(0, 1, 4, 2, 3)
     return np.ascontiguousarray(out).reshape(n, o, oh, ow)
@@ -464,7 +485,8 @@ def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     acc = np.zeros((len(grads), *shape), np.float32)
     live = _live(len(grads), og, width)
     reads = [(k, r) for k, r in enumerate(reads) if r is not None]
-    for chains, part in _tiles(len(grads), shape[0], prod(acc.shape[2:])):
+
+    def run(chains: slice, part: slice) -> None:
         tile = acc[chains, part]
         first = chains.start
         product = np.empty(prod((*tile.shape[:3], *grads.shape[-3:-1], shape[-1])))
@@ -475,6 +497,8 @@ def _block_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
                 _fma(tile[:m, :, :, ins[0], ins[1]],
                      grads[first:first + m, oc, part, :, rows, cols],
                      taps[first:first + m, oc, row, col], product)
+
+    _each_tile(run, _tiles(len(grads), shape[0], prod(acc.shape[2:])))
     return list(acc)
 
 
@@ -488,13 +512,16 @@ def _column_chains(grads: np.ndarray, taps: np.ndarray, shape: tuple,
     starts = [cols.start for _, cols in keys[:kw]]  # each column's first input column
     acc = np.zeros((kw, *shape[:3], shape[3] + starts[-1], shape[4]), np.float32)
     columns = np.moveaxis(taps, 2, 0)  # (kw, O/G, kh, 1, G, 1, 1, C/G)
-    for chains, part in _tiles(kw, shape[0], prod(acc.shape[2:])):
+
+    def run(chains: slice, part: slice) -> None:
         tile = acc[chains, part]
         product = np.empty(prod((*tile.shape[:3], *grads.shape[-3:-1], shape[-1])))
         for row in range(kh):
             window = tile[(slice(None),) * 3 + keys[row * kw + kw - 1]]
             for oc in range(len(grads)):
                 _fma(window, grads[oc, part], columns[chains, oc, row], product)
+
+    _each_tile(run, _tiles(kw, shape[0], prod(acc.shape[2:])))
     return [acc[:, :, :, :, starts[-1] - start:][j, :, :, :, :shape[3]]
             for j, start in enumerate(starts)]
 
