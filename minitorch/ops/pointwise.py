@@ -93,10 +93,13 @@ def _half_by_one_value(ufunc_name: str, a: Any, b: Any) -> Tensor | None:
     >>> _half_by_one_value("multiply", minitorch.tensor([397.], dtype=minitorch.float16), 0.001)
     tensor([0.3970], dtype=torch.float16)
     """
+    # a float16 result with a one-value operand of another dtype needs ``a`` in float16: the
+    # test every float32 product takes, asked first
+    if not isinstance(a, Tensor) or a.dtype.name != "float16":
+        return None
     if type(b) is float or type(b) is int:
-        if not isinstance(a, Tensor) or a.dtype.name != "float16":
-            return None
-    elif (isinstance(a, Tensor) and isinstance(b, Tensor) and b.numel() == 1
+        pass
+    elif (isinstance(b, Tensor) and b.numel() == 1
           and b.dtype.name not in ("float16", "bool") and result_type(a, b).name == "float16"):
         check_same_device(a, b)
         check_broadcast(a, b)
