@@ -281,9 +281,12 @@ def _each_tile(work: Any, tiles: list) -> None:
             work(*tile)
         return
     context = contextvars.copy_context()
-    with ThreadPoolExecutor(threads) as pool:  # a pool a call: nothing left over for a fork
+    pool = ThreadPoolExecutor(threads)  # a pool a call: nothing left over for a fork
+    try:
         for done in [pool.submit(context.copy().run, work, *tile) for tile in tiles]:
             done.result()
+    finally:  # an error or a ^C in one tile: the tiles not started yet are not run
+        pool.shutdown(cancel_futures=True)
 
 
 def _live_in(live: int, chains: slice) -> int:
