@@ -58,3 +58,24 @@ def test_a_call_that_binds_still_runs() -> None:
     assert mt.zeros(2, 3).renorm(1, 0, 2.0).shape == (2, 3)
     assert mt.zeros(2, 3).cumsum(dim=1).shape == (2, 3)
     assert mt.aminmax(mt.zeros(2, 3), dim=0).min.shape == (3,)
+
+
+# torch's legacy constructors (and Tensor.new) take a device, its string or its index for
+# ``device``: anything else matches none of their signatures, before the sizes or data are read
+LEGACY_DEVICES = [
+    "L.BoolTensor(-1, 0, device=True)", "L.HalfTensor(device=True)",
+    "L.BoolTensor(L.tensor([1, 2]), device=True)",
+    "L.LongTensor([[1, 2], [3, 4.5]], device=(2,))", "L.DoubleTensor([1, [2]], device=L.float64)",
+    "L.Tensor(2, 3, device=1.5)", "L.Tensor([1.0], device=1.5)",
+    "L.zeros(2).new(2, 3, device=True)", "L.zeros(2).new([1.0], device=(0,))",
+]
+
+
+@pytest.mark.parametrize("expression", LEGACY_DEVICES)
+def test_a_legacy_constructor_refuses_a_device_of_another_type(expression: str) -> None:
+    assert_refused_as_torch(expression)
+
+
+def test_a_legacy_constructor_takes_a_device_string_or_none() -> None:
+    assert mt.DoubleTensor([1, 2], device="cpu").dtype is mt.float64
+    assert mt.Tensor(2, 3, device=None).shape == (2, 3)
