@@ -590,6 +590,7 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     pointwise._rounding_mode("div_", (other,), rounding_mode)
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
+        pointwise.rounding_mode_value(rounding_mode)
         if isinstance(other, Tensor):  # its shapes before the kernel's division by zero
             check_inplace_operands(self, other)
         return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)

@@ -289,10 +289,15 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
     tensor([0.0000, 0.5000, 1.0000])
     """
     _args.tensor_args("heaviside", (input, "input", 1), (values, "values", 2))
+    same_dtypes(input, values)
+    return Heaviside.on(input, values)
+
+
+def same_dtypes(input: Tensor, values: Tensor) -> None:
+    """heaviside's refusal of operands of two dtypes (before their shapes are compared)."""
     if input.dtype is not values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
                            "dtypes.")
-    return Heaviside.on(input, values)
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
