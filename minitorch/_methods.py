@@ -420,16 +420,27 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    # torch's method (Python) refuses no sizes (None too) first; its parser then reads dim's
-    # type, then the sizes', then dim's value
+    # torch's method (Python) refuses no sizes (None too) before its function's checks
     if sizes is None or (isinstance(sizes, (tuple, list)) and not sizes):
         raise RuntimeError("unflatten: sizes must be non-empty")
+    return unflatten_function(self, dim, sizes)
+
+
+def unflatten_function(input: Tensor, dim: int, sizes: Any) -> Tensor:
+    """``minitorch.unflatten(input, dim, sizes)``: :meth:`Tensor.unflatten` as torch's
+    function checks it: dim's type, then the sizes', then dim's value, then no sizes.
+
+    >>> minitorch.unflatten(minitorch.ones(6), 0, (2, 3)).shape
+    torch.Size([2, 3])
+    """
+    _args.tensor_args("unflatten", (input, "input", 1))
+    self = input
     if _args.as_int(dim) is None:
         _args.integer("unflatten", dim, "dim", 2)
     sizes = _args.int_tuple("unflatten", sizes, "sizes", 3)
+    d = _args.dim("unflatten", dim, self.dim(), position=2)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    d = _args.dim("unflatten", dim, self.dim(), position=2)
     # torch's infer_size of the sizes for dim d; its checks' errors reach the user wrapped
     unexpected = "unflatten got an unexpected error:\n"
     if not self.dim():
@@ -725,11 +736,13 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     return self._inplace(inplace.Fill.apply, value=value)
 
 
-def copy_(self: Tensor, src: Any) -> Tensor:
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` (broadcast) into this tensor, in place; a number is copied as torch's
-    parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning)."""
+    parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning).
+    ``non_blocking`` (an asynchronous copy between devices in torch) changes nothing here."""
     if not isinstance(src, Tensor):
         src = _wrapped_number("copy_", src)
+    _args.flag("copy_", non_blocking, "non_blocking", 2)
     check_inplace_allowed(self, src)  # autograd's refusals come before the kernel's
     _check_output_shape(self, src)
     return self._inplace(inplace.Copy.apply, src)

@@ -1,0 +1,74 @@
+"""Fuzz s21 fuzzt (tensor API, seeds 21001 and 21002): arguments torch takes or refuses
+otherwise than minitorch did. Each expression runs under torch and minitorch (``L``): the
+same exception type and message, or a result of the same dtype, shape (and values, where
+they are not random)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same_error, raised_by
+
+RANDOM = ("normal_", "log_normal_", "bernoulli", "geometric_", "exponential_")
+
+
+def assert_as_torch(expression: str) -> None:
+    fn = eval(f"lambda L, np: {expression}")  # the test's own expressions
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want, got = raised_by(lambda L: fn(L, np), torch), raised_by(lambda L: fn(L, np), mt)
+        if want is not None:
+            assert_same_error(got, want)
+            return
+        assert got is None, f"minitorch raised {got!r}; torch gave a result"
+        a, b = fn(mt, np), fn(torch, np)
+    for x, y in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
+        if isinstance(y, torch.Tensor):
+            assert (str(x.dtype), tuple(x.shape)) == (str(y.dtype), tuple(y.shape))
+            if not any(r in expression for r in RANDOM):
+                np.testing.assert_array_equal(np.asarray(x.detach().numpy()), y.numpy())
+        else:
+            assert str(x) == str(y)
+
+
+CASES = [
+    # copy_ takes torch's non_blocking (a bool) by position or keyword
+    "L.zeros(3, 3).copy_(L.ones(1, dtype=L.int8), non_blocking=1)",
+    "L.zeros(3, 3).copy_(L.ones(1, dtype=L.int8), non_blocking=True)",
+    "L.zeros(3, 3).copy_(L.ones(1, dtype=L.int8), True)",
+    "L.zeros(3, 3).copy_(L.ones(1), None)",
+    # promote_types reads Python's types as dtypes, as every dtype argument
+    "L.promote_types(int, L.float32)", "L.promote_types(L.bool, bool)",
+    "L.promote_types(L.int8, float)", "L.promote_types(L.bool, 'a')",
+    # multi_dot's (and chain_matmul's) dtype message names C++ types
+    "L.linalg.multi_dot([L.zeros(2, 3, dtype=L.uint8), L.zeros(3, 2, dtype=L.int16)])",
+    "L.chain_matmul(L.zeros(2, 3), L.zeros(3, 2, dtype=L.float64))",
+    # cummax/cummin: an empty tensor's results come before the dim is wrapped; a 0-d
+    # tensor's dim is checked in the op's words
+    "L.zeros(0, dtype=L.bool).cummin(-2)", "L.zeros(0).cummax(-2)", "L.zeros(2, 0).cummax(5)",
+    "L.zeros(()).cummin(-2)", "L.zeros(()).cummax(0)", "L.zeros(2, 3).cummax(2)",
+    # the random fills and bernoulli call no kernel for an empty tensor (no dtype check)
+    "L.zeros(2, 0, 3, dtype=L.int8).normal_()", "L.zeros(0, dtype=L.int8).log_normal_()",
+    "L.bernoulli(L.zeros(0, dtype=L.bool))", "L.zeros(0, dtype=L.bool).geometric_(0.5)",
+    "L.zeros(2, dtype=L.int8).normal_()", "L.bernoulli(L.zeros(2, dtype=L.bool))",
+    "L.zeros(2, dtype=L.bool).geometric_(0.5)", "L.poisson(L.zeros(0, dtype=L.int8))",
+    # torch.unflatten (C++) reads dim's type and range before it refuses no sizes; the
+    # method (Python) refuses no sizes first
+    "L.unflatten(L.zeros(1, 3, 1, dtype=L.int32), (0, 1), None)",
+    "L.unflatten(L.zeros(2, 3), -9223372036854775808, ())", "L.unflatten(L.zeros(2, 3), 5, ())",
+    "L.unflatten(L.zeros(2, 3), 0, ())", "L.zeros(2, 3).unflatten(5, ())",
+    "L.unflatten(3, 0, (1,))", "L.unflatten(L.zeros(2, 3), 1, (3, 1))",
+    # diag's matrix is sized before it is allocated
+    "L.diagflat(L.zeros(1), offset=2147483648)", "L.diag(L.zeros(2), 2 ** 33)",
+    "L.diag_embed(L.zeros(1), 2 ** 31)",
+]
+
+
+@pytest.mark.parametrize("expression", CASES)
+def test_as_torch(expression: str) -> None:
+    assert_as_torch(expression)
