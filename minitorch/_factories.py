@@ -494,10 +494,12 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
         dtype = found[0]
     if isinstance(dtype, _LegacyType):
         dtype = dtype.dtype
+    elif dtype is Tensor:  # torch.Tensor is the default legacy type
+        dtype = D.get_default_dtype()
     if not isinstance(dtype, (D.dtype, type)):
         raise TypeError("dtype must be a type, str, or dtype object")
     if not isinstance(dtype, D.dtype):  # torch takes no Python type here, unlike in to()
-        raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
+        raise ValueError(f"invalid type: '{_args.class_name(dtype)}'")
     return self.to(dtype)
 
 
@@ -508,7 +510,11 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, **kwargs: Any) -> Tensor:
-        if name != "full":  # torch's new_zeros allocates first: empty's message for -1
+        if name != "full":  # torch's new_zeros allocates first: empty's message for -1,
+            _args.sizes(f"new_{name}", size, check_negative=False)  # after the parser's
+            _args.dtype(f"new_{name}", dtype)  # types of the size and the options
+            _args.device_type(f"new_{name}", device)
+            _args.flag(f"new_{name}", requires_grad, "requires_grad")
             _args.sizes(f"new_{name}", size)
         try:
             return options(*size, dtype=dtype or self.dtype,

@@ -66,9 +66,32 @@ CASES = [
     # diag's matrix is sized before it is allocated
     "L.diagflat(L.zeros(1), offset=2147483648)", "L.diag(L.zeros(2), 2 ** 33)",
     "L.diag_embed(L.zeros(1), 2 ** 31)",
+    # new_ones/new_zeros/new_empty: the parser's types of the options before a negative size
+    "L.zeros(2).new_ones(-1, dtype=3)", "L.zeros(2).new_zeros(-1, dtype=3)",
+    "L.zeros(2).new_empty(-1, dtype=3)", "L.zeros(2).new_ones((-1,), device=1.5)",
+    "L.zeros(2).new_ones(-1, requires_grad=3)", "L.zeros(2).new_ones(-1)",
+    # Tensor.type names a refused class as torch's C type name; torch.Tensor is the default
+    "L.zeros(2).type(np.float32)", "L.zeros(2).type(np.ndarray)", "L.zeros(2).type(float)",
+    "L.zeros(2, dtype=L.int64).type(L.Tensor)",
+    # float_power_ reads its Number (an int past uint64 overflows) before its dtype check
+    "L.zeros(2).float_power_(2 ** 64)", "L.zeros(2).float_power_(2 ** 63)",
 ]
 
 
 @pytest.mark.parametrize("expression", CASES)
 def test_as_torch(expression: str) -> None:
     assert_as_torch(expression)
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_forward_ad_refuses_index_reduce_under_the_called_name(inplace: bool) -> None:
+    def call(L):
+        fa = L.autograd.forward_ad
+        with fa.dual_level():
+            x = fa.make_dual(L.zeros(3), L.ones(3))
+            args = (0, L.tensor([0]), L.ones(1), "prod")
+            return x.index_reduce_(*args) if inplace else x.index_reduce(*args)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same_error(raised_by(call, mt), raised_by(call, torch))

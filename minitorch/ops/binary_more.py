@@ -322,6 +322,7 @@ def float_power_(self: Tensor, exponent: Any) -> Tensor:
     tensor([8.], dtype=torch.float64)
     """
     _tensor_operand("float_power_", self, exponent, "exponent", number_out=True)
+    _args.unpack_int(exponent)  # the parser's reading of a Number, before the op's checks
     if self.dtype is not float64:
         raise RuntimeError(f"the base given to float_power_ has dtype "
                            f"{_args.legacy(self.dtype)} but the operation's result requires "
