@@ -354,11 +354,19 @@ def _overload_types_first(name: str, args: tuple, kwargs: dict, signatures: tupl
                           method: bool) -> str | None:
     """:func:`signature_types_first` on the one of torch's ``signatures`` (function form)
     that takes as many arguments as the call (``args`` without a method's tensor), if one
-    does: torch's parser words its refusal by parsing that one again."""
+    does: torch's parser words its refusal by parsing that one again (too many positional
+    arguments first)."""
     forms = method_signatures(list(signatures)) if method else list(signatures)
     plausible = [s for s in forms if _plausible(s, len(args) + len(kwargs))]
     if len(plausible) != 1:
         return None
+    params = _signature_parameters(plausible[0])
+    most, least = sum(not p[3] for p in params), sum(p[4] for p in params)
+    if len(args) > most:  # torch's extra_args, counted against that signature
+        return (f"{name}() takes from {least} to {most} positional arguments but {len(args)} "
+                "were given" if least != most else
+                f"{name}() takes {most} positional argument{'s' * (most != 1)} but "
+                f"{len(args)} {'was' if len(args) == 1 else 'were'} given")
     return signature_types_first(name, plausible[0], args, kwargs, 1)
 
 

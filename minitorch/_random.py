@@ -685,6 +685,7 @@ _RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
                            for first in ("", "int from, int to, ", "int to, "))
 
 
+@_call_form.overloads(*_RANDOM_SIGNATURES)
 def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
             generator: Any = None) -> Tensor:
     """Fill with integers from ``[low, high)`` (``random_(high)`` starts at 0), in place.
@@ -693,6 +694,11 @@ def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
     tensor([0., 0.])
     """
     overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
+    given = (low, high)[:2 - overload]
+    if any(_args.as_int(v) is None for v in given):  # two of torch's overloads take one or
+        raise _args.invalid_combination("random_", given, *_RANDOM_SIGNATURES,  # two ints
+                                        keywords={} if generator is None else
+                                        {"generator": generator})
     if overload == 0:  # only (from, to) takes two: torch's parser names the argument
         _args.generator("random_", generator)
     elif generator is not None and not isinstance(generator, Generator):
