@@ -94,6 +94,13 @@ CASES = [
     "L.cat([L.zeros(2, 1, 2), L.zeros(2, 0, 3), L.zeros(0, 1)], 1)",
     "L.column_stack([L.zeros(2, 1, 2, dtype=L.bool), L.zeros(2, 0, 3), L.zeros(0)])",
     "L.cat([L.zeros(2, 1, 2), L.zeros(0, 1), L.zeros(2, 0, 3)], 1)",
+    "L.concat([L.zeros(1, 3, 1), L.zeros(2, 3), L.zeros(1, 3, 1)], dim=2)",
+    "L.hstack((L.zeros(2, 0, 3), L.zeros((), dtype=L.int64)))",
+    # index tensors broadcast together before any is checked against an empty dim
+    "L.index_put(L.zeros(2, 0, 3), (L.zeros(0, dtype=L.int64), L.zeros(2, dtype=L.int64)),"
+    " L.zeros(2, 3))",
+    "L.zeros(2, 0, 3)[L.zeros(0, dtype=L.int64), L.zeros(2, dtype=L.int64)]",
+    "L.zeros(2, 0, 3)[L.zeros(2, dtype=L.int64), L.zeros(2, dtype=L.int64)]",
 ]
 
 

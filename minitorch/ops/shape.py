@@ -276,9 +276,9 @@ class Cat(Op):
 
     @staticmethod
     def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
+        _check_cat_sizes(tensors, dim)
         ctx.sizes = [None if _legacy_empty(t) else t.shape[dim] for t in tensors]
         ctx.dim = dim
-        _check_cat_sizes(tensors, dim)
         xp = tensors[0]._xp
         kept = [t._data for t in tensors if not _legacy_empty(t)]
         return wrap(xp.concat(kept, axis=dim) if kept else xp.asarray(tensors[0]._data,
