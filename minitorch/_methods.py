@@ -829,7 +829,9 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
     parts = indexing.key_parts(key)
     basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
                   for p in parts)
-    checked = indexing.check_key(self, sum(basic, ()))
+    lone = len(parts) == 1 and not isinstance(key, tuple) and \
+        not indexing.is_index_array(parts[0])  # a lone int or slice: 0-d's own refusals
+    checked = indexing.check_key(self, parts[0] if lone else sum(basic, ()))
     indexed = any(indexing.is_index_array(p) or isinstance(p, bool) or (  # a bool's mask
         isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:

@@ -121,3 +121,20 @@ def test_forward_ad_refuses_index_reduce_under_the_called_name(inplace: bool) ->
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_same_error(raised_by(call, mt), raised_by(call, torch))
+
+
+@pytest.mark.parametrize("key", [4, -1, 0, (4,), (0,), slice(1, 2), [0], None, Ellipsis, True])
+@pytest.mark.parametrize("grad", [True, False])
+def test_a_write_into_a_0d_tensor_is_refused_as_torch(key, grad: bool) -> None:
+    """A 0-d leaf that requires grad refuses the key as a plain 0-d tensor does, before
+    autograd's refusal of the write (a lone int or slice is applied at once)."""
+    def write(L):
+        x = L.zeros((), dtype=L.float64, requires_grad=grad)
+        x[key] = 1.0
+        return x
+
+    want = raised_by(write, torch)
+    if want is None:
+        assert raised_by(write, mt) is None
+    else:
+        assert_same_error(raised_by(write, mt), want)
