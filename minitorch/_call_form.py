@@ -88,6 +88,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         if _overriding.subclassed and (handled := overrides.dispatch_subclassed(
                 called, api_name, args, kwargs)) is not NotImplemented:
             return handled  # a Tensor subclass's __torch_function__ answers
+        if overloaded and given and parsed and (refused := overload_refusal(
+                name, args[method:], given, signatures, method)):
+            raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
             return fn(*args, **given)
         except TypeError as error:
@@ -368,6 +371,46 @@ def _overload_types_first(name: str, args: tuple, kwargs: dict, signatures: tupl
                 f"{name}() takes {most} positional argument{'s' * (most != 1)} but "
                 f"{len(args)} {'was' if len(args) == 1 else 'were'} given")
     return signature_types_first(name, plausible[0], args, kwargs, 1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _one_plausible(signatures: tuple, count: int, method: bool) -> tuple | None:
+    """The parameters of the one of ``signatures`` that takes ``count`` arguments, or None."""
+    forms = method_signatures(list(signatures)) if method else list(signatures)
+    plausible = [s for s in forms if _plausible(s, count)]
+    return _signature_parameters(plausible[0]) if len(plausible) == 1 else None
+
+
+def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
+                     method: bool) -> str | None:
+    """torch's refusal of a call (``args`` without a method's tensor) of an op with several
+    ``signatures`` that its one plausible signature does not parse, by a keyword that names
+    an argument given by position or by a required argument left out (minitorch's own
+    parameter names may take such a call: ``randint(3, high=[2])``): torch parses that
+    signature again, reading each type in order, then the first argument missing, then the
+    keywords left over. None where that signature parses, or is not the only plausible one.
+
+    >>> overload_refusal("f", (3,), {"high": 2}, ("int high, int size", "int n"), False)
+    'f() missing 1 required positional arguments: "size"'
+    """
+    params = _one_plausible(signatures, len(args) + len(kwargs), method)
+    if params is None or len(args) > sum(not p[3] for p in params):
+        return None
+    names = [p[0] for p in params]
+    if any(k not in names for k in kwargs) or not (
+            any(names.index(k) < len(args) for k in kwargs) or
+            any(p[4] and p[0] not in kwargs for p in params[len(args):])):
+        return None  # an unknown keyword is Python's to refuse; else the signature parses
+    if typed := _first_type_error(name, params, args, kwargs, 1):
+        return typed
+    for i, (pname, _, _, _, required_) in enumerate(params):
+        if i >= len(args) and required_ and pname not in kwargs:
+            lacking = [p[0] for p in params[i:] if p[4]]
+            listed = ", ".join(f'"{n}"' for n in lacking)
+            return (f"{name}() missing {len(lacking)} required positional argument"
+                    f"{'s' * (len(lacking) == 1)}: {listed}")
+    twice = next(k for k in kwargs if names.index(k) < len(args))
+    return f"{name}() got multiple values for argument '{twice}'"
 
 
 def signature_types_first(name: str, signature: str, args: tuple, kwargs: dict,

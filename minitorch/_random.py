@@ -284,7 +284,7 @@ _RANDINT_SIGNATURES = tuple(
 
 
 @_call_form.overloads(*_RANDINT_SIGNATURES)
-def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
+def randint(low: Any = _args.OMITTED, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
             generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
             requires_grad: bool = False) -> Tensor:
     """Integers drawn uniformly from ``[low, high)`` (``randint(high, size)`` starts at 0);
@@ -293,6 +293,8 @@ def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
     >>> minitorch.randint(0, 1, (2,))
     tensor([0, 0])
     """
+    if low is _args.OMITTED and high is not _args.OMITTED:  # randint(high=..., size=...)
+        low, high = high, _args.OMITTED
     low, high, shape = _randint_args(low, high, size)
     dt = _args.dtype("randint", dtype) or D.int64
     _check_int_bounds(dt, low, high)
@@ -686,13 +688,16 @@ _RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
 
 
 @_call_form.overloads(*_RANDOM_SIGNATURES)
-def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
+def random_(self: Tensor, low: Any = _NOT_GIVEN, to: Any = None, *,
             generator: Any = None) -> Tensor:
-    """Fill with integers from ``[low, high)`` (``random_(high)`` starts at 0), in place.
+    """Fill with integers from ``[low, to)`` (``random_(to)`` starts at 0), in place.
 
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
+    if low is _NOT_GIVEN and to is not None:  # random_(to=...): torch's one-int overload
+        low, to = to, None
+    high = to
     overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
     given = (low, high)[:2 - overload]
     if any(_args.as_int(v) is None for v in given):  # two of torch's overloads take one or

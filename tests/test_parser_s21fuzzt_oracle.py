@@ -79,3 +79,25 @@ def test_a_legacy_constructor_refuses_a_device_of_another_type(expression: str) 
 def test_a_legacy_constructor_takes_a_device_string_or_none() -> None:
     assert mt.DoubleTensor([1, 2], device="cpu").dtype is mt.float64
     assert mt.Tensor(2, 3, device=None).shape == (2, 3)
+
+
+# an overloaded op's one plausible signature that does not parse (a keyword naming an
+# argument given by position, a required one left out) is parsed again by torch to word its
+# refusal, though minitorch's own parameter names would bind the call
+OVERLOAD_REFUSALS = [
+    "L.randint(3, high=[2])", "L.randint((), high=2)", "L.randint(3, high=2)",
+    "L.zeros(2, 3).max(1, dim=0)",
+]
+
+
+@pytest.mark.parametrize("expression", OVERLOAD_REFUSALS)
+def test_the_one_plausible_overload_is_parsed_again(expression: str) -> None:
+    assert_refused_as_torch(expression)
+
+
+def test_torchs_keywords_of_overloads_still_bind() -> None:
+    assert mt.randint(high=3, size=(2,)).shape == (2,)
+    assert mt.randint(3, high=5, size=(2,)).shape == (2,)
+    assert mt.zeros(2, dtype=mt.uint8).random_(to=5).shape == (2,)
+    assert int(mt.zeros(9, dtype=mt.uint8).random_(0, to=1).sum()) == 0
+    assert mt.zeros(2, 3).max(dim=1).values.shape == (2,)
