@@ -73,7 +73,17 @@ def type_name(value: Any) -> str:
     >>> type_name(Fraction(1))  # a class written in Python: its bare name, as torch's
     'Fraction'
     """
-    kind = type(value)
+    return class_name(type(value))
+
+
+def class_name(kind: type) -> str:
+    """A class's name as torch's messages give it (its C type's ``tp_name``), as
+    :func:`type_name` of an instance.
+
+    >>> import numpy as np
+    >>> class_name(np.float32), class_name(float)
+    ('numpy.float32', 'float')
+    """
     module, name = kind.__module__, kind.__name__
     if module.split(".")[0] in ("minitorch", "torch"):  # torch's C types say "torch."
         return _TORCH_C_TYPES.get(name, name)

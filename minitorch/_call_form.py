@@ -88,6 +88,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         if _overriding.subclassed and (handled := overrides.dispatch_subclassed(
                 called, api_name, args, kwargs)) is not NotImplemented:
             return handled  # a Tensor subclass's __torch_function__ answers
+        if overloaded and given and parsed and (refused := overload_refusal(
+                name, args[method:], given, signatures, method)):
+            raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
             return fn(*args, **given)
         except TypeError as error:
@@ -100,8 +103,13 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                              fn.__name__)  # a function under another name (row_stack, ger)
             if source and message.startswith(f"{source}()"):  # an alias, or an in-place twin,
                 message = name + message[len(source):]  # of an op: torch says its own name
-            if _refused_by_binding(error, forwarders) and parsed and not overloaded and \
-                    (typed := types_first(fn, name, args, given, method)):
+            qualified = getattr(fn, "__qualname__", name)  # Python names the op it refused
+            if qualified != name and message.startswith(f"{qualified}() ") and \
+                    _refused_by_binding(error, forwarders):
+                message = name + message[len(qualified):]
+            if _refused_by_binding(error, forwarders) and parsed and (typed := (
+                    _overload_types_first(name, args[method:], given, signatures, method)
+                    if overloaded else types_first(fn, name, args, given, method))):
                 raise TypeError(typed) from None  # torch's parser checks types as it binds
             if _refused_by_binding(error, forwarders) and parsed and not overloaded:
                 message = _missing_first(message, name, required_all, positional, args, given)
@@ -299,10 +307,31 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     return None
 
 
-# the parameter annotations whose torch type the parser checks plainly: (its name, the check)
+def _ints_like(value: Any) -> bool:
+    """The parser's match of ``tuple of ints``: a tuple or list whose first item is an int
+    (the others are read when unpacked), or one int."""
+    if isinstance(value, (tuple, list)):
+        return not value or _args.as_int(value[0]) is not None
+    return _args.as_int(value) is not None
+
+
+def _dtype_like(value: Any) -> bool:
+    from ._dtype import dtype
+
+    return isinstance(value, dtype) or value in (float, int, bool)
+
+
+# torch's parameter types whose check its parser makes as it binds: the name its messages
+# give, and the check (a parameter of another type, or annotated ``Any``, is not checked)
 _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "bool": ("bool", lambda v: v is True or v is False),
-                 "Tensor": ("Tensor", _args.is_tensor)}
+                 "Tensor": ("Tensor", _args.is_tensor),
+                 "float": ("float", _args.is_real),
+                 "Number": ("Number", lambda v: isinstance(v, (int, float, complex)) or
+                            _args.holds_number(v)),
+                 "tuple of ints": ("tuple of ints", _ints_like),
+                 "torch.dtype": ("torch.dtype", _dtype_like),
+                 "str": ("str", lambda v: isinstance(v, str))}
 
 
 def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
@@ -310,64 +339,182 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     """torch's refusal of an argument of the wrong type, where Python refused the call's
     binding (a keyword unknown or given twice, an argument missing) and torch's parser, which
     checks each parameter's type as it binds it in order, finds a type error first: at a
-    parameter before the first missing one, annotated with a plain type (int, bool, Tensor,
-    optionally None). None otherwise.
+    parameter before the first missing one, of a type the parser checks (its annotation, or
+    the torch type :func:`parser_types` declares for it). None otherwise, and where more
+    arguments come by position than the op takes (torch counts them before any type).
 
     >>> def transpose_(self: Tensor, dim0: int, dim1: int): ...
     >>> types_first(transpose_, "transpose_", (None, "x"), {}, method=True)
     "transpose_(): argument 'dim0' (position 1) must be int, not str"
     """
     params = _parser_parameters(fn)
-    if not any(kind for _, kind, _ in params):  # most ops (the in-place path asks each call)
+    if not any(p and p[1] for p in params):  # most ops (the in-place path asks each call)
         return None
-    taken = 0
-    for i, (p, kind, optional) in enumerate(params):
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+    return _first_type_error(name, params[method:], args[method:], kwargs, 1)
+
+
+def _overload_types_first(name: str, args: tuple, kwargs: dict, signatures: tuple,
+                          method: bool) -> str | None:
+    """:func:`signature_types_first` on the one of torch's ``signatures`` (function form)
+    that takes as many arguments as the call (``args`` without a method's tensor), if one
+    does: torch's parser words its refusal by parsing that one again (too many positional
+    arguments first)."""
+    forms = method_signatures(list(signatures)) if method else list(signatures)
+    plausible = [s for s in forms if _plausible(s, len(args) + len(kwargs))]
+    if len(plausible) != 1:
+        return None
+    params = _signature_parameters(plausible[0])
+    most, least = sum(not p[3] for p in params), sum(p[4] for p in params)
+    if len(args) > most:  # torch's extra_args, counted against that signature
+        return (f"{name}() takes from {least} to {most} positional arguments but {len(args)} "
+                "were given" if least != most else
+                f"{name}() takes {most} positional argument{'s' * (most != 1)} but "
+                f"{len(args)} {'was' if len(args) == 1 else 'were'} given")
+    return signature_types_first(name, plausible[0], args, kwargs, 1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _one_plausible(signatures: tuple, count: int, method: bool) -> tuple | None:
+    """The parameters of the one of ``signatures`` that takes ``count`` arguments, or None."""
+    forms = method_signatures(list(signatures)) if method else list(signatures)
+    plausible = [s for s in forms if _plausible(s, count)]
+    return _signature_parameters(plausible[0]) if len(plausible) == 1 else None
+
+
+def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
+                     method: bool) -> str | None:
+    """torch's refusal of a call (``args`` without a method's tensor) of an op with several
+    ``signatures`` that its one plausible signature does not parse, by a keyword that names
+    an argument given by position or by a required argument left out (minitorch's own
+    parameter names may take such a call: ``randint(3, high=[2])``): torch parses that
+    signature again, reading each type in order, then the first argument missing, then the
+    keywords left over. None where that signature parses, or is not the only plausible one.
+
+    >>> overload_refusal("f", (3,), {"high": 2}, ("int high, int size", "int n"), False)
+    'f() missing 1 required positional arguments: "size"'
+    """
+    params = _one_plausible(signatures, len(args) + len(kwargs), method)
+    if params is None or len(args) > sum(not p[3] for p in params):
+        return None
+    names = [p[0] for p in params]
+    if any(k not in names for k in kwargs) or not (
+            any(names.index(k) < len(args) for k in kwargs) or
+            any(p[4] and p[0] not in kwargs for p in params[len(args):])):
+        return None  # an unknown keyword is Python's to refuse; else the signature parses
+    if typed := _first_type_error(name, params, args, kwargs, 1):
+        return typed
+    for i, (pname, _, _, _, required_) in enumerate(params):
+        if i >= len(args) and required_ and pname not in kwargs:
+            lacking = [p[0] for p in params[i:] if p[4]]
+            listed = ", ".join(f'"{n}"' for n in lacking)
+            return (f"{name}() missing {len(lacking)} required positional argument"
+                    f"{'s' * (len(lacking) == 1)}: {listed}")
+    twice = next(k for k in kwargs if names.index(k) < len(args))
+    return f"{name}() got multiple values for argument '{twice}'"
+
+
+def signature_types_first(name: str, signature: str, args: tuple, kwargs: dict,
+                          first: int) -> str | None:
+    """:func:`types_first` for the call ``args``, ``kwargs`` (without a method's tensor) of
+    one of torch's ``signatures`` as :func:`overloads` declares them: the one torch's parser
+    parses again, to word its refusal, when it is the only one that takes that many
+    arguments. ``first`` is the position of ``args[0]`` in torch's message.
+
+    >>> signature_types_first("max", "int dim, bool keepdim = False", (True,), {"dim": 0}, 1)
+    "max(): argument 'dim' (position 1) must be int, not bool"
+    """
+    return _first_type_error(name, _signature_parameters(signature), args, kwargs, first)
+
+
+def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
+                      first: int) -> str | None:
+    """torch's parser on ``params`` (``(name, type, optional, keyword_only, required)``,
+    or None for a ``*args`` that ends the check): the first refusal of a type, or None."""
+    if args and (len(args) > len(params) or params[len(args) - 1] is None or
+                 params[len(args) - 1][3]):
+        return None  # more by position than it takes (keyword-only ones come last)
+    for i, param in enumerate(params):
+        if param is None:
             return None
-        if taken < len(args) and p.kind is not p.KEYWORD_ONLY:
-            value, where = args[taken], f" (position {taken + (not method)})"
-            taken += 1
-        elif p.name in kwargs:
-            value, where = kwargs[p.name], ""
-        elif p.default is p.empty:
+        pname, kind, optional, _, required_ = param
+        if i < len(args):
+            value, where = args[i], f" (position {i + first})"
+        elif pname in kwargs:
+            value, where = kwargs[pname], ""
+        elif required_:
             return None  # missing: Python's (torch's) message stands
         else:
             continue
-        if (method and i == 0) or kind is None or (optional and value is None) or \
-                kind[1](value):
+        if kind is None or (optional and value is None) or kind[1](value):
             continue
-        return (f"{name}(): argument '{p.name}'{where} must be {kind[0]}, not "
+        return (f"{name}(): argument '{pname}'{where} must be {kind[0]}, not "
                 f"{_args.type_name(value)}")
     return None
 
 
 @functools.lru_cache(maxsize=1024)
 def _parser_parameters(fn: Callable) -> tuple:
-    """Each parameter of ``fn`` with the plain type :func:`types_first` checks (an entry of
-    ``_PARSER_TYPES``, or None) and whether its annotation also allows None."""
+    """Each parameter of ``fn`` as :func:`_first_type_error` reads it (None for a ``*args``
+    or ``**kwargs``): its type from :func:`parser_types`, else from its annotation, which
+    ``X | None`` makes optional."""
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):  # a callable of no signature: nothing to check
         return ()
+    declared = getattr(fn, "parser_types", {})
     typed = []
     for p in params:
-        annotation = str(p.annotation)
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            typed.append(None)
+            continue
+        annotation = declared.get(p.name, str(p.annotation))
         optional = annotation.endswith(" | None")
-        typed.append((p, _PARSER_TYPES.get(annotation.removesuffix(" | None")), optional))
+        typed.append((p.name, _PARSER_TYPES.get(annotation.removesuffix(" | None")), optional,
+                      p.kind is p.KEYWORD_ONLY,
+                      p.default is p.empty or p.default is _args.OMITTED))
     return tuple(typed)
+
+
+@functools.lru_cache(maxsize=256)
+def _signature_parameters(signature: str) -> tuple:
+    """The parameters of one of torch's printed signatures, as :func:`_parser_parameters`."""
+    params, keyword_only = [], False
+    for token in signature.split(", "):
+        if token == "*":
+            keyword_only = True
+            continue
+        declaration, _, default = token.partition(" = ")
+        kind, _, pname = declaration.rpartition(" ")
+        params.append((pname, _PARSER_TYPES.get(kind.removesuffix("?")),
+                       kind.endswith("?") or default == "None", keyword_only, not default))
+    return tuple(params)
+
+
+def parser_types(**types: str) -> Callable:
+    """Decorator: the torch types of an op's parameters annotated ``Any`` (that take more
+    than torch's parser lets through, or read it themselves), for :func:`types_first`.
+
+    >>> parser_types(p="Number")(lambda input, p: None).parser_types
+    {'p': 'Number'}
+    """
+    def declare(fn: Callable) -> Callable:
+        fn.parser_types = types  # type: ignore[attr-defined]
+        return fn
+
+    return declare
 
 
 def _missing_first(message: str, name: str, required: list, positional: list, args: tuple,
                    kwargs: dict) -> str:
-    """Python's refusal of an unknown keyword (``message``) as a missing argument where the
-    call lacks one of the ``required`` parameters: torch's parser reads its parameters before
-    it looks for keywords left over. ``message`` itself otherwise.
+    """Python's refusal of an unknown keyword or of one given twice (``message``) as a missing
+    argument where the call lacks one of the ``required`` parameters: torch's parser reads its
+    parameters before it looks for keywords left over. ``message`` itself otherwise.
 
     >>> _missing_first("f() got an unexpected keyword argument 'dim'", "permute",
     ...                ["input", "dims"], ["input", "dims"], (None,), {"dim": 0})
     "permute() missing 1 required positional argument: 'dims'"
     """
-    if not _UNEXPECTED.fullmatch(message):
+    if not (_UNEXPECTED.fullmatch(message) or _MULTIPLE.fullmatch(message)):
         return message
     filled = {*positional[:len(args)], *kwargs}
     lacking = next((r for r in required if r not in filled), None)

@@ -272,10 +272,8 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
     >>> promote_types(minitorch.int64, minitorch.float16)
     torch.float16
     """
-    for position, d in enumerate((type1, type2), 1):
-        if not isinstance(d, dtype):
-            raise TypeError(f"promote_types(): argument 'type{position}' (position {position}) "
-                            f"must be torch.dtype, not {type(d).__name__}")
+    type1, type2 = (dtype_argument("promote_types", d, f"type{position}", position, none=False)
+                    for position, d in enumerate((type1, type2), 1))  # (Python's types too)
     return _promote(type1, type2)
 
 

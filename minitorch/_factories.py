@@ -354,7 +354,8 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
     RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
     """
     device = keywords.get("device")
-    if keywords.keys() - {"device"} or (len(args) > 1 and _args.as_int(args[0]) is None):
+    if keywords.keys() - {"device"} or (len(args) > 1 and _args.as_int(args[0]) is None) or \
+            not _is_device(device):
         raise _args.invalid_combination("new", args, *_LEGACY_SIGNATURES, keywords=keywords)
     if not args:
         args = (0,)
@@ -369,6 +370,13 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
             _args.is_array(data) and data.shape == () and type(data).__name__ != "ndarray"):
         raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
     return as_array(data, dtype, device)
+
+
+def _is_device(value: Any) -> bool:
+    """Whether torch's parser takes ``value`` as a ``torch.device`` argument (a device, its
+    string or index, or None); else no signature of the legacy constructor matches."""
+    return value is None or isinstance(value, (str, backend.device)) or \
+        _args.as_int(value) is not None
 
 
 def _aliased(data: Tensor, dtype: D.dtype | None, device: Any) -> Any:
@@ -486,10 +494,12 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
         dtype = found[0]
     if isinstance(dtype, _LegacyType):
         dtype = dtype.dtype
+    elif dtype is Tensor:  # torch.Tensor is the default legacy type
+        dtype = D.get_default_dtype()
     if not isinstance(dtype, (D.dtype, type)):
         raise TypeError("dtype must be a type, str, or dtype object")
     if not isinstance(dtype, D.dtype):  # torch takes no Python type here, unlike in to()
-        raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
+        raise ValueError(f"invalid type: '{_args.class_name(dtype)}'")
     return self.to(dtype)
 
 
@@ -500,7 +510,11 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, **kwargs: Any) -> Tensor:
-        if name != "full":  # torch's new_zeros allocates first: empty's message for -1
+        if name != "full":  # torch's new_zeros allocates first: empty's message for -1,
+            _args.sizes(f"new_{name}", size, check_negative=False)  # after the parser's
+            _args.dtype(f"new_{name}", dtype)  # types of the size and the options
+            _args.device_type(f"new_{name}", device)
+            _args.flag(f"new_{name}", requires_grad, "requires_grad")
             _args.sizes(f"new_{name}", size)
         try:
             return options(*size, dtype=dtype or self.dtype,
@@ -537,9 +551,6 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
     return _leaf(as_array(data, dtype or self.dtype, where), requires_grad)
 
 
-_NEW_FORMS = ("*, torch.device device = None", "torch.Storage storage", "Tensor other",
-              "tuple of ints size, *, torch.device device = None",
-              "object data, *, torch.device device = None")
 _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
               "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
               "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
@@ -554,8 +565,8 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     >>> x.new(2, 3).shape, x.new([1, 2]), x.new()
     (torch.Size([2, 3]), tensor([1., 2.], dtype=torch.float64), tensor([], dtype=torch.float64))
     """
-    if set(kwargs) - {"device"}:
-        raise TypeError(_call_form.combination_message("new", args, kwargs, _NEW_FORMS))
+    if set(kwargs) - {"device"} or not _is_device(kwargs.get("device")):
+        raise TypeError(_call_form.combination_message("new", args, kwargs, _LEGACY_SIGNATURES))
     device = kwargs.get("device") or self.device
     if not args:
         return empty((0,), dtype=self.dtype, device=device)
@@ -565,7 +576,7 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if all(_args.as_int(n) is not None for n in sizes):
         return empty(tuple(sizes), dtype=self.dtype, device=device)
     if len(args) > 1:
-        raise TypeError(_call_form.combination_message("new", args, kwargs, _NEW_FORMS))
+        raise TypeError(_call_form.combination_message("new", args, kwargs, _LEGACY_SIGNATURES))
     data = args[0]
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")

@@ -420,16 +420,27 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    # torch's method (Python) refuses no sizes (None too) first; its parser then reads dim's
-    # type, then the sizes', then dim's value
+    # torch's method (Python) refuses no sizes (None too) before its function's checks
     if sizes is None or (isinstance(sizes, (tuple, list)) and not sizes):
         raise RuntimeError("unflatten: sizes must be non-empty")
+    return unflatten_function(self, dim, sizes)
+
+
+def unflatten_function(input: Tensor, dim: int, sizes: Any) -> Tensor:
+    """``minitorch.unflatten(input, dim, sizes)``: :meth:`Tensor.unflatten` as torch's
+    function checks it: dim's type, then the sizes', then dim's value, then no sizes.
+
+    >>> minitorch.unflatten(minitorch.ones(6), 0, (2, 3)).shape
+    torch.Size([2, 3])
+    """
+    _args.tensor_args("unflatten", (input, "input", 1))
+    self = input
     if _args.as_int(dim) is None:
         _args.integer("unflatten", dim, "dim", 2)
     sizes = _args.int_tuple("unflatten", sizes, "sizes", 3)
+    d = _args.dim("unflatten", dim, self.dim(), position=2)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    d = _args.dim("unflatten", dim, self.dim(), position=2)
     # torch's infer_size of the sizes for dim d; its checks' errors reach the user wrapped
     unexpected = "unflatten got an unexpected error:\n"
     if not self.dim():
@@ -590,6 +601,7 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     pointwise._rounding_mode("div_", (other,), rounding_mode)
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
+        pointwise.rounding_mode_value(rounding_mode)
         if isinstance(other, Tensor):  # its shapes before the kernel's division by zero
             check_inplace_operands(self, other)
         return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)
@@ -724,11 +736,13 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     return self._inplace(inplace.Fill.apply, value=value)
 
 
-def copy_(self: Tensor, src: Any) -> Tensor:
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` (broadcast) into this tensor, in place; a number is copied as torch's
-    parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning)."""
+    parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning).
+    ``non_blocking`` (an asynchronous copy between devices in torch) changes nothing here."""
     if not isinstance(src, Tensor):
         src = _wrapped_number("copy_", src)
+    _args.flag("copy_", non_blocking, "non_blocking", 2)
     check_inplace_allowed(self, src)  # autograd's refusals come before the kernel's
     _check_output_shape(self, src)
     return self._inplace(inplace.Copy.apply, src)
@@ -815,7 +829,9 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
     parts = indexing.key_parts(key)
     basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
                   for p in parts)
-    checked = indexing.check_key(self, sum(basic, ()))
+    lone = len(parts) == 1 and not isinstance(key, tuple) and \
+        not indexing.is_index_array(parts[0])  # a lone int or slice: 0-d's own refusals
+    checked = indexing.check_key(self, parts[0] if lone else sum(basic, ()))
     indexed = any(indexing.is_index_array(p) or isinstance(p, bool) or (  # a bool's mask
         isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:

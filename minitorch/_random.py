@@ -120,6 +120,13 @@ def _check_float(dt: D.dtype, kernel: str) -> None:
         raise _args.not_implemented(kernel, dt)
 
 
+def _check_float_kernel(t: Tensor, kernel: str) -> None:
+    """:func:`_check_float` of the kernel that fills ``t``, which torch does not call for an
+    empty tensor (its dtype is then never checked)."""
+    if t.numel():
+        _check_float(t.dtype, kernel)
+
+
 # ---- functions ---------------------------------------------------------------------------
 class _Normal(Op):
     """``normal(mean, std)`` with a tensor among them: a sample, whose gradient is zero (torch
@@ -277,7 +284,7 @@ _RANDINT_SIGNATURES = tuple(
 
 
 @_call_form.overloads(*_RANDINT_SIGNATURES)
-def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
+def randint(low: Any = _args.OMITTED, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
             generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
             requires_grad: bool = False) -> Tensor:
     """Integers drawn uniformly from ``[low, high)`` (``randint(high, size)`` starts at 0);
@@ -286,6 +293,8 @@ def randint(low: int, high: Any = _args.OMITTED, size: Any = _args.OMITTED, *,
     >>> minitorch.randint(0, 1, (2,))
     tensor([0, 0])
     """
+    if low is _args.OMITTED and high is not _args.OMITTED:  # randint(high=..., size=...)
+        low, high = high, _args.OMITTED
     low, high, shape = _randint_args(low, high, size)
     dt = _args.dtype("randint", dtype) or D.int64
     _check_int_bounds(dt, low, high)
@@ -371,7 +380,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any =
 
 def _probabilities(input: Tensor, *, generator: Any) -> Tensor:
     _batched_function.check_random()  # torch's vmap refuses before the kernel's checks
-    _check_float(input.dtype, "bernoulli_tensor_cpu_p_")
+    _check_float_kernel(input, "bernoulli_tensor_cpu_p_")
     data = input._data
     if not bool(input._xp.all((data >= 0) & (data <= 1))):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
@@ -668,7 +677,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     generator = _args.generator("normal_", generator)
     mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
     _check_std(std)
-    _check_float(self.dtype, "normal_kernel_cpu")
+    _check_float_kernel(self, "normal_kernel_cpu")
     return self._inplace(Normal.apply,
                          draw=lambda t: _sample("normal", t, generator, self._data,
                                                 mean=mean, std=std))
@@ -678,14 +687,23 @@ _RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
                            for first in ("", "int from, int to, ", "int to, "))
 
 
-def random_(self: Tensor, low: Any = _NOT_GIVEN, high: Any = None, *,
+@_call_form.overloads(*_RANDOM_SIGNATURES)
+def random_(self: Tensor, low: Any = _NOT_GIVEN, to: Any = None, *,
             generator: Any = None) -> Tensor:
-    """Fill with integers from ``[low, high)`` (``random_(high)`` starts at 0), in place.
+    """Fill with integers from ``[low, to)`` (``random_(to)`` starts at 0), in place.
 
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
+    if low is _NOT_GIVEN and to is not None:  # random_(to=...): torch's one-int overload
+        low, to = to, None
+    high = to
     overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
+    given = (low, high)[:2 - overload]
+    if any(_args.as_int(v) is None for v in given):  # two of torch's overloads take one or
+        raise _args.invalid_combination("random_", given, *_RANDOM_SIGNATURES,  # two ints
+                                        keywords={} if generator is None else
+                                        {"generator": generator})
     if overload == 0:  # only (from, to) takes two: torch's parser names the argument
         _args.generator("random_", generator)
     elif generator is not None and not isinstance(generator, Generator):
@@ -791,7 +809,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
     mean, std = _args.reals("log_normal_", (mean, "mean", 1), (std, "std", 2))
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
-    _check_float(self.dtype, "log_normal_cpu")
+    _check_float_kernel(self, "log_normal_cpu")
     return self._inplace(LogNormal.apply, draw=lambda t: _sample(
         "log_normal", t, generator, self._data, mean=mean, std=std))
 
@@ -806,7 +824,7 @@ def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     p = _args.real("geometric_", p, "p", 1)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    if self.dtype == D.bool:
+    if self.dtype == D.bool and self.numel():  # (no kernel for an empty tensor)
         raise _args.not_implemented("geometric_cpu", self.dtype)
     return self._inplace(Geometric.apply, draw=lambda t: _sample(
         "geometric", t, generator, self._data, p=p))

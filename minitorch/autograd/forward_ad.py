@@ -303,15 +303,20 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
 
 def _check_formula(cls: Any) -> None:
     """Refuse, as torch does, an op whose derivatives torch gives no forward formula (its
-    class names it in ``no_forward_ad``), rather than derive a tangent torch would not."""
+    class names it in ``no_forward_ad``), rather than derive a tangent torch would not; its
+    in-place form (:func:`inplace`) is refused under its own name, in torch's shorter words."""
     name = getattr(cls, "no_forward_ad", None)
     if name is not None:
+        ask = "." if _in_place[0] else \
+            " or submit a PR adding the implementation to derivatives.yaml"
         raise NotImplementedError(
-            f"Trying to use forward AD with {name} that does not support it because it has "
-            "not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/"
-            "pytorch/pytorch/issues/new?template=feature-request.yml so that we can "
-            "prioritize its implementation or submit a PR adding the implementation to "
-            "derivatives.yaml")
+            f"Trying to use forward AD with {name}{'_' * _in_place[0]} that does not support "
+            "it because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+            f"that we can prioritize its implementation{ask}")
+
+
+_in_place = [False]  # whether the op :func:`_check_formula` checks runs for an in-place form
 
 
 def _view_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: Any
@@ -503,8 +508,12 @@ def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.
     for tangent in t.__dict__.get("_fw_tangents", {}).values():
         T.check_inplace_allowed(tangent)
     old = copy_tangents(t, T.Tensor._make(t._xp.asarray(t._data, copy=True)))
-    with grad_mode._recording(False):
-        result = op(old, *others, **kwargs)
+    _in_place[0] = True
+    try:
+        with grad_mode._recording(False):
+            result = op(old, *others, **kwargs)
+    finally:
+        _in_place[0] = False
     with _suspended():
         t._inplace(op, *others, ufunc=ufunc, **kwargs)
     for level, tangent in result.__dict__.get("_fw_tangents", {}).items():

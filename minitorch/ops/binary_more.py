@@ -289,10 +289,15 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
     tensor([0.0000, 0.5000, 1.0000])
     """
     _args.tensor_args("heaviside", (input, "input", 1), (values, "values", 2))
+    same_dtypes(input, values)
+    return Heaviside.on(input, values)
+
+
+def same_dtypes(input: Tensor, values: Tensor) -> None:
+    """heaviside's refusal of operands of two dtypes (before their shapes are compared)."""
     if input.dtype is not values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
                            "dtypes.")
-    return Heaviside.on(input, values)
 
 
 def float_power(input: Any, exponent: Any) -> Tensor:
@@ -317,6 +322,7 @@ def float_power_(self: Tensor, exponent: Any) -> Tensor:
     tensor([8.], dtype=torch.float64)
     """
     _tensor_operand("float_power_", self, exponent, "exponent", number_out=True)
+    _args.unpack_int(exponent)  # the parser's reading of a Number, before the op's checks
     if self.dtype is not float64:
         raise RuntimeError(f"the base given to float_power_ has dtype "
                            f"{_args.legacy(self.dtype)} but the operation's result requires "

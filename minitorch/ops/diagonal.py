@@ -70,6 +70,7 @@ class DiagEmbed(Op):
     def forward(ctx: Any, a: Tensor, *, shape: tuple, offset: int, dim1: int,
                 dim2: int) -> Tensor:
         ctx.where = (offset, dim1, dim2)
+        _args.check_alloc(shape, a.dtype.itemsize)  # (diag's matrix, diag_embed's tensor)
         return wrap(backend.embed_diagonal(a._xp, a._data, shape, offset, dim1, dim2))
 
     @staticmethod
@@ -129,7 +130,6 @@ def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -
     rest = iter(input.shape[:-1])
     shape = tuple(n if d in (d1, d2) else next(rest) for d in range(input.dim() + 1))
     source = input.reshape(1) if input.dim() == 0 else input
-    _args.check_alloc(shape, input.dtype.itemsize)
     return DiagEmbed.apply(source, shape=shape, offset=offset, dim1=d1, dim2=d2)
 
 

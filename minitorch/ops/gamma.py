@@ -21,7 +21,8 @@ import math
 from typing import Any
 
 from .. import _args
-from .._tensor import Tensor
+from .. import _dtype as D
+from .._tensor import Tensor, check_inplace_allowed
 from ..backend import cpu_math, half_via_float
 from ._base import example, public_unary, wrap
 from .pointwise import _ParametrizedUnary, _unary
@@ -282,6 +283,7 @@ def polygamma_(self: Tensor, n: Any = _args.OMITTED) -> Tensor:
     tensor([1.6449])
     """
     n = _args.integer("polygamma_", _args.required("polygamma_", n, "n"), "n", 1)
+    check_inplace_allowed(self)  # autograd's refusal comes before the kernel's checks
     return self._inplace(PolygammaInPlace.apply, n=_order(n))
 
 
@@ -300,13 +302,20 @@ def mvlgamma_(self: Tensor, p: Any = _args.OMITTED) -> Tensor:
     >>> minitorch.tensor([2.5]).mvlgamma_(1)
     tensor([0.2847])
     """
-    return self._inplace(Mvlgamma.apply, p=_dimension("mvlgamma_", self, p))
+    p = _dimension("mvlgamma_", self, p)
+    if not self.dtype.is_floating_point:  # torch's own words, its two types swapped
+        raise RuntimeError(f"mvlgamma: result type {_args.legacy(self.dtype)} can't be cast to "
+                           f"the desired output type {_args.legacy(D.get_default_dtype())}")
+    return self._inplace(Mvlgamma.apply, p=p)
 
 
 def _dimension(fn: str, input: Tensor, p: Any) -> int:
-    """mvlgamma's ``p``, checked as torch: its type, then a bool input, then its value."""
+    """mvlgamma's ``p``, checked as torch: its type, then (in place) autograd's refusal, then
+    a bool input, then its value."""
     _, p = _args.parsed(fn, ("tensor", input, "input", 1),
                         ("int", _args.required(fn, p, "p"), "p", 2))
+    if fn.endswith("_"):
+        check_inplace_allowed(input)
     if input.dtype.name == "bool":
         raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:

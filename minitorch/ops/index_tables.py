@@ -34,6 +34,9 @@ def _triangle(fn: str, row: Any, col: Any, offset: Any, dtype: Any, device: Any,
             raise RuntimeError(f"{name} must be non-negative, got{n}")
     if dtype not in (_dtype.int32, _dtype.int64):  # torch's kernel has these two only
         raise NotImplementedError(f"\"{fn}\" not implemented for '{_args.legacy(dtype)}'")
+    count = _lower_size(row, col, offset) if lower else \
+        row * col - _lower_size(row, col, offset - 1)
+    _args.check_alloc((2, count), dtype.itemsize)  # torch allocates the result first
     if lower:  # only the columns (rows) that can hold an index: a wide matrix costs nothing
         col = min(col, max(row + offset, 0))
     else:
@@ -45,6 +48,18 @@ def _triangle(fn: str, row: Any, col: Any, offset: Any, dtype: Any, device: Any,
     from .shape import stack
 
     return stack([rows, cols]).to(dtype)
+
+
+def _lower_size(row: int, col: int, offset: int) -> int:
+    """How many cells of a ``row`` x ``col`` matrix lie on or below the diagonal ``offset``
+    (a trapezoid of rows, then a rectangle), as torch counts them to size its result."""
+    if row == 0 or col == 0:
+        return 0
+    first = min(col, 1 + offset) if offset > 0 else int(row + offset > 0)
+    last = max(0, min(col, row + offset))
+    rows = max(0, min(row, row + offset))
+    trapezoid = last - first + 1
+    return (first + last) * trapezoid // 2 + max(rows - trapezoid, 0) * col
 
 
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None

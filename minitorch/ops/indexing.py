@@ -296,6 +296,8 @@ def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -
     for p in parts:
         if isinstance(p, Tensor):
             _check_index_dtype(p)
+    if len(indexed) > 1 and tensors == len(indexed):  # (a mask's indices come later)
+        _indexed_shape([array.shape for array, _, _ in indexed])  # they broadcast first
     for array, size, position in indexed:
         if array.size and not size:  # checked before the result is made
             raise IndexError("index is out of bounds for dimension with size 0")

@@ -16,10 +16,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from .. import _args, backend
+from .. import _args, _call_form, backend
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands
-from . import pointwise, scan, special
+from . import binary_more, pointwise, scan, special
 from ._base import Op, wrap
 
 __all__ = ["METHODS", "IndexAdd", "index_add", "index_add_"]
@@ -53,10 +53,22 @@ def _check_cast(name: str, self: Tensor, other: Tensor) -> None:
     """torch's refusal of ``self.<name>_(other)`` whose result ``self`` cannot hold (atan2's
     result is floating), made before its kernel's dtype check."""
     result = result_type(self, other)
-    if name != "hypot" and not result.is_floating_point:
+    if name in _FLOATING_RESULT and not result.is_floating_point:
         result = get_default_dtype()
     if result._category > self.dtype._category:
         raise _args.cast_error(result, self.dtype)
+
+
+def _parser_before_autograd(fn: Any, name: str, self: Tensor, args: tuple,
+                            kwargs: dict) -> None:
+    """Where autograd refuses to write into ``self`` (a leaf that requires grad, ...), torch's
+    parser has read the arguments' types first: its refusal of one of the wrong type wins."""
+    try:
+        check_inplace_allowed(self, *args)
+    except RuntimeError:
+        if typed := _call_form.types_first(fn, name, (self, *args), kwargs, method=True):
+            raise TypeError(typed) from None
+        raise
 
 
 def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> Any:
@@ -71,13 +83,17 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
         return self._inplace(fn)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        _parser_before_autograd(fn, f"{name}_", self, args, kwargs)
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
             other = args[0] if args else kwargs["other"]
             _args.tensor_args(name, (other, "other", 2))
             check_inplace_operands(self, other)  # before the kernel's dtype checks
             _check_cast(name, self, other)
         elif name in _BINARY and args and isinstance(args[0], Tensor):
+            if name == "heaviside":  # its own check comes before the shapes'
+                binary_more.same_dtypes(self, args[0])
             check_inplace_operands(self, args[0])  # before the kernel's (a divisor's zeros)
+            _check_cast(name, self, args[0])
         for missing in required[len(args):]:  # torch's parser's words, not Python's
             _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:
@@ -232,6 +248,8 @@ TWINS = ("addmm", "ceil", "clamp_max", "erf",
          "erfinv", "lgamma", "digamma", "heaviside", "nextafter")
 # ops whose ``other`` is a tensor only (no Number overload)
 _TENSOR_OTHER = ("hypot", "atan2", "arctan2")
+# the binary ops whose result is floating for integral operands
+_FLOATING_RESULT = ("atan2", "arctan2", "copysign", "xlogy")
 # the other binary element-wise ops: a tensor ``other`` broadcasts to ``x`` before their kernel
 _BINARY = ("fmod", "remainder", "copysign", "xlogy", "heaviside", "nextafter")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of

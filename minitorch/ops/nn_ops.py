@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor
 from ..autograd import torch_events
 from ..backend import c_order, half_via_float, namespace, quiet, setitem, torch_layout
@@ -273,6 +273,7 @@ def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:
 
 
 @_args.tensors("softmax", input="input")
+@_call_form.parser_types(dim="int", dtype="torch.dtype | None")
 def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
@@ -290,6 +291,7 @@ def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tenso
 
 
 @_args.tensors("log_softmax", input="input")
+@_call_form.parser_types(dim="int", dtype="torch.dtype | None")
 def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tensor:
     """``log(softmax(x))``, computed stably; with ``dtype``, of ``input`` cast to it first.
 

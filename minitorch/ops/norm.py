@@ -140,8 +140,10 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if not matrix:
         keepdim = _args.flag("linalg_vector_norm", keepdim, "keepdim", 4)
     dtype = _args.dtype("linalg_vector_norm", dtype)
-    if matrix:
-        return matrix_norm(input, p, given or list(range(input.dim())), keepdim, dtype=dtype)
+    if matrix:  # torch's Python passes a tuple on as it is, an int (or nothing) as a list
+        dims = list(range(input.dim())) if given is None else \
+            given if isinstance(dim, tuple) else list(given)
+        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "

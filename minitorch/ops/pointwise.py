@@ -1277,9 +1277,7 @@ def div(input: Any, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor
     """
     input = _number_input("div", input, other)
     _rounding_mode("div", (input, other), rounding_mode)
-    if rounding_mode is not _args.OMITTED and rounding_mode not in (None, "trunc", "floor"):
-        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
-                           f"but found '{rounding_mode}'")
+    rounding_mode_value(rounding_mode)
     if rounding_mode in ("trunc", "floor"):
         return DivRounded.apply(input, other, rounding_mode=rounding_mode)
     if not isinstance(input, Tensor):  # torch wraps the number: a division (DivBackward0),
@@ -1324,6 +1322,13 @@ def _rounding_mode(fn: str, args: tuple, rounding_mode: Any) -> None:
         return
     raise _args.invalid_combination(fn, args, *_DIV_SIGNATURES[fn],
                                     keywords={"rounding_mode": rounding_mode})
+
+
+def rounding_mode_value(rounding_mode: Any) -> None:
+    """div's refusal of a ``rounding_mode`` it does not know (before the operands' shapes)."""
+    if rounding_mode is not _args.OMITTED and rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
 
 
 class DivMode(Div):

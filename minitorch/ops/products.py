@@ -179,7 +179,8 @@ def _matrices(fn: str, tensors: list) -> list:
     for i in range(1, n):
         if out[i].dtype is not out[0].dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor "
-                               f"0 is {out[0].dtype} and tensor {i} {out[i].dtype}")
+                               f"0 is {_args.c_name(out[0].dtype)} and tensor {i} "
+                               f"{_args.c_name(out[i].dtype)}")
         if out[i - 1].shape[-1] != out[i].shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes "
                                f"{list(tensors[i - 1].shape)} and {list(tensors[i].shape)} "

@@ -89,6 +89,7 @@ def _extremum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any) -> tuple:
     return dims, keepdim
 
 
+@_call_form.parser_types(dim="tuple of ints | None")
 def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """The largest values over ``dim`` (an int or a tuple; ``()``: everything).
 
@@ -99,6 +100,7 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     return Amax.apply(input, dims=dims, keepdim=keepdim)
 
 
+@_call_form.parser_types(dim="tuple of ints | None")
 def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     """The smallest values over ``dim`` (an int or a tuple; ``()``: everything).
 
@@ -199,6 +201,7 @@ def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None)
     return dims if dims and input.dim() else None, keepdim
 
 
+@_call_form.parser_types(dim="tuple of ints | None")
 def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
            dtype: Any = None) -> Tensor:
     """The sum with NaNs counted as zero.
@@ -224,6 +227,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     return Nansum.apply(input, dims=dims, keepdim=keepdim, dtype=dtype)
 
 
+@_call_form.parser_types(dim="tuple of ints | None")
 def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *,
             dtype: Any = None) -> Tensor:
     """The mean of the elements that are not NaN.

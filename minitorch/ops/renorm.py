@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._cpp_print import cpp_float
 from .._dtype import float16, float32
 from .._tensor import Tensor, check_inplace_allowed
@@ -80,6 +80,7 @@ def _checked(fn: str, input: Any, p: Any, dim: Any, maxnorm: Any) -> dict:
     return {"p": float(p), "dims": dims, "maxnorm": float(maxnorm)}
 
 
+@_call_form.parser_types(p="Number", maxnorm="Number")
 def renorm(input: Tensor, p: Any, dim: int, maxnorm: Any) -> Tensor:
     """``input`` with each slice along ``dim`` whose ``p``-norm is above ``maxnorm`` scaled
     down to that norm.
@@ -91,6 +92,7 @@ def renorm(input: Tensor, p: Any, dim: int, maxnorm: Any) -> Tensor:
     return Renorm.apply(input, **_checked("renorm", input, p, dim, maxnorm))
 
 
+@_call_form.parser_types(p="Number", maxnorm="Number")
 def renorm_(input: Tensor, p: Any, dim: int, maxnorm: Any) -> Tensor:
     """In-place ``renorm``.
 

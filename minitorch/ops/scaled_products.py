@@ -119,9 +119,13 @@ class Baddbmm(_Scaled):
         return lambda: g.bmm(b2.transpose(1, 2)), lambda: b1.transpose(1, 2).bmm(g)
 
 
-def _scales(fn: str, input: Tensor, beta: Any, alpha: Any) -> tuple:
+def _scales(fn: str, input: Tensor, beta: Any, alpha: Any, *operands: Tensor) -> tuple:
+    """``beta`` and ``alpha`` read as numbers; a float refused where the result (of
+    ``input`` with the product's ``operands``) is integral."""
+    from .._dtype import result_type
+
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
-    if not input.dtype.is_floating_point:
+    if not result_type(input, *operands).is_floating_point:
         for name, value in (("beta", beta), ("alpha", alpha)):
             if isinstance(value, float):
                 raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
@@ -143,12 +147,13 @@ def _fits(bias: Tensor, shape: tuple) -> None:
 
 def _addr_checked(fn: str, input: Any, vec1: Any, vec2: Any, beta: Any, alpha: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (vec1, "vec1", 2), (vec2, "vec2", 3))
-    for name, v in (("vec1", vec1), ("vec2", vec2)):
-        if v.dim() != 1:
+    _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))  # the parser's types,
+    _leaf_check(fn, input)  # autograd's refusal, then the kernel's checks:
+    for name, v in (("vec1", vec1), ("vec2", vec2)):  # the vectors, the input's shape, and
+        if v.dim() != 1:  # last the scalars against the result's dtype
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
-    beta, alpha = _scales(fn, input, beta, alpha)
     _fits(input, (vec1.shape[0], vec2.shape[0]))
-    return beta, alpha
+    return _scales(fn, input, beta, alpha, vec1, vec2)
 
 
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1
@@ -209,6 +214,8 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
     sizes = tuple(t.size(dim) for t, dim in ((batch1, 0), (batch1, 1), (batch2, 2))[
         fn.startswith("addbmm"):])
     _fits(input, sizes)
+    if not fn.startswith("addbmm") and input.dtype is not batch1.dtype:
+        _baddbmm_dtypes(fn, input, batch1, batch2)  # (its first check comes before the dims')
     for t, name in ((batch1, "batch1"), (batch2, "batch2")):
         if t.dim() != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")

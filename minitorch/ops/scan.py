@@ -171,6 +171,7 @@ def _as_dtype(input: Tensor, dt: Any) -> Tensor:
     return input.to(dt)
 
 
+@_call_form.parser_types(dim="int")
 def cumsum(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
     """Running sums along ``dim``; integer and bool inputs give int64.
 
@@ -182,6 +183,7 @@ def cumsum(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
     return Cumsum.apply(input, dim=d)
 
 
+@_call_form.parser_types(dim="int")
 def cumprod(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
     """Running products along ``dim``; integer and bool inputs give int64.
 
@@ -194,6 +196,7 @@ def cumprod(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
 
 def _in_place(op: type, name: str) -> Callable[..., Tensor]:
     """``x.<name>_(dim)``: the scan ``op`` written into ``x``, in ``x``'s own dtype."""
+    @_call_form.parser_types(dim="int")
     def scan_(self: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
         _args.integer(f"{name}_", dim, "dim", 1)  # the parser's checks, before the
         _args.dtype(f"{name}_", dtype)  # in-place ones

@@ -78,8 +78,12 @@ class Cummin(_RunningExtremum):
 
 def _running(name: str, op: type, input: Tensor, dim: Any) -> Any:
     _args.tensor_args(name, (input, "input", 1))
-    _args.integer(name, dim, "dim", 2)
-    d = _args.dim(name, dim, input.dim())
+    dim = _args.integer(name, dim, "dim", 2)
+    if input.dim() == 0 and dim not in (-1, 0):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    # torch returns an empty input's empty results before it wraps the dim: any dim goes
+    d = 0 if input.numel() == 0 and not -input.dim() <= dim < input.dim() else \
+        _args.dim(name, dim, input.dim())
     return getattr(return_types, name)(*op.apply(input, dim=d))
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, return_types
+from .. import _args, _call_form, return_types
 from .._tensor import Tensor
 from ..backend import to_numpy
 from ._base import Op, wrap
@@ -219,6 +219,7 @@ def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
     return result(*op.apply(input, positions=positions, dim=d, keepdim=keepdim))
 
 
+@_call_form.parser_types(dim="int")
 def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The lower median of all elements, or along ``dim`` with its index (NaN if the row
     has NaN).
@@ -236,6 +237,7 @@ def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED
                        skip_nan=False)
 
 
+@_call_form.parser_types(dim="int")
 def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """``median`` ignoring NaN (NaN only where a row holds nothing else).
 

@@ -276,9 +276,9 @@ class Cat(Op):
 
     @staticmethod
     def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
+        _check_cat_sizes(tensors, dim)
         ctx.sizes = [None if _legacy_empty(t) else t.shape[dim] for t in tensors]
         ctx.dim = dim
-        _check_cat_sizes(tensors, dim)
         xp = tensors[0]._xp
         kept = [t._data for t in tensors if not _legacy_empty(t)]
         return wrap(xp.concat(kept, axis=dim) if kept else xp.asarray(tensors[0]._data,
@@ -306,7 +306,10 @@ def _check_cat_sizes(tensors: tuple, dim: int) -> None:
     if not numbered:
         return
     first = numbered[0][1].shape
-    for i, t in numbered[1:]:
+    for i, t in numbered[1:]:  # each tensor in turn: its rank, then its sizes, as torch
+        if t.dim() != len(first):
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} "
+                               f"and {t.dim()}")
         for d, (a, b) in enumerate(zip(first, t.shape)):
             if d != dim and a != b:
                 raise RuntimeError(
@@ -478,10 +481,6 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
         return Cat.apply(*_promoted(tensors), dim=d)
     ndim = kept[0].dim()
     d = _args.wrap_dim(d, ndim)
-    for t in kept:
-        if t.dim() != ndim:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
-                               f"{t.dim()}")
     return Cat.apply(*_promoted(tensors), dim=d)
 
 
