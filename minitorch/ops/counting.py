@@ -29,12 +29,30 @@ __all__ = ["Bincount", "bincount", "bucketize", "histc", "histogram", "isin", "s
 
 
 def _check_histc_range(low: float, high: float) -> None:
-    """torch's refusals of a histc range: not finite, or ``min`` above ``max``."""
+    """torch's refusals of a histc range: not finite, or ``max`` not above ``min``."""
     if any(v != v or v in (float("inf"), float("-inf")) for v in (low, high)):
         raise RuntimeError(f"torch.histc: range of [{cpp_float(low)}, {cpp_float(high)}] is "
                            "not finite")
-    if low > high:
+    if not low < high:
         raise RuntimeError("torch.histc: max must be larger than min")
+
+
+def _histc_edges(xp: Any, low: float, high: float, dt: Any) -> tuple[float, float]:
+    """histc's outer edges, as doubles: an empty range is widened by 1 each way, and for
+    float32 and float64 by at least one step of the dtype (its next number), then refused
+    where it is not finite or not increasing."""
+    if low == high:
+        center, low, high = low, low - 1, high + 1
+        if dt.name in ("float32", "float64"):
+            array_dt = getattr(xp, dt.name)
+            info = xp.finfo(array_dt)
+            with quiet():  # (a double past the dtype's range is inf in it, as C++'s cast)
+                left, right = (xp.nextafter(xp.asarray(center, dtype=array_dt),
+                                            xp.asarray(toward, dtype=array_dt))
+                               for toward in (info.min, info.max))
+            low, high = min(float(left), low), max(float(right), high)
+    _check_histc_range(low, high)
+    return low, high
 
 
 def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
@@ -60,18 +78,20 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
     data = xp.reshape(input._data, (-1,))
     if low == high and data.shape[0]:
         low, high = float(xp.min(data)), float(xp.max(data))
-    if low == high:
-        low, high = low - 1, high + 1
-    if not dt.is_floating_point:  # the widened range is read into the dtype, then refused
-        for bound in (low, high):
-            _args.check_overflow(bound, dt)
+    low, high = _histc_edges(xp, low, high, dt)
+    for bound in (low, high):  # the bin edges are made in the input's dtype
+        _args.check_overflow(bound, dt)
+    if not dt.is_floating_point:
         raise _args.not_implemented("histogram_cpu", dt)
-    _check_histc_range(low, high)
-    left, right = (xp.asarray(v, dtype=data.dtype) for v in (low, high))
+    edges = linspace(xp, low, high, bins + 1, data.dtype)  # torch reads its outer edges
+    left, right = edges[0], edges[-1]  # back from these (a span past the dtype: nan)
     kept = data[(data >= left) & (data <= right)]
-    # torch's linear interpolation, in the input's dtype; the right edge joins the last bin
-    where = xp.astype((kept - left) * bins / (right - left), xp.int64)
-    where = xp.where(where == bins, bins - 1, where)
+    with quiet():  # torch's linear interpolation, in the input's dtype
+        where = (kept - left) * bins / (right - left)
+    # torch casts a position that is not finite to INT64_MIN, an offset that wraps round to
+    # the first bin; the right edge joins the last bin
+    where = xp.astype(xp.where(xp.isfinite(where), where, xp.zeros_like(where)), xp.int64)
+    where = xp.where(where == bins, bins - 1, where[(where >= 0) & (where <= bins)])
     counts = xp.zeros((bins,), dtype=data.dtype)
     index_add(xp, counts, (where,), xp.ones(where.shape, dtype=data.dtype))
     return wrap(counts)

@@ -115,6 +115,7 @@ def hardshrink(input: Tensor, lambd: Any = 0.5) -> Tensor:
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"hardshrink_cpu" not implemented for '
                                   f"'{_args.legacy(input.dtype)}'")
+    _args.kernel_scalar(lambd, input.dtype)
     return Hardshrink.apply(input, lambd=lambd)
 
 

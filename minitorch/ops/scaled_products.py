@@ -43,11 +43,16 @@ def _scaled_sum(xp: Any, bias: Any, prod: Any, beta: Any, alpha: Any) -> Any:
 class _Scaled(Op):
     """``beta * bias + alpha * product(a, b)``: a subclass gives the ``product`` of the
     arrays and the gradients of ``a`` and ``b`` (``grads``, each a function, called only
-    where the gradient is needed)."""
+    where the gradient is needed). Its kernel reads ``beta`` and ``alpha`` as the result's
+    dtype (float16 as float where ``opmath``, as torch's batched kernels): what that dtype
+    cannot hold is refused, a float truncated for an integer result."""
+
+    opmath = False
 
     @classmethod
     def forward(cls, ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: Any,
                 alpha: Any) -> Tensor:
+        beta, alpha = (_args.kernel_scalar(v, bias.dtype, cls.opmath) for v in (beta, alpha))
         ctx.bias_shape, ctx.beta, ctx.alpha = tuple(bias.shape), beta, alpha
         ctx.save_for_backward(a, b)
         xp = a._xp
@@ -93,12 +98,14 @@ class Addmv(_Scaled):
 class Addbmm(_Scaled):
     node_name = "AddbmmBackward0"
     _profile_name = "aten::addbmm"
+    opmath = True
 
     @staticmethod
     def product(xp: Any, b1: Tensor, b2: Tensor) -> Any:
         if not b1.shape[0]:
             return xp.zeros((b1.shape[1], b2.shape[2]), dtype=b1._data.dtype)
-        return xp.sum(batched_product(b1._data, b2._data), axis=0)
+        # in the batches' dtype: numpy's sum widens the small integer types
+        return xp.sum(batched_product(b1._data, b2._data), axis=0, dtype=b1._data.dtype)
 
     @staticmethod
     def grads(g: Tensor, b1: Tensor, b2: Tensor) -> tuple:
@@ -109,6 +116,7 @@ class Addbmm(_Scaled):
 class Baddbmm(_Scaled):
     node_name = "BaddbmmBackward0"
     _profile_name = "aten::baddbmm"
+    opmath = True
 
     @staticmethod
     def product(xp: Any, b1: Tensor, b2: Tensor) -> Any:

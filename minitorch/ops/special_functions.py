@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from .. import _args
+from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..backend import cpu_math, half_via_float
 from ._base import Op, example, public_unary, wrap
@@ -289,7 +290,10 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """
     _, eps = _args.parsed("logit", ("tensor", input, "input", 1),
                           ("float", _args.OMITTED if eps is None else eps, "eps", 2))
-    return Logit.apply(input, eps=None if eps is _args.OMITTED or eps < 0 else eps)
+    if eps is _args.OMITTED:
+        return Logit.apply(input, eps=None)
+    _args.kernel_scalar(eps, input.dtype if input.is_floating_point() else get_default_dtype())
+    return Logit.apply(input, eps=None if eps < 0 else eps)
 
 
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
