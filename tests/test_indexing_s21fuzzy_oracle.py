@@ -250,3 +250,16 @@ class _nothing:
 
     def __exit__(self, *exc: Any) -> None:
         return None
+
+
+# true division converts each integer input to the float it computes in from its own values,
+# not as the inputs' common integer type holds them (a 0-d tensor does not widen it)
+@pytest.mark.parametrize("program", [
+    lambda L: L.div(_i(L, [7, 6], "uint8"), _i(L, 32767, "int16")),
+    lambda L: _i(L, [7, 6], "int8") / L.tensor(1000),
+    lambda L: L.tensor(1000) / _i(L, [7, 6], "int8"),
+    lambda L: L.true_divide(L.tensor([True, False]), L.tensor(3)),
+    lambda L: _i(L, [7, 6], "int8").div(L.tensor(1000), rounding_mode="floor"),
+])
+def test_true_division_reads_each_integer_input_as_it_is(program: Any) -> None:
+    _same(program)

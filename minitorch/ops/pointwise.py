@@ -389,10 +389,14 @@ class Div(Op):
 
 
 def _to_default_float(array: Any, like: Any) -> Any:
+    """An integer operand of a true division in the default float type, from its own values
+    (a 0-d int16 tensor's 32767 beside a uint8 tensor, not the 255 their common int type
+    holds), as torch converts each input to the float it computes in."""
     if not isinstance(like, Tensor):  # a number as it was given, not as an int8 holds it
         return float(_args.int_scalar(like) if type(like) is int else array)
     xp = like._xp
-    return xp.astype(array, getattr(xp, get_default_dtype().name))
+    own = like._data if type(like._data) is type(array) else array  # (one moved to a device)
+    return xp.astype(own, getattr(xp, get_default_dtype().name))
 
 
 
