@@ -263,3 +263,12 @@ class _nothing:
 ])
 def test_true_division_reads_each_integer_input_as_it_is(program: Any) -> None:
     _same(program)
+
+
+# an accumulating index_put checks every index tensor's dtype before any mask's shape
+@pytest.mark.parametrize("accumulate", [True, False])
+@pytest.mark.parametrize("second", [lambda L: _i(L, [1], "int16"), lambda L: _i(L, 1, "int8"),
+                                    lambda L: L.tensor([1.]), lambda L: _i(L, [1])])
+def test_index_put_accumulate_checks_dtypes_first(accumulate: bool, second: Any) -> None:
+    _same(lambda L: L.zeros(3, 4).index_put_((L.tensor([True]), second(L)), L.tensor(1.),
+                                             accumulate=accumulate))

@@ -408,7 +408,7 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")
-    _check_index_tensors(input, indices)
+    _check_index_tensors(input, indices, accumulate)
     if _fills_through_mask(indices, values, accumulate):
         check_fill_through_mask(input, indices[0], values)
         return readable_key(input, check_key(input, tuple(indices))), values, accumulate
@@ -432,10 +432,14 @@ def _fills_through_mask(indices: list, values: Tensor, accumulate: bool) -> bool
         _is_mask(indices[0])
 
 
-def _check_index_tensors(input: Tensor, indices: list) -> None:
+def _check_index_tensors(input: Tensor, indices: list, accumulate: bool = False) -> None:
     """index_put's kernel reads its index tensors in order before it counts the dims the masks
     index: a mask's shape against ``input``'s dims from where it stands, any other tensor's
-    dtype (int8, int16 and floats are no index, a 0-d one neither)."""
+    dtype (int8, int16 and floats are no index, a 0-d one neither); an accumulating one
+    (torch's sorting path) checks every dtype first."""
+    if accumulate and any(isinstance(i, Tensor) and i.dtype.name not in _INDEX_DTYPES
+                          for i in indices):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     at = 0
     for index in indices:
         if not isinstance(index, Tensor):
@@ -451,9 +455,12 @@ def _check_index_tensors(input: Tensor, indices: list) -> None:
                                      f"{list(input.shape)} at index {at + i}")
             at += index.dim()
             continue
-        if index.dtype.name not in ("int64", "int32"):
+        if index.dtype.name not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         at += 1
+
+
+_INDEX_DTYPES = ("int64", "int32", "uint8", "bool")
 
 
 def _check_put_value(input: Tensor, parts: tuple, values: Tensor) -> None:
