@@ -1108,11 +1108,13 @@ def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> 
             from ._dtype import wrapped
 
             return value if dt.is_floating_point else wrapped(n, dt)
-        return value
+        return (n != 0) if dt.name == "bool" else value  # (2**63 into bool is True)
     if isinstance(value, (float, complex)) or type(value).__name__.startswith("float"):
         target = dt.c_scalar
         real = value.real if isinstance(value, complex) else float(value)
-        if isinstance(value, complex) and dt.name != "bool":  # its real part, if it is one
+        if isinstance(value, complex) and dt.name == "bool":  # whether it is non-zero
+            return bool(value)
+        if isinstance(value, complex):  # its real part, if it is one
             if value.imag:
                 raise RuntimeError(f"value cannot be converted to type {target} "
                                    "without overflow")
@@ -1169,8 +1171,8 @@ def item_assigned(value: Any, dt: Any) -> Any:
     if dt.name == "float16":  # torch reads it into a double first, then casts unchecked
         from ._dtype import float64
 
-        assigned(value, float64, named=dt)
-        return value
+        checked = assigned(value, float64, named=dt)
+        return checked if isinstance(value, complex) else value  # (a complex: its real part)
     return assigned(value, dt)
 
 

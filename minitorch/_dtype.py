@@ -28,6 +28,7 @@ __all__ = ["bool", "dtype", "finfo", "float16", "float32", "float64", "get_defau
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
 _PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
+_INT64_MAX = 2 ** 63 - 1
 
 
 class dtype:
@@ -314,7 +315,24 @@ def result_type_of_two(tensor: object, other: object) -> dtype:
     """
     tensor_or_number("result_type", tensor, "tensor", 1)
     tensor_or_number("result_type", other, "other", 2)
+    check_unsigned(tensor, other)
     return result_type(tensor, other)
+
+
+def check_unsigned(a: object, b: object) -> None:
+    """An int above int64 reads as uint64 in torch, which a bool tensor cannot promote with,
+    nor (both numbers, as ``where`` takes them) a bool or an int64 number."""
+    if type(a) in (int, _PY_BOOL) and type(b) in (int, _PY_BOOL):
+        names = ["UInt64" if type(v) is int and _INT64_MAX < v < 2 ** 64 else
+                 "Bool" if type(v) is _PY_BOOL else "Long" for v in (a, b)]
+        if names.count("UInt64") == 1:
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               f"attempted to promote {names[0]} and {names[1]}")
+    for value, other in ((a, b), (b, a)):
+        if type(value) is int and _INT64_MAX < value < 2 ** 64 and \
+                getattr(other, "dtype", None) is bool:
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               "attempted to promote Bool and UInt64")
 
 
 def result_type(*operands: object) -> dtype:

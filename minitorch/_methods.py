@@ -784,7 +784,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if grad_mode._state.grad_enabled and self._grad_fn is None and self._requires_grad:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
-    mask = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    mask = _only_index(key)
     if isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool", "uint8") and (
             not isinstance(value, Tensor) or value.numel() == 1):
         masked.check_fill_through_mask(self, mask, value if isinstance(value, Tensor) else None)
@@ -796,6 +796,17 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     indexing.check_bounds(self, parts)
     key = indexing.readable_key(self, parts)
     self._inplace(_write_op(self, key, dims).apply, value, key=key)
+
+
+def _only_index(key: Any) -> Any:
+    """The key's index tensor (or list) where it has one and its other parts index basically
+    (ints, slices, None, ``...``): torch writes a one-element value through it, if a mask,
+    with masked_fill_ on the view the basic parts make. None where it has none or several (a
+    bool or 0-d bool tensor is one: a mask of a new dim)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    indexes = [p for p in parts if indexing.is_index_array(p) or isinstance(p, bool) or (
+        isinstance(p, Tensor) and p.dtype.name == "bool")]
+    return indexes[0] if len(indexes) == 1 else None
 
 
 def _writes_by_index(self: Tensor, parts: tuple, value: Tensor) -> bool:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._args import INT64_MAX, float_scalar, int_scalar, operand, tensor_args
+from .._args import float_scalar, int_scalar, operand, tensor_args
 from .._dtype import bool as bool_
-from .._dtype import dtype, result_type, wrapped
+from .._dtype import check_unsigned, dtype, result_type, wrapped
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
 from ..backend import array_dtype, to_device
@@ -169,22 +169,6 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
     dt = result_type(a, b)
     check_unsigned(a, b)
     return _as(a, dt), _as(b, dt), dt
-
-
-def check_unsigned(a: Any, b: Any) -> None:
-    """An int above int64 reads as uint64 in torch, which a bool tensor cannot promote with,
-    nor (both numbers, as ``where`` takes them) a bool or an int64 number."""
-    if type(a) in (int, bool) and type(b) in (int, bool):
-        names = ["UInt64" if type(v) is int and INT64_MAX < v < 2 ** 64 else
-                 "Bool" if type(v) is bool else "Long" for v in (a, b)]
-        if names.count("UInt64") == 1:
-            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                               f"attempted to promote {names[0]} and {names[1]}")
-    for value, other in ((a, b), (b, a)):
-        if type(value) is int and INT64_MAX < value < 2 ** 64 and isinstance(other, Tensor) and \
-                other.dtype.name == "bool":
-            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                               "attempted to promote Bool and UInt64")
 
 
 def _as(value: Any, dt: dtype) -> Any:

@@ -23,11 +23,14 @@ from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
 
-def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False) -> Callable:
+def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
+              promoted: bool = False) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
     returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
     An ``elementwise`` op given one of its operands as ``out`` works in place, as torch's
-    TensorIterator: that operand is not resized to the broadcast shape but refused.
+    TensorIterator: that operand is not resized to the broadcast shape but refused. A
+    ``promoted`` op (its result of its operands' promoted dtype) has ``out``'s dtype checked
+    before it runs, as TensorIterator checks it before the kernel.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -45,6 +48,9 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False) 
             raise RuntimeError(
                 f"{name or fn.__name__}(): functions with out=... arguments don't support "
                 "automatic differentiation, but one of the arguments requires grad.")
+        if promoted and len(args) >= 2 and all(
+                isinstance(a, (Tensor, int, float)) for a in args[:2]):
+            _check_cast(D.result_type(*args[:2]), out)
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
         if elementwise and any(t is out for t in tensors[:-1]):
@@ -75,11 +81,28 @@ UNARY_WITH_OUT = (
     "rsqrt", "sgn", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square",
     "tan", "tanh", "trunc")
 
+# torch's elementwise functions of two operands that take ``out=`` (add and mul have it
+# already): the result is computed as without ``out``, then cast into it where it can be
+BINARY_WITH_OUT = (
+    "sub", "subtract", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod",
+    "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq",
+    "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+    "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "hypot", "copysign",
+    "xlogy", "nextafter", "ldexp", "heaviside", "lerp")
+
+# those whose result has their operands' promoted dtype, and whose own refusals come from
+# their kernel (after out's dtype is checked)
+_PROMOTED = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                       "bitwise_right_shift", "remainder", "fmod", "floor_divide"})
+
 
 # the op an alias runs, which torch's autograd refusal names
 _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", "msort": "sort",
          "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
-         "arctan": "atan", "arctanh": "atanh"}
+         "arctan": "atan", "arctanh": "atanh", "subtract": "sub", "divide": "div",
+         "true_divide": "div", "arctan2": "atan2", "greater": "gt", "greater_equal": "ge",
+         "less": "lt", "less_equal": "le", "not_equal": "ne"}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not"})
@@ -143,18 +166,27 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
 
 
 def add_out_keywords(namespace: dict) -> None:
-    """The functions of :data:`UNARY_WITH_OUT` in ``namespace`` (the package's globals), each
-    taking ``out=`` (those that do not already)."""
+    """The functions of :data:`UNARY_WITH_OUT` and :data:`BINARY_WITH_OUT` in ``namespace``
+    (the package's globals), each taking ``out=`` (those that do not already)."""
     for name in UNARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = with_out_keyword(fn, name)
+    for name in BINARY_WITH_OUT:
+        fn = namespace.get(name)
+        if fn is not None and "out" not in inspect.signature(fn).parameters:
+            namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
+                                        promoted=name in _PROMOTED)
+
+
+def _check_cast(dt: D.dtype, out: Tensor) -> None:
+    if not can_cast(dt, out.dtype):
+        raise RuntimeError(f"result type {_args.legacy(dt)} can't be cast to the "
+                           f"desired output type {_args.legacy(out.dtype)}")
 
 
 def _write(result: Tensor, out: Tensor) -> Tensor:
-    if not can_cast(result.dtype, out.dtype):
-        raise RuntimeError(f"result type {_args.legacy(result.dtype)} can't be cast to the "
-                           f"desired output type {_args.legacy(out.dtype)}")
+    _check_cast(result.dtype, out)
     if out.shape != result.shape:
         if out.numel():
             warnings.warn(

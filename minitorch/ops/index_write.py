@@ -408,19 +408,38 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")
-    _check_index_tensors(input, indices)
+    _check_index_tensors(input, indices, accumulate)
+    if _fills_through_mask(indices, values, accumulate):
+        check_fill_through_mask(input, indices[0], values)
+        return readable_key(input, check_key(input, tuple(indices))), values, accumulate
+    indices = [i for i in indices if not _is_mask(i) or i.dim()]  # a 0-d mask indexes nothing
     if not indices:
         _refuse_no_indices(input, values, accumulate)
-    parts = check_key(input, tuple(indices), bounds=False)
-    _check_put_value(input, parts, indices, values, accumulate)
-    parts = check_key(input, tuple(indices))
+    parts = check_key(input, tuple(indices), bounds=False, as_tensors=True)
+    _check_put_value(input, parts, values)
+    parts = check_key(input, tuple(indices), as_tensors=True)
     return readable_key(input, parts), values, accumulate
 
 
-def _check_index_tensors(input: Tensor, indices: list) -> None:
+def _is_mask(index: Any) -> bool:
+    return isinstance(index, Tensor) and index.dtype.name in ("bool", "uint8")
+
+
+def _fills_through_mask(indices: list, values: Tensor, accumulate: bool) -> bool:
+    """Whether torch writes ``index_put``'s one-element value through its only index, a mask
+    of any dims, with masked_fill_ (a cast of the value, where index_put wants its dtype)."""
+    return not accumulate and values.numel() == 1 and len(indices) == 1 and \
+        _is_mask(indices[0])
+
+
+def _check_index_tensors(input: Tensor, indices: list, accumulate: bool = False) -> None:
     """index_put's kernel reads its index tensors in order before it counts the dims the masks
     index: a mask's shape against ``input``'s dims from where it stands, any other tensor's
-    dtype (int8, int16 and floats are no index, a 0-d one neither)."""
+    dtype (int8, int16 and floats are no index, a 0-d one neither); an accumulating one
+    (torch's sorting path) checks every dtype first."""
+    if accumulate and any(isinstance(i, Tensor) and i.dtype.name not in _INDEX_DTYPES
+                          for i in indices):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     at = 0
     for index in indices:
         if not isinstance(index, Tensor):
@@ -436,27 +455,23 @@ def _check_index_tensors(input: Tensor, indices: list) -> None:
                                      f"{list(input.shape)} at index {at + i}")
             at += index.dim()
             continue
-        if index.dtype.name not in ("int64", "int32"):
+        if index.dtype.name not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         at += 1
 
 
-def _check_put_value(input: Tensor, parts: tuple, indices: list, values: Tensor,
-                     accumulate: bool) -> None:
+_INDEX_DTYPES = ("int64", "int32", "uint8", "bool")
+
+
+def _check_put_value(input: Tensor, parts: tuple, values: Tensor) -> None:
     """torch's index_put value checks: unlike ``x[key] = value`` every index is a tensor
     index (a 0-d one too) and the value's leading ones count, so its whole shape must
-    broadcast to the indexing result; then its dtype must be ``input``'s, except where torch
-    writes a one-element value through a single boolean mask with masked_fill_ (a cast)."""
+    broadcast to the indexing result; then its dtype must be ``input``'s."""
     target = tuple(result_shape(input, parts))
     if not expandable_to(tuple(values.shape), target):
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot "
                            f"be broadcast to indexing result of shape {list(target)}")
-    mask = indices[0] if len(indices) == 1 else None
-    if not accumulate and isinstance(mask, Tensor) and values.numel() == 1 and (
-            mask.dtype.name == "uint8" or (mask.dtype.name == "bool" and mask.dim())):
-        check_fill_through_mask(input, mask, values)
-    else:
-        check_put_dtype(input, values)
+    check_put_dtype(input, values)
 
 
 def _refuse_no_indices(input: Tensor, values: Tensor, accumulate: bool) -> None:

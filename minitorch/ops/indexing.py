@@ -87,7 +87,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     parts = check_key(t, key)
     if any(_is_bool_mask(p) for p in parts):
         return Index.apply(t, key=readable_key(t, parts))
-    out, dim, advanced = t, 0, {}
+    out, dim, advanced, lone = t, 0, {}, isinstance(key, slice)
     for p in parts:
         if p is None or p is True or p is False:  # a new dim, which a bool indexes as a
             out = Unsqueeze.apply(out, dim=dim)  # mask (torch's IndexBackward0)
@@ -95,7 +95,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
                 advanced[dim] = t._xp.zeros((int(p),), dtype=t._xp.int64)
             dim += 1
         elif isinstance(p, slice):
-            if p != slice(None):
+            if lone or not _whole(p, out.shape[dim]):
                 out = Slice.apply(out, key=(slice(None),) * dim + (_clipped(p, out.shape[dim]),))
             dim += 1
         elif _is_advanced(p) and _index_array(p, t._xp) is not None:  # after the ints, as
@@ -109,25 +109,44 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     return out if out is not t else Alias.apply(t)
 
 
+def _whole(s: slice, size: int) -> bool:
+    """Whether torch's indexing skips the slice ``s`` of a dim of ``size`` in a tuple key (a
+    lone slice it always applies): from 0 as written, by steps of 1, to the end or past it."""
+    start, stop, step = (None if b is None else _args.as_int(b) for b in (s.start, s.stop,
+                                                                           s.step))
+    return start in (None, 0) and step in (None, 1) and (stop is None or stop >= size)
+
+
 def _is_bool_mask(p: Any) -> bool:
     return isinstance(p, Tensor) and p.dtype.name == "bool"
 
 
-def check_key(t: Tensor, key: Any, bounds: bool = True) -> tuple:
+def check_key(t: Tensor, key: Any, bounds: bool = True, as_tensors: bool = False) -> tuple:
     """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: the count of
     dims the key indexes, then each part in turn (an index torch takes, an int in range, a
-    mask of the indexed shape), then the index tensors' dtypes and (``bounds``) values (see
-    :func:`check_bounds`). A lone slice or int is applied at once (on a 0-d tensor too)."""
+    mask of the indexed shape), then the index tensors' dtypes, the broadcast of their shapes,
+    an index into an empty dim and (``bounds``) their values (see :func:`check_bounds`). A
+    lone slice or int is applied at once (on a 0-d tensor too). ``as_tensors``: a 0-d integer
+    tensor is an index tensor (index_put's reading), not an int."""
     if t.dim() == 0:
         _check_lone_part(key)
     parts = _ranges_as_lists(key_parts(key))
     parts, items = _expand_ellipsis(parts, t.dim())
-    parts = _checked(t, parts, bounds=False, items=items)
+    indexed = _checked(t, parts, bounds=False, items=items, as_tensors=as_tensors)
     for p in parts:  # the index kernel's checks, after the slicing: the dtypes, the masks
         if isinstance(p, Tensor) or _is_array(p):
             _part(p, t._xp)
     _check_masks(t, parts)
-    return check_bounds(t, parts) if bounds else parts
+    _check_empty_dims(t, parts, indexed)
+    return check_bounds(t, parts, as_tensors) if bounds else parts
+
+
+def _check_empty_dims(t: Tensor, parts: tuple, indexed: list) -> None:
+    """torch's refusal of an index tensor into a dim of size 0, where no index fits: made once
+    the index tensors broadcast, and only where their broadcast shape is not empty (then no
+    index is read)."""
+    if any(not size for _, size, _ in indexed) and math.prod(result_shape(t, parts, True)):
+        raise IndexError("index is out of bounds for dimension with size 0")
 
 
 def _check_lone_part(key: Any) -> None:
@@ -144,12 +163,12 @@ def _check_lone_part(key: Any) -> None:
         _check_int(0, 0, key)
 
 
-def check_bounds(t: Tensor, parts: tuple) -> tuple:
+def check_bounds(t: Tensor, parts: tuple, as_tensors: bool = False) -> tuple:
     """``parts`` (checked by :func:`check_key`) after torch's index kernel's check of the
     integer tensors' values, which it makes per element of the result: none when the result
     is empty (``ones(2, 0)[[5]]`` is an empty tensor)."""
     if math.prod(result_shape(t, parts)):
-        _checked(t, parts, bounds=True)
+        _checked(t, parts, bounds=True, as_tensors=as_tensors)
     return parts
 
 
@@ -164,11 +183,12 @@ def readable_key(t: Tensor, parts: tuple) -> Any:
                  "int" else k for k in key)
 
 
-def result_shape(t: Tensor, parts: tuple) -> tuple:
+def result_shape(t: Tensor, parts: tuple, joined_only: bool = False) -> tuple:
     """The shape of ``t[parts]`` as torch's indexing makes it, without reading an integer
     tensor's values: the basic parts first (an int or a 0-d integer tensor selects), then
     the index tensors' broadcast shape, in place of the dims they index where those are
-    adjacent, else in front."""
+    adjacent, else in front (``joined_only``: that broadcast shape alone, a mask giving one
+    index tensor per dim it indexes)."""
     shape, out, where, indexes, dim = t._data.shape, [], [], [], 0
     for p in parts:
         # a bool is torch's 0-d mask: a new dim, indexed with the other index tensors
@@ -185,14 +205,16 @@ def result_shape(t: Tensor, parts: tuple) -> tuple:
             mask = _args.kind_of(array.dtype) == "bool"  # a 0-d one indexes a new dim
             where.append(len(out))
             out.append(0)  # a place holder
-            indexes.append((int(namespace(array).count_nonzero(array)),) if mask else
-                           tuple(array.shape))
+            indexes.extend([(int(namespace(array).count_nonzero(array)),)] *
+                           max(array.ndim, 1) if mask else [tuple(array.shape)])
             dim += array.ndim - 1 if mask else 0
         dim += 1
     out += shape[dim:]
     if not where:
-        return tuple(out)
+        return () if joined_only else tuple(out)
     joined = _indexed_shape(indexes)
+    if joined_only:
+        return joined
     rest = [s for i, s in enumerate(out) if i not in where]
     at = where[0] if where == list(range(where[0], where[0] + len(where))) else 0
     return tuple(rest[:at]) + joined + tuple(rest[at:])
@@ -268,10 +290,14 @@ def _multidimensional(p: Any) -> bool:
         _is_array(p)
 
 
-def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -> tuple:
+def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None,
+             as_tensors: bool = False) -> list:
+    """The integer index tensors of ``parts`` (array, size of the dim, number among the index
+    tensors), after the checks of the ints, the dtypes and (``bounds``) the values."""
     # torch's messages number an int by its item in the key (``items``: of each part), an
-    # index tensor among the index tensors; the ints are checked as torch slices, the index
-    # tensors after (their dtypes first)
+    # index tensor among the index tensors (a bool, as a mask of a new dim, is one; a mask
+    # one per dim); the ints are checked as torch slices, the index tensors after (their
+    # dtypes first)
     shape, dim, tensors, indexed = t._data.shape, 0, 0, []
     for j, p in enumerate(parts):
         kind = type(p)
@@ -280,13 +306,16 @@ def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -
                 _check_int(shape[dim], items[j] if items else dim, p)
         elif kind is slice:  # slice's errors here; getitem and array_key clip it
             _clipped(p, 0)
-        elif p is None or p is True or p is False:
+        elif p is None:
             continue
-        elif (array := _index_array(p, t._xp)) is not None:  # not a 0-d integer tensor: an
-            # int
-            if _args.kind_of(array.dtype) == "bool":  # a mask (see _check_masks): an index
-                dim += array.ndim  # tensor per dim to torch's messages
-                tensors += array.ndim
+        elif p is True or p is False:
+            tensors += 1
+            continue
+        elif (array := p._data if as_tensors and isinstance(p, Tensor) else
+              _index_array(p, t._xp)) is not None:  # not a 0-d integer tensor: an int
+            if _args.kind_of(array.dtype) == "bool":  # a mask (see _check_masks)
+                dim += array.ndim
+                tensors += max(array.ndim, 1)
                 continue
             indexed.append((array, shape[dim], tensors))
             tensors += 1
@@ -296,14 +325,9 @@ def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None) -
     for p in parts:
         if isinstance(p, Tensor):
             _check_index_dtype(p)
-    if len(indexed) > 1 and tensors == len(indexed):  # (a mask's indices come later)
-        _indexed_shape([array.shape for array, _, _ in indexed])  # they broadcast first
-    for array, size, position in indexed:
-        if array.size and not size:  # checked before the result is made
-            raise IndexError("index is out of bounds for dimension with size 0")
-        if bounds:
-            _check_bounds(array, size, position)
-    return parts
+    if bounds:
+        _check_bounds(indexed, result_shape(t, parts, joined_only=True))
+    return indexed
 
 
 def _check_masks(t: Tensor, parts: tuple) -> None:
@@ -335,13 +359,21 @@ def _check_masks(t: Tensor, parts: tuple) -> None:
                                  f"{at + i}")
 
 
-def _check_bounds(index: Any, size: int, dim: int) -> None:
-    """torch's error for the first integer of ``index`` outside ``[-size, size)``."""
-    xp = namespace(index)
-    bad = (index < -size) | (index >= size)
-    if index.size and bool(xp.any(bad)):
-        first = int(to_numpy(index)[to_numpy(bad)][0])
-        raise IndexError(f"index {first} is out of bounds for dimension {dim} with size {size}")
+def _check_bounds(indexed: list, shape: tuple) -> None:
+    """torch's index kernel's error for the first index outside ``[-size, size)`` of its dim:
+    it walks the elements of the index tensors' broadcast ``shape`` in order, and reads each
+    element's index tensors in turn (``indexed``: array, size, number)."""
+    bad = [(index < -size) | (index >= size) for index, size, _ in indexed]
+    if not any(bool(namespace(b).any(b)) for b in bad):
+        return
+    flat = [to_numpy(b).reshape(-1) if b.shape == shape else
+            to_numpy(namespace(b).broadcast_to(b, shape)).reshape(-1) for b in bad]
+    first = min(int(f.argmax()) for f in flat if f.any())
+    for (index, size, dim), f in zip(indexed, flat):
+        if f[first]:
+            value = int(to_numpy(namespace(index).broadcast_to(index, shape)).reshape(-1)[first])
+            raise IndexError(f"index {value} is out of bounds for dimension {dim} with size "
+                             f"{size}")
 
 
 def _consumed(p: Any) -> int:

@@ -326,7 +326,9 @@ def _one_sided(side: str, input: Tensor, bound: Any, by_number: type, by_tensor:
         broadcast_pair(input, bound)  # torch's error where the shapes do not broadcast
         return by_tensor.apply(input, *((bound, None) if side == "min" else (None, bound)))
     bound = _number_bound(f"clamp_{side}", side, input, bound)
-    _args.kernel_scalar(bound, result_type(input, bound))
+    bound = _args.kernel_scalar(bound, result_type(input, bound))  # as the kernel reads it
+    if input.dtype.name == "bool" and isinstance(bound, bool):
+        raise _args.not_implemented(f"clamp_{side}_scalar_cpu", "Bool")
     return by_number.apply(input, **{side: bound})
 
 

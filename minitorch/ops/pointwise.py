@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._dtype import bool as bool_
-from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type
+from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type, wrapped
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from .._warn_once import warn_once
 from ..autograd import profiler, torch_events
@@ -392,10 +392,14 @@ class Div(Op):
 
 
 def _to_default_float(array: Any, like: Any) -> Any:
+    """An integer operand of a true division in the default float type, from its own values
+    (a 0-d int16 tensor's 32767 beside a uint8 tensor, not the 255 their common int type
+    holds), as torch converts each input to the float it computes in."""
     if not isinstance(like, Tensor):  # a number as it was given, not as an int8 holds it
         return float(_args.int_scalar(like) if type(like) is int else array)
     xp = like._xp
-    return xp.astype(array, getattr(xp, get_default_dtype().name))
+    own = like._data if type(like._data) is type(array) else array  # (one moved to a device)
+    return xp.astype(own, getattr(xp, get_default_dtype().name))
 
 
 
@@ -640,10 +644,12 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     for value in (input, other):
         _args.unpack_int(value)
     check_unsigned(input, other)
-    dt = result_type(input, other)  # torch converts the numbers before it reads the condition
-    for value in (input, other):  # a number is read into the result's type (float16's in float)
-        if not isinstance(value, Tensor):
-            _args.kernel_scalar(value, dt, opmath=True)
+    complex_ = any(isinstance(v, complex) for v in (input, other))
+    if not complex_:  # (a complex result holds any number: refused after torch's checks)
+        dt = result_type(input, other)  # torch converts the numbers before the condition
+        for value in (input, other):  # a number is read into the result's type (float16's
+            if not isinstance(value, Tensor):  # in float)
+                _args.kernel_scalar(value, dt, opmath=True)
     if condition.dtype.name == "uint8":
         warn_once("where received a uint8 condition tensor. This behavior is deprecated and "
                   "will be removed in a future version of PyTorch. Use a boolean condition "
@@ -653,6 +659,8 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {_args.legacy(condition.dtype)}")
     check_broadcast(condition, input, other)
+    if complex_:
+        dt = result_type(input, other)  # minitorch's refusal: it has no complex tensors
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
         input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
@@ -1438,7 +1446,7 @@ def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -
     tensor([0.0000, 0.5000, 1.0000])
     """
     min, max = clamp_bounds("clamp", min, max, input)
-    _check_bounds(input, min, max)
+    min, max = _check_bounds(input, min, max)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return ClampTensor.apply(input, min, max)
     min, max = (b.real if isinstance(b, complex) else b for b in (min, max))
@@ -1495,9 +1503,11 @@ def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
     raise RuntimeError("value cannot be converted to type int64_t without overflow")
 
 
-def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
+def _check_bounds(input: Tensor, low: Any, high: Any) -> tuple:
     """clamp's number bounds as torch's kernel checks them (after :func:`clamp_bounds`):
-    complex values, then what the result's dtype can hold."""
+    complex values, then what the result's dtype can hold (a float bound makes the result
+    floating, which holds an int one); they come back as that dtype holds them (-1 is 255 to
+    a uint8 clamp, as torch's cast gives)."""
     shape = tuple(input.shape)
     for bound in (low, high):
         if isinstance(bound, Tensor):  # torch's error where the shapes do not broadcast,
@@ -1509,18 +1519,22 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> None:
             if not floating:
                 raise NotImplementedError("clamp is not supported for complex types")
             _args.kernel_scalar(bound, float64)  # a floating clamp reads it as a double
+    result_floating = floating or any(isinstance(b, float) for b in bounds)
     for bound in bounds:
-        if floating or isinstance(bound, float):
+        if result_floating:
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
         elif type(bound) is int and input.dtype.itemsize < 8 and input.dtype is not bool_:
             _args.check_overflow(bound, input.dtype)
-    if not floating and not any(isinstance(b, float) for b in bounds):  # else a float result
+    if not result_floating:
         _clamp_unsigned(input, low, high)
+        if input.dtype.itemsize < 8 and input.dtype is not bool_:
+            low, high = (wrapped(b, input.dtype) if type(b) is int else b for b in (low, high))
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
         kernel = "clamp" if len(bounds) == 2 else "clamp_min" if low is not None else \
             "clamp_max"
         raise _args.not_implemented(f"{kernel}_scalar_cpu", "Bool")
+    return low, high
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
