@@ -278,9 +278,11 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
     for dims, name in ((src, "source"), (dst, "destination")):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+    if not ndim:  # torch's movedim of a 0-d tensor: an alias, once the dims are checked
+        return shape.Alias.apply(self)
     rest = iter(d for d in range(ndim) if d not in src)
     placed = dict(zip(dst, src))
-    return self.permute(*[placed[i] if i in placed else next(rest) for i in range(ndim)])
+    return self.permute(tuple(placed[i] if i in placed else next(rest) for i in range(ndim)))
 
 
 def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
@@ -420,16 +422,25 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    # torch's method (Python) refuses no sizes (None too) first; its parser then reads dim's
-    # type, then the sizes', then dim's value
+    # torch's method (Python) refuses no sizes (None too) before its parser sees anything
     if sizes is None or (isinstance(sizes, (tuple, list)) and not sizes):
         raise RuntimeError("unflatten: sizes must be non-empty")
+    return unflatten_parsed(self, dim, sizes)
+
+
+def unflatten_parsed(self: Tensor, dim: int, sizes: Any) -> Tensor:
+    """``unflatten`` as torch's parser takes it (``torch.unflatten``): dim's type, the sizes'
+    type, dim's range, and only then no sizes.
+
+    >>> unflatten_parsed(minitorch.ones(2, 6), 1, (3, 2)).shape
+    torch.Size([2, 3, 2])
+    """
     if _args.as_int(dim) is None:
         _args.integer("unflatten", dim, "dim", 2)
     sizes = _args.int_tuple("unflatten", sizes, "sizes", 3)
+    d = _args.dim("unflatten", dim, self.dim(), position=2)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    d = _args.dim("unflatten", dim, self.dim(), position=2)
     # torch's infer_size of the sizes for dim d; its checks' errors reach the user wrapped
     unexpected = "unflatten got an unexpected error:\n"
     if not self.dim():
