@@ -120,6 +120,13 @@ def _check_float(dt: D.dtype, kernel: str) -> None:
         raise _args.not_implemented(kernel, dt)
 
 
+def _check_kernel(t: Tensor, kernel: str, dtype_ok: bool) -> None:
+    """A sampling kernel's refusal of ``t``'s dtype: torch dispatches the kernel on dtype only
+    when there is an element to fill, so an empty tensor of any dtype passes."""
+    if not dtype_ok and t.numel():
+        raise _args.not_implemented(kernel, t.dtype)
+
+
 # ---- functions ---------------------------------------------------------------------------
 class _Normal(Op):
     """``normal(mean, std)`` with a tensor among them: a sample, whose gradient is zero (torch
@@ -668,7 +675,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     generator = _args.generator("normal_", generator)
     mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
     _check_std(std)
-    _check_float(self.dtype, "normal_kernel_cpu")
+    _check_kernel(self, "normal_kernel_cpu", self.dtype.is_floating_point)
     return self._inplace(Normal.apply,
                          draw=lambda t: _sample("normal", t, generator, self._data,
                                                 mean=mean, std=std))
@@ -791,7 +798,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
     mean, std = _args.reals("log_normal_", (mean, "mean", 1), (std, "std", 2))
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
-    _check_float(self.dtype, "log_normal_cpu")
+    _check_kernel(self, "log_normal_cpu", self.dtype.is_floating_point)
     return self._inplace(LogNormal.apply, draw=lambda t: _sample(
         "log_normal", t, generator, self._data, mean=mean, std=std))
 
@@ -806,8 +813,7 @@ def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     p = _args.real("geometric_", p, "p", 1)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    if self.dtype == D.bool:
-        raise _args.not_implemented("geometric_cpu", self.dtype)
+    _check_kernel(self, "geometric_cpu", self.dtype != D.bool)
     return self._inplace(Geometric.apply, draw=lambda t: _sample(
         "geometric", t, generator, self._data, p=p))
 

@@ -42,7 +42,7 @@ class Roll(Op):
     def forward(ctx: Any, a: Tensor, *, shifts: tuple, dims: tuple) -> Tensor:
         ctx.shifts, ctx.dims = shifts, dims
         xp = a._xp
-        if not dims:  # the flattened tensor, shifted once
+        if not dims or not a.numel():  # the flattened tensor, shifted once (or nothing)
             return wrap(xp.roll(a._data, shift=shifts[0]))
         return wrap(xp.roll(a._data, shift=shifts, axis=dims))
 
@@ -68,7 +68,8 @@ def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
         if len(shifts) != len(dims):
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                                f"dims:{len(dims)}")
-        dims = tuple(_args.wrap_dim(d, input.dim(), scalar=False) for d in dims)
+        if input.numel():  # torch returns an empty input before reading dims' range
+            dims = tuple(_args.wrap_dim(d, input.dim(), scalar=False) for d in dims)
     return Roll.apply(input, shifts=shifts, dims=dims)
 
 

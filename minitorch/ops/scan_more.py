@@ -79,7 +79,10 @@ class Cummin(_RunningExtremum):
 def _running(name: str, op: type, input: Tensor, dim: Any) -> Any:
     _args.tensor_args(name, (input, "input", 1))
     _args.integer(name, dim, "dim", 2)
-    d = _args.dim(name, dim, input.dim())
+    if input.dim() == 0 and dim not in (-1, 0):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    # an empty input has nothing to scan: torch returns it before reading dim's range
+    d = _args.dim(name, dim, input.dim()) if input.numel() else 0
     return getattr(return_types, name)(*op.apply(input, dim=d))
 
 

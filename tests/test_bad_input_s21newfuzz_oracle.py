@@ -1,0 +1,136 @@
+"""Bad input and edge input met by the s21 black-box fuzz of linalg, reductions, scans, shape
+ops and random fills, against torch: the same refusal (type and message) or the same result.
+
+Each case is one call written for either library (``L``); a refusal must be torch's, and a
+result must match to the bit (dtype, shape, requires_grad, values)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS, assert_same_error, numpy_of, raised_by
+
+import minitorch
+
+CASES = [
+    # torch.unflatten (the parser) reads dim's type and range before refusing no sizes;
+    # the method (Python) refuses no sizes first
+    "L.unflatten(L.zeros(2, 0), 1.0, ())",
+    "L.unflatten(L.zeros(2, 0), -3, ())",
+    "L.unflatten(L.zeros(2, 0), 1, ())",
+    "L.unflatten(L.zeros(2, 0), 1, None)",
+    "L.unflatten(L.tensor(1.0), 0, ())",
+    "L.unflatten(L.zeros(2, 6), 1, (3, -1))",
+    "L.zeros(2, 0).unflatten(-3, ())",
+    "L.zeros(2, 0).unflatten(1.0, ())",
+    # linalg.vecdot refuses a non-floating x before comparing the dtypes
+    "L.linalg.vecdot(L.ones(3, dtype=L.int64), L.ones(3, dtype=L.int64))",
+    "L.linalg.vecdot(L.ones(3, dtype=L.int64), L.ones(2))",
+    "L.linalg.vecdot(L.ones(3, dtype=L.bool), L.ones(3, dtype=L.bool))",
+    "L.linalg.vecdot(L.ones(3), L.ones(3, dtype=L.int64))",
+    "L.linalg.vecdot(L.ones(2, 3), L.ones(3))",
+    # matrix_power takes float16 (matmuls); only a negative power meets inv's refusal
+    "L.matrix_power(L.tensor([[1.5, 2.0], [0.25, -1.0]], dtype=L.float16), 0)",
+    "L.matrix_power(L.tensor([[1.5, 2.0], [0.25, -1.0]], dtype=L.float16), 1)",
+    "L.matrix_power(L.tensor([[1.5, 2.0], [0.25, -1.0]], dtype=L.float16), 2)",
+    "L.linalg.matrix_power(L.tensor([[1.5, 2.0], [0.25, -1.0]], dtype=L.float16), -1)",
+    "L.matrix_power(L.ones(2, 3, dtype=L.float16), 2)",
+    "L.matrix_power(L.ones(2, 2, dtype=L.int64), -1)",
+    "L.linalg.cond(L.eye(2, dtype=L.float16), 'fro')",
+    "L.linalg.cond(L.eye(2, dtype=L.float16), 1)",
+    # a sampling kernel is dispatched on dtype only when there is an element to fill
+    "L.zeros(0, dtype=L.int64).normal_(0, 1)",
+    "L.zeros(2, 0, dtype=L.bool).normal_()",
+    "L.zeros(2, dtype=L.int64).normal_()",
+    "L.zeros(0, dtype=L.int64).normal_(0, -1)",
+    "L.zeros(0, dtype=L.bool).log_normal_()",
+    "L.zeros(2, dtype=L.bool).log_normal_()",
+    "L.zeros(0, dtype=L.bool).geometric_(0.5)",
+    "L.zeros(2, dtype=L.bool).geometric_(0.5)",
+    "L.zeros(0, dtype=L.int64).uniform_()",
+    # amax/amin of an empty input: each dim as given is checked for a zero size, in order,
+    # before any repeat
+    "L.amax(L.zeros(0, 3), [0, 0])",
+    "L.amax(L.zeros(0, 3), [1, 1])",
+    "L.amax(L.zeros(0, 3), [5, 0])",
+    "L.amax(L.zeros(0, 3), [0, 5])",
+    "L.amin(L.zeros(0, 3), -2)",
+    "L.amin(L.zeros(0, 3), (-2, 1), keepdim=True)",
+    "L.amax(L.zeros(0, 3), [])",
+    "L.amax(L.zeros(0, 3), 1, keepdim=True)",
+    "L.amax(L.zeros(()), [0])",
+    "L.amax(L.zeros(()), [0, 0])",
+    "L.amax(L.zeros(2, 3), [0, 0])",
+    # cummax/cummin: an empty input is returned before dim's range; a 0-d one has its words
+    "L.cummax(L.zeros(0, 3), 5)",
+    "L.cummin(L.zeros(0, dtype=L.int8), -2)",
+    "L.cummax(L.zeros(2, 3), 5)",
+    "L.cummin(L.tensor(3.0), 1)",
+    "L.cummax(L.tensor(3.0), -2)",
+    "L.cummax(L.tensor(3.0), -1)",
+    # roll: an empty input is returned before dims' range, after their count
+    "L.roll(L.zeros(0, 3), 1, -3)",
+    "L.roll(L.zeros(0, 3), (1, 2), (5, 6))",
+    "L.roll(L.zeros(0, 3), (1, 2), (0,))",
+    "L.roll(L.zeros(2, 3), 1, 5)",
+    # tensordot: each pair of dims wrapped (a 0-d tensor has none) and sized in turn; the
+    # message names the dims as given; dims=0 of 0-d tensors is an outer product
+    "L.tensordot(L.tensor(1.0), L.zeros(3), dims=([0], [0]))",
+    "L.tensordot(L.zeros(3), L.tensor(1.0), dims=([-1], [0]))",
+    "L.tensordot(L.zeros(3), L.zeros(2), dims=([-1], [-1]))",
+    "L.tensordot(L.zeros(3, 2), L.zeros(2, 4), dims=([-2, 0], [0, 1]))",
+    "L.tensordot(L.zeros(2, 0), L.zeros(2, 3, 4), dims=1)",
+    "L.tensordot(L.zeros(3), L.zeros(2), dims=([0], [5]))",
+    "L.tensordot(L.tensor(1.5), L.tensor([2.0, 3.0]), dims=0)",
+    "L.tensordot(L.tensor(1.5), L.tensor(2.0), dims=0)",
+    "L.tensordot(L.ones(3, 1), L.ones(3, 2), dims=([0, 1], [0, 1]))",
+    # movedim of a 0-d tensor: torch's alias, once the dims are checked
+    "L.movedim(L.tensor(2.0), 0, -1)",
+    "L.movedim(L.tensor(2.0), (), ())",
+    "L.movedim(L.tensor(2.0), (0, 0), (0, 0))",
+    "L.movedim(L.tensor(2.0), 0, 1)",
+]
+
+
+def assert_bitwise(got, want) -> None:
+    """Tensors equal to the bit: dtype, shape, requires_grad, values (nan where torch's)."""
+    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
+    assert got.requires_grad == want.requires_grad
+    np.testing.assert_array_equal(numpy_of(got), numpy_of(want))
+
+
+def _outcome(code: str, L):
+    return eval(code, {"L": L})
+
+
+@pytest.mark.parametrize("code", CASES)
+def test_same_refusal_or_result(code):
+    want = raised_by(lambda L: _outcome(code, L), torch)
+    if want is not None:
+        assert_same_error(raised_by(lambda L: _outcome(code, L), minitorch), want)
+        return
+    got, expected = _outcome(code, minitorch), _outcome(code, torch)
+    if isinstance(expected, tuple):
+        for g, e in zip(got, expected, strict=True):
+            assert_bitwise(g, e)
+    else:
+        assert_bitwise(got, expected)
+
+
+def test_empty_scans_keep_their_graph():
+    for L in (torch, minitorch):
+        x = L.zeros(0, 3, requires_grad=True)
+        assert L.cummax(x, 4).values.grad_fn.name() == "CummaxBackward0"
+        assert L.roll(x, (1, 2), (5, 6)).grad_fn._saved_dims == (5, 6)
+        scalar = L.tensor(2.0, requires_grad=True)
+        assert L.movedim(scalar, 0, 0).grad_fn.name() == "AliasBackward0"
+
+
+@SETTINGS
+@given(st.lists(st.integers(-4, 4), min_size=0, max_size=3), st.booleans())
+def test_amax_of_empty_inputs(dims, keepdim):
+    code = f"L.amax(L.zeros(0, 2, 3), {dims!r}, keepdim={keepdim})"
+    test_same_refusal_or_result(code)
