@@ -92,6 +92,36 @@ CASES = [
     "L.movedim(L.tensor(2.0), (), ())",
     "L.movedim(L.tensor(2.0), (0, 0), (0, 0))",
     "L.movedim(L.tensor(2.0), 0, 1)",
+    # var/std(_mean) with unbiased and keepdim but no dim match none of torch's overloads
+    "L.std(L.zeros(3), unbiased=False, keepdim=False)",
+    "L.var(L.zeros(3), keepdim=True, unbiased=True)",
+    "L.zeros(3).var(keepdim=False, unbiased=True)",
+    "L.std_mean(L.zeros(3), unbiased=True, keepdim=False)",
+    "L.var_mean(L.zeros(3, dtype=L.uint8), unbiased=False, keepdim=False)",
+    "L.std_mean(L.zeros(3), dim=True)",
+    "L.std(L.zeros(3), dim=None, unbiased=False, keepdim=False)",
+    "L.var_mean(L.tensor([1.0, 4.0]), unbiased=False)",
+    "L.std_mean(L.tensor([1.0, 4.0]), 0, keepdim=True, unbiased=False)",
+    # linalg.pinv: torch's four overloads (atol, rtol, rcond, hermitian) and their checks
+    "L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]]), 0.1)",
+    "L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]]), rcond=0.5)",
+    "L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]]), L.tensor(0.5))",
+    "L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]]), atol=2.5)",
+    "L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=L.float64), atol=L.tensor(2.5))",
+    "L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]]), atol=L.tensor([0.1, 2.5]))",
+    "L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]]), atol=0.0, rtol=0.6)",
+    "L.linalg.pinv(L.tensor([[2.0, 5.0], [1.0, 3.0]]), hermitian=True)",
+    "L.linalg.pinv(L.tensor([[2.0, 5.0], [1.0, -3.0]]), 0.1, True)",
+    "L.linalg.pinv(L.zeros(2, 0, 0), atol=0.1, hermitian=True)",
+    "L.linalg.pinv(L.ones(2, 3), hermitian=True)",
+    "L.linalg.pinv(L.eye(2), tol=0.1)",
+    "L.linalg.pinv(L.eye(2), rcond=0.1, rtol=0.2)",
+    "L.linalg.pinv(L.eye(2), 0.1, atol=0.2)",
+    "L.linalg.pinv(L.ones(3), atol=0.1)",
+    "L.linalg.pinv(L.ones(3), atol=0.1, rtol=0.1)",
+    "L.linalg.pinv(L.ones(2, 2, dtype=L.int64), atol=0.1)",
+    "L.linalg.pinv(L.ones(2, 2, dtype=L.float16), atol=L.tensor(0.1))",
+    "L.pinverse(L.tensor([[1.0, 2.0], [2.0, 4.0001]]), 1e-3)",
 ]
 
 
@@ -134,3 +164,18 @@ def test_empty_scans_keep_their_graph():
 def test_amax_of_empty_inputs(dims, keepdim):
     code = f"L.amax(L.zeros(0, 2, 3), {dims!r}, keepdim={keepdim})"
     test_same_refusal_or_result(code)
+
+
+@SETTINGS
+@given(st.integers(1, 3), st.sampled_from([{}, {"atol": 0.5}, {"rtol": 0.3}, {"hermitian": True},
+                                           {"atol": 0.4, "hermitian": True}]),
+       st.integers(0, 2**31 - 1))
+def test_pinv_values_and_gradients(n, options, seed):
+    a = np.random.default_rng(seed).standard_normal((2, n, n))
+    got, want = minitorch.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
+    mine, theirs = minitorch.linalg.pinv(got, **options), torch.linalg.pinv(want, **options)
+    assert_bitwise(mine, theirs)
+    assert mine.grad_fn.name() == theirs.grad_fn.name()
+    (mine * mine).sum().backward()
+    (theirs * theirs).sum().backward()
+    np.testing.assert_allclose(numpy_of(got.grad), numpy_of(want.grad), rtol=1e-7, atol=1e-9)

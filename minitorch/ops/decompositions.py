@@ -22,7 +22,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, _mkl, backend, return_types
+from .. import _args, _call_form, _mkl, backend, return_types
 from .._tensor import Tensor, sum_to
 from ..autograd import forward_ad, grad_mode
 from ._base import Op, kept, wrap
@@ -306,24 +306,35 @@ def logdet(input: Tensor) -> Tensor:
 
 class LinalgPinv(Op):
     """The pseudo-inverse ``V diag(1 / S) U^T`` over the singular values above the
-    tolerance; the gradient is torch's ``pinv_backward``."""
+    tolerance ``max(atol, rtol * largest)`` (float64, as torch's); ``hermitian``: from the
+    eigenvalues of the lower triangle, ``U diag(1 / w) U^T`` over ``|w|`` above it. The
+    gradient is torch's ``pinv_backward``."""
 
     node_name = "LinalgPinvBackward0"
     _profile_name = "aten::linalg_pinv"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, rtol: float) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, atol: Any, rtol: Any, hermitian: bool) -> Tensor:
         xp = a._xp
-        u, s, vh = _svd_arrays(xp, a._data, False)
-        if s.shape[-1]:
-            cut = rtol * xp.max(s, axis=-1, keepdims=True)
-            kept = s > cut
-            inverse = xp.where(kept, 1 / xp.where(kept, s, xp.ones_like(s)), xp.zeros_like(s))
-            scaled = wrap(xp.matrix_transpose(vh) * xp.expand_dims(inverse, axis=-2))
-            out = (scaled @ wrap(xp.matrix_transpose(u)))._data  # torch's product, its bits
-        else:
+        if not a.shape[-1]:
             out = xp.zeros((*a.shape[:-2], a.shape[-1], a.shape[-2]), dtype=a._data.dtype)
-        result = wrap(out)
+            result = wrap(out)
+            ctx.save_for_backward(a, result)
+            return result
+        if hermitian:
+            from .eigh import _decompose
+
+            s, u = _decompose(xp, a._data, "L", True)
+            size, vh = xp.abs(s), xp.matrix_transpose(u)
+        else:
+            u, s, vh = _svd_arrays(xp, a._data, False)
+            size = s
+        largest = xp.astype(xp.max(size, axis=-1, keepdims=True), xp.float64)
+        cut = xp.maximum(atol[..., None], rtol[..., None] * largest)
+        kept = xp.astype(size, xp.float64) > cut
+        inverse = xp.where(kept, 1 / xp.where(kept, s, xp.ones_like(s)), xp.zeros_like(s))
+        scaled = wrap(xp.matrix_transpose(vh) * xp.expand_dims(inverse, axis=-2))
+        result = scaled @ wrap(xp.matrix_transpose(u))  # torch's product, its bits
         ctx.save_for_backward(a, result)
         return result
 
@@ -346,34 +357,65 @@ def pinv_backward(g: Tensor, p: Tensor, a: Tensor) -> Tensor:
     return -(k @ p).mT + (gh - a @ k) @ p @ ph + phk - phk @ p @ a
 
 
-def _pinv(fn: str, A: Any, rtol: float) -> Tensor:
+def _pinv(fn: str, A: Any, atol: Any, rtol: Any, hermitian: bool = False) -> Tensor:
+    """``A``'s pseudo-inverse once its dtype and rank are torch's; ``atol`` and ``rtol``
+    (numbers or tensors) as float64 arrays, the default rtol ``max(m, n) * eps`` where none
+    is given (zero where a positive atol is)."""
     if A.dim() < 2 or A.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({_args.legacy(A.dtype)}{{{list(A.shape)}}}): expected "
                            "a tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
-    _check_converges(A)  # torch's pinv is its SVD's
-    return LinalgPinv.apply(A, rtol=rtol)
+    xp = A._xp
+
+    def array(v: Any) -> Any:
+        return xp.astype(v._data if isinstance(v, Tensor) else xp.asarray(v), xp.float64)
+
+    given_atol = None if atol is None else array(atol)
+    atol = xp.asarray(0.0, dtype=xp.float64) if given_atol is None else given_atol
+    if rtol is None:
+        from .._dtype import finfo
+
+        default = xp.asarray(max(A.shape[-2:]) * finfo(A.dtype).eps, dtype=xp.float64)
+        rtol = default if given_atol is None else xp.where(given_atol > 0, 0.0, default)
+    if hermitian:
+        _check_square("eigh", A)
+    else:
+        _check_converges(A)  # torch's pinv is its SVD's
+    return LinalgPinv.apply(A, atol=atol, rtol=array(rtol), hermitian=hermitian)
 
 
-def linalg_pinv(input: Tensor, *, atol: Any = None, rtol: Any = None,
-                hermitian: bool = False) -> Tensor:
-    """The Moore-Penrose pseudo-inverse: singular values up to ``rtol`` times the largest
-    (by default ``max(m, n) * eps``) count as zero.
+PINV_SIGNATURES = (
+    "Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, Tensor rcond, bool hermitian = False, *, Tensor out = None",
+    "Tensor input, float rcond, bool hermitian = False, *, Tensor out = None")
+
+
+@_call_form.overloads(*PINV_SIGNATURES)
+def linalg_pinv(input: Tensor, rcond: Any = None, hermitian: bool = False, *,
+                atol: Any = None, rtol: Any = None) -> Tensor:
+    """The Moore-Penrose pseudo-inverse: singular values up to ``max(atol, rtol * largest)``
+    count as zero (by default ``rtol = max(m, n) * eps``); ``rcond`` is ``rtol``;
+    ``hermitian``: from the eigenvalues of the lower triangle.
 
     >>> minitorch.linalg.pinv(minitorch.tensor([[2., 0.], [0., 0.]]))
     tensor([[0.5000, 0.0000],
             [0.0000, 0.0000]])
     """
     _args.tensor_args("linalg_pinv", (input, "input", 1))
-    if atol is not None or hermitian:
-        raise NotImplementedError("minitorch's linalg.pinv takes rtol only (not atol or "
-                                  "hermitian=True)")
-    if rtol is None:
-        from .._dtype import finfo
-
-        rtol = max(input.shape[-2:]) * finfo(input.dtype).eps if input.dim() >= 2 and \
-            input.dtype.is_floating_point else 0.0
-    return _pinv("linalg_pinv", input, float(rtol))
+    if rcond is not None:
+        if atol is not None or rtol is not None:
+            given = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}
+            raise _args.invalid_combination("linalg_pinv", (input, rcond), *PINV_SIGNATURES,
+                                            keywords=given)
+        rtol = rcond
+    if isinstance(atol, (int, float)) and rtol is None:  # torch's float overload: its default rtol
+        _args.wrap_dim(-2, input.dim())        # reads the sizes and the dtype's eps first
+        if input.dtype.name not in ("float32", "float64"):
+            raise RuntimeError("This function doesn't handle types other than float and double")
+    return _pinv("linalg_pinv", input, atol, rtol, hermitian)
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
@@ -386,7 +428,7 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     """
     _args.tensor_args("pinverse", (input, "input", 1))
     (rcond,) = _args.reals("pinverse", (rcond, "rcond", 2))
-    return _pinv("pinverse", input, float(rcond))
+    return _pinv("pinverse", input, None, float(rcond))
 
 
 class LinalgCholesky(Op):

@@ -23,6 +23,7 @@ from .reduction import (
     _variance_overload,
     accumulated,
     variance,
+    variance_signature,
 )
 
 __all__ = ["Amax", "Amin", "Aminmax", "Nansum", "StdMean", "VarMean", "amax", "amin",
@@ -299,6 +300,7 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
 
 
 @_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
+@variance_signature
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(std, mean)`` over ``dim`` (or everything).
@@ -310,6 +312,7 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
 
 
 @_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
+@variance_signature
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(var, mean)`` over ``dim`` (or everything).
