@@ -802,13 +802,14 @@ def orgqr(a: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
 
 
 def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
-                    ) -> tuple[np.ndarray, np.ndarray] | None:
-    """Eigenvalues and (when ``vectors``) eigenvectors of each symmetric matrix of the batch
-    ``a``, read from its ``uplo`` triangle, as torch's ``linalg.eigh`` computes them on CPU:
-    LAPACK's syevd on a column-major copy, workspaces from a query. None without MKL.
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Eigenvalues, (when ``vectors``) eigenvectors and LAPACK's info of each symmetric
+    matrix of the batch ``a``, read from its ``uplo`` triangle, as torch's ``linalg.eigh``
+    computes them on CPU: LAPACK's syevd on a column-major copy, workspaces from a query.
+    None without MKL.
 
     >>> r = symmetric_eigen(np.float32([[2, 1], [1, 2]]), "L", False)
-    >>> r is None or r[0].tolist() == [1.0, 3.0]
+    >>> r is None or (r[0].tolist(), int(r[2])) == ([1.0, 3.0], 0)
     True
     """
     kind = _lapack_kernel(a)
@@ -819,7 +820,8 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
     values = _empty(a.shape[:-1], a.dtype)
     routine = getattr(library(), f"{kind}syevd_")
     jobz, side = ctypes.c_char(b"V" if vectors else b"N"), ctypes.c_char(uplo.encode())
-    for matrix, found in zip(_items(vecs), _items(values, 1)):
+    infos = np.zeros(a.shape[:-2], np.int32)
+    for i, (matrix, found) in enumerate(zip(_items(vecs), _items(values, 1))):
         info, lwork, liwork = ctypes.c_int(0), np.zeros(1, a.dtype), np.zeros(1, np.int32)
         args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), matrix, _ref(max(1, n)), found)
         routine(*args, _pointer(lwork), _ref(-1), _pointer(liwork), _ref(-1), ctypes.byref(info))
@@ -827,9 +829,8 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
         iwork = np.empty(max(1, int(liwork[0])), np.int32)
         routine(*args, _pointer(work), _ref(work.size), _pointer(iwork), _ref(iwork.size),
                 ctypes.byref(info))
-        if info.value:
-            return None
-    return values, vecs
+        infos.reshape(-1)[i] = info.value
+    return values, vecs, infos
 
 
 def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True

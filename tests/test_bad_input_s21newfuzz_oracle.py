@@ -122,6 +122,16 @@ CASES = [
     "L.linalg.pinv(L.ones(2, 2, dtype=L.int64), atol=0.1)",
     "L.linalg.pinv(L.ones(2, 2, dtype=L.float16), atol=L.tensor(0.1))",
     "L.pinverse(L.tensor([[1.0, 2.0], [2.0, 4.0001]]), 1e-3)",
+    # eigh: LAPACK's infos become torch's error (first failing batch element, its code); a
+    # NaN that LAPACK gets through gives its values, as torch's
+    "L.linalg.eigh((lambda a: a @ a.mT)(L.tensor([[4.0, 3.82, float('inf')], [0.39, 4.0, -3.0],"
+    " [5.0, 2.0, -2.83]], dtype=L.float64)))",
+    "L.linalg.eigh((lambda a: a @ a.mT)(L.tensor([[[0.0, -3.76, -1.0], [float('inf'), 1.49, -4.0],"
+    " [0.0, 2.0, -4.0]], [[-0.05, -1.0, 1.94], [-2.04, -2.0, -1.0], [-4.0, 1.5, 4.0]]])))",
+    "L.linalg.eigvalsh(L.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], [[5.0, 5.0,"
+    " float('nan')], [0.0, -2.0, -2.74], [-3.04, float('inf'), -0.96]]], dtype=L.float64))",
+    "L.linalg.eigh(L.tensor([[[1.0, 2.0], [2.0, 1.0]], [[float('nan'), 0.0], [0.0, 1.0]]]))",
+    "L.linalg.eigvalsh(L.tensor([[[1.0, 2.0], [2.0, 1.0]], [[float('nan'), 0.0], [0.0, 1.0]]]))",
 ]
 
 

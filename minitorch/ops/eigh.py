@@ -21,7 +21,7 @@ from ..autograd import forward_ad
 from ..autograd.grad_mode import is_grad_enabled
 from ._base import Op, wrap
 from .diagonal import diag_embed
-from .inverse import _check_square
+from .inverse import _check_square, raise_first_failure
 
 __all__ = ["LinalgEigh", "eigh", "eigvalsh"]
 
@@ -59,6 +59,10 @@ def _decompose(xp: Any, a: Any, uplo: str, vectors: bool) -> tuple:
     call, as torch makes when no gradient is wanted), by MKL's syevd as torch where MKL is
     installed, else by the backend's LAPACK."""
     found = _mkl.symmetric_eigen(a, uplo, vectors) if a.size else None
+    if found is not None:  # torch's check of LAPACK's infos, after the whole batch
+        raise_first_failure(xp, found[2], lambda where, k: (
+            f"linalg.eigh: {where}The algorithm failed to converge because the input matrix is "
+            f"ill-conditioned or has too many repeated eigenvalues (error code: {k})."))
     if found is None and vectors:
         found = xp.linalg.eigh(a, UPLO=uplo)
     if found is None:
