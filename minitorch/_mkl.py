@@ -737,7 +737,8 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
             iwork = np.zeros(max(1, 203 * min(m, n)), np.int32)  # held while LAPACK writes
             _lapack(kind, driver, *head, *tail,
                     after_work=(_pointer(iwork),) if driver == "gelsd" else ())
-            singular.reshape(-1, min(m, n))[i] = values[:min(m, n)]
+            if min(m, n):  # (an empty batch of values has no rows to write)
+                singular.reshape(-1, min(m, n))[i] = values[:min(m, n)]
         ranks.flat[i] = rank.value
     return solution, ranks, singular
 

@@ -132,6 +132,15 @@ CASES = [
     " float('nan')], [0.0, -2.0, -2.74], [-3.04, float('inf'), -0.96]]], dtype=L.float64))",
     "L.linalg.eigh(L.tensor([[[1.0, 2.0], [2.0, 1.0]], [[float('nan'), 0.0], [0.0, 1.0]]]))",
     "L.linalg.eigvalsh(L.tensor([[[1.0, 2.0], [2.0, 1.0]], [[float('nan'), 0.0], [0.0, 1.0]]]))",
+    # lstsq's values-returning drivers on empty matrices
+    "L.linalg.lstsq(L.zeros((1, 2, 0, 0)), L.zeros((1, 2, 0, 2)), driver='gelsd')",
+    "L.linalg.lstsq(L.zeros((2, 3, 0)), L.zeros((2, 3, 2)), driver='gelss')",
+    # a descending sort of the smallest integer (whose negation overflows to itself)
+    "L.sort(L.tensor([-128, 5, 3, -128, 127], dtype=L.int8), descending=True)",
+    "L.sort(L.tensor([-2**63, 5]), descending=True, stable=True)",
+    "L.topk(L.tensor([-128, 5, 3], dtype=L.int8), 2)",
+    "L.argsort(L.tensor([[-32768, 0, 7]], dtype=L.int16), dim=1, descending=True)",
+    "L.sort(L.zeros((0, 3), dtype=L.uint8), dim=-2, descending=True, stable=True)",
 ]
 
 
@@ -189,3 +198,16 @@ def test_pinv_values_and_gradients(n, options, seed):
     (mine * mine).sum().backward()
     (theirs * theirs).sum().backward()
     np.testing.assert_allclose(numpy_of(got.grad), numpy_of(want.grad), rtol=1e-7, atol=1e-9)
+
+
+@SETTINGS
+@given(st.sampled_from(["int8", "int16", "int32", "int64", "uint8", "bool"]),
+       st.lists(st.integers(0, 4), min_size=1, max_size=6))
+def test_descending_sort_of_integers_at_their_limits(dtype, picks):
+    limits = {"int8": (-128, 127), "int16": (-32768, 32767), "int32": (-2**31, 2**31 - 1),
+              "int64": (-2**63, 2**63 - 1), "uint8": (0, 255), "bool": (0, 1)}[dtype]
+    values = [(limits[0], limits[1], 0, 1, limits[0] + 1)[p] for p in picks]
+    if dtype == "bool":
+        values = [bool(v % 2) for v in values]
+    code = f"L.sort(L.tensor({values!r}, dtype=L.{dtype}), descending=True, stable=True)"
+    test_same_refusal_or_result(code)

@@ -29,7 +29,8 @@ def _order(xp: Any, x: Any, dim: int, descending: bool) -> Any:
     if x.dtype == xp.bool:
         x = xp.astype(x, xp.int8)
     kind = str(x.dtype)
-    flipped = -x if kind.startswith(("float", "int")) else xp.max(x) - x  # unsigned: no minus
+    # ~x (-x - 1) reverses any integer order without overflow: -x keeps the minimum in place
+    flipped = -x if kind.startswith("float") else xp.bitwise_invert(x)
     order = xp.argsort(flipped, axis=dim, stable=True)
     if kind.startswith("float"):  # NaN (last by now) goes first, keeping its order
         nan_last = xp.take_along_axis(~xp.isnan(x), order, axis=dim)
