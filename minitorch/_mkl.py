@@ -685,9 +685,10 @@ def _empty_column_major(shape: tuple, dtype: Any) -> np.ndarray:
     return _torch_column_major(_empty((*shape[:-2], shape[-1], shape[-2]), dtype).swapaxes(-1, -2))
 
 
-def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> None:
+def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> int:
     """LAPACK's ``name`` with torch's workspace: a query (lwork -1), then the call with
-    ``max(1, optimal)`` elements of work; ``after_work``: arguments between lwork and info."""
+    ``max(1, optimal)`` elements of work; ``after_work``: arguments between lwork and info.
+    Its info."""
     optimal = np.zeros(1, np.float32 if kind == "s" else np.float64)
     info = ctypes.c_int(0)
     routine = getattr(library(), f"{kind}{name}_")
@@ -695,15 +696,17 @@ def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> None:
     lwork = max(1, int(optimal[0]))
     work = _empty((lwork,), optimal.dtype)
     routine(*args, _pointer(work), _ref(lwork), *after_work, ctypes.byref(info))
+    return info.value
 
 
 def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The least-squares solutions of ``A X = B`` for the float batches ``a`` (..., m, n) and
     ``b`` (..., m, k) of one batch, as torch's ``linalg.lstsq`` calls LAPACK's ``driver``
     (gels, gelsy, gelsd or gelss): on column-major copies, ``B`` padded to max(m, n) rows; the
     solution buffer (..., max(m, n), k) (its first n rows the solution, below them what
-    LAPACK leaves there), the ranks and the singular values (gelsd, gelss). None without MKL.
+    LAPACK leaves there), the ranks, the singular values (gelsd, gelss) and LAPACK's infos.
+    None without MKL.
 
     >>> r = lstsq(np.float64([[2, 0], [0, 4], [0, 0]]), np.float64([[2], [4], [1]]), "gelsy",
     ...           1e-15)
@@ -719,7 +722,7 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
     factors = _column_major_batch(a)
     solution = _column_major_batch(np.zeros((*batch, rows, k), a.dtype))
     solution[..., :m, :] = b
-    ranks = np.zeros(batch, np.int64)
+    ranks, infos = np.zeros(batch, np.int64), np.zeros(batch, np.int32)
     singular = np.zeros((*batch, min(m, n)), a.dtype)
     real = np.float32 if kind == "s" else np.float64
     for i, (factor, rhs) in enumerate(zip(_items(factors), _items(solution))):
@@ -727,7 +730,7 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
         rank = ctypes.c_int(0)
         cond = np.array([rcond], real)
         if driver == "gels":
-            _lapack(kind, "gels", ctypes.c_char_p(b"N"), *head)
+            infos.flat[i] = _lapack(kind, "gels", ctypes.c_char_p(b"N"), *head)
         elif driver == "gelsy":
             pivots = np.ones(max(n, 1), np.int32)
             _lapack(kind, "gelsy", *head, _pointer(pivots), _pointer(cond), ctypes.byref(rank))
@@ -740,7 +743,7 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
             if min(m, n):  # (an empty batch of values has no rows to write)
                 singular.reshape(-1, min(m, n))[i] = values[:min(m, n)]
         ranks.flat[i] = rank.value
-    return solution, ranks, singular
+    return solution, ranks, singular, infos
 
 
 def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -112,9 +112,9 @@ def vander(x: Tensor, *, N: int | None = None) -> Tensor:
     _args.tensor_args("linalg_vander", (x, "x", 1))
     if N is not None:
         N = _args.integer("linalg_vander", N, "N", None)
-    if x.dtype.name == "bool":
+    if x.dtype.name in ("bool", "float16"):  # torch's kernel takes neither
         raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, "
-                           "but got Bool")
+                           f"but got {_args.legacy(x.dtype)}")
     columns = x.unsqueeze(-1) if x.dim() == 0 else x
     n = columns.shape[-1] if N is None else N
     if n <= 1:

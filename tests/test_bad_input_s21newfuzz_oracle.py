@@ -141,6 +141,30 @@ CASES = [
     "L.topk(L.tensor([-128, 5, 3], dtype=L.int8), 2)",
     "L.argsort(L.tensor([[-32768, 0, 7]], dtype=L.int16), dim=1, descending=True)",
     "L.sort(L.zeros((0, 3), dtype=L.uint8), dim=-2, descending=True, stable=True)",
+    # slogdet's sign is torch's sign kernel of U's diagonal: 0 (or -0) for a NaN
+    "L.linalg.slogdet(L.tensor([[float('nan'), 1.0], [1.0, 2.0]]))",
+    "L.linalg.slogdet(L.tensor([[-3.0, 5.0, -3.0], [-1.0, float('nan'), 4.0], [0.73, 1.38, 4.0]],"
+    " dtype=L.float64))",
+    "L.linalg.slogdet(L.tensor([[[float('inf'), 0.0, 2.92], [-1.34, 1.23, -3.0],"
+    " [1.91, -3.0, 0.64]], [[4.0, -3.78, -2.0], [float('nan'), -3.9, -2.0], [2.09, 0.25, 3.0]]],"
+    " dtype=L.float64))",
+    # linalg.vander refuses float16 as torch's kernel does
+    "L.linalg.vander(L.tensor([1, 2, 3], dtype=L.float16))",
+    "L.linalg.vander(L.tensor([], dtype=L.float16))",
+    "L.linalg.vander(L.tensor([1, 2], dtype=L.int16))",
+    # lstsq: the driver's name after the shapes and dtypes; gels's infos as torch's error
+    "L.linalg.lstsq(L.ones(2, 2), L.ones(3, 1), driver='bad')",
+    "L.linalg.lstsq(L.ones(2), L.ones(3, 1), driver='bad')",
+    "L.linalg.lstsq(L.ones(2, 2), L.ones(2, 1, dtype=L.float64), driver='bad')",
+    "L.linalg.lstsq(L.ones(2, 2, dtype=L.int64), L.ones(2, 1, dtype=L.int64), driver='bad')",
+    "L.linalg.lstsq(L.ones(2, 2), L.ones(2, 1), driver=3)",
+    "L.linalg.lstsq(L.ones(2, 2), L.ones(2, 1), None, driver='gels')",
+    "L.linalg.lstsq(L.stack([L.eye(2), L.ones(2, 2)]), L.ones(2, 2, 1), driver='gels')",
+    "L.linalg.lstsq(L.zeros(3, 2, dtype=L.float64), L.ones(3, 1, dtype=L.float64), driver='gels')",
+    # multi_dot checks its two ends before the tensors between them
+    "L.linalg.multi_dot([L.ones(3, 1), L.ones(2, 1, 3), L.ones(2, 3, 4)])",
+    "L.linalg.multi_dot([L.ones(3, 1), L.ones(2, 1, 3), L.ones(3, 4)])",
+    "L.linalg.multi_dot([L.ones(3), L.ones(3, 3), L.ones(3, 4, 1)])",
 ]
 
 

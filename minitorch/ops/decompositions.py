@@ -259,7 +259,9 @@ def _slogdet_of_lu(xp: Any, a: Any, found: list) -> tuple[Any, Any]:
     and the sum of the logs of its absolute values (the log of torch's kernel, the sum in
     torch's order)."""
     diagonals = xp.stack([d for d, _ in found])
-    signs = xp.asarray([s for _, s in found], dtype=a.dtype) * xp.prod(xp.sign(diagonals), axis=-1)
+    # torch's sign kernel, (0 < x) - (x < 0): a NaN on the diagonal signs 0, not NaN
+    sign = xp.astype(diagonals > 0, a.dtype) - xp.astype(diagonals < 0, a.dtype)
+    signs = xp.asarray([s for _, s in found], dtype=a.dtype) * xp.prod(sign, axis=-1)
     logs = cascade_sum(xp, backend.cpu_math(xp.log, xp.abs(diagonals)), (-1,), False)
     batch = a.shape[:-2]
     return xp.reshape(signs, batch), xp.reshape(logs, batch)

@@ -170,10 +170,11 @@ def _matrices(fn: str, tensors: list) -> list:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
     ends = {0: "first", n - 1: "last"}
     out = list(tensors)
-    for i, t in enumerate(tensors):
-        if i in ends and t.dim() not in (1, 2):
+    for i in ends:  # the two ends before the middle, as torch
+        if tensors[i].dim() not in (1, 2):
             raise RuntimeError(f"multi_dot(): the {ends[i]} tensor must be 1D or 2D but got "
-                               f"{t.dim()}D")
+                               f"{tensors[i].dim()}D")
+    for i, t in enumerate(tensors):
         if i not in ends and t.dim() != 2:
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
     if out[0].dim() == 1:
