@@ -165,6 +165,36 @@ CASES = [
     "L.linalg.multi_dot([L.ones(3, 1), L.ones(2, 1, 3), L.ones(2, 3, 4)])",
     "L.linalg.multi_dot([L.ones(3, 1), L.ones(2, 1, 3), L.ones(3, 4)])",
     "L.linalg.multi_dot([L.ones(3), L.ones(3, 3), L.ones(3, 4, 1)])",
+    # unique_consecutive's dim as unique's: none for a 0-d tensor, no other empty dim
+    "L.unique_consecutive(L.tensor(3), dim=1)",
+    "L.unique_consecutive(L.tensor(True), return_counts=True, dim=0)",
+    "L.unique_consecutive(L.zeros((0, 3)), dim=1)",
+    "L.unique_consecutive(L.zeros((2, 0)), dim=-2)",
+    "L.unique_consecutive(L.zeros((0, 0)), dim=0)",
+    "L.unique_consecutive(L.zeros((0, 3)), dim=0)",
+    "L.unique_consecutive(L.zeros((2, 3)), dim=1.0)",
+    "L.unique_consecutive(L.tensor([[1, 1], [1, 1], [2, 2]]), return_inverse=True, dim=0)",
+    # tile of a 0-d tensor by no counts
+    "L.tile(L.tensor(5), ())",
+    "L.tile(L.tensor([[5, 6]]), (2,))",
+    # median and searchsorted dispatch no kernel (so refuse no dtype) for an empty input
+    "L.median(L.zeros((0,), dtype=L.bool))",
+    "L.nanmedian(L.zeros((0, 2), dtype=L.bool))",
+    "L.median(L.zeros((2,), dtype=L.bool))",
+    "L.median(L.zeros((0,), dtype=L.int64))",
+    "L.searchsorted(L.zeros((2,), dtype=L.bool), L.zeros((0, 3), dtype=L.bool))",
+    "L.searchsorted(L.zeros((0,), dtype=L.bool), L.zeros((0,), dtype=L.bool), out_int32=True)",
+    "L.searchsorted(L.zeros((2,), dtype=L.bool), L.tensor(True))",
+    # torch's older cholesky returns an empty input's like before any check
+    "L.cholesky(L.zeros((0, 1), dtype=L.int64))",
+    "L.cholesky(L.zeros((2, 0)), upper=True)",
+    "L.cholesky(L.ones(2, 3))",
+    # cholesky_inverse: an exact zero on the factor's diagonal is potri's singular matrix
+    "L.cholesky_inverse(L.tensor([[0.0]], dtype=L.float64))",
+    "L.cholesky_inverse(L.tensor([[[1.0, 0.0], [2.0, 0.0]], [[1.0, 0.0], [2.0, 1.0]]]))",
+    "L.cholesky_inverse(L.tensor([[0.0, 0.0], [2.0, 1.0]]), upper=True)",
+    "L.cholesky_inverse(L.tensor([[1.0, 0.0], [2.0, float('nan')]]))",
+    "L.cholesky_inverse(L.zeros(2, 0, 0))",
 ]
 
 
@@ -200,6 +230,21 @@ def test_empty_scans_keep_their_graph():
         assert L.roll(x, (1, 2), (5, 6)).grad_fn._saved_dims == (5, 6)
         scalar = L.tensor(2.0, requires_grad=True)
         assert L.movedim(scalar, 0, 0).grad_fn.name() == "AliasBackward0"
+
+
+@pytest.mark.parametrize("shape, upper", [((2, 0, 3), False), ((2, 3, 0), True),
+                                          ((2, 0, 0), False), ((0,), False)])
+def test_backward_of_older_cholesky_of_empty_inputs(shape, upper):
+    def run(L):
+        x = L.zeros(shape, requires_grad=True)
+        L.cholesky(x, upper=upper).sum().backward()
+        return x.grad
+
+    want = raised_by(run, torch)
+    if want is not None:
+        assert_same_error(raised_by(run, minitorch), want)
+    else:
+        assert_bitwise(run(minitorch), run(torch))
 
 
 @SETTINGS

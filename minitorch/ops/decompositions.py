@@ -36,6 +36,7 @@ from .inverse import (
     check_half,
     check_lapack,
     inv,
+    raise_first_failure,
 )
 from .pointwise import where
 from .solve_triangular import LinalgSolveTriangular
@@ -466,11 +467,35 @@ class LinalgCholesky(Op):
 
 
 class Cholesky(LinalgCholesky):
-    """torch's older ``cholesky``: the same factor and gradient, its own node."""
+    """torch's older ``cholesky``: the same factor and gradient, its own node; an empty input
+    (any shape) gives an empty result."""
 
     node_name = "CholeskyBackward0"
     saved_names = ("result",)
     _profile_name = "aten::cholesky"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str) -> Any:
+        if a.numel():
+            return LinalgCholesky.forward(ctx, a, upper=upper, fn=fn)
+        out = wrap(a._xp.zeros_like(a._data))
+        ctx.upper = upper
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, *_info: Any) -> tuple:
+        if g.numel():
+            return LinalgCholesky.backward(ctx, g)
+        # an empty result that is no batch of square matrices meets torch's formula's refusals
+        if g.dim() < 2:
+            raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
+                               f"Got {g.dim()}-D tensor.")
+        rows, cols = g.shape[-2:] if ctx.upper else g.shape[:-3:-1]  # the lower factor's mT
+        if rows != cols:
+            raise RuntimeError("linalg.solve_triangular: A must be batches of square matrices, "
+                               f"but they are {rows} by {cols} matrices")
+        return (g,)
 
 
 def _cholesky_factor(xp: Any, a: Any, upper: bool) -> tuple[Any, list[int]]:
@@ -600,8 +625,9 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
                       UserWarning, stacklevel=3)
     _args.tensor_args("cholesky", (input, "input", 1))
     upper = _args.flag("cholesky", upper, "upper", 2)
-    _cholesky_checked("cholesky", input)
-    check_lapack("cholesky_cpu", input)
+    if input.numel():  # torch returns an empty input's like before any check
+        _cholesky_checked("cholesky", input)
+        check_lapack("cholesky_cpu", input)
     return Cholesky.apply(input, upper=upper, fn="cholesky")
 
 
@@ -646,7 +672,22 @@ def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
     upper = _args.flag("cholesky_inverse", upper, "upper", 2)
     _cholesky_checked("cholesky_inverse", input)
     check_lapack("cholesky_inverse_out_cpu", input)
+    _check_nonzero_diagonal(input)
     return CholeskyInverse.apply(input, upper=upper)
+
+
+def _check_nonzero_diagonal(factor: Tensor) -> None:
+    """torch's error where LAPACK's potri meets an exact zero on a factor's diagonal (its
+    info: the order of the first one)."""
+    if not factor.shape[-1]:
+        return
+    xp = factor._xp
+    zero = factor.diagonal(0, -2, -1)._data == 0
+    first = xp.argmax(xp.astype(zero, xp.int8), axis=-1) + 1
+    infos = xp.where(xp.any(zero, axis=-1), first, xp.zeros_like(first))
+    raise_first_failure(xp, infos, lambda where, k: (
+        f"cholesky_inverse: {where}The diagonal element {k} is zero, the inversion could not be "
+        "completed because the input matrix is singular."))
 
 
 class CholeskySolve(Op):

@@ -139,7 +139,7 @@ def _tile_method(self: Tensor, *dims: Any) -> Tensor:
 
 
 def _tiled(input: Tensor, counts: tuple) -> Tensor:
-    return repeat(input, *(1,) * (input.dim() - len(counts)), *counts)
+    return repeat(input, (*(1,) * (input.dim() - len(counts)), *counts))  # () too (0-d)
 
 
 def ravel(input: Tensor) -> Tensor:
