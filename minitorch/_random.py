@@ -352,8 +352,24 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     _args.non_negative("randperm", (n,))
     if name == "bool":
         raise _args.not_implemented("randperm", "Bool")
+    _check_permutation_fits(n, name)
     array = _created(lambda xp: _sampling.draw(xp, "randperm", (n,), name, generator), device)
     return _leaf(array, requires_grad)
+
+
+# the largest n whose permutation a floating dtype holds exactly, as torch words it
+_EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float")}
+
+
+def _check_permutation_fits(n: int, dtype: str) -> None:
+    """torch's refusal of a permutation of ``n`` that ``dtype`` cannot hold: an integer type
+    overflowing at ``n - 1``, a floating one past its exact integers."""
+    if dtype in _EXACT_UP_TO:
+        limit, shown, name = _EXACT_UP_TO[dtype]
+        if n > limit:
+            raise RuntimeError(f"n cannot be greater than {shown} for {name} type.")
+    elif n and dtype != "float64":
+        _args.check_overflow(n - 1, getattr(D, dtype))
 
 
 _BERNOULLI_SIGNATURES = ("Tensor input, *, torch.Generator generator = None, Tensor out = None",

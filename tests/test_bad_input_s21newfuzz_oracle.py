@@ -195,6 +195,30 @@ CASES = [
     "L.cholesky_inverse(L.tensor([[0.0, 0.0], [2.0, 1.0]]), upper=True)",
     "L.cholesky_inverse(L.tensor([[1.0, 0.0], [2.0, float('nan')]]))",
     "L.cholesky_inverse(L.zeros(2, 0, 0))",
+    # pinv of matrices with no singular value (one side empty)
+    "L.zeros((0, 2), dtype=L.float64).pinverse()",
+    "L.linalg.pinv(L.zeros((3, 0, 2)), atol=0.5)",
+    # randperm refuses a permutation its dtype cannot hold
+    "L.randperm(129, dtype=L.int8)",
+    "L.randperm(257, dtype=L.uint8)",
+    "L.randperm(32769, dtype=L.int16)",
+    "L.randperm(2050, dtype=L.float16)",
+    "L.randperm(2**24 + 2, dtype=L.float32)",
+    "L.randperm(0, dtype=L.uint8)",
+    "L.randperm(-1, dtype=L.int8)",
+    "L.randperm(300, dtype=L.bool)",
+    # rot90 reads the dims' ranges before comparing them
+    "L.rot90(L.ones(3, 3), 1, (-1, -3))",
+    "L.rot90(L.ones(3, 3, 3), 1, (4, 4))",
+    "L.rot90(L.ones(3, 3), 1, (0, -2))",
+    "L.rot90(L.ones(3, 3), 1, (1, 1))",
+    # matrix_rank: the dtype is the kernels' to refuse when tolerances are given
+    "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), tol=1.0)",
+    "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.int64), tol=1.0)",
+    "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), rtol=1.0)",
+    "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), 1.0, True)",
+    "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), atol=1.0)",
+    "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), hermitian=True)",
 ]
 
 

@@ -319,7 +319,7 @@ class LinalgPinv(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, atol: Any, rtol: Any, hermitian: bool) -> Tensor:
         xp = a._xp
-        if not a.shape[-1]:
+        if not min(a.shape[-2:]):  # no singular value: zeros, as torch's
             out = xp.zeros((*a.shape[:-2], a.shape[-1], a.shape[-2]), dtype=a._data.dtype)
             result = wrap(out)
             ctx.save_for_backward(a, result)

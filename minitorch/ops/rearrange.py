@@ -114,10 +114,10 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if ndim < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {ndim}")
+    wrapped = tuple(_args.wrap_dim(d, ndim) for d in dims)  # ranges first, as torch's
     if dims[0] == dims[1] or abs(dims[0] - dims[1]) == ndim:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
                            f"and dim1 = {dims[1]}")
-    wrapped = tuple(_args.wrap_dim(d, ndim) for d in dims)
     return Rot90.apply(input, k=k, dims=wrapped)
 
 
