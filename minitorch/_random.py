@@ -392,14 +392,20 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any =
     return BernoulliNumber.on(input, p=p, generator=generator)
 
 
-def _probabilities(input: Tensor, *, generator: Any) -> Tensor:
-    _batched_function.check_random()  # torch's vmap refuses before the kernel's checks
-    _check_float(input.dtype, "bernoulli_tensor_cpu_p_")
-    data = input._data
-    if not bool(input._xp.all((data >= 0) & (data <= 1))):
+def _check_probabilities(p: Tensor) -> None:
+    """torch's bernoulli kernel's checks of a tensor of probabilities: floating, in [0, 1]
+    (NaN is not)."""
+    _check_float(p.dtype, "bernoulli_tensor_cpu_p_")
+    data = p._data
+    if not bool(p._xp.all((data >= 0) & (data <= 1))):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                            "this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
+
+
+def _probabilities(input: Tensor, *, generator: Any) -> Tensor:
+    _batched_function.check_random()  # torch's vmap refuses before the kernel's checks
+    _check_probabilities(input)
     return BernoulliOfProbabilities.apply(
         input, draw=lambda p: _sample("bernoulli", p, generator, p=p._data))
 
@@ -742,6 +748,8 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     if isinstance(p, Tensor):
         expanded_shape(tuple(p.shape), tuple(self.shape), _args.type_string(p.dtype))
+        if self.numel():  # torch's kernel runs (and checks) only with something to fill
+            _check_probabilities(p)
         prob = p._xp.broadcast_to(p._data, tuple(self.shape))
         return self._inplace(BernoulliTensor.apply, p, draw=lambda t: _sample(
             "bernoulli", t, generator, self._data, p=prob))

@@ -219,6 +219,24 @@ CASES = [
     "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), 1.0, True)",
     "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), atol=1.0)",
     "L.linalg.matrix_rank(L.ones(2, 2, dtype=L.float16), hermitian=True)",
+    # bernoulli_ with a tensor of probabilities checks them as bernoulli does (if it fills)
+    "L.zeros(3).bernoulli_(L.tensor([0.5, 2.0, 0.0]))",
+    "L.zeros(3).bernoulli_(L.tensor([0.5, float('nan'), 0.0]))",
+    "L.zeros(3, dtype=L.int64).bernoulli_(L.tensor([-0.5]))",
+    "L.zeros(3).bernoulli_(L.tensor([1, 0, 2]))",
+    "L.zeros(0).bernoulli_(L.tensor([2.0]))",
+    "L.zeros(3).bernoulli_(L.tensor([0.5, 2.0]))",
+    "L.zeros(2, 3).bernoulli_(L.tensor([1.0, 0.0, 1.0]))",
+    # eigh of empty matrices of any dtype: no kernel runs
+    "L.linalg.eigvalsh(L.zeros((1, 2, 0, 0), dtype=L.float16))",
+    "L.linalg.eigh(L.zeros((0, 0), dtype=L.int64))",
+    "L.linalg.eigh(L.zeros((3, 0, 0), requires_grad=True))",
+    "L.linalg.eigvalsh(L.zeros((2, 2), dtype=L.float16))",
+    # cumsum/cumprod of a 0-d tensor into bool is a copy, not a scan
+    "L.cumsum(L.tensor(False), -1, dtype=L.bool)",
+    "L.cumprod(L.tensor(3.5), 0, dtype=L.bool)",
+    "L.cumsum(L.tensor([False]), -1, dtype=L.bool)",
+    "L.cumsum(L.tensor(3.5, requires_grad=True), 0, dtype=L.bool)",
 ]
 
 
