@@ -450,7 +450,16 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):
     globals()[_name] = _method(_name)
-unflatten = _methods.unflatten_function  # torch's function lacks its method's Python check
+def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
+    """``input.unflatten(dim, sizes)`` as torch's function: its parser reads dim's range
+    before the method's (Python) refusal of no sizes.
+
+    >>> unflatten(ones(2, 6), 1, (2, 3)).shape
+    torch.Size([2, 2, 3])
+    """
+    _args.tensor_args("unflatten", (input, "input", 1))
+    return _methods.unflatten_parsed(input, dim, sizes)
+
 
 # torch's in-place functions: ``minitorch.relu_(x)`` is ``x.relu_()``
 for _name in ("abs_", "acosh_", "arccosh_", "arcsinh_", "arctanh_", "asinh_", "atanh_", "ceil_",

@@ -278,9 +278,11 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
     for dims, name in ((src, "source"), (dst, "destination")):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+    if not ndim:  # torch's movedim of a 0-d tensor: an alias, once the dims are checked
+        return shape.Alias.apply(self)
     rest = iter(d for d in range(ndim) if d not in src)
     placed = dict(zip(dst, src))
-    return self.permute(*[placed[i] if i in placed else next(rest) for i in range(ndim)])
+    return self.permute(tuple(placed[i] if i in placed else next(rest) for i in range(ndim)))
 
 
 def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
@@ -420,21 +422,19 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    # torch's method (Python) refuses no sizes (None too) before its function's checks
+    # torch's method (Python) refuses no sizes (None too) before its parser sees anything
     if sizes is None or (isinstance(sizes, (tuple, list)) and not sizes):
         raise RuntimeError("unflatten: sizes must be non-empty")
-    return unflatten_function(self, dim, sizes)
+    return unflatten_parsed(self, dim, sizes)
 
 
-def unflatten_function(input: Tensor, dim: int, sizes: Any) -> Tensor:
-    """``minitorch.unflatten(input, dim, sizes)``: :meth:`Tensor.unflatten` as torch's
-    function checks it: dim's type, then the sizes', then dim's value, then no sizes.
+def unflatten_parsed(self: Tensor, dim: int, sizes: Any) -> Tensor:
+    """``unflatten`` as torch's parser takes it (``torch.unflatten``): dim's type, the sizes'
+    type, dim's range, and only then no sizes.
 
-    >>> minitorch.unflatten(minitorch.ones(6), 0, (2, 3)).shape
-    torch.Size([2, 3])
+    >>> unflatten_parsed(minitorch.ones(2, 6), 1, (3, 2)).shape
+    torch.Size([2, 3, 2])
     """
-    _args.tensor_args("unflatten", (input, "input", 1))
-    self = input
     if _args.as_int(dim) is None:
         _args.integer("unflatten", dim, "dim", 2)
     sizes = _args.int_tuple("unflatten", sizes, "sizes", 3)

@@ -685,9 +685,10 @@ def _empty_column_major(shape: tuple, dtype: Any) -> np.ndarray:
     return _torch_column_major(_empty((*shape[:-2], shape[-1], shape[-2]), dtype).swapaxes(-1, -2))
 
 
-def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> None:
+def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> int:
     """LAPACK's ``name`` with torch's workspace: a query (lwork -1), then the call with
-    ``max(1, optimal)`` elements of work; ``after_work``: arguments between lwork and info."""
+    ``max(1, optimal)`` elements of work; ``after_work``: arguments between lwork and info.
+    Its info."""
     optimal = np.zeros(1, np.float32 if kind == "s" else np.float64)
     info = ctypes.c_int(0)
     routine = getattr(library(), f"{kind}{name}_")
@@ -695,15 +696,17 @@ def _lapack(kind: str, name: str, *args: Any, after_work: tuple = ()) -> None:
     lwork = max(1, int(optimal[0]))
     work = _empty((lwork,), optimal.dtype)
     routine(*args, _pointer(work), _ref(lwork), *after_work, ctypes.byref(info))
+    return info.value
 
 
 def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The least-squares solutions of ``A X = B`` for the float batches ``a`` (..., m, n) and
     ``b`` (..., m, k) of one batch, as torch's ``linalg.lstsq`` calls LAPACK's ``driver``
     (gels, gelsy, gelsd or gelss): on column-major copies, ``B`` padded to max(m, n) rows; the
     solution buffer (..., max(m, n), k) (its first n rows the solution, below them what
-    LAPACK leaves there), the ranks and the singular values (gelsd, gelss). None without MKL.
+    LAPACK leaves there), the ranks, the singular values (gelsd, gelss) and LAPACK's infos.
+    None without MKL.
 
     >>> r = lstsq(np.float64([[2, 0], [0, 4], [0, 0]]), np.float64([[2], [4], [1]]), "gelsy",
     ...           1e-15)
@@ -719,7 +722,7 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
     factors = _column_major_batch(a)
     solution = _column_major_batch(np.zeros((*batch, rows, k), a.dtype))
     solution[..., :m, :] = b
-    ranks = np.zeros(batch, np.int64)
+    ranks, infos = np.zeros(batch, np.int64), np.zeros(batch, np.int32)
     singular = np.zeros((*batch, min(m, n)), a.dtype)
     real = np.float32 if kind == "s" else np.float64
     for i, (factor, rhs) in enumerate(zip(_items(factors), _items(solution))):
@@ -727,7 +730,7 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
         rank = ctypes.c_int(0)
         cond = np.array([rcond], real)
         if driver == "gels":
-            _lapack(kind, "gels", ctypes.c_char_p(b"N"), *head)
+            infos.flat[i] = _lapack(kind, "gels", ctypes.c_char_p(b"N"), *head)
         elif driver == "gelsy":
             pivots = np.ones(max(n, 1), np.int32)
             _lapack(kind, "gelsy", *head, _pointer(pivots), _pointer(cond), ctypes.byref(rank))
@@ -737,9 +740,10 @@ def lstsq(a: np.ndarray, b: np.ndarray, driver: str, rcond: float
             iwork = np.zeros(max(1, 203 * min(m, n)), np.int32)  # held while LAPACK writes
             _lapack(kind, driver, *head, *tail,
                     after_work=(_pointer(iwork),) if driver == "gelsd" else ())
-            singular.reshape(-1, min(m, n))[i] = values[:min(m, n)]
+            if min(m, n):  # (an empty batch of values has no rows to write)
+                singular.reshape(-1, min(m, n))[i] = values[:min(m, n)]
         ranks.flat[i] = rank.value
-    return solution, ranks, singular
+    return solution, ranks, singular, infos
 
 
 def qr_reduced(a: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -802,13 +806,14 @@ def orgqr(a: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
 
 
 def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
-                    ) -> tuple[np.ndarray, np.ndarray] | None:
-    """Eigenvalues and (when ``vectors``) eigenvectors of each symmetric matrix of the batch
-    ``a``, read from its ``uplo`` triangle, as torch's ``linalg.eigh`` computes them on CPU:
-    LAPACK's syevd on a column-major copy, workspaces from a query. None without MKL.
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Eigenvalues, (when ``vectors``) eigenvectors and LAPACK's info of each symmetric
+    matrix of the batch ``a``, read from its ``uplo`` triangle, as torch's ``linalg.eigh``
+    computes them on CPU: LAPACK's syevd on a column-major copy, workspaces from a query.
+    None without MKL.
 
     >>> r = symmetric_eigen(np.float32([[2, 1], [1, 2]]), "L", False)
-    >>> r is None or r[0].tolist() == [1.0, 3.0]
+    >>> r is None or (r[0].tolist(), int(r[2])) == ([1.0, 3.0], 0)
     True
     """
     kind = _lapack_kernel(a)
@@ -819,7 +824,8 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
     values = _empty(a.shape[:-1], a.dtype)
     routine = getattr(library(), f"{kind}syevd_")
     jobz, side = ctypes.c_char(b"V" if vectors else b"N"), ctypes.c_char(uplo.encode())
-    for matrix, found in zip(_items(vecs), _items(values, 1)):
+    infos = np.zeros(a.shape[:-2], np.int32)
+    for i, (matrix, found) in enumerate(zip(_items(vecs), _items(values, 1))):
         info, lwork, liwork = ctypes.c_int(0), np.zeros(1, a.dtype), np.zeros(1, np.int32)
         args = (ctypes.byref(jobz), ctypes.byref(side), _ref(n), matrix, _ref(max(1, n)), found)
         routine(*args, _pointer(lwork), _ref(-1), _pointer(liwork), _ref(-1), ctypes.byref(info))
@@ -827,9 +833,8 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
         iwork = np.empty(max(1, int(liwork[0])), np.int32)
         routine(*args, _pointer(work), _ref(work.size), _pointer(iwork), _ref(iwork.size),
                 ctypes.byref(info))
-        if info.value:
-            return None
-    return values, vecs
+        infos.reshape(-1)[i] = info.value
+    return values, vecs, infos
 
 
 def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True

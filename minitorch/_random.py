@@ -120,11 +120,11 @@ def _check_float(dt: D.dtype, kernel: str) -> None:
         raise _args.not_implemented(kernel, dt)
 
 
-def _check_float_kernel(t: Tensor, kernel: str) -> None:
-    """:func:`_check_float` of the kernel that fills ``t``, which torch does not call for an
-    empty tensor (its dtype is then never checked)."""
-    if t.numel():
-        _check_float(t.dtype, kernel)
+def _check_kernel(t: Tensor, kernel: str, dtype_ok: bool) -> None:
+    """A sampling kernel's refusal of ``t``'s dtype: torch dispatches the kernel on dtype only
+    when there is an element to fill, so an empty tensor of any dtype passes."""
+    if not dtype_ok and t.numel():
+        raise _args.not_implemented(kernel, t.dtype)
 
 
 # ---- functions ---------------------------------------------------------------------------
@@ -354,8 +354,24 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     _args.non_negative("randperm", (n,))
     if name == "bool":
         raise _args.not_implemented("randperm", "Bool")
+    _check_permutation_fits(n, name)
     array = _created(lambda xp: _sampling.draw(xp, "randperm", (n,), name, generator), device)
     return _leaf(array, requires_grad)
+
+
+# the largest n whose permutation a floating dtype holds exactly, as torch words it
+_EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float")}
+
+
+def _check_permutation_fits(n: int, dtype: str) -> None:
+    """torch's refusal of a permutation of ``n`` that ``dtype`` cannot hold: an integer type
+    overflowing at ``n - 1``, a floating one past its exact integers."""
+    if dtype in _EXACT_UP_TO:
+        limit, shown, name = _EXACT_UP_TO[dtype]
+        if n > limit:
+            raise RuntimeError(f"n cannot be greater than {shown} for {name} type.")
+    elif n and dtype != "float64":
+        _args.check_overflow(n - 1, getattr(D, dtype))
 
 
 _BERNOULLI_SIGNATURES = ("Tensor input, *, torch.Generator generator = None, Tensor out = None",
@@ -378,14 +394,20 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any =
     return BernoulliNumber.on(input, p=p, generator=generator)
 
 
-def _probabilities(input: Tensor, *, generator: Any) -> Tensor:
-    _batched_function.check_random()  # torch's vmap refuses before the kernel's checks
-    _check_float_kernel(input, "bernoulli_tensor_cpu_p_")
-    data = input._data
-    if not bool(input._xp.all((data >= 0) & (data <= 1))):
+def _check_probabilities(p: Tensor) -> None:
+    """torch's bernoulli kernel's checks of a tensor of probabilities: floating, in [0, 1]
+    (NaN is not)."""
+    _check_kernel(p, "bernoulli_tensor_cpu_p_", p.dtype.is_floating_point)
+    data = p._data
+    if not bool(p._xp.all((data >= 0) & (data <= 1))):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                            "this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
+
+
+def _probabilities(input: Tensor, *, generator: Any) -> Tensor:
+    _batched_function.check_random()  # torch's vmap refuses before the kernel's checks
+    _check_probabilities(input)
     return BernoulliOfProbabilities.apply(
         input, draw=lambda p: _sample("bernoulli", p, generator, p=p._data))
 
@@ -677,7 +699,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     generator = _args.generator("normal_", generator)
     mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
     _check_std(std)
-    _check_float_kernel(self, "normal_kernel_cpu")
+    _check_kernel(self, "normal_kernel_cpu", self.dtype.is_floating_point)
     return self._inplace(Normal.apply,
                          draw=lambda t: _sample("normal", t, generator, self._data,
                                                 mean=mean, std=std))
@@ -737,6 +759,8 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
         raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     if isinstance(p, Tensor):
         expanded_shape(tuple(p.shape), tuple(self.shape), _args.type_string(p.dtype))
+        if self.numel():  # torch's kernel runs (and checks) only with something to fill
+            _check_probabilities(p)
         prob = p._xp.broadcast_to(p._data, tuple(self.shape))
         return self._inplace(BernoulliTensor.apply, p, draw=lambda t: _sample(
             "bernoulli", t, generator, self._data, p=prob))
@@ -809,7 +833,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
     mean, std = _args.reals("log_normal_", (mean, "mean", 1), (std, "std", 2))
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
-    _check_float_kernel(self, "log_normal_cpu")
+    _check_kernel(self, "log_normal_cpu", self.dtype.is_floating_point)
     return self._inplace(LogNormal.apply, draw=lambda t: _sample(
         "log_normal", t, generator, self._data, mean=mean, std=std))
 
@@ -824,8 +848,7 @@ def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     p = _args.real("geometric_", p, "p", 1)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    if self.dtype == D.bool and self.numel():  # (no kernel for an empty tensor)
-        raise _args.not_implemented("geometric_cpu", self.dtype)
+    _check_kernel(self, "geometric_cpu", self.dtype != D.bool)
     return self._inplace(Geometric.apply, draw=lambda t: _sample(
         "geometric", t, generator, self._data, p=p))
 

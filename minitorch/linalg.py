@@ -27,7 +27,17 @@ from .ops.decompositions import linalg_svd as svd
 from .ops.decompositions import linalg_svdvals as svdvals
 from .ops.eigh import eigh, eigvalsh
 from .ops.householder import householder_product, qr
-from .ops.inverse import Inv, LinAlgError, _check_square, det, inv, inv_ex, solve, solve_ex
+from .ops.inverse import (
+    Inv,
+    LinAlgError,
+    _check_floating,
+    _check_square,
+    det,
+    inv,
+    inv_ex,
+    solve,
+    solve_ex,
+)
 from .ops.lstsq import lstsq
 from .ops.lu import linalg_lu as lu
 from .ops.lu import linalg_lu_factor as lu_factor
@@ -102,9 +112,9 @@ def vander(x: Tensor, *, N: int | None = None) -> Tensor:
     _args.tensor_args("linalg_vander", (x, "x", 1))
     if N is not None:
         N = _args.integer("linalg_vander", N, "N", None)
-    if x.dtype.name == "bool":
+    if x.dtype.name in ("bool", "float16"):  # torch's kernel takes neither
         raise RuntimeError("linalg.vander supports floating point, complex, and integer tensors, "
-                           "but got Bool")
+                           f"but got {_args.legacy(x.dtype)}")
     columns = x.unsqueeze(-1) if x.dim() == 0 else x
     n = columns.shape[-1] if N is None else N
     if n <= 1:
@@ -205,6 +215,7 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     tensor(11.)
     """
     _args.tensor_args("linalg_vecdot", (x, "x", 1), (y, "y", 2))
+    _check_floating("vecdot", x)  # x's alone, before the two dtypes are compared
     if x.dtype != y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {_args.legacy(x.dtype)} and y of type "

@@ -249,7 +249,8 @@ def _positions(boundaries: Tensor, values: Any, right: bool, sorter: Any,
     """Where each value (a tensor or a number) would go in the sorted last dim of
     ``boundaries`` (its rows matched with ``values``' leading dims), as int64 (int32 with
     ``out_int32``)."""
-    if result_type(boundaries, values) is bool_:  # torch's kernel has no loop for Bool
+    empty = isinstance(values, Tensor) and values.numel() == 0  # no loop is dispatched
+    if result_type(boundaries, values) is bool_ and not empty:  # torch's has none for Bool
         raise _args.not_implemented("searchsorted_out_cpu", bool_)
     xp = boundaries._xp
     common = _common(boundaries, values)

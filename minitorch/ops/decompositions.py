@@ -22,7 +22,7 @@ import math
 import warnings
 from typing import Any
 
-from .. import _args, _mkl, backend, return_types
+from .. import _args, _call_form, _mkl, backend, return_types
 from .._tensor import Tensor, sum_to
 from ..autograd import forward_ad, grad_mode
 from ._base import Op, kept, wrap
@@ -36,6 +36,7 @@ from .inverse import (
     check_half,
     check_lapack,
     inv,
+    raise_first_failure,
 )
 from .pointwise import where
 from .solve_triangular import LinalgSolveTriangular
@@ -259,7 +260,9 @@ def _slogdet_of_lu(xp: Any, a: Any, found: list) -> tuple[Any, Any]:
     and the sum of the logs of its absolute values (the log of torch's kernel, the sum in
     torch's order)."""
     diagonals = xp.stack([d for d, _ in found])
-    signs = xp.asarray([s for _, s in found], dtype=a.dtype) * xp.prod(xp.sign(diagonals), axis=-1)
+    # torch's sign kernel, (0 < x) - (x < 0): a NaN on the diagonal signs 0, not NaN
+    sign = xp.astype(diagonals > 0, a.dtype) - xp.astype(diagonals < 0, a.dtype)
+    signs = xp.asarray([s for _, s in found], dtype=a.dtype) * xp.prod(sign, axis=-1)
     logs = cascade_sum(xp, backend.cpu_math(xp.log, xp.abs(diagonals)), (-1,), False)
     batch = a.shape[:-2]
     return xp.reshape(signs, batch), xp.reshape(logs, batch)
@@ -306,24 +309,35 @@ def logdet(input: Tensor) -> Tensor:
 
 class LinalgPinv(Op):
     """The pseudo-inverse ``V diag(1 / S) U^T`` over the singular values above the
-    tolerance; the gradient is torch's ``pinv_backward``."""
+    tolerance ``max(atol, rtol * largest)`` (float64, as torch's); ``hermitian``: from the
+    eigenvalues of the lower triangle, ``U diag(1 / w) U^T`` over ``|w|`` above it. The
+    gradient is torch's ``pinv_backward``."""
 
     node_name = "LinalgPinvBackward0"
     _profile_name = "aten::linalg_pinv"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, rtol: float) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, atol: Any, rtol: Any, hermitian: bool) -> Tensor:
         xp = a._xp
-        u, s, vh = _svd_arrays(xp, a._data, False)
-        if s.shape[-1]:
-            cut = rtol * xp.max(s, axis=-1, keepdims=True)
-            kept = s > cut
-            inverse = xp.where(kept, 1 / xp.where(kept, s, xp.ones_like(s)), xp.zeros_like(s))
-            scaled = wrap(xp.matrix_transpose(vh) * xp.expand_dims(inverse, axis=-2))
-            out = (scaled @ wrap(xp.matrix_transpose(u)))._data  # torch's product, its bits
-        else:
+        if not min(a.shape[-2:]):  # no singular value: zeros, as torch's
             out = xp.zeros((*a.shape[:-2], a.shape[-1], a.shape[-2]), dtype=a._data.dtype)
-        result = wrap(out)
+            result = wrap(out)
+            ctx.save_for_backward(a, result)
+            return result
+        if hermitian:
+            from .eigh import _decompose
+
+            s, u = _decompose(xp, a._data, "L", True)
+            size, vh = xp.abs(s), xp.matrix_transpose(u)
+        else:
+            u, s, vh = _svd_arrays(xp, a._data, False)
+            size = s
+        largest = xp.astype(xp.max(size, axis=-1, keepdims=True), xp.float64)
+        cut = xp.maximum(atol[..., None], rtol[..., None] * largest)
+        kept = xp.astype(size, xp.float64) > cut
+        inverse = xp.where(kept, 1 / xp.where(kept, s, xp.ones_like(s)), xp.zeros_like(s))
+        scaled = wrap(xp.matrix_transpose(vh) * xp.expand_dims(inverse, axis=-2))
+        result = scaled @ wrap(xp.matrix_transpose(u))  # torch's product, its bits
         ctx.save_for_backward(a, result)
         return result
 
@@ -346,34 +360,65 @@ def pinv_backward(g: Tensor, p: Tensor, a: Tensor) -> Tensor:
     return -(k @ p).mT + (gh - a @ k) @ p @ ph + phk - phk @ p @ a
 
 
-def _pinv(fn: str, A: Any, rtol: float) -> Tensor:
+def _pinv(fn: str, A: Any, atol: Any, rtol: Any, hermitian: bool = False) -> Tensor:
+    """``A``'s pseudo-inverse once its dtype and rank are torch's; ``atol`` and ``rtol``
+    (numbers or tensors) as float64 arrays, the default rtol ``max(m, n) * eps`` where none
+    is given (zero where a positive atol is)."""
     if A.dim() < 2 or A.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({_args.legacy(A.dtype)}{{{list(A.shape)}}}): expected "
                            "a tensor with 2 or more dimensions of float, double, cfloat or "
                            "cdouble types")
-    _check_converges(A)  # torch's pinv is its SVD's
-    return LinalgPinv.apply(A, rtol=rtol)
+    xp = A._xp
+
+    def array(v: Any) -> Any:
+        return xp.astype(v._data if isinstance(v, Tensor) else xp.asarray(v), xp.float64)
+
+    given_atol = None if atol is None else array(atol)
+    atol = xp.asarray(0.0, dtype=xp.float64) if given_atol is None else given_atol
+    if rtol is None:
+        from .._dtype import finfo
+
+        default = xp.asarray(max(A.shape[-2:]) * finfo(A.dtype).eps, dtype=xp.float64)
+        rtol = default if given_atol is None else xp.where(given_atol > 0, 0.0, default)
+    if hermitian:
+        _check_square("eigh", A)
+    else:
+        _check_converges(A)  # torch's pinv is its SVD's
+    return LinalgPinv.apply(A, atol=atol, rtol=array(rtol), hermitian=hermitian)
 
 
-def linalg_pinv(input: Tensor, *, atol: Any = None, rtol: Any = None,
-                hermitian: bool = False) -> Tensor:
-    """The Moore-Penrose pseudo-inverse: singular values up to ``rtol`` times the largest
-    (by default ``max(m, n) * eps``) count as zero.
+PINV_SIGNATURES = (
+    "Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, Tensor rcond, bool hermitian = False, *, Tensor out = None",
+    "Tensor input, float rcond, bool hermitian = False, *, Tensor out = None")
+
+
+@_call_form.overloads(*PINV_SIGNATURES)
+def linalg_pinv(input: Tensor, rcond: Any = None, hermitian: bool = False, *,
+                atol: Any = None, rtol: Any = None) -> Tensor:
+    """The Moore-Penrose pseudo-inverse: singular values up to ``max(atol, rtol * largest)``
+    count as zero (by default ``rtol = max(m, n) * eps``); ``rcond`` is ``rtol``;
+    ``hermitian``: from the eigenvalues of the lower triangle.
 
     >>> minitorch.linalg.pinv(minitorch.tensor([[2., 0.], [0., 0.]]))
     tensor([[0.5000, 0.0000],
             [0.0000, 0.0000]])
     """
     _args.tensor_args("linalg_pinv", (input, "input", 1))
-    if atol is not None or hermitian:
-        raise NotImplementedError("minitorch's linalg.pinv takes rtol only (not atol or "
-                                  "hermitian=True)")
-    if rtol is None:
-        from .._dtype import finfo
-
-        rtol = max(input.shape[-2:]) * finfo(input.dtype).eps if input.dim() >= 2 and \
-            input.dtype.is_floating_point else 0.0
-    return _pinv("linalg_pinv", input, float(rtol))
+    if rcond is not None:
+        if atol is not None or rtol is not None:
+            given = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}
+            raise _args.invalid_combination("linalg_pinv", (input, rcond), *PINV_SIGNATURES,
+                                            keywords=given)
+        rtol = rcond
+    if isinstance(atol, (int, float)) and rtol is None:  # torch's float overload: its default rtol
+        _args.wrap_dim(-2, input.dim())        # reads the sizes and the dtype's eps first
+        if input.dtype.name not in ("float32", "float64"):
+            raise RuntimeError("This function doesn't handle types other than float and double")
+    return _pinv("linalg_pinv", input, atol, rtol, hermitian)
 
 
 def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
@@ -386,7 +431,7 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     """
     _args.tensor_args("pinverse", (input, "input", 1))
     (rcond,) = _args.reals("pinverse", (rcond, "rcond", 2))
-    return _pinv("pinverse", input, float(rcond))
+    return _pinv("pinverse", input, None, float(rcond))
 
 
 class LinalgCholesky(Op):
@@ -422,11 +467,35 @@ class LinalgCholesky(Op):
 
 
 class Cholesky(LinalgCholesky):
-    """torch's older ``cholesky``: the same factor and gradient, its own node."""
+    """torch's older ``cholesky``: the same factor and gradient, its own node; an empty input
+    (any shape) gives an empty result."""
 
     node_name = "CholeskyBackward0"
     saved_names = ("result",)
     _profile_name = "aten::cholesky"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, upper: bool, fn: str) -> Any:
+        if a.numel():
+            return LinalgCholesky.forward(ctx, a, upper=upper, fn=fn)
+        out = wrap(a._xp.zeros_like(a._data))
+        ctx.upper = upper
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, *_info: Any) -> tuple:
+        if g.numel():
+            return LinalgCholesky.backward(ctx, g)
+        # an empty result that is no batch of square matrices meets torch's formula's refusals
+        if g.dim() < 2:
+            raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. "
+                               f"Got {g.dim()}-D tensor.")
+        rows, cols = g.shape[-2:] if ctx.upper else g.shape[:-3:-1]  # the lower factor's mT
+        if rows != cols:
+            raise RuntimeError("linalg.solve_triangular: A must be batches of square matrices, "
+                               f"but they are {rows} by {cols} matrices")
+        return (g,)
 
 
 def _cholesky_factor(xp: Any, a: Any, upper: bool) -> tuple[Any, list[int]]:
@@ -556,8 +625,9 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
                       UserWarning, stacklevel=3)
     _args.tensor_args("cholesky", (input, "input", 1))
     upper = _args.flag("cholesky", upper, "upper", 2)
-    _cholesky_checked("cholesky", input)
-    check_lapack("cholesky_cpu", input)
+    if input.numel():  # torch returns an empty input's like before any check
+        _cholesky_checked("cholesky", input)
+        check_lapack("cholesky_cpu", input)
     return Cholesky.apply(input, upper=upper, fn="cholesky")
 
 
@@ -602,7 +672,22 @@ def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
     upper = _args.flag("cholesky_inverse", upper, "upper", 2)
     _cholesky_checked("cholesky_inverse", input)
     check_lapack("cholesky_inverse_out_cpu", input)
+    _check_nonzero_diagonal(input)
     return CholeskyInverse.apply(input, upper=upper)
+
+
+def _check_nonzero_diagonal(factor: Tensor) -> None:
+    """torch's error where LAPACK's potri meets an exact zero on a factor's diagonal (its
+    info: the order of the first one)."""
+    if not factor.shape[-1]:
+        return
+    xp = factor._xp
+    zero = factor.diagonal(0, -2, -1)._data == 0
+    first = xp.argmax(xp.astype(zero, xp.int8), axis=-1) + 1
+    infos = xp.where(xp.any(zero, axis=-1), first, xp.zeros_like(first))
+    raise_first_failure(xp, infos, lambda where, k: (
+        f"cholesky_inverse: {where}The diagonal element {k} is zero, the inversion could not be "
+        "completed because the input matrix is singular."))
 
 
 class CholeskySolve(Op):

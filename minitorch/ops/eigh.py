@@ -21,7 +21,7 @@ from ..autograd import forward_ad
 from ..autograd.grad_mode import is_grad_enabled
 from ._base import Op, wrap
 from .diagonal import diag_embed
-from .inverse import _check_square
+from .inverse import _check_square, raise_first_failure
 
 __all__ = ["LinalgEigh", "eigh", "eigvalsh"]
 
@@ -58,7 +58,14 @@ def _decompose(xp: Any, a: Any, uplo: str, vectors: bool) -> tuple:
     """Eigenvalues and eigenvectors (an empty array unless ``vectors``: LAPACK's values-only
     call, as torch makes when no gradient is wanted), by MKL's syevd as torch where MKL is
     installed, else by the backend's LAPACK."""
-    found = _mkl.symmetric_eigen(a, uplo, vectors) if a.size else None
+    if not a.size:  # empty values and vectors of its dtype, whatever it is
+        return xp.zeros(a.shape[:-1], dtype=a.dtype), xp.zeros(a.shape if vectors else (0,),
+                                                              dtype=a.dtype)
+    found = _mkl.symmetric_eigen(a, uplo, vectors)
+    if found is not None:  # torch's check of LAPACK's infos, after the whole batch
+        raise_first_failure(xp, found[2], lambda where, k: (
+            f"linalg.eigh: {where}The algorithm failed to converge because the input matrix is "
+            f"ill-conditioned or has too many repeated eigenvalues (error code: {k})."))
     if found is None and vectors:
         found = xp.linalg.eigh(a, UPLO=uplo)
     if found is None:
@@ -76,7 +83,7 @@ def _checked(fn: str, A: Tensor, UPLO: Any) -> str:
         _check_square("eigh", A)
     if len(UPLO) != 1 or UPLO.upper() not in "LU":
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    if A.dtype.name not in ("float32", "float64"):
+    if A.dtype.name not in ("float32", "float64") and A.numel():  # no kernel runs on nothing
         raise _args.not_implemented("linalg_eigh_cpu", A.dtype)
     return UPLO.upper()
 

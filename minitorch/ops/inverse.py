@@ -66,7 +66,8 @@ def check_lapack(kernel: str, a: Tensor) -> None:
 
 
 def _check_square(fn: str, a: Tensor, floating: bool = True) -> None:
-    """torch's checks of ``A`` in ``linalg.<fn>``: a batch of square (floating) matrices."""
+    """torch's checks of ``A`` in ``linalg.<fn>``: a batch of square (floating, not float16)
+    matrices."""
     if not isinstance(a, Tensor):
         raise TypeError(f"linalg_{fn}(): argument 'A' (position 1) must be Tensor, not "
                         f"{_args.type_name(a)}")
@@ -76,9 +77,9 @@ def _check_square(fn: str, a: Tensor, floating: bool = True) -> None:
     if rows != cols:
         raise RuntimeError(f"linalg.{fn}: A must be batches of square matrices, but they are "
                            f"{rows} by {cols} matrices")
-    if floating:
+    if floating:  # the others (matrix_power, cond) meet these checks in the inv they call
         _check_floating(fn, a)
-    check_half(fn, a)
+        check_half(fn, a)
 
 
 def _check_floating(fn: str, a: Tensor) -> None:

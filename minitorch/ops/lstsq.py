@@ -23,6 +23,7 @@ from .._dtype import finfo
 from .._tensor import Tensor, broadcast_pair, sum_to
 from ._base import Op, wrap
 from .decompositions import linalg_pinv, pinv_backward
+from .inverse import raise_first_failure
 
 __all__ = ["lstsq"]
 
@@ -49,7 +50,10 @@ class Lstsq(Op):
         if solved is None:
             solution, tail, ranks, values = _backend_lstsq(xp, left, right, rcond)
         else:
-            buffer, ranks, values = solved
+            buffer, ranks, values, infos = solved
+            raise_first_failure(xp, infos, lambda where, k: (
+                f"torch.linalg.lstsq: {where}The least squares solution could not be computed "
+                f"because the input matrix does not have full rank (error code: {k})."))
             solution, tail = buffer[..., :n, :], buffer[..., n:, :]
         full = driver in ("gels", "gelsy") or bool(xp.all(ranks == min(m, n)))
         if m > n and driver != "gelsy" and full:
@@ -106,10 +110,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
             [0.5000]])
     """
     _args.tensor_args("linalg_lstsq", (A, "input", 1), (B, "b", 2))
-    driver = "gelsy" if driver is None else driver
-    if driver not in _DRIVERS:
-        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, "
-                           "gelsd, gelss)")
+    driver = "gelsy" if driver is None else _args.string("linalg_lstsq", driver, "driver")
     if A.dim() < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
     if B.dim() < 1:
@@ -125,6 +126,9 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
         raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, "
                            f"but got input's dtype {_args.legacy(A.dtype)} and other's dtype "
                            f"{_args.legacy(B.dtype)}")
+    if driver not in _DRIVERS:  # after the shapes and dtypes, before the kernel's dtype
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, "
+                           "gelsd, gelss)")
     if A.dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
     if rcond is None:

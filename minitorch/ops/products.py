@@ -82,10 +82,13 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
         raise RuntimeError("both dimension lists should have same length")
     if a.dtype is not b.dtype:
         raise RuntimeError("both inputs should have same dtype")
-    first = [_args.wrap_dim(d, a.dim()) for d in first]
-    second = [_args.wrap_dim(d, b.dim()) for d in second]
     t1, t2, contracted = a, b, 1
-    for d1, d2 in zip(first, second):
+    wrapped: tuple[list, list] = ([], [])
+    for given1, given2 in zip(first, second):  # each pair wrapped, then sized, as torch
+        d1 = _args.wrap_dim(given1, a.dim(), scalar=False)
+        d2 = _args.wrap_dim(given2, b.dim(), scalar=False)
+        wrapped[0].append(d1)
+        wrapped[1].append(d2)
         s1, s2 = a.shape[d1], b.shape[d2]
         if s2 == 1:  # a broadcast dim is summed right away
             t1 = t1.sum(d1, keepdim=True)
@@ -93,15 +96,16 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
             t2 = t2.sum(d2, keepdim=True)
         elif s1 != s2:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} "
-                               f"in dim {d1} and second has size {s2} in dim {d2}")
+                               f"in dim {given1} and second has size {s2} in dim {given2}")
         else:
             contracted *= s1
+    first, second = wrapped
     kept1 = [d for d in range(a.dim()) if d not in first]
     kept2 = [d for d in range(b.dim()) if d not in second]
     sizes = [t1.shape[d] for d in kept1] + [t2.shape[d] for d in kept2]
     size1 = math.prod(t1.shape[d] for d in kept1)
     size2 = math.prod(t2.shape[d] for d in kept2)
-    t1, t2 = t1.permute(*kept1, *first), t2.permute(*second, *kept2)
+    t1, t2 = t1.permute((*kept1, *first)), t2.permute((*second, *kept2))
     if size1 != 1 or size2 != 1:
         return mm(t1.reshape(size1, contracted), t2.reshape(contracted, size2)).reshape(sizes)
     if t1.is_contiguous() and t2.is_contiguous():  # torch's fast path for a full contraction
@@ -166,10 +170,11 @@ def _matrices(fn: str, tensors: list) -> list:
         raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
     ends = {0: "first", n - 1: "last"}
     out = list(tensors)
-    for i, t in enumerate(tensors):
-        if i in ends and t.dim() not in (1, 2):
+    for i in ends:  # the two ends before the middle, as torch
+        if tensors[i].dim() not in (1, 2):
             raise RuntimeError(f"multi_dot(): the {ends[i]} tensor must be 1D or 2D but got "
-                               f"{t.dim()}D")
+                               f"{tensors[i].dim()}D")
+    for i, t in enumerate(tensors):
         if i not in ends and t.dim() != 2:
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
     if out[0].dim() == 1:

@@ -42,7 +42,7 @@ class Roll(Op):
     def forward(ctx: Any, a: Tensor, *, shifts: tuple, dims: tuple) -> Tensor:
         ctx.shifts, ctx.dims = shifts, dims
         xp = a._xp
-        if not dims:  # the flattened tensor, shifted once
+        if not dims or not a.numel():  # the flattened tensor, shifted once (or nothing)
             return wrap(xp.roll(a._data, shift=shifts[0]))
         return wrap(xp.roll(a._data, shift=shifts, axis=dims))
 
@@ -68,7 +68,8 @@ def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
         if len(shifts) != len(dims):
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                                f"dims:{len(dims)}")
-        dims = tuple(_args.wrap_dim(d, input.dim(), scalar=False) for d in dims)
+        if input.numel():  # torch returns an empty input before reading dims' range
+            dims = tuple(_args.wrap_dim(d, input.dim(), scalar=False) for d in dims)
     return Roll.apply(input, shifts=shifts, dims=dims)
 
 
@@ -113,10 +114,10 @@ def rot90(input: Tensor, k: int = 1, dims: Any = (0, 1)) -> Tensor:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if ndim < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {ndim}")
+    wrapped = tuple(_args.wrap_dim(d, ndim) for d in dims)  # ranges first, as torch's
     if dims[0] == dims[1] or abs(dims[0] - dims[1]) == ndim:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
                            f"and dim1 = {dims[1]}")
-    wrapped = tuple(_args.wrap_dim(d, ndim) for d in dims)
     return Rot90.apply(input, k=k, dims=wrapped)
 
 
@@ -138,7 +139,7 @@ def _tile_method(self: Tensor, *dims: Any) -> Tensor:
 
 
 def _tiled(input: Tensor, counts: tuple) -> Tensor:
-    return repeat(input, *(1,) * (input.dim() - len(counts)), *counts)
+    return repeat(input, (*(1,) * (input.dim() - len(counts)), *counts))  # () too (0-d)
 
 
 def ravel(input: Tensor) -> Tensor:

@@ -380,13 +380,16 @@ mean_method = _keepdim_needs_dim(_mean, method=True)
 
 
 def variance_signature(fn: Any) -> Any:
-    """``fn`` (var or std) refusing ``dim=`` given a bool by keyword: torch reads a bool in
-    dim's place as ``unbiased`` only when it is positional, so ``dim=True`` matches none of
-    its overloads."""
+    """``fn`` (var, std, var_mean or std_mean) refusing what matches none of torch's
+    overloads by how it is called: ``dim=`` given a bool by keyword (torch reads a bool in
+    dim's place as ``unbiased`` only when it is positional), or ``unbiased`` with ``keepdim``
+    but no dim (only the overload with a dim takes both)."""
 
     @functools.wraps(fn)
     def checked(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        if isinstance(kwargs.get("dim"), bool):
+        no_dim = not args and "dim" not in kwargs
+        if isinstance(kwargs.get("dim"), bool) or (
+                no_dim and "unbiased" in kwargs and "keepdim" in kwargs):
             _no_variance_overload(fn.__name__, [f"{k}={_args.type_name(v)}"
                                                 for k, v in kwargs.items()] + [""])
         return fn(input, *args, **kwargs)

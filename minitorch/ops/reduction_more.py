@@ -23,6 +23,7 @@ from .reduction import (
     _variance_overload,
     accumulated,
     variance,
+    variance_signature,
 )
 
 __all__ = ["Amax", "Amin", "Aminmax", "Nansum", "StdMean", "VarMean", "amax", "amin",
@@ -76,17 +77,21 @@ def _extremum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1))
     _args.dims(fn, dim, None)
     keepdim = _args.flag(fn, keepdim, "keepdim")
-    dims = _args.dims(fn, dim, input.dim(), ranges_first=True) if dim is not None else None
-    if not dims or input.dim() == 0:
+    if input.numel() and dim is not None:
+        dims = _args.dims(fn, dim, input.dim(), ranges_first=True)
+        return (dims if dims and input.dim() else None), keepdim
+    if not (dim if isinstance(dim, (tuple, list)) else dim is not None):
         if input.numel() == 0:
             raise RuntimeError(f"{fn}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
         return None, keepdim
-    for d in dims:
-        if input.shape[d] == 0:
-            raise IndexError(f"{fn}(): Expected reduction dim {d} to have non-zero size.")
-    return dims, keepdim
+    # an empty input: torch checks each dim, as given, for a zero size before any repeat
+    for d in dim if isinstance(dim, (tuple, list)) else (dim,):
+        if input.shape[_args.wrap_dim(_args.as_int(d), input.dim())] == 0:
+            raise IndexError(f"{fn}(): Expected reduction dim {_args.as_int(d)} to have "
+                             "non-zero size.")
+    return _args.dims(fn, dim, input.dim(), ranges_first=True), keepdim
 
 
 @_call_form.parser_types(dim="tuple of ints | None")
@@ -299,6 +304,7 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
 
 
 @_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
+@variance_signature
 def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(std, mean)`` over ``dim`` (or everything).
@@ -310,6 +316,7 @@ def std_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
 
 
 @_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
+@variance_signature
 def var_mean(input: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
              keepdim: Any = _args.OMITTED, *, correction: Any = _args.OMITTED) -> tuple:
     """``(var, mean)`` over ``dim`` (or everything).

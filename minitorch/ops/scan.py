@@ -154,7 +154,7 @@ def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any, into: Any = None) -
                                f"and output tensor dtype {_args.c_name(dt)} should match")
         dt = into
     if dt is not None and dt.name == "bool":  # no kernel, unless there is nothing to scan
-        if input.numel():
+        if input.numel() and input.dim():  # (a 0-d input is copied, not scanned)
             raise _args.not_implemented(f"{fn.rstrip('_')}_out_cpu", dt)
         _args.differentiable_dtype(input, dt)
     return _as_dtype(input, dt), d

@@ -169,9 +169,10 @@ def _kth_positions(xp: Any, x: Any, d: int, k: int) -> Any:
     return xp.moveaxis(xp.reshape(xp.asarray(picked, dtype=xp.int64), shape), -1, d)
 
 
-def _no_bool_kernel(kernel: str, input: Tensor) -> None:
-    """torch has no CPU kernel of the selections for bool tensors."""
-    if input.dtype.name == "bool":
+def _no_bool_kernel(kernel: str, input: Tensor, empty_passes: bool = False) -> None:
+    """torch has no CPU kernel of the selections for bool tensors (``empty_passes``: none is
+    dispatched for an empty input)."""
+    if input.dtype.name == "bool" and not (empty_passes and input.numel() == 0):
         raise _args.not_implemented(kernel, "Bool")
 
 
@@ -231,7 +232,7 @@ def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED
         _args.tensor_args("median", (input, "input", 1))
         if keepdim is not _args.OMITTED:  # torch's overload without dim takes no keepdim
             _args.missing("median", (dim, "dim"))
-        _no_bool_kernel("median_cpu", input)
+        _no_bool_kernel("median_cpu", input, empty_passes=True)
         return Median.apply(input, skip_nan=False)
     return _median_dim(input, dim, keepdim is not _args.OMITTED and keepdim,
                        skip_nan=False)
@@ -248,7 +249,7 @@ def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMIT
         _args.tensor_args("nanmedian", (input, "input", 1))
         if keepdim is not _args.OMITTED:  # torch's overload without dim takes no keepdim
             _args.missing("nanmedian", (dim, "dim"))
-        _no_bool_kernel("median_cpu", input)
+        _no_bool_kernel("median_cpu", input, empty_passes=True)
         return Nanmedian.apply(input, skip_nan=True)
     return _median_dim(input, dim, keepdim is not _args.OMITTED and keepdim,
                        skip_nan=True)

@@ -28,11 +28,12 @@ def _order(xp: Any, x: Any, dim: int, descending: bool) -> Any:
         return xp.argsort(x, axis=dim, stable=True)
     if x.dtype == xp.bool:
         x = xp.astype(x, xp.int8)
-    kind = str(x.dtype)
-    flipped = -x if kind.startswith(("float", "int")) else xp.max(x) - x  # unsigned: no minus
+    floating = xp.isdtype(x.dtype, "real floating")
+    # ~x (-x - 1) reverses any integer order without overflow: -x keeps the minimum in place
+    flipped = -x if floating else xp.bitwise_invert(x)
     order = xp.argsort(flipped, axis=dim, stable=True)
-    if kind.startswith("float"):  # NaN (last by now) goes first, keeping its order
-        nan_last = xp.take_along_axis(~xp.isnan(x), order, axis=dim)
+    if floating:  # NaN (last by now) goes first, keeping its order
+        nan_last = xp.astype(xp.take_along_axis(~xp.isnan(x), order, axis=dim), xp.int8)
         order = xp.take_along_axis(order, xp.argsort(nan_last, axis=dim, stable=True), axis=dim)
     return order
 

@@ -149,7 +149,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     (tensor([1, 2, 1]), tensor([2, 1, 1]))
     """
     _args.tensor_args("unique_consecutive", (input, "input", 1))
-    d = None if dim is None else _args.dim("unique_consecutive", dim, input.dim())
+    d = None if dim is None else _check_dim(input, _args.integer("unique_consecutive", dim,
+                                                                  "dim", 1))
     values, inverse, counts = UniqueConsecutive.apply(input, dim=d)
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values
