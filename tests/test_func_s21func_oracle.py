@@ -118,9 +118,18 @@ with fwAD.dual_level():
 KNOWN: dict[str, str] = {}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN[name], strict=True))
-    if name in KNOWN else name for name in PROGRAMS])
-def test_program_prints_what_torch_prints(name: str) -> None:
-    source = PROGRAMS[name]
+def program_cases(programs: dict[str, str], known: dict[str, str]) -> list:
+    """The names of ``programs``, those in ``known`` marked as strict xfails (their reason:
+    torch's behaviour), for ``pytest.mark.parametrize``."""
+    return [pytest.param(name, marks=pytest.mark.xfail(reason=known[name], strict=True))
+            if name in known else name for name in programs]
+
+
+def assert_prints_same(source: str) -> None:
+    """``source`` prints with minitorch as ``torch`` what it prints with torch."""
     assert run(source, mt) == run(source, torch)
+
+
+@pytest.mark.parametrize("name", program_cases(PROGRAMS, KNOWN))
+def test_program_prints_what_torch_prints(name: str) -> None:
+    assert_prints_same(PROGRAMS[name])
