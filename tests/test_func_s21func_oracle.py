@@ -114,6 +114,53 @@ with fwAD.dual_level():
         print(fwAD.unpack_dual(y))
 """)
 
+# ------------------------------------------------------------------ generate_vmap_rule
+program("generate_vmap_rule: saved tensors, shared inputs, in_dims", """
+class MulExp(torch.autograd.Function):
+    generate_vmap_rule = True
+    @staticmethod
+    def forward(x, w):
+        return (x * w).exp()
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, w = inputs
+        ctx.save_for_backward(x, w, output)
+    @staticmethod
+    def backward(ctx, g):
+        x, w, out = ctx.saved_tensors
+        return g * out * w, g * out * x
+x = torch.randn(4, 3, requires_grad=True)
+w = torch.randn(3, requires_grad=True)
+y = torch.func.vmap(MulExp.apply, in_dims=(0, None))(x, w)
+print(y)
+y.sum().backward()
+print(x.grad, w.grad)
+z = torch.func.vmap(MulExp.apply, in_dims=(1, 0))(x, w[:, None].expand(3, 4))
+print(z.shape, z.grad_fn)
+g = torch.func.vmap(torch.func.grad(lambda v: MulExp.apply(v, w).sum()))(x)
+print(g)
+print(torch.func.vmap(torch.func.grad(lambda v, u: MulExp.apply(v, u).sum(), argnums=1))(x, x))
+""")
+program("generate_vmap_rule: two outputs", """
+class SinCos(torch.autograd.Function):
+    generate_vmap_rule = True
+    @staticmethod
+    def forward(x):
+        return x.sin(), x.cos()
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+    @staticmethod
+    def backward(ctx, gs, gc):
+        (x,) = ctx.saved_tensors
+        return gs * x.cos() - gc * x.sin()
+x = torch.randn(3, 2, requires_grad=True)
+s, c = torch.func.vmap(SinCos.apply)(x)
+print(s, c)
+(s * 2 + c).sum().backward()
+print(x.grad)
+""")
+
 # Left as they are (torch's behaviour in the reason); strict: a fix makes them fail.
 KNOWN: dict[str, str] = {}
 
