@@ -799,7 +799,7 @@ def tensor_args(fn: str, *specs: tuple) -> None:
     TypeError: maximum(): argument 'other' (position 2) must be Tensor, not int
     """
     for value, name, position in specs:
-        if not getattr(type(value), "vmap_example", False) and not is_tensor(value):
+        if not is_vmap_example(value) and not is_tensor(value):
             raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be Tensor, not "
                             f"{type_name(value)}")
 
@@ -864,7 +864,7 @@ def python_attribute(value: Any, attribute: str) -> None:
     Traceback (most recent call last):
     AttributeError: 'int' object has no attribute 'size'
     """
-    if not is_tensor(value):
+    if not is_vmap_example(value) and not is_tensor(value):
         raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
 
 
@@ -880,6 +880,16 @@ def python_len(value: Any) -> None:
         raise TypeError("len() of a 0-d tensor")
     if not hasattr(value, "__len__"):
         raise TypeError(f"object of type '{type_name(value)}' has no len()")
+
+
+def is_vmap_example(value: Any) -> bool:
+    """True for the example vmap's function sees (a batched tensor, whose methods are the
+    batching rules).
+
+    >>> is_vmap_example(2.5)
+    False
+    """
+    return getattr(type(value), "vmap_example", False)
 
 
 def is_tensor(value: Any) -> bool:
@@ -1002,6 +1012,8 @@ def is_array(value: Any) -> bool:
     >>> is_array(np.float32(1)), is_array(2.0)
     (True, False)
     """
+    if is_vmap_example(value):  # its own operators run
+        return False
     return hasattr(value, "dtype") and hasattr(value, "shape") and \
         not hasattr(value, "_version_counter")  # a minitorch Tensor, or a subclass
 

@@ -227,11 +227,11 @@ class BatchedTensor:
             dim = tuple(range(self.dim()))
         return BatchedTensor(getattr(self.value, name)(self._dims(dim), keepdim=keepdim))
 
-    def softmax(self, dim: int) -> BatchedTensor:
-        return BatchedTensor(self.value.softmax(_shift(dim, self.dim())))
+    def softmax(self, dim: int, dtype: Any = None) -> BatchedTensor:
+        return BatchedTensor(self.value.softmax(_shift(dim, self.dim()), dtype=dtype))
 
-    def log_softmax(self, dim: int) -> BatchedTensor:
-        return BatchedTensor(self.value.log_softmax(_shift(dim, self.dim())))
+    def log_softmax(self, dim: int, dtype: Any = None) -> BatchedTensor:
+        return BatchedTensor(self.value.log_softmax(_shift(dim, self.dim()), dtype=dtype))
 
     def reshape(self, *shape: Any) -> BatchedTensor:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -293,6 +293,17 @@ class BatchedTensor:
         raise Unbatched("matmul")
 
     __matmul__ = matmul
+
+    def __rmatmul__(self, other: Any) -> BatchedTensor:
+        """An (unbatched) matrix times a batch of vectors: one product with the batch as its
+        columns, moved back first as torch's rule moves it (its ``PermuteBackward0``, and the
+        gradient's through the permuted columns)."""
+        if not isinstance(other, Tensor) or other.dim() != 2 or self.dim() != 1:
+            raise Unbatched("__rmatmul__")
+        return BatchedTensor((other @ self.value.permute(1, 0)).permute(1, 0))
+
+    def pow(self, exponent: Any) -> BatchedTensor:
+        return self.__pow__(exponent)
 
     def mm(self, other: Any) -> BatchedTensor:
         if self.dim() != 2 or not isinstance(other, Tensor) or other.dim() != 2:

@@ -2,9 +2,10 @@
 
 Inside ``vmap``, torch runs a Function through a batching rule of its own: the Function's
 ``vmap`` staticmethod, called as ``vmap(info, in_dims, *args)`` with the whole batch and
-returning ``(outputs, out_dims)``; or, with ``generate_vmap_rule = True``, its forward mapped
-over the batch (here: once per example). A Function with neither is refused, and any
-transform (vmap, grad, jacrev, ...) needs a Function with ``setup_context``.
+returning ``(outputs, out_dims)``; or, with ``generate_vmap_rule = True``, a generated
+Function ``Vmapped<Name>`` whose forward and backward are the Function's, vmapped. A
+Function with neither is refused, and any transform (vmap, grad, jacrev, ...) needs a
+Function with ``setup_context``.
 
 >>> import minitorch
 >>> class Exp(minitorch.autograd.Function):
@@ -93,7 +94,7 @@ def transformed() -> bool:
 def apply(cls: Any, args: tuple, kwargs: dict, run: Callable[..., Any]) -> Any:
     """``cls.apply(*args, **kwargs)`` inside a transform: torch's checks, then the Function's
     vmap rule where an argument is batched, else ``run`` (the ordinary call)."""
-    from ._batched import BatchedTensor, Raised, Unbatched  # (they need Tensor, which needs us)
+    from ._batched import BatchedTensor, Raised  # (they need Tensor, which needs us)
 
     if cls.setup_context is None:
         raise RuntimeError(
@@ -106,16 +107,96 @@ def apply(cls: Any, args: tuple, kwargs: dict, run: Callable[..., Any]) -> Any:
     batched = [a for a in args if isinstance(a, BatchedTensor)]
     if not batched:
         return run(cls, args, kwargs)
-    if cls.generate_vmap_rule:
-        raise Unbatched(cls.__name__)  # the forward, once per example
     info = VmapInfo(batch_size=batched[0].value.shape[0], randomness=levels[-1])
     physical = tuple(a.source[0] if isinstance(a, BatchedTensor) else a for a in args)
     in_dims = tuple(a.source[1] if isinstance(a, BatchedTensor) else None for a in args)
+    if cls.generate_vmap_rule:
+        outputs = _generated(cls, in_dims, info).apply(*physical, **kwargs)
+        if isinstance(outputs, tuple):
+            return tuple(BatchedTensor(o) for o in outputs)
+        return BatchedTensor(outputs)
     try:  # what the rule raises, or torch's checks on it, end vmap: no per-example retry
         return _wrapped(cls.vmap(info, in_dims, *physical, **kwargs), physical, args,
                         info.batch_size)
     except Exception as error:
         raise Raised(error) from None
+
+
+def _generated(cls: Any, in_dims: tuple, info: VmapInfo) -> Any:
+    """torch's generated batching rule of a Function with ``generate_vmap_rule``: a Function
+    ``Vmapped<Name>`` whose forward is ``cls``'s vmapped over the batch (its output batched at
+    dim 0), whose ``setup_context`` is ``cls``'s on the batched inputs and output, and whose
+    backward is ``cls``'s vmapped over the output gradients and the saved tensors; a gradient
+    of an unbatched input is summed over the batch."""
+    from ._batched import BatchedTensor
+    from .autograd.function import Function
+    from .func import vmap
+
+    def batched(args: tuple) -> list:
+        return [a if d is None else BatchedTensor.at(a, d) for a, d in zip(args, in_dims)]
+
+    def forward(*args: Any) -> Any:
+        return vmap(cls.forward, in_dims=in_dims, randomness=info.randomness)(*args)
+
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+        ctx.example = _ExampleContext()
+        output = tuple(map(BatchedTensor, output)) if isinstance(output, tuple) else \
+            BatchedTensor(output)
+        cls.setup_context(ctx.example, tuple(batched(inputs)), output)
+
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        example = ctx.example
+        saved = [s.value if isinstance(s, BatchedTensor) else s for s in example.saved]
+        dims = tuple(0 if isinstance(s, BatchedTensor) else None for s in example.saved)
+
+        absent: list = []  # the inputs the backward gives no gradient (None)
+
+        count = len(grad_outputs)
+
+        def one(*values: Any) -> tuple:
+            grads = cls.backward(example.with_saved(values[count:]), *values[:count])
+            grads = grads if isinstance(grads, tuple) else (grads,)
+            absent[:] = [x is None for x in grads]
+            return tuple(x for x in grads if x is not None)
+
+        found = iter(vmap(one, in_dims=(0,) * count + dims,
+                          randomness=info.randomness)(*grad_outputs, *saved))
+        grads = [None if none else next(found) for none in absent]
+        return tuple(None if g is None else g.sum(0) if d is None else _moved_back(g, d)
+                     for g, d in zip(grads, in_dims))
+
+    name = f"Vmapped{cls.__name__}"
+    methods = {"forward": staticmethod(forward), "setup_context": staticmethod(setup_context),
+               "backward": staticmethod(backward),
+               "generate_vmap_rule": True}  # (called on the batch itself: no rule runs)
+    return type(name, (Function,), methods)
+
+
+def _moved_back(g: Any, dim: int) -> Any:
+    """A gradient batched at dim 0, its batch moved to the input's ``dim``."""
+    return g if dim == 0 else g.movedim(0, dim)
+
+
+class _ExampleContext:
+    """The ``ctx`` a Function's ``setup_context`` and ``backward`` see under a generated
+    vmap rule: its own attributes, and the tensors it saves (batched, then per example)."""
+
+    def __init__(self) -> None:
+        self.saved: tuple = ()
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        self.saved = tensors
+
+    @property
+    def saved_tensors(self) -> tuple:
+        return self.saved
+
+    def with_saved(self, tensors: tuple) -> _ExampleContext:
+        """A copy of this context whose saved tensors are ``tensors``."""
+        example = _ExampleContext()
+        example.__dict__.update(self.__dict__)
+        example.saved = tensors
+        return example
 
 
 def _check_vmap_support(cls: Any) -> None:

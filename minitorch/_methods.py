@@ -736,16 +736,16 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     return self._inplace(inplace.Fill.apply, value=value)
 
 
-def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
-    """Copy ``src`` (broadcast) into this tensor, in place; a number is copied as torch's
+@_call_form.overloads("Tensor other, bool non_blocking = False")
+def copy_(self: Tensor, other: Any, non_blocking: bool = False) -> Tensor:
+    """Copy ``other`` (broadcast) into this tensor, in place; a number is copied as torch's
     parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning).
-    ``non_blocking`` (an asynchronous copy between devices in torch) changes nothing here."""
-    if not isinstance(src, Tensor):
-        src = _wrapped_number("copy_", src)
-    _args.flag("copy_", non_blocking, "non_blocking", 2)
-    check_inplace_allowed(self, src)  # autograd's refusals come before the kernel's
-    _check_output_shape(self, src)
-    return self._inplace(inplace.Copy.apply, src)
+    ``non_blocking`` changes nothing on the CPU."""
+    if not isinstance(other, Tensor):
+        other = _wrapped_number("copy_", other)
+    check_inplace_allowed(self, other)  # autograd's refusals come before the kernel's
+    _check_output_shape(self, other)
+    return self._inplace(inplace.Copy.apply, other)
 
 
 def _check_output_shape(self: Tensor, other: Tensor) -> None:

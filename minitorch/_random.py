@@ -675,12 +675,34 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
     return Binomial.on(count, prob, generator=generator)
 
 
-def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with samples from ``[a, b)``, in place.
+def _from_to(fn: str, args: tuple, kwargs: dict) -> list:
+    """The bounds ``from`` and ``to`` of ``uniform_`` or ``random_``, by position or by
+    torch's keywords (``from`` is a Python keyword: ``**{"from": 0}``); not given:
+    ``_NOT_GIVEN``. A keyword of another name gets Python's message (``uniform_``'s; the caller
+    words ``random_``'s)."""
+    if len(args) > 2:
+        raise TypeError(f"{fn}() takes from 0 to 2 positional arguments but {len(args)} were "
+                        "given")
+    unexpected = next((k for k in kwargs if k not in ("from", "to")), None)
+    if unexpected is not None:
+        raise TypeError(f"{fn}() got an unexpected keyword argument '{unexpected}'")
+    bounds = [*args, *[_NOT_GIVEN] * (2 - len(args))]
+    for i, name in enumerate(("from", "to")):
+        if name in kwargs:
+            if i < len(args):
+                raise TypeError(f"{fn}() got multiple values for argument '{name}'")
+            bounds[i] = kwargs[name]
+    return bounds
+
+
+def uniform_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> Tensor:
+    """Fill with samples from ``[from, to)`` (by default ``[0, 1)``), in place.
 
     >>> minitorch.zeros(2).uniform_(3., 3.)
     tensor([3., 3.])
     """
+    a, b = (d if v is _NOT_GIVEN else v
+            for v, d in zip(_from_to("uniform_", args, kwargs), (0.0, 1.0)))
     generator = _args.generator("uniform_", generator)
     a, b = _args.reals("uniform_", (a, "from", 1), (b, "to", 2))
     _check_float(self.dtype, "check_uniform_bounds")
@@ -709,17 +731,13 @@ _RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
                            for first in ("", "int from, int to, ", "int to, "))
 
 
-@_call_form.overloads(*_RANDOM_SIGNATURES)
-def random_(self: Tensor, low: Any = _NOT_GIVEN, to: Any = None, *,
-            generator: Any = None) -> Tensor:
-    """Fill with integers from ``[low, to)`` (``random_(to)`` starts at 0), in place.
+def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> Tensor:
+    """Fill with integers from ``[from, to)`` (``random_(to)`` starts at 0), in place.
 
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
-    if low is _NOT_GIVEN and to is not None:  # random_(to=...): torch's one-int overload
-        low, to = to, None
-    high = to
+    low, high = _random_bounds(args, kwargs, generator)
     overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
     given = (low, high)[:2 - overload]
     if any(_args.as_int(v) is None for v in given):  # two of torch's overloads take one or
@@ -744,6 +762,26 @@ def random_(self: Tensor, low: Any = _NOT_GIVEN, to: Any = None, *,
     return self._inplace(Randoms[overload].apply,
                          draw=lambda t: _sample("randint", t, generator, self._data,
                                                 low=low, high=high))
+
+
+def _random_bounds(args: tuple, kwargs: dict, generator: Any) -> tuple:
+    """``random_``'s ``(from, to)`` as its body reads them: ``(to, None)`` for the overload
+    of ``to`` alone, ``(_NOT_GIVEN, None)`` for none; torch's parser refuses keywords that
+    fit none of its overloads (``from`` without ``to``, a ``from`` after a position)."""
+    try:
+        low, high = _from_to("random_", args, kwargs)
+    except TypeError as error:
+        if "positional" in str(error):
+            raise TypeError(f"random_() takes 2 positional arguments but {len(args)} were "
+                            "given") from None
+        raise _args.invalid_combination("random_", args, *_RANDOM_SIGNATURES,
+                                        keywords={**kwargs, "generator": generator}
+                                        if generator is not None else kwargs) from None
+    if low is not _NOT_GIVEN and high is _NOT_GIVEN and "from" in kwargs:
+        raise _args.invalid_combination("random_", args, *_RANDOM_SIGNATURES, keywords=kwargs)
+    if low is _NOT_GIVEN and high is not _NOT_GIVEN:  # ``to`` alone
+        return high, None
+    return low, None if high is _NOT_GIVEN else high
 
 
 @_call_form.overloads("Tensor p, *, torch.Generator generator = None",

@@ -123,16 +123,16 @@ def vander(x: Tensor, *, N: int | None = None) -> Tensor:
     return _shape.cat([powers.new_ones(*columns.shape, 1), powers], -1)
 
 
-def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
+def vector_norm(input: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """The ``ord``-norm of ``x`` seen as a vector (flattened, or along ``dim``).
 
     >>> minitorch.linalg.vector_norm(minitorch.tensor([3., -4.]))
     tensor(5.)
     """
-    _args.tensor_args("linalg_vector_norm", (x, "input", 1))
+    _args.tensor_args("linalg_vector_norm", (input, "input", 1))
     _args.number_types("linalg_vector_norm", (ord, "ord", 2))
-    return _norm(x, ord, dim, keepdim, dtype)
+    return _norm(input, ord, dim, keepdim, dtype)
 
 
 def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
@@ -167,7 +167,7 @@ def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,
 _call_form.public_functions(globals(), "linalg_")  # parser messages as the call was written
 
 
-def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+def tensorinv(input: Tensor, ind: int = 2) -> Tensor:
     """The inverse of ``A`` for ``tensordot`` over ``ind`` dims: ``A`` read as a square
     matrix of rows ``A.shape[:ind]`` and columns ``A.shape[ind:]``, inverted, and shaped
     ``A.shape[ind:] + A.shape[:ind]`` (torch's nodes: ReshapeAliasBackward0 over
@@ -176,23 +176,23 @@ def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
     >>> minitorch.linalg.tensorinv(minitorch.eye(4).reshape(4, 2, 2), ind=1).shape
     torch.Size([2, 2, 4])
     """
-    _args.tensor_args("linalg_tensorinv", (A, "input", 1))
+    _args.tensor_args("linalg_tensorinv", (input, "input", 1))
     ind = _args.integer("linalg_tensorinv", ind, "ind", None)
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
-    if ind > A.dim():
-        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.dim()}")
-    rows, cols = math.prod(A.shape[:ind]), math.prod(A.shape[ind:])
+    if ind > input.dim():
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {input.dim()}")
+    rows, cols = math.prod(input.shape[:ind]), math.prod(input.shape[ind:])
     if rows != cols:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {cols} != {rows}")
-    matrix = A.reshape(rows, rows)
+    matrix = input.reshape(rows, rows)
     _check_square("inv", matrix)
     inverse = Inv.apply(matrix, caller="inv")
     # torch's inverse is column-major: its reshape is a view (_reshape_alias) of strided
     # memory, a plain view where that is also row-major (one element or none)
     view = _shape.View if rows <= 1 else _shape.ReshapeAlias
-    return view.apply(inverse, shape=(*A.shape[ind:], *A.shape[:ind]))
+    return view.apply(inverse, shape=(*input.shape[ind:], *input.shape[:ind]))
 
 
 def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:

@@ -725,9 +725,6 @@ KNOWN = {
     "vmap grad linear model":
         "torch batches x @ w.t() under grad (TransposeBackward0, MulBackward0); minitorch has "
         "no matmul rule for an expanded matrix and stacks per example (StackBackward0)",
-    "forward ad reduction dtype=":
-        "torch: mean(dtype=) converts the tangent too, and log_softmax's tangent is "
-        "self_t - logsumexp_jvp (exact 0.); minitorch: the tangent's dtype, and 1e-16",
     "ensemble without bias, 3-d examples":
         "torch's batched linear without bias ends in SqueezeBackward5 / UnsafeViewBackward0, "
         "with 3-d examples in ViewBackward0; minitorch stacks per example",

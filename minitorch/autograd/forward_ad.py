@@ -284,6 +284,7 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
     The innermost level is peeled off: the op and its ``J v`` run at the outer levels, so
     each carries their tangents too (nested ``jacfwd``)."""
     level = levels[-1]
+    dual = level in _public  # no torch.func transform's level: torch's plain dual tensors
     tangents = [tangent_of(a) for a in args]
     if any(t is not None for t in tangents):
         _check_formula(cls)
@@ -293,6 +294,7 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
             return outputs
         out_tangents = _view_tangent(cls, args, kwargs, tangents, outputs) \
             or _linear_tangent(cls, args, kwargs, tangents) \
+            or _formula_tangent(cls, args, kwargs, tangents, outputs, dual) \
             or _promoted(cls, kwargs, _op_tangents(cls, args, kwargs, tangents), tangents)
     results = outputs if isinstance(outputs, tuple) else (outputs,)
     for out, tangent in zip(results, out_tangents):
@@ -343,18 +345,32 @@ def _linear_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list
     return [cls.apply(tangents[0], *args[1:], **kwargs)]
 
 
+def _formula_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: Any,
+                     dual: bool) -> list | None:
+    """The tangent from the op's own ``tangent_formula(input, tangent, result, dual,
+    **kwargs)``, where torch's formula gives values (exact zeros, dtypes) that the backward's
+    would not (softmax's ``logsumexp_jvp``); ``dual``: the level is ``dual_level()``'s, not a
+    ``torch.func`` transform's. None for an op without one, or tangents beyond the first
+    input's."""
+    formula = getattr(cls, "tangent_formula", None)
+    if formula is None or tangents[0] is None or any(t is not None for t in tangents[1:]):
+        return None
+    return [formula(args[0], tangents[0], out, dual, **kwargs)]
+
+
 def _promoted(cls: Any, kwargs: dict, jvps: list, tangents: list) -> list:
     """The op's tangents in the dtype torch's formulas give them: computed from the input
     tangents with the primals, they take the tangents' dtypes promoted with the output's (a
     float64 tangent of a float32 primal stays float64 through ``sin``, ``*``, ``sum``); a
     dtype conversion converts its tangent too, and so does a reduction's ``dtype=``
-    (torch's formula is the op itself on the tangent: ``self_t.sum(dtype=dtype)``)."""
+    (torch's formula is the op itself on the tangent: ``self_t.sum(dtype=dtype)``), except
+    where torch's formula ignores it (``prod``'s: an op with ``tangent_promoted``)."""
     from ..ops.shape import ToCopy
 
     given = [t.dtype for t in tangents if t is not None]
     if cls is ToCopy:
         return jvps
-    if kwargs.get("dtype") is not None:
+    if kwargs.get("dtype") is not None and not getattr(cls, "tangent_promoted", False):
         return [None if jvp is None else jvp.to(kwargs["dtype"]) for jvp in jvps]
     promoted = []
     for jvp in jvps:

@@ -568,7 +568,7 @@ def _cholesky_checked(fn: str, A: Any) -> None:
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
 
 
-def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+def linalg_cholesky(input: Tensor, *, upper: bool = False) -> Tensor:
     """The Cholesky factor of a symmetric positive-definite matrix: lower triangular ``L``
     with ``A = L @ L.mT`` (upper, ``L.mT``, with ``upper``).
 
@@ -576,15 +576,15 @@ def linalg_cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     tensor([[2., 0.],
             [1., 2.]])
     """
-    _args.tensor_args("linalg_cholesky", (A, "A", 1))
+    _args.tensor_args("linalg_cholesky", (input, "input", 1))
     upper = _args.flag("linalg_cholesky", upper, "upper")
-    _cholesky_checked("linalg.cholesky", A)
-    _check_floating("cholesky", A)
-    check_half("cholesky", A)
-    return LinalgCholesky.apply(A, upper=upper, fn="linalg.cholesky")
+    _cholesky_checked("linalg.cholesky", input)
+    _check_floating("cholesky", input)
+    check_half("cholesky", input)
+    return LinalgCholesky.apply(input, upper=upper, fn="linalg.cholesky")
 
 
-def linalg_cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
+def linalg_cholesky_ex(input: Tensor, *, upper: bool = False, check_errors: bool = False) -> Any:
     """``linalg.cholesky`` that reports instead of raising: ``(L, info)``, ``info`` 0 where a
     matrix factors, else the order of its first leading minor that is not positive-definite
     (raised as ``linalg.cholesky`` does with ``check_errors``).
@@ -592,14 +592,14 @@ def linalg_cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = F
     >>> minitorch.linalg.cholesky_ex(minitorch.tensor([[4., 2.], [2., -5.]])).info
     tensor(2, dtype=torch.int32)
     """
-    _args.tensor_args("linalg_cholesky_ex", (A, "A", 1))
+    _args.tensor_args("linalg_cholesky_ex", (input, "input", 1))
     upper = _args.flag("linalg_cholesky_ex", upper, "upper")
     check_errors = _args.flag("linalg_cholesky_ex", check_errors, "check_errors")
-    _cholesky_checked("linalg.cholesky", A)
-    _check_floating("cholesky", A)
-    check_half("cholesky", A)
+    _cholesky_checked("linalg.cholesky", input)
+    _check_floating("cholesky", input)
+    check_half("cholesky", input)
     return return_types.linalg_cholesky_ex(*LinalgCholesky.apply(
-        A, upper=upper, fn="linalg.cholesky_ex", check_errors=check_errors, info=True))
+        input, upper=upper, fn="linalg.cholesky_ex", check_errors=check_errors, info=True))
 
 
 _cholesky_warned = [False]

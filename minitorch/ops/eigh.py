@@ -88,23 +88,23 @@ def _checked(fn: str, A: Tensor, UPLO: Any) -> str:
     return UPLO.upper()
 
 
-def eigh(A: Tensor, UPLO: str = "L") -> Any:
+def eigh(input: Tensor, UPLO: str = "L") -> Any:
     """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a symmetric matrix,
     read from its lower (``UPLO="L"``) or upper triangle.
 
     >>> minitorch.linalg.eigh(minitorch.eye(2)).eigenvalues
     tensor([1., 1.])
     """
-    uplo = _checked("linalg_eigh", A, UPLO)
-    return return_types.linalg_eigh(*LinalgEigh.apply(A, uplo=uplo, vectors=True))
+    uplo = _checked("linalg_eigh", input, UPLO)
+    return return_types.linalg_eigh(*LinalgEigh.apply(input, uplo=uplo, vectors=True))
 
 
-def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
+def eigvalsh(input: Tensor, UPLO: str = "L") -> Tensor:
     """The eigenvalues (ascending) of a symmetric matrix, read from its ``UPLO`` triangle.
 
     >>> minitorch.linalg.eigvalsh(minitorch.tensor([[0., 1.], [1., 0.]]))
     tensor([-1.,  1.])
     """
-    uplo = _checked("linalg_eigvalsh", A, UPLO)
-    vectors = (A.requires_grad and is_grad_enabled()) or forward_ad.has_tangents((A,))
-    return LinalgEigh.apply(A, uplo=uplo, vectors=vectors)[0]
+    uplo = _checked("linalg_eigvalsh", input, UPLO)
+    vectors = (input.requires_grad and is_grad_enabled()) or forward_ad.has_tangents((input,))
+    return LinalgEigh.apply(input, uplo=uplo, vectors=vectors)[0]

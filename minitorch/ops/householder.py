@@ -148,7 +148,7 @@ def _reflector(v: Tensor, t: Tensor) -> Tensor:
     return eye(v.shape[-2], dtype=v.dtype) - t * (v @ v.mT)
 
 
-def householder_product(A: Tensor, tau: Tensor) -> Tensor:
+def householder_product(input: Tensor, tau: Tensor) -> Tensor:
     """The first n columns of ``H₁ ⋯ Hₖ``, ``Hᵢ = I - τᵢ vᵢ vᵢᵀ``, ``vᵢ`` the i-th column of
     ``A`` below the diagonal with a 1 on it (as ``geqrf`` stores them).
 
@@ -157,28 +157,29 @@ def householder_product(A: Tensor, tau: Tensor) -> Tensor:
             [-1.]])
     """
     fn = "torch.linalg.householder_product"
-    _args.tensor_args("linalg_householder_product", (A, "input", 1), (tau, "tau", 2))
-    if A.dim() < 2:
+    _args.tensor_args("linalg_householder_product", (input, "input", 1), (tau, "tau", 2))
+    if input.dim() < 2:
         raise RuntimeError(f"{fn}: input must have at least 2 dimensions.")
-    if A.shape[-2] < A.shape[-1]:
+    if input.shape[-2] < input.shape[-1]:
         raise RuntimeError(f"{fn}: input.shape[-2] must be greater than or equal to "
                            "input.shape[-1]")
     if tau.dim() == 0:
         raise IndexError("Dimension specified as -1 but tensor has no dimensions")
-    if A.shape[-1] < tau.shape[-1]:
+    if input.shape[-1] < tau.shape[-1]:
         raise RuntimeError(f"{fn}: input.shape[-1] must be greater than or equal to "
                            "tau.shape[-1]")
-    if A.dim() - tau.dim() != 1:
+    if input.dim() - tau.dim() != 1:
         raise RuntimeError(f"{fn}: Expected tau to have one dimension less than input, but got "
-                           f"tau.ndim equal to {tau.dim()} and input.ndim is equal to {A.dim()}")
-    if tuple(tau.shape[:-1]) != tuple(A.shape[:-2]):
+                           f"tau.ndim equal to {tau.dim()} and input.ndim is equal to "
+                           f"{input.dim()}")
+    if tuple(tau.shape[:-1]) != tuple(input.shape[:-2]):
         raise RuntimeError(f"{fn}: Expected batch dimensions of tau to be equal to "
                            f"input.shape[:-2], but got {list(tau.shape[:-1])}")
-    if tau.dtype != A.dtype:
+    if tau.dtype != input.dtype:
         raise RuntimeError(f"{fn}: tau dtype {_args.legacy(tau.dtype)} does not match input "
-                           f"dtype {_args.legacy(A.dtype)}")
-    _supported("orgqr_cpu", A)
-    return LinalgHouseholderProduct.apply(A, tau)
+                           f"dtype {_args.legacy(input.dtype)}")
+    _supported("orgqr_cpu", input)
+    return LinalgHouseholderProduct.apply(input, tau)
 
 
 class LinalgQr(Op):

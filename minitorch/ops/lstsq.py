@@ -98,7 +98,7 @@ def _backend_lstsq(xp: Any, a: Any, b: Any, rcond: float) -> tuple:
     return solution, a @ solution - b, ranks, values
 
 
-def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None
+def lstsq(input: Tensor, b: Tensor, rcond: float | None = None, *, driver: str | None = None
           ) -> Any:
     """``(solution, residuals, rank, singular_values)`` of the least-squares problem
     ``min ‖A X - B‖`` for each matrix of ``A`` (..., m, n) and ``B`` (..., m, k) or a vector
@@ -109,29 +109,29 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     tensor([[0.5000],
             [0.5000]])
     """
-    _args.tensor_args("linalg_lstsq", (A, "input", 1), (B, "b", 2))
+    _args.tensor_args("linalg_lstsq", (input, "input", 1), (b, "b", 2))
     driver = "gelsy" if driver is None else _args.string("linalg_lstsq", driver, "driver")
-    if A.dim() < 2:
+    if input.dim() < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
-    if B.dim() < 1:
+    if b.dim() < 1:
         raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
-    if not 0 <= A.dim() - B.dim() <= 1:
+    if not 0 <= input.dim() - b.dim() <= 1:
         raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
                            "other.dim() and (input.dim() - other.dim()) <= 1")
-    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
+    vector = b.dim() == 1 or (b.dim() == input.dim() - 1 and b.shape == input.shape[:-1])
     rows = -1 if vector else -2
-    if A.shape[-2] != B.shape[rows]:
+    if input.shape[-2] != b.shape[rows]:
         raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size({rows})")
-    if A.dtype is not B.dtype:
+    if input.dtype is not b.dtype:
         raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, "
-                           f"but got input's dtype {_args.legacy(A.dtype)} and other's dtype "
-                           f"{_args.legacy(B.dtype)}")
+                           f"but got input's dtype {_args.legacy(input.dtype)} and other's dtype "
+                           f"{_args.legacy(b.dtype)}")
     if driver not in _DRIVERS:  # after the shapes and dtypes, before the kernel's dtype
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, "
                            "gelsd, gelss)")
-    if A.dtype.name not in ("float32", "float64"):
+    if input.dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
     if rcond is None:
-        rcond = finfo(A.dtype).eps * max(A.shape[-2:])
-    outputs = Lstsq.apply(A, B, driver=driver, rcond=float(rcond), vector=vector)
+        rcond = finfo(input.dtype).eps * max(input.shape[-2:])
+    outputs = Lstsq.apply(input, b, driver=driver, rcond=float(rcond), vector=vector)
     return return_types.linalg_lstsq(*outputs)

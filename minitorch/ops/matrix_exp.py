@@ -183,23 +183,23 @@ def _exp_differential(at: Tensor, g: Tensor) -> Tensor:
     return matrix_exp(cat([top, bottom], -2))[..., :n, n:]
 
 
-def matrix_exp(A: Tensor) -> Tensor:
+def matrix_exp(input: Tensor) -> Tensor:
     """``exp(A) = Σ Aᵏ / k!`` of a square matrix (or each of a batch).
 
     >>> minitorch.matrix_exp(minitorch.tensor([[0., 1.], [0., 0.]]))
     tensor([[1., 1.],
             [0., 1.]])
     """
-    _args.tensor_args("matrix_exp", (A, "input", 1))
-    return linalg_matrix_exp(A)
+    _args.tensor_args("matrix_exp", (input, "input", 1))
+    return linalg_matrix_exp(input)
 
 
-def linalg_matrix_exp(A: Tensor) -> Tensor:
+def linalg_matrix_exp(input: Tensor) -> Tensor:
     """``minitorch.linalg.matrix_exp``: :func:`matrix_exp` under torch's ``linalg`` name.
 
     >>> minitorch.linalg.matrix_exp(minitorch.zeros(1, 1))
     tensor([[1.]])
     """
-    _check_square("matrix_exp", A)
-    return MatrixExp.apply(A)
+    _check_square("matrix_exp", input)
+    return MatrixExp.apply(input)
 

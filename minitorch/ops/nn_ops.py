@@ -30,11 +30,33 @@ from .pointwise import int_trunc_divide
 from .shape import Embed
 
 
+def logsumexp_jvp(p: Tensor, t: Tensor, dim: int, dual: bool) -> Tensor:
+    """The tangent of ``logsumexp(p, dim, keepdim=True)`` for the tangent ``t`` of ``p``, as
+    torch's formula computes it: the exp-normalised weights times ``t``, summed, over their
+    sum. On a ``dual`` tensor (``forward_ad``'s own, no ``torch.func`` transform) torch
+    multiplies the weights in place: the product keeps the primal's dtype, and a backward
+    through the tangent finds exp's result modified (torch's error).
+
+    >>> logsumexp_jvp(minitorch.zeros(2), minitorch.tensor([1., 3.]), 0, dual=True)
+    tensor([2.])
+    """
+    e = (p - p.amax(dim, keepdim=True)).exp() if p.numel() else p.exp()
+    total = e.sum(dim, keepdim=True)
+    weighted = e.mul_(t) if dual else e * t
+    return weighted.sum(dim, keepdim=True) / total
+
+
 class Softmax(Op):
     node_name = "SoftmaxBackward0"
     saved_values = {"dim": kept("dim")}
     saved_names = ("result",)
     _profile_name = "aten::softmax"
+
+    @staticmethod
+    def tangent_formula(a: Tensor, t: Tensor, result: Tensor, dual: bool, *, dim: int
+                        ) -> Tensor:
+        """Forward AD: torch's ``result * (self_t - logsumexp_jvp)``."""
+        return result * (t - logsumexp_jvp(a, t, dim, dual))
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
@@ -67,6 +89,7 @@ class SafeSoftmax(Softmax):
 
     node_name = "SafeSoftmaxBackward0"
     _profile_name = "aten::_safe_softmax"
+    tangent_formula = None  # forward AD: the tangent from the backward (masked rows' zeros)
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
@@ -86,6 +109,12 @@ class LogSoftmax(Op):
     _profile_name = "aten::log_softmax"
     # (``cast``: a dtype was given, which torch's kernel converts to, aten::to, first)
     _profile_inner = staticmethod(torch_events.variant("aten::log_softmax", "cast"))
+
+    @staticmethod
+    def tangent_formula(a: Tensor, t: Tensor, result: Tensor, dual: bool, *, dim: int,
+                        cast: bool = False) -> Tensor:
+        """Forward AD: torch's ``self_t - logsumexp_jvp``."""
+        return t - logsumexp_jvp(a, t, dim, dual)
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int, cast: bool = False) -> Tensor:

@@ -211,7 +211,7 @@ class Amin(Amax):
     fn = "min"
 
 
-def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
+def matrix_norm(input: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """A matrix norm over the two dims ``dim``: ``'fro'`` (the 2-norm of all entries), ``1``
     / ``-1`` (the largest / smallest column sum of ``|A|``), ``inf`` / ``-inf`` (rows),
@@ -220,11 +220,11 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
     >>> minitorch.linalg.matrix_norm(minitorch.tensor([[1., -2.], [3., 4.]]), 1)
     tensor(6.)
     """
-    _args.tensor_args("linalg_matrix_norm", (A, "A", 1))
+    _args.tensor_args("linalg_matrix_norm", (input, "input", 1))
     if isinstance(dim, int) or not isinstance(ord, (str, int, float, complex)):
-        _refuse_matrix_norm_arguments(A, ord, dim, keepdim)
+        _refuse_matrix_norm_arguments(input, ord, dim, keepdim)
     if keepdim is not True and keepdim is not False:
-        raise _matrix_norm_combination((A, ord, dim, keepdim), {"dtype": dtype})
+        raise _matrix_norm_combination((input, ord, dim, keepdim), {"dtype": dtype})
     if isinstance(ord, complex):
         raise RuntimeError("linalg.matrix_norm: Expected a non-complex scalar as the order of "
                            "norm.")
@@ -233,18 +233,18 @@ def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool 
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     elif abs(float(ord)) not in (1.0, 2.0, math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {float(ord):g} not supported.")
-    dims = _matrix_dims(A, _args.int_list("linalg_matrix_norm", dim, "dim", 3))
+    dims = _matrix_dims(input, _args.int_list("linalg_matrix_norm", dim, "dim", 3))
     dtype = _args.dtype("linalg_matrix_norm", dtype)
     if dtype is not None:
         _result_dtype("linalg.matrix_norm", dtype)
     if ord == "fro":
-        return norm(A, 2, dims, keepdim, dtype)
+        return norm(input, 2, dims, keepdim, dtype)
     if ord == "nuc" or abs(ord) == 2:
-        return _singular_norm(A, ord, dims, keepdim, dtype)
+        return _singular_norm(input, ord, dims, keepdim, dtype)
     first, second = dims[::-1] if math.isinf(ord) else dims
     if not keepdim and first < second:
         second -= 1
-    sums = norm(A, 1, first, keepdim, dtype)
+    sums = norm(input, 1, first, keepdim, dtype)
     return _extremum(sums, second, ord > 0, keepdim)
 
 

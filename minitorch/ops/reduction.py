@@ -63,15 +63,11 @@ class Sum(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        grad = _expand_back(g, *ctx.meta)
-        return (grad if ctx.input_dtype is None else grad.to(ctx.input_dtype),)
+        return (cast_back(ctx, _expand_back(g, *ctx.meta)),)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        grad = _expand_back_array(g, *ctx.meta)
-        if ctx.input_dtype is not None:
-            grad = namespace(g).astype(grad, array_dtype(namespace(g), ctx.input_dtype.name))
-        return (grad,)
+        return (cast_back_array(ctx, _expand_back_array(g, *ctx.meta)),)
 
 
 def accumulated(a: Tensor, dtype: Any) -> tuple:
@@ -81,6 +77,27 @@ def accumulated(a: Tensor, dtype: Any) -> tuple:
     if dtype is None or dtype is a.dtype:
         return a._data, None
     return a._xp.astype(a._data, array_dtype(a._xp, dtype.name)), a.dtype
+
+
+def cast_inside(ctx: Any, a: Tensor, dtype: Any) -> Tensor:
+    """``a`` in the ``dtype`` an op's ``dtype=`` asks for, as a plain tensor for its forward
+    (cast inside the op's one node, as torch's kernels cast); ``ctx.input_dtype`` is the
+    dtype :func:`cast_back` returns the gradient in (None: no cast)."""
+    data, ctx.input_dtype = accumulated(a, dtype)
+    return a if ctx.input_dtype is None else wrap(data)
+
+
+def cast_back(ctx: Any, grad: Tensor) -> Tensor:
+    """A gradient back in the dtype of the input :func:`cast_inside` cast."""
+    return grad if ctx.input_dtype is None else grad.to(ctx.input_dtype)
+
+
+def cast_back_array(ctx: Any, grad: Any) -> Any:
+    """:func:`cast_back` of an array gradient."""
+    if ctx.input_dtype is None:
+        return grad
+    xp = namespace(grad)
+    return xp.astype(grad, array_dtype(xp, ctx.input_dtype.name))
 
 
 class SumDim(Sum):
@@ -97,8 +114,10 @@ class Mean(Op):
     _profile_inner = staticmethod(torch_events.variant("aten::mean", "keepdim"))
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False) -> Tensor:
-        _check_mean_dtype(a)
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False,
+                dtype: Any = None) -> Tensor:
+        _check_mean_dtype(a, dtype)
+        a = cast_inside(ctx, a, dtype)
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.count = _count(a._data.shape, dims)
@@ -108,11 +127,12 @@ class Mean(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (_expand_back(g, *ctx.meta) / ctx.count,)
+        return (cast_back(ctx, _expand_back(g, *ctx.meta) / ctx.count),)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
-        return (namespace(g).divide(_expand_back_array(g, *ctx.meta), float(ctx.count)),)
+        grad = namespace(g).divide(_expand_back_array(g, *ctx.meta), float(ctx.count))
+        return (cast_back_array(ctx, grad),)
 
 
 class MeanDim(Mean):
@@ -362,14 +382,12 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     if dt is D.float16 and input.dtype is not dt:  # torch: the mean of float32 values, rounded
         given = {} if dim is None and not keepdim else {"dim": dim, "keepdim": keepdim}
         return _mean(input, **given, dtype=D.float32).to(dt)
-    if dt is not None:
-        input = input.to(dt)
-    if dim is None and not keepdim:
-        return Mean.apply(input)
+    if dim is None and not keepdim:  # (dtype=: cast inside the op, as torch's kernel casts)
+        return Mean.apply(input, dtype=dt)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
-    _check_mean_dtype(input)
+    _check_mean_dtype(input, dt)
     dims = _args.dims("mean", dim, input.dim(), ranges_first=True) or None
-    return MeanDim.apply(input, dims=dims, keepdim=keepdim)
+    return MeanDim.apply(input, dims=dims, keepdim=keepdim, dtype=dt)
 
 
 _sum.__name__, _mean.__name__ = "sum", "mean"

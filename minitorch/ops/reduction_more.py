@@ -22,6 +22,7 @@ from .reduction import (
     _expand_back,
     _variance_overload,
     accumulated,
+    cast_back,
     variance,
     variance_signature,
 )
@@ -183,7 +184,7 @@ class Nansum(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (a,) = ctx.saved_tensors
         grad = where(a.isnan(), 0.0, _expand_back(g, a.shape, ctx.dims, ctx.keepdim))
-        return (grad if ctx.input_dtype is None else grad.to(ctx.input_dtype),)
+        return (cast_back(ctx, grad),)
 
 
 def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None) -> tuple:

@@ -11,6 +11,7 @@ tensor([[3., 4.],
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .. import _args
@@ -299,29 +300,60 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
     return Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
-def _inplace(name: str, checked: Any, op: type) -> Any:
-    """``x.<name>_(...)``: the op written into ``x``, after its checks (torch's ``x`` must
-    have the result's shape)."""
-    def method(input: Tensor, a: Tensor, b: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
-        # (``input``: the checks word the function form, which the method's entry renumbers)
-        scales = checked(f"{name}_", input, a, b, beta, alpha)
-        return input._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
-
-    method.__name__ = f"{name}_"
-    method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.Tensor.{name}_ is not None\n" \
-                     "    True\n    "
-    first, second = _OPERANDS[name]  # torch's one signature: a refused call names it whole
-    method.torch_signatures = (  # type: ignore[attr-defined]
-        f"Tensor {first}, Tensor {second}, *, Number beta = 1, Number alpha = 1",)
-    return method
+def _written(name: str, input: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any) -> Tensor:
+    """``x.<name>_(a, b)``: the op written into ``x`` (``input``), after its checks (torch's
+    ``x`` must have the result's shape; the checks word the function form, which the method's
+    entry renumbers)."""
+    checked, op = _IN_PLACE[name]
+    scales = checked(f"{name}_", input, a, b, beta, alpha)
+    return input._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
 
 
-_OPERANDS = {"addmv": ("mat", "vec"), "addr": ("vec1", "vec2"), "addbmm": ("batch1", "batch2"),
-             "baddbmm": ("batch1", "batch2")}
+# torch's keyword names, one in-place form each
+def addmv_(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """In-place ``addmv`` (torch has it as a function too).
+
+    >>> minitorch.zeros(2).addmv_(minitorch.eye(2), minitorch.ones(2))
+    tensor([1., 1.])
+    """
+    return _written("addmv", input, mat, vec, beta, alpha)
 
 
-addmv_ = _inplace("addmv", _addmv_checked, Addmv)  # torch has it as a function too
+def addr_(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """In-place ``addr``.
+
+    >>> minitorch.zeros(1, 1).addr_(minitorch.ones(1), minitorch.ones(1))
+    tensor([[1.]])
+    """
+    return _written("addr", input, vec1, vec2, beta, alpha)
+
+
+def addbmm_(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
+            alpha: Any = 1) -> Tensor:
+    """In-place ``addbmm``.
+
+    >>> minitorch.zeros(1, 1).addbmm_(minitorch.ones(2, 1, 1), minitorch.ones(2, 1, 1))
+    tensor([[2.]])
+    """
+    return _written("addbmm", input, batch1, batch2, beta, alpha)
+
+
+def baddbmm_(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
+             alpha: Any = 1) -> Tensor:
+    """In-place ``baddbmm``.
+
+    >>> minitorch.zeros(1, 1, 1).baddbmm_(minitorch.ones(1, 1, 1), minitorch.ones(1, 1, 1))
+    tensor([[[1.]]])
+    """
+    return _written("baddbmm", input, batch1, batch2, beta, alpha)
+
+
+_IN_PLACE = {"addmv": (_addmv_checked, Addmv), "addr": (_addr_checked, Addr),
+             "addbmm": (_batches_checked, Addbmm), "baddbmm": (_batches_checked, Baddbmm)}
+for _method in (addmv_, addr_, addbmm_, baddbmm_):  # torch's one signature: a refused call
+    _first, _second = list(inspect.signature(_method).parameters)[1:3]  # names it whole
+    _method.torch_signatures = (  # type: ignore[attr-defined]
+        f"Tensor {_first}, Tensor {_second}, *, Number beta = 1, Number alpha = 1",)
+
 METHODS = {"addr": addr, "addmv": addmv, "addbmm": addbmm, "baddbmm": baddbmm,
-           "addr_": _inplace("addr", _addr_checked, Addr), "addmv_": addmv_,
-           "addbmm_": _inplace("addbmm", _batches_checked, Addbmm),
-           "baddbmm_": _inplace("baddbmm", _batches_checked, Baddbmm)}
+           "addr_": addr_, "addmv_": addmv_, "addbmm_": addbmm_, "baddbmm_": baddbmm_}

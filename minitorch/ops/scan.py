@@ -21,6 +21,7 @@ from .._dtype import int64
 from .._tensor import Tensor
 from ..backend import c_order, half_via_float
 from ._base import Op, kept, wrap
+from .reduction import cast_back, cast_inside
 from .shape import cat
 
 __all__ = ["Cumprod", "Cumsum", "Flip", "Prod", "ProdDim", "cumprod", "cumsum", "flip", "prod"]
@@ -92,16 +93,20 @@ class Cumsum(Op):
     _profile_name = "aten::cumsum"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, dim: int, dtype: Any = None) -> Tensor:
         ctx.dim = dim
-        return wrap(_scanned(a._xp.cumulative_sum, a, dim))
+        return wrap(_scanned(a._xp.cumulative_sum, cast_inside(ctx, a, dtype), dim))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        if g.numel() <= 1 or g.dim() == 0 or g.shape[ctx.dim] == 1:
-            return (g,)
-        d = (ctx.dim,)
-        return (Flip.apply(Cumsum.apply(Flip.apply(g, dims=d), dim=ctx.dim), dims=d),)
+        return (_reversed_cumsum(cast_back(ctx, g), ctx.dim),)  # torch casts first
+
+
+def _reversed_cumsum(g: Tensor, dim: int) -> Tensor:
+    """The sums of ``g`` from each index to the end of ``dim``: cumsum's gradient."""
+    if g.numel() <= 1 or g.dim() == 0 or g.shape[dim] == 1:
+        return g
+    return Flip.apply(Cumsum.apply(Flip.apply(g, dims=(dim,)), dim=dim), dims=(dim,))
 
 
 class Cumprod(Op):
@@ -109,19 +114,20 @@ class Cumprod(Op):
     _profile_name = "aten::cumprod"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, dim: int, dtype: Any = None) -> Tensor:
         ctx.dim = dim
-        out = wrap(_scanned(a._xp.cumulative_prod, a, dim))
+        out = wrap(_scanned(a._xp.cumulative_prod, cast_inside(ctx, a, dtype), dim))
         ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, out = ctx.saved_tensors
+        g = cast_back(ctx, g)  # torch's formula runs in the input's dtype
         if a.dim() == 0:
             return (g,)
         if not bool(a._xp.any(a._data == 0)):  # torch's formula: sum_{j>=k} g_j out_j / a_k
-            return (Cumsum.backward(ctx, g * out)[0] / a,)
+            return (_reversed_cumsum(g * out, ctx.dim) / a,)
         return (_cumprod_backward_at_zeros(g, a, ctx.dim),)
 
 
@@ -157,18 +163,19 @@ def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any, into: Any = None) -
         if input.numel() and input.dim():  # (a 0-d input is copied, not scanned)
             raise _args.not_implemented(f"{fn.rstrip('_')}_out_cpu", dt)
         _args.differentiable_dtype(input, dt)
-    return _as_dtype(input, dt), d
+    return _as_dtype(input, dt), d, dt
 
 
 def _as_dtype(input: Tensor, dt: Any) -> Tensor:
-    """``input`` in the dtype ``dt`` an op is asked to compute in (None: integers as int64),
-    refused as torch refuses an integer result for an input recording a gradient (a bool
-    one is left to the kernel's own error)."""
+    """``input`` for an op asked to compute in the dtype ``dt`` (None: integers as int64),
+    which it casts to inside its own node as torch's kernels do; refused as torch refuses an
+    integer result for an input recording a gradient (a bool one is left to the kernel's own
+    error)."""
     if dt is None:
         return input if input.dtype.is_floating_point else input.to(int64)
     if dt.name != "bool":
         _args.differentiable_dtype(input, dt)
-    return input.to(dt)
+    return input
 
 
 @_call_form.parser_types(dim="int")
@@ -179,8 +186,8 @@ def cumsum(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
     tensor([[1, 3],
             [3, 7]])
     """
-    input, d = _scan_args("cumsum", input, dim, dtype)
-    return Cumsum.apply(input, dim=d)
+    input, d, dt = _scan_args("cumsum", input, dim, dtype)
+    return Cumsum.apply(input, dim=d, dtype=dt)
 
 
 @_call_form.parser_types(dim="int")
@@ -190,8 +197,8 @@ def cumprod(input: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
     >>> minitorch.tensor([1., 2., 3.]).cumprod(0)
     tensor([1., 2., 6.])
     """
-    input, d = _scan_args("cumprod", input, dim, dtype)
-    return Cumprod.apply(input, dim=d)
+    input, d, dt = _scan_args("cumprod", input, dim, dtype)
+    return Cumprod.apply(input, dim=d, dtype=dt)
 
 
 def _in_place(op: type, name: str) -> Callable[..., Tensor]:
@@ -201,8 +208,8 @@ def _in_place(op: type, name: str) -> Callable[..., Tensor]:
         _args.integer(f"{name}_", dim, "dim", 1)  # the parser's checks, before the
         _args.dtype(f"{name}_", dtype)  # in-place ones
         def written(old: Tensor, dim: Any, dtype: Any) -> Tensor:
-            input, d = _scan_args(f"{name}_", old, dim, dtype, into=self.dtype)
-            return op.apply(input, dim=d)
+            input, d, dt = _scan_args(f"{name}_", old, dim, dtype, into=self.dtype)
+            return op.apply(input, dim=d, dtype=dt)
 
         return self._inplace(written, dim=dim, dtype=dtype)
 
@@ -231,11 +238,12 @@ def _prod_backward(g: Tensor, a: Tensor, result: Tensor, dim: int) -> Tensor:
 class Prod(Op):
     node_name = "ProdBackward0"
     _profile_name = "aten::prod"
+    tangent_promoted = True  # forward AD: torch's prod_jvp is not cast to dtype=
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor) -> Tensor:
-        xp = a._xp
-        out = wrap(xp.prod(a._data, dtype=a._data.dtype))
+    def forward(ctx: Any, a: Tensor, *, dtype: Any = None) -> Tensor:
+        data = cast_inside(ctx, a, dtype)._data
+        out = wrap(a._xp.prod(data, dtype=data.dtype))
         ctx.save_for_backward(a, out)
         return out
 
@@ -243,22 +251,24 @@ class Prod(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, result = ctx.saved_tensors
         if a.dim() == 0:
-            return (g,)
-        flat = a.reshape(-1)
-        return (_prod_backward(g.reshape(1), flat, result.reshape(1), 0).reshape(a.shape),)
+            return (cast_back(ctx, g),)
+        flat = (a if ctx.input_dtype is None else a.to(result.dtype)).reshape(-1)
+        grad = _prod_backward(g.reshape(1), flat, result.reshape(1), 0).reshape(a.shape)
+        return (cast_back(ctx, grad),)
 
 
 class ProdDim(Op):
     node_name = "ProdBackward1"
     saved_values = {"dim": kept("dim"), "keepdim": kept("keepdim")}
     _profile_name = "aten::prod"
+    tangent_promoted = True  # forward AD: torch's prod_jvp is not cast to dtype=
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int, keepdim: bool) -> Tensor:
-        xp = a._xp
+    def forward(ctx: Any, a: Tensor, *, dim: int, keepdim: bool, dtype: Any = None) -> Tensor:
+        data = cast_inside(ctx, a, dtype)._data
         ctx.dim, ctx.keepdim = dim, keepdim
-        out = xp.prod(a._data, axis=dim if a.dim() else None, dtype=a._data.dtype,
-                      keepdims=keepdim)
+        out = a._xp.prod(data, axis=dim if a.dim() else None, dtype=data.dtype,
+                         keepdims=keepdim)
         result = wrap(out)
         ctx.save_for_backward(a, result)
         return result
@@ -267,10 +277,11 @@ class ProdDim(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, result = ctx.saved_tensors
         if a.dim() == 0:
-            return (g,)
+            return (cast_back(ctx, g),)
         if not ctx.keepdim:
             g, result = g.unsqueeze(ctx.dim), result.unsqueeze(ctx.dim)
-        return (_prod_backward(g, a, result, ctx.dim),)
+        a = a if ctx.input_dtype is None else a.to(result.dtype)
+        return (cast_back(ctx, _prod_backward(g, a, result, ctx.dim)),)
 
 
 @_call_form.overloads("Tensor input, *, torch.dtype dtype = None",
@@ -295,9 +306,11 @@ def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, 
                                         "int dim, bool keepdim = False, *, torch.dtype dtype "
                                         "= None")
     if dim is _args.OMITTED:
-        return Prod.apply(_as_dtype(input, _args.dtype("prod", dtype)))
+        dt = _args.dtype("prod", dtype)
+        return Prod.apply(_as_dtype(input, dt), dtype=dt)
     if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's) before values
         _args.integer("prod", dim, "dim", 2)
     keepdim = _args.flag("prod", False if keepdim is _args.OMITTED else keepdim, "keepdim")
     d = _args.dim("prod", dim, input.dim())  # the parser's checks before the conversion
-    return ProdDim.apply(_as_dtype(input, _args.dtype("prod", dtype)), dim=d, keepdim=keepdim)
+    dt = _args.dtype("prod", dtype)
+    return ProdDim.apply(_as_dtype(input, dt), dim=d, keepdim=keepdim, dtype=dt)

@@ -83,7 +83,7 @@ class LinalgSolveTriangular(Op):
 _REQUIRED = object()
 
 
-def solve_triangular(A: Tensor, B: Tensor, *, upper: Any = _REQUIRED, left: bool = True,
+def solve_triangular(input: Tensor, B: Tensor, *, upper: Any = _REQUIRED, left: bool = True,
                      unitriangular: bool = False) -> Tensor:
     """``X`` with ``A X = B`` (``X A = B`` when ``left`` is False), ``A`` upper or lower
     triangular (only that triangle is read; a diagonal of ones with ``unitriangular``).
@@ -96,16 +96,16 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: Any = _REQUIRED, left: bool
     fn = "linalg_solve_triangular"
     if upper is _REQUIRED:
         raise TypeError(f'{fn}() missing 1 required positional arguments: "upper"')
-    _args.tensor_args(fn, (A, "A", 1), (B, "B", 2))
+    _args.tensor_args(fn, (input, "input", 1), (B, "B", 2))
     upper = _args.flag(fn, upper, "upper")
     left = _args.flag(fn, left, "left")
     unitriangular = _args.flag(fn, unitriangular, "unitriangular")
-    check_same_device(A, B)
-    _check_shapes(A, B, left)
-    check_lapack("triangular_solve_cpu", A)
-    if B.dtype is not A.dtype:  # torch solves in A's dtype
-        B = B.to(A.dtype)
-    return LinalgSolveTriangular.apply(A, B, upper=upper, left=left,
+    check_same_device(input, B)
+    _check_shapes(input, B, left)
+    check_lapack("triangular_solve_cpu", input)
+    if B.dtype is not input.dtype:  # torch solves in A's dtype
+        B = B.to(input.dtype)
+    return LinalgSolveTriangular.apply(input, B, upper=upper, left=left,
                                        unitriangular=unitriangular)
 
 

@@ -38,6 +38,18 @@ def _cuts(arg: Any, size: int) -> list[int]:
     return list(arg)
 
 
+def _overload_argument(fn: str, input: Tensor, positional: Any, named: dict,
+                       signatures: tuple) -> Any:
+    """The sections or indices, given by position or by the name of torch's overload that
+    takes them (``sections=``, ``indices=``, ``tensor_indices_or_sections=``; ``named`` holds
+    those not given as OMITTED): exactly one, else none of ``signatures`` fits."""
+    given = {k: v for k, v in named.items() if v is not _args.OMITTED}
+    if (positional is _args.OMITTED) == (len(given) != 1):
+        values = (input,) if positional is _args.OMITTED else (input, positional)
+        raise _args.invalid_combination(fn, values, *signatures, keywords=given)
+    return positional if positional is not _args.OMITTED else next(iter(given.values()))
+
+
 def _dims(input: Tensor) -> None:
     if input.dim() == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
@@ -67,14 +79,21 @@ def _indices_or_sections(input: Tensor, arg: Any, dim: Any) -> Any:
 
 
 @_call_form.overloads(*(f"Tensor input, {s}" for s in _SIGNATURES))
-def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple:
+def tensor_split(input: Tensor, indices_or_sections: Any = _args.OMITTED, /, dim: int = 0, *,
+                 sections: Any = _args.OMITTED, indices: Any = _args.OMITTED,
+                 tensor_indices_or_sections: Any = _args.OMITTED) -> tuple:
     """``sections`` pieces of near-equal size along ``dim`` (the first ones one longer), or
-    the pieces between the given ``indices``.
+    the pieces between the given ``indices`` (by position, or by the name of torch's overload).
 
     >>> [p.tolist() for p in minitorch.arange(5).tensor_split([1, 4])]
     [[0], [1, 2, 3], [4]]
     """
     _args.tensor_args("tensor_split", (input, "input", 1))
+    indices_or_sections = _overload_argument(
+        "tensor_split", input, indices_or_sections,
+        {"sections": sections, "indices": indices,
+         "tensor_indices_or_sections": tensor_indices_or_sections},
+        tuple(f"Tensor input, {s}" for s in _SIGNATURES))
     arg = _indices_or_sections(input, indices_or_sections, dim)
     _dims(input)
     d = _args.dim("tensor_split", dim, input.dim())
@@ -120,10 +139,14 @@ def _directional(fn: str) -> Any:
     ``sections`` dividing that dim exactly."""
     least, dim, where = _DIRECTIONS[fn]
 
-    @_call_form.overloads("Tensor input, int sections", "Tensor input, tuple of ints indices")
-    def split_along(input: Tensor, indices_or_sections: Any) -> tuple:
+    signatures = ("Tensor input, int sections", "Tensor input, tuple of ints indices")
+
+    @_call_form.overloads(*signatures)
+    def split_along(input: Tensor, indices_or_sections: Any = _args.OMITTED, /, *,
+                    sections: Any = _args.OMITTED, indices: Any = _args.OMITTED) -> tuple:
         _args.tensor_args(fn, (input, "input", 1))
-        arg = indices_or_sections
+        arg = _overload_argument(fn, input, indices_or_sections,
+                                 {"sections": sections, "indices": indices}, signatures)
         if isinstance(arg, bool) or not (isinstance(arg, (tuple, list)) or
                                          _args.as_int(arg) is not None):
             raise _args.invalid_combination(fn, (input, arg), "Tensor input, int sections",
@@ -141,7 +164,7 @@ def _directional(fn: str) -> Any:
                                f"split_size {sections}!")
         return tensor_split(input, sections, d)
 
-    split_along.__name__ = fn
+    split_along.__name__ = split_along.__qualname__ = fn
     split_along.__doc__ = (f"``input`` cut {where}: into ``sections`` equal pieces, or at "
                            "the given indices; each piece a view.\n\n"
                            f"    >>> [p.shape for p in minitorch.{fn}(minitorch.zeros(2, 2, 2), 2)]"
