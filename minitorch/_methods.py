@@ -743,6 +743,7 @@ def copy_(self: Tensor, other: Any, non_blocking: bool = False) -> Tensor:
     ``non_blocking`` changes nothing on the CPU."""
     if not isinstance(other, Tensor):
         other = _wrapped_number("copy_", other)
+    _args.flag("copy_", non_blocking, "non_blocking", 2)
     check_inplace_allowed(self, other)  # autograd's refusals come before the kernel's
     _check_output_shape(self, other)
     return self._inplace(inplace.Copy.apply, other)

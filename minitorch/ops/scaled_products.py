@@ -353,7 +353,7 @@ _IN_PLACE = {"addmv": (_addmv_checked, Addmv), "addr": (_addr_checked, Addr),
 for _method in (addmv_, addr_, addbmm_, baddbmm_):  # torch's one signature: a refused call
     _first, _second = list(inspect.signature(_method).parameters)[1:3]  # names it whole
     _method.torch_signatures = (  # type: ignore[attr-defined]
-        f"Tensor {_first}, Tensor {_second}, *, Number beta = 1, Number alpha = 1",)
+        f"Tensor input, Tensor {_first}, Tensor {_second}, *, Number beta = 1, Number alpha = 1",)
 
 METHODS = {"addr": addr, "addmv": addmv, "addbmm": addbmm, "baddbmm": baddbmm,
            "addr_": addr_, "addmv_": addmv_, "addbmm_": addbmm_, "baddbmm_": baddbmm_}
