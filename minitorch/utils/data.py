@@ -21,6 +21,7 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from .. import accelerator
 from .._random import randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
@@ -248,6 +249,17 @@ _COLLATE_TYPES = ("default_collate: batch must contain tensors, numpy arrays, nu
                   "or lists; found {}")
 
 
+def _warn_pinning(pin_memory: bool, pin_memory_device: str) -> None:
+    """What torch's iterator says of ``pin_memory`` on each ``iter``: the device is the
+    accelerator's, and without an accelerator nothing is pinned."""
+    if pin_memory and pin_memory_device:
+        warnings.warn("pin_memory_device is deprecated, the current accelerator will be used as "
+                      f"the device,ignore pin_memory_device='{pin_memory_device}'.", stacklevel=3)
+    if pin_memory and not accelerator.is_available():
+        warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
+                      "device pinned memory won't be used.", stacklevel=3)
+
+
 class DataLoader:
     """Batches of a dataset, in order, shuffled, or as a ``sampler`` or ``batch_sampler``
     gives them (see the module's note on the order).
@@ -266,6 +278,7 @@ class DataLoader:
         _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
                               multiprocessing_context)
         self.dataset, self.generator, self.num_workers = dataset, generator, num_workers
+        self.pin_memory, self.pin_memory_device = pin_memory, pin_memory_device
         iterable = isinstance(dataset, IterableDataset)
         if iterable:
             _check_iterable_options(shuffle, sampler, batch_sampler)
@@ -298,6 +311,7 @@ class DataLoader:
     def __iter__(self) -> Iterator[Any]:
         indices = iter(self._index_sampler)  # a sampler's draws wait for its first index
         draw_seed(self.generator)  # torch's iterator draws its workers' base seed first
+        _warn_pinning(self.pin_memory, self.pin_memory_device)
         if isinstance(self.dataset, IterableDataset):
             return self._from_stream(indices)
         return self._from_map(indices)
