@@ -6,6 +6,7 @@ torch warns that nothing is pinned; minitorch was silent.
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Any
 
@@ -48,3 +49,16 @@ def test_the_warning_points_at_the_caller() -> None:
         warnings.simplefilter("always")
         iter(loader)
     assert seen and seen[0].filename == __file__
+
+
+def _usable_cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+@pytest.mark.parametrize("extra", [0, 1, 3])
+def test_too_many_workers_warns_as_torch(extra: int) -> None:
+    """More workers than usable CPUs: torch warns when the loader is built and on each iter
+    (minitorch loads in-process, with the same batches)."""
+    options = {"num_workers": _usable_cpus() + extra - 1 if extra == 0 else _usable_cpus() + extra}
+    got, want = warned(mt, options), warned(torch, options)
+    assert got == want

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -249,6 +250,24 @@ _COLLATE_TYPES = ("default_collate: batch must contain tensors, numpy arrays, nu
                   "or lists; found {}")
 
 
+def _warn_worker_count(num_workers: int) -> None:
+    """torch's advice, when a loader is built and on each ``iter``, if it asks for more worker
+    processes than this process may run on (minitorch loads in this process either way)."""
+    cpuset = hasattr(os, "sched_getaffinity")
+    usable = len(os.sched_getaffinity(0)) if cpuset else os.cpu_count()
+    if not num_workers or (usable is not None and num_workers <= usable):
+        return
+    unchecked = "" if cpuset else " (`cpuset` is not taken into account)"
+    suggestion = ("DataLoader is not able to compute a suggested max number of worker in "
+                  "current system." if usable is None else
+                  f"Our suggested max number of worker in current system is {usable}{unchecked}"
+                  ", which is smaller than what this DataLoader is going to create.")
+    warnings.warn(f"This DataLoader will create {num_workers} worker processes in total. "
+                  f"{suggestion} Please be aware that excessive worker creation might get "
+                  "DataLoader running slow or even freeze, lower the worker number to avoid "
+                  "potential slowness/freeze if necessary.", stacklevel=3)
+
+
 def _warn_pinning(pin_memory: bool, pin_memory_device: str) -> None:
     """What torch's iterator says of ``pin_memory`` on each ``iter``: the device is the
     accelerator's, and without an accelerator nothing is pinned."""
@@ -303,6 +322,7 @@ class DataLoader:
         self.sampler, self.batch_sampler = sampler, batch_sampler
         batched = batch_sampler is not None
         self.collate_fn = collate_fn or (default_collate if batched else default_convert)
+        _warn_worker_count(num_workers)
 
     @property
     def _index_sampler(self) -> Any:
@@ -311,6 +331,8 @@ class DataLoader:
     def __iter__(self) -> Iterator[Any]:
         indices = iter(self._index_sampler)  # a sampler's draws wait for its first index
         draw_seed(self.generator)  # torch's iterator draws its workers' base seed first
+        if self.num_workers:
+            _warn_worker_count(self.num_workers)
         _warn_pinning(self.pin_memory, self.pin_memory_device)
         if isinstance(self.dataset, IterableDataset):
             return self._from_stream(indices)
