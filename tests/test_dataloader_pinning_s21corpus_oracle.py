@@ -43,12 +43,19 @@ def test_pinning_warnings_as_torch(options: dict[str, Any]) -> None:
     assert warned(mt, options) == warned(torch, options)
 
 
-def test_the_warning_points_at_the_caller() -> None:
-    loader = mt.utils.data.DataLoader([1, 2], pin_memory=True)
+def shown_by_default(lib: Any) -> list[str]:
+    """The warnings the default filter shows for two loaders iterated from two lines."""
     with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        iter(loader)
-    assert seen and seen[0].filename == __file__
+        warnings.simplefilter("default")
+        for _ in range(2):
+            list(lib.utils.data.DataLoader([1, 2], pin_memory=True))
+        list(lib.utils.data.DataLoader([1, 2], pin_memory=True, pin_memory_device="cpu"))
+    return [str(w.message) for w in seen]
+
+
+@pytest.mark.skipif(torch.accelerator.is_available(), reason="torch pins on an accelerator")
+def test_the_default_filter_shows_each_warning_once_as_torch() -> None:
+    assert shown_by_default(mt) == shown_by_default(torch)
 
 
 def _usable_cpus() -> int:

@@ -265,18 +265,19 @@ def _warn_worker_count(num_workers: int) -> None:
     warnings.warn(f"This DataLoader will create {num_workers} worker processes in total. "
                   f"{suggestion} Please be aware that excessive worker creation might get "
                   "DataLoader running slow or even freeze, lower the worker number to avoid "
-                  "potential slowness/freeze if necessary.", stacklevel=3)
+                  "potential slowness/freeze if necessary.", stacklevel=2)
 
 
 def _warn_pinning(pin_memory: bool, pin_memory_device: str) -> None:
     """What torch's iterator says of ``pin_memory`` on each ``iter``: the device is the
-    accelerator's, and without an accelerator nothing is pinned."""
+    accelerator's, and without an accelerator nothing is pinned. Like torch's, the warnings
+    point into the loader, so that the default filter shows each once per process."""
     if pin_memory and pin_memory_device:
         warnings.warn("pin_memory_device is deprecated, the current accelerator will be used as "
-                      f"the device,ignore pin_memory_device='{pin_memory_device}'.", stacklevel=3)
+                      f"the device,ignore pin_memory_device='{pin_memory_device}'.", stacklevel=2)
     if pin_memory and not accelerator.is_available():
         warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
-                      "device pinned memory won't be used.", stacklevel=3)
+                      "device pinned memory won't be used.", stacklevel=2)
 
 
 class DataLoader:
