@@ -272,8 +272,27 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     """
     requires_grad = _args.flag("tensor", requires_grad, "requires_grad")
     _args.device_type("tensor", device)
+    if isinstance(data, Tensor):
+        # frames above: tensor, its profiler record, the factory wrapper, the call form, the user
+        warn_copy_construct("torch.tensor", stacklevel=6)
     return _numpy_layout(_leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad),
                          data)
+
+
+def warn_copy_construct(call: str, stacklevel: int) -> None:
+    """torch's advice when ``call`` copies a tensor: ``detach().clone()`` says that a copy
+    without the graph is meant.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = minitorch.tensor(minitorch.ones(1))
+    >>> str(caught[0].message).endswith("rather than torch.tensor(sourceTensor).")
+    True
+    """
+    warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor"
+                  ".detach().clone() or sourceTensor.detach().clone().requires_grad_(True), "
+                  f"rather than {call}(sourceTensor).", UserWarning, stacklevel=stacklevel)
 
 
 def _numpy_layout(t: Tensor, data: Any) -> Tensor:

@@ -15,7 +15,6 @@ import functools
 import importlib
 import inspect
 import math
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +30,7 @@ from ._creation import (
     empty,
     full,
     ones,
+    warn_copy_construct,
     zeros,
 )
 from ._tensor import Size, Tensor
@@ -542,10 +542,7 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
     """
     dtype = _args.dtype("new_tensor", dtype)
     if isinstance(data, Tensor):
-        warnings.warn(
-            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()"
-            ".clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
-            "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        warn_copy_construct("tensor.new_tensor", stacklevel=4)  # new_tensor, call form, user
         data = data.detach()
     where = self.device if device is None else device
     return _leaf(as_array(data, dtype or self.dtype, where), requires_grad)

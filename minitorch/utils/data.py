@@ -17,10 +17,12 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import os
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from .. import accelerator
 from .._random import randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
@@ -248,6 +250,36 @@ _COLLATE_TYPES = ("default_collate: batch must contain tensors, numpy arrays, nu
                   "or lists; found {}")
 
 
+def _warn_worker_count(num_workers: int) -> None:
+    """torch's advice, when a loader is built and on each ``iter``, if it asks for more worker
+    processes than this process may run on (minitorch loads in this process either way)."""
+    cpuset = hasattr(os, "sched_getaffinity")
+    usable = len(os.sched_getaffinity(0)) if cpuset else os.cpu_count()
+    if not num_workers or (usable is not None and num_workers <= usable):
+        return
+    unchecked = "" if cpuset else " (`cpuset` is not taken into account)"
+    suggestion = ("DataLoader is not able to compute a suggested max number of worker in "
+                  "current system." if usable is None else
+                  f"Our suggested max number of worker in current system is {usable}{unchecked}"
+                  ", which is smaller than what this DataLoader is going to create.")
+    warnings.warn(f"This DataLoader will create {num_workers} worker processes in total. "
+                  f"{suggestion} Please be aware that excessive worker creation might get "
+                  "DataLoader running slow or even freeze, lower the worker number to avoid "
+                  "potential slowness/freeze if necessary.", stacklevel=2)
+
+
+def _warn_pinning(pin_memory: bool, pin_memory_device: str) -> None:
+    """What torch's iterator says of ``pin_memory`` on each ``iter``: the device is the
+    accelerator's, and without an accelerator nothing is pinned. Like torch's, the warnings
+    point into the loader, so that the default filter shows each once per process."""
+    if pin_memory and pin_memory_device:
+        warnings.warn("pin_memory_device is deprecated, the current accelerator will be used as "
+                      f"the device,ignore pin_memory_device='{pin_memory_device}'.", stacklevel=2)
+    if pin_memory and not accelerator.is_available():
+        warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then "
+                      "device pinned memory won't be used.", stacklevel=2)
+
+
 class DataLoader:
     """Batches of a dataset, in order, shuffled, or as a ``sampler`` or ``batch_sampler``
     gives them (see the module's note on the order).
@@ -266,6 +298,7 @@ class DataLoader:
         _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers,
                               multiprocessing_context)
         self.dataset, self.generator, self.num_workers = dataset, generator, num_workers
+        self.pin_memory, self.pin_memory_device = pin_memory, pin_memory_device
         iterable = isinstance(dataset, IterableDataset)
         if iterable:
             _check_iterable_options(shuffle, sampler, batch_sampler)
@@ -290,6 +323,7 @@ class DataLoader:
         self.sampler, self.batch_sampler = sampler, batch_sampler
         batched = batch_sampler is not None
         self.collate_fn = collate_fn or (default_collate if batched else default_convert)
+        _warn_worker_count(num_workers)
 
     @property
     def _index_sampler(self) -> Any:
@@ -298,6 +332,9 @@ class DataLoader:
     def __iter__(self) -> Iterator[Any]:
         indices = iter(self._index_sampler)  # a sampler's draws wait for its first index
         draw_seed(self.generator)  # torch's iterator draws its workers' base seed first
+        if self.num_workers:
+            _warn_worker_count(self.num_workers)
+        _warn_pinning(self.pin_memory, self.pin_memory_device)
         if isinstance(self.dataset, IterableDataset):
             return self._from_stream(indices)
         return self._from_map(indices)
