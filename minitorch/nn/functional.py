@@ -650,6 +650,8 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
            for i, d in enumerate((-2, -1))]
     extra = tuple(max(0, (o - 1) * s + k - n - 2 * p)
                   for o, s, k, n, p in zip(out, steps, kernel, shape[-2:], pad))
+    if not (input.dtype.is_floating_point or input.dtype.name == "int64"):
+        raise _args.not_implemented("avg_pool2d", input.dtype)  # torch's kernel's dtypes
     divisor = divisor_override
     if divisor is None and (pad != (0, 0) or extra != (0, 0)):
         divisor = _pool_divisors(input, out, kernel, steps, pad, count_include_pad)
@@ -987,6 +989,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         if size <= 0:  # torch pools those with avg_pool3d, and says so
             raise RuntimeError("kernel size should be greater than zero, but got "
                                f"{_args.per_dim('k', (size, 1, 1))}")
+        if input.dtype.name not in ("float32", "float64", "bfloat16", "int64"):
+            raise _args.not_implemented("avg_pool3d_out_frame", input.dtype)
     div = div.reshape(div.shape[0], 1, div.shape[2], math.prod(div.shape[3:]))
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
     return input / div.mul(alpha).add(k).pow(beta)

@@ -293,6 +293,7 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     geometry = (stride, sizes(padding, dims), dilation)
     _check_window(input, weight, geometry)
     _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
+    _check_kernel_dtype(input, dims, dilation, transposed=False)
     _args.scalar_type(input.dtype, weight.dtype)  # torch's kernel reads both as the input's
     bias = _kernel_bias(input, bias)
     if dims == 1:  # torch's route: the 2-d convolution of height one
@@ -384,12 +385,31 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
                            seen_padding, onednn)[-dims:]
+    _check_kernel_dtype(input, dims, geometry[2], transposed=True)
     _args.scalar_type(input.dtype, weight.dtype)  # read by the kernel, after the sizes
     if dims == 3 and bias is not None:  # torch's 3-d kernel reads the bias as the input's
         _args.scalar_type(input.dtype, bias.dtype)
     bias = _kernel_bias(input, bias)
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
+
+
+def _check_kernel_dtype(input: Tensor, dims: int, dilation: tuple, transposed: bool) -> None:
+    """torch's refusal of a dtype its CPU kernel has no loop for: a dilated or transposed
+    convolution runs floating types and int64 only, the others all but bool (a 1-d one is
+    the 2-d kernel's). An empty input never reaches a kernel."""
+    if not input.numel():
+        return
+    dt = input.dtype
+    if transposed or max(dilation) > 1:
+        kernel = (f"slow_conv_transpose{max(dims, 2)}d_out_cpu" if transposed
+                  else "slow_conv_dilated<>")
+        supported = dt.is_floating_point or dt.name == "int64"
+    else:
+        kernel = "compute_columns3d" if dims == 3 else "slow_conv2d_cpu"
+        supported = dt.name != "bool"
+    if not supported:
+        raise _args.not_implemented(kernel, dt)
 
 
 def _spatial_names(prefix: str, values: tuple) -> list[str]:
