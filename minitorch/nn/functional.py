@@ -674,6 +674,7 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     _args.window_types("avg_pool1d", *specs)
     ceil_mode = _args.flag("avg_pool1d", ceil_mode, "ceil_mode", 5)
     count_include_pad = _args.flag("avg_pool1d", count_include_pad, "count_include_pad", 6)
+    _args.unpack_windows("avg_pool1d", *specs)
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            "tensor for argument #1 'self' (while checking arguments for "

@@ -552,9 +552,9 @@ def max_pool(dims: int, input: Tensor, window: tuple, ceil_mode: Any,
     parser = f"{name}_with_indices" if return_indices else name  # the op torch's wrapper calls
     _args.window_types(parser, *windows, (dilation, "dilation", 5))
     ceil_mode = _args.flag(parser, ceil_mode, "ceil_mode", 6)  # before the values
-    kernel, stride, pad = _args.windows(parser, *windows, n=dims, kernel=name)
+    kernel, stride, pad, dilation = _args.windows(parser, *windows, (dilation, "dilation", 5),
+                                                  n=dims, kernel=name)
     stride = stride or kernel
-    dilation = _args.window(parser, dilation, "dilation", 5, dims, name)
     if input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected "
                            "for input")
