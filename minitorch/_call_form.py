@@ -302,7 +302,10 @@ def torch_arity(message: str, name: str, method: bool, required: list,
 # the parameter annotations whose torch type the parser checks plainly: (its name, the check)
 _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "bool": ("bool", lambda v: v is True or v is False),
-                 "Tensor": ("Tensor", _args.is_tensor)}
+                 "Tensor": ("Tensor", _args.is_tensor),
+                 "str": ("str", lambda v: isinstance(v, str)),
+                 "Number": ("Number", lambda v: isinstance(v, (int, float, complex))
+                            or _args.holds_number(v))}
 
 
 def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
@@ -311,13 +314,16 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     binding (a keyword unknown or given twice, an argument missing) and torch's parser, which
     checks each parameter's type as it binds it in order, finds a type error first: at a
     parameter before the first missing one, annotated with a plain type (int, bool, Tensor,
-    optionally None). None otherwise.
+    Number, str, optionally None). None otherwise.
 
     >>> def transpose_(self: Tensor, dim0: int, dim1: int): ...
     >>> types_first(transpose_, "transpose_", (None, "x"), {}, method=True)
     "transpose_(): argument 'dim0' (position 1) must be int, not str"
     """
     params = _parser_parameters(fn)
+    if kwargs and not (method and len(params) == 1) and \
+            (too_many := _too_many_positional(params, name, args, method)) is not None:
+        return too_many  # torch's parser counts the positional arguments before a keyword
     if not any(kind for _, kind, _ in params):  # most ops (the in-place path asks each call)
         return None
     taken = 0
@@ -339,6 +345,18 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
         return (f"{name}(): argument '{p.name}'{where} must be {kind[0]}, not "
                 f"{_args.type_name(value)}")
     return None
+
+
+def _too_many_positional(params: tuple, name: str, args: tuple, method: bool) -> str | None:
+    """torch's refusal of more positional arguments than ``name`` takes (Python names an
+    unknown keyword first), or None."""
+    positional = [p for p, _, _ in params if p.kind in (p.POSITIONAL_ONLY,
+                                                         p.POSITIONAL_OR_KEYWORD)]
+    if len(args) <= len(positional) or any(p.kind is p.VAR_POSITIONAL for p, _, _ in params):
+        return None
+    required = [p.name for p in positional if p.default is p.empty][method:]
+    return torch_arity(f"{name}() takes {len(positional)} positional arguments but "
+                       f"{len(args)} were given", name, method, required)
 
 
 @functools.lru_cache(maxsize=1024)

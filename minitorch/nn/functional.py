@@ -1313,7 +1313,8 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("pairwise_distance", "pairwise_distance"),
                        ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
                        ("prelu", "prelu"), ("softplus", "softplus"),
-                       ("softshrink", "softshrink"),
+                       ("softshrink", "softshrink"), ("hardshrink", "hardshrink"),
+                       ("gelu", "gelu"),
                        *((name, name) for name in ("hardtanh_", "elu_", "leaky_relu_",
                                                    "threshold_", "relu_", "selu_", "celu_",
                                                    "rrelu_"))):
