@@ -206,13 +206,13 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
     if transposed:  # (a convolution checks the window first: _check_kernel_dtypes)
-        _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
+        _check_onednn_dtypes(input, weight, bias, stride, dilation, groups, output_padding)
 
 
 def _check_onednn_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
-                         dilation: Any, groups: int) -> None:
+                         dilation: Any, groups: int, output_padding: tuple = ()) -> None:
     """Where torch picks oneDNN, its check that the weight and bias have the input's dtype."""
-    if _uses_onednn(input, weight, stride, dilation, groups):
+    if _uses_onednn(input, weight, stride, dilation, groups, output_padding):
         for what, t in (("weight", weight), ("bias", bias)):
             if t is not None and t.dtype is not input.dtype:
                 raise RuntimeError(
@@ -222,11 +222,14 @@ def _check_onednn_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None, str
 
 
 def _uses_onednn(input: Tensor, weight: Tensor, stride: Any, dilation: Any,
-                 groups: int) -> bool:
+                 groups: int, output_padding: tuple = ()) -> bool:
     """Whether torch's CPU convolution picks oneDNN (whose dtype check words differ from its
     own kernels'): a float32 input, unless a single small image meets a small kernel, or a
-    1x1 kernel runs unstrided on one thread. A 1-d convolution is seen as 2-d of height 1."""
+    1x1 kernel runs unstrided on one thread, or a transposed one's ``output_padding`` is
+    not below its stride. A 1-d convolution is seen as 2-d of height 1."""
     if input.dtype.name != "float32":
+        return False
+    if any(p >= s for p, s in zip(output_padding, _spread(stride, len(output_padding)))):
         return False
     strided = any(s != 1 for s in _spread(stride, 1))
     dilated = any(d != 1 for d in _spread(dilation, 1))
@@ -382,7 +385,7 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
     seen_padding = (0, *output_padding) if dims == 1 else output_padding
     _check_transposed(lift(input), lift(weight), seen[2])
-    onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups)
+    onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups, output_padding)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
                            seen_padding, onednn)[-dims:]
     _check_kernel_dtype(input, dims, geometry[2], transposed=True)
