@@ -275,6 +275,7 @@ def windows(fn: str, *specs: tuple, n: int = 2, kernel: str | None = None) -> tu
     TypeError: max_pool2d(): argument 'stride' (position 3) must be tuple of ints, not float
     """
     window_types(fn, *specs)
+    unpack_windows(fn, *specs)
     return tuple(None if spec[0] is OMITTED else window(fn, *spec, n, kernel)
                  for spec in specs)
 
@@ -282,9 +283,10 @@ def windows(fn: str, *specs: tuple, n: int = 2, kernel: str | None = None) -> tu
 def window_types(fn: str, *specs: tuple) -> None:
     """The type check alone of window arguments ``(value, name, position)``: torch's parser
     reads every argument's type (a flag after them too) before any window's length; of a
-    list it reads the first item only, the others when it unpacks the list.
+    list it reads the first item only, the others when it unpacks the list
+    (:func:`unpack_windows`).
 
-    >>> window_types("avg_pool2d", ((2, "a"), "kernel_size", 2))  # refused later, by window()
+    >>> window_types("avg_pool2d", ((2, "a"), "kernel_size", 2))  # refused when unpacked
     >>> window_types("avg_pool2d", ((True, 2), "kernel_size", 2))
     Traceback (most recent call last):
     TypeError: avg_pool2d(): argument 'kernel_size' (position 2) must be tuple of ints, but \
@@ -294,6 +296,21 @@ found element of type bool at pos 0
         if value is OMITTED:
             continue
         _ints_type(fn, value, name, position)  # the parser's match: the first item alone
+
+
+def unpack_windows(fn: str, *specs: tuple) -> None:
+    """torch's parser's unpack of window lists ``(value, name, position)``, after every
+    argument's type and before any length: right to left (GCC's order of the arguments of
+    the call torch generates), so the last bad list is the one named.
+
+    >>> unpack_windows("avg_pool2d", ((2, "a"), "kernel_size", 2), ((1, "b"), "stride", 3))
+    Traceback (most recent call last):
+    TypeError: avg_pool2d(): argument 'stride' failed to unpack the object at pos 2 with \
+error "type must be tuple of ints,but got str"
+    """
+    for value, name, position in reversed(specs):
+        if isinstance(value, (tuple, list)):
+            sizes(fn, (value,), name, check_negative=False, position=position)
 
 
 def window_steps(kernel: tuple, stride: tuple) -> None:

@@ -348,9 +348,36 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     "transpose_(): argument 'dim0' (position 1) must be int, not str"
     """
     params = _parser_parameters(fn)
+    if kwargs and not (method and len(params) == 1) and \
+            (too_many := _too_many_positional(fn, name, args, method)) is not None:
+        return too_many  # torch's parser counts the positional arguments before a keyword
     if not any(p and p[1] for p in params):  # most ops (the in-place path asks each call)
         return None
     return _first_type_error(name, params[method:], args[method:], kwargs, 1)
+
+
+def _too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
+    """torch's refusal of more positional arguments than ``name`` takes (Python names an
+    unknown keyword first), or None."""
+    taken, required = _arity(fn)
+    if taken is None or len(args) <= taken:
+        return None
+    return torch_arity(f"{name}() takes {taken} positional arguments but {len(args)} were "
+                       "given", name, method, list(required[method:]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _arity(fn: Callable) -> tuple:
+    """How many arguments ``fn`` takes by position (None for any number) and the names of
+    those it requires."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None, ()
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return None, ()
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional), tuple(p.name for p in positional if p.default is p.empty)
 
 
 def _overload_types_first(name: str, args: tuple, kwargs: dict, signatures: tuple,

@@ -650,6 +650,8 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
            for i, d in enumerate((-2, -1))]
     extra = tuple(max(0, (o - 1) * s + k - n - 2 * p)
                   for o, s, k, n, p in zip(out, steps, kernel, shape[-2:], pad))
+    if not (input.dtype.is_floating_point or input.dtype.name == "int64"):
+        raise _args.not_implemented("avg_pool2d", input.dtype)  # torch's kernel's dtypes
     divisor = divisor_override
     if divisor is None and (pad != (0, 0) or extra != (0, 0)):
         divisor = _pool_divisors(input, out, kernel, steps, pad, count_include_pad)
@@ -672,6 +674,7 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     _args.window_types("avg_pool1d", *specs)
     ceil_mode = _args.flag("avg_pool1d", ceil_mode, "ceil_mode", 5)
     count_include_pad = _args.flag("avg_pool1d", count_include_pad, "count_include_pad", 6)
+    _args.unpack_windows("avg_pool1d", *specs)
     if input.dim() not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            "tensor for argument #1 'self' (while checking arguments for "
@@ -987,6 +990,8 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         if size <= 0:  # torch pools those with avg_pool3d, and says so
             raise RuntimeError("kernel size should be greater than zero, but got "
                                f"{_args.per_dim('k', (size, 1, 1))}")
+        if input.dtype.name not in ("float32", "float64", "bfloat16", "int64"):
+            raise _args.not_implemented("avg_pool3d_out_frame", input.dtype)
     div = div.reshape(div.shape[0], 1, div.shape[2], math.prod(div.shape[3:]))
     div = avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(input.shape)
     return input / div.mul(alpha).add(k).pow(beta)
@@ -1308,7 +1313,8 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("pairwise_distance", "pairwise_distance"),
                        ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
                        ("prelu", "prelu"), ("softplus", "softplus"),
-                       ("softshrink", "softshrink"),
+                       ("softshrink", "softshrink"), ("hardshrink", "hardshrink"),
+                       ("gelu", "gelu"),
                        *((name, name) for name in ("hardtanh_", "elu_", "leaky_relu_",
                                                    "threshold_", "relu_", "selu_", "celu_",
                                                    "rrelu_"))):

@@ -206,13 +206,13 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
     if transposed:  # (a convolution checks the window first: _check_kernel_dtypes)
-        _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
+        _check_onednn_dtypes(input, weight, bias, stride, dilation, groups, output_padding)
 
 
 def _check_onednn_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
-                         dilation: Any, groups: int) -> None:
+                         dilation: Any, groups: int, output_padding: tuple = ()) -> None:
     """Where torch picks oneDNN, its check that the weight and bias have the input's dtype."""
-    if _uses_onednn(input, weight, stride, dilation, groups):
+    if _uses_onednn(input, weight, stride, dilation, groups, output_padding):
         for what, t in (("weight", weight), ("bias", bias)):
             if t is not None and t.dtype is not input.dtype:
                 raise RuntimeError(
@@ -222,11 +222,14 @@ def _check_onednn_dtypes(input: Tensor, weight: Tensor, bias: Tensor | None, str
 
 
 def _uses_onednn(input: Tensor, weight: Tensor, stride: Any, dilation: Any,
-                 groups: int) -> bool:
+                 groups: int, output_padding: tuple = ()) -> bool:
     """Whether torch's CPU convolution picks oneDNN (whose dtype check words differ from its
     own kernels'): a float32 input, unless a single small image meets a small kernel, or a
-    1x1 kernel runs unstrided on one thread. A 1-d convolution is seen as 2-d of height 1."""
+    1x1 kernel runs unstrided on one thread, or a transposed one's ``output_padding`` is
+    not below its stride. A 1-d convolution is seen as 2-d of height 1."""
     if input.dtype.name != "float32":
+        return False
+    if any(p >= s for p, s in zip(output_padding, _spread(stride, len(output_padding)))):
         return False
     strided = any(s != 1 for s in _spread(stride, 1))
     dilated = any(d != 1 for d in _spread(dilation, 1))
@@ -293,6 +296,7 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     geometry = (stride, sizes(padding, dims), dilation)
     _check_window(input, weight, geometry)
     _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
+    _check_kernel_dtype(input, dims, dilation, transposed=False)
     _args.scalar_type(input.dtype, weight.dtype)  # torch's kernel reads both as the input's
     bias = _kernel_bias(input, bias)
     if dims == 1:  # torch's route: the 2-d convolution of height one
@@ -381,15 +385,34 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
     seen_padding = (0, *output_padding) if dims == 1 else output_padding
     _check_transposed(lift(input), lift(weight), seen[2])
-    onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups)
+    onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups, output_padding)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
                            seen_padding, onednn)[-dims:]
+    _check_kernel_dtype(input, dims, geometry[2], transposed=True)
     _args.scalar_type(input.dtype, weight.dtype)  # read by the kernel, after the sizes
     if dims == 3 and bias is not None:  # torch's 3-d kernel reads the bias as the input's
         _args.scalar_type(input.dtype, bias.dtype)
     bias = _kernel_bias(input, bias)
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
+
+
+def _check_kernel_dtype(input: Tensor, dims: int, dilation: tuple, transposed: bool) -> None:
+    """torch's refusal of a dtype its CPU kernel has no loop for: a dilated or transposed
+    convolution runs floating types and int64 only, the others all but bool (a 1-d one is
+    the 2-d kernel's). An empty input never reaches a kernel."""
+    if not input.numel():
+        return
+    dt = input.dtype
+    if transposed or max(dilation) > 1:
+        kernel = (f"slow_conv_transpose{max(dims, 2)}d_out_cpu" if transposed
+                  else "slow_conv_dilated<>")
+        supported = dt.is_floating_point or dt.name == "int64"
+    else:
+        kernel = "compute_columns3d" if dims == 3 else "slow_conv2d_cpu"
+        supported = dt.name != "bool"
+    if not supported:
+        raise _args.not_implemented(kernel, dt)
 
 
 def _spatial_names(prefix: str, values: tuple) -> list[str]:
@@ -532,9 +555,9 @@ def max_pool(dims: int, input: Tensor, window: tuple, ceil_mode: Any,
     parser = f"{name}_with_indices" if return_indices else name  # the op torch's wrapper calls
     _args.window_types(parser, *windows, (dilation, "dilation", 5))
     ceil_mode = _args.flag(parser, ceil_mode, "ceil_mode", 6)  # before the values
-    kernel, stride, pad = _args.windows(parser, *windows, n=dims, kernel=name)
+    kernel, stride, pad, dilation = _args.windows(parser, *windows, (dilation, "dilation", 5),
+                                                  n=dims, kernel=name)
     stride = stride or kernel
-    dilation = _args.window(parser, dilation, "dilation", 5, dims, name)
     if input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected "
                            "for input")

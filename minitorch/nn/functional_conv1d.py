@@ -119,10 +119,12 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     tensor([[3., 5.]])
     """
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
-    _args.window_types("max_pool1d_with_indices" if return_indices else "max_pool1d",
-                       (kernel_size, "kernel_size", 2),
-                       (_args.OMITTED if unset else stride, "stride", 3), (padding, "padding", 4),
-                       (dilation, "dilation", 5))
+    parser = "max_pool1d_with_indices" if return_indices else "max_pool1d"
+    specs = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
+             (padding, "padding", 4), (dilation, "dilation", 5))
+    _args.window_types(parser, *specs)
+    ceil_mode = _args.flag(parser, ceil_mode, "ceil_mode", 6)
+    _args.unpack_windows(parser, *specs)
     if return_indices:  # torch's max_pool1d_with_indices: its rank check, then max_pool2d's
         if input.dim() not in (2, 3):
             raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "

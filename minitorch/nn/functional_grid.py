@@ -23,6 +23,7 @@ tensor([[[[0., 1.],
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -124,6 +125,11 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     align_corners = _align_corners(align_corners)
     _args.tensor_args("grid_sampler", (input, "input", 1), (grid, "grid", 2))
     _check_grid_sample(input, grid)
+    if not input.dtype.is_floating_point:  # torch's kernels' dtypes; no kernel when empty
+        if not input.numel():
+            return input.new_zeros((*input.shape[:2], *grid.shape[1:-1]))
+        kernel = "grid_sampler_2d_cpu_kernel_impl" if input.dim() == 4 else "grid_sampler3d_cpu"
+        raise _args.not_implemented(kernel, input.dtype)
     if input.dim() != 4 or mode == "bicubic" or padding_mode == "reflection":
         raise NotImplementedError("minitorch's grid_sample reads 4-D inputs, in the modes "
                                   "'bilinear' and 'nearest' with padding 'zeros' or 'border'")
@@ -243,5 +249,6 @@ def _read(flat: Tensor, x: Tensor, y: Tensor, h: int, w: int) -> Tensor:
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)  # False for a NaN point too
     index = where(inside, y * w + x, 0).long()
     n, c = flat.shape[:2]
-    picked = flat.gather(2, index.view(n, 1, -1).expand(n, c, -1)).view(n, c, *x.shape[1:])
+    points = math.prod(x.shape[1:])  # not -1: an empty batch leaves it ambiguous
+    picked = flat.gather(2, index.view(n, 1, points).expand(n, c, points)).view(n, c, *x.shape[1:])
     return where(inside.unsqueeze(1), picked, picked.new_zeros(()))

@@ -165,12 +165,15 @@ class RNNBase(Module):
         raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
                            f"{_args.legacy(input.dtype)} and {_args.legacy(weight.dtype)}")
 
-    def _check_input(self, input: Tensor) -> None:
+    def _check_input(self, input: Tensor, dims: int | None = None) -> None:
+        """torch's check_input: the dtype, the rank (``dims``, where asked), the size."""
         weight = self.weight_ih_l0
         if input.dtype != weight.dtype:
             raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
                              f"({weight.dtype}). Convert input: input.to({weight.dtype}), or "
                              f"convert model: model.to({input.dtype})")
+        if dims is not None and input.dim() != dims:
+            raise RuntimeError(f"input must have {dims} dimensions, got {input.dim()}")
         if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.shape[-1]}")
@@ -306,11 +309,9 @@ class RNNBase(Module):
         lstm = self.mode == "LSTM"
         widths = ((self.proj_size or self.hidden_size, self.hidden_size) if lstm
                   else (self.hidden_size,))
-        if data.dim() != 2:
-            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
         if lstm and hx is None:  # torch's LSTM checks nothing here: its kernel refuses
             self._check_kernel_dtype(data)
-        self._check_input(data)
+        self._check_input(data, dims=2)
         shapes = [(self.num_layers * (2 if self.bidirectional else 1), sizes[0], w)
                   for w in widths]
         if hx is None:

@@ -44,6 +44,8 @@ def norm2(xp: Any, a: Any, dims: tuple[int, ...] | None) -> Any:
     >>> norm2(np, np.array([[3.0, 4.0]], dtype=np.float32), (1,))
     array([[5.]], dtype=float32)
     """
+    if math.prod(a.shape[d] for d in (range(a.ndim) if dims is None else dims)) == 1:
+        return xp.abs(a)  # torch reads one value as its norm: no square to overflow
     if type(a) is not np.ndarray or not _is_lastdim(a, dims):
         return xp.sqrt(xp.sum(a * a, axis=dims, keepdims=True))
     kept = tuple(1 if dims is None or d in dims else n for d, n in enumerate(a.shape))

@@ -221,8 +221,18 @@ def _torch_transposed(x: Tensor, w: Tensor, shape: tuple, geometry: Geometry,
     if not (x.numel() and w.numel()) or \
             order.plan_of(x._data, w._data, None, geometry, groups) is None:
         return None
+    if not _one_window_per_input(x, w, shape, geometry):
+        return None
     plan = order.plan(shape, tuple(w.shape), geometry, groups)
     return _torch_grad_input(plan, x._data, w._data, shape, geometry, groups)
+
+
+def _one_window_per_input(x: Tensor, w: Tensor, shape: tuple, geometry: Geometry) -> bool:
+    """Whether the convolution over a transposed one's output ``shape`` has a window per
+    input value: an output padding past the stride leaves room for more, which torch's
+    kernels (repeated in :mod:`._conv_order`) never see and numpy's path cuts off."""
+    windows = tuple(out_size(*args) for args in zip(shape[2:], w.shape[2:], *geometry))
+    return windows == tuple(x.shape[2:])
 
 
 def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair,
@@ -342,7 +352,8 @@ class ConvolutionTranspose(Op):
         x, w = ctx.saved_tensors
         _, geometry, shape, has_bias, groups = ctx.meta
         if not (x.numel() and w.numel()) or not like(g, x._data) or \
-                order.plan_of(g, w._data, None, geometry, groups) is None:
+                order.plan_of(g, w._data, None, geometry, groups) is None or \
+                not _one_window_per_input(x, w, shape, geometry):
             return NotImplemented
         need_x, need_w, need_b = ctx.needs_input_grad
         need_b = need_b and has_bias

@@ -18,6 +18,8 @@ from .._dtype import finfo
 from .._tensor import Tensor
 from ._base import Op, wrap
 
+Number = int | float  # a Scalar of torch's parser (the annotation its type check reads)
+
 __all__ = ["Hardshrink", "HardshrinkBackward", "Softshrink", "SoftshrinkBackward", "hardshrink",
            "softshrink"]
 
@@ -104,7 +106,7 @@ class SoftshrinkBackward(HardshrinkBackward):
 Softshrink.gradient = SoftshrinkBackward
 
 
-def hardshrink(input: Tensor, lambd: Any = 0.5) -> Tensor:
+def hardshrink(input: Tensor, lambd: Number = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, else 0.
 
     >>> minitorch.hardshrink(minitorch.tensor([-0.6, 0.3]))
@@ -119,7 +121,7 @@ def hardshrink(input: Tensor, lambd: Any = 0.5) -> Tensor:
     return Hardshrink.apply(input, lambd=lambd)
 
 
-def softshrink(input: Tensor, lambd: Any = 0.5) -> Tensor:
+def softshrink(input: Tensor, lambd: Number = 0.5) -> Tensor:
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0.
 
     >>> minitorch.nn.functional.softshrink(minitorch.tensor([-2., 0.3, 1.]))

@@ -169,7 +169,7 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
                            f"and other non-zero dimensions for input, but got: "
                            f"{list(input.shape)}")
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.name == "bool"):
         raise _args.not_implemented("im2col_out_cpu", input.dtype)
     _, (ph, pw), (dh, dw) = geometry
     blocks = _blocks(tuple(input.shape[-2:]), kernel, geometry)
@@ -216,4 +216,6 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
     if min(blocks) < 1:  # two negative counts can multiply to the right one
         raise RuntimeError(f"{given}calculated shape of the array of sliding blocks as "
                            f"({blocks[0]}, {blocks[1]}), which is too small (non-positive)")
+    if not (input.dtype.is_floating_point or input.dtype.name == "bool"):
+        raise _args.not_implemented("col2im_out_cpu", input.dtype)
     return Col2Im.apply(input, size=tuple(size), kernel=kernel, geometry=geometry)
