@@ -7,38 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-import minitorch as mt
-from tests.oracle import SETTINGS, assert_same_error, numpy_of, raised_by
-
-
-def _exact(got: Any, want: Any) -> None:
-    """Same type, dtype, shape and bits, recursively through tuples."""
-    if isinstance(want, tuple):
-        assert isinstance(got, tuple) and len(got) == len(want)
-        for g, w in zip(got, want):
-            _exact(g, w)
-        return
-    if not isinstance(want, torch.Tensor):
-        assert str(got) == str(want)
-        return
-    assert isinstance(got, mt.Tensor), f"expected a Tensor, got {got!r}"
-    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
-    np.testing.assert_array_equal(numpy_of(got), numpy_of(want))
-
-
-def _same(program: Callable[[Any], Any]) -> None:
-    """``program(L)`` raises torch's error on minitorch, or gives torch's result."""
-    want = raised_by(program, torch)
-    if want is not None:
-        assert_same_error(raised_by(program, mt), want)
-    else:
-        _exact(program(mt), program(torch))
+from tests.oracle import SETTINGS, raised_by
+from tests.test_badinput_s20fuzzy_oracle import _same  # torch's error, or its result's bits
 
 
 def _i(L: Any, values: Any, dtype: str = "int64") -> Any:
