@@ -290,6 +290,7 @@ def grad(
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     capture = [_edge_of(t) for t in ins]
     if is_grads_batched:
+        _check_rows(outs, grads)
         captured = _batched_grads(edges, grads, capture, retain_graph, create_graph)
     else:
         captured = engine.execute(edges, grads, keep_graph=retain_graph,
@@ -334,6 +335,15 @@ def _batched_grads(edges: list, grads: list, capture: list, retain_graph: bool,
 
     return [None if row is None else stack(list(column))
             for row, column in zip(rows[0], zip(*rows))]
+
+
+def _check_rows(outputs: Sequence[Tensor], grads: list) -> None:
+    """The engine's check of each row of a batched gradient against its output: a row of
+    the implicit gradient (ones in the output's shape) has a dim fewer, which it refuses."""
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if g is not None and not T.expandable_to(tuple(t.shape), tuple(g.shape[1:])):
+            raise RuntimeError(f"invalid gradient at index {i} - got {list(g.shape[1:])} but "
+                               f"expected shape compatible with {list(t.shape)}")
 
 
 def _check_batch(grads: list) -> None:

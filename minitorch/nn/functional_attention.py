@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import _args, _creation
 from .._dtype import bool as bool_
-from .._tensor import Tensor, broadcast_pair, check_output_shape
+from .._tensor import Tensor, broadcast_pair, broadcast_shapes, check_output_shape
 from ..autograd import grad_mode
 from ..ops import _flash_attention_order as flash_order
 from ..ops._base import wrap
@@ -55,6 +55,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     if query.shape[-1] == key.shape[-1]:  # else the product's own refusal comes first
         _check_scores_shape(query, key, attn_mask)
     if empty:
+        if value.numel():  # the math path's product of the scores by the value comes first
+            broadcast_shapes(broadcast_shapes(query.shape[:-2], key.shape[:-2]),
+                             value.shape[:-2])
         return _empty_attention(query, key, value)
     if dropout_p == 0.0 and not _records(query, key, value, attn_mask):
         fused = flash_order.fused(query._data, key._data, value._data,

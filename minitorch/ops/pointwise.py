@@ -1362,7 +1362,7 @@ def _rounded_quotient(a: Any, b: Any, mode: str) -> Any:
             return _half_rounded_quotient(xp, x, y, b, mode)
         if mode == "floor":
             return xp.floor_divide(x, y)
-        if xp.isdtype(x.dtype, "real floating"):
+        if dt.is_floating_point:  # (a number dividend stays a Python number)
             return xp.trunc(x / y)
         return int_trunc_divide(xp, x, y)
 
