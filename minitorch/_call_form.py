@@ -747,9 +747,47 @@ def _unmatched_keywords(tokens: list, kwargs: dict) -> list:
 
 
 def _keyword_order(kwargs: dict) -> list:
-    """The keywords in the order torch's ``std::unordered_map`` gives them back: the reverse
-    of the call's for a few (each new key goes to the front of the map's list)."""
-    return list(reversed(kwargs))
+    """The keywords in the order torch's ``std::unordered_map`` (GCC's) gives them back: each
+    new key goes to the front of the map's list, or, where its hash bucket (of 13, then 29
+    past 13 keys) holds keys, in front of them; growing, the map moves its keys again so.
+
+    >>> _keyword_order(dict.fromkeys(["dtype", "requires_grad", "bad"]))
+    ['requires_grad', 'bad', 'dtype']
+    """
+    order: list = []
+    buckets = 13
+    for key in kwargs:
+        if len(order) == buckets:
+            buckets = 29 if buckets == 13 else 59
+            order = _bucketed(order, buckets, [])
+        order = _bucketed([key], buckets, order)
+    return order
+
+
+def _bucketed(keys: list, buckets: int, order: list) -> list:
+    """``order`` with ``keys`` put in as GCC's hash table puts each: in front of the first
+    key of its bucket, else at the front."""
+    for key in keys:
+        bucket = _gcc_string_hash(key) % buckets
+        at = next((i for i, k in enumerate(order) if _gcc_string_hash(k) % buckets == bucket),
+                  0)
+        order.insert(at, key)
+    return order
+
+
+def _gcc_string_hash(text: str) -> int:
+    """``std::hash<std::string>`` of GCC's library (its 64-bit Murmur hash, seed 0xc70f6907)."""
+    mask, mul = 2 ** 64 - 1, 0xC6A4A7935BD1E995
+    data = text.encode()
+    whole = len(data) & ~7
+    value = 0xC70F6907 ^ (len(data) * mul & mask)
+    for i in range(0, whole, 8):
+        word = int.from_bytes(data[i:i + 8], "little") * mul & mask
+        value = (value ^ ((word ^ word >> 47) * mul & mask)) * mul & mask
+    if len(data) & 7:
+        value = (value ^ int.from_bytes(data[whole:], "little")) * mul & mask
+    value = (value ^ value >> 47) * mul & mask
+    return value ^ value >> 47
 
 
 def _described(args: tuple, kwargs: dict) -> str:

@@ -88,11 +88,20 @@ def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> 
         return xp.astype(xp.full((1,), start, dtype=dt), backend.array_dtype(xp, name))
     if work == name:  # a float dtype: torch's kernel in that dtype (see ops/_fused.py)
         return _fused.linspace(xp, start, end, steps, dt)
+    start, end = _integer_ends(start, end, steps, name)
     step = (end - start) / (steps - 1)
     i = xp.arange(steps, dtype=dt)
     halfway = steps // 2
     values = xp.where(i < halfway, start + step * i, end - step * (steps - 1 - i))
     return xp.astype(values, backend.array_dtype(xp, name))
+
+
+def _integer_ends(start: float, end: float, steps: int, name: str) -> tuple[float, float]:
+    """The ends torch's kernel spaces for dtype ``name``: an integer dtype's truncated to it
+    where there are two steps or more (one step is ``start`` itself)."""
+    if steps < 2 or name.startswith("float"):
+        return start, end
+    return float(math.trunc(start)), float(math.trunc(end))
 
 
 def _spaced_signatures(extra: str = "") -> tuple:
@@ -130,7 +139,8 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
                                                                 dtype, requires_grad, base)
 
     def make(xp: Any) -> Any:
-        exponents = _evenly_spaced(xp, float(start), float(end), steps, "float64")
+        first, last = _integer_ends(start, end, steps, name)
+        exponents = _evenly_spaced(xp, first, last, steps, "float64")
         return xp.astype(float(base) ** exponents, backend.array_dtype(xp, name))
 
     return _leaf(_created(make, device), requires_grad)

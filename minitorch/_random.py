@@ -352,6 +352,7 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     generator = _args.generator("randperm", generator)
     name = (_args.dtype("randperm", dtype) or D.int64).name  # every type before any value
     _args.non_negative("randperm", (n,))
+    _args.check_alloc((n,), getattr(D, name).itemsize)  # torch's output, before the checks
     if name == "bool":
         raise _args.not_implemented("randperm", "Bool")
     _check_permutation_fits(n, name)

@@ -112,6 +112,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
 def _whole(s: slice, size: int) -> bool:
     """Whether torch's indexing skips the slice ``s`` of a dim of ``size`` in a tuple key (a
     lone slice it always applies): from 0 as written, by steps of 1, to the end or past it."""
+    s = _int_bounds(s)
     start, stop, step = (None if b is None else _args.as_int(b) for b in (s.start, s.stop,
                                                                            s.step))
     return start in (None, 0) and step in (None, 1) and (stop is None or stop >= size)
@@ -131,7 +132,7 @@ def check_key(t: Tensor, key: Any, bounds: bool = True, as_tensors: bool = False
     if t.dim() == 0:
         _check_lone_part(key)
     parts = _ranges_as_lists(key_parts(key))
-    parts, items = _expand_ellipsis(parts, t.dim())
+    parts, items = _expand_ellipsis(parts, t)
     indexed = _checked(t, parts, bounds=False, items=items, as_tensors=as_tensors)
     for p in parts:  # the index kernel's checks, after the slicing: the dtypes, the masks
         if isinstance(p, Tensor) or _is_array(p):
@@ -383,10 +384,10 @@ def _consumed(p: Any) -> int:
     return p.dim() if _is_bool_mask(p) else 1
 
 
-def _expand_ellipsis(parts: tuple, ndim: int) -> tuple[tuple, list]:
+def _expand_ellipsis(parts: tuple, t: Tensor) -> tuple[tuple, list]:
     """The parts with the ellipsis as the full slices it stands for, and the item of the key
     each part comes from."""
-    consumed, i = 0, None
+    ndim, consumed, i = t.dim(), 0, None
     for j, p in enumerate(parts):
         kind = type(p)
         if kind is int or kind is slice:
@@ -399,14 +400,54 @@ def _expand_ellipsis(parts: tuple, ndim: int) -> tuple[tuple, list]:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     if i is None:
         return parts, list(range(len(parts)))
-    # torch lets the first ``...`` take every spare dim, so a later one takes none
+    if ndim > consumed and sum(p is Ellipsis for p in parts) > 1:
+        _walk_ellipses(t, parts, ndim - consumed)
+    # where torch's walk passes, a later ``...`` takes no dim
     later = [j for j in range(i + 1, len(parts)) if parts[j] is not Ellipsis]
     return (parts[:i] + (slice(None),) * (ndim - consumed) + tuple(parts[j] for j in later),
             [*range(i), *[i] * (ndim - consumed), *later])
 
 
+def _walk_ellipses(t: Tensor, parts: tuple, spare: int) -> None:
+    """torch's errors for a key with several ``...`` and ``spare`` dims: each ``...`` moves on
+    by all of them, so after the second one the parts meet dims past the tensor's (an int
+    reads a size of 0 there, a slice that cuts or a new dim is out of range, the index
+    tensors are too many)."""
+    shape, dim, indexed = list(t.shape), 0, 0
+    for j, p in enumerate(parts):
+        if p is Ellipsis:
+            dim += spare
+        elif p is None or p is True or p is False:
+            if dim > len(shape):
+                raise IndexError(_dim_out_of_range(dim, len(shape) + 1))
+            shape.insert(dim, 1)
+            dim += 1
+            indexed = dim if p is not None else indexed
+        elif isinstance(p, slice):
+            if dim < len(shape):
+                shape[dim] = len(range(*_clipped(p, shape[dim]).indices(shape[dim])))
+            elif not _whole(p, 0):
+                raise IndexError(_dim_out_of_range(dim, len(shape)))
+            dim += 1
+        elif isinstance(p, list) or _index_array(p, t._xp) is not None:
+            dim += 1
+            indexed = dim
+        else:  # an int
+            _check_int(shape.pop(dim) if dim < len(shape) else 0, j, p)
+    if indexed > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)} "
+                         f"(got {indexed})")
+
+
+def _dim_out_of_range(dim: int, ndim: int) -> str:
+    return f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but " \
+           f"got {dim})"
+
+
 def _clipped(s: slice, size: int) -> slice:
-    """``s`` with its bounds inside ``size`` (the standard leaves out-of-range bounds out)."""
+    """``s`` with its bounds inside ``size`` (the standard leaves out-of-range bounds out); a
+    bound may be a bool (an int to Python's slice and to torch)."""
+    s = _int_bounds(s)
     for bound in (s.start, s.stop, s.step):
         if bound is not None and type(bound) is not int and _args.as_int(bound) is None:
             raise TypeError("slice indices must be integers or None or have an __index__ method")
@@ -414,6 +455,13 @@ def _clipped(s: slice, size: int) -> slice:
         raise ValueError("step must be greater than zero" if s.step else
                          "slice step cannot be zero")
     return slice(*s.indices(size))
+
+
+def _int_bounds(s: slice) -> slice:
+    """``s`` with a bool bound read as the int it is (``x[True:]`` is ``x[1:]``)."""
+    if bool in (type(s.start), type(s.stop), type(s.step)):
+        return slice(*(int(b) if type(b) is bool else b for b in (s.start, s.stop, s.step)))
+    return s
 
 
 def _check_int(size: int, dim: int, index: Any) -> int:

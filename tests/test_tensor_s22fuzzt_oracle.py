@@ -1,0 +1,104 @@
+"""Fuzz s22 fuzzt (tensor API, seed 22001): what torch takes or refuses otherwise than
+minitorch did. Each expression runs under torch and minitorch (``L``): the same exception type
+and message, or a result of the same dtype, shape and values."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+import minitorch as mt
+from tests.oracle import SETTINGS, assert_same_error, raised_by
+
+
+def assert_as_torch(expression: str) -> None:
+    fn = eval(f"lambda L, np: {expression}")  # the test's own expressions
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want, got = raised_by(lambda L: fn(L, np), torch), raised_by(lambda L: fn(L, np), mt)
+        if want is not None:  # (less the allocator's C++ prefix, which minitorch leaves out)
+            assert_same_error(got, type(want)(re.sub(r"^\[enforce fail at [^\]]*\] [^.]*\. ",
+                                                     "", str(want))))
+            return
+        assert got is None, f"minitorch raised {got!r}; torch gave a result"
+        a, b = fn(mt, np), fn(torch, np)
+    if isinstance(b, torch.Tensor):
+        assert (str(a.dtype), tuple(a.shape)) == (str(b.dtype), tuple(b.shape))
+        np.testing.assert_array_equal(np.asarray(a.detach().numpy()), b.numpy())
+    else:
+        assert str(a) == str(b)
+
+
+CASES = [
+    # several ``...``: each moves on by every spare dim, so what follows the second meets
+    # dims past the tensor's (torch's errors), or nothing does (the key indexes as one ``...``)
+    "L.zeros(2, 3)[..., ..., False, 2]", "L.zeros(2, 3)[..., ..., 0]",
+    "L.zeros(2, 3, 4)[..., ..., None]", "L.zeros(2, 3)[..., ..., 1:]",
+    "L.zeros(2, 3)[..., ..., True]", "L.zeros(2, 3)[..., ..., [0]]",
+    "L.zeros(2, 3, 4)[..., 1, ..., 1]", "L.zeros(2, 3)[..., ..., L.tensor(0)]",
+    "L.zeros(2, 3)[..., ..., 1.5]", "L.zeros(2, 3)[..., 5, ...]",
+    "L.zeros(2, 3).__setitem__((..., ..., 0), 1)",
+    "L.zeros(2, 3)[..., ...]", "L.zeros(2, 3)[..., ..., :]", "L.zeros(2, 3)[0, ..., ...]",
+    "L.zeros(2, 3, 4)[..., 0, ...]", "L.zeros(2, 3)[..., [0], ...]",
+    "L.zeros(2, 3)[..., False, 2]", "L.zeros(5, 3)[..., ..., 0, 0]",
+    # a slice's bounds may be bools (ints to Python), not numpy's bools
+    "L.zeros(3)[True:]", "L.zeros(3)[:True]", "L.zeros(3)[::True]", "L.zeros(3)[::False]",
+    "L.zeros(2, 3)[:, True:]", "L.arange(3.).__setitem__(slice(True, None), 5)",
+    "L.zeros(3)[np.True_:]", "L.zeros(())[True:]",
+    # randperm's output is allocated before its dtype's checks
+    "L.randperm(2 ** 40, dtype=L.int8)", "L.randperm(2 ** 40, dtype=L.float16)",
+    "L.randperm(2 ** 40, dtype=L.bool)", "L.randperm(2 ** 61)", "L.randperm(3, dtype=L.bool)",
+    # an integer dtype's linspace and logspace space the ends truncated to it
+    "L.logspace(-1.3227976591589878, 0.5, 4, dtype=L.int8)",
+    "L.logspace(0, 2.5, 6, base=2, dtype=L.int64)", "L.logspace(0.7, 2.5, 1, dtype=L.int64)",
+    "L.logspace(L.tensor(0.5), 2.5, 6, dtype=L.int64)", "L.linspace(0, 2.5, 6, dtype=L.int64)",
+    "L.linspace(-1.7, 2.5, 5, dtype=L.int32)", "L.logspace(3, 0, 7, base=2, dtype=L.uint8)",
+    # the keywords of an invalid combination in the order of torch's hash map
+    "L.randn((1, 2), dtype=L.uint8, requires_grad=True, bad='meta')",
+    "L.randn((1, 2), dtype=L.uint8, device='cpu', bad='meta')",
+    "L.rand((1, 2), dtype=L.uint8, requires_grad=True, pin_memory=False, bad='meta')",
+    "L.randint(3, (1, 2), dtype=L.uint8, requires_grad=True, bad='meta')",
+    "L.arange(3, dtype=L.uint8, layout=None, bad='meta')",
+]
+
+
+@pytest.mark.parametrize("expression", CASES)
+def test_as_torch(expression: str) -> None:
+    assert_as_torch(expression)
+
+
+KEYWORDS = ["generator", "out", "dtype", "layout", "device", "pin_memory", "requires_grad", "a",
+            "b", "cc", "names", "foo", "memory_format", "x1", "y22"]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(KEYWORDS), min_size=1, max_size=15, unique=True))
+def test_keyword_order(keywords: list) -> None:
+    """Any set of keywords (an unknown one among them) is listed as torch lists it."""
+    kwargs = dict.fromkeys([*keywords, "bad"], True)
+    want = raised_by(lambda L: L.randn((1, 2), **kwargs), torch)
+    assert_same_error(raised_by(lambda L: L.randn((1, 2), **kwargs), mt), want)
+
+
+@SETTINGS
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=3),
+       st.lists(st.sampled_from(["...", "0", "1:", ":", "None", "False", "[0]"]), min_size=2,
+                max_size=4))
+def test_several_ellipses(shape: list, parts: list) -> None:
+    """A key with two ``...`` or more (and spare dims or none) indexes, or is refused, as
+    torch does."""
+    assert_as_torch(f"L.zeros({tuple(shape)})[..., {', '.join(parts)}]")
+
+
+@SETTINGS
+@given(st.floats(-3, 3), st.floats(-3, 3), st.integers(0, 7),
+       st.sampled_from(["int64", "int32", "int16", "float64"]), st.sampled_from([10, 2, 2.5]))
+def test_integer_spacing(start: float, end: float, steps: int, dtype: str, base: float) -> None:
+    assert_as_torch(f"L.linspace({start!r}, {end!r}, {steps}, dtype=L.{dtype})")
+    assert_as_torch(f"L.logspace({start!r}, {end!r}, {steps}, base={base}, dtype=L.{dtype})")
