@@ -580,6 +580,8 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
     if n is None:  # the function form's words: _call_form.entry words it for the call made
         raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, not "
                         f"{type_name(value)}")
+    if not INT64_MIN <= n <= INT64_MAX:  # the parser's, before any check of the input
+        raise ValueError("Overflow when unpacking long long")
     return None if ndim is None else (wrap_dim(n, ndim),)
 
 

@@ -580,8 +580,9 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if len(args) == 1 and isinstance(args[0], Tensor):
         return _new_of(self, args[0])
     sizes = args[0] if len(args) == 1 and isinstance(args[0], Size) else args
-    if all(_args.as_int(n) is not None for n in sizes):
-        return empty(tuple(sizes), dtype=self.dtype, device=device)
+    if not sizes or _args.as_int(sizes[0]) is not None:  # sizes, read as new's parser reads
+        (shape,) = _args.parsed("new", ("ints", tuple(sizes), "size", 1))
+        return empty(shape, dtype=self.dtype, device=device)
     if len(args) > 1:
         raise TypeError(_call_form.combination_message("new", args, kwargs, _LEGACY_SIGNATURES))
     data = args[0]

@@ -325,9 +325,8 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
         _args.non_negative("randint", shape)
     else:
         ints = (low, high, *size[:1]) if isinstance(size, (tuple, list)) else ()
-        if not (ints and all(_args.as_int(v) is not None for v in ints)
-                and all(isinstance(v, bool) or _args.as_int(v) is not None for v in size)):
-            raise _randint_mismatch((low, high, size))
+        if not (ints and all(_args.as_int(v) is not None for v in ints)):  # (the parser
+            raise _randint_mismatch((low, high, size))  # matches a size by its first item)
         low, high, shape = _args.parsed("randint", ("int", low, "low", 1),
                                         ("int", high, "high", 2), ("ints", size, "size", 3))
         _args.non_negative("randint", shape)

@@ -46,7 +46,8 @@ def range(start: Any = _args.OMITTED, end: Any = _args.OMITTED, step: Any = 1, *
     if dt is D.bool:
         raise NotImplementedError("\"range_cpu\" not implemented for 'Bool'")
     if not dt.is_floating_point:  # torch's kernel reads the bounds in int64
-        start, end, step = (int(v) for v in (start, end, step))
+        start, end, step = (int(_args.assigned(v, D.int64, unsigned=True))
+                            for v in (start, end, step))
     check_range_bounds(start, end, step)
     size = int((end - start) / step + 1) if dt.is_floating_point else (end - start) // step + 1
     if size > _args.INT64_MAX:  # torch's int64 count wraps to a value no SymInt holds

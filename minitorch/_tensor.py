@@ -243,8 +243,7 @@ class Tensor(metaclass=_TensorType):
         """The shape, or the size of one dimension."""
         if dim is None:
             return self.shape
-        if self._data.ndim == 0 and _args.as_int(dim) is not None:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        _check_no_dims(self, dim)
         return self._data.shape[_args.dim("size", dim, self.dim())]
 
     def stride(self, dim: int | None = None) -> Any:
@@ -259,8 +258,7 @@ class Tensor(metaclass=_TensorType):
             strides = backend.contiguous_strides(self._data.shape)
         if dim is None:
             return strides
-        if self._data.ndim == 0 and _args.as_int(dim) is not None:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        _check_no_dims(self, dim)
         return strides[_args.dim("stride", dim, self.dim())]
 
     def data_ptr(self) -> int:
@@ -1414,6 +1412,14 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "torch.FloatTensor")
     if any(s < 0 for s in full):
         raise RuntimeError("numel: integer multiplication overflow")
     return full
+
+
+def _check_no_dims(t: Tensor, dim: Any) -> None:
+    """torch's refusal of an int ``dim`` of a 0-d tensor (past int64, its overflow comes
+    first, from :func:`_args.dim`)."""
+    i = _args.as_int(dim)
+    if t._data.ndim == 0 and i is not None and _args.INT64_MIN <= i <= _args.INT64_MAX:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
 
 
 def strides_contiguous(shape: tuple, strides: tuple) -> bool:

@@ -430,6 +430,8 @@ def _walk_ellipses(t: Tensor, parts: tuple, spare: int) -> None:
                 raise IndexError(_dim_out_of_range(dim, len(shape)))
             dim += 1
         elif isinstance(p, list) or _index_array(p, t._xp) is not None:
+            if isinstance(p, list):  # read as it is met
+                _part(p, t._xp)
             dim += 1
             indexed = dim
         else:  # an int

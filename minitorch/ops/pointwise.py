@@ -177,7 +177,11 @@ def _is_bool(v: Any) -> bool:
 
 
 def no_bool(a: Any, b: Any) -> None:
-    """torch refuses ``-`` on bool operands (``~`` inverts a mask, ``^`` compares two)."""
+    """torch refuses ``-`` on bool operands (``~`` inverts a mask, ``^`` compares two), once
+    its parser has read a Python int operand (past int64 and uint64 it overflows)."""
+    for number in (a, b):
+        if type(number) is int:
+            _args.float_scalar(number)
     bools = _is_bool(a) + _is_bool(b)
     if bools == 2:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
