@@ -28,6 +28,7 @@ from ._tensor import (
     broadcast_pair,
     check_inplace_allowed,
     check_inplace_operands,
+    check_internal_overlap,
     check_no_overlap,
     check_output_shape,
     expanded_shape,
@@ -745,6 +746,7 @@ def copy_(self: Tensor, other: Any, non_blocking: bool = False) -> Tensor:
         other = _wrapped_number("copy_", other)
     _args.flag("copy_", non_blocking, "non_blocking", 2)
     check_inplace_allowed(self, other)  # autograd's refusals come before the kernel's
+    check_internal_overlap(self)
     _check_output_shape(self, other)
     return self._inplace(inplace.Copy.apply, other)
 
@@ -1061,9 +1063,11 @@ def _inplace_checks(self: Tensor, other: Any) -> None:
     """torch's checks of ``self.op_(other)`` before its kernel's: autograd's rules, the
     shapes, then the cast of the result into ``self``."""
     check_inplace_allowed(self, other)
+    check_internal_overlap(self)
     if isinstance(other, Tensor):
         _check_output_shape(self, other)
     if not isinstance(other, complex):
+        D.check_unsigned(self, other)  # an int past int64 is torch's uint64
         result = result_type(self, other)
         if result._category > self.dtype._category:
             raise _args.cast_error(result, self.dtype)

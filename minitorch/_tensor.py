@@ -929,10 +929,13 @@ class Tensor(metaclass=_TensorType):
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         """
         check_inplace_allowed(self, *others)
+        if not getattr(getattr(op, "__self__", None), "fills", False):  # (checked on writing)
+            check_internal_overlap(self)  # torch's TensorIterator's first check
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
             if hasattr(op, "__name__") and (typed := _call_form.types_first(
                     op, op.__name__, (self, *others), kwargs, False)):
                 raise TypeError(typed)  # (the parser refuses it by its type, before that)
+            D.check_unsigned(self, others[0])
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:
             raise RuntimeError(f"result type {_args.complex_name(self.dtype)} can't be cast to "
@@ -1019,13 +1022,7 @@ class Tensor(metaclass=_TensorType):
         src = D.from_array_dtype(array.dtype)
         if src._category > self.dtype._category:
             raise _args.cast_error(src, self.dtype)
-        strides = backend.element_strides(self._data)
-        if strides and 0 not in shape and any(  # an empty array's strides may be 0
-                st == 0 and n > 1 for st, n in zip(strides, shape)):
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers "
-                "to a single memory location. Please clone() the tensor before performing the "
-                "operation.")
+        check_internal_overlap(self)
         writable = backend.writable(self._data) if backend.read_only(self._data) else self._data
         if writable is None:
             raise RuntimeError(
@@ -1284,8 +1281,27 @@ def check_inplace_operands(t: Tensor, other: Any) -> None:
     RuntimeError: output with shape [1] doesn't match the broadcast shape [2]
     """
     check_inplace_allowed(t, other)
+    check_internal_overlap(t)
     if isinstance(other, Tensor):
         check_output_shape(tuple(t.shape), broadcast_pair(t, other))
+
+
+def check_internal_overlap(t: Tensor) -> None:
+    """torch's refusal of a write into a tensor whose elements share memory (an expanded
+    one), which its TensorIterator makes before it looks at shapes and dtypes.
+
+    >>> check_internal_overlap(minitorch.zeros(1).expand(2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: unsupported operation: more than one element of the written-to tensor ...
+    """
+    shape = t._data.shape
+    strides = backend.element_strides(t._data)
+    if strides and 0 not in shape and any(  # an empty array's strides may be 0
+            st == 0 and n > 1 for st, n in zip(strides, shape)):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers "
+            "to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:

@@ -86,6 +86,25 @@ CASES = [
     "L.range(-0.6, math.nan, dtype=L.int32)", "L.range(0, math.inf, dtype=L.int64)",
     "L.range(0, 1e30, dtype=L.int64)", "L.range(0, 2 ** 63, dtype=L.int64)",
     "L.range(0, 3.7, 1.5, dtype=L.int64)",
+    # an in-place op's int operand past int64 is torch's uint64, which a bool tensor does not
+    # promote with
+    "L.zeros(3, dtype=L.bool).ne_(2 ** 63)", "L.zeros(3, dtype=L.bool).eq_(2 ** 63)",
+    "L.zeros(3, dtype=L.bool).mul_(2 ** 63)", "L.zeros(3, dtype=L.bool).add_(2 ** 63)",
+    "L.zeros(3, dtype=L.bool).__ior__(2 ** 63)", "L.zeros(3, dtype=L.bool).bitwise_or_(2 ** 63)",
+    "L.zeros(3, dtype=L.int64).ne_(2 ** 63)", "L.zeros(3, dtype=L.uint8).lt_(2 ** 63)",
+    "L.zeros(3, dtype=L.bool).fill_(2 ** 63)",
+    # tensor_split's sections: an int past int64 overflows; a vector of so many tensors fails
+    "L.tensor_split(L.zeros(1, dtype=L.uint8), 10 ** 30, 0)",
+    "L.zeros(2).tensor_split(2 ** 63)", "L.tensor_split(L.zeros(1), 2 ** 63 - 1, 0)",
+    # writing into an expanded tensor: its overlap is refused before the shapes and dtypes
+    "L.zeros(1, dtype=L.bool).expand(5).mul_(L.tensor(1, dtype=L.int8))",
+    "L.zeros(5, dtype=L.bool).expand(5).mul_(L.tensor(1, dtype=L.int8))",
+    "L.zeros(1, dtype=L.uint8).expand(4).sigmoid_()",
+    "L.zeros(1, 1, 1).expand(1, 3, 1).bitwise_or_(L.zeros(3, dtype=L.int64))",
+    "L.zeros(1, 1, dtype=L.int16).expand(2, 3).atan2_(L.zeros(2, 1, 2, dtype=L.int64))",
+    "L.zeros(1).expand(3).add_(L.ones(2))", "L.zeros(1, dtype=L.int64).expand(3).copy_(L.zeros(2))",
+    "L.zeros(1, dtype=L.int64).expand(3).clamp_(2.5)",
+    "L.zeros(1, requires_grad=True).expand(3).add_(1)",
     # past 13 keywords the map grows (29 buckets) and places them again
     "L.randn((1, 2), **dict.fromkeys('abcdefghijklmnopq'))",
     "L.randn((1, 2), **dict.fromkeys(['dtype', 'layout', 'device', 'pin_memory', 'out', 'names',"

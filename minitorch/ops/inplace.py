@@ -21,6 +21,7 @@ from ._base import Op, array_of, wrap
 
 class Fill(Op):
     node_name = "FillBackward2"
+    fills = True  # one value for every element: no check of overlapping ones before it
     _profile_name = "aten::fill_"
 
     @staticmethod

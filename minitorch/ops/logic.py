@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form
-from .._dtype import get_default_dtype, result_type
+from .._dtype import check_unsigned, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair, check_inplace_operands
 from ..autograd import grad_mode
 from ..backend import array_dtype, quiet, torch_layout
@@ -197,6 +197,7 @@ def _inplace_method(fn: Any) -> Any:
     def method(input: Tensor, other: Any) -> Tensor:
         if fn in _BITS and isinstance(other, (Tensor, int, float)):
             check_inplace_operands(input, other)
+            check_unsigned(input, other)
             result = result_type(input, other)  # torch's cast check precedes its kernel's
             if result._category > input.dtype._category:
                 raise _args.cast_error(result, input.dtype)

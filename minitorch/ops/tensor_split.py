@@ -29,6 +29,8 @@ def _cuts(arg: Any, size: int) -> list[int]:
     if isinstance(arg, int):
         if arg <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
+        if arg > _args.INT64_MAX // 8:  # torch's vector of that many tensors
+            raise RuntimeError("cannot create std::vector larger than max_size()")
         small, extra = divmod(size, arg)
         cuts, start = [], 0
         for i in range(arg - 1):
@@ -75,6 +77,8 @@ def _indices_or_sections(input: Tensor, arg: Any, dim: Any) -> Any:
     if isinstance(arg, bool) or not isinstance(arg, (int, tuple, list)) or \
             _args.as_int(dim) is None:
         raise _args.invalid_combination("tensor_split", (arg,), *_SIGNATURES)
+    if isinstance(arg, int) and not _args.INT64_MIN <= arg <= _args.INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
     return arg if isinstance(arg, int) else _args.int_list("tensor_split", arg, "indices", 1)
 
 
