@@ -552,13 +552,13 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
     if ranges_first and isinstance(value, (tuple, list)) and ndim is not None:
         dims(fn, value, None)
         for v in value:
-            wrap_dim(as_int(v), ndim)
+            wrap_dim(int(v) if type(v) is bool else as_int(v), ndim)
     if value is None:
         return None
     if isinstance(value, (tuple, list)):
         out = []
         for i, v in enumerate(value):
-            n = as_int(v)
+            n = int(v) if i and type(v) is bool else as_int(v)  # (unpacked, a bool is an int)
             if n is None and not i:  # torch's parser then finds no tuple of ints at all
                 raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, "
                                 f"but found element of type {type_name(v)} at pos 0")

@@ -96,6 +96,16 @@ def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> 
     return xp.astype(values, backend.array_dtype(xp, name))
 
 
+def _c_pow(base: float, exponent: float) -> float:
+    """C's ``pow``: infinity past the largest double, NaN for a negative base's fraction."""
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return -math.inf if base < 0 and exponent % 2 == 1 else math.inf
+    except ValueError:
+        return math.nan
+
+
 def _integer_ends(start: float, end: float, steps: int, name: str) -> tuple[float, float]:
     """The ends torch's kernel spaces for dtype ``name``: an integer dtype's truncated to it
     where there are two steps or more (one step is ``start`` itself)."""
@@ -137,6 +147,9 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     """
     start, end, steps, name, requires_grad, base = _spaced_args("logspace", start, end, steps,
                                                                 dtype, requires_grad, base)
+    if steps == 1 and name != "float16":  # torch fills its one value, with fill_'s check
+        # that the dtype holds it (not for one half, fill_'s fast path)
+        _args.assigned(_c_pow(float(base), start), getattr(D, name))
 
     def make(xp: Any) -> Any:
         first, last = _integer_ends(start, end, steps, name)

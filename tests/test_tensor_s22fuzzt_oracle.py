@@ -105,6 +105,15 @@ CASES = [
     "L.zeros(1).expand(3).add_(L.ones(2))", "L.zeros(1, dtype=L.int64).expand(3).copy_(L.zeros(2))",
     "L.zeros(1, dtype=L.int64).expand(3).clamp_(2.5)",
     "L.zeros(1, requires_grad=True).expand(3).add_(1)",
+    # logspace's one value is filled, with fill_'s check that the dtype holds it
+    "L.logspace(256, 1, 1)", "L.logspace(400, 1, 1)", "L.logspace(30, 1, 1, dtype=L.int64)",
+    "L.logspace(3, 1, 1, dtype=L.int8)", "L.logspace(5, 1, 1, dtype=L.uint8)",
+    "L.logspace(5, 1, 1, dtype=L.float16)", "L.logspace(0.5, 1, 1, base=-2.0, dtype=L.int64)",
+    "L.logspace(256, 1, 2)", "L.logspace(0.5, 1, 1, base=-2.0)",
+    # a reduction's dims: a bool after the first item is unpacked as an int
+    "L.zeros(2, 3).sum((0, True))", "L.zeros(2, 3).sum((0, False))", "L.zeros(2, 3).var((0, True))",
+    "L.zeros(2, 3).amax((0, True))", "L.zeros(2, 3).sum((True, 0))",
+    "L.zeros(2, 3).sum((0, np.bool_(True)))",
     # past 13 keywords the map grows (29 buckets) and places them again
     "L.randn((1, 2), **dict.fromkeys('abcdefghijklmnopq'))",
     "L.randn((1, 2), **dict.fromkeys(['dtype', 'layout', 'device', 'pin_memory', 'out', 'names',"
