@@ -114,6 +114,10 @@ CASES = [
     "L.zeros(2, 3).sum((0, True))", "L.zeros(2, 3).sum((0, False))", "L.zeros(2, 3).var((0, True))",
     "L.zeros(2, 3).amax((0, True))", "L.zeros(2, 3).sum((True, 0))",
     "L.zeros(2, 3).sum((0, np.bool_(True)))",
+    # index_fill's tensor value that requires grad cannot flow into an integer or bool copy
+    "L.zeros((), dtype=L.bool).index_fill(-1, L.tensor(0), L.zeros((), requires_grad=True))",
+    "L.zeros(3, dtype=L.int64).index_fill(0, L.tensor([0]), L.zeros((), requires_grad=True))",
+    "L.zeros(3).index_fill(0, L.tensor([0]), L.zeros((), requires_grad=True)).dtype",
     # past 13 keywords the map grows (29 buckets) and places them again
     "L.randn((1, 2), **dict.fromkeys('abcdefghijklmnopq'))",
     "L.randn((1, 2), **dict.fromkeys(['dtype', 'layout', 'device', 'pin_memory', 'out', 'names',"

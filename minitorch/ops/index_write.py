@@ -355,6 +355,8 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
             [3., 3.]])
     """
     key, value = _index_fill_checked("index_fill", input, dim, index, value)
+    if isinstance(value, Tensor):  # its gradient would flow into an integer result
+        _args.differentiable_dtype(value, input.dtype)
     op, operands, keywords = _filled(input, key, value)
     return op(input, *operands, **keywords)
 
