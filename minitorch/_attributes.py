@@ -16,7 +16,8 @@ from typing import Any
 from . import _args
 from ._tensor import Tensor
 
-__all__ = ["METHODS", "get_device", "is_complex", "is_nonzero", "is_same_size", "is_signed"]
+__all__ = ["METHODS", "get_device", "imag", "is_complex", "is_nonzero", "is_same_size", "is_signed",
+           "real"]
 
 
 def get_device(input: Tensor) -> int:
@@ -38,6 +39,29 @@ def is_complex(input: Tensor) -> bool:
     """
     _args.tensor_args("is_complex", (input, "input", 1))
     return False
+
+
+def real(input: Tensor) -> Tensor:
+    """The real part of ``input``: the tensor itself, minitorch's dtypes being all real.
+
+    >>> x = minitorch.ones(2)
+    >>> minitorch.real(x) is x, x.real is x
+    (True, True)
+    """
+    _args.tensor_args("real", (input, "input", 1))
+    return input
+
+
+def imag(input: Tensor) -> Tensor:
+    """The imaginary part, which torch refuses for a tensor of a real dtype (all of
+    minitorch's).
+
+    >>> minitorch.ones(2).imag
+    Traceback (most recent call last):
+    RuntimeError: imag is not implemented for tensors with non-complex dtypes.
+    """
+    _args.tensor_args("imag", (input, "input", 1))
+    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
 def is_nonzero(input: Tensor) -> bool:
@@ -104,4 +128,5 @@ METHODS: dict[str, Any] = {
     "is_same_size": is_same_size, "ndimension": _ndimension, "nbytes": property(_nbytes),
     "itemsize": property(Tensor.element_size),
     "is_cpu": property(lambda self: self.device.type == "cpu"),
+    "real": property(real), "imag": property(imag),
 }

@@ -118,6 +118,9 @@ CASES = [
     "L.zeros((), dtype=L.bool).index_fill(-1, L.tensor(0), L.zeros((), requires_grad=True))",
     "L.zeros(3, dtype=L.int64).index_fill(0, L.tensor([0]), L.zeros((), requires_grad=True))",
     "L.zeros(3).index_fill(0, L.tensor([0]), L.zeros((), requires_grad=True)).dtype",
+    # real and imag of a real dtype: the tensor itself, torch's refusal
+    "L.zeros(2, dtype=L.int8).real", "L.zeros(2).imag", "L.real(L.zeros(2))", "L.imag(L.zeros(2))",
+    "L.real(3)", "L.imag(None)", "L.zeros(2, requires_grad=True).real.requires_grad",
     # past 13 keywords the map grows (29 buckets) and places them again
     "L.randn((1, 2), **dict.fromkeys('abcdefghijklmnopq'))",
     "L.randn((1, 2), **dict.fromkeys(['dtype', 'layout', 'device', 'pin_memory', 'out', 'names',"
