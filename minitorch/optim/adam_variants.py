@@ -31,7 +31,13 @@ from typing import Any
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
-from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from ._elementwise import (
+    ElementwiseOptimizer,
+    check_settings,
+    setting,
+    state_tensor,
+    weight_decay_of,
+)
 from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adamax", "NAdam", "RAdam"]
@@ -50,7 +56,7 @@ class _AdamFamily(ElementwiseOptimizer):
         if group.get("decoupled_weight_decay"):
             p._data *= 1 - group["lr"] * wd
             return grad
-        return add_scaled(p._xp, grad, p._data, wd)  # grad.add(p, alpha=wd)
+        return add_scaled(p._xp, grad, p._data, weight_decay_of(group))
 
     def _moments(self, p: Tensor, grad: Any, state: dict, group: dict, second: str
                  ) -> tuple[Tensor, Tensor]:
@@ -93,7 +99,8 @@ class Adamax(_AdamFamily):
         beta1, beta2 = group["betas"]
         grad = self._decayed_grad(p, grad, group)
         m, u = self._moments(p, grad, state, group, "exp_inf")
-        u._data[...] = xp.maximum(u._data * beta2, xp.abs(grad) + group["eps"])
+        eps = setting(group, "eps", "add_", "other", 1)
+        u._data[...] = xp.maximum(u._data * beta2, xp.abs(grad) + eps)
         p._data[...] = addcdiv(xp, p._data, m._data, u._data, -(group["lr"] / (1 - beta1 ** step)))
 
 
@@ -143,7 +150,8 @@ class NAdam(_AdamFamily):
         mu_product = float(product._data)
         m, v = self._moments(p, grad, state, group, "exp_avg_sq")
         self._second_moment(v, grad, beta2)
-        denom = cpu_math(xp.sqrt, v._data / (1 - beta2 ** step)) + group["eps"]
+        denom = (cpu_math(xp.sqrt, v._data / (1 - beta2 ** step))
+                 + setting(group, "eps", "add_", "other", 1))
         p._data[...] = addcdiv(xp, p._data, grad, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
         p._data[...] = addcdiv(xp, p._data, m._data, denom,
                                (-lr * mu_next) / (1.0 - mu_product * mu_next))
@@ -183,12 +191,16 @@ class RAdam(_AdamFamily):
         m, v = self._moments(p, grad, state, group, "exp_avg_sq")
         self._second_moment(v, grad, beta2)
         correction1, correction2 = 1 - beta1 ** step, 1 - beta2 ** step
-        scaled = m._data / correction1 * lr
+        scaled = m._data / correction1
+        if not isinstance(lr, (int, float, Tensor)):  # torch's tensor product refuses it
+            state_tensor(scaled) * lr
+        scaled = scaled * lr
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / correction2
         if rho_t > 5.0:
             # a number over a tensor is torch's __rtruediv__: reciprocal, then a product
-            adaptive = 1 / (cpu_math(xp.sqrt, v._data) + group["eps"]) * correction2 ** 0.5
+            eps = setting(group, "eps", "add_", "other", 1)
+            adaptive = 1 / (cpu_math(xp.sqrt, v._data) + eps) * correction2 ** 0.5
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
             scaled = scaled * adaptive * rect
