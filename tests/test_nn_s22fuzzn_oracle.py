@@ -117,3 +117,14 @@ def test_clip_grad_norm_reads_max_norm_after_the_norm() -> None:
         return lib.nn.utils.clip_grad_norm_([a, b], "a", norm_type=-math.inf)
 
     assert_same_error(raised_by(clip, mt), raised_by(clip, torch))
+
+
+@pytest.mark.parametrize("beta2", ["a", None, [0.9]])
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "Adamax", "NAdam", "RAdam"])
+def test_a_second_beta_that_is_no_number_fails_as_in_torch(name: str, beta2: Any) -> None:
+    def steps(lib: Any) -> list:
+        return _steps(lib, name, "betas", (0.5, beta2), {}, steps=2)
+
+    want = raised_by(steps, torch)
+    assert want is not None
+    assert_same_error(raised_by(steps, mt), want)

@@ -22,8 +22,8 @@ from .._args import OMITTED
 from .._tensor import Tensor, broadcast_error
 from .optimizer import Optimizer
 
-__all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "setting", "state_tensor",
-           "weight_decay_of"]
+__all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "op_number", "setting",
+           "state_tensor", "weight_decay_of"]
 
 _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight_decay value",
           "momentum": "momentum value", "alpha": "alpha value", "lr_decay": "lr_decay value",
@@ -76,7 +76,17 @@ def setting(group: dict, key: str, op: str, arg: str, position: int | None = Non
     Traceback (most recent call last):
     TypeError: add(): argument 'alpha' must be Number, not NoneType
     """
-    value = group[key]
+    return op_number(group[key], op, arg, position)
+
+
+def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any:
+    """``value`` as torch's parser takes it as the argument ``arg`` of the tensor op ``op``
+    (see ``setting``).
+
+    >>> op_number("a", "mul_", "other", 1)
+    Traceback (most recent call last):
+    TypeError: mul_(): argument 'other' (position 1) must be Tensor, not str
+    """
     if position is not None and isinstance(value, Tensor):
         return value
     if position is not None and not isinstance(value, (int, float, complex)):

@@ -28,6 +28,7 @@ from ._elementwise import (
     ElementwiseOptimizer,
     check_settings,
     check_tensor_lr,
+    op_number,
     setting,
     weight_decay_of,
 )
@@ -98,6 +99,7 @@ class Adam(ElementwiseOptimizer):
                 grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
         m, v = self._zeros_state(p, state, "exp_avg", "exp_avg_sq")
         m._data[...] = lerp(xp, m._data, grad, 1 - beta1)
+        op_number(beta2, "mul_", "other", 1)  # exp_avg_sq.mul_(beta2)
         v._data[...] = addcmul(xp, v._data * beta2, grad, grad, 1 - beta2)
         second = v._data
         if group["amsgrad"]:

@@ -34,6 +34,7 @@ from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import (
     ElementwiseOptimizer,
     check_settings,
+    op_number,
     setting,
     state_tensor,
     weight_decay_of,
@@ -67,6 +68,7 @@ class _AdamFamily(ElementwiseOptimizer):
     @staticmethod
     def _second_moment(v: Tensor, grad: Any, beta2: float) -> None:
         """``v.mul_(beta2).addcmul_(g, g, value=1 - beta2)``."""
+        op_number(beta2, "mul_", "other", 1)
         v._data[...] = addcmul(v._xp, v._data * beta2, grad, grad, 1 - beta2)
 
 
@@ -99,6 +101,7 @@ class Adamax(_AdamFamily):
         beta1, beta2 = group["betas"]
         grad = self._decayed_grad(p, grad, group)
         m, u = self._moments(p, grad, state, group, "exp_inf")
+        op_number(beta2, "mul_", "other", 1)  # exp_inf.mul_(beta2), then |g|.add_(eps)
         eps = setting(group, "eps", "add_", "other", 1)
         u._data[...] = xp.maximum(u._data * beta2, xp.abs(grad) + eps)
         p._data[...] = addcdiv(xp, p._data, m._data, u._data, -(group["lr"] / (1 - beta1 ** step)))
@@ -142,6 +145,7 @@ class NAdam(_AdamFamily):
             state["mu_product"] = state_tensor(xp.ones((), dtype=xp.float32))
         step = self._count_step(p, state)
         lr, (beta1, beta2), decay = group["lr"], group["betas"], group["momentum_decay"]
+        correction2 = 1 - beta2 ** step  # torch's first use of beta2 here
         grad = self._decayed_grad(p, grad, group)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * decay)))
@@ -150,7 +154,7 @@ class NAdam(_AdamFamily):
         mu_product = float(product._data)
         m, v = self._moments(p, grad, state, group, "exp_avg_sq")
         self._second_moment(v, grad, beta2)
-        denom = (cpu_math(xp.sqrt, v._data / (1 - beta2 ** step))
+        denom = (cpu_math(xp.sqrt, v._data / correction2)
                  + setting(group, "eps", "add_", "other", 1))
         p._data[...] = addcdiv(xp, p._data, grad, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
         p._data[...] = addcdiv(xp, p._data, m._data, denom,
