@@ -62,7 +62,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
     inplace = method and name.endswith("_") and not name.startswith("_")
-    overloaded = hasattr(fn, "torch_signatures")
+    overloaded = bool(getattr(fn, "torch_signatures", ()))  # (an empty list: none declared)
     # the numpy names this function may be given (most have none: their calls skip the copy)
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
                             name in parameters for alias in aliases if alias not in parameters)
