@@ -540,7 +540,7 @@ def wrap_dim(d: int, ndim: int, scalar: bool = True) -> int:
 
 def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> tuple | None:
     """The dims of a reduction: None (all), an int, or a tuple/list of ints, no repeats
-    (with ``ndim`` None, only their types are checked). A repeat is refused as it is met,
+    (with ``ndim`` None, only unpacked: their ints). A repeat is refused as it is met,
     or (``ranges_first``, torch's dim mask of sum, amax, all, ...) after every range.
 
     >>> dims("sum", [0, -1], 3), dims("sum", None, 3)
@@ -550,18 +550,19 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
     IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 5)
     """
     if ranges_first and isinstance(value, (tuple, list)) and ndim is not None:
-        dims(fn, value, None)
-        for v in value:
-            wrap_dim(int(v) if type(v) is bool else as_int(v), ndim)
+        for n in dims(fn, value, None):
+            wrap_dim(n, ndim)
     if value is None:
         return None
     if isinstance(value, (tuple, list)):
-        out = []
-        for i, v in enumerate(value):
-            n = int(v) if i and type(v) is bool else as_int(v)  # (unpacked, a bool is an int)
+        given = []
+        for i, v in enumerate(value):  # every item unpacked before any range is checked
+            n = as_int(v)
             if n is None and not i:  # torch's parser then finds no tuple of ints at all
                 raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, "
                                 f"but found element of type {type_name(v)} at pos 0")
+            if n is None and isinstance(v, bool):  # torch's quirk: a bool after the first
+                n = int(v)
             if n is None:
                 raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
                                 f"{i + 1} with error \"type must be tuple of ints,but got "
@@ -569,8 +570,11 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
             if not INT64_MIN <= n <= INT64_MAX:
                 raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
                                 f"{i + 1} with error \"Overflow when unpacking long long\"")
-            if ndim is None:
-                continue
+            given.append(n)
+        if ndim is None:
+            return tuple(given)
+        out: list[int] = []
+        for n in given:
             d = wrap_dim(n, ndim)
             if d in out:
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -583,6 +587,29 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
     if not INT64_MIN <= n <= INT64_MAX:  # the parser's, before any check of the input
         raise ValueError("Overflow when unpacking long long")
     return None if ndim is None else (wrap_dim(n, ndim),)
+
+
+def list_head(value: Any) -> Any:
+    """The part of an int-list argument whose type torch's parser checks as it matches the
+    call: the first item of a tuple or list (the others are unpacked only once every
+    argument's type has matched, so a later argument's type error comes first), else all.
+
+    >>> list_head((0, 1.5)), list_head(2)
+    ((0,), 2)
+    """
+    return value[:1] if isinstance(value, (tuple, list)) else value
+
+
+def dim_types(fn: str, value: Any) -> None:
+    """torch's parser's check of a reduction's ``dim`` as it matches the call (None, an int,
+    or a tuple or list whose first item is an int); :func:`dims` unpacks the rest.
+
+    >>> dim_types("sum", (0, 1.5))  # the first item is an int: the parse goes on
+    >>> dim_types("sum", "a")
+    Traceback (most recent call last):
+    TypeError: sum(): argument 'dim' (position 2) must be tuple of ints, not str
+    """
+    dims(fn, list_head(value), None)
 
 
 def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:

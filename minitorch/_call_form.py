@@ -21,7 +21,7 @@ import functools
 import inspect
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _args, overrides
 from ._batched_function import vmapped
@@ -56,13 +56,13 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
-    positional = _positional(fn)
-    required = _required(fn)[method:]
+    positional, required_all, _ = _parameters(fn)
+    required = list(required_all[method:])
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
     inplace = method and name.endswith("_") and not name.startswith("_")
-    required_all, overloaded = _required(fn), hasattr(fn, "torch_signatures")
+    overloaded = bool(getattr(fn, "torch_signatures", ()))  # (an empty list: none declared)
     # the numpy names this function may be given (most have none: their calls skip the copy)
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
                             name in parameters for alias in aliases if alias not in parameters)
@@ -359,25 +359,12 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
 def _too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
     """torch's refusal of more positional arguments than ``name`` takes (Python names an
     unknown keyword first), or None."""
-    taken, required = _arity(fn)
+    positional, required, taken = _parameters(fn)
     if taken is None or len(args) <= taken:
         return None
+    required = [p for p in positional if p in required]
     return torch_arity(f"{name}() takes {taken} positional arguments but {len(args)} were "
                        "given", name, method, list(required[method:]))
-
-
-@functools.lru_cache(maxsize=1024)
-def _arity(fn: Callable) -> tuple:
-    """How many arguments ``fn`` takes by position (None for any number) and the names of
-    those it requires."""
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return None, ()
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return None, ()
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional), tuple(p.name for p in positional if p.default is p.empty)
 
 
 def _overload_types_first(name: str, args: tuple, kwargs: dict, signatures: tuple,
@@ -559,18 +546,32 @@ def python_method(message: str, name: str) -> str:
     return re.sub(r"^[\w.<>]+\(\)", f"Tensor.{name}()", message)
 
 
-def _positional(fn: Callable) -> list:
-    """The names of ``fn``'s parameters an argument passed by position fills, in order (a
-    ``*args`` one last: the keyword-only ones after it never are)."""
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-             inspect.Parameter.VAR_POSITIONAL)
-    return [p.name for p in inspect.signature(fn).parameters.values() if p.kind in kinds]
+class _Parameters(NamedTuple):
+    """What binding an argument list to a function needs to know of its parameters."""
+
+    positional: tuple  # the names a positional argument fills, in order (a ``*args`` last)
+    required: tuple  # the names with no default (through the function's wrappers)
+    taken: int | None  # how many arguments it takes by position (None: any number)
 
 
-def _required(fn: Callable) -> list:
-    """The names of ``fn``'s parameters that have no default (through its wrappers)."""
-    return [p.name for p in inspect.signature(fn).parameters.values()
-            if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+@functools.lru_cache(maxsize=1024)
+def _parameters(fn: Callable) -> _Parameters:
+    """``fn``'s :class:`_Parameters` (none where Python cannot read its signature).
+
+    >>> _parameters(lambda input, dim, keepdim=False, *, out=None: None)
+    _Parameters(positional=('input', 'dim', 'keepdim'), required=('input', 'dim'), taken=3)
+    """
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return _Parameters((), (), None)
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    positional = [p for p in params if p.kind in kinds or p.kind is p.VAR_POSITIONAL]
+    any_number = any(p.kind is p.VAR_POSITIONAL for p in params)
+    return _Parameters(tuple(p.name for p in positional),
+                       tuple(p.name for p in params if p.default is p.empty and
+                             p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)),
+                       None if any_number else len(positional))
 
 
 def _forwarders(fn: Callable) -> set:

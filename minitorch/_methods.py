@@ -291,8 +291,8 @@ def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
     def is_int(v: Any) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
 
-    def is_ints(v: Any) -> bool:
-        return isinstance(v, (tuple, list)) and all(is_int(d) for d in v)
+    def is_ints(v: Any) -> bool:  # as the parser matches: the first item (the rest unpacked)
+        return isinstance(v, (tuple, list)) and (not v or is_int(v[0]))
 
     if is_int(source) and is_int(destination):
         _args.integers("movedim", (source, "source", 1), (destination, "destination", 2))
@@ -1222,7 +1222,7 @@ def _reduce_bool(name: str) -> Any:
         from .ops._base import wrap
 
         xp = self._xp
-        _args.dims(name, dim, None)  # the parser's types, then the dims' ranges
+        _args.dim_types(name, dim)  # the parser's types, then the dims' ranges
         keepdim = _args.flag(name, keepdim, "keepdim")
         axis = _args.dims(name, dim, self.dim(), ranges_first=True)
         found = getattr(xp, name)(xp.astype(self._data, xp.bool),

@@ -119,6 +119,46 @@ def assert_same(got: Any, want: torch.Tensor, what: str = "result") -> None:
         np.testing.assert_array_equal(numpy_of(got), expected, err_msg=what)
 
 
+def assert_exact(got: Any, want: torch.Tensor, what: str = "result") -> None:
+    """A minitorch tensor is torch's bit for bit: dtype, shape, requires_grad and each value
+    (nan equal to nan; float16 too, which :data:`TOLERANCES` does not know).
+
+    >>> assert_exact(mt.tensor([0.1], dtype=mt.float16), torch.tensor([0.1], dtype=torch.float16))
+    """
+    assert isinstance(got, mt.Tensor), f"{what}: expected a Tensor, got {got!r}"
+    assert str(got.dtype) == str(want.dtype), f"{what}: dtype {got.dtype} vs {want.dtype}"
+    assert tuple(got.shape) == tuple(want.shape), f"{what}: shape {got.shape} vs {want.shape}"
+    assert got.requires_grad == want.requires_grad, f"{what}: requires_grad {got.requires_grad}"
+    np.testing.assert_array_equal(numpy_of(got), numpy_of(want), err_msg=what)
+
+
+def assert_as_torch(program: Callable[[Any], Any],
+                    compare: Callable[[Any, torch.Tensor], None] = assert_exact) -> None:
+    """``program(L)`` raises on minitorch torch's exception, or returns torch's result: each
+    tensor compared by ``compare``, tuples and lists element by element, anything else (numbers,
+    dtypes, None) by its printed form.
+
+    >>> assert_as_torch(lambda L: L.ones(2) + L.ones(3))  # both refuse: "The size of ..."
+    >>> assert_as_torch(lambda L: (L.ones(2).sum(), L.float16))
+    """
+    want = raised_by(program, torch)
+    if want is not None:
+        assert_same_error(raised_by(program, mt), want)
+    else:
+        _assert_alike(program(mt), program(torch), compare)
+
+
+def _assert_alike(got: Any, want: Any, compare: Callable[[Any, torch.Tensor], None]) -> None:
+    if isinstance(want, (tuple, list)):
+        assert type(got) is type(want) and len(got) == len(want), f"{got!r} vs {want!r}"
+        for g, w in zip(got, want):
+            _assert_alike(g, w, compare)
+    elif isinstance(want, torch.Tensor):
+        compare(got, want)
+    else:
+        assert str(got) == str(want), f"{got!r} vs {want!r}"  # dtypes of the two libraries
+
+
 def assert_same_grads(got: Sequence[Any], want: Sequence[Any], what: str) -> None:
     """Two sequences of gradients agree; a missing gradient (None) counts as zeros."""
     assert len(got) == len(want), f"{what}: {len(got)} gradients instead of {len(want)}"

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 from hypothesis import given
-from oracle import SETTINGS, assert_same, assert_same_error, raised_by, shapes
+from oracle import SETTINGS, assert_as_torch, assert_same, assert_same_error, shapes
 
 import minitorch as mt
 
@@ -33,23 +33,7 @@ def _quiet(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 def _same(fn: Callable[[Any], Any]) -> None:
     """``fn`` raises on minitorch what it raises on torch, or returns the same tensors."""
-    fn = _quiet(fn)
-    want = raised_by(fn, torch)
-    if want is not None:
-        assert_same_error(raised_by(fn, mt), want)
-        return
-    got, expected = fn(mt), fn(torch)
-    for g, w in zip(_flat(got), _flat(expected), strict=True):
-        if isinstance(w, torch.Tensor):
-            assert_same(g, w)
-        else:
-            assert g == w
-
-
-def _flat(value: Any) -> list:
-    if isinstance(value, (tuple, list)):
-        return [v for item in value for v in _flat(item)]
-    return [value]
+    assert_as_torch(_quiet(fn), assert_same)
 
 
 # ------------------------------------------------------------------ grad() and backward()

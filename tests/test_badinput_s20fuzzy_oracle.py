@@ -7,38 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pytest
-import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-import minitorch as mt
-from tests.oracle import SETTINGS, assert_same_error, numpy_of, raised_by
-
-
-def _exact(got: Any, want: Any) -> None:
-    """Same type, dtype, shape and bits (nan equal to nan), recursively through tuples."""
-    if isinstance(want, tuple):
-        assert isinstance(got, tuple) and len(got) == len(want)
-        for g, w in zip(got, want):
-            _exact(g, w)
-        return
-    if not isinstance(want, torch.Tensor):
-        assert str(got) == str(want)  # numbers, and dtypes of the two libraries
-        return
-    assert isinstance(got, mt.Tensor), f"expected a Tensor, got {got!r}"
-    assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
-    np.testing.assert_array_equal(numpy_of(got), numpy_of(want))
-
-
-def _same(program: Callable[[Any], Any]) -> None:
-    """``program(L)`` raises torch's error on minitorch, or gives torch's result."""
-    want = raised_by(program, torch)
-    if want is not None:
-        assert_same_error(raised_by(program, mt), want)
-    else:
-        _exact(program(mt), program(torch))
+from tests.oracle import SETTINGS, assert_as_torch
 
 
 def _filled_(dtype: str, value: Any) -> Callable[[Any], Any]:
@@ -56,20 +29,21 @@ def _filled_(dtype: str, value: Any) -> Callable[[Any], Any]:
     ("int16", 2 ** 40), ("float16", 2 ** 63), ("float16", 70000), ("int64", 2 ** 63),
     ("bool", 5), ("int32", True)])
 def test_masked_fill_number_fits_the_dtype(dtype: str, value: Any) -> None:
-    _same(_filled_(dtype, value))
-    _same(lambda L: L.tensor([1, 2], dtype=getattr(L, dtype)).masked_fill(
+    assert_as_torch(_filled_(dtype, value))
+    assert_as_torch(lambda L: L.tensor([1, 2], dtype=getattr(L, dtype)).masked_fill(
         L.tensor([True, False]), value))
 
 
 @pytest.mark.parametrize("dtype, value", [
     ("uint8", -5.69), ("uint8", -3), ("int8", 300), ("float16", 1e10)])
 def test_masked_fill_tensor_value_fits_the_dtype(dtype: str, value: Any) -> None:
-    _same(lambda L: L.masked_fill(L.tensor([1, 2], dtype=getattr(L, dtype)),
+    assert_as_torch(lambda L: L.masked_fill(L.tensor([1, 2], dtype=getattr(L, dtype)),
                                   L.tensor([True, False]), L.tensor(value)))
 
 
 def test_masked_fill_of_an_empty_tensor_still_checks_the_value() -> None:
-    _same(lambda L: L.zeros(0, dtype=L.int16).masked_fill_(L.zeros(0, dtype=L.bool), 2 ** 63))
+    assert_as_torch(lambda L: L.zeros(0, dtype=L.int16).masked_fill_(L.zeros(0, dtype=L.bool),
+                                                                      2 ** 63))
 
 
 # index_put(_): every index is a tensor index (a 0-d one too), the value's leading ones count,
@@ -87,11 +61,11 @@ def test_index_put_value_shape_and_dtype(indices: str, value: str, accumulate: b
              dtype=L.float64), "i64": L.tensor(6), "i64[1]": L.tensor([6])}[value]
         return y.index_put_((index,), v, accumulate=accumulate), L.index_put(
             L.zeros(2, 4, dtype=L.float64), (L.tensor(1),), v, accumulate=accumulate)
-    _same(program)
+    assert_as_torch(program)
 
 
 def test_index_put_on_an_empty_tensor_checks_the_dtype() -> None:
-    _same(lambda L: L.zeros(0, dtype=L.int16).index_put_((L.zeros(0, dtype=L.bool),),
+    assert_as_torch(lambda L: L.zeros(0, dtype=L.int16).index_put_((L.zeros(0, dtype=L.bool),),
                                                          L.tensor(6), accumulate=True))
 
 
@@ -100,13 +74,13 @@ def test_index_put_on_an_empty_tensor_checks_the_dtype() -> None:
     lambda L: L.tensor(1.0), lambda L: (L.tensor(1.0), 7),
     lambda L: (L.tensor(1.0), None, ..., 2), lambda L: (L.tensor(1.0), L.tensor([1, 2]))])
 def test_zero_dim_float_tensor_index(key: Callable[[Any], Any]) -> None:
-    _same(lambda L: L.zeros(3, 4, dtype=L.uint8)[key(L)])
+    assert_as_torch(lambda L: L.zeros(3, 4, dtype=L.uint8)[key(L)])
 
     def assign(L: Any) -> Any:
         x = L.zeros(3, 4)
         x[key(L)] = 1.0
         return x
-    _same(assign)
+    assert_as_torch(assign)
 
 
 # float16 times or over one value of another dtype: torch's kernel reads the value into float32
@@ -121,22 +95,22 @@ def test_float16_by_one_value_rounds_once(other: Any) -> None:
     def half(L: Any) -> Any:
         return L.tensor([397.0, 0.0, 1000.0, -3.3], dtype=L.float16)
 
-    _same(lambda L: half(L) * operand(L))
-    _same(lambda L: half(L) / operand(L))
-    _same(lambda L: half(L).mul_(operand(L)) if not callable(other) else half(L) * 1)
+    assert_as_torch(lambda L: half(L) * operand(L))
+    assert_as_torch(lambda L: half(L) / operand(L))
+    assert_as_torch(lambda L: half(L).mul_(operand(L)) if not callable(other) else half(L) * 1)
 
     def in_place(L: Any) -> Any:
         x = half(L)
         x *= operand(L) if not callable(other) else 1
         return x
-    _same(in_place)
+    assert_as_torch(in_place)
 
 
 @SETTINGS
 @given(st.floats(-1e4, 1e4, width=16), st.floats(1e-6, 1e7))
 def test_float16_times_a_float_as_torch(x: float, scale: float) -> None:
-    _same(lambda L: L.tensor([x], dtype=L.float16) * scale)
-    _same(lambda L: L.tensor([x], dtype=L.float16) / scale)
+    assert_as_torch(lambda L: L.tensor([x], dtype=L.float16) * scale)
+    assert_as_torch(lambda L: L.tensor([x], dtype=L.float16) / scale)
 
 
 def test_float16_by_a_number_keeps_its_gradient_exact() -> None:
@@ -145,7 +119,7 @@ def test_float16_by_a_number_keeps_its_gradient_exact() -> None:
         y = x * 0.001
         y.backward(L.ones(3, dtype=L.float16))
         return y.detach(), x.grad
-    _same(program)
+    assert_as_torch(program)
 
 
 # an integer division of an empty result reads no divisor: no ZeroDivisionError
@@ -156,7 +130,7 @@ def test_float16_by_a_number_keeps_its_gradient_exact() -> None:
     lambda L: L.remainder(L.zeros(2, 0, dtype=L.int32), L.zeros(2, 1, dtype=L.int32)),
     lambda L: L.remainder(L.ones(2, 3, dtype=L.int32), L.zeros(2, 1, dtype=L.int32))])
 def test_integer_division_of_an_empty_result(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # in place, the operands' broadcast to self's shape comes before the kernel's checks
@@ -167,13 +141,13 @@ def test_integer_division_of_an_empty_result(program: Callable[[Any], Any]) -> N
     lambda L: L.tensor([4.0, 3, 3]).copysign_(L.tensor([[-1, 0, 0], [1, 1, 1]])),
     lambda L: L.tensor([4, 3, 3]).fmod_(L.tensor([2.0, 0, 1]))])
 def test_in_place_output_shape_first(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int64", "bool"])
 def test_in_place_complex_result_names_its_type(dtype: str) -> None:
-    _same(lambda L: L.ones(3, dtype=getattr(L, dtype)).add_(1j))
-    _same(lambda L: L.ones(3, dtype=getattr(L, dtype)).mul_(1j))
+    assert_as_torch(lambda L: L.ones(3, dtype=getattr(L, dtype)).add_(1j))
+    assert_as_torch(lambda L: L.ones(3, dtype=getattr(L, dtype)).mul_(1j))
 
 
 # gather and the scatters read no dtype of an empty index; a src of another dtype is refused
@@ -188,7 +162,7 @@ def test_in_place_complex_result_names_its_type(dtype: str) -> None:
     lambda L: L.zeros(0, dtype=L.bool).scatter(-1, L.zeros(0, dtype=L.int16), True),
     lambda L: L.zeros(3).scatter(0, L.tensor([1.0]), L.ones(1))])
 def test_gather_scatter_empty_index(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # where converts its numbers (and promotes them) before it reads the condition's dtype
@@ -204,7 +178,7 @@ def test_gather_scatter_empty_index(program: Callable[[Any], Any]) -> None:
     lambda L: L.where(L.tensor([True, False]), 1.5, 2 ** 63),
     lambda L: L.where(L.tensor([1, 0], dtype=L.uint8), L.tensor([9, 3], dtype=L.uint8), 2)])
 def test_where_numbers_before_the_condition(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # index_fill's parser takes a complex or any int, refused later in torch's order
@@ -217,20 +191,21 @@ def test_where_numbers_before_the_condition(program: Callable[[Any], Any]) -> No
     lambda L: L.zeros(2, 3).index_fill(-1, L.tensor([False, True]), 2 ** 70),
     lambda L: L.zeros(3, dtype=L.int32).index_fill(0, L.tensor([1]), 2 ** 64 - 1)])
 def test_index_fill_value_parsing(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 @pytest.mark.parametrize("weight", [2 ** 70, -2 ** 63 - 1])
 def test_lerp_weight_overflows_before_the_dtype_checks(weight: int) -> None:
-    _same(lambda L: L.tensor([1, 4], dtype=L.int64).lerp_(L.zeros(0, dtype=L.int8), weight))
-    _same(lambda L: L.lerp(L.zeros(2), L.zeros(2, dtype=L.float64), weight))
+    assert_as_torch(lambda L: L.tensor([1, 4], dtype=L.int64).lerp_(L.zeros(0, dtype=L.int8),
+                                                                     weight))
+    assert_as_torch(lambda L: L.lerp(L.zeros(2), L.zeros(2, dtype=L.float64), weight))
 
 
 # torch 2.13's take_along_dim(dim=) wraps each index into the dim (Python's modulo)
 @pytest.mark.parametrize("index", [[0, 1, 4], [-1, -5], [5], [9], [-6], [-7], [100], [-100]])
 def test_take_along_dim_wraps_indices(index: list) -> None:
-    _same(lambda L: L.take_along_dim(L.arange(5) * 10, L.tensor(index), dim=0))
-    _same(lambda L: L.take_along_dim(L.arange(5) * 10, L.tensor(index)))  # flat: refused
+    assert_as_torch(lambda L: L.take_along_dim(L.arange(5) * 10, L.tensor(index), dim=0))
+    assert_as_torch(lambda L: L.take_along_dim(L.arange(5) * 10, L.tensor(index)))  # flat: refused
 
 
 def test_take_along_dim_wrapped_gradient_and_empty_dim() -> None:
@@ -239,9 +214,9 @@ def test_take_along_dim_wrapped_gradient_and_empty_dim() -> None:
         y = L.take_along_dim(x, L.tensor([[3, -1, 5]]), dim=0)
         y.sum().backward()
         return y.detach(), x.grad
-    _same(program)
-    _same(lambda L: L.take_along_dim(L.zeros(0, 3), L.tensor([[1, 0, 0]]), 0))
-    _same(lambda L: L.take_along_dim(L.zeros(0, 3), L.zeros(0, 3, dtype=L.long), 0))
+    assert_as_torch(program)
+    assert_as_torch(lambda L: L.take_along_dim(L.zeros(0, 3), L.tensor([[1, 0, 0]]), 0))
+    assert_as_torch(lambda L: L.take_along_dim(L.zeros(0, 3), L.zeros(0, 3, dtype=L.long), 0))
 
 
 # scatter checks the index range before it converts its number to the tensor's dtype
@@ -252,7 +227,7 @@ def test_take_along_dim_wrapped_gradient_and_empty_dim() -> None:
     lambda L: L.zeros(3, dtype=L.int32).scatter(0, L.tensor([1]), 2 ** 63),
     lambda L: L.zeros(3, dtype=L.int32).scatter_(0, L.tensor([7]), 2 ** 31, reduce="add")])
 def test_scatter_value_after_the_index_range(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # one value through one mask is torch's masked_fill_: a uint8 index is refused there, a tensor
@@ -281,7 +256,7 @@ def test_setitem_through_one_mask_and_float16_numbers(dtype: str, key: str, valu
                          else float(text.rstrip(")")))
         x[k] = v
         return x
-    _same(program)
+    assert_as_torch(program)
 
 
 @pytest.mark.parametrize("program", [
@@ -297,7 +272,7 @@ def test_setitem_through_one_mask_and_float16_numbers(dtype: str, key: str, valu
     lambda L: L.zeros(3, dtype=L.int8).index_put_((L.tensor([True, False, True]),),
                                                   L.tensor(300))])
 def test_index_put_through_one_mask(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # add/sub scale a tensor ``other`` by alpha in the result's dtype (int8 beside a 0-d int8)
@@ -308,15 +283,15 @@ def test_index_put_through_one_mask(program: Callable[[Any], Any]) -> None:
     lambda L: L.tensor([-3, 4], dtype=L.int16).add(L.tensor([1000]), alpha=100),
     lambda L: L.tensor([-3, 4], dtype=L.int8).add_(L.tensor([True, False]), alpha=-1)])
 def test_add_alpha_in_the_result_dtype(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # a float16 power reads a float exponent as a float16 (a double for float32): 1e300 overflows
 @pytest.mark.parametrize("exponent", [1e300, -1e10, float("inf"), 65504.0, 70000, 2 ** 31])
 def test_float16_power_exponent_fits(exponent: Any) -> None:
-    _same(lambda L: L.tensor([-3.0, 2], dtype=L.float16) ** exponent)
-    _same(lambda L: L.tensor([-3.0, 2], dtype=L.float16).pow_(exponent))
-    _same(lambda L: L.tensor([-3.0, 2], dtype=L.float32) ** exponent)
+    assert_as_torch(lambda L: L.tensor([-3.0, 2], dtype=L.float16) ** exponent)
+    assert_as_torch(lambda L: L.tensor([-3.0, 2], dtype=L.float16).pow_(exponent))
+    assert_as_torch(lambda L: L.tensor([-3.0, 2], dtype=L.float32) ** exponent)
 
 
 # ops that promote integers to float read each operand from its own dtype: a number or a 0-d
@@ -331,7 +306,7 @@ def test_float16_power_exponent_fits(exponent: Any) -> None:
     lambda L: L.tensor([7.0, 6, 9]).atan2(L.tensor(-3)),
     lambda L: L.tensor([7, 6, 9], dtype=L.uint8).logaddexp(L.tensor(-3))])
 def test_integer_to_float_ops_read_numbers_as_they_are(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # an int exponent past int64 is read as uint64 and does not convert to int64 for an integer
@@ -345,7 +320,7 @@ def test_integer_to_float_ops_read_numbers_as_they_are(program: Callable[[Any], 
     lambda L: L.tensor([-2.0, 4.8]).logical_and_(0),
     lambda L: L.tensor([-2.0, 4.8]).logical_or_(L.tensor(0))])
 def test_uint64_exponent_and_logical_in_place_number(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # index_put reads its index tensors in order (a mask's shape, another tensor's dtype) after
@@ -369,7 +344,7 @@ def test_uint64_exponent_and_logical_in_place_number(program: Callable[[Any], An
     lambda L: L.zeros(3, 4).index_put_((L.tensor([0, 2]), L.tensor([True, False, True, True])),
                                        L.tensor(1.0))])
 def test_index_put_index_tensors_in_order(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 # div(number, tensor) is a division of the wrapped number (DivBackward0); only the operator
@@ -384,7 +359,7 @@ def test_index_put_index_tensors_in_order(program: Callable[[Any], Any]) -> None
     lambda L: L.div(True, L.tensor([7, 0], dtype=L.int16)),
     lambda L: L.divide(3, L.tensor([2.0], dtype=L.float64))])
 def test_number_over_tensor(program: Callable[[Any], Any]) -> None:
-    _same(program)
+    assert_as_torch(program)
 
 
 @pytest.mark.parametrize("form", ["div", "operator"])
@@ -394,4 +369,4 @@ def test_number_over_tensor_node_and_gradient(form: str) -> None:
         y = L.div(2.0, x) if form == "div" else 2.0 / x
         y.sum().backward()
         return y.detach(), x.grad, y.grad_fn.name()
-    _same(program)
+    assert_as_torch(program)

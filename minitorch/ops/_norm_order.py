@@ -44,8 +44,6 @@ def norm2(xp: Any, a: Any, dims: tuple[int, ...] | None) -> Any:
     >>> norm2(np, np.array([[3.0, 4.0]], dtype=np.float32), (1,))
     array([[5.]], dtype=float32)
     """
-    if math.prod(a.shape[d] for d in (range(a.ndim) if dims is None else dims)) == 1:
-        return xp.abs(a)  # torch reads one value as its norm: no square to overflow
     if type(a) is not np.ndarray or not _is_lastdim(a, dims):
         return xp.sqrt(xp.sum(a * a, axis=dims, keepdims=True))
     kept = tuple(1 if dims is None or d in dims else n for d, n in enumerate(a.shape))
@@ -97,8 +95,6 @@ def norm2_lastdim(rows: np.ndarray) -> np.ndarray:
     array([0.33166248, 0.33166248], dtype=float32)
     """
     size = rows.shape[1]
-    if size == 1:
-        return np.abs(rows[:, 0])
     whole = size - size % LANES
     squares = rows[:, :whole] * rows[:, :whole]
     lanes = _in_order(np, squares.reshape(len(rows), whole // LANES, LANES)) if whole else (
@@ -118,7 +114,7 @@ def norm2_lastdim(rows: np.ndarray) -> np.ndarray:
 def _is_lastdim(a: np.ndarray, dims: tuple[int, ...] | None) -> bool:
     """Whether torch takes its fast path for the 2-norm of ``a`` over ``dims``: float32,
     C-contiguous and ``dims`` (None: all) its trailing dims."""
-    if a.dtype != np.float32 or not a.flags.c_contiguous or a.size == 0:
+    if a.dtype != np.float32 or not a.flags.c_contiguous or a.size == 0 or dims == ():
         return False
     if dims is None:
         return True

@@ -16,11 +16,12 @@ import math
 from typing import Any
 
 from .. import _args
+from .._dtype import float16
 from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from ..backend import index_add, quiet
 from ._base import Op, sum_to, wrap
-from .norm import _check_identity, _norm_backward, _reduce, real_order
+from .norm import _check_identity, _norm_backward, _reduce, real_order, vector_norm_of
 
 __all__ = ["Cdist", "Dist", "EuclideanDist", "Pdist", "cdist", "dist", "pdist"]
 
@@ -39,7 +40,7 @@ class Dist(Op):
         p = real_order(p)
         _check_identity(diff.shape, p, None)
         xp = diff._xp
-        out = wrap(xp.reshape(_reduce(xp, xp.abs(diff._data), p, None), ()))
+        out = wrap(xp.reshape(vector_norm_of(xp, xp.abs(diff._data), p, None), ()))
         ctx.p = p
         ctx.save_for_backward(a, b, out)
         return out
@@ -64,6 +65,21 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     return Dist.apply(input, other, p=p)
 
 
+def _pair_norms(xp: Any, a: Any, p: float, dim: int) -> Any:
+    """The ``p``-norms along ``dim`` of the absolute differences ``a``, kept, as torch's
+    cdist and pdist kernels compute them: a general order's root taken in double
+    (``std::pow(sum, 1.0 / p)``) and rounded once to the dtype.
+
+    >>> import numpy as np
+    >>> _pair_norms(np, np.float32([[2.0]]), 3.0, 1)
+    array([[2.]], dtype=float32)
+    """
+    if p in (0, 1, 2, math.inf):
+        return _reduce(xp, a, p, (dim,))
+    total = xp.sum(a ** p, axis=dim, keepdims=True)
+    return xp.astype(xp.astype(total, xp.float64) ** (1.0 / p), a.dtype)
+
+
 class Cdist(Op):
     """The ``p``-norms of the differences of every row of ``a`` with every row of ``b``.
     Its backward (torch's ``_cdist_backward``, on arrays) has no derivative in torch: a
@@ -76,7 +92,7 @@ class Cdist(Op):
     def forward(ctx: Any, a: Tensor, b: Tensor, *, p: float) -> Tensor:
         xp = a._xp
         diff = xp.expand_dims(a._data, axis=-2) - xp.expand_dims(b._data, axis=-3)
-        out = xp.squeeze(_reduce(xp, xp.abs(diff), p, (diff.ndim - 1,)), axis=-1)
+        out = xp.squeeze(_pair_norms(xp, xp.abs(diff), p, diff.ndim - 1), axis=-1)
         ctx.p = p
         ctx.save_for_backward(a, b, wrap(out))
         return wrap(out)
@@ -108,7 +124,7 @@ class Pdist(Op):
         xp, n = a._xp, a.shape[0]
         first, second = (xp.asarray(k, dtype=xp.int64) for k in _pairs(n))
         diff = xp.take(a._data, first, axis=0) - xp.take(a._data, second, axis=0)
-        out = xp.squeeze(_reduce(xp, xp.abs(diff), p, (1,)), axis=-1) if diff.shape[0] else \
+        out = xp.squeeze(_pair_norms(xp, xp.abs(diff), p, 1), axis=-1) if diff.shape[0] else \
             xp.zeros((0,), dtype=a._data.dtype)
         ctx.p, ctx.pairs = p, (first, second)
         ctx.save_for_backward(a, wrap(out))
@@ -149,8 +165,10 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
     if not input.dtype.is_floating_point:
         raise RuntimeError("pdist only supports floating-point dtypes")
-    if p < 0:
+    if not p >= 0:  # (a nan order too)
         raise RuntimeError("pdist only supports non-negative p values")
+    if input.dtype is float16:
+        raise _args.not_implemented("pdist", input.dtype)
     return Pdist.apply(input, p=float(p))
 
 
@@ -227,11 +245,13 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
     if not x1.dtype.is_floating_point:
         raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
                            f"{_args.legacy(x1.dtype)}")
+    if not p >= 0:  # (a nan order too)
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype is float16:  # torch's kernels have no half loop
+        raise _args.not_implemented("cdist", x1.dtype)
     if x1.dtype is not x2.dtype:
         raise RuntimeError(f"expected scalar type {_args.legacy(x1.dtype)} but found "
                            f"{_args.legacy(x2.dtype)}")
-    if p < 0:
-        raise RuntimeError("cdist only supports non-negative p values")
     mode, (r1, r2) = _MODES[compute_mode], (x1.shape[-2], x2.shape[-2])
     if x1.numel() and x2.numel() and p == 2 and (mode == 1 or (mode == 0 and max(r1, r2) > 25)):
         return _euclidean(x1, x2)

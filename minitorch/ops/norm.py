@@ -26,8 +26,28 @@ from .reduction import _expand_back
 __all__ = ["Amax", "Amin", "LinalgVectorNorm", "Norm", "matrix_norm", "norm"]
 
 
+def vector_norm_of(xp: Any, a: Any, p: float, dims: Any) -> Any:
+    """``‖a‖_p`` of the absolute values ``a`` over ``dims`` (None: all; ``()``: a 0-d
+    tensor's own dim, named), the dims kept, as torch's norm kernel computes it: where
+    ``dims`` hold one value, that value, with no power of it to overflow (not for a 0-d
+    tensor's named dim, which torch reduces as any other).
+
+    >>> import numpy as np
+    >>> vector_norm_of(np, np.float32([[2.0], [3.0]]), 200.0, (1,))
+    array([[2.],
+           [3.]], dtype=float32)
+    """
+    count = math.prod(a.shape[d] for d in (range(a.ndim) if dims is None else dims))
+    if count == 1 and dims != () and p != 0:
+        return a
+    if count == 0:  # the norms that have an identity start from 0 (a nan order's too)
+        kept = tuple(1 if dims is None or d in dims else n for d, n in enumerate(a.shape))
+        return xp.zeros(kept, dtype=a.dtype)
+    return _reduce(xp, a, p, dims)
+
+
 def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
-    """``‖a‖_p`` of the absolute values ``a`` over ``dims``, the dims kept."""
+    """``‖a‖_p`` of the absolute values ``a`` over ``dims``, the dims kept, by its formula."""
     if p == math.inf:
         return xp.max(a, axis=dims, keepdims=True)
     if p == -math.inf:
@@ -50,7 +70,7 @@ class LinalgVectorNorm(Op):
     @staticmethod
     def forward(ctx: Any, x: Tensor, *, p: float, dims: Any, keepdim: bool) -> Tensor:
         xp = x._xp
-        kept = _reduce(xp, xp.abs(x._data), p, dims)
+        kept = vector_norm_of(xp, xp.abs(x._data), p, dims)
         ctx.meta = (p, dims, keepdim, tuple(x.shape), tuple(kept.shape))
         out = wrap(kept if keepdim else xp.reshape(kept, _dropped(kept.shape, dims)))
         ctx.save_for_backward(x, out)
@@ -153,14 +173,15 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if dtype is not None:
         input = input.to(_result_dtype("linalg.vector_norm", dtype))
     dims = _args.dims("linalg_vector_norm", given, input.dim()) or None
-    dims = None if input.dim() == 0 else dims
+    if input.dim() == 0:  # a 0-d tensor's dim, named, is reduced; with none named, read
+        dims = () if dims else None
     return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)
 
 
 def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
     """torch's refusal of an inf or negative norm over an empty dim (``dims`` as given, each
     checked in range on the way): no value to start from."""
-    if (0 <= p < math.inf) or 0 not in shape:
+    if not (p < 0 or p == math.inf) or 0 not in shape:  # (a nan order has its identity)
         return
     order = f"{p:g}"
     if dims is None:

@@ -345,9 +345,9 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     >>> minitorch.sum(minitorch.ones(2, 3), 1)
     tensor([3., 3.])
     """
-    dt = _args.dtype("sum", dtype)
-    _args.dims("sum", dim, None)  # the dims' types before keepdim's, as torch
+    _args.dim_types("sum", dim)  # the parser's types in its order: dim, keepdim, dtype
     keepdim = _args.flag("sum", keepdim, "keepdim")
+    dt = _args.dtype("sum", dtype)
     whole = dim is None and not keepdim
     dims = None if whole else _args.dims("sum", dim, input.dim(), ranges_first=True) or None
     if dt is not None:
@@ -372,9 +372,10 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     >>> minitorch.mean(minitorch.tensor([1., 2., 3.]))
     tensor(2.)
     """
-    dt = _args.dtype("mean", dtype)
-    _args.dims("mean", dim, None)  # the dims' types before keepdim's, as torch
+    _args.dim_types("mean", dim)  # the parser's types in its order: dim, keepdim, dtype
     keepdim = _args.flag("mean", keepdim, "keepdim")
+    dt = _args.dtype("mean", dtype)
+    _args.dims("mean", dim, None)  # the rest of the dims unpacked once every type matched
     if not _args.INT64_MIN <= (_args.as_int(dim) or 0) <= _args.INT64_MAX:
         raise ValueError("Overflow when unpacking long long")  # the parser's, after the types
     if dt is not None:
@@ -471,8 +472,9 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
             raise RuntimeError("value cannot be converted to type double without overflow")
         correction = correction if _args.INT64_MIN <= correction <= _args.INT64_MAX \
             else float(correction)  # torch reads an int past int64 as a double
-    _args.dims(name, dim, None)  # the dims' types before keepdim's, as torch
+    _args.dim_types(name, dim)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag(name, keepdim, "keepdim")
+    _args.dims(name, dim, None)  # the rest of the dims unpacked once every type matched
     if not input.dtype.is_floating_point:
         raise RuntimeError("std and var only support floating point and complex dtypes")
     dims = _args.dims(name, dim, input.dim()) or None
@@ -649,9 +651,12 @@ def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -
     tensor([0.6931, 1.6931])
     """
     _args.required("logsumexp", dim, "dim")
-    if _args.as_int(dim) is None:  # a tuple of ints, not None
-        dim = _args.int_tuple("logsumexp", dim, "dim", 2)
+    listed = _args.as_int(dim) is None  # a tuple of ints, not None
+    if listed:  # the parser's types in order (of a list, its first item), then its unpacking
+        _args.int_tuple("logsumexp", _args.list_head(dim), "dim", 2)
     keepdim = _args.flag("logsumexp", keepdim, "keepdim")
+    if listed:
+        dim = _args.int_tuple("logsumexp", dim, "dim", 2)
     # () reduces every dim, and without keepdim torch's kernel then fails adding the maxima
     dims = _args.dims("logsumexp", dim, input.dim(), ranges_first=True) or None
     if dims is None and not keepdim and input.numel() and input.dim():

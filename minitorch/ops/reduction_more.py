@@ -76,8 +76,9 @@ def _extremum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any) -> tuple:
     """amax's or amin's dims and keepdim after torch's checks: the parser's types (input,
     dim, keepdim), then the dims' range and sizes."""
     _args.tensor_args(fn, (input, "input", 1))
-    _args.dims(fn, dim, None)
+    _args.dim_types(fn, dim)
     keepdim = _args.flag(fn, keepdim, "keepdim")
+    _args.dims(fn, dim, None)  # the rest of the dims unpacked once every type matched
     if input.numel() and dim is not None:
         dims = _args.dims(fn, dim, input.dim(), ranges_first=True)
         return (dims if dims and input.dim() else None), keepdim
@@ -191,13 +192,14 @@ def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None)
     """The dims and keepdim of nansum or nanmean after torch's checks in its order: the
     parser's types, then nanmean's dtypes (of ``input``, of ``dtype``), then the dims' range."""
     _args.tensor_args(fn, (input, "input", 1))
-    _args.dims(fn, dim, None)
+    _args.dim_types(fn, dim)
     keepdim = _args.flag(fn, keepdim, "keepdim")
+    wanted = _args.dtype(fn, dtype)
+    _args.dims(fn, dim, None)  # the rest of the dims unpacked once every type matched
     if fn == "nanmean":
         if not input.dtype.is_floating_point:
             raise RuntimeError("nanmean(): expected input to have floating point or complex "
                                f"dtype but got {_args.legacy(input.dtype)}")
-        wanted = _args.dtype(fn, dtype)
         if wanted is not None and not wanted.is_floating_point:
             raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must "
                                "be either a floating point or complex dtype. Got: "
@@ -215,7 +217,7 @@ def nansum(input: Tensor, dim: Any = None, keepdim: bool = False, *,
     >>> minitorch.nansum(minitorch.tensor([1., float("nan"), 2.]))
     tensor(3.)
     """
-    dims, keepdim = _sum_dims("nansum", input, dim, keepdim)
+    dims, keepdim = _sum_dims("nansum", input, dim, keepdim, dtype)
     dtype = _args.dtype("nansum", dtype)
     if dtype is not None:
         _args.differentiable_dtype(input, dtype)
@@ -284,9 +286,11 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
                correction: Any) -> tuple:
     _args.tensor_args(f"{name}_mean", (input, "input", 1))
     if not isinstance(dim, bool):  # (std_mean(x, unbiased)) the parser's type checks first
-        _args.dims(f"{name}_mean", dim, None)
+        _args.dim_types(f"{name}_mean", dim)
     _variance_overload(f"{name}_mean", dim, unbiased, keepdim, correction)
     _args.flag(f"{name}_mean", False if keepdim is _args.OMITTED else keepdim, "keepdim")
+    if not isinstance(dim, bool):
+        _args.dims(f"{name}_mean", dim, None)  # the rest unpacked once every type matched
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{name}_mean only support floating point and complex dtypes")
     keep = False if keepdim is _args.OMITTED else keepdim

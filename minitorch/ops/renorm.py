@@ -63,7 +63,7 @@ def _checked(fn: str, input: Any, p: Any, dim: Any, maxnorm: Any) -> dict:
         check_inplace_allowed(input)
     if isinstance(p, complex):
         raise RuntimeError("renorm: p must be real-valued")
-    if p <= 0:
+    if not p > 0:  # (a nan order too)
         raise RuntimeError("renorm: non-positive-norm not supported")
     if isinstance(maxnorm, complex):
         raise RuntimeError("renorm: maxnorm must be real-valued")

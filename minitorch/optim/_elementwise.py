@@ -22,7 +22,8 @@ from .._args import OMITTED
 from .._tensor import Tensor, broadcast_error
 from .optimizer import Optimizer
 
-__all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "state_tensor"]
+__all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "op_number", "setting",
+           "state_tensor", "weight_decay_of"]
 
 _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight_decay value",
           "momentum": "momentum value", "alpha": "alpha value", "lr_decay": "lr_decay value",
@@ -60,6 +61,43 @@ def check_settings(betas: Any = OMITTED, same_kind_betas: bool = True, **setting
     if same_kind_betas and not (all(isinstance(b, float) for b in betas[:2]) or
             all(isinstance(b, Tensor) for b in betas[:2])):
         raise ValueError("betas must be either both floats or both Tensors")
+
+
+def setting(group: dict, key: str, op: str, arg: str, position: int | None = None) -> Any:
+    """``group[key]`` where torch's step hands it to the tensor op ``op`` as ``arg``: a
+    setting that is no number (one edited into ``param_groups``) gets torch's parser refusal
+    there, not numpy's. A positional ``arg`` is a Tensor one (numbers pass too); a keyword
+    one (``alpha``, ``value``) takes a Number only.
+
+    >>> setting({"eps": "x"}, "eps", "add_", "other", 1)
+    Traceback (most recent call last):
+    TypeError: add_(): argument 'other' (position 1) must be Tensor, not str
+    >>> setting({"weight_decay": None}, "weight_decay", "add", "alpha")
+    Traceback (most recent call last):
+    TypeError: add(): argument 'alpha' must be Number, not NoneType
+    """
+    return op_number(group[key], op, arg, position)
+
+
+def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any:
+    """``value`` as torch's parser takes it as the argument ``arg`` of the tensor op ``op``
+    (see ``setting``).
+
+    >>> op_number("a", "mul_", "other", 1)
+    Traceback (most recent call last):
+    TypeError: mul_(): argument 'other' (position 1) must be Tensor, not str
+    """
+    if position is not None and isinstance(value, Tensor):
+        return value
+    if position is not None and not isinstance(value, (int, float, complex)):
+        _args.tensor_args(op, (value, arg, position))
+    _args.number_types(op, (value, arg, position))
+    return value
+
+
+def weight_decay_of(group: dict) -> Any:
+    """``group``'s weight decay, as torch's ``grad.add(p, alpha=weight_decay)`` takes it."""
+    return setting(group, "weight_decay", "add", "alpha")
 
 
 def state_tensor(array: Any) -> Tensor:

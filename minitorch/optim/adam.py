@@ -24,7 +24,14 @@ from typing import Any
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
-from ._elementwise import ElementwiseOptimizer, check_settings, check_tensor_lr
+from ._elementwise import (
+    ElementwiseOptimizer,
+    check_settings,
+    check_tensor_lr,
+    op_number,
+    setting,
+    weight_decay_of,
+)
 from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adam", "AdamW"]
@@ -89,16 +96,18 @@ class Adam(ElementwiseOptimizer):
             if group["decoupled_weight_decay"]:
                 p._data *= 1 - lr * wd
             else:
-                grad = add_scaled(xp, grad, p._data, wd)  # grad.add(p, alpha=wd)
+                grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
         m, v = self._zeros_state(p, state, "exp_avg", "exp_avg_sq")
         m._data[...] = lerp(xp, m._data, grad, 1 - beta1)
+        op_number(beta2, "mul_", "other", 1)  # exp_avg_sq.mul_(beta2)
         v._data[...] = addcmul(xp, v._data * beta2, grad, grad, 1 - beta2)
         second = v._data
         if group["amsgrad"]:
             (peak,) = self._zeros_state(p, state, "max_exp_avg_sq")
             peak._data = xp.maximum(peak._data, v._data)
             second = peak._data
-        denom = cpu_math(xp.sqrt, second) / (1 - beta2 ** step) ** 0.5 + group["eps"]
+        denom = (cpu_math(xp.sqrt, second) / (1 - beta2 ** step) ** 0.5
+                 + setting(group, "eps", "add_", "other", 1))
         p._data[...] = addcdiv(xp, p._data, m._data, denom, -(lr / (1 - beta1 ** step)))
 
 

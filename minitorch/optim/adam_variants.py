@@ -31,7 +31,14 @@ from typing import Any
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
-from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from ._elementwise import (
+    ElementwiseOptimizer,
+    check_settings,
+    op_number,
+    setting,
+    state_tensor,
+    weight_decay_of,
+)
 from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adamax", "NAdam", "RAdam"]
@@ -50,7 +57,7 @@ class _AdamFamily(ElementwiseOptimizer):
         if group.get("decoupled_weight_decay"):
             p._data *= 1 - group["lr"] * wd
             return grad
-        return add_scaled(p._xp, grad, p._data, wd)  # grad.add(p, alpha=wd)
+        return add_scaled(p._xp, grad, p._data, weight_decay_of(group))
 
     def _moments(self, p: Tensor, grad: Any, state: dict, group: dict, second: str
                  ) -> tuple[Tensor, Tensor]:
@@ -61,6 +68,7 @@ class _AdamFamily(ElementwiseOptimizer):
     @staticmethod
     def _second_moment(v: Tensor, grad: Any, beta2: float) -> None:
         """``v.mul_(beta2).addcmul_(g, g, value=1 - beta2)``."""
+        op_number(beta2, "mul_", "other", 1)
         v._data[...] = addcmul(v._xp, v._data * beta2, grad, grad, 1 - beta2)
 
 
@@ -93,7 +101,9 @@ class Adamax(_AdamFamily):
         beta1, beta2 = group["betas"]
         grad = self._decayed_grad(p, grad, group)
         m, u = self._moments(p, grad, state, group, "exp_inf")
-        u._data[...] = xp.maximum(u._data * beta2, xp.abs(grad) + group["eps"])
+        op_number(beta2, "mul_", "other", 1)  # exp_inf.mul_(beta2), then |g|.add_(eps)
+        eps = setting(group, "eps", "add_", "other", 1)
+        u._data[...] = xp.maximum(u._data * beta2, xp.abs(grad) + eps)
         p._data[...] = addcdiv(xp, p._data, m._data, u._data, -(group["lr"] / (1 - beta1 ** step)))
 
 
@@ -135,6 +145,7 @@ class NAdam(_AdamFamily):
             state["mu_product"] = state_tensor(xp.ones((), dtype=xp.float32))
         step = self._count_step(p, state)
         lr, (beta1, beta2), decay = group["lr"], group["betas"], group["momentum_decay"]
+        correction2 = 1 - beta2 ** step  # torch's first use of beta2 here
         grad = self._decayed_grad(p, grad, group)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * decay)))
@@ -143,7 +154,8 @@ class NAdam(_AdamFamily):
         mu_product = float(product._data)
         m, v = self._moments(p, grad, state, group, "exp_avg_sq")
         self._second_moment(v, grad, beta2)
-        denom = cpu_math(xp.sqrt, v._data / (1 - beta2 ** step)) + group["eps"]
+        denom = (cpu_math(xp.sqrt, v._data / correction2)
+                 + setting(group, "eps", "add_", "other", 1))
         p._data[...] = addcdiv(xp, p._data, grad, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
         p._data[...] = addcdiv(xp, p._data, m._data, denom,
                                (-lr * mu_next) / (1.0 - mu_product * mu_next))
@@ -183,12 +195,16 @@ class RAdam(_AdamFamily):
         m, v = self._moments(p, grad, state, group, "exp_avg_sq")
         self._second_moment(v, grad, beta2)
         correction1, correction2 = 1 - beta1 ** step, 1 - beta2 ** step
-        scaled = m._data / correction1 * lr
+        scaled = m._data / correction1
+        if not isinstance(lr, (int, float, Tensor)):  # torch's tensor product refuses it
+            state_tensor(scaled) * lr
+        scaled = scaled * lr
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / correction2
         if rho_t > 5.0:
             # a number over a tensor is torch's __rtruediv__: reciprocal, then a product
-            adaptive = 1 / (cpu_math(xp.sqrt, v._data) + group["eps"]) * correction2 ** 0.5
+            eps = setting(group, "eps", "add_", "other", 1)
+            adaptive = 1 / (cpu_math(xp.sqrt, v._data) + eps) * correction2 ** 0.5
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
             scaled = scaled * adaptive * rect

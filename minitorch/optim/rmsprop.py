@@ -35,7 +35,13 @@ from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math, factory_namespace
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
-from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from ._elementwise import (
+    ElementwiseOptimizer,
+    check_settings,
+    setting,
+    state_tensor,
+    weight_decay_of,
+)
 from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adadelta", "Adagrad", "RMSprop"]
@@ -74,19 +80,21 @@ class RMSprop(ElementwiseOptimizer):
         self._count_step(p, state)
         alpha, wd, momentum = group["alpha"], group["weight_decay"], group["momentum"]
         if wd != 0:
-            grad = add_scaled(xp, grad, p._data, wd)  # grad.add(p, alpha=wd)
+            grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
         (v,) = self._zeros_state(p, state, "square_avg")
         if momentum > 0:
             self._zeros_state(p, state, "momentum_buffer")
         if group["centered"]:
             self._zeros_state(p, state, "grad_avg")
+        setting(group, "alpha", "mul_", "other", 1)
         v._data[...] = addcmul(xp, v._data * alpha, grad, grad, 1 - alpha)
         if group["centered"]:
             mean = state["grad_avg"]
             mean._data[...] = lerp(xp, mean._data, grad, 1 - alpha)
-            avg = cpu_math(xp.sqrt, addcmul(xp, v._data, mean._data, mean._data, -1)) + group["eps"]
+            avg = cpu_math(xp.sqrt, addcmul(xp, v._data, mean._data, mean._data, -1))
         else:
-            avg = cpu_math(xp.sqrt, v._data) + group["eps"]
+            avg = cpu_math(xp.sqrt, v._data)
+        avg = avg + setting(group, "eps", "add_", "other", 1)
         if momentum > 0:  # buf.mul_(momentum).addcdiv_(grad, avg); p.add_(buf, alpha=-lr)
             buf = state["momentum_buffer"]
             buf._data[...] = addcdiv(xp, buf._data * momentum, grad, avg)
@@ -147,11 +155,12 @@ class Adagrad(ElementwiseOptimizer):
             self._initial_state(p, state)
         step = self._count_step(p, state)
         if group["weight_decay"] != 0:
-            grad = add_scaled(xp, grad, p._data, group["weight_decay"])
+            grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]
         s._data[...] = addcmul(xp, s._data, grad, grad)
-        p._data[...] = addcdiv(xp, p._data, grad, cpu_math(xp.sqrt, s._data) + group["eps"], -clr)
+        std = cpu_math(xp.sqrt, s._data) + setting(group, "eps", "add_", "other", 1)
+        p._data[...] = addcdiv(xp, p._data, grad, std, -clr)
 
 
 class Adadelta(ElementwiseOptimizer):
@@ -187,9 +196,11 @@ class Adadelta(ElementwiseOptimizer):
         self._count_step(p, state)
         rho, eps = group["rho"], group["eps"]
         if group["weight_decay"] != 0:
-            grad = add_scaled(xp, grad, p._data, group["weight_decay"])
+            grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
         v, u = self._zeros_state(p, state, "square_avg", "acc_delta")
+        setting(group, "rho", "mul_", "other", 1)
         v._data[...] = addcmul(xp, v._data * rho, grad, grad, 1 - rho)
+        setting(group, "eps", "add", "other", 1)  # square_avg.add(eps)
         delta = cpu_math(xp.sqrt, u._data + eps) / cpu_math(xp.sqrt, v._data + eps) * grad
         u._data[...] = addcmul(xp, u._data * rho, delta, delta, 1 - rho)
         p._data[...] = add_scaled(xp, p._data, delta, -group["lr"])

@@ -26,9 +26,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .. import _args
+from .._as_tensor import as_tensor
+from .._dtype import float32
 from .._tensor import Tensor
 from ..ops._fused import add_scaled, addcmul
-from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor
+from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor, weight_decay_of
 from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["ASGD", "Rprop"]
@@ -59,9 +62,16 @@ class Rprop(ElementwiseOptimizer):
                     "capturable": capturable}
         super().__init__(params, defaults)
 
+    def _settings_of(self, group: dict) -> dict:
+        settings = super()._settings_of(group)
+        for key in ("etas", "step_sizes"):  # torch's step unpacks them for every group
+            _args.python_unpack(group[key], 2)
+        return settings
+
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         xp = p._xp
         if not state:  # torch's entries, in its order
+            _args.number_types("full_like", (group["lr"], "fill_value", 2))
             state["step"] = state_tensor(xp.zeros((), dtype=xp.float32))
             self._zeros_state(p, state, "prev")
             state["step_size"] = state_tensor(xp.full(p._data.shape, group["lr"],
@@ -108,6 +118,8 @@ class ASGD(ElementwiseOptimizer):
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:
         xp = p._xp
         if not state:
+            if not isinstance(group["lr"], (int, float, Tensor)):  # torch's as_tensor(lr)
+                as_tensor(group["lr"], dtype=float32)
             for name, value in (("step", 0.0), ("eta", group["lr"]), ("mu", 1.0)):
                 state[name] = state_tensor(xp.asarray(value, dtype=xp.float32))
             self._zeros_state(p, state, "ax")
@@ -115,8 +127,8 @@ class ASGD(ElementwiseOptimizer):
         eta, mu, ax = state["eta"], state["mu"], state["ax"]
         lr, lambd = group["lr"], group["lambd"]
         if group["weight_decay"] != 0:
-            grad = add_scaled(xp, grad, p._data, group["weight_decay"])
-        eta_value = float(eta._data)
+            grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
+        eta_value = float(eta._data.reshape(()))  # torch's item() of a one-element lr
         p._data *= 1 - lambd * eta_value
         p._data[...] = add_scaled(xp, p._data, grad, -eta_value)
         if float(mu._data) != 1:

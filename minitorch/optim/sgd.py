@@ -25,7 +25,7 @@ from .. import _args
 from .._tensor import Tensor, broadcast_error
 from ..autograd import profiler
 from ..ops._fused import add_scaled
-from ._elementwise import check_tensor_lr
+from ._elementwise import check_tensor_lr, setting, weight_decay_of
 from .optimizer import Optimizer
 
 __all__ = ["SGD", "sgd_update"]
@@ -106,12 +106,13 @@ def sgd_update(p: Tensor, grad: Tensor, buf: Tensor | None,
     xp = p._xp
     d = -grad._data if group["maximize"] else grad._data
     if group["weight_decay"] != 0:
-        d = add_scaled(xp, d, p._data, group["weight_decay"])  # grad.add(p, alpha=wd)
+        d = add_scaled(xp, d, p._data, weight_decay_of(group))
     momentum = group["momentum"]
     if momentum != 0:
         if buf is None:
             buf = Tensor._make(xp.asarray(d, copy=True))
         else:  # buf.mul_(momentum).add_(d, alpha=1 - dampening)
+            setting(group, "momentum", "mul_", "other", 1)
             buf._data[...] = add_scaled(xp, buf._data * momentum, d, 1 - group["dampening"])
             buf._version_counter.value += 1
         d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data

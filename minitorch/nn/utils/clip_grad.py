@@ -34,6 +34,11 @@ _NO_GRADS = ("Expected !nested_tensorlist[0].empty() to be true, but got false. 
 grouping of an empty list)."""
 
 
+_FOREACH_INF_EMPTY = ("_foreach_norm cannot compute the infinity norm on an empty tensor "
+                      "because the operation does not have an identity")
+"""torch's refusal where its CPU default (``foreach=None``) takes the foreach norm."""
+
+
 def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
                     norm_type: float = 2.0, error_if_nonfinite: bool = False,
                     foreach: Any = None) -> Tensor:
@@ -42,7 +47,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     parameters = list(parameters)
-    norm_type, max_norm = _args.python_float(norm_type), _args.python_float(max_norm)
+    norm_type = _args.python_float(norm_type)  # max_norm is read after the norm, as torch's
     total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
     return total
@@ -61,8 +66,17 @@ def get_total_norm(tensors: Iterable[Tensor] | Tensor, norm_type: float = 2.0,
     norm_type = _args.python_float(norm_type)
     if not tensors:
         return tensor(0.0)
+    groups: dict[Any, list[Tensor]] = {}
+    for g in tensors:
+        groups.setdefault(g.dtype, []).append(g)
+    norms = []
     with grad_mode._recording(False):
-        total = norm(stack([norm(g, norm_type) for g in tensors]), norm_type)
+        for group in reversed(groups.values()):  # torch's C++ grouping hands them last first
+            if foreach is not False and norm_type == math.inf and any(g.numel() == 0
+                                                                      for g in group):
+                raise RuntimeError(_FOREACH_INF_EMPTY)
+            norms += [norm(g, norm_type) for g in group]
+        total = norm(stack(norms), norm_type)
     if error_if_nonfinite and not math.isfinite(float(total)):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from "
                            "`parameters` is non-finite, so it cannot be clipped. To disable "
