@@ -118,9 +118,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                                       bare=method and len(parameters) == 1) or message
             elif _refused_by_binding(error, forwarders) and method:
                 message = python_method(message, name)
-            message = as_called(message, name, args[1:] if method else args, kwargs,
-                                method, parameters, getattr(fn, "torch_signatures", ()),
-                                keywords=given, positional=positional) or message
+            if parsed or not _COMBINATION.match(message):  # (torch's Python calls its op its way)
+                message = as_called(message, name, args[1:] if method else args, kwargs,
+                                    method, parameters, getattr(fn, "torch_signatures", ()),
+                                    keywords=given, positional=positional) or message
             if _refused_by_binding(error, forwarders) and not method and \
                     hasattr(fn, "python_dispatch"):
                 message = re.sub(r"^[\w.<>]+\(\)", f"{fn.python_dispatch(args, kwargs)}()",
