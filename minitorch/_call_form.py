@@ -92,6 +92,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 name, args[method:], given, signatures, method)):
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
+            if method and parsed and parameters[0] == "input" in given and _binds(fn, args, {
+                    k: v for k, v in given.items() if k != parameters[0]}):
+                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
+                                f"'{parameters[0]}'")  # the tensor is no method's keyword
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers

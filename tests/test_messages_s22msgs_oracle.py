@@ -1,0 +1,127 @@
+"""Refusals worded as torch words them, checked in torch's order: embedding_bag's kernel
+checks, weight_norm's dim, the BCE losses' weight checks, split's Python form, addcmul's and
+addcdiv's unknown keywords, and a method given its own tensor by keyword."""
+
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_same_error, raised_by
+
+
+def _same_refusal(fn):
+    want = raised_by(fn, torch)
+    assert want is not None, "torch accepts the call"
+    assert_same_error(raised_by(fn, mt), want)
+
+
+def _F(L):
+    return L.nn.functional
+
+
+@pytest.mark.parametrize("padding_idx", [3, -4, 5, 1.5, True, 2 ** 70, "a"])
+@pytest.mark.parametrize("offsets", [None, [1], [0, 2, 1]])
+def test_embedding_bag_padding_idx_is_checked_by_its_kernel(padding_idx, offsets):
+    def call(L):
+        if offsets is None:
+            return _F(L).embedding_bag(L.tensor([[0, 7]]), L.ones(3, 2), padding_idx=padding_idx)
+        return _F(L).embedding_bag(L.tensor([0., 1.]), L.ones(3, 2), L.tensor(offsets),
+                                   padding_idx=padding_idx)
+    _same_refusal(call)
+
+
+def test_embedding_bag_padding_idx_of_no_rows():
+    _same_refusal(lambda L: _F(L).embedding_bag(L.tensor([0, 1]), L.ones(0, 2), L.tensor([0]),
+                                                padding_idx=-1))
+
+
+@pytest.mark.parametrize("flat,offsets,last", [
+    ([0, 1, 5, 2], [0, 1, 3], True), ([5, 1, 2, 5], [0, 1, 3], True),
+    ([0, 5, 2, 5], [0, 1, 3], True), ([0, 1, 2, 5], [0, 4], True),
+    ([0, 1, 2, 5], [0, 2, 4], True), ([0, 0, 0, 1, 1, 5], [0, 1, 2], False),
+    ([0, 0, 0, 1, 5, 1], [0, 1, 2], False)])
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_embedding_bag_float32_index_report(flat, offsets, last, mode):
+    threads = torch.get_num_threads()
+    torch.set_num_threads(mt.ops.embedding_bag._threads())  # torch's report depends on them
+    try:
+        _same_refusal(lambda L: _F(L).embedding_bag(L.tensor(flat), L.ones(3, 2),
+                                                    L.tensor(offsets),
+                                                    mode=mode, include_last_offset=last))
+    finally:
+        torch.set_num_threads(threads)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_embedding_bag_never_reads_past_the_last_offset(mode):
+    def call(L):
+        return _F(L).embedding_bag(L.tensor([0, 5, 1, 2]), L.ones(3, 2), L.tensor([0, 1]),
+                                   mode=mode, include_last_offset=True)
+    assert call(mt).tolist() == call(torch).tolist()
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+@pytest.mark.parametrize("form", ["old", "new"])
+def test_weight_norm_float_dim_is_norm_except_dims_third_argument(form):
+    def call(L):
+        m = L.nn.Linear(3, 2)
+        if form == "old":
+            return L.nn.utils.weight_norm(m, dim=1.0)
+        return L.nn.utils.parametrizations.weight_norm(m, dim=1.0)
+    _same_refusal(call)
+
+
+_WEIGHTS = {"w_shape": lambda L: {"weight": L.ones(5)},
+            "w_int": lambda L: {"weight": L.ones(3, dtype=L.int64)},
+            "pw_shape": lambda L: {"pos_weight": L.ones(5)},
+            "pw_wide": lambda L: {"pos_weight": L.ones(2, 2, 3)},
+            "w_list": lambda L: {"weight": [1.0]}}
+_TARGETS = {"int": lambda L: L.ones(2, 3, dtype=L.int64), "bool": lambda L: L.ones(2, 3) > 0,
+            "f64": lambda L: L.ones(2, 3, dtype=L.float64), "wide": lambda L: L.ones(2, 3) * 2}
+
+
+@pytest.mark.parametrize("weights", [["w_shape", "pw_shape"], ["pw_shape"], ["w_int", "pw_shape"],
+                                     ["pw_wide"], ["w_shape"], ["w_list"]])
+@pytest.mark.parametrize("target", list(_TARGETS))
+@pytest.mark.parametrize("logits", [True, False])
+def test_bce_checks_weights_before_the_targets_dtype(weights, target, logits):
+    def call(L):
+        kw = {}
+        for w in weights:
+            kw.update(_WEIGHTS[w](L))
+        if logits:
+            return _F(L).binary_cross_entropy_with_logits(L.zeros(2, 3), _TARGETS[target](L), **kw)
+        kw.pop("pos_weight", None)
+        return _F(L).binary_cross_entropy(L.zeros(2, 3), _TARGETS[target](L), **kw)
+    if raised_by(call, torch) is None:
+        pytest.skip("torch accepts it")
+    _same_refusal(call)
+
+
+@pytest.mark.parametrize("dim", [1.0, True])
+@pytest.mark.parametrize("form", ["method", "function"])
+def test_split_keeps_the_positional_call_torchs_python_makes(dim, form):
+    def call(L):
+        x = L.ones(2, 3)
+        return x.split(1, dim=dim) if form == "method" else L.split(x, 1, dim=dim)
+    _same_refusal(call)
+
+
+@pytest.mark.parametrize("op", ["addcmul", "addcdiv"])
+@pytest.mark.parametrize("form", ["function", "method", "inplace"])
+@pytest.mark.parametrize("kwargs", [{"foo": 1}, {"value": 2, "foo": 1}, {"input": 0}])
+def test_addc_unknown_keywords(op, form, kwargs):
+    def call(L):
+        x = L.ones(2, 3)
+        kw = {k: (x if k == "input" else v) for k, v in kwargs.items()}
+        if form == "function":
+            return getattr(L, op)(x, x, x, **kw)
+        return getattr(x, op + ("_" if form == "inplace" else ""))(x, x, **kw)
+    if form == "inplace" and "input" in kwargs:
+        pytest.xfail("the in-place methods bind elsewhere")
+    _same_refusal(call)
+
+
+@pytest.mark.parametrize("op,count", [("add", 1), ("sub", 1), ("mul", 1), ("matmul", 1)])
+def test_a_method_has_no_input_keyword(op, count):
+    _same_refusal(lambda L: getattr(L.ones(2, 2), op)(*[L.ones(2, 2)] * count, input=L.ones(2)))
