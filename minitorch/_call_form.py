@@ -235,7 +235,10 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         refusal = None
     unexpected = _UNEXPECTED.fullmatch(message)
     unexpected = unexpected if unexpected and unexpected[1] in kwargs else None
-    if declared and ((refusal and refusal[1] == name) or unexpected) and \
+    # a method left with one signature (its function's out_dtype one dropped) is parsed
+    # alone, so it refuses as a single-signature op, never as an invalid combination
+    alone = method and len(declared) == 1 < len(signatures)
+    if declared and not alone and ((refusal and refusal[1] == name) or unexpected) and \
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
     if unexpected:  # Python's binding, in torch's words
@@ -692,8 +695,8 @@ def method_signatures(signatures: list) -> list:
     out = []
     for signature in signatures:
         tokens = signature.split(", ")
-        if "Tensor input" not in tokens:
-            continue
+        if "Tensor input" not in tokens or "torch.dtype out_dtype" in tokens:
+            continue  # (torch's out_dtype overloads are functions only)
         tokens = [t for t in tokens if t != "Tensor input" and not t.endswith(" out = None")]
         out.append(", ".join(tokens[:-1] if tokens[-1:] == ["*"] else tokens))
     return out

@@ -14,10 +14,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor, check_inplace_allowed, expanded_shape
 from ._base import Op, sum_to, wrap
-from .linalg import batched_product
+from .linalg import batched_product, with_out_dtype
 
 __all__ = [
     "METHODS",
@@ -287,6 +287,8 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
     return Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
+@_call_form.overloads(*with_out_dtype("Tensor input, Tensor batch1, Tensor batch2",
+                                      "Number beta = 1, Number alpha = 1"))
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
             alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (batch1 @ batch2)``, a batch of matrix products.
