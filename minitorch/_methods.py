@@ -527,6 +527,7 @@ def _inplace_other(name: str, other: Any) -> None:
     number = isinstance(other, (Tensor, int, float, complex)) or _args.is_array(other)
     if type(other).__name__ == "ndarray" or not number:
         _args.tensor_args(name, (other, "other", 1))
+    _args.unpack_int(other)
 
 
 def _inplace_operator(inplace_op: Any) -> Any:
@@ -1049,9 +1050,11 @@ def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
         _refuse_batched(inplace, self, other)
         if not _operand(other):
             return NotImplemented
-        _inplace_checks(self, other)
-        if op is pointwise.pow:  # before _inplace wraps an int past int64
+        if op is pointwise.pow:  # pow_'s own checks of its exponent come first
+            _args.unpack_int(other)
             pointwise.check_uint64_exponent(self, other)
+            pointwise.check_int_power(self, other)
+        _inplace_checks(self, other)
         return self._inplace(functools.partial(op, *name) if name else op, other)
 
     return method
@@ -1060,10 +1063,12 @@ def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
 def _inplace_checks(self: Tensor, other: Any) -> None:
     """torch's checks of ``self.op_(other)`` before its kernel's: autograd's rules, the
     shapes, then the cast of the result into ``self``."""
+    _args.unpack_int(other)  # the parser's, first
     check_inplace_allowed(self, other)
     if isinstance(other, Tensor):
         _check_output_shape(self, other)
     if not isinstance(other, complex):
+        check_unsigned(self, other)  # an int past int64 reads as a uint64
         result = result_type(self, other)
         if result._category > self.dtype._category:
             raise _args.cast_error(result, self.dtype)
