@@ -125,7 +125,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             if parsed or not _COMBINATION.match(message):  # (torch's Python calls its op its way)
                 message = as_called(message, name, args[1:] if method else args, kwargs,
                                     method, parameters, getattr(fn, "torch_signatures", ()),
-                                    keywords=given, positional=positional) or message
+                                    keywords=given, positional=positional,
+                                    hidden=getattr(fn, "torch_hidden", False)) or message
             if _refused_by_binding(error, forwarders) and not method and \
                     hasattr(fn, "python_dispatch"):
                 message = re.sub(r"^[\w.<>]+\(\)", f"{fn.python_dispatch(args, kwargs)}()",
@@ -210,7 +211,7 @@ def numpy_keywords(kwargs: dict, parameters: list, given: int) -> dict:
 
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
               parameters: list, signatures: tuple = (), keywords: Any = None,
-              positional: list | None = None) -> str | None:
+              positional: list | None = None, hidden: bool = False) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
     by position is numbered where the caller put it (a method counting from the one after the
@@ -224,7 +225,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     in-place ``name_`` speaks for the out-of-place op it runs. ``keywords`` are the arguments
     given by keyword as the op read them (numpy's names as torch's), ``kwargs`` by default;
     ``positional`` the parameters an argument by position fills (a ``*args`` last, filled by
-    all after it; ``parameters`` by default)."""
+    all after it; ``parameters`` by default); ``hidden``: torch has signatures it does not
+    list (:func:`overloads`)."""
     keywords = kwargs if keywords is None else keywords
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
@@ -237,7 +239,7 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     unexpected = unexpected if unexpected and unexpected[1] in kwargs else None
     # a method left with one signature (its function's out_dtype one dropped) is parsed
     # alone, so it refuses as a single-signature op, never as an invalid combination
-    alone = method and len(declared) == 1 < len(signatures)
+    alone = method and len(declared) == 1 < len(signatures) and not hidden
     if declared and not alone and ((refusal and refusal[1] == name) or unexpected) and \
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
@@ -613,15 +615,17 @@ def alias_of(op: str) -> Callable:
     return declare
 
 
-def overloads(*signatures: str) -> Callable:
+def overloads(*signatures: str, hidden: bool = False) -> Callable:
     """Decorator: torch's signatures of a function with several (as its messages print them,
-    function form), for :func:`as_called`.
+    function form), for :func:`as_called`; ``hidden``: torch has deprecated ones too, which
+    its messages never list but which keep its parser from reading a single one alone.
 
     >>> overloads("int n", "int n, int m")(lambda n, m=None: n).torch_signatures
     ('int n', 'int n, int m')
     """
     def declare(fn: Callable) -> Callable:
         fn.torch_signatures = signatures  # type: ignore[attr-defined]
+        fn.torch_hidden = hidden  # type: ignore[attr-defined]
         return fn
 
     return declare

@@ -572,6 +572,7 @@ def _inplace_cast(self: Tensor, other: Any, alpha: Any) -> None:
         raise _args.cast_error(result, self.dtype)
 
 
+@_call_form.overloads(pointwise.ALPHA_SIGNATURE, hidden=True)
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
     _inplace_other("add_", other)
@@ -581,6 +582,7 @@ def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
                     ufunc="add" if pointwise.is_unit(alpha) else None)
 
 
+@_call_form.overloads(pointwise.ALPHA_SIGNATURE, hidden=True)
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     _inplace_other("sub_", other)

@@ -1215,6 +1215,11 @@ def _scaled(input: Any, other: Any, alpha: Any) -> Any:
     return other * alpha
 
 
+# add's and sub's one listed signature (their deprecated ones, alpha first, hidden)
+ALPHA_SIGNATURE = "Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None"
+
+
+@_call_form.overloads(ALPHA_SIGNATURE, hidden=True)
 @takes_out_elementwise
 def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting.
@@ -1233,6 +1238,7 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     return Add.apply(input, other)
 
 
+@_call_form.overloads(ALPHA_SIGNATURE, hidden=True)
 def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input - alpha * other`` (a number ``input`` is a 0-d operand, as torch wraps it:
     ``SubBackward0``).
