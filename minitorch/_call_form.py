@@ -56,6 +56,12 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
+    # a parsed method's tensor, which Python would bind by its name (not with *args after
+    # it, where torch's parser finds an argument missing first)
+    self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
+        name not in PYTHON_METHODS and not any(
+            p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values()) \
+        else []
     positional = _positional(fn)
     required = _required(fn)[method:]
     forwarders = _forwarders(fn)
@@ -63,6 +69,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     varargs = method and getattr(fn, "int_varargs", False)
     inplace = method and name.endswith("_") and not name.startswith("_")
     required_all, overloaded = _required(fn), hasattr(fn, "torch_signatures")
+    hidden = getattr(fn, "torch_hidden", False)
     # the numpy names this function may be given (most have none: their calls skip the copy)
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
                             name in parameters for alias in aliases if alias not in parameters)
@@ -92,10 +99,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 name, args[method:], given, signatures, method)):
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
-            if method and parsed and parameters[0] == "input" in given and _binds(fn, args, {
-                    k: v for k, v in given.items() if k != parameters[0]}):
+            stray = next((k for k in self_keywords if k in given), None)
+            if stray and _binds(fn, args, {k: v for k, v in given.items() if k != stray}):
                 raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
-                                f"'{parameters[0]}'")  # the tensor is no method's keyword
+                                f"'{stray}'")  # the tensor is no method's keyword
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
@@ -115,10 +122,17 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                     _overload_types_first(name, args[method:], given, signatures, method)
                     if overloaded else types_first(fn, name, args, given, method))):
                 raise TypeError(typed) from None  # torch's parser checks types as it binds
+            needed = required
             if _refused_by_binding(error, forwarders) and parsed and not overloaded:
                 message = _missing_first(message, name, required_all, positional, args, given)
+            elif _refused_by_binding(error, forwarders) and parsed and (read := _read_alone(
+                    signatures, hidden, len(args) - method + len(given), method)):
+                first = [positional[0]] if method else []
+                needed = [p[0] for p in read if p[4]]
+                message = _missing_first(message, name, first + needed,
+                                         first + [p[0] for p in read if not p[3]], args, given)
             if _refused_by_binding(error, forwarders) and parsed:
-                message = torch_arity(message, name, method, required,
+                message = torch_arity(message, name, method, needed,
                                       bare=method and len(parameters) == 1) or message
             elif _refused_by_binding(error, forwarders) and method:
                 message = python_method(message, name)
@@ -126,7 +140,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 message = as_called(message, name, args[1:] if method else args, kwargs,
                                     method, parameters, getattr(fn, "torch_signatures", ()),
                                     keywords=given, positional=positional,
-                                    hidden=getattr(fn, "torch_hidden", False)) or message
+                                    hidden=hidden) or message
             if _refused_by_binding(error, forwarders) and not method and \
                     hasattr(fn, "python_dispatch"):
                 message = re.sub(r"^[\w.<>]+\(\)", f"{fn.python_dispatch(args, kwargs)}()",
@@ -416,6 +430,14 @@ def _one_plausible(signatures: tuple, count: int, method: bool) -> tuple | None:
     forms = method_signatures(list(signatures)) if method else list(signatures)
     plausible = [s for s in forms if _plausible(s, count)]
     return _signature_parameters(plausible[0]) if len(plausible) == 1 else None
+
+
+def _read_alone(signatures: tuple, hidden: bool, count: int, method: bool) -> tuple | None:
+    """The parameters of the signature torch's parser reads a refused call of ``count``
+    arguments by: a method's only one (none hidden), else the one that takes that many."""
+    if method and not hidden and len(forms := method_signatures(list(signatures))) == 1:
+        return _signature_parameters(forms[0])
+    return _one_plausible(signatures, count, method)
 
 
 def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,

@@ -117,11 +117,82 @@ def test_addc_unknown_keywords(op, form, kwargs):
         if form == "function":
             return getattr(L, op)(x, x, x, **kw)
         return getattr(x, op + ("_" if form == "inplace" else ""))(x, x, **kw)
-    if form == "inplace" and "input" in kwargs:
-        pytest.xfail("the in-place methods bind elsewhere")
     _same_refusal(call)
 
 
-@pytest.mark.parametrize("op,count", [("add", 1), ("sub", 1), ("mul", 1), ("matmul", 1)])
-def test_a_method_has_no_input_keyword(op, count):
-    _same_refusal(lambda L: getattr(L.ones(2, 2), op)(*[L.ones(2, 2)] * count, input=L.ones(2)))
+@pytest.mark.parametrize("op,count", [("add", 1), ("sub", 1), ("mul", 1), ("matmul", 1),
+                                      ("add_", 1), ("addcmul_", 2), ("masked_fill", 0)])
+@pytest.mark.parametrize("keyword", ["input", "self"])
+def test_a_method_has_no_keyword_for_its_tensor(op, count, keyword):
+    def call(L):
+        return getattr(L.ones(2, 2), op)(*[L.ones(2, 2)] * count, **{keyword: L.ones(2)})
+    _same_refusal(call)
+
+
+def _scaled_operands(L, op):
+    x, v, b = L.ones(2, 2), L.ones(2), L.ones(1, 2, 2)
+    return {"add": [x, x], "sub": [x, x], "addmv": [v, x, v], "addr": [x, v, v],
+            "addbmm": [x, b, b], "addmm": [x, x, x], "baddbmm": [b, b, b], "mm": [x, x],
+            "masked_fill": [x, x > 0, 1.0]}[op]
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "addmv", "addr", "addbmm", "addmm", "baddbmm",
+                                "mm", "masked_fill"])
+@pytest.mark.parametrize("form", ["function", "method", "inplace"])
+@pytest.mark.parametrize("kwargs", [{"foo": 1}, {"alpha": 2, "foo": 1}, {"beta": None},
+                                    {"alpha": 2, "beta": 2, "foo": 1}, {"foo": 1, "bar": 2}])
+@pytest.mark.parametrize("drop_last", [False, True])
+def test_unknown_keywords_past_hidden_overloads(op, form, kwargs, drop_last):
+    def call(L):
+        args = _scaled_operands(L, op)[:-1] if drop_last else _scaled_operands(L, op)
+        if form == "function":
+            return getattr(L, op)(*args, **kwargs)
+        name = op + ("_" if form == "inplace" else "")
+        return getattr(args[0], name)(*args[1:], **kwargs)
+    if form == "inplace" and op == "mm":
+        pytest.skip("torch has no mm_")
+    if raised_by(call, torch) is None:
+        pytest.skip("torch accepts it")
+    _same_refusal(call)
+
+
+@pytest.mark.parametrize("ctor", ["Tensor", "FloatTensor", "BoolTensor", "LongTensor"])
+@pytest.mark.parametrize("kwargs", [{"size": (2,)}, {"size": [2, 3]}, {"size": ()}, {"size": 2},
+                                    {"size": (2,), "device": "cpu"}, {"size": (2, 1.5)},
+                                    {"size": (-1,)}, {"data": [1.0]}, {"size": (2,), "foo": 1},
+                                    {"size": (2,), "data": [1]}, {"size": (2,), "device": 1.5}])
+def test_legacy_constructor_by_keyword(ctor, kwargs):
+    def call(L):
+        return getattr(L, ctor)(**kwargs).shape
+    want = raised_by(call, torch)
+    if want is None:
+        assert call(mt) == call(torch)
+    else:
+        assert_same_error(raised_by(call, mt), want)
+
+
+_BIG = [2 ** 63, -2 ** 63 - 1, 2 ** 64, -2 ** 63]
+
+
+@pytest.mark.parametrize("value", _BIG)
+@pytest.mark.parametrize("dtype", ["bool", "int64", "uint8"])
+@pytest.mark.parametrize("op", ["__ior__", "__iand__", "__iadd__", "__imul__", "__isub__",
+                                "__ipow__", "add_", "mul_", "sub", "pow_", "__pow__"])
+def test_an_int_past_int64_is_torchs_uint64(value, dtype, op):
+    def call(L):
+        return getattr(L.ones(2, dtype=getattr(L, dtype)), op)(value)
+    want = raised_by(call, torch)
+    if want is None:
+        assert call(mt).tolist() == call(torch).tolist()
+    else:
+        assert_same_error(raised_by(call, mt), want)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32"])
+def test_where_checks_its_condition_before_two_uint64_numbers(dtype):
+    _same_refusal(lambda L: L.where(L.ones(2, dtype=getattr(L, dtype)), 2 ** 63, 2 ** 63))
+
+
+def test_where_of_two_uint64_numbers_is_refused_for_want_of_uint64():
+    with pytest.raises(TypeError, match="not uint64"):
+        mt.where(mt.ones(2) > 0, 2 ** 63, 2 ** 63)
