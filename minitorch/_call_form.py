@@ -136,7 +136,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                                       bare=method and len(parameters) == 1) or message
             elif _refused_by_binding(error, forwarders) and method:
                 message = python_method(message, name)
-            if parsed or not _COMBINATION.match(message):  # (torch's Python calls its op its way)
+            keyword = _ARGUMENT.fullmatch(message)
+            if parsed or not (_COMBINATION.match(message) or (keyword and not keyword[3])):
+                # (torch's Python calls its ops its own way, which the op words already)
                 message = as_called(message, name, args[1:] if method else args, kwargs,
                                     method, parameters, getattr(fn, "torch_signatures", ()),
                                     keywords=given, positional=positional,

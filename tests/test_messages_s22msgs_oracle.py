@@ -196,3 +196,19 @@ def test_where_checks_its_condition_before_two_uint64_numbers(dtype):
 def test_where_of_two_uint64_numbers_is_refused_for_want_of_uint64():
     with pytest.raises(TypeError, match="not uint64"):
         mt.where(mt.ones(2) > 0, 2 ** 63, 2 ** 63)
+
+
+@pytest.mark.parametrize("target", [[0, 1], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+def test_cross_entropy_weight_is_checked_by_its_parser(target):
+    _same_refusal(lambda L: _F(L).cross_entropy(L.zeros(2, 3), L.tensor(target),
+                                                weight=[1.0, 1.0, 1.0]))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: L.unique(x, sorted=1.0), lambda L, x: L.unique(x, return_counts=None),
+    lambda L, x: L.unique(x, return_inverse=1.0, dim=1), lambda L, x: x.unique(1.0),
+    lambda L, x: L.unique(x, sorted=1, dim=1.5), lambda L, x: x.unique_consecutive(1.0),
+    lambda L, x: L.unique_consecutive(x, return_counts=1.0, dim=0),
+    lambda L, x: x.unflatten(1.0, (2, 2))])
+def test_python_functions_keep_the_keywords_they_pass(call):
+    _same_refusal(lambda L: call(L, L.ones(2, 4)))
