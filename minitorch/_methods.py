@@ -962,6 +962,7 @@ def dot(self: Tensor, tensor: Tensor) -> Tensor:
     return linalg.Dot.apply(self, tensor)
 
 
+@_call_form.overloads(*linalg.with_out_dtype("Tensor input, Tensor mat2"))
 @_args.tensors("bmm", mat2="mat2")
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     """``x.bmm(mat2)``: torch's keyword is ``mat2``."""

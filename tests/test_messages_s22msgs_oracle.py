@@ -133,11 +133,12 @@ def _scaled_operands(L, op):
     x, v, b = L.ones(2, 2), L.ones(2), L.ones(1, 2, 2)
     return {"add": [x, x], "sub": [x, x], "addmv": [v, x, v], "addr": [x, v, v],
             "addbmm": [x, b, b], "addmm": [x, x, x], "baddbmm": [b, b, b], "mm": [x, x],
+            "bmm": [b, b],
             "masked_fill": [x, x > 0, 1.0]}[op]
 
 
 @pytest.mark.parametrize("op", ["add", "sub", "addmv", "addr", "addbmm", "addmm", "baddbmm",
-                                "mm", "masked_fill"])
+                                "mm", "bmm", "masked_fill"])
 @pytest.mark.parametrize("form", ["function", "method", "inplace"])
 @pytest.mark.parametrize("kwargs", [{"foo": 1}, {"alpha": 2, "foo": 1}, {"beta": None},
                                     {"alpha": 2, "beta": 2, "foo": 1}, {"foo": 1, "bar": 2}])
@@ -149,8 +150,8 @@ def test_unknown_keywords_past_hidden_overloads(op, form, kwargs, drop_last):
             return getattr(L, op)(*args, **kwargs)
         name = op + ("_" if form == "inplace" else "")
         return getattr(args[0], name)(*args[1:], **kwargs)
-    if form == "inplace" and op == "mm":
-        pytest.skip("torch has no mm_")
+    if form == "inplace" and op in ("mm", "bmm"):
+        pytest.skip("torch has no such in-place method")
     if raised_by(call, torch) is None:
         pytest.skip("torch accepts it")
     _same_refusal(call)
