@@ -213,3 +213,14 @@ def test_cross_entropy_weight_is_checked_by_its_parser(target):
     lambda L, x: x.unflatten(1.0, (2, 2))])
 def test_python_functions_keep_the_keywords_they_pass(call):
     _same_refusal(lambda L: call(L, L.ones(2, 4)))
+
+
+@pytest.mark.parametrize("args", [["t", "t", 3], ["t"], ["t", "a"], ["t", "t"], ["t", 2]])
+@pytest.mark.parametrize("kwargs", [{}, {"alpha": "a"}, {"foo": 1}, {"other": 1},
+                                    {"alpha": 2, "foo": 1}])
+def test_rsub_is_refused_by_its_two_signatures(args, kwargs):
+    def call(L):
+        return L.rsub(*[L.ones(2, 2) if a == "t" else a for a in args], **kwargs)
+    if raised_by(call, torch) is None:
+        pytest.skip("torch accepts it")
+    _same_refusal(call)
