@@ -109,6 +109,7 @@ _RSUB_SIGNATURES = ("Tensor input, Tensor other, *, Number alpha = 1",
                     "Tensor input, Number other, Number alpha = 1")
 
 
+@_call_form.overloads(*_RSUB_SIGNATURES)
 def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """``other - alpha * input``: :func:`sub` with its operands swapped.
 

@@ -56,6 +56,12 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
+    # a parsed method's tensor, which Python would bind by its name (not with *args after
+    # it, where torch's parser finds an argument missing first)
+    self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
+        name not in PYTHON_METHODS and not any(
+            p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values()) \
+        else []
     positional, required_all, _ = _parameters(fn)
     required = list(required_all[method:])
     forwarders = _forwarders(fn)
@@ -63,6 +69,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     varargs = method and getattr(fn, "int_varargs", False)
     inplace = method and name.endswith("_") and not name.startswith("_")
     overloaded = bool(getattr(fn, "torch_signatures", ()))  # (an empty list: none declared)
+    hidden = getattr(fn, "torch_hidden", False)
     # the numpy names this function may be given (most have none: their calls skip the copy)
     numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
                             name in parameters for alias in aliases if alias not in parameters)
@@ -92,6 +99,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 name, args[method:], given, signatures, method)):
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
+            stray = next((k for k in self_keywords if k in given), None)
+            if stray and _binds(fn, args, {k: v for k, v in given.items() if k != stray}):
+                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
+                                f"'{stray}'")  # the tensor is no method's keyword
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
@@ -111,16 +122,27 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                     _overload_types_first(name, args[method:], given, signatures, method)
                     if overloaded else types_first(fn, name, args, given, method))):
                 raise TypeError(typed) from None  # torch's parser checks types as it binds
+            needed = required
             if _refused_by_binding(error, forwarders) and parsed and not overloaded:
                 message = _missing_first(message, name, required_all, positional, args, given)
+            elif _refused_by_binding(error, forwarders) and parsed and (read := _read_alone(
+                    signatures, hidden, len(args) - method + len(given), method)):
+                first = [positional[0]] if method else []
+                needed = [p[0] for p in read if p[4]]
+                message = _missing_first(message, name, first + needed,
+                                         first + [p[0] for p in read if not p[3]], args, given)
             if _refused_by_binding(error, forwarders) and parsed:
-                message = torch_arity(message, name, method, required,
+                message = torch_arity(message, name, method, needed,
                                       bare=method and len(parameters) == 1) or message
             elif _refused_by_binding(error, forwarders) and method:
                 message = python_method(message, name)
-            message = as_called(message, name, args[1:] if method else args, kwargs,
-                                method, parameters, getattr(fn, "torch_signatures", ()),
-                                keywords=given, positional=positional) or message
+            keyword = _ARGUMENT.fullmatch(message)
+            if parsed or not (_COMBINATION.match(message) or (keyword and not keyword[3])):
+                # (torch's Python calls its ops its own way, which the op words already)
+                message = as_called(message, name, args[1:] if method else args, kwargs,
+                                    method, parameters, getattr(fn, "torch_signatures", ()),
+                                    keywords=given, positional=positional,
+                                    hidden=hidden) or message
             if _refused_by_binding(error, forwarders) and not method and \
                     hasattr(fn, "python_dispatch"):
                 message = re.sub(r"^[\w.<>]+\(\)", f"{fn.python_dispatch(args, kwargs)}()",
@@ -205,7 +227,7 @@ def numpy_keywords(kwargs: dict, parameters: list, given: int) -> dict:
 
 def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
               parameters: list, signatures: tuple = (), keywords: Any = None,
-              positional: list | None = None) -> str | None:
+              positional: list | None = None, hidden: bool = False) -> str | None:
     """``message`` (a refusal of ``name``, the function with ``parameters``) for the call
     ``args``, ``kwargs``; None when it is no parser message of ``name``. An argument passed
     by position is numbered where the caller put it (a method counting from the one after the
@@ -219,7 +241,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
     in-place ``name_`` speaks for the out-of-place op it runs. ``keywords`` are the arguments
     given by keyword as the op read them (numpy's names as torch's), ``kwargs`` by default;
     ``positional`` the parameters an argument by position fills (a ``*args`` last, filled by
-    all after it; ``parameters`` by default)."""
+    all after it; ``parameters`` by default); ``hidden``: torch has signatures it does not
+    list (:func:`overloads`)."""
     keywords = kwargs if keywords is None else keywords
     if name.endswith("_") and message.startswith(f"{name[:-1]}()"):  # an in-place twin's op
         message = name + message[len(name) - 1:]
@@ -230,7 +253,10 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         refusal = None
     unexpected = _UNEXPECTED.fullmatch(message)
     unexpected = unexpected if unexpected and unexpected[1] in kwargs else None
-    if declared and ((refusal and refusal[1] == name) or unexpected) and \
+    # a method left with one signature (its function's out_dtype one dropped) is parsed
+    # alone, so it refuses as a single-signature op, never as an invalid combination
+    alone = method and len(declared) == 1 < len(signatures) and not hidden
+    if declared and not alone and ((refusal and refusal[1] == name) or unexpected) and \
             sum(_plausible(s, len(args) + len(kwargs)) for s in declared) != 1:
         return combination_message(name, args, kwargs, declared)
     if unexpected:  # Python's binding, in torch's words
@@ -393,6 +419,14 @@ def _one_plausible(signatures: tuple, count: int, method: bool) -> tuple | None:
     forms = method_signatures(list(signatures)) if method else list(signatures)
     plausible = [s for s in forms if _plausible(s, count)]
     return _signature_parameters(plausible[0]) if len(plausible) == 1 else None
+
+
+def _read_alone(signatures: tuple, hidden: bool, count: int, method: bool) -> tuple | None:
+    """The parameters of the signature torch's parser reads a refused call of ``count``
+    arguments by: a method's only one (none hidden), else the one that takes that many."""
+    if method and not hidden and len(forms := method_signatures(list(signatures))) == 1:
+        return _signature_parameters(forms[0])
+    return _one_plausible(signatures, count, method)
 
 
 def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
@@ -606,15 +640,17 @@ def alias_of(op: str) -> Callable:
     return declare
 
 
-def overloads(*signatures: str) -> Callable:
+def overloads(*signatures: str, hidden: bool = False) -> Callable:
     """Decorator: torch's signatures of a function with several (as its messages print them,
-    function form), for :func:`as_called`.
+    function form), for :func:`as_called`; ``hidden``: torch has deprecated ones too, which
+    its messages never list but which keep its parser from reading a single one alone.
 
     >>> overloads("int n", "int n, int m")(lambda n, m=None: n).torch_signatures
     ('int n', 'int n, int m')
     """
     def declare(fn: Callable) -> Callable:
         fn.torch_signatures = signatures  # type: ignore[attr-defined]
+        fn.torch_hidden = hidden  # type: ignore[attr-defined]
         return fn
 
     return declare
@@ -688,8 +724,8 @@ def method_signatures(signatures: list) -> list:
     out = []
     for signature in signatures:
         tokens = signature.split(", ")
-        if "Tensor input" not in tokens:
-            continue
+        if "Tensor input" not in tokens or "torch.dtype out_dtype" in tokens:
+            continue  # (torch's out_dtype overloads are functions only)
         tokens = [t for t in tokens if t != "Tensor input" and not t.endswith(" out = None")]
         out.append(", ".join(tokens[:-1] if tokens[-1:] == ["*"] else tokens))
     return out

@@ -377,6 +377,8 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
     RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
     """
     device = keywords.get("device")
+    if not args:
+        args, keywords = _by_keyword(keywords)
     if keywords.keys() - {"device"} or (len(args) > 1 and _args.as_int(args[0]) is None) or \
             not _is_device(device):
         raise _args.invalid_combination("new", args, *_LEGACY_SIGNATURES, keywords=keywords)
@@ -393,6 +395,23 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
             _args.is_array(data) and data.shape == () and type(data).__name__ != "ndarray"):
         raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
     return as_array(data, dtype, device)
+
+
+def _by_keyword(keywords: dict) -> tuple:
+    """The legacy constructor's one argument given by its name (``size``: a list or tuple of
+    them, ``data`` or a Tensor ``other``) as the positional arguments it stands for, and the
+    keywords left; the keywords as they are when none applies."""
+    rest = {k: v for k, v in keywords.items() if k not in ("size", "data", "other")}
+    given = keywords.keys() - rest.keys()
+    if len(given) != 1 or rest.keys() - {"device"} or not _is_device(rest.get("device")):
+        return (), keywords
+    name = given.pop()
+    value = keywords[name]
+    if name == "size" and isinstance(value, (list, tuple)):
+        return (tuple(value) or (Size(),)), rest  # (no sizes: a 0-d tensor)
+    if name == "data" or (name == "other" and isinstance(value, Tensor)):
+        return (value,), rest
+    return (), keywords
 
 
 def _is_device(value: Any) -> bool:

@@ -528,6 +528,7 @@ def _inplace_other(name: str, other: Any) -> None:
     number = isinstance(other, (Tensor, int, float, complex)) or _args.is_array(other)
     if type(other).__name__ == "ndarray" or not number:
         _args.tensor_args(name, (other, "other", 1))
+    _args.unpack_int(other)
 
 
 def _inplace_operator(inplace_op: Any) -> Any:
@@ -572,6 +573,7 @@ def _inplace_cast(self: Tensor, other: Any, alpha: Any) -> None:
         raise _args.cast_error(result, self.dtype)
 
 
+@_call_form.overloads(pointwise.ALPHA_SIGNATURE, hidden=True)
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
     _inplace_other("add_", other)
@@ -581,6 +583,7 @@ def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
                     ufunc="add" if pointwise.is_unit(alpha) else None)
 
 
+@_call_form.overloads(pointwise.ALPHA_SIGNATURE, hidden=True)
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     _inplace_other("sub_", other)
@@ -961,6 +964,7 @@ def dot(self: Tensor, tensor: Tensor) -> Tensor:
     return linalg.Dot.apply(self, tensor)
 
 
+@_call_form.overloads(*linalg.with_out_dtype("Tensor input, Tensor mat2"))
 @_args.tensors("bmm", mat2="mat2")
 def bmm(self: Tensor, mat2: Tensor) -> Tensor:
     """``x.bmm(mat2)``: torch's keyword is ``mat2``."""
@@ -1051,9 +1055,11 @@ def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
         _refuse_batched(inplace, self, other)
         if not _operand(other):
             return NotImplemented
-        _inplace_checks(self, other)
-        if op is pointwise.pow:  # before _inplace wraps an int past int64
+        if op is pointwise.pow:  # pow_'s own checks of its exponent come first
+            _args.unpack_int(other)
             pointwise.check_uint64_exponent(self, other)
+            pointwise.check_int_power(self, other)
+        _inplace_checks(self, other)
         return self._inplace(functools.partial(op, *name) if name else op, other)
 
     return method
@@ -1062,6 +1068,7 @@ def _inplace_binary(op: Callable, *name: str, inplace: str) -> Callable:
 def _inplace_checks(self: Tensor, other: Any) -> None:
     """torch's checks of ``self.op_(other)`` before its kernel's: autograd's rules, the
     shapes, then the cast of the result into ``self``."""
+    _args.unpack_int(other)  # the parser's, first
     check_inplace_allowed(self, other)
     check_internal_overlap(self)
     if isinstance(other, Tensor):

@@ -1229,6 +1229,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     """
     reduction = _check_reduction(reduction, size_average, reduce)  # torch's Python, first
     _args.tensor_args("cross_entropy_loss", (input, "input", 1), (target, "target", 2))
+    if weight is not None:
+        _args.tensor_args("cross_entropy_loss", (weight, "weight", 3))
     ignore_index = _args.integer("cross_entropy_loss", ignore_index, "ignore_index", 5)
     smoothing = _args.real("cross_entropy_loss", label_smoothing, "label_smoothing", 6)
     if smoothing > 1.0:

@@ -159,13 +159,14 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "
                          "the same size.")
-    if target.dtype is not input.dtype:
+    if weight is not None:
+        _args.python_attribute(weight, "size")  # torch's Python reads weight.size(), then
+        weight = weight.expand(checked_broadcast_shapes((target.shape, weight.shape)))  # expands
+    if target.dtype is not input.dtype:  # the kernel's checks, after its Python's
         raise RuntimeError(f"Found dtype {_args.legacy(target.dtype)} but expected "
                            f"{_args.legacy(input.dtype)}")
     _check_probabilities(input, target)
     if weight is not None:
-        _args.python_attribute(weight, "size")  # torch's Python reads weight.size(), then
-        weight = weight.expand(checked_broadcast_shapes((target.shape, weight.shape)))  # expands
         _in_place_broadcast(input, weight)  # the kernel scales the loss in place
     # the kernels scale the loss in place: the weights in the input's dtype
     params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
@@ -217,16 +218,16 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                f"differentiable with respect to argument '{name}'. This input "
                                "cannot have requires_grad True.")
     floating_kernel("log_sigmoid", input.dtype)
-    if pos_weight is not None:  # torch's kernel starts with (pos_weight - 1)
-        no_bool(pos_weight, 1)
+    if pos_weight is not None:  # torch's kernel: (pos_weight - 1) * target, into the
+        no_bool(pos_weight, 1)  # log-sigmoid in place, before it reads (1 - target)
+        broadcast_shapes(pos_weight.shape, target.shape)
+        _in_place_broadcast(input, pos_weight)
     if target.dtype is bool_:  # then (1 - target), whose 1 torch takes as a second bool
         no_bool(True, target)
     if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
         raise _args.cast_error(result_type(input, target), target.dtype)
     params: dict = {}  # torch's kernel: (pos_weight - 1) * target, then into the log-sigmoid
     if pos_weight is not None:  # in place, then the loss times weight in place
-        broadcast_shapes(pos_weight.shape, target.shape)
-        _in_place_broadcast(input, pos_weight)
         params["pos_weight"] = pos_weight.detach().to(input.dtype)
     if weight is not None:
         _in_place_broadcast(input, weight)

@@ -14,6 +14,7 @@ tensor([[6., 8.],
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from .. import _args
@@ -22,7 +23,7 @@ from .._dtype import promote_types
 from .._tensor import Tensor
 from ..backend import getitem, index_add
 from ._base import Op, wrap
-from .embedding import _check_indices, _padding_row, renorm_
+from .embedding import _check_indices, renorm_
 from .indexing import Index
 from .inplace_more import IndexAdd
 
@@ -153,20 +154,20 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     _check_mode(mode, scale_grad_by_freq, sparse, per_sample_weights)
     if max_norm is not None:
         renorm_(weight, input, max_norm, norm_type)
+    padding_idx = _bag_padding_row(weight.shape[0], padding_idx)
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("minitorch's embedding_bag has no scale_grad_by_freq or "
                                   "sparse gradients")
     common = promote_types(input.dtype, offsets.dtype)  # torch's promoteIndicesAndOffsets
     input, offsets = input.to(common), offsets.to(common)
     _check_indices("embedding_bag", input, 1)
-    padding_idx = _padding_row(weight, padding_idx)
     xp = weight._xp
     indices, starts = input._data, offsets._data
     nbags = starts.shape[0] - (1 if include_last_offset else 0)
     _check_offsets(xp, indices, starts, weight.shape[0], common, include_last_offset)
     _check_indices_in_range(xp, indices, starts, weight.shape[0],
                             mode == "max" or padding_idx is not None or
-                            weight.dtype.name != "float32")
+                            weight.dtype.name != "float32", include_last_offset)
     bags = xp.searchsorted(starts[:nbags], xp.arange(indices.shape[0]), side="right") - 1
     keep = bags >= 0  # (no offsets: no bag, and none of the indices is read)
     if padding_idx is not None:
@@ -174,8 +175,26 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     summed = keep
     if include_last_offset and padding_idx is None and weight.dtype.name == "float32":
         summed = keep & (xp.arange(indices.shape[0]) < starts[-1])
+    # what is left out of range lies past the last offset, which that kernel never reads
+    indices = xp.where((indices < 0) | (indices >= weight.shape[0]), 0, indices)
     return EmbeddingBag.apply(weight, per_sample_weights, indices=indices, bags=bags,
                               keep=keep, summed=summed, nbags=nbags, mode=mode)
+
+
+def _bag_padding_row(n: int, padding_idx: Any) -> int | None:
+    """torch's kernel check of ``padding_idx`` (its Python passes it on unchecked): an int
+    row of the ``n`` rows, a negative one counted from the end.
+
+    >>> _bag_padding_row(3, -1)
+    2
+    """
+    if padding_idx is None:
+        return None
+    padding_idx = _args.integer("embedding_bag", padding_idx, "padding_idx", 9)
+    if not -n <= padding_idx < n:
+        raise RuntimeError(f"padding_idx must be within the number of embeddings, -{n} "
+                           f"through {n - 1}, but got {padding_idx}")
+    return padding_idx + n if padding_idx < 0 else padding_idx
 
 
 def _flat_bags(input: Tensor, offsets: Any, include_last_offset: bool,
@@ -235,22 +254,48 @@ def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any,
         raise RuntimeError(_INDEX_SIZE)
 
 
-def _check_indices_in_range(xp: Any, indices: Any, starts: Any, n: int, generic: bool
-                            ) -> None:
+def _check_indices_in_range(xp: Any, indices: Any, starts: Any, n: int, generic: bool,
+                            include_last_offset: bool) -> None:
     """torch's refusal of an index outside ``[0, n)``, in the words of the kernel it takes:
     the ``generic`` one (max mode, a padding row, weights other than float32) names the
-    first bad value; the float32 sum/mean kernel (fbgemm) names its position when all the
-    bad ones lie in the first bag, else fails its own check."""
+    first bad value; the float32 sum/mean kernel (fbgemm) runs on chunks of bags in
+    parallel and re-reads a failed chunk with its offsets absolute but its indices counted
+    from the chunk's start, so what it names depends on where the chunk starts."""
     bad = (indices < 0) | (indices >= n)
     if not indices.shape[0] or not bool(xp.any(bad)):
         return
-    first = int(xp.argmax(xp.astype(bad, xp.int8)))
-    value = int(indices[first])
     if generic:
+        first = int(xp.argmax(xp.astype(bad, xp.int8)))
         raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
-                           f"idx to be {value}")
-    end = int(starts[1]) if starts.shape[0] > 1 else indices.shape[0]
-    if bool(xp.any(bad[end:])):
-        raise RuntimeError(_INDEX_SIZE)
-    raise RuntimeError(f"Index {first} of input takes value {value} which is not in the valid "
-                       f"range [0, {n})")
+                           f"idx to be {int(indices[first])}")
+    bounds = [int(b) for b in starts.tolist()]
+    if not include_last_offset:
+        bounds.append(indices.shape[0])
+    nbags = len(bounds) - 1
+    step = -(-nbags // min(_threads(), nbags)) if nbags else 1
+    for first in range(0, nbags, step):
+        last = min(first + step, nbags)
+        begin, end = bounds[first], bounds[last]
+        if bool(xp.any(bad[begin:end])):
+            _fbgemm_report(indices, bounds[first:last + 1], n)
+
+
+def _fbgemm_report(indices: Any, bounds: list, n: int) -> None:
+    """torch's re-reading of one failed chunk of bags (``bounds``: its absolute offsets)."""
+    start, size = bounds[0], bounds[-1] - bounds[0]
+    for i in range(bounds[0], bounds[-1]):
+        if i >= size:
+            raise RuntimeError(_INDEX_SIZE)
+        value = int(indices[start + i])
+        if not 0 <= value < n:
+            raise RuntimeError(f"Index {i} of input takes value {value} which is not in the "
+                               f"valid range [0, {n})")
+    if start:
+        raise RuntimeError("Your input appears to be incorrect: the last offset value should "
+                           "be the size of the indices tensor, but it seems not to be the case.")
+
+
+def _threads() -> int:
+    """The threads torch's CPU kernels split work over by default: the cores it may use."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else os.cpu_count() or 1

@@ -107,6 +107,7 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
     method.__wrapped__ = fn  # type: ignore[attr-defined]  # its parameters are fn's
     if hasattr(fn, "torch_signatures"):  # its overloads too (the method's forms of them)
         method.torch_signatures = fn.torch_signatures  # type: ignore[attr-defined]
+        method.torch_hidden = getattr(fn, "torch_hidden", False)  # type: ignore[attr-defined]
     method.__doc__ = f"In-place ``{name}``.\n\n    >>> minitorch.ones(1).{name}_ " \
                      "is not None\n    True\n    "
     return method

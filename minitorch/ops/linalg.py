@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args, _mkl
+from .. import _args, _call_form, _mkl
 from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
@@ -282,6 +282,18 @@ def _mm_grad_tensors(a: Tensor | None, b: Tensor | None, g: Tensor, column_major
             None if a is None else g.t().mm(a).t() if b_major else a.t().mm(g))
 
 
+def with_out_dtype(operands: str, options: str = "") -> tuple:
+    """torch's two signatures of a matrix product (one with an ``out_dtype``, a function's
+    only) for its ``operands``, with its keyword ``options``.
+
+    >>> with_out_dtype("Tensor input, Tensor mat2")[1]
+    'Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out = None'
+    """
+    tail = f"*, {options + ', ' if options else ''}Tensor out = None"
+    return f"{operands}, {tail}", f"{operands}, torch.dtype out_dtype, {tail}"
+
+
+@_call_form.overloads(*with_out_dtype("Tensor input, Tensor mat2"))
 @_args.tensors("mm", input="input", mat2="mat2")
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Matrix product of two 2-D tensors.
@@ -292,6 +304,8 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return Mm.apply(input, mat2)
 
 
+@_call_form.overloads(*with_out_dtype("Tensor input, Tensor mat1, Tensor mat2",
+                                      "Number beta = 1, Number alpha = 1"), hidden=True)
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
           alpha: float = 1) -> Tensor:
     """``input + mat1 @ mat2`` in one op (what ``nn.Linear`` uses).

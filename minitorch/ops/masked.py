@@ -126,6 +126,11 @@ def check_fill_through_mask(self: Tensor, mask: Tensor, value: Any = None) -> No
         _check_fits(value, self.dtype)
 
 
+_FILL_SIGNATURES = ("Tensor input, Tensor mask, Tensor value",
+                    "Tensor input, Tensor mask, Number value")
+
+
+@_call_form.overloads(*_FILL_SIGNATURES)
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True (broadcast), the tensor's values elsewhere.
 
@@ -141,10 +146,6 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return op(self, *values, **keywords)
 
 
-_FILL_SIGNATURES = ("Tensor input, Tensor mask, Tensor value",
-                    "Tensor input, Tensor mask, Number value")
-
-
 @_call_form.overloads(*_FILL_SIGNATURES)
 def masked_fill_function(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``torch.masked_fill(input, mask, value)``: :meth:`Tensor.masked_fill` as a function.
@@ -158,6 +159,7 @@ def masked_fill_function(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     return masked_fill(input, mask, value)
 
 
+@_call_form.overloads(*_FILL_SIGNATURES)
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """In-place ``masked_fill``.
 

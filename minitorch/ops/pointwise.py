@@ -470,6 +470,18 @@ def check_uint64_exponent(a: Tensor, exponent: Any) -> None:
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
 
 
+def check_int_power(a: Tensor, exponent: Any) -> None:
+    """torch's refusal of a negative int exponent of an integer (or bool) tensor.
+
+    >>> check_int_power(minitorch.tensor([2]), -1)
+    Traceback (most recent call last):
+    RuntimeError: Integers to negative integer powers are not allowed.
+    """
+    if type(exponent) is int and exponent < 0 and not a.dtype.is_floating_point and \
+            not a.dtype.is_complex:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
 class PowScalarExponent(Op):
     """``tensor ** number`` (PowBackward0)."""
 
@@ -649,7 +661,9 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
         _args.unpack_int(value)
     check_unsigned(input, other)
     complex_ = any(isinstance(v, complex) for v in (input, other))
-    if not complex_:  # (a complex result holds any number: refused after torch's checks)
+    unsigned = all(type(v) is int and v > _args.INT64_MAX for v in (input, other))
+    if not complex_ and not unsigned:  # (a complex or uint64 result holds them: refused
+        # after torch's checks)
         dt = result_type(input, other)  # torch converts the numbers before the condition
         for value in (input, other):  # a number is read into the result's type (float16's
             if not isinstance(value, Tensor):  # in float)
@@ -665,6 +679,8 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     check_broadcast(condition, input, other)
     if complex_:
         dt = result_type(input, other)  # minitorch's refusal: it has no complex tensors
+    if unsigned:  # torch's uint64 result, which minitorch has not
+        from_array_dtype(condition._xp.empty((0,), dtype=condition._xp.uint64).dtype)
     if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         xp = condition._xp  # two Python scalars: torch's dtype for them (float32 for floats)
         input = Tensor._make(xp.asarray(input, dtype=array_dtype(xp, dt.name)))
@@ -1203,6 +1219,11 @@ def _scaled(input: Any, other: Any, alpha: Any) -> Any:
     return other * alpha
 
 
+# add's and sub's one listed signature (their deprecated ones, alpha first, hidden)
+ALPHA_SIGNATURE = "Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None"
+
+
+@_call_form.overloads(ALPHA_SIGNATURE, hidden=True)
 @takes_out_elementwise
 def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting.
@@ -1221,6 +1242,7 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     return Add.apply(input, other)
 
 
+@_call_form.overloads(ALPHA_SIGNATURE, hidden=True)
 def sub(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     """``input - alpha * other`` (a number ``input`` is a 0-d operand, as torch wraps it:
     ``SubBackward0``).
@@ -1813,6 +1835,7 @@ def _number_input(fn: str, input: Any, other: Any) -> Any:
     ``input`` as a 0-d tensor (``minitorch.sub(2.5, 2)`` is ``tensor(0.5000)``)."""
     _args.tensor_or_number(fn, input, "input", 1)
     _args.tensor_or_number(fn, other, "other", 2)
+    _args.unpack_int(other)  # the parser's, before any check of the op's
     if isinstance(input, Tensor) or isinstance(other, Tensor):
         return input
     from .._creation import tensor as make

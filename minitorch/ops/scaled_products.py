@@ -14,10 +14,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor, check_inplace_allowed, expanded_shape
 from ._base import Op, sum_to, wrap
-from .linalg import batched_product
+from .linalg import batched_product, with_out_dtype
 
 __all__ = [
     "METHODS",
@@ -165,6 +165,13 @@ def _addr_checked(fn: str, input: Any, vec1: Any, vec2: Any, beta: Any, alpha: A
     return _scales(fn, input, beta, alpha, vec1, vec2)
 
 
+def _scaled(operands: str) -> str:
+    """torch's one listed signature of a product scaled by beta and alpha (its deprecated
+    ones, the scales first, hidden)."""
+    return f"{operands}, *, Number beta = 1, Number alpha = 1, Tensor out = None"
+
+
+@_call_form.overloads(_scaled("Tensor input, Tensor vec1, Tensor vec2"), hidden=True)
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1
          ) -> Tensor:
     """``beta * input + alpha * outer(vec1, vec2)``.
@@ -203,6 +210,7 @@ def _addmv_checked(fn: str, input: Any, mat: Any, vec: Any, beta: Any, alpha: An
     return beta, alpha
 
 
+@_call_form.overloads(_scaled("Tensor input, Tensor mat, Tensor vec"), hidden=True)
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (mat @ vec)``.
 
@@ -276,6 +284,7 @@ def _addbmm_dtypes(fn: str, input: Tensor, batch1: Tensor, batch2: Tensor) -> No
         raise _args.not_implemented("addmm_impl_cpu_", input.dtype)
 
 
+@_call_form.overloads(_scaled("Tensor input, Tensor batch1, Tensor batch2"), hidden=True)
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
            alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * sum(batch1[i] @ batch2[i])``.
@@ -287,6 +296,8 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
     return Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
+@_call_form.overloads(*with_out_dtype("Tensor input, Tensor batch1, Tensor batch2",
+                                      "Number beta = 1, Number alpha = 1"), hidden=True)
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
             alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * (batch1 @ batch2)``, a batch of matrix products.
@@ -310,6 +321,7 @@ def _written(name: str, input: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: A
 
 
 # torch's keyword names, one in-place form each
+@_call_form.overloads(_scaled("Tensor input, Tensor mat, Tensor vec"), hidden=True)
 def addmv_(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """In-place ``addmv`` (torch has it as a function too).
 
@@ -319,6 +331,7 @@ def addmv_(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any
     return _written("addmv", input, mat, vec, beta, alpha)
 
 
+@_call_form.overloads(_scaled("Tensor input, Tensor vec1, Tensor vec2"), hidden=True)
 def addr_(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """In-place ``addr``.
 
@@ -328,6 +341,7 @@ def addr_(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: An
     return _written("addr", input, vec1, vec2, beta, alpha)
 
 
+@_call_form.overloads(_scaled("Tensor input, Tensor batch1, Tensor batch2"), hidden=True)
 def addbmm_(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
             alpha: Any = 1) -> Tensor:
     """In-place ``addbmm``.
@@ -338,6 +352,7 @@ def addbmm_(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
     return _written("addbmm", input, batch1, batch2, beta, alpha)
 
 
+@_call_form.overloads(_scaled("Tensor input, Tensor batch1, Tensor batch2"), hidden=True)
 def baddbmm_(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
              alpha: Any = 1) -> Tensor:
     """In-place ``baddbmm``.

@@ -263,6 +263,13 @@ def _addc(op: type[Op], fn: str, input: Tensor, tensor1: Tensor, tensor2: Tensor
     return op.apply(input, tensor1, tensor2, value=value)
 
 
+# torch's one signature it lists (its deprecated ones hidden), whose count of arguments
+# decides how it words an unknown keyword
+_ADDC_SIGNATURE = ("Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, "
+                   "Tensor out = None")
+
+
+@_call_form.overloads(_ADDC_SIGNATURE, hidden=True)
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
     """``input + value * tensor1 * tensor2``.
 
@@ -273,6 +280,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 
     return _addc(Addcmul, "addcmul", input, tensor1, tensor2, value)
 
 
+@_call_form.overloads(_ADDC_SIGNATURE, hidden=True)
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
     """``input + value * tensor1 / tensor2``.
 

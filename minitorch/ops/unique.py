@@ -130,10 +130,14 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     """
     _args.tensor_args("unique", (input, "input", 1))
     if dim is None:
+        _flags("_unique2", sorted=sorted, return_inverse=return_inverse,
+               return_counts=return_counts)
         values, inverse, counts = Unique2.apply(input, dim=None)
     else:
-        d = _check_dim(input, _args.integer("unique_dim", dim, "dim", 2))
-        values, inverse, counts = UniqueDim.apply(input, dim=d)
+        d = _args.integer("unique_dim", dim, "dim", 2)
+        _flags("unique_dim", sorted=sorted, return_inverse=return_inverse,
+               return_counts=return_counts)
+        values, inverse, counts = UniqueDim.apply(input, dim=_check_dim(input, d))
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values
 
@@ -149,8 +153,15 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     (tensor([1, 2, 1]), tensor([2, 1, 1]))
     """
     _args.tensor_args("unique_consecutive", (input, "input", 1))
+    _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
     d = None if dim is None else _check_dim(input, _args.integer("unique_consecutive", dim,
                                                                   "dim", 1))
     values, inverse, counts = UniqueConsecutive.apply(input, dim=d)
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values
+
+
+def _flags(fn: str, **flags: Any) -> None:
+    """torch's parser's check of the flags torch's Python passes on by keyword to ``fn``."""
+    for name, value in flags.items():
+        _args.flag(fn, value, name)

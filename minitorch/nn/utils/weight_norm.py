@@ -37,7 +37,7 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     """
     if dim == -1:
         return v.norm(pow)
-    dim = _args.dim("norm_except_dim", dim, v.dim())
+    dim = _args.dim("norm_except_dim", dim, v.dim(), position=3)
     others = tuple(d for d in range(v.dim()) if d != dim)
     if not others:  # a vector: torch views it as one column per element, not norm(dim=())
         return v.unsqueeze(1).norm(pow, dim=1)
