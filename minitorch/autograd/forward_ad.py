@@ -396,8 +396,18 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
         zeros = [_zeros(a) if t is None and isinstance(a, T.Tensor)
                  and a.is_floating_point() else t for a, t in zip(args, tangents)]
         if zeros != tangents:
-            result = _jvps(cls, args, kwargs, zeros, record)
+            result = [_with_values_of(plain, linked) for plain, linked
+                      in zip(result, _jvps(cls, args, kwargs, zeros, record))]
     return result
+
+
+def _with_values_of(plain: T.Tensor | None, linked: T.Tensor | None) -> T.Tensor | None:
+    """``linked`` (the tangent with the zero terms, for its grad_fn) holding ``plain``'s
+    values: torch's zero tangents are exact zeros, so ``0 * nan`` adds no nan to its terms."""
+    if plain is None or linked is None or plain.requires_grad:
+        return plain if linked is None else linked if plain is None else plain
+    linked._data = plain._data
+    return linked
 
 
 def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> list:
