@@ -90,7 +90,8 @@ def _unary(name: str) -> Callable[..., Any]:
 
 
 _UNARY = ("relu", "sigmoid", "tanh", "exp", "log", "sin", "cos", "abs", "sqrt", "rsqrt",
-          "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double",
+          "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double", "long",
+          "int", "half", "bool", "short", "char", "byte", "bfloat16",
           "detach", "clone", "contiguous", "__neg__", "__abs__")
 _PROMOTING = ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__",
               "__rtruediv__")  # not __rsub__: torch's rsub has a rule of its own

@@ -442,8 +442,9 @@ def _rows(outputs: list, k: int, x: Any) -> list:
 def _stack_rows(out: Tensor, x: Any, rows: list) -> Any:
     if not isinstance(x, Tensor):
         return None
-    if not rows:
-        return minitorch.zeros(*out.shape, *x.shape, dtype=x.dtype)
+    if not rows:  # torch's rows of none are a view of the output's graph
+        return out.reshape(-1)[:0].reshape((*out.shape, *x.shape)) if out.dtype == x.dtype \
+            else minitorch.zeros(*out.shape, *x.shape, dtype=x.dtype)
     return minitorch.stack(rows).reshape((*out.shape, *x.shape))
 
 
@@ -560,13 +561,17 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         with vmapping(randomness):
             columns = [_columns(target, args, nums, spec, leaves, k, has_aux)
                        for k in range(len(leaves))]
-        first = next((c[1] for c in columns if c[1] is not None), None)
-        output, aux = first or _first(_push(target, args, nums, spec, leaves, k=None,
-                                            has_aux=has_aux), has_aux)  # all inputs empty
+            first = next((c[1] for c in columns if c[1] is not None), None)
+            # an empty input's columns: none, but torch's are a view of the tangents' graph
+            zero = _push(target, args, nums, spec, leaves, k=None, has_aux=has_aux) \
+                if first is None or any(not x.numel() for x in leaves) else None
+        output, aux = first or _first(zero, has_aux)
         outputs, out_spec = _flatten(output)
+        slopes = _flatten(zero[1])[0] if zero else outputs
         jac = []
         for i, out in enumerate(outputs):
-            per_input = [_stack_columns(col[0], i, out, x) for col, x in zip(columns, leaves)]
+            per_input = [_stack_columns(col[0], i, slopes[i], out, x)
+                         for col, x in zip(columns, leaves)]
             part = _unflatten(per_input, spec)
             jac.append(part[0] if isinstance(argnums, int) else tuple(part))
         jac = _unflatten(jac, out_spec)
@@ -589,11 +594,13 @@ def _unplaced(func: Callable[..., Any], args: tuple, positions: list) -> Callabl
     return call
 
 
-def _stack_columns(columns: list, i: int, out: Tensor, x: Tensor) -> Tensor:
+def _stack_columns(columns: list, i: int, slope: Tensor, out: Tensor, x: Tensor) -> Tensor:
     """The Jacobian of output ``i`` for input ``x`` from its flat columns (none for an empty
-    ``x``: zeros)."""
+    ``x``: an empty view of ``slope``, the output's tangent along no input)."""
     if not columns:
-        return minitorch.zeros((*out.shape, *x.shape), dtype=x.dtype)
+        return slope.reshape(-1)[:0].reshape((*out.shape, *x.shape))
+    if not x.dim():  # torch's column dim of a 0-d input is squeezed away (SqueezeBackward1)
+        return minitorch.stack(columns[i], -1).reshape((*out.shape, 1)).squeeze(-1)
     return minitorch.stack(columns[i], -1).reshape((*out.shape, *x.shape))
 
 

@@ -154,7 +154,10 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
             raise RuntimeError(
                 "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
                 "not supported together. Please either set `strict=False` or `vectorize=False`.")
-        result = tuple(_jacobian_of(i, out, inputs, create_graph, strict)
+        if vectorize and not sum(out.numel() for out in outputs):
+            # torch's vmap over the rows of the identity: it reads row 0 of none
+            raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+        result = tuple(_jacobian_of(i, out, inputs, create_graph, strict, vectorize)
                        for i, out in enumerate(outputs))
     return _unpack(_finish(result, create_graph), (outputs_tuple, inputs_tuple))
 
@@ -250,8 +253,11 @@ def standard_basis(t: Any) -> Iterator[Any]:
 
 
 def _jacobian_of(i: int, output: Any, inputs: tuple, create_graph: bool,
-                 strict: bool) -> tuple:
-    """d(output)/d(each input), one reverse pass per output element."""
+                 strict: bool, vectorize: bool = False) -> tuple:
+    """d(output)/d(each input), one reverse pass per output element (an empty output has
+    none to stack: torch's loop refuses it, its ``vectorize`` batch gives zeros)."""
+    if vectorize and not output.numel():
+        return tuple(minitorch.zeros((*output.shape, *x.shape), dtype=x.dtype) for x in inputs)
     rows: list[list] = [[] for _ in inputs]
     for e in standard_basis(output):
         vj = _grad((output,), inputs, (e,), create_graph, retain_graph=True)
