@@ -266,7 +266,23 @@ class BatchedTensor:
         index = index if isinstance(index, tuple) else (index,)
         if not all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in index):
             raise Unbatched("__getitem__")  # tensor and bool indices move dims
+        if sum(i is not None and i is not Ellipsis for i in index) > self.dim():
+            raise Unbatched("__getitem__")  # the example's refusal names its own dims
         return BatchedTensor(self.value[(slice(None), *index)])
+
+    # factories: torch's new_* of a batched tensor is batched too
+    def new_ones(self, *size: Any, **kwargs: Any) -> BatchedTensor:
+        return self._new("new_ones", size, kwargs)
+
+    def new_zeros(self, *size: Any, **kwargs: Any) -> BatchedTensor:
+        return self._new("new_zeros", size, kwargs)
+
+    def _new(self, name: str, size: tuple, kwargs: dict) -> BatchedTensor:
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = tuple(size[0])
+        if not all(isinstance(n, int) for n in size) or "size" in kwargs:
+            raise Unbatched(name)
+        return BatchedTensor(getattr(self.value, name)((self.value.shape[0], *size), **kwargs))
 
     # products
     def dot(self, other: Any) -> BatchedTensor:

@@ -437,15 +437,23 @@ def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
     result = []
     for k, out in enumerate(outputs):
         # the tangents keep their graph (forward-over-reverse); torch's reshape of its
-        # permuted batch is an alias
-        alias = minitorch.ops.shape.ReshapeAlias
-        blocks = [alias.apply(minitorch.stack(columns[k], -1), shape=(*out.shape, *x.shape))
+        # permuted batch is an alias, of a batch the permutation leaves contiguous a view
+        blocks = [_reshaped(minitorch.stack(columns[k], -1), (*out.shape, *x.shape))
                   if columns[k] else minitorch.zeros((*out.shape, *x.shape), dtype=out.dtype)
                   for (_, columns), x in zip(per_input, inputs)]
         result.append(blocks if inputs_tuple else blocks[0])
     if not outputs_tuple:
         return result[0]
     return result if inputs_tuple else tuple(result)
+
+
+def _reshaped(columns: Any, shape: tuple) -> Any:
+    """``columns`` (one per input element, last) as ``shape``: torch's view of its batch
+    moved last, an alias (``ReshapeAliasBackward0``) where that left it non-contiguous."""
+    rows, count = columns.shape
+    kind = minitorch.ops.shape.ReshapeAlias if rows > 1 and count > 1 \
+        else minitorch.ops.shape.View
+    return kind.apply(columns, shape=shape)
 
 
 def _forward_columns(func: Callable[..., Any], inputs: tuple, i: int) -> tuple:

@@ -1,0 +1,209 @@
+"""Issue #21, session 22's autograd fuzzer (fuzzx): what fresh seeds found in the
+transforms — forward AD's zero tangents at a nan point, vmap's out_dims=None after an op with
+no batching rule, linearize's trace, and the Jacobians of empty inputs — each case run on
+live torch and on minitorch (taking the library as ``L``): the same result (values, dtype,
+shape, requires_grad, grad_fn name), or the same exception type and message."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from oracle import SETTINGS, assert_same, assert_same_error, raised_by
+
+import minitorch as mt
+
+
+def _flat(value: Any) -> list:
+    if isinstance(value, (tuple, list)):
+        return [v for item in value for v in _flat(item)]
+    return [value]
+
+
+def _same(fn: Callable[[Any], Any]) -> None:
+    """``fn`` raises on minitorch what it raises on torch, or returns the same values; a
+    tensor's grad_fn is compared by name too."""
+    def quiet(L: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn(L)
+    want = raised_by(quiet, torch)
+    if want is not None:
+        assert_same_error(raised_by(quiet, mt), want)
+        return
+    got, expected = quiet(mt), quiet(torch)
+    for g, w in zip(_flat(got), _flat(expected), strict=True):
+        if isinstance(w, torch.Tensor):
+            assert_same(g, w)
+            assert type(g.grad_fn).__name__ == type(w.grad_fn).__name__
+        else:
+            assert g == w or (g != g and w != w)
+
+
+# ------------------------------------------------------------ forward AD at a nan point
+
+@SETTINGS
+@given(st.sampled_from([math.nan, math.inf, -math.inf, 1.5]), st.integers(0, 2))
+def test_zero_tangents_add_no_nan(value: float, size: int) -> None:
+    """torch's missing tangents are exact zeros: ``0 * nan`` adds nothing to a tangent."""
+    shape = (size,) if size else ()
+
+    def hessian(L: Any) -> Any:
+        x = L.full(shape, value, dtype=L.float64)
+        return L.autograd.functional.hessian(lambda u, w: (u * w).sum(), (x, x * 2),
+                                             vectorize=True, outer_jacobian_strategy="forward-mode")
+
+    def func_hessian(L: Any) -> Any:
+        x = L.full(shape, value, dtype=L.float64)
+        return L.func.hessian(lambda u: (u * u).sum())(x)
+
+    def dual(L: Any) -> Any:
+        fa = L.autograd.forward_ad
+        x = L.full(shape, value, dtype=L.float64, requires_grad=True)
+        with fa.dual_level():
+            d = fa.make_dual(x, L.zeros(shape, dtype=L.float64))
+            (g,) = L.autograd.grad((d * d).sum(), d, create_graph=True)
+            return fa.unpack_dual(L.ones(shape, dtype=L.float64) * d).tangent, \
+                fa.unpack_dual(g).tangent
+    for case in (hessian, func_hessian, dual):
+        _same(case)
+
+
+# ------------------------------------------------------------ vmap's out_dims=None
+
+BODIES: dict[str, Callable[[Any], Any]] = {
+    "mul_": lambda u: u.mul_(2),
+    "mul_ then sum": lambda u: u.mul_(2).sum(),
+    "add_ of a view": lambda u: u[..., :1].add_(1),
+    "long": lambda u: u.long().sum(),
+    "int": lambda u: u.int(),
+    "bool": lambda u: u.bool(),
+    "half": lambda u: u.half().sum(),
+    "new_ones": lambda u: u.new_ones(2),
+    "new_zeros": lambda u: u.new_zeros((2, 1)),
+    "constant": lambda u: u.detach().new_tensor(1.0) * 0 + 1,
+    "clone": lambda u: u.clone(),
+}
+
+
+@pytest.mark.parametrize("body", sorted(BODIES))
+@pytest.mark.parametrize(("shape", "in_dims"), [((3,), 0), ((2, 3), 1), ((0,), -1), ((2, 0), 0)])
+def test_vmap_out_dims_none_refuses_batched_output(body: str, shape: tuple, in_dims: int
+                                                   ) -> None:
+    """An output that depends on the batch is refused where out_dims is None, whatever op
+    made it (torch's BatchedTensor); one that does not is given once."""
+    _same(lambda L: L.func.vmap(BODIES[body], in_dims=in_dims, out_dims=None)(
+        L.ones(shape, dtype=L.float64)))
+
+
+def test_vmap_out_dims_none_part_of_a_tuple() -> None:
+    _same(lambda L: L.func.vmap(lambda u: (u.mul_(2), L.ones(2)), out_dims=(0, None))(
+        L.ones(3, 2, dtype=L.float64)))
+    _same(lambda L: L.func.vmap(lambda u: (L.ones(2), u.mul_(2)), out_dims=(0, None))(
+        L.ones(3, 2, dtype=L.float64)))
+
+
+# ------------------------------------------------------------ linearize
+
+OUTPUTS: dict[str, Callable[[Any], Any]] = {
+    "vector": lambda u: u.sin() * 2,
+    "tuple": lambda u: (u.sum(), u * 2),
+    "number": lambda u: 3.0,
+    "None": lambda u: None,
+    "tensor and number": lambda u: (u * 2, 1.5),
+    "list": lambda u: [u.sum()],
+}
+
+
+@pytest.mark.parametrize("output", sorted(OUTPUTS))
+@pytest.mark.parametrize("shape", [(3,), ()])
+def test_linearize_passes_non_tensor_outputs(output: str, shape: tuple) -> None:
+    """torch's jvp_fn maps the tangent over the output's tensors; anything else is given
+    back as it is."""
+    def run(L: Any) -> Any:
+        x = L.ones(shape, dtype=L.float64)
+        out, jvp_fn = L.func.linearize(OUTPUTS[output], x)
+        return out, jvp_fn(L.full(shape, 2.0, dtype=L.float64))
+    _same(run)
+
+
+@pytest.mark.parametrize("tangent", ["None", "int", "tuple", "wrong shape"])
+def test_linearize_bad_tangent(tangent: str) -> None:
+    def run(L: Any) -> Any:
+        _, jvp_fn = L.func.linearize(lambda u: u.sin(), L.ones(2, 2, dtype=L.float64))
+        bad = {"None": None, "int": 3, "tuple": (L.ones(2, 2, dtype=L.float64),),
+               "wrong shape": L.ones(2, dtype=L.float64)}[tangent]
+        return jvp_fn(bad)
+    _same(run)
+
+
+# ------------------------------------------------------------ Jacobians of empty inputs
+
+FUNCS: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "sin": lambda u, c: u.sin(),
+    "sum": lambda u, c: u.sum(),
+    "square sum": lambda u, c: (u * u).sum(),
+    "closure": lambda u, c: (u * c).sum(),  # c: the caller's, requires grad
+}
+
+
+@pytest.mark.parametrize("transform", ["jacfwd", "jacrev", "hessian"])
+@pytest.mark.parametrize("func", sorted(FUNCS))
+@pytest.mark.parametrize("shape", [(0,), (2, 0), ()])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_func_jacobians_of_empty_and_0d_inputs(transform: str, func: str, shape: tuple,
+                                               requires_grad: bool) -> None:
+    """torch's result of an empty input keeps its graph (ViewBackward0); a 0-d input's
+    jacfwd column is squeezed away (SqueezeBackward1)."""
+    def run(L: Any) -> Any:
+        c = L.ones(shape, dtype=L.float64, requires_grad=True)
+        return getattr(L.func, transform)(lambda u: FUNCS[func](u, c))(
+            L.ones(shape, dtype=L.float64, requires_grad=requires_grad))
+    _same(run)
+
+
+@pytest.mark.parametrize("which", ["jacobian", "hessian"])
+@pytest.mark.parametrize("vectorize", [False, True])
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (3,)])
+def test_functional_empty_rows(which: str, vectorize: bool, shape: tuple) -> None:
+    """torch's vectorized batch of no rows fails reading row 0; its loop fails stacking
+    none."""
+    def run(L: Any) -> Any:
+        x = L.ones(shape, dtype=L.float64)
+        F = L.autograd.functional
+        if which == "jacobian":
+            return F.jacobian(lambda u: u * 2, x, vectorize=vectorize)
+        return F.hessian(lambda u: (u * u).sum(), x, vectorize=vectorize)
+    _same(run)
+
+
+@pytest.mark.parametrize("vectorize", [False, True])
+@pytest.mark.parametrize("empty", [0, 1, (0, 1)])
+def test_functional_one_empty_output_among_others(vectorize: bool, empty: Any) -> None:
+    def run(L: Any) -> Any:
+        def f(u: Any) -> Any:
+            outs = [u * 2, u.sin()]
+            for k in (empty if isinstance(empty, tuple) else (empty,)):
+                outs[k] = outs[k][:0]
+            return tuple(outs)
+        return L.autograd.functional.jacobian(f, L.ones(3, dtype=L.float64),
+                                              vectorize=vectorize)
+    _same(run)
+
+
+def test_nan_point_gradient_is_what_numpy_says() -> None:
+    """The fixed tangent is the plain one: d/du (u * w) at u = nan is w (not nan)."""
+    fa = mt.autograd.forward_ad
+    x = mt.tensor([math.nan, 1.0], dtype=mt.float64, requires_grad=True)
+    with fa.dual_level():
+        d = fa.make_dual(x, mt.tensor([0.0, 1.0], dtype=mt.float64))
+        tangent = fa.unpack_dual(mt.ones(2, dtype=mt.float64) * d).tangent
+    np.testing.assert_array_equal(tangent.detach().numpy(), [0.0, 1.0])
+    assert tangent.requires_grad
