@@ -207,3 +207,66 @@ def test_nan_point_gradient_is_what_numpy_says() -> None:
         tangent = fa.unpack_dual(mt.ones(2, dtype=mt.float64) * d).tangent
     np.testing.assert_array_equal(tangent.detach().numpy(), [0.0, 1.0])
     assert tangent.requires_grad
+
+
+# ------------------------------------------------------------ gradients on another device
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("where", ["Function backward", "grad", "grad unused", "backward"])
+def test_gradient_on_another_device(shape: tuple, dtype: str, where: str) -> None:
+    """The engine's device check: a 0-d gradient is moved (a meta one cannot be), any other
+    refused, after the shape check and before an unused input is reported."""
+    def run(L: Any) -> Any:
+        x = L.ones(shape, dtype=getattr(L, dtype), requires_grad=True)
+        if where == "Function backward":
+            class Meta(L.autograd.Function):
+                @staticmethod
+                def forward(ctx: Any, a: Any) -> Any:
+                    return a * 2
+
+                @staticmethod
+                def backward(ctx: Any, g: Any) -> Any:
+                    return g.to("meta")
+            Meta.apply(x).sum().backward()
+            return x.grad
+        g = L.ones(shape, device="meta")
+        if where == "backward":
+            (x * 2).backward(g)
+            return x.grad
+        wrt = [L.ones(2, requires_grad=True)] if where == "grad unused" else x
+        return L.autograd.grad(x * 2, wrt, g)
+    _same(run)
+
+
+# ------------------------------------------------------------ functional API, no outputs
+
+@pytest.mark.parametrize("vectorize", [False, True])
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("inputs", ["single", "pair"])
+def test_jacobian_of_no_outputs(vectorize: bool, strict: bool, inputs: str) -> None:
+    def run(L: Any) -> Any:
+        x = L.ones(2, dtype=L.float64)
+        given = x if inputs == "single" else (x, x * 2)
+        return L.autograd.functional.jacobian(lambda *a: (), given, vectorize=vectorize,
+                                              strict=strict)
+    _same(run)
+
+
+# ------------------------------------------------------------ forward AD, in place
+
+@pytest.mark.parametrize("op", ["mul_", "add_", "div_"])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_inplace_tangent_keeps_the_graph(op: str, requires_grad: bool) -> None:
+    """torch's tangent of an in-place op reads self's old values in their graph."""
+    def run(L: Any) -> Any:
+        fa = L.autograd.forward_ad
+        t = L.tensor([1.0, 2.0], dtype=L.float64, requires_grad=requires_grad)
+        with fa.dual_level():
+            base = t.clone()
+            d = fa.make_dual(L.full((2,), 2.0, dtype=L.float64), L.ones(2, dtype=L.float64))
+            getattr(base, op)(d)
+            tangent = fa.unpack_dual(base).tangent
+        return tangent, tangent.requires_grad
+    _same(lambda L: run(L)[1])
+    assert_same(run(mt)[0], run(torch)[0])

@@ -25,6 +25,7 @@ from . import (
     anomaly_mode,
     engine,
     forward_ad,
+    function,
     functional,
     grad_mode,
     graph,
@@ -172,7 +173,8 @@ def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(t._edge())
-        root_grads.append(g)
+        root_grads.append(g if g is None else
+                          function.on_device(g, t.device, f"invalid gradient at index {i}"))
     return edges, root_grads
 
 

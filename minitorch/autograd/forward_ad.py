@@ -533,10 +533,15 @@ def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.
     (or a view of one)."""
     for tangent in t.__dict__.get("_fw_tangents", {}).values():
         T.check_inplace_allowed(tangent)
-    old = copy_tangents(t, T.Tensor._make(t._xp.asarray(t._data, copy=True)))
+    # torch's tangent formula reads self's old values: in its graph where that is recorded
+    record = grad_mode._state.grad_enabled and any(
+        isinstance(v, T.Tensor) and v.requires_grad for v in (t, *others))
+    with _suspended():
+        old = copy_tangents(t, t.clone() if record else
+                            T.Tensor._make(t._xp.asarray(t._data, copy=True)))
     _in_place[0] = True
     try:
-        with grad_mode._recording(False):
+        with grad_mode._recording(record):
             result = op(old, *others, **kwargs)
     finally:
         _in_place[0] = False

@@ -154,6 +154,9 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
             raise RuntimeError(
                 "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
                 "not supported together. Please either set `strict=False` or `vectorize=False`.")
+        if not outputs:  # torch's vectorized rows need an output; its loop's result is read
+            raise AssertionError("Expected at least one tensor") if vectorize else \
+                IndexError("tuple index out of range")  # at [0]
         if vectorize and not sum(out.numel() for out in outputs):
             # torch's vmap over the rows of the identity: it reads row 0 of none
             raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
