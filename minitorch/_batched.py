@@ -21,13 +21,47 @@ tensor([[2., 0.],
 
 from __future__ import annotations
 
+import contextlib
 import operator
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
+
+
+def _example_check(cls: type, obj: Any) -> bool:
+    """isinstance while ``func`` runs on batched tensors: a batched one is a Tensor to the
+    user's code (minitorch's own code tells the two apart)."""
+    return type.__instancecheck__(cls, obj) or (
+        cls is Tensor and type(obj) is BatchedTensor
+        and not sys._getframe(1).f_globals.get("__name__", "").startswith("minitorch."))
+
+
+_calls_with_examples = [0]
+
+
+@contextlib.contextmanager
+def examples_are_tensors() -> Iterator[None]:
+    """While ``func`` runs on batched tensors, each passes the user's ``isinstance(x,
+    Tensor)`` as torch's does (its checks then take the tensor branch). The check is hooked
+    in only meanwhile: isinstance elsewhere keeps CPython's fast path.
+
+    >>> isinstance(BatchedTensor(minitorch.ones(2, 3)), Tensor)  # outside func
+    False
+    """
+    meta = type(Tensor)
+    if not _calls_with_examples[0]:
+        meta.__instancecheck__ = _example_check
+    _calls_with_examples[0] += 1
+    try:
+        yield
+    finally:
+        _calls_with_examples[0] -= 1
+        if not _calls_with_examples[0]:
+            del meta.__instancecheck__
 
 
 class Unbatched(Exception):

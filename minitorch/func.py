@@ -38,7 +38,7 @@ from typing import Any
 
 import minitorch
 
-from ._batched import BatchedTensor, Raised, Refused, Unbatched
+from ._batched import BatchedTensor, Raised, Refused, Unbatched, examples_are_tensors
 from ._batched_function import vmapping
 from ._tensor import Tensor
 from .autograd import forward_ad as fwAD
@@ -787,7 +787,8 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
     op it calls has no batching rule here (or fails: the per-slice calls then say why)."""
     batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
     try:
-        out = func(*_unflatten(batched, spec), **kwargs)
+        with examples_are_tensors():
+            out = func(*_unflatten(batched, spec), **kwargs)
     except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
         raise RuntimeError(str(refused)) from None
     except Raised as raised:
@@ -833,7 +834,8 @@ def _unbatched(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kw
     the first example's output (:func:`_reaches_example`)."""
     batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
     try:
-        values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
+        with examples_are_tensors():
+            values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
     except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
         raise RuntimeError(str(refused)) from None
     except Exception:  # an op without a batching rule here (an in-place one, say)

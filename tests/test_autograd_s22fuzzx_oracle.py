@@ -270,3 +270,21 @@ def test_inplace_tangent_keeps_the_graph(op: str, requires_grad: bool) -> None:
         return tangent, tangent.requires_grad
     _same(lambda L: run(L)[1])
     assert_same(run(mt)[0], run(torch)[0])
+
+
+# ------------------------------------------------------------ vmap: the example is a Tensor
+
+@pytest.mark.parametrize("wrap", ["tensor", "list", "dict"])
+@pytest.mark.parametrize("dtype", ["float64", "int64", "bool"])
+def test_vmap_example_is_a_tensor_to_isinstance(wrap: str, dtype: str) -> None:
+    """A user's ``isinstance(u, torch.Tensor)`` inside vmap is True (torch's batched tensor
+    is one): the branch taken is the tensor's, on the batch as on each example."""
+    def run(L: Any) -> Any:
+        def f(a: Any) -> Any:
+            u = a[0] if isinstance(a, list) else a["k"] if isinstance(a, dict) else a
+            return {"k": (u * u).sum()} if isinstance(u, L.Tensor) else {"k": u}
+        x = L.tensor([1, 2, 0]).to(getattr(L, dtype))
+        given = [x] if wrap == "list" else {"k": x} if wrap == "dict" else x
+        return L.func.vmap(f)(given)["k"]
+    _same(run)
+    assert not isinstance(mt._batched.BatchedTensor(mt.ones(2)), mt.Tensor)
