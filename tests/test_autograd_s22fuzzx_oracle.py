@@ -288,3 +288,18 @@ def test_vmap_example_is_a_tensor_to_isinstance(wrap: str, dtype: str) -> None:
         return L.func.vmap(f)(given)["k"]
     _same(run)
     assert not isinstance(mt._batched.BatchedTensor(mt.ones(2)), mt.Tensor)
+
+
+@pytest.mark.parametrize("wrt", ["no grad", "int", "unused"])
+@pytest.mark.parametrize("api", ["grad", "backward"])
+def test_gradient_device_checked_after_the_inputs(wrt: str, api: str) -> None:
+    def run(L: Any) -> Any:
+        x = L.ones(3, dtype=L.float64, requires_grad=True)
+        t = {"no grad": L.ones(2), "int": L.ones(2, dtype=L.int64),
+             "unused": L.ones(2, requires_grad=True)}[wrt]
+        g = L.ones(3, device="meta")
+        if api == "grad":
+            return L.autograd.grad(x * 2, [t], g)
+        L.autograd.backward(x * 2, g, inputs=[t])
+        return t.grad
+    _same(run)

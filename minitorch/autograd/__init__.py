@@ -173,9 +173,14 @@ def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(t._edge())
-        root_grads.append(g if g is None else
-                          function.on_device(g, t.device, f"invalid gradient at index {i}"))
+        root_grads.append(g)
     return edges, root_grads
+
+
+def _on_devices(outputs: Sequence[Tensor], grads: list) -> list:
+    """The engine's device check of the root gradients, as it starts."""
+    return [g if g is None else function.on_device(g, t.device, f"invalid gradient at index {i}")
+            for i, (t, g) in enumerate(zip(outputs, grads))]
 
 
 def _flags(retain_graph: Any, create_graph: Any) -> tuple[bool, bool]:
@@ -221,14 +226,16 @@ def backward(
     if create_graph:  # torch's engine, once per process: .grad will hold a graph
         warn_once(_REFERENCE_CYCLE)
     if not targets:
-        engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
+        engine.execute(edges, _on_devices(outputs, root_grads), keep_graph=retain_graph,
+                       create_graph=create_graph)
         return
     _check_inputs(targets)
     for t in targets:
         if isinstance(t, T.Tensor):  # as torch: a non-leaf input gets .grad; one without
             t.retain_grad()  # grad is refused
-    engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph,
-                   capture=[_edge_of(t) for t in targets], accumulate=True)
+    engine.execute(edges, _on_devices(outputs, root_grads), keep_graph=retain_graph,
+                   create_graph=create_graph, capture=[_edge_of(t) for t in targets],
+                   accumulate=True)
 
 
 def grad(
@@ -291,6 +298,7 @@ def grad(
     if any(isinstance(t, T.Tensor) and not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     capture = [_edge_of(t) for t in ins]
+    grads = _on_devices(outs, grads)
     if is_grads_batched:
         _check_rows(outs, grads)
         captured = _batched_grads(edges, grads, capture, retain_graph, create_graph)
