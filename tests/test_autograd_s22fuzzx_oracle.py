@@ -303,3 +303,16 @@ def test_gradient_device_checked_after_the_inputs(wrt: str, api: str) -> None:
         L.autograd.backward(x * 2, g, inputs=[t])
         return t.grad
     _same(run)
+
+
+@pytest.mark.parametrize("func", ["slice", "sin", "square", "matmul"])
+@pytest.mark.parametrize("size", [0, 2])
+def test_jacrev_of_an_empty_output(func: str, size: int) -> None:
+    """torch's batch of no rows runs the backward on none: its result needs grad where that
+    backward reads the input (sin), not where it does not (a slice)."""
+    def run(L: Any) -> Any:
+        x = L.ones(size, dtype=L.float64, requires_grad=True) * 2
+        f = {"slice": lambda u: u[:0], "sin": lambda u: u[:0].sin(), "square": lambda u: u[:0] ** 2,
+             "matmul": lambda u: L.ones(0, size, dtype=L.float64) @ u}[func]
+        return L.func.jacrev(f)(x)
+    _same(run)
