@@ -316,3 +316,15 @@ def test_jacrev_of_an_empty_output(func: str, size: int) -> None:
              "matmul": lambda u: L.ones(0, size, dtype=L.float64) @ u}[func]
         return L.func.jacrev(f)(x)
     _same(run)
+
+
+@pytest.mark.parametrize("value", ["numpy bool", "numpy float", "int", "list", "Size"])
+def test_unpack_hook_result_named_as_torch(value: str) -> None:
+    def run(L: Any) -> Any:
+        x = L.ones(3, dtype=L.float64, requires_grad=True)
+        bad = {"numpy bool": np.bool_(True), "numpy float": np.float64(1.0), "int": 1,
+               "list": [1.0], "Size": L.Size([3])}[value]
+        with L.autograd.graph.saved_tensors_hooks(lambda p: p, lambda p: bad):
+            y = (x * x).sum()
+        y.backward()
+    _same(run)
