@@ -328,3 +328,22 @@ def test_unpack_hook_result_named_as_torch(value: str) -> None:
             y = (x * x).sum()
         y.backward()
     _same(run)
+
+
+@pytest.mark.parametrize("primal", ["transposed", "empty from numpy", "empty transposed",
+                                    "size-1 dim transposed", "contiguous"])
+def test_make_dual_keeps_a_tangent_of_the_same_layout(primal: str) -> None:
+    """torch keeps the tangent itself (its dtype too) where its layout is the primal's up to
+    dims of size 1 and empty tensors, else copies it into the primal's layout and dtype."""
+    def run(L: Any) -> Any:
+        fa = L.autograd.forward_ad
+        p = {"transposed": lambda: L.ones(3, 2).t(),
+             "empty from numpy": lambda: L.tensor(np.zeros((0,), dtype=np.float32)),
+             "empty transposed": lambda: L.ones(0, 2).t(),
+             "size-1 dim transposed": lambda: L.ones(1, 3).t(),
+             "contiguous": lambda: L.ones(2, 3)}[primal]()
+        with fa.dual_level():
+            d = fa.make_dual(p, L.ones(tuple(p.shape), dtype=L.float64))
+            tangent = fa.unpack_dual(d).tangent
+            return tangent, tangent.stride(), fa.unpack_dual(d.sin() * 2).tangent
+    _same(run)

@@ -196,12 +196,21 @@ def _laid_out_as(tangent: T.Tensor, primal: T.Tensor) -> T.Tensor:
     tangent as the same view of it."""
     from ..backend import element_strides
 
-    if element_strides(tangent._data) == element_strides(primal._data):
+    if _same_layout(element_strides(tangent._data), element_strides(primal._data),
+                    tuple(primal.shape)):
         return tangent
     from .._factories import empty_like
 
     with _outer():
         return empty_like(primal).copy_(tangent)
+
+
+def _same_layout(strides: tuple, others: tuple, shape: tuple) -> bool:
+    """torch's test of a tangent's layout against its primal's: the strides of the dims
+    that step (size over 1) agree, and an empty tensor has any layout."""
+    if 0 in shape:
+        return True
+    return all(a == b for a, b, n in zip(strides, others, shape) if n > 1)
 
 
 def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTensor:
