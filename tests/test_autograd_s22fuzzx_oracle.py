@@ -347,3 +347,21 @@ def test_make_dual_keeps_a_tangent_of_the_same_layout(primal: str) -> None:
             tangent = fa.unpack_dual(d).tangent
             return tangent, tangent.stride(), fa.unpack_dual(d.sin() * 2).tangent
     _same(run)
+
+
+@pytest.mark.parametrize("op", ["x * 2", "2 * x", "x / 2", "x + 2", "x - 2", "2 - x", "x ** 2",
+                                "x * t", "-x", "x.sum()", "x * 2.5", "x / True"])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_tangent_of_an_op_with_a_number(op: str, requires_grad: bool) -> None:
+    """torch wraps a number operand of * and / as a tensor whose zero tangent, times the
+    primal, gives the tangent a graph where the primal has one."""
+    def run(L: Any) -> Any:
+        fa = L.autograd.forward_ad
+        x0 = L.tensor([1.0, -2.0, 3.0], dtype=L.float64, requires_grad=requires_grad) * 1
+        with fa.dual_level():
+            x = fa.make_dual(x0, L.ones(3, dtype=L.float64))
+            t = L.tensor(2.0, dtype=L.float64)
+            tangent = fa.unpack_dual(eval(op, {"x": x, "t": t})).tangent
+            return tangent, tangent.requires_grad
+    _same(lambda L: run(L)[1])
+    assert_same(run(mt)[0], run(torch)[0])

@@ -402,12 +402,23 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
         isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
     result = _jvps(cls, args, kwargs, tangents, record)
     if record and any(t is not None and not t.requires_grad for t in result):
+        wrapped = _numbers_wrapped(cls, args)
         zeros = [_zeros(a) if t is None and isinstance(a, T.Tensor)
-                 and a.is_floating_point() else t for a, t in zip(args, tangents)]
+                 and a.is_floating_point() else t for a, t in zip(wrapped, tangents)]
         if zeros != tangents:
             result = [_with_values_of(plain, linked) for plain, linked
-                      in zip(result, _jvps(cls, args, kwargs, zeros, record))]
+                      in zip(result, _jvps(cls, wrapped, kwargs, zeros, record))]
     return result
+
+
+def _numbers_wrapped(cls: Any, args: tuple) -> tuple:
+    """``args`` with each number a 0-d tensor of the tensor operand's dtype, for an op whose
+    torch formula reads a number's (zero) tangent (``tangent_of_number``); else as they are."""
+    if not getattr(cls, "tangent_of_number", False):
+        return args
+    like = next(a for a in args if isinstance(a, T.Tensor))
+    return tuple(a if isinstance(a, T.Tensor) or not isinstance(a, (int, float))
+                 else like.new_tensor(a) for a in args)
 
 
 def _with_values_of(plain: T.Tensor | None, linked: T.Tensor | None) -> T.Tensor | None:
