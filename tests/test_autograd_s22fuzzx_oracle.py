@@ -365,3 +365,21 @@ def test_tangent_of_an_op_with_a_number(op: str, requires_grad: bool) -> None:
             return tangent, tangent.requires_grad
     _same(lambda L: run(L)[1])
     assert_same(run(mt)[0], run(torch)[0])
+
+
+@pytest.mark.parametrize("tangent", ["expanded", "offset", "contiguous", "transposed"])
+@pytest.mark.parametrize("shape", [(0,), (3,), (1,)])
+def test_make_dual_tangent_storage(tangent: str, shape: tuple) -> None:
+    """torch's layout test also asks for the same storage offset and size."""
+    def run(L: Any) -> Any:
+        fa = L.autograd.forward_ad
+        p = L.ones(shape, dtype=L.float32)
+        n = shape[0]
+        tan = {"expanded": lambda: L.ones(1, dtype=L.float64).expand(shape),
+               "offset": lambda: L.ones(n + 1, dtype=L.float64)[1:],
+               "contiguous": lambda: L.ones(shape, dtype=L.float64),
+               "transposed": lambda: L.ones(1, n, dtype=L.float64).t()[:, 0]}[tangent]()
+        with fa.dual_level():
+            t = fa.unpack_dual(fa.make_dual(p, tan)).tangent
+            return t, t.stride(), t.storage_offset()
+    _same(run)

@@ -191,13 +191,10 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
 
 
 def _laid_out_as(tangent: T.Tensor, primal: T.Tensor) -> T.Tensor:
-    """The tangent as torch keeps it: this very tensor (dtype and all) where its strides are
+    """The tangent as torch keeps it: this very tensor (dtype and all) where its layout is
     the primal's, else a copy in the primal's layout and dtype, so that a view op gives the view's
     tangent as the same view of it."""
-    from ..backend import element_strides
-
-    if _same_layout(element_strides(tangent._data), element_strides(primal._data),
-                    tuple(primal.shape)):
+    if _same_layout(tangent, primal):
         return tangent
     from .._factories import empty_like
 
@@ -205,12 +202,19 @@ def _laid_out_as(tangent: T.Tensor, primal: T.Tensor) -> T.Tensor:
         return empty_like(primal).copy_(tangent)
 
 
-def _same_layout(strides: tuple, others: tuple, shape: tuple) -> bool:
-    """torch's test of a tangent's layout against its primal's: the strides of the dims
-    that step (size over 1) agree, and an empty tensor has any layout."""
-    if 0 in shape:
-        return True
-    return all(a == b for a, b, n in zip(strides, others, shape) if n > 1)
+def _same_layout(tangent: T.Tensor, primal: T.Tensor) -> bool:
+    """torch's test of a tangent's layout against its primal's (``has_same_meta``): the
+    same storage offset and storage size, and the same strides for dims of size over 1."""
+    from ..backend import element_strides
+
+    return tangent.storage_offset() == primal.storage_offset() and all(
+        a == b for a, b, n in zip(element_strides(tangent._data),
+                                  element_strides(primal._data), primal.shape) if n > 1) \
+        and _storage_size(tangent) == _storage_size(primal)
+
+
+def _storage_size(t: T.Tensor) -> int:
+    return t.untyped_storage().nbytes() // t.element_size()
 
 
 def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTensor:
