@@ -383,3 +383,29 @@ def test_make_dual_tangent_storage(tangent: str, shape: tuple) -> None:
             t = fa.unpack_dual(fa.make_dual(p, tan)).tangent
             return t, t.stride(), t.storage_offset()
     _same(run)
+
+
+@pytest.mark.parametrize("which", ["jvp", "vjp", "vhp", "hvp"])
+@pytest.mark.parametrize("v", ["tuple", "single", "none"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_functional_products_of_no_outputs(which: str, v: str, create_graph: bool) -> None:
+    """torch's post-processing reads the first output: none is an IndexError."""
+    def run(L: Any) -> Any:
+        x = L.ones(2, dtype=L.float64, requires_grad=True) * 2
+        vec = {"tuple": (L.ones(2, dtype=L.float64),), "single": L.ones(2, dtype=L.float64),
+               "none": None}[v]
+        return getattr(L.autograd.functional, which)(lambda *a: (), x, vec,
+                                                     create_graph=create_graph)
+    _same(run)
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("shape", [(), (1,), (2, 1), (2, 3), (1, 1)])
+def test_batched_grad_outputs_checked_by_shape(device: str, shape: tuple) -> None:
+    """is_grads_batched compares each row's shape without reading a row (a meta batch has
+    none to read); a 0-d batch fails its indexing."""
+    def run(L: Any) -> Any:
+        x = L.ones(1, dtype=L.float64, requires_grad=True)
+        g = L.ones(shape, device=device, dtype=L.float64)
+        return L.autograd.grad(x * 1, x, g, is_grads_batched=True)
+    _same(run)

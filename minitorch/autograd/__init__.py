@@ -116,13 +116,14 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
             profiler._mark(*torch_events.IMPLICIT_GRAD)
-        elif batched and g[0].shape != t.shape:  # torch's message shows g[0].shape[1:]
+        elif batched and (g[0] if not g.dim() else g).shape[1:] != t.shape:
+            # (a 0-d one fails its indexing as torch's; torch's message shows g[0].shape[1:])
             gi, ti = _numbered(grads, g), _numbered(outputs, t)
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
                 "grad_output as the batch dimension. The sizes of the remaining dimensions are "
                 f"expected to match the shape of corresponding output, but a mismatch was "
-                f"detected: grad_output[{gi}] has a shape of {g[0].shape[1:]!r} and "
+                f"detected: grad_output[{gi}] has a shape of {g.shape[2:]!r} and "
                 f"output[{ti}] has a shape of {t.shape!r}. If you only want some tensors in "
                 "`grad_output` to be considered batched, consider using vmap.")
         elif not batched and g.shape != t.shape:

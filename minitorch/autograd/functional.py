@@ -393,7 +393,10 @@ def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool,
 
 
 def _finish(result: Any, create_graph: bool) -> Any:
-    """Detach everything handed back unless the caller asked for the graph."""
+    """Detach everything handed back unless the caller asked for the graph (torch's
+    ``_grad_postprocess``, which reads an empty tuple's first item)."""
+    if isinstance(result, tuple) and not result:
+        raise IndexError("tuple index out of range")
     if create_graph:
         return result
     if isinstance(result, tuple):
