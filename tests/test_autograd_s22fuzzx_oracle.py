@@ -409,3 +409,14 @@ def test_batched_grad_outputs_checked_by_shape(device: str, shape: tuple) -> Non
         g = L.ones(shape, device=device, dtype=L.float64)
         return L.autograd.grad(x * 1, x, g, is_grads_batched=True)
     _same(run)
+
+
+@pytest.mark.parametrize("shape", [(3,), (0,), ()])
+@pytest.mark.parametrize("rows", ["none", "short"])
+def test_batched_grad_outputs_row_zero_read(shape: tuple, rows: str) -> None:
+    """torch reads row 0 of each batched gradient: a batch of none fails there."""
+    def run(L: Any) -> Any:
+        x = L.ones(shape, dtype=L.float64, requires_grad=True)
+        g = L.ones((0, *shape) if rows == "none" else shape, dtype=L.float64)
+        return L.autograd.grad(x * x, x, g, is_grads_batched=True)
+    _same(run)

@@ -116,8 +116,7 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
             profiler._mark(*torch_events.IMPLICIT_GRAD)
-        elif batched and (g[0] if not g.dim() else g).shape[1:] != t.shape:
-            # (a 0-d one fails its indexing as torch's; torch's message shows g[0].shape[1:])
+        elif batched and _row_shape(g) != t.shape:  # torch's message: g[0].shape[1:]
             gi, ti = _numbered(grads, g), _numbered(outputs, t)
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
@@ -137,6 +136,14 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
     if len(out) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(out)} gradients")
     return out
+
+
+def _row_shape(grad: Tensor) -> Any:
+    """The shape of ``grad[0]`` (torch reads the row; a meta batch's rows have no data here,
+    only their shape)."""
+    if grad.is_meta and grad.dim() and grad.shape[0]:
+        return grad.shape[1:]
+    return grad[0].shape
 
 
 def _numbered(items: Sequence[Tensor], item: Tensor) -> int:
