@@ -207,9 +207,11 @@ def _same_layout(tangent: T.Tensor, primal: T.Tensor) -> bool:
     same storage offset and storage size, and the same strides for dims of size over 1."""
     from ..backend import element_strides
 
+    strides, others = element_strides(tangent._data), element_strides(primal._data)
+    if strides is None or others is None:  # an array namespace without strides: one layout
+        return strides == others
     return tangent.storage_offset() == primal.storage_offset() and all(
-        a == b for a, b, n in zip(element_strides(tangent._data),
-                                  element_strides(primal._data), primal.shape) if n > 1) \
+        a == b for a, b, n in zip(strides, others, primal.shape) if n > 1) \
         and _storage_size(tangent) == _storage_size(primal)
 
 
