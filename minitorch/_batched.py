@@ -21,13 +21,47 @@ tensor([[2., 0.],
 
 from __future__ import annotations
 
+import contextlib
 import operator
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
+
+
+def _example_check(cls: type, obj: Any) -> bool:
+    """isinstance while ``func`` runs on batched tensors: a batched one is a Tensor to the
+    user's code (minitorch's own code tells the two apart)."""
+    return type.__instancecheck__(cls, obj) or (
+        cls is Tensor and type(obj) is BatchedTensor
+        and not sys._getframe(1).f_globals.get("__name__", "").startswith("minitorch."))
+
+
+_calls_with_examples = [0]
+
+
+@contextlib.contextmanager
+def examples_are_tensors() -> Iterator[None]:
+    """While ``func`` runs on batched tensors, each passes the user's ``isinstance(x,
+    Tensor)`` as torch's does (its checks then take the tensor branch). The check is hooked
+    in only meanwhile: isinstance elsewhere keeps CPython's fast path.
+
+    >>> isinstance(BatchedTensor(minitorch.ones(2, 3)), Tensor)  # outside func
+    False
+    """
+    meta = type(Tensor)
+    if not _calls_with_examples[0]:
+        meta.__instancecheck__ = _example_check
+    _calls_with_examples[0] += 1
+    try:
+        yield
+    finally:
+        _calls_with_examples[0] -= 1
+        if not _calls_with_examples[0]:
+            del meta.__instancecheck__
 
 
 class Unbatched(Exception):
@@ -90,7 +124,8 @@ def _unary(name: str) -> Callable[..., Any]:
 
 
 _UNARY = ("relu", "sigmoid", "tanh", "exp", "log", "sin", "cos", "abs", "sqrt", "rsqrt",
-          "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double",
+          "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double", "long",
+          "int", "half", "bool", "short", "char", "byte", "bfloat16",
           "detach", "clone", "contiguous", "__neg__", "__abs__")
 _PROMOTING = ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__",
               "__rtruediv__")  # not __rsub__: torch's rsub has a rule of its own
@@ -265,7 +300,23 @@ class BatchedTensor:
         index = index if isinstance(index, tuple) else (index,)
         if not all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in index):
             raise Unbatched("__getitem__")  # tensor and bool indices move dims
+        if sum(i is not None and i is not Ellipsis for i in index) > self.dim():
+            raise Unbatched("__getitem__")  # the example's refusal names its own dims
         return BatchedTensor(self.value[(slice(None), *index)])
+
+    # factories: torch's new_* of a batched tensor is batched too
+    def new_ones(self, *size: Any, **kwargs: Any) -> BatchedTensor:
+        return self._new("new_ones", size, kwargs)
+
+    def new_zeros(self, *size: Any, **kwargs: Any) -> BatchedTensor:
+        return self._new("new_zeros", size, kwargs)
+
+    def _new(self, name: str, size: tuple, kwargs: dict) -> BatchedTensor:
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = tuple(size[0])
+        if not all(isinstance(n, int) for n in size) or "size" in kwargs:
+            raise Unbatched(name)
+        return BatchedTensor(getattr(self.value, name)((self.value.shape[0], *size), **kwargs))
 
     # products
     def dot(self, other: Any) -> BatchedTensor:

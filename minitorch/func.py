@@ -38,7 +38,7 @@ from typing import Any
 
 import minitorch
 
-from ._batched import BatchedTensor, Raised, Refused, Unbatched
+from ._batched import BatchedTensor, Raised, Refused, Unbatched, examples_are_tensors
 from ._batched_function import vmapping
 from ._tensor import Tensor
 from .autograd import forward_ad as fwAD
@@ -442,8 +442,9 @@ def _rows(outputs: list, k: int, x: Any) -> list:
 def _stack_rows(out: Tensor, x: Any, rows: list) -> Any:
     if not isinstance(x, Tensor):
         return None
-    if not rows:
-        return minitorch.zeros(*out.shape, *x.shape, dtype=x.dtype)
+    if not rows:  # torch's batch of no rows: the backward run on none, viewed
+        (g,) = _gradients([out], [x], [minitorch.zeros_like(out)])
+        return g.reshape(-1)[:0].reshape((*out.shape, *x.shape))
     return minitorch.stack(rows).reshape((*out.shape, *x.shape))
 
 
@@ -483,6 +484,7 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     output = func(*primals)
     flat_primals, spec = _flatten(primals)
     metadata = [(p.shape, p.device, p.dtype) for p in flat_primals]
+    _linear_part(func, primals, [p.new_zeros(()).expand_as(p) for p in flat_primals])
 
     def jvp_fn(*tangents: Any) -> Any:
         flat_tangents, tangent_spec = _flatten(tangents)
@@ -496,9 +498,23 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
                     raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
                                        f"doesn't match the {what} {want} of the "
                                        "corresponding primal.")
-        return jvp(func, primals, tangents)[1]
+        return _linear_part(func, primals, flat_tangents)
 
     return output, jvp_fn
+
+
+def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list) -> Any:
+    """The tangents of ``func``'s outputs for the (flat) tangents of ``primals``; its other
+    outputs as they are. torch traces this once in ``linearize``, so what it refuses is
+    refused there."""
+    given, spec = _flatten(primals)
+    with _transform() as outermost, fwAD.nested_level():
+        duals = [fwAD.make_dual(p, t) for p, t in zip(given, flat_tangents)]
+        outputs, out_spec = _flatten(func(*_unflatten(duals, spec)))
+        pairs = [fwAD.unwrapped_for_grad(o) if isinstance(o, Tensor) else None for o in outputs]
+        slopes = [o if pair is None else minitorch.zeros_like(pair.primal)
+                  if pair.tangent is None else pair.tangent for o, pair in zip(outputs, pairs)]
+    return _release(_unflatten(slopes, out_spec), outermost)
 
 
 def _check_primals(primals: Any, tangents: Any) -> None:
@@ -545,13 +561,17 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         with vmapping(randomness):
             columns = [_columns(target, args, nums, spec, leaves, k, has_aux)
                        for k in range(len(leaves))]
-        first = next((c[1] for c in columns if c[1] is not None), None)
-        output, aux = first or _first(_push(target, args, nums, spec, leaves, k=None,
-                                            has_aux=has_aux), has_aux)  # all inputs empty
+            first = next((c[1] for c in columns if c[1] is not None), None)
+            # an empty input's columns: none, but torch's are a view of the tangents' graph
+            zero = _push(target, args, nums, spec, leaves, k=None, has_aux=has_aux) \
+                if first is None or any(not x.numel() for x in leaves) else None
+        output, aux = first or _first(zero, has_aux)
         outputs, out_spec = _flatten(output)
+        slopes = _flatten(zero[1])[0] if zero else outputs
         jac = []
         for i, out in enumerate(outputs):
-            per_input = [_stack_columns(col[0], i, out, x) for col, x in zip(columns, leaves)]
+            per_input = [_stack_columns(col[0], i, slopes[i], out, x)
+                         for col, x in zip(columns, leaves)]
             part = _unflatten(per_input, spec)
             jac.append(part[0] if isinstance(argnums, int) else tuple(part))
         jac = _unflatten(jac, out_spec)
@@ -574,11 +594,13 @@ def _unplaced(func: Callable[..., Any], args: tuple, positions: list) -> Callabl
     return call
 
 
-def _stack_columns(columns: list, i: int, out: Tensor, x: Tensor) -> Tensor:
+def _stack_columns(columns: list, i: int, slope: Tensor, out: Tensor, x: Tensor) -> Tensor:
     """The Jacobian of output ``i`` for input ``x`` from its flat columns (none for an empty
-    ``x``: zeros)."""
+    ``x``: an empty view of ``slope``, the output's tangent along no input)."""
     if not columns:
-        return minitorch.zeros((*out.shape, *x.shape), dtype=x.dtype)
+        return slope.reshape(-1)[:0].reshape((*out.shape, *x.shape))
+    if not x.dim():  # torch's column dim of a 0-d input is squeezed away (SqueezeBackward1)
+        return minitorch.stack(columns[i], -1).reshape((*out.shape, 1)).squeeze(-1)
     return minitorch.stack(columns[i], -1).reshape((*out.shape, *x.shape))
 
 
@@ -745,12 +767,11 @@ def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwarg
     for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes
         if state is not None:  # each example draws what the first drew
             minitorch.set_rng_state(state)
-        sliced = [x if d is None else x.select(d, i) if size else
-                  x.new_zeros(x.shape[:d] + x.shape[d:][1:]) for x, d in zip(leaves, dims)]
+        sliced = [_example(x, d, i, size) for x, d in zip(leaves, dims)]
         results.append(func(*_unflatten(sliced, spec), **kwargs))
     flat = _out_dims(out_dims, results[0], func)
     if None in flat:  # outputs with no batch dim: the same for every example
-        _unbatched(func, leaves, dims, spec, kwargs, flat)
+        _unbatched(func, leaves, dims, spec, kwargs, flat, size)
     outputs = [_flatten(r)[0] for r in results]
     out_spec = _flatten(results[0])[1]
     stacked = [outputs[0][j] if d is None else _stack_out([o[j] for o in outputs], d, func)
@@ -766,7 +787,8 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
     op it calls has no batching rule here (or fails: the per-slice calls then say why)."""
     batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
     try:
-        out = func(*_unflatten(batched, spec), **kwargs)
+        with examples_are_tensors():
+            out = func(*_unflatten(batched, spec), **kwargs)
     except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
         raise RuntimeError(str(refused)) from None
     except Raised as raised:
@@ -798,19 +820,44 @@ def _no_batch_where_none(values: list, flat: list, func: Callable[..., Any]) -> 
                          "BatchedTensor when out_dim is None")
 
 
+def _example(x: Tensor, d: int | None, i: int, size: int) -> Tensor:
+    """Example ``i`` of ``x`` batched along ``d`` (zeros standing in for a batch of none)."""
+    if d is None:
+        return x
+    return x.select(d, i) if size else x.new_zeros(x.shape[:d] + x.shape[d:][1:])
+
+
 def _unbatched(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
-               flat: list) -> None:
+               flat: list, size: int) -> None:
     """Where out_dims says None (``flat``), ``func``'s output must not depend on the batch:
-    checked with one call on batched tensors where the ops have rules, else the first
-    example's output stands for all."""
+    checked with one call on batched tensors where the ops have rules, else by the graph of
+    the first example's output (:func:`_reaches_example`)."""
     batched = [x if d is None else BatchedTensor.at(x, d) for x, d in zip(leaves, dims)]
     try:
-        values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
+        with examples_are_tensors():
+            values = _flatten(func(*_unflatten(batched, spec), **kwargs))[0]
     except Refused as refused:  # torch's RuntimeError, whatever minitorch called it
         raise RuntimeError(str(refused)) from None
-    except Exception:  # an op without a batching rule here
-        return
+    except Exception:  # an op without a batching rule here (an in-place one, say)
+        values = _reaches_example(func, leaves, dims, spec, kwargs, flat, size)
     _no_batch_where_none(values, flat, func)
+
+
+def _reaches_example(func: Callable[..., Any], leaves: list, dims: list, spec: Any,
+                     kwargs: dict, flat: list, size: int) -> list:
+    """``func``'s outputs on copies of the first example, each output that out_dims says
+    None (``flat``) wrapped as batched where its graph reaches an example: torch's batched
+    tensor is the same whatever op (``mul_``) made it."""
+    roots = [_example(x, d, 0, size).detach().requires_grad_()
+             if d is not None and x.is_floating_point() else None for x, d in zip(leaves, dims)]
+    with grad_mode.enable_grad():
+        values = _flatten(func(*_unflatten([x if r is None else r.clone() for x, r in
+                                            zip(leaves, roots)], spec), **kwargs))[0]
+    wrt = [r for r in roots if r is not None]
+    return [BatchedTensor(v) if d is None and wrt and isinstance(v, Tensor) and v.grad_fn
+            and any(g is not None for g in minitorch.autograd.grad(
+                v, wrt, minitorch.ones_like(v), retain_graph=True, allow_unused=True))
+            else v for v, d in zip(values, flat)]
 
 
 def _moved(x: Tensor, source: int, destination: int) -> Tensor:

@@ -25,6 +25,7 @@ from . import (
     anomaly_mode,
     engine,
     forward_ad,
+    function,
     functional,
     grad_mode,
     graph,
@@ -115,13 +116,13 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = T.Tensor._make(t._xp.ones(t._data.shape, dtype=t._data.dtype))
             profiler._mark(*torch_events.IMPLICIT_GRAD)
-        elif batched and g[0].shape != t.shape:  # torch's message shows g[0].shape[1:]
+        elif batched and _row_shape(g) != t.shape:  # torch's message: g[0].shape[1:]
             gi, ti = _numbered(grads, g), _numbered(outputs, t)
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
                 "grad_output as the batch dimension. The sizes of the remaining dimensions are "
                 f"expected to match the shape of corresponding output, but a mismatch was "
-                f"detected: grad_output[{gi}] has a shape of {g[0].shape[1:]!r} and "
+                f"detected: grad_output[{gi}] has a shape of {g.shape[2:]!r} and "
                 f"output[{ti}] has a shape of {t.shape!r}. If you only want some tensors in "
                 "`grad_output` to be considered batched, consider using vmap.")
         elif not batched and g.shape != t.shape:
@@ -135,6 +136,14 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
     if len(out) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(out)} gradients")
     return out
+
+
+def _row_shape(grad: Tensor) -> Any:
+    """The shape of ``grad[0]`` (torch reads the row; a meta batch's rows have no data here,
+    only their shape)."""
+    if grad.is_meta and grad.dim() and grad.shape[0]:
+        return grad.shape[1:]
+    return grad[0].shape
 
 
 def _numbered(items: Sequence[Tensor], item: Tensor) -> int:
@@ -174,6 +183,12 @@ def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
         edges.append(t._edge())
         root_grads.append(g)
     return edges, root_grads
+
+
+def _on_devices(outputs: Sequence[Tensor], grads: list) -> list:
+    """The engine's device check of the root gradients, as it starts."""
+    return [g if g is None else function.on_device(g, t.device, f"invalid gradient at index {i}")
+            for i, (t, g) in enumerate(zip(outputs, grads))]
 
 
 def _flags(retain_graph: Any, create_graph: Any) -> tuple[bool, bool]:
@@ -219,14 +234,16 @@ def backward(
     if create_graph:  # torch's engine, once per process: .grad will hold a graph
         warn_once(_REFERENCE_CYCLE)
     if not targets:
-        engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph)
+        engine.execute(edges, _on_devices(outputs, root_grads), keep_graph=retain_graph,
+                       create_graph=create_graph)
         return
     _check_inputs(targets)
     for t in targets:
         if isinstance(t, T.Tensor):  # as torch: a non-leaf input gets .grad; one without
             t.retain_grad()  # grad is refused
-    engine.execute(edges, root_grads, keep_graph=retain_graph, create_graph=create_graph,
-                   capture=[_edge_of(t) for t in targets], accumulate=True)
+    engine.execute(edges, _on_devices(outputs, root_grads), keep_graph=retain_graph,
+                   create_graph=create_graph, capture=[_edge_of(t) for t in targets],
+                   accumulate=True)
 
 
 def grad(
@@ -289,6 +306,7 @@ def grad(
     if any(isinstance(t, T.Tensor) and not t.requires_grad for t in ins):
         raise RuntimeError("One of the differentiated Tensors does not require grad")
     capture = [_edge_of(t) for t in ins]
+    grads = _on_devices(outs, grads)
     if is_grads_batched:
         _check_rows(outs, grads)
         captured = _batched_grads(edges, grads, capture, retain_graph, create_graph)

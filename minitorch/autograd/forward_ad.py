@@ -191,17 +191,32 @@ def make_dual(tensor: T.Tensor, tangent: T.Tensor, *, level: int | None = None) 
 
 
 def _laid_out_as(tangent: T.Tensor, primal: T.Tensor) -> T.Tensor:
-    """The tangent as torch keeps it: this very tensor (dtype and all) where its strides are
+    """The tangent as torch keeps it: this very tensor (dtype and all) where its layout is
     the primal's, else a copy in the primal's layout and dtype, so that a view op gives the view's
     tangent as the same view of it."""
-    from ..backend import element_strides
-
-    if element_strides(tangent._data) == element_strides(primal._data):
+    if _same_layout(tangent, primal):
         return tangent
     from .._factories import empty_like
 
     with _outer():
         return empty_like(primal).copy_(tangent)
+
+
+def _same_layout(tangent: T.Tensor, primal: T.Tensor) -> bool:
+    """torch's test of a tangent's layout against its primal's (``has_same_meta``): the
+    same storage offset and storage size, and the same strides for dims of size over 1."""
+    from ..backend import element_strides
+
+    strides, others = element_strides(tangent._data), element_strides(primal._data)
+    if strides is None or others is None:  # an array namespace without strides: one layout
+        return strides == others
+    return tangent.storage_offset() == primal.storage_offset() and all(
+        a == b for a, b, n in zip(strides, others, primal.shape) if n > 1) \
+        and _storage_size(tangent) == _storage_size(primal)
+
+
+def _storage_size(t: T.Tensor) -> int:
+    return t.untyped_storage().nbytes() // t.element_size()
 
 
 def unpack_dual(tensor: T.Tensor, *, level: int | None = None) -> UnpackedDualTensor:
@@ -393,11 +408,32 @@ def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
         isinstance(v, T.Tensor) and v.requires_grad for v in (*args, *tangents))
     result = _jvps(cls, args, kwargs, tangents, record)
     if record and any(t is not None and not t.requires_grad for t in result):
+        wrapped = _numbers_wrapped(cls, args)
         zeros = [_zeros(a) if t is None and isinstance(a, T.Tensor)
-                 and a.is_floating_point() else t for a, t in zip(args, tangents)]
+                 and a.is_floating_point() else t for a, t in zip(wrapped, tangents)]
         if zeros != tangents:
-            result = _jvps(cls, args, kwargs, zeros, record)
+            result = [_with_values_of(plain, linked) for plain, linked
+                      in zip(result, _jvps(cls, wrapped, kwargs, zeros, record))]
     return result
+
+
+def _numbers_wrapped(cls: Any, args: tuple) -> tuple:
+    """``args`` with each number a 0-d tensor of the tensor operand's dtype, for an op whose
+    torch formula reads a number's (zero) tangent (``tangent_of_number``); else as they are."""
+    if not getattr(cls, "tangent_of_number", False):
+        return args
+    like = next(a for a in args if isinstance(a, T.Tensor))
+    return tuple(a if isinstance(a, T.Tensor) or not isinstance(a, (int, float))
+                 else like.new_tensor(a) for a in args)
+
+
+def _with_values_of(plain: T.Tensor | None, linked: T.Tensor | None) -> T.Tensor | None:
+    """``linked`` (the tangent with the zero terms, for its grad_fn) holding ``plain``'s
+    values: torch's zero tangents are exact zeros, so ``0 * nan`` adds no nan to its terms."""
+    if plain is None or linked is None or plain.requires_grad:
+        return plain if linked is None else linked if plain is None else plain
+    linked._data = plain._data
+    return linked
 
 
 def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> list:
@@ -523,10 +559,15 @@ def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.
     (or a view of one)."""
     for tangent in t.__dict__.get("_fw_tangents", {}).values():
         T.check_inplace_allowed(tangent)
-    old = copy_tangents(t, T.Tensor._make(t._xp.asarray(t._data, copy=True)))
+    # torch's tangent formula reads self's old values: in its graph where that is recorded
+    record = grad_mode._state.grad_enabled and any(
+        isinstance(v, T.Tensor) and v.requires_grad for v in (t, *others))
+    with _suspended():
+        old = copy_tangents(t, t.clone() if record else
+                            T.Tensor._make(t._xp.asarray(t._data, copy=True)))
     _in_place[0] = True
     try:
-        with grad_mode._recording(False):
+        with grad_mode._recording(record):
             result = op(old, *others, **kwargs)
     finally:
         _in_place[0] = False

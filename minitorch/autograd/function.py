@@ -295,8 +295,22 @@ def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
             g = reduce_to_shape(name, i, g, meta[0])
         if g is not None and g.dtype is not meta[1]:
             g = g.to(meta[1])
+        if g is not None:
+            g = on_device(g, meta[2], f"Function {name} returned an invalid gradient at index {i}")
         out.append(g)
     return tuple(out)
+
+
+def on_device(grad: T.Tensor, device: Any, what: str) -> T.Tensor:
+    """The engine's device check of a gradient for a tensor on ``device``: a 0-d gradient
+    is moved there (torch's CPU scalars), any other refused in ``what``'s words."""
+    if grad.device == device:
+        return grad
+    if grad.dim():
+        raise RuntimeError(f"{what} - expected device {device} but got {grad.device}")
+    if grad.is_meta:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    return grad.to(device)
 
 
 def reduce_to_shape(name: str, index: int, grad: T.Tensor, shape: tuple) -> T.Tensor:
@@ -579,8 +593,9 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
         outputs = _unrecorded(node, args, outputs)
     else:
         node._next = flat_edges(a._edge() for a in args if isinstance(a, T.Tensor))
-        node._input_shapes = tuple(
-            (tuple(a.shape), a.dtype) if isinstance(a, T.Tensor) else None for a in args
+        node._input_shapes = tuple(  # (a custom Function's gradients are checked on device)
+            (tuple(a.shape), a.dtype, None if cls._trusted else a.device)
+            if isinstance(a, T.Tensor) else None for a in args
         )
         outputs = _link(node, args, outputs)
     _mark_views(node, outputs if isinstance(outputs, tuple) else (outputs,))

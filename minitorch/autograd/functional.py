@@ -154,7 +154,13 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
             raise RuntimeError(
                 "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
                 "not supported together. Please either set `strict=False` or `vectorize=False`.")
-        result = tuple(_jacobian_of(i, out, inputs, create_graph, strict)
+        if not outputs:  # torch's vectorized rows need an output; its loop's result is read
+            raise AssertionError("Expected at least one tensor") if vectorize else \
+                IndexError("tuple index out of range")  # at [0]
+        if vectorize and not sum(out.numel() for out in outputs):
+            # torch's vmap over the rows of the identity: it reads row 0 of none
+            raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+        result = tuple(_jacobian_of(i, out, inputs, create_graph, strict, vectorize)
                        for i, out in enumerate(outputs))
     return _unpack(_finish(result, create_graph), (outputs_tuple, inputs_tuple))
 
@@ -250,8 +256,11 @@ def standard_basis(t: Any) -> Iterator[Any]:
 
 
 def _jacobian_of(i: int, output: Any, inputs: tuple, create_graph: bool,
-                 strict: bool) -> tuple:
-    """d(output)/d(each input), one reverse pass per output element."""
+                 strict: bool, vectorize: bool = False) -> tuple:
+    """d(output)/d(each input), one reverse pass per output element (an empty output has
+    none to stack: torch's loop refuses it, its ``vectorize`` batch gives zeros)."""
+    if vectorize and not output.numel():
+        return tuple(minitorch.zeros((*output.shape, *x.shape), dtype=x.dtype) for x in inputs)
     rows: list[list] = [[] for _ in inputs]
     for e in standard_basis(output):
         vj = _grad((output,), inputs, (e,), create_graph, retain_graph=True)
@@ -384,7 +393,10 @@ def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool,
 
 
 def _finish(result: Any, create_graph: bool) -> Any:
-    """Detach everything handed back unless the caller asked for the graph."""
+    """Detach everything handed back unless the caller asked for the graph (torch's
+    ``_grad_postprocess``, which reads an empty tuple's first item)."""
+    if isinstance(result, tuple) and not result:
+        raise IndexError("tuple index out of range")
     if create_graph:
         return result
     if isinstance(result, tuple):
@@ -431,15 +443,23 @@ def _forward_jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool,
     result = []
     for k, out in enumerate(outputs):
         # the tangents keep their graph (forward-over-reverse); torch's reshape of its
-        # permuted batch is an alias
-        alias = minitorch.ops.shape.ReshapeAlias
-        blocks = [alias.apply(minitorch.stack(columns[k], -1), shape=(*out.shape, *x.shape))
+        # permuted batch is an alias, of a batch the permutation leaves contiguous a view
+        blocks = [_reshaped(minitorch.stack(columns[k], -1), (*out.shape, *x.shape))
                   if columns[k] else minitorch.zeros((*out.shape, *x.shape), dtype=out.dtype)
                   for (_, columns), x in zip(per_input, inputs)]
         result.append(blocks if inputs_tuple else blocks[0])
     if not outputs_tuple:
         return result[0]
     return result if inputs_tuple else tuple(result)
+
+
+def _reshaped(columns: Any, shape: tuple) -> Any:
+    """``columns`` (one per input element, last) as ``shape``: torch's view of its batch
+    moved last, an alias (``ReshapeAliasBackward0``) where that left it non-contiguous."""
+    rows, count = columns.shape
+    kind = minitorch.ops.shape.ReshapeAlias if rows > 1 and count > 1 \
+        else minitorch.ops.shape.View
+    return kind.apply(columns, shape=shape)
 
 
 def _forward_columns(func: Callable[..., Any], inputs: tuple, i: int) -> tuple:

@@ -839,12 +839,13 @@ def _leaf_requiring_grad(tensor: Tensor, is_output: bool) -> bool:
 
 
 def _unpack_with_hook(unpack_hook: Callable[[Any], Tensor], packed: Any) -> Tensor:
+    from .._args import type_name
     from .._tensor import Tensor
 
     tensor = unpack_hook(packed)
     if not isinstance(tensor, Tensor):
         raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
-                        f"result of type {type(tensor).__name__}")
+                        f"result of type {type_name(tensor)}")
     return tensor
 
 

@@ -305,6 +305,9 @@ class RsubTensors(Op):
 
 class Mul(Op):
     node_name = "MulBackward0"
+    # torch wraps a number operand as a tensor: its zero tangent times the other primal gives
+    # the tangent a graph (forward_ad's zero terms)
+    tangent_of_number = True
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
     saved_slots = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
@@ -350,10 +353,12 @@ class MulScalar(Mul):
 
     node_name = "MulBackward1"
     saved_names = ("other",)
+    tangent_of_number = False  # mul.Scalar's formula: self_t * other
 
 
 class Div(Op):
     node_name = "DivBackward0"
+    tangent_of_number = True  # (as Mul's)
     node_slots = ("a", "b", "scalar")  # what forward keeps on the node (see BackwardCFunction)
     saved_slots = ("scalar",)
     saved_names = ("other", "self")  # torch packs (and unpacks) other first
