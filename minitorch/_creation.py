@@ -659,8 +659,11 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
             raise ValueError("step must be nonzero")
     if (end - start) / step > _args.INT64_MAX:
         raise RuntimeError("invalid size, possible overflow?")
-    if dt is D.int64:
-        length = -((start - end) // step)
+    if dt is D.int64:  # torch counts in int64 arithmetic, which wraps
+        span = D.wrapped(end - start + step - (1 if step > 0 else -1), D.int64)
+        length = abs(span) // abs(step) * (1 if (span >= 0) == (step > 0) else -1)
+        if length < 0:
+            raise RuntimeError("invalid size, possible overflow?")
     else:
         length = math.ceil((given[1] - given[0]) / given[2] if not dt.is_floating_point
                            else (end - start) / step)

@@ -78,6 +78,12 @@ CASES = [
     "L.bucketize(float('nan'), L.tensor([1.0, float('nan'), 3.0]))",
     # a Generator for meta tensors does not exist
     "L.Generator(device='meta')",
+    # arange counts an int64 range in int64 arithmetic, which wraps
+    "L.arange(0, 2**63 - 1, 2**62)", "L.arange(0, 2**63 - 1, 2**61)", "L.arange(-2**63, 0, 2**62)",
+    "L.arange(2**63 - 1, 0, -2**62)", "L.arange(-3, -10, -4)",
+    # a number divided by a one-value float16 tensor with rounding
+    "0.0 // L.tensor(4.0, dtype=L.float16)", "-7 // L.tensor(2.0, dtype=L.float16)",
+    "L.div(3.3, L.tensor(1.1, dtype=L.float16), rounding_mode='trunc')",
     "L.is_storage(L.ones(2).untyped_storage())", "L.is_storage(L.ones(2))", "L.is_storage([1])",
 ]
 
