@@ -85,7 +85,8 @@ CASES = [
     "L.arange(0.1, 0.4, 0.1, dtype=L.int32)", "L.arange(2.5, 0.1, -0.7, dtype=L.uint8)",
     "L.arange(0, 3, 0.5, dtype=L.int8)", "L.arange(0.1, 0.4, 0.1, dtype=L.int64)",
     # dtype.to_complex: torch has none for integer and bool dtypes
-    "L.int64.to_complex()", "L.bool.to_complex()", "L.uint8.to_complex()", "str(L.float32.to_real())",
+    "L.int64.to_complex()", "L.bool.to_complex()", "L.uint8.to_complex()",
+    "str(L.float32.to_real())",
     # a number divided by a one-value float16 tensor with rounding
     "0.0 // L.tensor(4.0, dtype=L.float16)", "-7 // L.tensor(2.0, dtype=L.float16)",
     "L.div(3.3, L.tensor(1.1, dtype=L.float16), rounding_mode='trunc')",
