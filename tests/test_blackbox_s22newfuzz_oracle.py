@@ -84,6 +84,13 @@ CASES = [
     # a narrower integer dtype counts with the step as given (truncated, it may be 0)
     "L.arange(0.1, 0.4, 0.1, dtype=L.int32)", "L.arange(2.5, 0.1, -0.7, dtype=L.uint8)",
     "L.arange(0, 3, 0.5, dtype=L.int8)", "L.arange(0.1, 0.4, 0.1, dtype=L.int64)",
+    # one step fills (bool too); logspace's fill value is base ** start
+    "L.logspace(0, 10, 1, base=2.0, dtype=L.bool)", "L.logspace(0, 10, 2, base=2.0, dtype=L.bool)",
+    "L.logspace(0.5, 3, 1, base=-2, dtype=L.uint8)", "L.logspace(1, 3, 1, base=-2, dtype=L.uint8)",
+    "L.logspace(-2, 10, 1, base=2.0, dtype=L.uint8)",
+    "L.logspace(10, 10, 1, base=2.0, dtype=L.uint8)",
+    "L.logspace(5, 3, 1, base=10, dtype=L.float16)", "L.linspace(0, -5, 1, dtype=L.bool)",
+    "L.linspace(0, -5, 2, dtype=L.bool)", "L.linspace(0, 5, 0, dtype=L.bool)",
     # dtype.to_complex: torch has none for integer and bool dtypes
     "L.int64.to_complex()", "L.bool.to_complex()", "L.uint8.to_complex()",
     "str(L.float32.to_real())",
