@@ -514,6 +514,16 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
+def is_storage(obj: object) -> bool:
+    """True for a tensor's storage (``untyped_storage()`` or ``storage()``).
+
+    >>> minitorch.is_storage(minitorch.ones(1).untyped_storage()), minitorch.is_storage(1)
+    (True, False)
+    """
+    from ._storage import UntypedStorage
+    return isinstance(obj, UntypedStorage)
+
+
 @_call_form.overloads(*_methods.REDUCE_BOOL_SIGNATURES)
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """True where every element is true (non-zero), over everything or over ``dim``.

@@ -655,12 +655,16 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
         if not all(_fits(v) for v in (start, end, step)):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
         start, end, step = int(start), int(end), int(step)
-        if step == 0:
+        if step == 0 and dt is D.int64:  # narrower dtypes count with the step as given
             raise ValueError("step must be nonzero")
-    if (end - start) / step > _args.INT64_MAX:
+    if ((end - start) / step if dt is D.int64 else (given[1] - given[0]) / given[2]) > \
+            _args.INT64_MAX:
         raise RuntimeError("invalid size, possible overflow?")
-    if dt is D.int64:
-        length = -((start - end) // step)
+    if dt is D.int64:  # torch counts in int64 arithmetic, which wraps
+        span = D.wrapped(end - start + step - (1 if step > 0 else -1), D.int64)
+        length = abs(span) // abs(step) * (1 if (span >= 0) == (step > 0) else -1)
+        if length < 0:
+            raise RuntimeError("invalid size, possible overflow?")
     else:
         length = math.ceil((given[1] - given[0]) / given[2] if not dt.is_floating_point
                            else (end - start) / step)

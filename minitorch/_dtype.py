@@ -72,7 +72,22 @@ class dtype:
         """
         return self
 
+    def to_complex(self) -> dtype:
+        """The complex dtype of this one: torch refuses it for integer and bool dtypes, and
+        minitorch has no complex dtypes for the floating ones.
 
+        >>> minitorch.int64.to_complex()
+        Traceback (most recent call last):
+        RuntimeError: Unknown Complex ScalarType for Long
+        """
+        if not self.is_floating_point:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self.legacy}")
+        raise TypeError(f"minitorch has no complex dtypes: {self!r} has none (torch's would be "
+                        f"{_COMPLEX_OF[self.name]})")
+
+
+_COMPLEX_OF = {"float16": "torch.complex32", "float32": "torch.complex64",
+               "float64": "torch.complex128"}
 float16 = dtype("float16", _FLOAT, "Half", "c10::Half")
 float32 = dtype("float32", _FLOAT, "Float", "float")
 float64 = dtype("float64", _FLOAT, "Double", "double")

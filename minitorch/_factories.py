@@ -72,11 +72,25 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
     dt = dt or D.get_default_dtype()
     dtype_name = dt.name
     _args.check_alloc((steps,), dt.itemsize)  # torch's output, made before its kernel runs
-    if dtype_name == "bool" and steps:  # (no kernel runs for no steps)
+    if dtype_name == "bool" and steps > 1:  # (one step fills, no step runs nothing)
         raise _args.not_implemented(f"{fn}_cpu", dt)
-    for value in (start, end)[:steps]:  # torch converts the ends it uses to the dtype: both,
+    ends = (start, end)[:steps]
+    if fn == "logspace" and steps == 1 and not dt.is_floating_point:  # filled: base ** start
+        ends = (_power(float(base), float(start)),)
+    for value in ends:  # torch converts the ends it uses to the dtype: both,
         _args.assigned(float(value), dt)  # one for one step (fills with start), none for none
     return float(start), float(end), steps, dtype_name, requires_grad, base
+
+
+def _power(base: float, exponent: float) -> float:
+    """C++'s ``pow`` of doubles: NaN for a negative base's fractional power, inf past the
+    largest double."""
+    try:
+        return math.pow(base, exponent)
+    except ValueError:
+        return math.nan
+    except OverflowError:
+        return math.inf
 
 
 def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> Any:

@@ -61,6 +61,8 @@ class Generator:
 
     def __init__(self, device: Any = "cpu") -> None:
         self.device = backend.as_device(device) or backend.CPU
+        if self.device.type == "meta":  # meta tensors draw nothing: torch has no generator
+            raise RuntimeError("META device type not an accelerator.")
         self._bits = np.random.MT19937()
         self.manual_seed(_DEFAULT_SEED)
 

@@ -20,6 +20,7 @@ tensor([2., 2., 2.])
 from __future__ import annotations
 
 import math
+import struct
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -200,6 +201,76 @@ def _check_range(low: int, high: int) -> None:
                            f">= to={high}")
 
 
+def _as_stored(dt: D.dtype, low: int, high: int) -> tuple:
+    """``[low, high)`` narrowed as torch narrows it for a floating ``dt``: an end that the
+    dtype rounds across the other side moves to the nearest integer it holds inside (torch
+    refuses a range left empty)."""
+    if not dt.is_floating_point:
+        return low, high
+    low, high = _stored_from(dt, low), _stored_to(dt, high)
+    if low >= high:
+        raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' casted "
+                           f"to dtype, but got from={low} >= to={high}")
+    return low, high
+
+
+def _open_bounds(self: Tensor, low: int) -> tuple:
+    """``random_(from, None)``'s ``[from, to)``: ``to`` one past the dtype's largest value
+    (past ``2**digits`` for a float dtype); ``(low, None)`` for the full 64-bit range that
+    ``from = -2**63`` asks for, which torch draws only into int64 and float tensors."""
+    dt = self.dtype
+    if low == -2 ** 63:  # the kernel checks the dtype; none runs for an empty tensor
+        if not self.numel():
+            return low, None
+        if dt.name in ("float16", "bool"):
+            raise _args.not_implemented("random_full_64_bits_range_kernel_cpu", dt)
+        if not dt.is_floating_point and dt.name != "int64":
+            raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
+                               "double, float and bfloat16")
+        return low, None
+    if dt.is_floating_point:
+        top = 2 ** (1 - round(math.log2(D.finfo(dt).eps)))
+        low = _stored_from(dt, low)
+        if low >= top:
+            raise RuntimeError("random_ expects 'from' casted to dtype to be less than or "
+                               "equal to 'to_inc' casted to dtype, but got from="
+                               f"{low} > to_inc={top}")
+    else:
+        top = 1 if dt is D.bool else D.iinfo(dt).max
+    _check_int_bounds(dt, low, top + 1)
+    return low, top + 1
+
+
+def _c_long(dt: D.dtype, value: int) -> int:
+    """The int64 ``value`` rounded into float ``dt`` and read back as C++ casts it on x86 (a
+    value past int64's range, inf included, reads as its smallest)."""
+    value = (value + 2 ** 63) % 2 ** 64 - 2 ** 63  # int64 arithmetic wraps
+    fmt = {"float16": "e", "float32": "f"}.get(dt.name)
+    if fmt is None:
+        rounded = float(value)
+    elif abs(value) >= (65520 if fmt == "e" else 2 ** 128):
+        return -(2 ** 63)
+    else:
+        rounded = struct.unpack(fmt, struct.pack(fmt, float(value)))[0]
+    return int(rounded) if -(2 ** 63) <= rounded < 2 ** 63 else -(2 ** 63)
+
+
+def _step(dt: D.dtype, value: int) -> int:
+    """The gap between neighbouring values of float ``dt`` around ``value``."""
+    digits = 1 - round(math.log2(D.finfo(dt).eps))
+    return 1 << (max(abs(value).bit_length() - 1, 0) - digits + 1)
+
+
+def _stored_from(dt: D.dtype, low: int) -> int:
+    above = _c_long(dt, low + 1)
+    return above + _step(dt, low + 1) if above < low else low
+
+
+def _stored_to(dt: D.dtype, high: int) -> int:
+    below = _c_long(dt, high - 1)
+    return below - _step(dt, high - 1) if below >= high else high
+
+
 def _check_int_bounds(dt: D.dtype, low: int, high: int) -> None:
     """torch's check of a draw from ``[low, high)`` into ``dt``: both ends within the
     dtype's range; a floating dtype holds integers exactly up to 2**digits only (a warning
@@ -297,6 +368,7 @@ def randint(low: Any = _args.OMITTED, high: Any = _args.OMITTED, size: Any = _ar
         low, high = high, _args.OMITTED
     low, high, shape = _randint_args(low, high, size)
     dt = _args.dtype("randint", dtype) or D.int64
+    low, high = _as_stored(dt, low, high)
     _check_int_bounds(dt, low, high)
     name = dt.name
     _args.check_alloc(shape, dt.itemsize)
@@ -569,26 +641,34 @@ randn_like = _like(randn, "normal_")
                         f"= None, {_CREATION_KEYWORDS}"
                         for bounds in ("int low, int high", "Tensor high", "int high")
                         for generator in ("torch.Generator generator, ", "")))
-def randint_like(input: Tensor, low: int, high: Any = None, *, dtype: D.dtype | None = None,
-                 device: Any = None, requires_grad: bool = False,
-                 memory_format: Any = None) -> Tensor:
-    """``randint`` with the shape, dtype and device of ``input``.
+def randint_like(input: Tensor, low: Any = _args.OMITTED, high: Any = None, *,
+                 generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
+                 requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """``randint`` with the shape, dtype and device of ``input`` (``high`` alone, by position
+    or keyword, starts at 0).
 
     >>> minitorch.randint_like(minitorch.ones(2), 1).tolist()
     [0.0, 0.0]
     """
     _args.tensor_args("randint_like", (input, "input", 1))
-    if high is None:
-        low, high = 0, low
+    if low is _args.OMITTED and high is None:
+        raise _args.invalid_combination("randint_like", (input,),
+                                        *randint_like.torch_signatures)
+    if generator is not None and not isinstance(generator, Generator):
+        given = tuple(v for v in (input, low, high) if v is not None and v is not _args.OMITTED)
+        raise _args.invalid_combination("randint_like", given, *randint_like.torch_signatures,
+                                        keywords={"generator": generator})
+    if high is None or low is _args.OMITTED:
+        low, high = 0, low if high is None else high
     _args.integers("randint_like", (low, "low", 2), (high, "high", 3))
     device = input.device if device is None else device
     strides = _layout.preserved_strides("randint_like", input, memory_format)
     if strides is None:
-        return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device,
-                       requires_grad=requires_grad)
+        return randint(low, high, tuple(input.shape), generator=generator,
+                       dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
     made = _layout.laid_out(zeros(tuple(input.shape), dtype=dtype or input.dtype,
                                   device=device), strides)
-    return made.random_(low, high).requires_grad_(requires_grad)
+    return made.random_(low, high, generator=generator).requires_grad_(requires_grad)
 
 
 # ---- in-place samplers (Tensor methods) ---------------------------------------------------
@@ -738,35 +818,43 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     tensor([0., 0.])
     """
     low, high = _random_bounds(args, kwargs, generator)
-    overload = 0 if high is not None else 1 if low is not _NOT_GIVEN else 2
+    overload = 0 if high is not _NOT_GIVEN else 1 if low is not _NOT_GIVEN else 2
     given = (low, high)[:2 - overload]
-    if any(_args.as_int(v) is None for v in given):  # two of torch's overloads take one or
-        raise _args.invalid_combination("random_", given, *_RANDOM_SIGNATURES,  # two ints
-                                        keywords={} if generator is None else
-                                        {"generator": generator})
+    ints = given[:1] if overload == 0 and high is None else given  # ``to`` may be None
+    if any(_args.as_int(v) is None for v in ints):
+        raise _args.invalid_combination("random_", given, *_RANDOM_SIGNATURES,  # two of
+                                        keywords={} if generator is None else  # torch's
+                                        {"generator": generator})  # take one or two ints
     if overload == 0:  # only (from, to) takes two: torch's parser names the argument
         _args.generator("random_", generator)
     elif generator is not None and not isinstance(generator, Generator):
         raise _args.invalid_combination("random_", () if overload == 2 else (low,),
                                         *_RANDOM_SIGNATURES, keywords={"generator": generator})
-    if overload == 0:
+    if overload == 0 and high is None:
+        low = _args.integer("random_", low, "from", 1)
+        low, high = _open_bounds(self, low)
+    elif overload == 0:
         low, high = _args.integers("random_", (low, "from", 1), (high, "to", 2))
     if overload == 1:
         low, high = 0, _args.integer("random_", low, "to", 1)
-    if overload < 2:
+    if overload < 2 and high is not None:
         _check_range(low, high)
+        low, high = _as_stored(self.dtype, low, high)
         _check_int_bounds(self.dtype, low, high)
     if overload == 2:
         return self._inplace(Randoms[2].apply,
                              draw=lambda t: _sample("random_bits", t, generator, self._data))
+    if high is None:  # the full 64-bit range
+        high = low + 2 ** 64
     return self._inplace(Randoms[overload].apply,
                          draw=lambda t: _sample("randint", t, generator, self._data,
                                                 low=low, high=high))
 
 
 def _random_bounds(args: tuple, kwargs: dict, generator: Any) -> tuple:
-    """``random_``'s ``(from, to)`` as its body reads them: ``(to, None)`` for the overload
-    of ``to`` alone, ``(_NOT_GIVEN, None)`` for none; torch's parser refuses keywords that
+    """``random_``'s ``(from, to)`` as its body reads them: ``(to, _NOT_GIVEN)`` for the
+    overload of ``to`` alone, ``(_NOT_GIVEN, _NOT_GIVEN)`` for none, ``to`` None for the
+    open range from ``from``; torch's parser refuses keywords that
     fit none of its overloads (``from`` without ``to``, a ``from`` after a position)."""
     try:
         low, high = _from_to("random_", args, kwargs)
@@ -780,8 +868,8 @@ def _random_bounds(args: tuple, kwargs: dict, generator: Any) -> tuple:
     if low is not _NOT_GIVEN and high is _NOT_GIVEN and "from" in kwargs:
         raise _args.invalid_combination("random_", args, *_RANDOM_SIGNATURES, keywords=kwargs)
     if low is _NOT_GIVEN and high is not _NOT_GIVEN:  # ``to`` alone
-        return high, None
-    return low, None if high is _NOT_GIVEN else high
+        return high, _NOT_GIVEN
+    return low, high
 
 
 @_call_form.overloads("Tensor p, *, torch.Generator generator = None",
@@ -796,10 +884,12 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
             isinstance(p, Tensor) or _args.is_real(p)):
         raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     if isinstance(p, Tensor):
-        expanded_shape(tuple(p.shape), tuple(self.shape), _args.type_string(p.dtype))
-        if self.numel():  # torch's kernel runs (and checks) only with something to fill
-            _check_probabilities(p)
-        prob = p._xp.broadcast_to(p._data, tuple(self.shape))
+        if self.numel():  # torch's kernel runs (expands and checks) only with something to
+            expanded_shape(tuple(p.shape), tuple(self.shape), _args.type_string(p.dtype))
+            _check_probabilities(p)  # fill
+            prob = p._xp.broadcast_to(p._data, tuple(self.shape))
+        else:
+            prob = p._xp.zeros(tuple(self.shape), dtype=p._data.dtype)
         return self._inplace(BernoulliTensor.apply, p, draw=lambda t: _sample(
             "bernoulli", t, generator, self._data, p=prob))
     prob = _args.real("bernoulli_", p, "p", 1)

@@ -191,9 +191,11 @@ def _scalar_normal(gen: Generator, draw: Any = None) -> float:
 
 def randint(gen: Generator, n: int, dtype: str, low: int, high: int) -> np.ndarray:
     """``n`` integers from [low, high): ``random_(low, high)`` / ``randint``; a range of
-    2**28 or more takes 64-bit draws."""
+    2**28 or more takes 64-bit draws, one of 2**64 keeps them whole."""
     span = high - low
     words = gen.words64(n) if span >= 2 ** 28 else gen.words(n)
+    if span == 2 ** 64:  # random_(-2**63, None): the words' own bits
+        return words.view(np.int64).astype(dtype)
     values = (words % np.uint64(span)).astype(np.int64) + np.int64(low)
     return values.astype(dtype)
 

@@ -13,6 +13,7 @@ tensor([0, 2])
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args, _call_form, return_types
@@ -120,20 +121,18 @@ def histogram(input: Tensor, bins: Any = 100, *, range: Any = _args.OMITTED,
         raise TypeError(_call_form.combination_message(
             "histogram", (input, bins), {"range": range}, _HISTOGRAM_SIGNATURES))
     range = None if range is _args.OMITTED else range
-    if isinstance(bins, Tensor) and bins.dtype is not input.dtype:
-        raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the "
-                           f"same dtype, but got input with dtype {_args.c_name(input.dtype)} "
-                           f"and bins for dimension 0 with dtype {_args.c_name(bins.dtype)}")
-    if not input.dtype.is_floating_point:
-        raise _args.not_implemented("histogramdd", input.dtype)
     xp = input._xp
     data = xp.reshape(input._data, (-1,))
-    edges = _histogram_edges(xp, data, bins, range)
-    if weight is not None and tuple(weight.shape) != tuple(input.shape):
-        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
-                           "same shape as the input tensor excluding its innermost dimension, "
-                           f"but got input with shape {[*input.shape, 1]} and weight with "
-                           f"shape {list(weight.shape)}")
+    if isinstance(bins, Tensor):  # torch checks its inputs, then the count of bins
+        _check_histogram_inputs(input, bins, weight)
+        if bins.numel() < 2:
+            raise RuntimeError("torch.histogram(): bins must be > 0, but got 0 for dimension 0")
+        edges = xp.astype(bins._data, data.dtype)
+    else:  # torch finds the edges first, then checks its inputs
+        edges = _histogram_edges(input, data, bins, range)
+        _check_histogram_inputs(input, None, weight)
+    if not input.dtype.is_floating_point:
+        raise _args.not_implemented("histogram_cpu", input.dtype)
     kept = (data >= edges[0]) & (data <= edges[-1])
     where = xp.searchsorted(edges, data[kept], side="right") - 1
     where = xp.where(where == edges.shape[0] - 1, where - 1, where)  # the right edge's own bin
@@ -147,13 +146,10 @@ def histogram(input: Tensor, bins: Any = 100, *, range: Any = _args.OMITTED,
     return return_types.histogram(wrap(hist), wrap(edges))
 
 
-def _histogram_edges(xp: Any, data: Any, bins: Any, range: Any) -> Any:
-    """The bin edges of :func:`histogram`, in the input's dtype."""
-    if isinstance(bins, Tensor):
-        if bins.dim() != 1:
-            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
-                               f"got {bins.dim()} dimensions in the bins tensor for dimension 0")
-        return xp.astype(bins._data, data.dtype)
+def _histogram_edges(input: Tensor, data: Any, bins: Any, range: Any) -> Any:
+    """The bin edges of :func:`histogram` with a count of ``bins``, in the input's dtype:
+    over ``range``, else over the data's own range (found by a kernel of floats only)."""
+    xp = input._xp
     (count,) = _args.integers("histogram", (bins, "bins", 2))
     if count <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
@@ -161,15 +157,51 @@ def _histogram_edges(xp: Any, data: Any, bins: Any, range: Any) -> Any:
     if range is not None:
         low, high = (float(v) for v in range)
     elif data.shape[0]:
+        if not input.dtype.is_floating_point or input.dtype.name == "float16":
+            raise _args.not_implemented("histogramdd", input.dtype)
         low, high = float(xp.min(data)), float(xp.max(data))
     else:
         low, high = 0.0, 1.0
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{cpp_float(low)}, "
+                           f"{cpp_float(high)}] is not finite")
     if low > high:
         raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
                            f"{cpp_float(low)} max {cpp_float(high)} for dimension 0")
     if low == high:
         low, high = low - 0.5, high + 0.5
+    if input.dtype is bool_:
+        raise _args.not_implemented("linspace_cpu", bool_)
     return linspace(xp, low, high, count + 1, data.dtype)
+
+
+def _check_histogram_inputs(input: Tensor, bins: Tensor | None, weight: Any) -> None:
+    """torch's checks of the edges (a tensor of them) and the weights, in its order; the
+    input is seen as a column of its ``numel`` values."""
+    if bins is not None:
+        if bins.dtype is not input.dtype:
+            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
+                               "the same dtype, but got input with dtype "
+                               f"{_args.c_name(input.dtype)} and bins for dimension 0 with "
+                               f"dtype {_args.c_name(bins.dtype)}")
+        if bins.dim() != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
+                               f"got {bins.dim()} dimensions in the bins tensor for dimension 0")
+        if not bins.numel():
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, "
+                               "but got 0 elements in the bins tensor for dimension 0")
+    if weight is None:
+        return
+    if weight.dtype is not input.dtype:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and "
+                           "weight tensor should have the same dtype, but got input("
+                           f"{_args.c_name(input.dtype)}), and weight("
+                           f"{_args.c_name(weight.dtype)})")
+    if weight.numel() != input.numel():
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
+                           "same shape as the input tensor excluding its innermost dimension, "
+                           f"but got input with shape [{input.numel()}, 1] and weight with "
+                           f"shape [{weight.numel()}]")
 
 
 class Bincount(_NoDerivative):
@@ -244,6 +276,28 @@ def _number_in(value: Any, dt: Any) -> Any:
     return value if whole is None or _args.kind_of(dt) != "int" else wrapped(whole, dt)
 
 
+def _binary_search(xp: Any, rows: Any, wanted: Any, base: Any, n: int, order: Any,
+                   right: bool) -> Any:
+    """torch's lower (upper with ``right``) bound of each value among the ``n`` boundaries
+    from its row's ``base`` in the flat ``rows`` (read through ``order``): the halving
+    steps of its search, run for all values at once, so that NaN and unsorted boundaries
+    give torch's answers (a step moves right unless ``boundary >= value``, ``>`` with
+    ``right``)."""
+    lo = xp.zeros(wanted.shape, dtype=xp.int64)
+    hi = xp.full(wanted.shape, n, dtype=xp.int64)
+    for _ in range(n.bit_length()):
+        mid = lo + (hi - lo) // 2
+        active = lo < hi
+        at = base + xp.minimum(mid, max(n - 1, 0))
+        if order is not None:
+            at = base + xp.reshape(xp.take(order, xp.reshape(at, (-1,)), axis=0), at.shape)
+        mid_value = xp.reshape(xp.take(rows, xp.reshape(at, (-1,)), axis=0), at.shape)
+        stop = mid_value > wanted if right else mid_value >= wanted
+        lo = xp.where(active & ~stop, mid + 1, lo)
+        hi = xp.where(active & stop, mid, hi)
+    return lo
+
+
 def _positions(boundaries: Tensor, values: Any, right: bool, sorter: Any,
                out_int32: bool) -> Tensor:
     """Where each value (a tensor or a number) would go in the sorted last dim of
@@ -254,20 +308,15 @@ def _positions(boundaries: Tensor, values: Any, right: bool, sorter: Any,
         raise _args.not_implemented("searchsorted_out_cpu", bool_)
     xp = boundaries._xp
     common = _common(boundaries, values)
-    side = "right" if right else "left"
-    order = None if sorter is None else sorter._data
+    n = boundaries.shape[-1]
+    rows = xp.reshape(common[0], (-1,))
+    wanted = xp.reshape(common[1], (max(rows.shape[0] // n, 1) if n else 1, -1))
+    base = xp.reshape(xp.arange(wanted.shape[0], dtype=xp.int64) * n, (-1, 1))
     if boundaries.dim() == 1:
-        flat = xp.reshape(common[1], (-1,))
-        out = xp.reshape(xp.searchsorted(common[0], flat, side=side, sorter=order),
-                         common[1].shape)
-    else:
-        rows = xp.reshape(common[0], (-1, boundaries.shape[-1]))
-        wanted = xp.reshape(common[1], (rows.shape[0], -1))
-        keys = None if order is None else xp.reshape(order, rows.shape)
-        out = xp.reshape(xp.stack([
-            xp.searchsorted(rows[i], wanted[i], side=side,
-                            sorter=None if keys is None else keys[i])
-            for i in range(rows.shape[0])]), common[1].shape)
+        base = base * 0
+    order = None if sorter is None else xp.reshape(sorter._data, (-1,))
+    out = _binary_search(xp, rows, wanted, base, n, order, right)
+    out = xp.reshape(out, common[1].shape)
     return wrap(xp.astype(out, xp.int32 if out_int32 else xp.int64))
 
 
@@ -328,8 +377,13 @@ def _check_sorter(boundaries: Tensor, sorter: Any) -> None:
         raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype but got "
                            f"dtype {_args.legacy(sorter.dtype)}")
     data = sorter._data
-    if sorter.numel() and (bool(sorter._xp.any(data < 0)) or
-                           bool(sorter._xp.any(data >= sorter.shape[-1]))):
+    if not sorter.numel() or bool(sorter._xp.any(data < 0)):
+        if sorter.numel():
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        return
+    if not sorter.dim():  # torch reads the last size of a 0-d sorter
+        raise RuntimeError("ArrayRef: attempted to access back() of empty list")
+    if bool(sorter._xp.any(data >= sorter.shape[-1])):
         raise RuntimeError("torch.searchsorted(): sorter index out of range")
 
 

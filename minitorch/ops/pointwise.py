@@ -1405,7 +1405,8 @@ def _half_rounded_quotient(xp: Any, x: Any, y: Any, divisor: Any, mode: str) -> 
     float16 ``floor_divide`` computes in float32 throughout, so floor is written out)."""
     if isinstance(divisor, (int, float)) or (isinstance(divisor, Tensor)
                                             and divisor.numel() == 1):
-        x, y = xp.astype(x, xp.float32), _in_float32(xp, divisor)
+        x = xp.astype(xp.asarray(x, dtype=xp.float16), xp.float32)  # a number dividend too
+        y = _in_float32(xp, divisor)
     if mode == "trunc":
         out = xp.trunc(x / y)
     else:  # torch's div_floor_floating: (a - fmod(a, b)) / b, moved to the floor's side

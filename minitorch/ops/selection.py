@@ -19,6 +19,7 @@ from .. import _args, _call_form, return_types
 from .._tensor import Tensor
 from ..backend import to_numpy
 from ._base import Op, wrap
+from .introsort import std_sort_order
 from .pointwise import where
 from .sorting import _order, _ScatterBack, sort
 
@@ -255,9 +256,31 @@ def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMIT
                        skip_nan=True)
 
 
+def _mode_positions(xp: Any, x: Any, d: int) -> Any:
+    """Positions (size 1 along ``d``) of each row's mode as torch's CPU kernel finds it: the
+    last of the longest run of equal values in the row's ``std::sort`` order (a NaN, equal
+    to nothing, is a run of its own), the first such run on ties."""
+    rows = to_numpy(xp.moveaxis(x, d, -1))
+    picked = [_mode_position(row) for row in rows.reshape(-1, rows.shape[-1]).tolist()]
+    shape = (*rows.shape[:-1], 1)
+    return xp.moveaxis(xp.reshape(xp.asarray(picked, dtype=xp.int64), shape), -1, d)
+
+
+def _mode_position(row: list) -> int:
+    order = std_sort_order(row)
+    best, run, where = 0, 0, 0
+    for k, i in enumerate(order):
+        run += 1
+        if k == len(order) - 1 or row[i] != row[order[k + 1]]:
+            if run > best:
+                best, where = run, i
+            run = 0
+    return where
+
+
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
-    """The most frequent value along ``dim`` (the smallest of equally frequent ones) and the
-    last index where it occurs.
+    """The most frequent value along ``dim`` (the smallest of equally frequent ones) and an
+    index where it occurs (the one torch's sort of the row puts last among them).
 
     >>> minitorch.tensor([2, 1, 2, 1, 3]).mode()
     torch.return_types.mode(
@@ -268,17 +291,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     keepdim = _args.flag("mode", keepdim, "keepdim", 3)
     d, x = _rows("mode", input, dim)
     _nonempty("mode", x, d)
-    xp = input._xp
-    rows = xp.moveaxis(x, d, -1)
-    counts = xp.sum(rows[..., :, None] == rows[..., None, :], axis=-1)  # a row's n x n table
-    frequent = counts == xp.max(counts, axis=-1, keepdims=True)
-    order = _order(xp, rows, rows.ndim - 1, False)  # smallest first; the last of equals last
-    ranked = xp.take_along_axis(frequent, order, axis=-1)
-    first = xp.argmax(ranked, axis=-1)[..., None]  # the smallest frequent value's rank
-    value = xp.take_along_axis(xp.take_along_axis(rows, order, axis=-1), first, axis=-1)
-    n = rows.shape[-1]
-    last = n - 1 - xp.argmax(xp.flip(rows == value, axis=-1), axis=-1)
-    positions = xp.moveaxis(last[..., None], -1, d)
+    positions = _mode_positions(input._xp, x, d)
     return return_types.mode(*Mode.apply(input, positions=positions, dim=d,
                                          keepdim=keepdim))
 
