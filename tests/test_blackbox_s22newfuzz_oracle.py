@@ -15,7 +15,7 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import SETTINGS, assert_same_error, numpy_of, raised_by
+from oracle import SETTINGS, assert_alike, assert_same_error, raised_by
 
 import minitorch
 
@@ -108,25 +108,13 @@ def _outcome(code: str, L):
         return eval(code, {"L": L})
 
 
-def _same(got, want) -> None:
-    if isinstance(want, (tuple, list)):
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            _same(g, w)
-    elif isinstance(want, torch.Tensor):
-        assert str(got.dtype) == str(want.dtype) and tuple(got.shape) == tuple(want.shape)
-        np.testing.assert_array_equal(numpy_of(got), numpy_of(want))
-    else:
-        assert got == want
-
-
 @pytest.mark.parametrize("code", CASES)
 def test_same_refusal_or_result(code):
     want = raised_by(lambda L: _outcome(code, L), torch)
     if want is not None:
         assert_same_error(raised_by(lambda L: _outcome(code, L), minitorch), want)
         return
-    _same(_outcome(code, minitorch), _outcome(code, torch))
+    assert_alike(_outcome(code, minitorch), _outcome(code, torch))
 
 
 VALUES = st.sampled_from([NAN, -1.0, 0.0, 1.0, 2.0, 3.0, 2.5, float("inf")])
@@ -144,7 +132,7 @@ def test_mode_index_is_the_one_torchs_sort_leaves(rows, dtype):
     def run(L):
         return tuple(L.mode(L.tensor(data).to(getattr(L, dtype)), -1))
 
-    _same(run(minitorch), run(torch))
+    assert_alike(run(minitorch), run(torch))
 
 
 @SETTINGS
@@ -160,7 +148,7 @@ def test_search_runs_torchs_halving_over_unsorted_boundaries(bounds, values, rig
                 L.searchsorted(b.expand(2, -1), v.expand(2, -1), **(
                     kw if sorter is None else {**kw, "sorter": kw["sorter"].expand(2, -1)})))
 
-    _same(run(minitorch), run(torch))
+    assert_alike(run(minitorch), run(torch))
 
 
 @SETTINGS
@@ -179,4 +167,4 @@ def test_random_bounds_as_torch_narrows_them(dtype, low, high):
     if want is not None:
         assert_same_error(raised_by(run, minitorch), want)
     else:
-        _same(run(minitorch), run(torch))
+        assert_alike(run(minitorch), run(torch))
