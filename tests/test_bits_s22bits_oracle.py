@@ -1,6 +1,7 @@
 """Last bits of float32 and float16 results against torch 2.13's CPU kernels: the cross
 product (its fused multiply-add), a half's vector norm (computed in float) and
-``logcumsumexp`` (its running sum in the accumulate type). Every value compares bit for bit.
+``logcumsumexp`` (its running sum in the accumulate type), and float32 bilinear upsampling
+(torch's channels-last kernel for small outputs). Every value compares bit for bit.
 """
 
 from __future__ import annotations
@@ -88,3 +89,25 @@ def test_logcumsumexp_of_long_rows_and_infinities(dtype):
     for dim in (0, 1):
         a, ta = _pair(x, dtype)
         _same_bits(mt.logcumsumexp(a, dim), torch.logcumsumexp(ta, dim))
+
+
+@SETTINGS
+@given(st.integers(1, 20), st.integers(1, 9), st.integers(1, 9), st.integers(1, 60),
+       st.integers(1, 60), st.booleans(), st.integers(0, 2**16))
+def test_bilinear_of_a_small_output_takes_the_channels_last_kernel(
+        channels, height, width, out_h, out_w, align, seed):
+    x = np.random.default_rng(seed).standard_normal((2, channels, height, width))
+    a, ta = _pair(x.astype(np.float32), "float32")
+    got = mt.nn.functional.interpolate(a, size=(out_h, out_w), mode="bilinear",
+                                       align_corners=align)
+    want = torch.nn.functional.interpolate(ta, size=(out_h, out_w), mode="bilinear",
+                                           align_corners=align)
+    _same_bits(got, want)
+
+
+@pytest.mark.parametrize("size", [(70, 60), (130, 40)])
+def test_bilinear_of_a_large_output_keeps_the_generic_kernel(size):
+    x = np.random.default_rng(3).standard_normal((1, 17, 40, 30)).astype(np.float32)
+    a, ta = _pair(x, "float32")
+    _same_bits(mt.nn.functional.interpolate(a, size=size, mode="bilinear"),
+               torch.nn.functional.interpolate(ta, size=size, mode="bilinear"))
