@@ -181,7 +181,7 @@ def _channels_last_kernel(xp: Any, x: Any, sources: tuple) -> bool:
     a small output (height + width at most 128), or one thread and three channels."""
     if x.ndim != 4 or len(sources) != 2 or len(sources[0][1]) != 2 or x.dtype != xp.float32:
         return False
-    out_h, out_w = (len(indices[0]) for indices, _ in sources)
+    out_h, out_w = (indices[0].shape[0] for indices, _ in sources)
     return out_h + out_w <= 128 or (get_num_threads() == 1 and x.shape[1] == 3)
 
 
@@ -197,8 +197,8 @@ def _bilinear_channels_last(xp: Any, x: Any, sources: tuple) -> Any:
     i00, i01, i10, i11 = (xp.take(p, c, axis=3) for p in picked for c in cols)
     w00, w01, w10, w11 = h0 * w0, h0 * w1, h1 * w0, h1 * w1
     vectors = x.shape[1] - x.shape[1] % _LANES  # channels in whole vectors
-    head = (slice(None), slice(0, vectors))
-    tail = (slice(None), slice(vectors, None))
+    head = (slice(None), slice(0, vectors), ...)
+    tail = (slice(None), slice(vectors, None), ...)
     # vectors: i00*w00 + (i01*w01 + (i10*w10 + i11*w11)), each product but one fused
     in_vectors = _fma(xp, i00[head], w00, _fma(xp, i01[head], w01,
                                                _fma(xp, i11[head], w11, i10[head] * w10)))
