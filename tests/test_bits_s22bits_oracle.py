@@ -111,3 +111,15 @@ def test_bilinear_of_a_large_output_keeps_the_generic_kernel(size):
     a, ta = _pair(x, "float32")
     _same_bits(mt.nn.functional.interpolate(a, size=size, mode="bilinear"),
                torch.nn.functional.interpolate(ta, size=size, mode="bilinear"))
+
+
+@SETTINGS
+@given(_data(), st.sampled_from(["var_mean", "std_mean"]), st.integers(0, 2), st.booleans(),
+       st.data())
+def test_the_mean_of_var_mean_is_welfords_in_double(x, name, correction, transposed, data):
+    a, ta = _pair(x * 3 + 1, "float32", transposed)
+    dim = data.draw(st.sampled_from([None, *range(-a.dim(), a.dim())]))
+    got = getattr(mt, name)(a, dim=dim, correction=correction)
+    want = getattr(torch, name)(ta, dim=dim, correction=correction)
+    _same_bits(got[0], want[0])
+    _same_bits(got[1], want[1])
