@@ -48,6 +48,8 @@ def vector_norm_of(xp: Any, a: Any, p: float, dims: Any) -> Any:
 
 def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
     """``‖a‖_p`` of the absolute values ``a`` over ``dims``, the dims kept, by its formula."""
+    if str(a.dtype) == "float16":  # torch's kernel computes a half's norm in float
+        return xp.astype(_reduce(xp, xp.astype(a, xp.float32), p, dims), a.dtype)
     if p == math.inf:
         return xp.max(a, axis=dims, keepdims=True)
     if p == -math.inf:
@@ -58,8 +60,6 @@ def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
         return norm1(xp, a, dims)
     if p == 2:
         return norm2(xp, a, dims)
-    if str(a.dtype) == "float16":  # torch's kernel computes a half's norm in float
-        return xp.astype(_reduce(xp, xp.astype(a, xp.float32), p, dims), a.dtype)
     return xp.sum(a ** p, axis=dims, keepdims=True) ** (1.0 / p)
 
 

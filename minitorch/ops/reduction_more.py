@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form, return_types
+from .._dtype import float32
 from .._tensor import Tensor
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
@@ -258,7 +259,10 @@ class _StatMean(Op):
     def forward(cls, ctx: Any, a: Tensor, *, stat: Any, mean: Any) -> tuple:
         ctx.stat, ctx.mean = stat, mean
         ctx.save_for_backward(a)
-        return wrap(stat(a)._data), wrap(mean(a)._data)
+        # torch's kernel takes the mean from its Welford pass, in double, rounded once: a
+        # float32 mean in double is that (not the float32 sum divided)
+        value = mean(a.double()).float() if a.dtype is float32 else mean(a)
+        return wrap(stat(a)._data), wrap(value._data)
 
     @classmethod
     def backward(cls, ctx: Any, g_stat: Tensor | None, g_mean: Tensor | None) -> tuple:

@@ -114,12 +114,15 @@ class Logcumsumexp(Op):
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
         xp = a._xp
         x, back = _slices(xp, a._data, dim)
+        # torch's CPU kernel runs the sum in its accumulate type (double for a float, float
+        # for a half) and rounds each running value to the input's dtype
+        x = xp.astype(x, xp.float32 if x.dtype == xp.float16 else xp.float64)
         out = xp.empty_like(x)
         total = None
         for i in range(x.shape[0]):
             total = x[i] if total is None else _logaddexp(xp, total, x[i])
             setitem(xp, out, i, total)
-        result = wrap(back(out))
+        result = wrap(back(xp.astype(out, a._data.dtype)))
         ctx.dim = dim
         ctx.save_for_backward(a, result)
         return result

@@ -3,7 +3,9 @@ interpolation over the last one, two or three dims, computed as torch's CPU kern
 them: per dim, each output reads a few sources (one, two or four) with weights computed in
 the input's float type (float32 for float32), dims nested first outermost
 (``h0 * (w0 * x00 + w1 * x01) + h1 * (w0 * x10 + w1 * x11)``), and a backward that adds each
-output's share to its sources in output order.
+output's share to its sources in output order. A float32 bilinear upsampling to a small
+output (height + width at most 128) takes torch's channels-last kernel instead, whose
+weights are the corners' products (:func:`_bilinear_channels_last`).
 
 >>> import minitorch
 >>> from minitorch.nn import functional as F
@@ -18,6 +20,7 @@ from typing import Any
 from .._tensor import Tensor
 from ..backend import index_add
 from ._base import Op, wrap
+from ._cascade_sum import get_num_threads
 
 __all__ = ["NODES", "Upsample", "cubic_sources", "linear_sources", "nearest_exact_sources",
            "nearest_sources"]
@@ -104,6 +107,8 @@ class Upsample(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, sources: tuple) -> Tensor:
         ctx.meta = (a._data.shape, sources)
+        if _channels_last_kernel(a._xp, a._data, sources):
+            return wrap(_bilinear_channels_last(a._xp, a._data, sources))
         return wrap(_interpolate(a._xp, a._data, sources))
 
     @staticmethod
@@ -166,6 +171,41 @@ def _interpolate(xp: Any, x: Any, sources: tuple) -> Any:
     for part, weight in zip(parts[1:], w[1:]):
         total = _fma(xp, part, weight, total)
     return total
+
+
+_LANES = 8  # measured with torch's AVX512 build: its blocks of channels are 8 wide
+
+
+def _channels_last_kernel(xp: Any, x: Any, sources: tuple) -> bool:
+    """Whether torch runs its channels-last bilinear kernel on this NCHW float32 input: for
+    a small output (height + width at most 128), or one thread and three channels."""
+    if x.ndim != 4 or len(sources) != 2 or len(sources[0][1]) != 2 or x.dtype != xp.float32:
+        return False
+    out_h, out_w = (indices[0].shape[0] for indices, _ in sources)
+    return out_h + out_w <= 128 or (get_num_threads() == 1 and x.shape[1] == 3)
+
+
+def _bilinear_channels_last(xp: Any, x: Any, sources: tuple) -> Any:
+    """torch's channels-last bilinear kernel: each output is four corners times the
+    products of their weights (``w01 = h0 * w1``, rounded), added with fused multiply-adds
+    in one order on whole vectors of channels and in another on the channels after them.
+    Measured against torch 2.13: every bit."""
+    (rows, row_w), (cols, col_w) = sources
+    h0, h1 = (xp.reshape(xp.astype(w, x.dtype), (-1, 1)) for w in row_w)
+    w0, w1 = (xp.reshape(xp.astype(w, x.dtype), (1, -1)) for w in col_w)
+    picked = [xp.take(x, r, axis=2) for r in rows]
+    i00, i01, i10, i11 = (xp.take(p, c, axis=3) for p in picked for c in cols)
+    w00, w01, w10, w11 = h0 * w0, h0 * w1, h1 * w0, h1 * w1
+    vectors = x.shape[1] - x.shape[1] % _LANES  # channels in whole vectors
+    head = (slice(None), slice(0, vectors), ...)
+    tail = (slice(None), slice(vectors, None), ...)
+    # vectors: i00*w00 + (i01*w01 + (i10*w10 + i11*w11)), each product but one fused
+    in_vectors = _fma(xp, i00[head], w00, _fma(xp, i01[head], w01,
+                                               _fma(xp, i11[head], w11, i10[head] * w10)))
+    # one channel at a time: ((i00*w00 + i01*w01) + i10*w10) + i11*w11
+    one_by_one = _fma(xp, i11[tail], w11, _fma(xp, i10[tail], w10,
+                                               _fma(xp, i00[tail], w00, i01[tail] * w01)))
+    return xp.concat([in_vectors, one_by_one], axis=1)
 
 
 def _fma(xp: Any, a: Any, b: Any, c: Any) -> Any:
