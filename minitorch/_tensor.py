@@ -935,6 +935,7 @@ class Tensor(metaclass=_TensorType):
             if hasattr(op, "__name__") and (typed := _call_form.types_first(
                     op, op.__name__, (self, *others), kwargs, False)):
                 raise TypeError(typed)  # (the parser refuses it by its type, before that)
+            D.check_unsigned(self, others[0])  # promoted with self's dtype first
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and type(others[0]) is complex:
             raise RuntimeError(f"result type {_args.complex_name(self.dtype)} can't be cast to "

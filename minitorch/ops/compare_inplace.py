@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _args
+from .._dtype import check_unsigned
 from .._tensor import Tensor
 from ._base import Op, wrap
 from .pointwise import _meta, _reduce, zero_grad
@@ -65,6 +66,7 @@ def _in_place(name: str, public: str, compare: Callable) -> Callable:
         if isinstance(other, Tensor):
             return self._inplace(tensor_op.apply, other, compare=compare)
         if type(other) is int:  # read in this tensor's dtype, as torch's in-place ops read it
+            check_unsigned(self, other)  # (after their promotion: no uint64 with bool)
             other = _args.scalar_for(other, self.dtype)
         return self._inplace(scalar_op.apply, other=other, compare=compare)
 
