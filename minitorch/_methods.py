@@ -786,6 +786,8 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
     mask = _only_index(key)
+    if isinstance(mask, list) and mask and all(type(v) is bool for v in mask):
+        mask = _factories_tensor(mask)  # torch reads a list of bools as a mask tensor
     if isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool", "uint8") and (
             not isinstance(value, Tensor) or value.numel() == 1):
         masked.check_fill_through_mask(self, mask, value if isinstance(value, Tensor) else None)
