@@ -152,3 +152,19 @@ def test_setitem_through_a_list_of_bools(key: list, value: str) -> None:
         x[key] = eval(value, {"L": L})
         return x
     _quiet(program)
+
+
+# index_put_ (and x[key] = tensor through it) refuses an index tensor sharing self's memory
+OVERLAPS = [
+    lambda L: L.tensor([True, False, True]).__setitem__(Ellipsis, 1),
+    lambda L: (lambda x: x.__setitem__(x, L.tensor([False, True])))(L.tensor([True, False, True])),
+    lambda L: (lambda x: x.__setitem__(x, L.tensor([False])))(L.tensor([True, False, True])),
+    lambda L: (lambda x: x.__setitem__(x, L.tensor([5, 6, 7])))(L.tensor([0, 1, 2])),
+    lambda L: (lambda x: x.index_put_((x,), L.tensor([5, 6])))(L.tensor([0, 1, 2])),
+    lambda L: (lambda x: x.__setitem__((0, x[1]), L.tensor([5, 6])))(L.tensor([[0, 1], [1, 0]])),
+]
+
+
+@pytest.mark.parametrize("program", OVERLAPS)
+def test_an_index_overlapping_the_written_tensor(program: Callable[[Any], Any]) -> None:
+    _same(program)

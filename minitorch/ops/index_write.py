@@ -421,7 +421,8 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     accumulate = _args.flag(fn, accumulate, "accumulate", 4)
     if fn.endswith("_"):
         check_inplace_allowed(input)
-        check_no_overlap(input, values)
+        for written_from in (*(i for i in indices if isinstance(i, Tensor)), values):
+            check_no_overlap(input, written_from)  # an index tensor is read as it is written
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")
