@@ -218,7 +218,7 @@ dtype and Long for out's dtype.
             if kind == "dtype":
                 return fn(input, *args, **_out_dtype(name, input, out, kwargs))
             result = fn(input, *args, **kwargs)
-            if kind == "float" and result.dtype is D.float16:  # computed in float32
+            if kind == "float":  # torch's message names Float for any floating input
                 _check_cast(D.float32, out)
             return result
 
