@@ -368,4 +368,8 @@ def result_type(*operands: object) -> dtype:
             dim = d if dim is None else _promote(dim, d)
         else:
             zero = d if zero is None else _promote(zero, d)
+    if _combine(dim, zero) is bool and any(  # an int past int64 is a uint64 to torch
+            type(op) is int and _INT64_MAX < op < 2 ** 64 for op in operands):
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           "attempted to promote Bool and UInt64")
     return _combine(dim, _combine(zero, scalar))

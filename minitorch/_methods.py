@@ -791,11 +791,14 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         _refuse_leaf_write(self, key, value)
     parts = indexing.check_key(self, key, bounds=False)
     mask = _only_index(key)
+    if isinstance(mask, list) and mask and all(type(v) is bool for v in mask):
+        mask = _factories_tensor(mask)  # torch reads a list of bools as a mask tensor
     if isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool", "uint8") and (
             not isinstance(value, Tensor) or value.numel() == 1):
         masked.check_fill_through_mask(self, mask, value if isinstance(value, Tensor) else None)
     if isinstance(value, Tensor) and _writes_by_index(self, parts, value):
-        check_no_overlap(self, value)  # index_put_'s check, before its value's shape
+        for part in (*(p for p in indexing.key_parts(key) if isinstance(p, Tensor)), value):
+            check_no_overlap(self, part)  # index_put_'s checks, before its value's shape
     dims = value.dim() if isinstance(value, Tensor) else 0
     if isinstance(value, Tensor):  # its shape and dtype before the indices' values
         value = indexing.check_value_shape(self, parts, value)

@@ -79,7 +79,7 @@ UNARY_WITH_OUT = (
     "frac", "i0", "isneginf", "isposinf", "lgamma", "log", "log10", "log1p", "log2",
     "logical_not", "logit", "msort", "nan_to_num", "neg", "negative", "rad2deg", "reciprocal",
     "rsqrt", "sgn", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square",
-    "tan", "tanh", "trunc")
+    "tan", "tanh", "trunc", "round")
 
 # torch's elementwise functions of two operands that take ``out=`` (add and mul have it
 # already): the result is computed as without ``out``, then cast into it where it can be
@@ -105,7 +105,7 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "less": "lt", "less_equal": "le", "not_equal": "ne"}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
-                         "frac", "sign", "sgn", "bitwise_not"})
+                         "frac", "sign", "sgn", "bitwise_not", "round"})
 _BOOL_OUT = frozenset({"isneginf", "isposinf", "signbit"})
 _NOT_DIFFERENTIABLE = _BOOL_OUT | {"logical_not", "bitwise_not"}  # no autograd refusal
 
@@ -172,11 +172,97 @@ def add_out_keywords(namespace: dict) -> None:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = with_out_keyword(fn, name)
+    for name in REDUCING_WITH_OUT:
+        namespace[name] = reducing_with_out(namespace[name], name)
+    namespace["where"] = where_with_out(namespace["where"])
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
                                         promoted=name in _PROMOTED)
+
+
+# torch's reductions over dims that take ``out=``, by how their kernel reads out's dtype:
+# "dtype" ones reduce in it (as their ``dtype=``), "same" ones write the input's dtype only,
+# "float" ones (mean) compute in a floating dtype cast into out where it can be
+REDUCING_WITH_OUT = {"sum": "dtype", "prod": "dtype", "nansum": "dtype", "cumsum": "dtype",
+                     "cumprod": "dtype", "amax": "same", "amin": "same", "mean": "float"}
+
+
+def reducing_with_out(fn: Callable, name: str) -> Callable:
+    """``fn`` (a reduction over ``dim``) taking torch's ``out=``, whose dtype it reduces in,
+    must match, or receives a cast, as :data:`REDUCING_WITH_OUT` says; without ``dim`` its
+    overloads take no ``out`` (``fn``'s parser refuses it).
+
+    >>> o = minitorch.empty(2, dtype=minitorch.int64)
+    >>> minitorch.sum(minitorch.full((3, 2), 2.7), 0, out=o) is o, o
+    (True, tensor([6, 6]))
+    >>> minitorch.amax(minitorch.ones(2), 0, out=o)
+    Traceback (most recent call last):
+    RuntimeError: Expected the dtype for input and out to match, but got Float for input's \
+dtype and Long for out's dtype.
+    """
+    kind = REDUCING_WITH_OUT[name]
+
+    @functools.wraps(fn)
+    def reduced(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None or (len(args) < 2 and "dim" not in kwargs and kind == "dtype"):
+            return fn(*args, **({} if out is None else {"out": out}), **kwargs)
+
+        def into_out(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+            if kind == "same" and input.dtype is not out.dtype:
+                raise RuntimeError(
+                    "Expected the dtype for input and out to match, but got "
+                    f"{_args.legacy(input.dtype)} for input's dtype and "
+                    f"{_args.legacy(out.dtype)} for out's dtype.")
+            if kind == "dtype":
+                return fn(input, *args, **_out_dtype(name, input, out, kwargs))
+            result = fn(input, *args, **kwargs)
+            if kind == "float":  # torch's message names Float for any floating input
+                _check_cast(D.float32, out)
+            return result
+
+        return takes_out(into_out, name)(*args, out=out, **kwargs)
+
+    return reduced
+
+
+def _out_dtype(name: str, input: Tensor, out: Tensor, kwargs: dict) -> dict:
+    """The keywords of a reduction that reduces in out's dtype: ``dtype=`` must name it."""
+    dtype = kwargs.get("dtype")
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(dtype)}, but got "
+                           f"{_args.c_name(out.dtype)} instead")
+    if name == "nansum" and input.dtype.is_floating_point and not out.dtype.is_floating_point:
+        raise _args.not_implemented("nansum_cpu", out.dtype)
+    return {**kwargs, "dtype": out.dtype}
+
+
+def where_with_out(fn: Callable) -> Callable:
+    """torch's ``where(condition, input, other, out=t)``: its overload with ``out`` takes
+    tensors only, whose promoted dtype must be out's.
+
+    >>> minitorch.where(minitorch.ones(1) > 0, minitorch.ones(1), 2.0, out=minitorch.ones(1))
+    Traceback (most recent call last):
+    TypeError: where(): argument 'other' (position 3) must be Tensor, not float
+    """
+    @functools.wraps(fn)
+    def where(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None or len(args) + len(kwargs) < 3:  # (where(condition) takes no out)
+            return fn(*args, **({} if out is None else {"out": out}), **kwargs)
+        _args.tensor_args("where", *((a, n, i + 1) for i, (a, n) in enumerate(
+            zip(args, ("condition", "input", "other")))))
+
+        def into_out(condition: Tensor, input: Tensor, other: Tensor) -> Tensor:
+            promoted = D.result_type(input, other)
+            if promoted is not out.dtype:
+                raise RuntimeError(f"Expected out type to be {_args.legacy(promoted)} but got "
+                                   f"{_args.legacy(out.dtype)}")
+            return fn(condition, input, other)
+
+        return takes_out(into_out, "where")(*args, out=out, **kwargs)
+
+    return where
 
 
 def _check_cast(dt: D.dtype, out: Tensor) -> None:

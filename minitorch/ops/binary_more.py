@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from .. import _args, _call_form
-from .._dtype import float64, get_default_dtype
+from .._dtype import check_unsigned, float64, get_default_dtype
 from .._tensor import Tensor
 from ..backend import array_dtype, cpu_math, half_via_float, torch_layout
 from . import pointwise
@@ -263,6 +263,7 @@ def copysign(input: Tensor, other: Any) -> Tensor:
         return Copysign.apply(input, other)
     _args.tensor_or_number("copysign", other, "other", 2)
     _args.no_complex_kernel("copysign", input, other)
+    check_unsigned(input, other)
     if type(other) is int:
         _args.float_scalar(other)  # torch's overflow past int64/uint64
     return CopysignScalar.apply(input, other=other)

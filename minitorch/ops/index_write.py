@@ -26,7 +26,7 @@ from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
 from .indexing import check_key, check_put_dtype, readable_key, result_shape
 from .inplace import IndexPut
-from .masked import check_fill_through_mask
+from .masked import check_fill_through_mask, fill_value
 from .shape import Index, tensor_list
 from .unique import unique
 
@@ -330,13 +330,30 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     size, data = (input.shape[d] if input.dim() else 1), index._data
-    bad = (data < -size) | (data >= size)
-    if index.numel() and bool(index._xp.any(bad)):
+    if size == 0 and index.numel():
+        raise _restrided_empty(input, d, index.numel())
+    value = fill_value(value, input.dtype)  # the value's item before the indices' bounds
+    bad = (data < -size) | (data >= size)  # (an empty input's kernel reads no index)
+    if index.numel() and input.numel() and bool(index._xp.any(bad)):
         first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
         raise IndexError(f"index {first} is out of bounds for dimension {d} with size {size}")
-    if not isinstance(value, Tensor):
-        value = _args.assigned(value, input.dtype, unsigned=True)
-    return _slices(input, d, index), value
+    if isinstance(value, Tensor):  # its gradient would flow into an integer result
+        _args.differentiable_dtype(value, input.dtype)
+    return _slices(input, d, index if input.numel() else index.reshape(-1)[:0]), value
+
+
+def _restrided_empty(input: Tensor, dim: int, n: int) -> RuntimeError:
+    """torch's refusal of index_fill into a dim of size 0: its kernel restrides ``input`` to
+    ``n`` (the index's length) along ``dim`` with stride 0, past the empty storage."""
+    sizes, strides, stride = list(input.shape), [0] * input.dim(), 1
+    for i in reversed(range(input.dim())):
+        strides[i] = 0 if i == dim else stride
+        stride *= max(sizes[i], 1)
+    sizes[dim] = n
+    needed = input.element_size() * (1 + sum((s - 1) * st for s, st in zip(sizes, strides)))
+    return RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and "
+                        f"itemsize {input.element_size()} requiring a storage size of {needed} "
+                        "are out of bounds for storage of size 0")
 
 
 def _filled(input: Tensor, key: tuple, value: Any) -> tuple:
@@ -406,7 +423,8 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     accumulate = _args.flag(fn, accumulate, "accumulate", 4)
     if fn.endswith("_"):
         check_inplace_allowed(input)
-        check_no_overlap(input, values)
+        for written_from in (*(i for i in indices if isinstance(i, Tensor)), values):
+            check_no_overlap(input, written_from)  # an index tensor is read as it is written
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")

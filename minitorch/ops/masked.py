@@ -98,7 +98,7 @@ def _check_value(fn: str, mask: Tensor, value: Any, shapes: Any = None) -> Any:
     return value
 
 
-def _check_fits(value: Any, dt: Any) -> Any:
+def fill_value(value: Any, dt: Any) -> Any:
     """After the shapes: the value as the tensor's dtype holds it, refused as torch's checked
     fill refuses what ``dt`` cannot hold (an int wraps into an unsigned type down to minus its
     maximum; a float or bool tensor takes ints up to 2**64, as torch's parser reads them); a
@@ -123,7 +123,7 @@ def check_fill_through_mask(self: Tensor, mask: Tensor, value: Any = None) -> No
     """
     _check_mask(mask)
     if value is not None:
-        _check_fits(value, self.dtype)
+        fill_value(value, self.dtype)
 
 
 _FILL_SIGNATURES = ("Tensor input, Tensor mask, Tensor value",
@@ -139,7 +139,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """
     # torch's broadcast of the mask and the tensor comes first (its clone to fill)
     value = _check_value("masked_fill", mask, value, lambda: broadcast_pair(mask, self))
-    value = _check_fits(value, self.dtype)
+    value = fill_value(value, self.dtype)
     if isinstance(value, Tensor):  # its gradient would flow into an integer result
         _args.differentiable_dtype(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
@@ -172,7 +172,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
-    value = _check_fits(value, self.dtype)
+    value = fill_value(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
     return self._inplace(op, *values, **keywords)
 

@@ -15,7 +15,15 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._dtype import bool as bool_
-from .._dtype import float64, from_array_dtype, get_default_dtype, int64, result_type, wrapped
+from .._dtype import (
+    float16,
+    float64,
+    from_array_dtype,
+    get_default_dtype,
+    int64,
+    result_type,
+    wrapped,
+)
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from .._warn_once import warn_once
 from ..autograd import profiler, torch_events
@@ -405,7 +413,7 @@ def _to_default_float(array: Any, like: Any) -> Any:
     (a 0-d int16 tensor's 32767 beside a uint8 tensor, not the 255 their common int type
     holds), as torch converts each input to the float it computes in."""
     if not isinstance(like, Tensor):  # a number as it was given, not as an int8 holds it
-        return float(_args.int_scalar(like) if type(like) is int else array)
+        return _args.float_scalar(like) if type(like) is int else float(array)  # (uint64: +)
     xp = like._xp
     own = like._data if type(like._data) is type(array) else array  # (one moved to a device)
     return xp.astype(own, getattr(xp, get_default_dtype().name))
@@ -1523,7 +1531,7 @@ def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
 def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
     """An int bound past int64 (read as uint64) of an integer or bool tensor, as torch's type
     promotion meets it: promoted with the other int bound first, then with a bool tensor;
-    an int64 tensor keeps its dtype, which cannot hold the bound."""
+    an integer tensor keeps its dtype, which cannot hold the bound."""
     ints = [b for b in (low, high) if type(b) is int]
     if not any(b > _args.INT64_MAX for b in ints):
         return
@@ -1532,7 +1540,8 @@ def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
         pair = names if len(set(names)) == 2 else ["Bool", "UInt64"]
         raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
                            f"attempted to promote {pair[0]} and {pair[1]}")
-    raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    raise RuntimeError(f"value cannot be converted to type {input.dtype.c_scalar} without "
+                       "overflow")
 
 
 def _check_bounds(input: Tensor, low: Any, high: Any) -> tuple:
@@ -1842,6 +1851,8 @@ def _number_input(fn: str, input: Any, other: Any) -> Any:
     _args.tensor_or_number(fn, input, "input", 1)
     _args.tensor_or_number(fn, other, "other", 2)
     _args.unpack_int(other)  # the parser's, before any check of the op's
+    if type(input) in (int, float) and isinstance(other, Tensor) and other.dtype is float16:
+        return like_tensor(other, input)  # a number first is a float16 tensor (70000: inf)
     if isinstance(input, Tensor) or isinstance(other, Tensor):
         return input
     from .._creation import tensor as make
@@ -1868,4 +1879,7 @@ def like_tensor(tensor: Tensor, number: Any) -> Tensor:
     """A Python number as a 0-d tensor of torch's wrapped-number dtype next to ``tensor``."""
     from .._creation import tensor as make
 
-    return make(number, dtype=result_type(tensor, number))
+    dt = result_type(tensor, number)
+    if type(number) is int and _args.INT64_MAX < number < 2 ** 64 and not dt.is_floating_point:
+        number = wrapped(number, dt)  # torch's uint64 number, read into an integer type
+    return make(number, dtype=dt)
