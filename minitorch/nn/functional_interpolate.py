@@ -116,6 +116,22 @@ def _output_size(input: Tensor, mode: str, align_corners: Any, size: Any,
     return [_args.as_int(value) for value in given]
 
 
+def _unpacked_sizes(input: Tensor, mode: str, sizes: list) -> None:
+    """The sizes torch's Python computed, as its kernel's parser unpacks them into int64s
+    (the kernel's name as in :func:`_output_size`), then their allocation checked."""
+    rank = input.dim()
+    if mode != "area" and (mode, rank) not in _KERNELS:
+        return
+    kernel = f"adaptive_avg_pool{rank - 2}d" if mode == "area" else \
+        _upsample_kernel(mode, rank - 2)
+    for position, size in enumerate(sizes, 1):
+        if not _args.INT64_MIN <= size <= _args.INT64_MAX:
+            raise TypeError(f"{kernel}(): argument 'output_size' failed to unpack the object at "
+                            f"pos {position} with error \"Overflow when unpacking long long")
+    if min(sizes, default=1) > 0:
+        _args.check_alloc((*input.shape[:2], *sizes), input.dtype.itemsize)
+
+
 def _check_align(mode: str, align_corners: bool | None) -> None:
     """torch's first check: ``align_corners`` only with the interpolating modes."""
     if align_corners is not None and mode in ("nearest", "area", "nearest-exact"):
@@ -220,6 +236,7 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         sizes = [_args.python_int(_args.python_op(n, "*", s))
                  for n, s in zip(input.shape[2:], given)]
         scales = [None] * dims
+        _unpacked_sizes(input, mode, sizes)
     else:  # torch's Python checks antialias before its kernel's parser reads the scales
         _check_antialias(mode, input, antialias)
         scales = _scale_factors(input, mode, align_corners, scale_factor, given)

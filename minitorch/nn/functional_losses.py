@@ -162,14 +162,24 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {_args.legacy(target.dtype)} but expected "
                            f"{_args.legacy(input.dtype)}")
-    _check_probabilities(input, target)
     if weight is not None:
         _args.python_attribute(weight, "size")  # torch's Python reads weight.size(), then
         weight = weight.expand(checked_broadcast_shapes((target.shape, weight.shape)))  # expands
+        _not_differentiable("binary_cross_entropy", weight, "weight")
+    floating_kernel("binary_cross_entropy", input.dtype, suffix="")
+    _check_probabilities(input, target)
+    if weight is not None:
         _in_place_broadcast(input, weight)  # the kernel scales the loss in place
     # the kernels scale the loss in place: the weights in the input's dtype
     params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
+
+
+def _not_differentiable(fn: str, value: Tensor, name: str) -> None:
+    """torch's refusal of a gradient asked for through ``fn``'s argument ``name``."""
+    if value.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"The function '{fn}' is not differentiable with respect to argument "
+                           f"'{name}'. This input cannot have requires_grad True.")
 
 
 def _check_probabilities(input: Tensor, target: Tensor) -> None:
@@ -212,10 +222,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         if value is not None:  # torch's parser, after its Python's checks
             _args.tensor_args("binary_cross_entropy_with_logits", (value, name, position))
     for value, name in ((weight, "weight"), (pos_weight, "pos_weight")):
-        if value is not None and value.requires_grad and is_grad_enabled():
-            raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
-                               f"differentiable with respect to argument '{name}'. This input "
-                               "cannot have requires_grad True.")
+        if value is not None:
+            _not_differentiable("binary_cross_entropy_with_logits", value, name)
     floating_kernel("log_sigmoid", input.dtype)
     if pos_weight is not None:  # torch's kernel starts with (pos_weight - 1)
         no_bool(pos_weight, 1)
