@@ -157,3 +157,64 @@ def test_interpolate_recomputed_sizes_past_int64(mode, scale):
     want, got = raised_by(program, torch), raised_by(program, mt)
     assert want is not None and type(got) is type(want), (got, want)
     assert str(got).split("\n")[0] == str(want).split("\n")[0]
+
+
+@pytest.mark.parametrize("name", ["nll_loss", "cross_entropy", "multi_margin_loss"])
+@pytest.mark.parametrize("shape", [(4,), (3,), (1, 4), ()])
+@pytest.mark.parametrize("grad_mode", ["enable_grad", "no_grad"])
+def test_class_weight_asking_a_gradient_is_refused_first(name, shape, grad_mode):
+    def program(L):
+        weight = _probabilities(L, "float32", shape, seed=2).requires_grad_()
+        with getattr(L, grad_mode)():
+            return getattr(L.nn.functional, name)(
+                _tensor(L, "float32"), L.tensor([1, 2, 3]), weight=weight)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("weight", [1.0, "x", [1.0] * 4])
+def test_cross_entropy_weight_that_is_no_tensor(weight):
+    assert_as_torch(lambda L: L.nn.functional.cross_entropy(
+        _tensor(L, "float32"), L.tensor([1, 2, 3]), weight=weight))
+
+
+@pytest.mark.parametrize("name", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("target_shape", [(1,), ()])
+def test_one_dimensional_input_has_a_0d_loss(name, target_shape):
+    assert_as_torch(lambda L: getattr(L.nn.functional, name)(
+        _tensor(L, "float32", (4,)), L.tensor(np.full(target_shape, 2)), reduction="none"))
+
+
+@pytest.mark.parametrize("distance", [lambda a, b: 1.0, lambda a, b: "x"])
+def test_triplet_with_distance_that_gives_no_tensor(distance):
+    assert_as_torch(lambda L: L.nn.functional.triplet_margin_with_distance_loss(
+        *(_tensor(L, "float32", seed=i) for i in range(3)), distance_function=distance))
+
+
+@pytest.mark.parametrize("input_dtype", ["float16", "float32"])
+@pytest.mark.parametrize("target_dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("reduction", ["sum", "none"])
+def test_bce_with_logits_rounds_each_step_in_torch_dtype(input_dtype, target_dtype, reduction):
+    assert_as_torch(lambda L: L.nn.functional.binary_cross_entropy_with_logits(
+        _tensor(L, input_dtype), _probabilities(L, target_dtype, seed=1), reduction=reduction))
+
+
+@pytest.mark.parametrize("name", ["weight", "pos_weight"])
+@pytest.mark.parametrize("dtype", ["float16", "float64", "int64"])
+@pytest.mark.parametrize("shape", [(3, 4), (4,), ()])
+def test_bce_with_logits_weights_in_their_own_dtype(name, dtype, shape):
+    assert_as_torch(lambda L: L.nn.functional.binary_cross_entropy_with_logits(
+        _tensor(L, "float32"), _probabilities(L, "float32", seed=1), reduction="none",
+        **{name: _probabilities(L, dtype, shape, seed=2) * 3}))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float64", "int64"])
+def test_bce_weight_scales_in_their_common_dtype(dtype):
+    assert_as_torch(lambda L: L.nn.functional.binary_cross_entropy(
+        _probabilities(L, "float32"), _probabilities(L, "float32", seed=1), reduction="none",
+        weight=_probabilities(L, dtype, (4,), seed=2) * 3))
+
+
+def test_log_sigmoid_of_half_is_computed_in_float():
+    a = np.random.default_rng(0).standard_normal((30, 40)).astype("float16") * 4
+    assert_as_torch(lambda L: L.nn.functional.logsigmoid(L.tensor(a)))

@@ -165,17 +165,25 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if weight is not None:
         _args.python_attribute(weight, "size")  # torch's Python reads weight.size(), then
         weight = weight.expand(checked_broadcast_shapes((target.shape, weight.shape)))  # expands
-        _not_differentiable("binary_cross_entropy", weight, "weight")
+        not_differentiable("binary_cross_entropy", weight, "weight")
     floating_kernel("binary_cross_entropy", input.dtype, suffix="")
     _check_probabilities(input, target)
     if weight is not None:
         _in_place_broadcast(input, weight)  # the kernel scales the loss in place
     # the kernels scale the loss in place: the weights in the input's dtype
-    params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
+    params = {} if weight is None else _weights(weight, input, input)
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
 
 
-def _not_differentiable(fn: str, value: Tensor, name: str) -> None:
+def _weights(weight: Tensor, input: Tensor, loss: Tensor) -> dict:
+    """A kernel's ``loss.mul_(weight)``, computed in the common dtype of the loss (of the
+    dtype of ``loss``) and the weights: those, and for the gradient the input's."""
+    weight = weight.expand(input.shape)
+    return {"weight": weight.to(input.dtype),
+            "weight_as_given": weight.detach().to(result_type(loss, weight))}
+
+
+def not_differentiable(fn: str, value: Tensor, name: str) -> None:
     """torch's refusal of a gradient asked for through ``fn``'s argument ``name``."""
     if value.requires_grad and is_grad_enabled():
         raise RuntimeError(f"The function '{fn}' is not differentiable with respect to argument "
@@ -223,7 +231,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
             _args.tensor_args("binary_cross_entropy_with_logits", (value, name, position))
     for value, name in ((weight, "weight"), (pos_weight, "pos_weight")):
         if value is not None:
-            _not_differentiable("binary_cross_entropy_with_logits", value, name)
+            not_differentiable("binary_cross_entropy_with_logits", value, name)
     floating_kernel("log_sigmoid", input.dtype)
     if pos_weight is not None:  # torch's kernel starts with (pos_weight - 1)
         no_bool(pos_weight, 1)
@@ -235,10 +243,13 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if pos_weight is not None:  # in place, then the loss times weight in place
         broadcast_shapes(pos_weight.shape, target.shape)
         _in_place_broadcast(input, pos_weight)
-        params["pos_weight"] = pos_weight.detach().to(input.dtype)
+        params["pos_weight"] = pos_weight.detach().to(input.dtype)  # (for the gradient)
+        # the loss: (pos_weight - 1) in its dtype, then times the target in their common one
+        params["pos_weight_as_given"] = pos_weight.detach()
+        params["pos_weight_dtype"] = result_type(pos_weight, target)
     if weight is not None:
         _in_place_broadcast(input, weight)
-        params["weight"] = weight.expand(input.shape).to(input.dtype)  # scaled in place
+        params.update(_weights(weight, input, target))
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)
 

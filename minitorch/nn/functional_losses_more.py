@@ -25,7 +25,7 @@ from ..ops.activation import logsigmoid
 from ..ops.ctc import CtcLoss
 from ..ops.norm import Norm, _check_identity
 from ..ops.pointwise import where
-from .functional_losses import _check_reduction
+from .functional_losses import _check_reduction, not_differentiable
 
 __all__ = ["cosine_embedding_loss", "cosine_similarity", "ctc_loss", "gaussian_nll_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
@@ -272,7 +272,9 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, 
     dist_neg = _args.python_call(distance, anchor, negative)
     if swap:
         dist_neg = dist_neg.minimum(_args.python_call(distance, positive, negative))
-    return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+    import minitorch  # torch.clamp_min, whose parser refuses a distance that is no tensor
+
+    return _reduced(minitorch.clamp_min(margin + dist_pos - dist_neg, 0), reduction)
 
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
@@ -381,6 +383,8 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     (margin,) = _args.numbers("multi_margin_loss", (margin, "margin", 4))
+    if weight is not None:
+        not_differentiable("multi_margin_loss", weight, "weight")
     ndim = input.dim()
     if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
             or ndim == 0):
