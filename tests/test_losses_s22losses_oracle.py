@@ -218,3 +218,13 @@ def test_bce_weight_scales_in_their_common_dtype(dtype):
 def test_log_sigmoid_of_half_is_computed_in_float():
     a = np.random.default_rng(0).standard_normal((30, 40)).astype("float16") * 4
     assert_as_torch(lambda L: L.nn.functional.logsigmoid(L.tensor(a)))
+
+
+@pytest.mark.parametrize("mode", ["linear", "bilinear", "bicubic", "trilinear"])
+@pytest.mark.parametrize("align_corners", [1, "x", 0.0])
+@pytest.mark.parametrize("sizing", [{"scale_factor": 2.0}, {"size": 5},
+                                    {"scale_factor": 2.0, "recompute_scale_factor": True}])
+def test_interpolate_align_corners_must_be_a_bool(mode, align_corners, sizing):
+    rank = {"linear": 1, "trilinear": 3}.get(mode, 2)
+    assert_as_torch(lambda L: L.nn.functional.interpolate(
+        L.ones(2, 2, *[3] * rank), mode=mode, align_corners=align_corners, **sizing))
