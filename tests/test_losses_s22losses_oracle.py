@@ -228,3 +228,31 @@ def test_interpolate_align_corners_must_be_a_bool(mode, align_corners, sizing):
     rank = {"linear": 1, "trilinear": 3}.get(mode, 2)
     assert_as_torch(lambda L: L.nn.functional.interpolate(
         L.ones(2, 2, *[3] * rank), mode=mode, align_corners=align_corners, **sizing))
+
+
+@pytest.mark.parametrize("lengths", [([0, 0], [0, 0]), ([0, 5], [0, 2]), ([0, 5], [1, 2])])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("zero_infinity", [False, True])
+def test_ctc_loss_of_no_frames(lengths, reduction, zero_infinity):
+    def program(L):
+        log_probs = L.tensor(np.log(np.full((6, 2, 4), 0.25, "float32")), requires_grad=True)
+        loss = L.nn.functional.ctc_loss(log_probs, L.tensor([[1, 2, 1], [3, 1, 0]]), *lengths,
+                                        reduction=reduction, zero_infinity=zero_infinity)
+        loss.sum().backward()
+        return loss, log_probs.grad[:, 0]  # (the other sample's last bits: not this test's)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("target", [("float32", (3, 4)), ("int64", (3, 4)), ("int64", (3,))])
+@pytest.mark.parametrize("extra", [{}, {"ignore_index": 1}, {"weight": (3,)}])
+@pytest.mark.parametrize("smoothing", [2.0, math.nan, 0.5])
+def test_cross_entropy_label_smoothing_range_after_the_target_checks(target, extra, smoothing):
+    def program(L):
+        dtype, shape = target
+        kw = {k: L.ones(v) if k == "weight" else v for k, v in extra.items()}
+        return L.nn.functional.cross_entropy(
+            _tensor(L, "float32"), L.tensor(np.ones(shape, dtype)), label_smoothing=smoothing,
+            **kw)
+
+    assert_as_torch(program)

@@ -1233,8 +1233,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                       *[(weight, "weight", 3)] * (weight is not None))
     ignore_index = _args.integer("cross_entropy_loss", ignore_index, "ignore_index", 5)
     smoothing = _args.real("cross_entropy_loss", label_smoothing, "label_smoothing", 6)
-    if smoothing > 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {smoothing:g}")
     if target.shape == input.shape:  # torch reads the target as class probabilities
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
@@ -1245,6 +1243,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         return profiler.run_op("aten::cross_entropy_loss", "aten::cross_entropy_loss",
                                lambda: _cross_entropy(input, target, weight, ignore_index,
                                                       reduction), (input, target, weight))
+    _check_smoothing(smoothing)
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
     uniform = _uniform_loss(log_p, target, ignore_index, reduction, weight)
@@ -1269,6 +1268,7 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
         raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
                            f"{classes} classes or no classes but got weight tensor of shape: "
                            f"{list(weight.shape)}")
+    _check_smoothing(smoothing)
     log_p = log_softmax(input, dim)
     if smoothing > 0.0:
         target = target * (1 - smoothing) + smoothing / classes
@@ -1283,6 +1283,12 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
     if input.numel() == 0:  # torch fills its empty mean with nan
         return -each.sum() * float("nan")
     return DivScalar.apply(-each.sum(), input.numel() // classes)
+
+
+def _check_smoothing(smoothing: float) -> None:
+    """torch's range check of label_smoothing, after the checks of its target's kind."""
+    if smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {smoothing:g}")
 
 
 def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: str,
