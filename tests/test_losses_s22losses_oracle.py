@@ -256,3 +256,10 @@ def test_cross_entropy_label_smoothing_range_after_the_target_checks(target, ext
             **kw)
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("input_dtype", ["uint8", "int32", "int64", "bool", "float32"])
+@pytest.mark.parametrize("target_dtype", ["uint8", "int32", "int64", "bool", "float32"])
+def test_huber_loss_kernel_named_by_the_common_dtype(input_dtype, target_dtype):
+    assert_as_torch(lambda L: L.nn.functional.huber_loss(
+        _tensor(L, input_dtype), _tensor(L, target_dtype, seed=1)))

@@ -128,8 +128,8 @@ def kernel_operands(kernel: str, input: Tensor, target: Tensor,
     dt = result_type(input, target)
     if out is not None and dt._category > out._category:
         raise _args.cast_error(dt, out)
+    floating_kernel(kernel, dt)  # torch's kernel dispatches on the common dtype
     dt = out or dt
-    floating_kernel(kernel, dt)
     return (input if input.dtype is dt else input.to(dt),
             target if target.dtype is dt else target.to(dt))
 
