@@ -263,3 +263,9 @@ def test_cross_entropy_label_smoothing_range_after_the_target_checks(target, ext
 def test_huber_loss_kernel_named_by_the_common_dtype(input_dtype, target_dtype):
     assert_as_torch(lambda L: L.nn.functional.huber_loss(
         _tensor(L, input_dtype), _tensor(L, target_dtype, seed=1)))
+
+
+@pytest.mark.parametrize("margin", [2 ** 70, 2 ** 1100, True, 1])
+def test_triplet_margin_loss_reads_its_margin_as_a_double(margin):
+    assert_as_torch(lambda L: L.nn.functional.triplet_margin_loss(
+        *(_tensor(L, "float32", seed=i) for i in range(3)), margin=margin))

@@ -229,11 +229,13 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     """
     reduction = _check_reduction(reduction, size_average, reduce)
 
-    def parsed() -> None:  # torch.triplet_margin_loss's parser, after the Python's margin
+    def parsed() -> float:  # torch.triplet_margin_loss's parser, after the Python's margin
         _args.tensor_args("triplet_margin_loss", (anchor, "anchor", 1),
                           (positive, "positive", 2), (negative, "negative", 3))
-        _args.reals("triplet_margin_loss", (margin, "margin", 4), (p, "p", 5), (eps, "eps", 6))
+        reals = _args.reals("triplet_margin_loss", (margin, "margin", 4), (p, "p", 5),
+                            (eps, "eps", 6))
         _args.flag("triplet_margin_loss", swap, "swap", 7)
+        return reals[0]  # the margin as the C++ op's double
 
     return _triplet(anchor, positive, negative, lambda a, b: pairwise_distance(a, b, p, eps),
                     margin, swap, reduction, parsed)
@@ -262,7 +264,7 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, 
     if _args.python_op(margin, "<=", 0):
         raise ValueError(f"margin must be greater than 0, got {margin}")
     if parsed is not None:
-        parsed()
+        margin = parsed()
     dims = anchor.dim(), positive.dim(), negative.dim()
     if not dims[0] == dims[1] == dims[2]:
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
