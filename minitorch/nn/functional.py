@@ -83,6 +83,7 @@ from .functional_losses import (
     huber_loss,
     kernel_operands,
     l1_loss,
+    not_differentiable,
     smooth_l1_loss,
     weighted,
 )
@@ -1157,7 +1158,9 @@ def _nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index
                "weight": weight if weight is None or input.dim() <= 2 else weight.reshape(-1)}
     if input.dim() <= 2:
         rows = input.unsqueeze(0) if input.dim() == 1 else input
-        return nn_ops.NllLoss.apply(rows, shape=tuple(target.shape), **options)
+        # torch's 1-D input has one 0-d loss, whichever of its targets' shapes it was given
+        shape = () if input.dim() == 1 else tuple(target.shape)
+        return nn_ops.NllLoss.apply(rows, shape=shape, **options)
     if input.dim() == 4:
         return nn_ops.NllLoss2d.apply(input, shape=tuple(target.shape), **options)
     # as torch: other dims go through (batch, classes, 1, positions) and back, as views
@@ -1198,15 +1201,13 @@ def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> 
     if weight is None:
         return
     spatial = input.dim() > 2  # torch's nll_loss2d kernel, which counts the weights only
+    # (its autograd wrapper refuses a weight asking for a gradient before the kernel's checks)
+    not_differentiable(f"nll_loss{'2d' * spatial}_forward", weight, "weight")
     if spatial and weight.numel() != classes:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
     if not spatial and (weight.dim() != 1 or weight.numel() != classes):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {list(weight.shape)}")
-    if weight.requires_grad:
-        raise RuntimeError(f"The function 'nll_loss{'2d' * spatial}_forward' is not "
-                           "differentiable with respect to argument 'weight'. This input "
-                           "cannot have requires_grad True.")
 
 
 def _check_targets(target: Tensor, classes: int, ignore_index: int = -100) -> None:
@@ -1233,8 +1234,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         _args.tensor_args("cross_entropy_loss", (weight, "weight", 3))
     ignore_index = _args.integer("cross_entropy_loss", ignore_index, "ignore_index", 5)
     smoothing = _args.real("cross_entropy_loss", label_smoothing, "label_smoothing", 6)
-    if smoothing > 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {smoothing:g}")
     if target.shape == input.shape:  # torch reads the target as class probabilities
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
@@ -1245,6 +1244,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         return profiler.run_op("aten::cross_entropy_loss", "aten::cross_entropy_loss",
                                lambda: _cross_entropy(input, target, weight, ignore_index,
                                                       reduction), (input, target, weight))
+    _check_smoothing(smoothing)
     log_p = log_softmax(input, 0 if input.dim() == 1 else 1)  # an integer input fails here
     nll = nll_loss(log_p, target, weight, ignore_index=ignore_index, reduction=reduction)
     uniform = _uniform_loss(log_p, target, ignore_index, reduction, weight)
@@ -1269,6 +1269,7 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
         raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
                            f"{classes} classes or no classes but got weight tensor of shape: "
                            f"{list(weight.shape)}")
+    _check_smoothing(smoothing)
     log_p = log_softmax(input, dim)
     if smoothing > 0.0:
         target = target * (1 - smoothing) + smoothing / classes
@@ -1283,6 +1284,12 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
     if input.numel() == 0:  # torch fills its empty mean with nan
         return -each.sum() * float("nan")
     return DivScalar.apply(-each.sum(), input.numel() // classes)
+
+
+def _check_smoothing(smoothing: float) -> None:
+    """torch's range check of label_smoothing, after the checks of its target's kind."""
+    if smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {smoothing:g}")
 
 
 def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: str,

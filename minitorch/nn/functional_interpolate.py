@@ -67,10 +67,11 @@ def _scale_factors(input: Tensor, mode: str, align_corners: Any, scale_factor: A
     kernel = _upsample_kernel(mode, input.dim() - 2)
     if not given:  # no spatial dim: refused by the mode's check, after
         return []
+    listed = scale_factor if isinstance(scale_factor, (tuple, list)) else given
+    _check_flag(input, mode, align_corners, None, listed)
     first = given[0]
     if not (isinstance(first, (int, float, complex)) or (
             _args.holds_number(first) and not _args.is_tensor(first))):
-        listed = scale_factor if isinstance(scale_factor, (tuple, list)) else given
         raise _no_overload(input, mode, align_corners, None, listed)
     for position, value in enumerate(given, 1):
         if not _args.is_real(value) or (isinstance(value, int) and abs(value) >= _NO_DOUBLE):
@@ -93,11 +94,22 @@ def _no_overload(input: Tensor, mode: str, align_corners: Any, output_size: Any,
     flag = "bool align_corners, " if mode not in ("nearest", "nearest-exact") else ""
     scales = ", ".join(f"float scales_{d} = None" for d in "dhw"[-dims:]) \
         if dims > 1 else "float scales = None"
-    given_args = (input, output_size, *([bool(align_corners)] if flag else []), scale_factors)
+    align = False if align_corners is None else align_corners  # as torch's Python passes it
+    given_args = (input, output_size, *([align] if flag else []), scale_factors)
     return _args.invalid_combination(
         _upsample_kernel(mode, dims), given_args,
         f"Tensor input, tuple of ints output_size, {flag}tuple of floats scale_factors",
         f"Tensor input, tuple of ints output_size, {flag}{scales}, *, Tensor out = None")
+
+
+def _check_flag(input: Tensor, mode: str, align_corners: Any, output_size: Any,
+                scale_factors: Any) -> None:
+    """The parser of an interpolating mode's kernel: ``align_corners`` is a bool (or None,
+    which torch's Python passes as False)."""
+    if mode in ("nearest", "nearest-exact") or align_corners is None or \
+            isinstance(align_corners, bool):
+        return
+    raise _no_overload(input, mode, align_corners, output_size, scale_factors)
 
 
 def _output_size(input: Tensor, mode: str, align_corners: Any, size: Any,
@@ -106,6 +118,8 @@ def _output_size(input: Tensor, mode: str, align_corners: Any, size: Any,
     bool or a float): torch hands ``area`` to adaptive_avg_pool, the others to an upsampling
     kernel, and each refuses in its own words."""
     listed = size if isinstance(size, (tuple, list)) else given
+    if mode != "area":
+        _check_flag(input, mode, align_corners, listed, None)
     for position, value in enumerate(given):
         if _args.as_int(value) is None:
             if mode == "area":
@@ -114,6 +128,22 @@ def _output_size(input: Tensor, mode: str, align_corners: Any, size: Any,
                                 f"element of type {_args.type_name(value)} at pos {position}")
             raise _no_overload(input, mode, align_corners, listed, None)
     return [_args.as_int(value) for value in given]
+
+
+def _unpacked_sizes(input: Tensor, mode: str, sizes: list) -> None:
+    """The sizes torch's Python computed, as its kernel's parser unpacks them into int64s
+    (the kernel's name as in :func:`_output_size`), then their allocation checked."""
+    rank = input.dim()
+    if mode != "area" and (mode, rank) not in _KERNELS:
+        return
+    kernel = f"adaptive_avg_pool{rank - 2}d" if mode == "area" else \
+        _upsample_kernel(mode, rank - 2)
+    for position, size in enumerate(sizes, 1):
+        if not _args.INT64_MIN <= size <= _args.INT64_MAX:
+            raise TypeError(f"{kernel}(): argument 'output_size' failed to unpack the object at "
+                            f"pos {position} with error \"Overflow when unpacking long long")
+    if min(sizes, default=1) > 0:
+        _args.check_alloc((*input.shape[:2], *sizes), input.dtype.itemsize)
 
 
 def _check_align(mode: str, align_corners: bool | None) -> None:
@@ -220,6 +250,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         sizes = [_args.python_int(_args.python_op(n, "*", s))
                  for n, s in zip(input.shape[2:], given)]
         scales = [None] * dims
+        if mode != "area" and (mode, input.dim()) in _KERNELS:
+            _check_flag(input, mode, align_corners, sizes, None)
+        _unpacked_sizes(input, mode, sizes)
     else:  # torch's Python checks antialias before its kernel's parser reads the scales
         _check_antialias(mode, input, antialias)
         scales = _scale_factors(input, mode, align_corners, scale_factor, given)

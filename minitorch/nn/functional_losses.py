@@ -128,8 +128,8 @@ def kernel_operands(kernel: str, input: Tensor, target: Tensor,
     dt = result_type(input, target)
     if out is not None and dt._category > out._category:
         raise _args.cast_error(dt, out)
+    floating_kernel(kernel, dt)  # torch's kernel dispatches on the common dtype
     dt = out or dt
-    floating_kernel(kernel, dt)
     return (input if input.dtype is dt else input.to(dt),
             target if target.dtype is dt else target.to(dt))
 
@@ -165,12 +165,30 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target.dtype is not input.dtype:  # the kernel's checks, after its Python's
         raise RuntimeError(f"Found dtype {_args.legacy(target.dtype)} but expected "
                            f"{_args.legacy(input.dtype)}")
+    if weight is not None:
+        not_differentiable("binary_cross_entropy", weight, "weight")
+    floating_kernel("binary_cross_entropy", input.dtype, suffix="")
     _check_probabilities(input, target)
     if weight is not None:
         _in_place_broadcast(input, weight)  # the kernel scales the loss in place
     # the kernels scale the loss in place: the weights in the input's dtype
-    params = {} if weight is None else {"weight": weight.expand(input.shape).to(input.dtype)}
+    params = {} if weight is None else _weights(weight, input, input)
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
+
+
+def _weights(weight: Tensor, input: Tensor, loss: Tensor) -> dict:
+    """A kernel's ``loss.mul_(weight)``, computed in the common dtype of the loss (of the
+    dtype of ``loss``) and the weights: those, and for the gradient the input's."""
+    weight = weight.expand(input.shape)
+    return {"weight": weight.to(input.dtype),
+            "weight_as_given": weight.detach().to(result_type(loss, weight))}
+
+
+def not_differentiable(fn: str, value: Tensor, name: str) -> None:
+    """torch's refusal of a gradient asked for through ``fn``'s argument ``name``."""
+    if value.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"The function '{fn}' is not differentiable with respect to argument "
+                           f"'{name}'. This input cannot have requires_grad True.")
 
 
 def _check_probabilities(input: Tensor, target: Tensor) -> None:
@@ -213,10 +231,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         if value is not None:  # torch's parser, after its Python's checks
             _args.tensor_args("binary_cross_entropy_with_logits", (value, name, position))
     for value, name in ((weight, "weight"), (pos_weight, "pos_weight")):
-        if value is not None and value.requires_grad and is_grad_enabled():
-            raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
-                               f"differentiable with respect to argument '{name}'. This input "
-                               "cannot have requires_grad True.")
+        if value is not None:
+            not_differentiable("binary_cross_entropy_with_logits", value, name)
     floating_kernel("log_sigmoid", input.dtype)
     if pos_weight is not None:  # torch's kernel: (pos_weight - 1) * target, into the
         no_bool(pos_weight, 1)  # log-sigmoid in place, before it reads (1 - target)
@@ -228,10 +244,13 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         raise _args.cast_error(result_type(input, target), target.dtype)
     params: dict = {}  # torch's kernel: (pos_weight - 1) * target, then into the log-sigmoid
     if pos_weight is not None:  # in place, then the loss times weight in place
-        params["pos_weight"] = pos_weight.detach().to(input.dtype)
+        params["pos_weight"] = pos_weight.detach().to(input.dtype)  # (for the gradient)
+        # the loss: (pos_weight - 1) in its dtype, then times the target in their common one
+        params["pos_weight_as_given"] = pos_weight.detach()
+        params["pos_weight_dtype"] = result_type(pos_weight, target)
     if weight is not None:
         _in_place_broadcast(input, weight)
-        params["weight"] = weight.expand(input.shape).to(input.dtype)  # scaled in place
+        params.update(_weights(weight, input, target))
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)
 

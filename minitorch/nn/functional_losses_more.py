@@ -25,7 +25,7 @@ from ..ops.activation import logsigmoid
 from ..ops.ctc import CtcLoss
 from ..ops.norm import Norm, _check_identity
 from ..ops.pointwise import where
-from .functional_losses import _check_reduction
+from .functional_losses import _check_reduction, not_differentiable
 
 __all__ = ["cosine_embedding_loss", "cosine_similarity", "ctc_loss", "gaussian_nll_loss",
            "hinge_embedding_loss", "margin_ranking_loss", "multi_margin_loss",
@@ -56,8 +56,10 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.shape}, input2: {input2.shape}, "
                            f"target: {target.shape} ")
-    margin = _args.real("margin_ranking_loss", margin, "margin", 4)
-    return _reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    margin = _parsed_loss("margin_ranking_loss", (input1, "input1"), (input2, "input2"),
+                          (target, "target"), margin=("float", margin, "margin"))
+    difference = input1 - input2  # torch's C++ computes the product's right operand first
+    return _reduced((-target * difference + margin).clamp_min(0), reduction)
 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
@@ -70,9 +72,11 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
     tensor([0.3000, 0.0000])
     """
     reduction = _check_reduction(reduction, size_average, reduce)
-    margin = _args.real("hinge_embedding_loss", margin, "margin", 3)
+    margin = _parsed_loss("hinge_embedding_loss", (input, "input"), (target, "target"),
+                          margin=("float", margin, "margin"))
     zeros = _creation.zeros_like(input)
-    margin_clamp = (margin - input).clamp_min(0)
+    # torch's C++ ``margin - input``: the margin filled into the input's dtype, less the input
+    margin_clamp = zeros.clone().fill_(margin).sub_(input).clamp_min(0)
     output_margin = where(target != 1, margin_clamp, zeros)
     output_self = where(target != -1, input, zeros)
     return _reduced(output_margin + output_self, reduction)
@@ -86,7 +90,32 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
     tensor(0.6931)
     """
     reduction = _check_reduction(reduction, size_average, reduce)
+    _parsed_loss("soft_margin_loss", (input, "input"), (target, "target"))
+    # torch's kernel computes in place in the input's dtype: -input, * target, exp, log1p
+    if input.dtype is _dtype.bool:
+        input.neg()  # torch's refusal of a bool's negation
+    dt = result_type(input, target)
+    for step in (dt, dt if dt.is_floating_point else _dtype.get_default_dtype()):
+        if step._category > input.dtype._category:
+            raise _args.cast_error(step, input.dtype)
     return losses.SoftMarginLoss.apply(input, target, reduction=reduction)
+
+
+def _parsed_loss(fn: str, *tensors: tuple, **others: tuple) -> Any:
+    """The arguments of torch's C++ loss ``fn`` read by its parser: the tensors
+    ``(value, name)`` first in their positions, then the others ``(kind, value, name)`` (see
+    :func:`_args.parsed`); the others' values come back (one alone as itself).
+
+    >>> _parsed_loss("hinge_embedding_loss", (minitorch.ones(1), "input"), (1.0, "target"))
+    Traceback (most recent call last):
+    TypeError: hinge_embedding_loss(): argument 'target' (position 2) must be Tensor, not float
+    """
+    specs = [("tensor", value, name, i + 1) for i, (value, name) in enumerate(tensors)]
+    specs += [(kind, value, name, len(tensors) + i + 1 if position else None)
+              for i, (kind, value, name, *position) in enumerate(
+                  (*spec, True) if len(spec) == 3 else spec for spec in others.values())]
+    values = _args.parsed(fn, *specs)[len(tensors):]
+    return values[0] if len(values) == 1 else values
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -119,7 +148,8 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     tensor(1.)
     """
     reduction = _check_reduction(reduction, size_average, reduce)
-    margin = _args.real("cosine_embedding_loss", margin, "margin", 4)
+    margin = _parsed_loss("cosine_embedding_loss", (input1, "input1"), (input2, "input2"),
+                          (target, "target"), margin=("float", margin, "margin"))
     dim = target.dim()
     if dim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -199,11 +229,13 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     """
     reduction = _check_reduction(reduction, size_average, reduce)
 
-    def parsed() -> None:  # torch.triplet_margin_loss's parser, after the Python's margin
+    def parsed() -> float:  # torch.triplet_margin_loss's parser, after the Python's margin
         _args.tensor_args("triplet_margin_loss", (anchor, "anchor", 1),
                           (positive, "positive", 2), (negative, "negative", 3))
-        _args.reals("triplet_margin_loss", (margin, "margin", 4), (p, "p", 5), (eps, "eps", 6))
+        reals = _args.reals("triplet_margin_loss", (margin, "margin", 4), (p, "p", 5),
+                            (eps, "eps", 6))
         _args.flag("triplet_margin_loss", swap, "swap", 7)
+        return reals[0]  # the margin as the C++ op's double
 
     return _triplet(anchor, positive, negative, lambda a, b: pairwise_distance(a, b, p, eps),
                     margin, swap, reduction, parsed)
@@ -232,7 +264,7 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, 
     if _args.python_op(margin, "<=", 0):
         raise ValueError(f"margin must be greater than 0, got {margin}")
     if parsed is not None:
-        parsed()
+        margin = parsed()
     dims = anchor.dim(), positive.dim(), negative.dim()
     if not dims[0] == dims[1] == dims[2]:
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
@@ -242,7 +274,9 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, 
     dist_neg = _args.python_call(distance, anchor, negative)
     if swap:
         dist_neg = dist_neg.minimum(_args.python_call(distance, positive, negative))
-    return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+    import minitorch  # torch.clamp_min, whose parser refuses a distance that is no tensor
+
+    return _reduced(minitorch.clamp_min(margin + dist_pos - dist_neg, 0), reduction)
 
 
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
@@ -256,6 +290,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = No
     tensor(0.8500)
     """
     reduction = _check_reduction(reduction, size_average, reduce)
+    _parsed_loss("multilabel_margin_loss", (input, "input"), (target, "target"))
     ndim = input.dim()
     if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
             or ndim == 0):
@@ -289,7 +324,10 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
         reduction = _check_reduction(reduction, size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not a valid value for reduction")
-    eps = _args.real("poisson_nll_loss", eps, "eps", 5)
+    log_input, full, eps = _parsed_loss(
+        "poisson_nll_loss", (input, "input"), (target, "target"),
+        log_input=("bool", log_input, "log_input"), full=("bool", full, "full"),
+        eps=("float", eps, "eps"))
     loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
@@ -305,11 +343,13 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
     >>> F.gaussian_nll_loss(minitorch.zeros(1), minitorch.zeros(1), minitorch.ones(1))
     tensor(0.)
     """
+    import minitorch  # (torch.any, the package's: nn loads first)
+
     if isinstance(var, float):
         if var < 0:
             raise ValueError("var has negative entry/entries")
         var = var * _creation.ones_like(input)
-    elif bool((var < 0).any()):
+    elif bool(minitorch.any(var < 0)):  # torch.any (its parser refuses what is no tensor)
         raise ValueError("var has negative entry/entries")
     if var.shape != input.shape:
         if input.shape[:-1] == var.shape:
@@ -345,6 +385,8 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     (margin,) = _args.numbers("multi_margin_loss", (margin, "margin", 4))
+    if weight is not None:
+        not_differentiable("multi_margin_loss", weight, "weight")
     ndim = input.dim()
     if not ((ndim == 2 and input.shape[1] != 0) or (ndim == 1 and input.shape[0] != 0)
             or ndim == 0):

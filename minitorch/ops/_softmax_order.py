@@ -126,6 +126,9 @@ def torch_log_sigmoid(xp: Any, a: Any) -> tuple[Any, Any]:
     >>> torch_log_sigmoid(np, np.array([0.0, -100.0], dtype=np.float32))[0]
     array([  -0.6931472, -100.       ], dtype=float32)
     """
+    if type(a) is np.ndarray and a.dtype == np.float16:  # torch's kernel: in float, rounded
+        value, b = torch_log_sigmoid(xp, a.astype(np.float32))
+        return value.astype(np.float16), b.astype(np.float16)
     if type(a) is not np.ndarray or a.dtype != np.float32:
         b = xp.exp(-xp.abs(a))
         return xp.minimum(a, 0) - xp.log1p(b), b

@@ -153,6 +153,7 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
     batch = reduction == "batchmean"  # torch divides by the batch after any reduction
     kind = "sum" if batch and not legacy else _check_reduction(reduction, size_average, reduce)
     _args.tensor_args("kl_div", (input, "input", 1), (target, "target", 2))
+    log_target = _args.flag("kl_div", log_target, "log_target")
     if not (input.is_floating_point() and target.is_floating_point()):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     # torch's C++ builds each product's right operand first (GCC's order of evaluation), so

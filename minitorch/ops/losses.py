@@ -21,7 +21,7 @@ from .. import _args
 from .._factories import full_like
 from .._libm import c_math_of
 from .._tensor import Tensor, broadcast_pair, check_output_shape
-from ..backend import from_numpy, namespace, to_numpy
+from ..backend import array_dtype, from_numpy, namespace, to_numpy
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
 from ._softmax_order import torch_log_sigmoid
@@ -55,9 +55,10 @@ class _ElementLoss(Op):
         ctx.save_for_backward(x, t)
         ctx.reduction, ctx.params = reduction, params
         xp = x._xp
-        each = cls.loss(xp, x._data, xp.astype(t._data, x._data.dtype), params)
+        target = t._data if cls.target_as_given else xp.astype(t._data, x._data.dtype)
+        each = cls.loss(xp, x._data, target, params)
         each = xp.astype(each, cls.result_dtype(x, t)._data.dtype, copy=False)
-        weight = params.get("weight")
+        weight = params.get("weight_as_given", params.get("weight"))
         if weight is not None:  # torch's in-place mul_: in the loss's dtype
             each = xp.astype(each * weight._data, each.dtype, copy=False)
         if reduction == "mean":  # torch's mean: its sum over the count
@@ -68,6 +69,8 @@ class _ElementLoss(Op):
     def result_dtype(x: Tensor, t: Tensor) -> Tensor:
         """The tensor whose dtype the loss has: the input's."""
         return x
+
+    target_as_given = False  # else ``loss`` reads the target in the input's dtype
 
     divides_last = False  # torch's backward divides by the count last, else it scales g first
 
@@ -123,13 +126,19 @@ class BinaryCrossEntropyWithLogits(_ElementLoss):
 
     @staticmethod
     def loss(xp: Any, x: Any, t: Any, params: dict) -> Any:
+        # torch's steps, each in place in its left operand's dtype: log_sigmoid(x) in x's,
+        # times the positive weights; (1 - t).mul_(x).sub_(log_sigmoid) in t's
         log_sigmoid = torch_log_sigmoid(xp, x)[0]
-        pw = params.get("pos_weight")
+        pw = params.get("pos_weight_as_given")
         if pw is not None:
-            log_sigmoid = log_sigmoid * ((pw._data - 1) * t + 1)
-        return (1 - t) * x - log_sigmoid
+            common = array_dtype(xp, params["pos_weight_dtype"].name)
+            shifted = xp.astype(pw._data - 1, common, copy=False)
+            log_sigmoid = xp.astype(log_sigmoid * (shifted * t + 1), x.dtype, copy=False)
+        scaled = xp.astype((1 - t) * x, t.dtype, copy=False)
+        return xp.astype(scaled - log_sigmoid, t.dtype, copy=False)
 
     divides_last = True
+    target_as_given = True
 
     @staticmethod
     def result_dtype(x: Tensor, t: Tensor) -> Tensor:
