@@ -528,6 +528,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     if categories > 2 ** 24:
         raise RuntimeError("number of categories cannot exceed 2^24")
     shape = (n,) if input.dim() == 1 else (input.shape[0], n)
+    _args.check_alloc(shape, 8)  # torch's int64 result, allocated before any draw
     xp = input._xp
     if 0 in shape:
         return wrap(xp.zeros(shape, dtype=xp.int64))

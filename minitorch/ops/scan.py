@@ -53,10 +53,7 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
     """
     _args.tensor_args("flip", (input, "input", 1))
     given = _args.sizes("flip", dims, "dims", check_negative=False, position=2)
-    wrapped = [_args.wrap_dim(d, input.dim()) for d in given]
-    repeated = next((d for i, d in enumerate(wrapped) if d in wrapped[:i]), None)
-    if repeated is not None:  # torch names the first dim seen twice
-        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    wrapped = _args.dims("flip", list(given), input.dim())  # each in range, then no repeat
     return Flip.apply(input, dims=tuple(d for d in wrapped if input.dim()))
 
 
