@@ -608,8 +608,12 @@ def dim_types(fn: str, value: Any) -> None:
     >>> dim_types("sum", "a")
     Traceback (most recent call last):
     TypeError: sum(): argument 'dim' (position 2) must be tuple of ints, not str
+    >>> dim_types("all", 2 ** 63)  # any int matches: its value is read once all types have
     """
-    dims(fn, list_head(value), None)
+    head = list_head(value)
+    item = head[0] if isinstance(head, (tuple, list)) and head else head
+    if as_int(item) is None:  # (an int of any size matches: its range is the unpacking's)
+        dims(fn, head, None)
 
 
 def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:

@@ -81,6 +81,9 @@ PARSED = [
     "L.unsqueeze(x, True, keepdim='yes')", "L.flatten(x, True, keepdim='yes')",
     "L.transpose(x, True, keepdim='yes')", "L.transpose(x, 0, keepdim='yes')",
     "L.unsqueeze(x, dim=True, keepdim='yes', dtype='float32')",
+    # any int matches as the parser reads the types: its range is checked when unpacked
+    "L.all(x.int(), 2**63, keepdim=None)", "x.sum(2**63, keepdim='y')", "x.sum((2**63, 0), 'y')",
+    "x.mean(2**63, dtype='f')", "x.amax((0, 2**64), 'y')",
 ]
 
 
