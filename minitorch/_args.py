@@ -1434,9 +1434,9 @@ def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
         return isinstance(a, sequences) and type(a) is type(b)
     if symbol == "%":
         return isinstance(a, (str, bytes))
-    if symbol == "*":
-        return (isinstance(a, sequences) and isinstance(b, int)) or \
-            (isinstance(b, sequences) and isinstance(a, int))
+    if symbol == "*":  # (by anything but a tensor: Python's own words for a non-int)
+        return (isinstance(a, sequences) and not is_tensor(b)) or \
+            (isinstance(b, sequences) and not is_tensor(a))
     return symbol == "+" and isinstance(a, sequences) and type(a) is type(b)
 
 

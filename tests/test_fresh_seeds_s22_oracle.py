@@ -26,3 +26,19 @@ def test_flip_checks_each_dim_in_turn_as_torch(form: str, dims: tuple) -> None:
         x = L.arange(6.).reshape(1, 3, 2)  # noqa: F841 (read by the call)
         return eval(form.format(d=dims))
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "L.nn.init.xavier_normal_(L.empty(4, 0, dtype=L.float64), gain=(0.5,))",
+    "L.nn.init.xavier_uniform_(L.empty(4, 3), gain=[1])",
+    "L.nn.init.xavier_uniform_(L.empty(4, 3), gain='a')",
+    "L.optim.LBFGS([L.ones(2, requires_grad=True)], lr=None)",
+    "L.optim.LBFGS([L.ones(2, requires_grad=True)], lr='a')",
+    "L.nn.init.dirac_(L.empty(3, 2, 2, 0), groups=1.5)",
+    "L.nn.init.dirac_(L.empty(4, 2, 3), groups=2.0)",
+    "L.nn.init.dirac_(L.empty(4, 2, 3), groups=2)",
+])
+def test_torch_python_checks_in_its_words(call: str) -> None:
+    """torch's Python (init's gain arithmetic, LBFGS's ``0.0 <= lr``, dirac_'s loop over the
+    groups) fails in Python's words and order."""
+    assert_as_torch(lambda L: eval(call))

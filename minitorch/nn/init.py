@@ -189,10 +189,11 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     per_group = sizes[0] // groups
     values = tensor._xp.zeros(sizes, dtype=tensor._data.dtype)
     centre = tuple(n // 2 for n in sizes[2:])
+    each = range(groups)  # torch's loop over the groups (a float fails), before any write
     if per_group and sizes[1] and 0 in sizes[2:]:  # torch's first write, to an empty dim
         raise IndexError(f"index 0 is out of bounds for dimension {sizes.index(0, 2)} with "
                          "size 0")
-    for g in range(groups):
+    for g in each:
         for d in range(min(per_group, sizes[1])):
             values[(g * per_group + d, d, *centre)] = 1
     return _fill_(tensor, Tensor._make(values))

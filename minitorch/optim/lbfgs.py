@@ -61,7 +61,7 @@ class LBFGS(Optimizer):
                  line_search_fn: str | None = None) -> None:
         if isinstance(lr, Tensor) and lr.numel() != 1:
             raise ValueError("Tensor lr must be 1-element")
-        if not lr >= 0.0:
+        if not 0.0 <= lr:  # noqa: SIM300 (torch's operand order words its TypeError)
             raise ValueError(f"Invalid learning rate: {lr}")
         if max_eval is None:
             max_eval = max_iter * 5 // 4
