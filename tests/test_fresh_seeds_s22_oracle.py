@@ -42,3 +42,14 @@ def test_torch_python_checks_in_its_words(call: str) -> None:
     """torch's Python (init's gain arithmetic, LBFGS's ``0.0 <= lr``, dirac_'s loop over the
     groups) fails in Python's words and order."""
     assert_as_torch(lambda L: eval(call))
+
+
+@pytest.mark.parametrize("call", [
+    "L.nn.functional.pdist(L.tensor([[0., 0.], [3., 4.], [1., 1.]]))",
+    "L.nn.functional.pdist(L.ones(2), 2.)", "L.nn.functional.pdist(L.ones(2, 2), p='a')",
+    "L.nn.functional.pdist(L.ones(2, 2), 'a')", "L.nn.functional.pdist(L.ones(2, 2), 1, 2)",
+    "L.nn.functional.pdist(input=L.ones(3, 2), p=0.5)",
+])
+def test_functional_pdist_is_torchs(call: str) -> None:
+    """``F.pdist`` is ``torch.pdist``, with its parser's words."""
+    assert_as_torch(lambda L: eval(call))

@@ -44,6 +44,7 @@ from ..ops.activation_more import (
 )
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
 from ..ops.channel_shuffle import channel_shuffle
+from ..ops.dist import pdist
 from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
 from ..ops.embedding_bag import embedding_bag
@@ -182,6 +183,7 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pdist",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson_nll_loss",
@@ -1319,7 +1321,7 @@ for _name, _parsed in (("adaptive_avg_pool1d", "adaptive_avg_pool1d"), ("bilinea
                        ("conv_transpose3d", "conv_transpose3d"),
                        ("cosine_similarity", "cosine_similarity"), ("linear", "linear"),
                        ("logsigmoid", "log_sigmoid"), ("one_hot", "one_hot"),
-                       ("pairwise_distance", "pairwise_distance"),
+                       ("pairwise_distance", "pairwise_distance"), ("pdist", "pdist"),
                        ("pixel_shuffle", "pixel_shuffle"), ("pixel_unshuffle", "pixel_unshuffle"),
                        ("prelu", "prelu"), ("softplus", "softplus"),
                        ("softshrink", "softshrink"), ("hardshrink", "hardshrink"),
