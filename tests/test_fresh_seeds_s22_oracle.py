@@ -53,3 +53,23 @@ def test_torch_python_checks_in_its_words(call: str) -> None:
 def test_functional_pdist_is_torchs(call: str) -> None:
     """``F.pdist`` is ``torch.pdist``, with its parser's words."""
     assert_as_torch(lambda L: eval(call))
+
+
+@pytest.mark.parametrize("call", [
+    "L.linalg.vector_norm(h, dtype=L.float16)", "L.linalg.matrix_norm(h, dtype=L.float16)",
+    "L.linalg.matrix_norm(h.double(), ord=1, dtype=L.float32)", "L.norm(h, dtype=L.float16)",
+    "L.linalg.vector_norm(h.double(), dtype=L.float32)", "L.linalg.norm(h, dtype=L.float16)",
+    "L.linalg.vector_norm(h.half(), dtype=L.float32)", "L.linalg.vector_norm(h, dtype=L.int64)",
+    "L.linalg.norm(h, ord='nuc', dtype=L.float16)", "L.norm(h, p='fro', dtype=L.float64)",
+    "L.linalg.matrix_norm(h.half(), ord='fro', dtype=L.float32)",
+    "L.linalg.norm(L.ones(2, 3, 4, dtype=L.float16), ord='nuc', dim=0)",
+    "L.linalg.matrix_norm(L.ones(2, 3, 4, dtype=L.float16), ord=-2, dim=(0, 5))",
+    "L.linalg.matrix_norm(L.ones(2, 3, 4, dtype=L.float16), ord=1, dim=(0,))",
+])
+def test_norm_dtypes_checked_first_as_torch(call: str) -> None:
+    """A norm's ``dtype=`` may not narrow its input's (it was taken silently), and a norm of
+    singular values refuses half input before its dims, as torch."""
+    def program(L):
+        h = L.ones(2, 3)  # noqa: F841 (read by the call)
+        return eval(call)
+    assert_as_torch(program)

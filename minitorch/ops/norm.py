@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from .. import _args
+from .._dtype import promote_types
 from .._tensor import Tensor
 from ._base import Op, wrap
 from ._norm_order import norm1, norm2
@@ -171,7 +172,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     order = real_order(order)
     _check_identity(input.shape, order, given or None)
     if dtype is not None:
-        input = input.to(_result_dtype("linalg.vector_norm", dtype))
+        input = input.to(_result_dtype("linalg.vector_norm", input, dtype))
     dims = _args.dims("linalg_vector_norm", given, input.dim()) or None
     if input.dim() == 0:  # a 0-d tensor's dim, named, is reduced; with none named, read
         dims = () if dims else None
@@ -194,11 +195,16 @@ def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
                                "operation does not have an identity")
 
 
-def _result_dtype(fn: str, dtype: Any) -> Any:
-    """A norm's ``dtype=``, refused as torch refuses it unless floating."""
+def _result_dtype(fn: str, input: Tensor, dtype: Any) -> Any:
+    """A norm's ``dtype=``, refused as torch refuses it: unless floating, and where the
+    input's dtype would narrow into it."""
     if not dtype.is_floating_point:
         raise RuntimeError(f"{fn}: dtype should be floating point or complex, but got "
                            f"{_args.legacy(dtype)}")
+    if promote_types(input.dtype, dtype) is not dtype:
+        raise RuntimeError(f"{fn}: the dtype of the input ({_args.legacy(input.dtype)}) should "
+                           "be convertible without narrowing to the specified dtype "
+                           f"({_args.legacy(dtype)})")
     return dtype
 
 
@@ -254,10 +260,11 @@ def matrix_norm(input: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: b
             raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     elif abs(float(ord)) not in (1.0, 2.0, math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {float(ord):g} not supported.")
-    dims = _matrix_dims(input, _args.int_list("linalg_matrix_norm", dim, "dim", 3))
+    dims = _matrix_dims(input, _args.int_list("linalg_matrix_norm", dim, "dim", 3),
+                        singular=ord == "nuc" or (not isinstance(ord, str) and abs(ord) == 2))
     dtype = _args.dtype("linalg_matrix_norm", dtype)
     if dtype is not None:
-        _result_dtype("linalg.matrix_norm", dtype)
+        _result_dtype("linalg.matrix_norm", input, dtype)
     if ord == "fro":
         return norm(input, 2, dims, keepdim, dtype)
     if ord == "nuc" or abs(ord) == 2:
@@ -317,14 +324,17 @@ def _refuse_matrix_norm_arguments(A: Tensor, ord: Any, dim: Any, keepdim: bool) 
     raise TypeError(str(error).replace("), but", f"{keywords}), but", 1))
 
 
-def _matrix_dims(A: Tensor, dims: tuple) -> tuple:
-    """torch's checks of a matrix norm's input and its two dims, wrapped."""
+def _matrix_dims(A: Tensor, dims: tuple, singular: bool = False) -> tuple:
+    """torch's checks of a matrix norm's input (``singular``: for a norm of its singular
+    values, which has no half kernel) and its two dims, wrapped."""
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     if not A.dtype.is_floating_point:
         raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as "
                            f"input. Got {_args.legacy(A.dtype)}")
+    if singular:
+        check_half("matrix_norm", A)
     if len(dims) != 2:
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                            + " ".join(str(d) for d in dims))
