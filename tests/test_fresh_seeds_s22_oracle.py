@@ -73,3 +73,14 @@ def test_norm_dtypes_checked_first_as_torch(call: str) -> None:
         h = L.ones(2, 3)  # noqa: F841 (read by the call)
         return eval(call)
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "1e-45 / L.tensor([0.], dtype=L.float16)", "70000 / L.tensor([2.], dtype=L.float16)",
+    "1e-45 / L.tensor([1.], dtype=L.float16)", "7 / L.tensor([2, 4], dtype=L.uint8)",
+    "3 / L.tensor([True, False])", "'a' / L.tensor([1.])", "L.tensor([2.]).__rdiv__(3)",
+])
+def test_number_over_tensor_is_reciprocal_times_number(call: str) -> None:
+    """torch's ``number / tensor`` operator is ``tensor.reciprocal() * number``: the number is
+    read by the product (in float for a half tensor), not rounded to half first."""
+    assert_as_torch(lambda L: eval(call))

@@ -1339,8 +1339,8 @@ def rdiv_number(number: Any, tensor: Tensor) -> Tensor:
     >>> rdiv_number(2, minitorch.ones(1, requires_grad=True)).grad_fn.name()
     'MulBackward0'
     """
-    number = _number_input("div", number, tensor)
-    return tensor.reciprocal() * number  # a tensor "number" too (an explicit __rtruediv__)
+    _args.tensor_or_number("div", number, "input", 1)  # (the number stays a number: the
+    return tensor.reciprocal() * number  # product's opmath reads it, 1e-45 / half(0) is inf)
 
 
 def _number_operand(number: Any, other: Tensor) -> Tensor:
