@@ -67,7 +67,8 @@ def test_types_are_read_before_an_unknown_keyword(op, dim, kw, form):
     "L.full((2, 3), None, dtype='float32')", "L.full((2.5,), 1., dtype='float32')",
     "L.full((2,), 'a', dtype=L.float32, layout=1)", "L.zeros_like(X, 'a', device=1.5)",
     "L.sum(X, 1.5, out=1)", "L.cumsum(X, dim=True, out=1)", "L.amin(X, 'a', out=1)",
-    "L.cumprod(X, 0, dtype='f', out=1)", "L.sum(X, 0, out=L.ones(3))",
+    "L.cumprod(X, 0, dtype='f', out=1)", "L.sum(X, 0, out=L.ones(3))", "L.prod(X, 1.5, out=1)",
+    "L.prod(X, dim=True, keepdim='a', out=1)", "L.prod(X, 0, 'a', out=1)",
 ])
 def test_the_briefs_calls(source):
     assert_as_torch(lambda L: eval(source, {"L": L, "X": L.arange(6.).reshape(2, 3)}))

@@ -286,6 +286,7 @@ class ProdDim(Op):
 @_call_form.overloads("Tensor input, *, torch.dtype dtype = None",
                       "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
                       "Tensor out = None")
+@_call_form.parser_types(dim="int")
 def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
          dtype: Any = None) -> Tensor:
     """The product of all elements, or over ``dim``; integer and bool inputs give int64.
