@@ -137,8 +137,11 @@ def sizes_by_keyword(keyword: str, name: str | None = None
         @functools.wraps(fn)
         def called(input: Any, *values: Any, **kwargs: Any) -> Any:
             if keyword not in kwargs:
-                if kwargs:  # the values' refusals before the keywords' (unknown ones too)
-                    sizes(name or fn.__name__, values, keyword, check_negative=False)
+                if kwargs:  # the values' types before the keywords' (unknown ones too),
+                    # of a list its first item (the rest unpacked once all types match)
+                    head = (list_head(values[0]),) if len(values) == 1 else \
+                        values[:1] if values and as_int(values[0]) is not None else values
+                    sizes(name or fn.__name__, head, keyword, check_negative=False)
                 return fn(input, *values, **kwargs)
             return fn(input, by_keyword(name or fn.__name__, keyword, values, kwargs.pop(keyword)),
                       **kwargs)

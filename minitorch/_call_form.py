@@ -358,6 +358,14 @@ _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "tuple of ints": ("tuple of ints", _ints_like),
                  "torch.dtype": ("torch.dtype", _dtype_like),
                  "str": ("str", lambda v: isinstance(v, str))}
+_PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's names of them
+                      "D.dtype": _PARSER_TYPES["torch.dtype"],
+                      # a list of no fixed size, which no bare int stands for
+                      "int[]": ("tuple of ints", lambda v: isinstance(v, (tuple, list)) and
+                                _ints_like(v))})
+# the torch type of a parameter annotated ``Any`` by its name, where every op that has it
+# gives it that type (an op declares another by :func:`parser_types`)
+_TYPES_BY_NAME = {"dtype": "torch.dtype | None", "keepdim": "bool"}
 
 
 def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
@@ -380,6 +388,33 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     if not any(p and p[1] for p in params):  # most ops (the in-place path asks each call)
         return None
     return _first_type_error(name, params[method:], args[method:], kwargs, 1)
+
+
+def positional_types(fn: Callable, name: str, args: tuple) -> str | None:
+    """torch's refusal of the positional ``args`` of the function ``fn`` (too many, or one of
+    a type its parser checks: :func:`parser_types`), which its parser reads before any
+    keyword (a factory's ``dtype=``, ``layout=``); None where they pass.
+
+    >>> def full(size: Any, fill_value: float): ...
+    >>> positional_types(full, "full", ((2,), None))
+    "full(): argument 'fill_value' (position 2) must be float, not NoneType"
+    """
+    if (too_many := _too_many_positional(fn, name, args, False)) is not None:
+        return too_many
+    params = tuple(p for p in _parser_parameters(fn) if p is None or not p[3])
+    return _first_type_error(name, params, args, {}, 1) if args else None
+
+
+def parameter_types(fn: Callable, name: str, args: tuple, kwargs: dict) -> str | None:
+    """torch's refusal of the type of one of the function ``fn``'s arguments, read in the
+    order of its parameters (:func:`parser_types`), or None; for a keyword its parser reads
+    after them (``out=``).
+
+    >>> def cumsum(input: Any, dim: int): ...
+    >>> parameter_types(cumsum, "cumsum", (None, 1.5), {})
+    "cumsum(): argument 'dim' (position 2) must be int, not float"
+    """
+    return _first_type_error(name, _parser_parameters(fn), args, kwargs, 1)
 
 
 def _too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
@@ -495,6 +530,10 @@ def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
             continue
         if kind is None or (optional and value is None) or kind[1](value):
             continue
+        if kind[0] == "tuple of ints" and isinstance(value, (tuple, list)) and where:
+            # (torch names the item of a list given by position only)
+            return (f"{name}(): argument '{pname}'{where} must be tuple of ints, but found "
+                    f"element of type {_args.type_name(value[0])} at pos 0")
         return (f"{name}(): argument '{pname}'{where} must be {kind[0]}, not "
                 f"{_args.type_name(value)}")
     return None
@@ -512,11 +551,14 @@ def _parser_parameters(fn: Callable) -> tuple:
     declared = getattr(fn, "parser_types", {})
     typed = []
     for p in params:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+        if p.kind is p.VAR_KEYWORD or (p.kind is p.VAR_POSITIONAL and p.name not in declared):
             typed.append(None)
-            continue
+            continue  # (a declared ``*dims`` is torch's one list, when given as one)
         annotation = declared.get(p.name, str(p.annotation))
-        optional = annotation.endswith(" | None")
+        if annotation in ("Any", "typing.Any"):
+            annotation = _TYPES_BY_NAME.get(p.name, annotation)
+        optional = annotation.endswith(" | None") or (annotation == "Dims" and
+                                                      p.default is None)
         typed.append((p.name, _PARSER_TYPES.get(annotation.removesuffix(" | None")), optional,
                       p.kind is p.KEYWORD_ONLY,
                       p.default is p.empty or p.default is _args.OMITTED))

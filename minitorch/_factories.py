@@ -175,6 +175,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
 
 @_call_form.alias_of("full")  # full's refusals of the fill value and flags are its own
 @_args.tensors("full_like", input="input")
+@_call_form.parser_types(fill_value="Number")
 def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
               device: Any = None, requires_grad: bool = False,
               memory_format: Any = None) -> Tensor:
@@ -244,6 +245,8 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
         kind = given.get("layout")
         if sized and "size" not in kwargs:  # the parser reads the positional sizes' types first
             _args.size_types(name, args)
+        if typed := _call_form.positional_types(factory, name, args):
+            raise TypeError(typed)  # torch's parser reads the positional arguments first
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         if kind is not None and (not isinstance(kind, _layout.layout) or
                                  isinstance(kind, _layout.memory_format)):

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .. import _dtype as D
 from .._dtype import can_cast
 from .._tensor import Tensor, check_output_shape
@@ -208,6 +208,8 @@ dtype and Long for out's dtype.
     def reduced(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None or (len(args) < 2 and "dim" not in kwargs and kind == "dtype"):
             return fn(*args, **({} if out is None else {"out": out}), **kwargs)
+        if typed := _call_form.parameter_types(fn, name, args, kwargs):
+            raise TypeError(typed)  # torch's parser reads out, keyword-only, last
 
         def into_out(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             if kind == "same" and input.dtype is not out.dtype:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor
 from ._base import Op, c_ints, kept, wrap
 from .inplace_views import transpose_
@@ -51,6 +51,7 @@ class Roll(Op):
         return (Roll.apply(g, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims),)
 
 
+@_call_form.parser_types(shifts="tuple of ints", dims="tuple of ints")
 def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
     """``input`` with its elements shifted ``shifts`` places along ``dims``, those pushed
     past the end coming back at the start; with no ``dims``, along the flattened tensor.

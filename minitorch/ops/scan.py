@@ -45,6 +45,7 @@ class Flip(Op):
 
 
 @_args.sizes_by_keyword("dims")
+@_call_form.parser_types(dims="tuple of ints")
 def flip(input: Tensor, *dims: Any) -> Tensor:
     """A copy of ``input`` with the order of ``dims`` reversed.
 
@@ -57,6 +58,7 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
     return Flip.apply(input, dims=tuple(d for d in wrapped if input.dim()))
 
 
+@_call_form.parser_types(dims="int[]")
 def flip_function(input: Tensor, dims: Any) -> Tensor:
     """``torch.flip(input, dims)``: unlike the method's, its ``dims`` is one tuple (or list).
 
@@ -284,6 +286,7 @@ class ProdDim(Op):
 @_call_form.overloads("Tensor input, *, torch.dtype dtype = None",
                       "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
                       "Tensor out = None")
+@_call_form.parser_types(dim="int")
 def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
          dtype: Any = None) -> Tensor:
     """The product of all elements, or over ``dim``; integer and bool inputs give int64.
