@@ -95,8 +95,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         if _overriding.subclassed and (handled := overrides.dispatch_subclassed(
                 called, api_name, args, kwargs)) is not NotImplemented:
             return handled  # a Tensor subclass's __torch_function__ answers
-        if overloaded and given and parsed and (refused := overload_refusal(
-                name, args[method:], given, signatures, method)):
+        if overloaded and given and parsed and not hidden and (refused := overload_refusal(
+                name, args[method:], given, signatures, method)):  # (hidden: not the only one)
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
             stray = next((k for k in self_keywords if k in given), None)
