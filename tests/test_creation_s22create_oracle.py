@@ -54,3 +54,15 @@ def test_histc_of_integers(dtype, values, bounds):
     # a double of 2**63 fits int64 for torch's checked conversion (compared as doubles)
     assert_as_torch(lambda L: L.histc(L.tensor(values, dtype=L.int64).to(getattr(L, dtype)),
                                       bins=4, min=bounds[0], max=bounds[1]))
+
+
+ROUNDED = [1.2345, -3.75, 1000.5, 0.0001, 65000.0, 1e-30, 1e30, 0.5, 2.5, 0.0, -0.0, math.inf,
+           math.nan, 1e-300, 1e300, 123456.789]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("decimals", [*range(-12, 13), -39, 38, 39, 308, 309, 400, -400])
+def test_round_decimals_in_the_op_math_type(dtype, decimals):
+    # torch scales in float32 for half (10**10 is no longer inf there, so no nan)
+    assert_as_torch(lambda L: L.round(L.tensor(ROUNDED, dtype=getattr(L, dtype)),
+                                      decimals=decimals))

@@ -1612,11 +1612,26 @@ class Round(Op):
             raise _args.not_implemented("round_vml_cpu", a.dtype)
         if not a.dtype.is_floating_point:  # round() refused it with decimals
             return wrap(xp.asarray(a._data, copy=True))
-        return wrap(xp.round(a._data, decimals))
+        if not decimals:
+            return wrap(xp.round(a._data))
+        return wrap(_rounded_places(xp, a._data, decimals))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (wrap(g._xp.zeros_like(g._data)),)
+
+
+def _rounded_places(xp: Any, data: Any, decimals: int) -> Any:
+    """torch's kernel: ``nearbyint(x * 10**d) / 10**d`` (``nearbyint(x / 10**-d) * 10**-d``
+    for negative ``d``) in the op's math type (float32 for half), the power a double cast
+    to it (inf past its range, so nan where it meets inf or 0)."""
+    work = xp.float32 if data.dtype == xp.float16 else data.dtype
+    x = xp.astype(data, work)
+    with quiet():
+        power = 10.0 ** abs(decimals) if abs(decimals) <= 308 else float("inf")
+        scale = xp.asarray(power, dtype=work)
+        out = xp.round(x / scale) * scale if decimals < 0 else xp.round(x * scale) / scale
+    return xp.astype(out, data.dtype)
 
 
 class RoundDecimals(Round):
