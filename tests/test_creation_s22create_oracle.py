@@ -66,3 +66,13 @@ def test_round_decimals_in_the_op_math_type(dtype, decimals):
     # torch scales in float32 for half (10**10 is no longer inf there, so no nan)
     assert_as_torch(lambda L: L.round(L.tensor(ROUNDED, dtype=getattr(L, dtype)),
                                       decimals=decimals))
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "remainder", "floor_divide",
+                                "true_divide", "fmod", "maximum"])
+@pytest.mark.parametrize("dtype", FLOATS + INTS + ("bool",))
+@pytest.mark.parametrize("shape", [(0,), (), (2,)])
+@pytest.mark.parametrize("number", [2**31, -2**40, 2**63, 1e300, -1, True])
+def test_number_first_is_cast_unchecked(op, dtype, shape, number):
+    # torch wraps the number as a 0-d tensor and casts it to the result dtype unchecked
+    assert_as_torch(lambda L: getattr(L, op)(number, L.ones(shape, dtype=getattr(L, dtype))))

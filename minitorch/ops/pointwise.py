@@ -1354,7 +1354,9 @@ def _number_operand(number: Any, other: Tensor) -> Tensor:
     if not dt.is_floating_point:
         dt = get_default_dtype()
     xp = other._xp
-    return Tensor._make(xp.asarray(_args.float_scalar(number), dtype=array_dtype(xp, dt.name)))
+    with quiet():  # past float32's range it is inf, as torch casts it
+        return Tensor._make(xp.asarray(_args.float_scalar(number),
+                                       dtype=array_dtype(xp, dt.name)))
 
 
 _DIV_SIGNATURES = {"div": DIV_SIGNATURES, "div_": tuple(_call_form.method_signatures(
@@ -1895,6 +1897,8 @@ def like_tensor(tensor: Tensor, number: Any) -> Tensor:
     from .._creation import tensor as make
 
     dt = result_type(tensor, number)
-    if type(number) is int and _args.INT64_MAX < number < 2 ** 64 and not dt.is_floating_point:
-        number = wrapped(number, dt)  # torch's uint64 number, read into an integer type
+    if type(number) is int and _args.INT64_MIN <= number < 2 ** 64 and \
+            not dt.is_floating_point and dt is not bool_:
+        # torch's wrapped number (int64, or uint64 past it) cast unchecked: its low bits
+        number = wrapped(number, dt)
     return make(number, dtype=dt)
