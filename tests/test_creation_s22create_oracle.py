@@ -76,3 +76,31 @@ def test_round_decimals_in_the_op_math_type(dtype, decimals):
 def test_number_first_is_cast_unchecked(op, dtype, shape, number):
     # torch wraps the number as a 0-d tensor and casts it to the result dtype unchecked
     assert_as_torch(lambda L: getattr(L, op)(number, L.ones(shape, dtype=getattr(L, dtype))))
+
+
+ENDS = [-2.7611488545289884, 3, 2.5, 10, 0, -2, 0.1, 7.3, -100.7, 1e5, math.inf, math.nan]
+
+
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
+@given(start=st.sampled_from(ENDS), end=st.sampled_from(ENDS),
+       steps=st.sampled_from([0, 1, 2, 3, 5, 7, 20, 33, 64, 70, 1000]))
+@settings(max_examples=40, deadline=None)
+def test_linspace_as_torch_kernel(dtype, start, end, steps):
+    # half: each operation rounded to half; integers: truncated ends, fused float64 steps;
+    # an int end read wrapped into uint8 (-2 is 254)
+    assert_as_torch(lambda L: L.linspace(start, end, steps, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("args", [(-2.7611488545289884, 3, 5, "float16"), (2.5, 10, 7, "int64"),
+                                  (3, -7.77, 7, "int64"), (3, -2, 5, "uint8"),
+                                  (1e5, 3, 1, "float16"), (-2, 5, 1, "uint8")])
+def test_linspace_examples(args):
+    start, end, steps, dtype = args
+    assert_as_torch(lambda L: L.linspace(start, end, steps, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("args", [(-2, 10, 1), (-2, 10, 2), (-2, 10, 5), (-2.0, 10, 3),
+                                  (2, -1, 3), (0.25, 3, 1)])
+def test_logspace_int_ends_into_uint8(args):
+    # an int end is read wrapped (-1 is 255), a float one checked
+    assert_as_torch(lambda L: L.logspace(*args, base=2.0, dtype=L.uint8))
