@@ -46,8 +46,8 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
             values = _copy_keeping_strides(np.asarray(data), target)
     else:
-        index = dtype in (D.int64, D.bool)
-        values = _python_values(_unwrap(data, index=index), dtype or _items_dtype(data))
+        target = dtype or _items_dtype(data)  # (inferred from the tensors inside, as torch)
+        values = _python_values(_unwrap(data, index=target in (D.int64, D.bool)), target)
     return backend.from_numpy(values, dev)
 
 
@@ -482,7 +482,12 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     _args.check_alloc(shape, dtype.itemsize)
     if dtype is D.int64 and not isinstance(fill_value, complex) and not _fits(fill_value):
         raise RuntimeError("value cannot be converted to type int64_t without overflow")
-    fill_value = _args.assigned(fill_value, dtype, unsigned=True)
+    if math.prod(shape) == 1 and dtype.name == "float16" and \
+            not isinstance(fill_value, complex):  # fill_'s unchecked fast path:
+        if abs(float(fill_value)) >= 65520:  # past half's largest, rounded to infinity
+            fill_value = math.copysign(math.inf, float(fill_value))
+    else:
+        fill_value = _args.assigned(fill_value, dtype, unsigned=True)
     if dtype.name == "bool":  # any number is a truth value (an int past int64 too)
         fill_value = bool(fill_value)
     return _filled("full", fill_value, (shape,), dtype, requires_grad, device)

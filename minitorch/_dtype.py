@@ -193,7 +193,9 @@ def overflows(value: _PY_BOOL | int | float, type: dtype) -> _PY_BOOL:
         return False
     info = iinfo(type)
     low = -info.max if isinstance(value, int) and not type.is_signed else info.min
-    return not low <= value <= info.max  # nan compares False: it overflows
+    if isinstance(value, float):  # compared as doubles: 2.0**63 is int64's max as a double
+        return not float(low) <= value <= float(info.max)  # nan compares False: it overflows
+    return not low <= value <= info.max
 
 
 def wrapped(value: int, type: dtype) -> int:

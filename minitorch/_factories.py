@@ -77,8 +77,11 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
     ends = (start, end)[:steps]
     if fn == "logspace" and steps == 1 and not dt.is_floating_point:  # filled: base ** start
         ends = (_power(float(base), float(start)),)
-    for value in ends:  # torch converts the ends it uses to the dtype: both,
-        _args.assigned(float(value), dt)  # one for one step (fills with start), none for none
+    if not (steps == 1 and dtype_name == "float16"):  # (one half: fill_'s unchecked path)
+        for value in ends:  # torch converts the ends it uses to the dtype: both,
+            _args.assigned(value, dt, unsigned=True)  # one for one step (fills with start)
+    if steps > 1 and not dt.is_floating_point and dtype_name != "bool":  # int ends wrap
+        start, end = (D.wrapped(v, dt) if type(v) is int else v for v in (start, end))
     return float(start), float(end), steps, dtype_name, requires_grad, base
 
 
@@ -96,18 +99,14 @@ def _power(base: float, exponent: float) -> float:
 def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> Any:
     """torch's linspace: the first half counts up from ``start``, the second half down from
     ``end``, so both ends are exact; integer dtypes truncate a float64 computation."""
-    work = name if name in ("float32", "float64") else "float64"
+    work = name if name.startswith("float") else "float64"
     dt = backend.array_dtype(xp, work)
-    if steps == 1:
-        return xp.astype(xp.full((1,), start, dtype=dt), backend.array_dtype(xp, name))
-    if work == name:  # a float dtype: torch's kernel in that dtype (see ops/_fused.py)
-        return _fused.linspace(xp, start, end, steps, dt)
-    start, end = _integer_ends(start, end, steps, name)
-    step = (end - start) / (steps - 1)
-    i = xp.arange(steps, dtype=dt)
-    halfway = steps // 2
-    values = xp.where(i < halfway, start + step * i, end - step * (steps - 1 - i))
-    return xp.astype(values, backend.array_dtype(xp, name))
+    with backend.quiet():  # torch's kernel in that dtype (see ops/_fused.py), cast unchecked
+        if steps == 1:
+            return xp.astype(xp.full((1,), start, dtype=dt), backend.array_dtype(xp, name))
+        start, end = _integer_ends(start, end, steps, name)
+        return xp.astype(_fused.linspace(xp, start, end, steps, dt),
+                         backend.array_dtype(xp, name))
 
 
 def _c_pow(base: float, exponent: float) -> float:

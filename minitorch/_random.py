@@ -642,7 +642,8 @@ randn_like = _like(randn, "normal_")
                         f"= None, {_CREATION_KEYWORDS}"
                         for bounds in ("int low, int high", "Tensor high", "int high")
                         for generator in ("torch.Generator generator, ", "")))
-def randint_like(input: Tensor, low: Any = _args.OMITTED, high: Any = None, *,
+def randint_like(input: Tensor, *bounds: Any, low: Any = _args.OMITTED,
+                 high: Any = _args.OMITTED,
                  generator: Any = None, dtype: D.dtype | None = None, device: Any = None,
                  requires_grad: bool = False, memory_format: Any = None) -> Tensor:
     """``randint`` with the shape, dtype and device of ``input`` (``high`` alone, by position
@@ -652,15 +653,18 @@ def randint_like(input: Tensor, low: Any = _args.OMITTED, high: Any = None, *,
     [0.0, 0.0]
     """
     _args.tensor_args("randint_like", (input, "input", 1))
-    if low is _args.OMITTED and high is None:
-        raise _args.invalid_combination("randint_like", (input,),
-                                        *randint_like.torch_signatures)
+    named = {k: v for k, v in (("low", low), ("high", high)) if v is not _args.OMITTED}
+    given = dict(zip(("high",) if len(bounds) == 1 and not named else
+                     ("low", "high"), bounds))
+    if len(bounds) > 2 or set(given) & set(named) or "high" not in {**given, **named} or \
+            None in given.values() or named.get("high", 0) is None:  # torch's int high
+        raise _args.invalid_combination("randint_like", (input, *bounds),
+                                        *randint_like.torch_signatures, keywords=named)
+    low, high = {"low": 0, **given, **named}["low"], {**given, **named}["high"]
     if generator is not None and not isinstance(generator, Generator):
         given = tuple(v for v in (input, low, high) if v is not None and v is not _args.OMITTED)
         raise _args.invalid_combination("randint_like", given, *randint_like.torch_signatures,
                                         keywords={"generator": generator})
-    if high is None or low is _args.OMITTED:
-        low, high = 0, low if high is None else high
     _args.integers("randint_like", (low, "low", 2), (high, "high", 3))
     device = input.device if device is None else device
     strides = _layout.preserved_strides("randint_like", input, memory_format)

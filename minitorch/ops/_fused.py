@@ -178,16 +178,18 @@ def lerp(xp: Any, a: Any, b: Any, weight: Any) -> Any:
 
 def linspace(xp: Any, start: float, end: float, steps: int, dtype: Any) -> Any:
     """torch's float ``linspace`` (steps >= 2): ``start + step*i`` for the first half,
-    ``end - step*(steps-1-i)`` for the second, in the dtype itself, fused where torch fuses.
+    ``end - step*(steps-1-i)`` for the second, in the dtype itself, fused where torch fuses
+    (integer dtypes: in float64, truncated after).
 
     >>> float(linspace(np, -5, 5, 200, np.float32)[28])
     -3.5929648876190186
     """
     start, end = xp.asarray(start, dtype=dtype), xp.asarray(end, dtype=dtype)
-    i = xp.arange(steps, dtype=dtype)
-    back = xp.asarray(steps - 1, dtype=dtype) - i
-    half = i < steps // 2
+    count = xp.arange(steps)
+    half = count < steps // 2
+    i, back = xp.astype(count, dtype), xp.astype(steps - 1 - count, dtype)
     with quiet():  # a span past the dtype's range is inf (and inf * 0 nan), as in torch
+        # (half: each operation rounded to half, as c10::Half's operators do)
         step = (end - start) / xp.asarray(steps - 1, dtype=dtype)
         if fuses() and type(i) is np.ndarray and i.dtype == np.float32:
             return np.where(half, _fma(step, i, start), _fma(-step, back, end))

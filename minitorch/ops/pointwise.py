@@ -1354,7 +1354,9 @@ def _number_operand(number: Any, other: Tensor) -> Tensor:
     if not dt.is_floating_point:
         dt = get_default_dtype()
     xp = other._xp
-    return Tensor._make(xp.asarray(_args.float_scalar(number), dtype=array_dtype(xp, dt.name)))
+    with quiet():  # past float32's range it is inf, as torch casts it
+        return Tensor._make(xp.asarray(_args.float_scalar(number),
+                                       dtype=array_dtype(xp, dt.name)))
 
 
 _DIV_SIGNATURES = {"div": DIV_SIGNATURES, "div_": tuple(_call_form.method_signatures(
@@ -1612,11 +1614,26 @@ class Round(Op):
             raise _args.not_implemented("round_vml_cpu", a.dtype)
         if not a.dtype.is_floating_point:  # round() refused it with decimals
             return wrap(xp.asarray(a._data, copy=True))
-        return wrap(xp.round(a._data, decimals))
+        if not decimals:
+            return wrap(xp.round(a._data))
+        return wrap(_rounded_places(xp, a._data, decimals))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (wrap(g._xp.zeros_like(g._data)),)
+
+
+def _rounded_places(xp: Any, data: Any, decimals: int) -> Any:
+    """torch's kernel: ``nearbyint(x * 10**d) / 10**d`` (``nearbyint(x / 10**-d) * 10**-d``
+    for negative ``d``) in the op's math type (float32 for half), the power a double cast
+    to it (inf past its range, so nan where it meets inf or 0)."""
+    work = xp.float32 if data.dtype == xp.float16 else data.dtype
+    x = xp.astype(data, work)
+    with quiet():
+        power = 10.0 ** abs(decimals) if abs(decimals) <= 308 else float("inf")
+        scale = xp.asarray(power, dtype=work)
+        out = xp.round(x / scale) * scale if decimals < 0 else xp.round(x * scale) / scale
+    return xp.astype(out, data.dtype)
 
 
 class RoundDecimals(Round):
@@ -1880,6 +1897,8 @@ def like_tensor(tensor: Tensor, number: Any) -> Tensor:
     from .._creation import tensor as make
 
     dt = result_type(tensor, number)
-    if type(number) is int and _args.INT64_MAX < number < 2 ** 64 and not dt.is_floating_point:
-        number = wrapped(number, dt)  # torch's uint64 number, read into an integer type
+    if type(number) is int and _args.INT64_MIN <= number < 2 ** 64 and \
+            not dt.is_floating_point and dt is not bool_:
+        # torch's wrapped number (int64, or uint64 past it) cast unchecked: its low bits
+        number = wrapped(number, dt)
     return make(number, dtype=dt)
