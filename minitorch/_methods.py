@@ -791,7 +791,9 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if grad_mode._state.grad_enabled and self.requires_grad and (
             self._grad_fn is None or _leaf_view(self)):
         _refuse_leaf_write(self, key, value)
-    parts = indexing.check_key(self, key, bounds=False, writes=True)
+    # a one-element value: torch reads the indices in order (a larger one: dtypes first)
+    parts = indexing.check_key(self, key, bounds=False, writes=not isinstance(
+        value, Tensor) or value.numel() == 1)
     mask = _only_index(key)
     if isinstance(mask, list) and mask and all(type(v) is bool for v in mask):
         mask = _factories_tensor(mask)  # torch reads a list of bools as a mask tensor

@@ -166,3 +166,14 @@ def test_setitem_int_bounds_before_a_float_index():
         x = L.zeros(3, 4)
         x[(L.tensor(1.0), 7)] = 1.0
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("first", [lambda L: True, lambda L: L.tensor([0, 2]),
+                                   lambda L: _t(L, 3, "bool"), lambda L: slice(None),
+                                   lambda L: 0, lambda L: None])
+@pytest.mark.parametrize("value", [lambda L: 1.0, lambda L: L.ones(1), lambda L: L.ones(2)])
+def test_setitem_mask_first_only_where_it_leads_the_index_tensors(first, value):
+    def program(L):
+        x = L.zeros(3, 3, 3)
+        x[(first(L), _t(L, 4, "bool"), L.tensor([0, 1], dtype=L.int16))] = value(L)
+    assert_as_torch(program)

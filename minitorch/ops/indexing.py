@@ -337,14 +337,18 @@ def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None,
 
 
 def _check_in_order(t: Tensor, parts: tuple) -> None:
-    """index_put_'s walk of its index tensors: each mask's shape, each other's dtype, in
-    the key's order (an index read, torch's ``x[key]``, checks all dtypes first)."""
-    bad = next((j for j, p in enumerate(parts) if isinstance(p, Tensor) and (
-        p.dtype.is_floating_point or (p.dim() and p.dtype.name in ("int8", "int16")))), None)
-    if bad is not None:
-        _check_masks(t, parts[:bad] + tuple(_UNREAD if isinstance(p, Tensor) and p.dim() else p
-                                            for p in parts[bad:]))
-        _check_index_dtype(parts[bad])
+    """index_put_'s reading of a write's first index tensor, where it is a mask: its shape
+    before any index tensor's dtype (an index read, torch's ``x[key]``, checks the dtypes
+    first; so does a write whose first index tensor, or bool, is no mask)."""
+    first = next((j for j, p in enumerate(parts) if isinstance(p, (Tensor, bool)) or
+                  _is_array(p) or isinstance(p, list)), None)
+    mask = None if first is None else parts[first]
+    refused = any(isinstance(p, Tensor) and (p.dtype.is_floating_point or (
+        p.dim() and p.dtype.name in ("int8", "int16"))) for p in parts)
+    if refused and isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool",
+                                                                                    "uint8"):
+        _check_masks(t, tuple(_UNREAD if j > first and isinstance(p, Tensor) and (
+            p.dim() or p.dtype.is_floating_point) else p for j, p in enumerate(parts)))
 
 
 _UNREAD = slice(None)  # an index tensor not yet read: only the dim it takes counts
