@@ -588,7 +588,8 @@ def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
     _inplace_other("sub_", other)
     _args.numbers("sub_", (alpha, "alpha", None))  # the parser's, before the in-place checks
-    pointwise.no_bool(self, other)  # torch's sub_check, before its result type
+    check_inplace_allowed(self, other)  # autograd's refusal, then torch's sub_check
+    pointwise.no_bool(self, other)  # (before its result type)
     _inplace_cast(self, other, alpha)
     return _binary_(self, pointwise.sub, other, alpha=alpha,
                     ufunc="subtract" if pointwise.is_unit(alpha) else None)
@@ -787,9 +788,12 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         return
     if key is True:  # alone (not in a tuple), torch writes through a new dim, as for None
         key = None
-    if grad_mode._state.grad_enabled and self._grad_fn is None and self._requires_grad:
+    if grad_mode._state.grad_enabled and self.requires_grad and (
+            self._grad_fn is None or _leaf_view(self)):
         _refuse_leaf_write(self, key, value)
-    parts = indexing.check_key(self, key, bounds=False)
+    # a one-element value: torch reads the indices in order (a larger one: dtypes first)
+    parts = indexing.check_key(self, key, bounds=False, writes=not isinstance(
+        value, Tensor) or value.numel() == 1)
     mask = _only_index(key)
     if isinstance(mask, list) and mask and all(type(v) is bool for v in mask):
         mask = _factories_tensor(mask)  # torch reads a list of bools as a mask tensor
@@ -856,9 +860,15 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
         isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:
         indexing.check_value_shape(self, checked, value)
-    view = _sliced(self, indexing.array_key(checked, self._xp))
+    view = self._grad_fn is not None or _sliced(self, indexing.array_key(checked, self._xp))
     raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
                        "being used in an in-place operation.")
+
+
+def _leaf_view(t: Tensor) -> bool:
+    """Whether ``t`` is a plain view of a leaf (autograd refuses writing it as the leaf)."""
+    return t._view_of is not None and not t._inference and t._view_creation is None and \
+        t._view_of[0].is_leaf
 
 
 def _consumed_dims(index: Any) -> int:

@@ -277,6 +277,8 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     name = f"conv{dims}d"
     stride, padding, dilation = geometry
     _conv_arg_types(name, stride, padding, dilation, groups)
+    if not isinstance(padding, str):  # torch's conv<n>d checks the bias's dtype first of all
+        _check_bias_type(input, bias)
     if input.dim() == dims + 1:
         return convolution(dims, input.unsqueeze(0), weight, bias, geometry, groups).squeeze(0)
     if input.dim() != dims + 2:
@@ -296,7 +298,8 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     geometry = (stride, sizes(padding, dims), dilation)
     _check_window(input, weight, geometry)
     _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
-    _check_kernel_dtype(input, dims, dilation, transposed=False)
+    _check_kernel_dtype(input, dims, dilation, transposed=False, pointwise=max(
+        *weight.shape[2:], *geometry[0], *geometry[1], 1) == 1 and min(geometry[1]) == 0)
     _args.scalar_type(input.dtype, weight.dtype)  # torch's kernel reads both as the input's
     bias = _kernel_bias(input, bias)
     if dims == 1:  # torch's route: the 2-d convolution of height one
@@ -397,10 +400,12 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
                                       groups=groups)
 
 
-def _check_kernel_dtype(input: Tensor, dims: int, dilation: tuple, transposed: bool) -> None:
+def _check_kernel_dtype(input: Tensor, dims: int, dilation: tuple, transposed: bool,
+                        pointwise: bool = False) -> None:
     """torch's refusal of a dtype its CPU kernel has no loop for: a dilated or transposed
     convolution runs floating types and int64 only, the others all but bool (a 1-d one is
-    the 2-d kernel's). An empty input never reaches a kernel."""
+    the 2-d kernel's; the 3-d one gathers no columns for a ``pointwise`` 1x1x1 unstrided,
+    unpadded window). An empty input never reaches a kernel."""
     if not input.numel():
         return
     dt = input.dtype
@@ -409,7 +414,8 @@ def _check_kernel_dtype(input: Tensor, dims: int, dilation: tuple, transposed: b
                   else "slow_conv_dilated<>")
         supported = dt.is_floating_point or dt.name == "int64"
     else:
-        kernel = "compute_columns3d" if dims == 3 else "slow_conv2d_cpu"
+        kernel = "slow_conv2d_cpu" if dims < 3 else \
+            "slow_conv3d_cpu" if pointwise else "compute_columns3d"
         supported = dt.name != "bool"
     if not supported:
         raise _args.not_implemented(kernel, dt)

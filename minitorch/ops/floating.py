@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from .. import _args, return_types
-from .._tensor import Tensor
+from .._tensor import Tensor, check_inplace_operands
 from ..backend import cpu_math, half_via_float
 from ._base import Op, example, public_binary, wrap
 from .binary_more import _Binary, _floating_operands
@@ -157,6 +157,7 @@ def ldexp_(self: Tensor, other: Tensor) -> Tensor:
     if not self.dtype.is_floating_point:
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{_args.legacy(self.dtype)}")
+    check_inplace_operands(self, other)  # torch writes into self: its shape before the kernel's
     return self._inplace(ldexp, other)
 
 

@@ -24,7 +24,7 @@ from .._tensor import Tensor, check_inplace_allowed, check_no_overlap, expandabl
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
-from .indexing import check_key, check_put_dtype, readable_key, result_shape
+from .indexing import _indexed_shape, check_key, check_put_dtype, readable_key, result_shape
 from .inplace import IndexPut
 from .masked import check_fill_through_mask, fill_value
 from .shape import Index, tensor_list
@@ -435,10 +435,24 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     indices = [i for i in indices if not _is_mask(i) or i.dim()]  # a 0-d mask indexes nothing
     if not indices:
         _refuse_no_indices(input, values, accumulate)
+    _broadcast_indices(indices)
     parts = check_key(input, tuple(indices), bounds=False, as_tensors=True)
     _check_put_value(input, parts, values)
     parts = check_key(input, tuple(indices), as_tensors=True)
     return readable_key(input, parts), values, accumulate
+
+
+def _broadcast_indices(indices: list) -> None:
+    """torch's index_put broadcasts its index tensors (a mask as one of its true elements'
+    count per dim it indexes) before it counts the dims they index."""
+    shapes = []
+    for index in indices:
+        if _is_mask(index):
+            shapes += [(int(index.count_nonzero().item()),)] * index.dim()
+        elif isinstance(index, Tensor):
+            shapes.append(tuple(index.shape))
+    if shapes:
+        _indexed_shape(shapes)
 
 
 def _is_mask(index: Any) -> bool:

@@ -122,18 +122,21 @@ def _is_bool_mask(p: Any) -> bool:
     return isinstance(p, Tensor) and p.dtype.name == "bool"
 
 
-def check_key(t: Tensor, key: Any, bounds: bool = True, as_tensors: bool = False) -> tuple:
+def check_key(t: Tensor, key: Any, bounds: bool = True, as_tensors: bool = False,
+              writes: bool = False) -> tuple:
     """The parts of ``t[key]`` with the ellipsis expanded, after torch's checks: the count of
     dims the key indexes, then each part in turn (an index torch takes, an int in range, a
     mask of the indexed shape), then the index tensors' dtypes, the broadcast of their shapes,
     an index into an empty dim and (``bounds``) their values (see :func:`check_bounds`). A
     lone slice or int is applied at once (on a 0-d tensor too). ``as_tensors``: a 0-d integer
-    tensor is an index tensor (index_put's reading), not an int."""
+    tensor is an index tensor (index_put's reading), not an int. ``writes`` (``t[key] = v``,
+    torch's index_put_ on the sliced view): masks' shapes and dtypes checked index by index."""
     if t.dim() == 0:
         _check_lone_part(key)
     parts = _ranges_as_lists(key_parts(key))
     parts, items = _expand_ellipsis(parts, t)
-    indexed = _checked(t, parts, bounds=False, items=items, as_tensors=as_tensors)
+    indexed = _checked(t, parts, bounds=False, items=items, as_tensors=as_tensors,
+                       writes=writes)
     for p in parts:  # the index kernel's checks, after the slicing: the dtypes, the masks
         if isinstance(p, Tensor) or _is_array(p):
             _part(p, t._xp)
@@ -292,7 +295,7 @@ def _multidimensional(p: Any) -> bool:
 
 
 def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None,
-             as_tensors: bool = False) -> list:
+             as_tensors: bool = False, writes: bool = False) -> list:
     """The integer index tensors of ``parts`` (array, size of the dim, number among the index
     tensors), after the checks of the ints, the dtypes and (``bounds``) the values."""
     # torch's messages number an int by its item in the key (``items``: of each part), an
@@ -323,12 +326,32 @@ def _checked(t: Tensor, parts: tuple, bounds: bool, items: list | None = None,
         else:
             _check_int(shape[dim], items[j] if items else dim, p)
         dim += 1
+    if writes:
+        _check_in_order(t, tuple(parts))
     for p in parts:
         if isinstance(p, Tensor):
             _check_index_dtype(p)
     if bounds:
         _check_bounds(indexed, result_shape(t, parts, joined_only=True))
     return indexed
+
+
+def _check_in_order(t: Tensor, parts: tuple) -> None:
+    """index_put_'s reading of a write's first index tensor, where it is a mask: its shape
+    before any index tensor's dtype (an index read, torch's ``x[key]``, checks the dtypes
+    first; so does a write whose first index tensor, or bool, is no mask)."""
+    first = next((j for j, p in enumerate(parts) if isinstance(p, (Tensor, bool)) or
+                  _is_array(p) or isinstance(p, list)), None)
+    mask = None if first is None else parts[first]
+    refused = any(isinstance(p, Tensor) and (p.dtype.is_floating_point or (
+        p.dim() and p.dtype.name in ("int8", "int16"))) for p in parts)
+    if refused and isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool",
+                                                                                    "uint8"):
+        _check_masks(t, tuple(_UNREAD if j > first and isinstance(p, Tensor) and (
+            p.dim() or p.dtype.is_floating_point) else p for j, p in enumerate(parts)))
+
+
+_UNREAD = slice(None)  # an index tensor not yet read: only the dim it takes counts
 
 
 def _check_masks(t: Tensor, parts: tuple) -> None:

@@ -46,6 +46,8 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     tensor([8.])
     """
     pointwise.check_uint64_exponent(self, exponent)  # before _inplace wraps it
+    if isinstance(exponent, Tensor):  # the written shape before pow's dtype checks
+        check_inplace_operands(self, exponent)
     return self._inplace(pointwise.pow, exponent)
 
 
@@ -98,6 +100,8 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
             _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
+        if written := getattr(fn, "written_check", None):  # (the output's own checks)
+            written(self, *args, **kwargs)
         return self._inplace(fn, *args, **kwargs)
 
     if len(inspect.signature(fn).parameters) == 1:

@@ -116,14 +116,15 @@ class Dot(Op):
         if a.dim() != 1 or b.dim() != 1:
             raise RuntimeError(
                 f"1D tensors expected, but got {a.dim()}D and {b.dim()}D tensors")
-        _same_dtype(a, b, "dot")
+        if a.dtype is not b.dtype:  # torch: the dtypes' match, the sizes', then the kernel's
+            _same_dtype(a, b, "dot")  # dtype (bool refused)
         if a.shape[0] != b.shape[0]:
             raise RuntimeError(
                 f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                 f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} and "
                 f"{b.shape[0]} elements respectively"
-
             )
+        _same_dtype(a, b, "dot")
         ctx.save_for_backward(a, b)
         out = _mkl.dot_product(a._data, b._data)
         return wrap(out if out is not None else a._xp.vecdot(a._data, b._data))
@@ -169,15 +170,9 @@ class Addmm(Op):
     def forward(ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1,
                 alpha: float = 1) -> Tensor:
         check_same_device(bias, a, b)
-        for name, mat in (("mat1", a), ("mat2", b)):
-            if mat.dim() != 2:
-                raise RuntimeError(f"{name} must be a matrix, got {mat.dim()}-D tensor")
-        _same_dtype_on_one_device(a, b)
-        (n, k), (k2, m) = a._data.shape, b._data.shape
-        if k != k2:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-        expanded_shape(bias._data.shape, (n, m))  # torch's error if the bias does not fit
+        n, m = _product_shape(a, b)
+        # torch's error if the bias does not fit
+        expanded_shape(bias._data.shape, (n, m), _args.type_string(bias.dtype))
         if a.dtype.name == "bool":
             raise _args.not_implemented("addmm_impl_cpu_", a.dtype)
         beta, alpha = (_args.kernel_scalar(v, bias.dtype, opmath=True) for v in (beta, alpha))
@@ -210,6 +205,18 @@ class Addmm(Op):
             return grads
         g_bias = sum_to_array(namespace(g), g, ctx.bias_shape) if ctx.needs_input_grad[0] else None
         return (g_bias, *grads)
+
+
+def _product_shape(a: Tensor, b: Tensor) -> tuple:
+    """The shape of ``a @ b`` for addmm, after its kernel's checks of the matrices."""
+    for name, mat in (("mat1", a), ("mat2", b)):
+        if mat.dim() != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {mat.dim()}-D tensor")
+    _same_dtype_on_one_device(a, b)
+    (n, k), (k2, m) = a._data.shape, b._data.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    return n, m
 
 
 def _addmm(xp: Any, a: Any, b: Any, bias: Any, beta: float, alpha: float) -> Any:
@@ -313,13 +320,35 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     >>> minitorch.addmm(minitorch.zeros(2), minitorch.ones(1, 3), minitorch.ones(3, 2))
     tensor([[3., 3.]])
     """
+    beta, alpha = _addmm_checked(input, mat1, mat2, beta, alpha)
+    return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def _addmm_checked(input: Any, mat1: Any, mat2: Any, beta: Any, alpha: Any) -> tuple:
     _args.tensor_args("addmm", (input, "input", 1), (mat1, "mat1", 2), (mat2, "mat2", 3))
     beta, alpha = _args.numbers("addmm", (beta, "beta", None), (alpha, "alpha", None))
     for name, t in (("self", input), ("mat1", mat1)):  # torch's meta checks, before shapes
         if t.dtype is not mat2.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
                                f"{_args.legacy(t.dtype)} and {_args.legacy(mat2.dtype)}")
-    return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+    return beta, alpha
+
+
+def _addmm_written(input: Tensor, *args: Any, **kwargs: Any) -> None:
+    """``input.addmm_(mat1, mat2)``'s checks before its kernel's: addmm's, then ``input``
+    must have the product's shape itself (torch's structured kernel checks the output it
+    sets: no broadcast, and before the kernel's dtype refusals). Other calls are left to
+    addmm's own checks."""
+    if len(args) != 2 or not set(kwargs) <= {"beta", "alpha"}:
+        return
+    _addmm_checked(input, *args, kwargs.get("beta", 1), kwargs.get("alpha", 1))
+    shape = _product_shape(*args)
+    if tuple(input.shape) != shape:
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(input.shape)} and "
+                           f"output tensor size {list(shape)} should match")
+
+
+addmm.written_check = _addmm_written  # type: ignore[attr-defined]
 
 
 @takes_out

@@ -154,6 +154,17 @@ def _fits(bias: Tensor, shape: tuple) -> None:
     expanded_shape(tuple(bias.shape), shape, _args.type_string(bias.dtype))
 
 
+def _holds(fn: str, input: Tensor, shape: tuple) -> None:
+    """The input's fit to the product's ``shape``: an in-place form's input must have that
+    shape itself (torch's structured kernel checks its output as it sets it, after the
+    meta checks), the function's broadcasts to it."""
+    if not fn.endswith("_"):
+        _fits(input, shape)
+    elif tuple(input.shape) != tuple(shape):
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(input.shape)} and "
+                           f"output tensor size {list(shape)} should match")
+
+
 def _addr_checked(fn: str, input: Any, vec1: Any, vec2: Any, beta: Any, alpha: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (vec1, "vec1", 2), (vec2, "vec2", 3))
     _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))  # the parser's types,
@@ -161,6 +172,12 @@ def _addr_checked(fn: str, input: Any, vec1: Any, vec2: Any, beta: Any, alpha: A
     for name, v in (("vec1", vec1), ("vec2", vec2)):  # the vectors, the input's shape, and
         if v.dim() != 1:  # last the scalars against the result's dtype
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
+    if fn.endswith("_"):  # torch's addr_ reads the input as the 2-D result, sizes and all
+        if input.dim() != 2:
+            raise RuntimeError(f"2D tensor expected, got {input.dim()}D tensor for input")
+        if tuple(input.shape) != (vec1.shape[0], vec2.shape[0]):
+            raise RuntimeError(f"size mismatch, input: {list(input.shape)}, v1: "
+                               f"{list(vec1.shape)}, v2: {list(vec2.shape)}")
     _fits(input, (vec1.shape[0], vec2.shape[0]))
     return _scales(fn, input, beta, alpha, vec1, vec2)
 
@@ -207,6 +224,8 @@ def _addmv_checked(fn: str, input: Any, mat: Any, vec: Any, beta: Any, alpha: An
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{_args.legacy(input.dtype)}, {_args.legacy(mat.dtype)}, and "
                            f"{_args.legacy(vec.dtype)}")
+    if fn.endswith("_"):
+        _holds(fn, input, (mat.shape[0],))
     return beta, alpha
 
 
@@ -251,7 +270,11 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
                                f"[{batch2.shape[0]}, {batch2.shape[1]}].")
         shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
     (_addbmm_dtypes if fn.startswith("addbmm") else _baddbmm_dtypes)(fn, input, batch1, batch2)
-    _fits(input, shape)
+    # (torch's addbmm_ writes its input as an out= tensor: no in-place size check)
+    if fn.startswith("addbmm"):
+        _fits(input, shape)
+    else:
+        _holds(fn, input, shape)
     return beta, alpha
 
 
