@@ -336,20 +336,34 @@ def result_type_of_two(tensor: object, other: object) -> dtype:
     return result_type(tensor, other)
 
 
+def uint64_promotion(first: str, second: str) -> RuntimeError:
+    """torch's refusal to promote a uint64 (an int past int64) with the dtype ``second``
+    (torch's names of the two, in the order it met them).
+
+    >>> print(uint64_promotion("Bool", "UInt64"))
+    Promotion for uint16, uint32, uint64 types is not supported, attempted to promote Bool \
+and UInt64
+    """
+    return RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                        f"attempted to promote {first} and {second}")
+
+
+def _is_uint64(value: object) -> bool:
+    """Whether torch reads the Python number ``value`` as a uint64: an int past int64."""
+    return type(value) is int and _INT64_MAX < value < 2 ** 64
+
+
 def check_unsigned(a: object, b: object) -> None:
     """An int above int64 reads as uint64 in torch, which a bool tensor cannot promote with,
     nor (both numbers, as ``where`` takes them) a bool or an int64 number."""
     if type(a) in (int, _PY_BOOL) and type(b) in (int, _PY_BOOL):
-        names = ["UInt64" if type(v) is int and _INT64_MAX < v < 2 ** 64 else
-                 "Bool" if type(v) is _PY_BOOL else "Long" for v in (a, b)]
+        names = ["UInt64" if _is_uint64(v) else "Bool" if type(v) is _PY_BOOL else "Long"
+                 for v in (a, b)]
         if names.count("UInt64") == 1:
-            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                               f"attempted to promote {names[0]} and {names[1]}")
+            raise uint64_promotion(*names)
     for value, other in ((a, b), (b, a)):
-        if type(value) is int and _INT64_MAX < value < 2 ** 64 and \
-                getattr(other, "dtype", None) is bool:
-            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                               "attempted to promote Bool and UInt64")
+        if _is_uint64(value) and getattr(other, "dtype", None) is bool:
+            raise uint64_promotion("Bool", "UInt64")
 
 
 def result_type(*operands: object) -> dtype:
@@ -370,8 +384,6 @@ def result_type(*operands: object) -> dtype:
             dim = d if dim is None else _promote(dim, d)
         else:
             zero = d if zero is None else _promote(zero, d)
-    if _combine(dim, zero) is bool and any(  # an int past int64 is a uint64 to torch
-            type(op) is int and _INT64_MAX < op < 2 ** 64 for op in operands):
-        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                           "attempted to promote Bool and UInt64")
+    if _combine(dim, zero) is bool and any(map(_is_uint64, operands)):
+        raise uint64_promotion("Bool", "UInt64")  # an int past int64 is a uint64 to torch
     return _combine(dim, _combine(zero, scalar))

@@ -22,6 +22,7 @@ from .._dtype import (
     get_default_dtype,
     int64,
     result_type,
+    uint64_promotion,
     wrapped,
 )
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
@@ -1539,9 +1540,7 @@ def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
         return
     names = ["UInt64" if b > _args.INT64_MAX else "Long" for b in ints]
     if len(set(names)) == 2 or input.dtype is bool_:
-        pair = names if len(set(names)) == 2 else ["Bool", "UInt64"]
-        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                           f"attempted to promote {pair[0]} and {pair[1]}")
+        raise uint64_promotion(*(names if len(set(names)) == 2 else ["Bool", "UInt64"]))
     raise RuntimeError(f"value cannot be converted to type {input.dtype.c_scalar} without "
                        "overflow")
 
