@@ -1036,7 +1036,7 @@ def number(fn: str, value: Any, name: str, position: int) -> Any:
         return value
     if isinstance(value, complex):
         if fn != "full":  # torch reads it as a double
-            raise RuntimeError("value cannot be converted to type double without overflow")
+            raise conversion_overflow("double")
         raise TypeError(f"{fn}(): minitorch has no complex tensors; argument '{name}' "
                         f"(position {position}) must be a real number, not complex")
     if holds_number(value):
@@ -1167,7 +1167,7 @@ def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> 
         if not INT64_MIN <= n < high:
             raise ValueError("Overflow when unpacking long long")
         if n > INT64_MAX and dt.name == "int64":  # read (unsigned), then not held
-            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            raise conversion_overflow("int64_t")
         if dt.itemsize < 8 and dt.name != "bool":
             check_overflow(n, dt)
             from ._dtype import wrapped
@@ -1181,11 +1181,10 @@ def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> 
             return bool(value)
         if isinstance(value, complex):  # its real part, if it is one
             if value.imag:
-                raise RuntimeError(f"value cannot be converted to type {target} "
-                                   "without overflow")
+                raise conversion_overflow(target)
             value = real
         if target == "int64_t" and not fits_int64(real):
-            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            raise conversion_overflow("int64_t")
         if dt.name not in ("int64", "float64"):
             check_overflow(real, dt)
         return value
@@ -1213,11 +1212,20 @@ def kernel_scalar(value: Any, dt: Any, opmath: bool = False) -> Any:
     return int(value) if isinstance(value, float) and kind_of(dt) == "int" else value
 
 
+def conversion_overflow(target: str) -> RuntimeError:
+    """torch's refusal to read a number into the C type ``target``, which cannot hold it.
+
+    >>> print(conversion_overflow("int64_t"))
+    value cannot be converted to type int64_t without overflow
+    """
+    return RuntimeError(f"value cannot be converted to type {target} without overflow")
+
+
 def check_overflow(value: float, dt: Any) -> None:
     from ._dtype import overflows
 
     if overflows(value, dt):
-        raise RuntimeError(f"value cannot be converted to type {dt.c_scalar} without overflow")
+        raise conversion_overflow(dt.c_scalar)
 
 
 def item_assigned(value: Any, dt: Any) -> Any:

@@ -120,7 +120,7 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
         floats = np.array(data, dtype=np.float64)
         if not np.all(np.abs(floats) < 2.0 ** 63):  # nan and inf fail too
-            raise RuntimeError("value cannot be converted to type int64 without overflow")
+            raise _args.conversion_overflow("int64")
     if dtype is D.bool:
         return np.array(data, dtype=np.complex128 if "complex" in kinds else None) != 0 \
             if kinds else np.zeros(_shape_of(data), dtype=np.bool_)
@@ -137,7 +137,7 @@ def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:
     """Python numbers as an int32/int16/int8/uint8 array: refused as torch where one
     overflows, else read as int64 (or float64) and cut to the dtype's bits."""
     if any(D.overflows(v, dtype) for v in leaves):
-        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+        raise _args.conversion_overflow(dtype.name)
     return np.array(data, dtype=np.float64 if float in map(type, leaves) else np.int64
                     ).astype(dtype.np)
 
@@ -481,7 +481,7 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     dtype = dtype or D.result_type(fill_value)
     _args.check_alloc(shape, dtype.itemsize)
     if dtype is D.int64 and not isinstance(fill_value, complex) and not _fits(fill_value):
-        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        raise _args.conversion_overflow("int64_t")
     if math.prod(shape) == 1 and dtype.name == "float16" and \
             not isinstance(fill_value, complex):  # fill_'s unchecked fast path:
         if abs(float(fill_value)) >= 65520:  # past half's largest, rounded to infinity
@@ -619,7 +619,7 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     if dtype is D.bool:
         raise _args.not_implemented("arange_cpu", dtype)
     if any(isinstance(v, complex) and v.imag for v in (start, end, step)):  # torch reads
-        raise RuntimeError("value cannot be converted to type double without overflow")
+        raise _args.conversion_overflow("double")
     start, end, step = (v.real if isinstance(v, complex) else v  # them as doubles
                         for v in (start, end, step))
     dt = dtype or D.result_type(start, end, step)
@@ -659,7 +659,7 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     given = (start, end, step)
     if not dt.is_floating_point:
         if not all(_fits(v) for v in (start, end, step)):
-            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            raise _args.conversion_overflow("int64_t")
         start, end, step = int(start), int(end), int(step)
         if step == 0 and dt is D.int64:  # narrower dtypes count with the step as given
             raise ValueError("step must be nonzero")

@@ -297,7 +297,7 @@ def _sources(input: Tensor, mode: str, sizes: list, scales: list, align: bool) -
 def _scaled_size(size: float) -> int:
     """A size times its scale, truncated to an int64 as torch's C++ does."""
     if not _args.fits_int64(size):  # nan, inf or beyond int64
-        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        raise _args.conversion_overflow("int64_t")
     return int(size)
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form
-from .._dtype import bool as bool_
 from .._dtype import (
+    _is_uint64,
     float16,
     float64,
     from_array_dtype,
@@ -25,6 +25,7 @@ from .._dtype import (
     uint64_promotion,
     wrapped,
 )
+from .._dtype import bool as bool_
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from .._warn_once import warn_once
 from ..autograd import profiler, torch_events
@@ -479,9 +480,9 @@ def check_uint64_exponent(a: Tensor, exponent: Any) -> None:
     Traceback (most recent call last):
     RuntimeError: value cannot be converted to type int64_t without overflow
     """
-    if type(exponent) is int and _args.INT64_MAX < exponent < 2 ** 64 and \
-            not a.dtype.is_floating_point:  # (past 2**64 the parser's OverflowError)
-        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    if _is_uint64(exponent) and not a.dtype.is_floating_point:  # (past 2**64 the parser's
+        # OverflowError)
+        raise _args.conversion_overflow("int64_t")
 
 
 def check_int_power(a: Tensor, exponent: Any) -> None:
@@ -675,7 +676,7 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
         _args.unpack_int(value)
     check_unsigned(input, other)
     complex_ = any(isinstance(v, complex) for v in (input, other))
-    unsigned = all(type(v) is int and v > _args.INT64_MAX for v in (input, other))
+    unsigned = all(map(_is_uint64, (input, other)))
     if not complex_ and not unsigned:  # (a complex or uint64 result holds them: refused
         # after torch's checks)
         dt = result_type(input, other)  # torch converts the numbers before the condition
@@ -1202,7 +1203,7 @@ def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     if type(alpha) is int and fn == "sub":  # torch adds -alpha, negated in int64 (wrapping)
         alpha = -_args.int_scalar(-alpha % 2 ** 64)
     elif type(alpha) is int and result is int64 and alpha > _args.INT64_MAX:
-        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        raise _args.conversion_overflow("int64_t")
     if type(alpha) is int and result.itemsize < 8 and result is not bool_:
         _args.check_overflow(alpha, result)
     return bool(alpha) if result is bool_ else alpha
@@ -1467,9 +1468,6 @@ def pow(input: Any, exponent: Any) -> Tensor:
         return PowTensorExponent.apply(input, exponent)
     if type(exponent) is int and not _args.INT64_MIN <= exponent < 2 ** 64:
         raise _args.int_overflow(exponent)  # past what torch's parser reads, any dtype
-    if type(exponent) is int and exponent > _args.INT64_MAX and \
-            not input.dtype.is_floating_point:  # torch reads an int exponent as int64 here
-        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
@@ -1536,13 +1534,12 @@ def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
     promotion meets it: promoted with the other int bound first, then with a bool tensor;
     an integer tensor keeps its dtype, which cannot hold the bound."""
     ints = [b for b in (low, high) if type(b) is int]
-    if not any(b > _args.INT64_MAX for b in ints):
+    if not any(map(_is_uint64, ints)):
         return
-    names = ["UInt64" if b > _args.INT64_MAX else "Long" for b in ints]
+    names = ["UInt64" if _is_uint64(b) else "Long" for b in ints]
     if len(set(names)) == 2 or input.dtype is bool_:
         raise uint64_promotion(*(names if len(set(names)) == 2 else ["Bool", "UInt64"]))
-    raise RuntimeError(f"value cannot be converted to type {input.dtype.c_scalar} without "
-                       "overflow")
+    raise _args.conversion_overflow(input.dtype.c_scalar)
 
 
 def _check_bounds(input: Tensor, low: Any, high: Any) -> tuple:

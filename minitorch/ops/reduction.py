@@ -469,7 +469,7 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
     else:
         (correction,) = _args.numbers(name, (correction, "correction", None))
         if isinstance(correction, complex):
-            raise RuntimeError("value cannot be converted to type double without overflow")
+            raise _args.conversion_overflow("double")
         correction = correction if _args.INT64_MIN <= correction <= _args.INT64_MAX \
             else float(correction)  # torch reads an int past int64 as a double
     _args.dim_types(name, dim)  # the dims' types before keepdim's, as torch
