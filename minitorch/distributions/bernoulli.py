@@ -7,6 +7,7 @@ tensor(0.5623)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import minitorch
@@ -15,10 +16,11 @@ from minitorch.nn.functional import binary_cross_entropy_with_logits
 from .._tensor import Size, Tensor
 from . import constraints
 from .coin import Coin
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 
-class Bernoulli(Coin):
+class Bernoulli(Coin, ExponentialFamily):
     """A coin: ``sample`` draws with ``minitorch.bernoulli``, torch's numbers for a seed."""
 
     support = constraints.boolean
@@ -44,6 +46,13 @@ class Bernoulli(Coin):
     @property
     def variance(self) -> Tensor:
         return self.probs * (1 - self.probs)
+
+    @property
+    def mode(self) -> Tensor:
+        """1 where ``probs`` is above one half, 0 below, nan at one half (no single mode)."""
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         with minitorch.no_grad():

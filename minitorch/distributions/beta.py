@@ -21,10 +21,11 @@ from .._tensor import Size, Tensor
 from . import constraints
 from .dirichlet import Dirichlet
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     """Beta with ``concentration1`` and ``concentration0`` (two numbers give a scalar Beta)."""
 
     arg_constraints = {"concentration1": constraints.positive,

@@ -9,6 +9,7 @@ tensor(1.)
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Number
 from typing import Any
 
 from . import constraints
@@ -16,6 +17,12 @@ from .transforms import (
     AffineTransform,
     ComposeTransform,
     ExpTransform,
+    IndependentTransform,
+    LowerCholeskyTransform,
+    PositiveDefiniteTransform,
+    SigmoidTransform,
+    SoftmaxTransform,
+    StickBreakingTransform,
     Transform,
     identity_transform,
 )
@@ -70,3 +77,58 @@ def _transform_to_real(constraint: Any) -> Transform:
 @transform_to.register(constraints.greater_than_eq)
 def _transform_to_greater_than(constraint: Any) -> Transform:
     return ComposeTransform([ExpTransform(), AffineTransform(constraint.lower_bound, 1)])
+
+
+@biject_to.register(constraints.independent)
+def _biject_to_independent(constraint: Any) -> Transform:
+    return IndependentTransform(biject_to(constraint.base_constraint),
+                                constraint.reinterpreted_batch_ndims)
+
+
+@transform_to.register(constraints.independent)
+def _transform_to_independent(constraint: Any) -> Transform:
+    return IndependentTransform(transform_to(constraint.base_constraint),
+                                constraint.reinterpreted_batch_ndims)
+
+
+@biject_to.register(constraints.less_than)
+@transform_to.register(constraints.less_than)
+def _transform_to_less_than(constraint: Any) -> Transform:
+    return ComposeTransform([ExpTransform(), AffineTransform(constraint.upper_bound, -1)])
+
+
+@biject_to.register(constraints.interval)
+@biject_to.register(constraints.half_open_interval)
+@transform_to.register(constraints.interval)
+@transform_to.register(constraints.half_open_interval)
+def _transform_to_interval(constraint: Any) -> Transform:
+    """A sigmoid, then scaled onto the interval (the unit interval: the sigmoid alone).
+
+    >>> transform_to(constraints.interval(0., 1.))
+    SigmoidTransform()
+    """
+    low, high = constraint.lower_bound, constraint.upper_bound
+    if isinstance(low, Number) and low == 0 and isinstance(high, Number) and high == 1:
+        return SigmoidTransform()
+    return ComposeTransform([SigmoidTransform(), AffineTransform(low, high - low)])
+
+
+@biject_to.register(constraints.simplex)
+def _biject_to_simplex(constraint: Any) -> Transform:
+    return StickBreakingTransform()
+
+
+@transform_to.register(constraints.simplex)
+def _transform_to_simplex(constraint: Any) -> Transform:
+    return SoftmaxTransform()
+
+
+@transform_to.register(constraints.lower_cholesky)
+def _transform_to_lower_cholesky(constraint: Any) -> Transform:
+    return LowerCholeskyTransform()
+
+
+@transform_to.register(constraints.positive_definite)
+@transform_to.register(constraints.positive_semidefinite)
+def _transform_to_positive_definite(constraint: Any) -> Transform:
+    return PositiveDefiniteTransform()

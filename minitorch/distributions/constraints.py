@@ -114,6 +114,11 @@ class _Interval(_Bounded):
         return (self.lower_bound <= value) & (value <= self.upper_bound)
 
 
+class _HalfOpenInterval(_Interval):
+    def check(self, value: Tensor) -> Tensor:
+        return (self.lower_bound <= value) & (value < self.upper_bound)
+
+
 class _IntegerInterval(_Interval):
     is_discrete = True
 
@@ -170,8 +175,15 @@ class _LowerCholesky(Constraint):
     event_dim = 2
 
     def check(self, value: Tensor) -> Tensor:
-        lower = (value.tril() == value).reshape((*value.shape[:-2], -1)).all(-1)
+        lower = _LowerTriangular().check(value)
         return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
+
+
+class _LowerTriangular(Constraint):
+    event_dim = 2
+
+    def check(self, value: Tensor) -> Tensor:
+        return (value.tril() == value).reshape((*value.shape[:-2], -1)).all(-1)
 
 
 class _Square(Constraint):
@@ -198,6 +210,16 @@ class _PositiveDefinite(_Symmetric):
         if not bool(symmetric.all()):
             return symmetric
         return minitorch.linalg.cholesky_ex(value).info.eq(0)
+
+
+class _PositiveSemidefinite(_Symmetric):
+    """Symmetric matrices with no negative eigenvalue."""
+
+    def check(self, value: Tensor) -> Tensor:
+        symmetric = super().check(value)
+        if not bool(symmetric.all()):
+            return symmetric
+        return minitorch.linalg.eigvalsh(value).ge(0).all(-1)
 
 
 class _IndependentConstraint(Constraint):
@@ -262,12 +284,15 @@ simplex = _Simplex()
 one_hot = _OneHot()
 multinomial = _Multinomial
 lower_cholesky = _LowerCholesky()
+lower_triangular = _LowerTriangular()
 square = _Square()
 symmetric = _Symmetric()
 positive_definite = _PositiveDefinite()
+positive_semidefinite = _PositiveSemidefinite()
 greater_than = _GreaterThan
 greater_than_eq = _GreaterThanEq
 less_than = _LessThan
 interval = _Interval
+half_open_interval = _HalfOpenInterval
 independent = _IndependentConstraint
 integer_interval = _IntegerInterval

@@ -18,10 +18,11 @@ from minitorch.nn.functional import binary_cross_entropy_with_logits
 from .._tensor import Size, Tensor
 from . import constraints
 from .coin import Coin
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs
 
 
-class ContinuousBernoulli(Coin):
+class ContinuousBernoulli(Coin, ExponentialFamily):
     """``rsample`` is ``icdf(rand)``, as torch draws it: torch's numbers for a seed. Near
     ``probs = 0.5`` (between ``lims``) the formulas switch to Taylor expansions, as torch's."""
 

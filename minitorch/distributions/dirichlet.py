@@ -17,7 +17,7 @@ import minitorch
 from .._tensor import Tensor
 from ..autograd.function import Function, once_differentiable
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 
 
 def _Dirichlet_backward(x: Tensor, concentration: Tensor, grad_output: Tensor) -> Tensor:
@@ -44,7 +44,7 @@ class _Dirichlet(Function):
         return _Dirichlet_backward(x, concentration, grad_output)
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """Dirichlet with ``concentration`` (at least one-dimensional: its last dimension is the
     event)."""
 

@@ -103,6 +103,26 @@ class Distribution:
         return self._event_shape
 
     @property
+    def support(self) -> constraints.Constraint:
+        """The constraint the values lie in: each subclass's own."""
+        raise NotImplementedError
+
+    @property
+    def mean(self) -> Tensor:
+        """Each subclass's own; a distribution without one refuses, as torch's."""
+        raise NotImplementedError
+
+    @property
+    def mode(self) -> Tensor:
+        """Each subclass's own; a distribution without one refuses, as torch's."""
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
+    def variance(self) -> Tensor:
+        """Each subclass's own; a distribution without one refuses, as torch's."""
+        raise NotImplementedError
+
+    @property
     def stddev(self) -> Tensor:
         return self.variance.sqrt()
 
@@ -138,7 +158,8 @@ class Distribution:
         return self.entropy().exp()
 
     def _extended_shape(self, sample_shape: Any = ()) -> Size:
-        return Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
+        sample_shape = Size(sample_shape)  # (torch's errors for what is not a shape)
+        return Size(sample_shape + self._batch_shape + self._event_shape)
 
     def _validate_sample(self, value: Any) -> None:
         """torch's checks of a value to score: a tensor, of a shape that broadcasts, in the

@@ -13,10 +13,11 @@ import minitorch
 
 from .._tensor import Tensor
 from . import constraints
+from .exp_family import ExponentialFamily
 from .rate import RateFamily
 
 
-class Exponential(RateFamily):
+class Exponential(RateFamily, ExponentialFamily):
     """``rsample`` is ``exponential_() / rate``, as torch draws it: torch's numbers for a seed."""
 
     arg_constraints = {"rate": constraints.positive}

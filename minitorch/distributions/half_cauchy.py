@@ -30,3 +30,10 @@ class HalfCauchy(Folded):
     @property
     def variance(self) -> Tensor:
         return self.base_dist.variance
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        """Folded's, of ``value`` read first as a tensor of the scale's dtype (torch's)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        value = minitorch.as_tensor(value, dtype=self.scale.dtype, device=self.scale.device)
+        return super().log_prob(value)

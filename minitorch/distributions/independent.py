@@ -17,15 +17,9 @@ from typing import Any
 from .._tensor import Tensor
 from . import constraints
 from .distribution import Distribution
+from .utils import _sum_rightmost
 
 __all__ = ["Independent"]
-
-
-def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
-    """``value`` summed over its last ``dim`` dims."""
-    if dim == 0:
-        return value
-    return value.reshape(*value.shape[:value.dim() - dim], -1).sum(-1)
 
 
 class Independent(Distribution):

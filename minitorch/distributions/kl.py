@@ -20,13 +20,16 @@ from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_normal import HalfNormal
+from .independent import Independent
 from .laplace import Laplace
 from .lowrank_multivariate_normal import (
     LowRankMultivariateNormal,
@@ -40,6 +43,7 @@ from .pareto import Pareto
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
+from .utils import _sum_rightmost
 
 _KL: dict[tuple[type, type], Callable] = {}
 
@@ -339,11 +343,6 @@ def _kl_uniform_exponential(p: Any, q: Any) -> Tensor:
     return result
 
 
-@register_kl(OneHotCategorical, OneHotCategorical)
-def _kl_one_hot_categorical(p: Any, q: Any) -> Tensor:
-    return _kl_categorical(p._categorical, q._categorical)
-
-
 @register_kl(Gumbel, Gumbel)
 def _kl_gumbel_gumbel(p: Any, q: Any) -> Tensor:
     ratio, q_loc, p_loc = p.scale / q.scale, q.loc / q.scale, p.loc / q.scale
@@ -527,3 +526,137 @@ register_kl(Exponential, Pareto)(_kl_exponential_infinity)
 register_kl(Gamma, Pareto)(_kl_gamma_infinity)
 for _p in (Gumbel, Laplace, Normal):  # a law over all the reals against one above a scale
     register_kl(_p, Pareto)(_kl_loc_infinity)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p: Any, q: Any) -> Tensor:
+    """Two members of one family: the Bregman divergence of its log-normalizer ``F``,
+    ``F(θq) - F(θp) - <θq - θp, ∇F(θp)>`` (``∇F`` by autograd)."""
+    if type(p) is not type(q):
+        raise NotImplementedError("The cross KL-divergence between different exponential "
+                                  "families cannot" + " " * 29  # (torch's, with its source's
+                                  + "be computed using Bregman divergences")  # indent)
+    p_params = [param.detach().requires_grad_() for param in p._natural_params]
+    q_params = q._natural_params
+    log_normalizer = p._log_normalizer(*p_params)
+    grads = minitorch.autograd.grad(log_normalizer.sum(), p_params, create_graph=True)
+    result = q._log_normalizer(*q_params) - log_normalizer
+    for p_param, q_param, grad in zip(p_params, q_params, grads):
+        result = result - _sum_rightmost((q_param - p_param) * grad, len(q.event_shape))
+    return result
+
+
+@register_kl(Independent, Independent)
+def _kl_independent_independent(p: Any, q: Any) -> Tensor:
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+@register_kl(Bernoulli, Poisson)
+def _kl_bernoulli_poisson(p: Any, q: Any) -> Tensor:
+    return -p.entropy() - (p.probs * q.rate.log() - q.rate)
+
+
+def _cross_entropy_with_continuous_bernoulli(p: Any, q: Any) -> Tensor:
+    """``-E_p[log q(x)]`` for ``q`` a continuous Bernoulli: its log-density is linear in x."""
+    return -p.mean * q.logits - minitorch.log1p(-q.probs) - q._cont_bern_log_norm()
+
+
+@register_kl(ContinuousBernoulli, ContinuousBernoulli)
+def _kl_continuous_bernoulli_continuous_bernoulli(p: Any, q: Any) -> Tensor:
+    return (p.mean * (p.logits - q.logits) + p._cont_bern_log_norm()
+            + minitorch.log1p(-p.probs) - q._cont_bern_log_norm() - minitorch.log1p(-q.probs))
+
+
+@register_kl(Beta, ContinuousBernoulli)
+def _kl_beta_continuous_bernoulli(p: Any, q: Any) -> Tensor:
+    return -p.entropy() + _cross_entropy_with_continuous_bernoulli(p, q)
+
+
+def _where_outside(outside: Tensor, result: Tensor) -> Tensor:
+    """``result``, infinite where ``p``'s support reaches outside ``q``'s."""
+    return minitorch.where(outside, minitorch.ones_like(result) * math.inf, result)
+
+
+@register_kl(Uniform, ContinuousBernoulli)
+def _kl_uniform_continuous_bernoulli(p: Any, q: Any) -> Tensor:
+    result = -p.entropy() + _cross_entropy_with_continuous_bernoulli(p, q)
+    return _where_outside(minitorch.max(minitorch.ge(p.high, q.support.upper_bound),
+                                        minitorch.le(p.low, q.support.lower_bound)), result)
+
+
+@register_kl(ContinuousBernoulli, Exponential)
+def _kl_continuous_bernoulli_exponential(p: Any, q: Any) -> Tensor:
+    return -p.entropy() - minitorch.log(q.rate) + q.rate * p.mean
+
+
+@register_kl(ContinuousBernoulli, Normal)
+def _kl_continuous_bernoulli_normal(p: Any, q: Any) -> Tensor:
+    t2 = 0.5 * (math.log(2.0 * math.pi) + minitorch.square(q.loc / q.scale)) \
+        + minitorch.log(q.scale)
+    t3 = (p.variance + minitorch.square(p.mean) - 2.0 * q.loc * p.mean) \
+        / (2.0 * minitorch.square(q.scale))
+    return -p.entropy() + t2 + t3
+
+
+@register_kl(ContinuousBernoulli, Uniform)
+def _kl_continuous_bernoulli_uniform(p: Any, q: Any) -> Tensor:
+    result = -p.entropy() + (q.high - q.low).log()
+    return _where_outside(minitorch.max(minitorch.ge(q.low, p.support.lower_bound),
+                                        minitorch.le(q.high, p.support.upper_bound)), result)
+
+
+@register_kl(Gamma, Gumbel)
+def _kl_gamma_gumbel(p: Any, q: Any) -> Tensor:
+    prod, loc_ratio = p.rate * q.scale, q.loc / q.scale
+    t1 = ((p.concentration - 1) * p.concentration.digamma() - p.concentration.lgamma()
+          - p.concentration)
+    t2 = prod.log() + p.concentration / prod
+    t3 = minitorch.exp(loc_ratio) * (1 + prod.reciprocal()).pow(-p.concentration) - loc_ratio
+    return t1 + t2 + t3
+
+
+@register_kl(Gamma, Normal)
+def _kl_gamma_normal(p: Any, q: Any) -> Tensor:
+    var_normal, rate_sq = q.scale.pow(2), p.rate.pow(2)
+    t1 = (0.5 * minitorch.log(rate_sq * var_normal * 2 * math.pi) - p.concentration
+          - p.concentration.lgamma())
+    t2 = 0.5 * (p.concentration.pow(2) + p.concentration) / rate_sq
+    t3 = q.loc * p.concentration / p.rate
+    t4 = 0.5 * q.loc.pow(2)
+    return t1 + (p.concentration - 1) * p.concentration.digamma() + (t2 - t3 + t4) / var_normal
+
+
+@register_kl(Uniform, Gamma)
+def _kl_uniform_gamma(p: Any, q: Any) -> Tensor:
+    width = p.high - p.low
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    result = -width.log() + t2 + t3 + q.rate * (p.high + p.low) / 2
+    result[p.low < q.support.lower_bound] = math.inf
+    return result
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p: Any, q: Any) -> Tensor:
+    width = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * width).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
+    result = t2 * (q.alpha + 1) - t1
+    result[p.low < q.support.lower_bound] = math.inf
+    return result
+
+
+# a support that reaches where q has none: infinite (as torch registers them)
+for _p, _q, _param in [(Beta, Pareto, "concentration1"), (ContinuousBernoulli, Pareto, "probs"),
+                       (Exponential, ContinuousBernoulli, "rate"),
+                       (Exponential, Pareto, "rate"),
+                       (Gamma, ContinuousBernoulli, "concentration"),
+                       (Gamma, Pareto, "concentration"), (Gumbel, Beta, "loc"),
+                       (Gumbel, ContinuousBernoulli, "loc"), (Gumbel, Pareto, "loc"),
+                       (Laplace, ContinuousBernoulli, "loc"), (Laplace, Pareto, "loc"),
+                       (Normal, ContinuousBernoulli, "loc"), (Normal, Pareto, "loc"),
+                       (Pareto, Beta, "scale"), (Pareto, ContinuousBernoulli, "scale"),
+                       (Pareto, Uniform, "scale")]:
+    register_kl(_p, _q)(lambda p, q, _param=_param: _infinite_like(getattr(p, _param)))

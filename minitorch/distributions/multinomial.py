@@ -13,8 +13,9 @@ from typing import Any
 
 import minitorch
 
-from .._tensor import Tensor
+from .._tensor import Size, Tensor
 from . import constraints
+from .binomial import Binomial
 from .over_categorical import OverCategorical
 from .utils import broadcast_all, probs_to_logits
 
@@ -32,6 +33,11 @@ class Multinomial(OverCategorical):
         self.total_count = total_count
         super().__init__(probs, logits, validate_args=validate_args)
 
+    def _check_inner(self) -> None:
+        # torch builds a Binomial of each class's count, which checks total_count and probs
+        # (as distributions do by default) whatever this distribution's validate_args
+        Binomial(total_count=self.total_count, probs=self.probs)
+
     @constraints.dependent_property(is_discrete=True, event_dim=1)
     def support(self) -> constraints.Constraint:
         return constraints.multinomial(self.total_count)
@@ -45,6 +51,7 @@ class Multinomial(OverCategorical):
         return self.total_count * self.probs * (1 - self.probs)
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
+        sample_shape = Size(sample_shape)
         classes = self._categorical.sample((self.total_count, *sample_shape))
         classes = classes.permute(*range(1, classes.dim()), 0)  # the draws last
         counts = classes.new(self._extended_shape(sample_shape)).zero_()

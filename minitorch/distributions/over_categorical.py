@@ -28,6 +28,7 @@ class OverCategorical(Distribution):
     def __init__(self, probs: Tensor | None = None, logits: Tensor | None = None,
                  validate_args: bool | None = None) -> None:
         self._categorical = Categorical(probs, logits)
+        self._check_inner()
         super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
                          validate_args=validate_args)
 
@@ -46,6 +47,9 @@ class OverCategorical(Distribution):
         Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
+
+    def _check_inner(self) -> None:
+        """What a subclass checks once its categorical is built, before its own arguments."""
 
     @property
     def _param(self) -> Tensor:

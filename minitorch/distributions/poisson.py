@@ -13,11 +13,12 @@ import minitorch
 
 from .._tensor import Tensor
 from . import constraints
+from .exp_family import ExponentialFamily
 from .rate import RateFamily
 from .utils import broadcast_all
 
 
-class Poisson(RateFamily):
+class Poisson(RateFamily, ExponentialFamily):
     """``sample`` draws with ``minitorch.poisson``: torch's counts for the same seed."""
 
     arg_constraints = {"rate": constraints.nonnegative}

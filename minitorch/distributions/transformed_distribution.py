@@ -1,5 +1,5 @@
-"""``TransformedDistribution``: a base distribution pushed through element-wise transforms,
-scored by inverting them and adding each ``-log |dy/dx|``.
+"""``TransformedDistribution``: a base distribution pushed through transforms, scored by
+inverting them and adding each ``-log |dy/dx|``.
 
 >>> import minitorch
 >>> from minitorch.distributions import ExpTransform, Normal
@@ -16,13 +16,14 @@ import minitorch
 from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
-from .independent import _sum_rightmost
+from .independent import Independent
 from .transforms import ComposeTransform, Transform
+from .utils import _sum_rightmost
 
 
 class TransformedDistribution(Distribution):
-    """``Y = f(X)`` for ``X ~ base_distribution`` and ``f`` the ``transforms`` in order
-    (element-wise transforms only: ``event_dim`` 0)."""
+    """``Y = f(X)`` for ``X ~ base_distribution`` and ``f`` the ``transforms`` in order; a
+    transform whose events span more dims than the base's makes those base dims one event."""
 
     arg_constraints: dict = {}
 
@@ -39,13 +40,21 @@ class TransformedDistribution(Distribution):
         base_shape = base_distribution.batch_shape + base_distribution.event_shape
         base_event_dim = len(base_distribution.event_shape)
         transform = ComposeTransform(self.transforms)
+        domain_dim, codomain_dim = transform.domain.event_dim, transform.codomain.event_dim
+        if len(base_shape) < domain_dim:
+            raise ValueError(f"base_distribution needs to have shape with size at least "
+                             f"{domain_dim}, but got {base_shape}.")
         forward_shape = transform.forward_shape(base_shape)
         expanded_base_shape = transform.inverse_shape(forward_shape)
         if base_shape != expanded_base_shape:
             base_distribution = base_distribution.expand(
                 expanded_base_shape[:len(expanded_base_shape) - base_event_dim])
+        if domain_dim > base_event_dim:
+            base_distribution = Independent(base_distribution, domain_dim - base_event_dim)
         self.base_dist = base_distribution
-        cut = len(forward_shape) - base_event_dim
+        # one event: what the transform makes of one, or the base's events carried through
+        event_dim = max(codomain_dim, base_event_dim + codomain_dim - domain_dim)
+        cut = len(forward_shape) - event_dim
         super().__init__(Size(forward_shape[:cut]), Size(forward_shape[cut:]),
                          validate_args=validate_args)
 
@@ -100,7 +109,9 @@ class TransformedDistribution(Distribution):
         y = value
         for transform in reversed(self.transforms):
             x = transform.inv(y)
-            log_prob = log_prob - _sum_rightmost(transform.log_abs_det_jacobian(x, y), event_dim)
+            event_dim += transform.domain.event_dim - transform.codomain.event_dim
+            log_prob = log_prob - _sum_rightmost(transform.log_abs_det_jacobian(x, y),
+                                                 event_dim - transform.domain.event_dim)
             y = x
         return log_prob + _sum_rightmost(self.base_dist.log_prob(y),
                                          event_dim - len(self.base_dist.event_shape))

@@ -1,6 +1,8 @@
 """Transforms: differentiable maps between constraint spaces, each with its inverse and
-the log of its Jacobian's absolute determinant (element-wise ones: ``event_dim`` 0; no
-caching).
+the log of its Jacobian's absolute determinant. Element-wise ones act on each number
+(``event_dim`` 0); the others on the last dims (a vector, a matrix). ``cache_size=1`` keeps
+the last pair ``(x, y)``, so that inverting a value the transform made gives back the very
+``x`` (as a sampler's ``log_prob`` of its own sample needs, past where the inverse is exact).
 
 >>> import minitorch
 >>> ExpTransform().inv(minitorch.tensor(1.))
@@ -19,7 +21,7 @@ import minitorch
 
 from .._tensor import Size, Tensor
 from . import constraints
-from .utils import broadcast_all
+from .utils import _sum_rightmost, broadcast_all
 
 
 class Transform:
@@ -31,12 +33,31 @@ class Transform:
     domain: constraints.Constraint = constraints.real
     codomain: constraints.Constraint = constraints.real
 
-    def __init__(self) -> None:
+    def __init__(self, cache_size: int = 0) -> None:
+        if cache_size not in (0, 1):
+            raise ValueError("cache_size must be 0 or 1")
+        self._cache_size = cache_size
+        self._cached_x_y: tuple[Any, Any] = (None, None)
         self._inv: Transform | None = None
 
     @property
     def event_dim(self) -> int:
-        return 0
+        """The dims of one event, where domain and codomain agree on it."""
+        if self.domain.event_dim == self.codomain.event_dim:
+            return self.domain.event_dim
+        raise ValueError("Please use either .domain.event_dim or .codomain.event_dim")
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        """This transform with ``cache_size`` (itself where it already has it).
+
+        >>> ExpTransform().with_cache()._cache_size
+        1
+        """
+        if self._cache_size == cache_size:
+            return self
+        if type(self).__init__ is Transform.__init__:
+            return type(self)(cache_size=cache_size)
+        raise NotImplementedError(f"{type(self)}.with_cache is not implemented")
 
     @property
     def inv(self) -> Transform:
@@ -55,7 +76,25 @@ class Transform:
     __hash__ = object.__hash__
 
     def __call__(self, x: Tensor) -> Tensor:
-        return self._call(x)
+        if not self._cache_size:
+            return self._call(x)
+        x_old, y_old = self._cached_x_y
+        if x is x_old:
+            return y_old
+        y = self._call(x)
+        self._cached_x_y = x, y
+        return y
+
+    def _inv_call(self, y: Tensor) -> Tensor:
+        """The inverse at ``y``: the cached ``x`` where ``y`` is the last value made."""
+        if not self._cache_size:
+            return self._inverse(y)
+        x_old, y_old = self._cached_x_y
+        if y is y_old:
+            return x_old
+        x = self._inverse(y)
+        self._cached_x_y = x, y
+        return x
 
     def _call(self, x: Tensor) -> Tensor:
         raise NotImplementedError
@@ -78,7 +117,7 @@ class Transform:
 
 class _InverseTransform(Transform):
     def __init__(self, transform: Transform) -> None:
-        super().__init__()
+        super().__init__(cache_size=transform._cache_size)
         self._inv = transform
         self.domain, self.codomain = transform.codomain, transform.domain
         self.bijective, self.sign = transform.bijective, transform.sign
@@ -95,8 +134,11 @@ class _InverseTransform(Transform):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._inv!r})"
 
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        return self._inv.with_cache(cache_size).inv  # type: ignore[union-attr]
+
     def __call__(self, x: Tensor) -> Tensor:
-        return self._inv._inverse(x)  # type: ignore[union-attr]
+        return self._inv._inv_call(x)  # type: ignore[union-attr]
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         return -self._inv.log_abs_det_jacobian(y, x)  # type: ignore[union-attr]
@@ -189,7 +231,8 @@ class SigmoidTransform(Transform):
 
 
 class AffineTransform(Transform):
-    """``y = loc + scale * x``, element-wise.
+    """``y = loc + scale * x``, element-wise; with ``event_dim`` n, each event is the last n
+    dims (their log-determinants summed).
 
     >>> AffineTransform(1., 2.)(minitorch.tensor(3.))
     tensor(7.)
@@ -197,9 +240,25 @@ class AffineTransform(Transform):
 
     bijective = True
 
-    def __init__(self, loc: Tensor | float, scale: Tensor | float) -> None:
-        super().__init__()
-        self.loc, self.scale = loc, scale
+    def __init__(self, loc: Tensor | float, scale: Tensor | float, event_dim: int = 0,
+                 cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.loc, self.scale, self._event_dim = loc, scale, event_dim
+
+    @property
+    def event_dim(self) -> int:
+        return self._event_dim
+
+    @property
+    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+        return _real_over(self._event_dim)
+
+    codomain = domain
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return AffineTransform(self.loc, self.scale, self._event_dim, cache_size=cache_size)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, AffineTransform) and _same(self.loc, other.loc)
@@ -221,8 +280,14 @@ class AffineTransform(Transform):
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         if isinstance(self.scale, Number):
-            return minitorch.full_like(x, math.log(abs(self.scale)))
-        return minitorch.abs(self.scale).log().expand(x.shape)
+            result = minitorch.full_like(x, math.log(abs(self.scale)))
+        else:
+            result = minitorch.abs(self.scale).log()
+        shape = x.shape
+        if self._event_dim:
+            result = _sum_rightmost(result, self._event_dim)
+            shape = shape[:-self._event_dim]
+        return result.expand(shape)
 
     def forward_shape(self, shape: Any) -> Any:
         return Size(minitorch.broadcast_shapes(shape, getattr(self.loc, "shape", ()),
@@ -242,9 +307,14 @@ class PowerTransform(Transform):
     codomain = constraints.positive
     bijective = True
 
-    def __init__(self, exponent: Tensor | float) -> None:
-        super().__init__()
+    def __init__(self, exponent: Tensor | float, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
         (self.exponent,) = broadcast_all(exponent)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return PowerTransform(self.exponent, cache_size=cache_size)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PowerTransform) and bool(
@@ -271,6 +341,319 @@ class PowerTransform(Transform):
     inverse_shape = forward_shape
 
 
+class TanhTransform(Transform):
+    """``y = tanh(x)``, from the reals onto (-1, 1); its inverse, atanh, is not clipped
+    (``cache_size=1`` keeps a sample's own ``x`` where atanh of a rounded 1 is inf).
+
+    >>> TanhTransform().log_abs_det_jacobian(minitorch.tensor(0.), minitorch.tensor(0.))
+    tensor(0.)
+    """
+
+    domain = constraints.real
+    codomain = constraints.interval(-1.0, 1.0)
+    bijective = True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TanhTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.tanh()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return minitorch.atanh(y)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        # log(1 - tanh(x)**2), written to stay finite for large |x|
+        return 2.0 * (math.log(2.0) - x - minitorch.nn.functional.softplus(-2.0 * x))
+
+
+class SoftplusTransform(Transform):
+    """``y = log(1 + exp(x))`` (linear past x = 20, as softplus), onto the positive numbers.
+
+    >>> SoftplusTransform().inv(minitorch.tensor(1.))
+    tensor(0.5413)
+    """
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SoftplusTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return minitorch.nn.functional.softplus(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return -minitorch.nn.functional.softplus(-x)
+
+
+def _needs_a_dim(shape: Any) -> Any:
+    if len(shape) < 1:
+        raise ValueError("Too few dimensions on input")
+    return shape
+
+
+class SoftmaxTransform(Transform):
+    """``y = softmax(x)`` over the last dim, onto the simplex: not a bijection (adding a
+    constant to ``x`` gives the same ``y``), so its inverse is one of many (``log y``) and it
+    has no log-determinant.
+
+    >>> SoftmaxTransform()(minitorch.zeros(2))
+    tensor([0.5000, 0.5000])
+    """
+
+    domain = constraints.real_vector
+    codomain = constraints.simplex
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SoftmaxTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        probs = (x - x.max(-1, True)[0]).exp()
+        return probs / probs.sum(-1, True)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y.log()
+
+    forward_shape = inverse_shape = staticmethod(_needs_a_dim)
+
+
+class StickBreakingTransform(Transform):
+    """A bijection from vectors of K - 1 reals onto the simplex of K: each coordinate, through
+    a sigmoid, breaks off its share of what the earlier ones left of a stick of length 1.
+
+    >>> StickBreakingTransform()(minitorch.zeros(1))
+    tensor([0.5000, 0.5000])
+    """
+
+    domain = constraints.real_vector
+    codomain = constraints.simplex
+    bijective = True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StickBreakingTransform)
+
+    __hash__ = object.__hash__
+
+    @staticmethod
+    def _log_offset(x: Tensor) -> Tensor:
+        """log(K - 1 - i) for coordinate i: centres the breaks, so x = 0 is the middle."""
+        return (x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)).log()
+
+    def _call(self, x: Tensor) -> Tensor:
+        finfo = minitorch.finfo(x.dtype)
+        z = (x - self._log_offset(x)).sigmoid().clamp(min=finfo.tiny, max=1.0 - finfo.eps)
+        pad = minitorch.nn.functional.pad
+        return pad(z, [0, 1], value=1) * pad((1 - z).cumprod(-1), [1, 0], value=1)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        shares = y[..., :-1]
+        left = (1 - shares.cumsum(-1)).clamp(min=minitorch.finfo(y.dtype).tiny)
+        return shares.log() - left.log() + self._log_offset(shares)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        x = x - self._log_offset(x)  # 1 - sigmoid(x) is exp(-x) * sigmoid(x)
+        logsigmoid = minitorch.nn.functional.logsigmoid
+        return (-x + logsigmoid(x) + y[..., :-1].log()).sum(-1)
+
+    def forward_shape(self, shape: Any) -> Any:
+        shape = _needs_a_dim(shape)
+        return shape[:-1] + (shape[-1] + 1,)  # noqa: RUF005 (the caller's type: tuple or Size)
+
+    def inverse_shape(self, shape: Any) -> Any:
+        shape = _needs_a_dim(shape)
+        return shape[:-1] + (shape[-1] - 1,)  # noqa: RUF005
+
+
+class LowerCholeskyTransform(Transform):
+    """Square matrices onto lower-triangular ones with a positive diagonal: the strict lower
+    triangle kept, the diagonal through exp (the upper triangle dropped: not a bijection).
+
+    >>> LowerCholeskyTransform()(minitorch.zeros(2, 2))
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.lower_cholesky
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LowerCholeskyTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    """Square matrices onto positive-definite ones: ``L @ L.mT`` for ``L`` the
+    lower-Cholesky transform of ``x``; its inverse goes back through the Cholesky factor.
+
+    >>> PositiveDefiniteTransform()(minitorch.zeros(2, 2))
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PositiveDefiniteTransform)
+
+    __hash__ = object.__hash__
+
+    def _call(self, x: Tensor) -> Tensor:
+        lower = LowerCholeskyTransform()(x)
+        return lower @ lower.mT
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return LowerCholeskyTransform().inv(minitorch.linalg.cholesky(y))
+
+
+class IndependentTransform(Transform):
+    """``base_transform`` with its last ``reinterpreted_batch_ndims`` batch dims read as part
+    of one event (its log-determinants summed over them).
+
+    >>> t = IndependentTransform(ExpTransform(), 1)
+    >>> t.log_abs_det_jacobian(minitorch.ones(2), t(minitorch.ones(2)))
+    tensor(2.)
+    """
+
+    def __init__(self, base_transform: Transform, reinterpreted_batch_ndims: int,
+                 cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.base_transform = base_transform.with_cache(cache_size)
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return IndependentTransform(self.base_transform, self.reinterpreted_batch_ndims,
+                                    cache_size=cache_size)
+
+    @property
+    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+        return constraints.independent(self.base_transform.domain,
+                                       self.reinterpreted_batch_ndims)
+
+    @property
+    def codomain(self) -> constraints.Constraint:  # type: ignore[override]
+        return constraints.independent(self.base_transform.codomain,
+                                       self.reinterpreted_batch_ndims)
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
+        return self.base_transform.bijective
+
+    @property
+    def sign(self) -> Any:  # type: ignore[override]
+        return self.base_transform.sign
+
+    def _call(self, x: Tensor) -> Tensor:
+        if x.dim() < self.domain.event_dim:
+            raise ValueError("Too few dimensions on input")
+        return self.base_transform(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        if y.dim() < self.codomain.event_dim:
+            raise ValueError("Too few dimensions on input")
+        return self.base_transform.inv(y)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return _sum_rightmost(self.base_transform.log_abs_det_jacobian(x, y),
+                              self.reinterpreted_batch_ndims)
+
+    def forward_shape(self, shape: Any) -> Any:
+        return self.base_transform.forward_shape(shape)
+
+    def inverse_shape(self, shape: Any) -> Any:
+        return self.base_transform.inverse_shape(shape)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_transform!r}, {self.reinterpreted_batch_ndims})"
+
+
+class ReshapeTransform(Transform):
+    """Events of ``in_shape`` reshaped to ``out_shape`` (as many elements), batch dims kept.
+
+    >>> ReshapeTransform((4,), (2, 2))(minitorch.arange(4.)).shape
+    torch.Size([2, 2])
+    """
+
+    bijective = True
+
+    def __init__(self, in_shape: Any, out_shape: Any, cache_size: int = 0) -> None:
+        self.in_shape, self.out_shape = Size(in_shape), Size(out_shape)
+        if self.in_shape.numel() != self.out_shape.numel():
+            raise ValueError("in_shape, out_shape have different numbers of elements")
+        super().__init__(cache_size=cache_size)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return ReshapeTransform(self.in_shape, self.out_shape, cache_size=cache_size)
+
+    @property
+    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+        return constraints.independent(constraints.real, len(self.in_shape))
+
+    @property
+    def codomain(self) -> constraints.Constraint:  # type: ignore[override]
+        return constraints.independent(constraints.real, len(self.out_shape))
+
+    def _call(self, x: Tensor) -> Tensor:
+        return x.reshape(x.shape[:x.dim() - len(self.in_shape)] + self.out_shape)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return y.reshape(y.shape[:y.dim() - len(self.out_shape)] + self.in_shape)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return x.new_zeros(x.shape[:x.dim() - len(self.in_shape)])
+
+    def forward_shape(self, shape: Any) -> Any:
+        return _reshaped(shape, self.in_shape, self.out_shape)
+
+    def inverse_shape(self, shape: Any) -> Any:
+        return _reshaped(shape, self.out_shape, self.in_shape)
+
+
+def _reshaped(shape: Any, source: Size, target: Size) -> Any:
+    """``shape`` with its last dims, which must be ``source``, made ``target``."""
+    if len(shape) < len(source):
+        raise ValueError("Too few dimensions on input")
+    cut = len(shape) - len(source)
+    if shape[cut:] != source:
+        raise ValueError(f"Shape mismatch: expected {shape[cut:]} but got {source}")
+    return shape[:cut] + target
+
+
+def _real_over(event_dim: int) -> constraints.Constraint:
+    """The reals, ``event_dim`` dims to an event."""
+    return constraints.independent(constraints.real, event_dim) if event_dim else \
+        constraints.real
+
+
+def _widened(constraint: constraints.Constraint, event_dim: int) -> constraints.Constraint:
+    """``constraint`` read over ``event_dim`` dims (at least its own)."""
+    if event_dim > constraint.event_dim:
+        return constraints.independent(constraint, event_dim - constraint.event_dim)
+    return constraint
+
+
 def _same(a: Any, b: Any) -> bool:
     """Torch's test of two affine parameters: numbers by value, tensors by every element."""
     if isinstance(a, Number) and isinstance(b, Number):
@@ -285,9 +668,16 @@ class ComposeTransform(Transform):
     tensor(2.)
     """
 
-    def __init__(self, parts: list[Transform]) -> None:
-        super().__init__()
+    def __init__(self, parts: list[Transform], cache_size: int = 0) -> None:
+        if cache_size:
+            parts = [part.with_cache(cache_size) for part in parts]
+        super().__init__(cache_size=cache_size)
         self.parts = parts
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return ComposeTransform(self.parts, cache_size=cache_size)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ComposeTransform) and self.parts == other.parts
@@ -296,11 +686,25 @@ class ComposeTransform(Transform):
 
     @property
     def domain(self) -> constraints.Constraint:  # type: ignore[override]
-        return self.parts[0].domain if self.parts else constraints.real
+        """The first part's domain, over as many dims as the chain needs for one event."""
+        if not self.parts:
+            return constraints.real
+        event_dim = self.parts[-1].codomain.event_dim
+        for part in reversed(self.parts):
+            event_dim = max(event_dim + part.domain.event_dim - part.codomain.event_dim,
+                            part.domain.event_dim)
+        return _widened(self.parts[0].domain, event_dim)
 
     @property
     def codomain(self) -> constraints.Constraint:  # type: ignore[override]
-        return self.parts[-1].codomain if self.parts else constraints.real
+        """The last part's codomain, over as many dims as the chain makes of one event."""
+        if not self.parts:
+            return constraints.real
+        event_dim = self.parts[0].domain.event_dim
+        for part in self.parts:
+            event_dim = max(event_dim + part.codomain.event_dim - part.domain.event_dim,
+                            part.codomain.event_dim)
+        return _widened(self.parts[-1].codomain, event_dim)
 
     @property
     def bijective(self) -> bool:  # type: ignore[override]
@@ -329,7 +733,12 @@ class ComposeTransform(Transform):
         for part in self.parts[:-1]:
             xs.append(part(xs[-1]))
         xs.append(y)
-        terms = [p.log_abs_det_jacobian(a, b) for p, a, b in zip(self.parts, xs, xs[1:])]
+        terms, event_dim = [], self.domain.event_dim
+        for part, a, b in zip(self.parts, xs, xs[1:]):
+            # a part's term covers its own event; the chain's event may span more dims
+            terms.append(_sum_rightmost(part.log_abs_det_jacobian(a, b),
+                                        event_dim - part.domain.event_dim))
+            event_dim += part.codomain.event_dim - part.domain.event_dim
         return functools.reduce(operator.add, terms)
 
     def forward_shape(self, shape: Any) -> Any:

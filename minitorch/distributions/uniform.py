@@ -7,6 +7,7 @@ tensor(0.6931)
 
 from __future__ import annotations
 
+import math
 from numbers import Number
 from typing import Any
 
@@ -49,6 +50,11 @@ class Uniform(Distribution):
     @property
     def mean(self) -> Tensor:
         return (self.high + self.low) / 2
+
+    @property
+    def mode(self) -> Tensor:
+        """nan: every value of the interval is a mode."""
+        return math.nan * self.high
 
     @property
     def variance(self) -> Tensor:

@@ -79,3 +79,11 @@ class BinaryParameters:
     @lazy_property
     def probs(self) -> Tensor:
         return logits_to_probs(self.logits, is_binary=True)
+
+
+def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
+    """``value`` summed over its last ``dim`` dims."""
+    if dim == 0:
+        return value
+    return value.reshape(*value.shape[:-dim], -1).sum(-1)  # (torch's reading of a negative
+    # ``dim``, or one past the value's dims, too)
