@@ -223,3 +223,13 @@ def test_exponential_families() -> None:
     quietly(lambda L: [isinstance(FAMILIES[name](L), D(L).ExponentialFamily)
                        for name in FAMILIES])
     quietly(lambda L: FAMILIES["Poisson"](L).entropy())  # torch's family has no carrier measure
+
+
+@pytest.mark.parametrize("shape", ["'a'", "(1.5,)", "2", "(2, -1)"])
+@pytest.mark.parametrize("family", [
+    "Categorical(logits=L.zeros(2, 3))", "OneHotCategorical(logits=L.zeros(3))",
+    "Laplace(L.tensor([1, 0]).bool(), 1.0)", "Geometric(L.tensor([0.5]))",
+    "Multinomial(2, probs=L.ones(2))", "Normal(L.zeros(2), 1.0)"])
+def test_a_sample_shape_is_read_first(family: str, shape: str) -> None:
+    """torch reads ``sample_shape`` as a torch.Size before anything else can fail."""
+    quietly(lambda L: tuple(eval(f"D(L).{family}.sample({shape})").shape))

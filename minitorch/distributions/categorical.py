@@ -86,8 +86,9 @@ class Categorical(Distribution):
     def sample(self, sample_shape: Any = ()) -> Tensor:
         """Draws with ``multinomial`` on the probabilities as rows, as torch does, so a seed
         gives torch's classes."""
-        count = math.prod(sample_shape)
-        rows = minitorch.multinomial(self.probs.reshape(-1, self._num_events), count, True).T
+        sample_shape = Size(sample_shape)
+        rows = minitorch.multinomial(self.probs.reshape(-1, self._num_events),
+                                     sample_shape.numel(), True).T
         return rows.reshape(self._extended_shape(sample_shape))
 
     def log_prob(self, value: Tensor) -> Tensor:

@@ -50,9 +50,10 @@ class Geometric(Coin):
         return (1.0 / self.probs - 1.0) / self.probs
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
         tiny = minitorch.finfo(self.probs.dtype).tiny
         with minitorch.no_grad():
-            u = self.probs.new(self._extended_shape(sample_shape)).uniform_(tiny, 1)
+            u = self.probs.new(shape).uniform_(tiny, 1)
             return (u.log() / (-self.probs).log1p()).floor()
 
     def log_prob(self, value: Tensor) -> Tensor:

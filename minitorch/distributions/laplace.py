@@ -28,8 +28,9 @@ class Laplace(LocScale):
         return (2 ** 0.5) * self.scale
 
     def rsample(self, sample_shape: Any = ()) -> Tensor:
+        shape = self._extended_shape(sample_shape)
         finfo = minitorch.finfo(self.loc.dtype)
-        u = self.loc.new(self._extended_shape(sample_shape)).uniform_(finfo.eps - 1, 1)
+        u = self.loc.new(shape).uniform_(finfo.eps - 1, 1)
         return self.loc - self.scale * u.sign() * minitorch.log1p(-u.abs())
 
     def log_prob(self, value: Tensor) -> Tensor:
