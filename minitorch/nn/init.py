@@ -387,9 +387,10 @@ def _reset_layer(weight: Tensor, bias: Tensor | None) -> None:
         uniform_(bias, -bound, bound)
 
 
-def _make_deprecate(method: Callable[..., Tensor]) -> Callable[..., Tensor]:
+def _make_deprecate(method: Callable[..., Tensor],
+                    namespace: str = "nn.init") -> Callable[..., Tensor]:
     """torch's old name for ``method`` (its name without the trailing ``_``): it warns with
-    a ``FutureWarning`` and calls ``method``.
+    a ``FutureWarning`` naming both in ``namespace`` and calls ``method``.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -402,13 +403,13 @@ def _make_deprecate(method: Callable[..., Tensor]) -> Callable[..., Tensor]:
     old_name = new_name[:-1]
 
     def deprecated_init(*args: Any, **kwargs: Any) -> Tensor:
-        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
-                      f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
+        warnings.warn(f"`{namespace}.{old_name}` is now deprecated in favor of "
+                      f"`{namespace}.{new_name}`.", FutureWarning, stacklevel=2)
         return method(*args, **kwargs)
 
     deprecated_init.__doc__ = f"""{old_name}(...): deprecated, see :func:`{new_name}`.
 
-    >>> nn.init.{old_name}.__name__
+    >>> {namespace.removeprefix("torch.")}.{old_name}.__name__
     '{old_name}'
     """
     deprecated_init.__name__ = deprecated_init.__qualname__ = old_name

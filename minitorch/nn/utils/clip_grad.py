@@ -17,8 +17,10 @@ from ... import _args
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...ops.norm import norm
+from ..init import _make_deprecate
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
+           "get_total_norm"]
 
 
 def _grads(parameters: Any) -> list[Tensor]:
@@ -121,3 +123,6 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float,
     with grad_mode._recording(False):
         for g in grads:
             g.clamp_(-clip_value, clip_value)
+
+
+clip_grad_norm = _make_deprecate(clip_grad_norm_, "torch.nn.utils")
