@@ -81,15 +81,16 @@ UNARY_WITH_OUT = (
     "rsqrt", "sgn", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square",
     "tan", "tanh", "trunc", "round")
 
-# torch's elementwise functions of two operands that take ``out=`` (add and mul have it
-# already): the result is computed as without ``out``, then cast into it where it can be
+# torch's elementwise functions of two arguments that take ``out=`` (add and mul have it
+# already; polygamma's other argument, n, is an int): the result is computed as
+# without ``out``, then cast into it where it can be
 BINARY_WITH_OUT = (
     "sub", "subtract", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod",
     "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq",
     "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "hypot", "copysign",
-    "xlogy", "nextafter", "ldexp", "heaviside", "lerp")
+    "xlogy", "nextafter", "ldexp", "heaviside", "lerp", "polygamma")
 
 # those whose result has their operands' promoted dtype, and whose own refusals come from
 # their kernel (after out's dtype is checked)
