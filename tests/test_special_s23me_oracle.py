@@ -35,3 +35,18 @@ X = "L.tensor([0.25, 1.5, 3.0])"
 def test_as_torch(call: str) -> None:
     # (values to their dtype's tolerance: lgamma and polygamma may differ in a last bit)
     assert_as_torch(lambda L: eval(call), compare=assert_same)  # the test's own expressions
+
+
+@pytest.mark.parametrize("call", [
+    "L.xlogy(L.tensor([0., 1.]), float('nan'))", "L.xlogy(L.tensor([0, 1]), float('nan'))",
+    "L.special.xlogy(L.tensor([0, 1], dtype=L.int8), float('nan'))",
+    "L.xlogy(0.0, L.tensor([float('nan'), 1.0]))",
+    "L.xlogy(L.tensor(0.0), L.tensor([float('nan'), 2.0], dtype=L.float64))",
+    "L.xlogy(L.tensor(-2 ** 63), L.tensor([8, 6], dtype=L.int32))",
+    "L.xlogy(L.tensor(300), L.tensor([8, 2], dtype=L.uint8))",
+    "L.xlogy(L.tensor([1, 2], dtype=L.uint8), -3)", "L.xlogy(-3, L.tensor([1, 2], dtype=L.uint8))",
+])
+def test_xlogy_nan_and_integers(call: str) -> None:
+    """A nan y gives nan even where x is 0; integers are read straight into the float
+    xlogy computes in (a 0-d int64 beside an int32 tensor does not wrap through int32)."""
+    assert_as_torch(lambda L: eval(call))  # the test's own expressions

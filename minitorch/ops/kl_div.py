@@ -26,7 +26,8 @@ __all__ = ["Xlogy", "XlogyScalarOther", "XlogyScalarSelf", "kl_div", "xlogy"]
 
 
 class Xlogy(Op):
-    """``x * log(y)``, and 0 where ``x`` is 0 (even where ``y`` is 0 too)."""
+    """``x * log(y)``, and 0 where ``x`` is 0 (even where ``y`` is 0 too; not where it is
+    nan)."""
 
     node_name = "XlogyBackward0"
     saved_names = ("other", "self")
@@ -52,16 +53,18 @@ def _xlogy(a: Any, b: Any) -> Tensor:
     """``a * log(b)``, 0 where ``a`` is 0; one of them may be a number."""
     x, y, dt = cast_operands(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
-    if not dt.is_floating_point:  # a number is read as it is (-3 beside uint8: not 253)
-        x, y = (v if isinstance(o, Tensor) else _args.float_scalar(o)
-                for v, o in ((x, a), (y, b)))
+    if not dt.is_floating_point:  # each integer read straight into the float it computes in
+        # (not through the operands' common integer type, which could wrap it), a number as it
+        # is (-3 beside uint8: not 253)
+        x, y = (o._data if isinstance(o, Tensor) else _args.float_scalar(o) for o in (a, b))
     if isinstance(x, (int, float)) or isinstance(y, (int, float)) or not dt.is_floating_point:
         # numbers and integers in the result's float dtype (integers: the default one)
         result = array_dtype(xp, (dt if dt.is_floating_point else get_default_dtype()).name)
         x, y = (xp.astype(xp.asarray(v), result) for v in (x, y))
     # torch's xlogy kernel calls the C library's log for each element, not vector maths
     out = x * c_math_of(xp, "log", y)
-    return wrap(xp.where(x == 0, xp.zeros((), dtype=out.dtype), out))
+    out = xp.where(x == 0, xp.zeros((), dtype=out.dtype), out)
+    return wrap(xp.where(xp.isnan(y), y, out))  # a nan y wins over x == 0, as torch's
 
 
 class XlogyScalarOther(Op):
