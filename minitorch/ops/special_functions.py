@@ -230,6 +230,8 @@ class Logit(_ParametrizedUnary):
 
     @staticmethod
     def compute(xp: Any, x: Any, eps: float | None) -> Any:
+        if eps is not None:  # read in the dtype first (a float16's eps rounded to half)
+            eps = float(xp.asarray(eps, dtype=x.dtype))
         return half_via_float(lambda xp, x: _logit_array(xp, x, eps), xp, x)
 
     @staticmethod
