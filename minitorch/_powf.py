@@ -19,9 +19,9 @@ Python float ``y`` that is a float32 value.
 
 numpy's own ``power`` differs from both in the last bit for a few numbers in a hundred where
 it has SIMD code (SVML on AVX512 machines). :func:`c_pow` picks: :func:`powf` for float32
-numpy arrays; for a float64 numpy array of at most ``C_POW_MAX`` numbers, the C library's
-``pow`` one call each through ctypes (too slow for more, where numpy's stands in); the
-namespace's own power for any other array.
+numpy arrays; for a float64 numpy array of at most ``C_POW_MAX`` numbers (a norm's values,
+logspace's exponents), the C library's ``pow``, one call each through ctypes (too slow for
+more: numpy's stands in there); the namespace's own power for any other array.
 
 >>> float(powf(np.float32([2.0]), 3.0)[0]), float(powf(np.float32([8.0]), 1 / 3)[0])
 (8.0, 2.0)
@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 from typing import Any
 
 import numpy as np
 
 from ._libm import _c_math
 
-__all__ = ["C_POW_MAX", "c_pow", "powf"]
+__all__ = ["C_POW_MAX", "c_pow", "c_pow_of", "powf"]
 
 C_POW_MAX = 1024
 
@@ -94,20 +95,42 @@ def powf(x: np.ndarray, y: float) -> np.ndarray:
     return result
 
 
-def c_pow(xp: Any, x: Any, y: float) -> Any:
-    """C's ``pow(x, y)`` of each non-negative ``x`` (``powf`` for float32, whose ``y`` must be
-    a float32 value), where it can be had at a cost near numpy's; ``x ** y`` elsewhere.
+def c_pow(xp: Any, x: Any, y: Any) -> Any:
+    """C's ``pow(x, y)`` of each ``x`` of an array and the float ``y`` (``powf`` for float32,
+    whose ``x`` must not be negative and ``y`` must be a float32 value), or of the float ``x``
+    and each ``y`` of a float64 array, where it can be had at a cost near numpy's; ``x ** y``
+    elsewhere.
 
-    >>> c_pow(np, np.array([2.0, 9.0]), 0.5)
-    array([1.41421356, 3.        ])
+    >>> c_pow(np, np.array([2.0, 9.0]), 0.5), c_pow(np, 10.0, np.array([-1.0, 2.0]))
+    (array([1.41421356, 3.        ]), array([  0.1, 100. ]))
     """
-    if type(x) is np.ndarray and x.dtype == np.float32:
+    array = y if isinstance(x, float) else x
+    if type(array) is np.ndarray and array.dtype == np.float32 and array is x:
         return powf(x, y)
     function = _c_math("pow", ctypes.c_double, 2)
-    if type(x) is not np.ndarray or x.dtype != np.float64 or x.size > C_POW_MAX or not function:
+    if (type(array) is not np.ndarray or array.dtype != np.float64 or array.size > C_POW_MAX
+            or function is None):
         return x ** y
-    values = map(function, x.ravel().tolist(), itertools.repeat(y))
-    return np.fromiter(values, np.float64, x.size).reshape(x.shape)
+    xs, ys = (v.ravel().tolist() if v is array else itertools.repeat(v) for v in (x, y))
+    return np.fromiter(map(function, xs, ys), np.float64, array.size).reshape(array.shape)
+
+
+def c_pow_of(x: float, y: float) -> float:
+    """C's ``pow`` of two floats (``math.pow`` where no C library loads, its errors C's values).
+
+    >>> c_pow_of(0.0, -1.5), c_pow_of(-8.0, 1 / 3), c_pow_of(-10.0, 401.0)
+    (inf, nan, -inf)
+    """
+    function = _c_math("pow", ctypes.c_double, 2)
+    if function is not None:
+        return function(x, y)
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return -math.inf if x < 0 and y % 2 == 1 else math.inf
+    except ValueError:  # 0 to a negative power, a negative number to a fraction
+        return math.copysign(math.inf, x) if x == 0 and y % 2 == 1 else (
+            math.inf if x == 0 else math.nan)
 
 
 def _log2(x: np.ndarray) -> np.ndarray:

@@ -69,3 +69,24 @@ def test_c_pow_float64_up_to_its_limit() -> None:
     x = np.abs(np.random.default_rng(1).standard_normal(C_POW_MAX))
     want = np.array([math.pow(v, 1.5) for v in x.tolist()])  # Python's pow is C's
     np.testing.assert_array_equal(c_pow(np, x, 1.5), want)
+
+
+@given(st.floats(-6, 6), st.floats(-6, 6), st.integers(1, 80),
+       st.sampled_from([10.0, 2.0, math.e, 0.5, 3.7, 1.1, -2.0, 0.0]),
+       st.sampled_from(["float32", "float64", "float16", "int64", "int32", "int16"]))
+@SETTINGS
+def test_logspace_same_bits(start: float, end: float, steps: int, base: float,
+                            dtype: str) -> None:
+    """C's ``pow(base, e)`` of torch's exponents: the ends in the dtype, the step in float64."""
+
+    def run(L):
+        return L.logspace(start, end, steps, base=base, dtype=getattr(L, dtype))
+
+    with np.errstate(all="ignore"):
+        assert_exact(run(mt), run(torch))
+
+
+def test_logspace_one_step_of_zero_base() -> None:
+    for dtype in ["float32", "float64", "float16"]:
+        assert_exact(mt.logspace(-1.5, 0, 1, base=0.0, dtype=getattr(mt, dtype)),
+                     torch.logspace(-1.5, 0, 1, base=0.0, dtype=getattr(torch, dtype)))
