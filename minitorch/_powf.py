@@ -40,7 +40,7 @@ from ._libm import _c_math
 
 __all__ = ["C_POW_MAX", "c_pow", "c_pow_of", "powf"]
 
-C_POW_MAX = 1024
+C_POW_MAX = 128
 
 
 def _hex(text: str) -> np.ndarray:
