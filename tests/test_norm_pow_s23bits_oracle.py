@@ -6,6 +6,7 @@ one in memory order, then ``pow(sum, 1 / p)``; a half's in float; zeros, infs an
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import torch
@@ -90,3 +91,45 @@ def test_logspace_one_step_of_zero_base() -> None:
     for dtype in ["float32", "float64", "float16"]:
         assert_exact(mt.logspace(-1.5, 0, 1, base=0.0, dtype=getattr(mt, dtype)),
                      torch.logspace(-1.5, 0, 1, base=0.0, dtype=getattr(torch, dtype)))
+
+
+@st.composite
+def _stat_case(draw: st.DrawFn) -> tuple:
+    """A random array (1-3 dims), maybe with an inf or NaN, a dtype and dims."""
+    shape = tuple(draw(st.lists(st.integers(1, 9), min_size=1, max_size=3)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    data = rng.standard_normal(shape) * draw(st.sampled_from([1.0, 100.0])) + draw(
+        st.sampled_from([0.0, 1000.0]))
+    if draw(st.booleans()):
+        data.ravel()[rng.integers(0, data.size)] = draw(st.sampled_from([np.inf, -np.inf,
+                                                                         np.nan]))
+    dims = draw(st.sampled_from([None, 0, -1, (0, -1)]))
+    if isinstance(dims, tuple) and len(shape) == 1:
+        dims = 0
+    return data, draw(st.sampled_from(["float32", "float64", "float16"])), dims
+
+
+@given(_stat_case(), st.sampled_from(["std_mean", "var_mean"]), st.sampled_from([0, 1, 2]))
+@SETTINGS
+def test_std_mean_same_bits(case: tuple, fn: str, correction: int) -> None:
+    """Both values from one Welford pass in double: an inf then a number makes the mean NaN."""
+    data, dtype, dims = case
+
+    def run(L):
+        x = L.tensor(data).to(getattr(L, dtype))
+        return getattr(L, fn)(x, dim=dims, correction=correction)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (stat, mean), (want_stat, want_mean) = run(mt), run(torch)
+    assert_exact(stat, want_stat)
+    assert_exact(mean, want_mean)
+
+
+def test_std_mean_inf_then_number_is_nan() -> None:
+    for dtype in ["float32", "float64", "float16"]:
+        for data in ([1.0, math.inf, 2.0], [[1.0, math.inf], [2.0, 3.0]]):
+            got = mt.std_mean(mt.tensor(data, dtype=getattr(mt, dtype)), 0)
+            want = torch.std_mean(torch.tensor(data, dtype=getattr(torch, dtype)), 0)
+            assert_exact(got[0], want[0])
+            assert_exact(got[1], want[1])
