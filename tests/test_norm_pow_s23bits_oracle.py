@@ -133,3 +133,14 @@ def test_std_mean_inf_then_number_is_nan() -> None:
             want = torch.std_mean(torch.tensor(data, dtype=getattr(torch, dtype)), 0)
             assert_exact(got[0], want[0])
             assert_exact(got[1], want[1])
+
+
+def test_var_mean_of_no_values_is_nan() -> None:
+    for shape, dim in (((2, 0), 1), ((0,), 0), ((0, 3), 1)):
+        def run(L, shape=shape, dim=dim):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return L.var_mean(L.zeros(shape), dim=dim, correction=5, keepdim=True)
+
+        for got, want in zip(run(mt), run(torch)):
+            assert_exact(got, want)

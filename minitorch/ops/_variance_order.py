@@ -102,12 +102,13 @@ def _two_pass_m2(a: np.ndarray, values: np.ndarray) -> np.float64:
 def welford_mean(a: Any, dims: tuple[int, ...] | None) -> np.ndarray | None:
     """std_mean's mean of ``a`` over ``dims`` (None: all), the dims kept as ones: Welford's
     in float64, rounded to ``a``'s dtype (a half's by way of float, as C++ converts it); None
-    where it is not a float numpy array, or for a single output of more than ``WELFORD_MAX``.
+    where it is not a float numpy array, has no values (torch's mean is then NaN), or for a
+    single output of more than ``WELFORD_MAX``.
 
     >>> welford_mean(np.float32([[1, np.inf, 2]]), (1,))
     array([[nan]], dtype=float32)
     """
-    if type(a) is not np.ndarray or a.dtype.char not in "efd":
+    if type(a) is not np.ndarray or a.dtype.char not in "efd" or a.size == 0:
         return None
     reduced = tuple(range(a.ndim)) if dims is None else tuple(sorted(d % a.ndim for d in dims))
     kept = tuple(1 if d in reduced else n for d, n in enumerate(a.shape))
