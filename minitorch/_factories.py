@@ -33,6 +33,7 @@ from ._creation import (
     warn_copy_construct,
     zeros,
 )
+from ._powf import c_pow, c_pow_of
 from ._tensor import Size, Tensor
 from ._warn_once import warn_once
 from .autograd import grad_mode
@@ -76,24 +77,13 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
         raise _args.not_implemented(f"{fn}_cpu", dt)
     ends = (start, end)[:steps]
     if fn == "logspace" and steps == 1 and not dt.is_floating_point:  # filled: base ** start
-        ends = (_power(float(base), float(start)),)
+        ends = (c_pow_of(float(base), float(start)),)
     if not (steps == 1 and dtype_name == "float16"):  # (one half: fill_'s unchecked path)
         for value in ends:  # torch converts the ends it uses to the dtype: both,
             _args.assigned(value, dt, unsigned=True)  # one for one step (fills with start)
     if steps > 1 and not dt.is_floating_point and dtype_name != "bool":  # int ends wrap
         start, end = (D.wrapped(v, dt) if type(v) is int else v for v in (start, end))
     return float(start), float(end), steps, dtype_name, requires_grad, base
-
-
-def _power(base: float, exponent: float) -> float:
-    """C++'s ``pow`` of doubles: NaN for a negative base's fractional power, inf past the
-    largest double."""
-    try:
-        return math.pow(base, exponent)
-    except ValueError:
-        return math.nan
-    except OverflowError:
-        return math.inf
 
 
 def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> Any:
@@ -109,14 +99,22 @@ def _evenly_spaced(xp: Any, start: float, end: float, steps: int, name: str) -> 
                          backend.array_dtype(xp, name))
 
 
-def _c_pow(base: float, exponent: float) -> float:
-    """C's ``pow``: infinity past the largest double, NaN for a negative base's fraction."""
-    try:
-        return math.pow(base, exponent)
-    except OverflowError:
-        return -math.inf if base < 0 and exponent % 2 == 1 else math.inf
-    except ValueError:
-        return math.nan
+def _log_exponents(xp: Any, start: float, end: float, steps: int, name: str) -> Any:
+    """torch's logspace exponents in float64 (steps >= 2): its ends in dtype ``name`` (an
+    integer dtype's truncated), the step their difference in that dtype over ``steps - 1`` in
+    float64, ``start + step*i`` for the first half, ``end - step*(steps-1-i)`` for the second
+    (C++ built without fused multiply-adds, unlike linspace's vectorised kernel)."""
+    first, last = _integer_ends(start, end, steps, name)
+    span = last - first
+    if name.startswith("float"):
+        with backend.quiet():  # a span past the dtype's range is inf, as in torch
+            ends = xp.asarray([first, last], dtype=backend.array_dtype(xp, name))
+            first, last, span = float(ends[0]), float(ends[1]), float(ends[1] - ends[0])
+    step = span / (steps - 1)
+    count = xp.arange(steps, dtype=xp.float64)
+    with backend.quiet():  # (inf * 0 is nan, as in torch)
+        return xp.where(count < steps // 2, first + step * count,
+                        last - step * (steps - 1 - count))
 
 
 def _integer_ends(start: float, end: float, steps: int, name: str) -> tuple[float, float]:
@@ -162,12 +160,17 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
                                                                 dtype, requires_grad, base)
     if steps == 1 and name != "float16":  # torch fills its one value, with fill_'s check
         # that the dtype holds it (not for one half, fill_'s fast path)
-        _args.assigned(_c_pow(float(base), start), getattr(D, name))
+        _args.assigned(c_pow_of(float(base), start), getattr(D, name))
 
     def make(xp: Any) -> Any:
-        first, last = _integer_ends(start, end, steps, name)
-        exponents = _evenly_spaced(xp, first, last, steps, "float64")
-        return xp.astype(float(base) ** exponents, backend.array_dtype(xp, name))
+        if steps == 1:
+            powers = xp.full((1,), c_pow_of(float(base), start), dtype=xp.float64)
+        else:
+            powers = c_pow(xp, float(base), _log_exponents(xp, start, end, steps, name))
+        if name == "float16":  # torch's double goes to float, then to half
+            powers = xp.astype(powers, xp.float32)
+        with backend.quiet():
+            return xp.astype(powers, backend.array_dtype(xp, name))
 
     return _leaf(_created(make, device), requires_grad)
 

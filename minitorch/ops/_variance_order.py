@@ -15,7 +15,10 @@ accumulate in double, in one of two ways:
       n += 1; delta = x - mean; mean += delta / n; m2 += delta * (x - mean)
 
 Both divide ``m2`` by ``max(0, n - correction)``, take the square root for std while still
-in double, and round to the input's dtype once, at the end.
+in double, and round to the input's dtype once, at the end. ``std_mean`` and ``var_mean``
+always take Welford's pass (its mean too, so that an inf followed by a number is NaN), here
+for a single output of at most ``WELFORD_MAX`` values (one Python step each), the two passes
+for more.
 
 >>> import numpy as np
 >>> x = np.array([0.1, 0.2, 0.4], dtype=np.float32)
@@ -33,12 +36,15 @@ import numpy as np
 from ._cascade_sum import GRAIN, _thread_ranges, get_num_threads, torch_sum
 from ._norm_order import memory_rows
 
+WELFORD_MAX = 2048
+
 
 def torch_variance(xp: Any, a: Any, dims: tuple[int, ...] | None, correction: float,
-                   keepdim: bool, take_sqrt: bool) -> Any:
+                   keepdim: bool, take_sqrt: bool, welford: bool = False) -> Any:
     """The variance (standard deviation if ``take_sqrt``) of ``a`` over ``dims`` (None: all)
     with torch's divisor ``max(0, n - correction)`` (nan for no values): in torch's order for
-    float numpy arrays, with ``xp.var`` for any other array (a GPU's order is its own).
+    float numpy arrays (``welford``: std_mean's pass), with ``xp.var`` for any other array
+    (a GPU's order is its own).
 
     >>> torch_variance(np, np.float32([1, 2, 4]), None, 1, False, True)
     array(1.5275252, dtype=float32)
@@ -49,7 +55,7 @@ def torch_variance(xp: Any, a: Any, dims: tuple[int, ...] | None, correction: fl
     if count == 0:
         result = xp.full(shape, math.nan, dtype=a.dtype)
     elif type(a) is np.ndarray and a.dtype.char in "fd":
-        result = variance(a, reduced, correction, take_sqrt)
+        result = variance(a, reduced, correction, take_sqrt, welford)
     else:
         ddof = count if correction != correction else correction  # nan: divides by 0
         result = xp.var(a, axis=reduced, correction=ddof, keepdims=True)
@@ -60,7 +66,7 @@ def torch_variance(xp: Any, a: Any, dims: tuple[int, ...] | None, correction: fl
 
 
 def variance(a: np.ndarray, dims: tuple[int, ...] | None, correction: float,
-             take_sqrt: bool) -> np.ndarray:
+             take_sqrt: bool, welford: bool = False) -> np.ndarray:
     """The variance (its square root if ``take_sqrt``) of the float32/float64 array ``a``
     over ``dims`` (None: all), the dims kept as ones, as torch's CPU kernels compute it.
 
@@ -71,10 +77,10 @@ def variance(a: np.ndarray, dims: tuple[int, ...] | None, correction: float,
     reduced = tuple(range(a.ndim)) if dims is None else tuple(sorted(d % a.ndim for d in dims))
     kept = tuple(1 if d in reduced else n for d, n in enumerate(a.shape))
     rows = memory_rows(a, reduced)
-    if math.prod(kept) == 1:
+    if math.prod(kept) == 1 and not (welford and rows.size <= WELFORD_MAX):
         m2 = _two_pass_m2(a, rows.reshape(-1))
     else:
-        m2 = _welford_m2(rows)
+        m2 = welford_moments(rows)[1]
     count = rows.shape[-1]
     result = np.divide(m2, max(0.0, count - correction))  # 0 divides as IEEE does
     if take_sqrt:
@@ -93,14 +99,43 @@ def _two_pass_m2(a: np.ndarray, values: np.ndarray) -> np.float64:
     return total
 
 
-def _welford_m2(rows: np.ndarray) -> np.ndarray:
-    """``WelfordOps``: each row's sum of squared deviations, its values taken in turn (one
-    update per column for all rows at once)."""
+def welford_mean(a: Any, dims: tuple[int, ...] | None) -> np.ndarray | None:
+    """std_mean's mean of ``a`` over ``dims`` (None: all), the dims kept as ones: Welford's
+    in float64, rounded to ``a``'s dtype (a half's by way of float, as C++ converts it); None
+    where it is not a float numpy array, has no values (torch's mean is then NaN), or for a
+    single output of more than ``WELFORD_MAX``.
+
+    >>> welford_mean(np.float32([[1, np.inf, 2]]), (1,))
+    array([[nan]], dtype=float32)
+    """
+    if type(a) is not np.ndarray or a.dtype.char not in "efd" or a.size == 0:
+        return None
+    reduced = tuple(range(a.ndim)) if dims is None else tuple(sorted(d % a.ndim for d in dims))
+    kept = tuple(1 if d in reduced else n for d, n in enumerate(a.shape))
+    if math.prod(kept) == 1 and a.size > WELFORD_MAX:
+        return None
+    mean = welford_moments(memory_rows(a, reduced))[0].reshape(kept)
+    return (mean if a.dtype.char == "d" else mean.astype(np.float32)).astype(a.dtype)
+
+
+def welford_moments(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``WelfordOps``: each row's mean and sum of squared deviations in float64, its values
+    taken in turn (one update per column for all rows at once; Python floats for one row).
+    """
+    if rows.size == rows.shape[-1]:  # one row: Python's floats are C's doubles, and quicker
+        mean = m2 = 0.0
+        for n, x in enumerate(rows.reshape(-1).astype(np.float64).tolist()):
+            delta = x - mean
+            mean = mean + delta / (n + 1)
+            m2 = m2 + delta * (x - mean)
+        shape = rows.shape[:-1]
+        return np.full(shape, mean), np.full(shape, m2)
     mean = np.zeros(rows.shape[:-1])
     m2 = np.zeros(rows.shape[:-1])
-    for n in range(rows.shape[-1]):
-        x = rows[..., n].astype(np.float64)
-        delta = x - mean
-        mean = mean + delta / (n + 1)
-        m2 = m2 + delta * (x - mean)
-    return m2
+    with np.errstate(all="ignore"):
+        for n in range(rows.shape[-1]):
+            x = rows[..., n].astype(np.float64)
+            delta = x - mean
+            mean = mean + delta / (n + 1)
+            m2 = m2 + delta * (x - mean)
+    return mean, m2

@@ -14,8 +14,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .. import _args
 from .._dtype import promote_types
+from .._powf import c_pow
 from .._tensor import Tensor
 from ._base import Op, wrap
 from ._norm_order import norm1, norm2
@@ -61,7 +64,12 @@ def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
         return norm1(xp, a, dims)
     if p == 2:
         return norm2(xp, a, dims)
-    return xp.sum(a ** p, axis=dims, keepdims=True) ** (1.0 / p)
+    # torch adds C's pow(|x|, p) in the 1-norm's order and takes pow(sum, 1 / p), both in the
+    # accumulating type: float32's p and 1 / p rounded to float32
+    if str(a.dtype) == "float32":
+        p = float(np.float32(p))
+        return c_pow(xp, norm1(xp, c_pow(xp, a, p), dims), float(1 / np.float32(p)))
+    return c_pow(xp, norm1(xp, c_pow(xp, a, p), dims), 1.0 / p)
 
 
 class LinalgVectorNorm(Op):

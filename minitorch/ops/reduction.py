@@ -179,13 +179,15 @@ class Var(Op):
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, correction: float,
-                keepdim: bool, every: bool, no_dims: bool = False) -> Tensor:
+                keepdim: bool, every: bool, no_dims: bool = False,
+                welford: bool = False) -> Tensor:
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.correction, ctx.every = correction, every or a.dim() == 0
         ctx.no_dims = no_dims and a.dim() > 0
         out = wrap(half_via_float(
-            lambda xp, d: torch_variance(xp, d, dims, correction, keepdim, cls.take_sqrt),
+            lambda xp, d: torch_variance(xp, d, dims, correction, keepdim, cls.take_sqrt,
+                                         welford),
             a._xp, a._data))
         ctx.save_for_backward(*(a if name == "self" else out for name in cls.saved_names))
         return out
@@ -461,8 +463,9 @@ def _no_variance_overload(name: str, got: list) -> None:
 
 
 def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
-             correction: Any) -> Tensor:
-    """``var`` or ``std`` (as ``name`` says) with torch's checks."""
+             correction: Any, welford: bool = False) -> Tensor:
+    """``var`` or ``std`` (as ``name`` says) with torch's checks (``welford``: std_mean's
+    one-pass kernel for every reduction)."""
     dim, unbiased, keepdim = _variance_overload(name, dim, unbiased, keepdim, correction)
     if correction is None or correction is _args.OMITTED:
         correction = 1 if unbiased else 0
@@ -487,7 +490,7 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
         no_dims = isinstance(dim, (tuple, list)) and not dim
         return (Std if name == "std" else Var).apply(
             input, dims=dims, correction=correction, keepdim=keepdim, every=dim is None,
-            no_dims=no_dims)
+            no_dims=no_dims, welford=welford)
 
 
 # torch's overloads of max and min (function form)

@@ -17,6 +17,7 @@ from .._dtype import float32
 from .._tensor import Tensor
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
+from ._variance_order import welford_mean
 from .pointwise import where
 from .reduction import (
     VARIANCE_MEAN_SIGNATURES,
@@ -256,13 +257,15 @@ class _StatMean(Op):
     """``(std or var, mean)`` in one node, as torch's ``std_mean``/``var_mean``."""
 
     @classmethod
-    def forward(cls, ctx: Any, a: Tensor, *, stat: Any, mean: Any) -> tuple:
+    def forward(cls, ctx: Any, a: Tensor, *, stat: Any, mean: Any, dims: Any) -> tuple:
         ctx.stat, ctx.mean = stat, mean
         ctx.save_for_backward(a)
-        # torch's kernel takes the mean from its Welford pass, in double, rounded once: a
-        # float32 mean in double is that (not the float32 sum divided)
+        # torch's kernel takes the mean from its Welford pass, in double, rounded once (a
+        # float32 mean in double comes near it where that pass is not run here)
         value = mean(a.double()).float() if a.dtype is float32 else mean(a)
-        return wrap(stat(a)._data), wrap(value._data)
+        welford = welford_mean(a._data, None if a.dim() == 0 else dims)
+        data = value._data if welford is None else a._xp.reshape(welford, tuple(value.shape))
+        return wrap(stat(a)._data), wrap(data)
 
     @classmethod
     def backward(cls, ctx: Any, g_stat: Tensor | None, g_mean: Tensor | None) -> tuple:
@@ -303,13 +306,14 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
     variance(name, input, dim, unbiased, keepdim, correction)  # torch's checks and warnings
 
     def stat(x: Tensor) -> Tensor:
-        return variance(name, x, dim, unbiased, keepdim, correction)
+        return variance(name, x, dim, unbiased, keepdim, correction, welford=True)
 
     def mean(x: Tensor) -> Tensor:
         return x.mean() if dim is None and not keep else \
             x.mean(tuple(range(x.dim())) if dim is None else dim, keepdim=keep)
 
-    return op.apply(input, stat=stat, mean=mean)
+    dims = _args.dims(f"{name}_mean", dim, input.dim()) or None if dim is not None else None
+    return op.apply(input, stat=stat, mean=mean, dims=dims)
 
 
 @_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
