@@ -1184,10 +1184,10 @@ def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> 
                 raise RuntimeError(f"value cannot be converted to type {target} "
                                    "without overflow")
             value = real
-        if target == "int64_t" and not fits_int64(real):
-            raise RuntimeError("value cannot be converted to type int64_t without overflow")
-        if dt.name not in ("int64", "float64"):
-            check_overflow(real, dt)
+        if dt.name != "float64":
+            check_overflow(real, dt)  # compared as doubles: 2.0**63 passes into int64 ...
+        if dt.name == "int64" and real == 2.0 ** 63:
+            return INT64_MIN  # ... and converts to its minimum, as on torch's CPU
         return value
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(named or dt)}Tensor")
 

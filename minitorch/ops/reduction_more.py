@@ -10,6 +10,7 @@ extrema (where ``max(dim)`` gives it all to one index).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args, _call_form, return_types
@@ -256,13 +257,13 @@ class _StatMean(Op):
     """``(std or var, mean)`` in one node, as torch's ``std_mean``/``var_mean``."""
 
     @classmethod
-    def forward(cls, ctx: Any, a: Tensor, *, stat: Any, mean: Any) -> tuple:
-        ctx.stat, ctx.mean = stat, mean
+    def forward(cls, ctx: Any, a: Tensor, *, stat: Any, mean: Any, dims: list) -> tuple:
+        ctx.stat, ctx.mean, ctx.dims = stat, mean, dims
         ctx.save_for_backward(a)
         # torch's kernel takes the mean from its Welford pass, in double, rounded once: a
         # float32 mean in double is that (not the float32 sum divided)
         value = mean(a.double()).float() if a.dtype is float32 else mean(a)
-        return wrap(stat(a)._data), wrap(value._data)
+        return wrap(stat(a)._data), wrap(_welford_mean(a, ctx.dims, value._data))
 
     @classmethod
     def backward(cls, ctx: Any, g_stat: Tensor | None, g_mean: Tensor | None) -> tuple:
@@ -274,6 +275,27 @@ class _StatMean(Op):
             x = a if a.requires_grad else a.detach().requires_grad_()
             return grad([f(x) for f, _ in pairs], [x], [g for _, g in pairs],
                         create_graph=True)
+
+
+def _welford_mean(a: Tensor, dims: list, plain: Any) -> Any:
+    """torch's mean from its Welford pass, in double, one element after the other in the
+    reduction's order (``m += (x - m) / n``): rounded as torch's is, and NaN where an infinity
+    is followed by another element. Past ``_WELFORD_STEPS`` elements, ``plain``, the mean."""
+    steps = math.prod(a.shape[d] for d in dims)
+    if not a.dim() or not a.numel() or steps > _WELFORD_STEPS:
+        return plain
+    xp = a._xp
+    rest = [d for d in range(a.dim()) if d not in dims]
+    kept = tuple(a.shape[d] for d in rest)
+    rows = xp.reshape(xp.permute_dims(xp.astype(a._data, xp.float64), tuple(rest + dims)),
+                      (*kept, steps))
+    m = xp.zeros(kept, dtype=xp.float64)
+    for n in range(steps):
+        m = m + (rows[..., n] - m) / (n + 1)
+    return xp.reshape(xp.astype(m, plain.dtype), plain.shape)
+
+
+_WELFORD_STEPS = 4096  # a loop per element: longer rows take the mean as it is
 
 
 class StdMean(_StatMean):
@@ -309,7 +331,10 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
         return x.mean() if dim is None and not keep else \
             x.mean(tuple(range(x.dim())) if dim is None else dim, keepdim=keep)
 
-    return op.apply(input, stat=stat, mean=mean)
+    dims = [] if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = sorted({d % input.dim() for d in dims}) if dims and input.dim() else \
+        list(range(input.dim()))
+    return op.apply(input, stat=stat, mean=mean, dims=dims)
 
 
 @_call_form.overloads(*VARIANCE_MEAN_SIGNATURES)
