@@ -43,6 +43,16 @@ CASES = [
     "L.var_mean(L.tensor([[1., INF], [2., 3.]]), dim=0, keepdim=True)",
     "L.var_mean(L.tensor([0.0, -3.0, 3.0, 0.0, 2.0, -2.0], dtype=L.float64))",
     "L.std_mean(L.tensor(INF))", "L.var_mean(L.zeros(0, 3), dim=1)",
+    # diff with n=0 copies before reading dim; matrix_exp takes 1 by 1 and empty float16
+    "L.diff(L.ones(2, 3), n=0, dim=5)", "L.diff(L.ones(2, 3), n=0, dim=5, prepend=L.ones(2, 1))",
+    "L.diff(L.ones(2, 3), n=0, dim=1, prepend=L.ones(2, 1))", "L.diff(L.tensor(1.), n=0)",
+    "L.linalg.matrix_exp(L.full((2, 1, 1), 2.0, dtype=L.float16))",
+    "L.matrix_exp(L.full((1, 1), -7.5, dtype=L.float16))",
+    "L.linalg.matrix_exp(L.zeros(0, 3, 3, dtype=L.float16))",
+    "L.linalg.matrix_exp(L.zeros(3, 2, dtype=L.float16))",
+    "L.linalg.matrix_exp(L.zeros(1, dtype=L.float16))",
+    # full's size is a list of ints: a bare int is refused before the value
+    "L.full(3, 'a', dtype=L.uint8)", "L.full([3], 'a')", "L.full(size=3, fill_value='a')",
     # addbmm_ resizes an input that broadcasts to the result
     *(f"{x}.addbmm_(L.ones(2, 3, 4), L.ones(2, 4, 3), beta=2)" for x in (
         "L.tensor([1., 2., 3.])", "L.tensor([[1.], [2.], [3.]])", "L.tensor([[1., 2., 3.]])",
