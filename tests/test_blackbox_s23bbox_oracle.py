@@ -53,6 +53,25 @@ CASES = [
     "L.linalg.matrix_exp(L.zeros(1, dtype=L.float16))",
     # full's size is a list of ints: a bare int is refused before the value
     "L.full(3, 'a', dtype=L.uint8)", "L.full([3], 'a')", "L.full(size=3, fill_value='a')",
+    # out= on products, shape, linalg and search ops: resized, or out's dtype refused
+    *(f"L.{op}, out=L.zeros({shape}, dtype=L.{dt}))" for op in (
+        "mm(L.ones(2, 3), L.ones(3, 2)", "matmul(L.ones(2, 3), L.ones(3))", "addmm(L.ones(2), "
+        "L.ones(2, 3), L.ones(3, 2)", "outer(L.ones(2), L.arange(3.)", "kron(L.eye(2), L.ones(2)",
+        "cat([L.ones(2), L.zeros(1)]", "stack([L.ones(2), L.zeros(2)], 1",
+        "take(L.eye(3), L.tensor([0, 4])", "index_select(L.eye(3), 0, L.tensor([2])",
+        "masked_select(L.eye(2), L.eye(2) > 0", "tensordot(L.ones(2, 2), L.ones(2, 2)",
+        "dot(L.ones(3), L.ones(3)", "tril(L.ones(3, 3)",
+        "all(L.eye(3), 1", "any(L.eye(3)", "argmax(L.eye(3), 0",
+        "isin(L.arange(3.), L.ones(1)", "nonzero(L.eye(2)", "quantile(L.arange(3.), 0.5",
+        "histc(L.arange(3.), bins=2", "linalg.inv(L.eye(2)", "linalg.det(L.eye(2)",
+        "linalg.vector_norm(L.ones(3)", "linalg.norm(L.ones(2, 2)", "linalg.vecdot(L.ones(2, 2), "
+        "L.ones(2, 2)", "linalg.multi_dot([L.eye(2), L.eye(2)]", "linalg.pinv(L.eye(2)")
+      for shape, dt in (("0", "float32"), ("(2, 2)", "float32"), ("0", "float64"),
+                        ("0", "int64"), ("3", "bool"), ("0", "uint8"))),
+    "L.mm(L.ones(1, 1, requires_grad=True), L.ones(1, 1), out=L.zeros(0))",
+    "L.cat([L.ones(1, requires_grad=True)], out=L.zeros(0))",
+    "L.linalg.inv(L.eye(1, requires_grad=True), out=L.zeros(0))",
+    "L.bincount(L.tensor([8, 7, 2**63 - 1]))",
     # addbmm_ resizes an input that broadcasts to the result
     *(f"{x}.addbmm_(L.ones(2, 3, 4), L.ones(2, 4, 3), beta=2)" for x in (
         "L.tensor([1., 2., 3.])", "L.tensor([[1.], [2.], [3.]])", "L.tensor([[1., 2., 3.]])",
