@@ -72,6 +72,12 @@ CASES = [
     "L.cat([L.ones(1, requires_grad=True)], out=L.zeros(0))",
     "L.linalg.inv(L.eye(1, requires_grad=True), out=L.zeros(0))",
     "L.bincount(L.tensor([8, 7, 2**63 - 1]))",
+    # std and var compute in a floating out's dtype; any and all write bool or uint8
+    *(f"L.{op}(L.tensor([[1., 2, 4], [3, 5, 9]], dtype=L.{a}), 0, out=L.zeros(0, dtype=L.{b}))"
+      for op in ("std", "var") for a in ("float16", "float32", "int64")
+      for b in ("float16", "float64", "int64")),
+    "L.any(L.tensor([[0, 8], [5, 0]], dtype=L.uint8), 0, out=L.zeros(0, dtype=L.bool))",
+    "L.all(L.eye(2), 1, out=L.zeros(0, dtype=L.uint8))",
     # addbmm_ resizes an input that broadcasts to the result
     *(f"{x}.addbmm_(L.ones(2, 3, 4), L.ones(2, 4, 3), beta=2)" for x in (
         "L.tensor([1., 2., 3.])", "L.tensor([[1.], [2.], [3.]])", "L.tensor([[1., 2., 3.]])",

@@ -186,7 +186,8 @@ def add_out_keywords(namespace: dict) -> None:
 
 
 # torch's other functions that take ``out=``: "same" ones (structured kernels) write only
-# their result's dtype, "cast" ones cast into out where they can, the rest refuse another
+# their result's dtype, "cast" ones cast into out where they can ("in_out" ones compute in a
+# floating out's dtype), the rest refuse another
 # dtype in their own words (a format of the result's and out's legacy names, or C++ names
 # where it says "c"); linalg's under its names
 def _words(text: str, cast: bool = False, c: bool = False, kind: type = RuntimeError,
@@ -200,7 +201,7 @@ OTHER_WITH_OUT = {
     "addmv": "same", "baddbmm": "same", "tril": "same", "triu": "same",
     "gather": "same", "index_add": "same", "renorm": "same", "cross": "same", "isin": "same",
     "argmax": "same", "argmin": "same", "addr": "cast", "outer": "cast", "ger": "cast",
-    "kron": "cast", "diff": "cast", "logaddexp": "cast",
+    "kron": "cast", "diff": "cast", "logaddexp": "cast", "std": "in_out", "var": "in_out",
     "logaddexp2": "cast", "polygamma": "cast", "gcd": "cast", "lcm": "cast",
     "cat": _words("torch.cat(): input types can't be cast to the desired output type {o}",
                   cast=True, kind=TypeError),
@@ -250,16 +251,19 @@ LINALG_WITH_OUT = {
 }
 
 
-def _check_written(kind: Any, result: Tensor, out: Tensor) -> None:
-    """torch's refusal of ``out``'s dtype for a result of ``result``'s, by ``kind``."""
-    if kind == "cast" or result.dtype is out.dtype:
-        return
+def _check_written(kind: Any, result: Tensor, out: Tensor) -> Tensor:
+    """``result`` as written into ``out``, after torch's refusal of ``out``'s dtype, by
+    ``kind``."""
+    if kind in ("cast", "in_out") or result.dtype is out.dtype:
+        return result
     if kind == "same":
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
                            f"but got {_args.c_name(out.dtype)} instead")
     text, cast, c, error, takes = kind
-    if (cast and can_cast(result.dtype, out.dtype)) or out.dtype.name in takes:
-        return
+    if out.dtype.name in takes:
+        return result.to(out.dtype)
+    if cast and can_cast(result.dtype, out.dtype):
+        return result
     name = _args.c_name if c else _args.legacy
     raise error(text.format(r=name(result.dtype), o=name(out.dtype)))
 
@@ -277,11 +281,12 @@ def other_with_out(fn: Callable, name: str, kind: Any) -> Callable:
     def written(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
+        if kind == "in_out" and args and isinstance(args[0], Tensor) and isinstance(
+                out, Tensor) and args[0].dtype.is_floating_point and out.dtype.is_floating_point:
+            args = (args[0].to(out.dtype), *args[1:])  # the kernel computes in out's dtype
 
         def checked(*args: Any, **kwargs: Any) -> Tensor:
-            result = fn(*args, **kwargs)
-            _check_written(kind, result, out)
-            return result
+            return _check_written(kind, fn(*args, **kwargs), out)
 
         return takes_out(checked, name)(*args, out=out, **kwargs)
 
