@@ -72,6 +72,12 @@ CASES = [
     "L.cat([L.ones(1, requires_grad=True)], out=L.zeros(0))",
     "L.linalg.inv(L.eye(1, requires_grad=True), out=L.zeros(0))",
     "L.bincount(L.tensor([8, 7, 2**63 - 1]))",
+    # diff(out=) narrows from 1 (an empty dim is refused); cross has no bool kernel
+    "L.diff(L.tensor([]), out=L.zeros(0))", "L.diff(L.zeros(2, 0), out=L.zeros(0))",
+    "L.diff(L.zeros(2, 0), dim=0, out=L.zeros(0))", "L.diff(L.tensor([1.]), n=2, out=L.zeros(0))",
+    "L.diff(L.tensor([]), prepend=L.ones(1), out=L.zeros(0))",
+    "L.cross(L.eye(3, dtype=L.bool), L.eye(3, dtype=L.bool), dim=0)",
+    "L.linalg.cross(L.eye(3, dtype=L.bool), L.eye(3, dtype=L.bool))",
     # std and var compute in a floating out's dtype; any and all write bool or uint8
     *(f"L.{op}(L.tensor([[1., 2, 4], [3, 5, 9]], dtype=L.{a}), 0, out=L.zeros(0, dtype=L.{b}))"
       for op in ("std", "var") for a in ("float16", "float32", "int64")

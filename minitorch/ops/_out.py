@@ -285,12 +285,27 @@ def other_with_out(fn: Callable, name: str, kind: Any) -> Callable:
                 out, Tensor) and args[0].dtype.is_floating_point and out.dtype.is_floating_point:
             args = (args[0].to(out.dtype), *args[1:])  # the kernel computes in out's dtype
 
+        if name == "diff":
+            _check_diff_into_out(*args, **kwargs)
+
         def checked(*args: Any, **kwargs: Any) -> Tensor:
             return _check_written(kind, fn(*args, **kwargs), out)
 
         return takes_out(checked, name)(*args, out=out, **kwargs)
 
     return written
+
+
+def _check_diff_into_out(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None,
+                         append: Any = None) -> None:
+    """torch's ``diff(out=)`` narrows its input from 1, which an empty dim refuses (where
+    ``diff`` without ``out`` gives an empty result); other refusals are ``diff``'s."""
+    if not (isinstance(input, Tensor) and input.dim() and type(n) is int and n > 0 and
+            type(dim) is int and -input.dim() <= dim < input.dim()):
+        return
+    joined = [t for t in (prepend, input, append) if isinstance(t, Tensor)]
+    if all(t.dim() == input.dim() for t in joined) and not sum(t.shape[dim] for t in joined):
+        raise IndexError("start out of range (expected to be in range of [0, 0], but got 1)")
 
 
 def add_other_out_keywords(namespace: dict, table: dict, prefix: str = "") -> None:
