@@ -72,6 +72,12 @@ CASES = [
     "L.cat([L.ones(1, requires_grad=True)], out=L.zeros(0))",
     "L.linalg.inv(L.eye(1, requires_grad=True), out=L.zeros(0))",
     "L.bincount(L.tensor([8, 7, 2**63 - 1]))",
+    # xlogy: NaN in y wins over x == 0; tensordot sums a size-1 dim keeping an int dtype
+    "L.xlogy(L.tensor([0., 0, 1]), L.tensor([NAN, 0., NAN]))",
+    "L.xlogy(L.tensor([0, 0], dtype=L.int8), L.tensor([[NAN, 1.]], dtype=L.float64))",
+    "L.xlogy(0, L.tensor([NAN]))", "L.xlogy(L.tensor([0.]), NAN)",
+    "L.tensordot(L.tensor([1], dtype=L.int32), L.tensor([2], dtype=L.int32), dims=1)",
+    "L.tensordot(L.tensor([[1], [3]], dtype=L.int16), L.tensor([[2, 5]], dtype=L.int16), dims=1)",
     # diff(out=) narrows from 1 (an empty dim is refused); cross has no bool kernel
     "L.diff(L.tensor([]), out=L.zeros(0))", "L.diff(L.zeros(2, 0), out=L.zeros(0))",
     "L.diff(L.zeros(2, 0), dim=0, out=L.zeros(0))", "L.diff(L.tensor([1.]), n=2, out=L.zeros(0))",

@@ -60,8 +60,8 @@ def _xlogy(a: Any, b: Any) -> Tensor:
         result = array_dtype(xp, (dt if dt.is_floating_point else get_default_dtype()).name)
         x, y = (xp.astype(xp.asarray(v), result) for v in (x, y))
     # torch's xlogy kernel calls the C library's log for each element, not vector maths
-    out = x * c_math_of(xp, "log", y)
-    return wrap(xp.where(x == 0, xp.zeros((), dtype=out.dtype), out))
+    out = x * c_math_of(xp, "log", y)  # (a NaN y stays NaN, even where x is 0, as in torch)
+    return wrap(xp.where((x == 0) & ~xp.isnan(y), xp.zeros((), dtype=out.dtype), out))
 
 
 class XlogyScalarOther(Op):
