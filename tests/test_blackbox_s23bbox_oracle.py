@@ -72,6 +72,15 @@ CASES = [
     "L.cat([L.ones(1, requires_grad=True)], out=L.zeros(0))",
     "L.linalg.inv(L.eye(1, requires_grad=True), out=L.zeros(0))",
     "L.bincount(L.tensor([8, 7, 2**63 - 1]))",
+    # searchsorted/bucketize out=: int64, or int32 with out_int32; no autograd refusal
+    *(f"L.searchsorted(L.tensor([0., 1.]), L.tensor([0.5, 2.]), out_int32={flag}, "
+      f"out=L.zeros(0, dtype=L.{dt}))" for flag in (False, True)
+      for dt in ("int64", "int32", "float64")),
+    "L.bucketize(L.tensor([0.5, -1]), L.tensor([0., 1.]), out=L.zeros(2, dtype=L.int32))",
+    "L.bucketize(0.5, L.tensor([0., 1.]), out=L.zeros(0, dtype=L.int64))",
+    "L.searchsorted(L.tensor([0., 1.], requires_grad=True), L.tensor([0.5]), "
+    "out=L.zeros(0, dtype=L.int64))",
+    "L.argmax(L.tensor([0., 1.], requires_grad=True), 0, out=L.zeros(0, dtype=L.int64))",
     # xlogy: NaN in y wins over x == 0; tensordot sums a size-1 dim keeping an int dtype
     "L.xlogy(L.tensor([0., 0, 1]), L.tensor([NAN, 0., NAN]))",
     "L.xlogy(L.tensor([0, 0], dtype=L.int8), L.tensor([[NAN, 1.]], dtype=L.float64))",

@@ -196,6 +196,11 @@ def _words(text: str, cast: bool = False, c: bool = False, kind: type = RuntimeE
 
 
 _TRUTHS = ("bool", "uint8")  # all's and any's results
+_NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "argmin", "isin",
+                                     "nonzero", "all", "any", "multinomial"})
+_SEARCH_OUT = ("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
+               "or Long(int64) depending on whether out_int32 flag is True, but we got output "
+               "tensor's dtype {o} and out_int32 flag is {int32}")
 OTHER_WITH_OUT = {
     "mm": "same", "bmm": "same", "matmul": "same", "mv": "same", "addmm": "same",
     "addmv": "same", "baddbmm": "same", "tril": "same", "triu": "same",
@@ -231,6 +236,8 @@ OTHER_WITH_OUT = {
     "any": _words("any only supports bool tensor for result, got: {o}", takes=_TRUTHS),
     "cholesky_solve": _words("cholesky_solve: Expected result to be safely castable from {r} "
                              "dtype, but got result with dtype {o}", cast=True),
+    "searchsorted": _words(_SEARCH_OUT),
+    "bucketize": _words(_SEARCH_OUT),
     "multinomial": _words("multinomial expects Long tensor out, got: {o}"),
     "nonzero": _words("nonzero: Expected out tensor to have scalar type Long but got scalar "
                       "type{o}"),
@@ -265,7 +272,8 @@ def _check_written(kind: Any, result: Tensor, out: Tensor) -> Tensor:
     if cast and can_cast(result.dtype, out.dtype):
         return result
     name = _args.c_name if c else _args.legacy
-    raise error(text.format(r=name(result.dtype), o=name(out.dtype)))
+    raise error(text.format(r=name(result.dtype), o=name(out.dtype),
+                            int32=result.dtype.name == "int32"))
 
 
 def other_with_out(fn: Callable, name: str, kind: Any) -> Callable:
@@ -287,6 +295,10 @@ def other_with_out(fn: Callable, name: str, kind: Any) -> Callable:
 
         if name == "diff":
             _check_diff_into_out(*args, **kwargs)
+        if name == "bucketize" and args and not isinstance(args[0], Tensor):
+            return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
+        if name in _NOT_DIFFERENTIABLE_OUT:  # no autograd refusal
+            args = tuple(a.detach() if isinstance(a, Tensor) else a for a in args)
 
         def checked(*args: Any, **kwargs: Any) -> Tensor:
             return _check_written(kind, fn(*args, **kwargs), out)
