@@ -1183,10 +1183,10 @@ def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> 
             if value.imag:
                 raise conversion_overflow(target)
             value = real
-        if target == "int64_t" and not fits_int64(real):
-            raise conversion_overflow("int64_t")
-        if dt.name not in ("int64", "float64"):
-            check_overflow(real, dt)
+        if dt.name != "float64":
+            check_overflow(real, dt)  # compared as doubles: 2.0**63 passes into int64 ...
+        if dt.name == "int64" and real == 2.0 ** 63:
+            return INT64_MIN  # ... and converts to its minimum, as on torch's CPU
         return value
     raise TypeError(f"can't assign a {type_name(value)} to a torch.{legacy(named or dt)}Tensor")
 

@@ -119,8 +119,10 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
         _check_fits(max(leaves), dtype)
     elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
         floats = np.array(data, dtype=np.float64)
-        if not np.all(np.abs(floats) < 2.0 ** 63):  # nan and inf fail too
+        if not np.all((floats >= -2.0 ** 63) & (floats <= 2.0 ** 63)):  # nan and inf fail too
             raise _args.conversion_overflow("int64")
+        if np.any(floats == 2.0 ** 63):  # compared as a double it fits; torch's CPU gives
+            data = _int64_min_for_2_63(data)  # int64's minimum
     if dtype is D.bool:
         return np.array(data, dtype=np.complex128 if "complex" in kinds else None) != 0 \
             if kinds else np.zeros(_shape_of(data), dtype=np.bool_)
@@ -131,6 +133,13 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
         return _narrow_ints(data, leaves, dtype)
     with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
         return np.array(data, dtype=dtype.np) if kinds else np.zeros(_shape_of(data), dtype.np)
+
+
+def _int64_min_for_2_63(data: Any) -> Any:
+    """Nested numbers with each float 2.0**63 replaced by int64's minimum."""
+    if isinstance(data, list):
+        return [_int64_min_for_2_63(item) for item in data]
+    return _args.INT64_MIN if isinstance(data, float) and data == 2.0 ** 63 else data
 
 
 def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:
@@ -459,7 +468,7 @@ def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
 
 
 @records("aten::full")
-@_call_form.parser_types(size="tuple of ints", fill_value="Number")
+@_call_form.parser_types(size="int[]", fill_value="Number")
 def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value like torch.
@@ -496,7 +505,7 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
 def _fits(value: Any) -> bool:
     """True if a Python number converts to int64 without overflow."""
     if isinstance(value, float):
-        return _args.fits_int64(value)
+        return not D.overflows(value, D.int64)
     return _args.INT64_MIN <= value <= _args.INT64_MAX
 
 

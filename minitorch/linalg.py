@@ -14,6 +14,7 @@ from typing import Any
 
 from . import _args, _call_form
 from ._tensor import Tensor
+from .ops import _out
 from .ops import linalg as _products
 from .ops import scan as _scan
 from .ops import shape as _shape
@@ -223,3 +224,6 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     if x.dim() == 1 and y.dim() == 1:  # torch's route: vdot, whatever dim says
         return x.vdot(y)
     return (x * y).sum(dim)
+
+
+_out.add_other_out_keywords(globals(), _out.LINALG_WITH_OUT, "linalg_")

@@ -43,7 +43,9 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         if out is None:
             return fn(*args, **kwargs)
         _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
-        tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)]
+        given = [*args, *kwargs.values()]  # (cat's and stack's tensors come in a list)
+        tensors = [a for a in (*given, *(t for v in given if isinstance(v, (list, tuple))
+                                         for t in v), out) if isinstance(a, Tensor)]
         if is_grad_enabled() and any(t.requires_grad for t in tensors):
             raise RuntimeError(
                 f"{name or fn.__name__}(): functions with out=... arguments don't support "
@@ -103,7 +105,7 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
          "arctan": "atan", "arctanh": "atanh", "subtract": "sub", "divide": "div",
          "true_divide": "div", "arctan2": "atan2", "greater": "gt", "greater_equal": "ge",
-         "less": "lt", "less_equal": "le", "not_equal": "ne"}
+         "less": "lt", "less_equal": "le", "not_equal": "ne", "linalg_inv": "linalg_inv_ex"}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not", "round"})
@@ -176,11 +178,155 @@ def add_out_keywords(namespace: dict) -> None:
     for name in REDUCING_WITH_OUT:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
+    add_other_out_keywords(namespace, OTHER_WITH_OUT)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
                                         promoted=name in _PROMOTED)
+
+
+# torch's other functions that take ``out=``: "same" ones (structured kernels) write only
+# their result's dtype, "cast" ones cast into out where they can ("in_out" ones compute in a
+# floating out's dtype), the rest refuse another
+# dtype in their own words (a format of the result's and out's legacy names, or C++ names
+# where it says "c"); linalg's under its names
+def _words(text: str, cast: bool = False, c: bool = False, kind: type = RuntimeError,
+           takes: tuple = ()) -> tuple:
+    return text, cast, c, kind, takes
+
+
+_TRUTHS = ("bool", "uint8")  # all's and any's results
+_NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "argmin", "isin",
+                                     "nonzero", "all", "any", "multinomial"})
+_SEARCH_OUT = ("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
+               "or Long(int64) depending on whether out_int32 flag is True, but we got output "
+               "tensor's dtype {o} and out_int32 flag is {int32}")
+OTHER_WITH_OUT = {
+    "mm": "same", "bmm": "same", "matmul": "same", "mv": "same", "addmm": "same",
+    "addmv": "same", "baddbmm": "same", "tril": "same", "triu": "same",
+    "gather": "same", "index_add": "same", "renorm": "same", "cross": "same", "isin": "same",
+    "argmax": "same", "argmin": "same", "addr": "cast", "outer": "cast", "ger": "cast",
+    "kron": "cast", "diff": "cast", "logaddexp": "cast", "std": "in_out", "var": "in_out",
+    "logaddexp2": "cast", "polygamma": "cast", "gcd": "cast", "lcm": "cast",
+    "cat": _words("torch.cat(): input types can't be cast to the desired output type {o}",
+                  cast=True, kind=TypeError),
+    "concat": _words("torch.cat(): input types can't be cast to the desired output type {o}",
+                     cast=True, kind=TypeError),
+    "concatenate": _words("torch.cat(): input types can't be cast to the desired output type "
+                          "{o}", cast=True, kind=TypeError),
+    "stack": _words("torch.cat(): input types can't be cast to the desired output type {o}",
+                    cast=True, kind=TypeError),
+    "take": _words("take(): self and out expected to have the same dtype, but got self.dtype = "
+                   "{r} and out.dtype = {o}"),
+    "index_select": _words("index_select(): self and result must have the same scalar type"),
+    "masked_select": _words("masked_select(): self and result must have the same scalar type"),
+    "inner": _words("tensordot: Expected the output tensor to have dtype {r}, but got an output "
+                    "tensor with dtype {o}"),
+    "tensordot": _words("tensordot: Expected the output tensor to have dtype {r}, but got an "
+                        "output tensor with dtype {o}"),
+    "dot": _words("result dtype {o} does not match input dtype {r}"),
+    "vdot": _words("result dtype {o} does not match input dtype {r}"),
+    "logcumsumexp": _words("expected scalar_type {r} but found {o}"),
+    "histc": _words("torch.histogram: input tensor and hist tensor should have the same dtype, "
+                    "but got input {r} and hist {o}", c=True),
+    "addbmm": _words("self and mat2 must have the same dtype, but got {o} and {r}"),
+    "quantile": _words("quantile() out tensor must be same dtype as the input tensor"),
+    "nanquantile": _words("quantile() out tensor must be same dtype as the input tensor"),
+    "all": _words("all only supports bool tensor for result, got: {o}", takes=_TRUTHS),
+    "any": _words("any only supports bool tensor for result, got: {o}", takes=_TRUTHS),
+    "cholesky_solve": _words("cholesky_solve: Expected result to be safely castable from {r} "
+                             "dtype, but got result with dtype {o}", cast=True),
+    "searchsorted": _words(_SEARCH_OUT),
+    "bucketize": _words(_SEARCH_OUT),
+    "multinomial": _words("multinomial expects Long tensor out, got: {o}"),
+    "nonzero": _words("nonzero: Expected out tensor to have scalar type Long but got scalar "
+                      "type{o}"),
+}
+LINALG_WITH_OUT = {
+    "inv": "same", "det": "same", "vector_norm": "same", "eigvalsh": "same", "svdvals": "same",
+    "cholesky": "same", "solve": "same", "cross": "same",
+    "norm": _words("linalg.norm expected out tensor dtype {r} but got: {o}"),
+    "matrix_norm": _words("linalg.matrix_norm expected out tensor dtype {r} but got: {o}"),
+    "vecdot": _words("linalg.vecdot: Expected out of dtype{r} but found {o}"),
+    "multi_dot": _words("multi_dot(): expected out tensor to have dtype {r} but got {o}", c=True),
+    "solve_triangular": _words("expected scalar type {r} but found {o}"),
+    "pinv": _words("linalg.pinv: Expected result to be safely castable from {r} dtype, but got "
+                   "result with dtype {o}", cast=True),
+    "householder_product": _words("torch.linalg.householder_product: Expected result to be "
+                                  "safely castable from {r} dtype, but got result with dtype "
+                                  "{o}", cast=True),
+}
+
+
+def _check_written(kind: Any, result: Tensor, out: Tensor) -> Tensor:
+    """``result`` as written into ``out``, after torch's refusal of ``out``'s dtype, by
+    ``kind``."""
+    if kind in ("cast", "in_out") or result.dtype is out.dtype:
+        return result
+    if kind == "same":
+        raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
+                           f"but got {_args.c_name(out.dtype)} instead")
+    text, cast, c, error, takes = kind
+    if out.dtype.name in takes:
+        return result.to(out.dtype)
+    if cast and can_cast(result.dtype, out.dtype):
+        return result
+    name = _args.c_name if c else _args.legacy
+    raise error(text.format(r=name(result.dtype), o=name(out.dtype),
+                            int32=result.dtype.name == "int32"))
+
+
+def other_with_out(fn: Callable, name: str, kind: Any) -> Callable:
+    """``fn`` taking torch's ``out=`` (see :data:`OTHER_WITH_OUT`): its result, resized into
+    ``out``; a "same" op refuses an ``out`` of another dtype as torch's structured kernels.
+
+    >>> o = minitorch.empty(0, dtype=minitorch.float64)
+    >>> minitorch.mm(minitorch.eye(2), minitorch.eye(2), out=o)
+    Traceback (most recent call last):
+    RuntimeError: Expected out tensor to have dtype float, but got double instead
+    """
+    @functools.wraps(fn)
+    def written(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        if kind == "in_out" and args and isinstance(args[0], Tensor) and isinstance(
+                out, Tensor) and args[0].dtype.is_floating_point and out.dtype.is_floating_point:
+            args = (args[0].to(out.dtype), *args[1:])  # the kernel computes in out's dtype
+
+        if name == "diff":
+            _check_diff_into_out(*args, **kwargs)
+        if name == "bucketize" and args and not isinstance(args[0], Tensor):
+            return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
+        if name in _NOT_DIFFERENTIABLE_OUT:  # no autograd refusal
+            args = tuple(a.detach() if isinstance(a, Tensor) else a for a in args)
+
+        def checked(*args: Any, **kwargs: Any) -> Tensor:
+            return _check_written(kind, fn(*args, **kwargs), out)
+
+        return takes_out(checked, name)(*args, out=out, **kwargs)
+
+    return written
+
+
+def _check_diff_into_out(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None,
+                         append: Any = None) -> None:
+    """torch's ``diff(out=)`` narrows its input from 1, which an empty dim refuses (where
+    ``diff`` without ``out`` gives an empty result); other refusals are ``diff``'s."""
+    if not (isinstance(input, Tensor) and input.dim() and type(n) is int and n > 0 and
+            type(dim) is int and -input.dim() <= dim < input.dim()):
+        return
+    joined = [t for t in (prepend, input, append) if isinstance(t, Tensor)]
+    if all(t.dim() == input.dim() for t in joined) and not sum(t.shape[dim] for t in joined):
+        raise IndexError("start out of range (expected to be in range of [0, 0], but got 1)")
+
+
+def add_other_out_keywords(namespace: dict, table: dict, prefix: str = "") -> None:
+    """The functions of ``table`` in ``namespace`` taking ``out=`` (those that do not)."""
+    for name, kind in table.items():
+        fn = namespace.get(name)
+        if fn is not None and "out" not in inspect.signature(fn).parameters:
+            namespace[name] = other_with_out(fn, _RUNS.get(prefix + name, prefix + name), kind)
 
 
 # torch's reductions over dims that take ``out=``, by how their kernel reads out's dtype:

@@ -248,6 +248,9 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is not None and (weights.dim() != 1 or weights.shape[0] != input.shape[0]):
         raise RuntimeError("weights should be 1-d and have the same length as input")
+    if (top := int(input._xp.max(input._data))) >= _args.INT64_MAX:  # max + 1 bins
+        raise RuntimeError("maximum value of input overflowed, it should be < "
+                           f"{_args.INT64_MAX} but got {top}")
     return Bincount.on(input, weights, minlength)
 
 

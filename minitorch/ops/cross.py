@@ -63,6 +63,8 @@ def _crossed(fn: str, input: Any, other: Any, dim: int) -> Tensor:
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
                            f"{_args.legacy(other.dtype)}")
+    if input.dtype.name == "bool":  # torch's kernel has no bool version
+        raise _args.not_implemented("cross", input.dtype)
     return LinalgCross.apply(input, other, dim=d)
 
 

@@ -55,6 +55,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+    if not n and prepend is None and append is None:  # torch's copy, before any dim check
+        return zeros_like(input).copy_(input)
     d = _args.wrap_dim(dim, input.dim())
     _check_joined(input, prepend, d)
     _check_joined(input, append, d)

@@ -15,15 +15,19 @@ from typing import Any
 _THRESHOLD = 16  # below this many elements introsort leaves a range to insertion sort
 
 
-def std_sort_order(values: list) -> list[int]:
-    """The positions of ``values`` in the order ``std::sort`` with ``<`` puts them.
+def std_sort_order(values: list, rows: bool = False) -> list[int]:
+    """The positions of ``values`` in the order ``std::sort`` with ``<`` puts them; with
+    ``rows``, each value is a sequence compared as torch's ``unique(dim=)`` compares slices
+    (the first element that is ``<`` or ``>`` decides, so NaN defers to the next one).
 
     >>> std_sort_order([2, 1, 2, 1])
     [1, 3, 0, 2]
+    >>> std_sort_order([[float("nan"), 2.0], [float("nan"), 1.0]], rows=True)
+    [1, 0]
     """
     items = list(range(len(values)))
     if len(items) > 1:
-        less = _Less(values)
+        less = (_RowLess if rows else _Less)(values)
         _introsort(items, 0, len(items), 2 * (len(items).bit_length() - 1), less)
         _final_insertion_sort(items, 0, len(items), less)
     return items
@@ -37,6 +41,18 @@ class _Less:
 
     def __call__(self, i: int, j: int) -> bool:
         return bool(self.values[i] < self.values[j])
+
+
+class _RowLess(_Less):
+    """``a < b`` on two sequences, element by element, as torch's unique_dim compares."""
+
+    def __call__(self, i: int, j: int) -> bool:
+        for x, y in zip(self.values[i], self.values[j]):
+            if x < y:
+                return True
+            if x > y:
+                return False
+        return False
 
 
 def _introsort(a: list, first: int, last: int, depth: int, less: Any) -> None:

@@ -91,9 +91,9 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
         wrapped[1].append(d2)
         s1, s2 = a.shape[d1], b.shape[d2]
         if s2 == 1:  # a broadcast dim is summed right away
-            t1 = t1.sum(d1, keepdim=True)
+            t1 = t1.sum(d1, keepdim=True, dtype=t1.dtype)  # (torch keeps an int dtype)
         elif s1 == 1:
-            t2 = t2.sum(d2, keepdim=True)
+            t2 = t2.sum(d2, keepdim=True, dtype=t2.dtype)
         elif s1 != s2:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} "
                                f"in dim {given1} and second has size {s2} in dim {given2}")

@@ -340,7 +340,20 @@ def _written(name: str, input: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: A
     entry renumbers)."""
     checked, op = _IN_PLACE[name]
     scales = checked(f"{name}_", input, a, b, beta, alpha)
+    if name == "addbmm" and tuple(input.shape) != (a.shape[1], b.shape[2]) and \
+            not input.requires_grad:
+        _grown(input, (a.shape[1], b.shape[2]))
     return input._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
+
+
+def _grown(input: Tensor, shape: tuple) -> None:
+    """torch's ``addbmm_`` writes into its input as into an ``out=`` tensor: an input that
+    only broadcasts to the result is resized to it, then its broadcast copied in from the
+    memory being written (an ``(n, 1)`` column reads its first element back everywhere)."""
+    column = input.dim() == 2 and input.shape[1] == 1
+    values = (input.reshape(-1)[:1] if column else input).expand(shape).detach().clone()
+    input.resize_(shape)
+    input.copy_(values)
 
 
 # torch's keyword names, one in-place form each

@@ -18,8 +18,9 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._tensor import Tensor
-from ..backend import setitem
+from ..backend import setitem, to_numpy
 from ._base import Op, wrap
+from .introsort import std_sort_order
 
 __all__ = ["unique", "unique_consecutive"]
 
@@ -36,7 +37,7 @@ class _Unique(Op):
         xp = a._xp
         x = xp.reshape(a._data, (-1, 1)) if dim is None else xp.moveaxis(a._data, dim, 0)
         rows = xp.reshape(x, (x.shape[0], math.prod(x.shape[1:])))  # no -1: may be empty
-        order = _row_order(xp, rows) if cls.sort else xp.arange(rows.shape[0])
+        order = _row_order(xp, rows, dim is not None) if cls.sort else xp.arange(rows.shape[0])
         ordered = xp.take(rows, order, axis=0)
         new = xp.any(ordered[1:] != ordered[:-1], axis=1) | _nan_rows(xp, ordered)
         starts = xp.concat([xp.ones(min(rows.shape[0], 1), dtype=xp.bool), new])
@@ -73,8 +74,13 @@ class UniqueConsecutive(_Unique):
     sort = False
 
 
-def _row_order(xp: Any, rows: Any) -> Any:
-    """The stable lexicographic order of ``rows``: a stable sort by each column, last first."""
+def _row_order(xp: Any, rows: Any, by_slice: bool) -> Any:
+    """The stable lexicographic order of ``rows``: a stable sort by each column, last first.
+    Slices holding NaN (``by_slice``: unique along a dim) are left where torch's
+    ``std::sort`` leaves them, as ``<`` does not order NaN."""
+    if by_slice and xp.isdtype(rows.dtype, "real floating") and xp.any(xp.isnan(rows)):
+        order = std_sort_order(to_numpy(rows).tolist(), rows=True)
+        return xp.asarray(order, dtype=xp.int64)
     order = xp.arange(rows.shape[0])
     for column in range(rows.shape[1] - 1, -1, -1):
         keys = xp.take(rows[:, column], order)
