@@ -119,6 +119,27 @@ def as_int(value: Any) -> int | None:
         return None
 
 
+# torch's int64 parameters, where its parser takes a tensor only if it is 0-d (its SymInt ones,
+# sizes, ``k``, ``index``, ``length``, eye's ``n``, take any one-element integer tensor)
+_INT64_PARAMETERS = frozenset(("offset", "chunks", "bins", "num_classes", "decimals", "row",
+                               "col", "r", "start_dim", "end_dim", "size", "step", "from", "to",
+                               "source", "destination"))
+
+
+def as_param_int(value: Any, name: str) -> int | None:
+    """``value`` as an int for torch's parameter ``name``: as :func:`as_int`, but an int64
+    parameter (a dim, ``offset``, ``chunks``, ...) takes a tensor only if it is 0-d.
+
+    >>> import minitorch
+    >>> as_param_int(minitorch.tensor([2]), "k"), as_param_int(minitorch.tensor([2]), "dim")
+    (2, None)
+    """
+    if is_tensor(value) and value.dim() and (name.startswith("dim") or
+                                             name in _INT64_PARAMETERS):
+        return None
+    return as_int(value)
+
+
 def sizes_by_keyword(keyword: str, name: str | None = None
                      ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``fn(input, *values)`` (torch's ``name``, ``fn``'s own by default) that also takes its
@@ -488,7 +509,7 @@ def integers(fn: str, *specs: tuple) -> tuple:
     TypeError: narrow(): argument 'length' (position 3) must be int, not float
     """
     for value, name, position in specs:
-        if as_int(value) is None:
+        if as_param_int(value, name) is None:
             integer(fn, value, name, position)
     return tuple(integer(fn, *spec) for spec in specs)
 
@@ -500,7 +521,7 @@ def integer(fn: str, value: Any, name: str, position: int | None) -> int:
     Traceback (most recent call last):
     TypeError: eye(): argument 'n' (position 1) must be int, not NoneType
     """
-    n = as_int(value)
+    n = as_param_int(value, name)
     if n is None:
         raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be int, not "
                         f"{type_name(value)}")
@@ -1032,8 +1053,8 @@ def number(fn: str, value: Any, name: str, position: int) -> Any:
         if type(value) is int and not INT64_MIN <= value < 2 ** 64:
             raise int_overflow(value)
         return value
-    if isinstance(value, float):
-        return value
+    if isinstance(value, float):  # a numpy float64 too, which torch reads as a Python float
+        return float(value)
     if isinstance(value, complex):
         if fn != "full":  # torch reads it as a double
             raise RuntimeError("value cannot be converted to type double without overflow")

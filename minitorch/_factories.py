@@ -237,6 +237,7 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
     options = {"layout": layout, "pin_memory": pin_memory, "out": out}
     first = next(iter(inspect.signature(factory).parameters.values()), None)
     sized = first is not None and first.kind is first.VAR_POSITIONAL  # zeros(*size)
+    formats = "memory_format" in inspect.signature(factory).parameters
 
     @functools.wraps(factory)
     def made(*args: Any, **kwargs: Any) -> Tensor:
@@ -246,6 +247,8 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
             _args.size_types(name, args)
         if typed := _call_form.positional_types(factory, name, args):
             raise TypeError(typed)  # torch's parser reads the positional arguments first
+        if formats and kwargs.get("memory_format") is not None:  # first option in torch's
+            _layout.checked(name, kwargs["memory_format"])
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         if kind is not None and (not isinstance(kind, _layout.layout) or
                                  isinstance(kind, _layout.memory_format)):

@@ -288,15 +288,15 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
 
 def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
     """``source`` and ``destination`` as lists of ints, or torch's TypeError."""
-    def is_int(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
+    def is_int(v: Any) -> bool:  # a numpy int or a 0-d integer tensor too
+        return _args.as_param_int(v, "source") is not None
 
     def is_ints(v: Any) -> bool:  # as the parser matches: the first item (the rest unpacked)
         return isinstance(v, (tuple, list)) and (not v or is_int(v[0]))
 
     if is_int(source) and is_int(destination):
         _args.integers("movedim", (source, "source", 1), (destination, "destination", 2))
-        return [source], [destination]
+        return [_args.as_int(source)], [_args.as_int(destination)]
     if is_ints(source) and is_ints(destination):
         for v, name in ((source, "source"), (destination, "destination")):
             _args.sizes("movedim", (v,), name, check_negative=False)  # int64 each, as parsed
@@ -662,6 +662,9 @@ def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """In-place clamp: torch's parser reads the bounds before its in-place checks."""
     min, max = pointwise.clamp_bounds("clamp_", min, max)
     pointwise.clamp_result_type(self, min, max)
+    if min is None and max is None:  # after autograd's refusal, before the write's checks
+        check_inplace_allowed(self)
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return self._inplace(pointwise.clamp, min, max)
     return self._inplace(pointwise.clamp, min=min, max=max)  # numbers as they are

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _args, _call_form, backend
 from .._dtype import get_default_dtype, result_type
-from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands
+from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands, check_internal_overlap
 from . import binary_more, pointwise, scan, special
 from ._base import Op, wrap
 
@@ -63,10 +63,12 @@ def _check_cast(name: str, self: Tensor, other: Tensor) -> None:
 
 def _parser_before_autograd(fn: Any, name: str, self: Tensor, args: tuple,
                             kwargs: dict) -> None:
-    """Where autograd refuses to write into ``self`` (a leaf that requires grad, ...), torch's
-    parser has read the arguments' types first: its refusal of one of the wrong type wins."""
+    """Where autograd refuses to write into ``self`` (a leaf that requires grad, ...), or its
+    TensorIterator an expanded ``self``, torch's parser has read the arguments' types first:
+    its refusal of one of the wrong type wins."""
     try:
         check_inplace_allowed(self, *args)
+        check_internal_overlap(self)
     except RuntimeError:
         if typed := _call_form.types_first(fn, name, (self, *args), kwargs, method=True):
             raise TypeError(typed) from None

@@ -1,0 +1,116 @@
+"""Bad input to the tensor API gets torch's answer (s23 fuzzt): each case is a class of calls
+the differential fuzz found answered differently, checked against live torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.oracle import SETTINGS, assert_as_torch
+
+# A one-element tensor given for an int: torch's parser takes it for a SymInt (a size, k,
+# an index) but a dim, an offset or a count of chunks (int64) only if it is 0-d; a numpy int
+# anywhere an int is taken.
+INT_ARGUMENTS = [
+    lambda L: L.zeros(3).unsqueeze(L.tensor([0])),
+    lambda L: L.zeros(3).cumsum(L.tensor([0])),
+    lambda L: L.zeros(3).narrow(L.tensor([0]), 0, 1),
+    lambda L: L.zeros(3, 2).transpose(L.tensor([0]), 1),
+    lambda L: L.zeros(3, 2).diagonal(L.tensor([0])),
+    lambda L: L.zeros(3, 2).chunk(L.tensor([1])),
+    lambda L: L.zeros(3, 2).flatten(0, L.tensor([1])),
+    lambda L: L.zeros(3, 2).unfold(0, L.tensor([1]), 1),
+    lambda L: L.zeros(3, 2).topk(L.tensor([1])),
+    lambda L: L.zeros(3, 2).tril(L.tensor([1])),
+    lambda L: L.zeros(3, 2).select(0, L.tensor([1])),
+    lambda L: L.eye(L.tensor([2])),
+    lambda L: L.zeros(3, 2).unsqueeze(L.tensor(0)),
+    lambda L: L.movedim(L.zeros(2, 1, 2), np.int64(0), 3),
+    lambda L: L.zeros(2, 1, 2).moveaxis(0, np.int64(1)),
+    lambda L: L.zeros(2, 1, 2).moveaxis(2 ** 63, np.int64(0)),
+    lambda L: L.movedim(L.zeros(2, 1, 2), L.tensor([0]), 1),
+    lambda L: L.movedim(L.zeros(2, 1, 2), L.tensor(0), 1),
+]
+
+
+@pytest.mark.parametrize("program", INT_ARGUMENTS)
+def test_int_arguments(program):
+    assert_as_torch(program)
+
+
+# autograd's refusal to write into a leaf that requires grad comes before the kernel's own
+# checks of the values (a sampler's parameters, a fill's mask and value, a dim's range)
+LEAF_WRITES = [
+    lambda L, x: x.uniform_(3, 1),
+    lambda L, x: x.normal_(0, -1),
+    lambda L, x: x.exponential_(-1),
+    lambda L, x: x.random_(3, 1),
+    lambda L, x: x.bernoulli_(2.0),
+    lambda L, x: x.geometric_(2.0),
+    lambda L, x: x.cauchy_(0, -1),
+    lambda L, x: x.log_normal_(0, -1),
+    lambda L, x: x.uniform_(3, "a"),
+    lambda L, x: x.masked_fill_(L.tensor([True, False]), L.zeros(2, 2)),
+    lambda L, x: x.masked_fill_(L.tensor([1, 0]), 1.0),
+    lambda L, x: x.masked_fill_(L.tensor([True, False]), 2 ** 64),
+    lambda L, x: x.index_copy_(5, L.tensor([0]), L.zeros(1)),
+    lambda L, x: x.index_copy_(2 ** 63, L.tensor([0]), L.zeros(1)),
+    lambda L, x: x.clamp_(),
+]
+
+
+@pytest.mark.parametrize("program", LEAF_WRITES)
+def test_leaf_refused_before_the_kernel(program):
+    assert_as_torch(lambda L: program(L, L.zeros(2, requires_grad=True)))
+
+
+# an expanded tensor: torch's parser refuses an argument's type, and clamp_ its missing
+# bounds, before its TensorIterator refuses the overlapping write
+EXPANDED_WRITES = [
+    lambda L, x: x.clamp_(),
+    lambda L, x: x.heaviside_(0.0),
+    lambda L, x: x.addcmul_(L.zeros(1), "a"),
+    lambda L, x: x.nan_to_num_("a"),
+    lambda L, x: x.clamp_(0.0),
+    lambda L, x: x.add_(1),
+]
+
+
+@pytest.mark.parametrize("program", EXPANDED_WRITES)
+def test_expanded_write_refusals(program):
+    assert_as_torch(lambda L: program(L, L.zeros(1).expand(2)))
+
+
+@given(rows=st.integers(2, 4), batch=st.sampled_from([(), (2,)]),
+       dtype=st.sampled_from(["float32", "float64"]))
+@SETTINGS
+def test_svd_that_does_not_converge(rows, batch, dtype):
+    """LAPACK's gesdd fails on rows holding an infinity: torch's _LinAlgError, with its code."""
+    data = np.tile(np.array([2.0, 0.5, -np.inf]), (*batch, rows, 1))
+    for op in (lambda L, a: L.linalg.svd(a), lambda L, a: L.pinverse(a),
+               lambda L, a: L.linalg.svdvals(a), lambda L, a: L.linalg.pinv(a)):
+        assert_as_torch(lambda L, op=op: op(L, L.tensor(data, dtype=getattr(L, dtype))))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.trapezoid(L.zeros(0, dtype=L.bool)),
+    lambda L: L.trapz(L.zeros(0, dtype=L.int32)),
+    lambda L: L.trapezoid(L.zeros(2, 0), dim=1),
+    lambda L: L.cholesky_solve(L.zeros(2, 2), L.zeros(2, 1)),
+    lambda L: L.cholesky_solve(L.zeros(2, 2), L.zeros(3, 3)),
+    lambda L: L.zeros_like(L.zeros(2), dtype="float32", memory_format="bad"),
+    lambda L: L.empty_like(L.zeros(2), layout="x", memory_format="bad"),
+    lambda L: L.full_like(L.zeros(2), 1, device=3.5, memory_format="bad"),
+    lambda L: L.empty_strided((2,), (1,), dtype="x", memory_format="bad"),
+])
+def test_shapes_and_options_in_torchs_order(program):
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32"])
+@pytest.mark.parametrize("op", ["clamp_min", "clamp_max", "add", "mul", "fill_"])
+def test_numpy_float64_is_a_python_float(op, dtype):
+    """torch's parser reads a numpy float64 Number as a Python float: no float64 result."""
+    assert_as_torch(lambda L: getattr(L.zeros(2, dtype=getattr(L, dtype)), op)(np.float64(1.5)))
