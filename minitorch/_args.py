@@ -245,12 +245,26 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     Traceback (most recent call last):
     TypeError: f(): argument 'dim' (position 3) must be tuple of ints, not str
     """
-    n = as_int(value)
+    n = lone_int(value)
     if n is not None:
         return (n,)
     if isinstance(value, bool):
         value = [value]
     return sizes(fn, (value,), name, check_negative=False, position=position)
+
+
+def lone_int(value: Any) -> int | None:
+    """The int given alone for a tuple-of-ints parameter of a fixed length (``roll``'s
+    ``shifts``, a norm's ``dim``: torch's ``int[1]``), None for anything else; past int64 it is
+    the parser's ValueError, as for an int parameter (a list's item is a TypeError).
+
+    >>> lone_int(3), lone_int((3,))
+    (3, None)
+    """
+    n = as_int(value)
+    if n is not None and not INT64_MIN <= n <= INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return n
 
 
 def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:

@@ -105,6 +105,8 @@ def _copy_keeping_strides(data: np.ndarray, dtype: Any) -> np.ndarray:
 def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
     torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
+    if dtype is not None and isinstance(data, list):
+        data = _bytes_read(data)
     leaves = _nested_leaves(data, dtype)
     alone = not isinstance(data, list)  # one number, or a string: never a sequence of them
     kinds = {_leaf_kind(kind, dtype, alone) for kind in set(map(type, leaves))}
@@ -125,12 +127,24 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
         return np.array(data, dtype=np.complex128 if "complex" in kinds else None) != 0 \
             if kinds else np.zeros(_shape_of(data), dtype=np.bool_)
     if "complex" in kinds:
-        raise TypeError("'complex' object cannot be interpreted as an integer"
-                        if dtype is D.int64 else "must be real number, not complex")
+        raise TypeError("must be real number, not complex" if dtype.is_floating_point
+                        else "'complex' object cannot be interpreted as an integer")
     if dtype.itemsize < 8 and not dtype.is_floating_point and kinds:
         return _narrow_ints(data, leaves, dtype)
     with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
         return np.array(data, dtype=dtype.np) if kinds else np.zeros(_shape_of(data), dtype.np)
+
+
+def _bytes_read(data: list) -> list:
+    """A nested list with each ``bytes`` in it as the list of its ints: torch reads one as a
+    sequence where a dtype is given (with none it refuses its type).
+
+    >>> _bytes_read([b"ab", [b"c"]])
+    [[97, 98], [[99]]]
+    """
+    deeper = bool(data) and isinstance(data[0], (bytes, list))  # torch's shape: the firsts'
+    return [list(item) if isinstance(item, bytes) and deeper else
+            _bytes_read(item) if isinstance(item, list) else item for item in data]
 
 
 def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:

@@ -577,6 +577,8 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
             _args.device_type(f"new_{name}", device)
             _args.flag(f"new_{name}", requires_grad, "requires_grad")
             _args.sizes(f"new_{name}", size)
+        elif size:  # one tuple: the parser refuses a lone int (or a tuple led by a non-int)
+            _args.int_tuple("new_full", _args.list_head(size[0]), "size", 1)  # first
         try:
             return options(*size, dtype=dtype or self.dtype,
                            device=self.device if device is None else device,

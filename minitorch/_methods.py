@@ -749,9 +749,11 @@ def copy_(self: Tensor, other: Any, non_blocking: bool = False) -> Tensor:
     """Copy ``other`` (broadcast) into this tensor, in place; a number is copied as torch's
     parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning).
     ``non_blocking`` changes nothing on the CPU."""
+    if not isinstance(other, (Tensor, complex)) and not _args.is_real(other):
+        _wrapped_number("copy_", other)  # its type's refusal, the parser's first
+    _args.flag("copy_", non_blocking, "non_blocking", 2)  # before a number is unpacked
     if not isinstance(other, Tensor):
         other = _wrapped_number("copy_", other)
-    _args.flag("copy_", non_blocking, "non_blocking", 2)
     check_inplace_allowed(self, other)  # autograd's refusals come before the kernel's
     check_internal_overlap(self)
     _check_output_shape(self, other)

@@ -749,9 +749,11 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
     tensor([4., 0.])
     """
     generator = _args.generator("binomial", generator)
-    if not count.dtype.is_floating_point:
-        raise ValueError("binomial only supports floating-point dtypes for count, got: "
-                         f"{_args.legacy(count.dtype)}")
+    for t, name in ((count, "count"), (prob, "prob")):
+        if not t.dtype.is_floating_point:
+            raise ValueError(f"binomial only supports floating-point dtypes for {name}, got: "
+                             f"{_args.legacy(t.dtype)}")
+    broadcast_pair(count, prob)  # the shapes, before the kernel's dtypes
     if prob.dtype != count.dtype:
         raise RuntimeError(f"Found dtype {_args.legacy(prob.dtype)} but expected "
                            f"{_args.legacy(count.dtype)}")

@@ -114,3 +114,39 @@ def test_shapes_and_options_in_torchs_order(program):
 def test_numpy_float64_is_a_python_float(op, dtype):
     """torch's parser reads a numpy float64 Number as a Python float: no float64 result."""
     assert_as_torch(lambda L: getattr(L.zeros(2, dtype=getattr(L, dtype)), op)(np.float64(1.5)))
+
+
+# the parser's order: every argument's type, then a lone int past int64 (its ValueError),
+# then the op's own checks of shapes, dtypes and values
+PARSER_FIRST = [
+    lambda L: L.zeros(3).roll(0, 2 ** 63),
+    lambda L: L.zeros(3).roll(2 ** 63),
+    lambda L: L.zeros(3).roll(1, -2 ** 63 - 1),
+    lambda L: L.zeros(3).roll("a", 2 ** 63),
+    lambda L: L.zeros(3).roll(2 ** 63, "a"),
+    lambda L: L.zeros(0).quantile(1, 2 ** 63),
+    lambda L: L.zeros(1).quantile(-0.1, 2 ** 63, interpolation="nearest"),
+    lambda L: L.zeros(3).nanquantile(2.0, -2 ** 63 - 1),
+    lambda L: L.zeros(2).copy_(-2 ** 63 - 1, non_blocking=None),
+    lambda L: L.zeros(2).copy_("a", non_blocking=None),
+    lambda L: L.zeros(2, dtype=L.uint8).new_full(-1, "x"),
+    lambda L: L.zeros(2).new_full((2, "a"), "x"),
+    lambda L: L.binomial(L.zeros(2, dtype=L.float64), L.zeros(3)),
+    lambda L: L.binomial(L.zeros(2, dtype=L.float64), L.zeros(2, dtype=L.int64)),
+    lambda L: L.binomial(L.zeros(0, 0, dtype=L.float64), L.zeros(1, 3, 1)),
+]
+
+
+@pytest.mark.parametrize("program", PARSER_FIRST)
+def test_parser_before_the_op(program):
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("data", [[b"a"], [b"ab", b"cd"], [[b"a"]], [b""], [1, b"a"],
+                                  [b"a", 1], [1j]])
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int32", "int64", "float64", "bool", None])
+def test_bytes_in_data_are_sequences_given_a_dtype(data, dtype):
+    """torch reads a bytes item as a sequence of its ints once a dtype is given."""
+    if dtype is None and data == [1j]:
+        pytest.skip("minitorch has no complex dtype")
+    assert_as_torch(lambda L: L.tensor(data, dtype=dtype and getattr(L, dtype)))
