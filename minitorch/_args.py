@@ -128,15 +128,16 @@ _INT64_PARAMETERS = frozenset(("offset", "chunks", "bins", "num_classes", "decim
 
 def as_param_int(value: Any, name: str) -> int | None:
     """``value`` as an int for torch's parameter ``name``: as :func:`as_int`, but an int64
-    parameter (a dim, ``offset``, ``chunks``, ...) takes a tensor only if it is 0-d.
+    parameter (a dim, ``offset``, ``chunks``, ...) takes a tensor only if it is 0-d and not
+    bool.
 
     >>> import minitorch
     >>> as_param_int(minitorch.tensor([2]), "k"), as_param_int(minitorch.tensor([2]), "dim")
     (2, None)
     """
-    if is_tensor(value) and value.dim() and (name.startswith("dim") or
-                                             name in _INT64_PARAMETERS):
-        return None
+    if is_tensor(value) and (value.dim() or value.dtype.name == "bool") and (
+            name.startswith(("dim", "axis")) or name in _INT64_PARAMETERS):
+        return None  # (torch's parser takes a 0-d integral tensor, never a bool one)
     return as_int(value)
 
 
@@ -245,7 +246,7 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     Traceback (most recent call last):
     TypeError: f(): argument 'dim' (position 3) must be tuple of ints, not str
     """
-    n = lone_int(value)
+    n = as_int(value)
     if n is not None:
         return (n,)
     if isinstance(value, bool):

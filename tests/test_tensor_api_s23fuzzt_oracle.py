@@ -150,3 +150,28 @@ def test_bytes_in_data_are_sequences_given_a_dtype(data, dtype):
     if dtype is None and data == [1j]:
         pytest.skip("minitorch has no complex dtype")
     assert_as_torch(lambda L: L.tensor(data, dtype=dtype and getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.zeros(2, 3).unsqueeze(L.tensor(True)),
+    lambda L: L.zeros(2, 3).cumsum(L.tensor(True)),
+    lambda L: L.zeros(2, 3).transpose(L.tensor(False), 1),
+    lambda L: L.zeros(2, 3).swapaxes(L.tensor([0]), 1),
+    lambda L: L.zeros(2, 3).sum(L.tensor(True)),
+])
+def test_bool_tensor_is_no_dim(program):
+    """A dim (torch's int64) takes a 0-d integral tensor, never a bool one (a list's may)."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L, x: x.addcdiv_("a", L.zeros(3), L.zeros(3)),
+    lambda L, x: x.addcdiv_(),
+    lambda L, x: x.addcmul_(L.zeros(3)),
+    lambda L, x: x.lerp_(L.zeros(3), 0.5, 1),
+])
+@pytest.mark.parametrize("written", ["leaf", "expanded"])
+def test_arity_before_autograd_and_overlap(program, written):
+    """torch's parser counts the arguments before autograd or the kernel look at ``self``."""
+    assert_as_torch(lambda L: program(L, L.zeros(3, requires_grad=True) if written == "leaf"
+                                      else L.zeros(1).expand(3)))

@@ -87,7 +87,11 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
         return self._inplace(fn)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        _parser_before_autograd(fn, f"{name}_", self, args, kwargs)
+        if too_many := _call_form.too_many_positional(fn, f"{name}_", (self, *args), True):
+            raise TypeError(too_many)  # the parser's count and its missing arguments come
+        for missing in required[len(args):]:  # before autograd's or the kernel's refusals,
+            _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)  # in
+        _parser_before_autograd(fn, f"{name}_", self, args, kwargs)  # torch's words
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
             other = args[0] if args else kwargs["other"]
             _args.tensor_args(name, (other, "other", 2))
@@ -98,8 +102,6 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
                 binary_more.same_dtypes(self, args[0])
             check_inplace_operands(self, args[0])  # before the kernel's (a divisor's zeros)
             _check_cast(name, self, args[0])
-        for missing in required[len(args):]:  # torch's parser's words, not Python's
-            _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
         if written := getattr(fn, "written_check", None):  # (the output's own checks)
