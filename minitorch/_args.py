@@ -1090,6 +1090,8 @@ def _item(value: Any) -> Any:
     (1.0, 2)
     """
     number_ = value.item()
+    if type(number_) is int and number_ > INT64_MAX and type(value).__module__ == "numpy":
+        raise TypeError("an integer is required")  # torch's reading of a numpy uint64 Number
     return float(number_) if type(number_) is bool and is_array(value) else number_
 
 

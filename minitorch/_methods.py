@@ -903,6 +903,11 @@ def _sliced(self: Tensor, parts: tuple) -> bool:
 _OPERANDS = (Tensor, int, float, complex)  # bool is an int
 
 
+def _past_int64(scalar: Any) -> bool:
+    """True for a numpy unsigned scalar past int64, which torch's operators cannot read."""
+    return scalar.shape == () and scalar.dtype.kind == "u" and int(scalar) > _args.INT64_MAX
+
+
 def _operand(other: Any, kinds: tuple = _OPERANDS) -> bool:
     """True if an operator takes ``other``; else it returns NotImplemented, so that Python
     raises its own "unsupported operand type(s)" error as with torch."""
@@ -910,6 +915,8 @@ def _operand(other: Any, kinds: tuple = _OPERANDS) -> bool:
         return True
     if _args.is_array(other):
         if type(other).__name__ == "ndarray":  # numpy's reflected operator runs, as with torch
+            return False
+        if _past_int64(other):  # torch cannot read it as a Number: numpy's operator runs
             return False
         _args.operand(other)  # refuses other arrays; numpy scalars go on as numbers
         return kinds is _OPERANDS
@@ -1010,6 +1017,8 @@ def _cmp(name: str, named: bool = False, public: str | None = None) -> Any:
                 return NotImplemented
             other = _factories_tensor(other)
         elif _args.is_array(other):
+            if _past_int64(other):
+                return NotImplemented
             other = _args.operand(other)
         if isinstance(other, complex) and name in ("eq", "ne"):
             if other.imag == 0:

@@ -175,3 +175,26 @@ def test_arity_before_autograd_and_overlap(program, written):
     """torch's parser counts the arguments before autograd or the kernel look at ``self``."""
     assert_as_torch(lambda L: program(L, L.zeros(3, requires_grad=True) if written == "leaf"
                                       else L.zeros(1).expand(3)))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.zeros(2, dtype=L.uint8).mul_(np.uint64(2 ** 63)),
+    lambda L: L.zeros(0, dtype=L.int32).add_(np.uint64(2 ** 63)),
+    lambda L: L.div(L.zeros(2), np.uint64(2 ** 63)),
+    lambda L: L.zeros(2).masked_fill(L.zeros(2, dtype=L.bool), np.uint64(2 ** 63)),
+    lambda L: L.zeros(2) < np.uint64(2 ** 63),
+    lambda L: L.zeros(2).add(np.uint64(5)),
+])
+def test_numpy_uint64_past_int64_is_no_number(program):
+    """torch's parser cannot read a numpy uint64 past int64 as a Number ("an integer is
+    required"); an operator then leaves it to numpy's reflected one."""
+    assert_as_torch(program)
+
+
+def test_operator_leaves_numpy_uint64_to_numpy():
+    import torch
+
+    import minitorch as mt
+    got, want = mt.zeros(2) + np.uint64(2 ** 63), torch.zeros(2) + np.uint64(2 ** 63)
+    assert type(got) is type(want) is np.ndarray
+    np.testing.assert_array_equal(got, want)
