@@ -198,3 +198,15 @@ def test_operator_leaves_numpy_uint64_to_numpy():
     got, want = mt.zeros(2) + np.uint64(2 ** 63), torch.zeros(2) + np.uint64(2 ** 63)
     assert type(got) is type(want) is np.ndarray
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.zeros(4, dtype=L.bool)[3:2:2 ** 63].stride(),
+    lambda L: L.zeros(4)[3:2:2 ** 63].shape,
+    lambda L: L.zeros(4, 2)[3:2:2 ** 63, 1:],
+    lambda L: L.zeros(4)[0:4:2 ** 62].shape,
+])
+def test_slice_step_past_int64(program):
+    """Python clamps a slice's step to int64; an empty slice's stride is torch's step times the
+    stride, wrapped in int64 (a negative one refused) or, past numpy's bytes, numpy's own."""
+    assert_as_torch(program)
